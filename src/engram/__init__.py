@@ -1,0 +1,66 @@
+"""engram: long-term memory for AI agents.
+
+Keep what happened verbatim; recall the right few memories, ranked by relevance,
+quality and time.
+"""
+
+from engram.aio import AsyncMemory
+from engram.config import Config, EmbedderConfig, RecallConfig
+from engram.errors import (
+    CapabilityError,
+    ConfigError,
+    ContentTooLargeError,
+    DimensionMismatchError,
+    EmbeddingError,
+    EmptyContentError,
+    EngramError,
+    InjectionBlocked,
+    InvalidInputError,
+    MigrationError,
+    NotFoundError,
+    StoreClosedError,
+    StoreError,
+)
+from engram.memory import Memory
+from engram.records import (
+    HistoryEntry,
+    Hit,
+    MemoryCategory,
+    MemoryRecord,
+    MemoryType,
+    Recall,
+    RecallMode,
+    ScoreBreakdown,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AsyncMemory",
+    "CapabilityError",
+    "Config",
+    "ConfigError",
+    "ContentTooLargeError",
+    "DimensionMismatchError",
+    "EmbedderConfig",
+    "EmbeddingError",
+    "EmptyContentError",
+    "EngramError",
+    "HistoryEntry",
+    "Hit",
+    "InjectionBlocked",
+    "InvalidInputError",
+    "Memory",
+    "MemoryCategory",
+    "MemoryRecord",
+    "MemoryType",
+    "MigrationError",
+    "NotFoundError",
+    "Recall",
+    "RecallConfig",
+    "RecallMode",
+    "ScoreBreakdown",
+    "StoreClosedError",
+    "StoreError",
+    "__version__",
+]

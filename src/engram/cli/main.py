@@ -1,0 +1,372 @@
+"""``engram``: add, search, list, show, forget, history, feedback, reindex, doctor...
+
+Every command only calls the library (STYLE 3), takes ``--json`` for scripts, and turns
+an ``EngramError`` into a one-line message on stderr with a non-zero exit code.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+from engram.cli import render
+from engram.cli.quickstart import run_quickstart
+from engram.config import Config
+from engram.errors import EngramError, InvalidInputError, NotFoundError
+from engram.memory import Memory
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: Exit codes: 1 generic engram error, 2 bad input (as click's usage errors), 3 not found.
+EXIT_ERROR, EXIT_INPUT, EXIT_NOT_FOUND = 1, 2, 3
+
+
+class Ctx:
+    """What the group options decided, shared with every command."""
+
+    def __init__(self, home: str | None, db: str | None, config_path: str | None) -> None:
+        self.home = home
+        self.db = db
+        self.config_path = config_path
+
+    def config(self) -> Config:
+        overrides: dict[str, Any] = {}
+        if self.home:
+            overrides["home"] = self.home
+        if self.db:
+            overrides["store"] = self.db
+        return Config.load(self.config_path, **overrides)
+
+    @contextmanager
+    def memory(self, **kwargs: Any) -> Iterator[Memory]:
+        with Memory(config=self.config(), **kwargs) as mem:
+            yield mem
+
+
+def handle_errors(fn: F) -> F:
+    """Turn engram errors into one line on stderr and an exit code."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except NotFoundError as exc:
+            render.err_console.print(f"error: {exc}", markup=False)
+            sys.exit(EXIT_NOT_FOUND)
+        except InvalidInputError as exc:
+            render.err_console.print(f"error: {exc}", markup=False)
+            sys.exit(EXIT_INPUT)
+        except EngramError as exc:
+            render.err_console.print(f"error: {exc}", markup=False)
+            sys.exit(EXIT_ERROR)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def scope_options(fn: F) -> F:
+    """``--namespace``, ``--user``, ``--agent`` and ``--run`` for commands that take a scope."""
+    fn = click.option("--run", "run_id", help="Run id (narrows within the namespace).")(fn)
+    fn = click.option("--agent", "agent_id", help="Agent id (namespace agent:<id> if alone).")(fn)
+    fn = click.option("--user", "user_id", help="User id (namespace user:<id>).")(fn)
+    fn = click.option("-n", "--namespace", help="Namespace (default: 'default').")(fn)
+    return fn
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+
+
+def _scope(namespace: str | None, user_id: str | None, agent_id: str | None,
+           run_id: str | None) -> dict[str, Any]:
+    return {"namespace": namespace, "user_id": user_id, "agent_id": agent_id, "run_id": run_id}
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--home", envvar="ENGRAM_HOME", help="Data directory (default ~/.engram).")
+@click.option("--db", help="Store location: a SQLite path or :memory: (default <home>/engram.db).")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False),
+              help="TOML config file (default <home>/config.toml).")
+@click.version_option(package_name="engramdb", prog_name="engram")
+@click.pass_context
+def cli(ctx: click.Context, home: str | None, db: str | None, config_path: str | None) -> None:
+    """engram: long-term memory for AI agents."""
+    ctx.obj = Ctx(home, db, config_path)
+
+
+@cli.command()
+@click.argument("content")
+@scope_options
+@click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
+@click.option("--type", "type_", help="fact, preference, decision, procedural, semantic, ...")
+@click.option("--category", help="working, episodic, semantic, procedural or social.")
+@click.option("--title", help="A one-line title (seed 000 observations).")
+@click.option("--score", type=float, help="External quality score, 0-10.")
+@click.option("--importance", type=float, help="Importance, 0-1.")
+@click.option("--created-at", help="ISO 8601 timestamp, for importing history.")
+@click.option("--meta", "meta", multiple=True, help="Metadata KEY=VALUE (repeatable).")
+@json_option
+@click.pass_obj
+@handle_errors
+def add(obj: Ctx, content: str, namespace: str | None, user_id: str | None,
+        agent_id: str | None, run_id: str | None, tags: tuple[str, ...], type_: str | None,
+        category: str | None, title: str | None, score: float | None,
+        importance: float | None, created_at: str | None, meta: tuple[str, ...],
+        as_json: bool) -> None:
+    """Store CONTENT verbatim ("-" reads it from stdin)."""
+    text = sys.stdin.read() if content == "-" else content
+    metadata = {}
+    for pair in meta:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise InvalidInputError(f"--meta expects KEY=VALUE, got {pair!r}")
+        metadata[key] = value
+    with obj.memory() as mem:
+        record = mem.add(text, **_scope(namespace, user_id, agent_id, run_id), tags=list(tags),
+                         type=type_, category=category, title=title, score=score,
+                         importance=importance, created_at=created_at, metadata=metadata)
+    if as_json:
+        render.emit_json(record.to_dict())
+    else:
+        render.console.print(f"stored {record.id} in {record.namespace}")
+
+
+@cli.command()
+@click.argument("query")
+@scope_options
+@click.option("-k", "--limit", default=10, show_default=True, help="How many hits.")
+@click.option("--fusion", type=click.Choice(["weighted", "rrf"]), help="Fusion for this query.")
+@click.option("--strategy", type=click.Choice(["hybrid", "dense", "bm25"]),
+              help="Retrieval legs for this query.")
+@json_option
+@click.pass_obj
+@handle_errors
+def search(obj: Ctx, query: str, namespace: str | None, user_id: str | None,
+           agent_id: str | None, run_id: str | None, limit: int, fusion: str | None,
+           strategy: str | None, as_json: bool) -> None:
+    """Show what recall returns for QUERY, with every score stage (seed 001's --search)."""
+    chosen = {"fusion": fusion, "strategy": strategy}
+    overrides: dict[str, Any] = {k: v for k, v in chosen.items() if v}
+    with obj.memory() as mem:
+        result = mem.recall(query, **_scope(namespace, user_id, agent_id, run_id),
+                            limit=limit, **overrides)
+    if as_json:
+        render.emit_json(result.to_dict())
+    else:
+        render.hits_table(result.hits, result)
+
+
+@cli.command()
+@click.argument("query")
+@scope_options
+@click.option("-k", "--limit", type=int, help="How many memories (default 4, seed 000).")
+@click.option("--budget", "budget_tokens", type=int, help="Token budget for the block.")
+@json_option
+@click.pass_obj
+@handle_errors
+def recall(obj: Ctx, query: str, namespace: str | None, user_id: str | None,
+           agent_id: str | None, run_id: str | None, limit: int | None,
+           budget_tokens: int | None, as_json: bool) -> None:
+    """Print the context block to inject into a prompt for QUERY."""
+    with obj.memory() as mem:
+        result = mem.recall(query, **_scope(namespace, user_id, agent_id, run_id),
+                            limit=limit, budget_tokens=budget_tokens)
+    if as_json:
+        render.emit_json(result.to_dict())
+    else:
+        print(result.context)
+
+
+@cli.command("list")
+@scope_options
+@click.option("-k", "--limit", default=20, show_default=True)
+@click.option("--offset", default=0, show_default=True)
+@click.option("--type", "type_", help="Only this type.")
+@click.option("--tag", "tags", multiple=True, help="Only memories with this tag.")
+@click.option("--deleted", is_flag=True, help="Include tombstoned memories.")
+@json_option
+@click.pass_obj
+@handle_errors
+def list_(obj: Ctx, namespace: str | None, user_id: str | None, agent_id: str | None,
+          run_id: str | None, limit: int, offset: int, type_: str | None,
+          tags: tuple[str, ...], deleted: bool, as_json: bool) -> None:
+    """List memories, newest first."""
+    filters: dict[str, Any] = {}
+    if type_:
+        filters["type"] = type_
+    if tags:
+        filters["tags"] = list(tags)
+    with obj.memory() as mem:
+        records = mem.get_all(**_scope(namespace, user_id, agent_id, run_id), filters=filters,
+                              limit=limit, offset=offset, include_deleted=deleted)
+    if as_json:
+        render.emit_json([r.to_dict() for r in records])
+    else:
+        render.memory_table(records)
+
+
+@cli.command()
+@click.argument("memory_id")
+@scope_options
+@json_option
+@click.pass_obj
+@handle_errors
+def show(obj: Ctx, memory_id: str, namespace: str | None, user_id: str | None,
+         agent_id: str | None, run_id: str | None, as_json: bool) -> None:
+    """Show every field of one memory."""
+    with obj.memory() as mem:
+        record = mem.get(memory_id, **_scope(namespace, user_id, agent_id, run_id))
+    if as_json:
+        render.emit_json(record.to_dict())
+    else:
+        render.memory_detail(record)
+
+
+@cli.command()
+@click.argument("memory_id")
+@scope_options
+@json_option
+@click.pass_obj
+@handle_errors
+def forget(obj: Ctx, memory_id: str, namespace: str | None, user_id: str | None,
+           agent_id: str | None, run_id: str | None, as_json: bool) -> None:
+    """Tombstone a memory: it leaves recall at once (``purge`` removes it for good)."""
+    with obj.memory() as mem:
+        record = mem.delete(memory_id, **_scope(namespace, user_id, agent_id, run_id))
+    if as_json:
+        render.emit_json(record.to_dict())
+    else:
+        render.console.print(f"forgot {record.id}")
+
+
+@cli.command()
+@scope_options
+@click.option("--all-namespaces", is_flag=True, help="Purge tombstones in every namespace.")
+@json_option
+@click.pass_obj
+@handle_errors
+def purge(obj: Ctx, namespace: str | None, user_id: str | None, agent_id: str | None,
+          run_id: str | None, all_namespaces: bool, as_json: bool) -> None:
+    """Hard-delete tombstoned memories with their vectors, history and feedback."""
+    with obj.memory() as mem:
+        scope = mem.scope(namespace, user_id, agent_id, run_id)
+        count = mem.purge(namespace=scope.namespace, all_namespaces=all_namespaces)
+    if as_json:
+        render.emit_json({"purged": count})
+    else:
+        render.console.print(f"purged {count} memories")
+
+
+@cli.command()
+@click.argument("memory_id")
+@scope_options
+@json_option
+@click.pass_obj
+@handle_errors
+def history(obj: Ctx, memory_id: str, namespace: str | None, user_id: str | None,
+            agent_id: str | None, run_id: str | None, as_json: bool) -> None:
+    """Show the audit trail of a memory: create, update, delete, feedback, dedup."""
+    with obj.memory() as mem:
+        entries = mem.history(memory_id, **_scope(namespace, user_id, agent_id, run_id))
+    if as_json:
+        render.emit_json([e.to_dict() for e in entries])
+    else:
+        render.history_table(entries)
+
+
+@cli.command()
+@click.argument("memory_id")
+@click.argument("rating", type=click.Choice(["up", "down"]))
+@scope_options
+@click.option("-m", "--comment", help="Why (kept in the feedback log).")
+@json_option
+@click.pass_obj
+@handle_errors
+def feedback(obj: Ctx, memory_id: str, rating: str, namespace: str | None,
+             user_id: str | None, agent_id: str | None, run_id: str | None,
+             comment: str | None, as_json: bool) -> None:
+    """Thumbs up or down: quality moves by one within [-3, +3] (seed 000)."""
+    with obj.memory() as mem:
+        record = mem.feedback(memory_id, rating, comment,
+                              **_scope(namespace, user_id, agent_id, run_id))
+    if as_json:
+        render.emit_json(record.to_dict())
+    else:
+        render.console.print(f"{record.id} quality is now {record.quality:+d}")
+
+
+@cli.command()
+@click.option("--rebuild", is_flag=True, help="Re-embed everything, not just what is missing.")
+@click.option("--batch-size", default=256, show_default=True)
+@json_option
+@click.pass_obj
+@handle_errors
+def reindex(obj: Ctx, rebuild: bool, batch_size: int, as_json: bool) -> None:
+    """Embed memories that lack a current vector (after a model change or a failure)."""
+    with obj.memory(allow_dimension_mismatch=True) as mem:
+        if as_json:
+            count = mem.reindex(batch_size=batch_size, rebuild=rebuild)
+            render.emit_json({"embedded": count})
+            return
+        with _progress() as bar:
+            task = bar.add_task("embedding", total=None)
+            count = mem.reindex(
+                batch_size=batch_size, rebuild=rebuild,
+                progress=lambda done, total: bar.update(task, completed=done, total=total),
+            )
+        render.console.print(f"embedded {count} memories")
+
+
+def _progress() -> Progress:
+    return Progress(
+        "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+        TimeElapsedColumn(), console=render.err_console, transient=False,
+    )
+
+
+@cli.command()
+@json_option
+@click.pass_obj
+@handle_errors
+def doctor(obj: Ctx, as_json: bool) -> None:
+    """Versions, store path, counts per namespace, vector index, embedder and recall mode."""
+    with obj.memory(allow_dimension_mismatch=True) as mem:
+        report = mem.doctor()
+    if as_json:
+        render.emit_json(report)
+    else:
+        render.doctor_report(report)
+
+
+@cli.command()
+@json_option
+@click.pass_obj
+@handle_errors
+def quickstart(obj: Ctx, as_json: bool) -> None:
+    """Store a few example memories and show a recall with its scores and timings."""
+    with obj.memory() as mem:
+        result = run_quickstart(mem)
+    if as_json:
+        render.emit_json(result.to_dict())
+        return
+    render.console.print(
+        f"[bold]engram quickstart[/bold]: {result.stored} new, {result.existing} already "
+        f"stored, in namespace {result.namespace!r} of {result.location}"
+    )
+    render.console.print(f"\n[bold]recall:[/bold] {result.recall.query!r}")
+    render.hits_table(result.recall.hits, result.recall)
+    render.console.print("\n[bold]context block:[/bold]")
+    print(result.recall.context)
+
+
+def main() -> None:
+    """Entry point of the ``engram`` command."""
+    cli(prog_name="engram")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

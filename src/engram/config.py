@@ -1,0 +1,289 @@
+"""Validated settings with the seeds' defaults and ranges.
+
+Values come from keyword arguments, a TOML file and ``ENGRAM_*`` environment variables,
+in that order of precedence, over the defaults below. Environment variables are named
+``ENGRAM_<SECTION>_<KEY>`` (``ENGRAM_RECALL_ALPHA``) or ``ENGRAM_<KEY>`` for top-level
+keys (``ENGRAM_INJECTION_MODE``). The data directory is ``ENGRAM_HOME`` (``~/.engram``).
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+import typing
+from dataclasses import dataclass, field, fields, is_dataclass, replace
+from pathlib import Path
+from typing import Any, TypeVar
+
+from engram.errors import ConfigError
+
+T = TypeVar("T")
+
+
+def _range(lo: float | None, hi: float | None) -> dict[str, Any]:
+    return {"range": (lo, hi)}
+
+
+def _choices(*values: str) -> dict[str, Any]:
+    return {"choices": values}
+
+
+@dataclass(frozen=True, slots=True)
+class EmbedderConfig:
+    """Which embedder turns text into vectors."""
+
+    name: str = field(default="minilm", metadata=_choices("minilm", "none"))
+    """``minilm`` (all-MiniLM-L6-v2 on onnxruntime) or ``none`` (keyword recall only)."""
+    model_dir: str | None = None
+    """A directory with model.safetensors, config.json and tokenizer.json."""
+    batch_size: int = field(default=32, metadata=_range(1, 1024))
+    max_seq_length: int = field(default=256, metadata=_range(8, 512))
+    threads: int | None = field(default=None, metadata=_range(1, 256))
+
+
+@dataclass(frozen=True, slots=True)
+class RecallConfig:
+    """How recall finds, fuses, weights and packs memories."""
+
+    strategy: str = field(default="hybrid", metadata=_choices("hybrid", "dense", "bm25"))
+    fusion: str = field(default="weighted", metadata=_choices("weighted", "rrf"))
+    alpha: float = field(default=0.5, metadata=_range(0.0, 1.0))
+    """Weight of the dense leg in weighted fusion (seed 004: alpha*vector + (1-alpha)*bm25)."""
+    rrf_k: int = field(default=60, metadata=_range(1, 10_000))
+    """seed 002: RRF smoothing constant, default 60."""
+    candidates: int = field(default=12, metadata=_range(1, 10_000))
+    """seed 000: SEMANTIC_CANDIDATES = 12, the over-fetch before re-ranking."""
+    limit: int = field(default=4, metadata=_range(1, 1000))
+    """seed 000: MAX_CONTEXT_OBSERVATIONS = 4."""
+    dense_top_n: int = field(default=50, metadata=_range(1, 10_000))
+    bm25_top_n: int = field(default=50, metadata=_range(1, 10_000))
+    quality_weighting: bool = True
+    recency_weight: float = field(default=0.1, metadata=_range(0.0, 1.0))
+    decay_rate: float = field(default=0.001, metadata=_range(0.0, 10.0))
+    """Per hour; 0.001 halves recency in about 29 days."""
+    personal_boost: float = field(default=0.0, metadata=_range(0.0, 1.0))
+    min_relevance: float = field(default=0.0, metadata=_range(0.0, 10.0))
+    dedup_by_title: bool = True
+    context_style: str = field(
+        default="memory_context", metadata=_choices("memory_context", "prior_work")
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """All of engram's settings."""
+
+    home: str = ""
+    """Data directory; empty means ``$ENGRAM_HOME`` or ``~/.engram``."""
+    store: str = ""
+    """Store location: a SQLite path or ``:memory:``; empty means ``<home>/engram.db``."""
+    default_namespace: str = "default"
+    max_content_chars: int = field(default=100_000, metadata=_range(1, 50_000_000))
+    injection_mode: str = field(default="block", metadata=_choices("block", "flag", "off"))
+    busy_timeout_ms: int = field(default=5000, metadata=_range(0, 600_000))
+    embedder: EmbedderConfig = field(default_factory=EmbedderConfig)
+    recall: RecallConfig = field(default_factory=RecallConfig)
+
+    @property
+    def home_path(self) -> Path:
+        """The resolved data directory."""
+        raw = self.home or os.environ.get("ENGRAM_HOME") or "~/.engram"
+        return Path(raw).expanduser()
+
+    @property
+    def store_path(self) -> str:
+        """The resolved store location."""
+        return self.store or str(self.home_path / "engram.db")
+
+    @classmethod
+    def load(
+        cls,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        env: typing.Mapping[str, str] | None = None,
+        **overrides: Any,
+    ) -> Config:
+        """Build a config from defaults, environment, a TOML file and ``overrides``.
+
+        ``path`` defaults to ``$ENGRAM_CONFIG`` or ``<home>/config.toml`` if it exists.
+        ``overrides`` take nested dicts for sections: ``recall={"alpha": 0.3}``.
+        """
+        environ = os.environ if env is None else env
+        data = _from_env(cls, environ)
+        toml_path = _config_file(path, environ, overrides.get("home") or data.get("home"))
+        if toml_path is not None:
+            _deep_merge(data, _read_toml(toml_path))
+        _deep_merge(data, overrides)
+        return _build(cls, data, "")
+
+    def with_overrides(self, **overrides: Any) -> Config:
+        """A copy with ``overrides`` (nested dicts for sections) applied and validated."""
+        data = _as_dict(self)
+        _deep_merge(data, overrides)
+        return _build(Config, data, "")
+
+
+def _config_file(
+    path: str | os.PathLike[str] | None, environ: typing.Mapping[str, str], home: Any
+) -> Path | None:
+    if path is not None:
+        p = Path(path).expanduser()
+        if not p.is_file():
+            raise ConfigError(f"config file {p} does not exist; create it or pass another path")
+        return p
+    if environ.get("ENGRAM_CONFIG"):
+        return _config_file(environ["ENGRAM_CONFIG"], environ, home)
+    base = Path(str(home or environ.get("ENGRAM_HOME") or "~/.engram")).expanduser()
+    candidate = base / "config.toml"
+    return candidate if candidate.is_file() else None
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"cannot read config file {path}: {exc}") from exc
+
+
+def _from_env(cls: type[Any], environ: typing.Mapping[str, str]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for f in fields(cls):
+        section = _section_type(f.type)
+        if section is not None:
+            sub: dict[str, Any] = {}
+            for sf in fields(section):
+                key = f"ENGRAM_{f.name}_{sf.name}".upper()
+                if key in environ:
+                    sub[sf.name] = environ[key]
+            if sub:
+                data[f.name] = sub
+        else:
+            key = f"ENGRAM_{f.name}".upper()
+            if key in environ and f.name != "home":
+                data[f.name] = environ[key]
+    return data
+
+
+def _section_type(annotation: Any) -> type[Any] | None:
+    resolved = _resolve(annotation)
+    return resolved if isinstance(resolved, type) and is_dataclass(resolved) else None
+
+
+_NAMES = {
+    "EmbedderConfig": EmbedderConfig,
+    "RecallConfig": RecallConfig,
+    "str": str,
+    "int": int,
+    "float": float,
+    "bool": bool,
+}
+
+
+def _resolve(annotation: Any) -> Any:
+    # Annotations are strings under ``from __future__ import annotations``.
+    if isinstance(annotation, str):
+        parts = [p.strip() for p in annotation.split("|")]
+        resolved = [_NAMES.get(p, type(None) if p == "None" else p) for p in parts]
+        if len(resolved) == 1:
+            return resolved[0]
+        return tuple(resolved)
+    return annotation
+
+
+def _deep_merge(base: dict[str, Any], extra: typing.Mapping[str, Any]) -> None:
+    for key, value in extra.items():
+        if is_dataclass(value) and not isinstance(value, type):
+            value = _as_dict(value)
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            _deep_merge(base[key], value)
+        else:
+            base[key] = dict(value) if isinstance(value, dict) else value
+
+
+def _as_dict(obj: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for f in fields(obj):
+        value = getattr(obj, f.name)
+        out[f.name] = _as_dict(value) if is_dataclass(value) else value
+    return out
+
+
+def _build(cls: type[T], data: typing.Mapping[str, Any], prefix: str) -> T:
+    if not isinstance(data, typing.Mapping):
+        raise ConfigError(f"config section {prefix.rstrip('.') or 'root'} must be a table")
+    known = {f.name: f for f in fields(cls)}  # type: ignore[arg-type]
+    unknown = sorted(set(data) - set(known))
+    if unknown:
+        raise ConfigError(
+            f"unknown config key {prefix}{unknown[0]}; known keys: {', '.join(sorted(known))}"
+        )
+    values: dict[str, Any] = {}
+    for name, f in known.items():
+        key = prefix + name
+        section = _section_type(f.type)
+        if section is not None:
+            values[name] = _build(section, data.get(name, {}), key + ".")
+            continue
+        if name not in data:
+            continue
+        values[name] = _coerce(key, data[name], f)
+    default = cls()
+    return replace(default, **values)  # type: ignore[type-var]
+
+
+def _coerce(key: str, value: Any, f: Any) -> Any:
+    resolved = _resolve(f.type)
+    allowed = resolved if isinstance(resolved, tuple) else (resolved,)
+    optional = type(None) in allowed
+    target = next(t for t in allowed if t is not type(None))
+    if value is None or (isinstance(value, str) and value == "" and optional):
+        if optional:
+            return None
+        raise ConfigError(f"config key {key} cannot be empty")
+    try:
+        coerced = _to_type(value, target)
+    except (TypeError, ValueError):
+        raise ConfigError(
+            f"config key {key} must be {target.__name__}, got {value!r}"
+        ) from None
+    meta = f.metadata
+    if "choices" in meta and coerced not in meta["choices"]:
+        raise ConfigError(
+            f"config key {key} must be one of {', '.join(meta['choices'])}, got {coerced!r}"
+        )
+    if "range" in meta:
+        lo, hi = meta["range"]
+        if (lo is not None and coerced < lo) or (hi is not None and coerced > hi):
+            raise ConfigError(f"config key {key} must be in [{lo}, {hi}], got {coerced!r}")
+    return coerced
+
+
+def _to_type(value: Any, target: type[Any]) -> Any:
+    if target is bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in {"1", "true", "yes", "on"}:
+            return True
+        if isinstance(value, str) and value.lower() in {"0", "false", "no", "off"}:
+            return False
+        raise ValueError(value)
+    if target is int:
+        if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+            raise ValueError(value)
+        return int(value)
+    if target is float:
+        if isinstance(value, bool):
+            raise ValueError(value)
+        return float(value)
+    if target is str:
+        if isinstance(value, os.PathLike):
+            return os.fspath(value)
+        if not isinstance(value, str):
+            raise TypeError(value)
+        return value
+    raise TypeError(target)  # pragma: no cover - every field type is handled above
+
+
+
+

@@ -1,0 +1,41 @@
+"""Embedders: the protocol, the default local MiniLM, and a registry by name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from engram.config import EmbedderConfig
+from engram.embed.base import BaseEmbedder, Embedder, normalize_rows
+from engram.errors import ConfigError
+
+
+def _minilm(cfg: EmbedderConfig, home: Path) -> Embedder:
+    from engram.embed.minilm import MiniLMEmbedder
+
+    return MiniLMEmbedder(
+        cfg.model_dir,
+        home,
+        max_seq_length=cfg.max_seq_length,
+        batch_size=cfg.batch_size,
+        threads=cfg.threads,
+    )
+
+
+#: Embedders by config name. ``none`` means keyword-only recall.
+REGISTRY: dict[str, Callable[[EmbedderConfig, Path], Embedder]] = {"minilm": _minilm}
+
+
+def create_embedder(cfg: EmbedderConfig, home: Path) -> Embedder | None:
+    """Build the embedder ``cfg`` names, or None for ``none``."""
+    if cfg.name == "none":
+        return None
+    factory = REGISTRY.get(cfg.name)
+    if factory is None:
+        raise ConfigError(
+            f"unknown embedder {cfg.name!r}; available: none, {', '.join(sorted(REGISTRY))}"
+        )
+    return factory(cfg, home)
+
+
+__all__ = ["REGISTRY", "BaseEmbedder", "Embedder", "create_embedder", "normalize_rows"]

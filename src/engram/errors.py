@@ -1,0 +1,128 @@
+"""engram's exception tree.
+
+Every error engram raises on purpose is an :class:`EngramError`; surfaces translate
+the tree at their boundary (the CLI to a one-line message and an exit code, the HTTP
+API to a status code with a JSON body)::
+
+    EngramError
+    ├── ConfigError                 invalid setting, unknown backend or embedder
+    ├── InvalidInputError           the caller passed something engram cannot store
+    │   ├── EmptyContentError       content is empty after normalisation
+    │   ├── ContentTooLargeError    content is over ``max_content_chars``
+    │   └── InjectionBlocked        content tries to plant instructions (seed 000)
+    ├── NotFoundError               no memory with that id in that namespace
+    ├── StoreError                  the store failed to read or write
+    │   ├── StoreClosedError        the store was closed
+    │   └── MigrationError          the schema could not be brought up to date
+    ├── EmbeddingError              the embedder failed or is unavailable
+    │   └── DimensionMismatchError  the store holds vectors of another dimension
+    └── CapabilityError             the backend cannot do what was asked
+
+The names follow seed 002's error hierarchy (connection, store, retrieval, not found,
+config, capability); engram never shadows the builtin ``MemoryError``.
+"""
+
+from __future__ import annotations
+
+
+class EngramError(Exception):
+    """Base class of every error engram raises on purpose."""
+
+    #: a short machine-readable code, stable across versions (used by the HTTP API)
+    code = "engram_error"
+
+
+class ConfigError(EngramError):
+    """A setting is invalid, or names a backend or embedder that does not exist."""
+
+    code = "config_error"
+
+
+class InvalidInputError(EngramError, ValueError):
+    """The caller passed input engram cannot accept; nothing was stored."""
+
+    code = "invalid_input"
+
+
+class EmptyContentError(InvalidInputError):
+    """Content is empty once whitespace is collapsed."""
+
+    code = "empty_content"
+
+
+class ContentTooLargeError(InvalidInputError):
+    """Content is longer than the configured ``max_content_chars``."""
+
+    code = "content_too_large"
+
+
+class InjectionBlocked(InvalidInputError):  # noqa: N818 - the name the issue and docs use
+    """Content tries to plant instructions for a future model (seed 000's injection scan)."""
+
+    code = "injection_blocked"
+
+    def __init__(self, message: str, *, reasons: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.reasons = reasons
+
+
+class NotFoundError(EngramError, KeyError):
+    """No record with that id exists in the namespace the call was scoped to."""
+
+    code = "not_found"
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else "not found"
+
+
+class StoreError(EngramError):
+    """The store failed to read or write."""
+
+    code = "store_error"
+
+
+class StoreClosedError(StoreError):
+    """The store was closed; open a new ``Memory`` to keep working."""
+
+    code = "store_closed"
+
+
+class MigrationError(StoreError):
+    """The store's schema could not be brought up to date."""
+
+    code = "migration_error"
+
+
+class EmbeddingError(EngramError):
+    """The embedder failed or is unavailable."""
+
+    code = "embedding_error"
+
+
+class DimensionMismatchError(EmbeddingError):
+    """The store holds vectors of a different dimension than the configured embedder."""
+
+    code = "dimension_mismatch"
+
+
+class CapabilityError(EngramError):
+    """The backend does not support the requested operation."""
+
+    code = "capability_error"
+
+
+__all__ = [
+    "CapabilityError",
+    "ConfigError",
+    "ContentTooLargeError",
+    "DimensionMismatchError",
+    "EmbeddingError",
+    "EmptyContentError",
+    "EngramError",
+    "InjectionBlocked",
+    "InvalidInputError",
+    "MigrationError",
+    "NotFoundError",
+    "StoreClosedError",
+    "StoreError",
+]

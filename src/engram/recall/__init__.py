@@ -1,0 +1,1 @@
+"""The read path: candidates, fusion, quality and recency weighting, packing, formatting."""

@@ -1,0 +1,68 @@
+"""Rendering recalled memories into a block a prompt can carry (FEATURES C11)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from engram.records import Hit, MemoryRecord
+from engram.text import estimate_tokens
+
+# seed 000: titles are "max 80 chars"; a memory without one gets its content's head.
+_TITLE_CHARS = 80
+
+
+def _title(memory: MemoryRecord) -> str:
+    if memory.title:
+        return memory.title
+    head = memory.content[:_TITLE_CHARS]
+    return head + ("…" if len(memory.content) > _TITLE_CHARS else "")
+
+
+def memory_line(memory: MemoryRecord) -> str:
+    """One memory as a line of the ``<memory_context>`` block (seed 003)."""
+    date = memory.created_at.date().isoformat()
+    title = f"{memory.title}: " if memory.title else ""
+    body = memory.content
+    facts = "".join(f"\n  - {fact}" for fact in memory.facts)
+    return f"- [{date}] {title}{body} (id: {memory.id}){facts}"
+
+
+def memory_context(hits: Sequence[Hit]) -> str:
+    """seed 003: ``<memory_context>…</memory_context>``; empty when nothing matched."""
+    if not hits:
+        return ""
+    lines = "\n".join(memory_line(hit.memory) for hit in hits)
+    return f"<memory_context>\n{lines}\n</memory_context>"
+
+
+def prior_work_entry(memory: MemoryRecord) -> str:
+    """One memory as seed 001's "[Title — score 8.7]" entry with its key facts."""
+    score = f" — score {memory.score:g}" if memory.score is not None else ""
+    body = memory.narrative or memory.content
+    text = f"[{_title(memory)}{score}]\n{body}"
+    if memory.facts:
+        text += "\nKey facts:\n" + "\n".join(f"• {fact}" for fact in memory.facts)
+    return text
+
+
+def prior_work(hits: Sequence[Hit]) -> str:
+    """seed 001: the "Prior work on related topics:" block; empty when nothing matched."""
+    if not hits:
+        return ""
+    entries = "\n\n".join(prior_work_entry(hit.memory) for hit in hits)
+    return f"Prior work on related topics:\n\n{entries}"
+
+
+def render(hits: Sequence[Hit], style: str) -> str:
+    """The context block in ``style`` (``memory_context`` or ``prior_work``)."""
+    return prior_work(hits) if style == "prior_work" else memory_context(hits)
+
+
+def hit_cost(style: str) -> Callable[[Hit], int]:
+    """A function giving the token cost of one hit rendered in ``style``."""
+
+    def cost(hit: Hit) -> int:
+        entry = prior_work_entry(hit.memory) if style == "prior_work" else memory_line(hit.memory)
+        return estimate_tokens(entry)
+
+    return cost

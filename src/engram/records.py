@@ -1,0 +1,234 @@
+"""Typed records that go in and out of engram.
+
+``MemoryRecord`` is the C1 record: verbatim content plus the observation fields
+(title, narrative, facts), classification, quality signals, provenance and timestamps.
+``Hit`` and ``Recall`` are what the read path returns.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+
+class MemoryType(StrEnum):
+    """What kind of thing a memory is (FEATURES C1)."""
+
+    FACT = "fact"
+    PREFERENCE = "preference"
+    DECISION = "decision"
+    PROCEDURAL = "procedural"
+    SEMANTIC = "semantic"
+    OBSERVATION = "observation"
+    DOCUMENT_CHUNK = "document_chunk"
+    MESSAGE = "message"
+
+
+class MemoryCategory(StrEnum):
+    """Seed 002's memory categories."""
+
+    WORKING = "working"
+    EPISODIC = "episodic"
+    SEMANTIC = "semantic"
+    PROCEDURAL = "procedural"
+    SOCIAL = "social"
+
+
+class RecallMode(StrEnum):
+    """Which tier answered a recall (architecture principle 4: degrade loudly)."""
+
+    HYBRID = "hybrid"
+    DENSE = "dense"
+    KEYWORD = "keyword"
+    RECENT = "recent"
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware UTC, to the microsecond."""
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryRecord:
+    """One stored memory."""
+
+    id: str
+    namespace: str
+    content: str
+    content_hash: str
+    type: MemoryType = MemoryType.FACT
+    category: MemoryCategory | None = None
+    title: str | None = None
+    narrative: str | None = None
+    facts: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    importance: float | None = None
+    quality: int = 0
+    """Accumulated human feedback, clamped to [-3, +3] (seed 000)."""
+    score: float | None = None
+    """An external quality score on a 0-10 scale, e.g. an evaluator's final score."""
+    confidence: float | None = None
+    user_id: str | None = None
+    agent_id: str | None = None
+    run_id: str | None = None
+    session_id: str | None = None
+    source_memory_id: str | None = None
+    document_id: str | None = None
+    who: str | None = None
+    why: str | None = None
+    extraction_model: str | None = None
+    embedding_model: str | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+    created_at: datetime = field(default_factory=utcnow)
+    updated_at: datetime = field(default_factory=utcnow)
+    deleted_at: datetime | None = None
+
+    @property
+    def deleted(self) -> bool:
+        """True once the memory is tombstoned."""
+        return self.deleted_at is not None
+
+    def embedding_text(self) -> str:
+        """The text a vector is computed from: title, content, narrative and facts.
+
+        Seed 000 embeds the concatenation of title, narrative and facts; engram keeps the
+        verbatim content first because the embedder truncates long input.
+        """
+        parts = [self.title or "", self.content]
+        if self.narrative and self.narrative != self.content:
+            parts.append(self.narrative)
+        parts.extend(self.facts)
+        return "\n".join(p for p in parts if p)
+
+    def with_changes(self, **changes: Any) -> MemoryRecord:
+        """A copy with ``changes`` applied."""
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict; datetimes as ISO 8601 strings."""
+        out: dict[str, Any] = {}
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if isinstance(value, datetime):
+                value = value.isoformat()
+            elif isinstance(value, tuple):
+                value = list(value)
+            elif isinstance(value, StrEnum):
+                value = value.value
+            out[name] = value
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """One audit row of ``memory_history``: what changed, from what, to what."""
+
+    id: int
+    memory_id: str
+    namespace: str
+    event: str
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+    actor: str | None
+    reason: str | None
+    created_at: datetime
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "id": self.id,
+            "memory_id": self.memory_id,
+            "namespace": self.namespace,
+            "event": self.event,
+            "before": self.before,
+            "after": self.after,
+            "actor": self.actor,
+            "reason": self.reason,
+            "created_at": self.created_at.isoformat(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreBreakdown:
+    """How a hit's score was made, stage by stage (seed 001's ``--search`` inspection)."""
+
+    sim: float | None
+    """Dense cosine similarity, or None when the dense leg did not run."""
+    bm25: float | None
+    """BM25 normalised to [0, 1] within the candidate set, or None without keyword match."""
+    fused: float
+    """The fused relevance in [0, 1] (weighted sum or min-max-normalised RRF)."""
+    quality_factor: float
+    """Seed 000's ``q_adjust``."""
+    quality_weight: float
+    """Seed 000's ``qual`` (from the external score, with the soft floor)."""
+    rank_score: float
+    """``(0.7*fused + 0.3*qual) * q_adjust`` (seed 000)."""
+    recency: float
+    """``exp(-decay_rate * age_hours)``."""
+    final: float
+    """What hits are sorted by."""
+
+    def to_dict(self) -> dict[str, float | None]:
+        """A JSON-ready dict."""
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A recalled memory with its score and how the score was made."""
+
+    memory: MemoryRecord
+    score: float
+    breakdown: ScoreBreakdown
+
+    @property
+    def id(self) -> str:
+        """The memory's id."""
+        return self.memory.id
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "id": self.memory.id,
+            "score": self.score,
+            "breakdown": self.breakdown.to_dict(),
+            "memory": self.memory.to_dict(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Recall:
+    """What ``Memory.recall`` returns: hits, the tier that answered, and timings."""
+
+    query: str
+    hits: tuple[Hit, ...]
+    mode: RecallMode
+    timings: dict[str, float]
+    """Milliseconds per stage, plus ``total``."""
+    context: str
+    """The formatted block to inject into a prompt; empty when nothing matched."""
+    warnings: tuple[str, ...] = ()
+
+    def __len__(self) -> int:
+        return len(self.hits)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "query": self.query,
+            "mode": self.mode.value,
+            "hits": [h.to_dict() for h in self.hits],
+            "timings": self.timings,
+            "context": self.context,
+            "warnings": list(self.warnings),
+        }
+
+
+def new_id() -> str:
+    """A 32-hex-char id that sorts by creation time (48-bit ms clock + 80 random bits)."""
+    millis = int(utcnow().timestamp() * 1000)
+    return f"{millis:012x}{secrets.token_hex(10)}"

@@ -1,0 +1,236 @@
+"""SQLite schema migrations: named, ordered functions recorded in ``schema_migrations``.
+
+Opening an older database applies whatever it lacks, in order, each in its own
+transaction. Never edit a migration that has shipped; add a new one.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from engram.errors import MigrationError
+
+Migration = Callable[[sqlite3.Connection], None]
+
+
+def _run_script(conn: sqlite3.Connection, script: str) -> None:
+    """Run several statements inside the caller's transaction.
+
+    ``executescript`` would commit first, so statements are split with
+    ``sqlite3.complete_statement`` (which understands trigger bodies) and run one by one.
+    """
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            conn.execute(buffer)
+            buffer = ""
+    if buffer.strip():
+        conn.execute(buffer)
+
+
+def m001_memories(conn: sqlite3.Connection) -> None:
+    """The memory table, the audit history and the dedup key."""
+    _run_script(
+        conn,
+        """
+        CREATE TABLE memories (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            id TEXT NOT NULL UNIQUE,
+            namespace TEXT NOT NULL,
+            content TEXT NOT NULL,
+            normalized TEXT NOT NULL,
+            content_hash TEXT NOT NULL,
+            type TEXT NOT NULL DEFAULT 'fact',
+            category TEXT,
+            title TEXT,
+            narrative TEXT,
+            facts TEXT NOT NULL DEFAULT '[]',
+            tags TEXT NOT NULL DEFAULT '[]',
+            importance REAL,
+            quality INTEGER NOT NULL DEFAULT 0,
+            score REAL,
+            confidence REAL,
+            user_id TEXT,
+            agent_id TEXT,
+            metadata TEXT NOT NULL DEFAULT '{}',
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            deleted_at TEXT
+        );
+        CREATE INDEX memories_ns_created ON memories(namespace, created_at);
+        CREATE UNIQUE INDEX memories_ns_hash_live ON memories(namespace, content_hash)
+            WHERE deleted_at IS NULL;
+        CREATE TABLE memory_history (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            memory_id TEXT NOT NULL,
+            namespace TEXT NOT NULL,
+            event TEXT NOT NULL,
+            before TEXT,
+            after TEXT,
+            actor TEXT,
+            reason TEXT,
+            created_at TEXT NOT NULL
+        );
+        CREATE INDEX memory_history_memory ON memory_history(memory_id, id);
+        """
+    )
+
+
+def m002_fts(conn: sqlite3.Connection) -> None:
+    """FTS5 external-content index over live memories, kept in sync by triggers.
+
+    Only live rows are indexed: a tombstone removes the row from the index, so keyword
+    search can never return it.
+    """
+    _run_script(
+        conn,
+        """
+        CREATE VIRTUAL TABLE memories_fts USING fts5(
+            content, title, narrative, facts, tags,
+            content='memories', content_rowid='seq',
+            tokenize='porter unicode61 remove_diacritics 2'
+        );
+        CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories
+        WHEN new.deleted_at IS NULL BEGIN
+            INSERT INTO memories_fts(rowid, content, title, narrative, facts, tags)
+            VALUES (new.seq, new.content, new.title, new.narrative, new.facts, new.tags);
+        END;
+        CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories
+        WHEN old.deleted_at IS NULL BEGIN
+            INSERT INTO memories_fts(memories_fts, rowid, content, title, narrative, facts, tags)
+            VALUES ('delete', old.seq, old.content, old.title, old.narrative, old.facts, old.tags);
+        END;
+        CREATE TRIGGER memories_fts_update_old
+        AFTER UPDATE OF content, title, narrative, facts, tags, deleted_at ON memories
+        WHEN old.deleted_at IS NULL BEGIN
+            INSERT INTO memories_fts(memories_fts, rowid, content, title, narrative, facts, tags)
+            VALUES ('delete', old.seq, old.content, old.title, old.narrative, old.facts, old.tags);
+        END;
+        CREATE TRIGGER memories_fts_update_new
+        AFTER UPDATE OF content, title, narrative, facts, tags, deleted_at ON memories
+        WHEN new.deleted_at IS NULL BEGIN
+            INSERT INTO memories_fts(rowid, content, title, narrative, facts, tags)
+            VALUES (new.seq, new.content, new.title, new.narrative, new.facts, new.tags);
+        END;
+        """
+    )
+    # Index whatever an older database already holds.
+    conn.execute(
+        "INSERT INTO memories_fts(rowid, content, title, narrative, facts, tags) "
+        "SELECT seq, content, title, narrative, facts, tags FROM memories "
+        "WHERE deleted_at IS NULL"
+    )
+
+
+def m003_vectors_feedback(conn: sqlite3.Connection) -> None:
+    """Vector rows, the feedback log (seed 000) and the vector epoch counter."""
+    _run_script(
+        conn,
+        """
+        CREATE TABLE memory_vectors (
+            memory_seq INTEGER PRIMARY KEY REFERENCES memories(seq) ON DELETE CASCADE,
+            model TEXT NOT NULL,
+            dim INTEGER NOT NULL,
+            content_hash TEXT NOT NULL,
+            vector BLOB NOT NULL
+        );
+        CREATE INDEX memory_vectors_model ON memory_vectors(model);
+        CREATE TABLE memory_feedback_log (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            memory_id TEXT NOT NULL,
+            namespace TEXT NOT NULL,
+            rating INTEGER NOT NULL,
+            comment TEXT,
+            created_at TEXT NOT NULL
+        );
+        CREATE INDEX memory_feedback_memory ON memory_feedback_log(memory_id);
+        CREATE TABLE engram_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+        INSERT INTO engram_meta(key, value) VALUES ('vector_epoch', 0);
+        CREATE TRIGGER memory_vectors_epoch_ins AFTER INSERT ON memory_vectors BEGIN
+            UPDATE engram_meta SET value = value + 1 WHERE key = 'vector_epoch';
+        END;
+        CREATE TRIGGER memory_vectors_epoch_upd AFTER UPDATE ON memory_vectors BEGIN
+            UPDATE engram_meta SET value = value + 1 WHERE key = 'vector_epoch';
+        END;
+        CREATE TRIGGER memory_vectors_epoch_del AFTER DELETE ON memory_vectors BEGIN
+            UPDATE engram_meta SET value = value + 1 WHERE key = 'vector_epoch';
+        END;
+        CREATE TRIGGER memories_epoch_liveness AFTER UPDATE OF deleted_at, content_hash
+        ON memories BEGIN
+            UPDATE engram_meta SET value = value + 1 WHERE key = 'vector_epoch';
+        END;
+        """
+    )
+
+
+def m004_provenance(conn: sqlite3.Connection) -> None:
+    """Provenance columns (seed 000 added run_id the same way, with ALTER TABLE)."""
+    for column in (
+        "run_id TEXT",
+        "session_id TEXT",
+        "source_memory_id TEXT",
+        "document_id TEXT",
+        "who TEXT",
+        "why TEXT",
+        "extraction_model TEXT",
+        "embedding_model TEXT",
+    ):
+        conn.execute(f"ALTER TABLE memories ADD COLUMN {column}")
+    conn.execute("CREATE INDEX memories_ns_run ON memories(namespace, run_id)")
+
+
+MIGRATIONS: list[tuple[str, Migration]] = [
+    ("001_memories", m001_memories),
+    ("002_fts", m002_fts),
+    ("003_vectors_feedback", m003_vectors_feedback),
+    ("004_provenance", m004_provenance),
+]
+
+
+def applied(conn: sqlite3.Connection) -> list[str]:
+    """Names of the migrations this database has, in order."""
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations "
+        "(name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
+    )
+    return [row[0] for row in conn.execute("SELECT name FROM schema_migrations ORDER BY name")]
+
+
+def migrate(conn: sqlite3.Connection, *, upto: str | None = None) -> list[str]:
+    """Apply missing migrations (through ``upto`` if given); returns the names applied."""
+    done = set(applied(conn))
+    known = [name for name, _ in MIGRATIONS]
+    unknown = done - set(known)
+    if unknown:
+        raise MigrationError(
+            f"this database has migrations {sorted(unknown)} that this engram does not know; "
+            "it was written by a newer engram: upgrade engram to open it"
+        )
+    ran: list[str] = []
+    for name, fn in MIGRATIONS:
+        if name in done:
+            continue
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            fn(conn)
+            conn.execute(
+                "INSERT INTO schema_migrations(name, applied_at) VALUES (?, ?)",
+                (name, datetime.now(UTC).isoformat()),
+            )
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            conn.execute("ROLLBACK")
+            raise MigrationError(f"migration {name} failed: {exc}") from exc
+        ran.append(name)
+        if name == upto:
+            break
+    return ran
+
+
+def current_version(conn: sqlite3.Connection) -> str:
+    """The last applied migration's name, or ``"none"``."""
+    names = applied(conn)
+    return names[-1] if names else "none"

@@ -1,0 +1,101 @@
+"""Text handling shared by the write and read paths.
+
+- content normalisation and the SHA-256 dedup key (seed 004, ``normalizeAndHashContent``);
+- keyword extraction and FTS5 query building (seed 000: non-stopword terms, up to 8,
+  deduped, OR-joined);
+- a cheap token estimate for budget packing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+import unicodedata
+from dataclasses import dataclass
+
+_WHITESPACE = re.compile(r"\s+")
+# seed 004: normalizedContent strips trailing punctuation [.,!?;:]+$
+_TRAILING_PUNCT = re.compile(r"[.,!?;:]+$")
+# Word characters, keeping inner apostrophes and hyphens out: FTS5's unicode61 tokenizer
+# splits on them too, so a query term never spans what the index splits.
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+#: seed 000: "up to 8 terms"
+MAX_KEYWORDS = 8
+
+STOPWORDS: frozenset[str] = frozenset(
+    """
+    a about above after again against all am an and any are aren't as at be because been
+    before being below between both but by can cannot could couldn did didn do does doesn
+    doing don down during each few for from further had hadn has hasn have haven having he
+    her here hers herself him himself his how i if in into is isn it its itself just let ll
+    me more most mustn my myself no nor not now of off on once only or other ought our ours
+    ourselves out over own re s same shan she should shouldn so some such t than that the
+    their theirs them themselves then there these they this those through to too under until
+    up ve very was wasn we were weren what when where which while who whom why will with
+    won would wouldn you your yours yourself yourselves d m o y ain also get got like would
+    tell please know think want need could does did say said thing things really much many
+    """.split()  # noqa: SIM905 - a word list reads better as prose
+)
+
+
+@dataclass(frozen=True, slots=True)
+class NormalizedContent:
+    """The three derived values of seed 004's normalisation."""
+
+    storage: str
+    """Trimmed, whitespace collapsed, original casing: what is stored."""
+    normalized: str
+    """Lower-cased storage text without trailing punctuation."""
+    content_hash: str
+    """64-char hex SHA-256 of ``normalized`` (or of lower-cased storage if that is empty)."""
+
+
+def normalize_content(text: str) -> NormalizedContent:
+    """Apply seed 004's ``normalizeAndHashContent``: collapse, lower, strip, hash."""
+    storage = _WHITESPACE.sub(" ", text).strip()
+    normalized = _TRAILING_PUNCT.sub("", storage.lower())
+    basis = normalized if normalized else storage.lower()
+    digest = hashlib.sha256(basis.encode("utf-8")).hexdigest()
+    return NormalizedContent(storage=storage, normalized=normalized, content_hash=digest)
+
+
+def keywords(text: str, limit: int = MAX_KEYWORDS) -> list[str]:
+    """Non-stopword terms of ``text`` in first-seen order, deduped, at most ``limit``.
+
+    Terms are NFKC-folded and lower-cased; single characters are dropped unless they
+    are digits (a year or a version number is a useful keyword).
+    """
+    folded = unicodedata.normalize("NFKC", text).lower()
+    seen: dict[str, None] = {}
+    for match in _WORD.finditer(folded):
+        term = match.group(0).strip("_")
+        if not term or term in STOPWORDS:
+            continue
+        if len(term) == 1 and not term.isdigit():
+            continue
+        if term not in seen:
+            seen[term] = None
+            if len(seen) >= limit:
+                break
+    return list(seen)
+
+
+def fts_query(text: str, limit: int = MAX_KEYWORDS) -> str | None:
+    """An FTS5 MATCH expression for ``text``, or ``None`` when it has no keywords.
+
+    Every term is emitted as a double-quoted FTS5 string, so operators in user text
+    (``NEAR``, ``AND``, ``*``, ``-``, parentheses, stray quotes) are plain words, never
+    syntax. Terms come from :func:`keywords`, which keeps only word characters; quotes
+    are doubled anyway so the builder stays safe if that ever changes.
+    """
+    terms = keywords(text, limit)
+    if not terms:
+        return None
+    return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
+
+
+def estimate_tokens(text: str) -> int:
+    """A model-agnostic token estimate: about four characters per token."""
+    return max(1, math.ceil(len(text) / 4))

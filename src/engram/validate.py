@@ -1,0 +1,264 @@
+"""Turning caller input into a ``MemoryRecord``, or a clear error saying what to fix.
+
+Everything here runs before the store is touched, so bad input never changes what is
+already stored.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from engram.errors import ContentTooLargeError, EmptyContentError, InvalidInputError
+from engram.records import MemoryCategory, MemoryRecord, MemoryType, new_id, utcnow
+from engram.text import normalize_content
+
+_NAMESPACE = re.compile(r"^[A-Za-z0-9_.:@/+-]{1,200}$")
+
+Content = str | Sequence[Mapping[str, Any]]
+
+
+def namespace_for(
+    namespace: str | None,
+    user_id: str | None,
+    agent_id: str | None,
+    run_id: str | None,
+    default: str,
+) -> str:
+    """The namespace rule (FEATURES C2).
+
+    An explicit ``namespace`` wins. Otherwise the widest owner present names it:
+    ``user:<user_id>``, else ``agent:<agent_id>``, else ``run:<run_id>``, else the
+    configured default. Narrower ids are stored on the record and filter within it.
+    """
+    for label, value in (("user_id", user_id), ("agent_id", agent_id), ("run_id", run_id)):
+        if value is not None and (not isinstance(value, str) or not value.strip()):
+            raise InvalidInputError(f"{label} must be a non-empty string, got {value!r}")
+    if namespace is not None:
+        chosen = namespace
+    elif user_id is not None:
+        chosen = f"user:{user_id}"
+    elif agent_id is not None:
+        chosen = f"agent:{agent_id}"
+    elif run_id is not None:
+        chosen = f"run:{run_id}"
+    else:
+        chosen = default
+    if not isinstance(chosen, str) or not _NAMESPACE.match(chosen):
+        raise InvalidInputError(
+            f"invalid namespace {chosen!r}: use 1-200 characters from letters, digits and "
+            "_ . : @ / + -"
+        )
+    return chosen
+
+
+def content_text(content: object) -> str:
+    """A string, or a list of ``{role, content}`` messages rendered one per line."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, Sequence) and not isinstance(content, bytes | bytearray):
+        lines = []
+        for i, message in enumerate(content):
+            if not isinstance(message, Mapping):
+                raise InvalidInputError(
+                    f"message {i} must be a dict with 'role' and 'content', got "
+                    f"{type(message).__name__}"
+                )
+            role, text = message.get("role"), message.get("content")
+            if not isinstance(role, str) or not isinstance(text, str):
+                raise InvalidInputError(
+                    f"message {i} needs string 'role' and 'content' fields, got {dict(message)!r}"
+                )
+            lines.append(f"{role}: {text}")
+        return "\n".join(lines)
+    raise InvalidInputError(
+        "content must be a string or a list of {role, content} messages, "
+        f"got {type(content).__name__}"
+    )
+
+
+def optional_str(name: str, value: object) -> str | None:
+    """A string or None."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise InvalidInputError(f"{name} must be a string, got {type(value).__name__}")
+    return value
+
+
+def optional_float(name: str, value: object, lo: float, hi: float) -> float | None:
+    """A number in [lo, hi] or None."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InvalidInputError(f"{name} must be a number in [{lo}, {hi}], got {value!r}")
+    if not lo <= float(value) <= hi:
+        raise InvalidInputError(f"{name} must be in [{lo}, {hi}], got {value!r}")
+    return float(value)
+
+
+def string_list(name: str, value: object) -> tuple[str, ...]:
+    """A list of non-empty strings (tags, facts)."""
+    if value is None:
+        return ()
+    if isinstance(value, str) or not isinstance(value, Sequence):
+        raise InvalidInputError(f"{name} must be a list of strings, got {value!r}")
+    out = []
+    for item in value:
+        if not isinstance(item, str) or not item.strip():
+            raise InvalidInputError(f"{name} must hold non-empty strings, got {item!r}")
+        out.append(item.strip())
+    return tuple(dict.fromkeys(out))
+
+
+def metadata_dict(value: object) -> dict[str, Any]:
+    """A JSON-serialisable dict with string keys."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise InvalidInputError(f"metadata must be a dict, got {type(value).__name__}")
+    if not all(isinstance(k, str) for k in value):
+        raise InvalidInputError("metadata keys must be strings")
+    try:
+        return dict(json.loads(json.dumps(dict(value), ensure_ascii=False, allow_nan=False)))
+    except (TypeError, ValueError) as exc:
+        raise InvalidInputError(f"metadata must be JSON-serialisable: {exc}") from None
+
+
+def memory_type(value: object) -> MemoryType:
+    """A ``MemoryType`` from its name."""
+    if value is None:
+        return MemoryType.FACT
+    try:
+        return MemoryType(value if isinstance(value, str) else repr(value))
+    except ValueError:
+        raise InvalidInputError(
+            f"unknown type {value!r}; use one of {', '.join(t.value for t in MemoryType)}"
+        ) from None
+
+
+def memory_category(value: object) -> MemoryCategory | None:
+    """A ``MemoryCategory`` from its name, or None."""
+    if value is None:
+        return None
+    try:
+        return MemoryCategory(value if isinstance(value, str) else repr(value))
+    except ValueError:
+        raise InvalidInputError(
+            f"unknown category {value!r}; use one of "
+            f"{', '.join(c.value for c in MemoryCategory)}"
+        ) from None
+
+
+def timestamp(name: str, value: object) -> datetime | None:
+    """A timezone-aware datetime from a datetime or an ISO 8601 string (naive = UTC)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            raise InvalidInputError(
+                f"{name} must be an ISO 8601 date-time such as 2024-05-08T13:56:00Z, "
+                f"got {value!r}"
+            ) from None
+    if not isinstance(value, datetime):
+        raise InvalidInputError(f"{name} must be a datetime, got {type(value).__name__}")
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def checked_content(text: str, max_chars: int) -> str:
+    """Collapse whitespace and enforce the size limit; returns the storage text."""
+    storage = normalize_content(text).storage
+    if not storage:
+        raise EmptyContentError("content is empty; pass the text to remember")
+    if len(storage) > max_chars:
+        raise ContentTooLargeError(
+            f"content is {len(storage)} characters, over the limit of {max_chars}; split it "
+            "into smaller memories or raise max_content_chars"
+        )
+    return storage
+
+
+def build_record(
+    content: object,
+    *,
+    namespace: str,
+    max_chars: int,
+    user_id: str | None = None,
+    agent_id: str | None = None,
+    run_id: str | None = None,
+    session_id: str | None = None,
+    metadata: object = None,
+    tags: object = None,
+    type: object = None,
+    category: object = None,
+    importance: object = None,
+    score: object = None,
+    confidence: object = None,
+    title: object = None,
+    narrative: object = None,
+    facts: object = None,
+    created_at: object = None,
+    who: object = None,
+    why: object = None,
+) -> MemoryRecord:
+    """Validate every field and build the record to store."""
+    is_messages = not isinstance(content, str)
+    storage = checked_content(content_text(content), max_chars)
+    kind = memory_type(type if type is not None else ("message" if is_messages else None))
+    when = timestamp("created_at", created_at) or utcnow()
+    return MemoryRecord(
+        id=new_id(),
+        namespace=namespace,
+        content=storage,
+        content_hash=normalize_content(storage).content_hash,
+        type=kind,
+        category=memory_category(category),
+        title=optional_str("title", title),
+        narrative=optional_str("narrative", narrative),
+        facts=string_list("facts", facts),
+        tags=string_list("tags", tags),
+        importance=optional_float("importance", importance, 0.0, 1.0),
+        score=optional_float("score", score, 0.0, 10.0),
+        confidence=optional_float("confidence", confidence, 0.0, 1.0),
+        user_id=optional_str("user_id", user_id),
+        agent_id=optional_str("agent_id", agent_id),
+        run_id=optional_str("run_id", run_id),
+        session_id=optional_str("session_id", session_id),
+        who=optional_str("who", who),
+        why=optional_str("why", why),
+        metadata=metadata_dict(metadata),
+        created_at=when,
+        updated_at=when,
+    )
+
+
+def rating_value(rating: object) -> int:
+    """+1 / -1 from ``1``, ``-1``, ``"up"`` or ``"down"``."""
+    if rating in ("up", "+1", "+", "👍"):
+        return 1
+    if rating in ("down", "-1", "-", "👎"):
+        return -1
+    if isinstance(rating, int) and not isinstance(rating, bool) and rating in (1, -1):
+        return rating
+    raise InvalidInputError(f"rating must be +1 or -1 ('up' or 'down'), got {rating!r}")
+
+
+def positive_int(name: str, value: object, *, upper: int = 10_000) -> int:
+    """An int in [1, upper]."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= upper:
+        raise InvalidInputError(f"{name} must be an integer in [1, {upper}], got {value!r}")
+    return value
+
+
+def query_text(query: object) -> str:
+    """A non-empty query string."""
+    if not isinstance(query, str):
+        raise InvalidInputError(f"query must be a string, got {type(query).__name__}")
+    if not query.strip():
+        raise InvalidInputError("query is empty; pass the text to search for")
+    return query

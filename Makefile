@@ -25,11 +25,14 @@ install: $(VENV)/.installed
 
 dev: $(VENV)/.dev-installed
 
-## run: install engram and run its main job on the embedded default store (ENGRAM_HOME)
+## run: install engram and serve the HTTP API (and MCP at /mcp) on the embedded default
+## store (ENGRAM_HOME); the first start creates an admin key and prints it once
 run: install
-	$(BIN)/engram quickstart
+	$(BIN)/engram serve
 
-quickstart: run
+## quickstart: store a few example memories and show a recall, without a server
+quickstart: install
+	$(BIN)/engram quickstart
 
 lint: dev
 	$(BIN)/ruff check src tests

@@ -6,12 +6,17 @@ import hashlib
 import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
 
 from engram import Config, Memory
 from engram.embed.base import BaseEmbedder, Vectors, normalize_rows
+from engram.store import Store, open_store
+
+if TYPE_CHECKING:
+    from pgserver import PgServer
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 
@@ -56,10 +61,63 @@ def config(tmp_path: Path) -> Config:
     return Config.load(env={}, home=str(tmp_path / "home"))
 
 
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """One PostgreSQL 16 + pgvector server for the session (see tests/pgserver.py).
+
+    It fails loudly when the server cannot start: the PostgreSQL tests never skip in
+    silence. ``make test-fast`` (``-m "not postgres"``) leaves them out on purpose.
+    """
+    try:
+        from pgserver import PgServer  # psycopg is only needed when these tests run
+
+        server = PgServer.start()
+    except Exception as exc:
+        pytest.fail(
+            f"PostgreSQL for the postgres-marked tests could not start: {exc}", pytrace=False
+        )
+    yield server
+    server.stop()
+
+
 @pytest.fixture
-def mem(config: Config) -> Iterator[Memory]:
-    """An in-memory store with the hash embedder."""
-    with Memory(":memory:", config=config, embedder=HashEmbedder()) as m:
+def pg_url(pg_server: PgServer) -> Iterator[str]:
+    """An empty, migrated PostgreSQL database for one test (emptied again afterwards)."""
+    name = pg_server.shared_database()
+    yield pg_server.database_url(name)
+    pg_server.reset(name)
+
+
+#: The store backends every ``mem`` test runs on: one suite, two engines.
+BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """The store backend of this test run: "sqlite" or "postgres"."""
+    return str(request.param)
+
+
+@pytest.fixture
+def store_location(backend: str, request: pytest.FixtureRequest) -> str:
+    """Where ``mem`` keeps its data: ``:memory:`` or a fresh PostgreSQL database."""
+    if backend == "postgres":
+        return str(request.getfixturevalue("pg_url"))
+    return ":memory:"
+
+
+@pytest.fixture
+def any_store(config: Config, store_location: str) -> Iterator[Store]:
+    """A bare store on each backend, opened the way ``Memory`` opens it."""
+    store = open_store(store_location, config)
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def mem(config: Config, store_location: str) -> Iterator[Memory]:
+    """A store with the hash embedder, on each backend (SQLite in memory, PostgreSQL)."""
+    with Memory(store_location, config=config, embedder=HashEmbedder()) as m:
         yield m
 
 

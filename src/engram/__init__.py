@@ -7,6 +7,7 @@ quality and time.
 from engram.aio import AsyncMemory
 from engram.config import Config, EmbedderConfig, RecallConfig
 from engram.errors import (
+    AuthenticationError,
     CapabilityError,
     ConfigError,
     ContentTooLargeError,
@@ -18,11 +19,13 @@ from engram.errors import (
     InvalidInputError,
     MigrationError,
     NotFoundError,
+    PermissionDeniedError,
     StoreClosedError,
     StoreError,
 )
 from engram.memory import Memory
 from engram.records import (
+    ApiKey,
     HistoryEntry,
     Hit,
     MemoryCategory,
@@ -36,7 +39,9 @@ from engram.records import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "ApiKey",
     "AsyncMemory",
+    "AuthenticationError",
     "CapabilityError",
     "Config",
     "ConfigError",
@@ -56,6 +61,7 @@ __all__ = [
     "MemoryType",
     "MigrationError",
     "NotFoundError",
+    "PermissionDeniedError",
     "Recall",
     "RecallConfig",
     "RecallMode",

@@ -48,6 +48,7 @@ class AsyncMemory:
 
     add = _awaitable(Memory.add)
     add_many = _awaitable(Memory.add_many)
+    add_many_results = _awaitable(Memory.add_many_results)
     search = _awaitable(Memory.search)
     recall = _awaitable(Memory.recall)
     get = _awaitable(Memory.get)
@@ -60,6 +61,7 @@ class AsyncMemory:
     purge = _awaitable(Memory.purge)
     reindex = _awaitable(Memory.reindex)
     doctor = _awaitable(Memory.doctor)
+    add_transcript = _awaitable(Memory.add_transcript)
     close = _awaitable(Memory.close)
 
     async def __aenter__(self) -> AsyncMemory:

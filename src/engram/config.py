@@ -57,6 +57,21 @@ class RecallConfig:
     """seed 000: MAX_CONTEXT_OBSERVATIONS = 4."""
     dense_top_n: int = field(default=50, metadata=_range(1, 10_000))
     bm25_top_n: int = field(default=50, metadata=_range(1, 10_000))
+    context_dense: float = field(default=1.0, metadata=_range(0.0, 100.0))
+    """Weight of a memory's session neighbours in its dense score (session context)."""
+    session_dense: float = field(default=1.0, metadata=_range(0.0, 100.0))
+    """Weight of its session's mean similarity in its dense score."""
+    context_keyword: float = field(default=2.0, metadata=_range(0.0, 100.0))
+    """Weight of its session neighbours in its keyword score."""
+    session_keyword: float = field(default=1.0, metadata=_range(0.0, 100.0))
+    """Weight of its session's keyword matches in its keyword score."""
+    session_max_members: int = field(default=500, metadata=_range(1, 100_000))
+    """A session with more live memories than this is too broad to be one episode:
+    its memories are scored alone."""
+    time_weight: float = field(default=0.6, metadata=_range(0.0, 100.0))
+    """Weight of nearness to a time the query names ("on 9 November 2022", "last week")."""
+    time_candidates: int = field(default=50, metadata=_range(0, 10_000))
+    """Memories from the named time added as candidates; 0 adds none."""
     quality_weighting: bool = True
     recency_weight: float = field(default=0.1, metadata=_range(0.0, 1.0))
     decay_rate: float = field(default=0.001, metadata=_range(0.0, 10.0))
@@ -70,19 +85,58 @@ class RecallConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class ApiConfig:
+    """The HTTP API (``engram serve``)."""
+
+    host: str = "127.0.0.1"
+    """Loopback by default: exposing the API is a deliberate choice."""
+    port: int = field(default=8765, metadata=_range(0, 65_535))
+    max_body_bytes: int = field(default=1_048_576, metadata=_range(1_024, 1_073_741_824))
+    """Requests with a larger body get 413 before anything is parsed (default 1 MiB)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PostgresConfig:
+    """The PostgreSQL store (``store = "postgresql://..."``); see docs/deploy-postgres.md."""
+
+    pool_min_size: int = field(default=1, metadata=_range(0, 1000))
+    """Connections the pool keeps open."""
+    pool_max_size: int = field(default=10, metadata=_range(1, 1000))
+    """Connections the pool may open; about the number of threads that query at once."""
+    pool_timeout: float = field(default=30.0, metadata=_range(0.1, 3600.0))
+    """Seconds a call waits for a free connection before failing."""
+    connect_timeout: int = field(default=10, metadata=_range(1, 600))
+    """Seconds to wait for the server when opening."""
+    ef_search: int = field(default=100, metadata=_range(1, 1000))
+    """pgvector ``hnsw.ef_search``: candidates an HNSW search keeps (raised to k if lower)."""
+    hnsw_m: int = field(default=16, metadata=_range(2, 100))
+    """HNSW ``m`` of a newly created vector index (pgvector's default)."""
+    hnsw_ef_construction: int = field(default=64, metadata=_range(4, 1000))
+    """HNSW ``ef_construction`` of a newly created vector index (pgvector's default)."""
+    iterative_scan: str = field(
+        default="strict_order", metadata=_choices("off", "strict_order", "relaxed_order")
+    )
+    """pgvector 0.8 ``hnsw.iterative_scan``: keep scanning when the namespace filter
+    leaves fewer than k rows ("off" on pgvector < 0.8)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     """All of engram's settings."""
 
     home: str = ""
     """Data directory; empty means ``$ENGRAM_HOME`` or ``~/.engram``."""
     store: str = ""
-    """Store location: a SQLite path or ``:memory:``; empty means ``<home>/engram.db``."""
+    """Store location: a SQLite path, ``sqlite:///path``, ``:memory:`` or a
+    ``postgresql://`` URL (``ENGRAM_STORE``); empty means ``<home>/engram.db``."""
     default_namespace: str = "default"
     max_content_chars: int = field(default=100_000, metadata=_range(1, 50_000_000))
     injection_mode: str = field(default="block", metadata=_choices("block", "flag", "off"))
     busy_timeout_ms: int = field(default=5000, metadata=_range(0, 600_000))
     embedder: EmbedderConfig = field(default_factory=EmbedderConfig)
     recall: RecallConfig = field(default_factory=RecallConfig)
+    postgres: PostgresConfig = field(default_factory=PostgresConfig)
+    api: ApiConfig = field(default_factory=ApiConfig)
 
     @property
     def home_path(self) -> Path:
@@ -173,6 +227,8 @@ def _section_type(annotation: Any) -> type[Any] | None:
 _NAMES = {
     "EmbedderConfig": EmbedderConfig,
     "RecallConfig": RecallConfig,
+    "PostgresConfig": PostgresConfig,
+    "ApiConfig": ApiConfig,
     "str": str,
     "int": int,
     "float": float,

@@ -16,7 +16,9 @@ API to a status code with a JSON body)::
     │   └── MigrationError          the schema could not be brought up to date
     ├── EmbeddingError              the embedder failed or is unavailable
     │   └── DimensionMismatchError  the store holds vectors of another dimension
-    └── CapabilityError             the backend cannot do what was asked
+    ├── CapabilityError             the backend cannot do what was asked
+    ├── AuthenticationError         no API key, or an unknown or revoked one
+    └── PermissionDeniedError       the API key may not reach that namespace
 
 The names follow seed 002's error hierarchy (connection, store, retrieval, not found,
 config, capability); engram never shadows the builtin ``MemoryError``.
@@ -111,7 +113,20 @@ class CapabilityError(EngramError):
     code = "capability_error"
 
 
+class AuthenticationError(EngramError):
+    """The HTTP API got no API key, or one that is unknown or revoked."""
+
+    code = "unauthorized"
+
+
+class PermissionDeniedError(EngramError):
+    """The API key is valid but may not reach the namespace asked for."""
+
+    code = "forbidden"
+
+
 __all__ = [
+    "AuthenticationError",
     "CapabilityError",
     "ConfigError",
     "ContentTooLargeError",
@@ -123,6 +138,7 @@ __all__ = [
     "InvalidInputError",
     "MigrationError",
     "NotFoundError",
+    "PermissionDeniedError",
     "StoreClosedError",
     "StoreError",
 ]

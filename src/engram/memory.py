@@ -13,7 +13,7 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -32,8 +32,8 @@ from engram.errors import (
 from engram.recall.pipeline import Filter, RecallRequest, Retriever, filter_from
 from engram.records import HistoryEntry, Hit, MemoryRecord, Recall
 from engram.safety import InjectionMode, enforce
-from engram.store.base import ListQuery, Store, VectorRow
-from engram.store.sqlite import SQLiteStore
+from engram.store import open_store
+from engram.store.base import InsertResult, ListQuery, Store, VectorRow, VectorSearch
 from engram.text import normalize_content
 from engram.validate import (
     build_record,
@@ -47,9 +47,9 @@ from engram.validate import (
     positive_int,
     query_text,
     rating_value,
+    session_key_value,
     string_list,
 )
-from engram.vectors import VectorIndex
 
 log = logging.getLogger("engram")
 
@@ -89,7 +89,7 @@ class Memory:
         self.config = config or Config.load()
         if store is None:
             location = os.fspath(path) if path is not None else self.config.store_path
-            store = SQLiteStore(location, busy_timeout_ms=self.config.busy_timeout_ms)
+            store = open_store(location, self.config)
         self.store: Store = store
         if embedder == "default":
             self.embedder = create_embedder(self.config.embedder, self.config.home_path)
@@ -97,8 +97,9 @@ class Memory:
             raise InvalidInputError("embedder must be an Embedder instance, None or 'default'")
         else:
             self.embedder = embedder
-        self.index = (
-            VectorIndex(self.store, self.embedder.name, self.embedder.dimension)
+        # Dense top-k: a derived in-memory index (SQLite) or the database (PostgreSQL).
+        self.index: VectorSearch | None = (
+            self.store.vector_search(self.embedder.name, self.embedder.dimension)
             if self.embedder is not None
             else None
         )
@@ -209,16 +210,44 @@ class Memory:
 
         Every item is checked before anything is written, so one bad item stores nothing.
         """
+        results = self.add_many_results(items, namespace=namespace, progress=progress)
+        return [r.record for r in results]
+
+    def add_many_results(
+        self,
+        items: Sequence[str | Mapping[str, Any]],
+        *,
+        namespace: str | None = None,
+        progress: Progress | None = None,
+    ) -> list[InsertResult]:
+        """``add_many``, also saying per item whether it was new (``created``) or an
+        exact duplicate of a stored memory (``created=False``, the stored record)."""
         self._open()
         if isinstance(items, str | bytes) or not isinstance(items, Sequence):
             raise InvalidInputError("items must be a list of strings or dicts")
-        records = [self._prepare(item, namespace, i) for i, item in enumerate(items)]
-        out: list[MemoryRecord] = []
+        records: list[MemoryRecord] = []
+        for i, item in enumerate(items):
+            try:
+                records.append(self._prepare(item, namespace, i))
+            except InvalidInputError as exc:
+                # In a batch, say which item is wrong (keeping the error's class).
+                if len(items) > 1 and exc.args and not str(exc.args[0]).startswith("item "):
+                    exc.args = (f"item {i}: {exc.args[0]}", *exc.args[1:])
+                raise
+        out: list[InsertResult] = []
         for start in range(0, len(records), BATCH):
             batch = records[start : start + BATCH]
             results = self.store.insert(batch)
-            out.extend(r.record for r in results)
-            self._embed_and_store([r.record for r in results if r.created])
+            model = self._embed_and_store([r.record for r in results if r.created])
+            if model is not None:
+                # Return what is stored now: the new records have a vector by ``model``.
+                results = [
+                    InsertResult(r.record.with_changes(embedding_model=model), True)
+                    if r.created
+                    else r
+                    for r in results
+                ]
+            out.extend(results)
             if progress is not None:
                 progress(min(start + BATCH, len(records)), len(records))
         return out
@@ -246,7 +275,7 @@ class Memory:
                 f"item {position} has unknown field(s) {', '.join(sorted(unknown))}; "
                 f"known: {', '.join(sorted(self._ITEM_KEYS))}"
             )
-        if "content" not in item:
+        if item.get("content") is None:
             raise InvalidInputError(f"item {position} has no 'content'")
         fields = {k: v for k, v in item.items() if v is not None}
         scope = self.scope(
@@ -272,17 +301,20 @@ class Memory:
             return record.with_changes(metadata=meta)
         return record
 
-    def _embed_and_store(self, records: Sequence[MemoryRecord]) -> None:
-        """Embed outside any transaction; a failure leaves the memory stored, unembedded."""
+    def _embed_and_store(self, records: Sequence[MemoryRecord]) -> str | None:
+        """Embed outside any transaction; a failure leaves the memory stored, unembedded.
+
+        Returns the embedding model's name when the vectors were stored, else None.
+        """
         if not records or self.embedder is None:
-            return
+            return None
         try:
             vectors = self.embedder.embed_batch([r.embedding_text() for r in records])
         except Exception as exc:  # raw-first: the memory is stored; reindex fills it later
             self.embed_failures += len(records)
             log.warning("embedding failed, %d memories stored without vectors: %s",
                         len(records), exc)
-            return
+            return None
         rows = [
             VectorRow(r.id, self.embedder.name, np.asarray(v, np.float32), r.content_hash)
             for r, v in zip(records, vectors, strict=True)
@@ -297,6 +329,7 @@ class Memory:
                 self.index.added(ns, [records[i].id for i in idx], vectors[idx], epoch)
             else:
                 self.index.invalidate()
+        return self.embedder.name
 
     def update(
         self,
@@ -318,6 +351,7 @@ class Memory:
         """Change a memory; the old values stay in its history. Returns the new record."""
         self._open()
         scope = self.scope(namespace, user_id, agent_id, run_id)
+        memory_id = _id(memory_id)
         changes: dict[str, Any] = {}
         if content is not None:
             if not isinstance(content, str):
@@ -348,7 +382,9 @@ class Memory:
         if "content" in changes or "title" in changes:
             if self.index is not None:
                 self.index.invalidate(scope.namespace)
-            self._embed_and_store([after])
+            model = self._embed_and_store([after])
+            if model is not None:
+                after = after.with_changes(embedding_model=model)
         return after
 
     def delete(
@@ -496,13 +532,16 @@ class Memory:
         limit: int | None = None,
         budget_tokens: int | None = None,
         filters: Mapping[str, Any] | None = None,
+        expand: bool = False,
         **overrides: Any,
     ) -> Recall:
         """The few memories that matter for ``query``, and a context block to inject.
 
         ``limit`` defaults to seed 000's 4. ``budget_tokens`` packs hits greedily into a
-        token budget. Keyword ``overrides`` adjust recall settings for this call only
-        (``fusion="rrf"``, ``alpha=0.3``, ``strategy="bm25"``...).
+        token budget. ``expand=True`` joins the raw transcripts of the hits' sessions
+        (``session_id``) into ``Recall.transcripts`` (seed 004). Keyword ``overrides``
+        adjust recall settings for this call only (``fusion="rrf"``, ``alpha=0.3``,
+        ``strategy="bm25"``...).
         """
         self._open()
         text = query_text(query)
@@ -521,7 +560,36 @@ class Memory:
             matches=_scope_filter(scope, filters),
             config=cfg,
         )
-        return self._retriever.recall(request)
+        result = self._retriever.recall(request)
+        if not expand:
+            return result
+        sessions = [h.memory.session_id for h in result.hits if h.memory.session_id]
+        if not sessions:
+            return result
+        return replace(result, transcripts=self.store.transcripts(scope.namespace, sessions))
+
+    def add_transcript(
+        self,
+        session_key: str,
+        content: str,
+        *,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+    ) -> bool:
+        """Keep a session's raw transcript, verbatim and once (seed 004).
+
+        Memories of the session carry ``session_id=session_key``; ``recall(...,
+        expand=True)`` joins this transcript to them. Returns False when the session
+        already has a transcript: the first one is kept unchanged.
+        """
+        self._open()
+        scope = self.scope(namespace, user_id, agent_id, run_id)
+        key = session_key_value(session_key)
+        if not isinstance(content, str) or not content.strip():
+            raise InvalidInputError("transcript content must be a non-empty string")
+        return self.store.put_transcript(scope.namespace, key, content, agent_id=agent_id)
 
     # -- maintenance ----------------------------------------------------------------
     def reindex(
@@ -625,9 +693,9 @@ def _id(memory_id: object) -> str:
 
 
 def _scope_filter(scope: Scope, filters: Mapping[str, Any] | None) -> Filter | None:
-    merged: dict[str, Any] = dict(filters or {})
     if filters is not None and not isinstance(filters, Mapping):
-        raise InvalidInputError("filters must be a dict")
+        raise InvalidInputError(f"filters must be a dict, got {type_name(filters)}")
+    merged: dict[str, Any] = dict(filters or {})
     # Narrower ids than the one that named the namespace filter within it.
     for key in ("user_id", "agent_id", "run_id"):
         value = getattr(scope, key)
@@ -644,8 +712,14 @@ def _list_query(
     include_deleted: bool,
 ) -> ListQuery:
     if filters is not None and not isinstance(filters, Mapping):
-        raise InvalidInputError("filters must be a dict")
+        raise InvalidInputError(f"filters must be a dict, got {type_name(filters)}")
     f = dict(filters or {})
+    for key, value in f.items():
+        if key != "tags" and not (value is None or isinstance(value, str | int | float)):
+            raise InvalidInputError(
+                f"get_all filter {key!r} takes one string or number, got {value!r}; "
+                "use recall or search for any-of filters"
+            )
     ids: dict[str, Any] = {}
     for key in ("user_id", "agent_id", "run_id"):
         value = getattr(scope, key)

@@ -171,6 +171,10 @@ class ScoreBreakdown:
     """``exp(-decay_rate * age_hours)``."""
     final: float
     """What hits are sorted by."""
+    dense: float | None = None
+    """The dense leg after session context (neighbours and session) is blended in."""
+    keyword: float | None = None
+    """The keyword leg after session context is blended in."""
 
     def to_dict(self) -> dict[str, float | None]:
         """A JSON-ready dict."""
@@ -212,6 +216,8 @@ class Recall:
     context: str
     """The formatted block to inject into a prompt; empty when nothing matched."""
     warnings: tuple[str, ...] = ()
+    transcripts: dict[str, str] = field(default_factory=dict)
+    """With ``expand=True``: session key -> raw transcript behind the hits (seed 004)."""
 
     def __len__(self) -> int:
         return len(self.hits)
@@ -225,7 +231,47 @@ class Recall:
             "timings": self.timings,
             "context": self.context,
             "warnings": list(self.warnings),
+            "transcripts": dict(self.transcripts),
         }
+
+
+@dataclass(frozen=True, slots=True)
+class ApiKey:
+    """An API key of the HTTP API, as stored: who it is for, never the secret itself.
+
+    A key belongs to one ``user`` and reaches that user's namespaces (``user:<user>``
+    and ``user:<user>/...``); an ``admin`` key reaches every namespace.
+    """
+
+    id: str
+    user: str
+    admin: bool = False
+    name: str | None = None
+    """An optional label, e.g. which service holds the key."""
+    created_at: datetime = field(default_factory=utcnow)
+    last_used_at: datetime | None = None
+    revoked_at: datetime | None = None
+
+    @property
+    def revoked(self) -> bool:
+        """True once the key is revoked; a revoked key never authenticates again."""
+        return self.revoked_at is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict; datetimes as ISO 8601 strings."""
+        return {
+            "id": self.id,
+            "user": self.user,
+            "admin": self.admin,
+            "name": self.name,
+            "created_at": self.created_at.isoformat(),
+            "last_used_at": _iso(self.last_used_at),
+            "revoked_at": _iso(self.revoked_at),
+        }
+
+
+def _iso(value: datetime | None) -> str | None:
+    return None if value is None else value.isoformat()
 
 
 def new_id() -> str:

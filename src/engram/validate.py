@@ -248,6 +248,15 @@ def rating_value(rating: object) -> int:
     raise InvalidInputError(f"rating must be +1 or -1 ('up' or 'down'), got {rating!r}")
 
 
+def session_key_value(value: object) -> str:
+    """A session key: a non-empty string of at most 200 characters."""
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidInputError(f"session key must be a non-empty string, got {value!r}")
+    if len(value) > 200:
+        raise InvalidInputError(f"session key is {len(value)} characters, over 200")
+    return value.strip()
+
+
 def positive_int(name: str, value: object, *, upper: int = 10_000) -> int:
     """An int in [1, upper]."""
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= upper:

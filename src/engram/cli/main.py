@@ -6,84 +6,27 @@ an ``EngramError`` into a one-line message on stderr with a non-zero exit code.
 
 from __future__ import annotations
 
-import functools
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any
 
 import click
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
 from engram.cli import render
+from engram.cli.bench import bench
+from engram.cli.common import (
+    Ctx,
+    handle_errors,
+    json_option,
+    progress_bar,
+    scope_kwargs,
+    scope_options,
+)
+from engram.cli.mcp import mcp
+from engram.cli.migrate import migrate_store
 from engram.cli.quickstart import run_quickstart
-from engram.config import Config
-from engram.errors import EngramError, InvalidInputError, NotFoundError
-from engram.memory import Memory
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-#: Exit codes: 1 generic engram error, 2 bad input (as click's usage errors), 3 not found.
-EXIT_ERROR, EXIT_INPUT, EXIT_NOT_FOUND = 1, 2, 3
-
-
-class Ctx:
-    """What the group options decided, shared with every command."""
-
-    def __init__(self, home: str | None, db: str | None, config_path: str | None) -> None:
-        self.home = home
-        self.db = db
-        self.config_path = config_path
-
-    def config(self) -> Config:
-        overrides: dict[str, Any] = {}
-        if self.home:
-            overrides["home"] = self.home
-        if self.db:
-            overrides["store"] = self.db
-        return Config.load(self.config_path, **overrides)
-
-    @contextmanager
-    def memory(self, **kwargs: Any) -> Iterator[Memory]:
-        with Memory(config=self.config(), **kwargs) as mem:
-            yield mem
-
-
-def handle_errors(fn: F) -> F:
-    """Turn engram errors into one line on stderr and an exit code."""
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except NotFoundError as exc:
-            render.err_console.print(f"error: {exc}", markup=False)
-            sys.exit(EXIT_NOT_FOUND)
-        except InvalidInputError as exc:
-            render.err_console.print(f"error: {exc}", markup=False)
-            sys.exit(EXIT_INPUT)
-        except EngramError as exc:
-            render.err_console.print(f"error: {exc}", markup=False)
-            sys.exit(EXIT_ERROR)
-
-    return wrapper  # type: ignore[return-value]
-
-
-def scope_options(fn: F) -> F:
-    """``--namespace``, ``--user``, ``--agent`` and ``--run`` for commands that take a scope."""
-    fn = click.option("--run", "run_id", help="Run id (narrows within the namespace).")(fn)
-    fn = click.option("--agent", "agent_id", help="Agent id (namespace agent:<id> if alone).")(fn)
-    fn = click.option("--user", "user_id", help="User id (namespace user:<id>).")(fn)
-    fn = click.option("-n", "--namespace", help="Namespace (default: 'default').")(fn)
-    return fn
-
-
-json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
-
-
-def _scope(namespace: str | None, user_id: str | None, agent_id: str | None,
-           run_id: str | None) -> dict[str, Any]:
-    return {"namespace": namespace, "user_id": user_id, "agent_id": agent_id, "run_id": run_id}
+from engram.cli.serve import keys, serve
+from engram.cli.transfer import export, import_
+from engram.errors import InvalidInputError
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -126,8 +69,8 @@ def add(obj: Ctx, content: str, namespace: str | None, user_id: str | None,
             raise InvalidInputError(f"--meta expects KEY=VALUE, got {pair!r}")
         metadata[key] = value
     with obj.memory() as mem:
-        record = mem.add(text, **_scope(namespace, user_id, agent_id, run_id), tags=list(tags),
-                         type=type_, category=category, title=title, score=score,
+        record = mem.add(text, **scope_kwargs(namespace, user_id, agent_id, run_id),
+                         tags=list(tags), type=type_, category=category, title=title, score=score,
                          importance=importance, created_at=created_at, metadata=metadata)
     if as_json:
         render.emit_json(record.to_dict())
@@ -152,7 +95,7 @@ def search(obj: Ctx, query: str, namespace: str | None, user_id: str | None,
     chosen = {"fusion": fusion, "strategy": strategy}
     overrides: dict[str, Any] = {k: v for k, v in chosen.items() if v}
     with obj.memory() as mem:
-        result = mem.recall(query, **_scope(namespace, user_id, agent_id, run_id),
+        result = mem.recall(query, **scope_kwargs(namespace, user_id, agent_id, run_id),
                             limit=limit, **overrides)
     if as_json:
         render.emit_json(result.to_dict())
@@ -173,7 +116,7 @@ def recall(obj: Ctx, query: str, namespace: str | None, user_id: str | None,
            budget_tokens: int | None, as_json: bool) -> None:
     """Print the context block to inject into a prompt for QUERY."""
     with obj.memory() as mem:
-        result = mem.recall(query, **_scope(namespace, user_id, agent_id, run_id),
+        result = mem.recall(query, **scope_kwargs(namespace, user_id, agent_id, run_id),
                             limit=limit, budget_tokens=budget_tokens)
     if as_json:
         render.emit_json(result.to_dict())
@@ -201,7 +144,7 @@ def list_(obj: Ctx, namespace: str | None, user_id: str | None, agent_id: str | 
     if tags:
         filters["tags"] = list(tags)
     with obj.memory() as mem:
-        records = mem.get_all(**_scope(namespace, user_id, agent_id, run_id), filters=filters,
+        records = mem.get_all(**scope_kwargs(namespace, user_id, agent_id, run_id), filters=filters,
                               limit=limit, offset=offset, include_deleted=deleted)
     if as_json:
         render.emit_json([r.to_dict() for r in records])
@@ -219,7 +162,7 @@ def show(obj: Ctx, memory_id: str, namespace: str | None, user_id: str | None,
          agent_id: str | None, run_id: str | None, as_json: bool) -> None:
     """Show every field of one memory."""
     with obj.memory() as mem:
-        record = mem.get(memory_id, **_scope(namespace, user_id, agent_id, run_id))
+        record = mem.get(memory_id, **scope_kwargs(namespace, user_id, agent_id, run_id))
     if as_json:
         render.emit_json(record.to_dict())
     else:
@@ -236,7 +179,7 @@ def forget(obj: Ctx, memory_id: str, namespace: str | None, user_id: str | None,
            agent_id: str | None, run_id: str | None, as_json: bool) -> None:
     """Tombstone a memory: it leaves recall at once (``purge`` removes it for good)."""
     with obj.memory() as mem:
-        record = mem.delete(memory_id, **_scope(namespace, user_id, agent_id, run_id))
+        record = mem.delete(memory_id, **scope_kwargs(namespace, user_id, agent_id, run_id))
     if as_json:
         render.emit_json(record.to_dict())
     else:
@@ -271,7 +214,7 @@ def history(obj: Ctx, memory_id: str, namespace: str | None, user_id: str | None
             agent_id: str | None, run_id: str | None, as_json: bool) -> None:
     """Show the audit trail of a memory: create, update, delete, feedback, dedup."""
     with obj.memory() as mem:
-        entries = mem.history(memory_id, **_scope(namespace, user_id, agent_id, run_id))
+        entries = mem.history(memory_id, **scope_kwargs(namespace, user_id, agent_id, run_id))
     if as_json:
         render.emit_json([e.to_dict() for e in entries])
     else:
@@ -292,7 +235,7 @@ def feedback(obj: Ctx, memory_id: str, rating: str, namespace: str | None,
     """Thumbs up or down: quality moves by one within [-3, +3] (seed 000)."""
     with obj.memory() as mem:
         record = mem.feedback(memory_id, rating, comment,
-                              **_scope(namespace, user_id, agent_id, run_id))
+                              **scope_kwargs(namespace, user_id, agent_id, run_id))
     if as_json:
         render.emit_json(record.to_dict())
     else:
@@ -312,20 +255,13 @@ def reindex(obj: Ctx, rebuild: bool, batch_size: int, as_json: bool) -> None:
             count = mem.reindex(batch_size=batch_size, rebuild=rebuild)
             render.emit_json({"embedded": count})
             return
-        with _progress() as bar:
+        with progress_bar() as bar:
             task = bar.add_task("embedding", total=None)
             count = mem.reindex(
                 batch_size=batch_size, rebuild=rebuild,
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
             )
         render.console.print(f"embedded {count} memories")
-
-
-def _progress() -> Progress:
-    return Progress(
-        "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-        TimeElapsedColumn(), console=render.err_console, transient=False,
-    )
 
 
 @cli.command()
@@ -361,6 +297,15 @@ def quickstart(obj: Ctx, as_json: bool) -> None:
     render.hits_table(result.recall.hits, result.recall)
     render.console.print("\n[bold]context block:[/bold]")
     print(result.recall.context)
+
+
+cli.add_command(bench)
+cli.add_command(serve)
+cli.add_command(keys)
+cli.add_command(mcp)
+cli.add_command(export)
+cli.add_command(import_)
+cli.add_command(migrate_store)
 
 
 def main() -> None:

@@ -12,17 +12,19 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from engram.config import RecallConfig
 from engram.embed.base import Embedder
+from engram.recall import context, fusion, packing, scoring, temporal
 from engram.recall import format as fmt
-from engram.recall import fusion, packing, scoring
 from engram.records import Hit, MemoryRecord, Recall, RecallMode, ScoreBreakdown, utcnow
-from engram.store.base import Store
+from engram.store.base import ListQuery, Store, VectorSearch
 from engram.text import fts_query
-from engram.vectors import VectorIndex
 
 log = logging.getLogger("engram.recall")
 
@@ -45,6 +47,22 @@ class RecallRequest:
     config: RecallConfig | None = None
 
 
+@dataclass
+class _Legs:
+    """What candidate generation found."""
+
+    windows: list[temporal.TimeWindow]
+    mode: RecallMode = RecallMode.RECENT
+    query_vector: npt.NDArray[np.float32] | None = None
+    dense: dict[str, float] = field(default_factory=dict)
+    dense_ranking: list[str] = field(default_factory=list)
+    keyword: dict[str, float] = field(default_factory=dict)
+    """Raw keyword relevance (>= 0) of every match read, candidates or not."""
+    keyword_ranking: list[str] = field(default_factory=list)
+    time_ids: list[str] = field(default_factory=list)
+    time_records: dict[str, MemoryRecord] = field(default_factory=dict)
+
+
 class _Clock:
     def __init__(self) -> None:
         self.timings: dict[str, float] = {}
@@ -61,14 +79,14 @@ class _Clock:
 
 
 class Retriever:
-    """Runs recall against a store, its derived vector index and an embedder."""
+    """Runs recall against a store, its dense search (``VectorSearch``) and an embedder."""
 
     def __init__(
         self,
         store: Store,
         config: RecallConfig,
         embedder: Embedder | None,
-        index: VectorIndex | None,
+        index: VectorSearch | None,
     ) -> None:
         self.store = store
         self.config = config
@@ -80,65 +98,13 @@ class Retriever:
         cfg = request.config or self.config
         clock = _Clock()
         warnings: list[str] = []
-        # Filters drop candidates after retrieval, so filtered recalls fetch deeper.
-        depth = 4 if request.matches is not None else 1
-        dense_n = max(cfg.dense_top_n, request.limit * 3) * depth
-        bm25_n = max(cfg.bm25_top_n, request.limit * 3) * depth
-
-        dense: dict[str, float] = {}
-        dense_ranking: list[str] = []
-        dense_ok = False
-        query_vector = None
-        if cfg.strategy in ("hybrid", "dense") and self.embedder and self.index:
-            try:
-                query_vector = self.embedder.embed_batch([request.query])[0]
-                clock.lap("embed")
-                found = self.index.search(request.namespace, query_vector, dense_n)
-                dense_ranking = [memory_id for memory_id, _ in found]
-                dense = dict(found)
-                dense_ok = True
-            except Exception as exc:  # degrade loudly, never fail recall on vectors
-                message = f"vector search unavailable, answering from keywords: {exc}"
-                log.warning(message)
-                warnings.append(message)
-            clock.lap("dense")
-        elif cfg.strategy in ("hybrid", "dense"):
-            warnings.append("no embedder configured; answering from keywords")
-
-        match = fts_query(request.query)
-        bm25_raw: dict[str, float] = {}
-        bm25_ranking: list[str] = []
-        use_keywords = cfg.strategy in ("hybrid", "bm25") or not dense_ok
-        if match is not None and use_keywords:
-            # FTS5 scores every match to rank them anyway, so reading deeper than the
-            # top-N is nearly free; the extra scores complete dense-only candidates.
-            found_kw = self.store.keyword_search(
-                request.namespace, match, max(bm25_n, KEYWORD_DEPTH)
-            )
-            bm25_ranking = [memory_id for memory_id, _ in found_kw[:bm25_n]]
-            bm25_raw = dict(found_kw)
-            clock.lap("bm25")
-
-        if dense_ok and cfg.strategy == "dense":
-            mode = RecallMode.DENSE
-        elif dense_ok and (cfg.strategy == "hybrid"):
-            mode = RecallMode.HYBRID
-        elif match is not None:
-            mode = RecallMode.KEYWORD
-        else:
-            mode = RecallMode.RECENT
-
-        if mode is RecallMode.RECENT:
+        legs = self._candidates(request, cfg, clock, warnings)
+        if legs.mode is RecallMode.RECENT:
             return self._recent(request, cfg, clock, warnings)
 
-        # Complete both legs' scores for every candidate so fusion compares like with like.
-        candidate_ids = list(dict.fromkeys([*dense_ranking, *bm25_ranking]))
-        # Keyword scores beyond the candidates only served to complete them.
-        bm25_raw = {i: bm25_raw[i] for i in candidate_ids if i in bm25_raw}
-        if mode is RecallMode.HYBRID and query_vector is not None and self.index is not None:
-            missing_dense = [i for i in candidate_ids if i not in dense]
-            if missing_dense:
-                dense.update(self.index.scores(request.namespace, query_vector, missing_dense))
+        candidate_ids = list(
+            dict.fromkeys([*legs.dense_ranking, *legs.keyword_ranking, *legs.time_ids])
+        )
         records: dict[str, MemoryRecord] = {}
         if request.matches is not None:
             # Filters need the records before fusion; without filters only the pool is read.
@@ -147,42 +113,200 @@ class Retriever:
             candidate_ids = [i for i in candidate_ids if i in records]
             clock.lap("filter")
 
-        bm25 = fusion.normalize_bm25(bm25_raw)
-        fused = self._fuse(mode, cfg, candidate_ids, dense, bm25, dense_ranking, bm25_ranking)
+        sessions = self._sessions(request, cfg, legs, candidate_ids)
+        if sessions.session_of:
+            clock.lap("sessions")
+        dense = dict(legs.dense)
+        if legs.query_vector is not None and self.index is not None:
+            # Complete the dense leg for every candidate and every session member, so
+            # fusion and session context compare like with like.
+            wanted = [i for i in [*candidate_ids, *sessions.all_ids()] if i not in dense]
+            if wanted:
+                dense.update(self.index.scores(request.namespace, legs.query_vector, wanted))
+        keyword = fusion.normalize_bm25(legs.keyword)
+        times = self._time_scores(request, legs, candidate_ids, records)
+        fused, parts = self._fuse(legs, cfg, candidate_ids, dense, keyword, sessions, times)
         clock.lap("fuse")
 
         pool = sorted(candidate_ids, key=lambda i: fused.get(i, 0.0), reverse=True)
         # seed 000: over-fetch SEMANTIC_CANDIDATES, re-rank, return MAX_CONTEXT_OBSERVATIONS.
         pool = pool[: max(cfg.candidates, request.limit)]
         if request.matches is None:
-            records = self.store.get_many(request.namespace, pool)
+            missing = [i for i in pool if i not in records]
+            records.update(self.store.get_many(request.namespace, missing))
             pool = [i for i in pool if i in records]
             clock.lap("fetch")
-        hits = self._rank(pool, records, fused, dense, bm25, cfg)
+        hits = self._rank(pool, records, fused, dense, keyword, parts, cfg)
         clock.lap("rank")
-        return self._finish(request, cfg, hits, mode, clock, warnings)
+        return self._finish(request, cfg, hits, legs.mode, clock, warnings)
+
+    def _candidates(
+        self, request: RecallRequest, cfg: RecallConfig, clock: _Clock, warnings: list[str]
+    ) -> _Legs:
+        """Dense top-N, keyword top-N and time-matched memories, and the mode that
+        answers (the fallback hierarchy)."""
+        # Filters drop candidates after retrieval, so filtered recalls fetch deeper.
+        depth = 4 if request.matches is not None else 1
+        dense_n = max(cfg.dense_top_n, request.limit * 3) * depth
+        keyword_n = max(cfg.bm25_top_n, request.limit * 3) * depth
+        legs = _Legs(windows=temporal.time_windows(request.query) if cfg.time_weight else [])
+
+        dense_ok = False
+        if cfg.strategy in ("hybrid", "dense") and self.embedder and self.index:
+            try:
+                legs.query_vector = self.embedder.embed_batch([request.query])[0]
+                clock.lap("embed")
+                found = self.index.search(request.namespace, legs.query_vector, dense_n)
+                legs.dense_ranking = [memory_id for memory_id, _ in found]
+                legs.dense = dict(found)
+                dense_ok = True
+            except Exception as exc:  # degrade loudly, never fail recall on vectors
+                message = f"vector search unavailable, answering from keywords: {exc}"
+                log.warning(message)
+                warnings.append(message)
+                legs.query_vector = None
+            clock.lap("dense")
+        elif cfg.strategy in ("hybrid", "dense"):
+            warnings.append("no embedder configured; answering from keywords")
+
+        match = fts_query(request.query)
+        if match is not None and (cfg.strategy in ("hybrid", "bm25") or not dense_ok):
+            # FTS5 scores every match to rank them anyway, so reading deeper than the
+            # top-N is nearly free; the extra scores complete other candidates and
+            # their session neighbours.
+            found_kw = self.store.keyword_search(
+                request.namespace, match, max(keyword_n, KEYWORD_DEPTH)
+            )
+            legs.keyword_ranking = [memory_id for memory_id, _ in found_kw[:keyword_n]]
+            legs.keyword = dict(found_kw)
+            clock.lap("bm25")
+
+        if dense_ok and cfg.strategy == "dense":
+            legs.mode = RecallMode.DENSE
+        elif dense_ok and cfg.strategy == "hybrid":
+            legs.mode = RecallMode.HYBRID
+        elif match is not None:
+            legs.mode = RecallMode.KEYWORD
+        else:
+            legs.mode = RecallMode.RECENT
+            return legs
+
+        span = temporal.search_span(legs.windows)
+        if span is not None and cfg.time_candidates:
+            # A query naming a time also draws memories from that time, even if its
+            # words and meaning alone would not rank them.
+            near = self.store.list_memories(
+                request.namespace,
+                ListQuery(created_after=span[0], created_before=span[1], limit=cfg.time_candidates),
+            )
+            legs.time_ids = [r.id for r in near]
+            legs.time_records = {r.id: r for r in near}
+            clock.lap("time")
+        return legs
+
+    def _sessions(
+        self, request: RecallRequest, cfg: RecallConfig, legs: _Legs, candidate_ids: list[str]
+    ) -> context.Sessions:
+        weights = (
+            cfg.context_dense + cfg.session_dense
+            if legs.mode is not RecallMode.KEYWORD and cfg.strategy != "bm25"
+            else 0.0
+        )
+        if legs.mode is not RecallMode.DENSE and cfg.strategy != "dense":
+            weights += cfg.context_keyword + cfg.session_keyword
+        if not weights or not candidate_ids:
+            return context.Sessions.empty()
+        members = self.store.session_members(
+            request.namespace, candidate_ids, max_members=cfg.session_max_members
+        )
+        return context.Sessions.from_members(members)
+
+    def _time_scores(
+        self,
+        request: RecallRequest,
+        legs: _Legs,
+        candidate_ids: Sequence[str],
+        records: dict[str, MemoryRecord],
+    ) -> dict[str, float]:
+        """How near each candidate was written to the times the query names."""
+        if not legs.windows:
+            return {}
+        records.update(legs.time_records)
+        missing = [i for i in candidate_ids if i not in records]
+        if missing:
+            records.update(self.store.get_many(request.namespace, missing))
+        return {
+            i: temporal.nearness(legs.windows, records[i].created_at)
+            for i in candidate_ids
+            if i in records
+        }
 
     def _fuse(
         self,
-        mode: RecallMode,
+        legs: _Legs,
         cfg: RecallConfig,
         ids: Sequence[str],
         dense: Mapping[str, float],
-        bm25: Mapping[str, float],
-        dense_ranking: Sequence[str],
-        bm25_ranking: Sequence[str],
-    ) -> dict[str, float]:
-        if mode is RecallMode.DENSE:
-            return {i: fusion.dense_relevance(dense.get(i, 0.0)) for i in ids}
-        if mode is RecallMode.KEYWORD or cfg.strategy == "bm25":
-            return {i: bm25.get(i, 0.0) for i in ids}
-        if cfg.fusion == "rrf":
-            keep = set(ids)
-            return fusion.rrf(
-                [[i for i in dense_ranking if i in keep], [i for i in bm25_ranking if i in keep]],
+        keyword: Mapping[str, float],
+        sessions: context.Sessions,
+        times: Mapping[str, float],
+    ) -> tuple[dict[str, float], dict[str, tuple[float | None, float | None]]]:
+        """Fused relevance in [0, 1] per candidate, and each leg's blended score."""
+        mode = legs.mode
+        use_dense = mode is not RecallMode.KEYWORD and cfg.strategy != "bm25"
+        use_keyword = mode is not RecallMode.DENSE and cfg.strategy != "dense"
+        dense_leg: dict[str, float] = {}
+        keyword_leg: dict[str, float] = {}
+        if use_dense:
+            ctx, sess = context.dense_context(ids, dense, sessions)
+            dense_leg = {
+                i: context.blend(
+                    fusion.dense_relevance(dense.get(i, 0.0)),
+                    ctx[i],
+                    sess[i],
+                    cfg.context_dense,
+                    cfg.session_dense,
+                )
+                for i in ids
+                if i in dense
+            }
+        if use_keyword:
+            ctx, sess = context.keyword_context(ids, keyword, sessions)
+            keyword_leg = {
+                i: context.blend(
+                    keyword.get(i, 0.0), ctx[i], sess[i], cfg.context_keyword, cfg.session_keyword
+                )
+                for i in ids
+            }
+        if use_dense and use_keyword and cfg.fusion == "rrf":
+            fused = fusion.rrf(
+                [
+                    sorted(
+                        (i for i in dense_leg if dense_leg[i] > 0),
+                        key=dense_leg.__getitem__,
+                        reverse=True,
+                    ),
+                    sorted(
+                        (i for i in keyword_leg if keyword_leg[i] > 0),
+                        key=keyword_leg.__getitem__,
+                        reverse=True,
+                    ),
+                ],
                 cfg.rrf_k,
             )
-        return fusion.weighted(ids, dense, bm25, cfg.alpha)
+        elif use_dense and use_keyword:
+            fused = fusion.weighted(ids, dense_leg, keyword_leg, cfg.alpha)
+        elif use_dense:
+            fused = {i: dense_leg.get(i, 0.0) for i in ids}
+        else:
+            fused = {i: keyword_leg.get(i, 0.0) for i in ids}
+        if times:
+            fused = {
+                i: (f + cfg.time_weight * times.get(i, 0.0)) / (1.0 + cfg.time_weight)
+                for i, f in fused.items()
+            }
+        parts = {i: (dense_leg.get(i), keyword_leg.get(i) if use_keyword else None) for i in ids}
+        return fused, parts
 
     def _rank(
         self,
@@ -191,6 +315,7 @@ class Retriever:
         fused: Mapping[str, float],
         dense: Mapping[str, float],
         bm25: Mapping[str, float],
+        parts: Mapping[str, tuple[float | None, float | None]],
         cfg: RecallConfig,
     ) -> list[Hit]:
         now = utcnow()
@@ -217,6 +342,8 @@ class Retriever:
                         rank_score=rank,
                         recency=fresh,
                         final=final,
+                        dense=parts.get(memory_id, (None, None))[0],
+                        keyword=parts.get(memory_id, (None, None))[1],
                     ),
                 )
             )

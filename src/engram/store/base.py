@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
-from engram.records import HistoryEntry, MemoryRecord
+from engram.records import ApiKey, HistoryEntry, MemoryRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +62,10 @@ class ListQuery:
     metadata: Mapping[str, Any] = field(default_factory=dict)
     min_quality: int | None = None
     max_quality: int | None = None
+    created_after: datetime | None = None
+    """Only memories created at or after this time."""
+    created_before: datetime | None = None
+    """Only memories created before this time."""
     include_deleted: bool = False
     limit: int = 100
     offset: int = 0
@@ -82,9 +87,116 @@ class StoreStats:
     location: str
 
 
+@dataclass(frozen=True, slots=True)
+class FeedbackRow:
+    """One row of the feedback log (seed 000's labelled preference data)."""
+
+    memory_id: str
+    namespace: str
+    rating: int
+    comment: str | None
+    created_at: datetime
+    id: int | None = None
+    """The row's local id; None for a row about to be imported (the store assigns one)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryBundle:
+    """A memory with every row that hangs off it: the unit of export, import and
+    store-to-store copy. Moving bundles whole keeps a copy consistent and resumable."""
+
+    record: MemoryRecord
+    history: tuple[HistoryEntry, ...] = ()
+    """Oldest first. On import the target assigns new local row ids."""
+    feedback: tuple[FeedbackRow, ...] = ()
+    """Oldest first."""
+    vector: VectorRow | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TranscriptRow:
+    """A session's raw transcript (seed 004), as stored."""
+
+    namespace: str
+    session_key: str
+    content: str
+    agent_id: str | None
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ImportCounts:
+    """What ``Store.import_bundles`` / ``import_transcripts`` did."""
+
+    memories: int = 0
+    """Memories inserted."""
+    existing: int = 0
+    """Skipped: a memory with that id is already stored (any namespace)."""
+    duplicates: int = 0
+    """Skipped: live, and a live memory of its namespace has the same content hash."""
+    history: int = 0
+    feedback: int = 0
+    vectors: int = 0
+    transcripts: int = 0
+
+    def __add__(self, other: ImportCounts) -> ImportCounts:
+        return ImportCounts(
+            *(getattr(self, f) + getattr(other, f) for f in self.__dataclass_fields__)
+        )
+
+
+@runtime_checkable
+class VectorSearch(Protocol):
+    """Dense top-k for one embedding model, namespace by namespace.
+
+    ``engram.vectors.VectorIndex`` (an exact in-memory matrix derived from the store,
+    used with SQLite) and ``engram.store.postgres.PgVectorSearch`` (pgvector HNSW in the
+    database) implement it; ``Store.vector_search`` picks the right one. The write hooks
+    let a derived index follow this process's writes; a database-side search ignores them.
+    """
+
+    model: str
+    dimension: int
+
+    def search(
+        self, namespace: str, query: npt.NDArray[np.float32], k: int
+    ) -> list[tuple[str, float]]:
+        """The ``k`` nearest live memories of ``namespace``: (id, cosine), best first."""
+        ...
+
+    def scores(
+        self, namespace: str, query: npt.NDArray[np.float32], ids: Sequence[str]
+    ) -> dict[str, float]:
+        """Cosine similarity of specific live memories; ids without a vector are absent."""
+        ...
+
+    def added(
+        self,
+        namespace: str,
+        ids: Sequence[str],
+        vectors: npt.NDArray[np.float32],
+        epoch_after: int,
+    ) -> None:
+        """This process stored vectors; ``epoch_after`` is what ``put_vectors`` returned."""
+        ...
+
+    def removed(self, namespace: str, memory_id: str) -> None:
+        """This process tombstoned a memory."""
+        ...
+
+    def invalidate(self, namespace: str | None = None) -> None:
+        """Forget anything cached (of one namespace, or all)."""
+        ...
+
+    def state(self) -> dict[str, object]:
+        """What ``doctor`` shows about the search."""
+        ...
+
+
 @runtime_checkable
 class Store(Protocol):
-    """Storage backend contract. Implementations: ``engram.store.sqlite.SQLiteStore``."""
+    """Storage backend contract. Implementations: ``engram.store.sqlite.SQLiteStore``,
+    ``engram.store.postgres.PostgresStore``."""
 
     location: str
 
@@ -160,6 +272,14 @@ class Store(Protocol):
         """The newest live memories of ``namespace``."""
         ...
 
+    def session_members(
+        self, namespace: str, memory_ids: Sequence[str], *, max_members: int
+    ) -> dict[str, list[str]]:
+        """The sessions of ``memory_ids``: session id -> its live member ids, oldest
+        first (``created_at``, then insertion order). Memories without a session, and
+        sessions with more than ``max_members`` live members, are left out."""
+        ...
+
     # -- keyword search -------------------------------------------------------------
     def keyword_search(self, namespace: str, match: str, limit: int) -> list[tuple[str, float]]:
         """(id, bm25 relevance >= 0, higher is better) for live memories matching ``match``."""
@@ -190,6 +310,96 @@ class Store(Protocol):
 
     def delete_vectors(self, model: str | None = None) -> int:
         """Drop vectors (of one model, or all) so they can be rebuilt."""
+        ...
+
+    # -- session transcripts (seed 004) ---------------------------------------------
+    def put_transcript(
+        self, namespace: str, session_key: str, content: str, *, agent_id: str | None = None
+    ) -> bool:
+        """Store a session's raw transcript once (INSERT OR IGNORE on (namespace, key)).
+
+        Returns True when stored, False when that session already had a transcript (the
+        first one is kept: a transcript is the verbatim record, never rewritten).
+        """
+        ...
+
+    def transcripts(self, namespace: str, session_keys: Sequence[str]) -> dict[str, str]:
+        """Transcripts of ``namespace`` by session key; keys without one are left out."""
+        ...
+
+    # -- API keys (HTTP API) --------------------------------------------------------
+    # Keys are global, not per namespace: a key names the user whose namespaces it
+    # reaches. Only the SHA-256 hash of the secret is stored, never the secret.
+    def add_api_key(self, key: ApiKey, key_hash: str) -> None:
+        """Store a new key under the hex SHA-256 ``key_hash`` of its secret."""
+        ...
+
+    def api_key_by_hash(self, key_hash: str) -> ApiKey | None:
+        """The non-revoked key whose secret hashes to ``key_hash``, or None."""
+        ...
+
+    def list_api_keys(self) -> list[ApiKey]:
+        """Every key, revoked ones included, oldest first."""
+        ...
+
+    def revoke_api_key(self, key_id: str) -> ApiKey:
+        """Revoke a key (idempotent) and return it; ``NotFoundError`` if unknown."""
+        ...
+
+    def touch_api_key(self, key_id: str, when: datetime) -> None:
+        """Record that a key was used at ``when`` (sets ``last_used_at``)."""
+        ...
+
+    def export_api_keys(self) -> list[tuple[ApiKey, str]]:
+        """Every key with the hash of its secret, oldest first (for ``migrate-store``;
+        re-added elsewhere with ``add_api_key``)."""
+        ...
+
+    # -- bulk copy: export, import, migrate-store ----------------------------------
+    # Keyset-paged and ordered, so a copy can stop and resume: memories by id,
+    # transcripts by (namespace, session_key). A bundle moves a memory with its
+    # history, feedback and vector, in one transaction on the importing side.
+    def export_bundles(
+        self,
+        *,
+        after: str | None,
+        limit: int,
+        namespaces: Sequence[str] | None = None,
+        vectors: bool = False,
+    ) -> list[MemoryBundle]:
+        """Up to ``limit`` memories with id > ``after`` (all when None), ordered by id,
+        tombstoned ones included, of ``namespaces`` (every namespace when None), each
+        with its history and feedback rows and, if ``vectors``, its vector row."""
+        ...
+
+    def import_bundles(self, bundles: Sequence[MemoryBundle]) -> ImportCounts:
+        """Insert bundles in one transaction, keeping every field (ids, timestamps,
+        quality, tombstones) except the local row ids of history and feedback rows.
+
+        A bundle whose memory id is already stored is skipped whole (``existing``), and
+        so is a live memory whose content is live in its namespace (``duplicates``):
+        importing the same bundles twice changes nothing.
+        """
+        ...
+
+    def export_transcripts(
+        self,
+        *,
+        after: tuple[str, str] | None,
+        limit: int,
+        namespaces: Sequence[str] | None = None,
+    ) -> list[TranscriptRow]:
+        """Up to ``limit`` transcripts after the key ``(namespace, session_key)``."""
+        ...
+
+    def import_transcripts(self, rows: Sequence[TranscriptRow]) -> ImportCounts:
+        """Insert transcripts whose (namespace, session_key) is not stored yet, keeping
+        ``created_at``; the others are counted as ``existing``."""
+        ...
+
+    def vector_search(self, model: str, dimension: int) -> VectorSearch:
+        """Dense top-k over this store's vectors of ``model``: an in-memory index derived
+        from the store (SQLite) or a search run by the database itself (PostgreSQL)."""
         ...
 
     # -- housekeeping ---------------------------------------------------------------

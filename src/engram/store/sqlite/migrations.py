@@ -182,11 +182,80 @@ def m004_provenance(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX memories_ns_run ON memories(namespace, run_id)")
 
 
+def m005_fts_update_trigger(conn: sqlite3.Connection) -> None:
+    """One FTS update trigger that deletes the old entry before inserting the new one.
+
+    002 used two AFTER UPDATE triggers, and SQLite fires triggers of one event newest
+    first: the new entry was inserted, then the old entry's 'delete' removed the row's
+    docsize record, leaving an index that fails every BM25 query on an updated memory
+    ("database disk image is malformed"). Statements inside one trigger run in order.
+    The index is then rebuilt from live rows to repair databases written before this.
+    """
+    _run_script(
+        conn,
+        """
+        DROP TRIGGER memories_fts_update_old;
+        DROP TRIGGER memories_fts_update_new;
+        CREATE TRIGGER memories_fts_update
+        AFTER UPDATE OF content, title, narrative, facts, tags, deleted_at ON memories BEGIN
+            INSERT INTO memories_fts(memories_fts, rowid, content, title, narrative, facts, tags)
+            SELECT 'delete', old.seq, old.content, old.title, old.narrative, old.facts, old.tags
+            WHERE old.deleted_at IS NULL;
+            INSERT INTO memories_fts(rowid, content, title, narrative, facts, tags)
+            SELECT new.seq, new.content, new.title, new.narrative, new.facts, new.tags
+            WHERE new.deleted_at IS NULL;
+        END;
+        INSERT INTO memories_fts(memories_fts) VALUES ('delete-all');
+        INSERT INTO memories_fts(rowid, content, title, narrative, facts, tags)
+            SELECT seq, content, title, narrative, facts, tags FROM memories
+            WHERE deleted_at IS NULL;
+        """
+    )
+
+
+def m006_api_keys_transcripts(conn: sqlite3.Connection) -> None:
+    """API keys of the HTTP API (hashed) and seed 004's lossless session transcripts."""
+    _run_script(
+        conn,
+        """
+        CREATE TABLE api_keys (
+            id TEXT PRIMARY KEY,
+            key_hash TEXT NOT NULL UNIQUE,
+            user TEXT NOT NULL,
+            admin INTEGER NOT NULL DEFAULT 0,
+            name TEXT,
+            created_at TEXT NOT NULL,
+            last_used_at TEXT,
+            revoked_at TEXT
+        );
+        CREATE TABLE session_transcripts (
+            namespace TEXT NOT NULL,
+            session_key TEXT NOT NULL,
+            content TEXT NOT NULL,
+            agent_id TEXT,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (namespace, session_key)
+        );
+        CREATE INDEX session_transcripts_created ON session_transcripts(namespace, created_at);
+        """
+    )
+
+
+def m007_session_index(conn: sqlite3.Connection) -> None:
+    """Recall reads a session's members in time order (session context)."""
+    conn.execute(
+        "CREATE INDEX memories_ns_session ON memories(namespace, session_id, created_at)"
+    )
+
+
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("001_memories", m001_memories),
     ("002_fts", m002_fts),
     ("003_vectors_feedback", m003_vectors_feedback),
     ("004_provenance", m004_provenance),
+    ("005_fts_update_trigger", m005_fts_update_trigger),
+    ("006_api_keys_transcripts", m006_api_keys_transcripts),
+    ("007_session_index", m007_session_index),
 ]
 
 

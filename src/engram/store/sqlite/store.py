@@ -25,13 +25,24 @@ from engram.errors import (
     StoreClosedError,
     StoreError,
 )
-from engram.records import HistoryEntry, MemoryCategory, MemoryRecord, MemoryType, utcnow
+from engram.records import (
+    ApiKey,
+    HistoryEntry,
+    MemoryCategory,
+    MemoryRecord,
+    MemoryType,
+    utcnow,
+)
 from engram.store.base import (
+    ImportCounts,
     InsertResult,
     ListQuery,
+    MemoryBundle,
     NamespaceVectors,
     StoreStats,
+    TranscriptRow,
     VectorRow,
+    VectorSearch,
 )
 from engram.store.sqlite import migrations
 from engram.text import normalize_content
@@ -130,11 +141,16 @@ class SQLiteStore:
     def __init__(self, path: str | Path = ":memory:", *, busy_timeout_ms: int = 5000) -> None:
         self.location = str(path)
         if self.location != ":memory:":
-            Path(self.location).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            # "~/engram.db" is a path in the home directory, not a "~" directory here
+            self.location = str(Path(self.location).expanduser())
+            Path(self.location).parent.mkdir(parents=True, exist_ok=True)
         try:
             self._conn = sqlite3.connect(
                 self.location, isolation_level=None, check_same_thread=False, timeout=30
             )
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open SQLite store at {self.location}: {exc}") from exc
+        try:
             self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             if self.location != ":memory:":
                 self._conn.execute("PRAGMA journal_mode = WAL")
@@ -142,8 +158,12 @@ class SQLiteStore:
                 self._conn.execute("PRAGMA synchronous = NORMAL")
             self._conn.execute("PRAGMA foreign_keys = ON")
             migrations.migrate(self._conn)
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot open SQLite store at {self.location}: {exc}") from exc
+        except BaseException as exc:
+            # A store that failed to open must not keep the file open (and locked).
+            self._conn.close()
+            if isinstance(exc, sqlite3.Error):
+                raise StoreError(f"cannot open SQLite store at {self.location}: {exc}") from exc
+            raise
         self._lock = threading.RLock()
         self._closed = False
 
@@ -307,6 +327,12 @@ class SQLiteStore:
         if query.max_quality is not None:
             where.append("m.quality <= ?")
             params.append(query.max_quality)
+        if query.created_after is not None:
+            where.append("m.created_at >= ?")
+            params.append(_ts(query.created_after))
+        if query.created_before is not None:
+            where.append("m.created_at < ?")
+            params.append(_ts(query.created_before))
         order = "DESC" if query.newest_first else "ASC"
         sql = (
             _SELECT + " WHERE " + " AND ".join(where)
@@ -323,6 +349,38 @@ class SQLiteStore:
             sql += " AND deleted_at IS NULL"
         with self._read() as conn:
             return int(conn.execute(sql, (namespace,)).fetchone()[0])
+
+    def session_members(
+        self, namespace: str, memory_ids: Sequence[str], *, max_members: int
+    ) -> dict[str, list[str]]:
+        """Live members of the sessions of ``memory_ids``, oldest first; sessions with
+        more than ``max_members`` live members are left out."""
+        ids = list(dict.fromkeys(memory_ids))
+        if not ids:
+            return {}
+        sessions: set[str] = set()
+        with self._read() as conn:
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                marks = ", ".join("?" for _ in chunk)
+                sessions.update(
+                    row[0]
+                    for row in conn.execute(
+                        "SELECT DISTINCT session_id FROM memories WHERE +namespace = ? "
+                        f"AND id IN ({marks}) AND session_id IS NOT NULL",
+                        (namespace, *chunk),
+                    )
+                )
+            out: dict[str, list[str]] = {}
+            for session in sorted(sessions):
+                rows = conn.execute(
+                    "SELECT id FROM memories WHERE namespace = ? AND session_id = ? "
+                    "AND deleted_at IS NULL ORDER BY created_at, seq LIMIT ?",
+                    (namespace, session, max_members + 1),
+                ).fetchall()
+                if 0 < len(rows) <= max_members:
+                    out[session] = [r[0] for r in rows]
+        return out
 
     def recent(self, namespace: str, limit: int) -> list[MemoryRecord]:
         """The newest live memories of ``namespace``."""
@@ -613,6 +671,183 @@ class SQLiteStore:
                 return int(cur.rowcount)
         except sqlite3.Error as exc:
             raise StoreError(f"deleting vectors failed: {exc}") from exc
+
+    def vector_search(self, model: str, dimension: int) -> VectorSearch:
+        """An exact in-memory index derived from this store's vector rows."""
+        from engram.vectors import VectorIndex  # engram.vectors imports the store protocol
+
+        return VectorIndex(self, model, dimension)
+
+    # -- session transcripts (seed 004) ---------------------------------------------
+    def put_transcript(
+        self, namespace: str, session_key: str, content: str, *, agent_id: str | None = None
+    ) -> bool:
+        """INSERT OR IGNORE one transcript per (namespace, session key); True if stored."""
+        try:
+            with self._tx() as conn:
+                cur = conn.execute(
+                    "INSERT OR IGNORE INTO session_transcripts(namespace, session_key, content, "
+                    "agent_id, created_at) VALUES (?, ?, ?, ?, ?)",
+                    (namespace, session_key, content, agent_id, _ts(utcnow())),
+                )
+                return cur.rowcount == 1
+        except sqlite3.Error as exc:
+            raise StoreError(f"storing the transcript failed: {exc}") from exc
+
+    def transcripts(self, namespace: str, session_keys: Sequence[str]) -> dict[str, str]:
+        """Transcripts of ``namespace`` by session key, looked up in one batch."""
+        keys = list(dict.fromkeys(session_keys))
+        out: dict[str, str] = {}
+        with self._read() as conn:
+            for start in range(0, len(keys), 500):
+                chunk = keys[start : start + 500]
+                marks = ", ".join("?" for _ in chunk)
+                rows = conn.execute(
+                    "SELECT session_key, content FROM session_transcripts "
+                    f"WHERE namespace = ? AND session_key IN ({marks})",
+                    (namespace, *chunk),
+                ).fetchall()
+                out.update({r[0]: r[1] for r in rows})
+        return out
+
+    # -- API keys -------------------------------------------------------------------
+    _KEY_COLUMNS = "id, user, admin, name, created_at, last_used_at, revoked_at"
+
+    @staticmethod
+    def _key_from_row(row: Sequence[Any]) -> ApiKey:
+        return ApiKey(
+            id=row[0],
+            user=row[1],
+            admin=bool(row[2]),
+            name=row[3],
+            created_at=datetime.fromisoformat(row[4]),
+            last_used_at=_parse_ts(row[5]),
+            revoked_at=_parse_ts(row[6]),
+        )
+
+    def add_api_key(self, key: ApiKey, key_hash: str) -> None:
+        """Store a key under the SHA-256 hash of its secret."""
+        try:
+            with self._tx() as conn:
+                conn.execute(
+                    f"INSERT INTO api_keys({self._KEY_COLUMNS}, key_hash) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        key.id, key.user, int(key.admin), key.name, _ts(key.created_at),
+                        None if key.last_used_at is None else _ts(key.last_used_at),
+                        None if key.revoked_at is None else _ts(key.revoked_at),
+                        key_hash,
+                    ),
+                )
+        except sqlite3.IntegrityError as exc:
+            raise InvalidInputError(f"cannot store API key: {exc}") from exc
+        except sqlite3.Error as exc:
+            raise StoreError(f"storing the API key failed: {exc}") from exc
+
+    def api_key_by_hash(self, key_hash: str) -> ApiKey | None:
+        """The live key with this secret hash, or None."""
+        with self._read() as conn:
+            row = conn.execute(
+                f"SELECT {self._KEY_COLUMNS} FROM api_keys "
+                "WHERE key_hash = ? AND revoked_at IS NULL",
+                (key_hash,),
+            ).fetchone()
+        return None if row is None else self._key_from_row(row)
+
+    def list_api_keys(self) -> list[ApiKey]:
+        """Every key, revoked ones included, oldest first."""
+        with self._read() as conn:
+            rows = conn.execute(
+                f"SELECT {self._KEY_COLUMNS} FROM api_keys ORDER BY created_at, id"
+            ).fetchall()
+        return [self._key_from_row(r) for r in rows]
+
+    def revoke_api_key(self, key_id: str) -> ApiKey:
+        """Set ``revoked_at`` (once) and return the key."""
+        try:
+            with self._tx() as conn:
+                conn.execute(
+                    "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+                    (_ts(utcnow()), key_id),
+                )
+                row = conn.execute(
+                    f"SELECT {self._KEY_COLUMNS} FROM api_keys WHERE id = ?", (key_id,)
+                ).fetchone()
+                if row is None:
+                    raise NotFoundError(f"no API key {key_id!r}; `engram keys list` shows them")
+        except sqlite3.Error as exc:
+            raise StoreError(f"revoking the API key failed: {exc}") from exc
+        return self._key_from_row(row)
+
+    def touch_api_key(self, key_id: str, when: datetime) -> None:
+        """Set ``last_used_at``."""
+        try:
+            with self._tx() as conn:
+                conn.execute(
+                    "UPDATE api_keys SET last_used_at = ? WHERE id = ?", (_ts(when), key_id)
+                )
+        except sqlite3.Error as exc:
+            raise StoreError(f"updating the API key failed: {exc}") from exc
+
+    def export_api_keys(self) -> list[tuple[ApiKey, str]]:
+        """Every key with its secret hash, oldest first."""
+        with self._read() as conn:
+            rows = conn.execute(
+                f"SELECT {self._KEY_COLUMNS}, key_hash FROM api_keys ORDER BY created_at, id"
+            ).fetchall()
+        return [(self._key_from_row(r), r[7]) for r in rows]
+
+    # -- bulk copy (export, import, migrate-store) ------------------------------------
+    # The SQL lives in ``bulk``, imported here on use because it reuses this module's
+    # row codec.
+    def export_bundles(
+        self,
+        *,
+        after: str | None,
+        limit: int,
+        namespaces: Sequence[str] | None = None,
+        vectors: bool = False,
+    ) -> list[MemoryBundle]:
+        """Memories ordered by id after ``after``, with their history, feedback, vector."""
+        from engram.store.sqlite import bulk
+
+        with self._read() as conn:
+            return bulk.export_bundles(
+                conn, after=after, limit=limit, namespaces=namespaces, vectors=vectors
+            )
+
+    def import_bundles(self, bundles: Sequence[MemoryBundle]) -> ImportCounts:
+        """Insert bundles not stored yet, in one transaction."""
+        from engram.store.sqlite import bulk
+
+        try:
+            with self._tx() as conn:
+                return bulk.import_bundles(conn, bundles)
+        except sqlite3.Error as exc:
+            raise StoreError(f"import failed: {exc}") from exc
+
+    def export_transcripts(
+        self,
+        *,
+        after: tuple[str, str] | None,
+        limit: int,
+        namespaces: Sequence[str] | None = None,
+    ) -> list[TranscriptRow]:
+        """Transcripts ordered by (namespace, session_key) after ``after``."""
+        from engram.store.sqlite import bulk
+
+        with self._read() as conn:
+            return bulk.export_transcripts(conn, after=after, limit=limit, namespaces=namespaces)
+
+    def import_transcripts(self, rows: Sequence[TranscriptRow]) -> ImportCounts:
+        """Insert transcripts not stored yet, in one transaction."""
+        from engram.store.sqlite import bulk
+
+        try:
+            with self._tx() as conn:
+                return bulk.import_transcripts(conn, rows)
+        except sqlite3.Error as exc:
+            raise StoreError(f"importing transcripts failed: {exc}") from exc
 
     # -- housekeeping ---------------------------------------------------------------
     def stats(self, model: str | None) -> StoreStats:

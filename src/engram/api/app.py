@@ -1,0 +1,94 @@
+"""``create_app``: the FastAPI application over one ``Memory``."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI
+from starlette.routing import Route
+
+from engram import __version__
+from engram.api import errors, routes
+from engram.api.auth import McpGuard, ServerState, current_namespace
+from engram.api.limits import BodyLimit
+from engram.memory import Memory
+
+log = logging.getLogger("engram.api")
+
+DESCRIPTION = """\
+engram's HTTP API: long-term memory for AI agents.
+
+Every route but `/health` needs `Authorization: Bearer <key>` (create keys with
+`engram keys create --user NAME`). A key reaches its user's namespaces: `user:<user>` and
+`user:<user>/...`; an admin key reaches every namespace. Errors are
+`{"error": <code>, "detail": <message>}`.
+"""
+
+
+def create_app(
+    memory: Memory,
+    *,
+    auth: bool = True,
+    max_body_bytes: int | None = None,
+    mcp: bool = True,
+    host: str = "127.0.0.1",
+) -> FastAPI:
+    """The HTTP API over ``memory``.
+
+    ``auth=False`` serves every namespace without keys (``engram serve --no-auth``, for
+    local single-user use). ``max_body_bytes`` defaults to the config's
+    ``api.max_body_bytes``. ``mcp`` mounts the MCP server's streamable HTTP endpoint at
+    ``/mcp`` behind the same keys when ``engram.mcp`` is installed; ``host`` is what
+    the MCP transport's DNS-rebinding protection allows.
+    """
+    state = ServerState(memory=memory, auth=auth)
+    mcp_app, mcp_lifespan = _mcp_endpoint(memory, host) if mcp else (None, None)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if mcp_lifespan is None:
+            yield
+            return
+        async with mcp_lifespan():
+            yield
+
+    app = FastAPI(
+        title="engram",
+        version=__version__,
+        description=DESCRIPTION,
+        lifespan=lifespan,
+    )
+    app.state.engram = state
+    app.state.mcp = mcp_app is not None
+    errors.install(app)
+    app.include_router(routes.router)
+    if mcp_app is not None:
+        # A Route, not a Mount: a Mount would redirect "/mcp" to "/mcp/".
+        app.router.routes.append(
+            Route("/mcp", endpoint=McpGuard(mcp_app, state), include_in_schema=False)
+        )
+    limit = max_body_bytes if max_body_bytes is not None else memory.config.api.max_body_bytes
+    app.add_middleware(BodyLimit, max_bytes=limit)
+    return app
+
+
+LifespanFactory = Callable[[], AbstractAsyncContextManager[Any]]
+
+
+def _mcp_endpoint(memory: Memory, host: str) -> tuple[Any, LifespanFactory | None]:
+    """The MCP server's streamable HTTP app and the lifespan its session manager needs.
+
+    MCP INTEGRATION POINT: ``engram.mcp.server.create_mcp_server(memory, namespace=...)``
+    is written separately; until it exists, ``/mcp`` is simply not served.
+    """
+    try:
+        from engram.mcp.server import create_mcp_server
+    except ImportError:
+        log.info("engram.mcp is not available: /mcp is not served")
+        return None, None
+    server = create_mcp_server(memory, namespace=current_namespace.get)
+    mcp_app = server.streamable_http_app(streamable_http_path="/mcp", host=host)
+    return mcp_app, server.session_manager.run

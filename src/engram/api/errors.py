@@ -1,0 +1,138 @@
+"""The HTTP boundary of engram's exception tree: status codes and ``{error, detail}``.
+
+| error | status |
+|---|---|
+| ``AuthenticationError`` | 401 (with ``WWW-Authenticate: Bearer``) |
+| ``PermissionDeniedError`` | 403 |
+| ``NotFoundError`` | 404 |
+| ``InvalidInputError`` and subclasses, request validation, malformed JSON | 422 |
+| ``CapabilityError`` | 501 |
+| ``EmbeddingError``, ``StoreClosedError`` | 503 |
+| ``StoreError``, ``ConfigError``, any other error | 500 |
+
+A body over ``api.max_body_bytes`` gets 413 (see ``engram.api.limits``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from engram.errors import (
+    AuthenticationError,
+    CapabilityError,
+    EmbeddingError,
+    EngramError,
+    InjectionBlocked,
+    InvalidInputError,
+    NotFoundError,
+    PermissionDeniedError,
+    StoreClosedError,
+)
+
+log = logging.getLogger("engram.api")
+
+#: Most specific first: the first class an error is an instance of decides its status.
+STATUS: Sequence[tuple[type[EngramError], int]] = (
+    (AuthenticationError, 401),
+    (PermissionDeniedError, 403),
+    (NotFoundError, 404),
+    (InvalidInputError, 422),
+    (CapabilityError, 501),
+    (EmbeddingError, 503),
+    (StoreClosedError, 503),
+)
+
+_HTTP_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    422: "invalid_input",
+}
+
+
+def status_for(exc: EngramError) -> int:
+    """The HTTP status of an engram error."""
+    for cls, status in STATUS:
+        if isinstance(exc, cls):
+            return status
+    return 500
+
+
+def error_body(code: str, detail: str, reasons: Sequence[str] | None = None) -> dict[str, Any]:
+    """The JSON body of every error response."""
+    body: dict[str, Any] = {"error": code, "detail": detail}
+    if reasons is not None:
+        body["reasons"] = list(reasons)
+    return body
+
+
+def error_response(status: int, code: str, detail: str, **extra: Any) -> JSONResponse:
+    """An error response; ``401`` carries the Bearer challenge."""
+    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    return JSONResponse(error_body(code, detail, **extra), status_code=status, headers=headers)
+
+
+def _engram_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, EngramError)
+    status = status_for(exc)
+    if status >= 500:
+        log.error("%s %s failed: %s", request.method, request.url.path, exc)
+    reasons = list(exc.reasons) if isinstance(exc, InjectionBlocked) else None
+    return error_response(status, exc.code, str(exc), reasons=reasons)
+
+
+def _validation_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    errors = exc.errors()
+    if any(e.get("type") == "json_invalid" for e in errors):
+        return error_response(422, "invalid_json", "the request body is not valid JSON")
+    if any(
+        tuple(e.get("loc", ())) == ("body",)
+        and e.get("type") in {"missing", "model_attributes_type", "dict_type"}
+        for e in errors
+    ):
+        return error_response(
+            422,
+            "invalid_input",
+            "the request body must be a JSON object sent with Content-Type: application/json",
+        )
+    parts = []
+    for e in errors[:5]:
+        where = ".".join(str(p) for p in e.get("loc", ()))
+        parts.append(f"{where}: {e.get('msg', 'invalid')}")
+    if len(errors) > 5:
+        parts.append(f"... and {len(errors) - 5} more")
+    return error_response(422, "invalid_input", "; ".join(parts) or "invalid request")
+
+
+def _http_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, HTTPException)
+    code = _HTTP_CODES.get(exc.status_code, "http_error")
+    response = error_response(exc.status_code, code, str(exc.detail))
+    for name, value in (exc.headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+    log.exception("%s %s failed unexpectedly", request.method, request.url.path)
+    return error_response(500, "internal_error", "internal server error; see the server log")
+
+
+def install(app: FastAPI) -> None:
+    """Register the handlers that translate errors into ``{error, detail}`` responses."""
+    app.add_exception_handler(EngramError, _engram_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(HTTPException, _http_error)
+    app.add_exception_handler(Exception, _unexpected)

@@ -1,0 +1,421 @@
+"""Request and response models of the HTTP API: strict in, precise out.
+
+Every request model forbids unknown fields, so a typo is a 422, not a silently ignored
+option. Response models mirror the library's records (``MemoryRecord.to_dict`` and
+friends) so the OpenAPI spec says exactly what comes back. The library still validates
+everything again: these models describe the wire format, they hold no rules of their own
+beyond types and ranges.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from engram.records import MemoryCategory, MemoryType, RecallMode
+
+_STRICT = ConfigDict(extra="forbid")
+
+Namespace = Field(
+    default=None,
+    pattern=r"^[A-Za-z0-9_.:@/+-]{1,200}$",
+    description="Explicit namespace; wins over the ids. A user key may use `user:<user>` "
+    "and `user:<user>/...`.",
+)
+#: Ids may name a namespace (``agent:<id>``), so they use the namespace characters.
+Id = Field(default=None, pattern=r"^[A-Za-z0-9_.:@/+-]{1,190}$")
+Tag = Annotated[str, Field(min_length=1, max_length=200, pattern=r"\S")]
+Text = Annotated[str, Field(min_length=1, pattern=r"\S")]
+Ratio = Field(default=None, ge=0.0, le=1.0, allow_inf_nan=False)
+
+
+class Scope(BaseModel):
+    """Who a call is for (the library's namespace rule)."""
+
+    model_config = _STRICT
+
+    namespace: str | None = Namespace
+    user_id: str | None = Field(
+        default=None,
+        pattern=r"^[A-Za-z0-9_.:@/+-]{1,190}$",
+        description="Names the namespace `user:<user_id>` when no namespace is given.",
+    )
+    agent_id: str | None = Id
+    run_id: str | None = Id
+
+    def scope_args(self) -> dict[str, str | None]:
+        """The scope as keyword arguments of the library's verbs."""
+        return {
+            "namespace": self.namespace,
+            "user_id": self.user_id,
+            "agent_id": self.agent_id,
+            "run_id": self.run_id,
+        }
+
+
+class Message(BaseModel):
+    """One chat message; a list of them is stored as one memory of type ``message``."""
+
+    model_config = _STRICT
+
+    role: str = Field(max_length=100)
+    content: str
+
+
+class MemoryFields(BaseModel):
+    """The optional fields of a new memory (``Memory.add``'s keyword arguments)."""
+
+    model_config = _STRICT
+
+    metadata: dict[str, Any] | None = None
+    tags: list[Tag] | None = Field(default=None, max_length=1000)
+    type: MemoryType | None = None
+    category: MemoryCategory | None = None
+    importance: float | None = Ratio
+    score: float | None = Field(default=None, ge=0.0, le=10.0, allow_inf_nan=False)
+    confidence: float | None = Ratio
+    title: str | None = None
+    narrative: str | None = None
+    facts: list[Text] | None = Field(default=None, max_length=1000)
+    session_id: str | None = Field(default=None, max_length=200)
+    who: str | None = None
+    why: str | None = None
+    created_at: datetime | None = Field(
+        default=None, description="Import history with its real date (ISO 8601)."
+    )
+
+    def field_args(self) -> dict[str, Any]:
+        """The fields that were given, as ``Memory.add`` keyword arguments."""
+        names = MemoryFields.model_fields
+        return {name: getattr(self, name) for name in names if getattr(self, name) is not None}
+
+
+class MemoryIn(Scope, MemoryFields):
+    """``POST /v1/memories``: text, or a chat as a list of messages."""
+
+    content: Text | list[Message] = Field(
+        description="The text to remember verbatim, or a list of {role, content} messages "
+        "stored as one memory of type `message`."
+    )
+
+    def content_arg(self) -> str | list[dict[str, str]]:
+        """What ``Memory.add`` takes as content."""
+        if isinstance(self.content, str):
+            return self.content
+        return [m.model_dump() for m in self.content]
+
+
+class BatchItem(MemoryFields):
+    """One item of ``POST /v1/memories/batch``."""
+
+    content: Text | list[Message]
+
+    def item(self, scope: dict[str, str | None]) -> dict[str, Any]:
+        """The dict ``Memory.add_many`` takes, in the batch's scope."""
+        content = self.content
+        out: dict[str, Any] = self.field_args()
+        out["content"] = content if isinstance(content, str) else [m.model_dump() for m in content]
+        out.update({k: v for k, v in scope.items() if v is not None})
+        return out
+
+
+class BatchIn(Scope):
+    """``POST /v1/memories/batch``: many memories into one scope, all or nothing."""
+
+    items: list[BatchItem] = Field(min_length=1, max_length=10_000)
+
+
+class RememberIn(MemoryIn):
+    """``POST /api/memory/remember`` (seed 004): a memory, optionally with its transcript."""
+
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"dependentRequired": {"transcript": ["session_key"]}}
+    )
+
+    session_key: str | None = Field(
+        default=None,
+        max_length=200,
+        description="The session the memory came from (stored as its session_id).",
+    )
+    transcript: str | None = Field(
+        default=None,
+        min_length=1,
+        description="The session's raw transcript; needs session_key. Kept once, verbatim.",
+    )
+
+    @model_validator(mode="after")
+    def _transcript_needs_session(self) -> RememberIn:
+        if self.session_key and self.session_id and self.session_key != self.session_id:
+            raise ValueError("session_key and session_id differ; pass one of them")
+        if self.transcript is not None and not self.session_key:
+            raise ValueError("a transcript needs a session_key")
+        return self
+
+    @property
+    def session(self) -> str | None:
+        """The session key, from either field."""
+        return self.session_key or self.session_id
+
+
+class MemoryUpdate(BaseModel):
+    """``PATCH /v1/memories/{id}``: the fields to change (at least one)."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"minProperties": 1})
+
+    content: str | None = None
+    metadata: dict[str, Any] | None = None
+    tags: list[Tag] | None = Field(default=None, max_length=1000)
+    type: MemoryType | None = None
+    category: MemoryCategory | None = None
+    importance: float | None = Ratio
+    score: float | None = Field(default=None, ge=0.0, le=10.0, allow_inf_nan=False)
+    title: str | None = None
+
+    def changes(self) -> dict[str, Any]:
+        """The given fields as ``Memory.update`` keyword arguments."""
+        return self.model_dump(exclude_none=True)
+
+
+class ListQuery(Scope):
+    """Query parameters of ``GET /v1/memories``."""
+
+    type: MemoryType | None = None
+    category: MemoryCategory | None = None
+    tags: list[str] = Field(default_factory=list, description="Repeat for 'all of these'.")
+    session_id: str | None = Field(default=None, max_length=200)
+    metadata: str | None = Field(
+        default=None,
+        max_length=10_000,
+        description='Metadata equality filter as a JSON object, e.g. {"source":"runbook"}.',
+    )
+    limit: int = Field(default=100, ge=1, le=1000)
+    offset: int = Field(default=0, ge=0, le=10_000_000)
+    include_deleted: bool = False
+
+
+class RecallSettings(BaseModel):
+    """Per-call recall overrides shared by search and recall."""
+
+    model_config = _STRICT
+
+    filters: dict[str, Any] | None = Field(
+        default=None,
+        description="Equality on record fields (type, agent_id, session_id...), tags "
+        "(all of), any other key against metadata; a list value means any of these.",
+    )
+    fusion: Literal["weighted", "rrf"] | None = None
+    strategy: Literal["hybrid", "dense", "bm25"] | None = None
+
+    def overrides(self) -> dict[str, Any]:
+        """Recall settings to override for this call."""
+        chosen = {"fusion": self.fusion, "strategy": self.strategy}
+        return {k: v for k, v in chosen.items() if v is not None}
+
+
+class SearchIn(Scope, RecallSettings):
+    """``POST /v1/search``."""
+
+    query: str = Field(min_length=1, max_length=100_000, pattern=r"\S")
+    limit: int = Field(default=10, ge=1, le=1000)
+
+
+class RecallIn(Scope, RecallSettings):
+    """``POST /v1/recall`` and ``POST /api/memory/recall`` (seed 004)."""
+
+    query: str = Field(min_length=1, max_length=100_000, pattern=r"\S")
+    limit: int | None = Field(default=None, ge=1, le=1000, description="Default 4 (seed 000).")
+    budget_tokens: int | None = Field(default=None, ge=1, le=10_000_000)
+    expand: bool = Field(
+        default=False, description="Join the raw transcripts of the hits' sessions (seed 004)."
+    )
+
+
+class TranscriptIn(Scope):
+    """``POST /v1/transcripts``: a session's raw transcript, kept once."""
+
+    session_key: str = Field(min_length=1, max_length=200, pattern=r"\S")
+    content: Text
+
+
+class FeedbackIn(BaseModel):
+    """``POST /api/memories/{id}/feedback`` (seed 000): thumbs up or down."""
+
+    model_config = _STRICT
+
+    rating: Literal[1, -1, "up", "down"]
+    comment: str | None = Field(default=None, max_length=10_000)
+
+
+class PurgeIn(Scope):
+    """``POST /v1/purge``: hard-delete tombstones of a namespace (admin: of all)."""
+
+    all_namespaces: bool = False
+
+
+class ReindexIn(BaseModel):
+    """``POST /v1/reindex`` (admin): embed memories lacking a current vector."""
+
+    model_config = _STRICT
+
+    rebuild: bool = False
+
+
+# -- responses -------------------------------------------------------------------------
+class MemoryOut(BaseModel):
+    """One stored memory (``MemoryRecord``)."""
+
+    id: str
+    namespace: str
+    content: str
+    content_hash: str
+    type: MemoryType
+    category: MemoryCategory | None
+    title: str | None
+    narrative: str | None
+    facts: list[str]
+    tags: list[str]
+    importance: float | None
+    quality: int
+    score: float | None
+    confidence: float | None
+    user_id: str | None
+    agent_id: str | None
+    run_id: str | None
+    session_id: str | None
+    source_memory_id: str | None
+    document_id: str | None
+    who: str | None
+    why: str | None
+    extraction_model: str | None
+    embedding_model: str | None
+    metadata: dict[str, Any]
+    created_at: datetime
+    updated_at: datetime
+    deleted_at: datetime | None
+
+
+class MemoryList(BaseModel):
+    """A page of memories, newest first."""
+
+    memories: list[MemoryOut]
+    limit: int
+    offset: int
+
+
+class BatchOut(BaseModel):
+    """The stored memories, in input order (existing ones for exact duplicates)."""
+
+    memories: list[MemoryOut]
+
+
+class Breakdown(BaseModel):
+    """How a hit's score was made (``ScoreBreakdown``)."""
+
+    sim: float | None
+    bm25: float | None
+    fused: float
+    quality_factor: float
+    quality_weight: float
+    rank_score: float
+    recency: float
+    final: float
+
+
+class HitOut(BaseModel):
+    """A ranked memory with its score breakdown."""
+
+    id: str
+    score: float
+    breakdown: Breakdown
+    memory: MemoryOut
+
+
+class SearchOut(BaseModel):
+    """Ranked hits, the tier that answered, and timings."""
+
+    query: str
+    mode: RecallMode
+    hits: list[HitOut]
+    timings: dict[str, float]
+    warnings: list[str]
+
+
+class RecallOut(SearchOut):
+    """``Recall``: hits, the context block, and with ``expand`` the transcripts."""
+
+    context: str
+    transcripts: dict[str, str] = Field(description="Session key -> raw transcript.")
+
+
+class HistoryOut(BaseModel):
+    """One audit row."""
+
+    id: int
+    memory_id: str
+    namespace: str
+    event: str
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+    actor: str | None
+    reason: str | None
+    created_at: datetime
+
+
+class RememberOut(BaseModel):
+    """What ``remember`` stored."""
+
+    memory: MemoryOut
+    transcript_stored: bool | None = Field(
+        description="True if the transcript was stored, False if the session already had "
+        "one, null if none was sent."
+    )
+
+
+class TranscriptOut(BaseModel):
+    """Whether the transcript was stored."""
+
+    namespace: str
+    session_key: str
+    stored: bool = Field(description="False when the session already had a transcript.")
+
+
+class FeedbackRow(BaseModel):
+    """One row of the feedback log."""
+
+    id: int
+    memory_id: str
+    rating: int
+    comment: str | None
+    created_at: datetime
+
+
+class FeedbackLog(BaseModel):
+    """The feedback log of a namespace, oldest first."""
+
+    namespace: str
+    feedback: list[FeedbackRow]
+
+
+class CountOut(BaseModel):
+    """How many records an operation touched."""
+
+    count: int
+
+
+class HealthOut(BaseModel):
+    """Liveness."""
+
+    status: Literal["ok"]
+    engram: str
+
+
+class ErrorOut(BaseModel):
+    """Every error: a stable machine-readable code and a message saying what to fix."""
+
+    error: str = Field(description="e.g. unauthorized, forbidden, not_found, invalid_input")
+    detail: str
+    reasons: list[str] | None = Field(
+        default=None, description="For injection_blocked: what the scan found."
+    )

@@ -1,0 +1,367 @@
+"""The routes: each one resolves the caller's scope and calls one library verb.
+
+Routes are plain ``def`` functions, so FastAPI runs them on its thread pool and the
+event loop never blocks on SQLite or the embedder. Scope (``namespace``, ``user_id``,
+``agent_id``, ``run_id``) is in the JSON body of collection ``POST`` routes and in the
+query string of routes on one memory (``/v1/memories/{id}...``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Path, Query, status
+
+from engram import __version__
+from engram.api import models as m
+from engram.api.auth import Caller, ServerState, server_state
+from engram.errors import InvalidInputError
+from engram.memory import Memory, Scope
+
+State = Annotated[ServerState, Depends(server_state)]
+MemoryId = Annotated[str, Path(min_length=1, max_length=200, description="A memory id.")]
+ScopeQuery = Annotated[m.Scope, Query()]
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": m.ErrorOut, "description": text}
+    for code, text in {
+        401: "No API key, or an unknown or revoked one.",
+        403: "The key may not reach that namespace (or the action needs an admin key).",
+        404: "No such memory in the namespace (another user's ids are not found either).",
+        413: "The request body is over api.max_body_bytes.",
+        422: "Invalid input or malformed JSON; nothing was stored.",
+    }.items()
+}
+
+router = APIRouter(responses=_ERRORS)
+
+
+def _ids(scope: Scope) -> dict[str, Any]:
+    """The resolved scope as keyword arguments of the library's verbs."""
+    return {
+        "namespace": scope.namespace,
+        "user_id": scope.user_id,
+        "agent_id": scope.agent_id,
+        "run_id": scope.run_id,
+    }
+
+
+def _memory(state: ServerState) -> Memory:
+    return state.memory
+
+
+# -- memories --------------------------------------------------------------------------
+@router.post(
+    "/v1/memories",
+    response_model=m.MemoryOut,
+    status_code=status.HTTP_201_CREATED,
+    tags=["memories"],
+    summary="Store a memory",
+)
+def create_memory(body: m.MemoryIn, caller: Caller, state: State) -> dict[str, Any]:
+    """Store text (``content``) or a chat (``messages``) verbatim. Exactly the same
+    content in the same namespace returns the stored memory."""
+    mem = _memory(state)
+    scope = caller.scope(mem, **body.scope_args())
+    record = mem.add(body.content_arg(), **_ids(scope), **body.field_args())
+    return record.to_dict()
+
+
+@router.post(
+    "/v1/memories/batch",
+    response_model=m.BatchOut,
+    status_code=status.HTTP_201_CREATED,
+    tags=["memories"],
+    summary="Store many memories",
+)
+def create_memories(body: m.BatchIn, caller: Caller, state: State) -> dict[str, Any]:
+    """``add_many``: every item is validated before anything is written, so one bad item
+    stores nothing. All items go to one namespace."""
+    mem = _memory(state)
+    scope = caller.scope(mem, **body.scope_args())
+    ids = _ids(scope)
+    items = [item.item(ids) for item in body.items]
+    records = mem.add_many(items, namespace=scope.namespace)
+    return {"memories": [r.to_dict() for r in records]}
+
+
+@router.get(
+    "/v1/memories",
+    response_model=m.MemoryList,
+    tags=["memories"],
+    summary="List memories",
+)
+def list_memories(
+    query: Annotated[m.ListQuery, Query()], caller: Caller, state: State
+) -> dict[str, Any]:
+    """Memories of a namespace, newest first, filtered and paginated."""
+    mem = _memory(state)
+    scope = caller.scope(mem, **query.scope_args())
+    filters: dict[str, Any] = {}
+    if query.metadata:
+        try:
+            meta = json.loads(query.metadata)
+        except ValueError:
+            raise InvalidInputError("metadata must be a JSON object") from None
+        if not isinstance(meta, dict):
+            raise InvalidInputError("metadata must be a JSON object")
+        filters.update(meta)
+    chosen = {"type": query.type, "category": query.category, "session_id": query.session_id}
+    filters.update({k: v for k, v in chosen.items() if v is not None})
+    if query.tags:
+        filters["tags"] = list(query.tags)
+    records = mem.get_all(
+        **_ids(scope),
+        filters=filters,
+        limit=query.limit,
+        offset=query.offset,
+        include_deleted=query.include_deleted,
+    )
+    return {
+        "memories": [r.to_dict() for r in records],
+        "limit": query.limit,
+        "offset": query.offset,
+    }
+
+
+@router.get(
+    "/v1/memories/{memory_id}",
+    response_model=m.MemoryOut,
+    tags=["memories"],
+    summary="Get a memory",
+)
+def get_memory(
+    memory_id: MemoryId, scope_in: ScopeQuery, caller: Caller, state: State
+) -> dict[str, Any]:
+    """One live memory of the namespace."""
+    mem = _memory(state)
+    scope = caller.scope(mem, **scope_in.scope_args())
+    return mem.get(memory_id, **_ids(scope)).to_dict()
+
+
+@router.patch(
+    "/v1/memories/{memory_id}",
+    response_model=m.MemoryOut,
+    tags=["memories"],
+    summary="Update a memory",
+)
+def update_memory(
+    memory_id: MemoryId,
+    body: m.MemoryUpdate,
+    scope_in: ScopeQuery,
+    caller: Caller,
+    state: State,
+) -> dict[str, Any]:
+    """Change content or fields; the old values stay in the memory's history."""
+    mem = _memory(state)
+    scope = caller.scope(mem, **scope_in.scope_args())
+    return mem.update(memory_id, **_ids(scope), **body.changes()).to_dict()
+
+
+@router.delete(
+    "/v1/memories/{memory_id}",
+    response_model=m.MemoryOut,
+    tags=["memories"],
+    summary="Delete (tombstone) a memory",
+)
+def delete_memory(
+    memory_id: MemoryId, scope_in: ScopeQuery, caller: Caller, state: State
+) -> dict[str, Any]:
+    """Tombstone a memory: it leaves recall at once; purge removes it for good."""
+    mem = _memory(state)
+    scope = caller.scope(mem, **scope_in.scope_args())
+    return mem.delete(memory_id, **_ids(scope)).to_dict()
+
+
+@router.get(
+    "/v1/memories/{memory_id}/history",
+    response_model=list[m.HistoryOut],
+    tags=["memories"],
+    summary="A memory's audit trail",
+)
+def memory_history(
+    memory_id: MemoryId, scope_in: ScopeQuery, caller: Caller, state: State
+) -> list[dict[str, Any]]:
+    """Every create, update, delete, feedback and dedup event, oldest first."""
+    mem = _memory(state)
+    scope = caller.scope(mem, **scope_in.scope_args())
+    return [e.to_dict() for e in mem.history(memory_id, **_ids(scope))]
+
+
+# -- feedback (seed 000) ---------------------------------------------------------------
+def _feedback(
+    memory_id: str, body: m.FeedbackIn, scope_in: m.Scope, caller: Caller, state: ServerState
+) -> dict[str, Any]:
+    mem = _memory(state)
+    scope = caller.scope(mem, **scope_in.scope_args())
+    return mem.feedback(memory_id, body.rating, body.comment, **_ids(scope)).to_dict()
+
+
+@router.post(
+    "/api/memories/{memory_id}/feedback",
+    response_model=m.MemoryOut,
+    tags=["feedback"],
+    summary="Thumbs up or down (seed 000)",
+)
+def feedback(
+    memory_id: MemoryId,
+    body: m.FeedbackIn,
+    scope_in: ScopeQuery,
+    caller: Caller,
+    state: State,
+) -> dict[str, Any]:
+    """Quality moves by one, clamped to [-3, +3]; the rating and comment are logged."""
+    return _feedback(memory_id, body, scope_in, caller, state)
+
+
+@router.post(
+    "/v1/memories/{memory_id}/feedback",
+    response_model=m.MemoryOut,
+    tags=["feedback"],
+    summary="Thumbs up or down",
+)
+def feedback_v1(
+    memory_id: MemoryId,
+    body: m.FeedbackIn,
+    scope_in: ScopeQuery,
+    caller: Caller,
+    state: State,
+) -> dict[str, Any]:
+    """The same as ``POST /api/memories/{id}/feedback``."""
+    return _feedback(memory_id, body, scope_in, caller, state)
+
+
+@router.get(
+    "/v1/feedback",
+    response_model=m.FeedbackLog,
+    tags=["feedback"],
+    summary="The feedback log",
+)
+def feedback_log(scope_in: ScopeQuery, caller: Caller, state: State) -> dict[str, Any]:
+    """Every rating of the namespace, oldest first: a labelled preference data set."""
+    mem = _memory(state)
+    scope = caller.scope(mem, **scope_in.scope_args())
+    return {"namespace": scope.namespace, "feedback": mem.feedback_log(namespace=scope.namespace)}
+
+
+# -- search and recall -----------------------------------------------------------------
+@router.post("/v1/search", response_model=m.SearchOut, tags=["recall"], summary="Ranked hits")
+def search(body: m.SearchIn, caller: Caller, state: State) -> dict[str, Any]:
+    """Ranked hits with every score stage, the tier that answered and timings."""
+    mem = _memory(state)
+    scope = caller.scope(mem, **body.scope_args())
+    result = mem.recall(
+        body.query, **_ids(scope), limit=body.limit, filters=body.filters, **body.overrides()
+    )
+    return result.to_dict()
+
+
+def _recall(body: m.RecallIn, caller: Caller, state: ServerState) -> dict[str, Any]:
+    mem = _memory(state)
+    scope = caller.scope(mem, **body.scope_args())
+    result = mem.recall(
+        body.query,
+        **_ids(scope),
+        limit=body.limit,
+        budget_tokens=body.budget_tokens,
+        filters=body.filters,
+        expand=body.expand,
+        **body.overrides(),
+    )
+    return result.to_dict()
+
+
+@router.post("/v1/recall", response_model=m.RecallOut, tags=["recall"], summary="Recall")
+def recall(body: m.RecallIn, caller: Caller, state: State) -> dict[str, Any]:
+    """The few memories that matter for a query and the context block to inject.
+    ``expand: true`` joins the raw transcripts of the hits' sessions."""
+    return _recall(body, caller, state)
+
+
+@router.post(
+    "/api/memory/recall",
+    response_model=m.RecallOut,
+    tags=["recall"],
+    summary="Recall (seed 004 route)",
+)
+def recall_seed(body: m.RecallIn, caller: Caller, state: State) -> dict[str, Any]:
+    """The same as ``POST /v1/recall``, under seed 004's route name."""
+    return _recall(body, caller, state)
+
+
+# -- remember and transcripts (seed 004) -----------------------------------------------
+@router.post(
+    "/api/memory/remember",
+    response_model=m.RememberOut,
+    status_code=status.HTTP_201_CREATED,
+    tags=["memories"],
+    summary="Remember, with an optional transcript (seed 004)",
+)
+def remember(body: m.RememberIn, caller: Caller, state: State) -> dict[str, Any]:
+    """Store a memory raw-first; a ``transcript`` with a ``session_key`` is then written
+    in its own transaction and joined to recall with ``expand: true``."""
+    mem = _memory(state)
+    scope = caller.scope(mem, **body.scope_args())
+    fields = body.field_args()
+    if body.session is not None:
+        fields["session_id"] = body.session
+    record = mem.add(body.content_arg(), **_ids(scope), **fields)
+    stored = None
+    if body.transcript is not None and body.session is not None:
+        stored = mem.add_transcript(body.session, body.transcript, **_ids(scope))
+    return {"memory": record.to_dict(), "transcript_stored": stored}
+
+
+@router.post(
+    "/v1/transcripts",
+    response_model=m.TranscriptOut,
+    tags=["memories"],
+    summary="Keep a session transcript",
+)
+def add_transcript(body: m.TranscriptIn, caller: Caller, state: State) -> dict[str, Any]:
+    """Store a session's raw transcript once (the first one is kept unchanged)."""
+    mem = _memory(state)
+    scope = caller.scope(mem, **body.scope_args())
+    stored = mem.add_transcript(body.session_key, body.content, **_ids(scope))
+    return {"namespace": scope.namespace, "session_key": body.session_key, "stored": stored}
+
+
+# -- maintenance -----------------------------------------------------------------------
+@router.post("/v1/purge", response_model=m.CountOut, tags=["maintenance"], summary="Purge")
+def purge(body: m.PurgeIn, caller: Caller, state: State) -> dict[str, Any]:
+    """Hard-delete the tombstoned memories of a namespace (``all_namespaces``: admin)."""
+    mem = _memory(state)
+    if body.all_namespaces:
+        caller.require_admin("purging every namespace")
+        return {"count": mem.purge(all_namespaces=True)}
+    scope = caller.scope(mem, **body.scope_args())
+    return {"count": mem.purge(namespace=scope.namespace)}
+
+
+@router.post(
+    "/v1/reindex", response_model=m.CountOut, tags=["maintenance"], summary="Reindex (admin)"
+)
+def reindex(body: m.ReindexIn, caller: Caller, state: State) -> dict[str, Any]:
+    """Embed every memory lacking a current vector (``rebuild``: all of them)."""
+    caller.require_admin("reindexing the store")
+    return {"count": _memory(state).reindex(rebuild=body.rebuild)}
+
+
+@router.get(
+    "/v1/diagnostics",
+    response_model=dict[str, Any],
+    tags=["maintenance"],
+    summary="Diagnostics (admin)",
+)
+def diagnostics(caller: Caller, state: State) -> dict[str, Any]:
+    """``engram doctor``: versions, store, counts per namespace, index, embedder and recall
+    mode. It shows every namespace, so it needs an admin key."""
+    caller.require_admin("diagnostics")
+    return _memory(state).doctor()
+
+
+@router.get("/health", response_model=m.HealthOut, tags=["maintenance"], summary="Liveness")
+def health() -> dict[str, Any]:
+    """Always open (no key needed): the server is up."""
+    return {"status": "ok", "engram": __version__}

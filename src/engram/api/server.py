@@ -1,0 +1,105 @@
+"""Running the API: ``engram serve``'s start-up (first admin key, URLs) and uvicorn."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import uvicorn
+from fastapi import FastAPI
+
+from engram.keys import ensure_admin_key
+from engram.memory import Memory
+
+
+@dataclass(frozen=True, slots=True)
+class Startup:
+    """What ``engram serve`` prints when it starts."""
+
+    api: str
+    docs: str
+    openapi: str
+    mcp: str | None
+    auth: bool
+    admin_key: str | None = None
+    """The plaintext of an admin key created at this start (the store had none): shown
+    once, never again."""
+    admin_key_id: str | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready dict."""
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+    def lines(self) -> list[str]:
+        """The start-up banner, one line each."""
+        out = [f"engram API     {self.api}", f"OpenAPI docs   {self.docs}  ({self.openapi})"]
+        if self.mcp is not None:
+            out.append(f"MCP endpoint   {self.mcp}")
+        if not self.auth:
+            out.append(
+                "WARNING: --no-auth: anyone who can reach this port can read and change "
+                "every namespace. Use it only for local single-user work."
+            )
+        elif self.admin_key is not None:
+            out += [
+                f"Created the first admin key ({self.admin_key_id}); it is shown only now:",
+                f"    {self.admin_key}",
+                "Send it as 'Authorization: Bearer <key>'. Make user keys with "
+                "`engram keys create --user NAME`.",
+            ]
+        return out
+
+
+def base_url(host: str, port: int) -> str:
+    """``http://host:port`` with IPv6 hosts in brackets."""
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}"
+
+
+def prepare(memory: Memory, *, host: str, port: int, auth: bool, mcp: bool) -> Startup:
+    """Create the first admin key if the store has none (with ``auth``), and the URLs."""
+    created = ensure_admin_key(memory) if auth else None
+    url = base_url(host, port)
+    return Startup(
+        api=url,
+        docs=f"{url}/docs",
+        openapi=f"{url}/openapi.json",
+        mcp=f"{url}/mcp" if mcp else None,
+        auth=auth,
+        admin_key=None if created is None else created[1],
+        admin_key_id=None if created is None else created[0].id,
+    )
+
+
+def run(app: FastAPI, *, host: str, port: int, log_level: str = "info") -> None:
+    """Serve ``app`` with uvicorn until interrupted."""
+    uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level=log_level)).run()
+
+
+@contextmanager
+def serve_in_thread(
+    app: FastAPI, *, host: str = "127.0.0.1", port: int = 0, timeout: float = 10.0
+) -> Iterator[str]:
+    """Serve ``app`` on a real socket in a background thread; yields its base URL.
+
+    ``port=0`` picks a free port. Used by the tests and the load measurement.
+    """
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, name="engram-serve", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + timeout
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            server.should_exit = True
+            raise RuntimeError(f"the API server did not start on {host}:{port}")
+        time.sleep(0.01)
+    bound = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield base_url(host, int(bound))
+    finally:
+        server.should_exit = True
+        thread.join(timeout)

@@ -1,0 +1,1 @@
+"""Benchmarks: LoCoMo, BEAM and LongMemEval retrieval harnesses and the scale run."""

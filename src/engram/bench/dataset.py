@@ -1,0 +1,107 @@
+"""The shape every benchmark loader produces: conversations of turns, and questions.
+
+A turn becomes one memory; its ``turn`` and ``session`` ids go into the memory's
+metadata, so a ranked list of hits maps back to ranked turns and sessions. Loaders
+never let questions influence what is ingested.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from engram.errors import InvalidInputError
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One message of a conversation: the unit engram stores."""
+
+    id: str
+    session: str
+    text: str
+    created_at: datetime | None = None
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """A question and the turns (and sessions) that hold its evidence."""
+
+    id: str
+    text: str
+    category: str
+    gold_turns: frozenset[str]
+    gold_sessions: frozenset[str]
+    alternatives: Mapping[str, tuple[frozenset[str], frozenset[str]]] = field(
+        default_factory=dict
+    )
+    """Other gold sets scored in the same run, e.g. ``{"errata": (turns, sessions)}``."""
+    asked_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Conversation:
+    """One conversation: ingested into its own namespace, then questioned."""
+
+    id: str
+    turns: Sequence[Turn]
+    questions: Sequence[Question]
+
+
+#: Turns to score one question: (question, gold turns, gold sessions, ranked turn ids,
+#: ranked session ids, top hit score) -> metric name -> value.
+Scorer = Callable[
+    [Question, frozenset[str], frozenset[str], Sequence[str], Sequence[str], float | None],
+    dict[str, float],
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Dataset:
+    """A loaded benchmark: its conversations and how to score a question."""
+
+    name: str
+    conversations: Sequence[Conversation]
+    scorer: Scorer
+    depth: int
+    """How many hits to fetch per question so every metric's k is covered."""
+    headline: Sequence[str]
+    """The metric names a summary table shows, in order."""
+
+    @property
+    def question_count(self) -> int:
+        """Questions across all conversations."""
+        return sum(len(c.questions) for c in self.conversations)
+
+    def limited(self, limit: int | None) -> Dataset:
+        """Keep only the first ``limit`` questions (over conversations, in order)."""
+        if limit is None:
+            return self
+        if limit < 1:
+            raise InvalidInputError(f"--limit must be at least 1, got {limit}")
+        kept: list[Conversation] = []
+        left = limit
+        for conv in self.conversations:
+            if left <= 0:
+                break
+            questions = list(conv.questions[:left])
+            left -= len(questions)
+            kept.append(Conversation(conv.id, conv.turns, questions))
+        return Dataset(self.name, kept, self.scorer, self.depth, self.headline)
+
+
+def read_json(path: str, what: str) -> Any:
+    """Load a JSON file, or raise an error that names the file and what it should be."""
+    import json
+    from pathlib import Path
+
+    p = Path(path).expanduser()
+    if not p.is_file():
+        raise InvalidInputError(f"{what} file {p} does not exist; pass the path with --data")
+    try:
+        return json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InvalidInputError(f"cannot read {what} file {p}: {exc}") from exc

@@ -1,0 +1,179 @@
+"""``engram bench``: retrieval benchmarks (LoCoMo, BEAM, LongMemEval) and the scale run.
+
+Each command loads its data, ingests it through the library into a store (a temporary
+one unless ``--store`` names a file to keep and reuse), asks every question, prints a
+markdown table and writes JSON with per-question results.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from engram.bench import beam, locomo, longmemeval, report, runner
+from engram.bench.dataset import Dataset
+from engram.cli import render
+from engram.cli.common import Ctx, handle_errors, progress_bar
+from engram.errors import InvalidInputError
+from engram.memory import Memory
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+SHARED_BENCH = Path("..") / "shared" / "bench"
+
+
+def _settings(pairs: tuple[str, ...]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise InvalidInputError(f"--set expects KEY=VALUE (a recall setting), got {pair!r}")
+        out[key] = value
+    return out
+
+
+def bench_options(fn: F) -> F:
+    """Options every retrieval benchmark takes."""
+    for option in reversed(
+        [
+            click.option(
+                "--mode",
+                "modes",
+                multiple=True,
+                type=click.Choice([*runner.MODES, "all"]),
+                help="Recall strategy to measure (repeatable; 'all' compares every one).",
+            ),
+            click.option("--limit", type=int, help="Only the first N questions."),
+            click.option(
+                "--store",
+                type=click.Path(dir_okay=False),
+                help="Keep the ingested store in this file and reuse it on the next run.",
+            ),
+            click.option(
+                "--out",
+                default="bench-results",
+                show_default=True,
+                type=click.Path(file_okay=False),
+                help="Directory for the JSON and markdown results.",
+            ),
+            click.option(
+                "--set",
+                "settings",
+                multiple=True,
+                help="A recall setting for every mode, KEY=VALUE (e.g. alpha=0.3).",
+            ),
+            click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON."),
+        ]
+    ):
+        fn = option(fn)
+    return fn
+
+
+@contextmanager
+def _memory(obj: Ctx, store: str | None) -> Iterator[Memory]:
+    # Benchmark conversations are third-party text: flag suspicious turns, never drop
+    # them, so every turn the questions cite is stored.
+    config = obj.config().with_overrides(injection_mode="flag")
+    if store is not None:
+        with Memory(store, config=config) as mem:
+            yield mem
+        return
+    with (
+        tempfile.TemporaryDirectory(prefix="engram-bench-") as tmp,
+        Memory(Path(tmp) / "bench.db", config=config) as mem,
+    ):
+        yield mem
+
+
+def _run(
+    obj: Ctx,
+    dataset: Dataset,
+    modes: tuple[str, ...],
+    limit: int | None,
+    store: str | None,
+    out: str,
+    settings: tuple[str, ...],
+    as_json: bool,
+) -> None:
+    chosen = list(runner.MODES) if "all" in modes else list(dict.fromkeys(modes or ("best",)))
+    dataset = dataset.limited(limit)
+    extra = _settings(settings)
+    with _memory(obj, store) as mem:
+        if as_json:
+            result = runner.run(mem, dataset, chosen, settings=extra)
+        else:
+            with progress_bar() as bar:
+                tasks: dict[str, Any] = {}
+
+                def advance(stage: str, done: int, total: int) -> None:
+                    if stage not in tasks:
+                        tasks[stage] = bar.add_task(stage, total=total)
+                    bar.update(tasks[stage], completed=done)
+
+                result = runner.run(mem, dataset, chosen, progress=advance, settings=extra)
+        path = report.write(result, out, extra={"settings": extra})
+    if as_json:
+        render.emit_json({m: result.summary(m) for m in chosen} | {"results": str(path)})
+        return
+    print(report.markdown(result))
+    render.console.print(f"per-question results: {path}")
+
+
+@click.group()
+def bench() -> None:
+    """Measure retrieval quality and speed on real benchmark data."""
+
+
+@bench.command("locomo")
+@click.option(
+    "--data",
+    default=str(SHARED_BENCH / "locomo" / "locomo10_dev.json"),
+    show_default=True,
+    help="The LoCoMo JSON file.",
+)
+@click.option(
+    "--errata",
+    "errata",
+    is_flag=False,
+    flag_value="auto",
+    default=None,
+    help="Also score with the corrected evidence (errata_dev.json beside --data, or a path).",
+)
+@bench_options
+@click.pass_obj
+@handle_errors
+def locomo_cmd(obj: Ctx, /, data: str, errata: str | None, **options: Any) -> None:
+    """LoCoMo: session and turn recall@k and NDCG@10, per category."""
+    if errata == "auto":
+        errata = str(Path(data).expanduser().parent / "errata_dev.json")
+    _run(obj, locomo.load(data, errata=errata), **options)
+
+
+@bench.command("beam")
+@click.option(
+    "--data",
+    default=str(SHARED_BENCH / "beam-100k"),
+    show_default=True,
+    help="A BEAM directory of chats (each with chat.json and probing_questions.json).",
+)
+@bench_options
+@click.pass_obj
+@handle_errors
+def beam_cmd(obj: Ctx, /, data: str, **options: Any) -> None:
+    """BEAM: message recall@5/10/20 per ability; abstention as the top hit's score."""
+    _run(obj, beam.load(data), **options)
+
+
+@bench.command("longmemeval")
+@click.option("--data", required=True, help="A LongMemEval JSON file (e.g. longmemeval_s).")
+@bench_options
+@click.pass_obj
+@handle_errors
+def longmemeval_cmd(obj: Ctx, /, data: str, **options: Any) -> None:
+    """LongMemEval: recall_any/recall_all/ndcg_any@k at session and turn level."""
+    _run(obj, longmemeval.load(data), **options)

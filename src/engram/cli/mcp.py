@@ -1,0 +1,52 @@
+"""``engram mcp``: serve the MCP tools over stdio to one agent, in one namespace."""
+
+from __future__ import annotations
+
+import contextlib
+
+import click
+
+from engram.cli import render
+from engram.cli.common import Ctx, handle_errors
+
+
+@click.command("mcp")
+@click.option(
+    "-n",
+    "--namespace",
+    envvar="ENGRAM_MCP_NAMESPACE",
+    help="Namespace the tools work in (also $ENGRAM_MCP_NAMESPACE).",
+)
+@click.option("--user", "user_id", help="User id: namespace user:<id>.")
+@click.option("--agent", "agent_id", help="Agent id: namespace agent:<id> if alone.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the tool manifest (names, descriptions, schemas) as JSON and exit.",
+)
+@click.pass_obj
+@handle_errors
+def mcp(
+    obj: Ctx, namespace: str | None, user_id: str | None, agent_id: str | None, as_json: bool
+) -> None:
+    """Serve engram's memory tools to an MCP client over stdio.
+
+    The client starts this command and talks JSON-RPC on its stdin and stdout; every
+    tool works in the one namespace given here (default: 'default'). Logs go to stderr.
+    """
+    from engram.mcp.server import create_mcp_server, tool_manifest
+
+    with obj.memory(**({"embedder": None} if as_json else {})) as mem:
+        scope = mem.scope(namespace, user_id, agent_id)
+        server = create_mcp_server(mem, namespace=scope.namespace)
+        if as_json:
+            render.emit_json({"namespace": scope.namespace, "tools": tool_manifest(server)})
+            return
+        render.err_console.print(
+            f"engram MCP server on stdio, namespace {scope.namespace!r}, store "
+            f"{mem.store.location}",
+            markup=False,
+        )
+        with contextlib.suppress(KeyboardInterrupt):  # the client stopped us with Ctrl-C
+            server.run("stdio")

@@ -1,0 +1,134 @@
+"""``engram serve`` (the HTTP API) and ``engram keys`` (its API keys)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+from rich.table import Table
+
+from engram import keys as api_keys
+from engram.cli import render
+from engram.cli.common import Ctx, handle_errors, json_option
+
+
+@click.command()
+@click.option("--host", help="Interface to bind (default api.host: 127.0.0.1, loopback only).")
+@click.option("--port", type=int, help="Port (default api.port: 8765).")
+@click.option(
+    "--no-auth",
+    is_flag=True,
+    help="Serve without API keys: every namespace to anyone who reaches the port. "
+    "Local single-user use only.",
+)
+@click.option("--no-mcp", is_flag=True, help="Do not serve the MCP endpoint at /mcp.")
+@click.option(
+    "--log-level",
+    default="info",
+    show_default=True,
+    type=click.Choice(["critical", "error", "warning", "info", "debug"]),
+)
+@json_option
+@click.pass_obj
+@handle_errors
+def serve(
+    obj: Ctx,
+    host: str | None,
+    port: int | None,
+    no_auth: bool,
+    no_mcp: bool,
+    log_level: str,
+    as_json: bool,
+) -> None:
+    """Serve the HTTP API (and MCP at /mcp) on the store, behind API keys.
+
+    On the first start with keys required, an admin key is created and printed once.
+    """
+    from engram.api import create_app
+    from engram.api.server import prepare, run
+
+    config = obj.config()
+    bind = host or config.api.host
+    listen = port if port is not None else config.api.port
+    with obj.memory() as mem:
+        app = create_app(mem, auth=not no_auth, mcp=not no_mcp, host=bind)
+        startup = prepare(mem, host=bind, port=listen, auth=not no_auth, mcp=app.state.mcp)
+        if as_json:
+            print(json.dumps(startup.to_dict()), flush=True)
+        else:
+            for line in startup.lines():
+                target = render.err_console if line.startswith("WARNING") else render.console
+                target.print(line, markup=False, soft_wrap=True)
+        run(app, host=bind, port=listen, log_level=log_level)
+
+
+@click.group()
+def keys() -> None:
+    """Create, list and revoke API keys for `engram serve` (stored hashed).
+
+    Every subcommand takes --json.
+    """
+
+
+@keys.command("create")
+@click.option("--user", required=True, help="Whose namespaces the key reaches: user:NAME/...")
+@click.option("--admin", is_flag=True, help="Reach every namespace (and admin routes).")
+@click.option("--name", help="A label, e.g. the service that holds the key.")
+@json_option
+@click.pass_obj
+@handle_errors
+def keys_create(obj: Ctx, user: str, admin: bool, name: str | None, as_json: bool) -> None:
+    """Create a key and print it once: only its hash is stored."""
+    with obj.memory(embedder=None) as mem:
+        key, plaintext = api_keys.create_key(mem, user, admin=admin, name=name)
+    if as_json:
+        render.emit_json({**key.to_dict(), "key": plaintext})
+        return
+    kind = "admin key" if admin else f"key for user:{user}"
+    render.console.print(
+        f"created {kind} {key.id}; it is shown only now:", markup=False, soft_wrap=True
+    )
+    print(plaintext)
+
+
+@keys.command("list")
+@json_option
+@click.pass_obj
+@handle_errors
+def keys_list(obj: Ctx, as_json: bool) -> None:
+    """List keys (never their secrets), revoked ones included."""
+    with obj.memory(embedder=None) as mem:
+        found = api_keys.list_keys(mem)
+    if as_json:
+        render.emit_json([k.to_dict() for k in found])
+        return
+    table = Table()
+    table.add_column("id", overflow="fold", min_width=32)
+    for column in ("user", "admin", "name", "created", "last used", "revoked"):
+        table.add_column(column)
+    for k in found:
+        table.add_row(
+            k.id,
+            k.user,
+            "yes" if k.admin else "",
+            k.name or "",
+            k.created_at.strftime("%Y-%m-%d %H:%M"),
+            k.last_used_at.strftime("%Y-%m-%d %H:%M") if k.last_used_at else "",
+            k.revoked_at.strftime("%Y-%m-%d %H:%M") if k.revoked_at else "",
+        )
+    render.console.print(table)
+
+
+@keys.command("revoke")
+@click.argument("key_id")
+@json_option
+@click.pass_obj
+@handle_errors
+def keys_revoke(obj: Ctx, key_id: str, as_json: bool) -> None:
+    """Revoke key KEY_ID: it stops working at once."""
+    with obj.memory(embedder=None) as mem:
+        key = api_keys.revoke_key(mem, key_id)
+    if as_json:
+        render.emit_json(key.to_dict())
+    else:
+        render.console.print(f"revoked {key.id} (user {key.user})", markup=False, soft_wrap=True)

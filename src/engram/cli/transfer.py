@@ -1,0 +1,149 @@
+"""``engram export`` and ``engram import``: the store as lossless JSONL (FEATURES I2)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TextIO
+
+import click
+
+from engram import transfer
+from engram.cli import render
+from engram.cli.common import Ctx, handle_errors, json_option, progress_bar, scope_options
+from engram.errors import InvalidInputError
+
+
+@click.command("export")
+@scope_options
+@click.option("--all", "all_namespaces", is_flag=True, help="Export every namespace.")
+@click.option("--vectors", is_flag=True, help="Include vectors (base64 float32 with model).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    help="File to write (default: standard output).",
+)
+@json_option
+@click.pass_obj
+@handle_errors
+def export(
+    obj: Ctx,
+    namespace: str | None,
+    user_id: str | None,
+    agent_id: str | None,
+    run_id: str | None,
+    all_namespaces: bool,
+    vectors: bool,
+    output: str | None,
+    as_json: bool,
+) -> None:
+    """Write memories (tombstoned ones too), history, feedback and transcripts as JSONL.
+
+    Exports one namespace (default 'default'), or every one with --all. Without -o the
+    JSONL goes to standard output and the summary to standard error.
+    """
+    if all_namespaces and any((namespace, user_id, agent_id, run_id)):
+        raise InvalidInputError("--all exports every namespace: drop --namespace/--user/...")
+    with obj.memory(embedder=None) as mem:
+        namespaces = (
+            None if all_namespaces else [mem.scope(namespace, user_id, agent_id, run_id).namespace]
+        )
+        with _destination(output) as out, _bar("exporting", as_json) as progress:
+            counts = transfer.export_jsonl(
+                mem.store, out, namespaces=namespaces, vectors=vectors, progress=progress
+            )
+    where = "every namespace" if namespaces is None else f"namespace {namespaces[0]!r}"
+    summary: dict[str, Any] = {**counts.to_dict(), "namespaces": namespaces, "file": output}
+    console = render.console if output else render.err_console
+    if as_json:
+        if output:
+            render.emit_json(summary)
+        else:
+            render.err_console.print_json(data=summary)
+    else:
+        console.print(
+            f"exported {counts.memories} memories ({counts.history} history, "
+            f"{counts.feedback} feedback, {counts.vectors} vector and {counts.transcripts} "
+            f"transcript rows) from {where}" + (f" to {output}" if output else ""),
+            markup=False,
+        )
+
+
+@click.command("import")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option(
+    "--skip-vectors", is_flag=True, help="Leave the file's vectors out (then run `engram reindex`)."
+)
+@json_option
+@click.pass_obj
+@handle_errors
+def import_(obj: Ctx, file: str, skip_vectors: bool, as_json: bool) -> None:
+    """Import an `engram export` FILE ("-" reads standard input).
+
+    Ids, timestamps, quality, tombstones, history and feedback are kept. Memories
+    already stored (same id, or same content in their namespace) are skipped, so
+    importing a file twice changes nothing. A malformed file imports nothing.
+    """
+    with (
+        _source(file) as path,
+        obj.memory(embedder=None) as mem,
+        _bar("importing", as_json) as progress,
+    ):
+        counts = transfer.import_jsonl(mem.store, path, vectors=not skip_vectors, progress=progress)
+    if as_json:
+        render.emit_json({name: getattr(counts, name) for name in counts.__dataclass_fields__})
+        return
+    render.console.print(
+        f"imported {counts.memories} memories ({counts.history} history, {counts.feedback} "
+        f"feedback, {counts.vectors} vector and {counts.transcripts} transcript rows); "
+        f"skipped {counts.existing} already stored and {counts.duplicates} duplicates",
+        markup=False,
+    )
+    if counts.memories > counts.vectors:
+        render.console.print("memories without vectors: run `engram reindex` to embed them")
+
+
+@contextmanager
+def _destination(output: str | None) -> Iterator[TextIO]:
+    """Standard output, or ``output`` written whole: a failed export leaves no file."""
+    if not output:
+        yield sys.stdout
+        return
+    target = Path(output)
+    partial = target.with_name(target.name + ".partial")
+    try:
+        with partial.open("w", encoding="utf-8", newline="\n") as out:
+            yield out
+        os.replace(partial, target)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+@contextmanager
+def _source(file: str) -> Iterator[str]:
+    """``file``, or standard input spooled to a temporary file (import reads twice)."""
+    if file != "-":
+        yield file
+        return
+    with tempfile.TemporaryDirectory(prefix="engram-import-") as tmp:
+        path = os.path.join(tmp, "stdin.jsonl")
+        with open(path, "w", encoding="utf-8", newline="\n") as spool:
+            shutil.copyfileobj(sys.stdin, spool)
+        yield path
+
+
+@contextmanager
+def _bar(label: str, quiet: bool) -> Iterator[transfer.Progress | None]:
+    """A progress callback drawing a bar on stderr, or None with --json."""
+    if quiet:
+        yield None
+        return
+    with progress_bar() as bar:
+        task = bar.add_task(label, total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)

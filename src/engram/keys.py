@@ -1,0 +1,175 @@
+"""API keys for the HTTP API: create, verify, list, revoke, and what a key may reach.
+
+A key is ``engram_`` followed by 43 URL-safe random characters (256 bits from
+``secrets``). Only its SHA-256 hash is stored; the plaintext is returned once, by
+``create_key``, and never again.
+
+The namespace rule: a key belongs to one user ``U`` and reaches the namespace
+``user:U`` (the library's ``user_id`` rule, ``validate.namespace_for``) and every
+namespace under it, ``user:U/<anything>``. An admin key reaches every namespace. User
+names cannot contain ``/`` or ``:``, so no user's namespaces are a prefix of another's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from engram.errors import AuthenticationError, InvalidInputError, PermissionDeniedError
+from engram.memory import Memory, Scope
+from engram.records import ApiKey, new_id, utcnow
+from engram.store.base import Store
+
+#: Every key starts with this, so a leaked key is recognisable (secret scanners, logs).
+PREFIX = "engram_"
+
+_USER = re.compile(r"^[A-Za-z0-9_.@+-]{1,100}$")
+
+#: ``last_used_at`` is written at most this often per key, so a busy key does not turn
+#: every read request into a write transaction.
+TOUCH_INTERVAL = timedelta(seconds=60)
+
+
+def _store(target: Memory | Store) -> Store:
+    return target.store if isinstance(target, Memory) else target
+
+
+def hash_key(plaintext: str) -> str:
+    """The hex SHA-256 of a key's plaintext: what the store keeps."""
+    return hashlib.sha256(plaintext.encode("utf-8")).hexdigest()
+
+
+def user_name(user: object) -> str:
+    """A valid key owner: 1-100 letters, digits and ``_ . @ + -`` (no ``/`` or ``:``)."""
+    if not isinstance(user, str) or not _USER.match(user):
+        raise InvalidInputError(
+            f"invalid user {user!r}: use 1-100 characters from letters, digits and _ . @ + -"
+        )
+    return user
+
+
+def create_key(
+    target: Memory | Store, user: str, *, admin: bool = False, name: str | None = None
+) -> tuple[ApiKey, str]:
+    """Create a key for ``user``; returns the stored record and the plaintext (shown once)."""
+    if name is not None and (not isinstance(name, str) or len(name) > 200):
+        raise InvalidInputError("key name must be a string of at most 200 characters")
+    key = ApiKey(id=new_id(), user=user_name(user), admin=bool(admin), name=name or None)
+    plaintext = PREFIX + secrets.token_urlsafe(32)
+    _store(target).add_api_key(key, hash_key(plaintext))
+    return key, plaintext
+
+
+def verify_key(target: Memory | Store, plaintext: str | None) -> ApiKey:
+    """The live key for ``plaintext``; ``AuthenticationError`` if missing, unknown or revoked."""
+    if not plaintext:
+        raise AuthenticationError(
+            "this API needs a key: send 'Authorization: Bearer <key>' "
+            "(create one with `engram keys create --user NAME`)"
+        )
+    store = _store(target)
+    key = store.api_key_by_hash(hash_key(plaintext))
+    if key is None:
+        raise AuthenticationError("the API key is unknown or revoked")
+    now = utcnow()
+    if key.last_used_at is None or now - key.last_used_at >= TOUCH_INTERVAL:
+        store.touch_api_key(key.id, now)
+    return key
+
+
+def list_keys(target: Memory | Store) -> list[ApiKey]:
+    """Every key, revoked ones included, oldest first (never a secret)."""
+    return _store(target).list_api_keys()
+
+
+def revoke_key(target: Memory | Store, key_id: str) -> ApiKey:
+    """Revoke a key at once; ``NotFoundError`` if there is no such key."""
+    if not isinstance(key_id, str) or not key_id.strip():
+        raise InvalidInputError("key id must be a non-empty string")
+    return _store(target).revoke_api_key(key_id.strip())
+
+
+def ensure_admin_key(target: Memory | Store, user: str = "admin") -> tuple[ApiKey, str] | None:
+    """Create the first admin key if no live admin key exists; otherwise None.
+
+    ``engram serve`` calls this at start so a fresh store is usable; an existing key is
+    never shown again (only its hash is stored).
+    """
+    if any(k.admin and not k.revoked for k in list_keys(target)):
+        return None
+    return create_key(target, user, admin=True, name="first admin key")
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    """Who is calling: an API key's owner, or everyone (``--no-auth`` / admin)."""
+
+    user: str | None
+    admin: bool
+    key_id: str | None = None
+
+    @classmethod
+    def of(cls, key: ApiKey) -> Principal:
+        """The principal an API key authenticates."""
+        return cls(user=key.user, admin=key.admin, key_id=key.id)
+
+    @property
+    def home(self) -> str | None:
+        """The user's own namespace, ``user:<user>`` (None for an unscoped principal)."""
+        return None if self.user is None else f"user:{self.user}"
+
+    def may_reach(self, namespace: str) -> bool:
+        """The namespace rule: admin reaches all; a user ``user:U`` and ``user:U/...``."""
+        if self.admin:
+            return True
+        home = self.home
+        return home is not None and (namespace == home or namespace.startswith(home + "/"))
+
+    def require_admin(self, action: str) -> None:
+        """``PermissionDeniedError`` unless this is an admin key (or ``--no-auth``)."""
+        if not self.admin:
+            raise PermissionDeniedError(f"{action} needs an admin key")
+
+    def scope(
+        self,
+        memory: Memory,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+    ) -> Scope:
+        """Resolve a request's scope with the library's rule, then check this key may use it.
+
+        A non-admin key that names neither a namespace nor a user works in its own
+        namespace: ``user_id`` defaults to the key's user. ``PermissionDeniedError`` if
+        the resolved namespace is outside the key's reach.
+        """
+        if not self.admin and namespace is None and user_id is None:
+            user_id = self.user
+        scope = memory.scope(namespace, user_id, agent_id, run_id)
+        if not self.may_reach(scope.namespace):
+            raise PermissionDeniedError(
+                f"this API key may not use namespace {scope.namespace!r}; it reaches "
+                f"{self.home!r} and namespaces under '{self.home}/'"
+            )
+        return scope
+
+
+#: The principal of a server started with ``--no-auth``: one local user, every namespace.
+LOCAL = Principal(user=None, admin=True)
+
+__all__ = [
+    "LOCAL",
+    "PREFIX",
+    "Principal",
+    "create_key",
+    "ensure_admin_key",
+    "hash_key",
+    "list_keys",
+    "revoke_key",
+    "user_name",
+    "verify_key",
+]

@@ -1,0 +1,465 @@
+"""The MCP tools: a thin translation of ``Memory``'s verbs for agents (seed 002's
+tool-based injection: ``search_memory`` and ``recall_memory`` by id, plus seed 001's
+``get_context`` block).
+
+Every tool resolves its namespace by calling ``namespace()`` when it runs, never
+earlier: over HTTP the callable reads the namespace of the request's API key, so one
+server serves many users. Blocking library calls run on a worker thread. An
+``EngramError`` becomes a tool error carrying its message; input schemas reject
+unknown fields and out-of-range values before the library is called.
+
+Annotations are evaluated at definition time (no ``from __future__ import
+annotations``) because the SDK builds each tool's schema from its signature, and a
+bound such as ``max_content_chars`` comes from the ``Memory``'s configuration.
+"""
+
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any, Literal, TypeVar, cast
+
+import anyio.to_thread
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.tools import Tool
+from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
+from mcp.types import ToolAnnotations
+from pydantic import BaseModel, ConfigDict, Field
+
+from engram.errors import EngramError, NotFoundError
+from engram.memory import Memory
+from engram.records import Hit, MemoryRecord
+
+T = TypeVar("T")
+
+#: The tools, in the order they are listed.
+TOOL_NAMES = (
+    "get_context",
+    "search_memory",
+    "recall_memory",
+    "remember",
+    "feedback",
+    "forget",
+    "list_memories",
+)
+
+#: How much of a memory's content search and list results show; recall_memory has it all.
+PREVIEW_CHARS = 300
+
+# The names of engram.records.MemoryType and MemoryCategory (tests keep them in step).
+MemoryTypeName = Literal[
+    "fact",
+    "preference",
+    "decision",
+    "procedural",
+    "semantic",
+    "observation",
+    "document_chunk",
+    "message",
+]
+CategoryName = Literal["working", "episodic", "semantic", "procedural", "social"]
+Rating = Literal["up", "down", 1, -1]
+
+INSTRUCTIONS = """\
+engram is your long-term memory: what earlier sessions learned, decided and were told.
+- Before starting a task, call get_context with the task; it returns prior work on
+  related topics ("" when there is none).
+- To look something up mid-task, call search_memory, then recall_memory with the ids
+  whose full text you need.
+- When you learn something worth knowing next time (a decision and why, a preference, a
+  fact about the project or the user), call remember with one self-contained statement.
+- After a memory helped or misled you, call feedback; call forget when one is wrong or
+  obsolete.
+Store only what cannot be found again by reading the code or the environment."""
+
+
+# -- results ------------------------------------------------------------------------
+class Remembered(BaseModel):
+    """What ``remember`` did."""
+
+    id: str = Field(description="The memory's id.")
+    created: bool = Field(
+        description="True if stored now; false if the same content was already stored "
+        "(then id is that memory's)."
+    )
+
+
+class MemorySummary(BaseModel):
+    """One memory with its content shortened."""
+
+    id: str
+    title: str | None
+    content: str = Field(description=f"The first {PREVIEW_CHARS} characters of the content.")
+    truncated: bool = Field(description="True if content was shortened: use recall_memory.")
+    type: str
+    tags: list[str]
+    quality: int = Field(description="Accumulated feedback, from -3 to +3.")
+    created_at: str
+
+
+class HitView(MemorySummary):
+    """One ranked search hit."""
+
+    score: float = Field(description="Final rank score; higher is better.")
+
+
+class SearchResult(BaseModel):
+    """Ranked hits and which retrieval tier answered."""
+
+    mode: str = Field(description="hybrid, dense, keyword or recent: the tier that answered.")
+    hits: list[HitView]
+    warnings: list[str] = Field(description="Why recall degraded, if it did.")
+
+
+class MemoryView(BaseModel):
+    """One memory, whole."""
+
+    id: str
+    content: str
+    title: str | None
+    narrative: str | None
+    facts: list[str]
+    type: str
+    category: str | None
+    tags: list[str]
+    importance: float | None
+    quality: int
+    score: float | None
+    metadata: dict[str, Any]
+    user_id: str | None
+    agent_id: str | None
+    run_id: str | None
+    session_id: str | None
+    created_at: str
+    updated_at: str
+
+
+class RecallResult(BaseModel):
+    """The memories asked for by id."""
+
+    memories: list[MemoryView]
+    not_found: list[str] = Field(description="Ids that are not (or no longer) stored here.")
+
+
+class Forgotten(BaseModel):
+    """A memory ``forget`` removed from recall."""
+
+    id: str
+    forgotten: bool = True
+
+
+class Rated(BaseModel):
+    """A memory after ``feedback``."""
+
+    id: str
+    quality: int = Field(description="Accumulated feedback after this rating, -3 to +3.")
+
+
+class MemoryPage(BaseModel):
+    """One page of memories, newest first."""
+
+    memories: list[MemorySummary]
+    offset: int
+    next_offset: int | None = Field(
+        description="Pass as offset for the next page; null at the end."
+    )
+
+
+def _summary(record: MemoryRecord) -> MemorySummary:
+    content = record.content
+    truncated = len(content) > PREVIEW_CHARS
+    return MemorySummary(
+        id=record.id,
+        title=record.title,
+        content=content[:PREVIEW_CHARS] + ("…" if truncated else ""),
+        truncated=truncated,
+        type=record.type.value,
+        tags=list(record.tags),
+        quality=record.quality,
+        created_at=record.created_at.isoformat(),
+    )
+
+
+def _hit(hit: Hit) -> HitView:
+    return HitView(**_summary(hit.memory).model_dump(), score=round(hit.score, 6))
+
+
+def _whole(record: MemoryRecord) -> MemoryView:
+    data = record.to_dict()
+    return MemoryView(**{name: data[name] for name in MemoryView.model_fields})
+
+
+# -- arguments ----------------------------------------------------------------------
+MemoryId = Annotated[str, Field(min_length=1, max_length=200, description="A memory id.")]
+Tag = Annotated[str, Field(min_length=1, max_length=200)]
+Tags = Annotated[list[Tag], Field(max_length=32)]
+
+
+def _strict(tool: Tool) -> Tool:
+    """Make the tool reject unknown arguments (``additionalProperties: false``)."""
+    base = tool.fn_metadata.arg_model
+    strict = cast(
+        type[ArgModelBase],
+        type(
+            base.__name__,
+            (base,),
+            {"model_config": ConfigDict(extra="forbid"), "__module__": __name__},
+        ),
+    )
+    tool.fn_metadata.arg_model = strict
+    tool.parameters = strict.model_json_schema(by_alias=True)
+    return tool
+
+
+def create_mcp_server(memory: Memory, *, namespace: str | Callable[[], str]) -> MCPServer[Any]:
+    """An MCP server whose tools act on ``memory`` in one namespace.
+
+    ``namespace`` is a namespace name, or a callable returning one, called each time a
+    tool runs (the HTTP API passes one that reads the caller's namespace).
+    """
+    if isinstance(namespace, str):
+        fixed = memory.scope(namespace).namespace  # validates the name now
+
+        def resolve() -> str:
+            return fixed
+
+    else:
+        resolve = namespace
+
+    async def call(fn: Callable[[str], T]) -> T:
+        try:
+            ns = resolve()
+            return await anyio.to_thread.run_sync(fn, ns)
+        except EngramError as exc:
+            raise ToolError(str(exc)) from exc
+
+    max_chars = memory.config.max_content_chars
+
+    async def get_context(
+        task: Annotated[
+            str,
+            Field(min_length=1, max_length=10_000, description="The task you are about to do."),
+        ],
+        limit: Annotated[
+            int | None, Field(ge=1, le=50, description="At most this many memories (default 4).")
+        ] = None,
+        budget_tokens: Annotated[
+            int | None, Field(ge=1, le=100_000, description="Token budget for the block.")
+        ] = None,
+        style: Annotated[
+            Literal["prior_work", "memory_context"],
+            Field(
+                description='"prior_work": a "Prior work on related topics:" block; '
+                '"memory_context": a <memory_context> list with dates and ids.'
+            ),
+        ] = "prior_work",
+    ) -> str:
+        """Call before starting a task: returns what earlier sessions found, decided or were
+        told about related topics, as a block to read before planning. Returns "" when
+        memory holds nothing related, which means the task is new ground."""
+
+        def run(ns: str) -> str:
+            result = memory.recall(
+                task,
+                namespace=ns,
+                limit=limit,
+                budget_tokens=budget_tokens,
+                context_style=style,
+            )
+            return result.context
+
+        return await call(run)
+
+    async def search_memory(
+        query: Annotated[
+            str, Field(min_length=1, max_length=10_000, description="What to look for.")
+        ],
+        limit: Annotated[int, Field(ge=1, le=50, description="How many hits.")] = 10,
+        type: Annotated[MemoryTypeName | None, Field(description="Only this type.")] = None,
+        tags: Annotated[
+            Tags | None, Field(description="Only memories with all these tags.")
+        ] = None,
+    ) -> SearchResult:
+        """Call mid-task to look something up in memory: ranked hits with ids, scores and
+        the start of their content (hybrid keyword + semantic search, weighted by
+        quality and recency). Follow up with recall_memory for the full text of a hit."""
+        filters: dict[str, Any] = {}
+        if type is not None:
+            filters["type"] = type
+        if tags:
+            filters["tags"] = list(tags)
+
+        def run(ns: str) -> SearchResult:
+            result = memory.recall(query, namespace=ns, limit=limit, filters=filters or None)
+            return SearchResult(
+                mode=result.mode.value,
+                hits=[_hit(h) for h in result.hits],
+                warnings=list(result.warnings),
+            )
+
+        return await call(run)
+
+    async def recall_memory(
+        ids: Annotated[
+            list[MemoryId],
+            Field(min_length=1, max_length=50, description="Ids from search_memory hits."),
+        ],
+    ) -> RecallResult:
+        """Call to read whole memories by id, e.g. the search_memory hits whose shortened
+        content you need in full. Unknown ids are listed in not_found; it is an error
+        only when none of the ids is found."""
+
+        def run(ns: str) -> RecallResult:
+            found: list[MemoryView] = []
+            missing: list[str] = []
+            for memory_id in dict.fromkeys(ids):
+                try:
+                    found.append(_whole(memory.get(memory_id, namespace=ns)))
+                except NotFoundError:
+                    missing.append(memory_id)
+            if not found:
+                raise NotFoundError(f"no memory with id {', '.join(map(repr, missing))} here")
+            return RecallResult(memories=found, not_found=missing)
+
+        return await call(run)
+
+    async def remember(
+        content: Annotated[
+            str,
+            Field(
+                min_length=1,
+                max_length=max_chars,
+                description="One self-contained statement, stored verbatim.",
+            ),
+        ],
+        title: Annotated[str | None, Field(max_length=200, description="A one-line title.")] = None,
+        type: Annotated[
+            MemoryTypeName | None, Field(description="What kind of memory (default fact).")
+        ] = None,
+        category: Annotated[CategoryName | None, Field(description="Seed 002 category.")] = None,
+        tags: Annotated[Tags | None, Field(description="Short labels to filter by.")] = None,
+        importance: Annotated[float | None, Field(ge=0.0, le=1.0)] = None,
+        metadata: Annotated[
+            dict[str, Any] | None,
+            Field(max_length=64, description="Extra JSON fields, e.g. a source."),
+        ] = None,
+    ) -> Remembered:
+        """Call when you learn something worth knowing in a later session: a decision and
+        why, a user's preference, a fact about the project that the code does not show.
+        Storing the same content again is harmless: it returns the existing id."""
+        item: dict[str, Any] = {
+            "content": content,
+            "title": title,
+            "type": type,
+            "category": category,
+            "tags": list(tags) if tags else None,
+            "importance": importance,
+            "metadata": metadata,
+        }
+
+        def run(ns: str) -> Remembered:
+            result = memory.add_many_results([item], namespace=ns)[0]
+            return Remembered(id=result.record.id, created=result.created)
+
+        return await call(run)
+
+    async def feedback(
+        id: MemoryId,
+        rating: Annotated[Rating, Field(description='"up" (or 1) if it helped, "down" (or -1).')],
+        comment: Annotated[
+            str | None, Field(max_length=2000, description="Why; kept in the feedback log.")
+        ] = None,
+    ) -> Rated:
+        """Call after a recalled memory helped ("up") or misled you ("down"): its quality
+        moves by one within -3..+3 and ranks it higher or lower from then on."""
+
+        def run(ns: str) -> Rated:
+            record = memory.feedback(id, rating, comment, namespace=ns)
+            return Rated(id=record.id, quality=record.quality)
+
+        return await call(run)
+
+    async def forget(id: MemoryId) -> Forgotten:
+        """Call when a memory is wrong or obsolete: it leaves search and recall at once
+        (its history is kept). To correct a memory, forget it and remember the fix."""
+
+        def run(ns: str) -> Forgotten:
+            return Forgotten(id=memory.delete(id, namespace=ns).id)
+
+        return await call(run)
+
+    async def list_memories(
+        limit: Annotated[int, Field(ge=1, le=100, description="Page size.")] = 20,
+        offset: Annotated[int, Field(ge=0, le=1_000_000)] = 0,
+        type: Annotated[MemoryTypeName | None, Field(description="Only this type.")] = None,
+        tags: Annotated[
+            Tags | None, Field(description="Only memories with all these tags.")
+        ] = None,
+    ) -> MemoryPage:
+        """Call to browse what memory holds, newest first, a page at a time (for finding
+        something by topic, search_memory is better)."""
+        filters: dict[str, Any] = {}
+        if type is not None:
+            filters["type"] = type
+        if tags:
+            filters["tags"] = list(tags)
+
+        def run(ns: str) -> MemoryPage:
+            records = memory.get_all(namespace=ns, filters=filters, limit=limit + 1, offset=offset)
+            more = len(records) > limit
+            return MemoryPage(
+                memories=[_summary(r) for r in records[:limit]],
+                offset=offset,
+                next_offset=offset + limit if more else None,
+            )
+
+        return await call(run)
+
+    read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+    tools: dict[str, tuple[Callable[..., Any], ToolAnnotations]] = {
+        "get_context": (get_context, read_only),
+        "search_memory": (search_memory, read_only),
+        "recall_memory": (recall_memory, read_only),
+        "remember": (
+            remember,
+            ToolAnnotations(read_only_hint=False, idempotent_hint=True, open_world_hint=False),
+        ),
+        "feedback": (feedback, ToolAnnotations(read_only_hint=False, open_world_hint=False)),
+        "forget": (
+            forget,
+            ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False),
+        ),
+        "list_memories": (list_memories, read_only),
+    }
+    return MCPServer(
+        "engram",
+        instructions=INSTRUCTIONS,
+        version=_version(),
+        tools=[
+            _strict(
+                Tool.from_function(
+                    fn,
+                    name=name,
+                    description=" ".join((fn.__doc__ or "").split()),
+                    annotations=notes,
+                )
+            )
+            for name, (fn, notes) in ((n, tools[n]) for n in TOOL_NAMES)
+        ],
+        log_level="WARNING",
+    )
+
+
+def _version() -> str:
+    from engram import __version__
+
+    return __version__
+
+
+def tool_manifest(server: MCPServer[Any]) -> list[dict[str, Any]]:
+    """The tools as MCP lists them: name, description, annotations, input and output schema."""
+
+    async def listed() -> Sequence[Any]:
+        return await server.list_tools()
+
+    return [
+        tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in anyio.run(listed)
+    ]

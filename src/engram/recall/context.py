@@ -1,0 +1,129 @@
+"""Session context: scoring a memory together with the episode it belongs to.
+
+Memories that share a ``session_id`` form an episode (one conversation, one run). A
+turn such as "Yes, last week!" is only relevant through its neighbours, and a question
+about an episode matches the episode as a whole better than any single turn. So each
+leg's score of a memory is blended with:
+
+- **context**: its score smoothed with its immediate neighbours in the session
+  (ordered by time): dense ``(s + ½ s_prev + ½ s_next) / (1 + ½·neighbours)``, keyword
+  ``b + b_prev + b_next`` (as if the three turns were one document);
+- **session**: the session's aggregate: the mean dense similarity of its members, and
+  the sum of squared keyword scores of its members (rewarding several strong matches
+  over many weak ones).
+
+Memories without a session, or in a session too large to be one episode, are their
+own context. All functions are pure: they take scores and the session structure and
+return per-candidate features.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Sessions:
+    """Ordered live members of the candidates' sessions."""
+
+    members: Mapping[str, Sequence[str]]
+    """Session id -> member memory ids, oldest first."""
+    session_of: Mapping[str, str]
+    """Memory id -> its session id, for every member of ``members``."""
+    position: Mapping[str, int]
+    """Memory id -> its index in its session's member list."""
+
+    @classmethod
+    def from_members(cls, members: Mapping[str, Sequence[str]]) -> Sessions:
+        """Index ``members`` (session id -> ordered member ids)."""
+        session_of: dict[str, str] = {}
+        position: dict[str, int] = {}
+        for session, ids in members.items():
+            for at, memory_id in enumerate(ids):
+                session_of[memory_id] = session
+                position[memory_id] = at
+        return cls(members, session_of, position)
+
+    @classmethod
+    def empty(cls) -> Sessions:
+        """No session structure: every memory is its own context."""
+        return cls({}, {}, {})
+
+    def all_ids(self) -> list[str]:
+        """Every member of every session."""
+        return list(self.session_of)
+
+    def neighbours(self, memory_id: str) -> tuple[str | None, str | None]:
+        """The members just before and after ``memory_id`` in its session."""
+        session = self.session_of.get(memory_id)
+        if session is None:
+            return None, None
+        ids = self.members[session]
+        at = self.position[memory_id]
+        before = ids[at - 1] if at > 0 else None
+        after = ids[at + 1] if at + 1 < len(ids) else None
+        return before, after
+
+
+def _max_normalised(values: Mapping[str, float]) -> dict[str, float]:
+    best = max(values.values(), default=0.0)
+    if best <= 0:
+        return {k: 0.0 for k in values}
+    return {k: v / best for k, v in values.items()}
+
+
+def dense_context(
+    candidates: Iterable[str], sims: Mapping[str, float], sessions: Sessions
+) -> tuple[dict[str, float], dict[str, float]]:
+    """Per candidate: (neighbour-smoothed cosine, session mean cosine), clipped at 0."""
+    ctx: dict[str, float] = {}
+    sess: dict[str, float] = {}
+    means: dict[str, float] = {}
+    for memory_id in candidates:
+        own = max(0.0, sims.get(memory_id, 0.0))
+        total, weight = own, 1.0
+        for neighbour in sessions.neighbours(memory_id):
+            if neighbour is not None and neighbour in sims:
+                total += 0.5 * max(0.0, sims[neighbour])
+                weight += 0.5
+        ctx[memory_id] = total / weight
+        session = sessions.session_of.get(memory_id)
+        if session is None:
+            sess[memory_id] = own
+            continue
+        if session not in means:
+            members = [max(0.0, sims[m]) for m in sessions.members[session] if m in sims]
+            means[session] = sum(members) / len(members) if members else 0.0
+        sess[memory_id] = means[session]
+    return ctx, sess
+
+
+def keyword_context(
+    candidates: Iterable[str], scores: Mapping[str, float], sessions: Sessions
+) -> tuple[dict[str, float], dict[str, float]]:
+    """Per candidate: (keyword score of it and its neighbours, session sum of squares),
+    each scaled so the best candidate is 1. ``scores`` are normalised keyword scores."""
+    ctx: dict[str, float] = {}
+    sess: dict[str, float] = {}
+    sums: dict[str, float] = {}
+    for memory_id in candidates:
+        own = scores.get(memory_id, 0.0)
+        total = own
+        for neighbour in sessions.neighbours(memory_id):
+            if neighbour is not None:
+                total += scores.get(neighbour, 0.0)
+        ctx[memory_id] = total
+        session = sessions.session_of.get(memory_id)
+        if session is None:
+            sess[memory_id] = own * own
+            continue
+        if session not in sums:
+            sums[session] = sum(scores.get(m, 0.0) ** 2 for m in sessions.members[session])
+        sess[memory_id] = sums[session]
+    return _max_normalised(ctx), _max_normalised(sess)
+
+
+def blend(own: float, context: float, session: float, w_context: float, w_session: float) -> float:
+    """``(own + w_c·context + w_s·session) / (1 + w_c + w_s)``: stays in [0, 1]."""
+    return (own + w_context * context + w_session * session) / (1.0 + w_context + w_session)

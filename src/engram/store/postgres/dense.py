@@ -1,0 +1,123 @@
+"""Dense top-k in the database: pgvector's HNSW index, not a client-side matrix.
+
+``PgVectorSearch`` implements ``engram.store.base.VectorSearch`` for ``PostgresStore``.
+Each (model, dimension) has a partial HNSW index on ``embedding::vector(N)`` with cosine
+ops; a query repeats that expression and predicate so the planner can use it, and sets
+``hnsw.ef_search`` (and pgvector 0.8's ``hnsw.iterative_scan``, so a namespace filter
+cannot starve the result) for its own transaction only. The planner still chooses:
+for a small namespace it reads that namespace's rows through the btree and sorts them,
+which is exact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+import psycopg
+from psycopg import sql
+
+if TYPE_CHECKING:
+    from engram.store.postgres.store import PostgresStore
+
+
+class PgVectorSearch:
+    """Cosine top-k over one model's vectors, run by PostgreSQL."""
+
+    def __init__(self, store: PostgresStore, model: str, dimension: int) -> None:
+        self._store = store
+        self.model = model
+        self.dimension = int(dimension)
+        self.searches = 0
+        typed = sql.SQL("embedding::vector({dim})").format(dim=sql.SQL(str(self.dimension)))
+        query = sql.SQL("%s::vector({dim})").format(dim=sql.SQL(str(self.dimension)))
+        # Model and dimension are literals so the partial index's predicate matches
+        # under any plan, including psycopg's prepared (generic) ones.
+        self._where = sql.SQL("model = {model} AND dim = {dim} AND namespace = %s AND live").format(
+            model=sql.Literal(model), dim=sql.Literal(self.dimension)
+        )
+        self._search = sql.SQL(
+            "SELECT memory_id, 1 - ({typed} <=> {query}) FROM memory_vectors "
+            "WHERE {where} ORDER BY {typed} <=> {query} LIMIT %s"
+        ).format(typed=typed, query=query, where=self._where)
+        # OFFSET 0 keeps the id lookup a primary-key fetch of a few rows; flattened,
+        # the planner may prefer scanning the namespace's rows through their index.
+        self._scores = sql.SQL(
+            "SELECT memory_id, 1 - ({typed} <=> {query}) FROM "
+            "(SELECT * FROM memory_vectors WHERE memory_id = ANY(%s) OFFSET 0) v "
+            "WHERE {where}"
+        ).format(typed=typed, query=query, where=self._where)
+
+    def _settings(self, conn: psycopg.Connection[Any], k: int, exact: bool) -> None:
+        cfg = self._store.config
+        # pgvector caps ef_search at 1000; below k an HNSW scan cannot return k rows.
+        ef = max(cfg.ef_search, min(k, 1000))
+        conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(ef)))
+        conn.execute(
+            sql.SQL("SET LOCAL hnsw.iterative_scan = {}").format(sql.Literal(cfg.iterative_scan))
+        )
+        if exact:
+            conn.execute("SET LOCAL enable_indexscan = off")
+
+    def search(
+        self, namespace: str, query: npt.NDArray[np.float32], k: int, *, exact: bool = False
+    ) -> list[tuple[str, float]]:
+        """The ``k`` nearest live memories of ``namespace`` by cosine similarity.
+
+        ``exact=True`` turns index scans off for this query: a sequential scan and sort,
+        the ground truth that HNSW recall is measured against.
+        """
+        if k <= 0:
+            return []
+        vector = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
+        # Pipelined: BEGIN, the SET LOCALs, the query and COMMIT go in one round trip.
+        with self._store._read("vector search") as conn:
+            with conn.pipeline(), conn.transaction():
+                self._settings(conn, k, exact)
+                cur = conn.execute(self._search, (vector, namespace, vector, int(k)))
+            rows = cur.fetchall()
+        self.searches += 1
+        return [(r[0], float(r[1])) for r in rows]
+
+    def scores(
+        self, namespace: str, query: npt.NDArray[np.float32], ids: Sequence[str]
+    ) -> dict[str, float]:
+        """Cosine similarity of specific live memories; ids without a vector are absent."""
+        wanted = list(dict.fromkeys(ids))
+        if not wanted:
+            return {}
+        vector = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
+        with self._store._read("vector scores") as conn:
+            rows = conn.execute(self._scores, (vector, wanted, namespace)).fetchall()
+        return {r[0]: float(r[1]) for r in rows}
+
+    # The database is the index: there is nothing derived to keep in step.
+    def added(
+        self,
+        namespace: str,
+        ids: Sequence[str],
+        vectors: npt.NDArray[np.float32],
+        epoch_after: int,
+    ) -> None:
+        """Nothing to do: the rows are already searchable."""
+
+    def removed(self, namespace: str, memory_id: str) -> None:
+        """Nothing to do: a tombstone clears the row's ``live`` flag in the same write."""
+
+    def invalidate(self, namespace: str | None = None) -> None:
+        """Nothing cached."""
+
+    def state(self) -> dict[str, object]:
+        """What ``doctor`` shows about the search."""
+        cfg = self._store.config
+        return {
+            "model": self.model,
+            "dimension": self.dimension,
+            "backend": "pgvector",
+            "index": self._store.ensure_vector_index(self.model, self.dimension) or "none (exact)",
+            "ef_search": cfg.ef_search,
+            "iterative_scan": cfg.iterative_scan,
+            "searches": self.searches,
+        }

@@ -1,0 +1,563 @@
+"""Lossless export and import of a store as JSONL (FEATURES I2).
+
+The file is one JSON object per line::
+
+    {"engram_export": 1, "created_at": ..., "engram_version": ..., "namespaces": [...] | null,
+     "vectors": true | false}
+    {"kind": "memory", "memory": {...every MemoryRecord field...}}
+    {"kind": "history", "memory_id": ..., "event": ..., "before": ..., "after": ..., ...}
+    {"kind": "feedback", "memory_id": ..., "rating": 1, "comment": ..., "created_at": ...}
+    {"kind": "vector", "memory_id": ..., "model": ..., "dim": 384, "content_hash": ...,
+     "vector": "<base64 of little-endian float32>"}
+    ...
+    {"kind": "transcript", "namespace": ..., "session_key": ..., "content": ..., ...}
+    {"kind": "end", "memories": N, "history": N, "feedback": N, "vectors": N,
+     "transcripts": N}
+
+A memory's history, feedback and vector lines follow its own line. Memories appear in
+id order, tombstoned ones included; the ``end`` line lets import tell a whole file from
+a truncated one.
+
+``import_jsonl`` reads the file twice. The first pass checks every line and writes
+nothing, so a malformed file changes nothing and the error names its line. The second
+pass imports batches of memories with their rows, one transaction each. A memory whose
+id is already stored, or whose content is already live in its namespace, is skipped
+with its rows, so importing a file twice is a no-op, and an import that stopped half
+way (the store failed, the process was killed) finishes when run again.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import os
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, fields
+from datetime import datetime
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+
+from engram.errors import InvalidInputError
+from engram.records import HistoryEntry, MemoryCategory, MemoryRecord, MemoryType, utcnow
+from engram.store.base import (
+    FeedbackRow,
+    ImportCounts,
+    MemoryBundle,
+    Store,
+    TranscriptRow,
+    VectorRow,
+)
+from engram.text import normalize_content
+from engram.validate import namespace_for
+
+#: The format this engram writes, and the newest it reads.
+FORMAT_VERSION = 1
+#: Memories per page on export and per transaction on import.
+BATCH = 500
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class ExportCounts:
+    """How many rows of each kind an export wrote."""
+
+    memories: int = 0
+    history: int = 0
+    feedback: int = 0
+    vectors: int = 0
+    transcripts: int = 0
+
+    def to_dict(self) -> dict[str, int]:
+        """A JSON-ready dict."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+# -- export -------------------------------------------------------------------------
+def export_total(store: Store, namespaces: Sequence[str] | None) -> int:
+    """How many memories, tombstoned ones included, an export of ``namespaces`` holds."""
+    if namespaces is None:
+        stats = store.stats(None)
+        return sum(stats.memories.values()) + stats.tombstoned
+    return sum(store.count(ns, include_deleted=True) for ns in namespaces)
+
+
+def export_jsonl(
+    store: Store,
+    out: TextIO,
+    *,
+    namespaces: Sequence[str] | None = None,
+    vectors: bool = False,
+    batch_size: int = BATCH,
+    progress: Progress | None = None,
+) -> ExportCounts:
+    """Write the memories of ``namespaces`` (all when None), their history, feedback,
+    transcripts and, with ``vectors``, their vectors to ``out``."""
+    from engram import __version__
+
+    ns = None if namespaces is None else list(dict.fromkeys(namespaces))
+    total = export_total(store, ns) if progress is not None else 0
+    header = {
+        "engram_export": FORMAT_VERSION,
+        "created_at": utcnow().isoformat(),
+        "engram_version": __version__,
+        "namespaces": ns,
+        "vectors": vectors,
+    }
+    _write(out, header)
+    memories = history = feedback = vector_rows = transcripts = 0
+    after: str | None = None
+    while page := store.export_bundles(
+        after=after, limit=batch_size, namespaces=ns, vectors=vectors
+    ):
+        for bundle in page:
+            _write(out, {"kind": "memory", "memory": bundle.record.to_dict()})
+            for entry in bundle.history:
+                _write(out, _history_line(entry))
+            for row in bundle.feedback:
+                _write(out, _feedback_line(row))
+            if bundle.vector is not None:
+                _write(out, _vector_line(bundle.vector))
+            memories += 1
+            history += len(bundle.history)
+            feedback += len(bundle.feedback)
+            vector_rows += bundle.vector is not None
+        after = page[-1].record.id
+        if progress is not None:
+            progress(memories, max(total, memories))
+    key: tuple[str, str] | None = None
+    while rows := store.export_transcripts(after=key, limit=batch_size, namespaces=ns):
+        for transcript in rows:
+            _write(
+                out,
+                {
+                    "kind": "transcript",
+                    "namespace": transcript.namespace,
+                    "session_key": transcript.session_key,
+                    "content": transcript.content,
+                    "agent_id": transcript.agent_id,
+                    "created_at": transcript.created_at.isoformat(),
+                },
+            )
+        transcripts += len(rows)
+        key = (rows[-1].namespace, rows[-1].session_key)
+    counts = ExportCounts(memories, history, feedback, vector_rows, transcripts)
+    _write(out, {"kind": "end", **counts.to_dict()})
+    return counts
+
+
+def _write(out: TextIO, obj: Mapping[str, Any]) -> None:
+    out.write(json.dumps(obj, ensure_ascii=False) + "\n")
+
+
+def _history_line(entry: HistoryEntry) -> dict[str, Any]:
+    data = entry.to_dict()
+    data.pop("id")  # a local row id: the importing store assigns its own
+    return {"kind": "history", **data}
+
+
+def _feedback_line(row: FeedbackRow) -> dict[str, Any]:
+    return {
+        "kind": "feedback",
+        "memory_id": row.memory_id,
+        "namespace": row.namespace,
+        "rating": row.rating,
+        "comment": row.comment,
+        "created_at": row.created_at.isoformat(),
+    }
+
+
+def _vector_line(row: VectorRow) -> dict[str, Any]:
+    vector = np.asarray(row.vector, dtype="<f4")
+    return {
+        "kind": "vector",
+        "memory_id": row.memory_id,
+        "model": row.model,
+        "dim": int(vector.shape[0]),
+        "content_hash": row.content_hash,
+        "vector": base64.b64encode(vector.tobytes()).decode("ascii"),
+    }
+
+
+# -- import -------------------------------------------------------------------------
+def import_jsonl(
+    store: Store,
+    path: str | os.PathLike[str],
+    *,
+    vectors: bool = True,
+    batch_size: int = BATCH,
+    progress: Progress | None = None,
+) -> ImportCounts:
+    """Import an export file into ``store``; see the module docstring for the rules.
+
+    Raises ``InvalidInputError`` naming the line when the file is not a whole, valid
+    export of a format this engram reads; nothing is written then. ``vectors=False``
+    leaves vectors out (``engram reindex`` makes them).
+    """
+    file = Path(path)
+    total, dims = _check(file)
+    if vectors:
+        _check_dimensions(store, dims, file)
+    if progress is not None:
+        progress(0, total)
+    counts = ImportCounts()
+    done = 0
+    bundles: list[MemoryBundle] = []
+    transcripts: list[TranscriptRow] = []
+
+    def flush() -> None:
+        nonlocal counts, done
+        if bundles:
+            counts += store.import_bundles(bundles)
+            done += len(bundles)
+            bundles.clear()
+            if progress is not None:
+                progress(done, total)
+        if transcripts:
+            counts += store.import_transcripts(transcripts)
+            transcripts.clear()
+
+    for item in _items(file):
+        if isinstance(item, MemoryBundle):
+            if not vectors and item.vector is not None:
+                item = MemoryBundle(item.record, item.history, item.feedback, None)
+            bundles.append(item)
+        else:
+            transcripts.append(item)
+        if len(bundles) >= batch_size or len(transcripts) >= batch_size:
+            flush()
+    flush()
+    return counts
+
+
+def _check(file: Path) -> tuple[int, dict[str, int]]:
+    """Read the whole file and raise on the first problem; returns the memory count and
+    the dimension of each vector model."""
+    total = 0
+    dims: dict[str, int] = {}
+    for item in _items(file):
+        if isinstance(item, MemoryBundle):
+            total += 1
+            if item.vector is not None:
+                dim = int(item.vector.vector.shape[0])
+                if dims.setdefault(item.vector.model, dim) != dim:
+                    raise InvalidInputError(
+                        f"{file}: vectors of model {item.vector.model!r} have dimensions "
+                        f"{dims[item.vector.model]} and {dim}"
+                    )
+    return total, dims
+
+
+def _check_dimensions(store: Store, dims: Mapping[str, int], file: Path) -> None:
+    stored = store.vector_dimensions()
+    for model, dim in dims.items():
+        if model in stored and stored[model] != dim:
+            raise InvalidInputError(
+                f"{file}: its vectors from {model!r} have dimension {dim} but this store's have "
+                f"{stored[model]}; import without vectors and run `engram reindex`"
+            )
+
+
+class _Problem(Exception):
+    """A problem with one line; ``_items`` adds the file and line number."""
+
+
+def _items(file: Path) -> Iterator[MemoryBundle | TranscriptRow]:
+    """The file's bundles (a memory with its rows) and transcripts, in file order."""
+    try:
+        handle = file.open(encoding="utf-8")
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read {file}: {exc.strerror or exc}") from None
+    number = 0
+    current: _Bundle | None = None
+    counts = dict.fromkeys(("memories", "history", "feedback", "vectors", "transcripts"), 0)
+    ended = False
+    try:
+        with handle:
+            for number, line in enumerate(handle, start=1):
+                if not line.strip():
+                    continue
+                data = _json_object(line)
+                if number == 1:
+                    _header(data)
+                    continue
+                if ended:
+                    raise _Problem("content after the 'end' line")
+                kind = data.get("kind")
+                if kind == "memory":
+                    _exact_keys(data, {"kind", "memory"}, "a memory line")
+                    if current is not None:
+                        yield current.bundle()
+                    current = _Bundle(_record(_field(data, "memory", dict)))
+                    counts["memories"] += 1
+                elif kind in ("history", "feedback", "vector"):
+                    if current is None or data.get("memory_id") != current.record.id:
+                        raise _Problem(f"a {kind} line must follow the line of its memory")
+                    current.add(kind, data)
+                    counts["vectors" if kind == "vector" else kind] += 1
+                elif kind == "transcript":
+                    counts["transcripts"] += 1
+                    yield _transcript(data)
+                elif kind == "end":
+                    _end(data, counts)
+                    ended = True
+                else:
+                    raise _Problem(f"unknown kind {kind!r}")
+    except _Problem as exc:
+        raise InvalidInputError(f"{file}, line {number}: {exc}") from None
+    except UnicodeDecodeError:
+        raise InvalidInputError(f"{file}, line {number + 1}: not UTF-8 text") from None
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read {file}: {exc.strerror or exc}") from None
+    if number == 0:
+        raise InvalidInputError(f"{file} is empty: it is not an engram export")
+    if not ended:
+        raise InvalidInputError(
+            f"{file} ends at line {number} without its 'end' line: the file is truncated"
+        )
+    if current is not None:
+        yield current.bundle()
+
+
+class _Bundle:
+    """A memory and the rows read after it so far."""
+
+    def __init__(self, record: MemoryRecord) -> None:
+        self.record = record
+        self.history: list[HistoryEntry] = []
+        self.feedback: list[FeedbackRow] = []
+        self.vector: VectorRow | None = None
+
+    def add(self, kind: str, data: Mapping[str, Any]) -> None:
+        if kind == "history":
+            self.history.append(_history(data, self.record))
+        elif kind == "feedback":
+            self.feedback.append(_feedback(data, self.record))
+        else:
+            if self.vector is not None:
+                raise _Problem(f"a second vector for memory {self.record.id}")
+            self.vector = _vector(data)
+
+    def bundle(self) -> MemoryBundle:
+        return MemoryBundle(self.record, tuple(self.history), tuple(self.feedback), self.vector)
+
+
+def _json_object(line: str) -> dict[str, Any]:
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise _Problem(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(data, dict):
+        raise _Problem(f"expected a JSON object, got {type(data).__name__}")
+    return data
+
+
+def _header(data: Mapping[str, Any]) -> None:
+    version = data.get("engram_export")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise _Problem("not an engram export: the first line has no 'engram_export' version")
+    if version > FORMAT_VERSION:
+        raise _Problem(
+            f"export format {version} was written by a newer engram; this engram reads "
+            f"format {FORMAT_VERSION} and older: upgrade engram to import it"
+        )
+    if version < 1:
+        raise _Problem(f"unknown export format {version}")
+
+
+def _end(data: Mapping[str, Any], counts: Mapping[str, int]) -> None:
+    for name, seen in counts.items():
+        expected = data.get(name)
+        if expected != seen:
+            raise _Problem(
+                f"the 'end' line says {expected!r} {name} but the file holds {seen}: "
+                "the file is incomplete or was edited"
+            )
+
+
+# -- one line's fields ----------------------------------------------------------------
+def _field(data: Mapping[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
+    if name not in data:
+        raise _Problem(f"missing field {name!r}")
+    value = data[name]
+    if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
+        raise _Problem(f"field {name!r} must not be a boolean")
+    if not isinstance(value, kind):
+        raise _Problem(f"field {name!r} has the wrong type ({type(value).__name__})")
+    return value
+
+
+def _text(data: Mapping[str, Any], name: str, *, optional: bool = False) -> Any:
+    return _field(data, name, (str, type(None)) if optional else str)
+
+
+def _time(data: Mapping[str, Any], name: str) -> datetime:
+    value = _text(data, name)
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        raise _Problem(f"field {name!r} is not an ISO 8601 time: {value!r}") from None
+
+
+def _maybe_time(data: Mapping[str, Any], name: str) -> datetime | None:
+    return None if _text(data, name, optional=True) is None else _time(data, name)
+
+
+def _exact_keys(data: Mapping[str, Any], expected: set[str], what: str) -> None:
+    unknown = set(data) - expected
+    if unknown:
+        raise _Problem(f"unknown field(s) in {what}: {', '.join(sorted(unknown))}")
+
+
+def _strings(data: Mapping[str, Any], name: str) -> tuple[str, ...]:
+    value = _field(data, name, list)
+    if not all(isinstance(v, str) for v in value):
+        raise _Problem(f"field {name!r} must be a list of strings")
+    return tuple(value)
+
+
+def _number(data: Mapping[str, Any], name: str) -> float | None:
+    value = _field(data, name, (int, float, type(None)))
+    return None if value is None else float(value)
+
+
+def _enum(
+    data: Mapping[str, Any],
+    name: str,
+    enum: type[MemoryType] | type[MemoryCategory],
+    *,
+    optional: bool = False,
+) -> Any:
+    value = _text(data, name, optional=optional)
+    if value is None:
+        return None
+    try:
+        return enum(value)
+    except ValueError:
+        raise _Problem(f"field {name!r} has an unknown value {value!r}") from None
+
+
+# How each MemoryRecord field is read, by its annotation.
+_READERS: dict[str, Callable[[Mapping[str, Any], str], Any]] = {
+    "str": _text,
+    "str | None": lambda d, n: _text(d, n, optional=True),
+    "MemoryType": lambda d, n: _enum(d, n, MemoryType),
+    "MemoryCategory | None": lambda d, n: _enum(d, n, MemoryCategory, optional=True),
+    "tuple[str, ...]": _strings,
+    "float | None": _number,
+    "int": lambda d, n: _field(d, n, int),
+    "dict[str, Any]": lambda d, n: _field(d, n, dict),
+    "datetime": _time,
+    "datetime | None": _maybe_time,
+}
+_RECORD_FIELDS = {f.name: str(f.type) for f in fields(MemoryRecord)}
+
+
+def _record(data: Mapping[str, Any]) -> MemoryRecord:
+    _exact_keys(data, set(_RECORD_FIELDS), "memory")
+    values = {name: _READERS[kind](data, name) for name, kind in _RECORD_FIELDS.items()}
+    record = MemoryRecord(**values)
+    if not record.id:
+        raise _Problem("a memory needs a non-empty id")
+    _namespace(record.namespace)
+    if normalize_content(record.content).content_hash != record.content_hash:
+        raise _Problem(f"memory {record.id}: content_hash does not match its content")
+    return record
+
+
+def _namespace(name: str) -> None:
+    try:
+        namespace_for(name, None, None, None, name)
+    except InvalidInputError as exc:
+        raise _Problem(str(exc)) from None
+
+
+def _same_memory(data: Mapping[str, Any], record: MemoryRecord) -> None:
+    if _text(data, "namespace") != record.namespace:
+        raise _Problem(f"namespace differs from its memory's ({record.namespace!r})")
+
+
+def _history(data: Mapping[str, Any], record: MemoryRecord) -> HistoryEntry:
+    _exact_keys(
+        data,
+        {
+            "kind",
+            "memory_id",
+            "namespace",
+            "event",
+            "before",
+            "after",
+            "actor",
+            "reason",
+            "created_at",
+        },
+        "history",
+    )
+    _same_memory(data, record)
+    created = _time(data, "created_at")
+    return HistoryEntry(
+        id=0,  # the importing store assigns the row id
+        memory_id=record.id,
+        namespace=record.namespace,
+        event=_text(data, "event"),
+        before=_field(data, "before", (dict, type(None))),
+        after=_field(data, "after", (dict, type(None))),
+        actor=_text(data, "actor", optional=True),
+        reason=_text(data, "reason", optional=True),
+        created_at=created,
+    )
+
+
+def _feedback(data: Mapping[str, Any], record: MemoryRecord) -> FeedbackRow:
+    _exact_keys(
+        data, {"kind", "memory_id", "namespace", "rating", "comment", "created_at"}, "feedback"
+    )
+    _same_memory(data, record)
+    rating = _field(data, "rating", int)
+    if rating not in (1, -1):
+        raise _Problem(f"rating must be 1 or -1, got {rating!r}")
+    created = _time(data, "created_at")
+    return FeedbackRow(
+        memory_id=record.id,
+        namespace=record.namespace,
+        rating=rating,
+        comment=_text(data, "comment", optional=True),
+        created_at=created,
+    )
+
+
+def _vector(data: Mapping[str, Any]) -> VectorRow:
+    _exact_keys(data, {"kind", "memory_id", "model", "dim", "content_hash", "vector"}, "vector")
+    dim = _field(data, "dim", int)
+    try:
+        raw = base64.b64decode(_text(data, "vector"), validate=True)
+    except (binascii.Error, ValueError):
+        raise _Problem("field 'vector' is not base64") from None
+    if dim < 1 or len(raw) != 4 * dim:
+        raise _Problem(f"the vector holds {len(raw) // 4} float32 values, not dim={dim}")
+    return VectorRow(
+        memory_id=_text(data, "memory_id"),
+        model=_text(data, "model"),
+        vector=np.frombuffer(raw, dtype="<f4").astype(np.float32),
+        content_hash=_text(data, "content_hash"),
+    )
+
+
+def _transcript(data: Mapping[str, Any]) -> TranscriptRow:
+    _exact_keys(
+        data,
+        {"kind", "namespace", "session_key", "content", "agent_id", "created_at"},
+        "transcript",
+    )
+    created = _time(data, "created_at")
+    _namespace(_text(data, "namespace"))
+    return TranscriptRow(
+        namespace=_text(data, "namespace"),
+        session_key=_text(data, "session_key"),
+        content=_text(data, "content"),
+        agent_id=_text(data, "agent_id", optional=True),
+        created_at=created,
+    )

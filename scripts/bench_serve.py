@@ -34,20 +34,66 @@ from engram.api.server import serve_in_thread
 from engram.embed.base import BaseEmbedder, Vectors, normalize_rows
 from engram.keys import create_key
 
-SUBJECTS = ["the billing service", "the staging database", "Alice", "the deploy script",
-            "the search cluster", "our CI pipeline", "the mobile app", "Bob", "the data team",
-            "the payments API", "the auth proxy", "the nightly export", "the ML model",
-            "the on-call rota", "the design system", "the kafka cluster"]
-VERBS = ["runs on", "depends on", "was migrated to", "prefers", "is owned by",
-         "fails without", "is documented in", "was replaced by", "talks to", "is cached in"]
-OBJECTS = ["Postgres 16", "a Redis sidecar", "the EU region", "the platform team",
-           "ops/deploy.sh", "the vault", "an S3 bucket", "Terraform", "the wiki", "Grafana",
-           "a cron job at 02:00", "the blue-green setup", "TLS certificates from ACME",
-           "the feature flag service", "a read replica", "the incident runbook"]
-QUERIES = ["where does billing run?", "who owns the payments API", "how do I deploy",
-           "what replaced the nightly export", "staging database region",
-           "what does the auth proxy talk to", "which team owns kafka",
-           "where are certificates from", "what does CI depend on", "ML model cache"]
+SUBJECTS = [
+    "the billing service",
+    "the staging database",
+    "Alice",
+    "the deploy script",
+    "the search cluster",
+    "our CI pipeline",
+    "the mobile app",
+    "Bob",
+    "the data team",
+    "the payments API",
+    "the auth proxy",
+    "the nightly export",
+    "the ML model",
+    "the on-call rota",
+    "the design system",
+    "the kafka cluster",
+]
+VERBS = [
+    "runs on",
+    "depends on",
+    "was migrated to",
+    "prefers",
+    "is owned by",
+    "fails without",
+    "is documented in",
+    "was replaced by",
+    "talks to",
+    "is cached in",
+]
+OBJECTS = [
+    "Postgres 16",
+    "a Redis sidecar",
+    "the EU region",
+    "the platform team",
+    "ops/deploy.sh",
+    "the vault",
+    "an S3 bucket",
+    "Terraform",
+    "the wiki",
+    "Grafana",
+    "a cron job at 02:00",
+    "the blue-green setup",
+    "TLS certificates from ACME",
+    "the feature flag service",
+    "a read replica",
+    "the incident runbook",
+]
+QUERIES = [
+    "where does billing run?",
+    "who owns the payments API",
+    "how do I deploy",
+    "what replaced the nightly export",
+    "staging database region",
+    "what does the auth proxy talk to",
+    "which team owns kafka",
+    "where are certificates from",
+    "what does CI depend on",
+    "ML model cache",
+]
 
 
 class HashEmbedder(BaseEmbedder):
@@ -72,14 +118,16 @@ def sentences(count: int) -> list[str]:
     term frequencies look like text rather than one template repeated."""
     rng = random.Random(0)
     syllables = ["ka", "lo", "mi", "ren", "to", "sa", "vi", "dor", "en", "pa", "qu", "zel"]
-    vocab = sorted({"".join(rng.choice(syllables) for _ in range(rng.randint(2, 4)))
-                    for _ in range(6000)})
+    vocab = sorted(
+        {"".join(rng.choice(syllables) for _ in range(rng.randint(2, 4))) for _ in range(6000)}
+    )
     weights = [1 / (rank + 1) for rank in range(len(vocab))]
     out = []
     for i in range(count):
         extra = " ".join(rng.choices(vocab, weights=weights, k=5))
-        out.append(f"{rng.choice(SUBJECTS)} {rng.choice(VERBS)} {rng.choice(OBJECTS)}: {extra}"
-                   f" (#{i})")
+        out.append(
+            f"{rng.choice(SUBJECTS)} {rng.choice(VERBS)} {rng.choice(OBJECTS)}: {extra} (#{i})"
+        )
     return out
 
 
@@ -122,28 +170,52 @@ def main() -> None:
         if have < args.memories:
             started = time.perf_counter()
             memory.add_many(sentences(args.memories)[have:], namespace="user:bench")
-            print(f"stored {args.memories - have} memories in "
-                  f"{time.perf_counter() - started:.1f}s")
+            print(f"stored {args.memories - have} memories in {time.perf_counter() - started:.1f}s")
         _, key = create_key(memory, "bench")
         memory.recall("warm up the vector index", namespace="user:bench")
+        direct = []
+        for i in range(100):  # the same recalls through the library alone, for comparison
+            started = time.perf_counter()
+            memory.recall(QUERIES[i % len(QUERIES)], namespace="user:bench")
+            direct.append((time.perf_counter() - started) * 1000)
         with serve_in_thread(create_app(memory, mcp=False)) as url:
             script = home / "recall.lua"
             script.write_text(LUA % ("{" + ", ".join(json.dumps(q) for q in QUERIES) + "}", key))
-            command = ["wrk", f"-t{args.threads}", f"-c{args.connections}",
-                       f"-d{args.duration}s", "--timeout", "10s", "-s", str(script), url]
+            command = [
+                "wrk",
+                f"-t{args.threads}",
+                f"-c{args.connections}",
+                f"-d{args.duration}s",
+                "--timeout",
+                "10s",
+                "-s",
+                str(script),
+                url,
+            ]
             print("$", " ".join(command))
             output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     line = next(x for x in output.splitlines() if x.startswith("RESULT"))
     requests, micros, errors, p50, p95, p99, worst = line.split()[1:]
     seconds = int(micros) / 1e6
-    print(json.dumps({
-        "embedder": args.embedder, "memories": args.memories,
-        "connections": args.connections, "seconds": round(seconds, 1),
-        "requests": int(requests), "errors": int(errors),
-        "rps": round(int(requests) / seconds, 1),
-        "p50_ms": float(p50), "p95_ms": float(p95), "p99_ms": float(p99),
-        "max_ms": round(int(worst) / 1000, 1),
-    }))
+    print(
+        json.dumps(
+            {
+                "embedder": args.embedder,
+                "memories": args.memories,
+                "connections": args.connections,
+                "seconds": round(seconds, 1),
+                "requests": int(requests),
+                "errors": int(errors),
+                "rps": round(int(requests) / seconds, 1),
+                "p50_ms": float(p50),
+                "p95_ms": float(p95),
+                "p99_ms": float(p99),
+                "max_ms": round(int(worst) / 1000, 1),
+                "library_p50_ms": round(float(np.percentile(direct, 50)), 1),
+                "library_p95_ms": round(float(np.percentile(direct, 95)), 1),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -22,7 +22,8 @@ from engram.store import open_store
 from engram.store.base import VectorRow
 from engram.store.postgres import PgVectorSearch, PostgresStore
 from engram.store.postgres import migrations as pg_migrations
-from engram.store.postgres.store import match_terms, redact, vector_index_name
+from engram.store.postgres.keyword import match_terms
+from engram.store.postgres.store import redact, vector_index_name
 from engram.store.sqlite import SQLiteStore
 from engram.text import fts_query
 from engram.validate import build_record
@@ -219,7 +220,7 @@ def test_hnsw_recall_at_10_against_exact_search(pg_url: str) -> None:
     """HNSW (the index) vs a sequential scan (index scans off) on 3000 vectors."""
     store = PostgresStore(pg_url, PostgresConfig(ef_search=100))
     try:
-        dim, n = 64, 3000
+        dim, n = 64, 2000
         data = _unit_vectors(n, dim, seed=1)
         records = [
             build_record(f"memory number {i}", namespace="default", max_chars=1000)
@@ -233,7 +234,7 @@ def test_hnsw_recall_at_10_against_exact_search(pg_url: str) -> None:
             conn.execute("ANALYZE memory_vectors")
         search = store.vector_search("m", dim)
         assert isinstance(search, PgVectorSearch)
-        queries = _unit_vectors(50, dim, seed=2)
+        queries = _unit_vectors(30, dim, seed=2)
         approx = [[i for i, _ in search.search("default", q, 10)] for q in queries]
         exact = [[i for i, _ in search.search("default", q, 10, exact=True)] for q in queries]
         truth = [

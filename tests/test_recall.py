@@ -31,9 +31,9 @@ def filled(mem: Memory) -> Memory:
 
 
 @pytest.fixture
-def kw(config: Config) -> Iterator[Memory]:
+def kw(config: Config, store_location: str) -> Iterator[Memory]:
     """Keyword-only memory: no embedder configured."""
-    with Memory(":memory:", config=config, embedder=None) as m:
+    with Memory(store_location, config=config, embedder=None) as m:
         yield m
 
 
@@ -106,9 +106,9 @@ def test_strategy_sets_mode(filled: Memory, strategy: str, mode: RecallMode) -> 
         assert b.sim is None and b.bm25 == 1.0
 
 
-def test_strategy_from_config(config: Config) -> None:
+def test_strategy_from_config(config: Config, store_location: str) -> None:
     cfg = config.with_overrides(recall={"strategy": "bm25"})
-    with Memory(":memory:", config=cfg, embedder=HashEmbedder()) as mem:
+    with Memory(store_location, config=cfg, embedder=HashEmbedder()) as mem:
         mem.add_many(DOCS)
         assert mem.recall("green tea").mode is RecallMode.KEYWORD
 
@@ -376,9 +376,9 @@ def test_both_fusions_work(filled: Memory, fusion: str) -> None:
         assert recall.hits[0].breakdown.fused == 1.0  # first in both lists
 
 
-def test_rrf_from_config(config: Config) -> None:
+def test_rrf_from_config(config: Config, store_location: str) -> None:
     cfg = config.with_overrides(recall={"fusion": "rrf", "rrf_k": 1})
-    with Memory(":memory:", config=cfg, embedder=HashEmbedder()) as mem:
+    with Memory(store_location, config=cfg, embedder=HashEmbedder()) as mem:
         mem.add_many(DOCS)
         recall = mem.recall("staging database port", limit=5)
         assert contents(recall)[0] == DOCS[3]
@@ -389,8 +389,8 @@ def test_rrf_from_config(config: Config) -> None:
 
 
 @pytest.fixture
-def failing(config: Config) -> Iterator[Memory]:
-    with Memory(":memory:", config=config, embedder=FailingEmbedder()) as m:
+def failing(config: Config, store_location: str) -> Iterator[Memory]:
+    with Memory(store_location, config=config, embedder=FailingEmbedder()) as m:
         yield m
 
 

@@ -15,7 +15,7 @@ from conftest import HashEmbedder
 from engram import Config, InvalidInputError, Memory, NotFoundError, StoreClosedError
 from engram.records import MemoryRecord
 from engram.store.base import ListQuery, Store, VectorRow
-from engram.store.sqlite import SQLiteStore
+from engram.store.sqlite import SQLiteStore, fts
 from engram.text import fts_query, normalize_content
 from engram.validate import build_record
 
@@ -148,7 +148,7 @@ def test_fts_follows_content_update(store: SQLiteStore) -> None:
     assert kw(store, "runbook") == [a]
     assert kw(store, "deploy script") == []  # the old text is gone from the index
     # the FTS index agrees with a full rebuild check
-    store._conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('integrity-check')")
+    fts.integrity_check(store._conn)
 
 
 def test_fts_follows_title_and_tags_update(store: SQLiteStore) -> None:
@@ -181,7 +181,7 @@ def test_tombstone_leaves_every_read(store: SQLiteStore) -> None:
         store.update("default", gone, {"title": "x"})
     with pytest.raises(NotFoundError):
         store.record_feedback("default", gone, 1, None)
-    store._conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('integrity-check')")
+    fts.integrity_check(store._conn)
 
 
 def test_tombstoned_never_recalled(mem: Memory) -> None:
@@ -426,3 +426,18 @@ def test_list_memories_filters(store: SQLiteStore) -> None:
     assert ids(category="social", user_id="u", agent_id="g", run_id="r") == [c]
     assert ids(limit=1, offset=1) == [b]
     assert ids(limit=10, offset=3) == []
+
+
+def test_keyword_statistics_stay_inside_a_namespace(store: SQLiteStore) -> None:
+    """BM25's IDF comes from the namespace's own index: another namespace's words never
+    change a namespace's scores (each has its own FTS5 table)."""
+    for text in ("Caroline likes green tea", "Bob prefers coffee", "Caroline paints lakes"):
+        add(store, text, namespace="b")
+    before = store.keyword_search("b", '"caroline" OR "coffee"', 10)
+    for i in range(40):
+        add(store, f"Caroline note {i} about coffee", namespace="a")
+    after = store.keyword_search("b", '"caroline" OR "coffee"', 10)
+    assert after == before
+    assert {i for i, _ in after} <= {r.id for r in store.list_memories("b", ListQuery())}
+    fts.integrity_check(store._conn)
+    assert store.keyword_search("nobody-here", '"caroline"', 10) == []

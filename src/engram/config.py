@@ -47,7 +47,7 @@ class RecallConfig:
 
     strategy: str = field(default="hybrid", metadata=_choices("hybrid", "dense", "bm25"))
     fusion: str = field(default="weighted", metadata=_choices("weighted", "rrf"))
-    alpha: float = field(default=0.5, metadata=_range(0.0, 1.0))
+    alpha: float = field(default=0.7, metadata=_range(0.0, 1.0))
     """Weight of the dense leg in weighted fusion (seed 004: alpha*vector + (1-alpha)*bm25)."""
     rrf_k: int = field(default=60, metadata=_range(1, 10_000))
     """seed 002: RRF smoothing constant, default 60."""
@@ -118,6 +118,8 @@ class PostgresConfig:
     )
     """pgvector 0.8 ``hnsw.iterative_scan``: keep scanning when the namespace filter
     leaves fewer than k rows ("off" on pgvector < 0.8)."""
+    read_only: bool = False
+    """For a read replica: skip migrations and index creation at open (writes fail)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -181,13 +181,13 @@ class VectorIndex:
         with self._lock:
             self._sync()
             block = self._block(namespace)
-            out: dict[str, float] = {}
-            q = np.asarray(query, dtype=np.float32)
-            for memory_id in ids:
-                row = block.rows.get(memory_id)
-                if row is not None and block.alive[row]:
-                    out[memory_id] = float(block.data[row] @ q)
-            return out
+            found = [(i, block.rows[i]) for i in ids if i in block.rows]
+            found = [(i, row) for i, row in found if block.alive[row]]
+            if not found:
+                return {}
+            rows = np.fromiter((row for _, row in found), dtype=np.int64, count=len(found))
+            sims = block.data[rows] @ np.asarray(query, dtype=np.float32)
+            return {memory_id: float(s) for (memory_id, _), s in zip(found, sims, strict=True)}
 
     def state(self) -> dict[str, object]:
         """What ``doctor`` shows about the index."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Iterator
@@ -13,6 +14,8 @@ from fastapi import FastAPI
 
 from engram.keys import ensure_admin_key
 from engram.memory import Memory
+
+log = logging.getLogger("engram.api")
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +63,14 @@ def base_url(host: str, port: int) -> str:
 
 
 def prepare(memory: Memory, *, host: str, port: int, auth: bool, mcp: bool) -> Startup:
-    """Create the first admin key if the store has none (with ``auth``), and the URLs."""
+    """Create the first admin key if the store has none (with ``auth``), load the
+    embedder (so the first request does not pay for it), and return the URLs."""
     created = ensure_admin_key(memory) if auth else None
+    if memory.embedder is not None:
+        try:
+            memory.embedder.embed_batch(["warm up"])
+        except Exception as exc:  # recall degrades to keyword search and says so
+            log.warning("the embedder failed to load: %s", exc)
     url = base_url(host, port)
     return Startup(
         api=url,

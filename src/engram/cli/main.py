@@ -31,7 +31,8 @@ from engram.errors import InvalidInputError
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--home", envvar="ENGRAM_HOME", help="Data directory (default ~/.engram).")
-@click.option("--db", help="Store location: a SQLite path or :memory: (default <home>/engram.db).")
+@click.option("--db", help="Store: a SQLite path, :memory: or postgresql://... "
+              "(default <home>/engram.db).")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False),
               help="TOML config file (default <home>/config.toml).")
 @click.version_option(package_name="engramdb", prog_name="engram")

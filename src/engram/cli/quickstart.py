@@ -59,7 +59,7 @@ EXAMPLES: list[dict[str, Any]] = [
     },
 ]
 
-QUERY = "how does engram decide which memories to recall?"
+QUERY = "how does engram rank the memories it recalls?"
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from rich.table import Table
 from engram.records import HistoryEntry, Hit, MemoryRecord, Recall
 
 console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def emit_json(data: Any) -> None:

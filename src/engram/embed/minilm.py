@@ -127,6 +127,9 @@ class MiniLMEmbedder(BaseEmbedder):
                 options.inter_op_num_threads = 1
                 options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
                 options.log_severity_level = 3
+                # Idle onnxruntime threads otherwise spin for a while after each run,
+                # starving the numpy and SQLite work that follows on a small machine.
+                options.add_session_config_entry("session.intra_op.allow_spinning", "0")
                 session = ort.InferenceSession(
                     str(path), sess_options=options, providers=["CPUExecutionProvider"]
                 )

@@ -25,7 +25,7 @@ import numpy.typing as npt
 from engram.errors import EmbeddingError
 
 #: Bump when the graph layout changes, so stale cached files are rebuilt.
-GRAPH_VERSION = 1
+GRAPH_VERSION = 3
 #: onnx opset with LayerNormalization (17) that onnxruntime >= 1.14 runs.
 OPSET = 17
 
@@ -102,9 +102,13 @@ class _GraphBuilder:
         value = value.astype(np.float32)
         return self.const(key.replace(".", "_"), value.T if transpose else value)
 
-    def op(self, op_type: str, inputs: list[str], hint: str = "", **attrs: Any) -> str:
+    def op(
+        self, op_type: str, inputs: list[str], hint: str = "", domain: str = "", **attrs: Any
+    ) -> str:
         out = self.name(hint or op_type.lower())
-        self.nodes.append(self._helper.make_node(op_type, inputs, [out], **attrs))
+        self.nodes.append(
+            self._helper.make_node(op_type, inputs, [out], domain=domain or None, **attrs)
+        )
         return out
 
     def linear(self, x: str, prefix: str) -> str:
@@ -128,12 +132,104 @@ def _strip_prefix(weights: Weights) -> Weights:
     return weights
 
 
-def build_graph(weights: Weights, shape: BertShape) -> bytes:
-    """Serialise an ONNX model computing pooled, normalised sentence embeddings."""
+def _fused_layer(g: _GraphBuilder, x: str, p: str, shape: BertShape, mask: str) -> str:
+    """One encoder layer from onnxruntime's fused CPU kernels (``com.microsoft``
+    Attention, BiasGelu, SkipLayerNormalization): the same maths in far fewer nodes."""
+    w = g.weights
+    qkv_weight = np.concatenate(
+        [w[f"{p}.attention.self.{n}.weight"].T for n in ("query", "key", "value")], axis=1
+    ).astype(np.float32)
+    qkv_bias = np.concatenate(
+        [w[f"{p}.attention.self.{n}.bias"] for n in ("query", "key", "value")]
+    ).astype(np.float32)
+    context = g.op(
+        "Attention",
+        [x, g.const(f"{p}_qkv_w", qkv_weight), g.const(f"{p}_qkv_b", qkv_bias), mask],
+        domain="com.microsoft",
+        num_heads=shape.heads,
+    )
+    attn = g.op("MatMul", [context, g.weight(f"{p}.attention.output.dense.weight", transpose=True)])
+    x = g.op(
+        "SkipLayerNormalization",
+        [
+            attn,
+            x,
+            g.weight(f"{p}.attention.output.LayerNorm.weight"),
+            g.weight(f"{p}.attention.output.LayerNorm.bias"),
+            g.weight(f"{p}.attention.output.dense.bias"),
+        ],
+        domain="com.microsoft",
+        epsilon=shape.eps,
+    )
+    inner = g.op("MatMul", [x, g.weight(f"{p}.intermediate.dense.weight", transpose=True)])
+    gelu = g.op(
+        "BiasGelu", [inner, g.weight(f"{p}.intermediate.dense.bias")], domain="com.microsoft"
+    )
+    ff = g.op("MatMul", [gelu, g.weight(f"{p}.output.dense.weight", transpose=True)])
+    return g.op(
+        "SkipLayerNormalization",
+        [
+            ff,
+            x,
+            g.weight(f"{p}.output.LayerNorm.weight"),
+            g.weight(f"{p}.output.LayerNorm.bias"),
+            g.weight(f"{p}.output.dense.bias"),
+        ],
+        domain="com.microsoft",
+        epsilon=shape.eps,
+    )
+
+
+class _PlainLayers:
+    """Encoder layers from standard ONNX operators only (any ONNX runtime runs them)."""
+
+    def __init__(self, g: _GraphBuilder, shape: BertShape, mask_f: str) -> None:
+        self.g, self.shape = g, shape
+        head_dim = shape.hidden // shape.heads
+        # Additive attention bias: 0 where attended, a large negative where padded.
+        mask_4d = g.op("Unsqueeze", [mask_f, g.const("axes12", np.array([1, 2], np.int64))])
+        inverted = g.op("Sub", [g.const("one", np.array(1.0, np.float32)), mask_4d])
+        self.bias = g.op("Mul", [inverted, g.const("neg", np.array(-1e4, np.float32))])
+        self.split = g.const("split", np.array([0, 0, shape.heads, head_dim], np.int64))
+        self.merge = g.const("merge", np.array([0, 0, shape.hidden], np.int64))
+        self.sqrt_d = g.const("sqrt_d", np.array(math.sqrt(head_dim), np.float32))
+        self.sqrt2 = g.const("sqrt2", np.array(math.sqrt(2.0), np.float32))
+        self.half = g.const("half", np.array(0.5, np.float32))
+        self.one = g.const("one_f", np.array(1.0, np.float32))
+
+    def _heads(self, t: str) -> str:
+        g = self.g
+        return g.op("Transpose", [g.op("Reshape", [t, self.split])], perm=[0, 2, 1, 3])
+
+    def layer(self, x: str, p: str) -> str:
+        g, eps = self.g, self.shape.eps
+        q = self._heads(g.linear(x, f"{p}.attention.self.query"))
+        k = self._heads(g.linear(x, f"{p}.attention.self.key"))
+        v = self._heads(g.linear(x, f"{p}.attention.self.value"))
+        k_t = g.op("Transpose", [k], perm=[0, 1, 3, 2])
+        scores = g.op("Add", [g.op("Div", [g.op("MatMul", [q, k_t]), self.sqrt_d]), self.bias])
+        probs = g.op("Softmax", [scores], axis=-1)
+        context = g.op("Transpose", [g.op("MatMul", [probs, v])], perm=[0, 2, 1, 3])
+        context = g.op("Reshape", [context, self.merge])
+        attn_out = g.linear(context, f"{p}.attention.output.dense")
+        x = g.layer_norm(g.op("Add", [attn_out, x]), f"{p}.attention.output.LayerNorm", eps)
+        # Exact (erf) GELU, as BERT's "gelu".
+        inner = g.linear(x, f"{p}.intermediate.dense")
+        erf = g.op("Erf", [g.op("Div", [inner, self.sqrt2])])
+        gelu = g.op("Mul", [g.op("Mul", [inner, self.half]), g.op("Add", [erf, self.one])])
+        ff = g.linear(gelu, f"{p}.output.dense")
+        return g.layer_norm(g.op("Add", [ff, x]), f"{p}.output.LayerNorm", eps)
+
+
+def build_graph(weights: Weights, shape: BertShape, *, fused: bool = False) -> bytes:
+    """Serialise an ONNX model computing pooled, normalised sentence embeddings.
+
+    ``fused`` uses onnxruntime's contrib kernels for attention, GELU and LayerNorm;
+    without it the graph uses standard ONNX operators only.
+    """
     from onnx import TensorProto, helper
 
     g = _GraphBuilder(_strip_prefix(weights))
-    head_dim = shape.hidden // shape.heads
 
     # Embeddings: word + position[0:seq] + token type 0, then LayerNorm.
     word = g.op("Gather", [g.weight("embeddings.word_embeddings.weight"), "input_ids"])
@@ -154,40 +250,15 @@ def build_graph(weights: Weights, shape: BertShape) -> bytes:
     summed = g.op("Add", [g.op("Add", [word, positions]), token_type])
     x = g.layer_norm(summed, "embeddings.LayerNorm", shape.eps)
 
-    # Additive attention bias: 0 where attended, a large negative where padded.
     mask_f = g.op("Cast", ["attention_mask"], to=TensorProto.FLOAT)
-    mask_4d = g.op("Unsqueeze", [mask_f, g.const("axes12", np.array([1, 2], np.int64))])
-    inverted = g.op("Sub", [g.const("one", np.array(1.0, np.float32)), mask_4d])
-    bias = g.op("Mul", [inverted, g.const("neg", np.array(-1e4, np.float32))])
-
-    split_heads = g.const("split", np.array([0, 0, shape.heads, head_dim], np.int64))
-    merge_heads = g.const("merge", np.array([0, 0, shape.hidden], np.int64))
-    scale = g.const("scale", np.array(1.0 / math.sqrt(head_dim), np.float32))
-    sqrt2 = g.const("sqrt2", np.array(math.sqrt(2.0), np.float32))
-    half = g.const("half", np.array(0.5, np.float32))
-    one = g.const("one_f", np.array(1.0, np.float32))
-
-    def heads(t: str) -> str:
-        return g.op("Transpose", [g.op("Reshape", [t, split_heads])], perm=[0, 2, 1, 3])
-
-    for i in range(shape.layers):
-        p = f"encoder.layer.{i}"
-        q = heads(g.linear(x, f"{p}.attention.self.query"))
-        k = heads(g.linear(x, f"{p}.attention.self.key"))
-        v = heads(g.linear(x, f"{p}.attention.self.value"))
-        k_t = g.op("Transpose", [k], perm=[0, 1, 3, 2])
-        scores = g.op("Add", [g.op("Mul", [g.op("MatMul", [q, k_t]), scale]), bias])
-        probs = g.op("Softmax", [scores], axis=-1)
-        context = g.op("Transpose", [g.op("MatMul", [probs, v])], perm=[0, 2, 1, 3])
-        context = g.op("Reshape", [context, merge_heads])
-        attn_out = g.linear(context, f"{p}.attention.output.dense")
-        x = g.layer_norm(g.op("Add", [attn_out, x]), f"{p}.attention.output.LayerNorm", shape.eps)
-        # Exact (erf) GELU, as BERT's "gelu".
-        inner = g.linear(x, f"{p}.intermediate.dense")
-        erf = g.op("Erf", [g.op("Div", [inner, sqrt2])])
-        gelu = g.op("Mul", [g.op("Mul", [inner, half]), g.op("Add", [erf, one])])
-        ff = g.linear(gelu, f"{p}.output.dense")
-        x = g.layer_norm(g.op("Add", [ff, x]), f"{p}.output.LayerNorm", shape.eps)
+    if fused:
+        mask_i32 = g.op("Cast", ["attention_mask"], to=TensorProto.INT32)
+        for i in range(shape.layers):
+            x = _fused_layer(g, x, f"encoder.layer.{i}", shape, mask_i32)
+    else:
+        plain = _PlainLayers(g, shape, mask_f)
+        for i in range(shape.layers):
+            x = plain.layer(x, f"encoder.layer.{i}")
 
     if shape.pooling == "cls":
         pooled = g.op(
@@ -221,7 +292,7 @@ def build_graph(weights: Weights, shape: BertShape) -> bytes:
     )
     model = helper.make_model(
         graph,
-        opset_imports=[helper.make_opsetid("", OPSET)],
+        opset_imports=[helper.make_opsetid("", OPSET), helper.make_opsetid("com.microsoft", 1)],
         producer_name="engram",
     )
     # onnxruntime 1.18+ reads IR version 9/10; pin one it accepts.

@@ -115,6 +115,22 @@ class Retriever:
 
         sessions = self._sessions(request, cfg, legs, candidate_ids)
         if sessions.session_of:
+            # A turn is often relevant through its neighbour ("What did you do?" ->
+            # "Went hiking!"), so the neighbours of candidates become candidates too.
+            known = set(candidate_ids)
+            extra = list(
+                dict.fromkeys(
+                    n
+                    for i in candidate_ids
+                    for n in sessions.neighbours(i)
+                    if n is not None and n not in known
+                )
+            )
+            if extra and request.matches is not None:
+                found = self.store.get_many(request.namespace, extra)
+                records.update({k: v for k, v in found.items() if request.matches(v)})
+                extra = [i for i in extra if i in records]
+            candidate_ids.extend(extra)
             clock.lap("sessions")
         dense = dict(legs.dense)
         if legs.query_vector is not None and self.index is not None:
@@ -124,7 +140,7 @@ class Retriever:
             if wanted:
                 dense.update(self.index.scores(request.namespace, legs.query_vector, wanted))
         keyword = fusion.normalize_bm25(legs.keyword)
-        times = self._time_scores(request, legs, candidate_ids, records)
+        times = self._time_scores(request, legs, candidate_ids)
         fused, parts = self._fuse(legs, cfg, candidate_ids, dense, keyword, sessions, times)
         clock.lap("fuse")
 
@@ -201,6 +217,11 @@ class Retriever:
             )
             legs.time_ids = [r.id for r in near]
             legs.time_records = {r.id: r for r in near}
+            if not near:
+                # Nothing was written near the named time ("4 years ago" when the
+                # memories start last year): nearness would only favour whatever
+                # happens to be closest, so time plays no part in this recall.
+                legs.windows = []
             clock.lap("time")
         return legs
 
@@ -222,23 +243,17 @@ class Retriever:
         return context.Sessions.from_members(members)
 
     def _time_scores(
-        self,
-        request: RecallRequest,
-        legs: _Legs,
-        candidate_ids: Sequence[str],
-        records: dict[str, MemoryRecord],
+        self, request: RecallRequest, legs: _Legs, candidate_ids: Sequence[str]
     ) -> dict[str, float]:
         """How near each candidate was written to the times the query names."""
         if not legs.windows:
             return {}
-        records.update(legs.time_records)
-        missing = [i for i in candidate_ids if i not in records]
+        created = {i: r.created_at for i, r in legs.time_records.items()}
+        missing = [i for i in candidate_ids if i not in created]
         if missing:
-            records.update(self.store.get_many(request.namespace, missing))
+            created.update(self.store.timestamps(request.namespace, missing))
         return {
-            i: temporal.nearness(legs.windows, records[i].created_at)
-            for i in candidate_ids
-            if i in records
+            i: temporal.nearness(legs.windows, created[i]) for i in candidate_ids if i in created
         }
 
     def _fuse(

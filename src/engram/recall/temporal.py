@@ -38,9 +38,12 @@ _MONTH_DAY_YEAR = re.compile(rf"\b{_MONTH_NAME}\s+{_DAY},?\s+{_YEAR}\b")
 _ISO_DAY = re.compile(r"\b(?P<year>(?:19|20)\d\d)-(?P<month>\d{2})-(?P<day>\d{2})\b")
 _MONTH_YEAR = re.compile(rf"\b{_MONTH_NAME},?\s+(?:of\s+)?{_YEAR}\b")
 _YEAR_ONLY = re.compile(rf"\b{_YEAR}\b")
+# Only precise relative times: "three months ago" or "4 years ago" is a vague span, and
+# in a question about an old conversation it is usually relative to that conversation,
+# not to now; a wrong guess would reorder everything.
 _RELATIVE = re.compile(
-    r"\b(?P<what>yesterday|today|tonight|last\s+(?:week|month|year|night)|"
-    r"(?P<n>\d{1,3}|a|one|two|three|four|five|six)\s+(?P<unit>days?|weeks?|months?|years?)\s+ago)\b"
+    r"\b(?P<what>yesterday|today|tonight|last\s+(?:week|month|night)|"
+    r"(?P<n>\d{1,2}|a|one|two|three|four|five|six)\s+(?P<unit>days?|weeks?)\s+ago)\b"
 )
 _WORD_NUMBERS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 # How far outside an interval a memory still counts as near, per interval span: a named
@@ -101,12 +104,12 @@ def _relative(match: re.Match[str], now: datetime) -> TimeWindow:
         return TimeWindow(today - timedelta(days=1), today, "day", text)
     if what.startswith("last"):
         unit = what.split()[-1]
-        span = {"week": 7, "month": 30, "year": 365}[unit]
+        span = {"week": 7, "month": 30}[unit]
         return TimeWindow(today - timedelta(days=span), today, unit, text)
     n_text = match.group("n").lower()
     n = _WORD_NUMBERS.get(n_text) or int(n_text)
     unit = match.group("unit").lower().rstrip("s")
-    days = {"day": 1, "week": 7, "month": 30, "year": 365}[unit] * n
+    days = {"day": 1, "week": 7}[unit] * n
     center = today - timedelta(days=days)
     half = timedelta(days=max(1, days // 10))
     return TimeWindow(center - half, center + half + timedelta(days=1), unit, text)

@@ -280,6 +280,10 @@ class Store(Protocol):
         sessions with more than ``max_members`` live members, are left out."""
         ...
 
+    def timestamps(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, datetime]:
+        """``created_at`` of live memories of ``namespace`` by id; unknown ids left out."""
+        ...
+
     # -- keyword search -------------------------------------------------------------
     def keyword_search(self, namespace: str, match: str, limit: int) -> list[tuple[str, float]]:
         """(id, bm25 relevance >= 0, higher is better) for live memories matching ``match``."""

@@ -10,8 +10,8 @@ types stay in this package.
 from __future__ import annotations
 
 import hashlib
-import re
 import threading
+import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -39,19 +39,15 @@ from engram.store.base import (
     VectorRow,
     VectorSearch,
 )
-from engram.store.postgres import codec, migrations
+from engram.store.postgres import codec, keyword, migrations
 from engram.store.postgres.keys import ApiKeysMixin
 from engram.store.postgres.transcripts import TranscriptsMixin
-from engram.text import keywords, normalize_content
+from engram.text import normalize_content
 
-#: ts_rank_cd weights {D, C, B, A}: title (A) counts twice the body (B), tags (C) half,
-#: the ratios of the SQLite store's bm25(1, 2, 1, 1, 0.5) column weights.
-RANK_WEIGHTS = "{0.1, 0.25, 0.5, 1.0}"
-#: ts_rank_cd normalisation 1: divide by 1 + log(document length), BM25's length term.
-RANK_NORMALIZATION = 1
 #: pgvector's HNSW index supports ``vector`` columns of at most this many dimensions.
 HNSW_MAX_DIM = 2000
-_QUOTED = re.compile(r'"((?:[^"]|"")*)"')
+#: Seconds a namespace's live memory count (BM25's N) is reused by keyword search.
+COUNT_TTL = 30.0
 
 
 def redact(conninfo: str) -> str:
@@ -64,20 +60,6 @@ def redact(conninfo: str) -> str:
         host += f":{parts.port}"
     user = f"{parts.username}:***@" if parts.username else ""
     return urlunsplit((parts.scheme, user + host, parts.path, parts.query, parts.fragment))
-
-
-def match_terms(match: str) -> list[str]:
-    """The keywords of a match expression.
-
-    ``engram.text.fts_query`` writes ``"term" OR "term"``; that form is read back
-    exactly (doubled quotes undone). Anything else is treated as plain text and goes
-    through ``engram.text.keywords``, so user text never reaches tsquery syntax.
-    """
-    quoted = _QUOTED.findall(match)
-    rest = _QUOTED.sub(" ", match).split()
-    if quoted and all(word == "OR" for word in rest):
-        return [q.replace('""', '"') for q in quoted if q.strip()]
-    return keywords(match)
 
 
 def vector_index_name(model: str, dim: int) -> str:
@@ -102,12 +84,13 @@ class PostgresStore(TranscriptsMixin, ApiKeysMixin):
         self._closed = False
         self._lock = threading.Lock()
         self._indexes: dict[tuple[str, int], str | None] = {}
+        self._live_counts: dict[str, tuple[float, int]] = {}
         self._vector_info: TypeInfo | None = None
         try:
             with psycopg.connect(
                 conninfo, autocommit=True, connect_timeout=self.config.connect_timeout
             ) as conn:
-                if migrate:
+                if migrate and not self.config.read_only:
                     migrations.migrate(conn)
                 self._vector_info = TypeInfo.fetch(conn, "vector")
         except psycopg.Error as exc:
@@ -286,6 +269,18 @@ class PostgresStore(TranscriptsMixin, ApiKeysMixin):
             if record.namespace == namespace and record.deleted_at is None:
                 out[record.id] = record
         return out
+
+    def timestamps(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, datetime]:
+        """``created_at`` of live memories of ``namespace`` by id; unknown ids left out."""
+        ids = list(dict.fromkeys(memory_ids))
+        if not ids:
+            return {}
+        with self._read() as conn:  # by id alone, as in ``get_many``
+            rows = conn.execute(
+                "SELECT id, namespace, deleted_at, created_at FROM memories WHERE id = ANY(%s)",
+                (ids,),
+            ).fetchall()
+        return {r[0]: codec.utc(r[3]) for r in rows if r[1] == namespace and r[2] is None}
 
     def list_memories(self, namespace: str, query: ListQuery) -> list[MemoryRecord]:
         """Memories of ``namespace`` matching every filter in ``query``."""
@@ -501,25 +496,20 @@ class PostgresStore(TranscriptsMixin, ApiKeysMixin):
 
     # -- keyword search -------------------------------------------------------------
     def keyword_search(self, namespace: str, match: str, limit: int) -> list[tuple[str, float]]:
-        """Live memories of ``namespace`` ranked by ``ts_rank_cd`` (>= 0, higher is better).
-
-        The tsquery is the OR of one ``phraseto_tsquery`` per keyword, each built by the
-        server from a bound parameter, so no user text is ever parsed as tsquery syntax.
-        """
-        terms = [codec.check_text(t, "query") for t in match_terms(match)]
+        """Live memories of ``namespace`` ranked by IDF-weighted ``ts_rank_cd`` (>= 0,
+        higher is better); see ``engram.store.postgres.keyword``."""
+        terms = [codec.check_text(t, "query") for t in keyword.match_terms(match)]
         if not terms or limit <= 0:
             return []
-        tsquery = " || ".join("phraseto_tsquery('engram_english', engram_fold(%s))" for _ in terms)
-        statement = (
-            f"SELECT m.id, ts_rank_cd('{RANK_WEIGHTS}'::float4[], m.search, q.query, "
-            f"{RANK_NORMALIZATION}) AS rank "
-            f"FROM memories m, (SELECT ({tsquery}) AS query) q "
-            "WHERE m.namespace = %s AND m.deleted_at IS NULL AND m.search @@ q.query "
-            "ORDER BY rank DESC, m.seq LIMIT %s"
-        )
         with self._read("keyword search") as conn:
-            rows = conn.execute(statement, (*terms, namespace, limit)).fetchall()
-        return [(r[0], max(0.0, float(r[1]))) for r in rows]
+            cached = self._live_counts.get(namespace)
+            now = time.monotonic()
+            if cached is None or now - cached[0] > COUNT_TTL:
+                # BM25's N: counting scans the namespace (60 ms at 100k), so an estimate
+                # up to COUNT_TTL seconds old is used; IDF barely moves in that time.
+                cached = (now, keyword.live_count(conn, namespace))
+                self._live_counts[namespace] = cached
+            return keyword.search(conn, namespace, terms, limit, cached[1])
 
     # -- vectors --------------------------------------------------------------------
     def ensure_vector_index(self, model: str, dim: int) -> str | None:
@@ -533,7 +523,13 @@ class PostgresStore(TranscriptsMixin, ApiKeysMixin):
         if key in self._indexes:
             return self._indexes[key]
         name: str | None = None
-        if 0 < dim <= HNSW_MAX_DIM:
+        if self.config.read_only:
+            with self._read() as conn:
+                found = conn.execute(
+                    "SELECT index_name FROM vector_indexes WHERE model = %s AND dim = %s", key
+                ).fetchone()
+            name = None if found is None else str(found[0])
+        elif 0 < dim <= HNSW_MAX_DIM:
             name = vector_index_name(model, dim)
             with self._tx("creating the vector index") as conn:
                 found = conn.execute(

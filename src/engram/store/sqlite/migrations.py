@@ -11,6 +11,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from engram.errors import MigrationError
+from engram.store.sqlite import fts
 
 Migration = Callable[[sqlite3.Connection], None]
 
@@ -248,6 +249,59 @@ def m007_session_index(conn: sqlite3.Connection) -> None:
     )
 
 
+def m008_namespace_fts(conn: sqlite3.Connection) -> None:
+    """One FTS5 index per namespace, so BM25 statistics stay inside a namespace.
+
+    The store-wide ``memories_fts`` goes; triggers now queue changes in
+    ``fts_pending`` and the store applies them to the namespace's own index before it
+    commits (``engram.store.sqlite.fts``). Every live memory is re-indexed.
+    """
+    _run_script(
+        conn,
+        """
+        CREATE TABLE fts_namespaces (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            namespace TEXT NOT NULL UNIQUE
+        );
+        CREATE TABLE fts_pending (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            op TEXT NOT NULL,
+            namespace TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            content TEXT, title TEXT, narrative TEXT, facts TEXT, tags TEXT
+        );
+        DROP TRIGGER memories_fts_insert;
+        DROP TRIGGER memories_fts_delete;
+        DROP TRIGGER memories_fts_update;
+        DROP TABLE memories_fts;
+        CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories
+        WHEN new.deleted_at IS NULL BEGIN
+            INSERT INTO fts_pending(op, namespace, seq, content, title, narrative, facts, tags)
+            VALUES ('add', new.namespace, new.seq, new.content, new.title, new.narrative,
+                    new.facts, new.tags);
+        END;
+        CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories
+        WHEN old.deleted_at IS NULL BEGIN
+            INSERT INTO fts_pending(op, namespace, seq, content, title, narrative, facts, tags)
+            VALUES ('remove', old.namespace, old.seq, old.content, old.title, old.narrative,
+                    old.facts, old.tags);
+        END;
+        CREATE TRIGGER memories_fts_update
+        AFTER UPDATE OF content, title, narrative, facts, tags, deleted_at ON memories BEGIN
+            INSERT INTO fts_pending(op, namespace, seq, content, title, narrative, facts, tags)
+            SELECT 'remove', old.namespace, old.seq, old.content, old.title, old.narrative,
+                   old.facts, old.tags
+            WHERE old.deleted_at IS NULL;
+            INSERT INTO fts_pending(op, namespace, seq, content, title, narrative, facts, tags)
+            SELECT 'add', new.namespace, new.seq, new.content, new.title, new.narrative,
+                   new.facts, new.tags
+            WHERE new.deleted_at IS NULL;
+        END;
+        """,
+    )
+    fts.rebuild(conn)
+
+
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("001_memories", m001_memories),
     ("002_fts", m002_fts),
@@ -256,6 +310,7 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("005_fts_update_trigger", m005_fts_update_trigger),
     ("006_api_keys_transcripts", m006_api_keys_transcripts),
     ("007_session_index", m007_session_index),
+    ("008_namespace_fts", m008_namespace_fts),
 ]
 
 

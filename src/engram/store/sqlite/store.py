@@ -44,7 +44,7 @@ from engram.store.base import (
     VectorRow,
     VectorSearch,
 )
-from engram.store.sqlite import migrations
+from engram.store.sqlite import fts, migrations
 from engram.text import normalize_content
 
 # Record fields stored as JSON text.
@@ -83,9 +83,6 @@ _COLUMNS = (
 )
 _SELECT = "SELECT " + ", ".join(f"m.{c}" for c in _COLUMNS) + " FROM memories m"
 _UPDATABLE = set(_COLUMNS) - {"id", "namespace", "created_at", "normalized"}
-# seed 000 ranks title matches above body matches; weights follow the FTS column order
-# (content, title, narrative, facts, tags).
-_BM25 = "bm25(memories_fts, 1.0, 2.0, 1.0, 1.0, 0.5)"
 
 
 def _ts(value: datetime) -> str:
@@ -178,6 +175,8 @@ class SQLiteStore:
                 raise StoreError(f"cannot start a write transaction: {exc}") from exc
             try:
                 yield self._conn
+                # Keyword indexes are per namespace; triggers queue the changes.
+                fts.flush(self._conn)
             except BaseException:
                 self._conn.execute("ROLLBACK")
                 raise
@@ -371,15 +370,44 @@ class SQLiteStore:
                         (namespace, *chunk),
                     )
                 )
-            out: dict[str, list[str]] = {}
-            for session in sorted(sessions):
-                rows = conn.execute(
-                    "SELECT id FROM memories WHERE namespace = ? AND session_id = ? "
-                    "AND deleted_at IS NULL ORDER BY created_at, seq LIMIT ?",
-                    (namespace, session, max_members + 1),
+            if not sessions:
+                return {}
+            wanted = sorted(sessions)
+            marks = ", ".join("?" for _ in wanted)
+            sizes = dict(
+                conn.execute(
+                    "SELECT session_id, count(*) FROM memories WHERE namespace = ? "
+                    f"AND session_id IN ({marks}) AND deleted_at IS NULL GROUP BY session_id",
+                    (namespace, *wanted),
                 ).fetchall()
-                if 0 < len(rows) <= max_members:
-                    out[session] = [r[0] for r in rows]
+            )
+            small = [sid for sid in wanted if 0 < sizes.get(sid, 0) <= max_members]
+            out: dict[str, list[str]] = {sid: [] for sid in small}
+            if small:
+                marks = ", ".join("?" for _ in small)
+                for session, memory_id in conn.execute(
+                    "SELECT session_id, id FROM memories WHERE namespace = ? "
+                    f"AND session_id IN ({marks}) AND deleted_at IS NULL "
+                    "ORDER BY session_id, created_at, seq",
+                    (namespace, *small),
+                ):
+                    out[session].append(memory_id)
+        return out
+
+    def timestamps(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, datetime]:
+        """``created_at`` of live memories of ``namespace`` by id."""
+        ids = list(dict.fromkeys(memory_ids))
+        out: dict[str, datetime] = {}
+        with self._read() as conn:
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                marks = ", ".join("?" for _ in chunk)
+                for memory_id, created in conn.execute(
+                    "SELECT id, created_at FROM memories WHERE +namespace = ? "
+                    f"AND deleted_at IS NULL AND id IN ({marks})",
+                    (namespace, *chunk),
+                ):
+                    out[memory_id] = datetime.fromisoformat(created)
         return out
 
     def recent(self, namespace: str, limit: int) -> list[MemoryRecord]:
@@ -558,15 +586,10 @@ class SQLiteStore:
 
     # -- keyword search -------------------------------------------------------------
     def keyword_search(self, namespace: str, match: str, limit: int) -> list[tuple[str, float]]:
-        """BM25-ranked live memories of ``namespace``; relevance is ``-bm25()`` (>= 0)."""
+        """BM25-ranked live memories of ``namespace`` (its own FTS5 index); relevance is
+        ``-bm25()`` (>= 0)."""
         with self._read() as conn:
-            rows = conn.execute(
-                f"SELECT m.id, {_BM25} AS s FROM memories_fts JOIN memories m "
-                "ON m.seq = memories_fts.rowid WHERE memories_fts MATCH ? "
-                "AND +m.namespace = ? AND m.deleted_at IS NULL ORDER BY s LIMIT ?",
-                (match, namespace, limit),
-            ).fetchall()
-        return [(r[0], -float(r[1])) for r in rows]
+            return fts.search(conn, namespace, match, limit)
 
     # -- vectors --------------------------------------------------------------------
     def put_vectors(self, rows: Iterable[VectorRow]) -> int:

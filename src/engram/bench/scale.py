@@ -1,0 +1,287 @@
+"""The scale benchmark (FEATURES B3): ingest throughput, recall latency, memory, disk.
+
+For each store size N, in a fresh child process (so peak RSS is that size's own):
+
+1. N realistic memory texts: LoCoMo turns, embedded once by the real model, then
+   composed pairwise ("A Later, B") up to N (``pg_scale.compose_corpus``); the composed
+   texts get the normalised sum of their parts' vectors.
+2. **add, no embedding**: ``Memory.add_many`` of all N texts with no embedder (the
+   store, its FTS index and the dedup check).
+3. **add, with embedding**: ``Memory.add_many`` of a sample of the texts into another
+   fresh store with the real MiniLM embedder (the model dominates; the sample keeps a
+   100k run in minutes).
+4. The N vectors are stored beside the memories of step 2 (``Store.put_vectors``).
+5. **recall**: ``Memory.recall`` with the real embedder for real LoCoMo questions,
+   median and p95 over many queries, query embedding included, plus the median of each
+   stage.
+6. peak RSS of the child, and the store's size on disk.
+
+``vectors_only`` measures index search alone at 1M vectors: exact numpy top-k (what
+engram uses) against faiss HNSW (the optional ``[ann]`` extra), recall@10 and latency.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import multiprocessing
+import resource
+import statistics
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from engram.bench.metrics import percentile
+from engram.bench.pg_scale import compose_corpus
+from engram.config import Config
+from engram.errors import InvalidInputError
+from engram.memory import Memory
+from engram.store.base import VectorRow
+
+NAMESPACE = "bench-scale"
+
+
+def locomo_turns_and_questions(path: str | Path) -> tuple[list[str], list[str]]:
+    """Distinct ``"speaker: text"`` turns and the question texts of a LoCoMo file."""
+    data = json.loads(Path(path).expanduser().read_text(encoding="utf-8"))
+    turns: dict[str, None] = {}
+    questions: list[str] = []
+    for sample in data:
+        for key, value in sample["conversation"].items():
+            if key.startswith("session_") and isinstance(value, list):
+                for turn in value:
+                    turns[f"{turn['speaker']}: {turn['text']}"] = None
+        questions.extend(str(q["question"]) for q in sample["qa"])
+    if not turns or not questions:
+        raise InvalidInputError(f"{path} holds no LoCoMo turns or questions")
+    return list(turns), questions
+
+
+def base_vectors(
+    mem_config: Config, texts: Sequence[str], cache_dir: Path
+) -> npt.NDArray[np.float32]:
+    """The real model's vectors of ``texts``, cached on disk by content."""
+    key = hashlib.sha256("\n".join(texts).encode()).hexdigest()[:16]
+    path = cache_dir / f"base-{key}.npy"
+    if path.is_file():
+        cached: npt.NDArray[np.float32] = np.load(path)
+        return cached
+    from engram.embed import create_embedder
+
+    embedder = create_embedder(mem_config.embedder, mem_config.home_path)
+    if embedder is None:
+        raise InvalidInputError("the scale benchmark needs an embedder; embedder.name is 'none'")
+    vectors = np.vstack(
+        [embedder.embed_batch(texts[i : i + 256]) for i in range(0, len(texts), 256)]
+    ).astype(np.float32)
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    np.save(path, vectors)
+    return vectors
+
+
+def _disk_size(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.parent.glob(path.name + "*") if p.is_file())
+
+
+def measure_size(
+    n: int,
+    *,
+    config: Config,
+    locomo: str,
+    queries: int,
+    embed_sample: int,
+    workdir: str,
+) -> dict[str, Any]:
+    """Every measurement for one store size (meant to run in a fresh process)."""
+    turns, questions = locomo_turns_and_questions(locomo)
+    home = config.home_path
+    vectors = base_vectors(config, turns, home / "bench-cache")
+    texts, text_vectors = compose_corpus(turns, vectors, n)
+    directory = Path(workdir)
+    result: dict[str, Any] = {"memories": n}
+
+    plain_path = directory / f"scale-{n}.db"
+    with Memory(plain_path, config=config, embedder=None) as mem:
+        start = time.perf_counter()
+        records = mem.add_many(texts, namespace=NAMESPACE)
+        seconds = time.perf_counter() - start
+        result["add_no_embedding_per_s"] = round(n / seconds, 1)
+    sample = texts[: min(embed_sample, n)]
+    with Memory(directory / f"scale-{n}-embedded.db", config=config) as mem:
+        mem.recall("warm up the model", namespace=NAMESPACE)
+        start = time.perf_counter()
+        mem.add_many(sample, namespace=NAMESPACE)
+        seconds = time.perf_counter() - start
+        result["add_with_embedding_per_s"] = round(len(sample) / seconds, 1)
+        result["add_with_embedding_sample"] = len(sample)
+
+    with Memory(plain_path, config=config) as mem:
+        assert mem.embedder is not None
+        model = mem.embedder.name
+        for lo in range(0, n, 5000):
+            mem.store.put_vectors(
+                VectorRow(r.id, model, text_vectors[lo + i], r.content_hash)
+                for i, r in enumerate(records[lo : lo + 5000])
+            )
+        asked = [questions[i % len(questions)] for i in range(queries + 20)]
+        for q in asked[:20]:  # load the model and build the index before timing
+            mem.recall(q, namespace=NAMESPACE)
+        latencies: list[float] = []
+        stages: dict[str, list[float]] = {}
+        for q in asked[20:]:
+            start = time.perf_counter()
+            recall = mem.recall(q, namespace=NAMESPACE)
+            latencies.append((time.perf_counter() - start) * 1000)
+            for stage, ms in recall.timings.items():
+                stages.setdefault(stage, []).append(ms)
+        result["recall_p50_ms"] = round(percentile(latencies, 50), 2)
+        result["recall_p95_ms"] = round(percentile(latencies, 95), 2)
+        result["recall_stage_median_ms"] = {
+            k: round(statistics.median(v), 2) for k, v in stages.items()
+        }
+        result["recall_queries"] = len(latencies)
+    result["store_bytes"] = _disk_size(plain_path)
+    # Linux reports ru_maxrss in KiB.
+    result["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    return result
+
+
+def _child(args: dict[str, Any], out: Any) -> None:
+    config = Config.load(env={}, **args.pop("config"))
+    out.put(measure_size(config=config, **args))
+
+
+def run_scale(
+    sizes: Sequence[int],
+    *,
+    config: Config,
+    locomo: str,
+    queries: int = 300,
+    embed_sample: int = 2000,
+    workdir: str | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Measure each size in its own child process; returns one dict per size."""
+    if any(n < 10 for n in sizes):
+        raise InvalidInputError("every --n must be at least 10")
+    if not Path(locomo).expanduser().is_file():
+        raise InvalidInputError(f"LoCoMo file {locomo} does not exist; pass it with --data")
+    results: list[dict[str, Any]] = []
+    ctx = multiprocessing.get_context("spawn")
+    with tempfile.TemporaryDirectory(prefix="engram-scale-", dir=workdir) as tmp:
+        for done, n in enumerate(sizes):
+            if progress is not None:
+                progress("scale", done, len(sizes))
+            queue = ctx.Queue()
+            args = {
+                "n": n,
+                "config": {
+                    "home": str(config.home_path),
+                    "embedder": {
+                        "name": config.embedder.name,
+                        "model_dir": config.embedder.model_dir,
+                    },
+                    "injection_mode": config.injection_mode,
+                },
+                "locomo": locomo,
+                "queries": queries,
+                "embed_sample": embed_sample,
+                "workdir": tmp,
+            }
+            child = ctx.Process(target=_child, args=(args, queue))
+            child.start()
+            result = queue.get()
+            child.join()
+            results.append(result)
+        if progress is not None:
+            progress("scale", len(sizes), len(sizes))
+    return results
+
+
+def clustered_vectors(
+    base: npt.NDArray[np.float32], n: int, *, noise: float = 0.35, seed: int = 42
+) -> npt.NDArray[np.float32]:
+    """``n`` unit vectors scattered around real embeddings (realistic clusters)."""
+    rng = np.random.default_rng(seed)
+    out = np.empty((n, base.shape[1]), np.float32)
+    for lo in range(0, n, 100_000):
+        hi = min(n, lo + 100_000)
+        centres = base[rng.integers(0, len(base), hi - lo)]
+        jitter = rng.standard_normal(centres.shape).astype(np.float32) * (
+            noise / np.sqrt(base.shape[1])
+        )
+        block = centres + jitter
+        out[lo:hi] = block / np.linalg.norm(block, axis=1, keepdims=True)
+    return out
+
+
+def vectors_only(
+    n: int,
+    *,
+    config: Config,
+    locomo: str,
+    queries: int = 200,
+    k: int = 10,
+    hnsw_m: int = 32,
+    ef_construction: int = 80,
+    ef_search: int = 64,
+) -> dict[str, Any]:
+    """Exact numpy top-k vs faiss HNSW over ``n`` vectors: latency and recall@k."""
+    turns, questions = locomo_turns_and_questions(locomo)
+    base = base_vectors(config, turns, config.home_path / "bench-cache")
+    data = clustered_vectors(base, n)
+    from engram.embed import create_embedder
+
+    embedder = create_embedder(config.embedder, config.home_path)
+    if embedder is None:
+        raise InvalidInputError("the vectors-only benchmark needs an embedder for its queries")
+    query_vectors = embedder.embed_batch(questions[:queries])
+    result: dict[str, Any] = {"vectors": n, "dimension": int(data.shape[1]), "k": k}
+
+    exact: list[list[int]] = []
+    times: list[float] = []
+    for q in query_vectors:
+        start = time.perf_counter()
+        sims = data @ q
+        top = np.argpartition(-sims, k)[:k]
+        top = top[np.argsort(-sims[top])]
+        times.append((time.perf_counter() - start) * 1000)
+        exact.append([int(i) for i in top])
+    result["exact"] = {
+        "p50_ms": round(percentile(times, 50), 3),
+        "p95_ms": round(percentile(times, 95), 3),
+        "recall_at_k": 1.0,
+    }
+    try:
+        import faiss  # type: ignore[import-not-found, import-untyped, unused-ignore]
+    except ImportError:
+        result["hnsw"] = {"skipped": "faiss-cpu is not installed (pip install 'engramdb[ann]')"}
+        return result
+    start = time.perf_counter()
+    index = faiss.IndexHNSWFlat(data.shape[1], hnsw_m, faiss.METRIC_INNER_PRODUCT)
+    index.hnsw.efConstruction = ef_construction
+    index.add(data)
+    build = time.perf_counter() - start
+    index.hnsw.efSearch = ef_search
+    times = []
+    hits = 0
+    for q, truth in zip(query_vectors, exact, strict=True):
+        start = time.perf_counter()
+        _, found = index.search(q.reshape(1, -1), k)
+        times.append((time.perf_counter() - start) * 1000)
+        hits += len(set(int(i) for i in found[0]) & set(truth))
+    result["hnsw"] = {
+        "m": hnsw_m,
+        "ef_construction": ef_construction,
+        "ef_search": ef_search,
+        "build_s": round(build, 1),
+        "p50_ms": round(percentile(times, 50), 3),
+        "p95_ms": round(percentile(times, 95), 3),
+        "recall_at_k": round(hits / (k * len(exact)), 4),
+    }
+    return result

@@ -1,0 +1,136 @@
+"""Keyword search on PostgreSQL: ``tsvector`` + GIN, BM25 ranking built on ``ts_rank_cd``.
+
+FTS5's BM25 weighs each query term by its rarity (IDF); ``ts_rank_cd`` alone has no
+corpus statistics, so a term found in half the store counts as much as one found in
+three memories, and ranking every memory that holds a common term (every LoCoMo turn
+names its speaker) costs ~1 s at 100k memories. So the search runs in two statements
+on one connection:
+
+1. document frequencies: for each keyword, how many live memories of the namespace
+   match it, counted up to ``COMMON`` (a lookup that stops early); the namespace's
+   live memory count N comes from the store, refreshed every ``COUNT_TTL`` (30) seconds;
+2. ranking, BM25 in SQL: per keyword, ``ts_rank_cd(weights, search, keyword, 0)`` gives
+   its column-weighted frequency in a memory; that frequency goes through BM25's
+   saturation and length normalisation (FTS5's k1 = 1.2, b = 0.75; length is the
+   memory's lexeme count against the candidates' average) and is weighted by BM25's IDF
+   ``ln(1 + (N - df + 0.5) / (df + 0.5))``; the keywords' scores add up. Candidates are
+   the memories matching a keyword rarer than ``COMMON``; memories that hold only
+   common keywords (whose BM25 contribution is near zero) are left out. When every
+   keyword is common, the newest ``COMMON`` matches are ranked.
+
+Every keyword reaches the server as a bound parameter turned into a tsquery there by
+``phraseto_tsquery``, so user text is never parsed as tsquery syntax.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import psycopg
+
+from engram.text import keywords
+
+#: ts_rank_cd weights {D, C, B, A}: title (A) counts twice the body (B), tags (C) half,
+#: the ratios of the SQLite store's bm25(1, 2, 1, 1, 0.5) column weights.
+RANK_WEIGHTS = "{0.1, 0.25, 0.5, 1.0}"
+#: FTS5's BM25 constants: term-frequency saturation and length normalisation.
+K1, B = 1.2, 0.75
+#: A keyword in at least this many live memories of a namespace is "common".
+COMMON = 1000
+
+_QUOTED = re.compile(r'"((?:[^"]|"")*)"')
+_TERM = "phraseto_tsquery('engram_english', engram_fold(%s))"
+
+
+def match_terms(match: str) -> list[str]:
+    """The keywords of a match expression.
+
+    ``engram.text.fts_query`` writes ``"term" OR "term"``; that form is read back
+    exactly (doubled quotes undone). Anything else is treated as plain text and goes
+    through ``engram.text.keywords``, so user text never reaches tsquery syntax.
+    """
+    quoted = _QUOTED.findall(match)
+    rest = _QUOTED.sub(" ", match).split()
+    if quoted and all(word == "OR" for word in rest):
+        return [q.replace('""', '"') for q in quoted if q.strip()]
+    return keywords(match)
+
+
+def idf(total: int, df: int) -> float:
+    """BM25's inverse document frequency (Lucene's form, always > 0)."""
+    return math.log(1 + (total - df + 0.5) / (df + 0.5))
+
+
+def live_count(conn: psycopg.Connection[Any], namespace: str) -> int:
+    """How many live memories ``namespace`` holds (BM25's N)."""
+    row = conn.execute(
+        "SELECT count(*) FROM memories WHERE namespace = %s AND deleted_at IS NULL", (namespace,)
+    ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def search(
+    conn: psycopg.Connection[Any],
+    namespace: str,
+    terms: Sequence[str],
+    limit: int,
+    total: int,
+) -> list[tuple[str, float]]:
+    """(id, score >= 0) of live memories of ``namespace``, best first.
+
+    ``total`` is the namespace's live memory count (N in the IDF); an estimate a few
+    seconds old serves as well as an exact count, which costs a scan.
+    """
+    if not terms or limit <= 0:
+        return []
+    counts = ", ".join(
+        "(SELECT count(*) FROM (SELECT 1 FROM memories m WHERE m.namespace = %s "
+        f"AND m.deleted_at IS NULL AND m.search @@ {_TERM} LIMIT {COMMON}) s)"
+        for _ in terms
+    )
+    count_params: list[Any] = []
+    for term in terms:
+        count_params.extend([namespace, term])
+    row = conn.execute("SELECT " + counts, count_params).fetchone()
+    if row is None:  # pragma: no cover - a SELECT without FROM always returns a row
+        return []
+    present = [(t, int(df)) for t, df in zip(terms, row, strict=True) if df]
+    total = max(total, max(df for _, df in present)) if present else total
+    if not present:
+        return []
+    rare = [t for t, df in present if df < COMMON]
+    wanted = rare or [t for t, _ in present]
+    candidates = (
+        "SELECT m.id, m.seq, m.search FROM memories m WHERE m.namespace = %s "
+        f"AND m.deleted_at IS NULL AND m.search @@ ({' || '.join(_TERM for _ in wanted)})"
+    )
+    if not rare:
+        candidates += f" ORDER BY m.seq DESC LIMIT {COMMON}"
+    # Per keyword: its weighted frequency in the memory, from ts_rank_cd without length
+    # normalisation (one occurrence in the body scores 0.5, in the title 1.0), doubled
+    # to FTS5's column weights (body 1, title 2, tags 0.5).
+    freqs = ", ".join(
+        f"2 * ts_rank_cd('{RANK_WEIGHTS}'::float4[], c.search, {_TERM}, 0) AS f{i}"
+        for i in range(len(present))
+    )
+    # BM25 with FTS5's k1 and b; length is the memory's lexeme count against the
+    # candidates' average.
+    score = " + ".join(
+        f"%s * f{i} * {K1 + 1} / (f{i} + {K1} * (1 - {B} + {B} * rel_len))"
+        for i in range(len(present))
+    )
+    # In the order the placeholders appear: IDFs (score), keywords (freqs), candidates.
+    params: list[Any] = [idf(total, df) for _, df in present]
+    params += [t for t, _ in present]
+    params += [namespace, *wanted]
+    rows = conn.execute(
+        f"SELECT id, {score} AS rank FROM ("
+        f"SELECT c.id, c.seq, {freqs}, length(c.search) / "
+        "greatest(avg(length(c.search)) OVER (), 1) AS rel_len "
+        f"FROM ({candidates}) c) r ORDER BY rank DESC, seq LIMIT %s",
+        [*params, limit],
+    ).fetchall()
+    return [(r[0], max(0.0, float(r[1]))) for r in rows]

@@ -1,0 +1,103 @@
+"""Keyword search on SQLite: one FTS5 index per namespace.
+
+BM25 weighs a term by its rarity (IDF) among the documents of its index. With one index
+for the whole store, a name that fills one user's memories is rare store-wide, so it
+swamps that user's rankings, and one tenant's vocabulary shifts another's scores. One
+index per namespace keeps every statistic inside the namespace (measured on LoCoMo:
+turn recall@10 0.76 -> 0.80 with session context) and a query reads only that
+namespace's postings.
+
+Triggers on ``memories`` cannot name a table per namespace, so they queue each change
+in ``fts_pending`` (old values for a removal, new for an addition) and
+:func:`flush` applies the queue to the namespaces' indexes inside the same
+transaction, before it commits. Every writer is covered, whatever its path.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+TOKENIZE = "porter unicode61 remove_diacritics 2"
+COLUMNS = ("content", "title", "narrative", "facts", "tags")
+# seed 000 ranks title matches above body matches: title 2, tags 0.5, in column order.
+WEIGHTS = "1.0, 2.0, 1.0, 1.0, 0.5"
+
+_COLS = ", ".join(COLUMNS)
+
+
+def table_for(conn: sqlite3.Connection, namespace: str, *, create: bool) -> str | None:
+    """The FTS5 table of ``namespace``; created if ``create``, else None if it has none."""
+    row = conn.execute("SELECT id FROM fts_namespaces WHERE namespace = ?", (namespace,)).fetchone()
+    if row is not None:
+        return f"fts_{int(row[0])}"
+    if not create:
+        return None
+    cur = conn.execute("INSERT INTO fts_namespaces(namespace) VALUES (?)", (namespace,))
+    name = f"fts_{int(cur.lastrowid or 0)}"
+    conn.execute(
+        f"CREATE VIRTUAL TABLE {name} USING fts5({_COLS}, content='memories', "
+        f"content_rowid='seq', tokenize='{TOKENIZE}')"
+    )
+    return name
+
+
+def flush(conn: sqlite3.Connection) -> int:
+    """Apply queued index changes inside the caller's transaction; returns how many."""
+    rows = conn.execute(
+        f"SELECT op, namespace, seq, {_COLS} FROM fts_pending ORDER BY id"
+    ).fetchall()
+    if not rows:
+        return 0
+    tables: dict[str, str] = {}
+    for op, namespace, seq, *values in rows:
+        table = tables.get(namespace)
+        if table is None:
+            table = tables[namespace] = table_for(conn, namespace, create=True) or ""
+        if op == "add":
+            conn.execute(
+                f"INSERT INTO {table}(rowid, {_COLS}) VALUES (?, ?, ?, ?, ?, ?)", (seq, *values)
+            )
+        else:
+            conn.execute(
+                f"INSERT INTO {table}({table}, rowid, {_COLS}) VALUES ('delete', ?, ?, ?, ?, ?, ?)",
+                (seq, *values),
+            )
+    conn.execute("DELETE FROM fts_pending")
+    return len(rows)
+
+
+def search(
+    conn: sqlite3.Connection, namespace: str, match: str, limit: int
+) -> list[tuple[str, float]]:
+    """(memory id, -bm25) of live memories of ``namespace`` matching ``match``, best first."""
+    table = table_for(conn, namespace, create=False)
+    if table is None:
+        return []
+    rows = conn.execute(
+        f"SELECT m.id, bm25({table}, {WEIGHTS}) AS s FROM {table} JOIN memories m "
+        f"ON m.seq = {table}.rowid WHERE {table} MATCH ? AND m.deleted_at IS NULL "
+        "ORDER BY s LIMIT ?",
+        (match, limit),
+    ).fetchall()
+    return [(r[0], -float(r[1])) for r in rows]
+
+
+def rebuild(conn: sqlite3.Connection) -> None:
+    """Re-index every live memory, namespace by namespace (migrations and repair)."""
+    conn.execute("DELETE FROM fts_pending")
+    namespaces = [r[0] for r in conn.execute("SELECT DISTINCT namespace FROM memories")]
+    for namespace in namespaces:
+        table = table_for(conn, namespace, create=True)
+        conn.execute(f"INSERT INTO {table}({table}) VALUES ('delete-all')")
+        conn.execute(
+            f"INSERT INTO {table}(rowid, {_COLS}) SELECT seq, {_COLS} FROM memories "
+            "WHERE namespace = ? AND deleted_at IS NULL",
+            (namespace,),
+        )
+
+
+def integrity_check(conn: sqlite3.Connection) -> None:
+    """Run FTS5's integrity check on every namespace index (raises if one is damaged)."""
+    for (ident,) in conn.execute("SELECT id FROM fts_namespaces").fetchall():
+        table = f"fts_{int(ident)}"
+        conn.execute(f"INSERT INTO {table}({table}) VALUES ('integrity-check')")

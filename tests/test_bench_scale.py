@@ -1,0 +1,97 @@
+"""The scale benchmark on a tiny LoCoMo-format file, with the real model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engram import Config, InvalidInputError
+from engram.bench import scale
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def tiny_locomo(tmp_path: Path) -> Path:
+    topics = ["hiking", "painting", "a puppy", "the bakery", "chess", "a road trip"]
+    turns = [
+        {
+            "speaker": "Ann" if i % 2 else "Ben",
+            "dia_id": f"D1:{i + 1}",
+            "text": f"Last week I spent time on {topic} number {i}",
+        }
+        for i, topic in enumerate(topics * 4)
+    ]
+    data = [
+        {
+            "sample_id": "c1",
+            "conversation": {
+                "speaker_a": "Ann",
+                "speaker_b": "Ben",
+                "session_1_date_time": "1:56 pm on 8 May, 2023",
+                "session_1": turns,
+            },
+            "qa": [
+                {"question": f"What did Ann do with {t}?", "evidence": ["D1:1"], "category": 4}
+                for t in topics
+            ],
+        }
+    ]
+    path = tmp_path / "tiny.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_measure_one_size(tiny_locomo: Path, tmp_path: Path) -> None:
+    config = Config.load(env={}, home=str(tmp_path / "home"), injection_mode="flag")
+    result = scale.measure_size(
+        100,
+        config=config,
+        locomo=str(tiny_locomo),
+        queries=10,
+        embed_sample=15,
+        workdir=str(tmp_path),
+    )
+    assert result["memories"] == 100
+    assert result["add_no_embedding_per_s"] > 0
+    assert result["add_with_embedding_sample"] == 15 and result["add_with_embedding_per_s"] > 0
+    assert result["recall_queries"] == 10
+    assert 0 < result["recall_p50_ms"] <= result["recall_p95_ms"]
+    assert {"embed", "dense", "total"} <= set(result["recall_stage_median_ms"])
+    assert result["store_bytes"] > 0 and result["peak_rss_mb"] > 0
+    # The base vectors are cached for the next run.
+    assert list((tmp_path / "home" / "bench-cache").glob("base-*.npy"))
+
+
+def test_vectors_only_exact_and_hnsw(tiny_locomo: Path, tmp_path: Path) -> None:
+    config = Config.load(env={}, home=str(tmp_path / "home"))
+    result = scale.vectors_only(2000, config=config, locomo=str(tiny_locomo), queries=6)
+    assert result["vectors"] == 2000 and result["exact"]["recall_at_k"] == 1.0
+    hnsw = result["hnsw"]
+    try:
+        import faiss  # noqa: F401
+    except ImportError:
+        assert "faiss-cpu is not installed" in hnsw["skipped"]
+    else:
+        assert 0.5 <= hnsw["recall_at_k"] <= 1.0 and hnsw["p50_ms"] > 0
+
+
+def test_rejects_bad_sizes(tiny_locomo: Path, tmp_path: Path) -> None:
+    config = Config.load(env={}, home=str(tmp_path / "home"))
+    with pytest.raises(InvalidInputError, match="at least 10"):
+        scale.run_scale([5], config=config, locomo=str(tiny_locomo))
+    with pytest.raises(InvalidInputError, match="does not exist"):
+        scale.run_scale([100], config=config, locomo=str(tmp_path / "nope.json"))
+
+
+def test_clustered_vectors_are_unit_and_deterministic() -> None:
+    import numpy as np
+
+    base = np.eye(4, dtype=np.float32)
+    a = scale.clustered_vectors(base, 50)
+    b = scale.clustered_vectors(base, 50)
+    assert a.shape == (50, 4)
+    np.testing.assert_allclose(np.linalg.norm(a, axis=1), 1.0, rtol=1e-5)
+    np.testing.assert_array_equal(a, b)

@@ -438,3 +438,67 @@ def test_failing_then_working_embedder_reindexes(config: Config, tmp_path: Path)
         assert m.reindex() == 5
         assert m.store.stats("test-failing").missing_vectors == 0
         assert m.recall("green tea", strategy="dense").hits[0].memory.content == DOCS[1]
+
+
+def test_a_named_day_draws_memories_written_then(mem: Memory) -> None:
+    """Time-aware recall: the memory written on the named day wins over better wording,
+    and comes in as a candidate even when its words do not match the query at all."""
+    ns = "timeline"
+    mem.add(
+        "Nate tried a new recipe for coconut dessert",
+        namespace=ns,
+        created_at="2022-05-02T12:00:00Z",
+    )
+    then = mem.add(
+        "Cooked something sweet with the kids", namespace=ns, created_at="2022-11-09T18:00:00Z"
+    )
+    for day in range(1, 28):
+        mem.add(
+            f"Weekly note {day} about gardening and weather",
+            namespace=ns,
+            created_at=f"2023-03-{day:02d}T09:00:00Z",
+        )
+    plain = mem.recall("What dessert recipe did Nate try?", namespace=ns, limit=3)
+    assert plain.hits[0].memory.id != then.id
+    dated = mem.recall(
+        "What dessert recipe did Nate try on 9 November, 2022?", namespace=ns, limit=3
+    )
+    assert dated.hits[0].memory.id == then.id
+    assert "time" in dated.timings
+    off = mem.recall(
+        "What dessert recipe did Nate try on 9 November, 2022?",
+        namespace=ns,
+        limit=3,
+        time_weight=0.0,
+    )
+    assert off.hits[0].memory.id != then.id
+
+
+def test_session_neighbours_carry_context(mem: Memory) -> None:
+    """A reply that shares no word with the query is recalled through its session
+    neighbour, and the session-context weights can switch that off."""
+    ns = "chat"
+    mem.add_many(
+        [
+            {"content": "Ben: where did you go hiking last weekend?", "session_id": "s1"},
+            {"content": "Ann: Up Mount Tamalpais, the views were stunning", "session_id": "s1"},
+            {"content": "Ann: I bought a new lamp for the study", "session_id": "s2"},
+            {"content": "Ben: my cat knocked over a vase", "session_id": "s2"},
+        ],
+        namespace=ns,
+    )
+    hits = mem.recall("hiking trip", namespace=ns, limit=4, strategy="bm25").hits
+    ids = [h.memory.content for h in hits]
+    assert ids[:2] == [
+        "Ben: where did you go hiking last weekend?",
+        "Ann: Up Mount Tamalpais, the views were stunning",
+    ]
+    plain = mem.recall(
+        "hiking trip",
+        namespace=ns,
+        limit=4,
+        strategy="bm25",
+        context_keyword=0.0,
+        session_keyword=0.0,
+    )
+    assert [h.memory.content for h in plain.hits] == ["Ben: where did you go hiking last weekend?"]

@@ -309,6 +309,12 @@ class PostgresStore(TranscriptsMixin, ApiKeysMixin):
         if query.max_quality is not None:
             where.append("m.quality <= %s")
             params.append(query.max_quality)
+        if query.created_after is not None:
+            where.append("m.created_at >= %s")
+            params.append(query.created_after)
+        if query.created_before is not None:
+            where.append("m.created_at < %s")
+            params.append(query.created_before)
         order = "DESC" if query.newest_first else "ASC"
         statement = (
             codec.SELECT

@@ -18,7 +18,7 @@ import numpy as np
 from engram.errors import InvalidInputError, StoreError
 from engram.records import HistoryEntry
 from engram.store.base import FeedbackRow, ImportCounts, MemoryBundle, TranscriptRow, VectorRow
-from engram.store.sqlite.store import _COLUMNS, _SELECT, _from_row, _to_row, _ts
+from engram.store.sqlite.codec import COLUMNS, SELECT, from_row, to_row, ts
 from engram.text import normalize_content
 
 # Stay well under SQLite's bound-parameter limit.
@@ -48,11 +48,11 @@ def export_bundles(
             return []
         where.append(_in("m.namespace", len(namespaces)))
         params.extend(namespaces)
-    sql = _SELECT + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY m.id LIMIT ?"
+    sql = SELECT + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY m.id LIMIT ?"
     params.append(limit)
     conn.execute("BEGIN")  # one snapshot for the memories and their rows
     try:
-        records = [_from_row(r) for r in conn.execute(sql, params).fetchall()]
+        records = [from_row(r) for r in conn.execute(sql, params).fetchall()]
         ids = [r.id for r in records]
         history = _history(conn, ids)
         feedback = _feedback(conn, ids)
@@ -142,8 +142,8 @@ def _vectors(conn: sqlite3.Connection, ids: list[str]) -> dict[str, VectorRow]:
 def import_bundles(conn: sqlite3.Connection, bundles: Sequence[MemoryBundle]) -> ImportCounts:
     """Insert bundles inside the caller's transaction; see ``Store.import_bundles``."""
     memories = existing = duplicates = history = feedback = vectors = 0
-    placeholders = ", ".join("?" for _ in _COLUMNS)
-    insert_memory = f"INSERT INTO memories ({', '.join(_COLUMNS)}) VALUES ({placeholders})"
+    placeholders = ", ".join("?" for _ in COLUMNS)
+    insert_memory = f"INSERT INTO memories ({', '.join(COLUMNS)}) VALUES ({placeholders})"
     for bundle in bundles:
         record = bundle.record
         _check_bundle(bundle)
@@ -161,7 +161,7 @@ def import_bundles(conn: sqlite3.Connection, bundles: Sequence[MemoryBundle]) ->
             duplicates += 1
             continue
         normalized = normalize_content(record.content).normalized
-        seq = conn.execute(insert_memory, _to_row(record, normalized)).lastrowid
+        seq = conn.execute(insert_memory, to_row(record, normalized)).lastrowid
         memories += 1
         for entry in bundle.history:
             conn.execute(
@@ -175,7 +175,7 @@ def import_bundles(conn: sqlite3.Connection, bundles: Sequence[MemoryBundle]) ->
                     _json(entry.after),
                     entry.actor,
                     entry.reason,
-                    _ts(entry.created_at),
+                    ts(entry.created_at),
                 ),
             )
             history += 1
@@ -183,7 +183,7 @@ def import_bundles(conn: sqlite3.Connection, bundles: Sequence[MemoryBundle]) ->
             conn.execute(
                 "INSERT INTO memory_feedback_log(memory_id, namespace, rating, comment, "
                 "created_at) VALUES (?, ?, ?, ?, ?)",
-                (record.id, record.namespace, row.rating, row.comment, _ts(row.created_at)),
+                (record.id, record.namespace, row.rating, row.comment, ts(row.created_at)),
             )
             feedback += 1
         if bundle.vector is not None:
@@ -264,7 +264,7 @@ def import_transcripts(conn: sqlite3.Connection, rows: Sequence[TranscriptRow]) 
         cur = conn.execute(
             "INSERT OR IGNORE INTO session_transcripts(namespace, session_key, content, "
             "agent_id, created_at) VALUES (?, ?, ?, ?, ?)",
-            (row.namespace, row.session_key, row.content, row.agent_id, _ts(row.created_at)),
+            (row.namespace, row.session_key, row.content, row.agent_id, ts(row.created_at)),
         )
         stored += cur.rowcount
     return ImportCounts(transcripts=stored, existing=len(rows) - stored)

@@ -13,7 +13,7 @@ import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -26,11 +26,8 @@ from engram.errors import (
     StoreError,
 )
 from engram.records import (
-    ApiKey,
     HistoryEntry,
-    MemoryCategory,
     MemoryRecord,
-    MemoryType,
     utcnow,
 )
 from engram.store.base import (
@@ -45,94 +42,21 @@ from engram.store.base import (
     VectorSearch,
 )
 from engram.store.sqlite import fts, migrations
+from engram.store.sqlite.codec import (
+    COLUMNS,
+    SELECT,
+    UPDATABLE,
+    audit,
+    encode,
+    from_row,
+    to_row,
+    ts,
+)
+from engram.store.sqlite.keys import KeysMixin
 from engram.text import normalize_content
 
-# Record fields stored as JSON text.
-_JSON_FIELDS = {"facts", "tags", "metadata"}
-_TIME_FIELDS = {"created_at", "updated_at", "deleted_at"}
-_COLUMNS = (
-    "id",
-    "namespace",
-    "content",
-    "normalized",
-    "content_hash",
-    "type",
-    "category",
-    "title",
-    "narrative",
-    "facts",
-    "tags",
-    "importance",
-    "quality",
-    "score",
-    "confidence",
-    "user_id",
-    "agent_id",
-    "run_id",
-    "session_id",
-    "source_memory_id",
-    "document_id",
-    "who",
-    "why",
-    "extraction_model",
-    "embedding_model",
-    "metadata",
-    "created_at",
-    "updated_at",
-    "deleted_at",
-)
-_SELECT = "SELECT " + ", ".join(f"m.{c}" for c in _COLUMNS) + " FROM memories m"
-_UPDATABLE = set(_COLUMNS) - {"id", "namespace", "created_at", "normalized"}
 
-
-def _ts(value: datetime) -> str:
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    return value.astimezone(UTC).isoformat(timespec="microseconds")
-
-
-def _parse_ts(value: str | None) -> datetime | None:
-    return None if value is None else datetime.fromisoformat(value)
-
-
-def _to_row(record: MemoryRecord, normalized: str) -> tuple[Any, ...]:
-    values: list[Any] = []
-    for column in _COLUMNS:
-        if column == "normalized":
-            values.append(normalized)
-            continue
-        values.append(_encode(column, getattr(record, column)))
-    return tuple(values)
-
-
-def _encode(column: str, value: Any) -> Any:
-    if column in _JSON_FIELDS:
-        return json.dumps(list(value) if isinstance(value, tuple) else value, ensure_ascii=False)
-    if column in _TIME_FIELDS:
-        return None if value is None else _ts(value)
-    if column in {"type", "category"} and value is not None:
-        return str(value)
-    return value
-
-
-def _from_row(row: Sequence[Any]) -> MemoryRecord:
-    data = dict(zip(_COLUMNS, row, strict=True))
-    data.pop("normalized")
-    data["facts"] = tuple(json.loads(data["facts"]))
-    data["tags"] = tuple(json.loads(data["tags"]))
-    data["metadata"] = json.loads(data["metadata"])
-    data["type"] = MemoryType(data["type"])
-    data["category"] = MemoryCategory(data["category"]) if data["category"] else None
-    for name in _TIME_FIELDS:
-        data[name] = _parse_ts(data[name])
-    return MemoryRecord(**data)
-
-
-def _audit(record: MemoryRecord | None) -> str | None:
-    return None if record is None else json.dumps(record.to_dict(), ensure_ascii=False)
-
-
-class SQLiteStore:
+class SQLiteStore(KeysMixin):
     """The SQLite implementation of :class:`engram.store.Store`."""
 
     def __init__(self, path: str | Path = ":memory:", *, busy_timeout_ms: int = 5000) -> None:
@@ -222,17 +146,17 @@ class SQLiteStore:
     ) -> list[InsertResult]:
         """Insert records in one transaction; exact duplicates return the existing memory."""
         results: list[InsertResult] = []
-        now = _ts(utcnow())
+        now = ts(utcnow())
         try:
             with self._tx() as conn:
                 for record in records:
                     existing = conn.execute(
-                        _SELECT + " WHERE m.namespace = ? AND m.content_hash = ? "
+                        SELECT + " WHERE m.namespace = ? AND m.content_hash = ? "
                         "AND m.deleted_at IS NULL",
                         (record.namespace, record.content_hash),
                     ).fetchone()
                     if existing is not None:
-                        found = _from_row(existing)
+                        found = from_row(existing)
                         self._history(
                             conn, found, "dedup", None, None, actor,
                             "identical content already stored", now,
@@ -240,10 +164,10 @@ class SQLiteStore:
                         results.append(InsertResult(found, created=False))
                         continue
                     normalized = normalize_content(record.content).normalized
-                    placeholders = ", ".join("?" for _ in _COLUMNS)
+                    placeholders = ", ".join("?" for _ in COLUMNS)
                     conn.execute(
-                        f"INSERT INTO memories ({', '.join(_COLUMNS)}) VALUES ({placeholders})",
-                        _to_row(record, normalized),
+                        f"INSERT INTO memories ({', '.join(COLUMNS)}) VALUES ({placeholders})",
+                        to_row(record, normalized),
                     )
                     self._history(conn, record, "create", None, record, actor, None, now)
                     results.append(InsertResult(record, created=True))
@@ -267,19 +191,19 @@ class SQLiteStore:
         conn.execute(
             "INSERT INTO memory_history(memory_id, namespace, event, before, after, actor, "
             "reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (record.id, record.namespace, event, _audit(before), _audit(after), actor, reason, now),
+            (record.id, record.namespace, event, audit(before), audit(after), actor, reason, now),
         )
 
     def get(
         self, namespace: str, memory_id: str, *, include_deleted: bool = False
     ) -> MemoryRecord | None:
         """One memory of ``namespace``, or None."""
-        sql = _SELECT + " WHERE m.namespace = ? AND m.id = ?"
+        sql = SELECT + " WHERE m.namespace = ? AND m.id = ?"
         if not include_deleted:
             sql += " AND m.deleted_at IS NULL"
         with self._read() as conn:
             row = conn.execute(sql, (namespace, memory_id)).fetchone()
-        return None if row is None else _from_row(row)
+        return None if row is None else from_row(row)
 
     def get_many(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
         """Live memories of ``namespace`` by id; unknown ids are left out."""
@@ -293,12 +217,12 @@ class SQLiteStore:
                 rows = conn.execute(
                     # ``+m.namespace`` keeps SQLite on the unique id index; with the
                     # namespace index it would scan the whole namespace (10x slower).
-                    _SELECT + f" WHERE +m.namespace = ? AND m.deleted_at IS NULL "
+                    SELECT + f" WHERE +m.namespace = ? AND m.deleted_at IS NULL "
                     f"AND m.id IN ({marks})",
                     (namespace, *chunk),
                 ).fetchall()
                 for row in rows:
-                    record = _from_row(row)
+                    record = from_row(row)
                     out[record.id] = record
         return out
 
@@ -328,18 +252,18 @@ class SQLiteStore:
             params.append(query.max_quality)
         if query.created_after is not None:
             where.append("m.created_at >= ?")
-            params.append(_ts(query.created_after))
+            params.append(ts(query.created_after))
         if query.created_before is not None:
             where.append("m.created_at < ?")
-            params.append(_ts(query.created_before))
+            params.append(ts(query.created_before))
         order = "DESC" if query.newest_first else "ASC"
         sql = (
-            _SELECT + " WHERE " + " AND ".join(where)
+            SELECT + " WHERE " + " AND ".join(where)
             + f" ORDER BY m.created_at {order}, m.seq {order} LIMIT ? OFFSET ?"
         )
         params.extend([query.limit, query.offset])
         with self._read() as conn:
-            return [_from_row(r) for r in conn.execute(sql, params).fetchall()]
+            return [from_row(r) for r in conn.execute(sql, params).fetchall()]
 
     def count(self, namespace: str, *, include_deleted: bool = False) -> int:
         """How many memories ``namespace`` holds."""
@@ -425,11 +349,11 @@ class SQLiteStore:
         reason: str | None = None,
     ) -> tuple[MemoryRecord, MemoryRecord]:
         """Apply ``changes`` to a live memory, audit them, and return (before, after)."""
-        bad = set(changes) - _UPDATABLE
+        bad = set(changes) - UPDATABLE
         if bad:
             raise InvalidInputError(
                 f"cannot update field(s) {', '.join(sorted(bad))}; "
-                f"updatable: {', '.join(sorted(_UPDATABLE - {'content_hash'}))}"
+                f"updatable: {', '.join(sorted(UPDATABLE - {'content_hash'}))}"
             )
         try:
             with self._tx() as conn:
@@ -452,26 +376,26 @@ class SQLiteStore:
                     values["normalized"] = normalize_content(after.content).normalized
                 sets = ", ".join(f"{c} = ?" for c in values)
                 params = [
-                    v if c == "normalized" else _encode(c, getattr(after, c))
+                    v if c == "normalized" else encode(c, getattr(after, c))
                     for c, v in values.items()
                 ]
                 conn.execute(
                     f"UPDATE memories SET {sets} WHERE namespace = ? AND id = ?",
                     (*params, namespace, memory_id),
                 )
-                self._history(conn, after, event, before, after, actor, reason, _ts(utcnow()))
+                self._history(conn, after, event, before, after, actor, reason, ts(utcnow()))
         except sqlite3.Error as exc:
             raise StoreError(f"update failed: {exc}") from exc
         return before, after
 
     def _live(self, conn: sqlite3.Connection, namespace: str, memory_id: str) -> MemoryRecord:
         row = conn.execute(
-            _SELECT + " WHERE m.namespace = ? AND m.id = ? AND m.deleted_at IS NULL",
+            SELECT + " WHERE m.namespace = ? AND m.id = ? AND m.deleted_at IS NULL",
             (namespace, memory_id),
         ).fetchone()
         if row is None:
             raise NotFoundError(f"no memory {memory_id!r} in namespace {namespace!r}")
-        return _from_row(row)
+        return from_row(row)
 
     def delete(self, namespace: str, memory_id: str, *, actor: str | None = None) -> MemoryRecord:
         """Tombstone a memory; it disappears from search, list and recall."""
@@ -483,9 +407,9 @@ class SQLiteStore:
                 conn.execute(
                     "UPDATE memories SET deleted_at = ?, updated_at = ? "
                     "WHERE namespace = ? AND id = ?",
-                    (_ts(now), _ts(now), namespace, memory_id),
+                    (ts(now), ts(now), namespace, memory_id),
                 )
-                self._history(conn, after, "delete", before, after, actor, None, _ts(now))
+                self._history(conn, after, "delete", before, after, actor, None, ts(now))
         except sqlite3.Error as exc:
             raise StoreError(f"delete failed: {exc}") from exc
         return after
@@ -522,14 +446,14 @@ class SQLiteStore:
                 conn.execute(
                     "UPDATE memories SET quality = ?, updated_at = ? "
                     "WHERE namespace = ? AND id = ?",
-                    (quality, _ts(now), namespace, memory_id),
+                    (quality, ts(now), namespace, memory_id),
                 )
                 conn.execute(
                     "INSERT INTO memory_feedback_log(memory_id, namespace, rating, comment, "
                     "created_at) VALUES (?, ?, ?, ?, ?)",
-                    (memory_id, namespace, rating, comment, _ts(now)),
+                    (memory_id, namespace, rating, comment, ts(now)),
                 )
-                self._history(conn, after, "feedback", before, after, None, comment, _ts(now))
+                self._history(conn, after, "feedback", before, after, None, comment, ts(now))
         except sqlite3.Error as exc:
             raise StoreError(f"feedback failed: {exc}") from exc
         return before, after
@@ -670,7 +594,7 @@ class SQLiteStore:
     ) -> list[MemoryRecord]:
         """Live memories with no vector by ``model``, or one made from older content."""
         sql = (
-            _SELECT + " LEFT JOIN memory_vectors v ON v.memory_seq = m.seq "
+            SELECT + " LEFT JOIN memory_vectors v ON v.memory_seq = m.seq "
             "WHERE m.deleted_at IS NULL AND (v.memory_seq IS NULL OR v.model != ? "
             "OR v.content_hash != m.content_hash)"
         )
@@ -681,7 +605,7 @@ class SQLiteStore:
         sql += " ORDER BY m.seq LIMIT ?"
         params.append(limit)
         with self._read() as conn:
-            return [_from_row(r) for r in conn.execute(sql, params).fetchall()]
+            return [from_row(r) for r in conn.execute(sql, params).fetchall()]
 
     def delete_vectors(self, model: str | None = None) -> int:
         """Drop vectors of one model (or all) so ``reindex`` can rebuild them."""
@@ -711,7 +635,7 @@ class SQLiteStore:
                 cur = conn.execute(
                     "INSERT OR IGNORE INTO session_transcripts(namespace, session_key, content, "
                     "agent_id, created_at) VALUES (?, ?, ?, ?, ?)",
-                    (namespace, session_key, content, agent_id, _ts(utcnow())),
+                    (namespace, session_key, content, agent_id, ts(utcnow())),
                 )
                 return cur.rowcount == 1
         except sqlite3.Error as exc:
@@ -732,93 +656,6 @@ class SQLiteStore:
                 ).fetchall()
                 out.update({r[0]: r[1] for r in rows})
         return out
-
-    # -- API keys -------------------------------------------------------------------
-    _KEY_COLUMNS = "id, user, admin, name, created_at, last_used_at, revoked_at"
-
-    @staticmethod
-    def _key_from_row(row: Sequence[Any]) -> ApiKey:
-        return ApiKey(
-            id=row[0],
-            user=row[1],
-            admin=bool(row[2]),
-            name=row[3],
-            created_at=datetime.fromisoformat(row[4]),
-            last_used_at=_parse_ts(row[5]),
-            revoked_at=_parse_ts(row[6]),
-        )
-
-    def add_api_key(self, key: ApiKey, key_hash: str) -> None:
-        """Store a key under the SHA-256 hash of its secret."""
-        try:
-            with self._tx() as conn:
-                conn.execute(
-                    f"INSERT INTO api_keys({self._KEY_COLUMNS}, key_hash) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        key.id, key.user, int(key.admin), key.name, _ts(key.created_at),
-                        None if key.last_used_at is None else _ts(key.last_used_at),
-                        None if key.revoked_at is None else _ts(key.revoked_at),
-                        key_hash,
-                    ),
-                )
-        except sqlite3.IntegrityError as exc:
-            raise InvalidInputError(f"cannot store API key: {exc}") from exc
-        except sqlite3.Error as exc:
-            raise StoreError(f"storing the API key failed: {exc}") from exc
-
-    def api_key_by_hash(self, key_hash: str) -> ApiKey | None:
-        """The live key with this secret hash, or None."""
-        with self._read() as conn:
-            row = conn.execute(
-                f"SELECT {self._KEY_COLUMNS} FROM api_keys "
-                "WHERE key_hash = ? AND revoked_at IS NULL",
-                (key_hash,),
-            ).fetchone()
-        return None if row is None else self._key_from_row(row)
-
-    def list_api_keys(self) -> list[ApiKey]:
-        """Every key, revoked ones included, oldest first."""
-        with self._read() as conn:
-            rows = conn.execute(
-                f"SELECT {self._KEY_COLUMNS} FROM api_keys ORDER BY created_at, id"
-            ).fetchall()
-        return [self._key_from_row(r) for r in rows]
-
-    def revoke_api_key(self, key_id: str) -> ApiKey:
-        """Set ``revoked_at`` (once) and return the key."""
-        try:
-            with self._tx() as conn:
-                conn.execute(
-                    "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
-                    (_ts(utcnow()), key_id),
-                )
-                row = conn.execute(
-                    f"SELECT {self._KEY_COLUMNS} FROM api_keys WHERE id = ?", (key_id,)
-                ).fetchone()
-                if row is None:
-                    raise NotFoundError(f"no API key {key_id!r}; `engram keys list` shows them")
-        except sqlite3.Error as exc:
-            raise StoreError(f"revoking the API key failed: {exc}") from exc
-        return self._key_from_row(row)
-
-    def touch_api_key(self, key_id: str, when: datetime) -> None:
-        """Set ``last_used_at``."""
-        try:
-            with self._tx() as conn:
-                conn.execute(
-                    "UPDATE api_keys SET last_used_at = ? WHERE id = ?", (_ts(when), key_id)
-                )
-        except sqlite3.Error as exc:
-            raise StoreError(f"updating the API key failed: {exc}") from exc
-
-    def export_api_keys(self) -> list[tuple[ApiKey, str]]:
-        """Every key with its secret hash, oldest first."""
-        with self._read() as conn:
-            rows = conn.execute(
-                f"SELECT {self._KEY_COLUMNS}, key_hash FROM api_keys ORDER BY created_at, id"
-            ).fetchall()
-        return [(self._key_from_row(r), r[7]) for r in rows]
 
     # -- bulk copy (export, import, migrate-store) ------------------------------------
     # The SQL lives in ``bulk``, imported here on use because it reuses this module's

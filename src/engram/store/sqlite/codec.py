@@ -1,0 +1,104 @@
+"""How a ``MemoryRecord`` is stored in and read back from a SQLite row.
+
+JSON text for facts, tags and metadata; ISO 8601 UTC text for times; enum values as
+their strings. Shared by the store, its bulk copy and its API keys.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from engram.records import MemoryCategory, MemoryRecord, MemoryType
+
+# Record fields stored as JSON text.
+JSON_FIELDS = {"facts", "tags", "metadata"}
+TIME_FIELDS = {"created_at", "updated_at", "deleted_at"}
+COLUMNS = (
+    "id",
+    "namespace",
+    "content",
+    "normalized",
+    "content_hash",
+    "type",
+    "category",
+    "title",
+    "narrative",
+    "facts",
+    "tags",
+    "importance",
+    "quality",
+    "score",
+    "confidence",
+    "user_id",
+    "agent_id",
+    "run_id",
+    "session_id",
+    "source_memory_id",
+    "document_id",
+    "who",
+    "why",
+    "extraction_model",
+    "embedding_model",
+    "metadata",
+    "created_at",
+    "updated_at",
+    "deleted_at",
+)
+SELECT = "SELECT " + ", ".join(f"m.{c}" for c in COLUMNS) + " FROM memories m"
+UPDATABLE = set(COLUMNS) - {"id", "namespace", "created_at", "normalized"}
+
+
+def ts(value: datetime) -> str:
+    """ISO 8601 text in UTC, to the microsecond (naive times count as UTC)."""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def parse_ts(value: str | None) -> datetime | None:
+    """The datetime of ``ts`` text, or None."""
+    return None if value is None else datetime.fromisoformat(value)
+
+
+def to_row(record: MemoryRecord, normalized: str) -> tuple[Any, ...]:
+    """The values of ``COLUMNS`` for ``record``."""
+    values: list[Any] = []
+    for column in COLUMNS:
+        if column == "normalized":
+            values.append(normalized)
+            continue
+        values.append(encode(column, getattr(record, column)))
+    return tuple(values)
+
+
+def encode(column: str, value: Any) -> Any:
+    """One field as stored in its column."""
+    if column in JSON_FIELDS:
+        return json.dumps(list(value) if isinstance(value, tuple) else value, ensure_ascii=False)
+    if column in TIME_FIELDS:
+        return None if value is None else ts(value)
+    if column in {"type", "category"} and value is not None:
+        return str(value)
+    return value
+
+
+def from_row(row: Sequence[Any]) -> MemoryRecord:
+    """The record of a row selected with ``SELECT``."""
+    data = dict(zip(COLUMNS, row, strict=True))
+    data.pop("normalized")
+    data["facts"] = tuple(json.loads(data["facts"]))
+    data["tags"] = tuple(json.loads(data["tags"]))
+    data["metadata"] = json.loads(data["metadata"])
+    data["type"] = MemoryType(data["type"])
+    data["category"] = MemoryCategory(data["category"]) if data["category"] else None
+    for name in TIME_FIELDS:
+        data[name] = parse_ts(data[name])
+    return MemoryRecord(**data)
+
+
+def audit(record: MemoryRecord | None) -> str | None:
+    """A record as the JSON text of a history row."""
+    return None if record is None else json.dumps(record.to_dict(), ensure_ascii=False)

@@ -61,9 +61,9 @@ class RecallConfig:
     """Weight of a memory's session neighbours in its dense score (session context)."""
     session_dense: float = field(default=1.0, metadata=_range(0.0, 100.0))
     """Weight of its session's mean similarity in its dense score."""
-    context_keyword: float = field(default=2.0, metadata=_range(0.0, 100.0))
+    context_keyword: float = field(default=4.0, metadata=_range(0.0, 100.0))
     """Weight of its session neighbours in its keyword score."""
-    session_keyword: float = field(default=1.0, metadata=_range(0.0, 100.0))
+    session_keyword: float = field(default=2.0, metadata=_range(0.0, 100.0))
     """Weight of its session's keyword matches in its keyword score."""
     session_max_members: int = field(default=500, metadata=_range(1, 100_000))
     """A session with more live memories than this is too broad to be one episode:

@@ -376,8 +376,13 @@ class Memory:
         if not changes:
             raise InvalidInputError("nothing to update: pass content or a field to change")
         if "content" in changes or "title" in changes:
-            current = self._get(scope, memory_id)
-            self._scan(current.with_changes(**changes))
+            # Scan the text as it will be; in flag mode the flags follow the new text
+            # (set, replaced or cleared).
+            proposed = self._get(scope, memory_id).with_changes(**changes)
+            clean = {k: v for k, v in proposed.metadata.items() if k != "injection_flags"}
+            scanned = self._scan(proposed.with_changes(metadata=clean))
+            if scanned.metadata != proposed.metadata:
+                changes["metadata"] = scanned.metadata
         _, after = self.store.update(scope.namespace, memory_id, changes)
         if "content" in changes or "title" in changes:
             if self.index is not None:

@@ -40,7 +40,8 @@ _FRAMES = (
 )
 
 
-def _turns(locomo_path: str | Path) -> list[dict[str, str]]:
+def locomo_turns(locomo_path: str | Path) -> list[dict[str, str]]:
+    """Every turn of a LoCoMo file: speaker, the other speaker, text, date, session."""
     data = json.loads(Path(locomo_path).read_text(encoding="utf-8"))
     turns: list[dict[str, str]] = []
     for sample in data:
@@ -71,7 +72,7 @@ def scale_texts(locomo_path: str | Path, n: int) -> list[str]:
     Round 0 frames each turn four ways; later rounds join a turn with the turn ``r``
     places after it ("A ... Later, B ..."), so texts stay realistic and never repeat.
     """
-    turns = _turns(locomo_path)
+    turns = locomo_turns(locomo_path)
     if not turns:
         raise InvalidInputError(f"{locomo_path} holds no LoCoMo turns")
     out: list[str] = []

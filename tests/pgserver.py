@@ -77,6 +77,10 @@ class PgServer:
         """
         external = os.environ.get("ENGRAM_TEST_POSTGRES_URL")
         if external:
+            try:
+                psycopg.connect(external, connect_timeout=10).close()
+            except psycopg.Error as exc:
+                raise RuntimeError(f"ENGRAM_TEST_POSTGRES_URL is unreachable: {exc}") from exc
             return cls(external, None, [])
         bindir = pg_bin()
         workdir = Path(tempfile.mkdtemp(prefix="engram-pg-"))

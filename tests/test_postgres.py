@@ -22,10 +22,9 @@ from engram.store import open_store
 from engram.store.base import VectorRow
 from engram.store.postgres import PgVectorSearch, PostgresStore
 from engram.store.postgres import migrations as pg_migrations
-from engram.store.postgres.keyword import match_terms
 from engram.store.postgres.store import redact, vector_index_name
 from engram.store.sqlite import SQLiteStore
-from engram.text import fts_query
+from engram.text import fts_query, match_terms
 from engram.validate import build_record
 from pgserver import PgServer
 

@@ -441,3 +441,18 @@ def test_keyword_statistics_stay_inside_a_namespace(store: SQLiteStore) -> None:
     assert {i for i, _ in after} <= {r.id for r in store.list_memories("b", ListQuery())}
     fts.integrity_check(store._conn)
     assert store.keyword_search("nobody-here", '"caroline"', 10) == []
+
+
+def test_common_terms_leave_the_match_when_a_rarer_one_remains(
+    store: SQLiteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for i in range(30):
+        add(store, f"Alice wrote note {i}")
+    kites = {add(store, "Alice flew a red kite"), add(store, "the kite string snapped")}
+    both = {i for i, _ in store.keyword_search("default", '"alice" OR "kite"', 100)}
+    assert len(both) == 32
+    monkeypatch.setattr(fts, "COMMON", 10)
+    assert {i for i, _ in store.keyword_search("default", '"alice" OR "kite"', 100)} == kites
+    # When every term is common, the rarest ones still answer.
+    common_only = store.keyword_search("default", '"alice" OR "wrote" OR "note"', 100)
+    assert len(common_only) == 30

@@ -128,6 +128,7 @@ class Memory:
         """Close the store; later calls raise ``StoreClosedError``."""
         if not self._closed:
             self._closed = True
+            self._retriever.close()
             self.store.close()
 
     def __enter__(self) -> Memory:

@@ -96,6 +96,23 @@ def fts_query(text: str, limit: int = MAX_KEYWORDS) -> str | None:
     return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
 
 
+_QUOTED = re.compile(r'"((?:[^"]|"")*)"')
+
+
+def match_terms(match: str) -> list[str]:
+    """The keywords of a match expression.
+
+    ``engram.text.fts_query`` writes ``"term" OR "term"``; that form is read back
+    exactly (doubled quotes undone). Anything else is treated as plain text and goes
+    through ``engram.text.keywords``, so user text never reaches tsquery syntax.
+    """
+    quoted = _QUOTED.findall(match)
+    rest = _QUOTED.sub(" ", match).split()
+    if quoted and all(word == "OR" for word in rest):
+        return [q.replace('""', '"') for q in quoted if q.strip()]
+    return keywords(match)
+
+
 def estimate_tokens(text: str) -> int:
     """A model-agnostic token estimate: about four characters per token."""
     return max(1, math.ceil(len(text) / 4))

@@ -20,6 +20,45 @@ from engram.store.base import Store
 
 Matrix = npt.NDArray[np.float32]
 
+#: Namespaces with at least this many vectors are searched in two steps: a PCA
+#: projection to ``REDUCED_DIMS`` dimensions picks ``max(RESCORE, 10 k)`` candidates,
+#: which are then scored exactly. A 100k x 384 float32 matrix-vector product reads
+#: 150 MB per query (7 ms here); the projection reads a quarter of that. Measured on
+#: 100k MiniLM vectors: recall@50 against exact search 0.9993, 2.5 ms instead of 8.5.
+PREFILTER_MIN = 20_000
+REDUCED_DIMS = 96
+RESCORE = 500
+#: Rows the projection is fitted on (a sample keeps the SVD to a fraction of a second).
+FIT_SAMPLE = 20_000
+
+
+@dataclass
+class _Projection:
+    """A PCA basis fitted on a block and its rows projected onto it."""
+
+    mean: Matrix
+    basis: Matrix
+    """(dim, REDUCED_DIMS)"""
+    rows: Matrix
+    """(capacity, REDUCED_DIMS): the block's rows, centred and projected."""
+    fitted_size: int
+
+    @classmethod
+    def fit(cls, data: Matrix, alive: npt.NDArray[np.bool_], capacity: int) -> _Projection:
+        live = np.flatnonzero(alive)
+        rng = np.random.default_rng(0)
+        sample = live if len(live) <= FIT_SAMPLE else rng.choice(live, FIT_SAMPLE, replace=False)
+        mean = data[sample].mean(axis=0)
+        _, _, vt = np.linalg.svd(data[sample] - mean, full_matrices=False)
+        basis = np.ascontiguousarray(vt[:REDUCED_DIMS].T, dtype=np.float32)
+        rows = np.zeros((capacity, basis.shape[1]), np.float32)
+        rows[: len(data)] = (data - mean) @ basis
+        return cls(mean.astype(np.float32), basis, rows, len(data))
+
+    def project(self, vectors: Matrix) -> Matrix:
+        projected = (vectors - self.mean) @ self.basis
+        return np.asarray(projected, dtype=np.float32)
+
 
 @dataclass
 class _Block:
@@ -31,6 +70,7 @@ class _Block:
     data: Matrix = field(default_factory=lambda: np.zeros((0, 0), np.float32))
     alive: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, bool))
     dead: int = 0
+    projection: _Projection | None = None
 
     @classmethod
     def from_matrix(cls, ids: list[str], matrix: Matrix, dim: int) -> _Block:
@@ -52,6 +92,8 @@ class _Block:
             if not self.alive[row]:
                 self.alive[row] = True
                 self.dead -= 1
+            if self.projection is not None:
+                self.projection.rows[row] = self.projection.project(vector)
             return
         if self.size >= self.data.shape[0]:
             capacity = max(64, self.data.shape[0] * 2)
@@ -60,9 +102,15 @@ class _Block:
             alive = np.zeros(capacity, dtype=bool)
             alive[: self.size] = self.alive[: self.size]
             self.data, self.alive = grown, alive
+            if self.projection is not None:
+                rows = np.zeros((capacity, REDUCED_DIMS), np.float32)
+                rows[: self.size] = self.projection.rows[: self.size]
+                self.projection.rows = rows
         self.rows[memory_id] = self.size
         self.data[self.size] = vector
         self.alive[self.size] = True
+        if self.projection is not None:
+            self.projection.rows[self.size] = self.projection.project(vector)
         self.ids.append(memory_id)
 
     def remove(self, memory_id: str) -> None:
@@ -75,6 +123,39 @@ class _Block:
         sims = self.data[: self.size] @ query
         sims[~self.alive[: self.size]] = -np.inf
         return sims
+
+    def top(self, query: Matrix, k: int) -> list[tuple[int, float]]:
+        """(row, cosine) of the ``k`` best live rows, best first."""
+        live = self.size - self.dead
+        k = min(k, live)
+        if k <= 0:
+            return []
+        if live < PREFILTER_MIN or k * 10 >= live:
+            sims = self.scores(query)
+            candidates = np.arange(self.size)
+        else:
+            candidates = self._prefilter(query, max(RESCORE, 10 * k))
+            sims = np.full(self.size, -np.inf, dtype=np.float32)
+            sims[candidates] = self.data[candidates] @ query
+        pick = (
+            candidates
+            if len(candidates) <= k
+            else candidates[np.argpartition(-sims[candidates], k - 1)[:k]]
+        )
+        pick = pick[np.argsort(-sims[pick], kind="stable")]
+        return [(int(i), float(sims[i])) for i in pick if np.isfinite(sims[i])]
+
+    def _prefilter(self, query: Matrix, count: int) -> npt.NDArray[np.intp]:
+        """The ``count`` live rows nearest to ``query`` in the PCA projection."""
+        if self.projection is None or self.size > 2 * self.projection.fitted_size:
+            # Fitted once per loaded block, and again when the block has doubled.
+            self.projection = _Projection.fit(
+                self.data[: self.size], self.alive[: self.size], self.data.shape[0]
+            )
+        rough = self.projection.rows[: self.size] @ (query @ self.projection.basis)
+        rough[~self.alive[: self.size]] = -np.inf
+        chosen: npt.NDArray[np.intp] = np.argpartition(-rough, count - 1)[:count]
+        return chosen
 
 
 class VectorIndex:
@@ -126,9 +207,7 @@ class VectorIndex:
                 self._blocks.pop(namespace, None)
 
     # -- writes ---------------------------------------------------------------------
-    def added(
-        self, namespace: str, ids: Sequence[str], vectors: Matrix, epoch_after: int
-    ) -> None:
+    def added(self, namespace: str, ids: Sequence[str], vectors: Matrix, epoch_after: int) -> None:
         """Apply vectors this process just stored; ``epoch_after`` is what the store returned.
 
         If the epoch moved by exactly one per row, nobody else wrote in between and the
@@ -167,14 +246,8 @@ class VectorIndex:
             block = self._block(namespace)
             if block.size == 0 or k <= 0:
                 return []
-            sims = block.scores(np.asarray(query, dtype=np.float32))
-            live = block.size - block.dead
-            k = min(k, live)
-            if k <= 0:
-                return []
-            top = np.argpartition(-sims, k - 1)[:k] if k < len(sims) else np.arange(len(sims))
-            top = top[np.argsort(-sims[top], kind="stable")]
-            return [(block.ids[i], float(sims[i])) for i in top if np.isfinite(sims[i])]
+            found = block.top(np.asarray(query, dtype=np.float32), k)
+            return [(block.ids[row], sim) for row, sim in found]
 
     def scores(self, namespace: str, query: Matrix, ids: Sequence[str]) -> dict[str, float]:
         """Cosine similarity of specific memories; ids without a vector are absent."""

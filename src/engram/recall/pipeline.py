@@ -10,8 +10,10 @@ recent memories (``mode="recent"``).
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,6 +94,23 @@ class Retriever:
         self.config = config
         self.embedder = embedder
         self.index = index
+        self._pool: ThreadPoolExecutor | None = None
+        self._pool_lock = threading.Lock()
+
+    def close(self) -> None:
+        """Stop the worker thread keyword search runs on (if one was started)."""
+        with self._pool_lock:
+            if self._pool is not None:
+                self._pool.shutdown(wait=True)
+                self._pool = None
+
+    def _keyword_search(self, namespace: str, match: str, limit: int) -> Future[Any]:
+        # The keyword leg runs beside query embedding and dense search: SQLite and
+        # onnxruntime release the GIL, so on two cores the legs overlap.
+        with self._pool_lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="engram-recall")
+            return self._pool.submit(self.store.keyword_search, namespace, match, limit)
 
     def recall(self, request: RecallRequest) -> Recall:
         """Run the whole read path for one query."""
@@ -166,6 +185,13 @@ class Retriever:
         dense_n = max(cfg.dense_top_n, request.limit * 3) * depth
         keyword_n = max(cfg.bm25_top_n, request.limit * 3) * depth
         legs = _Legs(windows=temporal.time_windows(request.query) if cfg.time_weight else [])
+        match = fts_query(request.query)
+        keyword_depth = max(keyword_n, KEYWORD_DEPTH)
+        pending = (
+            self._keyword_search(request.namespace, match, keyword_depth)
+            if match is not None and cfg.strategy in ("hybrid", "bm25")
+            else None
+        )
 
         dense_ok = False
         if cfg.strategy in ("hybrid", "dense") and self.embedder and self.index:
@@ -185,13 +211,14 @@ class Retriever:
         elif cfg.strategy in ("hybrid", "dense"):
             warnings.append("no embedder configured; answering from keywords")
 
-        match = fts_query(request.query)
         if match is not None and (cfg.strategy in ("hybrid", "bm25") or not dense_ok):
             # FTS5 scores every match to rank them anyway, so reading deeper than the
             # top-N is nearly free; the extra scores complete other candidates and
             # their session neighbours.
-            found_kw = self.store.keyword_search(
-                request.namespace, match, max(keyword_n, KEYWORD_DEPTH)
+            found_kw: list[tuple[str, float]] = (
+                pending.result()
+                if pending is not None
+                else self.store.keyword_search(request.namespace, match, keyword_depth)
             )
             legs.keyword_ranking = [memory_id for memory_id, _ in found_kw[:keyword_n]]
             legs.keyword = dict(found_kw)

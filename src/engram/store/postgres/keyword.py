@@ -25,13 +25,10 @@ Every keyword reaches the server as a bound parameter turned into a tsquery ther
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from typing import Any
 
 import psycopg
-
-from engram.text import keywords
 
 #: ts_rank_cd weights {D, C, B, A}: title (A) counts twice the body (B), tags (C) half,
 #: the ratios of the SQLite store's bm25(1, 2, 1, 1, 0.5) column weights.
@@ -41,22 +38,7 @@ K1, B = 1.2, 0.75
 #: A keyword in at least this many live memories of a namespace is "common".
 COMMON = 1000
 
-_QUOTED = re.compile(r'"((?:[^"]|"")*)"')
 _TERM = "phraseto_tsquery('engram_english', engram_fold(%s))"
-
-
-def match_terms(match: str) -> list[str]:
-    """The keywords of a match expression.
-
-    ``engram.text.fts_query`` writes ``"term" OR "term"``; that form is read back
-    exactly (doubled quotes undone). Anything else is treated as plain text and goes
-    through ``engram.text.keywords``, so user text never reaches tsquery syntax.
-    """
-    quoted = _QUOTED.findall(match)
-    rest = _QUOTED.sub(" ", match).split()
-    if quoted and all(word == "OR" for word in rest):
-        return [q.replace('""', '"') for q in quoted if q.strip()]
-    return keywords(match)
 
 
 def idf(total: int, df: int) -> float:

@@ -42,7 +42,7 @@ from engram.store.base import (
 from engram.store.postgres import codec, keyword, migrations
 from engram.store.postgres.keys import ApiKeysMixin
 from engram.store.postgres.transcripts import TranscriptsMixin
-from engram.text import normalize_content
+from engram.text import match_terms, normalize_content
 
 #: pgvector's HNSW index supports ``vector`` columns of at most this many dimensions.
 HNSW_MAX_DIM = 2000
@@ -504,7 +504,7 @@ class PostgresStore(TranscriptsMixin, ApiKeysMixin):
     def keyword_search(self, namespace: str, match: str, limit: int) -> list[tuple[str, float]]:
         """Live memories of ``namespace`` ranked by IDF-weighted ``ts_rank_cd`` (>= 0,
         higher is better); see ``engram.store.postgres.keyword``."""
-        terms = [codec.check_text(t, "query") for t in keyword.match_terms(match)]
+        terms = [codec.check_text(t, "query") for t in match_terms(match)]
         if not terms or limit <= 0:
             return []
         with self._read("keyword search") as conn:

@@ -17,12 +17,16 @@ from __future__ import annotations
 
 import sqlite3
 
+from engram.text import match_terms
+
 TOKENIZE = "porter unicode61 remove_diacritics 2"
 COLUMNS = ("content", "title", "narrative", "facts", "tags")
 # seed 000 ranks title matches above body matches: title 2, tags 0.5, in column order.
 WEIGHTS = "1.0, 2.0, 1.0, 1.0, 0.5"
 
 _COLS = ", ".join(COLUMNS)
+#: A query term held by at least this many memories of a namespace is "common".
+COMMON = 1000
 
 
 def table_for(conn: sqlite3.Connection, namespace: str, *, create: bool) -> str | None:
@@ -69,17 +73,52 @@ def flush(conn: sqlite3.Connection) -> int:
 def search(
     conn: sqlite3.Connection, namespace: str, match: str, limit: int
 ) -> list[tuple[str, float]]:
-    """(memory id, -bm25) of live memories of ``namespace`` matching ``match``, best first."""
+    """(memory id, -bm25) of live memories of ``namespace`` matching ``match``, best first.
+
+    FTS5 ranks every document that holds any query term, so one term found in tens of
+    thousands of memories (the speaker's name in every turn of a chat) costs tens of
+    milliseconds. Terms held by at least ``COMMON`` memories of the namespace are left
+    out of the match when a rarer term remains: their IDF is small (at most
+    ln(N / COMMON)), so the ranking barely moves, and the query reads only short
+    posting lists. Namespaces smaller than ``COMMON`` are never affected.
+    """
     table = table_for(conn, namespace, create=False)
     if table is None:
         return []
+    terms = match_terms(match)
+    if len(terms) > 1:
+        counts = [_count(conn, table, term, COMMON) for term in terms]
+        present = [(t, n) for t, n in zip(terms, counts, strict=True) if n]
+        rare = [t for t, n in present if n < COMMON]
+        if not rare and len(present) > 2:
+            # Every term is common: rank by the two rarest, counted in full.
+            exact = sorted((_count(conn, table, t, None), t) for t, _ in present)
+            rare = [t for _, t in exact[:2]]
+        if rare and len(rare) < len(present):
+            match = " OR ".join(_quote(t) for t in rare)
+    # Rank inside the index first and join only the top rows: joining every match to
+    # ``memories`` before sorting costs more than the ranking itself.
     rows = conn.execute(
-        f"SELECT m.id, bm25({table}, {WEIGHTS}) AS s FROM {table} JOIN memories m "
-        f"ON m.seq = {table}.rowid WHERE {table} MATCH ? AND m.deleted_at IS NULL "
-        "ORDER BY s LIMIT ?",
+        f"SELECT m.id, f.s FROM (SELECT rowid, bm25({table}, {WEIGHTS}) AS s FROM {table} "
+        f"WHERE {table} MATCH ? ORDER BY s LIMIT ?) f JOIN memories m ON m.seq = f.rowid "
+        "WHERE m.deleted_at IS NULL ORDER BY f.s",
         (match, limit),
     ).fetchall()
     return [(r[0], -float(r[1])) for r in rows]
+
+
+def _count(conn: sqlite3.Connection, table: str, term: str, cap: int | None) -> int:
+    """How many documents of ``table`` hold ``term``, counting at most ``cap``."""
+    limit = "" if cap is None else f" LIMIT {int(cap)}"
+    row = conn.execute(
+        f"SELECT count(*) FROM (SELECT 1 FROM {table} WHERE {table} MATCH ?{limit})",
+        (_quote(term),),
+    ).fetchone()
+    return int(row[0])
+
+
+def _quote(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
 
 
 def rebuild(conn: sqlite3.Connection) -> None:

@@ -87,6 +87,22 @@ class SQLiteStore(KeysMixin):
             raise
         self._lock = threading.RLock()
         self._closed = False
+        # A second connection for keyword search on file stores, so recall can rank
+        # keywords while the main connection serves the vector side (WAL lets readers
+        # run beside each other and beside the writer). An in-memory database exists
+        # only in its one connection.
+        self._search_conn = self._conn
+        self._search_lock = self._lock
+        if self.location != ":memory:":
+            try:
+                self._search_conn = sqlite3.connect(
+                    self.location, isolation_level=None, check_same_thread=False, timeout=30
+                )
+                self._search_conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            except sqlite3.Error as exc:
+                self._conn.close()
+                raise StoreError(f"cannot open SQLite store at {self.location}: {exc}") from exc
+            self._search_lock = threading.RLock()
 
     # -- plumbing -------------------------------------------------------------------
     @contextmanager
@@ -129,10 +145,12 @@ class SQLiteStore(KeysMixin):
         return self._closed
 
     def close(self) -> None:
-        """Close the connection; idempotent."""
-        with self._lock:
+        """Close the connections; idempotent."""
+        with self._lock, self._search_lock:
             if not self._closed:
                 self._closed = True
+                if self._search_conn is not self._conn:
+                    self._search_conn.close()
                 self._conn.close()
 
     def schema_version(self) -> str:
@@ -512,8 +530,12 @@ class SQLiteStore(KeysMixin):
     def keyword_search(self, namespace: str, match: str, limit: int) -> list[tuple[str, float]]:
         """BM25-ranked live memories of ``namespace`` (its own FTS5 index); relevance is
         ``-bm25()`` (>= 0)."""
-        with self._read() as conn:
-            return fts.search(conn, namespace, match, limit)
+        with self._search_lock:
+            self._check_open()
+            try:
+                return fts.search(self._search_conn, namespace, match, limit)
+            except sqlite3.Error as exc:
+                raise StoreError(f"keyword search failed: {exc}") from exc
 
     # -- vectors --------------------------------------------------------------------
     def put_vectors(self, rows: Iterable[VectorRow]) -> int:

@@ -57,6 +57,7 @@ def test_measure_one_size(tiny_locomo: Path, tmp_path: Path) -> None:
     assert result["memories"] == 100
     assert result["add_no_embedding_per_s"] > 0
     assert result["add_with_embedding_sample"] == 15 and result["add_with_embedding_per_s"] > 0
+    assert result["embedder_alone_per_s"] > 0
     assert result["recall_queries"] == 10
     assert 0 < result["recall_p50_ms"] <= result["recall_p95_ms"]
     assert {"embed", "dense", "total"} <= set(result["recall_stage_median_ms"])
@@ -95,3 +96,18 @@ def test_clustered_vectors_are_unit_and_deterministic() -> None:
     assert a.shape == (50, 4)
     np.testing.assert_allclose(np.linalg.norm(a, axis=1), 1.0, rtol=1e-5)
     np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.postgres
+def test_compare_stores_with_postgresql(tiny_locomo: Path, tmp_path: Path, pg_url: str) -> None:
+    config = Config.load(env={}, home=str(tmp_path / "home"))
+    result = scale.compare_stores(
+        pg_url, 120, config=config, locomo=str(tiny_locomo), requests=6, levels=(1, 2)
+    )
+    assert result["sqlite"]["memories"] == result["other"]["memories"] == 120
+    assert result["other"]["backend"] == "Postgres"
+    assert [t["clients"] for t in result["other"]["throughput"]] == [1, 2]
+    assert all(t["errors"] == 0 and t["requests"] > 0 for t in result["other"]["throughput"])
+    assert "| recall rps, 2 client(s) |" in result["table"]
+    with pytest.raises(InvalidInputError, match="already holds benchmark memories"):
+        scale.compare_stores(pg_url, 120, config=config, locomo=str(tiny_locomo), requests=6)

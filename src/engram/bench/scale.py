@@ -7,9 +7,10 @@ For each store size N, in a fresh child process (so peak RSS is that size's own)
    texts get the normalised sum of their parts' vectors.
 2. **add, no embedding**: ``Memory.add_many`` of all N texts with no embedder (the
    store, its FTS index and the dedup check).
-3. **add, with embedding**: ``Memory.add_many`` of a sample of the texts into another
-   fresh store with the real MiniLM embedder (the model dominates; the sample keeps a
-   100k run in minutes).
+3. **add, with embedding**: ``Memory.add_many`` of ``embed_sample`` single LoCoMo turns
+   (one memory is typically one message) into another fresh store with the real
+   MiniLM embedder, and the embedder alone on the same texts, side by side (the model
+   dominates; the sample keeps a 100k run in minutes).
 4. The N vectors are stored beside the memories of step 2 (``Store.put_vectors``).
 5. **recall**: ``Memory.recall`` with the real embedder for real LoCoMo questions,
    median and p95 over many queries, query embedding included, plus the median of each
@@ -111,9 +112,15 @@ def measure_size(
         records = mem.add_many(texts, namespace=NAMESPACE)
         seconds = time.perf_counter() - start
         result["add_no_embedding_per_s"] = round(n / seconds, 1)
-    sample = texts[: min(embed_sample, n)]
+    # One memory is typically one message: time adding single turns, and the embedder
+    # alone on the same texts, side by side.
+    sample = turns[: min(embed_sample, n, len(turns))]
     with Memory(directory / f"scale-{n}-embedded.db", config=config) as mem:
+        assert mem.embedder is not None
         mem.recall("warm up the model", namespace=NAMESPACE)
+        start = time.perf_counter()
+        mem.embedder.embed_batch(sample)
+        result["embedder_alone_per_s"] = round(len(sample) / (time.perf_counter() - start), 1)
         start = time.perf_counter()
         mem.add_many(sample, namespace=NAMESPACE)
         seconds = time.perf_counter() - start
@@ -285,3 +292,67 @@ def vectors_only(
         "recall_at_k": round(hits / (k * len(exact)), 4),
     }
     return result
+
+
+def compare_stores(
+    location: str,
+    n: int,
+    *,
+    config: Config,
+    locomo: str,
+    requests: int = 300,
+    levels: Sequence[int] = (1, 4, 16),
+    workdir: str | None = None,
+    prepare: Callable[[Memory], None] | None = None,
+) -> dict[str, Any]:
+    """The same N memories in a temporary SQLite store and in the store at ``location``
+    (e.g. ``postgresql://...``, an empty database), measured in one run: add rate
+    through the store protocol, recall p50/p95 from one client, and recall throughput
+    from each client count in ``levels``.
+
+    Queries are LoCoMo questions embedded once beforehand (``LookupEmbedder``), so both
+    stores are measured without the model's cost, which is the same for both.
+    ``prepare`` runs on the second store after loading (e.g. refresh planner
+    statistics, as PostgreSQL's autovacuum would shortly after a bulk load).
+    """
+    from engram.bench.pg_scale import LookupEmbedder, measure_backend, ratio_table
+    from engram.embed import create_embedder
+
+    with Memory(location, config=config, embedder=None) as target:
+        if target.store.count("bench"):
+            raise InvalidInputError(
+                f"{location} already holds benchmark memories; give it an empty database"
+            )
+    turns, questions = locomo_turns_and_questions(locomo)
+    questions = list(dict.fromkeys(questions))[:requests]
+    base = base_vectors(config, turns, config.home_path / "bench-cache")
+    texts, vectors = compose_corpus(turns, base, n)
+    embedder = create_embedder(config.embedder, config.home_path)
+    if embedder is None:
+        raise InvalidInputError("the comparison needs an embedder for its queries")
+    lookup = LookupEmbedder(
+        embedder.name, dict(zip(questions, embedder.embed_batch(questions), strict=True))
+    )
+    with tempfile.TemporaryDirectory(prefix="engram-compare-", dir=workdir) as tmp:
+        with Memory(Path(tmp) / "bench.db", config=config, embedder=lookup) as mem:
+            sqlite = measure_backend(
+                "SQLite", mem, texts, vectors, questions, levels=levels, requests=requests
+            )
+        with Memory(location, config=config, embedder=lookup) as mem:
+            other = measure_backend(
+                type(mem.store).__name__.removesuffix("Store") or "other",
+                mem,
+                texts,
+                vectors,
+                questions,
+                levels=levels,
+                requests=requests,
+                after_load=None if prepare is None else (lambda: prepare(mem)),
+            )
+    return {
+        "memories": n,
+        "requests": requests,
+        "sqlite": sqlite.to_dict(),
+        "other": other.to_dict(),
+        "table": ratio_table(sqlite, other),
+    }

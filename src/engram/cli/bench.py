@@ -226,6 +226,12 @@ def _sizes(text: str) -> list[int]:
     type=click.Path(file_okay=False),
     help="Directory for scale.json and scale.md.",
 )
+@click.option(
+    "--store",
+    "store",
+    help="Compare this store (e.g. an empty postgresql://... database) with SQLite at the "
+    "first --n, side by side: add rate, recall p50/p95, recall rps at 1, 4, 16 clients.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.pass_obj
 @handle_errors
@@ -239,12 +245,20 @@ def scale_cmd(
     vectors_only: bool,
     vectors: int,
     out: str,
+    store: str | None,
     as_json: bool,
 ) -> None:
     """Scale: add throughput, recall p50/p95, peak RSS and disk size per store size."""
     config = obj.config().with_overrides(injection_mode="flag")
-    if vectors_only:
-        results: Any = scale.vectors_only(vectors, config=config, locomo=data, queries=queries)
+    results: Any
+    if store is not None:
+        results = scale.compare_stores(
+            store, _sizes(sizes)[0], config=config, locomo=data, requests=queries
+        )
+        text = results["table"]
+        name = "scale-stores"
+    elif vectors_only:
+        results = scale.vectors_only(vectors, config=config, locomo=data, queries=queries)
         rows = [["exact (numpy)", results["exact"]["p50_ms"], results["exact"]["p95_ms"], 1.0]]
         hnsw = results.get("hnsw", {})
         if "p50_ms" in hnsw:
@@ -283,6 +297,7 @@ def scale_cmd(
                 "memories",
                 "add/s (no embedding)",
                 "add/s (embedding)",
+                "embedder alone/s",
                 "recall p50 ms",
                 "recall p95 ms",
                 "peak RSS MB",
@@ -293,6 +308,7 @@ def scale_cmd(
                     r["memories"],
                     r["add_no_embedding_per_s"],
                     r["add_with_embedding_per_s"],
+                    r["embedder_alone_per_s"],
                     r["recall_p50_ms"],
                     r["recall_p95_ms"],
                     r["peak_rss_mb"],

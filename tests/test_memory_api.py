@@ -159,15 +159,17 @@ def test_add_many_batches(config: Config) -> None:
     embedder = HashEmbedder()
     progress: list[tuple[int, int]] = []
     with Memory(config=config, store=store, embedder=embedder) as mem:
-        items: list[str | dict[str, Any]] = [f"imported memory number {i}" for i in range(599)]
+        items: list[str | dict[str, Any]] = [f"imported memory number {i}" for i in range(2599)]
         items.append({"content": "a dict item", "tags": ["x"], "user_id": "bob"})
         out = mem.add_many(items, progress=lambda done, total: progress.append((done, total)))
-        assert len(out) == 600
-        assert store.inserts == [256, 256, 88]  # three transactions
-        assert store.vector_writes == [256, 256, 88]
-        assert embedder.calls == 3  # one embedding batch per transaction
-        assert progress == [(256, 600), (512, 600), (600, 600)]
-        assert mem.store.count("default") == 599
+        assert len(out) == 2600
+        # Transactions of 256; then each group of 2048 is embedded in one call and its
+        # vectors written in one transaction.
+        assert store.inserts == [256] * 10 + [40]
+        assert store.vector_writes == [2048, 552]
+        assert embedder.calls == 2
+        assert progress == [(2048, 2600), (2600, 2600)]
+        assert mem.store.count("default") == 2599
         assert mem.get(out[-1].id, user_id="bob").tags == ("x",)
         assert [r.content for r in out[:2]] == [
             "imported memory number 0",

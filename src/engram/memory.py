@@ -55,6 +55,9 @@ log = logging.getLogger("engram")
 
 #: Records per transaction in ``add_many`` and ``reindex``.
 BATCH = 256
+#: Records ``add_many`` embeds in one call: enough that sorting by length leaves little
+#: padding, few enough that a long import shows progress and holds little in memory.
+EMBED_GROUP = 2048
 
 Progress = Callable[[int, int], None]
 
@@ -236,21 +239,25 @@ class Memory:
                     exc.args = (f"item {i}: {exc.args[0]}", *exc.args[1:])
                 raise
         out: list[InsertResult] = []
-        for start in range(0, len(records), BATCH):
-            batch = records[start : start + BATCH]
-            results = self.store.insert(batch)
-            model = self._embed_and_store([r.record for r in results if r.created])
+        # Raw-first (seed 004): records are committed BATCH at a time; then the new ones
+        # are embedded EMBED_GROUP at a time (length-sorted across the group, so little
+        # compute goes to padding) and their vectors stored.
+        for group in range(0, len(records), EMBED_GROUP):
+            inserted: list[InsertResult] = []
+            for start in range(group, min(group + EMBED_GROUP, len(records)), BATCH):
+                inserted.extend(self.store.insert(records[start : start + BATCH]))
+            model = self._embed_and_store([r.record for r in inserted if r.created])
             if model is not None:
                 # Return what is stored now: the new records have a vector by ``model``.
-                results = [
+                inserted = [
                     InsertResult(r.record.with_changes(embedding_model=model), True)
                     if r.created
                     else r
-                    for r in results
+                    for r in inserted
                 ]
-            out.extend(results)
+            out.extend(inserted)
             if progress is not None:
-                progress(min(start + BATCH, len(records)), len(records))
+                progress(len(out), len(records))
         return out
 
     _ITEM_KEYS = frozenset(

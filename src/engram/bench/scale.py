@@ -18,7 +18,8 @@ For each store size N, in a fresh child process (so peak RSS is that size's own)
 6. peak RSS of the child, and the store's size on disk.
 
 ``vectors_only`` measures index search alone at 1M vectors: exact numpy top-k (what
-engram uses) against faiss HNSW (the optional ``[ann]`` extra), recall@10 and latency.
+engram uses below 20,000 vectors a namespace) against faiss HNSW (the optional
+``[ann]`` extra) at several ``ef_search``, recall@10 and latency.
 """
 
 from __future__ import annotations
@@ -210,23 +211,6 @@ def run_scale(
     return results
 
 
-def clustered_vectors(
-    base: npt.NDArray[np.float32], n: int, *, noise: float = 0.35, seed: int = 42
-) -> npt.NDArray[np.float32]:
-    """``n`` unit vectors scattered around real embeddings (realistic clusters)."""
-    rng = np.random.default_rng(seed)
-    out = np.empty((n, base.shape[1]), np.float32)
-    for lo in range(0, n, 100_000):
-        hi = min(n, lo + 100_000)
-        centres = base[rng.integers(0, len(base), hi - lo)]
-        jitter = rng.standard_normal(centres.shape).astype(np.float32) * (
-            noise / np.sqrt(base.shape[1])
-        )
-        block = centres + jitter
-        out[lo:hi] = block / np.linalg.norm(block, axis=1, keepdims=True)
-    return out
-
-
 def vectors_only(
     n: int,
     *,
@@ -236,12 +220,16 @@ def vectors_only(
     k: int = 10,
     hnsw_m: int = 32,
     ef_construction: int = 80,
-    ef_search: int = 64,
+    ef_searches: Sequence[int] = (32, 64, 128, 256),
 ) -> dict[str, Any]:
-    """Exact numpy top-k vs faiss HNSW over ``n`` vectors: latency and recall@k."""
+    """Exact numpy top-k vs faiss HNSW over ``n`` vectors: latency and recall@k.
+
+    The vectors are LoCoMo turns' real embeddings and normalised sums of pairs of them
+    (the vectors of the scale corpus); the queries are LoCoMo questions.
+    """
     turns, questions = locomo_turns_and_questions(locomo)
     base = base_vectors(config, turns, config.home_path / "bench-cache")
-    data = clustered_vectors(base, n)
+    _, data = compose_corpus(turns, base, n)
     from engram.embed import create_embedder
 
     embedder = create_embedder(config.embedder, config.home_path)
@@ -250,7 +238,7 @@ def vectors_only(
     query_vectors = embedder.embed_batch(questions[:queries])
     result: dict[str, Any] = {"vectors": n, "dimension": int(data.shape[1]), "k": k}
 
-    exact: list[list[int]] = []
+    exact: list[set[int]] = []
     times: list[float] = []
     for q in query_vectors:
         start = time.perf_counter()
@@ -258,7 +246,7 @@ def vectors_only(
         top = np.argpartition(-sims, k)[:k]
         top = top[np.argsort(-sims[top])]
         times.append((time.perf_counter() - start) * 1000)
-        exact.append([int(i) for i in top])
+        exact.append({int(i) for i in top})
     result["exact"] = {
         "p50_ms": round(percentile(times, 50), 3),
         "p95_ms": round(percentile(times, 95), 3),
@@ -273,24 +261,27 @@ def vectors_only(
     index = faiss.IndexHNSWFlat(data.shape[1], hnsw_m, faiss.METRIC_INNER_PRODUCT)
     index.hnsw.efConstruction = ef_construction
     index.add(data)
-    build = time.perf_counter() - start
-    index.hnsw.efSearch = ef_search
-    times = []
-    hits = 0
-    for q, truth in zip(query_vectors, exact, strict=True):
-        start = time.perf_counter()
-        _, found = index.search(q.reshape(1, -1), k)
-        times.append((time.perf_counter() - start) * 1000)
-        hits += len(set(int(i) for i in found[0]) & set(truth))
-    result["hnsw"] = {
-        "m": hnsw_m,
-        "ef_construction": ef_construction,
-        "ef_search": ef_search,
-        "build_s": round(build, 1),
-        "p50_ms": round(percentile(times, 50), 3),
-        "p95_ms": round(percentile(times, 95), 3),
-        "recall_at_k": round(hits / (k * len(exact)), 4),
-    }
+    result["hnsw_build_s"] = round(time.perf_counter() - start, 1)
+    result["hnsw"] = []
+    for ef in ef_searches:
+        index.hnsw.efSearch = ef
+        times = []
+        hits = 0
+        for q, truth in zip(query_vectors, exact, strict=True):
+            start = time.perf_counter()
+            _, found = index.search(q.reshape(1, -1), k)
+            times.append((time.perf_counter() - start) * 1000)
+            hits += len({int(i) for i in found[0]} & truth)
+        result["hnsw"].append(
+            {
+                "m": hnsw_m,
+                "ef_construction": ef_construction,
+                "ef_search": ef,
+                "p50_ms": round(percentile(times, 50), 3),
+                "p95_ms": round(percentile(times, 95), 3),
+                "recall_at_k": round(hits / (k * len(exact)), 4),
+            }
+        )
     return result
 
 

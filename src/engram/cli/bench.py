@@ -260,11 +260,10 @@ def scale_cmd(
     elif vectors_only:
         results = scale.vectors_only(vectors, config=config, locomo=data, queries=queries)
         rows = [["exact (numpy)", results["exact"]["p50_ms"], results["exact"]["p95_ms"], 1.0]]
-        hnsw = results.get("hnsw", {})
-        if "p50_ms" in hnsw:
+        for hnsw in results["hnsw"] if isinstance(results["hnsw"], list) else []:
             rows.append(
                 [
-                    f"faiss HNSW (M={hnsw['m']}, ef={hnsw['ef_search']})",
+                    f"faiss HNSW (M={hnsw['m']}, ef_search={hnsw['ef_search']})",
                     hnsw["p50_ms"],
                     hnsw["p95_ms"],
                     hnsw["recall_at_k"],

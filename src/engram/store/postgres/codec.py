@@ -17,41 +17,10 @@ from pgvector import Vector
 
 from engram.errors import InvalidInputError
 from engram.records import HistoryEntry, MemoryCategory, MemoryRecord, MemoryType
+from engram.store.schema import JSON_FIELDS, MEMORY_COLUMNS
 
-JSON_FIELDS = frozenset({"facts", "tags", "metadata"})
-COLUMNS = (
-    "id",
-    "namespace",
-    "content",
-    "normalized",
-    "content_hash",
-    "type",
-    "category",
-    "title",
-    "narrative",
-    "facts",
-    "tags",
-    "importance",
-    "quality",
-    "score",
-    "confidence",
-    "user_id",
-    "agent_id",
-    "run_id",
-    "session_id",
-    "source_memory_id",
-    "document_id",
-    "who",
-    "why",
-    "extraction_model",
-    "embedding_model",
-    "metadata",
-    "created_at",
-    "updated_at",
-    "deleted_at",
-)
+COLUMNS = MEMORY_COLUMNS
 SELECT = "SELECT " + ", ".join(f"m.{c}" for c in COLUMNS) + " FROM memories m"
-UPDATABLE = frozenset(COLUMNS) - {"id", "namespace", "created_at", "normalized"}
 #: ``%s`` per column, cast to ``json`` where the column is JSON.
 PLACEHOLDERS = ", ".join("%s::json" if c in JSON_FIELDS else "%s" for c in COLUMNS)
 INSERT = f"INSERT INTO memories ({', '.join(COLUMNS)}) VALUES ({PLACEHOLDERS})"

@@ -28,6 +28,7 @@ from psycopg_pool import ConnectionPool
 from engram.config import PostgresConfig
 from engram.errors import InvalidInputError, NotFoundError, StoreClosedError, StoreError
 from engram.records import HistoryEntry, MemoryRecord, utcnow
+from engram.store import schema
 from engram.store.base import (
     ImportCounts,
     InsertResult,
@@ -362,11 +363,11 @@ class PostgresStore(TranscriptsMixin, ApiKeysMixin):
         reason: str | None = None,
     ) -> tuple[MemoryRecord, MemoryRecord]:
         """Apply ``changes`` to a live memory, audit them, and return (before, after)."""
-        bad = set(changes) - codec.UPDATABLE
+        bad = set(changes) - schema.UPDATABLE
         if bad:
             raise InvalidInputError(
                 f"cannot update field(s) {', '.join(sorted(bad))}; "
-                f"updatable: {', '.join(sorted(codec.UPDATABLE - {'content_hash'}))}"
+                f"updatable: {', '.join(sorted(schema.UPDATABLE - {'content_hash'}))}"
             )
         with self._tx("update") as conn:
             before = self._live(conn, namespace, memory_id)
@@ -387,7 +388,7 @@ class PostgresStore(TranscriptsMixin, ApiKeysMixin):
                         )
                 values["normalized"] = normalize_content(after.content).normalized
             sets = ", ".join(
-                f"{c} = %s::json" if c in codec.JSON_FIELDS else f"{c} = %s" for c in values
+                f"{c} = %s::json" if c in schema.JSON_FIELDS else f"{c} = %s" for c in values
             )
             params = [
                 codec.check_text(v, c) if c == "normalized" else codec.encode(c, getattr(after, c))

@@ -12,43 +12,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from engram.records import MemoryCategory, MemoryRecord, MemoryType
+from engram.store.schema import JSON_FIELDS, MEMORY_COLUMNS, TIME_FIELDS
 
-# Record fields stored as JSON text.
-JSON_FIELDS = {"facts", "tags", "metadata"}
-TIME_FIELDS = {"created_at", "updated_at", "deleted_at"}
-COLUMNS = (
-    "id",
-    "namespace",
-    "content",
-    "normalized",
-    "content_hash",
-    "type",
-    "category",
-    "title",
-    "narrative",
-    "facts",
-    "tags",
-    "importance",
-    "quality",
-    "score",
-    "confidence",
-    "user_id",
-    "agent_id",
-    "run_id",
-    "session_id",
-    "source_memory_id",
-    "document_id",
-    "who",
-    "why",
-    "extraction_model",
-    "embedding_model",
-    "metadata",
-    "created_at",
-    "updated_at",
-    "deleted_at",
-)
+COLUMNS = MEMORY_COLUMNS
 SELECT = "SELECT " + ", ".join(f"m.{c}" for c in COLUMNS) + " FROM memories m"
-UPDATABLE = set(COLUMNS) - {"id", "namespace", "created_at", "normalized"}
 
 
 def ts(value: datetime) -> str:

@@ -41,11 +41,11 @@ from engram.store.base import (
     VectorRow,
     VectorSearch,
 )
+from engram.store.schema import UPDATABLE
 from engram.store.sqlite import fts, migrations
 from engram.store.sqlite.codec import (
     COLUMNS,
     SELECT,
-    UPDATABLE,
     audit,
     encode,
     from_row,
@@ -176,8 +176,14 @@ class SQLiteStore(KeysMixin):
                     if existing is not None:
                         found = from_row(existing)
                         self._history(
-                            conn, found, "dedup", None, None, actor,
-                            "identical content already stored", now,
+                            conn,
+                            found,
+                            "dedup",
+                            None,
+                            None,
+                            actor,
+                            "identical content already stored",
+                            now,
                         )
                         results.append(InsertResult(found, created=False))
                         continue
@@ -276,7 +282,9 @@ class SQLiteStore(KeysMixin):
             params.append(ts(query.created_before))
         order = "DESC" if query.newest_first else "ASC"
         sql = (
-            SELECT + " WHERE " + " AND ".join(where)
+            SELECT
+            + " WHERE "
+            + " AND ".join(where)
             + f" ORDER BY m.created_at {order}, m.seq {order} LIMIT ? OFFSET ?"
         )
         params.extend([query.limit, query.offset])
@@ -554,8 +562,13 @@ class SQLiteStore(KeysMixin):
                         "VALUES (?, ?, ?, ?, ?) ON CONFLICT(memory_seq) DO UPDATE SET "
                         "model = excluded.model, dim = excluded.dim, "
                         "content_hash = excluded.content_hash, vector = excluded.vector",
-                        (found[0], row.model, int(vector.shape[0]), row.content_hash,
-                         vector.tobytes()),
+                        (
+                            found[0],
+                            row.model,
+                            int(vector.shape[0]),
+                            row.content_hash,
+                            vector.tobytes(),
+                        ),
                     )
                     conn.execute(
                         "UPDATE memories SET embedding_model = ? WHERE seq = ?",

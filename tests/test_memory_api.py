@@ -621,3 +621,20 @@ def test_async_verbs_work(config: Config) -> None:
             await mem.get_all()
 
     asyncio.run(main())
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"content": "bad\x00text"},
+        {"content": "ok", "title": "t\x00"},
+        {"content": "ok", "tags": ["a\x00"]},
+        {"content": "ok", "metadata": {"k": ["v\x00"]}},
+        {"content": "ok", "metadata": {"k\x00": 1}},
+    ],
+)
+def test_nul_characters_are_refused_on_every_backend(mem: Memory, fields: dict[str, Any]) -> None:
+    kept = mem.add("stored before")
+    with pytest.raises(InvalidInputError, match="NUL character"):
+        mem.add(**fields)
+    assert [r.id for r in mem.get_all()] == [kept.id]

@@ -80,13 +80,27 @@ def content_text(content: object) -> str:
     )
 
 
+def no_nul(name: str, text: str) -> str:
+    """``text``, refused if it holds U+0000, which no backend's text columns can store
+    (PostgreSQL rejects it outright), so a store never depends on where it lives."""
+    if "\x00" in text:
+        raise _nul_error(name)
+    return text
+
+
+def _nul_error(name: str) -> InvalidInputError:
+    return InvalidInputError(
+        f"{name} contains a NUL character (U+0000); remove it and store the text again"
+    )
+
+
 def optional_str(name: str, value: object) -> str | None:
     """A string or None."""
     if value is None:
         return None
     if not isinstance(value, str):
         raise InvalidInputError(f"{name} must be a string, got {type(value).__name__}")
-    return value
+    return no_nul(name, value)
 
 
 def optional_float(name: str, value: object, lo: float, hi: float) -> float | None:
@@ -110,7 +124,7 @@ def string_list(name: str, value: object) -> tuple[str, ...]:
     for item in value:
         if not isinstance(item, str) or not item.strip():
             raise InvalidInputError(f"{name} must hold non-empty strings, got {item!r}")
-        out.append(item.strip())
+        out.append(no_nul(name, item.strip()))
     return tuple(dict.fromkeys(out))
 
 
@@ -123,9 +137,23 @@ def metadata_dict(value: object) -> dict[str, Any]:
     if not all(isinstance(k, str) for k in value):
         raise InvalidInputError("metadata keys must be strings")
     try:
-        return dict(json.loads(json.dumps(dict(value), ensure_ascii=False, allow_nan=False)))
+        text = json.dumps(dict(value), ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise InvalidInputError(f"metadata must be JSON-serialisable: {exc}") from None
+    decoded = dict(json.loads(text))
+    if _holds_nul(decoded):
+        raise _nul_error("metadata")
+    return decoded
+
+
+def _holds_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_holds_nul(k) or _holds_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_holds_nul(v) for v in value)
+    return False
 
 
 def memory_type(value: object) -> MemoryType:
@@ -172,7 +200,7 @@ def timestamp(name: str, value: object) -> datetime | None:
 
 def checked_content(text: str, max_chars: int) -> str:
     """Collapse whitespace and enforce the size limit; returns the storage text."""
-    storage = normalize_content(text).storage
+    storage = normalize_content(no_nul("content", text)).storage
     if not storage:
         raise EmptyContentError("content is empty; pass the text to remember")
     if len(storage) > max_chars:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import HashEmbedder
@@ -76,17 +77,31 @@ def attack(
     mem.purge(namespace=mem.scope(**scope).namespace)
 
 
-@settings(max_examples=25, deadline=None)
+def tagged(scope: dict[str, str], tag: str) -> dict[str, str]:
+    """``scope`` with every id suffixed by ``tag``, so each example has namespaces of its
+    own (one PostgreSQL database serves every example of a run)."""
+    return {key: f"{value}-{tag}" for key, value in scope.items()}
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 @given(
     scopes=st.sampled_from(SCOPES),
     a_texts=st.lists(TEXT, min_size=1, max_size=4),
     b_texts=st.lists(TEXT, min_size=1, max_size=4),
 )
 def test_scoped_calls_never_touch_another_namespace(
-    scopes: tuple[dict[str, str], dict[str, str]], a_texts: list[str], b_texts: list[str]
+    store_location: str,
+    scopes: tuple[dict[str, str], dict[str, str]],
+    a_texts: list[str],
+    b_texts: list[str],
 ) -> None:
-    scope_a, scope_b = scopes
-    with Memory(":memory:", config=Config(), embedder=HashEmbedder(16)) as mem:
+    tag = uuid.uuid4().hex[:10]
+    scope_a, scope_b = (tagged(scope, tag) for scope in scopes)
+    with Memory(store_location, config=Config(), embedder=HashEmbedder(16)) as mem:
         a_ids = fill(mem, scope_a, a_texts)
         b_ids = fill(mem, scope_b, b_texts)
         assert not set(a_ids) & set(b_ids)  # identical text in two namespaces: two memories

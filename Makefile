@@ -44,6 +44,7 @@ typecheck: dev
 ## test: install the dev extras, then ruff, mypy and the whole pytest suite
 test: dev
 	$(BIN)/ruff check src tests
+	$(BIN)/ruff format --check src tests
 	$(BIN)/mypy
 	$(BIN)/pytest -W error -q
 

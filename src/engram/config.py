@@ -302,9 +302,7 @@ def _coerce(key: str, value: Any, f: Any) -> Any:
     try:
         coerced = _to_type(value, target)
     except (TypeError, ValueError):
-        raise ConfigError(
-            f"config key {key} must be {target.__name__}, got {value!r}"
-        ) from None
+        raise ConfigError(f"config key {key} must be {target.__name__}, got {value!r}") from None
     meta = f.metadata
     if "choices" in meta and coerced not in meta["choices"]:
         raise ConfigError(
@@ -341,7 +339,3 @@ def _to_type(value: Any, target: type[Any]) -> Any:
             raise TypeError(value)
         return value
     raise TypeError(target)  # pragma: no cover - every field type is handled above
-
-
-
-

@@ -262,9 +262,25 @@ class Memory:
 
     _ITEM_KEYS = frozenset(
         {
-            "content", "namespace", "user_id", "agent_id", "run_id", "session_id", "metadata",
-            "tags", "type", "category", "importance", "score", "confidence", "title",
-            "narrative", "facts", "created_at", "who", "why",
+            "content",
+            "namespace",
+            "user_id",
+            "agent_id",
+            "run_id",
+            "session_id",
+            "metadata",
+            "tags",
+            "type",
+            "category",
+            "importance",
+            "score",
+            "confidence",
+            "title",
+            "narrative",
+            "facts",
+            "created_at",
+            "who",
+            "why",
         }
     )
 
@@ -320,8 +336,9 @@ class Memory:
             vectors = self.embedder.embed_batch([r.embedding_text() for r in records])
         except Exception as exc:  # raw-first: the memory is stored; reindex fills it later
             self.embed_failures += len(records)
-            log.warning("embedding failed, %d memories stored without vectors: %s",
-                        len(records), exc)
+            log.warning(
+                "embedding failed, %d memories stored without vectors: %s", len(records), exc
+            )
             return None
         rows = [
             VectorRow(r.id, self.embedder.name, np.asarray(v, np.float32), r.content_hash)

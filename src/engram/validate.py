@@ -176,8 +176,7 @@ def memory_category(value: object) -> MemoryCategory | None:
         return MemoryCategory(value if isinstance(value, str) else repr(value))
     except ValueError:
         raise InvalidInputError(
-            f"unknown category {value!r}; use one of "
-            f"{', '.join(c.value for c in MemoryCategory)}"
+            f"unknown category {value!r}; use one of {', '.join(c.value for c in MemoryCategory)}"
         ) from None
 
 
@@ -190,8 +189,7 @@ def timestamp(name: str, value: object) -> datetime | None:
             value = datetime.fromisoformat(value)
         except ValueError:
             raise InvalidInputError(
-                f"{name} must be an ISO 8601 date-time such as 2024-05-08T13:56:00Z, "
-                f"got {value!r}"
+                f"{name} must be an ISO 8601 date-time such as 2024-05-08T13:56:00Z, got {value!r}"
             ) from None
     if not isinstance(value, datetime):
         raise InvalidInputError(f"{name} must be a datetime, got {type(value).__name__}")

@@ -35,9 +35,7 @@ class Question:
     category: str
     gold_turns: frozenset[str]
     gold_sessions: frozenset[str]
-    alternatives: Mapping[str, tuple[frozenset[str], frozenset[str]]] = field(
-        default_factory=dict
-    )
+    alternatives: Mapping[str, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)
     """Other gold sets scored in the same run, e.g. ``{"errata": (turns, sessions)}``."""
     asked_at: datetime | None = None
 

@@ -105,9 +105,7 @@ def load(path: str, *, errata: str | None = None) -> Dataset:
             sample_id = str(sample.get("sample_id", f"conv-{index}"))
             qa = sample["qa"]
         except (KeyError, TypeError) as exc:
-            raise InvalidInputError(
-                f"LoCoMo sample {index} lacks 'conversation' or 'qa'"
-            ) from exc
+            raise InvalidInputError(f"LoCoMo sample {index} lacks 'conversation' or 'qa'") from exc
         turns: list[Turn] = []
         numbers = sorted(int(m.group(1)) for k in conv if (m := SESSION_KEY.match(k)))
         for n in numbers:

@@ -150,9 +150,7 @@ def _items(conv: Conversation) -> list[dict[str, Any]]:
     ]
 
 
-def ingest(
-    mem: Memory, dataset: Dataset, progress: Progress | None = None
-) -> dict[str, float]:
+def ingest(mem: Memory, dataset: Dataset, progress: Progress | None = None) -> dict[str, float]:
     """Store every conversation in its own namespace; skip ones already stored.
 
     Returns counts and throughput. A namespace that holds some but not all of a

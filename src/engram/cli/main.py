@@ -31,10 +31,15 @@ from engram.errors import InvalidInputError
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--home", envvar="ENGRAM_HOME", help="Data directory (default ~/.engram).")
-@click.option("--db", help="Store: a SQLite path, :memory: or postgresql://... "
-              "(default <home>/engram.db).")
-@click.option("--config", "config_path", type=click.Path(dir_okay=False),
-              help="TOML config file (default <home>/config.toml).")
+@click.option(
+    "--db", help="Store: a SQLite path, :memory: or postgresql://... (default <home>/engram.db)."
+)
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False),
+    help="TOML config file (default <home>/config.toml).",
+)
 @click.version_option(package_name="engramdb", prog_name="engram")
 @click.pass_context
 def cli(ctx: click.Context, home: str | None, db: str | None, config_path: str | None) -> None:
@@ -56,11 +61,23 @@ def cli(ctx: click.Context, home: str | None, db: str | None, config_path: str |
 @json_option
 @click.pass_obj
 @handle_errors
-def add(obj: Ctx, content: str, namespace: str | None, user_id: str | None,
-        agent_id: str | None, run_id: str | None, tags: tuple[str, ...], type_: str | None,
-        category: str | None, title: str | None, score: float | None,
-        importance: float | None, created_at: str | None, meta: tuple[str, ...],
-        as_json: bool) -> None:
+def add(
+    obj: Ctx,
+    content: str,
+    namespace: str | None,
+    user_id: str | None,
+    agent_id: str | None,
+    run_id: str | None,
+    tags: tuple[str, ...],
+    type_: str | None,
+    category: str | None,
+    title: str | None,
+    score: float | None,
+    importance: float | None,
+    created_at: str | None,
+    meta: tuple[str, ...],
+    as_json: bool,
+) -> None:
     """Store CONTENT verbatim ("-" reads it from stdin)."""
     text = sys.stdin.read() if content == "-" else content
     metadata = {}
@@ -70,9 +87,18 @@ def add(obj: Ctx, content: str, namespace: str | None, user_id: str | None,
             raise InvalidInputError(f"--meta expects KEY=VALUE, got {pair!r}")
         metadata[key] = value
     with obj.memory() as mem:
-        record = mem.add(text, **scope_kwargs(namespace, user_id, agent_id, run_id),
-                         tags=list(tags), type=type_, category=category, title=title, score=score,
-                         importance=importance, created_at=created_at, metadata=metadata)
+        record = mem.add(
+            text,
+            **scope_kwargs(namespace, user_id, agent_id, run_id),
+            tags=list(tags),
+            type=type_,
+            category=category,
+            title=title,
+            score=score,
+            importance=importance,
+            created_at=created_at,
+            metadata=metadata,
+        )
     if as_json:
         render.emit_json(record.to_dict())
     else:
@@ -84,20 +110,33 @@ def add(obj: Ctx, content: str, namespace: str | None, user_id: str | None,
 @scope_options
 @click.option("-k", "--limit", default=10, show_default=True, help="How many hits.")
 @click.option("--fusion", type=click.Choice(["weighted", "rrf"]), help="Fusion for this query.")
-@click.option("--strategy", type=click.Choice(["hybrid", "dense", "bm25"]),
-              help="Retrieval legs for this query.")
+@click.option(
+    "--strategy",
+    type=click.Choice(["hybrid", "dense", "bm25"]),
+    help="Retrieval legs for this query.",
+)
 @json_option
 @click.pass_obj
 @handle_errors
-def search(obj: Ctx, query: str, namespace: str | None, user_id: str | None,
-           agent_id: str | None, run_id: str | None, limit: int, fusion: str | None,
-           strategy: str | None, as_json: bool) -> None:
+def search(
+    obj: Ctx,
+    query: str,
+    namespace: str | None,
+    user_id: str | None,
+    agent_id: str | None,
+    run_id: str | None,
+    limit: int,
+    fusion: str | None,
+    strategy: str | None,
+    as_json: bool,
+) -> None:
     """Show what recall returns for QUERY, with every score stage (seed 001's --search)."""
     chosen = {"fusion": fusion, "strategy": strategy}
     overrides: dict[str, Any] = {k: v for k, v in chosen.items() if v}
     with obj.memory() as mem:
-        result = mem.recall(query, **scope_kwargs(namespace, user_id, agent_id, run_id),
-                            limit=limit, **overrides)
+        result = mem.recall(
+            query, **scope_kwargs(namespace, user_id, agent_id, run_id), limit=limit, **overrides
+        )
     if as_json:
         render.emit_json(result.to_dict())
     else:
@@ -112,13 +151,25 @@ def search(obj: Ctx, query: str, namespace: str | None, user_id: str | None,
 @json_option
 @click.pass_obj
 @handle_errors
-def recall(obj: Ctx, query: str, namespace: str | None, user_id: str | None,
-           agent_id: str | None, run_id: str | None, limit: int | None,
-           budget_tokens: int | None, as_json: bool) -> None:
+def recall(
+    obj: Ctx,
+    query: str,
+    namespace: str | None,
+    user_id: str | None,
+    agent_id: str | None,
+    run_id: str | None,
+    limit: int | None,
+    budget_tokens: int | None,
+    as_json: bool,
+) -> None:
     """Print the context block to inject into a prompt for QUERY."""
     with obj.memory() as mem:
-        result = mem.recall(query, **scope_kwargs(namespace, user_id, agent_id, run_id),
-                            limit=limit, budget_tokens=budget_tokens)
+        result = mem.recall(
+            query,
+            **scope_kwargs(namespace, user_id, agent_id, run_id),
+            limit=limit,
+            budget_tokens=budget_tokens,
+        )
     if as_json:
         render.emit_json(result.to_dict())
     else:
@@ -135,9 +186,19 @@ def recall(obj: Ctx, query: str, namespace: str | None, user_id: str | None,
 @json_option
 @click.pass_obj
 @handle_errors
-def list_(obj: Ctx, namespace: str | None, user_id: str | None, agent_id: str | None,
-          run_id: str | None, limit: int, offset: int, type_: str | None,
-          tags: tuple[str, ...], deleted: bool, as_json: bool) -> None:
+def list_(
+    obj: Ctx,
+    namespace: str | None,
+    user_id: str | None,
+    agent_id: str | None,
+    run_id: str | None,
+    limit: int,
+    offset: int,
+    type_: str | None,
+    tags: tuple[str, ...],
+    deleted: bool,
+    as_json: bool,
+) -> None:
     """List memories, newest first."""
     filters: dict[str, Any] = {}
     if type_:
@@ -145,8 +206,13 @@ def list_(obj: Ctx, namespace: str | None, user_id: str | None, agent_id: str | 
     if tags:
         filters["tags"] = list(tags)
     with obj.memory() as mem:
-        records = mem.get_all(**scope_kwargs(namespace, user_id, agent_id, run_id), filters=filters,
-                              limit=limit, offset=offset, include_deleted=deleted)
+        records = mem.get_all(
+            **scope_kwargs(namespace, user_id, agent_id, run_id),
+            filters=filters,
+            limit=limit,
+            offset=offset,
+            include_deleted=deleted,
+        )
     if as_json:
         render.emit_json([r.to_dict() for r in records])
     else:
@@ -159,8 +225,15 @@ def list_(obj: Ctx, namespace: str | None, user_id: str | None, agent_id: str | 
 @json_option
 @click.pass_obj
 @handle_errors
-def show(obj: Ctx, memory_id: str, namespace: str | None, user_id: str | None,
-         agent_id: str | None, run_id: str | None, as_json: bool) -> None:
+def show(
+    obj: Ctx,
+    memory_id: str,
+    namespace: str | None,
+    user_id: str | None,
+    agent_id: str | None,
+    run_id: str | None,
+    as_json: bool,
+) -> None:
     """Show every field of one memory."""
     with obj.memory() as mem:
         record = mem.get(memory_id, **scope_kwargs(namespace, user_id, agent_id, run_id))
@@ -176,8 +249,15 @@ def show(obj: Ctx, memory_id: str, namespace: str | None, user_id: str | None,
 @json_option
 @click.pass_obj
 @handle_errors
-def forget(obj: Ctx, memory_id: str, namespace: str | None, user_id: str | None,
-           agent_id: str | None, run_id: str | None, as_json: bool) -> None:
+def forget(
+    obj: Ctx,
+    memory_id: str,
+    namespace: str | None,
+    user_id: str | None,
+    agent_id: str | None,
+    run_id: str | None,
+    as_json: bool,
+) -> None:
     """Tombstone a memory: it leaves recall at once (``purge`` removes it for good)."""
     with obj.memory() as mem:
         record = mem.delete(memory_id, **scope_kwargs(namespace, user_id, agent_id, run_id))
@@ -193,8 +273,15 @@ def forget(obj: Ctx, memory_id: str, namespace: str | None, user_id: str | None,
 @json_option
 @click.pass_obj
 @handle_errors
-def purge(obj: Ctx, namespace: str | None, user_id: str | None, agent_id: str | None,
-          run_id: str | None, all_namespaces: bool, as_json: bool) -> None:
+def purge(
+    obj: Ctx,
+    namespace: str | None,
+    user_id: str | None,
+    agent_id: str | None,
+    run_id: str | None,
+    all_namespaces: bool,
+    as_json: bool,
+) -> None:
     """Hard-delete tombstoned memories with their vectors, history and feedback."""
     with obj.memory() as mem:
         scope = mem.scope(namespace, user_id, agent_id, run_id)
@@ -211,8 +298,15 @@ def purge(obj: Ctx, namespace: str | None, user_id: str | None, agent_id: str | 
 @json_option
 @click.pass_obj
 @handle_errors
-def history(obj: Ctx, memory_id: str, namespace: str | None, user_id: str | None,
-            agent_id: str | None, run_id: str | None, as_json: bool) -> None:
+def history(
+    obj: Ctx,
+    memory_id: str,
+    namespace: str | None,
+    user_id: str | None,
+    agent_id: str | None,
+    run_id: str | None,
+    as_json: bool,
+) -> None:
     """Show the audit trail of a memory: create, update, delete, feedback, dedup."""
     with obj.memory() as mem:
         entries = mem.history(memory_id, **scope_kwargs(namespace, user_id, agent_id, run_id))
@@ -230,13 +324,22 @@ def history(obj: Ctx, memory_id: str, namespace: str | None, user_id: str | None
 @json_option
 @click.pass_obj
 @handle_errors
-def feedback(obj: Ctx, memory_id: str, rating: str, namespace: str | None,
-             user_id: str | None, agent_id: str | None, run_id: str | None,
-             comment: str | None, as_json: bool) -> None:
+def feedback(
+    obj: Ctx,
+    memory_id: str,
+    rating: str,
+    namespace: str | None,
+    user_id: str | None,
+    agent_id: str | None,
+    run_id: str | None,
+    comment: str | None,
+    as_json: bool,
+) -> None:
     """Thumbs up or down: quality moves by one within [-3, +3] (seed 000)."""
     with obj.memory() as mem:
-        record = mem.feedback(memory_id, rating, comment,
-                              **scope_kwargs(namespace, user_id, agent_id, run_id))
+        record = mem.feedback(
+            memory_id, rating, comment, **scope_kwargs(namespace, user_id, agent_id, run_id)
+        )
     if as_json:
         render.emit_json(record.to_dict())
     else:
@@ -259,7 +362,8 @@ def reindex(obj: Ctx, rebuild: bool, batch_size: int, as_json: bool) -> None:
         with progress_bar() as bar:
             task = bar.add_task("embedding", total=None)
             count = mem.reindex(
-                batch_size=batch_size, rebuild=rebuild,
+                batch_size=batch_size,
+                rebuild=rebuild,
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
             )
         render.console.print(f"embedded {count} memories")

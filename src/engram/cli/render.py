@@ -36,8 +36,10 @@ def memory_detail(record: MemoryRecord) -> None:
     for key, value in record.to_dict().items():
         if value in (None, [], {}):
             continue
-        table.add_row(key, json.dumps(value, ensure_ascii=False) if isinstance(
-            value, dict | list) else str(value))
+        table.add_row(
+            key,
+            json.dumps(value, ensure_ascii=False) if isinstance(value, dict | list) else str(value),
+        )
     console.print(table)
 
 
@@ -47,22 +49,46 @@ def memory_table(records: Sequence[MemoryRecord]) -> None:
     for column in ("id", "created", "type", "quality", "content"):
         table.add_column(column)
     for r in records:
-        table.add_row(r.id, r.created_at.strftime("%Y-%m-%d %H:%M"), r.type.value,
-                      f"{r.quality:+d}", _short(r.content))
+        table.add_row(
+            r.id,
+            r.created_at.strftime("%Y-%m-%d %H:%M"),
+            r.type.value,
+            f"{r.quality:+d}",
+            _short(r.content),
+        )
     console.print(table)
 
 
 def hits_table(hits: Sequence[Hit], recall: Recall | None = None) -> None:
     """Seed 001's ``--search`` inspection: ranked hits with every score stage."""
     table = Table(title=None if recall is None else f"mode: {recall.mode.value}")
-    for column in ("#", "id", "final", "sim", "bm25", "fused", "q_adj", "qual", "recency",
-                   "content"):
+    for column in (
+        "#",
+        "id",
+        "final",
+        "sim",
+        "bm25",
+        "fused",
+        "q_adj",
+        "qual",
+        "recency",
+        "content",
+    ):
         table.add_column(column, justify="right" if column not in ("id", "content") else "left")
     for rank, hit in enumerate(hits, start=1):
         b = hit.breakdown
-        table.add_row(str(rank), hit.memory.id[:12], _num(b.final), _num(b.sim), _num(b.bm25),
-                      _num(b.fused), f"{b.quality_factor:.2f}", _num(b.quality_weight),
-                      _num(b.recency), _short(hit.memory.content, 60))
+        table.add_row(
+            str(rank),
+            hit.memory.id[:12],
+            _num(b.final),
+            _num(b.sim),
+            _num(b.bm25),
+            _num(b.fused),
+            f"{b.quality_factor:.2f}",
+            _num(b.quality_weight),
+            _num(b.recency),
+            _short(hit.memory.content, 60),
+        )
     console.print(table)
     if recall is not None:
         stages = ", ".join(f"{k} {v:.2f} ms" for k, v in recall.timings.items())
@@ -77,8 +103,9 @@ def history_table(entries: Sequence[HistoryEntry]) -> None:
     for column in ("when", "event", "change", "reason"):
         table.add_column(column)
     for e in entries:
-        table.add_row(e.created_at.strftime("%Y-%m-%d %H:%M:%S"), e.event, _change(e),
-                      e.reason or "")
+        table.add_row(
+            e.created_at.strftime("%Y-%m-%d %H:%M:%S"), e.event, _change(e), e.reason or ""
+        )
     console.print(table)
 
 
@@ -87,8 +114,9 @@ def _change(entry: HistoryEntry) -> str:
     if not before:
         return _short(str(after.get("content", "")), 60)
     changed = [k for k in after if k != "updated_at" and before.get(k) != after.get(k)]
-    return ", ".join(f"{k}: {_short(str(before.get(k)), 25)} → {_short(str(after.get(k)), 25)}"
-                     for k in changed)
+    return ", ".join(
+        f"{k}: {_short(str(before.get(k)), 25)} → {_short(str(after.get(k)), 25)}" for k in changed
+    )
 
 
 def doctor_report(data: dict[str, Any]) -> None:

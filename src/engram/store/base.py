@@ -201,15 +201,15 @@ class Store(Protocol):
     location: str
 
     # -- memories -------------------------------------------------------------------
-    def insert(self, records: Sequence[MemoryRecord], *, actor: str | None = None) -> list[
-        InsertResult
-    ]:
+    def insert(
+        self, records: Sequence[MemoryRecord], *, actor: str | None = None
+    ) -> list[InsertResult]:
         """Insert records in one transaction; an exact duplicate returns the existing one."""
         ...
 
-    def get(self, namespace: str, memory_id: str, *, include_deleted: bool = False) -> (
-        MemoryRecord | None
-    ):
+    def get(
+        self, namespace: str, memory_id: str, *, include_deleted: bool = False
+    ) -> MemoryRecord | None:
         """One memory of ``namespace`` or None."""
         ...
 
@@ -238,9 +238,7 @@ class Store(Protocol):
         """Apply ``changes``, audit them, and return (before, after)."""
         ...
 
-    def delete(self, namespace: str, memory_id: str, *, actor: str | None = None) -> (
-        MemoryRecord
-    ):
+    def delete(self, namespace: str, memory_id: str, *, actor: str | None = None) -> MemoryRecord:
         """Tombstone a memory; it never shows up in recall again."""
         ...
 
@@ -254,9 +252,7 @@ class Store(Protocol):
         """Apply a +1/-1 rating to quality (clamped to [-3, 3]), log it, audit it."""
         ...
 
-    def feedback_log(self, namespace: str, memory_id: str | None = None) -> list[
-        dict[str, Any]
-    ]:
+    def feedback_log(self, namespace: str, memory_id: str | None = None) -> list[dict[str, Any]]:
         """Rows of the feedback log, oldest first."""
         ...
 

@@ -76,7 +76,7 @@ def m001_memories(conn: sqlite3.Connection) -> None:
             created_at TEXT NOT NULL
         );
         CREATE INDEX memory_history_memory ON memory_history(memory_id, id);
-        """
+        """,
     )
 
 
@@ -116,7 +116,7 @@ def m002_fts(conn: sqlite3.Connection) -> None:
             INSERT INTO memories_fts(rowid, content, title, narrative, facts, tags)
             VALUES (new.seq, new.content, new.title, new.narrative, new.facts, new.tags);
         END;
-        """
+        """,
     )
     # Index whatever an older database already holds.
     conn.execute(
@@ -163,7 +163,7 @@ def m003_vectors_feedback(conn: sqlite3.Connection) -> None:
         ON memories BEGIN
             UPDATE engram_meta SET value = value + 1 WHERE key = 'vector_epoch';
         END;
-        """
+        """,
     )
 
 
@@ -210,7 +210,7 @@ def m005_fts_update_trigger(conn: sqlite3.Connection) -> None:
         INSERT INTO memories_fts(rowid, content, title, narrative, facts, tags)
             SELECT seq, content, title, narrative, facts, tags FROM memories
             WHERE deleted_at IS NULL;
-        """
+        """,
     )
 
 
@@ -238,15 +238,13 @@ def m006_api_keys_transcripts(conn: sqlite3.Connection) -> None:
             PRIMARY KEY (namespace, session_key)
         );
         CREATE INDEX session_transcripts_created ON session_transcripts(namespace, created_at);
-        """
+        """,
     )
 
 
 def m007_session_index(conn: sqlite3.Connection) -> None:
     """Recall reads a session's members in time order (session context)."""
-    conn.execute(
-        "CREATE INDEX memories_ns_session ON memories(namespace, session_id, created_at)"
-    )
+    conn.execute("CREATE INDEX memories_ns_session ON memories(namespace, session_id, created_at)")
 
 
 def m008_namespace_fts(conn: sqlite3.Connection) -> None:

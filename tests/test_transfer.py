@@ -305,8 +305,7 @@ def text(**kwargs: Any) -> st.SearchStrategy[str]:
             | st.floats(allow_nan=False, allow_infinity=False)
             | text(max_size=20),
             lambda inner: (
-                st.lists(inner, max_size=3)
-                | st.dictionaries(text(max_size=5), inner, max_size=3)
+                st.lists(inner, max_size=3) | st.dictionaries(text(max_size=5), inner, max_size=3)
             ),
             max_leaves=8,
         ),

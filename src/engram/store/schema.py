@@ -5,6 +5,13 @@ One list, so the backends cannot disagree about what a stored memory holds.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from engram.errors import InvalidInputError
+from engram.records import MemoryRecord, utcnow
+from engram.text import normalize_content
+
 #: Columns of the ``memories`` table, in the order every backend reads and writes them:
 #: the ``MemoryRecord`` fields plus ``normalized`` (seed 004's normalised text).
 MEMORY_COLUMNS = (
@@ -43,3 +50,33 @@ JSON_FIELDS = frozenset({"facts", "tags", "metadata"})
 TIME_FIELDS = frozenset({"created_at", "updated_at", "deleted_at"})
 #: Columns ``Store.update`` may change.
 UPDATABLE = frozenset(MEMORY_COLUMNS) - {"id", "namespace", "created_at", "normalized"}
+
+
+def check_updatable(changes: Mapping[str, Any]) -> None:
+    """Refuse changes to columns ``Store.update`` may not touch, naming the ones it may."""
+    bad = set(changes) - UPDATABLE
+    if bad:
+        raise InvalidInputError(
+            f"cannot update field(s) {', '.join(sorted(bad))}; "
+            f"updatable: {', '.join(sorted(UPDATABLE - {'content_hash'}))}"
+        )
+
+
+def planned_update(
+    before: MemoryRecord, changes: Mapping[str, Any]
+) -> tuple[dict[str, Any], MemoryRecord]:
+    """The column values to write (with ``updated_at``, and ``normalized`` when the
+    content changes) and the record as it will be."""
+    values = dict(changes)
+    values["updated_at"] = utcnow()
+    after = before.with_changes(**values)
+    if "content" in values:
+        values["normalized"] = normalize_content(after.content).normalized
+    return values, after
+
+
+def content_clash(other_id: str) -> InvalidInputError:
+    """The error for an update that would give a memory the content of another."""
+    return InvalidInputError(
+        f"memory {other_id} already holds this content; update that one or delete one of them"
+    )

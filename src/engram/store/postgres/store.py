@@ -363,30 +363,18 @@ class PostgresStore(TranscriptsMixin, ApiKeysMixin):
         reason: str | None = None,
     ) -> tuple[MemoryRecord, MemoryRecord]:
         """Apply ``changes`` to a live memory, audit them, and return (before, after)."""
-        bad = set(changes) - schema.UPDATABLE
-        if bad:
-            raise InvalidInputError(
-                f"cannot update field(s) {', '.join(sorted(bad))}; "
-                f"updatable: {', '.join(sorted(schema.UPDATABLE - {'content_hash'}))}"
-            )
+        schema.check_updatable(changes)
         with self._tx("update") as conn:
             before = self._live(conn, namespace, memory_id)
-            values = dict(changes)
-            values["updated_at"] = utcnow()
-            after = before.with_changes(**values)
-            if "content" in values:
-                if after.content_hash != before.content_hash:
-                    clash = conn.execute(
-                        "SELECT id FROM memories WHERE namespace = %s AND content_hash = %s "
-                        "AND deleted_at IS NULL AND id != %s",
-                        (namespace, after.content_hash, memory_id),
-                    ).fetchone()
-                    if clash is not None:
-                        raise InvalidInputError(
-                            f"memory {clash[0]} already holds this content; "
-                            "update that one or delete one of them"
-                        )
-                values["normalized"] = normalize_content(after.content).normalized
+            values, after = schema.planned_update(before, changes)
+            if after.content_hash != before.content_hash:
+                clash = conn.execute(
+                    "SELECT id FROM memories WHERE namespace = %s AND content_hash = %s "
+                    "AND deleted_at IS NULL AND id != %s",
+                    (namespace, after.content_hash, memory_id),
+                ).fetchone()
+                if clash is not None:
+                    raise schema.content_clash(clash[0])
             sets = ", ".join(
                 f"{c} = %s::json" if c in schema.JSON_FIELDS else f"{c} = %s" for c in values
             )

@@ -30,6 +30,7 @@ from engram.records import (
     MemoryRecord,
     utcnow,
 )
+from engram.store import schema
 from engram.store.base import (
     ImportCounts,
     InsertResult,
@@ -41,7 +42,6 @@ from engram.store.base import (
     VectorRow,
     VectorSearch,
 )
-from engram.store.schema import UPDATABLE
 from engram.store.sqlite import fts, migrations
 from engram.store.sqlite.codec import (
     COLUMNS,
@@ -375,31 +375,19 @@ class SQLiteStore(KeysMixin):
         reason: str | None = None,
     ) -> tuple[MemoryRecord, MemoryRecord]:
         """Apply ``changes`` to a live memory, audit them, and return (before, after)."""
-        bad = set(changes) - UPDATABLE
-        if bad:
-            raise InvalidInputError(
-                f"cannot update field(s) {', '.join(sorted(bad))}; "
-                f"updatable: {', '.join(sorted(UPDATABLE - {'content_hash'}))}"
-            )
+        schema.check_updatable(changes)
         try:
             with self._tx() as conn:
                 before = self._live(conn, namespace, memory_id)
-                values = dict(changes)
-                values["updated_at"] = utcnow()
-                after = before.with_changes(**values)
-                if "content" in values:
-                    if after.content_hash != before.content_hash:
-                        clash = conn.execute(
-                            "SELECT id FROM memories WHERE namespace = ? AND content_hash = ? "
-                            "AND deleted_at IS NULL AND id != ?",
-                            (namespace, after.content_hash, memory_id),
-                        ).fetchone()
-                        if clash is not None:
-                            raise InvalidInputError(
-                                f"memory {clash[0]} already holds this content; "
-                                "update that one or delete one of them"
-                            )
-                    values["normalized"] = normalize_content(after.content).normalized
+                values, after = schema.planned_update(before, changes)
+                if after.content_hash != before.content_hash:
+                    clash = conn.execute(
+                        "SELECT id FROM memories WHERE namespace = ? AND content_hash = ? "
+                        "AND deleted_at IS NULL AND id != ?",
+                        (namespace, after.content_hash, memory_id),
+                    ).fetchone()
+                    if clash is not None:
+                        raise schema.content_clash(clash[0])
                 sets = ", ".join(f"{c} = ?" for c in values)
                 params = [
                     v if c == "normalized" else encode(c, getattr(after, c))

@@ -33,11 +33,11 @@ from engram.bench.pg_scale import (
     BackendResult,
     LookupEmbedder,
     compose_corpus,
-    locomo_turns,
     measure_backend,
     ratio_table,
     recall_at_k,
 )
+from engram.bench.scale import base_vectors, locomo_turns_and_questions
 from engram.embed import create_embedder
 from engram.store.base import ListQuery
 from engram.store.postgres import PgVectorSearch
@@ -47,28 +47,15 @@ LOCOMO = ROOT.parent / "shared" / "bench" / "locomo" / "locomo10_dev.json"
 MODEL = "all-MiniLM-L6-v2"
 
 
-def embed_once(cache: Path) -> tuple[list[str], np.ndarray, list[str], np.ndarray]:
-    """Base texts and questions with real MiniLM vectors, cached in ``cache``."""
-    if (cache / "base.npy").exists():
-        texts = json.loads((cache / "base.json").read_text())
-        questions = json.loads((cache / "questions.json").read_text())
-        return texts, np.load(cache / "base.npy"), questions, np.load(cache / "questions.npy")
-    texts = list(dict.fromkeys(f"{t['speaker']}: {t['text']}" for t in locomo_turns(LOCOMO)))
-    data = json.loads(LOCOMO.read_text())
-    questions = list(dict.fromkeys(q["question"] for s in data for q in s["qa"]))[:300]
-    config = Config.load()
+def embed_once(config: Config) -> tuple[list[str], np.ndarray, list[str], np.ndarray]:
+    """LoCoMo turns and up to 300 questions with real MiniLM vectors; the turns' vectors
+    come from the scale benchmark's cache under ENGRAM_HOME."""
+    texts, asked = locomo_turns_and_questions(LOCOMO)
+    questions = list(dict.fromkeys(asked))[:300]
     embedder = create_embedder(config.embedder, config.home_path)
     assert embedder is not None and embedder.name == MODEL
-    vectors = np.concatenate(
-        [embedder.embed_batch(texts[i : i + 64]) for i in range(0, len(texts), 64)]
-    )
-    qvectors = embedder.embed_batch(questions)
-    cache.mkdir(parents=True, exist_ok=True)
-    (cache / "base.json").write_text(json.dumps(texts))
-    (cache / "questions.json").write_text(json.dumps(questions))
-    np.save(cache / "base.npy", vectors)
-    np.save(cache / "questions.npy", qvectors)
-    return texts, vectors, questions, qvectors
+    vectors = base_vectors(config, texts, config.home_path / "bench-cache")
+    return texts, vectors, questions, embedder.embed_batch(questions)
 
 
 def contents(mem: Memory, n: int) -> dict[str, str]:
@@ -80,11 +67,10 @@ def main() -> None:
     parser.add_argument("--memories", type=int, default=100_000)
     parser.add_argument("--requests", type=int, default=300, help="recalls per client level")
     parser.add_argument("--postgres", help="an empty database URL (default: start a server)")
-    parser.add_argument("--cache", default="/tmp/engram-bench-vectors")
     args = parser.parse_args()
 
-    base, base_vectors, questions, qvectors = embed_once(Path(args.cache))
-    texts, vectors = compose_corpus(base, base_vectors, args.memories)
+    base, base_vecs, questions, qvectors = embed_once(Config.load())
+    texts, vectors = compose_corpus(base, base_vecs, args.memories)
     embedder = LookupEmbedder(MODEL, dict(zip(questions, qvectors, strict=True)))
     work = Path(tempfile.mkdtemp(prefix="engram-bench-"))
     config = Config.load(env={}, home=str(work / "home"), postgres={"pool_max_size": 20})

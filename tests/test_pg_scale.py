@@ -16,17 +16,9 @@ from engram.bench.pg_scale import (
     load_precomputed,
     ratio_table,
     recall_at_k,
-    scale_texts,
 )
 
 LOCOMO = SHARED / "bench" / "locomo" / "locomo10_dev.json"
-
-
-def test_scale_texts_are_distinct_and_deterministic() -> None:
-    texts = scale_texts(LOCOMO, 3000)
-    assert len(texts) == len(set(texts)) == 3000
-    assert texts == scale_texts(LOCOMO, 3000)
-    assert any("Later," in t for t in scale_texts(LOCOMO, 12000))
 
 
 def test_compose_corpus_keeps_base_vectors_and_normalises_pairs() -> None:

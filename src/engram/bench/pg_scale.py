@@ -2,8 +2,8 @@
 
 The functions take a ``Memory``, so the same code measures SQLite and PostgreSQL:
 
-- :func:`scale_texts` makes N distinct, realistic memory texts from LoCoMo turns (the
-  turn itself, then speaker/date/session framings and pairs of turns);
+- :func:`compose_corpus` makes N distinct, realistic memory texts with vectors from
+  LoCoMo turns embedded once (the turns, then pairs of turns);
 - :func:`concurrent_recall` runs a bounded number of recalls from 1, 4, 16 ... client
   threads and reports requests per second and latency percentiles;
 - :func:`load_precomputed` stores texts with vectors computed once, through the public
@@ -15,12 +15,10 @@ The functions take a ``Memory``, so the same code measures SQLite and PostgreSQL
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -31,67 +29,6 @@ from engram.errors import InvalidInputError
 from engram.memory import Memory
 from engram.store.base import VectorRow
 from engram.validate import build_record
-
-_FRAMES = (
-    "{speaker}: {text}",
-    "{speaker} said on {date}: {text}",
-    "In session {session} with {other}, {speaker} mentioned: {text}",
-    "Note about {speaker} ({date}): {text}",
-)
-
-
-def locomo_turns(locomo_path: str | Path) -> list[dict[str, str]]:
-    """Every turn of a LoCoMo file: speaker, the other speaker, text, date, session."""
-    data = json.loads(Path(locomo_path).read_text(encoding="utf-8"))
-    turns: list[dict[str, str]] = []
-    for sample in data:
-        conv = sample["conversation"]
-        a, b = conv.get("speaker_a", "A"), conv.get("speaker_b", "B")
-        for key, value in conv.items():
-            if not key.startswith("session_") or not isinstance(value, list):
-                continue
-            session = key.split("_", 1)[1]
-            date = str(conv.get(f"{key}_date_time", ""))
-            for turn in value:
-                speaker = str(turn.get("speaker", a))
-                turns.append(
-                    {
-                        "speaker": speaker,
-                        "other": b if speaker == a else a,
-                        "text": str(turn.get("text", "")).strip(),
-                        "date": date,
-                        "session": session,
-                    }
-                )
-    return [t for t in turns if t["text"]]
-
-
-def scale_texts(locomo_path: str | Path, n: int) -> list[str]:
-    """``n`` distinct memory texts built from LoCoMo turns, deterministic for a given file.
-
-    Round 0 frames each turn four ways; later rounds join a turn with the turn ``r``
-    places after it ("A ... Later, B ..."), so texts stay realistic and never repeat.
-    """
-    turns = locomo_turns(locomo_path)
-    if not turns:
-        raise InvalidInputError(f"{locomo_path} holds no LoCoMo turns")
-    out: list[str] = []
-    seen: set[str] = set()
-    round_ = 0
-    while len(out) < n:
-        for i, turn in enumerate(turns):
-            frame = _FRAMES[round_ % len(_FRAMES)]
-            text = frame.format(**turn)
-            if round_ >= len(_FRAMES):
-                other = turns[(i + round_) % len(turns)]
-                text = f"{text} Later, {other['speaker']} said: {other['text']}"
-            if text not in seen:
-                seen.add(text)
-                out.append(text)
-                if len(out) >= n:
-                    break
-        round_ += 1
-    return out
 
 
 def compose_corpus(

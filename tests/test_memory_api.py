@@ -631,10 +631,18 @@ def test_async_verbs_work(config: Config) -> None:
         {"content": "ok", "tags": ["a\x00"]},
         {"content": "ok", "metadata": {"k": ["v\x00"]}},
         {"content": "ok", "metadata": {"k\x00": 1}},
+        {"content": "lone \ud800 surrogate"},
+        {"content": "ok", "title": "\udc80"},
     ],
 )
 def test_nul_characters_are_refused_on_every_backend(mem: Memory, fields: dict[str, Any]) -> None:
     kept = mem.add("stored before")
-    with pytest.raises(InvalidInputError, match="NUL character"):
+    with pytest.raises(InvalidInputError, match="NUL character|lone surrogate"):
         mem.add(**fields)
     assert [r.id for r in mem.get_all()] == [kept.id]
+
+
+def test_lone_surrogates_in_metadata_are_refused(mem: Memory) -> None:
+    with pytest.raises(InvalidInputError, match="lone surrogate"):
+        mem.add("ok", metadata={"k": ["\udc80"]})
+    assert mem.get_all() == []

@@ -283,8 +283,8 @@ def test_same_content_already_live_is_skipped_as_duplicate(
 
 
 def text(**kwargs: Any) -> st.SearchStrategy[str]:
-    """Any text engram accepts: everything but NUL (refused on every backend)."""
-    return st.text(alphabet=st.characters(exclude_characters="\x00"), **kwargs)
+    """Any text engram accepts: valid UTF-8 without NUL (refused on every backend)."""
+    return st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\x00"), **kwargs)
 
 
 @settings(

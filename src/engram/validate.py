@@ -81,17 +81,23 @@ def content_text(content: object) -> str:
 
 
 def no_nul(name: str, text: str) -> str:
-    """``text``, refused if it holds U+0000, which no backend's text columns can store
-    (PostgreSQL rejects it outright), so a store never depends on where it lives."""
+    """``text``, refused if it holds U+0000 or a lone surrogate, which no backend's text
+    columns can store (PostgreSQL rejects NUL outright), so a store never depends on
+    where it lives."""
     if "\x00" in text:
-        raise _nul_error(name)
+        raise InvalidInputError(
+            f"{name} contains a NUL character (U+0000); remove it and store the text again"
+        )
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        # A lone surrogate (from broken UTF-16 or surrogateescape decoding) is not text
+        # any store can hold.
+        raise InvalidInputError(
+            f"{name} contains {text[exc.start]!r}, which is not valid Unicode text (a lone "
+            "surrogate); decode the input correctly and store it again"
+        ) from None
     return text
-
-
-def _nul_error(name: str) -> InvalidInputError:
-    return InvalidInputError(
-        f"{name} contains a NUL character (U+0000); remove it and store the text again"
-    )
 
 
 def optional_str(name: str, value: object) -> str | None:
@@ -141,19 +147,21 @@ def metadata_dict(value: object) -> dict[str, Any]:
     except (TypeError, ValueError) as exc:
         raise InvalidInputError(f"metadata must be JSON-serialisable: {exc}") from None
     decoded = dict(json.loads(text))
-    if _holds_nul(decoded):
-        raise _nul_error("metadata")
+    _check_strings(decoded)
     return decoded
 
 
-def _holds_nul(value: Any) -> bool:
+def _check_strings(value: Any) -> None:
+    """``no_nul`` on every key and string inside metadata."""
     if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, dict):
-        return any(_holds_nul(k) or _holds_nul(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_holds_nul(v) for v in value)
-    return False
+        no_nul("metadata", value)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            no_nul("metadata", key)
+            _check_strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            _check_strings(item)
 
 
 def memory_type(value: object) -> MemoryType:

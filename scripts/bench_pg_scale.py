@@ -39,7 +39,7 @@ from engram.bench.pg_scale import (
 )
 from engram.bench.scale import base_vectors, locomo_turns_and_questions
 from engram.embed import create_embedder
-from engram.store.base import ListQuery
+from engram.store import ListQuery
 from engram.store.postgres import PgVectorSearch
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -59,7 +59,7 @@ def embed_once(config: Config) -> tuple[list[str], np.ndarray, list[str], np.nda
 
 
 def contents(mem: Memory, n: int) -> dict[str, str]:
-    return {r.id: r.content for r in mem.store.list_memories("bench", ListQuery(limit=n + 1))}
+    return {r.id: r.content for r in mem.store.memories.select("bench", ListQuery(limit=n + 1))}
 
 
 def main() -> None:

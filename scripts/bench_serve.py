@@ -32,7 +32,6 @@ from engram import Config, Memory
 from engram.api import create_app
 from engram.api.server import serve_in_thread
 from engram.embed.base import BaseEmbedder, Vectors, normalize_rows
-from engram.keys import create_key
 
 SUBJECTS = [
     "the billing service",
@@ -166,12 +165,12 @@ def main() -> None:
     config = Config.load(env={}, home=str(home), store=store)
     embedder = HashEmbedder() if args.embedder == "hash" else "default"
     with Memory(config=config, embedder=embedder) as memory:
-        have = memory.store.count("user:bench")
+        have = memory.store.memories.count("user:bench")
         if have < args.memories:
             started = time.perf_counter()
             memory.add_many(sentences(args.memories)[have:], namespace="user:bench")
             print(f"stored {args.memories - have} memories in {time.perf_counter() - started:.1f}s")
-        _, key = create_key(memory, "bench")
+        _, key = memory.keys.create("bench")
         memory.recall("warm up the vector index", namespace="user:bench")
         direct = []
         for i in range(100):  # the same recalls through the library alone, for comparison

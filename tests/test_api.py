@@ -19,7 +19,6 @@ from engram import Config, Memory
 from engram.api import create_app
 from engram.api.models import MemoryOut
 from engram.api.server import prepare, serve_in_thread
-from engram.keys import create_key, ensure_admin_key, list_keys, revoke_key
 from engram.records import MemoryRecord
 
 
@@ -41,8 +40,8 @@ class Api:
 def api(config: Config, tmp_path: object) -> Iterator[Api]:
     small = config.with_overrides(api={"max_body_bytes": 64 * 1024}, max_content_chars=5000)
     with Memory(":memory:", config=small, embedder=HashEmbedder()) as memory:
-        _, alice = create_key(memory, "alice")
-        _, admin = create_key(memory, "root", admin=True)
+        _, alice = memory.keys.create("alice")
+        _, admin = memory.keys.create("root", admin=True)
         with serve_in_thread(create_app(memory)) as url:
             yield Api(url, memory, alice, admin)
 
@@ -199,7 +198,7 @@ def test_transcripts_route(api: Api, alice: httpx.Client) -> None:
     stored = alice.post("/v1/transcripts", json={"session_key": "s-9", "content": "raw talk"})
     assert stored.status_code == 200
     assert stored.json() == {"namespace": "user:alice", "session_key": "s-9", "stored": True}
-    assert api.memory.store.transcripts("user:alice", ["s-9"]) == {"s-9": "raw talk"}
+    assert api.memory.store.transcripts.get("user:alice", ["s-9"]) == {"s-9": "raw talk"}
     alice.post("/v1/memories", json={"content": "A fact from session nine", "session_id": "s-9"})
     expanded = alice.post("/v1/recall", json={"query": "session nine fact", "expand": True})
     assert expanded.json()["transcripts"] == {"s-9": "raw talk"}
@@ -226,7 +225,7 @@ def test_purge_reindex_diagnostics_health(api: Api, alice: httpx.Client) -> None
     mid = alice.post("/v1/memories", json={"content": "short-lived"}).json()["id"]
     alice.delete(f"/v1/memories/{mid}")
     assert alice.post("/v1/purge", json={}).json() == {"count": 1}
-    assert api.memory.store.get("user:alice", mid, include_deleted=True) is None
+    assert api.memory.store.memories.get("user:alice", mid, include_deleted=True) is None
 
     assert alice.post("/v1/reindex", json={}).status_code == 403
     assert alice.get("/v1/diagnostics").status_code == 403
@@ -293,12 +292,12 @@ def test_every_route_needs_a_key(api: Api) -> None:
 
 
 def test_revoked_key_is_refused_at_once(api: Api) -> None:
-    key, plaintext = create_key(api.memory, "carol")
+    key, plaintext = api.memory.keys.create("carol")
     with api.client(plaintext) as carol:
         assert carol.get("/v1/memories").status_code == 200
-        revoke_key(api.memory, key.id)
+        api.memory.keys.revoke(key.id)
         assert carol.get("/v1/memories").status_code == 401
-    used = next(k for k in list_keys(api.memory) if k.id == key.id)
+    used = next(k for k in api.memory.keys.list() if k.id == key.id)
     assert used.last_used_at is not None and used.revoked_at is not None
 
 
@@ -411,8 +410,8 @@ def test_first_start_creates_and_prints_one_admin_key(config: Config, tmp_path: 
         second = prepare(memory, host="127.0.0.1", port=8765, auth=True, mcp=True)
         assert second.admin_key is None
         assert "engram_" not in "\n".join(second.lines())
-        assert [k.admin for k in list_keys(memory)] == [True]
-        assert ensure_admin_key(memory) is None
+        assert [k.admin for k in memory.keys.list()] == [True]
+        assert memory.keys.ensure_admin() is None
         unauth = prepare(memory, host="::1", port=9, auth=False, mcp=False)
         assert unauth.api == "http://[::1]:9" and unauth.mcp is None
         assert any(line.startswith("WARNING: --no-auth") for line in unauth.lines())

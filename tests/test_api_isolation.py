@@ -18,7 +18,6 @@ from conftest import HashEmbedder
 from engram import Config, Memory
 from engram.api import create_app
 from engram.api.server import serve_in_thread
-from engram.keys import create_key
 
 BOB = "user:bob"
 BOB_PROJECT = "user:bob/project"
@@ -36,8 +35,8 @@ class World:
 @pytest.fixture
 def world(config: Config) -> Iterator[World]:
     with Memory(":memory:", config=config, embedder=HashEmbedder()) as memory:
-        keys = {user: create_key(memory, user)[1] for user in ("alice", "bob", "ali")}
-        keys["admin"] = create_key(memory, "root", admin=True)[1]
+        keys = {user: memory.keys.create(user)[1] for user in ("alice", "bob", "ali")}
+        keys["admin"] = memory.keys.create("root", admin=True)[1]
         bob = memory.add(
             "Bob's bank PIN hint is the dog's name",
             user_id="bob",
@@ -65,14 +64,14 @@ def snapshot(memory: Memory) -> dict[str, Any]:
                 r.id: [e.to_dict() for e in memory.history(r.id, namespace=ns)] for r in records
             },
             "feedback": memory.feedback_log(namespace=ns),
-            "transcripts": memory.store.transcripts(ns, ["bob-session", "alice-session"]),
+            "transcripts": memory.store.transcripts.get(ns, ["bob-session", "alice-session"]),
             "vectors": _vectors(memory, ns),
         }
     return out
 
 
 def _vectors(memory: Memory, namespace: str) -> tuple[list[str], bytes]:
-    loaded = memory.store.load_vectors(namespace, HashEmbedder.name)
+    loaded = memory.store.vectors.load(namespace, HashEmbedder.name)
     return loaded.ids, loaded.matrix.tobytes()
 
 

@@ -16,14 +16,13 @@ from conftest import HashEmbedder
 from engram import Config, Memory
 from engram.api import create_app
 from engram.api.server import serve_in_thread
-from engram.keys import create_key
 
 
 @pytest.fixture
 def served(config: Config) -> Iterator[tuple[str, Memory, dict[str, str]]]:
     with Memory(":memory:", config=config, embedder=HashEmbedder()) as memory:
-        keys = {user: create_key(memory, user)[1] for user in ("alice", "bob")}
-        keys["admin"] = create_key(memory, "root", admin=True)[1]
+        keys = {user: memory.keys.create(user)[1] for user in ("alice", "bob")}
+        keys["admin"] = memory.keys.create("root", admin=True)[1]
         with serve_in_thread(create_app(memory)) as url:
             yield url, memory, keys
 

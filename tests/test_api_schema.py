@@ -24,7 +24,6 @@ from conftest import HashEmbedder
 from engram import Config, Memory
 from engram.api import create_app
 from engram.api.server import serve_in_thread
-from engram.keys import create_key
 
 KEY: dict[str, str] = {}
 
@@ -34,7 +33,7 @@ def live_api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     home: Path = tmp_path_factory.mktemp("schema-home")
     config = Config.load(env={}, home=str(home))
     with Memory(home / "engram.db", config=config, embedder=HashEmbedder()) as memory:
-        KEY["admin"] = create_key(memory, "root", admin=True)[1]
+        KEY["admin"] = memory.keys.create("root", admin=True)[1]
         memory.add("Deploys go through ops/deploy.sh", namespace="default")
         with serve_in_thread(create_app(memory)) as url:
             yield url

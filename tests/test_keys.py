@@ -27,17 +27,7 @@ from engram.errors import (
     NotFoundError,
     PermissionDeniedError,
 )
-from engram.keys import (
-    LOCAL,
-    PREFIX,
-    Principal,
-    create_key,
-    ensure_admin_key,
-    hash_key,
-    list_keys,
-    revoke_key,
-    verify_key,
-)
+from engram.keys import LOCAL, PREFIX, Principal, hash_key
 from engram.records import utcnow
 
 KEYWORD_ONLY = {"ENGRAM_EMBEDDER_NAME": "none", "ENGRAM_CONFIG": ""}
@@ -45,62 +35,62 @@ KEYWORD_ONLY = {"ENGRAM_EMBEDDER_NAME": "none", "ENGRAM_CONFIG": ""}
 
 # -- keys in the library ---------------------------------------------------------------
 def test_create_verify_revoke(file_mem: Memory, tmp_path: Path) -> None:
-    key, plaintext = create_key(file_mem, "alice", name="ci")
+    key, plaintext = file_mem.keys.create("alice", name="ci")
     assert plaintext.startswith(PREFIX) and len(plaintext) > 40
     assert (key.user, key.admin, key.name) == ("alice", False, "ci")
-    assert verify_key(file_mem, plaintext).id == key.id
+    assert file_mem.keys.verify(plaintext).id == key.id
     # Only the hash is stored: the secret is nowhere in the database file.
     raw = (tmp_path / "engram.db").read_bytes() + (tmp_path / "engram.db-wal").read_bytes()
     assert plaintext.encode() not in raw and hash_key(plaintext).encode() in raw
 
     with pytest.raises(AuthenticationError):
-        verify_key(file_mem, plaintext + "x")
+        file_mem.keys.verify(plaintext + "x")
     with pytest.raises(AuthenticationError):
-        verify_key(file_mem, None)
-    revoked = revoke_key(file_mem, key.id)
+        file_mem.keys.verify(None)
+    revoked = file_mem.keys.revoke(key.id)
     assert revoked.revoked_at is not None
     with pytest.raises(AuthenticationError):
-        verify_key(file_mem, plaintext)
-    assert revoke_key(file_mem, key.id).revoked_at == revoked.revoked_at  # idempotent
+        file_mem.keys.verify(plaintext)
+    assert file_mem.keys.revoke(key.id).revoked_at == revoked.revoked_at  # idempotent
     with pytest.raises(NotFoundError):
-        revoke_key(file_mem, "no-such-key")
+        file_mem.keys.revoke("no-such-key")
 
 
 def test_keys_are_random_and_listed_without_secrets(mem: Memory) -> None:
-    secrets_ = {create_key(mem, "u")[1] for _ in range(5)}
+    secrets_ = {mem.keys.create("u")[1] for _ in range(5)}
     assert len(secrets_) == 5
-    listed = list_keys(mem)
+    listed = mem.keys.list()
     assert len(listed) == 5
     dumped = json.dumps([k.to_dict() for k in listed])
     assert not any(s in dumped for s in secrets_)
 
 
 def test_last_used_is_written_at_most_once_a_minute(mem: Memory) -> None:
-    key, plaintext = create_key(mem, "alice")
-    first = verify_key(mem, plaintext)
+    key, plaintext = mem.keys.create("alice")
+    first = mem.keys.verify(plaintext)
     assert first.last_used_at is None  # the record as it was before this use
-    used = list_keys(mem)[0].last_used_at
+    used = mem.keys.list()[0].last_used_at
     assert used is not None
-    verify_key(mem, plaintext)
-    assert list_keys(mem)[0].last_used_at == used
-    mem.store.touch_api_key(key.id, utcnow() - timedelta(minutes=5))
-    verify_key(mem, plaintext)
-    assert list_keys(mem)[0].last_used_at > used - timedelta(minutes=1)
+    mem.keys.verify(plaintext)
+    assert mem.keys.list()[0].last_used_at == used
+    mem.store.keys.touch(key.id, utcnow() - timedelta(minutes=5))
+    mem.keys.verify(plaintext)
+    assert mem.keys.list()[0].last_used_at > used - timedelta(minutes=1)
 
 
 @pytest.mark.parametrize("user", ["", "a/b", "a:b", "has space", "x" * 101, None])
 def test_user_names_cannot_escape_their_namespace(mem: Memory, user: object) -> None:
     with pytest.raises(InvalidInputError):
-        create_key(mem, user)  # type: ignore[arg-type]
+        mem.keys.create(user)  # type: ignore[arg-type]
 
 
 def test_ensure_admin_key_only_when_none_is_live(mem: Memory) -> None:
-    create_key(mem, "alice")
-    first = ensure_admin_key(mem)
+    mem.keys.create("alice")
+    first = mem.keys.ensure_admin()
     assert first is not None and first[0].admin
-    assert ensure_admin_key(mem) is None
-    revoke_key(mem, first[0].id)
-    again = ensure_admin_key(mem)
+    assert mem.keys.ensure_admin() is None
+    mem.keys.revoke(first[0].id)
+    again = mem.keys.ensure_admin()
     assert again is not None and again[1] != first[1]
 
 
@@ -149,7 +139,7 @@ def test_transcripts_are_kept_once_and_joined_by_expand(mem: Memory) -> None:
 def test_bad_transcripts_are_refused(mem: Memory, key: str, content: str) -> None:
     with pytest.raises(InvalidInputError):
         mem.add_transcript(key, content)
-    assert mem.store.transcripts("default", [key]) == {}
+    assert mem.store.transcripts.get("default", [key]) == {}
 
 
 def test_async_add_transcript(config: Config) -> None:
@@ -182,8 +172,8 @@ def test_cli_keys_create_list_revoke(tmp_path: Path) -> None:
     admin = run(home, "keys", "create", "--user", "root", "--admin")
     assert admin.exit_code == 0 and PREFIX in admin.output
     with reopen(home) as mem:
-        assert verify_key(mem, data["key"]).name == "laptop"
-        assert [k.admin for k in list_keys(mem)] == [False, True]
+        assert mem.keys.verify(data["key"]).name == "laptop"
+        assert [k.admin for k in mem.keys.list()] == [False, True]
 
     listed = json.loads(run(home, "keys", "list", "--json").output)
     assert [k["user"] for k in listed] == ["alice", "root"]
@@ -192,7 +182,7 @@ def test_cli_keys_create_list_revoke(tmp_path: Path) -> None:
     revoked = run(home, "keys", "revoke", data["id"], "--json")
     assert revoked.exit_code == 0 and json.loads(revoked.output)["revoked_at"]
     with reopen(home) as mem, pytest.raises(AuthenticationError):
-        verify_key(mem, data["key"])
+        mem.keys.verify(data["key"])
 
     missing = run(home, "keys", "revoke", "nope")
     assert missing.exit_code == 3 and "no API key" in missing.output
@@ -257,4 +247,4 @@ def test_engram_serve_prints_the_first_admin_key(tmp_path: Path) -> None:
         assert httpx.get(f"{url}/v1/memories").status_code == 401
     with reopen(home) as mem:
         assert [r.content for r in mem.get_all()] == ["served"]
-        assert len(list_keys(mem)) == 1
+        assert len(mem.keys.list()) == 1

@@ -441,9 +441,8 @@ async def test_stdio_servers_for_two_users_are_isolated(home: Path) -> None:
 def served(mem: Memory) -> Iterator[tuple[str, dict[str, str]]]:
     from engram.api import create_app
     from engram.api.server import serve_in_thread
-    from engram.keys import create_key
 
-    keys = {user: create_key(mem, user)[1] for user in ("alice", "bob")}
+    keys = {user: mem.keys.create(user)[1] for user in ("alice", "bob")}
     with serve_in_thread(create_app(mem)) as url:
         yield f"{url}/mcp", keys
 

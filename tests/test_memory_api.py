@@ -29,8 +29,11 @@ from engram import (
     NotFoundError,
     StoreClosedError,
 )
-from engram.store.base import InsertResult, VectorRow
+from engram.store import InsertResult, VectorRow
 from engram.store.sqlite import SQLiteStore
+from engram.store.sqlite.db import Database
+from engram.store.sqlite.memories import SQLiteMemories
+from engram.store.sqlite.vectors import SQLiteVectors
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "library.md"
 
@@ -134,24 +137,42 @@ def test_messages_become_one_message_memory(mem: Memory) -> None:
 # -- add_many --------------------------------------------------------------------------
 
 
+class CountingMemories(SQLiteMemories):
+    """The memories part of a real SQLite store, counting write transactions."""
+
+    def __init__(self, db: Database) -> None:
+        super().__init__(db)
+        self.sizes: list[int] = []
+
+    def insert(
+        self, records: Sequence[MemoryRecord], *, actor: str | None = None
+    ) -> list[InsertResult]:
+        self.sizes.append(len(records))
+        return super().insert(records, actor=actor)
+
+
+class CountingVectors(SQLiteVectors):
+    """The vectors part of a real SQLite store, counting write transactions."""
+
+    def __init__(self, db: Database) -> None:
+        super().__init__(db)
+        self.sizes: list[int] = []
+
+    def put(self, rows: Iterable[VectorRow]) -> int:
+        rows = list(rows)
+        self.sizes.append(len(rows))
+        return super().put(rows)
+
+
 class CountingStore(SQLiteStore):
     """A real SQLite store that counts write transactions (the ``store=`` seam)."""
 
     def __init__(self, path: str = ":memory:") -> None:
         super().__init__(path)
-        self.inserts: list[int] = []
-        self.vector_writes: list[int] = []
-
-    def insert(
-        self, records: Sequence[MemoryRecord], *, actor: str | None = None
-    ) -> list[InsertResult]:
-        self.inserts.append(len(records))
-        return super().insert(records, actor=actor)
-
-    def put_vectors(self, rows: Iterable[VectorRow]) -> int:
-        rows = list(rows)
-        self.vector_writes.append(len(rows))
-        return super().put_vectors(rows)
+        self.memories = CountingMemories(self._db)
+        self.vectors = CountingVectors(self._db)
+        self.inserts = self.memories.sizes
+        self.vector_writes = self.vectors.sizes
 
 
 def test_add_many_batches(config: Config) -> None:
@@ -169,7 +190,7 @@ def test_add_many_batches(config: Config) -> None:
         assert store.vector_writes == [2048, 552]
         assert embedder.calls == 2
         assert progress == [(2048, 2600), (2600, 2600)]
-        assert mem.store.count("default") == 2599
+        assert mem.store.memories.count("default") == 2599
         assert mem.get(out[-1].id, user_id="bob").tags == ("x",)
         assert [r.content for r in out[:2]] == [
             "imported memory number 0",
@@ -436,7 +457,7 @@ def test_bad_input_raises_and_changes_nothing(
 def state(mem: Memory, ids: list[tuple[str, dict[str, str]]]) -> object:
     return (
         [(mem.get(i, **scope).to_dict(), len(mem.history(i, **scope))) for i, scope in ids],
-        mem.store.namespaces(),
+        mem.store.memories.namespaces(),
         mem.feedback_log(),
     )
 
@@ -490,7 +511,7 @@ def test_file_store_survives_close_and_reopen(config: Config, tmp_path: Path) ->
     with Memory(path, config=config, embedder=HashEmbedder()) as mem:
         assert mem.get(record.id).quality == 1
         assert mem.recall("durable").hits[0].id == record.id
-        assert mem.store.missing_vectors("test-hash", limit=5) == []
+        assert mem.store.vectors.missing("test-hash", limit=5) == []
 
 
 def test_default_location_is_engram_home(tmp_path: Path) -> None:
@@ -536,7 +557,7 @@ def test_reindex_reembeds_after_mismatch(config: Config, db64: Path) -> None:
         progress: list[tuple[int, int]] = []
         assert m.reindex(batch_size=2, progress=lambda d, t: progress.append((d, t))) == 3
         assert progress == [(2, 3), (3, 3)]
-        assert m.store.vector_dimensions() == {"test-hash": 32}
+        assert m.store.vectors.dimensions() == {"test-hash": 32}
     with Memory(db64, config=config, embedder=HashEmbedder(32)) as m:
         top = m.recall("green tea", strategy="dense").hits[0]
         assert top.memory.content == "green tea" and top.breakdown.sim == pytest.approx(1.0)
@@ -565,15 +586,27 @@ def test_reindex_needs_an_embedder(config: Config) -> None:
 
 
 def documented_verbs() -> set[str]:
-    return set(re.findall(r"\bmem\.(\w+)\(", DOCS.read_text(encoding="utf-8")))
+    """``verb`` or ``part.verb`` for every ``mem.verb(`` / ``mem.part.verb(`` in the guide."""
+    calls = re.findall(r"\bmem\.(\w+(?:\.\w+)?)\(", DOCS.read_text(encoding="utf-8"))
+    return set(calls)
 
 
 def test_async_has_every_documented_verb() -> None:
     verbs = documented_verbs()
-    assert {"add", "get_all", "recall", "search", "feedback", "reindex", "doctor"} <= verbs
-    for verb in sorted(verbs | {"close"}):
-        assert hasattr(Memory, verb), verb
-        assert inspect.iscoroutinefunction(getattr(AsyncMemory, verb)), verb
+    assert {"add", "get_all", "recall", "search", "feedback", "admin.reindex"} <= verbs
+    assert {"admin.doctor", "transcripts.add", "admin.purge"} <= verbs
+    mem = AsyncMemory(":memory:", embedder=None, config=Config.load(env={}))
+    try:
+        for verb in sorted(verbs | {"close"}):
+            sync_owner: object = mem.sync
+            async_owner: object = mem
+            for name in verb.split(".")[:-1]:
+                sync_owner, async_owner = getattr(sync_owner, name), getattr(async_owner, name)
+            last = verb.split(".")[-1]
+            assert callable(getattr(sync_owner, last)), verb
+            assert inspect.iscoroutinefunction(getattr(async_owner, last)), verb
+    finally:
+        mem.sync.close()
 
 
 def test_async_mirrors_memory_surface() -> None:

@@ -32,7 +32,7 @@ def fill(mem: Memory) -> dict[str, Any]:
     mem.feedback(kept.id, "up")
     mem.add("Alice keeps bees on the roof.")  # a dedup event in the history
     mem.add_transcript("session-1", "user: hi\nassistant: hello", agent_id="bot")
-    mem.store.add_api_key(ApiKey(id="key1", user="alice", name="ci"), "a" * 64)
+    mem.store.keys.add(ApiKey(id="key1", user="alice", name="ci"), "a" * 64)
     return {"kept": kept.id, "changed": changed.id, "gone": gone.id}
 
 
@@ -73,7 +73,7 @@ def test_cli_copies_sqlite_to_postgres_and_verifies(
     with Memory(pg_url, config=config, embedder=HashEmbedder()) as pg:
         assert table_checksums(pg.store) == before
         assert pg.get(ids["kept"]).quality == 2
-        assert pg.store.get("default", ids["gone"], include_deleted=True) is not None
+        assert pg.store.memories.get("default", ids["gone"], include_deleted=True) is not None
         assert [h.event for h in pg.history(ids["kept"])] == [
             "create",
             "feedback",
@@ -83,7 +83,7 @@ def test_cli_copies_sqlite_to_postgres_and_verifies(
         assert pg.recall("who keeps bees?", limit=1).hits[0].id == ids["kept"]
         assert pg.recall("launch Thursday", limit=1).hits[0].id == ids["changed"]
         assert pg.recall("migration plan", namespace="team", limit=7).hits
-        keys = [(k.id, k.user, k.name, h) for k, h in pg.store.export_api_keys()]
+        keys = [(k.id, k.user, k.name, h) for k, h in pg.store.keys.export()]
         assert keys == [("key1", "alice", "ci", "a" * 64)]
     # running it again changes nothing and still verifies
     again = CliRunner().invoke(
@@ -129,8 +129,8 @@ def test_round_trip_back_to_sqlite_is_identical(
             assert migrate_store(mem.store, pg).ok
             assert migrate_store(pg, back).ok
             assert table_checksums(back) == original
-            a = mem.store.load_vectors("default", "test-hash")
-            b = back.load_vectors("default", "test-hash")
+            a = mem.store.vectors.load("default", "test-hash")
+            b = back.vectors.load("default", "test-hash")
             assert a.ids == b.ids
             np.testing.assert_array_equal(a.matrix, b.matrix)  # float32, bit for bit
         finally:

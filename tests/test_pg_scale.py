@@ -44,7 +44,7 @@ def test_concurrent_recall_on_each_backend(mem: Memory) -> None:
     # closes it.
     bench = Memory(config=mem.config, store=mem.store, embedder=lookup)
     rate = load_precomputed(bench, texts, vectors, namespace="b", batch=16)
-    assert rate > 0 and bench.store.count("b") == 40
+    assert rate > 0 and bench.store.memories.count("b") == 40
     sweep = concurrency_sweep(bench, queries, namespace="b", levels=(1, 4), requests=12)
     assert [t.clients for t in sweep] == [1, 4]
     assert all(t.requests == 12 and t.errors == 0 and t.rps > 0 for t in sweep)

@@ -18,11 +18,11 @@ from conftest import HashEmbedder
 from engram import Config, ConfigError, InvalidInputError, Memory
 from engram.bench.pg_scale import recall_at_k
 from engram.config import PostgresConfig
-from engram.store import open_store
-from engram.store.base import VectorRow
+from engram.store import VectorRow, open_store
 from engram.store.postgres import PgVectorSearch, PostgresStore
 from engram.store.postgres import migrations as pg_migrations
-from engram.store.postgres.store import redact, vector_index_name
+from engram.store.postgres.db import redact
+from engram.store.postgres.vectors import vector_index_name
 from engram.store.sqlite import SQLiteStore
 from engram.text import fts_query, match_terms
 from engram.validate import build_record
@@ -195,7 +195,7 @@ def test_concurrent_identical_adds_store_one_memory(pg_mem: Memory) -> None:
     for t in threads:
         t.join()
     assert len(set(ids)) == 1
-    assert pg_mem.store.count("default") == 1
+    assert pg_mem.store.memories.count("default") == 1
 
 
 def test_memory_uses_pgvector_not_a_client_matrix(pg_mem: Memory, pg_url: str) -> None:
@@ -225,13 +225,13 @@ def test_hnsw_recall_at_10_against_exact_search(pg_url: str) -> None:
             build_record(f"memory number {i}", namespace="default", max_chars=1000)
             for i in range(n)
         ]
-        store.insert(records)
-        store.put_vectors(
+        store.memories.insert(records)
+        store.vectors.put(
             VectorRow(r.id, "m", data[i], r.content_hash) for i, r in enumerate(records)
         )
         with psycopg.connect(pg_url, autocommit=True) as conn:
             conn.execute("ANALYZE memory_vectors")
-        search = store.vector_search("m", dim)
+        search = store.vectors.index("m", dim)
         assert isinstance(search, PgVectorSearch)
         queries = _unit_vectors(30, dim, seed=2)
         approx = [[i for i, _ in search.search("default", q, 10)] for q in queries]

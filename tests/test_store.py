@@ -14,7 +14,7 @@ import pytest
 from conftest import HashEmbedder
 from engram import Config, InvalidInputError, Memory, NotFoundError, StoreClosedError
 from engram.records import MemoryRecord
-from engram.store.base import ListQuery, Store, VectorRow
+from engram.store import ListQuery, Store, VectorRow
 from engram.store.sqlite import SQLiteStore, fts
 from engram.text import fts_query, normalize_content
 from engram.validate import build_record
@@ -32,20 +32,20 @@ def store(tmp_path: Path) -> Iterator[SQLiteStore]:
 
 
 def add(store: SQLiteStore, content: str, namespace: str = "default", **fields: Any) -> str:
-    [result] = store.insert([rec(content, namespace, **fields)])
+    [result] = store.memories.insert([rec(content, namespace, **fields)])
     return result.record.id
 
 
 def kw(store: SQLiteStore, text: str, namespace: str = "default") -> list[str]:
     match = fts_query(text)
     assert match is not None
-    return [memory_id for memory_id, _ in store.keyword_search(namespace, match, 50)]
+    return [memory_id for memory_id, _ in store.keyword.search(namespace, match, 50)]
 
 
 def set_content(store: Store, memory_id: str, content: str) -> None:
     """Change content at the store level, as ``Memory.update`` does, without re-embedding."""
     changes = {"content": content, "content_hash": normalize_content(content).content_hash}
-    store.update("default", memory_id, changes)
+    store.memories.update("default", memory_id, changes)
 
 
 def raw(store: SQLiteStore, sql: str, *params: Any) -> list[tuple[Any, ...]]:
@@ -60,7 +60,7 @@ def raw(store: SQLiteStore, sql: str, *params: Any) -> list[tuple[Any, ...]]:
 
 
 def test_file_store_uses_wal_and_busy_timeout(store: SQLiteStore) -> None:
-    conn = store._conn  # the store's own connection: settings are per connection
+    conn = store._db.conn  # the store's own connection: settings are per connection
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert conn.execute("PRAGMA busy_timeout").fetchone()[0] == 1234
     assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
@@ -72,7 +72,7 @@ def test_memory_passes_configured_busy_timeout(tmp_path: Path) -> None:
     config = Config.load(env={}, home=str(tmp_path), busy_timeout_ms=777)
     with Memory(tmp_path / "m.db", config=config, embedder=None) as mem:
         assert isinstance(mem.store, SQLiteStore)
-        assert mem.store._conn.execute("PRAGMA busy_timeout").fetchone()[0] == 777
+        assert mem.store._db.conn.execute("PRAGMA busy_timeout").fetchone()[0] == 777
 
 
 def test_tilde_path_is_in_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -109,7 +109,7 @@ def test_two_writers_on_one_file(config: Config, tmp_path: Path) -> None:
             t.start()
         for t in threads:
             t.join()
-        assert one.store.count("default") == two.store.count("default") == 61
+        assert one.store.memories.count("default") == two.store.memories.count("default") == 61
         # each sees the other's vectors: the derived index reloads when the epoch moves
         two_only = two.add("zebra crossing notes")
         top = one.recall("zebra crossing notes", strategy="dense").hits[0]
@@ -124,9 +124,9 @@ def test_closed_store_raises(tmp_path: Path) -> None:
     s.close()  # idempotent
     assert s.closed
     with pytest.raises(StoreClosedError):
-        s.get("default", "x")
+        s.memories.get("default", "x")
     with pytest.raises(StoreClosedError):
-        s.insert([rec("hello")])
+        s.memories.insert([rec("hello")])
 
 
 # -- FTS index stays in sync -----------------------------------------------------------
@@ -142,19 +142,19 @@ def test_fts_finds_inserted_content(store: SQLiteStore) -> None:
 def test_fts_follows_content_update(store: SQLiteStore) -> None:
     a = add(store, "The deploy script lives in ops")
     new = "The release runbook lives in docs"
-    store.update(
+    store.memories.update(
         "default", a, {"content": new, "content_hash": normalize_content(new).content_hash}
     )
     assert kw(store, "runbook") == [a]
     assert kw(store, "deploy script") == []  # the old text is gone from the index
     # the FTS index agrees with a full rebuild check
-    fts.integrity_check(store._conn)
+    fts.integrity_check(store._db.conn)
 
 
 def test_fts_follows_title_and_tags_update(store: SQLiteStore) -> None:
     a = add(store, "body text here", title="zebra")
     assert kw(store, "zebra") == [a]
-    store.update("default", a, {"title": "giraffe", "tags": ("savanna",)})
+    store.memories.update("default", a, {"title": "giraffe", "tags": ("savanna",)})
     assert kw(store, "zebra") == []
     assert kw(store, "giraffe") == [a]
     assert kw(store, "savanna") == [a]
@@ -163,25 +163,25 @@ def test_fts_follows_title_and_tags_update(store: SQLiteStore) -> None:
 def test_tombstone_leaves_every_read(store: SQLiteStore) -> None:
     keep = add(store, "keep this note about kites")
     gone = add(store, "drop this note about kites")
-    deleted = store.delete("default", gone)
+    deleted = store.memories.delete("default", gone)
     assert deleted.deleted
     assert kw(store, "kites") == [keep]
-    assert store.get("default", gone) is None
-    assert store.get("default", gone, include_deleted=True) is not None
-    assert [r.id for r in store.list_memories("default", ListQuery())] == [keep]
-    assert set(store.get_many("default", [keep, gone])) == {keep}
-    assert [r.id for r in store.recent("default", 10)] == [keep]
-    assert store.count("default") == 1
-    assert store.count("default", include_deleted=True) == 2
-    listed = store.list_memories("default", ListQuery(include_deleted=True))
+    assert store.memories.get("default", gone) is None
+    assert store.memories.get("default", gone, include_deleted=True) is not None
+    assert [r.id for r in store.memories.select("default", ListQuery())] == [keep]
+    assert set(store.memories.get_many("default", [keep, gone])) == {keep}
+    assert [r.id for r in store.memories.select("default", ListQuery(limit=10))] == [keep]
+    assert store.memories.count("default") == 1
+    assert store.memories.count("default", include_deleted=True) == 2
+    listed = store.memories.select("default", ListQuery(include_deleted=True))
     assert {r.id for r in listed} == {keep, gone}
     with pytest.raises(NotFoundError):
-        store.delete("default", gone)  # already tombstoned
+        store.memories.delete("default", gone)  # already tombstoned
     with pytest.raises(NotFoundError):
-        store.update("default", gone, {"title": "x"})
+        store.memories.update("default", gone, {"title": "x"})
     with pytest.raises(NotFoundError):
-        store.record_feedback("default", gone, 1, None)
-    fts.integrity_check(store._conn)
+        store.feedback.record("default", gone, 1, None)
+    fts.integrity_check(store._db.conn)
 
 
 def test_tombstoned_never_recalled(mem: Memory) -> None:
@@ -204,9 +204,9 @@ def test_purge_hard_deletes_with_history_feedback_and_vectors(mem: Memory) -> No
     assert mem.history(gone.id)  # a tombstone keeps its history...
     assert store.stats("test-hash").vectors == {"test-hash": 2}  # ...and its vector row
     assert mem.purge() == 1
-    assert store.get("default", gone.id, include_deleted=True) is None
-    assert store.history("default", gone.id) == []
-    assert store.feedback_log("default", gone.id) == []
+    assert store.memories.get("default", gone.id, include_deleted=True) is None
+    assert store.memories.history("default", gone.id) == []
+    assert store.feedback.log("default", gone.id) == []
     assert store.stats("test-hash").vectors == {"test-hash": 1}
     assert store.stats("test-hash").tombstoned == 0
     with pytest.raises(NotFoundError):
@@ -214,19 +214,19 @@ def test_purge_hard_deletes_with_history_feedback_and_vectors(mem: Memory) -> No
     # the live memory keeps everything
     assert mem.get(keep.id).content == "a memory that stays"
     assert [e.event for e in mem.history(keep.id)] == ["create", "feedback"]
-    assert [r["rating"] for r in store.feedback_log("default", keep.id)] == [-1]
+    assert [r["rating"] for r in store.feedback.log("default", keep.id)] == [-1]
     assert mem.purge() == 0
 
 
 def test_purge_is_scoped_to_namespace(store: SQLiteStore) -> None:
     a = add(store, "same words", "ns-a")
     b = add(store, "same words", "ns-b")
-    store.delete("ns-a", a)
-    store.delete("ns-b", b)
-    assert store.purge("ns-a") == 1
-    assert store.get("ns-b", b, include_deleted=True) is not None
-    assert store.purge(None) == 1
-    assert store.get("ns-b", b, include_deleted=True) is None
+    store.memories.delete("ns-a", a)
+    store.memories.delete("ns-b", b)
+    assert store.memories.purge("ns-a") == 1
+    assert store.memories.get("ns-b", b, include_deleted=True) is not None
+    assert store.memories.purge(None) == 1
+    assert store.memories.get("ns-b", b, include_deleted=True) is None
 
 
 # -- history ---------------------------------------------------------------------------
@@ -234,15 +234,15 @@ def test_purge_is_scoped_to_namespace(store: SQLiteStore) -> None:
 
 def test_history_records_every_event_with_before_and_after(store: SQLiteStore) -> None:
     first = rec("Deploys are frozen on Fridays", tags=["ops"])
-    [created] = store.insert([first])
+    [created] = store.memories.insert([first])
     memory_id = created.record.id
-    store.insert([rec("deploys are   frozen on fridays!")])  # dedup
+    store.memories.insert([rec("deploys are   frozen on fridays!")])  # dedup
     new = "Deploys are frozen on Fridays after 3pm"
     set_content(store, memory_id, new)
-    store.record_feedback("default", memory_id, 1, "useful")
-    store.delete("default", memory_id)
+    store.feedback.record("default", memory_id, 1, "useful")
+    store.memories.delete("default", memory_id)
 
-    entries = store.history("default", memory_id)
+    entries = store.memories.history("default", memory_id)
     assert [e.event for e in entries] == ["create", "dedup", "update", "feedback", "delete"]
     create, dedup, update, feedback, delete = entries
     assert create.before is None
@@ -258,7 +258,7 @@ def test_history_records_every_event_with_before_and_after(store: SQLiteStore) -
     assert delete.before["deleted_at"] is None and delete.after["deleted_at"] is not None
     assert [e.id for e in entries] == sorted(e.id for e in entries)
     assert all(e.memory_id == memory_id and e.namespace == "default" for e in entries)
-    assert store.history("other", memory_id) == []  # scoped by namespace
+    assert store.memories.history("other", memory_id) == []  # scoped by namespace
 
 
 # -- dedup -----------------------------------------------------------------------------
@@ -346,47 +346,47 @@ def test_vectors_stored_as_float32_with_model_dim_and_hash(file_mem: Memory) -> 
     vector = np.frombuffer(blob, dtype=np.float32)
     expected = HashEmbedder().embed_batch([record.embedding_text()])[0]
     np.testing.assert_array_equal(vector, expected)
-    assert store.vector_dimensions() == {"test-hash": 64}
+    assert store.vectors.dimensions() == {"test-hash": 64}
     assert file_mem.get(record.id).embedding_model == "test-hash"
 
 
 def test_put_vectors_upserts_one_row_per_memory(store: SQLiteStore) -> None:
     a = add(store, "one")
     h = normalize_content("one").content_hash
-    epoch0 = store.vector_epoch()
-    e1 = store.put_vectors([VectorRow(a, "m", np.ones(8, np.float64), h)])
-    e2 = store.put_vectors([VectorRow(a, "m", np.zeros(4, np.float32), h)])
+    epoch0 = store.vectors.epoch()
+    e1 = store.vectors.put([VectorRow(a, "m", np.ones(8, np.float64), h)])
+    e2 = store.vectors.put([VectorRow(a, "m", np.zeros(4, np.float32), h)])
     assert epoch0 < e1 < e2
     assert raw(store, "SELECT count(*), max(dim) FROM memory_vectors") == [(1, 4)]
-    assert store.vector_dimensions() == {"m": 4}
-    loaded = store.load_vectors("default", "m")
+    assert store.vectors.dimensions() == {"m": 4}
+    loaded = store.vectors.load("default", "m")
     assert loaded.ids == [a] and loaded.matrix.dtype == np.float32
     assert loaded.matrix.shape == (1, 4)
-    assert store.put_vectors([VectorRow("no-such-id", "m", np.ones(4, np.float32), h)]) == e2
+    assert store.vectors.put([VectorRow("no-such-id", "m", np.ones(4, np.float32), h)]) == e2
 
 
 def test_missing_vectors_tracks_stale_content(mem: Memory) -> None:
     a = mem.add("original wording")
     b = mem.add("untouched")
     store = mem.store
-    assert store.missing_vectors("test-hash", limit=10) == []
-    assert [r.id for r in store.missing_vectors("other-model", limit=10)] == [a.id, b.id]
+    assert store.vectors.missing("test-hash", limit=10) == []
+    assert [r.id for r in store.vectors.missing("other-model", limit=10)] == [a.id, b.id]
     # change content behind the embedder's back: the vector is now stale
     new = "changed wording"
-    store.update(
+    store.memories.update(
         "default", a.id, {"content": new, "content_hash": normalize_content(new).content_hash}
     )
-    assert [r.id for r in store.missing_vectors("test-hash", limit=10)] == [a.id]
-    assert store.load_vectors("default", "test-hash").ids == [b.id]  # stale rows never load
+    assert [r.id for r in store.vectors.missing("test-hash", limit=10)] == [a.id]
+    assert store.vectors.load("default", "test-hash").ids == [b.id]  # stale rows never load
     assert store.stats("test-hash").missing_vectors == 1
     assert mem.reindex() == 1
-    assert store.missing_vectors("test-hash", limit=10) == []
+    assert store.vectors.missing("test-hash", limit=10) == []
 
 
 def test_update_through_memory_reembeds(mem: Memory) -> None:
     a = mem.add("original wording")
     mem.update(a.id, "completely different words")
-    assert mem.store.missing_vectors("test-hash", limit=10) == []
+    assert mem.store.vectors.missing("test-hash", limit=10) == []
     hits = mem.recall("completely different", strategy="dense").hits
     assert hits[0].id == a.id
     assert hits[0].breakdown.sim == pytest.approx(
@@ -404,7 +404,7 @@ def test_tombstone_drops_vector_from_index(mem: Memory) -> None:
     assert {h.id for h in mem.recall("alpha beta", strategy="dense").hits} == {a.id, b.id}
     mem.delete(a.id)
     assert [h.id for h in mem.recall("alpha beta", strategy="dense").hits] == [b.id]
-    assert mem.store.load_vectors("default", "test-hash").ids == [b.id]
+    assert mem.store.vectors.load("default", "test-hash").ids == [b.id]
 
 
 def test_list_memories_filters(store: SQLiteStore) -> None:
@@ -413,7 +413,7 @@ def test_list_memories_filters(store: SQLiteStore) -> None:
     c = add(store, "c", category="social", user_id="u", agent_id="g", run_id="r")
 
     def ids(**q: Any) -> list[str]:
-        return [r.id for r in store.list_memories("default", ListQuery(**q))]
+        return [r.id for r in store.memories.select("default", ListQuery(**q))]
 
     assert ids() == [c, b, a]  # newest first
     assert ids(newest_first=False) == [a, b, c]
@@ -433,14 +433,14 @@ def test_keyword_statistics_stay_inside_a_namespace(store: SQLiteStore) -> None:
     change a namespace's scores (each has its own FTS5 table)."""
     for text in ("Caroline likes green tea", "Bob prefers coffee", "Caroline paints lakes"):
         add(store, text, namespace="b")
-    before = store.keyword_search("b", '"caroline" OR "coffee"', 10)
+    before = store.keyword.search("b", '"caroline" OR "coffee"', 10)
     for i in range(40):
         add(store, f"Caroline note {i} about coffee", namespace="a")
-    after = store.keyword_search("b", '"caroline" OR "coffee"', 10)
+    after = store.keyword.search("b", '"caroline" OR "coffee"', 10)
     assert after == before
-    assert {i for i, _ in after} <= {r.id for r in store.list_memories("b", ListQuery())}
-    fts.integrity_check(store._conn)
-    assert store.keyword_search("nobody-here", '"caroline"', 10) == []
+    assert {i for i, _ in after} <= {r.id for r in store.memories.select("b", ListQuery())}
+    fts.integrity_check(store._db.conn)
+    assert store.keyword.search("nobody-here", '"caroline"', 10) == []
 
 
 def test_common_terms_leave_the_match_when_a_rarer_one_remains(
@@ -449,10 +449,10 @@ def test_common_terms_leave_the_match_when_a_rarer_one_remains(
     for i in range(30):
         add(store, f"Alice wrote note {i}")
     kites = {add(store, "Alice flew a red kite"), add(store, "the kite string snapped")}
-    both = {i for i, _ in store.keyword_search("default", '"alice" OR "kite"', 100)}
+    both = {i for i, _ in store.keyword.search("default", '"alice" OR "kite"', 100)}
     assert len(both) == 32
     monkeypatch.setattr(fts, "COMMON", 10)
-    assert {i for i, _ in store.keyword_search("default", '"alice" OR "kite"', 100)} == kites
+    assert {i for i, _ in store.keyword.search("default", '"alice" OR "kite"', 100)} == kites
     # When every term is common, the rarest ones still answer.
-    common_only = store.keyword_search("default", '"alice" OR "wrote" OR "note"', 100)
+    common_only = store.keyword.search("default", '"alice" OR "wrote" OR "note"', 100)
     assert len(common_only) == 30

@@ -13,8 +13,7 @@ import pytest
 
 from engram import InvalidInputError, Memory, NotFoundError, StoreClosedError
 from engram.records import MemoryRecord
-from engram.store import Store
-from engram.store.base import ListQuery, VectorRow
+from engram.store import ListQuery, Store, VectorRow
 from engram.text import fts_query, normalize_content
 from engram.validate import build_record
 
@@ -24,14 +23,14 @@ def rec(content: str, namespace: str = "default", **fields: Any) -> MemoryRecord
 
 
 def add(store: Store, content: str, namespace: str = "default", **fields: Any) -> str:
-    [result] = store.insert([rec(content, namespace, **fields)])
+    [result] = store.memories.insert([rec(content, namespace, **fields)])
     return result.record.id
 
 
 def kw(store: Store, text: str, namespace: str = "default") -> list[str]:
     match = fts_query(text)
     assert match is not None
-    return [memory_id for memory_id, _ in store.keyword_search(namespace, match, 50)]
+    return [memory_id for memory_id, _ in store.keyword.search(namespace, match, 50)]
 
 
 def vec(*values: float) -> np.ndarray:
@@ -52,24 +51,24 @@ def test_round_trip_keeps_every_field(any_store: Store) -> None:
         user_id="u1",
         metadata={"z": 1, "a": [1.5, {"k": None}], "big": 10**18, "t": True},
     )
-    [result] = any_store.insert([record])
+    [result] = any_store.memories.insert([record])
     assert result.created
-    assert any_store.get("default", record.id) == record
-    assert list(any_store.get("default", record.id).metadata) == ["z", "a", "big", "t"]  # type: ignore[union-attr]
+    assert any_store.memories.get("default", record.id) == record
+    assert list(any_store.memories.get("default", record.id).metadata) == ["z", "a", "big", "t"]  # type: ignore[union-attr]
 
 
 def test_dedup_returns_existing_and_audits(any_store: Store) -> None:
     first = add(any_store, "Alice likes green tea.")
-    results = any_store.insert([rec("alice   LIKES green tea"), rec("something else")])
+    results = any_store.memories.insert([rec("alice   LIKES green tea"), rec("something else")])
     assert [r.created for r in results] == [False, True]
     assert results[0].record.id == first
-    events = [h.event for h in any_store.history("default", first)]
+    events = [h.event for h in any_store.memories.history("default", first)]
     assert events == ["create", "dedup"]
-    assert any_store.count("default") == 2
+    assert any_store.memories.count("default") == 2
 
 
 def test_duplicates_within_one_batch(any_store: Store) -> None:
-    results = any_store.insert([rec("same text"), rec("Same text!"), rec("other")])
+    results = any_store.memories.insert([rec("same text"), rec("Same text!"), rec("other")])
     assert [r.created for r in results] == [True, False, True]
     assert results[1].record.id == results[0].record.id
 
@@ -79,10 +78,10 @@ def test_keyword_search_ranks_title_and_follows_updates(any_store: Store) -> Non
     titled = add(any_store, "notes from saturday", title="tomatoes")
     assert set(kw(any_store, "tomatoes")) == {body, titled}
     assert kw(any_store, "tomatoes")[0] == titled  # title weighs twice the body
-    any_store.update("default", body, {"content": "the garden has peppers"})
+    any_store.memories.update("default", body, {"content": "the garden has peppers"})
     assert kw(any_store, "tomatoes") == [titled]
     assert kw(any_store, "peppers") == [body]
-    any_store.update("default", titled, {"tags": ("harvest",)})
+    any_store.memories.update("default", titled, {"tags": ("harvest",)})
     assert kw(any_store, "harvest") == [titled]
 
 
@@ -101,9 +100,9 @@ def test_keyword_search_survives_hostile_queries(any_store: Store, query: str) -
     match = fts_query(query)
     if match is None:
         return
-    found = [i for i, _ in any_store.keyword_search("default", match, 10)]
+    found = [i for i, _ in any_store.keyword.search("default", match, 10)]
     assert found in ([], [memory_id])
-    assert any_store.count("default") == 1
+    assert any_store.memories.count("default") == 1
 
 
 def test_keyword_search_folds_diacritics_and_splits_punctuation(any_store: Store) -> None:
@@ -117,29 +116,34 @@ def test_keyword_scores_are_non_negative_and_ordered(any_store: Store) -> None:
     add(any_store, "a python note about snakes and many other words in a long sentence")
     match = fts_query("python")
     assert match is not None
-    scores = [s for _, s in any_store.keyword_search("default", match, 10)]
+    scores = [s for _, s in any_store.keyword.search("default", match, 10)]
     assert len(scores) == 2 and all(s > 0 for s in scores)
     assert scores == sorted(scores, reverse=True)
 
 
 def test_tombstones_leave_reads_but_keep_history(any_store: Store) -> None:
     memory_id = add(any_store, "secret plan")
-    any_store.delete("default", memory_id)
-    assert any_store.get("default", memory_id) is None
-    assert any_store.get("default", memory_id, include_deleted=True) is not None
+    any_store.memories.delete("default", memory_id)
+    assert any_store.memories.get("default", memory_id) is None
+    assert any_store.memories.get("default", memory_id, include_deleted=True) is not None
     assert kw(any_store, "secret") == []
-    assert any_store.count("default") == 0 and any_store.count("default", include_deleted=True)
-    assert [h.event for h in any_store.history("default", memory_id)] == ["create", "delete"]
+    assert any_store.memories.count("default") == 0 and any_store.memories.count(
+        "default", include_deleted=True
+    )
+    assert [h.event for h in any_store.memories.history("default", memory_id)] == [
+        "create",
+        "delete",
+    ]
     with pytest.raises(NotFoundError):
-        any_store.delete("default", memory_id)
+        any_store.memories.delete("default", memory_id)
     # the same content may come back as a new memory
     assert add(any_store, "secret plan") != memory_id
 
 
 def test_history_has_before_and_after(any_store: Store) -> None:
     memory_id = add(any_store, "v1")
-    before, after = any_store.update("default", memory_id, {"content": "v2"}, actor="me")
-    entry = any_store.history("default", memory_id)[-1]
+    before, after = any_store.memories.update("default", memory_id, {"content": "v2"}, actor="me")
+    entry = any_store.memories.history("default", memory_id)[-1]
     assert entry.event == "update" and entry.actor == "me"
     assert entry.before is not None and entry.before["content"] == "v1"
     assert entry.after is not None and entry.after["content"] == "v2"
@@ -150,24 +154,24 @@ def test_update_refuses_clashing_content(any_store: Store) -> None:
     a = add(any_store, "first")
     add(any_store, "second")
     with pytest.raises(InvalidInputError):
-        any_store.update(
+        any_store.memories.update(
             "default",
             a,
             {"content": "second", "content_hash": normalize_content("second").content_hash},
         )
     with pytest.raises(InvalidInputError):
-        any_store.update("default", a, {"namespace": "other"})
+        any_store.memories.update("default", a, {"namespace": "other"})
 
 
 def test_feedback_clamps_and_logs(any_store: Store) -> None:
     memory_id = add(any_store, "rate me")
     for _ in range(5):
-        _, after = any_store.record_feedback("default", memory_id, 1, "good")
+        _, after = any_store.feedback.record("default", memory_id, 1, "good")
     assert after.quality == 3
-    log = any_store.feedback_log("default", memory_id)
+    log = any_store.feedback.log("default", memory_id)
     assert [r["rating"] for r in log] == [1] * 5
     assert isinstance(log[0]["created_at"], str) and log[0]["comment"] == "good"
-    assert any_store.feedback_log("other") == []
+    assert any_store.feedback.log("other") == []
 
 
 def test_namespaces_are_isolated(any_store: Store) -> None:
@@ -175,15 +179,15 @@ def test_namespaces_are_isolated(any_store: Store) -> None:
     b = add(any_store, "shared words", "ns-b")
     assert a != b
     assert kw(any_store, "shared", "ns-a") == [a]
-    assert any_store.get("ns-b", a) is None
-    assert any_store.get_many("ns-a", [a, b]) == {a: any_store.get("ns-a", a)}
+    assert any_store.memories.get("ns-b", a) is None
+    assert any_store.memories.get_many("ns-a", [a, b]) == {a: any_store.memories.get("ns-a", a)}
     with pytest.raises(NotFoundError):
-        any_store.update("ns-b", a, {"title": "x"})
-    assert any_store.namespaces() == {"ns-a": 1, "ns-b": 1}
-    any_store.delete("ns-a", a)
-    assert any_store.purge("ns-b") == 0
-    assert any_store.purge("ns-a") == 1
-    assert any_store.history("ns-a", a) == []
+        any_store.memories.update("ns-b", a, {"title": "x"})
+    assert any_store.memories.namespaces() == {"ns-a": 1, "ns-b": 1}
+    any_store.memories.delete("ns-a", a)
+    assert any_store.memories.purge("ns-b") == 0
+    assert any_store.memories.purge("ns-a") == 1
+    assert any_store.memories.history("ns-a", a) == []
 
 
 def test_list_memories_filters(any_store: Store) -> None:
@@ -192,7 +196,7 @@ def test_list_memories_filters(any_store: Store) -> None:
     c = add(any_store, "three", type="decision", metadata={"k": None})
 
     def ids(**q: Any) -> set[str]:
-        return {r.id for r in any_store.list_memories("default", ListQuery(**q))}
+        return {r.id for r in any_store.memories.select("default", ListQuery(**q))}
 
     assert ids(tags=("y",)) == {a, b}
     assert ids(tags=("x", "y")) == {a}
@@ -202,45 +206,45 @@ def test_list_memories_filters(any_store: Store) -> None:
     assert ids(metadata={"b": True}) == {a, b}  # SQLite's json_extract: true IS 1
     assert ids(metadata={"k": None}) == {c}
     assert ids(metadata={"missing": None}) == {a, b, c}
-    newest = any_store.list_memories("default", ListQuery(limit=2))
+    newest = any_store.memories.select("default", ListQuery(limit=2))
     assert [r.id for r in newest] == [c, b]
-    oldest = any_store.list_memories("default", ListQuery(limit=1, offset=1, newest_first=False))
+    oldest = any_store.memories.select("default", ListQuery(limit=1, offset=1, newest_first=False))
     assert [r.id for r in oldest] == [b]
 
 
 def test_vectors_epoch_and_staleness(any_store: Store) -> None:
     a = add(any_store, "alpha")
     b = add(any_store, "beta")
-    ra = any_store.get("default", a)
-    rb = any_store.get("default", b)
+    ra = any_store.memories.get("default", a)
+    rb = any_store.memories.get("default", b)
     assert ra is not None and rb is not None
-    epoch0 = any_store.vector_epoch()
-    epoch = any_store.put_vectors(
+    epoch0 = any_store.vectors.epoch()
+    epoch = any_store.vectors.put(
         [
             VectorRow(a, "m", vec(1, 0, 0), ra.content_hash),
             VectorRow(b, "m", vec(0, 1, 0), rb.content_hash),
         ]
     )
-    assert epoch == epoch0 + 2 == any_store.vector_epoch()
-    assert any_store.vector_dimensions() == {"m": 3}
-    loaded = any_store.load_vectors("default", "m")
+    assert epoch == epoch0 + 2 == any_store.vectors.epoch()
+    assert any_store.vectors.dimensions() == {"m": 3}
+    loaded = any_store.vectors.load("default", "m")
     assert loaded.ids == [a, b] and loaded.matrix.shape == (2, 3)
     assert loaded.matrix.dtype == np.float32
     np.testing.assert_array_equal(loaded.matrix[0], vec(1, 0, 0))
-    assert any_store.missing_vectors("m", limit=10) == []
+    assert any_store.vectors.missing("m", limit=10) == []
     changed = {
         "content": "alpha changed",
         "content_hash": normalize_content("alpha changed").content_hash,
     }
-    any_store.update("default", a, changed)
-    assert any_store.vector_epoch() == epoch + 1
-    assert [r.id for r in any_store.missing_vectors("m", limit=10)] == [a]
-    assert any_store.load_vectors("default", "m").ids == [b]
-    any_store.delete("default", b)
-    assert any_store.load_vectors("default", "m").ids == []
+    any_store.memories.update("default", a, changed)
+    assert any_store.vectors.epoch() == epoch + 1
+    assert [r.id for r in any_store.vectors.missing("m", limit=10)] == [a]
+    assert any_store.vectors.load("default", "m").ids == [b]
+    any_store.memories.delete("default", b)
+    assert any_store.vectors.load("default", "m").ids == []
     assert any_store.stats("m").missing_vectors == 1
-    assert any_store.delete_vectors("m") == 2
-    assert any_store.vector_dimensions() == {}
+    assert any_store.vectors.delete("m") == 2
+    assert any_store.vectors.dimensions() == {}
 
 
 def test_vector_search_is_exact_and_namespaced(any_store: Store) -> None:
@@ -248,14 +252,14 @@ def test_vector_search_is_exact_and_namespaced(any_store: Store) -> None:
     other = add(any_store, "memory 0", "elsewhere")
     rows = []
     for i, memory_id in enumerate(ids):
-        record = any_store.get("default", memory_id)
+        record = any_store.memories.get("default", memory_id)
         assert record is not None
         rows.append(VectorRow(memory_id, "m", vec(1, i, 0), record.content_hash))
-    record = any_store.get("elsewhere", other)
+    record = any_store.memories.get("elsewhere", other)
     assert record is not None
     rows.append(VectorRow(other, "m", vec(1, 0, 0), record.content_hash))
-    any_store.put_vectors(rows)
-    search = any_store.vector_search("m", 3)
+    any_store.vectors.put(rows)
+    search = any_store.vectors.index("m", 3)
     found = search.search("default", vec(1, 0, 0), 3)
     assert [i for i, _ in found] == ids[:3]
     assert found[0][1] == pytest.approx(1.0, abs=1e-6)
@@ -263,7 +267,7 @@ def test_vector_search_is_exact_and_namespaced(any_store: Store) -> None:
     scores = search.scores("default", vec(1, 0, 0), [ids[1], other, "nope"])
     assert set(scores) == {ids[1]}
     assert scores[ids[1]] == pytest.approx(float(vec(1, 1, 0) @ vec(1, 0, 0)), abs=1e-6)
-    any_store.delete("default", ids[0])
+    any_store.memories.delete("default", ids[0])
     search.removed("default", ids[0])
     assert ids[0] not in dict(search.search("default", vec(1, 0, 0), 10))
 
@@ -271,25 +275,25 @@ def test_vector_search_is_exact_and_namespaced(any_store: Store) -> None:
 def test_transcripts_and_api_keys(any_store: Store) -> None:
     from engram.records import ApiKey
 
-    assert any_store.put_transcript("default", "s1", "raw text", agent_id="a")
-    assert not any_store.put_transcript("default", "s1", "other text")
-    assert any_store.transcripts("default", ["s1", "s2"]) == {"s1": "raw text"}
-    assert any_store.transcripts("other", ["s1"]) == {}
+    assert any_store.transcripts.put("default", "s1", "raw text", agent_id="a")
+    assert not any_store.transcripts.put("default", "s1", "other text")
+    assert any_store.transcripts.get("default", ["s1", "s2"]) == {"s1": "raw text"}
+    assert any_store.transcripts.get("other", ["s1"]) == {}
     key = ApiKey(id="k1", user="alice")
-    any_store.add_api_key(key, "h" * 64)
-    assert any_store.api_key_by_hash("h" * 64) == key
-    assert any_store.export_api_keys() == [(key, "h" * 64)]
-    revoked = any_store.revoke_api_key("k1")
-    assert revoked.revoked and any_store.api_key_by_hash("h" * 64) is None
+    any_store.keys.add(key, "h" * 64)
+    assert any_store.keys.find("h" * 64) == key
+    assert any_store.keys.export() == [(key, "h" * 64)]
+    revoked = any_store.keys.revoke("k1")
+    assert revoked.revoked and any_store.keys.find("h" * 64) is None
     with pytest.raises(NotFoundError):
-        any_store.revoke_api_key("nope")
+        any_store.keys.revoke("nope")
 
 
 def test_closed_store_raises(any_store: Store) -> None:
     any_store.close()
     any_store.close()
     with pytest.raises(StoreClosedError):
-        any_store.get("default", "x")
+        any_store.memories.get("default", "x")
 
 
 def test_recall_is_the_same_on_both_backends(mem: Memory) -> None:

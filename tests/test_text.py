@@ -182,7 +182,7 @@ def test_hostile_queries_never_raise(kw_mem: Memory, query: str) -> None:
     store = kw_mem.store
     match = fts_query(query)
     if match is not None:
-        found = store.keyword_search("default", match, 10)
+        found = store.keyword.search("default", match, 10)
         live = {r.id for r in kw_mem.get_all()}
         assert {memory_id for memory_id, _ in found} <= live
         assert all(score >= 0 for _, score in found)
@@ -219,21 +219,21 @@ def test_keyword_search_is_namespace_scoped(config: Config) -> None:
         mem.add("The deploy script for team b", namespace="b")
         match = fts_query("deploy")
         assert match is not None
-        a_ids = {i for i, _ in mem.store.keyword_search("default", match, 10)}
-        b_ids = {i for i, _ in mem.store.keyword_search("b", match, 10)}
+        a_ids = {i for i, _ in mem.store.keyword.search("default", match, 10)}
+        b_ids = {i for i, _ in mem.store.keyword.search("b", match, 10)}
         assert len(a_ids) == 1 and len(b_ids) == 1 and not a_ids & b_ids
 
 
 def test_any_text_never_breaks_keyword_search() -> None:
     store = SQLiteStore(":memory:")
-    store.insert([build_record("some stored text", namespace="default", max_chars=1000)])
+    store.memories.insert([build_record("some stored text", namespace="default", max_chars=1000)])
 
     @settings(max_examples=200, deadline=None)
     @given(st.text(max_size=200))
     def check(text: str) -> None:
         match = fts_query(text)
         if match is not None:
-            assert len(store.keyword_search("default", match, 5)) <= 1
+            assert len(store.keyword.search("default", match, 5)) <= 1
 
     try:
         check()

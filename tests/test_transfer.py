@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from conftest import HashEmbedder
 from engram import Config, InvalidInputError, Memory, StoreError
 from engram.cli.main import cli
-from engram.store.base import ImportCounts, MemoryBundle
+from engram.store import ImportCounts, MemoryBundle, TranscriptRow
 from engram.store.sqlite import SQLiteStore
 from engram.transfer import FORMAT_VERSION, export_jsonl, import_jsonl
 from engram.validate import build_record
@@ -339,14 +339,14 @@ def test_any_record_survives_the_round_trip(
     dst = SQLiteStore(":memory:")
     file = tmp_path / f"{record.id}.jsonl"
     try:
-        src.insert([record])
+        src.memories.insert([record])
         with file.open("w", encoding="utf-8") as out:
             export_jsonl(src, out)
         assert import_jsonl(dst, file).memories == 1
-        got = dst.get("n", record.id)
-        want = src.get("n", record.id)
+        got = dst.memories.get("n", record.id)
+        want = src.memories.get("n", record.id)
         assert got is not None and want is not None and got.to_dict() == want.to_dict()
-        assert dst.history("n", record.id)[0].after == record.to_dict()
+        assert dst.memories.history("n", record.id)[0].after == record.to_dict()
     finally:
         src.close()
         dst.close()
@@ -479,17 +479,24 @@ def test_vectors_of_another_dimension_are_refused(
 
 class FailingSecondBatch:
     """A real SQLite store whose second ``import_bundles`` call fails, as a full disk or
-    a killed process would: the seam is the Store protocol itself."""
+    a killed process would: the seam is the store's transfer part itself."""
 
     def __init__(self, store: SQLiteStore) -> None:
         self.store = store
         self.calls = 0
 
+    @property
+    def transfer(self) -> FailingSecondBatch:
+        return self
+
     def import_bundles(self, bundles: Sequence[MemoryBundle]) -> ImportCounts:
         self.calls += 1
         if self.calls == 2:
             raise StoreError("disk full")
-        return self.store.import_bundles(bundles)
+        return self.store.transfer.import_bundles(bundles)
+
+    def import_transcripts(self, rows: Sequence[TranscriptRow]) -> ImportCounts:
+        return self.store.transfer.import_transcripts(rows)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.store, name)

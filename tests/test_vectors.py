@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engram import vectors
-from engram.vectors import _Block
+from engram.store.sqlite import vector_index as vectors
+from engram.store.sqlite.vector_index import _Block
 
 
 def clustered(n: int, dim: int = 64, seed: int = 1) -> np.ndarray:

@@ -4,6 +4,7 @@ Keep what happened verbatim; recall the right few memories, ranked by relevance,
 quality and time.
 """
 
+from engram._version import __version__
 from engram.aio import AsyncMemory
 from engram.config import Config, EmbedderConfig, RecallConfig
 from engram.errors import (
@@ -35,8 +36,6 @@ from engram.records import (
     RecallMode,
     ScoreBreakdown,
 )
-
-__version__ = "0.1.0"
 
 __all__ = [
     "ApiKey",

@@ -1,8 +1,9 @@
-"""API keys for the HTTP API: create, verify, list, revoke, and what a key may reach.
+"""``mem.keys``: API keys for the HTTP API — create, verify, list, revoke — and what a
+key may reach (``Principal``).
 
 A key is ``engram_`` followed by 43 URL-safe random characters (256 bits from
 ``secrets``). Only its SHA-256 hash is stored; the plaintext is returned once, by
-``create_key``, and never again.
+``Keys.create``, and never again.
 
 The namespace rule: a key belongs to one user ``U`` and reaches the namespace
 ``user:U`` (the library's ``user_id`` rule, ``validate.namespace_for``) and every
@@ -12,16 +13,17 @@ names cannot contain ``/`` or ``:``, so no user's namespaces are a prefix of ano
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import re
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Protocol
 
+from engram.core import Part, Scope
 from engram.errors import AuthenticationError, InvalidInputError, PermissionDeniedError
-from engram.memory import Memory, Scope
 from engram.records import ApiKey, new_id, utcnow
-from engram.store.base import Store
 
 #: Every key starts with this, so a leaked key is recognisable (secret scanners, logs).
 PREFIX = "engram_"
@@ -31,10 +33,6 @@ _USER = re.compile(r"^[A-Za-z0-9_.@+-]{1,100}$")
 #: ``last_used_at`` is written at most this often per key, so a busy key does not turn
 #: every read request into a write transaction.
 TOUCH_INTERVAL = timedelta(seconds=60)
-
-
-def _store(target: Memory | Store) -> Store:
-    return target.store if isinstance(target, Memory) else target
 
 
 def hash_key(plaintext: str) -> str:
@@ -51,56 +49,75 @@ def user_name(user: object) -> str:
     return user
 
 
-def create_key(
-    target: Memory | Store, user: str, *, admin: bool = False, name: str | None = None
-) -> tuple[ApiKey, str]:
-    """Create a key for ``user``; returns the stored record and the plaintext (shown once)."""
-    if name is not None and (not isinstance(name, str) or len(name) > 200):
-        raise InvalidInputError("key name must be a string of at most 200 characters")
-    key = ApiKey(id=new_id(), user=user_name(user), admin=bool(admin), name=name or None)
-    plaintext = PREFIX + secrets.token_urlsafe(32)
-    _store(target).add_api_key(key, hash_key(plaintext))
-    return key, plaintext
+class Keys(Part):
+    """The API keys of a store (``mem.keys``)."""
+
+    def create(
+        self, user: str, *, admin: bool = False, name: str | None = None
+    ) -> tuple[ApiKey, str]:
+        """Create a key for ``user``; returns the stored record and the plaintext (shown
+        once)."""
+        self._core.check_open()
+        if name is not None and (not isinstance(name, str) or len(name) > 200):
+            raise InvalidInputError("key name must be a string of at most 200 characters")
+        key = ApiKey(id=new_id(), user=user_name(user), admin=bool(admin), name=name or None)
+        plaintext = PREFIX + secrets.token_urlsafe(32)
+        self._core.store.keys.add(key, hash_key(plaintext))
+        return key, plaintext
+
+    def verify(self, plaintext: str | None) -> ApiKey:
+        """The live key for ``plaintext``; ``AuthenticationError`` if missing, unknown or
+        revoked."""
+        self._core.check_open()
+        if not plaintext:
+            raise AuthenticationError(
+                "this API needs a key: send 'Authorization: Bearer <key>' "
+                "(create one with `engram keys create --user NAME`)"
+            )
+        keys = self._core.store.keys
+        key = keys.find(hash_key(plaintext))
+        if key is None:
+            raise AuthenticationError("the API key is unknown or revoked")
+        now = utcnow()
+        if key.last_used_at is None or now - key.last_used_at >= TOUCH_INTERVAL:
+            keys.touch(key.id, now)
+        return key
+
+    def list(self) -> builtins.list[ApiKey]:
+        """Every key, revoked ones included, oldest first (never a secret)."""
+        self._core.check_open()
+        return self._core.store.keys.all()
+
+    def revoke(self, key_id: str) -> ApiKey:
+        """Revoke a key at once; ``NotFoundError`` if there is no such key."""
+        self._core.check_open()
+        if not isinstance(key_id, str) or not key_id.strip():
+            raise InvalidInputError("key id must be a non-empty string")
+        return self._core.store.keys.revoke(key_id.strip())
+
+    def ensure_admin(self, user: str = "admin") -> tuple[ApiKey, str] | None:
+        """Create the first admin key if no live admin key exists; otherwise None.
+
+        ``engram serve`` calls this at start so a fresh store is usable; an existing key
+        is never shown again (only its hash is stored).
+        """
+        if any(k.admin and not k.revoked for k in self.list()):
+            return None
+        return self.create(user, admin=True, name="first admin key")
 
 
-def verify_key(target: Memory | Store, plaintext: str | None) -> ApiKey:
-    """The live key for ``plaintext``; ``AuthenticationError`` if missing, unknown or revoked."""
-    if not plaintext:
-        raise AuthenticationError(
-            "this API needs a key: send 'Authorization: Bearer <key>' "
-            "(create one with `engram keys create --user NAME`)"
-        )
-    store = _store(target)
-    key = store.api_key_by_hash(hash_key(plaintext))
-    if key is None:
-        raise AuthenticationError("the API key is unknown or revoked")
-    now = utcnow()
-    if key.last_used_at is None or now - key.last_used_at >= TOUCH_INTERVAL:
-        store.touch_api_key(key.id, now)
-    return key
+class ScopeResolver(Protocol):
+    """Anything that resolves the namespace rule: a ``Memory`` or its core."""
 
-
-def list_keys(target: Memory | Store) -> list[ApiKey]:
-    """Every key, revoked ones included, oldest first (never a secret)."""
-    return _store(target).list_api_keys()
-
-
-def revoke_key(target: Memory | Store, key_id: str) -> ApiKey:
-    """Revoke a key at once; ``NotFoundError`` if there is no such key."""
-    if not isinstance(key_id, str) or not key_id.strip():
-        raise InvalidInputError("key id must be a non-empty string")
-    return _store(target).revoke_api_key(key_id.strip())
-
-
-def ensure_admin_key(target: Memory | Store, user: str = "admin") -> tuple[ApiKey, str] | None:
-    """Create the first admin key if no live admin key exists; otherwise None.
-
-    ``engram serve`` calls this at start so a fresh store is usable; an existing key is
-    never shown again (only its hash is stored).
-    """
-    if any(k.admin and not k.revoked for k in list_keys(target)):
-        return None
-    return create_key(target, user, admin=True, name="first admin key")
+    def scope(
+        self,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+    ) -> Scope:
+        """The scope these ids name."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +152,7 @@ class Principal:
 
     def scope(
         self,
-        memory: Memory,
+        memory: ScopeResolver,
         namespace: str | None = None,
         user_id: str | None = None,
         agent_id: str | None = None,
@@ -164,12 +181,9 @@ LOCAL = Principal(user=None, admin=True)
 __all__ = [
     "LOCAL",
     "PREFIX",
+    "Keys",
     "Principal",
-    "create_key",
-    "ensure_admin_key",
+    "ScopeResolver",
     "hash_key",
-    "list_keys",
-    "revoke_key",
     "user_name",
-    "verify_key",
 ]

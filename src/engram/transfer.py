@@ -40,9 +40,10 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from engram._version import __version__
 from engram.errors import InvalidInputError
 from engram.records import HistoryEntry, MemoryCategory, MemoryRecord, MemoryType, utcnow
-from engram.store.base import (
+from engram.store.protocols import (
     FeedbackRow,
     ImportCounts,
     MemoryBundle,
@@ -82,7 +83,7 @@ def export_total(store: Store, namespaces: Sequence[str] | None) -> int:
     if namespaces is None:
         stats = store.stats(None)
         return sum(stats.memories.values()) + stats.tombstoned
-    return sum(store.count(ns, include_deleted=True) for ns in namespaces)
+    return sum(store.memories.count(ns, include_deleted=True) for ns in namespaces)
 
 
 def export_jsonl(
@@ -96,8 +97,6 @@ def export_jsonl(
 ) -> ExportCounts:
     """Write the memories of ``namespaces`` (all when None), their history, feedback,
     transcripts and, with ``vectors``, their vectors to ``out``."""
-    from engram import __version__
-
     ns = None if namespaces is None else list(dict.fromkeys(namespaces))
     total = export_total(store, ns) if progress is not None else 0
     header = {
@@ -110,7 +109,7 @@ def export_jsonl(
     _write(out, header)
     memories = history = feedback = vector_rows = transcripts = 0
     after: str | None = None
-    while page := store.export_bundles(
+    while page := store.transfer.export_bundles(
         after=after, limit=batch_size, namespaces=ns, vectors=vectors
     ):
         for bundle in page:
@@ -129,7 +128,7 @@ def export_jsonl(
         if progress is not None:
             progress(memories, max(total, memories))
     key: tuple[str, str] | None = None
-    while rows := store.export_transcripts(after=key, limit=batch_size, namespaces=ns):
+    while rows := store.transfer.export_transcripts(after=key, limit=batch_size, namespaces=ns):
         for transcript in rows:
             _write(
                 out,
@@ -211,13 +210,13 @@ def import_jsonl(
     def flush() -> None:
         nonlocal counts, done
         if bundles:
-            counts += store.import_bundles(bundles)
+            counts += store.transfer.import_bundles(bundles)
             done += len(bundles)
             bundles.clear()
             if progress is not None:
                 progress(done, total)
         if transcripts:
-            counts += store.import_transcripts(transcripts)
+            counts += store.transfer.import_transcripts(transcripts)
             transcripts.clear()
 
     for item in _items(file):
@@ -252,7 +251,7 @@ def _check(file: Path) -> tuple[int, dict[str, int]]:
 
 
 def _check_dimensions(store: Store, dims: Mapping[str, int], file: Path) -> None:
-    stored = store.vector_dimensions()
+    stored = store.vectors.dimensions()
     for model, dim in dims.items():
         if model in stored and stored[model] != dim:
             raise InvalidInputError(

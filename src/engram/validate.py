@@ -305,3 +305,15 @@ def query_text(query: object) -> str:
     if not query.strip():
         raise InvalidInputError("query is empty; pass the text to search for")
     return query
+
+
+def memory_id_value(memory_id: object) -> str:
+    """A memory id: a non-empty string, stripped."""
+    if not isinstance(memory_id, str) or not memory_id.strip():
+        raise InvalidInputError(f"memory id must be a non-empty string, got {memory_id!r}")
+    return memory_id.strip()
+
+
+def type_name(value: object) -> str:
+    """The type name of ``value`` for error messages."""
+    return type(value).__name__

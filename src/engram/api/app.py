@@ -10,7 +10,7 @@ from typing import Any
 from fastapi import FastAPI
 from starlette.routing import Route
 
-from engram import __version__
+from engram._version import __version__
 from engram.api import errors, routes
 from engram.api.auth import McpGuard, ServerState, current_namespace
 from engram.api.limits import BodyLimit

@@ -1,6 +1,6 @@
 """Bearer-key authentication for the REST routes and the mounted MCP endpoint.
 
-Both paths call the same library functions (``engram.keys.verify_key`` and
+Both paths call the same library functions (``Memory.keys.verify`` and
 ``Principal.scope``): REST routes through a FastAPI dependency, the MCP app through an
 ASGI guard that sets ``current_namespace`` for the MCP tools of the request.
 """
@@ -19,7 +19,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from engram.api.errors import error_body, status_for
 from engram.errors import EngramError
-from engram.keys import LOCAL, Principal, verify_key
+from engram.keys import LOCAL, Principal
 from engram.memory import Memory
 
 #: The namespace the current MCP request works in, set by ``McpGuard``.
@@ -57,7 +57,7 @@ def authenticate(state: ServerState, authorization: str | None) -> Principal:
         scheme, _, credentials = authorization.partition(" ")
         if scheme.lower() == "bearer":
             token = credentials.strip()
-    return Principal.of(verify_key(state.memory, token))
+    return Principal.of(state.memory.keys.verify(token))
 
 
 def principal(

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, status
 
-from engram import __version__
+from engram._version import __version__
 from engram.api import models as m
 from engram.api.auth import Caller, ServerState, server_state
 from engram.errors import InvalidInputError
@@ -242,7 +242,10 @@ def feedback_log(scope_in: ScopeQuery, caller: Caller, state: State) -> dict[str
     """Every rating of the namespace, oldest first: a labelled preference data set."""
     mem = _memory(state)
     scope = caller.scope(mem, **scope_in.scope_args())
-    return {"namespace": scope.namespace, "feedback": mem.feedback_log(namespace=scope.namespace)}
+    return {
+        "namespace": scope.namespace,
+        "feedback": mem.admin.feedback_log(namespace=scope.namespace),
+    }
 
 
 # -- search and recall -----------------------------------------------------------------
@@ -309,7 +312,7 @@ def remember(body: m.RememberIn, caller: Caller, state: State) -> dict[str, Any]
     record = mem.add(body.content_arg(), **_ids(scope), **fields)
     stored = None
     if body.transcript is not None and body.session is not None:
-        stored = mem.add_transcript(body.session, body.transcript, **_ids(scope))
+        stored = mem.transcripts.add(body.session, body.transcript, **_ids(scope))
     return {"memory": record.to_dict(), "transcript_stored": stored}
 
 
@@ -323,7 +326,7 @@ def add_transcript(body: m.TranscriptIn, caller: Caller, state: State) -> dict[s
     """Store a session's raw transcript once (the first one is kept unchanged)."""
     mem = _memory(state)
     scope = caller.scope(mem, **body.scope_args())
-    stored = mem.add_transcript(body.session_key, body.content, **_ids(scope))
+    stored = mem.transcripts.add(body.session_key, body.content, **_ids(scope))
     return {"namespace": scope.namespace, "session_key": body.session_key, "stored": stored}
 
 
@@ -334,9 +337,9 @@ def purge(body: m.PurgeIn, caller: Caller, state: State) -> dict[str, Any]:
     mem = _memory(state)
     if body.all_namespaces:
         caller.require_admin("purging every namespace")
-        return {"count": mem.purge(all_namespaces=True)}
+        return {"count": mem.admin.purge(all_namespaces=True)}
     scope = caller.scope(mem, **body.scope_args())
-    return {"count": mem.purge(namespace=scope.namespace)}
+    return {"count": mem.admin.purge(namespace=scope.namespace)}
 
 
 @router.post(

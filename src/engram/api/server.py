@@ -12,7 +12,6 @@ from dataclasses import dataclass
 import uvicorn
 from fastapi import FastAPI
 
-from engram.keys import ensure_admin_key
 from engram.memory import Memory
 
 log = logging.getLogger("engram.api")
@@ -65,7 +64,7 @@ def base_url(host: str, port: int) -> str:
 def prepare(memory: Memory, *, host: str, port: int, auth: bool, mcp: bool) -> Startup:
     """Create the first admin key if the store has none (with ``auth``), load the
     embedder (so the first request does not pay for it), and return the URLs."""
-    created = ensure_admin_key(memory) if auth else None
+    created = memory.keys.ensure_admin() if auth else None
     if memory.embedder is not None:
         try:
             memory.embedder.embed_batch(["warm up"])

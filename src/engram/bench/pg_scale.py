@@ -27,7 +27,7 @@ import numpy.typing as npt
 from engram.bench.metrics import percentile
 from engram.errors import InvalidInputError
 from engram.memory import Memory
-from engram.store.base import VectorRow
+from engram.store.protocols import VectorRow
 from engram.validate import build_record
 
 
@@ -103,13 +103,13 @@ def load_precomputed(
             build_record(t, namespace=namespace, max_chars=mem.config.max_content_chars)
             for t in texts[lo : lo + batch]
         ]
-        results = mem.store.insert(records)
+        results = mem.store.memories.insert(records)
         rows = [
             VectorRow(r.record.id, model, vectors[lo + i], r.record.content_hash)
             for i, r in enumerate(results)
             if r.created
         ]
-        mem.store.put_vectors(rows)
+        mem.store.vectors.put(rows)
         if progress is not None:
             progress(min(lo + batch, len(texts)), len(texts))
     if mem.index is not None:
@@ -280,7 +280,7 @@ def measure_backend(
     sweep = concurrency_sweep(mem, queries, namespace=namespace, levels=levels, requests=requests)
     return BackendResult(
         backend=backend,
-        memories=mem.store.count(namespace),
+        memories=mem.store.memories.count(namespace),
         add_per_s=round(add_rate, 1),
         recall_p50_ms=single.p50_ms,
         recall_p95_ms=single.p95_ms,

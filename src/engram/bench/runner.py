@@ -162,7 +162,7 @@ def ingest(mem: Memory, dataset: Dataset, progress: Progress | None = None) -> d
     for conv in dataset.conversations:
         ns = namespace_for(dataset.name, conv.id)
         items = _items(conv)
-        have = mem.store.count(ns)
+        have = mem.store.memories.count(ns)
         if have:
             expected = len({mem_hash(i["content"]) for i in items})
             if have != expected:

@@ -43,7 +43,7 @@ from engram.bench.pg_scale import compose_corpus
 from engram.config import Config
 from engram.errors import InvalidInputError
 from engram.memory import Memory
-from engram.store.base import VectorRow
+from engram.store.protocols import VectorRow
 
 NAMESPACE = "bench-scale"
 
@@ -132,7 +132,7 @@ def measure_size(
         assert mem.embedder is not None
         model = mem.embedder.name
         for lo in range(0, n, 5000):
-            mem.store.put_vectors(
+            mem.store.vectors.put(
                 VectorRow(r.id, model, text_vectors[lo + i], r.content_hash)
                 for i, r in enumerate(records[lo : lo + 5000])
             )
@@ -310,7 +310,7 @@ def compare_stores(
     from engram.embed import create_embedder
 
     with Memory(location, config=config, embedder=None) as target:
-        if target.store.count("bench"):
+        if target.store.memories.count("bench"):
             raise InvalidInputError(
                 f"{location} already holds benchmark memories; give it an empty database"
             )

@@ -285,7 +285,7 @@ def purge(
     """Hard-delete tombstoned memories with their vectors, history and feedback."""
     with obj.memory() as mem:
         scope = mem.scope(namespace, user_id, agent_id, run_id)
-        count = mem.purge(namespace=scope.namespace, all_namespaces=all_namespaces)
+        count = mem.admin.purge(namespace=scope.namespace, all_namespaces=all_namespaces)
     if as_json:
         render.emit_json({"purged": count})
     else:
@@ -356,12 +356,12 @@ def reindex(obj: Ctx, rebuild: bool, batch_size: int, as_json: bool) -> None:
     """Embed memories that lack a current vector (after a model change or a failure)."""
     with obj.memory(allow_dimension_mismatch=True) as mem:
         if as_json:
-            count = mem.reindex(batch_size=batch_size, rebuild=rebuild)
+            count = mem.admin.reindex(batch_size=batch_size, rebuild=rebuild)
             render.emit_json({"embedded": count})
             return
         with progress_bar() as bar:
             task = bar.add_task("embedding", total=None)
-            count = mem.reindex(
+            count = mem.admin.reindex(
                 batch_size=batch_size,
                 rebuild=rebuild,
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
@@ -376,7 +376,7 @@ def reindex(obj: Ctx, rebuild: bool, batch_size: int, as_json: bool) -> None:
 def doctor(obj: Ctx, as_json: bool) -> None:
     """Versions, store path, counts per namespace, vector index, embedder and recall mode."""
     with obj.memory(allow_dimension_mismatch=True) as mem:
-        report = mem.doctor()
+        report = mem.admin.doctor()
     if as_json:
         render.emit_json(report)
     else:

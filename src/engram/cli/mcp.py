@@ -45,7 +45,7 @@ def mcp(
             return
         render.err_console.print(
             f"engram MCP server on stdio, namespace {scope.namespace!r}, store "
-            f"{mem.store.location}",
+            f"{mem.admin.location}",
             markup=False,
         )
         with contextlib.suppress(KeyboardInterrupt):  # the client stopped us with Ctrl-C

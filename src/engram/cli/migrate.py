@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from engram.cli import render
 from engram.cli.common import Ctx, handle_errors, json_option, progress_bar
-from engram.errors import InvalidInputError
-from engram.store import is_postgres, open_store, sqlite_path
-from engram.store.migrate import migrate_store as run_migration
+from engram.store.migrate import migrate_locations
 
 
 @click.command("migrate-store")
@@ -37,30 +33,19 @@ def migrate_store(obj: Ctx, source: str, target: str, batch: int, as_json: bool)
     Run it again after an interruption: it skips what was copied and finishes the rest.
     Exits non-zero when the verification finds a difference.
     """
-    if not is_postgres(source):
-        path = sqlite_path(source)
-        if path != ":memory:" and not Path(path).expanduser().is_file():
-            raise InvalidInputError(f"source store {source!r} does not exist")
     config = obj.config()
-    src = open_store(source, config)
-    try:
-        dst = open_store(target, config)
-        try:
-            if as_json:
-                report = run_migration(src, dst, batch=batch)
-            else:
-                with progress_bar() as bar:
-                    task = bar.add_task("copying", total=None)
-                    report = run_migration(
-                        src,
-                        dst,
-                        batch=batch,
-                        progress=lambda done, total: bar.update(task, completed=done, total=total),
-                    )
-        finally:
-            dst.close()
-    finally:
-        src.close()
+    if as_json:
+        report = migrate_locations(source, target, config, batch=batch)
+    else:
+        with progress_bar() as bar:
+            task = bar.add_task("copying", total=None)
+            report = migrate_locations(
+                source,
+                target,
+                config,
+                batch=batch,
+                progress=lambda done, total: bar.update(task, completed=done, total=total),
+            )
     if as_json:
         render.emit_json(report.to_dict())
     else:

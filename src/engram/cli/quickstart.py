@@ -91,7 +91,7 @@ def run_quickstart(mem: Memory) -> QuickstartResult:
     result = mem.recall(QUERY, namespace=NAMESPACE)
     return QuickstartResult(
         namespace=NAMESPACE,
-        location=mem.store.location,
+        location=mem.admin.location,
         stored=new,
         existing=len(records) - new,
         recall=result,

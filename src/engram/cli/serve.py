@@ -7,7 +7,6 @@ import json
 import click
 from rich.table import Table
 
-from engram import keys as api_keys
 from engram.cli import render
 from engram.cli.common import Ctx, handle_errors, json_option
 
@@ -80,7 +79,7 @@ def keys() -> None:
 def keys_create(obj: Ctx, user: str, admin: bool, name: str | None, as_json: bool) -> None:
     """Create a key and print it once: only its hash is stored."""
     with obj.memory(embedder=None) as mem:
-        key, plaintext = api_keys.create_key(mem, user, admin=admin, name=name)
+        key, plaintext = mem.keys.create(user, admin=admin, name=name)
     if as_json:
         render.emit_json({**key.to_dict(), "key": plaintext})
         return
@@ -98,7 +97,7 @@ def keys_create(obj: Ctx, user: str, admin: bool, name: str | None, as_json: boo
 def keys_list(obj: Ctx, as_json: bool) -> None:
     """List keys (never their secrets), revoked ones included."""
     with obj.memory(embedder=None) as mem:
-        found = api_keys.list_keys(mem)
+        found = mem.keys.list()
     if as_json:
         render.emit_json([k.to_dict() for k in found])
         return
@@ -127,7 +126,7 @@ def keys_list(obj: Ctx, as_json: bool) -> None:
 def keys_revoke(obj: Ctx, key_id: str, as_json: bool) -> None:
     """Revoke key KEY_ID: it stops working at once."""
     with obj.memory(embedder=None) as mem:
-        key = api_keys.revoke_key(mem, key_id)
+        key = mem.keys.revoke(key_id)
     if as_json:
         render.emit_json(key.to_dict())
     else:

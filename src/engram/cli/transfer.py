@@ -55,8 +55,8 @@ def export(
             None if all_namespaces else [mem.scope(namespace, user_id, agent_id, run_id).namespace]
         )
         with _destination(output) as out, _bar("exporting", as_json) as progress:
-            counts = transfer.export_jsonl(
-                mem.store, out, namespaces=namespaces, vectors=vectors, progress=progress
+            counts = mem.admin.export_jsonl(
+                out, namespaces=namespaces, vectors=vectors, progress=progress
             )
     where = "every namespace" if namespaces is None else f"namespace {namespaces[0]!r}"
     summary: dict[str, Any] = {**counts.to_dict(), "namespaces": namespaces, "file": output}
@@ -95,7 +95,7 @@ def import_(obj: Ctx, file: str, skip_vectors: bool, as_json: bool) -> None:
         obj.memory(embedder=None) as mem,
         _bar("importing", as_json) as progress,
     ):
-        counts = transfer.import_jsonl(mem.store, path, vectors=not skip_vectors, progress=progress)
+        counts = mem.admin.import_jsonl(path, vectors=not skip_vectors, progress=progress)
     if as_json:
         render.emit_json({name: getattr(counts, name) for name in counts.__dataclass_fields__})
         return

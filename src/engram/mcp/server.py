@@ -24,6 +24,7 @@ from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 
+from engram._version import __version__
 from engram.errors import EngramError, NotFoundError
 from engram.memory import Memory
 from engram.records import Hit, MemoryRecord
@@ -449,8 +450,6 @@ def create_mcp_server(memory: Memory, *, namespace: str | Callable[[], str]) -> 
 
 
 def _version() -> str:
-    from engram import __version__
-
     return __version__
 
 

@@ -25,7 +25,7 @@ from engram.embed.base import Embedder
 from engram.recall import context, fusion, packing, scoring, temporal
 from engram.recall import format as fmt
 from engram.records import Hit, MemoryRecord, Recall, RecallMode, ScoreBreakdown, utcnow
-from engram.store.base import ListQuery, Store, VectorSearch
+from engram.store.protocols import KeywordIndex, ListQuery, MemoryStore, VectorSearch
 from engram.text import fts_query
 
 log = logging.getLogger("engram.recall")
@@ -81,16 +81,19 @@ class _Clock:
 
 
 class Retriever:
-    """Runs recall against a store, its dense search (``VectorSearch``) and an embedder."""
+    """Runs recall against a store's memories and keyword index, its dense search
+    (``VectorSearch``) and an embedder."""
 
     def __init__(
         self,
-        store: Store,
+        memories: MemoryStore,
+        keyword: KeywordIndex,
         config: RecallConfig,
         embedder: Embedder | None,
         index: VectorSearch | None,
     ) -> None:
-        self.store = store
+        self.memories = memories
+        self.keyword = keyword
         self.config = config
         self.embedder = embedder
         self.index = index
@@ -110,7 +113,7 @@ class Retriever:
         with self._pool_lock:
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="engram-recall")
-            return self._pool.submit(self.store.keyword_search, namespace, match, limit)
+            return self._pool.submit(self.keyword.search, namespace, match, limit)
 
     def recall(self, request: RecallRequest) -> Recall:
         """Run the whole read path for one query."""
@@ -127,7 +130,7 @@ class Retriever:
         records: dict[str, MemoryRecord] = {}
         if request.matches is not None:
             # Filters need the records before fusion; without filters only the pool is read.
-            records = self.store.get_many(request.namespace, candidate_ids)
+            records = self.memories.get_many(request.namespace, candidate_ids)
             records = {k: v for k, v in records.items() if request.matches(v)}
             candidate_ids = [i for i in candidate_ids if i in records]
             clock.lap("filter")
@@ -146,7 +149,7 @@ class Retriever:
                 )
             )
             if extra and request.matches is not None:
-                found = self.store.get_many(request.namespace, extra)
+                found = self.memories.get_many(request.namespace, extra)
                 records.update({k: v for k, v in found.items() if request.matches(v)})
                 extra = [i for i in extra if i in records]
             candidate_ids.extend(extra)
@@ -168,7 +171,7 @@ class Retriever:
         pool = pool[: max(cfg.candidates, request.limit)]
         if request.matches is None:
             missing = [i for i in pool if i not in records]
-            records.update(self.store.get_many(request.namespace, missing))
+            records.update(self.memories.get_many(request.namespace, missing))
             pool = [i for i in pool if i in records]
             clock.lap("fetch")
         hits = self._rank(pool, records, fused, dense, keyword, parts, cfg)
@@ -218,7 +221,7 @@ class Retriever:
             found_kw: list[tuple[str, float]] = (
                 pending.result()
                 if pending is not None
-                else self.store.keyword_search(request.namespace, match, keyword_depth)
+                else self.keyword.search(request.namespace, match, keyword_depth)
             )
             legs.keyword_ranking = [memory_id for memory_id, _ in found_kw[:keyword_n]]
             legs.keyword = dict(found_kw)
@@ -238,7 +241,7 @@ class Retriever:
         if span is not None and cfg.time_candidates:
             # A query naming a time also draws memories from that time, even if its
             # words and meaning alone would not rank them.
-            near = self.store.list_memories(
+            near = self.memories.select(
                 request.namespace,
                 ListQuery(created_after=span[0], created_before=span[1], limit=cfg.time_candidates),
             )
@@ -264,7 +267,7 @@ class Retriever:
             weights += cfg.context_keyword + cfg.session_keyword
         if not weights or not candidate_ids:
             return context.Sessions.empty()
-        members = self.store.session_members(
+        members = self.memories.session_members(
             request.namespace, candidate_ids, max_members=cfg.session_max_members
         )
         return context.Sessions.from_members(members)
@@ -278,7 +281,7 @@ class Retriever:
         created = {i: r.created_at for i, r in legs.time_records.items()}
         missing = [i for i in candidate_ids if i not in created]
         if missing:
-            created.update(self.store.timestamps(request.namespace, missing))
+            created.update(self.memories.timestamps(request.namespace, missing))
         return {
             i: temporal.nearness(legs.windows, created[i]) for i in candidate_ids if i in created
         }
@@ -396,7 +399,7 @@ class Retriever:
         self, request: RecallRequest, cfg: RecallConfig, clock: _Clock, warnings: list[str]
     ) -> Recall:
         now = utcnow()
-        records = self.store.recent(request.namespace, request.limit * 4)
+        records = self.memories.select(request.namespace, ListQuery(limit=request.limit * 4))
         if request.matches is not None:
             records = [r for r in records if request.matches(r)]
         hits = []

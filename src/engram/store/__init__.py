@@ -1,19 +1,14 @@
-"""Storage backends behind one protocol, and the one place that picks a backend."""
+"""Storage backends, one small protocol per concern, and the one place that picks a
+backend (``open_store``)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from engram.errors import ConfigError
-from engram.store.base import (
-    InsertResult,
-    ListQuery,
-    NamespaceVectors,
-    Store,
-    StoreStats,
-    VectorRow,
-    VectorSearch,
-)
+from engram.store import protocols
+from engram.store.protocols import *  # noqa: F403 (the contracts, re-exported)
+from engram.store.protocols import Store
 
 if TYPE_CHECKING:
     from engram.config import Config
@@ -68,13 +63,7 @@ def open_store(location: str, config: Config) -> Store:
 
 
 __all__ = [
-    "InsertResult",
-    "ListQuery",
-    "NamespaceVectors",
-    "Store",
-    "StoreStats",
-    "VectorRow",
-    "VectorSearch",
+    *protocols.__all__,
     "is_postgres",
     "open_store",
     "sqlite_path",

@@ -1,7 +1,7 @@
 """Copy one store into another, losslessly, and prove it (``engram migrate-store``).
 
 The copy moves memory bundles (a memory with its history, feedback and vector) in id
-order through ``Store.export_bundles`` / ``import_bundles``, one transaction per page on
+order through ``store.transfer.export_bundles`` / ``import_bundles``, one transaction per page on
 the target, then session transcripts and API keys. Import skips what the target already
 holds, so running the copy again after it stopped (killed, network gone) continues
 where it stopped and never duplicates anything.
@@ -19,12 +19,17 @@ import hashlib
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from engram.errors import InvalidInputError
-from engram.store.base import ImportCounts, MemoryBundle, Store
+from engram.store import is_postgres, open_store, sqlite_path
+from engram.store.protocols import ImportCounts, MemoryBundle, Store
+
+if TYPE_CHECKING:
+    from engram.config import Config
 
 #: Memories per page (and per import transaction).
 BATCH = 500
@@ -122,21 +127,21 @@ def migrate_store(
     counts = ImportCounts()
     done = 0
     after: str | None = None
-    while page := source.export_bundles(after=after, limit=batch, vectors=True):
-        counts += target.import_bundles(page)
+    while page := source.transfer.export_bundles(after=after, limit=batch, vectors=True):
+        counts += target.transfer.import_bundles(page)
         after = page[-1].record.id
         done += len(page)
         if progress is not None:
             progress(done, max(total, done))
     key: tuple[str, str] | None = None
-    while rows := source.export_transcripts(after=key, limit=batch):
-        counts += target.import_transcripts(rows)
+    while rows := source.transfer.export_transcripts(after=key, limit=batch):
+        counts += target.transfer.import_transcripts(rows)
         key = (rows[-1].namespace, rows[-1].session_key)
-    have = {k.id for k in target.list_api_keys()}
+    have = {k.id for k in target.keys.all()}
     keys = 0
-    for api_key, key_hash in source.export_api_keys():
+    for api_key, key_hash in source.keys.export():
         if api_key.id not in have:
-            target.add_api_key(api_key, key_hash)
+            target.keys.add(api_key, key_hash)
             keys += 1
     checks = verify_copy(source, target, batch=batch) if verify else ()
     return MigrationReport(
@@ -146,6 +151,32 @@ def migrate_store(
         api_keys=keys,
         checks=tuple(checks),
     )
+
+
+def migrate_locations(
+    source: str,
+    target: str,
+    config: Config,
+    *,
+    batch: int = BATCH,
+    progress: Progress | None = None,
+) -> MigrationReport:
+    """``migrate_store`` between two locations (a SQLite path, ``sqlite:///path`` or a
+    ``postgresql://`` URL), opened here and closed when done. A SQLite source must
+    exist: copying from a file that is not there would create an empty one."""
+    if not is_postgres(source):
+        path = sqlite_path(source)
+        if path != ":memory:" and not Path(path).expanduser().is_file():
+            raise InvalidInputError(f"source store {source!r} does not exist")
+    src = open_store(source, config)
+    try:
+        dst = open_store(target, config)
+        try:
+            return migrate_store(src, dst, batch=batch, progress=progress)
+        finally:
+            dst.close()
+    finally:
+        src.close()
 
 
 def verify_copy(source: Store, target: Store, *, batch: int = BATCH) -> list[TableCheck]:
@@ -173,7 +204,7 @@ class _Sum:
 
 def _bundles(store: Store, batch: int) -> Iterator[MemoryBundle]:
     after: str | None = None
-    while page := store.export_bundles(after=after, limit=batch, vectors=True):
+    while page := store.transfer.export_bundles(after=after, limit=batch, vectors=True):
         yield from page
         after = page[-1].record.id
 
@@ -222,7 +253,7 @@ def table_checksums(store: Store, *, batch: int = BATCH) -> dict[str, tuple[int,
                 ]
             )
     key: tuple[str, str] | None = None
-    while rows := store.export_transcripts(after=key, limit=batch):
+    while rows := store.transfer.export_transcripts(after=key, limit=batch):
         for r in rows:
             sums["session_transcripts"].add(
                 [
@@ -234,6 +265,6 @@ def table_checksums(store: Store, *, batch: int = BATCH) -> dict[str, tuple[int,
                 ]
             )
         key = (rows[-1].namespace, rows[-1].session_key)
-    for api_key, key_hash in store.export_api_keys():
+    for api_key, key_hash in store.keys.export():
         sums["api_keys"].add([api_key.to_dict(), key_hash])
     return {t: s.result() for t, s in sums.items()}

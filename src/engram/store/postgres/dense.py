@@ -1,6 +1,7 @@
 """Dense top-k in the database: pgvector's HNSW index, not a client-side matrix.
 
-``PgVectorSearch`` implements ``engram.store.base.VectorSearch`` for ``PostgresStore``.
+``PgVectorSearch`` implements ``engram.store.protocols.VectorSearch`` for
+``PostgresStore`` (``store.vectors.index`` hands it out).
 Each (model, dimension) has a partial HNSW index on ``embedding::vector(N)`` with cosine
 ops; a query repeats that expression and predicate so the planner can use it, and sets
 ``hnsw.ef_search`` (and pgvector 0.8's ``hnsw.iterative_scan``, so a namespace filter
@@ -11,23 +12,34 @@ which is exact.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import psycopg
 from psycopg import sql
 
-if TYPE_CHECKING:
-    from engram.store.postgres.store import PostgresStore
+from engram.store.postgres.db import Database
 
 
 class PgVectorSearch:
-    """Cosine top-k over one model's vectors, run by PostgreSQL."""
+    """Cosine top-k over one model's vectors, run by PostgreSQL.
 
-    def __init__(self, store: PostgresStore, model: str, dimension: int) -> None:
-        self._store = store
+    ``ensure_index`` is the vectors part's ``ensure_index``: ``state`` names the HNSW
+    index through it. Settings (``ef_search``, ``iterative_scan``) are read from the
+    database's current ``config`` at every search, so a changed config applies at once.
+    """
+
+    def __init__(
+        self,
+        db: Database,
+        model: str,
+        dimension: int,
+        ensure_index: Callable[[str, int], str | None],
+    ) -> None:
+        self._db = db
+        self._ensure_index = ensure_index
         self.model = model
         self.dimension = int(dimension)
         self.searches = 0
@@ -51,7 +63,7 @@ class PgVectorSearch:
         ).format(typed=typed, query=query, where=self._where)
 
     def _settings(self, conn: psycopg.Connection[Any], k: int, exact: bool) -> None:
-        cfg = self._store.config
+        cfg = self._db.config
         # pgvector caps ef_search at 1000; below k an HNSW scan cannot return k rows.
         ef = max(cfg.ef_search, min(k, 1000))
         conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(ef)))
@@ -73,7 +85,7 @@ class PgVectorSearch:
             return []
         vector = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
         # Pipelined: BEGIN, the SET LOCALs, the query and COMMIT go in one round trip.
-        with self._store._read("vector search") as conn:
+        with self._db.read("vector search") as conn:
             with conn.pipeline(), conn.transaction():
                 self._settings(conn, k, exact)
                 cur = conn.execute(self._search, (vector, namespace, vector, int(k)))
@@ -89,7 +101,7 @@ class PgVectorSearch:
         if not wanted:
             return {}
         vector = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
-        with self._store._read("vector scores") as conn:
+        with self._db.read("vector scores") as conn:
             rows = conn.execute(self._scores, (vector, wanted, namespace)).fetchall()
         return {r[0]: float(r[1]) for r in rows}
 
@@ -111,12 +123,12 @@ class PgVectorSearch:
 
     def state(self) -> dict[str, object]:
         """What ``doctor`` shows about the search."""
-        cfg = self._store.config
+        cfg = self._db.config
         return {
             "model": self.model,
             "dimension": self.dimension,
             "backend": "pgvector",
-            "index": self._store.ensure_vector_index(self.model, self.dimension) or "none (exact)",
+            "index": self._ensure_index(self.model, self.dimension) or "none (exact)",
             "ef_search": cfg.ef_search,
             "iterative_scan": cfg.iterative_scan,
             "searches": self.searches,

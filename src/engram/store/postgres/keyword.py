@@ -20,15 +20,22 @@ on one connection:
 
 Every keyword reaches the server as a bound parameter turned into a tsquery there by
 ``phraseto_tsquery``, so user text is never parsed as tsquery syntax.
+
+``PgKeyword`` implements ``engram.store.protocols.KeywordIndex`` with these functions.
 """
 
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Sequence
 from typing import Any
 
 import psycopg
+
+from engram.store.postgres import codec
+from engram.store.postgres.db import Database
+from engram.text import match_terms
 
 #: ts_rank_cd weights {D, C, B, A}: title (A) counts twice the body (B), tags (C) half,
 #: the ratios of the SQLite store's bm25(1, 2, 1, 1, 0.5) column weights.
@@ -37,6 +44,8 @@ RANK_WEIGHTS = "{0.1, 0.25, 0.5, 1.0}"
 K1, B = 1.2, 0.75
 #: A keyword in at least this many live memories of a namespace is "common".
 COMMON = 1000
+#: Seconds a namespace's live memory count (BM25's N) is reused by keyword search.
+COUNT_TTL = 30.0
 
 _TERM = "phraseto_tsquery('engram_english', engram_fold(%s))"
 
@@ -116,3 +125,27 @@ def search(
         [*params, limit],
     ).fetchall()
     return [(r[0], max(0.0, float(r[1]))) for r in rows]
+
+
+class PgKeyword:
+    """The PostgreSQL implementation of ``KeywordIndex``."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+        self._live_counts: dict[str, tuple[float, int]] = {}
+
+    def search(self, namespace: str, match: str, limit: int) -> list[tuple[str, float]]:
+        """Live memories of ``namespace`` ranked by IDF-weighted ``ts_rank_cd`` (>= 0,
+        higher is better); see this module's docstring."""
+        terms = [codec.check_text(t, "query") for t in match_terms(match)]
+        if not terms or limit <= 0:
+            return []
+        with self._db.read("keyword search") as conn:
+            cached = self._live_counts.get(namespace)
+            now = time.monotonic()
+            if cached is None or now - cached[0] > COUNT_TTL:
+                # BM25's N: counting scans the namespace (60 ms at 100k), so an estimate
+                # up to COUNT_TTL seconds old is used; IDF barely moves in that time.
+                cached = (now, live_count(conn, namespace))
+                self._live_counts[namespace] = cached
+            return search(conn, namespace, terms, limit, cached[1])

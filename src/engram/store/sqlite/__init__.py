@@ -1,5 +1,5 @@
 """SQLite backend (the embedded default)."""
 
-from engram.store.sqlite.store import SQLiteStore
+from engram.store.sqlite.backend import SQLiteStore
 
 __all__ = ["SQLiteStore"]

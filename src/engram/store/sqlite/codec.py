@@ -11,11 +11,13 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from engram.records import MemoryCategory, MemoryRecord, MemoryType
+from engram.records import HistoryEntry, MemoryCategory, MemoryRecord, MemoryType
 from engram.store.schema import JSON_FIELDS, MEMORY_COLUMNS, TIME_FIELDS
 
 COLUMNS = MEMORY_COLUMNS
 SELECT = "SELECT " + ", ".join(f"m.{c}" for c in COLUMNS) + " FROM memories m"
+HISTORY_COLUMNS = "id, memory_id, namespace, event, before, after, actor, reason, created_at"
+INSERT = f"INSERT INTO memories ({', '.join(COLUMNS)}) VALUES ({', '.join('?' for _ in COLUMNS)})"
 
 
 def ts(value: datetime) -> str:
@@ -69,3 +71,18 @@ def from_row(row: Sequence[Any]) -> MemoryRecord:
 def audit(record: MemoryRecord | None) -> str | None:
     """A record as the JSON text of a history row."""
     return None if record is None else json.dumps(record.to_dict(), ensure_ascii=False)
+
+
+def history_from_row(row: Sequence[Any]) -> HistoryEntry:
+    """The entry of a ``memory_history`` row selected with ``HISTORY_COLUMNS``."""
+    return HistoryEntry(
+        id=row[0],
+        memory_id=row[1],
+        namespace=row[2],
+        event=row[3],
+        before=None if row[4] is None else json.loads(row[4]),
+        after=None if row[5] is None else json.loads(row[5]),
+        actor=row[6],
+        reason=row[7],
+        created_at=datetime.fromisoformat(row[8]),
+    )

@@ -1,29 +1,23 @@
-"""API keys of ``engram serve`` in the SQLite store: hashed secrets, never the secret.
-
-A mixin: its methods run on the store's locked transactions (``_tx``, ``_read``).
-"""
+"""API keys of ``engram serve`` in the SQLite store: hashed secrets, never the secret."""
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from engram.errors import InvalidInputError, NotFoundError, StoreError
 from engram.records import ApiKey, utcnow
 from engram.store.sqlite.codec import parse_ts, ts
+from engram.store.sqlite.db import Database
 
-Tx = Callable[[], AbstractContextManager[sqlite3.Connection]]
 
+class SQLiteKeys:
+    """The SQLite implementation of ``KeyStore``."""
 
-class KeysMixin:
-    """``add_api_key``, ``api_key_by_hash``, ``list_api_keys``, ``revoke_api_key``,
-    ``touch_api_key`` and ``export_api_keys``."""
-
-    _tx: Tx
-    _read: Tx
+    def __init__(self, db: Database) -> None:
+        self._db = db
 
     _KEY_COLUMNS = "id, user, admin, name, created_at, last_used_at, revoked_at"
 
@@ -39,10 +33,10 @@ class KeysMixin:
             revoked_at=parse_ts(row[6]),
         )
 
-    def add_api_key(self, key: ApiKey, key_hash: str) -> None:
+    def add(self, key: ApiKey, key_hash: str) -> None:
         """Store a key under the SHA-256 hash of its secret."""
         try:
-            with self._tx() as conn:
+            with self._db.tx() as conn:
                 conn.execute(
                     f"INSERT INTO api_keys({self._KEY_COLUMNS}, key_hash) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -62,9 +56,9 @@ class KeysMixin:
         except sqlite3.Error as exc:
             raise StoreError(f"storing the API key failed: {exc}") from exc
 
-    def api_key_by_hash(self, key_hash: str) -> ApiKey | None:
+    def find(self, key_hash: str) -> ApiKey | None:
         """The live key with this secret hash, or None."""
-        with self._read() as conn:
+        with self._db.read() as conn:
             row = conn.execute(
                 f"SELECT {self._KEY_COLUMNS} FROM api_keys "
                 "WHERE key_hash = ? AND revoked_at IS NULL",
@@ -72,18 +66,18 @@ class KeysMixin:
             ).fetchone()
         return None if row is None else self._key_from_row(row)
 
-    def list_api_keys(self) -> list[ApiKey]:
+    def all(self) -> list[ApiKey]:
         """Every key, revoked ones included, oldest first."""
-        with self._read() as conn:
+        with self._db.read() as conn:
             rows = conn.execute(
                 f"SELECT {self._KEY_COLUMNS} FROM api_keys ORDER BY created_at, id"
             ).fetchall()
         return [self._key_from_row(r) for r in rows]
 
-    def revoke_api_key(self, key_id: str) -> ApiKey:
+    def revoke(self, key_id: str) -> ApiKey:
         """Set ``revoked_at`` (once) and return the key."""
         try:
-            with self._tx() as conn:
+            with self._db.tx() as conn:
                 conn.execute(
                     "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
                     (ts(utcnow()), key_id),
@@ -97,19 +91,19 @@ class KeysMixin:
             raise StoreError(f"revoking the API key failed: {exc}") from exc
         return self._key_from_row(row)
 
-    def touch_api_key(self, key_id: str, when: datetime) -> None:
+    def touch(self, key_id: str, when: datetime) -> None:
         """Set ``last_used_at``."""
         try:
-            with self._tx() as conn:
+            with self._db.tx() as conn:
                 conn.execute(
                     "UPDATE api_keys SET last_used_at = ? WHERE id = ?", (ts(when), key_id)
                 )
         except sqlite3.Error as exc:
             raise StoreError(f"updating the API key failed: {exc}") from exc
 
-    def export_api_keys(self) -> list[tuple[ApiKey, str]]:
+    def export(self) -> list[tuple[ApiKey, str]]:
         """Every key with its secret hash, oldest first."""
-        with self._read() as conn:
+        with self._db.read() as conn:
             rows = conn.execute(
                 f"SELECT {self._KEY_COLUMNS}, key_hash FROM api_keys ORDER BY created_at, id"
             ).fetchall()

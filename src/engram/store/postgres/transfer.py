@@ -1,14 +1,14 @@
-"""Bulk copy for the PostgreSQL store: export and import of memory bundles and transcripts.
+"""Bulk copy in the PostgreSQL store: export and import of memory bundles and transcripts.
 
-``PostgresStore.export_bundles`` and friends delegate here with a connection inside a
-transaction. The codec is the store's, so a bundle leaves and enters the database
-exactly as ``insert`` and ``get`` write and read it. Semantics mirror
-``engram.store.sqlite.bulk``.
+``PgTransfer`` (``store.transfer``) runs these functions with a connection inside a
+transaction. The codec is the memories part's, so a bundle leaves and enters the
+database exactly as ``insert`` and ``get`` write and read it. Semantics mirror
+``engram.store.sqlite.transfer``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -16,8 +16,12 @@ import psycopg
 
 from engram.errors import InvalidInputError
 from engram.records import HistoryEntry
-from engram.store.base import FeedbackRow, ImportCounts, MemoryBundle, TranscriptRow, VectorRow
 from engram.store.postgres import codec
+from engram.store.postgres.db import Database
+from engram.store.protocols.feedback import FeedbackRow
+from engram.store.protocols.transcripts import TranscriptRow
+from engram.store.protocols.transfer import ImportCounts, MemoryBundle
+from engram.store.protocols.vectors import VectorRow
 from engram.text import normalize_content
 
 
@@ -93,7 +97,7 @@ def export_bundles(
 
 
 def import_bundles(conn: psycopg.Connection[Any], bundles: Sequence[MemoryBundle]) -> ImportCounts:
-    """Insert bundles inside the caller's transaction; see ``Store.import_bundles``."""
+    """Insert bundles inside the caller's transaction; see ``TransferStore``."""
     memories = existing = duplicates = history = feedback = vectors = 0
     for bundle in bundles:
         _check_bundle(bundle)
@@ -267,3 +271,56 @@ def import_transcripts(
         )
         stored += cur.rowcount
     return ImportCounts(transcripts=stored, existing=len(rows) - stored)
+
+
+class PgTransfer:
+    """The PostgreSQL implementation of ``TransferStore``.
+
+    ``ensure_index`` is the vectors part's ``ensure_index``: the HNSW index of each
+    (model, dimension) among imported vectors exists before their rows are written.
+    """
+
+    def __init__(self, db: Database, ensure_index: Callable[[str, int], str | None]) -> None:
+        self._db = db
+        self._ensure_index = ensure_index
+
+    def export_bundles(
+        self,
+        *,
+        after: str | None,
+        limit: int,
+        namespaces: Sequence[str] | None = None,
+        vectors: bool = False,
+    ) -> list[MemoryBundle]:
+        """Memories ordered by id after ``after``, with their history, feedback, vector."""
+        with self._db.snapshot("export") as conn:
+            return export_bundles(
+                conn, after=after, limit=limit, namespaces=namespaces, vectors=vectors
+            )
+
+    def import_bundles(self, bundles: Sequence[MemoryBundle]) -> ImportCounts:
+        """Insert bundles not stored yet, in one transaction."""
+        for model, dim in {
+            (b.vector.model, int(np.asarray(b.vector.vector).reshape(-1).shape[0]))
+            for b in bundles
+            if b.vector is not None
+        }:
+            self._ensure_index(model, dim)
+        with self._db.tx("import") as conn:
+            return import_bundles(conn, bundles)
+
+    def export_transcripts(
+        self,
+        *,
+        after: tuple[str, str] | None,
+        limit: int,
+        namespaces: Sequence[str] | None = None,
+    ) -> list[TranscriptRow]:
+        """Transcripts ordered by (namespace, session_key) after ``after``."""
+        with self._db.tx("export") as conn:
+            return export_transcripts(conn, after=after, limit=limit, namespaces=namespaces)
+
+    def import_transcripts(self, rows: Sequence[TranscriptRow]) -> ImportCounts:
+        """Insert transcripts not stored yet, in one transaction."""
+        with self._db.tx("importing transcripts") as conn:
+            return import_transcripts(conn, rows)

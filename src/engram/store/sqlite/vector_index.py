@@ -1,4 +1,4 @@
-"""The derived vector index: exact cosine top-k over in-memory float32 matrices.
+"""The SQLite backend's derived vector index: exact cosine top-k over in-memory matrices.
 
 The store is the source of truth (architecture principle 1). This index holds one matrix
 per namespace, built lazily from the store's vector rows, updated in place when this
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from engram.store.base import Store
+from engram.store.protocols.vectors import VectorStore
 
 Matrix = npt.NDArray[np.float32]
 
@@ -161,8 +161,8 @@ class _Block:
 class VectorIndex:
     """Exact cosine search over one model's vectors, namespace by namespace."""
 
-    def __init__(self, store: Store, model: str, dimension: int) -> None:
-        self._store = store
+    def __init__(self, vectors: VectorStore, model: str, dimension: int) -> None:
+        self._vectors = vectors
         self.model = model
         self.dimension = dimension
         self._blocks: dict[str, _Block] = {}
@@ -172,7 +172,7 @@ class VectorIndex:
 
     # -- consistency ----------------------------------------------------------------
     def _sync(self) -> None:
-        current = self._store.vector_epoch()
+        current = self._vectors.epoch()
         if current != self._epoch:
             self._blocks.clear()
             self._epoch = current
@@ -180,7 +180,7 @@ class VectorIndex:
     def _block(self, namespace: str) -> _Block:
         block = self._blocks.get(namespace)
         if block is None:
-            loaded = self._store.load_vectors(namespace, self.model)
+            loaded = self._vectors.load(namespace, self.model)
             matrix = loaded.matrix
             if matrix.size and matrix.shape[1] != self.dimension:
                 matrix = np.zeros((0, self.dimension), np.float32)
@@ -228,7 +228,7 @@ class VectorIndex:
     def removed(self, namespace: str, memory_id: str) -> None:
         """Drop a tombstoned memory; a one-step epoch move is ours, anything else reloads."""
         with self._lock:
-            current = self._store.vector_epoch()
+            current = self._vectors.epoch()
             if self._epoch is not None and current == self._epoch + 1:
                 self._epoch = current
                 block = self._blocks.get(namespace)

@@ -1,8 +1,7 @@
-"""Bulk copy for the SQLite store: export and import of memory bundles and transcripts.
+"""Bulk copy in the SQLite store: export and import of memory bundles and transcripts.
 
-``SQLiteStore.export_bundles`` and friends delegate here with an open connection. The
-row codec (columns, JSON and time encoding) is the store module's, so a bundle leaves
-and enters the database exactly as ``insert`` and ``get`` would write and read it.
+The row codec (columns, JSON and time encoding) is the memories part's, so a bundle
+leaves and enters the database exactly as ``insert`` and ``get`` write and read it.
 """
 
 from __future__ import annotations
@@ -17,8 +16,20 @@ import numpy as np
 
 from engram.errors import InvalidInputError, StoreError
 from engram.records import HistoryEntry
-from engram.store.base import FeedbackRow, ImportCounts, MemoryBundle, TranscriptRow, VectorRow
-from engram.store.sqlite.codec import COLUMNS, SELECT, from_row, to_row, ts
+from engram.store.protocols.feedback import FeedbackRow
+from engram.store.protocols.transcripts import TranscriptRow
+from engram.store.protocols.transfer import ImportCounts, MemoryBundle
+from engram.store.protocols.vectors import VectorRow
+from engram.store.sqlite.codec import (
+    HISTORY_COLUMNS,
+    INSERT,
+    SELECT,
+    from_row,
+    history_from_row,
+    to_row,
+    ts,
+)
+from engram.store.sqlite.db import Database
 from engram.text import normalize_content
 
 # Stay well under SQLite's bound-parameter limit.
@@ -37,7 +48,7 @@ def export_bundles(
     namespaces: Sequence[str] | None,
     vectors: bool,
 ) -> list[MemoryBundle]:
-    """One page of bundles ordered by memory id, read in one snapshot."""
+    """One page of bundles ordered by memory id (the caller holds one snapshot)."""
     where: list[str] = []
     params: list[Any] = []
     if after is not None:
@@ -50,15 +61,11 @@ def export_bundles(
         params.extend(namespaces)
     sql = SELECT + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY m.id LIMIT ?"
     params.append(limit)
-    conn.execute("BEGIN")  # one snapshot for the memories and their rows
-    try:
-        records = [from_row(r) for r in conn.execute(sql, params).fetchall()]
-        ids = [r.id for r in records]
-        history = _history(conn, ids)
-        feedback = _feedback(conn, ids)
-        vector_rows = _vectors(conn, ids) if vectors else {}
-    finally:
-        conn.execute("COMMIT")
+    records = [from_row(r) for r in conn.execute(sql, params).fetchall()]
+    ids = [r.id for r in records]
+    history = _history(conn, ids)
+    feedback = _feedback(conn, ids)
+    vector_rows = _vectors(conn, ids) if vectors else {}
     return [
         MemoryBundle(
             record=r,
@@ -75,24 +82,12 @@ def _history(conn: sqlite3.Connection, ids: list[str]) -> dict[str, list[History
     for start in range(0, len(ids), _CHUNK):
         chunk = ids[start : start + _CHUNK]
         rows = conn.execute(
-            "SELECT id, memory_id, namespace, event, before, after, actor, reason, created_at "
-            f"FROM memory_history WHERE {_in('memory_id', len(chunk))} ORDER BY id",
+            f"SELECT {HISTORY_COLUMNS} FROM memory_history "
+            f"WHERE {_in('memory_id', len(chunk))} ORDER BY id",
             chunk,
         ).fetchall()
         for r in rows:
-            out.setdefault(r[1], []).append(
-                HistoryEntry(
-                    id=r[0],
-                    memory_id=r[1],
-                    namespace=r[2],
-                    event=r[3],
-                    before=None if r[4] is None else json.loads(r[4]),
-                    after=None if r[5] is None else json.loads(r[5]),
-                    actor=r[6],
-                    reason=r[7],
-                    created_at=datetime.fromisoformat(r[8]),
-                )
-            )
+            out.setdefault(r[1], []).append(history_from_row(r))
     return out
 
 
@@ -140,10 +135,8 @@ def _vectors(conn: sqlite3.Connection, ids: list[str]) -> dict[str, VectorRow]:
 
 
 def import_bundles(conn: sqlite3.Connection, bundles: Sequence[MemoryBundle]) -> ImportCounts:
-    """Insert bundles inside the caller's transaction; see ``Store.import_bundles``."""
+    """Insert bundles inside the caller's transaction; see ``TransferStore``."""
     memories = existing = duplicates = history = feedback = vectors = 0
-    placeholders = ", ".join("?" for _ in COLUMNS)
-    insert_memory = f"INSERT INTO memories ({', '.join(COLUMNS)}) VALUES ({placeholders})"
     for bundle in bundles:
         record = bundle.record
         _check_bundle(bundle)
@@ -161,7 +154,7 @@ def import_bundles(conn: sqlite3.Connection, bundles: Sequence[MemoryBundle]) ->
             duplicates += 1
             continue
         normalized = normalize_content(record.content).normalized
-        seq = conn.execute(insert_memory, to_row(record, normalized)).lastrowid
+        seq = conn.execute(INSERT, to_row(record, normalized)).lastrowid
         memories += 1
         for entry in bundle.history:
             conn.execute(
@@ -268,3 +261,51 @@ def import_transcripts(conn: sqlite3.Connection, rows: Sequence[TranscriptRow]) 
         )
         stored += cur.rowcount
     return ImportCounts(transcripts=stored, existing=len(rows) - stored)
+
+
+class SQLiteTransfer:
+    """The SQLite implementation of ``TransferStore``."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def export_bundles(
+        self,
+        *,
+        after: str | None,
+        limit: int,
+        namespaces: Sequence[str] | None = None,
+        vectors: bool = False,
+    ) -> list[MemoryBundle]:
+        """Memories ordered by id after ``after``, with their history, feedback, vector."""
+        with self._db.snapshot("export") as conn:
+            return export_bundles(
+                conn, after=after, limit=limit, namespaces=namespaces, vectors=vectors
+            )
+
+    def import_bundles(self, bundles: Sequence[MemoryBundle]) -> ImportCounts:
+        """Insert bundles not stored yet, in one transaction."""
+        try:
+            with self._db.tx() as conn:
+                return import_bundles(conn, bundles)
+        except sqlite3.Error as exc:
+            raise StoreError(f"import failed: {exc}") from exc
+
+    def export_transcripts(
+        self,
+        *,
+        after: tuple[str, str] | None,
+        limit: int,
+        namespaces: Sequence[str] | None = None,
+    ) -> list[TranscriptRow]:
+        """Transcripts ordered by (namespace, session_key) after ``after``."""
+        with self._db.read("export") as conn:
+            return export_transcripts(conn, after=after, limit=limit, namespaces=namespaces)
+
+    def import_transcripts(self, rows: Sequence[TranscriptRow]) -> ImportCounts:
+        """Insert transcripts not stored yet, in one transaction."""
+        try:
+            with self._db.tx() as conn:
+                return import_transcripts(conn, rows)
+        except sqlite3.Error as exc:
+            raise StoreError(f"importing transcripts failed: {exc}") from exc

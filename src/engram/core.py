@@ -1,0 +1,158 @@
+"""What every part of a ``Memory`` shares: settings, the store, the embedder, the dense
+search and the retriever, and the few steps every write path takes.
+
+``Memory`` and its parts (``mem.keys``, ``mem.transcripts``, ``mem.admin``, and later
+``mem.jobs``, ``mem.graph`` ...) each hold the same ``Core``, so they see one store, one
+vector index and one closed flag.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from engram.config import Config
+from engram.embed import Embedder
+from engram.errors import DimensionMismatchError, NotFoundError, StoreClosedError
+from engram.recall.pipeline import Retriever
+from engram.records import MemoryRecord
+from engram.safety import InjectionMode, enforce
+from engram.store.protocols import Store, VectorRow, VectorSearch
+from engram.validate import memory_id_value, namespace_for
+
+log = logging.getLogger("engram")
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """Who a call is for: the namespace and the narrower ids stored on records."""
+
+    namespace: str
+    user_id: str | None = None
+    agent_id: str | None = None
+    run_id: str | None = None
+
+
+class Core:
+    """The state a ``Memory`` and its parts share, and the steps they share."""
+
+    def __init__(
+        self,
+        config: Config,
+        store: Store,
+        embedder: Embedder | None,
+        *,
+        allow_dimension_mismatch: bool = False,
+    ) -> None:
+        self.config = config
+        self.store = store
+        self.embedder = embedder
+        # Dense top-k: a derived in-memory index (SQLite) or the database (PostgreSQL).
+        self.index: VectorSearch | None = (
+            store.vectors.index(embedder.name, embedder.dimension) if embedder is not None else None
+        )
+        self.retriever = Retriever(
+            store.memories, store.keyword, config.recall, embedder, self.index
+        )
+        self.closed = False
+        self.embed_failures = 0
+        if not allow_dimension_mismatch:
+            self._check_dimensions()
+
+    def _check_dimensions(self) -> None:
+        if self.embedder is None:
+            return
+        for model, dim in self.store.vectors.dimensions().items():
+            if dim != self.embedder.dimension:
+                self.store.close()
+                raise DimensionMismatchError(
+                    f"this store holds {dim}-dimension vectors from {model!r} but the "
+                    f"configured embedder {self.embedder.name!r} makes "
+                    f"{self.embedder.dimension}-dimension vectors; run `engram reindex` to "
+                    f"re-embed everything with {self.embedder.name!r}, or configure the "
+                    f"embedder that made them"
+                )
+
+    def check_open(self) -> None:
+        """``StoreClosedError`` once the ``Memory`` is closed."""
+        if self.closed:
+            raise StoreClosedError("this Memory is closed; open a new one to keep working")
+
+    def close(self) -> None:
+        """Stop recall's worker thread and close the store; idempotent."""
+        if not self.closed:
+            self.closed = True
+            self.retriever.close()
+            self.store.close()
+
+    def scope(
+        self,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+    ) -> Scope:
+        """Resolve the namespace rule (see ``engram.validate.namespace_for``)."""
+        ns = namespace_for(namespace, user_id, agent_id, run_id, self.config.default_namespace)
+        return Scope(ns, user_id, agent_id, run_id)
+
+    def get(self, scope: Scope, memory_id: object) -> MemoryRecord:
+        """A live memory of ``scope``; ``NotFoundError`` if it is not there."""
+        record = self.store.memories.get(scope.namespace, memory_id_value(memory_id))
+        if record is None:
+            raise NotFoundError(f"no memory {memory_id!r} in namespace {scope.namespace!r}")
+        return record
+
+    def scan(self, record: MemoryRecord) -> MemoryRecord:
+        """The injection scan (seed 000) over every text field of ``record``: raises in
+        block mode, marks ``metadata["injection_flags"]`` in flag mode."""
+        text = "\n".join(
+            p for p in (record.title, record.content, record.narrative, *record.facts) if p
+        )
+        result = enforce(text, InjectionMode(self.config.injection_mode))
+        if result.flagged:
+            meta = dict(record.metadata)
+            meta["injection_flags"] = list(result.reasons)
+            return record.with_changes(metadata=meta)
+        return record
+
+    def embed_and_store(self, records: Sequence[MemoryRecord]) -> str | None:
+        """Embed outside any transaction; a failure leaves the memory stored, unembedded.
+
+        Returns the embedding model's name when the vectors were stored, else None.
+        """
+        if not records or self.embedder is None:
+            return None
+        try:
+            vectors = self.embedder.embed_batch([r.embedding_text() for r in records])
+        except Exception as exc:  # raw-first: the memory is stored; reindex fills it later
+            self.embed_failures += len(records)
+            log.warning(
+                "embedding failed, %d memories stored without vectors: %s", len(records), exc
+            )
+            return None
+        rows = [
+            VectorRow(r.id, self.embedder.name, np.asarray(v, np.float32), r.content_hash)
+            for r, v in zip(records, vectors, strict=True)
+        ]
+        epoch = self.store.vectors.put(rows)
+        if self.index is not None:
+            by_ns: dict[str, list[int]] = {}
+            for i, r in enumerate(records):
+                by_ns.setdefault(r.namespace, []).append(i)
+            if len(by_ns) == 1:
+                ns, idx = next(iter(by_ns.items()))
+                self.index.added(ns, [records[i].id for i in idx], vectors[idx], epoch)
+            else:
+                self.index.invalidate()
+        return self.embedder.name
+
+
+class Part:
+    """A named part of ``Memory`` (``mem.keys``, ``mem.admin`` ...): it shares the core."""
+
+    def __init__(self, core: Core) -> None:
+        self._core = core

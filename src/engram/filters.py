@@ -1,0 +1,70 @@
+"""Filters of ``recall``/``search`` and ``get_all``, checked and scoped to the caller.
+
+Ids narrower than the one that named the namespace (an ``agent_id`` inside
+``user:alice``) filter within it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engram.core import Scope
+from engram.errors import InvalidInputError
+from engram.recall.pipeline import Filter, filter_from
+from engram.store.protocols import ListQuery
+from engram.validate import type_name
+
+
+def scope_filter(scope: Scope, filters: Mapping[str, Any] | None) -> Filter | None:
+    """The predicate a recall applies to its candidates (None: no filter)."""
+    if filters is not None and not isinstance(filters, Mapping):
+        raise InvalidInputError(f"filters must be a dict, got {type_name(filters)}")
+    merged: dict[str, Any] = dict(filters or {})
+    # Narrower ids than the one that named the namespace filter within it.
+    for key in ("user_id", "agent_id", "run_id"):
+        value = getattr(scope, key)
+        if value is not None and scope.namespace != f"{key[:-3]}:{value}":
+            merged.setdefault(key, value)
+    return filter_from(merged)
+
+
+def list_query(
+    scope: Scope,
+    filters: Mapping[str, Any] | None,
+    limit: int,
+    offset: int,
+    include_deleted: bool,
+) -> ListQuery:
+    """The store query of a ``get_all`` call: equality filters only."""
+    if filters is not None and not isinstance(filters, Mapping):
+        raise InvalidInputError(f"filters must be a dict, got {type_name(filters)}")
+    f = dict(filters or {})
+    for key, value in f.items():
+        if key != "tags" and not (value is None or isinstance(value, str | int | float)):
+            raise InvalidInputError(
+                f"get_all filter {key!r} takes one string or number, got {value!r}; "
+                "use recall or search for any-of filters"
+            )
+    ids: dict[str, Any] = {}
+    for key in ("user_id", "agent_id", "run_id"):
+        value = getattr(scope, key)
+        if value is not None and scope.namespace != f"{key[:-3]}:{value}":
+            ids[key] = value
+    known = {"type", "category", "user_id", "agent_id", "run_id", "session_id"}
+    direct = {k: str(f.pop(k)) for k in list(f) if k in known}
+    ids.update(direct)
+    tags = f.pop("tags", ())
+    return ListQuery(
+        type=ids.get("type"),
+        category=ids.get("category"),
+        tags=(tags,) if isinstance(tags, str) else tuple(tags),
+        user_id=ids.get("user_id"),
+        agent_id=ids.get("agent_id"),
+        run_id=ids.get("run_id"),
+        session_id=ids.get("session_id"),
+        metadata=f,
+        limit=limit,
+        offset=offset,
+        include_deleted=include_deleted,
+    )

@@ -1,0 +1,101 @@
+"""The scale-out store: PostgreSQL >= 15 with pgvector, through psycopg 3 (FEATURES B4).
+
+It keeps the SQLite store's semantics exactly (namespaces, tombstones, content-hash
+dedup with a "dedup" history event, before/after audit JSON, the feedback clamp, the
+vector epoch) on a connection pool. ``PostgresStore`` opens the pool (migrating the
+database) and hands out one part per concern, all on the same ``Database`` and its one
+transaction helper. Each call is one short transaction on one pooled connection, or
+joins the one ``transaction()`` holds open; no model or network call happens inside
+one. All SQL and psycopg types stay in this package.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from engram.config import PostgresConfig
+from engram.store.postgres.db import Database
+from engram.store.postgres.feedback import PgFeedback
+from engram.store.postgres.keys import PgKeys
+from engram.store.postgres.keyword import PgKeyword
+from engram.store.postgres.memories import PgMemories
+from engram.store.postgres.transcripts import PgTranscripts
+from engram.store.postgres.transfer import PgTransfer
+from engram.store.postgres.vectors import PgVectors
+from engram.store.protocols.backend import StoreStats
+
+
+class PostgresStore:
+    """The PostgreSQL implementation of :class:`engram.store.Store`."""
+
+    def __init__(
+        self,
+        conninfo: str,
+        config: PostgresConfig | None = None,
+        *,
+        migrate: bool = True,
+    ) -> None:
+        self._db = Database(conninfo, config, migrate=migrate)
+        self.location = self._db.location
+        self.memories = PgMemories(self._db)
+        self.feedback = PgFeedback(self._db)
+        self.keyword = PgKeyword(self._db)
+        self.vectors = PgVectors(self._db)
+        self.transcripts = PgTranscripts(self._db)
+        self.keys = PgKeys(self._db)
+        self.transfer = PgTransfer(self._db, self.vectors.ensure_index)
+
+    @property
+    def config(self) -> PostgresConfig:
+        """The PostgreSQL settings; replacing them takes effect at the next search."""
+        return self._db.config
+
+    @config.setter
+    def config(self, value: PostgresConfig) -> None:
+        self._db.config = value
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One transaction that every part's writes (and reads) on this thread inside
+        the block join; it commits when the block ends, or rolls back if it raises."""
+        with self._db.tx("transaction"):
+            yield
+
+    @property
+    def closed(self) -> bool:
+        """True after ``close``."""
+        return self._db.closed
+
+    def close(self) -> None:
+        """Close the pool; idempotent."""
+        self._db.close()
+
+    def schema_version(self) -> str:
+        """The newest applied migration."""
+        with self._db.read() as conn:
+            rows = conn.execute(
+                'SELECT name FROM schema_migrations ORDER BY name COLLATE "C" DESC LIMIT 1'
+            ).fetchall()
+        return str(rows[0][0]) if rows else "none"
+
+    def stats(self, model: str | None) -> StoreStats:
+        """Counts for ``doctor``."""
+        with self._db.read() as conn:
+            tomb_row = conn.execute(
+                "SELECT count(*) FROM memories WHERE deleted_at IS NOT NULL"
+            ).fetchone()
+            vectors = {
+                r[0]: int(r[1])
+                for r in conn.execute(
+                    "SELECT model, count(*) FROM memory_vectors GROUP BY model"
+                ).fetchall()
+            }
+        return StoreStats(
+            memories=self.memories.namespaces(),
+            tombstoned=int(tomb_row[0]) if tomb_row else 0,
+            vectors=vectors,
+            missing_vectors=0 if model is None else self.vectors.count_missing(model),
+            schema_version=self.schema_version(),
+            location=self.location,
+        )

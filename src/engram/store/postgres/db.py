@@ -1,0 +1,167 @@
+"""The PostgreSQL backend's connection pool and its one transaction helper, shared by
+every part.
+
+Each part (memories, vectors, keys ...) runs its SQL through :class:`Database`: ``tx``
+for a write, ``read`` for a read. Outside a transaction each call takes its own pooled
+connection, so calls from many threads run side by side. A ``tx`` inside another on the
+same thread joins it: it reuses that transaction's connection and opens a nested
+``conn.transaction()``, which psycopg makes a savepoint. So writes of several parts made
+inside ``PostgresStore.transaction()`` commit together or not at all, and a ``read``
+inside one runs on the same connection and sees its uncommitted writes.
+
+The open transaction is remembered per thread (``threading.local``), not per context
+(``contextvars``): ``asyncio.to_thread`` copies the caller's context into the worker
+thread, which would then share one connection between two threads.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+from pgvector.psycopg.vector import register_vector_info
+from psycopg.types import TypeInfo
+from psycopg_pool import ConnectionPool
+
+from engram.config import PostgresConfig
+from engram.errors import InvalidInputError, StoreClosedError, StoreError
+from engram.store.postgres import migrations
+
+
+def redact(conninfo: str) -> str:
+    """The connection URL without its password, for ``location`` and messages."""
+    parts = urlsplit(conninfo)
+    if parts.password is None:
+        return conninfo
+    host = parts.hostname or ""
+    if parts.port is not None:
+        host += f":{parts.port}"
+    user = f"{parts.username}:***@" if parts.username else ""
+    return urlunsplit((parts.scheme, user + host, parts.path, parts.query, parts.fragment))
+
+
+class Database:
+    """A pool of autocommit connections to one PostgreSQL database, migrated on open."""
+
+    def __init__(
+        self,
+        conninfo: str,
+        config: PostgresConfig | None = None,
+        *,
+        migrate: bool = True,
+    ) -> None:
+        self.config = config or PostgresConfig()
+        self.location = redact(conninfo)
+        self._closed = False
+        self._lock = threading.Lock()
+        self._local = threading.local()
+        self._vector_info: TypeInfo | None = None
+        try:
+            with psycopg.connect(
+                conninfo, autocommit=True, connect_timeout=self.config.connect_timeout
+            ) as conn:
+                if migrate and not self.config.read_only:
+                    migrations.migrate(conn)
+                self._vector_info = TypeInfo.fetch(conn, "vector")
+        except psycopg.Error as exc:
+            raise StoreError(f"cannot open PostgreSQL store at {self.location}: {exc}") from exc
+        self._pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
+            conninfo,
+            min_size=min(self.config.pool_min_size, self.config.pool_max_size),
+            max_size=self.config.pool_max_size,
+            kwargs={"autocommit": True, "connect_timeout": self.config.connect_timeout},
+            configure=self._configure,
+            timeout=self.config.pool_timeout,
+            name="engram",
+            open=False,
+        )
+        try:
+            self._pool.open(wait=True, timeout=float(self.config.connect_timeout))
+        except psycopg.Error as exc:
+            self._pool.close()
+            raise StoreError(f"cannot open PostgreSQL pool at {self.location}: {exc}") from exc
+
+    def _configure(self, conn: psycopg.Connection[Any]) -> None:
+        conn.execute("SET TIME ZONE 'UTC'")
+        if self._vector_info is not None:
+            register_vector_info(conn, self._vector_info)
+
+    def _bound(self) -> psycopg.Connection[Any] | None:
+        """The connection of the transaction this thread has open, if any."""
+        conn: psycopg.Connection[Any] | None = getattr(self._local, "conn", None)
+        return conn
+
+    @property
+    def in_transaction(self) -> bool:
+        """True while this thread has a ``tx`` open."""
+        return self._bound() is not None
+
+    @contextmanager
+    def read(self, what: str = "read") -> Iterator[psycopg.Connection[Any]]:
+        """One pooled connection in autocommit mode: each statement is its own snapshot.
+
+        For reads of one statement, it saves the BEGIN and COMMIT round trips of
+        ``tx``. Inside a transaction this thread holds, it is that transaction's
+        connection, so the read sees its writes. Driver errors become ``StoreError``;
+        constraint errors bad input.
+        """
+        self.check_open()
+        try:
+            bound = self._bound()
+            if bound is not None:
+                yield bound
+            else:
+                with self._pool.connection() as conn:
+                    yield conn
+        except psycopg.errors.IntegrityError as exc:
+            raise InvalidInputError(f"{what} rejected by the database: {exc}") from exc
+        except psycopg.Error as exc:
+            raise StoreError(f"{what} failed: {exc}") from exc
+
+    @contextmanager
+    def tx(self, what: str = "write") -> Iterator[psycopg.Connection[Any]]:
+        """One transaction on one pooled connection, or a savepoint inside the one this
+        thread already holds; driver errors become StoreError."""
+        with self.read(what) as conn:
+            if self._bound() is not None:
+                with conn.transaction():
+                    yield conn
+                return
+            self._local.conn = conn
+            try:
+                with conn.transaction():
+                    yield conn
+            finally:
+                self._local.conn = None
+
+    @contextmanager
+    def snapshot(self, what: str = "read") -> Iterator[psycopg.Connection[Any]]:
+        """Like ``tx``, but its statements see one snapshot (REPEATABLE READ). Inside a
+        transaction this thread holds, it joins that one (and sees its writes): the
+        isolation level can only be set before a transaction's first statement."""
+        joined = self.in_transaction
+        with self.tx(what) as conn:
+            if not joined:
+                conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            yield conn
+
+    def check_open(self) -> None:
+        """``StoreClosedError`` after ``close``."""
+        if self._closed:
+            raise StoreClosedError("this store is closed; open a new Memory to keep working")
+
+    @property
+    def closed(self) -> bool:
+        """True after ``close``."""
+        return self._closed
+
+    def close(self) -> None:
+        """Close the pool; idempotent."""
+        with self._lock:
+            if not self._closed:
+                self._closed = True
+                self._pool.close()

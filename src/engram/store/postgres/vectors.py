@@ -1,0 +1,217 @@
+"""Vectors in the PostgreSQL store: pgvector rows, one per memory, and the vector epoch.
+
+Vectors live in one table with an untyped ``vector`` column; each (model, dimension)
+gets its own partial HNSW index on ``embedding::vector(N)``, created here when that
+model is first used (``ensure_index``). Dense search runs in the database
+(``PgVectorSearch``, which ``index`` hands out); triggers move the epoch and a row's
+``live`` flag on every vector write and every change of a memory's liveness or content.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+from psycopg import sql
+
+from engram.records import MemoryRecord
+from engram.store.postgres import codec, migrations
+from engram.store.postgres.db import Database
+from engram.store.postgres.dense import PgVectorSearch
+from engram.store.protocols.vectors import NamespaceVectors, VectorRow, VectorSearch
+
+#: pgvector's HNSW index supports ``vector`` columns of at most this many dimensions.
+HNSW_MAX_DIM = 2000
+
+_MISSING = (
+    " LEFT JOIN memory_vectors v ON v.memory_id = m.id "
+    "WHERE m.deleted_at IS NULL AND (v.memory_id IS NULL OR v.model != %s "
+    "OR v.content_hash != m.content_hash)"
+)
+
+
+def vector_index_name(model: str, dim: int) -> str:
+    """The HNSW index of one (model, dimension): a stable, identifier-safe name."""
+    digest = hashlib.sha1(model.encode("utf-8")).hexdigest()[:12]
+    return f"memory_vectors_hnsw_{digest}_{int(dim)}"
+
+
+class PgVectors:
+    """The PostgreSQL implementation of ``VectorStore``."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+        self._indexes: dict[tuple[str, int], str | None] = {}
+
+    def ensure_index(self, model: str, dim: int) -> str | None:
+        """Create the HNSW index of (model, dim) if it does not exist; returns its name.
+
+        Called when a Memory opens with an embedder and before the first vector of a
+        model is written. None when the dimension is past what HNSW indexes (exact
+        search then answers). The advisory lock keeps two processes from racing.
+
+        Inside a transaction this thread holds, the index is created in that
+        transaction, and the answer is not cached: a rollback would undo the index.
+        """
+        key = (model, int(dim))
+        if key in self._indexes:
+            return self._indexes[key]
+        joined = self._db.in_transaction
+        config = self._db.config
+        name: str | None = None
+        if config.read_only:
+            with self._db.read() as conn:
+                found = conn.execute(
+                    "SELECT index_name FROM vector_indexes WHERE model = %s AND dim = %s", key
+                ).fetchone()
+            name = None if found is None else str(found[0])
+        elif 0 < dim <= HNSW_MAX_DIM:
+            name = vector_index_name(model, dim)
+            with self._db.tx("creating the vector index") as conn:
+                found = conn.execute(
+                    "SELECT index_name FROM vector_indexes WHERE model = %s AND dim = %s",
+                    key,
+                ).fetchone()
+                if found is None:
+                    conn.execute("SELECT pg_advisory_xact_lock(%s)", (migrations.LOCK_KEY + 1,))
+                    found = conn.execute(
+                        "SELECT index_name FROM vector_indexes WHERE model = %s AND dim = %s",
+                        key,
+                    ).fetchone()
+                if found is None:
+                    conn.execute(
+                        sql.SQL(
+                            "CREATE INDEX IF NOT EXISTS {name} ON memory_vectors USING hnsw "
+                            "((embedding::vector({dim})) vector_cosine_ops) "
+                            "WITH (m = {m}, ef_construction = {efc}) "
+                            "WHERE model = {model} AND dim = {dim}"
+                        ).format(
+                            name=sql.Identifier(name),
+                            dim=sql.SQL(str(int(dim))),
+                            m=sql.SQL(str(int(config.hnsw_m))),
+                            efc=sql.SQL(str(int(config.hnsw_ef_construction))),
+                            model=sql.Literal(model),
+                        )
+                    )
+                    conn.execute(
+                        "INSERT INTO vector_indexes(model, dim, index_name) VALUES (%s, %s, %s)",
+                        (model, int(dim), name),
+                    )
+                else:
+                    name = str(found[0])
+        if not joined:
+            self._indexes[key] = name
+        return name
+
+    def put(self, rows: Iterable[VectorRow]) -> int:
+        """Upsert vectors (one per memory) and return the vector epoch after the write."""
+        params: list[tuple[Any, ...]] = []
+        models: set[tuple[str, int]] = set()
+        for row in rows:
+            vector = np.ascontiguousarray(row.vector, dtype=np.float32).reshape(-1)
+            models.add((row.model, int(vector.shape[0])))
+            params.append(
+                (
+                    row.model,
+                    int(vector.shape[0]),
+                    row.content_hash,
+                    row.content_hash,
+                    vector,
+                    row.memory_id,
+                )
+            )
+        for model, dim in models:
+            self.ensure_index(model, dim)
+        with self._db.tx("storing vectors") as conn:
+            if params:
+                with conn.cursor() as cur:
+                    # A memory purged while it was being embedded matches no row: skipped.
+                    cur.executemany(
+                        "INSERT INTO memory_vectors(memory_id, namespace, model, dim, "
+                        "content_hash, live, embedding) "
+                        "SELECT m.id, m.namespace, %s, %s, %s, "
+                        "(m.deleted_at IS NULL AND m.content_hash = %s), %s "
+                        "FROM memories m WHERE m.id = %s "
+                        "ON CONFLICT (memory_id) DO UPDATE SET model = excluded.model, "
+                        "dim = excluded.dim, content_hash = excluded.content_hash, "
+                        "live = excluded.live, embedding = excluded.embedding",
+                        params,
+                    )
+                    cur.executemany(
+                        "UPDATE memories SET embedding_model = %s WHERE id = %s",
+                        [(p[0], p[5]) for p in params],
+                    )
+            epoch = conn.execute(
+                "SELECT value FROM engram_meta WHERE key = 'vector_epoch'"
+            ).fetchone()
+        return int(epoch[0]) if epoch else 0
+
+    def load(self, namespace: str, model: str) -> NamespaceVectors:
+        """Every live vector of ``namespace`` by ``model`` whose content is current."""
+        with self._db.snapshot("loading vectors") as conn:  # one snapshot: rows and epoch
+            rows = conn.execute(
+                "SELECT v.memory_id, v.embedding FROM memory_vectors v "
+                "JOIN memories m ON m.id = v.memory_id "
+                "WHERE v.namespace = %s AND v.model = %s AND v.live ORDER BY m.seq",
+                (namespace, model),
+            ).fetchall()
+            epoch_row = conn.execute(
+                "SELECT value FROM engram_meta WHERE key = 'vector_epoch'"
+            ).fetchone()
+        epoch = int(epoch_row[0]) if epoch_row else 0
+        if not rows:
+            return NamespaceVectors(ids=[], matrix=np.zeros((0, 0), np.float32), epoch=epoch)
+        matrix = np.stack([codec.vector_array(r[1]) for r in rows])
+        return NamespaceVectors(ids=[r[0] for r in rows], matrix=matrix, epoch=epoch)
+
+    def epoch(self) -> int:
+        """Changes whenever a vector is written or a memory's liveness or content changes."""
+        with self._db.read() as conn:
+            row = conn.execute(
+                "SELECT value FROM engram_meta WHERE key = 'vector_epoch'"
+            ).fetchone()
+        return int(row[0]) if row else 0
+
+    def dimensions(self) -> dict[str, int]:
+        """Dimension per model among stored vectors."""
+        with self._db.read() as conn:
+            rows = conn.execute(
+                "SELECT model, max(dim) FROM memory_vectors GROUP BY model"
+            ).fetchall()
+        return {r[0]: int(r[1]) for r in rows}
+
+    def missing(
+        self, model: str, *, limit: int, namespace: str | None = None
+    ) -> list[MemoryRecord]:
+        """Live memories with no vector by ``model``, or one made from older content."""
+        query = codec.SELECT + _MISSING
+        params: list[Any] = [model]
+        if namespace is not None:
+            query += " AND m.namespace = %s"
+            params.append(namespace)
+        query += " ORDER BY m.seq LIMIT %s"
+        params.append(limit)
+        with self._db.read() as conn:
+            return [codec.from_row(r) for r in conn.execute(query, params).fetchall()]
+
+    def count_missing(self, model: str) -> int:
+        """How many live memories lack a current vector by ``model``."""
+        with self._db.read() as conn:
+            row = conn.execute("SELECT count(*) FROM memories m" + _MISSING, (model,)).fetchone()
+        return int(row[0]) if row else 0
+
+    def delete(self, model: str | None = None) -> int:
+        """Drop vectors of one model (or all) so ``reindex`` can rebuild them."""
+        with self._db.tx("deleting vectors") as conn:
+            if model is None:
+                cur = conn.execute("DELETE FROM memory_vectors")
+            else:
+                cur = conn.execute("DELETE FROM memory_vectors WHERE model = %s", (model,))
+            return int(cur.rowcount)
+
+    def index(self, model: str, dimension: int) -> VectorSearch:
+        """pgvector search in the database; creates the (model, dimension) HNSW index."""
+        self.ensure_index(model, dimension)
+        return PgVectorSearch(self._db, model, dimension, self.ensure_index)

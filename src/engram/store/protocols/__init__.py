@@ -1,0 +1,41 @@
+"""The store's contracts: one small protocol per concern, and the backend that hands
+out its parts (``store.memories``, ``store.vectors``, ``store.keys`` ...).
+
+Adding a concern (jobs, graph, runs ...) adds one module here, one module per backend
+and one attribute on ``Store``; see ``docs/architecture.md``.
+"""
+
+from engram.store.protocols.backend import Store, StoreStats
+from engram.store.protocols.feedback import FeedbackRow, FeedbackStore
+from engram.store.protocols.keys import KeyStore
+from engram.store.protocols.keyword import KeywordIndex
+from engram.store.protocols.memories import InsertResult, ListQuery, MemoryStore
+from engram.store.protocols.transcripts import TranscriptRow, TranscriptStore
+from engram.store.protocols.transfer import ImportCounts, MemoryBundle, TransferStore
+from engram.store.protocols.vectors import (
+    NamespaceVectors,
+    VectorRow,
+    VectorSearch,
+    VectorStore,
+)
+
+__all__ = [
+    "FeedbackRow",
+    "FeedbackStore",
+    "ImportCounts",
+    "InsertResult",
+    "KeyStore",
+    "KeywordIndex",
+    "ListQuery",
+    "MemoryBundle",
+    "MemoryStore",
+    "NamespaceVectors",
+    "Store",
+    "StoreStats",
+    "TranscriptRow",
+    "TranscriptStore",
+    "TransferStore",
+    "VectorRow",
+    "VectorSearch",
+    "VectorStore",
+]

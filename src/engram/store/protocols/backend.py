@@ -1,0 +1,104 @@
+"""The backend: one connection (or pool) and one transaction helper, handing out parts.
+
+A backend is a set of parts, one per concern, that share the backend's connection.
+Writes that span parts (a memory and the job it enqueues, say) commit together inside
+``transaction()``: every part's write made in that block joins the one transaction.
+"""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from engram.store.protocols.feedback import FeedbackStore
+from engram.store.protocols.keys import KeyStore
+from engram.store.protocols.keyword import KeywordIndex
+from engram.store.protocols.memories import MemoryStore
+from engram.store.protocols.transcripts import TranscriptStore
+from engram.store.protocols.transfer import TransferStore
+from engram.store.protocols.vectors import VectorStore
+
+
+@dataclass(frozen=True, slots=True)
+class StoreStats:
+    """Counts that ``doctor`` shows."""
+
+    memories: dict[str, int]
+    """Live memories per namespace."""
+    tombstoned: int
+    vectors: dict[str, int]
+    """Vector rows per model."""
+    missing_vectors: int
+    """Live memories without a current vector for the active model."""
+    schema_version: str
+    location: str
+
+
+@runtime_checkable
+class Store(Protocol):
+    """A storage backend: its parts, one transaction helper and its lifecycle.
+
+    Implementations: ``engram.store.sqlite.SQLiteStore``,
+    ``engram.store.postgres.PostgresStore``.
+    """
+
+    location: str
+
+    # Parts are read-only here, so a backend may hold its own concrete classes.
+    @property
+    def memories(self) -> MemoryStore:
+        """Memories and their audit history."""
+        ...
+
+    @property
+    def feedback(self) -> FeedbackStore:
+        """Ratings and the feedback log."""
+        ...
+
+    @property
+    def keyword(self) -> KeywordIndex:
+        """Full-text search, per namespace."""
+        ...
+
+    @property
+    def vectors(self) -> VectorStore:
+        """Vector rows and the dense search over them."""
+        ...
+
+    @property
+    def transcripts(self) -> TranscriptStore:
+        """Raw session transcripts."""
+        ...
+
+    @property
+    def keys(self) -> KeyStore:
+        """API keys."""
+        ...
+
+    @property
+    def transfer(self) -> TransferStore:
+        """Bulk export and import."""
+        ...
+
+    def transaction(self) -> AbstractContextManager[None]:
+        """Hold one transaction open: every part's write inside the block joins it and
+        commits when the block ends, or none does if it raises."""
+        ...
+
+    @property
+    def closed(self) -> bool:
+        """True after ``close``."""
+        ...
+
+    def schema_version(self) -> str:
+        """The newest applied migration."""
+        ...
+
+    def stats(self, model: str | None) -> StoreStats:
+        """Counts for diagnostics (``model``: the embedder whose missing vectors count)."""
+        ...
+
+    def close(self) -> None:
+        """Release the connection; further calls raise ``StoreClosedError``."""
+        ...

@@ -1,0 +1,120 @@
+"""The memories part of a store: rows of ``memories`` and their audit history.
+
+Every call is scoped by namespace and is one short transaction (or joins the one the
+backend's ``transaction()`` holds open). No model or network call happens inside one
+(architecture principle 3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol, runtime_checkable
+
+from engram.records import HistoryEntry, MemoryRecord
+
+
+@dataclass(frozen=True, slots=True)
+class InsertResult:
+    """What happened to one record handed to ``MemoryStore.insert``."""
+
+    record: MemoryRecord
+    created: bool
+    """False when an identical memory already existed and ``record`` is that memory."""
+
+
+@dataclass(frozen=True, slots=True)
+class ListQuery:
+    """Filters for ``MemoryStore.select``; all are ANDed."""
+
+    type: str | None = None
+    category: str | None = None
+    tags: tuple[str, ...] = ()
+    user_id: str | None = None
+    agent_id: str | None = None
+    run_id: str | None = None
+    session_id: str | None = None
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    min_quality: int | None = None
+    max_quality: int | None = None
+    created_after: datetime | None = None
+    """Only memories created at or after this time."""
+    created_before: datetime | None = None
+    """Only memories created before this time."""
+    include_deleted: bool = False
+    limit: int = 100
+    offset: int = 0
+    newest_first: bool = True
+
+
+@runtime_checkable
+class MemoryStore(Protocol):
+    """Memories: insert with content-hash dedup, read, filter, update, tombstone, purge,
+    and the audit trail every change leaves."""
+
+    def insert(
+        self, records: Sequence[MemoryRecord], *, actor: str | None = None
+    ) -> list[InsertResult]:
+        """Insert records in one transaction; an exact duplicate returns the existing one."""
+        ...
+
+    def get(
+        self, namespace: str, memory_id: str, *, include_deleted: bool = False
+    ) -> MemoryRecord | None:
+        """One memory of ``namespace`` or None."""
+        ...
+
+    def get_many(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
+        """Live memories of ``namespace`` by id; unknown ids are left out."""
+        ...
+
+    def select(self, namespace: str, query: ListQuery) -> list[MemoryRecord]:
+        """Memories of ``namespace`` matching ``query``, in its order and page."""
+        ...
+
+    def count(self, namespace: str, *, include_deleted: bool = False) -> int:
+        """How many memories ``namespace`` holds."""
+        ...
+
+    def update(
+        self,
+        namespace: str,
+        memory_id: str,
+        changes: Mapping[str, Any],
+        *,
+        event: str = "update",
+        actor: str | None = None,
+        reason: str | None = None,
+    ) -> tuple[MemoryRecord, MemoryRecord]:
+        """Apply ``changes``, audit them, and return (before, after)."""
+        ...
+
+    def delete(self, namespace: str, memory_id: str, *, actor: str | None = None) -> MemoryRecord:
+        """Tombstone a memory; it never shows up in recall again."""
+        ...
+
+    def purge(self, namespace: str | None = None) -> int:
+        """Hard-delete tombstoned memories (of one namespace or all) with their rows;
+        returns how many."""
+        ...
+
+    def history(self, namespace: str, memory_id: str) -> list[HistoryEntry]:
+        """The audit trail of one memory, oldest first."""
+        ...
+
+    def namespaces(self) -> dict[str, int]:
+        """Live memory counts per namespace."""
+        ...
+
+    def timestamps(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, datetime]:
+        """``created_at`` of live memories of ``namespace`` by id; unknown ids left out."""
+        ...
+
+    def session_members(
+        self, namespace: str, memory_ids: Sequence[str], *, max_members: int
+    ) -> dict[str, list[str]]:
+        """The sessions of ``memory_ids``: session id -> its live member ids, oldest
+        first (``created_at``, then insertion order). Memories without a session, and
+        sessions with more than ``max_members`` live members, are left out."""
+        ...

@@ -1,0 +1,127 @@
+"""The vectors part of a store, and the dense search that reads it.
+
+The store keeps one vector per memory, with the model and the content hash it was made
+from, and a vector epoch: a counter that moves whenever a vector is written or a
+memory's liveness or content changes, so a derived index can tell it is stale.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from engram.records import MemoryRecord
+
+
+@dataclass(frozen=True, slots=True)
+class VectorRow:
+    """One stored vector and what it was made from."""
+
+    memory_id: str
+    model: str
+    vector: npt.NDArray[np.float32]
+    content_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class NamespaceVectors:
+    """All live vectors of one namespace for one model, as a matrix."""
+
+    ids: list[str]
+    matrix: npt.NDArray[np.float32]
+    epoch: int
+    """The store's vector epoch when these were read (see ``VectorStore.epoch``)."""
+
+
+@runtime_checkable
+class VectorSearch(Protocol):
+    """Dense top-k for one embedding model, namespace by namespace.
+
+    The SQLite backend's ``VectorIndex`` (an exact in-memory matrix derived from the
+    store) and the PostgreSQL backend's ``PgVectorSearch`` (pgvector HNSW in the
+    database) implement it; ``VectorStore.index`` hands out the right one. The write
+    hooks let a derived index follow this process's writes; a database-side search
+    ignores them.
+    """
+
+    model: str
+    dimension: int
+
+    def search(
+        self, namespace: str, query: npt.NDArray[np.float32], k: int
+    ) -> list[tuple[str, float]]:
+        """The ``k`` nearest live memories of ``namespace``: (id, cosine), best first."""
+        ...
+
+    def scores(
+        self, namespace: str, query: npt.NDArray[np.float32], ids: Sequence[str]
+    ) -> dict[str, float]:
+        """Cosine similarity of specific live memories; ids without a vector are absent."""
+        ...
+
+    def added(
+        self,
+        namespace: str,
+        ids: Sequence[str],
+        vectors: npt.NDArray[np.float32],
+        epoch_after: int,
+    ) -> None:
+        """This process stored vectors; ``epoch_after`` is what ``VectorStore.put``
+        returned."""
+        ...
+
+    def removed(self, namespace: str, memory_id: str) -> None:
+        """This process tombstoned a memory."""
+        ...
+
+    def invalidate(self, namespace: str | None = None) -> None:
+        """Forget anything cached (of one namespace, or all)."""
+        ...
+
+    def state(self) -> dict[str, object]:
+        """What ``doctor`` shows about the search."""
+        ...
+
+
+@runtime_checkable
+class VectorStore(Protocol):
+    """Vector rows: the source of truth a dense search is derived from or runs on."""
+
+    def put(self, rows: Iterable[VectorRow]) -> int:
+        """Upsert vectors in one transaction; returns the vector epoch after the write."""
+        ...
+
+    def load(self, namespace: str, model: str) -> NamespaceVectors:
+        """Every live, current vector of ``namespace`` made by ``model``."""
+        ...
+
+    def epoch(self) -> int:
+        """A counter that changes whenever any vector or memory liveness changes."""
+        ...
+
+    def dimensions(self) -> dict[str, int]:
+        """Dimension per model among stored vectors."""
+        ...
+
+    def missing(
+        self, model: str, *, limit: int, namespace: str | None = None
+    ) -> list[MemoryRecord]:
+        """Live memories with no vector by ``model`` or a stale one (content changed)."""
+        ...
+
+    def count_missing(self, model: str) -> int:
+        """How many live memories ``missing`` would return without a limit."""
+        ...
+
+    def delete(self, model: str | None = None) -> int:
+        """Drop vectors (of one model, or all) so they can be rebuilt."""
+        ...
+
+    def index(self, model: str, dimension: int) -> VectorSearch:
+        """Dense top-k over this store's vectors of ``model``: an in-memory index derived
+        from the store (SQLite) or a search run by the database itself (PostgreSQL)."""
+        ...

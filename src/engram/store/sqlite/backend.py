@@ -1,0 +1,80 @@
+"""The default store: one SQLite file in WAL mode (FEATURES C3).
+
+``SQLiteStore`` opens the file (migrating it) and hands out one part per concern, all on
+the same ``Database`` and its one transaction helper. All SQL lives in this package.
+Vectors are float32 BLOBs; the searchable matrix is derived from them by
+``VectorIndex``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from engram.store.protocols.backend import StoreStats
+from engram.store.sqlite import migrations
+from engram.store.sqlite.db import Database
+from engram.store.sqlite.feedback import SQLiteFeedback
+from engram.store.sqlite.keys import SQLiteKeys
+from engram.store.sqlite.keyword import SQLiteKeyword
+from engram.store.sqlite.memories import SQLiteMemories
+from engram.store.sqlite.transcripts import SQLiteTranscripts
+from engram.store.sqlite.transfer import SQLiteTransfer
+from engram.store.sqlite.vectors import SQLiteVectors
+
+
+class SQLiteStore:
+    """The SQLite implementation of :class:`engram.store.Store`."""
+
+    def __init__(self, path: str | Path = ":memory:", *, busy_timeout_ms: int = 5000) -> None:
+        self._db = Database(path, busy_timeout_ms=busy_timeout_ms)
+        self.location = self._db.location
+        self.memories = SQLiteMemories(self._db)
+        self.feedback = SQLiteFeedback(self._db)
+        self.keyword = SQLiteKeyword(self._db)
+        self.vectors = SQLiteVectors(self._db)
+        self.transcripts = SQLiteTranscripts(self._db)
+        self.keys = SQLiteKeys(self._db)
+        self.transfer = SQLiteTransfer(self._db)
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One write transaction that every part's writes inside the block join."""
+        with self._db.tx():
+            yield
+
+    @property
+    def closed(self) -> bool:
+        """True after ``close``."""
+        return self._db.closed
+
+    def close(self) -> None:
+        """Close the connections; idempotent."""
+        self._db.close()
+
+    def schema_version(self) -> str:
+        """The newest applied migration."""
+        with self._db.read() as conn:
+            return migrations.current_version(conn)
+
+    def stats(self, model: str | None) -> StoreStats:
+        """Counts for ``doctor``."""
+        with self._db.read() as conn:
+            tombstoned = int(
+                conn.execute(
+                    "SELECT count(*) FROM memories WHERE deleted_at IS NOT NULL"
+                ).fetchone()[0]
+            )
+            vectors = {
+                r[0]: int(r[1])
+                for r in conn.execute("SELECT model, count(*) FROM memory_vectors GROUP BY model")
+            }
+        return StoreStats(
+            memories=self.memories.namespaces(),
+            tombstoned=tombstoned,
+            vectors=vectors,
+            missing_vectors=0 if model is None else self.vectors.count_missing(model),
+            schema_version=self.schema_version(),
+            location=self.location,
+        )

@@ -1,0 +1,167 @@
+"""The SQLite backend's connection and its one transaction helper, shared by every part.
+
+Each part (memories, vectors, keys ...) runs its SQL through :class:`Database`: ``tx``
+for a write, ``read`` for a read. A ``tx`` inside another on the same thread joins it
+as a savepoint, so writes of several parts made inside ``SQLiteStore.transaction()``
+commit together or not at all. The lock is re-entrant and held for the whole outer
+transaction, so a ``Memory`` may be shared between threads (``AsyncMemory`` runs calls
+on a thread pool) without two threads ever interleaving statements.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from engram.errors import StoreClosedError, StoreError
+from engram.store.sqlite import fts, migrations
+
+
+class Database:
+    """One SQLite file (or ``:memory:``) in WAL mode, migrated on open."""
+
+    def __init__(self, path: str | Path = ":memory:", *, busy_timeout_ms: int = 5000) -> None:
+        self.location = str(path)
+        if self.location != ":memory:":
+            # "~/engram.db" is a path in the home directory, not a "~" directory here
+            self.location = str(Path(self.location).expanduser())
+            Path(self.location).parent.mkdir(parents=True, exist_ok=True)
+        self.conn = self._connect(busy_timeout_ms)
+        try:
+            if self.location != ":memory:":
+                self.conn.execute("PRAGMA journal_mode = WAL")
+                # WAL makes NORMAL durable across application crashes (SQLite docs).
+                self.conn.execute("PRAGMA synchronous = NORMAL")
+            self.conn.execute("PRAGMA foreign_keys = ON")
+            migrations.migrate(self.conn)
+        except BaseException as exc:
+            # A store that failed to open must not keep the file open (and locked).
+            self.conn.close()
+            if isinstance(exc, sqlite3.Error):
+                raise StoreError(f"cannot open SQLite store at {self.location}: {exc}") from exc
+            raise
+        self.lock = threading.RLock()
+        self._depth = 0
+        self._closed = False
+        # A second connection for keyword search on file stores, so recall can rank
+        # keywords while the main connection serves the vector side (WAL lets readers
+        # run beside each other and beside the writer). An in-memory database exists
+        # only in its one connection.
+        self.search_conn = self.conn
+        self.search_lock = self.lock
+        if self.location != ":memory:":
+            try:
+                self.search_conn = self._connect(busy_timeout_ms)
+            except StoreError:
+                self.conn.close()
+                raise
+            self.search_lock = threading.RLock()
+
+    def _connect(self, busy_timeout_ms: int) -> sqlite3.Connection:
+        try:
+            conn = sqlite3.connect(
+                self.location, isolation_level=None, check_same_thread=False, timeout=30
+            )
+            conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open SQLite store at {self.location}: {exc}") from exc
+        return conn
+
+    @contextmanager
+    def tx(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction (``BEGIN IMMEDIATE``), or a savepoint inside the one this
+        thread already holds. Errors inside the block roll it back and propagate as
+        they are: each part turns driver errors into its own ``EngramError``."""
+        with self.lock:
+            self.check_open()
+            if self._depth:
+                yield from self._savepoint()
+                return
+            try:
+                self.conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise StoreError(f"cannot start a write transaction: {exc}") from exc
+            self._depth = 1
+            try:
+                yield self.conn
+                # Keyword indexes are per namespace; triggers queue the changes.
+                fts.flush(self.conn)
+            except BaseException:
+                self._depth = 0
+                self.conn.execute("ROLLBACK")
+                raise
+            self._depth = 0
+            try:
+                self.conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                self.conn.execute("ROLLBACK")
+                raise StoreError(f"commit failed: {exc}") from exc
+
+    def _savepoint(self) -> Iterator[sqlite3.Connection]:
+        name = f"engram_{self._depth}"
+        self.conn.execute(f"SAVEPOINT {name}")
+        self._depth += 1
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute(f"ROLLBACK TO {name}")
+            self.conn.execute(f"RELEASE {name}")
+            raise
+        finally:
+            self._depth -= 1
+        self.conn.execute(f"RELEASE {name}")
+
+    @contextmanager
+    def read(self, what: str = "read") -> Iterator[sqlite3.Connection]:
+        """The main connection for reads (inside a transaction it sees its writes)."""
+        with self.lock:
+            self.check_open()
+            try:
+                yield self.conn
+            except sqlite3.Error as exc:
+                raise StoreError(f"{what} failed: {exc}") from exc
+
+    @contextmanager
+    def snapshot(self, what: str = "read") -> Iterator[sqlite3.Connection]:
+        """Like ``read``, but several statements see one snapshot of the database."""
+        with self.read(what) as conn:
+            if conn.in_transaction:  # inside ``tx``: already one snapshot
+                yield conn
+                return
+            conn.execute("BEGIN")
+            try:
+                yield conn
+            finally:
+                conn.execute("COMMIT")
+
+    @contextmanager
+    def search(self, what: str = "keyword search") -> Iterator[sqlite3.Connection]:
+        """The second connection, for keyword search beside the main one."""
+        with self.search_lock:
+            self.check_open()
+            try:
+                yield self.search_conn
+            except sqlite3.Error as exc:
+                raise StoreError(f"{what} failed: {exc}") from exc
+
+    def check_open(self) -> None:
+        """``StoreClosedError`` after ``close``."""
+        if self._closed:
+            raise StoreClosedError("this store is closed; open a new Memory to keep working")
+
+    @property
+    def closed(self) -> bool:
+        """True after ``close``."""
+        return self._closed
+
+    def close(self) -> None:
+        """Close the connections; idempotent."""
+        with self.lock, self.search_lock:
+            if not self._closed:
+                self._closed = True
+                if self.search_conn is not self.conn:
+                    self.search_conn.close()
+                self.conn.close()

@@ -1,0 +1,340 @@
+"""Memories in the SQLite store: the ``memories`` rows and their audit history.
+
+Implements ``engram.store.protocols.MemoryStore`` on the backend's shared
+``Database``; the namespace's FTS5 index follows every write through triggers (see
+``engram.store.sqlite.fts``), inside the same transaction.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from engram.errors import InvalidInputError, NotFoundError, StoreError
+from engram.records import HistoryEntry, MemoryRecord, utcnow
+from engram.store import schema
+from engram.store.protocols.memories import InsertResult, ListQuery
+from engram.store.sqlite.codec import (
+    HISTORY_COLUMNS,
+    INSERT,
+    SELECT,
+    audit,
+    encode,
+    from_row,
+    history_from_row,
+    to_row,
+    ts,
+)
+from engram.store.sqlite.db import Database
+from engram.text import normalize_content
+
+
+def write_history(
+    conn: sqlite3.Connection,
+    record: MemoryRecord,
+    event: str,
+    before: MemoryRecord | None,
+    after: MemoryRecord | None,
+    actor: str | None,
+    reason: str | None,
+    now: str,
+) -> None:
+    """Append one audit row inside the caller's transaction."""
+    conn.execute(
+        "INSERT INTO memory_history(memory_id, namespace, event, before, after, actor, "
+        "reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (record.id, record.namespace, event, audit(before), audit(after), actor, reason, now),
+    )
+
+
+def live(conn: sqlite3.Connection, namespace: str, memory_id: str) -> MemoryRecord:
+    """A live memory read inside the caller's transaction; ``NotFoundError`` if none."""
+    row = conn.execute(
+        SELECT + " WHERE m.namespace = ? AND m.id = ? AND m.deleted_at IS NULL",
+        (namespace, memory_id),
+    ).fetchone()
+    if row is None:
+        raise NotFoundError(f"no memory {memory_id!r} in namespace {namespace!r}")
+    return from_row(row)
+
+
+class SQLiteMemories:
+    """The SQLite implementation of ``MemoryStore``."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def insert(
+        self, records: Sequence[MemoryRecord], *, actor: str | None = None
+    ) -> list[InsertResult]:
+        """Insert records in one transaction; exact duplicates return the existing memory."""
+        results: list[InsertResult] = []
+        now = ts(utcnow())
+        try:
+            with self._db.tx() as conn:
+                for record in records:
+                    existing = conn.execute(
+                        SELECT + " WHERE m.namespace = ? AND m.content_hash = ? "
+                        "AND m.deleted_at IS NULL",
+                        (record.namespace, record.content_hash),
+                    ).fetchone()
+                    if existing is not None:
+                        found = from_row(existing)
+                        write_history(
+                            conn,
+                            found,
+                            "dedup",
+                            None,
+                            None,
+                            actor,
+                            "identical content already stored",
+                            now,
+                        )
+                        results.append(InsertResult(found, created=False))
+                        continue
+                    normalized = normalize_content(record.content).normalized
+                    conn.execute(INSERT, to_row(record, normalized))
+                    write_history(conn, record, "create", None, record, actor, None, now)
+                    results.append(InsertResult(record, created=True))
+        except sqlite3.IntegrityError as exc:
+            raise InvalidInputError(f"cannot insert memory: {exc}") from exc
+        except sqlite3.Error as exc:
+            raise StoreError(f"insert failed: {exc}") from exc
+        return results
+
+    def get(
+        self, namespace: str, memory_id: str, *, include_deleted: bool = False
+    ) -> MemoryRecord | None:
+        """One memory of ``namespace``, or None."""
+        sql = SELECT + " WHERE m.namespace = ? AND m.id = ?"
+        if not include_deleted:
+            sql += " AND m.deleted_at IS NULL"
+        with self._db.read() as conn:
+            row = conn.execute(sql, (namespace, memory_id)).fetchone()
+        return None if row is None else from_row(row)
+
+    def get_many(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
+        """Live memories of ``namespace`` by id; unknown ids are left out."""
+        out: dict[str, MemoryRecord] = {}
+        ids = list(dict.fromkeys(memory_ids))
+        with self._db.read() as conn:
+            # Stay well under SQLite's bound-parameter limit.
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                marks = ", ".join("?" for _ in chunk)
+                rows = conn.execute(
+                    # ``+m.namespace`` keeps SQLite on the unique id index; with the
+                    # namespace index it would scan the whole namespace (10x slower).
+                    SELECT + f" WHERE +m.namespace = ? AND m.deleted_at IS NULL "
+                    f"AND m.id IN ({marks})",
+                    (namespace, *chunk),
+                ).fetchall()
+                for row in rows:
+                    record = from_row(row)
+                    out[record.id] = record
+        return out
+
+    def select(self, namespace: str, query: ListQuery) -> list[MemoryRecord]:
+        """Memories of ``namespace`` matching every filter in ``query``."""
+        where = ["m.namespace = ?"]
+        params: list[Any] = [namespace]
+        if not query.include_deleted:
+            where.append("m.deleted_at IS NULL")
+        for column in ("type", "category", "user_id", "agent_id", "run_id", "session_id"):
+            value = getattr(query, column)
+            if value is not None:
+                where.append(f"m.{column} = ?")
+                params.append(str(value))
+        for tag in query.tags:
+            where.append("EXISTS (SELECT 1 FROM json_each(m.tags) WHERE value = ?)")
+            params.append(tag)
+        for key, value in query.metadata.items():
+            path = '$."' + str(key).replace('"', '""') + '"'
+            where.append("json_extract(m.metadata, ?) IS ?")
+            params.extend([path, int(value) if isinstance(value, bool) else value])
+        if query.min_quality is not None:
+            where.append("m.quality >= ?")
+            params.append(query.min_quality)
+        if query.max_quality is not None:
+            where.append("m.quality <= ?")
+            params.append(query.max_quality)
+        if query.created_after is not None:
+            where.append("m.created_at >= ?")
+            params.append(ts(query.created_after))
+        if query.created_before is not None:
+            where.append("m.created_at < ?")
+            params.append(ts(query.created_before))
+        order = "DESC" if query.newest_first else "ASC"
+        sql = (
+            SELECT
+            + " WHERE "
+            + " AND ".join(where)
+            + f" ORDER BY m.created_at {order}, m.seq {order} LIMIT ? OFFSET ?"
+        )
+        params.extend([query.limit, query.offset])
+        with self._db.read() as conn:
+            return [from_row(r) for r in conn.execute(sql, params).fetchall()]
+
+    def count(self, namespace: str, *, include_deleted: bool = False) -> int:
+        """How many memories ``namespace`` holds."""
+        sql = "SELECT count(*) FROM memories WHERE namespace = ?"
+        if not include_deleted:
+            sql += " AND deleted_at IS NULL"
+        with self._db.read() as conn:
+            return int(conn.execute(sql, (namespace,)).fetchone()[0])
+
+    def session_members(
+        self, namespace: str, memory_ids: Sequence[str], *, max_members: int
+    ) -> dict[str, list[str]]:
+        """Live members of the sessions of ``memory_ids``, oldest first; sessions with
+        more than ``max_members`` live members are left out."""
+        ids = list(dict.fromkeys(memory_ids))
+        if not ids:
+            return {}
+        sessions: set[str] = set()
+        with self._db.read() as conn:
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                marks = ", ".join("?" for _ in chunk)
+                sessions.update(
+                    row[0]
+                    for row in conn.execute(
+                        "SELECT DISTINCT session_id FROM memories WHERE +namespace = ? "
+                        f"AND id IN ({marks}) AND session_id IS NOT NULL",
+                        (namespace, *chunk),
+                    )
+                )
+            if not sessions:
+                return {}
+            wanted = sorted(sessions)
+            marks = ", ".join("?" for _ in wanted)
+            sizes = dict(
+                conn.execute(
+                    "SELECT session_id, count(*) FROM memories WHERE namespace = ? "
+                    f"AND session_id IN ({marks}) AND deleted_at IS NULL GROUP BY session_id",
+                    (namespace, *wanted),
+                ).fetchall()
+            )
+            small = [sid for sid in wanted if 0 < sizes.get(sid, 0) <= max_members]
+            out: dict[str, list[str]] = {sid: [] for sid in small}
+            if small:
+                marks = ", ".join("?" for _ in small)
+                for session, memory_id in conn.execute(
+                    "SELECT session_id, id FROM memories WHERE namespace = ? "
+                    f"AND session_id IN ({marks}) AND deleted_at IS NULL "
+                    "ORDER BY session_id, created_at, seq",
+                    (namespace, *small),
+                ):
+                    out[session].append(memory_id)
+        return out
+
+    def timestamps(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, datetime]:
+        """``created_at`` of live memories of ``namespace`` by id."""
+        ids = list(dict.fromkeys(memory_ids))
+        out: dict[str, datetime] = {}
+        with self._db.read() as conn:
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                marks = ", ".join("?" for _ in chunk)
+                for memory_id, created in conn.execute(
+                    "SELECT id, created_at FROM memories WHERE +namespace = ? "
+                    f"AND deleted_at IS NULL AND id IN ({marks})",
+                    (namespace, *chunk),
+                ):
+                    out[memory_id] = datetime.fromisoformat(created)
+        return out
+
+    def update(
+        self,
+        namespace: str,
+        memory_id: str,
+        changes: Mapping[str, Any],
+        *,
+        event: str = "update",
+        actor: str | None = None,
+        reason: str | None = None,
+    ) -> tuple[MemoryRecord, MemoryRecord]:
+        """Apply ``changes`` to a live memory, audit them, and return (before, after)."""
+        schema.check_updatable(changes)
+        try:
+            with self._db.tx() as conn:
+                before = live(conn, namespace, memory_id)
+                values, after = schema.planned_update(before, changes)
+                if after.content_hash != before.content_hash:
+                    clash = conn.execute(
+                        "SELECT id FROM memories WHERE namespace = ? AND content_hash = ? "
+                        "AND deleted_at IS NULL AND id != ?",
+                        (namespace, after.content_hash, memory_id),
+                    ).fetchone()
+                    if clash is not None:
+                        raise schema.content_clash(clash[0])
+                sets = ", ".join(f"{c} = ?" for c in values)
+                params = [
+                    v if c == "normalized" else encode(c, getattr(after, c))
+                    for c, v in values.items()
+                ]
+                conn.execute(
+                    f"UPDATE memories SET {sets} WHERE namespace = ? AND id = ?",
+                    (*params, namespace, memory_id),
+                )
+                write_history(conn, after, event, before, after, actor, reason, ts(utcnow()))
+        except sqlite3.Error as exc:
+            raise StoreError(f"update failed: {exc}") from exc
+        return before, after
+
+    def delete(self, namespace: str, memory_id: str, *, actor: str | None = None) -> MemoryRecord:
+        """Tombstone a memory; it disappears from search, list and recall."""
+        try:
+            with self._db.tx() as conn:
+                before = live(conn, namespace, memory_id)
+                now = utcnow()
+                after = before.with_changes(deleted_at=now, updated_at=now)
+                conn.execute(
+                    "UPDATE memories SET deleted_at = ?, updated_at = ? "
+                    "WHERE namespace = ? AND id = ?",
+                    (ts(now), ts(now), namespace, memory_id),
+                )
+                write_history(conn, after, "delete", before, after, actor, None, ts(now))
+        except sqlite3.Error as exc:
+            raise StoreError(f"delete failed: {exc}") from exc
+        return after
+
+    def purge(self, namespace: str | None = None) -> int:
+        """Hard-delete tombstoned memories with their vectors, history and feedback."""
+        where = "deleted_at IS NOT NULL" + ("" if namespace is None else " AND namespace = ?")
+        params: tuple[Any, ...] = () if namespace is None else (namespace,)
+        try:
+            with self._db.tx() as conn:
+                ids = [r[0] for r in conn.execute(f"SELECT id FROM memories WHERE {where}", params)]
+                for start in range(0, len(ids), 500):
+                    chunk = ids[start : start + 500]
+                    marks = ", ".join("?" for _ in chunk)
+                    conn.execute(f"DELETE FROM memory_history WHERE memory_id IN ({marks})", chunk)
+                    conn.execute(
+                        f"DELETE FROM memory_feedback_log WHERE memory_id IN ({marks})", chunk
+                    )
+                conn.execute(f"DELETE FROM memories WHERE {where}", params)
+        except sqlite3.Error as exc:
+            raise StoreError(f"purge failed: {exc}") from exc
+        return len(ids)
+
+    def history(self, namespace: str, memory_id: str) -> list[HistoryEntry]:
+        """The audit trail of one memory, oldest first."""
+        with self._db.read() as conn:
+            rows = conn.execute(
+                f"SELECT {HISTORY_COLUMNS} FROM memory_history "
+                "WHERE namespace = ? AND memory_id = ? ORDER BY id",
+                (namespace, memory_id),
+            ).fetchall()
+        return [history_from_row(r) for r in rows]
+
+    def namespaces(self) -> dict[str, int]:
+        """Live memory counts per namespace."""
+        with self._db.read() as conn:
+            rows = conn.execute(
+                "SELECT namespace, count(*) FROM memories WHERE deleted_at IS NULL "
+                "GROUP BY namespace ORDER BY namespace"
+            ).fetchall()
+        return {r[0]: int(r[1]) for r in rows}

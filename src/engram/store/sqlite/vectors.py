@@ -1,0 +1,138 @@
+"""Vectors in the SQLite store: float32 BLOBs, one per memory, and the vector epoch.
+
+The searchable matrix is derived from these rows by ``VectorIndex``, which the
+``index`` method hands out; triggers move the epoch on every vector write and every
+change of a memory's liveness or content, so the index can tell when it is stale.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from engram.errors import StoreError
+from engram.records import MemoryRecord
+from engram.store.protocols.vectors import NamespaceVectors, VectorRow, VectorSearch
+from engram.store.sqlite.codec import SELECT, from_row
+from engram.store.sqlite.db import Database
+from engram.store.sqlite.vector_index import VectorIndex
+
+_MISSING = (
+    " LEFT JOIN memory_vectors v ON v.memory_seq = m.seq "
+    "WHERE m.deleted_at IS NULL AND (v.memory_seq IS NULL OR v.model != ? "
+    "OR v.content_hash != m.content_hash)"
+)
+
+
+def _epoch(conn: sqlite3.Connection) -> int:
+    return int(
+        conn.execute("SELECT value FROM engram_meta WHERE key = 'vector_epoch'").fetchone()[0]
+    )
+
+
+class SQLiteVectors:
+    """The SQLite implementation of ``VectorStore``."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def put(self, rows: Iterable[VectorRow]) -> int:
+        """Upsert vectors (one per memory) and return the vector epoch after the write."""
+        try:
+            with self._db.tx() as conn:
+                for row in rows:
+                    found = conn.execute(
+                        "SELECT seq FROM memories WHERE id = ?", (row.memory_id,)
+                    ).fetchone()
+                    if found is None:
+                        continue  # deleted and purged while it was being embedded
+                    vector = np.ascontiguousarray(row.vector, dtype=np.float32)
+                    conn.execute(
+                        "INSERT INTO memory_vectors(memory_seq, model, dim, content_hash, vector) "
+                        "VALUES (?, ?, ?, ?, ?) ON CONFLICT(memory_seq) DO UPDATE SET "
+                        "model = excluded.model, dim = excluded.dim, "
+                        "content_hash = excluded.content_hash, vector = excluded.vector",
+                        (
+                            found[0],
+                            row.model,
+                            int(vector.shape[0]),
+                            row.content_hash,
+                            vector.tobytes(),
+                        ),
+                    )
+                    conn.execute(
+                        "UPDATE memories SET embedding_model = ? WHERE seq = ?",
+                        (row.model, found[0]),
+                    )
+                epoch = _epoch(conn)
+        except sqlite3.Error as exc:
+            raise StoreError(f"storing vectors failed: {exc}") from exc
+        return epoch
+
+    def load(self, namespace: str, model: str) -> NamespaceVectors:
+        """Every live vector of ``namespace`` by ``model`` whose content is current."""
+        with self._db.snapshot() as conn:  # one snapshot for the rows and the epoch
+            rows = conn.execute(
+                "SELECT m.id, v.vector, v.dim FROM memory_vectors v JOIN memories m "
+                "ON m.seq = v.memory_seq WHERE m.namespace = ? AND m.deleted_at IS NULL "
+                "AND v.model = ? AND v.content_hash = m.content_hash ORDER BY m.seq",
+                (namespace, model),
+            ).fetchall()
+            epoch = _epoch(conn)
+        if not rows:
+            return NamespaceVectors(ids=[], matrix=np.zeros((0, 0), np.float32), epoch=epoch)
+        dim = int(rows[0][2])
+        matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(-1, dim)
+        return NamespaceVectors(ids=[r[0] for r in rows], matrix=matrix.copy(), epoch=epoch)
+
+    def epoch(self) -> int:
+        """Changes whenever a vector is written or a memory's liveness or content changes."""
+        with self._db.read() as conn:
+            return _epoch(conn)
+
+    def dimensions(self) -> dict[str, int]:
+        """Dimension per model among stored vectors."""
+        with self._db.read() as conn:
+            rows = conn.execute(
+                "SELECT model, min(dim), max(dim) FROM memory_vectors GROUP BY model"
+            ).fetchall()
+        return {r[0]: int(r[2]) for r in rows}
+
+    def missing(
+        self, model: str, *, limit: int, namespace: str | None = None
+    ) -> list[MemoryRecord]:
+        """Live memories with no vector by ``model``, or one made from older content."""
+        sql = SELECT + _MISSING
+        params: list[Any] = [model]
+        if namespace is not None:
+            sql += " AND m.namespace = ?"
+            params.append(namespace)
+        sql += " ORDER BY m.seq LIMIT ?"
+        params.append(limit)
+        with self._db.read() as conn:
+            return [from_row(r) for r in conn.execute(sql, params).fetchall()]
+
+    def delete(self, model: str | None = None) -> int:
+        """Drop vectors of one model (or all) so ``reindex`` can rebuild them."""
+        try:
+            with self._db.tx() as conn:
+                if model is None:
+                    cur = conn.execute("DELETE FROM memory_vectors")
+                else:
+                    cur = conn.execute("DELETE FROM memory_vectors WHERE model = ?", (model,))
+                return int(cur.rowcount)
+        except sqlite3.Error as exc:
+            raise StoreError(f"deleting vectors failed: {exc}") from exc
+
+    def count_missing(self, model: str) -> int:
+        """How many live memories lack a current vector by ``model``."""
+        with self._db.read() as conn:
+            row = conn.execute("SELECT count(*) FROM memories m" + _MISSING, (model,)).fetchone()
+        return int(row[0])
+
+    def index(self, model: str, dimension: int) -> VectorSearch:
+        """An exact in-memory index derived from this store's vector rows."""
+        return VectorIndex(self, model, dimension)

@@ -1,0 +1,57 @@
+"""``mem.transcripts``: a session's raw transcript, kept verbatim and once (seed 004).
+
+Memories of the session carry ``session_id=session_key``; ``recall(..., expand=True)``
+joins the transcript to them, so the full conversation behind a recalled memory is one
+call away.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engram.core import Part
+from engram.errors import InvalidInputError
+from engram.validate import session_key_value
+
+
+class Transcripts(Part):
+    """Lossless session transcripts of a ``Memory``."""
+
+    def add(
+        self,
+        session_key: str,
+        content: str,
+        *,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+    ) -> bool:
+        """Keep a session's raw transcript. Returns False when the session already has
+        one: the first one is kept unchanged."""
+        core = self._core
+        core.check_open()
+        scope = core.scope(namespace, user_id, agent_id, run_id)
+        key = session_key_value(session_key)
+        if not isinstance(content, str) or not content.strip():
+            raise InvalidInputError("transcript content must be a non-empty string")
+        return core.store.transcripts.put(scope.namespace, key, content, agent_id=agent_id)
+
+    def get(
+        self,
+        session_keys: Sequence[str],
+        *,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+    ) -> dict[str, str]:
+        """The transcripts of these sessions, by session key; sessions without one are
+        left out."""
+        core = self._core
+        core.check_open()
+        scope = core.scope(namespace, user_id, agent_id, run_id)
+        if isinstance(session_keys, str) or not isinstance(session_keys, Sequence):
+            raise InvalidInputError("session_keys must be a list of session keys")
+        keys = [session_key_value(k) for k in session_keys]
+        return core.store.transcripts.get(scope.namespace, keys)

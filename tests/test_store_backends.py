@@ -310,3 +310,17 @@ def test_recall_is_the_same_on_both_backends(mem: Memory) -> None:
     assert "Pixel" in result.hits[0].memory.content
     keyword = mem.recall("PostgreSQL production", strategy="bm25", limit=1)
     assert keyword.hits[0].breakdown.bm25 == 1.0  # normalised by the best keyword score
+
+
+def test_select_by_id_prefix(any_store: Store) -> None:
+    a = add(any_store, "first memory about the prefix")
+    b = add(any_store, "second memory about the prefix")
+    add(any_store, "elsewhere", namespace="other")
+    assert [r.id for r in any_store.memories.select("default", ListQuery(id_prefix=a))] == [a]
+    common = 0
+    while a[: common + 1] == b[: common + 1]:
+        common += 1
+    both = any_store.memories.select("default", ListQuery(id_prefix=a[:common]))
+    assert {r.id for r in both} == {a, b}
+    assert any_store.memories.select("other", ListQuery(id_prefix=a[:common])) == []
+    assert any_store.memories.select("default", ListQuery(id_prefix="zz")) == []

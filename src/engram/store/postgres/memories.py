@@ -216,6 +216,9 @@ class PgMemories:
         if query.created_before is not None:
             where.append("m.created_at < %s")
             params.append(query.created_before)
+        if query.id_prefix is not None:
+            where.append("starts_with(m.id, %s)")
+            params.append(codec.check_text(query.id_prefix, "id prefix"))
         order = "DESC" if query.newest_first else "ASC"
         statement = (
             codec.SELECT

@@ -42,6 +42,8 @@ class ListQuery:
     """Only memories created at or after this time."""
     created_before: datetime | None = None
     """Only memories created before this time."""
+    id_prefix: str | None = None
+    """Only memories whose id starts with this (how a shortened id is resolved)."""
     include_deleted: bool = False
     limit: int = 100
     offset: int = 0

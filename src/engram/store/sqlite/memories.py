@@ -166,6 +166,10 @@ class SQLiteMemories:
         if query.created_before is not None:
             where.append("m.created_at < ?")
             params.append(ts(query.created_before))
+        if query.id_prefix is not None:
+            # A range on the unique id index: U+10FFFF sorts after every other character.
+            where.append("m.id >= ? AND m.id < ?")
+            params.extend([query.id_prefix, query.id_prefix + "\U0010ffff"])
         order = "DESC" if query.newest_first else "ASC"
         sql = (
             SELECT

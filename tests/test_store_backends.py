@@ -322,5 +322,5 @@ def test_select_by_id_prefix(any_store: Store) -> None:
         common += 1
     both = any_store.memories.select("default", ListQuery(id_prefix=a[:common]))
     assert {r.id for r in both} == {a, b}
-    assert any_store.memories.select("other", ListQuery(id_prefix=a[:common])) == []
+    assert any_store.memories.select("other", ListQuery(id_prefix=a)) == []  # namespaced
     assert any_store.memories.select("default", ListQuery(id_prefix="zz")) == []

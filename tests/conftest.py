@@ -107,6 +107,15 @@ def store_location(backend: str, request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
+def reopenable(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    """A store that a second ``Memory`` (or process) can open again: a SQLite file, or a
+    fresh PostgreSQL database."""
+    if backend == "postgres":
+        return str(request.getfixturevalue("pg_url"))
+    return str(tmp_path / "engram.db")
+
+
+@pytest.fixture
 def any_store(config: Config, store_location: str) -> Iterator[Store]:
     """A bare store on each backend, opened the way ``Memory`` opens it."""
     store = open_store(store_location, config)

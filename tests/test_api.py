@@ -77,18 +77,18 @@ def test_create_get_list_update_delete_history(api: Api, alice: httpx.Client) ->
 
     alice.post("/v1/memories", json={"content": "Alice likes green tea", "type": "preference"})
     listed = alice.get("/v1/memories").json()
-    assert [m["content"] for m in listed["memories"]] == [
+    assert [m["content"] for m in listed["items"]] == [
         "Alice likes green tea",
         "Deploys go through ops/deploy.sh",
     ]
     assert listed["limit"] == 100 and listed["offset"] == 0
-    by_type = alice.get("/v1/memories", params={"type": "decision"}).json()["memories"]
+    by_type = alice.get("/v1/memories", params={"type": "decision"}).json()["items"]
     assert [m["id"] for m in by_type] == [mid]
-    by_tag = alice.get("/v1/memories", params={"tags": ["ops"]}).json()["memories"]
+    by_tag = alice.get("/v1/memories", params={"tags": ["ops"]}).json()["items"]
     assert [m["id"] for m in by_tag] == [mid]
     by_meta = alice.get("/v1/memories", params={"metadata": json.dumps({"source": "runbook"})})
-    assert [m["id"] for m in by_meta.json()["memories"]] == [mid]
-    page = alice.get("/v1/memories", params={"limit": 1, "offset": 1}).json()["memories"]
+    assert [m["id"] for m in by_meta.json()["items"]] == [mid]
+    page = alice.get("/v1/memories", params={"limit": 1, "offset": 1}).json()["items"]
     assert [m["id"] for m in page] == [mid]
 
     patched = alice.patch(f"/v1/memories/{mid}", json={"content": "Deploys go through deploy.sh"})
@@ -101,7 +101,7 @@ def test_create_get_list_update_delete_history(api: Api, alice: httpx.Client) ->
     assert deleted.status_code == 200 and deleted.json()["deleted_at"] is not None
     assert alice.get(f"/v1/memories/{mid}").status_code == 404
     with_deleted = alice.get("/v1/memories", params={"include_deleted": "true"}).json()
-    assert mid in {m["id"] for m in with_deleted["memories"]}
+    assert mid in {m["id"] for m in with_deleted["items"]}
 
     history = alice.get(f"/v1/memories/{mid}/history").json()
     assert [h["event"] for h in history] == ["create", "update", "delete"]

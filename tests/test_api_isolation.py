@@ -200,7 +200,7 @@ def test_bob_and_admin_reach_bobs_data(world: World) -> None:
         base_url=world.url, timeout=10, headers={"Authorization": f"Bearer {world.keys['admin']}"}
     ) as admin:
         alice_notes = admin.get("/v1/memories", params={"user_id": "alice"}).json()
-        assert [m["content"] for m in alice_notes["memories"]] == ["Alice's own note about the dog"]
+        assert [m["content"] for m in alice_notes["items"]] == ["Alice's own note about the dog"]
         assert admin.get("/v1/diagnostics").json()["namespaces"][BOB] == 1
     with httpx.Client(
         base_url=world.url, timeout=10, headers={"Authorization": f"Bearer {world.keys['bob']}"}

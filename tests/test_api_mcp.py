@@ -61,14 +61,14 @@ def test_mcp_over_http_is_isolated_per_key(served: tuple[str, Memory, dict[str, 
             ],
         )
     )
-    assert listed.structured_content["memories"] == []
+    assert listed.structured_content["items"] == []
     assert searched.structured_content["hits"] == []
     assert recalled.is_error and "Alice" not in str(recalled.content)
 
     [admin_view] = asyncio.run(
         _tools(url, keys["admin"], [("list_memories", {})], namespace="user:alice")
     )
-    assert [m["id"] for m in admin_view.structured_content["memories"]] == [alice_id]
+    assert [m["id"] for m in admin_view.structured_content["items"]] == [alice_id]
 
 
 def test_mcp_needs_a_key_and_a_reachable_namespace(

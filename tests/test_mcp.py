@@ -204,11 +204,11 @@ async def test_list_memories_pages_newest_first(alice: Client, mem: Memory) -> N
     offset: int | None = 0
     while offset is not None:
         page = await call(alice, "list_memories", limit=2, offset=offset)
-        seen.extend(m["content"] for m in page["memories"])
+        seen.extend(m["content"] for m in page["items"])
         offset = page["next_offset"]
     assert seen == [f"memory number {i}" for i in reversed(range(5))]
     decisions = await call(alice, "list_memories", type="decision")
-    assert [m["content"] for m in decisions["memories"]] == [
+    assert [m["content"] for m in decisions["items"]] == [
         "memory number 4",
         "memory number 2",
         "memory number 0",
@@ -307,7 +307,7 @@ async def test_namespace_callable_is_asked_on_every_call(mem: Memory) -> None:
         await call(client, "remember", content="said to alice")
         current["ns"] = BOB
         await call(client, "remember", content="said to bob")
-        assert [m["content"] for m in (await call(client, "list_memories"))["memories"]] == [
+        assert [m["content"] for m in (await call(client, "list_memories"))["items"]] == [
             "said to bob"
         ]
     assert [r.content for r in mem.get_all(namespace=ALICE)] == ["said to alice"]
@@ -342,7 +342,7 @@ async def test_two_servers_over_one_store_never_see_each_other(mem: Memory) -> N
                 )
                 assert secrets[ns] not in await call(other, "get_context", task=query)
             listed = await call(other, "list_memories", limit=100)
-            assert mine not in {m["id"] for m in listed["memories"]}
+            assert mine not in {m["id"] for m in listed["items"]}
             assert "no memory" in await fail(other, "recall_memory", ids=[mine])
             assert "no memory" in await fail(other, "forget", id=mine)
             assert "no memory" in await fail(other, "feedback", id=mine, rating="down")
@@ -410,7 +410,7 @@ async def test_stdio_subprocess_serves_every_tool(home: Path) -> None:
         assert (await call(client, "feedback", id=kept["id"], rating="up"))["quality"] == 1
         await call(client, "forget", id=gone["id"])
         listed = await call(client, "list_memories")
-        assert [m["id"] for m in listed["memories"]] == [kept["id"]]
+        assert [m["id"] for m in listed["items"]] == [kept["id"]]
         assert "Extra inputs" in await fail(client, "forget", id=kept["id"], force=True)
     with reopen(home) as mem:
         stored = mem.get_all(namespace="team-x", include_deleted=True)
@@ -425,7 +425,7 @@ async def test_stdio_servers_for_two_users_are_isolated(home: Path) -> None:
         mine = await call(alice, "remember", content="alice's diary entry")
     async with Client(engram_over_stdio(home, env={"ENGRAM_MCP_NAMESPACE": "user:bob"})) as bob:
         assert (await call(bob, "search_memory", query="diary entry"))["hits"] == []
-        assert (await call(bob, "list_memories"))["memories"] == []
+        assert (await call(bob, "list_memories"))["items"] == []
         assert "no memory" in await fail(bob, "recall_memory", ids=[mine["id"]])
         assert "no memory" in await fail(bob, "forget", id=mine["id"])
         await call(bob, "remember", content="bob's note")
@@ -472,7 +472,7 @@ async def test_http_keys_scope_every_tool_to_their_user(
     async with over_http(url, keys["bob"], mode) as bob:
         assert (await call(bob, "search_memory", query="launch code"))["hits"] == []
         assert await call(bob, "get_context", task="launch code") == ""
-        assert (await call(bob, "list_memories"))["memories"] == []
+        assert (await call(bob, "list_memories"))["items"] == []
         assert "no memory" in await fail(bob, "recall_memory", ids=[mine["id"]])
         assert "no memory" in await fail(bob, "forget", id=mine["id"])
         assert "no memory" in await fail(bob, "feedback", id=mine["id"], rating="down")
@@ -481,4 +481,4 @@ async def test_http_keys_scope_every_tool_to_their_user(
     assert [r.content for r in mem.get_all(namespace=BOB)] == ["bob's note"]
     async with over_http(url, keys["alice"], mode) as alice:
         listed = await call(alice, "list_memories")
-        assert [m["id"] for m in listed["memories"]] == [mine["id"]]
+        assert [m["id"] for m in listed["items"]] == [mine["id"]]

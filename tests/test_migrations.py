@@ -216,3 +216,30 @@ def test_failed_migration_rolls_back(tmp_path: Path) -> None:
         assert "run_id" not in cols  # 004's first ALTER was rolled back too
     finally:
         conn.close()
+
+
+def test_009_clears_embedding_models_without_a_current_vector(
+    tmp_path: Path, config: Config
+) -> None:
+    path = tmp_path / "old.db"
+    old_database(path, "008_namespace_fts")
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        # m1 has a vector of its current content; m2 claims a model but has no vector
+        # (an earlier engram set the column even when the write raced an update).
+        conn.execute("UPDATE memories SET embedding_model = 'test-hash' WHERE id IN ('m1', 'm2')")
+        seq, content_hash = conn.execute(
+            "SELECT seq, content_hash FROM memories WHERE id = 'm1'"
+        ).fetchone()
+        conn.execute(
+            "INSERT INTO memory_vectors(memory_seq, model, dim, content_hash, vector) "
+            "VALUES (?, 'test-hash', 64, ?, ?)",
+            (seq, content_hash, bytes(64 * 4)),
+        )
+    finally:
+        conn.close()
+    with open_mem(path, config) as mem:
+        assert mem.get("m1").embedding_model == "test-hash"
+        assert mem.get("m2").embedding_model is None
+        assert mem.store.vectors.unembedded("default") == 1  # m2; m4 is tombstoned
+    assert applied(path)[-1] == "009_unembedded"

@@ -274,9 +274,15 @@ def test_title_narrative_and_facts_are_scanned(mem: Memory, fields: dict[str, An
     assert mem.get_all() == []
 
 
-def test_add_many_blocks_the_whole_batch(mem: Memory) -> None:
+def test_add_many_skips_a_blocked_item_and_keeps_the_rest(mem: Memory) -> None:
+    batch = mem.add_many(["first fine memory", ATTACK, "third fine memory"])
+    assert [i.outcome.value for i in batch.items] == ["stored", "blocked", "stored"]
+    assert sorted(r.content for r in mem.get_all()) == ["first fine memory", "third fine memory"]
+
+
+def test_add_many_can_block_the_whole_batch(mem: Memory) -> None:
     with pytest.raises(InjectionBlocked):
-        mem.add_many(["first fine memory", ATTACK, "third fine memory"])
+        mem.add_many(["first fine memory", ATTACK, "third fine memory"], on_blocked="raise")
     assert mem.get_all() == []
 
 
@@ -327,3 +333,35 @@ def test_update_in_flag_mode_sets_and_clears_flags(tmp_path: Path) -> None:
         cleaned = mem.update(record.id, "The deploy runbook moved to docs/deploy.md")
         assert "injection_flags" not in cleaned.metadata
         assert "injection_flags" not in mem.get(record.id).metadata
+
+
+def _bench_messages() -> list[tuple[str, str]]:
+    """Every message of the LoCoMo and BEAM dev splits: (where, text)."""
+    shared = Path(__file__).resolve().parents[2] / "shared" / "bench"
+    out: list[tuple[str, str]] = []
+
+    def walk(node: object, where: str) -> None:
+        if isinstance(node, dict):
+            if isinstance(node.get("content"), str) and "role" in node:
+                out.append((f"{where}#{node.get('id')}", node["content"]))
+            for value in node.values():
+                walk(value, where)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value, where)
+
+    for chat in sorted((shared / "beam-100k").glob("*/chat.json")):
+        walk(json.loads(chat.read_text(encoding="utf-8")), f"beam/{chat.parent.name}")
+    for conversation in json.loads((shared / "locomo" / "locomo10_dev.json").read_text("utf-8")):
+        for key, turns in conversation["conversation"].items():
+            if key.startswith("session_") and isinstance(turns, list):
+                out.extend((f"locomo/{t['dia_id']}", t["text"]) for t in turns)
+    return out
+
+
+def test_real_chat_messages_are_not_flagged() -> None:
+    """Real conversations are the benign set that matters: none of them is an attack."""
+    messages = _bench_messages()
+    assert len(messages) > 5000
+    flagged = [(where, scan(text)) for where, text in messages if scan(text)]
+    assert flagged == []

@@ -23,14 +23,6 @@ from engram.text import fts_query
 from engram.validate import build_record
 
 
-@pytest.fixture
-def location(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
-    """A store two processes can open: a SQLite file, or a PostgreSQL database."""
-    if backend == "postgres":
-        return str(request.getfixturevalue("pg_url"))
-    return str(tmp_path / "engram.db")
-
-
 def _child(location: str, home: Path, kill: bool) -> subprocess.CompletedProcess[str]:
     """Run the spanning write in a fresh process; SIGKILL it before the commit if
     ``kill``. It prints what it saw inside the open transaction."""
@@ -84,15 +76,15 @@ def _keyword(store: Store, text: str) -> list[str]:
 
 
 def test_a_write_killed_half_way_leaves_nothing(
-    location: str, config: Config, tmp_path: Path
+    reopenable: str, config: Config, tmp_path: Path
 ) -> None:
-    old = _seed(location, config)
-    run = _child(location, tmp_path / "home", kill=True)
+    old = _seed(reopenable, config)
+    run = _child(reopenable, tmp_path / "home", kill=True)
     assert run.returncode == -signal.SIGKILL, run.stderr
     # The child got half way: its own reads saw the new memory inside the transaction.
     inside, seen, new_id = run.stdout.split()
     assert (inside, seen) == ("inside", "True")
-    store = open_store(location, config)
+    store = open_store(reopenable, config)
     try:
         assert store.memories.get("default", new_id, include_deleted=True) is None
         assert store.memories.history("default", new_id) == []
@@ -112,12 +104,14 @@ def test_a_write_killed_half_way_leaves_nothing(
         store.close()
 
 
-def test_a_spanning_write_commits_every_part(location: str, config: Config, tmp_path: Path) -> None:
-    old = _seed(location, config)
-    run = _child(location, tmp_path / "home", kill=False)
+def test_a_spanning_write_commits_every_part(
+    reopenable: str, config: Config, tmp_path: Path
+) -> None:
+    old = _seed(reopenable, config)
+    run = _child(reopenable, tmp_path / "home", kill=False)
     assert run.returncode == 0, run.stderr
     new_id = run.stdout.split()[2]
-    store = open_store(location, config)
+    store = open_store(reopenable, config)
     try:
         assert store.memories.get("default", new_id) is not None
         assert [h.event for h in store.memories.history("default", new_id)] == ["create"]

@@ -255,9 +255,16 @@ def test_without_vectors_reindex_fills_them(
     target = tmp_path / "target.db"
     counts = import_file(target, file, vectors=False)
     assert counts.vectors == 0 and dump(target)["vectors"] == []
-    assert dump(target)["memories"] == dump(db)["memories"]
+
+    def unembedded(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{**row, "embedding_model": None} for row in rows]
+
+    # Everything arrives but the vectors, so nothing counts as embedded yet.
+    assert dump(target)["memories"] == unembedded(dump(db)["memories"])
     with open_memory(target, config) as mem:
         assert mem.reindex() == 5  # the live ones
+    live_models = [m["embedding_model"] for m in dump(target)["memories"] if not m["deleted_at"]]
+    assert live_models == ["test-hash"] * 5
     live = {m["id"] for m in dump(db)["memories"] if m["deleted_at"] is None}
     assert [v for v in dump(target)["vectors"]] == [v for v in dump(db)["vectors"] if v[0] in live]
 

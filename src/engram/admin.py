@@ -3,7 +3,10 @@ the feedback log."""
 
 from __future__ import annotations
 
+import logging
 import sys
+import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -12,11 +15,17 @@ import numpy as np
 from engram import transfer
 from engram._version import __version__
 from engram.core import Part
-from engram.errors import EmbeddingError
-from engram.store.protocols import ImportCounts
+from engram.errors import EmbeddingError, InjectionBlocked, InvalidInputError, NotFoundError
+from engram.store.protocols import ImportCounts, ListQuery, MemoryBundle, TranscriptRow
 from engram.transfer import ExportCounts
-from engram.validate import positive_int
+from engram.validate import memory_id_value, positive_int
 from engram.write import BATCH, Progress
+
+log = logging.getLogger("engram")
+
+#: The shortest id prefix ``resolve_id`` accepts. Ids start with their creation time
+#: (``records.new_id``), so shorter prefixes would match whole minutes of memories.
+MIN_ID_PREFIX = 8
 
 
 class Admin(Part):
@@ -86,6 +95,86 @@ class Admin(Part):
             core.index.invalidate()
         return done
 
+    def backfill(self, *, batch_size: int = 64, stop: threading.Event | None = None) -> int:
+        """Embed memories stored without a current vector, a batch at a time, until
+        none is left or ``stop`` is set; returns how many were embedded.
+
+        ``engram serve`` runs this in the background at start, so rows a crash left
+        between their two transactions (or that an unreachable embedder skipped) come
+        back into dense search without anyone running ``reindex``. An embedding failure
+        ends it (logged): recall keeps warning, and ``reindex`` reports the error.
+        """
+        core = self._core
+        core.check_open()
+        if core.embedder is None:
+            return 0
+        positive_int("batch_size", batch_size)
+        done = 0
+        tried: set[str] = set()
+        while stop is None or not stop.is_set():
+            batch = [
+                r
+                for r in core.store.vectors.missing(core.embedder.name, limit=batch_size)
+                if r.id not in tried
+            ]
+            if not batch:
+                break  # done, or only rows that changed again while being embedded
+            tried.update(r.id for r in batch)
+            before = core.embed_failures
+            core.embed_and_store(batch)
+            if core.embed_failures != before:
+                log.warning("backfill stopped after %d memories: the embedder failed", done)
+                break
+            done += len(batch)
+        if done:
+            log.info("backfill embedded %d memories that had no vector", done)
+        return done
+
+    def resolve_id(
+        self,
+        memory_id: str,
+        *,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+        include_deleted: bool = False,
+    ) -> str:
+        """The full id of the memory ``memory_id`` names in this scope: the id itself,
+        or a unique prefix of at least 8 characters (as git takes a short hash).
+
+        ``NotFoundError`` when nothing in the namespace matches (tombstoned memories
+        count only with ``include_deleted``); ``InvalidInputError`` when the prefix is
+        shorter than 8 characters or matches several memories.
+        """
+        core = self._core
+        core.check_open()
+        scope = core.scope(namespace, user_id, agent_id, run_id)
+        wanted = memory_id_value(memory_id)
+        memories = core.store.memories
+        # An exact id wins even when it is also a prefix of a longer one, and ids that
+        # are not engram's own (kept by an import) may be shorter than a prefix.
+        if memories.get(scope.namespace, wanted, include_deleted=include_deleted) is not None:
+            return wanted
+        if len(wanted) < MIN_ID_PREFIX:
+            raise InvalidInputError(
+                f"{wanted!r} is not a memory id in namespace {scope.namespace!r}, and too "
+                f"short to be an id prefix: give at least {MIN_ID_PREFIX} characters of the id"
+            )
+        query = ListQuery(id_prefix=wanted, limit=2, include_deleted=include_deleted)
+        found = memories.select(scope.namespace, query)
+        if not found:
+            raise NotFoundError(
+                f"no memory {wanted!r} in namespace {scope.namespace!r} (as an id or id "
+                "prefix); `engram list` shows the ids"
+            )
+        if len(found) > 1:
+            raise InvalidInputError(
+                f"ambiguous id prefix {wanted!r}: it matches several memories in namespace "
+                f"{scope.namespace!r}; give more characters"
+            )
+        return found[0].id
+
     def doctor(self) -> dict[str, Any]:
         """Versions, store, counts per namespace, vector index, embedder and recall mode."""
         core = self._core
@@ -146,14 +235,45 @@ class Admin(Part):
             self._core.store, out, namespaces=namespaces, vectors=vectors, progress=progress
         )
 
+    def _screen(self, item: MemoryBundle | TranscriptRow) -> MemoryBundle | TranscriptRow | str:
+        """The injection scan of one imported item: the item to import, or why not."""
+        try:
+            if isinstance(item, TranscriptRow):
+                self._core.scan_text(item.content)
+                return item
+            record = item.record
+            # A file can carry any flags; only what the scan finds now counts.
+            clean = {k: v for k, v in record.metadata.items() if k != "injection_flags"}
+            scanned = self._core.scan(record.with_changes(metadata=clean))
+            return item if scanned == record else replace(item, record=scanned)
+        except InjectionBlocked as exc:
+            return "; ".join(exc.reasons)
+
     def import_jsonl(
-        self, path: str | Path, *, vectors: bool = True, progress: Progress | None = None
+        self,
+        path: str | Path,
+        *,
+        vectors: bool = True,
+        trusted: bool = False,
+        progress: Progress | None = None,
     ) -> ImportCounts:
         """Import an ``export_jsonl`` file: checked whole first, then imported in
-        batches; what is already stored is skipped, so importing twice is a no-op."""
+        batches; what is already stored is skipped, so importing twice is a no-op.
+
+        Every memory and transcript passes the injection scan, as if it were added now:
+        in block mode a flagged item is skipped (``counts.blocked``, with the reasons in
+        ``counts.blocked_items``) and the rest are imported; in flag mode it is imported
+        with its flags. ``trusted=True`` skips the scan, for restoring your own backup.
+        """
         core = self._core
         core.check_open()
-        counts = transfer.import_jsonl(core.store, Path(path), vectors=vectors, progress=progress)
+        counts = transfer.import_jsonl(
+            core.store,
+            Path(path),
+            vectors=vectors,
+            progress=progress,
+            screen=None if trusted else self._screen,
+        )
         if core.index is not None:
             core.index.invalidate()
         return counts

@@ -70,6 +70,8 @@ class AsyncAdmin(Awaitable[Admin]):
     purge = awaitable(Admin.purge)
     feedback_log = awaitable(Admin.feedback_log)
     reindex = awaitable(Admin.reindex)
+    resolve_id = awaitable(Admin.resolve_id)
+    backfill = awaitable(Admin.backfill)
     doctor = awaitable(Admin.doctor)
     export_jsonl = awaitable(Admin.export_jsonl)
     import_jsonl = awaitable(Admin.import_jsonl)
@@ -99,7 +101,6 @@ class AsyncMemory(Awaitable[Memory]):
 
     add = awaitable(Memory.add)
     add_many = awaitable(Memory.add_many)
-    add_many_results = awaitable(Memory.add_many_results)
     search = awaitable(Memory.search)
     recall = awaitable(Memory.recall)
     get = awaitable(Memory.get)

@@ -1,23 +1,49 @@
 """Validated settings with the seeds' defaults and ranges.
 
-Values come from keyword arguments, a TOML file and ``ENGRAM_*`` environment variables,
-in that order of precedence, over the defaults below. Environment variables are named
-``ENGRAM_<SECTION>_<KEY>`` (``ENGRAM_RECALL_ALPHA``) or ``ENGRAM_<KEY>`` for top-level
-keys (``ENGRAM_INJECTION_MODE``). The data directory is ``ENGRAM_HOME`` (``~/.engram``).
+Values come from keyword arguments, ``ENGRAM_*`` environment variables and a TOML file,
+in that order of precedence, over the defaults below (the twelve-factor order: the
+environment of one run overrides the file shared by every run). Environment variables
+are named ``ENGRAM_<SECTION>_<KEY>`` (``ENGRAM_RECALL_ALPHA``) or ``ENGRAM_<KEY>`` for
+top-level keys (``ENGRAM_INJECTION_MODE``). The data directory is ``ENGRAM_HOME``
+(``~/.engram``). An ``ENGRAM_*`` variable that names no setting raises a
+:class:`ConfigWarning` naming the closest one, since a typo would otherwise be ignored.
 """
 
 from __future__ import annotations
 
+import difflib
 import os
 import tomllib
 import typing
+import warnings
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
-from engram.errors import ConfigError
+from engram.errors import ConfigError, shown
 
 T = TypeVar("T")
+
+#: URL schemes of a PostgreSQL store; every other location is a SQLite file.
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+SQLITE_SCHEME = "sqlite://"
+
+#: ``ENGRAM_*`` variables engram (or its docs and tests) uses that are not settings:
+#: the data directory, the config file, ``engram mcp``'s namespace, the shell variable
+#: docs/mcp.md keeps an API key in, and the test suite's own knobs (``ENGRAM_TEST_*``).
+NOT_SETTINGS = frozenset(
+    {
+        "ENGRAM_HOME",
+        "ENGRAM_CONFIG",
+        "ENGRAM_MCP_NAMESPACE",
+        "ENGRAM_KEY",
+        "ENGRAM_TEST_POSTGRES_URL",
+    }
+)
+
+
+class ConfigWarning(UserWarning):
+    """A setting looks wrong but engram can go on (an unknown ``ENGRAM_*`` variable)."""
 
 
 def _range(lo: float | None, hi: float | None) -> dict[str, Any]:
@@ -82,6 +108,11 @@ class RecallConfig:
     context_style: str = field(
         default="memory_context", metadata=_choices("memory_context", "prior_work")
     )
+    flagged_context: str = field(default="omit", metadata=_choices("omit", "mark"))
+    """What the context block does with memories the injection scan flagged (flag mode):
+    leave them out (the default: flagged text never reaches a prompt), or show them
+    inside an explicit untrusted marker. Either way the hit, with its flags, stays in
+    ``Recall.hits``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,16 +190,19 @@ class Config:
         env: typing.Mapping[str, str] | None = None,
         **overrides: Any,
     ) -> Config:
-        """Build a config from defaults, environment, a TOML file and ``overrides``.
+        """Build a config from defaults, a TOML file, the environment and ``overrides``,
+        each overriding the one before.
 
         ``path`` defaults to ``$ENGRAM_CONFIG`` or ``<home>/config.toml`` if it exists.
         ``overrides`` take nested dicts for sections: ``recall={"alpha": 0.3}``.
         """
         environ = os.environ if env is None else env
-        data = _from_env(cls, environ)
-        toml_path = _config_file(path, environ, overrides.get("home") or data.get("home"))
+        from_env = _from_env(cls, environ)
+        data: dict[str, Any] = {}
+        toml_path = _config_file(path, environ, overrides.get("home"))
         if toml_path is not None:
             _deep_merge(data, _read_toml(toml_path))
+        _deep_merge(data, from_env)
         _deep_merge(data, overrides)
         return _build(cls, data, "")
 
@@ -204,21 +238,66 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 def _from_env(cls: type[Any], environ: typing.Mapping[str, str]) -> dict[str, Any]:
     data: dict[str, Any] = {}
+    known: set[str] = set()
     for f in fields(cls):
         section = _section_type(f.type)
         if section is not None:
             sub: dict[str, Any] = {}
             for sf in fields(section):
                 key = f"ENGRAM_{f.name}_{sf.name}".upper()
+                known.add(key)
                 if key in environ:
                     sub[sf.name] = environ[key]
             if sub:
                 data[f.name] = sub
         else:
             key = f"ENGRAM_{f.name}".upper()
+            known.add(key)
+            # ENGRAM_HOME is read where the home is resolved (``home_path``), so an
+            # explicit ``home=`` still wins over it.
             if key in environ and f.name != "home":
                 data[f.name] = environ[key]
+    _warn_unknown(environ, known)
     return data
+
+
+def _warn_unknown(environ: typing.Mapping[str, str], known: set[str]) -> None:
+    """Warn about ``ENGRAM_*`` variables that name no setting: a misspelt one would
+    otherwise be ignored without a word, and the run would use the default."""
+    for name in sorted(environ):
+        if (
+            not name.startswith("ENGRAM_")
+            or name in known
+            or name in NOT_SETTINGS
+            or name.startswith("ENGRAM_TEST_")
+        ):
+            continue
+        close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.8)
+        hint = f"did you mean {close[0]}?" if close else "see docs/configuration.md for the keys"
+        warnings.warn(
+            f"{name} is not an engram setting and is ignored; {hint}",
+            ConfigWarning,
+            stacklevel=4,
+        )
+
+
+def sqlite_file(location: str) -> str | None:
+    """The file a store location opens, or None for ``:memory:`` and PostgreSQL.
+
+    ``sqlite:///rel/path`` is relative and ``sqlite:////abs/path`` absolute, as in
+    SQLAlchemy (the rule ``engram.store.sqlite_path`` follows); a plain path is itself.
+    """
+    if location.startswith(POSTGRES_SCHEMES):
+        return None
+    path = location
+    if location.startswith(SQLITE_SCHEME):
+        rest = location[len(SQLITE_SCHEME) :]
+        if rest in ("", "/", "/:memory:"):
+            return None
+        if not rest.startswith("/"):
+            raise ConfigError(f"store {location!r}: write sqlite:///path (three slashes)")
+        path = rest[1:]
+    return None if path == ":memory:" else path
 
 
 def _section_type(annotation: Any) -> type[Any] | None:
@@ -301,17 +380,19 @@ def _coerce(key: str, value: Any, f: Any) -> Any:
         raise ConfigError(f"config key {key} cannot be empty")
     try:
         coerced = _to_type(value, target)
-    except (TypeError, ValueError):
-        raise ConfigError(f"config key {key} must be {target.__name__}, got {value!r}") from None
+    except (TypeError, ValueError, OverflowError, RecursionError):
+        raise ConfigError(
+            f"config key {key} must be {target.__name__}, got {shown(value)}"
+        ) from None
     meta = f.metadata
     if "choices" in meta and coerced not in meta["choices"]:
         raise ConfigError(
-            f"config key {key} must be one of {', '.join(meta['choices'])}, got {coerced!r}"
+            f"config key {key} must be one of {', '.join(meta['choices'])}, got {shown(coerced)}"
         )
     if "range" in meta:
         lo, hi = meta["range"]
         if (lo is not None and coerced < lo) or (hi is not None and coerced > hi):
-            raise ConfigError(f"config key {key} must be in [{lo}, {hi}], got {coerced!r}")
+            raise ConfigError(f"config key {key} must be in [{lo}, {hi}], got {shown(coerced)}")
     return coerced
 
 

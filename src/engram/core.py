@@ -17,9 +17,10 @@ import numpy as np
 from engram.config import Config
 from engram.embed import Embedder
 from engram.errors import DimensionMismatchError, NotFoundError, StoreClosedError
+from engram.recall.format import untrusted
 from engram.recall.pipeline import Retriever
 from engram.records import MemoryRecord
-from engram.safety import InjectionMode, enforce
+from engram.safety import InjectionMode, ScanResult, enforce
 from engram.store.protocols import Store, VectorRow, VectorSearch
 from engram.validate import memory_id_value, namespace_for
 
@@ -55,7 +56,7 @@ class Core:
             store.vectors.index(embedder.name, embedder.dimension) if embedder is not None else None
         )
         self.retriever = Retriever(
-            store.memories, store.keyword, config.recall, embedder, self.index
+            store.memories, store.keyword, store.vectors, config.recall, embedder, self.index
         )
         self.closed = False
         self.embed_failures = 0
@@ -112,12 +113,24 @@ class Core:
         text = "\n".join(
             p for p in (record.title, record.content, record.narrative, *record.facts) if p
         )
-        result = enforce(text, InjectionMode(self.config.injection_mode))
+        result = self.scan_text(text)
         if result.flagged:
             meta = dict(record.metadata)
             meta["injection_flags"] = list(result.reasons)
             return record.with_changes(metadata=meta)
         return record
+
+    def scan_text(self, text: str) -> ScanResult:
+        """The injection scan of one text in the configured mode (raises in block mode)."""
+        return enforce(text, InjectionMode(self.config.injection_mode))
+
+    def guarded_transcript(self, content: str) -> str:
+        """A transcript as recall hands it out: inside an untrusted marker when the scan
+        flags it (a transcript stored in flag mode, or imported as trusted)."""
+        if InjectionMode(self.config.injection_mode) is InjectionMode.OFF:
+            return content
+        found = enforce(content, InjectionMode.FLAG)
+        return untrusted(content, found.reasons) if found.flagged else content
 
     def embed_and_store(self, records: Sequence[MemoryRecord]) -> str | None:
         """Embed outside any transaction; a failure leaves the memory stored, unembedded.

@@ -26,6 +26,30 @@ config, capability); engram never shadows the builtin ``MemoryError``.
 
 from __future__ import annotations
 
+import reprlib
+
+
+class _Short(reprlib.Repr):
+    """``repr`` cut to a few levels and characters."""
+
+    def repr_int(self, x: int, level: int) -> str:
+        try:
+            return super().repr_int(x, level)
+        except ValueError:  # more digits than ``str(int)`` converts
+            return f"<an integer of {x.bit_length()} bits>"
+
+
+_SHORT = _Short()
+_SHORT.maxlevel = 3
+_SHORT.maxstring = 80
+_SHORT.maxother = 80
+
+
+def shown(value: object) -> str:
+    """``value`` for an error message. Messages echo caller input, which may be huge or
+    nested past the recursion limit (where ``repr`` itself raises ``RecursionError``)."""
+    return _SHORT.repr(value)
+
 
 class EngramError(Exception):
     """Base class of every error engram raises on purpose."""

@@ -13,8 +13,9 @@ the transaction, then its vector is stored in a second short one.
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from types import TracebackType
 from typing import Any
@@ -28,12 +29,19 @@ from engram.errors import InvalidInputError, NotFoundError
 from engram.filters import list_query, scope_filter
 from engram.keys import Keys
 from engram.recall.pipeline import RecallRequest
-from engram.records import HistoryEntry, Hit, MemoryRecord, Recall
+from engram.records import BatchResult, HistoryEntry, Hit, MemoryRecord, Page, Recall
 from engram.store import open_store
-from engram.store.protocols import InsertResult, Store, VectorSearch
+from engram.store.protocols import Store, VectorSearch
 from engram.transcripts import Transcripts
-from engram.validate import memory_id_value, positive_int, query_text, rating_value, type_name
-from engram.write import Progress
+from engram.validate import (
+    memory_id_value,
+    no_nul,
+    positive_int,
+    query_text,
+    rating_value,
+    type_name,
+)
+from engram.write import OnRefused, Progress
 
 __all__ = ["Memory", "Scope"]
 
@@ -176,7 +184,8 @@ class Memory:
             "created_at": created_at,
             **fields,
         }
-        return self.add_many([item], namespace=namespace)[0]
+        batch = self.add_many([item], namespace=namespace, on_blocked="raise")
+        return batch[0]
 
     def add_many(
         self,
@@ -184,25 +193,29 @@ class Memory:
         *,
         namespace: str | None = None,
         progress: Progress | None = None,
-    ) -> list[MemoryRecord]:
-        """Store many memories: validated first, then one transaction and one embedding
-        batch per ``BATCH`` records. Items are strings or dicts of ``add``'s arguments.
+        on_blocked: OnRefused = "skip",
+        on_invalid: OnRefused = "raise",
+    ) -> BatchResult:
+        """Store many memories: every item is validated and scanned first, then the good
+        ones are written in transactions of ``BATCH`` and embedded in batches. Items are
+        strings or dicts of ``add``'s arguments.
 
-        Every item is checked before anything is written, so one bad item stores nothing.
+        Returns a ``BatchResult``: per item, ``stored``, ``duplicate``, ``blocked`` (the
+        injection scan's reasons) or ``invalid`` (the error); iterating it gives the
+        memories now stored. ``on_blocked="skip"`` (the default, which fits imports)
+        stores the rest of a batch around a blocked item; ``"raise"`` raises
+        ``InjectionBlocked`` and stores nothing. ``on_invalid="raise"`` (the default)
+        raises on the first invalid item and stores nothing; ``"skip"`` reports it and
+        stores the rest.
         """
-        results = self.add_many_results(items, namespace=namespace, progress=progress)
-        return [r.record for r in results]
-
-    def add_many_results(
-        self,
-        items: Sequence[str | Mapping[str, Any]],
-        *,
-        namespace: str | None = None,
-        progress: Progress | None = None,
-    ) -> list[InsertResult]:
-        """``add_many``, also saying per item whether it was new (``created``) or an
-        exact duplicate of a stored memory (``created=False``, the stored record)."""
-        return write.add_batch(self._core, items, namespace=namespace, progress=progress)
+        return write.add_batch(
+            self._core,
+            items,
+            namespace=namespace,
+            progress=progress,
+            on_blocked=on_blocked,
+            on_invalid=on_invalid,
+        )
 
     def update(
         self,
@@ -283,8 +296,10 @@ class Memory:
         core.check_open()
         scope = core.scope(namespace, user_id, agent_id, run_id)
         value = rating_value(rating)
-        if comment is not None and not isinstance(comment, str):
-            raise InvalidInputError(f"comment must be a string, got {type_name(comment)}")
+        if comment is not None:
+            if not isinstance(comment, str):
+                raise InvalidInputError(f"comment must be a string, got {type_name(comment)}")
+            comment = no_nul("comment", comment)
         _, after = core.store.feedback.record(
             scope.namespace, memory_id_value(memory_id), value, comment
         )
@@ -315,16 +330,20 @@ class Memory:
         limit: int = 100,
         offset: int = 0,
         include_deleted: bool = False,
-    ) -> list[MemoryRecord]:
-        """Memories of a namespace, newest first, filtered and paginated."""
+    ) -> Page:
+        """Memories of a namespace, newest first, filtered and paginated: a ``Page``,
+        which is a list of the memories with ``total``, ``limit`` and ``offset``."""
         core = self._core
         core.check_open()
         scope = core.scope(namespace, user_id, agent_id, run_id)
         positive_int("limit", limit, upper=100_000)
-        if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
-            raise InvalidInputError(f"offset must be an integer >= 0, got {offset!r}")
         query = list_query(scope, filters, limit, offset, include_deleted)
-        return core.store.memories.select(scope.namespace, query)
+        records = core.store.memories.select(scope.namespace, query)
+        if offset == 0 and len(records) < limit:
+            total: int | Callable[[], int] = len(records)  # the whole list is on this page
+        else:
+            total = functools.partial(core.store.memories.count, scope.namespace, query=query)
+        return Page(records, limit=limit, offset=offset, total=total)
 
     def history(
         self,
@@ -346,6 +365,7 @@ class Memory:
 
     def search(
         self,
+        /,
         query: str,
         *,
         namespace: str | None = None,
@@ -354,8 +374,11 @@ class Memory:
         run_id: str | None = None,
         limit: int = 10,
         filters: Mapping[str, Any] | None = None,
+        **overrides: Any,
     ) -> list[Hit]:
-        """Ranked hits for ``query``, each with its score breakdown."""
+        """Ranked hits for ``query``, each with its score breakdown. Keyword
+        ``overrides`` adjust recall settings for this call, as in ``recall``
+        (``strategy="bm25"``, ``fusion="rrf"``, ``alpha=0.3``...)."""
         return list(
             self.recall(
                 query,
@@ -365,6 +388,7 @@ class Memory:
                 run_id=run_id,
                 limit=limit,
                 filters=filters,
+                **overrides,
             ).hits
         )
 
@@ -415,7 +439,9 @@ class Memory:
         sessions = [h.memory.session_id for h in result.hits if h.memory.session_id]
         if not sessions:
             return result
-        return replace(result, transcripts=core.store.transcripts.get(scope.namespace, sessions))
+        found = core.store.transcripts.get(scope.namespace, sessions)
+        guarded = {key: core.guarded_transcript(text) for key, text in found.items()}
+        return replace(result, transcripts=guarded)
 
     # -- aliases the guides documented before the parts existed ---------------------
     def add_transcript(

@@ -8,10 +8,11 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, overload
 
 
 class MemoryType(StrEnum):
@@ -113,7 +114,7 @@ class MemoryRecord:
         for name in self.__dataclass_fields__:
             value = getattr(self, name)
             if isinstance(value, datetime):
-                value = value.isoformat()
+                value = iso(value)
             elif isinstance(value, tuple):
                 value = list(value)
             elif isinstance(value, StrEnum):
@@ -147,7 +148,7 @@ class HistoryEntry:
             "after": self.after,
             "actor": self.actor,
             "reason": self.reason,
-            "created_at": self.created_at.isoformat(),
+            "created_at": iso(self.created_at),
         }
 
 
@@ -235,6 +236,187 @@ class Recall:
         }
 
 
+class Outcome(StrEnum):
+    """What happened to one item of a batch write."""
+
+    STORED = "stored"
+    """New: written now."""
+    DUPLICATE = "duplicate"
+    """The same content was already stored in its namespace; the item is that memory."""
+    BLOCKED = "blocked"
+    """The injection scan refused it (``reasons`` says why); nothing was written."""
+    INVALID = "invalid"
+    """The item was not a valid memory (``reason`` says why); nothing was written."""
+
+
+@dataclass(frozen=True, slots=True)
+class ItemResult:
+    """One item of ``Memory.add_many``: its position, what happened, and the memory."""
+
+    index: int
+    outcome: Outcome
+    record: MemoryRecord | None = None
+    """The stored memory (new, or the existing one for a duplicate); None otherwise."""
+    reason: str | None = None
+    """Why the item was blocked or invalid."""
+    reasons: tuple[str, ...] = ()
+    """For a blocked item: each rule of the injection scan that matched."""
+
+    @property
+    def created(self) -> bool:
+        """True when this item was written now (not a duplicate, not refused)."""
+        return self.outcome is Outcome.STORED
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "index": self.index,
+            "outcome": self.outcome.value,
+            "created": self.created,
+            "id": None if self.record is None else self.record.id,
+            "reason": self.reason,
+            "reasons": list(self.reasons),
+            "memory": None if self.record is None else self.record.to_dict(),
+        }
+
+
+class RecordList(Sequence[MemoryRecord]):
+    """A read-only sequence of memories that behaves like a list (indexing, ``len``,
+    iteration, ``== [...]``), with more to say about how it was made."""
+
+    __slots__ = ()
+
+    @property
+    def records(self) -> tuple[MemoryRecord, ...]:
+        """The memories, in order."""
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    @overload
+    def __getitem__(self, index: int) -> MemoryRecord: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[MemoryRecord]: ...
+
+    def __getitem__(self, index: int | slice) -> MemoryRecord | Sequence[MemoryRecord]:
+        return self.records[index]
+
+    def __iter__(self) -> Iterator[MemoryRecord]:
+        return iter(self.records)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, list | tuple):
+            return list(self.records) == list(other)
+        if isinstance(other, RecordList):
+            return type(self) is type(other) and self.records == other.records
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class BatchResult(RecordList):
+    """What ``Memory.add_many`` did: one ``ItemResult`` per input item, in input order.
+
+    As a sequence it holds the memories now in the store for the stored and duplicate
+    items, in input order, so ``for record in mem.add_many(...)`` keeps working; the
+    refused items are in ``blocked`` and ``invalid``.
+    """
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: Iterable[ItemResult]) -> None:
+        self.items: tuple[ItemResult, ...] = tuple(items)
+
+    @property
+    def records(self) -> tuple[MemoryRecord, ...]:
+        """The memories of the stored and duplicate items, in input order."""
+        return tuple(i.record for i in self.items if i.record is not None)
+
+    def of(self, outcome: Outcome) -> tuple[ItemResult, ...]:
+        """The items with this outcome."""
+        return tuple(i for i in self.items if i.outcome is outcome)
+
+    @property
+    def blocked(self) -> tuple[ItemResult, ...]:
+        """Items the injection scan refused."""
+        return self.of(Outcome.BLOCKED)
+
+    @property
+    def invalid(self) -> tuple[ItemResult, ...]:
+        """Items that were not valid memories."""
+        return self.of(Outcome.INVALID)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """How many items had each outcome (every outcome is a key)."""
+        return {o.value: len(self.of(o)) for o in Outcome}
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: the counts and every item."""
+        return {"counts": self.counts, "items": [i.to_dict() for i in self.items]}
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, BatchResult):
+            return self.items == other.items
+        return super().__eq__(other)
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"BatchResult({self.counts})"
+
+
+class Page(RecordList):
+    """One page of ``Memory.get_all``: the memories, and where the page sits.
+
+    ``total`` (how many memories match the filters, across all pages) is counted on
+    first use, so a caller that only iterates never pays for the count.
+    """
+
+    __slots__ = ("_records", "_total", "_count", "limit", "offset")
+
+    def __init__(
+        self,
+        records: Iterable[MemoryRecord],
+        *,
+        limit: int,
+        offset: int,
+        total: int | Callable[[], int],
+    ) -> None:
+        self._records = tuple(records)
+        self.limit = limit
+        self.offset = offset
+        self._total: int | None = total if isinstance(total, int) else None
+        self._count = None if isinstance(total, int) else total
+
+    @property
+    def records(self) -> tuple[MemoryRecord, ...]:
+        """The memories of this page, in order."""
+        return self._records
+
+    @property
+    def total(self) -> int:
+        """How many memories match the filters, on every page."""
+        if self._total is None:
+            assert self._count is not None
+            self._total = self._count()
+        return self._total
+
+    def to_dict(self) -> dict[str, Any]:
+        """The list shape of every surface: ``{items, total, limit, offset}``."""
+        return {
+            "items": [r.to_dict() for r in self._records],
+            "total": self.total,
+            "limit": self.limit,
+            "offset": self.offset,
+        }
+
+    def __repr__(self) -> str:
+        return f"Page({len(self._records)} of {self._total if self._total is not None else '?'})"
+
+
 @dataclass(frozen=True, slots=True)
 class ApiKey:
     """An API key of the HTTP API, as stored: who it is for, never the secret itself.
@@ -264,14 +446,18 @@ class ApiKey:
             "user": self.user,
             "admin": self.admin,
             "name": self.name,
-            "created_at": self.created_at.isoformat(),
-            "last_used_at": _iso(self.last_used_at),
-            "revoked_at": _iso(self.revoked_at),
+            "created_at": iso(self.created_at),
+            "last_used_at": None if self.last_used_at is None else iso(self.last_used_at),
+            "revoked_at": None if self.revoked_at is None else iso(self.revoked_at),
         }
 
 
-def _iso(value: datetime | None) -> str | None:
-    return None if value is None else value.isoformat()
+def iso(value: datetime) -> str:
+    """ISO 8601 in UTC with a ``Z``, the one timestamp shape of every surface (naive
+    times count as UTC)."""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
 def new_id() -> str:

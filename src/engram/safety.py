@@ -167,8 +167,10 @@ _CONCEAL = (  # the lookbehinds drop human statements: "we never tell the users 
 _EXTRACTION = (
     r"\b(?:reveal|print|output|show|repeat|display|dump|leak|disclose|recite|share|echo|write\s+"
     r"out|tell\s+me|give\s+me|paste|send)\s+(?:me\s+)?(?:all\s+(?:of\s+)?)?your\s+(?:(?:full|"
-    r"entire|complete|original|initial|hidden|secret|exact)\s+)*(?:system\s+prompt|prompt|"
-    r"instructions|system\s+message|initial\s+prompt)\b(?!\s+for\b)|\b(?:repeat|print|output|"
+    r"entire|complete|original|initial|hidden|secret|exact)\s+)*(?:system[\s-]+prompt|prompt|"
+    # A hyphen after the noun makes it a modifier ("your prompt-based writing": BEAM
+    # chat 10, messages 147 and 149), not the thing to reveal.
+    r"instructions|system\s+message|initial\s+prompt)(?![\w-])(?!\s+for\b)|\b(?:repeat|print|output|"
     r"reveal|recite)\s+(?:all\s+|everything\s+|the\s+(?:text|words|content|instructions|message)"
     r"\s+)(?:above|before\s+this|that\s+came\s+before|verbatim)\b"
     rf"|(?:{_START}(?:please\s+|now\s+|first\s+|also\s+|then\s+)?|\band\s+(?:then\s+)?)"

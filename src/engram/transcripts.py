@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from engram.core import Part
 from engram.errors import InvalidInputError
-from engram.validate import session_key_value
+from engram.validate import no_nul, session_key_value
 
 
 class Transcripts(Part):
@@ -28,13 +28,20 @@ class Transcripts(Part):
         run_id: str | None = None,
     ) -> bool:
         """Keep a session's raw transcript. Returns False when the session already has
-        one: the first one is kept unchanged."""
+        one: the first one is kept unchanged. The injection scan reads it as it reads a
+        memory (``InjectionBlocked`` in block mode)."""
         core = self._core
         core.check_open()
         scope = core.scope(namespace, user_id, agent_id, run_id)
         key = session_key_value(session_key)
         if not isinstance(content, str) or not content.strip():
             raise InvalidInputError("transcript content must be a non-empty string")
+        # Kept verbatim, so only what no backend can hold is refused (NUL, a lone
+        # surrogate), the same on SQLite as on PostgreSQL.
+        no_nul("transcript content", content)
+        # Scanned like a memory: block mode refuses it; flag mode keeps it, and recall's
+        # ``expand`` hands it out inside an untrusted marker.
+        core.scan_text(content)
         return core.store.transcripts.put(scope.namespace, key, content, agent_id=agent_id)
 
     def get(

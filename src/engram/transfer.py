@@ -42,7 +42,7 @@ import numpy as np
 
 from engram._version import __version__
 from engram.errors import InvalidInputError
-from engram.records import HistoryEntry, MemoryCategory, MemoryRecord, MemoryType, utcnow
+from engram.records import HistoryEntry, MemoryCategory, MemoryRecord, MemoryType, iso, utcnow
 from engram.store.protocols import (
     FeedbackRow,
     ImportCounts,
@@ -60,6 +60,8 @@ FORMAT_VERSION = 1
 BATCH = 500
 
 Progress = Callable[[int, int], None]
+#: Sees each item an import reads: returns it (possibly changed) or why to skip it.
+Screen = Callable[[MemoryBundle | TranscriptRow], MemoryBundle | TranscriptRow | str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +103,7 @@ def export_jsonl(
     total = export_total(store, ns) if progress is not None else 0
     header = {
         "engram_export": FORMAT_VERSION,
-        "created_at": utcnow().isoformat(),
+        "created_at": iso(utcnow()),
         "engram_version": __version__,
         "namespaces": ns,
         "vectors": vectors,
@@ -138,7 +140,7 @@ def export_jsonl(
                     "session_key": transcript.session_key,
                     "content": transcript.content,
                     "agent_id": transcript.agent_id,
-                    "created_at": transcript.created_at.isoformat(),
+                    "created_at": iso(transcript.created_at),
                 },
             )
         transcripts += len(rows)
@@ -165,7 +167,7 @@ def _feedback_line(row: FeedbackRow) -> dict[str, Any]:
         "namespace": row.namespace,
         "rating": row.rating,
         "comment": row.comment,
-        "created_at": row.created_at.isoformat(),
+        "created_at": iso(row.created_at),
     }
 
 
@@ -189,12 +191,15 @@ def import_jsonl(
     vectors: bool = True,
     batch_size: int = BATCH,
     progress: Progress | None = None,
+    screen: Screen | None = None,
 ) -> ImportCounts:
     """Import an export file into ``store``; see the module docstring for the rules.
 
     Raises ``InvalidInputError`` naming the line when the file is not a whole, valid
     export of a format this engram reads; nothing is written then. ``vectors=False``
-    leaves vectors out (``engram reindex`` makes them).
+    leaves vectors out (``engram reindex`` makes them). ``screen`` sees every memory
+    and transcript before it is imported: it returns the item to import (possibly
+    changed, e.g. flagged) or a reason to skip it (counted as ``blocked``).
     """
     file = Path(path)
     total, dims = _check(file)
@@ -220,6 +225,21 @@ def import_jsonl(
             transcripts.clear()
 
     for item in _items(file):
+        if screen is not None:
+            screened = screen(item)
+            if isinstance(screened, str):
+                key = (
+                    item.record.id
+                    if isinstance(item, MemoryBundle)
+                    else f"transcript {item.namespace}/{item.session_key}"
+                )
+                counts += ImportCounts(blocked=1, blocked_items=((key, screened),))
+                continue
+            if isinstance(screened, MemoryBundle) and screened.record.metadata.get(
+                "injection_flags"
+            ):
+                counts += ImportCounts(flagged=1)
+            item = screened
         if isinstance(item, MemoryBundle):
             if not vectors and item.vector is not None:
                 item = MemoryBundle(item.record, item.history, item.feedback, None)

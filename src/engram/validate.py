@@ -7,18 +7,44 @@ already stored.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from engram.errors import ContentTooLargeError, EmptyContentError, InvalidInputError
+from engram.errors import (
+    ContentTooLargeError,
+    EmptyContentError,
+    InvalidInputError,
+    shown,  # noqa: F401 (re-exported: messages echo input)
+)
 from engram.records import MemoryCategory, MemoryRecord, MemoryType, new_id, utcnow
 from engram.text import normalize_content
 
 _NAMESPACE = re.compile(r"^[A-Za-z0-9_.:@/+-]{1,200}$")
 
 Content = str | Sequence[Mapping[str, Any]]
+
+#: How deep dicts and lists may nest in metadata (the metadata dict itself is level 1).
+#: Real metadata rarely passes five levels. Metadata is nested again wherever it goes
+#: (a history row's ``before``/``after``, an export line, a hit inside an HTTP
+#: response), and the JSON encoders on those paths (Python's, pydantic's) recurse per
+#: level, so unbounded nesting stored fine and then broke every read of its namespace.
+MAX_METADATA_DEPTH = 32
+#: The most metadata one memory may carry, in bytes of its JSON (UTF-8). Metadata is
+#: copied into every history row (twice), every export line, every response and every
+#: recall hit, and filters parse it per row. 64 KiB is a sixteenth of one HTTP body
+#: (``api.max_body_bytes``, 1 MiB) and keeps large data where it belongs: in content
+#: (up to ``max_content_chars``) or outside engram, referenced.
+MAX_METADATA_BYTES = 64 * 1024
+#: The most tags one filter may require: enough for any real "all of these", and a
+#: bound on the work one request can ask of the store.
+MAX_FILTER_TAGS = 100
+#: The deepest page ``get_all`` serves (the HTTP API's bound too). OFFSET makes the
+#: database walk and drop every row before the page, so deeper pages are reached with
+#: filters instead; the bound also keeps the value inside every backend's integer.
+MAX_OFFSET = 10_000_000
 
 
 def namespace_for(
@@ -36,7 +62,10 @@ def namespace_for(
     """
     for label, value in (("user_id", user_id), ("agent_id", agent_id), ("run_id", run_id)):
         if value is not None and (not isinstance(value, str) or not value.strip()):
-            raise InvalidInputError(f"{label} must be a non-empty string, got {value!r}")
+            raise InvalidInputError(f"{label} must be a non-empty string, got {shown(value)}")
+        if value is not None:
+            # A narrower id is compared in SQL (get_all filters on it), not only named.
+            no_nul(label, value)
     if namespace is not None:
         chosen = namespace
     elif user_id is not None:
@@ -49,7 +78,7 @@ def namespace_for(
         chosen = default
     if not isinstance(chosen, str) or not _NAMESPACE.match(chosen):
         raise InvalidInputError(
-            f"invalid namespace {chosen!r}: use 1-200 characters from letters, digits and "
+            f"invalid namespace {shown(chosen)}: use 1-200 characters from letters, digits and "
             "_ . : @ / + -"
         )
     return chosen
@@ -70,7 +99,8 @@ def content_text(content: object) -> str:
             role, text = message.get("role"), message.get("content")
             if not isinstance(role, str) or not isinstance(text, str):
                 raise InvalidInputError(
-                    f"message {i} needs string 'role' and 'content' fields, got {dict(message)!r}"
+                    f"message {i} needs string 'role' and 'content' fields, got "
+                    f"{shown(dict(message))}"
                 )
             lines.append(f"{role}: {text}")
         return "\n".join(lines)
@@ -114,9 +144,11 @@ def optional_float(name: str, value: object, lo: float, hi: float) -> float | No
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise InvalidInputError(f"{name} must be a number in [{lo}, {hi}], got {value!r}")
-    if not lo <= float(value) <= hi:
-        raise InvalidInputError(f"{name} must be in [{lo}, {hi}], got {value!r}")
+        raise InvalidInputError(f"{name} must be a number in [{lo}, {hi}], got {shown(value)}")
+    # Compared before float(): an int too large for a float is out of range, not an
+    # OverflowError.
+    if not lo <= value <= hi:
+        raise InvalidInputError(f"{name} must be in [{lo}, {hi}], got {shown(value)}")
     return float(value)
 
 
@@ -125,30 +157,80 @@ def string_list(name: str, value: object) -> tuple[str, ...]:
     if value is None:
         return ()
     if isinstance(value, str) or not isinstance(value, Sequence):
-        raise InvalidInputError(f"{name} must be a list of strings, got {value!r}")
+        raise InvalidInputError(f"{name} must be a list of strings, got {shown(value)}")
     out = []
     for item in value:
         if not isinstance(item, str) or not item.strip():
-            raise InvalidInputError(f"{name} must hold non-empty strings, got {item!r}")
+            raise InvalidInputError(f"{name} must hold non-empty strings, got {shown(item)}")
         out.append(no_nul(name, item.strip()))
     return tuple(dict.fromkeys(out))
 
 
 def metadata_dict(value: object) -> dict[str, Any]:
-    """A JSON-serialisable dict with string keys."""
+    """A JSON-serialisable dict with string keys, at most ``MAX_METADATA_DEPTH`` levels
+    deep and ``MAX_METADATA_BYTES`` of JSON."""
     if value is None:
         return {}
     if not isinstance(value, Mapping):
         raise InvalidInputError(f"metadata must be a dict, got {type(value).__name__}")
     if not all(isinstance(k, str) for k in value):
         raise InvalidInputError("metadata keys must be strings")
+    _check_shape(value)
     try:
         text = json.dumps(dict(value), ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise InvalidInputError(f"metadata must be JSON-serialisable: {exc}") from None
     decoded = dict(json.loads(text))
     _check_strings(decoded)
+    _check_size(len(text.encode("utf-8")))
     return decoded
+
+
+def _check_shape(value: Mapping[Any, Any]) -> None:
+    """Refuse metadata nested deeper than ``MAX_METADATA_DEPTH`` or surely larger than
+    ``MAX_METADATA_BYTES``, before ``json.dumps`` sees it.
+
+    Walked with an explicit stack, not recursion: metadata deep enough to exhaust
+    Python's recursion limit (or a dict that contains itself) is refused like any
+    other, and ``json.dumps`` only ever sees bounded nesting. The walk also sums a lower
+    bound of the JSON's size, so an object that repeats references to one list (a
+    million elements in a few kilobytes of Python) is refused after at most
+    ``MAX_METADATA_BYTES`` steps instead of being expanded.
+    """
+    stack: list[tuple[object, int]] = [(value, 1)]
+    size = 0
+    while stack:
+        item, depth = stack.pop()
+        children: list[object] = []
+        if isinstance(item, Mapping | list | tuple) and depth > MAX_METADATA_DEPTH:
+            raise InvalidInputError(
+                f"metadata is nested more than {MAX_METADATA_DEPTH} levels deep; flatten it, "
+                "or store a deep structure as a JSON string in one key"
+            )
+        if isinstance(item, Mapping):
+            children = list(item.values())
+            # Braces, commas, and per key its quotes and colon (a non-string key
+            # becomes a string of at least one character).
+            size += 1 + len(children) + sum(len(k) + 3 if isinstance(k, str) else 4 for k in item)
+        elif isinstance(item, list | tuple):
+            children = list(item)
+            size += 1 + max(len(children), 1)  # brackets and commas
+        else:
+            # A string is its characters and two quotes (UTF-8 is at least one byte per
+            # character); every other scalar is at least one byte.
+            size += len(item) + 2 if isinstance(item, str) else 1
+        if size > MAX_METADATA_BYTES:
+            _check_size(size, at_least=True)
+        stack.extend((child, depth + 1) for child in children)
+
+
+def _check_size(size: int, *, at_least: bool = False) -> None:
+    if size > MAX_METADATA_BYTES:
+        raise InvalidInputError(
+            f"metadata is {'at least ' if at_least else ''}{size} bytes of JSON, over the "
+            f"limit of {MAX_METADATA_BYTES} bytes ({MAX_METADATA_BYTES // 1024} KiB); keep "
+            "large data in content or outside engram, and store a reference in metadata"
+        )
 
 
 def _check_strings(value: Any) -> None:
@@ -169,10 +251,10 @@ def memory_type(value: object) -> MemoryType:
     if value is None:
         return MemoryType.FACT
     try:
-        return MemoryType(value if isinstance(value, str) else repr(value))
+        return MemoryType(value if isinstance(value, str) else shown(value))
     except ValueError:
         raise InvalidInputError(
-            f"unknown type {value!r}; use one of {', '.join(t.value for t in MemoryType)}"
+            f"unknown type {shown(value)}; use one of {', '.join(t.value for t in MemoryType)}"
         ) from None
 
 
@@ -181,10 +263,11 @@ def memory_category(value: object) -> MemoryCategory | None:
     if value is None:
         return None
     try:
-        return MemoryCategory(value if isinstance(value, str) else repr(value))
+        return MemoryCategory(value if isinstance(value, str) else shown(value))
     except ValueError:
         raise InvalidInputError(
-            f"unknown category {value!r}; use one of {', '.join(c.value for c in MemoryCategory)}"
+            f"unknown category {shown(value)}; use one of "
+            f"{', '.join(c.value for c in MemoryCategory)}"
         ) from None
 
 
@@ -197,7 +280,8 @@ def timestamp(name: str, value: object) -> datetime | None:
             value = datetime.fromisoformat(value)
         except ValueError:
             raise InvalidInputError(
-                f"{name} must be an ISO 8601 date-time such as 2024-05-08T13:56:00Z, got {value!r}"
+                f"{name} must be an ISO 8601 date-time such as 2024-05-08T13:56:00Z, "
+                f"got {shown(value)}"
             ) from None
     if not isinstance(value, datetime):
         raise InvalidInputError(f"{name} must be a datetime, got {type(value).__name__}")
@@ -279,23 +363,91 @@ def rating_value(rating: object) -> int:
         return -1
     if isinstance(rating, int) and not isinstance(rating, bool) and rating in (1, -1):
         return rating
-    raise InvalidInputError(f"rating must be +1 or -1 ('up' or 'down'), got {rating!r}")
+    raise InvalidInputError(f"rating must be +1 or -1 ('up' or 'down'), got {shown(rating)}")
 
 
 def session_key_value(value: object) -> str:
     """A session key: a non-empty string of at most 200 characters."""
     if not isinstance(value, str) or not value.strip():
-        raise InvalidInputError(f"session key must be a non-empty string, got {value!r}")
+        raise InvalidInputError(f"session key must be a non-empty string, got {shown(value)}")
     if len(value) > 200:
         raise InvalidInputError(f"session key is {len(value)} characters, over 200")
-    return value.strip()
+    return no_nul("session key", value.strip())
 
 
 def positive_int(name: str, value: object, *, upper: int = 10_000) -> int:
     """An int in [1, upper]."""
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= upper:
-        raise InvalidInputError(f"{name} must be an integer in [1, {upper}], got {value!r}")
+        raise InvalidInputError(f"{name} must be an integer in [1, {upper}], got {shown(value)}")
     return value
+
+
+def offset_value(value: object) -> int:
+    """A page offset: an int in [0, ``MAX_OFFSET``]."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_OFFSET:
+        raise InvalidInputError(
+            f"offset must be an integer in [0, {MAX_OFFSET}], got {shown(value)}; narrow the "
+            "listing with filters to reach older memories"
+        )
+    return value
+
+
+def filter_key(key: object) -> str:
+    """A filter's key: a string any backend can compare."""
+    if not isinstance(key, str):
+        raise InvalidInputError(f"filter keys must be strings, got {shown(key)}")
+    return no_nul("filter key", key)
+
+
+def filter_tags(value: object) -> tuple[str, ...]:
+    """The tags a filter requires, all of them: a string or a list of at most
+    ``MAX_FILTER_TAGS`` strings."""
+    tags = [value] if isinstance(value, str) else value
+    if not isinstance(tags, Sequence | set | frozenset) or isinstance(tags, bytes | bytearray):
+        raise InvalidInputError(
+            f"the tags filter must be a string or a list of strings, got {type_name(value)}"
+        )
+    if len(tags) > MAX_FILTER_TAGS:
+        raise InvalidInputError(
+            f"a filter may require at most {MAX_FILTER_TAGS} tags, got {len(tags)}; "
+            "filter on fewer tags and narrow the results yourself"
+        )
+    out = []
+    for tag in tags:
+        if not isinstance(tag, str):
+            raise InvalidInputError(f"the tags filter must hold strings, got {shown(tag)}")
+        out.append(no_nul("tags filter", tag))
+    return tuple(out)
+
+
+#: The integers every backend compares exactly (SQLite's and PostgreSQL's 64-bit ones).
+_INT64 = range(-(2**63), 2**63)
+
+
+def filter_scalar(key: str, value: object) -> str | int | float | bool | None:
+    """A filter value the store compares in SQL: None, a string, a boolean, a 64-bit
+    integer or a finite float."""
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        return no_nul(f"filter {shown(key)}", value)
+    if isinstance(value, int):
+        if value not in _INT64:
+            raise InvalidInputError(
+                f"filter {shown(key)} is {shown(value)}, outside the 64-bit integers the "
+                "store compares"
+            )
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise InvalidInputError(
+                f"filter {shown(key)} must be a finite number, got {shown(value)}"
+            )
+        return value
+    raise InvalidInputError(
+        f"get_all filter {shown(key)} takes one string or number, got {shown(value)}; "
+        "use recall or search for any-of filters"
+    )
 
 
 def query_text(query: object) -> str:
@@ -310,8 +462,8 @@ def query_text(query: object) -> str:
 def memory_id_value(memory_id: object) -> str:
     """A memory id: a non-empty string, stripped."""
     if not isinstance(memory_id, str) or not memory_id.strip():
-        raise InvalidInputError(f"memory id must be a non-empty string, got {memory_id!r}")
-    return memory_id.strip()
+        raise InvalidInputError(f"memory id must be a non-empty string, got {shown(memory_id)}")
+    return no_nul("memory id", memory_id.strip())
 
 
 def type_name(value: object) -> str:

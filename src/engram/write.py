@@ -8,11 +8,11 @@ and their vectors stored in a second short one.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from engram.core import Core
-from engram.errors import InvalidInputError
-from engram.records import MemoryRecord
+from engram.errors import InjectionBlocked, InvalidInputError, shown
+from engram.records import BatchResult, ItemResult, MemoryRecord, Outcome
 from engram.store.protocols import InsertResult
 from engram.text import normalize_content
 from engram.validate import (
@@ -34,6 +34,8 @@ BATCH = 256
 EMBED_GROUP = 2048
 
 Progress = Callable[[int, int], None]
+#: What ``add_many`` does with an item the scan blocks or validation refuses.
+OnRefused = Literal["skip", "raise"]
 
 #: The fields an item of ``add_many`` may carry.
 ITEM_KEYS = frozenset(
@@ -73,8 +75,9 @@ def prepare(
         )
     unknown = set(item) - ITEM_KEYS
     if unknown:
+        names = sorted(k if isinstance(k, str) else shown(k) for k in unknown)
         raise InvalidInputError(
-            f"item {position} has unknown field(s) {', '.join(sorted(unknown))}; "
+            f"item {position} has unknown field(s) {', '.join(names)}; "
             f"known: {', '.join(sorted(ITEM_KEYS))}"
         )
     if item.get("content") is None:
@@ -99,39 +102,75 @@ def add_batch(
     *,
     namespace: str | None = None,
     progress: Progress | None = None,
-) -> list[InsertResult]:
-    """Validate every item, then store them raw-first; see ``Memory.add_many``."""
+    on_blocked: OnRefused = "skip",
+    on_invalid: OnRefused = "raise",
+) -> BatchResult:
+    """Validate and scan every item, then store the good ones raw-first; see
+    ``Memory.add_many``. Nothing is written before every item has been checked."""
     core.check_open()
     if isinstance(items, str | bytes) or not isinstance(items, Sequence):
         raise InvalidInputError("items must be a list of strings or dicts")
-    records: list[MemoryRecord] = []
+    if progress is not None and not callable(progress):
+        raise InvalidInputError(f"progress must be a callable(done, total), got {shown(progress)}")
+    for name, choice in (("on_blocked", on_blocked), ("on_invalid", on_invalid)):
+        if choice not in ("skip", "raise"):
+            raise InvalidInputError(f"{name} must be 'skip' or 'raise', got {shown(choice)}")
+    outcomes: dict[int, ItemResult] = {}
+    prepared: list[tuple[int, MemoryRecord]] = []
     for i, item in enumerate(items):
         try:
-            records.append(prepare(core, item, namespace, i))
+            prepared.append((i, prepare(core, item, namespace, i)))
+        except InjectionBlocked as exc:
+            if on_blocked == "raise":
+                raise _at(exc, i, len(items)) from None
+            outcomes[i] = ItemResult(
+                i, Outcome.BLOCKED, reason="; ".join(exc.reasons), reasons=exc.reasons
+            )
         except InvalidInputError as exc:
-            # In a batch, say which item is wrong (keeping the error's class).
-            if len(items) > 1 and exc.args and not str(exc.args[0]).startswith("item "):
-                exc.args = (f"item {i}: {exc.args[0]}", *exc.args[1:])
-            raise
-    out: list[InsertResult] = []
+            if on_invalid == "raise":
+                raise _at(exc, i, len(items)) from None
+            outcomes[i] = ItemResult(i, Outcome.INVALID, reason=str(exc))
     # Raw-first (seed 004): records are committed BATCH at a time; then the new ones
     # are embedded EMBED_GROUP at a time (length-sorted across the group, so little
     # compute goes to padding) and their vectors stored.
-    for group in range(0, len(records), EMBED_GROUP):
-        inserted: list[InsertResult] = []
-        for start in range(group, min(group + EMBED_GROUP, len(records)), BATCH):
-            inserted.extend(core.store.memories.insert(records[start : start + BATCH]))
-        model = core.embed_and_store([r.record for r in inserted if r.created])
-        if model is not None:
-            # Return what is stored now: the new records have a vector by ``model``.
-            inserted = [
-                InsertResult(r.record.with_changes(embedding_model=model), True) if r.created else r
-                for r in inserted
-            ]
-        out.extend(inserted)
+    done = 0
+    for group in range(0, len(prepared), EMBED_GROUP):
+        chunk = prepared[group : group + EMBED_GROUP]
+        inserted: list[tuple[int, InsertResult]] = []
+        for start in range(0, len(chunk), BATCH):
+            part = chunk[start : start + BATCH]
+            results = core.store.memories.insert([record for _, record in part])
+            inserted.extend(zip((i for i, _ in part), results, strict=True))
+        model = core.embed_and_store(_needing_vectors(core, [r for _, r in inserted]))
+        for i, result in inserted:
+            record = result.record
+            if model is not None and record.embedding_model != model:
+                # What is stored now: the record has a vector by ``model``.
+                record = record.with_changes(embedding_model=model)
+            outcome = Outcome.STORED if result.created else Outcome.DUPLICATE
+            outcomes[i] = ItemResult(i, outcome, record=record)
+        done += len(chunk)
         if progress is not None:
-            progress(len(out), len(records))
-    return out
+            progress(done, len(prepared))
+    return BatchResult(outcomes[i] for i in range(len(items)))
+
+
+def _needing_vectors(core: Core, results: Sequence[InsertResult]) -> list[MemoryRecord]:
+    """New records, and duplicates stored without a current vector (an earlier write
+    stopped between its two transactions): re-adding the content repairs them."""
+    name = core.embedder.name if core.embedder is not None else None
+    wanted: dict[str, MemoryRecord] = {}
+    for result in results:
+        if result.created or result.record.embedding_model != name:
+            wanted.setdefault(result.record.id, result.record)
+    return list(wanted.values())
+
+
+def _at(exc: InvalidInputError, position: int, size: int) -> InvalidInputError:
+    """In a batch, say which item is wrong (keeping the error's class)."""
+    if size > 1 and exc.args and not str(exc.args[0]).startswith("item "):
+        exc.args = (f"item {position}: {exc.args[0]}", *exc.args[1:])
+    return exc
 
 
 def update_changes(

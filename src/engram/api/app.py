@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+import threading
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from typing import Any
 
 from fastapi import FastAPI
@@ -49,11 +50,12 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        if mcp_lifespan is None:
-            yield
-            return
-        async with mcp_lifespan():
-            yield
+        with _backfill(memory):
+            if mcp_lifespan is None:
+                yield
+                return
+            async with mcp_lifespan():
+                yield
 
     app = FastAPI(
         title="engram",
@@ -73,6 +75,22 @@ def create_app(
     limit = max_body_bytes if max_body_bytes is not None else memory.config.api.max_body_bytes
     app.add_middleware(BodyLimit, max_bytes=limit)
     return app
+
+
+@contextmanager
+def _backfill(memory: Memory) -> Iterator[None]:
+    """Embed, in a background thread while the server runs, the memories a crash or a
+    failed embedder left without a vector."""
+    stop = threading.Event()
+    thread = threading.Thread(
+        target=memory.admin.backfill, kwargs={"stop": stop}, name="engram-backfill", daemon=True
+    )
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(timeout=30)
 
 
 LifespanFactory = Callable[[], AbstractAsyncContextManager[Any]]

@@ -5,7 +5,7 @@
 | ``AuthenticationError`` | 401 (with ``WWW-Authenticate: Bearer``) |
 | ``PermissionDeniedError`` | 403 |
 | ``NotFoundError`` | 404 |
-| ``InvalidInputError`` and subclasses, request validation, malformed JSON | 422 |
+| ``InvalidInputError`` and subclasses, request validation, a body that is not JSON | 422 |
 | ``CapabilityError`` | 501 |
 | ``EmbeddingError``, ``StoreClosedError`` | 503 |
 | ``StoreError``, ``ConfigError``, any other error | 500 |
@@ -116,8 +116,30 @@ def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     return error_response(422, "invalid_input", "; ".join(parts) or "invalid request")
 
 
+def _unreadable_json(exc: HTTPException) -> str | None:
+    """What made a JSON body unreadable, if that is why FastAPI answered 400.
+
+    FastAPI turns only ``JSONDecodeError`` into a validation error; ``json.loads``
+    failing any other way (bytes that are not UTF-8, nesting past the recursion limit)
+    becomes a bare 400 "error parsing the body", raised from the original error.
+    """
+    if exc.status_code != 400:
+        return None
+    cause = exc.__cause__
+    if isinstance(cause, UnicodeDecodeError):
+        return "the request body is not valid JSON: it is not UTF-8 text"
+    if isinstance(cause, RecursionError):
+        return "the request body is not valid JSON engram can read: it is nested too deeply"
+    if isinstance(cause, ValueError):
+        return "the request body is not valid JSON"
+    return None
+
+
 def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
+    unreadable = _unreadable_json(exc)
+    if unreadable is not None:
+        return error_response(422, "invalid_json", unreadable)
     code = _HTTP_CODES.get(exc.status_code, "http_error")
     response = error_response(exc.status_code, code, str(exc.detail))
     for name, value in (exc.headers or {}).items():

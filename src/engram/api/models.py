@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from engram.records import MemoryCategory, MemoryType, RecallMode
 
@@ -28,7 +28,9 @@ Namespace = Field(
 Id = Field(default=None, pattern=r"^[A-Za-z0-9_.:@/+-]{1,190}$")
 Tag = Annotated[str, Field(min_length=1, max_length=200, pattern=r"\S")]
 Text = Annotated[str, Field(min_length=1, pattern=r"\S")]
-Ratio = Field(default=None, ge=0.0, le=1.0, allow_inf_nan=False)
+#: Numbers are strict: lax mode would take ``true`` as 1 and ``"9"`` as 9.0 (an int is
+#: still a valid float: ``importance: 1`` is 1.0).
+Ratio = Field(default=None, ge=0.0, le=1.0, allow_inf_nan=False, strict=True)
 
 
 class Scope(BaseModel):
@@ -74,7 +76,7 @@ class MemoryFields(BaseModel):
     type: MemoryType | None = None
     category: MemoryCategory | None = None
     importance: float | None = Ratio
-    score: float | None = Field(default=None, ge=0.0, le=10.0, allow_inf_nan=False)
+    score: float | None = Field(default=None, ge=0.0, le=10.0, allow_inf_nan=False, strict=True)
     confidence: float | None = Ratio
     title: str | None = None
     narrative: str | None = None
@@ -122,9 +124,19 @@ class BatchItem(MemoryFields):
 
 
 class BatchIn(Scope):
-    """``POST /v1/memories/batch``: many memories into one scope, all or nothing."""
+    """``POST /v1/memories/batch``: many memories into one scope."""
 
     items: list[BatchItem] = Field(min_length=1, max_length=10_000)
+    on_blocked: Literal["skip", "raise"] = Field(
+        default="skip",
+        description="An item the injection scan blocks: 'skip' stores the others and "
+        "reports it; 'raise' answers 422 and stores nothing.",
+    )
+    on_invalid: Literal["skip", "raise"] = Field(
+        default="raise",
+        description="An item that is not a valid memory (empty, too long, bad date...): "
+        "'raise' answers 422 and stores nothing; 'skip' stores the others and reports it.",
+    )
 
 
 class RememberIn(MemoryIn):
@@ -170,7 +182,7 @@ class MemoryUpdate(BaseModel):
     type: MemoryType | None = None
     category: MemoryCategory | None = None
     importance: float | None = Ratio
-    score: float | None = Field(default=None, ge=0.0, le=10.0, allow_inf_nan=False)
+    score: float | None = Field(default=None, ge=0.0, le=10.0, allow_inf_nan=False, strict=True)
     title: str | None = None
 
     def changes(self) -> dict[str, Any]:
@@ -218,15 +230,17 @@ class SearchIn(Scope, RecallSettings):
     """``POST /v1/search``."""
 
     query: str = Field(min_length=1, max_length=100_000, pattern=r"\S")
-    limit: int = Field(default=10, ge=1, le=1000)
+    limit: int = Field(default=10, ge=1, le=1000, strict=True)
 
 
 class RecallIn(Scope, RecallSettings):
     """``POST /v1/recall`` and ``POST /api/memory/recall`` (seed 004)."""
 
     query: str = Field(min_length=1, max_length=100_000, pattern=r"\S")
-    limit: int | None = Field(default=None, ge=1, le=1000, description="Default 4 (seed 000).")
-    budget_tokens: int | None = Field(default=None, ge=1, le=10_000_000)
+    limit: int | None = Field(
+        default=None, ge=1, le=1000, strict=True, description="Default 4 (seed 000)."
+    )
+    budget_tokens: int | None = Field(default=None, ge=1, le=10_000_000, strict=True)
     expand: bool = Field(
         default=False, description="Join the raw transcripts of the hits' sessions (seed 004)."
     )
@@ -239,12 +253,19 @@ class TranscriptIn(Scope):
     content: Text
 
 
+def _exact_rating(value: object) -> object:
+    # A Literal matches by equality, so true and 1.0 would pass as 1: refuse them here.
+    if isinstance(value, bool | float):
+        raise ValueError(f"rating must be 1, -1, 'up' or 'down', got {value!r}")
+    return value
+
+
 class FeedbackIn(BaseModel):
     """``POST /api/memories/{id}/feedback`` (seed 000): thumbs up or down."""
 
     model_config = _STRICT
 
-    rating: Literal[1, -1, "up", "down"]
+    rating: Annotated[Literal[1, -1, "up", "down"], BeforeValidator(_exact_rating)]
     comment: str | None = Field(default=None, max_length=10_000)
 
 
@@ -297,16 +318,49 @@ class MemoryOut(BaseModel):
 
 
 class MemoryList(BaseModel):
-    """A page of memories, newest first."""
+    """A page of memories, newest first: the list shape of every surface."""
 
-    memories: list[MemoryOut]
+    items: list[MemoryOut]
+    total: int = Field(description="How many memories match the filters, on every page.")
     limit: int
     offset: int
 
 
-class BatchOut(BaseModel):
-    """The stored memories, in input order (existing ones for exact duplicates)."""
+class CreatedOut(MemoryOut):
+    """A memory ``POST /v1/memories`` stored, or the one already holding its content."""
 
+    created: bool = Field(
+        description="True if stored now (201); false if the same content was already "
+        "stored in the namespace and this is that memory (200)."
+    )
+
+
+class ItemOut(BaseModel):
+    """What happened to one item of a batch."""
+
+    index: int = Field(description="The item's position in the request.")
+    outcome: Literal["stored", "duplicate", "blocked", "invalid"]
+    created: bool = Field(description="True only for a stored item.")
+    id: str | None = Field(description="The memory's id (stored or duplicate), else null.")
+    reason: str | None = Field(description="Why the item was blocked or invalid.")
+    reasons: list[str] = Field(description="The injection scan's reasons for a blocked item.")
+
+
+class BatchCounts(BaseModel):
+    """How many items had each outcome."""
+
+    stored: int
+    duplicate: int
+    blocked: int
+    invalid: int
+
+
+class BatchOut(BaseModel):
+    """Per item: stored, duplicate, blocked (with the reason) or invalid; and the
+    memories now in the store for the stored and duplicate items, in input order."""
+
+    counts: BatchCounts
+    items: list[ItemOut]
     memories: list[MemoryOut]
 
 
@@ -321,6 +375,12 @@ class Breakdown(BaseModel):
     rank_score: float
     recency: float
     final: float
+    dense: float | None = Field(
+        default=None, description="The dense leg after session context, before fusion."
+    )
+    keyword: float | None = Field(
+        default=None, description="The keyword leg after session context, before fusion."
+    )
 
 
 class HitOut(BaseModel):
@@ -367,6 +427,10 @@ class RememberOut(BaseModel):
     """What ``remember`` stored."""
 
     memory: MemoryOut
+    created: bool = Field(
+        description="True if the memory was stored now; false if the same content was "
+        "already stored (then memory is that one)."
+    )
     transcript_stored: bool | None = Field(
         description="True if the transcript was stored, False if the session already had "
         "one, null if none was sent."

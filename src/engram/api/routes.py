@@ -11,13 +11,14 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query, status
+from fastapi import APIRouter, Depends, Path, Query, Response, status
 
 from engram._version import __version__
 from engram.api import models as m
 from engram.api.auth import Caller, ServerState, server_state
 from engram.errors import InvalidInputError
 from engram.memory import Memory, Scope
+from engram.records import ItemResult
 
 State = Annotated[ServerState, Depends(server_state)]
 MemoryId = Annotated[str, Path(min_length=1, max_length=200, description="A memory id.")]
@@ -52,38 +53,70 @@ def _memory(state: ServerState) -> Memory:
 
 
 # -- memories --------------------------------------------------------------------------
+_DUPLICATE: dict[int | str, dict[str, Any]] = {
+    200: {"description": "The same content was already stored: nothing new."}
+}
+
+
+def _add_one(mem: Memory, scope: Scope, content: Any, fields: dict[str, Any]) -> ItemResult:
+    """``Memory.add`` that also says whether the memory is new."""
+    item = {"content": content, **_ids(scope), **fields}
+    [result] = mem.add_many([item], namespace=scope.namespace, on_blocked="raise").items
+    return result
+
+
 @router.post(
     "/v1/memories",
-    response_model=m.MemoryOut,
+    response_model=m.CreatedOut,
     status_code=status.HTTP_201_CREATED,
+    responses=_DUPLICATE,
     tags=["memories"],
     summary="Store a memory",
 )
-def create_memory(body: m.MemoryIn, caller: Caller, state: State) -> dict[str, Any]:
-    """Store text (``content``) or a chat (``messages``) verbatim. Exactly the same
-    content in the same namespace returns the stored memory."""
+def create_memory(
+    body: m.MemoryIn, caller: Caller, state: State, response: Response
+) -> dict[str, Any]:
+    """Store text (``content``) or a chat (``messages``) verbatim: 201. Exactly the same
+    content in the same namespace returns the stored memory with ``created: false``:
+    200."""
     mem = _memory(state)
     scope = caller.scope(mem, **body.scope_args())
-    record = mem.add(body.content_arg(), **_ids(scope), **body.field_args())
-    return record.to_dict()
+    result = _add_one(mem, scope, body.content_arg(), body.field_args())
+    assert result.record is not None  # a refused item raised
+    if not result.created:
+        response.status_code = status.HTTP_200_OK
+    return {**result.record.to_dict(), "created": result.created}
 
 
 @router.post(
     "/v1/memories/batch",
     response_model=m.BatchOut,
     status_code=status.HTTP_201_CREATED,
+    responses={200: {"description": "Nothing new was stored (duplicates or refusals)."}},
     tags=["memories"],
     summary="Store many memories",
 )
-def create_memories(body: m.BatchIn, caller: Caller, state: State) -> dict[str, Any]:
-    """``add_many``: every item is validated before anything is written, so one bad item
-    stores nothing. All items go to one namespace."""
+def create_memories(
+    body: m.BatchIn, caller: Caller, state: State, response: Response
+) -> dict[str, Any]:
+    """``add_many``: every item is validated and scanned before anything is written.
+    Each item is stored, a duplicate, blocked by the injection scan (with the reason)
+    or invalid; ``on_blocked`` and ``on_invalid`` choose between reporting such an item
+    (``skip``) and refusing the whole batch with 422 (``raise``). 201 when anything was
+    stored, 200 when nothing new was. All items go to one namespace."""
     mem = _memory(state)
     scope = caller.scope(mem, **body.scope_args())
     ids = _ids(scope)
     items = [item.item(ids) for item in body.items]
-    records = mem.add_many(items, namespace=scope.namespace)
-    return {"memories": [r.to_dict() for r in records]}
+    batch = mem.add_many(
+        items, namespace=scope.namespace, on_blocked=body.on_blocked, on_invalid=body.on_invalid
+    )
+    if not batch.counts["stored"]:
+        response.status_code = status.HTTP_200_OK
+    out = batch.to_dict()
+    for item in out["items"]:
+        item.pop("memory")
+    return {**out, "memories": [r.to_dict() for r in batch]}
 
 
 @router.get(
@@ -102,7 +135,7 @@ def list_memories(
     if query.metadata:
         try:
             meta = json.loads(query.metadata)
-        except ValueError:
+        except (ValueError, RecursionError):
             raise InvalidInputError("metadata must be a JSON object") from None
         if not isinstance(meta, dict):
             raise InvalidInputError("metadata must be a JSON object")
@@ -111,18 +144,14 @@ def list_memories(
     filters.update({k: v for k, v in chosen.items() if v is not None})
     if query.tags:
         filters["tags"] = list(query.tags)
-    records = mem.get_all(
+    page = mem.get_all(
         **_ids(scope),
         filters=filters,
         limit=query.limit,
         offset=query.offset,
         include_deleted=query.include_deleted,
     )
-    return {
-        "memories": [r.to_dict() for r in records],
-        "limit": query.limit,
-        "offset": query.offset,
-    }
+    return page.to_dict()
 
 
 @router.get(
@@ -298,10 +327,13 @@ def recall_seed(body: m.RecallIn, caller: Caller, state: State) -> dict[str, Any
     "/api/memory/remember",
     response_model=m.RememberOut,
     status_code=status.HTTP_201_CREATED,
+    responses=_DUPLICATE,
     tags=["memories"],
     summary="Remember, with an optional transcript (seed 004)",
 )
-def remember(body: m.RememberIn, caller: Caller, state: State) -> dict[str, Any]:
+def remember(
+    body: m.RememberIn, caller: Caller, state: State, response: Response
+) -> dict[str, Any]:
     """Store a memory raw-first; a ``transcript`` with a ``session_key`` is then written
     in its own transaction and joined to recall with ``expand: true``."""
     mem = _memory(state)
@@ -309,11 +341,18 @@ def remember(body: m.RememberIn, caller: Caller, state: State) -> dict[str, Any]
     fields = body.field_args()
     if body.session is not None:
         fields["session_id"] = body.session
-    record = mem.add(body.content_arg(), **_ids(scope), **fields)
+    result = _add_one(mem, scope, body.content_arg(), fields)
+    assert result.record is not None  # a refused item raised
     stored = None
     if body.transcript is not None and body.session is not None:
         stored = mem.transcripts.add(body.session, body.transcript, **_ids(scope))
-    return {"memory": record.to_dict(), "transcript_stored": stored}
+    if not result.created and not stored:
+        response.status_code = status.HTTP_200_OK
+    return {
+        "memory": result.record.to_dict(),
+        "created": result.created,
+        "transcript_stored": stored,
+    }
 
 
 @router.post(

@@ -1,66 +1,189 @@
 """What every ``engram`` command shares: the context object, scope options, error
-handling and the progress bar."""
+handling, short ids and the progress bar."""
 
 from __future__ import annotations
 
 import functools
+import json
+import os
 import sys
-from collections.abc import Callable, Iterator
+import warnings
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
 from engram.cli import render
-from engram.config import Config
-from engram.errors import EngramError, InvalidInputError, NotFoundError
+from engram.config import Config, ConfigWarning, sqlite_file
+from engram.errors import (
+    EngramError,
+    InjectionBlocked,
+    InvalidInputError,
+    NotFoundError,
+    StoreError,
+)
 from engram.memory import Memory
+from engram.records import MemoryRecord
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-#: Exit codes: 1 generic engram error, 2 bad input (as click's usage errors), 3 not found.
-EXIT_ERROR, EXIT_INPUT, EXIT_NOT_FOUND = 1, 2, 3
+#: Exit codes, documented in docs/cli.md ("Exit codes"); a test checks the two agree.
+EXIT_OK, EXIT_ERROR, EXIT_INPUT, EXIT_NOT_FOUND, EXIT_PORT = 0, 1, 2, 3, 4
+EXIT_CODES: dict[str, int] = {
+    "engram_error": EXIT_ERROR,
+    "invalid_input": EXIT_INPUT,
+    "not_found": EXIT_NOT_FOUND,
+    "port_unavailable": EXIT_PORT,
+}
+
+#: The shortest id prefix the library resolves (``Admin.resolve_id``).
+MIN_ID_PREFIX = 8
+#: How wide the one-line injection error may get without ``--verbose``.
+INJECTION_LINE = 160
+
+
+class PortUnavailableError(EngramError):
+    """``engram serve`` cannot listen on the address asked for (busy or not allowed).
+
+    It lives here, not in ``engram.errors``, because only the CLI binds a port."""
+
+    code = "port_unavailable"
 
 
 class Ctx:
     """What the group options decided, shared with every command."""
 
-    def __init__(self, home: str | None, db: str | None, config_path: str | None) -> None:
+    def __init__(
+        self, home: str | None, db: str | None, config_path: str | None, verbose: bool = False
+    ) -> None:
         self.home = home
         self.db = db
         self.config_path = config_path
+        self.verbose = verbose
+        self._config: Config | None = None
 
     def config(self) -> Config:
+        """The settings, loaded once; configuration warnings become ``warning:`` lines."""
+        if self._config is not None:
+            return self._config
         overrides: dict[str, Any] = {}
         if self.home:
             overrides["home"] = self.home
         if self.db:
             overrides["store"] = self.db
-        return Config.load(self.config_path, **overrides)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ConfigWarning)
+            config = Config.load(self.config_path, **overrides)
+        for warning in caught:
+            if issubclass(warning.category, ConfigWarning):
+                render.err_console.print(f"warning: {warning.message}", markup=False)
+            else:  # not ours to reword: hand it back to Python's machinery
+                warnings.warn_explicit(
+                    warning.message, warning.category, warning.filename, warning.lineno
+                )
+        self._config = config
+        return config
 
     @contextmanager
-    def memory(self, **kwargs: Any) -> Iterator[Memory]:
-        with Memory(config=self.config(), **kwargs) as mem:
+    def memory(self, *, must_exist: bool = False, **kwargs: Any) -> Iterator[Memory]:
+        """Open the store. ``must_exist`` for commands that only read or change what is
+        there: opening a SQLite file creates it, so a mistyped ``--db`` would otherwise
+        leave an empty store (and its directories) behind and report nothing found."""
+        config = self.config()
+        if must_exist:
+            require_store(config)
+        with Memory(config=config, **kwargs) as mem:
             yield mem
 
 
+def require_store(config: Config) -> None:
+    """``StoreError`` naming the path when the SQLite store file does not exist.
+
+    PostgreSQL databases and ``:memory:`` are not files and always pass."""
+    location = sqlite_file(config.store_path)
+    if location is None:
+        return
+    path = Path(location).expanduser()
+    if path.is_file():
+        return
+    raise StoreError(
+        f"no engram store at {path.absolute()}: this command does not create one. Run "
+        "`engram add` or `engram serve` to create it there, or point at an existing "
+        "store with --db (ENGRAM_STORE) or --home (ENGRAM_HOME)"
+    )
+
+
+def exit_code(exc: EngramError) -> int:
+    """The exit code of an engram error (the table in docs/cli.md)."""
+    if isinstance(exc, PortUnavailableError):
+        return EXIT_PORT
+    if isinstance(exc, NotFoundError):
+        return EXIT_NOT_FOUND
+    if isinstance(exc, InvalidInputError):
+        return EXIT_INPUT
+    return EXIT_ERROR
+
+
+def error_json(exc: EngramError) -> dict[str, Any]:
+    """The ``{"error", "detail"}`` body the HTTP API sends for the same error: the
+    code is the error class's own ``code``, which the API uses too."""
+    body: dict[str, Any] = {"error": exc.code, "detail": str(exc)}
+    if isinstance(exc, InjectionBlocked):
+        body["reasons"] = list(exc.reasons)
+    return body
+
+
+def _injection_line(exc: InjectionBlocked) -> str:
+    """The injection error in one line: which rules matched, and where the rest is."""
+    head = "error: not stored: looks like a prompt injection ("
+    tail = "); --verbose shows why and how to store it anyway"
+    codes = [reason.split(":", 1)[0] for reason in exc.reasons]
+    shown: list[str] = []
+    for i, code in enumerate(codes):
+        rest = len(codes) - i - 1
+        more = f", +{rest} more" if rest else ""
+        if len(head + ", ".join([*shown, code]) + more + tail) > INJECTION_LINE:
+            shown.append(f"+{len(codes) - i} more")
+            break
+        shown.append(code)
+    return head + ", ".join(shown) + tail
+
+
+def _print_error(exc: EngramError, as_json: bool, verbose: bool) -> None:
+    if as_json:
+        # stderr, like every error: stdout carries only results (export's JSONL too).
+        print(json.dumps(error_json(exc), ensure_ascii=False), file=sys.stderr)
+        return
+    if isinstance(exc, InjectionBlocked) and not verbose:
+        render.err_console.print(_injection_line(exc), markup=False)
+        return
+    render.err_console.print(f"error: {exc}", markup=False)
+    if not verbose:
+        return
+    if isinstance(exc, InjectionBlocked):
+        for reason in exc.reasons:
+            render.err_console.print(f"  - {reason}", markup=False)
+    cause = exc.__cause__ or exc.__context__
+    if cause is not None:
+        render.err_console.print(f"  caused by {type(cause).__name__}: {cause}", markup=False)
+
+
 def handle_errors(fn: F) -> F:
-    """Turn engram errors into one line on stderr and an exit code."""
+    """Turn engram errors into one line on stderr (a JSON object with ``--json``) and
+    an exit code."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
-        except NotFoundError as exc:
-            render.err_console.print(f"error: {exc}", markup=False)
-            sys.exit(EXIT_NOT_FOUND)
-        except InvalidInputError as exc:
-            render.err_console.print(f"error: {exc}", markup=False)
-            sys.exit(EXIT_INPUT)
         except EngramError as exc:
-            render.err_console.print(f"error: {exc}", markup=False)
-            sys.exit(EXIT_ERROR)
+            context = click.get_current_context(silent=True)
+            obj = context.find_object(Ctx) if context is not None else None
+            _print_error(exc, bool(kwargs.get("as_json")), obj is not None and obj.verbose)
+            sys.exit(exit_code(exc))
 
     return wrapper  # type: ignore[return-value]
 
@@ -81,6 +204,44 @@ def scope_kwargs(
     namespace: str | None, user_id: str | None, agent_id: str | None, run_id: str | None
 ) -> dict[str, Any]:
     return {"namespace": namespace, "user_id": user_id, "agent_id": agent_id, "run_id": run_id}
+
+
+def pasted_id(memory_id: str) -> str:
+    """An id as the user pasted it: tables that cut an id short end it with an ellipsis."""
+    return memory_id.strip().removesuffix("…").removesuffix("...")
+
+
+def short_ids(mem: Memory, records: Sequence[MemoryRecord]) -> dict[str, str]:
+    """Each record's id cut to the shortest prefix (8 characters or more) that names it
+    alone in its namespace, as git abbreviates hashes: short enough for an 80-column
+    table, and ``show``/``forget`` take it back.
+
+    Ids begin with their creation time, so memories written close together share long
+    prefixes; each candidate is checked against the whole namespace."""
+    ordered = sorted({r.id: r.namespace for r in records}.items())
+    out: dict[str, str] = {}
+    for i, (memory_id, namespace) in enumerate(ordered):
+        # A prefix shared with another shown id is ambiguous for sure: start past it.
+        # In sorted order the longest shared prefix is with a neighbour.
+        length = MIN_ID_PREFIX
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(ordered):
+                length = max(length, len(os.path.commonprefix([memory_id, ordered[j][0]])) + 1)
+        while length < len(memory_id):
+            try:
+                found = mem.admin.resolve_id(
+                    memory_id[:length], namespace=namespace, include_deleted=True
+                )
+            except InvalidInputError:  # ambiguous: one more character
+                found = None
+            except NotFoundError:  # purged meanwhile: show it whole
+                length = len(memory_id)
+                break
+            if found == memory_id:
+                break
+            length += 1
+        out[memory_id] = memory_id[:length]
+    return out
 
 
 def progress_bar() -> Progress:

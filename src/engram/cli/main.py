@@ -17,16 +17,18 @@ from engram.cli.common import (
     Ctx,
     handle_errors,
     json_option,
+    pasted_id,
     progress_bar,
     scope_kwargs,
     scope_options,
+    short_ids,
 )
 from engram.cli.mcp import mcp
 from engram.cli.migrate import migrate_store
 from engram.cli.quickstart import run_quickstart
 from engram.cli.serve import keys, serve
 from engram.cli.transfer import export, import_
-from engram.errors import InvalidInputError
+from engram.errors import InvalidInputError, NotFoundError
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -40,11 +42,19 @@ from engram.errors import InvalidInputError
     type=click.Path(dir_okay=False),
     help="TOML config file (default <home>/config.toml).",
 )
+@click.option(
+    "-v",
+    "--verbose",
+    is_flag=True,
+    help="Longer error messages: every reason and the underlying cause.",
+)
 @click.version_option(package_name="engramdb", prog_name="engram")
 @click.pass_context
-def cli(ctx: click.Context, home: str | None, db: str | None, config_path: str | None) -> None:
+def cli(
+    ctx: click.Context, home: str | None, db: str | None, config_path: str | None, verbose: bool
+) -> None:
     """engram: long-term memory for AI agents."""
-    ctx.obj = Ctx(home, db, config_path)
+    ctx.obj = Ctx(home, db, config_path, verbose)
 
 
 @cli.command()
@@ -86,23 +96,31 @@ def add(
         if not sep or not key:
             raise InvalidInputError(f"--meta expects KEY=VALUE, got {pair!r}")
         metadata[key] = value
+    item = {
+        "content": text,
+        **scope_kwargs(namespace, user_id, agent_id, run_id),
+        "tags": list(tags),
+        "type": type_,
+        "category": category,
+        "title": title,
+        "score": score,
+        "importance": importance,
+        "created_at": created_at,
+        "metadata": metadata,
+    }
     with obj.memory() as mem:
-        record = mem.add(
-            text,
-            **scope_kwargs(namespace, user_id, agent_id, run_id),
-            tags=list(tags),
-            type=type_,
-            category=category,
-            title=title,
-            score=score,
-            importance=importance,
-            created_at=created_at,
-            metadata=metadata,
-        )
+        [result] = mem.add_many([item], on_blocked="raise").items
+    record = result.record
+    assert record is not None  # a refused item raised
     if as_json:
-        render.emit_json(record.to_dict())
-    else:
+        render.emit_json({**record.to_dict(), "created": result.created})
+    elif result.created:
         render.console.print(f"stored {record.id} in {record.namespace}")
+    else:
+        render.console.print(
+            f"already stored as {record.id} in {record.namespace} (same content; "
+            "nothing new written)"
+        )
 
 
 @cli.command()
@@ -133,14 +151,15 @@ def search(
     """Show what recall returns for QUERY, with every score stage (seed 001's --search)."""
     chosen = {"fusion": fusion, "strategy": strategy}
     overrides: dict[str, Any] = {k: v for k, v in chosen.items() if v}
-    with obj.memory() as mem:
+    with obj.memory(must_exist=True) as mem:
         result = mem.recall(
             query, **scope_kwargs(namespace, user_id, agent_id, run_id), limit=limit, **overrides
         )
-    if as_json:
-        render.emit_json(result.to_dict())
-    else:
-        render.hits_table(result.hits, result)
+        if as_json:
+            render.emit_json(result.to_dict())
+            return
+        short = short_ids(mem, [hit.memory for hit in result.hits])
+    render.hits_table(result.hits, result, short)
 
 
 @cli.command()
@@ -163,7 +182,7 @@ def recall(
     as_json: bool,
 ) -> None:
     """Print the context block to inject into a prompt for QUERY."""
-    with obj.memory() as mem:
+    with obj.memory(must_exist=True) as mem:
         result = mem.recall(
             query,
             **scope_kwargs(namespace, user_id, agent_id, run_id),
@@ -205,18 +224,30 @@ def list_(
         filters["type"] = type_
     if tags:
         filters["tags"] = list(tags)
-    with obj.memory() as mem:
+    with obj.memory(must_exist=True) as mem:
+        scope = scope_kwargs(namespace, user_id, agent_id, run_id)
         records = mem.get_all(
-            **scope_kwargs(namespace, user_id, agent_id, run_id),
-            filters=filters,
-            limit=limit,
-            offset=offset,
-            include_deleted=deleted,
+            **scope, filters=filters, limit=limit, offset=offset, include_deleted=deleted
         )
-    if as_json:
-        render.emit_json([r.to_dict() for r in records])
-    else:
-        render.memory_table(records)
+        if as_json:
+            render.emit_json(records.to_dict())
+            return
+        if not records:
+            # Filters or a page past the end explain an empty answer; else it is empty.
+            where = mem.scope(namespace, user_id, agent_id, run_id).namespace
+            owners = {"user": user_id, "agent": agent_id, "run": run_id}
+            narrowed = (
+                filters
+                or offset
+                or any(v is not None and where != f"{k}:{v}" for k, v in owners.items())
+            )
+            render.console.print(
+                "no memories match" if narrowed else f"no memories in namespace {where!r} yet",
+                markup=False,
+            )
+            return
+        short = short_ids(mem, records)
+    render.memory_table(records, short)
 
 
 @cli.command()
@@ -234,9 +265,10 @@ def show(
     run_id: str | None,
     as_json: bool,
 ) -> None:
-    """Show every field of one memory."""
-    with obj.memory() as mem:
-        record = mem.get(memory_id, **scope_kwargs(namespace, user_id, agent_id, run_id))
+    """Show every field of MEMORY_ID (the id, or 8 or more of its first characters)."""
+    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
+    with obj.memory(must_exist=True) as mem:
+        record = mem.get(mem.admin.resolve_id(pasted_id(memory_id), **scope), **scope)
     if as_json:
         render.emit_json(record.to_dict())
     else:
@@ -258,11 +290,31 @@ def forget(
     run_id: str | None,
     as_json: bool,
 ) -> None:
-    """Tombstone a memory: it leaves recall at once (``purge`` removes it for good)."""
-    with obj.memory() as mem:
-        record = mem.delete(memory_id, **scope_kwargs(namespace, user_id, agent_id, run_id))
+    """Tombstone MEMORY_ID: it leaves recall at once (``purge`` removes it for good).
+
+    Takes the id or 8 or more of its first characters. Forgetting a memory twice is
+    fine: it says it is already forgotten.
+    """
+    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
+    with obj.memory(must_exist=True) as mem:
+        full = mem.admin.resolve_id(pasted_id(memory_id), **scope, include_deleted=True)
+        try:
+            record = mem.delete(full, **scope)
+        except NotFoundError:
+            # resolve_id found it with tombstones included: so it is one already.
+            where = mem.scope(namespace, user_id, agent_id, run_id).namespace
+            if as_json:
+                render.emit_json({"id": full, "namespace": where, "already_forgotten": True})
+            else:
+                render.console.print(
+                    f"already forgotten: {full} in namespace {where!r} (`engram purge` "
+                    "removes it for good)",
+                    markup=False,
+                    soft_wrap=True,
+                )
+            return
     if as_json:
-        render.emit_json(record.to_dict())
+        render.emit_json({**record.to_dict(), "already_forgotten": False})
     else:
         render.console.print(f"forgot {record.id}")
 
@@ -283,13 +335,13 @@ def purge(
     as_json: bool,
 ) -> None:
     """Hard-delete tombstoned memories with their vectors, history and feedback."""
-    with obj.memory() as mem:
+    with obj.memory(must_exist=True) as mem:
         scope = mem.scope(namespace, user_id, agent_id, run_id)
         count = mem.admin.purge(namespace=scope.namespace, all_namespaces=all_namespaces)
     if as_json:
         render.emit_json({"purged": count})
     else:
-        render.console.print(f"purged {count} memories")
+        render.console.print(f"purged {render.plural(count, 'memory', 'memories')}")
 
 
 @cli.command()
@@ -307,9 +359,12 @@ def history(
     run_id: str | None,
     as_json: bool,
 ) -> None:
-    """Show the audit trail of a memory: create, update, delete, feedback, dedup."""
-    with obj.memory() as mem:
-        entries = mem.history(memory_id, **scope_kwargs(namespace, user_id, agent_id, run_id))
+    """Show the audit trail of MEMORY_ID (the id or 8 or more of its first characters):
+    create, update, delete, feedback, dedup."""
+    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
+    with obj.memory(must_exist=True) as mem:
+        full = mem.admin.resolve_id(pasted_id(memory_id), **scope, include_deleted=True)
+        entries = mem.history(full, **scope)
     if as_json:
         render.emit_json([e.to_dict() for e in entries])
     else:
@@ -335,10 +390,12 @@ def feedback(
     comment: str | None,
     as_json: bool,
 ) -> None:
-    """Thumbs up or down: quality moves by one within [-3, +3] (seed 000)."""
-    with obj.memory() as mem:
+    """Thumbs up or down on MEMORY_ID (the id or 8 or more of its first characters):
+    quality moves by one within [-3, +3] (seed 000)."""
+    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
+    with obj.memory(must_exist=True) as mem:
         record = mem.feedback(
-            memory_id, rating, comment, **scope_kwargs(namespace, user_id, agent_id, run_id)
+            mem.admin.resolve_id(pasted_id(memory_id), **scope), rating, comment, **scope
         )
     if as_json:
         render.emit_json(record.to_dict())
@@ -354,7 +411,7 @@ def feedback(
 @handle_errors
 def reindex(obj: Ctx, rebuild: bool, batch_size: int, as_json: bool) -> None:
     """Embed memories that lack a current vector (after a model change or a failure)."""
-    with obj.memory(allow_dimension_mismatch=True) as mem:
+    with obj.memory(must_exist=True, allow_dimension_mismatch=True) as mem:
         if as_json:
             count = mem.admin.reindex(batch_size=batch_size, rebuild=rebuild)
             render.emit_json({"embedded": count})
@@ -366,7 +423,7 @@ def reindex(obj: Ctx, rebuild: bool, batch_size: int, as_json: bool) -> None:
                 rebuild=rebuild,
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
             )
-        render.console.print(f"embedded {count} memories")
+        render.console.print(f"embedded {render.plural(count, 'memory', 'memories')}")
 
 
 @cli.command()
@@ -375,7 +432,7 @@ def reindex(obj: Ctx, rebuild: bool, batch_size: int, as_json: bool) -> None:
 @handle_errors
 def doctor(obj: Ctx, as_json: bool) -> None:
     """Versions, store path, counts per namespace, vector index, embedder and recall mode."""
-    with obj.memory(allow_dimension_mismatch=True) as mem:
+    with obj.memory(must_exist=True, allow_dimension_mismatch=True) as mem:
         report = mem.admin.doctor()
     if as_json:
         render.emit_json(report)
@@ -391,15 +448,16 @@ def quickstart(obj: Ctx, as_json: bool) -> None:
     """Store a few example memories and show a recall with its scores and timings."""
     with obj.memory() as mem:
         result = run_quickstart(mem)
-    if as_json:
-        render.emit_json(result.to_dict())
-        return
+        if as_json:
+            render.emit_json(result.to_dict())
+            return
+        short = short_ids(mem, [hit.memory for hit in result.recall.hits])
     render.console.print(
         f"[bold]engram quickstart[/bold]: {result.stored} new, {result.existing} already "
         f"stored, in namespace {result.namespace!r} of {result.location}"
     )
     render.console.print(f"\n[bold]recall:[/bold] {result.recall.query!r}")
-    render.hits_table(result.recall.hits, result.recall)
+    render.hits_table(result.recall.hits, result.recall, short)
     render.console.print("\n[bold]context block:[/bold]")
     print(result.recall.context)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from typing import Any
 
 import click
 
@@ -37,7 +38,9 @@ def mcp(
     """
     from engram.mcp.server import create_mcp_server, tool_manifest
 
-    with obj.memory(**({"embedder": None} if as_json else {})) as mem:
+    # The manifest needs no model: do not load one just to print it.
+    quiet: dict[str, Any] = {"embedder": None} if as_json else {}
+    with obj.memory(**quiet) as mem:
         scope = mem.scope(namespace, user_id, agent_id)
         server = create_mcp_server(mem, namespace=scope.namespace)
         if as_json:

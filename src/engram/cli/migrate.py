@@ -2,11 +2,41 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from urllib.parse import urlsplit
+
 import click
 
 from engram.cli import render
 from engram.cli.common import Ctx, handle_errors, json_option, progress_bar
+from engram.config import SQLITE_SCHEME, sqlite_file
 from engram.store.migrate import migrate_locations
+
+
+def shown_location(location: str) -> str:
+    """Where a store location really is: a SQLite file as an absolute path (a relative
+    one depends on the directory the command ran in), a URL without its password."""
+    path = sqlite_file(location)
+    if path is not None:
+        return str(Path(path).expanduser().absolute())
+    parts = urlsplit(location)
+    if parts.password is None:
+        return location
+    return location.replace(f":{parts.password}@", ":***@", 1)
+
+
+def relative_url_hint(location: str) -> str | None:
+    """A note for ``sqlite:///x``: three slashes are relative (SQLAlchemy's rule), which
+    surprises anyone who meant ``/x``."""
+    if not location.startswith(SQLITE_SCHEME + "/") or location.startswith(SQLITE_SCHEME + "//"):
+        return None
+    path = sqlite_file(location)
+    if path is None:
+        return None
+    return (
+        f"note: {location} is relative to this directory; write "
+        f"{SQLITE_SCHEME}//{path} for the absolute path /{path}"
+    )
 
 
 @click.command("migrate-store")
@@ -34,9 +64,17 @@ def migrate_store(obj: Ctx, source: str, target: str, batch: int, as_json: bool)
     Exits non-zero when the verification finds a difference.
     """
     config = obj.config()
+    where = {"source": shown_location(source), "target": shown_location(target)}
     if as_json:
         report = migrate_locations(source, target, config, batch=batch)
     else:
+        # Said before copying, so a surprising path shows before a long copy, not after.
+        render.console.print(
+            f"from {where['source']}\nto   {where['target']}", markup=False, soft_wrap=True
+        )
+        for location in (source, target):
+            if (hint := relative_url_hint(location)) is not None:
+                render.err_console.print(hint, markup=False, soft_wrap=True)
         with progress_bar() as bar:
             task = bar.add_task("copying", total=None)
             report = migrate_locations(
@@ -47,7 +85,8 @@ def migrate_store(obj: Ctx, source: str, target: str, batch: int, as_json: bool)
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
             )
     if as_json:
-        render.emit_json(report.to_dict())
+        # Resolved paths, not the relative ones the store was opened with.
+        render.emit_json({**report.to_dict(), **where})
     else:
         c = report.copied
         render.console.print(

@@ -85,14 +85,12 @@ class QuickstartResult:
 
 def run_quickstart(mem: Memory) -> QuickstartResult:
     """Store the examples (idempotently) and recall for a question about them."""
-    before = {r.id for r in mem.get_all(namespace=NAMESPACE, limit=1000)}
-    records = mem.add_many(EXAMPLES, namespace=NAMESPACE)
-    new = sum(1 for r in records if r.id not in before)
+    batch = mem.add_many(EXAMPLES, namespace=NAMESPACE)
     result = mem.recall(QUERY, namespace=NAMESPACE)
     return QuickstartResult(
         namespace=NAMESPACE,
         location=mem.admin.location,
-        stored=new,
-        existing=len(records) - new,
+        stored=batch.counts["stored"],
+        existing=batch.counts["duplicate"],
         recall=result,
     )

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from engram.records import HistoryEntry, Hit, MemoryRecord, Recall
 
@@ -43,53 +45,63 @@ def memory_detail(record: MemoryRecord) -> None:
     console.print(table)
 
 
-def memory_table(records: Sequence[MemoryRecord]) -> None:
-    """One line per memory."""
+def plural(count: int, one: str, many: str) -> str:
+    """``1 memory``, ``0 memories``, ``2 memories``."""
+    return f"{count} {one if count == 1 else many}"
+
+
+def memory_table(records: Sequence[MemoryRecord], short: Mapping[str, str] | None = None) -> None:
+    """One line per memory (the content wraps); ids shortened to ``short``'s prefixes."""
     table = Table()
-    for column in ("id", "created", "type", "quality", "content"):
-        table.add_column(column)
+    # Ids and dates never wrap (a wrapped id cannot be pasted back); the content does.
+    table.add_column("id", no_wrap=True)
+    table.add_column("created", no_wrap=True)
+    table.add_column("type", overflow="fold")
+    table.add_column("q", justify="right", no_wrap=True)
+    table.add_column("content", overflow="fold", ratio=1)
     for r in records:
         table.add_row(
-            r.id,
+            (short or {}).get(r.id, r.id),
             r.created_at.strftime("%Y-%m-%d %H:%M"),
             r.type.value,
             f"{r.quality:+d}",
-            _short(r.content),
+            _short(r.content, 300),
         )
     console.print(table)
 
 
-def hits_table(hits: Sequence[Hit], recall: Recall | None = None) -> None:
-    """Seed 001's ``--search`` inspection: ranked hits with every score stage."""
-    table = Table(title=None if recall is None else f"mode: {recall.mode.value}")
-    for column in (
-        "#",
-        "id",
-        "final",
-        "sim",
-        "bm25",
-        "fused",
-        "q_adj",
-        "qual",
-        "recency",
-        "content",
-    ):
-        table.add_column(column, justify="right" if column not in ("id", "content") else "left")
-    for rank, hit in enumerate(hits, start=1):
-        b = hit.breakdown
-        table.add_row(
-            str(rank),
-            hit.memory.id[:12],
-            _num(b.final),
-            _num(b.sim),
-            _num(b.bm25),
-            _num(b.fused),
-            f"{b.quality_factor:.2f}",
-            _num(b.quality_weight),
-            _num(b.recency),
-            _short(hit.memory.content, 60),
-        )
-    console.print(table)
+def hits_table(
+    hits: Sequence[Hit], recall: Recall | None = None, short: Mapping[str, str] | None = None
+) -> None:
+    """Seed 001's ``--search`` inspection: ranked hits with every score stage.
+
+    Narrow enough for 80 columns: rank, short id and final score in columns, the
+    content wrapped beside them with the other stages on a dim line under it."""
+    if recall is not None:
+        console.print(f"mode: {recall.mode.value}", markup=False)
+    if not hits:
+        console.print("no memories match")
+    else:
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+        table.add_column("#", justify="right", no_wrap=True)
+        table.add_column("id", no_wrap=True)
+        table.add_column("final", justify="right", no_wrap=True)
+        table.add_column("content (and every score stage)", overflow="fold")
+        for rank, hit in enumerate(hits, start=1):
+            b = hit.breakdown
+            # Two short lines, so the stages fit under the content at 80 columns.
+            # Labelled with the breakdown's own field names, as in --json and HTTP.
+            stages = (
+                f"sim {_num(b.sim)}  bm25 {_num(b.bm25)}  fused {_num(b.fused)}\n"
+                f"quality_factor {b.quality_factor:.2f}  quality_weight "
+                f"{_num(b.quality_weight)}  recency {_num(b.recency)}"
+            )
+            cell = Text(_short(hit.memory.content, 400))
+            cell.append("\n" + stages, style="dim")
+            table.add_row(
+                str(rank), (short or {}).get(hit.memory.id, hit.memory.id), _num(b.final), cell
+            )
+        console.print(table)
     if recall is not None:
         stages = ", ".join(f"{k} {v:.2f} ms" for k, v in recall.timings.items())
         console.print(f"[dim]timings: {stages}[/dim]")
@@ -119,6 +131,28 @@ def _change(entry: HistoryEntry) -> str:
     )
 
 
+#: What an empty or missing doctor value means, by key; other keys say "none".
+_DOCTOR_EMPTY = {
+    "namespaces": "(no namespaces yet)",
+    "vectors.rows": "(no vectors yet)",
+    "vectors.index": "none (no embedder configured)",
+    "vectors.index.epoch": "none (the index loads on the first search)",
+    "vectors.index.loaded_namespaces": "(none: the index loads on the first search)",
+    "embedder.onnx_graph": "not built yet (built and cached on the first embed)",
+}
+
+
+def doctor_value(key: str, value: Any) -> str:
+    """One doctor value for people: no raw ``None``, ``{}`` or ``True``."""
+    if value is None or value == {} or value == [] or value == "":
+        return _DOCTOR_EMPTY.get(key, "none")
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
 def doctor_report(data: dict[str, Any]) -> None:
     """``doctor`` as a readable tree of key/value lines."""
 
@@ -127,6 +161,9 @@ def doctor_report(data: dict[str, Any]) -> None:
             for k, v in value.items():
                 walk(f"{prefix}.{k}" if prefix else str(k), v)
         else:
-            console.print(f"[bold]{prefix}[/bold]: {value}")
+            # One line each even when a path is long: soft wrap leaves it whole to copy.
+            console.print(
+                Text.assemble((prefix, "bold"), ": ", doctor_value(prefix, value)), soft_wrap=True
+            )
 
     walk("", data)

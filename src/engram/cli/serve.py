@@ -3,12 +3,50 @@
 from __future__ import annotations
 
 import json
+import os
+import socket
 
 import click
 from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option
+from engram.cli.common import Ctx, PortUnavailableError, handle_errors, json_option
+
+#: uvicorn's exit status when the server cannot start (``uvicorn.config.STARTUP_FAILURE``).
+#: It equals engram's "unknown id" code, so it is translated, never passed through.
+UVICORN_STARTUP_FAILURE = 3
+
+
+def check_port(host: str, port: int) -> None:
+    """``PortUnavailableError`` when nothing could listen on ``host:port`` now.
+
+    Checked before anything else, so a busy port fails fast and clearly instead of
+    after the start-up banner (and a freshly printed admin key) in uvicorn's log.
+    """
+    if port == 0:  # any free port: nothing to check
+        return
+    advice = "stop what uses it, or pick another port with --port (or api.port)"
+    try:
+        addresses = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise PortUnavailableError(
+            f"cannot listen on {host}:{port}: {exc.strerror}; check --host (or api.host)"
+        ) from exc
+    for family, kind, proto, _, address in addresses:
+        try:
+            probe = socket.socket(family, kind, proto)
+        except OSError:  # a family this machine lacks (IPv6): asyncio skips it too
+            continue
+        with probe:
+            if os.name != "nt":
+                # As uvicorn (asyncio) binds: a port left in TIME_WAIT is free to use.
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(address)
+            except OSError as exc:
+                raise PortUnavailableError(
+                    f"cannot listen on {host}:{port}: {exc.strerror or exc}; {advice}"
+                ) from exc
 
 
 @click.command()
@@ -49,6 +87,7 @@ def serve(
     config = obj.config()
     bind = host or config.api.host
     listen = port if port is not None else config.api.port
+    check_port(bind, listen)
     with obj.memory() as mem:
         app = create_app(mem, auth=not no_auth, mcp=not no_mcp, host=bind)
         startup = prepare(mem, host=bind, port=listen, auth=not no_auth, mcp=app.state.mcp)
@@ -58,7 +97,16 @@ def serve(
             for line in startup.lines():
                 target = render.err_console if line.startswith("WARNING") else render.console
                 target.print(line, markup=False, soft_wrap=True)
-        run(app, host=bind, port=listen, log_level=log_level)
+        try:
+            run(app, host=bind, port=listen, log_level=log_level)
+        except SystemExit as exc:
+            # The port was taken between check_port and uvicorn's bind (or start-up
+            # failed another way, which uvicorn has just logged).
+            if exc.code == UVICORN_STARTUP_FAILURE:
+                raise PortUnavailableError(
+                    f"the server could not start on {bind}:{listen}; see the log above"
+                ) from None
+            raise
 
 
 @click.group()
@@ -96,10 +144,13 @@ def keys_create(obj: Ctx, user: str, admin: bool, name: str | None, as_json: boo
 @handle_errors
 def keys_list(obj: Ctx, as_json: bool) -> None:
     """List keys (never their secrets), revoked ones included."""
-    with obj.memory(embedder=None) as mem:
+    with obj.memory(must_exist=True, embedder=None) as mem:
         found = mem.keys.list()
     if as_json:
         render.emit_json([k.to_dict() for k in found])
+        return
+    if not found:
+        render.console.print("no API keys yet: `engram keys create --user NAME` makes one")
         return
     table = Table()
     table.add_column("id", overflow="fold", min_width=32)
@@ -125,7 +176,7 @@ def keys_list(obj: Ctx, as_json: bool) -> None:
 @handle_errors
 def keys_revoke(obj: Ctx, key_id: str, as_json: bool) -> None:
     """Revoke key KEY_ID: it stops working at once."""
-    with obj.memory(embedder=None) as mem:
+    with obj.memory(must_exist=True, embedder=None) as mem:
         key = mem.keys.revoke(key_id)
     if as_json:
         render.emit_json(key.to_dict())

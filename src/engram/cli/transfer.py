@@ -50,7 +50,7 @@ def export(
     """
     if all_namespaces and any((namespace, user_id, agent_id, run_id)):
         raise InvalidInputError("--all exports every namespace: drop --namespace/--user/...")
-    with obj.memory(embedder=None) as mem:
+    with obj.memory(must_exist=True, embedder=None) as mem:
         namespaces = (
             None if all_namespaces else [mem.scope(namespace, user_id, agent_id, run_id).namespace]
         )
@@ -68,7 +68,8 @@ def export(
             render.err_console.print_json(data=summary)
     else:
         console.print(
-            f"exported {counts.memories} memories ({counts.history} history, "
+            f"exported {render.plural(counts.memories, 'memory', 'memories')} "
+            f"({counts.history} history, "
             f"{counts.feedback} feedback, {counts.vectors} vector and {counts.transcripts} "
             f"transcript rows) from {where}" + (f" to {output}" if output else ""),
             markup=False,
@@ -80,24 +81,39 @@ def export(
 @click.option(
     "--skip-vectors", is_flag=True, help="Leave the file's vectors out (then run `engram reindex`)."
 )
+@click.option(
+    "--trusted",
+    is_flag=True,
+    help="Skip the injection scan: for restoring your own backup, not for files from others.",
+)
 @json_option
 @click.pass_obj
 @handle_errors
-def import_(obj: Ctx, file: str, skip_vectors: bool, as_json: bool) -> None:
+def import_(obj: Ctx, file: str, skip_vectors: bool, trusted: bool, as_json: bool) -> None:
     """Import an `engram export` FILE ("-" reads standard input).
 
     Ids, timestamps, quality, tombstones, history and feedback are kept. Memories
     already stored (same id, or same content in their namespace) are skipped, so
-    importing a file twice changes nothing. A malformed file imports nothing.
+    importing a file twice changes nothing. A malformed file imports nothing. Every
+    memory and transcript passes the injection scan unless --trusted: blocked ones are
+    skipped and listed, the rest are imported.
     """
     with (
         _source(file) as path,
         obj.memory(embedder=None) as mem,
         _bar("importing", as_json) as progress,
     ):
-        counts = mem.admin.import_jsonl(path, vectors=not skip_vectors, progress=progress)
+        counts = mem.admin.import_jsonl(
+            path, vectors=not skip_vectors, trusted=trusted, progress=progress
+        )
     if as_json:
-        render.emit_json({name: getattr(counts, name) for name in counts.__dataclass_fields__})
+        out: dict[str, Any] = {
+            name: getattr(counts, name)
+            for name in counts.__dataclass_fields__
+            if name != "blocked_items"
+        }
+        out["blocked_items"] = [{"id": key, "reason": why} for key, why in counts.blocked_items]
+        render.emit_json(out)
         return
     render.console.print(
         f"imported {counts.memories} memories ({counts.history} history, {counts.feedback} "
@@ -105,6 +121,20 @@ def import_(obj: Ctx, file: str, skip_vectors: bool, as_json: bool) -> None:
         f"skipped {counts.existing} already stored and {counts.duplicates} duplicates",
         markup=False,
     )
+    if counts.flagged:
+        render.console.print(
+            f"{counts.flagged} imported with injection flags (flag mode): recall keeps them "
+            "out of the context block",
+            markup=False,
+        )
+    if counts.blocked:
+        render.console.print(
+            f"blocked {counts.blocked} by the injection scan (not imported; --trusted "
+            "skips the scan for your own backups):",
+            markup=False,
+        )
+        for key, why in counts.blocked_items:
+            render.console.print(f"  {key}: {why}", markup=False)
     if counts.memories > counts.vectors:
         render.console.print("memories without vectors: run `engram reindex` to embed them")
 

@@ -89,12 +89,22 @@ class MiniLMEmbedder(BaseEmbedder):
         self._session: Any = None
         self._tokenizer: Any = None
         self._onnx_path: Path | None = None
+        self._cache_file: Path | None = None
         self._lock = threading.Lock()
 
     # -- loading --------------------------------------------------------------------
+    def cache_file(self) -> Path:
+        """Where the ONNX graph of these weights is cached, built or not yet.
+
+        Named by the weights' digest (computed once, about 0.1 s), so other weights in
+        the same directory never reuse a stale graph."""
+        if self._cache_file is None:
+            digest = _file_digest(self.model_dir / "model.safetensors")[:16]
+            self._cache_file = self.cache_dir / f"{self.name}-{digest}-g{GRAPH_VERSION}.onnx"
+        return self._cache_file
+
     def _graph_path(self) -> Path:
-        digest = _file_digest(self.model_dir / "model.safetensors")[:16]
-        path = self.cache_dir / f"{self.name}-{digest}-g{GRAPH_VERSION}.onnx"
+        path = self.cache_file()
         if path.is_file():
             return path
         from safetensors.numpy import load_file
@@ -172,12 +182,23 @@ class MiniLMEmbedder(BaseEmbedder):
         return out
 
     def info(self) -> dict[str, Any]:
-        """What ``doctor`` shows about this embedder."""
+        """What ``doctor`` shows about this embedder.
+
+        ``onnx_graph`` is the cached graph as soon as it exists, not only once this
+        process has loaded it: the model loads lazily, on the first embed, and doctor
+        runs before that."""
+        graph = self._onnx_path
+        if graph is None:
+            try:
+                cached = self.cache_file()
+            except OSError:  # unreadable weights: _load reports that when it matters
+                cached = None
+            graph = cached if cached is not None and cached.is_file() else None
         return {
             "name": self.name,
             "runtime": "onnxruntime",
             "model_dir": str(self.model_dir),
-            "onnx_graph": str(self._onnx_path) if self._onnx_path else None,
+            "onnx_graph": str(graph) if graph else None,
             "loaded": self._session is not None,
             "max_seq_length": self.max_seq_length,
             "batch_size": self.batch_size,

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engram._version import __version__
 from engram.errors import EngramError, NotFoundError
 from engram.memory import Memory
-from engram.records import Hit, MemoryRecord
+from engram.records import Hit, MemoryRecord, iso
 
 T = TypeVar("T")
 
@@ -155,9 +155,11 @@ class Rated(BaseModel):
 
 
 class MemoryPage(BaseModel):
-    """One page of memories, newest first."""
+    """One page of memories, newest first (the list shape of every surface)."""
 
-    memories: list[MemorySummary]
+    items: list[MemorySummary]
+    total: int = Field(description="How many memories match, on every page.")
+    limit: int
     offset: int
     next_offset: int | None = Field(
         description="Pass as offset for the next page; null at the end."
@@ -175,7 +177,7 @@ def _summary(record: MemoryRecord) -> MemorySummary:
         type=record.type.value,
         tags=list(record.tags),
         quality=record.quality,
-        created_at=record.created_at.isoformat(),
+        created_at=iso(record.created_at),
     )
 
 
@@ -357,7 +359,8 @@ def create_mcp_server(memory: Memory, *, namespace: str | Callable[[], str]) -> 
         }
 
         def run(ns: str) -> Remembered:
-            result = memory.add_many_results([item], namespace=ns)[0]
+            [result] = memory.add_many([item], namespace=ns, on_blocked="raise").items
+            assert result.record is not None  # refusals raise
             return Remembered(id=result.record.id, created=result.created)
 
         return await call(run)
@@ -404,12 +407,14 @@ def create_mcp_server(memory: Memory, *, namespace: str | Callable[[], str]) -> 
             filters["tags"] = list(tags)
 
         def run(ns: str) -> MemoryPage:
-            records = memory.get_all(namespace=ns, filters=filters, limit=limit + 1, offset=offset)
-            more = len(records) > limit
+            page = memory.get_all(namespace=ns, filters=filters, limit=limit, offset=offset)
+            total = page.total
             return MemoryPage(
-                memories=[_summary(r) for r in records[:limit]],
+                items=[_summary(r) for r in page],
+                total=total,
+                limit=limit,
                 offset=offset,
-                next_offset=offset + limit if more else None,
+                next_offset=offset + limit if offset + limit < total else None,
             )
 
         return await call(run)

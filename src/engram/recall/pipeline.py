@@ -25,7 +25,7 @@ from engram.embed.base import Embedder
 from engram.recall import context, fusion, packing, scoring, temporal
 from engram.recall import format as fmt
 from engram.records import Hit, MemoryRecord, Recall, RecallMode, ScoreBreakdown, utcnow
-from engram.store.protocols import KeywordIndex, ListQuery, MemoryStore, VectorSearch
+from engram.store.protocols import KeywordIndex, ListQuery, MemoryStore, VectorSearch, VectorStore
 from engram.text import fts_query
 
 log = logging.getLogger("engram.recall")
@@ -88,12 +88,14 @@ class Retriever:
         self,
         memories: MemoryStore,
         keyword: KeywordIndex,
+        vectors: VectorStore,
         config: RecallConfig,
         embedder: Embedder | None,
         index: VectorSearch | None,
     ) -> None:
         self.memories = memories
         self.keyword = keyword
+        self.vectors = vectors
         self.config = config
         self.embedder = embedder
         self.index = index
@@ -205,6 +207,15 @@ class Retriever:
                 legs.dense_ranking = [memory_id for memory_id, _ in found]
                 legs.dense = dict(found)
                 dense_ok = True
+                # Memories written but not embedded (a write stopped between its two
+                # transactions, or the embedder failed) are invisible to this leg.
+                unembedded = self.vectors.unembedded(request.namespace)
+                if unembedded:
+                    warnings.append(
+                        f"{unembedded} memories of this namespace have no vector yet, so "
+                        "dense search cannot find them; `engram serve` embeds them in the "
+                        "background, or run `engram reindex`"
+                    )
             except Exception as exc:  # degrade loudly, never fail recall on vectors
                 message = f"vector search unavailable, answering from keywords: {exc}"
                 log.warning(message)
@@ -444,7 +455,17 @@ class Retriever:
         if request.budget_tokens is not None:
             hits = packing.pack_budget(hits, request.budget_tokens, fmt.hit_cost(cfg.context_style))
         clock.lap("pack")
-        context = fmt.render(hits, cfg.context_style)
+        shown = hits
+        flagged = [h for h in hits if fmt.flags(h.memory)]
+        if flagged and cfg.flagged_context == "omit":
+            # Flag mode stored them; they stay in ``hits`` with their flags, but their
+            # text never reaches a prompt unless recall.flagged_context = "mark".
+            shown = [h for h in hits if not fmt.flags(h.memory)]
+            warnings.append(
+                f"{len(flagged)} flagged memories left out of the context (the injection "
+                "scan flagged them; see metadata['injection_flags'])"
+            )
+        context = fmt.render(shown, cfg.context_style)
         clock.lap("format")
         return Recall(
             query=request.query,

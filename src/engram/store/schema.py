@@ -10,6 +10,7 @@ from typing import Any
 
 from engram.errors import InvalidInputError
 from engram.records import MemoryRecord, utcnow
+from engram.store.protocols.transfer import MemoryBundle
 from engram.text import normalize_content
 
 #: Columns of the ``memories`` table, in the order every backend reads and writes them:
@@ -69,6 +70,9 @@ def planned_update(
     content changes) and the record as it will be."""
     values = dict(changes)
     values["updated_at"] = utcnow()
+    if values.get("content_hash", before.content_hash) != before.content_hash:
+        # The old vector no longer matches: the memory is unembedded until re-embedded.
+        values["embedding_model"] = None
     after = before.with_changes(**values)
     if "content" in values:
         values["normalized"] = normalize_content(after.content).normalized
@@ -80,3 +84,16 @@ def content_clash(other_id: str) -> InvalidInputError:
     return InvalidInputError(
         f"memory {other_id} already holds this content; update that one or delete one of them"
     )
+
+
+def imported_record(bundle: MemoryBundle) -> MemoryRecord:
+    """The record as an import stores it: ``embedding_model`` names a model only when
+    the bundle brings that model's vector of the current content (an import without
+    vectors leaves the memory for ``reindex`` and the backfill to embed)."""
+    record, vector = bundle.record, bundle.vector
+    embedded = (
+        vector is not None
+        and vector.model == record.embedding_model
+        and vector.content_hash == record.content_hash
+    )
+    return record if embedded else record.with_changes(embedding_model=None)

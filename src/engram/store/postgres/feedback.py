@@ -20,7 +20,6 @@ class PgFeedback:
         self, namespace: str, memory_id: str, rating: int, comment: str | None
     ) -> tuple[MemoryRecord, MemoryRecord]:
         """seed 000: quality += rating, clamped to [-3, +3]; the rating is logged."""
-        codec.check_text(comment, "comment")
         with self._db.tx("feedback") as conn:
             before = live(conn, namespace, memory_id)
             now = utcnow()

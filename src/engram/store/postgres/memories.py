@@ -15,7 +15,7 @@ from typing import Any
 
 import psycopg
 
-from engram.errors import NotFoundError, StoreError
+from engram.errors import InvalidInputError, NotFoundError, StoreError
 from engram.records import HistoryEntry, MemoryRecord, utcnow
 from engram.store import schema
 from engram.store.postgres import codec
@@ -71,11 +71,11 @@ def live(conn: psycopg.Connection[Any], namespace: str, memory_id: str) -> Memor
 
 
 def _metadata_clause(key: str, value: Any) -> tuple[str, list[Any]]:
-    """A filter on one metadata key with SQLite's ``json_extract(...) IS ?`` semantics.
+    """A filter on one metadata key, with the SQLite store's semantics.
 
-    json_extract yields SQL values: JSON strings as text, numbers as numbers, true/false
-    as 1/0, null or a missing key as NULL; ``IS`` compares them without coercion between
-    text and numbers.
+    Strings match JSON strings only; numbers and booleans compare as numbers (true is
+    1, false 0); None matches a JSON null or a missing key. ``->`` takes the key as a
+    parameter, so any key works (a quote too).
     """
     codec.check_text(key, "metadata key")
     path = "(m.metadata -> %s)"
@@ -97,10 +97,48 @@ def _metadata_clause(key: str, value: Any) -> tuple[str, list[Any]]:
             key,
             int(value) if isinstance(value, bool) else value,
         ]
-    raise StoreError(
+    raise InvalidInputError(
         f"metadata filter {key!r} must be a string, number, boolean or None, "
         f"got {type(value).__name__}"
     )
+
+
+def _where(namespace: str, query: ListQuery) -> tuple[str, list[Any]]:
+    """The WHERE clause and parameters of ``query``'s filters (no order, no page)."""
+    where = ["m.namespace = %s"]
+    params: list[Any] = [namespace]
+    if not query.include_deleted:
+        where.append("m.deleted_at IS NULL")
+    for column in ("type", "category", "user_id", "agent_id", "run_id", "session_id"):
+        value = getattr(query, column)
+        if value is not None:
+            where.append(f"m.{column} = %s")
+            params.append(str(value))
+    if query.tags:
+        # One clause however many tags, as on SQLite: jsonb containment holds when
+        # every wanted tag is one of the memory's (repeats count once).
+        where.append("m.tags::jsonb @> %s::jsonb")
+        params.append(codec.dumps([codec.check_text(t, "tag") for t in query.tags]))
+    for key, value in query.metadata.items():
+        clause, values = _metadata_clause(str(key), value)
+        where.append(clause)
+        params.extend(values)
+    if query.min_quality is not None:
+        where.append("m.quality >= %s")
+        params.append(query.min_quality)
+    if query.max_quality is not None:
+        where.append("m.quality <= %s")
+        params.append(query.max_quality)
+    if query.created_after is not None:
+        where.append("m.created_at >= %s")
+        params.append(query.created_after)
+    if query.created_before is not None:
+        where.append("m.created_at < %s")
+        params.append(query.created_before)
+    if query.id_prefix is not None:
+        where.append("starts_with(m.id, %s)")
+        params.append(codec.check_text(query.id_prefix, "id prefix"))
+    return " AND ".join(where), params
 
 
 class PgMemories:
@@ -185,58 +223,24 @@ class PgMemories:
 
     def select(self, namespace: str, query: ListQuery) -> list[MemoryRecord]:
         """Memories of ``namespace`` matching every filter in ``query``."""
-        where = ["m.namespace = %s"]
-        params: list[Any] = [namespace]
-        if not query.include_deleted:
-            where.append("m.deleted_at IS NULL")
-        for column in ("type", "category", "user_id", "agent_id", "run_id", "session_id"):
-            value = getattr(query, column)
-            if value is not None:
-                where.append(f"m.{column} = %s")
-                params.append(str(value))
-        for tag in query.tags:
-            where.append(
-                "EXISTS (SELECT 1 FROM json_array_elements(m.tags) t "
-                "WHERE json_typeof(t) = 'string' AND t #>> '{}' = %s)"
-            )
-            params.append(tag)
-        for key, value in query.metadata.items():
-            clause, values = _metadata_clause(str(key), value)
-            where.append(clause)
-            params.extend(values)
-        if query.min_quality is not None:
-            where.append("m.quality >= %s")
-            params.append(query.min_quality)
-        if query.max_quality is not None:
-            where.append("m.quality <= %s")
-            params.append(query.max_quality)
-        if query.created_after is not None:
-            where.append("m.created_at >= %s")
-            params.append(query.created_after)
-        if query.created_before is not None:
-            where.append("m.created_at < %s")
-            params.append(query.created_before)
-        if query.id_prefix is not None:
-            where.append("starts_with(m.id, %s)")
-            params.append(codec.check_text(query.id_prefix, "id prefix"))
+        where, params = _where(namespace, query)
         order = "DESC" if query.newest_first else "ASC"
         statement = (
             codec.SELECT
-            + " WHERE "
-            + " AND ".join(where)
-            + f" ORDER BY m.created_at {order}, m.seq {order} LIMIT %s OFFSET %s"
+            + f" WHERE {where} ORDER BY m.created_at {order}, m.seq {order} LIMIT %s OFFSET %s"
         )
         params.extend([query.limit, query.offset])
         with self._db.read() as conn:
             return [codec.from_row(r) for r in conn.execute(statement, params).fetchall()]
 
-    def count(self, namespace: str, *, include_deleted: bool = False) -> int:
-        """How many memories ``namespace`` holds."""
-        query = "SELECT count(*) FROM memories WHERE namespace = %s"
-        if not include_deleted:
-            query += " AND deleted_at IS NULL"
+    def count(
+        self, namespace: str, *, include_deleted: bool = False, query: ListQuery | None = None
+    ) -> int:
+        """How many memories ``namespace`` holds (that match ``query``'s filters)."""
+        query = query or ListQuery(include_deleted=include_deleted)
+        where, params = _where(namespace, query)
         with self._db.read() as conn:
-            row = conn.execute(query, (namespace,)).fetchone()
+            row = conn.execute(f"SELECT count(*) FROM memories m WHERE {where}", params).fetchone()
         return int(row[0]) if row else 0
 
     def update(

@@ -282,11 +282,26 @@ def m004_api_keys_transcripts(conn: psycopg.Connection) -> None:
     )
 
 
+def m005_unembedded(conn: psycopg.Connection) -> None:
+    """As SQLite's 009: ``embedding_model`` is NULL while a memory has no current vector,
+    and a partial index counts a namespace's unembedded memories."""
+    conn.execute(
+        "UPDATE memories m SET embedding_model = NULL WHERE embedding_model IS NOT NULL AND "
+        "NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.memory_id = m.id "
+        "AND v.model = m.embedding_model AND v.content_hash = m.content_hash)"
+    )
+    conn.execute(
+        "CREATE INDEX memories_unembedded ON memories(namespace) "
+        "WHERE deleted_at IS NULL AND embedding_model IS NULL"
+    )
+
+
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("001_memories", m001_memories),
     ("002_keyword_search", m002_keyword_search),
     ("003_vectors_feedback", m003_vectors_feedback),
     ("004_api_keys_transcripts", m004_api_keys_transcripts),
+    ("005_unembedded", m005_unembedded),
 ]
 
 

@@ -16,6 +16,7 @@ import psycopg
 
 from engram.errors import InvalidInputError
 from engram.records import HistoryEntry
+from engram.store import schema
 from engram.store.postgres import codec
 from engram.store.postgres.db import Database
 from engram.store.protocols.feedback import FeedbackRow
@@ -115,7 +116,7 @@ def import_bundles(conn: psycopg.Connection[Any], bundles: Sequence[MemoryBundle
     vector_rows: list[tuple[Any, ...]] = []
     with conn.cursor() as cur:
         for bundle in bundles:
-            record = bundle.record
+            record = schema.imported_record(bundle)
             if record.id in stored:
                 existing += 1
                 continue

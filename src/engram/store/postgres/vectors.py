@@ -139,9 +139,11 @@ class PgVectors:
                         "live = excluded.live, embedding = excluded.embedding",
                         params,
                     )
+                    # Only a vector of the current content makes the memory embedded.
                     cur.executemany(
-                        "UPDATE memories SET embedding_model = %s WHERE id = %s",
-                        [(p[0], p[5]) for p in params],
+                        "UPDATE memories SET embedding_model = %s "
+                        "WHERE id = %s AND content_hash = %s",
+                        [(p[0], p[5], p[2]) for p in params],
                     )
             epoch = conn.execute(
                 "SELECT value FROM engram_meta WHERE key = 'vector_epoch'"
@@ -207,9 +209,24 @@ class PgVectors:
         with self._db.tx("deleting vectors") as conn:
             if model is None:
                 cur = conn.execute("DELETE FROM memory_vectors")
+                conn.execute("UPDATE memories SET embedding_model = NULL")
             else:
                 cur = conn.execute("DELETE FROM memory_vectors WHERE model = %s", (model,))
+                conn.execute(
+                    "UPDATE memories SET embedding_model = NULL WHERE embedding_model = %s",
+                    (model,),
+                )
             return int(cur.rowcount)
+
+    def unembedded(self, namespace: str) -> int:
+        """Live memories of ``namespace`` without a current vector (a partial index)."""
+        with self._db.read() as conn:
+            row = conn.execute(
+                "SELECT count(*) FROM memories WHERE namespace = %s AND deleted_at IS NULL "
+                "AND embedding_model IS NULL",
+                (namespace,),
+            ).fetchone()
+        return int(row[0]) if row else 0
 
     def index(self, model: str, dimension: int) -> VectorSearch:
         """pgvector search in the database; creates the (model, dimension) HNSW index."""

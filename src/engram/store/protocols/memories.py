@@ -75,8 +75,11 @@ class MemoryStore(Protocol):
         """Memories of ``namespace`` matching ``query``, in its order and page."""
         ...
 
-    def count(self, namespace: str, *, include_deleted: bool = False) -> int:
-        """How many memories ``namespace`` holds."""
+    def count(
+        self, namespace: str, *, include_deleted: bool = False, query: ListQuery | None = None
+    ) -> int:
+        """How many memories ``namespace`` holds; with ``query``, how many match its
+        filters (its own ``include_deleted``; its order and page are ignored)."""
         ...
 
     def update(

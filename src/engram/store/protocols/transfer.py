@@ -44,6 +44,12 @@ class ImportCounts:
     feedback: int = 0
     vectors: int = 0
     transcripts: int = 0
+    blocked: int = 0
+    """Skipped: the injection scan refused them (an import that is not ``trusted``)."""
+    flagged: int = 0
+    """Imported with the injection scan's flags (flag mode)."""
+    blocked_items: tuple[tuple[str, str], ...] = ()
+    """(memory id, or ``transcript <namespace>/<session>``; why) of each blocked item."""
 
     def __add__(self, other: ImportCounts) -> ImportCounts:
         return ImportCounts(

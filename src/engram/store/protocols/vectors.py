@@ -117,6 +117,11 @@ class VectorStore(Protocol):
         """How many live memories ``missing`` would return without a limit."""
         ...
 
+    def unembedded(self, namespace: str) -> int:
+        """How many live memories of ``namespace`` have no vector of their current
+        content (``embedding_model`` is NULL): a cheap count recall warns with."""
+        ...
+
     def delete(self, model: str | None = None) -> int:
         """Drop vectors (of one model, or all) so they can be rebuilt."""
         ...

@@ -10,14 +10,46 @@ on a thread pool) without two threads ever interleaving statements.
 
 from __future__ import annotations
 
+import random
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from engram.errors import StoreClosedError, StoreError
 from engram.store.sqlite import fts, migrations
+
+#: SQLite's primary result codes for "another connection holds a lock".
+_BUSY_CODES = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
+def _enable_wal(conn: sqlite3.Connection, busy_timeout_ms: int) -> None:
+    """Switch the file to WAL, retrying while another opener holds a lock.
+
+    Turning a new file into WAL writes its header: the pragma reads page 1, then
+    upgrades to a write lock, and SQLite answers that upgrade with SQLITE_BUSY at once
+    instead of calling the busy handler (waiting while holding a read lock could
+    deadlock). So when many processes open one new file together, all but one get
+    "database is locked" here however long the busy timeout is; this loop is that
+    wait, bounded by the same timeout. Once one opener has converted the file the
+    pragma is a no-op for the others (WAL is recorded in the file). A file system
+    without WAL support answers with the old mode and no error; that is tolerated, as
+    SQLite then falls back to its rollback journal.
+    """
+    deadline = time.monotonic() + busy_timeout_ms / 1000
+    delay = 0.001
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL").fetchone()
+            return
+        except sqlite3.OperationalError as exc:
+            if exc.sqlite_errorcode & 0xFF not in _BUSY_CODES or time.monotonic() >= deadline:
+                raise
+        # Jittered backoff, so the losers of one race do not collide again in lockstep.
+        time.sleep(random.uniform(delay / 2, delay))
+        delay = min(delay * 2, 0.05)
 
 
 class Database:
@@ -32,7 +64,7 @@ class Database:
         self.conn = self._connect(busy_timeout_ms)
         try:
             if self.location != ":memory:":
-                self.conn.execute("PRAGMA journal_mode = WAL")
+                _enable_wal(self.conn, busy_timeout_ms)
                 # WAL makes NORMAL durable across application crashes (SQLite docs).
                 self.conn.execute("PRAGMA synchronous = NORMAL")
             self.conn.execute("PRAGMA foreign_keys = ON")

@@ -7,6 +7,7 @@ Implements ``engram.store.protocols.MemoryStore`` on the backend's shared
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Mapping, Sequence
 from datetime import datetime
@@ -58,6 +59,81 @@ def live(conn: sqlite3.Connection, namespace: str, memory_id: str) -> MemoryReco
     if row is None:
         raise NotFoundError(f"no memory {memory_id!r} in namespace {namespace!r}")
     return from_row(row)
+
+
+def _metadata_clause(key: str, value: Any) -> tuple[str, list[Any]]:
+    """A filter on one metadata key, matched by ``key = ?`` in ``json_each``: a JSON path
+    (``$."key"``) cannot address every key (one with a quote is a path error).
+
+    Strings match JSON strings only; numbers and booleans compare as numbers (true is
+    1, false 0); None matches a JSON null or a missing key. PostgreSQL's clause (in
+    ``engram.store.postgres.memories``) gives the same answers.
+    """
+    if value is None:
+        return (
+            "NOT EXISTS (SELECT 1 FROM json_each(m.metadata) j WHERE j.key = ? "
+            "AND j.type != 'null')",
+            [key],
+        )
+    if isinstance(value, str):
+        kinds = "'text'"
+    elif isinstance(value, bool | int | float):
+        kinds = "'integer', 'real', 'true', 'false'"
+        value = int(value) if isinstance(value, bool) else value
+    else:
+        raise InvalidInputError(
+            f"metadata filter {key!r} must be a string, number, boolean or None, "
+            f"got {type(value).__name__}"
+        )
+    return (
+        "EXISTS (SELECT 1 FROM json_each(m.metadata) j WHERE j.key = ? "
+        f"AND j.type IN ({kinds}) AND j.value = ?)",
+        [key, value],
+    )
+
+
+def _where(namespace: str, query: ListQuery) -> tuple[str, list[Any]]:
+    """The WHERE clause and parameters of ``query``'s filters (no order, no page)."""
+    where = ["m.namespace = ?"]
+    params: list[Any] = [namespace]
+    if not query.include_deleted:
+        where.append("m.deleted_at IS NULL")
+    for column in ("type", "category", "user_id", "agent_id", "run_id", "session_id"):
+        value = getattr(query, column)
+        if value is not None:
+            where.append(f"m.{column} = ?")
+            params.append(str(value))
+    if query.tags:
+        # One clause however many tags: a clause per tag passes SQLite's expression
+        # depth (1000) at a few hundred tags. The wanted tags travel as one JSON
+        # array, so no count of them reaches the bound-parameter limit either.
+        wanted = list(dict.fromkeys(query.tags))
+        where.append(
+            "(SELECT count(DISTINCT t.value) FROM json_each(m.tags) t WHERE t.type = 'text' "
+            "AND t.value IN (SELECT w.value FROM json_each(?) w)) = ?"
+        )
+        params.extend([json.dumps(wanted), len(wanted)])
+    for key, value in query.metadata.items():
+        clause, values = _metadata_clause(str(key), value)
+        where.append(clause)
+        params.extend(values)
+    if query.min_quality is not None:
+        where.append("m.quality >= ?")
+        params.append(query.min_quality)
+    if query.max_quality is not None:
+        where.append("m.quality <= ?")
+        params.append(query.max_quality)
+    if query.created_after is not None:
+        where.append("m.created_at >= ?")
+        params.append(ts(query.created_after))
+    if query.created_before is not None:
+        where.append("m.created_at < ?")
+        params.append(ts(query.created_before))
+    if query.id_prefix is not None:
+        # A range on the unique id index: U+10FFFF sorts after every other character.
+        where.append("m.id >= ? AND m.id < ?")
+        params.extend([query.id_prefix, query.id_prefix + "\U0010ffff"])
+    return " AND ".join(where), params
 
 
 class SQLiteMemories:
@@ -138,56 +214,25 @@ class SQLiteMemories:
 
     def select(self, namespace: str, query: ListQuery) -> list[MemoryRecord]:
         """Memories of ``namespace`` matching every filter in ``query``."""
-        where = ["m.namespace = ?"]
-        params: list[Any] = [namespace]
-        if not query.include_deleted:
-            where.append("m.deleted_at IS NULL")
-        for column in ("type", "category", "user_id", "agent_id", "run_id", "session_id"):
-            value = getattr(query, column)
-            if value is not None:
-                where.append(f"m.{column} = ?")
-                params.append(str(value))
-        for tag in query.tags:
-            where.append("EXISTS (SELECT 1 FROM json_each(m.tags) WHERE value = ?)")
-            params.append(tag)
-        for key, value in query.metadata.items():
-            path = '$."' + str(key).replace('"', '""') + '"'
-            where.append("json_extract(m.metadata, ?) IS ?")
-            params.extend([path, int(value) if isinstance(value, bool) else value])
-        if query.min_quality is not None:
-            where.append("m.quality >= ?")
-            params.append(query.min_quality)
-        if query.max_quality is not None:
-            where.append("m.quality <= ?")
-            params.append(query.max_quality)
-        if query.created_after is not None:
-            where.append("m.created_at >= ?")
-            params.append(ts(query.created_after))
-        if query.created_before is not None:
-            where.append("m.created_at < ?")
-            params.append(ts(query.created_before))
-        if query.id_prefix is not None:
-            # A range on the unique id index: U+10FFFF sorts after every other character.
-            where.append("m.id >= ? AND m.id < ?")
-            params.extend([query.id_prefix, query.id_prefix + "\U0010ffff"])
+        where, params = _where(namespace, query)
         order = "DESC" if query.newest_first else "ASC"
         sql = (
-            SELECT
-            + " WHERE "
-            + " AND ".join(where)
-            + f" ORDER BY m.created_at {order}, m.seq {order} LIMIT ? OFFSET ?"
+            SELECT + f" WHERE {where} ORDER BY m.created_at {order}, m.seq {order} LIMIT ? OFFSET ?"
         )
         params.extend([query.limit, query.offset])
         with self._db.read() as conn:
             return [from_row(r) for r in conn.execute(sql, params).fetchall()]
 
-    def count(self, namespace: str, *, include_deleted: bool = False) -> int:
-        """How many memories ``namespace`` holds."""
-        sql = "SELECT count(*) FROM memories WHERE namespace = ?"
-        if not include_deleted:
-            sql += " AND deleted_at IS NULL"
+    def count(
+        self, namespace: str, *, include_deleted: bool = False, query: ListQuery | None = None
+    ) -> int:
+        """How many memories ``namespace`` holds (that match ``query``'s filters)."""
+        query = query or ListQuery(include_deleted=include_deleted)
+        where, params = _where(namespace, query)
         with self._db.read() as conn:
-            return int(conn.execute(sql, (namespace,)).fetchone()[0])
+            return int(
+                conn.execute(f"SELECT count(*) FROM memories m WHERE {where}", params).fetchone()[0]
+            )
 
     def session_members(
         self, namespace: str, memory_ids: Sequence[str], *, max_members: int

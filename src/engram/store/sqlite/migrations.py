@@ -7,7 +7,7 @@ transaction. Never edit a migration that has shipped; add a new one.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 
 from engram.errors import MigrationError
@@ -300,6 +300,21 @@ def m008_namespace_fts(conn: sqlite3.Connection) -> None:
     fts.rebuild(conn)
 
 
+def m009_unembedded(conn: sqlite3.Connection) -> None:
+    """A memory's ``embedding_model`` now means "the model of its current vector", NULL
+    while it has none; a partial index counts a namespace's unembedded memories cheaply,
+    so recall can warn when dense search ran without some of them."""
+    conn.execute(
+        "UPDATE memories SET embedding_model = NULL WHERE embedding_model IS NOT NULL AND "
+        "NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.memory_seq = memories.seq "
+        "AND v.model = memories.embedding_model AND v.content_hash = memories.content_hash)"
+    )
+    conn.execute(
+        "CREATE INDEX memories_unembedded ON memories(namespace) "
+        "WHERE deleted_at IS NULL AND embedding_model IS NULL"
+    )
+
+
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("001_memories", m001_memories),
     ("002_fts", m002_fts),
@@ -309,6 +324,7 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("006_api_keys_transcripts", m006_api_keys_transcripts),
     ("007_session_index", m007_session_index),
     ("008_namespace_fts", m008_namespace_fts),
+    ("009_unembedded", m009_unembedded),
 ]
 
 
@@ -321,32 +337,64 @@ def applied(conn: sqlite3.Connection) -> list[str]:
     return [row[0] for row in conn.execute("SELECT name FROM schema_migrations ORDER BY name")]
 
 
-def migrate(conn: sqlite3.Connection, *, upto: str | None = None) -> list[str]:
-    """Apply missing migrations (through ``upto`` if given); returns the names applied."""
-    done = set(applied(conn))
-    known = [name for name, _ in MIGRATIONS]
-    unknown = done - set(known)
+def _refuse_unknown(names: Iterable[str]) -> None:
+    """``MigrationError`` if the database records a migration this engram lacks."""
+    unknown = set(names) - {name for name, _ in MIGRATIONS}
     if unknown:
         raise MigrationError(
             f"this database has migrations {sorted(unknown)} that this engram does not know; "
             "it was written by a newer engram: upgrade engram to open it"
         )
+
+
+def _apply(conn: sqlite3.Connection, name: str, fn: Migration) -> bool:
+    """Apply one migration in its own ``BEGIN IMMEDIATE`` transaction, unless another
+    connection has applied it meanwhile; returns whether this call applied it.
+
+    Another process may open the same file at the same moment, so what ``migrate`` read
+    before is only a hint: the write lock serialises the openers, and the applied set is
+    read again under it, so exactly one of them runs each migration.
+    """
+    try:
+        conn.execute("BEGIN IMMEDIATE")  # waits up to the connection's busy timeout
+    except sqlite3.Error as exc:
+        raise MigrationError(f"migration {name} could not start: {exc}") from exc
+    try:
+        done = {row[0] for row in conn.execute("SELECT name FROM schema_migrations")}
+        _refuse_unknown(done)  # a newer engram may have upgraded the file meanwhile
+        if name in done:
+            conn.execute("COMMIT")
+            return False
+        fn(conn)
+        conn.execute(
+            "INSERT INTO schema_migrations(name, applied_at) VALUES (?, ?)",
+            (name, datetime.now(UTC).isoformat()),
+        )
+        conn.execute("COMMIT")
+    except BaseException as exc:
+        # A failed COMMIT or statement may already have ended the transaction.
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.Error):
+            raise MigrationError(f"migration {name} failed: {exc}") from exc
+        raise
+    return True
+
+
+def migrate(conn: sqlite3.Connection, *, upto: str | None = None) -> list[str]:
+    """Apply missing migrations (through ``upto`` if given); returns the names applied.
+
+    Safe when several processes open one file at once: each migration is re-checked
+    inside its own write transaction, so one of them applies it and the others skip it
+    (and leave it out of what they return). A store that has every migration takes no
+    write lock at all.
+    """
+    done = set(applied(conn))
+    _refuse_unknown(done)
     ran: list[str] = []
     for name, fn in MIGRATIONS:
-        if name in done:
-            continue
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-            fn(conn)
-            conn.execute(
-                "INSERT INTO schema_migrations(name, applied_at) VALUES (?, ?)",
-                (name, datetime.now(UTC).isoformat()),
-            )
-            conn.execute("COMMIT")
-        except sqlite3.Error as exc:
-            conn.execute("ROLLBACK")
-            raise MigrationError(f"migration {name} failed: {exc}") from exc
-        ran.append(name)
+        if name not in done and _apply(conn, name, fn):
+            ran.append(name)
         if name == upto:
             break
     return ran

@@ -16,6 +16,7 @@ import numpy as np
 
 from engram.errors import InvalidInputError, StoreError
 from engram.records import HistoryEntry
+from engram.store import schema
 from engram.store.protocols.feedback import FeedbackRow
 from engram.store.protocols.transcripts import TranscriptRow
 from engram.store.protocols.transfer import ImportCounts, MemoryBundle
@@ -138,7 +139,7 @@ def import_bundles(conn: sqlite3.Connection, bundles: Sequence[MemoryBundle]) ->
     """Insert bundles inside the caller's transaction; see ``TransferStore``."""
     memories = existing = duplicates = history = feedback = vectors = 0
     for bundle in bundles:
-        record = bundle.record
+        record = schema.imported_record(bundle)
         _check_bundle(bundle)
         if conn.execute("SELECT 1 FROM memories WHERE id = ?", (record.id,)).fetchone():
             existing += 1

@@ -63,9 +63,11 @@ class SQLiteVectors:
                             vector.tobytes(),
                         ),
                     )
+                    # Only a vector of the current content makes the memory embedded.
                     conn.execute(
-                        "UPDATE memories SET embedding_model = ? WHERE seq = ?",
-                        (row.model, found[0]),
+                        "UPDATE memories SET embedding_model = ? "
+                        "WHERE seq = ? AND content_hash = ?",
+                        (row.model, found[0], row.content_hash),
                     )
                 epoch = _epoch(conn)
         except sqlite3.Error as exc:
@@ -121,11 +123,26 @@ class SQLiteVectors:
             with self._db.tx() as conn:
                 if model is None:
                     cur = conn.execute("DELETE FROM memory_vectors")
+                    conn.execute("UPDATE memories SET embedding_model = NULL")
                 else:
                     cur = conn.execute("DELETE FROM memory_vectors WHERE model = ?", (model,))
+                    conn.execute(
+                        "UPDATE memories SET embedding_model = NULL WHERE embedding_model = ?",
+                        (model,),
+                    )
                 return int(cur.rowcount)
         except sqlite3.Error as exc:
             raise StoreError(f"deleting vectors failed: {exc}") from exc
+
+    def unembedded(self, namespace: str) -> int:
+        """Live memories of ``namespace`` without a current vector (a partial index)."""
+        with self._db.read() as conn:
+            row = conn.execute(
+                "SELECT count(*) FROM memories WHERE namespace = ? AND deleted_at IS NULL "
+                "AND embedding_model IS NULL",
+                (namespace,),
+            ).fetchone()
+        return int(row[0])
 
     def count_missing(self, model: str) -> int:
         """How many live memories lack a current vector by ``model``."""

@@ -216,7 +216,7 @@ LAYERS = (
     grimp.Layer("recall", "safety", "validate", independent=False),
     grimp.Layer("embed"),
     grimp.Layer("store"),
-    grimp.Layer("records", "text", "config", "errors", "_version", independent=False),
+    grimp.Layer("records", "text", "config", "settings", "errors", "_version", independent=False),
 )
 
 

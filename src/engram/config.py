@@ -21,6 +21,14 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from engram.errors import ConfigError, shown
+from engram.settings import (
+    DocumentsConfig,
+    LlmConfig,
+    PipelineConfig,
+    WorkerConfig,
+    _choices,
+    _range,
+)
 
 T = TypeVar("T")
 
@@ -44,14 +52,6 @@ NOT_SETTINGS = frozenset(
 
 class ConfigWarning(UserWarning):
     """A setting looks wrong but engram can go on (an unknown ``ENGRAM_*`` variable)."""
-
-
-def _range(lo: float | None, hi: float | None) -> dict[str, Any]:
-    return {"range": (lo, hi)}
-
-
-def _choices(*values: str) -> dict[str, Any]:
-    return {"choices": values}
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +108,26 @@ class RecallConfig:
     context_style: str = field(
         default="memory_context", metadata=_choices("memory_context", "prior_work")
     )
+    gravity: bool = False
+    """seed 004 dampening stage 1 (on in the seed; off here until it measures better)."""
+    gravity_penalty: float = field(default=0.5, metadata=_range(0.0, 1.0))
+    hub: bool = False
+    """seed 004 dampening stage 2 (needs the entity graph)."""
+    hub_percentile: float = field(default=0.9, metadata=_range(0.0, 1.0))
+    hub_penalty: float = field(default=0.7, metadata=_range(0.0, 1.0))
+    resolution: bool = False
+    """seed 004 dampening stage 3."""
+    resolution_boost: float = field(default=1.2, metadata=_range(1.0, 10.0))
+    rerank: str = field(
+        default="none", metadata=_choices("none", "embedding", "cross-encoder", "llm")
+    )
+    """seeds 003/004: an optional rerank of the top ``rerank_top_n``."""
+    rerank_top_n: int = field(default=20, metadata=_range(1, 100))
+    rerank_timeout_ms: int = field(default=2000, metadata=_range(100, 30_000))
+    rerank_model: str = ""
+    """The cross-encoder's model name (sentence-transformers), when ``rerank`` uses one."""
+    hints: bool = True
+    """Match the hints (prospective index) of memories too; merged with max()."""
     flagged_context: str = field(default="omit", metadata=_choices("omit", "mark"))
     """What the context block does with memories the injection scan flagged (flag mode):
     leave them out (the default: flagged text never reaches a prompt), or show them
@@ -170,6 +190,10 @@ class Config:
     recall: RecallConfig = field(default_factory=RecallConfig)
     postgres: PostgresConfig = field(default_factory=PostgresConfig)
     api: ApiConfig = field(default_factory=ApiConfig)
+    pipeline: PipelineConfig = field(default_factory=PipelineConfig)
+    llm: LlmConfig = field(default_factory=LlmConfig)
+    worker: WorkerConfig = field(default_factory=WorkerConfig)
+    documents: DocumentsConfig = field(default_factory=DocumentsConfig)
 
     @property
     def home_path(self) -> Path:
@@ -310,6 +334,10 @@ _NAMES = {
     "RecallConfig": RecallConfig,
     "PostgresConfig": PostgresConfig,
     "ApiConfig": ApiConfig,
+    "PipelineConfig": PipelineConfig,
+    "LlmConfig": LlmConfig,
+    "WorkerConfig": WorkerConfig,
+    "DocumentsConfig": DocumentsConfig,
     "str": str,
     "int": int,
     "float": float,

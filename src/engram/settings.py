@@ -45,12 +45,20 @@ class PipelineConfig:
     """seed 004: semanticContradictionEnabled (the LLM check of UPDATE proposals)."""
     semantic_contradiction_timeout_s: float = field(default=45.0, metadata=_range(5.0, 300.0))
     """seed 004: semanticContradictionTimeoutMs 45 000 (5 000-300 000)."""
-    hints: bool = True
-    """seed 004: prospective indexing (hypothetical future queries per memory)."""
+    hints: bool = False
+    """seed 004: prospective indexing (hypothetical future queries per memory); off, as
+    in the seed, because offline template hints did not help LoCoMo and BEAM dev recall
+    (docs/benchmarks.md, "Hints")."""
     max_hints: int = field(default=5, metadata=_range(1, 20))
     """seed 004: hints.max."""
     graph: bool = True
     """seed 004: graphEnabled; extracted entity triples are kept as a graph."""
+    classify: bool = True
+    """seed 004's structural classification: a ``classify`` job per entity files its
+    facts under named aspects (needs ``graph``)."""
+    classify_batch_size: int = field(default=20, metadata=_range(1, 200))
+    """seed 004: structural.classifyBatchSize, the most facts of one entity per LLM
+    call. The seed gives no default; 20 is extraction's cap of facts per memory."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -323,6 +323,9 @@ def build_record(
     created_at: object = None,
     who: object = None,
     why: object = None,
+    source_memory_id: object = None,
+    document_id: object = None,
+    extraction_model: object = None,
 ) -> MemoryRecord:
     """Validate every field and build the record to store."""
     is_messages = not isinstance(content, str)
@@ -349,6 +352,9 @@ def build_record(
         session_id=optional_str("session_id", session_id),
         who=optional_str("who", who),
         why=optional_str("why", why),
+        source_memory_id=optional_str("source_memory_id", source_memory_id),
+        document_id=optional_str("document_id", document_id),
+        extraction_model=optional_str("extraction_model", extraction_model),
         metadata=metadata_dict(metadata),
         created_at=when,
         updated_at=when,

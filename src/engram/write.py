@@ -12,7 +12,14 @@ from typing import Any, Literal
 
 from engram.core import Core
 from engram.errors import InjectionBlocked, InvalidInputError, shown
-from engram.records import BatchResult, ItemResult, MemoryRecord, Outcome
+from engram.records import (
+    PIPELINE_WHO,
+    BatchResult,
+    ItemResult,
+    MemoryRecord,
+    MemoryType,
+    Outcome,
+)
 from engram.store.protocols import InsertResult
 from engram.text import normalize_content
 from engram.validate import (
@@ -59,6 +66,9 @@ ITEM_KEYS = frozenset(
         "created_at",
         "who",
         "why",
+        "source_memory_id",
+        "document_id",
+        "extraction_model",
     }
 )
 
@@ -104,9 +114,14 @@ def add_batch(
     progress: Progress | None = None,
     on_blocked: OnRefused = "skip",
     on_invalid: OnRefused = "raise",
+    enqueue: bool = True,
 ) -> BatchResult:
     """Validate and scan every item, then store the good ones raw-first; see
-    ``Memory.add_many``. Nothing is written before every item has been checked."""
+    ``Memory.add_many``. Nothing is written before every item has been checked.
+
+    With the pipeline on (``[pipeline] enabled``) and ``enqueue``, each new memory gets
+    its pipeline jobs in the same transaction as the memory itself, so a memory is
+    never stored without them (the pipeline's own writes pass ``enqueue=False``)."""
     core.check_open()
     if isinstance(items, str | bytes) or not isinstance(items, Sequence):
         raise InvalidInputError("items must be a list of strings or dicts")
@@ -133,13 +148,14 @@ def add_batch(
     # Raw-first (seed 004): records are committed BATCH at a time; then the new ones
     # are embedded EMBED_GROUP at a time (length-sorted across the group, so little
     # compute goes to padding) and their vectors stored.
+    kinds = pipeline_jobs(core) if enqueue else ()
     done = 0
     for group in range(0, len(prepared), EMBED_GROUP):
         chunk = prepared[group : group + EMBED_GROUP]
         inserted: list[tuple[int, InsertResult]] = []
         for start in range(0, len(chunk), BATCH):
             part = chunk[start : start + BATCH]
-            results = core.store.memories.insert([record for _, record in part])
+            results = _insert(core, [record for _, record in part], kinds)
             inserted.extend(zip((i for i, _ in part), results, strict=True))
         model = core.embed_and_store(_needing_vectors(core, [r for _, r in inserted]))
         for i, result in inserted:
@@ -148,11 +164,45 @@ def add_batch(
                 # What is stored now: the record has a vector by ``model``.
                 record = record.with_changes(embedding_model=model)
             outcome = Outcome.STORED if result.created else Outcome.DUPLICATE
-            outcomes[i] = ItemResult(i, outcome, record=record)
+            jobs = kinds if result.created and wants_pipeline(record) else ()
+            outcomes[i] = ItemResult(i, outcome, record=record, jobs=jobs)
         done += len(chunk)
         if progress is not None:
             progress(done, len(prepared))
     return BatchResult(outcomes[i] for i in range(len(items)))
+
+
+def _insert(core: Core, records: list[MemoryRecord], kinds: tuple[str, ...]) -> list[InsertResult]:
+    """Insert a batch; with pipeline job ``kinds``, queue each new memory's jobs in the
+    same transaction."""
+    if not kinds:
+        return core.store.memories.insert(records)
+    with core.store.transaction():
+        results = core.store.memories.insert(records)
+        for result in results:
+            if result.created and wants_pipeline(result.record):
+                for kind in kinds:
+                    core.store.jobs.enqueue(
+                        kind,
+                        result.record.namespace,
+                        memory_id=result.record.id,
+                        max_attempts=core.config.worker.max_attempts,
+                    )
+    return results
+
+
+def pipeline_jobs(core: Core) -> tuple[str, ...]:
+    """The jobs a new memory gets: extraction, and hints when they are on."""
+    cfg = core.config.pipeline
+    if not cfg.enabled:
+        return ()
+    return ("extract", "hints") if cfg.hints else ("extract",)
+
+
+def wants_pipeline(record: MemoryRecord) -> bool:
+    """Raw memories go through the pipeline; its own facts and document chunks do not
+    (a fact of a fact adds nothing, and chunks are indexed whole)."""
+    return record.who != PIPELINE_WHO and record.type is not MemoryType.DOCUMENT_CHUNK
 
 
 def _needing_vectors(core: Core, results: Sequence[InsertResult]) -> list[MemoryRecord]:

@@ -12,7 +12,7 @@ from fastapi import FastAPI
 from starlette.routing import Route
 
 from engram._version import __version__
-from engram.api import errors, routes
+from engram.api import documents_routes, errors, jobs_routes, review_routes, routes
 from engram.api.auth import McpGuard, ServerState, current_namespace
 from engram.api.limits import BodyLimit
 from engram.memory import Memory
@@ -36,6 +36,7 @@ def create_app(
     max_body_bytes: int | None = None,
     mcp: bool = True,
     host: str = "127.0.0.1",
+    worker: bool = True,
 ) -> FastAPI:
     """The HTTP API over ``memory``.
 
@@ -43,14 +44,15 @@ def create_app(
     local single-user use). ``max_body_bytes`` defaults to the config's
     ``api.max_body_bytes``. ``mcp`` mounts the MCP server's streamable HTTP endpoint at
     ``/mcp`` behind the same keys when ``engram.mcp`` is installed; ``host`` is what
-    the MCP transport's DNS-rebinding protection allows.
+    the MCP transport's DNS-rebinding protection allows. ``worker`` runs the job worker
+    in the server's process while it serves (unless ``memory`` already runs one).
     """
     state = ServerState(memory=memory, auth=auth)
     mcp_app, mcp_lifespan = _mcp_endpoint(memory, host) if mcp else (None, None)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        with _backfill(memory):
+        with _backfill(memory), _job_worker(memory, worker):
             if mcp_lifespan is None:
                 yield
                 return
@@ -67,6 +69,9 @@ def create_app(
     app.state.mcp = mcp_app is not None
     errors.install(app)
     app.include_router(routes.router)
+    app.include_router(documents_routes.router)
+    app.include_router(review_routes.router)
+    app.include_router(jobs_routes.router)
     if mcp_app is not None:
         # A Route, not a Mount: a Mount would redirect "/mcp" to "/mcp/".
         app.router.routes.append(
@@ -91,6 +96,20 @@ def _backfill(memory: Memory) -> Iterator[None]:
     finally:
         stop.set()
         thread.join(timeout=30)
+
+
+@contextmanager
+def _job_worker(memory: Memory, enabled: bool) -> Iterator[None]:
+    """Run the job worker thread while the server runs; stop it at shutdown if this
+    server started it."""
+    started = enabled and not memory.jobs.running
+    if started:
+        memory.jobs.start()
+    try:
+        yield
+    finally:
+        if started:
+            memory.jobs.stop()
 
 
 LifespanFactory = Callable[[], AbstractAsyncContextManager[Any]]

@@ -7,6 +7,7 @@
 | ``NotFoundError`` | 404 |
 | ``InvalidInputError`` and subclasses, request validation, a body that is not JSON | 422 |
 | ``CapabilityError`` | 501 |
+| ``LlmError`` (the configured model failed) | 502 |
 | ``EmbeddingError``, ``StoreClosedError`` | 503 |
 | ``StoreError``, ``ConfigError``, any other error | 500 |
 
@@ -31,6 +32,7 @@ from engram.errors import (
     EngramError,
     InjectionBlocked,
     InvalidInputError,
+    LlmError,
     NotFoundError,
     PermissionDeniedError,
     StoreClosedError,
@@ -45,6 +47,7 @@ STATUS: Sequence[tuple[type[EngramError], int]] = (
     (NotFoundError, 404),
     (InvalidInputError, 422),
     (CapabilityError, 501),
+    (LlmError, 502),
     (EmbeddingError, 503),
     (StoreClosedError, 503),
 )

@@ -311,6 +311,9 @@ class MemoryOut(BaseModel):
     why: str | None
     extraction_model: str | None
     embedding_model: str | None
+    superseded_by: str | None = Field(
+        default=None, description="The memory that replaced this one, if any."
+    )
     metadata: dict[str, Any]
     created_at: datetime
     updated_at: datetime
@@ -333,6 +336,10 @@ class CreatedOut(MemoryOut):
         description="True if stored now (201); false if the same content was already "
         "stored in the namespace and this is that memory (200)."
     )
+    jobs: list[str] = Field(
+        default_factory=list,
+        description="The write pipeline's jobs queued for a new memory (extract, hints).",
+    )
 
 
 class ItemOut(BaseModel):
@@ -344,6 +351,9 @@ class ItemOut(BaseModel):
     id: str | None = Field(description="The memory's id (stored or duplicate), else null.")
     reason: str | None = Field(description="Why the item was blocked or invalid.")
     reasons: list[str] = Field(description="The injection scan's reasons for a blocked item.")
+    jobs: list[str] = Field(
+        default_factory=list, description="The pipeline's jobs queued for a stored item."
+    )
 
 
 class BatchCounts(BaseModel):
@@ -380,6 +390,13 @@ class Breakdown(BaseModel):
     )
     keyword: float | None = Field(
         default=None, description="The keyword leg after session context, before fusion."
+    )
+    dampening: float = Field(
+        default=1.0,
+        description="Post-fusion dampening multiplier on fused (gravity x hub x resolution).",
+    )
+    rerank: float | None = Field(
+        default=None, description="The reranker's relevance in [0, 1], when one scored the hit."
     )
 
 

@@ -85,7 +85,7 @@ def create_memory(
     assert result.record is not None  # a refused item raised
     if not result.created:
         response.status_code = status.HTTP_200_OK
-    return {**result.record.to_dict(), "created": result.created}
+    return {**result.record.to_dict(), "created": result.created, "jobs": list(result.jobs)}
 
 
 @router.post(

@@ -18,6 +18,7 @@ from engram.bench.dataset import Conversation, Dataset
 from engram.bench.metrics import distinct, mean, percentile
 from engram.errors import InvalidInputError
 from engram.memory import Memory
+from engram.pipeline.hints import backfill
 
 #: Settings that turn off everything but the plain retrievers, for baselines.
 PLAIN: dict[str, Any] = {
@@ -252,9 +253,40 @@ def run(
     modes: Sequence[str] = ("best",),
     progress: Progress | None = None,
     settings: Mapping[str, Any] | None = None,
+    *,
+    hints: bool = False,
 ) -> RunResult:
-    """Ingest ``dataset`` (if needed), then ask every question in every mode."""
+    """Ingest ``dataset`` (if needed), then ask every question in every mode; with
+    ``hints``, give every ingested turn template hints first (:func:`index_hints`)."""
     result = RunResult(dataset.name, list(modes), list(dataset.headline))
     result.ingest = ingest(mem, dataset, progress)
+    if hints:
+        result.ingest |= index_hints(mem, dataset, progress)
     result.questions = ask(mem, dataset, modes, progress, settings)
     return result
+
+
+# -- hints (seed 004's prospective index) ------------------------------------------------
+
+
+def index_hints(
+    mem: Memory, dataset: Dataset, progress: Progress | None = None
+) -> dict[str, float]:
+    """Give every ingested turn without hints the offline template hints (no model), as
+    the ``hints`` job would without an LLM; turns that have hints are skipped. Whether
+    recall reads them is ``recall.hints`` (``--set hints=false`` to compare)."""
+    limit = mem.config.pipeline.max_hints
+    start = time.perf_counter()
+    made = 0
+    for done, conv in enumerate(dataset.conversations, 1):
+        made += backfill(mem.store, namespace_for(dataset.name, conv.id), limit=limit)
+        if progress is not None:
+            progress("hints", done, len(dataset.conversations))
+    seconds = time.perf_counter() - start
+    return {
+        "hinted": made,
+        "hinted_memories": sum(
+            mem.store.hints.count(namespace_for(dataset.name, c.id)) for c in dataset.conversations
+        ),
+        "hint_seconds": round(seconds, 3),
+    }

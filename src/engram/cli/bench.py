@@ -17,6 +17,8 @@ from typing import Any, TypeVar
 import click
 
 from engram.bench import beam, locomo, longmemeval, report, runner, scale
+from engram.bench import extraction as extraction_bench
+from engram.bench import pipeline as pipeline_bench
 from engram.bench.dataset import Dataset
 from engram.cli import render
 from engram.cli.common import Ctx, handle_errors, progress_bar
@@ -69,6 +71,12 @@ def bench_options(fn: F) -> F:
                 help="A recall setting for every mode, KEY=VALUE (e.g. alpha=0.3).",
             ),
             click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON."),
+            click.option(
+                "--hints",
+                is_flag=True,
+                help="Give every ingested turn offline template hints (seed 004's "
+                "prospective index) before asking; compare with --set hints=false.",
+            ),
         ]
     ):
         fn = option(fn)
@@ -100,13 +108,14 @@ def _run(
     out: str,
     settings: tuple[str, ...],
     as_json: bool,
+    hints: bool = False,
 ) -> None:
     chosen = list(runner.MODES) if "all" in modes else list(dict.fromkeys(modes or ("best",)))
     dataset = dataset.limited(limit)
     extra = _settings(settings)
     with _memory(obj, store) as mem:
         if as_json:
-            result = runner.run(mem, dataset, chosen, settings=extra)
+            result = runner.run(mem, dataset, chosen, settings=extra, hints=hints)
         else:
             with progress_bar() as bar:
                 tasks: dict[str, Any] = {}
@@ -116,8 +125,10 @@ def _run(
                         tasks[stage] = bar.add_task(stage, total=total)
                     bar.update(tasks[stage], completed=done)
 
-                result = runner.run(mem, dataset, chosen, progress=advance, settings=extra)
-        path = report.write(result, out, extra={"settings": extra})
+                result = runner.run(
+                    mem, dataset, chosen, progress=advance, settings=extra, hints=hints
+                )
+        path = report.write(result, out, extra={"settings": extra, "hints": hints})
     if as_json:
         render.emit_json({m: result.summary(m) for m in chosen} | {"results": str(path)})
         return
@@ -178,6 +189,109 @@ def beam_cmd(obj: Ctx, /, data: str, **options: Any) -> None:
 def longmemeval_cmd(obj: Ctx, /, data: str, **options: Any) -> None:
     """LongMemEval: recall_any/recall_all/ndcg_any@k at session and turn level."""
     _run(obj, longmemeval.load(data), **options)
+
+
+@bench.command("extraction")
+@click.option(
+    "--data",
+    default=str(SHARED_BENCH / "locomo" / "locomo10_dev.json"),
+    show_default=True,
+    help="The LoCoMo JSON file (its 'observation' facts are the gold).",
+)
+@click.option(
+    "--threshold",
+    default=extraction_bench.DEFAULT_THRESHOLD,
+    show_default=True,
+    type=float,
+    help="Cosine at which an extracted fact matches a gold fact.",
+)
+@click.option(
+    "--labels",
+    type=click.Path(dir_okay=False),
+    help="Hand labels for precision [default: tests/data/extraction_labels.json if present].",
+)
+@click.option("--conversations", type=int, help="Only the first N conversations.")
+@click.option(
+    "--sheet",
+    type=click.Path(dir_okay=False),
+    help="Write the precision sample, with each fact's turn, to this JSONL file to label.",
+)
+@click.option(
+    "--out",
+    default="bench-results",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="Directory for extraction.json and extraction.md.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.pass_obj
+@handle_errors
+def extraction_cmd(
+    obj: Ctx,
+    /,
+    data: str,
+    threshold: float,
+    labels: str | None,
+    conversations: int | None,
+    sheet: str | None,
+    out: str,
+    as_json: bool,
+) -> None:
+    """Offline extractor: fact recall against LoCoMo's observations, precision, speed."""
+    if sheet is not None:
+        rows = extraction_bench.sample_sheet(data, conversations=conversations)
+        Path(sheet).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+        render.console.print(f"{len(rows)} facts to label: {sheet}")
+        return
+    if labels is None and Path(extraction_bench.LABELS).is_file():
+        labels = extraction_bench.LABELS
+    embedder = extraction_bench.configured_embedder(obj.config())
+    result = extraction_bench.run(
+        data, embedder=embedder, threshold=threshold, labels=labels, conversations=conversations
+    )
+    path = extraction_bench.write(result, out)
+    if as_json:
+        render.emit_json(result | {"results": str(path)})
+        return
+    print(extraction_bench.markdown(result))
+    render.console.print(f"results: {path}")
+
+
+@bench.command("pipeline")
+@click.option(
+    "--data",
+    default=str(SHARED_BENCH / "locomo" / "locomo10_dev.json"),
+    show_default=True,
+    help="The LoCoMo JSON file whose turns are ingested.",
+)
+@click.option("--n", default=500, show_default=True, help="How many turns.")
+@click.option("--rounds", default=3, show_default=True, help="Interleaved rounds per arm.")
+@click.option("--no-embed", is_flag=True, help="Measure the write alone, without the embedder.")
+@click.option(
+    "--out",
+    default="bench-results",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="Directory for pipeline.json and pipeline.md.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.pass_obj
+@handle_errors
+def pipeline_cmd(
+    obj: Ctx, /, data: str, n: int, rounds: int, no_embed: bool, out: str, as_json: bool
+) -> None:
+    """Write pipeline: add throughput with it off vs on, and the worker's throughput."""
+    result = pipeline_bench.run(obj.config(), data, n=n, rounds=rounds, embed=not no_embed)
+    rows = [[k, v] for k, v in result.items()]
+    text = report.table(["measure", "value"], rows)
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "pipeline.json").write_text(json.dumps(result, indent=2), encoding="utf-8")
+    (folder / "pipeline.md").write_text(text + "\n", encoding="utf-8")
+    if as_json:
+        render.emit_json(result)
+        return
+    print(text)
 
 
 def _sizes(text: str) -> list[int]:

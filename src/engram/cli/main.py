@@ -23,9 +23,12 @@ from engram.cli.common import (
     scope_options,
     short_ids,
 )
+from engram.cli.ingest import ingest
+from engram.cli.jobs import jobs, worker
 from engram.cli.mcp import mcp
 from engram.cli.migrate import migrate_store
 from engram.cli.quickstart import run_quickstart
+from engram.cli.review import review
 from engram.cli.serve import keys, serve
 from engram.cli.transfer import export, import_
 from engram.errors import InvalidInputError, NotFoundError
@@ -469,6 +472,10 @@ cli.add_command(mcp)
 cli.add_command(export)
 cli.add_command(import_)
 cli.add_command(migrate_store)
+cli.add_command(ingest)
+cli.add_command(review)
+cli.add_command(jobs)
+cli.add_command(worker)
 
 
 def main() -> None:

@@ -1,4 +1,5 @@
-"""Embedders: the protocol, the default local MiniLM, and a registry by name."""
+"""Embedders: the protocol, the default local MiniLM, Ollama and OpenAI-compatible
+servers, and a registry by name."""
 
 from __future__ import annotations
 
@@ -22,8 +23,24 @@ def _minilm(cfg: EmbedderConfig, home: Path) -> Embedder:
     )
 
 
+def _ollama(cfg: EmbedderConfig, home: Path) -> Embedder:
+    from engram.embed.ollama import OllamaEmbedder
+
+    return OllamaEmbedder.from_config(cfg)
+
+
+def _openai(cfg: EmbedderConfig, home: Path) -> Embedder:
+    from engram.embed.openai_compat import OpenAICompatEmbedder
+
+    return OpenAICompatEmbedder.from_config(cfg)
+
+
 #: Embedders by config name. ``none`` means keyword-only recall.
-REGISTRY: dict[str, Callable[[EmbedderConfig, Path], Embedder]] = {"minilm": _minilm}
+REGISTRY: dict[str, Callable[[EmbedderConfig, Path], Embedder]] = {
+    "minilm": _minilm,
+    "ollama": _ollama,
+    "openai": _openai,
+}
 
 
 def create_embedder(cfg: EmbedderConfig, home: Path) -> Embedder | None:

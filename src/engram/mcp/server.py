@@ -40,6 +40,7 @@ TOOL_NAMES = (
     "feedback",
     "forget",
     "list_memories",
+    "ingest_document",
 )
 
 #: How much of a memory's content search and list results show; recall_memory has it all.
@@ -80,6 +81,11 @@ class Remembered(BaseModel):
     created: bool = Field(
         description="True if stored now; false if the same content was already stored "
         "(then id is that memory's)."
+    )
+    jobs: list[str] = Field(
+        default_factory=list,
+        description="The write pipeline's jobs queued for the new memory (extract: facts "
+        "and entities; hints: future questions it answers). They run in the background.",
     )
 
 
@@ -163,6 +169,16 @@ class MemoryPage(BaseModel):
     offset: int
     next_offset: int | None = Field(
         description="Pass as offset for the next page; null at the end."
+    )
+
+
+class DocumentQueued(BaseModel):
+    """A document ``ingest_document`` queued."""
+
+    document_id: str
+    status: str = Field(
+        description="queued; then extracting, chunking, embedding, indexing and done (or "
+        "failed) as the worker processes it."
     )
 
 
@@ -361,7 +377,7 @@ def create_mcp_server(memory: Memory, *, namespace: str | Callable[[], str]) -> 
         def run(ns: str) -> Remembered:
             [result] = memory.add_many([item], namespace=ns, on_blocked="raise").items
             assert result.record is not None  # refusals raise
-            return Remembered(id=result.record.id, created=result.created)
+            return Remembered(id=result.record.id, created=result.created, jobs=list(result.jobs))
 
         return await call(run)
 
@@ -419,6 +435,26 @@ def create_mcp_server(memory: Memory, *, namespace: str | Callable[[], str]) -> 
 
         return await call(run)
 
+    async def ingest_document(
+        text: Annotated[str | None, Field(min_length=1, description="The document's text.")] = None,
+        url: Annotated[
+            str | None,
+            Field(min_length=1, max_length=8192, description="An http or https URL to fetch."),
+        ] = None,
+        title: Annotated[
+            str | None, Field(max_length=1000, description="A title; tags every chunk.")
+        ] = None,
+    ) -> DocumentQueued:
+        """Call to add a long text or a web page (an http or https URL) to memory: it is
+        queued, then split into chunks that search_memory finds like any memory. Pass
+        exactly one of text and url. Returns the document id and its status."""
+
+        def run(ns: str) -> DocumentQueued:
+            document = memory.documents.ingest(text, url=url, title=title, namespace=ns)
+            return DocumentQueued(document_id=document.id, status=document.status)
+
+        return await call(run)
+
     read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
     tools: dict[str, tuple[Callable[..., Any], ToolAnnotations]] = {
         "get_context": (get_context, read_only),
@@ -434,6 +470,10 @@ def create_mcp_server(memory: Memory, *, namespace: str | Callable[[], str]) -> 
             ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False),
         ),
         "list_memories": (list_memories, read_only),
+        "ingest_document": (
+            ingest_document,
+            ToolAnnotations(read_only_hint=False, idempotent_hint=False, open_world_hint=True),
+        ),
     }
     return MCPServer(
         "engram",

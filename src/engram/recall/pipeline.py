@@ -22,10 +22,13 @@ import numpy.typing as npt
 
 from engram.config import RecallConfig
 from engram.embed.base import Embedder
-from engram.recall import context, fusion, packing, scoring, temporal
+from engram.llm.base import LlmProvider
+from engram.recall import context, dampening, fusion, packing, rerank, scoring, temporal
 from engram.recall import format as fmt
+from engram.recall.hints import hint_matches, merge_by_max
 from engram.records import Hit, MemoryRecord, Recall, RecallMode, ScoreBreakdown, utcnow
 from engram.store.protocols import KeywordIndex, ListQuery, MemoryStore, VectorSearch, VectorStore
+from engram.store.protocols.hints import HintStore
 from engram.text import fts_query
 
 log = logging.getLogger("engram.recall")
@@ -92,6 +95,10 @@ class Retriever:
         config: RecallConfig,
         embedder: Embedder | None,
         index: VectorSearch | None,
+        *,
+        llm: Callable[[], LlmProvider | None] | None = None,
+        entity_mentions: dampening.EntityMentions | None = None,
+        hints: HintStore | None = None,
     ) -> None:
         self.memories = memories
         self.keyword = keyword
@@ -101,6 +108,13 @@ class Retriever:
         self.index = index
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
+        # ``llm`` makes the provider for recall.rerank = "llm" on first use (e.g.
+        # ``Core.llm``); ``entity_mentions`` is the entity graph's seam for hub
+        # dampening (a no-op without it).
+        self.rerankers = rerank.Rerankers(index, llm)
+        self.entity_mentions = entity_mentions
+        # seed 004's prospective index, searched with the keyword leg when recall.hints.
+        self.hints = hints
 
     def close(self) -> None:
         """Stop the worker thread keyword search runs on (if one was started)."""
@@ -109,13 +123,15 @@ class Retriever:
                 self._pool.shutdown(wait=True)
                 self._pool = None
 
-    def _keyword_search(self, namespace: str, match: str, limit: int) -> Future[Any]:
+    def _keyword_search(
+        self, namespace: str, match: str, limit: int, search: Callable[..., Any] | None = None
+    ) -> Future[Any]:
         # The keyword leg runs beside query embedding and dense search: SQLite and
         # onnxruntime release the GIL, so on two cores the legs overlap.
         with self._pool_lock:
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="engram-recall")
-            return self._pool.submit(self.keyword.search, namespace, match, limit)
+            return self._pool.submit(search or self.keyword.search, namespace, match, limit)
 
     def recall(self, request: RecallRequest) -> Recall:
         """Run the whole read path for one query."""
@@ -170,14 +186,37 @@ class Retriever:
 
         pool = sorted(candidate_ids, key=lambda i: fused.get(i, 0.0), reverse=True)
         # seed 000: over-fetch SEMANTIC_CANDIDATES, re-rank, return MAX_CONTEXT_OBSERVATIONS.
-        pool = pool[: max(cfg.candidates, request.limit)]
+        # A reranker sees its whole head (seed 003: "the top 20 candidates").
+        head = cfg.rerank_top_n if cfg.rerank != "none" else 0
+        pool = pool[: max(cfg.candidates, request.limit, head)]
         if request.matches is None:
             missing = [i for i in pool if i not in records]
             records.update(self.memories.get_many(request.namespace, missing))
             pool = [i for i in pool if i in records]
             clock.lap("fetch")
-        hits = self._rank(pool, records, fused, dense, keyword, parts, cfg)
+        # A memory the write pipeline replaced stays stored (its history shows the chain)
+        # but no longer answers: its successor does.
+        pool = [i for i in pool if records[i].superseded_by is None]
+        # seed 004 (C9): gravity, hub and resolution multiply the fused relevance after
+        # fusion and before the final sort; {} when every stage is off.
+        semantic = {i for i in pool if parts[i][0]}
+        damp = dampening.factors(
+            request.query,
+            request.namespace,
+            pool,
+            records,
+            fused,
+            semantic,
+            cfg,
+            self.entity_mentions,
+        )
+        hits = self._rank(pool, records, fused, dense, keyword, parts, cfg, damp)
         clock.lap("rank")
+        if cfg.rerank != "none":
+            # seeds 003/004 (C10): rerank the head; a timeout or failure keeps the order.
+            asked = rerank.RerankRequest(request.query, request.namespace, legs.query_vector)
+            hits = self.rerankers.apply(cfg, asked, hits, warnings)
+            clock.lap("rerank")
         return self._finish(request, cfg, hits, legs.mode, clock, warnings)
 
     def _candidates(
@@ -195,6 +234,14 @@ class Retriever:
         pending = (
             self._keyword_search(request.namespace, match, keyword_depth)
             if match is not None and cfg.strategy in ("hybrid", "bm25")
+            else None
+        )
+        hints = self.hints if cfg.hints else None
+        # The hint index is searched on the other worker thread, beside the content
+        # index (PostgreSQL runs both at once; SQLite's search connection takes turns).
+        pending_hints = (
+            self._keyword_search(request.namespace, match, keyword_depth, hints.search)
+            if pending is not None and match is not None and hints is not None
             else None
         )
 
@@ -234,6 +281,13 @@ class Retriever:
                 if pending is not None
                 else self.keyword.search(request.namespace, match, keyword_depth)
             )
+            if hints is not None:
+                found_kw = merge_by_max(
+                    found_kw,
+                    hint_matches(
+                        hints, pending_hints, request.namespace, match, keyword_depth, warnings
+                    ),
+                )
             legs.keyword_ranking = [memory_id for memory_id, _ in found_kw[:keyword_n]]
             legs.keyword = dict(found_kw)
             clock.lap("bm25")
@@ -373,16 +427,18 @@ class Retriever:
         bm25: Mapping[str, float],
         parts: Mapping[str, tuple[float | None, float | None]],
         cfg: RecallConfig,
+        damp: Mapping[str, float],
     ) -> list[Hit]:
         now = utcnow()
         hits: list[Hit] = []
         for memory_id in pool:
             memory = records[memory_id]
             relevance = min(1.0, fused.get(memory_id, 0.0) + cfg.personal_boost)
+            factor = damp.get(memory_id, 1.0)
             if cfg.quality_weighting:
-                rank = scoring.rank_score(relevance, memory.score, memory.quality)
+                rank = scoring.rank_score(relevance * factor, memory.score, memory.quality)
             else:
-                rank = relevance
+                rank = relevance * factor
             fresh = scoring.recency(memory.created_at, now, cfg.decay_rate)
             final = (1 - cfg.recency_weight) * rank + cfg.recency_weight * fresh
             hits.append(
@@ -400,6 +456,7 @@ class Retriever:
                         final=final,
                         dense=parts.get(memory_id, (None, None))[0],
                         keyword=parts.get(memory_id, (None, None))[1],
+                        dampening=factor,
                     ),
                 )
             )

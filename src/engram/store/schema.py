@@ -41,6 +41,7 @@ MEMORY_COLUMNS = (
     "why",
     "extraction_model",
     "embedding_model",
+    "superseded_by",
     "metadata",
     "created_at",
     "updated_at",

@@ -17,7 +17,7 @@ import numpy as np
 from psycopg import sql
 
 from engram.records import MemoryRecord
-from engram.store.postgres import codec, migrations
+from engram.store.postgres import codec, steps
 from engram.store.postgres.db import Database
 from engram.store.postgres.dense import PgVectorSearch
 from engram.store.protocols.vectors import NamespaceVectors, VectorRow, VectorSearch
@@ -75,7 +75,7 @@ class PgVectors:
                     key,
                 ).fetchone()
                 if found is None:
-                    conn.execute("SELECT pg_advisory_xact_lock(%s)", (migrations.LOCK_KEY + 1,))
+                    conn.execute("SELECT pg_advisory_xact_lock(%s)", (steps.LOCK_KEY + 1,))
                     found = conn.execute(
                         "SELECT index_name FROM vector_indexes WHERE model = %s AND dim = %s",
                         key,

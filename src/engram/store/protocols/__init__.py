@@ -5,12 +5,32 @@ Adding a concern (jobs, graph, runs ...) adds one module here, one module per ba
 and one attribute on ``Store``; see ``docs/architecture.md``.
 """
 
+from engram.store.protocols.audit import AuditStore
 from engram.store.protocols.backend import Store, StoreStats
+from engram.store.protocols.documents import (
+    DOCUMENT_STATUSES,
+    SOURCE_TYPES,
+    Document,
+    DocumentChunk,
+    DocumentStore,
+)
 from engram.store.protocols.feedback import FeedbackRow, FeedbackStore
+from engram.store.protocols.graph import (
+    Aspect,
+    Attribute,
+    Entity,
+    GraphStore,
+    Mention,
+    Neighbor,
+    RecordResult,
+    Relation,
+)
+from engram.store.protocols.hints import HintSet, HintStore, clean_hints
 from engram.store.protocols.jobs import JOB_KINDS, JOB_STATUSES, Job, JobStore
 from engram.store.protocols.keys import KeyStore
 from engram.store.protocols.keyword import KeywordIndex
 from engram.store.protocols.memories import InsertResult, ListQuery, MemoryStore
+from engram.store.protocols.review import REVIEW_STATUSES, ReviewItem, ReviewStore
 from engram.store.protocols.transcripts import TranscriptRow, TranscriptStore
 from engram.store.protocols.transfer import ImportCounts, MemoryBundle, TransferStore
 from engram.store.protocols.vectors import (
@@ -21,12 +41,32 @@ from engram.store.protocols.vectors import (
 )
 
 __all__ = [
+    "DOCUMENT_STATUSES",
+    "Document",
+    "DocumentChunk",
+    "DocumentStore",
+    "SOURCE_TYPES",
+    "AuditStore",
+    "REVIEW_STATUSES",
+    "ReviewItem",
+    "ReviewStore",
+    "HintSet",
+    "HintStore",
+    "clean_hints",
     "JOB_KINDS",
     "JOB_STATUSES",
     "Job",
     "JobStore",
     "FeedbackRow",
     "FeedbackStore",
+    "Aspect",
+    "Attribute",
+    "Entity",
+    "GraphStore",
+    "Mention",
+    "Neighbor",
+    "RecordResult",
+    "Relation",
     "ImportCounts",
     "InsertResult",
     "KeyStore",

@@ -11,10 +11,16 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from engram.store.protocols.audit import AuditStore
+from engram.store.protocols.documents import DocumentStore
 from engram.store.protocols.feedback import FeedbackStore
+from engram.store.protocols.graph import GraphStore
+from engram.store.protocols.hints import HintStore
+from engram.store.protocols.jobs import JobStore
 from engram.store.protocols.keys import KeyStore
 from engram.store.protocols.keyword import KeywordIndex
 from engram.store.protocols.memories import MemoryStore
+from engram.store.protocols.review import ReviewStore
 from engram.store.protocols.transcripts import TranscriptStore
 from engram.store.protocols.transfer import TransferStore
 from engram.store.protocols.vectors import VectorStore
@@ -74,6 +80,36 @@ class Store(Protocol):
     @property
     def keys(self) -> KeyStore:
         """API keys."""
+        ...
+
+    @property
+    def audit(self) -> AuditStore:
+        """Audit rows that record a decision without changing a memory."""
+        ...
+
+    @property
+    def review(self) -> ReviewStore:
+        """Proposals held back for a person (the review queue)."""
+        ...
+
+    @property
+    def documents(self) -> DocumentStore:
+        """Ingested documents and the memories their chunks became."""
+        ...
+
+    @property
+    def jobs(self) -> JobStore:
+        """seed 004's job queue: the pipeline work that follows a write."""
+        ...
+
+    @property
+    def graph(self) -> GraphStore:
+        """Entities, relations with validity windows, mentions, aspects, attributes."""
+        ...
+
+    @property
+    def hints(self) -> HintStore:
+        """Hints (seed 004's prospective index) and the search over them."""
         ...
 
     @property

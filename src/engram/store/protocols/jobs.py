@@ -42,6 +42,7 @@ class Job:
     leased_at: datetime | None = None
     completed_at: datetime | None = None
     failed_at: datetime | None = None
+    """When its latest attempt failed (for a ``dead`` job: when it died)."""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict; times as ISO 8601 UTC with ``Z``."""
@@ -65,9 +66,11 @@ class JobStore(Protocol):
         document_id: str | None = None,
         payload: Mapping[str, Any] | None = None,
         max_attempts: int = 3,
+        now: datetime | None = None,
     ) -> Job:
         """Queue work, or return the pending or leased job of the same kind for the same
-        memory (or document): seed 004's enqueue dedup. Joins an open transaction."""
+        memory (or document): seed 004's enqueue dedup. Joins an open transaction.
+        ``now`` (default: the current time) is its ``created_at`` and first ``run_after``."""
         ...
 
     def lease(self, kinds: Sequence[str], *, now: datetime) -> Job | None:
@@ -75,18 +78,37 @@ class JobStore(Protocol):
         passed: status ``leased``, ``leased_at = now``, ``attempts + 1``. None if none."""
         ...
 
-    def complete(self, job_id: int, result: Mapping[str, Any], *, now: datetime) -> Job:
-        """Mark a leased job completed with its result."""
+    def complete(
+        self,
+        job_id: int,
+        result: Mapping[str, Any],
+        *,
+        now: datetime,
+        attempt: int | None = None,
+    ) -> Job:
+        """Mark a leased job completed with its result. With ``attempt`` (the lease's
+        ``attempts``), only while that lease still holds: ``NotFoundError`` if the job
+        was reaped and leased again meanwhile."""
         ...
 
-    def fail(self, job_id: int, error: str, *, now: datetime, retry_at: datetime) -> Job:
-        """A leased job failed: back to ``pending`` until ``retry_at``, or ``dead`` once
-        its attempts reached ``max_attempts``."""
+    def fail(
+        self,
+        job_id: int,
+        error: str,
+        *,
+        now: datetime,
+        retry_at: datetime,
+        attempt: int | None = None,
+    ) -> Job:
+        """A leased job failed (``error`` and ``failed_at`` recorded): back to
+        ``pending`` until ``retry_at``, or ``dead`` once its attempts reached
+        ``max_attempts``. ``attempt`` as for ``complete``."""
         ...
 
-    def reap(self, *, older_than: datetime) -> int:
-        """Return leases taken before ``older_than`` to ``pending`` (a worker died);
-        returns how many."""
+    def reap(self, *, older_than: datetime, now: datetime) -> int:
+        """Return leases taken before ``older_than`` to ``pending`` (their worker died);
+        a job whose attempts already reached ``max_attempts`` becomes ``dead`` instead,
+        so a job that kills its worker cannot loop for ever. Returns how many."""
         ...
 
     def get(self, job_id: int) -> Job | None:
@@ -102,11 +124,16 @@ class JobStore(Protocol):
         limit: int = 100,
         offset: int = 0,
     ) -> list[Job]:
-        """Jobs, newest first, filtered."""
+        """Jobs, newest first, filtered (``namespace=None``: every namespace)."""
         ...
 
-    def counts(self, namespace: str | None = None) -> dict[str, int]:
-        """How many jobs have each status (every status is a key)."""
+    def counts(self, namespace: str | None = None, *, kind: str | None = None) -> dict[str, int]:
+        """How many jobs (of ``namespace`` and ``kind`` when given) have each status;
+        every status is a key."""
+        ...
+
+    def last_failure(self, namespace: str | None = None) -> Job | None:
+        """The job (of ``namespace`` when given) that failed most recently, or None."""
         ...
 
     def retry(self, job_id: int, *, now: datetime) -> Job:

@@ -1,0 +1,154 @@
+"""The document routes (seed 004's document ingest): queue a text or a URL, list a
+namespace's documents, follow one through its statuses.
+
+Like every route, each resolves the caller's namespace with ``Principal.scope`` and calls
+one ``mem.documents`` verb. A server never reads its own files for a caller: the HTTP API
+takes text or an http(s) URL, not a path.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Path, Query, status
+from pydantic import BaseModel, Field, model_validator
+
+from engram.api import models as m
+from engram.api.auth import Caller, ServerState, server_state
+
+State = Annotated[ServerState, Depends(server_state)]
+DocumentId = Annotated[str, Path(min_length=1, max_length=200, description="A document id.")]
+Status = Literal["queued", "extracting", "chunking", "embedding", "indexing", "done", "failed"]
+
+router = APIRouter(
+    tags=["documents"],
+    responses={
+        code: {"model": m.ErrorOut, "description": text}
+        for code, text in {
+            401: "No API key, or an unknown or revoked one.",
+            403: "The key may not reach that namespace.",
+            404: "No such document in the namespace.",
+            422: "Invalid input: not exactly one of text and url, or a URL that is not http(s).",
+        }.items()
+    },
+)
+
+
+class DocumentIn(m.Scope):
+    """``POST /v1/documents``: exactly one of ``text`` and ``url``."""
+
+    text: str | None = Field(default=None, min_length=1, description="The document's text.")
+    url: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=8192,
+        description="An http or https URL; the worker fetches it (text/html, text/*, "
+        "application/json, application/xml).",
+    )
+    title: str | None = Field(
+        default=None, max_length=1000, description="Tags every chunk; an HTML <title> fills it."
+    )
+
+    @model_validator(mode="after")
+    def _one_source(self) -> DocumentIn:
+        if (self.text is None) == (self.url is None):
+            raise ValueError("pass exactly one of text and url")
+        return self
+
+
+class DocumentListQuery(m.Scope):
+    """Query parameters of ``GET /v1/documents``."""
+
+    status: Status | None = None
+    limit: int = Field(default=100, ge=1, le=1000)
+    offset: int = Field(default=0, ge=0, le=10_000_000)
+
+
+class DocumentOut(BaseModel):
+    """One document and where its ingest stands."""
+
+    id: str
+    namespace: str
+    source_type: Literal["text", "file", "url"]
+    source: str | None = Field(description="The URL or file path; null for text.")
+    title: str | None
+    content_type: str | None
+    status: Status
+    error: str | None = Field(description="Why the last attempt failed, if it did.")
+    chunk_count: int
+    byte_length: int
+    created_at: datetime
+    updated_at: datetime
+
+
+class DocumentDetail(DocumentOut):
+    """A document with the memories its chunks became."""
+
+    memory_ids: list[str] = Field(description="The chunk memories' ids, in chunk order.")
+
+
+class DocumentList(BaseModel):
+    """A page of documents, newest first."""
+
+    items: list[DocumentOut]
+    total: int = Field(description="How many documents match, on every page.")
+    limit: int
+    offset: int
+
+
+@router.post(
+    "/v1/documents",
+    response_model=DocumentOut,
+    status_code=status.HTTP_202_ACCEPTED,
+    summary="Queue a document",
+)
+def ingest_document(body: DocumentIn, caller: Caller, state: State) -> dict[str, Any]:
+    """Store a text (or record a URL) and queue its ingest job: 202 with the ``queued``
+    document. The worker fetches, chunks and stores it as ``document_chunk`` memories;
+    ``GET /v1/documents/{id}`` follows its status."""
+    mem = state.memory
+    scope = caller.scope(mem, **body.scope_args())
+    document = mem.documents.ingest(
+        body.text,
+        url=body.url,
+        title=body.title,
+        namespace=scope.namespace,
+        user_id=scope.user_id,
+        agent_id=scope.agent_id,
+        run_id=scope.run_id,
+    )
+    return document.to_dict()
+
+
+@router.get("/v1/documents", response_model=DocumentList, summary="List documents")
+def list_documents(
+    query: Annotated[DocumentListQuery, Query()], caller: Caller, state: State
+) -> dict[str, Any]:
+    """Documents of a namespace, newest first, with their status."""
+    mem = state.memory
+    scope = caller.scope(mem, **query.scope_args())
+    docs = mem.documents.list(
+        status=query.status, namespace=scope.namespace, limit=query.limit, offset=query.offset
+    )
+    return {
+        "items": [d.to_dict() for d in docs],
+        "total": mem.documents.count(status=query.status, namespace=scope.namespace),
+        "limit": query.limit,
+        "offset": query.offset,
+    }
+
+
+@router.get("/v1/documents/{document_id}", response_model=DocumentDetail, summary="Get a document")
+def get_document(
+    document_id: DocumentId,
+    scope_in: Annotated[m.Scope, Query()],
+    caller: Caller,
+    state: State,
+) -> dict[str, Any]:
+    """One document: its status, chunk count, error and chunk memory ids."""
+    mem = state.memory
+    scope = caller.scope(mem, **scope_in.scope_args())
+    document = mem.documents.get(document_id, namespace=scope.namespace)
+    chunks = mem.documents.chunks(document.id, namespace=scope.namespace)
+    return {**document.to_dict(), "memory_ids": [c.memory_id for c in chunks]}

@@ -1,0 +1,117 @@
+"""The review queue over HTTP: list, read, approve and reject held-back proposals.
+
+Each route resolves the caller's scope like every other route (``Caller.scope``), so a
+key reaches only its own namespaces' review items; another user's item is a 404.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Path, Query
+from pydantic import BaseModel, ConfigDict, Field
+
+from engram.api import models as m
+from engram.api.auth import Caller, ServerState, server_state
+from engram.api.routes import _ERRORS, ScopeQuery, _ids
+
+State = Annotated[ServerState, Depends(server_state)]
+ItemId = Annotated[int, Path(ge=1, description="A review item id.")]
+
+router = APIRouter(responses=_ERRORS)
+
+
+class ReviewOut(BaseModel):
+    """A proposal held back for review."""
+
+    id: int
+    namespace: str
+    memory_id: str = Field(description="The memory the fact was extracted from.")
+    target_id: str | None = Field(description="The memory the proposal would change.")
+    action: str
+    proposal: dict[str, Any]
+    reason: str = Field(description="The contradiction that held it back.")
+    status: Literal["pending", "approved", "rejected"]
+    created_at: str
+    resolved_by: str | None
+    note: str | None
+    resolved_at: str | None
+
+
+class ReviewList(BaseModel):
+    """A page of review items, oldest first."""
+
+    items: list[ReviewOut]
+    total: int
+    limit: int
+    offset: int
+
+
+class ReviewQuery(m.Scope):
+    """Filters of ``GET /v1/review``."""
+
+    status: Literal["pending", "approved", "rejected", "all"] = "pending"
+    limit: int = Field(default=50, ge=1, le=1000)
+    offset: int = Field(default=0, ge=0, le=10_000_000)
+
+
+class ResolveIn(BaseModel):
+    """Why a reviewer decided as they did (kept in the audit trail)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    note: str | None = Field(default=None, max_length=2000)
+
+
+@router.get("/v1/review", response_model=ReviewList, tags=["review"], summary="Review queue")
+def list_review(
+    query: Annotated[ReviewQuery, Query()], caller: Caller, state: State
+) -> dict[str, Any]:
+    """Proposals contradiction detection held back, oldest first."""
+    mem = state.memory
+    scope = caller.scope(mem, **query.scope_args())
+    status = None if query.status == "all" else query.status
+    items = mem.review.list(status=status, limit=query.limit, offset=query.offset, **_ids(scope))
+    total = mem.review.count(status=status, **_ids(scope))
+    return {
+        "items": [i.to_dict() for i in items],
+        "total": total,
+        "limit": query.limit,
+        "offset": query.offset,
+    }
+
+
+@router.get("/v1/review/{item_id}", response_model=ReviewOut, tags=["review"], summary="An item")
+def get_review(
+    item_id: ItemId, scope_in: ScopeQuery, caller: Caller, state: State
+) -> dict[str, Any]:
+    """One review item of the namespace."""
+    mem = state.memory
+    scope = caller.scope(mem, **scope_in.scope_args())
+    return mem.review.get(item_id, **_ids(scope)).to_dict()
+
+
+@router.post(
+    "/v1/review/{item_id}/approve", response_model=ReviewOut, tags=["review"], summary="Approve"
+)
+def approve_review(
+    item_id: ItemId, body: ResolveIn, scope_in: ScopeQuery, caller: Caller, state: State
+) -> dict[str, Any]:
+    """Apply the held-back proposal, then mark it approved."""
+    mem = state.memory
+    scope = caller.scope(mem, **scope_in.scope_args())
+    actor = f"key:{caller.key_id}" if caller.key_id else "http"
+    return mem.review.approve(item_id, note=body.note, actor=actor, **_ids(scope)).to_dict()
+
+
+@router.post(
+    "/v1/review/{item_id}/reject", response_model=ReviewOut, tags=["review"], summary="Reject"
+)
+def reject_review(
+    item_id: ItemId, body: ResolveIn, scope_in: ScopeQuery, caller: Caller, state: State
+) -> dict[str, Any]:
+    """Drop the held-back proposal; nothing changes but the audit trail."""
+    mem = state.memory
+    scope = caller.scope(mem, **scope_in.scope_args())
+    actor = f"key:{caller.key_id}" if caller.key_id else "http"
+    return mem.review.reject(item_id, note=body.note, actor=actor, **_ids(scope)).to_dict()

@@ -1,0 +1,371 @@
+"""``mem.documents``: ingest a text, a file or a URL as chunked memories (seed 004's
+document ingest, FEATURES P11).
+
+``ingest`` stores the document verbatim (a URL is only recorded: the worker fetches
+it) and queues its ``document_ingest`` job in the same transaction, then returns at once
+with status ``queued``. The job (``engram.pipeline.documents``) extracts, chunks, embeds
+and links the document, moving its status through extracting, chunking, embedding,
+indexing and done (or failed); ``get`` shows where it is. Each chunk becomes a memory of
+type ``document_chunk`` that recall finds like any other.
+"""
+
+from __future__ import annotations
+
+import builtins
+import os
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from engram.core import Core, Part, Scope
+from engram.errors import ContentTooLargeError, EmptyContentError, InvalidInputError, NotFoundError
+from engram.pipeline.documents import check_url, file_type
+from engram.pipeline.worker import Worker
+from engram.records import utcnow
+from engram.store.protocols import DOCUMENT_STATUSES, Document, DocumentChunk, Job
+from engram.validate import no_nul, offset_value, optional_str, positive_int
+
+__all__ = ["DOCUMENT_STATUSES", "Document", "DocumentChunk", "Documents"]
+
+#: Longest document id accepted (ids are 32 characters; this bounds what callers echo).
+MAX_ID_CHARS = 200
+#: The statuses a document ends in.
+FINAL = ("done", "failed")
+#: How often ``process`` looks at a document's status while its job runs.
+POLL_S = 0.05
+#: Jobs read per page when looking for a document's job.
+JOB_PAGE = 200
+
+
+def _document_id(value: object) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_ID_CHARS:
+        raise InvalidInputError(f"a document id is a non-empty string, got {value!r:.80}")
+    return value.strip()
+
+
+class Documents(Part):
+    """Documents of a ``Memory``: ingest, follow, list, delete."""
+
+    def ingest(
+        self,
+        text: str | None = None,
+        *,
+        path: str | os.PathLike[str] | None = None,
+        url: str | None = None,
+        title: str | None = None,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+    ) -> Document:
+        """Queue one document: ``text``, a UTF-8 text file at ``path`` (read now), or an
+        http(s) ``url`` (fetched by the worker). Returns the ``queued`` document; run the
+        worker (``engram ingest`` does) to index it. Its chunks carry the scope's ids."""
+        core = self._core
+        core.check_open()
+        scope = core.scope(namespace, user_id, agent_id, run_id)
+        given = [
+            name for name, v in (("text", text), ("path", path), ("url", url)) if v is not None
+        ]
+        if len(given) != 1:
+            raise InvalidInputError(
+                "pass exactly one of text, path or url"
+                + (f" (got {', '.join(given)})" if given else "")
+            )
+        title = optional_str("title", title)
+        if title is not None:
+            title = " ".join(title.split()) or None
+        limit = core.config.documents.max_content_bytes
+        source: str | None = None
+        content: str | None = None
+        content_type: str | None = None
+        if url is not None:
+            source_type, source = "url", check_url(url)
+        elif path is not None:
+            source_type = "file"
+            try:
+                file = Path(os.fspath(path)).expanduser().resolve()
+            except (TypeError, ValueError) as exc:  # not a path, or one holding NUL
+                raise InvalidInputError(f"path must be a file path: {exc}") from None
+            content, content_type = _read_text(file, limit), file_type(file.name)
+            source = str(file)
+        else:
+            source_type, content_type = "text", "text/plain"
+            content = _checked_text(text, limit)
+        size = 0 if content is None else len(content.encode("utf-8"))
+        with core.store.transaction():
+            document = core.store.documents.create(
+                scope.namespace,
+                source_type=source_type,
+                source=source,
+                title=title,
+                raw_content=content,
+                content_type=content_type,
+                byte_length=size,
+                now=utcnow(),
+            )
+            core.store.jobs.enqueue(
+                "document_ingest",
+                scope.namespace,
+                document_id=document.id,
+                payload=_scope_ids(scope),
+                max_attempts=core.config.worker.max_attempts,
+            )
+        return document
+
+    def get(
+        self,
+        document_id: str,
+        *,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+    ) -> Document:
+        """One document of the namespace, with its status; ``NotFoundError`` if it is
+        not there (another namespace's documents are not found either)."""
+        core = self._core
+        core.check_open()
+        scope = core.scope(namespace, user_id, agent_id, run_id)
+        found = core.store.documents.get(scope.namespace, _document_id(document_id))
+        if found is None:
+            raise NotFoundError(f"no document {document_id!r} in namespace {scope.namespace!r}")
+        return found
+
+    def chunks(
+        self,
+        document_id: str,
+        *,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+    ) -> builtins.list[DocumentChunk]:
+        """The document's chunks in order: each one's index and the memory holding it."""
+        document = self.get(
+            document_id, namespace=namespace, user_id=user_id, agent_id=agent_id, run_id=run_id
+        )
+        return self._core.store.documents.chunks(document.id)
+
+    def list(
+        self,
+        *,
+        status: str | None = None,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> builtins.list[Document]:
+        """Documents of the namespace, newest first (``status``: only those)."""
+        core = self._core
+        core.check_open()
+        scope = core.scope(namespace, user_id, agent_id, run_id)
+        return core.store.documents.select(
+            scope.namespace,
+            status=_status(status),
+            limit=positive_int("limit", limit, upper=1000),
+            offset=offset_value(offset),
+        )
+
+    def count(
+        self,
+        *,
+        status: str | None = None,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+    ) -> int:
+        """How many documents the namespace holds (``status``: with that status)."""
+        core = self._core
+        core.check_open()
+        scope = core.scope(namespace, user_id, agent_id, run_id)
+        return core.store.documents.count(scope.namespace, status=_status(status))
+
+    def process(
+        self,
+        document_id: str,
+        *,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+        progress: Callable[[Document], None] | None = None,
+        timeout_s: float | None = None,
+    ) -> Document:
+        """Run the job worker in this process until the document is ``done`` or
+        ``failed`` (its job completed or dead), and return it: for scripts and the CLI,
+        where no background worker runs. ``progress(document)`` is called with the
+        document now and at each status change. Document jobs queued before this one run
+        first; other kinds of jobs are left to the worker. A failed attempt waits out the
+        worker's backoff before the next; after ``timeout_s`` seconds the document is
+        returned as it stands."""
+        core = self._core
+        document = self.get(
+            document_id, namespace=namespace, user_id=user_id, agent_id=agent_id, run_id=run_id
+        )
+        deadline = None if timeout_s is None else time.monotonic() + timeout_s
+        watch = _Watch(core, document, progress)
+        worker = Worker(core, kinds=("document_ingest",))
+        while True:
+            watch.run(worker.run_pending)
+            document = watch.poll()
+            job = _job_of(core, document)
+            if document.status in FINAL or job is None or job.status in ("completed", "dead"):
+                return document
+            # Waiting out a retry's backoff, or another worker holds the lease.
+            wait = POLL_S
+            if job.status == "pending" and job.run_after is not None:
+                wait = max(POLL_S, (job.run_after - utcnow()).total_seconds())
+            if deadline is not None:
+                wait = min(wait, deadline - time.monotonic())
+                if wait <= 0:
+                    return document
+            time.sleep(wait)
+
+    def delete(
+        self,
+        document_id: str,
+        *,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+    ) -> Document:
+        """Remove a document and tombstone the chunk memories it wrote (seed 004: a
+        document's chunks are deleted as a unit). A chunk that was already stored by
+        someone else (the same text in the namespace) is left alone."""
+        core = self._core
+        document = self.get(
+            document_id, namespace=namespace, user_id=user_id, agent_id=agent_id, run_id=run_id
+        )
+        ns = document.namespace
+        ids = [c.memory_id for c in core.store.documents.chunks(document.id)]
+        live = core.store.memories.get_many(ns, ids).values()
+        owned = [r.id for r in live if r.document_id == document.id]
+        with core.store.transaction():
+            for memory_id in owned:
+                core.store.memories.delete(ns, memory_id)
+            core.store.documents.delete(ns, document.id)
+        if core.index is not None:
+            for memory_id in owned:
+                core.index.removed(ns, memory_id)
+        return document
+
+
+class _Watch:
+    """Runs the worker on a thread while this one reports the document's status."""
+
+    def __init__(
+        self, core: Core, document: Document, progress: Callable[[Document], None] | None
+    ) -> None:
+        self._core = core
+        self._document = document
+        self._progress = progress
+        if progress is not None:
+            progress(document)
+
+    def poll(self) -> Document:
+        """The document now; ``progress`` hears of a new status."""
+        before = self._document
+        now = self._core.store.documents.get(before.namespace, before.id)
+        if now is None:
+            raise NotFoundError(f"document {before.id!r} was deleted while it was processed")
+        if now.status != before.status and self._progress is not None:
+            self._progress(now)
+        self._document = now
+        return now
+
+    def run(self, work: Callable[[], object]) -> None:
+        """Run ``work`` on a worker thread, polling the status until it returns."""
+        failure: builtins.list[BaseException] = []
+
+        def target() -> None:
+            try:
+                work()
+            except BaseException as exc:  # handed to the caller's thread below
+                failure.append(exc)
+
+        thread = threading.Thread(target=target, name="engram-document", daemon=True)
+        thread.start()
+        while thread.is_alive():
+            thread.join(POLL_S)
+            self.poll()
+        if failure:
+            raise failure[0]
+
+
+def _job_of(core: Core, document: Document) -> Job | None:
+    """The newest ``document_ingest`` job of a document."""
+    offset = 0
+    while True:
+        page = core.store.jobs.select(
+            namespace=document.namespace, kind="document_ingest", limit=JOB_PAGE, offset=offset
+        )
+        for job in page:
+            if job.document_id == document.id:
+                return job
+        if len(page) < JOB_PAGE:
+            return None
+        offset += JOB_PAGE
+
+
+def _checked_text(text: object, limit: int) -> str:
+    if not isinstance(text, str):
+        raise InvalidInputError(f"text must be a string, got {type(text).__name__}")
+    no_nul("text", text)
+    if not text.strip():
+        raise EmptyContentError("the document is empty; pass the text to ingest")
+    size = len(text.encode("utf-8"))
+    if size > limit:
+        raise ContentTooLargeError(_over(size, limit))
+    return text
+
+
+def _read_text(path: Path, limit: int) -> str:
+    """A text file's content: UTF-8 (a BOM is dropped), within the size limit."""
+    try:
+        if not path.is_file():
+            raise InvalidInputError(f"no file at {path}")
+        size = path.stat().st_size
+        if size > limit:
+            raise ContentTooLargeError(_over(size, limit))
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InvalidInputError(
+            f"{path} is not a UTF-8 text file; engram ingests text, Markdown, HTML, JSON "
+            "and XML files"
+        ) from None
+    if "\x00" in text:
+        raise InvalidInputError(f"{path} holds NUL bytes: it is not a text file")
+    if not text.strip():
+        raise EmptyContentError(f"{path} is empty")
+    return text
+
+
+def _over(size: int, limit: int) -> str:
+    return (
+        f"the document is {size:,} bytes, over the limit of {limit:,} "
+        "([documents] max_content_bytes)"
+    )
+
+
+def _status(status: object) -> str | None:
+    if status is not None and status not in DOCUMENT_STATUSES:
+        raise InvalidInputError(
+            f"status must be one of {', '.join(DOCUMENT_STATUSES)}, got {status!r:.80}"
+        )
+    return status if isinstance(status, str) else None
+
+
+def _scope_ids(scope: Scope) -> dict[str, str]:
+    """The narrower ids of the ingest call, which the chunk memories carry."""
+    ids = {"user_id": scope.user_id, "agent_id": scope.agent_id, "run_id": scope.run_id}
+    return {k: v for k, v in ids.items() if v is not None}

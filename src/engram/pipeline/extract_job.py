@@ -1,0 +1,97 @@
+"""The "extract" job: seed 004's pipeline for one raw memory, run by the worker.
+
+Extraction (the LLM, or the offline rules) turns the memory into facts and entity
+triples; the triples go into the knowledge graph; each fact is decided against its
+top-5 hybrid candidates (ADD / UPDATE / DELETE / NONE) and the proposals are applied
+per mode, every one audited. No model call happens inside a write transaction: the
+store is written only between model calls.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from engram.core import Core
+from engram.errors import LlmError
+from engram.pipeline import classify, decisions
+from engram.pipeline.apply import apply_proposals
+from engram.pipeline.extraction import extract
+from engram.pipeline.handlers import register
+from engram.records import utcnow
+from engram.store.protocols import Job
+from engram.store.protocols.graph import SINGLE_VALUED, Relation
+
+log = logging.getLogger("engram.pipeline")
+
+
+def handle_extract(core: Core, job: Job) -> Mapping[str, Any]:
+    """Run the pipeline on the job's memory; the result is the job's payload. A provider
+    failure raises, so the worker retries the job (seed 004's retries); bad model output
+    does not (retrying would not fix it) and is reported in ``warnings``."""
+    source = core.store.memories.get(job.namespace, job.memory_id or "")
+    if source is None:
+        return {"skipped": "the memory is gone (deleted or purged) before it was processed"}
+    cfg = core.config.pipeline
+    provider = core.llm()
+    result = extract(source.content, provider=provider, config=cfg)
+    if result.failed and result.retryable:
+        raise LlmError(result.error or "the LLM provider failed")
+    warnings = list(result.warnings)
+    relations: tuple[Relation, ...] = ()
+    out: dict[str, Any] = {
+        "model": result.model,
+        "facts": len(result.facts),
+        "entities": len(result.entities),
+    }
+    if cfg.graph and result.entities:
+        triples = [(e.source, e.relationship, e.target, e.confidence) for e in result.entities]
+        graph = core.store.graph.record(
+            source.namespace,
+            source.id,
+            triples,
+            entity_types={},
+            single_valued=SINGLE_VALUED,
+            valid_from=source.created_at,
+            now=utcnow(),
+        )
+        out["graph"] = graph.to_dict()
+        relations = graph.relations
+    proposals: list[decisions.Proposal] = []
+    for fact in result.facts:
+        found = decisions.candidates(
+            core.retriever, source.namespace, fact.content, exclude_source=source.id
+        )
+        proposal = decisions.decide(
+            fact,
+            found,
+            provider=provider,
+            timeout=core.config.llm.timeout_s,
+            warnings=warnings,
+        )
+        if proposal is not None:
+            proposals.append(proposal)
+    applied = apply_proposals(
+        core,
+        source,
+        proposals,
+        model=result.model,
+        provider=provider,
+        facts=len(result.facts),
+        entities=len(result.entities),
+        now=utcnow(),
+    )
+    out.update(applied.to_dict())
+    if cfg.graph:
+        # seed 004, "Decision Auto-Protection" and "Structural Classification" (P9,
+        # P10): each fact becomes an attribute of its entity (a constraint when it holds
+        # decision language) and each entity touched gets one classify job. It runs
+        # after apply so that an attribute points at the fact's own memory; retroactive
+        # supersession runs in the classify job, once attributes land on aspects.
+        out["attributes"] = classify.record_attributes(core, source, result.facts, relations)
+    out["warnings"] = warnings
+    return out
+
+
+register("extract", handle_extract)

@@ -1,0 +1,588 @@
+"""The offline extractor: facts and entity triples by rule, with no model (FEATURES P2).
+
+It reads text the way the LLM extractor is asked to, with rules instead of a model:
+
+1. **Speaker.** Chat turns are stored as ``"Name: text"``; the name becomes the
+   subject that first-person words resolve to. A trailing ``[image: ...]`` (a caption
+   attached to a turn) is not something the speaker said and is dropped.
+2. **Sentences.** The text is split into sentences (abbreviations and decimals kept
+   whole); interjections, lead-ins and names addressed ("Yeah,", "By the way,",
+   "Hey Jon!") are trimmed from their start.
+3. **Selection.** Each sentence gets the rule that keeps it, by its subject: first
+   person ("I ...", "My ..."), a dropped "I" ("Lost my job yesterday"), "we", a named
+   subject, a sentence that mentions the speaker ("Dance helps me relax"), or a
+   general statement, which is attributed to the speaker ("Gina thinks setbacks are
+   opportunities"). Preferences and decisions (seed 004's battery,
+   :mod:`engram.pipeline.patterns`) and how-tos get their own type. Dropped: questions,
+   suggestions ("Let's ..."), hedges and guesses ("I bet", "must have been"), what
+   follows "you", sentences whose main clause leans on another turn ("It was great",
+   "I made it with coconut milk"), and sentences with too little content (a date, a
+   quantity or a name lowers that bar).
+4. **Resolution.** First person becomes the speaker: "I went" -> "Caroline went",
+   "I love" -> "Caroline loves", "my" -> "Caroline's", "we" -> "Caroline and others",
+   and a thing shown in a photo becomes indefinite ("I made this pie" -> "a pie"), so
+   every fact reads on its own.
+5. **Triples.** Simple patterns on the resolved fact give (source, relationship,
+   target): "X is a Y", "X works at Y", "X lives in Y", "X went to Y", "X's Y is Z" ...
+
+Each rule's confidence is how often its facts were judged correct in a hand-labelled
+sample (:data:`RULE_CONFIDENCE`, docs/pipeline.md). Everything is regular expressions
+over one string: deterministic, and thousands of turns per second.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from engram.pipeline import patterns
+from engram.pipeline.patterns import Relation
+from engram.text import STOPWORDS, keywords
+
+#: How often each rule's facts were judged correct in the hand-labelled sample
+#: (``tests/data/extraction_labels.json``, docs/pipeline.md), rounded down to 0.05.
+#: Rules the sample saw fewer than 10 times keep a prior set by reading their output
+#: (marked "prior"). With seed 004's write gate (min_fact_confidence 0.7), first-person
+#: statements, self-mentions, preferences and decisions can be written; opinions, "we"
+#: statements and subjectless sentences are kept for recall and audit only.
+RULE_CONFIDENCE: dict[str, float] = {
+    "decision": 0.85,  # prior (n = 1)
+    "first_person": 0.8,  # 0.83, n = 46 without a date or quantity
+    "preference": 0.8,  # prior (n = 4, all correct)
+    "self_mention": 0.75,  # 0.77, n = 13
+    "procedural": 0.75,  # prior (LoCoMo chat has no how-tos)
+    "named": 0.65,  # prior (n = 0)
+    "opinion": 0.55,  # 0.60, n = 35 without a date or quantity
+    "elided": 0.5,  # prior (n = 4: 2 correct)
+    "statement": 0.5,  # prior: plain text has no speaker to attribute it to
+    "group": 0.45,  # 0.47, n = 17
+}
+#: A date or a quantity makes a fact specific and checkable: in the sample, first-person
+#: facts that carried one were all correct (22 of 22).
+ANCHOR_BONUS = 0.1
+#: No rule is ever that sure: a rule cannot read intent the way a model can.
+MAX_CONFIDENCE = 0.9
+#: How many content words (not stopwords, not chat fillers, not the speaker's name) a
+#: sentence needs to be kept, and how many when it is specific: it carries a date, a
+#: quantity or a name, or states a decision.
+MIN_CONTENT_WORDS = 3
+MIN_ANCHORED_CONTENT_WORDS = 2
+#: A general statement shorter than this is a fragment ("Mainly the roadways.").
+MIN_STATEMENT_WORDS = 4
+#: Longer sentences are run-ons that no longer read as one fact.
+MAX_FACT_CHARS = 400
+
+# "Name: text", the way chat turns are stored. A name is one to three capitalised
+# words; labels such as "Note:" are not speakers.
+_SPEAKER = re.compile(r"^\s*([A-Z][\w.'-]{0,30}(?:\s[A-Z][\w.'-]{0,30}){0,2}):\s+(?=\S)")
+_ATTACHMENT = re.compile(r"\s*\[(?:image|photo|picture|file|attachment):[^\]]*\]\s*$", re.I)
+
+_LEAD_IN = re.compile(
+    r"^(?:for\s+sure|of\s+course|no\s+doubt|to\s+be\s+honest|in\s+fact|by\s+the\s+way|"
+    r"on\s+a\s+(?:different|other|side|similar)\s+note|speaking\s+of\s+which|"
+    r"no\s+worries|long\s+time\s+no\s+(?:see|talk)|good\s+to\s+(?:see|hear\s+from)\s+you)[,!.]?\s*",
+    re.IGNORECASE,
+)
+# "Jon, I ...", "Thanks Nate! ...": a capitalised word alone before a comma is a name
+# the speaker addresses.
+_VOCATIVE = re.compile(
+    r"^[A-Z][a-z]+[,!]\s+(?=(?:I|I'm|I've|I'll|I'd|you|you're|your|we|we're|it|it's|that|"
+    r"that's|this|these|those|my|the|so|and|but|there|thanks|since|last|been)\b)",
+    re.IGNORECASE,
+)
+_GREETED = re.compile(r"^[A-Z][a-z]+[,!]\s+")
+# "The kids look cute, Mel!": a name after the last comma, when what precedes it is
+# not a name too (as in "Austin, Texas").
+_TRAILING_VOCATIVE = re.compile(r"(\b[a-z][\w'-]*),\s*[A-Z][a-z]+\s*([.!]*)$")
+# "..., don't they!": a question without its question mark.
+_TAG_QUESTION = re.compile(
+    r"(?:,\s*|\s)(?:don't|doesn't|isn't|aren't|wasn't|weren't|won't|can't|didn't|haven't|"
+    r"hasn't|right|eh)\s*(?:they|it|you|we|he|she|I|there)?\s*[!.]*$",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n+")
+
+# Openers that make a sentence not a standalone statement.
+_NON_STANDALONE_START = re.compile(
+    r"^(?:it|that|this|these|those|there|he|she|they|them|his|her|its|their|here|what|"
+    r"which|who|why|how|where|when|let's|lets|let us|please|if|maybe|hope|hopefully|"
+    r"same|me too|you|your|glad|sounds|looks|seems|can't wait|cannot wait|good luck|"
+    # imperatives: advice to the listener, not a statement about anyone
+    r"check|look|keep|take|see|let|don't|do|try|make|go|come|stay|enjoy|have|tell|"
+    r"remember|believe|hang|catch|give|get|send|think|imagine|wish)\b",
+    re.IGNORECASE,
+)
+_SECOND_PERSON = re.compile(r"\b(?:you|your|yours|you're|you've|you'll|you'd|yourself|u)\b", re.I)
+_FIRST_PERSON_SUBJECT = re.compile(
+    r"^(?P<lead>[^,]{1,30},\s*)?(?:(?:\w+\s+){0,2}?(?:yesterday|today|tonight|recently|lately|"
+    r"(?:this|last|next)\s+(?:week|weekend|month|year|morning|afternoon|evening|summer|"
+    r"winter|spring|fall|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+    r"(?:\w+\s+){1,3}ago)[,]?\s+)?(?:I|I'm|I've|I'd|I'll|my|me\s+and)\b",
+    re.IGNORECASE,
+)
+# "I bet they ...", "I guess it ...": speculation, not a statement of fact.
+_HEDGE = re.compile(
+    r"I\s+(?:bet|guess|wish|suppose|imagine|wonder)\b|I\s+see\s*[,.!]", re.IGNORECASE
+)
+_SPECULATION = re.compile(r"\bmust(?:'ve|\s+have)?\s+be(?:en)?\b", re.IGNORECASE)
+_GROUP_SUBJECT = re.compile(r"^(?:we|we're|we've|we'll|we'd|our)\b", re.IGNORECASE)
+# A statement about a named subject. Only verbs that state a relation or a definition
+# count: "Weddings are full of joy" opens with a capital too, but says nothing that
+# belongs to anyone.
+_NAMED_SUBJECT = re.compile(
+    r"^(?:the\s+)?([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){0,2})(?:'s\s+\w+(?:\s+\w+)?)?\s+"
+    r"(?:\w+ly\s+|also\s+|just\s+|still\s+)?(?:(?:is|was|has|had)\s+(?:a|an)\s|"
+    r"(?:is|was|are|were|comes?)\s+from\b|was\s+born\b|works|worked|lives|lived|moved|"
+    r"married|owns|owned|went|joined|uses|prefers|likes|loves|enjoys|hates|studies|"
+    r"studied|started|founded|built|wrote|bought|adopted|chose|decided|switched|migrated|"
+    r"runs|leads|manages|plays|visited|attended|became)\b"
+)
+# A clause that starts where "you" would make the rest depend on the listener; the
+# part before it stands alone ("I took a road trip | while you were winning").
+_CLAUSE_BREAK = re.compile(
+    r"(?:,|;|\s-|\s—)\s*|\s+(?=(?:while|when|because|since|if|as|and|but|so|which|"
+    r"though|although|until|after|before)\s)"
+)
+# "Nate made it with coconut milk", "John loves this team": the main clause leans on
+# something named in another turn, so the fact does not stand alone. Later clauses may
+# point back inside the fact ("Jon loves dance and it ..."), so only the first is read.
+_TIME_WORDS = (
+    r"week|weekend|month|year|morning|afternoon|evening|night|summer|winter|spring|fall|"
+    r"time|day|season|semester"
+)
+_DANGLING = re.compile(
+    rf"\b(?:it|them|him|(?:this|these|those)(?!\s+(?:{_TIME_WORDS})\b))(?=[\s.,!;:]|$)"
+    r"|\bthat(?=\s*(?:[.!;:]|$))",
+    re.IGNORECASE,
+)
+# "I made this apple pie" (a photo shown with the turn): the thing is "an apple pie".
+# Only after verbs of making and getting: "Moments like this remind me" is a pronoun.
+_SHOWN = re.compile(
+    r"(\b(?:made|make|makes|took|got|found|bought|painted|drew|finished|wrote|baked|built|"
+    r"cooked|knitted|designed|created|picked|received|adopted|started|tried)\s+"
+    r"(?:\w+\s+)?)"
+    rf"(this|these)\s+(?!(?:{_TIME_WORDS}|one|ones|is|was|are|were|stuff|kind|sort)\b)"
+    r"(?=[a-z])",
+    re.IGNORECASE,
+)
+_FIRST_CLAUSE = re.compile(r"[^,;:—–]*?(?=\s+-\s|,|;|:|—|–|\s+(?:and|but|so|because)\s|$)")
+# "Nate (really) loves ...": a preference stated in the third person.
+_LIKES = re.compile(
+    r"\s+(?:\w+ly\s+|also\s+|just\s+|still\s+)?(?:loves|likes|enjoys|prefers|hates|dislikes|adores)\b"
+)
+# "Redis is an in-memory store": a definition, general knowledge.
+_DEFINITION = r"^[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){0,2}\s+(?:is|are)\s+(?:a|an)\s"
+_SELF_MENTION = re.compile(r"\b(?:my|me|mine|myself)\b", re.IGNORECASE)
+_ING = re.compile(r"^[a-z]+ing$")
+
+
+@dataclass(frozen=True, slots=True)
+class OfflineFact:
+    """A fact the rules found, with the rule that found it (for measurement)."""
+
+    content: str
+    type: str
+    confidence: float
+    rule: str
+    sentence: str
+    """The sentence it came from, before resolution."""
+
+
+@dataclass(frozen=True, slots=True)
+class OfflineAnalysis:
+    """What the offline extractor read in one text."""
+
+    speaker: str | None
+    facts: tuple[OfflineFact, ...]
+    triples: tuple[Relation, ...]
+
+    def as_raw(self) -> dict[str, Any]:
+        """The same JSON shape the LLM is asked for, so one validator checks both."""
+        return {
+            "facts": [
+                {"content": f.content, "type": f.type, "confidence": f.confidence}
+                for f in self.facts
+            ],
+            "entities": [
+                {
+                    "source": t.source,
+                    "relationship": t.relationship,
+                    "target": t.target,
+                    "confidence": t.confidence,
+                }
+                for t in self.triples
+            ],
+        }
+
+
+def split_speaker(text: str) -> tuple[str | None, str]:
+    """``("Caroline", "I went ...")`` for ``"Caroline: I went ..."``; else ``(None, text)``."""
+    match = _SPEAKER.match(text)
+    if match is None or match.group(1).lower() in patterns.NOT_SPEAKERS:
+        return None, text
+    return match.group(1), text[match.end() :]
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of ``text``: split after ``.``, ``!``, ``?`` and at line breaks, but
+    not after an abbreviation ("Dr.", "e.g.") or inside a number ("3.5")."""
+    pieces = [p for p in _SENTENCE_END.split(text) if p and p.strip()]
+    sentences: list[str] = []
+    for piece in pieces:
+        if sentences and _ends_in_abbreviation(sentences[-1]):
+            sentences[-1] = f"{sentences[-1]} {piece.strip()}"
+        else:
+            sentences.append(piece.strip())
+    return sentences
+
+
+def _ends_in_abbreviation(sentence: str) -> bool:
+    last = sentence.rsplit(None, 1)[-1].lower().rstrip(".")
+    return sentence.endswith(".") and (last in patterns.ABBREVIATIONS or len(last) == 1)
+
+
+def _trim_opening(sentence: str) -> str:
+    """Drop what opens a sentence without adding to it: interjections ("Yeah,",
+    "Wow"), lead-ins ("By the way,") and a vocative ("Jon, ...")."""
+    text = sentence.strip()
+    while True:
+        before = text
+        first = text.split(" ", 1)[0]
+        if first.lower().strip(",.!-—:;") in patterns.INTERJECTIONS:
+            text = text[len(first) :].lstrip(" ,.!-—:;")
+            # "Hey Maria, last week ...": a name right after a greeting is addressed.
+            text = _GREETED.sub("", text)
+        text = _LEAD_IN.sub("", text)
+        text = _VOCATIVE.sub("", text)
+        text = _TRAILING_VOCATIVE.sub(r"\1\2", text)
+        if text == before:
+            break
+    return text[:1].upper() + text[1:]
+
+
+def _is_past(word: str) -> bool:
+    """A simple past form, prefixed ones included ("retook", "overslept")."""
+    if word in patterns.IRREGULAR_PAST:
+        return True
+    for prefix in ("re", "over", "under", "mis", "out", "with", "fore"):
+        if word.startswith(prefix) and word[len(prefix) :] in patterns.IRREGULAR_PAST:
+            return True
+    return False
+
+
+def _third_person(verb: str) -> str:
+    """The third-person singular of a present-tense verb ("love" -> "loves")."""
+    lower = verb.lower()
+    special = {"am": "is", "have": "has", "do": "does", "go": "goes", "'m": "is"}
+    if lower in special:
+        return special[lower]
+    if lower.endswith(("don't",)):
+        return "doesn't"
+    if lower.endswith(("haven't",)):
+        return "hasn't"
+    if lower.endswith("n't") or lower.endswith("ed") or _is_past(lower):
+        return verb
+    if lower.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if len(lower) > 2 and lower.endswith("y") and lower[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+_CONTRACTIONS = (
+    (re.compile(r"\bI'm\b|\bI\s+am\b"), "{n} is"),
+    (re.compile(r"\bI've\b|\bI\s+have\b(?!\s+to\b)"), "{n} has"),
+    (re.compile(r"\bI\s+have\s+to\b"), "{n} has to"),
+    (re.compile(r"\bI'll\b"), "{n} will"),
+    (
+        re.compile(r"\bI'd(?=\s+(?:\w+ly\s+|never\s+|just\s+|already\s+)?(?:been|\w+ed)\b)"),
+        "{n} had",
+    ),
+    (re.compile(r"\bI'd\b"), "{n} would"),
+    (re.compile(r"\bwe're\b", re.I), "{n} and others are"),
+    (re.compile(r"\bwe've\b", re.I), "{n} and others have"),
+    (re.compile(r"\bwe'll\b", re.I), "{n} and others will"),
+    (re.compile(r"\bwe'd\b", re.I), "{n} and others would"),
+)
+_SLANG_FORMS = {"gonna": "going to", "wanna": "want to", "gotta": "have to"}
+_SLANG = re.compile(r"\b(?:gonna|wanna|gotta)\b", re.IGNORECASE)
+_I_VERB = re.compile(
+    r"\bI\s+((?:(?:\w+ly|" + "|".join(sorted(patterns.ADVERBS)) + r")\s+)*)([A-Za-z][\w']*)"
+)
+
+
+def resolve_person(sentence: str, name: str) -> str:
+    """Rewrite first person as ``name``: "I love my dog" -> "Jon loves Jon's dog"
+    (a second "my" in the same clause becomes "their")."""
+    text = _SLANG.sub(lambda m: _SLANG_FORMS[m.group(0).lower()], sentence)
+    for pattern, replacement in _CONTRACTIONS:
+        text = pattern.sub(replacement.format(n=name), text)
+    text = _I_VERB.sub(lambda m: f"{name} {m.group(1)}{_third_person(m.group(2))}", text)
+    text = re.sub(r"\bI\b", name, text)
+    text = re.sub(r"\b(?:we|us)\b", f"{name} and others", text, flags=re.I)
+    text = re.sub(r"\bour\b", f"{name}'s", text, flags=re.I)
+    text = re.sub(r"\bmine\b", f"{name}'s", text, flags=re.I)
+    text = re.sub(r"\b(?:myself|ourselves)\b", "themself", text, flags=re.I)
+    return _possessives(text, name)
+
+
+def _possessives(text: str, name: str) -> str:
+    """``my`` and ``me``: the name, or a pronoun right after the name is used."""
+    out: list[str] = []
+    last_name_at = -100
+    for index, match in enumerate(re.finditer(r"\S+", text)):
+        word = match.group(0)
+        bare = word.lower().strip(".,!?;:\"'()")
+        near = index - last_name_at <= 6
+        if word.startswith(name):
+            last_name_at = index
+        if bare == "my":
+            word = re.sub(r"(?i)\bmy\b", "their" if near else f"{name}'s", word)
+            if not near:
+                last_name_at = index
+        elif bare == "me":
+            word = re.sub(r"(?i)\bme\b", "them" if near else name, word)
+        out.append(word)
+    return " ".join(out)
+
+
+def _elided(sentence: str) -> str | None:
+    """``"I ..."`` for a sentence that drops its subject ("Lost my job yesterday",
+    "Still looking for a place"), else None."""
+    words = sentence.split()
+    if not words:
+        return None
+    first = words[0].lower().strip(",")
+    rest = words[1:]
+    if first in {"just", "still", "also", "finally", "recently", "really"} and rest:
+        first = rest[0].lower().strip(",")
+    if first == "been":
+        # "Been practicing a lot" drops "I've"; "Been a few days" drops "It's".
+        after = [w.lower().strip(",.!") for w in words[1:3]]
+        if any(_ING.match(w) and w not in patterns.NOT_VERBS_ING or w == "busy" for w in after):
+            return "I've " + sentence[0].lower() + sentence[1:]
+        return None
+    if first in patterns.FEELINGS:
+        return "I'm " + sentence[0].lower() + sentence[1:]
+    if first in patterns.ADJECTIVES_ED or not first.isalpha():
+        return None
+    if first in patterns.IRREGULAR_PAST - patterns.NOT_ELIDED_PAST:
+        return "I " + sentence[0].lower() + sentence[1:]
+    if first.endswith("ed") and len(first) > 3:
+        return "I " + sentence[0].lower() + sentence[1:]
+    if _ING.match(first) and first not in patterns.NOT_VERBS_ING:
+        # "Starting a store is scary": a gerund subject, not a dropped "I'm".
+        if re.search(
+            r"\b(?:is|was|are|were|has|makes|made|can|could|must|will|would|should|helps|"
+            r"seems|gives|means|brings|keeps|warms|isn't|wasn't)\b|'s\s+(?:a|an|the|so|really|"
+            r"been|not)\b",
+            sentence,
+        ):
+            return None
+        return "I'm " + sentence[0].lower() + sentence[1:]
+    return None
+
+
+def _content_words(text: str, speaker: str | None) -> int:
+    names = {w.lower() for w in (speaker or "").split()} | {"others"}
+    return sum(1 for w in keywords(text, limit=64) if w not in patterns.FILLERS | names)
+
+
+def _finish(text: str) -> str:
+    text = re.sub(r"\s+", " ", text).strip(" -—,;:")
+    text = re.sub(r"[!]+$", ".", text)
+    if text and text[-1] not in ".!?\"')":
+        text += "."
+    return text[:1].upper() + text[1:]
+
+
+def _subject(sentence: str) -> tuple[str, str] | None:
+    """Who a sentence is about, as the rule that keeps it, and the sentence to resolve
+    (with a dropped "I" put back); None when it is not a standalone statement."""
+    opening = _FIRST_PERSON_SUBJECT.match(sentence)
+    if opening is not None and _HEDGE.match(
+        sentence, opening.end("lead") if opening["lead"] else 0
+    ):
+        return None
+    if opening is not None:
+        if opening.group("lead") and not patterns.DATE.search(opening["lead"]):
+            # "On a different note, I found ...": the lead-in is about the conversation.
+            sentence = sentence[opening.end("lead") :]
+        return "first_person", sentence
+    if _GROUP_SUBJECT.match(sentence):
+        return "group", sentence
+    elided = _elided(sentence)
+    if elided is not None:
+        return "elided", elided
+    if _NON_STANDALONE_START.match(sentence):
+        return None
+    if _NAMED_SUBJECT.match(sentence):
+        return "named", sentence
+    words = sentence.split()
+    if (
+        words[0].lower().strip(",.!") in patterns.SUBJECTLESS_OPENERS
+        or len(words) < MIN_STATEMENT_WORDS
+    ):
+        return None
+    if _SELF_MENTION.search(sentence):
+        return "self_mention", sentence
+    return "statement", sentence
+
+
+def _classify(sentence: str, speaker: str | None) -> tuple[str, str, str] | None:
+    """(rule, type, the sentence to resolve) for a sentence worth keeping, or None."""
+    if sentence.rstrip().endswith("?") or len(sentence) > MAX_FACT_CHARS:
+        return None
+    if _TAG_QUESTION.search(sentence):
+        return None
+    if patterns.PROCEDURAL.search(sentence):
+        return "procedural", "procedural", sentence
+    if re.match(r"^(?:let's|lets|let us)\b", sentence, re.I):
+        return None
+    you = _SECOND_PERSON.search(sentence)
+    if you is not None:
+        # Keep what comes before the listener is brought in, if it stands alone.
+        sentence = _before_listener(sentence, you.start())
+    found = _subject(sentence) if sentence else None
+    if found is None:
+        return None
+    rule, text = found
+    if patterns.is_decision_content(text):
+        return "decision", "decision", text
+    if rule in {"first_person", "elided"} and patterns.PREFERENCE.search(text):
+        return "preference", "preference", text
+    if rule == "statement":
+        if _SPECULATION.search(text):
+            return None  # "Winning must have been thrilling": a guess at someone's news
+        tense = _statement_tense(text)
+        if tense is None:
+            return None  # no verb after a subject: a fragment ("Best of luck!")
+        if speaker is not None:
+            # What a speaker states is their view (or their report), not a fact about
+            # the world: it is attributed to them.
+            verb = "says" if tense == "past" else "thinks"
+            return "opinion", "fact", f"{speaker} {verb} {_lower_first(text)}"
+    if rule == "named" and speaker is not None and text.startswith(speaker):
+        rule = "first_person"  # the speaker naming themself: "Nate loves stories ..."
+        if _LIKES.match(text, len(speaker)):
+            return "preference", "preference", text
+    if rule == "named" and speaker is not None:
+        # In a chat turn, "Max is a good boy" is still the speaker's statement.
+        return "opinion", "fact", f"{speaker} thinks {_lower_first(text)}"
+    if rule == "named" and re.match(_DEFINITION, text):
+        return "named", "semantic", text
+    return rule, "fact", text
+
+
+def _statement_tense(sentence: str) -> str | None:
+    """``"present"`` or ``"past"`` for a sentence whose subject (its first few words)
+    is followed by a verb; None for a fragment."""
+    words = [w.lower().strip('.,!?;:"') for w in sentence.split()][1:8]
+    # Present first: an "-ed" word before the verb is often an adjective ("loved ones").
+    if any(word in patterns.PRESENT_VERBS for word in words):
+        return "present"
+    if any(
+        word in patterns.IRREGULAR_PAST
+        and word not in patterns.MODALS
+        or (word.endswith("ed") and len(word) > 4)
+        for word in words
+    ):
+        return "past"
+    return None
+
+
+def _lower_first(sentence: str) -> str:
+    """Lower-case the first word unless it looks like a name ("Paris", "NASA")."""
+    first = sentence.split(" ", 1)[0]
+    if (
+        first[1:2].isupper()
+        or first.lower() not in patterns.COMMON_OPENERS
+        and not first.endswith(("ing", "s"))
+    ):
+        return sentence
+    return sentence[:1].lower() + sentence[1:]
+
+
+def _before_listener(sentence: str, at: int) -> str:
+    """``sentence`` up to the clause where the listener ("you") comes in, or ""."""
+    cuts = [m.start() for m in _CLAUSE_BREAK.finditer(sentence, 0, at)]
+    return sentence[: cuts[-1]].rstrip(" ,;-—") if cuts else ""
+
+
+def _dangling(fact: str) -> bool:
+    """Whether the fact's main clause points at something outside it ("it", "this")."""
+    first = _FIRST_CLAUSE.match(fact)
+    clause = first.group(0) if first else fact
+    return _DANGLING.search(clause) is not None
+
+
+def _indefinite(fact: str) -> str:
+    """ "this apple pie" -> "an apple pie", "these cookies" -> "some cookies": what a
+    turn shows is still true of the thing without the photo."""
+
+    def article(match: re.Match[str]) -> str:
+        following = fact[match.end() :].split(" ", 1)[0].lower()
+        if following in STOPWORDS:
+            return match.group(0)  # "took home this as a prize": a pronoun
+        if match.group(2).lower() == "these":
+            return match.group(1) + "some "
+        return match.group(1) + ("an " if following[:1] in "aeiou" else "a ")
+
+    return _SHOWN.sub(article, fact)
+
+
+def _names_something(sentence: str) -> bool:
+    """Whether the sentence names a person, place or thing past its first word
+    ("I moved to Berlin"): a name makes a short fact specific enough to keep."""
+    return any(
+        w[:1].isupper() and w.strip(".,!?;:'\"") not in {"I", "I'm", "I've", "I'll", "I'd"}
+        for w in sentence.split()[1:]
+    )
+
+
+def _anchored(text: str) -> bool:
+    return bool(patterns.DATE.search(text) or patterns.QUANTITY.search(text))
+
+
+def analyse(text: str, *, speaker: str | None = None) -> OfflineAnalysis:
+    """Read ``text`` (a chat turn ``"Name: ..."`` or plain text) into facts and triples.
+
+    ``speaker`` names whoever "I" is when the text has no ``"Name:"`` prefix; with
+    neither, first person is left as written.
+    """
+    found_speaker, body = split_speaker(text)
+    subject = found_speaker or speaker
+    # One apostrophe, so "I’m" and "I'm" read the same.
+    body = _ATTACHMENT.sub("", body).replace("\u2019", "'")
+    facts: list[OfflineFact] = []
+    seen: set[str] = set()
+    for raw in split_sentences(body):
+        sentence = _trim_opening(raw)
+        if not sentence:
+            continue
+        classified = _classify(sentence, subject)
+        if classified is None:
+            continue
+        rule, kind, chosen = classified
+        content = _finish(_indefinite(resolve_person(chosen, subject) if subject else chosen))
+        anchored = _anchored(content)
+        if _dangling(content):
+            continue
+        specific = anchored or rule == "decision" or _names_something(chosen)
+        need = MIN_ANCHORED_CONTENT_WORDS if specific else MIN_CONTENT_WORDS
+        if _content_words(content, subject) < need:
+            continue
+        key = content.lower()
+        if key in seen:
+            continue
+        seen.add(key)
+        confidence = RULE_CONFIDENCE[rule] + (ANCHOR_BONUS if anchored else 0.0)
+        confidence = min(confidence, MAX_CONFIDENCE)
+        facts.append(OfflineFact(content, kind, round(confidence, 2), rule, raw))
+    triples: list[Relation] = []
+    for fact in facts:
+        for triple in patterns.relation_triples(fact.content, fact.confidence):
+            if triple not in triples:
+                triples.append(triple)
+    return OfflineAnalysis(subject, tuple(facts), tuple(triples))

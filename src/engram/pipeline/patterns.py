@@ -1,0 +1,483 @@
+"""The word patterns engram reads meaning from without a model.
+
+- seed 004's decision auto-protection battery (FEATURES P9): :func:`is_decision_content`;
+- the offline extractor's lexicon: preferences, dates, quantities, how-to language,
+  verb forms and chat filler (used by :mod:`engram.pipeline.offline`);
+- entity triples a sentence states outright: :func:`relation_triples`.
+
+Decision auto-protection
+------------------------
+
+Seed 004 ("Decision Auto-Protection") runs a 14-pattern regex battery over memory
+content at write time; when decision language is found, what the memory says is
+promoted from an attribute to a constraint, so recall always surfaces it. The seed
+lists the phrases; this module holds one compiled pattern per bullet phrase:
+
+=====================  ==========================================================
+name                   matches
+=====================  ==========================================================
+``chose_over``         "chose/chosen to use X", "chose X over Y"
+``decided``            "decided to / on / against"
+``switched``           "switched from / to" (also "switching", "switched over to")
+``migrated``           "migrated from / to / away" (up to three words between)
+``picked_over``        "picked X over Y"
+``went_with``          "went with X" (not "went with my sister")
+``sticking_with``      "sticking with"
+``committed_to``       "committed to" (not "committed to the repo")
+``settled_on``         "settled on" (not "the dust settled on")
+``will_use``           "will / 'll / going to use, go with, stick with"
+``prefers_over``       "prefers X over / instead of / rather than Y"
+``adopted``            "adopted" (not "adopted a puppy", "my adopted son")
+``architecture``       "architecture / architectural decision"
+``design``             "design decision"
+=====================  ==========================================================
+
+A regex battery is cheap and deterministic, which the seed requires of anything run
+inside the write transaction. Three guards, each tested with look-alikes, keep it
+from firing on ordinary chat: a match inside a question is not a decision ("Have you
+decided on a name?"), nor is a negated one ("we haven't decided on"), and the
+patterns the seed words loosely ("went with", "adopted", "settled on") exclude their
+everyday senses.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engram.text import STOPWORDS
+
+# Words that, just before a match, turn it into a non-decision ("never switched to").
+_NEGATION = re.compile(
+    r"\b(?:not|never|no|nor|cannot|can't|don't|doesn't|didn't|haven't|hasn't|hadn't|"
+    r"won't|wouldn't|isn't|aren't|wasn't|weren't|yet|undecided)\s+(?:\w+\s+){0,2}$",
+    re.IGNORECASE,
+)
+# How far before a match the negation guard looks, in characters.
+_NEGATION_WINDOW = 40
+
+# "went with my sister", "will go with you": company, not a choice.
+_PEOPLE = (
+    r"(?:my|his|her|their|our|your|them|him|us|me|you|friends?|family|"
+    r"(?:a|some|the)\s+(?:friends?|group|kids|family|guys|girls))\b"
+)
+# "adopted a puppy", "adopted two kids": adoption, not adoption of a tool.
+_ADOPTEES = (
+    r"(?:dogs?|cats?|pupp(?:y|ies)|kittens?|pets?|child(?:ren)?|kids?|bab(?:y|ies)|"
+    r"sons?|daughters?|boys?|girls?|siblings?|brothers?|sisters?|rescue)\b"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionPattern:
+    """One entry of the battery: a name (for tests and explanations) and its regex."""
+
+    name: str
+    regex: re.Pattern[str]
+
+
+def _p(name: str, pattern: str) -> DecisionPattern:
+    return DecisionPattern(name, re.compile(pattern, re.IGNORECASE))
+
+
+#: seed 004: the 14-pattern decision battery, in the seed's order.
+DECISION_PATTERNS: tuple[DecisionPattern, ...] = (
+    _p("chose_over", r"\bcho(?:se|sen)\s+(?:to\s+use\b|[^.!?;]{1,60}?\s+over\s+\S)"),
+    _p("decided", r"\bdecided\s+(?:to|on|against)\b"),
+    _p("switched", r"\bswitch(?:ed|ing)\s+(?:over\s+|back\s+)?(?:from|to)\b"),
+    _p("migrated", r"\bmigrat(?:ed|ing)\s+(?:[\w.+#-]+\s+){0,3}?(?:from|to|away)\b"),
+    _p("picked_over", r"\bpicked\s+[^.!?;]{1,60}?\s+over\s+\S"),
+    _p("went_with", rf"\bwent\s+with\s+(?!{_PEOPLE})"),
+    _p("sticking_with", r"\bsticking\s+with\b"),
+    _p(
+        "committed_to",
+        r"\bcommitted\s+to\s+(?!(?:the\s+)?(?:repo|repository|branch|main|master|git|trunk)\b)",
+    ),
+    _p("settled_on", r"(?<!dust\s)(?<!snow\s)(?<!fog\s)\bsettled\s+on\b"),
+    _p(
+        "will_use",
+        rf"(?:\bwill|'ll|\bgoing\s+to)\s+(?:use\b|go\s+with\s+(?!{_PEOPLE})|stick\s+with\b)",
+    ),
+    _p(
+        "prefers_over",
+        r"\bprefer(?:s|red)?\s+[^.!?;]{1,60}?\s+(?:over|instead\s+of|rather\s+than)\b",
+    ),
+    _p(
+        "adopted",
+        rf"(?<!\bmy\s)(?<!\bhis\s)(?<!\bher\s)(?<!\bour\s)(?<!\btheir\s)(?<!\ban\s)"
+        rf"\badopted\b(?!\s+(?:(?:a|an|the|two|three|our|my|her|his|their|this|that|"
+        rf"little|new|sweet|shelter)\s+){{0,2}}{_ADOPTEES})",
+    ),
+    _p("architecture", r"\barchitectur(?:e|al)\s+decision"),
+    _p("design", r"\bdesign\s+decision"),
+)
+
+# Clauses a decision must sit in: questions end with "?", so "Did you decide to ...?"
+# is left out. Splits on sentence ends and newlines only; a decision clause keeps its
+# commas ("after testing both, we went with Postgres").
+_CLAUSE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def _negated(clause: str, start: int) -> bool:
+    return _NEGATION.search(clause[max(0, start - _NEGATION_WINDOW) : start]) is not None
+
+
+def decision_matches(text: str) -> list[str]:
+    """The names of the battery's patterns that find decision language in ``text``.
+
+    A match counts only outside questions and when not negated just before it.
+    """
+    found: dict[str, None] = {}
+    for clause in _CLAUSE_END.split(text):
+        if clause.rstrip().endswith("?"):
+            continue
+        for pattern in DECISION_PATTERNS:
+            if pattern.name in found:
+                continue
+            for match in pattern.regex.finditer(clause):
+                if not _negated(clause, match.start()):
+                    found[pattern.name] = None
+                    break
+    return list(found)
+
+
+def is_decision_content(text: str) -> bool:
+    """seed 004's ``isDecisionContent``: True when any battery pattern matches."""
+    return bool(decision_matches(text))
+
+
+# -- the offline extractor's lexicon ---------------------------------------------------
+
+
+def word_set(text: str) -> frozenset[str]:
+    """The whitespace-separated words of ``text``: word lists read better as prose."""
+    return frozenset(text.split())
+
+
+# Kept beside the decision battery: both are the word patterns engram reads meaning
+# from without a model. ``engram.pipeline.offline`` applies them.
+
+#: "I love / like / enjoy / prefer / hate X": a first-person preference. "would like
+#: to" is a wish, and "like to say/think" a hedge, so neither counts.
+PREFERENCE = re.compile(
+    r"\b(?:I|we)(?:'ve|\s+have)?\s+(?:(?:\w+ly|always|just|also|still|so|do)\s+)?"
+    r"(?:love[sd]?|like[sd]?|enjoy(?:s|ed)?|prefer(?:s|red)?|hate[sd]?|dislike[sd]?|"
+    r"adore[sd]?|despise[sd]?)\b(?!\s+to\s+(?:say|think|see|hear))"
+    r"|\b(?:my|our)\s+(?:\w+\s+)?(?:favou?rite|fave|fav|go-to)\b"
+    r"|\bI(?:'m|\s+am)\s+(?:\w+\s+)?(?:a\s+)?(?:big\s+|huge\s+|great\s+)?fan\s+of\b"
+    r"|\bI(?:'m|\s+am)\s+(?:really\s+|so\s+)?(?:into|passionate\s+about|obsessed\s+with)\b"
+    r"|\bcan'?t\s+stand\b",
+    re.IGNORECASE,
+)
+
+_MONTHS = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+_WEEKDAYS = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_UNITS = r"(?:second|minute|hour|day|night|week|weekend|month|year|decade|time)s?"
+_NUMBER_WORDS = (
+    r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+    r"thirty|forty|fifty|hundred|thousand|couple\s+of|few|several|once|twice)"
+)
+
+#: A date or time a sentence is anchored to: absolute ("8 May 2023", "2019", "May"),
+#: relative ("yesterday", "last week", "three years ago") or a weekday.
+DATE = re.compile(
+    rf"\b(?:{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?"
+    rf"{_MONTHS}\b|(?:in|since|until|by|during|of|this|last|next|early|late)\s+{_MONTHS}\b|"
+    rf"(?:19|20)\d\d\b|\d{{4}}-\d\d-\d\d\b|{_WEEKDAYS}s?\b|yesterday|today|tonight|tomorrow|"
+    rf"(?:last|next|this|past|coming)\s+(?:{_UNITS}|{_WEEKDAYS}|summer|winter|spring|fall|"
+    rf"autumn)\b|(?:\d+|{_NUMBER_WORDS}|a)\s+{_UNITS}\s+(?:ago|later|from\s+now)\b|"
+    rf"(?:recently|lately|soon)\b|(?:at\s+)?(?:age|aged)\s+\d+)",
+    re.IGNORECASE,
+)
+
+#: A quantity: a number with what it counts ("3 kids", "two turtles", "$500", "5 km").
+QUANTITY = re.compile(
+    rf"(?:[$€£]\s?\d[\d,.]*|\b\d[\d,.]*\s*(?:%|percent|[a-z]{{1,12}}\b)|"
+    rf"\b{_NUMBER_WORDS}\s+(?!of\b|more\b|times?\b|things?\b)[a-z]{{3,}}\b)",
+    re.IGNORECASE,
+)
+
+#: How-to language: "To deploy, run ...", "Always ...", "Make sure to ...", "Step 2:".
+PROCEDURAL = re.compile(
+    r"^(?:to\s+[a-z]+\b[^,]{0,80},\s*(?:first\s+|just\s+)?(?:run|use|call|set|install|open|"
+    r"click|type|add|remove|press|go|check|make\s+sure|restart|edit|create|delete)\b|"
+    r"(?:always|never)\s+(?:run|use|call|set|install|commit|push|deploy|test|check|restart)\b|"
+    r"(?:make\s+sure|remember)\s+to\s+\w+|step\s+\d+\b)",
+    re.IGNORECASE,
+)
+
+#: Simple past forms that do not end in "-ed" (so "I went" stays "went", never "wents"),
+#: and forms that read the same in present and past ("put", "read"), left unchanged.
+IRREGULAR_PAST = word_set(
+    """
+    was were had did went got made took saw found felt thought bought brought came gave
+    knew left lost met ran said sent spent told won wrote began caught chose drew drove
+    ate fell flew forgot grew heard held kept led meant paid rode sang sat slept spoke
+    stood swam taught threw understood woke wore built became broke dealt fed fought
+    forgave froze hid hung laid lay lit mistook overcame rang rose sold shot shook sank
+    slid stole stuck struck swore swept swung tore bent bit blew bled bred burnt dreamt dug
+    fled flung knelt leapt learnt sought spun spat spilt spread sprang stung strove
+    wept wound withdrew put read set let cut hit hurt quit cost shut bet cast fit upset
+    used could would should might must may can will shall
+    """
+)
+
+#: Words between "I" and its verb that the verb agreement skips ("I really love").
+ADVERBS = word_set(
+    """
+    also just really still always never often usually sometimes finally recently actually
+    totally absolutely even already definitely only truly kinda sorta mostly once first
+    then now probably seriously honestly literally basically currently
+    """
+)
+
+#: Words a sentence may open with that add nothing to a fact ("Yeah, ...", "Wow! ...").
+INTERJECTIONS = word_set(
+    """
+    hey hi hello wow oh ooh aw aww awww yeah yea yes yep yup no nope ok okay so well haha
+    hahaha lol omg thanks thank sure cool great nice awesome man dude btw plus anyway um
+    uh hmm ah whoa woah true right totally absolutely definitely congrats congratulations
+    sorry ugh phew yay woo hooray but and also honestly actually unfortunately luckily
+    fortunately anyways alright gosh agreed exactly indeed
+    """
+)
+
+#: Chat words that carry no fact: a sentence needs content beyond these to be kept.
+FILLERS = word_set(
+    """
+    wow cool awesome great amazing nice glad happy thanks thank yeah hey hi hello lol haha
+    sounds fun super totally really pretty good gonna wanna gotta can cant wait sure
+    definitely okay ok oh yes yep lot lots bit kinda sorta stuff way hear excited excite
+    love loved lovely proud appreciate appreciated awesome cute fantastic incredible
+    wonderful best better feel feeling felt always never thing sometimes keep going
+    forward look looking see seeing hope hoping thought mean means
+    blessed grateful thankful support supportive going today day lately well able
+    """
+)
+
+#: Words that, before a colon, label a line rather than name a speaker ("Note: ...").
+NOT_SPEAKERS = word_set(
+    """
+    note notes warning error todo update summary question answer tip fact reminder
+    important decision context re subject title ps edit example step q a nb fyi info
+    source date time status result results goal task
+    """
+)
+
+#: A subjectless sentence that is no statement: "Must have been fun", "Bet it was".
+SUBJECTLESS_OPENERS = word_set(
+    """
+    must should could would can will might may bet highly hope guess seems seem sounds
+    looks feels need wish gotta gonna wanna be love like enjoy thank congrats for yes no
+    again always never totally definitely really just mainly what how such turns won't
+    can't don't didn't wouldn't couldn't shouldn't isn't wasn't since because been
+    """
+)
+
+#: Abbreviations whose period does not end a sentence ("Dr.", "e.g.").
+ABBREVIATIONS = word_set(
+    "mr mrs ms dr st jr sr prof vs etc e.g i.e inc ltd co no approx dept est fig mt"
+)
+
+#: Words that open a general statement and are not names, so "Dance is ..." can become
+#: "Gina thinks dance is ...". Words ending in -ing or -s are taken as common too.
+COMMON_OPENERS = word_set(
+    """
+    a an the some all any every each most many much more less no nothing something
+    everything everyone everybody someone somebody people life family friends work art
+    dance music nature love time family's hard good great sometimes being having
+    """
+)
+
+#: The verbs a general statement's subject is most often followed by.
+PRESENT_VERBS = word_set(
+    """
+    is are isn't aren't has have can can't will won't would should must may might makes
+    make helps help brings bring gives give takes take means mean seems seem feels feel
+    looks look pays says goes does gets keeps needs matters comes grows works shows lets
+    puts sets teaches reminds adds becomes stays remains depends requires
+    """
+)
+
+#: Modal verbs: past-looking forms that are not a statement's past tense.
+MODALS = word_set("could would should might must may can will shall used")
+
+#: Words ending in "-ing" that are not a verb opening a subjectless sentence.
+NOT_VERBS_ING = word_set(
+    "nothing something everything anything morning evening thing king ring spring sing "
+    "bring string wing during ceiling building wedding being interesting amazing "
+    "exciting outstanding"
+)
+
+#: Past forms that, opening a sentence, are not a dropped "I" ("Bet it was fun").
+NOT_ELIDED_PAST = word_set(
+    "could would should might must may can will shall used bet let set put read fit cost"
+)
+
+#: "Blessed we have this", "Stoked for the trip": a dropped "I'm".
+FEELINGS = word_set("blessed thrilled stoked grateful thankful lucky proud busy exhausted psyched")
+
+#: Words ending in "-ed" that open a sentence without being a dropped "I" + verb.
+ADJECTIVES_ED = word_set(
+    "excited tired stressed interested surprised pleased amazed blessed thrilled bored "
+    "worried scared inspired relieved overwhelmed motivated determined married need "
+    "indeed red bed seed speed feed weed"
+)
+
+
+# -- entity triples --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Relation:
+    """An entity triple a sentence states: ``source --relationship--> target``."""
+
+    source: str
+    relationship: str
+    target: str
+    confidence: float
+
+
+_SUBJECT = r"(?P<s>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}?)"
+_GAP = r"(?:\s+(?:\w+ly|also|just|still|recently|finally|now|even|already|and\s+others))*"
+#: Words a target noun phrase never includes: it ends before them.
+_NP_STOP = word_set(
+    """
+    and but so because which who whom that to for with in on at from when where while since
+    after before as than or if yesterday today tonight tomorrow last next this ago recently
+    soon lately now then too also again already though although until during into by
+    about is was are were be been has have had will would can could it like this
+    """
+)
+_NP_WORDS = re.compile(r"[A-Za-z][\w'-]*|\S")
+_DETERMINERS = re.compile(
+    r"^(?:(?:a|an|the|some|all|every|any|many|several|most|both|his|her|their|its|this|"
+    r"that|these|those|my|our|[A-Z][\w'-]*'s)\s+)+"
+)
+_NOT_TARGETS = word_set(
+    "it them him her this that one something everything anything lot bit thing things "
+    "way time me us you there here"
+)
+_COUNT_WORDS = word_set(
+    "one two three four five six seven eight nine ten eleven twelve twenty thirty fifty "
+    "hundred thousand few several couple"
+)
+# "had a great time", "took a shot": a phrase headed by these names no entity.
+_VAGUE_HEADS = word_set(
+    "time blast lot bit way chance idea feeling moment experience day thing things fun "
+    "look go shot break question part kind sort ton bunch couple"
+)
+
+# (relationship, verb pattern, confidence); the relationship "{attr}" takes the
+# attribute named in the sentence ("Jon's favorite style is contemporary").
+_RELATIONS: tuple[tuple[str, str, float], ...] = (
+    ("works_at", r"(?:works|worked|is\s+working|has\s+been\s+working)\s+(?:at|for)", 0.75),
+    ("lives_in", r"(?:lives|lived|is\s+living)\s+in", 0.75),
+    ("moved_to", r"(?:moved|is\s+moving|relocated)\s+(?:back\s+)?to", 0.75),
+    ("moved_from", r"moved\s+(?:here\s+|away\s+)?from", 0.7),
+    ("married", r"(?:married|is\s+married\s+to|got\s+married\s+to)", 0.75),
+    ("born_in", r"was\s+born\s+in", 0.75),
+    ("from", r"(?:is|was|comes)\s+(?:originally\s+)?from", 0.65),
+    ("attended", r"(?:went|goes|is\s+going)\s+to\s+(?=(?:a|an|the|some)\s)", 0.7),
+    (
+        "visited",
+        r"(?:visited|went\s+to|has\s+been\s+to|traveled\s+to|travelled\s+to)"
+        r"(?=\s+[A-Z])",
+        0.7,
+    ),
+    ("attended", r"attended", 0.7),
+    ("joined", r"joined", 0.7),
+    ("owns", r"(?:owns|bought|adopted|got)\s+(?=(?:a|an|two|three|\d+)\s)", 0.7),
+    ("has", r"(?:has|had)\s+(?=(?:a|an|two|three|four|\d+)\s)", 0.6),
+    ("likes", r"(?:loves|likes|enjoys|adores)", 0.7),
+    ("dislikes", r"(?:hates|dislikes|despises)", 0.7),
+    ("prefers", r"prefers", 0.7),
+    ("uses", r"(?:uses|is\s+using)", 0.65),
+    (
+        "chose",
+        r"(?:chose|picked(?!\s+up\b)|switched\s+to|migrated\s+to|went\s+with|settled\s+on|"
+        r"decided\s+on|is\s+sticking\s+with)",
+        0.75,
+    ),
+    (
+        "started",
+        r"(?:started|founded|launched|is\s+starting|opened(?=\s+(?:a|an|the|their|his|her)\s))",
+        0.65,
+    ),
+    ("plays", r"(?:plays|is\s+playing|played)", 0.65),
+    ("studies", r"(?:studies|studied|is\s+studying|majored\s+in)", 0.7),
+    ("fan_of", r"is\s+(?:a\s+)?(?:big\s+|huge\s+)?fan\s+of", 0.7),
+    ("is_a", r"(?:is|was)\s+(?:a|an)(?=\s)", 0.6),
+)
+_COMPILED = tuple(
+    (rel, re.compile(rf"^{_SUBJECT}{_GAP}\s+{verb}\s*(?P<o>.+)$"), conf)
+    for rel, verb, conf in _RELATIONS
+)
+_SHARED_SUBJECT = re.compile(r",?\s+and\s+(?=(?:also\s+)?[a-z]+(?:s|ed)\b)")
+_ATTRIBUTE = re.compile(
+    r"^(?P<s>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})'s\s+(?P<a>(?:[a-z-]+\s+){0,3}[a-z-]+)"
+    r"\s+(?:is|are|was)\s+(?P<o>.+)$"
+)
+_ATTRIBUTE_REVERSED = re.compile(
+    r"(?:^|,\s*|\b(?:but|and)\s+)(?!(?:but|and|so)\b)(?P<o>[\w'-]+(?:\s+[\w'-]+){0,2})\s+(?:is|are)\s+"
+    r"(?P<s>[A-Z][\w'-]*)'s\s+(?P<a>(?:[a-z-]+\s+){0,2}[a-z-]+)\b"
+)
+
+
+def noun_phrase(text: str) -> str | None:
+    """The noun phrase ``text`` starts with: determiners dropped, cut before a
+    function word or punctuation, at most five words."""
+    text = _DETERMINERS.sub("", text.strip())
+    words: list[str] = []
+    for match in _NP_WORDS.finditer(text):
+        word = match.group(0)
+        if not re.match(r"[\w$€£]", word) or word.lower() in _NP_STOP or len(words) == 5:
+            break
+        if words and (word[0].isdigit() or word.lower() in _COUNT_WORDS):
+            break  # "Sweden four years ago": a count starts the next phrase
+        words.append(word)
+    while words and words[-1].lower() in {"of", "'s", "the", "a", "an"}:
+        words.pop()
+    phrase = " ".join(words).strip(" '’-")
+    if not phrase or phrase.lower() in _NOT_TARGETS or phrase.lower() in FILLERS:
+        return None
+    if words[-1].lower() in _VAGUE_HEADS:
+        return None
+    return phrase
+
+
+def relation_triples(fact: str, confidence: float = 1.0) -> list[Relation]:
+    """(source, relationship, target) triples a resolved fact states outright."""
+    sentence = fact.rstrip(".!")
+    found: list[Relation] = []
+
+    def add(source: str, relationship: str, target: str | None, conf: float) -> None:
+        if target is None or target.lower() == source.lower():
+            return
+        if source.lower() in _NOT_TARGETS or source.lower() in STOPWORDS:
+            return  # "It is a bit ...": a pronoun names no entity
+        found.append(Relation(source, relationship, target, round(min(conf, confidence), 2)))
+
+    # "Alice works at Google and lives in Zurich": the second verb shares the subject.
+    subject = re.match(_SUBJECT, sentence)
+    clauses = [sentence]
+    if subject is not None:
+        clauses += [
+            f"{subject['s']} {sentence[m.end() :]}" for m in _SHARED_SUBJECT.finditer(sentence)
+        ]
+    for clause in clauses:
+        for relationship, regex, conf in _COMPILED:
+            match = regex.match(clause)
+            if match is not None:
+                add(match.group("s"), relationship, noun_phrase(match.group("o")), conf)
+    for regex in (_ATTRIBUTE, _ATTRIBUTE_REVERSED):
+        for match in regex.finditer(sentence):
+            named = match.group("a").lower().split()
+            if any(w in _NP_STOP or w in FILLERS for w in named):
+                continue
+            attribute = re.sub(r"[^a-z]+", "_", " ".join(named)).strip("_")
+            add(match.group("s"), attribute, noun_phrase(match.group("o")), 0.6)
+    return found

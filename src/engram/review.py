@@ -1,0 +1,174 @@
+"""``mem.review``: the proposals contradiction detection held back (seed 004's
+``reviewNeeded``), for a person to approve (then they are applied) or reject."""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+from engram.core import Part
+from engram.errors import InvalidInputError, NotFoundError, PermissionDeniedError
+from engram.pipeline.apply import apply_destructive, mode_of
+from engram.pipeline.decisions import Proposal
+from engram.records import utcnow
+from engram.store.protocols import ReviewItem
+from engram.validate import positive_int
+
+
+def _proposal(data: dict[str, Any]) -> Proposal:
+    return Proposal(
+        action=str(data["action"]),
+        content=str(data["content"]),
+        fact_type=str(data.get("fact_type", "fact")),
+        fact_confidence=float(data.get("fact_confidence", 0.0)),
+        confidence=float(data.get("confidence", 0.0)),
+        reason=str(data.get("reason", "")),
+        target_id=data.get("target_id"),
+        candidates=tuple(data.get("candidates", ())),
+        decided_by=str(data.get("decided_by", "rule")),
+    )
+
+
+class Review(Part):
+    """The review queue of a ``Memory``."""
+
+    def list(
+        self,
+        *,
+        status: str | None = "pending",
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> builtins.list[ReviewItem]:
+        """Held-back proposals of a namespace, oldest first (``status=None``: all)."""
+        core = self._core
+        core.check_open()
+        scope = core.scope(namespace, user_id, agent_id, run_id)
+        positive_int("limit", limit, upper=10_000)
+        if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
+            raise InvalidInputError(f"offset must be an integer >= 0, got {offset!r}")
+        return core.store.review.select(scope.namespace, status=status, limit=limit, offset=offset)
+
+    def count(
+        self,
+        *,
+        status: str | None = "pending",
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+    ) -> int:
+        """How many items of a namespace have ``status``."""
+        core = self._core
+        core.check_open()
+        scope = core.scope(namespace, user_id, agent_id, run_id)
+        return core.store.review.count(scope.namespace, status=status)
+
+    def get(
+        self,
+        item_id: int,
+        *,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+    ) -> ReviewItem:
+        """One item; ``NotFoundError`` if it is not in this namespace."""
+        core = self._core
+        core.check_open()
+        scope = core.scope(namespace, user_id, agent_id, run_id)
+        item = core.store.review.get(scope.namespace, _item_id(item_id))
+        if item is None:
+            raise NotFoundError(f"no review item {item_id} in namespace {scope.namespace!r}")
+        return item
+
+    def approve(
+        self,
+        item_id: int,
+        *,
+        note: str | None = None,
+        actor: str | None = None,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+    ) -> ReviewItem:
+        """Apply the held-back UPDATE (the target is superseded by the fact) or DELETE
+        (the target is tombstoned), then mark the item approved."""
+        core = self._core
+        item = self.get(
+            item_id, namespace=namespace, user_id=user_id, agent_id=agent_id, run_id=run_id
+        )
+        if item.status != "pending":
+            raise InvalidInputError(f"review item {item.id} is already {item.status}")
+        if mode_of(core.config.pipeline) == "shadow":
+            raise PermissionDeniedError(
+                "the pipeline is in shadow mode (shadow_mode or mutations_frozen): nothing "
+                "is written, so nothing can be approved; reject it or change the mode"
+            )
+        proposal = _proposal(item.proposal)
+        source = core.store.memories.get(item.namespace, item.memory_id, include_deleted=True)
+        target = core.store.memories.get(item.namespace, item.target_id or "")
+        if source is None or target is None:
+            raise NotFoundError(
+                f"review item {item.id}: its memory is gone (purged or deleted); reject it"
+            )
+        now = utcnow()
+        outcome, successor = apply_destructive(
+            core, source, proposal, target, model=item.proposal.get("model"), now=now
+        )
+        details = {"applied": outcome, "successor_id": successor}
+        return self._resolve(item, "approved", actor, note, details)
+
+    def reject(
+        self,
+        item_id: int,
+        *,
+        note: str | None = None,
+        actor: str | None = None,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+    ) -> ReviewItem:
+        """Drop the held-back proposal: nothing changes but the audit trail."""
+        item = self.get(
+            item_id, namespace=namespace, user_id=user_id, agent_id=agent_id, run_id=run_id
+        )
+        return self._resolve(item, "rejected", actor, note, {})
+
+    def _resolve(
+        self,
+        item: ReviewItem,
+        status: str,
+        actor: str | None,
+        note: str | None,
+        details: dict[str, Any],
+    ) -> ReviewItem:
+        if note is not None and (not isinstance(note, str) or len(note) > 2000):
+            raise InvalidInputError("a review note is a string of at most 2000 characters")
+        store = self._core.store
+        now = utcnow()
+        with store.transaction():
+            resolved = store.review.resolve(
+                item.namespace, item.id, status=status, actor=actor, note=note, now=now
+            )
+            store.audit.record(
+                item.namespace,
+                item.memory_id,
+                "review",
+                payload={"review_id": item.id, "status": status, "note": note, **details},
+                actor=actor,
+                reason=f"{item.action} {status}",
+                now=now,
+            )
+        return resolved
+
+
+def _item_id(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidInputError(f"a review item id is a positive integer, got {value!r}")
+    return value

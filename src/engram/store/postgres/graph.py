@@ -1,0 +1,553 @@
+"""The knowledge graph in the PostgreSQL store (seed 004's graph tables, seed 003's
+validity windows), with the SQLite store's semantics.
+
+Concurrent ``record`` calls are serialised per namespace by a transaction-level
+advisory lock, so two workers never interleave the read-then-write steps that close and
+open validity windows, and cannot deadlock on each other's entity rows (row locks taken
+in name order could still cross through aliases). Timelines and neighbour
+walks are single SQL statements (the walk a recursive CTE), never loops over rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+import psycopg
+
+from engram.errors import InvalidInputError, NotFoundError
+from engram.store.postgres import codec
+from engram.store.postgres.db import Database
+from engram.store.protocols.graph import (
+    UNKNOWN_TYPE,
+    Aspect,
+    Attribute,
+    Entity,
+    Mention,
+    Neighbor,
+    RecordResult,
+    Relation,
+    Triple,
+    canonical_name,
+    canonical_relation,
+)
+
+Conn = psycopg.Connection[Any]
+
+_ENTITY = (
+    "SELECT e.id, e.namespace, e.name, e.canonical_name, e.entity_type, e.mentions, "
+    "e.created_at, e.updated_at, ARRAY(SELECT a.alias FROM entity_aliases a "
+    "WHERE a.entity_id = e.id ORDER BY a.alias) FROM entities e"
+)
+_RELATION = (
+    "SELECT r.id, r.namespace, s.name, r.relation_type, t.name, r.confidence, r.mentions, "
+    "r.strength, r.valid_from, r.valid_to, r.source_memory_id, r.created_at, "
+    "r.source_entity_id, r.target_entity_id FROM relations r "
+    "JOIN entities s ON s.id = r.source_entity_id "
+    "JOIN entities t ON t.id = r.target_entity_id"
+)
+_ASPECT_COLUMNS = "id, entity_id, namespace, name, canonical_name, weight, updated_at"
+_ATTRIBUTE_COLUMNS = (
+    "id, entity_id, namespace, aspect_id, memory_id, content, kind, importance, created_at"
+)
+#: Prefix of the advisory-lock key that serialises ``record`` per namespace.
+_LOCK = "engram.graph:"
+# A relation holds at t from valid_from (inclusive) to valid_to (exclusive).
+_VALID_AT = "r.valid_from <= %s AND (r.valid_to IS NULL OR r.valid_to > %s)"
+
+
+def _entity(row: Sequence[Any]) -> Entity:
+    return Entity(
+        id=int(row[0]),
+        namespace=row[1],
+        name=row[2],
+        canonical_name=row[3],
+        entity_type=row[4],
+        mentions=int(row[5]),
+        created_at=codec.utc(row[6]),
+        updated_at=codec.utc(row[7]),
+        aliases=tuple(row[8] or ()),
+    )
+
+
+def _relation(row: Sequence[Any]) -> Relation:
+    return Relation(
+        id=int(row[0]),
+        namespace=row[1],
+        source=row[2],
+        relation_type=row[3],
+        target=row[4],
+        confidence=float(row[5]),
+        mentions=int(row[6]),
+        strength=float(row[7]),
+        valid_from=codec.utc(row[8]),
+        valid_to=None if row[9] is None else codec.utc(row[9]),
+        source_memory_id=row[10],
+        created_at=codec.utc(row[11]),
+        source_entity_id=int(row[12]),
+        target_entity_id=int(row[13]),
+    )
+
+
+def _aspect(row: Sequence[Any]) -> Aspect:
+    return Aspect(
+        id=int(row[0]),
+        entity_id=int(row[1]),
+        namespace=row[2],
+        name=row[3],
+        canonical_name=row[4],
+        weight=float(row[5]),
+        updated_at=codec.utc(row[6]),
+    )
+
+
+def _attribute(row: Sequence[Any]) -> Attribute:
+    return Attribute(
+        id=int(row[0]),
+        entity_id=int(row[1]),
+        namespace=row[2],
+        aspect_id=None if row[3] is None else int(row[3]),
+        memory_id=row[4],
+        content=row[5],
+        kind=row[6],
+        importance=float(row[7]),
+        created_at=codec.utc(row[8]),
+    )
+
+
+class PgGraph:
+    """The PostgreSQL implementation of ``GraphStore``."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    # -- writes -----------------------------------------------------------------------
+    def record(
+        self,
+        namespace: str,
+        memory_id: str,
+        triples: Sequence[Triple],
+        *,
+        entity_types: Mapping[str, str],
+        single_valued: Collection[str],
+        valid_from: datetime,
+        now: datetime,
+    ) -> RecordResult:
+        """Persist what one memory states, idempotently (see ``GraphStore.record``)."""
+        names: dict[str, tuple[str, float]] = {}  # canonical -> (first spelling, confidence)
+        for source, _, target, confidence in triples:
+            for name in (source, target):
+                key = canonical_name(name)
+                seen = names.get(key)
+                names[key] = (seen[0] if seen else name, max(confidence, seen[1] if seen else 0))
+        for name in entity_types:
+            names.setdefault(canonical_name(name), (name, 1.0))
+        for key, (spelling, _) in names.items():
+            codec.check_text(spelling, "entity name")
+            codec.check_text(key, "entity name")
+        types = {canonical_name(k): v for k, v in entity_types.items()}
+        single = {canonical_relation(k) for k in single_valued}
+        counts = {"added": 0, "reinforced": 0, "superseded": 0, "unchanged": 0}
+        ids: dict[str, int] = {}
+        new_mentions = 0
+        with self._db.tx("recording graph facts") as conn:
+            if not conn.execute(
+                "SELECT 1 FROM memories WHERE id = %s AND namespace = %s AND deleted_at IS NULL",
+                (memory_id, namespace),
+            ).fetchone():
+                raise NotFoundError(f"no memory {memory_id!r} in namespace {namespace!r}")
+            conn.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (_LOCK + namespace,)
+            )
+            for key in sorted(names):
+                spelling, confidence = names[key]
+                ids[key] = self._entity_id(conn, namespace, spelling, key, types.get(key), now)
+                cur = conn.execute(
+                    "INSERT INTO memory_entity_mentions(memory_id, entity_id, namespace, "
+                    "mention_text, confidence) VALUES (%s, %s, %s, %s, %s) "
+                    "ON CONFLICT DO NOTHING",
+                    (memory_id, ids[key], namespace, spelling, confidence),
+                )
+                if cur.rowcount == 1:  # seed 004: mentions + 1 once per memory
+                    new_mentions += 1
+                    conn.execute(
+                        "UPDATE entities SET mentions = mentions + 1, updated_at = %s "
+                        "WHERE id = %s",
+                        (now, ids[key]),
+                    )
+            held: list[int] = []
+            for source, relation_type, target, confidence in triples:
+                kind = canonical_relation(relation_type)
+                rid, outcome = self._state(
+                    conn,
+                    (namespace, ids[canonical_name(source)], kind, ids[canonical_name(target)]),
+                    memory_id,
+                    confidence,
+                    single=kind in single,
+                    t=valid_from,
+                    now=now,
+                )
+                held.append(rid)
+                counts[outcome] += 1
+            rows = conn.execute(f"{_RELATION} WHERE r.id = ANY(%s)", (held,)).fetchall()
+        by_id = {int(r[0]): _relation(r) for r in rows}
+        return RecordResult(
+            relations=tuple(by_id[i] for i in held), new_mentions=new_mentions, **counts
+        )
+
+    @staticmethod
+    def _entity_id(
+        conn: Conn,
+        namespace: str,
+        name: str,
+        key: str,
+        entity_type: str | None,
+        now: datetime,
+    ) -> int:
+        """The entity with canonical name or alias ``key``, created if there is none;
+        an ``unknown`` type is filled in."""
+        row = (
+            conn.execute(
+                "SELECT id, entity_type FROM entities WHERE namespace = %s AND canonical_name = %s",
+                (namespace, key),
+            ).fetchone()
+            or conn.execute(
+                "SELECT e.id, e.entity_type FROM entity_aliases a JOIN entities e "
+                "ON e.id = a.entity_id WHERE a.namespace = %s AND a.alias = %s",
+                (namespace, key),
+            ).fetchone()
+        )
+        if row is None:
+            # A writer outside the namespace lock (the inline linker, later) may insert
+            # the name meanwhile: DO UPDATE returns its row, DO NOTHING would return none.
+            row = conn.execute(
+                "INSERT INTO entities(namespace, name, canonical_name, entity_type, mentions, "
+                "created_at, updated_at) VALUES (%s, %s, %s, %s, 0, %s, %s) "
+                "ON CONFLICT (namespace, canonical_name) DO UPDATE "
+                "SET updated_at = entities.updated_at RETURNING id, entity_type",
+                (namespace, name, key, entity_type or UNKNOWN_TYPE, now, now),
+            ).fetchone()
+            assert row is not None
+        if entity_type and entity_type != UNKNOWN_TYPE and row[1] == UNKNOWN_TYPE:
+            conn.execute(
+                "UPDATE entities SET entity_type = %s, updated_at = %s WHERE id = %s",
+                (entity_type, now, row[0]),
+            )
+        return int(row[0])
+
+    def _state(
+        self,
+        conn: Conn,
+        fact: tuple[str, int, str, int],
+        memory_id: str,
+        confidence: float,
+        *,
+        single: bool,
+        t: datetime,
+        now: datetime,
+    ) -> tuple[int, str]:
+        """Apply one stated fact at time ``t``; returns the relation that holds it and
+        what happened (added, reinforced, superseded, unchanged)."""
+        namespace, source, kind, target = fact
+        stated = conn.execute(
+            "SELECT r.id FROM relation_mentions m JOIN relations r ON r.id = m.relation_id "
+            "WHERE m.memory_id = %s AND r.namespace = %s AND r.source_entity_id = %s "
+            "AND r.relation_type = %s AND r.target_entity_id = %s",
+            (memory_id, namespace, source, kind, target),
+        ).fetchone()
+        if stated is not None:  # this memory said it already: idempotent
+            return int(stated[0]), "unchanged"
+        # A single-valued fact competes with every target of (source, type); a
+        # multi-valued one only with rows of the same target.
+        same = "r.namespace = %s AND r.source_entity_id = %s AND r.relation_type = %s"
+        params: tuple[Any, ...] = (namespace, source, kind)
+        if not single:
+            same += " AND r.target_entity_id = %s"
+            params += (target,)
+        holding = conn.execute(
+            f"SELECT r.id, r.target_entity_id, r.valid_to FROM relations r WHERE {same} "
+            f"AND {_VALID_AT} ORDER BY r.valid_from DESC, r.id DESC LIMIT 1",
+            (*params, t, t),
+        ).fetchone()
+        if holding is not None and holding[1] == target:
+            self._reinforce(conn, int(holding[0]), memory_id, confidence)
+            return int(holding[0]), "reinforced"
+        if holding is not None:
+            # seed 003: the old fact is closed, not overwritten; the new one holds
+            # until whatever already followed the old one.
+            conn.execute("UPDATE relations SET valid_to = %s WHERE id = %s", (t, holding[0]))
+            return self._insert(conn, fact, memory_id, confidence, t, holding[2], now), (
+                "superseded"
+            )
+        following = conn.execute(
+            f"SELECT r.id, r.target_entity_id, r.valid_from FROM relations r WHERE {same} "
+            "AND r.valid_from > %s ORDER BY r.valid_from, r.id LIMIT 1",
+            (*params, t),
+        ).fetchone()
+        if following is not None and following[1] == target:
+            # An older memory states a fact already known from later on: it held
+            # earlier than we knew, so its window starts earlier.
+            conn.execute("UPDATE relations SET valid_from = %s WHERE id = %s", (t, following[0]))
+            self._reinforce(conn, int(following[0]), memory_id, confidence)
+            return int(following[0]), "reinforced"
+        until = None if following is None else following[2]
+        return self._insert(conn, fact, memory_id, confidence, t, until, now), "added"
+
+    @staticmethod
+    def _reinforce(conn: Conn, relation_id: int, memory_id: str, confidence: float) -> None:
+        # seed 004: confidence = (old_avg * n + new) / (n + 1); SET reads the old row.
+        conn.execute(
+            "UPDATE relations SET confidence = (confidence * mentions + %s) / (mentions + 1), "
+            "mentions = mentions + 1 WHERE id = %s",
+            (confidence, relation_id),
+        )
+        conn.execute(
+            "INSERT INTO relation_mentions(relation_id, memory_id, confidence) VALUES (%s, %s, %s)",
+            (relation_id, memory_id, confidence),
+        )
+
+    @staticmethod
+    def _insert(
+        conn: Conn,
+        fact: tuple[str, int, str, int],
+        memory_id: str,
+        confidence: float,
+        valid_from: datetime,
+        valid_to: datetime | None,
+        now: datetime,
+    ) -> int:
+        row = conn.execute(
+            "INSERT INTO relations(namespace, source_entity_id, relation_type, "
+            "target_entity_id, confidence, mentions, strength, valid_from, valid_to, "
+            "source_memory_id, created_at) VALUES (%s, %s, %s, %s, %s, 1, 1.0, %s, %s, %s, %s) "
+            "RETURNING id",
+            (*fact, confidence, valid_from, valid_to, memory_id, now),
+        ).fetchone()
+        assert row is not None
+        conn.execute(
+            "INSERT INTO relation_mentions(relation_id, memory_id, confidence) VALUES (%s, %s, %s)",
+            (row[0], memory_id, confidence),
+        )
+        return int(row[0])
+
+    def add_alias(self, namespace: str, entity_id: int, alias: str) -> bool:
+        """Make ``alias`` resolve to the entity; False if it already does."""
+        codec.check_text(alias, "alias")
+        with self._db.tx("adding an alias") as conn:
+            owner = conn.execute(
+                "SELECT id FROM entities WHERE namespace = %s AND canonical_name = %s "
+                "UNION ALL SELECT entity_id FROM entity_aliases "
+                "WHERE namespace = %s AND alias = %s LIMIT 1",
+                (namespace, alias, namespace, alias),
+            ).fetchone()
+            if owner is not None:
+                if int(owner[0]) == entity_id:
+                    return False
+                raise InvalidInputError(f"{alias!r} already names another entity")
+            self._check_entity(conn, namespace, entity_id)
+            conn.execute(
+                "INSERT INTO entity_aliases(entity_id, namespace, alias) VALUES (%s, %s, %s)",
+                (entity_id, namespace, alias),
+            )
+        return True
+
+    def upsert_aspect(
+        self, namespace: str, entity_id: int, name: str, *, weight: float, now: datetime
+    ) -> Aspect:
+        """The entity's aspect called ``name``, created with ``weight`` if new."""
+        codec.check_text(name, "aspect name")
+        key = canonical_name(name)
+        with self._db.tx("storing an aspect") as conn:
+            self._check_entity(conn, namespace, entity_id)
+            conn.execute(
+                "INSERT INTO entity_aspects(entity_id, namespace, canonical_name, name, weight, "
+                "updated_at) VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                (entity_id, namespace, key, name, weight, now),
+            )
+            row = conn.execute(
+                f"SELECT {_ASPECT_COLUMNS} FROM entity_aspects "
+                "WHERE entity_id = %s AND canonical_name = %s",
+                (entity_id, key),
+            ).fetchone()
+        assert row is not None
+        return _aspect(row)
+
+    def add_attribute(
+        self,
+        namespace: str,
+        entity_id: int,
+        memory_id: str,
+        content: str,
+        *,
+        aspect_id: int | None,
+        kind: str,
+        importance: float,
+        now: datetime,
+    ) -> Attribute:
+        """Record a structural fact, or update the same one from the same memory."""
+        codec.check_text(content, "attribute")
+        with self._db.tx("storing an attribute") as conn:
+            self._check_entity(conn, namespace, entity_id)
+            if (
+                aspect_id is not None
+                and not conn.execute(
+                    "SELECT 1 FROM entity_aspects WHERE id = %s AND entity_id = %s",
+                    (aspect_id, entity_id),
+                ).fetchone()
+            ):
+                raise NotFoundError(f"entity {entity_id} has no aspect {aspect_id}")
+            if not conn.execute(
+                "SELECT 1 FROM memories WHERE id = %s AND namespace = %s AND deleted_at IS NULL",
+                (memory_id, namespace),
+            ).fetchone():
+                raise NotFoundError(f"no memory {memory_id!r} in namespace {namespace!r}")
+            # The unique index is on md5(content): a btree cannot hold long texts.
+            row = conn.execute(
+                "INSERT INTO entity_attributes(entity_id, namespace, aspect_id, memory_id, "
+                "content, kind, importance, created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
+                "ON CONFLICT (entity_id, memory_id, md5(content)) DO UPDATE SET "
+                "aspect_id = coalesce(excluded.aspect_id, entity_attributes.aspect_id), "
+                "kind = excluded.kind, importance = excluded.importance "
+                f"RETURNING {_ATTRIBUTE_COLUMNS}",
+                (entity_id, namespace, aspect_id, memory_id, content, kind, importance, now),
+            ).fetchone()
+        assert row is not None
+        return _attribute(row)
+
+    @staticmethod
+    def _check_entity(conn: Conn, namespace: str, entity_id: int) -> None:
+        if not conn.execute(
+            "SELECT 1 FROM entities WHERE id = %s AND namespace = %s", (entity_id, namespace)
+        ).fetchone():
+            raise NotFoundError(f"no entity {entity_id} in namespace {namespace!r}")
+
+    # -- reads ------------------------------------------------------------------------
+    def entities(
+        self, namespace: str, *, limit: int, offset: int, query: str | None
+    ) -> list[Entity]:
+        """Entities, most mentioned first, optionally by canonical-name substring."""
+        where, params = "e.namespace = %s", [namespace]
+        if query:
+            escaped = query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            where += " AND e.canonical_name LIKE %s ESCAPE '\\'"
+            params.append(f"%{escaped}%")
+        with self._db.read("listing entities") as conn:
+            rows = conn.execute(
+                f"{_ENTITY} WHERE {where} ORDER BY e.mentions DESC, e.canonical_name "
+                "LIMIT %s OFFSET %s",
+                (*params, limit, offset),
+            ).fetchall()
+        return [_entity(r) for r in rows]
+
+    def entity(self, namespace: str, name: str) -> Entity | None:
+        """The entity named ``name`` (canonical name or alias)."""
+        key = canonical_name(name)
+        with self._db.read("reading an entity") as conn:
+            row = conn.execute(
+                f"{_ENTITY} WHERE e.namespace = %s AND (e.canonical_name = %s OR e.id = "
+                "(SELECT entity_id FROM entity_aliases WHERE namespace = %s AND alias = %s))",
+                (namespace, key, namespace, key),
+            ).fetchone()
+        return None if row is None else _entity(row)
+
+    def relations(
+        self,
+        namespace: str,
+        *,
+        entity_id: int | None,
+        current_only: bool,
+        at: datetime | None,
+        limit: int,
+        offset: int,
+    ) -> list[Relation]:
+        """Relations ordered by ``valid_from``: valid at ``at``, current, or all."""
+        where = "r.namespace = %s"
+        params: list[Any] = [namespace]
+        if entity_id is not None:
+            where += " AND (r.source_entity_id = %s OR r.target_entity_id = %s)"
+            params += [entity_id, entity_id]
+        if at is not None:
+            where += f" AND {_VALID_AT}"
+            params += [at, at]
+        elif current_only:
+            where += " AND r.valid_to IS NULL"
+        with self._db.read("listing relations") as conn:
+            rows = conn.execute(
+                f"{_RELATION} WHERE {where} ORDER BY r.valid_from, r.id LIMIT %s OFFSET %s",
+                (*params, limit, offset),
+            ).fetchall()
+        return [_relation(r) for r in rows]
+
+    def timeline(self, namespace: str, entity_id: int) -> list[Relation]:
+        """Every relation of the entity, closed ones included, by ``valid_from``."""
+        with self._db.read("reading a timeline") as conn:
+            rows = conn.execute(
+                f"{_RELATION} WHERE r.namespace = %s AND (r.source_entity_id = %s "
+                "OR r.target_entity_id = %s) ORDER BY r.valid_from, r.id",
+                (namespace, entity_id, entity_id),
+            ).fetchall()
+        return [_relation(r) for r in rows]
+
+    def neighbors(
+        self, namespace: str, entity_id: int, *, hops: int, at: datetime | None, limit: int
+    ) -> list[Neighbor]:
+        """Entities within ``hops`` relations, nearest first (one recursive CTE)."""
+        valid = "r.valid_to IS NULL" if at is None else _VALID_AT
+        valid_params: tuple[Any, ...] = () if at is None else (at, at)
+        # UNION (not UNION ALL) drops (entity, depth) pairs already reached, so cycles
+        # end at the depth bound and each entity is expanded once per depth.
+        sql = f"""
+            WITH RECURSIVE walk(id, depth) AS (
+                SELECT %s::bigint, 0
+                UNION
+                SELECT CASE WHEN r.source_entity_id = w.id THEN r.target_entity_id
+                            ELSE r.source_entity_id END, w.depth + 1
+                FROM walk w JOIN relations r
+                  ON r.namespace = %s AND (r.source_entity_id = w.id OR r.target_entity_id = w.id)
+                WHERE w.depth < %s AND {valid}
+            ),
+            nearest AS (
+                SELECT id, min(depth) AS hops FROM walk WHERE id <> %s GROUP BY id
+            )
+            SELECT sub.*, n.hops FROM nearest n
+            JOIN LATERAL ({_ENTITY} WHERE e.id = n.id) sub ON true
+            ORDER BY n.hops, sub.mentions DESC, sub.canonical_name LIMIT %s
+        """
+        with self._db.read("walking the graph") as conn:
+            rows = conn.execute(
+                sql, (entity_id, namespace, hops, *valid_params, entity_id, limit)
+            ).fetchall()
+        return [Neighbor(_entity(r[:9]), int(r[9])) for r in rows]
+
+    def mentions(self, namespace: str, entity_id: int) -> list[Mention]:
+        """The entity's mentions by live memories, oldest memory first."""
+        with self._db.read("reading mentions") as conn:
+            rows = conn.execute(
+                "SELECT x.memory_id, x.entity_id, x.namespace, x.mention_text, x.confidence "
+                "FROM memory_entity_mentions x JOIN memories m ON m.id = x.memory_id "
+                "WHERE x.entity_id = %s AND x.namespace = %s AND m.namespace = %s "
+                "AND m.deleted_at IS NULL ORDER BY m.seq",
+                (entity_id, namespace, namespace),
+            ).fetchall()
+        return [Mention(r[0], int(r[1]), r[2], r[3], float(r[4])) for r in rows]
+
+    def aspects(self, namespace: str, entity_id: int) -> list[Aspect]:
+        """The entity's aspects, heaviest first."""
+        with self._db.read("reading aspects") as conn:
+            rows = conn.execute(
+                f"SELECT {_ASPECT_COLUMNS} FROM entity_aspects WHERE entity_id = %s "
+                "AND namespace = %s ORDER BY weight DESC, canonical_name",
+                (entity_id, namespace),
+            ).fetchall()
+        return [_aspect(r) for r in rows]
+
+    def attributes(self, namespace: str, entity_id: int) -> list[Attribute]:
+        """The entity's attributes, oldest first."""
+        with self._db.read("reading attributes") as conn:
+            rows = conn.execute(
+                f"SELECT {_ATTRIBUTE_COLUMNS} FROM entity_attributes WHERE entity_id = %s "
+                "AND namespace = %s ORDER BY created_at, id",
+                (entity_id, namespace),
+            ).fetchall()
+        return [_attribute(r) for r in rows]

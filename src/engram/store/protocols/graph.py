@@ -1,0 +1,329 @@
+"""The graph part of a store: seed 004's entities, relations and mentions, with seed
+003's validity windows (FEATURES G1, G2).
+
+Entities are matched by their canonical name (lowercased, whitespace collapsed) or an
+alias, per namespace. A relation links two entities with a type, a running-average
+confidence and a mention count; it holds from ``valid_from`` until ``valid_to`` (None:
+it still holds). A changed fact closes the old relation and adds a new one: nothing is
+overwritten, so an entity's timeline is its full history. Every write is idempotent per
+memory: processing the same memory twice changes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol, runtime_checkable
+
+from engram.records import iso
+
+#: seed 004: the type of an entity whose type nobody has named yet.
+UNKNOWN_TYPE = "unknown"
+#: seed 004: a structural fact is an attribute of its entity or a constraint on it.
+ATTRIBUTE_KINDS = ("attribute", "constraint")
+
+#: Relation types that hold one value at a time for a given source: a new target closes
+#: the current relation instead of adding a second one (seed 003: "swap-outs and changes
+#: are recorded as new relations rather than overwrites"). Everything else is
+#: multi-valued (Derek may own an efoil *and* a kayak). ``Graph.single_valued`` and the
+#: ``single_valued=`` argument of ``record`` replace this set.
+SINGLE_VALUED = frozenset(
+    {
+        "has_battery",
+        "owns_battery",
+        "lives_in",
+        "located_in",
+        "works_at",
+        "works_for",
+        "reports_to",
+        "married_to",
+        "has_role",
+    }
+)
+
+#: (source, relationship, target, confidence): one extracted fact.
+Triple = tuple[str, str, str, float]
+
+_RELATION_SEPARATORS = re.compile(r"[\s\-]+")
+
+
+def canonical_name(name: str) -> str:
+    """seed 004: an entity's canonical name, lowercased with whitespace collapsed."""
+    return " ".join(name.split()).lower()
+
+
+def canonical_relation(relation_type: str) -> str:
+    """A relation type as stored: lowercased, spaces and hyphens as ``_`` (so "lives
+    in", "Lives-In" and "lives_in" are one type)."""
+    return _RELATION_SEPARATORS.sub("_", relation_type.strip().lower()).strip("_")
+
+
+def _to_dict(record: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name in record.__dataclass_fields__:
+        value = getattr(record, name)
+        if isinstance(value, datetime):
+            value = iso(value)
+        elif isinstance(value, tuple):
+            value = [v.to_dict() if hasattr(v, "to_dict") else v for v in value]
+        elif hasattr(value, "to_dict"):
+            value = value.to_dict()
+        out[name] = value
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    """A person, project, item ... that memories mention."""
+
+    id: int
+    namespace: str
+    name: str
+    """The first spelling seen (original casing)."""
+    canonical_name: str
+    entity_type: str
+    mentions: int
+    """How many memories mention it (once per memory)."""
+    created_at: datetime
+    updated_at: datetime
+    aliases: tuple[str, ...] = ()
+    """Other canonical names that resolve to this entity."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict; times as ISO 8601 UTC with ``Z``."""
+        return _to_dict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Relation:
+    """A typed, time-bounded link between two entities."""
+
+    id: int
+    namespace: str
+    source: str
+    """The source entity's name."""
+    relation_type: str
+    target: str
+    """The target entity's name."""
+    confidence: float
+    """seed 004: the running average of every stating memory's confidence."""
+    mentions: int
+    """How many memories stated it."""
+    strength: float
+    valid_from: datetime
+    valid_to: datetime | None
+    """When it stopped holding; None while it still holds."""
+    source_memory_id: str | None
+    """The memory that first stated it (None once that memory is purged)."""
+    created_at: datetime
+    source_entity_id: int
+    target_entity_id: int
+
+    @property
+    def current(self) -> bool:
+        """True while the relation still holds (no ``valid_to``)."""
+        return self.valid_to is None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict; times as ISO 8601 UTC with ``Z``."""
+        return _to_dict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A memory that mentions an entity (seed 004's ``memory_entity_mentions``)."""
+
+    memory_id: str
+    entity_id: int
+    namespace: str
+    mention_text: str
+    """The raw string before canonicalization."""
+    confidence: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return _to_dict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Neighbor:
+    """An entity reached from another through relations, and how many hops away."""
+
+    entity: Entity
+    hops: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return _to_dict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Attribute:
+    """A structural fact about an entity, from one memory (seed 004)."""
+
+    id: int
+    entity_id: int
+    namespace: str
+    aspect_id: int | None
+    """The aspect it was classified under; None until classification."""
+    memory_id: str
+    content: str
+    kind: str
+    """``attribute`` or ``constraint``."""
+    importance: float
+    created_at: datetime
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict; times as ISO 8601 UTC with ``Z``."""
+        return _to_dict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Aspect:
+    """A named facet of an entity (its "battery", its "career") with a weight."""
+
+    id: int
+    entity_id: int
+    namespace: str
+    name: str
+    canonical_name: str
+    weight: float
+    updated_at: datetime
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict; times as ISO 8601 UTC with ``Z``."""
+        return _to_dict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordResult:
+    """What ``record`` did: the relation behind each triple, and counts."""
+
+    relations: tuple[Relation, ...]
+    """The relation that holds each triple, in the triples' order."""
+    new_mentions: int = 0
+    """Entity mentions this memory added (0 when it was processed before)."""
+    added: int = 0
+    """New relations that closed nothing (a fact not seen before)."""
+    reinforced: int = 0
+    """Existing relations this memory stated again (mentions + 1, confidence averaged)."""
+    superseded: int = 0
+    """New relations that closed the one holding before (a single-valued fact
+    changed)."""
+    unchanged: int = 0
+    """Triples this memory had stated already."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return _to_dict(self)
+
+
+@runtime_checkable
+class GraphStore(Protocol):
+    """Entities, relations with validity windows, mentions, aspects and attributes.
+
+    Every call takes a namespace and never reads or writes outside it. Writes join an
+    open ``store.transaction()``.
+    """
+
+    def record(
+        self,
+        namespace: str,
+        memory_id: str,
+        triples: Sequence[Triple],
+        *,
+        entity_types: Mapping[str, str],
+        single_valued: Collection[str],
+        valid_from: datetime,
+        now: datetime,
+    ) -> RecordResult:
+        """Persist what one memory states, idempotently.
+
+        Entities are upserted by canonical name or alias; each gets ``mentions + 1``
+        once per memory and a mention row. Names in ``entity_types`` that are in no
+        triple are recorded as mentioned too. A relation this memory stated before is
+        left alone; one another memory stated is reinforced (seed 004's running
+        average); a new one is added from ``valid_from``. For a type in
+        ``single_valued``, a different target closes the relation that held at
+        ``valid_from`` (its ``valid_to`` becomes ``valid_from``). Relation types are
+        stored by ``canonical_relation``. ``NotFoundError`` if the memory is not a live
+        memory of ``namespace``."""
+        ...
+
+    def add_alias(self, namespace: str, entity_id: int, alias: str) -> bool:
+        """Make the canonical ``alias`` resolve to the entity; False if it already
+        does. ``InvalidInputError`` if it names another entity."""
+        ...
+
+    def upsert_aspect(
+        self, namespace: str, entity_id: int, name: str, *, weight: float, now: datetime
+    ) -> Aspect:
+        """The entity's aspect called ``name`` (by canonical name), created with
+        ``weight`` if it is new; an existing one is returned unchanged."""
+        ...
+
+    def add_attribute(
+        self,
+        namespace: str,
+        entity_id: int,
+        memory_id: str,
+        content: str,
+        *,
+        aspect_id: int | None,
+        kind: str,
+        importance: float,
+        now: datetime,
+    ) -> Attribute:
+        """Record a structural fact; the same (entity, memory, content) again updates
+        its aspect (when given), kind and importance instead of adding a row."""
+        ...
+
+    def entities(
+        self, namespace: str, *, limit: int, offset: int, query: str | None
+    ) -> list[Entity]:
+        """Entities, most mentioned first; ``query`` keeps canonical names containing
+        it."""
+        ...
+
+    def entity(self, namespace: str, name: str) -> Entity | None:
+        """The entity whose canonical name or alias is ``canonical_name(name)``."""
+        ...
+
+    def relations(
+        self,
+        namespace: str,
+        *,
+        entity_id: int | None,
+        current_only: bool,
+        at: datetime | None,
+        limit: int,
+        offset: int,
+    ) -> list[Relation]:
+        """Relations (of one entity, either end, if given) ordered by ``valid_from``:
+        those valid at ``at`` when it is given, else the current ones or all."""
+        ...
+
+    def timeline(self, namespace: str, entity_id: int) -> list[Relation]:
+        """Every relation of the entity, closed ones included, by ``valid_from``."""
+        ...
+
+    def neighbors(
+        self, namespace: str, entity_id: int, *, hops: int, at: datetime | None, limit: int
+    ) -> list[Neighbor]:
+        """Entities within ``hops`` relations of the entity, either direction, nearest
+        first; through current relations, or those valid at ``at``."""
+        ...
+
+    def mentions(self, namespace: str, entity_id: int) -> list[Mention]:
+        """The entity's mentions by live memories, oldest memory first."""
+        ...
+
+    def aspects(self, namespace: str, entity_id: int) -> list[Aspect]:
+        """The entity's aspects, heaviest first."""
+        ...
+
+    def attributes(self, namespace: str, entity_id: int) -> list[Attribute]:
+        """The entity's attributes, oldest first."""
+        ...

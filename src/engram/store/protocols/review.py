@@ -1,0 +1,96 @@
+"""The review part of a store: proposals the write pipeline held back for a person.
+
+When contradiction detection fires on an UPDATE or DELETE proposal (seed 004's
+``reviewNeeded``), the proposal is queued here instead of being applied; approving it
+applies it, rejecting it records the decision. Every item and its resolution also leave
+rows in ``memory_history``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol, runtime_checkable
+
+from engram.records import iso
+
+#: Where a review item stands.
+REVIEW_STATUSES = ("pending", "approved", "rejected")
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewItem:
+    """One held-back proposal."""
+
+    id: int
+    namespace: str
+    memory_id: str
+    """The memory the fact was extracted from."""
+    target_id: str | None
+    """The memory the proposal would change."""
+    action: str
+    proposal: dict[str, Any]
+    reason: str
+    """Why it needs review (the contradiction found)."""
+    status: str
+    created_at: datetime
+    resolved_by: str | None = None
+    note: str | None = None
+    resolved_at: datetime | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict; times as ISO 8601 UTC with ``Z``."""
+        out: dict[str, Any] = {}
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            out[name] = iso(value) if isinstance(value, datetime) else value
+        return out
+
+
+@runtime_checkable
+class ReviewStore(Protocol):
+    """The review queue: add, read, resolve."""
+
+    def add(
+        self,
+        namespace: str,
+        memory_id: str,
+        *,
+        target_id: str | None,
+        action: str,
+        proposal: Mapping[str, Any],
+        reason: str,
+        now: datetime,
+    ) -> ReviewItem:
+        """Queue a proposal for review (joins an open transaction)."""
+        ...
+
+    def get(self, namespace: str, item_id: int) -> ReviewItem | None:
+        """One item of ``namespace``."""
+        ...
+
+    def select(
+        self, namespace: str, *, status: str | None = "pending", limit: int = 100, offset: int = 0
+    ) -> list[ReviewItem]:
+        """Items of ``namespace``, oldest first."""
+        ...
+
+    def count(self, namespace: str, *, status: str | None = "pending") -> int:
+        """How many items of ``namespace`` have ``status`` (all when None)."""
+        ...
+
+    def resolve(
+        self,
+        namespace: str,
+        item_id: int,
+        *,
+        status: str,
+        actor: str | None,
+        note: str | None,
+        now: datetime,
+    ) -> ReviewItem:
+        """Approve or reject a pending item; ``NotFoundError`` if it is not pending in
+        ``namespace`` (joins an open transaction, so the change it approves commits with
+        it)."""
+        ...

@@ -1,0 +1,248 @@
+"""Hints on SQLite (seed 004's prospective index): ``memory_hints`` and one FTS5 index
+of hints per namespace.
+
+seed 004 keeps one ``memory_hints_fts`` index; engram keeps one per namespace, for the
+reason ``fts`` gives for content: BM25 weighs a term by its rarity among the documents
+of its index, so one tenant's hints must not shift another's scores. Each namespace's
+index is a plain FTS5 table (it holds its own copy of the hint text) whose rowid is the
+hint row's id, so an entry can be removed knowing only that id.
+
+Purging a memory deletes its hint rows by ``ON DELETE CASCADE``; a trigger queues each
+deleted row in ``hint_fts_pending``, and every hint write applies the queue to the
+namespaces' indexes (:func:`flush`) before it commits. Until then a purged hint's entry
+can linger in its index, but it never matches: search joins every entry to its live
+hint row and live memory. Tombstoned memories keep their hints (they are not searched)
+until they are purged.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from engram.errors import NotFoundError, StoreError
+from engram.records import utcnow
+from engram.store.protocols.hints import MAX_HINTS, HintSet, clean_hints
+from engram.store.sqlite.codec import parse_ts, ts
+from engram.store.sqlite.fts import COMMON, TOKENIZE
+from engram.text import match_terms
+
+if TYPE_CHECKING:  # db imports the migrations, whose step 011 imports this module
+    from engram.store.sqlite.db import Database
+
+#: Migration 011's schema. Frozen: it is what ``011_hints`` ran; change the schema with
+#: a new migration.
+SCHEMA_011 = """
+CREATE TABLE hint_namespaces (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    namespace TEXT NOT NULL UNIQUE
+);
+CREATE TABLE memory_hints (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    memory_id TEXT NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+    namespace TEXT NOT NULL,
+    hint TEXT NOT NULL,
+    model TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE INDEX memory_hints_memory ON memory_hints(memory_id);
+CREATE INDEX memory_hints_ns ON memory_hints(namespace, memory_id);
+CREATE TABLE hint_fts_pending (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    namespace TEXT NOT NULL,
+    hint_id INTEGER NOT NULL
+);
+CREATE TRIGGER memory_hints_unindex AFTER DELETE ON memory_hints BEGIN
+    INSERT INTO hint_fts_pending(namespace, hint_id) VALUES (old.namespace, old.id);
+END;
+"""
+
+
+def create_schema(conn: sqlite3.Connection) -> None:
+    """Migration 011 (``engram.store.sqlite.steps.m011_hints``)."""
+    for statement in _statements(SCHEMA_011):
+        conn.execute(statement)
+
+
+def _statements(script: str) -> list[str]:
+    """Split a script into statements (``complete_statement`` knows trigger bodies)."""
+    out: list[str] = []
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            out.append(buffer)
+            buffer = ""
+    return out
+
+
+def table_for(conn: sqlite3.Connection, namespace: str, *, create: bool) -> str | None:
+    """The hint FTS5 table of ``namespace``; created if ``create``, else None if the
+    namespace has never held hints (the cheap "no hints here" answer recall relies on)."""
+    row = conn.execute(
+        "SELECT id FROM hint_namespaces WHERE namespace = ?", (namespace,)
+    ).fetchone()
+    if row is not None:
+        return f"hint_fts_{int(row[0])}"
+    if not create:
+        return None
+    cur = conn.execute("INSERT INTO hint_namespaces(namespace) VALUES (?)", (namespace,))
+    name = f"hint_fts_{int(cur.lastrowid or 0)}"
+    conn.execute(f"CREATE VIRTUAL TABLE {name} USING fts5(hint, tokenize='{TOKENIZE}')")
+    return name
+
+
+def flush(conn: sqlite3.Connection) -> int:
+    """Remove queued (deleted) hint rows from their indexes, inside the caller's
+    transaction; returns how many."""
+    rows = conn.execute("SELECT namespace, hint_id FROM hint_fts_pending").fetchall()
+    if not rows:
+        return 0
+    by_namespace: dict[str, list[tuple[int]]] = {}
+    for namespace, hint_id in rows:
+        by_namespace.setdefault(namespace, []).append((int(hint_id),))
+    for namespace, ids in by_namespace.items():
+        table = table_for(conn, namespace, create=False)
+        if table is not None:
+            conn.executemany(f"DELETE FROM {table} WHERE rowid = ?", ids)
+    conn.execute("DELETE FROM hint_fts_pending")
+    return len(rows)
+
+
+def search(
+    conn: sqlite3.Connection, namespace: str, match: str, limit: int
+) -> list[tuple[str, float]]:
+    """(memory id, -bm25 of its best hint) of live memories of ``namespace``, best first.
+
+    Terms held by ``COMMON`` or more hints of the namespace are left out when a rarer
+    term remains, as ``fts.search`` does for content (a speaker's name can sit in most
+    hints of a chat; its IDF is near zero and its posting list long).
+    """
+    table = table_for(conn, namespace, create=False)
+    if table is None or limit <= 0:
+        return []
+    terms = match_terms(match)
+    if len(terms) > 1:
+        counts = [(t, _count(conn, table, t)) for t in terms]
+        present = [t for t, n in counts if n]
+        rare = [t for t, n in counts if 0 < n < COMMON]
+        if rare and len(rare) < len(present):
+            match = " OR ".join(_quote(t) for t in rare)
+    # A memory holds at most MAX_HINTS hints, so its best hint is among the top
+    # limit * MAX_HINTS entries whenever the memory is among the top ``limit``: ranking
+    # that many entries and keeping each memory's best is exact.
+    rows = conn.execute(
+        f"SELECT h.memory_id, min(f.s) AS best FROM (SELECT rowid, bm25({table}) AS s "
+        f"FROM {table} WHERE {table} MATCH ? ORDER BY s LIMIT ?) f "
+        "JOIN memory_hints h ON h.id = f.rowid "
+        "JOIN memories m ON m.id = h.memory_id AND m.deleted_at IS NULL "
+        "GROUP BY h.memory_id ORDER BY best, h.memory_id LIMIT ?",
+        (match, limit * MAX_HINTS, limit),
+    ).fetchall()
+    return [(r[0], -float(r[1])) for r in rows]
+
+
+def _count(conn: sqlite3.Connection, table: str, term: str) -> int:
+    """How many hints of ``table`` hold ``term``, counting at most ``COMMON``."""
+    row = conn.execute(
+        f"SELECT count(*) FROM (SELECT 1 FROM {table} WHERE {table} MATCH ? LIMIT {COMMON})",
+        (_quote(term),),
+    ).fetchone()
+    return int(row[0])
+
+
+def _quote(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
+class SQLiteHints:
+    """The SQLite implementation of ``HintStore``.
+
+    Search reads through the backend's second connection, like keyword search, so
+    recall can rank hints beside the dense leg.
+    """
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def put(self, namespace: str, memory_id: str, hints: Sequence[str], *, model: str) -> HintSet:
+        """Replace the memory's hints (see ``HintStore.put``)."""
+        kept = clean_hints(hints)
+        now = utcnow()
+        try:
+            with self._db.tx() as conn:
+                live = conn.execute(
+                    "SELECT 1 FROM memories WHERE namespace = ? AND id = ? AND deleted_at IS NULL",
+                    (namespace, memory_id),
+                ).fetchone()
+                if live is None:
+                    raise NotFoundError(
+                        f"no memory {memory_id!r} in namespace {namespace!r} to hold hints"
+                    )
+                conn.execute("DELETE FROM memory_hints WHERE memory_id = ?", (memory_id,))
+                flush(conn)
+                table = table_for(conn, namespace, create=True) if kept else None
+                for hint in kept:
+                    cur = conn.execute(
+                        "INSERT INTO memory_hints(memory_id, namespace, hint, model, "
+                        "created_at) VALUES (?, ?, ?, ?, ?)",
+                        (memory_id, namespace, hint, model, ts(now)),
+                    )
+                    conn.execute(
+                        f"INSERT INTO {table}(rowid, hint) VALUES (?, ?)", (cur.lastrowid, hint)
+                    )
+        except sqlite3.Error as exc:
+            raise StoreError(f"storing hints failed: {exc}") from exc
+        return HintSet(namespace, memory_id, tuple(kept), model, now)
+
+    def get(self, namespace: str, memory_id: str) -> HintSet | None:
+        """The memory's hints, in the order they were given; None without any."""
+        with self._db.read() as conn:
+            rows = conn.execute(
+                "SELECT hint, model, created_at FROM memory_hints "
+                "WHERE namespace = ? AND memory_id = ? ORDER BY id",
+                (namespace, memory_id),
+            ).fetchall()
+        if not rows:
+            return None
+        created = parse_ts(rows[0][2]) or utcnow()
+        return HintSet(namespace, memory_id, tuple(r[0] for r in rows), rows[0][1], created)
+
+    def search(self, namespace: str, match: str, limit: int) -> list[tuple[str, float]]:
+        """BM25 over the namespace's hints, one score per live memory (its best hint)."""
+        with self._db.search("hint search") as conn:
+            return search(conn, namespace, match, limit)
+
+    def delete(self, namespace: str, memory_id: str) -> int:
+        """Remove the memory's hints; returns how many."""
+        try:
+            with self._db.tx() as conn:
+                cur = conn.execute(
+                    "DELETE FROM memory_hints WHERE namespace = ? AND memory_id = ?",
+                    (namespace, memory_id),
+                )
+                flush(conn)
+        except sqlite3.Error as exc:
+            raise StoreError(f"deleting hints failed: {exc}") from exc
+        return int(cur.rowcount)
+
+    def count(self, namespace: str | None = None) -> int:
+        """How many memories hold hints."""
+        where, params = ("", ()) if namespace is None else (" WHERE namespace = ?", (namespace,))
+        with self._db.read() as conn:
+            row = conn.execute(
+                f"SELECT count(DISTINCT memory_id) FROM memory_hints{where}", params
+            ).fetchone()
+        return int(row[0])
+
+    def missing(self, namespace: str, limit: int = 1000) -> list[str]:
+        """Live memories of ``namespace`` without hints, oldest first."""
+        with self._db.read() as conn:
+            rows = conn.execute(
+                "SELECT m.id FROM memories m WHERE m.namespace = ? AND m.deleted_at IS NULL "
+                "AND NOT EXISTS (SELECT 1 FROM memory_hints h WHERE h.memory_id = m.id) "
+                "ORDER BY m.seq LIMIT ?",
+                (namespace, limit),
+            ).fetchall()
+        return [r[0] for r in rows]

@@ -1,0 +1,149 @@
+"""Seed 004's decision auto-protection battery (FEATURES P9): every pattern fires on the
+phrase the seed lists, and everyday look-alikes do not."""
+
+from __future__ import annotations
+
+import pytest
+
+from engram.pipeline.patterns import (
+    DECISION_PATTERNS,
+    decision_matches,
+    is_decision_content,
+    relation_triples,
+)
+
+#: One sentence per battery pattern, in the seed's wording.
+DECISIONS = {
+    "chose_over": "We chose to use Postgres over MySQL for the event store.",
+    "decided": "After the outage we decided against running our own Kafka.",
+    "switched": "The team switched from npm to pnpm last sprint.",
+    "migrated": "We migrated the billing database from MySQL to Postgres.",
+    "picked_over": "I picked Rust over Go for the new parser.",
+    "went_with": "In the end we went with FastAPI.",
+    "sticking_with": "We are sticking with Python 3.11 until the spring.",
+    "committed_to": "The team committed to monthly releases.",
+    "settled_on": "We settled on snake_case for every table name.",
+    "will_use": "We'll stick with the plan and will use Redis for caching.",
+    "prefers_over": "Priya prefers tabs over spaces.",
+    "adopted": "The platform team adopted TypeScript for all new services.",
+    "architecture": "Architecture decision: events are the source of truth.",
+    "design": "Keeping the API synchronous was a deliberate design decision.",
+}
+
+
+def test_the_battery_has_the_seeds_fourteen_patterns() -> None:
+    assert [p.name for p in DECISION_PATTERNS] == list(DECISIONS)
+    assert len(DECISION_PATTERNS) == 14
+
+
+@pytest.mark.parametrize(("name", "text"), DECISIONS.items(), ids=list(DECISIONS))
+def test_each_pattern_finds_its_phrase(name: str, text: str) -> None:
+    assert name in decision_matches(text)
+    assert is_decision_content(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "decided to go with SQLite",
+        "We migrated away from Heroku.",
+        "switching over to the new runner",
+        "chosen to use the managed service",
+        "They decided on a name for the project.",
+        "I'm going to use the old laptop for now.",
+        "She preferred coffee instead of tea that morning.",
+    ],
+)
+def test_variants_of_the_phrases_match(text: str) -> None:
+    assert is_decision_content(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # questions are not decisions
+        "Have you decided on a name yet?",
+        "Should we switch to pnpm?",
+        # negated
+        "We haven't decided on a name yet.",
+        "I never switched to vim.",
+        "We didn't go with the cheaper plan.",
+        # everyday senses of loosely worded patterns
+        "I went with my sister to the mall.",
+        "I'll go with you to the park.",
+        "We adopted a puppy from the shelter.",
+        "Caroline adopted two kids last year.",
+        "My adopted son starts school in May.",
+        "The dust settled on the old shelf.",
+        "I committed to the repo this morning.",
+        "I picked up some groceries.",
+        "She prefers tabs.",
+        "I chose a sandwich for lunch.",
+        "He switched the light on.",
+        "The birds migrated south.",
+        "That was an architectural marvel.",
+        "",
+    ],
+)
+def test_look_alikes_do_not_match(text: str) -> None:
+    assert decision_matches(text) == []
+    assert not is_decision_content(text)
+
+
+def test_a_decision_elsewhere_in_the_text_still_counts() -> None:
+    text = "Did you see the game? Anyway, we decided to move the launch to May."
+    assert decision_matches(text) == ["decided"]
+
+
+@pytest.mark.parametrize(
+    ("fact", "triple"),
+    [
+        ("Jon is a banker.", ("Jon", "is_a", "banker")),
+        ("Alice works at Google.", ("Alice", "works_at", "Google")),
+        ("Alice lives in Zurich.", ("Alice", "lives_in", "Zurich")),
+        ("Nate owns a turtle tank.", ("Nate", "owns", "turtle tank")),
+        (
+            "Jon's favorite dance style is contemporary.",
+            ("Jon", "favorite_dance_style", "contemporary"),
+        ),
+        ("Contemporary is Jon's top pick.", ("Jon", "top_pick", "Contemporary")),
+        ("Caroline moved to Sweden four years ago.", ("Caroline", "moved_to", "Sweden")),
+        ("Bob married Carol.", ("Bob", "married", "Carol")),
+        (
+            "Caroline went to a LGBTQ support group yesterday.",
+            ("Caroline", "attended", "LGBTQ support group"),
+        ),
+        ("Jon went to Paris.", ("Jon", "visited", "Paris")),
+        ("Tim joined a travel club.", ("Tim", "joined", "travel club")),
+        ("Maria is from Spain.", ("Maria", "from", "Spain")),
+    ],
+)
+def test_relation_patterns(fact: str, triple: tuple[str, str, str]) -> None:
+    found = [(r.source, r.relationship, r.target) for r in relation_triples(fact)]
+    assert triple in found
+
+
+def test_a_shared_subject_gives_each_verb_its_triple() -> None:
+    found = {
+        (r.relationship, r.target)
+        for r in relation_triples("Alice works at Google and lives in Zurich.")
+    }
+    assert found == {("works_at", "Google"), ("lives_in", "Zurich")}
+
+
+@pytest.mark.parametrize(
+    "fact",
+    [
+        "Jon had a great time at the party.",  # a vague head is no entity
+        "Nate picked up a few new recipes.",  # "picked up" is not a choice
+        "It is a bit nerve-wracking.",  # no named subject
+        "Jon loves it.",  # a pronoun is no target
+    ],
+)
+def test_no_triple_from_vague_facts(fact: str) -> None:
+    assert relation_triples(fact) == []
+
+
+def test_triple_confidence_never_exceeds_the_facts() -> None:
+    (triple,) = relation_triples("Alice works at Google.", confidence=0.4)
+    assert triple.confidence == 0.4

@@ -4,9 +4,11 @@
 The approach of tests/test_api_isolation.py, tests/test_api_mcp.py and tests/test_mcp.py,
 widened and counted: one store with three users (``alice``, ``bob`` and ``ali``, whose
 name is a prefix of alice's) and an admin, each user's keys from ``mem.keys.create``,
-``create_app`` served on a real socket. Each victim has a live memory, a tombstoned
-one, one in a sub-namespace (``user:<v>/project``), a session transcript and a feedback
-rating, each carrying a token found nowhere else. Attackers are alice against bob, bob
+``create_app`` served on a real socket (no job worker, so every queue stays as the
+snapshots saw it). Each victim has a live memory, a tombstoned one, one in a
+sub-namespace (``user:<v>/project``), a session transcript, a feedback rating, graph
+entities, a processed document, a review item, a dead job and a palace wing, each
+carrying a token found nowhere else. Attackers are alice against bob, bob
 against alice, and ali against alice.
 
 HTTP: every route, with every way of naming the victim (namespace, user_id, the
@@ -40,6 +42,7 @@ from collections import defaultdict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +51,7 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from engram import Config, Memory
+from engram import Config, Memory, NotFoundError
 from engram.api import create_app
 from engram.api.server import serve_in_thread
 from engram.mcp.server import TOOL_NAMES, create_mcp_server
@@ -69,6 +72,11 @@ class Victim:
     tombstoned: str = ""
     project: str = ""
     content: str = ""
+    document: str = ""
+    review: int = 0
+    job: int = 0
+    pointer: str = ""
+    wing: str = ""
 
     @property
     def ns(self) -> str:
@@ -76,7 +84,13 @@ class Victim:
 
     @property
     def ids(self) -> list[str]:
+        """The victim's memory ids."""
         return [self.live, self.tombstoned, self.project]
+
+    @property
+    def secrets(self) -> list[str]:
+        """What no response to the attacker may hold unless the attacker sent it."""
+        return [self.token, *self.ids, self.document]
 
 
 @dataclass
@@ -112,8 +126,66 @@ def build(mem: Memory) -> dict[str, Victim]:
         mem.delete(gone.id, user_id=user)
         project = mem.add(f"{user}'s project codename {v.token}proj", namespace=f"{v.ns}/project")
         v.live, v.tombstoned, v.project = live.id, gone.id, project.id
+        # Graph entities named with the token, so a leaked name is caught like content.
+        owner, dog = f"{user}{v.token}owner", f"{user}{v.token}dog"
+        mem.graph.record(live.id, [(owner, "has_dog", dog)], user_id=user)
+        mem.graph.record(project.id, [(owner, "leads", dog)], namespace=f"{v.ns}/project")
+        document = mem.documents.ingest(
+            f"{user}'s launch checklist {v.token}doc", title=f"{v.token}title", user_id=user
+        )
+        v.document = mem.documents.process(document.id, user_id=user).id
+        v.review = mem.store.review.add(
+            v.ns,
+            live.id,
+            target_id=live.id,
+            action="DELETE",
+            proposal={"action": "DELETE", "content": f"no PIN {v.token}rev", "target_id": live.id},
+            reason=f"negates {v.token}why",
+            now=live.created_at,
+        ).id
+        v.job = dead_job(mem, v)
+        v.wing, v.pointer = palace(mem, v, USERS.index(user))
         victims[user] = v
+    for attacker, victim in PAIRS:  # the victim's pointer names nothing of the attacker's
+        try:
+            mem.palace.resolve(victims[victim].pointer, user_id=attacker)
+        except NotFoundError:
+            continue
+        raise SystemExit(f"{attacker} has a drawer at {victim}'s pointer: fix palace()")
     return victims
+
+
+def dead_job(mem: Memory, v: Victim) -> int:
+    """A job that failed for good, its payload and error holding the token (what
+    ``GET /api/pipeline/status`` reports as the latest failure)."""
+    jobs = mem.store.jobs
+    job = jobs.enqueue(
+        "classify", v.ns, memory_id=v.live, payload={"hint": v.token}, max_attempts=1
+    )
+    now = job.created_at
+    leased = jobs.lease(["classify"], now=now)
+    assert leased is not None and leased.id == job.id, "another classify job was pending"
+    jobs.fail(job.id, f"RuntimeError: {v.token}err", now=now, retry_at=now + timedelta(hours=1))
+    return job.id
+
+
+def palace(mem: Memory, v: Victim, index: int) -> tuple[str, str]:
+    """A wing named with the token, and the pointer of its last drawer. Pointers are
+    per namespace (every palace starts at W-001/R-01/D-001), so the shapes differ: the
+    first user files two drawers in one room, the others one room each per session
+    (the second user two sessions), so that no attacker holds its victim's pointer."""
+    wing = f"{v.user}{v.token}wing"
+    sessions = [["private"], ["private", "public"], ["private"]][index]
+    per_room = 2 if index == 0 else 1
+    pointer = ""
+    for session in sessions:
+        messages = [
+            {"role": v.user, "content": f"vault code {n} is in the blue folder {v.token}drawer"}
+            for n in range(per_room)
+        ]
+        mined = mem.palace.mine_conversation(messages, wing=wing, session=session, user_id=v.user)
+        pointer = mined.added[-1].pointer
+    return wing, pointer
 
 
 def snapshot(mem: Memory, attacker: str) -> dict[str, Any]:
@@ -133,13 +205,21 @@ def snapshot(mem: Memory, attacker: str) -> dict[str, Any]:
             "feedback": mem.feedback_log(namespace=ns),
             "transcripts": mem.store.transcripts.get(ns, SESSIONS),
             "vectors": (loaded.ids, loaded.matrix.tobytes()),
+            "graph": (
+                [e.to_dict() for e in mem.graph.entities(1000, namespace=ns)],
+                [r.to_dict() for r in mem.graph.relations(None, False, limit=10_000, namespace=ns)],
+            ),
+            "review": [i.to_dict() for i in mem.review.list(status=None, namespace=ns)],
+            "documents": [d.to_dict() for d in mem.documents.list(namespace=ns)],
+            "jobs": mem.jobs.list(namespace=ns, limit=1000).to_dict(),
+            "palace": [n.to_dict() for n in mem.palace.tree(namespace=ns)],
         }
     return out
 
 
 def leaked_text(text: str, victim: Victim, sent: str) -> str | None:
     """A victim token or id in ``text`` that the attacker did not send itself."""
-    for secret in (victim.token, *victim.ids):
+    for secret in victim.secrets:
         if secret in text and secret not in sent:
             return f"response holds {secret!r}"
     return None
@@ -148,7 +228,6 @@ def leaked_text(text: str, victim: Victim, sent: str) -> str | None:
 # -- HTTP -------------------------------------------------------------------------------
 def http_attempts(attacker: str, v: Victim) -> list[tuple[str, str, str, Any, Any]]:
     """(route, method, path, params, body) for every route, aimed at ``v``."""
-    mid = v.live
     scopes: list[dict[str, Any]] = [
         {"namespace": v.ns},
         {"user_id": v.user},
@@ -160,33 +239,7 @@ def http_attempts(attacker: str, v: Victim) -> list[tuple[str, str, str, Any, An
         {"namespace": "user:"},
         {"namespace": v.ns, "user_id": attacker},
     ]
-    out: list[tuple[str, str, str, Any, Any]] = []
-    for s in scopes:
-        out += [
-            ("POST /v1/memories", "POST", "/v1/memories", None, {"content": "planted", **s}),
-            ("POST /v1/memories/batch", "POST", "/v1/memories/batch", None,
-             {"items": [{"content": "planted"}], **s}),
-            ("GET /v1/memories", "GET", "/v1/memories", s, None),
-            ("GET /v1/memories/{id}", "GET", f"/v1/memories/{mid}", s, None),
-            ("PATCH /v1/memories/{id}", "PATCH", f"/v1/memories/{mid}", s, {"content": "changed"}),
-            ("DELETE /v1/memories/{id}", "DELETE", f"/v1/memories/{mid}", s, None),
-            ("GET /v1/memories/{id}/history", "GET", f"/v1/memories/{mid}/history", s, None),
-            ("POST /api/memories/{id}/feedback", "POST", f"/api/memories/{mid}/feedback", s,
-             {"rating": "down"}),
-            ("POST /v1/memories/{id}/feedback", "POST", f"/v1/memories/{mid}/feedback", s,
-             {"rating": -1}),
-            ("GET /v1/feedback", "GET", "/v1/feedback", s, None),
-            ("POST /v1/search", "POST", "/v1/search", None, {"query": f"PIN hint {v.token}", **s}),
-            ("POST /v1/recall", "POST", "/v1/recall", None,
-             {"query": f"PIN hint {v.token}", "expand": True, **s}),
-            ("POST /api/memory/recall", "POST", "/api/memory/recall", None,
-             {"query": "PIN hint", "expand": True, **s}),
-            ("POST /api/memory/remember", "POST", "/api/memory/remember", None,
-             {"content": "planted", "session_key": f"{v.user}-session", "transcript": "x", **s}),
-            ("POST /v1/transcripts", "POST", "/v1/transcripts", None,
-             {"session_key": f"{v.user}-session", "content": "fake", **s}),
-            ("POST /v1/purge", "POST", "/v1/purge", None, s),
-        ]  # fmt: skip
+    out = [a for s in scopes for a in scoped_attempts(v, s)]
     # By id from the attacker's own namespace: not found (never "forbidden").
     for mid in v.ids:
         out += [
@@ -199,12 +252,96 @@ def http_attempts(attacker: str, v: Victim) -> list[tuple[str, str, str, Any, An
             ("POST /v1/memories/{id}/feedback", "POST", f"/v1/memories/{mid}/feedback", None,
              {"rating": "down"}),
         ]  # fmt: skip
+    # The victim's review item, document, job and drawer by id from the attacker's own
+    # namespace: 404. Listing and dedupe there are the attacker's own business (200).
+    out += by_id_attempts(v, {})
+    own = {"GET /v1/graph/entities", "POST /v1/graph/dedupe"}
+    out += [a for a in graph_attempts(v, {}) if a[0] not in own]
     out += [
         ("POST /v1/purge", "POST", "/v1/purge", None, {"all_namespaces": True}),
         ("POST /v1/reindex", "POST", "/v1/reindex", None, {"rebuild": True}),
         ("GET /v1/diagnostics", "GET", "/v1/diagnostics", None, None),
     ]
     return out
+
+
+def scoped_attempts(v: Victim, s: dict[str, Any]) -> list[tuple[str, str, str, Any, Any]]:
+    """Every route that takes a scope, with the scope ``s`` naming the victim."""
+    mid = v.live
+    return [
+        ("POST /v1/memories", "POST", "/v1/memories", None, {"content": "planted", **s}),
+        ("POST /v1/memories/batch", "POST", "/v1/memories/batch", None,
+         {"items": [{"content": "planted"}], **s}),
+        ("GET /v1/memories", "GET", "/v1/memories", s, None),
+        ("GET /v1/memories/{id}", "GET", f"/v1/memories/{mid}", s, None),
+        ("PATCH /v1/memories/{id}", "PATCH", f"/v1/memories/{mid}", s, {"content": "changed"}),
+        ("DELETE /v1/memories/{id}", "DELETE", f"/v1/memories/{mid}", s, None),
+        ("GET /v1/memories/{id}/history", "GET", f"/v1/memories/{mid}/history", s, None),
+        ("POST /api/memories/{id}/feedback", "POST", f"/api/memories/{mid}/feedback", s,
+         {"rating": "down"}),
+        ("POST /v1/memories/{id}/feedback", "POST", f"/v1/memories/{mid}/feedback", s,
+         {"rating": -1}),
+        ("GET /v1/feedback", "GET", "/v1/feedback", s, None),
+        ("POST /v1/search", "POST", "/v1/search", None, {"query": f"PIN hint {v.token}", **s}),
+        ("POST /v1/recall", "POST", "/v1/recall", None,
+         {"query": f"PIN hint {v.token}", "expand": True, **s}),
+        ("POST /api/memory/recall", "POST", "/api/memory/recall", None,
+         {"query": "PIN hint", "expand": True, **s}),
+        ("POST /api/memory/remember", "POST", "/api/memory/remember", None,
+         {"content": "planted", "session_key": f"{v.user}-session", "transcript": "x", **s}),
+        ("POST /v1/transcripts", "POST", "/v1/transcripts", None,
+         {"session_key": f"{v.user}-session", "content": "fake", **s}),
+        ("POST /v1/purge", "POST", "/v1/purge", None, s),
+        ("GET /v1/review", "GET", "/v1/review", {**s, "status": "all"}, None),
+        ("POST /v1/documents", "POST", "/v1/documents", None, {"text": "planted", **s}),
+        ("GET /v1/documents", "GET", "/v1/documents", s, None),
+        ("GET /v1/jobs", "GET", "/v1/jobs", s, None),
+        ("GET /api/pipeline/status", "GET", "/api/pipeline/status", s, None),
+        ("GET /v1/palace", "GET", "/v1/palace", s, None),
+        ("GET /v1/palace", "GET", "/v1/palace", {**s, "wing": v.wing}, None),
+        ("POST /v1/palace/mine", "POST", "/v1/palace/mine", None,
+         {"messages": [{"content": "planted"}], "wing": v.wing, **s}),
+        *by_id_attempts(v, s),
+        *graph_attempts(v, s),
+    ]  # fmt: skip
+
+
+def by_id_attempts(v: Victim, s: dict[str, Any]) -> list[tuple[str, str, str, Any, Any]]:
+    """The routes naming one of the victim's review items, documents, jobs or drawers."""
+    item, job = f"/v1/review/{v.review}", f"/v1/jobs/{v.job}"
+    return [
+        ("GET /v1/review/{item_id}", "GET", item, s, None),
+        ("POST /v1/review/{item_id}/approve", "POST", f"{item}/approve", s, {}),
+        ("POST /v1/review/{item_id}/reject", "POST", f"{item}/reject", s, {"note": "x"}),
+        ("GET /v1/documents/{document_id}", "GET", f"/v1/documents/{v.document}", s, None),
+        ("GET /v1/jobs/{job_id}", "GET", job, s, None),
+        ("POST /v1/jobs/{job_id}/retry", "POST", f"{job}/retry", s, None),
+        ("GET /v1/palace/resolve", "GET", "/v1/palace/resolve", {**s, "pointer": v.pointer},
+         None),
+    ]  # fmt: skip
+
+
+def graph_attempts(v: Victim, s: dict[str, Any]) -> list[tuple[str, str, str, Any, Any]]:
+    """The graph routes aimed at the victim's entities; with an empty scope, from the
+    attacker's own namespace (where those names are unknown: 404)."""
+    owner, dog = f"{v.user}{v.token}owner", f"{v.user}{v.token}dog"
+    return [
+        ("GET /v1/graph/entities", "GET", "/v1/graph/entities", s, None),
+        ("GET /v1/graph/entities/{name}", "GET", f"/v1/graph/entities/{owner}", s, None),
+        ("GET /v1/graph/relations", "GET", "/v1/graph/relations",
+         {**s, "entity": owner, "current": "false"}, None),
+        ("GET /v1/graph/timeline/{name}", "GET", f"/v1/graph/timeline/{dog}", s, None),
+        ("GET /v1/graph/neighbors/{name}", "GET", f"/v1/graph/neighbors/{owner}",
+         {**s, "hops": 4}, None),
+        ("POST /v1/graph/merge", "POST", "/v1/graph/merge", None,
+         {"keep": owner, "other": dog, **s}),
+        ("POST /v1/graph/split", "POST", "/v1/graph/split", None,
+         {"entity": owner, "alias": owner, **s}),
+        ("POST /v1/graph/invalidate", "POST", "/v1/graph/invalidate", None,
+         {"source": owner, "relation_type": "has_dog", "target": dog, **s}),
+        ("POST /v1/graph/dedupe", "POST", "/v1/graph/dedupe", None,
+         {"threshold": 0.0, "dry_run": False, **s}),
+    ]  # fmt: skip
 
 
 def run_http(mem: Memory, url: str, keys: dict[str, str], victims: dict[str, Victim]) -> Tally:
@@ -243,6 +380,24 @@ def tool_attempts(v: Victim) -> list[tuple[str, dict[str, Any], bool]]:
             ("get_context", {"task": q, "limit": 50, "style": "memory_context"}, False),
         ]
     out += [("list_memories", {"limit": 100}, False), ("list_memories", {}, False)]
+    owner, dog = f"{v.user}{v.token}owner", f"{v.user}{v.token}dog"
+    out += [
+        ("kg_query", {"entity": owner}, True),
+        ("kg_query", {"entity": dog, "as_of": "2100-01-01", "direction": "incoming"}, True),
+        ("kg_timeline", {"entity": owner}, True),
+        ("kg_invalidate", {"subject": owner, "predicate": "has_dog", "object": dog}, True),
+        ("palace_tree", {}, False),
+        ("palace_tree", {"wing": v.wing}, True),
+        ("resolve_pointer", {"pointer": v.pointer}, True),
+        ("resolve_pointer", {"pointer": f"{v.pointer} @p {v.user}"}, True),
+        # Writes in the attacker's own namespace: nothing of the victim's changes, and
+        # the answer holds nothing of the victim's.
+        ("ingest_document", {"text": f"planted about {v.user}", "title": "planted"}, False),
+        ("mine_conversation", {"messages": [{"content": "planted"}], "wing": "planted"}, False),
+        ("mine_conversation",
+         {"messages": [{"role": v.user, "content": "planted"}], "wing": v.user,
+          "session": "private", "kind": "person"}, False),
+    ]  # fmt: skip
     for mid in v.ids:
         out += [
             ("feedback", {"id": mid, "rating": "down"}, True),
@@ -258,6 +413,13 @@ def tool_attempts(v: Victim) -> list[tuple[str, dict[str, Any], bool]]:
         "feedback": {"id": v.live, "rating": "up"},
         "forget": {"id": v.live},
         "list_memories": {},
+        "ingest_document": {"text": "planted"},
+        "kg_query": {"entity": owner},
+        "kg_timeline": {"entity": owner},
+        "kg_invalidate": {"subject": owner, "predicate": "has_dog", "object": dog},
+        "palace_tree": {"wing": v.wing},
+        "mine_conversation": {"messages": [{"content": "planted"}], "wing": v.wing},
+        "resolve_pointer": {"pointer": v.pointer},
     }
     for tool in TOOL_NAMES:
         for key in ("namespace", "user_id"):
@@ -359,7 +521,7 @@ async def run_control(mem: Memory, url: str, victims: dict[str, Victim]) -> dict
     admin = mem.keys.create("root", admin=True)[1]
     http = Tally()
     with httpx.Client(base_url=url, timeout=30, headers={"Authorization": f"Bearer {admin}"}) as c:
-        for route, method, path, params, body in http_attempts("alice", v)[:16]:
+        for route, method, path, params, body in scoped_attempts(v, {"namespace": v.ns}):
             response = c.request(method, path, params=params, json=body)
             sent = json.dumps([path, params, body])
             leak = "2xx" if response.is_success else leaked_text(response.text, v, sent)
@@ -410,7 +572,8 @@ def main() -> None:
     with home, Memory(":memory:", config=config, embedder=HashEmbedder()) as mem:
         victims = build(mem)
         keys = {user: mem.keys.create(user)[1] for user in USERS}
-        app = create_app(mem)
+        # No worker: the victims' queued jobs stay exactly as each snapshot saw them.
+        app = create_app(mem, worker=False)
         # Every route the app serves, from its OpenAPI schema; /health is public and
         # holds no user data.
         routes = [

@@ -7,12 +7,16 @@ library, must be exactly what it was. An admin key reaches both users.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
+import httpx2
 import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
 
 from conftest import HashEmbedder
 from engram import Config, Memory
@@ -21,6 +25,8 @@ from engram.api.server import serve_in_thread
 
 BOB = "user:bob"
 BOB_PROJECT = "user:bob/project"
+#: Bob's one palace drawer.
+POINTER = "§ W-001/R-01/D-001"
 
 
 @dataclass
@@ -51,6 +57,10 @@ def world(config: Config) -> Iterator[World]:
         deleted = memory.add("Bob's old address", user_id="bob")
         memory.delete(deleted.id, user_id="bob")
         project = memory.add("Bob's project codename is Falcon", namespace=BOB_PROJECT)
+        memory.graph.record(
+            bob.id, [("Bob", "has_dog", "Rex"), ("Bob", "uses", "vault")], user_id="bob"
+        )
+        memory.graph.record(project.id, [("Bob", "leads", "Rex")], namespace=BOB_PROJECT)
         memory.add("Alice's own note about the dog", user_id="alice")
         review = memory.store.review.add(
             BOB,
@@ -64,6 +74,12 @@ def world(config: Config) -> Iterator[World]:
         document = memory.documents.ingest("Bob's Falcon launch checklist", namespace=BOB_PROJECT)
         memory.documents.process(document.id, namespace=BOB_PROJECT)  # before the server's worker
         job = memory.store.jobs.enqueue("extract", BOB, memory_id=bob.id)
+        memory.palace.mine_conversation(
+            [{"role": "Bob", "content": "The vault code is in the blue folder"}],
+            wing="Bob",
+            session="private",
+            user_id="bob",
+        )
         # No worker: bob's queued jobs must stay exactly as the snapshot saw them.
         with serve_in_thread(create_app(memory, worker=False)) as url:
             yield World(url, memory, keys, bob.id, project.id, review.id, document.id, job.id)
@@ -85,8 +101,20 @@ def snapshot(memory: Memory) -> dict[str, Any]:
             "jobs": memory.jobs.list(namespace=ns).to_dict(),
             "transcripts": memory.store.transcripts.get(ns, ["bob-session", "alice-session"]),
             "vectors": _vectors(memory, ns),
+            "graph": _graph(memory, ns),
+            "palace": [n.to_dict() for n in memory.palace.tree(namespace=ns)],
         }
     return out
+
+
+def _graph(memory: Memory, namespace: str) -> dict[str, Any]:
+    return {
+        "entities": [e.to_dict() for e in memory.graph.entities(1000, namespace=namespace)],
+        "relations": [
+            r.to_dict()
+            for r in memory.graph.relations(None, False, limit=10_000, namespace=namespace)
+        ],
+    }
 
 
 def _vectors(memory: Memory, namespace: str) -> tuple[list[str], bytes]:
@@ -147,6 +175,15 @@ def attempts(w: World) -> list[tuple[str, str, dict[str, Any] | None, dict[str, 
             ("GET", f"/v1/jobs/{w.bob_job_id}", scope, None),
             ("POST", f"/v1/jobs/{w.bob_job_id}/retry", scope, None),
             ("GET", "/api/pipeline/status", scope, None),
+            ("GET", "/v1/palace", scope, None),
+            ("GET", "/v1/palace/resolve", {"pointer": POINTER, **scope}, None),
+            (
+                "POST",
+                "/v1/palace/mine",
+                None,
+                {"messages": [{"content": "planted"}], "wing": "Bob", **scope},
+            ),
+            *graph_attempts(scope),
         ]
     # By id from alice's own namespace: not found, never "forbidden" (no existence leak).
     for mid in (bid, pid):
@@ -165,6 +202,8 @@ def attempts(w: World) -> list[tuple[str, str, dict[str, Any] | None, dict[str, 
         ("GET", f"/v1/documents/{w.bob_document_id}", None, None),
         ("GET", f"/v1/jobs/{w.bob_job_id}", None, None),
         ("POST", f"/v1/jobs/{w.bob_job_id}/retry", None, None),
+        ("GET", "/v1/palace/resolve", {"pointer": POINTER}, None),
+        *[a for a in graph_attempts({}) if a[1] != "/v1/graph/entities" and "dedupe" not in a[1]],
     ]
     out += [
         ("POST", "/v1/purge", None, {"all_namespaces": True}),
@@ -172,6 +211,31 @@ def attempts(w: World) -> list[tuple[str, str, dict[str, Any] | None, dict[str, 
         ("GET", "/v1/diagnostics", None, None),
     ]
     return out
+
+
+def graph_attempts(
+    scope: dict[str, Any],
+) -> list[tuple[str, str, dict[str, Any] | None, dict[str, Any] | None]]:
+    """Every graph route aimed at bob's entities; with an empty scope, from alice's own
+    namespace, where bob's names are unknown (404). Bob's names are not secrets: the
+    404 message repeats the name asked for."""
+    return [
+        ("GET", "/v1/graph/entities", scope, None),
+        ("GET", "/v1/graph/entities/Rex", scope, None),
+        ("GET", "/v1/graph/relations", {**scope, "entity": "Rex", "current": "false"}, None),
+        ("GET", "/v1/graph/relations", {**scope, "entity": "Bob", "at": "2030-01-01"}, None),
+        ("GET", "/v1/graph/timeline/Rex", scope, None),
+        ("GET", "/v1/graph/neighbors/Bob", {**scope, "hops": 4}, None),
+        ("POST", "/v1/graph/merge", None, {"keep": "Bob", "other": "Rex", **scope}),
+        ("POST", "/v1/graph/split", None, {"entity": "Bob", "alias": "bob", **scope}),
+        (
+            "POST",
+            "/v1/graph/invalidate",
+            None,
+            {"source": "Bob", "relation_type": "has_dog", "target": "Rex", **scope},
+        ),
+        ("POST", "/v1/graph/dedupe", None, {"threshold": 0.1, "dry_run": False, **scope}),
+    ]
 
 
 def test_alice_cannot_reach_bob_through_any_route(world: World) -> None:
@@ -239,9 +303,52 @@ def test_bob_and_admin_reach_bobs_data(world: World) -> None:
     ) as admin:
         alice_notes = admin.get("/v1/memories", params={"user_id": "alice"}).json()
         assert [m["content"] for m in alice_notes["items"]] == ["Alice's own note about the dog"]
-        assert admin.get("/v1/diagnostics").json()["namespaces"][BOB] == 1
+        # The PIN hint and bob's one palace drawer (the tombstone is not counted).
+        assert admin.get("/v1/diagnostics").json()["namespaces"][BOB] == 2
     with httpx.Client(
         base_url=world.url, timeout=10, headers={"Authorization": f"Bearer {world.keys['bob']}"}
     ) as bob:
         assert bob.get("/v1/memories", params={"user_id": "alice"}).status_code == 403
         assert bob.get("/v1/diagnostics").status_code == 403
+
+
+async def _kg_calls(url: str, key: str, namespace: str | None) -> list[Any]:
+    headers = {"Authorization": f"Bearer {key}"}
+    if namespace:
+        headers["X-Engram-Namespace"] = namespace
+    calls: list[tuple[str, dict[str, Any]]] = [
+        ("kg_query", {"entity": "Rex"}),
+        ("kg_query", {"entity": "Bob", "as_of": "2030-01-01", "direction": "outgoing"}),
+        ("kg_timeline", {"entity": "Bob"}),
+        ("kg_invalidate", {"subject": "Bob", "predicate": "has_dog", "object": "Rex"}),
+    ]
+    async with (
+        httpx2.AsyncClient(headers=headers) as http,
+        Client(streamable_http_client(f"{url}/mcp", http_client=http)) as client,
+    ):
+        return [await client.call_tool(name, args) for name, args in calls]
+
+
+def test_alice_cannot_reach_bobs_graph_through_the_kg_tools(world: World) -> None:
+    """The kg_* MCP tools over /mcp with alice's key work in user:alice, where bob's
+    entities are unknown; asking for bob's namespace is refused before any tool runs."""
+    before = snapshot(world.memory)
+    results = asyncio.run(_kg_calls(world.url, world.keys["alice"], None))
+    for result in results:
+        assert result.is_error and "no entity" in str(result.content), result.content
+        assert "has_dog" not in str(result.content)
+    for namespace in (BOB, BOB_PROJECT):
+        refused = httpx.post(
+            f"{world.url}/mcp",
+            json={"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                  "params": {"name": "kg_query", "arguments": {"entity": "Rex"}}},
+            headers={"Authorization": f"Bearer {world.keys['alice']}",
+                     "X-Engram-Namespace": namespace,
+                     "Accept": "application/json, text/event-stream"},
+        )  # fmt: skip
+        assert refused.status_code == 403 and "Rex" not in refused.text
+    assert snapshot(world.memory) == before
+    # The control: bob's own key reaches his graph through the same tools.
+    [query, *_] = asyncio.run(_kg_calls(world.url, world.keys["bob"], None))
+    assert not query.is_error
+    assert [r["predicate"] for r in query.structured_content["relations"]] == ["has_dog"]

@@ -214,7 +214,7 @@ LAYERS = (
     grimp.Layer("mcp"),
     grimp.Layer("aio"),
     grimp.Layer("memory"),
-    grimp.Layer("keys", "transcripts", "admin", "graph", "jobs", "review", "documents"),
+    grimp.Layer("keys", "transcripts", "admin", "graph", "jobs", "review", "documents", "palace"),
     grimp.Layer("pipeline"),
     grimp.Layer("write", "filters", "transfer"),
     grimp.Layer("core"),

@@ -70,6 +70,7 @@ def test_extraction_records_decisions_as_constraints_and_other_facts_as_attribut
 
 
 def test_a_fact_about_no_known_entity_gets_no_attribute(mem: Memory) -> None:
+    with_pipeline(mem, linker=False)  # the inline linker (G3) would link the speaker
     mem.add("Caroline: I went hiking yesterday with the dog.", user_id="d")
     mem.jobs.process_pending()
     [job] = jobs_of(mem, "extract", user_id="d")
@@ -113,6 +114,7 @@ def test_one_pending_classify_job_per_entity_however_many_facts(mem: Memory) -> 
 def test_the_offline_classifier_files_facts_under_aspects_and_types_the_entity(
     mem: Memory,
 ) -> None:
+    with_pipeline(mem, linker=False)  # the graph comes from the pipeline alone here
     mem.add(WORK, user_id="d")
     mem.add(EFOIL, user_id="d")
     mem.add(DECISION, user_id="d")

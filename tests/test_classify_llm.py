@@ -69,6 +69,7 @@ def mem(tmp_path: Path, store_location: str, llm: ScriptedLlm) -> Iterator[Memor
         env={},
         home=str(tmp_path / "home"),
         llm={"provider": "ollama", "base_url": llm.url, "timeout_s": 5},
+        pipeline={"linker": False},  # entities and their types come from the LLM here
     )
     with Memory(store_location, config=config, embedder=HashEmbedder()) as m:
         yield m

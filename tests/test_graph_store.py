@@ -93,3 +93,35 @@ def test_sqlite_store_upgrades_to_the_graph(tmp_path: Path) -> None:
         assert "013_graph" in migrations.applied(conn)
     finally:
         conn.close()
+
+
+def test_the_aspects_migration_aliases_normalised_names_of_older_entities(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        migrations.migrate(conn, upto="014_review")
+        for key in ("dr. smith", "caroline's", "derek", "smith"):
+            conn.execute(
+                "INSERT INTO entities(namespace, name, canonical_name, created_at, updated_at) "
+                "VALUES ('default', ?, ?, '2024-01-01T00:00:00Z', '2024-01-01T00:00:00Z')",
+                (key, key),
+            )
+        conn.execute(
+            "INSERT INTO entities(namespace, name, canonical_name, created_at, updated_at) "
+            "VALUES ('default', 'caroline', 'caroline', '2024-01-01T00:00:00Z', "
+            "'2024-01-01T00:00:00Z')"
+        )
+    finally:
+        conn.close()
+    store = SQLiteStore(path)
+    try:
+        smith = store.graph.entity("default", "dr smith")
+        assert smith is not None and smith.aliases == ("dr smith",)
+        # "caroline" is taken by an entity of its own: dedupe's business, not an alias
+        possessive = store.graph.entity("default", "caroline's")
+        assert possessive is not None and possessive.aliases == ()
+        assert store.graph.entity("default", "derek").aliases == ()  # type: ignore[union-attr]
+    finally:
+        store.close()

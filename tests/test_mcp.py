@@ -84,7 +84,19 @@ async def test_lists_every_tool_with_when_to_use_and_strict_schemas(alice: Clien
     read_only = {
         name for name, t in tools.items() if t.annotations and t.annotations.read_only_hint
     }
-    assert read_only == {"get_context", "search_memory", "recall_memory", "list_memories"}
+    assert read_only == {
+        "get_context",
+        "search_memory",
+        "recall_memory",
+        "list_memories",
+        "kg_query",
+        "kg_timeline",
+        "palace_tree",
+        "resolve_pointer",
+    }
+    assert (
+        tools["kg_invalidate"].annotations and tools["kg_invalidate"].annotations.destructive_hint
+    )
     assert tools["forget"].annotations and tools["forget"].annotations.destructive_hint
     rating = tools["feedback"].input_schema["properties"]["rating"]
     assert rating["enum"] == ["up", "down", 1, -1]
@@ -227,6 +239,12 @@ VALID: dict[str, dict[str, Any]] = {
     "forget": {"id": "x"},
     "list_memories": {},
     "ingest_document": {"text": "t"},
+    "kg_query": {"entity": "x"},
+    "kg_timeline": {"entity": "x"},
+    "kg_invalidate": {"subject": "x", "predicate": "owns", "object": "y"},
+    "palace_tree": {},
+    "mine_conversation": {"messages": [{"content": "c"}], "wing": "w"},
+    "resolve_pointer": {"pointer": "§ W-001/R-01/D-001"},
 }
 
 

@@ -23,6 +23,7 @@ from engram.graph import Graph
 from engram.jobs import Jobs
 from engram.keys import Keys
 from engram.memory import Memory
+from engram.palace import Palace
 from engram.review import Review
 from engram.store.protocols import Store
 from engram.transcripts import Transcripts
@@ -87,6 +88,8 @@ class AsyncGraph(Awaitable[Graph]):
     upsert_aspect = awaitable(Graph.upsert_aspect)
     add_attribute = awaitable(Graph.add_attribute)
     entities = awaitable(Graph.entities)
+    count_entities = awaitable(Graph.count_entities)
+    count_relations = awaitable(Graph.count_relations)
     entity = awaitable(Graph.entity)
     relations = awaitable(Graph.relations)
     timeline = awaitable(Graph.timeline)
@@ -95,6 +98,25 @@ class AsyncGraph(Awaitable[Graph]):
     memories_of = awaitable(Graph.memories_of)
     aspects = awaitable(Graph.aspects)
     attributes = awaitable(Graph.attributes)
+    aspect_feedback = awaitable(Graph.aspect_feedback)
+    decay_aspects = awaitable(Graph.decay_aspects)
+    merge = awaitable(Graph.merge)
+    split = awaitable(Graph.split)
+    invalidate = awaitable(Graph.invalidate)
+    dedupe = awaitable(Graph.dedupe)
+    feedback_telemetry = awaitable(Graph.feedback_telemetry)
+
+
+class AsyncPalace(Awaitable[Palace]):
+    """``amem.palace``: ``Memory.palace``, awaitable."""
+
+    add_wing = awaitable(Palace.add_wing)
+    add_alias = awaitable(Palace.add_alias)
+    tree = awaitable(Palace.tree)
+    drawers = awaitable(Palace.drawers)
+    mine_conversation = awaitable(Palace.mine_conversation)
+    resolve = awaitable(Palace.resolve)
+    pointer = awaitable(Palace.pointer)
 
 
 class AsyncJobs(Awaitable[Jobs]):
@@ -165,6 +187,7 @@ class AsyncMemory(Awaitable[Memory]):
         self.review = AsyncReview(self.sync.review)
         self.jobs = AsyncJobs(self.sync.jobs)
         self.documents = AsyncDocuments(self.sync.documents)
+        self.palace = AsyncPalace(self.sync.palace)
 
     add = awaitable(Memory.add)
     add_many = awaitable(Memory.add_many)

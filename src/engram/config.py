@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 from engram.errors import ConfigError, shown
 from engram.settings import (
     DocumentsConfig,
+    GraphConfig,
     LlmConfig,
     PipelineConfig,
     WorkerConfig,
@@ -143,6 +144,19 @@ class RecallConfig:
     hints: bool = False
     """Match the hints (prospective index) of memories too, merged with max(); off until
     hints measure better (docs/benchmarks.md, "Hints")."""
+    graph_boost: bool = False
+    """seed 004's graph boost (FEATURES G4): candidates that mention an entity the query
+    names, or one of its neighbours, get ``graph_boost_weight`` added to their fused
+    score. docs/recall.md, "Graph boost"."""
+    graph_boost_weight: float = field(default=0.15, metadata=_range(0.0, 1.0))
+    """seed 004: graph.boostWeight 0.15 (0.0-1.0)."""
+    graph_boost_timeout_ms: int = field(default=500, metadata=_range(50, 5000))
+    """seed 004: graph.boostTimeoutMs 500 (50-5000); past it the lookup stops."""
+    graph_boost_hub: int = field(default=100, metadata=_range(0, 1_000_000))
+    """An entity more memories than this mention (a speaker named in every turn) is a
+    hub: it adds no memories and is not expanded; 0: no cap. 100 measured better than
+    no cap on LoCoMo dev, and kept the lookup at 0.4 ms instead of 82 ms at 100k
+    memories (docs/benchmarks.md, "Graph boost and the inline linker")."""
     flagged_context: str = field(default="omit", metadata=_choices("omit", "mark"))
     """What the context block does with memories the injection scan flagged (flag mode):
     leave them out (the default: flagged text never reaches a prompt), or show them
@@ -209,6 +223,7 @@ class Config:
     llm: LlmConfig = field(default_factory=LlmConfig)
     worker: WorkerConfig = field(default_factory=WorkerConfig)
     documents: DocumentsConfig = field(default_factory=DocumentsConfig)
+    graph: GraphConfig = field(default_factory=GraphConfig)
 
     @property
     def home_path(self) -> Path:
@@ -353,6 +368,7 @@ _NAMES = {
     "LlmConfig": LlmConfig,
     "WorkerConfig": WorkerConfig,
     "DocumentsConfig": DocumentsConfig,
+    "GraphConfig": GraphConfig,
     "str": str,
     "int": int,
     "float": float,

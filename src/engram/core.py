@@ -9,7 +9,7 @@ vector index and one closed flag.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,9 +23,15 @@ from engram.recall.pipeline import Retriever
 from engram.records import MemoryRecord
 from engram.safety import InjectionMode, ScanResult, enforce
 from engram.store.protocols import Store, VectorRow, VectorSearch
+from engram.store.protocols.graph import Triple
 from engram.validate import memory_id_value, namespace_for
 
 log = logging.getLogger("engram")
+
+#: The inline entity linker (FEATURES G3): a memory's text -> (triples, entity name ->
+#: type) for ``GraphStore.record``. It lives in the pipeline package, above this
+#: layer, so ``Memory`` hands it in (``Core.linker``); None links nothing.
+Linker = Callable[[str], tuple[Sequence[Triple], Mapping[str, str]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +71,9 @@ class Core:
             self.index,
             llm=self.llm,
             hints=store.hints,
+            graph=store.graph,
         )
+        self.linker: Linker | None = None
         self.closed = False
         self.embed_failures = 0
         self._llm: LlmProvider | None = None

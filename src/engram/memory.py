@@ -31,6 +31,8 @@ from engram.filters import list_query, scope_filter
 from engram.graph import Graph
 from engram.jobs import Jobs
 from engram.keys import Keys
+from engram.palace import Palace, place_filter, pointer_cites
+from engram.pipeline.linker import links
 from engram.recall.pipeline import RecallRequest
 from engram.records import BatchResult, HistoryEntry, Hit, MemoryRecord, Page, Recall
 from engram.review import Review
@@ -72,6 +74,8 @@ class Memory:
     """seed 004's job queue (extraction, hints, documents) and its worker."""
     review: Review
     """The write pipeline's proposals held back for a person: approve or reject."""
+    palace: Palace
+    """seed 003's palace: wings, rooms, closets, drawers; mining and AAAK pointers."""
     """Housekeeping: reindex, purge, doctor, export, import, the feedback log."""
 
     def __init__(
@@ -100,6 +104,7 @@ class Memory:
             store.close()
             raise
         self._core = Core(config, store, model, allow_dimension_mismatch=allow_dimension_mismatch)
+        self._core.linker = links  # FEATURES G3; the write path calls it when [pipeline] linker
         self.keys = Keys(self._core)
         self.transcripts = Transcripts(self._core)
         self.admin = Admin(self._core)
@@ -107,6 +112,7 @@ class Memory:
         self.review = Review(self._core)
         self.jobs = Jobs(self._core)
         self.documents = Documents(self._core)
+        self.palace = Palace(self._core)
         if background:  # a worker thread runs the queued jobs until ``close``
             self.jobs.start()
 
@@ -311,7 +317,10 @@ class Memory:
         agent_id: str | None = None,
         run_id: str | None = None,
     ) -> MemoryRecord:
-        """Thumbs up (+1) or down (-1): quality moves by one, clamped to [-3, +3]."""
+        """Thumbs up (+1) or down (-1): quality moves by one, clamped to [-3, +3].
+
+        A thumbs up also confirms the memory's aspects in the graph (seed 004's aspect
+        feedback, ``mem.graph.aspect_feedback``), in the same transaction."""
         core = self._core
         core.check_open()
         scope = core.scope(namespace, user_id, agent_id, run_id)
@@ -320,9 +329,12 @@ class Memory:
             if not isinstance(comment, str):
                 raise InvalidInputError(f"comment must be a string, got {type_name(comment)}")
             comment = no_nul("comment", comment)
-        _, after = core.store.feedback.record(
-            scope.namespace, memory_id_value(memory_id), value, comment
-        )
+        with core.store.transaction():  # the rating and its aspect signal land together
+            _, after = core.store.feedback.record(
+                scope.namespace, memory_id_value(memory_id), value, comment
+            )
+            if value > 0:
+                self.graph.aspect_feedback({after.id: 1}, namespace=scope.namespace)
         return after
 
     # -- reads ----------------------------------------------------------------------
@@ -394,6 +406,8 @@ class Memory:
         run_id: str | None = None,
         limit: int = 10,
         filters: Mapping[str, Any] | None = None,
+        wing: str | int | None = None,
+        room: str | int | None = None,
         **overrides: Any,
     ) -> list[Hit]:
         """Ranked hits for ``query``, each with its score breakdown. Keyword
@@ -408,6 +422,8 @@ class Memory:
                 run_id=run_id,
                 limit=limit,
                 filters=filters,
+                wing=wing,
+                room=room,
                 **overrides,
             ).hits
         )
@@ -425,13 +441,18 @@ class Memory:
         budget_tokens: int | None = None,
         filters: Mapping[str, Any] | None = None,
         expand: bool = False,
+        wing: str | int | None = None,
+        room: str | int | None = None,
+        cite: str = "id",
         **overrides: Any,
     ) -> Recall:
         """The few memories that matter for ``query``, and a context block to inject.
 
         ``limit`` defaults to seed 000's 4. ``budget_tokens`` packs hits greedily into a
         token budget. ``expand=True`` joins the raw transcripts of the hits' sessions
-        (``session_id``) into ``Recall.transcripts`` (seed 004). Keyword ``overrides``
+        (``session_id``) into ``Recall.transcripts`` (seed 004). ``wing=``/``room=``
+        keep memories filed in that place of ``mem.palace``; ``cite="pointer"`` cites
+        palace drawers by AAAK pointer in the context block. Keyword ``overrides``
         adjust recall settings for this call only (``fusion="rrf"``, ``alpha=0.3``,
         ``strategy="bm25"``...).
         """
@@ -452,6 +473,8 @@ class Memory:
             budget_tokens=budget_tokens,
             matches=scope_filter(scope, filters),
             config=cfg,
+            restrict=place_filter(self.palace, scope, wing, room),
+            cite=_cites(self.palace, scope, cite),
         )
         result = core.retriever.recall(request)
         if not expand:
@@ -505,3 +528,10 @@ class Memory:
     def doctor(self) -> dict[str, Any]:
         """Alias of ``admin.doctor``."""
         return self.admin.doctor()
+
+
+def _cites(palace: Palace, scope: Scope, cite: object) -> Any:
+    """``cite="id"`` (the default) or ``"pointer"`` (AAAK pointers of drawers)."""
+    if cite not in ("id", "pointer"):
+        raise InvalidInputError(f"cite must be 'id' or 'pointer', got {cite!r}")
+    return pointer_cites(palace, scope) if cite == "pointer" else None

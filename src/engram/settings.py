@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engram.errors import ConfigError
+
 
 def _range(lo: float | None, hi: float | None) -> dict[str, Any]:
     return {"range": (lo, hi)}
@@ -53,12 +55,42 @@ class PipelineConfig:
     """seed 004: hints.max."""
     graph: bool = True
     """seed 004: graphEnabled; extracted entity triples are kept as a graph."""
+    linker: bool = True
+    """seed 004's inline entity linker (FEATURES G3): speakers, names and rule-read
+    triples go into the graph in the memory's own write transaction (needs
+    ``graph``; independent of ``enabled``). docs/graph.md, "Linking at write time"."""
     classify: bool = True
     """seed 004's structural classification: a ``classify`` job per entity files its
     facts under named aspects (needs ``graph``)."""
     classify_batch_size: int = field(default=20, metadata=_range(1, 200))
     """seed 004: structural.classifyBatchSize, the most facts of one entity per LLM
     call. The seed gives no default; 20 is extraction's cap of facts per memory."""
+
+
+@dataclass(frozen=True, slots=True)
+class GraphConfig:
+    """seed 004's aspect feedback (FEATURES G5). The seed names delta, minWeight,
+    maxWeight, staleDays and decayRate but gives no numbers: these defaults are
+    engram's choice (docs/graph.md, "Aspect feedback")."""
+
+    aspect_delta: float = field(default=0.05, metadata=_range(0.0, 1.0))
+    """Weight added to an aspect per confirmation of one of its memories."""
+    aspect_min_weight: float = field(default=0.1, metadata=_range(0.0, 1.0))
+    """Floor of an aspect's weight under feedback and decay."""
+    aspect_max_weight: float = field(default=1.0, metadata=_range(0.0, 1.0))
+    """Ceiling of an aspect's weight under feedback."""
+    aspect_stale_days: float = field(default=30.0, metadata=_range(0.0, 3650.0))
+    """An aspect not confirmed for this long decays."""
+    aspect_decay_rate: float = field(default=0.05, metadata=_range(0.0, 1.0))
+    """Weight a stale aspect loses per decay run."""
+
+    def __post_init__(self) -> None:
+        if self.aspect_min_weight > self.aspect_max_weight:
+            raise ConfigError(
+                f"graph.aspect_min_weight ({self.aspect_min_weight}) is above "
+                f"graph.aspect_max_weight ({self.aspect_max_weight}); lower the floor or "
+                "raise the ceiling"
+            )
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,8 +19,10 @@ from engram.records import (
     MemoryRecord,
     MemoryType,
     Outcome,
+    utcnow,
 )
 from engram.store.protocols import InsertResult
+from engram.store.protocols.graph import SINGLE_VALUED
 from engram.text import normalize_content
 from engram.validate import (
     build_record,
@@ -174,8 +176,10 @@ def add_batch(
 
 def _insert(core: Core, records: list[MemoryRecord], kinds: tuple[str, ...]) -> list[InsertResult]:
     """Insert a batch; with pipeline job ``kinds``, queue each new memory's jobs in the
-    same transaction."""
-    if not kinds:
+    same transaction, and with the inline linker on, write what it names to the graph
+    in that transaction too (a failure rolls back the memories with their links)."""
+    linking = linker_on(core)
+    if not kinds and not linking:
         return core.store.memories.insert(records)
     with core.store.transaction():
         results = core.store.memories.insert(records)
@@ -188,7 +192,32 @@ def _insert(core: Core, records: list[MemoryRecord], kinds: tuple[str, ...]) -> 
                         memory_id=result.record.id,
                         max_attempts=core.config.worker.max_attempts,
                     )
+                if linking:
+                    link(core, result.record)
     return results
+
+
+def linker_on(core: Core) -> bool:
+    """Whether new memories are linked into the graph as they are written (G3)."""
+    cfg = core.config.pipeline
+    return core.linker is not None and cfg.graph and cfg.linker
+
+
+def link(core: Core, record: MemoryRecord) -> None:
+    """FEATURES G3: record what ``record``'s text names (speaker, names, rule-read
+    triples) in the graph; joins the open transaction. Nothing named, nothing written."""
+    assert core.linker is not None
+    triples, types = core.linker(record.content)
+    if triples or types:
+        core.store.graph.record(
+            record.namespace,
+            record.id,
+            triples,
+            entity_types=types,
+            single_valued=SINGLE_VALUED,
+            valid_from=record.created_at,
+            now=utcnow(),
+        )
 
 
 def pipeline_jobs(core: Core) -> tuple[str, ...]:

@@ -12,7 +12,15 @@ from fastapi import FastAPI
 from starlette.routing import Route
 
 from engram._version import __version__
-from engram.api import documents_routes, errors, jobs_routes, review_routes, routes
+from engram.api import (
+    documents_routes,
+    errors,
+    graph_routes,
+    jobs_routes,
+    palace_routes,
+    review_routes,
+    routes,
+)
 from engram.api.auth import McpGuard, ServerState, current_namespace
 from engram.api.limits import BodyLimit
 from engram.memory import Memory
@@ -72,6 +80,8 @@ def create_app(
     app.include_router(documents_routes.router)
     app.include_router(review_routes.router)
     app.include_router(jobs_routes.router)
+    app.include_router(palace_routes.router)
+    app.include_router(graph_routes.router)
     if mcp_app is not None:
         # A Route, not a Mount: a Mount would redirect "/mcp" to "/mcp/".
         app.router.routes.append(

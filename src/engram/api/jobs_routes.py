@@ -72,6 +72,12 @@ class PipelineStatus(BaseModel):
     handlers: list[str] = Field(description="The job kinds this server can run.")
     worker: dict[str, Any]
     last_error: dict[str, Any] | None
+    aspect_feedback: dict[str, int] = Field(
+        default_factory=dict,
+        description="seed 004's aspect feedback counters since the server started "
+        "(aspects_updated, confirmations, decayed_aspects, propagated_attributes), "
+        "for the caller's namespace or every namespace.",
+    )
 
 
 def _scope(caller: Principal, mem: Memory, scope_in: m.Scope) -> dict[str, Any]:
@@ -122,4 +128,5 @@ def pipeline_status(scope_in: ScopeQuery, caller: Caller, state: State) -> dict[
     """seed 004's pipeline status: queue counts per status and kind, whether the server
     runs a worker, and the latest failure."""
     mem = state.memory
-    return mem.jobs.status(**_scope(caller, mem, scope_in))
+    scope = _scope(caller, mem, scope_in)
+    return {**mem.jobs.status(**scope), "aspect_feedback": mem.graph.feedback_telemetry(**scope)}

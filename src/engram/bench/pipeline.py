@@ -9,6 +9,8 @@ every arm alike:
    same transaction as the memory; the model work is not in the caller's path. The
    embedder is the configured one (MiniLM by default), or none with ``embed=False`` to
    isolate the write itself.
+   A third arm, **pipeline off and the inline linker off**, shows what linking
+   (FEATURES G3, on in the other two unless ``[pipeline] linker = false``) costs.
 2. **worker**: ``mem.jobs.process_pending()`` on the queued jobs (offline extraction,
    decisions against the top-5 candidates, graph writes, hints), in jobs and raw
    memories per second, with what it produced.
@@ -47,9 +49,17 @@ def locomo_turns(path: str | Path, limit: int) -> list[str]:
 
 
 def _add_rate(
-    config: Config, texts: list[str], *, pipeline: bool, embed: bool, workdir: Path, tag: str
+    config: Config,
+    texts: list[str],
+    *,
+    pipeline: bool,
+    embed: bool,
+    workdir: Path,
+    tag: str,
+    linker: bool | None = None,
 ) -> float:
-    cfg = replace(config, pipeline=replace(config.pipeline, enabled=pipeline))
+    linked = config.pipeline.linker if linker is None else linker
+    cfg = replace(config, pipeline=replace(config.pipeline, enabled=pipeline, linker=linked))
     memory = (
         Memory(workdir / f"{tag}.db", config=cfg)
         if embed
@@ -74,6 +84,7 @@ def run(
     texts = locomo_turns(data, n)
     off: list[float] = []
     on: list[float] = []
+    unlinked: list[float] = []
     with tempfile.TemporaryDirectory(prefix="engram-bench-pipeline-") as tmp:
         work = Path(tmp)
         for r in range(rounds):
@@ -85,6 +96,18 @@ def run(
                     tag=f"{r}-{pipeline}",
                 )  # fmt: skip
                 (on if pipeline else off).append(rate)
+            # The inline linker (G3) off, pipeline off: what linking costs the write.
+            unlinked.append(
+                _add_rate(
+                    config,
+                    texts,
+                    pipeline=False,
+                    embed=embed,
+                    workdir=work,
+                    tag=f"{r}-unlinked",
+                    linker=False,
+                )  # fmt: skip
+            )
             if progress is not None:
                 progress(f"add round {r + 1}/{rounds}")
         cfg = replace(config, pipeline=replace(config.pipeline, enabled=True))
@@ -105,6 +128,9 @@ def run(
         "add_per_s_pipeline_off": round(statistics.median(off), 1),
         "add_per_s_pipeline_on": round(statistics.median(on), 1),
         "add_ratio_on_off": round(statistics.median(on) / statistics.median(off), 3),
+        "linker": config.pipeline.linker,
+        "add_per_s_pipeline_off_linker_off": round(statistics.median(unlinked), 1),
+        "add_ratio_linker_on_off": round(statistics.median(off) / statistics.median(unlinked), 3),
         "queued": queued,
         "jobs_processed": processed,
         "worker_seconds": round(elapsed, 2),

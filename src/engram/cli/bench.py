@@ -17,7 +17,9 @@ from typing import Any, TypeVar
 import click
 
 from engram.bench import beam, locomo, longmemeval, report, runner, scale
+from engram.bench import entities as entities_bench
 from engram.bench import extraction as extraction_bench
+from engram.bench import graph as graph_bench
 from engram.bench import pipeline as pipeline_bench
 from engram.bench.dataset import Dataset
 from engram.cli import render
@@ -257,6 +259,47 @@ def extraction_cmd(
     render.console.print(f"results: {path}")
 
 
+@bench.command("entities")
+@click.option(
+    "--data",
+    default=str(SHARED_BENCH / "locomo" / "locomo10_dev.json"),
+    show_default=True,
+    help="The LoCoMo JSON file whose conversations are ingested.",
+)
+@click.option(
+    "--threshold",
+    default=entities_bench.DEFAULT_THRESHOLD,
+    show_default=True,
+    type=float,
+    help="dedupe's cosine threshold for entity names.",
+)
+@click.option("--conversations", type=int, help="Only the first N conversations.")
+@click.option(
+    "--out",
+    default="bench-results",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="Directory for entities.json and entities.md.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.pass_obj
+@handle_errors
+def entities_cmd(
+    obj: Ctx, /, data: str, threshold: float, conversations: int | None, out: str, as_json: bool
+) -> None:
+    """Duplicate-entity rate of the graph after LoCoMo, before and after dedupe."""
+    embedder = entities_bench.configured_embedder(obj.config())
+    result = entities_bench.run(
+        data, embedder=embedder, threshold=threshold, conversations=conversations
+    )
+    path = entities_bench.write(result, out)
+    if as_json:
+        render.emit_json(result | {"results": str(path)})
+        return
+    print(entities_bench.markdown(result))
+    render.console.print(f"results: {path}")
+
+
 @bench.command("pipeline")
 @click.option(
     "--data",
@@ -288,6 +331,83 @@ def pipeline_cmd(
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "pipeline.json").write_text(json.dumps(result, indent=2), encoding="utf-8")
     (folder / "pipeline.md").write_text(text + "\n", encoding="utf-8")
+    if as_json:
+        render.emit_json(result)
+        return
+    print(text)
+
+
+@bench.command("graph")
+@click.option(
+    "--data",
+    default=str(SHARED_BENCH / "locomo" / "locomo10_dev.json"),
+    show_default=True,
+    help="The LoCoMo JSON file (its event_summary is the gold).",
+)
+@click.option(
+    "--out",
+    default="bench-results",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="Directory for graph.json and graph.md.",
+)
+@click.option(
+    "--latency",
+    type=int,
+    default=None,
+    help="Instead: recall latency with the graph boost off vs on at N memories "
+    "(the scale benchmark's corpus, linked as it is added).",
+)
+@click.option("--queries", default=300, show_default=True, help="Questions for --latency.")
+@click.option(
+    "--set",
+    "pairs",
+    multiple=True,
+    help="A recall setting for the boosted arm of --latency, KEY=VALUE.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.pass_obj
+@handle_errors
+def graph_cmd(
+    obj: Ctx,
+    /,
+    data: str,
+    out: str,
+    latency: int | None,
+    queries: int,
+    pairs: tuple[str, ...],
+    as_json: bool,
+) -> None:
+    """Knowledge graph: LoCoMo's gold events found in the speakers' timelines, after
+    the inline linker and after the offline pipeline; or, with --latency N, what the
+    graph boost costs a recall at N memories."""
+    if latency is not None:
+        timing = graph_bench.boost_latency(
+            obj.config(), data, n=latency, queries=queries, settings=_settings(pairs)
+        )
+        folder = Path(out)
+        folder.mkdir(parents=True, exist_ok=True)
+        name = f"graph-latency-{latency}.json"
+        (folder / name).write_text(json.dumps(timing, indent=2), encoding="utf-8")
+        if as_json:
+            render.emit_json(timing)
+            return
+        print(report.table(["measure", "value"], [[k, v] for k, v in timing.items()]))
+        return
+    with progress_bar() as bar:
+        tasks: dict[str, Any] = {}
+
+        def advance(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(stage, total=total)
+            bar.update(tasks[stage], completed=done)
+
+        result = graph_bench.run(obj.config(), data, progress=advance)
+    text = graph_bench.markdown(result)
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "graph.json").write_text(json.dumps(result, indent=2), encoding="utf-8")
+    (folder / "graph.md").write_text(text + "\n", encoding="utf-8")
     if as_json:
         render.emit_json(result)
         return

@@ -23,10 +23,12 @@ from engram.cli.common import (
     scope_options,
     short_ids,
 )
+from engram.cli.graph import graph
 from engram.cli.ingest import ingest
 from engram.cli.jobs import jobs, worker
 from engram.cli.mcp import mcp
 from engram.cli.migrate import migrate_store
+from engram.cli.palace import mine, palace
 from engram.cli.quickstart import run_quickstart
 from engram.cli.review import review
 from engram.cli.serve import keys, serve
@@ -170,6 +172,14 @@ def search(
 @scope_options
 @click.option("-k", "--limit", type=int, help="How many memories (default 4, seed 000).")
 @click.option("--budget", "budget_tokens", type=int, help="Token budget for the block.")
+@click.option("--wing", help="Only memories filed in this palace wing (name or W-001).")
+@click.option("--room", help="... and in this room of it (name or number).")
+@click.option(
+    "--cite",
+    type=click.Choice(["id", "pointer"]),
+    default="id",
+    help="Cite drawers by AAAK pointer.",
+)
 @json_option
 @click.pass_obj
 @handle_errors
@@ -182,6 +192,9 @@ def recall(
     run_id: str | None,
     limit: int | None,
     budget_tokens: int | None,
+    wing: str | None,
+    room: str | None,
+    cite: str,
     as_json: bool,
 ) -> None:
     """Print the context block to inject into a prompt for QUERY."""
@@ -191,6 +204,9 @@ def recall(
             **scope_kwargs(namespace, user_id, agent_id, run_id),
             limit=limit,
             budget_tokens=budget_tokens,
+            wing=wing,
+            room=int(room) if room and room.isdigit() else room,
+            cite=cite,
         )
     if as_json:
         render.emit_json(result.to_dict())
@@ -474,7 +490,10 @@ cli.add_command(import_)
 cli.add_command(migrate_store)
 cli.add_command(ingest)
 cli.add_command(review)
+cli.add_command(palace)
+cli.add_command(mine)
 cli.add_command(jobs)
+cli.add_command(graph)
 cli.add_command(worker)
 
 

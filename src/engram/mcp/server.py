@@ -26,6 +26,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engram._version import __version__
 from engram.errors import EngramError, NotFoundError
+from engram.mcp.graph_tools import GRAPH_TOOL_NAMES, graph_tools
+from engram.mcp.palace_tools import PALACE_TOOL_NAMES, palace_tools
 from engram.memory import Memory
 from engram.records import Hit, MemoryRecord, iso
 
@@ -41,6 +43,8 @@ TOOL_NAMES = (
     "forget",
     "list_memories",
     "ingest_document",
+    *GRAPH_TOOL_NAMES,
+    *PALACE_TOOL_NAMES,
 )
 
 #: How much of a memory's content search and list results show; recall_memory has it all.
@@ -70,6 +74,8 @@ engram is your long-term memory: what earlier sessions learned, decided and were
   fact about the project or the user), call remember with one self-contained statement.
 - After a memory helped or misled you, call feedback; call forget when one is wrong or
   obsolete.
+- For what is known about a person, project or thing, call kg_query (kg_timeline for how
+  it changed); call kg_invalidate when such a fact stops holding.
 Store only what cannot be found again by reading the code or the environment."""
 
 
@@ -474,6 +480,8 @@ def create_mcp_server(memory: Memory, *, namespace: str | Callable[[], str]) -> 
             ingest_document,
             ToolAnnotations(read_only_hint=False, idempotent_hint=False, open_world_hint=True),
         ),
+        **graph_tools(memory, call),
+        **palace_tools(memory, call),
     }
     return MCPServer(
         "engram",

@@ -226,7 +226,7 @@ def record_attributes(
     """Record each fact as an attribute of its subject entity (P9 kinds), once per
     memory and content, and queue one classify job per entity left with unclassified
     attributes (P10). Returns counts for the job's result."""
-    ns, graph = source.namespace, core.store.graph
+    ns, graph = source.namespace, core.store.aspects
     known: dict[str, tuple[int, str]] = {}
     for r in relations:
         known.setdefault(canonical_name(r.source), (r.source_entity_id, r.source))
@@ -455,7 +455,7 @@ def classify_with_llm(
 def _unclassified(core: Core, entity: Entity, tried: set[int], size: int) -> list[Attribute]:
     """Up to ``size`` of the entity's attributes without an aspect, oldest first, whose
     memory is live (a deleted memory's attribute is left alone)."""
-    ns, found = entity.namespace, core.store.graph.attributes(entity.namespace, entity.id)
+    ns, found = entity.namespace, core.store.aspects.attributes(entity.namespace, entity.id)
     pending = [a for a in found if a.aspect_id is None and a.id not in tried]
     live = core.store.memories.get_many(ns, list({a.memory_id for a in pending}))
     return [a for a in pending if a.memory_id in live][:size]
@@ -485,7 +485,7 @@ def _land(
     core: Core, entity: Entity, batch: Sequence[Attribute], answer: Answer, now: datetime
 ) -> list[Attribute]:
     """Write one batch's aspects and kinds (the rules fill what the answer lacks)."""
-    graph, ns = core.store.graph, entity.namespace
+    graph, ns = core.store.aspects, entity.namespace
     landed: list[Attribute] = []
     for i, attribute in enumerate(batch):
         aspect_name, kind = answer.facts.get(i, (rule_aspect(attribute.content), None))
@@ -539,7 +539,7 @@ def handle_classify(core: Core, job: Job) -> Mapping[str, Any]:
         ask_type = entity.entity_type in UNTYPED
         answer = Answer({}, None, ())
         if provider is not None:
-            existing = graph.aspects(entity.namespace, entity.id)
+            existing = core.store.aspects.aspects(entity.namespace, entity.id)
             answer = classify_with_llm(
                 provider,
                 entity,
@@ -569,7 +569,7 @@ def handle_classify(core: Core, job: Job) -> Mapping[str, Any]:
         report.merge(
             supersession.supersede_siblings(core, entity, landed, provider=provider, now=now)
         )
-    names = {a.id: a.name for a in graph.aspects(entity.namespace, entity.id)}
+    names = {a.id: a.name for a in core.store.aspects.aspects(entity.namespace, entity.id)}
     return {
         "entity": entity.name,
         "entity_id": entity.id,

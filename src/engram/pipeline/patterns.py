@@ -481,3 +481,55 @@ def relation_triples(fact: str, confidence: float = 1.0) -> list[Relation]:
             attribute = re.sub(r"[^a-z]+", "_", " ".join(named)).strip("_")
             add(match.group("s"), attribute, noun_phrase(match.group("o")), 0.6)
     return found
+
+
+# -- named things (the inline linker, FEATURES G3) ---------------------------------------
+
+# A run of one to four capitalised words ("Xenoblade Chronicles", "New York City"),
+# allowing "of" and "the" inside ("Bank of America").
+_NAME_RUN = re.compile(
+    r"\b[A-Z][\w'’-]*[A-Za-z0-9](?:\s+(?:(?:of|the|de|van|von)\s+){0,2}[A-Z][\w'’-]*[A-Za-z0-9]){0,3}"
+)
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;\"(\n]\s*)$")
+#: Capitalised words that name no thing: pronouns and chat words, days and months
+#: (they are times, not entities), titles.
+NOT_NAMES = word_set(
+    """
+    i i'm i've i'll i'd im ive ok okay hey hi hello yes yeah yep no nope wow oh omg lol
+    thanks thank please sorry congrats congratulations haha hmm mr mrs ms dr bye goodbye
+    woah whoa aww awesome cool nice great sure losing
+    monday tuesday wednesday thursday friday saturday sunday january february march
+    april may june july august september october november december
+    """
+)
+
+
+_NOT_FIRST = NOT_NAMES | STOPWORDS | INTERJECTIONS | COMMON_OPENERS
+
+
+def proper_names(text: str) -> list[str]:
+    """The capitalised names ``text`` mentions, in order, each once: "I beat my record
+    at the Valorant tournament in New York" -> ["Valorant", "New York"]. A single
+    capitalised word that opens a sentence is taken as an ordinary word ("Painting
+    helps"), a run of two or more as a name ("Xenoblade Chronicles is ..."); possessive
+    "'s" is dropped."""
+    found: dict[str, str] = {}
+    for match in _NAME_RUN.finditer(text):
+        words = [w for w in match.group(0).replace("’", "'").split()]
+        while words and words[0].lower().removesuffix("'s") in _NOT_FIRST:
+            words = words[1:]
+        while words and words[-1].lower() in NOT_NAMES | {"of", "the", "de", "van", "von"}:
+            words = words[:-1]
+        if not words:
+            continue
+        at_start = _SENTENCE_START.search(text, 0, match.start()) is not None and (
+            words[0] == match.group(0).split()[0]
+        )
+        if at_start and len(words) == 1:
+            continue
+        words[-1] = words[-1].removesuffix("'s")
+        name = " ".join(words)
+        if len(name) < 2 or name.lower() in STOPWORDS:
+            continue
+        found.setdefault(name.lower(), name)
+    return list(found.values())

@@ -171,7 +171,7 @@ def supersede_siblings(
     # Only the landed aspects' newest attributes matter: read the memories of those,
     # not of everything the entity has.
     groups: dict[int | None, list[Attribute]] = {a.aspect_id: [] for a in aspected}
-    for a in core.store.graph.attributes(ns, entity.id):
+    for a in core.store.aspects.attributes(ns, entity.id):
         if a.aspect_id in groups:
             groups[a.aspect_id].append(a)
     recent = {aid: group[-(MAX_SIBLINGS + len(aspected)) :] for aid, group in groups.items()}

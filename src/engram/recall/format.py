@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from engram.records import Hit, MemoryRecord
 from engram.text import estimate_tokens
@@ -36,22 +36,25 @@ def untrusted(text: str, reasons: Sequence[str]) -> str:
     )
 
 
-def memory_line(memory: MemoryRecord) -> str:
-    """One memory as a line of the ``<memory_context>`` block (seed 003)."""
+def memory_line(memory: MemoryRecord, cite: str | None = None) -> str:
+    """One memory as a line of the ``<memory_context>`` block (seed 003); ``cite``
+    (an AAAK pointer) replaces the id when given."""
     date = memory.created_at.date().isoformat()
     title = f"{memory.title}: " if memory.title else ""
     body = memory.content
     facts = "".join(f"\n  - {fact}" for fact in memory.facts)
-    line = f"- [{date}] {title}{body} (id: {memory.id}){facts}"
+    line = f"- [{date}] {title}{body} ({cite or f'id: {memory.id}'}){facts}"
     reasons = flags(memory)
     return untrusted(line, reasons) if reasons else line
 
 
-def memory_context(hits: Sequence[Hit]) -> str:
-    """seed 003: ``<memory_context>…</memory_context>``; empty when nothing matched."""
+def memory_context(hits: Sequence[Hit], cites: Mapping[str, str] | None = None) -> str:
+    """seed 003: ``<memory_context>…</memory_context>``; empty when nothing matched.
+    ``cites`` maps memory ids to the citation shown instead of the id."""
     if not hits:
         return ""
-    lines = "\n".join(memory_line(hit.memory) for hit in hits)
+    cites = cites or {}
+    lines = "\n".join(memory_line(hit.memory, cites.get(hit.memory.id)) for hit in hits)
     return f"<memory_context>\n{lines}\n</memory_context>"
 
 
@@ -74,9 +77,10 @@ def prior_work(hits: Sequence[Hit]) -> str:
     return f"Prior work on related topics:\n\n{entries}"
 
 
-def render(hits: Sequence[Hit], style: str) -> str:
-    """The context block in ``style`` (``memory_context`` or ``prior_work``)."""
-    return prior_work(hits) if style == "prior_work" else memory_context(hits)
+def render(hits: Sequence[Hit], style: str, cites: Mapping[str, str] | None = None) -> str:
+    """The context block in ``style`` (``memory_context`` or ``prior_work``); ``cites``
+    (memory id -> AAAK pointer) applies to ``memory_context``, whose lines cite ids."""
+    return prior_work(hits) if style == "prior_work" else memory_context(hits, cites)
 
 
 def hit_cost(style: str) -> Callable[[Hit], int]:

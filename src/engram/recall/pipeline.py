@@ -23,11 +23,13 @@ import numpy.typing as npt
 from engram.config import RecallConfig
 from engram.embed.base import Embedder
 from engram.llm.base import LlmProvider
-from engram.recall import context, dampening, fusion, packing, rerank, scoring, temporal
+from engram.recall import context, dampening, filtering, fusion, packing, rerank, scoring, temporal
 from engram.recall import format as fmt
+from engram.recall.graph_boost import boost as boost_by_graph
 from engram.recall.hints import hint_matches, merge_by_max
 from engram.records import Hit, MemoryRecord, Recall, RecallMode, ScoreBreakdown, utcnow
 from engram.store.protocols import KeywordIndex, ListQuery, MemoryStore, VectorSearch, VectorStore
+from engram.store.protocols.graph import GraphStore
 from engram.store.protocols.hints import HintStore
 from engram.text import fts_query
 
@@ -50,6 +52,17 @@ class RecallRequest:
     budget_tokens: int | None = None
     matches: Filter | None = None
     config: RecallConfig | None = None
+    restrict: filtering.Restrict | None = None  # keeps the ids it returns (wing=, room=)
+    cite: Callable[[Sequence[str]], Mapping[str, str]] | None = None  # id -> AAAK pointer
+
+    @property
+    def filtered(self) -> bool:
+        """True when candidates are filtered (by predicate or by id)."""
+        return self.matches is not None or self.restrict is not None
+
+    def kept(self, records: Mapping[str, MemoryRecord]) -> dict[str, MemoryRecord]:
+        """The records both filters keep."""
+        return filtering.kept(records, self.matches, self.restrict)
 
 
 @dataclass
@@ -99,6 +112,7 @@ class Retriever:
         llm: Callable[[], LlmProvider | None] | None = None,
         entity_mentions: dampening.EntityMentions | None = None,
         hints: HintStore | None = None,
+        graph: GraphStore | None = None,
     ) -> None:
         self.memories = memories
         self.keyword = keyword
@@ -115,6 +129,7 @@ class Retriever:
         self.entity_mentions = entity_mentions
         # seed 004's prospective index, searched with the keyword leg when recall.hints.
         self.hints = hints
+        self.graph = graph  # seed 004's graph boost (G4), when recall.graph_boost
 
     def close(self) -> None:
         """Stop the worker thread keyword search runs on (if one was started)."""
@@ -146,10 +161,9 @@ class Retriever:
             dict.fromkeys([*legs.dense_ranking, *legs.keyword_ranking, *legs.time_ids])
         )
         records: dict[str, MemoryRecord] = {}
-        if request.matches is not None:
+        if request.filtered:
             # Filters need the records before fusion; without filters only the pool is read.
-            records = self.memories.get_many(request.namespace, candidate_ids)
-            records = {k: v for k, v in records.items() if request.matches(v)}
+            records = request.kept(self.memories.get_many(request.namespace, candidate_ids))
             candidate_ids = [i for i in candidate_ids if i in records]
             clock.lap("filter")
 
@@ -166,9 +180,8 @@ class Retriever:
                     if n is not None and n not in known
                 )
             )
-            if extra and request.matches is not None:
-                found = self.memories.get_many(request.namespace, extra)
-                records.update({k: v for k, v in found.items() if request.matches(v)})
+            if extra and request.filtered:
+                records.update(request.kept(self.memories.get_many(request.namespace, extra)))
                 extra = [i for i in extra if i in records]
             candidate_ids.extend(extra)
             clock.lap("sessions")
@@ -183,6 +196,11 @@ class Retriever:
         times = self._time_scores(request, legs, candidate_ids)
         fused, parts = self._fuse(legs, cfg, candidate_ids, dense, keyword, sessions, times)
         clock.lap("fuse")
+        if cfg.graph_boost and self.graph is not None:  # seed 004 (G4): linked ids + weight
+            fused = boost_by_graph(
+                self.graph, request.namespace, request.query, cfg, fused, warnings
+            )
+            clock.lap("graph")
 
         pool = sorted(candidate_ids, key=lambda i: fused.get(i, 0.0), reverse=True)
         # seed 000: over-fetch SEMANTIC_CANDIDATES, re-rank, return MAX_CONTEXT_OBSERVATIONS.
@@ -225,7 +243,7 @@ class Retriever:
         """Dense top-N, keyword top-N and time-matched memories, and the mode that
         answers (the fallback hierarchy)."""
         # Filters drop candidates after retrieval, so filtered recalls fetch deeper.
-        depth = 4 if request.matches is not None else 1
+        depth = 4 if request.filtered else 1
         dense_n = max(cfg.dense_top_n, request.limit * 3) * depth
         keyword_n = max(cfg.bm25_top_n, request.limit * 3) * depth
         legs = _Legs(windows=temporal.time_windows(request.query) if cfg.time_weight else [])
@@ -468,8 +486,8 @@ class Retriever:
     ) -> Recall:
         now = utcnow()
         records = self.memories.select(request.namespace, ListQuery(limit=request.limit * 4))
-        if request.matches is not None:
-            records = [r for r in records if request.matches(r)]
+        if request.filtered:
+            records = list(request.kept({r.id: r for r in records}).values())
         hits = []
         for memory in records[: request.limit]:
             fresh = scoring.recency(memory.created_at, now, cfg.decay_rate)
@@ -522,7 +540,8 @@ class Retriever:
                 f"{len(flagged)} flagged memories left out of the context (the injection "
                 "scan flagged them; see metadata['injection_flags'])"
             )
-        context = fmt.render(shown, cfg.context_style)
+        cites = request.cite([h.memory.id for h in shown]) if request.cite and shown else None
+        context = fmt.render(shown, cfg.context_style, cites)
         clock.lap("format")
         return Recall(
             query=request.query,

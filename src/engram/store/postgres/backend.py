@@ -15,16 +15,19 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from engram.config import PostgresConfig
+from engram.store.postgres.aspects import PgAspects
 from engram.store.postgres.audit import PgAudit
 from engram.store.postgres.db import Database
 from engram.store.postgres.documents import PgDocuments
 from engram.store.postgres.feedback import PgFeedback
 from engram.store.postgres.graph import PgGraph
+from engram.store.postgres.graph_counts import PgGraphCounts
 from engram.store.postgres.hints import PgHints
 from engram.store.postgres.jobs import PgJobs
 from engram.store.postgres.keys import PgKeys
 from engram.store.postgres.keyword import PgKeyword
 from engram.store.postgres.memories import PgMemories
+from engram.store.postgres.palace import PgPalace
 from engram.store.postgres.review import PgReview
 from engram.store.postgres.transcripts import PgTranscripts
 from engram.store.postgres.transfer import PgTransfer
@@ -51,8 +54,11 @@ class PostgresStore:
         self.transcripts = PgTranscripts(self._db)
         self.keys = PgKeys(self._db)
         self.graph = PgGraph(self._db)
+        self.graph_counts = PgGraphCounts(self._db)
+        self.aspects = PgAspects(self._db)
         self.hints = PgHints(self._db)
         self.review = PgReview(self._db)
+        self.palace = PgPalace(self._db)
         self.audit = PgAudit(self._db)
         self.documents = PgDocuments(self._db)
         self.jobs = PgJobs(self._db)

@@ -17,12 +17,11 @@ from typing import Any
 import psycopg
 
 from engram.errors import InvalidInputError, NotFoundError
-from engram.store.postgres import codec
+from engram.store.postgres import codec, graph_boost, graph_counts, graph_merge
 from engram.store.postgres.db import Database
 from engram.store.protocols.graph import (
     UNKNOWN_TYPE,
-    Aspect,
-    Attribute,
+    BoostLookup,
     Entity,
     Mention,
     Neighbor,
@@ -31,6 +30,7 @@ from engram.store.protocols.graph import (
     Triple,
     canonical_name,
     canonical_relation,
+    normal_name,
 )
 
 Conn = psycopg.Connection[Any]
@@ -47,14 +47,10 @@ _RELATION = (
     "JOIN entities s ON s.id = r.source_entity_id "
     "JOIN entities t ON t.id = r.target_entity_id"
 )
-_ASPECT_COLUMNS = "id, entity_id, namespace, name, canonical_name, weight, updated_at"
-_ATTRIBUTE_COLUMNS = (
-    "id, entity_id, namespace, aspect_id, memory_id, content, kind, importance, created_at"
-)
 #: Prefix of the advisory-lock key that serialises ``record`` per namespace.
 _LOCK = "engram.graph:"
 # A relation holds at t from valid_from (inclusive) to valid_to (exclusive).
-_VALID_AT = "r.valid_from <= %s AND (r.valid_to IS NULL OR r.valid_to > %s)"
+_VALID_AT = graph_counts.VALID_AT
 
 
 def _entity(row: Sequence[Any]) -> Entity:
@@ -87,32 +83,6 @@ def _relation(row: Sequence[Any]) -> Relation:
         created_at=codec.utc(row[11]),
         source_entity_id=int(row[12]),
         target_entity_id=int(row[13]),
-    )
-
-
-def _aspect(row: Sequence[Any]) -> Aspect:
-    return Aspect(
-        id=int(row[0]),
-        entity_id=int(row[1]),
-        namespace=row[2],
-        name=row[3],
-        canonical_name=row[4],
-        weight=float(row[5]),
-        updated_at=codec.utc(row[6]),
-    )
-
-
-def _attribute(row: Sequence[Any]) -> Attribute:
-    return Attribute(
-        id=int(row[0]),
-        entity_id=int(row[1]),
-        namespace=row[2],
-        aspect_id=None if row[3] is None else int(row[3]),
-        memory_id=row[4],
-        content=row[5],
-        kind=row[6],
-        importance=float(row[7]),
-        created_at=codec.utc(row[8]),
     )
 
 
@@ -207,17 +177,20 @@ class PgGraph:
     ) -> int:
         """The entity with canonical name or alias ``key``, created if there is none;
         an ``unknown`` type is filled in."""
-        row = (
-            conn.execute(
-                "SELECT id, entity_type FROM entities WHERE namespace = %s AND canonical_name = %s",
-                (namespace, key),
+        # Canonical name, then alias, then the normalised spelling ("Dr. Smith" ->
+        # "dr smith", "Caroline's" -> "caroline") as a canonical name or alias.
+        loose = normal_name(key)
+        row = None
+        for candidate in dict.fromkeys((key, loose)):
+            row = conn.execute(
+                "SELECT id, entity_type FROM entities WHERE namespace = %s "
+                "AND canonical_name = %s UNION ALL SELECT e.id, e.entity_type "
+                "FROM entity_aliases a JOIN entities e ON e.id = a.entity_id "
+                "WHERE a.namespace = %s AND a.alias = %s LIMIT 1",
+                (namespace, candidate, namespace, candidate),
             ).fetchone()
-            or conn.execute(
-                "SELECT e.id, e.entity_type FROM entity_aliases a JOIN entities e "
-                "ON e.id = a.entity_id WHERE a.namespace = %s AND a.alias = %s",
-                (namespace, key),
-            ).fetchone()
-        )
+            if row is not None or not candidate:
+                break
         if row is None:
             # A writer outside the namespace lock (the inline linker, later) may insert
             # the name meanwhile: DO UPDATE returns its row, DO NOTHING would return none.
@@ -229,6 +202,12 @@ class PgGraph:
                 (namespace, name, key, entity_type or UNKNOWN_TYPE, now, now),
             ).fetchone()
             assert row is not None
+            if loose and loose != key:  # later spellings that normalise alike find it
+                conn.execute(
+                    "INSERT INTO entity_aliases(entity_id, namespace, alias) "
+                    "VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+                    (row[0], namespace, loose),
+                )
         if entity_type and entity_type != UNKNOWN_TYPE and row[1] == UNKNOWN_TYPE:
             conn.execute(
                 "UPDATE entities SET entity_type = %s, updated_at = %s WHERE id = %s",
@@ -352,68 +331,47 @@ class PgGraph:
             )
         return True
 
-    def upsert_aspect(
-        self, namespace: str, entity_id: int, name: str, *, weight: float, now: datetime
-    ) -> Aspect:
-        """The entity's aspect called ``name``, created with ``weight`` if new."""
-        codec.check_text(name, "aspect name")
-        key = canonical_name(name)
-        with self._db.tx("storing an aspect") as conn:
-            self._check_entity(conn, namespace, entity_id)
-            conn.execute(
-                "INSERT INTO entity_aspects(entity_id, namespace, canonical_name, name, weight, "
-                "updated_at) VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                (entity_id, namespace, key, name, weight, now),
-            )
-            row = conn.execute(
-                f"SELECT {_ASPECT_COLUMNS} FROM entity_aspects "
-                "WHERE entity_id = %s AND canonical_name = %s",
-                (entity_id, key),
-            ).fetchone()
-        assert row is not None
-        return _aspect(row)
+    def _locked(self, conn: Conn, namespace: str) -> None:
+        """Take the namespace's graph lock, as ``record`` does."""
+        conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (_LOCK + namespace,))
 
-    def add_attribute(
+    def merge(self, namespace: str, keep_id: int, other_id: int, *, now: datetime) -> Entity:
+        """Fold ``other_id`` into ``keep_id`` (see ``GraphStore.merge``)."""
+        with self._db.tx("merging entities") as conn:
+            self._locked(conn, namespace)
+            graph_merge.merge(conn, namespace, keep_id, other_id, now)
+            row = conn.execute(f"{_ENTITY} WHERE e.id = %s", (keep_id,)).fetchone()
+        assert row is not None
+        return _entity(row)
+
+    def split(self, namespace: str, entity_id: int, alias: str, *, now: datetime) -> Entity:
+        """Make ``alias`` an entity of its own again (see ``GraphStore.split``)."""
+        codec.check_text(alias, "alias")
+        with self._db.tx("splitting an entity") as conn:
+            self._locked(conn, namespace)
+            new = graph_merge.split(conn, namespace, entity_id, alias, now)
+            row = conn.execute(f"{_ENTITY} WHERE e.id = %s", (new,)).fetchone()
+        assert row is not None
+        return _entity(row)
+
+    def invalidate(
         self,
         namespace: str,
-        entity_id: int,
-        memory_id: str,
-        content: str,
+        source_id: int,
+        relation_type: str,
+        target_id: int,
         *,
-        aspect_id: int | None,
-        kind: str,
-        importance: float,
+        at: datetime,
         now: datetime,
-    ) -> Attribute:
-        """Record a structural fact, or update the same one from the same memory."""
-        codec.check_text(content, "attribute")
-        with self._db.tx("storing an attribute") as conn:
-            self._check_entity(conn, namespace, entity_id)
-            if (
-                aspect_id is not None
-                and not conn.execute(
-                    "SELECT 1 FROM entity_aspects WHERE id = %s AND entity_id = %s",
-                    (aspect_id, entity_id),
-                ).fetchone()
-            ):
-                raise NotFoundError(f"entity {entity_id} has no aspect {aspect_id}")
-            if not conn.execute(
-                "SELECT 1 FROM memories WHERE id = %s AND namespace = %s AND deleted_at IS NULL",
-                (memory_id, namespace),
-            ).fetchone():
-                raise NotFoundError(f"no memory {memory_id!r} in namespace {namespace!r}")
-            # The unique index is on md5(content): a btree cannot hold long texts.
-            row = conn.execute(
-                "INSERT INTO entity_attributes(entity_id, namespace, aspect_id, memory_id, "
-                "content, kind, importance, created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
-                "ON CONFLICT (entity_id, memory_id, md5(content)) DO UPDATE SET "
-                "aspect_id = coalesce(excluded.aspect_id, entity_attributes.aspect_id), "
-                "kind = excluded.kind, importance = excluded.importance "
-                f"RETURNING {_ATTRIBUTE_COLUMNS}",
-                (entity_id, namespace, aspect_id, memory_id, content, kind, importance, now),
-            ).fetchone()
+    ) -> Relation:
+        """Close the current relation at ``at`` (see ``GraphStore.invalidate``)."""
+        fact = (source_id, canonical_relation(relation_type), target_id)
+        with self._db.tx("closing a relation") as conn:
+            self._locked(conn, namespace)
+            rid = graph_merge.invalidate(conn, namespace, fact, at, now)
+            row = conn.execute(f"{_RELATION} WHERE r.id = %s", (rid,)).fetchone()
         assert row is not None
-        return _attribute(row)
+        return _relation(row)
 
     @staticmethod
     def _check_entity(conn: Conn, namespace: str, entity_id: int) -> None:
@@ -427,11 +385,7 @@ class PgGraph:
         self, namespace: str, *, limit: int, offset: int, query: str | None
     ) -> list[Entity]:
         """Entities, most mentioned first, optionally by canonical-name substring."""
-        where, params = "e.namespace = %s", [namespace]
-        if query:
-            escaped = query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-            where += " AND e.canonical_name LIKE %s ESCAPE '\\'"
-            params.append(f"%{escaped}%")
+        where, params = graph_counts.entity_filter(namespace, query)
         with self._db.read("listing entities") as conn:
             rows = conn.execute(
                 f"{_ENTITY} WHERE {where} ORDER BY e.mentions DESC, e.canonical_name "
@@ -441,14 +395,19 @@ class PgGraph:
         return [_entity(r) for r in rows]
 
     def entity(self, namespace: str, name: str) -> Entity | None:
-        """The entity named ``name`` (canonical name or alias)."""
+        """The entity named ``name``: canonical name or alias, then its normalised
+        spelling as either (as ``record`` matches)."""
         key = canonical_name(name)
+        row = None
         with self._db.read("reading an entity") as conn:
-            row = conn.execute(
-                f"{_ENTITY} WHERE e.namespace = %s AND (e.canonical_name = %s OR e.id = "
-                "(SELECT entity_id FROM entity_aliases WHERE namespace = %s AND alias = %s))",
-                (namespace, key, namespace, key),
-            ).fetchone()
+            for candidate in dict.fromkeys((key, normal_name(key))):
+                row = conn.execute(
+                    f"{_ENTITY} WHERE e.namespace = %s AND (e.canonical_name = %s OR e.id = "
+                    "(SELECT entity_id FROM entity_aliases WHERE namespace = %s AND alias = %s))",
+                    (namespace, candidate, namespace, candidate),
+                ).fetchone()
+                if row is not None:
+                    break
         return None if row is None else _entity(row)
 
     def relations(
@@ -462,16 +421,7 @@ class PgGraph:
         offset: int,
     ) -> list[Relation]:
         """Relations ordered by ``valid_from``: valid at ``at``, current, or all."""
-        where = "r.namespace = %s"
-        params: list[Any] = [namespace]
-        if entity_id is not None:
-            where += " AND (r.source_entity_id = %s OR r.target_entity_id = %s)"
-            params += [entity_id, entity_id]
-        if at is not None:
-            where += f" AND {_VALID_AT}"
-            params += [at, at]
-        elif current_only:
-            where += " AND r.valid_to IS NULL"
+        where, params = graph_counts.relation_filter(namespace, entity_id, current_only, at)
         with self._db.read("listing relations") as conn:
             rows = conn.execute(
                 f"{_RELATION} WHERE {where} ORDER BY r.valid_from, r.id LIMIT %s OFFSET %s",
@@ -532,22 +482,26 @@ class PgGraph:
             ).fetchall()
         return [Mention(r[0], int(r[1]), r[2], r[3], float(r[4])) for r in rows]
 
-    def aspects(self, namespace: str, entity_id: int) -> list[Aspect]:
-        """The entity's aspects, heaviest first."""
-        with self._db.read("reading aspects") as conn:
-            rows = conn.execute(
-                f"SELECT {_ASPECT_COLUMNS} FROM entity_aspects WHERE entity_id = %s "
-                "AND namespace = %s ORDER BY weight DESC, canonical_name",
-                (entity_id, namespace),
-            ).fetchall()
-        return [_aspect(r) for r in rows]
-
-    def attributes(self, namespace: str, entity_id: int) -> list[Attribute]:
-        """The entity's attributes, oldest first."""
-        with self._db.read("reading attributes") as conn:
-            rows = conn.execute(
-                f"SELECT {_ATTRIBUTE_COLUMNS} FROM entity_attributes WHERE entity_id = %s "
-                "AND namespace = %s ORDER BY created_at, id",
-                (entity_id, namespace),
-            ).fetchall()
-        return [_attribute(r) for r in rows]
+    def boost_lookup(
+        self,
+        namespace: str,
+        names: Sequence[str],
+        *,
+        entity_limit: int,
+        neighbor_limit: int,
+        memory_limit: int,
+        hub_mentions: int,
+        deadline: float,
+    ) -> BoostLookup:
+        """seed 004's graph boost lookup (see ``GraphStore.boost_lookup``)."""
+        with self._db.read("looking up the graph boost") as conn:
+            return graph_boost.boost_lookup(
+                conn,
+                namespace,
+                names,
+                entity_limit=entity_limit,
+                neighbor_limit=neighbor_limit,
+                memory_limit=memory_limit,
+                hub_mentions=hub_mentions,
+                deadline=deadline,
+            )

@@ -41,6 +41,8 @@ from engram.store.postgres.steps import (
     m009_graph,
     m010_review,
 )
+from engram.store.postgres.steps_graph import m011_graph_aspects
+from engram.store.postgres.steps_palace import m012_palace
 
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("001_memories", m001_memories),
@@ -53,6 +55,8 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("008_documents", m008_documents),
     ("009_graph", m009_graph),
     ("010_review", m010_review),
+    ("011_graph_aspects", m011_graph_aspects),
+    ("012_palace", m012_palace),
 ]
 
 

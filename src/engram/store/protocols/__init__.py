@@ -5,6 +5,7 @@ Adding a concern (jobs, graph, runs ...) adds one module here, one module per ba
 and one attribute on ``Store``; see ``docs/architecture.md``.
 """
 
+from engram.store.protocols.aspects import AspectFeedback, AspectStore
 from engram.store.protocols.audit import AuditStore
 from engram.store.protocols.backend import Store, StoreStats
 from engram.store.protocols.documents import (
@@ -25,11 +26,22 @@ from engram.store.protocols.graph import (
     RecordResult,
     Relation,
 )
+from engram.store.protocols.graph_counts import GraphCountStore
 from engram.store.protocols.hints import HintSet, HintStore, clean_hints
 from engram.store.protocols.jobs import JOB_KINDS, JOB_STATUSES, Job, JobStore
 from engram.store.protocols.keys import KeyStore
 from engram.store.protocols.keyword import KeywordIndex
 from engram.store.protocols.memories import InsertResult, ListQuery, MemoryStore
+from engram.store.protocols.palace import (
+    Closet,
+    Drawer,
+    NewDrawer,
+    PalaceStore,
+    Room,
+    RoomNode,
+    Wing,
+    WingNode,
+)
 from engram.store.protocols.review import REVIEW_STATUSES, ReviewItem, ReviewStore
 from engram.store.protocols.transcripts import TranscriptRow, TranscriptStore
 from engram.store.protocols.transfer import ImportCounts, MemoryBundle, TransferStore
@@ -47,6 +59,14 @@ __all__ = [
     "DocumentStore",
     "SOURCE_TYPES",
     "AuditStore",
+    "Closet",
+    "Drawer",
+    "NewDrawer",
+    "PalaceStore",
+    "Room",
+    "RoomNode",
+    "Wing",
+    "WingNode",
     "REVIEW_STATUSES",
     "ReviewItem",
     "ReviewStore",
@@ -60,8 +80,11 @@ __all__ = [
     "FeedbackRow",
     "FeedbackStore",
     "Aspect",
+    "AspectFeedback",
+    "AspectStore",
     "Attribute",
     "Entity",
+    "GraphCountStore",
     "GraphStore",
     "Mention",
     "Neighbor",

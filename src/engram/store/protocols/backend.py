@@ -11,15 +11,18 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from engram.store.protocols.aspects import AspectStore
 from engram.store.protocols.audit import AuditStore
 from engram.store.protocols.documents import DocumentStore
 from engram.store.protocols.feedback import FeedbackStore
 from engram.store.protocols.graph import GraphStore
+from engram.store.protocols.graph_counts import GraphCountStore
 from engram.store.protocols.hints import HintStore
 from engram.store.protocols.jobs import JobStore
 from engram.store.protocols.keys import KeyStore
 from engram.store.protocols.keyword import KeywordIndex
 from engram.store.protocols.memories import MemoryStore
+from engram.store.protocols.palace import PalaceStore
 from engram.store.protocols.review import ReviewStore
 from engram.store.protocols.transcripts import TranscriptStore
 from engram.store.protocols.transfer import TransferStore
@@ -104,7 +107,22 @@ class Store(Protocol):
 
     @property
     def graph(self) -> GraphStore:
-        """Entities, relations with validity windows, mentions, aspects, attributes."""
+        """Entities, relations with validity windows, mentions."""
+        ...
+
+    @property
+    def graph_counts(self) -> GraphCountStore:
+        """How many entities and relations the graph's listings have in all."""
+        ...
+
+    @property
+    def aspects(self) -> AspectStore:
+        """Entity aspects and attributes, and the aspect weights' feedback and decay."""
+        ...
+
+    @property
+    def palace(self) -> PalaceStore:
+        """Wings, rooms, closets and drawers (seed 003's palace)."""
         ...
 
     @property

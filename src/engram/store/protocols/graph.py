@@ -47,11 +47,24 @@ SINGLE_VALUED = frozenset(
 Triple = tuple[str, str, str, float]
 
 _RELATION_SEPARATORS = re.compile(r"[\s\-]+")
+#: "'s" or a bare "'" at the end of a word ("Caroline's", "James'"), straight or curly.
+_POSSESSIVE = re.compile(r"(?<=\w)['\u2019]s?(?=\s|$)")
+#: Anything but letters, digits and whitespace.
+_PUNCTUATION = re.compile(r"[^\w\s]|_")
 
 
 def canonical_name(name: str) -> str:
     """seed 004: an entity's canonical name, lowercased with whitespace collapsed."""
     return " ".join(name.split()).lower()
+
+
+def normal_name(name: str) -> str:
+    """A looser key than ``canonical_name``, matched after it at ``record`` time:
+    possessives dropped ("Caroline's" -> "caroline") and punctuation turned into spaces
+    ("Dr. Smith" -> "dr smith"). Titles and plurals are kept: "Mr Smith" and "Mrs
+    Smith" are often two people, and "James" is not the plural of "Jame"."""
+    text = _POSSESSIVE.sub("", canonical_name(name))
+    return " ".join(_PUNCTUATION.sub(" ", text).split())
 
 
 def canonical_relation(relation_type: str) -> str:
@@ -220,9 +233,29 @@ class RecordResult:
         return _to_dict(self)
 
 
+@dataclass(frozen=True, slots=True)
+class BoostLookup:
+    """What ``GraphStore.boost_lookup`` found for a query (seed 004's graph boost)."""
+
+    memory_ids: tuple[str, ...]
+    """Live memories that mention a matched entity or one of its neighbours; those of
+    matched entities first."""
+    entities: tuple[int, ...] = ()
+    """The entities the query's names matched, most mentioned first."""
+    neighbors: tuple[int, ...] = ()
+    """Entities one current relation away from them."""
+    timed_out: bool = False
+    """The deadline passed before every step ran: what was found so far."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return _to_dict(self)
+
+
 @runtime_checkable
 class GraphStore(Protocol):
-    """Entities, relations with validity windows, mentions, aspects and attributes.
+    """Entities, relations with validity windows and mentions; aspects and attributes
+    live in ``AspectStore`` (``store.aspects``).
 
     Every call takes a namespace and never reads or writes outside it. Writes join an
     open ``store.transaction()``.
@@ -257,27 +290,39 @@ class GraphStore(Protocol):
         does. ``InvalidInputError`` if it names another entity."""
         ...
 
-    def upsert_aspect(
-        self, namespace: str, entity_id: int, name: str, *, weight: float, now: datetime
-    ) -> Aspect:
-        """The entity's aspect called ``name`` (by canonical name), created with
-        ``weight`` if it is new; an existing one is returned unchanged."""
+    def merge(self, namespace: str, keep_id: int, other_id: int, *, now: datetime) -> Entity:
+        """Fold entity ``other_id`` into ``keep_id``: its mentions, relations (either
+        end; a relation that then duplicates one of ``keep`` with an overlapping window
+        is folded into it, mentions summed and confidence averaged; a self-relation is
+        dropped), its canonical name and aliases (which become aliases of ``keep``).
+        ``other`` is deleted. Attributes and aspects are the aspect store's
+        (``AspectStore.reassign``): call both in one ``store.transaction()``.
+        ``NotFoundError`` if either is missing, ``InvalidInputError`` if they are the
+        same entity. Returns ``keep`` as it now is."""
         ...
 
-    def add_attribute(
+    def split(self, namespace: str, entity_id: int, alias: str, *, now: datetime) -> Entity:
+        """Turn the canonical ``alias`` of the entity back into an entity of its own,
+        the inverse of a wrong ``merge`` as far as rows can be attributed: the mentions
+        whose ``mention_text`` canonicalises (or normalises) to the alias move to it,
+        and so do the relation ends of this entity in relations first stated by those
+        memories. Returns the new entity. ``NotFoundError`` if the entity or the alias
+        is missing (a canonical name is not an alias)."""
+        ...
+
+    def invalidate(
         self,
         namespace: str,
-        entity_id: int,
-        memory_id: str,
-        content: str,
+        source_id: int,
+        relation_type: str,
+        target_id: int,
         *,
-        aspect_id: int | None,
-        kind: str,
-        importance: float,
+        at: datetime,
         now: datetime,
-    ) -> Attribute:
-        """Record a structural fact; the same (entity, memory, content) again updates
-        its aspect (when given), kind and importance instead of adding a row."""
+    ) -> Relation:
+        """Close the current (``valid_to`` NULL) relation ``source -type-> target`` at
+        ``at`` and return it; ``NotFoundError`` if none holds, ``InvalidInputError`` if
+        ``at`` is before its ``valid_from``."""
         ...
 
     def entities(
@@ -320,10 +365,26 @@ class GraphStore(Protocol):
         """The entity's mentions by live memories, oldest memory first."""
         ...
 
-    def aspects(self, namespace: str, entity_id: int) -> list[Aspect]:
-        """The entity's aspects, heaviest first."""
-        ...
-
-    def attributes(self, namespace: str, entity_id: int) -> list[Attribute]:
-        """The entity's attributes, oldest first."""
+    def boost_lookup(
+        self,
+        namespace: str,
+        names: Sequence[str],
+        *,
+        entity_limit: int,
+        neighbor_limit: int,
+        memory_limit: int,
+        hub_mentions: int,
+        deadline: float,
+    ) -> BoostLookup:
+        """seed 004's graph boost lookup (FEATURES G4), in SQL: the entities whose
+        canonical name or alias is one of ``names`` (most mentioned first, at most
+        ``entity_limit``), the live memories that mention them, then their neighbours
+        one current relation away in either direction (strongest relations first, at
+        most ``neighbor_limit``) and the memories that mention those, at most
+        ``memory_limit`` memories in all. An entity mentioned by more than
+        ``hub_mentions`` memories (0: no cap) is a hub: it neither adds its own
+        mentions nor is expanded, since a name in every turn singles out nothing and
+        links to everything. ``deadline`` is a
+        ``time.monotonic()`` value checked after each step; once it has passed, what
+        was found so far comes back with ``timed_out``."""
         ...

@@ -14,16 +14,19 @@ from pathlib import Path
 
 from engram.store.protocols.backend import StoreStats
 from engram.store.sqlite import migrations
+from engram.store.sqlite.aspects import SQLiteAspects
 from engram.store.sqlite.audit import SQLiteAudit
 from engram.store.sqlite.db import Database
 from engram.store.sqlite.documents import SQLiteDocuments
 from engram.store.sqlite.feedback import SQLiteFeedback
 from engram.store.sqlite.graph import SQLiteGraph
+from engram.store.sqlite.graph_counts import SQLiteGraphCounts
 from engram.store.sqlite.hints import SQLiteHints
 from engram.store.sqlite.jobs import SQLiteJobs
 from engram.store.sqlite.keys import SQLiteKeys
 from engram.store.sqlite.keyword import SQLiteKeyword
 from engram.store.sqlite.memories import SQLiteMemories
+from engram.store.sqlite.palace import SQLitePalace
 from engram.store.sqlite.review import SQLiteReview
 from engram.store.sqlite.transcripts import SQLiteTranscripts
 from engram.store.sqlite.transfer import SQLiteTransfer
@@ -43,8 +46,11 @@ class SQLiteStore:
         self.transcripts = SQLiteTranscripts(self._db)
         self.keys = SQLiteKeys(self._db)
         self.graph = SQLiteGraph(self._db)
+        self.graph_counts = SQLiteGraphCounts(self._db)
+        self.aspects = SQLiteAspects(self._db)
         self.hints = SQLiteHints(self._db)
         self.review = SQLiteReview(self._db)
+        self.palace = SQLitePalace(self._db)
         self.audit = SQLiteAudit(self._db)
         self.documents = SQLiteDocuments(self._db)
         self.jobs = SQLiteJobs(self._db)

@@ -15,8 +15,7 @@ from typing import Any
 from engram.errors import InvalidInputError, NotFoundError, StoreError
 from engram.store.protocols.graph import (
     UNKNOWN_TYPE,
-    Aspect,
-    Attribute,
+    BoostLookup,
     Entity,
     Mention,
     Neighbor,
@@ -25,7 +24,9 @@ from engram.store.protocols.graph import (
     Triple,
     canonical_name,
     canonical_relation,
+    normal_name,
 )
+from engram.store.sqlite import graph_boost, graph_counts, graph_merge
 from engram.store.sqlite.codec import parse_ts, ts
 from engram.store.sqlite.db import Database
 
@@ -42,13 +43,8 @@ _RELATION = (
     "JOIN entities s ON s.id = r.source_entity_id "
     "JOIN entities t ON t.id = r.target_entity_id"
 )
-_ASPECT = "SELECT id, entity_id, namespace, name, canonical_name, weight, updated_at "
-_ATTRIBUTE = (
-    "SELECT id, entity_id, namespace, aspect_id, memory_id, content, kind, importance, "
-    "created_at FROM entity_attributes "
-)
 # A relation holds at t from valid_from (inclusive) to valid_to (exclusive).
-_VALID_AT = "r.valid_from <= ? AND (r.valid_to IS NULL OR r.valid_to > ?)"
+_VALID_AT = graph_counts.VALID_AT
 
 
 def _entity(row: Sequence[Any]) -> Entity:
@@ -82,32 +78,6 @@ def _relation(row: Sequence[Any]) -> Relation:
         created_at=_time(row[11]),
         source_entity_id=int(row[12]),
         target_entity_id=int(row[13]),
-    )
-
-
-def _aspect(row: Sequence[Any]) -> Aspect:
-    return Aspect(
-        id=int(row[0]),
-        entity_id=int(row[1]),
-        namespace=row[2],
-        name=row[3],
-        canonical_name=row[4],
-        weight=float(row[5]),
-        updated_at=_time(row[6]),
-    )
-
-
-def _attribute(row: Sequence[Any]) -> Attribute:
-    return Attribute(
-        id=int(row[0]),
-        entity_id=int(row[1]),
-        namespace=row[2],
-        aspect_id=None if row[3] is None else int(row[3]),
-        memory_id=row[4],
-        content=row[5],
-        kind=row[6],
-        importance=float(row[7]),
-        created_at=_time(row[8]),
     )
 
 
@@ -211,17 +181,25 @@ class SQLiteGraph:
     ) -> int:
         """The entity with canonical name or alias ``key``, created if there is none;
         an ``unknown`` type is filled in when the caller names one."""
-        row = (
-            conn.execute(
-                "SELECT id, entity_type FROM entities WHERE namespace = ? AND canonical_name = ?",
-                (namespace, key),
-            ).fetchone()
-            or conn.execute(
-                "SELECT e.id, e.entity_type FROM entity_aliases a JOIN entities e "
-                "ON e.id = a.entity_id WHERE a.namespace = ? AND a.alias = ?",
-                (namespace, key),
-            ).fetchone()
-        )
+        # Canonical name, then alias, then the normalised spelling ("Dr. Smith" ->
+        # "dr smith", "Caroline's" -> "caroline") as a canonical name or alias.
+        loose = normal_name(key)
+        row = None
+        for candidate in dict.fromkeys((key, loose)):
+            row = (
+                conn.execute(
+                    "SELECT id, entity_type FROM entities WHERE namespace = ? "
+                    "AND canonical_name = ?",
+                    (namespace, candidate),
+                ).fetchone()
+                or conn.execute(
+                    "SELECT e.id, e.entity_type FROM entity_aliases a JOIN entities e "
+                    "ON e.id = a.entity_id WHERE a.namespace = ? AND a.alias = ?",
+                    (namespace, candidate),
+                ).fetchone()
+            )
+            if row is not None or not candidate:
+                break
         if row is None:
             cur = conn.execute(
                 "INSERT INTO entities(namespace, name, canonical_name, entity_type, mentions, "
@@ -229,6 +207,12 @@ class SQLiteGraph:
                 (namespace, name, key, entity_type or UNKNOWN_TYPE, stamp, stamp),
             )
             assert cur.lastrowid is not None
+            if loose and loose != key:  # later spellings that normalise alike find it
+                conn.execute(
+                    "INSERT OR IGNORE INTO entity_aliases(entity_id, namespace, alias) "
+                    "VALUES (?, ?, ?)",
+                    (cur.lastrowid, namespace, loose),
+                )
             return cur.lastrowid
         if entity_type and entity_type != UNKNOWN_TYPE and row[1] == UNKNOWN_TYPE:
             conn.execute(
@@ -368,65 +352,35 @@ class SQLiteGraph:
             )
         return True
 
-    def upsert_aspect(
-        self, namespace: str, entity_id: int, name: str, *, weight: float, now: datetime
-    ) -> Aspect:
-        """The entity's aspect called ``name``, created with ``weight`` if new."""
-        key = canonical_name(name)
-        with self._write("storing an aspect") as conn:
-            self._check_entity(conn, namespace, entity_id)
-            conn.execute(
-                "INSERT OR IGNORE INTO entity_aspects(entity_id, namespace, canonical_name, "
-                "name, weight, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
-                (entity_id, namespace, key, name, weight, ts(now)),
-            )
-            row = conn.execute(
-                _ASPECT + "FROM entity_aspects WHERE entity_id = ? AND canonical_name = ?",
-                (entity_id, key),
-            ).fetchone()
-        return _aspect(row)
+    def merge(self, namespace: str, keep_id: int, other_id: int, *, now: datetime) -> Entity:
+        """Fold ``other_id`` into ``keep_id`` (see ``GraphStore.merge``)."""
+        with self._write("merging entities") as conn:
+            graph_merge.merge(conn, namespace, keep_id, other_id, ts(now))
+            row = conn.execute(f"{_ENTITY} WHERE e.id = ?", (keep_id,)).fetchone()
+        return _entity(row)
 
-    def add_attribute(
+    def split(self, namespace: str, entity_id: int, alias: str, *, now: datetime) -> Entity:
+        """Make ``alias`` an entity of its own again (see ``GraphStore.split``)."""
+        with self._write("splitting an entity") as conn:
+            new = graph_merge.split(conn, namespace, entity_id, alias, ts(now))
+            row = conn.execute(f"{_ENTITY} WHERE e.id = ?", (new,)).fetchone()
+        return _entity(row)
+
+    def invalidate(
         self,
         namespace: str,
-        entity_id: int,
-        memory_id: str,
-        content: str,
+        source_id: int,
+        relation_type: str,
+        target_id: int,
         *,
-        aspect_id: int | None,
-        kind: str,
-        importance: float,
+        at: datetime,
         now: datetime,
-    ) -> Attribute:
-        """Record a structural fact, or update the same one from the same memory."""
-        with self._write("storing an attribute") as conn:
-            self._check_entity(conn, namespace, entity_id)
-            if (
-                aspect_id is not None
-                and not conn.execute(
-                    "SELECT 1 FROM entity_aspects WHERE id = ? AND entity_id = ?",
-                    (aspect_id, entity_id),
-                ).fetchone()
-            ):
-                raise NotFoundError(f"entity {entity_id} has no aspect {aspect_id}")
-            if not conn.execute(
-                "SELECT 1 FROM memories WHERE id = ? AND namespace = ? AND deleted_at IS NULL",
-                (memory_id, namespace),
-            ).fetchone():
-                raise NotFoundError(f"no memory {memory_id!r} in namespace {namespace!r}")
-            conn.execute(
-                "INSERT INTO entity_attributes(entity_id, namespace, aspect_id, memory_id, "
-                "content, kind, importance, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT(entity_id, memory_id, content) DO UPDATE SET "
-                "aspect_id = coalesce(excluded.aspect_id, entity_attributes.aspect_id), "
-                "kind = excluded.kind, importance = excluded.importance",
-                (entity_id, namespace, aspect_id, memory_id, content, kind, importance, ts(now)),
-            )
-            row = conn.execute(
-                _ATTRIBUTE + "WHERE entity_id = ? AND memory_id = ? AND content = ?",
-                (entity_id, memory_id, content),
-            ).fetchone()
-        return _attribute(row)
+    ) -> Relation:
+        """Close the current relation at ``at`` (see ``GraphStore.invalidate``)."""
+        fact = (source_id, canonical_relation(relation_type), target_id)
+        with self._write("closing a relation") as conn:
+            rid = graph_merge.invalidate(conn, namespace, fact, ts(at), ts(now))
+            return self._relations_by_id(conn, [rid])[rid]
 
     @staticmethod
     def _check_entity(conn: sqlite3.Connection, namespace: str, entity_id: int) -> None:
@@ -440,11 +394,7 @@ class SQLiteGraph:
         self, namespace: str, *, limit: int, offset: int, query: str | None
     ) -> list[Entity]:
         """Entities, most mentioned first, optionally by canonical-name substring."""
-        where, params = "e.namespace = ?", [namespace]
-        if query:
-            escaped = query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-            where += " AND e.canonical_name LIKE ? ESCAPE '\\'"
-            params.append(f"%{escaped}%")
+        where, params = graph_counts.entity_filter(namespace, query)
         with self._db.read("listing entities") as conn:
             rows = conn.execute(
                 f"{_ENTITY} WHERE {where} ORDER BY e.mentions DESC, e.canonical_name "
@@ -454,14 +404,19 @@ class SQLiteGraph:
         return [_entity(r) for r in rows]
 
     def entity(self, namespace: str, name: str) -> Entity | None:
-        """The entity named ``name`` (canonical name or alias)."""
+        """The entity named ``name``: canonical name or alias, then its normalised
+        spelling as either (as ``record`` matches)."""
         key = canonical_name(name)
+        row = None
         with self._db.read("reading an entity") as conn:
-            row = conn.execute(
-                f"{_ENTITY} WHERE e.namespace = ? AND (e.canonical_name = ? OR e.id = "
-                "(SELECT entity_id FROM entity_aliases WHERE namespace = ? AND alias = ?))",
-                (namespace, key, namespace, key),
-            ).fetchone()
+            for candidate in dict.fromkeys((key, normal_name(key))):
+                row = conn.execute(
+                    f"{_ENTITY} WHERE e.namespace = ? AND (e.canonical_name = ? OR e.id = "
+                    "(SELECT entity_id FROM entity_aliases WHERE namespace = ? AND alias = ?))",
+                    (namespace, candidate, namespace, candidate),
+                ).fetchone()
+                if row is not None:
+                    break
         return None if row is None else _entity(row)
 
     def relations(
@@ -475,16 +430,7 @@ class SQLiteGraph:
         offset: int,
     ) -> list[Relation]:
         """Relations ordered by ``valid_from``: valid at ``at``, current, or all."""
-        where = "r.namespace = ?"
-        params: list[Any] = [namespace]
-        if entity_id is not None:
-            where += " AND (r.source_entity_id = ? OR r.target_entity_id = ?)"
-            params += [entity_id, entity_id]
-        if at is not None:
-            where += f" AND {_VALID_AT}"
-            params += [ts(at), ts(at)]
-        elif current_only:
-            where += " AND r.valid_to IS NULL"
+        where, params = graph_counts.relation_filter(namespace, entity_id, current_only, at)
         with self._db.read("listing relations") as conn:
             rows = conn.execute(
                 f"{_RELATION} WHERE {where} ORDER BY r.valid_from, r.id LIMIT ? OFFSET ?",
@@ -544,21 +490,26 @@ class SQLiteGraph:
             ).fetchall()
         return [Mention(r[0], int(r[1]), r[2], r[3], float(r[4])) for r in rows]
 
-    def aspects(self, namespace: str, entity_id: int) -> list[Aspect]:
-        """The entity's aspects, heaviest first."""
-        with self._db.read("reading aspects") as conn:
-            rows = conn.execute(
-                _ASPECT + "FROM entity_aspects WHERE entity_id = ? AND namespace = ? "
-                "ORDER BY weight DESC, canonical_name",
-                (entity_id, namespace),
-            ).fetchall()
-        return [_aspect(r) for r in rows]
-
-    def attributes(self, namespace: str, entity_id: int) -> list[Attribute]:
-        """The entity's attributes, oldest first."""
-        with self._db.read("reading attributes") as conn:
-            rows = conn.execute(
-                _ATTRIBUTE + "WHERE entity_id = ? AND namespace = ? ORDER BY created_at, id",
-                (entity_id, namespace),
-            ).fetchall()
-        return [_attribute(r) for r in rows]
+    def boost_lookup(
+        self,
+        namespace: str,
+        names: Sequence[str],
+        *,
+        entity_limit: int,
+        neighbor_limit: int,
+        memory_limit: int,
+        hub_mentions: int,
+        deadline: float,
+    ) -> BoostLookup:
+        """seed 004's graph boost lookup (see ``GraphStore.boost_lookup``)."""
+        with self._db.read("looking up the graph boost") as conn:
+            return graph_boost.boost_lookup(
+                conn,
+                namespace,
+                names,
+                entity_limit=entity_limit,
+                neighbor_limit=neighbor_limit,
+                memory_limit=memory_limit,
+                hub_mentions=hub_mentions,
+                deadline=deadline,
+            )

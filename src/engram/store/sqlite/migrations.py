@@ -28,6 +28,8 @@ from engram.store.sqlite.steps import (
     m013_graph,
     m014_review,
 )
+from engram.store.sqlite.steps_graph import m015_graph_aspects
+from engram.store.sqlite.steps_palace import m016_palace
 
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("001_memories", m001_memories),
@@ -44,6 +46,8 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("012_documents", m012_documents),
     ("013_graph", m013_graph),
     ("014_review", m014_review),
+    ("015_graph_aspects", m015_graph_aspects),
+    ("016_palace", m016_palace),
 ]
 
 

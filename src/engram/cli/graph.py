@@ -1,0 +1,408 @@
+"""``engram graph``: the knowledge graph (FEATURES G1, G2) from a terminal: entities,
+relations with their validity windows, timelines, neighbourhoods, and the repairs
+(merge, split, invalidate, dedupe).
+
+Every command calls ``mem.graph`` and nothing else; dates (``--at``) go to the library
+as typed, so a bad one is the library's ``InvalidInputError`` (exit 2), and an unknown
+entity its ``NotFoundError`` (exit 3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import click
+from rich.table import Table
+
+from engram.cli import render
+from engram.cli.common import Ctx, handle_errors, json_option, scope_kwargs, scope_options
+from engram.errors import InvalidInputError
+from engram.graph import Entity, Relation
+
+
+def when(moment: datetime | None) -> str:
+    """A validity bound for a table: minutes in UTC, ``now`` for an open end."""
+    return "now" if moment is None else moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M")
+
+
+def window(relation: Relation) -> str:
+    return f"{when(relation.valid_from)} → {when(relation.valid_to)}"
+
+
+def relation_table(relations: Sequence[Relation]) -> None:
+    table = Table()
+    # Confidence and mention counts are in --json; the window must never wrap.
+    for column in ("source", "relation", "target", "valid"):
+        table.add_column(column, overflow="fold", no_wrap=column == "valid")
+    for rel in relations:
+        table.add_row(rel.source, rel.relation_type, rel.target, window(rel))
+    render.console.print(table)
+
+
+def entity_table(entities: Sequence[Entity], hops: Sequence[int] | None = None) -> None:
+    table = Table()
+    if hops is not None:
+        table.add_column("hops", justify="right")
+    for column in ("name", "type", "mentions", "aliases"):
+        table.add_column(
+            column, overflow="fold", justify="right" if column == "mentions" else "left"
+        )
+    for i, entity in enumerate(entities):
+        row = [entity.name, entity.entity_type, str(entity.mentions), ", ".join(entity.aliases)]
+        table.add_row(*([str(hops[i])] if hops is not None else []), *row)
+    render.console.print(table)
+
+
+def _page(
+    items: Sequence[Entity] | Sequence[Relation], total: int, limit: int, offset: int
+) -> dict[str, Any]:
+    return {"items": [i.to_dict() for i in items], "total": total, "limit": limit, "offset": offset}
+
+
+def _shown(count: int, total: int, offset: int) -> None:
+    if total > count:
+        render.console.print(
+            f"{count} of {total} shown (from {offset}); --offset pages on", markup=False
+        )
+
+
+@click.group()
+def graph() -> None:
+    """The knowledge graph: entities, relations over time, and their repairs."""
+
+
+@graph.command()
+@scope_options
+@click.option("-q", "--query", help="Only entities whose name contains this.")
+@click.option("-k", "--limit", default=50, show_default=True)
+@click.option("--offset", default=0, show_default=True)
+@json_option
+@click.pass_obj
+@handle_errors
+def entities(
+    obj: Ctx,
+    namespace: str | None,
+    user_id: str | None,
+    agent_id: str | None,
+    run_id: str | None,
+    query: str | None,
+    limit: int,
+    offset: int,
+    as_json: bool,
+) -> None:
+    """Entities, most mentioned first."""
+    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
+    with obj.memory(must_exist=True, embedder=None) as mem:
+        items = mem.graph.entities(limit, offset, query, **scope)
+        total = mem.graph.count_entities(query, **scope)
+    if as_json:
+        render.emit_json(_page(items, total, limit, offset))
+    elif not items:
+        render.console.print("no entities" + (f" matching {query!r}" if query else ""))
+    else:
+        entity_table(items)
+        _shown(len(items), total, offset)
+
+
+@graph.command()
+@click.argument("name")
+@scope_options
+@json_option
+@click.pass_obj
+@handle_errors
+def entity(
+    obj: Ctx,
+    name: str,
+    namespace: str | None,
+    user_id: str | None,
+    agent_id: str | None,
+    run_id: str | None,
+    as_json: bool,
+) -> None:
+    """One entity: its aliases, mentions, aspects and structural facts."""
+    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
+    with obj.memory(must_exist=True, embedder=None) as mem:
+        found = mem.graph.entity(name, **scope)
+        aspects = mem.graph.aspects(name, **scope)
+        attributes = mem.graph.attributes(name, **scope)
+        memory_ids = mem.graph.memories_of(name, **scope)
+    if as_json:
+        render.emit_json(
+            {
+                **found.to_dict(),
+                "aspects": [a.to_dict() for a in aspects],
+                "attributes": [a.to_dict() for a in attributes],
+                "memory_ids": memory_ids,
+            }
+        )
+        return
+    aliases = f" (also {', '.join(found.aliases)})" if found.aliases else ""
+    render.console.print(
+        f"{found.name} [{found.entity_type}]{aliases}: mentioned by "
+        f"{render.plural(found.mentions, 'memory', 'memories')}",
+        markup=False,
+    )
+    for aspect in aspects:
+        render.console.print(f"  aspect {aspect.name} (weight {aspect.weight:.2f})", markup=False)
+    for fact in attributes:
+        render.console.print(f"  {fact.kind}: {fact.content}", markup=False)
+
+
+@graph.command()
+@scope_options
+@click.option("--entity", "name", help="Only relations of this entity (either end).")
+@click.option("--all", "everything", is_flag=True, help="Closed relations too.")
+@click.option("--at", help="The relations that held at this date or ISO 8601 time.")
+@click.option("-k", "--limit", default=100, show_default=True)
+@click.option("--offset", default=0, show_default=True)
+@json_option
+@click.pass_obj
+@handle_errors
+def relations(
+    obj: Ctx,
+    namespace: str | None,
+    user_id: str | None,
+    agent_id: str | None,
+    run_id: str | None,
+    name: str | None,
+    everything: bool,
+    at: str | None,
+    limit: int,
+    offset: int,
+    as_json: bool,
+) -> None:
+    """Relations that hold now (all of them with --all, those at a time with --at), by
+    when they began."""
+    if everything and at is not None:
+        raise InvalidInputError("--all and --at exclude each other: --at already reaches back")
+    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
+    with obj.memory(must_exist=True, embedder=None) as mem:
+        if at is not None:
+            items = mem.graph.as_of(at, entity=name, limit=limit, offset=offset, **scope)
+        else:
+            items = mem.graph.relations(name, not everything, limit=limit, offset=offset, **scope)
+        total = mem.graph.count_relations(name, current_only=not everything, at=at, **scope)
+    if as_json:
+        render.emit_json(_page(items, total, limit, offset))
+    elif not items:
+        render.console.print("no relations" + (f" of {name!r}" if name else ""), markup=False)
+    else:
+        relation_table(items)
+        _shown(len(items), total, offset)
+
+
+@graph.command()
+@click.argument("name")
+@scope_options
+@json_option
+@click.pass_obj
+@handle_errors
+def timeline(
+    obj: Ctx,
+    name: str,
+    namespace: str | None,
+    user_id: str | None,
+    agent_id: str | None,
+    run_id: str | None,
+    as_json: bool,
+) -> None:
+    """An entity's whole history: every relation it was part of, closed ones included."""
+    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
+    with obj.memory(must_exist=True, embedder=None) as mem:
+        found = mem.graph.entity(name, **scope)
+        items = mem.graph.timeline(name, **scope)
+    if as_json:
+        render.emit_json({"entity": found.to_dict(), "items": [r.to_dict() for r in items]})
+    elif not items:
+        render.console.print(f"{found.name} is in no relation", markup=False)
+    else:
+        relation_table(items)
+
+
+@graph.command()
+@click.argument("name")
+@scope_options
+@click.option("--hops", default=1, show_default=True, help="How far to walk (1-4).")
+@click.option("--at", help="Walk the relations that held at this date or ISO 8601 time.")
+@click.option("-k", "--limit", default=100, show_default=True)
+@json_option
+@click.pass_obj
+@handle_errors
+def neighbors(
+    obj: Ctx,
+    name: str,
+    namespace: str | None,
+    user_id: str | None,
+    agent_id: str | None,
+    run_id: str | None,
+    hops: int,
+    at: str | None,
+    limit: int,
+    as_json: bool,
+) -> None:
+    """Entities within --hops relations of NAME, either direction, nearest first."""
+    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
+    with obj.memory(must_exist=True, embedder=None) as mem:
+        found = mem.graph.neighbors(name, hops, at=at, limit=limit, **scope)
+    if as_json:
+        render.emit_json({"entity": name, "hops": hops, "at": at,
+                          "items": [n.to_dict() for n in found]})  # fmt: skip
+    elif not found:
+        render.console.print(f"nothing within {render.plural(hops, 'hop', 'hops')}", markup=False)
+    else:
+        entity_table([n.entity for n in found], [n.hops for n in found])
+
+
+@graph.command()
+@click.argument("keep")
+@click.argument("other")
+@scope_options
+@json_option
+@click.pass_obj
+@handle_errors
+def merge(
+    obj: Ctx,
+    keep: str,
+    other: str,
+    namespace: str | None,
+    user_id: str | None,
+    agent_id: str | None,
+    run_id: str | None,
+    as_json: bool,
+) -> None:
+    """Fold entity OTHER into KEEP: its mentions, relations and names (which become
+    aliases of KEEP) move over, and OTHER is gone."""
+    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
+    with obj.memory(must_exist=True, embedder=None) as mem:
+        kept = mem.graph.merge(keep, other, **scope)
+    if as_json:
+        render.emit_json(kept.to_dict())
+    else:
+        render.console.print(
+            f"merged {other!r} into {kept.name!r} (now also {', '.join(kept.aliases)})",
+            markup=False,
+        )
+
+
+@graph.command()
+@click.argument("name")
+@click.argument("alias")
+@scope_options
+@json_option
+@click.pass_obj
+@handle_errors
+def split(
+    obj: Ctx,
+    name: str,
+    alias: str,
+    namespace: str | None,
+    user_id: str | None,
+    agent_id: str | None,
+    run_id: str | None,
+    as_json: bool,
+) -> None:
+    """Turn ALIAS of entity NAME back into an entity of its own (undoing a wrong merge):
+    the mentions and relations that came by that name go with it."""
+    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
+    with obj.memory(must_exist=True, embedder=None) as mem:
+        made = mem.graph.split(name, alias, **scope)
+    if as_json:
+        render.emit_json(made.to_dict())
+    else:
+        render.console.print(
+            f"split {made.name!r} off {name!r}: "
+            f"{render.plural(made.mentions, 'mention', 'mentions')} went with it",
+            markup=False,
+        )
+
+
+@graph.command()
+@click.argument("source")
+@click.argument("relation")
+@click.argument("target")
+@click.option("--at", help="When it stopped holding (default now): a date or ISO 8601 time.")
+@scope_options
+@json_option
+@click.pass_obj
+@handle_errors
+def invalidate(
+    obj: Ctx,
+    source: str,
+    relation: str,
+    target: str,
+    at: str | None,
+    namespace: str | None,
+    user_id: str | None,
+    agent_id: str | None,
+    run_id: str | None,
+    as_json: bool,
+) -> None:
+    """End the relation SOURCE RELATION TARGET that holds now (its history stays)."""
+    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
+    with obj.memory(must_exist=True, embedder=None) as mem:
+        closed = mem.graph.invalidate(source, relation, target, at=at, **scope)
+    if as_json:
+        render.emit_json(closed.to_dict())
+    else:
+        render.console.print(
+            f"{closed.source} {closed.relation_type} {closed.target}: {window(closed)}",
+            markup=False,
+        )
+
+
+@graph.command()
+@click.option(
+    "--threshold",
+    type=click.FloatRange(0.0, 1.0),
+    default=0.9,
+    show_default=True,
+    help="How alike two names' embeddings must be (the name rules need no threshold).",
+)
+@click.option("--apply", is_flag=True, help="Merge what is found (default: only list it).")
+@click.option("--type", "entity_type", help="Only entities of this type (person, item ...).")
+@scope_options
+@json_option
+@click.pass_obj
+@handle_errors
+def dedupe(
+    obj: Ctx,
+    threshold: float,
+    apply: bool,
+    entity_type: str | None,
+    namespace: str | None,
+    user_id: str | None,
+    agent_id: str | None,
+    run_id: str | None,
+    as_json: bool,
+) -> None:
+    """Find entities that are one under two names; --apply merges them.
+
+    By normalised name (Dr. Smith / dr smith), a lone first name (Caroline / the one
+    Caroline Smith) and, with an embedder, names' embeddings at least --threshold
+    alike. Each group merges into its most mentioned entity."""
+    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
+    with obj.memory(must_exist=True) as mem:  # the embedder compares names
+        result = mem.graph.dedupe(threshold, not apply, entity_type=entity_type, **scope)
+    if as_json:
+        render.emit_json(result.to_dict())
+        return
+    if not result.pairs:
+        render.console.print(
+            f"no duplicates among {render.plural(result.scanned, 'entity', 'entities')}",
+            markup=False,
+        )
+        return
+    table = Table()
+    for column in ("keep", "merge", "similarity", "why"):
+        table.add_column(column, overflow="fold")
+    for pair in result.pairs:
+        table.add_row(pair.keep, pair.other, f"{pair.similarity:.2f}", pair.reason)
+    render.console.print(table)
+    done = f"merged {result.merged}" if apply else "nothing merged; --apply merges them"
+    render.console.print(
+        f"{render.plural(len(result.pairs), 'pair', 'pairs')} among {result.scanned} "
+        f"entities: {done}",
+        markup=False,
+    )

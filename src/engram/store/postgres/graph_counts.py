@@ -1,0 +1,74 @@
+"""The graph's counts on PostgreSQL, and the listing filters they share with
+``PgGraph.entities`` and ``relations`` (one definition, so a total always matches
+its pages)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from engram.store.postgres.db import Database
+
+#: A relation valid at a moment (two parameters: the moment twice).
+VALID_AT = "r.valid_from <= %s AND (r.valid_to IS NULL OR r.valid_to > %s)"
+
+
+def entity_filter(namespace: str, query: str | None) -> tuple[str, list[Any]]:
+    """The WHERE clause (over ``entities e``) of a listing: the namespace, and canonical
+    names containing ``query`` (LIKE wildcards in it taken literally)."""
+    where, params = "e.namespace = %s", [namespace]
+    if query:
+        escaped = query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        where += " AND e.canonical_name LIKE %s ESCAPE '\\'"
+        params.append(f"%{escaped}%")
+    return where, params
+
+
+def relation_filter(
+    namespace: str, entity_id: int | None, current_only: bool, at: datetime | None
+) -> tuple[str, list[Any]]:
+    """The WHERE clause (over ``relations r``) of a listing: of one entity (either end);
+    valid at ``at``, else current only, else all."""
+    where = "r.namespace = %s"
+    params: list[Any] = [namespace]
+    if entity_id is not None:
+        where += " AND (r.source_entity_id = %s OR r.target_entity_id = %s)"
+        params += [entity_id, entity_id]
+    if at is not None:
+        where += f" AND {VALID_AT}"
+        params += [at, at]
+    elif current_only:
+        where += " AND r.valid_to IS NULL"
+    return where, params
+
+
+class PgGraphCounts:
+    """``GraphCountStore`` on PostgreSQL: one ``COUNT(*)`` each."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def count_entities(self, namespace: str, *, query: str | None) -> int:
+        """How many entities the listing with ``query`` has."""
+        where, params = entity_filter(namespace, query)
+        with self._db.read("counting entities") as conn:
+            row = conn.execute(
+                f"SELECT COUNT(*) FROM entities e WHERE {where}", params
+            ).fetchone() or (0,)
+        return int(row[0])
+
+    def count_relations(
+        self,
+        namespace: str,
+        *,
+        entity_id: int | None,
+        current_only: bool,
+        at: datetime | None,
+    ) -> int:
+        """How many relations the listing with these filters has."""
+        where, params = relation_filter(namespace, entity_id, current_only, at)
+        with self._db.read("counting relations") as conn:
+            row = conn.execute(
+                f"SELECT COUNT(*) FROM relations r WHERE {where}", params
+            ).fetchone() or (0,)
+        return int(row[0])

@@ -1,0 +1,37 @@
+"""The graph's counts: how many entities and relations a listing has in all.
+
+A read-side part of its own (``store.graph_counts``) rather than two more methods on
+``GraphStore``, which already holds the graph's twelve verbs. The surfaces page through
+``mem.graph.entities`` and ``relations`` and show a ``total``: one ``COUNT`` under the
+listing's own filter instead of reading every page (165 ms of 285 ms for one 5 000-entity
+page before).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Protocol, runtime_checkable
+
+
+@runtime_checkable
+class GraphCountStore(Protocol):
+    """Counts under exactly the filters of ``GraphStore.entities`` and ``relations``, so
+    a total always matches the pages; never outside ``namespace``."""
+
+    def count_entities(self, namespace: str, *, query: str | None) -> int:
+        """How many entities ``GraphStore.entities`` lists with this ``query`` (canonical
+        names containing it; None: all)."""
+        ...
+
+    def count_relations(
+        self,
+        namespace: str,
+        *,
+        entity_id: int | None,
+        current_only: bool,
+        at: datetime | None,
+    ) -> int:
+        """How many relations ``GraphStore.relations`` lists with these filters: of one
+        entity (either end) if given; valid at ``at`` when it is given, else the
+        current ones or all."""
+        ...

@@ -1,0 +1,199 @@
+"""Entity merge, split and relation invalidation for the SQLite graph store: the write
+steps behind ``GraphStore.merge``, ``split`` and ``invalidate``, run on a connection
+inside the caller's transaction. Each touches only the rows of the entities involved
+(their mentions, aliases and relations), never the whole graph."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+
+from engram.errors import InvalidInputError, NotFoundError
+from engram.store.protocols.graph import canonical_name, normal_name
+
+#: Sorts after every stored timestamp: an open ``valid_to`` in window comparisons.
+_OPEN = "9999-12-31T23:59:59.999999Z"
+
+
+def _entity_row(conn: sqlite3.Connection, namespace: str, entity_id: int) -> Sequence[object]:
+    row = conn.execute(
+        "SELECT id, canonical_name, mentions, entity_type, name FROM entities "
+        "WHERE id = ? AND namespace = ?",
+        (entity_id, namespace),
+    ).fetchone()
+    if row is None:
+        raise NotFoundError(f"no entity {entity_id} in namespace {namespace!r}")
+    return tuple(row)
+
+
+def merge(conn: sqlite3.Connection, namespace: str, keep: int, other: int, stamp: str) -> None:
+    """Fold ``other`` into ``keep`` (see ``GraphStore.merge``)."""
+    if keep == other:
+        raise InvalidInputError("cannot merge an entity into itself; name two entities")
+    _entity_row(conn, namespace, keep)
+    _, other_key, other_mentions, _, _ = _entity_row(conn, namespace, other)
+    # A memory that mentions both counts once: its row for ``other`` goes.
+    shared = conn.execute(
+        "DELETE FROM memory_entity_mentions WHERE entity_id = ? AND memory_id IN "
+        "(SELECT memory_id FROM memory_entity_mentions WHERE entity_id = ?)",
+        (other, keep),
+    ).rowcount
+    conn.execute(
+        "UPDATE memory_entity_mentions SET entity_id = ? WHERE entity_id = ?", (keep, other)
+    )
+    conn.execute(
+        "UPDATE entities SET mentions = mentions + max(0, ? - ?), updated_at = ? WHERE id = ?",
+        (other_mentions, shared, stamp, keep),
+    )
+    conn.execute("UPDATE entity_aliases SET entity_id = ? WHERE entity_id = ?", (keep, other))
+    rows = conn.execute(
+        "SELECT id, source_entity_id, relation_type, target_entity_id, valid_from, valid_to "
+        "FROM relations WHERE namespace = ? AND (source_entity_id = ? OR target_entity_id = ?) "
+        "ORDER BY valid_from, id",
+        (namespace, other, other),
+    ).fetchall()
+    for rid, source, kind, target, valid_from, valid_to in rows:
+        source = keep if source == other else source
+        target = keep if target == other else target
+        if source == target:  # "Caroline knows Caro" says nothing once they are one
+            conn.execute("DELETE FROM relations WHERE id = ?", (rid,))
+            continue
+        twin = conn.execute(
+            "SELECT id FROM relations WHERE namespace = ? AND source_entity_id = ? "
+            "AND relation_type = ? AND target_entity_id = ? AND id <> ? "
+            "AND valid_from <= ? AND ? <= coalesce(valid_to, ?) "
+            "ORDER BY valid_to IS NOT NULL, valid_from LIMIT 1",
+            (namespace, source, kind, target, rid, valid_to or _OPEN, valid_from, _OPEN),
+        ).fetchone()
+        if twin is None:
+            conn.execute(
+                "UPDATE relations SET source_entity_id = ?, target_entity_id = ? WHERE id = ?",
+                (source, target, rid),
+            )
+        else:
+            _fold_relation(conn, int(twin[0]), int(rid))
+    conn.execute(
+        "INSERT OR IGNORE INTO entity_aliases(entity_id, namespace, alias) VALUES (?, ?, ?)",
+        (keep, namespace, other_key),
+    )
+    conn.execute("DELETE FROM entities WHERE id = ?", (other,))
+
+
+def _fold_relation(conn: sqlite3.Connection, into: int, gone: int) -> None:
+    """Fold relation ``gone`` into its duplicate ``into``: windows united, stating
+    memories joined (one row per memory), confidence averaged over their mentions."""
+    a = conn.execute(
+        "SELECT confidence, mentions, valid_from, valid_to, source_memory_id "
+        "FROM relations WHERE id = ?",
+        (into,),
+    ).fetchone()
+    b = conn.execute(
+        "SELECT confidence, mentions, valid_from, valid_to, source_memory_id "
+        "FROM relations WHERE id = ?",
+        (gone,),
+    ).fetchone()
+    shared = conn.execute(
+        "SELECT count(*) FROM relation_mentions WHERE relation_id = ? AND memory_id IN "
+        "(SELECT memory_id FROM relation_mentions WHERE relation_id = ?)",
+        (gone, into),
+    ).fetchone()[0]
+    conn.execute(
+        "UPDATE relation_mentions SET relation_id = ? WHERE relation_id = ? AND memory_id "
+        "NOT IN (SELECT memory_id FROM relation_mentions WHERE relation_id = ?)",
+        (into, gone, into),
+    )
+    mentions = max(1, int(a[1]) + int(b[1]) - int(shared))
+    # seed 004's running average, over both rows' statements
+    confidence = (a[0] * a[1] + b[0] * b[1]) / max(1, a[1] + b[1])
+    earlier = b if b[2] < a[2] else a
+    valid_to = None if a[3] is None or b[3] is None else max(a[3], b[3])
+    conn.execute("DELETE FROM relations WHERE id = ?", (gone,))
+    conn.execute(
+        "UPDATE relations SET confidence = ?, mentions = ?, valid_from = ?, valid_to = ?, "
+        "source_memory_id = coalesce(?, source_memory_id) WHERE id = ?",
+        (confidence, mentions, earlier[2], valid_to, earlier[4], into),
+    )
+
+
+def split(conn: sqlite3.Connection, namespace: str, entity_id: int, alias: str, stamp: str) -> int:
+    """Make ``alias`` an entity again (see ``GraphStore.split``); returns its id."""
+    _, key, _, entity_type, _ = _entity_row(conn, namespace, entity_id)
+    found = conn.execute(
+        "SELECT 1 FROM entity_aliases WHERE namespace = ? AND alias = ? AND entity_id = ?",
+        (namespace, alias, entity_id),
+    ).fetchone()
+    if found is None:
+        raise NotFoundError(
+            f"{alias!r} is not an alias of entity {key!r}; see its aliases with mem.graph.entity()"
+        )
+    loose = normal_name(alias)
+    moved: list[str] = []
+    spelling = alias
+    for memory_id, text in conn.execute(
+        "SELECT memory_id, mention_text FROM memory_entity_mentions WHERE entity_id = ?",
+        (entity_id,),
+    ).fetchall():
+        if canonical_name(text) == alias or normal_name(text) == loose:
+            moved.append(memory_id)
+            spelling = text
+    conn.execute("DELETE FROM entity_aliases WHERE namespace = ? AND alias = ?", (namespace, alias))
+    if loose != alias and loose != key:  # the alias's loose spelling goes with it
+        conn.execute(
+            "DELETE FROM entity_aliases WHERE namespace = ? AND alias = ? AND entity_id = ?",
+            (namespace, loose, entity_id),
+        )
+    cur = conn.execute(
+        "INSERT INTO entities(namespace, name, canonical_name, entity_type, mentions, "
+        "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (namespace, spelling, alias, entity_type, len(moved), stamp, stamp),
+    )
+    new = cur.lastrowid
+    assert new is not None
+    conn.execute(
+        "UPDATE entities SET mentions = max(0, mentions - ?), updated_at = ? WHERE id = ?",
+        (len(moved), stamp, entity_id),
+    )
+    for start in range(0, len(moved), 400):
+        chunk = moved[start : start + 400]
+        marks = ", ".join("?" for _ in chunk)
+        conn.execute(
+            f"UPDATE memory_entity_mentions SET entity_id = ? WHERE entity_id = ? "
+            f"AND memory_id IN ({marks})",
+            (new, entity_id, *chunk),
+        )
+        for end in ("source_entity_id", "target_entity_id"):
+            conn.execute(
+                f"UPDATE relations SET {end} = ? WHERE namespace = ? AND {end} = ? "
+                f"AND source_memory_id IN ({marks})",
+                (new, namespace, entity_id, *chunk),
+            )
+    return new
+
+
+def invalidate(
+    conn: sqlite3.Connection,
+    namespace: str,
+    fact: tuple[int, str, int],
+    at: str,
+    stamp: str,
+) -> int:
+    """Close the current relation ``fact`` at ``at``; returns its id."""
+    source, kind, target = fact
+    row = conn.execute(
+        "SELECT id, valid_from FROM relations WHERE namespace = ? AND source_entity_id = ? "
+        "AND relation_type = ? AND target_entity_id = ? AND valid_to IS NULL "
+        "ORDER BY valid_from DESC, id DESC LIMIT 1",
+        (namespace, source, kind, target),
+    ).fetchone()
+    if row is None:
+        raise NotFoundError(
+            f"no current {kind!r} relation between those entities in namespace "
+            f"{namespace!r}; see mem.graph.relations() for what holds"
+        )
+    if at < row[1]:
+        raise InvalidInputError(
+            f"the relation holds from {row[1]}; it cannot end before it started ({at})"
+        )
+    conn.execute("UPDATE relations SET valid_to = ? WHERE id = ?", (at, row[0]))
+    conn.execute("UPDATE entities SET updated_at = ? WHERE id IN (?, ?)", (stamp, source, target))
+    return int(row[0])

@@ -1,0 +1,238 @@
+"""The palace through every surface: ``engram mine`` and ``engram palace`` (then the
+store is reopened), the HTTP routes over a real socket with two users' keys, and the
+MCP tools in-process (FEATURES G6, G7, G8)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from click.testing import CliRunner, Result
+from mcp import Client
+
+from conftest import HashEmbedder
+from engram import Config, Memory
+from engram.api import create_app
+from engram.api.server import serve_in_thread
+from engram.cli.main import cli
+from engram.mcp.server import create_mcp_server
+
+KEYWORD_ONLY = {"ENGRAM_EMBEDDER_NAME": "none", "ENGRAM_CONFIG": ""}
+ALICE, BOB = "user:alice", "user:bob"
+EFOIL = [
+    {"role": "Derek", "content": "I bought a 12V20Ah battery for the efoil last week."},
+    {"role": "assistant", "content": "How is the efoil battery wiring going?"},
+    {"role": "Derek", "content": "I moved to Lisbon, the efoil rides are better here."},
+]
+
+
+# -- the CLI ---------------------------------------------------------------------------------
+def run(home: Path, *args: str) -> Result:
+    return CliRunner().invoke(cli, ["--home", str(home), *args], env=KEYWORD_ONLY)
+
+
+def reopen(home: Path) -> Memory:
+    return Memory(config=Config.load(env={}, home=str(home), embedder={"name": "none"}))
+
+
+def test_cli_mines_a_message_list_once_and_prints_the_tree(tmp_path: Path) -> None:
+    home, path = tmp_path / "home", tmp_path / "chat.json"
+    path.write_text(json.dumps(EFOIL), encoding="utf-8")
+    first = run(home, "mine", str(path), "--wing", "Efoil", "--session", "evening", "--json")
+    assert first.exit_code == 0, first.output
+    [summary] = json.loads(first.stdout)["conversations"]
+    assert (summary["room"], summary["added"], summary["kept"]) == ("W-001/R-01", 3, 0)
+    again = run(home, "mine", str(path), "--wing", "efoil", "--session", "Evening", "--json")
+    assert json.loads(again.stdout)["conversations"][0]["kept"] == 3
+    shown = run(home, "mine", str(path), "--wing", "Efoil", "--session", "evening")
+    assert "W-001/R-01 Efoil / evening: 0 filed, 3 already there" in shown.stdout
+    tree = run(home, "palace")
+    assert tree.exit_code == 0, tree.output
+    assert "W-001 Efoil (topic): 3 drawers" in tree.stdout and "R-01 evening: 3" in tree.stdout
+    as_json = json.loads(run(home, "palace", "--wing", "W-001", "--json").stdout)
+    assert as_json["wings"][0]["wing"]["code"] == "W-001"
+    resolved = run(home, "palace", "resolve", "§ W-001/R-01/D-003")
+    assert "Derek: I moved to Lisbon" in resolved.stdout
+    cited = run(
+        home, "recall", "Lisbon efoil", "--wing", "Efoil", "--room", "1", "--cite", "pointer"
+    )
+    assert cited.exit_code == 0, cited.output
+    assert "(§ W-001/R-01/D-003 @p derek @l lisbon)" in cited.stdout
+    assert run(home, "recall", "efoil", "--wing", "nowhere").exit_code == 3
+    with reopen(home) as mem:
+        assert len(mem.palace.drawers("Efoil", "evening")) == 3
+        assert mem.get_all().total == 3
+
+
+def test_cli_mines_a_messages_object_under_a_scope(tmp_path: Path) -> None:
+    home, path = tmp_path / "home", tmp_path / "chat.json"
+    path.write_text(json.dumps({"messages": EFOIL}), encoding="utf-8")
+    result = run(home, "mine", str(path), "--wing", "Derek", "--kind", "person", "--user", "al")
+    assert result.exit_code == 0, result.output
+    with reopen(home) as mem:
+        [node] = mem.palace.tree(user_id="al")
+        assert (node.wing.kind, node.drawers) == ("person", 3)
+        assert mem.palace.tree() == []
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["mine", "{file}"], "needs --wing"),
+        (["mine", "{bad}", "--wing", "w"], "cannot read"),
+        (["palace", "resolve", "W-1"], "not an AAAK pointer"),
+        (["palace", "resolve", "§ W-9/R-1/D-1"], "no drawer"),
+        (["palace", "--wing", "nobody"], "no wing"),
+    ],
+)
+def test_cli_errors_say_what_is_wrong(tmp_path: Path, args: list[str], says: str) -> None:
+    home = tmp_path / "home"
+    good, bad = tmp_path / "chat.json", tmp_path / "bad.json"
+    good.write_text(json.dumps(EFOIL), encoding="utf-8")
+    bad.write_text("{not json", encoding="utf-8")
+    assert run(home, "mine", str(good), "--wing", "w").exit_code == 0  # the store exists
+    result = run(home, *[a.format(file=good, bad=bad) for a in args])
+    assert result.exit_code != 0 and says in result.output
+
+
+def test_cli_mines_locomo_sessions_as_rooms(tmp_path: Path) -> None:
+    home, path = tmp_path / "home", tmp_path / "locomo.json"
+    sample = {
+        "sample_id": "conv-x",
+        "conversation": {
+            "speaker_a": "Ann",
+            "speaker_b": "Ben",
+            "session_1_date_time": "1:56 pm on 8 May, 2023",
+            "session_1": [
+                {"speaker": "Ann", "dia_id": "D1:1", "text": "I adopted a puppy."},
+                {"speaker": "Ben", "dia_id": "D1:2", "text": "What is the puppy called?"},
+            ],
+            "session_2_date_time": "2:00 pm on 9 May, 2023",
+            "session_2": [{"speaker": "Ann", "dia_id": "D2:1", "text": "She is called Rex."}],
+        },
+        "qa": [],
+    }
+    path.write_text(json.dumps([sample]), encoding="utf-8")
+    result = run(home, "mine", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    rooms = json.loads(result.stdout)["conversations"]
+    assert [(r["wing"], r["room"], r["added"]) for r in rooms] == [
+        ("conv-x", "W-001/R-01", 2),
+        ("conv-x", "W-001/R-02", 1),
+    ]
+    with reopen(home) as mem:
+        found = mem.palace.resolve("§ W-001/R-01/D-001")
+        assert found.memory.content == "Ann: I adopted a puppy."  # as the benchmark stores it
+        assert found.memory.created_at.isoformat().startswith("2023-05-08T13:56")
+        assert found.drawer.role == "Ann"
+
+
+def test_cli_mines_a_beam_chat_directory(tmp_path: Path) -> None:
+    home, chat = tmp_path / "home", tmp_path / "7"
+    chat.mkdir()
+    batches = [
+        {
+            "batch_number": 1,
+            "time_anchor": "March-15-2024",
+            "turns": [
+                [
+                    {"id": 1, "role": "user", "content": "Plan my garden beds."},
+                    {"id": 2, "role": "assistant", "content": "Start with raised beds."},
+                ]
+            ],
+        }
+    ]
+    (chat / "chat.json").write_text(json.dumps(batches), encoding="utf-8")
+    (chat / "probing_questions.json").write_text("{}", encoding="utf-8")
+    result = run(home, "mine", str(chat), "--wing", "Garden", "--json")
+    assert result.exit_code == 0, result.output
+    [room] = json.loads(result.stdout)["conversations"]
+    assert (room["wing"], room["added"]) == ("Garden", 2)
+
+
+# -- HTTP ------------------------------------------------------------------------------------
+@pytest.fixture
+def server(config: Config) -> Iterator[tuple[str, dict[str, str], Memory]]:
+    with Memory(":memory:", config=config, embedder=HashEmbedder()) as memory:
+        keys = {user: memory.keys.create(user)[1] for user in ("alice", "bob")}
+        with serve_in_thread(create_app(memory, worker=False)) as url:
+            yield url, keys, memory
+
+
+def client(url: str, key: str) -> httpx.Client:
+    return httpx.Client(base_url=url, timeout=10, headers={"Authorization": f"Bearer {key}"})
+
+
+def test_http_mines_lists_and_resolves_in_the_callers_namespace(
+    server: tuple[str, dict[str, str], Memory],
+) -> None:
+    url, keys, memory = server
+    body = {"messages": EFOIL, "wing": "Efoil", "session": "evening", "kind": "project"}
+    with client(url, keys["alice"]) as alice, client(url, keys["bob"]) as bob:
+        mined = alice.post("/v1/palace/mine", json=body)
+        assert mined.status_code == 200, mined.text
+        out = mined.json()
+        assert [d["pointer"].split(" @")[0] for d in out["added"]] == [
+            "§ W-001/R-01/D-001",
+            "§ W-001/R-01/D-002",
+            "§ W-001/R-01/D-003",
+        ]
+        assert alice.post("/v1/palace/mine", json=body).json()["kept"] == 3
+        tree = alice.get("/v1/palace").json()["wings"]
+        assert tree[0]["wing"]["kind"] == "project" and tree[0]["drawers"] == 3
+        found = alice.get("/v1/palace/resolve", params={"pointer": "§ W-001/R-01/D-002"})
+        assert found.status_code == 200 and found.json()["memory"]["content"] == EFOIL[1]["content"]
+        bad = alice.get("/v1/palace/resolve", params={"pointer": "D-2"})
+        assert bad.status_code == 422 and "not an AAAK pointer" in bad.text
+        # bob's key: his own (empty) palace; alice's namespace is out of reach.
+        assert bob.get("/v1/palace").json() == {"wings": []}
+        assert bob.get("/v1/palace/resolve", params={"pointer": "§ W-1/R-1/D-1"}).status_code == 404
+        assert bob.get("/v1/palace", params={"user_id": "alice"}).status_code == 403
+        assert alice.get("/v1/palace", params={"wing": "nobody"}).status_code == 404
+        empty = alice.post("/v1/palace/mine", json={"messages": [], "wing": "Efoil"}).json()
+        assert empty["room"] is None and empty["added"] == []
+        extra = alice.post("/v1/palace/mine", json={**body, "mood": "happy"})
+        assert extra.status_code == 422
+    assert len(memory.get_all(namespace=ALICE)) == 3 and len(memory.get_all(namespace=BOB)) == 0
+
+
+# -- MCP -------------------------------------------------------------------------------------
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+async def alice(mem: Memory) -> AsyncIterator[Client]:
+    async with Client(create_mcp_server(mem, namespace=ALICE)) as c:
+        yield c
+
+
+async def call(c: Client, tool: str, **arguments: Any) -> Any:
+    result = await c.call_tool(tool, arguments)
+    assert not result.is_error, result.content
+    assert result.structured_content is not None
+    return result.structured_content
+
+
+@pytest.mark.anyio
+async def test_mcp_tools_mine_list_and_resolve(alice: Client, mem: Memory) -> None:
+    mined = await call(alice, "mine_conversation", messages=EFOIL, wing="Efoil", session="s")
+    assert mined["room"] == "W-001/R-01" and len(mined["added"]) == 3
+    again = await call(alice, "mine_conversation", messages=EFOIL, wing="Efoil", session="s")
+    assert again["added"] == [] and again["kept"] == 3
+    tree = await call(alice, "palace_tree")
+    assert tree["wings"][0]["rooms"][0]["drawers"] == 3
+    found = await call(alice, "resolve_pointer", pointer=mined["added"][2])
+    assert found["content"] == EFOIL[2]["content"] and found["role"] == "Derek"
+    failed = await alice.call_tool("resolve_pointer", {"pointer": "§ W-9/R-1/D-1"})
+    assert failed.is_error and "no drawer" in str(failed.content)
+    # Another namespace's server sees nothing of alice's palace.
+    async with Client(create_mcp_server(mem, namespace=BOB)) as bob:
+        assert (await call(bob, "palace_tree"))["wings"] == []
+        blocked = await bob.call_tool("resolve_pointer", {"pointer": mined["added"][0]})
+        assert blocked.is_error

@@ -12,7 +12,8 @@ from conftest import HashEmbedder
 from engram import Config, Memory
 from engram.embed.base import Vectors, normalize_rows
 from engram.recall import dampening
-from engram.recall.pipeline import RecallRequest, Retriever
+from engram.recall.pipeline import Retriever
+from engram.recall.request import RecallRequest
 from engram.records import MemoryRecord, MemoryType
 
 LONG = " and it stays that way for the rest of the quarter, whatever else happens"

@@ -15,7 +15,8 @@ import pytest
 from engram import Memory
 from engram.errors import StoreError
 from engram.recall.hints import merge_by_max
-from engram.recall.pipeline import RecallRequest, Retriever
+from engram.recall.pipeline import Retriever
+from engram.recall.request import RecallRequest
 from engram.records import Recall
 from engram.store.protocols import HintSet, HintStore
 from engram.text import fts_query

@@ -21,7 +21,8 @@ from engram.config import RecallConfig
 from engram.errors import ConfigError, LlmError
 from engram.llm import LlmProvider, create_provider
 from engram.recall import rerank
-from engram.recall.pipeline import RecallRequest, Retriever
+from engram.recall.pipeline import Retriever
+from engram.recall.request import RecallRequest
 from engram.records import Hit, MemoryRecord, Recall, ScoreBreakdown
 from engram.settings import LlmConfig
 from llmserver import Reply, ScriptedLlm, fenced

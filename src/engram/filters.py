@@ -11,7 +11,7 @@ from typing import Any
 
 from engram.core import Scope
 from engram.errors import InvalidInputError
-from engram.recall.pipeline import Filter, filter_from
+from engram.recall.request import Filter, filter_from
 from engram.store.protocols import ListQuery
 from engram.validate import filter_key, filter_scalar, filter_tags, offset_value, type_name
 

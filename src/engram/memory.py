@@ -33,7 +33,7 @@ from engram.jobs import Jobs
 from engram.keys import Keys
 from engram.palace import Palace, place_filter, pointer_cites
 from engram.pipeline.linker import links
-from engram.recall.pipeline import RecallRequest
+from engram.recall.request import RecallRequest
 from engram.records import BatchResult, HistoryEntry, Hit, MemoryRecord, Page, Recall
 from engram.review import Review
 from engram.store import open_store

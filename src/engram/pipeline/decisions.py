@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from engram.pipeline import contradiction
-from engram.recall.pipeline import RecallRequest
+from engram.recall.request import RecallRequest
 from engram.records import PIPELINE_WHO, MemoryRecord
 from engram.text import normalize_content
 

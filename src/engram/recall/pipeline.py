@@ -11,22 +11,18 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
 from typing import Any
-
-import numpy as np
-import numpy.typing as npt
 
 from engram.config import RecallConfig
 from engram.embed.base import Embedder
 from engram.llm.base import LlmProvider
-from engram.recall import context, dampening, filtering, fusion, packing, rerank, scoring, temporal
+from engram.recall import context, dampening, fusion, packing, rerank, scoring, temporal
 from engram.recall import format as fmt
 from engram.recall.graph_boost import boost as boost_by_graph
 from engram.recall.hints import hint_matches, merge_by_max
+from engram.recall.request import Clock, Legs, RecallRequest
 from engram.records import Hit, MemoryRecord, Recall, RecallMode, ScoreBreakdown, utcnow
 from engram.store.protocols import KeywordIndex, ListQuery, MemoryStore, VectorSearch, VectorStore
 from engram.store.protocols.graph import GraphStore
@@ -35,65 +31,9 @@ from engram.text import fts_query
 
 log = logging.getLogger("engram.recall")
 
-Filter = Callable[[MemoryRecord], bool]
-
 #: How deep keyword scores are read to complete dense-only candidates; a candidate
 #: below this depth has a negligible keyword score and counts as 0.
 KEYWORD_DEPTH = 1000
-
-
-@dataclass(frozen=True, slots=True)
-class RecallRequest:
-    """Everything one recall needs to know."""
-
-    query: str
-    namespace: str
-    limit: int
-    budget_tokens: int | None = None
-    matches: Filter | None = None
-    config: RecallConfig | None = None
-    restrict: filtering.Restrict | None = None  # keeps the ids it returns (wing=, room=)
-    cite: Callable[[Sequence[str]], Mapping[str, str]] | None = None  # id -> AAAK pointer
-
-    @property
-    def filtered(self) -> bool:
-        """True when candidates are filtered (by predicate or by id)."""
-        return self.matches is not None or self.restrict is not None
-
-    def kept(self, records: Mapping[str, MemoryRecord]) -> dict[str, MemoryRecord]:
-        """The records both filters keep."""
-        return filtering.kept(records, self.matches, self.restrict)
-
-
-@dataclass
-class _Legs:
-    """What candidate generation found."""
-
-    windows: list[temporal.TimeWindow]
-    mode: RecallMode = RecallMode.RECENT
-    query_vector: npt.NDArray[np.float32] | None = None
-    dense: dict[str, float] = field(default_factory=dict)
-    dense_ranking: list[str] = field(default_factory=list)
-    keyword: dict[str, float] = field(default_factory=dict)
-    """Raw keyword relevance (>= 0) of every match read, candidates or not."""
-    keyword_ranking: list[str] = field(default_factory=list)
-    time_ids: list[str] = field(default_factory=list)
-    time_records: dict[str, MemoryRecord] = field(default_factory=dict)
-
-
-class _Clock:
-    def __init__(self) -> None:
-        self.timings: dict[str, float] = {}
-        self._start = self._last = time.perf_counter()
-
-    def lap(self, stage: str) -> None:
-        now = time.perf_counter()
-        self.timings[stage] = round((now - self._last) * 1000, 3)
-        self._last = now
-
-    def total(self) -> dict[str, float]:
-        self.timings["total"] = round((time.perf_counter() - self._start) * 1000, 3)
-        return self.timings
 
 
 class Retriever:
@@ -151,7 +91,7 @@ class Retriever:
     def recall(self, request: RecallRequest) -> Recall:
         """Run the whole read path for one query."""
         cfg = request.config or self.config
-        clock = _Clock()
+        clock = Clock()
         warnings: list[str] = []
         legs = self._candidates(request, cfg, clock, warnings)
         if legs.mode is RecallMode.RECENT:
@@ -238,15 +178,15 @@ class Retriever:
         return self._finish(request, cfg, hits, legs.mode, clock, warnings)
 
     def _candidates(
-        self, request: RecallRequest, cfg: RecallConfig, clock: _Clock, warnings: list[str]
-    ) -> _Legs:
+        self, request: RecallRequest, cfg: RecallConfig, clock: Clock, warnings: list[str]
+    ) -> Legs:
         """Dense top-N, keyword top-N and time-matched memories, and the mode that
         answers (the fallback hierarchy)."""
         # Filters drop candidates after retrieval, so filtered recalls fetch deeper.
         depth = 4 if request.filtered else 1
         dense_n = max(cfg.dense_top_n, request.limit * 3) * depth
         keyword_n = max(cfg.bm25_top_n, request.limit * 3) * depth
-        legs = _Legs(windows=temporal.time_windows(request.query) if cfg.time_weight else [])
+        legs = Legs(windows=temporal.time_windows(request.query) if cfg.time_weight else [])
         match = fts_query(request.query)
         keyword_depth = max(keyword_n, KEYWORD_DEPTH)
         pending = (
@@ -339,7 +279,7 @@ class Retriever:
         return legs
 
     def _sessions(
-        self, request: RecallRequest, cfg: RecallConfig, legs: _Legs, candidate_ids: list[str]
+        self, request: RecallRequest, cfg: RecallConfig, legs: Legs, candidate_ids: list[str]
     ) -> context.Sessions:
         weights = (
             cfg.context_dense + cfg.session_dense
@@ -356,7 +296,7 @@ class Retriever:
         return context.Sessions.from_members(members)
 
     def _time_scores(
-        self, request: RecallRequest, legs: _Legs, candidate_ids: Sequence[str]
+        self, request: RecallRequest, legs: Legs, candidate_ids: Sequence[str]
     ) -> dict[str, float]:
         """How near each candidate was written to the times the query names."""
         if not legs.windows:
@@ -371,7 +311,7 @@ class Retriever:
 
     def _fuse(
         self,
-        legs: _Legs,
+        legs: Legs,
         cfg: RecallConfig,
         ids: Sequence[str],
         dense: Mapping[str, float],
@@ -482,7 +422,7 @@ class Retriever:
         return hits
 
     def _recent(
-        self, request: RecallRequest, cfg: RecallConfig, clock: _Clock, warnings: list[str]
+        self, request: RecallRequest, cfg: RecallConfig, clock: Clock, warnings: list[str]
     ) -> Recall:
         now = utcnow()
         records = self.memories.select(request.namespace, ListQuery(limit=request.limit * 4))
@@ -517,7 +457,7 @@ class Retriever:
         cfg: RecallConfig,
         hits: list[Hit],
         mode: RecallMode,
-        clock: _Clock,
+        clock: Clock,
         warnings: list[str],
         *,
         floor: bool = True,
@@ -551,34 +491,3 @@ class Retriever:
             context=context,
             warnings=tuple(warnings),
         )
-
-
-def filter_from(filters: Mapping[str, Any] | None) -> Filter | None:
-    """A predicate for ``filters``: equality on record fields, tags and metadata keys.
-
-    Known record fields (``type``, ``category``, ``user_id``, ``agent_id``, ``run_id``,
-    ``session_id``, ...) compare directly; ``tags`` requires every listed tag; any other
-    key compares with ``metadata[key]``. A list value means "any of these".
-    """
-    if not filters:
-        return None
-    items = dict(filters)
-
-    def matches(memory: MemoryRecord) -> bool:
-        for key, wanted in items.items():
-            if key == "tags":
-                tags = [wanted] if isinstance(wanted, str) else list(wanted)
-                if not set(tags) <= set(memory.tags):
-                    return False
-                continue
-            if key in MemoryRecord.__dataclass_fields__ and key != "metadata":
-                actual = getattr(memory, key)
-                actual = getattr(actual, "value", actual)
-            else:
-                actual = memory.metadata.get(key)
-            options = wanted if isinstance(wanted, list | tuple | set) else [wanted]
-            if actual not in options:
-                return False
-        return True
-
-    return matches

@@ -1,0 +1,103 @@
+"""What one recall asks for (``RecallRequest``), the filter predicate built from a
+caller's ``filters``, and the small records the retriever passes between its stages."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from engram.config import RecallConfig
+from engram.recall import filtering, temporal
+from engram.records import MemoryRecord, RecallMode
+
+Filter = Callable[[MemoryRecord], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class RecallRequest:
+    """Everything one recall needs to know."""
+
+    query: str
+    namespace: str
+    limit: int
+    budget_tokens: int | None = None
+    matches: Filter | None = None
+    config: RecallConfig | None = None
+    restrict: filtering.Restrict | None = None  # keeps the ids it returns (wing=, room=)
+    cite: Callable[[Sequence[str]], Mapping[str, str]] | None = None  # id -> AAAK pointer
+
+    @property
+    def filtered(self) -> bool:
+        """True when candidates are filtered (by predicate or by id)."""
+        return self.matches is not None or self.restrict is not None
+
+    def kept(self, records: Mapping[str, MemoryRecord]) -> dict[str, MemoryRecord]:
+        """The records both filters keep."""
+        return filtering.kept(records, self.matches, self.restrict)
+
+
+@dataclass
+class Legs:
+    """What candidate generation found."""
+
+    windows: list[temporal.TimeWindow]
+    mode: RecallMode = RecallMode.RECENT
+    query_vector: npt.NDArray[np.float32] | None = None
+    dense: dict[str, float] = field(default_factory=dict)
+    dense_ranking: list[str] = field(default_factory=list)
+    keyword: dict[str, float] = field(default_factory=dict)
+    """Raw keyword relevance (>= 0) of every match read, candidates or not."""
+    keyword_ranking: list[str] = field(default_factory=list)
+    time_ids: list[str] = field(default_factory=list)
+    time_records: dict[str, MemoryRecord] = field(default_factory=dict)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.timings: dict[str, float] = {}
+        self._start = self._last = time.perf_counter()
+
+    def lap(self, stage: str) -> None:
+        now = time.perf_counter()
+        self.timings[stage] = round((now - self._last) * 1000, 3)
+        self._last = now
+
+    def total(self) -> dict[str, float]:
+        self.timings["total"] = round((time.perf_counter() - self._start) * 1000, 3)
+        return self.timings
+
+
+def filter_from(filters: Mapping[str, Any] | None) -> Filter | None:
+    """A predicate for ``filters``: equality on record fields, tags and metadata keys.
+
+    Known record fields (``type``, ``category``, ``user_id``, ``agent_id``, ``run_id``,
+    ``session_id``, ...) compare directly; ``tags`` requires every listed tag; any other
+    key compares with ``metadata[key]``. A list value means "any of these".
+    """
+    if not filters:
+        return None
+    items = dict(filters)
+
+    def matches(memory: MemoryRecord) -> bool:
+        for key, wanted in items.items():
+            if key == "tags":
+                tags = [wanted] if isinstance(wanted, str) else list(wanted)
+                if not set(tags) <= set(memory.tags):
+                    return False
+                continue
+            if key in MemoryRecord.__dataclass_fields__ and key != "metadata":
+                actual = getattr(memory, key)
+                actual = getattr(actual, "value", actual)
+            else:
+                actual = memory.metadata.get(key)
+            options = wanted if isinstance(wanted, list | tuple | set) else [wanted]
+            if actual not in options:
+                return False
+        return True
+
+    return matches

@@ -227,3 +227,31 @@ def test_reindex_after_keyword_only_adds(tmp_path_factory: pytest.TempPathFactor
     report = json.loads(run(home, "doctor", "--json", env={"ENGRAM_CONFIG": ""}).output)
     assert report["vectors"]["missing"] == 0
     assert report["vectors"]["rows"] == {"all-MiniLM-L6-v2": 2}
+
+
+def test_an_abstained_recall_says_why() -> None:
+    from engram.cli import render
+    from engram.records import Recall, RecallMode
+
+    nothing = Recall(
+        query="zebra migration",
+        hits=(),
+        mode=RecallMode.HYBRID,
+        timings={},
+        context="",
+        abstain_reason="nothing stored looks related: best similarity 0.07",
+    )
+    with render.console.capture() as captured:
+        render.hits_table(nothing.hits, nothing, {})
+    assert "nothing matched: nothing stored looks related: best similarity 0.07" in (captured.get())
+    plain = Recall(query="q", hits=(), mode=RecallMode.KEYWORD, timings={}, context="")
+    with render.console.capture() as captured:
+        render.hits_table(plain.hits, plain, {})
+    assert "no memories match" in captured.get()
+
+
+def test_min_relevance_zero_shows_the_closest_memories(home: Path) -> None:
+    run(home, "add", "Deploys go through ops/deploy.sh")
+    data = json.loads(run(home, "search", "deploy", "--min-relevance", "0", "--json").output)
+    assert [h["memory"]["content"] for h in data["hits"]] == ["Deploys go through ops/deploy.sh"]
+    assert data["abstain_reason"] is None

@@ -276,3 +276,25 @@ def test_hub_in_recall_through_the_retriever_seam(mem: Memory) -> None:
     factors = {h.id: h.breakdown.dampening for h in recall.hits}
     assert factors == {hub_id: 0.7, other_id: 1.0}
     assert recall.hits[0].id == other_id
+
+
+def test_hub_in_recall_reads_the_linkers_mention_counts(mem: Memory) -> None:
+    """Wired end to end: the inline linker fills ``memory_entity_mentions`` and
+    ``entities.mentions`` at write time, ``store.graph_counts.hub_mentions`` reads them
+    in one query, and recall(hub=True) dampens the memory linked only to the hub."""
+    for i in range(12):  # "Nate" speaks in every memory: a hub
+        mem.add(f"Nate: shopping list number {i} has apples and pears")
+    only_hub = mem.add("Nate: the ocean waves were huge this morning").id
+    with_sam = mem.add("Nate: the ocean waves were huge with Sam").id
+    ns = mem.scope().namespace
+    counts = mem.store.graph_counts.hub_mentions(ns, [only_hub, with_sam, "no-such-id"])
+    assert counts == {only_hub: {"nate": 14}, with_sam: {"nate": 14, "sam": 1}}
+    assert mem.store.graph_counts.hub_mentions("elsewhere", [only_hub]) == {}
+    assert mem.store.graph_counts.hub_mentions(ns, []) == {}
+    plain = mem.recall("ocean waves huge", limit=2)
+    assert {h.breakdown.dampening for h in plain.hits} == {1.0}
+    damped = mem.recall("ocean waves huge", limit=2, hub=True)
+    factors = {h.id: h.breakdown.dampening for h in damped.hits}
+    # Sam (1 mention) is the P90 threshold among the candidates' entities; Nate is above.
+    assert factors == {only_hub: 0.7, with_sam: 1.0}
+    assert damped.hits[0].id == with_sam

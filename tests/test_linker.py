@@ -91,6 +91,22 @@ def test_a_failing_link_rolls_back_the_memory(
         assert mem.jobs.counts().get("pending", 0) == 0
 
 
+def test_a_bug_in_the_rules_never_costs_the_memory(
+    config: Config, store_location: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken(text: str) -> Any:
+        raise ValueError("a rule broke")
+
+    with Memory(store_location, config=config, embedder=HashEmbedder()) as mem:
+        mem._core.linker = broken
+        with caplog.at_level("WARNING", logger="engram.write"):
+            note = mem.add("Gina: I opened a store in Chicago", namespace=NS)
+        assert mem.get(note.id, namespace=NS).content == "Gina: I opened a store in Chicago"
+        assert mem.graph.entities(namespace=NS) == []
+        assert "stored it unlinked" in caplog.text
+        assert mem.jobs.counts().get("pending", 0) == 1  # the extract job still reads it
+
+
 def test_linker_and_extract_job_count_each_mention_once(
     config: Config, store_location: str
 ) -> None:

@@ -150,9 +150,11 @@ async def test_search_memory_ranks_with_ids_scores_and_short_content(
     assert hits[0]["type"] == "procedural" and hits[0]["tags"] == ["ops"]
     assert [h["score"] for h in hits] == sorted((h["score"] for h in hits), reverse=True)
     assert all(len(h["id"]) == 32 for h in hits)
-    only = await call(alice, "search_memory", query="deploy script", type="preference")
+    # Each query names both memories, so only the filter decides which one comes back
+    # (a memory unrelated to the query would be left out by the abstain decision).
+    only = await call(alice, "search_memory", query="deploy script tea", type="preference")
     assert [h["content"] for h in only["hits"]] == ["Alice drinks green tea"]
-    tagged = await call(alice, "search_memory", query="tea", tags=["ops"])
+    tagged = await call(alice, "search_memory", query="deploy tea", tags=["ops"])
     assert [h["type"] for h in tagged["hits"]] == ["procedural"]
 
 

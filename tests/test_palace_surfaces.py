@@ -236,3 +236,115 @@ async def test_mcp_tools_mine_list_and_resolve(alice: Client, mem: Memory) -> No
         assert (await call(bob, "palace_tree"))["wings"] == []
         blocked = await bob.call_tool("resolve_pointer", {"pointer": mined["added"][0]})
         assert blocked.is_error
+
+
+# -- recall by place and citing by pointer (HTTP and MCP, both backends) -----------------------
+GARDEN = [
+    {"role": "Derek", "content": "The efoil battery sits next to the garden shed."},
+    {"role": "assistant", "content": "Water the tomato beds before the efoil ride."},
+]
+
+
+def _palace(memory: Memory, namespace: str) -> None:
+    """Two wings with the word "efoil" in both, and one memory filed in neither."""
+    memory.palace.mine_conversation(EFOIL, wing="Efoil", session="evening", namespace=namespace)
+    memory.palace.mine_conversation(GARDEN, wing="Garden", session="spring", namespace=namespace)
+    memory.add("An unfiled note about the efoil battery.", namespace=namespace)
+
+
+@pytest.fixture
+def placed(mem: Memory) -> Iterator[tuple[str, dict[str, str], Memory]]:
+    keys = {user: mem.keys.create(user)[1] for user in ("alice", "bob")}
+    _palace(mem, ALICE)
+    with serve_in_thread(create_app(mem, worker=False)) as url:
+        yield url, keys, mem
+
+
+def test_http_recall_and_search_keep_a_place_and_cite_pointers(
+    placed: tuple[str, dict[str, str], Memory],
+) -> None:
+    url, keys, memory = placed
+    with client(url, keys["alice"]) as alice, client(url, keys["bob"]) as bob:
+        everything = alice.post("/v1/recall", json={"query": "efoil battery", "limit": 10})
+        assert everything.status_code == 200, everything.text
+        assert len(everything.json()["hits"]) == 6
+        garden = alice.post(
+            "/v1/recall", json={"query": "efoil battery", "limit": 10, "wing": "garden"}
+        ).json()
+        assert {h["memory"]["content"] for h in garden["hits"]} == {g["content"] for g in GARDEN}
+        by_code = alice.post(
+            "/v1/recall", json={"query": "efoil", "limit": 10, "wing": "W-001", "room": 1}
+        ).json()
+        assert len(by_code["hits"]) == 3
+        by_number = alice.post(
+            "/v1/search", json={"query": "efoil", "wing": 2, "room": "Spring"}
+        ).json()
+        assert len(by_number["hits"]) == 2
+        cited = alice.post(
+            "/v1/recall", json={"query": "Lisbon efoil", "limit": 10, "cite": "pointer"}
+        ).json()["context"]
+        assert "(§ W-001/R-01/D-003 @p derek @l lisbon)" in cited
+        assert "(id: " in cited  # the unfiled note keeps its id
+        plain = alice.post("/v1/recall", json={"query": "Lisbon efoil", "limit": 10}).json()
+        assert "§" not in plain["context"]
+        # Errors say what is wrong.
+        unknown = alice.post("/v1/recall", json={"query": "efoil", "wing": "nowhere"})
+        assert unknown.status_code == 404 and "no wing 'nowhere'" in unknown.text
+        huge = alice.post("/v1/recall", json={"query": "efoil", "wing": "W-99999999999999999999"})
+        assert huge.status_code == 404
+        no_room = alice.post("/v1/recall", json={"query": "efoil", "wing": "Efoil", "room": 9})
+        assert no_room.status_code == 404 and "no room 9" in no_room.text
+        lone = alice.post("/v1/search", json={"query": "efoil", "room": "spring"})
+        assert lone.status_code == 422 and "needs wing" in lone.text
+        for bad in ({"cite": "title"}, {"wing": True}, {"wing": ""}, {"room": 0}):
+            refused = alice.post("/v1/recall", json={"query": "efoil", "wing": "Efoil", **bad})
+            assert refused.status_code == 422, (bad, refused.text)
+        # Bob's namespace has no such wing: his key cannot reach alice's palace.
+        assert bob.post("/v1/recall", json={"query": "efoil", "wing": "Efoil"}).status_code == 404
+    assert len(memory.get_all(namespace=BOB)) == 0
+
+
+@pytest.mark.anyio
+async def test_mcp_get_context_and_search_memory_keep_a_place(alice: Client, mem: Memory) -> None:
+    _palace(mem, ALICE)
+    found = await call(alice, "search_memory", query="efoil battery", wing="Garden")
+    assert {h["content"] for h in found["hits"]} == {g["content"] for g in GARDEN}
+    room = await call(alice, "search_memory", query="efoil", wing="W-001", room=1)
+    assert len(room["hits"]) == 3
+    by_name = await call(alice, "search_memory", query="efoil", wing="efoil", room="Evening")
+    assert {h["id"] for h in by_name["hits"]} == {h["id"] for h in room["hits"]}
+    block = await call(
+        alice,
+        "get_context",
+        task="Lisbon efoil",
+        wing="Efoil",
+        limit=10,
+        style="memory_context",
+        cite="pointer",
+    )
+    assert "(§ W-001/R-01/D-003 @p derek @l lisbon)" in block["result"]
+    assert "Garden" not in block["result"] and "unfiled" not in block["result"]
+    assert "(id: " not in block["result"]
+    prior = await call(alice, "get_context", task="tomato beds", wing="Garden")
+    assert "tomato" in prior["result"]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("tool", "arguments", "says"),
+    [
+        ("get_context", {"task": "t", "wing": "nowhere"}, "no wing 'nowhere'"),
+        ("search_memory", {"query": "q", "wing": "Efoil", "room": "noon"}, "no room 'noon'"),
+        ("search_memory", {"query": "q", "room": "evening"}, "needs wing"),
+        ("get_context", {"task": "t", "cite": "pointer"}, 'needs style="memory_context"'),
+        ("get_context", {"task": "t", "cite": "title"}, "Input should be"),
+        ("search_memory", {"query": "q", "wing": ""}, "at least 1 character"),
+        ("search_memory", {"query": "q", "wing": "Efoil", "room": 0}, "greater than or equal"),
+    ],
+)
+async def test_mcp_place_errors_say_what_is_wrong(
+    alice: Client, mem: Memory, tool: str, arguments: dict[str, Any], says: str
+) -> None:
+    _palace(mem, ALICE)
+    failed = await alice.call_tool(tool, arguments)
+    assert failed.is_error and says in str(failed.content), failed.content

@@ -16,6 +16,7 @@ from engram import transfer
 from engram._version import __version__
 from engram.core import Part
 from engram.errors import EmbeddingError, InjectionBlocked, InvalidInputError, NotFoundError
+from engram.recall.chunks import fill_chunks
 from engram.store.protocols import ImportCounts, ListQuery, MemoryBundle, TranscriptRow
 from engram.transfer import ExportCounts
 from engram.validate import memory_id_value, positive_int
@@ -71,6 +72,7 @@ class Admin(Part):
         vectors = core.store.vectors
         if rebuild:
             vectors.delete()
+            core.store.chunks.delete()
         else:
             stale = [m for m, d in vectors.dimensions().items() if d != core.embedder.dimension]
             for model in stale:
@@ -91,6 +93,8 @@ class Admin(Part):
             done += len(batch)
             if progress is not None:
                 progress(done, total)
+        # Long memories embedded before chunk vectors were on get theirs (issue 13).
+        fill_chunks(core.embedder, core.store.chunks, core.config.recall, batch_size)
         if core.index is not None:
             core.index.invalidate()
         return done

@@ -118,7 +118,15 @@ class RecallConfig:
     decay_rate: float = field(default=0.001, metadata=_range(0.0, 10.0))
     """Per hour; 0.001 halves recency in about 29 days."""
     personal_boost: float = field(default=0.0, metadata=_range(0.0, 1.0))
-    min_relevance: float = field(default=0.0, metadata=_range(0.0, 10.0))
+    min_relevance: float | None = field(default=None, metadata=_range(0.0, 10.0))
+    """seed 002: drop hits whose final score is below this. Unset (the default), recall
+    uses the calibrated abstain decision instead (``abstain``); any value, 0 included,
+    is the caller's own floor and turns that decision off (docs/recall.md, "When
+    nothing matches")."""
+    abstain: bool = True
+    """Return nothing (empty hits and context, ``Recall.abstain_reason`` says why) when
+    the best candidates' similarity and keyword overlap say nothing stored is related
+    (FEATURES E7, issue 13; calibrated in ``engram/recall/abstain_weights.py``)."""
     dedup_by_title: bool = True
     context_style: str = field(
         default="memory_context", metadata=_choices("memory_context", "prior_work")
@@ -162,6 +170,38 @@ class RecallConfig:
     leave them out (the default: flagged text never reaches a prompt), or show them
     inside an explicit untrusted marker. Either way the hit, with its flags, stays in
     ``Recall.hits``."""
+    chunk_chars: int = field(default=0, metadata=_range(0, 100_000))
+    """A memory whose embedded text is longer than this many characters also gets a
+    vector per window of this size past its head (MiniLM reads only about 1,000
+    characters); 0 (the default) writes none. Read at write time; ``engram reindex``
+    fills memories stored before. Off: on BEAM dev pooling chunks lost 0.02 to 0.06
+    message R@10 (docs/benchmarks.md, "Long messages")."""
+    long_alpha: float | None = field(default=1.0, metadata=_range(0.0, 1.0))
+    """Weighted fusion's dense weight for memories longer than ``long_chars`` (``alpha``
+    for the rest); unset (None): ``alpha`` for all. 1.0 (keyword leg off for long
+    memories, whose BM25 is noisy) measured best on BEAM dev: message R@10 0.579 ->
+    0.640 (docs/benchmarks.md, "Long messages")."""
+    long_chars: int = field(default=2000, metadata=_range(1, 1_000_000))
+    """What ``long_alpha`` counts as long: content longer than this many characters
+    (swept 500 to 3000 on BEAM dev; LoCoMo's longest turn has 444)."""
+    chunk_overlap: int = field(default=200, metadata=_range(0, 100_000))
+    """Characters consecutive chunk windows share."""
+    chunk_pooling: bool = False
+    """Score a memory in the dense leg by its own vector and its best chunk vector
+    (``chunk_weight``); off: chunk vectors are written but not read."""
+    chunk_weight: float = field(default=1.0, metadata=_range(0.0, 1.0))
+    """How much of the best chunk's gain over the memory's own cosine counts: 1 is the
+    max over all its vectors, 0 ignores chunks."""
+    ann_min_vectors: int = field(default=20_000, metadata=_range(1, 1_000_000_000))
+    """SQLite: a namespace with at least this many vectors is searched by an HNSW graph
+    (faiss, the ``[ann]`` extra; exact search without it, which ``doctor`` says), built
+    in the background when first needed. Read when the store opens; PostgreSQL always
+    uses pgvector HNSW (docs/benchmarks.md, "Scale")."""
+    ann_ef_search: int = field(default=128, metadata=_range(8, 4096))
+    """HNSW search breadth on SQLite; 128 with exact re-scoring: recall@10 >= 0.97."""
+    ann_background: bool = True
+    """Build the HNSW graph on a worker thread (exact search answers meanwhile); False
+    builds it inside the first recall that needs it."""
 
 
 @dataclass(frozen=True, slots=True)

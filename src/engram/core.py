@@ -18,12 +18,14 @@ from engram.config import Config
 from engram.embed import Embedder
 from engram.errors import DimensionMismatchError, NotFoundError, StoreClosedError
 from engram.llm import LlmProvider, create_provider
+from engram.recall.chunks import store_chunks
 from engram.recall.format import untrusted
 from engram.recall.pipeline import Retriever
 from engram.records import MemoryRecord
 from engram.safety import InjectionMode, ScanResult, enforce
 from engram.store.protocols import Store, VectorRow, VectorSearch
 from engram.store.protocols.graph import Triple
+from engram.store.protocols.vectors import AnnSettings
 from engram.validate import memory_id_value, namespace_for
 
 log = logging.getLogger("engram")
@@ -60,7 +62,17 @@ class Core:
         self.embedder = embedder
         # Dense top-k: a derived in-memory index (SQLite) or the database (PostgreSQL).
         self.index: VectorSearch | None = (
-            store.vectors.index(embedder.name, embedder.dimension) if embedder is not None else None
+            store.vectors.index(
+                embedder.name,
+                embedder.dimension,
+                ann=AnnSettings(
+                    min_vectors=config.recall.ann_min_vectors,
+                    ef_search=config.recall.ann_ef_search,
+                    background=config.recall.ann_background,
+                ),
+            )
+            if embedder is not None
+            else None
         )
         self.retriever = Retriever(
             store.memories,
@@ -72,6 +84,9 @@ class Core:
             llm=self.llm,
             hints=store.hints,
             graph=store.graph,
+            chunks=store.chunks,  # issue 13: chunk vectors of long memories
+            # seed 004's hub dampening reads the linker's entity mention counts.
+            entity_mentions=store.graph_counts.hub_mentions,
         )
         self.linker: Linker | None = None
         self.closed = False
@@ -186,6 +201,8 @@ class Core:
                 self.index.added(ns, [records[i].id for i in idx], vectors[idx], epoch)
             else:
                 self.index.invalidate()
+        # Long memories also get a vector per window past the head (issue 13).
+        store_chunks(self.embedder, self.store.chunks, records, self.config.recall)
         return self.embedder.name
 
 

@@ -232,6 +232,14 @@ class Recall:
     warnings: tuple[str, ...] = ()
     transcripts: dict[str, str] = field(default_factory=dict)
     """With ``expand=True``: session key -> raw transcript behind the hits (seed 004)."""
+    abstain_reason: str | None = None
+    """Why recall returned nothing although candidates were found (nothing stored is
+    related enough: ``recall.abstain``); None when it did not abstain."""
+
+    @property
+    def abstained(self) -> bool:
+        """True when recall judged that nothing stored matches (``abstain_reason``)."""
+        return self.abstain_reason is not None
 
     def __len__(self) -> int:
         return len(self.hits)
@@ -246,6 +254,8 @@ class Recall:
             "context": self.context,
             "warnings": list(self.warnings),
             "transcripts": dict(self.transcripts),
+            "abstained": self.abstained,
+            "abstain_reason": self.abstain_reason,
         }
 
 

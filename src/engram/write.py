@@ -7,6 +7,7 @@ and their vectors stored in a second short one.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
@@ -73,6 +74,8 @@ ITEM_KEYS = frozenset(
         "extraction_model",
     }
 )
+
+log = logging.getLogger("engram.write")
 
 
 def prepare(
@@ -207,7 +210,15 @@ def link(core: Core, record: MemoryRecord) -> None:
     """FEATURES G3: record what ``record``'s text names (speaker, names, rule-read
     triples) in the graph; joins the open transaction. Nothing named, nothing written."""
     assert core.linker is not None
-    triples, types = core.linker(record.content)
+    try:
+        triples, types = core.linker(record.content)
+    except Exception:  # noqa: BLE001
+        # The rules are a convenience on the write path: a bug in them must never cost
+        # the caller their memory. The extract job reads the same text again later.
+        log.warning(
+            "inline linker failed on memory %s; stored it unlinked", record.id, exc_info=True
+        )
+        return
     if triples or types:
         core.store.graph.record(
             record.namespace,

@@ -207,6 +207,14 @@ class ListQuery(Scope):
     include_deleted: bool = False
 
 
+#: A palace wing or room (docs/palace.md): a name, alias or code (``W-001``), or its
+#: number. Numbers are strict (``true`` is not 1) and bounded like the palace's counters.
+Place = (
+    Annotated[str, Field(min_length=1, max_length=200, pattern=r"\S")]
+    | Annotated[int, Field(ge=1, le=2**31 - 1, strict=True)]
+)
+
+
 class RecallSettings(BaseModel):
     """Per-call recall overrides shared by search and recall."""
 
@@ -217,12 +225,40 @@ class RecallSettings(BaseModel):
         description="Equality on record fields (type, agent_id, session_id...), tags "
         "(all of), any other key against metadata; a list value means any of these.",
     )
+    wing: Place | None = Field(
+        default=None,
+        description="Only memories filed in this palace wing (name, alias, W-001 code or "
+        "number); an unknown wing is a 404.",
+    )
+    room: Place | None = Field(
+        default=None,
+        description="Only memories filed in this room of `wing` (name, alias or number); "
+        "needs `wing`.",
+    )
     fusion: Literal["weighted", "rrf"] | None = None
     strategy: Literal["hybrid", "dense", "bm25"] | None = None
+    min_relevance: float | None = Field(
+        default=None,
+        ge=0.0,
+        le=10.0,
+        allow_inf_nan=False,
+        description="A floor on hit scores for this call; set (0 included), it replaces "
+        "the abstain decision, so 0 returns the nearest memories even when none is related.",
+    )
+    abstain: bool | None = Field(
+        default=None,
+        description="false: never return nothing because nothing looked related "
+        "(default: the [recall] abstain setting).",
+    )
 
     def overrides(self) -> dict[str, Any]:
         """Recall settings to override for this call."""
-        chosen = {"fusion": self.fusion, "strategy": self.strategy}
+        chosen = {
+            "fusion": self.fusion,
+            "strategy": self.strategy,
+            "min_relevance": self.min_relevance,
+            "abstain": self.abstain,
+        }
         return {k: v for k, v in chosen.items() if v is not None}
 
 
@@ -243,6 +279,11 @@ class RecallIn(Scope, RecallSettings):
     budget_tokens: int | None = Field(default=None, ge=1, le=10_000_000, strict=True)
     expand: bool = Field(
         default=False, description="Join the raw transcripts of the hits' sessions (seed 004)."
+    )
+    cite: Literal["id", "pointer"] = Field(
+        default="id",
+        description='"pointer": the context block cites palace drawers by AAAK pointer '
+        "(§ W-001/R-01/D-003 ...) instead of by id; other memories keep their id.",
     )
 
 
@@ -417,6 +458,11 @@ class SearchOut(BaseModel):
     hits: list[HitOut]
     timings: dict[str, float]
     warnings: list[str]
+    abstained: bool = Field(
+        description="True when nothing stored looked related, so hits and context are "
+        "empty (the calibrated floor; docs/recall.md, 'When nothing matches')."
+    )
+    abstain_reason: str | None = Field(description="Why recall abstained; null when it did not.")
 
 
 class RecallOut(SearchOut):

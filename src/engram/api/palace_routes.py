@@ -70,6 +70,11 @@ class MineOut(BaseModel):
     invalid: int
     closets: list[dict[str, Any]]
     relations: int
+    llm_windows: list[int] = Field(
+        description="Windows (0-based) whose topic and entities the LLM gave; the rules "
+        "read the rest."
+    )
+    warnings: list[str] = Field(description="What was wrong with the LLM's answers, if any.")
 
 
 class ResolveQuery(m.Scope):

@@ -284,7 +284,13 @@ def search(body: m.SearchIn, caller: Caller, state: State) -> dict[str, Any]:
     mem = _memory(state)
     scope = caller.scope(mem, **body.scope_args())
     result = mem.recall(
-        body.query, **_ids(scope), limit=body.limit, filters=body.filters, **body.overrides()
+        body.query,
+        **_ids(scope),
+        limit=body.limit,
+        filters=body.filters,
+        wing=body.wing,
+        room=body.room,
+        **body.overrides(),
     )
     return result.to_dict()
 
@@ -299,6 +305,9 @@ def _recall(body: m.RecallIn, caller: Caller, state: ServerState) -> dict[str, A
         budget_tokens=body.budget_tokens,
         filters=body.filters,
         expand=body.expand,
+        wing=body.wing,
+        room=body.room,
+        cite=body.cite,
         **body.overrides(),
     )
     return result.to_dict()

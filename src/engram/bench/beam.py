@@ -2,7 +2,7 @@
 
 Each chat directory holds ``chat.json`` (batches of turns of messages with integer ids)
 and ``probing_questions.json`` (questions per ability, most with ``source_chat_ids``).
-Scoring follows ``shared/bench/README.md``: message recall@5/10/20 per ability and
+Scoring follows ``shared/bench/README.md``: message recall@5/10/20 (and 50) per ability and
 overall over questions with source ids; abstention questions have no evidence and are
 reported as the top hit's score.
 """
@@ -19,7 +19,7 @@ from engram.bench.dataset import Conversation, Dataset, Question, Turn, read_jso
 from engram.bench.metrics import ndcg_at_k, recall_at_k
 from engram.errors import InvalidInputError
 
-KS = (5, 10, 20)
+KS = (5, 10, 20, 50)
 ABSTENTION = "abstention"
 _ANCHOR = re.compile(r"^([A-Za-z]+)-(\d{1,2})-(\d{4})$")
 
@@ -59,7 +59,7 @@ def score(
     sessions: Sequence[str],
     top_score: float | None,
 ) -> dict[str, float]:
-    """Message recall@5/10/20 and NDCG@10; abstention questions get the top score."""
+    """Message recall@5/10/20/50 and NDCG@10; abstention questions get the top score."""
     if question.category == ABSTENTION or not gold_turns:
         return {"abstention_top_score": top_score or 0.0}
     out = {f"msg_r@{k}": recall_at_k(turns, gold_turns, k) for k in KS}

@@ -27,6 +27,7 @@ PLAIN: dict[str, Any] = {
     "context_keyword": 0.0,
     "session_keyword": 0.0,
     "time_weight": 0.0,
+    "long_alpha": None,  # one alpha for every memory, long or short (issue 13)
 }
 
 #: Recall strategies a run can compare: name -> recall settings for that query. The
@@ -211,7 +212,9 @@ def ask(
     total = dataset.question_count * len(modes)
     done = 0
     for mode in modes:
-        overrides = {**(settings or {}), **MODES[mode]}
+        # Ranking is measured here, abstaining by `engram bench abstain`: an abstained
+        # question would score 0 whatever its ranking (`--set abstain=true` to include it).
+        overrides = {"abstain": False, **(settings or {}), **MODES[mode]}
         for conv in dataset.conversations:
             ns = namespace_for(dataset.name, conv.id)
             for question in conv.questions:

@@ -16,6 +16,14 @@ For each store size N, in a fresh child process (so peak RSS is that size's own)
    median and p95 over many queries, query embedding included, plus the median of each
    stage.
 6. peak RSS of the child, and the store's size on disk.
+7. with ``peer="chroma"`` (``bench.peers``): the same texts and vectors in Chroma, and
+   engram's recall, Chroma's query and Chroma + keyword re-score timed interleaved on
+   other questions, each query embedded by the same model inside the timed call, with
+   the ratio engram / Chroma at p50 and p95.
+
+Above ``recall.ann_min_vectors`` the SQLite index searches an HNSW graph built in the
+background; the run waits for it (``ann_build_s``) before timing, as a long-running
+server would have it.
 
 ``vectors_only`` measures index search alone at 1M vectors: exact numpy top-k (what
 engram uses below 20,000 vectors a namespace) against faiss HNSW (the optional
@@ -24,6 +32,7 @@ engram uses below 20,000 vectors a namespace) against faiss HNSW (the optional
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import multiprocessing
@@ -86,6 +95,25 @@ def base_vectors(
     return vectors
 
 
+def _wait_for_index(mem: Memory, timeout: float = 3600.0) -> float:
+    """Seconds until no HNSW graph of the index is still building."""
+    index = mem.index
+    start = time.perf_counter()
+    while index is not None and time.perf_counter() - start < timeout:
+        ann = index.state().get("ann")
+        if not isinstance(ann, dict) or not ann.get("building"):
+            break
+        time.sleep(0.2)
+    return time.perf_counter() - start
+
+
+def _rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
 def _disk_size(path: Path) -> int:
     return sum(p.stat().st_size for p in path.parent.glob(path.name + "*") if p.is_file())
 
@@ -98,9 +126,12 @@ def measure_size(
     queries: int,
     embed_sample: int,
     workdir: str,
+    peer: str | None = None,
 ) -> dict[str, Any]:
     """Every measurement for one store size (meant to run in a fresh process)."""
     turns, questions = locomo_turns_and_questions(locomo)
+    # Distinct questions, so a repeated one never times the query-vector cache.
+    questions = list(dict.fromkeys(questions))
     home = config.home_path
     vectors = base_vectors(config, turns, home / "bench-cache")
     texts, text_vectors = compose_corpus(turns, vectors, n)
@@ -137,6 +168,8 @@ def measure_size(
                 for i, r in enumerate(records[lo : lo + 5000])
             )
         asked = [questions[i % len(questions)] for i in range(queries + 20)]
+        mem.recall(asked[0], namespace=NAMESPACE)
+        result["ann_build_s"] = round(_wait_for_index(mem), 1)
         for q in asked[:20]:  # load the model and build the index before timing
             mem.recall(q, namespace=NAMESPACE)
         latencies: list[float] = []
@@ -153,15 +186,70 @@ def measure_size(
             k: round(statistics.median(v), 2) for k, v in stages.items()
         }
         result["recall_queries"] = len(latencies)
-    result["store_bytes"] = _disk_size(plain_path)
-    # Linux reports ru_maxrss in KiB.
-    result["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+        if mem.index is not None:
+            result["index"] = mem.index.state().get("ann")
+        result["store_bytes"] = _disk_size(plain_path)
+        # Linux reports ru_maxrss in KiB.
+        result["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+        if peer is not None:
+            other = [questions[(queries + 20 + i) % len(questions)] for i in range(queries)]
+            result["peer"] = _peer_run(peer, mem, texts, text_vectors, other, directory, n)
     return result
 
 
+def _peer_run(
+    peer: str,
+    mem: Memory,
+    texts: Sequence[str],
+    vectors: npt.NDArray[np.float32],
+    questions: Sequence[str],
+    directory: Path,
+    n: int,
+) -> dict[str, Any]:
+    """Chroma beside engram on the same corpus and questions, interleaved."""
+    from engram.bench.peers import PEERS, ChromaPeer, interleaved, summary
+
+    if peer not in PEERS:
+        raise InvalidInputError(f"unknown --peer {peer!r}; known: {', '.join(PEERS)}")
+    embedder = mem.embedder
+    assert embedder is not None
+    rss_before = _rss_mb()
+    chroma = ChromaPeer(directory / f"chroma-{n}")
+    load_s = chroma.load(texts, vectors)
+    k = mem.config.recall.limit
+    for q in questions[:20]:  # warm Chroma's index the way engram's was warmed
+        chroma.query(embedder.embed_batch([q])[0], k)
+    times = interleaved(
+        questions,
+        {
+            "engram": lambda q: mem.recall(q, namespace=NAMESPACE),
+            "chroma": lambda q: chroma.query(embedder.embed_batch([q])[0], k),
+            "chroma_keyword": lambda q: chroma.query_rescored(q, embedder.embed_batch([q])[0], k),
+        },
+    )
+    return {
+        "name": peer,
+        "add_per_s": round(n / load_s, 1),
+        "rss_mb": round(_rss_mb() - rss_before, 1),
+        "disk_bytes": chroma.disk_bytes(),
+        "queries": len(questions),
+        "latency": summary(times, "chroma"),
+    }
+
+
 def _child(args: dict[str, Any], out: Any) -> None:
-    config = Config.load(env={}, **args.pop("config"))
-    out.put(measure_size(config=config, **args))
+    overrides = args.pop("overrides")
+    config = Config.load(env={}, **args.pop("config")).with_overrides(**overrides)
+    try:
+        out.put(measure_size(config=config, **args))
+    except Exception as exc:  # the parent waits on the queue: never leave it empty
+        out.put({"error": f"{type(exc).__name__}: {exc}"})
+        raise
+
+
+def _recall_overrides(config: Config) -> dict[str, Any]:
+    """The parent's recall settings (``--set`` included), for the child's config."""
+    return dataclasses.asdict(config.recall)
 
 
 def run_scale(
@@ -173,10 +261,18 @@ def run_scale(
     embed_sample: int = 2000,
     workdir: str | None = None,
     progress: Callable[[str, int, int], None] | None = None,
+    peer: str | None = None,
 ) -> list[dict[str, Any]]:
     """Measure each size in its own child process; returns one dict per size."""
     if any(n < 10 for n in sizes):
         raise InvalidInputError("every --n must be at least 10")
+    if peer is not None:
+        from engram.bench.peers import PEERS, chroma_available
+
+        if peer not in PEERS:
+            raise InvalidInputError(f"unknown --peer {peer!r}; known: {', '.join(PEERS)}")
+        if not chroma_available():
+            raise InvalidInputError("--peer chroma needs chromadb: pip install 'engramdb[bench]'")
     if not Path(locomo).expanduser().is_file():
         raise InvalidInputError(f"LoCoMo file {locomo} does not exist; pass it with --data")
     results: list[dict[str, Any]] = []
@@ -196,6 +292,8 @@ def run_scale(
                     },
                     "injection_mode": config.injection_mode,
                 },
+                "overrides": {"recall": _recall_overrides(config)},
+                "peer": peer,
                 "locomo": locomo,
                 "queries": queries,
                 "embed_sample": embed_sample,
@@ -205,6 +303,8 @@ def run_scale(
             child.start()
             result = queue.get()
             child.join()
+            if "error" in result:
+                raise InvalidInputError(f"the scale run at {n} memories failed: {result['error']}")
             results.append(result)
         if progress is not None:
             progress("scale", len(sizes), len(sizes))
@@ -347,3 +447,46 @@ def compare_stores(
         "other": other.to_dict(),
         "table": ratio_table(sqlite, other),
     }
+
+
+def peer_table(results: Sequence[dict[str, Any]]) -> str:
+    """engram beside its peer per size: p50/p95 of each, interleaved, and the ratios."""
+    from engram.bench.report import table
+
+    rows = []
+    for r in results:
+        peer = r.get("peer")
+        if not peer:
+            continue
+        lat = peer["latency"]
+        rows.append(
+            [
+                r["memories"],
+                lat["engram"]["p50_ms"],
+                lat["engram"]["p95_ms"],
+                lat["chroma"]["p50_ms"],
+                lat["chroma"]["p95_ms"],
+                lat["chroma_keyword"]["p50_ms"],
+                lat["chroma_keyword"]["p95_ms"],
+                lat["engram"]["p50_vs_chroma"],
+                lat["engram"]["p95_vs_chroma"],
+                r["add_no_embedding_per_s"],
+                peer["add_per_s"],
+            ]
+        )
+    return table(
+        [
+            "memories",
+            "engram p50",
+            "engram p95",
+            "chroma p50",
+            "chroma p95",
+            "chroma+kw p50",
+            "chroma+kw p95",
+            "engram/chroma p50",
+            "engram/chroma p95",
+            "engram add/s",
+            "chroma add/s",
+        ],
+        rows,
+    )

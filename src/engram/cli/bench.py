@@ -16,13 +16,15 @@ from typing import Any, TypeVar
 
 import click
 
-from engram.bench import beam, locomo, longmemeval, report, runner, scale
+from engram.bench import abstain as abstain_bench
+from engram.bench import beam, locomo, longmemeval, report, runner
 from engram.bench import entities as entities_bench
 from engram.bench import extraction as extraction_bench
 from engram.bench import graph as graph_bench
 from engram.bench import pipeline as pipeline_bench
 from engram.bench.dataset import Dataset
 from engram.cli import render
+from engram.cli.bench_scale import scale_cmd
 from engram.cli.common import Ctx, handle_errors, progress_bar
 from engram.errors import InvalidInputError
 from engram.memory import Memory
@@ -181,6 +183,98 @@ def locomo_cmd(obj: Ctx, /, data: str, errata: str | None, **options: Any) -> No
 def beam_cmd(obj: Ctx, /, data: str, **options: Any) -> None:
     """BEAM: message recall@5/10/20 per ability; abstention as the top hit's score."""
     _run(obj, beam.load(data), **options)
+
+
+@bench.command("abstain")
+@click.option(
+    "--locomo",
+    "locomo_data",
+    default=str(SHARED_BENCH / "locomo" / "locomo10_dev.json"),
+    show_default=True,
+    help="The LoCoMo JSON file.",
+)
+@click.option(
+    "--beam",
+    "beam_data",
+    default=str(SHARED_BENCH / "beam-100k"),
+    show_default=True,
+    help="A BEAM directory of chats.",
+)
+@click.option(
+    "--store",
+    type=click.Path(dir_okay=False),
+    help="Keep the ingested store (both datasets) in this file and reuse it.",
+)
+@click.option(
+    "--rows",
+    type=click.Path(dir_okay=False, exists=True),
+    help="Rescore the per-query evidence of an earlier run (abstain-rows.json) "
+    "instead of recalling again.",
+)
+@click.option(
+    "--fit",
+    is_flag=True,
+    help="Write the fitted weights into engram/recall/abstain_weights.py (a source checkout).",
+)
+@click.option(
+    "--out",
+    default="bench-results",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="Directory for abstain.json, abstain.md and abstain-rows.json.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.pass_obj
+@handle_errors
+def abstain_cmd(
+    obj: Ctx,
+    /,
+    locomo_data: str,
+    beam_data: str,
+    store: str | None,
+    rows: str | None,
+    fit: bool,
+    out: str,
+    as_json: bool,
+) -> None:
+    """Abstention: empty context for BEAM's abstention and cross-domain questions, gold
+    kept for answerable ones, per decision rule, 2-fold; --fit ships the weights."""
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    with _memory(obj, store) as mem:
+        embedder = mem.embedder.name if mem.embedder is not None else "none"
+        if rows is not None:
+            found = abstain_bench.load_rows(rows)
+        else:
+            with progress_bar() as bar:
+                tasks: dict[str, Any] = {}
+
+                def advance(stage: str, done: int, total: int) -> None:
+                    if stage not in tasks:
+                        tasks[stage] = bar.add_task(stage, total=total)
+                    bar.update(tasks[stage], completed=done)
+
+                found = abstain_bench.collect(
+                    mem, locomo.load(locomo_data), beam.load(beam_data), progress=advance
+                )
+            abstain_bench.save_rows(found, folder / "abstain-rows.json")
+    summary = abstain_bench.summarize(found, embedder)
+    (folder / "abstain.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
+    text = abstain_bench.markdown(summary)
+    (folder / "abstain.md").write_text(text + "\n", encoding="utf-8")
+    if fit:
+        target = abstain_bench.weights_path()
+        target.write_text(
+            abstain_bench.weights_module(
+                summary["model"], embedder, summary["threshold"], "LoCoMo + BEAM dev"
+            ),
+            encoding="utf-8",
+        )
+        render.console.print(f"weights written: {target}")
+    if as_json:
+        render.emit_json(summary)
+        return
+    print(text)
 
 
 @bench.command("longmemeval")
@@ -414,149 +508,5 @@ def graph_cmd(
     print(text)
 
 
-def _sizes(text: str) -> list[int]:
-    try:
-        sizes = [int(part.replace("_", "")) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise InvalidInputError(
-            f"--n takes comma-separated counts like 10000,100000, got {text!r}"
-        ) from None
-    if not sizes:
-        raise InvalidInputError("--n needs at least one count")
-    return sizes
-
-
-@bench.command("scale")
-@click.option(
-    "--n",
-    "sizes",
-    default="10000,100000",
-    show_default=True,
-    help="Store sizes to build, comma-separated.",
-)
-@click.option(
-    "--data",
-    default=str(SHARED_BENCH / "locomo" / "locomo10_dev.json"),
-    show_default=True,
-    help="LoCoMo file the memory texts and queries come from.",
-)
-@click.option("--queries", default=300, show_default=True, help="Recalls timed per size.")
-@click.option(
-    "--embed-sample",
-    default=2000,
-    show_default=True,
-    help="Memories added with the real embedder to time add-with-embedding.",
-)
-@click.option(
-    "--vectors-only", is_flag=True, help="Measure index search alone (exact vs faiss HNSW) instead."
-)
-@click.option(
-    "--vectors", default=1_000_000, show_default=True, help="Vector count for --vectors-only."
-)
-@click.option(
-    "--out",
-    default="bench-results",
-    show_default=True,
-    type=click.Path(file_okay=False),
-    help="Directory for scale.json and scale.md.",
-)
-@click.option(
-    "--store",
-    "store",
-    help="Compare this store (e.g. an empty postgresql://... database) with SQLite at the "
-    "first --n, side by side: add rate, recall p50/p95, recall rps at 1, 4, 16 clients.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
-@click.pass_obj
-@handle_errors
-def scale_cmd(
-    obj: Ctx,
-    /,
-    sizes: str,
-    data: str,
-    queries: int,
-    embed_sample: int,
-    vectors_only: bool,
-    vectors: int,
-    out: str,
-    store: str | None,
-    as_json: bool,
-) -> None:
-    """Scale: add throughput, recall p50/p95, peak RSS and disk size per store size."""
-    config = obj.config().with_overrides(injection_mode="flag")
-    results: Any
-    if store is not None:
-        results = scale.compare_stores(
-            store, _sizes(sizes)[0], config=config, locomo=data, requests=queries
-        )
-        text = results["table"]
-        name = "scale-stores"
-    elif vectors_only:
-        results = scale.vectors_only(vectors, config=config, locomo=data, queries=queries)
-        rows = [["exact (numpy)", results["exact"]["p50_ms"], results["exact"]["p95_ms"], 1.0]]
-        for hnsw in results["hnsw"] if isinstance(results["hnsw"], list) else []:
-            rows.append(
-                [
-                    f"faiss HNSW (M={hnsw['m']}, ef_search={hnsw['ef_search']})",
-                    hnsw["p50_ms"],
-                    hnsw["p95_ms"],
-                    hnsw["recall_at_k"],
-                ]
-            )
-        text = report.table(["search", "p50 ms", "p95 ms", "recall@10"], rows)
-        name = "scale-vectors"
-    else:
-        if as_json:
-            results = scale.run_scale(
-                _sizes(sizes),
-                config=config,
-                locomo=data,
-                queries=queries,
-                embed_sample=embed_sample,
-            )
-        else:
-            with progress_bar() as bar:
-                task = bar.add_task("store sizes", total=None)
-                results = scale.run_scale(
-                    _sizes(sizes),
-                    config=config,
-                    locomo=data,
-                    queries=queries,
-                    embed_sample=embed_sample,
-                    progress=lambda _s, done, total: bar.update(task, completed=done, total=total),
-                )
-        text = report.table(
-            [
-                "memories",
-                "add/s (no embedding)",
-                "add/s (embedding)",
-                "embedder alone/s",
-                "recall p50 ms",
-                "recall p95 ms",
-                "peak RSS MB",
-                "store MB",
-            ],
-            [
-                [
-                    r["memories"],
-                    r["add_no_embedding_per_s"],
-                    r["add_with_embedding_per_s"],
-                    r["embedder_alone_per_s"],
-                    r["recall_p50_ms"],
-                    r["recall_p95_ms"],
-                    r["peak_rss_mb"],
-                    round(r["store_bytes"] / 1e6, 1),
-                ]
-                for r in results
-            ],
-        )
-        name = "scale"
-    directory = Path(out).expanduser()
-    directory.mkdir(parents=True, exist_ok=True)
-    (directory / f"{name}.json").write_text(json.dumps(results, indent=1))
-    (directory / f"{name}.md").write_text(text + "\n")
-    if as_json:
-        render.emit_json(results)
-        return
-    print(text)
-    render.console.print(f"results: {directory / (name + '.json')}")
+# The scale command lives in its own module (registered on the group here).
+bench.add_command(scale_cmd)

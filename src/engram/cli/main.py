@@ -138,6 +138,11 @@ def add(
     type=click.Choice(["hybrid", "dense", "bm25"]),
     help="Retrieval legs for this query.",
 )
+@click.option(
+    "--min-relevance",
+    type=float,
+    help="Keep hits scoring at least this; 0 turns off the 'nothing matched' decision.",
+)
 @json_option
 @click.pass_obj
 @handle_errors
@@ -151,11 +156,14 @@ def search(
     limit: int,
     fusion: str | None,
     strategy: str | None,
+    min_relevance: float | None,
     as_json: bool,
 ) -> None:
     """Show what recall returns for QUERY, with every score stage (seed 001's --search)."""
     chosen = {"fusion": fusion, "strategy": strategy}
     overrides: dict[str, Any] = {k: v for k, v in chosen.items() if v}
+    if min_relevance is not None:
+        overrides["min_relevance"] = min_relevance
     with obj.memory(must_exist=True) as mem:
         result = mem.recall(
             query, **scope_kwargs(namespace, user_id, agent_id, run_id), limit=limit, **overrides
@@ -180,6 +188,11 @@ def search(
     default="id",
     help="Cite drawers by AAAK pointer.",
 )
+@click.option(
+    "--min-relevance",
+    type=float,
+    help="Keep hits scoring at least this; 0 turns off the 'nothing matched' decision.",
+)
 @json_option
 @click.pass_obj
 @handle_errors
@@ -195,9 +208,11 @@ def recall(
     wing: str | None,
     room: str | None,
     cite: str,
+    min_relevance: float | None,
     as_json: bool,
 ) -> None:
     """Print the context block to inject into a prompt for QUERY."""
+    extra: dict[str, Any] = {} if min_relevance is None else {"min_relevance": min_relevance}
     with obj.memory(must_exist=True) as mem:
         result = mem.recall(
             query,
@@ -207,9 +222,13 @@ def recall(
             wing=wing,
             room=int(room) if room and room.isdigit() else room,
             cite=cite,
+            **extra,
         )
     if as_json:
         render.emit_json(result.to_dict())
+    elif result.abstained:
+        # Nothing to inject: stdout stays empty for scripts, the reason goes to stderr.
+        click.echo(f"nothing matched: {result.abstain_reason}", err=True)
     else:
         print(result.context)
 

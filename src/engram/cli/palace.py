@@ -172,6 +172,8 @@ def mine(
             markup=False,
             soft_wrap=True,
         )
+        for warning in r.warnings:  # the LLM's bad answers: the rules read those windows
+            render.console.print(f"  warning: {warning}", markup=False, soft_wrap=True)
 
 
 def _mine_one(
@@ -193,6 +195,8 @@ def _summary(r: MineResult) -> dict[str, Any]:
         "blocked": r.blocked,
         "invalid": r.invalid,
         "closets": [c.name for c in r.closets],
+        "llm_windows": len(r.llm_windows),
+        "warnings": list(r.warnings),
     }
 
 

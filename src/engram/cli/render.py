@@ -79,7 +79,10 @@ def hits_table(
     content wrapped beside them with the other stages on a dim line under it."""
     if recall is not None:
         console.print(f"mode: {recall.mode.value}", markup=False)
-    if not hits:
+    if not hits and recall is not None and recall.abstained:
+        # Say why recall chose to return nothing (the reason says how to see more).
+        console.print(f"nothing matched: {recall.abstain_reason}", markup=False)
+    elif not hits:
         console.print("no memories match")
     else:
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False)

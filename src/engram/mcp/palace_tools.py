@@ -24,6 +24,26 @@ PALACE_TOOL_NAMES = ("palace_tree", "mine_conversation", "resolve_pointer")
 #: At most this many messages per mine_conversation call (a tool call is not an import).
 MAX_MESSAGES = 2000
 
+#: ``get_context`` and ``search_memory``'s place arguments (``mem.recall(wing=, room=)``).
+WingArg = Annotated[
+    str | None,
+    Field(
+        min_length=1,
+        max_length=200,
+        description="Only memories filed in this palace wing: its name or code (W-001), "
+        "as palace_tree lists them.",
+    ),
+]
+RoomArg = Annotated[
+    Annotated[str, Field(min_length=1, max_length=200)]
+    | Annotated[int, Field(ge=1, le=2**31 - 1)]
+    | None,
+    Field(
+        description="Only memories filed in this room (session) of the wing: its name "
+        "or number (R-01 is 1). Needs wing."
+    ),
+]
+
 
 class Call(Protocol):
     """``create_mcp_server``'s runner: resolve the namespace, run ``fn`` on a thread,

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engram._version import __version__
 from engram.errors import EngramError, NotFoundError
 from engram.mcp.graph_tools import GRAPH_TOOL_NAMES, graph_tools
-from engram.mcp.palace_tools import PALACE_TOOL_NAMES, palace_tools
+from engram.mcp.palace_tools import PALACE_TOOL_NAMES, RoomArg, WingArg, palace_tools
 from engram.memory import Memory
 from engram.records import Hit, MemoryRecord, iso
 
@@ -120,6 +120,13 @@ class SearchResult(BaseModel):
     mode: str = Field(description="hybrid, dense, keyword or recent: the tier that answered.")
     hits: list[HitView]
     warnings: list[str] = Field(description="Why recall degraded, if it did.")
+    abstained: bool = Field(
+        default=False,
+        description="True when nothing stored looked related: hits is empty on purpose.",
+    )
+    abstain_reason: str | None = Field(
+        default=None, description="Why nothing was returned; null when something was."
+    )
 
 
 class MemoryView(BaseModel):
@@ -276,10 +283,25 @@ def create_mcp_server(memory: Memory, *, namespace: str | Callable[[], str]) -> 
                 '"memory_context": a <memory_context> list with dates and ids.'
             ),
         ] = "prior_work",
+        wing: WingArg = None,
+        room: RoomArg = None,
+        cite: Annotated[
+            Literal["id", "pointer"],
+            Field(
+                description='"pointer": cite conversation messages by AAAK pointer (§ '
+                "W-001/R-01/D-003 ...; read one with resolve_pointer). Needs style "
+                '"memory_context".'
+            ),
+        ] = "id",
     ) -> str:
         """Call before starting a task: returns what earlier sessions found, decided or were
         told about related topics, as a block to read before planning. Returns "" when
         memory holds nothing related, which means the task is new ground."""
+        if cite == "pointer" and style != "memory_context":
+            # prior_work lines cite nothing, so a pointer would be silently dropped.
+            raise ToolError(
+                'cite="pointer" needs style="memory_context": the prior_work block cites no memory'
+            )
 
         def run(ns: str) -> str:
             result = memory.recall(
@@ -288,6 +310,9 @@ def create_mcp_server(memory: Memory, *, namespace: str | Callable[[], str]) -> 
                 limit=limit,
                 budget_tokens=budget_tokens,
                 context_style=style,
+                wing=wing,
+                room=room,
+                cite=cite,
             )
             return result.context
 
@@ -302,6 +327,8 @@ def create_mcp_server(memory: Memory, *, namespace: str | Callable[[], str]) -> 
         tags: Annotated[
             Tags | None, Field(description="Only memories with all these tags.")
         ] = None,
+        wing: WingArg = None,
+        room: RoomArg = None,
     ) -> SearchResult:
         """Call mid-task to look something up in memory: ranked hits with ids, scores and
         the start of their content (hybrid keyword + semantic search, weighted by
@@ -313,11 +340,20 @@ def create_mcp_server(memory: Memory, *, namespace: str | Callable[[], str]) -> 
             filters["tags"] = list(tags)
 
         def run(ns: str) -> SearchResult:
-            result = memory.recall(query, namespace=ns, limit=limit, filters=filters or None)
+            result = memory.recall(
+                query,
+                namespace=ns,
+                limit=limit,
+                filters=filters or None,
+                wing=wing,
+                room=room,
+            )
             return SearchResult(
                 mode=result.mode.value,
                 hits=[_hit(h) for h in result.hits],
                 warnings=list(result.warnings),
+                abstained=result.abstained,
+                abstain_reason=result.abstain_reason,
             )
 
         return await call(run)

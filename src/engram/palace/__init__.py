@@ -20,7 +20,7 @@ from typing import Any
 from engram import write
 from engram.core import Part, Scope
 from engram.errors import InvalidInputError, NotFoundError, shown
-from engram.palace import aaak, mining
+from engram.palace import aaak, mining, mining_llm
 from engram.records import MemoryRecord, Outcome, utcnow
 from engram.store.protocols.palace import (
     WING_KINDS,
@@ -44,6 +44,9 @@ PALACE_WHO = "engram-palace"
 MAX_NAME_CHARS = 200
 #: Most messages one call mines (a longer export is mined in several calls).
 MAX_MESSAGES = 100_000
+#: Wing, room and drawer numbers are counters far below this; a larger number names no
+#: place (and would overflow SQLite's INTEGER), so it is looked up as "not found".
+MAX_NUMBER = 2**31 - 1
 
 Progress = Callable[[int, int], None]
 
@@ -86,6 +89,10 @@ class MineResult:
     """The closets (topics) this call filed drawers under."""
     relations: int = 0
     """Graph relations recorded (``graph=True``)."""
+    llm_windows: tuple[int, ...] = ()
+    """Windows (0-based) whose topic and entities the model gave; the rules read the rest."""
+    warnings: tuple[str, ...] = ()
+    """What was wrong with the model's answers (or the model), and what the rules did."""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict."""
@@ -99,6 +106,8 @@ class MineResult:
             "invalid": self.invalid,
             "closets": [c.to_dict() for c in self.closets],
             "relations": self.relations,
+            "llm_windows": list(self.llm_windows),
+            "warnings": list(self.warnings),
         }
 
 
@@ -284,7 +293,9 @@ class Palace(Part):
         todo = [i for i in range(len(turns)) if i not in filed]
         if not todo:
             return MineResult(place, room, len(turns), kept=len(turns))
-        spans = [mining.read_window(turns, span) for span in mining.windows(len(turns))]
+        # The model (if any) is asked here, before anything is written.
+        reading = mining_llm.read_windows(core, turns, set(todo))
+        spans = reading.windows
         window_of = {i: w for w in spans for i in w.turns}
         items = [_item(scope, turns[i], f"{place.slug}/{room.slug}") for i in todo]
         batch = write.add_batch(
@@ -317,6 +328,8 @@ class Palace(Part):
             invalid=invalid,
             closets=tuple(closets),
             relations=relations,
+            llm_windows=reading.llm_windows,
+            warnings=reading.warnings,
         )
 
     def _file(
@@ -461,7 +474,8 @@ class Palace(Part):
     def _room(self, scope: Scope, wing: Wing, room: str | int) -> Room:
         store = self._core.store.palace
         key: str | int = room if isinstance(room, int) else aaak.slugify(_name("room", room))
-        found = store.room(scope.namespace, wing.id, key)
+        out_of_range = isinstance(key, int) and not 0 < key <= MAX_NUMBER
+        found = None if out_of_range else store.room(scope.namespace, wing.id, key)
         if found is None:
             raise NotFoundError(f"no room {room!r} in wing {wing.name!r} ({wing.code})")
         return found
@@ -500,7 +514,8 @@ def find_wing(store: Any, scope: Scope, wing: object) -> Wing:
         key = int(digits)
     else:
         key = aaak.slugify(_name("wing", wing))
-    found = store.wing(scope.namespace, key)
+    out_of_range = isinstance(key, int) and not 0 < key <= MAX_NUMBER
+    found = None if out_of_range else store.wing(scope.namespace, key)
     if found is None:
         raise NotFoundError(
             f"no wing {wing!r} in namespace {scope.namespace!r}; `engram palace` lists them"

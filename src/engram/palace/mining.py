@@ -96,13 +96,13 @@ class Window:
     entity_types: dict[str, str] = field(default_factory=dict)
 
 
-def _names(value: str) -> bool:
+def can_name(value: str) -> bool:
     """True when ``value`` can name an entity: it has ``MIN_NAME_LETTERS`` letters (the
     offline rules sometimes leave a bare number as a target)."""
     return sum(c.isalpha() for c in value) >= MIN_NAME_LETTERS
 
 
-def _mentions(text: str, name: str) -> bool:
+def mentions(text: str, name: str) -> bool:
     """Whether ``text`` mentions ``name`` as whole words, ignoring case."""
     return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.IGNORECASE) is not None
 
@@ -162,24 +162,34 @@ def read_window(turns: Sequence[Turn], span: range) -> Window:
         if who:
             found.append(("p", who))
         for source, relationship, target, _ in triples:
-            if source[:1].isupper() and _names(source):
+            if source[:1].isupper() and can_name(source):
                 found.append(("p", source))
             kind = TARGET_TAG.get(relationship)
-            if kind is not None and _names(target):
+            if kind is not None and can_name(target):
                 found.append((kind, target))
     names = {n.lower() for kind, n in found if kind == "p"}
     words = {w for n in names for w in n.split()}
     window = Window(span, _topic([turns[i].content for i in span], names | words))
     window.triples = per_turn
     window.entity_types = {n: ENTITY_TYPE[k] for k, n in found}
+    window.tags = tag_turns(turns, span, found)
+    return window
+
+
+def tag_turns(
+    turns: Sequence[Turn], span: range, found: Sequence[tuple[str, str]]
+) -> list[tuple[str, ...]]:
+    """Per turn of ``span``, its AAAK tags: its speaker, the window's entities
+    (``(kind, name)``) it mentions, its date and the dates it names."""
+    out: list[tuple[str, ...]] = []
     for i in span:
         turn = turns[i]
-        chosen = [(k, n) for k, n in found if _mentions(turn.content, n)]
+        chosen = [(k, n) for k, n in found if mentions(turn.content, n)]
         name = speaker(turn.role) or offline.split_speaker(turn.content)[0]
         if name:
             chosen.insert(0, ("p", name))
         if turn.created_at is not None:
             chosen.append(("t", turn.created_at.date().isoformat()))
         chosen += [("t", _LEAD.sub("", m.group(0))) for m in patterns.DATE.finditer(turn.content)]
-        window.tags.append(tags(chosen))
-    return window
+        out.append(tags(chosen))
+    return out

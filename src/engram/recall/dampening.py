@@ -53,9 +53,9 @@ EntityMentions = Callable[[str, Sequence[str]], Mapping[str, Mapping[str, int]]]
 """The seam hub dampening reads the entity graph through:
 ``(namespace, memory ids) -> {memory id: {entity: how many memories mention it}}``.
 
-A memory with no linked entity may be absent. The entity graph provides it (a join of
-its mentions with its entities' mention counts); until one is wired in, recall passes
-none and hub dampening does nothing.
+A memory with no linked entity may be absent. ``Memory`` wires it to the entity graph's
+``store.graph_counts.hub_mentions`` (a join of the inline linker's mentions with its
+entities' mention counts); a ``Retriever`` made without one skips the stage.
 """
 
 

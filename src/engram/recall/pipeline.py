@@ -17,14 +17,27 @@ from typing import Any
 
 from engram.config import RecallConfig
 from engram.embed.base import Embedder
+from engram.embed.cache import QueryVectorCache
 from engram.llm.base import LlmProvider
-from engram.recall import context, dampening, fusion, packing, rerank, scoring, temporal
+from engram.recall import (
+    abstain,
+    context,
+    dampening,
+    fusion,
+    packing,
+    rerank,
+    scoring,
+    temporal,
+)
 from engram.recall import format as fmt
+from engram.recall.chunks import PooledDense
 from engram.recall.graph_boost import boost as boost_by_graph
 from engram.recall.hints import hint_matches, merge_by_max
+from engram.recall.length import long_ids
 from engram.recall.request import Clock, Legs, RecallRequest
 from engram.records import Hit, MemoryRecord, Recall, RecallMode, ScoreBreakdown, utcnow
 from engram.store.protocols import KeywordIndex, ListQuery, MemoryStore, VectorSearch, VectorStore
+from engram.store.protocols.chunks import ChunkVectorStore
 from engram.store.protocols.graph import GraphStore
 from engram.store.protocols.hints import HintStore
 from engram.text import fts_query
@@ -53,6 +66,7 @@ class Retriever:
         entity_mentions: dampening.EntityMentions | None = None,
         hints: HintStore | None = None,
         graph: GraphStore | None = None,
+        chunks: ChunkVectorStore | None = None,
     ) -> None:
         self.memories = memories
         self.keyword = keyword
@@ -60,6 +74,7 @@ class Retriever:
         self.config = config
         self.embedder = embedder
         self.index = index
+        self.query_vectors = QueryVectorCache()  # a repeated query skips the model
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
         # ``llm`` makes the provider for recall.rerank = "llm" on first use (e.g.
@@ -70,6 +85,7 @@ class Retriever:
         # seed 004's prospective index, searched with the keyword leg when recall.hints.
         self.hints = hints
         self.graph = graph  # seed 004's graph boost (G4), when recall.graph_boost
+        self.chunks = chunks  # issue 13: long memories (lengths, chunk vectors)
 
     def close(self) -> None:
         """Stop the worker thread keyword search runs on (if one was started)."""
@@ -77,6 +93,13 @@ class Retriever:
             if self._pool is not None:
                 self._pool.shutdown(wait=True)
                 self._pool = None
+
+    def _dense(self, cfg: RecallConfig, index: VectorSearch) -> VectorSearch | PooledDense:
+        """The dense leg: the memories' own vectors, pooled with their chunk vectors
+        when ``recall.chunk_pooling`` (issue 13, long memories)."""
+        if cfg.chunk_pooling and self.chunks is not None:
+            return PooledDense(index, self.chunks, cfg)
+        return index
 
     def _keyword_search(
         self, namespace: str, match: str, limit: int, search: Callable[..., Any] | None = None
@@ -131,10 +154,15 @@ class Retriever:
             # fusion and session context compare like with like.
             wanted = [i for i in [*candidate_ids, *sessions.all_ids()] if i not in dense]
             if wanted:
-                dense.update(self.index.scores(request.namespace, legs.query_vector, wanted))
+                dense.update(
+                    self._dense(cfg, self.index).scores(
+                        request.namespace, legs.query_vector, wanted
+                    )
+                )
         keyword = fusion.normalize_bm25(legs.keyword)
         times = self._time_scores(request, legs, candidate_ids)
-        fused, parts = self._fuse(legs, cfg, candidate_ids, dense, keyword, sessions, times)
+        long = long_ids(self.chunks, request.namespace, candidate_ids, cfg)
+        fused, parts = self._fuse(legs, cfg, candidate_ids, dense, keyword, sessions, times, long)
         clock.lap("fuse")
         if cfg.graph_boost and self.graph is not None:  # seed 004 (G4): linked ids + weight
             fused = boost_by_graph(
@@ -206,9 +234,11 @@ class Retriever:
         dense_ok = False
         if cfg.strategy in ("hybrid", "dense") and self.embedder and self.index:
             try:
-                legs.query_vector = self.embedder.embed_batch([request.query])[0]
+                legs.query_vector = self.query_vectors.embed(self.embedder, request.query)
                 clock.lap("embed")
-                found = self.index.search(request.namespace, legs.query_vector, dense_n)
+                found = self._dense(cfg, self.index).search(
+                    request.namespace, legs.query_vector, dense_n
+                )
                 legs.dense_ranking = [memory_id for memory_id, _ in found]
                 legs.dense = dict(found)
                 dense_ok = True
@@ -318,6 +348,7 @@ class Retriever:
         keyword: Mapping[str, float],
         sessions: context.Sessions,
         times: Mapping[str, float],
+        long: frozenset[str] = frozenset(),
     ) -> tuple[dict[str, float], dict[str, tuple[float | None, float | None]]]:
         """Fused relevance in [0, 1] per candidate, and each leg's blended score."""
         mode = legs.mode
@@ -364,6 +395,12 @@ class Retriever:
             )
         elif use_dense and use_keyword:
             fused = fusion.weighted(ids, dense_leg, keyword_leg, cfg.alpha)
+            if long and cfg.long_alpha is not None:  # issue 13: long memories' own weight
+                fused.update(
+                    fusion.weighted(
+                        [i for i in ids if i in long], dense_leg, keyword_leg, cfg.long_alpha
+                    )
+                )
         elif use_dense:
             fused = {i: dense_leg.get(i, 0.0) for i in ids}
         else:
@@ -464,8 +501,14 @@ class Retriever:
     ) -> Recall:
         if cfg.dedup_by_title:
             hits = packing.dedup_by_title(hits)
-        if floor:
+        abstained: str | None = None
+        if floor and cfg.min_relevance is not None:  # the caller's own floor overrides
             hits = packing.above(hits, cfg.min_relevance)
+        elif floor and cfg.abstain:  # FEATURES E7: nothing related -> nothing at all
+            embedder = self.embedder.name if self.embedder is not None else None
+            abstained = abstain.check(request.query, hits[: cfg.candidates], embedder)
+            hits = [] if abstained else hits
+            clock.lap("abstain")
         hits = hits[: request.limit]
         if request.budget_tokens is not None:
             hits = packing.pack_budget(hits, request.budget_tokens, fmt.hit_cost(cfg.context_style))
@@ -490,4 +533,5 @@ class Retriever:
             timings=clock.total(),
             context=context,
             warnings=tuple(warnings),
+            abstain_reason=abstained,
         )

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from engram.config import PostgresConfig
 from engram.store.postgres.aspects import PgAspects
 from engram.store.postgres.audit import PgAudit
+from engram.store.postgres.chunks import PgChunks
 from engram.store.postgres.db import Database
 from engram.store.postgres.documents import PgDocuments
 from engram.store.postgres.feedback import PgFeedback
@@ -51,6 +52,7 @@ class PostgresStore:
         self.feedback = PgFeedback(self._db)
         self.keyword = PgKeyword(self._db)
         self.vectors = PgVectors(self._db)
+        self.chunks = PgChunks(self._db)
         self.transcripts = PgTranscripts(self._db)
         self.keys = PgKeys(self._db)
         self.graph = PgGraph(self._db)

@@ -4,6 +4,7 @@ its pages)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -72,3 +73,20 @@ class PgGraphCounts:
                 f"SELECT COUNT(*) FROM relations r WHERE {where}", params
             ).fetchone() or (0,)
         return int(row[0])
+
+    def hub_mentions(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, dict[str, int]]:
+        """Per memory, the entities it mentions and their mention counts (one query,
+        the ids as an array, by ``memory_entity_mentions``' primary key)."""
+        out: dict[str, dict[str, int]] = {}
+        if not memory_ids:
+            return out
+        with self._db.read("reading entity mention counts") as conn:
+            rows = conn.execute(
+                "SELECT m.memory_id, e.canonical_name, e.mentions "
+                "FROM memory_entity_mentions m JOIN entities e ON e.id = m.entity_id "
+                "WHERE m.namespace = %s AND m.memory_id = ANY(%s)",
+                (namespace, list(dict.fromkeys(memory_ids))),
+            ).fetchall()
+        for memory_id, name, mentions in rows:
+            out.setdefault(str(memory_id), {})[str(name)] = int(mentions)
+        return out

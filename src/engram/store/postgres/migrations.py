@@ -41,6 +41,7 @@ from engram.store.postgres.steps import (
     m009_graph,
     m010_review,
 )
+from engram.store.postgres.steps_chunks import m014_chunk_vectors
 from engram.store.postgres.steps_graph import m011_graph_aspects
 from engram.store.postgres.steps_palace import m012_palace
 
@@ -57,6 +58,7 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("010_review", m010_review),
     ("011_graph_aspects", m011_graph_aspects),
     ("012_palace", m012_palace),
+    ("014_chunk_vectors", m014_chunk_vectors),
 ]
 
 

@@ -20,7 +20,7 @@ from engram.records import MemoryRecord
 from engram.store.postgres import codec, steps
 from engram.store.postgres.db import Database
 from engram.store.postgres.dense import PgVectorSearch
-from engram.store.protocols.vectors import NamespaceVectors, VectorRow, VectorSearch
+from engram.store.protocols.vectors import AnnSettings, NamespaceVectors, VectorRow, VectorSearch
 
 #: pgvector's HNSW index supports ``vector`` columns of at most this many dimensions.
 HNSW_MAX_DIM = 2000
@@ -228,7 +228,11 @@ class PgVectors:
             ).fetchone()
         return int(row[0]) if row else 0
 
-    def index(self, model: str, dimension: int) -> VectorSearch:
-        """pgvector search in the database; creates the (model, dimension) HNSW index."""
+    def index(self, model: str, dimension: int, *, ann: AnnSettings | None = None) -> VectorSearch:
+        """pgvector search in the database; creates the (model, dimension) HNSW index.
+
+        ``ann`` is ignored: the database's HNSW index (``[postgres]`` hnsw_m, ef_search)
+        serves every size.
+        """
         self.ensure_index(model, dimension)
         return PgVectorSearch(self._db, model, dimension, self.ensure_index)

@@ -8,6 +8,7 @@ and one attribute on ``Store``; see ``docs/architecture.md``.
 from engram.store.protocols.aspects import AspectFeedback, AspectStore
 from engram.store.protocols.audit import AuditStore
 from engram.store.protocols.backend import Store, StoreStats
+from engram.store.protocols.chunks import ChunkVectorStore, MemoryChunks
 from engram.store.protocols.documents import (
     DOCUMENT_STATUSES,
     SOURCE_TYPES,
@@ -53,6 +54,8 @@ from engram.store.protocols.vectors import (
 )
 
 __all__ = [
+    "ChunkVectorStore",
+    "MemoryChunks",
     "DOCUMENT_STATUSES",
     "Document",
     "DocumentChunk",

@@ -13,6 +13,7 @@ from typing import Protocol, runtime_checkable
 
 from engram.store.protocols.aspects import AspectStore
 from engram.store.protocols.audit import AuditStore
+from engram.store.protocols.chunks import ChunkVectorStore
 from engram.store.protocols.documents import DocumentStore
 from engram.store.protocols.feedback import FeedbackStore
 from engram.store.protocols.graph import GraphStore
@@ -73,6 +74,11 @@ class Store(Protocol):
     @property
     def vectors(self) -> VectorStore:
         """Vector rows and the dense search over them."""
+        ...
+
+    @property
+    def chunks(self) -> ChunkVectorStore:
+        """Chunk vectors of long memories and the best-chunk search over them."""
         ...
 
     @property

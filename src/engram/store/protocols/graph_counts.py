@@ -1,4 +1,5 @@
-"""The graph's counts: how many entities and relations a listing has in all.
+"""The graph's counts: how many entities and relations a listing has in all, and how
+often the entities recall's candidates mention are mentioned (hub dampening).
 
 A read-side part of its own (``store.graph_counts``) rather than two more methods on
 ``GraphStore``, which already holds the graph's twelve verbs. The surfaces page through
@@ -9,6 +10,7 @@ page before).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol, runtime_checkable
 
@@ -34,4 +36,11 @@ class GraphCountStore(Protocol):
         """How many relations ``GraphStore.relations`` lists with these filters: of one
         entity (either end) if given; valid at ``at`` when it is given, else the
         current ones or all."""
+        ...
+
+    def hub_mentions(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, dict[str, int]]:
+        """seed 004's hub dampening input: for each of ``memory_ids`` that mentions an
+        entity (``memory_entity_mentions``), the entities it mentions (canonical name)
+        with each one's ``mentions`` count. A memory that mentions none is absent. One
+        query per batch of ids, never outside ``namespace``."""
         ...

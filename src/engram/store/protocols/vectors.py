@@ -37,6 +37,26 @@ class NamespaceVectors:
     """The store's vector epoch when these were read (see ``VectorStore.epoch``)."""
 
 
+@dataclass(frozen=True, slots=True)
+class AnnSettings:
+    """When and how a derived in-memory index switches a namespace to approximate
+    (HNSW) search; a database that runs its own ANN index ignores them.
+
+    Measured on 1M LoCoMo vectors (docs/benchmarks.md, "Scale"): M = 32 and
+    ef_search = 128 reach recall@10 0.966 against exact search on their own; the index
+    proposes more rows than asked and re-scores them exactly, which lifts it above 0.97.
+    """
+
+    min_vectors: int = 20_000
+    """Namespaces with at least this many live vectors are searched by HNSW."""
+    ef_search: int = 128
+    m: int = 32
+    ef_construction: int = 80
+    background: bool = True
+    """Build the graph on a worker thread (exact search answers meanwhile); False builds
+    it in the searching call."""
+
+
 @runtime_checkable
 class VectorSearch(Protocol):
     """Dense top-k for one embedding model, namespace by namespace.
@@ -126,7 +146,8 @@ class VectorStore(Protocol):
         """Drop vectors (of one model, or all) so they can be rebuilt."""
         ...
 
-    def index(self, model: str, dimension: int) -> VectorSearch:
+    def index(self, model: str, dimension: int, *, ann: AnnSettings | None = None) -> VectorSearch:
         """Dense top-k over this store's vectors of ``model``: an in-memory index derived
-        from the store (SQLite) or a search run by the database itself (PostgreSQL)."""
+        from the store (SQLite; HNSW above ``ann.min_vectors`` when faiss is installed)
+        or a search run by the database itself (PostgreSQL, always pgvector HNSW)."""
         ...

@@ -16,6 +16,7 @@ from engram.store.protocols.backend import StoreStats
 from engram.store.sqlite import migrations
 from engram.store.sqlite.aspects import SQLiteAspects
 from engram.store.sqlite.audit import SQLiteAudit
+from engram.store.sqlite.chunks import SQLiteChunks
 from engram.store.sqlite.db import Database
 from engram.store.sqlite.documents import SQLiteDocuments
 from engram.store.sqlite.feedback import SQLiteFeedback
@@ -43,6 +44,7 @@ class SQLiteStore:
         self.feedback = SQLiteFeedback(self._db)
         self.keyword = SQLiteKeyword(self._db)
         self.vectors = SQLiteVectors(self._db)
+        self.chunks = SQLiteChunks(self._db)
         self.transcripts = SQLiteTranscripts(self._db)
         self.keys = SQLiteKeys(self._db)
         self.graph = SQLiteGraph(self._db)

@@ -4,12 +4,15 @@ its pages)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from engram.store.sqlite.codec import ts
 from engram.store.sqlite.db import Database
 
+#: Candidate ids per hub-mention query (well under SQLite's bound variable limit).
+HUB_BATCH = 500
 #: A relation valid at a moment (two parameters: the moment twice).
 VALID_AT = "r.valid_from <= ? AND (r.valid_to IS NULL OR r.valid_to > ?)"
 
@@ -73,3 +76,21 @@ class SQLiteGraphCounts:
                 f"SELECT COUNT(*) FROM relations r WHERE {where}", params
             ).fetchone() or (0,)
         return int(row[0])
+
+    def hub_mentions(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, dict[str, int]]:
+        """Per memory, the entities it mentions and their mention counts (an indexed
+        lookup by ``memory_entity_mentions``' primary key, ``HUB_BATCH`` ids a query)."""
+        out: dict[str, dict[str, int]] = {}
+        ids = list(dict.fromkeys(memory_ids))
+        with self._db.read("reading entity mention counts") as conn:
+            for start in range(0, len(ids), HUB_BATCH):
+                batch = ids[start : start + HUB_BATCH]
+                rows = conn.execute(
+                    "SELECT m.memory_id, e.canonical_name, e.mentions "
+                    "FROM memory_entity_mentions m JOIN entities e ON e.id = m.entity_id "
+                    f"WHERE m.namespace = ? AND m.memory_id IN ({', '.join('?' * len(batch))})",
+                    (namespace, *batch),
+                ).fetchall()
+                for memory_id, name, mentions in rows:
+                    out.setdefault(str(memory_id), {})[str(name)] = int(mentions)
+        return out

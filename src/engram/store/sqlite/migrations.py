@@ -28,6 +28,7 @@ from engram.store.sqlite.steps import (
     m013_graph,
     m014_review,
 )
+from engram.store.sqlite.steps_chunks import m018_chunk_vectors
 from engram.store.sqlite.steps_graph import m015_graph_aspects
 from engram.store.sqlite.steps_palace import m016_palace
 
@@ -48,6 +49,7 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("014_review", m014_review),
     ("015_graph_aspects", m015_graph_aspects),
     ("016_palace", m016_palace),
+    ("018_chunk_vectors", m018_chunk_vectors),
 ]
 
 

@@ -1,10 +1,12 @@
-"""The SQLite backend's derived vector index: exact cosine top-k over in-memory matrices.
+"""The SQLite backend's derived vector index: cosine top-k over in-memory matrices.
 
 The store is the source of truth (architecture principle 1). This index holds one matrix
 per namespace, built lazily from the store's vector rows, updated in place when this
 process writes, and dropped whenever the store's vector epoch moves in a way this
 process did not cause (another process wrote, or a write raced). Keeping namespaces in
 separate matrices makes isolation structural: a search can only see one namespace.
+Search is exact, with a PCA pre-filter from ``PREFILTER_MIN`` vectors, and by an HNSW
+graph (``ann``, when faiss is installed) from ``AnnSettings.min_vectors``.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from engram.store.protocols.vectors import VectorStore
+from engram.store.protocols.vectors import AnnSettings, VectorStore
+from engram.store.sqlite import ann
 
 Matrix = npt.NDArray[np.float32]
 
@@ -71,6 +74,12 @@ class _Block:
     alive: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, bool))
     dead: int = 0
     projection: _Projection | None = None
+    graph: ann.HnswGraph | None = None
+    """HNSW over the rows (``ann``), once built; rows written since its snapshot are
+    added as they come."""
+    building: ann.Builder | None = None
+    since_snapshot: list[int] = field(default_factory=list)
+    """Rows upserted while the graph was being built, added to it when it lands."""
 
     @classmethod
     def from_matrix(cls, ids: list[str], matrix: Matrix, dim: int) -> _Block:
@@ -86,6 +95,19 @@ class _Block:
         return len(self.ids)
 
     def upsert(self, memory_id: str, vector: Matrix) -> None:
+        self.upsert_many([memory_id], np.asarray(vector, np.float32).reshape(1, -1))
+
+    def upsert_many(self, ids: Sequence[str], vectors: Matrix) -> None:
+        """Insert or replace rows; a graph gets one node per row, added in one call."""
+        for memory_id, vector in zip(ids, vectors, strict=True):
+            self._upsert(memory_id, vector)
+        rows = np.fromiter((self.rows[i] for i in ids), dtype=np.int64, count=len(ids))
+        if self.graph is not None:
+            self.graph.add(rows, self.data[rows])
+        if self.building is not None:
+            self.since_snapshot.extend(int(r) for r in rows)
+
+    def _upsert(self, memory_id: str, vector: Matrix) -> None:
         row = self.rows.get(memory_id)
         if row is not None:
             self.data[row] = vector
@@ -130,7 +152,12 @@ class _Block:
         k = min(k, live)
         if k <= 0:
             return []
-        if live < PREFILTER_MIN or k * 10 >= live:
+        if self.graph is not None and k * 10 < live:
+            candidates = self.graph.propose(query, k)
+            candidates = candidates[self.alive[candidates]]
+            sims = np.full(self.size, -np.inf, dtype=np.float32)
+            sims[candidates] = self.data[candidates] @ query
+        elif live < PREFILTER_MIN or k * 10 >= live:
             sims = self.scores(query)
             candidates = np.arange(self.size)
         else:
@@ -157,14 +184,49 @@ class _Block:
         chosen: npt.NDArray[np.intp] = np.argpartition(-rough, count - 1)[:count]
         return chosen
 
+    def start_graph(self, settings: AnnSettings, lock: threading.RLock) -> None:
+        """Build the HNSW graph of this block's current rows (in the background unless
+        ``settings.background`` is False); rows written meanwhile are added on landing."""
+        rows = np.flatnonzero(self.alive[: self.size]).astype(np.int64)
+        snapshot = self.data[rows]  # fancy indexing copies: writes cannot race the build
+        dead_before = self.dead
+
+        def land(graph: ann.HnswGraph) -> None:
+            with lock:
+                if self.building is None:
+                    return  # the block was dropped meanwhile
+                graph.add(
+                    np.array(self.since_snapshot, np.int64),
+                    self.data[self.since_snapshot]
+                    if self.since_snapshot
+                    else np.zeros((0, self.dim), np.float32),
+                )
+                # Rows appended after the snapshot were recorded in since_snapshot.
+                graph.dead_at_build = dead_before
+                self.graph, self.building, self.since_snapshot = graph, None, []
+
+        self.building = ann.Builder(rows, snapshot, settings, land)
+        self.building.start()
+
 
 class VectorIndex:
-    """Exact cosine search over one model's vectors, namespace by namespace."""
+    """Cosine search over one model's vectors, namespace by namespace: exact, or HNSW
+    candidates re-scored exactly for namespaces of ``ann_settings.min_vectors`` or more."""
 
-    def __init__(self, vectors: VectorStore, model: str, dimension: int) -> None:
+    def __init__(
+        self,
+        vectors: VectorStore,
+        model: str,
+        dimension: int,
+        ann_settings: AnnSettings | None = None,
+    ) -> None:
         self._vectors = vectors
         self.model = model
         self.dimension = dimension
+        # Above ``ann_settings.min_vectors`` live vectors a namespace is searched by
+        # HNSW (faiss, the ``[ann]`` extra); None, or no faiss, keeps exact search.
+        self.ann_settings = ann_settings
+        self.ann_failures: list[str] = []
         self._blocks: dict[str, _Block] = {}
         self._epoch: int | None = None
         self._lock = threading.RLock()
@@ -174,8 +236,31 @@ class VectorIndex:
     def _sync(self) -> None:
         current = self._vectors.epoch()
         if current != self._epoch:
-            self._blocks.clear()
+            self._drop_all()
             self._epoch = current
+
+    def _drop_all(self) -> None:
+        for block in self._blocks.values():
+            block.building = None  # a build in flight lands nowhere
+        self._blocks.clear()
+
+    def _maybe_graph(self, block: _Block) -> None:
+        settings = self.ann_settings
+        if settings is None or block.size - block.dead < settings.min_vectors:
+            return
+        if block.building is not None:
+            if block.building.error is not None and block.building.error not in self.ann_failures:
+                self.ann_failures.append(block.building.error)  # exact search keeps answering
+            return
+        # Deleted rows stay in the graph (filtered by the alive mask); once they are a
+        # fifth of it, proposals thin out, so the graph is built again.
+        graph = block.graph
+        if graph is not None and (block.dead - graph.dead_at_build) * 5 < graph.nodes:
+            return
+        if ann.available():
+            block.start_graph(settings, self._lock)
+            if block.building is not None and block.building.error is not None:
+                self.ann_failures.append(block.building.error)  # a build in the caller
 
     def _block(self, namespace: str) -> _Block:
         block = self._blocks.get(namespace)
@@ -193,6 +278,9 @@ class VectorIndex:
             if loaded.epoch != self._epoch:
                 # A write landed between our epoch check and the load: the block is
                 # current as of loaded.epoch, anything else cached may not be.
+                for other in self._blocks.values():
+                    if other is not block:
+                        other.building = None
                 self._blocks = {namespace: block}
                 self._epoch = loaded.epoch
         return block
@@ -201,10 +289,12 @@ class VectorIndex:
         """Forget cached vectors (of one namespace, or all); they reload on next use."""
         with self._lock:
             if namespace is None:
-                self._blocks.clear()
+                self._drop_all()
                 self._epoch = None
             else:
-                self._blocks.pop(namespace, None)
+                dropped = self._blocks.pop(namespace, None)
+                if dropped is not None:
+                    dropped.building = None
 
     # -- writes ---------------------------------------------------------------------
     def added(self, namespace: str, ids: Sequence[str], vectors: Matrix, epoch_after: int) -> None:
@@ -215,15 +305,14 @@ class VectorIndex:
         """
         with self._lock:
             if self._epoch is None or epoch_after != self._epoch + len(ids):
-                self._blocks.clear()
+                self._drop_all()
                 self._epoch = None
                 return
             self._epoch = epoch_after
             block = self._blocks.get(namespace)
             if block is None:
                 return  # not loaded yet: it will load with these rows included
-            for memory_id, vector in zip(ids, vectors, strict=True):
-                block.upsert(memory_id, vector)
+            block.upsert_many(ids, np.asarray(vectors, dtype=np.float32))
 
     def removed(self, namespace: str, memory_id: str) -> None:
         """Drop a tombstoned memory; a one-step epoch move is ours, anything else reloads."""
@@ -235,7 +324,7 @@ class VectorIndex:
                 if block is not None:
                     block.remove(memory_id)
             else:
-                self._blocks.clear()
+                self._drop_all()
                 self._epoch = None
 
     # -- reads ----------------------------------------------------------------------
@@ -246,6 +335,7 @@ class VectorIndex:
             block = self._block(namespace)
             if block.size == 0 or k <= 0:
                 return []
+            self._maybe_graph(block)
             found = block.top(np.asarray(query, dtype=np.float32), k)
             return [(block.ids[row], sim) for row, sim in found]
 
@@ -273,4 +363,28 @@ class VectorIndex:
                     ns: block.size - block.dead for ns, block in self._blocks.items()
                 },
                 "builds": self.rebuilds,
+                "ann": self._ann_state(),
             }
+
+    def _ann_state(self) -> dict[str, object]:
+        settings = self.ann_settings
+        if settings is None:
+            return {"enabled": False}
+        state: dict[str, object] = {
+            "enabled": True,
+            "min_vectors": settings.min_vectors,
+            "ef_search": settings.ef_search,
+            "faiss": ann.available(),
+            "graphs": {ns: b.graph.nodes for ns, b in self._blocks.items() if b.graph},
+            "building": sorted(
+                ns for ns, b in self._blocks.items() if b.building and b.building.error is None
+            ),
+        }
+        if not ann.available():
+            state["note"] = (
+                "faiss-cpu is not installed, so large namespaces use exact search "
+                "(pip install 'engramdb[ann]')"
+            )
+        if self.ann_failures:
+            state["failures"] = self.ann_failures[-3:]
+        return state

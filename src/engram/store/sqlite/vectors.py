@@ -15,7 +15,7 @@ import numpy as np
 
 from engram.errors import StoreError
 from engram.records import MemoryRecord
-from engram.store.protocols.vectors import NamespaceVectors, VectorRow, VectorSearch
+from engram.store.protocols.vectors import AnnSettings, NamespaceVectors, VectorRow, VectorSearch
 from engram.store.sqlite.codec import SELECT, from_row
 from engram.store.sqlite.db import Database
 from engram.store.sqlite.vector_index import VectorIndex
@@ -150,6 +150,7 @@ class SQLiteVectors:
             row = conn.execute("SELECT count(*) FROM memories m" + _MISSING, (model,)).fetchone()
         return int(row[0])
 
-    def index(self, model: str, dimension: int) -> VectorSearch:
-        """An exact in-memory index derived from this store's vector rows."""
-        return VectorIndex(self, model, dimension)
+    def index(self, model: str, dimension: int, *, ann: AnnSettings | None = None) -> VectorSearch:
+        """An in-memory index derived from this store's vector rows: exact, or HNSW for
+        namespaces of at least ``ann.min_vectors`` vectors when faiss is installed."""
+        return VectorIndex(self, model, dimension, ann)

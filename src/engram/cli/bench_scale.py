@@ -1,0 +1,177 @@
+"""``engram bench scale``: ingest throughput, recall latency, memory and disk per store
+size, optionally beside a peer (``--peer chroma``); kept apart from ``cli/bench.py`` so
+each stays a readable size."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from engram.bench import report, scale
+from engram.cli import render
+from engram.cli.common import Ctx, handle_errors, progress_bar
+from engram.errors import InvalidInputError
+
+SHARED_BENCH = Path("..") / "shared" / "bench"
+
+
+def _sizes(text: str) -> list[int]:
+    try:
+        sizes = [int(part.replace("_", "")) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise InvalidInputError(
+            f"--n takes comma-separated counts like 10000,100000, got {text!r}"
+        ) from None
+    if not sizes:
+        raise InvalidInputError("--n needs at least one count")
+    return sizes
+
+
+@click.command("scale")
+@click.option(
+    "--n",
+    "sizes",
+    default="10000,100000",
+    show_default=True,
+    help="Store sizes to build, comma-separated.",
+)
+@click.option(
+    "--data",
+    default=str(SHARED_BENCH / "locomo" / "locomo10_dev.json"),
+    show_default=True,
+    help="LoCoMo file the memory texts and queries come from.",
+)
+@click.option("--queries", default=300, show_default=True, help="Recalls timed per size.")
+@click.option(
+    "--embed-sample",
+    default=2000,
+    show_default=True,
+    help="Memories added with the real embedder to time add-with-embedding.",
+)
+@click.option(
+    "--vectors-only", is_flag=True, help="Measure index search alone (exact vs faiss HNSW) instead."
+)
+@click.option(
+    "--vectors", default=1_000_000, show_default=True, help="Vector count for --vectors-only."
+)
+@click.option(
+    "--out",
+    default="bench-results",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="Directory for scale.json and scale.md.",
+)
+@click.option(
+    "--store",
+    "store",
+    help="Compare this store (e.g. an empty postgresql://... database) with SQLite at the "
+    "first --n, side by side: add rate, recall p50/p95, recall rps at 1, 4, 16 clients.",
+)
+@click.option(
+    "--peer",
+    type=click.Choice(["chroma"]),
+    help="Also load the same corpus and vectors into this peer (pip install "
+    "'engramdb[bench]') and time its queries interleaved with engram's recall.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.pass_obj
+@handle_errors
+def scale_cmd(
+    obj: Ctx,
+    /,
+    sizes: str,
+    data: str,
+    queries: int,
+    embed_sample: int,
+    vectors_only: bool,
+    vectors: int,
+    out: str,
+    store: str | None,
+    peer: str | None,
+    as_json: bool,
+) -> None:
+    """Scale: add throughput, recall p50/p95, peak RSS and disk size per store size."""
+    config = obj.config().with_overrides(injection_mode="flag")
+    results: Any
+    if store is not None:
+        results = scale.compare_stores(
+            store, _sizes(sizes)[0], config=config, locomo=data, requests=queries
+        )
+        text = results["table"]
+        name = "scale-stores"
+    elif vectors_only:
+        results = scale.vectors_only(vectors, config=config, locomo=data, queries=queries)
+        rows = [["exact (numpy)", results["exact"]["p50_ms"], results["exact"]["p95_ms"], 1.0]]
+        for hnsw in results["hnsw"] if isinstance(results["hnsw"], list) else []:
+            rows.append(
+                [
+                    f"faiss HNSW (M={hnsw['m']}, ef_search={hnsw['ef_search']})",
+                    hnsw["p50_ms"],
+                    hnsw["p95_ms"],
+                    hnsw["recall_at_k"],
+                ]
+            )
+        text = report.table(["search", "p50 ms", "p95 ms", "recall@10"], rows)
+        name = "scale-vectors"
+    else:
+        if as_json:
+            results = scale.run_scale(
+                _sizes(sizes),
+                config=config,
+                locomo=data,
+                queries=queries,
+                embed_sample=embed_sample,
+                peer=peer,
+            )
+        else:
+            with progress_bar() as bar:
+                task = bar.add_task("store sizes", total=None)
+                results = scale.run_scale(
+                    _sizes(sizes),
+                    config=config,
+                    locomo=data,
+                    queries=queries,
+                    embed_sample=embed_sample,
+                    progress=lambda _s, done, total: bar.update(task, completed=done, total=total),
+                    peer=peer,
+                )
+        text = report.table(
+            [
+                "memories",
+                "add/s (no embedding)",
+                "add/s (embedding)",
+                "embedder alone/s",
+                "recall p50 ms",
+                "recall p95 ms",
+                "peak RSS MB",
+                "store MB",
+            ],
+            [
+                [
+                    r["memories"],
+                    r["add_no_embedding_per_s"],
+                    r["add_with_embedding_per_s"],
+                    r["embedder_alone_per_s"],
+                    r["recall_p50_ms"],
+                    r["recall_p95_ms"],
+                    r["peak_rss_mb"],
+                    round(r["store_bytes"] / 1e6, 1),
+                ]
+                for r in results
+            ],
+        )
+        if peer is not None:
+            text += "\n\n" + scale.peer_table(results)
+        name = "scale"
+    directory = Path(out).expanduser()
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / f"{name}.json").write_text(json.dumps(results, indent=1))
+    (directory / f"{name}.md").write_text(text + "\n")
+    if as_json:
+        render.emit_json(results)
+        return
+    print(text)
+    render.console.print(f"results: {directory / (name + '.json')}")

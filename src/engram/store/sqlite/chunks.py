@@ -1,0 +1,209 @@
+"""Chunk vectors in the SQLite store: float32 BLOBs, several per long memory.
+
+Searches run over an in-memory matrix per (namespace, model), derived from the rows
+and dropped whenever the chunk epoch moves (triggers move it on every chunk write and
+every change of a memory's liveness or content). Rows are read in memory order, so
+each memory's chunks are contiguous and the best chunk per memory is one
+``np.maximum.reduceat``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from engram.errors import StoreError
+from engram.records import MemoryRecord
+from engram.store.protocols.chunks import MemoryChunks
+from engram.store.sqlite.codec import SELECT, from_row
+from engram.store.sqlite.db import Database
+
+Matrix = npt.NDArray[np.float32]
+
+_CURRENT = (
+    "FROM memory_chunks c JOIN memories m ON m.seq = c.memory_seq "
+    "WHERE m.deleted_at IS NULL AND c.content_hash = m.content_hash"
+)
+
+
+@dataclass
+class _Block:
+    """One namespace's current chunk vectors of one model."""
+
+    epoch: int
+    ids: list[str]
+    """The memory of each run of rows, in row order."""
+    starts: npt.NDArray[np.intp]
+    """The first row of each memory's run."""
+    matrix: Matrix
+    where: dict[str, int]
+    """memory id -> its index in ``ids``."""
+
+    def best(self, query: Matrix) -> npt.NDArray[np.float32]:
+        """The best chunk cosine of every memory of the block, in ``ids`` order."""
+        sims = self.matrix @ np.asarray(query, dtype=np.float32)
+        return np.maximum.reduceat(sims, self.starts)
+
+
+def _epoch(conn: sqlite3.Connection) -> int:
+    row = conn.execute("SELECT value FROM engram_meta WHERE key = 'chunk_epoch'").fetchone()
+    return int(row[0]) if row else 0
+
+
+class SQLiteChunks:
+    """The SQLite implementation of ``ChunkVectorStore``."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+        self._blocks: dict[tuple[str, str], _Block] = {}
+        self._lock = threading.Lock()
+
+    def put(self, chunks: Iterable[MemoryChunks]) -> None:
+        """Replace each memory's chunk vectors by its model."""
+        try:
+            with self._db.tx() as conn:
+                for item in chunks:
+                    found = conn.execute(
+                        "SELECT seq FROM memories WHERE id = ?", (item.memory_id,)
+                    ).fetchone()
+                    if found is None:
+                        continue  # purged while it was being embedded
+                    conn.execute(
+                        "DELETE FROM memory_chunks WHERE memory_seq = ? AND model = ?",
+                        (found[0], item.model),
+                    )
+                    matrix = np.ascontiguousarray(item.vectors, dtype=np.float32)
+                    conn.executemany(
+                        "INSERT INTO memory_chunks(memory_seq, model, ordinal, dim, "
+                        "content_hash, vector) VALUES (?, ?, ?, ?, ?, ?)",
+                        [
+                            (
+                                found[0],
+                                item.model,
+                                n,
+                                int(row.shape[0]),
+                                item.content_hash,
+                                row.tobytes(),
+                            )
+                            for n, row in enumerate(matrix)
+                        ],
+                    )
+        except sqlite3.Error as exc:
+            raise StoreError(f"storing chunk vectors failed: {exc}") from exc
+
+    def _block(self, namespace: str, model: str) -> _Block:
+        with self._db.snapshot() as conn:
+            epoch = _epoch(conn)
+            cached = self._blocks.get((namespace, model))
+            if cached is not None and cached.epoch == epoch:
+                return cached
+            rows = conn.execute(
+                "SELECT m.id, c.vector, c.dim " + _CURRENT + " AND m.namespace = ? "
+                "AND c.model = ? ORDER BY m.seq, c.ordinal",
+                (namespace, model),
+            ).fetchall()
+        ids: list[str] = []
+        starts: list[int] = []
+        for n, row in enumerate(rows):
+            if not ids or ids[-1] != row[0]:
+                ids.append(row[0])
+                starts.append(n)
+        if rows:
+            dim = int(rows[0][2])
+            matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
+            matrix = matrix.reshape(-1, dim).copy()
+        else:
+            matrix = np.zeros((0, 0), np.float32)
+        block = _Block(
+            epoch, ids, np.asarray(starts, dtype=np.intp), matrix, {m: i for i, m in enumerate(ids)}
+        )
+        self._blocks[(namespace, model)] = block
+        return block
+
+    def search(self, namespace: str, model: str, query: Matrix, k: int) -> list[tuple[str, float]]:
+        """The ``k`` memories whose best chunk is nearest to ``query``."""
+        with self._lock:
+            block = self._block(namespace, model)
+        if not block.ids or k <= 0:
+            return []
+        best = block.best(query)
+        k = min(k, len(best))
+        top = np.argpartition(-best, k - 1)[:k]
+        top = top[np.argsort(-best[top], kind="stable")]
+        return [(block.ids[i], float(best[i])) for i in top]
+
+    def scores(
+        self, namespace: str, model: str, query: Matrix, ids: Sequence[str]
+    ) -> dict[str, float]:
+        """The best chunk cosine of specific memories that have chunks."""
+        with self._lock:
+            block = self._block(namespace, model)
+        wanted = [block.where[i] for i in dict.fromkeys(ids) if i in block.where]
+        if not wanted:
+            return {}
+        best = block.best(query)
+        return {block.ids[i]: float(best[i]) for i in wanted}
+
+    def lengths(self, namespace: str, ids: Sequence[str]) -> dict[str, int]:
+        """Content length of specific live memories (one indexed lookup per batch)."""
+        wanted = list(dict.fromkeys(ids))
+        out: dict[str, int] = {}
+        with self._db.read() as conn:
+            for start in range(0, len(wanted), 500):  # under SQLite's parameter limit
+                part = wanted[start : start + 500]
+                marks = ", ".join("?" for _ in part)
+                rows = conn.execute(
+                    "SELECT id, length(content) FROM memories WHERE namespace = ? "
+                    f"AND deleted_at IS NULL AND id IN ({marks})",
+                    [namespace, *part],
+                ).fetchall()
+                out.update((r[0], int(r[1])) for r in rows)
+        return out
+
+    def unchunked(
+        self, model: str, min_chars: int, *, limit: int, namespace: str | None = None
+    ) -> list[MemoryRecord]:
+        """Long live memories with a current vector but no current chunk vectors."""
+        sql = (
+            SELECT + " JOIN memory_vectors v ON v.memory_seq = m.seq AND v.model = ? "
+            "AND v.content_hash = m.content_hash WHERE m.deleted_at IS NULL "
+            "AND length(m.content) > ? AND NOT EXISTS (SELECT 1 FROM memory_chunks c "
+            "WHERE c.memory_seq = m.seq AND c.model = ? AND c.content_hash = m.content_hash)"
+        )
+        params: list[Any] = [model, min_chars, model]
+        if namespace is not None:
+            sql += " AND m.namespace = ?"
+            params.append(namespace)
+        sql += " ORDER BY m.seq LIMIT ?"
+        params.append(limit)
+        with self._db.read() as conn:
+            return [from_row(r) for r in conn.execute(sql, params).fetchall()]
+
+    def count(self, model: str | None = None) -> int:
+        """Chunk vector rows (of one model, or all)."""
+        with self._db.read() as conn:
+            if model is None:
+                row = conn.execute("SELECT count(*) FROM memory_chunks").fetchone()
+            else:
+                row = conn.execute(
+                    "SELECT count(*) FROM memory_chunks WHERE model = ?", (model,)
+                ).fetchone()
+        return int(row[0])
+
+    def delete(self, model: str | None = None) -> int:
+        """Drop chunk vectors of one model (or all)."""
+        try:
+            with self._db.tx() as conn:
+                if model is None:
+                    cur = conn.execute("DELETE FROM memory_chunks")
+                else:
+                    cur = conn.execute("DELETE FROM memory_chunks WHERE model = ?", (model,))
+                return int(cur.rowcount)
+        except sqlite3.Error as exc:
+            raise StoreError(f"deleting chunk vectors failed: {exc}") from exc

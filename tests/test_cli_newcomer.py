@@ -266,7 +266,11 @@ def test_doctor_reports_the_cached_onnx_graph_before_the_first_embed(home: Path)
 # -- 5. unknown environment variables in the CLI ---------------------------------------
 
 
-def test_cli_prints_an_unknown_variable_as_a_warning_line(home: Path) -> None:
+def test_cli_prints_an_unknown_variable_as_a_warning_line(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The warning fires once per name per process: start as if none had.
+    monkeypatch.setattr("engram.config._WARNED", set())
     result = run(home, "add", "x", env={**KEYWORD_ONLY, "ENGRAM_RECAL_ALPHA": "0.3"})
     assert result.exit_code == 0
     assert "warning: ENGRAM_RECAL_ALPHA" in result.stderr

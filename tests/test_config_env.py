@@ -3,16 +3,28 @@ defaults; unknown ``ENGRAM_*`` variables warn; the documented example is the def
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import os
 import re
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 
 import pytest
 
+import engram.config
 from engram import Config
 from engram.config import ConfigWarning, sqlite_file
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+@pytest.fixture(autouse=True)
+def fresh_warnings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test starts with no name warned yet: the warning fires once per process."""
+    monkeypatch.setattr(engram.config, "_WARNED", set())
 
 
 @pytest.fixture
@@ -65,6 +77,115 @@ def test_unknown_variable_warns_with_the_closest_key() -> None:
 def test_unknown_variable_without_a_close_key_still_warns() -> None:
     with pytest.warns(ConfigWarning, match="ENGRAM_ZZZZZZZZZZZZ is not an engram setting"):
         Config.load(env={"ENGRAM_ZZZZZZZZZZZZ": "1"})
+
+
+@pytest.mark.parametrize(
+    ("typo", "meant"),
+    [
+        ("ENGRAM_RECAL_LIMIT", "ENGRAM_RECALL_LIMIT"),
+        ("ENGRAM_EMBEDER_NAME", "ENGRAM_EMBEDDER_NAME"),
+        ("ENGRAM_POSTGRES_POOL_MAXSIZE", "ENGRAM_POSTGRES_POOL_MAX_SIZE"),
+        ("ENGRAM_INJECTON_MODE", "ENGRAM_INJECTION_MODE"),
+        ("ENGRAM_STOR", "ENGRAM_STORE"),
+        # Not settings, but engram's: a typo of one is still pointed at it.
+        ("ENGRAM_CONFG", "ENGRAM_CONFIG"),
+        ("ENGRAM_MCP_NAMESPASE", "ENGRAM_MCP_NAMESPACE"),
+    ],
+)
+def test_typos_name_the_variable_meant(typo: str, meant: str) -> None:
+    with pytest.warns(ConfigWarning) as caught:
+        Config.load(env={typo: "1"})
+    assert [str(w.message) for w in caught] == [
+        f"{typo} is not an engram setting and is ignored; did you mean {meant}?"
+    ]
+
+
+def test_unknown_variable_without_a_close_key_points_at_the_docs() -> None:
+    with pytest.warns(ConfigWarning) as caught:
+        Config.load(env={"ENGRAM_COLOUR": "blue"})
+    message = str(caught[0].message)
+    assert "did you mean" not in message
+    assert "docs/configuration.md" in message
+    assert (DOCS / "configuration.md").is_file()
+
+
+def test_every_setting_is_a_known_variable() -> None:
+    """The known names come from the dataclasses, so a new setting never warns."""
+    env = {"ENGRAM_STORE": ":memory:"}
+    for section in dataclasses.fields(Config):
+        value = getattr(Config(), section.name)
+        if dataclasses.is_dataclass(value):
+            for f in dataclasses.fields(value):
+                env[f"ENGRAM_{section.name}_{f.name}".upper()] = _as_env(getattr(value, f.name))
+        elif section.name not in ("home", "store"):
+            env[f"ENGRAM_{section.name}".upper()] = _as_env(value)
+    assert len(env) > 100
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert Config.load(env=env) == Config(store=":memory:")
+
+
+def _as_env(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else str(value)
+
+
+def test_each_unknown_name_warns_once_per_process() -> None:
+    env = {"ENGRAM_RECAL_LIMIT": "9", "ENGRAM_EMBEDER_NAME": "none"}
+    with pytest.warns(ConfigWarning) as first:
+        Config.load(env=env)
+    assert sorted(str(w.message).split()[0] for w in first) == sorted(env)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        Config.load(env=env)
+        Config.load(env={"ENGRAM_RECAL_LIMIT": "3"})
+    # A new misspelling still warns.
+    with pytest.warns(ConfigWarning, match="ENGRAM_RECALL_ALPA"):
+        Config.load(env={**env, "ENGRAM_RECALL_ALPA": "0.2"})
+
+
+def test_the_process_environment_is_checked_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ENGRAM_RECAL_LIMIT", "9")
+    with pytest.warns(ConfigWarning, match="did you mean ENGRAM_RECALL_LIMIT"):
+        Config.load(home="/nonexistent-engram-home")
+
+
+def test_python_dash_m_engram_runs_the_cli(tmp_path: Path) -> None:
+    """``python -m engram`` is the ``engram`` command: usage says ``engram``, a command
+    writes to the store, and a misspelt variable is a readable ``warning:`` line."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith("ENGRAM_") and not key.startswith("PYTEST_")
+    }
+    env |= {"ENGRAM_HOME": str(tmp_path / "home"), "ENGRAM_EMBEDDER_NAME": "none"}
+
+    def engram(*args: str, extra: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "engram", *args],
+            env={**env, **(extra or {})},
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+
+    helped = engram("--help")
+    assert helped.returncode == 0, helped.stderr
+    assert helped.stdout.startswith("Usage: engram ")
+    assert "__main__" not in helped.stdout
+    added = engram("add", "the deploy key rotates every Monday", "--json")
+    assert added.returncode == 0, added.stderr
+    assert added.stderr == ""
+    listed = engram("list", "--json", extra={"ENGRAM_RECAL_LIMIT": "9"})
+    assert listed.returncode == 0, listed.stderr
+    listed_ids = [row["id"] for row in json.loads(listed.stdout)["items"]]
+    assert listed_ids == [json.loads(added.stdout)["id"]]
+    assert listed.stderr.splitlines() == [
+        "warning: ENGRAM_RECAL_LIMIT is not an engram setting and is ignored; "
+        "did you mean ENGRAM_RECALL_LIMIT?"
+    ]
 
 
 @pytest.mark.parametrize(

@@ -5,8 +5,9 @@ in that order of precedence, over the defaults below (the twelve-factor order: t
 environment of one run overrides the file shared by every run). Environment variables
 are named ``ENGRAM_<SECTION>_<KEY>`` (``ENGRAM_RECALL_ALPHA``) or ``ENGRAM_<KEY>`` for
 top-level keys (``ENGRAM_INJECTION_MODE``). The data directory is ``ENGRAM_HOME``
-(``~/.engram``). An ``ENGRAM_*`` variable that names no setting raises a
-:class:`ConfigWarning` naming the closest one, since a typo would otherwise be ignored.
+(``~/.engram``). An ``ENGRAM_*`` variable that names no setting emits a
+:class:`ConfigWarning` (once per name per process) naming the closest one, since a
+typo would otherwise be ignored.
 """
 
 from __future__ import annotations
@@ -37,18 +38,23 @@ T = TypeVar("T")
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 SQLITE_SCHEME = "sqlite://"
 
-#: ``ENGRAM_*`` variables engram (or its docs and tests) uses that are not settings:
-#: the data directory, the config file, ``engram mcp``'s namespace, the shell variable
-#: docs/mcp.md keeps an API key in, and the test suite's own knobs (``ENGRAM_TEST_*``).
+#: ``ENGRAM_*`` variables engram (or its docs and tests) uses that are not settings, so
+#: ``_from_env`` cannot derive them from the fields: the config file, ``engram mcp``'s
+#: namespace, the shell variable docs/mcp.md keeps an API key in, and the test suite's
+#: own knobs (``ENGRAM_TEST_*``). ``ENGRAM_HOME`` and ``ENGRAM_STORE`` are the ``home``
+#: and ``store`` fields, derived like every setting.
 NOT_SETTINGS = frozenset(
     {
-        "ENGRAM_HOME",
         "ENGRAM_CONFIG",
         "ENGRAM_MCP_NAMESPACE",
         "ENGRAM_KEY",
         "ENGRAM_TEST_POSTGRES_URL",
     }
 )
+
+
+#: The unknown ``ENGRAM_*`` names already warned about in this process.
+_WARNED: set[str] = set()
 
 
 class ConfigWarning(UserWarning):
@@ -357,17 +363,29 @@ def _from_env(cls: type[Any], environ: typing.Mapping[str, str]) -> dict[str, An
 
 def _warn_unknown(environ: typing.Mapping[str, str], known: set[str]) -> None:
     """Warn about ``ENGRAM_*`` variables that name no setting: a misspelt one would
-    otherwise be ignored without a word, and the run would use the default."""
+    otherwise be ignored without a word, and the run would use the default.
+
+    Once per name per process: ``Memory()`` loads the config each time it opens, and a
+    program that opens many would repeat the same line (Python's own once-per-place
+    filter does not hold under ``-W always`` or inside ``catch_warnings``)."""
+    # The names that are not settings are real too: ``ENGRAM_CONFG`` means ENGRAM_CONFIG.
+    candidates = sorted(known | NOT_SETTINGS)
     for name in sorted(environ):
         if (
             not name.startswith("ENGRAM_")
             or name in known
             or name in NOT_SETTINGS
             or name.startswith("ENGRAM_TEST_")
+            or name in _WARNED
         ):
             continue
-        close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.8)
-        hint = f"did you mean {close[0]}?" if close else "see docs/configuration.md for the keys"
+        _WARNED.add(name)
+        close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.8)
+        hint = (
+            f"did you mean {close[0]}?"
+            if close
+            else "docs/configuration.md lists the variables engram reads"
+        )
         warnings.warn(
             f"{name} is not an engram setting and is ignored; {hint}",
             ConfigWarning,

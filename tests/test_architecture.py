@@ -212,6 +212,7 @@ LAYERS = (
     grimp.Layer("cli"),
     grimp.Layer("api", "bench", independent=False),
     grimp.Layer("mcp"),
+    grimp.Layer("compat"),
     grimp.Layer("aio"),
     grimp.Layer("memory"),
     grimp.Layer("keys", "transcripts", "admin", "graph", "jobs", "review", "documents", "palace"),

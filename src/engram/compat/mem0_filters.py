@@ -1,0 +1,197 @@
+"""mem0's filter grammar, checked up front and applied to a memory's metadata.
+
+mem0 (open source, "Enhanced Metadata Filtering") writes a filter as a dict: a plain
+value means equality, ``{"op": value}`` applies operators (``eq``, ``ne``, ``in``,
+``nin``, ``gt``, ``gte``, ``lt``, ``lte``, ``contains``, ``icontains``), ``"*"`` means
+"present and not null", and ``AND``/``OR``/``NOT`` take lists of such dicts.
+
+Two kinds of key, as in mem0: ``user_id``, ``agent_id`` and ``run_id`` choose whose
+memories are searched (engram's namespace rule, FEATURES C2), and every other key is
+a metadata key (so ``{"category": "food"}`` matches ``metadata["category"]``, not
+engram's own ``category`` field). A filter this module cannot apply raises
+``InvalidInputError`` naming what is supported: it never drops a condition (issue 14).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engram.errors import InvalidInputError
+from engram.validate import type_name
+
+#: The keys that choose the namespace rather than match metadata.
+SCOPE_KEYS = ("user_id", "agent_id", "run_id")
+#: mem0's comparison operators, in its documentation's order.
+OPERATORS = ("eq", "ne", "in", "nin", "gt", "gte", "lt", "lte", "contains", "icontains")
+#: mem0's logical keys.
+LOGIC = ("AND", "OR", "NOT")
+#: "present and not null" (mem0's wildcard).
+WILDCARD = "*"
+
+Metadata = Mapping[str, Any]
+Condition = Callable[[Metadata], bool]
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A mem0 filter split in two: the scope ids and the metadata condition (None when
+    the filter has no metadata part)."""
+
+    scope: dict[str, str]
+    condition: Condition | None
+
+
+def parse(filters: Mapping[str, Any] | None) -> Parsed:
+    """Check ``filters`` and split off the scope ids.
+
+    Scope ids must be plain strings (or ``{"eq": "..."}``) at the top level or inside a
+    top-level ``AND``: engram keeps each user's memories in a namespace of their own, so
+    "any of these users" or "not this user" has no namespace to search.
+    """
+    if filters is None:
+        return Parsed({}, None)
+    if not isinstance(filters, Mapping):
+        raise InvalidInputError(f"filters must be a dict, got {type_name(filters)}")
+    scope: dict[str, str] = {}
+    conditions = _top_level(filters, scope)
+    if not conditions:
+        return Parsed(scope, None)
+    return Parsed(scope, _all(conditions))
+
+
+def _top_level(filters: Mapping[str, Any], scope: dict[str, str]) -> list[Condition]:
+    conditions: list[Condition] = []
+    for key, value in filters.items():
+        if key in SCOPE_KEYS:
+            _scope_id(key, value, scope)
+        elif key == "AND" and isinstance(value, list | tuple):
+            for part in value:
+                if not isinstance(part, Mapping):
+                    raise InvalidInputError(f"AND takes a list of dicts, got {type_name(part)}")
+                conditions.extend(_top_level(part, scope))
+        else:
+            conditions.append(_condition(key, value))
+    return conditions
+
+
+def _scope_id(key: str, value: Any, scope: dict[str, str]) -> None:
+    if isinstance(value, Mapping) and set(value) == {"eq"}:
+        value = value["eq"]
+    if not isinstance(value, str) or value == WILDCARD:
+        raise InvalidInputError(
+            f"filter {key} must be one id (a string, or {{'eq': id}}), got {value!r}: engram "
+            f"keeps each {key[:-3]}'s memories in a namespace of their own, so a search or "
+            "listing reads one; call once per id"
+        )
+    if key in scope and scope[key] != value:
+        raise InvalidInputError(f"filter {key} given twice with different ids")
+    scope[key] = value
+
+
+def _all(conditions: list[Condition]) -> Condition:
+    return lambda meta: all(c(meta) for c in conditions)
+
+
+def _dict_list(name: str, value: Any) -> list[Mapping[str, Any]]:
+    if isinstance(value, Mapping):
+        return [value]
+    if not isinstance(value, list | tuple) or not all(isinstance(v, Mapping) for v in value):
+        raise InvalidInputError(f"{name} takes a dict or a list of dicts, got {value!r}")
+    return list(value)
+
+
+def _nested(filters: Mapping[str, Any]) -> Condition:
+    """A dict inside AND/OR/NOT: its keys all hold (scope ids cannot appear here)."""
+    return _all([_condition(key, value) for key, value in filters.items()])
+
+
+def _condition(key: Any, value: Any) -> Condition:
+    if key == "AND":
+        parts = [_nested(d) for d in _dict_list("AND", value)]
+        return lambda meta: all(p(meta) for p in parts)
+    if key == "OR":
+        parts = [_nested(d) for d in _dict_list("OR", value)]
+        return lambda meta: any(p(meta) for p in parts)
+    if key == "NOT":
+        # NOT of a list: none of the conditions holds.
+        parts = [_nested(d) for d in _dict_list("NOT", value)]
+        return lambda meta: not any(p(meta) for p in parts)
+    if key in SCOPE_KEYS:
+        raise InvalidInputError(
+            f"filter {key} selects whose memories are searched and must sit at the top "
+            "level (or in a top-level AND), not inside OR or NOT"
+        )
+    if not isinstance(key, str) or not key:
+        raise InvalidInputError(f"a filter key must be a non-empty string, got {key!r}")
+    if value == WILDCARD:
+        return lambda meta: meta.get(key) is not None
+    if isinstance(value, Mapping):
+        tests = [_operator(key, op, operand) for op, operand in value.items()]
+        return lambda meta: all(t(meta) for t in tests)
+    return _operator(key, "eq", value)
+
+
+def _operator(key: str, op: Any, operand: Any) -> Condition:
+    if op not in OPERATORS:
+        raise InvalidInputError(
+            f"unknown filter operator {op!r} on {key!r}: use one of {', '.join(OPERATORS)}, "
+            f"or {', '.join(LOGIC)} around conditions, or {WILDCARD!r} for 'present'"
+        )
+    if op in ("in", "nin") and not isinstance(operand, list | tuple | set | frozenset):
+        raise InvalidInputError(f"filter {key!r}: {op} takes a list, got {operand!r}")
+    if op == "icontains" and not isinstance(operand, str):
+        raise InvalidInputError(f"filter {key!r}: icontains takes a string, got {operand!r}")
+    compare = _COMPARE[op]
+
+    def test(meta: Metadata) -> bool:
+        if key not in meta or meta[key] is None:
+            # A memory without the key is "not equal" and "not in", and nothing else.
+            return op in ("ne", "nin")
+        return compare(meta[key], operand)
+
+    return test
+
+
+def _ordered(actual: Any, operand: Any, holds: Callable[[Any, Any], bool]) -> bool:
+    """Compare numbers with numbers and strings with strings; anything else fails
+    (mem0's stores do the same rather than raise mid-search)."""
+    numbers = (int, float)
+    if isinstance(actual, bool) or isinstance(operand, bool):
+        return False
+    if isinstance(actual, numbers) and isinstance(operand, numbers):
+        return holds(actual, operand)
+    if isinstance(actual, str) and isinstance(operand, str):
+        return holds(actual, operand)
+    return False
+
+
+def _contains(actual: Any, operand: Any) -> bool:
+    if isinstance(actual, str):
+        return isinstance(operand, str) and operand in actual
+    if isinstance(actual, list | tuple):
+        return operand in actual
+    return False
+
+
+def _icontains(actual: Any, operand: Any) -> bool:
+    if isinstance(actual, str):
+        return operand.casefold() in actual.casefold()
+    if isinstance(actual, list | tuple):
+        return any(isinstance(a, str) and a.casefold() == operand.casefold() for a in actual)
+    return False
+
+
+_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
+    "eq": lambda a, b: bool(a == b),
+    "ne": lambda a, b: bool(a != b),
+    "in": lambda a, b: a in b,
+    "nin": lambda a, b: a not in b,
+    "gt": lambda a, b: _ordered(a, b, lambda x, y: x > y),
+    "gte": lambda a, b: _ordered(a, b, lambda x, y: x >= y),
+    "lt": lambda a, b: _ordered(a, b, lambda x, y: x < y),
+    "lte": lambda a, b: _ordered(a, b, lambda x, y: x <= y),
+    "contains": _contains,
+    "icontains": _icontains,
+}

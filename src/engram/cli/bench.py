@@ -259,9 +259,6 @@ def abstain_cmd(
                 )
             abstain_bench.save_rows(found, folder / "abstain-rows.json")
     summary = abstain_bench.summarize(found, embedder)
-    (folder / "abstain.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
-    text = abstain_bench.markdown(summary)
-    (folder / "abstain.md").write_text(text + "\n", encoding="utf-8")
     if fit:
         target = abstain_bench.weights_path()
         target.write_text(
@@ -271,10 +268,9 @@ def abstain_cmd(
             encoding="utf-8",
         )
         render.console.print(f"weights written: {target}")
-    if as_json:
-        render.emit_json(summary)
-        return
-    print(text)
+    render.publish(
+        str(folder), "abstain", summary, abstain_bench.markdown(summary), as_json=as_json, indent=1
+    )
 
 
 @bench.command("longmemeval")
@@ -421,14 +417,7 @@ def pipeline_cmd(
     result = pipeline_bench.run(obj.config(), data, n=n, rounds=rounds, embed=not no_embed)
     rows = [[k, v] for k, v in result.items()]
     text = report.table(["measure", "value"], rows)
-    folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "pipeline.json").write_text(json.dumps(result, indent=2), encoding="utf-8")
-    (folder / "pipeline.md").write_text(text + "\n", encoding="utf-8")
-    if as_json:
-        render.emit_json(result)
-        return
-    print(text)
+    render.publish(out, "pipeline", result, text, as_json=as_json)
 
 
 @bench.command("graph")
@@ -497,15 +486,7 @@ def graph_cmd(
             bar.update(tasks[stage], completed=done)
 
         result = graph_bench.run(obj.config(), data, progress=advance)
-    text = graph_bench.markdown(result)
-    folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "graph.json").write_text(json.dumps(result, indent=2), encoding="utf-8")
-    (folder / "graph.md").write_text(text + "\n", encoding="utf-8")
-    if as_json:
-        render.emit_json(result)
-        return
-    print(text)
+    render.publish(out, "graph", result, graph_bench.markdown(result), as_json=as_json)
 
 
 # The scale command lives in its own module (registered on the group here).

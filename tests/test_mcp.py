@@ -93,6 +93,14 @@ async def test_lists_every_tool_with_when_to_use_and_strict_schemas(alice: Clien
         "kg_timeline",
         "palace_tree",
         "resolve_pointer",
+        "recover_session",
+        "archived_memories",
+        "core_memory",
+        "archival_memory_search",
+        "conversation_search",
+        "org_policies",
+        "org_query",
+        "search_shared",
     }
     assert (
         tools["kg_invalidate"].annotations and tools["kg_invalidate"].annotations.destructive_hint
@@ -247,6 +255,26 @@ VALID: dict[str, dict[str, Any]] = {
     "palace_tree": {},
     "mine_conversation": {"messages": [{"content": "c"}], "wing": "w"},
     "resolve_pointer": {"pointer": "§ W-001/R-01/D-001"},
+    "compress_and_store": {"task": "t", "output": "o"},
+    "record_run": {"run_id": "r"},
+    "session_checkpoint": {"session_key": "s"},
+    "recover_session": {"session_key": "s"},
+    "end_session": {"session_key": "s"},
+    "archived_memories": {},
+    "restore_memory": {"memory_id": "m"},
+    "org_policies": {},
+    "org_query": {"text": "q"},
+    "org_write": {"content": "c", "category": "adr"},
+    "core_memory": {},
+    "core_memory_append": {"label": "human", "content": "c"},
+    "core_memory_replace": {"label": "human", "old_content": "a", "new_content": "b"},
+    "archival_memory_insert": {"content": "c"},
+    "archival_memory_search": {"query": "q"},
+    "conversation_search": {"query": "q"},
+    "propose_procedure": {"task": "t", "error": "e"},
+    "publish_knowledge": {"agent_id": "a", "content": "c"},
+    "search_shared": {"query": "q"},
+    "retract_knowledge": {"agent_id": "a", "memory_id": "m"},
 }
 
 

@@ -254,19 +254,19 @@ def test_get_all_filters(mem: Memory) -> None:
     assert ids(filters={"tags": ["ops"]}) == {a.id, b.id}
     assert ids(filters={"tags": "db"}) == {a.id}
     assert ids(filters={"tags": ["ops", "db"]}) == {a.id}
-    assert ids(filters={"source": "chat"}) == {b.id}
-    assert ids(filters={"source": "chat", "n": 1}) == {b.id}
-    assert ids(filters={"flag": True}) == {c.id}
+    assert ids(filters={"metadata.source": "chat"}) == {b.id}
+    assert ids(filters={"metadata.source": "chat", "metadata.n": 1}) == {b.id}
+    assert ids(filters={"metadata": {"flag": True}}) == {c.id}
     assert ids(filters={"category": "social", "session_id": "s1"}) == {c.id}
     assert ids(filters={"type": MemoryType.DECISION}) == {a.id}
     # get_all filters in SQL, one value per key; a list used to match nothing, silently
-    for value in (["decision", "preference"], {"x": 1}):
+    for key in ("type", "metadata.source"):
         with pytest.raises(InvalidInputError, match="one string or number"):
-            mem.get_all(filters={"type": value})
-        with pytest.raises(InvalidInputError, match="one string or number"):
-            mem.get_all(filters={"source": value})
-    assert ids(filters={"source": "nowhere"}) == set()
-    assert ids(filters={"type": "decision", "source": "chat"}) == set()
+            mem.get_all(filters={key: ["decision", "preference"]})
+        with pytest.raises(InvalidInputError, match=r"operator\(s\) 'x'.*\$eq, \$in"):
+            mem.get_all(filters={key: {"x": 1}})
+    assert ids(filters={"metadata.source": "nowhere"}) == set()
+    assert ids(filters={"type": "decision", "metadata.source": "chat"}) == set()
 
 
 def test_update_keeps_history(mem: Memory) -> None:

@@ -9,12 +9,13 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from click.testing import CliRunner, Result
 from mcp import Client
 
 from conftest import HashEmbedder
+from conftest import bearer_client as client
+from conftest import tool_call as call
 from engram import Config, Memory
 from engram.api import create_app
 from engram.api.server import serve_in_thread
@@ -163,10 +164,6 @@ def server(config: Config) -> Iterator[tuple[str, dict[str, str], Memory]]:
             yield url, keys, memory
 
 
-def client(url: str, key: str) -> httpx.Client:
-    return httpx.Client(base_url=url, timeout=10, headers={"Authorization": f"Bearer {key}"})
-
-
 def test_http_mines_lists_and_resolves_in_the_callers_namespace(
     server: tuple[str, dict[str, str], Memory],
 ) -> None:
@@ -202,21 +199,9 @@ def test_http_mines_lists_and_resolves_in_the_callers_namespace(
 
 # -- MCP -------------------------------------------------------------------------------------
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 async def alice(mem: Memory) -> AsyncIterator[Client]:
     async with Client(create_mcp_server(mem, namespace=ALICE)) as c:
         yield c
-
-
-async def call(c: Client, tool: str, **arguments: Any) -> Any:
-    result = await c.call_tool(tool, arguments)
-    assert not result.is_error, result.content
-    assert result.structured_content is not None
-    return result.structured_content
 
 
 @pytest.mark.anyio

@@ -292,10 +292,10 @@ def tagged(mem: Memory) -> Memory:
             {"type": ["decision", "preference"]},
             {"tea decision: buy sencha", "tea preference: green"},
         ),
-        ({"source": "chat"}, {"tea decision: buy sencha", "tea preference: green"}),
-        ({"source": "chat", "n": 2}, {"tea preference: green"}),
+        ({"metadata.source": "chat"}, {"tea decision: buy sencha", "tea preference: green"}),
+        ({"metadata.source": "chat", "metadata.n": 2}, {"tea preference: green"}),
         ({"agent_id": "planner"}, {"tea from a run"}),
-        ({"source": "nowhere"}, set()),
+        ({"metadata.source": "nowhere"}, set()),
     ],
 )
 def test_filters(tagged: Memory, filters: dict[str, object], expected: set[str]) -> None:

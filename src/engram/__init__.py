@@ -15,6 +15,7 @@ from engram.errors import (
     DimensionMismatchError,
     EmbeddingError,
     EmptyContentError,
+    EngramConnectionError,
     EngramError,
     InjectionBlocked,
     InvalidInputError,
@@ -22,8 +23,11 @@ from engram.errors import (
     MigrationError,
     NotFoundError,
     PermissionDeniedError,
+    RetrievalError,
     StoreClosedError,
+    StoreConnectionError,
     StoreError,
+    WriteRefusedError,
 )
 from engram.memory import Memory
 from engram.records import (
@@ -50,6 +54,7 @@ __all__ = [
     "EmbedderConfig",
     "EmbeddingError",
     "EmptyContentError",
+    "EngramConnectionError",
     "EngramError",
     "HistoryEntry",
     "Hit",
@@ -66,8 +71,11 @@ __all__ = [
     "Recall",
     "RecallConfig",
     "RecallMode",
+    "RetrievalError",
     "ScoreBreakdown",
     "StoreClosedError",
+    "StoreConnectionError",
     "StoreError",
+    "WriteRefusedError",
     "__version__",
 ]

@@ -16,15 +16,28 @@ from types import TracebackType
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, cast
 
 from engram.admin import Admin
+from engram.agents import Agents, MemoryLevel
+from engram.backend import Backend
+from engram.browse import Browse
 from engram.config import Config
 from engram.documents import Documents
 from engram.embed import Embedder
+from engram.erasure import Erasure
 from engram.graph import Graph
+from engram.health import Health
+from engram.inject import Blocks, Inject
 from engram.jobs import Jobs
 from engram.keys import Keys
+from engram.lifecycle import Lifecycle
+from engram.maintenance import Maintenance
 from engram.memory import Memory
+from engram.org import Org
 from engram.palace import Palace
+from engram.procedures import Procedures
 from engram.review import Review
+from engram.runs import Runs
+from engram.sessions import Sessions
+from engram.shared import Shared
 from engram.store.protocols import Store
 from engram.transcripts import Transcripts
 
@@ -77,6 +90,13 @@ class AsyncReview(Awaitable[Review]):
     get = awaitable(Review.get)
     approve = awaitable(Review.approve)
     reject = awaitable(Review.reject)
+    prune_candidates = awaitable(Review.prune_candidates)
+    prune = awaitable(Review.prune)
+    feedback_rows = awaitable(Review.feedback_rows)
+    export_feedback = awaitable(Review.export_feedback)
+    assess_novelty = awaitable(Review.assess_novelty)
+    graph = awaitable(Review.graph)
+    warm_up = awaitable(Review.warm_up)
 
 
 class AsyncGraph(Awaitable[Graph]):
@@ -119,6 +139,182 @@ class AsyncPalace(Awaitable[Palace]):
     pointer = awaitable(Palace.pointer)
 
 
+class AsyncBlocks(Awaitable[Blocks]):
+    """``amem.inject.blocks``: ``Memory.inject.blocks``, awaitable."""
+
+    get = awaitable(Blocks.get)
+    list = awaitable(Blocks.list)
+    history = awaitable(Blocks.history)
+    render = awaitable(Blocks.render)
+    set = awaitable(Blocks.set)
+    append = awaitable(Blocks.append)
+    replace = awaitable(Blocks.replace)
+    delete = awaitable(Blocks.delete)
+
+
+class AsyncInject(Awaitable[Inject]):
+    """``amem.inject``: ``Memory.inject``, awaitable (every verb of an async part is,
+    ``tools`` and ``instructions`` included, so callers never guess which to await)."""
+
+    def __init__(self, sync: Inject) -> None:
+        super().__init__(sync)
+        self.blocks = AsyncBlocks(sync.blocks)
+
+    prepare = awaitable(Inject.prepare)
+    context = awaitable(Inject.context)
+    call = awaitable(Inject.call)
+    instructions = awaitable(Inject.instructions)
+    tools = awaitable(Inject.tools)
+
+
+class AsyncProcedures(Awaitable[Procedures]):
+    """``amem.procedures``: ``Memory.procedures``, awaitable."""
+
+    propose = awaitable(Procedures.propose)
+    get = awaitable(Procedures.get)
+    list = awaitable(Procedures.list)
+    write_skill = awaitable(Procedures.write_skill)
+
+
+class AsyncSessions(Awaitable[Sessions]):
+    """``amem.sessions``: ``Memory.sessions``, awaitable."""
+
+    track = awaitable(Sessions.track)
+    injected = awaitable(Sessions.injected)
+    checkpoint = awaitable(Sessions.checkpoint)
+    flush = awaitable(Sessions.flush)
+    checkpoints = awaitable(Sessions.checkpoints)
+    list = awaitable(Sessions.list)
+    recover = awaitable(Sessions.recover)
+    prune = awaitable(Sessions.prune)
+    end = awaitable(Sessions.end)
+    score = awaitable(Sessions.score)
+    injected_memories = awaitable(Sessions.injected_memories)
+
+
+class AsyncLifecycle(Awaitable[Lifecycle]):
+    """``amem.lifecycle``: ``Memory.lifecycle``, awaitable."""
+
+    consolidate = awaitable(Lifecycle.consolidate)
+    archived = awaitable(Lifecycle.archived)
+    restore = awaitable(Lifecycle.restore)
+    set_retention = awaitable(Lifecycle.set_retention)
+    rules = awaitable(Lifecycle.rules)
+    retention = awaitable(Lifecycle.retention)
+    due = awaitable(Lifecycle.due)
+    upkeep = awaitable(Lifecycle.upkeep)
+    status = awaitable(Lifecycle.status)
+
+
+class AsyncMaintenance(Awaitable[Maintenance]):
+    """``amem.maintenance``: ``Memory.maintenance``, awaitable."""
+
+    diagnose = awaitable(Maintenance.diagnose)
+    run = awaitable(Maintenance.run)
+    dedup = awaitable(Maintenance.dedup)
+    track = awaitable(Maintenance.track)
+    tracker_stats = awaitable(Maintenance.tracker_stats)
+    runs = awaitable(Maintenance.runs)
+    status = awaitable(Maintenance.status)
+    halts = awaitable(Maintenance.halts)
+    resume = awaitable(Maintenance.resume)
+    upkeep = awaitable(Maintenance.upkeep)
+
+
+class AsyncBackend(Awaitable[Backend]):
+    """``amem.backend``: ``Memory.backend``, awaitable (``backend_name`` and
+    ``is_connected`` are plain properties: they make no round trip)."""
+
+    connect = awaitable(Backend.connect)
+    disconnect = awaitable(Backend.disconnect)
+    health_check = awaitable(Backend.health_check)
+    capabilities = awaitable(Backend.capabilities)
+    require = awaitable(Backend.require)
+    status = awaitable(Backend.status)
+
+    @property
+    def backend_name(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self.sync.backend_name
+
+    @property
+    def is_connected(self) -> bool:
+        """True while the store holds its connection."""
+        return self.sync.is_connected
+
+
+class AsyncAgents(Awaitable[Agents]):
+    """``amem.agents``: ``Memory.agents``, awaitable."""
+
+    set_level = awaitable(Agents.set_level)
+    reset = awaitable(Agents.reset)
+    profile = awaitable(Agents.profile)
+    level = awaitable(Agents.level)
+    list_levels = awaitable(Agents.list_levels)
+    namespace = awaitable(Agents.namespace)
+    end_session = awaitable(Agents.end_session)
+    refresh = awaitable(Agents.refresh)
+
+    @property
+    def default_level(self) -> MemoryLevel:
+        """The level of agents that never set one."""
+        return self.sync.default_level
+
+
+class AsyncShared(Awaitable[Shared]):
+    """``amem.shared``: ``Memory.shared``, awaitable."""
+
+    publish = awaitable(Shared.publish)
+    search_shared = awaitable(Shared.search_shared)
+    retract = awaitable(Shared.retract)
+    publications = awaitable(Shared.publications)
+
+
+class AsyncOrg(Awaitable[Org]):
+    """``amem.org``: ``Memory.org``, awaitable."""
+
+    write = awaitable(Org.write)
+    retract = awaitable(Org.retract)
+    list_policies = awaitable(Org.list_policies)
+    facts = awaitable(Org.facts)
+    query = awaitable(Org.query)
+    get = awaitable(Org.get)
+    history = awaitable(Org.history)
+    audit = awaitable(Org.audit)
+    policy_block = awaitable(Org.policy_block)
+    create_agent_key = awaitable(Org.create_agent_key)
+    author_for_key = awaitable(Org.author_for_key)
+
+
+class AsyncRuns(Awaitable[Runs]):
+    """``amem.runs``: ``Memory.runs``, awaitable."""
+
+    record_run = awaitable(Runs.record_run)
+    get = awaitable(Runs.get)
+    list = awaitable(Runs.list)
+    count = awaitable(Runs.count)
+    delete = awaitable(Runs.delete)
+    log_memory_hits = awaitable(Runs.log_memory_hits)
+    run_of = awaitable(Runs.run_of)
+    compress_and_store = awaitable(Runs.compress_and_store)
+    get_context = awaitable(Runs.get_context)
+
+
+class AsyncBrowse(Awaitable[Browse]):
+    """``amem.browse``: ``Memory.browse``, awaitable."""
+
+    namespaces = awaitable(Browse.namespaces)
+    memories = awaitable(Browse.memories)
+    settings = awaitable(Browse.settings)
+
+
+class AsyncHealth(Awaitable[Health]):
+    """``amem.health``: ``Memory.health``, awaitable."""
+
+    ready = awaitable(Health.ready)
+    snapshot = awaitable(Health.snapshot)
+
+
 class AsyncJobs(Awaitable[Jobs]):
     """``amem.jobs``: ``Memory.jobs``, awaitable."""
 
@@ -147,6 +343,14 @@ class AsyncDocuments(Awaitable[Documents]):
     count = awaitable(Documents.count)
     process = awaitable(Documents.process)
     delete = awaitable(Documents.delete)
+
+
+class AsyncErasure(Awaitable[Erasure]):
+    """``amem.erasure``: ``Memory.erasure``, awaitable."""
+
+    erase = awaitable(Erasure.erase)
+    erase_everything = awaitable(Erasure.erase_everything)
+    audit = awaitable(Erasure.audit)
 
 
 class AsyncAdmin(Awaitable[Admin]):
@@ -188,6 +392,19 @@ class AsyncMemory(Awaitable[Memory]):
         self.jobs = AsyncJobs(self.sync.jobs)
         self.documents = AsyncDocuments(self.sync.documents)
         self.palace = AsyncPalace(self.sync.palace)
+        self.runs = AsyncRuns(self.sync.runs)
+        self.sessions = AsyncSessions(self.sync.sessions)
+        self.lifecycle = AsyncLifecycle(self.sync.lifecycle)
+        self.maintenance = AsyncMaintenance(self.sync.maintenance)
+        self.org = AsyncOrg(self.sync.org)
+        self.health = AsyncHealth(self.sync.health)
+        self.browse = AsyncBrowse(self.sync.browse)
+        self.erasure = AsyncErasure(self.sync.erasure)
+        self.backend = AsyncBackend(self.sync.backend)
+        self.agents = AsyncAgents(self.sync.agents)
+        self.shared = AsyncShared(self.sync.shared)
+        self.inject = AsyncInject(self.sync.inject)
+        self.procedures = AsyncProcedures(self.sync.procedures)
 
     add = awaitable(Memory.add)
     add_many = awaitable(Memory.add_many)

@@ -23,10 +23,17 @@ from typing import Any, TypeVar
 
 from engram.errors import ConfigError, shown
 from engram.settings import (
+    AgentsConfig,
     DocumentsConfig,
     GraphConfig,
+    LifecycleConfig,
     LlmConfig,
+    MaintenanceConfig,
+    OrgConfig,
     PipelineConfig,
+    ProceduralConfig,
+    ReviewConfig,
+    SessionsConfig,
     WorkerConfig,
     _choices,
     _range,
@@ -71,6 +78,11 @@ class EmbedderConfig:
     only)."""
     model_dir: str | None = None
     """A directory with model.safetensors, config.json and tokenizer.json."""
+    hub_download: bool = True
+    """Without ``model_dir`` and without the weights package, fetch all-MiniLM-L6-v2 from
+    the Hugging Face hub (``HF_ENDPOINT``, the hub cache) on first use, SHA-256 checked."""
+    hub_revision: str = "main"
+    """The hub revision to fetch; the pinned digests must still match."""
     batch_size: int = field(default=32, metadata=_range(1, 1024))
     max_seq_length: int = field(default=256, metadata=_range(8, 512))
     threads: int | None = field(default=None, metadata=_range(1, 256))
@@ -219,6 +231,26 @@ class ApiConfig:
     port: int = field(default=8765, metadata=_range(0, 65_535))
     max_body_bytes: int = field(default=1_048_576, metadata=_range(1_024, 1_073_741_824))
     """Requests with a larger body get 413 before anything is parsed (default 1 MiB)."""
+    rate_limit_per_minute: int = field(default=0, metadata=_range(0, 1_000_000))
+    """Requests per minute per API key (token bucket; 429 with ``Retry-After`` past it);
+    0, the default, turns rate limits off (docs/operations.md, "Rate limits")."""
+    rate_limit_burst: int = field(default=0, metadata=_range(0, 1_000_000))
+    """Requests a key may send at once before the per-minute rate applies; 0: the
+    per-minute number."""
+    metrics_public: bool = False
+    """Serve ``/metrics`` without a key; by default it needs an admin key."""
+    log_format: str = field(default="text", metadata=_choices("text", "json"))
+    """``engram serve``'s log lines: ``text``, or ``json`` (one JSON object a line)."""
+    cors_origins: str = ""
+    """Origins a browser page may call the API from, comma-separated
+    (``https://app.example.com``), or ``*``; empty, the default, sends no CORS headers."""
+    mcp_stateless: bool = True
+    """Serve ``/mcp`` without server-side MCP sessions, so clients keep working across a
+    server restart (every request carries its own key and namespace)."""
+    mcp_allowed_hosts: str = ""
+    """``Host`` values ``/mcp`` accepts behind a reverse proxy, comma-separated
+    (``memory.example.com``, ``memory.example.com:443``); empty: loopback names when
+    serving on loopback, anything otherwise (the MCP SDK's DNS-rebinding check)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,6 +302,13 @@ class Config:
     worker: WorkerConfig = field(default_factory=WorkerConfig)
     documents: DocumentsConfig = field(default_factory=DocumentsConfig)
     graph: GraphConfig = field(default_factory=GraphConfig)
+    review: ReviewConfig = field(default_factory=ReviewConfig)
+    sessions: SessionsConfig = field(default_factory=SessionsConfig)
+    org: OrgConfig = field(default_factory=OrgConfig)
+    maintenance: MaintenanceConfig = field(default_factory=MaintenanceConfig)
+    lifecycle: LifecycleConfig = field(default_factory=LifecycleConfig)
+    procedural: ProceduralConfig = field(default_factory=ProceduralConfig)
+    agents: AgentsConfig = field(default_factory=AgentsConfig)
 
     @property
     def home_path(self) -> Path:
@@ -427,6 +466,13 @@ _NAMES = {
     "WorkerConfig": WorkerConfig,
     "DocumentsConfig": DocumentsConfig,
     "GraphConfig": GraphConfig,
+    "ReviewConfig": ReviewConfig,
+    "SessionsConfig": SessionsConfig,
+    "MaintenanceConfig": MaintenanceConfig,
+    "OrgConfig": OrgConfig,
+    "LifecycleConfig": LifecycleConfig,
+    "ProceduralConfig": ProceduralConfig,
+    "AgentsConfig": AgentsConfig,
     "str": str,
     "int": int,
     "float": float,

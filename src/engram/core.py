@@ -8,6 +8,7 @@ vector index and one closed flag.
 
 from __future__ import annotations
 
+import contextvars
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -34,6 +35,25 @@ log = logging.getLogger("engram")
 #: type) for ``GraphStore.record``. It lives in the pipeline package, above this
 #: layer, so ``Memory`` hands it in (``Core.linker``); None links nothing.
 Linker = Callable[[str], tuple[Sequence[Triple], Mapping[str, str]]]
+#: A policy every new memory passes before it is written (FEATURES S2's memory levels,
+#: ``mem.agents``): given the record and whether the caller named its namespace, it
+#: returns the record to write (maybe moved to another namespace) or raises
+#: ``WriteRefusedError``. Parts register theirs in ``Core.write_checks``.
+WriteCheck = Callable[[MemoryRecord, bool], MemoryRecord]
+
+
+#: Who the current call acts for, as the history rows it writes record it: a surface
+#: sets a function that names the actor (``engram serve``: ``key:<id>`` of the request's
+#: API key, known once authentication ran), and the write path reads it.
+current_actor: contextvars.ContextVar[Callable[[], str | None] | None] = contextvars.ContextVar(
+    "engram_actor", default=None
+)
+
+
+def acting() -> str | None:
+    """The actor of the current call, if a surface set one."""
+    who = current_actor.get()
+    return None if who is None else who()
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +109,7 @@ class Core:
             entity_mentions=store.graph_counts.hub_mentions,
         )
         self.linker: Linker | None = None
+        self.write_checks: list[WriteCheck] = []
         self.closed = False
         self.embed_failures = 0
         self._llm: LlmProvider | None = None

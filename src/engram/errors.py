@@ -9,20 +9,29 @@ API to a status code with a JSON body)::
     ├── InvalidInputError           the caller passed something engram cannot store
     │   ├── EmptyContentError       content is empty after normalisation
     │   ├── ContentTooLargeError    content is over ``max_content_chars``
-    │   └── InjectionBlocked        content tries to plant instructions (seed 000)
+    │   ├── InjectionBlocked        content tries to plant instructions (seed 000)
+    │   └── WriteRefusedError       the agent's memory level keeps nothing of this write
     ├── NotFoundError               no memory with that id in that namespace
     ├── StoreError                  the store failed to read or write
     │   ├── StoreClosedError        the store was closed
-    │   └── MigrationError          the schema could not be brought up to date
+    │   ├── MigrationError          the schema could not be brought up to date
+    │   └── RetrievalError          a recall or search failed in the store
     ├── EmbeddingError              the embedder failed or is unavailable
     │   └── DimensionMismatchError  the store holds vectors of another dimension
     ├── LlmError                    the LLM failed, timed out, or answered unusably
     ├── CapabilityError             the backend cannot do what was asked
     ├── AuthenticationError         no API key, or an unknown or revoked one
-    └── PermissionDeniedError       the API key may not reach that namespace
+    ├── PermissionDeniedError       the API key may not reach that namespace
+    └── EngramConnectionError       a backend cannot be reached, or was disconnected
+        ├── ServerConnectionError   ``engram.client`` cannot reach the HTTP API
+        └── StoreConnectionError    the store is disconnected or unreachable (also a
+                                    ``StoreError``)
 
 The names follow seed 002's error hierarchy (connection, store, retrieval, not found,
-config, capability); engram never shadows the builtin ``MemoryError``.
+config, capability): ``EngramConnectionError`` is its ``MemoryConnectionError``,
+``StoreError`` its ``MemoryStoreError``, ``RetrievalError`` its
+``MemoryRetrievalError``, and so on; engram never shadows the builtin ``MemoryError``
+(nor ``ConnectionError``).
 """
 
 from __future__ import annotations
@@ -93,6 +102,14 @@ class InjectionBlocked(InvalidInputError):  # noqa: N818 - the name the issue an
         self.reasons = reasons
 
 
+class WriteRefusedError(InvalidInputError):
+    """The writing agent's memory level keeps nothing of this write (seed 002's
+    ``MemoryLevel``): level ``none``, a ``session`` write without a session id, or a
+    ``project`` write aimed outside the project's namespace. Nothing was stored."""
+
+    code = "write_refused"
+
+
 class NotFoundError(EngramError, KeyError):
     """No record with that id exists in the namespace the call was scoped to."""
 
@@ -118,6 +135,13 @@ class MigrationError(StoreError):
     """The store's schema could not be brought up to date."""
 
     code = "migration_error"
+
+
+class RetrievalError(StoreError):
+    """A recall, search or count failed in the store (seed 002's
+    ``MemoryRetrievalError``); the query itself was valid."""
+
+    code = "retrieval_error"
 
 
 class EmbeddingError(EngramError):
@@ -157,6 +181,28 @@ class PermissionDeniedError(EngramError):
     code = "forbidden"
 
 
+class EngramConnectionError(EngramError):
+    """A backend cannot be reached, or the connection was lost or closed on purpose
+    (seed 002's ``MemoryConnectionError``): catch it for both the store and the HTTP
+    client."""
+
+    code = "connection_error"
+
+
+class ServerConnectionError(EngramConnectionError):
+    """``engram.client`` could not reach the HTTP API, or lost the connection (seed 002's
+    ``MemoryConnectionError``); the server's state after a lost write is unknown."""
+
+    code = "connection_error"
+
+
+class StoreConnectionError(EngramConnectionError, StoreError):
+    """The store is disconnected (``mem.backend.disconnect()``; ``connect()`` reopens
+    it) or its database cannot be reached. Nothing was read or written."""
+
+    code = "store_disconnected"
+
+
 __all__ = [
     "AuthenticationError",
     "CapabilityError",
@@ -165,6 +211,7 @@ __all__ = [
     "DimensionMismatchError",
     "EmbeddingError",
     "EmptyContentError",
+    "EngramConnectionError",
     "EngramError",
     "InjectionBlocked",
     "InvalidInputError",
@@ -172,6 +219,10 @@ __all__ = [
     "MigrationError",
     "NotFoundError",
     "PermissionDeniedError",
+    "RetrievalError",
+    "ServerConnectionError",
     "StoreClosedError",
+    "StoreConnectionError",
     "StoreError",
+    "WriteRefusedError",
 ]

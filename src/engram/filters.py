@@ -1,41 +1,186 @@
-"""Filters of ``recall``/``search`` and ``get_all``, checked and scoped to the caller.
+"""The native ``filters=`` of ``recall``/``search`` and ``get_all``: checked up front,
+scoped to the caller, and never dropped silently (issue 14).
 
-Ids narrower than the one that named the namespace (an ``agent_id`` inside
-``user:alice``) filter within it.
+The grammar (docs/recall.md, "Filters"):
+
+- a record field: ``type``, ``category``, ``user_id``, ``agent_id``, ``run_id``,
+  ``session_id`` (a string), or ``tags`` (a tag or a list: the memory has all of them);
+- metadata, written ``{"metadata.<key>": value}`` (or ``{"metadata": {"<key>": value}}``):
+  everything after the first ``metadata.`` is the key, verbatim, dots included;
+- a value is equality; ``{"$eq": v}`` is the same; a list, a set or ``{"$in": [...]}``
+  means "any of these" (recall and search only: ``get_all`` compares one value per key
+  in SQL).
+
+Any other key, any other operator, or a value no backend compares raises
+``InvalidInputError`` naming what is supported. Ids narrower than the one that named the
+namespace (an ``agent_id`` inside ``user:alice``) filter within it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from engram.core import Scope
-from engram.errors import InvalidInputError
+from engram.errors import InvalidInputError, shown
 from engram.recall.request import Filter, filter_from
 from engram.store.protocols import ListQuery
-from engram.validate import filter_key, filter_scalar, filter_tags, offset_value, type_name
+from engram.validate import (
+    filter_key,
+    filter_scalar,
+    filter_tags,
+    memory_category,
+    memory_type,
+    offset_value,
+    type_name,
+)
+
+#: The record fields a filter compares (each a column on both backends).
+RECORD_FIELDS = ("type", "category", "user_id", "agent_id", "run_id", "session_id")
+#: How a metadata key is written.
+METADATA_PREFIX = "metadata."
+#: The operators the native filters apply (mem0's fuller grammar: engram.compat.mem0).
+OPERATORS = ("$eq", "$in")
+#: Every key form, for error messages.
+SUPPORTED_KEYS = (*RECORD_FIELDS, "tags", "metadata.<key>")
+#: The scope ids, which narrow within the namespace when they did not name it.
+_IDS = ("user_id", "agent_id", "run_id")
+
+Scalar = str | int | float | bool | None
+#: Record fields whose values are names from a fixed list (checked, not just compared).
+_ENUMS: dict[str, Callable[[object], Any]] = {"type": memory_type, "category": memory_category}
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """One checked filter condition: a record field or a metadata key, and the values
+    it may take (one value: equality; several: any of them)."""
+
+    key: str
+    metadata: bool
+    values: tuple[Scalar, ...]
+    any_of: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """A caller's ``filters``, checked: the tags it requires and its conditions."""
+
+    tags: tuple[str, ...]
+    conditions: tuple[Condition, ...]
+
+
+def check(filters: Mapping[str, Any] | None) -> Checked:
+    """Check ``filters`` against the grammar above; ``InvalidInputError`` on anything
+    the native filters cannot apply."""
+    if filters is None:
+        return Checked((), ())
+    if not isinstance(filters, Mapping):
+        raise InvalidInputError(f"filters must be a dict, got {type_name(filters)}")
+    tags: tuple[str, ...] = ()
+    conditions: list[Condition] = []
+    for raw_key, value in filters.items():
+        key = filter_key(raw_key)
+        if key == "tags":
+            tags = filter_tags(value)
+        elif key == "metadata":
+            conditions.extend(_nested_metadata(value))
+        elif key.startswith(METADATA_PREFIX):
+            conditions.append(_condition(key[len(METADATA_PREFIX) :], True, value, key))
+        elif key in RECORD_FIELDS:
+            conditions.append(_condition(key, False, value, key))
+        else:
+            raise InvalidInputError(
+                f"unknown filter key {key!r}: filters take {', '.join(SUPPORTED_KEYS)}; "
+                f"to match metadata write {{'metadata.{key}': ...}}"
+            )
+    return Checked(tags, tuple(conditions))
+
+
+def _nested_metadata(value: object) -> list[Condition]:
+    if not isinstance(value, Mapping):
+        raise InvalidInputError(
+            f"filter 'metadata' takes a dict of metadata keys, got {type_name(value)}; "
+            "or write {'metadata.<key>': value}"
+        )
+    return [_condition(filter_key(k), True, v, f"{METADATA_PREFIX}{k}") for k, v in value.items()]
+
+
+def _condition(key: str, metadata: bool, value: object, shown_key: str) -> Condition:
+    any_of = False
+    if isinstance(value, Mapping):
+        if len(value) != 1 or next(iter(value)) not in OPERATORS:
+            ops = ", ".join(repr(op) for op in value) or "nothing"
+            raise InvalidInputError(
+                f"filter {shown_key!r} has operator(s) {ops}: the native filters apply "
+                f"{', '.join(OPERATORS)} (or a plain value for equality, a list for any "
+                "of); engram.compat.mem0 takes mem0's fuller grammar"
+            )
+        [(op, value)] = value.items()
+        listed = isinstance(value, list | tuple | set | frozenset)
+        if op == "$in" and not listed:
+            raise InvalidInputError(
+                f"filter {shown_key!r}: $in takes a list, got {type_name(value)}"
+            )
+        if op == "$eq" and listed:
+            raise InvalidInputError(
+                f"filter {shown_key!r}: $eq takes one value; use $in for any of a list"
+            )
+    if isinstance(value, list | tuple | set | frozenset):
+        any_of = True
+        items = list(value)
+        if not items:
+            raise InvalidInputError(f"filter {shown_key!r}: an empty list matches nothing")
+    else:
+        items = [value]
+    values = tuple(_value(shown_key, metadata, item) for item in items)
+    return Condition(key, metadata, values, any_of)
+
+
+def _value(shown_key: str, metadata: bool, value: object) -> Scalar:
+    if not metadata:
+        value = getattr(value, "value", value)  # MemoryType.DECISION -> "decision"
+        if not isinstance(value, str):
+            raise InvalidInputError(f"filter {shown_key!r} takes a string, got {shown(value)}")
+        value = filter_scalar(shown_key, value)  # NUL and lone surrogates first
+        if shown_key in _ENUMS:
+            try:
+                return str(_ENUMS[shown_key](value).value)
+            except InvalidInputError as exc:
+                # A value outside the field's names would match nothing, silently.
+                raise InvalidInputError(
+                    f"filter {shown_key!r}: {exc}; to match metadata write "
+                    f"{{'metadata.{shown_key}': ...}}"
+                ) from None
+    if isinstance(value, list | tuple | set | frozenset | Mapping):
+        raise InvalidInputError(
+            f"filter {shown_key!r} compares strings, numbers, booleans or None, got {shown(value)}"
+        )
+    return filter_scalar(shown_key, value)
+
+
+def _merge_ids(scope: Scope, checked: Checked) -> tuple[Condition, ...]:
+    """The caller's conditions plus the narrower ids of the scope (a caller's own
+    condition on the same id wins, as before)."""
+    named = {c.key for c in checked.conditions if not c.metadata}
+    extra = []
+    for key in _IDS:
+        value = getattr(scope, key)
+        if value is not None and key not in named and scope.namespace != f"{key[:-3]}:{value}":
+            extra.append(Condition(key, False, (value,), False))
+    return (*checked.conditions, *extra)
 
 
 def scope_filter(scope: Scope, filters: Mapping[str, Any] | None) -> Filter | None:
     """The predicate a recall applies to its candidates (None: no filter)."""
-    if filters is not None and not isinstance(filters, Mapping):
-        raise InvalidInputError(f"filters must be a dict, got {type_name(filters)}")
-    merged: dict[str, Any] = {}
-    for key, value in (filters or {}).items():
-        if filter_key(key) == "tags":
-            merged[key] = filter_tags(value)
-        elif isinstance(value, set | frozenset):
-            # Any of a set: compared by equality like a list, since a set would need
-            # every stored value (a metadata list, say) to be hashable.
-            merged[key] = list(value)
-        else:
-            merged[key] = value
-    # Narrower ids than the one that named the namespace filter within it.
-    for key in ("user_id", "agent_id", "run_id"):
-        value = getattr(scope, key)
-        if value is not None and scope.namespace != f"{key[:-3]}:{value}":
-            merged.setdefault(key, value)
-    return filter_from(merged)
+    checked = check(filters)
+    conditions = _merge_ids(scope, checked)
+    return filter_from(
+        tags=checked.tags,
+        fields={c.key: c.values for c in conditions if not c.metadata},
+        metadata={c.key: c.values for c in conditions if c.metadata},
+    )
 
 
 def list_query(
@@ -45,35 +190,42 @@ def list_query(
     offset: int,
     include_deleted: bool,
 ) -> ListQuery:
-    """The store query of a ``get_all`` call: equality filters only, each value one the
-    store can compare in SQL on every backend."""
-    if filters is not None and not isinstance(filters, Mapping):
-        raise InvalidInputError(f"filters must be a dict, got {type_name(filters)}")
-    f: dict[str, Any] = {}
-    tags: tuple[str, ...] = ()
-    for key, value in (filters or {}).items():
-        if filter_key(key) == "tags":
-            tags = filter_tags(value)
-        else:
-            f[key] = filter_scalar(key, value)
-    ids: dict[str, Any] = {}
-    for key in ("user_id", "agent_id", "run_id"):
-        value = getattr(scope, key)
-        if value is not None and scope.namespace != f"{key[:-3]}:{value}":
-            ids[key] = value
-    known = {"type", "category", "user_id", "agent_id", "run_id", "session_id"}
-    direct = {k: str(f.pop(k)) for k in list(f) if k in known}
-    ids.update(direct)
+    """The store query of a ``get_all`` call: one value per key, compared in SQL on
+    every backend."""
+    checked = check(filters)
+    conditions = _merge_ids(scope, checked)
+    for c in conditions:
+        if c.any_of:
+            key = f"{METADATA_PREFIX}{c.key}" if c.metadata else c.key
+            raise InvalidInputError(
+                f"get_all filter {key!r} takes one string or number, got a list: get_all "
+                "compares one value per key in SQL; call it once per value, or use recall "
+                "or search for any-of filters"
+            )
+    fields: dict[str, Any] = {c.key: c.values[0] for c in conditions if not c.metadata}
     return ListQuery(
-        type=ids.get("type"),
-        category=ids.get("category"),
-        tags=tags,
-        user_id=ids.get("user_id"),
-        agent_id=ids.get("agent_id"),
-        run_id=ids.get("run_id"),
-        session_id=ids.get("session_id"),
-        metadata=f,
+        type=fields.get("type"),
+        category=fields.get("category"),
+        tags=checked.tags,
+        user_id=fields.get("user_id"),
+        agent_id=fields.get("agent_id"),
+        run_id=fields.get("run_id"),
+        session_id=fields.get("session_id"),
+        metadata={c.key: c.values[0] for c in conditions if c.metadata},
         limit=limit,
         offset=offset_value(offset),
         include_deleted=include_deleted,
     )
+
+
+def described(scope: Scope, filters: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The checked filters and the scope's narrower ids as plain JSON, in the native
+    grammar (what an erase's audit row records)."""
+    checked = check(filters)
+    out: dict[str, Any] = {}
+    if checked.tags:
+        out["tags"] = list(checked.tags)
+    for c in _merge_ids(scope, checked):
+        key = f"{METADATA_PREFIX}{c.key}" if c.metadata else c.key
+        out[key] = list(c.values) if c.any_of else c.values[0]
+    return out

@@ -18,27 +18,20 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engram import write
-from engram.admin import Admin
+from engram import parts, write
 from engram.config import Config
-from engram.core import Core, Scope
-from engram.documents import Documents
+from engram.core import Core, Scope, acting
 from engram.embed import Embedder, create_embedder
 from engram.errors import InvalidInputError, NotFoundError
 from engram.filters import list_query, scope_filter
-from engram.graph import Graph
-from engram.jobs import Jobs
-from engram.keys import Keys
-from engram.palace import Palace, place_filter, pointer_cites
+from engram.palace import place_filter, pointer_cites
 from engram.pipeline.linker import links
 from engram.recall.request import RecallRequest
 from engram.records import BatchResult, HistoryEntry, Hit, MemoryRecord, Page, Recall
-from engram.review import Review
 from engram.store import open_store
 from engram.store.protocols import Store, VectorSearch
-from engram.transcripts import Transcripts
 from engram.validate import (
     memory_id_value,
     no_nul,
@@ -48,6 +41,29 @@ from engram.validate import (
     type_name,
 )
 from engram.write import OnRefused, Progress
+
+if TYPE_CHECKING:  # the parts' types; engram.parts builds them
+    from engram.admin import Admin
+    from engram.agents import Agents
+    from engram.backend import Backend
+    from engram.browse import Browse
+    from engram.documents import Documents
+    from engram.erasure import Erasure
+    from engram.graph import Graph
+    from engram.health import Health
+    from engram.inject import Inject
+    from engram.jobs import Jobs
+    from engram.keys import Keys
+    from engram.lifecycle import Lifecycle
+    from engram.maintenance import Maintenance
+    from engram.org import Org
+    from engram.palace import Palace
+    from engram.procedures import Procedures
+    from engram.review import Review
+    from engram.runs import Runs
+    from engram.sessions import Sessions
+    from engram.shared import Shared
+    from engram.transcripts import Transcripts
 
 __all__ = ["Memory", "Scope"]
 
@@ -73,10 +89,38 @@ class Memory:
     jobs: Jobs
     """seed 004's job queue (extraction, hints, documents) and its worker."""
     review: Review
-    """The write pipeline's proposals held back for a person: approve or reject."""
+    """What a person reviews: held-back proposals, prune candidates, the feedback export,
+    novelty of new results and the 2-D graph view (seed 000's memory panel)."""
+    health: Health
+    """Readiness (store and embedder) and monitoring counts (``engram serve``'s
+    ``/ready`` and ``/metrics``)."""
     palace: Palace
     """seed 003's palace: wings, rooms, closets, drawers; mining and AAAK pointers."""
+    runs: Runs
+    """Observations from runs and their provenance: the run log, compress_and_store."""
+    org: Org
+    """Organisational memory: core policies in every context, role-checked writes (S4)."""
+    lifecycle: Lifecycle
+    """Consolidation with dual-mode archival and restore, retention rules and sweeps."""
+    maintenance: Maintenance
+    """Diagnostics, repairs, semantic dedup and the embedding tracker (seed 004, S10)."""
+    sessions: Sessions
+    """Session checkpoints, recovery digests and continuity scores (seed 004)."""
     """Housekeeping: reindex, purge, doctor, export, import, the feedback log."""
+    erasure: Erasure
+    """Audited hard erase of a namespace or filtered memories; its audit survives."""
+    browse: Browse
+    """Read-only views for browsing: reachable namespaces, filtered pages, settings."""
+    backend: Backend
+    """The store's lifecycle (connect, disconnect, health_check) and capabilities (S1)."""
+    agents: Agents
+    """Per-agent memory levels (none, session, project, persistent), enforced on writes."""
+    shared: Shared
+    """Knowledge agents publish for each other: publish, search_shared, retract (S3)."""
+    inject: Inject
+    """Injection strategies: context message, memory tools, core memory blocks (S5)."""
+    procedures: Procedures
+    """Procedures proposed from failures, stored as procedural memories; SKILL.md (S7)."""
 
     def __init__(
         self,
@@ -105,14 +149,7 @@ class Memory:
             raise
         self._core = Core(config, store, model, allow_dimension_mismatch=allow_dimension_mismatch)
         self._core.linker = links  # FEATURES G3; the write path calls it when [pipeline] linker
-        self.keys = Keys(self._core)
-        self.transcripts = Transcripts(self._core)
-        self.admin = Admin(self._core)
-        self.graph = Graph(self._core)
-        self.review = Review(self._core)
-        self.jobs = Jobs(self._core)
-        self.documents = Documents(self._core)
-        self.palace = Palace(self._core)
+        parts.attach(self, self._core)
         if background:  # a worker thread runs the queued jobs until ``close``
             self.jobs.start()
 
@@ -155,9 +192,14 @@ class Memory:
 
     # -- lifecycle ------------------------------------------------------------------
     def close(self) -> None:
-        """Close the store; later calls raise ``StoreClosedError``."""
+        """Close the store; later calls raise ``StoreClosedError``. Checkpoints still
+        waiting out their debounce window are written first."""
         self.jobs.stop()
-        self._core.close()
+        try:
+            if not self._core.closed:
+                self.sessions.flush(force=True)
+        finally:
+            self._core.close()
 
     def __enter__(self) -> Memory:
         return self
@@ -278,7 +320,7 @@ class Memory:
         )
         if "content" in changes or "title" in changes:
             changes = write.rescan(core, core.get(scope, memory_id), changes)
-        _, after = core.store.memories.update(scope.namespace, memory_id, changes)
+        _, after = core.store.memories.update(scope.namespace, memory_id, changes, actor=acting())
         if "content" in changes or "title" in changes:
             if core.index is not None:
                 core.index.invalidate(scope.namespace)
@@ -301,7 +343,9 @@ class Memory:
         core = self._core
         core.check_open()
         scope = core.scope(namespace, user_id, agent_id, run_id)
-        record = core.store.memories.delete(scope.namespace, memory_id_value(memory_id))
+        record = core.store.memories.delete(
+            scope.namespace, memory_id_value(memory_id), actor=acting()
+        )
         if core.index is not None:
             core.index.removed(scope.namespace, record.id)
         return record

@@ -150,3 +150,169 @@ class DocumentsConfig:
     """seed 004: documentMaxContentBytes (10 MB)."""
     fetch_timeout_s: float = field(default=30.0, metadata=_range(1.0, 600.0))
     """seed 004: the URL fetcher's 30 s timeout."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewConfig:
+    """seed 000's memory panel: the graph view (``mem.review.graph``)."""
+
+    graph_max_nodes: int = field(default=600, metadata=_range(1, 10_000))
+    """seed 000: "Max nodes 600 (configurable)": the most recent memories the graph
+    projects."""
+
+
+@dataclass(frozen=True, slots=True)
+class SessionsConfig:
+    """seed 004's session checkpoints and continuity scoring (``continuity`` there)."""
+
+    enabled: bool = True
+    """seed 004: the master switch; off, triggers record nothing."""
+    prompt_interval: int = field(default=10, metadata=_range(1, 1000))
+    """seed 004: promptInterval, prompts between periodic checkpoints."""
+    time_interval_s: float = field(default=900.0, metadata=_range(60.0, 3600.0))
+    """seed 004: timeIntervalMs 900 000 (15 min), time between periodic checkpoints."""
+    max_checkpoints_per_session: int = field(default=50, metadata=_range(1, 500))
+    """seed 004: maxCheckpointsPerSession; the oldest beyond it are deleted."""
+    retention_days: int = field(default=7, metadata=_range(1, 90))
+    """seed 004: retentionDays; older checkpoints are hard-deleted by pruning."""
+    recovery_budget_chars: int = field(default=2000, metadata=_range(200, 10_000))
+    """seed 004: recoveryBudgetChars, the recovery digest's maximum length."""
+    debounce_ms: int = field(default=2500, metadata=_range(0, 60_000))
+    """seed 004: the flush queue debounces checkpoint writes at 2 500 ms."""
+    confirm_relevance: float = field(default=0.5, metadata=_range(0.0, 1.0))
+    """An injected memory scored at least this relevant at session end confirms its
+    aspects in the graph (seed 004's aspect feedback)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OrgConfig:
+    """seed 002's organisational memory (``org_memory`` there): core policies in every
+    context, the extended store retrieved on demand (FEATURES S4)."""
+
+    max_retrieved_per_query: int = field(default=5, metadata=_range(1, 100))
+    """seed 002: ``extended_store.max_retrieved_per_query``, the default ``query`` limit."""
+    policy_budget_tokens: int = field(default=500, metadata=_range(50, 20_000))
+    """The most tokens (about four characters each) the core-policies block may take at
+    the head of every context; seed 002 expects 5-10 critical rules."""
+    inject_policies: bool = True
+    """Put the active core policies at the head of every recall context (seed 002:
+    "always in system prompt")."""
+
+
+@dataclass(frozen=True, slots=True)
+class LifecycleConfig:
+    """seed 002's consolidation, dual-mode archival and retention rules, and seed 004's
+    retention worker (``mem.lifecycle``)."""
+
+    consolidation_interval: str = field(
+        default="daily", metadata=_choices("hourly", "daily", "weekly", "never")
+    )
+    """seed 002: consolidation_interval "daily" (ConsolidationInterval HOURLY, DAILY,
+    WEEKLY, NEVER): how often ``engram serve`` compresses old memories."""
+    max_memories_per_agent: int = field(default=10_000, metadata=_range(1, 100_000_000))
+    """seed 002: max_memories_per_agent 10000; consolidation archives the oldest live
+    memories of a namespace past it."""
+    dual_mode: bool = True
+    """seed 002: DualModeConfig.enabled: classify density before choosing the archival
+    mode (dense -> extractive, sparse -> abstractive). Off, every group is abstractive."""
+    dense_threshold: float = field(default=0.5, metadata=_range(0.0, 1.0))
+    """seed 002's DualModeConfig threshold: a density score at or above it is dense."""
+    group_size: int = field(default=20, metadata=_range(2, 1000))
+    """Originals folded into one summary memory (per category group)."""
+    max_facts: int = field(default=10, metadata=_range(1, 100))
+    """seed 002's fact limit: key facts an extractive summary keeps verbatim (besides
+    its start / mid / end anchors)."""
+    summary_max_chars: int = field(default=2000, metadata=_range(200, 50_000))
+    """The longest summary memory consolidation writes."""
+    retention_days: int | None = field(default=None, metadata=_range(1, 36_500))
+    """seed 002: retention_days null = forever; the company global default."""
+    working_retention_days: int | None = field(default=None, metadata=_range(1, 36_500))
+    """seed 002: the company RetentionRule of the ``working`` category (null = none)."""
+    episodic_retention_days: int | None = field(default=None, metadata=_range(1, 36_500))
+    """seed 002: the company RetentionRule of the ``episodic`` category."""
+    semantic_retention_days: int | None = field(default=None, metadata=_range(1, 36_500))
+    """seed 002: the company RetentionRule of the ``semantic`` category."""
+    procedural_retention_days: int | None = field(default=None, metadata=_range(1, 36_500))
+    """seed 002: the company RetentionRule of the ``procedural`` category."""
+    social_retention_days: int | None = field(default=None, metadata=_range(1, 36_500))
+    """seed 002: the company RetentionRule of the ``social`` category."""
+    retention_interval_s: float = field(default=21_600.0, metadata=_range(60.0, 604_800.0))
+    """seed 004: the retention worker's "default 6-hour interval"."""
+    tombstone_days: int = field(default=30, metadata=_range(1, 3650))
+    """seed 004: tombstones are hard-deleted 30 days after they were soft-deleted."""
+    history_days: int = field(default=180, metadata=_range(1, 36_500))
+    """seed 004: memory_history rows are purged after 180 days."""
+    completed_jobs_days: int = field(default=14, metadata=_range(1, 3650))
+    """seed 004: completed jobs are deleted 14 days after they completed."""
+    dead_jobs_days: int = field(default=30, metadata=_range(1, 3650))
+    """seed 004: dead jobs are deleted 30 days after they failed."""
+
+
+@dataclass(frozen=True, slots=True)
+class MaintenanceConfig:
+    """seed 004's maintenance worker (``autonomous`` and ``repair`` there) and its
+    embedding tracker (``embeddingTracker``); FEATURES S10."""
+
+    enabled: bool = True
+    """seed 004: autonomous.enabled; off, ``engram serve`` runs no maintenance cycles
+    (``engram maintenance run`` still works)."""
+    frozen: bool = False
+    """seed 004: autonomous.frozen; stops the scheduled cycles even when enabled."""
+    interval_ms: int = field(default=1_800_000, metadata=_range(60_000, 86_400_000))
+    """seed 004: maintenanceIntervalMs, 30 min (range 60 s-24 h)."""
+    mode: str = field(default="execute", metadata=_choices("observe", "execute"))
+    """seed 004: maintenanceMode of the scheduled cycles; ``observe`` only reports."""
+    reembed_cooldown_ms: int = field(default=300_000, metadata=_range(10_000, 3_600_000))
+    """seed 004: repair.reembedCooldownMs, 5 min."""
+    reembed_hourly_budget: int = field(default=10, metadata=_range(1, 1000))
+    """seed 004: repair.reembedHourlyBudget."""
+    requeue_cooldown_ms: int = field(default=60_000, metadata=_range(5_000, 3_600_000))
+    """seed 004: repair.requeueCooldownMs, 1 min (dead jobs and stale leases)."""
+    requeue_hourly_budget: int = field(default=50, metadata=_range(1, 1000))
+    """seed 004: repair.requeueHourlyBudget."""
+    dedup_cooldown_ms: int = field(default=600_000, metadata=_range(10_000, 3_600_000))
+    """seed 004: repair.dedupCooldownMs, 10 min."""
+    dedup_hourly_budget: int = field(default=3, metadata=_range(1, 100))
+    """seed 004: repair.dedupHourlyBudget."""
+    dedup_semantic_threshold: float = field(default=0.92, metadata=_range(0.0, 1.0))
+    """seed 004: repair.dedupSemanticThreshold; cosine at or above it is a duplicate."""
+    dedup_batch_size: int = field(default=100, metadata=_range(10, 1000))
+    """seed 004: repair.dedupBatchSize, memories one dedup run compares."""
+    tracker_enabled: bool = True
+    """seed 004: embeddingTracker.enabled."""
+    tracker_poll_ms: int = field(default=5000, metadata=_range(1000, 60_000))
+    """seed 004: embeddingTracker.pollMs, between tracker cycles."""
+    tracker_batch_size: int = field(default=8, metadata=_range(1, 20))
+    """seed 004: embeddingTracker.batchSize, vectors refreshed per cycle."""
+
+
+@dataclass(frozen=True, slots=True)
+class ProceduralConfig:
+    """seed 002's ``ProceduralMemoryConfig``: procedures proposed from failures."""
+
+    enabled: bool = True
+    """seed 002: enabled (default True); off, ``mem.procedures.propose`` refuses."""
+    model: str = ""
+    """seed 002: the proposer's model (its example is "example-small-001"); empty asks
+    the ``[llm]`` model. The provider is always ``[llm]``'s."""
+    min_confidence: float = field(default=0.5, metadata=_range(0.0, 1.0))
+    """seed 002: min_confidence; proposals below it are discarded, not stored."""
+    skill_md_directory: str = ""
+    """seed 002: skill_md_directory; set, every stored proposal is also written there as
+    ``<name>/SKILL.md``. Empty: no file unless a call asks for one."""
+
+
+@dataclass(frozen=True, slots=True)
+class AgentsConfig:
+    """seed 002's per-agent ``memory.level`` and ``options.shared_knowledge_base``
+    (``mem.agents``, ``mem.shared``; FEATURES S2, S3)."""
+
+    default_level: str = field(
+        default="persistent", metadata=_choices("none", "session", "persistent")
+    )
+    """The level of an agent that never set one. seed 002 documents ``session`` as its
+    default; engram keeps ``persistent`` so an upgrade changes no one's memories.
+    ``project`` cannot be a default (it needs a project per agent)."""
+    shared_knowledge_base: bool = True
+    """seed 002: options.shared_knowledge_base (default true); off, ``mem.shared``
+    raises ``CapabilityError`` and capabilities report no shared access."""

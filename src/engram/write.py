@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
-from engram.core import Core
+from engram.core import Core, acting
 from engram.errors import InjectionBlocked, InvalidInputError, shown
 from engram.records import (
     PIPELINE_WHO,
@@ -79,9 +79,15 @@ log = logging.getLogger("engram.write")
 
 
 def prepare(
-    core: Core, item: str | Mapping[str, Any], namespace: str | None, position: int
+    core: Core,
+    item: str | Mapping[str, Any],
+    namespace: str | None,
+    position: int,
+    *,
+    checks: bool = True,
 ) -> MemoryRecord:
-    """One item of a batch as a validated, scanned record (nothing is written)."""
+    """One item of a batch as a validated, scanned record (nothing is written); with
+    ``checks``, it passes every ``core.write_checks`` policy (memory levels)."""
     if isinstance(item, str):
         item = {"content": item}
     if not isinstance(item, Mapping):
@@ -98,6 +104,7 @@ def prepare(
     if item.get("content") is None:
         raise InvalidInputError(f"item {position} has no 'content'")
     fields = {k: v for k, v in item.items() if v is not None}
+    explicit = fields.get("namespace", namespace) is not None
     scope = core.scope(
         fields.pop("namespace", namespace),
         fields.get("user_id"),
@@ -108,6 +115,9 @@ def prepare(
     record = build_record(
         content, namespace=scope.namespace, max_chars=core.config.max_content_chars, **fields
     )
+    if checks:
+        for check in core.write_checks:
+            record = check(record, explicit)
     return core.scan(record)
 
 
@@ -120,13 +130,16 @@ def add_batch(
     on_blocked: OnRefused = "skip",
     on_invalid: OnRefused = "raise",
     enqueue: bool = True,
+    checks: bool = True,
 ) -> BatchResult:
     """Validate and scan every item, then store the good ones raw-first; see
     ``Memory.add_many``. Nothing is written before every item has been checked.
 
     With the pipeline on (``[pipeline] enabled``) and ``enqueue``, each new memory gets
     its pipeline jobs in the same transaction as the memory itself, so a memory is
-    never stored without them (the pipeline's own writes pass ``enqueue=False``)."""
+    never stored without them (the pipeline's own writes pass ``enqueue=False``).
+    ``checks=False`` skips the write policies of ``core.write_checks`` (a shared
+    publication is not the agent's own memory, so its level does not apply)."""
     core.check_open()
     if isinstance(items, str | bytes) or not isinstance(items, Sequence):
         raise InvalidInputError("items must be a list of strings or dicts")
@@ -139,7 +152,7 @@ def add_batch(
     prepared: list[tuple[int, MemoryRecord]] = []
     for i, item in enumerate(items):
         try:
-            prepared.append((i, prepare(core, item, namespace, i)))
+            prepared.append((i, prepare(core, item, namespace, i, checks=checks)))
         except InjectionBlocked as exc:
             if on_blocked == "raise":
                 raise _at(exc, i, len(items)) from None
@@ -183,9 +196,9 @@ def _insert(core: Core, records: list[MemoryRecord], kinds: tuple[str, ...]) -> 
     in that transaction too (a failure rolls back the memories with their links)."""
     linking = linker_on(core)
     if not kinds and not linking:
-        return core.store.memories.insert(records)
+        return core.store.memories.insert(records, actor=acting())
     with core.store.transaction():
-        results = core.store.memories.insert(records)
+        results = core.store.memories.insert(records, actor=acting())
         for result in results:
             if result.created and wants_pipeline(result.record):
                 for kind in kinds:

@@ -4,25 +4,47 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
+from contextlib import (
+    AbstractAsyncContextManager,
+    AbstractContextManager,
+    ExitStack,
+    asynccontextmanager,
+    contextmanager,
+)
 from typing import Any
 
 from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
 from starlette.routing import Route
 
 from engram._version import __version__
 from engram.api import (
+    curation_routes,
+    dashboard_routes,
     documents_routes,
+    erase_routes,
     errors,
     graph_routes,
+    inject_routes,
     jobs_routes,
+    lifecycle_routes,
+    maintenance_routes,
+    ops_routes,
+    org_routes,
     palace_routes,
     review_routes,
     routes,
+    runs_routes,
+    sessions_routes,
+    shared_routes,
 )
-from engram.api.auth import McpGuard, ServerState, current_namespace
+from engram.api.auth import McpGuard, ServerState, current_author, current_namespace
 from engram.api.limits import BodyLimit
+from engram.api.metrics import Metrics
+from engram.api.observe import Observe
+from engram.api.ratelimit import Clock, RateLimit, RateLimiter
 from engram.memory import Memory
 
 log = logging.getLogger("engram.api")
@@ -30,7 +52,7 @@ log = logging.getLogger("engram.api")
 DESCRIPTION = """\
 engram's HTTP API: long-term memory for AI agents.
 
-Every route but `/health` needs `Authorization: Bearer <key>` (create keys with
+Every route but `/health` and `/ready` needs `Authorization: Bearer <key>` (create keys with
 `engram keys create --user NAME`). A key reaches its user's namespaces: `user:<user>` and
 `user:<user>/...`; an admin key reaches every namespace. Errors are
 `{"error": <code>, "detail": <message>}`.
@@ -45,6 +67,8 @@ def create_app(
     mcp: bool = True,
     host: str = "127.0.0.1",
     worker: bool = True,
+    clock: Clock = time.monotonic,
+    warm_graph: bool = False,
 ) -> FastAPI:
     """The HTTP API over ``memory``.
 
@@ -54,13 +78,21 @@ def create_app(
     ``/mcp`` behind the same keys when ``engram.mcp`` is installed; ``host`` is what
     the MCP transport's DNS-rebinding protection allows. ``worker`` runs the job worker
     in the server's process while it serves (unless ``memory`` already runs one).
+    ``clock`` is the rate limiter's time source (``api.rate_limit_per_minute``).
+    ``warm_graph`` imports UMAP and compiles it in a background thread at start
+    (``mem.review.warm_up``), so the first graph view opens fast; ``engram serve`` sets it.
     """
     state = ServerState(memory=memory, auth=auth)
     mcp_app, mcp_lifespan = _mcp_endpoint(memory, host) if mcp else (None, None)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        with _backfill(memory), _job_worker(memory, worker):
+        if warm_graph:
+            _warm_graph(memory)
+        with ExitStack() as running:
+            for schedule in _schedules(memory):
+                running.enter_context(schedule)
+            running.enter_context(_job_worker(memory, worker))
             if mcp_lifespan is None:
                 yield
                 return
@@ -78,10 +110,21 @@ def create_app(
     errors.install(app)
     app.include_router(routes.router)
     app.include_router(documents_routes.router)
+    app.include_router(curation_routes.router)  # before /v1/review/{item_id}
     app.include_router(review_routes.router)
+    app.include_router(erase_routes.router)
     app.include_router(jobs_routes.router)
     app.include_router(palace_routes.router)
     app.include_router(graph_routes.router)
+    app.include_router(runs_routes.router)
+    app.include_router(sessions_routes.router)
+    app.include_router(maintenance_routes.router)
+    app.include_router(lifecycle_routes.router)
+    app.include_router(inject_routes.router)
+    app.include_router(org_routes.router)
+    app.include_router(shared_routes.router)
+    app.include_router(ops_routes.router)
+    dashboard_routes.install(app)
     if mcp_app is not None:
         # A Route, not a Mount: a Mount would redirect "/mcp" to "/mcp/".
         app.router.routes.append(
@@ -89,23 +132,56 @@ def create_app(
         )
     limit = max_body_bytes if max_body_bytes is not None else memory.config.api.max_body_bytes
     app.add_middleware(BodyLimit, max_bytes=limit)
+    origins = _split(memory.config.api.cors_origins)
+    if origins:  # browsers on these origins may call the API (keys still apply)
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=origins,
+            allow_methods=["*"],
+            allow_headers=["Authorization", "Content-Type", "X-Request-ID", "X-Engram-Namespace"],
+            expose_headers=["X-Request-ID", "Retry-After"],
+        )
+    api = memory.config.api
+    if api.rate_limit_per_minute:
+        limiter = RateLimiter(api.rate_limit_per_minute, api.rate_limit_burst, clock=clock)
+        app.add_middleware(RateLimit, limiter=limiter)
+    # Last added runs first: request ids, metrics and the access log see every answer.
+    app.state.metrics = Metrics()
+    app.add_middleware(Observe, metrics=app.state.metrics, routes=app.router.routes)
     return app
 
 
+def _warm_graph(memory: Memory) -> None:
+    """Compile UMAP's numba code in a daemon thread (tens of seconds on a cold machine);
+    requests are served meanwhile (a graph asked for early pays what is left of it)."""
+    threading.Thread(target=memory.review.warm_up, name="engram-warm-graph", daemon=True).start()
+
+
 @contextmanager
-def _backfill(memory: Memory) -> Iterator[None]:
-    """Embed, in a background thread while the server runs, the memories a crash or a
-    failed embedder left without a vector."""
+def _background(target: Callable[[threading.Event], object], name: str) -> Iterator[None]:
+    """Run ``target(stop)`` in a daemon thread while the server runs; set ``stop`` and
+    wait for it at shutdown."""
     stop = threading.Event()
-    thread = threading.Thread(
-        target=memory.admin.backfill, kwargs={"stop": stop}, name="engram-backfill", daemon=True
-    )
+    thread = threading.Thread(target=target, args=(stop,), name=name, daemon=True)
     thread.start()
     try:
         yield
     finally:
         stop.set()
         thread.join(timeout=30)
+
+
+def _schedules(memory: Memory) -> list[AbstractContextManager[None]]:
+    """What runs beside the server: the backfill of memories a crash or a failed
+    embedder left without a vector, and the schedules of sessions (debounced
+    checkpoints, pruning), the lifecycle (consolidation, retention) and maintenance
+    (the embedding tracker, repair cycles)."""
+    return [
+        _background(lambda stop: memory.admin.backfill(stop=stop), "engram-backfill"),
+        _background(memory.sessions.run_upkeep, "engram-sessions"),
+        _background(memory.lifecycle.run_upkeep, "engram-lifecycle"),
+        _background(memory.maintenance.run_upkeep, "engram-maint"),
+    ]
 
 
 @contextmanager
@@ -125,6 +201,24 @@ def _job_worker(memory: Memory, enabled: bool) -> Iterator[None]:
 LifespanFactory = Callable[[], AbstractAsyncContextManager[Any]]
 
 
+def _split(value: str) -> list[str]:
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def _mcp_security(allowed_hosts: str) -> Any:
+    """The MCP transport's DNS-rebinding check for ``api.mcp_allowed_hosts`` (None: the
+    SDK's default for the bind address)."""
+    hosts = _split(allowed_hosts)
+    if not hosts:
+        return None
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    origins = [f"{scheme}://{h}" for h in hosts for scheme in ("http", "https")]
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins
+    )
+
+
 def _mcp_endpoint(memory: Memory, host: str) -> tuple[Any, LifespanFactory | None]:
     """The MCP server's streamable HTTP app and the lifespan its session manager needs.
 
@@ -136,6 +230,12 @@ def _mcp_endpoint(memory: Memory, host: str) -> tuple[Any, LifespanFactory | Non
     except ImportError:
         log.info("engram.mcp is not available: /mcp is not served")
         return None, None
-    server = create_mcp_server(memory, namespace=current_namespace.get)
-    mcp_app = server.streamable_http_app(streamable_http_path="/mcp", host=host)
+    server = create_mcp_server(memory, namespace=current_namespace.get, author=current_author.get)
+    api = memory.config.api
+    mcp_app = server.streamable_http_app(
+        streamable_http_path="/mcp",
+        host=host,
+        stateless_http=api.mcp_stateless,
+        transport_security=_mcp_security(api.mcp_allowed_hosts),
+    )
     return mcp_app, server.session_manager.run

@@ -15,15 +15,21 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from engram.api.context import note_key, note_namespace, note_tool
 from engram.api.errors import error_body, status_for
+from engram.core import Scope as CallScope
 from engram.errors import EngramError
-from engram.keys import LOCAL, Principal
+from engram.keys import LOCAL, Principal, ScopeResolver
 from engram.memory import Memory
+from engram.org import OrgFactAuthor
 
 #: The namespace the current MCP request works in, set by ``McpGuard``.
 current_namespace: contextvars.ContextVar[str] = contextvars.ContextVar("engram_namespace")
+
+#: Who the current MCP request writes org facts as (``mem.org.author_for_key``).
+current_author: contextvars.ContextVar[OrgFactAuthor] = contextvars.ContextVar("engram_author")
 
 #: MCP clients pick a namespace within their key's reach with this header.
 NAMESPACE_HEADER = "x-engram-namespace"
@@ -48,16 +54,35 @@ def server_state(request: Request) -> ServerState:
     return state
 
 
+class TracedPrincipal(Principal):
+    """A ``Principal`` that notes the namespace it resolves, for the access log."""
+
+    def scope(
+        self,
+        memory: ScopeResolver,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+    ) -> CallScope:
+        """``Principal.scope``, noted on the current request."""
+        resolved = super().scope(memory, namespace, user_id, agent_id, run_id)
+        note_namespace(resolved.namespace)
+        return resolved
+
+
 def authenticate(state: ServerState, authorization: str | None) -> Principal:
     """The principal for an ``Authorization`` header value (``LOCAL`` without auth)."""
     if not state.auth:
-        return LOCAL
+        return TracedPrincipal(user=LOCAL.user, admin=LOCAL.admin)
     token = None
     if authorization:
         scheme, _, credentials = authorization.partition(" ")
         if scheme.lower() == "bearer":
             token = credentials.strip()
-    return Principal.of(state.memory.keys.verify(token))
+    key = state.memory.keys.verify(token)
+    note_key(key.id)  # for the access log: the key's id, never the key
+    return TracedPrincipal(user=key.user, admin=key.admin, key_id=key.id)
 
 
 def principal(
@@ -94,14 +119,50 @@ class McpGuard:
             caller = await run_in_threadpool(authenticate, self.state, headers.get("authorization"))
             asked = headers.get(NAMESPACE_HEADER) or None
             resolved = await run_in_threadpool(caller.scope, self.state.memory, asked)
+            author = await run_in_threadpool(
+                self.state.memory.org.author_for_key, caller.key_id, caller.user, caller.admin
+            )
         except EngramError as exc:
             await _send_error(send, status_for(exc), exc.code, str(exc))
             return
         token = current_namespace.set(resolved.namespace)
+        writer = current_author.set(author)
+        if scope.get("method") == "POST":
+            receive = await _noting_tool(receive)
         try:
             await self.app(scope, receive, send)
         finally:
+            current_author.reset(writer)
             current_namespace.reset(token)
+
+
+async def _noting_tool(receive: Receive) -> Receive:
+    """Read the JSON-RPC body (``BodyLimit`` bounds it), note the tool a ``tools/call``
+    names for the access log, and hand the same bytes on to the MCP app."""
+    messages: list[Message] = []
+    body = b""
+    while True:
+        message = await receive()
+        messages.append(message)
+        if message["type"] != "http.request":
+            break
+        body += message.get("body", b"")
+        if not message.get("more_body", False):
+            break
+    try:
+        payload = json.loads(body) if body else None
+    except ValueError:
+        payload = None
+    for item in payload if isinstance(payload, list) else [payload]:
+        if isinstance(item, dict) and item.get("method") == "tools/call":
+            name = (item.get("params") or {}).get("name")
+            if isinstance(name, str):
+                note_tool(name[:100])
+
+    async def replay() -> Message:
+        return messages.pop(0) if messages else await receive()
+
+    return replay
 
 
 async def _send_error(send: Send, status: int, code: str, detail: str) -> None:

@@ -8,10 +8,11 @@
 | ``InvalidInputError`` and subclasses, request validation, a body that is not JSON | 422 |
 | ``CapabilityError`` | 501 |
 | ``LlmError`` (the configured model failed) | 502 |
-| ``EmbeddingError``, ``StoreClosedError`` | 503 |
-| ``StoreError``, ``ConfigError``, any other error | 500 |
+| ``EmbeddingError``, ``StoreClosedError``, ``StoreConnectionError`` | 503 |
+| ``StoreError``, ``RetrievalError``, ``ConfigError``, any other error | 500 |
 
-A body over ``api.max_body_bytes`` gets 413 (see ``engram.api.limits``).
+A body over ``api.max_body_bytes`` gets 413 (see ``engram.api.limits``); a key over
+``api.rate_limit_per_minute`` gets 429 with ``Retry-After`` (``engram.api.ratelimit``).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from engram.errors import (
     AuthenticationError,
     CapabilityError,
     EmbeddingError,
+    EngramConnectionError,
     EngramError,
     InjectionBlocked,
     InvalidInputError,
@@ -50,6 +52,7 @@ STATUS: Sequence[tuple[type[EngramError], int]] = (
     (LlmError, 502),
     (EmbeddingError, 503),
     (StoreClosedError, 503),
+    (EngramConnectionError, 503),
 )
 
 _HTTP_CODES = {

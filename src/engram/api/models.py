@@ -222,8 +222,10 @@ class RecallSettings(BaseModel):
 
     filters: dict[str, Any] | None = Field(
         default=None,
-        description="Equality on record fields (type, agent_id, session_id...), tags "
-        "(all of), any other key against metadata; a list value means any of these.",
+        description="Record fields (type, category, user_id, agent_id, run_id, "
+        "session_id), tags (all of) and metadata written as 'metadata.<key>'; a value is "
+        "equality, a list or {'$in': [...]} any of these. Any other key or operator is a "
+        "422 naming the supported ones.",
     )
     wing: Place | None = Field(
         default=None,

@@ -77,6 +77,19 @@ class MineOut(BaseModel):
     warnings: list[str] = Field(description="What was wrong with the LLM's answers, if any.")
 
 
+class DrawersQuery(m.Scope):
+    """``GET /v1/palace/drawers``: the drawers of one room."""
+
+    wing: str = Field(min_length=1, max_length=200, description="A wing's name, alias or code.")
+    room: str = Field(min_length=1, max_length=200, description="A room's name, alias or number.")
+
+
+class DrawersOut(BaseModel):
+    """A room's drawers in order, each with its AAAK pointer."""
+
+    drawers: list[dict[str, Any]]
+
+
 class ResolveQuery(m.Scope):
     """``GET /v1/palace/resolve``: the drawer an AAAK pointer names."""
 
@@ -122,3 +135,14 @@ def resolve_pointer(query: Annotated[ResolveQuery, Query()], caller: Caller, sta
     mem = state.memory
     scope = caller.scope(mem, **query.scope_args())
     return mem.palace.resolve(query.pointer, **_ids(scope)).to_dict()
+
+
+@router.get("/v1/palace/drawers", response_model=DrawersOut, summary="A room's drawers")
+def room_drawers(query: Annotated[DrawersQuery, Query()], caller: Caller, state: State) -> Any:
+    """The drawers of a room, in order, with their AAAK pointers (404 for an unknown
+    wing or room)."""
+    mem = state.memory
+    scope = caller.scope(mem, **query.scope_args())
+    room: str | int = int(query.room) if query.room.isdigit() else query.room
+    drawers = mem.palace.drawers(query.wing, room, **_ids(scope))
+    return {"drawers": [d.to_dict() for d in drawers]}

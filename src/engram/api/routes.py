@@ -16,6 +16,7 @@ from fastapi import APIRouter, Depends, Path, Query, Response, status
 from engram._version import __version__
 from engram.api import models as m
 from engram.api.auth import Caller, ServerState, server_state
+from engram.api.context import note_recall
 from engram.errors import InvalidInputError
 from engram.memory import Memory, Scope
 from engram.records import ItemResult
@@ -139,7 +140,8 @@ def list_memories(
             raise InvalidInputError("metadata must be a JSON object") from None
         if not isinstance(meta, dict):
             raise InvalidInputError("metadata must be a JSON object")
-        filters.update(meta)
+        # Metadata keys in the native filter grammar (docs/recall.md, "Filters").
+        filters.update({f"metadata.{key}": value for key, value in meta.items()})
     chosen = {"type": query.type, "category": query.category, "session_id": query.session_id}
     filters.update({k: v for k, v in chosen.items() if v is not None})
     if query.tags:
@@ -292,6 +294,7 @@ def search(body: m.SearchIn, caller: Caller, state: State) -> dict[str, Any]:
         room=body.room,
         **body.overrides(),
     )
+    note_recall(result.timings)  # /metrics: recall stage timings
     return result.to_dict()
 
 
@@ -310,6 +313,7 @@ def _recall(body: m.RecallIn, caller: Caller, state: ServerState) -> dict[str, A
         cite=body.cite,
         **body.overrides(),
     )
+    note_recall(result.timings)  # /metrics: recall stage timings
     return result.to_dict()
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import uvicorn
 from fastapi import FastAPI
 
+from engram.api.logs import log_config
 from engram.memory import Memory
 
 log = logging.getLogger("engram.api")
@@ -38,6 +39,7 @@ class Startup:
     def lines(self) -> list[str]:
         """The start-up banner, one line each."""
         out = [f"engram API     {self.api}", f"OpenAPI docs   {self.docs}  ({self.openapi})"]
+        out.append(f"Dashboard      {self.api}/  (paste a key to open it)")
         if self.mcp is not None:
             out.append(f"MCP endpoint   {self.mcp}")
         if not self.auth:
@@ -82,9 +84,20 @@ def prepare(memory: Memory, *, host: str, port: int, auth: bool, mcp: bool) -> S
     )
 
 
-def run(app: FastAPI, *, host: str, port: int, log_level: str = "info") -> None:
-    """Serve ``app`` with uvicorn until interrupted."""
-    uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level=log_level)).run()
+def run(
+    app: FastAPI, *, host: str, port: int, log_level: str = "info", log_format: str = "text"
+) -> None:
+    """Serve ``app`` with uvicorn until interrupted; ``log_format`` is ``text`` or
+    ``json`` (``engram.api.logs``). engram's access line replaces uvicorn's."""
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        log_config=log_config(log_format, log_level),
+        access_log=False,
+    )
+    uvicorn.Server(config).run()
 
 
 @contextmanager

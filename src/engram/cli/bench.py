@@ -24,6 +24,7 @@ from engram.bench import graph as graph_bench
 from engram.bench import pipeline as pipeline_bench
 from engram.bench.dataset import Dataset
 from engram.cli import render
+from engram.cli.bench_lifecycle import lifecycle_cmd
 from engram.cli.bench_scale import scale_cmd
 from engram.cli.common import Ctx, handle_errors, progress_bar
 from engram.errors import InvalidInputError
@@ -491,3 +492,4 @@ def graph_cmd(
 
 # The scale command lives in its own module (registered on the group here).
 bench.add_command(scale_cmd)
+bench.add_command(lifecycle_cmd)

@@ -23,15 +23,25 @@ from engram.cli.common import (
     scope_options,
     short_ids,
 )
+from engram.cli.erase import erasures, filter_option, forget_all, parse_filters
+from engram.cli.feedback import feedback
 from engram.cli.graph import graph
 from engram.cli.ingest import ingest
+from engram.cli.inject import blocks, inject
 from engram.cli.jobs import jobs, worker
+from engram.cli.lifecycle import lifecycle
+from engram.cli.maintenance import maintenance
 from engram.cli.mcp import mcp
 from engram.cli.migrate import migrate_store
+from engram.cli.org import org
 from engram.cli.palace import mine, palace
+from engram.cli.procedures import procedure
 from engram.cli.quickstart import run_quickstart
 from engram.cli.review import review
+from engram.cli.runs import observe, runs
 from engram.cli.serve import keys, serve
+from engram.cli.sessions import sessions
+from engram.cli.shared import agents, backend, shared
 from engram.cli.transfer import export, import_
 from engram.errors import InvalidInputError, NotFoundError
 
@@ -143,6 +153,7 @@ def add(
     type=float,
     help="Keep hits scoring at least this; 0 turns off the 'nothing matched' decision.",
 )
+@filter_option
 @json_option
 @click.pass_obj
 @handle_errors
@@ -157,6 +168,7 @@ def search(
     fusion: str | None,
     strategy: str | None,
     min_relevance: float | None,
+    filter_pairs: tuple[str, ...],
     as_json: bool,
 ) -> None:
     """Show what recall returns for QUERY, with every score stage (seed 001's --search)."""
@@ -166,7 +178,11 @@ def search(
         overrides["min_relevance"] = min_relevance
     with obj.memory(must_exist=True) as mem:
         result = mem.recall(
-            query, **scope_kwargs(namespace, user_id, agent_id, run_id), limit=limit, **overrides
+            query,
+            **scope_kwargs(namespace, user_id, agent_id, run_id),
+            limit=limit,
+            filters=parse_filters(filter_pairs),
+            **overrides,
         )
         if as_json:
             render.emit_json(result.to_dict())
@@ -240,6 +256,7 @@ def recall(
 @click.option("--type", "type_", help="Only this type.")
 @click.option("--tag", "tags", multiple=True, help="Only memories with this tag.")
 @click.option("--deleted", is_flag=True, help="Include tombstoned memories.")
+@filter_option
 @json_option
 @click.pass_obj
 @handle_errors
@@ -254,14 +271,15 @@ def list_(
     type_: str | None,
     tags: tuple[str, ...],
     deleted: bool,
+    filter_pairs: tuple[str, ...],
     as_json: bool,
 ) -> None:
     """List memories, newest first."""
-    filters: dict[str, Any] = {}
+    filters: dict[str, Any] = parse_filters(filter_pairs) or {}
     if type_:
         filters["type"] = type_
     if tags:
-        filters["tags"] = list(tags)
+        filters["tags"] = [*filters.get("tags", []), *tags]
     with obj.memory(must_exist=True) as mem:
         scope = scope_kwargs(namespace, user_id, agent_id, run_id)
         records = mem.get_all(
@@ -314,26 +332,44 @@ def show(
 
 
 @cli.command()
-@click.argument("memory_id")
+@click.argument("memory_id", required=False)
 @scope_options
+@click.option("--all", "erase_all", is_flag=True, help="Erase the whole scope for good (audited).")
+@filter_option
+@click.option("--dry-run", is_flag=True, help="With --all: count, erase nothing.")
+@click.option("-y", "--yes", is_flag=True, help="With --all: do not ask for confirmation.")
 @json_option
 @click.pass_obj
 @handle_errors
 def forget(
     obj: Ctx,
-    memory_id: str,
+    memory_id: str | None,
     namespace: str | None,
     user_id: str | None,
     agent_id: str | None,
     run_id: str | None,
+    erase_all: bool,
+    filter_pairs: tuple[str, ...],
+    dry_run: bool,
+    yes: bool,
     as_json: bool,
 ) -> None:
     """Tombstone MEMORY_ID: it leaves recall at once (``purge`` removes it for good).
 
     Takes the id or 8 or more of its first characters. Forgetting a memory twice is
-    fine: it says it is already forgotten.
+    fine: it says it is already forgotten. ``forget --all --namespace NS`` erases the
+    namespace (or what ``--filter`` picks) for good, after a confirmation, and leaves
+    an audit row (``engram erasures``).
     """
     scope = scope_kwargs(namespace, user_id, agent_id, run_id)
+    if erase_all or memory_id is None:
+        if memory_id is not None or not erase_all:
+            raise InvalidInputError("give a MEMORY_ID, or --all to erase a whole scope")
+        filters = parse_filters(filter_pairs)
+        forget_all(obj, scope, filters, yes=yes, dry_run=dry_run, as_json=as_json)
+        return
+    if filter_pairs or dry_run or yes:
+        raise InvalidInputError("--filter, --dry-run and --yes go with --all")
     with obj.memory(must_exist=True) as mem:
         full = mem.admin.resolve_id(pasted_id(memory_id), **scope, include_deleted=True)
         try:
@@ -410,38 +446,6 @@ def history(
 
 
 @cli.command()
-@click.argument("memory_id")
-@click.argument("rating", type=click.Choice(["up", "down"]))
-@scope_options
-@click.option("-m", "--comment", help="Why (kept in the feedback log).")
-@json_option
-@click.pass_obj
-@handle_errors
-def feedback(
-    obj: Ctx,
-    memory_id: str,
-    rating: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
-    comment: str | None,
-    as_json: bool,
-) -> None:
-    """Thumbs up or down on MEMORY_ID (the id or 8 or more of its first characters):
-    quality moves by one within [-3, +3] (seed 000)."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
-    with obj.memory(must_exist=True) as mem:
-        record = mem.feedback(
-            mem.admin.resolve_id(pasted_id(memory_id), **scope), rating, comment, **scope
-        )
-    if as_json:
-        render.emit_json(record.to_dict())
-    else:
-        render.console.print(f"{record.id} quality is now {record.quality:+d}")
-
-
-@cli.command()
 @click.option("--rebuild", is_flag=True, help="Re-embed everything, not just what is missing.")
 @click.option("--batch-size", default=256, show_default=True)
 @json_option
@@ -509,11 +513,25 @@ cli.add_command(import_)
 cli.add_command(migrate_store)
 cli.add_command(ingest)
 cli.add_command(review)
+cli.add_command(sessions)
+cli.add_command(lifecycle)
+cli.add_command(maintenance)
+cli.add_command(org)
+cli.add_command(blocks)
+cli.add_command(inject)
+cli.add_command(procedure)
+cli.add_command(feedback)
 cli.add_command(palace)
 cli.add_command(mine)
 cli.add_command(jobs)
 cli.add_command(graph)
+cli.add_command(runs)
+cli.add_command(observe)
 cli.add_command(worker)
+cli.add_command(erasures)
+cli.add_command(backend)
+cli.add_command(agents)
+cli.add_command(shared)
 
 
 def main() -> None:

@@ -9,6 +9,7 @@ import click
 
 from engram.cli import render
 from engram.cli.common import Ctx, handle_errors
+from engram.org import SENIORITY, OrgFactAuthor
 
 
 @click.command("mcp")
@@ -21,6 +22,13 @@ from engram.cli.common import Ctx, handle_errors
 @click.option("--user", "user_id", help="User id: namespace user:<id>.")
 @click.option("--agent", "agent_id", help="Agent id: namespace agent:<id> if alone.")
 @click.option(
+    "--seniority",
+    type=click.Choice(SENIORITY),
+    default="junior",
+    show_default=True,
+    help="The agent's seniority: what org_write may write (seed 002's write access).",
+)
+@click.option(
     "--json",
     "as_json",
     is_flag=True,
@@ -29,7 +37,12 @@ from engram.cli.common import Ctx, handle_errors
 @click.pass_obj
 @handle_errors
 def mcp(
-    obj: Ctx, namespace: str | None, user_id: str | None, agent_id: str | None, as_json: bool
+    obj: Ctx,
+    namespace: str | None,
+    user_id: str | None,
+    agent_id: str | None,
+    seniority: str,
+    as_json: bool,
 ) -> None:
     """Serve engram's memory tools to an MCP client over stdio.
 
@@ -42,7 +55,8 @@ def mcp(
     quiet: dict[str, Any] = {"embedder": None} if as_json else {}
     with obj.memory(**quiet) as mem:
         scope = mem.scope(namespace, user_id, agent_id)
-        server = create_mcp_server(mem, namespace=scope.namespace)
+        author = OrgFactAuthor("agent", agent_id or "mcp", seniority)
+        server = create_mcp_server(mem, namespace=scope.namespace, author=author)
         if as_json:
             render.emit_json({"namespace": scope.namespace, "tools": tool_manifest(server)})
             return

@@ -6,7 +6,14 @@ import click
 from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option, scope_kwargs, scope_options
+from engram.cli.common import (
+    Ctx,
+    handle_errors,
+    json_option,
+    pasted_id,
+    scope_kwargs,
+    scope_options,
+)
 
 
 @click.group()
@@ -121,3 +128,114 @@ def reject(
 ) -> None:
     """Drop a held-back proposal; nothing changes but the audit trail."""
     _resolve(obj, False, item_id, note, as_json, scope_kwargs(namespace, user_id, agent_id, run_id))
+
+
+@review.command()
+@click.argument("ids", nargs=-1)
+@click.option(
+    "--dry-run/--yes",
+    "dry_run",
+    default=True,
+    show_default=True,
+    help="Only show what would be deleted (the default), or delete it.",
+)
+@click.option(
+    "--any",
+    "any_memory",
+    is_flag=True,
+    help="Delete the IDS given even if they are not prune candidates.",
+)
+@click.option("-k", "--limit", default=100, show_default=True, help="Candidates taken without IDS.")
+@scope_options
+@json_option
+@click.pass_obj
+@handle_errors
+def prune(
+    obj: Ctx,
+    ids: tuple[str, ...],
+    dry_run: bool,
+    any_memory: bool,
+    limit: int,
+    namespace: str | None,
+    user_id: str | None,
+    agent_id: str | None,
+    run_id: str | None,
+    as_json: bool,
+) -> None:
+    """Tombstone prune candidates (seed 000: quality <= -2, or score < 6 and quality < 0).
+
+    Without IDS, takes the worst LIMIT candidates. A dry run by default: pass --yes to
+    delete. Each deletion is in the memory's history; `engram purge` removes it for good.
+    """
+    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
+    with obj.memory(must_exist=True) as mem:
+        if ids:
+            wanted = [mem.admin.resolve_id(pasted_id(i), **scope) for i in ids]
+        else:
+            wanted = [r.id for r in mem.review.prune_candidates(limit=limit, **scope)]
+        report = mem.review.prune(
+            wanted, dry_run=dry_run, only_candidates=not any_memory, actor="cli", **scope
+        )
+    if as_json:
+        render.emit_json(report.to_dict())
+        return
+    if not report.items:
+        render.console.print("no prune candidates")
+        return
+    table = Table()
+    for column in ("id", "action", "why"):
+        table.add_column(column, overflow="fold")
+    for item in report.items:
+        table.add_row(item.id, item.action, item.reason)
+    render.console.print(table)
+    done = len(report.would_delete if dry_run else report.deleted)
+    verb = "would delete" if dry_run else "deleted"
+    hint = " (run again with --yes to delete)" if dry_run and done else ""
+    render.console.print(f"{verb} {done} memories{hint}", markup=False)
+
+
+@review.command()
+@click.option("-k", "--limit", type=int, help="Nodes (default: review.graph_max_nodes, 600).")
+@click.option("--type", "kind", help="Only memories of this type (fact, observation ...).")
+@click.option(
+    "--method",
+    type=click.Choice(["umap", "pca"]),
+    default="umap",
+    show_default=True,
+    help="pca skips UMAP's start-up compilation (tens of seconds in a fresh process).",
+)
+@scope_options
+@json_option
+@click.pass_obj
+@handle_errors
+def graph(
+    obj: Ctx,
+    limit: int | None,
+    kind: str | None,
+    method: str,
+    namespace: str | None,
+    user_id: str | None,
+    agent_id: str | None,
+    run_id: str | None,
+    as_json: bool,
+) -> None:
+    """The 2-D graph view of the newest memories: UMAP (PCA without the [viz] extra)
+    and KMeans clusters. --json prints the nodes the dashboard draws."""
+    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
+    with obj.memory(must_exist=True) as mem:
+        view = mem.review.graph(limit=limit, type=kind, method=method, **scope)
+    if as_json:
+        render.emit_json(view.to_dict())
+        return
+    render.console.print(
+        f"{len(view.nodes)} of {view.total} memories, projected by {view.method}", markup=False
+    )
+    if view.note:
+        render.console.print(f"note: {view.note}", markup=False)
+    table = Table()
+    for column in ("cluster", "size", "titles"):
+        table.add_column(column, overflow="fold")
+    for cluster in view.clusters:
+        titles = [n["title"] for n in view.nodes if n["cluster"] == cluster["id"]][:3]
+        table.add_row(str(cluster["id"]), str(cluster["size"]), " | ".join(titles))
+    render.console.print(table)

@@ -11,6 +11,7 @@ from rich.table import Table
 
 from engram.cli import render
 from engram.cli.common import Ctx, PortUnavailableError, handle_errors, json_option
+from engram.org import SENIORITY
 
 #: uvicorn's exit status when the server cannot start (``uvicorn.config.STARTUP_FAILURE``).
 #: It equals engram's "unknown id" code, so it is translated, never passed through.
@@ -65,6 +66,11 @@ def check_port(host: str, port: int) -> None:
     show_default=True,
     type=click.Choice(["critical", "error", "warning", "info", "debug"]),
 )
+@click.option(
+    "--log-format",
+    type=click.Choice(["text", "json"]),
+    help="Log lines as text or one JSON object each (default api.log_format: text).",
+)
 @json_option
 @click.pass_obj
 @handle_errors
@@ -75,21 +81,27 @@ def serve(
     no_auth: bool,
     no_mcp: bool,
     log_level: str,
+    log_format: str | None,
     as_json: bool,
 ) -> None:
     """Serve the HTTP API (and MCP at /mcp) on the store, behind API keys.
 
     On the first start with keys required, an admin key is created and printed once.
     """
+    import logging.config
+
     from engram.api import create_app
+    from engram.api.logs import log_config
     from engram.api.server import prepare, run
 
     config = obj.config()
     bind = host or config.api.host
     listen = port if port is not None else config.api.port
     check_port(bind, listen)
+    fmt = log_format or config.api.log_format
+    logging.config.dictConfig(log_config(fmt, log_level))  # start-up lines too
     with obj.memory() as mem:
-        app = create_app(mem, auth=not no_auth, mcp=not no_mcp, host=bind)
+        app = create_app(mem, auth=not no_auth, mcp=not no_mcp, host=bind, warm_graph=True)
         startup = prepare(mem, host=bind, port=listen, auth=not no_auth, mcp=app.state.mcp)
         if as_json:
             print(json.dumps(startup.to_dict()), flush=True)
@@ -98,7 +110,7 @@ def serve(
                 target = render.err_console if line.startswith("WARNING") else render.console
                 target.print(line, markup=False, soft_wrap=True)
         try:
-            run(app, host=bind, port=listen, log_level=log_level)
+            run(app, host=bind, port=listen, log_level=log_level, log_format=fmt)
         except SystemExit as exc:
             # The port was taken between check_port and uvicorn's bind (or start-up
             # failed another way, which uvicorn has just logged).
@@ -118,20 +130,53 @@ def keys() -> None:
 
 
 @keys.command("create")
-@click.option("--user", required=True, help="Whose namespaces the key reaches: user:NAME/...")
+@click.option("--user", help="Whose namespaces the key reaches: user:NAME/...")
 @click.option("--admin", is_flag=True, help="Reach every namespace (and admin routes).")
+@click.option(
+    "--agent",
+    help="An agent's key instead: it reaches user:AGENT/... and writes org facts as that "
+    "agent (needs --seniority).",
+)
+@click.option(
+    "--seniority",
+    type=click.Choice(SENIORITY),
+    help="The agent's seniority: what it may write to org memory.",
+)
 @click.option("--name", help="A label, e.g. the service that holds the key.")
 @json_option
 @click.pass_obj
 @handle_errors
-def keys_create(obj: Ctx, user: str, admin: bool, name: str | None, as_json: bool) -> None:
+def keys_create(
+    obj: Ctx,
+    user: str | None,
+    admin: bool,
+    agent: str | None,
+    seniority: str | None,
+    name: str | None,
+    as_json: bool,
+) -> None:
     """Create a key and print it once: only its hash is stored."""
+    if (user is None) == (agent is None):
+        raise click.UsageError("give exactly one of --user NAME and --agent NAME")
+    if agent is not None and (admin or seniority is None):
+        raise click.UsageError("an agent key needs --seniority and cannot be --admin")
+    if agent is None and seniority is not None:
+        raise click.UsageError("--seniority goes with --agent NAME")
     with obj.memory(embedder=None) as mem:
-        key, plaintext = mem.keys.create(user, admin=admin, name=name)
+        if agent is not None and seniority is not None:
+            key, plaintext = mem.org.create_agent_key(agent, seniority=seniority, name=name)
+        else:
+            key, plaintext = mem.keys.create(user or "", admin=admin, name=name)
     if as_json:
-        render.emit_json({**key.to_dict(), "key": plaintext})
+        render.emit_json({**key.to_dict(), "seniority": seniority, "key": plaintext})
         return
-    kind = "admin key" if admin else f"key for user:{user}"
+    kind = (
+        "admin key"
+        if admin
+        else f"key for agent {agent} ({seniority})"
+        if agent
+        else f"key for user:{user}"
+    )
     render.console.print(
         f"created {kind} {key.id}; it is shown only now:", markup=False, soft_wrap=True
     )

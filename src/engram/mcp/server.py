@@ -26,9 +26,16 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engram._version import __version__
 from engram.errors import EngramError, NotFoundError
+from engram.mcp.blocks_tools import BLOCK_TOOL_NAMES, blocks_tools
 from engram.mcp.graph_tools import GRAPH_TOOL_NAMES, graph_tools
+from engram.mcp.lifecycle_tools import LIFECYCLE_TOOL_NAMES, lifecycle_tools
+from engram.mcp.org_tools import ORG_TOOL_NAMES, org_tools
 from engram.mcp.palace_tools import PALACE_TOOL_NAMES, RoomArg, WingArg, palace_tools
+from engram.mcp.runs_tools import RUNS_TOOL_NAMES, RunIdArg, runs_tools
+from engram.mcp.sessions_tools import SESSION_TOOL_NAMES, sessions_tools
+from engram.mcp.shared_tools import SHARED_TOOL_NAMES, shared_tools
 from engram.memory import Memory
+from engram.org import OrgFactAuthor, agent
 from engram.records import Hit, MemoryRecord, iso
 
 T = TypeVar("T")
@@ -45,6 +52,12 @@ TOOL_NAMES = (
     "ingest_document",
     *GRAPH_TOOL_NAMES,
     *PALACE_TOOL_NAMES,
+    *RUNS_TOOL_NAMES,
+    *SESSION_TOOL_NAMES,
+    *LIFECYCLE_TOOL_NAMES,
+    *BLOCK_TOOL_NAMES,
+    *ORG_TOOL_NAMES,
+    *SHARED_TOOL_NAMES,
 )
 
 #: How much of a memory's content search and list results show; recall_memory has it all.
@@ -74,8 +87,13 @@ engram is your long-term memory: what earlier sessions learned, decided and were
   fact about the project or the user), call remember with one self-contained statement.
 - After a memory helped or misled you, call feedback; call forget when one is wrong or
   obsolete.
+- If you run as a harness with run ids, pass run_id to get_context, and call
+  compress_and_store with the task and its output when the task is finished.
 - For what is known about a person, project or thing, call kg_query (kg_timeline for how
   it changed); call kg_invalidate when such a fact stops holding.
+- Before your context is compacted, call session_checkpoint (trigger pre_compaction);
+  after, recover_session tells you where you were; end_session when the work is done.
+- core_memory shows your core blocks (edit: core_memory_append); a task failed: propose_procedure.
 Store only what cannot be found again by reading the code or the environment."""
 
 
@@ -241,12 +259,21 @@ def _strict(tool: Tool) -> Tool:
     return tool
 
 
-def create_mcp_server(memory: Memory, *, namespace: str | Callable[[], str]) -> MCPServer[Any]:
+def create_mcp_server(
+    memory: Memory,
+    *,
+    namespace: str | Callable[[], str],
+    author: OrgFactAuthor | Callable[[], OrgFactAuthor] | None = None,
+) -> MCPServer[Any]:
     """An MCP server whose tools act on ``memory`` in one namespace.
 
     ``namespace`` is a namespace name, or a callable returning one, called each time a
-    tool runs (the HTTP API passes one that reads the caller's namespace).
+    tool runs (the HTTP API passes one that reads the caller's namespace). ``author``
+    is who ``org_write`` writes as (a callable for the HTTP API's per-key author);
+    default a junior agent named ``mcp``.
     """
+    writer = author if author is not None else agent("mcp", "junior")
+    author_of: Callable[[], OrgFactAuthor] = writer if callable(writer) else (lambda: writer)
     if isinstance(namespace, str):
         fixed = memory.scope(namespace).namespace  # validates the name now
 
@@ -293,10 +320,12 @@ def create_mcp_server(memory: Memory, *, namespace: str | Callable[[], str]) -> 
                 '"memory_context".'
             ),
         ] = "id",
+        run_id: RunIdArg = None,
     ) -> str:
         """Call before starting a task: returns what earlier sessions found, decided or were
         told about related topics, as a block to read before planning. Returns "" when
-        memory holds nothing related, which means the task is new ground."""
+        memory holds nothing related, which means the task is new ground. With run_id,
+        the memories returned are logged as injected into that run."""
         if cite == "pointer" and style != "memory_context":
             # prior_work lines cite nothing, so a pointer would be silently dropped.
             raise ToolError(
@@ -314,6 +343,8 @@ def create_mcp_server(memory: Memory, *, namespace: str | Callable[[], str]) -> 
                 room=room,
                 cite=cite,
             )
+            if run_id is not None:  # seed 000's log_memory_hits
+                memory.runs.log_memory_hits(run_id, result.hits, task=task, namespace=ns)
             return result.context
 
         return await call(run)
@@ -327,13 +358,17 @@ def create_mcp_server(memory: Memory, *, namespace: str | Callable[[], str]) -> 
         tags: Annotated[
             Tags | None, Field(description="Only memories with all these tags.")
         ] = None,
+        metadata: Annotated[
+            dict[str, str | int | float | bool | None] | None,
+            Field(description="Only memories whose metadata has these values."),
+        ] = None,
         wing: WingArg = None,
         room: RoomArg = None,
     ) -> SearchResult:
         """Call mid-task to look something up in memory: ranked hits with ids, scores and
         the start of their content (hybrid keyword + semantic search, weighted by
         quality and recency). Follow up with recall_memory for the full text of a hit."""
-        filters: dict[str, Any] = {}
+        filters: dict[str, Any] = {f"metadata.{k}": v for k, v in (metadata or {}).items()}
         if type is not None:
             filters["type"] = type
         if tags:
@@ -455,10 +490,14 @@ def create_mcp_server(memory: Memory, *, namespace: str | Callable[[], str]) -> 
         tags: Annotated[
             Tags | None, Field(description="Only memories with all these tags.")
         ] = None,
+        metadata: Annotated[
+            dict[str, str | int | float | bool | None] | None,
+            Field(description="Only memories whose metadata has these values."),
+        ] = None,
     ) -> MemoryPage:
         """Call to browse what memory holds, newest first, a page at a time (for finding
         something by topic, search_memory is better)."""
-        filters: dict[str, Any] = {}
+        filters: dict[str, Any] = {f"metadata.{k}": v for k, v in (metadata or {}).items()}
         if type is not None:
             filters["type"] = type
         if tags:
@@ -518,6 +557,12 @@ def create_mcp_server(memory: Memory, *, namespace: str | Callable[[], str]) -> 
         ),
         **graph_tools(memory, call),
         **palace_tools(memory, call),
+        **runs_tools(memory, call),
+        **sessions_tools(memory, call),
+        **lifecycle_tools(memory, call),
+        **blocks_tools(memory, call),
+        **org_tools(memory, call, author_of),
+        **shared_tools(memory, call),
     }
     return MCPServer(
         "engram",

@@ -18,6 +18,7 @@ from typing import Any
 from engram.config import RecallConfig
 from engram.embed.base import Embedder
 from engram.embed.cache import QueryVectorCache
+from engram.errors import RetrievalError, StoreClosedError, StoreConnectionError, StoreError
 from engram.llm.base import LlmProvider
 from engram.recall import (
     abstain,
@@ -86,6 +87,8 @@ class Retriever:
         self.hints = hints
         self.graph = graph  # seed 004's graph boost (G4), when recall.graph_boost
         self.chunks = chunks  # issue 13: long memories (lengths, chunk vectors)
+        # FEATURES S4: text that heads every context (``mem.org``'s core policies).
+        self.preamble: Callable[[], str] | None = None
 
     def close(self) -> None:
         """Stop the worker thread keyword search runs on (if one was started)."""
@@ -112,7 +115,16 @@ class Retriever:
             return self._pool.submit(search or self.keyword.search, namespace, match, limit)
 
     def recall(self, request: RecallRequest) -> Recall:
-        """Run the whole read path for one query."""
+        """Run the whole read path for one query. A store failure on the way is a
+        ``RetrievalError`` (seed 002); a closed or disconnected store says so."""
+        try:
+            return self._recall(request)
+        except (StoreClosedError, StoreConnectionError, RetrievalError):
+            raise
+        except StoreError as exc:
+            raise RetrievalError(f"recall failed in the store: {exc}") from exc
+
+    def _recall(self, request: RecallRequest) -> Recall:
         cfg = request.config or self.config
         clock = Clock()
         warnings: list[str] = []
@@ -525,6 +537,9 @@ class Retriever:
             )
         cites = request.cite([h.memory.id for h in shown]) if request.cite and shown else None
         context = fmt.render(shown, cfg.context_style, cites)
+        lead = self.preamble() if self.preamble is not None else ""
+        if lead:  # seed 002: core policies go into every context, first
+            context = f"{lead}\n\n{context}" if context else lead
         clock.lap("format")
         return Recall(
             query=request.query,

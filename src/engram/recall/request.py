@@ -72,32 +72,28 @@ class Clock:
         return self.timings
 
 
-def filter_from(filters: Mapping[str, Any] | None) -> Filter | None:
-    """A predicate for ``filters``: equality on record fields, tags and metadata keys.
-
-    Known record fields (``type``, ``category``, ``user_id``, ``agent_id``, ``run_id``,
-    ``session_id``, ...) compare directly; ``tags`` requires every listed tag; any other
-    key compares with ``metadata[key]``. A list value means "any of these".
-    """
-    if not filters:
+def filter_from(
+    *,
+    tags: Sequence[str] = (),
+    fields: Mapping[str, Sequence[Any]] | None = None,
+    metadata: Mapping[str, Sequence[Any]] | None = None,
+) -> Filter | None:
+    """A predicate over checked filters (``engram.filters.check``): the memory has every
+    tag in ``tags``, each record field in ``fields`` is one of its values, and each key
+    in ``metadata`` holds one of its values (None: a JSON null or no such key)."""
+    wanted_tags = set(tags)
+    by_field = {k: tuple(v) for k, v in (fields or {}).items()}
+    by_key = {k: tuple(v) for k, v in (metadata or {}).items()}
+    if not wanted_tags and not by_field and not by_key:
         return None
-    items = dict(filters)
 
     def matches(memory: MemoryRecord) -> bool:
-        for key, wanted in items.items():
-            if key == "tags":
-                tags = [wanted] if isinstance(wanted, str) else list(wanted)
-                if not set(tags) <= set(memory.tags):
-                    return False
-                continue
-            if key in MemoryRecord.__dataclass_fields__ and key != "metadata":
-                actual = getattr(memory, key)
-                actual = getattr(actual, "value", actual)
-            else:
-                actual = memory.metadata.get(key)
-            options = wanted if isinstance(wanted, list | tuple | set) else [wanted]
-            if actual not in options:
+        if not wanted_tags <= set(memory.tags):
+            return False
+        for key, options in by_field.items():
+            actual = getattr(memory, key)
+            if getattr(actual, "value", actual) not in options:
                 return False
-        return True
+        return all(memory.metadata.get(key) in options for key, options in by_key.items())
 
     return matches

@@ -15,11 +15,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from engram.config import PostgresConfig
+from engram.store.postgres.agents import PgAgents
 from engram.store.postgres.aspects import PgAspects
 from engram.store.postgres.audit import PgAudit
+from engram.store.postgres.blocks import PgCoreBlocks
 from engram.store.postgres.chunks import PgChunks
+from engram.store.postgres.curation import PgCuration
 from engram.store.postgres.db import Database
 from engram.store.postgres.documents import PgDocuments
+from engram.store.postgres.erase import PgErase
 from engram.store.postgres.feedback import PgFeedback
 from engram.store.postgres.graph import PgGraph
 from engram.store.postgres.graph_counts import PgGraphCounts
@@ -27,13 +31,19 @@ from engram.store.postgres.hints import PgHints
 from engram.store.postgres.jobs import PgJobs
 from engram.store.postgres.keys import PgKeys
 from engram.store.postgres.keyword import PgKeyword
+from engram.store.postgres.lifecycle import PgLifecycle
+from engram.store.postgres.maintenance import PgMaintenance
 from engram.store.postgres.memories import PgMemories
+from engram.store.postgres.org import PgOrg
 from engram.store.postgres.palace import PgPalace
 from engram.store.postgres.review import PgReview
+from engram.store.postgres.runs import PgRuns
+from engram.store.postgres.sessions import PgSessions
 from engram.store.postgres.transcripts import PgTranscripts
 from engram.store.postgres.transfer import PgTransfer
 from engram.store.postgres.vectors import PgVectors
 from engram.store.protocols.backend import StoreStats
+from engram.store.protocols.capabilities import Capabilities, capabilities_of
 
 
 class PostgresStore:
@@ -60,11 +70,45 @@ class PostgresStore:
         self.aspects = PgAspects(self._db)
         self.hints = PgHints(self._db)
         self.review = PgReview(self._db)
+        self.curation = PgCuration(self._db)
         self.palace = PgPalace(self._db)
+        self.runs = PgRuns(self._db)
+        self.sessions = PgSessions(self._db)
+        self.maintenance = PgMaintenance(self._db)
+        self.org = PgOrg(self._db)
+        self.blocks = PgCoreBlocks(self._db)
         self.audit = PgAudit(self._db)
+        self.erase = PgErase(self._db)
         self.documents = PgDocuments(self._db)
         self.jobs = PgJobs(self._db)
+        self.agents = PgAgents(self._db)
+        self.lifecycle = PgLifecycle(self._db)
         self.transfer = PgTransfer(self._db, self.vectors.ensure_index)
+
+    # -- seed 002's lifecycle and capabilities (FEATURES S1) ---------------------------
+    backend_name = "postgresql"
+
+    @property
+    def is_connected(self) -> bool:
+        """True while the pool is open."""
+        return self._db.connected
+
+    def connect(self) -> None:
+        """Open a new pool to the same database after ``disconnect``; a no-op when
+        connected."""
+        self._db.reconnect()
+
+    def disconnect(self) -> None:
+        """Close the pool; ``connect`` opens a new one to the same database."""
+        self._db.disconnect()
+
+    def health_check(self) -> bool:
+        """``SELECT 1`` on a pooled connection; False instead of an error."""
+        return self._db.ping()
+
+    def capabilities(self) -> Capabilities:
+        """Everything but a per-agent cap; vector search needs pgvector's type."""
+        return capabilities_of(self.backend_name, vectors=self._db.has_vector_type, reconnect=True)
 
     @property
     def config(self) -> PostgresConfig:

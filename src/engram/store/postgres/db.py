@@ -25,10 +25,15 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 from pgvector.psycopg.vector import register_vector_info
 from psycopg.types import TypeInfo
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from engram.config import PostgresConfig
-from engram.errors import InvalidInputError, StoreClosedError, StoreError
+from engram.errors import (
+    InvalidInputError,
+    StoreClosedError,
+    StoreConnectionError,
+    StoreError,
+)
 from engram.store.postgres import migrations
 
 
@@ -69,21 +74,31 @@ class Database:
                 self._vector_info = TypeInfo.fetch(conn, "vector")
         except psycopg.Error as exc:
             raise StoreError(f"cannot open PostgreSQL store at {self.location}: {exc}") from exc
-        self._pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
-            conninfo,
+        self._conninfo = conninfo
+        self._disconnected = False
+        self._pool = self._open_pool()
+
+    def _open_pool(self) -> ConnectionPool[psycopg.Connection[Any]]:
+        """A new, opened pool (at start, and again on ``reconnect``)."""
+        pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
+            self._conninfo,
             min_size=min(self.config.pool_min_size, self.config.pool_max_size),
             max_size=self.config.pool_max_size,
             kwargs={"autocommit": True, "connect_timeout": self.config.connect_timeout},
             configure=self._configure,
+            # A connection is checked as it leaves the pool, so the first call after a
+            # database restart gets a fresh one instead of a dead socket.
+            check=ConnectionPool.check_connection,
             timeout=self.config.pool_timeout,
             name="engram",
             open=False,
         )
         try:
-            self._pool.open(wait=True, timeout=float(self.config.connect_timeout))
+            pool.open(wait=True, timeout=float(self.config.connect_timeout))
         except psycopg.Error as exc:
-            self._pool.close()
+            pool.close()
             raise StoreError(f"cannot open PostgreSQL pool at {self.location}: {exc}") from exc
+        return pool
 
     def _configure(self, conn: psycopg.Connection[Any]) -> None:
         conn.execute("SET TIME ZONE 'UTC'")
@@ -119,6 +134,10 @@ class Database:
                     yield conn
         except psycopg.errors.IntegrityError as exc:
             raise InvalidInputError(f"{what} rejected by the database: {exc}") from exc
+        except PoolTimeout as exc:  # no connection within pool_timeout: unreachable
+            raise StoreConnectionError(
+                f"{what} failed: no connection to {self.location}: {exc}"
+            ) from exc
         except psycopg.Error as exc:
             raise StoreError(f"{what} failed: {exc}") from exc
 
@@ -150,9 +169,54 @@ class Database:
             yield conn
 
     def check_open(self) -> None:
-        """``StoreClosedError`` after ``close``."""
+        """``StoreClosedError`` after ``close``; ``StoreConnectionError`` while
+        disconnected."""
         if self._closed:
             raise StoreClosedError("this store is closed; open a new Memory to keep working")
+        if self._disconnected:
+            raise StoreConnectionError(
+                f"the store at {self.location} is disconnected; call "
+                "mem.backend.connect() to reopen it"
+            )
+
+    @property
+    def has_vector_type(self) -> bool:
+        """True when pgvector's ``vector`` type exists in the database."""
+        return self._vector_info is not None
+
+    @property
+    def connected(self) -> bool:
+        """True while the pool is open."""
+        return not self._closed and not self._disconnected
+
+    def disconnect(self) -> None:
+        """Close the pool but keep the store reopenable (``reconnect``)."""
+        with self._lock:
+            if self.connected:
+                self._disconnected = True
+                self._pool.close()
+
+    def reconnect(self) -> None:
+        """Open a new pool to the same database after ``disconnect``; a no-op when
+        connected."""
+        with self._lock:
+            if self._closed:
+                self.check_open()
+            if self._disconnected:
+                try:
+                    self._pool = self._open_pool()
+                except StoreError as exc:
+                    raise StoreConnectionError(str(exc)) from exc
+                self._disconnected = False
+
+    def ping(self) -> bool:
+        """One round trip (``SELECT 1``); False instead of an error."""
+        try:
+            with self.read("health check") as conn:
+                row = conn.execute("SELECT 1").fetchone()
+                return row is not None and row[0] == 1
+        except Exception:  # noqa: BLE001 - a health check answers, it never raises
+            return False
 
     @property
     def closed(self) -> bool:
@@ -164,4 +228,5 @@ class Database:
         with self._lock:
             if not self._closed:
                 self._closed = True
-                self._pool.close()
+                if not self._disconnected:  # ``disconnect`` closed the pool already
+                    self._pool.close()

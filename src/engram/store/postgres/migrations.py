@@ -41,9 +41,18 @@ from engram.store.postgres.steps import (
     m009_graph,
     m010_review,
 )
+from engram.store.postgres.steps_blocks import m021_core_blocks
 from engram.store.postgres.steps_chunks import m014_chunk_vectors
+from engram.store.postgres.steps_erase import m017_erase_audit
 from engram.store.postgres.steps_graph import m011_graph_aspects
+from engram.store.postgres.steps_lifecycle import m022_lifecycle
+from engram.store.postgres.steps_maintenance import m023_maintenance
+from engram.store.postgres.steps_org import m020_org_memory
 from engram.store.postgres.steps_palace import m012_palace
+from engram.store.postgres.steps_review import m016_review_prune
+from engram.store.postgres.steps_runs import m015_runs
+from engram.store.postgres.steps_sessions import m018_sessions
+from engram.store.postgres.steps_shared import m019_shared_knowledge
 
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("001_memories", m001_memories),
@@ -59,6 +68,15 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("011_graph_aspects", m011_graph_aspects),
     ("012_palace", m012_palace),
     ("014_chunk_vectors", m014_chunk_vectors),
+    ("015_runs", m015_runs),
+    ("016_review_prune", m016_review_prune),
+    ("017_erase_audit", m017_erase_audit),
+    ("018_sessions", m018_sessions),
+    ("019_shared_knowledge", m019_shared_knowledge),
+    ("020_org_memory", m020_org_memory),
+    ("021_core_blocks", m021_core_blocks),
+    ("022_lifecycle", m022_lifecycle),
+    ("023_maintenance", m023_maintenance),
 ]
 
 

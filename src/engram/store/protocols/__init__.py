@@ -5,10 +5,14 @@ Adding a concern (jobs, graph, runs ...) adds one module here, one module per ba
 and one attribute on ``Store``; see ``docs/architecture.md``.
 """
 
+from engram.store.protocols.agents import AgentProfile, AgentStore, MemoryLevel, SessionMemory
 from engram.store.protocols.aspects import AspectFeedback, AspectStore
 from engram.store.protocols.audit import AuditStore
 from engram.store.protocols.backend import Store, StoreStats
+from engram.store.protocols.blocks import BlockEdit, BlockWrite, CoreBlock, CoreBlockStore
+from engram.store.protocols.capabilities import Capabilities
 from engram.store.protocols.chunks import ChunkVectorStore, MemoryChunks
+from engram.store.protocols.curation import CurationStore, PreferenceRow, RecentVectors
 from engram.store.protocols.documents import (
     DOCUMENT_STATUSES,
     SOURCE_TYPES,
@@ -16,6 +20,7 @@ from engram.store.protocols.documents import (
     DocumentChunk,
     DocumentStore,
 )
+from engram.store.protocols.erase import KEPT_TABLES, EraseAudit, EraseStore
 from engram.store.protocols.feedback import FeedbackRow, FeedbackStore
 from engram.store.protocols.graph import (
     Aspect,
@@ -32,7 +37,22 @@ from engram.store.protocols.hints import HintSet, HintStore, clean_hints
 from engram.store.protocols.jobs import JOB_KINDS, JOB_STATUSES, Job, JobStore
 from engram.store.protocols.keys import KeyStore
 from engram.store.protocols.keyword import KeywordIndex
+from engram.store.protocols.lifecycle import ArchiveEntry, LifecycleStore
+from engram.store.protocols.maintenance import (
+    HaltState,
+    HealthCounts,
+    MaintenanceRun,
+    MaintenanceStore,
+    NewRun,
+)
 from engram.store.protocols.memories import InsertResult, ListQuery, MemoryStore
+from engram.store.protocols.org import (
+    NewOrgFact,
+    OrgAuditEntry,
+    OrgFact,
+    OrgFactAuthor,
+    OrgStore,
+)
 from engram.store.protocols.palace import (
     Closet,
     Drawer,
@@ -44,6 +64,15 @@ from engram.store.protocols.palace import (
     WingNode,
 )
 from engram.store.protocols.review import REVIEW_STATUSES, ReviewItem, ReviewStore
+from engram.store.protocols.runs import RUN_STATUSES, Run, RunHit, RunStore
+from engram.store.protocols.sessions import (
+    TRIGGERS,
+    Checkpoint,
+    InjectedMemory,
+    NewCheckpoint,
+    SessionScore,
+    SessionStore,
+)
 from engram.store.protocols.transcripts import TranscriptRow, TranscriptStore
 from engram.store.protocols.transfer import ImportCounts, MemoryBundle, TransferStore
 from engram.store.protocols.vectors import (
@@ -54,6 +83,14 @@ from engram.store.protocols.vectors import (
 )
 
 __all__ = [
+    "AgentProfile",
+    "AgentStore",
+    "Capabilities",
+    "MemoryLevel",
+    "SessionMemory",
+    "CurationStore",
+    "PreferenceRow",
+    "RecentVectors",
     "ChunkVectorStore",
     "MemoryChunks",
     "DOCUMENT_STATUSES",
@@ -62,24 +99,53 @@ __all__ = [
     "DocumentStore",
     "SOURCE_TYPES",
     "AuditStore",
+    "EraseAudit",
+    "EraseStore",
+    "KEPT_TABLES",
     "Closet",
     "Drawer",
     "NewDrawer",
     "PalaceStore",
+    "NewOrgFact",
+    "OrgAuditEntry",
+    "OrgFact",
+    "OrgFactAuthor",
+    "OrgStore",
     "Room",
     "RoomNode",
     "Wing",
     "WingNode",
     "REVIEW_STATUSES",
+    "RUN_STATUSES",
+    "Run",
+    "RunHit",
+    "RunStore",
+    "TRIGGERS",
+    "Checkpoint",
+    "InjectedMemory",
+    "NewCheckpoint",
+    "SessionScore",
+    "SessionStore",
+    "BlockEdit",
+    "BlockWrite",
+    "CoreBlock",
+    "CoreBlockStore",
     "ReviewItem",
     "ReviewStore",
     "HintSet",
     "HintStore",
+    "HaltState",
+    "HealthCounts",
+    "MaintenanceRun",
+    "MaintenanceStore",
+    "NewRun",
     "clean_hints",
     "JOB_KINDS",
     "JOB_STATUSES",
     "Job",
     "JobStore",
+    "ArchiveEntry",
+    "LifecycleStore",
     "FeedbackRow",
     "FeedbackStore",
     "Aspect",

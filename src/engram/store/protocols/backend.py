@@ -11,10 +11,15 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from engram.store.protocols.agents import AgentStore
 from engram.store.protocols.aspects import AspectStore
 from engram.store.protocols.audit import AuditStore
+from engram.store.protocols.blocks import CoreBlockStore
+from engram.store.protocols.capabilities import Capabilities
 from engram.store.protocols.chunks import ChunkVectorStore
+from engram.store.protocols.curation import CurationStore
 from engram.store.protocols.documents import DocumentStore
+from engram.store.protocols.erase import EraseStore
 from engram.store.protocols.feedback import FeedbackStore
 from engram.store.protocols.graph import GraphStore
 from engram.store.protocols.graph_counts import GraphCountStore
@@ -22,9 +27,14 @@ from engram.store.protocols.hints import HintStore
 from engram.store.protocols.jobs import JobStore
 from engram.store.protocols.keys import KeyStore
 from engram.store.protocols.keyword import KeywordIndex
+from engram.store.protocols.lifecycle import LifecycleStore
+from engram.store.protocols.maintenance import MaintenanceStore
 from engram.store.protocols.memories import MemoryStore
+from engram.store.protocols.org import OrgStore
 from engram.store.protocols.palace import PalaceStore
 from engram.store.protocols.review import ReviewStore
+from engram.store.protocols.runs import RunStore
+from engram.store.protocols.sessions import SessionStore
 from engram.store.protocols.transcripts import TranscriptStore
 from engram.store.protocols.transfer import TransferStore
 from engram.store.protocols.vectors import VectorStore
@@ -97,8 +107,18 @@ class Store(Protocol):
         ...
 
     @property
+    def erase(self) -> EraseStore:
+        """Hard deletes of a namespace or chosen memories, with an audit that survives."""
+        ...
+
+    @property
     def review(self) -> ReviewStore:
         """Proposals held back for a person (the review queue)."""
+        ...
+
+    @property
+    def curation(self) -> CurationStore:
+        """Reads behind review: prune candidates, the graph view, preference export."""
         ...
 
     @property
@@ -109,6 +129,12 @@ class Store(Protocol):
     @property
     def jobs(self) -> JobStore:
         """seed 004's job queue: the pipeline work that follows a write."""
+        ...
+
+    @property
+    def lifecycle(self) -> LifecycleStore:
+        """The archive of consolidated originals, retention overrides and the retention
+        sweep (seed 002, seed 004)."""
         ...
 
     @property
@@ -132,6 +158,31 @@ class Store(Protocol):
         ...
 
     @property
+    def runs(self) -> RunStore:
+        """The run log and the memories injected into each run (seed 000's RunTrace)."""
+        ...
+
+    @property
+    def sessions(self) -> SessionStore:
+        """Session checkpoints, injected memories and continuity scores (seed 004)."""
+        ...
+
+    @property
+    def maintenance(self) -> MaintenanceStore:
+        """Health counts, repairs and the maintenance worker's records (seed 004)."""
+        ...
+
+    @property
+    def org(self) -> OrgStore:
+        """Organisational memory: the append-only fact ledger and its audit (seed 002)."""
+        ...
+
+    @property
+    def blocks(self) -> CoreBlockStore:
+        """Core memory blocks and their append-only history (seed 002's self-editing)."""
+        ...
+
+    @property
     def hints(self) -> HintStore:
         """Hints (seed 004's prospective index) and the search over them."""
         ...
@@ -139,6 +190,42 @@ class Store(Protocol):
     @property
     def transfer(self) -> TransferStore:
         """Bulk export and import."""
+        ...
+
+    @property
+    def agents(self) -> AgentStore:
+        """Agent profiles: each agent's memory level (seed 002's ``MemoryLevel``)."""
+        ...
+
+    # -- seed 002's lifecycle and capability discovery (FEATURES S1) ---------------
+    @property
+    def backend_name(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        ...
+
+    @property
+    def is_connected(self) -> bool:
+        """True while the store holds its connection (not after ``disconnect`` or
+        ``close``)."""
+        ...
+
+    def connect(self) -> None:
+        """Reopen the same location after ``disconnect``; a no-op when connected.
+        ``StoreClosedError`` after ``close``; ``StoreConnectionError`` if unreachable."""
+        ...
+
+    def disconnect(self) -> None:
+        """Release the connection, keeping the store usable again after ``connect``;
+        until then every call raises ``StoreConnectionError``."""
+        ...
+
+    def health_check(self) -> bool:
+        """One real round trip to the database; False (never an error) when it fails
+        or the store is disconnected or closed."""
+        ...
+
+    def capabilities(self) -> Capabilities:
+        """What this backend can do (seed 002's ``MemoryCapabilities``)."""
         ...
 
     def transaction(self) -> AbstractContextManager[None]:

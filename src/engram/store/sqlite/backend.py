@@ -12,13 +12,19 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from engram.errors import CapabilityError
 from engram.store.protocols.backend import StoreStats
+from engram.store.protocols.capabilities import Capabilities, capabilities_of
 from engram.store.sqlite import migrations
+from engram.store.sqlite.agents import SQLiteAgents
 from engram.store.sqlite.aspects import SQLiteAspects
 from engram.store.sqlite.audit import SQLiteAudit
+from engram.store.sqlite.blocks import SQLiteCoreBlocks
 from engram.store.sqlite.chunks import SQLiteChunks
+from engram.store.sqlite.curation import SQLiteCuration
 from engram.store.sqlite.db import Database
 from engram.store.sqlite.documents import SQLiteDocuments
+from engram.store.sqlite.erase import SQLiteErase
 from engram.store.sqlite.feedback import SQLiteFeedback
 from engram.store.sqlite.graph import SQLiteGraph
 from engram.store.sqlite.graph_counts import SQLiteGraphCounts
@@ -26,9 +32,14 @@ from engram.store.sqlite.hints import SQLiteHints
 from engram.store.sqlite.jobs import SQLiteJobs
 from engram.store.sqlite.keys import SQLiteKeys
 from engram.store.sqlite.keyword import SQLiteKeyword
+from engram.store.sqlite.lifecycle import SQLiteLifecycle
+from engram.store.sqlite.maintenance import SQLiteMaintenance
 from engram.store.sqlite.memories import SQLiteMemories
+from engram.store.sqlite.org import SQLiteOrg
 from engram.store.sqlite.palace import SQLitePalace
 from engram.store.sqlite.review import SQLiteReview
+from engram.store.sqlite.runs import SQLiteRuns
+from engram.store.sqlite.sessions import SQLiteSessions
 from engram.store.sqlite.transcripts import SQLiteTranscripts
 from engram.store.sqlite.transfer import SQLiteTransfer
 from engram.store.sqlite.vectors import SQLiteVectors
@@ -52,11 +63,50 @@ class SQLiteStore:
         self.aspects = SQLiteAspects(self._db)
         self.hints = SQLiteHints(self._db)
         self.review = SQLiteReview(self._db)
+        self.curation = SQLiteCuration(self._db)
         self.palace = SQLitePalace(self._db)
+        self.runs = SQLiteRuns(self._db)
+        self.sessions = SQLiteSessions(self._db)
+        self.maintenance = SQLiteMaintenance(self._db)
+        self.org = SQLiteOrg(self._db)
+        self.blocks = SQLiteCoreBlocks(self._db)
         self.audit = SQLiteAudit(self._db)
+        self.erase = SQLiteErase(self._db)
         self.documents = SQLiteDocuments(self._db)
         self.jobs = SQLiteJobs(self._db)
+        self.lifecycle = SQLiteLifecycle(self._db)
         self.transfer = SQLiteTransfer(self._db)
+        self.agents = SQLiteAgents(self._db)
+
+    # -- seed 002's lifecycle and capabilities (FEATURES S1) ---------------------------
+    backend_name = "sqlite"
+
+    @property
+    def is_connected(self) -> bool:
+        """True while the connections are open."""
+        return self._db.connected
+
+    def connect(self) -> None:
+        """Reopen the same file after ``disconnect``; a no-op when connected."""
+        self._db.reconnect()
+
+    def disconnect(self) -> None:
+        """Close the connections; ``connect`` reopens the same file. An in-memory store
+        lives only in its connection, so it refuses (``CapabilityError``)."""
+        if self._db.location == ":memory:":
+            raise CapabilityError(
+                "an in-memory SQLite store cannot disconnect: its data lives only in its "
+                "connection; use a file store, or close() it when you are done"
+            )
+        self._db.disconnect()
+
+    def health_check(self) -> bool:
+        """``SELECT 1`` on the connection; False instead of an error."""
+        return self._db.ping()
+
+    def capabilities(self) -> Capabilities:
+        """Everything but a per-agent cap; vectors are searched in process."""
+        return capabilities_of(self.backend_name, reconnect=self._db.location != ":memory:")
 
     @contextmanager
     def transaction(self) -> Iterator[None]:

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from engram.errors import StoreClosedError, StoreError
+from engram.errors import StoreClosedError, StoreConnectionError, StoreError
 from engram.store.sqlite import fts, migrations
 
 #: SQLite's primary result codes for "another connection holds a lock".
@@ -61,6 +61,19 @@ class Database:
             # "~/engram.db" is a path in the home directory, not a "~" directory here
             self.location = str(Path(self.location).expanduser())
             Path(self.location).parent.mkdir(parents=True, exist_ok=True)
+        self._busy_timeout_ms = busy_timeout_ms
+        self.lock = threading.RLock()
+        self.search_lock = self.lock
+        if self.location != ":memory:":
+            self.search_lock = threading.RLock()
+        self._depth = 0
+        self._closed = False
+        self._disconnected = False
+        self._open()
+
+    def _open(self) -> None:
+        """Open (or reopen, after ``disconnect``) both connections, migrated."""
+        busy_timeout_ms = self._busy_timeout_ms
         self.conn = self._connect(busy_timeout_ms)
         try:
             if self.location != ":memory:":
@@ -75,22 +88,17 @@ class Database:
             if isinstance(exc, sqlite3.Error):
                 raise StoreError(f"cannot open SQLite store at {self.location}: {exc}") from exc
             raise
-        self.lock = threading.RLock()
-        self._depth = 0
-        self._closed = False
         # A second connection for keyword search on file stores, so recall can rank
         # keywords while the main connection serves the vector side (WAL lets readers
         # run beside each other and beside the writer). An in-memory database exists
         # only in its one connection.
         self.search_conn = self.conn
-        self.search_lock = self.lock
         if self.location != ":memory:":
             try:
                 self.search_conn = self._connect(busy_timeout_ms)
             except StoreError:
                 self.conn.close()
                 raise
-            self.search_lock = threading.RLock()
 
     def _connect(self, busy_timeout_ms: int) -> sqlite3.Connection:
         try:
@@ -180,9 +188,49 @@ class Database:
                 raise StoreError(f"{what} failed: {exc}") from exc
 
     def check_open(self) -> None:
-        """``StoreClosedError`` after ``close``."""
+        """``StoreClosedError`` after ``close``; ``StoreConnectionError`` while
+        disconnected."""
         if self._closed:
             raise StoreClosedError("this store is closed; open a new Memory to keep working")
+        if self._disconnected:
+            raise StoreConnectionError(
+                f"the store at {self.location} is disconnected; call "
+                "mem.backend.connect() to reopen it"
+            )
+
+    @property
+    def connected(self) -> bool:
+        """True while the connections are open."""
+        return not self._closed and not self._disconnected
+
+    def disconnect(self) -> None:
+        """Close the connections but keep the store reopenable (``reconnect``)."""
+        with self.lock, self.search_lock:
+            if self.connected:
+                self._disconnected = True
+                if self.search_conn is not self.conn:
+                    self.search_conn.close()
+                self.conn.close()
+
+    def reconnect(self) -> None:
+        """Reopen the same file after ``disconnect``; a no-op when connected."""
+        with self.lock, self.search_lock:
+            if self._closed:
+                self.check_open()
+            if self._disconnected:
+                try:
+                    self._open()
+                except StoreError as exc:
+                    raise StoreConnectionError(str(exc)) from exc
+                self._disconnected = False
+
+    def ping(self) -> bool:
+        """One round trip (``SELECT 1``); False instead of an error."""
+        try:
+            with self.read("health check") as conn:
+                return bool(conn.execute("SELECT 1").fetchone()[0] == 1)
+        except Exception:  # noqa: BLE001 - a health check answers, it never raises
+            return False
 
     @property
     def closed(self) -> bool:
@@ -194,6 +242,8 @@ class Database:
         with self.lock, self.search_lock:
             if not self._closed:
                 self._closed = True
+                if self._disconnected:  # already closed by ``disconnect``
+                    return
                 if self.search_conn is not self.conn:
                     self.search_conn.close()
                 self.conn.close()

@@ -28,9 +28,18 @@ from engram.store.sqlite.steps import (
     m013_graph,
     m014_review,
 )
+from engram.store.sqlite.steps_blocks import m025_core_blocks
 from engram.store.sqlite.steps_chunks import m018_chunk_vectors
+from engram.store.sqlite.steps_erase import m021_erase_audit
 from engram.store.sqlite.steps_graph import m015_graph_aspects
+from engram.store.sqlite.steps_lifecycle import m026_lifecycle
+from engram.store.sqlite.steps_maintenance import m027_maintenance
+from engram.store.sqlite.steps_org import m024_org_memory
 from engram.store.sqlite.steps_palace import m016_palace
+from engram.store.sqlite.steps_review import m020_review_prune
+from engram.store.sqlite.steps_runs import m019_runs
+from engram.store.sqlite.steps_sessions import m022_sessions
+from engram.store.sqlite.steps_shared import m023_shared_knowledge
 
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("001_memories", m001_memories),
@@ -50,6 +59,15 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("015_graph_aspects", m015_graph_aspects),
     ("016_palace", m016_palace),
     ("018_chunk_vectors", m018_chunk_vectors),
+    ("019_runs", m019_runs),
+    ("020_review_prune", m020_review_prune),
+    ("021_erase_audit", m021_erase_audit),
+    ("022_sessions", m022_sessions),
+    ("023_shared_knowledge", m023_shared_knowledge),
+    ("024_org_memory", m024_org_memory),
+    ("025_core_blocks", m025_core_blocks),
+    ("026_lifecycle", m026_lifecycle),
+    ("027_maintenance", m027_maintenance),
 ]
 
 

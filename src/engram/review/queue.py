@@ -1,4 +1,4 @@
-"""``mem.review``: the proposals contradiction detection held back (seed 004's
+"""``mem.review``'s queue: the proposals contradiction detection held back (seed 004's
 ``reviewNeeded``), for a person to approve (then they are applied) or reject."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def _proposal(data: dict[str, Any]) -> Proposal:
     )
 
 
-class Review(Part):
+class ReviewQueue(Part):
     """The review queue of a ``Memory``."""
 
     def list(

@@ -1,0 +1,230 @@
+"""engram for LangChain (``pip install engramdb[langchain]``): a retriever and a chat
+message history.
+
+``EngramRetriever`` answers a query with engram's recall as LangChain ``Document``s,
+ready for an LCEL chain::
+
+    retriever = EngramRetriever(memory=Memory(), user_id="alice", k=4)
+    chain = {"context": retriever, "question": RunnablePassthrough()} | prompt | llm
+
+``EngramChatMessageHistory`` keeps a conversation as engram memories: one memory per
+message, of type ``message``, with the session id on the record, so the conversation
+is recallable later (``mem.search(..., filters={"session_id": ...})``) and engram's
+recall treats it as one session. Each message is kept exactly (LangChain's own message
+dict, roles, ids and tool calls included) in the memory's metadata; its content reads
+``user: <text>`` then a line ``[session <id> #<n>]``. The turn number is part of what
+engram hashes, so a message sent twice in a conversation is stored twice, in order.
+
+LangChain marks ``BaseChatMessageHistory`` and ``RunnableWithMessageHistory``
+deprecated (removal in langchain-core 2.0, in favour of LangGraph persistence: see
+``engram.adapters.langgraph``); they still work, and LangChain warns when they are used.
+
+Importing this module imports langchain-core; ``import engram`` never does.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from langchain_core.callbacks import CallbackManagerForRetrieverRun
+from langchain_core.chat_history import BaseChatMessageHistory
+from langchain_core.documents import Document
+from langchain_core.messages import BaseMessage, message_to_dict, messages_from_dict
+from langchain_core.retrievers import BaseRetriever
+from pydantic import Field
+
+from engram.adapters.escape import escaped
+from engram.errors import InvalidInputError, StoreError, shown
+from engram.memory import Memory
+from engram.records import Hit, MemoryRecord, Outcome
+
+__all__ = ["EngramChatMessageHistory", "EngramRetriever"]
+
+#: The tag on every memory that is a chat message of this adapter.
+CHAT_TAG = "langchain-chat"
+#: The metadata key that holds the message.
+META = "langchain"
+#: Memories read per ``get_all`` page.
+PAGE = 1000
+#: LangChain message types -> the role written in the memory's content.
+ROLES = {
+    "human": "user",
+    "HumanMessageChunk": "user",
+    "ai": "assistant",
+    "AIMessageChunk": "assistant",
+    "system": "system",
+    "SystemMessageChunk": "system",
+    "tool": "tool",
+    "ToolMessageChunk": "tool",
+}
+#: How many turns ``add_messages`` tries for one message when a concurrent writer
+#: stored the same message at the turn it counted.
+RETRIES = 3
+
+
+class EngramRetriever(BaseRetriever):
+    """A LangChain retriever over engram's recall.
+
+    ``k`` hits (engram's default, seed 000's 4, when None) from the namespace named by
+    ``namespace``/``user_id``/``agent_id``/``run_id`` (engram's namespace rule),
+    narrowed by engram's ``filters``; ``search_kwargs`` are recall overrides
+    (``{"strategy": "bm25"}``, ``{"min_relevance": 0.3}``...). Each ``Document`` has the
+    memory's content and, in ``metadata``, its ``id``, ``score``, ``type``,
+    ``created_at`` and the rest of the record.
+    """
+
+    memory: Memory
+    k: int | None = Field(default=None, ge=1)
+    namespace: str | None = None
+    user_id: str | None = None
+    agent_id: str | None = None
+    run_id: str | None = None
+    filters: dict[str, Any] | None = None
+    search_kwargs: dict[str, Any] = Field(default_factory=dict)
+
+    def _get_relevant_documents(
+        self, query: str, *, run_manager: CallbackManagerForRetrieverRun
+    ) -> list[Document]:
+        recall = self.memory.recall(
+            query,
+            namespace=self.namespace,
+            user_id=self.user_id,
+            agent_id=self.agent_id,
+            run_id=self.run_id,
+            limit=self.k,
+            filters=self.filters,
+            **self.search_kwargs,
+        )
+        return [document_of(hit) for hit in recall.hits]
+
+
+def document_of(hit: Hit) -> Document:
+    """A recalled memory as a LangChain ``Document``."""
+    record = hit.memory
+    metadata: dict[str, Any] = {
+        "id": record.id,
+        "score": hit.score,
+        "namespace": record.namespace,
+        "type": record.type.value,
+        "category": record.category.value if record.category is not None else None,
+        "tags": list(record.tags),
+        "created_at": record.created_at.isoformat(),
+        "updated_at": record.updated_at.isoformat(),
+        "user_id": record.user_id,
+        "agent_id": record.agent_id,
+        "run_id": record.run_id,
+        "session_id": record.session_id,
+        "metadata": record.metadata,
+    }
+    return Document(id=record.id, page_content=record.content, metadata=metadata)
+
+
+class EngramChatMessageHistory(BaseChatMessageHistory):
+    """A LangChain chat message history stored in engram, one memory per message.
+
+    ``session_id`` names the conversation; ``namespace``/``user_id``/``agent_id`` name
+    where it is stored (engram's namespace rule), so ``user_id="alice"`` keeps all of
+    Alice's conversations in ``user:alice``, each on its own session id.
+    """
+
+    def __init__(
+        self,
+        memory: Memory,
+        session_id: str,
+        *,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+    ) -> None:
+        super().__init__()
+        if not isinstance(memory, Memory):
+            raise InvalidInputError(f"memory must be an engram Memory, got {shown(memory)}")
+        if not isinstance(session_id, str) or not session_id.strip():
+            raise InvalidInputError(
+                f"session_id must be a non-empty string, got {shown(session_id)}"
+            )
+        self.memory = memory
+        self.session_id = session_id
+        self._scope = {"namespace": namespace, "user_id": user_id, "agent_id": agent_id}
+        memory.scope(**self._scope)  # a bad namespace fails here, not on the first message
+
+    @property
+    def messages(self) -> list[BaseMessage]:  # type: ignore[override]
+        """The conversation, oldest message first."""
+        # Two writers appending at once can give two messages one turn number: both
+        # are kept, in the order they were stored.
+        stored = sorted(self._stored(), key=lambda s: (s[0], s[2].created_at, s[2].id))
+        return messages_from_dict([message for _, message, _ in stored])
+
+    def add_messages(self, messages: Sequence[BaseMessage]) -> None:
+        """Store ``messages`` after the ones already in the conversation, in order."""
+        for message in messages:
+            if not isinstance(message, BaseMessage):
+                raise InvalidInputError(
+                    f"messages must be LangChain messages, got {shown(message)}"
+                )
+        turn = 1 + max((turn for turn, _, _ in self._stored()), default=0)
+        for message in messages:
+            turn = self._append(message, turn) + 1
+
+    def _append(self, message: BaseMessage, turn: int) -> int:
+        """Store one message at ``turn``, or at the next turn free of its content;
+        returns the turn it took. One message at a time, so that a taken turn never
+        puts a later message before an earlier one."""
+        for attempt in range(turn, turn + RETRIES):
+            batch = self.memory.add_many(
+                [self._item(message, attempt)],
+                namespace=self._scope["namespace"],
+                on_blocked="raise",
+            )
+            # engram hands back a duplicate when the content (role, text, session, turn)
+            # is stored already: another writer took this turn with the same text.
+            if batch.items[0].outcome is not Outcome.DUPLICATE:
+                return attempt
+        raise StoreError(
+            f"could not append a message to session {self.session_id!r}: turns "
+            f"{turn}-{turn + RETRIES - 1} all hold the same message already; try again"
+        )
+
+    def clear(self) -> None:
+        """Delete the conversation's messages (engram tombstones them; their history
+        stays until ``mem.admin.purge``)."""
+        for _, _, record in list(self._stored()):
+            self.memory.delete(record.id, namespace=record.namespace)
+
+    # -- helpers --------------------------------------------------------------------
+    def _item(self, message: BaseMessage, turn: int) -> dict[str, Any]:
+        """The ``add_many`` item of one message at position ``turn``."""
+        role = ROLES.get(message.type, getattr(message, "role", None) or message.type)
+        marker = f"[session {escaped(self.session_id)} #{turn}]"
+        text = str(message.text).strip()
+        return {
+            "content": f"{role}: {text}\n{marker}" if text else f"{role}:\n{marker}",
+            "user_id": self._scope["user_id"],
+            "agent_id": self._scope["agent_id"],
+            "session_id": self.session_id,
+            "type": "message",
+            "category": "episodic",
+            "tags": [CHAT_TAG],
+            "metadata": {META: {"turn": turn, "message": message_to_dict(message)}},
+        }
+
+    def _stored(self) -> Iterator[tuple[int, dict[str, Any], MemoryRecord]]:
+        """(turn, message dict, memory) of every stored message of the session."""
+        for offset in itertools.count(0, PAGE):
+            page = self.memory.get_all(
+                namespace=self._scope["namespace"],
+                user_id=self._scope["user_id"],
+                agent_id=self._scope["agent_id"],
+                filters={"session_id": self.session_id, "tags": [CHAT_TAG]},
+                limit=PAGE,
+                offset=offset,
+            )
+            for record in page:
+                carried = record.metadata.get(META)
+                if isinstance(carried, Mapping) and isinstance(carried.get("turn"), int):
+                    yield carried["turn"], carried["message"], record
+            if len(page) < PAGE:
+                return

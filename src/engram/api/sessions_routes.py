@@ -1,0 +1,271 @@
+"""Sessions over HTTP (seed 004's checkpoints and continuity scoring; FEATURES S11, S13).
+
+A harness reports what happens in a session (``track``, ``injected``), asks for
+checkpoints, recovers a digest after compaction, and ends the session to have it scored.
+Each route resolves the caller's scope like every other route (``Caller.scope``), so a
+key reaches only its own namespaces' sessions.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Body, Depends, Path, Query
+from pydantic import BaseModel, ConfigDict, Field
+
+from engram.api import models as m
+from engram.api.auth import Caller, ServerState, server_state
+from engram.api.routes import _ERRORS, ScopeQuery
+from engram.errors import NotFoundError
+from engram.keys import Principal
+from engram.records import iso
+
+State = Annotated[ServerState, Depends(server_state)]
+SessionKey = Annotated[str, Path(min_length=1, max_length=200, description="The session key.")]
+Trigger = Literal["periodic", "pre_compaction", "session_end", "agent", "explicit"]
+
+router = APIRouter(responses=_ERRORS, tags=["sessions"])
+
+_STRICT = ConfigDict(extra="forbid")
+
+
+class CheckpointOut(BaseModel):
+    """One stored checkpoint."""
+
+    id: int
+    namespace: str
+    session_key: str
+    trigger: str
+    digest: str
+    prompt_count: int
+    memory_queries: list[str]
+    recent_remembers: list[str]
+    harness: str | None
+    project: str | None
+    project_normalized: str | None
+    created_at: str
+
+
+class CheckpointResult(BaseModel):
+    """The checkpoint written by this call, or null while it waits out the debounce."""
+
+    checkpoint: CheckpointOut | None
+
+
+class CheckpointList(BaseModel):
+    """A session's checkpoints, newest first."""
+
+    items: list[CheckpointOut]
+
+
+class ScoreOut(BaseModel):
+    """A session's continuity score."""
+
+    namespace: str
+    session_key: str
+    score: float
+    confidence: float
+    memories_recalled: int
+    memories_used: int
+    novel_context_count: int
+    reasoning: str
+    method: Literal["llm", "offline"]
+    per_memory: dict[str, float]
+    scored_at: str
+
+
+class SessionRow(BaseModel):
+    """A session with checkpoints."""
+
+    session_key: str
+    checkpoints: int
+    last_checkpoint_at: str
+
+
+class SessionList(BaseModel):
+    """The namespace's sessions, most recent first."""
+
+    items: list[SessionRow]
+    limit: int
+    offset: int
+
+
+class TrackIn(BaseModel):
+    """What happened in the session since the last call."""
+
+    model_config = _STRICT
+
+    prompt: str | None = Field(default=None, max_length=100_000)
+    query: str | None = Field(default=None, max_length=10_000)
+    remembered: str | None = Field(default=None, max_length=100_000)
+    harness: str | None = Field(default=None, max_length=200)
+    project: str | None = Field(default=None, max_length=1000)
+
+
+class InjectedIn(BaseModel):
+    """Memories recall put in front of the session, in rank order."""
+
+    model_config = _STRICT
+
+    memory_ids: list[str] = Field(min_length=1, max_length=1000)
+
+
+class InjectedOut(BaseModel):
+    """How many of them were new to the session."""
+
+    added: int
+
+
+class CheckpointIn(BaseModel):
+    """Ask for a checkpoint."""
+
+    model_config = _STRICT
+
+    trigger: Trigger = "explicit"
+    context: str | None = Field(default=None, max_length=100_000)
+
+
+class RecoverOut(BaseModel):
+    """The recovery digest (empty without checkpoints)."""
+
+    session_key: str
+    digest: str
+
+
+class EndIn(BaseModel):
+    """Close the session; the transcript (else the stored one) is what scoring reads."""
+
+    model_config = _STRICT
+
+    transcript: str | None = Field(default=None, max_length=5_000_000)
+
+
+class CheckpointQuery(m.Scope):
+    limit: int = Field(default=50, ge=1, le=1000)
+    trigger: Trigger | None = None
+
+
+class RecoverQuery(m.Scope):
+    budget: int | None = Field(default=None, ge=1, le=100_000)
+
+
+class ListQuery(m.Scope):
+    limit: int = Field(default=50, ge=1, le=1000)
+    offset: int = Field(default=0, ge=0, le=10_000_000)
+
+
+def _namespace(caller: Principal, state: ServerState, scope_in: m.Scope) -> str:
+    return str(caller.scope(state.memory, **scope_in.scope_args()).namespace)
+
+
+@router.get("/v1/sessions", response_model=SessionList, summary="Sessions")
+def list_sessions(
+    query: Annotated[ListQuery, Query()], caller: Caller, state: State
+) -> dict[str, Any]:
+    """Sessions of the namespace with checkpoints, most recent first."""
+    ns = _namespace(caller, state, query)
+    rows = state.memory.sessions.list(limit=query.limit, offset=query.offset, namespace=ns)
+    return {
+        "items": [
+            {"session_key": k, "checkpoints": n, "last_checkpoint_at": iso(at)} for k, n, at in rows
+        ],
+        "limit": query.limit,
+        "offset": query.offset,
+    }
+
+
+@router.post("/v1/sessions/{session_key}/track", response_model=CheckpointResult, summary="Track")
+def track(
+    session_key: SessionKey, body: TrackIn, scope_in: ScopeQuery, caller: Caller, state: State
+) -> dict[str, Any]:
+    """Note a prompt, a memory query and/or a remember; a periodic checkpoint falls due
+    every ``prompt_interval`` prompts or ``time_interval_s``."""
+    ns = _namespace(caller, state, scope_in)
+    written = state.memory.sessions.track(session_key, namespace=ns, **body.model_dump())
+    return {"checkpoint": None if written is None else written.to_dict()}
+
+
+@router.post(
+    "/v1/sessions/{session_key}/injected", response_model=InjectedOut, summary="Injected memories"
+)
+def injected(
+    session_key: SessionKey, body: InjectedIn, scope_in: ScopeQuery, caller: Caller, state: State
+) -> dict[str, Any]:
+    """Record the memories recall put in front of the session."""
+    ns = _namespace(caller, state, scope_in)
+    return {"added": state.memory.sessions.injected(session_key, body.memory_ids, namespace=ns)}
+
+
+@router.post(
+    "/v1/sessions/{session_key}/checkpoints", response_model=CheckpointResult, summary="Checkpoint"
+)
+def checkpoint(
+    session_key: SessionKey,
+    scope_in: ScopeQuery,
+    caller: Caller,
+    state: State,
+    body: Annotated[CheckpointIn | None, Body()] = None,
+) -> dict[str, Any]:
+    """Queue a checkpoint (an explicit one without a body); written once its debounce
+    window closes."""
+    ns = _namespace(caller, state, scope_in)
+    body = body or CheckpointIn()
+    written = state.memory.sessions.checkpoint(
+        session_key, body.trigger, context=body.context, namespace=ns
+    )
+    return {"checkpoint": None if written is None else written.to_dict()}
+
+
+@router.get(
+    "/v1/sessions/{session_key}/checkpoints", response_model=CheckpointList, summary="Checkpoints"
+)
+def checkpoints(
+    session_key: SessionKey,
+    query: Annotated[CheckpointQuery, Query()],
+    caller: Caller,
+    state: State,
+) -> dict[str, Any]:
+    """The session's stored checkpoints, newest first."""
+    ns = _namespace(caller, state, query)
+    rows = state.memory.sessions.checkpoints(
+        session_key, limit=query.limit, trigger=query.trigger, namespace=ns
+    )
+    return {"items": [c.to_dict() for c in rows]}
+
+
+@router.get("/v1/sessions/{session_key}/recover", response_model=RecoverOut, summary="Recover")
+def recover(
+    session_key: SessionKey, query: Annotated[RecoverQuery, Query()], caller: Caller, state: State
+) -> dict[str, Any]:
+    """The recovery digest: where the session was, newest first, within the budget."""
+    ns = _namespace(caller, state, query)
+    digest = state.memory.sessions.recover(session_key, budget=query.budget, namespace=ns)
+    return {"session_key": session_key, "digest": digest}
+
+
+@router.post("/v1/sessions/{session_key}/end", response_model=ScoreOut, summary="End and score")
+def end(
+    session_key: SessionKey,
+    scope_in: ScopeQuery,
+    caller: Caller,
+    state: State,
+    body: Annotated[EndIn | None, Body()] = None,
+) -> dict[str, Any]:
+    """Write the session_end checkpoint and score how well the injected memories
+    served the session (the body is optional)."""
+    ns = _namespace(caller, state, scope_in)
+    body = body or EndIn()
+    scored = state.memory.sessions.end(session_key, transcript=body.transcript, namespace=ns)
+    return scored.to_dict()
+
+
+@router.get("/v1/sessions/{session_key}/score", response_model=ScoreOut, summary="Score")
+def score(
+    session_key: SessionKey, scope_in: ScopeQuery, caller: Caller, state: State
+) -> dict[str, Any]:
+    """The session's continuity score, once it ended."""
+    ns = _namespace(caller, state, scope_in)
+    found = state.memory.sessions.score(session_key, namespace=ns)
+    if found is None:
+        raise NotFoundError(f"session {session_key!r} has not been scored; end it first")
+    return found.to_dict()

@@ -1,0 +1,138 @@
+"""``mem.browse``: what the dashboard (and any browsing surface) reads — the namespaces a
+key reaches, pages of memories filtered by type and quality, and the read-only settings
+that shape recall.
+
+Every verb is a read. Paging happens in the store (``LIMIT``/``OFFSET`` and a count), so a
+100k-memory namespace is browsed one page at a time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Protocol
+
+from engram.core import Part
+from engram.errors import EngramError, InvalidInputError
+from engram.filters import list_query
+from engram.records import MemoryType, Page
+from engram.validate import positive_int
+
+#: Seed 000's thumbs move ``quality`` in [-3, +3]: the dashboard's three quality bands.
+QUALITY_BANDS: dict[str, tuple[int | None, int | None]] = {
+    "positive": (1, None),
+    "neutral": (0, 0),
+    "negative": (None, -1),
+}
+
+#: The most memories one page may hold (the HTTP list route's own cap).
+MAX_PAGE = 1000
+
+
+class Reach(Protocol):
+    """Who is browsing: an API key's ``engram.keys.Principal`` fits."""
+
+    @property
+    def home(self) -> str | None:
+        """The caller's own namespace, if any."""
+        ...
+
+    def may_reach(self, namespace: str) -> bool:
+        """Whether the caller may read ``namespace``."""
+        ...
+
+
+class Browse(Part):
+    """Read-only views for browsing a store (``mem.browse``)."""
+
+    def namespaces(self, principal: Reach | None = None) -> list[dict[str, Any]]:
+        """``[{namespace, memories}]`` for the namespaces ``principal`` may reach (all of
+        them without one), sorted by name. A user's own ``user:<user>`` is listed even
+        while it is empty, so a new user has somewhere to start."""
+        core = self._core
+        core.check_open()
+        counts = core.store.memories.namespaces()
+        if principal is not None and principal.home is not None:
+            counts.setdefault(principal.home, 0)
+        return [
+            {"namespace": name, "memories": count}
+            for name, count in sorted(counts.items())
+            if principal is None or principal.may_reach(name)
+        ]
+
+    def memories(
+        self,
+        *,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+        type: str | None = None,
+        quality: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> Page:
+        """One page of a namespace's live memories, newest first: of one ``type`` and
+        one ``quality`` band (``positive`` > 0, ``neutral`` = 0, ``negative`` < 0) when
+        given. ``Page.total`` counts every match."""
+        core = self._core
+        core.check_open()
+        scope = core.scope(namespace, user_id, agent_id, run_id)
+        positive_int("limit", limit, upper=MAX_PAGE)
+        filters: dict[str, Any] = {}
+        if type is not None:
+            if type not in {t.value for t in MemoryType}:
+                kinds = ", ".join(t.value for t in MemoryType)
+                raise InvalidInputError(f"unknown memory type {type!r}; use one of: {kinds}")
+            filters["type"] = type
+        low, high = _band(quality)
+        query = replace(
+            list_query(scope, filters, limit, offset, False), min_quality=low, max_quality=high
+        )
+        memories = core.store.memories
+        records = memories.select(scope.namespace, query)
+        if offset == 0 and len(records) < limit:
+            return Page(records, limit=limit, offset=offset, total=len(records))
+        total = memories.count(scope.namespace, query=query)
+        return Page(records, limit=limit, offset=offset, total=total)
+
+    def settings(self) -> dict[str, Any]:
+        """The server-side settings that shape recall, for display: recall's top-k
+        (``[recall] limit``), the reranker, the embedding model and auto-mining
+        (``[pipeline] enabled``). Change them in the config file or ``ENGRAM_*``."""
+        core = self._core
+        core.check_open()
+        config = core.config
+        embedder = core.embedder
+        dimension = None
+        if embedder is not None:
+            try:
+                dimension = embedder.dimension
+            except EngramError:  # a remote embedder that cannot be reached right now
+                dimension = config.embedder.dimension
+        return {
+            "recall": {
+                "limit": config.recall.limit,
+                "strategy": config.recall.strategy,
+                "rerank": config.recall.rerank,
+                "rerank_top_n": config.recall.rerank_top_n,
+                "rerank_model": config.recall.rerank_model or None,
+            },
+            "embedder": {
+                "configured": config.embedder.name,
+                "name": embedder.name if embedder is not None else None,
+                "dimension": dimension,
+            },
+            "auto_mine": config.pipeline.enabled,
+        }
+
+
+def _band(quality: str | None) -> tuple[int | None, int | None]:
+    if quality is None:
+        return None, None
+    if quality not in QUALITY_BANDS:
+        bands = ", ".join(QUALITY_BANDS)
+        raise InvalidInputError(f"unknown quality band {quality!r}; use one of: {bands}")
+    return QUALITY_BANDS[quality]
+
+
+__all__ = ["MAX_PAGE", "QUALITY_BANDS", "Browse"]

@@ -1,0 +1,271 @@
+"""``engram org``: organisational memory (seed 002; FEATURES S4).
+
+Whoever runs the CLI has the store at hand, so they write as a human (``--author``,
+default the login name) unless ``--as-agent NAME --seniority LEVEL`` says an agent is
+writing. ``mem.org`` checks seed 002's write access and audits every write and refusal.
+"""
+
+from __future__ import annotations
+
+import getpass
+from typing import Any
+
+import click
+from rich.table import Table
+
+from engram.cli import render
+from engram.cli.common import Ctx, handle_errors, json_option
+from engram.org import CATEGORIES, SENIORITY, OrgAuditEntry, OrgFact, OrgFactAuthor
+from engram.records import iso
+
+
+def _author(a: OrgFactAuthor) -> dict[str, Any]:
+    return {"kind": a.kind, "id": a.id, "seniority": a.seniority, "role": a.role}
+
+
+def _fact(f: OrgFact) -> dict[str, Any]:
+    return {
+        "fact_id": f.fact_id,
+        "version": f.version,
+        "category": f.category,
+        "content": f.content,
+        "tags": list(f.tags),
+        "author": _author(f.author),
+        "reason": f.reason,
+        "retracted": f.retracted,
+        "supersedes": f.supersedes,
+        "created_at": iso(f.created_at),
+    }
+
+
+def _entry(e: OrgAuditEntry) -> dict[str, Any]:
+    return {
+        "id": e.id,
+        "at": iso(e.at),
+        "action": e.action,
+        "actor": _author(e.actor),
+        "category": e.category,
+        "fact_id": e.fact_id,
+        "version": e.version,
+        "reason": e.reason,
+        "detail": e.detail,
+    }
+
+
+def _who(author: str | None, as_agent: str | None, seniority: str | None) -> OrgFactAuthor:
+    if as_agent is not None:
+        if author is not None:
+            raise click.UsageError("give --author (a human) or --as-agent, not both")
+        if seniority is None:
+            raise click.UsageError("--as-agent needs --seniority")
+        return OrgFactAuthor("agent", as_agent, seniority)
+    if seniority is not None:
+        raise click.UsageError("--seniority goes with --as-agent NAME")
+    return OrgFactAuthor("human", author or getpass.getuser())
+
+
+def _author_options(fn: Any) -> Any:
+    fn = click.option("--seniority", type=click.Choice(SENIORITY), help="The agent's seniority.")(
+        fn
+    )
+    fn = click.option("--as-agent", help="Write as this agent (with --seniority).")(fn)
+    fn = click.option("--author", help="Write as this human (default: your login name).")(fn)
+    return fn
+
+
+def _facts_table(facts: list[OrgFact], empty: str) -> None:
+    if not facts:
+        render.console.print(empty, markup=False)
+        return
+    table = Table()
+    table.add_column("fact", overflow="fold", min_width=26)
+    for column in ("v", "category", "content", "tags", "author", "when"):
+        table.add_column(column, overflow="fold")
+    for f in facts:
+        who = f.author.id if f.author.kind == "human" else f"{f.author.id} ({f.author.role})"
+        table.add_row(
+            f.fact_id,
+            str(f.version),
+            f.category,
+            ("[retracted] " if f.retracted else "") + f.content,
+            ", ".join(f.tags),
+            who,
+            f.created_at.strftime("%Y-%m-%d %H:%M"),
+        )
+    render.console.print(table)
+
+
+def _show(facts: list[OrgFact], as_json: bool, empty: str) -> None:
+    if as_json:
+        render.emit_json([_fact(f) for f in facts])
+    else:
+        _facts_table(facts, empty)
+
+
+@click.group()
+def org() -> None:
+    """Organisational memory: core policies, ADRs, procedures, conventions; role-checked,
+    append-only and audited."""
+
+
+@org.command("policies")
+@json_option
+@click.pass_obj
+@handle_errors
+def policies(obj: Ctx, as_json: bool) -> None:
+    """The active core policies: they head every recall context."""
+    with obj.memory(must_exist=True, embedder=None) as mem:
+        found = mem.org.list_policies()
+    _show(found, as_json, "no core policies: `engram org write TEXT --category policy`")
+
+
+@org.command("list")
+@click.option("--category", "categories", multiple=True, type=click.Choice(CATEGORIES))
+@click.option("--all", "include_retracted", is_flag=True, help="Retracted facts too.")
+@json_option
+@click.pass_obj
+@handle_errors
+def list_(obj: Ctx, categories: tuple[str, ...], include_retracted: bool, as_json: bool) -> None:
+    """The current version of every org fact, oldest first."""
+    with obj.memory(must_exist=True, embedder=None) as mem:
+        found = mem.org.facts(
+            categories=list(categories) or None, include_retracted=include_retracted
+        )
+    _show(found, as_json, "no org facts yet")
+
+
+@org.command("write")
+@click.argument("content")
+@click.option("--category", required=True, type=click.Choice(CATEGORIES))
+@click.option("--fact-id", help="Write the next version of this fact.")
+@click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
+@click.option("--reason", help="Why (kept in the audit trail).")
+@_author_options
+@json_option
+@click.pass_obj
+@handle_errors
+def write(
+    obj: Ctx,
+    content: str,
+    category: str,
+    fact_id: str | None,
+    tags: tuple[str, ...],
+    reason: str | None,
+    author: str | None,
+    as_agent: str | None,
+    seniority: str | None,
+    as_json: bool,
+) -> None:
+    """Write an org fact, or the next version of --fact-id."""
+    who = _who(author, as_agent, seniority)
+    with obj.memory() as mem:
+        fact = mem.org.write(
+            content,
+            category=category,
+            author=who,
+            fact_id=fact_id,
+            tags=list(tags) or None,
+            reason=reason,
+        )
+    if as_json:
+        render.emit_json(_fact(fact))
+    else:
+        render.console.print(
+            f"wrote {fact.category} {fact.fact_id} version {fact.version}", markup=False
+        )
+
+
+@org.command("retract")
+@click.argument("fact_id")
+@click.option("--reason", help="Why (kept in the audit trail).")
+@_author_options
+@json_option
+@click.pass_obj
+@handle_errors
+def retract(
+    obj: Ctx,
+    fact_id: str,
+    reason: str | None,
+    author: str | None,
+    as_agent: str | None,
+    seniority: str | None,
+    as_json: bool,
+) -> None:
+    """Retract FACT_ID: a new version marked retracted; its history stays."""
+    who = _who(author, as_agent, seniority)
+    with obj.memory(must_exist=True, embedder=None) as mem:
+        fact = mem.org.retract(fact_id, author=who, reason=reason)
+    if as_json:
+        render.emit_json(_fact(fact))
+    else:
+        render.console.print(f"retracted {fact.fact_id} (version {fact.version})", markup=False)
+
+
+@org.command("query")
+@click.argument("text")
+@click.option("--category", "categories", multiple=True, type=click.Choice(CATEGORIES))
+@click.option("--tag", "tags", multiple=True, help="Only facts with all these tags.")
+@click.option("-k", "--limit", type=int, help="At most this many (default 5).")
+@json_option
+@click.pass_obj
+@handle_errors
+def query(
+    obj: Ctx,
+    text: str,
+    categories: tuple[str, ...],
+    tags: tuple[str, ...],
+    limit: int | None,
+    as_json: bool,
+) -> None:
+    """The org facts most related to TEXT, best first (the extended store on demand)."""
+    with obj.memory(must_exist=True) as mem:
+        found = mem.org.query(
+            text, categories=list(categories) or None, tags=list(tags) or None, limit=limit
+        )
+    _show(found, as_json, "no related org facts")
+
+
+@org.command("history")
+@click.argument("fact_id")
+@json_option
+@click.pass_obj
+@handle_errors
+def history(obj: Ctx, fact_id: str, as_json: bool) -> None:
+    """Every version of FACT_ID, oldest first."""
+    with obj.memory(must_exist=True, embedder=None) as mem:
+        found = mem.org.history(fact_id)
+    _show(found, as_json, "")
+
+
+@org.command("audit")
+@click.option("--fact-id", help="Only this fact's rows.")
+@click.option("--actor", help="Only this author's rows.")
+@click.option("-k", "--limit", default=100, show_default=True)
+@json_option
+@click.pass_obj
+@handle_errors
+def audit(obj: Ctx, fact_id: str | None, actor: str | None, limit: int, as_json: bool) -> None:
+    """The audit trail, newest first: writes, new versions, retractions, refusals."""
+    with obj.memory(must_exist=True, embedder=None) as mem:
+        rows = mem.org.audit(fact_id=fact_id, actor=actor, limit=limit)
+    if as_json:
+        render.emit_json([_entry(e) for e in rows])
+        return
+    if not rows:
+        render.console.print("the org audit is empty", markup=False)
+        return
+    table = Table()
+    for column in ("when", "action", "who", "role", "category", "fact", "v", "why"):
+        table.add_column(column, overflow="fold")
+    for e in rows:
+        table.add_row(
+            e.at.strftime("%Y-%m-%d %H:%M:%S"),
+            e.action,
+            e.actor.id,
+            e.actor.role,
+            e.category,
+            e.fact_id or "",
+            "" if e.version is None else str(e.version),
+            e.detail if e.action == "denied" else (e.reason or ""),
+        )
+    render.console.print(table)

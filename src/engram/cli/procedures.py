@@ -1,0 +1,174 @@
+"""``engram procedure``: procedures proposed from failures, and their SKILL.md files
+(seed 002's procedural memory; FEATURES S7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from engram.cli import render
+from engram.cli.common import Ctx, handle_errors, json_option, pasted_id
+from engram.procedures import Procedure, skill_markdown
+
+
+def _scope_options(fn: Any) -> Any:
+    fn = click.option("--agent", "agent_id", help="Agent id (namespace agent:<id> if alone).")(fn)
+    fn = click.option("--user", "user_id", help="User id (namespace user:<id>).")(fn)
+    fn = click.option("-n", "--namespace", help="Namespace (default: 'default').")(fn)
+    return fn
+
+
+def _show(p: Procedure) -> None:
+    stored = f"stored as {p.memory_id}" if p.memory_id else "not stored"
+    render.console.print(
+        f"[bold]{p.name}[/bold] (confidence {p.confidence:g}, {p.method}; {stored})"
+    )
+    render.console.print(skill_markdown(p), markup=False)
+    if p.skill_path:
+        render.console.print(f"SKILL.md written to {p.skill_path}", markup=False)
+
+
+@click.group()
+def procedure() -> None:
+    """Procedures proposed from failed tasks, stored as procedural memories."""
+
+
+@procedure.command("propose")
+@click.option("--task", required=True, help="What the agent was doing.")
+@click.option("--error", required=True, help="The error it failed with.")
+@click.option("--step", "steps", multiple=True, help="A step it tried (repeat, in order).")
+@click.option("--trace", help="A stack trace or log excerpt.")
+@click.option("--retries", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--turns", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--no-store", is_flag=True, help="Propose only; store nothing.")
+@click.option(
+    "--skill-dir",
+    type=click.Path(file_okay=False),
+    help="Also write <dir>/<name>/SKILL.md (default: [procedural] skill_md_directory).",
+)
+@_scope_options
+@json_option
+@click.pass_obj
+@handle_errors
+def propose(
+    obj: Ctx,
+    task: str,
+    error: str,
+    steps: tuple[str, ...],
+    trace: str | None,
+    retries: int,
+    turns: int,
+    no_store: bool,
+    skill_dir: str | None,
+    namespace: str | None,
+    user_id: str | None,
+    agent_id: str | None,
+    as_json: bool,
+) -> None:
+    """Turn a failed task into a procedure (LLM of [llm], else the offline template).
+    Stored only when its confidence reaches [procedural] min_confidence."""
+    failure: dict[str, Any] = {"task": task, "error": error, "steps": list(steps)}
+    failure |= {"trace": trace, "retries": retries, "turns": turns}
+    with obj.memory() as mem:
+        result = mem.procedures.propose(
+            failure,
+            store=not no_store,
+            skill_dir=skill_dir,
+            namespace=namespace,
+            user_id=user_id,
+            agent_id=agent_id,
+        )
+        floor = mem.config.procedural.min_confidence
+    if as_json:
+        render.emit_json(result.to_dict())
+        return
+    _show(result)
+    if result.memory_id is None and not no_store:
+        render.console.print(
+            f"discarded: confidence {result.confidence:g} is under min_confidence {floor:g}"
+        )
+
+
+@procedure.command("list")
+@_scope_options
+@click.option("-k", "--limit", default=50, show_default=True)
+@json_option
+@click.pass_obj
+@handle_errors
+def list_(
+    obj: Ctx,
+    namespace: str | None,
+    user_id: str | None,
+    agent_id: str | None,
+    limit: int,
+    as_json: bool,
+) -> None:
+    """Stored procedures, newest first."""
+    with obj.memory(must_exist=True) as mem:
+        items = mem.procedures.list(
+            limit=limit, namespace=namespace, user_id=user_id, agent_id=agent_id
+        )
+    if as_json:
+        render.emit_json({"items": [p.to_dict() for p in items]})
+        return
+    if not items:
+        render.console.print("no stored procedures")
+    for p in items:
+        render.console.print(f"{p.memory_id}  {p.name}  ({p.confidence:g})", markup=False)
+
+
+@procedure.command("show")
+@click.argument("memory_id")
+@_scope_options
+@json_option
+@click.pass_obj
+@handle_errors
+def show(
+    obj: Ctx,
+    memory_id: str,
+    namespace: str | None,
+    user_id: str | None,
+    agent_id: str | None,
+    as_json: bool,
+) -> None:
+    """A stored procedure, as its SKILL.md would read."""
+    with obj.memory(must_exist=True) as mem:
+        found = mem.procedures.get(
+            pasted_id(memory_id), namespace=namespace, user_id=user_id, agent_id=agent_id
+        )
+    if as_json:
+        render.emit_json(found.to_dict())
+        return
+    _show(found)
+
+
+@procedure.command("skill")
+@click.argument("memory_id")
+@click.argument("directory", type=click.Path(file_okay=False))
+@_scope_options
+@json_option
+@click.pass_obj
+@handle_errors
+def skill(
+    obj: Ctx,
+    memory_id: str,
+    directory: str,
+    namespace: str | None,
+    user_id: str | None,
+    agent_id: str | None,
+    as_json: bool,
+) -> None:
+    """Write a stored procedure as DIRECTORY/<name>/SKILL.md."""
+    with obj.memory(must_exist=True) as mem:
+        path = mem.procedures.write_skill(
+            pasted_id(memory_id),
+            directory,
+            namespace=namespace,
+            user_id=user_id,
+            agent_id=agent_id,
+        )
+    if as_json:
+        render.emit_json({"path": str(path)})
+        return
+    render.console.print(f"wrote {path}", markup=False)

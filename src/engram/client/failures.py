@@ -1,0 +1,98 @@
+"""``engram.api.errors`` in reverse: an error answer becomes the ``EngramError`` it was.
+
+The server answers every error with ``{"error": code, "detail": message}``; the code is
+the ``code`` of the library's exception class (``not_found``, ``invalid_input``,
+``injection_blocked``...), so the client raises that same class with the server's
+message. Codes the tree does not hold (``invalid_json``, ``payload_too_large``, a newer
+server's) fall back on the status: 401 ``AuthenticationError``, 403
+``PermissionDeniedError``, 404 ``NotFoundError``, 400/413/422 ``InvalidInputError``,
+501 ``CapabilityError``, 502 ``LlmError``, 503 ``EmbeddingError``; anything else is an
+``EngramError`` naming the status. Connection failures become
+``ServerConnectionError``.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+
+import httpx
+
+from engram.errors import (
+    AuthenticationError,
+    CapabilityError,
+    EmbeddingError,
+    EngramError,
+    InjectionBlocked,
+    InvalidInputError,
+    LlmError,
+    NotFoundError,
+    PermissionDeniedError,
+    ServerConnectionError,
+)
+
+#: The class of an error answer whose code the tree does not hold, by HTTP status.
+BY_STATUS: Mapping[int, type[EngramError]] = {
+    400: InvalidInputError,
+    401: AuthenticationError,
+    403: PermissionDeniedError,
+    404: NotFoundError,
+    413: InvalidInputError,
+    422: InvalidInputError,
+    501: CapabilityError,
+    502: LlmError,
+    503: EmbeddingError,
+}
+
+
+@functools.cache
+def by_code() -> Mapping[str, type[EngramError]]:
+    """Every class of the tree by its ``code`` (the most derived class wins a tie)."""
+    found: dict[str, type[EngramError]] = {}
+    pending: list[type[EngramError]] = [EngramError]
+    while pending:
+        cls = pending.pop(0)
+        found[cls.code] = cls
+        pending.extend(cls.__subclasses__())
+    return found
+
+
+def _body(response: httpx.Response) -> tuple[str | None, str, list[str]]:
+    """The answer's code, message and (for a blocked write) the scan's reasons."""
+    try:
+        data = response.json()
+    except ValueError:
+        data = None
+    if isinstance(data, dict) and isinstance(data.get("detail"), str):
+        code = data.get("error")
+        raw = data.get("reasons")
+        reasons = [str(r) for r in raw] if isinstance(raw, list) else []
+        return (code if isinstance(code, str) else None), data["detail"], reasons
+    text = response.text.strip()[:500] or response.reason_phrase
+    return None, text, []
+
+
+def from_response(response: httpx.Response) -> EngramError:
+    """The ``EngramError`` an error answer stands for, with the server's message."""
+    code, detail, reasons = _body(response)
+    cls = by_code().get(code) if code is not None else None
+    if cls is None or cls is EngramError:
+        cls = BY_STATUS.get(response.status_code)
+    if cls is None:
+        named = f" {code}" if code else ""
+        return EngramError(f"HTTP {response.status_code}{named}: {detail}")
+    if issubclass(cls, InjectionBlocked):
+        return cls(detail, reasons=tuple(reasons))
+    try:
+        return cls(detail)
+    except TypeError:  # a class whose constructor takes more than a message
+        return BY_STATUS.get(response.status_code, EngramError)(detail)
+
+
+def unreachable(request: httpx.Request, exc: httpx.TransportError, attempts: int) -> EngramError:
+    """A connection failure (after ``attempts`` tries) as ``ServerConnectionError``."""
+    tries = "" if attempts == 1 else f" (tried {attempts} times)"
+    return ServerConnectionError(
+        f"{request.method} {request.url} failed{tries}: {type(exc).__name__}: {exc}. "
+        "Check that engram serve is running at that address"
+    )

@@ -1,0 +1,280 @@
+"""The verbs of the parts ``jobs``, ``review`` and ``documents`` over HTTP, each
+written once as the ``Call`` it makes.
+
+They return the library's own records (``Job``, ``JobPage``, ``ReviewItem``,
+``Document``), and take the scope keywords (``namespace``, ``user_id``, ``agent_id``,
+``run_id``) like the library's verbs. The graph and the palace: ``graph_verbs``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from engram.api import documents_routes as docs
+from engram.api import jobs_routes as jobs_api
+from engram.api import review_routes as review_api
+from engram.client import decode
+from engram.client.call import Call, given, json_body, query_value, segment
+from engram.client.call import scope as ids
+from engram.errors import InvalidInputError
+from engram.jobs import Job, JobPage
+from engram.store.protocols.documents import Document
+from engram.store.protocols.review import ReviewItem
+
+
+# -- jobs ------------------------------------------------------------------------------
+def _job(data: Any) -> Job:
+    return decode.dataclass_of(Job, jobs_api.JobOut.model_validate(data))
+
+
+def _job_page(data: Any) -> JobPage:
+    out = jobs_api.JobList.model_validate(data)
+    items = tuple(decode.dataclass_of(Job, j) for j in out.items)
+    return JobPage(items, out.total, out.limit, out.offset)
+
+
+def jobs_list(
+    *,
+    status: str | None = None,
+    kind: str | None = None,
+    namespace: str | None = None,
+    user_id: str | None = None,
+    agent_id: str | None = None,
+    run_id: str | None = None,
+    limit: int = 100,
+    offset: int = 0,
+) -> Call[JobPage]:
+    """``GET /v1/jobs``: jobs, newest first (an admin key naming no scope: all)."""
+    params = {
+        **ids(namespace, user_id, agent_id, run_id),
+        **given(status=status, kind=kind),
+        "limit": query_value("limit", limit),
+        "offset": query_value("offset", offset),
+    }
+    return Call("GET", "/v1/jobs", _job_page, params=params)
+
+
+def jobs_get(
+    job_id: int,
+    *,
+    namespace: str | None = None,
+    user_id: str | None = None,
+    agent_id: str | None = None,
+    run_id: str | None = None,
+) -> Call[Job]:
+    """``GET /v1/jobs/{id}``: one job."""
+    params = ids(namespace, user_id, agent_id, run_id)
+    return Call("GET", f"/v1/jobs/{segment(job_id, 'job_id')}", _job, params=params)
+
+
+def jobs_retry(
+    job_id: int,
+    *,
+    namespace: str | None = None,
+    user_id: str | None = None,
+    agent_id: str | None = None,
+    run_id: str | None = None,
+) -> Call[Job]:
+    """``POST /v1/jobs/{id}/retry``: send a dead or waiting job back to the queue."""
+    params = ids(namespace, user_id, agent_id, run_id)
+    return Call("POST", f"/v1/jobs/{segment(job_id, 'job_id')}/retry", _job, params=params)
+
+
+def jobs_status(
+    *,
+    namespace: str | None = None,
+    user_id: str | None = None,
+    agent_id: str | None = None,
+    run_id: str | None = None,
+) -> Call[dict[str, Any]]:
+    """``GET /api/pipeline/status``: queue counts, the worker, the latest failure."""
+    params = ids(namespace, user_id, agent_id, run_id)
+    read = decode.model(jobs_api.PipelineStatus)
+    return Call("GET", "/api/pipeline/status", lambda d: read(d).model_dump(), params=params)
+
+
+# -- review ----------------------------------------------------------------------------
+def _item(data: Any) -> ReviewItem:
+    return decode.dataclass_of(ReviewItem, review_api.ReviewOut.model_validate(data))
+
+
+def _items(data: Any) -> list[ReviewItem]:
+    out = review_api.ReviewList.model_validate(data)
+    return [decode.dataclass_of(ReviewItem, i) for i in out.items]
+
+
+def _total(data: Any) -> int:
+    total = decode.as_dict(data).get("total")
+    if isinstance(total, bool) or not isinstance(total, int):
+        raise ValueError("a page's total is an integer")
+    return total
+
+
+def _status_param(status: str | None) -> str:
+    return "all" if status is None else status
+
+
+def review_list(
+    *,
+    status: str | None = "pending",
+    namespace: str | None = None,
+    user_id: str | None = None,
+    agent_id: str | None = None,
+    run_id: str | None = None,
+    limit: int = 100,
+    offset: int = 0,
+) -> Call[list[ReviewItem]]:
+    """``GET /v1/review``: held-back proposals, oldest first (``status=None``: all)."""
+    params = {
+        **ids(namespace, user_id, agent_id, run_id),
+        "status": _status_param(status),
+        "limit": query_value("limit", limit),
+        "offset": query_value("offset", offset),
+    }
+    return Call("GET", "/v1/review", _items, params=params)
+
+
+def review_count(
+    *,
+    status: str | None = "pending",
+    namespace: str | None = None,
+    user_id: str | None = None,
+    agent_id: str | None = None,
+    run_id: str | None = None,
+) -> Call[int]:
+    """How many review items have ``status`` (the ``total`` of ``GET /v1/review``)."""
+    params = {**ids(namespace, user_id, agent_id, run_id), "status": _status_param(status)}
+    return Call("GET", "/v1/review", _total, params={**params, "limit": 1})
+
+
+def review_get(
+    item_id: int,
+    *,
+    namespace: str | None = None,
+    user_id: str | None = None,
+    agent_id: str | None = None,
+    run_id: str | None = None,
+) -> Call[ReviewItem]:
+    """``GET /v1/review/{id}``: one review item."""
+    params = ids(namespace, user_id, agent_id, run_id)
+    return Call("GET", f"/v1/review/{segment(item_id, 'item_id')}", _item, params=params)
+
+
+def _resolve(verb: str, item_id: int, note: str | None, scope: dict[str, Any]) -> Call[ReviewItem]:
+    path = f"/v1/review/{segment(item_id, 'item_id')}/{verb}"
+    return Call("POST", path, _item, params=scope, body=json_body(given(note=note)))
+
+
+def review_approve(
+    item_id: int,
+    *,
+    note: str | None = None,
+    namespace: str | None = None,
+    user_id: str | None = None,
+    agent_id: str | None = None,
+    run_id: str | None = None,
+) -> Call[ReviewItem]:
+    """``POST /v1/review/{id}/approve``: apply the proposal (the server records the
+    acting key as the reviewer)."""
+    return _resolve("approve", item_id, note, ids(namespace, user_id, agent_id, run_id))
+
+
+def review_reject(
+    item_id: int,
+    *,
+    note: str | None = None,
+    namespace: str | None = None,
+    user_id: str | None = None,
+    agent_id: str | None = None,
+    run_id: str | None = None,
+) -> Call[ReviewItem]:
+    """``POST /v1/review/{id}/reject``: drop the proposal."""
+    return _resolve("reject", item_id, note, ids(namespace, user_id, agent_id, run_id))
+
+
+# -- documents -------------------------------------------------------------------------
+def _document(data: Any) -> Document:
+    return decode.dataclass_of(Document, docs.DocumentOut.model_validate(data))
+
+
+def _documents(data: Any) -> list[Document]:
+    out = docs.DocumentList.model_validate(data)
+    return [decode.dataclass_of(Document, d) for d in out.items]
+
+
+def _read_file(path: str | os.PathLike[str]) -> str:
+    """A local text file's content: the server never reads its own files for a caller."""
+    try:
+        return Path(os.fspath(path)).expanduser().read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError, TypeError, ValueError) as exc:
+        raise InvalidInputError(f"path must be a readable UTF-8 text file: {exc}") from None
+
+
+def documents_ingest(
+    text: str | None = None,
+    *,
+    path: str | os.PathLike[str] | None = None,
+    url: str | None = None,
+    title: str | None = None,
+    namespace: str | None = None,
+    user_id: str | None = None,
+    agent_id: str | None = None,
+    run_id: str | None = None,
+) -> Call[Document]:
+    """``POST /v1/documents``: queue a text, a local file (read here and sent as text)
+    or an http(s) URL (fetched by the server's worker)."""
+    if path is not None and text is None and url is None:
+        text = _read_file(path)
+    elif path is not None:
+        raise InvalidInputError("pass exactly one of text, path or url")
+    body = {**ids(namespace, user_id, agent_id, run_id), **given(text=text, url=url, title=title)}
+    return Call("POST", "/v1/documents", _document, body=json_body(body))
+
+
+def documents_get(
+    document_id: str,
+    *,
+    namespace: str | None = None,
+    user_id: str | None = None,
+    agent_id: str | None = None,
+    run_id: str | None = None,
+) -> Call[Document]:
+    """``GET /v1/documents/{id}``: one document and its status."""
+    params = ids(namespace, user_id, agent_id, run_id)
+    path = f"/v1/documents/{segment(document_id, 'document_id')}"
+    return Call("GET", path, _document, params=params)
+
+
+def documents_list(
+    *,
+    status: str | None = None,
+    namespace: str | None = None,
+    user_id: str | None = None,
+    agent_id: str | None = None,
+    run_id: str | None = None,
+    limit: int = 100,
+    offset: int = 0,
+) -> Call[list[Document]]:
+    """``GET /v1/documents``: documents, newest first."""
+    params = {
+        **ids(namespace, user_id, agent_id, run_id),
+        **given(status=status),
+        "limit": query_value("limit", limit),
+        "offset": query_value("offset", offset),
+    }
+    return Call("GET", "/v1/documents", _documents, params=params)
+
+
+def documents_count(
+    *,
+    status: str | None = None,
+    namespace: str | None = None,
+    user_id: str | None = None,
+    agent_id: str | None = None,
+    run_id: str | None = None,
+) -> Call[int]:
+    """How many documents the namespace holds (the ``total`` of ``GET /v1/documents``)."""
+    params = {**ids(namespace, user_id, agent_id, run_id), **given(status=status), "limit": 1}
+    return Call("GET", "/v1/documents", _total, params=params)

@@ -1,0 +1,143 @@
+"""``mem.erasure``: audited bulk erase of a namespace or of the memories a filter picks
+(issue 14).
+
+An erase is a hard delete, as a person asking for their data to be erased expects
+(GDPR-style): the memories go with their vectors, keyword and hint index entries,
+history, feedback, jobs and review items; an erase of a whole namespace also takes its
+transcripts, documents, graph, palace and runs. What stays is one ``erase_audit`` row
+per erase (who, when, namespace, filters, counts), which no erase deletes. Tombstones
+(``Memory.delete``) stay the everyday, reversible-by-history way to forget one memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engram.core import Part, Scope
+from engram.errors import InvalidInputError
+from engram.filters import described, list_query
+from engram.records import utcnow
+from engram.store.protocols import EraseAudit, ListQuery
+from engram.validate import no_nul, offset_value, positive_int, type_name
+
+__all__ = ["EraseResult", "Erasure"]
+
+#: Memory ids read per page while collecting what a filtered erase removes.
+PAGE = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class EraseResult:
+    """What an erase removed (or, with ``dry_run``, would remove)."""
+
+    namespace: str
+    memories: int
+    """Memories erased, live and tombstoned (with ``dry_run``: that would be)."""
+    whole_namespace: bool
+    dry_run: bool
+    filters: dict[str, Any]
+    audit: EraseAudit | None
+    """The audit row written (None for a dry run)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "namespace": self.namespace,
+            "memories": self.memories,
+            "whole_namespace": self.whole_namespace,
+            "dry_run": self.dry_run,
+            "filters": dict(self.filters),
+            "audit": None if self.audit is None else self.audit.to_dict(),
+        }
+
+
+def _actor(actor: object) -> str | None:
+    if actor is None:
+        return None
+    if not isinstance(actor, str):
+        raise InvalidInputError(f"actor must be a string, got {type_name(actor)}")
+    return no_nul("actor", actor)
+
+
+class Erasure(Part):
+    """Audited hard deletes: ``erase`` and the ``audit`` log that survives them."""
+
+    def erase(
+        self,
+        *,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+        filters: Mapping[str, Any] | None = None,
+        dry_run: bool = False,
+        actor: str | None = None,
+    ) -> EraseResult:
+        """Erase for good every memory of a namespace, or those ``filters`` pick (the
+        native grammar of ``get_all``: record fields, ``tags``, ``metadata.<key>``), and
+        record who did it in the erase audit. ``dry_run=True`` counts and changes
+        nothing. Ids narrower than the namespace (``agent_id`` within ``user:alice``)
+        narrow the erase to their memories, as in ``get_all``."""
+        core = self._core
+        core.check_open()
+        if not isinstance(dry_run, bool):
+            raise InvalidInputError(f"dry_run must be true or false, got {type_name(dry_run)}")
+        who = _actor(actor)
+        if namespace is None and user_id is None and agent_id is None and run_id is None:
+            raise InvalidInputError(
+                "erase needs its target named: namespace=, user_id=, agent_id= or run_id= "
+                "(to erase the default namespace, pass namespace='default')"
+            )
+        scope = core.scope(namespace, user_id, agent_id, run_id)
+        query = list_query(scope, filters, PAGE, 0, include_deleted=True)
+        whole = query == ListQuery(limit=PAGE, include_deleted=True)
+        shown = described(scope, filters)
+        store = core.store
+        if dry_run:
+            count = store.memories.count(scope.namespace, query=query)
+            return EraseResult(scope.namespace, count, whole, True, shown, None)
+        ids = None if whole else self._ids(scope, query)
+        audit = store.erase.erase(scope.namespace, ids, actor=who, filters=shown, now=utcnow())
+        if core.index is not None:
+            core.index.invalidate(scope.namespace)
+        return EraseResult(scope.namespace, audit.memories, whole, False, shown, audit)
+
+    def _ids(self, scope: Scope, query: ListQuery) -> list[str]:
+        memories = self._core.store.memories
+        ids: list[str] = []
+        while True:
+            page = memories.select(scope.namespace, replace(query, offset=len(ids)))
+            ids.extend(r.id for r in page)
+            if len(page) < query.limit:
+                return ids
+
+    def erase_everything(self, *, actor: str | None = None) -> list[EraseResult]:
+        """Erase every namespace of the store (mem0's ``reset``), one audited erase per
+        namespace; the audit rows stay."""
+        core = self._core
+        core.check_open()
+        who = _actor(actor)
+        return [self.erase(namespace=ns, actor=who) for ns in core.store.erase.namespaces()]
+
+    def audit(
+        self,
+        *,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+        all_namespaces: bool = False,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[EraseAudit]:
+        """The erase audit of a namespace (or of every one), newest first."""
+        core = self._core
+        core.check_open()
+        target = None if all_namespaces else core.scope(namespace, user_id, agent_id, run_id)
+        return core.store.erase.audit(
+            None if target is None else target.namespace,
+            limit=positive_int("limit", limit, upper=10_000),
+            offset=offset_value(offset),
+        )

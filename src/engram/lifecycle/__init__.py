@@ -1,0 +1,412 @@
+"""``mem.lifecycle``: consolidation with dual-mode archival, retention and its sweep
+(seed 002, seed 004; FEATURES S8, S9).
+
+- ``consolidate``: a namespace (an agent's store) holding more than
+  ``max_memories_per_agent`` live memories has its oldest ones folded, per category, into
+  summary memories. Each group is classified dense or sparse (``density``): dense groups
+  get an extractive summary, sparse ones an abstractive (LLM) one. The originals move
+  to the archive, out of recall but kept whole; the archival index maps each original to
+  its summary, and ``restore`` brings originals back exactly (ids and content).
+- ``retention``: one sweep of the retention worker (``retention.sweep``).
+- ``upkeep``: what ``engram serve`` runs on its schedule: consolidation every
+  ``consolidation_interval`` and a sweep every ``retention_interval_s``.
+
+Time comes from ``self.clock``, so tests (and the year simulation) move it by hand.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from engram.core import Core, Part
+from engram.errors import InvalidInputError, NotFoundError
+from engram.lifecycle import archival
+from engram.lifecycle.density import Density, classify_group
+from engram.lifecycle.retention import CATEGORIES, STEPS, SweepReport, resolve, sweep
+from engram.records import MemoryRecord, MemoryType, iso, utcnow
+from engram.schedule import run_every
+from engram.store.protocols import ListQuery
+from engram.store.protocols.lifecycle import ANY_CATEGORY, ArchiveEntry
+from engram.validate import build_record, memory_id_value, positive_int
+
+__all__ = [
+    "CATEGORIES_AND_ANY",
+    "INTERVALS",
+    "STEPS",
+    "ArchiveEntry",
+    "ConsolidationResult",
+    "Lifecycle",
+    "SweepReport",
+]
+
+
+#: seed 002's ConsolidationInterval; NEVER is None.
+INTERVALS: dict[str, timedelta | None] = {
+    "hourly": timedelta(hours=1),
+    "daily": timedelta(days=1),
+    "weekly": timedelta(weeks=1),
+    "never": None,
+}
+#: The categories a retention rule names, and ``*`` (uncategorised / the default).
+CATEGORIES_AND_ANY = (*CATEGORIES, ANY_CATEGORY)
+#: Tag of every summary memory consolidation writes.
+SUMMARY_TAG = "consolidated"
+ACTOR = "engram-lifecycle"
+
+
+@dataclass(frozen=True, slots=True)
+class ConsolidationResult:
+    """seed 002's ConsolidationResult: the summaries written and the archival index
+    (original id -> archive row and summary) of what was archived."""
+
+    at: datetime
+    summaries: tuple[str, ...] = ()
+    archival_index: tuple[ArchiveEntry, ...] = ()
+    modes: dict[str, str] = field(default_factory=dict)
+    """summary id -> ``abstractive`` or ``extractive``."""
+
+    @property
+    def archived(self) -> int:
+        """Originals moved to the archive."""
+        return len(self.archival_index)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "at": iso(self.at),
+            "archived": self.archived,
+            "summaries": list(self.summaries),
+            "modes": dict(self.modes),
+            "archival_index": [e.to_dict() for e in self.archival_index],
+        }
+
+
+def _groups(records: Sequence[MemoryRecord], size: int) -> list[list[MemoryRecord]]:
+    by_category: dict[str, list[MemoryRecord]] = {}
+    for record in records:  # oldest first
+        key = "" if record.category is None else str(record.category)
+        by_category.setdefault(key, []).append(record)
+    out: list[list[MemoryRecord]] = []
+    for key in sorted(by_category):
+        group = by_category[key]
+        out.extend(group[i : i + size] for i in range(0, len(group), size))
+    return out
+
+
+class Lifecycle(Part):
+    """Consolidation, archival and restore, retention rules and the retention sweep."""
+
+    def __init__(self, core: Core) -> None:
+        super().__init__(core)
+        self.clock: Callable[[], datetime] = utcnow
+        """Where the time comes from: UTC now, or a test's hand-moved clock."""
+        self._consolidated_at: datetime | None = None
+        self._swept_at: datetime | None = None
+        # One round at a time: the server's schedule and a hand-run call must not fold
+        # the same originals twice.
+        self._round = threading.Lock()
+
+    # -- consolidation ------------------------------------------------------------------
+    def consolidate(
+        self,
+        *,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+    ) -> ConsolidationResult:
+        """Archive the oldest live memories of every namespace over
+        ``max_memories_per_agent`` (of one, when a namespace or id is given) into
+        summary memories, so each ends at or under the cap."""
+        core = self._core
+        core.check_open()
+        if namespace is None and user_id is None and agent_id is None:
+            namespaces = sorted(core.store.memories.namespaces())
+        else:
+            namespaces = [core.scope(namespace, user_id, agent_id, None).namespace]
+        now = self.clock()
+        summaries: list[str] = []
+        index: list[ArchiveEntry] = []
+        modes: dict[str, str] = {}
+        with self._round:
+            for ns in namespaces:
+                for summary, mode, entries in self._consolidate_namespace(ns, now):
+                    summaries.append(summary)
+                    modes[summary] = mode
+                    index.extend(entries)
+            self._consolidated_at = now
+        return ConsolidationResult(now, tuple(summaries), tuple(index), modes)
+
+    def _plan(self, namespace: str) -> list[list[MemoryRecord]]:
+        """The groups to fold so the namespace ends at or under the cap."""
+        store = self._core.store
+        settings = self._core.config.lifecycle
+        cap = settings.max_memories_per_agent
+        live = store.memories.count(namespace)
+        if live <= cap:
+            return []
+        take = live - cap
+        groups: list[list[MemoryRecord]] = []
+        for _ in range(20):  # each round adds what the summaries themselves cost
+            oldest = store.memories.select(
+                namespace, ListQuery(newest_first=False, limit=min(take, live))
+            )
+            groups = [g for g in _groups(oldest, settings.group_size) if len(g) > 1]
+            folded = sum(len(g) for g in groups)
+            after = live - folded + len(groups)
+            if after <= cap or take >= live:
+                break
+            take += after - cap
+        return groups
+
+    def _consolidate_namespace(
+        self, namespace: str, now: datetime
+    ) -> list[tuple[str, str, list[ArchiveEntry]]]:
+        core = self._core
+        settings = core.config.lifecycle
+        out: list[tuple[str, str, list[ArchiveEntry]]] = []
+        for group in self._plan(namespace):
+            texts = [r.content for r in group]
+            dense = settings.dual_mode and (
+                classify_group(texts, settings.dense_threshold) is Density.DENSE
+            )
+            if dense:
+                mode, method = archival.EXTRACTIVE, "extractive"
+                text = archival.extractive(
+                    texts, max_facts=settings.max_facts, max_chars=settings.summary_max_chars
+                )
+            else:
+                made = archival.abstractive(
+                    core.llm(),
+                    texts,
+                    max_facts=settings.max_facts,
+                    max_chars=settings.summary_max_chars,
+                )
+                mode, method, text = archival.ABSTRACTIVE, made.method, made.text
+            first = group[0]
+            summary = build_record(
+                text,
+                namespace=namespace,
+                max_chars=max(core.config.max_content_chars, len(text)),
+                user_id=first.user_id,
+                agent_id=first.agent_id,
+                type=MemoryType.SEMANTIC.value,
+                category=None if first.category is None else str(first.category),
+                tags=[SUMMARY_TAG],
+                metadata={
+                    "consolidated": {
+                        "mode": mode,
+                        "method": method,
+                        "originals": [r.id for r in group],
+                        "from": iso(group[0].created_at),
+                        "to": iso(group[-1].created_at),
+                    }
+                },
+                who=ACTOR,
+                created_at=now,
+            )
+            with core.store.transaction():
+                summary = core.store.memories.insert([summary], actor=ACTOR)[0].record
+                entries = core.store.lifecycle.archive(
+                    namespace, group, summary_id=summary.id, mode=mode, now=now
+                )
+            if core.index is not None:
+                for record in group:
+                    core.index.removed(namespace, record.id)
+            core.embed_and_store([summary])
+            out.append((summary.id, mode, entries))
+        return out
+
+    # -- the archive --------------------------------------------------------------------
+    def archived(
+        self,
+        *,
+        summary_id: str | None = None,
+        limit: int = 100,
+        offset: int = 0,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+    ) -> list[ArchiveEntry]:
+        """The archival index (original -> summary), newest first; of one summary when
+        ``summary_id`` is given."""
+        core = self._core
+        core.check_open()
+        scope = core.scope(namespace, user_id, agent_id, None)
+        if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
+            raise InvalidInputError(f"offset must be a non-negative integer, got {offset!r}")
+        return core.store.lifecycle.entries(
+            scope.namespace,
+            summary_id=None if summary_id is None else memory_id_value(summary_id),
+            limit=positive_int("limit", limit),
+            offset=offset,
+        )
+
+    def restore(
+        self,
+        memory_id: str,
+        *,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+    ) -> list[MemoryRecord]:
+        """Bring archived originals back into recall, exactly as they were (id, content,
+        times): one original by its id, or every original of a summary by the summary's
+        id. A summary left with no archived originals is deleted. ``NotFoundError`` when
+        the id is neither."""
+        core = self._core
+        core.check_open()
+        scope = core.scope(namespace, user_id, agent_id, None)
+        key = memory_id_value(memory_id)
+        lifecycle = core.store.lifecycle
+        mine = lifecycle.entries(scope.namespace, original_id=key, limit=1)
+        if mine:
+            ids, summary_id = [key], mine[0].summary_id
+        else:
+            members = lifecycle.entries(scope.namespace, summary_id=key, limit=1_000_000)
+            if not members:
+                raise NotFoundError(
+                    f"{key!r} is neither an archived memory nor a summary in namespace "
+                    f"{scope.namespace!r}; `engram lifecycle status` lists the archive"
+                )
+            ids, summary_id = [e.original_id for e in members], key
+        restored: list[MemoryRecord] = []
+        for original_id in ids:
+            with core.store.transaction():
+                record = lifecycle.take(scope.namespace, original_id)
+                if record is None:
+                    continue
+                result = core.store.memories.insert([record], actor=ACTOR)[0]
+                if not result.created:
+                    raise InvalidInputError(
+                        f"cannot restore {original_id!r}: memory {result.record.id!r} with "
+                        "the same content is live; delete it first (the archive is unchanged)"
+                    )
+            restored.append(result.record)
+        core.embed_and_store(restored)
+        if not lifecycle.entries(scope.namespace, summary_id=summary_id, limit=1):
+            summary = core.store.memories.get(scope.namespace, summary_id)
+            if summary is not None:
+                core.store.memories.delete(scope.namespace, summary_id, actor=ACTOR)
+                if core.index is not None:
+                    core.index.removed(scope.namespace, summary_id)
+        return restored
+
+    # -- retention ----------------------------------------------------------------------
+    def set_retention(
+        self,
+        days: int | None,
+        *,
+        category: str | None = None,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+    ) -> dict[str, int | None]:
+        """Set the agent's (namespace's) retention for ``category`` (its global default
+        when None) to ``days``, or clear it with None; returns the effective rules."""
+        core = self._core
+        core.check_open()
+        scope = core.scope(namespace, user_id, agent_id, None)
+        if category is not None and category not in CATEGORIES:
+            raise InvalidInputError(
+                f"category must be one of {', '.join(CATEGORIES)}, got {category!r}"
+            )
+        if days is not None:
+            days = positive_int("days", days)
+        core.store.lifecycle.set_override(scope.namespace, category or ANY_CATEGORY, days)
+        return self.rules(namespace=scope.namespace)
+
+    def rules(
+        self,
+        *,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+    ) -> dict[str, int | None]:
+        """The effective retention days per category (``*`` = uncategorised) of the
+        namespace, resolved in seed 002's order; None = forever."""
+        core = self._core
+        core.check_open()
+        scope = core.scope(namespace, user_id, agent_id, None)
+        agent = core.store.lifecycle.overrides().get(scope.namespace, {})
+        settings = core.config.lifecycle
+        out: dict[str, int | None] = {c: resolve(c, agent, settings) for c in CATEGORIES}
+        out[ANY_CATEGORY] = resolve(None, agent, settings)
+        return out
+
+    def retention(self) -> SweepReport:
+        """One retention sweep over every namespace: expiry by the rules, then seed
+        004's graph links, embeddings, tombstones, history, completed and dead jobs."""
+        core = self._core
+        core.check_open()
+        now = self.clock()
+        store = core.store
+        namespaces = sorted(set(store.memories.namespaces()) | set(store.lifecycle.counts()))
+
+        def removed(ns: str, ids: list[str]) -> None:
+            if core.index is not None:
+                for memory_id in ids:
+                    core.index.removed(ns, memory_id)
+
+        with self._round:
+            report = sweep(store.lifecycle, namespaces, core.config.lifecycle, now, removed=removed)
+            self._swept_at = now
+        return report
+
+    # -- the schedule -------------------------------------------------------------------
+    def due(self) -> dict[str, bool]:
+        """Which scheduled round falls due now: ``consolidation``, ``retention``."""
+        now = self.clock()
+        settings = self._core.config.lifecycle
+        every = INTERVALS[settings.consolidation_interval]
+        sweep_every = timedelta(seconds=settings.retention_interval_s)
+        return {
+            "consolidation": every is not None
+            and (self._consolidated_at is None or now - self._consolidated_at >= every),
+            "retention": self._swept_at is None or now - self._swept_at >= sweep_every,
+        }
+
+    def upkeep(self) -> tuple[ConsolidationResult | None, SweepReport | None]:
+        """One round of ``engram serve``'s schedule: consolidate when the
+        consolidation interval has passed, sweep when the retention interval has."""
+        due = self.due()
+        done = self.consolidate() if due["consolidation"] else None
+        swept = self.retention() if due["retention"] else None
+        return done, swept
+
+    def run_upkeep(self, stop: threading.Event, *, interval_s: float = 60.0) -> None:
+        """Call ``upkeep`` at once and then every ``interval_s`` until ``stop`` is set
+        (a thread's body; a failing round is logged and the next one runs)."""
+        run_every(self.upkeep, stop, interval_s, "lifecycle upkeep")
+
+    def status(
+        self,
+        *,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+    ) -> dict[str, Any]:
+        """Store size (rows per table, live / tombstoned / archived memories), the
+        namespace's archive and rules, and the schedule."""
+        core = self._core
+        core.check_open()
+        scope = core.scope(namespace, user_id, agent_id, None)
+        settings = core.config.lifecycle
+        return {
+            "namespace": scope.namespace,
+            "live": core.store.memories.count(scope.namespace),
+            "archived": core.store.lifecycle.counts(scope.namespace).get(scope.namespace, 0),
+            "max_memories_per_agent": settings.max_memories_per_agent,
+            "rules": self.rules(namespace=scope.namespace),
+            "sizes": core.store.lifecycle.sizes(),
+            "consolidation_interval": settings.consolidation_interval,
+            "retention_interval_s": settings.retention_interval_s,
+            "last_consolidation": None
+            if self._consolidated_at is None
+            else iso(self._consolidated_at),
+            "last_retention": None if self._swept_at is None else iso(self._swept_at),
+            "due": self.due(),
+        }

@@ -1,0 +1,122 @@
+"""The lifecycle MCP tools (FEATURES S8; seed 002's deterministic restore):
+``archived_memories`` and ``restore_memory``, a thin translation of ``mem.lifecycle``.
+
+Consolidation folds an agent's oldest memories into summaries (tagged ``consolidated``);
+an agent that finds a summary too thin lists what it replaced and restores the originals
+by id, "bypassing semantic search" as seed 002 puts it. Both work in the caller's own
+namespace. Consolidating and sweeping retention change every namespace and are an
+admin's, so they are not tools (``engram lifecycle``, the admin HTTP routes).
+
+No ``from __future__ import annotations``: the SDK builds each tool's schema from its
+evaluated signature.
+"""
+
+from collections.abc import Callable
+from typing import Annotated, Any, Protocol, TypeVar
+
+from mcp.types import ToolAnnotations
+from pydantic import BaseModel, Field
+
+from engram.memory import Memory
+from engram.records import iso
+
+T = TypeVar("T")
+
+LIFECYCLE_TOOL_NAMES = ("archived_memories", "restore_memory")
+
+MemoryIdArg = Annotated[
+    str, Field(min_length=1, max_length=200, description="An archived memory's or a summary's id.")
+]
+
+
+class Call(Protocol):
+    """``create_mcp_server``'s runner (see ``palace_tools.Call``)."""
+
+    async def __call__(self, fn: Callable[[str], T]) -> T: ...
+
+
+class ArchivedMemory(BaseModel):
+    """One entry of the archival index: an original and the summary that replaced it."""
+
+    original_id: str
+    summary_id: str
+    mode: str = Field(description="abstractive (LLM summary) or extractive (verbatim).")
+    original_created_at: str
+
+
+class ArchivedList(BaseModel):
+    """The archival index, newest first."""
+
+    items: list[ArchivedMemory]
+
+
+class RestoredMemory(BaseModel):
+    """A memory back in recall, exactly as it was archived."""
+
+    id: str
+    content: str
+    created_at: str
+
+
+class Restored(BaseModel):
+    """The memories restored."""
+
+    restored: list[RestoredMemory]
+
+
+def lifecycle_tools(
+    memory: Memory, call: Call
+) -> dict[str, tuple[Callable[..., Any], ToolAnnotations]]:
+    """The lifecycle tools over ``memory``, each with its MCP annotations."""
+
+    async def archived_memories(
+        summary_id: Annotated[
+            str | None,
+            Field(max_length=200, description="Only the originals of this summary."),
+        ] = None,
+        limit: Annotated[int, Field(ge=1, le=200)] = 50,
+    ) -> ArchivedList:
+        """Call when a summary memory (tagged consolidated) is too thin: lists the
+        memories consolidation archived in its place (kept whole), newest first."""
+
+        def run(ns: str) -> ArchivedList:
+            entries = memory.lifecycle.archived(summary_id=summary_id, limit=limit, namespace=ns)
+            return ArchivedList(
+                items=[
+                    ArchivedMemory(
+                        original_id=e.original_id,
+                        summary_id=e.summary_id,
+                        mode=e.mode,
+                        original_created_at=iso(e.original_created_at),
+                    )
+                    for e in entries
+                ]
+            )
+
+        return await call(run)
+
+    async def restore_memory(memory_id: MemoryIdArg) -> Restored:
+        """Call to bring an archived memory back into recall exactly as it was, or,
+        given a summary's id (tagged consolidated), every original it replaced."""
+
+        def run(ns: str) -> Restored:
+            records = memory.lifecycle.restore(memory_id, namespace=ns)
+            return Restored(
+                restored=[
+                    RestoredMemory(id=r.id, content=r.content, created_at=iso(r.created_at))
+                    for r in records
+                ]
+            )
+
+        return await call(run)
+
+    return {
+        "archived_memories": (
+            archived_memories,
+            ToolAnnotations(read_only_hint=True, open_world_hint=False),
+        ),
+        "restore_memory": (
+            restore_memory,
+            ToolAnnotations(read_only_hint=False, idempotent_hint=True, open_world_hint=False),
+        ),
+    }

@@ -1,0 +1,70 @@
+"""How ``Memory`` gets its parts (``mem.keys``, ``mem.graph``, ``mem.sessions`` ...).
+
+Each concern's part is built over the one shared ``Core``. The few things one part needs
+from another are handed in here as callables, so parts never import each other (the
+layer rule in tests/test_architecture.py) and this is the one place that says how they
+connect.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engram.admin import Admin
+from engram.agents import Agents
+from engram.backend import Backend
+from engram.browse import Browse
+from engram.core import Core
+from engram.documents import Documents
+from engram.erasure import Erasure
+from engram.graph import Graph
+from engram.health import Health
+from engram.inject import Inject
+from engram.jobs import Jobs
+from engram.keys import Keys
+from engram.lifecycle import Lifecycle
+from engram.maintenance import Maintenance
+from engram.org import Org
+from engram.palace import Palace
+from engram.procedures import Procedures
+from engram.review import Review
+from engram.runs import Runs
+from engram.sessions import Sessions
+from engram.sessions.redact import redact
+from engram.shared import Shared
+from engram.transcripts import Transcripts
+
+if TYPE_CHECKING:
+    from engram.memory import Memory
+
+
+def attach(mem: Memory, core: Core) -> None:
+    """Give ``mem`` its parts, all over ``core``."""
+    mem.keys = Keys(core)
+    mem.transcripts = Transcripts(core)
+    mem.admin = Admin(core)
+    mem.graph = Graph(core)
+    mem.review = Review(core)
+    mem.jobs = Jobs(core)
+    mem.documents = Documents(core)
+    mem.palace = Palace(core)
+    mem.runs = Runs(core)
+    mem.sessions = Sessions(
+        core,
+        # seed 004: a session's useful memories confirm their aspects in the graph.
+        lambda ids, ns, at: mem.graph.aspect_feedback(ids, namespace=ns, now=at),
+        # seed 002: an agent's session-level memories end with its session.
+        lambda agent, key, ns: mem.agents.end_session(agent, key, namespace=ns),
+    )
+    mem.health = Health(core)
+    mem.browse = Browse(core)
+    mem.erasure = Erasure(core)
+    mem.lifecycle = Lifecycle(core)
+    # Maintenance's retention-sweep repair runs the lifecycle's sweep.
+    mem.maintenance = Maintenance(core, lambda: mem.lifecycle.retention().total)
+    mem.backend = Backend(core)
+    mem.agents = Agents(core)
+    mem.shared = Shared(core)
+    mem.org = Org(core, mem.keys.create)
+    mem.inject = Inject(core, mem.recall)
+    mem.procedures = Procedures(core, redact)

@@ -1,0 +1,431 @@
+"""``mem.sessions``: session checkpoints, recovery and continuity scoring (seed 004;
+FEATURES S11, S13).
+
+A harness tells engram what happens in a session (``track``: prompts, memory queries,
+remembers; ``injected``: what recall put in front of it). Checkpoints are taken on
+seed 004's five triggers — ``periodic`` (every ``prompt_interval`` prompts or
+``time_interval_s``), ``pre_compaction``, ``session_end``, ``agent`` and ``explicit`` —
+with secrets redacted, debounced (triggers within ``debounce_ms`` merge into one row),
+capped per session and pruned after ``retention_days``. ``recover`` hands a resuming
+agent the digest of where it was. ``end`` writes the final checkpoint, scores how well
+the injected memories served (LLM or an offline heuristic), stores each one's relevance
+and confirms the aspects of the useful ones in the graph.
+
+Time comes from ``self.clock`` (UTC ``datetime``), so tests move it by hand.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime, timedelta
+
+from engram.core import Core, Part
+from engram.errors import InvalidInputError
+from engram.records import Hit, utcnow
+from engram.schedule import run_every
+from engram.sessions import continuity
+from engram.sessions.digest import format_digest, recovery_digest
+from engram.sessions.redact import redact
+from engram.sessions.tracker import LiveSession, Pending, Tracker
+from engram.store.protocols.sessions import (
+    TRIGGERS,
+    Checkpoint,
+    InjectedMemory,
+    NewCheckpoint,
+    SessionScore,
+)
+from engram.validate import no_nul, positive_int, type_name
+
+__all__ = ["TRIGGERS", "Checkpoint", "Confirm", "InjectedMemory", "SessionScore", "Sessions"]
+
+#: How sessions confirm useful memories' aspects: ``mem.graph.aspect_feedback``
+#: (memory ids, namespace, time), handed in by ``Memory`` so the two parts stay apart.
+Confirm = Callable[[list[str], str, datetime], object]
+#: What else a session's end sets off for an agent: ``mem.agents.end_session`` (agent id,
+#: session key, namespace) removes what the agent wrote at the ``session`` level.
+Ended = Callable[[str, str, str], object]
+
+
+#: Characters of a session key.
+MAX_KEY = 200
+#: How often the upkeep schedule prunes checkpoints past ``retention_days``.
+PRUNE_EVERY = timedelta(hours=1)
+
+
+def _key(session_key: object) -> str:
+    if not isinstance(session_key, str) or not session_key.strip():
+        raise InvalidInputError(
+            f"session_key must be a non-empty string, got {type_name(session_key)}"
+        )
+    key = no_nul("session_key", session_key.strip())
+    if len(key) > MAX_KEY:
+        raise InvalidInputError(f"session_key is {len(key)} characters; at most {MAX_KEY}")
+    return key
+
+
+def _text(name: str, value: object) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise InvalidInputError(f"{name} must be a string, got {type_name(value)}")
+    return redact(no_nul(name, value))
+
+
+def _normalize_project(project: str | None) -> str | None:
+    return None if project is None else project.strip().rstrip("/").lower() or None
+
+
+class Sessions(Part):
+    """Checkpoints, recovery digests and continuity scores of agent sessions."""
+
+    def __init__(self, core: Core, confirm: Confirm, ended: Ended | None = None) -> None:
+        super().__init__(core)
+        self._confirm_aspects = confirm
+        self._ended = ended
+        self._tracker = Tracker()
+        self._pruned_at: datetime | None = None
+        self.clock: Callable[[], datetime] = utcnow
+        """Where the time comes from: UTC now, or a test's hand-moved clock."""
+
+    # -- what happens in a session ------------------------------------------------
+    def track(
+        self,
+        session_key: str,
+        *,
+        prompt: str | None = None,
+        query: str | None = None,
+        remembered: str | None = None,
+        harness: str | None = None,
+        project: str | None = None,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+    ) -> Checkpoint | None:
+        """Note a prompt, a memory query and/or a remember. When a periodic checkpoint
+        falls due, it is queued; any checkpoints whose debounce window closed are
+        written, and the newest written for this session is returned."""
+        core = self._core
+        core.check_open()
+        scope = core.scope(namespace, user_id, agent_id, None)
+        key = _key(session_key)
+        settings = core.config.sessions
+        now = self.clock()
+        state = self._tracker.note(
+            scope.namespace,
+            key,
+            now,
+            prompt=_text("prompt", prompt),
+            query=_text("query", query),
+            remembered=_text("remembered", remembered),
+            harness=_text("harness", harness),
+            project=_text("project", project),
+        )
+        if settings.enabled and self._tracker.periodic_due(
+            state, now, settings.prompt_interval, settings.time_interval_s
+        ):
+            self._tracker.queue(state, "periodic", now)
+        written = self.flush()
+        mine = [c for c in written if c.session_key == key and c.namespace == scope.namespace]
+        return mine[-1] if mine else None
+
+    def injected(
+        self,
+        session_key: str,
+        memories: Iterable[Hit | str],
+        *,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+    ) -> int:
+        """Record memories put in front of the session (hits or ids, in rank order);
+        returns how many were new to it."""
+        core = self._core
+        core.check_open()
+        scope = core.scope(namespace, user_id, agent_id, None)
+        key = _key(session_key)
+        ids: list[str] = []
+        for item in memories:
+            memory_id = item.memory.id if isinstance(item, Hit) else item
+            if not isinstance(memory_id, str) or not memory_id:
+                raise InvalidInputError(
+                    f"injected memories must be hits or memory ids, got {type_name(item)}"
+                )
+            ids.append(memory_id)
+        now = self.clock()
+        self._tracker.touch(scope.namespace, key, now)  # injection starts a session too
+        return core.store.sessions.log_injected(scope.namespace, key, ids, now=now)
+
+    # -- checkpoints ----------------------------------------------------------------
+    def checkpoint(
+        self,
+        session_key: str,
+        trigger: str = "explicit",
+        *,
+        context: str | None = None,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+    ) -> Checkpoint | None:
+        """Queue a checkpoint on ``trigger``; written once its debounce window closes
+        (``flush``), at once when ``debounce_ms`` is 0. Returns it when written now.
+        ``context`` (pre_compaction) is the harness's own summary of the session."""
+        core = self._core
+        core.check_open()
+        if trigger not in TRIGGERS:
+            raise InvalidInputError(
+                f"trigger must be one of {', '.join(TRIGGERS)}, got {trigger!r}"
+            )
+        scope = core.scope(namespace, user_id, agent_id, None)
+        if not core.config.sessions.enabled:
+            return None
+        key = _key(session_key)
+        now = self.clock()
+        state = self._tracker.touch(scope.namespace, key, now)
+        self._tracker.queue(state, trigger, now, _text("context", context))
+        written = self.flush()
+        mine = [c for c in written if c.session_key == key and c.namespace == scope.namespace]
+        return mine[-1] if mine else None
+
+    def flush(self, *, force: bool = False) -> list[Checkpoint]:
+        """Write every queued checkpoint whose debounce window has closed (all of them
+        with ``force``); ``engram serve`` calls this on its schedule."""
+        core = self._core
+        core.check_open()
+        now = self.clock()
+        due = self._tracker.due(now, core.config.sessions.debounce_ms, force=force)
+        return [self._write(pending, now) for pending in due]
+
+    def _write(self, pending: Pending, now: datetime) -> Checkpoint:
+        core = self._core
+        state = self._tracker.live(pending.namespace, pending.session_key) or LiveSession(
+            pending.namespace, pending.session_key, started_at=pending.queued_at
+        )
+        digest = format_digest(
+            pending.trigger,
+            session_key=pending.session_key,
+            project=state.project,
+            prompt_count=pending.prompt_count,
+            total_prompts=state.prompts,
+            started_at=state.started_at,
+            now=now,
+            recent_prompts=state.recent_prompts,
+            queries=pending.queries,
+            remembers=pending.remembers,
+            context=pending.context,
+        )
+        row = NewCheckpoint(
+            session_key=pending.session_key,
+            trigger=pending.trigger,
+            digest=redact(digest),
+            prompt_count=pending.prompt_count,
+            memory_queries=pending.queries,
+            recent_remembers=pending.remembers,
+            harness=state.harness,
+            project=state.project,
+            project_normalized=_normalize_project(state.project),
+        )
+        cap = core.config.sessions.max_checkpoints_per_session
+        return core.store.sessions.add_checkpoint(pending.namespace, row, cap=cap, now=now)
+
+    def checkpoints(
+        self,
+        session_key: str,
+        *,
+        limit: int = 50,
+        trigger: str | None = None,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+    ) -> list[Checkpoint]:
+        """The session's stored checkpoints, newest first."""
+        core = self._core
+        core.check_open()
+        if trigger is not None and trigger not in TRIGGERS:
+            raise InvalidInputError(
+                f"trigger must be one of {', '.join(TRIGGERS)}, got {trigger!r}"
+            )
+        scope = core.scope(namespace, user_id, agent_id, None)
+        return core.store.sessions.checkpoints(
+            scope.namespace, _key(session_key), limit=positive_int("limit", limit), trigger=trigger
+        )
+
+    def recover(
+        self,
+        session_key: str,
+        *,
+        budget: int | None = None,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+    ) -> str:
+        """The recovery digest of the session: where it was, newest first, within
+        ``budget`` characters (``recovery_budget_chars``); a checkpoint of it still
+        waiting out its debounce window is written first. Empty without checkpoints."""
+        core = self._core
+        core.check_open()
+        scope = core.scope(namespace, user_id, agent_id, None)
+        key = _key(session_key)
+        chars = core.config.sessions.recovery_budget_chars if budget is None else budget
+        chars = positive_int("budget", chars)
+        # A checkpoint of this session still in its debounce window is written now:
+        # whoever asks to recover wants the latest state.
+        pending = self._tracker.take(scope.namespace, key)
+        if pending is not None:
+            self._write(pending, self.clock())
+        rows = core.store.sessions.checkpoints(scope.namespace, key, limit=10)
+        return recovery_digest(key, rows, chars)
+
+    def upkeep(self) -> tuple[int, int]:
+        """One round of the schedule ``engram serve`` runs every second: write the
+        checkpoints whose debounce window closed, and prune old ones once an hour.
+        Returns (checkpoints written, checkpoints pruned)."""
+        written = len(self.flush())
+        now = self.clock()
+        if self._pruned_at is not None and now - self._pruned_at < PRUNE_EVERY:
+            return written, 0
+        self._pruned_at = now
+        return written, self.prune()
+
+    def run_upkeep(self, stop: threading.Event, *, interval_s: float = 1.0) -> None:
+        """Call ``upkeep`` every ``interval_s`` until ``stop`` is set (a thread's body;
+        a failing round is logged and the next one runs)."""
+        run_every(self.upkeep, stop, interval_s, "session upkeep")
+
+    def prune(self) -> int:
+        """Hard-delete checkpoints older than ``retention_days`` (seed 004: strict)."""
+        core = self._core
+        core.check_open()
+        cutoff = self.clock() - timedelta(days=core.config.sessions.retention_days)
+        return core.store.sessions.prune_checkpoints(cutoff)
+
+    # -- session end ----------------------------------------------------------------
+    def end(
+        self,
+        session_key: str,
+        *,
+        transcript: str | None = None,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+    ) -> SessionScore:
+        """Close the session: write its ``session_end`` checkpoint now, score how well
+        the injected memories served it (``transcript``, else the stored transcript,
+        else what the session tracked), store each memory's relevance and confirm the
+        aspects of those at least ``confirm_relevance`` relevant. With ``agent_id``, the
+        memories that agent wrote at the ``session`` level in this session (its
+        ``session_id`` is the session key) are removed too (``mem.agents.end_session``)."""
+        core = self._core
+        core.check_open()
+        scope = core.scope(namespace, user_id, agent_id, None)
+        key = _key(session_key)
+        now = self.clock()
+        if core.config.sessions.enabled:
+            state = self._tracker.touch(scope.namespace, key, now)
+            self._tracker.queue(state, "session_end", now)
+            pending = self._tracker.take(scope.namespace, key)
+            if pending is not None:
+                self._write(pending, now)
+        text = self._transcript(scope.namespace, key, _text("transcript", transcript))
+        injected = core.store.sessions.injected(scope.namespace, key)
+        contents = self._contents(scope.namespace, injected)
+        scored = continuity.score_session(core.llm(), contents, text)
+        result = core.store.sessions.save_score(
+            SessionScore(
+                namespace=scope.namespace,
+                session_key=key,
+                score=scored.score,
+                confidence=scored.confidence,
+                # seed 004: "memories_recalled uses the actual injected count (not zero)".
+                memories_recalled=len(injected),
+                memories_used=scored.memories_used,
+                novel_context_count=scored.novel_context_count,
+                reasoning=scored.reasoning,
+                method=scored.method,
+                scored_at=now,
+                per_memory=dict(scored.relevance),
+            ),
+            scored.relevance,
+        )
+        threshold = core.config.sessions.confirm_relevance
+        useful = [m for m, value in scored.relevance.items() if value >= threshold]
+        if useful:
+            self._confirm(useful, scope.namespace)
+        self._tracker.forget(scope.namespace, key)
+        if agent_id is not None and self._ended is not None:
+            # seed 002's session level: an agent's session-level memories end with it.
+            self._ended(agent_id, key, scope.namespace)
+        return result
+
+    def score(
+        self,
+        session_key: str,
+        *,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+    ) -> SessionScore | None:
+        """The session's continuity score, once ``end`` scored it."""
+        core = self._core
+        core.check_open()
+        scope = core.scope(namespace, user_id, agent_id, None)
+        return core.store.sessions.score(scope.namespace, _key(session_key))
+
+    def injected_memories(
+        self,
+        session_key: str,
+        *,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+    ) -> list[InjectedMemory]:
+        """The memories injected into the session, by rank, with their relevance once
+        the session was scored."""
+        core = self._core
+        core.check_open()
+        scope = core.scope(namespace, user_id, agent_id, None)
+        return core.store.sessions.injected(scope.namespace, _key(session_key))
+
+    # -- helpers --------------------------------------------------------------------
+    def _transcript(self, namespace: str, key: str, given: str | None) -> str:
+        if given:
+            return given
+        stored = self._core.store.transcripts.get(namespace, [key])
+        if stored.get(key):
+            return stored[key]
+        state = self._tracker.live(namespace, key)
+        if state is None:
+            return ""
+        return "\n".join([*state.recent_prompts, *state.queries, *state.remembers])
+
+    def _contents(self, namespace: str, injected: Sequence[InjectedMemory]) -> dict[str, str]:
+        records = self._core.store.memories.get_many(namespace, [m.memory_id for m in injected])
+        return {
+            m.memory_id: records[m.memory_id].content for m in injected if m.memory_id in records
+        }
+
+    def _confirm(self, memory_ids: Sequence[str], namespace: str) -> None:
+        # seed 004's aspect feedback at session end: memories that proved useful raise
+        # the weight of the aspects their attributes are filed under.
+        self._confirm_aspects(list(memory_ids), namespace, self.clock())
+
+    # Last in the class: a method named ``list`` would shadow the builtin in the
+    # annotations of every method after it.
+    def list(
+        self,
+        *,
+        limit: int = 50,
+        offset: int = 0,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+    ) -> list[tuple[str, int, datetime]]:
+        """(session key, checkpoints, last checkpoint time) of the namespace's sessions."""
+        core = self._core
+        core.check_open()
+        scope = core.scope(namespace, user_id, agent_id, None)
+        if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
+            raise InvalidInputError(f"offset must be a non-negative integer, got {offset!r}")
+        return core.store.sessions.sessions(
+            scope.namespace, limit=positive_int("limit", limit), offset=offset
+        )

@@ -1,0 +1,221 @@
+"""Sessions in the PostgreSQL store: checkpoints, injected memories, continuity scores."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from engram.store.postgres import codec
+from engram.store.postgres.db import Database
+from engram.store.protocols.sessions import (
+    Checkpoint,
+    InjectedMemory,
+    NewCheckpoint,
+    SessionScore,
+    per_memory_json,
+)
+
+_CHECKPOINT = (
+    "id, namespace, session_key, trigger, digest, prompt_count, memory_queries, "
+    "recent_remembers, created_at, harness, project, project_normalized"
+)
+_SCORE = (
+    "namespace, session_key, score, confidence, memories_recalled, memories_used, "
+    "novel_context_count, reasoning, method, scored_at, per_memory"
+)
+
+
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def _checkpoint(row: Sequence[Any]) -> Checkpoint:
+    return Checkpoint(
+        id=int(row[0]),
+        namespace=row[1],
+        session_key=row[2],
+        trigger=row[3],
+        digest=row[4],
+        prompt_count=int(row[5]),
+        memory_queries=tuple(_json(row[6])),
+        recent_remembers=tuple(_json(row[7])),
+        created_at=codec.utc(row[8]),
+        harness=row[9],
+        project=row[10],
+        project_normalized=row[11],
+    )
+
+
+def _score(row: Sequence[Any]) -> SessionScore:
+    return SessionScore(
+        namespace=row[0],
+        session_key=row[1],
+        score=float(row[2]),
+        confidence=float(row[3]),
+        memories_recalled=int(row[4]),
+        memories_used=int(row[5]),
+        novel_context_count=int(row[6]),
+        reasoning=row[7],
+        method=row[8],
+        scored_at=codec.utc(row[9]),
+        per_memory=per_memory_json(_json(row[10])),
+    )
+
+
+class PgSessions:
+    """The PostgreSQL implementation of ``SessionStore``."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def add_checkpoint(
+        self, namespace: str, checkpoint: NewCheckpoint, *, cap: int, now: datetime
+    ) -> Checkpoint:
+        c = checkpoint
+        with self._db.tx("writing the checkpoint") as conn:
+            row = conn.execute(
+                "INSERT INTO session_checkpoints(namespace, session_key, harness, project, "
+                "project_normalized, trigger, digest, prompt_count, memory_queries, "
+                "recent_remembers, created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, "
+                f"%s::jsonb, %s::jsonb, %s) RETURNING {_CHECKPOINT}",
+                (
+                    namespace,
+                    c.session_key,
+                    c.harness,
+                    c.project,
+                    c.project_normalized,
+                    c.trigger,
+                    c.digest,
+                    c.prompt_count,
+                    json.dumps(list(c.memory_queries), ensure_ascii=False),
+                    json.dumps(list(c.recent_remembers), ensure_ascii=False),
+                    now,
+                ),
+            ).fetchone()
+            # seed 004: "when checkpoint count exceeds maxCheckpointsPerSession, the
+            # oldest rows are deleted".
+            conn.execute(
+                "DELETE FROM session_checkpoints WHERE namespace = %s AND session_key = %s "
+                "AND id NOT IN (SELECT id FROM session_checkpoints WHERE namespace = %s "
+                "AND session_key = %s ORDER BY id DESC LIMIT %s)",
+                (namespace, c.session_key, namespace, c.session_key, cap),
+            )
+        assert row is not None  # RETURNING of an INSERT
+        return _checkpoint(row)
+
+    def checkpoints(
+        self, namespace: str, session_key: str, *, limit: int, trigger: str | None = None
+    ) -> list[Checkpoint]:
+        extra, params = ("", []) if trigger is None else (" AND trigger = %s", [trigger])
+        with self._db.read("reading checkpoints") as conn:
+            rows = conn.execute(
+                f"SELECT {_CHECKPOINT} FROM session_checkpoints WHERE namespace = %s AND "
+                f"session_key = %s{extra} ORDER BY id DESC LIMIT %s",
+                (namespace, session_key, *params, limit),
+            ).fetchall()
+        return [_checkpoint(r) for r in rows]
+
+    def sessions(
+        self, namespace: str, *, limit: int, offset: int
+    ) -> list[tuple[str, int, datetime]]:
+        with self._db.read("listing sessions") as conn:
+            rows = conn.execute(
+                "SELECT session_key, count(*), max(created_at) FROM session_checkpoints "
+                "WHERE namespace = %s GROUP BY session_key ORDER BY max(id) DESC "
+                "LIMIT %s OFFSET %s",
+                (namespace, limit, offset),
+            ).fetchall()
+        return [(r[0], int(r[1]), codec.utc(r[2])) for r in rows]
+
+    def prune_checkpoints(self, before: datetime) -> int:
+        with self._db.tx("pruning checkpoints") as conn:
+            cur = conn.execute("DELETE FROM session_checkpoints WHERE created_at < %s", (before,))
+        return int(cur.rowcount)
+
+    def log_injected(
+        self, namespace: str, session_key: str, memory_ids: Sequence[str], *, now: datetime
+    ) -> int:
+        added = 0
+        with self._db.tx("logging injected memories") as conn:
+            # One session's log is written by one caller at a time; the lock keeps two
+            # concurrent loggers from handing out the same rank.
+            conn.execute(
+                "SELECT pg_advisory_xact_lock(hashtext(%s))", (f"{namespace}\n{session_key}",)
+            )
+            top = conn.execute(
+                "SELECT coalesce(max(rank), 0) FROM session_memories "
+                "WHERE namespace = %s AND session_key = %s",
+                (namespace, session_key),
+            ).fetchone()
+            rank = int(top[0]) if top else 0
+            for memory_id in dict.fromkeys(memory_ids):
+                cur = conn.execute(
+                    "INSERT INTO session_memories(namespace, session_key, memory_id, rank, "
+                    "injected_at) VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                    (namespace, session_key, memory_id, rank + 1, now),
+                )
+                if cur.rowcount:
+                    rank += 1
+                    added += 1
+        return added
+
+    def injected(self, namespace: str, session_key: str) -> list[InjectedMemory]:
+        with self._db.read("reading injected memories") as conn:
+            rows = conn.execute(
+                "SELECT memory_id, rank, injected_at, relevance_score FROM session_memories "
+                "WHERE namespace = %s AND session_key = %s AND was_injected ORDER BY rank",
+                (namespace, session_key),
+            ).fetchall()
+        return [
+            InjectedMemory(
+                memory_id=r[0],
+                rank=int(r[1]),
+                injected_at=codec.utc(r[2]),
+                relevance=None if r[3] is None else float(r[3]),
+            )
+            for r in rows
+        ]
+
+    def save_score(self, score: SessionScore, relevance: Mapping[str, float]) -> SessionScore:
+        s = score
+        with self._db.tx("saving the session score") as conn:
+            conn.execute(
+                f"INSERT INTO session_scores({_SCORE}) VALUES (%s, %s, %s, %s, %s, %s, %s, "
+                "%s, %s, %s, %s::jsonb) ON CONFLICT (namespace, session_key) DO UPDATE SET "
+                "score = EXCLUDED.score, confidence = EXCLUDED.confidence, "
+                "memories_recalled = EXCLUDED.memories_recalled, "
+                "memories_used = EXCLUDED.memories_used, "
+                "novel_context_count = EXCLUDED.novel_context_count, "
+                "reasoning = EXCLUDED.reasoning, method = EXCLUDED.method, "
+                "scored_at = EXCLUDED.scored_at, per_memory = EXCLUDED.per_memory",
+                (
+                    s.namespace,
+                    s.session_key,
+                    s.score,
+                    s.confidence,
+                    s.memories_recalled,
+                    s.memories_used,
+                    s.novel_context_count,
+                    s.reasoning,
+                    s.method,
+                    s.scored_at,
+                    json.dumps(s.per_memory),
+                ),
+            )
+            for memory_id, value in relevance.items():
+                conn.execute(
+                    "UPDATE session_memories SET relevance_score = %s WHERE namespace = %s "
+                    "AND session_key = %s AND memory_id = %s",
+                    (value, s.namespace, s.session_key, memory_id),
+                )
+        return s
+
+    def score(self, namespace: str, session_key: str) -> SessionScore | None:
+        with self._db.read("reading the session score") as conn:
+            row = conn.execute(
+                f"SELECT {_SCORE} FROM session_scores WHERE namespace = %s AND session_key = %s",
+                (namespace, session_key),
+            ).fetchone()
+        return None if row is None else _score(row)

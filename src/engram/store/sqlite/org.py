@@ -1,0 +1,244 @@
+"""Organisational memory in the SQLite store: the append-only fact ledger, its audit
+trail, retrieval vectors and agent-key roles (FEATURES S4)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from engram.errors import InvalidInputError, StoreError
+from engram.store.protocols.org import NewOrgFact, OrgAuditEntry, OrgFact, OrgFactAuthor
+from engram.store.sqlite.codec import ts
+from engram.store.sqlite.db import Database
+
+_FACT = (
+    "seq, fact_id, version, category, content, tags, retracted, supersedes, author_kind, "
+    "author_id, author_seniority, reason, created_at"
+)
+_AUDIT = (
+    "id, at, action, actor_kind, actor_id, actor_seniority, category, fact_id, version, "
+    "reason, detail"
+)
+#: The latest version of each fact.
+_LATEST = "version = (SELECT max(l.version) FROM org_facts l WHERE l.fact_id = org_facts.fact_id)"
+
+
+def _fact(row: Sequence[Any]) -> OrgFact:
+    return OrgFact(
+        seq=int(row[0]),
+        fact_id=row[1],
+        version=int(row[2]),
+        category=row[3],
+        content=row[4],
+        tags=tuple(json.loads(row[5])),
+        retracted=bool(row[6]),
+        supersedes=None if row[7] is None else int(row[7]),
+        author=OrgFactAuthor(kind=row[8], id=row[9], seniority=row[10]),
+        reason=row[11],
+        created_at=datetime.fromisoformat(row[12]),
+    )
+
+
+def _entry(row: Sequence[Any]) -> OrgAuditEntry:
+    return OrgAuditEntry(
+        id=int(row[0]),
+        at=datetime.fromisoformat(row[1]),
+        action=row[2],
+        actor=OrgFactAuthor(kind=row[3], id=row[4], seniority=row[5]),
+        category=row[6],
+        fact_id=row[7],
+        version=None if row[8] is None else int(row[8]),
+        reason=row[9],
+        detail=row[10],
+    )
+
+
+def _audit_row(
+    conn: sqlite3.Connection,
+    action: str,
+    author: OrgFactAuthor,
+    category: str,
+    fact_id: str | None,
+    version: int | None,
+    reason: str | None,
+    detail: str | None,
+    now: datetime,
+) -> OrgAuditEntry:
+    row = conn.execute(
+        f"INSERT INTO org_audit(at, action, actor_kind, actor_id, actor_seniority, category, "
+        f"fact_id, version, reason, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        f"RETURNING {_AUDIT}",
+        (
+            ts(now),
+            action,
+            author.kind,
+            author.id,
+            author.seniority,
+            category,
+            fact_id,
+            version,
+            reason,
+            detail,
+        ),
+    ).fetchone()
+    return _entry(row)
+
+
+class SQLiteOrg:
+    """The SQLite implementation of ``OrgStore``."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def append(self, fact: NewOrgFact, author: OrgFactAuthor, *, now: datetime) -> OrgFact:
+        try:
+            with self._db.tx() as conn:
+                last = conn.execute(
+                    "SELECT seq, version FROM org_facts WHERE fact_id = ? "
+                    "ORDER BY version DESC LIMIT 1",
+                    (fact.fact_id,),
+                ).fetchone()
+                version = 1 if last is None else int(last[1]) + 1
+                row = conn.execute(
+                    "INSERT INTO org_facts(fact_id, version, category, content, tags, "
+                    "retracted, supersedes, author_kind, author_id, author_seniority, "
+                    f"reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    f"RETURNING {_FACT}",
+                    (
+                        fact.fact_id,
+                        version,
+                        fact.category,
+                        fact.content,
+                        json.dumps(list(fact.tags), ensure_ascii=False),
+                        int(fact.retracted),
+                        None if last is None else int(last[0]),
+                        author.kind,
+                        author.id,
+                        author.seniority,
+                        fact.reason,
+                        ts(now),
+                    ),
+                ).fetchone()
+                action = "retract" if fact.retracted else "write" if last is None else "supersede"
+                _audit_row(
+                    conn,
+                    action,
+                    author,
+                    fact.category,
+                    fact.fact_id,
+                    version,
+                    fact.reason,
+                    None,
+                    now,
+                )
+        except sqlite3.IntegrityError as exc:
+            raise InvalidInputError(f"the org fact was not stored: {exc}") from exc
+        except sqlite3.Error as exc:
+            raise StoreError(f"writing the org fact failed: {exc}") from exc
+        return _fact(row)
+
+    def current(
+        self, *, categories: Sequence[str] | None = None, include_retracted: bool = False
+    ) -> list[OrgFact]:
+        where: list[str] = [_LATEST]
+        params: list[Any] = []
+        if categories is not None:
+            where.append(f"category IN ({', '.join('?' for _ in categories)})")
+            params.extend(categories)
+        if not include_retracted:
+            where.append("retracted = 0")
+        with self._db.read("reading org facts") as conn:
+            rows = conn.execute(
+                f"SELECT {_FACT} FROM org_facts WHERE {' AND '.join(where)} "
+                "ORDER BY (SELECT min(f.seq) FROM org_facts f WHERE f.fact_id = "
+                "org_facts.fact_id)",
+                params,
+            ).fetchall()
+        return [_fact(r) for r in rows]
+
+    def versions(self, fact_id: str) -> list[OrgFact]:
+        with self._db.read("reading org fact history") as conn:
+            rows = conn.execute(
+                f"SELECT {_FACT} FROM org_facts WHERE fact_id = ? ORDER BY version", (fact_id,)
+            ).fetchall()
+        return [_fact(r) for r in rows]
+
+    def record_denied(
+        self,
+        author: OrgFactAuthor,
+        *,
+        category: str,
+        fact_id: str | None,
+        reason: str | None,
+        rule: str,
+        now: datetime,
+    ) -> OrgAuditEntry:
+        try:
+            with self._db.tx() as conn:
+                return _audit_row(
+                    conn, "denied", author, category, fact_id, None, reason, rule, now
+                )
+        except sqlite3.Error as exc:
+            raise StoreError(f"writing the org audit failed: {exc}") from exc
+
+    def audit(
+        self, *, fact_id: str | None = None, actor_id: str | None = None, limit: int = 100
+    ) -> list[OrgAuditEntry]:
+        where: list[str] = ["1 = 1"]
+        params: list[Any] = []
+        if fact_id is not None:
+            where.append("fact_id = ?")
+            params.append(fact_id)
+        if actor_id is not None:
+            where.append("actor_id = ?")
+            params.append(actor_id)
+        with self._db.read("reading the org audit") as conn:
+            rows = conn.execute(
+                f"SELECT {_AUDIT} FROM org_audit WHERE {' AND '.join(where)} "
+                "ORDER BY id DESC LIMIT ?",
+                (*params, limit),
+            ).fetchall()
+        return [_entry(r) for r in rows]
+
+    def set_vector(self, seq: int, model: str, vector: Sequence[float]) -> None:
+        try:
+            with self._db.tx() as conn:
+                conn.execute(
+                    "INSERT INTO org_fact_vectors(seq, model, vector) VALUES (?, ?, ?) "
+                    "ON CONFLICT (seq, model) DO UPDATE SET vector = excluded.vector",
+                    (seq, model, json.dumps([float(x) for x in vector])),
+                )
+        except sqlite3.Error as exc:
+            raise StoreError(f"storing the org fact's vector failed: {exc}") from exc
+
+    def vectors(self, seqs: Sequence[int], model: str) -> dict[int, list[float]]:
+        if not seqs:
+            return {}
+        with self._db.read("reading org vectors") as conn:
+            rows = conn.execute(
+                f"SELECT seq, vector FROM org_fact_vectors WHERE model = ? AND seq IN "
+                f"({', '.join('?' for _ in seqs)})",
+                (model, *seqs),
+            ).fetchall()
+        return {int(r[0]): json.loads(r[1]) for r in rows}
+
+    def set_key_role(self, key_id: str, seniority: str) -> None:
+        try:
+            with self._db.tx() as conn:
+                conn.execute(
+                    "INSERT INTO org_key_roles(key_id, seniority) VALUES (?, ?) "
+                    "ON CONFLICT (key_id) DO UPDATE SET seniority = excluded.seniority",
+                    (key_id, seniority),
+                )
+        except sqlite3.Error as exc:
+            raise StoreError(f"storing the key's role failed: {exc}") from exc
+
+    def key_role(self, key_id: str) -> str | None:
+        with self._db.read("reading a key's role") as conn:
+            row = conn.execute(
+                "SELECT seniority FROM org_key_roles WHERE key_id = ?", (key_id,)
+            ).fetchone()
+        return None if row is None else str(row[0])

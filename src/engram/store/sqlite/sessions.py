@@ -1,0 +1,210 @@
+"""Sessions in the SQLite store: checkpoints, injected memories, continuity scores."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from engram.store.protocols.sessions import (
+    Checkpoint,
+    InjectedMemory,
+    NewCheckpoint,
+    SessionScore,
+    per_memory_json,
+)
+from engram.store.sqlite.codec import ts
+from engram.store.sqlite.db import Database
+
+_CHECKPOINT = (
+    "id, namespace, session_key, trigger, digest, prompt_count, memory_queries, "
+    "recent_remembers, created_at, harness, project, project_normalized"
+)
+_SCORE = (
+    "namespace, session_key, score, confidence, memories_recalled, memories_used, "
+    "novel_context_count, reasoning, method, scored_at, per_memory"
+)
+
+
+def _checkpoint(row: Sequence[Any]) -> Checkpoint:
+    return Checkpoint(
+        id=int(row[0]),
+        namespace=row[1],
+        session_key=row[2],
+        trigger=row[3],
+        digest=row[4],
+        prompt_count=int(row[5]),
+        memory_queries=tuple(json.loads(row[6])),
+        recent_remembers=tuple(json.loads(row[7])),
+        created_at=datetime.fromisoformat(row[8]),
+        harness=row[9],
+        project=row[10],
+        project_normalized=row[11],
+    )
+
+
+def _score(row: Sequence[Any]) -> SessionScore:
+    return SessionScore(
+        namespace=row[0],
+        session_key=row[1],
+        score=float(row[2]),
+        confidence=float(row[3]),
+        memories_recalled=int(row[4]),
+        memories_used=int(row[5]),
+        novel_context_count=int(row[6]),
+        reasoning=row[7],
+        method=row[8],
+        scored_at=datetime.fromisoformat(row[9]),
+        per_memory=per_memory_json(json.loads(row[10])),
+    )
+
+
+class SQLiteSessions:
+    """The SQLite implementation of ``SessionStore``."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def add_checkpoint(
+        self, namespace: str, checkpoint: NewCheckpoint, *, cap: int, now: datetime
+    ) -> Checkpoint:
+        c = checkpoint
+        with self._db.tx() as conn:
+            cur = conn.execute(
+                "INSERT INTO session_checkpoints(namespace, session_key, harness, project, "
+                "project_normalized, trigger, digest, prompt_count, memory_queries, "
+                "recent_remembers, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    namespace,
+                    c.session_key,
+                    c.harness,
+                    c.project,
+                    c.project_normalized,
+                    c.trigger,
+                    c.digest,
+                    c.prompt_count,
+                    json.dumps(list(c.memory_queries), ensure_ascii=False),
+                    json.dumps(list(c.recent_remembers), ensure_ascii=False),
+                    ts(now),
+                ),
+            )
+            new_id = int(cur.lastrowid or 0)
+            # seed 004: "when checkpoint count exceeds maxCheckpointsPerSession, the
+            # oldest rows are deleted".
+            conn.execute(
+                "DELETE FROM session_checkpoints WHERE namespace = ? AND session_key = ? "
+                "AND id NOT IN (SELECT id FROM session_checkpoints WHERE namespace = ? "
+                "AND session_key = ? ORDER BY id DESC LIMIT ?)",
+                (namespace, c.session_key, namespace, c.session_key, cap),
+            )
+            row = conn.execute(
+                f"SELECT {_CHECKPOINT} FROM session_checkpoints WHERE id = ?", (new_id,)
+            ).fetchone()
+        return _checkpoint(row)
+
+    def checkpoints(
+        self, namespace: str, session_key: str, *, limit: int, trigger: str | None = None
+    ) -> list[Checkpoint]:
+        extra, params = ("", []) if trigger is None else (" AND trigger = ?", [trigger])
+        with self._db.read() as conn:
+            rows = conn.execute(
+                f"SELECT {_CHECKPOINT} FROM session_checkpoints WHERE namespace = ? AND "
+                f"session_key = ?{extra} ORDER BY id DESC LIMIT ?",
+                (namespace, session_key, *params, limit),
+            ).fetchall()
+        return [_checkpoint(r) for r in rows]
+
+    def sessions(
+        self, namespace: str, *, limit: int, offset: int
+    ) -> list[tuple[str, int, datetime]]:
+        with self._db.read() as conn:
+            rows = conn.execute(
+                "SELECT session_key, count(*), max(created_at) FROM session_checkpoints "
+                "WHERE namespace = ? GROUP BY session_key ORDER BY max(id) DESC "
+                "LIMIT ? OFFSET ?",
+                (namespace, limit, offset),
+            ).fetchall()
+        return [(r[0], int(r[1]), datetime.fromisoformat(r[2])) for r in rows]
+
+    def prune_checkpoints(self, before: datetime) -> int:
+        with self._db.tx() as conn:
+            cur = conn.execute(
+                "DELETE FROM session_checkpoints WHERE created_at < ?", (ts(before),)
+            )
+        return int(cur.rowcount)
+
+    def log_injected(
+        self, namespace: str, session_key: str, memory_ids: Sequence[str], *, now: datetime
+    ) -> int:
+        added = 0
+        with self._db.tx() as conn:
+            (top,) = conn.execute(
+                "SELECT coalesce(max(rank), 0) FROM session_memories "
+                "WHERE namespace = ? AND session_key = ?",
+                (namespace, session_key),
+            ).fetchone()
+            rank = int(top)
+            for memory_id in dict.fromkeys(memory_ids):
+                cur = conn.execute(
+                    "INSERT OR IGNORE INTO session_memories(namespace, session_key, memory_id, "
+                    "rank, injected_at) VALUES (?, ?, ?, ?, ?)",
+                    (namespace, session_key, memory_id, rank + 1, ts(now)),
+                )
+                if cur.rowcount:
+                    rank += 1
+                    added += 1
+        return added
+
+    def injected(self, namespace: str, session_key: str) -> list[InjectedMemory]:
+        with self._db.read() as conn:
+            rows = conn.execute(
+                "SELECT memory_id, rank, injected_at, relevance_score FROM session_memories "
+                "WHERE namespace = ? AND session_key = ? AND was_injected = 1 ORDER BY rank",
+                (namespace, session_key),
+            ).fetchall()
+        return [
+            InjectedMemory(
+                memory_id=r[0],
+                rank=int(r[1]),
+                injected_at=datetime.fromisoformat(r[2]),
+                relevance=None if r[3] is None else float(r[3]),
+            )
+            for r in rows
+        ]
+
+    def save_score(self, score: SessionScore, relevance: Mapping[str, float]) -> SessionScore:
+        s = score
+        with self._db.tx() as conn:
+            conn.execute(
+                f"INSERT OR REPLACE INTO session_scores({_SCORE}) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    s.namespace,
+                    s.session_key,
+                    s.score,
+                    s.confidence,
+                    s.memories_recalled,
+                    s.memories_used,
+                    s.novel_context_count,
+                    s.reasoning,
+                    s.method,
+                    ts(s.scored_at),
+                    json.dumps(s.per_memory),
+                ),
+            )
+            for memory_id, value in relevance.items():
+                conn.execute(
+                    "UPDATE session_memories SET relevance_score = ? WHERE namespace = ? "
+                    "AND session_key = ? AND memory_id = ?",
+                    (value, s.namespace, s.session_key, memory_id),
+                )
+        return s
+
+    def score(self, namespace: str, session_key: str) -> SessionScore | None:
+        with self._db.read() as conn:
+            row = conn.execute(
+                f"SELECT {_SCORE} FROM session_scores WHERE namespace = ? AND session_key = ?",
+                (namespace, session_key),
+            ).fetchone()
+        return None if row is None else _score(row)

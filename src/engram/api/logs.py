@@ -3,9 +3,10 @@
 ``log_config("json", "info")`` is a ``logging.config.dictConfig`` dict (uvicorn's
 ``log_config``) under which engram's and uvicorn's loggers write one JSON object per
 line to stderr: ``time``, ``level``, ``logger``, ``message`` and ``request_id``, plus
-``method``, ``path``, ``route``, ``status``, ``duration_ms``, ``key_id``, ``tool`` (the MCP tool) and
-``namespace`` on access lines (``engram.access``). Keys and memory content are never
-logged: the access line names the key's id and the path without its query string.
+``method``, ``path``, ``route``, ``status``, ``duration_ms``, ``key_id``, ``namespace``
+and ``tool`` (the MCP tool a ``/mcp`` request called) on access lines
+(``engram.access``). Keys and memory content are never logged: the access line names
+the key's id and the path without its query string.
 """
 
 from __future__ import annotations

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
+import warnings
 from collections.abc import Iterator, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -20,6 +22,15 @@ from engram.store import Store, open_store
 
 if TYPE_CHECKING:
     from pgserver import PgServer
+
+# UMAP (the [viz] extra) warns at import that TensorFlow is missing. Imported once here,
+# in the main thread with that warning ignored: a graph view's background warm-up would
+# otherwise import it on a thread while pytest's per-test filters turn warnings into
+# errors, and the failure would surface in whatever test runs then. Without the extra
+# the graph view falls back to PCA (its tests cover both).
+with warnings.catch_warnings(), contextlib.suppress(ImportError):
+    warnings.simplefilter("ignore")
+    import umap  # noqa: F401
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 

@@ -248,8 +248,11 @@ def test_consolidation_runs_on_its_interval(
     config = _config(tmp_path, consolidation_interval=interval)
     with Memory(store_location, config=config, embedder=None) as mem:
         mem.lifecycle.clock = clock
-        done, _ = mem.lifecycle.upkeep()
-        assert done is not None
+        assert mem.lifecycle.upkeep() == (None, None)  # the first round starts the schedule
+        clock.now += gaps - timedelta(seconds=1)
+        assert mem.lifecycle.upkeep()[0] is None
+        clock.now += timedelta(seconds=1)
+        assert mem.lifecycle.upkeep()[0] is not None
         clock.now += gaps - timedelta(seconds=1)
         assert mem.lifecycle.upkeep()[0] is None
         clock.now += timedelta(seconds=1)

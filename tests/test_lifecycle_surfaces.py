@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner, Result
 from mcp import Client
 
-from conftest import HashEmbedder
+from conftest import Clock, HashEmbedder
 from conftest import bearer_client as client
 from conftest import tool_call as call
 from engram import Config, Memory
@@ -99,15 +99,29 @@ def test_http_consolidate_needs_admin_and_restore_works_for_the_owner(
         ]  # fmt: skip
 
 
-def test_the_server_consolidates_on_its_schedule(config: Config) -> None:
-    """``engram serve``'s lifespan runs ``upkeep``: consolidation falls due at start."""
+def test_the_server_starts_the_schedule_and_never_consolidates_at_start(config: Config) -> None:
+    """``engram serve``'s lifespan runs ``upkeep``: its first round starts the schedule
+    (a large store is not archived at start-up); the rounds after it consolidate once the
+    interval has passed."""
+    clock = Clock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC))
     with Memory(":memory:", config=config.with_overrides(**SMALL), embedder=None) as mem:
+        asked: list[datetime] = []
+        mem.lifecycle.clock = lambda: asked.append(clock()) or clock()
         mem.add_many(_notes(8), namespace=ALICE)
         with serve_in_thread(create_app(mem, worker=False)) as url:
             assert httpx.get(f"{url}/health", timeout=10).status_code == 200
+        # The server stopped, so its schedule thread ran its first round and ended.
+        assert asked, "engram serve's lifespan did not run the lifecycle's upkeep"
+        assert mem.store.memories.count(ALICE) == 8
+        assert mem.lifecycle.status(namespace=ALICE)["due"] == {
+            "consolidation": False,
+            "retention": False,
+        }
+        clock.advance(days=1)  # the schedule the server started: daily consolidation
+        done, swept = mem.lifecycle.upkeep()
+        assert done is not None and swept is not None
         assert mem.store.memories.count(ALICE) <= 5
         assert mem.store.lifecycle.counts(ALICE)[ALICE] >= 3
-        assert mem.lifecycle.status(namespace=ALICE)["last_retention"] is not None
 
 
 # -- the CLI ---------------------------------------------------------------------------------

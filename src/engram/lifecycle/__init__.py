@@ -105,6 +105,7 @@ class Lifecycle(Part):
         self.clock: Callable[[], datetime] = utcnow
         """Where the time comes from: UTC now, or a test's hand-moved clock."""
         self._consolidated_at: datetime | None = None
+        self._schedule_from: datetime | None = None
         self._swept_at: datetime | None = None
         # One round at a time: the server's schedule and a hand-run call must not fold
         # the same originals twice.
@@ -363,10 +364,16 @@ class Lifecycle(Part):
         settings = self._core.config.lifecycle
         every = INTERVALS[settings.consolidation_interval]
         sweep_every = timedelta(seconds=settings.retention_interval_s)
+        # The schedule starts when first asked: a round falls due one interval later,
+        # never at start-up, so opening a large store (or restarting engram serve) does
+        # not archive thousands of memories before the first request is served.
+        if self._schedule_from is None:
+            self._schedule_from = now
+        consolidated = self._consolidated_at or self._schedule_from
+        swept = self._swept_at or self._schedule_from
         return {
-            "consolidation": every is not None
-            and (self._consolidated_at is None or now - self._consolidated_at >= every),
-            "retention": self._swept_at is None or now - self._swept_at >= sweep_every,
+            "consolidation": every is not None and now - consolidated >= every,
+            "retention": now - swept >= sweep_every,
         }
 
     def upkeep(self) -> tuple[ConsolidationResult | None, SweepReport | None]:
@@ -378,8 +385,9 @@ class Lifecycle(Part):
         return done, swept
 
     def run_upkeep(self, stop: threading.Event, *, interval_s: float = 60.0) -> None:
-        """Call ``upkeep`` at once and then every ``interval_s`` until ``stop`` is set
-        (a thread's body; a failing round is logged and the next one runs)."""
+        """Call ``upkeep`` every ``interval_s`` until ``stop`` is set (a thread's body;
+        a failing round is logged and the next one runs). The first round only starts
+        the schedule: consolidation and the sweep fall due one interval later."""
         run_every(self.upkeep, stop, interval_s, "lifecycle upkeep")
 
     def status(

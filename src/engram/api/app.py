@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import warnings
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import (
     AbstractAsyncContextManager,
@@ -17,6 +18,7 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
+from pydantic.warnings import UnsupportedFieldAttributeWarning
 from starlette.routing import Route
 
 from engram._version import __version__
@@ -148,7 +150,33 @@ def create_app(
     # Last added runs first: request ids, metrics and the access log see every answer.
     app.state.metrics = Metrics()
     app.add_middleware(Observe, metrics=app.state.metrics, routes=app.router.routes)
+    _build_routes(app)
     return app
+
+
+def _build_routes(app: FastAPI) -> None:
+    """Build every included route's parameter models now, on the caller's thread.
+
+    FastAPI builds them lazily, at the first request that reaches a router, on a server
+    thread; two apps built in one process (tests, reloads) then rebuild the same shared
+    ``Path(...)`` metadata, which FastAPI has already given an alias, and pydantic warns
+    that the alias has no effect there. Built here, the warning (harmless: FastAPI
+    names path parameters itself) is silenced once instead of failing a request."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnsupportedFieldAttributeWarning)
+        pending: list[Any] = list(app.router.routes)
+        while pending:
+            route = pending.pop()
+            build = getattr(route, "effective_candidates", None)
+            if not callable(build):  # a plain route, or a FastAPI without lazy routers
+                continue
+            try:
+                pending.extend(build())
+                low = getattr(route, "effective_low_priority_routes", None)
+                if callable(low):
+                    low()
+            except Exception:  # never fail app creation: the lazy path still works
+                log.debug("could not build routes eagerly", exc_info=True)
 
 
 def _warm_graph(memory: Memory) -> None:

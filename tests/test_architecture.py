@@ -143,6 +143,7 @@ def test_every_backend_part_implements_its_protocol(any_store: protocols.Store) 
         "transcripts": protocols.TranscriptStore,
         "keys": protocols.KeyStore,
         "transfer": protocols.TransferStore,
+        "tables": protocols.TableStore,
         "curation": protocols.CurationStore,
         "erase": protocols.EraseStore,
         "org": protocols.OrgStore,

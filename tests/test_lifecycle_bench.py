@@ -51,8 +51,29 @@ def test_with_retention_the_whole_store_is_bounded(tmp_path: Path) -> None:
     # 10 days of retention plus a day of grace: never more than ~12 days of writes.
     assert max(rows) <= 12 * 10 + 5
     assert rows[-1] <= rows[len(rows) // 2] + 5  # flat, not growing with the days
-    # memory_history is stamped by the store's wall clock, not the simulated one, so
-    # its 180-day window cannot be simulated here (test_retention.py covers it).
+    # the store stamps history by the simulated clock, so its window elapses here too
+    history = [s["rows"]["memory_history"] for s in result["snapshots"]]
+    assert history[-1] <= history[len(history) // 2] + 5
+
+
+def test_with_the_archive_cap_the_whole_store_is_flat_once_the_caps_are_reached(
+    tmp_path: Path,
+) -> None:
+    """Retention forever (the seed default): the live cap, the archive cap and the
+    history window bound every table; the total row count stops growing."""
+    config = _config(
+        tmp_path, max_memories_per_agent=60, group_size=10, archive_max_per_agent=60,
+        history_days=10, retention_interval_s=3600,
+    )  # fmt: skip
+    result = year.run(config, str(DATA), days=40, per_day=10, embedder=None, sample_every=4)
+    assert result["compacted"] > 0
+    for snap in result["snapshots"]:
+        assert snap["live"] <= 60 and snap["archived"] <= 60
+        rows = snap["rows"]
+        assert snap["total"] >= rows["memories"] + rows["memory_archive"] + rows["memory_history"]
+    late = [s["total"] for s in result["snapshots"] if s["day"] >= 21]  # caps and window
+    assert len(late) >= 4 and max(late) <= 1.1 * min(late)
+    assert result["recall"]["dropped"] is False
 
 
 def test_the_command_publishes_json_and_markdown(tmp_path: Path) -> None:

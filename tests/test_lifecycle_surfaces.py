@@ -94,7 +94,8 @@ def test_http_consolidate_needs_admin_and_restore_works_for_the_owner(
         assert bad.status_code == 422
         sweep = admin.post("/v1/lifecycle/retention").json()
         assert list(sweep["steps"]) == [
-            "expired", "archive_expired", "graph_links", "embeddings", "tombstones",
+            "expired", "archive_expired", "archive_compacted", "graph_links", "embeddings",
+            "tombstones",
             "history", "completed_jobs", "dead_jobs",
         ]  # fmt: skip
 

@@ -125,7 +125,7 @@ def test_the_sweep_runs_in_seed_order() -> None:
         "completed_jobs",
         "dead_jobs",
     )
-    assert ("expired", "archive_expired", *SWEEP_STEPS) == STEPS
+    assert ("expired", "archive_expired", "archive_compacted", *SWEEP_STEPS) == STEPS
 
 
 class Recorder:
@@ -191,19 +191,20 @@ def test_history_and_jobs_have_their_own_windows(
 ) -> None:
     config = Config.load(env={}, home=str(tmp_path / "home"))  # the pipeline queues jobs
     with Memory(store_location, config=config, embedder=None) as mem:
-        mem.lifecycle.clock = clock
+        mem.lifecycle.clock = clock  # the store stamps history and the job by it too
         mem.add("a memory the pipeline will work on", namespace="a")
-        real = datetime.now(UTC)
-        leased = mem.store.jobs.lease(["extract"], now=real + timedelta(minutes=1))
+        done_at = T0 + timedelta(minutes=1)
+        leased = mem.store.jobs.lease(["extract"], now=done_at)
         assert leased is not None
-        mem.store.jobs.complete(leased.id, {}, now=real)
+        mem.store.jobs.complete(leased.id, {}, now=done_at)
         before = mem.store.lifecycle.sizes()["memory_history"]
-        clock.now = real + timedelta(days=13)
+        assert before > 0
+        clock.now = done_at + timedelta(days=13)
         assert mem.lifecycle.retention().steps["completed_jobs"] == 0  # seed 004: 14 days
-        clock.now = real + timedelta(days=15)
+        clock.now = done_at + timedelta(days=15)
         assert mem.lifecycle.retention().steps["completed_jobs"] == 1
         assert mem.lifecycle.retention().steps["history"] == 0  # seed 004: 180 days
-        clock.now = real + timedelta(days=181)
+        clock.now = T0 + timedelta(days=181)
         assert mem.lifecycle.retention().steps["history"] == before
 
 

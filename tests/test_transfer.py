@@ -164,6 +164,7 @@ def test_round_trip_is_lossless(
         feedback=len(before["feedback"]),
         vectors=len(before["vectors"]),
         transcripts=1,
+        rows=[r.get("kind") for r in lines(file)].count("row"),  # the graph's rows
     )
     assert len(before["vectors"]) == 6  # five live memories and the tombstoned one
     assert any(m["deleted_at"] for m in after["memories"])
@@ -197,7 +198,9 @@ def test_importing_twice_changes_nothing(
     snapshot = dump(target)
     second = import_file(target, file)
     assert dump(target) == snapshot
-    assert second == ImportCounts(existing=first.memories + first.transcripts)
+    assert second == ImportCounts(
+        existing=first.memories + first.transcripts, rows_existing=first.rows
+    )
     # Importing into the source itself is a no-op too.
     import_file(db, file)
     assert dump(db) == snapshot
@@ -226,6 +229,7 @@ def test_header_and_line_layout(source: tuple[Path, dict[str, str]], tmp_path: P
         "feedback": 4,
         "vectors": 6,
         "transcripts": 1,
+        "rows": kinds.count("row"),
     }
     assert ids["deleted"] in memory_ids
 
@@ -286,7 +290,12 @@ def test_same_content_already_live_is_skipped_as_duplicate(
         assert [h.event for h in mem.history(mine.id, namespace=ALICE)] == ["create"]
         tombstone = mem.get_all(namespace=ALICE, include_deleted=True)
         assert ids["deleted"] in {r.id for r in tombstone if r.deleted}
-    assert import_file(target, file) == ImportCounts(existing=5 + 1, duplicates=1)
+    assert import_file(target, file) == ImportCounts(
+        existing=5 + 1,
+        duplicates=1,
+        rows_existing=counts.rows + counts.rows_existing,
+        orphans=counts.orphans,
+    )
 
 
 def text(**kwargs: Any) -> st.SearchStrategy[str]:
@@ -609,7 +618,9 @@ def test_a_copy_through_each_backend_is_exact(
     with Memory(store_location, config=config, embedder=None) as middle:
         first = import_jsonl(middle.store, file)
         assert first.memories == 6 and first.transcripts == 1
-        assert import_jsonl(middle.store, file) == ImportCounts(existing=7)
+        assert import_jsonl(middle.store, file) == ImportCounts(
+            existing=7, rows_existing=first.rows
+        )
         again = tmp_path / "again.jsonl"
         with again.open("w", encoding="utf-8") as out:
             export_jsonl(middle.store, out, vectors=True, batch_size=4)

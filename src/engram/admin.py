@@ -17,7 +17,8 @@ from engram._version import __version__
 from engram.core import Part
 from engram.errors import EmbeddingError, InjectionBlocked, InvalidInputError, NotFoundError
 from engram.recall.chunks import fill_chunks
-from engram.store.protocols import ImportCounts, ListQuery, MemoryBundle, TranscriptRow
+from engram.store.protocols import ImportCounts, ListQuery, TableRow, TranscriptRow
+from engram.store.tables import SPECS
 from engram.transfer import ExportCounts
 from engram.validate import memory_id_value, positive_int
 from engram.write import BATCH, Progress
@@ -239,11 +240,16 @@ class Admin(Part):
             self._core.store, out, namespaces=namespaces, vectors=vectors, progress=progress
         )
 
-    def _screen(self, item: MemoryBundle | TranscriptRow) -> MemoryBundle | TranscriptRow | str:
+    def _screen(self, item: transfer.Item) -> transfer.Item | str:
         """The injection scan of one imported item: the item to import, or why not."""
         try:
             if isinstance(item, TranscriptRow):
                 self._core.scan_text(item.content)
+                return item
+            if isinstance(item, TableRow):  # the columns a write scans (core block values)
+                for column in SPECS[item.table].scanned:
+                    if isinstance(text := item.values.get(column), str):
+                        self._core.scan_text(text)
                 return item
             record = item.record
             # A file can carry any flags; only what the scan finds now counts.

@@ -212,6 +212,10 @@ class LifecycleConfig:
     max_memories_per_agent: int = field(default=10_000, metadata=_range(1, 100_000_000))
     """seed 002: max_memories_per_agent 10000; consolidation archives the oldest live
     memories of a namespace past it."""
+    archive_max_per_agent: int | None = field(default=10_000, metadata=_range(1, 100_000_000))
+    """Archived originals kept verbatim per namespace (ours: the seeds set no archive
+    cap; the default mirrors max_memories_per_agent). The retention sweep compacts the
+    oldest beyond it (their text goes, their summary memory stays); null = keep all."""
     dual_mode: bool = True
     """seed 002: DualModeConfig.enabled: classify density before choosing the archival
     mode (dense -> extractive, sparse -> abstractive). Off, every group is abstractive."""

@@ -11,8 +11,12 @@ The file is one JSON object per line::
      "vector": "<base64 of little-endian float32>"}
     ...
     {"kind": "transcript", "namespace": ..., "session_key": ..., "content": ..., ...}
+    {"kind": "row", "table": "runs", "row": {...canonical columns...}, "n": 2}
     {"kind": "end", "memories": N, "history": N, "feedback": N, "vectors": N,
-     "transcripts": N}
+     "transcripts": N, "rows": N}
+
+``row`` lines (format 2) carry every other table ``engram.store.tables`` lists, parents
+first, as ``engram.store.table_copy`` writes them; a format 1 file has none.
 
 A memory's history, feedback and vector lines follow its own line. Memories appear in
 id order, tombstoned ones included; the ``end`` line lets import tell a whole file from
@@ -48,20 +52,23 @@ from engram.store.protocols import (
     ImportCounts,
     MemoryBundle,
     Store,
+    TableRow,
     TranscriptRow,
     VectorRow,
 )
+from engram.store.table_copy import RowImport, export_row_lines, row_from_line
 from engram.text import normalize_content
 from engram.validate import namespace_for
 
 #: The format this engram writes, and the newest it reads.
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 #: Memories per page on export and per transaction on import.
 BATCH = 500
 
 Progress = Callable[[int, int], None]
+Item = MemoryBundle | TranscriptRow | TableRow
 #: Sees each item an import reads: returns it (possibly changed) or why to skip it.
-Screen = Callable[[MemoryBundle | TranscriptRow], MemoryBundle | TranscriptRow | str]
+Screen = Callable[[Item], Item | str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +80,7 @@ class ExportCounts:
     feedback: int = 0
     vectors: int = 0
     transcripts: int = 0
+    rows: int = 0
 
     def to_dict(self) -> dict[str, int]:
         """A JSON-ready dict."""
@@ -145,7 +153,8 @@ def export_jsonl(
             )
         transcripts += len(rows)
         key = (rows[-1].namespace, rows[-1].session_key)
-    counts = ExportCounts(memories, history, feedback, vector_rows, transcripts)
+    carried = export_row_lines(store, lambda line: _write(out, line), ns)
+    counts = ExportCounts(memories, history, feedback, vector_rows, transcripts, carried)
     _write(out, {"kind": "end", **counts.to_dict()})
     return counts
 
@@ -211,6 +220,7 @@ def import_jsonl(
     done = 0
     bundles: list[MemoryBundle] = []
     transcripts: list[TranscriptRow] = []
+    rows = RowImport(store, batch_size, screen)
 
     def flush() -> None:
         nonlocal counts, done
@@ -225,6 +235,10 @@ def import_jsonl(
             transcripts.clear()
 
     for item in _items(file):
+        if isinstance(item, TableRow):  # after every memory: their rows may point at them
+            flush()
+            rows.add(item)
+            continue
         if screen is not None:
             screened = screen(item)
             if isinstance(screened, str):
@@ -244,12 +258,12 @@ def import_jsonl(
             if not vectors and item.vector is not None:
                 item = MemoryBundle(item.record, item.history, item.feedback, None)
             bundles.append(item)
-        else:
+        elif isinstance(item, TranscriptRow):
             transcripts.append(item)
         if len(bundles) >= batch_size or len(transcripts) >= batch_size:
             flush()
     flush()
-    return counts
+    return counts + rows.finish()
 
 
 def _check(file: Path) -> tuple[int, dict[str, int]]:
@@ -284,7 +298,7 @@ class _Problem(Exception):
     """A problem with one line; ``_items`` adds the file and line number."""
 
 
-def _items(file: Path) -> Iterator[MemoryBundle | TranscriptRow]:
+def _items(file: Path) -> Iterator[Item]:
     """The file's bundles (a memory with its rows) and transcripts, in file order."""
     try:
         handle = file.open(encoding="utf-8")
@@ -292,7 +306,7 @@ def _items(file: Path) -> Iterator[MemoryBundle | TranscriptRow]:
         raise InvalidInputError(f"cannot read {file}: {exc.strerror or exc}") from None
     number = 0
     current: _Bundle | None = None
-    counts = dict.fromkeys(("memories", "history", "feedback", "vectors", "transcripts"), 0)
+    counts = dict.fromkeys(ExportCounts.__dataclass_fields__, 0)
     ended = False
     try:
         with handle:
@@ -320,6 +334,9 @@ def _items(file: Path) -> Iterator[MemoryBundle | TranscriptRow]:
                 elif kind == "transcript":
                     counts["transcripts"] += 1
                     yield _transcript(data)
+                elif kind == "row":
+                    counts["rows"] += 1
+                    yield row_from_line(data, _Problem)
                 elif kind == "end":
                     _end(data, counts)
                     ended = True
@@ -389,7 +406,7 @@ def _header(data: Mapping[str, Any]) -> None:
 
 def _end(data: Mapping[str, Any], counts: Mapping[str, int]) -> None:
     for name, seen in counts.items():
-        expected = data.get(name)
+        expected = data.get(name, 0 if name == "rows" else None)  # format 1 has no rows
         if expected != seen:
             raise _Problem(
                 f"the 'end' line says {expected!r} {name} but the file holds {seen}: "

@@ -109,6 +109,7 @@ class StatusOut(BaseModel):
     live: int
     archived: int
     max_memories_per_agent: int
+    archive_max_per_agent: int | None
     rules: dict[str, int | None]
     sizes: dict[str, int]
     consolidation_interval: str

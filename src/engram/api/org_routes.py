@@ -18,8 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engram.api.auth import Caller, ServerState, server_state
 from engram.api.routes import _ERRORS
 from engram.keys import Principal
-from engram.org import OrgAuditEntry, OrgFact, OrgFactAuthor
-from engram.records import iso
+from engram.org import OrgFactAuthor
 
 State = Annotated[ServerState, Depends(server_state)]
 FactId = Annotated[str, Path(min_length=1, max_length=200, description="The fact's id.")]
@@ -151,40 +150,6 @@ class AgentKeyOut(BaseModel):
     key: str
 
 
-def _author(a: OrgFactAuthor) -> dict[str, Any]:
-    return {"kind": a.kind, "id": a.id, "seniority": a.seniority, "role": a.role}
-
-
-def fact_dict(f: OrgFact) -> dict[str, Any]:
-    """An org fact as JSON."""
-    return {
-        "fact_id": f.fact_id,
-        "version": f.version,
-        "category": f.category,
-        "content": f.content,
-        "tags": list(f.tags),
-        "author": _author(f.author),
-        "reason": f.reason,
-        "retracted": f.retracted,
-        "supersedes": f.supersedes,
-        "created_at": iso(f.created_at),
-    }
-
-
-def _audit(e: OrgAuditEntry) -> dict[str, Any]:
-    return {
-        "id": e.id,
-        "at": iso(e.at),
-        "action": e.action,
-        "actor": _author(e.actor),
-        "category": e.category,
-        "fact_id": e.fact_id,
-        "version": e.version,
-        "reason": e.reason,
-        "detail": e.detail,
-    }
-
-
 def _who(caller: Principal, state: ServerState) -> OrgFactAuthor:
     return state.memory.org.author_for_key(caller.key_id, caller.user, caller.admin)
 
@@ -192,7 +157,7 @@ def _who(caller: Principal, state: ServerState) -> OrgFactAuthor:
 @router.get("/v1/org/policies", response_model=FactList, summary="Core policies")
 def policies(caller: Caller, state: State) -> dict[str, Any]:
     """The active core policies, oldest first: what heads every recall context."""
-    return {"items": [fact_dict(f) for f in state.memory.org.list_policies()]}
+    return {"items": [f.to_dict() for f in state.memory.org.list_policies()]}
 
 
 @router.get("/v1/org/facts", response_model=FactList, summary="Org facts")
@@ -201,7 +166,7 @@ def facts(query: Annotated[FactsQuery, Query()], caller: Caller, state: State) -
     found = state.memory.org.facts(
         categories=query.category, include_retracted=query.include_retracted
     )
-    return {"items": [fact_dict(f) for f in found]}
+    return {"items": [f.to_dict() for f in found]}
 
 
 @router.post("/v1/org/facts", response_model=FactOut, status_code=201, summary="Write")
@@ -216,13 +181,13 @@ def write(body: WriteIn, caller: Caller, state: State) -> dict[str, Any]:
         tags=body.tags,
         reason=body.reason,
     )
-    return fact_dict(fact)
+    return fact.to_dict()
 
 
 @router.get("/v1/org/facts/{fact_id}", response_model=FactList, summary="History")
 def history(fact_id: FactId, caller: Caller, state: State) -> dict[str, Any]:
     """Every version of a fact, oldest first."""
-    return {"items": [fact_dict(f) for f in state.memory.org.history(fact_id)]}
+    return {"items": [f.to_dict() for f in state.memory.org.history(fact_id)]}
 
 
 @router.post("/v1/org/facts/{fact_id}/retract", response_model=FactOut, summary="Retract")
@@ -234,7 +199,7 @@ def retract(
 ) -> dict[str, Any]:
     """Retract a fact (a new, retracted version); needs the role that writes it."""
     reason = None if body is None else body.reason
-    return fact_dict(state.memory.org.retract(fact_id, author=_who(caller, state), reason=reason))
+    return state.memory.org.retract(fact_id, author=_who(caller, state), reason=reason).to_dict()
 
 
 @router.post("/v1/org/query", response_model=FactList, summary="Query")
@@ -243,7 +208,7 @@ def query(body: QueryIn, caller: Caller, state: State) -> dict[str, Any]:
     found = state.memory.org.query(
         body.text, categories=body.categories, tags=body.tags, limit=body.limit
     )
-    return {"items": [fact_dict(f) for f in found]}
+    return {"items": [f.to_dict() for f in found]}
 
 
 @router.get("/v1/org/audit", response_model=AuditList, summary="Audit trail")
@@ -252,7 +217,7 @@ def audit(query: Annotated[AuditQuery, Query()], caller: Caller, state: State) -
     keys only)."""
     caller.require_admin("reading the org audit")
     rows = state.memory.org.audit(fact_id=query.fact_id, actor=query.actor, limit=query.limit)
-    return {"items": [_audit(e) for e in rows]}
+    return {"items": [e.to_dict() for e in rows]}
 
 
 @router.post("/v1/org/agent-keys", response_model=AgentKeyOut, status_code=201, summary="Agent key")

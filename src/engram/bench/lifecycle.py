@@ -14,10 +14,12 @@ questions whose gold turns were written and each still has a live memory (kept: 
 turn or a retelling of it) in the lifecycle's store count; a question's turn recall@10
 is the share of its gold turns among the top 10.
 
-One thing the fake clock cannot move: the store stamps ``memory_history`` rows (and
-a few others) with the wall clock, so the history window (180 days) never elapses inside
-the simulation and history rows only grow here; ``tests/test_retention.py`` tests that
-window with the clock that does reach it.
+Setting ``mem.lifecycle.clock`` sets the store's clock too, so history rows, tombstones
+and queued jobs are stamped at the simulated time and every retention window (history
+180 days, tombstones 30) elapses inside the simulation as it would in a year of use.
+The store's size is every table ``sizes`` counts (memories and tombstones, vectors,
+history, entity mentions, entities, relations, jobs, the archive), sampled every
+``sample_every`` days.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from engram.config import Config
 from engram.embed import Embedder, create_embedder
 from engram.embed.base import BaseEmbedder
 from engram.memory import Memory
+from engram.store.protocols.lifecycle import SIZE_TABLES
 
 NAMESPACE = "agent:year"
 START = datetime(2026, 1, 1, 9, 0, tzinfo=UTC)
@@ -105,7 +108,7 @@ def run(
     shared = None if model is None or isinstance(model, str) else _Shared(model)
     snapshots: list[dict[str, Any]] = []
     copies: dict[str, list[str]] = {}  # turn key -> ids of its memories (every pass)
-    consolidations = archived = sweeps = 0
+    consolidations = archived = sweeps = compacted = 0
     with (
         Memory(":memory:", config=config, embedder=shared) as mem,
         Memory(":memory:", config=config.with_overrides(lifecycle={
@@ -139,6 +142,8 @@ def run(
                 consolidations += 1
                 archived += done.archived
             sweeps += swept is not None
+            if swept is not None:
+                compacted += swept.steps.get("archive_compacted", 0)
             if day % sample_every == 0 or day == days - 1:
                 snapshots.append(_snapshot(mem, day + 1))
             if progress is not None:
@@ -151,6 +156,7 @@ def run(
         "embedder": "none" if shared is None else shared.name,
         "settings": {
             "max_memories_per_agent": settings.max_memories_per_agent,
+            "archive_max_per_agent": settings.archive_max_per_agent,
             "consolidation_interval": settings.consolidation_interval,
             "retention_days": settings.retention_days,
             "retention_interval_s": settings.retention_interval_s,
@@ -160,6 +166,7 @@ def run(
         },
         "consolidations": consolidations,
         "archived": archived,
+        "compacted": compacted,
         "sweeps": sweeps,
         "snapshots": snapshots,
         "recall": recall,
@@ -174,6 +181,7 @@ def _snapshot(mem: Memory, day: int) -> dict[str, Any]:
         "live": sizes["live"],
         "archived": sizes["memory_archive"],
         "tombstoned": sizes["tombstoned"],
+        "total": sum(sizes[t] for t in SIZE_TABLES),
         "rows": sizes,
     }
 
@@ -239,13 +247,17 @@ def markdown(result: dict[str, Any]) -> str:
             s["rows"]["memory_history"],
             s["rows"]["memory_entity_mentions"],
             s["rows"]["memory_jobs"],
+            s["total"],
         ]
         for s in result["snapshots"]
     ]
     sizes = table(
-        ["day", "live", "archived", "tombstoned", "vectors", "history", "mentions", "jobs"],
+        [
+            "day", "live", "archived", "tombstoned", "vectors", "history", "mentions",
+            "jobs", "total rows",
+        ],
         rows,
-    )
+    )  # fmt: skip
     r = result["recall"]
     recall = table(
         ["store", "turn_r@10", "hit@10"],
@@ -257,9 +269,10 @@ def markdown(result: dict[str, Any]) -> str:
     s = result["settings"]
     head = (
         f"{result['days']} days x {result['per_day']} writes ({result['writes']}), embedder "
-        f"{result['embedder']}; cap {s['max_memories_per_agent']}, consolidation "
-        f"{s['consolidation_interval']}, retention_days {s['retention_days']}; "
-        f"{result['consolidations']} consolidations archived {result['archived']}; "
+        f"{result['embedder']}; cap {s['max_memories_per_agent']}, archive cap "
+        f"{s['archive_max_per_agent']}, consolidation {s['consolidation_interval']}, "
+        f"retention_days {s['retention_days']}; {result['consolidations']} consolidations "
+        f"archived {result['archived']}, sweeps compacted {result['compacted']}; "
         f"{result['elapsed_s']} s"
     )
     kept = f"{r['questions_kept']} of {r['questions_written']} questions kept all gold turns"

@@ -175,7 +175,8 @@ def status(
         return
     render.console.print(
         f"namespace {info['namespace']}: {info['live']} live (cap "
-        f"{info['max_memories_per_agent']}), {info['archived']} archived; consolidation "
+        f"{info['max_memories_per_agent']}), {info['archived']} archived (cap "
+        f"{info['archive_max_per_agent'] or 'none'}); consolidation "
         f"{info['consolidation_interval']}, retention every {info['retention_interval_s']:g}s",
         markup=False,
     )

@@ -58,7 +58,9 @@ def relative_url_hint(location: str) -> str | None:
 @handle_errors
 def migrate_store(obj: Ctx, source: str, target: str, batch: int, as_json: bool) -> None:
     """Copy every memory (tombstoned too), history, feedback, vector, transcript and API
-    key from one store to another, then check row counts and per-table checksums.
+    key, and every other carried table (graph, palace, runs, sessions, org memory, core
+    blocks, archive ...), from one store to another, then check row counts and
+    per-table checksums.
 
     Run it again after an interruption: it skips what was copied and finishes the rest.
     Exits non-zero when the verification finds a difference.
@@ -92,7 +94,8 @@ def migrate_store(obj: Ctx, source: str, target: str, batch: int, as_json: bool)
         render.console.print(
             f"copied {c.memories} memories ({c.existing} already there, {c.duplicates} "
             f"duplicates skipped), {c.history} history rows, {c.feedback} feedback rows, "
-            f"{c.vectors} vectors, {c.transcripts} transcripts, {report.api_keys} API keys",
+            f"{c.vectors} vectors, {c.transcripts} transcripts, {report.api_keys} API keys, "
+            f"{sum(t.inserted for t in report.tables.values())} rows of other tables",
             markup=False,
         )
         for check in report.checks:

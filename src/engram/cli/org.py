@@ -15,41 +15,7 @@ from rich.table import Table
 
 from engram.cli import render
 from engram.cli.common import Ctx, handle_errors, json_option
-from engram.org import CATEGORIES, SENIORITY, OrgAuditEntry, OrgFact, OrgFactAuthor
-from engram.records import iso
-
-
-def _author(a: OrgFactAuthor) -> dict[str, Any]:
-    return {"kind": a.kind, "id": a.id, "seniority": a.seniority, "role": a.role}
-
-
-def _fact(f: OrgFact) -> dict[str, Any]:
-    return {
-        "fact_id": f.fact_id,
-        "version": f.version,
-        "category": f.category,
-        "content": f.content,
-        "tags": list(f.tags),
-        "author": _author(f.author),
-        "reason": f.reason,
-        "retracted": f.retracted,
-        "supersedes": f.supersedes,
-        "created_at": iso(f.created_at),
-    }
-
-
-def _entry(e: OrgAuditEntry) -> dict[str, Any]:
-    return {
-        "id": e.id,
-        "at": iso(e.at),
-        "action": e.action,
-        "actor": _author(e.actor),
-        "category": e.category,
-        "fact_id": e.fact_id,
-        "version": e.version,
-        "reason": e.reason,
-        "detail": e.detail,
-    }
+from engram.org import CATEGORIES, SENIORITY, OrgFact, OrgFactAuthor
 
 
 def _who(author: str | None, as_agent: str | None, seniority: str | None) -> OrgFactAuthor:
@@ -97,7 +63,7 @@ def _facts_table(facts: list[OrgFact], empty: str) -> None:
 
 def _show(facts: list[OrgFact], as_json: bool, empty: str) -> None:
     if as_json:
-        render.emit_json([_fact(f) for f in facts])
+        render.emit_json([f.to_dict() for f in facts])
     else:
         _facts_table(facts, empty)
 
@@ -168,7 +134,7 @@ def write(
             reason=reason,
         )
     if as_json:
-        render.emit_json(_fact(fact))
+        render.emit_json(fact.to_dict())
     else:
         render.console.print(
             f"wrote {fact.category} {fact.fact_id} version {fact.version}", markup=False
@@ -196,7 +162,7 @@ def retract(
     with obj.memory(must_exist=True, embedder=None) as mem:
         fact = mem.org.retract(fact_id, author=who, reason=reason)
     if as_json:
-        render.emit_json(_fact(fact))
+        render.emit_json(fact.to_dict())
     else:
         render.console.print(f"retracted {fact.fact_id} (version {fact.version})", markup=False)
 
@@ -249,7 +215,7 @@ def audit(obj: Ctx, fact_id: str | None, actor: str | None, limit: int, as_json:
     with obj.memory(must_exist=True, embedder=None) as mem:
         rows = mem.org.audit(fact_id=fact_id, actor=actor, limit=limit)
     if as_json:
-        render.emit_json([_entry(e) for e in rows])
+        render.emit_json([e.to_dict() for e in rows])
         return
     if not rows:
         render.console.print("the org audit is empty", markup=False)

@@ -71,7 +71,8 @@ def export(
             f"exported {render.plural(counts.memories, 'memory', 'memories')} "
             f"({counts.history} history, "
             f"{counts.feedback} feedback, {counts.vectors} vector and {counts.transcripts} "
-            f"transcript rows) from {where}" + (f" to {output}" if output else ""),
+            f"transcript rows; {counts.rows} rows of other tables) from {where}"
+            + (f" to {output}" if output else ""),
             markup=False,
         )
 
@@ -121,6 +122,12 @@ def import_(obj: Ctx, file: str, skip_vectors: bool, trusted: bool, as_json: boo
         f"skipped {counts.existing} already stored and {counts.duplicates} duplicates",
         markup=False,
     )
+    if counts.rows or counts.rows_existing or counts.orphans:
+        render.console.print(
+            f"other tables: {counts.rows} rows imported, {counts.rows_existing} already "
+            f"stored, {counts.orphans} skipped (their memory was not imported)",
+            markup=False,
+        )
     if counts.flagged:
         render.console.print(
             f"{counts.flagged} imported with injection flags (flag mode): recall keeps them "

@@ -11,7 +11,9 @@
 - ``upkeep``: what ``engram serve`` runs on its schedule: consolidation every
   ``consolidation_interval`` and a sweep every ``retention_interval_s``.
 
-Time comes from ``self.clock``, so tests (and the year simulation) move it by hand.
+Time comes from ``self.clock``, so tests (and the year simulation) move it by hand;
+setting it also sets the store's clock, so the rows the retention windows prune by age
+(history, tombstones, queued jobs, archive entries) are stamped by the same clock.
 """
 
 from __future__ import annotations
@@ -23,10 +25,18 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from engram.core import Core, Part
-from engram.errors import InvalidInputError, NotFoundError
+from engram.errors import InvalidInputError
 from engram.lifecycle import archival
+from engram.lifecycle.compaction import SUMMARY_TAG, not_archived
 from engram.lifecycle.density import Density, classify_group
-from engram.lifecycle.retention import CATEGORIES, STEPS, SweepReport, resolve, sweep
+from engram.lifecycle.retention import (
+    CATEGORIES,
+    COMPACT_STEP,
+    STEPS,
+    SweepReport,
+    resolve,
+    sweep,
+)
 from engram.records import MemoryRecord, MemoryType, iso, utcnow
 from engram.schedule import run_every
 from engram.store.protocols import ListQuery
@@ -35,6 +45,7 @@ from engram.validate import build_record, memory_id_value, positive_int
 
 __all__ = [
     "CATEGORIES_AND_ANY",
+    "COMPACT_STEP",
     "INTERVALS",
     "STEPS",
     "ArchiveEntry",
@@ -53,8 +64,6 @@ INTERVALS: dict[str, timedelta | None] = {
 }
 #: The categories a retention rule names, and ``*`` (uncategorised / the default).
 CATEGORIES_AND_ANY = (*CATEGORIES, ANY_CATEGORY)
-#: Tag of every summary memory consolidation writes.
-SUMMARY_TAG = "consolidated"
 ACTOR = "engram-lifecycle"
 
 
@@ -102,14 +111,25 @@ class Lifecycle(Part):
 
     def __init__(self, core: Core) -> None:
         super().__init__(core)
-        self.clock: Callable[[], datetime] = utcnow
-        """Where the time comes from: UTC now, or a test's hand-moved clock."""
+        self._clock: Callable[[], datetime] = utcnow
         self._consolidated_at: datetime | None = None
         self._schedule_from: datetime | None = None
         self._swept_at: datetime | None = None
         # One round at a time: the server's schedule and a hand-run call must not fold
         # the same originals twice.
         self._round = threading.Lock()
+
+    @property
+    def clock(self) -> Callable[[], datetime]:
+        """Where the time comes from: UTC now, or a test's hand-moved clock. Setting it
+        sets the store's clock too (``store.clock``), so history rows, tombstones and
+        queued jobs are stamped by the same clock the retention windows read."""
+        return self._clock
+
+    @clock.setter
+    def clock(self, value: Callable[[], datetime]) -> None:
+        self._clock = value
+        self._core.store.clock = value
 
     # -- consolidation ------------------------------------------------------------------
     def consolidate(
@@ -256,8 +276,10 @@ class Lifecycle(Part):
     ) -> list[MemoryRecord]:
         """Bring archived originals back into recall, exactly as they were (id, content,
         times): one original by its id, or every original of a summary by the summary's
-        id. A summary left with no archived originals is deleted. ``NotFoundError`` when
-        the id is neither."""
+        id. A summary left with no archived originals is deleted, unless some of its
+        originals were compacted (or expired) and it is all that holds them.
+        ``NotFoundError`` when the id is neither (saying when an original was compacted
+        and which summary holds it)."""
         core = self._core
         core.check_open()
         scope = core.scope(namespace, user_id, agent_id, None)
@@ -269,10 +291,7 @@ class Lifecycle(Part):
         else:
             members = lifecycle.entries(scope.namespace, summary_id=key, limit=1_000_000)
             if not members:
-                raise NotFoundError(
-                    f"{key!r} is neither an archived memory nor a summary in namespace "
-                    f"{scope.namespace!r}; `engram lifecycle status` lists the archive"
-                )
+                raise not_archived(core.store, scope.namespace, key)
             ids, summary_id = [e.original_id for e in members], key
         restored: list[MemoryRecord] = []
         for original_id in ids:
@@ -290,11 +309,21 @@ class Lifecycle(Part):
         core.embed_and_store(restored)
         if not lifecycle.entries(scope.namespace, summary_id=summary_id, limit=1):
             summary = core.store.memories.get(scope.namespace, summary_id)
-            if summary is not None:
+            if summary is not None and self._all_back(summary):
                 core.store.memories.delete(scope.namespace, summary_id, actor=ACTOR)
                 if core.index is not None:
                     core.index.removed(scope.namespace, summary_id)
         return restored
+
+    def _all_back(self, summary: MemoryRecord) -> bool:
+        """True when every original the summary folded is live again (none of them was
+        compacted or expired, so the summary holds nothing else)."""
+        folded = summary.metadata.get("consolidated")
+        originals = folded.get("originals") if isinstance(folded, dict) else None
+        if not isinstance(originals, list):
+            return True
+        live = self._core.store.memories.get_many(summary.namespace, [str(i) for i in originals])
+        return len(live) == len(set(originals))
 
     # -- retention ----------------------------------------------------------------------
     def set_retention(
@@ -408,6 +437,7 @@ class Lifecycle(Part):
             "live": core.store.memories.count(scope.namespace),
             "archived": core.store.lifecycle.counts(scope.namespace).get(scope.namespace, 0),
             "max_memories_per_agent": settings.max_memories_per_agent,
+            "archive_max_per_agent": settings.archive_max_per_agent,
             "rules": self.rules(namespace=scope.namespace),
             "sizes": core.store.lifecycle.sizes(),
             "consolidation_interval": settings.consolidation_interval,

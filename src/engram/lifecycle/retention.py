@@ -7,8 +7,9 @@ store"); its overrides live in the store (``mem.lifecycle.set_retention``), the 
 rules in ``[lifecycle]``.
 
 A sweep first expires what the rules say is past retention (live memories are
-tombstoned, archived originals deleted), then runs seed 004's six steps in their strict
-order. Every step is its own short transaction of at most ``BATCH`` rows; what is left
+tombstoned, archived originals deleted), then compacts each namespace's archive down to
+``archive_max_per_agent`` (ours, ``compaction``), then runs seed 004's six steps in
+their strict order. Every step is its own short transaction of at most ``BATCH`` rows; what is left
 over is caught by the next sweep (seed 004).
 """
 
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from engram.lifecycle.compaction import compact
 from engram.records import MemoryCategory, iso
 from engram.settings import LifecycleConfig
 from engram.store.protocols.lifecycle import ANY_CATEGORY, SWEEP_STEPS, LifecycleStore
@@ -27,8 +29,10 @@ from engram.store.protocols.lifecycle import ANY_CATEGORY, SWEEP_STEPS, Lifecycl
 BATCH = 500
 #: Where expiry by the rules runs, before seed 004's six steps.
 EXPIRY_STEPS = ("expired", "archive_expired")
+#: Archive compaction (ours): after the rules, before seed 004's steps.
+COMPACT_STEP = "archive_compacted"
 #: Every step of one sweep, in order.
-STEPS = (*EXPIRY_STEPS, *SWEEP_STEPS)
+STEPS = (*EXPIRY_STEPS, COMPACT_STEP, *SWEEP_STEPS)
 CATEGORIES: tuple[str, ...] = tuple(c.value for c in MemoryCategory)
 
 
@@ -94,7 +98,8 @@ def sweep(
     *,
     removed: Callable[[str, list[str]], None],
 ) -> SweepReport:
-    """One sweep: expiry by the rules, then seed 004's six steps in order. ``removed``
+    """One sweep: expiry by the rules, archive compaction, then seed 004's six steps
+    in order. ``removed``
     hears of every memory tombstoned (the in-memory vector index drops it)."""
     report = SweepReport(at=now)
     overrides = store.overrides()
@@ -122,6 +127,10 @@ def sweep(
                 if ids and not archived:
                     removed(ns, ids)
         report.steps[name] = BATCH - budget
+    # The rules applied first: only what they kept counts against the archive cap.
+    report.steps[COMPACT_STEP] = compact(
+        store, namespaces, config.archive_max_per_agent, now, limit=BATCH
+    )
     for step, cutoff in step_cutoffs(config, now).items():
         report.steps[step] = store.sweep(step, cutoff=cutoff, limit=BATCH)
     return report

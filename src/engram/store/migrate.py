@@ -4,7 +4,9 @@ The copy moves memory bundles (a memory with its history, feedback and vector) i
 order through ``store.transfer.export_bundles`` / ``import_bundles``, one transaction per page on
 the target, then session transcripts and API keys. Import skips what the target already
 holds, so running the copy again after it stopped (killed, network gone) continues
-where it stopped and never duplicates anything.
+where it stopped and never duplicates anything. Every other carried table (graph,
+palace, runs, sessions, org memory, core blocks, the archive ...; ``engram.store.tables``)
+follows, a page of canonical rows at a time, by ``engram.store.table_copy``.
 
 Verification reads both stores again and compares, table by table, the row count and a
 checksum: the sum (mod 2**256) of the SHA-256 of each row's canonical JSON. The sum does
@@ -26,14 +28,18 @@ import numpy as np
 
 from engram.errors import InvalidInputError
 from engram.store import is_postgres, open_store, sqlite_path
-from engram.store.protocols import ImportCounts, MemoryBundle, Store
+from engram.store.protocols import ImportCounts, MemoryBundle, Store, TableCounts
+from engram.store.table_copy import copy_tables
+from engram.store.table_copy import table_checksums as carried_checksums
+from engram.store.tables import TABLES as CARRIED
 
 if TYPE_CHECKING:
     from engram.config import Config
 
 #: Memories per page (and per import transaction).
 BATCH = 500
-TABLES = (
+#: Tables moved by bundles, transcript pages and key export.
+BUNDLE_TABLES = (
     "memories",
     "memory_history",
     "memory_feedback_log",
@@ -41,6 +47,8 @@ TABLES = (
     "session_transcripts",
     "api_keys",
 )
+#: Every table verified, in copy order.
+TABLES = (*BUNDLE_TABLES, *(spec.name for spec in CARRIED))
 
 Progress = Callable[[int, int], None]
 
@@ -81,6 +89,8 @@ class MigrationReport:
     copied: ImportCounts
     api_keys: int
     checks: tuple[TableCheck, ...] = field(default=())
+    tables: dict[str, TableCounts] = field(default_factory=dict)
+    """Rows of each carried table inserted / already there / skipped as orphans."""
 
     @property
     def ok(self) -> bool:
@@ -95,6 +105,10 @@ class MigrationReport:
             "target": self.target,
             "ok": self.ok,
             "copied": {**copied, "api_keys": self.api_keys},
+            "table_rows": {
+                name: {"inserted": c.inserted, "existing": c.existing, "orphans": c.orphans}
+                for name, c in self.tables.items()
+            },
             "tables": [c.to_dict() for c in self.checks],
         }
 
@@ -143,6 +157,7 @@ def migrate_store(
         if api_key.id not in have:
             target.keys.add(api_key, key_hash)
             keys += 1
+    tables = copy_tables(source, target, batch=batch)
     checks = verify_copy(source, target, batch=batch) if verify else ()
     return MigrationReport(
         source=source.location,
@@ -150,6 +165,7 @@ def migrate_store(
         copied=counts,
         api_keys=keys,
         checks=tuple(checks),
+        tables=tables,
     )
 
 
@@ -215,7 +231,7 @@ def _iso(value: Any) -> Any:
 
 def table_checksums(store: Store, *, batch: int = BATCH) -> dict[str, tuple[int, str]]:
     """(rows, checksum) per table, from the store protocol alone."""
-    sums = {t: _Sum() for t in TABLES}
+    sums = {t: _Sum() for t in BUNDLE_TABLES}
     for bundle in _bundles(store, batch):
         sums["memories"].add(bundle.record.to_dict())
         for h in bundle.history:
@@ -267,4 +283,4 @@ def table_checksums(store: Store, *, batch: int = BATCH) -> dict[str, tuple[int,
         key = (rows[-1].namespace, rows[-1].session_key)
     for api_key, key_hash in store.keys.export():
         sums["api_keys"].add([api_key.to_dict(), key_hash])
-    return {t: s.result() for t, s in sums.items()}
+    return {**{t: s.result() for t, s in sums.items()}, **carried_checksums(store, batch=batch)}

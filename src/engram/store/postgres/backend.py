@@ -11,8 +11,9 @@ one. All SQL and psycopg types stay in this package.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import datetime
 
 from engram.config import PostgresConfig
 from engram.store.postgres.agents import PgAgents
@@ -39,6 +40,7 @@ from engram.store.postgres.palace import PgPalace
 from engram.store.postgres.review import PgReview
 from engram.store.postgres.runs import PgRuns
 from engram.store.postgres.sessions import PgSessions
+from engram.store.postgres.tables import PgTables
 from engram.store.postgres.transcripts import PgTranscripts
 from engram.store.postgres.transfer import PgTransfer
 from engram.store.postgres.vectors import PgVectors
@@ -84,9 +86,20 @@ class PostgresStore:
         self.agents = PgAgents(self._db)
         self.lifecycle = PgLifecycle(self._db)
         self.transfer = PgTransfer(self._db, self.vectors.ensure_index)
+        self.tables = PgTables(self._db)
 
     # -- seed 002's lifecycle and capabilities (FEATURES S1) ---------------------------
     backend_name = "postgresql"
+
+    @property
+    def clock(self) -> Callable[[], datetime]:
+        """The time the parts stamp rows with (history, tombstones, queued jobs): UTC
+        now, or a test's hand-moved clock (``mem.lifecycle.clock`` sets it)."""
+        return self._db.clock
+
+    @clock.setter
+    def clock(self, value: Callable[[], datetime]) -> None:
+        self._db.clock = value
 
     @property
     def is_connected(self) -> bool:

@@ -17,8 +17,9 @@ thread, which would then share one connection between two threads.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -34,6 +35,7 @@ from engram.errors import (
     StoreConnectionError,
     StoreError,
 )
+from engram.records import utcnow
 from engram.store.postgres import migrations
 
 
@@ -61,6 +63,9 @@ class Database:
     ) -> None:
         self.config = config or PostgresConfig()
         self.location = redact(conninfo)
+        self.clock: Callable[[], datetime] = utcnow
+        """The time the parts stamp rows with (history, tombstones, queued jobs): UTC
+        now, or the hand-moved clock ``mem.lifecycle.clock`` sets (the clock seam)."""
         self._closed = False
         self._lock = threading.Lock()
         self._local = threading.local()

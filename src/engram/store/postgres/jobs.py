@@ -16,7 +16,6 @@ from typing import Any
 import psycopg
 
 from engram.errors import InvalidInputError, NotFoundError
-from engram.records import utcnow
 from engram.store.postgres import codec
 from engram.store.postgres.db import Database
 from engram.store.protocols.jobs import JOB_STATUSES, Job
@@ -115,7 +114,7 @@ class PgJobs:
             raise InvalidInputError("a job needs a kind")
         if max_attempts < 1:
             raise InvalidInputError(f"max_attempts must be >= 1, got {max_attempts}")
-        created = now or utcnow()
+        created = now or self._db.clock()
         body = _dumps(payload or {}, "payload")
         for _ in range(_ENQUEUE_TRIES):
             with self._db.tx(f"queueing the {kind} job") as conn:

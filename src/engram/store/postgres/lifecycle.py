@@ -16,9 +16,11 @@ from engram.records import MemoryRecord
 from engram.store.postgres import codec
 from engram.store.postgres.db import Database
 from engram.store.protocols.lifecycle import (
+    COMPACT_EVENT,
     SIZE_TABLES,
     SWEEP_STEPS,
     ArchiveEntry,
+    compact_audit,
     record_from_json,
     record_json,
 )
@@ -269,6 +271,43 @@ class PgLifecycle:
                     (RETENTION_ACTOR, now, ids),
                 )
         return ids
+
+    def compact(
+        self, namespace: str, *, keep: int, now: datetime, limit: int
+    ) -> list[ArchiveEntry]:
+        """Drop the oldest archived originals beyond the newest ``keep``, audited."""
+        with self._db.tx("archive compaction") as conn:
+            row = conn.execute(
+                "SELECT count(*) FROM memory_archive WHERE namespace = %s", (namespace,)
+            ).fetchone()
+            held = 0 if row is None else int(row[0])
+            if held <= keep:
+                return []
+            rows = conn.execute(
+                f"SELECT {_ENTRY} FROM memory_archive WHERE namespace = %s "
+                "ORDER BY original_created_at, original_id LIMIT %s FOR UPDATE",
+                (namespace, min(held - keep, limit)),
+            ).fetchall()
+            out = [_entry(r) for r in rows]
+            for entry in out:
+                reason, payload = compact_audit(entry, now)
+                conn.execute(
+                    "DELETE FROM memory_archive WHERE archive_id = %s", (entry.archive_id,)
+                )
+                conn.execute(
+                    "INSERT INTO memory_history(memory_id, namespace, event, before, after, "
+                    "actor, reason, created_at) VALUES (%s, %s, %s, NULL, %s::json, %s, %s, %s)",
+                    (
+                        entry.original_id,
+                        namespace,
+                        COMPACT_EVENT,
+                        codec.dumps(payload),
+                        ARCHIVE_ACTOR,
+                        reason,
+                        now,
+                    ),
+                )
+        return out
 
     def sweep(self, step: str, *, cutoff: datetime, limit: int) -> int:
         """One retention step in one short transaction."""

@@ -16,7 +16,7 @@ from typing import Any
 import psycopg
 
 from engram.errors import InvalidInputError, NotFoundError, StoreError
-from engram.records import HistoryEntry, MemoryRecord, utcnow
+from engram.records import HistoryEntry, MemoryRecord
 from engram.store import schema
 from engram.store.postgres import codec
 from engram.store.postgres.db import Database
@@ -154,7 +154,7 @@ class PgMemories:
         if not records:
             return []
         rows = [codec.to_row(r, normalize_content(r.content).normalized) for r in records]
-        now = utcnow()
+        now = self._db.clock()
         results: list[InsertResult | None] = [None] * len(records)
         with self._db.tx("insert") as conn, conn.cursor() as cur:
             cur.executemany(
@@ -279,7 +279,7 @@ class PgMemories:
             )
             with conn.cursor() as cur:
                 write_history(
-                    cur, [history_row(after, event, before, after, actor, reason, utcnow())]
+                    cur, [history_row(after, event, before, after, actor, reason, self._db.clock())]
                 )
         return before, after
 
@@ -287,7 +287,7 @@ class PgMemories:
         """Tombstone a memory; it disappears from search, list and recall."""
         with self._db.tx("delete") as conn:
             before = live(conn, namespace, memory_id)
-            now = utcnow()
+            now = self._db.clock()
             after = before.with_changes(deleted_at=now, updated_at=now)
             conn.execute(
                 "UPDATE memories SET deleted_at = %s, updated_at = %s "

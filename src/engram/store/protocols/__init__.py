@@ -73,6 +73,7 @@ from engram.store.protocols.sessions import (
     SessionScore,
     SessionStore,
 )
+from engram.store.protocols.tables import TableCounts, TableRow, TableStore
 from engram.store.protocols.transcripts import TranscriptRow, TranscriptStore
 from engram.store.protocols.transfer import ImportCounts, MemoryBundle, TransferStore
 from engram.store.protocols.vectors import (
@@ -169,6 +170,9 @@ __all__ = [
     "NamespaceVectors",
     "Store",
     "StoreStats",
+    "TableCounts",
+    "TableRow",
+    "TableStore",
     "TranscriptRow",
     "TranscriptStore",
     "TransferStore",

@@ -7,8 +7,10 @@ Writes that span parts (a memory and the job it enqueues, say) commit together i
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Protocol, runtime_checkable
 
 from engram.store.protocols.agents import AgentStore
@@ -35,6 +37,7 @@ from engram.store.protocols.palace import PalaceStore
 from engram.store.protocols.review import ReviewStore
 from engram.store.protocols.runs import RunStore
 from engram.store.protocols.sessions import SessionStore
+from engram.store.protocols.tables import TableStore
 from engram.store.protocols.transcripts import TranscriptStore
 from engram.store.protocols.transfer import TransferStore
 from engram.store.protocols.vectors import VectorStore
@@ -64,6 +67,9 @@ class Store(Protocol):
     """
 
     location: str
+    clock: Callable[[], datetime]
+    """The time the parts stamp rows with (history, tombstones, queued jobs): UTC now,
+    or the hand-moved clock of a test or simulation (``mem.lifecycle.clock`` sets it)."""
 
     # Parts are read-only here, so a backend may hold its own concrete classes.
     @property
@@ -190,6 +196,11 @@ class Store(Protocol):
     @property
     def transfer(self) -> TransferStore:
         """Bulk export and import."""
+        ...
+
+    @property
+    def tables(self) -> TableStore:
+        """Every other carried table as canonical rows (``engram.store.tables``)."""
         ...
 
     @property

@@ -31,6 +31,9 @@ SWEEP_STEPS = (
     "completed_jobs",
     "dead_jobs",
 )
+#: The history event of an archived original whose verbatim record was dropped because
+#: its namespace's archive held more than ``archive_max_per_agent``.
+COMPACT_EVENT = "compact"
 #: The key of an agent's global retention override (seed 002: "agent global default").
 ANY_CATEGORY = "*"
 #: Tables ``sizes`` reports (the year simulation's "rows per table").
@@ -73,6 +76,17 @@ class ArchiveEntry:
             "original_created_at": iso(self.original_created_at),
             "archived_at": iso(self.archived_at),
         }
+
+
+def compact_audit(entry: ArchiveEntry, now: datetime) -> tuple[str, dict[str, Any]]:
+    """The reason and payload of the ``compact`` history row of one archived original
+    (both backends write the same)."""
+    reason = (
+        f"archive over archive_max_per_agent: verbatim text dropped; summary memory "
+        f"{entry.summary_id} holds it"
+    )
+    payload = entry.to_dict() | {"compacted_at": iso(now)}
+    return reason, payload
 
 
 def record_json(record: MemoryRecord) -> str:
@@ -156,6 +170,14 @@ class LifecycleStore(Protocol):
         memories of ``namespace`` whose category is in ``categories`` (None =
         uncategorised) created before ``cutoff``; with ``archived``, hard-delete such
         archived originals instead. One short transaction; returns their ids."""
+        ...
+
+    def compact(
+        self, namespace: str, *, keep: int, now: datetime, limit: int
+    ) -> list[ArchiveEntry]:
+        """Drop the verbatim records of ``namespace``'s oldest archived originals beyond
+        the newest ``keep`` (at most ``limit``), writing a ``compact`` history row for
+        each that names its summary; one short transaction. Returns what was dropped."""
         ...
 
     def sweep(self, step: str, *, cutoff: datetime, limit: int) -> int:

@@ -50,6 +50,12 @@ class ImportCounts:
     """Imported with the injection scan's flags (flag mode)."""
     blocked_items: tuple[tuple[str, str], ...] = ()
     """(memory id, or ``transcript <namespace>/<session>``; why) of each blocked item."""
+    rows: int = 0
+    """Rows of the other carried tables (``engram.store.tables``) inserted."""
+    rows_existing: int = 0
+    """Such rows skipped: the store holds them already."""
+    orphans: int = 0
+    """Such rows skipped: a row they reference (a memory the import skipped) is missing."""
 
     def __add__(self, other: ImportCounts) -> ImportCounts:
         return ImportCounts(

@@ -8,8 +8,9 @@ Vectors are float32 BLOBs; the searchable matrix is derived from them by
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
 
 from engram.errors import CapabilityError
@@ -40,6 +41,7 @@ from engram.store.sqlite.palace import SQLitePalace
 from engram.store.sqlite.review import SQLiteReview
 from engram.store.sqlite.runs import SQLiteRuns
 from engram.store.sqlite.sessions import SQLiteSessions
+from engram.store.sqlite.tables import SQLiteTables
 from engram.store.sqlite.transcripts import SQLiteTranscripts
 from engram.store.sqlite.transfer import SQLiteTransfer
 from engram.store.sqlite.vectors import SQLiteVectors
@@ -76,10 +78,21 @@ class SQLiteStore:
         self.jobs = SQLiteJobs(self._db)
         self.lifecycle = SQLiteLifecycle(self._db)
         self.transfer = SQLiteTransfer(self._db)
+        self.tables = SQLiteTables(self._db)
         self.agents = SQLiteAgents(self._db)
 
     # -- seed 002's lifecycle and capabilities (FEATURES S1) ---------------------------
     backend_name = "sqlite"
+
+    @property
+    def clock(self) -> Callable[[], datetime]:
+        """The time the parts stamp rows with (history, tombstones, queued jobs): UTC
+        now, or a test's hand-moved clock (``mem.lifecycle.clock`` sets it)."""
+        return self._db.clock
+
+    @clock.setter
+    def clock(self, value: Callable[[], datetime]) -> None:
+        self._db.clock = value
 
     @property
     def is_connected(self) -> bool:

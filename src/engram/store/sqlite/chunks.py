@@ -159,7 +159,9 @@ class SQLiteChunks:
                 part = wanted[start : start + 500]
                 marks = ", ".join("?" for _ in part)
                 rows = conn.execute(
-                    "SELECT id, length(content) FROM memories WHERE namespace = ? "
+                    # ``+namespace`` keeps SQLite on the unique id index: with a
+                    # namespace index it scans the whole namespace (at 100k: 126 ms).
+                    "SELECT id, length(content) FROM memories WHERE +namespace = ? "
                     f"AND deleted_at IS NULL AND id IN ({marks})",
                     [namespace, *part],
                 ).fetchall()

@@ -93,7 +93,7 @@ def _erase_memories(
             (*chunk, namespace),
         ).rowcount
         erased = conn.execute(
-            f"DELETE FROM memories WHERE namespace = ? AND id IN ({marks})", (namespace, *chunk)
+            f"DELETE FROM memories WHERE +namespace = ? AND id IN ({marks})", (namespace, *chunk)
         ).rowcount
         memories += erased
         rows += erased

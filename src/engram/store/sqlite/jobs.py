@@ -15,7 +15,6 @@ from datetime import datetime
 from typing import Any
 
 from engram.errors import InvalidInputError, NotFoundError, StoreError
-from engram.records import utcnow
 from engram.store.protocols.jobs import JOB_STATUSES, Job
 from engram.store.sqlite.codec import parse_ts, ts
 from engram.store.sqlite.db import Database
@@ -98,7 +97,7 @@ class SQLiteJobs:
             raise InvalidInputError("a job needs a kind")
         if max_attempts < 1:
             raise InvalidInputError(f"max_attempts must be >= 1, got {max_attempts}")
-        created = ts(now or utcnow())
+        created = ts(now or self._db.clock())
         body = _dumps(payload or {}, "payload")
         try:
             with self._db.tx() as conn:

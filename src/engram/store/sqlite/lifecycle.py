@@ -3,6 +3,7 @@ and the retention worker's steps (seed 002, seed 004; FEATURES S8, S9)."""
 
 from __future__ import annotations
 
+import json
 import secrets
 import sqlite3
 from collections.abc import Sequence
@@ -12,9 +13,11 @@ from typing import Any
 from engram.errors import InvalidInputError, StoreError
 from engram.records import MemoryRecord
 from engram.store.protocols.lifecycle import (
+    COMPACT_EVENT,
     SIZE_TABLES,
     SWEEP_STEPS,
     ArchiveEntry,
+    compact_audit,
     record_from_json,
     record_json,
 )
@@ -286,6 +289,47 @@ class SQLiteLifecycle:
                     (RETENTION_ACTOR, ts(now), *ids),
                 )
         return ids
+
+    def compact(
+        self, namespace: str, *, keep: int, now: datetime, limit: int
+    ) -> list[ArchiveEntry]:
+        """Drop the oldest archived originals beyond the newest ``keep``, audited."""
+        try:
+            with self._db.tx() as conn:
+                held = int(
+                    conn.execute(
+                        "SELECT count(*) FROM memory_archive WHERE namespace = ?", (namespace,)
+                    ).fetchone()[0]
+                )
+                if held <= keep:
+                    return []
+                rows = conn.execute(
+                    f"SELECT {_ENTRY} FROM memory_archive WHERE namespace = ? "
+                    "ORDER BY original_created_at, original_id LIMIT ?",
+                    (namespace, min(held - keep, limit)),
+                ).fetchall()
+                out = [_entry(r) for r in rows]
+                for entry in out:
+                    reason, payload = compact_audit(entry, now)
+                    conn.execute(
+                        "DELETE FROM memory_archive WHERE archive_id = ?", (entry.archive_id,)
+                    )
+                    conn.execute(
+                        "INSERT INTO memory_history(memory_id, namespace, event, before, "
+                        "after, actor, reason, created_at) VALUES (?, ?, ?, NULL, ?, ?, ?, ?)",
+                        (
+                            entry.original_id,
+                            namespace,
+                            COMPACT_EVENT,
+                            json.dumps(payload, ensure_ascii=False),
+                            ARCHIVE_ACTOR,
+                            reason,
+                            ts(now),
+                        ),
+                    )
+        except sqlite3.Error as exc:
+            raise StoreError(f"archive compaction failed: {exc}") from exc
+        return out
 
     def sweep(self, step: str, *, cutoff: datetime, limit: int) -> int:
         """One retention step in one short transaction."""

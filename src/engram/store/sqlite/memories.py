@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from engram.errors import InvalidInputError, NotFoundError, StoreError
-from engram.records import HistoryEntry, MemoryRecord, utcnow
+from engram.records import HistoryEntry, MemoryRecord
 from engram.store import schema
 from engram.store.protocols.memories import InsertResult, ListQuery
 from engram.store.sqlite.codec import (
@@ -147,7 +147,7 @@ class SQLiteMemories:
     ) -> list[InsertResult]:
         """Insert records in one transaction; exact duplicates return the existing memory."""
         results: list[InsertResult] = []
-        now = ts(utcnow())
+        now = ts(self._db.clock())
         try:
             with self._db.tx() as conn:
                 for record in records:
@@ -328,7 +328,8 @@ class SQLiteMemories:
                     f"UPDATE memories SET {sets} WHERE namespace = ? AND id = ?",
                     (*params, namespace, memory_id),
                 )
-                write_history(conn, after, event, before, after, actor, reason, ts(utcnow()))
+                now = ts(self._db.clock())
+                write_history(conn, after, event, before, after, actor, reason, now)
         except sqlite3.Error as exc:
             raise StoreError(f"update failed: {exc}") from exc
         return before, after
@@ -338,7 +339,7 @@ class SQLiteMemories:
         try:
             with self._db.tx() as conn:
                 before = live(conn, namespace, memory_id)
-                now = utcnow()
+                now = self._db.clock()
                 after = before.with_changes(deleted_at=now, updated_at=now)
                 conn.execute(
                     "UPDATE memories SET deleted_at = ?, updated_at = ? "

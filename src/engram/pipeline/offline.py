@@ -38,6 +38,7 @@ from typing import Any
 
 from engram.pipeline import patterns
 from engram.pipeline.patterns import Relation
+from engram.pipeline.person import resolve_person
 from engram.text import STOPWORDS, keywords
 
 #: How often each rule's facts were judged correct in the hand-labelled sample
@@ -95,6 +96,9 @@ _GREETED = re.compile(r"^[A-Z][a-z]+[,!]\s+")
 # "The kids look cute, Mel!": a name after the last comma, when what precedes it is
 # not a name too (as in "Austin, Texas").
 _TRAILING_VOCATIVE = re.compile(r"(\b[a-z][\w'-]*),\s*[A-Z][a-z]+\s*([.!]*)$")
+# Its part from the comma on, which holds no comma: the pattern (slow, it is tried at
+# every word) can match only where this matches at the last comma.
+_VOCATIVE_TAIL = re.compile(r",\s*[A-Z][a-z]+\s*[.!]*$")
 # "..., don't they!": a question without its question mark.
 _TAG_QUESTION = re.compile(
     r"(?:,\s*|\s)(?:don't|doesn't|isn't|aren't|wasn't|weren't|won't|can't|didn't|haven't|"
@@ -172,7 +176,7 @@ _LIKES = re.compile(
     r"\s+(?:\w+ly\s+|also\s+|just\s+|still\s+)?(?:loves|likes|enjoys|prefers|hates|dislikes|adores)\b"
 )
 # "Redis is an in-memory store": a definition, general knowledge.
-_DEFINITION = r"^[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){0,2}\s+(?:is|are)\s+(?:a|an)\s"
+_DEFINITION = re.compile(r"^[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){0,2}\s+(?:is|are)\s+(?:a|an)\s")
 _SELF_MENTION = re.compile(r"\b(?:my|me|mine|myself)\b", re.IGNORECASE)
 _ING = re.compile(r"^[a-z]+ing$")
 
@@ -255,96 +259,19 @@ def _trim_opening(sentence: str) -> str:
             text = _GREETED.sub("", text)
         text = _LEAD_IN.sub("", text)
         text = _VOCATIVE.sub("", text)
-        text = _TRAILING_VOCATIVE.sub(r"\1\2", text)
+        if "," in text and _VOCATIVE_TAIL.match(text, text.rfind(",")):
+            text = _TRAILING_VOCATIVE.sub(r"\1\2", text)
         if text == before:
             break
     return text[:1].upper() + text[1:]
 
 
-def _is_past(word: str) -> bool:
-    """A simple past form, prefixed ones included ("retook", "overslept")."""
-    if word in patterns.IRREGULAR_PAST:
-        return True
-    for prefix in ("re", "over", "under", "mis", "out", "with", "fore"):
-        if word.startswith(prefix) and word[len(prefix) :] in patterns.IRREGULAR_PAST:
-            return True
-    return False
-
-
-def _third_person(verb: str) -> str:
-    """The third-person singular of a present-tense verb ("love" -> "loves")."""
-    lower = verb.lower()
-    special = {"am": "is", "have": "has", "do": "does", "go": "goes", "'m": "is"}
-    if lower in special:
-        return special[lower]
-    if lower.endswith(("don't",)):
-        return "doesn't"
-    if lower.endswith(("haven't",)):
-        return "hasn't"
-    if lower.endswith("n't") or lower.endswith("ed") or _is_past(lower):
-        return verb
-    if lower.endswith(("s", "sh", "ch", "x", "z", "o")):
-        return verb + "es"
-    if len(lower) > 2 and lower.endswith("y") and lower[-2] not in "aeiou":
-        return verb[:-1] + "ies"
-    return verb + "s"
-
-
-_CONTRACTIONS = (
-    (re.compile(r"\bI'm\b|\bI\s+am\b"), "{n} is"),
-    (re.compile(r"\bI've\b|\bI\s+have\b(?!\s+to\b)"), "{n} has"),
-    (re.compile(r"\bI\s+have\s+to\b"), "{n} has to"),
-    (re.compile(r"\bI'll\b"), "{n} will"),
-    (
-        re.compile(r"\bI'd(?=\s+(?:\w+ly\s+|never\s+|just\s+|already\s+)?(?:been|\w+ed)\b)"),
-        "{n} had",
-    ),
-    (re.compile(r"\bI'd\b"), "{n} would"),
-    (re.compile(r"\bwe're\b", re.I), "{n} and others are"),
-    (re.compile(r"\bwe've\b", re.I), "{n} and others have"),
-    (re.compile(r"\bwe'll\b", re.I), "{n} and others will"),
-    (re.compile(r"\bwe'd\b", re.I), "{n} and others would"),
+# "Starting a store is scary": a verb after the gerund makes it the subject.
+_GERUND_SUBJECT = re.compile(
+    r"\b(?:is|was|are|were|has|makes|made|can|could|must|will|would|should|helps|"
+    r"seems|gives|means|brings|keeps|warms|isn't|wasn't)\b|'s\s+(?:a|an|the|so|really|"
+    r"been|not)\b"
 )
-_SLANG_FORMS = {"gonna": "going to", "wanna": "want to", "gotta": "have to"}
-_SLANG = re.compile(r"\b(?:gonna|wanna|gotta)\b", re.IGNORECASE)
-_I_VERB = re.compile(
-    r"\bI\s+((?:(?:\w+ly|" + "|".join(sorted(patterns.ADVERBS)) + r")\s+)*)([A-Za-z][\w']*)"
-)
-
-
-def resolve_person(sentence: str, name: str) -> str:
-    """Rewrite first person as ``name``: "I love my dog" -> "Jon loves Jon's dog"
-    (a second "my" in the same clause becomes "their")."""
-    text = _SLANG.sub(lambda m: _SLANG_FORMS[m.group(0).lower()], sentence)
-    for pattern, replacement in _CONTRACTIONS:
-        text = pattern.sub(replacement.format(n=name), text)
-    text = _I_VERB.sub(lambda m: f"{name} {m.group(1)}{_third_person(m.group(2))}", text)
-    text = re.sub(r"\bI\b", name, text)
-    text = re.sub(r"\b(?:we|us)\b", f"{name} and others", text, flags=re.I)
-    text = re.sub(r"\bour\b", f"{name}'s", text, flags=re.I)
-    text = re.sub(r"\bmine\b", f"{name}'s", text, flags=re.I)
-    text = re.sub(r"\b(?:myself|ourselves)\b", "themself", text, flags=re.I)
-    return _possessives(text, name)
-
-
-def _possessives(text: str, name: str) -> str:
-    """``my`` and ``me``: the name, or a pronoun right after the name is used."""
-    out: list[str] = []
-    last_name_at = -100
-    for index, match in enumerate(re.finditer(r"\S+", text)):
-        word = match.group(0)
-        bare = word.lower().strip(".,!?;:\"'()")
-        near = index - last_name_at <= 6
-        if word.startswith(name):
-            last_name_at = index
-        if bare == "my":
-            word = re.sub(r"(?i)\bmy\b", "their" if near else f"{name}'s", word)
-            if not near:
-                last_name_at = index
-        elif bare == "me":
-            word = re.sub(r"(?i)\bme\b", "them" if near else name, word)
-        out.append(word)
-    return " ".join(out)
 
 
 def _elided(sentence: str) -> str | None:
@@ -373,25 +300,24 @@ def _elided(sentence: str) -> str | None:
         return "I " + sentence[0].lower() + sentence[1:]
     if _ING.match(first) and first not in patterns.NOT_VERBS_ING:
         # "Starting a store is scary": a gerund subject, not a dropped "I'm".
-        if re.search(
-            r"\b(?:is|was|are|were|has|makes|made|can|could|must|will|would|should|helps|"
-            r"seems|gives|means|brings|keeps|warms|isn't|wasn't)\b|'s\s+(?:a|an|the|so|really|"
-            r"been|not)\b",
-            sentence,
-        ):
+        if _GERUND_SUBJECT.search(sentence):
             return None
         return "I'm " + sentence[0].lower() + sentence[1:]
     return None
 
 
 def _content_words(text: str, speaker: str | None) -> int:
-    names = {w.lower() for w in (speaker or "").split()} | {"others"}
-    return sum(1 for w in keywords(text, limit=64) if w not in patterns.FILLERS | names)
+    skipped = patterns.FILLERS | {w.lower() for w in (speaker or "").split()} | {"others"}
+    return sum(1 for w in keywords(text, limit=64) if w not in skipped)
+
+
+_SPACES = re.compile(r"\s+")
+_BANGS = re.compile(r"[!]+$")
 
 
 def _finish(text: str) -> str:
-    text = re.sub(r"\s+", " ", text).strip(" -—,;:")
-    text = re.sub(r"[!]+$", ".", text)
+    text = _SPACES.sub(" ", text).strip(" -—,;:")
+    text = _BANGS.sub(".", text)
     if text and text[-1] not in ".!?\"')":
         text += "."
     return text[:1].upper() + text[1:]
@@ -430,15 +356,30 @@ def _subject(sentence: str) -> tuple[str, str] | None:
     return "statement", sentence
 
 
+_LETS = re.compile(r"^(?:let's|lets|let us)\b", re.I)
+# What _TAG_QUESTION and patterns.PREFERENCE cannot match without (lower-cased): both
+# are slow, and most sentences hold none of these.
+_TAG_WORDS = re.compile(r"n't|right|eh")
+_PREFERENCE_WORDS = re.compile(
+    r"love|like|enjoy|prefer|hate|adore|despise|fav|go-to|fan|into|passionate|obsessed|stand"
+)
+
+
+def _may_match(text: str, words: re.Pattern[str]) -> bool:
+    """Whether a case-insensitive pattern that needs one of ``words`` can match ``text``
+    (on ASCII text IGNORECASE is plain case folding; other text is always tried)."""
+    return not text.isascii() or words.search(text.lower()) is not None
+
+
 def _classify(sentence: str, speaker: str | None) -> tuple[str, str, str] | None:
     """(rule, type, the sentence to resolve) for a sentence worth keeping, or None."""
     if sentence.rstrip().endswith("?") or len(sentence) > MAX_FACT_CHARS:
         return None
-    if _TAG_QUESTION.search(sentence):
+    if _may_match(sentence, _TAG_WORDS) and _TAG_QUESTION.search(sentence):
         return None
     if patterns.PROCEDURAL.search(sentence):
         return "procedural", "procedural", sentence
-    if re.match(r"^(?:let's|lets|let us)\b", sentence, re.I):
+    if _LETS.match(sentence):
         return None
     you = _SECOND_PERSON.search(sentence)
     if you is not None:
@@ -450,7 +391,11 @@ def _classify(sentence: str, speaker: str | None) -> tuple[str, str, str] | None
     rule, text = found
     if patterns.is_decision_content(text):
         return "decision", "decision", text
-    if rule in {"first_person", "elided"} and patterns.PREFERENCE.search(text):
+    if (
+        rule in {"first_person", "elided"}
+        and _may_match(text, _PREFERENCE_WORDS)
+        and patterns.PREFERENCE.search(text)
+    ):
         return "preference", "preference", text
     if rule == "statement":
         if _SPECULATION.search(text):
@@ -470,7 +415,7 @@ def _classify(sentence: str, speaker: str | None) -> tuple[str, str, str] | None
     if rule == "named" and speaker is not None:
         # In a chat turn, "Max is a good boy" is still the speaker's statement.
         return "opinion", "fact", f"{speaker} thinks {_lower_first(text)}"
-    if rule == "named" and re.match(_DEFINITION, text):
+    if rule == "named" and _DEFINITION.match(text):
         return "named", "semantic", text
     return rule, "fact", text
 
@@ -529,6 +474,8 @@ def _indefinite(fact: str) -> str:
             return match.group(1) + "some "
         return match.group(1) + ("an " if following[:1] in "aeiou" else "a ")
 
+    if fact.isascii() and "this" not in fact.lower() and "these" not in fact.lower():
+        return fact  # _SHOWN needs "this" or "these" (ASCII: plain case folding)
     return _SHOWN.sub(article, fact)
 
 
@@ -541,7 +488,27 @@ def _names_something(sentence: str) -> bool:
     )
 
 
+# Words (lower-cased) without which patterns.DATE, and patterns.QUANTITY, cannot match
+# text that has no digit: month and unit stems, and the number words. Both patterns are
+# slow; on ASCII text (plain case folding) the check never skips a match.
+_DATE_WORDS = patterns.word_set(
+    "jan feb mar apr may jun jul aug sep oct nov dec day night tomorrow second minute "
+    "hour week month year decade time summer winter spring fall autumn recently lately soon"
+)
+_QUANTITY_WORDS = patterns.word_set(
+    "one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty "
+    "forty fifty hundred thousand couple few several once twice"
+)
+_DIGIT = re.compile(r"[0-9]")
+_DATE_WORD = re.compile("|".join(sorted(_DATE_WORDS)))
+_QUANTITY_WORD = re.compile("|".join(sorted(_QUANTITY_WORDS)))
+
+
 def _anchored(text: str) -> bool:
+    if text.isascii() and _DIGIT.search(text) is None:
+        lower = text.lower()
+        date = _DATE_WORD.search(lower) and patterns.DATE.search(text)
+        return bool(date or _QUANTITY_WORD.search(lower) and patterns.QUANTITY.search(text))
     return bool(patterns.DATE.search(text) or patterns.QUANTITY.search(text))
 
 

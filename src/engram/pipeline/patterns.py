@@ -112,6 +112,29 @@ DECISION_PATTERNS: tuple[DecisionPattern, ...] = (
     _p("design", r"\bdesign\s+decision"),
 )
 
+# The words each pattern cannot match without, lower-cased: a pattern is tried on an
+# ASCII clause only when the clause holds one of them (the battery is slow; most chat
+# has no decision word). On ASCII text IGNORECASE is plain ASCII case folding, so
+# the check never skips a match; other text gets every pattern.
+_DECISION_WORDS: dict[str, tuple[str, ...]] = {
+    "chose_over": ("chos",),
+    "decided": ("decided",),
+    "switched": ("switch",),
+    "migrated": ("migrat",),
+    "picked_over": ("picked",),
+    "went_with": ("went",),
+    "sticking_with": ("sticking",),
+    "committed_to": ("committed",),
+    "settled_on": ("settled",),
+    "will_use": ("will", "'ll", "going"),
+    "prefers_over": ("prefer",),
+    "adopted": ("adopted",),
+    "architecture": ("architectur",),
+    "design": ("design",),
+}
+_BATTERY = tuple((p, _DECISION_WORDS[p.name]) for p in DECISION_PATTERNS)
+_ANY_DECISION_WORD = re.compile("|".join(w for ws in _DECISION_WORDS.values() for w in ws))
+
 # Clauses a decision must sit in: questions end with "?", so "Did you decide to ...?"
 # is left out. Splits on sentence ends and newlines only; a decision clause keeps its
 # commas ("after testing both, we went with Postgres").
@@ -131,8 +154,13 @@ def decision_matches(text: str) -> list[str]:
     for clause in _CLAUSE_END.split(text):
         if clause.rstrip().endswith("?"):
             continue
-        for pattern in DECISION_PATTERNS:
+        lower = clause.lower() if clause.isascii() else None
+        if lower is not None and _ANY_DECISION_WORD.search(lower) is None:
+            continue
+        for pattern, words in _BATTERY:
             if pattern.name in found:
+                continue
+            if lower is not None and not any(w in lower for w in words):
                 continue
             for match in pattern.regex.finditer(clause):
                 if not _negated(clause, match.start()):
@@ -353,6 +381,7 @@ _NP_STOP = word_set(
     """
 )
 _NP_WORDS = re.compile(r"[A-Za-z][\w'-]*|\S")
+_NP_START = re.compile(r"[\w$€£]")
 _DETERMINERS = re.compile(
     r"^(?:(?:a|an|the|some|all|every|any|many|several|most|both|his|her|their|its|this|"
     r"that|these|those|my|our|[A-Z][\w'-]*'s)\s+)+"
@@ -416,6 +445,7 @@ _COMPILED = tuple(
     (rel, re.compile(rf"^{_SUBJECT}{_GAP}\s+{verb}\s*(?P<o>.+)$"), conf)
     for rel, verb, conf in _RELATIONS
 )
+_SUBJECT_AT_START = re.compile(_SUBJECT)
 _SHARED_SUBJECT = re.compile(r",?\s+and\s+(?=(?:also\s+)?[a-z]+(?:s|ed)\b)")
 _ATTRIBUTE = re.compile(
     r"^(?P<s>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})'s\s+(?P<a>(?:[a-z-]+\s+){0,3}[a-z-]+)"
@@ -434,7 +464,7 @@ def noun_phrase(text: str) -> str | None:
     words: list[str] = []
     for match in _NP_WORDS.finditer(text):
         word = match.group(0)
-        if not re.match(r"[\w$€£]", word) or word.lower() in _NP_STOP or len(words) == 5:
+        if not _NP_START.match(word) or word.lower() in _NP_STOP or len(words) == 5:
             break
         if words and (word[0].isdigit() or word.lower() in _COUNT_WORDS):
             break  # "Sweden four years ago": a count starts the next phrase
@@ -447,6 +477,9 @@ def noun_phrase(text: str) -> str | None:
     if words[-1].lower() in _VAGUE_HEADS:
         return None
     return phrase
+
+
+_NOT_LETTERS = re.compile(r"[^a-z]+")
 
 
 def relation_triples(fact: str, confidence: float = 1.0) -> list[Relation]:
@@ -462,8 +495,9 @@ def relation_triples(fact: str, confidence: float = 1.0) -> list[Relation]:
         found.append(Relation(source, relationship, target, round(min(conf, confidence), 2)))
 
     # "Alice works at Google and lives in Zurich": the second verb shares the subject.
-    subject = re.match(_SUBJECT, sentence)
-    clauses = [sentence]
+    subject = _SUBJECT_AT_START.match(sentence)
+    # Every relation pattern opens with the subject: without one, none can match.
+    clauses = [] if subject is None else [sentence]
     if subject is not None:
         clauses += [
             f"{subject['s']} {sentence[m.end() :]}" for m in _SHARED_SUBJECT.finditer(sentence)
@@ -478,7 +512,7 @@ def relation_triples(fact: str, confidence: float = 1.0) -> list[Relation]:
             named = match.group("a").lower().split()
             if any(w in _NP_STOP or w in FILLERS for w in named):
                 continue
-            attribute = re.sub(r"[^a-z]+", "_", " ".join(named)).strip("_")
+            attribute = _NOT_LETTERS.sub("_", " ".join(named)).strip("_")
             add(match.group("s"), attribute, noun_phrase(match.group("o")), 0.6)
     return found
 
@@ -505,6 +539,7 @@ NOT_NAMES = word_set(
 
 
 _NOT_FIRST = NOT_NAMES | STOPWORDS | INTERJECTIONS | COMMON_OPENERS
+_NOT_LAST = NOT_NAMES | {"of", "the", "de", "van", "von"}
 
 
 def proper_names(text: str) -> list[str]:
@@ -518,7 +553,7 @@ def proper_names(text: str) -> list[str]:
         words = [w for w in match.group(0).replace("’", "'").split()]
         while words and words[0].lower().removesuffix("'s") in _NOT_FIRST:
             words = words[1:]
-        while words and words[-1].lower() in NOT_NAMES | {"of", "the", "de", "van", "von"}:
+        while words and words[-1].lower() in _NOT_LAST:
             words = words[:-1]
         if not words:
             continue

@@ -122,14 +122,20 @@ class PgGraph:
         ids: dict[str, int] = {}
         new_mentions = 0
         with self._db.tx("recording graph facts") as conn:
-            if not conn.execute(
-                "SELECT 1 FROM memories WHERE id = %s AND namespace = %s AND deleted_at IS NULL",
-                (memory_id, namespace),
-            ).fetchone():
-                raise NotFoundError(f"no memory {memory_id!r} in namespace {namespace!r}")
             conn.execute(
                 "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (_LOCK + namespace,)
             )
+            # Under the lock: what another writer recorded for this memory is visible.
+            live = conn.execute(
+                "SELECT EXISTS (SELECT 1 FROM relation_mentions WHERE memory_id = %s) "
+                "FROM memories WHERE id = %s AND namespace = %s AND deleted_at IS NULL",
+                (memory_id, memory_id, namespace),
+            ).fetchone()
+            if not live:
+                raise NotFoundError(f"no memory {memory_id!r} in namespace {namespace!r}")
+            # A memory that states nothing yet (a new one, on the write path) has only
+            # what this call states: those are tracked here instead of queried per triple.
+            stated: dict[tuple[int, str, int], int] | None = None if live[0] else {}
             for key in sorted(names):
                 spelling, confidence = names[key]
                 ids[key] = self._entity_id(conn, namespace, spelling, key, types.get(key), now)
@@ -157,6 +163,7 @@ class PgGraph:
                     single=kind in single,
                     t=valid_from,
                     now=now,
+                    stated=stated,
                 )
                 held.append(rid)
                 counts[outcome] += 1
@@ -225,18 +232,42 @@ class PgGraph:
         single: bool,
         t: datetime,
         now: datetime,
+        stated: dict[tuple[int, str, int], int] | None,
     ) -> tuple[int, str]:
         """Apply one stated fact at time ``t``; returns the relation that holds it and
-        what happened (added, reinforced, superseded, unchanged)."""
+        what happened (added, reinforced, superseded, unchanged). ``stated`` holds what
+        the memory states when it is known without a query (see ``record``)."""
         namespace, source, kind, target = fact
-        stated = conn.execute(
-            "SELECT r.id FROM relation_mentions m JOIN relations r ON r.id = m.relation_id "
-            "WHERE m.memory_id = %s AND r.namespace = %s AND r.source_entity_id = %s "
-            "AND r.relation_type = %s AND r.target_entity_id = %s",
-            (memory_id, namespace, source, kind, target),
-        ).fetchone()
-        if stated is not None:  # this memory said it already: idempotent
-            return int(stated[0]), "unchanged"
+        if stated is None:
+            said = conn.execute(
+                "SELECT r.id FROM relation_mentions m JOIN relations r ON r.id = m.relation_id "
+                "WHERE m.memory_id = %s AND r.namespace = %s AND r.source_entity_id = %s "
+                "AND r.relation_type = %s AND r.target_entity_id = %s",
+                (memory_id, namespace, source, kind, target),
+            ).fetchone()
+        else:
+            known = stated.get((source, kind, target))
+            said = None if known is None else (known,)
+        if said is not None:  # this memory said it already: idempotent
+            return int(said[0]), "unchanged"
+        rid, outcome = self._apply(conn, fact, memory_id, confidence, single=single, t=t, now=now)
+        if stated is not None:
+            stated[(source, kind, target)] = rid  # its mention row is written now
+        return rid, outcome
+
+    def _apply(
+        self,
+        conn: Conn,
+        fact: tuple[str, int, str, int],
+        memory_id: str,
+        confidence: float,
+        *,
+        single: bool,
+        t: datetime,
+        now: datetime,
+    ) -> tuple[int, str]:
+        """``_state`` for a fact the memory has not stated before."""
+        namespace, source, kind, target = fact
         # A single-valued fact competes with every target of (source, type); a
         # multi-valued one only with rows of the same target.
         same = "r.namespace = %s AND r.source_entity_id = %s AND r.relation_type = %s"

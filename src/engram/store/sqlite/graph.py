@@ -132,11 +132,15 @@ class SQLiteGraph:
         t, stamp = ts(valid_from), ts(now)
         with self._write("recording graph facts") as conn:
             live = conn.execute(
-                "SELECT 1 FROM memories WHERE id = ? AND namespace = ? AND deleted_at IS NULL",
-                (memory_id, namespace),
+                "SELECT EXISTS (SELECT 1 FROM relation_mentions WHERE memory_id = ?) "
+                "FROM memories WHERE id = ? AND namespace = ? AND deleted_at IS NULL",
+                (memory_id, memory_id, namespace),
             ).fetchone()
             if live is None:
                 raise NotFoundError(f"no memory {memory_id!r} in namespace {namespace!r}")
+            # A memory that states nothing yet (a new one, on the write path) has only
+            # what this call states: those are tracked here instead of queried per triple.
+            stated: dict[tuple[int, str, int], int] | None = None if live[0] else {}
             for key in sorted(names):
                 spelling, confidence = names[key]
                 ids[key] = self._entity_id(conn, namespace, spelling, key, types.get(key), stamp)
@@ -162,6 +166,7 @@ class SQLiteGraph:
                     single=kind in single,
                     t=t,
                     stamp=stamp,
+                    stated=stated,
                 )
                 held.append(rid)
                 counts[outcome] += 1
@@ -231,18 +236,44 @@ class SQLiteGraph:
         single: bool,
         t: str,
         stamp: str,
+        stated: dict[tuple[int, str, int], int] | None,
     ) -> tuple[int, str]:
         """Apply one stated fact at time ``t``; returns the relation that holds it and
-        what happened (added, reinforced, superseded, unchanged)."""
+        what happened (added, reinforced, superseded, unchanged). ``stated`` holds what
+        the memory states when it is known without a query (see ``record``)."""
         namespace, source, kind, target = fact
-        stated = conn.execute(
-            "SELECT r.id FROM relation_mentions m JOIN relations r ON r.id = m.relation_id "
-            "WHERE m.memory_id = ? AND r.namespace = ? AND r.source_entity_id = ? "
-            "AND r.relation_type = ? AND r.target_entity_id = ?",
-            (memory_id, namespace, source, kind, target),
-        ).fetchone()
-        if stated is not None:  # this memory said it already: idempotent
-            return int(stated[0]), "unchanged"
+        if stated is None:
+            said = conn.execute(
+                "SELECT r.id FROM relation_mentions m JOIN relations r ON r.id = m.relation_id "
+                "WHERE m.memory_id = ? AND r.namespace = ? AND r.source_entity_id = ? "
+                "AND r.relation_type = ? AND r.target_entity_id = ?",
+                (memory_id, namespace, source, kind, target),
+            ).fetchone()
+        else:
+            known = stated.get((source, kind, target))
+            said = None if known is None else (known,)
+        if said is not None:  # this memory said it already: idempotent
+            return int(said[0]), "unchanged"
+        rid, outcome = self._apply(
+            conn, fact, memory_id, confidence, single=single, t=t, stamp=stamp
+        )
+        if stated is not None:
+            stated[(source, kind, target)] = rid  # its mention row is written now
+        return rid, outcome
+
+    def _apply(
+        self,
+        conn: sqlite3.Connection,
+        fact: tuple[str, int, str, int],
+        memory_id: str,
+        confidence: float,
+        *,
+        single: bool,
+        t: str,
+        stamp: str,
+    ) -> tuple[int, str]:
+        """``_state`` for a fact the memory has not stated before."""
+        namespace, source, kind, target = fact
         # A single-valued fact competes with every target of (source, type); a
         # multi-valued one only with rows of the same target.
         same = "r.namespace = ? AND r.source_entity_id = ? AND r.relation_type = ?"

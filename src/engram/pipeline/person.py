@@ -1,0 +1,131 @@
+"""Step 4 of the offline extractor (:mod:`engram.pipeline.offline`): first person
+rewritten as the speaker, so every fact reads on its own: "I love my dog" -> "Jon loves
+Jon's dog", "we" -> "Jon and others"."""
+
+from __future__ import annotations
+
+import re
+
+from engram.pipeline import patterns
+
+
+def _is_past(word: str) -> bool:
+    """A simple past form, prefixed ones included ("retook", "overslept")."""
+    if word in patterns.IRREGULAR_PAST:
+        return True
+    for prefix in ("re", "over", "under", "mis", "out", "with", "fore"):
+        if word.startswith(prefix) and word[len(prefix) :] in patterns.IRREGULAR_PAST:
+            return True
+    return False
+
+
+def _third_person(verb: str) -> str:
+    """The third-person singular of a present-tense verb ("love" -> "loves")."""
+    lower = verb.lower()
+    special = {"am": "is", "have": "has", "do": "does", "go": "goes", "'m": "is"}
+    if lower in special:
+        return special[lower]
+    if lower.endswith(("don't",)):
+        return "doesn't"
+    if lower.endswith(("haven't",)):
+        return "hasn't"
+    if lower.endswith("n't") or lower.endswith("ed") or _is_past(lower):
+        return verb
+    if lower.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if len(lower) > 2 and lower.endswith("y") and lower[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+# (pattern, replacement, a character the pattern cannot match without): a pattern is
+# tried only on text holding its character, which is cheaper than a failed search.
+_CONTRACTIONS = (
+    (re.compile(r"\bI'm\b|\bI\s+am\b"), "{n} is", "I"),
+    (re.compile(r"\bI've\b|\bI\s+have\b(?!\s+to\b)"), "{n} has", "I"),
+    (re.compile(r"\bI\s+have\s+to\b"), "{n} has to", "I"),
+    (re.compile(r"\bI'll\b"), "{n} will", "I"),
+    (
+        re.compile(r"\bI'd(?=\s+(?:\w+ly\s+|never\s+|just\s+|already\s+)?(?:been|\w+ed)\b)"),
+        "{n} had",
+        "I",
+    ),
+    (re.compile(r"\bI'd\b"), "{n} would", "I"),
+    (re.compile(r"\bwe're\b", re.I), "{n} and others are", "'"),
+    (re.compile(r"\bwe've\b", re.I), "{n} and others have", "'"),
+    (re.compile(r"\bwe'll\b", re.I), "{n} and others will", "'"),
+    (re.compile(r"\bwe'd\b", re.I), "{n} and others would", "'"),
+)
+_SLANG_FORMS = {"gonna": "going to", "wanna": "want to", "gotta": "have to"}
+_SLANG = re.compile(r"\b(?:gonna|wanna|gotta)\b", re.IGNORECASE)
+_I_VERB = re.compile(
+    r"\bI\s+((?:(?:\w+ly|" + "|".join(sorted(patterns.ADVERBS)) + r")\s+)*)([A-Za-z][\w']*)"
+)
+_I = re.compile(r"\bI\b")
+_WE_US = re.compile(r"\b(?:we|us)\b", re.I)
+_OUR = re.compile(r"\bour\b", re.I)
+_MINE = re.compile(r"\bmine\b", re.I)
+_REFLEXIVE = re.compile(r"\b(?:myself|ourselves)\b", re.I)
+_WORD = re.compile(r"\S+")
+_MY = re.compile(r"(?i)\bmy\b")
+_ME = re.compile(r"(?i)\bme\b")
+# Whether ``_possessives`` has a word to rewrite: "my" or "me" with punctuation around.
+_MY_OR_ME = re.compile(r"(?i)\bm[ey]\b")
+# A word some rewrite of ``resolve_person`` starts from, read in lower-cased ASCII
+# text (where IGNORECASE is plain case folding): every pattern there needs one, so
+# without them each substitution is a no-op.
+_FIRST_PERSON_WORD = re.compile(r"\b(?:i|we|us|our|mine|myself|ourselves|gonna|wanna|gotta)\b")
+
+
+def resolve_person(sentence: str, name: str) -> str:
+    """Rewrite first person as ``name``: "I love my dog" -> "Jon loves Jon's dog"
+    (a second "my" in the same clause becomes "their")."""
+    if sentence.isascii() and _FIRST_PERSON_WORD.search(sentence.lower()) is None:
+        return _possessives(sentence, name)
+    text = _SLANG.sub(lambda m: _SLANG_FORMS[m.group(0).lower()], sentence)
+    for pattern, replacement, needed in _CONTRACTIONS:
+        if needed in text:
+            text = pattern.sub(replacement.format(n=name), text)
+    if "I" in text:
+        text = _I_VERB.sub(lambda m: f"{name} {m.group(1)}{_third_person(m.group(2))}", text)
+        text = _I.sub(name, text)
+    if _may_hold(text, "we", "us"):
+        text = _WE_US.sub(f"{name} and others", text)
+    if _may_hold(text, "our"):
+        text = _OUR.sub(f"{name}'s", text)
+    if _may_hold(text, "mine"):
+        text = _MINE.sub(f"{name}'s", text)
+    if _may_hold(text, "myself", "ourselves"):
+        text = _REFLEXIVE.sub("themself", text)
+    return _possessives(text, name)
+
+
+def _may_hold(text: str, *words: str) -> bool:
+    """Whether a case-insensitive pattern for ``words`` can match ``text``: on ASCII text
+    (plain case folding) only when one is in it; other text is always tried."""
+    if not text.isascii():
+        return True
+    lower = text.lower()
+    return any(w in lower for w in words)
+
+
+def _possessives(text: str, name: str) -> str:
+    """``my`` and ``me``: the name, or a pronoun right after the name is used."""
+    if _MY_OR_ME.search(text) is None:
+        return " ".join(_WORD.findall(text))  # nothing to rewrite
+    out: list[str] = []
+    last_name_at = -100
+    for index, match in enumerate(_WORD.finditer(text)):
+        word = match.group(0)
+        bare = word.lower().strip(".,!?;:\"'()")
+        near = index - last_name_at <= 6
+        if word.startswith(name):
+            last_name_at = index
+        if bare == "my":
+            word = _MY.sub("their" if near else f"{name}'s", word)
+            if not near:
+                last_name_at = index
+        elif bare == "me":
+            word = _ME.sub("them" if near else name, word)
+        out.append(word)
+    return " ".join(out)

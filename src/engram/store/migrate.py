@@ -18,7 +18,6 @@ Vectors are checked by the SHA-256 of their float32 bytes.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,7 +28,7 @@ import numpy as np
 from engram.errors import InvalidInputError
 from engram.store import is_postgres, open_store, sqlite_path
 from engram.store.protocols import ImportCounts, MemoryBundle, Store, TableCounts
-from engram.store.table_copy import copy_tables
+from engram.store.table_copy import Checksum, copy_tables
 from engram.store.table_copy import table_checksums as carried_checksums
 from engram.store.tables import TABLES as CARRIED
 
@@ -201,23 +200,6 @@ def verify_copy(source: Store, target: Store, *, batch: int = BATCH) -> list[Tab
     return [TableCheck(t, left[t][0], right[t][0], left[t][1], right[t][1]) for t in TABLES]
 
 
-class _Sum:
-    """An order-independent checksum: the sum of row digests modulo 2**256."""
-
-    def __init__(self) -> None:
-        self.rows = 0
-        self.total = 0
-
-    def add(self, obj: Any) -> None:
-        text = json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-        digest = hashlib.sha256(text.encode("utf-8")).digest()
-        self.total = (self.total + int.from_bytes(digest, "big")) % (1 << 256)
-        self.rows += 1
-
-    def result(self) -> tuple[int, str]:
-        return self.rows, f"{self.total:064x}"
-
-
 def _bundles(store: Store, batch: int) -> Iterator[MemoryBundle]:
     after: str | None = None
     while page := store.transfer.export_bundles(after=after, limit=batch, vectors=True):
@@ -231,7 +213,7 @@ def _iso(value: Any) -> Any:
 
 def table_checksums(store: Store, *, batch: int = BATCH) -> dict[str, tuple[int, str]]:
     """(rows, checksum) per table, from the store protocol alone."""
-    sums = {t: _Sum() for t in BUNDLE_TABLES}
+    sums = {t: Checksum() for t in BUNDLE_TABLES}
     for bundle in _bundles(store, batch):
         sums["memories"].add(bundle.record.to_dict())
         for h in bundle.history:

@@ -23,14 +23,22 @@ from engram.store.tables import SPECS, TABLES
 BATCH = 500
 
 
-def rows_of(
+def pages_of(
     store: Store, table: str, *, batch: int = BATCH, namespaces: Sequence[str] | None = None
-) -> Iterator[TableRow]:
+) -> Iterator[list[TableRow]]:
     """Every row of ``table`` in ``store``, a page at a time."""
     after: tuple[Any, ...] | None = None
     while page := store.tables.export_rows(table, after=after, limit=batch, namespaces=namespaces):
-        yield from page
+        yield page
         after = page[-1].cursor
+
+
+def rows_of(
+    store: Store, table: str, *, batch: int = BATCH, namespaces: Sequence[str] | None = None
+) -> Iterator[TableRow]:
+    """Every row of ``table`` in ``store``."""
+    for page in pages_of(store, table, batch=batch, namespaces=namespaces):
+        yield from page
 
 
 def copy_tables(
@@ -44,32 +52,42 @@ def copy_tables(
     out: dict[str, TableCounts] = {}
     for spec in TABLES:
         counts = TableCounts()
-        after: tuple[Any, ...] | None = None
-        while page := source.tables.export_rows(spec.name, after=after, limit=batch):
+        for page in pages_of(source, spec.name, batch=batch):
             counts += target.tables.import_rows(spec.name, page)
-            after = page[-1].cursor
             if progress is not None:
                 progress(spec.name, counts.inserted + counts.existing + counts.orphans)
         out[spec.name] = counts
     return out
 
 
-def row_digest(row: TableRow) -> int:
-    """The SHA-256 of a row's canonical JSON, as an integer (for an order-free sum)."""
-    text = json.dumps(row.values, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest(), "big")
+class Checksum:
+    """An order-independent checksum of a table: the sum (mod 2**256) of the SHA-256 of
+    each row's canonical JSON, so both backends agree whatever order they read in."""
+
+    def __init__(self) -> None:
+        self.rows = 0
+        self.total = 0
+
+    def add(self, obj: Any) -> None:
+        """Count one row, given as its canonical JSON-ready value."""
+        text = json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        digest = hashlib.sha256(text.encode("utf-8")).digest()
+        self.total = (self.total + int.from_bytes(digest, "big")) % (1 << 256)
+        self.rows += 1
+
+    def result(self) -> tuple[int, str]:
+        """(rows, checksum as 64 hex digits)."""
+        return self.rows, f"{self.total:064x}"
 
 
 def table_checksums(store: Store, *, batch: int = BATCH) -> dict[str, tuple[int, str]]:
-    """(rows, checksum) of every carried table: the sum mod 2**256 of the row digests,
-    as ``engram.store.migrate`` sums the memory tables."""
+    """(rows, checksum) of every carried table."""
     out: dict[str, tuple[int, str]] = {}
     for spec in TABLES:
-        rows = total = 0
+        checksum = Checksum()
         for row in rows_of(store, spec.name, batch=batch):
-            rows += 1
-            total = (total + row_digest(row)) % (1 << 256)
-        out[spec.name] = (rows, f"{total:064x}")
+            checksum.add(row.values)
+        out[spec.name] = checksum.result()
     return out
 
 

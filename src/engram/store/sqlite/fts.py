@@ -16,6 +16,10 @@ transaction, before it commits. Every writer is covered, whatever its path.
 from __future__ import annotations
 
 import sqlite3
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
 
 from engram.text import match_terms
 
@@ -77,8 +81,46 @@ def flush(conn: sqlite3.Connection) -> int:
     return len(rows)
 
 
+class TermCounts:
+    """Full document counts of common terms, each kept for ``ttl`` seconds (LRU-bounded).
+
+    Choosing the two rarest of an all-common query's terms needs their full counts, and
+    counting reads a term's whole posting list: at 1M memories a speaker's name is held
+    by 350,000 and counting the terms took 12 of the keyword leg's 24 ms at the median
+    (docs/benchmarks.md, "Beside Chroma"). The same names come back query after query.
+    A count a minute old picks the same terms, or nearly: it only chooses which terms
+    rank, never a score, so staleness cannot make a result wrong."""
+
+    def __init__(
+        self, size: int = 4096, ttl: float = 60.0, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self._size, self._ttl, self._clock = size, ttl, clock
+        self._counts: OrderedDict[tuple[str, str], tuple[float, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, conn: sqlite3.Connection, table: str, term: str) -> int:
+        """How many documents of ``table`` hold ``term`` (counted at most once per ttl)."""
+        key, now = (table, term), self._clock()
+        with self._lock:
+            kept = self._counts.get(key)
+            if kept is not None and now - kept[0] < self._ttl:
+                self._counts.move_to_end(key)
+                return kept[1]
+        n = _count(conn, table, term, None)
+        with self._lock:
+            self._counts[key] = (now, n)
+            self._counts.move_to_end(key)
+            while len(self._counts) > self._size:
+                self._counts.popitem(last=False)
+        return n
+
+
 def search(
-    conn: sqlite3.Connection, namespace: str, match: str, limit: int
+    conn: sqlite3.Connection,
+    namespace: str,
+    match: str,
+    limit: int,
+    term_counts: TermCounts,
 ) -> list[tuple[str, float]]:
     """(memory id, -bm25) of live memories of ``namespace`` matching ``match``, best first.
 
@@ -88,6 +130,8 @@ def search(
     out of the match when a rarer term remains: their IDF is small (at most
     ln(N / COMMON)), so the ranking barely moves, and the query reads only short
     posting lists. Namespaces smaller than ``COMMON`` are never affected.
+    ``term_counts`` keeps the full counts an all-common query needs (see
+    :class:`TermCounts`); the caller owns it, one per store.
     """
     table = table_for(conn, namespace, create=False)
     if table is None:
@@ -100,9 +144,8 @@ def search(
         rare = [t for t, n in present if n < COMMON]
         all_common = not rare and bool(present)
         if not rare and len(present) > 2:
-            # Every term is common: rank by the two rarest, counted in full.
-            exact = sorted((_count(conn, table, t, None), t) for t, _ in present)
-            rare = [t for _, t in exact[:2]]
+            # Every term is common: rank by the two rarest.
+            rare = _rarest(conn, table, [t for t, _ in present], 2, term_counts)
         if rare and len(rare) < len(present):
             match = " OR ".join(_quote(t) for t in rare)
         if all_common and COMMON_WINDOW:
@@ -129,6 +172,23 @@ def _window_start(conn: sqlite3.Connection, table: str, match: str, size: int) -
         (match, size - 1),
     ).fetchone()
     return None if row is None else int(row[0])
+
+
+def _rarest(
+    conn: sqlite3.Connection, table: str, terms: list[str], k: int, counts: TermCounts
+) -> list[str]:
+    """The ``k`` of ``terms`` held by the fewest documents (ties by term), rarest first.
+
+    Each term is counted up to ``4 * COMMON`` first; only when fewer than ``k`` fall
+    under that does a term need its full count (from ``counts``). Every term at the cap
+    holds more documents than any term under it, so the choice is the one full counts
+    would make."""
+    cap = 4 * COMMON
+    capped = [(_count(conn, table, t, cap), t) for t in terms]
+    known = [(n, t) for n, t in capped if n < cap]
+    if len(known) < k:
+        known += [(counts.get(conn, table, t), t) for n, t in capped if n >= cap]
+    return [t for _, t in sorted(known)[:k]]
 
 
 def _count(conn: sqlite3.Connection, table: str, term: str, cap: int | None) -> int:

@@ -15,8 +15,9 @@ class SQLiteKeyword:
 
     def __init__(self, db: Database) -> None:
         self._db = db
+        self._counts = fts.TermCounts()
 
     def search(self, namespace: str, match: str, limit: int) -> list[tuple[str, float]]:
         """BM25-ranked live memories of ``namespace``; relevance is ``-bm25()`` (>= 0)."""
         with self._db.search() as conn:
-            return fts.search(conn, namespace, match, limit)
+            return fts.search(conn, namespace, match, limit, self._counts)

@@ -176,7 +176,8 @@ def test_long_memories_get_their_own_dense_weight(mem: Memory) -> None:
     long_id = mem.add(long_text).id
     short_id = mem.add("the lighthouse keeper sold the boat").id
     mem.add("a note about gardening and tomatoes")
-    assert mem.store.chunks.lengths(mem.config.default_namespace, [long_id, short_id]) == {
+    facts = mem.store.memories.facts(mem.config.default_namespace, [long_id, short_id, "gone"])
+    assert {i: f.chars for i, f in facts.items()} == {
         long_id: len(long_text),
         short_id: len("the lighthouse keeper sold the boat"),
     }

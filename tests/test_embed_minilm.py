@@ -25,7 +25,19 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def embedder(home: Path) -> MiniLMEmbedder:
-    return MiniLMEmbedder(None, home)
+    return MiniLMEmbedder(None, home, precision="fp32")
+
+
+@pytest.fixture(scope="module")
+def int8(home: Path) -> MiniLMEmbedder:
+    return MiniLMEmbedder(None, home, precision="int8")
+
+
+def _reference() -> tuple[list[str], np.ndarray]:
+    reference = json.loads(REFERENCE.read_text())
+    texts = [item["text"] for item in reference["items"]]
+    vectors = np.array([item["embedding"] for item in reference["items"]], np.float32)
+    return texts, vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
 
 
 def test_matches_sentence_transformers_reference(embedder: MiniLMEmbedder) -> None:
@@ -63,10 +75,10 @@ def test_related_pairs_are_sane(embedder: MiniLMEmbedder) -> None:
 
 def test_graph_is_built_once_and_cached(home: Path, embedder: MiniLMEmbedder) -> None:
     embedder.embed("warm up")
-    graphs = list((home / "models").glob("*.onnx"))
+    graphs = [g for g in (home / "models").glob("*.onnx") if "int8" not in g.name]
     assert len(graphs) == 1
     mtime = graphs[0].stat().st_mtime_ns
-    again = MiniLMEmbedder(None, home)
+    again = MiniLMEmbedder(None, home, precision="fp32")
     again.embed("load from the cache")
     assert graphs[0].stat().st_mtime_ns == mtime
     assert again.info()["onnx_graph"] == str(graphs[0])
@@ -88,3 +100,61 @@ def test_registry_builds_minilm(tmp_path: Path) -> None:
 def test_model_dir_without_weights_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(EmbeddingError, match="model.safetensors"):
         MiniLMEmbedder(tmp_path, tmp_path)
+
+
+def test_int8_stays_within_cosine_0_99_of_the_reference(
+    int8: MiniLMEmbedder, embedder: MiniLMEmbedder
+) -> None:
+    texts, expected = _reference()
+    vectors = int8.embed_batch(texts)
+    assert int8.info()["precision"] == "int8"
+    cosines = (vectors * expected).sum(axis=1)
+    assert cosines.min() >= 0.99, texts[int(cosines.argmin())][:60]
+    # ... and agrees with fp32 as closely (the fp32 graph is the reference's own maths).
+    assert (vectors * embedder.embed_batch(texts)).sum(axis=1).min() >= 0.99
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+
+
+def test_int8_vectors_do_not_depend_on_the_batch(int8: MiniLMEmbedder) -> None:
+    # Static activation scales: a text's vector is a function of that text alone.
+    texts = [*_reference()[0], "short", "a much longer sentence about on-call rotations"]
+    together = int8.embed_batch(texts)
+    for text, row in zip(texts, together, strict=True):
+        assert float(int8.embed(text) @ row) >= 0.99999
+
+
+def test_the_shipped_int8_plan_is_what_calibration_computes(
+    int8: MiniLMEmbedder, tmp_path: Path
+) -> None:
+    from importlib import resources
+
+    from safetensors.numpy import load_file
+
+    from engram.embed.minilm import shipped_plan_name
+    from engram.embed.onnx_bert import build_graph
+    from engram.embed.quantize import calibration_texts, load_plans, plan_quantization
+
+    int8.embed("build the graph")
+    shipped = resources.files("engram") / "data" / shipped_plan_name(int8._digest)
+    with resources.as_file(shipped) as path:
+        plans = load_plans(path)
+    graph = build_graph(load_file(str(int8.model_dir / "model.safetensors")), int8.shape)
+    computed = plan_quantization(graph, calibration_texts(), int8.model_dir / "tokenizer.json")
+    assert plans.keys() == computed.keys()
+    for name, plan in plans.items():
+        other = computed[name]
+        assert (plan.scale, plan.zero_point) == (other.scale, other.zero_point), name
+        assert (plan.smooth is None) == (other.smooth is None), name
+        if plan.smooth is not None:
+            np.testing.assert_array_equal(plan.smooth, other.smooth)
+
+
+def test_precision_is_checked_and_auto_follows_the_cpu(tmp_path: Path) -> None:
+    from engram.embed.quantize import fast_int8
+
+    with pytest.raises(EmbeddingError, match="precision"):
+        MiniLMEmbedder(None, tmp_path, precision="fp16")
+    auto = MiniLMEmbedder(None, tmp_path)
+    assert auto.precision == ("int8" if fast_int8() else "fp32")
+    built = create_embedder(EmbedderConfig(precision="fp32"), tmp_path)
+    assert isinstance(built, MiniLMEmbedder) and built.precision == "fp32"

@@ -12,6 +12,7 @@ import pytest
 from engram.errors import NotFoundError
 from engram.store import Store
 from engram.store.protocols import GraphStore
+from engram.store.protocols.graph import Statement
 from engram.store.sqlite import SQLiteStore, migrations
 from engram.validate import build_record
 
@@ -32,12 +33,8 @@ def test_record_refuses_a_memory_of_another_namespace(any_store: Store) -> None:
     with pytest.raises(NotFoundError):
         any_store.graph.record(
             "default",
-            other,
-            [("Derek", "owns", "efoil", 1.0)],
-            entity_types={},
+            [Statement(other, [("Derek", "owns", "efoil", 1.0)], T0, T0)],
             single_valued=(),
-            valid_from=T0,
-            now=T0,
         )
     assert any_store.graph.entities("default", limit=10, offset=0, query=None) == []
 
@@ -49,12 +46,8 @@ def test_graph_writes_join_the_store_transaction(any_store: Store) -> None:
         memory_id = memory(any_store, "Derek owns an efoil")
         any_store.graph.record(
             "default",
-            memory_id,
-            [("Derek", "owns", "efoil", 1.0)],
-            entity_types={},
+            [Statement(memory_id, [("Derek", "owns", "efoil", 1.0)], T0, T0)],
             single_valued=(),
-            valid_from=T0,
-            now=T0,
         )
         assert any_store.graph.entity("default", "derek") is not None
         raise RuntimeError("the pipeline failed after the graph write")
@@ -74,14 +67,10 @@ def test_sqlite_store_upgrades_to_the_graph(tmp_path: Path) -> None:
     store = SQLiteStore(path)
     try:
         memory_id = memory(store, "Derek owns an efoil")
-        result = store.graph.record(
+        [result] = store.graph.record(
             "default",
-            memory_id,
-            [("Derek", "owns", "efoil", 0.5)],
-            entity_types={"Derek": "person"},
+            [Statement(memory_id, [("Derek", "owns", "efoil", 0.5)], T0, T0, {"Derek": "person"})],
             single_valued=(),
-            valid_from=T0,
-            now=T0,
         )
         assert [(r.source, r.target, r.confidence) for r in result.relations] == [
             ("Derek", "efoil", 0.5)

@@ -270,3 +270,27 @@ def test_an_older_postgres_database_gains_the_queue(pg_server: object, config: C
             store.close()
     finally:
         server.drop_database(name)  # type: ignore[attr-defined]
+
+
+def test_enqueue_many_adds_what_enqueue_one_by_one_adds(any_store: Store) -> None:
+    jobs = any_store.jobs
+    held = jobs.enqueue("extract", "default", memory_id="m1", now=T0)
+    done = jobs.enqueue("hints", "default", memory_id="m2", now=T0)
+    assert jobs.lease(["hints"], now=at(1)) is not None
+    jobs.complete(done.id, {}, now=at(2))
+    wanted = [("extract", "default", "m1"), ("hints", "default", "m1")]
+    wanted += [("extract", "other", "m2"), ("hints", "other", "m2")]
+    assert jobs.enqueue_many(wanted, max_attempts=5, now=at(3)) == 3
+    assert jobs.enqueue_many(wanted, now=at(4)) == 0  # all active now
+    assert jobs.enqueue_many([], now=at(4)) == 0
+    pending = jobs.select(status="pending")
+    added = sorted((j for j in pending if j.id != held.id), key=lambda j: j.id)
+    assert [(j.kind, j.namespace, j.memory_id) for j in added] == wanted[1:]
+    for job in added:
+        assert (job.payload, job.max_attempts, job.attempts) == ({}, 5, 0)
+        assert job.created_at == job.run_after == at(3)
+        assert job.document_id is None and job.result is None
+    with pytest.raises(InvalidInputError):
+        jobs.enqueue_many([("", "default", "m3")])
+    with pytest.raises(InvalidInputError):
+        jobs.enqueue_many([("extract", "default", "m3")], max_attempts=0)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engram.pipeline import offline, patterns, person
+from engram.text import STOPWORDS
 
 SAMPLES = [
     "Caroline went to the LGBTQ support group yesterday and loved it.",
@@ -106,3 +107,51 @@ def test_each_decision_pattern_still_fires(name: str, case: object) -> None:
     text = case(DECISIONS[name])  # type: ignore[operator]
     assert name in patterns.decision_matches(text)
     assert name in patterns.decision_matches(text.replace(".", " é."))  # non-ASCII path
+
+
+def _names_of_whole_text(text: str) -> list[str]:
+    """``patterns.proper_names`` read over the whole text at once (no sentence cuts)."""
+    found: dict[str, str] = {}
+    for match in patterns._NAME_RUN.finditer(text):
+        words = match.group(0).replace("’", "'").split()
+        while words and words[0].lower().removesuffix("'s") in patterns._NOT_FIRST:
+            words = words[1:]
+        while words and words[-1].lower() in patterns._NOT_LAST:
+            words = words[:-1]
+        if not words:
+            continue
+        at_start = patterns._SENTENCE_START.search(text, 0, match.start()) is not None and (
+            words[0] == match.group(0).split()[0]
+        )
+        if at_start and len(words) == 1:
+            continue
+        words[-1] = words[-1].removesuffix("'s")
+        name = " ".join(words)
+        if len(name) < 2 or name.lower() in STOPWORDS:
+            continue
+        found.setdefault(name.lower(), name)
+    return list(found.values())
+
+
+NAMED = [
+    *SAMPLES,
+    "Jon: I met Dr. Smith. Smith said Bank of America. BANK OF AMERICA! bank Of America?",
+    "Caroline: Went to New York.  New York was great!\nParis next. Later, Melanie: Paris? Yes.",
+    "  Leading space. Xenoblade Chronicles is fun.Valorant\tTournament! Mr. Jones? Jones.",
+    "Ends with a name Gina.\n\nGina! gina... Gina's dog Max. max. MAX",
+    "Dr. Who? The Doctor. “Quoted Name.” (Parens Here) end.",
+]
+
+
+@pytest.mark.parametrize("text", NAMED)
+def test_proper_names_read_by_sentence_match_the_whole_text(text: str) -> None:
+    assert patterns.proper_names(text) == _names_of_whole_text(text)
+
+
+@pytest.mark.parametrize("text", NAMED)
+def test_analyse_reads_a_repeat_from_its_cache_the_same(text: str) -> None:
+    offline._read.cache_clear()
+    offline._triples.cache_clear()
+    first = offline.analyse(text)
+    assert offline.analyse(text) == first
+    assert offline.analyse(text, speaker="Nate") == offline.analyse(text, speaker="Nate")

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engram import Config, InvalidInputError, Memory
+from engram import text as text_module
 from engram.store.sqlite import SQLiteStore
 from engram.text import MAX_KEYWORDS, estimate_tokens, fts_query, keywords, normalize_content
 from engram.validate import build_record
@@ -269,3 +270,33 @@ def test_any_text_round_trips_through_memory(tmp_path: Path) -> None:
             assert [h.id for h in recall.hits] in ([], [record.id])
 
         check()
+
+
+_SPACES = "".join(chr(c) for c in range(0x110000) if chr(c).isspace())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"  a{_SPACES}b {_SPACES}",
+        "Done!?.\n",
+        "Done.\n.",
+        "a.b..\t;:",
+        "...",
+        " \u00a0Mixed\u2028Lines\u3000Here!! ",
+        "İSTANBUL ſtraße. ",
+        "",
+    ],
+)
+def test_normalize_content_matches_the_seed_patterns(text: str) -> None:
+    """The string methods give what seed 004's two patterns give."""
+    storage = text_module._WHITESPACE.sub(" ", text).strip()
+    normalized = text_module._TRAILING_PUNCT.sub("", storage.lower())
+    n = normalize_content(text)
+    assert (n.storage, n.normalized) == (storage, normalized)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from(f"aZ.,!?;:\n\t {_SPACES[:40]}İſß")))
+def test_normalize_content_matches_the_seed_patterns_on_any_text(text: str) -> None:
+    test_normalize_content_matches_the_seed_patterns(text)

@@ -220,6 +220,7 @@ class Admin(Part):
                 "mode": mode,
                 "fusion": core.config.recall.fusion,
                 "limit": core.config.recall.limit,
+                "keyword": core.store.keyword.state(),
             },
             "injection_mode": core.config.injection_mode,
         }

@@ -85,6 +85,11 @@ class EmbedderConfig:
     """The hub revision to fetch; the pinned digests must still match."""
     batch_size: int = field(default=32, metadata=_range(1, 1024))
     max_seq_length: int = field(default=256, metadata=_range(8, 512))
+    precision: str = field(default="auto", metadata=_choices("auto", "fp32", "int8"))
+    """``minilm``'s arithmetic: ``int8`` (static int8 linear maps, 2.7x the fp32
+    throughput, vectors at cosine >= 0.99 to fp32), ``fp32``, or ``auto``: int8 on CPUs
+    with int8 dot products (x86 VNNI), fp32 elsewhere. Vectors of either answer the
+    same queries (docs/benchmarks.md, "int8"); ``engram reindex`` makes a store uniform."""
     threads: int | None = field(default=None, metadata=_range(1, 256))
     model: str = ""
     """The served embedding model (``ollama``, ``openai``); empty: nomic-embed-text on
@@ -220,6 +225,14 @@ class RecallConfig:
     ann_background: bool = True
     """Build the HNSW graph on a worker thread (exact search answers meanwhile); False
     builds it inside the first recall that needs it."""
+    keyword_index_min: int = field(default=200, metadata=_range(1, 1_000_000_000))
+    """SQLite: a namespace with at least this many live memories is ranked by keywords
+    from an in-memory term index (the same terms and BM25 as its FTS5 index, a fraction
+    of the time: docs/benchmarks.md, "Scale"), built in the background when first
+    needed; FTS5 answers below it and while it builds. PostgreSQL ranks in the database."""
+    keyword_index_background: bool = True
+    """Build term indexes on a worker thread (FTS5 answers meanwhile); False builds one
+    inside the first keyword search that needs it."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from engram.records import MemoryRecord
 from engram.safety import InjectionMode, ScanResult, enforce
 from engram.store.protocols import Store, VectorRow, VectorSearch
 from engram.store.protocols.graph import Triple
+from engram.store.protocols.keyword import KeywordSettings
 from engram.store.protocols.vectors import AnnSettings
 from engram.validate import memory_id_value, namespace_for
 
@@ -93,6 +94,12 @@ class Core:
             )
             if embedder is not None
             else None
+        )
+        store.keyword.configure(
+            KeywordSettings(
+                min_memories=config.recall.keyword_index_min,
+                background=config.recall.keyword_index_background,
+            )
         )
         self.retriever = Retriever(
             store.memories,

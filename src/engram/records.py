@@ -117,16 +117,26 @@ class MemoryRecord:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict; datetimes as ISO 8601 strings."""
         out: dict[str, Any] = {}
-        for name in self.__dataclass_fields__:
+        stamp: tuple[datetime, str] | None = None  # created_at is often updated_at
+        for name in _RECORD_FIELDS:
             value = getattr(self, name)
-            if isinstance(value, datetime):
-                value = iso(value)
+            if value is None or type(value) in _PLAIN:
+                pass  # most fields: as they are (a StrEnum or a bool is not plain)
+            elif isinstance(value, datetime):
+                if stamp is None or stamp[0] is not value:
+                    stamp = (value, iso(value))
+                value = stamp[1]
             elif isinstance(value, tuple):
                 value = list(value)
             elif isinstance(value, StrEnum):
                 value = value.value
             out[name] = value
         return out
+
+
+_RECORD_FIELDS = tuple(MemoryRecord.__dataclass_fields__)
+#: Field value types ``MemoryRecord.to_dict`` passes through without a check.
+_PLAIN = frozenset({str, int, float, dict})
 
 
 @dataclass(frozen=True, slots=True)

@@ -421,7 +421,7 @@ _NEEDLES = {  # lower-case phrases, "|"-separated, that each rule cannot match w
         "neglect|set aside|throw out|no attention|not follow|not obey|not adhere|n't follow|"
         "n't obey|n’t follow|n’t obey|stop follow|stop obey|longer follow|longer obey",
         "standing_order": "from now on",
-        "persona_hijack": "you|act as|pretend|mode|anything now",
+        "persona_hijack": "you are|you have been|act as|pretend|mode|anything now",
         "instruction_header": "instruct|directive|orders|prompt",
         "addressed_to_model": "ai|llm|assistant|model|chatbot",
         "conceal_from_user": "the user|instruct|message|note|directive",

@@ -54,8 +54,12 @@ class NormalizedContent:
 
 def normalize_content(text: str) -> NormalizedContent:
     """Apply seed 004's ``normalizeAndHashContent``: collapse, lower, strip, hash."""
-    storage = _WHITESPACE.sub(" ", text).strip()
-    normalized = _TRAILING_PUNCT.sub("", storage.lower())
+    # What _WHITESPACE.sub(" ", text).strip() and _TRAILING_PUNCT.sub("", ...) give, in
+    # string methods (several times faster): ``split`` and ``strip`` take the same
+    # characters for whitespace as ``\s``, and ``storage`` holds no line break, so the
+    # pattern's ``$`` is the end of the text.
+    storage = " ".join(text.split())
+    normalized = storage.lower().rstrip(".,!?;:")
     basis = normalized if normalized else storage.lower()
     digest = hashlib.sha256(basis.encode("utf-8")).hexdigest()
     return NormalizedContent(storage=storage, normalized=normalized, content_hash=digest)

@@ -20,7 +20,7 @@ from engram.errors import (
     shown,  # noqa: F401 (re-exported: messages echo input)
 )
 from engram.records import MemoryCategory, MemoryRecord, MemoryType, new_id, utcnow
-from engram.text import normalize_content
+from engram.text import NormalizedContent, normalize_content
 
 _NAMESPACE = re.compile(r"^[A-Za-z0-9_.:@/+-]{1,200}$")
 
@@ -290,7 +290,13 @@ def timestamp(name: str, value: object) -> datetime | None:
 
 def checked_content(text: str, max_chars: int) -> str:
     """Collapse whitespace and enforce the size limit; returns the storage text."""
-    storage = normalize_content(no_nul("content", text)).storage
+    return _checked(text, max_chars).storage
+
+
+def _checked(text: str, max_chars: int) -> NormalizedContent:
+    """``checked_content``, with the whole normalisation of ``text``."""
+    normal = normalize_content(no_nul("content", text))
+    storage = normal.storage
     if not storage:
         raise EmptyContentError("content is empty; pass the text to remember")
     if len(storage) > max_chars:
@@ -298,7 +304,7 @@ def checked_content(text: str, max_chars: int) -> str:
             f"content is {len(storage)} characters, over the limit of {max_chars}; split it "
             "into smaller memories or raise max_content_chars"
         )
-    return storage
+    return normal
 
 
 def build_record(
@@ -329,14 +335,20 @@ def build_record(
 ) -> MemoryRecord:
     """Validate every field and build the record to store."""
     is_messages = not isinstance(content, str)
-    storage = checked_content(content_text(content), max_chars)
+    text = content_text(content)
+    normal = _checked(text, max_chars)
+    storage = normal.storage
+    # Text stored as given (the usual case) has its hash already; else hash what is stored.
+    content_hash = (
+        normal.content_hash if storage == text else normalize_content(storage).content_hash
+    )
     kind = memory_type(type if type is not None else ("message" if is_messages else None))
     when = timestamp("created_at", created_at) or utcnow()
     return MemoryRecord(
         id=new_id(),
         namespace=namespace,
         content=storage,
-        content_hash=normalize_content(storage).content_hash,
+        content_hash=content_hash,
         type=kind,
         category=memory_category(category),
         title=optional_str("title", title),

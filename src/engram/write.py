@@ -7,7 +7,9 @@ and their vectors stored in a second short one.
 
 from __future__ import annotations
 
+import itertools
 import logging
+import operator
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
@@ -23,7 +25,7 @@ from engram.records import (
     utcnow,
 )
 from engram.store.protocols import InsertResult
-from engram.store.protocols.graph import SINGLE_VALUED
+from engram.store.protocols.graph import SINGLE_VALUED, Statement
 from engram.text import normalize_content
 from engram.validate import (
     build_record,
@@ -199,17 +201,14 @@ def _insert(core: Core, records: list[MemoryRecord], kinds: tuple[str, ...]) -> 
         return core.store.memories.insert(records, actor=acting())
     with core.store.transaction():
         results = core.store.memories.insert(records, actor=acting())
-        for result in results:
-            if result.created and wants_pipeline(result.record):
-                for kind in kinds:
-                    core.store.jobs.enqueue(
-                        kind,
-                        result.record.namespace,
-                        memory_id=result.record.id,
-                        max_attempts=core.config.worker.max_attempts,
-                    )
-                if linking:
-                    link(core, result.record)
+        new = [r.record for r in results if r.created and wants_pipeline(r.record)]
+        if kinds and new:
+            core.store.jobs.enqueue_many(
+                [(kind, record.namespace, record.id) for record in new for kind in kinds],
+                max_attempts=core.config.worker.max_attempts,
+            )
+        if linking and new:
+            link(core, new)
     return results
 
 
@@ -219,28 +218,30 @@ def linker_on(core: Core) -> bool:
     return core.linker is not None and cfg.graph and cfg.linker
 
 
-def link(core: Core, record: MemoryRecord) -> None:
-    """FEATURES G3: record what ``record``'s text names (speaker, names, rule-read
-    triples) in the graph; joins the open transaction. Nothing named, nothing written."""
+def link(core: Core, records: Sequence[MemoryRecord]) -> None:
+    """FEATURES G3: record what each record's text names (speaker, names, rule-read
+    triples) in the graph, a namespace's run of records in one ``GraphStore.record``
+    call; joins the open transaction. Nothing named, nothing written."""
     assert core.linker is not None
-    try:
-        triples, types = core.linker(record.content)
-    except Exception:  # noqa: BLE001
-        # The rules are a convenience on the write path: a bug in them must never cost
-        # the caller their memory. The extract job reads the same text again later.
-        log.warning(
-            "inline linker failed on memory %s; stored it unlinked", record.id, exc_info=True
-        )
-        return
-    if triples or types:
+    statements: list[tuple[str, Statement]] = []
+    for record in records:
+        try:
+            triples, types = core.linker(record.content)
+        except Exception:  # noqa: BLE001
+            # The rules are a convenience on the write path: a bug in them must never
+            # cost the caller their memory. The extract job reads the same text later.
+            log.warning(
+                "inline linker failed on memory %s; stored it unlinked", record.id, exc_info=True
+            )
+            continue
+        if triples or types:
+            statement = Statement(record.id, triples, record.created_at, utcnow(), types)
+            statements.append((record.namespace, statement))
+    # Records of one namespace in a row share a call; order is kept across namespaces,
+    # so entities and relations get the ids recording one by one gives them.
+    for namespace, run in itertools.groupby(statements, key=operator.itemgetter(0)):
         core.store.graph.record(
-            record.namespace,
-            record.id,
-            triples,
-            entity_types=types,
-            single_valued=SINGLE_VALUED,
-            valid_from=record.created_at,
-            now=utcnow(),
+            namespace, [statement for _, statement in run], single_valued=SINGLE_VALUED
         )
 
 

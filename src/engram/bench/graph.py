@@ -112,8 +112,8 @@ def _links(
         ids[key] = other_id
     for key, entity_id in ids.items():
         memory_ids = [m.memory_id for m in graph.mentions(namespace, entity_id)]
-        stamps = mem.store.memories.timestamps(namespace, memory_ids)
-        links[key].days = {t.date() for t in stamps.values()}
+        facts = mem.store.memories.facts(namespace, memory_ids)
+        links[key].days = {f.created_at.date() for f in facts.values()}
     return links
 
 

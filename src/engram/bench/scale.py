@@ -76,17 +76,19 @@ def locomo_turns_and_questions(path: str | Path) -> tuple[list[str], list[str]]:
 def base_vectors(
     mem_config: Config, texts: Sequence[str], cache_dir: Path
 ) -> npt.NDArray[np.float32]:
-    """The real model's vectors of ``texts``, cached on disk by content."""
-    key = hashlib.sha256("\n".join(texts).encode()).hexdigest()[:16]
-    path = cache_dir / f"base-{key}.npy"
-    if path.is_file():
-        cached: npt.NDArray[np.float32] = np.load(path)
-        return cached
+    """The real model's vectors of ``texts``, cached on disk by content and embedder
+    (its name and, for MiniLM, its precision)."""
     from engram.embed import create_embedder
 
     embedder = create_embedder(mem_config.embedder, mem_config.home_path)
     if embedder is None:
         raise InvalidInputError("the scale benchmark needs an embedder; embedder.name is 'none'")
+    made_by = f"{embedder.name}/{getattr(embedder, 'precision', '')}"
+    key = hashlib.sha256("\n".join([made_by, *texts]).encode()).hexdigest()[:16]
+    path = cache_dir / f"base-{key}.npy"
+    if path.is_file():
+        cached: npt.NDArray[np.float32] = np.load(path)
+        return cached
     vectors = np.vstack(
         [embedder.embed_batch(texts[i : i + 256]) for i in range(0, len(texts), 256)]
     ).astype(np.float32)
@@ -96,12 +98,14 @@ def base_vectors(
 
 
 def _wait_for_index(mem: Memory, timeout: float = 3600.0) -> float:
-    """Seconds until no HNSW graph of the index is still building."""
+    """Seconds until no HNSW graph of the vector index and no term index of the keyword
+    search is still building."""
     index = mem.index
     start = time.perf_counter()
-    while index is not None and time.perf_counter() - start < timeout:
-        ann = index.state().get("ann")
-        if not isinstance(ann, dict) or not ann.get("building"):
+    while time.perf_counter() - start < timeout:
+        ann = index.state().get("ann") if index is not None else None
+        graphs = isinstance(ann, dict) and bool(ann.get("building"))
+        if not graphs and not mem.store.keyword.state().get("building"):
             break
         time.sleep(0.2)
     return time.perf_counter() - start
@@ -138,15 +142,22 @@ def measure_size(
     directory = Path(workdir)
     result: dict[str, Any] = {"memories": n}
 
+    # Wall-clock seconds of each phase, so a run shows where its time goes (the peer's
+    # own load and queries are timed apart from engram's).
+    phases: dict[str, float] = {}
+    result["phases_s"] = phases
+    began = time.perf_counter()
     plain_path = directory / f"scale-{n}.db"
     with Memory(plain_path, config=config, embedder=None) as mem:
         start = time.perf_counter()
         records = mem.add_many(texts, namespace=NAMESPACE)
         seconds = time.perf_counter() - start
         result["add_no_embedding_per_s"] = round(n / seconds, 1)
+    phases["add"] = round(seconds, 1)
     # One memory is typically one message: time adding single turns, and the embedder
     # alone on the same texts, side by side.
     sample = turns[: min(embed_sample, n, len(turns))]
+    start = time.perf_counter()
     with Memory(directory / f"scale-{n}-embedded.db", config=config) as mem:
         assert mem.embedder is not None
         mem.recall("warm up the model", namespace=NAMESPACE)
@@ -158,18 +169,24 @@ def measure_size(
         seconds = time.perf_counter() - start
         result["add_with_embedding_per_s"] = round(len(sample) / seconds, 1)
         result["add_with_embedding_sample"] = len(sample)
+    phases["add_with_embedding_sample"] = round(time.perf_counter() - start, 1)
 
     with Memory(plain_path, config=config) as mem:
         assert mem.embedder is not None
         model = mem.embedder.name
+        start = time.perf_counter()
         for lo in range(0, n, 5000):
             mem.store.vectors.put(
                 VectorRow(r.id, model, text_vectors[lo + i], r.content_hash)
                 for i, r in enumerate(records[lo : lo + 5000])
             )
+        phases["vectors"] = round(time.perf_counter() - start, 1)
         asked = [questions[i % len(questions)] for i in range(queries + 20)]
+        start = time.perf_counter()
         mem.recall(asked[0], namespace=NAMESPACE)
         result["ann_build_s"] = round(_wait_for_index(mem), 1)
+        phases["indexes"] = round(time.perf_counter() - start, 1)
+        start = time.perf_counter()
         for q in asked[:20]:  # load the model and build the index before timing
             mem.recall(q, namespace=NAMESPACE)
         latencies: list[float] = []
@@ -186,6 +203,8 @@ def measure_size(
             k: round(statistics.median(v), 2) for k, v in stages.items()
         }
         result["recall_queries"] = len(latencies)
+        phases["recall"] = round(time.perf_counter() - start, 1)
+        phases["engram_total"] = round(time.perf_counter() - began, 1)
         if mem.index is not None:
             result["index"] = mem.index.state().get("ann")
         result["store_bytes"] = _disk_size(plain_path)
@@ -193,7 +212,9 @@ def measure_size(
         result["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
         if peer is not None:
             other = [questions[(queries + 20 + i) % len(questions)] for i in range(queries)]
+            start = time.perf_counter()
             result["peer"] = _peer_run(peer, mem, texts, text_vectors, other, directory, n)
+            phases["peer_load_and_queries"] = round(time.perf_counter() - start, 1)
     return result
 
 

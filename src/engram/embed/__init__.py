@@ -22,6 +22,7 @@ def _minilm(cfg: EmbedderConfig, home: Path) -> Embedder:
         threads=cfg.threads,
         hub=cfg.hub_download,
         hub_revision=cfg.hub_revision,
+        precision=cfg.precision,
     )
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Sequence
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -23,10 +24,28 @@ import numpy as np
 from engram.embed.base import BaseEmbedder, Vectors
 from engram.embed.fetch import HOW_TO_PROVIDE, HubSource, fetch_model, sha256_of
 from engram.embed.onnx_bert import GRAPH_VERSION, BertShape, build_graph
+from engram.embed.quantize import (
+    QUANT_VERSION,
+    Plan,
+    apply_plan,
+    calibration_texts,
+    fast_int8,
+    load_plans,
+    plan_quantization,
+)
 from engram.errors import EmbeddingError
 
 #: The name recorded on every vector row the packaged model makes.
 PACKAGED_NAME = "all-MiniLM-L6-v2"
+#: ``auto``: int8 where the CPU has int8 dot products (``quantize.fast_int8``), else fp32.
+PRECISIONS = ("auto", "fp32", "int8")
+
+
+def shipped_plan_name(digest: str) -> str:
+    """The file name of the int8 plan shipped for weights of this digest."""
+    return f"int8-{digest}-g{GRAPH_VERSION}-q{QUANT_VERSION}.npz"
+
+
 _REQUIRED = ("model.safetensors", "config.json", "tokenizer.json")
 
 
@@ -53,6 +72,7 @@ class MiniLMEmbedder(BaseEmbedder):
         threads: int | None = None,
         hub: bool = True,
         hub_revision: str = "main",
+        precision: str = "auto",
     ) -> None:
         if model_dir is not None:
             directory = Path(model_dir).expanduser()
@@ -77,6 +97,13 @@ class MiniLMEmbedder(BaseEmbedder):
                 f"{', '.join(_REQUIRED)}"
             )
         self.model_dir = directory
+        if precision not in PRECISIONS:
+            raise EmbeddingError(
+                f"unknown embedder precision {precision!r}; use one of {', '.join(PRECISIONS)}"
+            )
+        # int8 where the CPU multiplies it fast (docs/benchmarks.md, "int8"): 2.7x the
+        # throughput, vectors at cosine >= 0.99 to fp32 (mean 0.998).
+        self.precision = ("int8" if fast_int8() else "fp32") if precision == "auto" else precision
         self.shape = BertShape.from_dir(directory)
         self.dimension = self.shape.hidden
         self.max_seq_length = max_seq_length
@@ -84,9 +111,11 @@ class MiniLMEmbedder(BaseEmbedder):
         self.threads = threads
         self.cache_dir = home / "models"
         self._session: Any = None
+        self._single: Any = None
         self._tokenizer: Any = None
         self._onnx_path: Path | None = None
         self._cache_file: Path | None = None
+        self._digest = ""
         self._lock = threading.Lock()
 
     # -- loading --------------------------------------------------------------------
@@ -96,8 +125,11 @@ class MiniLMEmbedder(BaseEmbedder):
         Named by the weights' digest (computed once, about 0.1 s), so other weights in
         the same directory never reuse a stale graph."""
         if self._cache_file is None:
-            digest = sha256_of(self.model_dir / "model.safetensors")[:16]
-            self._cache_file = self.cache_dir / f"{self.name}-{digest}-g{GRAPH_VERSION}.onnx"
+            self._digest = sha256_of(self.model_dir / "model.safetensors")[:16]
+            kind = f"-int8q{QUANT_VERSION}" if self.precision == "int8" else ""
+            self._cache_file = (
+                self.cache_dir / f"{self.name}-{self._digest}-g{GRAPH_VERSION}{kind}.onnx"
+            )
         return self._cache_file
 
     def _graph_path(self) -> Path:
@@ -108,12 +140,29 @@ class MiniLMEmbedder(BaseEmbedder):
 
         weights = load_file(str(self.model_dir / "model.safetensors"))
         data = build_graph(weights, self.shape)
+        if self.precision == "int8":
+            data = apply_plan(data, self._int8_plan(data))
         self.cache_dir.mkdir(parents=True, exist_ok=True)
         # Write then rename, so a concurrent reader never sees half a file.
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_bytes(data)
         tmp.replace(path)
         return path
+
+    def _int8_plan(self, graph: bytes) -> dict[str, Plan]:
+        """The int8 plan of these weights: shipped with engram for the packaged model
+        (computing it runs the fp32 graph over the calibration texts, ~10 s), computed
+        here for any other."""
+        shipped = resources.files("engram") / "data" / shipped_plan_name(self._digest)
+        if shipped.is_file():
+            with resources.as_file(shipped) as path:
+                return load_plans(path)
+        return plan_quantization(
+            graph,
+            calibration_texts(),
+            self.model_dir / "tokenizer.json",
+            max_seq_length=self.max_seq_length,
+        )
 
     def _load(self) -> None:
         with self._lock:
@@ -129,17 +178,7 @@ class MiniLMEmbedder(BaseEmbedder):
                 tokenizer.no_padding()
                 tokenizer.enable_truncation(max_length=self.max_seq_length)
                 path = self._graph_path()
-                options = ort.SessionOptions()
-                options.intra_op_num_threads = self.threads or (os.cpu_count() or 1)
-                options.inter_op_num_threads = 1
-                options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-                options.log_severity_level = 3
-                # Idle onnxruntime threads otherwise spin for a while after each run,
-                # starving the numpy and SQLite work that follows on a small machine.
-                options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-                session = ort.InferenceSession(
-                    str(path), sess_options=options, providers=["CPUExecutionProvider"]
-                )
+                session = _session(ort, path, self.threads or (os.cpu_count() or 1))
             except EmbeddingError:
                 raise
             except Exception as exc:
@@ -147,6 +186,30 @@ class MiniLMEmbedder(BaseEmbedder):
                     f"cannot load the embedding model from {self.model_dir}: {exc}"
                 ) from exc
             self._tokenizer, self._onnx_path, self._session = tokenizer, path, session
+
+    def _session_for(self, count: int) -> Any:
+        """The session for ``count`` texts: one text (a query) runs on its own
+        one-thread session, as fast as on two threads for a few word pieces (1.9 against
+        2.2 ms, int8), and it leaves the other core to recall's keyword leg, which runs
+        beside it (docs/benchmarks.md, "Scale")."""
+        if count != 1 or self.threads is not None:
+            return self._session
+        if self._single is not None:
+            return self._single
+        if (os.cpu_count() or 1) < 2:
+            return self._session
+        with self._lock:
+            if self._single is None:
+                import onnxruntime as ort
+
+                assert self._onnx_path is not None
+                try:
+                    self._single = _session(ort, self._onnx_path, 1)
+                except Exception as exc:
+                    raise EmbeddingError(
+                        f"cannot load the embedding model from {self.model_dir}: {exc}"
+                    ) from exc
+            return self._single
 
     # -- embedding ------------------------------------------------------------------
     def embed_batch(self, texts: Sequence[str]) -> Vectors:
@@ -159,6 +222,7 @@ class MiniLMEmbedder(BaseEmbedder):
         # Batches of similar length waste little compute on padding.
         order = np.argsort(lengths, kind="stable")
         out = np.empty((len(texts), self.dimension), dtype=np.float32)
+        session = self._session_for(len(texts))
         for start in range(0, len(order), self.batch_size):
             chunk = order[start : start + self.batch_size]
             width = int(lengths[chunk].max())
@@ -170,9 +234,7 @@ class MiniLMEmbedder(BaseEmbedder):
                 ids[row, :n] = encoding.ids
                 mask[row, :n] = 1
             try:
-                result = self._session.run(
-                    ["embeddings"], {"input_ids": ids, "attention_mask": mask}
-                )[0]
+                result = session.run(["embeddings"], {"input_ids": ids, "attention_mask": mask})[0]
             except Exception as exc:
                 raise EmbeddingError(f"the embedding model failed: {exc}") from exc
             out[chunk] = result
@@ -197,7 +259,21 @@ class MiniLMEmbedder(BaseEmbedder):
             "model_dir": str(self.model_dir),
             "onnx_graph": str(graph) if graph else None,
             "loaded": self._session is not None,
+            "precision": self.precision,
             "max_seq_length": self.max_seq_length,
             "batch_size": self.batch_size,
             "pooling": self.shape.pooling,
         }
+
+
+def _session(ort: Any, path: Path, threads: int) -> Any:
+    """An onnxruntime session of the graph at ``path`` on ``threads`` threads."""
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.log_severity_level = 3
+    # Idle onnxruntime threads otherwise spin for a while after each run, starving the
+    # numpy and SQLite work that follows on a small machine.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])

@@ -39,6 +39,7 @@ from engram.store.protocols.graph import (
     Neighbor,
     RecordResult,
     Relation,
+    Statement,
     Triple,
     canonical_name,
 )
@@ -116,15 +117,13 @@ class Graph(GraphReads):
         if isinstance(single, str):
             raise InvalidInputError("single_valued must be a collection of relation types")
         start = memory.created_at if valid_from is None else moment_arg("valid_from", valid_from)
-        return core.store.graph.record(
+        moment = utcnow() if now is None else moment_arg("now", now)
+        [result] = core.store.graph.record(
             scope.namespace,
-            memory.id,
-            checked,
-            entity_types=types,
+            [Statement(memory.id, checked, start, moment, types)],
             single_valued={relation_type_arg(k) for k in single},
-            valid_from=start,
-            now=utcnow() if now is None else moment_arg("now", now),
         )
+        return result
 
     def supersede(
         self,

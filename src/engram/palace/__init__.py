@@ -22,6 +22,7 @@ from engram.core import Part, Scope
 from engram.errors import InvalidInputError, NotFoundError, shown
 from engram.palace import aaak, mining, mining_llm
 from engram.records import MemoryRecord, Outcome, utcnow
+from engram.store.protocols.graph import Statement
 from engram.store.protocols.palace import (
     WING_KINDS,
     Closet,
@@ -395,15 +396,9 @@ class Palace(Part):
             if memory is None:
                 continue
             names = {n for t in triples for n in (t[0], t[2])}
-            result = store.graph.record(
-                scope.namespace,
-                drawer.memory_id,
-                triples,
-                entity_types={n: k for n, k in window.entity_types.items() if n in names},
-                single_valued=set(),
-                valid_from=memory.created_at,
-                now=utcnow(),
-            )
+            types = {n: k for n, k in window.entity_types.items() if n in names}
+            statement = Statement(drawer.memory_id, triples, memory.created_at, utcnow(), types)
+            [result] = store.graph.record(scope.namespace, [statement], single_valued=set())
             count += len(result.relations)
         return count
 

@@ -52,6 +52,7 @@ from engram.store.protocols.graph import (
     Attribute,
     Entity,
     Relation,
+    Statement,
     canonical_name,
 )
 from engram.text import normalize_content
@@ -469,15 +470,8 @@ def _set_type(core: Core, entity: Entity, kind: str) -> bool:
     if not mentions:
         return False
     now = utcnow()
-    core.store.graph.record(
-        entity.namespace,
-        mentions[0].memory_id,
-        [],
-        entity_types={entity.name: kind},
-        single_valued=(),
-        valid_from=now,
-        now=now,
-    )
+    statement = Statement(mentions[0].memory_id, [], now, now, {entity.name: kind})
+    core.store.graph.record(entity.namespace, [statement], single_valued=())
     return True
 
 

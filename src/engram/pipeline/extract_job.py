@@ -21,7 +21,7 @@ from engram.pipeline.extraction import extract
 from engram.pipeline.handlers import register
 from engram.records import utcnow
 from engram.store.protocols import Job
-from engram.store.protocols.graph import SINGLE_VALUED, Relation
+from engram.store.protocols.graph import SINGLE_VALUED, Relation, Statement
 
 log = logging.getLogger("engram.pipeline")
 
@@ -47,14 +47,9 @@ def handle_extract(core: Core, job: Job) -> Mapping[str, Any]:
     }
     if cfg.graph and result.entities:
         triples = [(e.source, e.relationship, e.target, e.confidence) for e in result.entities]
-        graph = core.store.graph.record(
-            source.namespace,
-            source.id,
-            triples,
-            entity_types={},
-            single_valued=SINGLE_VALUED,
-            valid_from=source.created_at,
-            now=utcnow(),
+        statement = Statement(source.id, triples, source.created_at, utcnow())
+        [graph] = core.store.graph.record(
+            source.namespace, [statement], single_valued=SINGLE_VALUED
         )
         out["graph"] = graph.to_dict()
         relations = graph.relations

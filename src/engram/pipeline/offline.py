@@ -32,6 +32,7 @@ over one string: deterministic, and thousands of turns per second.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -512,6 +513,42 @@ def _anchored(text: str) -> bool:
     return bool(patterns.DATE.search(text) or patterns.QUANTITY.search(text))
 
 
+#: How many (sentence, speaker) readings and fact triples are kept for reuse. Chat
+#: repeats itself ("Thanks!", "That's awesome!"), and an import of composed or quoted
+#: texts repeats whole sentences; a sentence's reading depends on nothing else, so a
+#: repeat costs a lookup. Bounded: at most about this many short strings are held.
+READ_CACHE = 1 << 15
+
+
+@functools.lru_cache(maxsize=READ_CACHE)
+def _read(raw: str, subject: str | None) -> OfflineFact | None:
+    """The fact one raw sentence states for ``subject``, or None (steps 2 to 4)."""
+    sentence = _trim_opening(raw)
+    if not sentence:
+        return None
+    classified = _classify(sentence, subject)
+    if classified is None:
+        return None
+    rule, kind, chosen = classified
+    content = _finish(_indefinite(resolve_person(chosen, subject) if subject else chosen))
+    anchored = _anchored(content)
+    if _dangling(content):
+        return None
+    specific = anchored or rule == "decision" or _names_something(chosen)
+    need = MIN_ANCHORED_CONTENT_WORDS if specific else MIN_CONTENT_WORDS
+    if _content_words(content, subject) < need:
+        return None
+    confidence = RULE_CONFIDENCE[rule] + (ANCHOR_BONUS if anchored else 0.0)
+    confidence = min(confidence, MAX_CONFIDENCE)
+    return OfflineFact(content, kind, round(confidence, 2), rule, raw)
+
+
+@functools.lru_cache(maxsize=READ_CACHE)
+def _triples(content: str, confidence: float) -> tuple[Relation, ...]:
+    """``patterns.relation_triples`` of one fact (step 5), kept for reuse as above."""
+    return tuple(patterns.relation_triples(content, confidence))
+
+
 def analyse(text: str, *, speaker: str | None = None) -> OfflineAnalysis:
     """Read ``text`` (a chat turn ``"Name: ..."`` or plain text) into facts and triples.
 
@@ -525,31 +562,17 @@ def analyse(text: str, *, speaker: str | None = None) -> OfflineAnalysis:
     facts: list[OfflineFact] = []
     seen: set[str] = set()
     for raw in split_sentences(body):
-        sentence = _trim_opening(raw)
-        if not sentence:
+        fact = _read(raw, subject)
+        if fact is None:
             continue
-        classified = _classify(sentence, subject)
-        if classified is None:
-            continue
-        rule, kind, chosen = classified
-        content = _finish(_indefinite(resolve_person(chosen, subject) if subject else chosen))
-        anchored = _anchored(content)
-        if _dangling(content):
-            continue
-        specific = anchored or rule == "decision" or _names_something(chosen)
-        need = MIN_ANCHORED_CONTENT_WORDS if specific else MIN_CONTENT_WORDS
-        if _content_words(content, subject) < need:
-            continue
-        key = content.lower()
+        key = fact.content.lower()
         if key in seen:
             continue
         seen.add(key)
-        confidence = RULE_CONFIDENCE[rule] + (ANCHOR_BONUS if anchored else 0.0)
-        confidence = min(confidence, MAX_CONFIDENCE)
-        facts.append(OfflineFact(content, kind, round(confidence, 2), rule, raw))
+        facts.append(fact)
     triples: list[Relation] = []
     for fact in facts:
-        for triple in patterns.relation_triples(fact.content, fact.confidence):
+        for triple in _triples(fact.content, fact.confidence):
             if triple not in triples:
                 triples.append(triple)
     return OfflineAnalysis(subject, tuple(facts), tuple(triples))

@@ -42,6 +42,7 @@ everyday senses.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -548,6 +549,23 @@ def proper_names(text: str) -> list[str]:
     capitalised word that opens a sentence is taken as an ordinary word ("Painting
     helps"), a run of two or more as a name ("Xenoblade Chronicles is ..."); possessive
     "'s" is dropped."""
+    # A run of names never spans a sentence end, and a match right after one opens a
+    # sentence either way: each sentence's names are its own, and a repeated sentence
+    # (chat repeats itself) is read once.
+    found: dict[str, str] = {}
+    for sentence in _SENTENCE_GAP.split(text):
+        for name in _sentence_names(sentence):
+            found.setdefault(name.lower(), name)
+    return list(found.values())
+
+
+#: Where ``proper_names`` cuts text: the whitespace after a sentence's end.
+_SENTENCE_GAP = re.compile(r"(?<=[.!?])\s+")
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _sentence_names(text: str) -> tuple[str, ...]:
+    """``proper_names`` of one piece of text, kept for reuse."""
     found: dict[str, str] = {}
     for match in _NAME_RUN.finditer(text):
         words = [w for w in match.group(0).replace("’", "'").split()]
@@ -567,4 +585,4 @@ def proper_names(text: str) -> list[str]:
         if len(name) < 2 or name.lower() in STOPWORDS:
             continue
         found.setdefault(name.lower(), name)
-    return list(found.values())
+    return tuple(found.values())

@@ -10,18 +10,16 @@ turn has 444 characters) is unchanged by construction.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping
 
 from engram.config import RecallConfig
-from engram.store.protocols.chunks import ChunkVectorStore
+from engram.store.protocols.memories import MemoryFacts
 
 
-def long_ids(
-    store: ChunkVectorStore | None, namespace: str, ids: Sequence[str], cfg: RecallConfig
-) -> frozenset[str]:
-    """The candidates longer than ``recall.long_chars``; empty (and nothing read) when
-    ``long_alpha`` is unset or recall is not a weighted hybrid."""
+def long_ids(facts: Mapping[str, MemoryFacts], cfg: RecallConfig) -> frozenset[str]:
+    """The candidates longer than ``recall.long_chars``; empty when ``long_alpha`` is
+    unset or recall is not a weighted hybrid."""
     weighted = cfg.strategy == "hybrid" and cfg.fusion == "weighted"
-    if store is None or cfg.long_alpha is None or not weighted or not ids:
+    if cfg.long_alpha is None or not weighted:
         return frozenset()
-    return frozenset(i for i, n in store.lengths(namespace, ids).items() if n > cfg.long_chars)
+    return frozenset(i for i, f in facts.items() if f.chars > cfg.long_chars)

@@ -41,13 +41,11 @@ from engram.store.protocols import KeywordIndex, ListQuery, MemoryStore, VectorS
 from engram.store.protocols.chunks import ChunkVectorStore
 from engram.store.protocols.graph import GraphStore
 from engram.store.protocols.hints import HintStore
+from engram.store.protocols.keyword import DEPTH
+from engram.store.protocols.memories import MemoryFacts
 from engram.text import fts_query
 
 log = logging.getLogger("engram.recall")
-
-#: How deep keyword scores are read to complete dense-only candidates; a candidate
-#: below this depth has a negligible keyword score and counts as 0.
-KEYWORD_DEPTH = 1000
 
 
 class Retriever:
@@ -86,7 +84,7 @@ class Retriever:
         # seed 004's prospective index, searched with the keyword leg when recall.hints.
         self.hints = hints
         self.graph = graph  # seed 004's graph boost (G4), when recall.graph_boost
-        self.chunks = chunks  # issue 13: long memories (lengths, chunk vectors)
+        self.chunks = chunks  # issue 13: chunk vectors of long memories
         # FEATURES S4: text that heads every context (``mem.org``'s core policies).
         self.preamble: Callable[[], str] | None = None
 
@@ -142,7 +140,9 @@ class Retriever:
             candidate_ids = [i for i in candidate_ids if i in records]
             clock.lap("filter")
 
-        sessions = self._sessions(request, cfg, legs, candidate_ids)
+        # Creation time, session and length of every candidate, in one read.
+        facts = dict(self.memories.facts(request.namespace, candidate_ids))
+        sessions = self._sessions(request, cfg, legs, facts)
         if sessions.session_of:
             # A turn is often relevant through its neighbour ("What did you do?" ->
             # "Went hiking!"), so the neighbours of candidates become candidates too.
@@ -159,6 +159,7 @@ class Retriever:
                 records.update(request.kept(self.memories.get_many(request.namespace, extra)))
                 extra = [i for i in extra if i in records]
             candidate_ids.extend(extra)
+            facts.update(self.memories.facts(request.namespace, extra))
             clock.lap("sessions")
         dense = dict(legs.dense)
         if legs.query_vector is not None and self.index is not None:
@@ -171,9 +172,16 @@ class Retriever:
                         request.namespace, legs.query_vector, wanted
                     )
                 )
+        if legs.keyword_match is not None:
+            # Exact keyword scores of every candidate and session member not ranked.
+            wanted = [i for i in [*candidate_ids, *sessions.all_ids()] if i not in legs.keyword]
+            if wanted:
+                legs.keyword.update(
+                    self.keyword.scores(request.namespace, legs.keyword_match, wanted)
+                )
         keyword = fusion.normalize_bm25(legs.keyword)
-        times = self._time_scores(request, legs, candidate_ids)
-        long = long_ids(self.chunks, request.namespace, candidate_ids, cfg)
+        times = self._time_scores(legs, candidate_ids, facts)
+        long = long_ids(facts, cfg)
         fused, parts = self._fuse(legs, cfg, candidate_ids, dense, keyword, sessions, times, long)
         clock.lap("fuse")
         if cfg.graph_boost and self.graph is not None:  # seed 004 (G4): linked ids + weight
@@ -228,13 +236,24 @@ class Retriever:
         keyword_n = max(cfg.bm25_top_n, request.limit * 3) * depth
         legs = Legs(windows=temporal.time_windows(request.query) if cfg.time_weight else [])
         match = fts_query(request.query)
-        keyword_depth = max(keyword_n, KEYWORD_DEPTH)
+        hints = self.hints if cfg.hints else None
+        if match is not None and hints is None and self.keyword.exact(request.namespace):
+            # Every other candidate's score is looked up once candidates are known.
+            keyword_depth = keyword_n
+            legs.keyword_match = match
+        else:
+            # The index ranks the whole match anyway: reading deeper than the top-N
+            # costs little, and the extra scores complete the other candidates (a
+            # candidate below the depth scores about 0).
+            keyword_depth = max(keyword_n, DEPTH)
+        # The keyword leg runs on a worker thread beside query embedding and dense
+        # search (in line after them, even the in-memory term index costs more:
+        # docs/benchmarks.md, "Scale").
         pending = (
             self._keyword_search(request.namespace, match, keyword_depth)
             if match is not None and cfg.strategy in ("hybrid", "bm25")
             else None
         )
-        hints = self.hints if cfg.hints else None
         # The hint index is searched on the other worker thread, beside the content
         # index (PostgreSQL runs both at once; SQLite's search connection takes turns).
         pending_hints = (
@@ -273,9 +292,6 @@ class Retriever:
             warnings.append("no embedder configured; answering from keywords")
 
         if match is not None and (cfg.strategy in ("hybrid", "bm25") or not dense_ok):
-            # FTS5 scores every match to rank them anyway, so reading deeper than the
-            # top-N is nearly free; the extra scores complete other candidates and
-            # their session neighbours.
             found_kw: list[tuple[str, float]] = (
                 pending.result()
                 if pending is not None
@@ -321,7 +337,11 @@ class Retriever:
         return legs
 
     def _sessions(
-        self, request: RecallRequest, cfg: RecallConfig, legs: Legs, candidate_ids: list[str]
+        self,
+        request: RecallRequest,
+        cfg: RecallConfig,
+        legs: Legs,
+        facts: Mapping[str, MemoryFacts],
     ) -> context.Sessions:
         weights = (
             cfg.context_dense + cfg.session_dense
@@ -330,23 +350,22 @@ class Retriever:
         )
         if legs.mode is not RecallMode.DENSE and cfg.strategy != "dense":
             weights += cfg.context_keyword + cfg.session_keyword
-        if not weights or not candidate_ids:
+        wanted = {f.session_id for f in facts.values() if f.session_id is not None}
+        if not weights or not wanted:
             return context.Sessions.empty()
         members = self.memories.session_members(
-            request.namespace, candidate_ids, max_members=cfg.session_max_members
+            request.namespace, sorted(wanted), max_members=cfg.session_max_members
         )
         return context.Sessions.from_members(members)
 
     def _time_scores(
-        self, request: RecallRequest, legs: Legs, candidate_ids: Sequence[str]
+        self, legs: Legs, candidate_ids: Sequence[str], facts: Mapping[str, MemoryFacts]
     ) -> dict[str, float]:
         """How near each candidate was written to the times the query names."""
         if not legs.windows:
             return {}
-        created = {i: r.created_at for i, r in legs.time_records.items()}
-        missing = [i for i in candidate_ids if i not in created]
-        if missing:
-            created.update(self.memories.timestamps(request.namespace, missing))
+        created = {i: f.created_at for i, f in facts.items()}
+        created.update((i, r.created_at) for i, r in legs.time_records.items())
         return {
             i: temporal.nearness(legs.windows, created[i]) for i in candidate_ids if i in created
         }

@@ -53,6 +53,9 @@ class Legs:
     keyword: dict[str, float] = field(default_factory=dict)
     """Raw keyword relevance (>= 0) of every match read, candidates or not."""
     keyword_ranking: list[str] = field(default_factory=list)
+    keyword_match: str | None = None
+    """The keyword query, when the keyword index scores other candidates exactly
+    (``KeywordIndex.exact``): their scores are looked up once candidates are known."""
     time_ids: list[str] = field(default_factory=list)
     time_records: dict[str, MemoryRecord] = field(default_factory=dict)
 

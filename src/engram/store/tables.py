@@ -266,6 +266,7 @@ SKIPPED: dict[str, str] = {
     "engram_meta": "SQLite cache epochs, moved by triggers",
     "fts_namespaces": "SQLite keyword index bookkeeping, rebuilt as memories are inserted",
     "fts_pending": "SQLite keyword index queue, emptied by every write",
+    "fts_log": "SQLite keyword change log for the in-memory term index, pruned as it grows",
     "hint_namespaces": "SQLite hint index bookkeeping, rebuilt as hints are inserted",
     "hint_fts_pending": "SQLite hint index queue, emptied by every hint write",
     "vector_indexes": "PostgreSQL ANN index registry: indexes are built again on first use",

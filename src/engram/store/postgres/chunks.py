@@ -93,19 +93,6 @@ class PgChunks:
             ).fetchall()
         return {r[0]: float(r[1]) for r in rows}
 
-    def lengths(self, namespace: str, ids: Sequence[str]) -> dict[str, int]:
-        """Content length of specific live memories."""
-        wanted = list(dict.fromkeys(ids))
-        if not wanted:
-            return {}
-        with self._db.read("memory lengths") as conn:
-            rows = conn.execute(
-                "SELECT id, length(content) FROM memories WHERE namespace = %s "
-                "AND deleted_at IS NULL AND id = ANY(%s)",
-                (namespace, wanted),
-            ).fetchall()
-        return {r[0]: int(r[1]) for r in rows}
-
     def unchunked(
         self, model: str, min_chars: int, *, limit: int, namespace: str | None = None
     ) -> list[MemoryRecord]:

@@ -143,6 +143,43 @@ class PgJobs:
             # It finished between the two statements: try to queue again.
         raise InvalidInputError(f"could not queue the {kind} job: it keeps colliding")
 
+    def enqueue_many(
+        self,
+        jobs: Sequence[tuple[str, str, str]],
+        *,
+        max_attempts: int = 3,
+        now: datetime | None = None,
+    ) -> int:
+        """Queue memory jobs in one pipeline (see ``JobStore.enqueue_many``); the dedup
+        index leaves out a kind and memory that already have an active job."""
+        if max_attempts < 1:
+            raise InvalidInputError(f"max_attempts must be >= 1, got {max_attempts}")
+        if not all(kind for kind, _, _ in jobs):
+            raise InvalidInputError("a job needs a kind")
+        if not jobs:
+            return 0
+        created = now or self._db.clock()
+        rows = [
+            (
+                codec.check_text(kind, "kind"),
+                codec.check_text(namespace, "namespace"),
+                memory_id,
+                max_attempts,
+                created,
+                created,
+            )
+            for kind, namespace, memory_id in jobs
+        ]
+        with self._db.tx("queueing jobs") as conn, conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO memory_jobs(kind, namespace, memory_id, status, attempts, "
+                "max_attempts, payload, created_at, run_after) "
+                "VALUES (%s, %s, %s, 'pending', 0, %s, '{}'::json, %s, %s) "
+                "ON CONFLICT DO NOTHING",
+                rows,
+            )
+            return cur.rowcount
+
     @staticmethod
     def _active(
         conn: psycopg.Connection[Any], kind: str, memory_id: str | None, document_id: str | None

@@ -35,6 +35,7 @@ import psycopg
 
 from engram.store.postgres import codec
 from engram.store.postgres.db import Database
+from engram.store.protocols.keyword import DEPTH, KeywordSettings
 from engram.text import match_terms
 
 #: ts_rank_cd weights {D, C, B, A}: title (A) counts twice the body (B), tags (C) half,
@@ -149,3 +150,22 @@ class PgKeyword:
                 cached = (now, live_count(conn, namespace))
                 self._live_counts[namespace] = cached
             return search(conn, namespace, terms, limit, cached[1])
+
+    def scores(self, namespace: str, match: str, ids: Sequence[str]) -> dict[str, float]:
+        """The scores ``search`` gives ``ids``, picked from its ranking to ``DEPTH``
+        (BM25 here is relative to the matching candidates, so ids are not scored
+        apart from them)."""
+        wanted = set(ids)
+        ranked = self.search(namespace, match, max(DEPTH, len(wanted)))
+        return {i: s for i, s in ranked if i in wanted}
+
+    def exact(self, namespace: str) -> bool:
+        """False: scoring ids reads the ranking (see ``scores``)."""
+        return False
+
+    def configure(self, settings: KeywordSettings) -> None:
+        """Nothing to configure: PostgreSQL ranks every namespace in the database."""
+
+    def state(self) -> dict[str, object]:
+        """Keyword search runs in the database (tsvector + GIN), for every namespace."""
+        return {"ranks_in": "database", "index": "tsvector + GIN"}

@@ -20,7 +20,7 @@ from engram.records import HistoryEntry, MemoryRecord
 from engram.store import schema
 from engram.store.postgres import codec
 from engram.store.postgres.db import Database
-from engram.store.protocols.memories import InsertResult, ListQuery
+from engram.store.protocols.memories import InsertResult, ListQuery, MemoryFacts
 from engram.text import normalize_content
 
 
@@ -329,37 +329,31 @@ class PgMemories:
             ).fetchall()
         return {r[0]: int(r[1]) for r in rows}
 
-    def timestamps(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, datetime]:
-        """``created_at`` of live memories of ``namespace`` by id; unknown ids left out."""
+    def facts(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, MemoryFacts]:
+        """Creation time, session and length of live memories of ``namespace`` by id."""
         ids = list(dict.fromkeys(memory_ids))
         if not ids:
             return {}
         with self._db.read() as conn:  # by id alone, as in ``get_many``
             rows = conn.execute(
-                "SELECT id, namespace, deleted_at, created_at FROM memories WHERE id = ANY(%s)",
+                "SELECT id, namespace, deleted_at, created_at, session_id, "
+                "char_length(content) FROM memories WHERE id = ANY(%s)",
                 (ids,),
             ).fetchall()
-        return {r[0]: codec.utc(r[3]) for r in rows if r[1] == namespace and r[2] is None}
+        return {
+            r[0]: MemoryFacts(codec.utc(r[3]), r[4], int(r[5]))
+            for r in rows
+            if r[1] == namespace and r[2] is None
+        }
 
     def session_members(
-        self, namespace: str, memory_ids: Sequence[str], *, max_members: int
+        self, namespace: str, session_ids: Sequence[str], *, max_members: int
     ) -> dict[str, list[str]]:
-        """Live members of the sessions of ``memory_ids``, oldest first; sessions with
-        more than ``max_members`` live members are left out."""
-        ids = list(dict.fromkeys(memory_ids))
-        if not ids:
-            return {}
+        """Live members of ``session_ids``, oldest first; sessions with more than
+        ``max_members`` live members are left out."""
+        out: dict[str, list[str]] = {}
         with self._db.read() as conn:
-            sessions = sorted(
-                r[0]
-                for r in conn.execute(
-                    "SELECT DISTINCT session_id FROM memories WHERE namespace = %s "
-                    "AND id = ANY(%s) AND session_id IS NOT NULL",
-                    (namespace, ids),
-                ).fetchall()
-            )
-            out: dict[str, list[str]] = {}
-            for session in sessions:
+            for session in sorted(set(session_ids)):
                 rows = conn.execute(
                     "SELECT id FROM memories WHERE namespace = %s AND session_id = %s "
                     "AND deleted_at IS NULL ORDER BY created_at, seq LIMIT %s",

@@ -36,7 +36,7 @@ from engram.store.protocols.graph_counts import GraphCountStore
 from engram.store.protocols.hints import HintSet, HintStore, clean_hints
 from engram.store.protocols.jobs import JOB_KINDS, JOB_STATUSES, Job, JobStore
 from engram.store.protocols.keys import KeyStore
-from engram.store.protocols.keyword import KeywordIndex
+from engram.store.protocols.keyword import KeywordIndex, KeywordSettings
 from engram.store.protocols.lifecycle import ArchiveEntry, LifecycleStore
 from engram.store.protocols.maintenance import (
     HaltState,
@@ -164,6 +164,7 @@ __all__ = [
     "InsertResult",
     "KeyStore",
     "KeywordIndex",
+    "KeywordSettings",
     "ListQuery",
     "MemoryBundle",
     "MemoryStore",

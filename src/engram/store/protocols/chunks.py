@@ -1,4 +1,4 @@
-"""Long memories: extra vectors for their tails, and their lengths (issue 13, BEAM).
+"""Long memories: extra vectors for their tails (issue 13, BEAM).
 
 An embedder reads only the first few hundred word pieces of a text (256 for
 all-MiniLM-L6-v2), so a memory's own vector (``VectorStore``) says nothing about the
@@ -35,8 +35,7 @@ class MemoryChunks:
 
 @runtime_checkable
 class ChunkVectorStore(Protocol):
-    """Chunk vector rows, the max-over-chunks cosine search that reads them, and the
-    content lengths recall weighs long memories by."""
+    """Chunk vector rows and the max-over-chunks cosine search that reads them."""
 
     def put(self, chunks: Iterable[MemoryChunks]) -> None:
         """Replace each memory's chunk vectors by ``model`` (an empty matrix removes
@@ -58,11 +57,6 @@ class ChunkVectorStore(Protocol):
         ids: Sequence[str],
     ) -> dict[str, float]:
         """The best chunk cosine of specific live memories; ids without chunks are absent."""
-        ...
-
-    def lengths(self, namespace: str, ids: Sequence[str]) -> dict[str, int]:
-        """The content length in characters of specific live memories of ``namespace``
-        (absent: not found), so recall can tell long memories without reading them."""
         ...
 
     def unchunked(

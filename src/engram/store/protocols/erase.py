@@ -17,11 +17,14 @@ from engram.records import iso
 
 #: Tables an erase of a whole namespace leaves alone although they have a
 #: ``namespace`` column: the audit itself, and bookkeeping that holds no content (the
-#: per-namespace index registries, and the palace counters that keep a drawer number
-#: from being given out twice, so an old pointer never names a new drawer).
+#: per-namespace index registries; the keyword change log, whose rows of the erased
+#: memories tell every process's in-memory term index to drop them; and the palace
+#: counters that keep a drawer number from being given out twice, so an old pointer
+#: never names a new drawer).
 KEPT_TABLES = frozenset(
     {
         "erase_audit",
+        "fts_log",
         "fts_namespaces",
         "fts_pending",
         "hint_namespaces",

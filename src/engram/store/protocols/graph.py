@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
@@ -211,6 +211,18 @@ class Aspect:
 
 
 @dataclass(frozen=True, slots=True)
+class Statement:
+    """What one memory states, for ``GraphStore.record``: its triples and the names it
+    mentions (name -> type), holding from ``valid_from``, written at ``now``."""
+
+    memory_id: str
+    triples: Sequence[Triple]
+    valid_from: datetime
+    now: datetime
+    entity_types: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class RecordResult:
     """What ``record`` did: the relation behind each triple, and counts."""
 
@@ -264,15 +276,13 @@ class GraphStore(Protocol):
     def record(
         self,
         namespace: str,
-        memory_id: str,
-        triples: Sequence[Triple],
+        statements: Sequence[Statement],
         *,
-        entity_types: Mapping[str, str],
         single_valued: Collection[str],
-        valid_from: datetime,
-        now: datetime,
-    ) -> RecordResult:
-        """Persist what one memory states, idempotently.
+    ) -> list[RecordResult]:
+        """Persist what each memory states, idempotently, in one transaction: the same
+        rows as recording the statements one by one, in order (a batch shares its
+        lookups and writes its rows in a few statements).
 
         Entities are upserted by canonical name or alias; each gets ``mentions + 1``
         once per memory and a mention row. Names in ``entity_types`` that are in no
@@ -281,8 +291,9 @@ class GraphStore(Protocol):
         average); a new one is added from ``valid_from``. For a type in
         ``single_valued``, a different target closes the relation that held at
         ``valid_from`` (its ``valid_to`` becomes ``valid_from``). Relation types are
-        stored by ``canonical_relation``. ``NotFoundError`` if the memory is not a live
-        memory of ``namespace``."""
+        stored by ``canonical_relation``. Returns one result per statement, its
+        relations as they are once the whole batch is written. ``NotFoundError``
+        (nothing written) if a memory is not a live memory of ``namespace``."""
         ...
 
     def add_alias(self, namespace: str, entity_id: int, alias: str) -> bool:

@@ -73,6 +73,19 @@ class JobStore(Protocol):
         ``now`` (default: the current time) is its ``created_at`` and first ``run_after``."""
         ...
 
+    def enqueue_many(
+        self,
+        jobs: Sequence[tuple[str, str, str]],
+        *,
+        max_attempts: int = 3,
+        now: datetime | None = None,
+    ) -> int:
+        """Queue ``(kind, namespace, memory_id)`` jobs, in order, in one transaction
+        (joining an open one): the rows ``enqueue`` with no payload would add for each,
+        so a kind and memory that already have a pending or leased job get no second
+        one. Returns how many were queued."""
+        ...
+
     def lease(self, kinds: Sequence[str], *, now: datetime) -> Job | None:
         """Atomically take the oldest pending job of ``kinds`` whose ``run_after`` has
         passed: status ``leased``, ``leased_at = now``, ``attempts + 1``. None if none."""

@@ -2,7 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
+
+#: How deep a ranking is read to score other candidates where lookups are not exact:
+#: ranking costs the same at any depth there, and a memory below it scores about 0.
+DEPTH = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class KeywordSettings:
+    """When a store that ranks keywords in the database hands large namespaces to a
+    derived in-memory term index (the SQLite backend's ``term_search``); a store whose
+    database ranks every namespace itself ignores them."""
+
+    min_memories: int = 200
+    """Namespaces with at least this many live memories are ranked in memory."""
+    background: bool = True
+    """Build a namespace's index on a worker thread (the database answers meanwhile);
+    False builds it in the searching call."""
 
 
 @runtime_checkable
@@ -12,4 +31,25 @@ class KeywordIndex(Protocol):
     def search(self, namespace: str, match: str, limit: int) -> list[tuple[str, float]]:
         """(id, relevance >= 0, higher is better) of live memories of ``namespace``
         matching ``match`` (a query built by ``engram.text.fts_query``), best first."""
+        ...
+
+    def scores(self, namespace: str, match: str, ids: Sequence[str]) -> dict[str, float]:
+        """The relevance ``search`` gives each of ``ids`` (live memories of
+        ``namespace``); ids it would not rank are left out. Where ``exact`` is False
+        this reads the ranking to ``DEPTH`` (or ``len(ids)``) and picks the ids from it."""
+        ...
+
+    def exact(self, namespace: str) -> bool:
+        """Whether ``scores`` looks the ids up for ``namespace`` (a fraction of a
+        millisecond) instead of reading a deep ranking; recall then asks ``search`` for
+        its top few only and ``scores`` for every other candidate."""
+        ...
+
+    def configure(self, settings: KeywordSettings) -> None:
+        """Apply ``settings`` (the recall config's ``keyword_index_*``)."""
+        ...
+
+    def state(self) -> dict[str, object]:
+        """What ``doctor`` shows about keyword search: where it ranks, and any derived
+        index's namespaces, builds and failures."""
         ...

@@ -25,6 +25,16 @@ class InsertResult:
 
 
 @dataclass(frozen=True, slots=True)
+class MemoryFacts:
+    """The few columns of a memory that recall weighs for every candidate."""
+
+    created_at: datetime
+    session_id: str | None
+    chars: int
+    """Length of the content in characters (long memories get their own weights)."""
+
+
+@dataclass(frozen=True, slots=True)
 class ListQuery:
     """Filters for ``MemoryStore.select``; all are ANDed."""
 
@@ -112,14 +122,16 @@ class MemoryStore(Protocol):
         """Live memory counts per namespace."""
         ...
 
-    def timestamps(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, datetime]:
-        """``created_at`` of live memories of ``namespace`` by id; unknown ids left out."""
+    def facts(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, MemoryFacts]:
+        """What recall weighs before it reads whole records (creation time, session,
+        length) of live memories of ``namespace`` by id, in one read; unknown ids are
+        left out."""
         ...
 
     def session_members(
-        self, namespace: str, memory_ids: Sequence[str], *, max_members: int
+        self, namespace: str, session_ids: Sequence[str], *, max_members: int
     ) -> dict[str, list[str]]:
-        """The sessions of ``memory_ids``: session id -> its live member ids, oldest
-        first (``created_at``, then insertion order). Memories without a session, and
-        sessions with more than ``max_members`` live members, are left out."""
+        """Session id -> its live member ids, oldest first (``created_at``, then
+        insertion order). Sessions with more than ``max_members`` live members, and
+        sessions with none, are left out."""
         ...

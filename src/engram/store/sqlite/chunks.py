@@ -150,24 +150,6 @@ class SQLiteChunks:
         best = block.best(query)
         return {block.ids[i]: float(best[i]) for i in wanted}
 
-    def lengths(self, namespace: str, ids: Sequence[str]) -> dict[str, int]:
-        """Content length of specific live memories (one indexed lookup per batch)."""
-        wanted = list(dict.fromkeys(ids))
-        out: dict[str, int] = {}
-        with self._db.read() as conn:
-            for start in range(0, len(wanted), 500):  # under SQLite's parameter limit
-                part = wanted[start : start + 500]
-                marks = ", ".join("?" for _ in part)
-                rows = conn.execute(
-                    # ``+namespace`` keeps SQLite on the unique id index: with a
-                    # namespace index it scans the whole namespace (at 100k: 126 ms).
-                    "SELECT id, length(content) FROM memories WHERE +namespace = ? "
-                    f"AND deleted_at IS NULL AND id IN ({marks})",
-                    [namespace, *part],
-                ).fetchall()
-                out.update((r[0], int(r[1])) for r in rows)
-        return out
-
     def unchunked(
         self, model: str, min_chars: int, *, limit: int, namespace: str | None = None
     ) -> list[MemoryRecord]:

@@ -19,6 +19,11 @@ SELECT = "SELECT " + ", ".join(f"m.{c}" for c in COLUMNS) + " FROM memories m"
 HISTORY_COLUMNS = "id, memory_id, namespace, event, before, after, actor, reason, created_at"
 INSERT = f"INSERT INTO memories ({', '.join(COLUMNS)}) VALUES ({', '.join('?' for _ in COLUMNS)})"
 
+#: ``json.dumps(value, ensure_ascii=False)`` without building an encoder per call.
+_JSON = json.JSONEncoder(ensure_ascii=False)
+#: Columns stored as the record holds them.
+_AS_IS = frozenset(COLUMNS) - JSON_FIELDS - TIME_FIELDS - {"type", "category", "normalized"}
+
 
 def ts(value: datetime) -> str:
     """ISO 8601 text in UTC, to the microsecond (naive times count as UTC)."""
@@ -36,17 +41,19 @@ def to_row(record: MemoryRecord, normalized: str) -> tuple[Any, ...]:
     """The values of ``COLUMNS`` for ``record``."""
     values: list[Any] = []
     for column in COLUMNS:
-        if column == "normalized":
+        if column in _AS_IS:  # ``encode`` would return it unchanged
+            values.append(getattr(record, column))
+        elif column == "normalized":
             values.append(normalized)
-            continue
-        values.append(encode(column, getattr(record, column)))
+        else:
+            values.append(encode(column, getattr(record, column)))
     return tuple(values)
 
 
 def encode(column: str, value: Any) -> Any:
     """One field as stored in its column."""
     if column in JSON_FIELDS:
-        return json.dumps(list(value) if isinstance(value, tuple) else value, ensure_ascii=False)
+        return _JSON.encode(list(value) if isinstance(value, tuple) else value)
     if column in TIME_FIELDS:
         return None if value is None else ts(value)
     if column in {"type", "category"} and value is not None:
@@ -70,7 +77,7 @@ def from_row(row: Sequence[Any]) -> MemoryRecord:
 
 def audit(record: MemoryRecord | None) -> str | None:
     """A record as the JSON text of a history row."""
-    return None if record is None else json.dumps(record.to_dict(), ensure_ascii=False)
+    return None if record is None else _JSON.encode(record.to_dict())
 
 
 def history_from_row(row: Sequence[Any]) -> HistoryEntry:

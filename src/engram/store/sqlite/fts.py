@@ -38,6 +38,9 @@ COMMON = 1000
 #: same as unbounded for 85% (docs/benchmarks.md, "Scale"); the dense leg still finds
 #: older memories. Namespaces under ``COMMON`` memories are never affected.
 COMMON_WINDOW = 2 * COMMON
+#: Rows of ``fts_log`` kept, and how often (in logged changes) older ones are pruned.
+LOG_KEEP = 200_000
+LOG_PRUNE_EVERY = 1024
 
 
 def table_for(conn: sqlite3.Connection, namespace: str, *, create: bool) -> str | None:
@@ -77,6 +80,14 @@ def flush(conn: sqlite3.Connection) -> int:
                 f"INSERT INTO {table}({table}, rowid, {_COLS}) VALUES ('delete', ?, ?, ?, ?, ?, ?)",
                 (seq, *values),
             )
+    # The change log the in-memory term index catches up from (``term_search``), kept
+    # to its last LOG_KEEP rows: a reader further behind than that rebuilds instead.
+    cur = conn.execute(
+        "INSERT INTO fts_log(namespace, seq) SELECT DISTINCT namespace, seq FROM fts_pending"
+    )
+    last = cur.lastrowid or 0
+    if last % LOG_PRUNE_EVERY < len(rows):
+        conn.execute("DELETE FROM fts_log WHERE id <= ?", (last - LOG_KEEP,))
     conn.execute("DELETE FROM fts_pending")
     return len(rows)
 
@@ -209,6 +220,8 @@ def rebuild(conn: sqlite3.Connection) -> None:
     """Re-index every live memory, namespace by namespace (migrations and repair)."""
     conn.execute("DELETE FROM fts_pending")
     namespaces = [r[0] for r in conn.execute("SELECT DISTINCT namespace FROM memories")]
+    # Migrations older than the log rebuild too; a log row tells term indexes to rebuild.
+    logged = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'fts_log'").fetchone()
     for namespace in namespaces:
         table = table_for(conn, namespace, create=True)
         conn.execute(f"INSERT INTO {table}({table}) VALUES ('delete-all')")
@@ -217,6 +230,8 @@ def rebuild(conn: sqlite3.Connection) -> None:
             "WHERE namespace = ? AND deleted_at IS NULL",
             (namespace,),
         )
+        if logged:
+            conn.execute("INSERT INTO fts_log(namespace, seq) VALUES (?, NULL)", (namespace,))
 
 
 def integrity_check(conn: sqlite3.Connection) -> None:

@@ -114,6 +114,35 @@ class SQLiteJobs:
             raise StoreError(f"queueing the {kind} job failed: {exc}") from exc
         return _job(row)
 
+    def enqueue_many(
+        self,
+        jobs: Sequence[tuple[str, str, str]],
+        *,
+        max_attempts: int = 3,
+        now: datetime | None = None,
+    ) -> int:
+        """Queue memory jobs in one statement (see ``JobStore.enqueue_many``); the dedup
+        index leaves out a kind and memory that already have an active job."""
+        if max_attempts < 1:
+            raise InvalidInputError(f"max_attempts must be >= 1, got {max_attempts}")
+        if not all(kind for kind, _, _ in jobs):
+            raise InvalidInputError("a job needs a kind")
+        if not jobs:
+            return 0
+        created = ts(now or self._db.clock())
+        rows = [(k, ns, mid, max_attempts, created, created) for k, ns, mid in jobs]
+        try:
+            with self._db.tx() as conn:
+                cur = conn.executemany(
+                    "INSERT OR IGNORE INTO memory_jobs(kind, namespace, memory_id, status, "
+                    "attempts, max_attempts, payload, created_at, run_after) "
+                    "VALUES (?, ?, ?, 'pending', 0, ?, '{}', ?, ?)",
+                    rows,
+                )
+                return cur.rowcount
+        except sqlite3.Error as exc:
+            raise StoreError(f"queueing {len(jobs)} jobs failed: {exc}") from exc
+
     @staticmethod
     def _active(
         conn: sqlite3.Connection, kind: str, memory_id: str | None, document_id: str | None

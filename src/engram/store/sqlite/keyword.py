@@ -1,9 +1,15 @@
-"""Keyword search in the SQLite store: each namespace's own FTS5 index (see ``fts``)."""
+"""Keyword search in the SQLite store: each namespace's own FTS5 index (see ``fts``), and
+for large namespaces the in-memory term index derived from it (see ``term_search``)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from engram.store.protocols.keyword import DEPTH, KeywordSettings
 from engram.store.sqlite import fts
 from engram.store.sqlite.db import Database
+from engram.store.sqlite.term_search import TermSearch
+from engram.text import match_terms
 
 
 class SQLiteKeyword:
@@ -16,8 +22,36 @@ class SQLiteKeyword:
     def __init__(self, db: Database) -> None:
         self._db = db
         self._counts = fts.TermCounts()
+        self.terms = TermSearch(db)
 
     def search(self, namespace: str, match: str, limit: int) -> list[tuple[str, float]]:
         """BM25-ranked live memories of ``namespace``; relevance is ``-bm25()`` (>= 0)."""
         with self._db.search() as conn:
+            found = self.terms.search(conn, namespace, match_terms(match), limit)
+            if found is not None:
+                return found
             return fts.search(conn, namespace, match, limit, self._counts)
+
+    def scores(self, namespace: str, match: str, ids: Sequence[str]) -> dict[str, float]:
+        """Exact BM25 of ``ids`` from the term index; otherwise picked from the FTS5
+        ranking to ``DEPTH``."""
+        with self._db.search() as conn:
+            found = self.terms.scores(conn, namespace, match_terms(match), ids)
+            if found is not None:
+                return found
+            wanted = set(ids)
+            ranked = fts.search(conn, namespace, match, max(DEPTH, len(wanted)), self._counts)
+        return {i: s for i, s in ranked if i in wanted}
+
+    def exact(self, namespace: str) -> bool:
+        """True once the namespace is ranked from its in-memory term index."""
+        return self.terms.ready(namespace)
+
+    def configure(self, settings: KeywordSettings) -> None:
+        """When namespaces move to the in-memory term index (``recall.keyword_index_*``)."""
+        self.terms.settings = settings
+        self.terms.invalidate()
+
+    def state(self) -> dict[str, object]:
+        """FTS5 per namespace, and the term index's namespaces, builds and failures."""
+        return self.terms.state()

@@ -40,6 +40,7 @@ from engram.store.sqlite.steps_review import m020_review_prune
 from engram.store.sqlite.steps_runs import m019_runs
 from engram.store.sqlite.steps_sessions import m022_sessions
 from engram.store.sqlite.steps_shared import m023_shared_knowledge
+from engram.store.sqlite.steps_terms import m028_fts_log
 
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("001_memories", m001_memories),
@@ -68,6 +69,7 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("025_core_blocks", m025_core_blocks),
     ("026_lifecycle", m026_lifecycle),
     ("027_maintenance", m027_maintenance),
+    ("028_fts_log", m028_fts_log),
 ]
 
 

@@ -152,25 +152,22 @@ class _Block:
         k = min(k, live)
         if k <= 0:
             return []
+        rows: npt.NDArray[np.intp]
         if self.graph is not None and k * 10 < live:
-            candidates = self.graph.propose(query, k)
-            candidates = candidates[self.alive[candidates]]
-            sims = np.full(self.size, -np.inf, dtype=np.float32)
-            sims[candidates] = self.data[candidates] @ query
+            proposed = self.graph.propose(query, k)
+            rows = proposed[self.alive[proposed]]
+            sims = self.data[rows] @ query
         elif live < PREFILTER_MIN or k * 10 >= live:
+            rows = np.arange(self.size)
             sims = self.scores(query)
-            candidates = np.arange(self.size)
         else:
-            candidates = self._prefilter(query, max(RESCORE, 10 * k))
-            sims = np.full(self.size, -np.inf, dtype=np.float32)
-            sims[candidates] = self.data[candidates] @ query
-        pick = (
-            candidates
-            if len(candidates) <= k
-            else candidates[np.argpartition(-sims[candidates], k - 1)[:k]]
-        )
+            rows = self._prefilter(query, max(RESCORE, 10 * k))
+            sims = self.data[rows] @ query
+        # Only the candidates' own similarities are sorted: at 1M rows a full-size
+        # array per query would cost more than the search.
+        pick = np.arange(len(rows)) if len(rows) <= k else np.argpartition(-sims, k - 1)[:k]
         pick = pick[np.argsort(-sims[pick], kind="stable")]
-        return [(int(i), float(sims[i])) for i in pick if np.isfinite(sims[i])]
+        return [(int(rows[i]), float(sims[i])) for i in pick if np.isfinite(sims[i])]
 
     def _prefilter(self, query: Matrix, count: int) -> npt.NDArray[np.intp]:
         """The ``count`` live rows nearest to ``query`` in the PCA projection."""

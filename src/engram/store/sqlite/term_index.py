@@ -1,0 +1,424 @@
+"""One namespace's keyword postings in memory, ranked by BM25 exactly as FTS5 ranks.
+
+FTS5 ranks every document that holds any query term before it can return the best few,
+so at 100k-1M memories, where a speaker's name is held by a fifth of them, the keyword
+leg cost tens of milliseconds (docs/benchmarks.md, "Beside Chroma"). A
+``TermBlock`` holds the same postings as numpy arrays and finds the top k without
+touching most of them (MaxScore): terms are taken rarest-first, and once the k-th best
+score so far beats everything the remaining terms could add, their long posting lists
+are only looked up for the documents already in the running.
+
+Scores are FTS5's ``bm25()`` with engram's column weights (``fts.WEIGHTS``):
+
+    idf(t)  = ln((N - n(t) + 0.5) / (n(t) + 0.5)), and 1e-6 where that is <= 0
+    f(t, D) = sum over columns of weight(column) * occurrences of t in it
+    score   = sum over query terms of idf(t) * f * (k1 + 1) / (f + k1 * (1 - b + b * |D| / avgdl))
+
+with k1 = 1.2 and b = 0.75 (fts5_aux.c), |D| the document's token count over all
+columns. The term-frequency part is computed when a document is indexed, against the
+block's average length at its build (``avgdl``, kept until the block is rebuilt), and
+``n(t)`` counts documents removed since the build until then: both drift by little
+between rebuilds, which the owner (``term_search``) schedules.
+
+The block is derived data: built from the store, appended to as memories are written,
+and thrown away and rebuilt whenever in doubt.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from engram.store.sqlite.tokenize import term_ids, terms_many
+
+#: FTS5's bm25() constants (fts5_aux.c).
+K1, B = 1.2, 0.75
+#: Per-column weights, in ``fts.COLUMNS`` order: content, title, narrative, facts, tags
+#: (seed 000 ranks title matches above body matches; the same numbers as ``fts.WEIGHTS``).
+WEIGHTS = (1.0, 2.0, 1.0, 1.0, 0.5)
+
+Rows = npt.NDArray[np.int32]
+_T = TypeVar("_T", bound=np.generic)
+Floats = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True, slots=True)
+class Doc:
+    """One memory's indexed text: its store sequence number, id and column values."""
+
+    seq: int
+    id: str
+    columns: tuple[str | None, ...]
+
+
+class _Growing:
+    """Postings of one term for documents appended after the build (rows ascending)."""
+
+    __slots__ = ("n", "rows", "tf")
+
+    def __init__(self) -> None:
+        self.rows = np.zeros(8, np.int32)
+        self.tf = np.zeros(8, np.float32)
+        self.n = 0
+
+    def add(self, row: int, tf: float) -> None:
+        if self.n == len(self.rows):
+            self.rows = np.concatenate([self.rows, np.zeros(self.n, np.int32)])
+            self.tf = np.concatenate([self.tf, np.zeros(self.n, np.float32)])
+        self.rows[self.n], self.tf[self.n] = row, tf
+        self.n += 1
+
+
+class TermBlock:
+    """BM25 postings of one namespace: built once, appended to, searched by MaxScore."""
+
+    def __init__(self, docs: Sequence[Doc]) -> None:
+        n = len(docs)
+        self.ids: list[str] = [d.id for d in docs]
+        self.seqs: list[int] = [d.seq for d in docs]
+        self.row_of: dict[int, int] = {d.seq: i for i, d in enumerate(docs)}
+        self.row_by_id: dict[str, int] = {d.id: i for i, d in enumerate(docs)}
+        capacity = max(64, n)
+        self.alive = np.zeros(capacity, bool)
+        self.alive[:n] = True
+        self.live = n
+        self.vocab: dict[str, int] = {}
+        tids, rows, f, lengths = _postings_of(docs, self.vocab)
+        total = float(lengths.sum())
+        self.avgdl = total / n if n and total else 1.0
+        self._lengths = np.zeros(capacity, np.float32)
+        self._lengths[:n] = lengths
+        self._scratch = np.zeros(capacity, np.float32)
+        self._slot = np.zeros(capacity, np.int32)
+        # Postings of the build, by term id: rows ascending, BM25's term-frequency part.
+        self.offsets = np.zeros(len(self.vocab) + 1, np.int64)
+        np.cumsum(np.bincount(tids, minlength=len(self.vocab)), out=self.offsets[1:])
+        self.rows: Rows = rows
+        self.tf: Floats = self._tf(f, self._lengths[rows])
+        self.top_tf = np.zeros(len(self.vocab), np.float32)
+        if len(rows):
+            self.top_tf = np.maximum.reduceat(self.tf, self.offsets[:-1]).astype(np.float32)
+        self.grown: dict[str, _Growing] = {}
+        self.grown_top: dict[str, float] = {}
+        self.built_rows = n
+        self.dead = 0
+
+    # -- maintenance ------------------------------------------------------------------
+    @property
+    def size(self) -> int:
+        return len(self.ids)
+
+    def _tf(self, f: Floats, lengths: Floats) -> Floats:
+        norm = K1 * (1.0 - B + B * lengths / np.float32(self.avgdl))
+        out: Floats = (f * np.float32(K1 + 1.0) / (f + norm)).astype(np.float32)
+        return out
+
+    def append(self, docs: Sequence[Doc]) -> None:
+        """Index documents written after the build (a seq seen before replaces its row)."""
+        if not docs:
+            return
+        for doc in docs:
+            self.remove(doc.seq)
+        per_doc, lengths = _doc_terms(docs)
+        need = self.size + len(docs)
+        if need > len(self.alive):
+            capacity = max(need, 2 * len(self.alive))
+            self.alive = _grow(self.alive, capacity)
+            self._lengths = _grow(self._lengths, capacity)
+            self._scratch = np.zeros(capacity, np.float32)
+            self._slot = np.zeros(capacity, np.int32)
+        for doc, counts, length in zip(docs, per_doc, lengths, strict=True):
+            row = self.size
+            self.ids.append(doc.id)
+            self.seqs.append(doc.seq)
+            self.row_of[doc.seq] = row
+            self.row_by_id[doc.id] = row
+            self.alive[row] = True
+            self._lengths[row] = length
+            self.live += 1
+            if not counts:
+                continue
+            f = np.fromiter(counts.values(), np.float32, len(counts))
+            tf = self._tf(f, np.full(len(counts), length, np.float32))
+            for term, value in zip(counts, tf.tolist(), strict=True):
+                grown = self.grown.get(term)
+                if grown is None:
+                    grown = self.grown[term] = _Growing()
+                grown.add(row, value)
+                if value > self.grown_top.get(term, 0.0):
+                    self.grown_top[term] = value
+
+    def remove(self, seq: int) -> None:
+        """Drop a document (deleted, or about to be re-indexed with new text)."""
+        row = self.row_of.pop(seq, None)
+        if row is not None:
+            self.row_by_id.pop(self.ids[row], None)
+        if row is not None and self.alive[row]:
+            self.alive[row] = False
+            self.live -= 1
+            self.dead += 1
+
+    @property
+    def appended(self) -> int:
+        """Rows added since the build (re-indexed ones included)."""
+        return self.size - self.built_rows
+
+    # -- search ---------------------------------------------------------------------
+    def _lists(self, term: str) -> list[_List]:
+        """The posting lists of ``term``: the build's and the rows appended since, each
+        one's rows ascending, with its highest value."""
+        lists: list[_List] = []
+        tid = self.vocab.get(term)
+        if tid is not None:
+            lo, hi = int(self.offsets[tid]), int(self.offsets[tid + 1])
+            lists.append(_List(self.rows[lo:hi], self.tf[lo:hi], float(self.top_tf[tid])))
+        grown = self.grown.get(term)
+        if grown is not None and grown.n:
+            lists.append(_List(grown.rows[: grown.n], grown.tf[: grown.n], self.grown_top[term]))
+        return lists
+
+    def _postings(self, term: str) -> tuple[Rows, Floats]:
+        """Every posting of ``term``, rows ascending."""
+        lists = self._lists(term)
+        if not lists:
+            return _EMPTY_ROWS, _EMPTY_TF
+        return np.concatenate([p.rows for p in lists]), np.concatenate([p.tf for p in lists])
+
+    def _plan(self, query: Iterable[str]) -> list[_Step]:
+        """One step per posting list of each distinct query term this block holds, the
+        largest bound (weight x the list's highest value) first. A term asked twice
+        weighs twice, as in FTS5."""
+        plan: list[_Step] = []
+        for term, times in Counter(query).items():
+            lists = self._lists(term)
+            df = sum(len(p.rows) for p in lists)
+            if not df:
+                continue
+            idf = math.log((self.live - df + 0.5) / (df + 0.5)) if self.live else 0.0
+            weight = (idf if idf > 0 else 1e-6) * times
+            plan.extend(_Step(weight * p.top, weight, p) for p in lists)
+        plan.sort(key=lambda step: -step.bound)
+        return plan
+
+    def top(self, query: Sequence[str], k: int) -> list[tuple[int, float]]:
+        """(row, score) of the ``k`` best live documents for the query terms, best first."""
+        plan = self._plan(query)
+        if not plan or k <= 0:
+            return []
+        scratch = self._scratch
+        remaining = sum(step.bound for step in plan)
+        reached = 0.0  # no score so far exceeds the bounds of the lists done
+        done: list[Rows] = []
+        floor = 0.0
+        i = 0
+        try:
+            while i < len(plan):
+                step = plan[i]
+                scratch[step.postings.rows] += np.float32(step.weight) * step.postings.tf
+                done.append(step.postings.rows)
+                remaining -= step.bound
+                reached += step.bound
+                i += 1
+                if i == len(plan) or reached < remaining:
+                    continue  # the floor cannot beat what is left yet
+                # The k-th best score so far (over the longest list done: its rows are
+                # distinct) is a floor under the final k-th best; a document no list
+                # done so far holds scores at most ``remaining``.
+                widest = max(done, key=len)
+                values = scratch[widest]
+                floor = _kth(values[self.alive[widest]] if self.dead else values, k)
+                if floor >= remaining:
+                    break
+            pool = np.concatenate(done) if len(done) > 1 else done[0]
+            partial = scratch[pool]
+            keep = self.alive[pool] if self.dead else None
+            if i < len(plan):
+                # Only documents whose partial score plus all that is left could reach
+                # the floor stay in the running.
+                reach = partial + np.float32(remaining) >= np.float32(floor)
+                keep = reach if keep is None else keep & reach
+            if keep is not None:
+                pool, partial = pool[keep], partial[keep]
+            if len(done) > 1:
+                pool, partial = self._distinct(pool, partial)
+        finally:
+            for rows in done:
+                scratch[rows] = 0.0
+        rest = plan[i:]
+        if not rest:
+            best = _best(partial, k)
+            return _ranked(pool[best], partial[best].astype(np.float64))
+        # Exact scores, looked up in the lists not done: first for the best partial
+        # scores, whose k-th exact score then rules out most of the others.
+        first = _best(partial, 4 * k)
+        scores = _complete(rest, pool[first], partial[first])
+        floor = _kth(scores.astype(np.float32), k)
+        others = np.ones(len(pool), bool)
+        others[first] = False
+        others &= partial + np.float32(remaining) >= np.float32(floor)
+        if others.any():
+            pool = np.concatenate([pool[first], pool[others]])
+            scores = np.concatenate([scores, _complete(rest, pool[len(first) :], partial[others])])
+        else:
+            pool = pool[first]
+        best = _best(scores, k)
+        return _ranked(pool[best], scores[best])
+
+    def _distinct(self, pool: Rows, partial: Floats) -> tuple[Rows, Floats]:
+        """Each row of ``pool`` once (in linear time: every position writes its index to
+        its row's slot, and the position whose index stayed there is kept)."""
+        slot = self._slot
+        positions = np.arange(len(pool), dtype=np.int32)
+        slot[pool] = positions
+        keep = slot[pool] == positions
+        return pool[keep], partial[keep]
+
+    def scores(self, query: Sequence[str], rows: Sequence[int]) -> list[float]:
+        """The score of each of ``rows`` (0 for rows that hold no query term)."""
+        wanted = np.asarray(rows, np.int32)
+        total = _complete(self._plan(query), wanted, np.zeros(len(wanted), np.float32))
+        total[~self.alive[wanted]] = 0.0
+        return [float(s) for s in total]
+
+
+@dataclass(frozen=True, slots=True)
+class _List:
+    """One posting list: rows ascending, their term-frequency parts, the largest."""
+
+    rows: Rows
+    tf: Floats
+    top: float
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    """A posting list of a query term, its weight (the term's IDF) and bound."""
+
+    bound: float
+    weight: float
+    postings: _List
+
+
+def _complete(steps: Sequence[_Step], rows: Rows, partial: Floats) -> npt.NDArray[np.float64]:
+    """``partial`` plus what the lists of ``steps`` add for each of ``rows``."""
+    scores = partial.astype(np.float64)
+    for step in steps:
+        scores += step.weight * _lookup(step.postings, rows)
+    return scores
+
+
+def _lookup(postings: _List, wanted: Rows) -> npt.NDArray[np.float64]:
+    """The value ``postings`` holds for each of ``wanted`` (0 where absent)."""
+    rows, out = postings.rows, np.zeros(len(wanted), np.float64)
+    if not len(rows) or not len(wanted):
+        return out
+    at = np.searchsorted(rows, wanted)
+    inside = at < len(rows)
+    hit = np.zeros(len(wanted), bool)
+    hit[inside] = rows[at[inside]] == wanted[inside]
+    out[hit] = postings.tf[at[hit]]
+    return out
+
+
+_EMPTY_ROWS: Rows = np.zeros(0, np.int32)
+_EMPTY_TF: Floats = np.zeros(0, np.float32)
+
+
+def _best(scores: npt.NDArray[np.floating[Any]], k: int) -> npt.NDArray[np.intp]:
+    """Positions of the ``k`` largest of ``scores`` (all of them when fewer), unordered."""
+    if len(scores) <= k:
+        return np.arange(len(scores))
+    best: npt.NDArray[np.intp] = np.argpartition(-scores, k - 1)[:k]
+    return best
+
+
+def _ranked(rows: Rows, scores: npt.NDArray[np.float64]) -> list[tuple[int, float]]:
+    """(row, score) best first; ties by row, oldest first."""
+    order = np.lexsort((rows, -scores))
+    return [(int(rows[j]), float(scores[j])) for j in order]
+
+
+def _kth(values: Floats, k: int) -> float:
+    """The k-th largest of ``values`` (0 when there are fewer than k)."""
+    if len(values) < k:
+        return 0.0
+    return float(np.partition(values, len(values) - k)[len(values) - k])
+
+
+def _grow(array: npt.NDArray[_T], capacity: int) -> npt.NDArray[_T]:
+    grown: npt.NDArray[_T] = np.zeros(capacity, array.dtype)
+    grown[: len(array)] = array
+    return grown
+
+
+#: Documents aggregated at a time while building: bounds the build's scratch memory
+#: (a chunk's (term, document) keys), whatever the namespace's size.
+BUILD_CHUNK = 65_536
+
+
+def _postings_of(docs: Sequence[Doc], vocab: dict[str, int]) -> tuple[Rows, Rows, Floats, Floats]:
+    """(term id, row, weighted frequency) of every (term, document) pair, sorted by term
+    then row, and each document's token count; ``vocab`` gains the terms' ids.
+
+    Tokens are turned into ids in Python (one dictionary lookup each) and everything
+    else is numpy, a chunk of documents at a time, so 1M memories cost little beyond
+    tokenizing them and never more than one chunk's scratch arrays."""
+    n = len(docs)
+    lengths = np.zeros(n, np.float32)
+    parts: list[tuple[Rows, Rows, Floats]] = []
+    for lo in range(0, n, BUILD_CHUNK):
+        chunk = docs[lo : lo + BUILD_CHUNK]
+        size = len(chunk)
+        keys: list[npt.NDArray[np.int64]] = []
+        weights: list[Floats] = []
+        for c, weight in enumerate(WEIGHTS):
+            ids, counts = term_ids([d.columns[c] or "" for d in chunk], vocab)
+            if not len(ids):
+                continue
+            lengths[lo : lo + size] += counts
+            keys.append(ids * size + np.repeat(np.arange(size, dtype=np.int64), counts))
+            weights.append(np.full(len(ids), weight, np.float32))
+        if not keys:
+            continue
+        key = np.concatenate(keys)
+        order = np.argsort(key, kind="stable")
+        key = key[order]
+        starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+        f = np.add.reduceat(np.concatenate(weights)[order], starts).astype(np.float32)
+        unique = key[starts]
+        parts.append(((unique // size).astype(np.int32), (unique % size + lo).astype(np.int32), f))
+    if not parts:
+        return _EMPTY_ROWS, _EMPTY_ROWS, _EMPTY_TF, lengths
+    tids = np.concatenate([p[0] for p in parts])
+    # Stable: within a term, chunks (and rows inside each) keep ascending order.
+    order = np.argsort(tids, kind="stable")
+    rows = np.concatenate([p[1] for p in parts])[order]
+    f = np.concatenate([p[2] for p in parts])[order]
+    return tids[order], rows, f, lengths
+
+
+def _doc_terms(docs: Sequence[Doc]) -> tuple[list[dict[str, float]], list[int]]:
+    """Per document: the weighted frequency of each term and the token count."""
+    columns = [terms_many([d.columns[c] or "" for d in docs]) for c in range(len(WEIGHTS))]
+    per_doc: list[dict[str, float]] = []
+    lengths: list[int] = []
+    for i in range(len(docs)):
+        content = columns[0][i]
+        counts: dict[str, float] = dict(Counter(content))
+        length = len(content)
+        for c in range(1, len(WEIGHTS)):
+            tokens = columns[c][i]
+            if not tokens:
+                continue
+            length += len(tokens)
+            for term, n in Counter(tokens).items():
+                counts[term] = counts.get(term, 0.0) + WEIGHTS[c] * n
+        per_doc.append(counts)
+        lengths.append(length)
+    return per_doc, lengths

@@ -1,0 +1,288 @@
+"""Keyword search of large SQLite namespaces from an in-memory term index.
+
+FTS5 ranks every document that holds a query term, so at 100k-1M memories a namespace's
+keyword leg took 10-30 ms (docs/benchmarks.md, "Beside Chroma"). From
+``KeywordSettings.min_memories`` live memories, a namespace is ranked instead by a
+``term_index.TermBlock``: the same terms (``tokenize``) and the same BM25 as FTS5's,
+from postings held in memory, where the top k cost a fraction of a millisecond.
+
+FTS5 stays the store of record. The block is derived from the ``memories`` table and kept
+in step through ``fts_log``, the change log ``fts.flush`` writes in the same transaction
+as every index change: before each search the block applies what the log holds beyond
+the last change it saw, whichever process wrote it. Whenever it cannot (the log was
+pruned past it, a namespace was re-indexed, too much changed at once) the block is built
+again on a worker thread and FTS5 answers meanwhile. Memory: about 8 bytes per
+(term, memory) pair, ~350 MB at 1M memories of two chat turns each.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from engram.store.protocols.keyword import KeywordSettings
+from engram.store.sqlite.db import Database
+from engram.store.sqlite.term_index import Doc, TermBlock
+from engram.store.sqlite.tokenize import terms
+
+log = logging.getLogger("engram.store")
+
+#: Changes applied to a block inside one search; more than this and the block is built
+#: again in the background (applying costs ~20 µs a change, rebuilding ~40 µs a memory).
+CATCH_UP_MAX = 5_000
+#: Seconds a namespace's "too small to index" verdict is reused.
+SIZE_TTL = 60.0
+_COLUMNS = "seq, id, content, title, narrative, facts, tags"
+_BATCH = 500
+
+
+@dataclass
+class _Entry:
+    """One namespace's block, the last change-log row it reflects, and its build."""
+
+    block: TermBlock | None = None
+    log_id: int = 0
+    build: threading.Thread | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class TermSearch:
+    """The term indexes of one SQLite store, namespace by namespace."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+        self.settings = KeywordSettings()
+        self._entries: dict[str, _Entry] = {}
+        self._small: dict[str, float] = {}
+        self._lock = threading.Lock()
+        self.failures: list[str] = []
+        self.builds = 0
+
+    # -- search ---------------------------------------------------------------------
+    def search(
+        self, conn: sqlite3.Connection, namespace: str, keywords: Sequence[str], limit: int
+    ) -> list[tuple[str, float]] | None:
+        """(id, BM25 >= 0) of the best ``limit`` live memories, or None when FTS5 must
+        answer: a small namespace, a block still building, or a keyword FTS5 would read
+        as a phrase of several terms (``snake_case``), which postings cannot match."""
+        query = _query(keywords)
+        entry = self._entry(conn, namespace) if query is not None else None
+        if entry is None or query is None:
+            return None
+        with entry.lock:
+            if entry.block is None or not self._catch_up(conn, namespace, entry):
+                return None
+            block = entry.block
+            return [(block.ids[row], score) for row, score in block.top(query, limit)]
+
+    def scores(
+        self, conn: sqlite3.Connection, namespace: str, keywords: Sequence[str], ids: Sequence[str]
+    ) -> dict[str, float] | None:
+        """Exact BM25 of ``ids`` (those that hold a query term), or None where
+        ``search`` would be None."""
+        query = _query(keywords)
+        entry = self._entries.get(namespace)
+        if entry is None or query is None:
+            return None
+        with entry.lock:
+            if entry.block is None or not self._catch_up(conn, namespace, entry):
+                return None
+            block = entry.block
+            rows = [(i, block.row_by_id[i]) for i in ids if i in block.row_by_id]
+            found = block.scores(query, [row for _, row in rows])
+            return {i: score for (i, _), score in zip(rows, found, strict=True) if score > 0}
+
+    def ready(self, namespace: str) -> bool:
+        """Whether ``namespace`` is ranked from a built block (no SQL: a dict lookup)."""
+        entry = self._entries.get(namespace)
+        return entry is not None and entry.block is not None
+
+    def _entry(self, conn: sqlite3.Connection, namespace: str) -> _Entry | None:
+        """The namespace's entry, made (and its first build started) once it is large."""
+        with self._lock:
+            entry = self._entries.get(namespace)
+            if entry is not None:
+                return entry
+            checked = self._small.get(namespace)
+            if checked is not None and time.monotonic() - checked < SIZE_TTL:
+                return None
+        wanted = self.settings.min_memories
+        (size,) = conn.execute(
+            "SELECT count(*) FROM (SELECT 1 FROM memories WHERE namespace = ? "
+            "AND deleted_at IS NULL LIMIT ?)",
+            (namespace, wanted),
+        ).fetchone()
+        with self._lock:
+            if size < wanted:
+                self._small[namespace] = time.monotonic()
+                return None
+            entry = self._entries.get(namespace)
+            if entry is None:
+                entry = self._entries[namespace] = _Entry()
+                self._start_build(namespace, entry, conn)
+            return entry
+
+    # -- keeping in step ------------------------------------------------------------
+    def _catch_up(self, conn: sqlite3.Connection, namespace: str, entry: _Entry) -> bool:
+        """Apply the logged changes the block has not seen; False (and a rebuild) when it
+        cannot. Called with ``entry.lock`` held."""
+        block = entry.block
+        assert block is not None
+        (head,) = conn.execute("SELECT coalesce(max(id), 0) FROM fts_log").fetchone()
+        if head == entry.log_id:
+            return True
+        (oldest,) = conn.execute("SELECT coalesce(min(id), 0) FROM fts_log").fetchone()
+        if head < entry.log_id or oldest > entry.log_id + 1:
+            # The log went backwards (another file took this path) or was pruned past us.
+            return self._rebuild(namespace, entry, conn, "the change log moved past it")
+        seqs = {
+            row[0]
+            for row in conn.execute(
+                "SELECT seq FROM fts_log WHERE id > ? AND id <= ? AND namespace = ?",
+                (entry.log_id, head, namespace),
+            )
+        }
+        if None in seqs:
+            return self._rebuild(namespace, entry, conn, "the namespace was re-indexed")
+        if len(seqs) > CATCH_UP_MAX:
+            return self._rebuild(namespace, entry, conn, f"{len(seqs)} memories changed")
+        if seqs:
+            docs = _read(conn, namespace, sorted(seqs))
+            for seq in seqs:
+                block.remove(seq)
+            block.append(docs)
+        entry.log_id = head
+        if entry.build is None and (
+            block.dead * 5 > block.size or block.appended * 4 > max(block.built_rows, 1)
+        ):
+            # Statistics drift as the block grows past its build (avgdl is the build's)
+            # or fills with removed rows: build it afresh while this one answers.
+            self._start_build(namespace, entry, conn)
+        return True
+
+    def _rebuild(self, namespace: str, entry: _Entry, conn: sqlite3.Connection, why: str) -> bool:
+        log.info("term index of %r is rebuilt: %s", namespace, why)
+        entry.block = None
+        if entry.build is None:
+            self._start_build(namespace, entry, conn)
+        return entry.block is not None and self._catch_up(conn, namespace, entry)
+
+    def _start_build(self, namespace: str, entry: _Entry, conn: sqlite3.Connection) -> None:
+        """Build the block from a snapshot of the store: on a worker thread with its own
+        connection, or in the caller (settings.background False, or an in-memory store
+        whose one connection cannot be shared). The caller holds a lock on ``entry``
+        or the registry, so builds never overlap."""
+        location = self._db.location
+        if not self.settings.background or location == ":memory:":
+            self._land(entry, None, *_snapshot(conn, namespace))
+            return
+
+        def run() -> None:
+            try:
+                own = sqlite3.connect(
+                    location, isolation_level=None, check_same_thread=False, timeout=30
+                )
+                try:
+                    built = _snapshot(own, namespace)
+                finally:
+                    own.close()
+            except Exception as exc:  # a failed build leaves FTS5 answering
+                message = f"term index of {namespace!r}: {type(exc).__name__}: {exc}"
+                log.warning(message)
+                self.failures.append(message)
+                with entry.lock:
+                    if entry.build is thread:
+                        entry.build = None
+                return
+            with entry.lock:
+                self._land(entry, thread, *built)
+
+        thread = threading.Thread(target=run, name="engram-term-build", daemon=True)
+        entry.build = thread
+        thread.start()
+
+    def _land(
+        self, entry: _Entry, thread: threading.Thread | None, block: TermBlock, head: int
+    ) -> None:
+        if entry.build is not thread:
+            return  # dropped or superseded meanwhile
+        entry.block, entry.log_id, entry.build = block, head, None
+        self.builds += 1
+
+    def invalidate(self) -> None:
+        """Forget every block (they build again on next use)."""
+        with self._lock:
+            for entry in self._entries.values():
+                entry.build = None
+            self._entries.clear()
+            self._small.clear()
+
+    def state(self) -> dict[str, object]:
+        """What ``doctor`` shows: the namespaces ranked in memory, builds, failures."""
+        with self._lock:
+            entries = dict(self._entries)
+        state: dict[str, object] = {
+            "ranks_in": "memory above min_memories, FTS5 below",
+            "min_memories": self.settings.min_memories,
+            "namespaces": {ns: e.block.live for ns, e in entries.items() if e.block},
+            "building": sorted(ns for ns, e in entries.items() if e.build is not None),
+            "builds": self.builds,
+        }
+        if self.failures:
+            state["failures"] = self.failures[-3:]
+        return state
+
+
+def _query(keywords: Sequence[str]) -> list[str] | None:
+    """The query's terms, or None when a keyword is several terms to FTS5 (a phrase,
+    such as ``snake_case``), which postings without positions cannot match."""
+    query: list[str] = []
+    for keyword in keywords:
+        found = terms(keyword)
+        if len(found) > 1:
+            return None
+        query.extend(found)
+    return query
+
+
+def _snapshot(conn: sqlite3.Connection, namespace: str) -> tuple[TermBlock, int]:
+    """A block of the namespace's live memories and the change-log row it reflects, both
+    read in one snapshot."""
+    own = not conn.in_transaction
+    if own:
+        conn.execute("BEGIN")
+    try:
+        (head,) = conn.execute("SELECT coalesce(max(id), 0) FROM fts_log").fetchone()
+        docs = [
+            Doc(row[0], row[1], tuple(row[2:]))
+            for row in conn.execute(
+                f"SELECT {_COLUMNS} FROM memories WHERE namespace = ? AND deleted_at IS NULL "
+                "ORDER BY seq",
+                (namespace,),
+            )
+        ]
+    finally:
+        if own:
+            conn.execute("COMMIT")
+    return TermBlock(docs), int(head)
+
+
+def _read(conn: sqlite3.Connection, namespace: str, seqs: Sequence[int]) -> list[Doc]:
+    """The live ones of ``seqs`` in ``namespace``, in seq order."""
+    docs: list[Doc] = []
+    for lo in range(0, len(seqs), _BATCH):
+        chunk = seqs[lo : lo + _BATCH]
+        marks = ",".join("?" * len(chunk))
+        docs.extend(
+            Doc(row[0], row[1], tuple(row[2:]))
+            for row in conn.execute(
+                f"SELECT {_COLUMNS} FROM memories WHERE seq IN ({marks}) AND namespace = ? "
+                "AND deleted_at IS NULL ORDER BY seq",
+                (*chunk, namespace),
+            )
+        )
+    return docs

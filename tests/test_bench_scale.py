@@ -62,6 +62,13 @@ def test_measure_one_size(tiny_locomo: Path, tmp_path: Path) -> None:
     assert 0 < result["recall_p50_ms"] <= result["recall_p95_ms"]
     assert {"embed", "dense", "total"} <= set(result["recall_stage_median_ms"])
     assert result["store_bytes"] > 0 and result["peak_rss_mb"] > 0
+    phases = result["phases_s"]
+    # The recall phase holds the 10 timed recalls (half of them at least the median)
+    # and the warm-ups; engram's total holds every phase before the peer's.
+    assert phases["recall"] + 0.001 >= 5 * result["recall_p50_ms"] / 1000
+    assert phases["add_with_embedding_sample"] + 0.001 >= 15 / result["add_with_embedding_per_s"]
+    parts = ("add", "add_with_embedding_sample", "vectors", "indexes", "recall")
+    assert phases["engram_total"] + 0.005 >= sum(phases[p] for p in parts)
     # The base vectors are cached for the next run.
     assert list((tmp_path / "home" / "bench-cache").glob("base-*.npy"))
 

@@ -456,3 +456,23 @@ def test_common_terms_leave_the_match_when_a_rarer_one_remains(
     # When every term is common, the rarest ones still answer.
     common_only = store.keyword.search("default", '"alice" OR "wrote" OR "note"', 100)
     assert len(common_only) == 30
+
+
+def test_vectors_load_in_slices_keeps_every_row_in_order(
+    store: SQLiteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engram.store.sqlite import vectors as sqlite_vectors
+
+    monkeypatch.setattr(sqlite_vectors, "_LOAD_SLICE", 3)  # 10 rows: slices of 3, 3, 3, 1
+    ids = [add(store, f"memory number {i}") for i in range(10)]
+    rows = [
+        VectorRow(
+            i, "m", np.full(4, n, np.float32), normalize_content(f"memory number {n}").content_hash
+        )
+        for n, i in enumerate(ids)
+    ]
+    store.vectors.put(rows)
+    loaded = store.vectors.load("default", "m")
+    assert loaded.ids == ids
+    np.testing.assert_array_equal(loaded.matrix[:, 0], np.arange(10, dtype=np.float32))
+    assert loaded.matrix.shape == (10, 4) and loaded.matrix.flags.writeable

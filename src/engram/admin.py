@@ -15,8 +15,15 @@ import numpy as np
 from engram import transfer
 from engram._version import __version__
 from engram.core import Part
-from engram.errors import EmbeddingError, InjectionBlocked, InvalidInputError, NotFoundError
+from engram.errors import (
+    EmbeddingError,
+    EngramError,
+    InjectionBlocked,
+    InvalidInputError,
+    NotFoundError,
+)
 from engram.recall.chunks import fill_chunks
+from engram.recall.request import RecallRequest
 from engram.store.protocols import ImportCounts, ListQuery, TableRow, TranscriptRow
 from engram.store.tables import SPECS
 from engram.transfer import ExportCounts
@@ -134,6 +141,39 @@ class Admin(Part):
         if done:
             log.info("backfill embedded %d memories that had no vector", done)
         return done
+
+    def warm_indexes(self, *, most: int = 16, stop: threading.Event | None = None) -> list[str]:
+        """Load the in-memory search indexes of the ``most`` largest namespaces that
+        have any (``recall.keyword_index_min`` memories or more), largest first, and
+        return the namespaces warmed.
+
+        Each namespace gets one read-only recall: it loads the namespace's vectors and
+        starts its HNSW graph and term index building in the background (SQLite; on
+        PostgreSQL the indexes live in the database and this only warms the model).
+        ``engram serve`` runs it at start: at 1M memories the first recall otherwise
+        waits ~46 s for the vectors (docs/benchmarks.md, "The last runs").
+        """
+        core = self._core
+        core.check_open()
+        positive_int("most", most)
+        floor = core.config.recall.keyword_index_min
+        sizes = core.store.memories.namespaces()
+        large = sorted((ns for ns, n in sizes.items() if n >= floor), key=lambda ns: -sizes[ns])
+        warmed: list[str] = []
+        for namespace in large[:most]:
+            if stop is not None and stop.is_set():
+                break
+            # No rerank: an LLM or cross-encoder reranker is not an index to warm.
+            cfg = replace(core.config.recall, rerank="none")
+            try:
+                core.retriever.recall(RecallRequest("warm up", namespace, 1, config=cfg))
+            except EngramError as exc:  # closed meanwhile, or the store failed: a warm-up
+                log.warning("warming the indexes of %r stopped: %s", namespace, exc)
+                break
+            warmed.append(namespace)
+        if warmed:
+            log.info("warmed the search indexes of %d namespace(s)", len(warmed))
+        return warmed
 
     def resolve_id(
         self,

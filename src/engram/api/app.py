@@ -71,6 +71,7 @@ def create_app(
     worker: bool = True,
     clock: Clock = time.monotonic,
     warm_graph: bool = False,
+    warm_indexes: bool = False,
 ) -> FastAPI:
     """The HTTP API over ``memory``.
 
@@ -82,7 +83,10 @@ def create_app(
     in the server's process while it serves (unless ``memory`` already runs one).
     ``clock`` is the rate limiter's time source (``api.rate_limit_per_minute``).
     ``warm_graph`` imports UMAP and compiles it in a background thread at start
-    (``mem.review.warm_up``), so the first graph view opens fast; ``engram serve`` sets it.
+    (``mem.review.warm_up``), so the first graph view opens fast; ``warm_indexes``
+    loads the search indexes of the largest namespaces in the background
+    (``mem.admin.warm_indexes``), so their first recall does not wait for them.
+    ``engram serve`` sets both.
     """
     state = ServerState(memory=memory, auth=auth)
     mcp_app, mcp_lifespan = _mcp_endpoint(memory, host) if mcp else (None, None)
@@ -94,6 +98,10 @@ def create_app(
         with ExitStack() as running:
             for schedule in _schedules(memory):
                 running.enter_context(schedule)
+            if warm_indexes:
+                running.enter_context(
+                    _background(lambda stop: memory.admin.warm_indexes(stop=stop), "engram-warm")
+                )
             running.enter_context(_job_worker(memory, worker))
             if mcp_lifespan is None:
                 yield

@@ -153,11 +153,11 @@ def measure_size(
         records = mem.add_many(texts, namespace=NAMESPACE)
         seconds = time.perf_counter() - start
         result["add_no_embedding_per_s"] = round(n / seconds, 1)
-    phases["add"] = round(seconds, 1)
+    phases["add"] = round(seconds, 3)
     # One memory is typically one message: time adding single turns, and the embedder
     # alone on the same texts, side by side.
     sample = turns[: min(embed_sample, n, len(turns))]
-    start = time.perf_counter()
+    sample_began = time.perf_counter()
     with Memory(directory / f"scale-{n}-embedded.db", config=config) as mem:
         assert mem.embedder is not None
         mem.recall("warm up the model", namespace=NAMESPACE)
@@ -169,7 +169,7 @@ def measure_size(
         seconds = time.perf_counter() - start
         result["add_with_embedding_per_s"] = round(len(sample) / seconds, 1)
         result["add_with_embedding_sample"] = len(sample)
-    phases["add_with_embedding_sample"] = round(time.perf_counter() - start, 1)
+    phases["add_with_embedding_sample"] = round(time.perf_counter() - sample_began, 3)
 
     with Memory(plain_path, config=config) as mem:
         assert mem.embedder is not None
@@ -180,13 +180,13 @@ def measure_size(
                 VectorRow(r.id, model, text_vectors[lo + i], r.content_hash)
                 for i, r in enumerate(records[lo : lo + 5000])
             )
-        phases["vectors"] = round(time.perf_counter() - start, 1)
+        phases["vectors"] = round(time.perf_counter() - start, 3)
         asked = [questions[i % len(questions)] for i in range(queries + 20)]
         start = time.perf_counter()
         mem.recall(asked[0], namespace=NAMESPACE)
         result["ann_build_s"] = round(_wait_for_index(mem), 1)
-        phases["indexes"] = round(time.perf_counter() - start, 1)
-        start = time.perf_counter()
+        phases["indexes"] = round(time.perf_counter() - start, 3)
+        recall_began = time.perf_counter()
         for q in asked[:20]:  # load the model and build the index before timing
             mem.recall(q, namespace=NAMESPACE)
         latencies: list[float] = []
@@ -203,8 +203,8 @@ def measure_size(
             k: round(statistics.median(v), 2) for k, v in stages.items()
         }
         result["recall_queries"] = len(latencies)
-        phases["recall"] = round(time.perf_counter() - start, 1)
-        phases["engram_total"] = round(time.perf_counter() - began, 1)
+        phases["recall"] = round(time.perf_counter() - recall_began, 3)
+        phases["engram_total"] = round(time.perf_counter() - began, 3)
         if mem.index is not None:
             result["index"] = mem.index.state().get("ann")
         result["store_bytes"] = _disk_size(plain_path)
@@ -214,7 +214,7 @@ def measure_size(
             other = [questions[(queries + 20 + i) % len(questions)] for i in range(queries)]
             start = time.perf_counter()
             result["peer"] = _peer_run(peer, mem, texts, text_vectors, other, directory, n)
-            phases["peer_load_and_queries"] = round(time.perf_counter() - start, 1)
+            phases["peer_load_and_queries"] = round(time.perf_counter() - start, 3)
     return result
 
 

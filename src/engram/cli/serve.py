@@ -101,7 +101,14 @@ def serve(
     fmt = log_format or config.api.log_format
     logging.config.dictConfig(log_config(fmt, log_level))  # start-up lines too
     with obj.memory() as mem:
-        app = create_app(mem, auth=not no_auth, mcp=not no_mcp, host=bind, warm_graph=True)
+        app = create_app(
+            mem,
+            auth=not no_auth,
+            mcp=not no_mcp,
+            host=bind,
+            warm_graph=True,
+            warm_indexes=True,
+        )
         startup = prepare(mem, host=bind, port=listen, auth=not no_auth, mcp=app.state.mcp)
         if as_json:
             print(json.dumps(startup.to_dict()), flush=True)

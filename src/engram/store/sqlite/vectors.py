@@ -27,6 +27,10 @@ _MISSING = (
 )
 
 
+#: Vector rows read at a time when a namespace's matrix is loaded.
+_LOAD_SLICE = 20_000
+
+
 def _epoch(conn: sqlite3.Connection) -> int:
     return int(
         conn.execute("SELECT value FROM engram_meta WHERE key = 'vector_epoch'").fetchone()[0]
@@ -76,19 +80,27 @@ class SQLiteVectors:
 
     def load(self, namespace: str, model: str) -> NamespaceVectors:
         """Every live vector of ``namespace`` by ``model`` whose content is current."""
+        ids: list[str] = []
+        parts: list[np.ndarray] = []
+        dim = 0
         with self._db.snapshot() as conn:  # one snapshot for the rows and the epoch
-            rows = conn.execute(
+            cursor = conn.execute(
                 "SELECT m.id, v.vector, v.dim FROM memory_vectors v JOIN memories m "
                 "ON m.seq = v.memory_seq WHERE m.namespace = ? AND m.deleted_at IS NULL "
                 "AND v.model = ? AND v.content_hash = m.content_hash ORDER BY m.seq",
                 (namespace, model),
-            ).fetchall()
+            )
+            # Read in slices: at 1M vectors, holding every row's bytes, their join and
+            # the matrix at once peaked ~3 GB above the matrix itself.
+            while rows := cursor.fetchmany(_LOAD_SLICE):
+                dim = dim or int(rows[0][2])
+                ids.extend(r[0] for r in rows)
+                joined = b"".join(r[1] for r in rows)
+                parts.append(np.frombuffer(joined, dtype=np.float32).reshape(-1, dim))
             epoch = _epoch(conn)
-        if not rows:
+        if not ids:
             return NamespaceVectors(ids=[], matrix=np.zeros((0, 0), np.float32), epoch=epoch)
-        dim = int(rows[0][2])
-        matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(-1, dim)
-        return NamespaceVectors(ids=[r[0] for r in rows], matrix=matrix.copy(), epoch=epoch)
+        return NamespaceVectors(ids=ids, matrix=np.concatenate(parts), epoch=epoch)
 
     def epoch(self) -> int:
         """Changes whenever a vector is written or a memory's liveness or content changes."""

@@ -114,14 +114,25 @@ def main() -> None:
     parser.add_argument(
         "--skip-sqlite", action="store_true", help="measure PostgreSQL only (1M: saves time)"
     )
+    parser.add_argument("--hnsw-m", type=int, help="postgres.hnsw_m (default: the config's)")
+    parser.add_argument(
+        "--ef-construction", type=int, help="postgres.hnsw_ef_construction (default: config's)"
+    )
     args = parser.parse_args()
 
     base, base_vecs, questions, qvectors = embed_once(Config.load())
     texts, vectors = compose_corpus(base, base_vecs, args.memories)
     embedder = LookupEmbedder(MODEL, dict(zip(questions, qvectors, strict=True)))
     work = Path(tempfile.mkdtemp(prefix="engram-bench-"))
-    config = Config.load(env={}, home=str(work / "home"), postgres={"pool_max_size": 20})
+    postgres: dict[str, Any] = {"pool_max_size": 20}
+    if args.hnsw_m is not None:
+        postgres["hnsw_m"] = args.hnsw_m
+    if args.ef_construction is not None:
+        postgres["hnsw_ef_construction"] = args.ef_construction
+    config = Config.load(env={}, home=str(work / "home"), postgres=postgres)
     out: dict[str, Any] = {"memories": args.memories, "requests": args.requests}
+    out["hnsw_m"] = config.postgres.hnsw_m
+    out["hnsw_ef_construction"] = config.postgres.hnsw_ef_construction
     start = time.time()
 
     exact = exact_top(vectors, texts, qvectors, 10)

@@ -361,6 +361,7 @@ class AsyncAdmin(Awaitable[Admin]):
     reindex = awaitable(Admin.reindex)
     resolve_id = awaitable(Admin.resolve_id)
     backfill = awaitable(Admin.backfill)
+    warm_indexes = awaitable(Admin.warm_indexes)
     doctor = awaitable(Admin.doctor)
     export_jsonl = awaitable(Admin.export_jsonl)
     import_jsonl = awaitable(Admin.import_jsonl)

@@ -18,7 +18,7 @@ import psycopg
 from engram.errors import InvalidInputError, NotFoundError
 from engram.store.postgres import codec
 from engram.store.postgres.db import Database
-from engram.store.protocols.jobs import JOB_STATUSES, Job
+from engram.store.protocols.jobs import JOB_STATUSES, Job, check_jobs
 
 _COLUMNS = (
     "id, kind, namespace, status, attempts, max_attempts, created_at, memory_id, "
@@ -110,10 +110,7 @@ class PgJobs:
     ) -> Job:
         """Queue work, or return the pending or leased job of the same kind for the same
         memory (or document): seed 004's enqueue dedup. Joins an open transaction."""
-        if not kind:
-            raise InvalidInputError("a job needs a kind")
-        if max_attempts < 1:
-            raise InvalidInputError(f"max_attempts must be >= 1, got {max_attempts}")
+        check_jobs([kind], max_attempts)
         created = now or self._db.clock()
         body = _dumps(payload or {}, "payload")
         for _ in range(_ENQUEUE_TRIES):
@@ -152,10 +149,7 @@ class PgJobs:
     ) -> int:
         """Queue memory jobs in one pipeline (see ``JobStore.enqueue_many``); the dedup
         index leaves out a kind and memory that already have an active job."""
-        if max_attempts < 1:
-            raise InvalidInputError(f"max_attempts must be >= 1, got {max_attempts}")
-        if not all(kind for kind, _, _ in jobs):
-            raise InvalidInputError("a job needs a kind")
+        check_jobs((kind for kind, _, _ in jobs), max_attempts)
         if not jobs:
             return 0
         created = now or self._db.clock()

@@ -8,17 +8,27 @@ one worker at a time, retried with ``attempts`` up to ``max_attempts`` and then 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
+from engram.errors import InvalidInputError
 from engram.records import iso
 
 #: The kinds of work the pipeline queues.
 JOB_KINDS = ("extract", "hints", "document_ingest", "classify")
 #: seed 004's job statuses.
 JOB_STATUSES = ("pending", "leased", "completed", "dead")
+
+
+def check_jobs(kinds: Iterable[str], max_attempts: int) -> None:
+    """``InvalidInputError`` for a job without a kind or with ``max_attempts`` < 1: what
+    every backend's ``enqueue`` and ``enqueue_many`` refuse before writing."""
+    if not all(kinds):
+        raise InvalidInputError("a job needs a kind")
+    if max_attempts < 1:
+        raise InvalidInputError(f"max_attempts must be >= 1, got {max_attempts}")
 
 
 @dataclass(frozen=True, slots=True)

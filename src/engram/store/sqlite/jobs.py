@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from engram.errors import InvalidInputError, NotFoundError, StoreError
-from engram.store.protocols.jobs import JOB_STATUSES, Job
+from engram.store.protocols.jobs import JOB_STATUSES, Job, check_jobs
 from engram.store.sqlite.codec import parse_ts, ts
 from engram.store.sqlite.db import Database
 
@@ -93,10 +93,7 @@ class SQLiteJobs:
     ) -> Job:
         """Queue work, or return the pending or leased job of the same kind for the same
         memory (or document): seed 004's enqueue dedup. Joins an open transaction."""
-        if not kind:
-            raise InvalidInputError("a job needs a kind")
-        if max_attempts < 1:
-            raise InvalidInputError(f"max_attempts must be >= 1, got {max_attempts}")
+        check_jobs([kind], max_attempts)
         created = ts(now or self._db.clock())
         body = _dumps(payload or {}, "payload")
         try:
@@ -123,10 +120,7 @@ class SQLiteJobs:
     ) -> int:
         """Queue memory jobs in one statement (see ``JobStore.enqueue_many``); the dedup
         index leaves out a kind and memory that already have an active job."""
-        if max_attempts < 1:
-            raise InvalidInputError(f"max_attempts must be >= 1, got {max_attempts}")
-        if not all(kind for kind, _, _ in jobs):
-            raise InvalidInputError("a job needs a kind")
+        check_jobs((kind for kind, _, _ in jobs), max_attempts)
         if not jobs:
             return 0
         created = ts(now or self._db.clock())

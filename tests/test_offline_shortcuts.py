@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from engram.pipeline import offline, patterns, person
-from engram.text import STOPWORDS
 
 SAMPLES = [
     "Caroline went to the LGBTQ support group yesterday and loved it.",
@@ -110,27 +109,9 @@ def test_each_decision_pattern_still_fires(name: str, case: object) -> None:
 
 
 def _names_of_whole_text(text: str) -> list[str]:
-    """``patterns.proper_names`` read over the whole text at once (no sentence cuts)."""
-    found: dict[str, str] = {}
-    for match in patterns._NAME_RUN.finditer(text):
-        words = match.group(0).replace("’", "'").split()
-        while words and words[0].lower().removesuffix("'s") in patterns._NOT_FIRST:
-            words = words[1:]
-        while words and words[-1].lower() in patterns._NOT_LAST:
-            words = words[:-1]
-        if not words:
-            continue
-        at_start = patterns._SENTENCE_START.search(text, 0, match.start()) is not None and (
-            words[0] == match.group(0).split()[0]
-        )
-        if at_start and len(words) == 1:
-            continue
-        words[-1] = words[-1].removesuffix("'s")
-        name = " ".join(words)
-        if len(name) < 2 or name.lower() in STOPWORDS:
-            continue
-        found.setdefault(name.lower(), name)
-    return list(found.values())
+    """``patterns.proper_names`` read over the whole text at once (no sentence cuts, no
+    cache): the per-piece reader applied to all of it."""
+    return list(patterns._sentence_names.__wrapped__(text))
 
 
 NAMED = [

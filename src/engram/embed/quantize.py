@@ -100,25 +100,6 @@ def calibration_texts() -> list[str]:
     return [line for line in text.splitlines() if line.strip()]
 
 
-def quantize_graph(
-    model_bytes: bytes,
-    calibration: Sequence[str],
-    tokenizer_file: Path,
-    *,
-    max_seq_length: int = 256,
-) -> bytes:
-    """Rewrite engram's fp32 encoder graph so every linear map runs in int8.
-
-    ``calibration`` texts set the activation ranges (a few hundred varied sentences);
-    they should never be evaluation data. Raises ``EmbeddingError`` if the graph has no
-    linear maps to quantise or no calibration text is given. The same as
-    ``apply_plan(model_bytes, plan_quantization(...))``."""
-    plans = plan_quantization(
-        model_bytes, calibration, tokenizer_file, max_seq_length=max_seq_length
-    )
-    return apply_plan(model_bytes, plans)
-
-
 def plan_quantization(
     model_bytes: bytes,
     calibration: Sequence[str],

@@ -140,8 +140,9 @@ class Retriever:
             candidate_ids = [i for i in candidate_ids if i in records]
             clock.lap("filter")
 
-        # Creation time, session and length of every candidate, in one read.
-        facts = dict(self.memories.facts(request.namespace, candidate_ids))
+        # Creation time, session and length of every candidate, in one read (less what
+        # filtering or the time leg already read).
+        facts = self._facts(request.namespace, candidate_ids, {**legs.time_records, **records})
         sessions = self._sessions(request, cfg, legs, facts)
         if sessions.session_of:
             # A turn is often relevant through its neighbour ("What did you do?" ->
@@ -159,7 +160,7 @@ class Retriever:
                 records.update(request.kept(self.memories.get_many(request.namespace, extra)))
                 extra = [i for i in extra if i in records]
             candidate_ids.extend(extra)
-            facts.update(self.memories.facts(request.namespace, extra))
+            facts.update(self._facts(request.namespace, extra, records))
             clock.lap("sessions")
         dense = dict(legs.dense)
         if legs.query_vector is not None and self.index is not None:
@@ -335,6 +336,21 @@ class Retriever:
                 legs.windows = []
             clock.lap("time")
         return legs
+
+    def _facts(
+        self, namespace: str, ids: Sequence[str], known: Mapping[str, MemoryRecord]
+    ) -> dict[str, MemoryFacts]:
+        """``MemoryStore.facts`` of ``ids``, taken from records already read (filtered
+        recalls, time-matched candidates) and read for the rest."""
+        out = {
+            i: MemoryFacts(r.created_at, r.session_id, len(r.content))
+            for i in ids
+            if (r := known.get(i)) is not None
+        }
+        missing = [i for i in ids if i not in out]
+        if missing:
+            out.update(self.memories.facts(namespace, missing))
+        return out
 
     def _sessions(
         self,

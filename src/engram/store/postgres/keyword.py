@@ -35,7 +35,7 @@ import psycopg
 
 from engram.store.postgres import codec
 from engram.store.postgres.db import Database
-from engram.store.protocols.keyword import DEPTH, KeywordSettings
+from engram.store.protocols.keyword import KeywordSettings, scores_from_ranking
 from engram.text import match_terms
 
 #: ts_rank_cd weights {D, C, B, A}: title (A) counts twice the body (B), tags (C) half,
@@ -155,9 +155,7 @@ class PgKeyword:
         """The scores ``search`` gives ``ids``, picked from its ranking to ``DEPTH``
         (BM25 here is relative to the matching candidates, so ids are not scored
         apart from them)."""
-        wanted = set(ids)
-        ranked = self.search(namespace, match, max(DEPTH, len(wanted)))
-        return {i: s for i, s in ranked if i in wanted}
+        return scores_from_ranking(self.search, namespace, match, ids)
 
     def exact(self, namespace: str) -> bool:
         """False: scoring ids reads the ranking (see ``scores``)."""

@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 #: How deep a ranking is read to score other candidates where lookups are not exact:
 #: ranking costs the same at any depth there, and a memory below it scores about 0.
 DEPTH = 1000
+
+
+def scores_from_ranking(
+    search: Callable[[str, str, int], list[tuple[str, float]]],
+    namespace: str,
+    match: str,
+    ids: Sequence[str],
+) -> dict[str, float]:
+    """``KeywordIndex.scores`` where lookups are not exact: the scores ``search`` gives
+    ``ids`` in its ranking to ``DEPTH`` (or ``len(ids)``)."""
+    wanted = set(ids)
+    return {i: s for i, s in search(namespace, match, max(DEPTH, len(wanted))) if i in wanted}
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engram.store.protocols.keyword import DEPTH, KeywordSettings
+from engram.store.protocols.keyword import KeywordSettings, scores_from_ranking
 from engram.store.sqlite import fts
 from engram.store.sqlite.db import Database
 from engram.store.sqlite.term_search import TermSearch
@@ -37,11 +37,9 @@ class SQLiteKeyword:
         ranking to ``DEPTH``."""
         with self._db.search() as conn:
             found = self.terms.scores(conn, namespace, match_terms(match), ids)
-            if found is not None:
-                return found
-            wanted = set(ids)
-            ranked = fts.search(conn, namespace, match, max(DEPTH, len(wanted)), self._counts)
-        return {i: s for i, s in ranked if i in wanted}
+        if found is not None:
+            return found
+        return scores_from_ranking(self.search, namespace, match, ids)
 
     def exact(self, namespace: str) -> bool:
         """True once the namespace is ranked from its in-memory term index."""

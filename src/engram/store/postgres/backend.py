@@ -11,21 +11,16 @@ one. All SQL and psycopg types stay in this package.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from datetime import datetime
-
 from engram.config import PostgresConfig
-from engram.store.postgres.agents import PgAgents
 from engram.store.postgres.aspects import PgAspects
 from engram.store.postgres.audit import PgAudit
 from engram.store.postgres.blocks import PgCoreBlocks
 from engram.store.postgres.chunks import PgChunks
 from engram.store.postgres.curation import PgCuration
 from engram.store.postgres.db import Database
+from engram.store.postgres.dialect import POSTGRES
 from engram.store.postgres.documents import PgDocuments
 from engram.store.postgres.erase import PgErase
-from engram.store.postgres.feedback import PgFeedback
 from engram.store.postgres.graph import PgGraph
 from engram.store.postgres.graph_counts import PgGraphCounts
 from engram.store.postgres.hints import PgHints
@@ -46,9 +41,10 @@ from engram.store.postgres.transfer import PgTransfer
 from engram.store.postgres.vectors import PgVectors
 from engram.store.protocols.backend import StoreStats
 from engram.store.protocols.capabilities import Capabilities, capabilities_of
+from engram.store.sql.store import SqlStore
 
 
-class PostgresStore:
+class PostgresStore(SqlStore):
     """The PostgreSQL implementation of :class:`engram.store.Store`."""
 
     def __init__(
@@ -58,10 +54,9 @@ class PostgresStore:
         *,
         migrate: bool = True,
     ) -> None:
-        self._db = Database(conninfo, config, migrate=migrate)
-        self.location = self._db.location
+        super().__init__(Database(conninfo, config, migrate=migrate), POSTGRES)
+        self._db: Database
         self.memories = PgMemories(self._db)
-        self.feedback = PgFeedback(self._db)
         self.keyword = PgKeyword(self._db)
         self.vectors = PgVectors(self._db)
         self.chunks = PgChunks(self._db)
@@ -83,28 +78,12 @@ class PostgresStore:
         self.erase = PgErase(self._db)
         self.documents = PgDocuments(self._db)
         self.jobs = PgJobs(self._db)
-        self.agents = PgAgents(self._db)
         self.lifecycle = PgLifecycle(self._db)
         self.transfer = PgTransfer(self._db, self.vectors.ensure_index)
         self.tables = PgTables(self._db)
 
     # -- seed 002's lifecycle and capabilities (FEATURES S1) ---------------------------
     backend_name = "postgresql"
-
-    @property
-    def clock(self) -> Callable[[], datetime]:
-        """The time the parts stamp rows with (history, tombstones, queued jobs): UTC
-        now, or a test's hand-moved clock (``mem.lifecycle.clock`` sets it)."""
-        return self._db.clock
-
-    @clock.setter
-    def clock(self, value: Callable[[], datetime]) -> None:
-        self._db.clock = value
-
-    @property
-    def is_connected(self) -> bool:
-        """True while the pool is open."""
-        return self._db.connected
 
     def connect(self) -> None:
         """Open a new pool to the same database after ``disconnect``; a no-op when
@@ -114,10 +93,6 @@ class PostgresStore:
     def disconnect(self) -> None:
         """Close the pool; ``connect`` opens a new one to the same database."""
         self._db.disconnect()
-
-    def health_check(self) -> bool:
-        """``SELECT 1`` on a pooled connection; False instead of an error."""
-        return self._db.ping()
 
     def capabilities(self) -> Capabilities:
         """Everything but a per-agent cap; vector search needs pgvector's type."""
@@ -131,22 +106,6 @@ class PostgresStore:
     @config.setter
     def config(self, value: PostgresConfig) -> None:
         self._db.config = value
-
-    @contextmanager
-    def transaction(self) -> Iterator[None]:
-        """One transaction that every part's writes (and reads) on this thread inside
-        the block join; it commits when the block ends, or rolls back if it raises."""
-        with self._db.tx("transaction"):
-            yield
-
-    @property
-    def closed(self) -> bool:
-        """True after ``close``."""
-        return self._db.closed
-
-    def close(self) -> None:
-        """Close the pool; idempotent."""
-        self._db.close()
 
     def schema_version(self) -> str:
         """The newest applied migration."""

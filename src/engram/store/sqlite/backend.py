@@ -8,25 +8,22 @@ Vectors are float32 BLOBs; the searchable matrix is derived from them by
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from datetime import datetime
 from pathlib import Path
 
 from engram.errors import CapabilityError
 from engram.store.protocols.backend import StoreStats
 from engram.store.protocols.capabilities import Capabilities, capabilities_of
+from engram.store.sql.store import SqlStore
 from engram.store.sqlite import migrations
-from engram.store.sqlite.agents import SQLiteAgents
 from engram.store.sqlite.aspects import SQLiteAspects
 from engram.store.sqlite.audit import SQLiteAudit
 from engram.store.sqlite.blocks import SQLiteCoreBlocks
 from engram.store.sqlite.chunks import SQLiteChunks
 from engram.store.sqlite.curation import SQLiteCuration
 from engram.store.sqlite.db import Database
+from engram.store.sqlite.dialect import SQLITE
 from engram.store.sqlite.documents import SQLiteDocuments
 from engram.store.sqlite.erase import SQLiteErase
-from engram.store.sqlite.feedback import SQLiteFeedback
 from engram.store.sqlite.graph import SQLiteGraph
 from engram.store.sqlite.graph_counts import SQLiteGraphCounts
 from engram.store.sqlite.hints import SQLiteHints
@@ -47,14 +44,13 @@ from engram.store.sqlite.transfer import SQLiteTransfer
 from engram.store.sqlite.vectors import SQLiteVectors
 
 
-class SQLiteStore:
+class SQLiteStore(SqlStore):
     """The SQLite implementation of :class:`engram.store.Store`."""
 
     def __init__(self, path: str | Path = ":memory:", *, busy_timeout_ms: int = 5000) -> None:
-        self._db = Database(path, busy_timeout_ms=busy_timeout_ms)
-        self.location = self._db.location
+        super().__init__(Database(path, busy_timeout_ms=busy_timeout_ms), SQLITE)
+        self._db: Database
         self.memories = SQLiteMemories(self._db)
-        self.feedback = SQLiteFeedback(self._db)
         self.keyword = SQLiteKeyword(self._db)
         self.vectors = SQLiteVectors(self._db)
         self.chunks = SQLiteChunks(self._db)
@@ -79,25 +75,9 @@ class SQLiteStore:
         self.lifecycle = SQLiteLifecycle(self._db)
         self.transfer = SQLiteTransfer(self._db)
         self.tables = SQLiteTables(self._db)
-        self.agents = SQLiteAgents(self._db)
 
     # -- seed 002's lifecycle and capabilities (FEATURES S1) ---------------------------
     backend_name = "sqlite"
-
-    @property
-    def clock(self) -> Callable[[], datetime]:
-        """The time the parts stamp rows with (history, tombstones, queued jobs): UTC
-        now, or a test's hand-moved clock (``mem.lifecycle.clock`` sets it)."""
-        return self._db.clock
-
-    @clock.setter
-    def clock(self, value: Callable[[], datetime]) -> None:
-        self._db.clock = value
-
-    @property
-    def is_connected(self) -> bool:
-        """True while the connections are open."""
-        return self._db.connected
 
     def connect(self) -> None:
         """Reopen the same file after ``disconnect``; a no-op when connected."""
@@ -113,28 +93,9 @@ class SQLiteStore:
             )
         self._db.disconnect()
 
-    def health_check(self) -> bool:
-        """``SELECT 1`` on the connection; False instead of an error."""
-        return self._db.ping()
-
     def capabilities(self) -> Capabilities:
         """Everything but a per-agent cap; vectors are searched in process."""
         return capabilities_of(self.backend_name, reconnect=self._db.location != ":memory:")
-
-    @contextmanager
-    def transaction(self) -> Iterator[None]:
-        """One write transaction that every part's writes inside the block join."""
-        with self._db.tx():
-            yield
-
-    @property
-    def closed(self) -> bool:
-        """True after ``close``."""
-        return self._db.closed
-
-    def close(self) -> None:
-        """Close the connections; idempotent."""
-        self._db.close()
 
     def schema_version(self) -> str:
         """The newest applied migration."""

@@ -124,10 +124,11 @@ class Database:
         return conn
 
     @contextmanager
-    def tx(self) -> Iterator[sqlite3.Connection]:
+    def tx(self, what: str = "write") -> Iterator[sqlite3.Connection]:
         """A write transaction (``BEGIN IMMEDIATE``), or a savepoint inside the one this
         thread already holds. Errors inside the block roll it back and propagate as
-        they are: each part turns driver errors into its own ``EngramError``."""
+        they are: ``engram.store.sql.Sql.tx`` turns driver errors into ``EngramError``
+        (``what`` names the write there)."""
         with self.lock:
             self.check_open()
             if self._depth:

@@ -1,0 +1,71 @@
+"""Agent profiles: each agent's memory level (FEATURES S2)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engram.store.protocols.agents import AgentProfile, MemoryLevel, SessionMemory
+from engram.store.sql.session import Sql
+
+_PROFILE = "SELECT agent_id, level, project, updated_at FROM agent_profiles"
+
+
+class SqlAgents:
+    """``AgentStore`` on either engine."""
+
+    def __init__(self, sql: Sql) -> None:
+        self._sql = sql
+        self._d = sql.d
+        #: Memories written at the session level carry this mark (``engram.agents``).
+        self._session_level = f"{self._d.json_text('metadata', 'memory_level')} = 'session'"
+
+    def _profile(self, row: Sequence[Any]) -> AgentProfile:
+        return AgentProfile(
+            agent_id=row[0],
+            level=MemoryLevel(row[1]),
+            project=row[2],
+            updated_at=self._d.time(row[3]),
+        )
+
+    def get(self, agent_id: str) -> AgentProfile | None:
+        with self._sql.read("agent profile") as conn:
+            row = conn.execute(_PROFILE + " WHERE agent_id = ?", (agent_id,)).fetchone()
+        return None if row is None else self._profile(row)
+
+    def put(self, profile: AgentProfile) -> None:
+        with self._sql.tx("agent profile") as conn:
+            conn.execute(
+                "INSERT INTO agent_profiles(agent_id, level, project, updated_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (agent_id) DO UPDATE SET "
+                "level = excluded.level, project = excluded.project, "
+                "updated_at = excluded.updated_at",
+                (
+                    self._d.text(profile.agent_id, "agent id"),
+                    profile.level.value,
+                    self._d.text(profile.project, "project"),
+                    self._d.ts(profile.updated_at),
+                ),
+            )
+
+    def remove(self, agent_id: str) -> bool:
+        with self._sql.tx("agent profile") as conn:
+            cur = conn.execute("DELETE FROM agent_profiles WHERE agent_id = ?", (agent_id,))
+            return cur.rowcount > 0
+
+    def list_profiles(self, *, limit: int, offset: int) -> list[AgentProfile]:
+        with self._sql.read("agent profiles") as conn:
+            rows = conn.execute(
+                _PROFILE + " ORDER BY agent_id LIMIT ? OFFSET ?", (limit, offset)
+            ).fetchall()
+        return [self._profile(r) for r in rows]
+
+    def session_memories(self, agent_id: str, session_id: str) -> list[SessionMemory]:
+        with self._sql.read("session memories") as conn:
+            rows = conn.execute(
+                "SELECT namespace, id FROM memories WHERE agent_id = ? AND session_id = ? "
+                f"AND deleted_at IS NULL AND {self._session_level} "
+                "ORDER BY namespace, created_at, id",
+                (agent_id, session_id),
+            ).fetchall()
+        return [SessionMemory(r[0], r[1]) for r in rows]

@@ -1,0 +1,80 @@
+"""How a ``MemoryRecord`` is stored in a ``memories`` row and read back, on either engine.
+
+The column list comes from ``engram.store.schema``; times and JSON go through the
+dialect (text on SQLite, ``timestamptz``/``json`` on PostgreSQL), so a record leaves
+and enters the database the same way on every path: the store, its bulk copy and its
+history rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engram.records import HistoryEntry, MemoryCategory, MemoryRecord, MemoryType
+from engram.store.schema import JSON_FIELDS, MEMORY_COLUMNS, TIME_FIELDS
+from engram.store.sql.dialect import Dialect, dumps
+
+COLUMNS = MEMORY_COLUMNS
+SELECT = "SELECT " + ", ".join(f"m.{c}" for c in COLUMNS) + " FROM memories m"
+HISTORY_COLUMNS = "id, memory_id, namespace, event, before, after, actor, reason, created_at"
+_ENUMS = frozenset({"type", "category"})
+
+
+def insert_sql(d: Dialect) -> str:
+    """``INSERT INTO memories`` with every column, JSON columns as ``d.json``."""
+    marks = ", ".join(d.json if c in JSON_FIELDS else "?" for c in COLUMNS)
+    return f"INSERT INTO memories ({', '.join(COLUMNS)}) VALUES ({marks})"
+
+
+def encode(d: Dialect, column: str, value: Any) -> Any:
+    """One field as its column's parameter."""
+    if column in JSON_FIELDS:
+        return dumps(value)
+    if column in TIME_FIELDS:
+        return d.ts_or_none(value)
+    if column in _ENUMS and value is not None:
+        return str(value)
+    return d.text(value, column)
+
+
+def to_row(d: Dialect, record: MemoryRecord, normalized: str) -> tuple[Any, ...]:
+    """The parameters of ``insert_sql`` for ``record``."""
+    return tuple(
+        normalized if column == "normalized" else encode(d, column, getattr(record, column))
+        for column in COLUMNS
+    )
+
+
+def from_row(d: Dialect, row: Sequence[Any]) -> MemoryRecord:
+    """The record of a row selected with ``SELECT``."""
+    data = dict(zip(COLUMNS, row, strict=True))
+    data.pop("normalized")
+    data["facts"] = tuple(d.loads(data["facts"]))
+    data["tags"] = tuple(d.loads(data["tags"]))
+    data["metadata"] = d.loads(data["metadata"])
+    data["type"] = MemoryType(data["type"])
+    data["category"] = MemoryCategory(data["category"]) if data["category"] else None
+    for name in TIME_FIELDS:
+        data[name] = d.time_or_none(data[name])
+    return MemoryRecord(**data)
+
+
+def audit(record: MemoryRecord | None) -> str | None:
+    """A record as the JSON text of a history row's ``before``/``after``."""
+    return None if record is None else dumps(record.to_dict())
+
+
+def history_from_row(d: Dialect, row: Sequence[Any]) -> HistoryEntry:
+    """The entry of a ``memory_history`` row selected with ``HISTORY_COLUMNS``."""
+    return HistoryEntry(
+        id=int(row[0]),
+        memory_id=row[1],
+        namespace=row[2],
+        event=row[3],
+        before=d.loads(row[4]),
+        after=d.loads(row[5]),
+        actor=row[6],
+        reason=row[7],
+        created_at=d.time(row[8]),
+    )

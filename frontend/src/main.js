@@ -1,4 +1,5 @@
 // The dashboard's entry: the key dialog, the namespace picker and the tabs.
+import "./style.css";
 import { ApiError, api, session } from "./api.js";
 import { $, $$, h, say } from "./dom.js";
 import { forgetGraph, initGraph, loadGraph } from "./graph.js";

@@ -1,4 +1,5 @@
-"""Chunk vectors in the PostgreSQL store: pgvector rows, several per long memory.
+"""PostgreSQL's half of chunk vectors: pgvector rows, several per long memory, and their
+search (``engram.store.sql.chunks`` holds what both engines share).
 
 The best chunk per memory is computed by the database (``max`` of pgvector's cosine
 distance grouped by memory), over the namespace's current rows only: a join with
@@ -9,15 +10,12 @@ exact; chunk rows exist only for memories longer than the embedder's window.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
-from engram.records import MemoryRecord
-from engram.store.postgres import codec
 from engram.store.postgres.db import Database
 from engram.store.protocols.chunks import MemoryChunks
+from engram.store.sql.chunks import Matrix
 
 _CURRENT = (
     "FROM memory_chunks c JOIN memories m ON m.id = c.memory_id "
@@ -26,8 +24,9 @@ _CURRENT = (
 )
 
 
-class PgChunks:
-    """The PostgreSQL implementation of ``ChunkVectorStore``."""
+class PgChunkIndex:
+    """``engram.store.sql.chunks.ChunkIndex`` on PostgreSQL: pgvector rows, scored by the
+    database."""
 
     def __init__(self, db: Database) -> None:
         self._db = db
@@ -56,9 +55,7 @@ class PgChunks:
                     rows,
                 )
 
-    def search(
-        self, namespace: str, model: str, query: npt.NDArray[np.float32], k: int
-    ) -> list[tuple[str, float]]:
+    def search(self, namespace: str, model: str, query: Matrix, k: int) -> list[tuple[str, float]]:
         """The ``k`` memories whose best chunk is nearest to ``query``."""
         if k <= 0:
             return []
@@ -76,7 +73,7 @@ class PgChunks:
         self,
         namespace: str,
         model: str,
-        query: npt.NDArray[np.float32],
+        query: Matrix,
         ids: Sequence[str],
     ) -> dict[str, float]:
         """The best chunk cosine of specific memories that have chunks."""
@@ -92,42 +89,3 @@ class PgChunks:
                 (vector, namespace, model, wanted),
             ).fetchall()
         return {r[0]: float(r[1]) for r in rows}
-
-    def unchunked(
-        self, model: str, min_chars: int, *, limit: int, namespace: str | None = None
-    ) -> list[MemoryRecord]:
-        """Long live memories with a current vector but no current chunk vectors."""
-        query = (
-            codec.SELECT + " JOIN memory_vectors v ON v.memory_id = m.id AND v.model = %s "
-            "AND v.content_hash = m.content_hash WHERE m.deleted_at IS NULL "
-            "AND length(m.content) > %s AND NOT EXISTS (SELECT 1 FROM memory_chunks c "
-            "WHERE c.memory_id = m.id AND c.model = %s AND c.content_hash = m.content_hash)"
-        )
-        params: list[Any] = [model, min_chars, model]
-        if namespace is not None:
-            query += " AND m.namespace = %s"
-            params.append(namespace)
-        query += " ORDER BY m.seq LIMIT %s"
-        params.append(limit)
-        with self._db.read() as conn:
-            return [codec.from_row(r) for r in conn.execute(query, params).fetchall()]
-
-    def count(self, model: str | None = None) -> int:
-        """Chunk vector rows (of one model, or all)."""
-        with self._db.read() as conn:
-            if model is None:
-                row = conn.execute("SELECT count(*) FROM memory_chunks").fetchone()
-            else:
-                row = conn.execute(
-                    "SELECT count(*) FROM memory_chunks WHERE model = %s", (model,)
-                ).fetchone()
-        return int(row[0]) if row else 0
-
-    def delete(self, model: str | None = None) -> int:
-        """Drop chunk vectors of one model (or all)."""
-        with self._db.tx("deleting chunk vectors") as conn:
-            if model is None:
-                cur = conn.execute("DELETE FROM memory_chunks")
-            else:
-                cur = conn.execute("DELETE FROM memory_chunks WHERE model = %s", (model,))
-            return int(cur.rowcount)

@@ -1,5 +1,7 @@
-"""Hints on PostgreSQL (seed 004's prospective index): ``memory_hints`` with a generated
-``tsvector`` and a GIN index, ranked by BM25 the way ``keyword`` ranks content.
+"""PostgreSQL's half of hints (seed 004's prospective index): ``memory_hints`` has a
+generated ``tsvector`` and a GIN index, ranked here by BM25 the way ``keyword`` ranks
+content. The rows themselves are written and read by ``engram.store.sql.hints``, for
+both engines; the generated column needs no upkeep.
 
 The ranking is ``keyword.search``'s, over hint rows instead of memories: per keyword,
 its document frequency among the namespace's hints (counted up to ``COMMON``) gives
@@ -19,12 +21,10 @@ from typing import Any
 
 import psycopg
 
-from engram.errors import NotFoundError
-from engram.records import utcnow
-from engram.store.postgres import codec
 from engram.store.postgres.db import Database
+from engram.store.postgres.dialect import POSTGRES
 from engram.store.postgres.keyword import COMMON, COUNT_TTL, K1, B, idf
-from engram.store.protocols.hints import HintSet, clean_hints
+from engram.store.sql.dialect import Conn
 from engram.text import match_terms
 
 _TERM = "phraseto_tsquery('engram_english', engram_fold(%s))"
@@ -100,57 +100,21 @@ def search(
     return [(r[0], max(0.0, float(r[1]))) for r in rows]
 
 
-class PgHints:
-    """The PostgreSQL implementation of ``HintStore``."""
+class PgHintIndex:
+    """``engram.store.sql.hints.HintIndex`` on PostgreSQL: the generated ``tsvector``."""
 
     def __init__(self, db: Database) -> None:
         self._db = db
         self._counts: dict[str, tuple[float, int]] = {}
 
-    def put(self, namespace: str, memory_id: str, hints: Sequence[str], *, model: str) -> HintSet:
-        """Replace the memory's hints (see ``HintStore.put``)."""
-        kept = clean_hints(hints)
-        codec.check_text(model, "hint model")
-        now = utcnow()
-        with self._db.tx("storing hints") as conn:
-            # The row lock serialises two writers of one memory's hints (each deletes,
-            # then inserts); it does not block readers or key-share (foreign key) locks.
-            live = conn.execute(
-                "SELECT 1 FROM memories WHERE namespace = %s AND id = %s "
-                "AND deleted_at IS NULL FOR NO KEY UPDATE",
-                (codec.check_text(namespace, "namespace"), codec.check_text(memory_id, "id")),
-            ).fetchone()
-            if live is None:
-                raise NotFoundError(
-                    f"no memory {memory_id!r} in namespace {namespace!r} to hold hints"
-                )
-            conn.execute("DELETE FROM memory_hints WHERE memory_id = %s", (memory_id,))
-            if kept:
-                with conn.cursor() as cur:
-                    cur.executemany(
-                        "INSERT INTO memory_hints(memory_id, namespace, hint, model, "
-                        "created_at) VALUES (%s, %s, %s, %s, %s)",
-                        [(memory_id, namespace, hint, model, now) for hint in kept],
-                    )
-        return HintSet(namespace, memory_id, tuple(kept), model, now)
+    def forget(self, conn: Conn) -> None:
+        """Nothing to do: a deleted row takes its ``tsvector`` with it."""
 
-    def get(self, namespace: str, memory_id: str) -> HintSet | None:
-        """The memory's hints, in the order they were given; None without any."""
-        with self._db.read("reading hints") as conn:
-            rows = conn.execute(
-                "SELECT hint, model, created_at FROM memory_hints "
-                "WHERE namespace = %s AND memory_id = %s ORDER BY id",
-                (codec.check_text(namespace, "namespace"), codec.check_text(memory_id, "id")),
-            ).fetchall()
-        if not rows:
-            return None
-        return HintSet(
-            namespace, memory_id, tuple(r[0] for r in rows), rows[0][1], codec.utc(rows[0][2])
-        )
+    def add(self, conn: Conn, namespace: str, memory_id: str) -> None:
+        """Nothing to do: the ``tsvector`` is generated from the row."""
 
     def search(self, namespace: str, match: str, limit: int) -> list[tuple[str, float]]:
-        """BM25 over the namespace's hints, one score per live memory (its best hint)."""
-        terms = [codec.check_text(t, "query") for t in match_terms(match)]
+        terms = [POSTGRES.text(t, "query") for t in match_terms(match)]
         if not terms or limit <= 0:
             return []
         with self._db.read("hint search") as conn:
@@ -162,35 +126,3 @@ class PgHints:
                 cached = (now, hint_count(conn, namespace))
                 self._counts[namespace] = cached
             return search(conn, namespace, terms, limit, cached[1])
-
-    def delete(self, namespace: str, memory_id: str) -> int:
-        """Remove the memory's hints; returns how many."""
-        with self._db.tx("deleting hints") as conn:
-            cur = conn.execute(
-                "DELETE FROM memory_hints WHERE namespace = %s AND memory_id = %s",
-                (codec.check_text(namespace, "namespace"), codec.check_text(memory_id, "id")),
-            )
-            return int(cur.rowcount)
-
-    def count(self, namespace: str | None = None) -> int:
-        """How many memories hold hints."""
-        with self._db.read("counting hints") as conn:
-            if namespace is None:
-                row = conn.execute("SELECT count(DISTINCT memory_id) FROM memory_hints").fetchone()
-            else:
-                row = conn.execute(
-                    "SELECT count(DISTINCT memory_id) FROM memory_hints WHERE namespace = %s",
-                    (codec.check_text(namespace, "namespace"),),
-                ).fetchone()
-        return int(row[0]) if row else 0
-
-    def missing(self, namespace: str, limit: int = 1000) -> list[str]:
-        """Live memories of ``namespace`` without hints, oldest first."""
-        with self._db.read("listing memories without hints") as conn:
-            rows = conn.execute(
-                "SELECT m.id FROM memories m WHERE m.namespace = %s AND m.deleted_at IS NULL "
-                "AND NOT EXISTS (SELECT 1 FROM memory_hints h WHERE h.memory_id = m.id) "
-                "ORDER BY m.seq LIMIT %s",
-                (codec.check_text(namespace, "namespace"), limit),
-            ).fetchall()
-        return [str(r[0]) for r in rows]

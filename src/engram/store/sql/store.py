@@ -2,7 +2,8 @@
 
 ``SQLiteStore`` and ``PostgresStore`` each open their own ``Database`` and add the parts
 that stay native (keyword search, vectors, bulk copy); every concern written once in
-``engram.store.sql`` is attached here, on the backend's ``Sql``.
+``engram.store.sql`` is attached here, on the backend's ``Sql``. A shared part over a
+native index (``hints``, ``chunks``) is built by the backend, which owns the index.
 """
 
 from __future__ import annotations
@@ -14,8 +15,13 @@ from typing import Any
 
 from engram.store.sql.agents import SqlAgents
 from engram.store.sql.dialect import Dialect
+from engram.store.sql.documents import SqlDocuments
 from engram.store.sql.feedback import SqlFeedback
+from engram.store.sql.keys import SqlKeys
+from engram.store.sql.review import SqlReview
+from engram.store.sql.runs import SqlRuns
 from engram.store.sql.session import Sql
+from engram.store.sql.sessions import SqlSessions
 
 
 class SqlStore:
@@ -27,6 +33,11 @@ class SqlStore:
         self.location: str = db.location
         self.feedback = SqlFeedback(self._sql)
         self.agents = SqlAgents(self._sql)
+        self.runs = SqlRuns(self._sql)
+        self.documents = SqlDocuments(self._sql)
+        self.sessions = SqlSessions(self._sql)
+        self.review = SqlReview(self._sql)
+        self.keys = SqlKeys(self._sql)
 
     @property
     def clock(self) -> Callable[[], datetime]:

@@ -1,4 +1,5 @@
-"""Chunk vectors in the SQLite store: float32 BLOBs, several per long memory.
+"""SQLite's half of chunk vectors: float32 BLOBs, several per long memory, and their
+search (``engram.store.sql.chunks`` holds what both engines share).
 
 Searches run over an in-memory matrix per (namespace, model), derived from the rows
 and dropped whenever the chunk epoch moves (triggers move it on every chunk write and
@@ -13,18 +14,14 @@ import sqlite3
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from engram.errors import StoreError
-from engram.records import MemoryRecord
 from engram.store.protocols.chunks import MemoryChunks
-from engram.store.sqlite.codec import SELECT, from_row
+from engram.store.sql.chunks import Matrix
 from engram.store.sqlite.db import Database
-
-Matrix = npt.NDArray[np.float32]
 
 _CURRENT = (
     "FROM memory_chunks c JOIN memories m ON m.seq = c.memory_seq "
@@ -56,8 +53,8 @@ def _epoch(conn: sqlite3.Connection) -> int:
     return int(row[0]) if row else 0
 
 
-class SQLiteChunks:
-    """The SQLite implementation of ``ChunkVectorStore``."""
+class SQLiteChunkIndex:
+    """``engram.store.sql.chunks.ChunkIndex`` on SQLite: BLOB rows, in-memory matrices."""
 
     def __init__(self, db: Database) -> None:
         self._db = db
@@ -149,45 +146,3 @@ class SQLiteChunks:
             return {}
         best = block.best(query)
         return {block.ids[i]: float(best[i]) for i in wanted}
-
-    def unchunked(
-        self, model: str, min_chars: int, *, limit: int, namespace: str | None = None
-    ) -> list[MemoryRecord]:
-        """Long live memories with a current vector but no current chunk vectors."""
-        sql = (
-            SELECT + " JOIN memory_vectors v ON v.memory_seq = m.seq AND v.model = ? "
-            "AND v.content_hash = m.content_hash WHERE m.deleted_at IS NULL "
-            "AND length(m.content) > ? AND NOT EXISTS (SELECT 1 FROM memory_chunks c "
-            "WHERE c.memory_seq = m.seq AND c.model = ? AND c.content_hash = m.content_hash)"
-        )
-        params: list[Any] = [model, min_chars, model]
-        if namespace is not None:
-            sql += " AND m.namespace = ?"
-            params.append(namespace)
-        sql += " ORDER BY m.seq LIMIT ?"
-        params.append(limit)
-        with self._db.read() as conn:
-            return [from_row(r) for r in conn.execute(sql, params).fetchall()]
-
-    def count(self, model: str | None = None) -> int:
-        """Chunk vector rows (of one model, or all)."""
-        with self._db.read() as conn:
-            if model is None:
-                row = conn.execute("SELECT count(*) FROM memory_chunks").fetchone()
-            else:
-                row = conn.execute(
-                    "SELECT count(*) FROM memory_chunks WHERE model = ?", (model,)
-                ).fetchone()
-        return int(row[0])
-
-    def delete(self, model: str | None = None) -> int:
-        """Drop chunk vectors of one model (or all)."""
-        try:
-            with self._db.tx() as conn:
-                if model is None:
-                    cur = conn.execute("DELETE FROM memory_chunks")
-                else:
-                    cur = conn.execute("DELETE FROM memory_chunks WHERE model = ?", (model,))
-                return int(cur.rowcount)
-        except sqlite3.Error as exc:
-            raise StoreError(f"deleting chunk vectors failed: {exc}") from exc

@@ -1,5 +1,7 @@
-"""Hints on SQLite (seed 004's prospective index): ``memory_hints`` and one FTS5 index
-of hints per namespace.
+"""SQLite's half of hints (seed 004's prospective index): one FTS5 index of hints per
+namespace. The ``memory_hints`` rows themselves are written and read by
+``engram.store.sql.hints``, for both engines; this module keeps their index and
+searches it.
 
 seed 004 keeps one ``memory_hints_fts`` index; engram keeps one per namespace, for the
 reason ``fts`` gives for content: BM25 weighs a term by its rarity among the documents
@@ -18,17 +20,14 @@ until they are purged.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from engram.errors import NotFoundError, StoreError
-from engram.records import utcnow
-from engram.store.protocols.hints import MAX_HINTS, HintSet, clean_hints
-from engram.store.sqlite.codec import parse_ts, ts
+from engram.store.protocols.hints import MAX_HINTS
 from engram.store.sqlite.fts import COMMON, TOKENIZE
 from engram.text import match_terms
 
 if TYPE_CHECKING:  # db imports the migrations, whose step 011 imports this module
+    from engram.store.sql.dialect import Conn
     from engram.store.sqlite.db import Database
 
 #: Migration 011's schema. Frozen: it is what ``011_hints`` ran; change the schema with
@@ -156,8 +155,8 @@ def _quote(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
-class SQLiteHints:
-    """The SQLite implementation of ``HintStore``.
+class SQLiteHintIndex:
+    """``engram.store.sql.hints.HintIndex`` on SQLite: the namespaces' FTS5 tables.
 
     Search reads through the backend's second connection, like keyword search, so
     recall can rank hints beside the dense leg.
@@ -166,83 +165,18 @@ class SQLiteHints:
     def __init__(self, db: Database) -> None:
         self._db = db
 
-    def put(self, namespace: str, memory_id: str, hints: Sequence[str], *, model: str) -> HintSet:
-        """Replace the memory's hints (see ``HintStore.put``)."""
-        kept = clean_hints(hints)
-        now = utcnow()
-        try:
-            with self._db.tx() as conn:
-                live = conn.execute(
-                    "SELECT 1 FROM memories WHERE namespace = ? AND id = ? AND deleted_at IS NULL",
-                    (namespace, memory_id),
-                ).fetchone()
-                if live is None:
-                    raise NotFoundError(
-                        f"no memory {memory_id!r} in namespace {namespace!r} to hold hints"
-                    )
-                conn.execute("DELETE FROM memory_hints WHERE memory_id = ?", (memory_id,))
-                flush(conn)
-                table = table_for(conn, namespace, create=True) if kept else None
-                for hint in kept:
-                    cur = conn.execute(
-                        "INSERT INTO memory_hints(memory_id, namespace, hint, model, "
-                        "created_at) VALUES (?, ?, ?, ?, ?)",
-                        (memory_id, namespace, hint, model, ts(now)),
-                    )
-                    conn.execute(
-                        f"INSERT INTO {table}(rowid, hint) VALUES (?, ?)", (cur.lastrowid, hint)
-                    )
-        except sqlite3.Error as exc:
-            raise StoreError(f"storing hints failed: {exc}") from exc
-        return HintSet(namespace, memory_id, tuple(kept), model, now)
+    def forget(self, conn: Conn) -> None:
+        flush(cast(sqlite3.Connection, conn))
 
-    def get(self, namespace: str, memory_id: str) -> HintSet | None:
-        """The memory's hints, in the order they were given; None without any."""
-        with self._db.read() as conn:
-            rows = conn.execute(
-                "SELECT hint, model, created_at FROM memory_hints "
-                "WHERE namespace = ? AND memory_id = ? ORDER BY id",
-                (namespace, memory_id),
-            ).fetchall()
-        if not rows:
-            return None
-        created = parse_ts(rows[0][2]) or utcnow()
-        return HintSet(namespace, memory_id, tuple(r[0] for r in rows), rows[0][1], created)
+    def add(self, conn: Conn, namespace: str, memory_id: str) -> None:
+        raw = cast(sqlite3.Connection, conn)
+        table = table_for(raw, namespace, create=True)
+        raw.execute(
+            f"INSERT INTO {table}(rowid, hint) SELECT id, hint FROM memory_hints "
+            "WHERE memory_id = ? ORDER BY id",
+            (memory_id,),
+        )
 
     def search(self, namespace: str, match: str, limit: int) -> list[tuple[str, float]]:
-        """BM25 over the namespace's hints, one score per live memory (its best hint)."""
         with self._db.search("hint search") as conn:
             return search(conn, namespace, match, limit)
-
-    def delete(self, namespace: str, memory_id: str) -> int:
-        """Remove the memory's hints; returns how many."""
-        try:
-            with self._db.tx() as conn:
-                cur = conn.execute(
-                    "DELETE FROM memory_hints WHERE namespace = ? AND memory_id = ?",
-                    (namespace, memory_id),
-                )
-                flush(conn)
-        except sqlite3.Error as exc:
-            raise StoreError(f"deleting hints failed: {exc}") from exc
-        return int(cur.rowcount)
-
-    def count(self, namespace: str | None = None) -> int:
-        """How many memories hold hints."""
-        where, params = ("", ()) if namespace is None else (" WHERE namespace = ?", (namespace,))
-        with self._db.read() as conn:
-            row = conn.execute(
-                f"SELECT count(DISTINCT memory_id) FROM memory_hints{where}", params
-            ).fetchone()
-        return int(row[0])
-
-    def missing(self, namespace: str, limit: int = 1000) -> list[str]:
-        """Live memories of ``namespace`` without hints, oldest first."""
-        with self._db.read() as conn:
-            rows = conn.execute(
-                "SELECT m.id FROM memories m WHERE m.namespace = ? AND m.deleted_at IS NULL "
-                "AND NOT EXISTS (SELECT 1 FROM memory_hints h WHERE h.memory_id = m.id) "
-                "ORDER BY m.seq LIMIT ?",
-                (namespace, limit),
-            ).fetchall()
-        return [r[0] for r in rows]

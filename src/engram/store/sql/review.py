@@ -1,16 +1,15 @@
-"""The review queue in the PostgreSQL store: proposals held back for a person."""
+"""The review queue: proposals held back for a person."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from engram.errors import InvalidInputError, NotFoundError
-from engram.store.postgres import codec
-from engram.store.postgres.db import Database
 from engram.store.protocols.review import REVIEW_STATUSES, ReviewItem
+from engram.store.sql.dialect import Dialect
+from engram.store.sql.session import Sql
 
 _COLUMNS = (
     "id, namespace, memory_id, target_id, action, proposal, reason, status, created_at, "
@@ -18,21 +17,20 @@ _COLUMNS = (
 )
 
 
-def _item(row: Sequence[Any]) -> ReviewItem:
-    proposal = row[5] if isinstance(row[5], dict) else json.loads(row[5])
+def _item(d: Dialect, row: Sequence[Any]) -> ReviewItem:
     return ReviewItem(
         id=int(row[0]),
         namespace=row[1],
         memory_id=row[2],
         target_id=row[3],
         action=row[4],
-        proposal=proposal,
+        proposal=d.loads(row[5]),
         reason=row[6],
         status=row[7],
-        created_at=codec.utc(row[8]),
+        created_at=d.time(row[8]),
         resolved_by=row[9],
         note=row[10],
-        resolved_at=None if row[11] is None else codec.utc(row[11]),
+        resolved_at=d.time_or_none(row[11]),
     )
 
 
@@ -43,14 +41,15 @@ def _status_clause(status: str | None) -> tuple[str, list[Any]]:
         raise InvalidInputError(
             f"review status must be one of {', '.join(REVIEW_STATUSES)}, got {status!r}"
         )
-    return " AND status = %s", [status]
+    return " AND status = ?", [status]
 
 
-class PgReview:
-    """The PostgreSQL implementation of ``ReviewStore``."""
+class SqlReview:
+    """``ReviewStore`` on either engine."""
 
-    def __init__(self, db: Database) -> None:
-        self._db = db
+    def __init__(self, sql: Sql) -> None:
+        self._sql = sql
+        self._d = sql.d
 
     def add(
         self,
@@ -64,52 +63,53 @@ class PgReview:
         now: datetime,
     ) -> ReviewItem:
         """Queue a proposal (joins an open transaction)."""
-        with self._db.tx("queueing the review") as conn:
+        d = self._d
+        with self._sql.tx("queueing the review") as conn:
             row = conn.execute(
                 "INSERT INTO review_queue(namespace, memory_id, target_id, action, proposal, "
-                "reason, status, created_at) VALUES (%s, %s, %s, %s, %s::json, %s, 'pending', "
-                f"%s) RETURNING {_COLUMNS}",
+                f"reason, status, created_at) VALUES (?, ?, ?, ?, {d.json}, ?, 'pending', ?) "
+                f"RETURNING {_COLUMNS}",
                 (
                     namespace,
                     memory_id,
                     target_id,
                     action,
-                    codec.dumps(dict(proposal)),
-                    codec.check_text(reason, "reason"),
-                    now,
+                    d.dumps(dict(proposal)),
+                    d.text(reason, "reason"),
+                    d.ts(now),
                 ),
             ).fetchone()
-        assert row is not None
-        return _item(row)
+        assert row is not None  # RETURNING of an INSERT
+        return _item(d, row)
 
     def get(self, namespace: str, item_id: int) -> ReviewItem | None:
         """One item of ``namespace``."""
-        with self._db.read() as conn:
+        with self._sql.read() as conn:
             row = conn.execute(
-                f"SELECT {_COLUMNS} FROM review_queue WHERE namespace = %s AND id = %s",
+                f"SELECT {_COLUMNS} FROM review_queue WHERE namespace = ? AND id = ?",
                 (namespace, item_id),
             ).fetchone()
-        return None if row is None else _item(row)
+        return None if row is None else _item(self._d, row)
 
     def select(
         self, namespace: str, *, status: str | None = "pending", limit: int = 100, offset: int = 0
     ) -> list[ReviewItem]:
         """Items of ``namespace``, oldest first."""
         clause, params = _status_clause(status)
-        with self._db.read() as conn:
+        with self._sql.read() as conn:
             rows = conn.execute(
-                f"SELECT {_COLUMNS} FROM review_queue WHERE namespace = %s{clause} "
-                "ORDER BY id LIMIT %s OFFSET %s",
+                f"SELECT {_COLUMNS} FROM review_queue WHERE namespace = ?{clause} "
+                "ORDER BY id LIMIT ? OFFSET ?",
                 (namespace, *params, limit, offset),
             ).fetchall()
-        return [_item(r) for r in rows]
+        return [_item(self._d, r) for r in rows]
 
     def count(self, namespace: str, *, status: str | None = "pending") -> int:
         """How many items of ``namespace`` have ``status``."""
         clause, params = _status_clause(status)
-        with self._db.read() as conn:
+        with self._sql.read() as conn:
             row = conn.execute(
-                f"SELECT count(*) FROM review_queue WHERE namespace = %s{clause}",
+                f"SELECT count(*) FROM review_queue WHERE namespace = ?{clause}",
                 (namespace, *params),
             ).fetchone()
         return int(row[0]) if row else 0
@@ -127,16 +127,16 @@ class PgReview:
         """Approve or reject a pending item."""
         if status not in ("approved", "rejected"):
             raise InvalidInputError(f"a review is 'approved' or 'rejected', got {status!r}")
-        with self._db.tx("resolving the review") as conn:
+        with self._sql.tx("resolving the review") as conn:
             row = conn.execute(
-                "UPDATE review_queue SET status = %s, resolved_by = %s, note = %s, "
-                "resolved_at = %s WHERE namespace = %s AND id = %s AND status = 'pending' "
+                "UPDATE review_queue SET status = ?, resolved_by = ?, note = ?, "
+                "resolved_at = ? WHERE namespace = ? AND id = ? AND status = 'pending' "
                 f"RETURNING {_COLUMNS}",
-                (status, actor, note, now, namespace, item_id),
+                (status, actor, note, self._d.ts(now), namespace, item_id),
             ).fetchone()
             if row is None:
                 raise NotFoundError(
                     f"no pending review item {item_id} in namespace {namespace!r}; "
                     "`engram review list` shows them"
                 )
-        return _item(row)
+        return _item(self._d, row)

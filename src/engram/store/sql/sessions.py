@@ -1,4 +1,4 @@
-"""Sessions in the SQLite store: checkpoints, injected memories, continuity scores."""
+"""Sessions: checkpoints, injected memories, continuity scores."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from engram.store.protocols.sessions import (
     SessionScore,
     per_memory_json,
 )
-from engram.store.sqlite.codec import ts
-from engram.store.sqlite.db import Database
+from engram.store.sql.dialect import Dialect
+from engram.store.sql.session import Sql
 
 _CHECKPOINT = (
     "id, namespace, session_key, trigger, digest, prompt_count, memory_queries, "
@@ -27,7 +27,7 @@ _SCORE = (
 )
 
 
-def _checkpoint(row: Sequence[Any]) -> Checkpoint:
+def _checkpoint(d: Dialect, row: Sequence[Any]) -> Checkpoint:
     return Checkpoint(
         id=int(row[0]),
         namespace=row[1],
@@ -35,16 +35,16 @@ def _checkpoint(row: Sequence[Any]) -> Checkpoint:
         trigger=row[3],
         digest=row[4],
         prompt_count=int(row[5]),
-        memory_queries=tuple(json.loads(row[6])),
-        recent_remembers=tuple(json.loads(row[7])),
-        created_at=datetime.fromisoformat(row[8]),
+        memory_queries=tuple(d.loads(row[6])),
+        recent_remembers=tuple(d.loads(row[7])),
+        created_at=d.time(row[8]),
         harness=row[9],
         project=row[10],
         project_normalized=row[11],
     )
 
 
-def _score(row: Sequence[Any]) -> SessionScore:
+def _score(d: Dialect, row: Sequence[Any]) -> SessionScore:
     return SessionScore(
         namespace=row[0],
         session_key=row[1],
@@ -55,26 +55,29 @@ def _score(row: Sequence[Any]) -> SessionScore:
         novel_context_count=int(row[6]),
         reasoning=row[7],
         method=row[8],
-        scored_at=datetime.fromisoformat(row[9]),
-        per_memory=per_memory_json(json.loads(row[10])),
+        scored_at=d.time(row[9]),
+        per_memory=per_memory_json(d.loads(row[10])),
     )
 
 
-class SQLiteSessions:
-    """The SQLite implementation of ``SessionStore``."""
+class SqlSessions:
+    """``SessionStore`` on either engine."""
 
-    def __init__(self, db: Database) -> None:
-        self._db = db
+    def __init__(self, sql: Sql) -> None:
+        self._sql = sql
+        self._d = sql.d
 
     def add_checkpoint(
         self, namespace: str, checkpoint: NewCheckpoint, *, cap: int, now: datetime
     ) -> Checkpoint:
         c = checkpoint
-        with self._db.tx() as conn:
-            cur = conn.execute(
+        d = self._d
+        with self._sql.tx("writing the checkpoint") as conn:
+            row = conn.execute(
                 "INSERT INTO session_checkpoints(namespace, session_key, harness, project, "
                 "project_normalized, trigger, digest, prompt_count, memory_queries, "
-                "recent_remembers, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"recent_remembers, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, {d.json}, "
+                f"{d.json}, ?) RETURNING {_CHECKPOINT}",
                 (
                     namespace,
                     c.session_key,
@@ -84,12 +87,11 @@ class SQLiteSessions:
                     c.trigger,
                     c.digest,
                     c.prompt_count,
-                    json.dumps(list(c.memory_queries), ensure_ascii=False),
-                    json.dumps(list(c.recent_remembers), ensure_ascii=False),
-                    ts(now),
+                    d.dumps(list(c.memory_queries)),
+                    d.dumps(list(c.recent_remembers)),
+                    d.ts(now),
                 ),
-            )
-            new_id = int(cur.lastrowid or 0)
+            ).fetchone()
             # seed 004: "when checkpoint count exceeds maxCheckpointsPerSession, the
             # oldest rows are deleted".
             conn.execute(
@@ -98,58 +100,64 @@ class SQLiteSessions:
                 "AND session_key = ? ORDER BY id DESC LIMIT ?)",
                 (namespace, c.session_key, namespace, c.session_key, cap),
             )
-            row = conn.execute(
-                f"SELECT {_CHECKPOINT} FROM session_checkpoints WHERE id = ?", (new_id,)
-            ).fetchone()
-        return _checkpoint(row)
+        assert row is not None  # RETURNING of an INSERT
+        return _checkpoint(d, row)
 
     def checkpoints(
         self, namespace: str, session_key: str, *, limit: int, trigger: str | None = None
     ) -> list[Checkpoint]:
         extra, params = ("", []) if trigger is None else (" AND trigger = ?", [trigger])
-        with self._db.read() as conn:
+        with self._sql.read("reading checkpoints") as conn:
             rows = conn.execute(
                 f"SELECT {_CHECKPOINT} FROM session_checkpoints WHERE namespace = ? AND "
                 f"session_key = ?{extra} ORDER BY id DESC LIMIT ?",
                 (namespace, session_key, *params, limit),
             ).fetchall()
-        return [_checkpoint(r) for r in rows]
+        return [_checkpoint(self._d, r) for r in rows]
 
     def sessions(
         self, namespace: str, *, limit: int, offset: int
     ) -> list[tuple[str, int, datetime]]:
-        with self._db.read() as conn:
+        with self._sql.read("listing sessions") as conn:
             rows = conn.execute(
                 "SELECT session_key, count(*), max(created_at) FROM session_checkpoints "
                 "WHERE namespace = ? GROUP BY session_key ORDER BY max(id) DESC "
                 "LIMIT ? OFFSET ?",
                 (namespace, limit, offset),
             ).fetchall()
-        return [(r[0], int(r[1]), datetime.fromisoformat(r[2])) for r in rows]
+        return [(r[0], int(r[1]), self._d.time(r[2])) for r in rows]
 
     def prune_checkpoints(self, before: datetime) -> int:
-        with self._db.tx() as conn:
+        with self._sql.tx("pruning checkpoints") as conn:
             cur = conn.execute(
-                "DELETE FROM session_checkpoints WHERE created_at < ?", (ts(before),)
+                "DELETE FROM session_checkpoints WHERE created_at < ?", (self._d.ts(before),)
             )
-        return int(cur.rowcount)
+            return int(cur.rowcount)
 
     def log_injected(
         self, namespace: str, session_key: str, memory_ids: Sequence[str], *, now: datetime
     ) -> int:
         added = 0
-        with self._db.tx() as conn:
-            (top,) = conn.execute(
+        d = self._d
+        with self._sql.tx("logging injected memories") as conn:
+            if d.name == "postgres":
+                # One session's log is written by one caller at a time; the lock keeps
+                # two concurrent loggers from handing out the same rank (SQLite's
+                # ``BEGIN IMMEDIATE`` already serialises them).
+                conn.execute(
+                    "SELECT pg_advisory_xact_lock(hashtext(?))", (f"{namespace}\n{session_key}",)
+                )
+            top = conn.execute(
                 "SELECT coalesce(max(rank), 0) FROM session_memories "
                 "WHERE namespace = ? AND session_key = ?",
                 (namespace, session_key),
             ).fetchone()
-            rank = int(top)
+            rank = int(top[0]) if top else 0
             for memory_id in dict.fromkeys(memory_ids):
                 cur = conn.execute(
-                    "INSERT OR IGNORE INTO session_memories(namespace, session_key, memory_id, "
-                    "rank, injected_at) VALUES (?, ?, ?, ?, ?)",
-                    (namespace, session_key, memory_id, rank + 1, ts(now)),
+                    "INSERT INTO session_memories(namespace, session_key, memory_id, rank, "
+                    "injected_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                    (namespace, session_key, memory_id, rank + 1, d.ts(now)),
                 )
                 if cur.rowcount:
                     rank += 1
@@ -157,17 +165,17 @@ class SQLiteSessions:
         return added
 
     def injected(self, namespace: str, session_key: str) -> list[InjectedMemory]:
-        with self._db.read() as conn:
+        with self._sql.read("reading injected memories") as conn:
             rows = conn.execute(
                 "SELECT memory_id, rank, injected_at, relevance_score FROM session_memories "
-                "WHERE namespace = ? AND session_key = ? AND was_injected = 1 ORDER BY rank",
+                "WHERE namespace = ? AND session_key = ? AND was_injected ORDER BY rank",
                 (namespace, session_key),
             ).fetchall()
         return [
             InjectedMemory(
                 memory_id=r[0],
                 rank=int(r[1]),
-                injected_at=datetime.fromisoformat(r[2]),
+                injected_at=self._d.time(r[2]),
                 relevance=None if r[3] is None else float(r[3]),
             )
             for r in rows
@@ -175,10 +183,17 @@ class SQLiteSessions:
 
     def save_score(self, score: SessionScore, relevance: Mapping[str, float]) -> SessionScore:
         s = score
-        with self._db.tx() as conn:
+        d = self._d
+        with self._sql.tx("saving the session score") as conn:
             conn.execute(
-                f"INSERT OR REPLACE INTO session_scores({_SCORE}) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO session_scores({_SCORE}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                f"{d.json}) ON CONFLICT (namespace, session_key) DO UPDATE SET "
+                "score = excluded.score, confidence = excluded.confidence, "
+                "memories_recalled = excluded.memories_recalled, "
+                "memories_used = excluded.memories_used, "
+                "novel_context_count = excluded.novel_context_count, "
+                "reasoning = excluded.reasoning, method = excluded.method, "
+                "scored_at = excluded.scored_at, per_memory = excluded.per_memory",
                 (
                     s.namespace,
                     s.session_key,
@@ -189,7 +204,8 @@ class SQLiteSessions:
                     s.novel_context_count,
                     s.reasoning,
                     s.method,
-                    ts(s.scored_at),
+                    d.ts(s.scored_at),
+                    # ASCII-escaped, as both engines have always stored it.
                     json.dumps(s.per_memory),
                 ),
             )
@@ -202,9 +218,9 @@ class SQLiteSessions:
         return s
 
     def score(self, namespace: str, session_key: str) -> SessionScore | None:
-        with self._db.read() as conn:
+        with self._sql.read("reading the session score") as conn:
             row = conn.execute(
                 f"SELECT {_SCORE} FROM session_scores WHERE namespace = ? AND session_key = ?",
                 (namespace, session_key),
             ).fetchone()
-        return None if row is None else _score(row)
+        return None if row is None else _score(self._d, row)

@@ -1,18 +1,15 @@
-"""The run log and its memory hits in the SQLite store (seed 000's ``RunTrace``)."""
+"""The run log and its memory hits (seed 000's ``RunTrace``)."""
 
 from __future__ import annotations
 
-import json
-import sqlite3
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from engram.errors import StoreError
 from engram.store.protocols.runs import Run, RunHit
-from engram.store.sqlite.codec import parse_ts, ts
-from engram.store.sqlite.db import Database
+from engram.store.sql.dialect import Dialect
+from engram.store.sql.session import Sql
 
 _LISTED = (
     "namespace, run_id, task, task_type, status, score, tokens_in, tokens_out, {output}, "
@@ -24,7 +21,7 @@ _LIST = _LISTED.format(output="NULL")
 _HIT = "run_id, namespace, memory_id, rank, score, title, at"
 
 
-def _run(row: Sequence[Any]) -> Run:
+def _run(d: Dialect, row: Sequence[Any]) -> Run:
     return Run(
         namespace=row[0],
         run_id=row[1],
@@ -37,16 +34,16 @@ def _run(row: Sequence[Any]) -> Run:
         output=row[8],
         output_chars=int(row[9]),
         output_path=row[10],
-        issues=tuple(json.loads(row[11])),
-        metadata=json.loads(row[12]),
-        started_at=parse_ts(row[13]),
-        finished_at=parse_ts(row[14]),
-        created_at=parse_ts(row[15]),
-        updated_at=parse_ts(row[16]),
+        issues=tuple(d.loads(row[11])),
+        metadata=d.loads(row[12]),
+        started_at=d.time_or_none(row[13]),
+        finished_at=d.time_or_none(row[14]),
+        created_at=d.time(row[15]),
+        updated_at=d.time(row[16]),
     )
 
 
-def _hit(row: Sequence[Any]) -> RunHit:
+def _hit(d: Dialect, row: Sequence[Any]) -> RunHit:
     return RunHit(
         run_id=row[0],
         namespace=row[1],
@@ -54,7 +51,7 @@ def _hit(row: Sequence[Any]) -> RunHit:
         rank=int(row[3]),
         score=row[4],
         title=row[5],
-        at=datetime.fromisoformat(row[6]),
+        at=d.time(row[6]),
     )
 
 
@@ -67,30 +64,20 @@ def _filters(status: str | None, task_type: str | None) -> tuple[str, list[Any]]
     return sql, args
 
 
-def _time(value: datetime | None) -> str | None:
-    return None if value is None else ts(value)
+class SqlRuns:
+    """``RunStore`` on either engine."""
 
-
-class SQLiteRuns:
-    """The SQLite implementation of ``RunStore``."""
-
-    def __init__(self, db: Database) -> None:
-        self._db = db
-
-    @contextmanager
-    def _write(self, what: str) -> Iterator[sqlite3.Connection]:
-        try:
-            with self._db.tx() as conn:
-                yield conn
-        except sqlite3.Error as exc:
-            raise StoreError(f"{what} failed: {exc}") from exc
+    def __init__(self, sql: Sql) -> None:
+        self._sql = sql
+        self._d = sql.d
 
     def save(self, run: Run, *, now: datetime) -> Run:
         """Insert or replace a run (joins an open transaction)."""
-        with self._write("recording the run") as conn:
+        d = self._d
+        with self._sql.tx("recording the run") as conn:
             conn.execute(
-                f"INSERT INTO runs({_FULL}) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                f"INSERT INTO runs({_FULL}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                f"{d.json}, {d.json}, ?, ?, ?, ?) "
                 "ON CONFLICT (namespace, run_id) DO UPDATE SET task = excluded.task, "
                 "task_type = excluded.task_type, status = excluded.status, "
                 "score = excluded.score, tokens_in = excluded.tokens_in, "
@@ -111,28 +98,30 @@ class SQLiteRuns:
                     run.output,
                     len(run.output) if run.output is not None else run.output_chars,
                     run.output_path,
-                    json.dumps(list(run.issues), ensure_ascii=False),
-                    json.dumps(run.metadata, ensure_ascii=False),
-                    _time(run.started_at),
-                    _time(run.finished_at),
-                    ts(now),
-                    ts(now),
+                    d.dumps(list(run.issues)),
+                    d.dumps(run.metadata),
+                    d.ts_or_none(run.started_at),
+                    d.ts_or_none(run.finished_at),
+                    d.ts(now),
+                    d.ts(now),
                 ),
             )
             row = conn.execute(
                 f"SELECT {_FULL} FROM runs WHERE namespace = ? AND run_id = ?",
                 (run.namespace, run.run_id),
             ).fetchone()
-        return _run(row)
+        if row is None:
+            raise StoreError(f"recording run {run.run_id!r} left no row")
+        return _run(d, row)
 
     def get(self, namespace: str, run_id: str) -> Run | None:
         """One run with its output."""
-        with self._db.read("reading a run") as conn:
+        with self._sql.read("reading a run") as conn:
             row = conn.execute(
                 f"SELECT {_FULL} FROM runs WHERE namespace = ? AND run_id = ?",
                 (namespace, run_id),
             ).fetchone()
-        return None if row is None else _run(row)
+        return None if row is None else _run(self._d, row)
 
     def select(
         self,
@@ -145,45 +134,46 @@ class SQLiteRuns:
     ) -> list[Run]:
         """Runs newest first, without their output."""
         where, args = _filters(status, task_type)
-        with self._db.read("listing runs") as conn:
+        with self._sql.read("listing runs") as conn:
             rows = conn.execute(
                 f"SELECT {_LIST} FROM runs WHERE namespace = ?{where} "
                 "ORDER BY created_at DESC, run_id DESC LIMIT ? OFFSET ?",
                 (namespace, *args, limit, offset),
             ).fetchall()
-        return [_run(r) for r in rows]
+        return [_run(self._d, r) for r in rows]
 
     def count(
         self, namespace: str, *, status: str | None = None, task_type: str | None = None
     ) -> int:
         """How many runs match."""
         where, args = _filters(status, task_type)
-        with self._db.read("counting runs") as conn:
+        with self._sql.read("counting runs") as conn:
             row = conn.execute(
                 f"SELECT COUNT(*) FROM runs WHERE namespace = ?{where}", (namespace, *args)
             ).fetchone()
-        return int(row[0])
+        return 0 if row is None else int(row[0])
 
     def delete(self, namespace: str, run_id: str) -> bool:
         """Remove a run; its hits cascade."""
-        with self._write("deleting the run") as conn:
+        with self._sql.tx("deleting the run") as conn:
             cur = conn.execute(
                 "DELETE FROM runs WHERE namespace = ? AND run_id = ?", (namespace, run_id)
             )
-        return cur.rowcount > 0
+            return cur.rowcount > 0
 
     def log_hits(self, namespace: str, run_id: str, hits: Sequence[RunHit]) -> int:
         """Record injected memories (a memory logged again is updated)."""
         if not hits:
             return 0
-        with self._write("logging the run's memory hits") as conn:
+        d = self._d
+        with self._sql.tx("logging the run's memory hits") as conn:
             conn.executemany(
                 f"INSERT INTO run_memory_hits({_HIT}) VALUES (?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (namespace, run_id, memory_id) DO UPDATE SET "
                 "rank = excluded.rank, score = excluded.score, title = excluded.title, "
                 "at = excluded.at",
                 [
-                    (run_id, namespace, h.memory_id, h.rank, h.score, h.title, ts(h.at))
+                    (run_id, namespace, h.memory_id, h.rank, h.score, h.title, d.ts(h.at))
                     for h in hits
                 ],
             )
@@ -191,20 +181,20 @@ class SQLiteRuns:
 
     def hits(self, namespace: str, run_id: str) -> list[RunHit]:
         """A run's injected memories by rank."""
-        with self._db.read("reading the run's memory hits") as conn:
+        with self._sql.read("reading the run's memory hits") as conn:
             rows = conn.execute(
                 f"SELECT {_HIT} FROM run_memory_hits WHERE namespace = ? AND run_id = ? "
                 "ORDER BY rank, memory_id",
                 (namespace, run_id),
             ).fetchall()
-        return [_hit(r) for r in rows]
+        return [_hit(self._d, r) for r in rows]
 
     def injected_into(self, namespace: str, memory_id: str, *, limit: int = 100) -> list[RunHit]:
         """The runs a memory was injected into, newest first."""
-        with self._db.read("reading a memory's runs") as conn:
+        with self._sql.read("reading a memory's runs") as conn:
             rows = conn.execute(
                 f"SELECT {_HIT} FROM run_memory_hits WHERE namespace = ? AND memory_id = ? "
                 "ORDER BY at DESC, run_id DESC LIMIT ?",
                 (namespace, memory_id, limit),
             ).fetchall()
-        return [_hit(r) for r in rows]
+        return [_hit(self._d, r) for r in rows]

@@ -1,0 +1,99 @@
+"""Chunk vectors of long memories, several per memory, on either engine.
+
+What a chunk row is and how the best chunk per memory is found are each engine's own
+(a :class:`ChunkIndex`): SQLite keeps float32 BLOBs keyed by the memory's ``seq`` and
+scores an in-memory matrix per (namespace, model) (``engram.store.sqlite.chunks``);
+PostgreSQL keeps pgvector rows keyed by the memory's id and lets the database take the
+best cosine per memory (``engram.store.postgres.chunks``). Finding memories that still
+need chunks, counting and dropping rows are written here once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from engram.records import MemoryRecord
+from engram.store.protocols.chunks import MemoryChunks
+from engram.store.sql.codec import SELECT, from_row
+from engram.store.sql.session import Sql
+
+Matrix = npt.NDArray[np.float32]
+
+
+class ChunkIndex(Protocol):
+    """An engine's chunk vector rows and their search."""
+
+    def put(self, chunks: Iterable[MemoryChunks]) -> None:
+        """Replace each memory's chunk vectors by its model."""
+
+    def search(self, namespace: str, model: str, query: Matrix, k: int) -> list[tuple[str, float]]:
+        """The ``k`` memories whose best chunk is nearest to ``query``."""
+
+    def scores(
+        self, namespace: str, model: str, query: Matrix, ids: Sequence[str]
+    ) -> dict[str, float]:
+        """The best chunk cosine of specific memories that have chunks."""
+
+
+class SqlChunks:
+    """``ChunkVectorStore`` on either engine, over the engine's :class:`ChunkIndex`."""
+
+    def __init__(self, sql: Sql, index: ChunkIndex) -> None:
+        self._sql = sql
+        self._d = sql.d
+        self._index = index
+        #: How a vector row (``memory_vectors``, ``memory_chunks``) names its memory
+        #: ``m``: SQLite keys them by ``seq``, PostgreSQL by id.
+        self._key = "memory_seq = m.seq" if self._d.name == "sqlite" else "memory_id = m.id"
+
+    def put(self, chunks: Iterable[MemoryChunks]) -> None:
+        """Replace each memory's chunk vectors by its model."""
+        self._index.put(chunks)
+
+    def search(self, namespace: str, model: str, query: Matrix, k: int) -> list[tuple[str, float]]:
+        """The ``k`` memories whose best chunk is nearest to ``query``."""
+        return self._index.search(namespace, model, query, k)
+
+    def scores(
+        self, namespace: str, model: str, query: Matrix, ids: Sequence[str]
+    ) -> dict[str, float]:
+        """The best chunk cosine of specific memories that have chunks."""
+        return self._index.scores(namespace, model, query, ids)
+
+    def unchunked(
+        self, model: str, min_chars: int, *, limit: int, namespace: str | None = None
+    ) -> list[MemoryRecord]:
+        """Long live memories with a current vector but no current chunk vectors."""
+        key = self._key
+        sql = (
+            SELECT + f" JOIN memory_vectors v ON v.{key} AND v.model = ? "
+            "AND v.content_hash = m.content_hash WHERE m.deleted_at IS NULL "
+            "AND length(m.content) > ? AND NOT EXISTS (SELECT 1 FROM memory_chunks c "
+            f"WHERE c.{key} AND c.model = ? AND c.content_hash = m.content_hash)"
+        )
+        params: list[Any] = [model, min_chars, model]
+        if namespace is not None:
+            sql += " AND m.namespace = ?"
+            params.append(namespace)
+        sql += " ORDER BY m.seq LIMIT ?"
+        params.append(limit)
+        with self._sql.read() as conn:
+            return [from_row(self._d, r) for r in conn.execute(sql, params).fetchall()]
+
+    def count(self, model: str | None = None) -> int:
+        """Chunk vector rows (of one model, or all)."""
+        where, params = ("", []) if model is None else (" WHERE model = ?", [model])
+        with self._sql.read() as conn:
+            row = conn.execute(f"SELECT count(*) FROM memory_chunks{where}", params).fetchone()
+        return int(row[0]) if row else 0
+
+    def delete(self, model: str | None = None) -> int:
+        """Drop chunk vectors of one model (or all)."""
+        where, params = ("", []) if model is None else (" WHERE model = ?", [model])
+        with self._sql.tx("deleting chunk vectors") as conn:
+            cur = conn.execute(f"DELETE FROM memory_chunks{where}", params)
+            return int(cur.rowcount)

@@ -12,7 +12,6 @@ one. All SQL and psycopg types stay in this package.
 from __future__ import annotations
 
 from engram.config import PostgresConfig
-from engram.store.postgres.aspects import PgAspects
 from engram.store.postgres.audit import PgAudit
 from engram.store.postgres.blocks import PgCoreBlocks
 from engram.store.postgres.chunks import PgChunks
@@ -21,8 +20,6 @@ from engram.store.postgres.db import Database
 from engram.store.postgres.dialect import POSTGRES
 from engram.store.postgres.documents import PgDocuments
 from engram.store.postgres.erase import PgErase
-from engram.store.postgres.graph import PgGraph
-from engram.store.postgres.graph_counts import PgGraphCounts
 from engram.store.postgres.hints import PgHints
 from engram.store.postgres.jobs import PgJobs
 from engram.store.postgres.keys import PgKeys
@@ -62,9 +59,6 @@ class PostgresStore(SqlStore):
         self.chunks = PgChunks(self._db)
         self.transcripts = PgTranscripts(self._db)
         self.keys = PgKeys(self._db)
-        self.graph = PgGraph(self._db)
-        self.graph_counts = PgGraphCounts(self._db)
-        self.aspects = PgAspects(self._db)
         self.hints = PgHints(self._db)
         self.review = PgReview(self._db)
         self.curation = PgCuration(self._db)

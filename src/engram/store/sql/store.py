@@ -13,8 +13,11 @@ from datetime import datetime
 from typing import Any
 
 from engram.store.sql.agents import SqlAgents
+from engram.store.sql.aspects import SqlAspects
 from engram.store.sql.dialect import Dialect
 from engram.store.sql.feedback import SqlFeedback
+from engram.store.sql.graph import SqlGraph
+from engram.store.sql.graph_counts import SqlGraphCounts
 from engram.store.sql.session import Sql
 
 
@@ -27,6 +30,9 @@ class SqlStore:
         self.location: str = db.location
         self.feedback = SqlFeedback(self._sql)
         self.agents = SqlAgents(self._sql)
+        self.graph = SqlGraph(self._sql)
+        self.graph_counts = SqlGraphCounts(self._sql)
+        self.aspects = SqlAspects(self._sql)
 
     @property
     def clock(self) -> Callable[[], datetime]:

@@ -15,7 +15,6 @@ from engram.store.protocols.backend import StoreStats
 from engram.store.protocols.capabilities import Capabilities, capabilities_of
 from engram.store.sql.store import SqlStore
 from engram.store.sqlite import migrations
-from engram.store.sqlite.aspects import SQLiteAspects
 from engram.store.sqlite.audit import SQLiteAudit
 from engram.store.sqlite.blocks import SQLiteCoreBlocks
 from engram.store.sqlite.chunks import SQLiteChunks
@@ -24,8 +23,6 @@ from engram.store.sqlite.db import Database
 from engram.store.sqlite.dialect import SQLITE
 from engram.store.sqlite.documents import SQLiteDocuments
 from engram.store.sqlite.erase import SQLiteErase
-from engram.store.sqlite.graph import SQLiteGraph
-from engram.store.sqlite.graph_counts import SQLiteGraphCounts
 from engram.store.sqlite.hints import SQLiteHints
 from engram.store.sqlite.jobs import SQLiteJobs
 from engram.store.sqlite.keys import SQLiteKeys
@@ -56,9 +53,6 @@ class SQLiteStore(SqlStore):
         self.chunks = SQLiteChunks(self._db)
         self.transcripts = SQLiteTranscripts(self._db)
         self.keys = SQLiteKeys(self._db)
-        self.graph = SQLiteGraph(self._db)
-        self.graph_counts = SQLiteGraphCounts(self._db)
-        self.aspects = SQLiteAspects(self._db)
         self.hints = SQLiteHints(self._db)
         self.review = SQLiteReview(self._db)
         self.curation = SQLiteCuration(self._db)

@@ -14,9 +14,8 @@ from conftest import HashEmbedder
 from engram import Memory
 from engram.config import Config
 from engram.recall import graph_boost
-from engram.store.postgres import graph_boost as pg_boost
 from engram.store.protocols.graph import BoostLookup
-from engram.store.sqlite import graph_boost as sqlite_boost
+from engram.store.sql import graph_boost as store_boost
 
 NS = "boost"
 TURNS = [
@@ -99,8 +98,7 @@ def test_deadline_returns_what_was_found(
         calls.append(1)
         return real if len(calls) == 1 else math.inf
 
-    for module in (sqlite_boost, pg_boost):
-        monkeypatch.setattr(module, "now", clock)
+    monkeypatch.setattr(store_boost, "now", clock)
     found = _lookup(mem, ["nate"], deadline=real + 1)
     assert found.timed_out and set(found.memory_ids) == {ids[0], ids[1]}  # no neighbours
     calls.clear()

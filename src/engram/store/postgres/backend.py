@@ -12,7 +12,6 @@ one. All SQL and psycopg types stay in this package.
 from __future__ import annotations
 
 from engram.config import PostgresConfig
-from engram.store.postgres.aspects import PgAspects
 from engram.store.postgres.audit import PgAudit
 from engram.store.postgres.blocks import PgCoreBlocks
 from engram.store.postgres.chunks import PgChunkIndex
@@ -20,8 +19,6 @@ from engram.store.postgres.curation import PgCuration
 from engram.store.postgres.db import Database
 from engram.store.postgres.dialect import POSTGRES
 from engram.store.postgres.erase import PgErase
-from engram.store.postgres.graph import PgGraph
-from engram.store.postgres.graph_counts import PgGraphCounts
 from engram.store.postgres.hints import PgHintIndex
 from engram.store.postgres.jobs import PgJobs
 from engram.store.postgres.keyword import PgKeyword
@@ -58,9 +55,6 @@ class PostgresStore(SqlStore):
         self.vectors = PgVectors(self._db)
         self.chunks = SqlChunks(self._sql, PgChunkIndex(self._db))
         self.transcripts = PgTranscripts(self._db)
-        self.graph = PgGraph(self._db)
-        self.graph_counts = PgGraphCounts(self._db)
-        self.aspects = PgAspects(self._db)
         self.hints = SqlHints(self._sql, PgHintIndex(self._db))
         self.curation = PgCuration(self._db)
         self.palace = PgPalace(self._db)

@@ -14,9 +14,12 @@ from datetime import datetime
 from typing import Any
 
 from engram.store.sql.agents import SqlAgents
+from engram.store.sql.aspects import SqlAspects
 from engram.store.sql.dialect import Dialect
 from engram.store.sql.documents import SqlDocuments
 from engram.store.sql.feedback import SqlFeedback
+from engram.store.sql.graph import SqlGraph
+from engram.store.sql.graph_counts import SqlGraphCounts
 from engram.store.sql.keys import SqlKeys
 from engram.store.sql.review import SqlReview
 from engram.store.sql.runs import SqlRuns
@@ -38,6 +41,9 @@ class SqlStore:
         self.sessions = SqlSessions(self._sql)
         self.review = SqlReview(self._sql)
         self.keys = SqlKeys(self._sql)
+        self.graph = SqlGraph(self._sql)
+        self.graph_counts = SqlGraphCounts(self._sql)
+        self.aspects = SqlAspects(self._sql)
 
     @property
     def clock(self) -> Callable[[], datetime]:

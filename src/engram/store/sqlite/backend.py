@@ -17,7 +17,6 @@ from engram.store.sql.chunks import SqlChunks
 from engram.store.sql.hints import SqlHints
 from engram.store.sql.store import SqlStore
 from engram.store.sqlite import migrations
-from engram.store.sqlite.aspects import SQLiteAspects
 from engram.store.sqlite.audit import SQLiteAudit
 from engram.store.sqlite.blocks import SQLiteCoreBlocks
 from engram.store.sqlite.chunks import SQLiteChunkIndex
@@ -25,8 +24,6 @@ from engram.store.sqlite.curation import SQLiteCuration
 from engram.store.sqlite.db import Database
 from engram.store.sqlite.dialect import SQLITE
 from engram.store.sqlite.erase import SQLiteErase
-from engram.store.sqlite.graph import SQLiteGraph
-from engram.store.sqlite.graph_counts import SQLiteGraphCounts
 from engram.store.sqlite.hints import SQLiteHintIndex
 from engram.store.sqlite.jobs import SQLiteJobs
 from engram.store.sqlite.keyword import SQLiteKeyword
@@ -52,9 +49,6 @@ class SQLiteStore(SqlStore):
         self.vectors = SQLiteVectors(self._db)
         self.chunks = SqlChunks(self._sql, SQLiteChunkIndex(self._db))
         self.transcripts = SQLiteTranscripts(self._db)
-        self.graph = SQLiteGraph(self._db)
-        self.graph_counts = SQLiteGraphCounts(self._db)
-        self.aspects = SQLiteAspects(self._db)
         self.hints = SqlHints(self._sql, SQLiteHintIndex(self._db))
         self.curation = SQLiteCuration(self._db)
         self.palace = SQLitePalace(self._db)

@@ -1,24 +1,34 @@
-"""Entity merge, split and relation invalidation for the SQLite graph store: the write
-steps behind ``GraphStore.merge``, ``split`` and ``invalidate``, run on a connection
-inside the caller's transaction. Each touches only the rows of the entities involved
+"""Entity merge, split and relation invalidation: the write steps behind
+``GraphStore.merge``, ``split`` and ``invalidate``, run on a connection inside the
+caller's transaction (on PostgreSQL under the namespace's graph lock, the rows read
+here locked ``FOR UPDATE``). Each touches only the rows of the entities involved
 (their mentions, aliases and relations), never the whole graph."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
+from typing import Any
 
 from engram.errors import InvalidInputError, NotFoundError
+from engram.records import iso
 from engram.store.protocols.graph import canonical_name, normal_name
+from engram.store.sql.dialect import Conn, Dialect
+from engram.store.sql.fragments import any_of, bind, greatest, slices
 
-#: Sorts after every stored timestamp: an open ``valid_to`` in window comparisons.
-_OPEN = "9999-12-31T23:59:59.999999Z"
+#: Sorts after every stored time: an open ``valid_to`` in window comparisons (SQLite
+#: stores ISO 8601 text; PostgreSQL's ``timestamptz`` has ``infinity``).
+_OPEN = {"sqlite": "'9999-12-31T23:59:59.999999Z'", "postgres": "'infinity'::timestamptz"}
 
 
-def _entity_row(conn: sqlite3.Connection, namespace: str, entity_id: int) -> Sequence[object]:
+def _shown(d: Dialect, value: Any) -> str:
+    """A stored time as an error message shows it: SQLite's text as it is."""
+    return str(value) if d.name == "sqlite" else iso(value)
+
+
+def _entity_row(conn: Conn, d: Dialect, namespace: str, entity_id: int) -> Sequence[Any]:
     row = conn.execute(
         "SELECT id, canonical_name, mentions, entity_type, name FROM entities "
-        "WHERE id = ? AND namespace = ?",
+        f"WHERE id = ? AND namespace = ?{d.for_update}",
         (entity_id, namespace),
     ).fetchone()
     if row is None:
@@ -26,12 +36,13 @@ def _entity_row(conn: sqlite3.Connection, namespace: str, entity_id: int) -> Seq
     return tuple(row)
 
 
-def merge(conn: sqlite3.Connection, namespace: str, keep: int, other: int, stamp: str) -> None:
-    """Fold ``other`` into ``keep`` (see ``GraphStore.merge``)."""
+def merge(conn: Conn, d: Dialect, namespace: str, keep: int, other: int, stamp: Any) -> None:
+    """Fold ``other`` into ``keep`` (see ``GraphStore.merge``); ``stamp`` is ``d.ts``
+    of now."""
     if keep == other:
         raise InvalidInputError("cannot merge an entity into itself; name two entities")
-    _entity_row(conn, namespace, keep)
-    _, other_key, other_mentions, _, _ = _entity_row(conn, namespace, other)
+    _entity_row(conn, d, namespace, keep)
+    _, other_key, other_mentions, _, _ = _entity_row(conn, d, namespace, other)
     # A memory that mentions both counts once: its row for ``other`` goes.
     shared = conn.execute(
         "DELETE FROM memory_entity_mentions WHERE entity_id = ? AND memory_id IN "
@@ -42,7 +53,8 @@ def merge(conn: sqlite3.Connection, namespace: str, keep: int, other: int, stamp
         "UPDATE memory_entity_mentions SET entity_id = ? WHERE entity_id = ?", (keep, other)
     )
     conn.execute(
-        "UPDATE entities SET mentions = mentions + max(0, ? - ?), updated_at = ? WHERE id = ?",
+        f"UPDATE entities SET mentions = mentions + {greatest(d)}(0, ? - ?), updated_at = ? "
+        "WHERE id = ?",
         (other_mentions, shared, stamp, keep),
     )
     conn.execute("UPDATE entity_aliases SET entity_id = ? WHERE entity_id = ?", (keep, other))
@@ -52,6 +64,7 @@ def merge(conn: sqlite3.Connection, namespace: str, keep: int, other: int, stamp
         "ORDER BY valid_from, id",
         (namespace, other, other),
     ).fetchall()
+    opened = _OPEN[d.name]
     for rid, source, kind, target, valid_from, valid_to in rows:
         source = keep if source == other else source
         target = keep if target == other else target
@@ -61,9 +74,9 @@ def merge(conn: sqlite3.Connection, namespace: str, keep: int, other: int, stamp
         twin = conn.execute(
             "SELECT id FROM relations WHERE namespace = ? AND source_entity_id = ? "
             "AND relation_type = ? AND target_entity_id = ? AND id <> ? "
-            "AND valid_from <= ? AND ? <= coalesce(valid_to, ?) "
+            f"AND valid_from <= coalesce(?, {opened}) AND ? <= coalesce(valid_to, {opened}) "
             "ORDER BY valid_to IS NOT NULL, valid_from LIMIT 1",
-            (namespace, source, kind, target, rid, valid_to or _OPEN, valid_from, _OPEN),
+            (namespace, source, kind, target, rid, valid_to, valid_from),
         ).fetchone()
         if twin is None:
             conn.execute(
@@ -73,36 +86,32 @@ def merge(conn: sqlite3.Connection, namespace: str, keep: int, other: int, stamp
         else:
             _fold_relation(conn, int(twin[0]), int(rid))
     conn.execute(
-        "INSERT OR IGNORE INTO entity_aliases(entity_id, namespace, alias) VALUES (?, ?, ?)",
+        "INSERT INTO entity_aliases(entity_id, namespace, alias) VALUES (?, ?, ?) "
+        "ON CONFLICT DO NOTHING",
         (keep, namespace, other_key),
     )
     conn.execute("DELETE FROM entities WHERE id = ?", (other,))
 
 
-def _fold_relation(conn: sqlite3.Connection, into: int, gone: int) -> None:
+def _fold_relation(conn: Conn, into: int, gone: int) -> None:
     """Fold relation ``gone`` into its duplicate ``into``: windows united, stating
     memories joined (one row per memory), confidence averaged over their mentions."""
-    a = conn.execute(
-        "SELECT confidence, mentions, valid_from, valid_to, source_memory_id "
-        "FROM relations WHERE id = ?",
-        (into,),
-    ).fetchone()
-    b = conn.execute(
-        "SELECT confidence, mentions, valid_from, valid_to, source_memory_id "
-        "FROM relations WHERE id = ?",
-        (gone,),
-    ).fetchone()
-    shared = conn.execute(
+    columns = "confidence, mentions, valid_from, valid_to, source_memory_id"
+    a = conn.execute(f"SELECT {columns} FROM relations WHERE id = ?", (into,)).fetchone()
+    b = conn.execute(f"SELECT {columns} FROM relations WHERE id = ?", (gone,)).fetchone()
+    assert a is not None and b is not None
+    row = conn.execute(
         "SELECT count(*) FROM relation_mentions WHERE relation_id = ? AND memory_id IN "
         "(SELECT memory_id FROM relation_mentions WHERE relation_id = ?)",
         (gone, into),
-    ).fetchone()[0]
+    ).fetchone()
+    shared = int(row[0]) if row else 0
     conn.execute(
         "UPDATE relation_mentions SET relation_id = ? WHERE relation_id = ? AND memory_id "
         "NOT IN (SELECT memory_id FROM relation_mentions WHERE relation_id = ?)",
         (into, gone, into),
     )
-    mentions = max(1, int(a[1]) + int(b[1]) - int(shared))
+    mentions = max(1, int(a[1]) + int(b[1]) - shared)
     # seed 004's running average, over both rows' statements
     confidence = (a[0] * a[1] + b[0] * b[1]) / max(1, a[1] + b[1])
     earlier = b if b[2] < a[2] else a
@@ -115,9 +124,9 @@ def _fold_relation(conn: sqlite3.Connection, into: int, gone: int) -> None:
     )
 
 
-def split(conn: sqlite3.Connection, namespace: str, entity_id: int, alias: str, stamp: str) -> int:
+def split(conn: Conn, d: Dialect, namespace: str, entity_id: int, alias: str, stamp: Any) -> int:
     """Make ``alias`` an entity again (see ``GraphStore.split``); returns its id."""
-    _, key, _, entity_type, _ = _entity_row(conn, namespace, entity_id)
+    _, key, _, entity_type, _ = _entity_row(conn, d, namespace, entity_id)
     found = conn.execute(
         "SELECT 1 FROM entity_aliases WHERE namespace = ? AND alias = ? AND entity_id = ?",
         (namespace, alias, entity_id),
@@ -142,47 +151,49 @@ def split(conn: sqlite3.Connection, namespace: str, entity_id: int, alias: str, 
             "DELETE FROM entity_aliases WHERE namespace = ? AND alias = ? AND entity_id = ?",
             (namespace, loose, entity_id),
         )
-    cur = conn.execute(
+    row = conn.execute(
         "INSERT INTO entities(namespace, name, canonical_name, entity_type, mentions, "
-        "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (namespace, spelling, alias, entity_type, len(moved), stamp, stamp),
-    )
-    new = cur.lastrowid
-    assert new is not None
+    ).fetchone()
+    assert row is not None
+    new = int(row[0])
     conn.execute(
-        "UPDATE entities SET mentions = max(0, mentions - ?), updated_at = ? WHERE id = ?",
+        f"UPDATE entities SET mentions = {greatest(d)}(0, mentions - ?), updated_at = ? "
+        "WHERE id = ?",
         (len(moved), stamp, entity_id),
     )
-    for start in range(0, len(moved), 400):
-        chunk = moved[start : start + 400]
-        marks = ", ".join("?" for _ in chunk)
+    # An alias no mention was spelled as has nothing more to move.
+    for chunk in slices(d, moved):
         conn.execute(
-            f"UPDATE memory_entity_mentions SET entity_id = ? WHERE entity_id = ? "
-            f"AND memory_id IN ({marks})",
-            (new, entity_id, *chunk),
+            "UPDATE memory_entity_mentions SET entity_id = ? WHERE entity_id = ? "
+            f"AND {any_of(d, 'memory_id', chunk)}",
+            (new, entity_id, *bind(d, chunk)),
         )
         for end in ("source_entity_id", "target_entity_id"):
             conn.execute(
                 f"UPDATE relations SET {end} = ? WHERE namespace = ? AND {end} = ? "
-                f"AND source_memory_id IN ({marks})",
-                (new, namespace, entity_id, *chunk),
+                f"AND {any_of(d, 'source_memory_id', chunk)}",
+                (new, namespace, entity_id, *bind(d, chunk)),
             )
     return new
 
 
 def invalidate(
-    conn: sqlite3.Connection,
+    conn: Conn,
+    d: Dialect,
     namespace: str,
     fact: tuple[int, str, int],
-    at: str,
-    stamp: str,
+    at: Any,
+    stamp: Any,
 ) -> int:
-    """Close the current relation ``fact`` at ``at``; returns its id."""
+    """Close the current relation ``fact`` at ``at`` (``d.ts`` of the moment); returns
+    its id."""
     source, kind, target = fact
     row = conn.execute(
         "SELECT id, valid_from FROM relations WHERE namespace = ? AND source_entity_id = ? "
         "AND relation_type = ? AND target_entity_id = ? AND valid_to IS NULL "
-        "ORDER BY valid_from DESC, id DESC LIMIT 1",
+        f"ORDER BY valid_from DESC, id DESC LIMIT 1{d.for_update}",
         (namespace, source, kind, target),
     ).fetchone()
     if row is None:
@@ -192,7 +203,8 @@ def invalidate(
         )
     if at < row[1]:
         raise InvalidInputError(
-            f"the relation holds from {row[1]}; it cannot end before it started ({at})"
+            f"the relation holds from {_shown(d, row[1])}; it cannot end before it "
+            f"started ({_shown(d, at)})"
         )
     conn.execute("UPDATE relations SET valid_to = ? WHERE id = ?", (at, row[0]))
     conn.execute("UPDATE entities SET updated_at = ? WHERE id IN (?, ?)", (stamp, source, target))

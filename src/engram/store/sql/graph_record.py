@@ -1,24 +1,33 @@
-"""``GraphStore.record`` on PostgreSQL: what a batch of memories states, written as if
-each memory were recorded in turn (the SQLite store's ``graph_record`` explains how).
+"""``GraphStore.record``: what a batch of memories states, written as if each memory
+were recorded in turn.
 
-The batch runs under the namespace's graph lock, taken once: liveness, the names'
-entities and the mention rows already there are read once; entities and relations are
-created when first met (``RETURNING`` their ids), validity windows closed or opened at
-once; mention rows, entity counts, reinforcements and relation mentions go out at the
-end in a few ``executemany`` calls (one pipeline each), in recording order.
+Recording one memory alone costs about a dozen statements: its liveness, each name
+looked up as a canonical name and an alias, a mention row and a count per name, a read
+and two writes per triple, the relations read back. A batch shares and defers what it
+can, and writes the same rows:
+
+- the memories' liveness, the entities their names resolve to and the mention rows
+  already there are read once for the batch (PostgreSQL binds each list as one array;
+  SQLite reads it ``d.chunk`` values at a time);
+- an entity or a relation is created when it is first met (``RETURNING`` its id), and a
+  validity window is closed or opened at once (the next triple's read depends on it);
+- mention rows, entity counts, reinforcements and relation mentions are written at the
+  end with ``executemany`` (one pipeline each on PostgreSQL), in the order recording
+  one by one writes them, so every row, id and running average comes out the same.
+  Nothing read during the batch depends on them: what the batch itself added is
+  tracked here.
+
+On SQLite the batch runs in one ``BEGIN IMMEDIATE`` transaction, which already keeps
+other writers out; on PostgreSQL it runs under the namespace's graph lock (``lock``),
+taken once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from datetime import datetime
 from typing import Any
 
-import psycopg
-
 from engram.errors import NotFoundError
-from engram.store.postgres import codec
-from engram.store.postgres.graph_counts import VALID_AT
 from engram.store.protocols.graph import (
     UNKNOWN_TYPE,
     RecordResult,
@@ -28,8 +37,9 @@ from engram.store.protocols.graph import (
     canonical_relation,
     normal_name,
 )
-
-Conn = psycopg.Connection[Any]
+from engram.store.sql.dialect import Conn, Dialect
+from engram.store.sql.fragments import any_of, bind, slices
+from engram.store.sql.graph_counts import VALID_AT
 
 RELATION = (
     "SELECT r.id, r.namespace, s.name, r.relation_type, t.name, r.confidence, r.mentions, "
@@ -38,11 +48,24 @@ RELATION = (
     "JOIN entities s ON s.id = r.source_entity_id "
     "JOIN entities t ON t.id = r.target_entity_id"
 )
-#: Prefix of the advisory-lock key that serialises graph writes per namespace.
+#: Prefix of the PostgreSQL advisory-lock key that serialises graph writes per namespace.
 LOCK = "engram.graph:"
 
+#: A name's spelling and confidence, and the types a statement gives (``names_of``).
+Plan = tuple[dict[str, tuple[str, float]], dict[str, str]]
 
-def relation(row: Sequence[Any]) -> Relation:
+
+def lock(conn: Conn, d: Dialect, namespace: str) -> None:
+    """Take the namespace's graph lock for the rest of the transaction. On PostgreSQL a
+    transaction-level advisory lock, so two workers never interleave the read-then-write
+    steps that close and open validity windows, and cannot deadlock on each other's
+    entity rows (row locks taken in name order could still cross through aliases). On
+    SQLite ``BEGIN IMMEDIATE`` already serialises writers: nothing to take."""
+    if d.name == "postgres":
+        conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", (LOCK + namespace,))
+
+
+def relation(d: Dialect, row: Sequence[Any]) -> Relation:
     """The relation of a row selected with ``RELATION``."""
     return Relation(
         id=int(row[0]),
@@ -53,25 +76,28 @@ def relation(row: Sequence[Any]) -> Relation:
         confidence=float(row[5]),
         mentions=int(row[6]),
         strength=float(row[7]),
-        valid_from=codec.utc(row[8]),
-        valid_to=None if row[9] is None else codec.utc(row[9]),
+        valid_from=d.time(row[8]),
+        valid_to=d.time_or_none(row[9]),
         source_memory_id=row[10],
-        created_at=codec.utc(row[11]),
+        created_at=d.time(row[11]),
         source_entity_id=int(row[12]),
         target_entity_id=int(row[13]),
     )
 
 
-def relations_by_id(conn: Conn, ids: Sequence[int]) -> dict[int, Relation]:
+def relations_by_id(conn: Conn, d: Dialect, ids: Sequence[int]) -> dict[int, Relation]:
     """The relations of ``ids`` as they are now."""
-    rows = conn.execute(f"{RELATION} WHERE r.id = ANY(%s)", (list(dict.fromkeys(ids)),))
-    return {int(r[0]): relation(r) for r in rows.fetchall()}
+    out: dict[int, Relation] = {}
+    for chunk in slices(d, list(dict.fromkeys(ids))):
+        rows = conn.execute(f"{RELATION} WHERE {any_of(d, 'r.id', chunk)}", bind(d, chunk))
+        out.update((int(r[0]), relation(d, r)) for r in rows.fetchall())
+    return out
 
 
-def names_of(statement: Statement) -> tuple[dict[str, tuple[str, float]], dict[str, str]]:
+def names_of(d: Dialect, statement: Statement) -> Plan:
     """Canonical name -> (first spelling, highest confidence) of every name the
     statement mentions, and canonical name -> the type it gives; ``InvalidInputError``
-    for a name PostgreSQL cannot store."""
+    for a name the engine cannot store (PostgreSQL: a NUL)."""
     names: dict[str, tuple[str, float]] = {}
     for source, _, target, confidence in statement.triples:
         for name in (source, target):
@@ -81,30 +107,31 @@ def names_of(statement: Statement) -> tuple[dict[str, tuple[str, float]], dict[s
     for name in statement.entity_types:
         names.setdefault(canonical_name(name), (name, 1.0))
     for key, (spelling, _) in names.items():
-        codec.check_text(spelling, "entity name")
-        codec.check_text(key, "entity name")
+        d.text(spelling, "entity name")
+        d.text(key, "entity name")
     types = {canonical_name(k): v for k, v in statement.entity_types.items()}
     return names, types
 
 
 def record(
     conn: Conn,
+    d: Dialect,
     namespace: str,
     statements: Sequence[Statement],
     single_valued: Collection[str],
-    plans: Sequence[tuple[dict[str, tuple[str, float]], dict[str, str]]],
+    plans: Sequence[Plan],
 ) -> list[RecordResult]:
-    """``GraphStore.record`` inside the caller's transaction (``plans``: ``names_of``
-    each statement, checked before it began)."""
-    conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (LOCK + namespace,))
-    batch = _Batch(conn, namespace, {canonical_relation(k) for k in single_valued})
+    """``GraphStore.record`` inside the caller's write transaction (``plans``:
+    ``names_of`` each statement, checked before it began)."""
+    lock(conn, d, namespace)
+    batch = _Batch(conn, d, namespace, {canonical_relation(k) for k in single_valued})
     # Under the lock: what another writer recorded for these memories is visible.
     batch.load([s.memory_id for s in statements], [key for names, _ in plans for key in names])
     done = [
         batch.state(s, names, types) for s, (names, types) in zip(statements, plans, strict=True)
     ]
     batch.flush()
-    by_id = relations_by_id(conn, [rid for held, _, _ in done for rid in held])
+    by_id = relations_by_id(conn, d, [rid for held, _, _ in done for rid in held])
     return [
         RecordResult(relations=tuple(by_id[i] for i in held), new_mentions=new, **counts)
         for held, new, counts in done
@@ -114,8 +141,9 @@ def record(
 class _Batch:
     """What one ``record`` call has read and written so far, and what it defers."""
 
-    def __init__(self, conn: Conn, namespace: str, single: set[str]) -> None:
+    def __init__(self, conn: Conn, d: Dialect, namespace: str, single: set[str]) -> None:
         self.conn = conn
+        self.d = d
         self.namespace = namespace
         self.single = single
         # Whether a memory had stated anything before the batch, and what it states in it.
@@ -129,65 +157,72 @@ class _Batch:
         self.mentioned: set[tuple[str, int]] = set()
         # Deferred writes, in the order recording one by one makes them.
         self.mention_rows: list[tuple[str, int, str, str, float]] = []
-        self.entity_changes: dict[int, list[Any]] = {}  # id -> [mentions +, type, now]
+        self.entity_changes: dict[int, list[Any]] = {}  # id -> [mentions +, type, stamp]
         self.reinforced: list[tuple[float, int]] = []
         self.relation_mentions: list[tuple[int, str, float]] = []
 
     def load(self, memory_ids: Sequence[str], keys: Sequence[str]) -> None:
         """Read liveness, entities and existing mention rows for the whole batch."""
-        conn, ns = self.conn, self.namespace
+        conn, d, ns = self.conn, self.d, self.namespace
         ids = list(dict.fromkeys(memory_ids))
-        rows = conn.execute(
-            "SELECT m.id, EXISTS (SELECT 1 FROM relation_mentions x WHERE "
-            "x.memory_id = m.id) FROM memories m WHERE m.id = ANY(%s) AND m.namespace = %s "
-            "AND m.deleted_at IS NULL",
-            (ids, ns),
-        ).fetchall()
-        self.before.update((r[0], bool(r[1])) for r in rows)
+        # ``+namespace`` keeps SQLite on the unique id index: with the namespace index it
+        # would scan the whole namespace (PostgreSQL has no unary ``+`` on text).
+        namespace = "+m.namespace" if d.name == "sqlite" else "m.namespace"
+        for chunk in slices(d, ids):
+            rows = conn.execute(
+                "SELECT m.id, EXISTS (SELECT 1 FROM relation_mentions x WHERE "
+                f"x.memory_id = m.id) FROM memories m WHERE {namespace} = ? "
+                f"AND m.deleted_at IS NULL AND {any_of(d, 'm.id', chunk)}",
+                (ns, *bind(d, chunk)),
+            ).fetchall()
+            self.before.update((r[0], bool(r[1])) for r in rows)
         for memory_id in ids:
             if memory_id not in self.before:
                 raise NotFoundError(f"no memory {memory_id!r} in namespace {ns!r}")
-        rows = conn.execute(
-            "SELECT memory_id, entity_id FROM memory_entity_mentions WHERE memory_id = ANY(%s)",
-            (ids,),
-        ).fetchall()
-        self.mentioned.update((r[0], int(r[1])) for r in rows)
+        for chunk in slices(d, ids):
+            rows = conn.execute(
+                "SELECT memory_id, entity_id FROM memory_entity_mentions "
+                f"WHERE {any_of(d, 'memory_id', chunk)}",
+                bind(d, chunk),
+            ).fetchall()
+            self.mentioned.update((r[0], int(r[1])) for r in rows)
         candidates: dict[str, None] = {}
         for key in keys:
             loose = self.loose.setdefault(key, normal_name(key))
             candidates[key] = candidates[loose] = None
-        wanted = list(candidates)
-        for eid, name, kind in conn.execute(
-            "SELECT id, canonical_name, entity_type FROM entities WHERE namespace = %s "
-            "AND canonical_name = ANY(%s)",
-            (ns, wanted),
-        ).fetchall():
-            self.canonical[name] = int(eid)
-            self.types[int(eid)] = kind
-        for name, eid, kind in conn.execute(
-            "SELECT a.alias, e.id, e.entity_type FROM entity_aliases a JOIN entities e "
-            "ON e.id = a.entity_id WHERE a.namespace = %s AND a.alias = ANY(%s)",
-            (ns, wanted),
-        ).fetchall():
-            self.alias[name] = int(eid)
-            self.types[int(eid)] = kind
+        for chunk in slices(d, list(candidates)):
+            for eid, name, kind in conn.execute(
+                "SELECT id, canonical_name, entity_type FROM entities WHERE namespace = ? "
+                f"AND {any_of(d, 'canonical_name', chunk)}",
+                (ns, *bind(d, chunk)),
+            ).fetchall():
+                self.canonical[name] = int(eid)
+                self.types[int(eid)] = kind
+            for name, eid, kind in conn.execute(
+                "SELECT a.alias, e.id, e.entity_type FROM entity_aliases a JOIN entities e "
+                f"ON e.id = a.entity_id WHERE a.namespace = ? AND {any_of(d, 'a.alias', chunk)}",
+                (ns, *bind(d, chunk)),
+            ).fetchall():
+                self.alias[name] = int(eid)
+                self.types[int(eid)] = kind
 
     def state(
         self, statement: Statement, names: dict[str, tuple[str, float]], types: dict[str, str]
     ) -> tuple[list[int], int, dict[str, int]]:
         """Apply one memory's statement: the relation behind each triple, the new
         mentions, and the outcome counts."""
-        memory_id, now, t = statement.memory_id, statement.now, statement.valid_from
+        memory_id = statement.memory_id
+        stamp, t = self.d.ts(statement.now), self.d.ts(statement.valid_from)
         ids: dict[str, int] = {}
         new_mentions = 0
         for key in sorted(names):
             spelling, confidence = names[key]
-            eid = ids[key] = self._entity(spelling, key, types.get(key), now)
+            eid = ids[key] = self._entity(spelling, key, types.get(key), stamp)
             if (memory_id, eid) not in self.mentioned:  # seed 004: + 1 once per memory
                 self.mentioned.add((memory_id, eid))
                 self.mention_rows.append((memory_id, eid, self.namespace, spelling, confidence))
                 new_mentions += 1
-                self._touch(eid, now, mentions=1)
+                self._touch(eid, stamp, mentions=1)
         counts = {"added": 0, "reinforced": 0, "superseded": 0, "unchanged": 0}
         held: list[int] = []
         stated = self.stated.setdefault(memory_id, {})
@@ -198,22 +233,22 @@ class _Batch:
             if rid is None and self.before[memory_id]:
                 row = self.conn.execute(
                     "SELECT r.id FROM relation_mentions m JOIN relations r ON "
-                    "r.id = m.relation_id WHERE m.memory_id = %s AND r.namespace = %s "
-                    "AND r.source_entity_id = %s AND r.relation_type = %s "
-                    "AND r.target_entity_id = %s",
+                    "r.id = m.relation_id WHERE m.memory_id = ? AND r.namespace = ? "
+                    "AND r.source_entity_id = ? AND r.relation_type = ? "
+                    "AND r.target_entity_id = ?",
                     (memory_id, self.namespace, *said),
                 ).fetchone()
                 rid = None if row is None else int(row[0])
             if rid is not None:  # this memory said it already: idempotent
                 outcome = "unchanged"
             else:
-                rid, outcome = self._apply(said, memory_id, confidence, t, now)
+                rid, outcome = self._apply(said, memory_id, confidence, t, stamp)
                 stated[said] = rid
             held.append(rid)
             counts[outcome] += 1
         return held, new_mentions, counts
 
-    def _entity(self, name: str, key: str, entity_type: str | None, now: datetime) -> int:
+    def _entity(self, name: str, key: str, entity_type: str | None, stamp: Any) -> int:
         """The entity with canonical name or alias ``key`` (then its normalised
         spelling), created if there is none; an ``unknown`` type is filled in."""
         loose = self.loose[key]
@@ -225,14 +260,14 @@ class _Batch:
             if eid is not None or not candidate:
                 break
         if eid is None:
-            # A writer outside the namespace lock may insert the name meanwhile: DO
-            # UPDATE returns its row, DO NOTHING would return none.
+            # On PostgreSQL a writer outside the namespace lock may insert the name
+            # meanwhile: DO UPDATE returns its row, DO NOTHING would return none.
             row = self.conn.execute(
                 "INSERT INTO entities(namespace, name, canonical_name, entity_type, mentions, "
-                "created_at, updated_at) VALUES (%s, %s, %s, %s, 0, %s, %s) "
+                "created_at, updated_at) VALUES (?, ?, ?, ?, 0, ?, ?) "
                 "ON CONFLICT (namespace, canonical_name) DO UPDATE "
                 "SET updated_at = entities.updated_at RETURNING id, entity_type",
-                (self.namespace, name, key, entity_type or UNKNOWN_TYPE, now, now),
+                (self.namespace, name, key, entity_type or UNKNOWN_TYPE, stamp, stamp),
             ).fetchone()
             assert row is not None
             eid = self.canonical[key] = int(row[0])
@@ -240,32 +275,28 @@ class _Batch:
             if loose and loose != key:  # later spellings that normalise alike find it
                 cur = self.conn.execute(
                     "INSERT INTO entity_aliases(entity_id, namespace, alias) "
-                    "VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+                    "VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                     (eid, self.namespace, loose),
                 )
                 if cur.rowcount == 1:
                     self.alias[loose] = eid
+            return eid
         if entity_type and entity_type != UNKNOWN_TYPE and self.types[eid] == UNKNOWN_TYPE:
             self.types[eid] = entity_type
-            self._touch(eid, now, entity_type=entity_type)
+            self._touch(eid, stamp, entity_type=entity_type)
         return eid
 
     def _touch(
-        self, eid: int, now: datetime, *, mentions: int = 0, entity_type: str | None = None
+        self, eid: int, stamp: Any, *, mentions: int = 0, entity_type: str | None = None
     ) -> None:
         """Note a change to an entity row: its count, its type, its ``updated_at``."""
-        change = self.entity_changes.setdefault(eid, [0, None, now])
+        change = self.entity_changes.setdefault(eid, [0, None, stamp])
         change[0] += mentions
         change[1] = entity_type or change[1]
-        change[2] = now
+        change[2] = stamp
 
     def _apply(
-        self,
-        said: tuple[int, str, int],
-        memory_id: str,
-        confidence: float,
-        t: datetime,
-        now: datetime,
+        self, said: tuple[int, str, int], memory_id: str, confidence: float, t: Any, stamp: Any
     ) -> tuple[int, str]:
         """A fact the memory has not stated before, at time ``t``: the relation that
         holds it and what happened (added, reinforced, superseded)."""
@@ -273,10 +304,10 @@ class _Batch:
         source, kind, target = said
         # A single-valued fact competes with every target of (source, type); a
         # multi-valued one only with rows of the same target.
-        same = "r.namespace = %s AND r.source_entity_id = %s AND r.relation_type = %s"
+        same = "r.namespace = ? AND r.source_entity_id = ? AND r.relation_type = ?"
         params: tuple[Any, ...] = (self.namespace, source, kind)
         if kind not in self.single:
-            same += " AND r.target_entity_id = %s"
+            same += " AND r.target_entity_id = ?"
             params += (target,)
         holding = conn.execute(
             f"SELECT r.id, r.target_entity_id, r.valid_to FROM relations r WHERE {same} "
@@ -289,21 +320,21 @@ class _Batch:
         if holding is not None:
             # seed 003: the old fact is closed, not overwritten; the new one holds
             # until whatever already followed the old one.
-            conn.execute("UPDATE relations SET valid_to = %s WHERE id = %s", (t, holding[0]))
-            return self._insert(said, memory_id, confidence, t, holding[2], now), "superseded"
+            conn.execute("UPDATE relations SET valid_to = ? WHERE id = ?", (t, holding[0]))
+            return self._insert(said, memory_id, confidence, t, holding[2], stamp), "superseded"
         following = conn.execute(
             f"SELECT r.id, r.target_entity_id, r.valid_from FROM relations r WHERE {same} "
-            "AND r.valid_from > %s ORDER BY r.valid_from, r.id LIMIT 1",
+            "AND r.valid_from > ? ORDER BY r.valid_from, r.id LIMIT 1",
             (*params, t),
         ).fetchone()
         if following is not None and following[1] == target:
             # An older memory states a fact already known from later on: it held
             # earlier than we knew, so its window starts earlier.
-            conn.execute("UPDATE relations SET valid_from = %s WHERE id = %s", (t, following[0]))
+            conn.execute("UPDATE relations SET valid_from = ? WHERE id = ?", (t, following[0]))
             self._reinforce(int(following[0]), memory_id, confidence)
             return int(following[0]), "reinforced"
         until = None if following is None else following[2]
-        return self._insert(said, memory_id, confidence, t, until, now), "added"
+        return self._insert(said, memory_id, confidence, t, until, stamp), "added"
 
     def _reinforce(self, relation_id: int, memory_id: str, confidence: float) -> None:
         self.reinforced.append((confidence, relation_id))
@@ -314,15 +345,16 @@ class _Batch:
         said: tuple[int, str, int],
         memory_id: str,
         confidence: float,
-        valid_from: datetime,
-        valid_to: datetime | None,
-        now: datetime,
+        valid_from: Any,
+        valid_to: Any,
+        stamp: Any,
     ) -> int:
+        """A new relation row (its times as the engine stores them)."""
         source, kind, target = said
         row = self.conn.execute(
             "INSERT INTO relations(namespace, source_entity_id, relation_type, "
             "target_entity_id, confidence, mentions, strength, valid_from, valid_to, "
-            "source_memory_id, created_at) VALUES (%s, %s, %s, %s, %s, 1, 1.0, %s, %s, %s, %s) "
+            "source_memory_id, created_at) VALUES (?, ?, ?, ?, ?, 1, 1.0, ?, ?, ?, ?) "
             "RETURNING id",
             (
                 self.namespace,
@@ -333,7 +365,7 @@ class _Batch:
                 valid_from,
                 valid_to,
                 memory_id,
-                now,
+                stamp,
             ),
         ).fetchone()
         assert row is not None
@@ -342,30 +374,29 @@ class _Batch:
 
     def flush(self) -> None:
         """Write what was deferred, each table's rows in their recording order."""
-        with self.conn.cursor() as cur:
-            if self.mention_rows:
-                cur.executemany(
-                    "INSERT INTO memory_entity_mentions(memory_id, entity_id, namespace, "
-                    "mention_text, confidence) VALUES (%s, %s, %s, %s, %s) "
-                    "ON CONFLICT DO NOTHING",
-                    self.mention_rows,
-                )
-            if self.entity_changes:
-                cur.executemany(
-                    "UPDATE entities SET mentions = mentions + %s, "
-                    "entity_type = coalesce(%s, entity_type), updated_at = %s WHERE id = %s",
-                    [(n, kind, now, eid) for eid, (n, kind, now) in self.entity_changes.items()],
-                )
-            if self.reinforced:
-                # seed 004: confidence = (old_avg * n + new) / (n + 1); SET reads the old row.
-                cur.executemany(
-                    "UPDATE relations SET confidence = (confidence * mentions + %s) / "
-                    "(mentions + 1), mentions = mentions + 1 WHERE id = %s",
-                    self.reinforced,
-                )
-            if self.relation_mentions:
-                cur.executemany(
-                    "INSERT INTO relation_mentions(relation_id, memory_id, confidence) "
-                    "VALUES (%s, %s, %s)",
-                    self.relation_mentions,
-                )
+        conn = self.conn
+        if self.mention_rows:
+            conn.executemany(
+                "INSERT INTO memory_entity_mentions(memory_id, entity_id, namespace, "
+                "mention_text, confidence) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                self.mention_rows,
+            )
+        if self.entity_changes:
+            conn.executemany(
+                "UPDATE entities SET mentions = mentions + ?, "
+                "entity_type = coalesce(?, entity_type), updated_at = ? WHERE id = ?",
+                [(n, kind, stamp, eid) for eid, (n, kind, stamp) in self.entity_changes.items()],
+            )
+        if self.reinforced:
+            # seed 004: confidence = (old_avg * n + new) / (n + 1); SET reads the old row.
+            conn.executemany(
+                "UPDATE relations SET confidence = (confidence * mentions + ?) / "
+                "(mentions + 1), mentions = mentions + 1 WHERE id = ?",
+                self.reinforced,
+            )
+        if self.relation_mentions:
+            conn.executemany(
+                "INSERT INTO relation_mentions(relation_id, memory_id, confidence) "
+                "VALUES (?, ?, ?)",
+                self.relation_mentions,
+            )

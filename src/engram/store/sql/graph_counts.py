@@ -1,6 +1,5 @@
-"""The graph's counts on SQLite, and the listing filters they share with
-``SQLiteGraph.entities`` and ``relations`` (one definition, so a total always matches
-its pages)."""
+"""The graph's counts, and the listing filters they share with ``SqlGraph.entities`` and
+``relations`` (one definition, so a total always matches its pages)."""
 
 from __future__ import annotations
 
@@ -8,11 +7,10 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from engram.store.sqlite.codec import ts
-from engram.store.sqlite.db import Database
+from engram.store.sql.dialect import Dialect
+from engram.store.sql.fragments import any_of, bind, slices
+from engram.store.sql.session import Sql
 
-#: Candidate ids per hub-mention query (well under SQLite's bound variable limit).
-HUB_BATCH = 500
 #: A relation valid at a moment (two parameters: the moment twice).
 VALID_AT = "r.valid_from <= ? AND (r.valid_to IS NULL OR r.valid_to > ?)"
 
@@ -29,7 +27,7 @@ def entity_filter(namespace: str, query: str | None) -> tuple[str, list[Any]]:
 
 
 def relation_filter(
-    namespace: str, entity_id: int | None, current_only: bool, at: datetime | None
+    d: Dialect, namespace: str, entity_id: int | None, current_only: bool, at: datetime | None
 ) -> tuple[str, list[Any]]:
     """The WHERE clause (over ``relations r``) of a listing: of one entity (either end);
     valid at ``at``, else current only, else all."""
@@ -40,22 +38,23 @@ def relation_filter(
         params += [entity_id, entity_id]
     if at is not None:
         where += f" AND {VALID_AT}"
-        params += [ts(at), ts(at)]
+        params += [d.ts(at), d.ts(at)]
     elif current_only:
         where += " AND r.valid_to IS NULL"
     return where, params
 
 
-class SQLiteGraphCounts:
-    """``GraphCountStore`` on SQLite: one ``COUNT(*)`` each."""
+class SqlGraphCounts:
+    """``GraphCountStore`` on either engine: one ``COUNT(*)`` each."""
 
-    def __init__(self, db: Database) -> None:
-        self._db = db
+    def __init__(self, sql: Sql) -> None:
+        self._sql = sql
+        self._d = sql.d
 
     def count_entities(self, namespace: str, *, query: str | None) -> int:
         """How many entities the listing with ``query`` has."""
         where, params = entity_filter(namespace, query)
-        with self._db.read("counting entities") as conn:
+        with self._sql.read("counting entities") as conn:
             row = conn.execute(
                 f"SELECT COUNT(*) FROM entities e WHERE {where}", params
             ).fetchone() or (0,)
@@ -70,8 +69,8 @@ class SQLiteGraphCounts:
         at: datetime | None,
     ) -> int:
         """How many relations the listing with these filters has."""
-        where, params = relation_filter(namespace, entity_id, current_only, at)
-        with self._db.read("counting relations") as conn:
+        where, params = relation_filter(self._d, namespace, entity_id, current_only, at)
+        with self._sql.read("counting relations") as conn:
             row = conn.execute(
                 f"SELECT COUNT(*) FROM relations r WHERE {where}", params
             ).fetchone() or (0,)
@@ -79,17 +78,20 @@ class SQLiteGraphCounts:
 
     def hub_mentions(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, dict[str, int]]:
         """Per memory, the entities it mentions and their mention counts (an indexed
-        lookup by ``memory_entity_mentions``' primary key, ``HUB_BATCH`` ids a query)."""
+        lookup by ``memory_entity_mentions``' primary key: one query with the ids as an
+        array on PostgreSQL, ``d.chunk`` ids a query on SQLite)."""
+        d = self._d
         out: dict[str, dict[str, int]] = {}
         ids = list(dict.fromkeys(memory_ids))
-        with self._db.read("reading entity mention counts") as conn:
-            for start in range(0, len(ids), HUB_BATCH):
-                batch = ids[start : start + HUB_BATCH]
+        if not ids:
+            return out
+        with self._sql.read("reading entity mention counts") as conn:
+            for batch in slices(d, ids):
                 rows = conn.execute(
                     "SELECT m.memory_id, e.canonical_name, e.mentions "
                     "FROM memory_entity_mentions m JOIN entities e ON e.id = m.entity_id "
-                    f"WHERE m.namespace = ? AND m.memory_id IN ({', '.join('?' * len(batch))})",
-                    (namespace, *batch),
+                    f"WHERE m.namespace = ? AND {any_of(d, 'm.memory_id', batch)}",
+                    (namespace, *bind(d, batch)),
                 ).fetchall()
                 for memory_id, name, mentions in rows:
                     out.setdefault(str(memory_id), {})[str(name)] = int(mentions)

@@ -13,20 +13,32 @@ from datetime import datetime
 from typing import Any
 
 from engram.store.sql.agents import SqlAgents
+from engram.store.sql.curation import SqlCuration
 from engram.store.sql.dialect import Dialect
+from engram.store.sql.erase import SqlErase
 from engram.store.sql.feedback import SqlFeedback
+from engram.store.sql.jobs import SqlJobs
+from engram.store.sql.lifecycle import SqlLifecycle
+from engram.store.sql.maintenance import SqlMaintenance
+from engram.store.sql.native import KeywordUpkeep
 from engram.store.sql.session import Sql
 
 
 class SqlStore:
-    """The shared half of a SQL backend: its ``Sql`` and the parts built on it."""
+    """The shared half of a SQL backend: its ``Sql`` and the parts built on it.
+    ``keyword`` is the backend's keyword-index upkeep, which maintenance and erase call."""
 
-    def __init__(self, db: Any, dialect: Dialect) -> None:
+    def __init__(self, db: Any, dialect: Dialect, keyword: KeywordUpkeep) -> None:
         self._db = db
         self._sql = Sql(db, dialect)
         self.location: str = db.location
         self.feedback = SqlFeedback(self._sql)
         self.agents = SqlAgents(self._sql)
+        self.jobs = SqlJobs(self._sql)
+        self.lifecycle = SqlLifecycle(self._sql)
+        self.maintenance = SqlMaintenance(self._sql, keyword)
+        self.erase = SqlErase(self._sql, keyword)
+        self.curation = SqlCuration(self._sql)
 
     @property
     def clock(self) -> Callable[[], datetime]:

@@ -15,15 +15,10 @@ from engram.config import PostgresConfig
 from engram.store.postgres.audit import PgAudit
 from engram.store.postgres.blocks import PgCoreBlocks
 from engram.store.postgres.chunks import PgChunkIndex
-from engram.store.postgres.curation import PgCuration
 from engram.store.postgres.db import Database
 from engram.store.postgres.dialect import POSTGRES
-from engram.store.postgres.erase import PgErase
 from engram.store.postgres.hints import PgHintIndex
-from engram.store.postgres.jobs import PgJobs
-from engram.store.postgres.keyword import PgKeyword
-from engram.store.postgres.lifecycle import PgLifecycle
-from engram.store.postgres.maintenance import PgMaintenance
+from engram.store.postgres.keyword import PgKeyword, PgKeywordUpkeep
 from engram.store.postgres.memories import PgMemories
 from engram.store.postgres.org import PgOrg
 from engram.store.postgres.palace import PgPalace
@@ -48,7 +43,7 @@ class PostgresStore(SqlStore):
         *,
         migrate: bool = True,
     ) -> None:
-        super().__init__(Database(conninfo, config, migrate=migrate), POSTGRES)
+        super().__init__(Database(conninfo, config, migrate=migrate), POSTGRES, PgKeywordUpkeep())
         self._db: Database
         self.memories = PgMemories(self._db)
         self.keyword = PgKeyword(self._db)
@@ -56,15 +51,10 @@ class PostgresStore(SqlStore):
         self.chunks = SqlChunks(self._sql, PgChunkIndex(self._db))
         self.transcripts = PgTranscripts(self._db)
         self.hints = SqlHints(self._sql, PgHintIndex(self._db))
-        self.curation = PgCuration(self._db)
         self.palace = PgPalace(self._db)
-        self.maintenance = PgMaintenance(self._db)
         self.org = PgOrg(self._db)
         self.blocks = PgCoreBlocks(self._db)
         self.audit = PgAudit(self._db)
-        self.erase = PgErase(self._db)
-        self.jobs = PgJobs(self._db)
-        self.lifecycle = PgLifecycle(self._db)
         self.transfer = PgTransfer(self._db, self.vectors.ensure_index)
         self.tables = PgTables(self._db)
 

@@ -36,6 +36,7 @@ import psycopg
 from engram.store.postgres import codec
 from engram.store.postgres.db import Database
 from engram.store.protocols.keyword import KeywordSettings, scores_from_ranking
+from engram.store.sql.dialect import Conn
 from engram.text import match_terms
 
 #: ts_rank_cd weights {D, C, B, A}: title (A) counts twice the body (B), tags (C) half,
@@ -167,3 +168,26 @@ class PgKeyword:
     def state(self) -> dict[str, object]:
         """Keyword search runs in the database (tsvector + GIN), for every namespace."""
         return {"ranks_in": "database", "index": "tsvector + GIN"}
+
+
+class PgKeywordUpkeep:
+    """The keyword index's upkeep for the shared parts (``KeywordUpkeep``): the
+    ``memories.search`` tsvector a trigger keeps; a live memory whose ``search`` is
+    NULL is missing from it."""
+
+    def counts(self, conn: Conn) -> tuple[int, int]:
+        row = conn.execute(
+            "SELECT count(*) FILTER (WHERE search IS NOT NULL), "
+            "count(*) FILTER (WHERE search IS NULL) FROM memories WHERE deleted_at IS NULL"
+        ).fetchone()
+        return (0, 0) if row is None else (int(row[0]), int(row[1]))
+
+    def repair(self, conn: Conn) -> int:
+        # Touching ``content`` fires the trigger that computes ``search``.
+        cur = conn.execute(
+            "UPDATE memories SET content = content WHERE deleted_at IS NULL AND search IS NULL"
+        )
+        return int(cur.rowcount)
+
+    def flush(self, conn: Conn) -> None:
+        """Nothing is queued: the index changes with its rows."""

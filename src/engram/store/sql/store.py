@@ -15,12 +15,18 @@ from typing import Any
 
 from engram.store.sql.agents import SqlAgents
 from engram.store.sql.aspects import SqlAspects
+from engram.store.sql.curation import SqlCuration
 from engram.store.sql.dialect import Dialect
 from engram.store.sql.documents import SqlDocuments
+from engram.store.sql.erase import SqlErase
 from engram.store.sql.feedback import SqlFeedback
 from engram.store.sql.graph import SqlGraph
 from engram.store.sql.graph_counts import SqlGraphCounts
+from engram.store.sql.jobs import SqlJobs
 from engram.store.sql.keys import SqlKeys
+from engram.store.sql.lifecycle import SqlLifecycle
+from engram.store.sql.maintenance import SqlMaintenance
+from engram.store.sql.native import KeywordUpkeep
 from engram.store.sql.review import SqlReview
 from engram.store.sql.runs import SqlRuns
 from engram.store.sql.session import Sql
@@ -28,9 +34,10 @@ from engram.store.sql.sessions import SqlSessions
 
 
 class SqlStore:
-    """The shared half of a SQL backend: its ``Sql`` and the parts built on it."""
+    """The shared half of a SQL backend: its ``Sql`` and the parts built on it.
+    ``keyword`` is the backend's keyword-index upkeep, which maintenance and erase call."""
 
-    def __init__(self, db: Any, dialect: Dialect) -> None:
+    def __init__(self, db: Any, dialect: Dialect, keyword: KeywordUpkeep) -> None:
         self._db = db
         self._sql = Sql(db, dialect)
         self.location: str = db.location
@@ -44,6 +51,11 @@ class SqlStore:
         self.graph = SqlGraph(self._sql)
         self.graph_counts = SqlGraphCounts(self._sql)
         self.aspects = SqlAspects(self._sql)
+        self.jobs = SqlJobs(self._sql)
+        self.lifecycle = SqlLifecycle(self._sql)
+        self.maintenance = SqlMaintenance(self._sql, keyword)
+        self.erase = SqlErase(self._sql, keyword)
+        self.curation = SqlCuration(self._sql)
 
     @property
     def clock(self) -> Callable[[], datetime]:

@@ -20,15 +20,10 @@ from engram.store.sqlite import migrations
 from engram.store.sqlite.audit import SQLiteAudit
 from engram.store.sqlite.blocks import SQLiteCoreBlocks
 from engram.store.sqlite.chunks import SQLiteChunkIndex
-from engram.store.sqlite.curation import SQLiteCuration
 from engram.store.sqlite.db import Database
 from engram.store.sqlite.dialect import SQLITE
-from engram.store.sqlite.erase import SQLiteErase
 from engram.store.sqlite.hints import SQLiteHintIndex
-from engram.store.sqlite.jobs import SQLiteJobs
-from engram.store.sqlite.keyword import SQLiteKeyword
-from engram.store.sqlite.lifecycle import SQLiteLifecycle
-from engram.store.sqlite.maintenance import SQLiteMaintenance
+from engram.store.sqlite.keyword import SQLiteKeyword, SQLiteKeywordUpkeep
 from engram.store.sqlite.memories import SQLiteMemories
 from engram.store.sqlite.org import SQLiteOrg
 from engram.store.sqlite.palace import SQLitePalace
@@ -42,7 +37,9 @@ class SQLiteStore(SqlStore):
     """The SQLite implementation of :class:`engram.store.Store`."""
 
     def __init__(self, path: str | Path = ":memory:", *, busy_timeout_ms: int = 5000) -> None:
-        super().__init__(Database(path, busy_timeout_ms=busy_timeout_ms), SQLITE)
+        super().__init__(
+            Database(path, busy_timeout_ms=busy_timeout_ms), SQLITE, SQLiteKeywordUpkeep()
+        )
         self._db: Database
         self.memories = SQLiteMemories(self._db)
         self.keyword = SQLiteKeyword(self._db)
@@ -50,15 +47,10 @@ class SQLiteStore(SqlStore):
         self.chunks = SqlChunks(self._sql, SQLiteChunkIndex(self._db))
         self.transcripts = SQLiteTranscripts(self._db)
         self.hints = SqlHints(self._sql, SQLiteHintIndex(self._db))
-        self.curation = SQLiteCuration(self._db)
         self.palace = SQLitePalace(self._db)
-        self.maintenance = SQLiteMaintenance(self._db)
         self.org = SQLiteOrg(self._db)
         self.blocks = SQLiteCoreBlocks(self._db)
         self.audit = SQLiteAudit(self._db)
-        self.erase = SQLiteErase(self._db)
-        self.jobs = SQLiteJobs(self._db)
-        self.lifecycle = SQLiteLifecycle(self._db)
         self.transfer = SQLiteTransfer(self._db)
         self.tables = SQLiteTables(self._db)
 

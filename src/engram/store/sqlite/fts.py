@@ -234,6 +234,23 @@ def rebuild(conn: sqlite3.Connection) -> None:
             conn.execute("INSERT INTO fts_log(namespace, seq) VALUES (?, NULL)", (namespace,))
 
 
+def index_counts(conn: sqlite3.Connection) -> tuple[int, int]:
+    """(rows the keyword indexes hold, sum of |indexed - live| per namespace)."""
+    per_ns = dict(
+        conn.execute(
+            "SELECT namespace, count(*) FROM memories WHERE deleted_at IS NULL GROUP BY namespace"
+        ).fetchall()
+    )
+    indexed = 0
+    mismatch = 0
+    for ident, namespace in conn.execute("SELECT id, namespace FROM fts_namespaces").fetchall():
+        # The docsize shadow table has one row per indexed document.
+        (rows,) = conn.execute(f"SELECT count(*) FROM fts_{int(ident)}_docsize").fetchone()
+        indexed += int(rows)
+        mismatch += abs(int(rows) - int(per_ns.pop(namespace, 0)))
+    return indexed, mismatch + sum(int(n) for n in per_ns.values())  # + unindexed namespaces
+
+
 def integrity_check(conn: sqlite3.Connection) -> None:
     """Run FTS5's integrity check on every namespace index (raises if one is damaged)."""
     for (ident,) in conn.execute("SELECT id FROM fts_namespaces").fetchall():

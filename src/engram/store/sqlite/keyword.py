@@ -3,10 +3,13 @@ for large namespaces the in-memory term index derived from it (see ``term_search
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
+from typing import cast
 
 from engram.store.protocols.keyword import KeywordSettings, scores_from_ranking
-from engram.store.sqlite import fts
+from engram.store.sql.dialect import Conn
+from engram.store.sqlite import fts, hints
 from engram.store.sqlite.db import Database
 from engram.store.sqlite.term_search import TermSearch
 from engram.text import match_terms
@@ -53,3 +56,21 @@ class SQLiteKeyword:
     def state(self) -> dict[str, object]:
         """FTS5 per namespace, and the term index's namespaces, builds and failures."""
         return self.terms.state()
+
+
+class SQLiteKeywordUpkeep:
+    """The keyword indexes' upkeep for the shared parts (``KeywordUpkeep``): the FTS5
+    tables' counts and rebuild, and the hint indexes' queued removals."""
+
+    def counts(self, conn: Conn) -> tuple[int, int]:
+        return fts.index_counts(cast(sqlite3.Connection, conn))
+
+    def repair(self, conn: Conn) -> int:
+        native = cast(sqlite3.Connection, conn)
+        _, before = fts.index_counts(native)
+        if before:
+            fts.rebuild(native)
+        return before
+
+    def flush(self, conn: Conn) -> None:
+        hints.flush(cast(sqlite3.Connection, conn))

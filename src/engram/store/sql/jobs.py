@@ -1,24 +1,27 @@
-"""The job queue in the PostgreSQL store: seed 004's ``memory_jobs``.
+"""The job queue: seed 004's ``memory_jobs``, on either engine.
 
-A lease is one statement, ``UPDATE ... WHERE id = (SELECT ... FOR UPDATE SKIP LOCKED)``:
-workers on many connections (or machines) each lock a different pending row and never
-wait on one another. Enqueue dedup rests on partial unique indexes and
-``ON CONFLICT DO NOTHING``, so two writers racing for the same memory leave one job.
+A lease is one statement, ``UPDATE ... WHERE id = (SELECT ... LIMIT 1) RETURNING``. On
+PostgreSQL the inner ``SELECT`` ends ``FOR UPDATE SKIP LOCKED``: workers on many
+connections (or machines) each lock a different pending row and never wait on one
+another. On SQLite every write runs in ``BEGIN IMMEDIATE`` (or a savepoint of the
+transaction this thread holds), so the select and the update happen under the file's
+one write lock: two workers, in two processes even, never take the same job.
+
+Enqueue dedup rests on partial unique indexes (at most one pending or leased job per
+kind and memory, or document) and ``ON CONFLICT DO NOTHING``, so two writers racing for
+the same memory leave one job.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-import psycopg
-
 from engram.errors import InvalidInputError, NotFoundError
-from engram.store.postgres import codec
-from engram.store.postgres.db import Database
 from engram.store.protocols.jobs import JOB_STATUSES, Job, check_jobs
+from engram.store.sql.dialect import Conn, Dialect
+from engram.store.sql.session import Sql
 
 _COLUMNS = (
     "id, kind, namespace, status, attempts, max_attempts, created_at, memory_id, "
@@ -28,17 +31,11 @@ _SELECT = f"SELECT {_COLUMNS} FROM memory_jobs"
 #: How often an enqueue retries when the job it collided with finished in between.
 _ENQUEUE_TRIES = 5
 _REAPED = "lease expired: its worker stopped before finishing"
+#: A failed attempt goes back to ``pending``, or ``dead`` once it used its attempts.
+_FAILED = "status = CASE WHEN attempts >= max_attempts THEN 'dead' ELSE 'pending' END"
 
 
-def _json(value: Any) -> Any:
-    return json.loads(value) if isinstance(value, str) else value
-
-
-def _when(value: datetime | None) -> datetime | None:
-    return None if value is None else codec.utc(value)
-
-
-def _job(row: Sequence[Any]) -> Job:
+def _job(d: Dialect, row: Sequence[Any]) -> Job:
     return Job(
         id=int(row[0]),
         kind=row[1],
@@ -46,16 +43,16 @@ def _job(row: Sequence[Any]) -> Job:
         status=row[3],
         attempts=int(row[4]),
         max_attempts=int(row[5]),
-        created_at=codec.utc(row[6]),
+        created_at=d.time(row[6]),
         memory_id=row[7],
         document_id=row[8],
-        payload=dict(_json(row[9])),
-        result=None if row[10] is None else _json(row[10]),
+        payload=dict(d.loads(row[9])),
+        result=d.loads(row[10]),
         error=row[11],
-        run_after=_when(row[12]),
-        leased_at=_when(row[13]),
-        completed_at=_when(row[14]),
-        failed_at=_when(row[15]),
+        run_after=d.time_or_none(row[12]),
+        leased_at=d.time_or_none(row[13]),
+        completed_at=d.time_or_none(row[14]),
+        failed_at=d.time_or_none(row[15]),
     )
 
 
@@ -64,38 +61,40 @@ def _filters(namespace: str | None, status: str | None, kind: str | None) -> tup
     clauses: list[str] = []
     params: list[Any] = []
     if namespace is not None:
-        clauses.append("namespace = %s")
+        clauses.append("namespace = ?")
         params.append(namespace)
     if status is not None:
         if status not in JOB_STATUSES:
             raise InvalidInputError(
                 f"job status must be one of {', '.join(JOB_STATUSES)}, got {status!r}"
             )
-        clauses.append("status = %s")
+        clauses.append("status = ?")
         params.append(status)
     if kind is not None:
-        clauses.append("kind = %s")
+        clauses.append("kind = ?")
         params.append(kind)
     return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
 
 
-def _dumps(value: Mapping[str, Any], what: str) -> str:
+def _dumps(d: Dialect, value: Mapping[str, Any], what: str) -> str:
     try:
-        return codec.dumps(dict(value))
+        return d.dumps(dict(value))
     except (TypeError, ValueError) as exc:
         raise InvalidInputError(f"a job's {what} must be JSON: {exc}") from exc
 
 
-def _text(value: str) -> str:
-    """PostgreSQL text cannot hold NUL; an error message is kept readable without it."""
-    return value.replace("\x00", "\\0")
+def _error_text(d: Dialect, value: str) -> str:
+    """An error message as stored: PostgreSQL text cannot hold NUL, so there it is kept
+    readable without it (SQLite stores the message as it is)."""
+    return value if d.name == "sqlite" else value.replace("\x00", "\\0")
 
 
-class PgJobs:
-    """The PostgreSQL implementation of ``JobStore``."""
+class SqlJobs:
+    """``JobStore`` on either engine."""
 
-    def __init__(self, db: Database) -> None:
-        self._db = db
+    def __init__(self, sql: Sql) -> None:
+        self._sql = sql
+        self._d = sql.d
 
     def enqueue(
         self,
@@ -111,33 +110,35 @@ class PgJobs:
         """Queue work, or return the pending or leased job of the same kind for the same
         memory (or document): seed 004's enqueue dedup. Joins an open transaction."""
         check_jobs([kind], max_attempts)
-        created = now or self._db.clock()
-        body = _dumps(payload or {}, "payload")
+        d = self._d
+        created = d.ts(now or self._sql.clock())
+        body = _dumps(d, payload or {}, "payload")
+        params = (
+            d.text(kind, "kind"),
+            d.text(namespace, "namespace"),
+            memory_id,
+            document_id,
+            max_attempts,
+            body,
+            created,
+            created,
+        )
         for _ in range(_ENQUEUE_TRIES):
-            with self._db.tx(f"queueing the {kind} job") as conn:
+            with self._sql.tx(f"queueing the {kind} job") as conn:
                 row = conn.execute(
                     "INSERT INTO memory_jobs(kind, namespace, memory_id, document_id, status, "
                     "attempts, max_attempts, payload, created_at, run_after) "
-                    "VALUES (%s, %s, %s, %s, 'pending', 0, %s, %s::json, %s, %s) "
+                    f"VALUES (?, ?, ?, ?, 'pending', 0, ?, {d.json}, ?, ?) "
                     f"ON CONFLICT DO NOTHING RETURNING {_COLUMNS}",
-                    (
-                        codec.check_text(kind, "kind"),
-                        codec.check_text(namespace, "namespace"),
-                        memory_id,
-                        document_id,
-                        max_attempts,
-                        body,
-                        created,
-                        created,
-                    ),
+                    params,
                 ).fetchone()
                 if row is not None:
-                    return _job(row)
+                    return _job(d, row)
                 # The dedup index fired: hand back the job that holds it.
                 existing = self._active(conn, kind, memory_id, document_id)
                 if existing is not None:
                     return existing
-            # It finished between the two statements: try to queue again.
+            # It finished between the two statements (PostgreSQL): try to queue again.
         raise InvalidInputError(f"could not queue the {kind} job: it keeps colliding")
 
     def enqueue_many(
@@ -147,46 +148,47 @@ class PgJobs:
         max_attempts: int = 3,
         now: datetime | None = None,
     ) -> int:
-        """Queue memory jobs in one pipeline (see ``JobStore.enqueue_many``); the dedup
+        """Queue memory jobs in one batch (see ``JobStore.enqueue_many``); the dedup
         index leaves out a kind and memory that already have an active job."""
         check_jobs((kind for kind, _, _ in jobs), max_attempts)
         if not jobs:
             return 0
-        created = now or self._db.clock()
+        d = self._d
+        created = d.ts(now or self._sql.clock())
         rows = [
             (
-                codec.check_text(kind, "kind"),
-                codec.check_text(namespace, "namespace"),
+                d.text(kind, "kind"),
+                d.text(namespace, "namespace"),
                 memory_id,
                 max_attempts,
+                "{}",
                 created,
                 created,
             )
             for kind, namespace, memory_id in jobs
         ]
-        with self._db.tx("queueing jobs") as conn, conn.cursor() as cur:
-            cur.executemany(
+        with self._sql.tx(f"queueing {len(jobs)} jobs") as conn:
+            cur = conn.executemany(
                 "INSERT INTO memory_jobs(kind, namespace, memory_id, status, attempts, "
                 "max_attempts, payload, created_at, run_after) "
-                "VALUES (%s, %s, %s, 'pending', 0, %s, '{}'::json, %s, %s) "
-                "ON CONFLICT DO NOTHING",
+                f"VALUES (?, ?, ?, 'pending', 0, ?, {d.json}, ?, ?) ON CONFLICT DO NOTHING",
                 rows,
             )
-            return cur.rowcount
+            return int(cur.rowcount)
 
-    @staticmethod
     def _active(
-        conn: psycopg.Connection[Any], kind: str, memory_id: str | None, document_id: str | None
+        self, conn: Conn, kind: str, memory_id: str | None, document_id: str | None
     ) -> Job | None:
+        """The pending or leased job of ``kind`` for the memory or document, if any."""
         for column, value in (("memory_id", memory_id), ("document_id", document_id)):
             if value is None:
                 continue
             row = conn.execute(
-                f"{_SELECT} WHERE kind = %s AND {column} = %s AND status IN ('pending', 'leased')",
+                f"{_SELECT} WHERE kind = ? AND {column} = ? AND status IN ('pending', 'leased')",
                 (kind, value),
             ).fetchone()
             if row is not None:
-                return _job(row)
+                return _job(self._d, row)
         return None
 
     def lease(self, kinds: Sequence[str], *, now: datetime) -> Job | None:
@@ -194,18 +196,22 @@ class PgJobs:
         passed: status ``leased``, ``leased_at = now``, ``attempts + 1``. None if none."""
         if not kinds:
             return None
-        with self._db.tx("leasing a job") as conn:
-            # SKIP LOCKED: a row another worker is leasing right now is passed over, so
-            # concurrent workers take different jobs instead of queueing on one.
+        d = self._d
+        at = d.ts(now)
+        with self._sql.tx("leasing a job") as conn:
+            # seed 004: select and update in one statement of one write transaction, so
+            # no two workers lease the same job. SKIP LOCKED (PostgreSQL): a row another
+            # worker is leasing right now is passed over, so concurrent workers take
+            # different jobs instead of queueing on one.
             row = conn.execute(
-                "UPDATE memory_jobs SET status = 'leased', leased_at = %s, "
+                "UPDATE memory_jobs SET status = 'leased', leased_at = ?, "
                 "attempts = attempts + 1 WHERE id = ("
-                "SELECT id FROM memory_jobs WHERE status = 'pending' AND kind = ANY(%s) "
-                "AND run_after <= %s ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED"
-                f") RETURNING {_COLUMNS}",
-                (now, list(kinds), now),
+                f"SELECT id FROM memory_jobs WHERE status = 'pending' AND kind IN "
+                f"({d.marks(len(kinds))}) AND run_after <= ? ORDER BY created_at, id "
+                f"LIMIT 1{d.skip_locked}) RETURNING {_COLUMNS}",
+                (at, *kinds, at),
             ).fetchone()
-        return None if row is None else _job(row)
+        return None if row is None else _job(d, row)
 
     def complete(
         self,
@@ -217,12 +223,13 @@ class PgJobs:
     ) -> Job:
         """Mark a leased job completed with its result (only while the lease ``attempt``
         holds, when given)."""
+        d = self._d
         return self._finish(
             job_id,
-            "status = 'completed', result = %s::json, completed_at = %s",
-            [_dumps(result, "result"), now],
+            f"status = 'completed', result = {d.json}, completed_at = ?",
+            [_dumps(d, result, "result"), d.ts(now)],
             attempt,
-            "completing the job",
+            "completing",
         )
 
     def fail(
@@ -236,24 +243,24 @@ class PgJobs:
     ) -> Job:
         """Record the failure: ``dead`` at ``max_attempts``, else ``pending`` until
         ``retry_at``."""
+        d = self._d
         return self._finish(
             job_id,
-            "status = CASE WHEN attempts >= max_attempts THEN 'dead' ELSE 'pending' END, "
-            "error = %s, failed_at = %s, run_after = %s",
-            [_text(error), now, retry_at],
+            f"{_FAILED}, error = ?, failed_at = ?, run_after = ?",
+            [_error_text(d, error), d.ts(now), d.ts(retry_at)],
             attempt,
-            "failing the job",
+            "failing",
         )
 
     def _finish(
         self, job_id: int, assignments: str, params: list[Any], attempt: int | None, what: str
     ) -> Job:
-        where = "id = %s AND status = 'leased'"
+        where = "id = ? AND status = 'leased'"
         keys: list[Any] = [job_id]
         if attempt is not None:
-            where += " AND attempts = %s"
+            where += " AND attempts = ?"
             keys.append(attempt)
-        with self._db.tx(what) as conn:
+        with self._sql.tx(f"{what} job {job_id}") as conn:
             row = conn.execute(
                 f"UPDATE memory_jobs SET {assignments} WHERE {where} RETURNING {_COLUMNS}",
                 (*params, *keys),
@@ -263,25 +270,24 @@ class PgJobs:
                 f"job {job_id} is not leased (by this attempt): its lease expired or it "
                 "was never leased"
             )
-        return _job(row)
+        return _job(self._d, row)
 
     def reap(self, *, older_than: datetime, now: datetime) -> int:
         """Return stale leases to ``pending`` (``dead`` at ``max_attempts``)."""
-        with self._db.tx("reaping stale leases") as conn:
+        d = self._d
+        with self._sql.tx("reaping stale leases") as conn:
             cur = conn.execute(
-                "UPDATE memory_jobs SET "
-                "status = CASE WHEN attempts >= max_attempts THEN 'dead' ELSE 'pending' END, "
-                "error = %s, failed_at = %s, run_after = %s "
-                "WHERE status = 'leased' AND leased_at < %s",
-                (_REAPED, now, now, older_than),
+                f"UPDATE memory_jobs SET {_FAILED}, error = ?, failed_at = ?, run_after = ? "
+                "WHERE status = 'leased' AND leased_at < ?",
+                (_REAPED, d.ts(now), d.ts(now), d.ts(older_than)),
             )
             return int(cur.rowcount)
 
     def get(self, job_id: int) -> Job | None:
         """One job by id."""
-        with self._db.read("reading a job") as conn:
-            row = conn.execute(f"{_SELECT} WHERE id = %s", (job_id,)).fetchone()
-        return None if row is None else _job(row)
+        with self._sql.read("reading a job") as conn:
+            row = conn.execute(f"{_SELECT} WHERE id = ?", (job_id,)).fetchone()
+        return None if row is None else _job(self._d, row)
 
     def select(
         self,
@@ -294,16 +300,16 @@ class PgJobs:
     ) -> list[Job]:
         """Jobs, newest first, filtered (``namespace=None``: every namespace)."""
         where, params = _filters(namespace, status, kind)
-        with self._db.read("listing jobs") as conn:
+        with self._sql.read("listing jobs") as conn:
             rows = conn.execute(
-                f"{_SELECT}{where} ORDER BY id DESC LIMIT %s OFFSET %s", (*params, limit, offset)
+                f"{_SELECT}{where} ORDER BY id DESC LIMIT ? OFFSET ?", (*params, limit, offset)
             ).fetchall()
-        return [_job(r) for r in rows]
+        return [_job(self._d, r) for r in rows]
 
     def counts(self, namespace: str | None = None, *, kind: str | None = None) -> dict[str, int]:
         """How many jobs have each status (every status is a key)."""
         where, params = _filters(namespace, None, kind)
-        with self._db.read("counting jobs") as conn:
+        with self._sql.read("counting jobs") as conn:
             rows = conn.execute(
                 f"SELECT status, count(*) FROM memory_jobs{where} GROUP BY status", params
             ).fetchall()
@@ -315,19 +321,20 @@ class PgJobs:
         """The job that failed most recently, or None."""
         where, params = _filters(namespace, None, None)
         where += (" AND" if where else " WHERE") + " failed_at IS NOT NULL"
-        with self._db.read("reading the last failure") as conn:
+        with self._sql.read("reading the last failure") as conn:
             row = conn.execute(
                 f"{_SELECT}{where} ORDER BY failed_at DESC, id DESC LIMIT 1", params
             ).fetchone()
-        return None if row is None else _job(row)
+        return None if row is None else _job(self._d, row)
 
     def retry(self, job_id: int, *, now: datetime) -> Job:
         """Send a dead (or failed, waiting) job back to ``pending`` now, attempts reset."""
-        with self._db.tx(f"retrying job {job_id}") as conn:
-            current = conn.execute(f"{_SELECT} WHERE id = %s FOR UPDATE", (job_id,)).fetchone()
+        d = self._d
+        with self._sql.tx(f"retrying job {job_id}") as conn:
+            current = conn.execute(f"{_SELECT} WHERE id = ?{d.for_update}", (job_id,)).fetchone()
             if current is None:
                 raise NotFoundError(f"no job {job_id}")
-            job = _job(current)
+            job = _job(d, current)
             if job.status not in ("dead", "pending"):
                 raise InvalidInputError(
                     f"job {job_id} is {job.status}: only a dead or waiting job is retried"
@@ -340,9 +347,9 @@ class PgJobs:
                     "document; that one will run"
                 )
             row = conn.execute(
-                "UPDATE memory_jobs SET status = 'pending', attempts = 0, run_after = %s, "
-                f"leased_at = NULL WHERE id = %s RETURNING {_COLUMNS}",
-                (now, job_id),
+                "UPDATE memory_jobs SET status = 'pending', attempts = 0, run_after = ?, "
+                f"leased_at = NULL WHERE id = ? RETURNING {_COLUMNS}",
+                (d.ts(now), job_id),
             ).fetchone()
-        assert row is not None
-        return _job(row)
+        assert row is not None  # the row was read (and, on PostgreSQL, locked) above
+        return _job(d, row)

@@ -1,4 +1,4 @@
-"""Curation reads in the PostgreSQL store: prune candidates, recent vectors, preferences."""
+"""Curation reads, on either engine: prune candidates, recent vectors, preferences."""
 
 from __future__ import annotations
 
@@ -7,22 +7,32 @@ from typing import Any
 import numpy as np
 
 from engram.records import MemoryRecord
-from engram.store.postgres import codec
-from engram.store.postgres.db import Database
 from engram.store.protocols.curation import PreferenceRow, RecentVectors
+from engram.store.sql.codec import SELECT, from_row
+from engram.store.sql.native import vector_array, vector_rows
+from engram.store.sql.session import Sql
 
-#: seed 000's prune rule; the partial index ``memories_prune`` (016) covers ``quality < 0``.
+#: seed 000's prune rule; the partial index ``memories_prune`` (SQLite's 020,
+#: PostgreSQL's 016) covers ``quality < 0``.
 _PRUNE = (
-    " WHERE m.namespace = %s AND m.deleted_at IS NULL AND m.quality < 0 "
-    "AND (m.quality <= %s OR (m.score IS NOT NULL AND m.score < %s))"
+    " WHERE m.namespace = ? AND m.deleted_at IS NULL AND m.quality < 0 "
+    "AND (m.quality <= ? OR (m.score IS NOT NULL AND m.score < ?))"
 )
+#: A live memory's current vector of one model, after ``m.namespace = ?``: SQLite
+#: compares content hashes; PostgreSQL's rows carry the namespace (a second parameter,
+#: so its index on ``(namespace, model)`` serves) and a ``live`` flag its triggers keep.
+_CURRENT = {
+    "sqlite": ("m.deleted_at IS NULL AND v.model = ? AND v.content_hash = m.content_hash", 1),
+    "postgres": ("v.namespace = ? AND v.model = ? AND v.live", 2),
+}
 
 
-class PgCuration:
-    """The PostgreSQL implementation of ``CurationStore``."""
+class SqlCuration:
+    """``CurationStore`` on either engine."""
 
-    def __init__(self, db: Database) -> None:
-        self._db = db
+    def __init__(self, sql: Sql) -> None:
+        self._sql = sql
+        self._d = sql.d
 
     def prune_candidates(
         self,
@@ -34,22 +44,22 @@ class PgCuration:
         offset: int,
     ) -> list[MemoryRecord]:
         """Worst first: lowest quality, then lowest score (none last), then oldest."""
-        query = (
-            codec.SELECT
+        sql = (
+            SELECT
             + _PRUNE
-            + " ORDER BY m.quality, m.score ASC NULLS LAST, m.created_at, m.seq LIMIT %s OFFSET %s"
+            + " ORDER BY m.quality, m.score ASC NULLS LAST, m.created_at, m.seq LIMIT ? OFFSET ?"
         )
-        with self._db.read() as conn:
+        with self._sql.read("reading prune candidates") as conn:
             rows = conn.execute(
-                query, (namespace, quality_at_most, score_below, limit, offset)
+                sql, (namespace, quality_at_most, score_below, limit, offset)
             ).fetchall()
-        return [codec.from_row(r) for r in rows]
+        return [from_row(self._d, r) for r in rows]
 
     def count_prune_candidates(
         self, namespace: str, *, quality_at_most: int, score_below: float
     ) -> int:
         """How many candidates there are in all."""
-        with self._db.read() as conn:
+        with self._sql.read("counting prune candidates") as conn:
             row = conn.execute(
                 "SELECT count(*) FROM memories m" + _PRUNE,
                 (namespace, quality_at_most, score_below),
@@ -60,37 +70,40 @@ class PgCuration:
         self, namespace: str, model: str, *, limit: int, type: str | None = None
     ) -> RecentVectors:
         """The newest live memories with a current vector of ``model``."""
+        d = self._d
+        v = vector_rows(d)
+        current, namespaces = _CURRENT[d.name]
         join = (
-            " JOIN memory_vectors v ON v.memory_id = m.id WHERE m.namespace = %s "
-            "AND v.namespace = %s AND v.model = %s AND v.live"
+            f" JOIN memory_vectors v ON v.{v.key} = m.{v.memory_key} WHERE m.namespace = ? "
+            f"AND {current}"
         )
-        params: list[Any] = [namespace, namespace, model]
+        params: list[Any] = [*[namespace] * namespaces, model]
         if type is not None:
-            join += " AND m.type = %s"
+            join += " AND m.type = ?"
             params.append(type)
-        select = codec.SELECT.replace(" FROM memories m", ", v.embedding FROM memories m")
-        with self._db.snapshot("reading the graph view") as conn:  # page and total together
+        select = SELECT.replace(" FROM memories m", f", v.{v.vector} FROM memories m")
+        with self._sql.snapshot("reading recent vectors") as conn:  # page and total together
             rows = conn.execute(
-                select + join + " ORDER BY m.created_at DESC, m.seq DESC LIMIT %s",
+                select + join + " ORDER BY m.created_at DESC, m.seq DESC LIMIT ?",
                 [*params, limit],
             ).fetchall()
             counted = conn.execute("SELECT count(*) FROM memories m" + join, params).fetchone()
         total = int(counted[0]) if counted else 0
         if not rows:
             return RecentVectors([], np.zeros((0, 0), np.float32), total)
-        matrix = np.stack([codec.vector_array(r[-1]) for r in rows])
-        return RecentVectors([codec.from_row(r[:-1]) for r in rows], matrix, total)
+        matrix = np.stack([vector_array(r[-1]) for r in rows])
+        return RecentVectors([from_row(d, r[:-1]) for r in rows], matrix, total)
 
     def preference_rows(
         self, namespace: str, *, after_id: int = 0, limit: int = 1000
     ) -> list[PreferenceRow]:
         """Feedback rows after ``after_id`` joined with their memories, oldest first."""
-        with self._db.read() as conn:
+        with self._sql.read("reading preference rows") as conn:
             rows = conn.execute(
                 "SELECT f.id, f.memory_id, m.content, m.title, f.rating, f.comment, "
                 "f.created_at, m.quality FROM memory_feedback_log f JOIN memories m "
                 "ON m.id = f.memory_id AND m.namespace = f.namespace "
-                "WHERE f.namespace = %s AND f.id > %s ORDER BY f.id LIMIT %s",
+                "WHERE f.namespace = ? AND f.id > ? ORDER BY f.id LIMIT ?",
                 (namespace, after_id, limit),
             ).fetchall()
         return [
@@ -101,7 +114,7 @@ class PgCuration:
                 title=r[3],
                 rating=int(r[4]),
                 comment=r[5],
-                at=codec.utc(r[6]),
+                at=self._d.time(r[6]),
                 quality=int(r[7]),
             )
             for r in rows

@@ -1,0 +1,174 @@
+"""Erase (issue 14), on either engine: hard deletes in one transaction, with an
+``erase_audit`` row that no erase removes.
+
+A whole-namespace erase reaches every table with a ``namespace`` column (found in the
+schema, so a concern added later is erased too) except ``KEPT_TABLES``: ``memories``
+first (on SQLite its triggers queue the keyword-index removals; vectors, chunk vectors,
+hints, graph mentions and palace drawers go by ``ON DELETE CASCADE``), then the other
+tables newest first, so a table is emptied before the tables it references.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from engram.store.protocols.erase import KEPT_TABLES, EraseAudit
+from engram.store.sql.dialect import Conn, Dialect
+from engram.store.sql.native import KeywordUpkeep
+from engram.store.sql.session import Sql
+
+_COLUMNS = (
+    "id, namespace, actor, filters, whole_namespace, memories_erased, rows_erased, created_at"
+)
+#: Tables with a ``namespace`` column, oldest first: SQLite's in creation order (its
+#: FTS5 virtual tables left out), PostgreSQL's of the current schema by oid (partitions
+#: left out).
+_NAMESPACED = {
+    "sqlite": (
+        "SELECT t.name FROM sqlite_master t WHERE t.type = 'table' "
+        "AND t.name NOT LIKE 'sqlite_%' AND t.sql NOT LIKE 'CREATE VIRTUAL%' "
+        "AND EXISTS (SELECT 1 FROM pragma_table_info(t.name) c WHERE c.name = 'namespace') "
+        "ORDER BY t.rowid"
+    ),
+    "postgres": (
+        "SELECT c.relname FROM pg_class c "
+        "JOIN pg_namespace n ON n.oid = c.relnamespace "
+        "JOIN pg_attribute a ON a.attrelid = c.oid "
+        "WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') "
+        "AND NOT c.relispartition AND a.attname = 'namespace' AND NOT a.attisdropped "
+        "ORDER BY c.oid"
+    ),
+}
+#: SQLite: a unary ``+`` keeps the planner off the namespace index, so the ids are
+#: looked up by primary key.
+_BY_ID = {"sqlite": "+", "postgres": ""}
+
+
+def _audit_row(d: Dialect, row: Sequence[Any]) -> EraseAudit:
+    return EraseAudit(
+        id=int(row[0]),
+        namespace=row[1],
+        actor=row[2],
+        filters=dict(d.loads(row[3])),
+        whole_namespace=bool(row[4]),
+        memories=int(row[5]),
+        rows=int(row[6]),
+        created_at=d.time(row[7]),
+    )
+
+
+def _quoted(table: str) -> str:
+    """A table name as a quoted identifier (the same on both engines)."""
+    return '"' + table.replace('"', '""') + '"'
+
+
+def _namespaced_tables(conn: Conn, d: Dialect) -> list[str]:
+    """Tables with a ``namespace`` column, oldest first, ``KEPT_TABLES`` left out."""
+    rows = conn.execute(_NAMESPACED[d.name]).fetchall()
+    return [r[0] for r in rows if r[0] not in KEPT_TABLES]
+
+
+def _erase_namespace(conn: Conn, d: Dialect, namespace: str) -> tuple[int, int]:
+    tables = _namespaced_tables(conn, d)
+    memories = conn.execute("DELETE FROM memories WHERE namespace = ?", (namespace,)).rowcount
+    rows = memories
+    for table in reversed([t for t in tables if t != "memories"]):
+        rows += conn.execute(
+            f"DELETE FROM {_quoted(table)} WHERE namespace = ?", (namespace,)
+        ).rowcount
+    return memories, rows
+
+
+def _erase_memories(
+    conn: Conn, d: Dialect, namespace: str, memory_ids: Sequence[str]
+) -> tuple[int, int]:
+    memories = rows = 0
+    for chunk in d.chunks(list(memory_ids)):
+        marks = d.marks(len(chunk))
+        for table in ("memory_history", "memory_feedback_log", "memory_jobs"):
+            rows += conn.execute(
+                f"DELETE FROM {table} WHERE namespace = ? AND memory_id IN ({marks})",
+                (namespace, *chunk),
+            ).rowcount
+        rows += conn.execute(
+            f"DELETE FROM review_queue WHERE namespace = ? AND (memory_id IN ({marks}) "
+            f"OR target_id IN ({marks}))",
+            (namespace, *chunk, *chunk),
+        ).rowcount
+        rows += conn.execute(
+            f"DELETE FROM document_memories WHERE memory_id IN ({marks}) AND memory_id IN "
+            "(SELECT id FROM memories WHERE namespace = ?)",
+            (*chunk, namespace),
+        ).rowcount
+        erased = conn.execute(
+            f"DELETE FROM memories WHERE {_BY_ID[d.name]}namespace = ? AND id IN ({marks})",
+            (namespace, *chunk),
+        ).rowcount
+        memories += erased
+        rows += erased
+    return memories, rows
+
+
+class SqlErase:
+    """``EraseStore`` on either engine."""
+
+    def __init__(self, sql: Sql, keyword: KeywordUpkeep) -> None:
+        self._sql = sql
+        self._d = sql.d
+        self._keyword = keyword
+
+    def erase(
+        self,
+        namespace: str,
+        memory_ids: Sequence[str] | None,
+        *,
+        actor: str | None,
+        filters: Mapping[str, Any],
+        now: datetime,
+    ) -> EraseAudit:
+        """Hard-delete and audit in one transaction (see ``EraseStore.erase``)."""
+        d = self._d
+        with self._sql.tx("erase") as conn:
+            if memory_ids is None:
+                memories, rows = _erase_namespace(conn, d, namespace)
+            else:
+                memories, rows = _erase_memories(conn, d, namespace, memory_ids)
+            # The hint index's copies go now, not at the next write (SQLite).
+            self._keyword.flush(conn)
+            row = conn.execute(
+                "INSERT INTO erase_audit(namespace, actor, filters, whole_namespace, "
+                "memories_erased, rows_erased, created_at) "
+                f"VALUES (?, ?, {d.json}, ?, ?, ?, ?) RETURNING {_COLUMNS}",
+                (
+                    namespace,
+                    d.text(actor, "actor"),
+                    json.dumps(dict(filters), sort_keys=True),
+                    memory_ids is None,
+                    memories,
+                    rows,
+                    d.ts(now),
+                ),
+            ).fetchone()
+        assert row is not None  # INSERT ... RETURNING
+        return _audit_row(d, row)
+
+    def audit(self, namespace: str | None, *, limit: int, offset: int) -> list[EraseAudit]:
+        """Audit rows, newest first."""
+        where, params = ("", ()) if namespace is None else ("WHERE namespace = ?", (namespace,))
+        with self._sql.read("reading the erase audit") as conn:
+            rows = conn.execute(
+                f"SELECT {_COLUMNS} FROM erase_audit {where} ORDER BY id DESC LIMIT ? OFFSET ?",
+                (*params, limit, offset),
+            ).fetchall()
+        return [_audit_row(self._d, r) for r in rows]
+
+    def namespaces(self) -> list[str]:
+        """Every namespace with a row an erase reaches."""
+        with self._sql.read("listing namespaces") as conn:
+            tables = _namespaced_tables(conn, self._d)
+            union = " UNION ".join(f"SELECT namespace FROM {_quoted(t)}" for t in tables)
+            rows = conn.execute(f"SELECT namespace FROM ({union}) AS n ORDER BY 1").fetchall()
+        return [r[0] for r in rows]

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from engram.config import PostgresConfig
 from engram.store.postgres.aspects import PgAspects
-from engram.store.postgres.audit import PgAudit
-from engram.store.postgres.blocks import PgCoreBlocks
 from engram.store.postgres.chunks import PgChunks
 from engram.store.postgres.curation import PgCuration
 from engram.store.postgres.db import Database
@@ -30,13 +28,10 @@ from engram.store.postgres.keyword import PgKeyword
 from engram.store.postgres.lifecycle import PgLifecycle
 from engram.store.postgres.maintenance import PgMaintenance
 from engram.store.postgres.memories import PgMemories
-from engram.store.postgres.org import PgOrg
-from engram.store.postgres.palace import PgPalace
 from engram.store.postgres.review import PgReview
 from engram.store.postgres.runs import PgRuns
 from engram.store.postgres.sessions import PgSessions
 from engram.store.postgres.tables import PgTables
-from engram.store.postgres.transcripts import PgTranscripts
 from engram.store.postgres.transfer import PgTransfer
 from engram.store.postgres.vectors import PgVectors
 from engram.store.protocols.backend import StoreStats
@@ -60,7 +55,6 @@ class PostgresStore(SqlStore):
         self.keyword = PgKeyword(self._db)
         self.vectors = PgVectors(self._db)
         self.chunks = PgChunks(self._db)
-        self.transcripts = PgTranscripts(self._db)
         self.keys = PgKeys(self._db)
         self.graph = PgGraph(self._db)
         self.graph_counts = PgGraphCounts(self._db)
@@ -68,13 +62,9 @@ class PostgresStore(SqlStore):
         self.hints = PgHints(self._db)
         self.review = PgReview(self._db)
         self.curation = PgCuration(self._db)
-        self.palace = PgPalace(self._db)
         self.runs = PgRuns(self._db)
         self.sessions = PgSessions(self._db)
         self.maintenance = PgMaintenance(self._db)
-        self.org = PgOrg(self._db)
-        self.blocks = PgCoreBlocks(self._db)
-        self.audit = PgAudit(self._db)
         self.erase = PgErase(self._db)
         self.documents = PgDocuments(self._db)
         self.jobs = PgJobs(self._db)

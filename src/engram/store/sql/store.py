@@ -13,9 +13,14 @@ from datetime import datetime
 from typing import Any
 
 from engram.store.sql.agents import SqlAgents
+from engram.store.sql.audit import SqlAudit
+from engram.store.sql.blocks import SqlCoreBlocks
 from engram.store.sql.dialect import Dialect
 from engram.store.sql.feedback import SqlFeedback
+from engram.store.sql.org import SqlOrg
+from engram.store.sql.palace import SqlPalace
 from engram.store.sql.session import Sql
+from engram.store.sql.transcripts import SqlTranscripts
 
 
 class SqlStore:
@@ -27,6 +32,11 @@ class SqlStore:
         self.location: str = db.location
         self.feedback = SqlFeedback(self._sql)
         self.agents = SqlAgents(self._sql)
+        self.transcripts = SqlTranscripts(self._sql)
+        self.palace = SqlPalace(self._sql)
+        self.org = SqlOrg(self._sql)
+        self.blocks = SqlCoreBlocks(self._sql)
+        self.audit = SqlAudit(self._sql)
 
     @property
     def clock(self) -> Callable[[], datetime]:

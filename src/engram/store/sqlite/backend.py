@@ -16,8 +16,6 @@ from engram.store.protocols.capabilities import Capabilities, capabilities_of
 from engram.store.sql.store import SqlStore
 from engram.store.sqlite import migrations
 from engram.store.sqlite.aspects import SQLiteAspects
-from engram.store.sqlite.audit import SQLiteAudit
-from engram.store.sqlite.blocks import SQLiteCoreBlocks
 from engram.store.sqlite.chunks import SQLiteChunks
 from engram.store.sqlite.curation import SQLiteCuration
 from engram.store.sqlite.db import Database
@@ -33,13 +31,10 @@ from engram.store.sqlite.keyword import SQLiteKeyword
 from engram.store.sqlite.lifecycle import SQLiteLifecycle
 from engram.store.sqlite.maintenance import SQLiteMaintenance
 from engram.store.sqlite.memories import SQLiteMemories
-from engram.store.sqlite.org import SQLiteOrg
-from engram.store.sqlite.palace import SQLitePalace
 from engram.store.sqlite.review import SQLiteReview
 from engram.store.sqlite.runs import SQLiteRuns
 from engram.store.sqlite.sessions import SQLiteSessions
 from engram.store.sqlite.tables import SQLiteTables
-from engram.store.sqlite.transcripts import SQLiteTranscripts
 from engram.store.sqlite.transfer import SQLiteTransfer
 from engram.store.sqlite.vectors import SQLiteVectors
 
@@ -54,7 +49,6 @@ class SQLiteStore(SqlStore):
         self.keyword = SQLiteKeyword(self._db)
         self.vectors = SQLiteVectors(self._db)
         self.chunks = SQLiteChunks(self._db)
-        self.transcripts = SQLiteTranscripts(self._db)
         self.keys = SQLiteKeys(self._db)
         self.graph = SQLiteGraph(self._db)
         self.graph_counts = SQLiteGraphCounts(self._db)
@@ -62,13 +56,9 @@ class SQLiteStore(SqlStore):
         self.hints = SQLiteHints(self._db)
         self.review = SQLiteReview(self._db)
         self.curation = SQLiteCuration(self._db)
-        self.palace = SQLitePalace(self._db)
         self.runs = SQLiteRuns(self._db)
         self.sessions = SQLiteSessions(self._db)
         self.maintenance = SQLiteMaintenance(self._db)
-        self.org = SQLiteOrg(self._db)
-        self.blocks = SQLiteCoreBlocks(self._db)
-        self.audit = SQLiteAudit(self._db)
         self.erase = SQLiteErase(self._db)
         self.documents = SQLiteDocuments(self._db)
         self.jobs = SQLiteJobs(self._db)

@@ -12,18 +12,13 @@ one. All SQL and psycopg types stay in this package.
 from __future__ import annotations
 
 from engram.config import PostgresConfig
-from engram.store.postgres.audit import PgAudit
-from engram.store.postgres.blocks import PgCoreBlocks
 from engram.store.postgres.chunks import PgChunkIndex
 from engram.store.postgres.db import Database
 from engram.store.postgres.dialect import POSTGRES
 from engram.store.postgres.hints import PgHintIndex
 from engram.store.postgres.keyword import PgKeyword, PgKeywordUpkeep
 from engram.store.postgres.memories import PgMemories
-from engram.store.postgres.org import PgOrg
-from engram.store.postgres.palace import PgPalace
 from engram.store.postgres.tables import PgTables
-from engram.store.postgres.transcripts import PgTranscripts
 from engram.store.postgres.transfer import PgTransfer
 from engram.store.postgres.vectors import PgVectors
 from engram.store.protocols.backend import StoreStats
@@ -49,12 +44,7 @@ class PostgresStore(SqlStore):
         self.keyword = PgKeyword(self._db)
         self.vectors = PgVectors(self._db)
         self.chunks = SqlChunks(self._sql, PgChunkIndex(self._db))
-        self.transcripts = PgTranscripts(self._db)
         self.hints = SqlHints(self._sql, PgHintIndex(self._db))
-        self.palace = PgPalace(self._db)
-        self.org = PgOrg(self._db)
-        self.blocks = PgCoreBlocks(self._db)
-        self.audit = PgAudit(self._db)
         self.transfer = PgTransfer(self._db, self.vectors.ensure_index)
         self.tables = PgTables(self._db)
 

@@ -15,6 +15,8 @@ from typing import Any
 
 from engram.store.sql.agents import SqlAgents
 from engram.store.sql.aspects import SqlAspects
+from engram.store.sql.audit import SqlAudit
+from engram.store.sql.blocks import SqlCoreBlocks
 from engram.store.sql.curation import SqlCuration
 from engram.store.sql.dialect import Dialect
 from engram.store.sql.documents import SqlDocuments
@@ -27,10 +29,13 @@ from engram.store.sql.keys import SqlKeys
 from engram.store.sql.lifecycle import SqlLifecycle
 from engram.store.sql.maintenance import SqlMaintenance
 from engram.store.sql.native import KeywordUpkeep
+from engram.store.sql.org import SqlOrg
+from engram.store.sql.palace import SqlPalace
 from engram.store.sql.review import SqlReview
 from engram.store.sql.runs import SqlRuns
 from engram.store.sql.session import Sql
 from engram.store.sql.sessions import SqlSessions
+from engram.store.sql.transcripts import SqlTranscripts
 
 
 class SqlStore:
@@ -56,6 +61,11 @@ class SqlStore:
         self.maintenance = SqlMaintenance(self._sql, keyword)
         self.erase = SqlErase(self._sql, keyword)
         self.curation = SqlCuration(self._sql)
+        self.transcripts = SqlTranscripts(self._sql)
+        self.palace = SqlPalace(self._sql)
+        self.org = SqlOrg(self._sql)
+        self.blocks = SqlCoreBlocks(self._sql)
+        self.audit = SqlAudit(self._sql)
 
     @property
     def clock(self) -> Callable[[], datetime]:

@@ -17,18 +17,13 @@ from engram.store.sql.chunks import SqlChunks
 from engram.store.sql.hints import SqlHints
 from engram.store.sql.store import SqlStore
 from engram.store.sqlite import migrations
-from engram.store.sqlite.audit import SQLiteAudit
-from engram.store.sqlite.blocks import SQLiteCoreBlocks
 from engram.store.sqlite.chunks import SQLiteChunkIndex
 from engram.store.sqlite.db import Database
 from engram.store.sqlite.dialect import SQLITE
 from engram.store.sqlite.hints import SQLiteHintIndex
 from engram.store.sqlite.keyword import SQLiteKeyword, SQLiteKeywordUpkeep
 from engram.store.sqlite.memories import SQLiteMemories
-from engram.store.sqlite.org import SQLiteOrg
-from engram.store.sqlite.palace import SQLitePalace
 from engram.store.sqlite.tables import SQLiteTables
-from engram.store.sqlite.transcripts import SQLiteTranscripts
 from engram.store.sqlite.transfer import SQLiteTransfer
 from engram.store.sqlite.vectors import SQLiteVectors
 
@@ -45,12 +40,7 @@ class SQLiteStore(SqlStore):
         self.keyword = SQLiteKeyword(self._db)
         self.vectors = SQLiteVectors(self._db)
         self.chunks = SqlChunks(self._sql, SQLiteChunkIndex(self._db))
-        self.transcripts = SQLiteTranscripts(self._db)
         self.hints = SqlHints(self._sql, SQLiteHintIndex(self._db))
-        self.palace = SQLitePalace(self._db)
-        self.org = SQLiteOrg(self._db)
-        self.blocks = SQLiteCoreBlocks(self._db)
-        self.audit = SQLiteAudit(self._db)
         self.transfer = SQLiteTransfer(self._db)
         self.tables = SQLiteTables(self._db)
 

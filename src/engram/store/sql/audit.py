@@ -1,4 +1,4 @@
-"""Audit rows in the PostgreSQL store (``memory_history`` entries that change nothing)."""
+"""Audit rows (``memory_history`` entries that change nothing)."""
 
 from __future__ import annotations
 
@@ -6,15 +6,15 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from engram.store.postgres import codec
-from engram.store.postgres.db import Database
+from engram.store.sql.session import Sql
 
 
-class PgAudit:
-    """The PostgreSQL implementation of ``AuditStore``."""
+class SqlAudit:
+    """``AuditStore`` on either engine."""
 
-    def __init__(self, db: Database) -> None:
-        self._db = db
+    def __init__(self, sql: Sql) -> None:
+        self._sql = sql
+        self._d = sql.d
 
     def record(
         self,
@@ -28,17 +28,18 @@ class PgAudit:
         now: datetime,
     ) -> None:
         """Append one history row."""
-        with self._db.tx("writing the audit row") as conn:
+        d = self._d
+        with self._sql.tx("writing the audit row") as conn:
             conn.execute(
                 "INSERT INTO memory_history(memory_id, namespace, event, before, after, actor, "
-                "reason, created_at) VALUES (%s, %s, %s, NULL, %s::json, %s, %s, %s)",
+                f"reason, created_at) VALUES (?, ?, ?, NULL, {d.json}, ?, ?, ?)",
                 (
                     memory_id,
                     namespace,
                     event,
-                    codec.dumps(dict(payload)),
-                    codec.check_text(actor, "actor"),
-                    codec.check_text(reason, "reason"),
-                    now,
+                    d.dumps(dict(payload)),
+                    d.text(actor, "actor"),
+                    d.text(reason, "reason"),
+                    d.ts(now),
                 ),
             )

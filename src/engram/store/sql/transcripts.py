@@ -1,0 +1,46 @@
+"""Session transcripts (seed 004): verbatim, once per session."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engram.records import utcnow
+from engram.store.sql.session import Sql
+
+
+class SqlTranscripts:
+    """``TranscriptStore`` on either engine."""
+
+    def __init__(self, sql: Sql) -> None:
+        self._sql = sql
+        self._d = sql.d
+
+    def put(
+        self, namespace: str, session_key: str, content: str, *, agent_id: str | None = None
+    ) -> bool:
+        """Store one transcript per (namespace, session key) once; True if stored."""
+        d = self._d
+        d.text(content, "transcript")
+        with self._sql.tx("storing the transcript") as conn:
+            cur = conn.execute(
+                "INSERT INTO session_transcripts(namespace, session_key, content, agent_id, "
+                "created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (namespace, session_key, content, agent_id, d.ts(utcnow())),
+            )
+            return cur.rowcount == 1
+
+    def get(self, namespace: str, session_keys: Sequence[str]) -> dict[str, str]:
+        """Transcripts of ``namespace`` by session key, looked up in batches."""
+        keys = list(dict.fromkeys(session_keys))
+        out: dict[str, str] = {}
+        if not keys:
+            return out
+        with self._sql.read() as conn:
+            for part in self._d.chunks(keys):
+                rows = conn.execute(
+                    "SELECT session_key, content FROM session_transcripts "
+                    f"WHERE namespace = ? AND session_key IN ({self._d.marks(len(part))})",
+                    (namespace, *part),
+                ).fetchall()
+                out.update({r[0]: r[1] for r in rows})
+        return out

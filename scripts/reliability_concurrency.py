@@ -92,13 +92,14 @@ def _first_opener(paths: list[str], home: str, barrier: Barrier, results: Queue[
 
 def schema_problems(path: str) -> list[str]:
     """What is wrong with a file that should be fully migrated (empty if nothing)."""
-    from engram.store.sqlite import migrations
+    from engram.store.sql import migrations
+    from engram.store.sqlite.dialect import SQLITE
 
     conn = sqlite3.connect(path)
     try:
         problems = []
         names = [r[0] for r in conn.execute("SELECT name FROM schema_migrations ORDER BY name")]
-        if names != [name for name, _ in migrations.MIGRATIONS]:
+        if names != [name for name, _ in migrations.named(SQLITE)]:
             problems.append(f"migrations {names}")
         if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
             problems.append("not in WAL mode")

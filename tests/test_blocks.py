@@ -243,13 +243,14 @@ class _Swap:
 
 
 def test_an_older_sqlite_store_gains_core_blocks(tmp_path: Path, config: Config) -> None:
-    from engram.store.sqlite import migrations
+    from engram.store.sql import migrations
+    from engram.store.sqlite.dialect import SQLITE
 
-    names = [name for name, _ in migrations.MIGRATIONS]
+    names = [name for name, _ in migrations.named(SQLITE)]
     path = tmp_path / "old.db"
     conn = sqlite3.connect(path, isolation_level=None)
-    migrations.migrate(conn, upto=names[names.index("025_core_blocks") - 1])
-    assert "025_core_blocks" not in migrations.applied(conn)
+    migrations.migrate(conn, SQLITE, upto=names[names.index("025_core_blocks") - 1])
+    assert "025_core_blocks" not in migrations.applied(conn, SQLITE)
     conn.close()
     store = open_store(str(path), config)
     try:
@@ -262,15 +263,16 @@ def test_an_older_sqlite_store_gains_core_blocks(tmp_path: Path, config: Config)
 def test_an_older_postgres_database_gains_core_blocks(pg_server: object, config: Config) -> None:
     import psycopg
 
-    from engram.store.postgres import migrations
+    from engram.store.postgres.dialect import POSTGRES
+    from engram.store.sql import migrations
 
-    names = [name for name, _ in migrations.MIGRATIONS]
+    names = [name for name, _ in migrations.named(POSTGRES)]
     name = pg_server.create_database(migrated=False)  # type: ignore[attr-defined]
     url = pg_server.database_url(name)  # type: ignore[attr-defined]
     try:
         with psycopg.connect(url, autocommit=True) as conn:
-            migrations.migrate(conn, upto=names[names.index("021_core_blocks") - 1])
-            assert "021_core_blocks" not in migrations.applied(conn)
+            migrations.migrate(conn, POSTGRES, upto=names[names.index("021_core_blocks") - 1])
+            assert "021_core_blocks" not in migrations.applied(conn, POSTGRES)
         store = open_store(url, config)
         try:
             assert store.blocks.write("ns", _write("human", "Ada"), expect_version=0, now=T0)

@@ -25,8 +25,10 @@ import pytest
 
 from conftest import HashEmbedder
 from engram import Config, Memory, StoreError
-from engram.store.sqlite import fts, migrations
+from engram.store.sql import migrations
+from engram.store.sqlite import fts
 from engram.store.sqlite.db import Database
+from engram.store.sqlite.dialect import SQLITE
 
 if TYPE_CHECKING:
     from pgserver import PgServer
@@ -36,7 +38,7 @@ ROUNDS = 50
 #: A round waits this long at most for the others; a hung opener fails the test.
 BARRIER_TIMEOUT = 60.0
 
-LATEST = [name for name, _ in migrations.MIGRATIONS]
+LATEST = [name for name, _ in migrations.named(SQLITE)]
 
 
 def _first_opener(
@@ -142,10 +144,10 @@ def test_a_migration_another_opener_applied_meanwhile_is_skipped(
     new, and another process then applied everything before this one got the lock."""
     path = tmp_path / "engram.db"
     Memory(path, config=Config.load(env={}, home=str(tmp_path / "home")), embedder=None).close()
-    monkeypatch.setattr(migrations, "applied", lambda conn: [])  # the stale first read
+    monkeypatch.setattr(migrations, "applied", lambda conn, d: [])  # the stale first read
     conn = sqlite3.connect(path, isolation_level=None)
     try:
-        assert migrations.migrate(conn) == []
+        assert migrations.migrate(conn, SQLITE) == []
     finally:
         conn.close()
     assert _schema_problems(path) == []
@@ -235,9 +237,9 @@ def test_concurrent_first_opens_of_a_new_postgres_database(pg_server: PgServer) 
     it, 35 of 40 opens in 5 such rounds failed here.)"""
     import psycopg
 
-    from engram.store.postgres import migrations as pg_migrations
+    from engram.store.postgres.dialect import POSTGRES
 
-    names = [n for n, _ in pg_migrations.MIGRATIONS]
+    names = [n for n, _ in migrations.named(POSTGRES)]
     for _ in range(3):
         name = pg_server.create_database(migrated=False)
         url = pg_server.database_url(name)

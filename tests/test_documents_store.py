@@ -13,7 +13,9 @@ from engram.errors import InvalidInputError, NotFoundError
 from engram.records import MemoryRecord, utcnow
 from engram.store import Store
 from engram.store.protocols import DOCUMENT_STATUSES, Document, DocumentStore
-from engram.store.sqlite import SQLiteStore, migrations
+from engram.store.sql import migrations
+from engram.store.sqlite import SQLiteStore
+from engram.store.sqlite.dialect import SQLITE
 from engram.validate import build_record
 
 NS, OTHER = "user:alice", "user:bob"
@@ -181,7 +183,7 @@ def test_an_older_sqlite_store_gains_the_document_tables(tmp_path: Path) -> None
     path = tmp_path / "old.db"
     conn = sqlite3.connect(path, isolation_level=None)
     try:
-        migrations.migrate(conn, upto="009_unembedded")
+        migrations.migrate(conn, SQLITE, upto="009_unembedded")
         assert not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'documents'").fetchall()
     finally:
         conn.close()

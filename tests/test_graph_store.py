@@ -13,7 +13,9 @@ from engram.errors import NotFoundError
 from engram.store import Store
 from engram.store.protocols import GraphStore
 from engram.store.protocols.graph import Statement
-from engram.store.sqlite import SQLiteStore, migrations
+from engram.store.sql import migrations
+from engram.store.sqlite import SQLiteStore
+from engram.store.sqlite.dialect import SQLITE
 from engram.validate import build_record
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
@@ -55,13 +57,13 @@ def test_graph_writes_join_the_store_transaction(any_store: Store) -> None:
 
 
 def test_sqlite_store_upgrades_to_the_graph(tmp_path: Path) -> None:
-    names = [name for name, _ in migrations.MIGRATIONS]
+    names = [name for name, _ in migrations.named(SQLITE)]
     before = names[names.index("013_graph") - 1]
     path = tmp_path / "old.db"
     conn = sqlite3.connect(path, isolation_level=None)
     try:
-        migrations.migrate(conn, upto=before)
-        assert "013_graph" not in migrations.applied(conn)
+        migrations.migrate(conn, SQLITE, upto=before)
+        assert "013_graph" not in migrations.applied(conn, SQLITE)
     finally:
         conn.close()
     store = SQLiteStore(path)
@@ -79,7 +81,7 @@ def test_sqlite_store_upgrades_to_the_graph(tmp_path: Path) -> None:
         store.close()
     conn = sqlite3.connect(path, isolation_level=None)
     try:
-        assert "013_graph" in migrations.applied(conn)
+        assert "013_graph" in migrations.applied(conn, SQLITE)
     finally:
         conn.close()
 
@@ -90,7 +92,7 @@ def test_the_aspects_migration_aliases_normalised_names_of_older_entities(
     path = tmp_path / "old.db"
     conn = sqlite3.connect(path, isolation_level=None)
     try:
-        migrations.migrate(conn, upto="014_review")
+        migrations.migrate(conn, SQLITE, upto="014_review")
         for key in ("dr. smith", "caroline's", "derek", "smith"):
             conn.execute(
                 "INSERT INTO entities(namespace, name, canonical_name, created_at, updated_at) "

@@ -13,7 +13,8 @@ from engram import Config, Memory
 from engram.errors import NotFoundError
 from engram.store.protocols import HintStore, clean_hints
 from engram.store.protocols.hints import MAX_HINTS
-from engram.store.sqlite import migrations
+from engram.store.sql import migrations
+from engram.store.sqlite.dialect import SQLITE
 from engram.text import fts_query
 
 NS = "user:alice"
@@ -212,8 +213,8 @@ def test_a_store_from_before_hints_upgrades(tmp_path: Path, config: Config) -> N
     path = tmp_path / "old.db"
     conn = sqlite3.connect(path, isolation_level=None)
     try:
-        names = [name for name, _ in migrations.MIGRATIONS]
-        migrations.migrate(conn, upto=names[names.index("011_hints") - 1])
+        names = [name for name, _ in migrations.named(SQLITE)]
+        migrations.migrate(conn, SQLITE, upto=names[names.index("011_hints") - 1])
         assert "memory_hints" not in {
             r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         }
@@ -225,6 +226,6 @@ def test_a_store_from_before_hints_upgrades(tmp_path: Path, config: Config) -> N
         assert mem.store.hints.count(NS) == 1
     conn = sqlite3.connect(path)
     try:
-        assert "011_hints" in migrations.applied(conn)
+        assert "011_hints" in migrations.applied(conn, SQLITE)
     finally:
         conn.close()

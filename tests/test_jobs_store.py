@@ -14,7 +14,8 @@ from engram import Config, InvalidInputError, NotFoundError
 from engram.records import MemoryRecord
 from engram.store import Store, open_store
 from engram.store.protocols import JOB_STATUSES, JobStore
-from engram.store.sqlite import migrations as sqlite_migrations
+from engram.store.sql import migrations
+from engram.store.sqlite.dialect import SQLITE
 from engram.validate import build_record
 
 T0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
@@ -241,7 +242,7 @@ def test_threads_enqueueing_one_memory_leave_one_job(any_store: Store) -> None:
 def test_an_older_sqlite_store_gains_the_queue(tmp_path: Path, config: Config) -> None:
     path = tmp_path / "old.db"
     conn = sqlite3.connect(path, isolation_level=None)
-    sqlite_migrations.migrate(conn, upto="009_unembedded")
+    migrations.migrate(conn, SQLITE, upto="009_unembedded")
     conn.close()
     store = open_store(str(path), config)
     try:
@@ -254,15 +255,15 @@ def test_an_older_sqlite_store_gains_the_queue(tmp_path: Path, config: Config) -
 def test_an_older_postgres_database_gains_the_queue(pg_server: object, config: Config) -> None:
     import psycopg
 
-    from engram.store.postgres import migrations as pg_migrations
+    from engram.store.postgres.dialect import POSTGRES
 
     server = pg_server
     name = server.create_database(migrated=False)  # type: ignore[attr-defined]
     url = server.database_url(name)  # type: ignore[attr-defined]
     try:
         with psycopg.connect(url, autocommit=True) as conn:
-            pg_migrations.migrate(conn, upto="005_unembedded")
-            assert "006_jobs" not in pg_migrations.applied(conn)
+            migrations.migrate(conn, POSTGRES, upto="005_unembedded")
+            assert "006_jobs" not in migrations.applied(conn, POSTGRES)
         store = open_store(url, config)
         try:
             assert store.jobs.enqueue("extract", "default", memory_id="m1").status == "pending"

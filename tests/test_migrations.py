@@ -10,10 +10,12 @@ import pytest
 
 from conftest import HashEmbedder
 from engram import Config, Memory, MigrationError, NotFoundError
-from engram.store.sqlite import SQLiteStore, migrations
+from engram.store.sql import migrations
+from engram.store.sqlite import SQLiteStore
+from engram.store.sqlite.dialect import SQLITE
 from engram.text import normalize_content
 
-LATEST = [name for name, _ in migrations.MIGRATIONS]
+LATEST = [name for name, _ in migrations.named(SQLITE)]
 
 ROWS = [
     # (id, namespace, content, title, tags, metadata, quality, score, deleted)
@@ -29,7 +31,7 @@ def old_database(path: Path, upto: str) -> None:
     """A database written by an engram that only knew migrations through ``upto``."""
     conn = sqlite3.connect(path, isolation_level=None)
     try:
-        ran = migrations.migrate(conn, upto=upto)
+        ran = migrations.migrate(conn, SQLITE, upto=upto)
         assert ran == LATEST[: LATEST.index(upto) + 1]
         for i, (mid, ns, content, title, tags, meta, quality, score, deleted) in enumerate(ROWS):
             n = normalize_content(content)
@@ -206,12 +208,12 @@ def test_failed_migration_rolls_back(tmp_path: Path) -> None:
     path = tmp_path / "broken.db"
     conn = sqlite3.connect(path, isolation_level=None)
     try:
-        migrations.migrate(conn, upto="003_vectors_feedback")
+        migrations.migrate(conn, SQLITE, upto="003_vectors_feedback")
         # a column 004 wants to add already exists: 004 must fail as a whole
         conn.execute("ALTER TABLE memories ADD COLUMN who TEXT")
         with pytest.raises(MigrationError, match="004_provenance"):
-            migrations.migrate(conn)
-        assert migrations.current_version(conn) == "003_vectors_feedback"
+            migrations.migrate(conn, SQLITE)
+        assert migrations.current_version(conn, SQLITE) == "003_vectors_feedback"
         cols = {r[1] for r in conn.execute("PRAGMA table_info(memories)")}
         assert "run_id" not in cols  # 004's first ALTER was rolled back too
     finally:

@@ -27,7 +27,8 @@ from engram.errors import (
 from engram.org import SENIORITY, WRITE_ACCESS, OrgFactAuthor, agent, human
 from engram.org.policies import HEADER
 from engram.store.protocols.org import NewOrgFact
-from engram.store.sqlite.migrations import migrate
+from engram.store.sql.migrations import migrate
+from engram.store.sqlite.dialect import SQLITE
 
 T0 = datetime(2026, 6, 1, 8, 0, tzinfo=UTC)
 
@@ -379,7 +380,7 @@ def test_a_store_from_before_org_memory_upgrades(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     conn = sqlite3.connect(path, isolation_level=None)
     try:
-        migrate(conn, upto="022_sessions")
+        migrate(conn, SQLITE, upto="022_sessions")
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
         assert "org_facts" not in tables
     finally:

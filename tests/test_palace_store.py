@@ -11,8 +11,9 @@ import pytest
 from engram.errors import InvalidInputError
 from engram.records import MemoryRecord
 from engram.store.protocols import NewDrawer, PalaceStore, Store
-from engram.store.sqlite import migrations
+from engram.store.sql import migrations
 from engram.store.sqlite.backend import SQLiteStore
+from engram.store.sqlite.dialect import SQLITE
 from engram.validate import build_record
 
 T0 = datetime(2026, 4, 30, 19, 0, tzinfo=UTC)
@@ -83,14 +84,14 @@ def test_palace_writes_join_the_open_transaction(any_store: Store) -> None:
 
 
 def test_sqlite_store_upgrades_to_the_palace(tmp_path: Path) -> None:
-    names = [name for name, _ in migrations.MIGRATIONS]
+    names = [name for name, _ in migrations.named(SQLITE)]
     assert "016_palace" in names
     before = names[names.index("016_palace") - 1]
     path = tmp_path / "old.db"
     conn = sqlite3.connect(path, isolation_level=None)
     try:
-        migrations.migrate(conn, upto=before)
-        assert "016_palace" not in migrations.applied(conn)
+        migrations.migrate(conn, SQLITE, upto=before)
+        assert "016_palace" not in migrations.applied(conn, SQLITE)
     finally:
         conn.close()
     store = SQLiteStore(path)

@@ -20,9 +20,10 @@ from engram.bench.pg_scale import recall_at_k
 from engram.config import PostgresConfig
 from engram.store import VectorRow, open_store
 from engram.store.postgres import PgVectorSearch, PostgresStore
-from engram.store.postgres import migrations as pg_migrations
 from engram.store.postgres.db import redact
+from engram.store.postgres.dialect import POSTGRES
 from engram.store.postgres.vectors import vector_index_name
+from engram.store.sql import migrations
 from engram.store.sqlite import SQLiteStore
 from engram.text import fts_query, match_terms
 from engram.validate import build_record
@@ -49,14 +50,14 @@ def rows(url: str, query: str, *params: Any) -> list[tuple[Any, ...]]:
 
 def test_migrations_are_recorded_and_idempotent(fresh_db: str) -> None:
     PostgresStore(fresh_db).close()
-    names = [n for n, _ in pg_migrations.MIGRATIONS]
+    names = [n for n, _ in migrations.named(POSTGRES)]
     recorded = rows(fresh_db, "SELECT name FROM schema_migrations ORDER BY name")
     assert [r[0] for r in recorded] == names
     store = PostgresStore(fresh_db)  # re-open: nothing to apply, nothing changes
     try:
         assert store.schema_version() == names[-1]
         with psycopg.connect(fresh_db, autocommit=True) as conn:
-            assert pg_migrations.migrate(conn) == []
+            assert migrations.migrate(conn, POSTGRES) == []
     finally:
         store.close()
     assert len(rows(fresh_db, "SELECT name FROM schema_migrations")) == len(names)
@@ -64,7 +65,7 @@ def test_migrations_are_recorded_and_idempotent(fresh_db: str) -> None:
 
 def test_opening_an_older_schema_upgrades_it_without_losing_data(fresh_db: str) -> None:
     with psycopg.connect(fresh_db, autocommit=True) as conn:
-        assert pg_migrations.migrate(conn, upto="001_memories") == ["001_memories"]
+        assert migrations.migrate(conn, POSTGRES, upto="001_memories") == ["001_memories"]
         conn.execute(
             "INSERT INTO memories(id, namespace, content, normalized, content_hash, tags, "
             "metadata, created_at, updated_at) VALUES ('old1', 'default', "
@@ -84,7 +85,7 @@ def test_opening_an_older_schema_upgrades_it_without_losing_data(fresh_db: str) 
         assert [h.id for h in mem.recall("lighthouse storms", strategy="bm25").hits] == ["old1"]
         assert mem.reindex() == 1
         assert mem.recall("lighthouse keeper").hits[0].id == "old1"
-        assert mem.store.stats(None).schema_version == pg_migrations.MIGRATIONS[-1][0]
+        assert mem.store.stats(None).schema_version == migrations.named(POSTGRES)[-1][0]
 
 
 def test_a_newer_schema_is_refused(fresh_db: str) -> None:

@@ -11,7 +11,8 @@ import pytest
 from conftest import HashEmbedder
 from engram import Config, InvalidInputError, Memory
 from engram.review.prune import MAX_PRUNE_IDS, prune_reason
-from engram.store.sqlite import migrations
+from engram.store.sql import migrations
+from engram.store.sqlite.dialect import SQLITE
 
 #: (content, score, thumbs) -> is it a candidate? seed 000: quality <= -2, or
 #: final_score < 6 and quality < 0.
@@ -153,7 +154,7 @@ def test_opening_an_older_sqlite_store_adds_the_prune_index(tmp_path: Path, conf
     path = tmp_path / "old.db"
     conn = sqlite3.connect(path, isolation_level=None)
     try:
-        migrations.migrate(conn, upto="019_runs")
+        migrations.migrate(conn, SQLITE, upto="019_runs")
     finally:
         conn.close()
     with Memory(path, config=config, embedder=HashEmbedder()) as mem:

@@ -9,9 +9,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from engram.store import Store, protocols
-from engram.store.postgres import migrations as pg_migrations
+from engram.store.postgres.dialect import POSTGRES
 from engram.store.protocols.runs import Run, RunHit
-from engram.store.sqlite import migrations as sqlite_migrations
+from engram.store.sql import migrations
+from engram.store.sqlite.dialect import SQLITE
 
 T0 = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 
@@ -25,8 +26,8 @@ def test_the_part_implements_its_protocol(any_store: Store) -> None:
 
 
 def test_migrations_have_the_names_the_issue_gives() -> None:
-    assert "019_runs" in dict(sqlite_migrations.MIGRATIONS)
-    assert "015_runs" in dict(pg_migrations.MIGRATIONS)
+    assert "019_runs" in dict(migrations.named(SQLITE))
+    assert "015_runs" in dict(migrations.named(POSTGRES))
 
 
 def test_save_then_get_round_trips_every_field(any_store: Store) -> None:

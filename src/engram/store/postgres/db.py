@@ -36,7 +36,8 @@ from engram.errors import (
     StoreError,
 )
 from engram.records import utcnow
-from engram.store.postgres import migrations
+from engram.store.postgres.dialect import POSTGRES
+from engram.store.sql import migrations
 
 
 def redact(conninfo: str) -> str:
@@ -75,7 +76,7 @@ class Database:
                 conninfo, autocommit=True, connect_timeout=self.config.connect_timeout
             ) as conn:
                 if migrate and not self.config.read_only:
-                    migrations.migrate(conn)
+                    migrations.migrate(conn, POSTGRES)
                 self._vector_info = TypeInfo.fetch(conn, "vector")
         except psycopg.Error as exc:
             raise StoreError(f"cannot open PostgreSQL store at {self.location}: {exc}") from exc

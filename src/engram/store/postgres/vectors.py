@@ -17,10 +17,11 @@ import numpy as np
 from psycopg import sql
 
 from engram.records import MemoryRecord
-from engram.store.postgres import codec, steps
+from engram.store.postgres import codec
 from engram.store.postgres.db import Database
 from engram.store.postgres.dense import PgVectorSearch
 from engram.store.protocols.vectors import AnnSettings, NamespaceVectors, VectorRow, VectorSearch
+from engram.store.sql.migrations import LOCK_KEY
 
 #: pgvector's HNSW index supports ``vector`` columns of at most this many dimensions.
 HNSW_MAX_DIM = 2000
@@ -75,7 +76,7 @@ class PgVectors:
                     key,
                 ).fetchone()
                 if found is None:
-                    conn.execute("SELECT pg_advisory_xact_lock(%s)", (steps.LOCK_KEY + 1,))
+                    conn.execute("SELECT pg_advisory_xact_lock(%s)", (LOCK_KEY + 1,))
                     found = conn.execute(
                         "SELECT index_name FROM vector_indexes WHERE model = %s AND dim = %s",
                         key,

@@ -13,10 +13,10 @@ from pathlib import Path
 from engram.errors import CapabilityError
 from engram.store.protocols.backend import StoreStats
 from engram.store.protocols.capabilities import Capabilities, capabilities_of
+from engram.store.sql import migrations
 from engram.store.sql.chunks import SqlChunks
 from engram.store.sql.hints import SqlHints
 from engram.store.sql.store import SqlStore
-from engram.store.sqlite import migrations
 from engram.store.sqlite.chunks import SQLiteChunkIndex
 from engram.store.sqlite.db import Database
 from engram.store.sqlite.dialect import SQLITE
@@ -68,7 +68,7 @@ class SQLiteStore(SqlStore):
     def schema_version(self) -> str:
         """The newest applied migration."""
         with self._db.read() as conn:
-            return migrations.current_version(conn)
+            return migrations.current_version(conn, SQLITE)
 
     def stats(self, model: str | None) -> StoreStats:
         """Counts for ``doctor``."""

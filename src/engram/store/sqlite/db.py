@@ -21,7 +21,9 @@ from pathlib import Path
 
 from engram.errors import StoreClosedError, StoreConnectionError, StoreError
 from engram.records import utcnow
-from engram.store.sqlite import fts, migrations
+from engram.store.sql import migrations
+from engram.store.sqlite import fts
+from engram.store.sqlite.dialect import SQLITE
 
 #: SQLite's primary result codes for "another connection holds a lock".
 _BUSY_CODES = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
@@ -88,7 +90,7 @@ class Database:
                 # WAL makes NORMAL durable across application crashes (SQLite docs).
                 self.conn.execute("PRAGMA synchronous = NORMAL")
             self.conn.execute("PRAGMA foreign_keys = ON")
-            migrations.migrate(self.conn)
+            migrations.migrate(self.conn, SQLITE)
         except BaseException as exc:
             # A store that failed to open must not keep the file open (and locked).
             self.conn.close()

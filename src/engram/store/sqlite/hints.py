@@ -59,7 +59,7 @@ END;
 
 
 def create_schema(conn: sqlite3.Connection) -> None:
-    """Migration 011 (``engram.store.sqlite.steps.m011_hints``)."""
+    """Migration 011 (``engram.store.sql.steps_keyword.m011_hints``)."""
     for statement in _statements(SCHEMA_011):
         conn.execute(statement)
 

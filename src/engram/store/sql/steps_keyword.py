@@ -1,0 +1,259 @@
+"""The schema steps of keyword search, where the engines really differ: FTS5 indexes
+fed by triggers (and the term index's change log) on SQLite, a folded and stemmed
+``tsvector`` with GIN indexes on PostgreSQL. Never edit a step that has shipped; add one.
+
+PostgreSQL's text is folded by ``engram_fold`` the way FTS5's ``unicode61
+remove_diacritics 2`` tokenizer splits and folds, and stemmed by a snowball dictionary
+without a stop-word list, like FTS5's ``porter`` (engram drops stop words from queries,
+not from the index). ``search`` is kept by a trigger, not a generated column, which
+PostgreSQL would recompute on every update (when a vector is stored, say).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import unicodedata
+from typing import cast
+
+from engram.store.sql.dialect import Conn, Dialect
+from engram.store.sql.steps import script
+
+# Latin letters with diacritics and their bases: FTS5's remove_diacritics folds these.
+_ACCENTED = "àáâãäåāăąçćčďèéêëēĕėęěìíîïĩīįñńňòóôõöøōőùúûüũūůűųýÿźżžśšşţťĺľłŕř"
+_PLAIN = "".join(
+    {"ø": "o", "ł": "l"}.get(c) or unicodedata.normalize("NFD", c)[0] for c in _ACCENTED
+)
+
+
+def _sqlite(conn: Conn) -> sqlite3.Connection:
+    """The SQLite connection itself (``SQLITE.wrap`` hands it over as it is), for the
+    FTS5 helpers of ``engram.store.sqlite``."""
+    return cast(sqlite3.Connection, conn)
+
+
+#: SQLite's 002: the index, its triggers, and whatever an older database holds.
+_FTS5 = """
+    CREATE VIRTUAL TABLE memories_fts USING fts5(
+        content, title, narrative, facts, tags,
+        content='memories', content_rowid='seq',
+        tokenize='porter unicode61 remove_diacritics 2'
+    );
+    CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories
+    WHEN new.deleted_at IS NULL BEGIN
+        INSERT INTO memories_fts(rowid, content, title, narrative, facts, tags)
+        VALUES (new.seq, new.content, new.title, new.narrative, new.facts, new.tags);
+    END;
+    CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories
+    WHEN old.deleted_at IS NULL BEGIN
+        INSERT INTO memories_fts(memories_fts, rowid, content, title, narrative, facts, tags)
+        VALUES ('delete', old.seq, old.content, old.title, old.narrative, old.facts, old.tags);
+    END;
+    CREATE TRIGGER memories_fts_update_old
+    AFTER UPDATE OF content, title, narrative, facts, tags, deleted_at ON memories
+    WHEN old.deleted_at IS NULL BEGIN
+        INSERT INTO memories_fts(memories_fts, rowid, content, title, narrative, facts, tags)
+        VALUES ('delete', old.seq, old.content, old.title, old.narrative, old.facts, old.tags);
+    END;
+    CREATE TRIGGER memories_fts_update_new
+    AFTER UPDATE OF content, title, narrative, facts, tags, deleted_at ON memories
+    WHEN new.deleted_at IS NULL BEGIN
+        INSERT INTO memories_fts(rowid, content, title, narrative, facts, tags)
+        VALUES (new.seq, new.content, new.title, new.narrative, new.facts, new.tags);
+    END;
+    INSERT INTO memories_fts(rowid, content, title, narrative, facts, tags)
+        SELECT seq, content, title, narrative, facts, tags FROM memories
+        WHERE deleted_at IS NULL;
+    """
+
+
+def m002_keyword_search(conn: Conn, d: Dialect) -> None:
+    """The keyword index of live memories (SQLite ``002_fts``, PostgreSQL
+    ``002_keyword_search``); whatever an older database holds is indexed at once.
+
+    SQLite: an FTS5 external-content index kept in sync by triggers. Only live rows are
+    indexed: a tombstone removes the row from the index, so keyword search can never
+    return it. PostgreSQL: a ``tsvector`` per memory, kept by a trigger, with a GIN
+    index; weights follow seed 000's title-over-body ranking and the SQLite BM25 column
+    weights (content 1, title 2, narrative 1, facts 1, tags 0.5): title A, body B, tags C.
+    """
+    if d.name == "sqlite":
+        script(conn, d, _FTS5)
+        return
+    script(
+        conn,
+        d,
+        f"""
+        CREATE FUNCTION engram_fold(t text) RETURNS text
+        LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+            SELECT translate(
+                regexp_replace(lower(coalesce(t, '')), '[[:punct:]]+', ' ', 'g'),
+                '{_ACCENTED}{_ACCENTED.upper()}', '{_PLAIN}{_PLAIN}'
+            )
+        $$;
+        CREATE TEXT SEARCH DICTIONARY engram_english_stem
+            (TEMPLATE = snowball, Language = english);
+        CREATE TEXT SEARCH CONFIGURATION engram_english (COPY = pg_catalog.english);
+        ALTER TEXT SEARCH CONFIGURATION engram_english ALTER MAPPING FOR
+            asciiword, asciihword, hword_asciipart, word, hword, hword_part
+            WITH engram_english_stem;
+        ALTER TABLE memories ADD COLUMN search tsvector;
+        CREATE FUNCTION engram_memories_search() RETURNS trigger
+        LANGUAGE plpgsql AS $$
+        BEGIN
+            NEW.search :=
+                setweight(to_tsvector('engram_english', engram_fold(NEW.title)), 'A')
+                || setweight(to_tsvector('engram_english',
+                       engram_fold(left(NEW.content, 262144))), 'B')
+                || setweight(to_tsvector('engram_english', engram_fold(NEW.narrative)), 'B')
+                || setweight(to_tsvector('engram_english', engram_fold(NEW.facts::text)), 'B')
+                || setweight(to_tsvector('engram_english', engram_fold(NEW.tags::text)), 'C');
+            RETURN NEW;
+        END
+        $$;
+        CREATE TRIGGER memories_search BEFORE INSERT OR UPDATE OF
+            content, title, narrative, facts, tags ON memories
+            FOR EACH ROW EXECUTE FUNCTION engram_memories_search();
+        UPDATE memories SET content = content;
+        CREATE INDEX memories_search_live ON memories USING gin(search)
+            WHERE deleted_at IS NULL;
+        """,
+    )
+
+
+def m005_fts_update_trigger(conn: Conn, d: Dialect) -> None:
+    """SQLite: one FTS update trigger that deletes the old entry before inserting the
+    new one.
+
+    002 used two AFTER UPDATE triggers, and SQLite fires triggers of one event newest
+    first: the new entry was inserted, then the old entry's 'delete' removed the row's
+    docsize record, leaving an index that fails every BM25 query on an updated memory
+    ("database disk image is malformed"). Statements inside one trigger run in order.
+    The index is then rebuilt from live rows to repair databases written before this.
+    """
+    script(
+        conn,
+        d,
+        """
+        DROP TRIGGER memories_fts_update_old;
+        DROP TRIGGER memories_fts_update_new;
+        CREATE TRIGGER memories_fts_update
+        AFTER UPDATE OF content, title, narrative, facts, tags, deleted_at ON memories BEGIN
+            INSERT INTO memories_fts(memories_fts, rowid, content, title, narrative, facts, tags)
+            SELECT 'delete', old.seq, old.content, old.title, old.narrative, old.facts, old.tags
+            WHERE old.deleted_at IS NULL;
+            INSERT INTO memories_fts(rowid, content, title, narrative, facts, tags)
+            SELECT new.seq, new.content, new.title, new.narrative, new.facts, new.tags
+            WHERE new.deleted_at IS NULL;
+        END;
+        INSERT INTO memories_fts(memories_fts) VALUES ('delete-all');
+        INSERT INTO memories_fts(rowid, content, title, narrative, facts, tags)
+            SELECT seq, content, title, narrative, facts, tags FROM memories
+            WHERE deleted_at IS NULL;
+        """,
+    )
+
+
+def m008_namespace_fts(conn: Conn, d: Dialect) -> None:
+    """SQLite: one FTS5 index per namespace, so BM25 statistics stay inside a namespace.
+
+    The store-wide ``memories_fts`` goes; triggers now queue changes in
+    ``fts_pending`` and the store applies them to the namespace's own index before it
+    commits (``engram.store.sqlite.fts``). Every live memory is re-indexed.
+    """
+    from engram.store.sqlite import fts
+
+    script(
+        conn,
+        d,
+        """
+        CREATE TABLE fts_namespaces (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            namespace TEXT NOT NULL UNIQUE
+        );
+        CREATE TABLE fts_pending (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            op TEXT NOT NULL,
+            namespace TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            content TEXT, title TEXT, narrative TEXT, facts TEXT, tags TEXT
+        );
+        DROP TRIGGER memories_fts_insert;
+        DROP TRIGGER memories_fts_delete;
+        DROP TRIGGER memories_fts_update;
+        DROP TABLE memories_fts;
+        CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories
+        WHEN new.deleted_at IS NULL BEGIN
+            INSERT INTO fts_pending(op, namespace, seq, content, title, narrative, facts, tags)
+            VALUES ('add', new.namespace, new.seq, new.content, new.title, new.narrative,
+                    new.facts, new.tags);
+        END;
+        CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories
+        WHEN old.deleted_at IS NULL BEGIN
+            INSERT INTO fts_pending(op, namespace, seq, content, title, narrative, facts, tags)
+            VALUES ('remove', old.namespace, old.seq, old.content, old.title, old.narrative,
+                    old.facts, old.tags);
+        END;
+        CREATE TRIGGER memories_fts_update
+        AFTER UPDATE OF content, title, narrative, facts, tags, deleted_at ON memories BEGIN
+            INSERT INTO fts_pending(op, namespace, seq, content, title, narrative, facts, tags)
+            SELECT 'remove', old.namespace, old.seq, old.content, old.title, old.narrative,
+                   old.facts, old.tags
+            WHERE old.deleted_at IS NULL;
+            INSERT INTO fts_pending(op, namespace, seq, content, title, narrative, facts, tags)
+            SELECT 'add', new.namespace, new.seq, new.content, new.title, new.narrative,
+                   new.facts, new.tags
+            WHERE new.deleted_at IS NULL;
+        END;
+        """,
+    )
+    fts.rebuild(_sqlite(conn))
+
+
+def m011_hints(conn: Conn, d: Dialect) -> None:
+    """seed 004's prospective index; purging a memory removes its hints (``ON DELETE
+    CASCADE``). SQLite: ``memory_hints`` and the bookkeeping of per-namespace FTS5 hint
+    indexes, whose schema sits beside the code that keeps it
+    (``engram.store.sqlite.hints``). PostgreSQL: hints with a folded, stemmed
+    ``tsvector`` (as ``memories.search`` is built) and a GIN index."""
+    if d.name == "sqlite":
+        from engram.store.sqlite import hints
+
+        hints.create_schema(_sqlite(conn))
+        return
+    script(
+        conn,
+        d,
+        """
+        CREATE TABLE memory_hints (
+            id {id_always},
+            memory_id {key} NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+            namespace {key} NOT NULL,
+            hint TEXT NOT NULL,
+            model TEXT NOT NULL,
+            created_at {time} NOT NULL,
+            search tsvector GENERATED ALWAYS AS
+                (to_tsvector('engram_english', engram_fold(hint))) STORED
+        );
+        CREATE INDEX memory_hints_memory ON memory_hints(memory_id);
+        CREATE INDEX memory_hints_ns ON memory_hints(namespace, memory_id);
+        CREATE INDEX memory_hints_search ON memory_hints USING gin(search);
+        """,
+    )
+
+
+def m028_fts_log(conn: Conn, d: Dialect) -> None:
+    """SQLite: ``fts_log``, which memory of which namespace changed its indexed text, in
+    commit order (issue 13). ``fts.flush`` writes it beside each namespace's FTS5 index,
+    and the in-memory term index (``term_search``) reads what it has not applied yet,
+    whoever wrote it. A row with no ``seq`` says a whole namespace was re-indexed."""
+    script(
+        conn,
+        d,
+        """
+        CREATE TABLE fts_log (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            namespace TEXT NOT NULL,
+            seq INTEGER
+        );
+        """,
+    )

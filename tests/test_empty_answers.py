@@ -430,3 +430,39 @@ async def test_mcp_get_context_says_when_the_budget_kept_memories_out(
     assert await tool(alice, "get_context", task=UNRELATED) == ""
     fits = await tool(alice, "get_context", task="deploy", budget_tokens=need.needed_tokens)
     assert "ops/deploy.sh" in fits and "no memory shown" not in fits
+
+
+# -- the guides ----------------------------------------------------------------------------
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+@pytest.mark.parametrize("doc", ["cli.md", "http.md", "recall.md"])
+def test_the_guides_list_every_reason(doc: str) -> None:
+    text = (DOCS / doc).read_text(encoding="utf-8")
+    assert [r.value for r in EmptyReason if f"| `{r.value}` |" not in text] == []
+
+
+def _blocks(text: str, lang: str) -> list[str]:
+    return [b.split("\n", 1)[1] for b in text.split("```")[1::2] if b.startswith(f"{lang}\n")]
+
+
+def test_the_calibration_guide_names_what_exists(tmp_path: Path) -> None:
+    from engram.bench import beam, locomo
+
+    text = (DOCS / "calibrate-abstain.md").read_text(encoding="utf-8")
+    helped = CliRunner().invoke(cli, ["bench", "abstain", "--help"]).output
+    for option in ("--locomo", "--beam", "--store", "--rows", "--fit", "--out"):
+        assert option in helped and f"`{option}" in text, option
+    # Its example data loads as the fit reads it.
+    conversations, chat, questions = (json.loads(b) for b in _blocks(text, "json"))
+    (tmp_path / "locomo.json").write_text(json.dumps(conversations), encoding="utf-8")
+    loaded = locomo.load(str(tmp_path / "locomo.json"))
+    assert [len(c.questions) for c in loaded.conversations] == [2, 1]
+    (tmp_path / "beam" / "1").mkdir(parents=True)
+    (tmp_path / "beam" / "1" / "chat.json").write_text(json.dumps(chat), encoding="utf-8")
+    (tmp_path / "beam" / "1" / "probing_questions.json").write_text(
+        json.dumps(questions), encoding="utf-8"
+    )
+    [one] = beam.load(str(tmp_path / "beam")).conversations
+    assert len(one.turns) == 3
+    assert {q.category for q in one.questions} == {"information_extraction", beam.ABSTENTION}

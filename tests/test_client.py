@@ -219,6 +219,23 @@ def test_search_and_recall_match_the_library_on_the_same_store(mem: Any, served:
     assert "green tea" in recalled.context and "total" in recalled.timings
 
 
+def test_an_empty_recall_says_why_as_the_library_does(mem: Any, served: Served) -> None:
+    mem.add("Deploys go through ops/deploy.sh on Fridays", **ALICE, type="procedural")
+    for kwargs in (
+        {"budget_tokens": 3},
+        {"filters": {"type": "decision"}},
+        {"namespace": "user:alice/ntoes"},
+    ):
+        scope = {} if "namespace" in kwargs else ALICE
+        got = mem.recall("deploy", **scope, **kwargs)
+        expected = served.memory.recall("deploy", **scope, **kwargs)
+        assert got.hits == () and got.empty_reason == expected.empty_reason is not None
+        # The client words the message for Python, as the library does.
+        assert got.empty_message == expected.empty_message
+        assert got.empty == expected.empty
+    assert mem.recall("deploy", **ALICE).empty is None
+
+
 def test_update_delete_and_history(mem: Any, served: Served) -> None:
     record = mem.add("The office is in Lyon", **ALICE, tags=["place"])
     changed = mem.update(record.id, "The office moved to Paris", **ALICE, tags=["place", "hq"])
@@ -521,7 +538,8 @@ def test_the_records_mirror_the_openapi_models() -> None:
     assert props(m.MemoryOut) == set(MemoryRecord.__dataclass_fields__)
     assert props(m.Breakdown) == set(ScoreBreakdown.__dataclass_fields__)
     assert props(m.HistoryOut) == set(HistoryEntry.__dataclass_fields__)
-    assert props(m.RecallOut) == set(Recall.__dataclass_fields__) | {"abstained"}
+    derived = {"abstained", "empty_reason", "empty_message", "empty_details"}
+    assert props(m.RecallOut) == set(Recall.__dataclass_fields__) - {"empty"} | derived
     assert props(m.HitOut) == {"id", "score", "breakdown", "memory"}
     item = ItemResult(index=0, outcome=Outcome.STORED)
     assert props(m.ItemOut) | {"memory"} == set(item.to_dict())

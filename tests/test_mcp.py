@@ -20,8 +20,8 @@ from mcp.types import CallToolResult
 from conftest import HashEmbedder
 from engram import Config, Memory, MemoryCategory, MemoryType
 from engram.cli.main import cli
+from engram.mcp.results import PREVIEW_CHARS
 from engram.mcp.server import (
-    PREVIEW_CHARS,
     TOOL_NAMES,
     CategoryName,
     MemoryTypeName,

@@ -229,3 +229,18 @@ def described(scope: Scope, filters: Mapping[str, Any] | None) -> dict[str, Any]
         key = f"{METADATA_PREFIX}{c.key}" if c.metadata else c.key
         out[key] = list(c.values) if c.any_of else c.values[0]
     return out
+
+
+def filter_names(
+    scope: Scope, filters: Mapping[str, Any] | None, *places: tuple[str, object]
+) -> tuple[str, ...]:
+    """What a recall filters on, for an empty answer to name: ``filters.<key>`` for each
+    key of ``filters``, the scope's narrower ids (``user_id``...), and each of
+    ``places`` (``("wing", "Garden")``) that is set."""
+    checked = check(filters)
+    names = ["filters.tags"] if checked.tags else []
+    for n, c in enumerate(_merge_ids(scope, checked)):  # the caller's own come first
+        key = f"{METADATA_PREFIX}{c.key}" if c.metadata else c.key
+        names.append(f"filters.{key}" if n < len(checked.conditions) else key)
+    names.extend(name for name, value in places if value is not None)
+    return tuple(names)

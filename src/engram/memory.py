@@ -25,7 +25,7 @@ from engram.config import Config
 from engram.core import Core, Scope, acting
 from engram.embed import Embedder, create_embedder
 from engram.errors import InvalidInputError, NotFoundError
-from engram.filters import list_query, scope_filter
+from engram.filters import filter_names, list_query, scope_filter
 from engram.palace import place_filter, pointer_cites
 from engram.pipeline.linker import links
 from engram.recall.request import RecallRequest
@@ -519,6 +519,7 @@ class Memory:
             config=cfg,
             restrict=place_filter(self.palace, scope, wing, room),
             cite=_cites(self.palace, scope, cite),
+            filter_names=filter_names(scope, filters, ("wing", wing), ("room", room)),
         )
         result = core.retriever.recall(request)
         if not expand:

@@ -12,7 +12,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
+
+if TYPE_CHECKING:
+    from engram.recall.empty import EmptyAnswer
 
 #: ``who`` of the memories the write pipeline writes (seed 004 uses "pipeline-v2").
 PIPELINE_WHO = "engram-pipeline"
@@ -245,11 +248,27 @@ class Recall:
     abstain_reason: str | None = None
     """Why recall returned nothing although candidates were found (nothing stored is
     related enough: ``recall.abstain``); None when it did not abstain."""
+    empty: EmptyAnswer | None = None
+    """Why no memory reached the context (issue 24), with the numbers behind it; None
+    when one did. ``empty_reason`` and ``empty_message`` read it."""
 
     @property
     def abstained(self) -> bool:
         """True when recall judged that nothing stored matches (``abstain_reason``)."""
         return self.abstain_reason is not None
+
+    @property
+    def empty_reason(self) -> str | None:
+        """Why no memory reached the context, as a code (``engram.recall.empty.
+        EmptyReason``: ``empty_namespace``, ``no_match``, ``filtered``,
+        ``min_relevance``, ``abstained``, ``budget``, ``flagged``); None when one did."""
+        return None if self.empty is None else self.empty.reason.value
+
+    @property
+    def empty_message(self) -> str | None:
+        """Why no memory reached the context, in one line naming this library's
+        settings (``budget_tokens=57``); None when one did."""
+        return None if self.empty is None else self.empty.message()
 
     def __len__(self) -> int:
         return len(self.hits)
@@ -266,6 +285,9 @@ class Recall:
             "transcripts": dict(self.transcripts),
             "abstained": self.abstained,
             "abstain_reason": self.abstain_reason,
+            "empty_reason": self.empty_reason,
+            "empty_message": self.empty_message,
+            "empty_details": None if self.empty is None else self.empty.to_dict(),
         }
 
 

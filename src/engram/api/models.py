@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
+from engram.recall.empty import EmptyReason
 from engram.records import MemoryCategory, MemoryType, RecallMode
 
 _STRICT = ConfigDict(extra="forbid")
@@ -452,6 +453,32 @@ class HitOut(BaseModel):
     memory: MemoryOut
 
 
+class EmptyDetails(BaseModel):
+    """The numbers behind an empty answer (``EmptyAnswer``); fields that do not apply to
+    its reason are null (or empty lists)."""
+
+    reason: EmptyReason
+    namespace: str
+    candidates: int = Field(
+        description="Memories the stage that emptied the answer started from (filtered: "
+        "what the query found before the filters; min_relevance, abstained: the hits)."
+    )
+    similar_namespaces: list[str] = Field(
+        description="empty_namespace: namespaces this key may read whose name is near."
+    )
+    filters: list[str] = Field(
+        description="filtered: what the recall filtered on (filters.<key>, user_id, "
+        "agent_id, run_id, wing, room)."
+    )
+    best_score: float | None = Field(description="min_relevance: the best hit's score.")
+    min_relevance: float | None = Field(description="min_relevance: the floor it fell below.")
+    budget_tokens: int | None = Field(description="budget: the budget asked for.")
+    needed_tokens: int | None = Field(description="budget: the tokens the best hit needs.")
+    detail: str | None = Field(
+        description="abstained: the decision's reason; no_match: how recall searched."
+    )
+
+
 class SearchOut(BaseModel):
     """Ranked hits, the tier that answered, and timings."""
 
@@ -465,6 +492,20 @@ class SearchOut(BaseModel):
         "empty (the calibrated floor; docs/recall.md, 'When nothing matches')."
     )
     abstain_reason: str | None = Field(description="Why recall abstained; null when it did not.")
+    empty_reason: EmptyReason | None = Field(
+        default=None,
+        description="Why no memory reached the answer: empty_namespace, no_match, filtered "
+        "(by filters, ids, wing or room), min_relevance, abstained, budget (budget_tokens "
+        "too small for the best hit) or flagged (every hit flagged by the injection scan); "
+        "null when one did (docs/http.md, 'Empty answers').",
+    )
+    empty_message: str | None = Field(
+        default=None,
+        description="The same in one line, naming the request fields that would change it.",
+    )
+    empty_details: EmptyDetails | None = Field(
+        default=None, description="The numbers behind empty_reason; null when it is null."
+    )
 
 
 class RecallOut(SearchOut):

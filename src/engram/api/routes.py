@@ -18,8 +18,10 @@ from engram.api import models as m
 from engram.api.auth import Caller, ServerState, server_state
 from engram.api.context import note_recall
 from engram.errors import InvalidInputError
+from engram.keys import Principal
 from engram.memory import Memory, Scope
-from engram.records import ItemResult
+from engram.recall.empty import Wording
+from engram.records import ItemResult, Recall
 
 State = Annotated[ServerState, Depends(server_state)]
 MemoryId = Annotated[str, Path(min_length=1, max_length=200, description="A memory id.")]
@@ -280,6 +282,21 @@ def feedback_log(scope_in: ScopeQuery, caller: Caller, state: State) -> dict[str
 
 
 # -- search and recall -----------------------------------------------------------------
+#: An empty answer names the request's JSON fields ("budget_tokens": 57).
+WORDING = Wording(style="json", filter_key="filters.{}")
+
+
+def _answer(result: Recall, caller: Principal) -> dict[str, Any]:
+    """A recall as JSON, its empty answer worded for HTTP and suggesting only
+    namespaces the caller's key may read."""
+    out = result.to_dict()
+    if result.empty is not None:
+        empty = result.empty.reachable(caller.may_reach)
+        out["empty_message"] = empty.message(WORDING)
+        out["empty_details"] = empty.to_dict()
+    return out
+
+
 @router.post("/v1/search", response_model=m.SearchOut, tags=["recall"], summary="Ranked hits")
 def search(body: m.SearchIn, caller: Caller, state: State) -> dict[str, Any]:
     """Ranked hits with every score stage, the tier that answered and timings."""
@@ -295,7 +312,7 @@ def search(body: m.SearchIn, caller: Caller, state: State) -> dict[str, Any]:
         **body.overrides(),
     )
     note_recall(result.timings)  # /metrics: recall stage timings
-    return result.to_dict()
+    return _answer(result, caller)
 
 
 def _recall(body: m.RecallIn, caller: Caller, state: ServerState) -> dict[str, Any]:
@@ -314,7 +331,7 @@ def _recall(body: m.RecallIn, caller: Caller, state: ServerState) -> dict[str, A
         **body.overrides(),
     )
     note_recall(result.timings)  # /metrics: recall stage timings
-    return result.to_dict()
+    return _answer(result, caller)
 
 
 @router.post("/v1/recall", response_model=m.RecallOut, tags=["recall"], summary="Recall")

@@ -72,6 +72,14 @@ def cli(
     ctx.obj = Ctx(home, db, config_path, verbose)
 
 
+no_abstain_option = click.option(
+    "--no-abstain",
+    is_flag=True,
+    help="Return the nearest memories even when none looks related (the 'nothing "
+    "matched' decision off for this call).",
+)
+
+
 @cli.command()
 @click.argument("content")
 @scope_options
@@ -153,6 +161,7 @@ def add(
     type=float,
     help="Keep hits scoring at least this; 0 turns off the 'nothing matched' decision.",
 )
+@no_abstain_option
 @filter_option
 @json_option
 @click.pass_obj
@@ -168,14 +177,14 @@ def search(
     fusion: str | None,
     strategy: str | None,
     min_relevance: float | None,
+    no_abstain: bool,
     filter_pairs: tuple[str, ...],
     as_json: bool,
 ) -> None:
     """Show what recall returns for QUERY, with every score stage (seed 001's --search)."""
     chosen = {"fusion": fusion, "strategy": strategy}
     overrides: dict[str, Any] = {k: v for k, v in chosen.items() if v}
-    if min_relevance is not None:
-        overrides["min_relevance"] = min_relevance
+    overrides.update(_floor(min_relevance, no_abstain))
     with obj.memory(must_exist=True) as mem:
         result = mem.recall(
             query,
@@ -185,7 +194,7 @@ def search(
             **overrides,
         )
         if as_json:
-            render.emit_json(result.to_dict())
+            render.emit_json(render.recall_json(result))
             return
         short = short_ids(mem, [hit.memory for hit in result.hits])
     render.hits_table(result.hits, result, short)
@@ -209,6 +218,8 @@ def search(
     type=float,
     help="Keep hits scoring at least this; 0 turns off the 'nothing matched' decision.",
 )
+@no_abstain_option
+@filter_option
 @json_option
 @click.pass_obj
 @handle_errors
@@ -225,28 +236,43 @@ def recall(
     room: str | None,
     cite: str,
     min_relevance: float | None,
+    no_abstain: bool,
+    filter_pairs: tuple[str, ...],
     as_json: bool,
 ) -> None:
-    """Print the context block to inject into a prompt for QUERY."""
-    extra: dict[str, Any] = {} if min_relevance is None else {"min_relevance": min_relevance}
+    """Print the context block to inject into a prompt for QUERY.
+
+    When no memory reaches the block, stdout gets nothing (or only the org's core
+    policies) and stderr one line saying why, naming the flag that would change it; the
+    exit code stays 0: nothing found is an answer. --json carries empty_reason."""
     with obj.memory(must_exist=True) as mem:
         result = mem.recall(
             query,
             **scope_kwargs(namespace, user_id, agent_id, run_id),
             limit=limit,
             budget_tokens=budget_tokens,
+            filters=parse_filters(filter_pairs),
             wing=wing,
             room=int(room) if room and room.isdigit() else room,
             cite=cite,
-            **extra,
+            **_floor(min_relevance, no_abstain),
         )
     if as_json:
-        render.emit_json(result.to_dict())
-    elif result.abstained:
-        # Nothing to inject: stdout stays empty for scripts, the reason goes to stderr.
-        click.echo(f"nothing matched: {result.abstain_reason}", err=True)
-    else:
+        render.emit_json(render.recall_json(result))
+        return
+    if result.context:
         print(result.context)
+    why = render.empty_message(result)
+    if why is not None:
+        click.echo(why, err=True)
+
+
+def _floor(min_relevance: float | None, no_abstain: bool) -> dict[str, Any]:
+    """The recall overrides of ``--min-relevance`` and ``--no-abstain``."""
+    out: dict[str, Any] = {} if min_relevance is None else {"min_relevance": min_relevance}
+    if no_abstain:
+        out["abstain"] = False
+    return out
 
 
 @cli.command("list")

@@ -12,10 +12,44 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from engram.recall.empty import Wording
 from engram.records import HistoryEntry, Hit, MemoryRecord, Recall
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+#: The CLI's names for recall's settings, so an empty answer names the flags to change.
+WORDING = Wording(
+    names={
+        "namespace": "--namespace",
+        "user_id": "--user",
+        "agent_id": "--agent",
+        "run_id": "--run",
+        "wing": "--wing",
+        "room": "--room",
+        "budget_tokens": "--budget",
+        "min_relevance": "--min-relevance",
+        "abstain": "--no-abstain",
+    },
+    style="flag",
+    filter_key="--filter {}=...",
+)
+
+
+def empty_message(recall: Recall) -> str | None:
+    """Why no memory reached the context, naming the CLI's flags; None when one did."""
+    if recall.empty is not None:
+        return recall.empty.message(WORDING)
+    return None if recall.abstain_reason is None else f"nothing matched: {recall.abstain_reason}"
+
+
+def recall_json(recall: Recall) -> dict[str, Any]:
+    """``Recall.to_dict`` with the empty answer's message in the CLI's words."""
+    data = recall.to_dict()
+    if recall.empty is not None:
+        data["empty_message"] = empty_message(recall)
+    return data
 
 
 def emit_json(data: Any) -> None:
@@ -80,9 +114,11 @@ def hits_table(
     content wrapped beside them with the other stages on a dim line under it."""
     if recall is not None:
         console.print(f"mode: {recall.mode.value}", markup=False)
-    if not hits and recall is not None and recall.abstained:
-        # Say why recall chose to return nothing (the reason says how to see more).
-        console.print(f"nothing matched: {recall.abstain_reason}", markup=False)
+    why = empty_message(recall) if recall is not None and not hits else None
+    if why is not None:
+        # Say why nothing came back, and which flag would change it.
+        lead = "" if why.startswith("nothing matched") else "no memories match: "
+        console.print(f"{lead}{why}", markup=False)
     elif not hits:
         console.print("no memories match")
     else:

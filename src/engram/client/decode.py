@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from engram.api import models as m
+from engram.recall.empty import EmptyAnswer
 from engram.records import (
     BatchResult,
     HistoryEntry,
@@ -70,8 +71,10 @@ def hits(data: Any) -> list[Hit]:
 
 
 def recall(data: Any) -> Recall:
-    """``RecallOut`` -> ``Recall``."""
+    """``RecallOut`` -> ``Recall`` (its empty answer words its message for Python again:
+    the client takes the library's keyword arguments)."""
     out = m.RecallOut.model_validate(data)
+    details = out.empty_details
     return Recall(
         query=out.query,
         hits=tuple(_hit(h) for h in out.hits),
@@ -81,6 +84,7 @@ def recall(data: Any) -> Recall:
         warnings=tuple(out.warnings),
         transcripts=dict(out.transcripts),
         abstain_reason=out.abstain_reason,
+        empty=None if details is None else EmptyAnswer.from_dict(details.model_dump()),
     )
 
 

@@ -22,7 +22,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp.types import ToolAnnotations
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from engram._version import __version__
 from engram.errors import EngramError, NotFoundError
@@ -31,12 +31,26 @@ from engram.mcp.graph_tools import GRAPH_TOOL_NAMES, graph_tools
 from engram.mcp.lifecycle_tools import LIFECYCLE_TOOL_NAMES, lifecycle_tools
 from engram.mcp.org_tools import ORG_TOOL_NAMES, org_tools
 from engram.mcp.palace_tools import PALACE_TOOL_NAMES, RoomArg, WingArg, palace_tools
+from engram.mcp.results import (
+    WORDING,
+    DocumentQueued,
+    Forgotten,
+    MemoryPage,
+    MemoryView,
+    Rated,
+    RecallResult,
+    Remembered,
+    SearchResult,
+    context_note,
+    hit_view,
+    summary_of,
+    whole_view,
+)
 from engram.mcp.runs_tools import RUNS_TOOL_NAMES, RunIdArg, runs_tools
 from engram.mcp.sessions_tools import SESSION_TOOL_NAMES, sessions_tools
 from engram.mcp.shared_tools import SHARED_TOOL_NAMES, shared_tools
 from engram.memory import Memory
 from engram.org import OrgFactAuthor, agent
-from engram.records import Hit, MemoryRecord, iso
 
 T = TypeVar("T")
 
@@ -59,9 +73,6 @@ TOOL_NAMES = (
     *ORG_TOOL_NAMES,
     *SHARED_TOOL_NAMES,
 )
-
-#: How much of a memory's content search and list results show; recall_memory has it all.
-PREVIEW_CHARS = 300
 
 # The names of engram.records.MemoryType and MemoryCategory (tests keep them in step).
 MemoryTypeName = Literal[
@@ -95,146 +106,6 @@ engram is your long-term memory: what earlier sessions learned, decided and were
   after, recover_session tells you where you were; end_session when the work is done.
 - core_memory shows your core blocks (edit: core_memory_append); a task failed: propose_procedure.
 Store only what cannot be found again by reading the code or the environment."""
-
-
-# -- results ------------------------------------------------------------------------
-class Remembered(BaseModel):
-    """What ``remember`` did."""
-
-    id: str = Field(description="The memory's id.")
-    created: bool = Field(
-        description="True if stored now; false if the same content was already stored "
-        "(then id is that memory's)."
-    )
-    jobs: list[str] = Field(
-        default_factory=list,
-        description="The write pipeline's jobs queued for the new memory (extract: facts "
-        "and entities; hints: future questions it answers). They run in the background.",
-    )
-
-
-class MemorySummary(BaseModel):
-    """One memory with its content shortened."""
-
-    id: str
-    title: str | None
-    content: str = Field(description=f"The first {PREVIEW_CHARS} characters of the content.")
-    truncated: bool = Field(description="True if content was shortened: use recall_memory.")
-    type: str
-    tags: list[str]
-    quality: int = Field(description="Accumulated feedback, from -3 to +3.")
-    created_at: str
-
-
-class HitView(MemorySummary):
-    """One ranked search hit."""
-
-    score: float = Field(description="Final rank score; higher is better.")
-
-
-class SearchResult(BaseModel):
-    """Ranked hits and which retrieval tier answered."""
-
-    mode: str = Field(description="hybrid, dense, keyword or recent: the tier that answered.")
-    hits: list[HitView]
-    warnings: list[str] = Field(description="Why recall degraded, if it did.")
-    abstained: bool = Field(
-        default=False,
-        description="True when nothing stored looked related: hits is empty on purpose.",
-    )
-    abstain_reason: str | None = Field(
-        default=None, description="Why nothing was returned; null when something was."
-    )
-
-
-class MemoryView(BaseModel):
-    """One memory, whole."""
-
-    id: str
-    content: str
-    title: str | None
-    narrative: str | None
-    facts: list[str]
-    type: str
-    category: str | None
-    tags: list[str]
-    importance: float | None
-    quality: int
-    score: float | None
-    metadata: dict[str, Any]
-    user_id: str | None
-    agent_id: str | None
-    run_id: str | None
-    session_id: str | None
-    created_at: str
-    updated_at: str
-
-
-class RecallResult(BaseModel):
-    """The memories asked for by id."""
-
-    memories: list[MemoryView]
-    not_found: list[str] = Field(description="Ids that are not (or no longer) stored here.")
-
-
-class Forgotten(BaseModel):
-    """A memory ``forget`` removed from recall."""
-
-    id: str
-    forgotten: bool = True
-
-
-class Rated(BaseModel):
-    """A memory after ``feedback``."""
-
-    id: str
-    quality: int = Field(description="Accumulated feedback after this rating, -3 to +3.")
-
-
-class MemoryPage(BaseModel):
-    """One page of memories, newest first (the list shape of every surface)."""
-
-    items: list[MemorySummary]
-    total: int = Field(description="How many memories match, on every page.")
-    limit: int
-    offset: int
-    next_offset: int | None = Field(
-        description="Pass as offset for the next page; null at the end."
-    )
-
-
-class DocumentQueued(BaseModel):
-    """A document ``ingest_document`` queued."""
-
-    document_id: str
-    status: str = Field(
-        description="queued; then extracting, chunking, embedding, indexing and done (or "
-        "failed) as the worker processes it."
-    )
-
-
-def _summary(record: MemoryRecord) -> MemorySummary:
-    content = record.content
-    truncated = len(content) > PREVIEW_CHARS
-    return MemorySummary(
-        id=record.id,
-        title=record.title,
-        content=content[:PREVIEW_CHARS] + ("…" if truncated else ""),
-        truncated=truncated,
-        type=record.type.value,
-        tags=list(record.tags),
-        quality=record.quality,
-        created_at=iso(record.created_at),
-    )
-
-
-def _hit(hit: Hit) -> HitView:
-    return HitView(**_summary(hit.memory).model_dump(), score=round(hit.score, 6))
-
-
-def _whole(record: MemoryRecord) -> MemoryView:
-    data = record.to_dict()
-    return MemoryView(**{name: data[name] for name in MemoryView.model_fields})
 
 
 # -- arguments ----------------------------------------------------------------------
@@ -324,8 +195,10 @@ def create_mcp_server(
     ) -> str:
         """Call before starting a task: returns what earlier sessions found, decided or were
         told about related topics, as a block to read before planning. Returns "" when
-        memory holds nothing related, which means the task is new ground. With run_id,
-        the memories returned are logged as injected into that run."""
+        memory holds nothing related, which means the task is new ground. When related
+        memories exist but none fits (budget_tokens too small, wing or room excluding
+        them), it returns one line saying why instead. With run_id, the memories
+        returned are logged as injected into that run."""
         if cite == "pointer" and style != "memory_context":
             # prior_work lines cite nothing, so a pointer would be silently dropped.
             raise ToolError(
@@ -345,7 +218,8 @@ def create_mcp_server(
             )
             if run_id is not None:  # seed 000's log_memory_hits
                 memory.runs.log_memory_hits(run_id, result.hits, task=task, namespace=ns)
-            return result.context
+            note = context_note(result)
+            return "\n\n".join(part for part in (result.context, note) if part)
 
         return await call(run)
 
@@ -385,10 +259,12 @@ def create_mcp_server(
             )
             return SearchResult(
                 mode=result.mode.value,
-                hits=[_hit(h) for h in result.hits],
+                hits=[hit_view(h) for h in result.hits],
                 warnings=list(result.warnings),
                 abstained=result.abstained,
                 abstain_reason=result.abstain_reason,
+                empty_reason=result.empty_reason,
+                empty_message=None if result.empty is None else result.empty.message(WORDING),
             )
 
         return await call(run)
@@ -408,7 +284,7 @@ def create_mcp_server(
             missing: list[str] = []
             for memory_id in dict.fromkeys(ids):
                 try:
-                    found.append(_whole(memory.get(memory_id, namespace=ns)))
+                    found.append(whole_view(memory.get(memory_id, namespace=ns)))
                 except NotFoundError:
                     missing.append(memory_id)
             if not found:
@@ -507,7 +383,7 @@ def create_mcp_server(
             page = memory.get_all(namespace=ns, filters=filters, limit=limit, offset=offset)
             total = page.total
             return MemoryPage(
-                items=[_summary(r) for r in page],
+                items=[summary_of(r) for r in page],
                 total=total,
                 limit=limit,
                 offset=offset,

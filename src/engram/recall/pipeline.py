@@ -24,6 +24,7 @@ from engram.recall import (
     abstain,
     context,
     dampening,
+    empty,
     fusion,
     packing,
     rerank,
@@ -134,6 +135,7 @@ class Retriever:
             dict.fromkeys([*legs.dense_ranking, *legs.keyword_ranking, *legs.time_ids])
         )
         records: dict[str, MemoryRecord] = {}
+        found = len(candidate_ids)  # before filters: an empty answer says they excluded all
         if request.filtered:
             # Filters need the records before fusion; without filters only the pool is read.
             records = request.kept(self.memories.get_many(request.namespace, candidate_ids))
@@ -224,7 +226,7 @@ class Retriever:
             asked = rerank.RerankRequest(request.query, request.namespace, legs.query_vector)
             hits = self.rerankers.apply(cfg, asked, hits, warnings)
             clock.lap("rerank")
-        return self._finish(request, cfg, hits, legs.mode, clock, warnings)
+        return self._finish(request, cfg, hits, legs.mode, clock, warnings, found=found)
 
     def _candidates(
         self, request: RecallRequest, cfg: RecallConfig, clock: Clock, warnings: list[str]
@@ -510,6 +512,7 @@ class Retriever:
     ) -> Recall:
         now = utcnow()
         records = self.memories.select(request.namespace, ListQuery(limit=request.limit * 4))
+        found = len(records)
         if request.filtered:
             records = list(request.kept({r.id: r for r in records}).values())
         hits = []
@@ -533,7 +536,9 @@ class Retriever:
             )
         warnings.append("query has no keywords and vectors are unavailable: most recent shown")
         clock.lap("recent")
-        return self._finish(request, cfg, hits, RecallMode.RECENT, clock, warnings, floor=False)
+        return self._finish(
+            request, cfg, hits, RecallMode.RECENT, clock, warnings, floor=False, found=found
+        )
 
     def _finish(
         self,
@@ -545,9 +550,11 @@ class Retriever:
         warnings: list[str],
         *,
         floor: bool = True,
+        found: int = 0,
     ) -> Recall:
         if cfg.dedup_by_title:
             hits = packing.dedup_by_title(hits)
+        ranked = hits
         abstained: str | None = None
         if floor and cfg.min_relevance is not None:  # the caller's own floor overrides
             hits = packing.above(hits, cfg.min_relevance)
@@ -556,7 +563,7 @@ class Retriever:
             abstained = abstain.check(request.query, hits[: cfg.candidates], embedder)
             hits = [] if abstained else hits
             clock.lap("abstain")
-        hits = hits[: request.limit]
+        hits = fitted = hits[: request.limit]
         if request.budget_tokens is not None:
             hits = packing.pack_budget(hits, request.budget_tokens, fmt.hit_cost(cfg.context_style))
         clock.lap("pack")
@@ -575,6 +582,7 @@ class Retriever:
         lead = self.preamble() if self.preamble is not None else ""
         if lead:  # seed 002: core policies go into every context, first
             context = f"{lead}\n\n{context}" if context else lead
+        stages = empty.Stages(found, ranked, fitted, hits, shown)
         clock.lap("format")
         return Recall(
             query=request.query,
@@ -584,4 +592,5 @@ class Retriever:
             context=context,
             warnings=tuple(warnings),
             abstain_reason=abstained,
+            empty=empty.explain(request, cfg, stages, mode, abstained, self.memories),
         )

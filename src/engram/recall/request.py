@@ -30,6 +30,9 @@ class RecallRequest:
     config: RecallConfig | None = None
     restrict: filtering.Restrict | None = None  # keeps the ids it returns (wing=, room=)
     cite: Callable[[Sequence[str]], Mapping[str, str]] | None = None  # id -> AAAK pointer
+    filter_names: tuple[str, ...] = ()
+    """The filters behind ``matches`` and ``restrict`` (``filters.<key>``, a narrower
+    ``user_id``/``agent_id``/``run_id``, ``wing``, ``room``): an empty answer names them."""
 
     @property
     def filtered(self) -> bool:

@@ -29,7 +29,7 @@ from engram.api import create_app
 from engram.api import models as m
 from engram.api.server import serve_in_thread
 from engram.client import AsyncEngramClient, EngramClient
-from engram.client.transport import AsyncSends
+from engram.client.base import Sends
 from engram.errors import (
     AuthenticationError,
     EngramError,
@@ -70,7 +70,7 @@ class Blocking:
                 return self._portal.call(functools.partial(value, *args, **kwargs))
 
             return call
-        if isinstance(value, AsyncSends):
+        if isinstance(value, Sends):
             return Blocking(value, self._portal)
         return value
 

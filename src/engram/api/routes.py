@@ -55,6 +55,12 @@ def _memory(state: ServerState) -> Memory:
     return state.memory
 
 
+def _scoped(caller: Caller, state: ServerState, given: m.Scope) -> tuple[Memory, Scope]:
+    """The store and the scope ``given`` resolves to for the caller (403 out of reach)."""
+    mem = _memory(state)
+    return mem, caller.scope(mem, **given.scope_args())
+
+
 # -- memories --------------------------------------------------------------------------
 _DUPLICATE: dict[int | str, dict[str, Any]] = {
     200: {"description": "The same content was already stored: nothing new."}
@@ -82,8 +88,7 @@ def create_memory(
     """Store text (``content``) or a chat (``messages``) verbatim: 201. Exactly the same
     content in the same namespace returns the stored memory with ``created: false``:
     200."""
-    mem = _memory(state)
-    scope = caller.scope(mem, **body.scope_args())
+    mem, scope = _scoped(caller, state, body)
     result = _add_one(mem, scope, body.content_arg(), body.field_args())
     assert result.record is not None  # a refused item raised
     if not result.created:
@@ -107,8 +112,7 @@ def create_memories(
     or invalid; ``on_blocked`` and ``on_invalid`` choose between reporting such an item
     (``skip``) and refusing the whole batch with 422 (``raise``). 201 when anything was
     stored, 200 when nothing new was. All items go to one namespace."""
-    mem = _memory(state)
-    scope = caller.scope(mem, **body.scope_args())
+    mem, scope = _scoped(caller, state, body)
     ids = _ids(scope)
     items = [item.item(ids) for item in body.items]
     batch = mem.add_many(
@@ -132,8 +136,7 @@ def list_memories(
     query: Annotated[m.ListQuery, Query()], caller: Caller, state: State
 ) -> dict[str, Any]:
     """Memories of a namespace, newest first, filtered and paginated."""
-    mem = _memory(state)
-    scope = caller.scope(mem, **query.scope_args())
+    mem, scope = _scoped(caller, state, query)
     filters: dict[str, Any] = {}
     if query.metadata:
         try:
@@ -168,8 +171,7 @@ def get_memory(
     memory_id: MemoryId, scope_in: ScopeQuery, caller: Caller, state: State
 ) -> dict[str, Any]:
     """One live memory of the namespace."""
-    mem = _memory(state)
-    scope = caller.scope(mem, **scope_in.scope_args())
+    mem, scope = _scoped(caller, state, scope_in)
     return mem.get(memory_id, **_ids(scope)).to_dict()
 
 
@@ -187,8 +189,7 @@ def update_memory(
     state: State,
 ) -> dict[str, Any]:
     """Change content or fields; the old values stay in the memory's history."""
-    mem = _memory(state)
-    scope = caller.scope(mem, **scope_in.scope_args())
+    mem, scope = _scoped(caller, state, scope_in)
     return mem.update(memory_id, **_ids(scope), **body.changes()).to_dict()
 
 
@@ -202,8 +203,7 @@ def delete_memory(
     memory_id: MemoryId, scope_in: ScopeQuery, caller: Caller, state: State
 ) -> dict[str, Any]:
     """Tombstone a memory: it leaves recall at once; purge removes it for good."""
-    mem = _memory(state)
-    scope = caller.scope(mem, **scope_in.scope_args())
+    mem, scope = _scoped(caller, state, scope_in)
     return mem.delete(memory_id, **_ids(scope)).to_dict()
 
 
@@ -217,20 +217,21 @@ def memory_history(
     memory_id: MemoryId, scope_in: ScopeQuery, caller: Caller, state: State
 ) -> list[dict[str, Any]]:
     """Every create, update, delete, feedback and dedup event, oldest first."""
-    mem = _memory(state)
-    scope = caller.scope(mem, **scope_in.scope_args())
+    mem, scope = _scoped(caller, state, scope_in)
     return [e.to_dict() for e in mem.history(memory_id, **_ids(scope))]
 
 
 # -- feedback (seed 000) ---------------------------------------------------------------
-def _feedback(
-    memory_id: str, body: m.FeedbackIn, scope_in: m.Scope, caller: Caller, state: ServerState
-) -> dict[str, Any]:
-    mem = _memory(state)
-    scope = caller.scope(mem, **scope_in.scope_args())
-    return mem.feedback(memory_id, body.rating, body.comment, **_ids(scope)).to_dict()
-
-
+# One route under two paths: seed 000's first (it is registered first), then /v1's. The
+# second keeps its own name (the OpenAPI operation id) and description.
+@router.post(
+    "/v1/memories/{memory_id}/feedback",
+    response_model=m.MemoryOut,
+    tags=["feedback"],
+    summary="Thumbs up or down",
+    name="feedback_v1",
+    description="The same as ``POST /api/memories/{id}/feedback``.",
+)
 @router.post(
     "/api/memories/{memory_id}/feedback",
     response_model=m.MemoryOut,
@@ -245,24 +246,8 @@ def feedback(
     state: State,
 ) -> dict[str, Any]:
     """Quality moves by one, clamped to [-3, +3]; the rating and comment are logged."""
-    return _feedback(memory_id, body, scope_in, caller, state)
-
-
-@router.post(
-    "/v1/memories/{memory_id}/feedback",
-    response_model=m.MemoryOut,
-    tags=["feedback"],
-    summary="Thumbs up or down",
-)
-def feedback_v1(
-    memory_id: MemoryId,
-    body: m.FeedbackIn,
-    scope_in: ScopeQuery,
-    caller: Caller,
-    state: State,
-) -> dict[str, Any]:
-    """The same as ``POST /api/memories/{id}/feedback``."""
-    return _feedback(memory_id, body, scope_in, caller, state)
+    mem, scope = _scoped(caller, state, scope_in)
+    return mem.feedback(memory_id, body.rating, body.comment, **_ids(scope)).to_dict()
 
 
 @router.get(
@@ -273,8 +258,7 @@ def feedback_v1(
 )
 def feedback_log(scope_in: ScopeQuery, caller: Caller, state: State) -> dict[str, Any]:
     """Every rating of the namespace, oldest first: a labelled preference data set."""
-    mem = _memory(state)
-    scope = caller.scope(mem, **scope_in.scope_args())
+    mem, scope = _scoped(caller, state, scope_in)
     return {
         "namespace": scope.namespace,
         "feedback": mem.admin.feedback_log(namespace=scope.namespace),
@@ -297,59 +281,46 @@ def _answer(result: Recall, caller: Principal) -> dict[str, Any]:
     return out
 
 
+def _recall(
+    body: m.SearchIn | m.RecallIn, caller: Caller, state: ServerState, **settings: Any
+) -> dict[str, Any]:
+    """``Memory.recall`` for a search or recall body; ``settings`` are recall's own."""
+    mem, scope = _scoped(caller, state, body)
+    result = mem.recall(
+        body.query,
+        **_ids(scope),
+        limit=body.limit,
+        filters=body.filters,
+        wing=body.wing,
+        room=body.room,
+        **settings,
+        **body.overrides(),
+    )
+    note_recall(result.timings)  # /metrics: recall stage timings
+    return _answer(result, caller)
+
+
 @router.post("/v1/search", response_model=m.SearchOut, tags=["recall"], summary="Ranked hits")
 def search(body: m.SearchIn, caller: Caller, state: State) -> dict[str, Any]:
     """Ranked hits with every score stage, the tier that answered and timings."""
-    mem = _memory(state)
-    scope = caller.scope(mem, **body.scope_args())
-    result = mem.recall(
-        body.query,
-        **_ids(scope),
-        limit=body.limit,
-        filters=body.filters,
-        wing=body.wing,
-        room=body.room,
-        **body.overrides(),
-    )
-    note_recall(result.timings)  # /metrics: recall stage timings
-    return _answer(result, caller)
-
-
-def _recall(body: m.RecallIn, caller: Caller, state: ServerState) -> dict[str, Any]:
-    mem = _memory(state)
-    scope = caller.scope(mem, **body.scope_args())
-    result = mem.recall(
-        body.query,
-        **_ids(scope),
-        limit=body.limit,
-        budget_tokens=body.budget_tokens,
-        filters=body.filters,
-        expand=body.expand,
-        wing=body.wing,
-        room=body.room,
-        cite=body.cite,
-        **body.overrides(),
-    )
-    note_recall(result.timings)  # /metrics: recall stage timings
-    return _answer(result, caller)
-
-
-@router.post("/v1/recall", response_model=m.RecallOut, tags=["recall"], summary="Recall")
-def recall(body: m.RecallIn, caller: Caller, state: State) -> dict[str, Any]:
-    """The few memories that matter for a query and the context block to inject.
-    ``expand: true`` joins the raw transcripts of the hits' sessions."""
     return _recall(body, caller, state)
 
 
+# One route under two paths, as feedback above: /v1's, then seed 004's name for it.
 @router.post(
     "/api/memory/recall",
     response_model=m.RecallOut,
     tags=["recall"],
     summary="Recall (seed 004 route)",
+    name="recall_seed",
+    description="The same as ``POST /v1/recall``, under seed 004's route name.",
 )
-def recall_seed(body: m.RecallIn, caller: Caller, state: State) -> dict[str, Any]:
-    """The same as ``POST /v1/recall``, under seed 004's route name."""
-    return _recall(body, caller, state)
+@router.post("/v1/recall", response_model=m.RecallOut, tags=["recall"], summary="Recall")
+def recall(body: m.RecallIn, caller: Caller, state: State) -> dict[str, Any]:
+    """The few memories that matter for a query and the context block to inject.
+    ``expand: true`` joins the raw transcripts of the hits' sessions."""
+    settings = {"budget_tokens": body.budget_tokens, "expand": body.expand, "cite": body.cite}
+    return _recall(body, caller, state, **settings)
 
 
 # -- remember and transcripts (seed 004) -----------------------------------------------
@@ -366,8 +337,7 @@ def remember(
 ) -> dict[str, Any]:
     """Store a memory raw-first; a ``transcript`` with a ``session_key`` is then written
     in its own transaction and joined to recall with ``expand: true``."""
-    mem = _memory(state)
-    scope = caller.scope(mem, **body.scope_args())
+    mem, scope = _scoped(caller, state, body)
     fields = body.field_args()
     if body.session is not None:
         fields["session_id"] = body.session
@@ -393,8 +363,7 @@ def remember(
 )
 def add_transcript(body: m.TranscriptIn, caller: Caller, state: State) -> dict[str, Any]:
     """Store a session's raw transcript once (the first one is kept unchanged)."""
-    mem = _memory(state)
-    scope = caller.scope(mem, **body.scope_args())
+    mem, scope = _scoped(caller, state, body)
     stored = mem.transcripts.add(body.session_key, body.content, **_ids(scope))
     return {"namespace": scope.namespace, "session_key": body.session_key, "stored": stored}
 

@@ -25,14 +25,20 @@ from engram.bench import pipeline as pipeline_bench
 from engram.bench.dataset import Dataset
 from engram.cli import render
 from engram.cli.bench_lifecycle import lifecycle_cmd
+from engram.cli.bench_options import (
+    BEAM_DEV,
+    data_option,
+    json_option,
+    out_option,
+    show_results,
+    stage_progress,
+)
 from engram.cli.bench_scale import scale_cmd
-from engram.cli.common import Ctx, handle_errors, progress_bar
+from engram.cli.common import Ctx, handle_errors
 from engram.errors import InvalidInputError
 from engram.memory import Memory
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-SHARED_BENCH = Path("..") / "shared" / "bench"
 
 
 def _settings(pairs: tuple[str, ...]) -> dict[str, Any]:
@@ -62,13 +68,7 @@ def bench_options(fn: F) -> F:
                 type=click.Path(dir_okay=False),
                 help="Keep the ingested store in this file and reuse it on the next run.",
             ),
-            click.option(
-                "--out",
-                default="bench-results",
-                show_default=True,
-                type=click.Path(file_okay=False),
-                help="Directory for the JSON and markdown results.",
-            ),
+            out_option("Directory for the JSON and markdown results."),
             click.option(
                 "--set",
                 "settings",
@@ -119,20 +119,8 @@ def _run(
     dataset = dataset.limited(limit)
     extra = _settings(settings)
     with _memory(obj, store) as mem:
-        if as_json:
-            result = runner.run(mem, dataset, chosen, settings=extra, hints=hints)
-        else:
-            with progress_bar() as bar:
-                tasks: dict[str, Any] = {}
-
-                def advance(stage: str, done: int, total: int) -> None:
-                    if stage not in tasks:
-                        tasks[stage] = bar.add_task(stage, total=total)
-                    bar.update(tasks[stage], completed=done)
-
-                result = runner.run(
-                    mem, dataset, chosen, progress=advance, settings=extra, hints=hints
-                )
+        with stage_progress(shown=not as_json) as advance:
+            result = runner.run(mem, dataset, chosen, progress=advance, settings=extra, hints=hints)
         path = report.write(result, out, extra={"settings": extra, "hints": hints})
     if as_json:
         render.emit_json({m: result.summary(m) for m in chosen} | {"results": str(path)})
@@ -147,12 +135,7 @@ def bench() -> None:
 
 
 @bench.command("locomo")
-@click.option(
-    "--data",
-    default=str(SHARED_BENCH / "locomo" / "locomo10_dev.json"),
-    show_default=True,
-    help="The LoCoMo JSON file.",
-)
+@data_option("The LoCoMo JSON file.")
 @click.option(
     "--errata",
     "errata",
@@ -172,11 +155,8 @@ def locomo_cmd(obj: Ctx, /, data: str, errata: str | None, **options: Any) -> No
 
 
 @bench.command("beam")
-@click.option(
-    "--data",
-    default=str(SHARED_BENCH / "beam-100k"),
-    show_default=True,
-    help="A BEAM directory of chats (each with chat.json and probing_questions.json).",
+@data_option(
+    "A BEAM directory of chats (each with chat.json and probing_questions.json).", default=BEAM_DEV
 )
 @bench_options
 @click.pass_obj
@@ -187,20 +167,8 @@ def beam_cmd(obj: Ctx, /, data: str, **options: Any) -> None:
 
 
 @bench.command("abstain")
-@click.option(
-    "--locomo",
-    "locomo_data",
-    default=str(SHARED_BENCH / "locomo" / "locomo10_dev.json"),
-    show_default=True,
-    help="The LoCoMo JSON file.",
-)
-@click.option(
-    "--beam",
-    "beam_data",
-    default=str(SHARED_BENCH / "beam-100k"),
-    show_default=True,
-    help="A BEAM directory of chats.",
-)
+@data_option("The LoCoMo JSON file.", "--locomo", "locomo_data")
+@data_option("A BEAM directory of chats.", "--beam", "beam_data", default=BEAM_DEV)
 @click.option(
     "--store",
     type=click.Path(dir_okay=False),
@@ -217,14 +185,8 @@ def beam_cmd(obj: Ctx, /, data: str, **options: Any) -> None:
     is_flag=True,
     help="Write the fitted weights into engram/recall/abstain_weights.py (a source checkout).",
 )
-@click.option(
-    "--out",
-    default="bench-results",
-    show_default=True,
-    type=click.Path(file_okay=False),
-    help="Directory for abstain.json, abstain.md and abstain-rows.json.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@out_option("Directory for abstain.json, abstain.md and abstain-rows.json.")
+@json_option
 @click.pass_obj
 @handle_errors
 def abstain_cmd(
@@ -247,14 +209,7 @@ def abstain_cmd(
         if rows is not None:
             found = abstain_bench.load_rows(rows)
         else:
-            with progress_bar() as bar:
-                tasks: dict[str, Any] = {}
-
-                def advance(stage: str, done: int, total: int) -> None:
-                    if stage not in tasks:
-                        tasks[stage] = bar.add_task(stage, total=total)
-                    bar.update(tasks[stage], completed=done)
-
+            with stage_progress() as advance:
                 found = abstain_bench.collect(
                     mem, locomo.load(locomo_data), beam.load(beam_data), progress=advance
                 )
@@ -285,12 +240,7 @@ def longmemeval_cmd(obj: Ctx, /, data: str, **options: Any) -> None:
 
 
 @bench.command("extraction")
-@click.option(
-    "--data",
-    default=str(SHARED_BENCH / "locomo" / "locomo10_dev.json"),
-    show_default=True,
-    help="The LoCoMo JSON file (its 'observation' facts are the gold).",
-)
+@data_option("The LoCoMo JSON file (its 'observation' facts are the gold).")
 @click.option(
     "--threshold",
     default=extraction_bench.DEFAULT_THRESHOLD,
@@ -309,14 +259,8 @@ def longmemeval_cmd(obj: Ctx, /, data: str, **options: Any) -> None:
     type=click.Path(dir_okay=False),
     help="Write the precision sample, with each fact's turn, to this JSONL file to label.",
 )
-@click.option(
-    "--out",
-    default="bench-results",
-    show_default=True,
-    type=click.Path(file_okay=False),
-    help="Directory for extraction.json and extraction.md.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@out_option("Directory for extraction.json and extraction.md.")
+@json_option
 @click.pass_obj
 @handle_errors
 def extraction_cmd(
@@ -343,20 +287,11 @@ def extraction_cmd(
         data, embedder=embedder, threshold=threshold, labels=labels, conversations=conversations
     )
     path = extraction_bench.write(result, out)
-    if as_json:
-        render.emit_json(result | {"results": str(path)})
-        return
-    print(extraction_bench.markdown(result))
-    render.console.print(f"results: {path}")
+    show_results(result, path, extraction_bench.markdown, as_json=as_json)
 
 
 @bench.command("entities")
-@click.option(
-    "--data",
-    default=str(SHARED_BENCH / "locomo" / "locomo10_dev.json"),
-    show_default=True,
-    help="The LoCoMo JSON file whose conversations are ingested.",
-)
+@data_option("The LoCoMo JSON file whose conversations are ingested.")
 @click.option(
     "--threshold",
     default=entities_bench.DEFAULT_THRESHOLD,
@@ -365,14 +300,8 @@ def extraction_cmd(
     help="dedupe's cosine threshold for entity names.",
 )
 @click.option("--conversations", type=int, help="Only the first N conversations.")
-@click.option(
-    "--out",
-    default="bench-results",
-    show_default=True,
-    type=click.Path(file_okay=False),
-    help="Directory for entities.json and entities.md.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@out_option("Directory for entities.json and entities.md.")
+@json_option
 @click.pass_obj
 @handle_errors
 def entities_cmd(
@@ -384,31 +313,16 @@ def entities_cmd(
         data, embedder=embedder, threshold=threshold, conversations=conversations
     )
     path = entities_bench.write(result, out)
-    if as_json:
-        render.emit_json(result | {"results": str(path)})
-        return
-    print(entities_bench.markdown(result))
-    render.console.print(f"results: {path}")
+    show_results(result, path, entities_bench.markdown, as_json=as_json)
 
 
 @bench.command("pipeline")
-@click.option(
-    "--data",
-    default=str(SHARED_BENCH / "locomo" / "locomo10_dev.json"),
-    show_default=True,
-    help="The LoCoMo JSON file whose turns are ingested.",
-)
+@data_option("The LoCoMo JSON file whose turns are ingested.")
 @click.option("--n", default=500, show_default=True, help="How many turns.")
 @click.option("--rounds", default=3, show_default=True, help="Interleaved rounds per arm.")
 @click.option("--no-embed", is_flag=True, help="Measure the write alone, without the embedder.")
-@click.option(
-    "--out",
-    default="bench-results",
-    show_default=True,
-    type=click.Path(file_okay=False),
-    help="Directory for pipeline.json and pipeline.md.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@out_option("Directory for pipeline.json and pipeline.md.")
+@json_option
 @click.pass_obj
 @handle_errors
 def pipeline_cmd(
@@ -422,19 +336,8 @@ def pipeline_cmd(
 
 
 @bench.command("graph")
-@click.option(
-    "--data",
-    default=str(SHARED_BENCH / "locomo" / "locomo10_dev.json"),
-    show_default=True,
-    help="The LoCoMo JSON file (its event_summary is the gold).",
-)
-@click.option(
-    "--out",
-    default="bench-results",
-    show_default=True,
-    type=click.Path(file_okay=False),
-    help="Directory for graph.json and graph.md.",
-)
+@data_option("The LoCoMo JSON file (its event_summary is the gold).")
+@out_option("Directory for graph.json and graph.md.")
 @click.option(
     "--latency",
     type=int,
@@ -449,7 +352,7 @@ def pipeline_cmd(
     multiple=True,
     help="A recall setting for the boosted arm of --latency, KEY=VALUE.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@json_option
 @click.pass_obj
 @handle_errors
 def graph_cmd(
@@ -478,14 +381,7 @@ def graph_cmd(
             return
         print(report.table(["measure", "value"], [[k, v] for k, v in timing.items()]))
         return
-    with progress_bar() as bar:
-        tasks: dict[str, Any] = {}
-
-        def advance(stage: str, done: int, total: int) -> None:
-            if stage not in tasks:
-                tasks[stage] = bar.add_task(stage, total=total)
-            bar.update(tasks[stage], completed=done)
-
+    with stage_progress() as advance:
         result = graph_bench.run(obj.config(), data, progress=advance)
     render.publish(out, "graph", result, graph_bench.markdown(result), as_json=as_json)
 

@@ -3,36 +3,22 @@ fake clock; store size over time, recall on kept memories before vs after)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from engram.bench import lifecycle as year
 from engram.cli import render
+from engram.cli.bench_options import data_option, json_option, out_option
 from engram.cli.common import Ctx, handle_errors, progress_bar
-
-SHARED_BENCH = Path("..") / "shared" / "bench"
 
 
 @click.command("lifecycle")
-@click.option(
-    "--data",
-    default=str(SHARED_BENCH / "locomo" / "locomo10_dev.json"),
-    show_default=True,
-    help="The LoCoMo JSON file whose turns are the daily writes.",
-)
+@data_option("The LoCoMo JSON file whose turns are the daily writes.")
 @click.option("--days", default=365, show_default=True, help="Simulated days.")
 @click.option("--per-day", default=50, show_default=True, help="Writes a day.")
 @click.option("--sample-every", default=30, show_default=True, help="Days between snapshots.")
 @click.option("--questions", type=int, default=None, help="At most N kept questions.")
-@click.option(
-    "--out",
-    default="bench-results",
-    show_default=True,
-    type=click.Path(file_okay=False),
-    help="Directory for lifecycle.json and lifecycle.md.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@out_option("Directory for lifecycle.json and lifecycle.md.")
+@json_option
 @click.pass_obj
 @handle_errors
 def lifecycle_cmd(

@@ -4,17 +4,15 @@ each stays a readable size."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import click
 
 from engram.bench import report, scale
 from engram.cli import render
+from engram.cli.bench_options import data_option, json_option, out_option
 from engram.cli.common import Ctx, handle_errors, progress_bar
 from engram.errors import InvalidInputError
-
-SHARED_BENCH = Path("..") / "shared" / "bench"
 
 
 def _sizes(text: str) -> list[int]:
@@ -37,12 +35,7 @@ def _sizes(text: str) -> list[int]:
     show_default=True,
     help="Store sizes to build, comma-separated.",
 )
-@click.option(
-    "--data",
-    default=str(SHARED_BENCH / "locomo" / "locomo10_dev.json"),
-    show_default=True,
-    help="LoCoMo file the memory texts and queries come from.",
-)
+@data_option("LoCoMo file the memory texts and queries come from.")
 @click.option("--queries", default=300, show_default=True, help="Recalls timed per size.")
 @click.option(
     "--embed-sample",
@@ -56,13 +49,7 @@ def _sizes(text: str) -> list[int]:
 @click.option(
     "--vectors", default=1_000_000, show_default=True, help="Vector count for --vectors-only."
 )
-@click.option(
-    "--out",
-    default="bench-results",
-    show_default=True,
-    type=click.Path(file_okay=False),
-    help="Directory for scale.json and scale.md.",
-)
+@out_option("Directory for scale.json and scale.md.")
 @click.option(
     "--store",
     "store",
@@ -75,7 +62,7 @@ def _sizes(text: str) -> list[int]:
     help="Also load the same corpus and vectors into this peer (pip install "
     "'engramdb[bench]') and time its queries interleaved with engram's recall.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@json_option
 @click.pass_obj
 @handle_errors
 def scale_cmd(

@@ -1,16 +1,11 @@
-"""What the sync and async clients share: settings, request building, answers, retries.
-
-``sync_verb`` and ``async_verb`` turn a ``Call`` builder into a method of a client or
-of one of its parts; the builder is the verb's only definition (STYLE 7).
+"""What the sync and async clients share about HTTP: settings, request building,
+answers, and when to retry. The clients only send, sleep and close (``engram.client.base``).
 """
 
 from __future__ import annotations
 
-import functools
-import inspect
-from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any, Concatenate, ParamSpec, TypeVar, cast
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import httpx
@@ -21,7 +16,6 @@ from engram.client.call import Call
 from engram.client.failures import from_response, unreachable
 from engram.errors import EngramError, InvalidInputError
 
-P = ParamSpec("P")
 T = TypeVar("T")
 
 #: Connection failures after which a GET is sent again: the request did not reach the
@@ -70,6 +64,21 @@ class Settings:
         """The wait after failed try number ``attempt`` (1, 2, ...)."""
         return float(min(BACKOFF * 2 ** (attempt - 1), BACKOFF_MAX))
 
+    @property
+    def http_options(self) -> dict[str, Any]:
+        """The keywords of ``httpx.Client`` and ``httpx.AsyncClient`` these settings give."""
+        return {"base_url": self.base_url, "headers": self.headers, "timeout": self.timeout}
+
+    def retry_pause(
+        self, call: Call[Any], request: httpx.Request, exc: httpx.TransportError, attempt: int
+    ) -> float:
+        """The wait before sending ``call`` again after ``exc`` on try ``attempt``, or the
+        ``ServerConnectionError`` to raise: only a GET is retried, only after a
+        ``RETRYABLE`` failure, and at most ``retries`` times."""
+        if isinstance(exc, RETRYABLE) and attempt < self.attempts(call):
+            return self.pause(attempt)
+        raise failed(request, exc, attempt) from exc
+
 
 def build(http: httpx.Client | httpx.AsyncClient, call: Call[Any]) -> httpx.Request:
     """The ``httpx.Request`` of ``call``."""
@@ -93,51 +102,3 @@ def answer(call: Call[T], response: httpx.Response) -> T:
 def failed(request: httpx.Request, exc: httpx.TransportError, attempt: int) -> EngramError:
     """A transport error as ``ServerConnectionError``."""
     return unreachable(request, exc, attempt)
-
-
-class SyncSends:
-    """Something whose verbs send ``Call``s and wait for the answer."""
-
-    def _send(self, call: Call[T]) -> T:
-        raise NotImplementedError
-
-
-class AsyncSends:
-    """Something whose verbs send ``Call``s and await the answer."""
-
-    async def _send(self, call: Call[T]) -> T:
-        raise NotImplementedError
-
-
-def _with_self(verb: Callable[..., Any], builder: Callable[..., Any]) -> None:
-    """Give ``verb`` the builder's signature with ``self`` first, so ``help()`` and
-    ``inspect.signature`` show a method's parameters."""
-    signature = inspect.signature(builder)
-    own = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    verb.__signature__ = signature.replace(  # type: ignore[attr-defined]
-        parameters=[own, *signature.parameters.values()]
-    )
-
-
-def sync_verb(builder: Callable[P, Call[T]]) -> Callable[Concatenate[SyncSends, P], T]:
-    """A blocking method from a ``Call`` builder: same parameters, the decoded answer."""
-
-    @functools.wraps(builder)
-    def verb(self: SyncSends, *args: P.args, **kwargs: P.kwargs) -> T:
-        return self._send(builder(*args, **kwargs))
-
-    _with_self(verb, builder)
-    return cast("Callable[Concatenate[SyncSends, P], T]", verb)
-
-
-def async_verb(
-    builder: Callable[P, Call[T]],
-) -> Callable[Concatenate[AsyncSends, P], Coroutine[Any, Any, T]]:
-    """An async method from a ``Call`` builder: same parameters, the decoded answer."""
-
-    @functools.wraps(builder)
-    async def verb(self: AsyncSends, *args: P.args, **kwargs: P.kwargs) -> T:
-        return await self._send(builder(*args, **kwargs))
-
-    _with_self(verb, builder)
-    return cast("Callable[Concatenate[AsyncSends, P], Coroutine[Any, Any, T]]", verb)

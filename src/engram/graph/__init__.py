@@ -23,6 +23,7 @@ from engram.graph import merge as _merge
 from engram.graph.args import (
     moment_arg,
     name_arg,
+    now_arg,
     relation_type_arg,
     triples_arg,
 )
@@ -101,8 +102,7 @@ class Graph(GraphReads):
         a new target closes the relation that held then.
         """
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, run_id)
+        scope = self._scope(namespace, user_id, agent_id, run_id)
         memory = core.get(scope, memory_id)
         checked = triples_arg(triples)
         types: dict[str, str] = {}
@@ -117,7 +117,7 @@ class Graph(GraphReads):
         if isinstance(single, str):
             raise InvalidInputError("single_valued must be a collection of relation types")
         start = memory.created_at if valid_from is None else moment_arg("valid_from", valid_from)
-        moment = utcnow() if now is None else moment_arg("now", now)
+        moment = now_arg(now)
         [result] = core.store.graph.record(
             scope.namespace,
             [Statement(memory.id, checked, start, moment, types)],
@@ -191,7 +191,7 @@ class Graph(GraphReads):
         ``weight`` in [0, 1] if new; an existing aspect keeps its weight (feedback owns
         it)."""
         scope, found = self._entity(entity, namespace, user_id, agent_id, run_id)
-        stamp = utcnow() if now is None else moment_arg("now", now)
+        stamp = now_arg(now)
         return _aspects.upsert_aspect(self._core, scope.namespace, found, name, weight, stamp)
 
     def add_attribute(
@@ -223,7 +223,7 @@ class Graph(GraphReads):
             aspect=aspect,
             kind=kind,
             importance=importance,
-            now=utcnow() if now is None else moment_arg("now", now),
+            now=now_arg(now),
         )
 
     def aspect_feedback(
@@ -243,9 +243,8 @@ class Graph(GraphReads):
         ``mem.feedback`` calls it; sessions will call it at session end with their
         search hits."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, run_id)
-        stamp = utcnow() if now is None else moment_arg("now", now)
+        scope = self._scope(namespace, user_id, agent_id, run_id)
+        stamp = now_arg(now)
         return _aspects.confirm(core, self.telemetry, scope.namespace, memory_hits, stamp)
 
     def decay_aspects(
@@ -262,8 +261,7 @@ class Graph(GraphReads):
         ``aspect_min_weight``; returns how many decayed. Each decays at most once per
         stale period, however often this runs."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, run_id)
+        scope = self._scope(namespace, user_id, agent_id, run_id)
         stamp = None if now is None else moment_arg("now", now)
         return _aspects.decay(core, self.telemetry, scope.namespace, stamp)
 
@@ -364,8 +362,7 @@ class Graph(GraphReads):
         cosine is at least ``threshold``, compared within blocks) and, unless
         ``dry_run``, merge each group into its most mentioned entity."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, run_id)
+        scope = self._scope(namespace, user_id, agent_id, run_id)
         cut = optional_float("threshold", threshold, 0.0, 1.0)
         if not isinstance(dry_run, bool):
             raise InvalidInputError(f"dry_run must be true or false, got {shown(dry_run)}")

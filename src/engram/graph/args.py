@@ -8,6 +8,7 @@ from contextlib import suppress
 from datetime import UTC, date, datetime, time
 
 from engram.errors import InvalidInputError, shown
+from engram.records import utcnow
 from engram.store.protocols.graph import Triple, canonical_relation
 from engram.validate import no_nul, optional_float, timestamp
 
@@ -72,3 +73,8 @@ def moment_arg(what: str, value: object) -> datetime:
     if when is None:
         raise InvalidInputError(f"{what} is required")
     return when
+
+
+def now_arg(value: object) -> datetime:
+    """A verb's ``now=``: the moment given (as ``moment_arg``), or the current time."""
+    return utcnow() if value is None else moment_arg("now", value)

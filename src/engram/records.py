@@ -245,6 +245,10 @@ class Recall:
     abstain_reason: str | None = None
     """Why recall returned nothing although candidates were found (nothing stored is
     related enough: ``recall.abstain``); None when it did not abstain."""
+    low_confidence: bool = False
+    """True when the abstain decision was unsure (issue 24): the hits are the nearest
+    memories, possibly unrelated, and the context carries at most one of them under a
+    "Possibly related" heading (``recall.low_confidence``; docs/recall.md)."""
 
     @property
     def abstained(self) -> bool:
@@ -266,6 +270,7 @@ class Recall:
             "transcripts": dict(self.transcripts),
             "abstained": self.abstained,
             "abstain_reason": self.abstain_reason,
+            "low_confidence": self.low_confidence,
         }
 
 

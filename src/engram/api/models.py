@@ -465,6 +465,11 @@ class SearchOut(BaseModel):
         "empty (the calibrated floor; docs/recall.md, 'When nothing matches')."
     )
     abstain_reason: str | None = Field(description="Why recall abstained; null when it did not.")
+    low_confidence: bool = Field(
+        default=False,
+        description="True when the abstain decision was unsure: the hits may be unrelated and "
+        "the context holds at most one, under 'Possibly related' (docs/recall.md).",
+    )
 
 
 class RecallOut(SearchOut):

@@ -81,6 +81,7 @@ def recall(data: Any) -> Recall:
         warnings=tuple(out.warnings),
         transcripts=dict(out.transcripts),
         abstain_reason=out.abstain_reason,
+        low_confidence=out.low_confidence,
     )
 
 

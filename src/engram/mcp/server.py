@@ -145,6 +145,10 @@ class SearchResult(BaseModel):
     abstain_reason: str | None = Field(
         default=None, description="Why nothing was returned; null when something was."
     )
+    low_confidence: bool = Field(
+        default=False,
+        description="True when the hits are only possibly related (the decision was unsure).",
+    )
 
 
 class MemoryView(BaseModel):
@@ -389,6 +393,7 @@ def create_mcp_server(
                 warnings=list(result.warnings),
                 abstained=result.abstained,
                 abstain_reason=result.abstain_reason,
+                low_confidence=result.low_confidence,
             )
 
         return await call(run)

@@ -549,12 +549,22 @@ class Retriever:
         if cfg.dedup_by_title:
             hits = packing.dedup_by_title(hits)
         abstained: str | None = None
+        low_confidence = False
         if floor and cfg.min_relevance is not None:  # the caller's own floor overrides
             hits = packing.above(hits, cfg.min_relevance)
         elif floor and cfg.abstain:  # FEATURES E7: nothing related -> nothing at all
             embedder = self.embedder.name if self.embedder is not None else None
-            abstained = abstain.check(request.query, hits[: cfg.candidates], embedder)
-            hits = [] if abstained else hits
+            decision = abstain.check(request.query, hits[: cfg.candidates], embedder)
+            if decision.verdict is abstain.Verdict.UNRELATED or (
+                decision.verdict is abstain.Verdict.UNCERTAIN and not cfg.low_confidence
+            ):
+                abstained = decision.reason
+                hits = []
+            else:
+                # issue 24: unsure -> the hits, marked, and one line in the context;
+                # either way, hits far below the best no longer pad up to ``limit``.
+                low_confidence = decision.verdict is abstain.Verdict.UNCERTAIN
+                hits = packing.relative_floor(hits, cfg.relative_floor)
             clock.lap("abstain")
         hits = hits[: request.limit]
         if request.budget_tokens is not None:
@@ -570,8 +580,12 @@ class Retriever:
                 f"{len(flagged)} flagged memories left out of the context (the injection "
                 "scan flagged them; see metadata['injection_flags'])"
             )
+        heading = None
+        if low_confidence:  # issue 24: at most one line, under "Possibly related"
+            shown = shown[:1]
+            heading = fmt.POSSIBLY_RELATED
         cites = request.cite([h.memory.id for h in shown]) if request.cite and shown else None
-        context = fmt.render(shown, cfg.context_style, cites)
+        context = fmt.render(shown, cfg.context_style, cites, heading)
         lead = self.preamble() if self.preamble is not None else ""
         if lead:  # seed 002: core policies go into every context, first
             context = f"{lead}\n\n{context}" if context else lead
@@ -584,4 +598,5 @@ class Retriever:
             context=context,
             warnings=tuple(warnings),
             abstain_reason=abstained,
+            low_confidence=low_confidence,
         )

@@ -564,7 +564,11 @@ class Retriever:
                 # issue 24: unsure -> the hits, marked, and one line in the context;
                 # either way, hits far below the best no longer pad up to ``limit``.
                 low_confidence = decision.verdict is abstain.Verdict.UNCERTAIN
-                hits = packing.relative_floor(hits, cfg.relative_floor)
+                share = cfg.relative_floor
+                if share is None:  # the floor fitted with the calibration, for its embedder
+                    calibrated = embedder == abstain.CALIBRATION.embedder
+                    share = abstain.RELATIVE_FLOOR if calibrated else 0.0
+                hits = packing.relative_floor(hits, share)
             clock.lap("abstain")
         hits = hits[: request.limit]
         if request.budget_tokens is not None:

@@ -107,9 +107,7 @@ def _small(tmp_path: Path) -> Path:
     raw = json.loads(paraphrase.default_path().read_text(encoding="utf-8"))
     keep = {"ops-infra": "travel-japan", "travel-japan": "ops-infra"}
     keep |= {"pa-family": "support-hardware", "support-hardware": "pa-family"}
-    raw["stores"] = [
-        {**s, "cross_target": keep[s["id"]]} for s in raw["stores"] if s["id"] in keep
-    ]
+    raw["stores"] = [{**s, "cross_target": keep[s["id"]]} for s in raw["stores"] if s["id"] in keep]
     path = tmp_path / "small.json"
     path.write_text(json.dumps(raw), encoding="utf-8")
     return path

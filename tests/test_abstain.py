@@ -323,6 +323,22 @@ def test_minilm_keeps_a_paraphrase(real: Memory) -> None:
     assert "green tea" in recall.hits[0].memory.content
 
 
+@pytest.mark.slow
+def test_minilm_answers_the_issues_example(real: Memory) -> None:
+    # issue 24: this was silenced ("best similarity 0.38, 1 of 4 query keywords").
+    real.add("We decided to switch the API layer from Flask to Litestar in March.")
+    real.add("Alice's cat is called Miso and hates the vacuum cleaner.")
+    recall = real.recall("which web framework does the API use?")
+    assert not recall.abstained and not recall.low_confidence
+    # The relative floor leaves the cat note out of the answer.
+    assert [h.memory.content for h in recall.hits] == [
+        "We decided to switch the API layer from Flask to Litestar in March."
+    ]
+    assert len(real.recall("which web framework does the API use?", relative_floor=0).hits) == 2
+    gone = real.recall("What's the boiling point of mercury?")
+    assert gone.abstained and gone.context == ""
+
+
 def test_decision_reads_only_the_candidates(tmp_path: Path, config: Config) -> None:
     # The decision is made on the over-fetched candidates, before ``limit``: asking for
     # one hit or ten gives the same verdict.

@@ -150,6 +150,17 @@ class RecallConfig:
     """Return nothing (empty hits and context, ``Recall.abstain_reason`` says why) when
     the best candidates' similarity and keyword overlap say nothing stored is related
     (FEATURES E7, issue 13; calibrated in ``engram/recall/abstain_weights.py``)."""
+    low_confidence: bool = True
+    """When the decision is unsure (between its two calibrated floors), return the hits
+    marked ``Recall.low_confidence`` and put only the best one in the context, under a
+    "Possibly related" heading; false: return nothing, as when nothing is related
+    (issue 24; docs/benchmarks.md, "No false silence")."""
+    relative_floor: float | None = field(default=None, metadata=_range(0.0, 1.0))
+    """Once the decision keeps the hits, drop a hit whose cosine and fused relevance are
+    both below this share of the best candidate's (a note on something else no longer
+    pads the context up to ``limit``); 0 keeps them all. Unset: the floor fitted with
+    the abstain calibration (0.6) for the embedder it was fitted on, 0 for any other
+    (issue 24, "Padding"; ``engram bench abstain --fit`` fits one for yours)."""
     dedup_by_title: bool = True
     context_style: str = field(
         default="memory_context", metadata=_choices("memory_context", "prior_work")

@@ -251,6 +251,10 @@ class Recall:
     empty: EmptyAnswer | None = None
     """Why no memory reached the context (issue 24), with the numbers behind it; None
     when one did. ``empty_reason`` and ``empty_message`` read it."""
+    low_confidence: bool = False
+    """True when the abstain decision was unsure (issue 24): the hits are the nearest
+    memories, possibly unrelated, and the context carries at most one of them under a
+    "Possibly related" heading (``recall.low_confidence``; docs/recall.md)."""
 
     @property
     def abstained(self) -> bool:
@@ -288,6 +292,7 @@ class Recall:
             "empty_reason": self.empty_reason,
             "empty_message": self.empty_message,
             "empty_details": None if self.empty is None else self.empty.to_dict(),
+            "low_confidence": self.low_confidence,
         }
 
 

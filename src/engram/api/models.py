@@ -506,6 +506,11 @@ class SearchOut(BaseModel):
     empty_details: EmptyDetails | None = Field(
         default=None, description="The numbers behind empty_reason; null when it is null."
     )
+    low_confidence: bool = Field(
+        default=False,
+        description="True when the abstain decision was unsure: the hits may be unrelated and "
+        "the context holds at most one, under 'Possibly related' (docs/recall.md).",
+    )
 
 
 class RecallOut(SearchOut):

@@ -21,6 +21,7 @@ from engram.bench import beam, locomo, longmemeval, report, runner
 from engram.bench import entities as entities_bench
 from engram.bench import extraction as extraction_bench
 from engram.bench import graph as graph_bench
+from engram.bench import paraphrase as paraphrase_bench
 from engram.bench import pipeline as pipeline_bench
 from engram.bench.dataset import Dataset
 from engram.cli import render
@@ -166,13 +167,82 @@ def beam_cmd(obj: Ctx, /, data: str, **options: Any) -> None:
     _run(obj, beam.load(data), **options)
 
 
+def _paraphrase_rows(
+    obj: Ctx, data: str | None, embedder: Any, progress: Callable[[str, int, int], None] | None
+) -> list[abstain_bench.Row]:
+    """The paraphrase set asked of fresh in-memory stores sharing one embedder."""
+    config = obj.config()
+
+    @contextmanager
+    def fresh() -> Iterator[Memory]:
+        with Memory(":memory:", config=config, embedder=embedder) as mem:
+            yield mem
+
+    return paraphrase_bench.collect(paraphrase_bench.load(data), fresh, progress)
+
+
+@bench.command("paraphrase")
+@click.option(
+    "--data",
+    default=None,
+    help="A paraphrase set JSON file (default: the one engram ships).",
+)
+@click.option(
+    "--rows",
+    type=click.Path(dir_okay=False, exists=True),
+    help="Rescore the per-query evidence of an earlier run (paraphrase-rows.json).",
+)
+@click.option(
+    "--out",
+    default="bench-results",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="Directory for paraphrase.json, paraphrase.md and paraphrase-rows.json.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.pass_obj
+@handle_errors
+def paraphrase_cmd(
+    obj: Ctx, /, data: str | None, rows: str | None, out: str, as_json: bool
+) -> None:
+    """No false silence: small agent stores asked paraphrased, unrelated and
+    cross-domain questions; per split (calibration, held-out) and policy."""
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    if rows is not None:
+        found = abstain_bench.load_rows(rows)
+        with Memory(":memory:", config=obj.config()) as probe:
+            embedder = probe.embedder.name if probe.embedder is not None else None
+    else:
+        with Memory(":memory:", config=obj.config()) as probe:
+            embedder = probe.embedder.name if probe.embedder is not None else None
+            with stage_progress(shown=not as_json) as advance:
+                found = _paraphrase_rows(obj, data, probe.embedder, advance)
+        abstain_bench.save_rows(found, folder / "paraphrase-rows.json")
+    summary = paraphrase_bench.summarize(found, embedder)
+    render.publish(
+        str(folder),
+        "paraphrase",
+        summary,
+        paraphrase_bench.markdown(summary),
+        as_json=as_json,
+        indent=1,
+    )
+
+
 @bench.command("abstain")
 @data_option("The LoCoMo JSON file.", "--locomo", "locomo_data")
 @data_option("A BEAM directory of chats.", "--beam", "beam_data", default=BEAM_DEV)
 @click.option(
+    "--paraphrase",
+    "paraphrase_data",
+    default=None,
+    help="A paraphrase set JSON file (default: the one engram ships).",
+)
+@click.option(
     "--store",
     type=click.Path(dir_okay=False),
-    help="Keep the ingested store (both datasets) in this file and reuse it.",
+    help="Keep the ingested store (LoCoMo and BEAM) in this file and reuse it.",
 )
 @click.option(
     "--rows",
@@ -194,14 +264,15 @@ def abstain_cmd(
     /,
     locomo_data: str,
     beam_data: str,
+    paraphrase_data: str | None,
     store: str | None,
     rows: str | None,
     fit: bool,
     out: str,
     as_json: bool,
 ) -> None:
-    """Abstention: empty context for BEAM's abstention and cross-domain questions, gold
-    kept for answerable ones, per decision rule, 2-fold; --fit ships the weights."""
+    """Abstention on the paraphrase set, LoCoMo and BEAM: silent, one line or an
+    answer, per policy and group, 2-fold; --fit ships the weights."""
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     with _memory(obj, store) as mem:
@@ -210,7 +281,8 @@ def abstain_cmd(
             found = abstain_bench.load_rows(rows)
         else:
             with stage_progress() as advance:
-                found = abstain_bench.collect(
+                found = _paraphrase_rows(obj, paraphrase_data, mem.embedder, advance)
+                found += abstain_bench.collect(
                     mem, locomo.load(locomo_data), beam.load(beam_data), progress=advance
                 )
             abstain_bench.save_rows(found, folder / "abstain-rows.json")
@@ -219,7 +291,7 @@ def abstain_cmd(
         target = abstain_bench.weights_path()
         target.write_text(
             abstain_bench.weights_module(
-                summary["model"], embedder, summary["threshold"], "LoCoMo + BEAM dev"
+                summary["fitted"], embedder, "paraphrase calibration stores + LoCoMo + BEAM dev"
             ),
             encoding="utf-8",
         )

@@ -85,6 +85,7 @@ def recall(data: Any) -> Recall:
         transcripts=dict(out.transcripts),
         abstain_reason=out.abstain_reason,
         empty=None if details is None else EmptyAnswer.from_dict(details.model_dump()),
+        low_confidence=out.low_confidence,
     )
 
 

@@ -94,6 +94,10 @@ class SearchResult(BaseModel):
     empty_message: str | None = Field(
         default=None, description="The same in one line, naming the arguments to change."
     )
+    low_confidence: bool = Field(
+        default=False,
+        description="True when the hits are only possibly related (the decision was unsure).",
+    )
 
 
 class MemoryView(BaseModel):

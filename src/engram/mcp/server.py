@@ -265,6 +265,7 @@ def create_mcp_server(
                 abstain_reason=result.abstain_reason,
                 empty_reason=result.empty_reason,
                 empty_message=None if result.empty is None else result.empty.message(WORDING),
+                low_confidence=result.low_confidence,
             )
 
         return await call(run)

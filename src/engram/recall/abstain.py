@@ -22,9 +22,11 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
-from engram.recall import abstain_weights
+from engram.config import RecallConfig
+from engram.recall import abstain_weights, packing
 from engram.records import Hit
 from engram.text import keywords
 
@@ -42,6 +44,19 @@ def stem(term: str) -> str:
     return term
 
 
+class Verdict(StrEnum):
+    """What the decision concludes about the best candidates."""
+
+    RELATED = "related"
+    """Something stored is related: the hits are returned as usual."""
+    UNCERTAIN = "uncertain"
+    """Between the calibrated thresholds: the hits are returned marked
+    ``Recall.low_confidence`` and the context carries at most one of them, under a
+    "Possibly related" heading (issue 24: a silent miss is worse than one weak line)."""
+    UNRELATED = "unrelated"
+    """Nothing stored is related: no hits, an empty context, ``abstain_reason``."""
+
+
 @dataclass(frozen=True, slots=True)
 class Evidence:
     """What the best candidates say about whether anything stored is related."""
@@ -54,16 +69,35 @@ class Evidence:
     """How many keywords the query has."""
     matched: bool
     """Whether the keyword index matched any candidate (a non-zero BM25)."""
+    second: float | None = None
+    """Second-best raw cosine (None with fewer than two dense scores)."""
+    mean: float | None = None
+    """Mean raw cosine of the candidates (how on-topic the store is as a whole)."""
 
-    def features(self) -> list[float]:
-        """The model's inputs, in ``abstain_weights.MODEL["features"]`` order."""
-        return [self.sim if self.sim is not None else 0.0, self.overlap]
+    def values(self) -> dict[str, float]:
+        """Every feature a model may read, by name (a missing cosine reads 0)."""
+        sim = self.sim if self.sim is not None else 0.0
+        second = self.second if self.second is not None else sim
+        return {
+            "sim": sim,
+            "overlap": self.overlap,
+            "second": second,
+            "margin": sim - second,
+            "mean": self.mean if self.mean is not None else sim,
+            "matched": 1.0 if self.matched else 0.0,
+        }
+
+    def features(self, names: Sequence[str] = ("sim", "overlap")) -> list[float]:
+        """The model's inputs, in ``names`` order (``abstain_weights.MODEL["features"]``)."""
+        values = self.values()
+        return [values[n] for n in names]
 
 
 @dataclass(frozen=True, slots=True)
 class Calibration:
-    """A logistic model: abstain when ``intercept + coef . (x - mean) / scale`` is below
-    ``threshold`` (a logit)."""
+    """A logistic model of "something related is stored": with ``z = intercept + coef .
+    (x - mean) / scale``, the decision is unrelated below ``low_threshold``, uncertain
+    from there to ``threshold`` and related from ``threshold`` on (both logits)."""
 
     embedder: str
     mean: tuple[float, ...]
@@ -71,10 +105,14 @@ class Calibration:
     coef: tuple[float, ...]
     intercept: float
     threshold: float
+    low_threshold: float | None = None
+    """None: no uncertain band (below ``threshold`` is unrelated)."""
+    features: tuple[str, ...] = ("sim", "overlap")
 
     @classmethod
     def from_mapping(cls, model: Mapping[str, Any]) -> Calibration:
         """The calibration a weights mapping describes."""
+        low = model.get("low_threshold")
         return cls(
             embedder=str(model["embedder"]),
             mean=tuple(float(v) for v in model["mean"]),
@@ -82,17 +120,31 @@ class Calibration:
             coef=tuple(float(v) for v in model["coef"]),
             intercept=float(model["intercept"]),
             threshold=float(model["threshold"]),
+            low_threshold=None if low is None else float(low),
+            features=tuple(str(f) for f in model.get("features", ("sim", "overlap"))),
         )
 
     def logit(self, evidence: Evidence) -> float:
         """The model's log-odds that something related is stored."""
-        x = evidence.features()
+        x = evidence.features(self.features)
         return self.intercept + sum(
             c * (v - m) / s for c, v, m, s in zip(self.coef, x, self.mean, self.scale, strict=True)
         )
 
+    def verdict(self, evidence: Evidence) -> Verdict:
+        """Related, uncertain or unrelated, by the two thresholds."""
+        z = self.logit(evidence)
+        if z >= self.threshold:
+            return Verdict.RELATED
+        if self.low_threshold is not None and z >= self.low_threshold:
+            return Verdict.UNCERTAIN
+        return Verdict.UNRELATED
 
-CALIBRATION = Calibration.from_mapping(abstain_weights.MODEL)
+
+_MODEL: Mapping[str, Any] = abstain_weights.MODEL
+CALIBRATION = Calibration.from_mapping(_MODEL)
+#: The padding floor fitted with the calibration (``recall.relative_floor``'s default).
+RELATIVE_FLOOR = float(_MODEL.get("relative_floor", 0.0))
 
 
 def _starts_a_word(text: str, stem: str) -> bool:
@@ -106,12 +158,24 @@ def _starts_a_word(text: str, stem: str) -> bool:
     return False
 
 
+def hit_overlaps(query: str, hits: Sequence[Hit]) -> list[float]:
+    """Each hit's share of the query's keywords (for benchmarks, which keep them all)."""
+    stems = [stem(t) for t in keywords(query)]
+    if not stems:
+        return [0.0 for _ in hits]
+    out = []
+    for hit in hits:
+        text = f"{hit.memory.title or ''}\n{hit.memory.content}".lower()
+        out.append(sum(1 for s in stems if _starts_a_word(text, s)) / len(stems))
+    return out
+
+
 def evidence(query: str, hits: Sequence[Hit]) -> Evidence:
     """The evidence ``hits`` (the best candidates, before ``limit``) give for ``query``."""
     terms = keywords(query)
     stems = [stem(t) for t in terms]
     best_overlap = 0.0
-    sims = [h.breakdown.sim for h in hits if h.breakdown.sim is not None]
+    sims = sorted((h.breakdown.sim for h in hits if h.breakdown.sim is not None), reverse=True)
     if stems:
         for hit in hits:
             text = f"{hit.memory.title or ''}\n{hit.memory.content}".lower()
@@ -120,44 +184,102 @@ def evidence(query: str, hits: Sequence[Hit]) -> Evidence:
             if best_overlap == 1.0:
                 break
     return Evidence(
-        sim=max(sims) if sims else None,
+        sim=sims[0] if sims else None,
         overlap=best_overlap,
         terms=len(terms),
         matched=any((h.breakdown.bm25 or 0.0) > 0.0 for h in hits),
+        second=sims[1] if len(sims) > 1 else None,
+        mean=sum(sims) / len(sims) if sims else None,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """The verdict and, unless related, why (with the numbers)."""
+
+    verdict: Verdict
+    reason: str | None = None
+
+
+_ANYWAY = "pass min_relevance=0 or abstain=false to see the nearest memories anyway"
+
+
+def decide(
+    found: Evidence, embedder: str | None, calibration: Calibration = CALIBRATION
+) -> Decision:
+    """Whether anything stored is related, by the calibrated model for the embedder it
+    was calibrated on and by words alone for any other."""
+    words = f"{round(found.overlap * found.terms)} of {found.terms} query keywords"
+    if found.sim is not None and embedder == calibration.embedder:
+        verdict = calibration.verdict(found)
+        if verdict is Verdict.RELATED:
+            return Decision(verdict)
+        numbers = f"best similarity {found.sim:.2f}, {words} in the best match"
+        if verdict is Verdict.UNCERTAIN:
+            return Decision(
+                verdict,
+                f"nothing stored looks clearly related: {numbers}, between the floors "
+                f"calibrated for {calibration.embedder}",
+            )
+        return Decision(
+            verdict,
+            f"nothing stored looks related: {numbers} (the floor calibrated for "
+            f"{calibration.embedder}); {_ANYWAY}",
+        )
+    # Another embedder's cosines mean something else: only words decide. A candidate
+    # that shares a keyword is related; when none does, a dense leg may still have found
+    # a paraphrase (issue 24), so that is uncertain; without one, nothing is related.
+    if found.terms == 0 or found.matched or found.overlap > 0.0:
+        return Decision(Verdict.RELATED)
+    if found.sim is not None:
+        return Decision(
+            Verdict.UNCERTAIN,
+            f"nothing stored looks clearly related: none of the query's {found.terms} "
+            "keywords is in any candidate, and the similarity floor is not calibrated "
+            f"for {embedder} (engram bench abstain --fit)",
+        )
+    return Decision(
+        Verdict.UNRELATED,
+        f"nothing stored looks related: none of the query's {found.terms} keywords is in "
+        f"any candidate; {_ANYWAY}",
     )
 
 
 def reason(
     found: Evidence, embedder: str | None, calibration: Calibration = CALIBRATION
 ) -> str | None:
-    """Why recall should return nothing, or None when something related is stored."""
-    words = f"{round(found.overlap * found.terms)} of {found.terms} query keywords"
-    if found.sim is not None and embedder == calibration.embedder:
-        if calibration.logit(found) >= calibration.threshold:
-            return None
-        return (
-            f"nothing stored looks related: best similarity {found.sim:.2f}, {words} in "
-            f"the best match (the floor calibrated for {calibration.embedder}); pass "
-            "min_relevance=0 or abstain=false to see the nearest memories anyway"
-        )
-    # Another embedder's cosines mean something else: only words decide, and only when
-    # no candidate shares a single keyword with the query.
-    if found.terms == 0 or found.matched or found.overlap > 0.0:
-        return None
-    return (
-        f"nothing stored looks related: none of the query's {found.terms} keywords is in "
-        "any candidate; pass min_relevance=0 or abstain=false to see the nearest "
-        "memories anyway"
-    )
+    """Why recall should return nothing, or None when it returns something (related,
+    or uncertain: the hits marked low confidence)."""
+    decision = decide(found, embedder, calibration)
+    return decision.reason if decision.verdict is Verdict.UNRELATED else None
 
 
-def check(query: str, hits: Sequence[Hit], embedder: str | None) -> str | None:
-    """Why recall abstains for ``query`` given its best candidates ``hits``, or None."""
+def check(query: str, hits: Sequence[Hit], embedder: str | None) -> Decision:
+    """The decision for ``query`` given its best candidates ``hits`` (related when
+    there are none: nothing to judge)."""
     if not hits:
-        return None
-    return reason(evidence(query, hits), embedder)
+        return Decision(Verdict.RELATED)
+    return decide(evidence(query, hits), embedder)
 
 
 def probability(logit: float) -> float:
     """The logistic function (for reports)."""
     return 1.0 / (1.0 + math.exp(-logit))
+
+
+def screen(
+    query: str, hits: list[Hit], embedder: str | None, cfg: RecallConfig
+) -> tuple[list[Hit], str | None, bool]:
+    """The decision applied to ranked ``hits``: ``(hits kept, abstain reason or None,
+    low confidence)``. Unrelated (or unsure, with ``recall.low_confidence`` off) gives
+    no hits and the reason; otherwise hits far below the best no longer pad up to the
+    limit (issue 24's relative floor), and an unsure decision marks them."""
+    decision = check(query, hits[: cfg.candidates], embedder)
+    if decision.verdict is Verdict.UNRELATED or (
+        decision.verdict is Verdict.UNCERTAIN and not cfg.low_confidence
+    ):
+        return [], decision.reason, False
+    share = cfg.relative_floor
+    if share is None:  # the floor fitted with the calibration, for its embedder
+        share = RELATIVE_FLOOR if embedder == CALIBRATION.embedder else 0.0
+    return packing.relative_floor(hits, share), None, decision.verdict is Verdict.UNCERTAIN

@@ -1,19 +1,22 @@
-"""The abstain decision's calibration (FEATURES E7, issue 13).
+"""The abstain decision's calibration (FEATURES E7, issues 13 and 24).
 
 Written by ``engram bench abstain --fit`` (``engram/bench/abstain.py``): a
-class-balanced logistic model of whether anything related is stored, over the
-best candidate's cosine and keyword overlap, with the threshold (a logit) that
-keeps 99% of answerable LoCoMo dev questions' gold turn at limit 4 (98% is the
-target; the point above it holds on conversations it was not fitted on).
+logistic model of whether anything related is stored, over the best candidate's
+cosine and keyword overlap, fitted on the paraphrase set's calibration stores,
+LoCoMo and BEAM dev. Below ``low_threshold`` (a logit) recall is silent; from
+there to ``threshold`` it answers with one line marked low confidence; the
+``relative_floor`` is the padding floor recall.relative_floor defaults to.
 Regenerate; do not edit by hand."""
 
 MODEL = {
     "features": ["sim", "overlap"],
-    "mean": [0.39369, 0.506285],
-    "scale": [0.234283, 0.270253],
-    "coef": [4.432124, 0.853774],
-    "intercept": -0.25091,
+    "mean": [0.389735, 0.4248],
+    "scale": [0.227546, 0.299481],
+    "coef": [3.384565, 0.0],
+    "intercept": 0.420754,
+    "threshold": -0.34,
+    "low_threshold": -3.1,
+    "relative_floor": 0.6,
     "embedder": "all-MiniLM-L6-v2",
-    "threshold": -0.44,
-    "fitted_on": "LoCoMo + BEAM dev",
+    "fitted_on": "paraphrase calibration stores + LoCoMo + BEAM dev",
 }

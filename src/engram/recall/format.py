@@ -48,13 +48,22 @@ def memory_line(memory: MemoryRecord, cite: str | None = None) -> str:
     return untrusted(line, reasons) if reasons else line
 
 
-def memory_context(hits: Sequence[Hit], cites: Mapping[str, str] | None = None) -> str:
+#: issue 24: the heading of the one line a low-confidence recall puts in the context.
+POSSIBLY_RELATED = "Possibly related (low confidence):"
+
+
+def memory_context(
+    hits: Sequence[Hit], cites: Mapping[str, str] | None = None, heading: str | None = None
+) -> str:
     """seed 003: ``<memory_context>…</memory_context>``; empty when nothing matched.
-    ``cites`` maps memory ids to the citation shown instead of the id."""
+    ``cites`` maps memory ids to the citation shown instead of the id; ``heading``
+    (e.g. :data:`POSSIBLY_RELATED`) opens the block."""
     if not hits:
         return ""
     cites = cites or {}
     lines = "\n".join(memory_line(hit.memory, cites.get(hit.memory.id)) for hit in hits)
+    if heading:
+        lines = f"{heading}\n{lines}"
     return f"<memory_context>\n{lines}\n</memory_context>"
 
 
@@ -69,18 +78,27 @@ def prior_work_entry(memory: MemoryRecord) -> str:
     return untrusted(text, reasons) if reasons else text
 
 
-def prior_work(hits: Sequence[Hit]) -> str:
-    """seed 001: the "Prior work on related topics:" block; empty when nothing matched."""
+def prior_work(hits: Sequence[Hit], heading: str | None = None) -> str:
+    """seed 001: the "Prior work on related topics:" block; empty when nothing matched.
+    ``heading`` replaces that title (a low-confidence recall's)."""
     if not hits:
         return ""
     entries = "\n\n".join(prior_work_entry(hit.memory) for hit in hits)
-    return f"Prior work on related topics:\n\n{entries}"
+    return f"{heading or 'Prior work on related topics:'}\n\n{entries}"
 
 
-def render(hits: Sequence[Hit], style: str, cites: Mapping[str, str] | None = None) -> str:
+def render(
+    hits: Sequence[Hit],
+    style: str,
+    cites: Mapping[str, str] | None = None,
+    heading: str | None = None,
+) -> str:
     """The context block in ``style`` (``memory_context`` or ``prior_work``); ``cites``
-    (memory id -> AAAK pointer) applies to ``memory_context``, whose lines cite ids."""
-    return prior_work(hits) if style == "prior_work" else memory_context(hits, cites)
+    (memory id -> AAAK pointer) applies to ``memory_context``, whose lines cite ids;
+    ``heading`` heads the block (a low-confidence recall's "Possibly related")."""
+    if style == "prior_work":
+        return prior_work(hits, heading)
+    return memory_context(hits, cites, heading)
 
 
 def hit_cost(style: str) -> Callable[[Hit], int]:

@@ -26,6 +26,30 @@ def above(hits: Sequence[Hit], min_relevance: float) -> list[Hit]:
     return [hit for hit in hits if hit.score >= min_relevance]
 
 
+def floor_kept(sims: Sequence[float | None], fused: Sequence[float], share: float) -> list[int]:
+    """Indices of the hits :func:`relative_floor` keeps, given each hit's cosine (None
+    without a dense score) and fused relevance (benchmarks score rows with it)."""
+    if share <= 0 or not fused:
+        return list(range(len(fused)))
+    present = [s for s in sims if s is not None]
+    best_sim = max(present) if present else None
+    best_fused = max(fused)
+    return [
+        i
+        for i, (sim, f) in enumerate(zip(sims, fused, strict=True))
+        if f >= share * best_fused
+        or (sim is not None and best_sim is not None and sim >= share * best_sim)
+    ]
+
+
+def relative_floor(hits: Sequence[Hit], share: float) -> list[Hit]:
+    """issue 24 (padding): keep the hits whose cosine or fused relevance reaches
+    ``share`` of the best among ``hits`` (a hit strong on either leg stays); 0 keeps all.
+    A missing cosine (keyword mode) is judged on fused relevance alone."""
+    kept = floor_kept([h.breakdown.sim for h in hits], [h.breakdown.fused for h in hits], share)
+    return [hits[i] for i in kept]
+
+
 def pack_budget(hits: Sequence[Hit], budget: int, cost: Callable[[Hit], int]) -> list[Hit]:
     """seed 002: greedy token-budget packing in rank order.
 

@@ -556,12 +556,12 @@ class Retriever:
             hits = packing.dedup_by_title(hits)
         ranked = hits
         abstained: str | None = None
+        low_confidence = False
         if floor and cfg.min_relevance is not None:  # the caller's own floor overrides
             hits = packing.above(hits, cfg.min_relevance)
         elif floor and cfg.abstain:  # FEATURES E7: nothing related -> nothing at all
-            embedder = self.embedder.name if self.embedder is not None else None
-            abstained = abstain.check(request.query, hits[: cfg.candidates], embedder)
-            hits = [] if abstained else hits
+            model = None if self.embedder is None else self.embedder.name
+            hits, abstained, low_confidence = abstain.screen(request.query, hits, model, cfg)
             clock.lap("abstain")
         hits = fitted = hits[: request.limit]
         if request.budget_tokens is not None:
@@ -577,8 +577,11 @@ class Retriever:
                 f"{len(flagged)} flagged memories left out of the context (the injection "
                 "scan flagged them; see metadata['injection_flags'])"
             )
+        # issue 24: unsure -> at most one line, under "Possibly related"
+        heading = fmt.POSSIBLY_RELATED if low_confidence else None
+        shown = shown[:1] if low_confidence else shown
         cites = request.cite([h.memory.id for h in shown]) if request.cite and shown else None
-        context = fmt.render(shown, cfg.context_style, cites)
+        context = fmt.render(shown, cfg.context_style, cites, heading)
         lead = self.preamble() if self.preamble is not None else ""
         if lead:  # seed 002: core policies go into every context, first
             context = f"{lead}\n\n{context}" if context else lead
@@ -593,4 +596,5 @@ class Retriever:
             warnings=tuple(warnings),
             abstain_reason=abstained,
             empty=empty.explain(request, cfg, stages, mode, abstained, self.memories),
+            low_confidence=low_confidence,
         )

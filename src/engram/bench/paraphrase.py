@@ -1,0 +1,279 @@
+"""``engram bench paraphrase``: is recall ever wrongly silent? (issue 24)
+
+The paraphrase set (``engram/data/paraphrase.json``, written for engram) holds small
+agent stores of about eleven memories each (ops, software projects, a household, a
+family, support, research notes, health, travel, finance), and three kinds of
+questions per store:
+
+- ``answerable``: asked the way a person asks an agent about its own notes, short and
+  with category words ("which web framework does the API use?" for "We decided to
+  switch the API layer from Flask to Litestar in March."): each shares at most one
+  content word with the memory that answers it (``tests/test_paraphrase.py`` checks
+  this with recall's own keyword and stem functions);
+- ``unrelated``: same register, same store, but no memory answers it;
+- ``cross``: the answerable questions of another domain's store.
+
+Each store is loaded into a fresh in-memory ``Memory`` (one agent's namespace alone),
+and every question is asked with the abstain decision off, recording what the decision
+reads (``engram.bench.abstain.ask``), so any rule is scored without recalling again.
+A third of the stores (``split: held-out``) are never used to fit or tune anything.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from engram.bench import abstain as abstain_bench
+from engram.bench.abstain import Row
+from engram.errors import InvalidInputError
+from engram.memory import Memory
+from engram.recall import abstain
+
+#: Where the questions' gold ids are kept in each memory's metadata.
+KEY = "paraphrase_id"
+NAMESPACE = "agent"
+CALIBRATION = "calibration"
+HELD_OUT = "held-out"
+SPLITS = (CALIBRATION, HELD_OUT)
+#: The context's default size (seed 000): "gold in the top 4".
+TOP = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """An answerable question and the ids of the memories that answer it."""
+
+    text: str
+    gold: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Store:
+    """One agent's small store and its questions."""
+
+    id: str
+    domain: str
+    split: str
+    cross_target: str
+    """The store (of another domain, same split) this store's questions are asked of."""
+    memories: Mapping[str, str]
+    questions: Sequence[Question]
+    unrelated: Sequence[str]
+
+    @property
+    def held_out(self) -> bool:
+        """Never used to fit or tune."""
+        return self.split == HELD_OUT
+
+
+def default_path() -> Path:
+    """The packaged set."""
+    return Path(str(resources.files("engram") / "data" / "paraphrase.json"))
+
+
+def load(path: str | Path | None = None) -> list[Store]:
+    """The stores of a paraphrase set file, checked for consistency."""
+    raw = json.loads(Path(path or default_path()).read_text(encoding="utf-8"))
+    stores = [
+        Store(
+            id=str(s["id"]),
+            domain=str(s["domain"]),
+            split=str(s["split"]),
+            cross_target=str(s["cross_target"]),
+            memories={str(k): str(v) for k, v in s["memories"].items()},
+            questions=[
+                Question(str(q["q"]), frozenset(str(g) for g in q["gold"])) for q in s["questions"]
+            ],
+            unrelated=[str(u) for u in s["unrelated"]],
+        )
+        for s in raw["stores"]
+    ]
+    by_id = {s.id: s for s in stores}
+    for s in stores:
+        if s.split not in SPLITS:
+            raise InvalidInputError(f"store {s.id}: split must be one of {SPLITS}")
+        target = by_id.get(s.cross_target)
+        if target is None or target.domain == s.domain or target.split != s.split:
+            raise InvalidInputError(
+                f"store {s.id}: cross_target must be a store of another domain, same split"
+            )
+        for q in s.questions:
+            if not q.gold or not q.gold <= set(s.memories):
+                raise InvalidInputError(f"store {s.id}: {q.text!r} names unknown memories")
+    return stores
+
+
+Progress = Callable[[str, int, int], None]
+Opener = Callable[[], AbstractContextManager[Memory]]
+
+
+def _plan(stores: Sequence[Store], store: Store, fold: int) -> Iterator[tuple[str, str, str, Any]]:
+    """(kind, question id, text, gold) asked of ``store``."""
+    for n, q in enumerate(store.questions):
+        yield "answerable", f"{store.id}:a{n}", q.text, q.gold
+    for n, text in enumerate(store.unrelated):
+        yield "unrelated", f"{store.id}:u{n}", text, frozenset()
+    for other in stores:
+        if other.cross_target == store.id:
+            for n, q in enumerate(other.questions):
+                yield "cross", f"{other.id}:a{n}>{store.id}", q.text, frozenset()
+
+
+def folds(stores: Sequence[Store]) -> dict[str, int]:
+    """Each store's fold (alternately within its split) for two-fold fitting."""
+    out: dict[str, int] = {}
+    for split in SPLITS:
+        for n, s in enumerate(x for x in stores if x.split == split):
+            out[s.id] = n % 2
+    return out
+
+
+def collect(
+    stores: Sequence[Store], open_memory: Opener, progress: Progress | None = None
+) -> list[Row]:
+    """Load each store into a fresh ``Memory`` from ``open_memory`` and ask its
+    questions (its own, its unrelated ones, and other domains' asked of it)."""
+    fold_of = folds(stores)
+    total = sum(
+        len(s.questions)
+        + len(s.unrelated)
+        + sum(len(o.questions) for o in stores if o.cross_target == s.id)
+        for s in stores
+    )
+    rows: list[Row] = []
+    for store in stores:
+        with open_memory() as mem:
+            mem.add_many(
+                [{"content": text, "metadata": {KEY: key}} for key, text in store.memories.items()],
+                namespace=NAMESPACE,
+            )
+            for kind, qid, text, gold in _plan(stores, store, fold_of[store.id]):
+                rows.append(
+                    abstain_bench.ask(
+                        mem,
+                        kind,
+                        "paraphrase",
+                        fold_of[store.id],
+                        qid,
+                        NAMESPACE,
+                        text,
+                        gold,
+                        key=KEY,
+                        held_out=store.held_out,
+                    )
+                )
+                if progress is not None:
+                    progress("paraphrase", len(rows), total)
+    return rows
+
+
+# -- the report ---------------------------------------------------------------------------
+
+
+def shipped_policy(embedder: str | None) -> abstain_bench.Policy:
+    """What recall does by default: the shipped calibration, one line when unsure, and
+    the default relative floor."""
+    return abstain_bench.Policy(
+        "shipped", abstain.CALIBRATION, embedder, floor=abstain.RELATIVE_FLOOR
+    )
+
+
+def policies(embedder: str | None) -> list[abstain_bench.Policy]:
+    """The policies the report compares: none, issue 13's, the shipped one with its
+    uncertain band silent, and the shipped one."""
+    shipped = shipped_policy(embedder)
+    before = abstain.Calibration.from_mapping(abstain_bench.ISSUE_13)
+    return [
+        abstain_bench.Policy("no decision", None, embedder),
+        abstain_bench.Policy("issue 13 (before)", before, embedder),
+        abstain_bench.Policy(
+            "shipped, unsure -> silent",
+            shipped.calibration,
+            embedder,
+            low_confidence=False,
+            floor=shipped.floor,
+        ),
+        abstain_bench.Policy(
+            "shipped, unsure -> one line", shipped.calibration, embedder, floor=shipped.floor
+        ),
+    ]
+
+
+HEADLINE = (
+    ("answerable wrongly silent", "answerable", "silent"),
+    ("answerable one line (low confidence)", "answerable", "uncertain"),
+    ("gold in context", "answerable", "gold"),
+    ("context lines (answerable)", "answerable", "lines"),
+    ("unrelated silent", "unrelated", "silent"),
+    ("unrelated one line", "unrelated", "uncertain"),
+    ("cross-domain silent", "cross", "silent"),
+    ("cross-domain one line", "cross", "uncertain"),
+    ("cross-domain lines", "cross", "lines"),
+)
+
+
+def summarize(rows: Sequence[Row], embedder: str | None) -> dict[str, Any]:
+    """Per split and policy: the headline figures, and the gold in the top 4 without
+    any decision (what ranking alone finds)."""
+    out: dict[str, Any] = {"embedder": embedder, "counts": {}, "policies": {}}
+    for split in SPLITS:
+        part = [r for r in rows if r.held_out == (split == HELD_OUT)]
+        out["counts"][split] = {
+            kind: sum(1 for r in part if r.set == kind)
+            for kind in ("answerable", "unrelated", "cross")
+        }
+        answerable = [r for r in part if r.set == "answerable"]
+        out["counts"][split]["gold in top 4 (no decision)"] = round(
+            sum(1 for r in answerable if any(k < TOP for k in r.gold_ranks))
+            / max(1, len(answerable)),
+            4,
+        )
+    for policy in policies(embedder):
+        scored = abstain_bench.score(rows, policy, TOP)
+        out["policies"][policy.name] = {
+            split: {
+                label: scored.get(f"paraphrase {split} / {kind}", {}).get(cell)
+                for label, kind, cell in HEADLINE
+            }
+            for split in SPLITS
+        }
+    return out
+
+
+def markdown(summary: Mapping[str, Any]) -> str:
+    """The tables docs/benchmarks.md shows."""
+    from engram.bench.report import table
+
+    lines = [
+        f"embedder: {summary['embedder']}",
+        "",
+        table(
+            ["split", "answerable", "unrelated", "cross-domain", "gold in top 4 (no decision)"],
+            [
+                [
+                    split,
+                    c["answerable"],
+                    c["unrelated"],
+                    c["cross"],
+                    c["gold in top 4 (no decision)"],
+                ]
+                for split, c in summary["counts"].items()
+            ],
+        ),
+        "",
+        table(
+            ["policy", "split", *(label for label, _, _ in HEADLINE)],
+            [
+                [name, split, *(cells[split][label] for label, _, _ in HEADLINE)]
+                for name, cells in summary["policies"].items()
+                for split in SPLITS
+            ],
+        ),
+    ]
+    return "\n".join(lines)

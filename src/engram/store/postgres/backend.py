@@ -29,16 +29,13 @@ from engram.store.postgres.keys import PgKeys
 from engram.store.postgres.keyword import PgKeyword
 from engram.store.postgres.lifecycle import PgLifecycle
 from engram.store.postgres.maintenance import PgMaintenance
-from engram.store.postgres.memories import PgMemories
 from engram.store.postgres.org import PgOrg
 from engram.store.postgres.palace import PgPalace
 from engram.store.postgres.review import PgReview
 from engram.store.postgres.runs import PgRuns
 from engram.store.postgres.sessions import PgSessions
-from engram.store.postgres.tables import PgTables
 from engram.store.postgres.transcripts import PgTranscripts
-from engram.store.postgres.transfer import PgTransfer
-from engram.store.postgres.vectors import PgVectors
+from engram.store.postgres.vectors import PgBundleVectors, PgVectors
 from engram.store.protocols.backend import StoreStats
 from engram.store.protocols.capabilities import Capabilities, capabilities_of
 from engram.store.sql.store import SqlStore
@@ -54,9 +51,14 @@ class PostgresStore(SqlStore):
         *,
         migrate: bool = True,
     ) -> None:
-        super().__init__(Database(conninfo, config, migrate=migrate), POSTGRES)
+        super().__init__(
+            Database(conninfo, config, migrate=migrate),
+            POSTGRES,
+            bundle_vectors=PgBundleVectors(
+                lambda model, dim: self.vectors.ensure_index(model, dim)
+            ),
+        )
         self._db: Database
-        self.memories = PgMemories(self._db)
         self.keyword = PgKeyword(self._db)
         self.vectors = PgVectors(self._db)
         self.chunks = PgChunks(self._db)
@@ -79,8 +81,6 @@ class PostgresStore(SqlStore):
         self.documents = PgDocuments(self._db)
         self.jobs = PgJobs(self._db)
         self.lifecycle = PgLifecycle(self._db)
-        self.transfer = PgTransfer(self._db, self.vectors.ensure_index)
-        self.tables = PgTables(self._db)
 
     # -- seed 002's lifecycle and capabilities (FEATURES S1) ---------------------------
     backend_name = "postgresql"

@@ -15,18 +15,34 @@ from typing import Any
 from engram.store.sql.agents import SqlAgents
 from engram.store.sql.dialect import Dialect
 from engram.store.sql.feedback import SqlFeedback
+from engram.store.sql.memories import SqlMemories
 from engram.store.sql.session import Sql
+from engram.store.sql.tables import AfterInsert, SqlTables
+from engram.store.sql.transfer import BundleVectors, SqlTransfer
 
 
 class SqlStore:
     """The shared half of a SQL backend: its ``Sql`` and the parts built on it."""
 
-    def __init__(self, db: Any, dialect: Dialect) -> None:
+    def __init__(
+        self,
+        db: Any,
+        dialect: Dialect,
+        *,
+        bundle_vectors: BundleVectors,
+        after_table_insert: AfterInsert | None = None,
+    ) -> None:
+        """``bundle_vectors`` and ``after_table_insert`` are the backend's native halves
+        of bulk copy: how it stores a memory's vector, and the upkeep of an imported
+        table row (SQLite's hint FTS)."""
         self._db = db
         self._sql = Sql(db, dialect)
         self.location: str = db.location
+        self.memories = SqlMemories(self._sql)
         self.feedback = SqlFeedback(self._sql)
         self.agents = SqlAgents(self._sql)
+        self.transfer = SqlTransfer(self._sql, bundle_vectors)
+        self.tables = SqlTables(self._sql, after_table_insert)
 
     @property
     def clock(self) -> Callable[[], datetime]:

@@ -8,13 +8,17 @@ Vectors are float32 BLOBs; the searchable matrix is derived from them by
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any, cast
 
 from engram.errors import CapabilityError
 from engram.store.protocols.backend import StoreStats
 from engram.store.protocols.capabilities import Capabilities, capabilities_of
+from engram.store.sql.dialect import Conn
 from engram.store.sql.store import SqlStore
-from engram.store.sqlite import migrations
+from engram.store.sqlite import hints, migrations
 from engram.store.sqlite.aspects import SQLiteAspects
 from engram.store.sqlite.audit import SQLiteAudit
 from engram.store.sqlite.blocks import SQLiteCoreBlocks
@@ -32,25 +36,34 @@ from engram.store.sqlite.keys import SQLiteKeys
 from engram.store.sqlite.keyword import SQLiteKeyword
 from engram.store.sqlite.lifecycle import SQLiteLifecycle
 from engram.store.sqlite.maintenance import SQLiteMaintenance
-from engram.store.sqlite.memories import SQLiteMemories
 from engram.store.sqlite.org import SQLiteOrg
 from engram.store.sqlite.palace import SQLitePalace
 from engram.store.sqlite.review import SQLiteReview
 from engram.store.sqlite.runs import SQLiteRuns
 from engram.store.sqlite.sessions import SQLiteSessions
-from engram.store.sqlite.tables import SQLiteTables
 from engram.store.sqlite.transcripts import SQLiteTranscripts
-from engram.store.sqlite.transfer import SQLiteTransfer
-from engram.store.sqlite.vectors import SQLiteVectors
+from engram.store.sqlite.vectors import SQLiteBundleVectors, SQLiteVectors
+from engram.store.tables import TableSpec
+
+
+def _index_hint(conn: Conn, spec: TableSpec, row: Mapping[str, Any], local: int) -> None:
+    """An imported hint joins its namespace's hint FTS table, as ``hints.put`` does."""
+    if spec.name == "memory_hints":
+        table = hints.table_for(cast(sqlite3.Connection, conn), str(row["namespace"]), create=True)
+        conn.execute(f"INSERT INTO {table}(rowid, hint) VALUES (?, ?)", (local, row["hint"]))
 
 
 class SQLiteStore(SqlStore):
     """The SQLite implementation of :class:`engram.store.Store`."""
 
     def __init__(self, path: str | Path = ":memory:", *, busy_timeout_ms: int = 5000) -> None:
-        super().__init__(Database(path, busy_timeout_ms=busy_timeout_ms), SQLITE)
+        super().__init__(
+            Database(path, busy_timeout_ms=busy_timeout_ms),
+            SQLITE,
+            bundle_vectors=SQLiteBundleVectors(),
+            after_table_insert=_index_hint,
+        )
         self._db: Database
-        self.memories = SQLiteMemories(self._db)
         self.keyword = SQLiteKeyword(self._db)
         self.vectors = SQLiteVectors(self._db)
         self.chunks = SQLiteChunks(self._db)
@@ -73,8 +86,6 @@ class SQLiteStore(SqlStore):
         self.documents = SQLiteDocuments(self._db)
         self.jobs = SQLiteJobs(self._db)
         self.lifecycle = SQLiteLifecycle(self._db)
-        self.transfer = SQLiteTransfer(self._db)
-        self.tables = SQLiteTables(self._db)
 
     # -- seed 002's lifecycle and capabilities (FEATURES S1) ---------------------------
     backend_name = "sqlite"

@@ -352,33 +352,23 @@ class SqlMemories:
         self, namespace: str, session_ids: Sequence[str], *, max_members: int
     ) -> dict[str, list[str]]:
         """Live members of ``session_ids``, oldest first; sessions with more than
-        ``max_members`` live members are left out."""
-        wanted = sorted(set(session_ids))
-        if not wanted:
-            return {}
-        d = self._d
-        sizes: dict[str, int] = {}
+        ``max_members`` live members are left out.
+
+        One indexed read per session (``memories_ns_session``) that stops one past the
+        cap: PostgreSQL's planner keeps it on the index even before statistics exist
+        (a grouped count over ``session_id = ANY(?)`` walked the table then, 27 ms a
+        call at 10k memories), and on SQLite it costs about what one grouped count and
+        one read of the small sessions did (less for sessions of 20, more for pairs)."""
         out: dict[str, list[str]] = {}
         with self._sql.read("read") as conn:
-            for chunk in d.chunks(wanted):
-                clause, params = one_of(d, "session_id", chunk)
-                sizes.update(
-                    conn.execute(
-                        f"SELECT session_id, count(*) FROM memories WHERE namespace = ? "
-                        f"AND {clause} AND deleted_at IS NULL GROUP BY session_id",
-                        (namespace, *params),
-                    ).fetchall()
-                )
-            small = [sid for sid in wanted if 0 < sizes.get(sid, 0) <= max_members]
-            out = {sid: [] for sid in small}
-            for chunk in d.chunks(small):
-                clause, params = one_of(d, "session_id", chunk)
-                for session, memory_id in conn.execute(
-                    f"SELECT session_id, id FROM memories WHERE namespace = ? AND {clause} "
-                    "AND deleted_at IS NULL ORDER BY session_id, created_at, seq",
-                    (namespace, *params),
-                ):
-                    out[session].append(memory_id)
+            for session in sorted(set(session_ids)):
+                rows = conn.execute(
+                    "SELECT id FROM memories WHERE namespace = ? AND session_id = ? "
+                    "AND deleted_at IS NULL ORDER BY created_at, seq LIMIT ?",
+                    (namespace, session, max_members + 1),
+                ).fetchall()
+                if 0 < len(rows) <= max_members:
+                    out[session] = [r[0] for r in rows]
         return out
 
     def update(

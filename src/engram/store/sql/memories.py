@@ -3,13 +3,14 @@
 Implements ``engram.store.protocols.MemoryStore``. Each call is one short transaction
 (or joins the one the thread holds open); no model or network call happens inside
 one. On SQLite the namespace's FTS5 index follows every write through triggers (see
-``engram.store.sqlite.fts``); on PostgreSQL the ``search`` tsvector is a generated
-column. Both keep the same semantics: namespaces, tombstones, content-hash dedup with
+``engram.store.sqlite.fts``); on PostgreSQL a trigger keeps the ``search`` tsvector.
+Both keep the same semantics: namespaces, tombstones, content-hash dedup with
 a "dedup" history event, before/after audit JSON.
 
 This is the recall hot path (``get_many`` and ``facts`` for every candidate) and the
-``add_many`` one (``insert`` in batches), so each call issues the statements each
-engine measured fastest; the few places they differ are fragments keyed on ``d.name``.
+``add_many`` one (``insert`` in batches), so each engine keeps the statements it issued
+before the two were merged (``session_members`` now reads per session on SQLite too,
+as it did on PostgreSQL); where they differ, a fragment is keyed on ``d.name``.
 """
 
 from __future__ import annotations

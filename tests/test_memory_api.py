@@ -30,9 +30,10 @@ from engram import (
     StoreClosedError,
 )
 from engram.store import InsertResult, VectorRow
+from engram.store.sql.memories import SqlMemories
+from engram.store.sql.session import Sql
 from engram.store.sqlite import SQLiteStore
 from engram.store.sqlite.db import Database
-from engram.store.sqlite.memories import SQLiteMemories
 from engram.store.sqlite.vectors import SQLiteVectors
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "library.md"
@@ -137,11 +138,11 @@ def test_messages_become_one_message_memory(mem: Memory) -> None:
 # -- add_many --------------------------------------------------------------------------
 
 
-class CountingMemories(SQLiteMemories):
+class CountingMemories(SqlMemories):
     """The memories part of a real SQLite store, counting write transactions."""
 
-    def __init__(self, db: Database) -> None:
-        super().__init__(db)
+    def __init__(self, sql: Sql) -> None:
+        super().__init__(sql)
         self.sizes: list[int] = []
 
     def insert(
@@ -169,7 +170,7 @@ class CountingStore(SQLiteStore):
 
     def __init__(self, path: str = ":memory:") -> None:
         super().__init__(path)
-        self.memories = CountingMemories(self._db)
+        self.memories = CountingMemories(self._sql)
         self.vectors = CountingVectors(self._db)
         self.inserts = self.memories.sizes
         self.vector_writes = self.vectors.sizes

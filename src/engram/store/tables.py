@@ -5,7 +5,7 @@ paths. Every other table that holds user data, or derived state that is expensiv
 make again (an LLM's hints, an entity graph, a palace), is listed in ``TABLES`` as a
 ``TableSpec``: its natural key, the column a backend assigns for itself (left out of the
 canonical row), and how its references to other tables' local ids become the natural
-keys of the rows they point at. ``engram.store.table_rows`` turns a spec into SQL on
+keys of the rows they point at. ``engram.store.sql.tables`` turns a spec into SQL on
 either backend. Tables left out are in ``SKIPPED``, each with the reason, and
 docs/storage.md ("What a copy carries") shows both lists.
 

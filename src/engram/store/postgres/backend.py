@@ -17,10 +17,7 @@ from engram.store.postgres.db import Database
 from engram.store.postgres.dialect import POSTGRES
 from engram.store.postgres.hints import PgHintIndex
 from engram.store.postgres.keyword import PgKeyword, PgKeywordUpkeep
-from engram.store.postgres.memories import PgMemories
-from engram.store.postgres.tables import PgTables
-from engram.store.postgres.transfer import PgTransfer
-from engram.store.postgres.vectors import PgVectors
+from engram.store.postgres.vectors import PgBundleVectors, PgVectors
 from engram.store.protocols.backend import StoreStats
 from engram.store.protocols.capabilities import Capabilities, capabilities_of
 from engram.store.sql.chunks import SqlChunks
@@ -38,15 +35,19 @@ class PostgresStore(SqlStore):
         *,
         migrate: bool = True,
     ) -> None:
-        super().__init__(Database(conninfo, config, migrate=migrate), POSTGRES, PgKeywordUpkeep())
+        super().__init__(
+            Database(conninfo, config, migrate=migrate),
+            POSTGRES,
+            PgKeywordUpkeep(),
+            bundle_vectors=PgBundleVectors(
+                lambda model, dim: self.vectors.ensure_index(model, dim)
+            ),
+        )
         self._db: Database
-        self.memories = PgMemories(self._db)
         self.keyword = PgKeyword(self._db)
         self.vectors = PgVectors(self._db)
         self.chunks = SqlChunks(self._sql, PgChunkIndex(self._db))
         self.hints = SqlHints(self._sql, PgHintIndex(self._db))
-        self.transfer = PgTransfer(self._db, self.vectors.ensure_index)
-        self.tables = PgTables(self._db)
 
     # -- seed 002's lifecycle and capabilities (FEATURES S1) ---------------------------
     backend_name = "postgresql"

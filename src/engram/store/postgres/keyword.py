@@ -33,8 +33,8 @@ from typing import Any
 
 import psycopg
 
-from engram.store.postgres import codec
 from engram.store.postgres.db import Database
+from engram.store.postgres.dialect import POSTGRES
 from engram.store.protocols.keyword import KeywordSettings, scores_from_ranking
 from engram.store.sql.dialect import Conn
 from engram.text import match_terms
@@ -139,7 +139,7 @@ class PgKeyword:
     def search(self, namespace: str, match: str, limit: int) -> list[tuple[str, float]]:
         """Live memories of ``namespace`` ranked by IDF-weighted ``ts_rank_cd`` (>= 0,
         higher is better); see this module's docstring."""
-        terms = [codec.check_text(t, "query") for t in match_terms(match)]
+        terms = [POSTGRES.text(t, "query") for t in match_terms(match)]
         if not terms or limit <= 0:
             return []
         with self._db.read("keyword search") as conn:

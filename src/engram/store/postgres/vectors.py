@@ -10,17 +10,20 @@ model is first used (``ensure_index``). Dense search runs in the database
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
 from psycopg import sql
 
 from engram.records import MemoryRecord
-from engram.store.postgres import codec
+from engram.store.postgres.codec import vector_array
 from engram.store.postgres.db import Database
 from engram.store.postgres.dense import PgVectorSearch
+from engram.store.postgres.dialect import POSTGRES
 from engram.store.protocols.vectors import AnnSettings, NamespaceVectors, VectorRow, VectorSearch
+from engram.store.sql.codec import SELECT, from_row
+from engram.store.sql.dialect import Conn
 from engram.store.sql.migrations import LOCK_KEY
 
 #: pgvector's HNSW index supports ``vector`` columns of at most this many dimensions.
@@ -166,7 +169,7 @@ class PgVectors:
         epoch = int(epoch_row[0]) if epoch_row else 0
         if not rows:
             return NamespaceVectors(ids=[], matrix=np.zeros((0, 0), np.float32), epoch=epoch)
-        matrix = np.stack([codec.vector_array(r[1]) for r in rows])
+        matrix = np.stack([vector_array(r[1]) for r in rows])
         return NamespaceVectors(ids=[r[0] for r in rows], matrix=matrix, epoch=epoch)
 
     def epoch(self) -> int:
@@ -189,7 +192,7 @@ class PgVectors:
         self, model: str, *, limit: int, namespace: str | None = None
     ) -> list[MemoryRecord]:
         """Live memories with no vector by ``model``, or one made from older content."""
-        query = codec.SELECT + _MISSING
+        query = SELECT + _MISSING
         params: list[Any] = [model]
         if namespace is not None:
             query += " AND m.namespace = %s"
@@ -197,7 +200,7 @@ class PgVectors:
         query += " ORDER BY m.seq LIMIT %s"
         params.append(limit)
         with self._db.read() as conn:
-            return [codec.from_row(r) for r in conn.execute(query, params).fetchall()]
+            return [from_row(POSTGRES, r) for r in conn.execute(query, params).fetchall()]
 
     def count_missing(self, model: str) -> int:
         """How many live memories lack a current vector by ``model``."""
@@ -237,3 +240,54 @@ class PgVectors:
         """
         self.ensure_index(model, dimension)
         return PgVectorSearch(self._db, model, dimension, self.ensure_index)
+
+
+class PgBundleVectors:
+    """Bulk copy's side of the vector rows (``engram.store.sql.transfer.BundleVectors``):
+    pgvector values keyed by memory id, with the memory's namespace and ``live`` flag.
+    ``conn`` is the shared ``?``-placeholder connection. ``ensure_index`` is the vectors
+    part's: the HNSW index of each (model, dimension) among imported vectors exists
+    before their rows are written."""
+
+    def __init__(self, ensure_index: Callable[[str, int], str | None]) -> None:
+        self._ensure_index = ensure_index
+
+    def prepare(self, vectors: Sequence[VectorRow]) -> None:
+        """Create the HNSW index of each imported (model, dimension)."""
+        for model, dim in {
+            (v.model, int(np.asarray(v.vector).reshape(-1).shape[0])) for v in vectors
+        }:
+            self._ensure_index(model, dim)
+
+    def read(self, conn: Conn, memory_ids: Sequence[str]) -> dict[str, VectorRow]:
+        """The vectors of ``memory_ids``, by memory id."""
+        rows = conn.execute(
+            "SELECT memory_id, model, content_hash, embedding FROM memory_vectors "
+            "WHERE memory_id = ANY(?)",
+            (list(memory_ids),),
+        ).fetchall()
+        return {r[0]: VectorRow(r[0], r[1], vector_array(r[3]), r[2]) for r in rows}
+
+    def write(self, conn: Conn, vectors: Sequence[VectorRow]) -> None:
+        """Insert the vectors of memories the caller's transaction has just inserted."""
+        rows = []
+        for row in vectors:
+            vector = np.ascontiguousarray(row.vector, dtype=np.float32).reshape(-1)
+            rows.append(
+                (
+                    row.memory_id,
+                    row.model,
+                    int(vector.shape[0]),
+                    row.content_hash,
+                    row.content_hash,
+                    vector,
+                    row.memory_id,
+                )
+            )
+        conn.executemany(
+            "INSERT INTO memory_vectors(memory_id, namespace, model, dim, content_hash, "
+            "live, embedding) SELECT ?, m.namespace, ?, ?, ?, "
+            "(m.deleted_at IS NULL AND m.content_hash = ?), ? FROM memories m "
+            "WHERE m.id = ?",
+            rows,
+        )

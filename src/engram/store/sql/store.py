@@ -28,6 +28,7 @@ from engram.store.sql.jobs import SqlJobs
 from engram.store.sql.keys import SqlKeys
 from engram.store.sql.lifecycle import SqlLifecycle
 from engram.store.sql.maintenance import SqlMaintenance
+from engram.store.sql.memories import SqlMemories
 from engram.store.sql.native import KeywordUpkeep
 from engram.store.sql.org import SqlOrg
 from engram.store.sql.palace import SqlPalace
@@ -35,17 +36,31 @@ from engram.store.sql.review import SqlReview
 from engram.store.sql.runs import SqlRuns
 from engram.store.sql.session import Sql
 from engram.store.sql.sessions import SqlSessions
+from engram.store.sql.tables import AfterInsert, SqlTables
 from engram.store.sql.transcripts import SqlTranscripts
+from engram.store.sql.transfer import BundleVectors, SqlTransfer
 
 
 class SqlStore:
-    """The shared half of a SQL backend: its ``Sql`` and the parts built on it.
-    ``keyword`` is the backend's keyword-index upkeep, which maintenance and erase call."""
+    """The shared half of a SQL backend: its ``Sql`` and the parts built on it."""
 
-    def __init__(self, db: Any, dialect: Dialect, keyword: KeywordUpkeep) -> None:
+    def __init__(
+        self,
+        db: Any,
+        dialect: Dialect,
+        keyword: KeywordUpkeep,
+        *,
+        bundle_vectors: BundleVectors,
+        after_table_insert: AfterInsert | None = None,
+    ) -> None:
+        """``keyword`` is the backend's keyword-index upkeep, which maintenance and erase
+        call; ``bundle_vectors`` and ``after_table_insert`` are the backend's native
+        halves of bulk copy: how it stores a memory's vector, and the upkeep of an
+        imported table row (SQLite's hint FTS)."""
         self._db = db
         self._sql = Sql(db, dialect)
         self.location: str = db.location
+        self.memories = SqlMemories(self._sql)
         self.feedback = SqlFeedback(self._sql)
         self.agents = SqlAgents(self._sql)
         self.runs = SqlRuns(self._sql)
@@ -66,6 +81,8 @@ class SqlStore:
         self.org = SqlOrg(self._sql)
         self.blocks = SqlCoreBlocks(self._sql)
         self.audit = SqlAudit(self._sql)
+        self.transfer = SqlTransfer(self._sql, bundle_vectors)
+        self.tables = SqlTables(self._sql, after_table_insert)
 
     @property
     def clock(self) -> Callable[[], datetime]:

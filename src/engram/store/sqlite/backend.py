@@ -8,24 +8,34 @@ Vectors are float32 BLOBs; the searchable matrix is derived from them by
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any, cast
 
 from engram.errors import CapabilityError
 from engram.store.protocols.backend import StoreStats
 from engram.store.protocols.capabilities import Capabilities, capabilities_of
 from engram.store.sql import migrations
 from engram.store.sql.chunks import SqlChunks
+from engram.store.sql.dialect import Conn
 from engram.store.sql.hints import SqlHints
 from engram.store.sql.store import SqlStore
+from engram.store.sqlite import hints
 from engram.store.sqlite.chunks import SQLiteChunkIndex
 from engram.store.sqlite.db import Database
 from engram.store.sqlite.dialect import SQLITE
 from engram.store.sqlite.hints import SQLiteHintIndex
 from engram.store.sqlite.keyword import SQLiteKeyword, SQLiteKeywordUpkeep
-from engram.store.sqlite.memories import SQLiteMemories
-from engram.store.sqlite.tables import SQLiteTables
-from engram.store.sqlite.transfer import SQLiteTransfer
-from engram.store.sqlite.vectors import SQLiteVectors
+from engram.store.sqlite.vectors import SQLiteBundleVectors, SQLiteVectors
+from engram.store.tables import TableSpec
+
+
+def _index_hint(conn: Conn, spec: TableSpec, row: Mapping[str, Any], local: int) -> None:
+    """An imported hint joins its namespace's hint FTS table, as ``hints.put`` does."""
+    if spec.name == "memory_hints":
+        table = hints.table_for(cast(sqlite3.Connection, conn), str(row["namespace"]), create=True)
+        conn.execute(f"INSERT INTO {table}(rowid, hint) VALUES (?, ?)", (local, row["hint"]))
 
 
 class SQLiteStore(SqlStore):
@@ -33,16 +43,17 @@ class SQLiteStore(SqlStore):
 
     def __init__(self, path: str | Path = ":memory:", *, busy_timeout_ms: int = 5000) -> None:
         super().__init__(
-            Database(path, busy_timeout_ms=busy_timeout_ms), SQLITE, SQLiteKeywordUpkeep()
+            Database(path, busy_timeout_ms=busy_timeout_ms),
+            SQLITE,
+            SQLiteKeywordUpkeep(),
+            bundle_vectors=SQLiteBundleVectors(),
+            after_table_insert=_index_hint,
         )
         self._db: Database
-        self.memories = SQLiteMemories(self._db)
         self.keyword = SQLiteKeyword(self._db)
         self.vectors = SQLiteVectors(self._db)
         self.chunks = SqlChunks(self._sql, SQLiteChunkIndex(self._db))
         self.hints = SqlHints(self._sql, SQLiteHintIndex(self._db))
-        self.transfer = SQLiteTransfer(self._db)
-        self.tables = SQLiteTables(self._db)
 
     # -- seed 002's lifecycle and capabilities (FEATURES S1) ---------------------------
     backend_name = "sqlite"

@@ -8,7 +8,7 @@ change of a memory's liveness or content, so the index can tell when it is stale
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -16,8 +16,10 @@ import numpy as np
 from engram.errors import StoreError
 from engram.records import MemoryRecord
 from engram.store.protocols.vectors import AnnSettings, NamespaceVectors, VectorRow, VectorSearch
-from engram.store.sqlite.codec import SELECT, from_row
+from engram.store.sql.codec import SELECT, from_row
+from engram.store.sql.dialect import Conn
 from engram.store.sqlite.db import Database
+from engram.store.sqlite.dialect import SQLITE
 from engram.store.sqlite.vector_index import VectorIndex
 
 _MISSING = (
@@ -127,7 +129,7 @@ class SQLiteVectors:
         sql += " ORDER BY m.seq LIMIT ?"
         params.append(limit)
         with self._db.read() as conn:
-            return [from_row(r) for r in conn.execute(sql, params).fetchall()]
+            return [from_row(SQLITE, r) for r in conn.execute(sql, params).fetchall()]
 
     def delete(self, model: str | None = None) -> int:
         """Drop vectors of one model (or all) so ``reindex`` can rebuild them."""
@@ -166,3 +168,44 @@ class SQLiteVectors:
         """An in-memory index derived from this store's vector rows: exact, or HNSW for
         namespaces of at least ``ann.min_vectors`` vectors when faiss is installed."""
         return VectorIndex(self, model, dimension, ann)
+
+
+class SQLiteBundleVectors:
+    """Bulk copy's side of the vector rows (``engram.store.sql.transfer.BundleVectors``):
+    float32 BLOBs keyed by the memory's ``seq``."""
+
+    def prepare(self, vectors: Sequence[VectorRow]) -> None:
+        """Nothing: the searchable matrix is derived in process."""
+
+    def read(self, conn: Conn, memory_ids: Sequence[str]) -> dict[str, VectorRow]:
+        """The vectors of ``memory_ids``, by memory id."""
+        out: dict[str, VectorRow] = {}
+        marks = SQLITE.marks(len(memory_ids))
+        rows = conn.execute(
+            "SELECT m.id, v.model, v.dim, v.content_hash, v.vector FROM memory_vectors v "
+            f"JOIN memories m ON m.seq = v.memory_seq WHERE m.id IN ({marks})",
+            memory_ids,
+        ).fetchall()
+        for r in rows:
+            vector = np.frombuffer(r[4], dtype=np.float32).copy()
+            if vector.shape[0] != int(r[2]):
+                raise StoreError(
+                    f"vector of memory {r[0]} has {vector.shape[0]} values "
+                    f"but its row says dim {r[2]}"
+                )
+            out[r[0]] = VectorRow(r[0], r[1], vector, r[3])
+        return out
+
+    def write(self, conn: Conn, vectors: Sequence[VectorRow]) -> None:
+        """Insert the vectors of memories the caller's transaction has just inserted."""
+        rows = []
+        for row in vectors:
+            vector = np.ascontiguousarray(row.vector, dtype=np.float32)
+            rows.append(
+                (row.model, int(vector.shape[0]), row.content_hash, vector.tobytes(), row.memory_id)
+            )
+        conn.executemany(
+            "INSERT INTO memory_vectors(memory_seq, model, dim, content_hash, vector) "
+            "SELECT m.seq, ?, ?, ?, ? FROM memories m WHERE m.id = ?",
+            rows,
+        )

@@ -1,52 +1,45 @@
-"""The one engine behind both backends' ``TableStore``: a ``TableSpec`` made into SQL.
+"""Carried tables: export and import of every table a ``TableSpec`` describes.
 
-A backend gives a ``Dialect`` (placeholder, null-safe equality, its schema, how a kind
-is read and written, how a row is inserted); everything else, paging, natural keys,
-occurrences and references, is here once. Identifiers are quoted, so columns named
-like keywords (``trigger``) need nothing special.
+One engine turns a spec into SQL on either backend: paging, natural keys, occurrences
+and references. Identifiers are quoted, so columns named like keywords (``trigger``)
+need nothing special. What differs is small: how the schema is read (``PRAGMA
+table_info`` on SQLite; ``information_schema``, generated ``search`` tsvectors left out,
+on PostgreSQL), how a kind is stored (the dialect's time and JSON codecs; SQLite's
+booleans are 0/1) and the upkeep of a new row SQLite's hint FTS needs (``after_insert``,
+which the SQLite backend provides).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any
 
 from engram.errors import InvalidInputError
 from engram.store.protocols.tables import TableCounts, TableRow
+from engram.store.sql.dialect import Conn, Dialect
+from engram.store.sql.session import Sql
 from engram.store.tables import SPECS, Kind, TableSpec
 
-Conn = Any
+#: A backend's upkeep of a row an import has just inserted (its local id, 0 without).
+AfterInsert = Callable[[Conn, TableSpec, Mapping[str, Any], int], None]
 
-
-class Dialect(Protocol):
-    """What differs between SQLite and PostgreSQL for the table engine."""
-
-    param: str
-    """The bound-parameter placeholder."""
-
-    def schema(self, conn: Conn, table: str) -> dict[str, Kind]:
-        """The table's stored columns and the kind the schema gives each (generated
-        columns left out); empty when the table does not exist."""
-        ...
-
-    def load(self, kind: Kind, value: Any) -> Any:
-        """A stored value as its canonical form."""
-        ...
-
-    def dump(self, kind: Kind, column: str, value: Any) -> Any:
-        """A canonical value as the parameter to store."""
-        ...
-
-    def insert(self, conn: Conn, spec: TableSpec, sql: str, params: Sequence[Any]) -> int | None:
-        """Run the INSERT ... ON CONFLICT DO NOTHING ``sql``; returns the new row's
-        local id (0 for a table without one), or None when nothing was inserted."""
-        ...
-
-    def after_insert(self, conn: Conn, spec: TableSpec, row: Mapping[str, Any], local: int) -> None:
-        """Backend upkeep of a new row (SQLite indexes hints in a per-namespace FTS)."""
-        ...
+#: PostgreSQL's column types as kinds; engram's own booleans and JSON on SQLite are
+#: INTEGER and TEXT, so their specs name them (``TableSpec.kinds``).
+_PG_KINDS: dict[str, Kind] = {
+    "smallint": "int",
+    "integer": "int",
+    "bigint": "int",
+    "real": "float",
+    "double precision": "float",
+    "numeric": "float",
+    "boolean": "bool",
+    "json": "json",
+    "jsonb": "json",
+    "timestamp with time zone": "time",
+    "timestamp without time zone": "time",
+}
 
 
 def spec_of(table: str) -> TableSpec:
@@ -61,7 +54,7 @@ def spec_of(table: str) -> TableSpec:
 
 def canonical_time(value: datetime) -> str:
     """A time's canonical text: ISO 8601 in UTC to the microsecond (naive is UTC), the
-    shape SQLite stores (``sqlite.codec.ts``)."""
+    shape SQLite stores."""
     if value.tzinfo is None:
         value = value.replace(tzinfo=UTC)
     return value.astimezone(UTC).isoformat(timespec="microseconds")
@@ -72,18 +65,113 @@ def quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-class TableRows:
-    """Export and import of carried tables over one backend's dialect."""
+def _sqlite_kind(declared: str) -> Kind:
+    """The kind of a column type SQLite declares."""
+    declared = declared.upper()
+    if "BOOL" in declared:
+        return "bool"
+    if "INT" in declared:
+        return "int"
+    if any(t in declared for t in ("REAL", "FLOA", "DOUB")):
+        return "float"
+    return "text"
 
-    def __init__(self, dialect: Dialect) -> None:
-        self._d = dialect
+
+def _schema(conn: Conn, d: Dialect, table: str) -> dict[str, Kind]:
+    """The table's stored columns and the kind the schema gives each (generated columns
+    left out); empty when the table does not exist."""
+    if d.name == "sqlite":
+        rows = conn.execute(f"PRAGMA table_info({quote(table)})").fetchall()
+        return {str(r[1]): _sqlite_kind(str(r[2] or "")) for r in rows}
+    rows = conn.execute(
+        "SELECT column_name, data_type FROM information_schema.columns "
+        "WHERE table_schema = current_schema() AND table_name = ? "
+        "AND is_generated = 'NEVER' ORDER BY ordinal_position",
+        (table,),
+    ).fetchall()
+    return {str(r[0]): _PG_KINDS.get(str(r[1]), "text") for r in rows}
+
+
+def _load(d: Dialect, kind: Kind, value: Any) -> Any:
+    """A stored value as its canonical form."""
+    if value is None:
+        return None
+    if kind == "time":
+        return canonical_time(d.time(value))
+    if kind == "json":
+        return d.loads(value)
+    if kind == "bool":
+        return bool(value)
+    if kind == "float":
+        return float(value)
+    return value
+
+
+def _dump(d: Dialect, kind: Kind, column: str, value: Any) -> Any:
+    """A canonical value as the parameter to store (a JSON value as text: see
+    ``_mark``); a bool binds as 0/1 on SQLite."""
+    if value is None:
+        return None
+    if kind == "time":
+        try:
+            parsed = datetime.fromisoformat(str(value))
+        except ValueError:
+            raise InvalidInputError(
+                f"column {column!r}: {value!r} is not an ISO 8601 time"
+            ) from None
+        return d.ts(parsed)
+    if kind == "json":
+        return d.dumps(value)
+    if kind == "bool":
+        return bool(value)
+    return value
+
+
+def _mark(d: Dialect, kind: Kind) -> str:
+    """The placeholder of a value of ``kind``. PostgreSQL casts JSON text to ``jsonb``
+    whatever the column (``json``, ``jsonb`` or text): the value a ``json`` column then
+    holds is jsonb's normalized text, as when the import sent psycopg's ``Jsonb``."""
+    return "?::jsonb" if kind == "json" and d.name == "postgres" else "?"
+
+
+class SqlTables:
+    """``TableStore`` on either engine."""
+
+    def __init__(self, sql: Sql, after_insert: AfterInsert | None = None) -> None:
+        self._sql = sql
+        self._d = sql.d
+        self._after_insert = after_insert
         self._schemas: dict[str, dict[str, Kind]] = {}
 
+    def columns(self, table: str) -> tuple[str, ...]:
+        """The table's canonical columns."""
+        with self._sql.read("reading a table's columns") as conn:
+            return tuple(self._columns(conn, spec_of(table)))
+
+    def export_rows(
+        self,
+        table: str,
+        *,
+        after: tuple[Any, ...] | None,
+        limit: int,
+        namespaces: Sequence[str] | None = None,
+    ) -> list[TableRow]:
+        """One page of canonical rows."""
+        spec = spec_of(table)
+        with self._sql.snapshot("export") as conn:
+            return self._export(conn, spec, after=after, limit=limit, namespaces=namespaces)
+
+    def import_rows(self, table: str, rows: Sequence[TableRow]) -> TableCounts:
+        """Insert the rows not stored yet, in one transaction."""
+        spec = spec_of(table)
+        with self._sql.tx(f"importing {table} rows") as conn:
+            return self._import(conn, spec, rows)
+
     # -- schema -----------------------------------------------------------------------
-    def columns(self, conn: Conn, spec: TableSpec) -> dict[str, Kind]:
+    def _columns(self, conn: Conn, spec: TableSpec) -> dict[str, Kind]:
         """Canonical columns of ``spec`` and their kinds (cached per store)."""
         if spec.name not in self._schemas:
-            stored = self._d.schema(conn, spec.name)
+            stored = _schema(conn, self._d, spec.name)
             out: dict[str, Kind] = {}
             for column, kind in stored.items():
                 if column == spec.local:
@@ -97,7 +185,7 @@ class TableRows:
         return self._schemas[spec.name]
 
     # -- export -----------------------------------------------------------------------
-    def export(
+    def _export(
         self,
         conn: Conn,
         spec: TableSpec,
@@ -107,10 +195,10 @@ class TableRows:
         namespaces: Sequence[str] | None,
     ) -> list[TableRow]:
         """One page of ``spec``'s rows as canonical ``TableRow``s."""
-        columns = self.columns(conn, spec)
+        columns = self._columns(conn, spec)
         if not columns:
             return []
-        p = self._d.param
+        p = "?"
         where: list[str] = []
         params: list[Any] = []
         if after is not None:
@@ -169,7 +257,7 @@ class TableRows:
         ref = spec.ref(column)
         target = ref.target(row) if ref is not None else None
         if target is None or value is None:
-            return self._d.load(kind, value)
+            return _load(self._d, kind, value)
         return self._key_of(conn, target, value, keys)
 
     def _key_of(
@@ -180,10 +268,10 @@ class TableRows:
             return keys[(table, local)]
         spec = SPECS[table]
         assert spec.local is not None, f"{table} has no local id to reference"
-        columns = self.columns(conn, spec)
+        columns = self._columns(conn, spec)
         cols = ", ".join(quote(k) for k in spec.key)
         found = conn.execute(
-            f"SELECT {cols} FROM {quote(table)} WHERE {quote(spec.local)} = {self._d.param}",
+            f"SELECT {cols} FROM {quote(table)} WHERE {quote(spec.local)} = ?",
             (local,),
         ).fetchone()
         key = None
@@ -194,9 +282,9 @@ class TableRows:
         return key
 
     # -- import -----------------------------------------------------------------------
-    def import_(self, conn: Conn, spec: TableSpec, rows: Sequence[TableRow]) -> TableCounts:
+    def _import(self, conn: Conn, spec: TableSpec, rows: Sequence[TableRow]) -> TableCounts:
         """Insert the ``rows`` the store lacks, inside the caller's transaction."""
-        columns = self.columns(conn, spec)
+        columns = self._columns(conn, spec)
         ids: dict[str, int] = {}
         counts = TableCounts()
         for row in rows:
@@ -216,13 +304,15 @@ class TableRows:
             names = list(local)
             sql = (
                 f"INSERT INTO {quote(spec.name)} ({', '.join(quote(c) for c in names)}) "
-                f"VALUES ({', '.join(self._d.param for _ in names)}) ON CONFLICT DO NOTHING"
+                f"VALUES ({', '.join(_mark(self._d, columns[c]) for c in names)}) "
+                "ON CONFLICT DO NOTHING"
             )
-            new = self._d.insert(conn, spec, sql, [local[c] for c in names])
+            new = self._insert(conn, spec, sql, [local[c] for c in names])
             if new is None:
                 counts += TableCounts(existing=1)
                 continue
-            self._d.after_insert(conn, spec, local, new)
+            if self._after_insert is not None:
+                self._after_insert(conn, spec, local, new)
             counts += TableCounts(inserted=1)
         return counts
 
@@ -240,7 +330,7 @@ class TableRows:
             ref = spec.ref(column)
             target = ref.target(values) if ref is not None else None
             if target is None or value is None:
-                out[column] = self._d.dump(columns[column], column, value)
+                out[column] = _dump(self._d, columns[column], column, value)
                 continue
             local = self._id_of(conn, target, value, ids)
             if local is None:
@@ -259,7 +349,7 @@ class TableRows:
         if cache in ids:
             return ids[cache]
         values = dict(zip(spec.key, key, strict=True))
-        local = self._local_row(conn, spec, values, self.columns(conn, spec), ids)
+        local = self._local_row(conn, spec, values, self._columns(conn, spec), ids)
         if local is None:
             return None
         assert spec.local is not None
@@ -283,7 +373,7 @@ class TableRows:
             if local.get(k) is None:
                 terms.append(f"{quote(k)} IS NULL")
             else:
-                terms.append(f"{quote(k)} = {self._d.param}")
+                terms.append(f"{quote(k)} = ?")
                 params.append(local[k])
         return " AND ".join(terms), params
 
@@ -298,10 +388,16 @@ class TableRows:
         for column in spec.memory_ids:
             memory_id = local.get(column)
             if memory_id is not None and (
-                conn.execute(
-                    f"SELECT 1 FROM memories WHERE id = {self._d.param}", (memory_id,)
-                ).fetchone()
-                is None
+                conn.execute("SELECT 1 FROM memories WHERE id = ?", (memory_id,)).fetchone() is None
             ):
                 return False
         return True
+
+    @staticmethod
+    def _insert(conn: Conn, spec: TableSpec, sql: str, params: Sequence[Any]) -> int | None:
+        """Run the ``INSERT ... ON CONFLICT DO NOTHING`` ``sql``; the new row's local id
+        (0 for a table without one), or None when nothing was inserted."""
+        if spec.local is None:
+            return 0 if conn.execute(sql, params).rowcount > 0 else None
+        found = conn.execute(f"{sql} RETURNING {quote(spec.local)}", params).fetchone()
+        return None if found is None else int(found[0])

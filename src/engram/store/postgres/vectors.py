@@ -17,7 +17,6 @@ import numpy as np
 from psycopg import sql
 
 from engram.records import MemoryRecord
-from engram.store.postgres.codec import vector_array
 from engram.store.postgres.db import Database
 from engram.store.postgres.dense import PgVectorSearch
 from engram.store.postgres.dialect import POSTGRES
@@ -25,6 +24,7 @@ from engram.store.protocols.vectors import AnnSettings, NamespaceVectors, Vector
 from engram.store.sql.codec import SELECT, from_row
 from engram.store.sql.dialect import Conn
 from engram.store.sql.migrations import LOCK_KEY
+from engram.store.sql.native import vector_array
 
 #: pgvector's HNSW index supports ``vector`` columns of at most this many dimensions.
 HNSW_MAX_DIM = 2000

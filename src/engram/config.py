@@ -130,8 +130,7 @@ class RecallConfig:
     session_keyword: float = field(default=2.0, metadata=_range(0.0, 100.0))
     """Weight of its session's keyword matches in its keyword score."""
     session_max_members: int = field(default=500, metadata=_range(1, 100_000))
-    """A session with more live memories than this is too broad to be one episode:
-    its memories are scored alone."""
+    """A session with more live memories is too broad to be one episode: scored alone."""
     time_weight: float = field(default=0.6, metadata=_range(0.0, 100.0))
     """Weight of nearness to a time the query names ("on 9 November 2022", "last week")."""
     time_candidates: int = field(default=50, metadata=_range(0, 10_000))
@@ -142,25 +141,17 @@ class RecallConfig:
     """Per hour; 0.001 halves recency in about 29 days."""
     personal_boost: float = field(default=0.0, metadata=_range(0.0, 1.0))
     min_relevance: float | None = field(default=None, metadata=_range(0.0, 10.0))
-    """seed 002: drop hits whose final score is below this. Unset (the default), recall
-    uses the calibrated abstain decision instead (``abstain``); any value, 0 included,
-    is the caller's own floor and turns that decision off (docs/recall.md, "When
-    nothing matches")."""
+    """seed 002: drop hits scored below this. Unset: the calibrated ``abstain`` decision
+    applies; any value, 0 included, replaces it (docs/recall.md)."""
     abstain: bool = True
-    """Return nothing (empty hits and context, ``Recall.abstain_reason`` says why) when
-    the best candidates' similarity and keyword overlap say nothing stored is related
-    (FEATURES E7, issue 13; calibrated in ``engram/recall/abstain_weights.py``)."""
+    """Return nothing (``Recall.abstain_reason`` says why) when nothing stored looks
+    related (FEATURES E7; calibrated in ``engram/recall/abstain_weights.py``)."""
     low_confidence: bool = True
-    """When the decision is unsure (between its two calibrated floors), return the hits
-    marked ``Recall.low_confidence`` and put only the best one in the context, under a
-    "Possibly related" heading; false: return nothing, as when nothing is related
-    (issue 24; docs/benchmarks.md, "No false silence")."""
+    """Unsure decisions return the hits marked ``Recall.low_confidence`` and one line in
+    the context under "Possibly related"; false: nothing (issue 24, docs/recall.md)."""
     relative_floor: float | None = field(default=None, metadata=_range(0.0, 1.0))
-    """Once the decision keeps the hits, drop a hit whose cosine and fused relevance are
-    both below this share of the best candidate's (a note on something else no longer
-    pads the context up to ``limit``); 0 keeps them all. Unset: the floor fitted with
-    the abstain calibration (0.6) for the embedder it was fitted on, 0 for any other
-    (issue 24, "Padding"; ``engram bench abstain --fit`` fits one for yours)."""
+    """Drop kept hits whose cosine and fused relevance are both below this share of the
+    best's (0 keeps all; unset: the calibration's 0.6 for its own embedder, else 0)."""
     dedup_by_title: bool = True
     context_style: str = field(
         default="memory_context", metadata=_choices("memory_context", "prior_work")

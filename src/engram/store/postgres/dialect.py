@@ -56,6 +56,8 @@ class PostgresDialect(Dialect):
     for_update = " FOR UPDATE"
     #: A generous bound: one statement's parameters stay far below psycopg's 65,535.
     chunk = 5000
+    greatest = "GREATEST"
+    least = "LEAST"
 
     def ts(self, value: datetime) -> datetime:
         return utc(value)
@@ -80,6 +82,19 @@ class PostgresDialect(Dialect):
     @contextmanager
     def errors(self, what: str) -> Iterator[None]:
         yield  # ``Database.read``/``tx`` translate psycopg's errors already
+
+    def any_of(self, column: str, values: Sequence[Any]) -> str:
+        return f"{column} = ANY(?)"
+
+    def none_of(self, column: str, values: Sequence[Any]) -> str:
+        return f"{column} <> ALL(?)"
+
+    def bind(self, values: Sequence[Any]) -> list[Any]:
+        return [list(values)]
+
+    def slices(self, values: Sequence[T]) -> Iterator[Sequence[T]]:
+        if values:
+            yield values
 
     def wrap(self, conn: Any) -> Conn:
         return PgConn(conn)

@@ -12,7 +12,6 @@ from engram.errors import NotFoundError
 from engram.store.protocols.aspects import AspectFeedback
 from engram.store.protocols.graph import Aspect, Attribute, canonical_name
 from engram.store.sql.dialect import Conn, Dialect
-from engram.store.sql.fragments import any_of, bind, greatest, least, slices
 from engram.store.sql.session import Sql
 
 _ASPECT_COLUMNS = "id, entity_id, namespace, name, canonical_name, weight, updated_at"
@@ -184,7 +183,7 @@ class SqlAspects:
         d = self._d
         with self._sql.tx("decaying aspects") as conn:
             cur = conn.execute(
-                f"UPDATE entity_aspects SET weight = {greatest(d)}(?, weight - ?), "
+                f"UPDATE entity_aspects SET weight = {d.greatest}(?, weight - ?), "
                 "updated_at = ? WHERE namespace = ? AND updated_at < ? AND weight > ?",
                 (min_weight, rate, d.ts(now), namespace, d.ts(stale_before), min_weight),
             )
@@ -213,10 +212,10 @@ class SqlAspects:
                 rows = conn.execute(sql, (from_entity, namespace)).fetchall()
             else:
                 rows = []
-                for chunk in slices(d, sorted(set(memory_ids))):
+                for chunk in d.slices(sorted(set(memory_ids))):
                     rows += conn.execute(
-                        f"{sql} AND {any_of(d, 't.memory_id', chunk)}",
-                        (from_entity, namespace, *bind(d, chunk)),
+                        f"{sql} AND {d.any_of('t.memory_id', chunk)}",
+                        (from_entity, namespace, *d.bind(chunk)),
                     ).fetchall()
             moved = 0
             for attribute_id, memory_id, content, aspect_name, weight in rows:
@@ -280,20 +279,20 @@ def _confirm_by_chunks(
     max_weight, min_weight, delta, now = bounds
     per_aspect: dict[int, int] = {}
     propagated = 0
-    for chunk in slices(d, sorted(counts)):
+    for chunk in d.slices(sorted(counts)):
         # One row per (aspect, memory): a memory confirms each of its aspects once,
         # however many of its attributes sit under it.
         rows = conn.execute(
             "SELECT aspect_id, memory_id, count(*) FROM entity_attributes "
             "WHERE namespace = ? AND aspect_id IS NOT NULL "
-            f"AND {any_of(d, 'memory_id', chunk)} GROUP BY aspect_id, memory_id",
-            (namespace, *bind(d, chunk)),
+            f"AND {d.any_of('memory_id', chunk)} GROUP BY aspect_id, memory_id",
+            (namespace, *d.bind(chunk)),
         ).fetchall()
         for aspect_id, memory_id, n in rows:
             per_aspect[int(aspect_id)] = per_aspect.get(int(aspect_id), 0) + counts[memory_id]
             propagated += int(n)
     conn.executemany(
-        f"UPDATE entity_aspects SET weight = {least(d)}(?, {greatest(d)}(?, weight + ?)), "
+        f"UPDATE entity_aspects SET weight = {d.least}(?, {d.greatest}(?, weight + ?)), "
         "updated_at = ? WHERE id = ? AND namespace = ?",
         [
             (max_weight, min_weight, delta * n, now, aspect_id, namespace)
@@ -317,7 +316,7 @@ def _aspect_for(
     row = conn.execute(
         "INSERT INTO entity_aspects(entity_id, namespace, canonical_name, name, weight, "
         "updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (entity_id, canonical_name) "
-        f"DO UPDATE SET weight = {greatest(d)}(entity_aspects.weight, excluded.weight) "
+        f"DO UPDATE SET weight = {d.greatest}(entity_aspects.weight, excluded.weight) "
         "RETURNING id",
         (entity_id, namespace, canonical_name(name), name, weight, d.ts(now)),
     ).fetchone()

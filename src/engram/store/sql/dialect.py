@@ -71,6 +71,10 @@ class Dialect(ABC):
     for_update: str
     #: How many values one ``IN (...)`` list may carry.
     chunk: int
+    #: The larger and the smaller of two values: SQLite's scalar ``max``/``min``,
+    #: PostgreSQL's ``GREATEST``/``LEAST``.
+    greatest: str
+    least: str
 
     @abstractmethod
     def ts(self, value: datetime) -> Any:
@@ -125,3 +129,26 @@ class Dialect(ABC):
         """``values`` in slices an ``IN`` list can carry."""
         for start in range(0, len(values), self.chunk):
             yield values[start : start + self.chunk]
+
+    # A list of values: spread into ``IN (?, ?, ...)`` on SQLite, bound as one array on
+    # PostgreSQL (``col = ANY(?)``: one statement text whatever the count, no bound on
+    # its length). Bind the values of ``any_of``/``none_of`` with ``bind``.
+    @abstractmethod
+    def any_of(self, column: str, values: Sequence[Any]) -> str:
+        """SQL: ``column`` is one of ``values``."""
+
+    @abstractmethod
+    def none_of(self, column: str, values: Sequence[Any]) -> str:
+        """SQL: ``column`` is none of ``values``."""
+
+    @abstractmethod
+    def bind(self, values: Sequence[Any]) -> list[Any]:
+        """The parameters of an ``any_of`` or ``none_of`` list."""
+
+    @abstractmethod
+    def slices(self, values: Sequence[T]) -> Iterator[Sequence[T]]:
+        """``values`` in as many lists as one statement can bind (none when empty)."""
+
+    def one_of(self, column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
+        """``any_of`` with its parameters."""
+        return self.any_of(column, values), self.bind(values)

@@ -10,7 +10,6 @@ from collections.abc import Sequence
 
 from engram.store.protocols.graph import BoostLookup
 from engram.store.sql.dialect import Conn, Dialect
-from engram.store.sql.fragments import any_of, bind, none_of
 
 #: The clock the deadline is read with (a seam for tests).
 now = time.monotonic
@@ -35,10 +34,10 @@ def boost_lookup(
     hub = hub_mentions if hub_mentions > 0 else -1
     rows = conn.execute(
         f"SELECT id, mentions FROM entities WHERE namespace = ? AND "
-        f"({any_of(d, 'canonical_name', names)} OR id IN (SELECT entity_id FROM "
-        f"entity_aliases WHERE namespace = ? AND {any_of(d, 'alias', names)})) "
+        f"({d.any_of('canonical_name', names)} OR id IN (SELECT entity_id FROM "
+        f"entity_aliases WHERE namespace = ? AND {d.any_of('alias', names)})) "
         "ORDER BY mentions DESC, id LIMIT ?",
-        (namespace, *bind(d, names), namespace, *bind(d, names), entity_limit),
+        (namespace, *d.bind(names), namespace, *d.bind(names), entity_limit),
     ).fetchall()
     matched = tuple(int(r[0]) for r in rows)
     # Hubs neither boost their own mentions nor lead anywhere: a speaker named in every
@@ -56,12 +55,12 @@ def boost_lookup(
     # (most often stated) first.
     found = conn.execute(
         "SELECT other FROM (SELECT target_entity_id AS other, mentions FROM relations "
-        f"WHERE namespace = ? AND valid_to IS NULL AND {any_of(d, 'source_entity_id', seeds)} "
+        f"WHERE namespace = ? AND valid_to IS NULL AND {d.any_of('source_entity_id', seeds)} "
         "UNION ALL SELECT source_entity_id, mentions FROM relations WHERE namespace = ? "
-        f"AND valid_to IS NULL AND {any_of(d, 'target_entity_id', seeds)}) AS hop "
-        f"WHERE {none_of(d, 'other', matched)} GROUP BY other "
+        f"AND valid_to IS NULL AND {d.any_of('target_entity_id', seeds)}) AS hop "
+        f"WHERE {d.none_of('other', matched)} GROUP BY other "
         "ORDER BY max(mentions) DESC, other LIMIT ?",
-        (namespace, *bind(d, seeds), namespace, *bind(d, seeds), *bind(d, matched), neighbor_limit),
+        (namespace, *d.bind(seeds), namespace, *d.bind(seeds), *d.bind(matched), neighbor_limit),
     ).fetchall()
     neighbors = tuple(int(r[0]) for r in found)
     if now() > deadline:
@@ -87,9 +86,9 @@ def _memories(
         "SELECT m.memory_id FROM memory_entity_mentions m "
         "JOIN entities e ON e.id = m.entity_id "
         "JOIN memories x ON x.id = m.memory_id AND x.deleted_at IS NULL "
-        f"WHERE m.namespace = ? AND {any_of(d, 'm.entity_id', entity_ids)} "
-        f"AND (? < 0 OR e.mentions <= ?) AND {none_of(d, 'm.memory_id', skip)} "
+        f"WHERE m.namespace = ? AND {d.any_of('m.entity_id', entity_ids)} "
+        f"AND (? < 0 OR e.mentions <= ?) AND {d.none_of('m.memory_id', skip)} "
         "GROUP BY m.memory_id ORDER BY min(e.mentions), m.memory_id LIMIT ?",
-        (namespace, *bind(d, entity_ids), hub, hub, *bind(d, skip), limit),
+        (namespace, *d.bind(entity_ids), hub, hub, *d.bind(skip), limit),
     ).fetchall()
     return tuple(str(r[0]) for r in rows)

@@ -8,7 +8,6 @@ from datetime import datetime
 from typing import Any
 
 from engram.store.sql.dialect import Dialect
-from engram.store.sql.fragments import any_of, bind, slices
 from engram.store.sql.session import Sql
 
 #: A relation valid at a moment (two parameters: the moment twice).
@@ -86,12 +85,12 @@ class SqlGraphCounts:
         if not ids:
             return out
         with self._sql.read("reading entity mention counts") as conn:
-            for batch in slices(d, ids):
+            for batch in d.slices(ids):
                 rows = conn.execute(
                     "SELECT m.memory_id, e.canonical_name, e.mentions "
                     "FROM memory_entity_mentions m JOIN entities e ON e.id = m.entity_id "
-                    f"WHERE m.namespace = ? AND {any_of(d, 'm.memory_id', batch)}",
-                    (namespace, *bind(d, batch)),
+                    f"WHERE m.namespace = ? AND {d.any_of('m.memory_id', batch)}",
+                    (namespace, *d.bind(batch)),
                 ).fetchall()
                 for memory_id, name, mentions in rows:
                     out.setdefault(str(memory_id), {})[str(name)] = int(mentions)

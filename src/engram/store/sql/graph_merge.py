@@ -13,7 +13,6 @@ from engram.errors import InvalidInputError, NotFoundError
 from engram.records import iso
 from engram.store.protocols.graph import canonical_name, normal_name
 from engram.store.sql.dialect import Conn, Dialect
-from engram.store.sql.fragments import any_of, bind, greatest, slices
 
 #: Sorts after every stored time: an open ``valid_to`` in window comparisons (SQLite
 #: stores ISO 8601 text; PostgreSQL's ``timestamptz`` has ``infinity``).
@@ -53,7 +52,7 @@ def merge(conn: Conn, d: Dialect, namespace: str, keep: int, other: int, stamp: 
         "UPDATE memory_entity_mentions SET entity_id = ? WHERE entity_id = ?", (keep, other)
     )
     conn.execute(
-        f"UPDATE entities SET mentions = mentions + {greatest(d)}(0, ? - ?), updated_at = ? "
+        f"UPDATE entities SET mentions = mentions + {d.greatest}(0, ? - ?), updated_at = ? "
         "WHERE id = ?",
         (other_mentions, shared, stamp, keep),
     )
@@ -159,22 +158,22 @@ def split(conn: Conn, d: Dialect, namespace: str, entity_id: int, alias: str, st
     assert row is not None
     new = int(row[0])
     conn.execute(
-        f"UPDATE entities SET mentions = {greatest(d)}(0, mentions - ?), updated_at = ? "
+        f"UPDATE entities SET mentions = {d.greatest}(0, mentions - ?), updated_at = ? "
         "WHERE id = ?",
         (len(moved), stamp, entity_id),
     )
     # An alias no mention was spelled as has nothing more to move.
-    for chunk in slices(d, moved):
+    for chunk in d.slices(moved):
         conn.execute(
             "UPDATE memory_entity_mentions SET entity_id = ? WHERE entity_id = ? "
-            f"AND {any_of(d, 'memory_id', chunk)}",
-            (new, entity_id, *bind(d, chunk)),
+            f"AND {d.any_of('memory_id', chunk)}",
+            (new, entity_id, *d.bind(chunk)),
         )
         for end in ("source_entity_id", "target_entity_id"):
             conn.execute(
                 f"UPDATE relations SET {end} = ? WHERE namespace = ? AND {end} = ? "
-                f"AND {any_of(d, 'source_memory_id', chunk)}",
-                (new, namespace, entity_id, *bind(d, chunk)),
+                f"AND {d.any_of('source_memory_id', chunk)}",
+                (new, namespace, entity_id, *d.bind(chunk)),
             )
     return new
 

@@ -32,8 +32,6 @@ _ENTRY = (
 RETENTION_ACTOR = "engram-retention"
 #: Who the audit trail names for memories consolidation archives.
 ARCHIVE_ACTOR = "engram-lifecycle"
-#: The larger of two values: a scalar ``max`` on SQLite, ``greatest`` on PostgreSQL.
-_GREATEST = {"sqlite": "max", "postgres": "greatest"}
 #: The sweeps that delete old rows of one table, oldest first (seed 004's last steps).
 _PURGES = {
     "history": (
@@ -89,7 +87,7 @@ def unlink_mentions(conn: Conn, d: Dialect, pairs: Sequence[tuple[str, int]]) ->
         per_entity[entity_id] = per_entity.get(entity_id, 0) + 1
     for entity_id, n in per_entity.items():
         conn.execute(
-            f"UPDATE entities SET mentions = {_GREATEST[d.name]}(mentions - ?, 0) WHERE id = ?",
+            f"UPDATE entities SET mentions = {d.greatest}(mentions - ?, 0) WHERE id = ?",
             (n, entity_id),
         )
     for ids in d.chunks(list(per_entity)):

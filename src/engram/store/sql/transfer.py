@@ -23,7 +23,6 @@ from engram.store.sql.codec import HISTORY_COLUMNS, SELECT, from_row, history_fr
 from engram.store.sql.codec import to_row as memory_row
 from engram.store.sql.dialect import Conn, dumps
 from engram.store.sql.history import write_history
-from engram.store.sql.memories import one_of
 from engram.store.sql.session import Sql
 from engram.text import normalize_content
 
@@ -90,7 +89,7 @@ class SqlTransfer:
         if namespaces is not None:
             if not namespaces:
                 return []
-            clause, values = one_of(d, "m.namespace", namespaces)
+            clause, values = d.one_of("m.namespace", namespaces)
             where.append(clause)
             params.extend(values)
         sql = SELECT + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY m.id LIMIT ?"
@@ -101,7 +100,7 @@ class SqlTransfer:
         with self._sql.snapshot("export") as conn:  # one snapshot for every page's rows
             records = [from_row(d, r) for r in conn.execute(sql, params).fetchall()]
             for chunk in d.chunks([r.id for r in records]):
-                clause, ids = one_of(d, "memory_id", chunk)
+                clause, ids = d.one_of("memory_id", chunk)
                 for r in conn.execute(
                     f"SELECT {HISTORY_COLUMNS} FROM memory_history WHERE {clause} ORDER BY id",
                     ids,
@@ -146,7 +145,7 @@ class SqlTransfer:
         d = self._d
         stored: set[str] = set()
         for chunk in d.chunks([b.record.id for b in bundles]):
-            clause, ids = one_of(d, "id", chunk)
+            clause, ids = d.one_of("id", chunk)
             stored.update(
                 r[0] for r in conn.execute(f"SELECT id FROM memories WHERE {clause}", ids)
             )
@@ -234,7 +233,7 @@ class SqlTransfer:
         if namespaces is not None:
             if not namespaces:
                 return []
-            clause, values = one_of(d, "namespace", namespaces)
+            clause, values = d.one_of("namespace", namespaces)
             where.append(clause)
             params.extend(values)
         sql = (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, Literal, TypeVar
@@ -24,6 +24,8 @@ class SQLiteDialect(Dialect):
     for_update = ""
     #: SQLite's limit on host parameters was 999 in old builds: chunk IN lists.
     chunk = 500
+    greatest = "max"
+    least = "min"
 
     def ts(self, value: datetime) -> str:
         """ISO 8601 text in UTC, to the microsecond: it sorts as the times do."""
@@ -49,6 +51,18 @@ class SQLiteDialect(Dialect):
             raise InvalidInputError(f"{what} rejected by the database: {exc}") from exc
         except sqlite3.Error as exc:
             raise StoreError(f"{what} failed: {exc}") from exc
+
+    def any_of(self, column: str, values: Sequence[Any]) -> str:
+        return f"{column} IN ({self.marks(len(values))})"
+
+    def none_of(self, column: str, values: Sequence[Any]) -> str:
+        return f"{column} NOT IN ({self.marks(len(values))})"
+
+    def bind(self, values: Sequence[Any]) -> list[Any]:
+        return list(values)
+
+    def slices(self, values: Sequence[T]) -> Iterator[Sequence[T]]:
+        return self.chunks(values)
 
     def wrap(self, conn: Any) -> Conn:
         connection: sqlite3.Connection = conn

@@ -31,13 +31,13 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from engram.config import PostgresConfig
 from engram.errors import (
     InvalidInputError,
-    StoreClosedError,
     StoreConnectionError,
     StoreError,
 )
 from engram.records import utcnow
 from engram.store.postgres.dialect import POSTGRES
 from engram.store.sql import migrations
+from engram.store.sql.opened import Opened
 
 
 def redact(conninfo: str) -> str:
@@ -52,7 +52,7 @@ def redact(conninfo: str) -> str:
     return urlunsplit((parts.scheme, user + host, parts.path, parts.query, parts.fragment))
 
 
-class Database:
+class Database(Opened):
     """A pool of autocommit connections to one PostgreSQL database, migrated on open."""
 
     def __init__(
@@ -174,26 +174,10 @@ class Database:
                 conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
             yield conn
 
-    def check_open(self) -> None:
-        """``StoreClosedError`` after ``close``; ``StoreConnectionError`` while
-        disconnected."""
-        if self._closed:
-            raise StoreClosedError("this store is closed; open a new Memory to keep working")
-        if self._disconnected:
-            raise StoreConnectionError(
-                f"the store at {self.location} is disconnected; call "
-                "mem.backend.connect() to reopen it"
-            )
-
     @property
     def has_vector_type(self) -> bool:
         """True when pgvector's ``vector`` type exists in the database."""
         return self._vector_info is not None
-
-    @property
-    def connected(self) -> bool:
-        """True while the pool is open."""
-        return not self._closed and not self._disconnected
 
     def disconnect(self) -> None:
         """Close the pool but keep the store reopenable (``reconnect``)."""
@@ -214,20 +198,6 @@ class Database:
                 except StoreError as exc:
                     raise StoreConnectionError(str(exc)) from exc
                 self._disconnected = False
-
-    def ping(self) -> bool:
-        """One round trip (``SELECT 1``); False instead of an error."""
-        try:
-            with self.read("health check") as conn:
-                row = conn.execute("SELECT 1").fetchone()
-                return row is not None and row[0] == 1
-        except Exception:  # noqa: BLE001 - a health check answers, it never raises
-            return False
-
-    @property
-    def closed(self) -> bool:
-        """True after ``close``."""
-        return self._closed
 
     def close(self) -> None:
         """Close the pool; idempotent."""

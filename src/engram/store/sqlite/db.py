@@ -19,9 +19,10 @@ from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
-from engram.errors import StoreClosedError, StoreConnectionError, StoreError
+from engram.errors import StoreConnectionError, StoreError
 from engram.records import utcnow
 from engram.store.sql import migrations
+from engram.store.sql.opened import Opened
 from engram.store.sqlite import fts
 from engram.store.sqlite.dialect import SQLITE
 
@@ -58,7 +59,7 @@ def _enable_wal(conn: sqlite3.Connection, busy_timeout_ms: int) -> None:
         delay = min(delay * 2, 0.05)
 
 
-class Database:
+class Database(Opened):
     """One SQLite file (or ``:memory:``) in WAL mode, migrated on open."""
 
     def __init__(self, path: str | Path = ":memory:", *, busy_timeout_ms: int = 5000) -> None:
@@ -203,22 +204,6 @@ class Database:
             except sqlite3.Error as exc:
                 raise StoreError(f"{what} failed: {exc}") from exc
 
-    def check_open(self) -> None:
-        """``StoreClosedError`` after ``close``; ``StoreConnectionError`` while
-        disconnected."""
-        if self._closed:
-            raise StoreClosedError("this store is closed; open a new Memory to keep working")
-        if self._disconnected:
-            raise StoreConnectionError(
-                f"the store at {self.location} is disconnected; call "
-                "mem.backend.connect() to reopen it"
-            )
-
-    @property
-    def connected(self) -> bool:
-        """True while the connections are open."""
-        return not self._closed and not self._disconnected
-
     def disconnect(self) -> None:
         """Close the connections but keep the store reopenable (``reconnect``)."""
         with self.lock, self.search_lock:
@@ -239,19 +224,6 @@ class Database:
                 except StoreError as exc:
                     raise StoreConnectionError(str(exc)) from exc
                 self._disconnected = False
-
-    def ping(self) -> bool:
-        """One round trip (``SELECT 1``); False instead of an error."""
-        try:
-            with self.read("health check") as conn:
-                return bool(conn.execute("SELECT 1").fetchone()[0] == 1)
-        except Exception:  # noqa: BLE001 - a health check answers, it never raises
-            return False
-
-    @property
-    def closed(self) -> bool:
-        """True after ``close``."""
-        return self._closed
 
     def close(self) -> None:
         """Close the connections; idempotent."""

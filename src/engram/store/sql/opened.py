@@ -1,0 +1,54 @@
+"""What both backends' ``Database`` share about being open.
+
+A store is open, disconnected (``disconnect``: its connections or pool closed, and
+``reconnect`` reopens them) or closed for good (``close``). Each backend keeps its own
+connections and locks; this is only the state and its checks, written once.
+"""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+from typing import Any
+
+from engram.errors import StoreClosedError, StoreConnectionError
+
+
+class Opened:
+    """The open/disconnected/closed state of a backend's ``Database``."""
+
+    location: str
+    _closed: bool = False
+    _disconnected: bool = False
+
+    def read(self, what: str = "read") -> AbstractContextManager[Any]:
+        raise NotImplementedError
+
+    def check_open(self) -> None:
+        """``StoreClosedError`` after ``close``; ``StoreConnectionError`` while
+        disconnected."""
+        if self._closed:
+            raise StoreClosedError("this store is closed; open a new Memory to keep working")
+        if self._disconnected:
+            raise StoreConnectionError(
+                f"the store at {self.location} is disconnected; call "
+                "mem.backend.connect() to reopen it"
+            )
+
+    @property
+    def connected(self) -> bool:
+        """True while the connections (or the pool) are open."""
+        return not self._closed and not self._disconnected
+
+    @property
+    def closed(self) -> bool:
+        """True after ``close``."""
+        return self._closed
+
+    def ping(self) -> bool:
+        """One round trip (``SELECT 1``); False instead of an error."""
+        try:
+            with self.read("health check") as conn:
+                row = conn.execute("SELECT 1").fetchone()
+                return row is not None and row[0] == 1
+        except Exception:  # noqa: BLE001 - a health check answers, it never raises
+            return False

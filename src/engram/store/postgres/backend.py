@@ -53,12 +53,9 @@ class PostgresStore(SqlStore):
     backend_name = "postgresql"
 
     def connect(self) -> None:
-        """Open a new pool to the same database after ``disconnect``; a no-op when
-        connected."""
         self._db.reconnect()
 
     def disconnect(self) -> None:
-        """Close the pool; ``connect`` opens a new one to the same database."""
         self._db.disconnect()
 
     def capabilities(self) -> Capabilities:
@@ -75,7 +72,6 @@ class PostgresStore(SqlStore):
         self._db.config = value
 
     def schema_version(self) -> str:
-        """The newest applied migration."""
         with self._db.read() as conn:
             rows = conn.execute(
                 'SELECT name FROM schema_migrations ORDER BY name COLLATE "C" DESC LIMIT 1'
@@ -83,7 +79,6 @@ class PostgresStore(SqlStore):
         return str(rows[0][0]) if rows else "none"
 
     def stats(self, model: str | None) -> StoreStats:
-        """Counts for ``doctor``."""
         with self._db.read() as conn:
             tomb_row = conn.execute(
                 "SELECT count(*) FROM memories WHERE deleted_at IS NOT NULL"

@@ -32,7 +32,6 @@ class PgChunkIndex:
         self._db = db
 
     def put(self, chunks: Iterable[MemoryChunks]) -> None:
-        """Replace each memory's chunk vectors by its model."""
         items = list(chunks)
         if not items:
             return
@@ -56,7 +55,6 @@ class PgChunkIndex:
                 )
 
     def search(self, namespace: str, model: str, query: Matrix, k: int) -> list[tuple[str, float]]:
-        """The ``k`` memories whose best chunk is nearest to ``query``."""
         if k <= 0:
             return []
         vector = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
@@ -76,7 +74,6 @@ class PgChunkIndex:
         query: Matrix,
         ids: Sequence[str],
     ) -> dict[str, float]:
-        """The best chunk cosine of specific memories that have chunks."""
         wanted = list(dict.fromkeys(ids))
         if not wanted:
             return {}

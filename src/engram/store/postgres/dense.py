@@ -76,11 +76,8 @@ class PgVectorSearch:
     def search(
         self, namespace: str, query: npt.NDArray[np.float32], k: int, *, exact: bool = False
     ) -> list[tuple[str, float]]:
-        """The ``k`` nearest live memories of ``namespace`` by cosine similarity.
-
-        ``exact=True`` turns index scans off for this query: a sequential scan and sort,
-        the ground truth that HNSW recall is measured against.
-        """
+        # ``exact=True`` turns index scans off for this query: a sequential scan and sort,
+        # the ground truth that HNSW recall is measured against.
         if k <= 0:
             return []
         vector = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
@@ -96,7 +93,6 @@ class PgVectorSearch:
     def scores(
         self, namespace: str, query: npt.NDArray[np.float32], ids: Sequence[str]
     ) -> dict[str, float]:
-        """Cosine similarity of specific live memories; ids without a vector are absent."""
         wanted = list(dict.fromkeys(ids))
         if not wanted:
             return {}
@@ -122,7 +118,6 @@ class PgVectorSearch:
         """Nothing cached."""
 
     def state(self) -> dict[str, object]:
-        """What ``doctor`` shows about the search."""
         cfg = self._db.config
         return {
             "model": self.model,

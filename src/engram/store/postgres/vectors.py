@@ -110,7 +110,6 @@ class PgVectors:
         return name
 
     def put(self, rows: Iterable[VectorRow]) -> int:
-        """Upsert vectors (one per memory) and return the vector epoch after the write."""
         params: list[tuple[Any, ...]] = []
         models: set[tuple[str, int]] = set()
         for row in rows:
@@ -155,7 +154,6 @@ class PgVectors:
         return int(epoch[0]) if epoch else 0
 
     def load(self, namespace: str, model: str) -> NamespaceVectors:
-        """Every live vector of ``namespace`` by ``model`` whose content is current."""
         with self._db.snapshot("loading vectors") as conn:  # one snapshot: rows and epoch
             rows = conn.execute(
                 "SELECT v.memory_id, v.embedding FROM memory_vectors v "
@@ -173,7 +171,6 @@ class PgVectors:
         return NamespaceVectors(ids=[r[0] for r in rows], matrix=matrix, epoch=epoch)
 
     def epoch(self) -> int:
-        """Changes whenever a vector is written or a memory's liveness or content changes."""
         with self._db.read() as conn:
             row = conn.execute(
                 "SELECT value FROM engram_meta WHERE key = 'vector_epoch'"
@@ -181,7 +178,6 @@ class PgVectors:
         return int(row[0]) if row else 0
 
     def dimensions(self) -> dict[str, int]:
-        """Dimension per model among stored vectors."""
         with self._db.read() as conn:
             rows = conn.execute(
                 "SELECT model, max(dim) FROM memory_vectors GROUP BY model"
@@ -191,7 +187,6 @@ class PgVectors:
     def missing(
         self, model: str, *, limit: int, namespace: str | None = None
     ) -> list[MemoryRecord]:
-        """Live memories with no vector by ``model``, or one made from older content."""
         query = SELECT + _MISSING
         params: list[Any] = [model]
         if namespace is not None:
@@ -203,13 +198,11 @@ class PgVectors:
             return [from_row(POSTGRES, r) for r in conn.execute(query, params).fetchall()]
 
     def count_missing(self, model: str) -> int:
-        """How many live memories lack a current vector by ``model``."""
         with self._db.read() as conn:
             row = conn.execute("SELECT count(*) FROM memories m" + _MISSING, (model,)).fetchone()
         return int(row[0]) if row else 0
 
     def delete(self, model: str | None = None) -> int:
-        """Drop vectors of one model (or all) so ``reindex`` can rebuild them."""
         with self._db.tx("deleting vectors") as conn:
             if model is None:
                 cur = conn.execute("DELETE FROM memory_vectors")
@@ -223,7 +216,7 @@ class PgVectors:
             return int(cur.rowcount)
 
     def unembedded(self, namespace: str) -> int:
-        """Live memories of ``namespace`` without a current vector (a partial index)."""
+        # Cheap: a partial index holds exactly these rows.
         with self._db.read() as conn:
             row = conn.execute(
                 "SELECT count(*) FROM memories WHERE namespace = %s AND deleted_at IS NULL "
@@ -253,14 +246,12 @@ class PgBundleVectors:
         self._ensure_index = ensure_index
 
     def prepare(self, vectors: Sequence[VectorRow]) -> None:
-        """Create the HNSW index of each imported (model, dimension)."""
         for model, dim in {
             (v.model, int(np.asarray(v.vector).reshape(-1).shape[0])) for v in vectors
         }:
             self._ensure_index(model, dim)
 
     def read(self, conn: Conn, memory_ids: Sequence[str]) -> dict[str, VectorRow]:
-        """The vectors of ``memory_ids``, by memory id."""
         rows = conn.execute(
             "SELECT memory_id, model, content_hash, embedding FROM memory_vectors "
             "WHERE memory_id = ANY(?)",
@@ -269,7 +260,6 @@ class PgBundleVectors:
         return {r[0]: VectorRow(r[0], r[1], vector_array(r[3]), r[2]) for r in rows}
 
     def write(self, conn: Conn, vectors: Sequence[VectorRow]) -> None:
-        """Insert the vectors of memories the caller's transaction has just inserted."""
         rows = []
         for row in vectors:
             vector = np.ascontiguousarray(row.vector, dtype=np.float32).reshape(-1)

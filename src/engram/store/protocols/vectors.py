@@ -120,7 +120,8 @@ class VectorStore(Protocol):
         ...
 
     def epoch(self) -> int:
-        """A counter that changes whenever any vector or memory liveness changes."""
+        """A counter that changes whenever a vector is written or a memory's liveness or
+        content changes."""
         ...
 
     def dimensions(self) -> dict[str, int]:

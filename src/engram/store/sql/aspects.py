@@ -68,7 +68,6 @@ class SqlAspects:
     def upsert_aspect(
         self, namespace: str, entity_id: int, name: str, *, weight: float, now: datetime
     ) -> Aspect:
-        """The entity's aspect called ``name``, created with ``weight`` if new."""
         d = self._d
         d.text(name, "aspect name")
         key = canonical_name(name)
@@ -99,7 +98,6 @@ class SqlAspects:
         importance: float,
         now: datetime,
     ) -> Attribute:
-        """Record a structural fact, or update the same one from the same memory."""
         d = self._d
         d.text(content, "attribute")
         with self._sql.tx("storing an attribute") as conn:
@@ -130,7 +128,6 @@ class SqlAspects:
         return self._attribute(row)
 
     def aspects(self, namespace: str, entity_id: int) -> list[Aspect]:
-        """The entity's aspects, heaviest first."""
         with self._sql.read("reading aspects") as conn:
             rows = conn.execute(
                 f"SELECT {_ASPECT_COLUMNS} FROM entity_aspects WHERE entity_id = ? "
@@ -140,7 +137,6 @@ class SqlAspects:
         return [self._aspect(r) for r in rows]
 
     def attributes(self, namespace: str, entity_id: int) -> list[Attribute]:
-        """The entity's attributes, oldest first."""
         with self._sql.read("reading attributes") as conn:
             rows = conn.execute(
                 f"SELECT {_ATTRIBUTE_COLUMNS} FROM entity_attributes WHERE entity_id = ? "
@@ -160,7 +156,6 @@ class SqlAspects:
         max_weight: float,
         now: datetime,
     ) -> AspectFeedback:
-        """seed 004: weight += delta x confirmations per aspect, clamped."""
         counts = {m: int(n) for m, n in memory_counts.items() if int(n) > 0}
         if not counts:
             return AspectFeedback()
@@ -179,7 +174,6 @@ class SqlAspects:
         min_weight: float,
         now: datetime,
     ) -> int:
-        """seed 004: stale aspects lose ``rate``, floored at ``min_weight``."""
         d = self._d
         with self._sql.tx("decaying aspects") as conn:
             cur = conn.execute(
@@ -198,7 +192,6 @@ class SqlAspects:
         memory_ids: Collection[str] | None,
         now: datetime,
     ) -> int:
-        """Move attributes (and, for a merge, aspects) to another entity."""
         d = self._d
         with self._sql.tx("moving attributes") as conn:
             _check_entity(conn, namespace, from_entity)

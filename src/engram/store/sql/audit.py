@@ -27,7 +27,6 @@ class SqlAudit:
         reason: str | None,
         now: datetime,
     ) -> None:
-        """Append one history row."""
         d = self._d
         with self._sql.tx("writing the audit row") as conn:
             conn.execute(

@@ -51,23 +51,19 @@ class SqlChunks:
         self._key = "memory_seq = m.seq" if self._d.name == "sqlite" else "memory_id = m.id"
 
     def put(self, chunks: Iterable[MemoryChunks]) -> None:
-        """Replace each memory's chunk vectors by its model."""
         self._index.put(chunks)
 
     def search(self, namespace: str, model: str, query: Matrix, k: int) -> list[tuple[str, float]]:
-        """The ``k`` memories whose best chunk is nearest to ``query``."""
         return self._index.search(namespace, model, query, k)
 
     def scores(
         self, namespace: str, model: str, query: Matrix, ids: Sequence[str]
     ) -> dict[str, float]:
-        """The best chunk cosine of specific memories that have chunks."""
         return self._index.scores(namespace, model, query, ids)
 
     def unchunked(
         self, model: str, min_chars: int, *, limit: int, namespace: str | None = None
     ) -> list[MemoryRecord]:
-        """Long live memories with a current vector but no current chunk vectors."""
         key = self._key
         sql = (
             SELECT + f" JOIN memory_vectors v ON v.{key} AND v.model = ? "
@@ -85,14 +81,12 @@ class SqlChunks:
             return [from_row(self._d, r) for r in conn.execute(sql, params).fetchall()]
 
     def count(self, model: str | None = None) -> int:
-        """Chunk vector rows (of one model, or all)."""
         where, params = ("", []) if model is None else (" WHERE model = ?", [model])
         with self._sql.read() as conn:
             row = conn.execute(f"SELECT count(*) FROM memory_chunks{where}", params).fetchone()
         return int(row[0]) if row else 0
 
     def delete(self, model: str | None = None) -> int:
-        """Drop chunk vectors of one model (or all)."""
         where, params = ("", []) if model is None else (" WHERE model = ?", [model])
         with self._sql.tx("deleting chunk vectors") as conn:
             cur = conn.execute(f"DELETE FROM memory_chunks{where}", params)

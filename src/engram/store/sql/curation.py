@@ -43,7 +43,6 @@ class SqlCuration:
         limit: int,
         offset: int,
     ) -> list[MemoryRecord]:
-        """Worst first: lowest quality, then lowest score (none last), then oldest."""
         sql = (
             SELECT
             + _PRUNE
@@ -58,7 +57,6 @@ class SqlCuration:
     def count_prune_candidates(
         self, namespace: str, *, quality_at_most: int, score_below: float
     ) -> int:
-        """How many candidates there are in all."""
         with self._sql.read("counting prune candidates") as conn:
             row = conn.execute(
                 "SELECT count(*) FROM memories m" + _PRUNE,
@@ -69,7 +67,6 @@ class SqlCuration:
     def recent_vectors(
         self, namespace: str, model: str, *, limit: int, type: str | None = None
     ) -> RecentVectors:
-        """The newest live memories with a current vector of ``model``."""
         d = self._d
         v = vector_rows(d)
         current, namespaces = _CURRENT[d.name]
@@ -97,7 +94,6 @@ class SqlCuration:
     def preference_rows(
         self, namespace: str, *, after_id: int = 0, limit: int = 1000
     ) -> list[PreferenceRow]:
-        """Feedback rows after ``after_id`` joined with their memories, oldest first."""
         with self._sql.read("reading preference rows") as conn:
             rows = conn.execute(
                 "SELECT f.id, f.memory_id, m.content, m.title, f.rating, f.comment, "

@@ -85,7 +85,6 @@ class SqlDocuments:
         byte_length: int,
         now: datetime,
     ) -> Document:
-        """A new ``queued`` document (joins an open transaction)."""
         if source_type not in SOURCE_TYPES:
             raise InvalidInputError(f"source_type must be one of {', '.join(SOURCE_TYPES)}")
         self._check_content(raw_content, title)
@@ -112,7 +111,6 @@ class SqlDocuments:
             return self._row(conn, document_id)
 
     def get(self, namespace: str, document_id: str) -> Document | None:
-        """One document of ``namespace``."""
         with self._sql.read() as conn:
             row = conn.execute(
                 f"SELECT {_COLUMNS} FROM documents WHERE namespace = ? AND id = ?",
@@ -121,7 +119,6 @@ class SqlDocuments:
         return None if row is None else _document(self._d, row)
 
     def raw_content(self, namespace: str, document_id: str) -> str | None:
-        """The content as given or fetched."""
         with self._sql.read() as conn:
             row = conn.execute(
                 "SELECT raw_content FROM documents WHERE namespace = ? AND id = ?",
@@ -132,7 +129,6 @@ class SqlDocuments:
     def set_status(
         self, document_id: str, status: str, *, error: str | None = None, now: datetime
     ) -> Document:
-        """Move a document to ``status`` with ``error``."""
         _check_status(status)
         self._d.text(error, "error")
         with self._sql.tx("updating the document status") as conn:
@@ -152,8 +148,6 @@ class SqlDocuments:
         byte_length: int | None = None,
         now: datetime,
     ) -> Document:
-        """Record what extraction found; None keeps a field, the title only fills a
-        missing one."""
         self._check_content(raw_content, title)
         with self._sql.tx("recording the document's content") as conn:
             conn.execute(
@@ -166,7 +160,7 @@ class SqlDocuments:
             return self._row(conn, document_id)
 
     def link(self, document_id: str, chunks: Sequence[tuple[int, str]], *, now: datetime) -> int:
-        """Link chunks (an index already linked keeps its memory); the chunk count."""
+        # An index already linked keeps its memory (ON CONFLICT DO NOTHING).
         with self._sql.tx("linking the document's chunks") as conn:
             if chunks:
                 conn.executemany(
@@ -182,7 +176,7 @@ class SqlDocuments:
             return self._row(conn, document_id).chunk_count
 
     def chunks(self, document_id: str) -> list[DocumentChunk]:
-        """Linked chunks in index order (a purged memory's link drops out)."""
+        # The join drops the link of a purged memory.
         with self._sql.read() as conn:
             rows = conn.execute(
                 "SELECT dm.chunk_index, dm.memory_id, m.content_hash FROM document_memories dm "
@@ -195,7 +189,6 @@ class SqlDocuments:
     def select(
         self, namespace: str, *, status: str | None = None, limit: int = 100, offset: int = 0
     ) -> list[Document]:
-        """Documents of ``namespace``, newest first."""
         clause, params = _status_clause(status)
         with self._sql.read() as conn:
             rows = conn.execute(
@@ -206,7 +199,6 @@ class SqlDocuments:
         return [_document(self._d, r) for r in rows]
 
     def count(self, namespace: str, *, status: str | None = None) -> int:
-        """How many documents ``namespace`` holds."""
         clause, params = _status_clause(status)
         with self._sql.read() as conn:
             row = conn.execute(
@@ -216,7 +208,7 @@ class SqlDocuments:
         return int(row[0]) if row else 0
 
     def delete(self, namespace: str, document_id: str) -> bool:
-        """Remove a document and its links (``ON DELETE CASCADE``)."""
+        # Its links go by ON DELETE CASCADE.
         with self._sql.tx("deleting the document") as conn:
             cur = conn.execute(
                 "DELETE FROM documents WHERE namespace = ? AND id = ?", (namespace, document_id)

@@ -129,7 +129,6 @@ class SqlErase:
         filters: Mapping[str, Any],
         now: datetime,
     ) -> EraseAudit:
-        """Hard-delete and audit in one transaction (see ``EraseStore.erase``)."""
         d = self._d
         with self._sql.tx("erase") as conn:
             if memory_ids is None:
@@ -156,7 +155,6 @@ class SqlErase:
         return _audit_row(d, row)
 
     def audit(self, namespace: str | None, *, limit: int, offset: int) -> list[EraseAudit]:
-        """Audit rows, newest first."""
         where, params = ("", ()) if namespace is None else ("WHERE namespace = ?", (namespace,))
         with self._sql.read("reading the erase audit") as conn:
             rows = conn.execute(
@@ -166,7 +164,6 @@ class SqlErase:
         return [_audit_row(self._d, r) for r in rows]
 
     def namespaces(self) -> list[str]:
-        """Every namespace with a row an erase reaches."""
         with self._sql.read("listing namespaces") as conn:
             tables = _namespaced_tables(conn, self._d)
             union = " UNION ".join(f"SELECT namespace FROM {_quoted(t)}" for t in tables)

@@ -19,7 +19,6 @@ class SqlFeedback:
     def record(
         self, namespace: str, memory_id: str, rating: int, comment: str | None
     ) -> tuple[MemoryRecord, MemoryRecord]:
-        """seed 000: quality += rating, clamped to [-3, +3]; the rating is logged."""
         d = self._d
         with self._sql.tx("feedback") as conn:
             before = live(conn, d, namespace, memory_id)
@@ -41,7 +40,7 @@ class SqlFeedback:
         return before, after
 
     def log(self, namespace: str, memory_id: str | None = None) -> list[dict[str, Any]]:
-        """Feedback rows, oldest first: a labelled preference data set (seed 000)."""
+        # A labelled preference data set (seed 000).
         sql = (
             "SELECT id, memory_id, rating, comment, created_at FROM memory_feedback_log "
             "WHERE namespace = ?"

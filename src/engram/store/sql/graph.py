@@ -83,7 +83,6 @@ class SqlGraph:
         *,
         single_valued: Collection[str],
     ) -> list[RecordResult]:
-        """Persist what each memory states, idempotently (see ``GraphStore.record``)."""
         if not statements:
             return []
         plans = [graph_record.names_of(self._d, s) for s in statements]
@@ -91,7 +90,6 @@ class SqlGraph:
             return graph_record.record(conn, self._d, namespace, statements, single_valued, plans)
 
     def add_alias(self, namespace: str, entity_id: int, alias: str) -> bool:
-        """Make ``alias`` resolve to the entity; False if it already does."""
         self._d.text(alias, "alias")
         with self._sql.tx("adding an alias") as conn:
             owner = conn.execute(
@@ -112,7 +110,6 @@ class SqlGraph:
         return True
 
     def merge(self, namespace: str, keep_id: int, other_id: int, *, now: datetime) -> Entity:
-        """Fold ``other_id`` into ``keep_id`` (see ``GraphStore.merge``)."""
         d = self._d
         with self._sql.tx("merging entities") as conn:
             lock(conn, d, namespace)
@@ -122,7 +119,6 @@ class SqlGraph:
         return self._entity(row)
 
     def split(self, namespace: str, entity_id: int, alias: str, *, now: datetime) -> Entity:
-        """Make ``alias`` an entity of its own again (see ``GraphStore.split``)."""
         d = self._d
         d.text(alias, "alias")
         with self._sql.tx("splitting an entity") as conn:
@@ -142,7 +138,6 @@ class SqlGraph:
         at: datetime,
         now: datetime,
     ) -> Relation:
-        """Close the current relation at ``at`` (see ``GraphStore.invalidate``)."""
         d = self._d
         fact = (source_id, canonical_relation(relation_type), target_id)
         with self._sql.tx("closing a relation") as conn:
@@ -163,7 +158,6 @@ class SqlGraph:
     def entities(
         self, namespace: str, *, limit: int, offset: int, query: str | None
     ) -> list[Entity]:
-        """Entities, most mentioned first, optionally by canonical-name substring."""
         where, params = entity_filter(namespace, query)
         with self._sql.read("listing entities") as conn:
             rows = conn.execute(
@@ -174,8 +168,8 @@ class SqlGraph:
         return [self._entity(r) for r in rows]
 
     def entity(self, namespace: str, name: str) -> Entity | None:
-        """The entity named ``name``: canonical name or alias, then its normalised
-        spelling as either (as ``record`` matches)."""
+        # By canonical name or alias, then by its normalised spelling as either, as
+        # ``record`` matches.
         key = canonical_name(name)
         row = None
         with self._sql.read("reading an entity") as conn:
@@ -199,7 +193,6 @@ class SqlGraph:
         limit: int,
         offset: int,
     ) -> list[Relation]:
-        """Relations ordered by ``valid_from``: valid at ``at``, current, or all."""
         d = self._d
         where, params = relation_filter(d, namespace, entity_id, current_only, at)
         with self._sql.read("listing relations") as conn:
@@ -210,7 +203,6 @@ class SqlGraph:
         return [relation(d, r) for r in rows]
 
     def timeline(self, namespace: str, entity_id: int) -> list[Relation]:
-        """Every relation of the entity, closed ones included, by ``valid_from``."""
         with self._sql.read("reading a timeline") as conn:
             rows = conn.execute(
                 f"{RELATION} WHERE r.namespace = ? AND (r.source_entity_id = ? "
@@ -222,7 +214,6 @@ class SqlGraph:
     def neighbors(
         self, namespace: str, entity_id: int, *, hops: int, at: datetime | None, limit: int
     ) -> list[Neighbor]:
-        """Entities within ``hops`` relations, nearest first (one recursive CTE)."""
         d = self._d
         valid = "r.valid_to IS NULL" if at is None else VALID_AT
         valid_params: tuple[Any, ...] = () if at is None else (d.ts(at), d.ts(at))
@@ -257,7 +248,6 @@ class SqlGraph:
         return [Neighbor(self._entity(r[:9]), int(r[9])) for r in rows]
 
     def mentions(self, namespace: str, entity_id: int) -> list[Mention]:
-        """The entity's mentions by live memories, oldest memory first."""
         with self._sql.read("reading mentions") as conn:
             rows = conn.execute(
                 "SELECT x.memory_id, x.entity_id, x.namespace, x.mention_text, x.confidence "
@@ -279,7 +269,6 @@ class SqlGraph:
         hub_mentions: int,
         deadline: float,
     ) -> BoostLookup:
-        """seed 004's graph boost lookup (see ``GraphStore.boost_lookup``)."""
         with self._sql.read("looking up the graph boost") as conn:
             return graph_boost.boost_lookup(
                 conn,

@@ -51,7 +51,6 @@ class SqlGraphCounts:
         self._d = sql.d
 
     def count_entities(self, namespace: str, *, query: str | None) -> int:
-        """How many entities the listing with ``query`` has."""
         where, params = entity_filter(namespace, query)
         with self._sql.read("counting entities") as conn:
             row = conn.execute(
@@ -67,7 +66,6 @@ class SqlGraphCounts:
         current_only: bool,
         at: datetime | None,
     ) -> int:
-        """How many relations the listing with these filters has."""
         where, params = relation_filter(self._d, namespace, entity_id, current_only, at)
         with self._sql.read("counting relations") as conn:
             row = conn.execute(
@@ -76,9 +74,8 @@ class SqlGraphCounts:
         return int(row[0])
 
     def hub_mentions(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, dict[str, int]]:
-        """Per memory, the entities it mentions and their mention counts (an indexed
-        lookup by ``memory_entity_mentions``' primary key: one query with the ids as an
-        array on PostgreSQL, ``d.chunk`` ids a query on SQLite)."""
+        # An indexed lookup by ``memory_entity_mentions``' primary key: one query with the
+        # ids as an array on PostgreSQL, ``d.chunk`` ids a query on SQLite.
         d = self._d
         out: dict[str, dict[str, int]] = {}
         ids = list(dict.fromkeys(memory_ids))

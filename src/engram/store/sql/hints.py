@@ -46,7 +46,6 @@ class SqlHints:
         self._lock = " FOR NO KEY UPDATE" if self._d.name == "postgres" else ""
 
     def put(self, namespace: str, memory_id: str, hints: Sequence[str], *, model: str) -> HintSet:
-        """Replace the memory's hints (see ``HintStore.put``)."""
         d = self._d
         kept = clean_hints(hints)
         d.text(model, "hint model")
@@ -73,7 +72,7 @@ class SqlHints:
         return HintSet(namespace, memory_id, tuple(kept), model, now)
 
     def get(self, namespace: str, memory_id: str) -> HintSet | None:
-        """The memory's hints, in the order they were given; None without any."""
+        # In the order they were given (their row ids).
         d = self._d
         with self._sql.read("reading hints") as conn:
             rows = conn.execute(
@@ -88,11 +87,9 @@ class SqlHints:
         )
 
     def search(self, namespace: str, match: str, limit: int) -> list[tuple[str, float]]:
-        """BM25 over the namespace's hints, one score per live memory (its best hint)."""
         return self._index.search(namespace, match, limit)
 
     def delete(self, namespace: str, memory_id: str) -> int:
-        """Remove the memory's hints; returns how many."""
         d = self._d
         with self._sql.tx("deleting hints") as conn:
             cur = conn.execute(
@@ -103,7 +100,6 @@ class SqlHints:
             return int(cur.rowcount)
 
     def count(self, namespace: str | None = None) -> int:
-        """How many memories hold hints."""
         where, params = "", []
         if namespace is not None:
             where, params = " WHERE namespace = ?", [self._d.text(namespace, "namespace")]
@@ -114,7 +110,6 @@ class SqlHints:
         return int(row[0]) if row else 0
 
     def missing(self, namespace: str, limit: int = 1000) -> list[str]:
-        """Live memories of ``namespace`` without hints, oldest first."""
         with self._sql.read("listing memories without hints") as conn:
             rows = conn.execute(
                 "SELECT m.id FROM memories m WHERE m.namespace = ? AND m.deleted_at IS NULL "

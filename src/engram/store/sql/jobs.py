@@ -107,8 +107,6 @@ class SqlJobs:
         max_attempts: int = 3,
         now: datetime | None = None,
     ) -> Job:
-        """Queue work, or return the pending or leased job of the same kind for the same
-        memory (or document): seed 004's enqueue dedup. Joins an open transaction."""
         check_jobs([kind], max_attempts)
         d = self._d
         created = d.ts(now or self._sql.clock())
@@ -148,8 +146,6 @@ class SqlJobs:
         max_attempts: int = 3,
         now: datetime | None = None,
     ) -> int:
-        """Queue memory jobs in one batch (see ``JobStore.enqueue_many``); the dedup
-        index leaves out a kind and memory that already have an active job."""
         check_jobs((kind for kind, _, _ in jobs), max_attempts)
         if not jobs:
             return 0
@@ -192,8 +188,6 @@ class SqlJobs:
         return None
 
     def lease(self, kinds: Sequence[str], *, now: datetime) -> Job | None:
-        """Atomically take the oldest pending job of ``kinds`` whose ``run_after`` has
-        passed: status ``leased``, ``leased_at = now``, ``attempts + 1``. None if none."""
         if not kinds:
             return None
         d = self._d
@@ -221,8 +215,6 @@ class SqlJobs:
         now: datetime,
         attempt: int | None = None,
     ) -> Job:
-        """Mark a leased job completed with its result (only while the lease ``attempt``
-        holds, when given)."""
         d = self._d
         return self._finish(
             job_id,
@@ -241,8 +233,6 @@ class SqlJobs:
         retry_at: datetime,
         attempt: int | None = None,
     ) -> Job:
-        """Record the failure: ``dead`` at ``max_attempts``, else ``pending`` until
-        ``retry_at``."""
         d = self._d
         return self._finish(
             job_id,
@@ -273,7 +263,6 @@ class SqlJobs:
         return _job(self._d, row)
 
     def reap(self, *, older_than: datetime, now: datetime) -> int:
-        """Return stale leases to ``pending`` (``dead`` at ``max_attempts``)."""
         d = self._d
         with self._sql.tx("reaping stale leases") as conn:
             cur = conn.execute(
@@ -284,7 +273,6 @@ class SqlJobs:
             return int(cur.rowcount)
 
     def get(self, job_id: int) -> Job | None:
-        """One job by id."""
         with self._sql.read("reading a job") as conn:
             row = conn.execute(f"{_SELECT} WHERE id = ?", (job_id,)).fetchone()
         return None if row is None else _job(self._d, row)
@@ -298,7 +286,6 @@ class SqlJobs:
         limit: int = 100,
         offset: int = 0,
     ) -> list[Job]:
-        """Jobs, newest first, filtered (``namespace=None``: every namespace)."""
         where, params = _filters(namespace, status, kind)
         with self._sql.read("listing jobs") as conn:
             rows = conn.execute(
@@ -307,7 +294,6 @@ class SqlJobs:
         return [_job(self._d, r) for r in rows]
 
     def counts(self, namespace: str | None = None, *, kind: str | None = None) -> dict[str, int]:
-        """How many jobs have each status (every status is a key)."""
         where, params = _filters(namespace, None, kind)
         with self._sql.read("counting jobs") as conn:
             rows = conn.execute(
@@ -318,7 +304,6 @@ class SqlJobs:
         return out
 
     def last_failure(self, namespace: str | None = None) -> Job | None:
-        """The job that failed most recently, or None."""
         where, params = _filters(namespace, None, None)
         where += (" AND" if where else " WHERE") + " failed_at IS NOT NULL"
         with self._sql.read("reading the last failure") as conn:
@@ -328,7 +313,8 @@ class SqlJobs:
         return None if row is None else _job(self._d, row)
 
     def retry(self, job_id: int, *, now: datetime) -> Job:
-        """Send a dead (or failed, waiting) job back to ``pending`` now, attempts reset."""
+        # A failed job is a pending one waiting for its ``run_after``: either kind runs
+        # from ``now``.
         d = self._d
         with self._sql.tx(f"retrying job {job_id}") as conn:
             current = conn.execute(f"{_SELECT} WHERE id = ?{d.for_update}", (job_id,)).fetchone()

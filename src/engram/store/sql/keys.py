@@ -35,7 +35,6 @@ class SqlKeys:
         self._d = sql.d
 
     def add(self, key: ApiKey, key_hash: str) -> None:
-        """Store a key under the SHA-256 hash of its secret."""
         d = self._d
         with self._sql.tx("storing the API key") as conn:
             conn.execute(
@@ -53,7 +52,6 @@ class SqlKeys:
             )
 
     def find(self, key_hash: str) -> ApiKey | None:
-        """The live key with this secret hash, or None."""
         with self._sql.read() as conn:
             row = conn.execute(
                 f"SELECT {_KEY_COLUMNS} FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL",
@@ -62,7 +60,6 @@ class SqlKeys:
         return None if row is None else _key_from_row(self._d, row)
 
     def all(self) -> list[ApiKey]:
-        """Every key, revoked ones included, oldest first."""
         with self._sql.read() as conn:
             rows = conn.execute(
                 f"SELECT {_KEY_COLUMNS} FROM api_keys ORDER BY created_at, id"
@@ -70,7 +67,6 @@ class SqlKeys:
         return [_key_from_row(self._d, r) for r in rows]
 
     def revoke(self, key_id: str) -> ApiKey:
-        """Set ``revoked_at`` (once) and return the key."""
         with self._sql.tx("revoking the API key") as conn:
             conn.execute(
                 "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
@@ -84,14 +80,12 @@ class SqlKeys:
         return _key_from_row(self._d, row)
 
     def touch(self, key_id: str, when: datetime) -> None:
-        """Set ``last_used_at``."""
         with self._sql.tx("updating the API key") as conn:
             conn.execute(
                 "UPDATE api_keys SET last_used_at = ? WHERE id = ?", (self._d.ts(when), key_id)
             )
 
     def export(self) -> list[tuple[ApiKey, str]]:
-        """Every key with its secret hash, oldest first."""
         with self._sql.read() as conn:
             rows = conn.execute(
                 f"SELECT {_KEY_COLUMNS}, key_hash FROM api_keys ORDER BY created_at, id"

@@ -121,7 +121,6 @@ class SqlLifecycle:
         mode: str,
         now: datetime,
     ) -> list[ArchiveEntry]:
-        """Move ``originals`` into the archive in one transaction."""
         d = self._d
         out: list[ArchiveEntry] = []
         history: list[tuple[Any, ...]] = []
@@ -173,7 +172,6 @@ class SqlLifecycle:
         return out
 
     def take(self, namespace: str, original_id: str) -> MemoryRecord | None:
-        """Remove one original from the archive and return it."""
         with self._sql.tx("restore") as conn:
             row = conn.execute(
                 "DELETE FROM memory_archive WHERE namespace = ? AND original_id = ? "
@@ -191,7 +189,6 @@ class SqlLifecycle:
         limit: int = 100,
         offset: int = 0,
     ) -> list[ArchiveEntry]:
-        """The archival index, newest first."""
         where, params = ["namespace = ?"], [namespace]
         if summary_id is not None:
             where.append("summary_id = ?")
@@ -209,7 +206,6 @@ class SqlLifecycle:
         return [_entry(self._d, r) for r in rows]
 
     def counts(self, namespace: str | None = None) -> dict[str, int]:
-        """Archived originals per namespace."""
         sql = "SELECT namespace, count(*) FROM memory_archive"
         params: tuple[Any, ...] = ()
         if namespace is not None:
@@ -220,7 +216,6 @@ class SqlLifecycle:
             return {r[0]: int(r[1]) for r in rows.fetchall()}
 
     def set_override(self, namespace: str, category: str, days: int | None) -> None:
-        """Set or clear one agent retention override."""
         with self._sql.tx("retention override") as conn:
             if days is None:
                 conn.execute(
@@ -236,7 +231,6 @@ class SqlLifecycle:
                 )
 
     def overrides(self) -> dict[str, dict[str, int]]:
-        """namespace -> category -> days."""
         out: dict[str, dict[str, int]] = {}
         with self._sql.read("reading retention overrides") as conn:
             rows = conn.execute(
@@ -256,7 +250,6 @@ class SqlLifecycle:
         limit: int,
         archived: bool = False,
     ) -> list[str]:
-        """Tombstone (or, archived, hard-delete) expired memories; one transaction."""
         d = self._d
         clause, named = _category_clause(d, categories)
         with self._sql.tx("expire") as conn:
@@ -297,7 +290,6 @@ class SqlLifecycle:
     def compact(
         self, namespace: str, *, keep: int, now: datetime, limit: int
     ) -> list[ArchiveEntry]:
-        """Drop the oldest archived originals beyond the newest ``keep``, audited."""
         d = self._d
         with self._sql.tx("archive compaction") as conn:
             row = conn.execute(
@@ -332,7 +324,6 @@ class SqlLifecycle:
         return out
 
     def sweep(self, step: str, *, cutoff: datetime, limit: int) -> int:
-        """One retention step in one short transaction."""
         if step not in SWEEP_STEPS:
             raise InvalidInputError(f"step must be one of {', '.join(SWEEP_STEPS)}, got {step!r}")
         d = self._d
@@ -397,7 +388,6 @@ class SqlLifecycle:
         return len(ids)
 
     def sizes(self) -> dict[str, int]:
-        """Row counts per table, and live / tombstoned memories."""
         out: dict[str, int] = {}
         with self._sql.read("counting rows") as conn:
             for table in SIZE_TABLES:

@@ -201,7 +201,6 @@ class SqlMemories:
     def insert(
         self, records: Sequence[MemoryRecord], *, actor: str | None = None
     ) -> list[InsertResult]:
-        """Insert records in one transaction; exact duplicates return the existing memory."""
         if not records:
             return []
         d = self._d
@@ -284,7 +283,6 @@ class SqlMemories:
     def get(
         self, namespace: str, memory_id: str, *, include_deleted: bool = False
     ) -> MemoryRecord | None:
-        """One memory of ``namespace``, or None."""
         sql = SELECT + " WHERE m.namespace = ? AND m.id = ?"
         if not include_deleted:
             sql += " AND m.deleted_at IS NULL"
@@ -293,7 +291,6 @@ class SqlMemories:
         return None if row is None else from_row(self._d, row)
 
     def get_many(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
-        """Live memories of ``namespace`` by id; unknown ids are left out."""
         d = self._d
         out: dict[str, MemoryRecord] = {}
         with self._sql.read("read") as conn:
@@ -305,7 +302,6 @@ class SqlMemories:
         return out
 
     def facts(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, MemoryFacts]:
-        """Creation time, session and length of live memories of ``namespace`` by id."""
         d = self._d
         out: dict[str, MemoryFacts] = {}
         with self._sql.read("read") as conn:
@@ -320,7 +316,6 @@ class SqlMemories:
         return out
 
     def select(self, namespace: str, query: ListQuery) -> list[MemoryRecord]:
-        """Memories of ``namespace`` matching every filter in ``query``."""
         where, params = _where(self._d, namespace, query)
         order = "DESC" if query.newest_first else "ASC"
         sql = (
@@ -333,7 +328,6 @@ class SqlMemories:
     def count(
         self, namespace: str, *, include_deleted: bool = False, query: ListQuery | None = None
     ) -> int:
-        """How many memories ``namespace`` holds (that match ``query``'s filters)."""
         query = query or ListQuery(include_deleted=include_deleted)
         where, params = _where(self._d, namespace, query)
         with self._sql.read("read") as conn:
@@ -343,14 +337,11 @@ class SqlMemories:
     def session_members(
         self, namespace: str, session_ids: Sequence[str], *, max_members: int
     ) -> dict[str, list[str]]:
-        """Live members of ``session_ids``, oldest first; sessions with more than
-        ``max_members`` live members are left out.
-
-        One indexed read per session (``memories_ns_session``) that stops one past the
-        cap: PostgreSQL's planner keeps it on the index even before statistics exist
-        (a grouped count over ``session_id = ANY(?)`` walked the table then, 27 ms a
-        call at 10k memories), and on SQLite it costs about what one grouped count and
-        one read of the small sessions did (less for sessions of 20, more for pairs)."""
+        # One indexed read per session (``memories_ns_session``) that stops one past the
+        # cap: PostgreSQL's planner keeps it on the index even before statistics exist (a
+        # grouped count over ``session_id = ANY(?)`` walked the table then, 27 ms a call
+        # at 10k memories), and on SQLite it costs about what one grouped count and one
+        # read of the small sessions did (less for sessions of 20, more for pairs).
         out: dict[str, list[str]] = {}
         with self._sql.read("read") as conn:
             for session in sorted(set(session_ids)):
@@ -373,7 +364,6 @@ class SqlMemories:
         actor: str | None = None,
         reason: str | None = None,
     ) -> tuple[MemoryRecord, MemoryRecord]:
-        """Apply ``changes`` to a live memory, audit them, and return (before, after)."""
         schema.check_updatable(changes)
         d = self._d
         with self._sql.tx("update") as conn:
@@ -405,7 +395,6 @@ class SqlMemories:
         return before, after
 
     def delete(self, namespace: str, memory_id: str, *, actor: str | None = None) -> MemoryRecord:
-        """Tombstone a memory; it disappears from search, list and recall."""
         d = self._d
         with self._sql.tx("delete") as conn:
             before = live(conn, d, namespace, memory_id)
@@ -421,7 +410,6 @@ class SqlMemories:
         return after
 
     def purge(self, namespace: str | None = None) -> int:
-        """Hard-delete tombstoned memories with their vectors, history and feedback."""
         d = self._d
         where = "deleted_at IS NOT NULL" + ("" if namespace is None else " AND namespace = ?")
         params: tuple[Any, ...] = () if namespace is None else (namespace,)
@@ -438,7 +426,6 @@ class SqlMemories:
         return len(ids)
 
     def history(self, namespace: str, memory_id: str) -> list[HistoryEntry]:
-        """The audit trail of one memory, oldest first."""
         with self._sql.read("read") as conn:
             rows = conn.execute(
                 f"SELECT {HISTORY_COLUMNS} FROM memory_history "
@@ -448,7 +435,6 @@ class SqlMemories:
         return [history_from_row(self._d, r) for r in rows]
 
     def namespaces(self) -> dict[str, int]:
-        """Live memory counts per namespace."""
         with self._sql.read("read") as conn:
             rows = conn.execute(
                 "SELECT namespace, count(*) FROM memories WHERE deleted_at IS NULL "

@@ -137,7 +137,6 @@ class SqlPalace:
     def ensure_wing(
         self, namespace: str, *, slug: str, name: str, kind: str, now: datetime
     ) -> Wing:
-        """The wing of ``slug`` (slug or alias), created with the next number if new."""
         with self._sql.tx("filing the wing") as conn:
             found = self._target(conn, namespace, "wing", 0, slug)
             if found is None:
@@ -160,7 +159,6 @@ class SqlPalace:
             return self._wing_by_id(conn, _made(found))
 
     def wing(self, namespace: str, key: str | int) -> Wing | None:
-        """The wing by number or by slug/alias."""
         with self._sql.read("reading the wing") as conn:
             if isinstance(key, int):
                 row = conn.execute(
@@ -175,7 +173,6 @@ class SqlPalace:
     def add_alias(
         self, namespace: str, level: str, parent_id: int, target_id: int, alias: str
     ) -> bool:
-        """Make ``alias`` resolve to ``target_id`` at ``level`` within ``parent_id``."""
         with self._sql.tx("adding the alias") as conn:
             current = self._target(conn, namespace, level, parent_id, alias)
             if current == target_id:
@@ -195,7 +192,6 @@ class SqlPalace:
     def ensure_room(
         self, namespace: str, wing_id: int, *, slug: str, name: str, now: datetime
     ) -> Room:
-        """The wing's room of ``slug``, created with the wing's next room number."""
         with self._sql.tx("filing the room") as conn:
             found = self._target(conn, namespace, "room", wing_id, slug)
             if found is None:
@@ -214,7 +210,6 @@ class SqlPalace:
             return self._room_by_id(conn, _made(found))
 
     def room(self, namespace: str, wing_id: int, key: str | int) -> Room | None:
-        """The wing's room by number or by slug/alias."""
         with self._sql.read("reading the room") as conn:
             if isinstance(key, int):
                 row = conn.execute(
@@ -229,7 +224,6 @@ class SqlPalace:
 
     # -- drawers and closets ----------------------------------------------------------
     def drawers(self, namespace: str, room_id: int) -> list[Drawer]:
-        """The room's drawers by number."""
         with self._sql.read("reading the drawers") as conn:
             rows = conn.execute(
                 f"SELECT {_DRAWER} WHERE d.namespace = ? AND d.room_id = ? ORDER BY d.number",
@@ -240,7 +234,6 @@ class SqlPalace:
     def file_drawers(
         self, namespace: str, room_id: int, drawers: Sequence[NewDrawer], now: datetime
     ) -> list[Drawer]:
-        """File the drawers whose turn the room lacks, with its next numbers."""
         d = self._d
         made: list[int] = []
         with self._sql.tx("filing the drawers") as conn:
@@ -296,7 +289,6 @@ class SqlPalace:
         drawer_ids: Sequence[int],
         now: datetime,
     ) -> Closet:
-        """The room's closet of ``slug`` (created if new), holding ``drawer_ids``."""
         with self._sql.tx("filing the closet") as conn:
             found = self._target(conn, namespace, "closet", room_id, slug)
             if found is None:
@@ -322,7 +314,6 @@ class SqlPalace:
     def drawer(
         self, namespace: str, wing_number: int, room_number: int, drawer_number: int
     ) -> Drawer | None:
-        """The drawer a pointer names."""
         with self._sql.read("resolving the pointer") as conn:
             row = conn.execute(
                 f"SELECT {_DRAWER} WHERE d.namespace = ? AND w.namespace = ? AND w.number = ? "
@@ -332,7 +323,6 @@ class SqlPalace:
         return None if row is None else self._drawer(row)
 
     def pointers(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, Drawer]:
-        """Each filed memory's first drawer."""
         out: dict[str, Drawer] = {}
         ids = list(dict.fromkeys(memory_ids))
         with self._sql.read("reading the pointers") as conn:
@@ -347,7 +337,6 @@ class SqlPalace:
         return out
 
     def tree(self, namespace: str, wing_id: int | None) -> list[WingNode]:
-        """Wings with their rooms, drawer counts and closets."""
         one = "" if wing_id is None else " AND w.id = ?"
         args: tuple[Any, ...] = (namespace,) if wing_id is None else (namespace, wing_id)
         with self._sql.read("reading the palace") as conn:
@@ -392,7 +381,6 @@ class SqlPalace:
     def members(
         self, namespace: str, memory_ids: Sequence[str], *, wing_id: int, room_id: int | None
     ) -> set[str]:
-        """Which of ``memory_ids`` are filed in the wing (or its room)."""
         found: set[str] = set()
         ids = list(dict.fromkeys(memory_ids))
         where = "r.wing_id = ?" if room_id is None else "r.wing_id = ? AND d.room_id = ?"

@@ -62,7 +62,6 @@ class SqlReview:
         reason: str,
         now: datetime,
     ) -> ReviewItem:
-        """Queue a proposal (joins an open transaction)."""
         d = self._d
         with self._sql.tx("queueing the review") as conn:
             row = conn.execute(
@@ -83,7 +82,6 @@ class SqlReview:
         return _item(d, row)
 
     def get(self, namespace: str, item_id: int) -> ReviewItem | None:
-        """One item of ``namespace``."""
         with self._sql.read() as conn:
             row = conn.execute(
                 f"SELECT {_COLUMNS} FROM review_queue WHERE namespace = ? AND id = ?",
@@ -94,7 +92,6 @@ class SqlReview:
     def select(
         self, namespace: str, *, status: str | None = "pending", limit: int = 100, offset: int = 0
     ) -> list[ReviewItem]:
-        """Items of ``namespace``, oldest first."""
         clause, params = _status_clause(status)
         with self._sql.read() as conn:
             rows = conn.execute(
@@ -105,7 +102,6 @@ class SqlReview:
         return [_item(self._d, r) for r in rows]
 
     def count(self, namespace: str, *, status: str | None = "pending") -> int:
-        """How many items of ``namespace`` have ``status``."""
         clause, params = _status_clause(status)
         with self._sql.read() as conn:
             row = conn.execute(
@@ -124,7 +120,6 @@ class SqlReview:
         note: str | None,
         now: datetime,
     ) -> ReviewItem:
-        """Approve or reject a pending item."""
         if status not in ("approved", "rejected"):
             raise InvalidInputError(f"a review is 'approved' or 'rejected', got {status!r}")
         with self._sql.tx("resolving the review") as conn:

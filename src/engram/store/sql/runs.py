@@ -72,7 +72,6 @@ class SqlRuns:
         self._d = sql.d
 
     def save(self, run: Run, *, now: datetime) -> Run:
-        """Insert or replace a run (joins an open transaction)."""
         d = self._d
         with self._sql.tx("recording the run") as conn:
             conn.execute(
@@ -115,7 +114,6 @@ class SqlRuns:
         return _run(d, row)
 
     def get(self, namespace: str, run_id: str) -> Run | None:
-        """One run with its output."""
         with self._sql.read("reading a run") as conn:
             row = conn.execute(
                 f"SELECT {_FULL} FROM runs WHERE namespace = ? AND run_id = ?",
@@ -132,7 +130,6 @@ class SqlRuns:
         limit: int = 100,
         offset: int = 0,
     ) -> list[Run]:
-        """Runs newest first, without their output."""
         where, args = _filters(status, task_type)
         with self._sql.read("listing runs") as conn:
             rows = conn.execute(
@@ -145,7 +142,6 @@ class SqlRuns:
     def count(
         self, namespace: str, *, status: str | None = None, task_type: str | None = None
     ) -> int:
-        """How many runs match."""
         where, args = _filters(status, task_type)
         with self._sql.read("counting runs") as conn:
             row = conn.execute(
@@ -154,7 +150,7 @@ class SqlRuns:
         return 0 if row is None else int(row[0])
 
     def delete(self, namespace: str, run_id: str) -> bool:
-        """Remove a run; its hits cascade."""
+        # Its hits go by ON DELETE CASCADE.
         with self._sql.tx("deleting the run") as conn:
             cur = conn.execute(
                 "DELETE FROM runs WHERE namespace = ? AND run_id = ?", (namespace, run_id)
@@ -162,7 +158,6 @@ class SqlRuns:
             return cur.rowcount > 0
 
     def log_hits(self, namespace: str, run_id: str, hits: Sequence[RunHit]) -> int:
-        """Record injected memories (a memory logged again is updated)."""
         if not hits:
             return 0
         d = self._d
@@ -180,7 +175,6 @@ class SqlRuns:
         return len(hits)
 
     def hits(self, namespace: str, run_id: str) -> list[RunHit]:
-        """A run's injected memories by rank."""
         with self._sql.read("reading the run's memory hits") as conn:
             rows = conn.execute(
                 f"SELECT {_HIT} FROM run_memory_hits WHERE namespace = ? AND run_id = ? "
@@ -190,7 +184,6 @@ class SqlRuns:
         return [_hit(self._d, r) for r in rows]
 
     def injected_into(self, namespace: str, memory_id: str, *, limit: int = 100) -> list[RunHit]:
-        """The runs a memory was injected into, newest first."""
         with self._sql.read("reading a memory's runs") as conn:
             rows = conn.execute(
                 f"SELECT {_HIT} FROM run_memory_hits WHERE namespace = ? AND memory_id = ? "

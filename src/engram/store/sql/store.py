@@ -97,25 +97,21 @@ class SqlStore:
 
     @property
     def is_connected(self) -> bool:
-        """True while the connections (or the pool) are open."""
         return bool(self._db.connected)
 
     def health_check(self) -> bool:
-        """``SELECT 1`` on a connection; False instead of an error."""
         return bool(self._db.ping())
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        """One transaction that every part's writes (and reads) on this thread inside
-        the block join; it commits when the block ends, or rolls back if it raises."""
+        # Reads on this thread inside the block join it too.
         with self._sql.tx("transaction"):
             yield
 
     @property
     def closed(self) -> bool:
-        """True after ``close``."""
         return bool(self._db.closed)
 
     def close(self) -> None:
-        """Close the connections (or the pool); idempotent."""
+        # Idempotent.
         self._db.close()

@@ -144,7 +144,6 @@ class SqlTables:
         self._schemas: dict[str, dict[str, Kind]] = {}
 
     def columns(self, table: str) -> tuple[str, ...]:
-        """The table's canonical columns."""
         with self._sql.read("reading a table's columns") as conn:
             return tuple(self._columns(conn, spec_of(table)))
 
@@ -156,13 +155,11 @@ class SqlTables:
         limit: int,
         namespaces: Sequence[str] | None = None,
     ) -> list[TableRow]:
-        """One page of canonical rows."""
         spec = spec_of(table)
         with self._sql.snapshot("export") as conn:
             return self._export(conn, spec, after=after, limit=limit, namespaces=namespaces)
 
     def import_rows(self, table: str, rows: Sequence[TableRow]) -> TableCounts:
-        """Insert the rows not stored yet, in one transaction."""
         spec = spec_of(table)
         with self._sql.tx(f"importing {table} rows") as conn:
             return self._import(conn, spec, rows)

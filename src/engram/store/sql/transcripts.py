@@ -18,7 +18,6 @@ class SqlTranscripts:
     def put(
         self, namespace: str, session_key: str, content: str, *, agent_id: str | None = None
     ) -> bool:
-        """Store one transcript per (namespace, session key) once; True if stored."""
         d = self._d
         d.text(content, "transcript")
         with self._sql.tx("storing the transcript") as conn:
@@ -30,7 +29,6 @@ class SqlTranscripts:
             return cur.rowcount == 1
 
     def get(self, namespace: str, session_keys: Sequence[str]) -> dict[str, str]:
-        """Transcripts of ``namespace`` by session key, looked up in batches."""
         keys = list(dict.fromkeys(session_keys))
         out: dict[str, str] = {}
         if not keys:

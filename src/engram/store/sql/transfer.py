@@ -79,7 +79,6 @@ class SqlTransfer:
         namespaces: Sequence[str] | None = None,
         vectors: bool = False,
     ) -> list[MemoryBundle]:
-        """Memories ordered by id after ``after``, with their history, feedback, vector."""
         d = self._d
         where: list[str] = []
         params: list[Any] = []
@@ -134,7 +133,6 @@ class SqlTransfer:
         ]
 
     def import_bundles(self, bundles: Sequence[MemoryBundle]) -> ImportCounts:
-        """Insert bundles not stored yet, in one transaction; see ``TransferStore``."""
         for bundle in bundles:
             _check_bundle(bundle)
         self._vectors.prepare([b.vector for b in bundles if b.vector is not None])
@@ -223,7 +221,6 @@ class SqlTransfer:
         limit: int,
         namespaces: Sequence[str] | None = None,
     ) -> list[TranscriptRow]:
-        """Transcripts ordered by (namespace, session_key) after ``after``."""
         d = self._d
         where: list[str] = []
         params: list[Any] = []
@@ -247,7 +244,6 @@ class SqlTransfer:
         return [TranscriptRow(r[0], r[1], r[2], r[3], d.time(r[4])) for r in rows]
 
     def import_transcripts(self, rows: Sequence[TranscriptRow]) -> ImportCounts:
-        """Insert transcripts not stored yet, in one transaction."""
         d = self._d
         stored = 0
         with self._sql.tx("importing transcripts") as conn:

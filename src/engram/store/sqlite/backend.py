@@ -59,12 +59,9 @@ class SQLiteStore(SqlStore):
     backend_name = "sqlite"
 
     def connect(self) -> None:
-        """Reopen the same file after ``disconnect``; a no-op when connected."""
         self._db.reconnect()
 
     def disconnect(self) -> None:
-        """Close the connections; ``connect`` reopens the same file. An in-memory store
-        lives only in its connection, so it refuses (``CapabilityError``)."""
         if self._db.location == ":memory:":
             raise CapabilityError(
                 "an in-memory SQLite store cannot disconnect: its data lives only in its "
@@ -77,12 +74,10 @@ class SQLiteStore(SqlStore):
         return capabilities_of(self.backend_name, reconnect=self._db.location != ":memory:")
 
     def schema_version(self) -> str:
-        """The newest applied migration."""
         with self._db.read() as conn:
             return migrations.current_version(conn, SQLITE)
 
     def stats(self, model: str | None) -> StoreStats:
-        """Counts for ``doctor``."""
         with self._db.read() as conn:
             tombstoned = int(
                 conn.execute(

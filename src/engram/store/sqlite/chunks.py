@@ -62,7 +62,6 @@ class SQLiteChunkIndex:
         self._lock = threading.Lock()
 
     def put(self, chunks: Iterable[MemoryChunks]) -> None:
-        """Replace each memory's chunk vectors by its model."""
         try:
             with self._db.tx() as conn:
                 for item in chunks:
@@ -124,7 +123,6 @@ class SQLiteChunkIndex:
         return block
 
     def search(self, namespace: str, model: str, query: Matrix, k: int) -> list[tuple[str, float]]:
-        """The ``k`` memories whose best chunk is nearest to ``query``."""
         with self._lock:
             block = self._block(namespace, model)
         if not block.ids or k <= 0:
@@ -138,7 +136,6 @@ class SQLiteChunkIndex:
     def scores(
         self, namespace: str, model: str, query: Matrix, ids: Sequence[str]
     ) -> dict[str, float]:
-        """The best chunk cosine of specific memories that have chunks."""
         with self._lock:
             block = self._block(namespace, model)
         wanted = [block.where[i] for i in dict.fromkeys(ids) if i in block.where]

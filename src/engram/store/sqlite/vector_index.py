@@ -295,11 +295,8 @@ class VectorIndex:
 
     # -- writes ---------------------------------------------------------------------
     def added(self, namespace: str, ids: Sequence[str], vectors: Matrix, epoch_after: int) -> None:
-        """Apply vectors this process just stored; ``epoch_after`` is what the store returned.
-
-        If the epoch moved by exactly one per row, nobody else wrote in between and the
-        cached block is updated in place; otherwise everything reloads lazily.
-        """
+        # If the epoch moved by exactly one per row, nobody else wrote in between and the
+        # cached block is updated in place; otherwise everything reloads lazily.
         with self._lock:
             if self._epoch is None or epoch_after != self._epoch + len(ids):
                 self._drop_all()
@@ -326,7 +323,6 @@ class VectorIndex:
 
     # -- reads ----------------------------------------------------------------------
     def search(self, namespace: str, query: Matrix, k: int) -> list[tuple[str, float]]:
-        """The ``k`` nearest live memories of ``namespace`` by cosine similarity."""
         with self._lock:
             self._sync()
             block = self._block(namespace)
@@ -337,7 +333,6 @@ class VectorIndex:
             return [(block.ids[row], sim) for row, sim in found]
 
     def scores(self, namespace: str, query: Matrix, ids: Sequence[str]) -> dict[str, float]:
-        """Cosine similarity of specific memories; ids without a vector are absent."""
         with self._lock:
             self._sync()
             block = self._block(namespace)
@@ -350,7 +345,6 @@ class VectorIndex:
             return {memory_id: float(s) for (memory_id, _), s in zip(found, sims, strict=True)}
 
     def state(self) -> dict[str, object]:
-        """What ``doctor`` shows about the index."""
         with self._lock:
             return {
                 "model": self.model,

@@ -46,7 +46,6 @@ class SQLiteVectors:
         self._db = db
 
     def put(self, rows: Iterable[VectorRow]) -> int:
-        """Upsert vectors (one per memory) and return the vector epoch after the write."""
         try:
             with self._db.tx() as conn:
                 for row in rows:
@@ -81,7 +80,6 @@ class SQLiteVectors:
         return epoch
 
     def load(self, namespace: str, model: str) -> NamespaceVectors:
-        """Every live vector of ``namespace`` by ``model`` whose content is current."""
         ids: list[str] = []
         parts: list[np.ndarray] = []
         dim = 0
@@ -105,12 +103,10 @@ class SQLiteVectors:
         return NamespaceVectors(ids=ids, matrix=np.concatenate(parts), epoch=epoch)
 
     def epoch(self) -> int:
-        """Changes whenever a vector is written or a memory's liveness or content changes."""
         with self._db.read() as conn:
             return _epoch(conn)
 
     def dimensions(self) -> dict[str, int]:
-        """Dimension per model among stored vectors."""
         with self._db.read() as conn:
             rows = conn.execute(
                 "SELECT model, min(dim), max(dim) FROM memory_vectors GROUP BY model"
@@ -120,7 +116,6 @@ class SQLiteVectors:
     def missing(
         self, model: str, *, limit: int, namespace: str | None = None
     ) -> list[MemoryRecord]:
-        """Live memories with no vector by ``model``, or one made from older content."""
         sql = SELECT + _MISSING
         params: list[Any] = [model]
         if namespace is not None:
@@ -132,7 +127,6 @@ class SQLiteVectors:
             return [from_row(SQLITE, r) for r in conn.execute(sql, params).fetchall()]
 
     def delete(self, model: str | None = None) -> int:
-        """Drop vectors of one model (or all) so ``reindex`` can rebuild them."""
         try:
             with self._db.tx() as conn:
                 if model is None:
@@ -149,7 +143,7 @@ class SQLiteVectors:
             raise StoreError(f"deleting vectors failed: {exc}") from exc
 
     def unembedded(self, namespace: str) -> int:
-        """Live memories of ``namespace`` without a current vector (a partial index)."""
+        # Cheap: a partial index holds exactly these rows.
         with self._db.read() as conn:
             row = conn.execute(
                 "SELECT count(*) FROM memories WHERE namespace = ? AND deleted_at IS NULL "
@@ -159,14 +153,11 @@ class SQLiteVectors:
         return int(row[0])
 
     def count_missing(self, model: str) -> int:
-        """How many live memories lack a current vector by ``model``."""
         with self._db.read() as conn:
             row = conn.execute("SELECT count(*) FROM memories m" + _MISSING, (model,)).fetchone()
         return int(row[0])
 
     def index(self, model: str, dimension: int, *, ann: AnnSettings | None = None) -> VectorSearch:
-        """An in-memory index derived from this store's vector rows: exact, or HNSW for
-        namespaces of at least ``ann.min_vectors`` vectors when faiss is installed."""
         return VectorIndex(self, model, dimension, ann)
 
 
@@ -178,7 +169,6 @@ class SQLiteBundleVectors:
         """Nothing: the searchable matrix is derived in process."""
 
     def read(self, conn: Conn, memory_ids: Sequence[str]) -> dict[str, VectorRow]:
-        """The vectors of ``memory_ids``, by memory id."""
         out: dict[str, VectorRow] = {}
         marks = SQLITE.marks(len(memory_ids))
         rows = conn.execute(
@@ -197,7 +187,6 @@ class SQLiteBundleVectors:
         return out
 
     def write(self, conn: Conn, vectors: Sequence[VectorRow]) -> None:
-        """Insert the vectors of memories the caller's transaction has just inserted."""
         rows = []
         for row in vectors:
             vector = np.ascontiguousarray(row.vector, dtype=np.float32)

@@ -186,26 +186,26 @@ class RecallConfig:
     graph_boost_timeout_ms: int = field(default=500, metadata=_range(50, 5000))
     """seed 004: graph.boostTimeoutMs 500 (50-5000); past it the lookup stops."""
     graph_boost_hub: int = field(default=100, metadata=_range(0, 1_000_000))
-    """An entity more memories than this mention (a speaker named in every turn) is a
-    hub: it adds no memories and is not expanded; 0: no cap. 100 measured better than
-    no cap on LoCoMo dev, and kept the lookup at 0.4 ms instead of 82 ms at 100k
-    memories (docs/benchmarks.md, "Graph boost and the inline linker")."""
+    """An entity more memories than this mention is a hub: it adds no memories and is not
+    expanded; 0: no cap (docs/benchmarks.md, "Graph boost and the inline linker")."""
+    diversity: str = field(default="none", metadata=_choices("none", "session", "mmr"))
+    """issue 24: spread the final ranking over sessions, or MMR (docs/recall.md)."""
+    diversity_per_session: int = field(default=2, metadata=_range(1, 1000))
+    diversity_margin: float = field(default=0.05, metadata=_range(0.0, 1.0))
+    diversity_top_n: int = field(default=20, metadata=_range(2, 1000))
+    mmr_lambda: float = field(default=0.7, metadata=_range(0.0, 1.0))
     flagged_context: str = field(default="omit", metadata=_choices("omit", "mark"))
     """What the context block does with memories the injection scan flagged (flag mode):
     leave them out (the default: flagged text never reaches a prompt), or show them
     inside an explicit untrusted marker. Either way the hit, with its flags, stays in
     ``Recall.hits``."""
     chunk_chars: int = field(default=0, metadata=_range(0, 100_000))
-    """A memory whose embedded text is longer than this many characters also gets a
-    vector per window of this size past its head (MiniLM reads only about 1,000
-    characters); 0 (the default) writes none. Read at write time; ``engram reindex``
-    fills memories stored before. Off: on BEAM dev pooling chunks lost 0.02 to 0.06
-    message R@10 (docs/benchmarks.md, "Long messages")."""
+    """A memory whose embedded text is longer than this also gets a vector per window of
+    this size past its head; 0 writes none. Read at write time (``engram reindex`` fills
+    older memories; docs/benchmarks.md, "Long messages")."""
     long_alpha: float | None = field(default=1.0, metadata=_range(0.0, 1.0))
-    """Weighted fusion's dense weight for memories longer than ``long_chars`` (``alpha``
-    for the rest); unset (None): ``alpha`` for all. 1.0 (keyword leg off for long
-    memories, whose BM25 is noisy) measured best on BEAM dev: message R@10 0.579 ->
-    0.640 (docs/benchmarks.md, "Long messages")."""
+    """Weighted fusion's dense weight for memories longer than ``long_chars``; None:
+    ``alpha`` for all (1.0 measured best on BEAM dev: docs/benchmarks.md)."""
     long_chars: int = field(default=2000, metadata=_range(1, 1_000_000))
     """What ``long_alpha`` counts as long: content longer than this many characters
     (swept 500 to 3000 on BEAM dev; LoCoMo's longest turn has 444)."""

@@ -74,6 +74,18 @@ class Dataset:
         """Questions across all conversations."""
         return sum(len(c.questions) for c in self.conversations)
 
+    def only(self, ids: Sequence[str]) -> Dataset:
+        """Keep only the conversations named in ``ids`` (all when empty), e.g. one fold
+        of a split to tune on and another to check on (issue 24)."""
+        if not ids:
+            return self
+        unknown = sorted(set(ids) - {c.id for c in self.conversations})
+        if unknown:
+            known = ", ".join(c.id for c in self.conversations)
+            raise InvalidInputError(f"no conversation {', '.join(unknown)} here; known: {known}")
+        kept = [c for c in self.conversations if c.id in set(ids)]
+        return Dataset(self.name, kept, self.scorer, self.depth, self.headline)
+
     def limited(self, limit: int | None) -> Dataset:
         """Keep only the first ``limit`` questions (over conversations, in order)."""
         if limit is None:

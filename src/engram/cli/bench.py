@@ -65,6 +65,12 @@ def bench_options(fn: F) -> F:
             ),
             click.option("--limit", type=int, help="Only the first N questions."),
             click.option(
+                "--conversation",
+                "conversations",
+                multiple=True,
+                help="Only this conversation or chat id (repeatable), e.g. one fold.",
+            ),
+            click.option(
                 "--store",
                 type=click.Path(dir_okay=False),
                 help="Keep the ingested store in this file and reuse it on the next run.",
@@ -110,6 +116,7 @@ def _run(
     dataset: Dataset,
     modes: tuple[str, ...],
     limit: int | None,
+    conversations: tuple[str, ...],
     store: str | None,
     out: str,
     settings: tuple[str, ...],
@@ -117,7 +124,7 @@ def _run(
     hints: bool = False,
 ) -> None:
     chosen = list(runner.MODES) if "all" in modes else list(dict.fromkeys(modes or ("best",)))
-    dataset = dataset.limited(limit)
+    dataset = dataset.only(conversations).limited(limit)
     extra = _settings(settings)
     with _memory(obj, store) as mem:
         with stage_progress(shown=not as_json) as advance:

@@ -24,6 +24,7 @@ from engram.recall import (
     abstain,
     context,
     dampening,
+    diversity,
     empty,
     fusion,
     packing,
@@ -136,14 +137,12 @@ class Retriever:
         )
         records: dict[str, MemoryRecord] = {}
         found = len(candidate_ids)  # before filters: an empty answer says they excluded all
-        if request.filtered:
-            # Filters need the records before fusion; without filters only the pool is read.
+        if request.filtered:  # filters need the records before fusion
             records = request.kept(self.memories.get_many(request.namespace, candidate_ids))
             candidate_ids = [i for i in candidate_ids if i in records]
             clock.lap("filter")
 
-        # Creation time, session and length of every candidate, in one read (less what
-        # filtering or the time leg already read).
+        # Creation time, session and length of every candidate, in one read.
         facts = self._facts(request.namespace, candidate_ids, {**legs.time_records, **records})
         sessions = self._sessions(request, cfg, legs, facts)
         if sessions.session_of:
@@ -226,6 +225,7 @@ class Retriever:
             asked = rerank.RerankRequest(request.query, request.namespace, legs.query_vector)
             hits = self.rerankers.apply(cfg, asked, hits, warnings)
             clock.lap("rerank")
+        hits = diversity.apply(cfg, hits, self.embedder)  # issue 24, off by default
         return self._finish(request, cfg, hits, legs.mode, clock, warnings, found=found)
 
     def _candidates(

@@ -18,6 +18,7 @@ from mcp import Client
 
 from engram import Config, Memory
 from engram.embed.base import BaseEmbedder, Vectors, normalize_rows
+from engram.records import Hit, MemoryRecord, ScoreBreakdown
 from engram.store import Store, open_store
 
 if TYPE_CHECKING:
@@ -46,6 +47,37 @@ async def tool_call(c: Client, tool: str, **arguments: Any) -> Any:
     assert not result.is_error, result.content
     assert result.structured_content is not None
     return result.structured_content
+
+
+def ranked_hit(
+    memory_id: str,
+    score: float,
+    *,
+    content: str | None = None,
+    session: str | None = None,
+    **metadata: Any,
+) -> Hit:
+    """A ranked hit of namespace "ns" whose every score stage is ``score``: for the
+    tests of what recall does with a ranking (rerank, diversity) without a store."""
+    memory = MemoryRecord(
+        id=memory_id,
+        namespace="ns",
+        content=content or f"memory {memory_id}",
+        content_hash=memory_id,
+        session_id=session,
+        metadata=dict(metadata),
+    )
+    breakdown = ScoreBreakdown(
+        sim=None,
+        bm25=None,
+        fused=score,
+        quality_factor=1.0,
+        quality_weight=0.5,
+        rank_score=score,
+        recency=1.0,
+        final=score,
+    )
+    return Hit(memory=memory, score=score, breakdown=breakdown)
 
 
 @pytest.fixture

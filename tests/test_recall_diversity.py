@@ -7,32 +7,15 @@ from typing import Any
 import numpy as np
 import pytest
 
+from conftest import ranked_hit
 from engram import Config, Memory
 from engram.config import RecallConfig
 from engram.recall import diversity
-from engram.records import Hit, MemoryRecord, ScoreBreakdown
+from engram.records import Hit
 
 
 def hit(memory_id: str, score: float, session: str | None = None, **metadata: Any) -> Hit:
-    memory = MemoryRecord(
-        id=memory_id,
-        namespace="ns",
-        content=f"memory {memory_id}",
-        content_hash=memory_id,
-        session_id=session,
-        metadata=dict(metadata),
-    )
-    breakdown = ScoreBreakdown(
-        sim=None,
-        bm25=None,
-        fused=score,
-        quality_factor=1.0,
-        quality_weight=0.5,
-        rank_score=score,
-        recency=1.0,
-        final=score,
-    )
-    return Hit(memory=memory, score=score, breakdown=breakdown)
+    return ranked_hit(memory_id, score, session=session, **metadata)
 
 
 def order(hits: list[Hit]) -> list[str]:

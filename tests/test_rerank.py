@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from conftest import HashEmbedder
+from conftest import HashEmbedder, ranked_hit
 from engram import Memory
 from engram.config import RecallConfig
 from engram.errors import ConfigError, LlmError
@@ -23,7 +23,7 @@ from engram.llm import LlmProvider, create_provider
 from engram.recall import rerank
 from engram.recall.pipeline import Retriever
 from engram.recall.request import RecallRequest
-from engram.records import Hit, MemoryRecord, Recall, ScoreBreakdown
+from engram.records import Hit, Recall
 from engram.settings import LlmConfig
 from llmserver import Reply, ScriptedLlm, fenced
 
@@ -31,24 +31,7 @@ QUERY = rerank.RerankRequest("which tea", "ns")
 
 
 def hit(memory_id: str, score: float, content: str | None = None, **metadata: Any) -> Hit:
-    memory = MemoryRecord(
-        id=memory_id,
-        namespace="ns",
-        content=content or f"memory {memory_id}",
-        content_hash=memory_id,
-        metadata=dict(metadata),
-    )
-    breakdown = ScoreBreakdown(
-        sim=None,
-        bm25=None,
-        fused=score,
-        quality_factor=1.0,
-        quality_weight=0.5,
-        rank_score=score,
-        recency=1.0,
-        final=score,
-    )
-    return Hit(memory=memory, score=score, breakdown=breakdown)
+    return ranked_hit(memory_id, score, content=content, **metadata)
 
 
 HITS = [hit("a", 0.9), hit("b", 0.8), hit("c", 0.7), hit("d", 0.6), hit("e", 0.5)]

@@ -8,7 +8,8 @@ history rows.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from engram.records import HistoryEntry, MemoryCategory, MemoryRecord, MemoryType
@@ -38,12 +39,48 @@ def encode(d: Dialect, column: str, value: Any) -> Any:
     return d.text(value, column)
 
 
+def _enum(value: Any) -> Any:
+    return None if value is None else str(value)
+
+
+def _plan(d: Dialect) -> tuple[tuple[str, Callable[[Any], Any] | None], ...]:
+    """Per column of ``COLUMNS``: the field and its encoder (the same answers as
+    ``encode``), None where the value goes as it is (a plain column on an engine that
+    stores any text). Built once per dialect: ``to_row`` runs for every memory written,
+    so it does no per-column dispatch."""
+    plan: list[tuple[str, Callable[[Any], Any] | None]] = []
+    for column in COLUMNS:
+        if column == "normalized":  # not a record field: ``to_row`` passes it in
+            plan.append((column, None))
+        elif column in JSON_FIELDS:
+            plan.append((column, dumps))
+        elif column in TIME_FIELDS:
+            plan.append((column, d.ts_or_none))
+        elif column in _ENUMS:
+            plan.append((column, _enum))
+        elif d.name == "sqlite":  # SQLite stores any text: the value as it is
+            plan.append((column, None))
+        else:
+            plan.append((column, partial(d.text, what=column)))
+    return tuple(plan)
+
+
+_PLANS: dict[str, tuple[tuple[str, Callable[[Any], Any] | None], ...]] = {}
+
+
 def to_row(d: Dialect, record: MemoryRecord, normalized: str) -> tuple[Any, ...]:
     """The parameters of ``insert_sql`` for ``record``."""
-    return tuple(
-        normalized if column == "normalized" else encode(d, column, getattr(record, column))
-        for column in COLUMNS
-    )
+    plan = _PLANS.get(d.name)
+    if plan is None:
+        plan = _PLANS[d.name] = _plan(d)
+    values: list[Any] = []
+    append = values.append
+    for column, enc in plan:
+        if enc is None:
+            append(normalized if column == "normalized" else getattr(record, column))
+        else:
+            append(enc(getattr(record, column)))
+    return tuple(values)
 
 
 def from_row(d: Dialect, row: Sequence[Any]) -> MemoryRecord:

@@ -16,24 +16,18 @@ from typing import Any
 import numpy as np
 from psycopg import sql
 
-from engram.records import MemoryRecord
 from engram.store.postgres.db import Database
 from engram.store.postgres.dense import PgVectorSearch
 from engram.store.postgres.dialect import POSTGRES
 from engram.store.protocols.vectors import AnnSettings, NamespaceVectors, VectorRow, VectorSearch
-from engram.store.sql.codec import SELECT, from_row
 from engram.store.sql.dialect import Conn
 from engram.store.sql.migrations import LOCK_KEY
 from engram.store.sql.native import vector_array
+from engram.store.sql.session import Sql
+from engram.store.sql.vector_reads import VectorReads
 
 #: pgvector's HNSW index supports ``vector`` columns of at most this many dimensions.
 HNSW_MAX_DIM = 2000
-
-_MISSING = (
-    " LEFT JOIN memory_vectors v ON v.memory_id = m.id "
-    "WHERE m.deleted_at IS NULL AND (v.memory_id IS NULL OR v.model != %s "
-    "OR v.content_hash != m.content_hash)"
-)
 
 
 def vector_index_name(model: str, dim: int) -> str:
@@ -42,10 +36,11 @@ def vector_index_name(model: str, dim: int) -> str:
     return f"memory_vectors_hnsw_{digest}_{int(dim)}"
 
 
-class PgVectors:
+class PgVectors(VectorReads):
     """The PostgreSQL implementation of ``VectorStore``."""
 
     def __init__(self, db: Database) -> None:
+        super().__init__(Sql(db, POSTGRES))
         self._db = db
         self._indexes: dict[tuple[str, int], str | None] = {}
 
@@ -175,31 +170,6 @@ class PgVectors:
             row = conn.execute(
                 "SELECT value FROM engram_meta WHERE key = 'vector_epoch'"
             ).fetchone()
-        return int(row[0]) if row else 0
-
-    def dimensions(self) -> dict[str, int]:
-        with self._db.read() as conn:
-            rows = conn.execute(
-                "SELECT model, max(dim) FROM memory_vectors GROUP BY model"
-            ).fetchall()
-        return {r[0]: int(r[1]) for r in rows}
-
-    def missing(
-        self, model: str, *, limit: int, namespace: str | None = None
-    ) -> list[MemoryRecord]:
-        query = SELECT + _MISSING
-        params: list[Any] = [model]
-        if namespace is not None:
-            query += " AND m.namespace = %s"
-            params.append(namespace)
-        query += " ORDER BY m.seq LIMIT %s"
-        params.append(limit)
-        with self._db.read() as conn:
-            return [from_row(POSTGRES, r) for r in conn.execute(query, params).fetchall()]
-
-    def count_missing(self, model: str) -> int:
-        with self._db.read() as conn:
-            row = conn.execute("SELECT count(*) FROM memories m" + _MISSING, (model,)).fetchone()
         return int(row[0]) if row else 0
 
     def delete(self, model: str | None = None) -> int:

@@ -9,25 +9,17 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 import numpy as np
 
 from engram.errors import StoreError
-from engram.records import MemoryRecord
 from engram.store.protocols.vectors import AnnSettings, NamespaceVectors, VectorRow, VectorSearch
-from engram.store.sql.codec import SELECT, from_row
 from engram.store.sql.dialect import Conn
+from engram.store.sql.session import Sql
+from engram.store.sql.vector_reads import VectorReads
 from engram.store.sqlite.db import Database
 from engram.store.sqlite.dialect import SQLITE
 from engram.store.sqlite.vector_index import VectorIndex
-
-_MISSING = (
-    " LEFT JOIN memory_vectors v ON v.memory_seq = m.seq "
-    "WHERE m.deleted_at IS NULL AND (v.memory_seq IS NULL OR v.model != ? "
-    "OR v.content_hash != m.content_hash)"
-)
-
 
 #: Vector rows read at a time when a namespace's matrix is loaded.
 _LOAD_SLICE = 20_000
@@ -39,10 +31,11 @@ def _epoch(conn: sqlite3.Connection) -> int:
     )
 
 
-class SQLiteVectors:
+class SQLiteVectors(VectorReads):
     """The SQLite implementation of ``VectorStore``."""
 
     def __init__(self, db: Database) -> None:
+        super().__init__(Sql(db, SQLITE))
         self._db = db
 
     def put(self, rows: Iterable[VectorRow]) -> int:
@@ -106,26 +99,6 @@ class SQLiteVectors:
         with self._db.read() as conn:
             return _epoch(conn)
 
-    def dimensions(self) -> dict[str, int]:
-        with self._db.read() as conn:
-            rows = conn.execute(
-                "SELECT model, min(dim), max(dim) FROM memory_vectors GROUP BY model"
-            ).fetchall()
-        return {r[0]: int(r[2]) for r in rows}
-
-    def missing(
-        self, model: str, *, limit: int, namespace: str | None = None
-    ) -> list[MemoryRecord]:
-        sql = SELECT + _MISSING
-        params: list[Any] = [model]
-        if namespace is not None:
-            sql += " AND m.namespace = ?"
-            params.append(namespace)
-        sql += " ORDER BY m.seq LIMIT ?"
-        params.append(limit)
-        with self._db.read() as conn:
-            return [from_row(SQLITE, r) for r in conn.execute(sql, params).fetchall()]
-
     def delete(self, model: str | None = None) -> int:
         try:
             with self._db.tx() as conn:
@@ -150,11 +123,6 @@ class SQLiteVectors:
                 "AND embedding_model IS NULL",
                 (namespace,),
             ).fetchone()
-        return int(row[0])
-
-    def count_missing(self, model: str) -> int:
-        with self._db.read() as conn:
-            row = conn.execute("SELECT count(*) FROM memories m" + _MISSING, (model,)).fetchone()
         return int(row[0])
 
     def index(self, model: str, dimension: int, *, ann: AnnSettings | None = None) -> VectorSearch:

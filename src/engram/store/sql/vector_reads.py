@@ -1,0 +1,57 @@
+"""The vector store's reads that are plain SQL on both engines.
+
+Storing and searching vectors stays native (float32 BLOBs and an in-process matrix on
+SQLite, pgvector on PostgreSQL); which memories lack a current vector, and each model's
+dimension, are the same query on both, named through ``native.vector_rows``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engram.records import MemoryRecord
+from engram.store.sql.codec import SELECT, from_row
+from engram.store.sql.native import vector_rows
+from engram.store.sql.session import Sql
+
+
+class VectorReads:
+    """``dimensions``, ``missing`` and ``count_missing`` of ``VectorStore``, once."""
+
+    def __init__(self, sql: Sql) -> None:
+        self._reads = sql
+        names = vector_rows(sql.d)
+        # A live memory needs a vector when it has none by the model, or one made from
+        # older content (its hash no longer matches).
+        self._missing = (
+            f" LEFT JOIN memory_vectors v ON v.{names.key} = m.{names.memory_key} "
+            f"WHERE m.deleted_at IS NULL AND (v.{names.key} IS NULL OR v.model != ? "
+            "OR v.content_hash != m.content_hash)"
+        )
+
+    def dimensions(self) -> dict[str, int]:
+        with self._reads.read("reading vector dimensions") as conn:
+            rows = conn.execute(
+                "SELECT model, max(dim) FROM memory_vectors GROUP BY model"
+            ).fetchall()
+        return {r[0]: int(r[1]) for r in rows}
+
+    def missing(
+        self, model: str, *, limit: int, namespace: str | None = None
+    ) -> list[MemoryRecord]:
+        query = SELECT + self._missing
+        params: list[Any] = [model]
+        if namespace is not None:
+            query += " AND m.namespace = ?"
+            params.append(namespace)
+        query += " ORDER BY m.seq LIMIT ?"
+        params.append(limit)
+        d = self._reads.d
+        with self._reads.read("reading memories without vectors") as conn:
+            return [from_row(d, r) for r in conn.execute(query, params).fetchall()]
+
+    def count_missing(self, model: str) -> int:
+        with self._reads.read("counting memories without vectors") as conn:
+            row = conn.execute("SELECT count(*) FROM memories m" + self._missing, (model,))
+            found = row.fetchone()
+        return int(found[0]) if found else 0

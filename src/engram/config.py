@@ -38,6 +38,9 @@ from engram.settings import (
     _choices,
     _range,
 )
+from engram.settings import (
+    RecallConfig as RecallConfig,  # re-exported: the recall settings live in settings.py
+)
 
 T = TypeVar("T")
 
@@ -103,138 +106,6 @@ class EmbedderConfig:
     (embedding a probe text) when the store first needs it."""
     timeout_s: float = field(default=30.0, metadata=_range(1.0, 600.0))
     """Seconds a remote embedder waits for one batch."""
-
-
-@dataclass(frozen=True, slots=True)
-class RecallConfig:
-    """How recall finds, fuses, weights and packs memories."""
-
-    strategy: str = field(default="hybrid", metadata=_choices("hybrid", "dense", "bm25"))
-    fusion: str = field(default="weighted", metadata=_choices("weighted", "rrf"))
-    alpha: float = field(default=0.7, metadata=_range(0.0, 1.0))
-    """Weight of the dense leg in weighted fusion (seed 004: alpha*vector + (1-alpha)*bm25)."""
-    rrf_k: int = field(default=60, metadata=_range(1, 10_000))
-    """seed 002: RRF smoothing constant, default 60."""
-    candidates: int = field(default=12, metadata=_range(1, 10_000))
-    """seed 000: SEMANTIC_CANDIDATES = 12, the over-fetch before re-ranking."""
-    limit: int = field(default=4, metadata=_range(1, 1000))
-    """seed 000: MAX_CONTEXT_OBSERVATIONS = 4."""
-    dense_top_n: int = field(default=50, metadata=_range(1, 10_000))
-    bm25_top_n: int = field(default=50, metadata=_range(1, 10_000))
-    context_dense: float = field(default=1.0, metadata=_range(0.0, 100.0))
-    """Weight of a memory's session neighbours in its dense score (session context)."""
-    session_dense: float = field(default=1.0, metadata=_range(0.0, 100.0))
-    """Weight of its session's mean similarity in its dense score."""
-    context_keyword: float = field(default=4.0, metadata=_range(0.0, 100.0))
-    """Weight of its session neighbours in its keyword score."""
-    session_keyword: float = field(default=2.0, metadata=_range(0.0, 100.0))
-    """Weight of its session's keyword matches in its keyword score."""
-    session_max_members: int = field(default=500, metadata=_range(1, 100_000))
-    """A session with more live memories is too broad to be one episode: scored alone."""
-    time_weight: float = field(default=0.6, metadata=_range(0.0, 100.0))
-    """Weight of nearness to a time the query names ("on 9 November 2022", "last week")."""
-    time_candidates: int = field(default=50, metadata=_range(0, 10_000))
-    """Memories from the named time added as candidates; 0 adds none."""
-    quality_weighting: bool = True
-    recency_weight: float = field(default=0.1, metadata=_range(0.0, 1.0))
-    decay_rate: float = field(default=0.001, metadata=_range(0.0, 10.0))
-    """Per hour; 0.001 halves recency in about 29 days."""
-    personal_boost: float = field(default=0.0, metadata=_range(0.0, 1.0))
-    min_relevance: float | None = field(default=None, metadata=_range(0.0, 10.0))
-    """seed 002: drop hits scored below this. Unset: the calibrated ``abstain`` decision
-    applies; any value, 0 included, replaces it (docs/recall.md)."""
-    abstain: bool = True
-    """Return nothing (``Recall.abstain_reason`` says why) when nothing stored looks
-    related (FEATURES E7; calibrated in ``engram/recall/abstain_weights.py``)."""
-    low_confidence: bool = True
-    """Unsure decisions return the hits marked ``Recall.low_confidence`` and one line in
-    the context under "Possibly related"; false: nothing (issue 24, docs/recall.md)."""
-    relative_floor: float | None = field(default=None, metadata=_range(0.0, 1.0))
-    """Drop kept hits whose cosine and fused relevance are both below this share of the
-    best's (0 keeps all; unset: the calibration's 0.6 for its own embedder, else 0)."""
-    dedup_by_title: bool = True
-    context_style: str = field(
-        default="memory_context", metadata=_choices("memory_context", "prior_work")
-    )
-    gravity: bool = False
-    """seed 004 dampening stage 1 (on in the seed; off here until it measures better)."""
-    gravity_penalty: float = field(default=0.5, metadata=_range(0.0, 1.0))
-    hub: bool = False
-    """seed 004 dampening stage 2 (needs the entity graph)."""
-    hub_percentile: float = field(default=0.9, metadata=_range(0.0, 1.0))
-    hub_penalty: float = field(default=0.7, metadata=_range(0.0, 1.0))
-    resolution: bool = False
-    """seed 004 dampening stage 3."""
-    resolution_boost: float = field(default=1.2, metadata=_range(1.0, 10.0))
-    rerank: str = field(
-        default="none", metadata=_choices("none", "embedding", "cross-encoder", "llm")
-    )
-    """seeds 003/004: an optional rerank of the top ``rerank_top_n``."""
-    rerank_top_n: int = field(default=20, metadata=_range(1, 100))
-    rerank_timeout_ms: int = field(default=2000, metadata=_range(100, 30_000))
-    rerank_model: str = ""
-    """The cross-encoder's model name (sentence-transformers), when ``rerank`` uses one."""
-    hints: bool = False
-    """Match the hints (prospective index) of memories too, merged with max(); off until
-    hints measure better (docs/benchmarks.md, "Hints")."""
-    graph_boost: bool = False
-    """seed 004's graph boost (FEATURES G4): candidates that mention an entity the query
-    names, or one of its neighbours, get ``graph_boost_weight`` added to their fused
-    score. docs/recall.md, "Graph boost"."""
-    graph_boost_weight: float = field(default=0.15, metadata=_range(0.0, 1.0))
-    """seed 004: graph.boostWeight 0.15 (0.0-1.0)."""
-    graph_boost_timeout_ms: int = field(default=500, metadata=_range(50, 5000))
-    """seed 004: graph.boostTimeoutMs 500 (50-5000); past it the lookup stops."""
-    graph_boost_hub: int = field(default=100, metadata=_range(0, 1_000_000))
-    """An entity more memories than this mention is a hub: it adds no memories and is not
-    expanded; 0: no cap (docs/benchmarks.md, "Graph boost and the inline linker")."""
-    diversity: str = field(default="none", metadata=_choices("none", "session", "mmr"))
-    """issue 24: spread the final ranking over sessions, or MMR (docs/recall.md)."""
-    diversity_per_session: int = field(default=2, metadata=_range(1, 1000))
-    diversity_margin: float = field(default=0.05, metadata=_range(0.0, 1.0))
-    diversity_top_n: int = field(default=20, metadata=_range(2, 1000))
-    mmr_lambda: float = field(default=0.7, metadata=_range(0.0, 1.0))
-    flagged_context: str = field(default="omit", metadata=_choices("omit", "mark"))
-    """What the context block does with memories the injection scan flagged (flag mode):
-    leave them out (the default: flagged text never reaches a prompt), or show them
-    inside an explicit untrusted marker. Either way the hit, with its flags, stays in
-    ``Recall.hits``."""
-    chunk_chars: int = field(default=0, metadata=_range(0, 100_000))
-    """A memory whose embedded text is longer than this also gets a vector per window of
-    this size past its head; 0 writes none. Read at write time (``engram reindex`` fills
-    older memories; docs/benchmarks.md, "Long messages")."""
-    long_alpha: float | None = field(default=1.0, metadata=_range(0.0, 1.0))
-    """Weighted fusion's dense weight for memories longer than ``long_chars``; None:
-    ``alpha`` for all (1.0 measured best on BEAM dev: docs/benchmarks.md)."""
-    long_chars: int = field(default=2000, metadata=_range(1, 1_000_000))
-    """What ``long_alpha`` counts as long: content longer than this many characters
-    (swept 500 to 3000 on BEAM dev; LoCoMo's longest turn has 444)."""
-    chunk_overlap: int = field(default=200, metadata=_range(0, 100_000))
-    """Characters consecutive chunk windows share."""
-    chunk_pooling: bool = False
-    """Score a memory in the dense leg by its own vector and its best chunk vector
-    (``chunk_weight``); off: chunk vectors are written but not read."""
-    chunk_weight: float = field(default=1.0, metadata=_range(0.0, 1.0))
-    """How much of the best chunk's gain over the memory's own cosine counts: 1 is the
-    max over all its vectors, 0 ignores chunks."""
-    ann_min_vectors: int = field(default=20_000, metadata=_range(1, 1_000_000_000))
-    """SQLite: a namespace with at least this many vectors is searched by an HNSW graph
-    (faiss, the ``[ann]`` extra; exact search without it, which ``doctor`` says), built
-    in the background when first needed. Read when the store opens; PostgreSQL always
-    uses pgvector HNSW (docs/benchmarks.md, "Scale")."""
-    ann_ef_search: int = field(default=128, metadata=_range(8, 4096))
-    """HNSW search breadth on SQLite; 128 with exact re-scoring: recall@10 >= 0.97."""
-    ann_background: bool = True
-    """Build the HNSW graph on a worker thread (exact search answers meanwhile); False
-    builds it inside the first recall that needs it."""
-    keyword_index_min: int = field(default=200, metadata=_range(1, 1_000_000_000))
-    """SQLite: a namespace with at least this many live memories is ranked by keywords
-    from an in-memory term index (the same terms and BM25 as its FTS5 index, a fraction
-    of the time: docs/benchmarks.md, "Scale"), built in the background when first
-    needed; FTS5 answers below it and while it builds. PostgreSQL ranks in the database."""
-    keyword_index_background: bool = True
-    """Build term indexes on a worker thread (FTS5 answers meanwhile); False builds one
-    inside the first keyword search that needs it."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,6 +28,7 @@ from engram.recall import (
     empty,
     fusion,
     packing,
+    ranking,
     rerank,
     scoring,
     temporal,
@@ -184,7 +185,7 @@ class Retriever:
         keyword = fusion.normalize_bm25(legs.keyword)
         times = self._time_scores(legs, candidate_ids, facts)
         long = long_ids(facts, cfg)
-        fused, parts = self._fuse(legs, cfg, candidate_ids, dense, keyword, sessions, times, long)
+        fused, parts = ranking.fuse(legs, cfg, candidate_ids, dense, keyword, sessions, times, long)
         clock.lap("fuse")
         if cfg.graph_boost and self.graph is not None:  # seed 004 (G4): linked ids + weight
             fused = boost_by_graph(
@@ -218,7 +219,7 @@ class Retriever:
             cfg,
             self.entity_mentions,
         )
-        hits = self._rank(pool, records, fused, dense, keyword, parts, cfg, damp)
+        hits = ranking.rank(pool, records, fused, dense, keyword, parts, cfg, damp)
         clock.lap("rank")
         if cfg.rerank != "none":
             # seeds 003/004 (C10): rerank the head; a timeout or failure keeps the order.
@@ -387,125 +388,6 @@ class Retriever:
         return {
             i: temporal.nearness(legs.windows, created[i]) for i in candidate_ids if i in created
         }
-
-    def _fuse(
-        self,
-        legs: Legs,
-        cfg: RecallConfig,
-        ids: Sequence[str],
-        dense: Mapping[str, float],
-        keyword: Mapping[str, float],
-        sessions: context.Sessions,
-        times: Mapping[str, float],
-        long: frozenset[str] = frozenset(),
-    ) -> tuple[dict[str, float], dict[str, tuple[float | None, float | None]]]:
-        """Fused relevance in [0, 1] per candidate, and each leg's blended score."""
-        mode = legs.mode
-        use_dense = mode is not RecallMode.KEYWORD and cfg.strategy != "bm25"
-        use_keyword = mode is not RecallMode.DENSE and cfg.strategy != "dense"
-        dense_leg: dict[str, float] = {}
-        keyword_leg: dict[str, float] = {}
-        if use_dense:
-            ctx, sess = context.dense_context(ids, dense, sessions)
-            dense_leg = {
-                i: context.blend(
-                    fusion.dense_relevance(dense.get(i, 0.0)),
-                    ctx[i],
-                    sess[i],
-                    cfg.context_dense,
-                    cfg.session_dense,
-                )
-                for i in ids
-                if i in dense
-            }
-        if use_keyword:
-            ctx, sess = context.keyword_context(ids, keyword, sessions)
-            keyword_leg = {
-                i: context.blend(
-                    keyword.get(i, 0.0), ctx[i], sess[i], cfg.context_keyword, cfg.session_keyword
-                )
-                for i in ids
-            }
-        if use_dense and use_keyword and cfg.fusion == "rrf":
-            fused = fusion.rrf(
-                [
-                    sorted(
-                        (i for i in dense_leg if dense_leg[i] > 0),
-                        key=dense_leg.__getitem__,
-                        reverse=True,
-                    ),
-                    sorted(
-                        (i for i in keyword_leg if keyword_leg[i] > 0),
-                        key=keyword_leg.__getitem__,
-                        reverse=True,
-                    ),
-                ],
-                cfg.rrf_k,
-            )
-        elif use_dense and use_keyword:
-            fused = fusion.weighted(ids, dense_leg, keyword_leg, cfg.alpha)
-            if long and cfg.long_alpha is not None:  # issue 13: long memories' own weight
-                fused.update(
-                    fusion.weighted(
-                        [i for i in ids if i in long], dense_leg, keyword_leg, cfg.long_alpha
-                    )
-                )
-        elif use_dense:
-            fused = {i: dense_leg.get(i, 0.0) for i in ids}
-        else:
-            fused = {i: keyword_leg.get(i, 0.0) for i in ids}
-        if times:
-            fused = {
-                i: (f + cfg.time_weight * times.get(i, 0.0)) / (1.0 + cfg.time_weight)
-                for i, f in fused.items()
-            }
-        parts = {i: (dense_leg.get(i), keyword_leg.get(i) if use_keyword else None) for i in ids}
-        return fused, parts
-
-    def _rank(
-        self,
-        pool: Sequence[str],
-        records: Mapping[str, MemoryRecord],
-        fused: Mapping[str, float],
-        dense: Mapping[str, float],
-        bm25: Mapping[str, float],
-        parts: Mapping[str, tuple[float | None, float | None]],
-        cfg: RecallConfig,
-        damp: Mapping[str, float],
-    ) -> list[Hit]:
-        now = utcnow()
-        hits: list[Hit] = []
-        for memory_id in pool:
-            memory = records[memory_id]
-            relevance = min(1.0, fused.get(memory_id, 0.0) + cfg.personal_boost)
-            factor = damp.get(memory_id, 1.0)
-            if cfg.quality_weighting:
-                rank = scoring.rank_score(relevance * factor, memory.score, memory.quality)
-            else:
-                rank = relevance * factor
-            fresh = scoring.recency(memory.created_at, now, cfg.decay_rate)
-            final = (1 - cfg.recency_weight) * rank + cfg.recency_weight * fresh
-            hits.append(
-                Hit(
-                    memory=memory,
-                    score=final,
-                    breakdown=ScoreBreakdown(
-                        sim=dense.get(memory_id),
-                        bm25=bm25.get(memory_id),
-                        fused=relevance,
-                        quality_factor=scoring.q_adjust(memory.quality),
-                        quality_weight=scoring.quality_weight(memory.score),
-                        rank_score=rank,
-                        recency=fresh,
-                        final=final,
-                        dense=parts.get(memory_id, (None, None))[0],
-                        keyword=parts.get(memory_id, (None, None))[1],
-                        dampening=factor,
-                    ),
-                )
-            )
-        hits.sort(key=lambda h: h.score, reverse=True)
-        return hits
 
     def _recent(
         self, request: RecallRequest, cfg: RecallConfig, clock: Clock, warnings: list[str]

@@ -72,6 +72,8 @@ class Row:
     hit_scores: list[float] = field(default_factory=list)
     gold_ranks: list[int] = field(default_factory=list)
     """0-based ranks of every gold hit among the top ``DEPTH``."""
+    split: str = ""
+    """The paraphrase set's split of the row's store ("" for LoCoMo and BEAM)."""
 
     def evidence(self) -> abstain.Evidence:
         """The evidence the abstain decision reads."""
@@ -100,6 +102,7 @@ def ask(
     gold: frozenset[str],
     key: str = "turn",
     held_out: bool = False,
+    split: str = "",
 ) -> Row:
     """Ask ``text`` with the decision off and record what the decision would read;
     ``gold`` holds the gold hits' ``metadata[key]``."""
@@ -131,6 +134,7 @@ def ask(
         hit_fused=[round(h.breakdown.fused, 5) for h in hits],
         hit_scores=[round(h.score, 5) for h in hits],
         gold_ranks=ranks,
+        split=split,
     )
 
 
@@ -217,14 +221,28 @@ def shown(row: Row, policy: Policy, limit: int = LIMITS[0]) -> list[int]:
     return kept[:1] if found is abstain.Verdict.UNCERTAIN else kept[:limit]
 
 
+def split_of(row: Row) -> str:
+    """The paraphrase split of a row (rows saved before the split was recorded were
+    either calibration or the first held-out set)."""
+    if row.split:
+        return row.split
+    return "held-out" if row.held_out else "calibration"
+
+
 def group(row: Row) -> str:
     """The row's report group: dataset, and for the paraphrase set its split."""
     if row.dataset == "paraphrase":
-        return "paraphrase held-out" if row.held_out else "paraphrase calibration"
+        return f"paraphrase {split_of(row)}"
     return f"{row.dataset} dev"
 
 
-GROUPS = ("paraphrase calibration", "paraphrase held-out", "locomo dev", "beam dev")
+GROUPS = (
+    "paraphrase calibration",
+    "paraphrase held-out",
+    "paraphrase held-out-2",
+    "locomo dev",
+    "beam dev",
+)
 KINDS = ("answerable", "unrelated", "cross", "abstention")
 
 

@@ -36,6 +36,7 @@ import numpy as np
 from engram.bench import beam, runner
 from engram.bench.dataset import Dataset
 from engram.bench.metrics import percentile
+from engram.errors import InvalidInputError
 from engram.memory import Memory
 from engram.recall import abstain, packing
 
@@ -74,6 +75,9 @@ class Row:
     """0-based ranks of every gold hit among the top ``DEPTH``."""
     split: str = ""
     """The paraphrase set's split of the row's store ("" for LoCoMo and BEAM)."""
+    space: list[float] | None = None
+    """The query against its whole namespace (``abstain.Space``'s fields in order), or
+    None when not measured."""
 
     def evidence(self) -> abstain.Evidence:
         """The evidence the abstain decision reads."""
@@ -85,7 +89,40 @@ class Row:
             self.matched,
             second=sims[1] if len(sims) > 1 else None,
             mean=sum(sims) / len(sims) if sims else None,
+            space=abstain.Space(*self.space) if self.space else None,
         )
+
+
+class Spaces:
+    """Each namespace's vectors, read once, to measure what the whole namespace says
+    about a query (an experiment of issue 24: exact, a full pass per query)."""
+
+    def __init__(self, mem: Memory) -> None:
+        self.mem = mem
+        self.cache: dict[str, tuple[np.ndarray, np.ndarray, float]] = {}
+
+    def measure(self, namespace: str, text: str) -> list[float] | None:
+        """``abstain.Space`` of ``text`` against ``namespace``, as a list."""
+        index, embedder = self.mem.index, self.mem.embedder
+        if index is None or embedder is None:
+            return None
+        if namespace not in self.cache:
+            matrix = np.asarray(self.mem.store.vectors.load(namespace, index.model).matrix)
+            if len(matrix) < 2:
+                return None
+            centre = matrix.mean(axis=0)
+            pairs = matrix @ matrix.T
+            within = (pairs.sum() - np.trace(pairs)) / (len(matrix) * (len(matrix) - 1))
+            self.cache[namespace] = (matrix, centre / np.linalg.norm(centre), float(within))
+        matrix, centre, within = self.cache[namespace]
+        query = np.asarray(embedder.embed_batch([text]), dtype=np.float32).reshape(-1)
+        cosines = matrix @ query
+        return [
+            round(float(cosines.mean()), 5),
+            round(float(cosines.std()), 5),
+            round(float(centre @ query), 5),
+            round(within, 5),
+        ]
 
 
 Progress = Callable[[str, int, int], None]
@@ -103,6 +140,7 @@ def ask(
     key: str = "turn",
     held_out: bool = False,
     split: str = "",
+    spaces: Spaces | None = None,
 ) -> Row:
     """Ask ``text`` with the decision off and record what the decision would read;
     ``gold`` holds the gold hits' ``metadata[key]``."""
@@ -135,6 +173,7 @@ def ask(
         hit_scores=[round(h.score, 5) for h in hits],
         gold_ranks=ranks,
         split=split,
+        space=spaces.measure(namespace, text) if spaces is not None else None,
     )
 
 
@@ -169,8 +208,9 @@ def collect(
                 target = targets[n % len(targets)]
                 plan.append(("cross", name, fold, q.id, target, q.text, frozenset()))
     rows: list[Row] = []
+    measured = Spaces(mem)
     for done, (kind, name, fold, qid, ns, text, gold) in enumerate(plan, 1):
-        rows.append(ask(mem, kind, name, fold, qid, ns, text, gold))
+        rows.append(ask(mem, kind, name, fold, qid, ns, text, gold, spaces=measured))
         if progress is not None:
             progress("recall", done, len(plan))
     return rows
@@ -468,10 +508,18 @@ def weights_module(fitted: Mapping[str, Any], embedder: str, note: str) -> str:
 
 
 def weights_path() -> Path:
-    """The package's weights file (in a source checkout, the file to commit)."""
+    """The package's weights file, when it belongs to a source checkout (the file to
+    commit); an installed package is never rewritten (an upgrade would undo it, and
+    users calibrate into their data directory: ``engram.recall.calibrations``)."""
     from engram.recall import abstain_weights
 
-    return Path(abstain_weights.__file__)
+    path = Path(abstain_weights.__file__).resolve()
+    if not any((parent / ".git").exists() for parent in path.parents):
+        raise InvalidInputError(
+            f"{path} is an installed package, not a source checkout: --package rewrites "
+            "the shipped weights only in a checkout; --fit alone writes your calibration"
+        )
+    return path
 
 
 def policies(rows: Sequence[Row], embedder: str, fitted: Mapping[str, Any]) -> list[Policy]:

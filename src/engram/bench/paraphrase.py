@@ -154,6 +154,7 @@ def collect(
     rows: list[Row] = []
     for store in stores:
         with open_memory() as mem:
+            spaces = abstain_bench.Spaces(mem)
             mem.add_many(
                 [{"content": text, "metadata": {KEY: key}} for key, text in store.memories.items()],
                 namespace=NAMESPACE,
@@ -172,6 +173,7 @@ def collect(
                         key=KEY,
                         held_out=store.held_out,
                         split=store.split,
+                        spaces=spaces,
                     )
                 )
                 if progress is not None:

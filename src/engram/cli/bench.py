@@ -38,6 +38,7 @@ from engram.cli.bench_scale import scale_cmd
 from engram.cli.common import Ctx, handle_errors
 from engram.errors import InvalidInputError
 from engram.memory import Memory
+from engram.recall import calibrations
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -260,7 +261,14 @@ def paraphrase_cmd(
 @click.option(
     "--fit",
     is_flag=True,
-    help="Write the fitted weights into engram/recall/abstain_weights.py (a source checkout).",
+    help="Write the fitted floors for the configured embedder to "
+    "<home>/calibration/abstain-<embedder>.json, which recall then uses for it.",
+)
+@click.option(
+    "--package",
+    is_flag=True,
+    help="With --fit, also rewrite the shipped engram/recall/abstain_weights.py "
+    "(maintainers, in a source checkout only).",
 )
 @out_option("Directory for abstain.json, abstain.md and abstain-rows.json.")
 @json_option
@@ -275,11 +283,15 @@ def abstain_cmd(
     store: str | None,
     rows: str | None,
     fit: bool,
+    package: bool,
     out: str,
     as_json: bool,
 ) -> None:
     """Abstention on the paraphrase set, LoCoMo and BEAM: silent, one line or an
-    answer, per policy and group, 2-fold; --fit ships the weights."""
+    answer, per policy and group, 2-fold; --fit writes a calibration for the
+    configured embedder."""
+    if package and not fit:
+        raise InvalidInputError("--package rewrites the shipped weights: pass it with --fit")
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     with _memory(obj, store) as mem:
@@ -293,16 +305,22 @@ def abstain_cmd(
                     mem, locomo.load(locomo_data), beam.load(beam_data), progress=advance
                 )
             abstain_bench.save_rows(found, folder / "abstain-rows.json")
+    if fit and embedder == "none":
+        raise InvalidInputError(
+            "--fit calibrates the configured embedder, and none is configured: set "
+            "[embedder] name (ENGRAM_EMBEDDER_NAME) to the one you recall with"
+        )
     summary = abstain_bench.summarize(found, embedder)
     if fit:
-        target = abstain_bench.weights_path()
-        target.write_text(
-            abstain_bench.weights_module(
-                summary["fitted"], embedder, "paraphrase calibration stores + LoCoMo + BEAM dev"
-            ),
-            encoding="utf-8",
-        )
-        render.console.print(f"weights written: {target}")
+        note = "paraphrase calibration stores + LoCoMo + BEAM dev"
+        written = calibrations.save(obj.config().home_path, embedder, summary["fitted"], note)
+        render.console.print(f"calibration written: {written}")
+        if package:
+            target = abstain_bench.weights_path()
+            target.write_text(
+                abstain_bench.weights_module(summary["fitted"], embedder, note), encoding="utf-8"
+            )
+            render.console.print(f"shipped weights rewritten: {target}")
     render.publish(
         str(folder), "abstain", summary, abstain_bench.markdown(summary), as_json=as_json, indent=1
     )

@@ -158,6 +158,8 @@ FIELDS = {
         (json.dumps({"embedder": HashEmbedder.name}), "lacks features"),
         (json.dumps({**FIELDS, "embedder": "someone-else"}), "fitted for 'someone-else'"),
         (json.dumps({**FIELDS, "mean": "x"}), "malformed"),
+        (json.dumps({**FIELDS, "features": ["sim", "ns_mean"]}), "does not measure"),
+        (json.dumps({**FIELDS, "coef": [3.0]}), "one weight per feature"),
     ],
 )
 def test_a_bad_file_says_what_is_wrong_and_what_to_do(

@@ -57,6 +57,11 @@ class Verdict(StrEnum):
     """Nothing stored is related: no hits, an empty context, ``abstain_reason``."""
 
 
+#: The features recall computes for every query (``Evidence.values`` without a
+#: ``Space``): a calibration may only read these.
+RECALL_FEATURES = frozenset({"sim", "overlap", "second", "margin", "mean", "matched"})
+
+
 @dataclass(frozen=True, slots=True)
 class Space:
     """The query against its whole namespace: the mean and spread of its cosines to

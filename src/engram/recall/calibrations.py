@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from engram.errors import ConfigError
-from engram.recall.abstain import CALIBRATION, Calibration
+from engram.recall.abstain import CALIBRATION, RECALL_FEATURES, Calibration
 
 #: Where user calibrations live, under the data directory (``ENGRAM_HOME``).
 FOLDER = "calibration"
@@ -63,9 +63,16 @@ def load(path: Path, embedder: str) -> Calibration:
             f"configured embedder {embedder!r}; {fix}"
         )
     try:
-        return Calibration.from_mapping(raw)
+        found = Calibration.from_mapping(raw)
     except (TypeError, ValueError) as exc:
         raise ConfigError(f"the abstain calibration {path} is malformed: {exc}; {fix}") from exc
+    unknown = sorted(set(found.features) - RECALL_FEATURES)
+    if unknown or not len(found.features) == len(found.mean) == len(found.scale) == len(found.coef):
+        raise ConfigError(
+            f"the abstain calibration {path} reads features recall does not measure "
+            f"({', '.join(unknown)}) or has one weight per feature missing; {fix}"
+        )
+    return found
 
 
 def for_embedder(home: Path, embedder: str | None) -> Calibration:

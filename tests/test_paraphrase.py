@@ -138,7 +138,7 @@ def test_collect_asks_every_question_of_a_fresh_store(tmp_path: Path, config: Co
             opened.append(mem)
             yield mem
 
-    rows = paraphrase.collect(stores, fresh)
+    rows = paraphrase.collect(stores, fresh, namespace_evidence=True)
     assert len(opened) == len(stores)
     kinds = Counter((r.set, r.held_out) for r in rows)
     for held in (False, True):
@@ -147,6 +147,11 @@ def test_collect_asks_every_question_of_a_fresh_store(tmp_path: Path, config: Co
         assert kinds["cross", held] == kinds["answerable", held]
         assert kinds["unrelated", held] == sum(len(s.unrelated) for s in part)
     assert {r.split for r in rows} == {paraphrase.CALIBRATION, paraphrase.HELD_OUT}
+    # What the whole namespace says is measured for every query: the mean cosine to the
+    # store's memories never exceeds the best one, and it reaches the model's features.
+    assert all(r.space is not None and len(r.space) == 4 for r in rows)
+    assert all(r.space[0] <= (r.sim or 0.0) + 1e-6 for r in rows if r.space)
+    assert "ns_centroid" in rows[0].evidence().values()
     answerable = [r for r in rows if r.set == "answerable"]
     # Gold ranks are read back from the memories' metadata; each hit list is complete.
     assert all(len(r.hit_sims) == len(r.hit_fused) == len(r.hit_overlaps) for r in rows)

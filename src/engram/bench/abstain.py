@@ -36,6 +36,7 @@ import numpy as np
 from engram.bench import beam, runner
 from engram.bench.dataset import Dataset
 from engram.bench.metrics import percentile
+from engram.bench.spaces import Spaces
 from engram.errors import InvalidInputError
 from engram.memory import Memory
 from engram.recall import abstain, packing
@@ -93,38 +94,6 @@ class Row:
         )
 
 
-class Spaces:
-    """Each namespace's vectors, read once, to measure what the whole namespace says
-    about a query (an experiment of issue 24: exact, a full pass per query)."""
-
-    def __init__(self, mem: Memory) -> None:
-        self.mem = mem
-        self.cache: dict[str, tuple[np.ndarray, np.ndarray, float]] = {}
-
-    def measure(self, namespace: str, text: str) -> list[float] | None:
-        """``abstain.Space`` of ``text`` against ``namespace``, as a list."""
-        index, embedder = self.mem.index, self.mem.embedder
-        if index is None or embedder is None:
-            return None
-        if namespace not in self.cache:
-            matrix = np.asarray(self.mem.store.vectors.load(namespace, index.model).matrix)
-            if len(matrix) < 2:
-                return None
-            centre = matrix.mean(axis=0)
-            pairs = matrix @ matrix.T
-            within = (pairs.sum() - np.trace(pairs)) / (len(matrix) * (len(matrix) - 1))
-            self.cache[namespace] = (matrix, centre / np.linalg.norm(centre), float(within))
-        matrix, centre, within = self.cache[namespace]
-        query = np.asarray(embedder.embed_batch([text]), dtype=np.float32).reshape(-1)
-        cosines = matrix @ query
-        return [
-            round(float(cosines.mean()), 5),
-            round(float(cosines.std()), 5),
-            round(float(centre @ query), 5),
-            round(within, 5),
-        ]
-
-
 Progress = Callable[[str, int, int], None]
 
 
@@ -178,9 +147,15 @@ def ask(
 
 
 def collect(
-    mem: Memory, locomo: Dataset, beam_data: Dataset, progress: Progress | None = None
+    mem: Memory,
+    locomo: Dataset,
+    beam_data: Dataset,
+    progress: Progress | None = None,
+    namespace_evidence: bool = False,
 ) -> list[Row]:
-    """Ingest both datasets (skipping stored ones) and ask the three sets."""
+    """Ingest both datasets (skipping stored ones) and ask the three sets; with
+    ``namespace_evidence``, also measure each query against its whole namespace (one
+    more embedding per query: ``engram.bench.spaces``)."""
     runner.ingest(mem, locomo, progress)
     runner.ingest(mem, beam_data, progress)
     spaces = {
@@ -208,7 +183,7 @@ def collect(
                 target = targets[n % len(targets)]
                 plan.append(("cross", name, fold, q.id, target, q.text, frozenset()))
     rows: list[Row] = []
-    measured = Spaces(mem)
+    measured = Spaces(mem) if namespace_evidence else None
     for done, (kind, name, fold, qid, ns, text, gold) in enumerate(plan, 1):
         rows.append(ask(mem, kind, name, fold, qid, ns, text, gold, spaces=measured))
         if progress is not None:
@@ -581,61 +556,6 @@ def summarize(rows: Sequence[Row], embedder: str) -> dict[str, Any]:
             "p95": round(percentile(costs, 95), 1),
         },
     }
-
-
-_CELLS = (
-    ("answerable", "silent"),
-    ("answerable", "uncertain"),
-    ("answerable", "gold"),
-    ("answerable", "kept"),
-    ("answerable", "lines"),
-    ("unrelated", "silent"),
-    ("unrelated", "uncertain"),
-    ("cross", "silent"),
-    ("cross", "uncertain"),
-    ("cross", "lines"),
-    ("abstention", "silent"),
-)
-
-
-def policy_table(scored: Mapping[str, Mapping[str, Any]], label: str = "policy") -> str:
-    """One row per policy and group: the cells docs/benchmarks.md shows."""
-    from engram.bench.report import table
-
-    head = [label, "group", *(f"{k} {c}" for k, c in _CELLS)]
-    lines = []
-    for name, cells in scored.items():
-        for g in GROUPS:
-            if not any(key.startswith(f"{g} / ") for key in cells):
-                continue
-            lines.append([name, g, *(cells.get(f"{g} / {k}", {}).get(c, "-") for k, c in _CELLS)])
-    return table(head, lines)
-
-
-def markdown(summary: Mapping[str, Any]) -> str:
-    """The tables docs/benchmarks.md shows."""
-    parts = [
-        f"queries: {summary['counts']}",
-        f"fitted: {summary['fitted']}",
-        "",
-        policy_table(summary["policies"]),
-        "",
-        "relative floor alone (decision off):",
-        "",
-        policy_table(summary["floors"], "floor"),
-    ]
-    for fold in summary["two_fold"]:
-        parts += [
-            "",
-            f"fitted on fold {fold['fit_on_fold']}: {fold['model']}",
-            "",
-            policy_table(
-                {"fit fold": fold["fit_fold"], "other fold + held-out": fold["held_out_fold"]},
-                "scored on",
-            ),
-        ]
-    parts += ["", f"decision cost per query: {summary['decision_us']} µs"]
-    return "\n".join(parts)
 
 
 def save_rows(rows: Sequence[Row], path: Path) -> None:

@@ -33,6 +33,7 @@ from typing import Any
 
 from engram.bench import abstain as abstain_bench
 from engram.bench.abstain import Row
+from engram.bench.spaces import Spaces
 from engram.errors import InvalidInputError
 from engram.memory import Memory
 from engram.recall import abstain
@@ -140,10 +141,14 @@ def folds(stores: Sequence[Store]) -> dict[str, int]:
 
 
 def collect(
-    stores: Sequence[Store], open_memory: Opener, progress: Progress | None = None
+    stores: Sequence[Store],
+    open_memory: Opener,
+    progress: Progress | None = None,
+    namespace_evidence: bool = False,
 ) -> list[Row]:
     """Load each store into a fresh ``Memory`` from ``open_memory`` and ask its
-    questions (its own, its unrelated ones, and other domains' asked of it)."""
+    questions (its own, its unrelated ones, and other domains' asked of it); with
+    ``namespace_evidence``, also measure each against the whole store."""
     fold_of = folds(stores)
     total = sum(
         len(s.questions)
@@ -154,7 +159,7 @@ def collect(
     rows: list[Row] = []
     for store in stores:
         with open_memory() as mem:
-            spaces = abstain_bench.Spaces(mem)
+            spaces = Spaces(mem) if namespace_evidence else None
             mem.add_many(
                 [{"content": text, "metadata": {KEY: key}} for key, text in store.memories.items()],
                 namespace=NAMESPACE,

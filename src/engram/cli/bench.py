@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import click
 
 from engram.bench import abstain as abstain_bench
-from engram.bench import beam, locomo, longmemeval, report, runner
+from engram.bench import abstain_report, beam, locomo, longmemeval, report, runner
 from engram.bench import entities as entities_bench
 from engram.bench import extraction as extraction_bench
 from engram.bench import graph as graph_bench
@@ -176,7 +176,11 @@ def beam_cmd(obj: Ctx, /, data: str, **options: Any) -> None:
 
 
 def _paraphrase_rows(
-    obj: Ctx, data: str | None, embedder: Any, progress: Callable[[str, int, int], None] | None
+    obj: Ctx,
+    data: str | None,
+    embedder: Any,
+    progress: Callable[[str, int, int], None] | None,
+    namespace_evidence: bool = False,
 ) -> list[abstain_bench.Row]:
     """The paraphrase set asked of fresh in-memory stores sharing one embedder."""
     config = obj.config()
@@ -186,7 +190,9 @@ def _paraphrase_rows(
         with Memory(":memory:", config=config, embedder=embedder) as mem:
             yield mem
 
-    return paraphrase_bench.collect(paraphrase_bench.load(data), fresh, progress)
+    return paraphrase_bench.collect(
+        paraphrase_bench.load(data), fresh, progress, namespace_evidence
+    )
 
 
 @bench.command("paraphrase")
@@ -265,6 +271,12 @@ def paraphrase_cmd(
     "<home>/calibration/abstain-<embedder>.json, which recall then uses for it.",
 )
 @click.option(
+    "--namespace-evidence",
+    is_flag=True,
+    help="Also measure each query against its whole namespace (mean, spread, centroid; "
+    "one more embedding per query), for fitting experiments.",
+)
+@click.option(
     "--package",
     is_flag=True,
     help="With --fit, also rewrite the shipped engram/recall/abstain_weights.py "
@@ -283,6 +295,7 @@ def abstain_cmd(
     store: str | None,
     rows: str | None,
     fit: bool,
+    namespace_evidence: bool,
     package: bool,
     out: str,
     as_json: bool,
@@ -300,9 +313,15 @@ def abstain_cmd(
             found = abstain_bench.load_rows(rows)
         else:
             with stage_progress() as advance:
-                found = _paraphrase_rows(obj, paraphrase_data, mem.embedder, advance)
+                found = _paraphrase_rows(
+                    obj, paraphrase_data, mem.embedder, advance, namespace_evidence
+                )
                 found += abstain_bench.collect(
-                    mem, locomo.load(locomo_data), beam.load(beam_data), progress=advance
+                    mem,
+                    locomo.load(locomo_data),
+                    beam.load(beam_data),
+                    advance,
+                    namespace_evidence,
                 )
             abstain_bench.save_rows(found, folder / "abstain-rows.json")
     if fit and embedder == "none":
@@ -322,7 +341,7 @@ def abstain_cmd(
             )
             render.console.print(f"shipped weights rewritten: {target}")
     render.publish(
-        str(folder), "abstain", summary, abstain_bench.markdown(summary), as_json=as_json, indent=1
+        str(folder), "abstain", summary, abstain_report.markdown(summary), as_json=as_json, indent=1
     )
 
 

@@ -9,11 +9,12 @@ any of them is related at all:
 - ``overlap``: the best share of the query's keywords found in one candidate's text
   (words, lightly stemmed, so "painting" finds "painted").
 
-With the embedder it was calibrated on (``abstain_weights.MODEL["embedder"]``), a
-logistic model over those features, fitted on the dev sets by ``engram bench abstain
---fit``, gives the decision. Cosine scales differ from model to model, so with any other
-embedder, or when the dense leg did not run, the decision rests on words alone: recall
-abstains only when no candidate shares a single keyword with the query. No model call
+With the embedder it was calibrated on (``abstain_weights.MODEL["embedder"]``, or the
+embedder a user's calibration file was fitted for: ``engram.recall.calibrations``), a
+logistic model over those features gives the decision. Cosine scales differ from model
+to model, so with any other embedder, or when the dense leg did not run, the decision
+rests on words alone: recall abstains only when no candidate shares a single keyword
+with the query. No model call
 is made; the cost is a few regex searches over at most ``depth`` texts.
 """
 

@@ -75,9 +75,9 @@ def test_the_path_is_named_after_the_embedder(tmp_path: Path) -> None:
     )
 
 
-def test_a_fit_from_a_small_store_is_what_recall_then_uses(config: Config) -> None:
+def test_a_fit_from_a_small_store_is_what_recall_then_uses(config: Config, reopenable: str) -> None:
     home = config.home_path
-    with Memory(":memory:", config=config, embedder=HashEmbedder(4096)) as mem:
+    with Memory(reopenable, config=config, embedder=HashEmbedder(4096)) as mem:
         _fill(mem)
         rows = _rows(mem)
         # Without a calibration for it, this embedder is judged on words alone: an
@@ -95,8 +95,7 @@ def test_a_fit_from_a_small_store_is_what_recall_then_uses(config: Config) -> No
         loaded.low_threshold == fitted["low_threshold"] and loaded.threshold == fitted["threshold"]
     )
 
-    with Memory(":memory:", config=config, embedder=HashEmbedder(4096)) as mem:
-        _fill(mem)
+    with Memory(reopenable, config=config, embedder=HashEmbedder(4096)) as mem:
         # The fitted floors decide now: the unrelated query is silent, by the model.
         quiet = mem.recall(UNRELATED[0])
         assert quiet.abstained and not quiet.hits
@@ -106,15 +105,31 @@ def test_a_fit_from_a_small_store_is_what_recall_then_uses(config: Config) -> No
     path.write_text(
         json.dumps({**saved, "threshold": 50.0, "low_threshold": 50.0}), encoding="utf-8"
     )
-    with Memory(":memory:", config=config, embedder=HashEmbedder(4096)) as mem:
-        _fill(mem)
+    with Memory(reopenable, config=config, embedder=HashEmbedder(4096)) as mem:
         assert mem.recall(ASKED["vet"]).abstained
     # Deleting the file undoes the fit: words alone again.
     path.unlink()
-    with Memory(":memory:", config=config, embedder=HashEmbedder(4096)) as mem:
-        _fill(mem)
+    with Memory(reopenable, config=config, embedder=HashEmbedder(4096)) as mem:
         assert not mem.recall(ASKED["vet"]).abstained
         assert not mem.recall(UNRELATED[0]).abstained
+
+
+def test_the_file_is_found_under_engram_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No home in the config: ENGRAM_HOME names the data directory, and its file decides.
+    monkeypatch.setenv("ENGRAM_HOME", str(tmp_path / "env-home"))
+    config = Config.load(env={})
+    assert config.home_path == tmp_path / "env-home"
+    calibrations.save(
+        tmp_path / "env-home",
+        HashEmbedder.name,
+        {**FIELDS, "threshold": 50.0, "low_threshold": 50.0},
+        "test",
+    )
+    with Memory(":memory:", config=config, embedder=HashEmbedder(4096)) as mem:
+        _fill(mem)
+        assert mem.recall(ASKED["vet"]).abstained
 
 
 def test_another_embedder_keeps_its_own_rule(config: Config) -> None:

@@ -14,8 +14,8 @@ embedder a user's calibration file was fitted for: ``engram.recall.calibrations`
 logistic model over those features gives the decision. Cosine scales differ from model
 to model, so with any other embedder, or when the dense leg did not run, the decision
 rests on words alone: recall abstains only when no candidate shares a single keyword
-with the query. No model call
-is made; the cost is a few regex searches over at most ``depth`` texts.
+with the query. No model call is made; the cost is a few ``str.find`` scans over at
+most ``depth`` texts.
 """
 
 from __future__ import annotations
@@ -102,8 +102,9 @@ class Evidence:
     mean: float | None = None
     """Mean raw cosine of the candidates (how on-topic the store is as a whole)."""
     space: Space | None = None
-    """What the whole namespace says (measured by the benchmark; recall does not read
-    it: docs/benchmarks.md, "No false silence", found it adds nothing)."""
+    """What the whole namespace says (measured by the benchmark only; recall does not
+    read it: docs/benchmarks.md, "Round 2", found it silences no more wrong-store
+    paraphrases)."""
 
     def values(self) -> dict[str, float]:
         """Every feature a model may read, by name (a missing cosine reads 0)."""

@@ -463,7 +463,7 @@ def test_the_calibration_guide_names_what_exists(tmp_path: Path) -> None:
 
     text = (DOCS / "calibrate-abstain.md").read_text(encoding="utf-8")
     helped = CliRunner().invoke(cli, ["bench", "abstain", "--help"]).output
-    for option in ("--locomo", "--beam", "--store", "--rows", "--fit", "--out"):
+    for option in ("--locomo", "--beam", "--paraphrase", "--store", "--rows", "--fit", "--out"):
         assert option in helped and f"`{option}" in text, option
     # Its example data loads as the fit reads it.
     conversations, chat, questions = (json.loads(b) for b in _blocks(text, "json"))

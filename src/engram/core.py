@@ -19,6 +19,7 @@ from engram.config import Config
 from engram.embed import Embedder
 from engram.errors import DimensionMismatchError, NotFoundError, StoreClosedError
 from engram.llm import LlmProvider, create_provider
+from engram.recall import calibrations
 from engram.recall.chunks import store_chunks
 from engram.recall.format import untrusted
 from engram.recall.pipeline import Retriever
@@ -114,6 +115,10 @@ class Core:
             chunks=store.chunks,  # issue 13: chunk vectors of long memories
             # seed 004's hub dampening reads the linker's entity mention counts.
             entity_mentions=store.graph_counts.hub_mentions,
+            # The user's abstain calibration for this embedder, if one was fitted.
+            calibration=calibrations.for_embedder(
+                config.home_path, embedder.name if embedder is not None else None
+            ),
         )
         self.linker: Linker | None = None
         self.write_checks: list[WriteCheck] = []

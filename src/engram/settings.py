@@ -362,7 +362,9 @@ class RecallConfig:
     applies; any value, 0 included, replaces it (docs/recall.md)."""
     abstain: bool = True
     """Return nothing (``Recall.abstain_reason`` says why) when nothing stored looks
-    related (FEATURES E7; calibrated in ``engram/recall/abstain_weights.py``)."""
+    related (FEATURES E7; calibrated in ``engram/recall/abstain_weights.py`` for the
+    default model, or in ``<home>/calibration/abstain-<embedder>.json`` by
+    ``engram bench abstain --fit``)."""
     low_confidence: bool = True
     """Unsure decisions return the hits marked ``Recall.low_confidence`` and one line in
     the context under "Possibly related"; false: nothing (issue 24, docs/recall.md)."""

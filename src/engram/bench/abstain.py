@@ -36,6 +36,8 @@ import numpy as np
 from engram.bench import beam, runner
 from engram.bench.dataset import Dataset
 from engram.bench.metrics import percentile
+from engram.bench.spaces import Spaces
+from engram.errors import InvalidInputError
 from engram.memory import Memory
 from engram.recall import abstain, packing
 
@@ -72,6 +74,11 @@ class Row:
     hit_scores: list[float] = field(default_factory=list)
     gold_ranks: list[int] = field(default_factory=list)
     """0-based ranks of every gold hit among the top ``DEPTH``."""
+    split: str = ""
+    """The paraphrase set's split of the row's store ("" for LoCoMo and BEAM)."""
+    space: list[float] | None = None
+    """The query against its whole namespace (``abstain.Space``'s fields in order), or
+    None when not measured."""
 
     def evidence(self) -> abstain.Evidence:
         """The evidence the abstain decision reads."""
@@ -83,6 +90,7 @@ class Row:
             self.matched,
             second=sims[1] if len(sims) > 1 else None,
             mean=sum(sims) / len(sims) if sims else None,
+            space=abstain.Space(*self.space) if self.space else None,
         )
 
 
@@ -100,6 +108,8 @@ def ask(
     gold: frozenset[str],
     key: str = "turn",
     held_out: bool = False,
+    split: str = "",
+    spaces: Spaces | None = None,
 ) -> Row:
     """Ask ``text`` with the decision off and record what the decision would read;
     ``gold`` holds the gold hits' ``metadata[key]``."""
@@ -131,13 +141,21 @@ def ask(
         hit_fused=[round(h.breakdown.fused, 5) for h in hits],
         hit_scores=[round(h.score, 5) for h in hits],
         gold_ranks=ranks,
+        split=split,
+        space=spaces.measure(namespace, text) if spaces is not None else None,
     )
 
 
 def collect(
-    mem: Memory, locomo: Dataset, beam_data: Dataset, progress: Progress | None = None
+    mem: Memory,
+    locomo: Dataset,
+    beam_data: Dataset,
+    progress: Progress | None = None,
+    namespace_evidence: bool = False,
 ) -> list[Row]:
-    """Ingest both datasets (skipping stored ones) and ask the three sets."""
+    """Ingest both datasets (skipping stored ones) and ask the three sets; with
+    ``namespace_evidence``, also measure each query against its whole namespace (one
+    more embedding per query: ``engram.bench.spaces``)."""
     runner.ingest(mem, locomo, progress)
     runner.ingest(mem, beam_data, progress)
     spaces = {
@@ -165,8 +183,9 @@ def collect(
                 target = targets[n % len(targets)]
                 plan.append(("cross", name, fold, q.id, target, q.text, frozenset()))
     rows: list[Row] = []
+    measured = Spaces(mem) if namespace_evidence else None
     for done, (kind, name, fold, qid, ns, text, gold) in enumerate(plan, 1):
-        rows.append(ask(mem, kind, name, fold, qid, ns, text, gold))
+        rows.append(ask(mem, kind, name, fold, qid, ns, text, gold, spaces=measured))
         if progress is not None:
             progress("recall", done, len(plan))
     return rows
@@ -217,14 +236,28 @@ def shown(row: Row, policy: Policy, limit: int = LIMITS[0]) -> list[int]:
     return kept[:1] if found is abstain.Verdict.UNCERTAIN else kept[:limit]
 
 
+def split_of(row: Row) -> str:
+    """The paraphrase split of a row (rows saved before the split was recorded were
+    either calibration or the first held-out set)."""
+    if row.split:
+        return row.split
+    return "held-out" if row.held_out else "calibration"
+
+
 def group(row: Row) -> str:
     """The row's report group: dataset, and for the paraphrase set its split."""
     if row.dataset == "paraphrase":
-        return "paraphrase held-out" if row.held_out else "paraphrase calibration"
+        return f"paraphrase {split_of(row)}"
     return f"{row.dataset} dev"
 
 
-GROUPS = ("paraphrase calibration", "paraphrase held-out", "locomo dev", "beam dev")
+GROUPS = (
+    "paraphrase calibration",
+    "paraphrase held-out",
+    "paraphrase held-out-2",
+    "locomo dev",
+    "beam dev",
+)
 KINDS = ("answerable", "unrelated", "cross", "abstention")
 
 
@@ -450,10 +483,18 @@ def weights_module(fitted: Mapping[str, Any], embedder: str, note: str) -> str:
 
 
 def weights_path() -> Path:
-    """The package's weights file (in a source checkout, the file to commit)."""
+    """The package's weights file, when it belongs to a source checkout (the file to
+    commit); an installed package is never rewritten (an upgrade would undo it, and
+    users calibrate into their data directory: ``engram.recall.calibrations``)."""
     from engram.recall import abstain_weights
 
-    return Path(abstain_weights.__file__)
+    path = Path(abstain_weights.__file__).resolve()
+    if not any((parent / ".git").exists() for parent in path.parents):
+        raise InvalidInputError(
+            f"{path} is an installed package, not a source checkout: --package rewrites "
+            "the shipped weights only in a checkout; --fit alone writes your calibration"
+        )
+    return path
 
 
 def policies(rows: Sequence[Row], embedder: str, fitted: Mapping[str, Any]) -> list[Policy]:
@@ -515,61 +556,6 @@ def summarize(rows: Sequence[Row], embedder: str) -> dict[str, Any]:
             "p95": round(percentile(costs, 95), 1),
         },
     }
-
-
-_CELLS = (
-    ("answerable", "silent"),
-    ("answerable", "uncertain"),
-    ("answerable", "gold"),
-    ("answerable", "kept"),
-    ("answerable", "lines"),
-    ("unrelated", "silent"),
-    ("unrelated", "uncertain"),
-    ("cross", "silent"),
-    ("cross", "uncertain"),
-    ("cross", "lines"),
-    ("abstention", "silent"),
-)
-
-
-def policy_table(scored: Mapping[str, Mapping[str, Any]], label: str = "policy") -> str:
-    """One row per policy and group: the cells docs/benchmarks.md shows."""
-    from engram.bench.report import table
-
-    head = [label, "group", *(f"{k} {c}" for k, c in _CELLS)]
-    lines = []
-    for name, cells in scored.items():
-        for g in GROUPS:
-            if not any(key.startswith(f"{g} / ") for key in cells):
-                continue
-            lines.append([name, g, *(cells.get(f"{g} / {k}", {}).get(c, "-") for k, c in _CELLS)])
-    return table(head, lines)
-
-
-def markdown(summary: Mapping[str, Any]) -> str:
-    """The tables docs/benchmarks.md shows."""
-    parts = [
-        f"queries: {summary['counts']}",
-        f"fitted: {summary['fitted']}",
-        "",
-        policy_table(summary["policies"]),
-        "",
-        "relative floor alone (decision off):",
-        "",
-        policy_table(summary["floors"], "floor"),
-    ]
-    for fold in summary["two_fold"]:
-        parts += [
-            "",
-            f"fitted on fold {fold['fit_on_fold']}: {fold['model']}",
-            "",
-            policy_table(
-                {"fit fold": fold["fit_fold"], "other fold + held-out": fold["held_out_fold"]},
-                "scored on",
-            ),
-        ]
-    parts += ["", f"decision cost per query: {summary['decision_us']} µs"]
-    return "\n".join(parts)
 
 
 def save_rows(rows: Sequence[Row], path: Path) -> None:

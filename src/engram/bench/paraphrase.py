@@ -16,7 +16,9 @@ questions per store:
 Each store is loaded into a fresh in-memory ``Memory`` (one agent's namespace alone),
 and every question is asked with the abstain decision off, recording what the decision
 reads (``engram.bench.abstain.ask``), so any rule is scored without recalling again.
-A third of the stores (``split: held-out``) are never used to fit or tune anything.
+The stores whose split is ``held-out`` (a third of the first fifteen) or ``held-out-2``
+(five stores of new domains, written later as a clean check) are never used to fit
+or tune anything.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from typing import Any
 
 from engram.bench import abstain as abstain_bench
 from engram.bench.abstain import Row
+from engram.bench.spaces import Spaces
 from engram.errors import InvalidInputError
 from engram.memory import Memory
 from engram.recall import abstain
@@ -40,7 +43,10 @@ KEY = "paraphrase_id"
 NAMESPACE = "agent"
 CALIBRATION = "calibration"
 HELD_OUT = "held-out"
-SPLITS = (CALIBRATION, HELD_OUT)
+#: The second held-out set: five stores of new domains written after the first round
+#: was tuned and before the next, so they are a check nothing has been looked at on.
+HELD_OUT_2 = "held-out-2"
+SPLITS = (CALIBRATION, HELD_OUT, HELD_OUT_2)
 #: The context's default size (seed 000): "gold in the top 4".
 TOP = 4
 
@@ -69,7 +75,7 @@ class Store:
     @property
     def held_out(self) -> bool:
         """Never used to fit or tune."""
-        return self.split == HELD_OUT
+        return self.split != CALIBRATION
 
 
 def default_path() -> Path:
@@ -135,10 +141,14 @@ def folds(stores: Sequence[Store]) -> dict[str, int]:
 
 
 def collect(
-    stores: Sequence[Store], open_memory: Opener, progress: Progress | None = None
+    stores: Sequence[Store],
+    open_memory: Opener,
+    progress: Progress | None = None,
+    namespace_evidence: bool = False,
 ) -> list[Row]:
     """Load each store into a fresh ``Memory`` from ``open_memory`` and ask its
-    questions (its own, its unrelated ones, and other domains' asked of it)."""
+    questions (its own, its unrelated ones, and other domains' asked of it); with
+    ``namespace_evidence``, also measure each against the whole store."""
     fold_of = folds(stores)
     total = sum(
         len(s.questions)
@@ -149,6 +159,7 @@ def collect(
     rows: list[Row] = []
     for store in stores:
         with open_memory() as mem:
+            spaces = Spaces(mem) if namespace_evidence else None
             mem.add_many(
                 [{"content": text, "metadata": {KEY: key}} for key, text in store.memories.items()],
                 namespace=NAMESPACE,
@@ -166,6 +177,8 @@ def collect(
                         gold,
                         key=KEY,
                         held_out=store.held_out,
+                        split=store.split,
+                        spaces=spaces,
                     )
                 )
                 if progress is not None:
@@ -223,7 +236,7 @@ def summarize(rows: Sequence[Row], embedder: str | None) -> dict[str, Any]:
     any decision (what ranking alone finds)."""
     out: dict[str, Any] = {"embedder": embedder, "counts": {}, "policies": {}}
     for split in SPLITS:
-        part = [r for r in rows if r.held_out == (split == HELD_OUT)]
+        part = [r for r in rows if abstain_bench.split_of(r) == split]
         out["counts"][split] = {
             kind: sum(1 for r in part if r.set == kind)
             for kind in ("answerable", "unrelated", "cross")

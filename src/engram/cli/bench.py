@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import click
 
 from engram.bench import abstain as abstain_bench
-from engram.bench import beam, locomo, longmemeval, report, runner
+from engram.bench import abstain_report, beam, locomo, longmemeval, report, runner
 from engram.bench import entities as entities_bench
 from engram.bench import extraction as extraction_bench
 from engram.bench import graph as graph_bench
@@ -38,6 +38,7 @@ from engram.cli.bench_scale import scale_cmd
 from engram.cli.common import Ctx, handle_errors
 from engram.errors import InvalidInputError
 from engram.memory import Memory
+from engram.recall import calibrations
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -175,7 +176,11 @@ def beam_cmd(obj: Ctx, /, data: str, **options: Any) -> None:
 
 
 def _paraphrase_rows(
-    obj: Ctx, data: str | None, embedder: Any, progress: Callable[[str, int, int], None] | None
+    obj: Ctx,
+    data: str | None,
+    embedder: Any,
+    progress: Callable[[str, int, int], None] | None,
+    namespace_evidence: bool = False,
 ) -> list[abstain_bench.Row]:
     """The paraphrase set asked of fresh in-memory stores sharing one embedder."""
     config = obj.config()
@@ -185,7 +190,9 @@ def _paraphrase_rows(
         with Memory(":memory:", config=config, embedder=embedder) as mem:
             yield mem
 
-    return paraphrase_bench.collect(paraphrase_bench.load(data), fresh, progress)
+    return paraphrase_bench.collect(
+        paraphrase_bench.load(data), fresh, progress, namespace_evidence
+    )
 
 
 @bench.command("paraphrase")
@@ -213,7 +220,7 @@ def paraphrase_cmd(
     obj: Ctx, /, data: str | None, rows: str | None, out: str, as_json: bool
 ) -> None:
     """No false silence: small agent stores asked paraphrased, unrelated and
-    cross-domain questions; per split (calibration, held-out) and policy."""
+    cross-domain questions; per split (calibration, held-out, held-out-2) and policy."""
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     if rows is not None:
@@ -260,7 +267,20 @@ def paraphrase_cmd(
 @click.option(
     "--fit",
     is_flag=True,
-    help="Write the fitted weights into engram/recall/abstain_weights.py (a source checkout).",
+    help="Write the fitted floors for the configured embedder to "
+    "<home>/calibration/abstain-<embedder>.json, which recall then uses for it.",
+)
+@click.option(
+    "--namespace-evidence",
+    is_flag=True,
+    help="Also measure each query against its whole namespace (mean, spread, centroid; "
+    "one more embedding per query), for fitting experiments.",
+)
+@click.option(
+    "--package",
+    is_flag=True,
+    help="With --fit, also rewrite the shipped engram/recall/abstain_weights.py "
+    "(maintainers, in a source checkout only).",
 )
 @out_option("Directory for abstain.json, abstain.md and abstain-rows.json.")
 @json_option
@@ -275,11 +295,16 @@ def abstain_cmd(
     store: str | None,
     rows: str | None,
     fit: bool,
+    namespace_evidence: bool,
+    package: bool,
     out: str,
     as_json: bool,
 ) -> None:
     """Abstention on the paraphrase set, LoCoMo and BEAM: silent, one line or an
-    answer, per policy and group, 2-fold; --fit ships the weights."""
+    answer, per policy and group, 2-fold; --fit writes a calibration for the
+    configured embedder."""
+    if package and not fit:
+        raise InvalidInputError("--package rewrites the shipped weights: pass it with --fit")
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     with _memory(obj, store) as mem:
@@ -288,23 +313,35 @@ def abstain_cmd(
             found = abstain_bench.load_rows(rows)
         else:
             with stage_progress() as advance:
-                found = _paraphrase_rows(obj, paraphrase_data, mem.embedder, advance)
+                found = _paraphrase_rows(
+                    obj, paraphrase_data, mem.embedder, advance, namespace_evidence
+                )
                 found += abstain_bench.collect(
-                    mem, locomo.load(locomo_data), beam.load(beam_data), progress=advance
+                    mem,
+                    locomo.load(locomo_data),
+                    beam.load(beam_data),
+                    advance,
+                    namespace_evidence,
                 )
             abstain_bench.save_rows(found, folder / "abstain-rows.json")
+    if fit and embedder == "none":
+        raise InvalidInputError(
+            "--fit calibrates the configured embedder, and none is configured: set "
+            "[embedder] name (ENGRAM_EMBEDDER_NAME) to the one you recall with"
+        )
     summary = abstain_bench.summarize(found, embedder)
     if fit:
-        target = abstain_bench.weights_path()
-        target.write_text(
-            abstain_bench.weights_module(
-                summary["fitted"], embedder, "paraphrase calibration stores + LoCoMo + BEAM dev"
-            ),
-            encoding="utf-8",
-        )
-        render.console.print(f"weights written: {target}")
+        note = "paraphrase calibration stores + LoCoMo + BEAM dev"
+        written = calibrations.save(obj.config().home_path, embedder, summary["fitted"], note)
+        render.console.print(f"calibration written: {written}")
+        if package:
+            target = abstain_bench.weights_path()
+            target.write_text(
+                abstain_bench.weights_module(summary["fitted"], embedder, note), encoding="utf-8"
+            )
+            render.console.print(f"shipped weights rewritten: {target}")
     render.publish(
-        str(folder), "abstain", summary, abstain_bench.markdown(summary), as_json=as_json, indent=1
+        str(folder), "abstain", summary, abstain_report.markdown(summary), as_json=as_json, indent=1
     )
 
 

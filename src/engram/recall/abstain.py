@@ -9,12 +9,13 @@ any of them is related at all:
 - ``overlap``: the best share of the query's keywords found in one candidate's text
   (words, lightly stemmed, so "painting" finds "painted").
 
-With the embedder it was calibrated on (``abstain_weights.MODEL["embedder"]``), a
-logistic model over those features, fitted on the dev sets by ``engram bench abstain
---fit``, gives the decision. Cosine scales differ from model to model, so with any other
-embedder, or when the dense leg did not run, the decision rests on words alone: recall
-abstains only when no candidate shares a single keyword with the query. No model call
-is made; the cost is a few regex searches over at most ``depth`` texts.
+With the embedder it was calibrated on (``abstain_weights.MODEL["embedder"]``, or the
+embedder a user's calibration file was fitted for: ``engram.recall.calibrations``), a
+logistic model over those features gives the decision. Cosine scales differ from model
+to model, so with any other embedder, or when the dense leg did not run, the decision
+rests on words alone: recall abstains only when no candidate shares a single keyword
+with the query. No model call is made; the cost is a few ``str.find`` scans over at
+most ``depth`` texts.
 """
 
 from __future__ import annotations
@@ -57,6 +58,33 @@ class Verdict(StrEnum):
     """Nothing stored is related: no hits, an empty context, ``abstain_reason``."""
 
 
+#: The features recall computes for every query (``Evidence.values`` without a
+#: ``Space``): a calibration may only read these.
+RECALL_FEATURES = frozenset({"sim", "overlap", "second", "margin", "mean", "matched"})
+
+
+@dataclass(frozen=True, slots=True)
+class Space:
+    """The query against its whole namespace: the mean and spread of its cosines to
+    every memory, its cosine to the namespace's normalised centroid, and the memories'
+    mean cosine to each other (how tight the store is)."""
+
+    mean: float
+    std: float
+    centroid: float
+    within: float
+
+    def values(self, sim: float) -> dict[str, float]:
+        """The namespace features, with the best cosine standardised against them."""
+        return {
+            "ns_mean": self.mean,
+            "ns_std": self.std,
+            "ns_z": (sim - self.mean) / self.std if self.std > 0 else 0.0,
+            "ns_centroid": self.centroid,
+            "ns_standout": sim - self.within,
+        }
+
+
 @dataclass(frozen=True, slots=True)
 class Evidence:
     """What the best candidates say about whether anything stored is related."""
@@ -73,12 +101,16 @@ class Evidence:
     """Second-best raw cosine (None with fewer than two dense scores)."""
     mean: float | None = None
     """Mean raw cosine of the candidates (how on-topic the store is as a whole)."""
+    space: Space | None = None
+    """What the whole namespace says (measured by the benchmark only; recall does not
+    read it: docs/benchmarks.md, "Round 2", found it silences no more wrong-store
+    paraphrases)."""
 
     def values(self) -> dict[str, float]:
         """Every feature a model may read, by name (a missing cosine reads 0)."""
         sim = self.sim if self.sim is not None else 0.0
         second = self.second if self.second is not None else sim
-        return {
+        out = {
             "sim": sim,
             "overlap": self.overlap,
             "second": second,
@@ -86,6 +118,9 @@ class Evidence:
             "mean": self.mean if self.mean is not None else sim,
             "matched": 1.0 if self.matched else 0.0,
         }
+        if self.space is not None:
+            out |= self.space.values(sim)
+        return out
 
     def features(self, names: Sequence[str] = ("sim", "overlap")) -> list[float]:
         """The model's inputs, in ``names`` order (``abstain_weights.MODEL["features"]``)."""
@@ -108,6 +143,9 @@ class Calibration:
     low_threshold: float | None = None
     """None: no uncertain band (below ``threshold`` is unrelated)."""
     features: tuple[str, ...] = ("sim", "overlap")
+    relative_floor: float = 0.0
+    """The padding floor fitted with the model (``recall.relative_floor``'s default for
+    its embedder)."""
 
     @classmethod
     def from_mapping(cls, model: Mapping[str, Any]) -> Calibration:
@@ -122,6 +160,7 @@ class Calibration:
             threshold=float(model["threshold"]),
             low_threshold=None if low is None else float(low),
             features=tuple(str(f) for f in model.get("features", ("sim", "overlap"))),
+            relative_floor=float(model.get("relative_floor", 0.0)),
         )
 
     def logit(self, evidence: Evidence) -> float:
@@ -141,10 +180,11 @@ class Calibration:
         return Verdict.UNRELATED
 
 
-_MODEL: Mapping[str, Any] = abstain_weights.MODEL
-CALIBRATION = Calibration.from_mapping(_MODEL)
-#: The padding floor fitted with the calibration (``recall.relative_floor``'s default).
-RELATIVE_FLOOR = float(_MODEL.get("relative_floor", 0.0))
+#: The shipped calibration, for the default model (a user's fit for another embedder
+#: is a file under the data directory: ``engram.recall.calibrations``).
+CALIBRATION = Calibration.from_mapping(abstain_weights.MODEL)
+#: The padding floor fitted with it (``recall.relative_floor``'s default).
+RELATIVE_FLOOR = CALIBRATION.relative_floor
 
 
 def _starts_a_word(text: str, stem: str) -> bool:
@@ -254,12 +294,14 @@ def reason(
     return decision.reason if decision.verdict is Verdict.UNRELATED else None
 
 
-def check(query: str, hits: Sequence[Hit], embedder: str | None) -> Decision:
+def check(
+    query: str, hits: Sequence[Hit], embedder: str | None, calibration: Calibration = CALIBRATION
+) -> Decision:
     """The decision for ``query`` given its best candidates ``hits`` (related when
     there are none: nothing to judge)."""
     if not hits:
         return Decision(Verdict.RELATED)
-    return decide(evidence(query, hits), embedder)
+    return decide(evidence(query, hits), embedder, calibration)
 
 
 def probability(logit: float) -> float:
@@ -268,18 +310,22 @@ def probability(logit: float) -> float:
 
 
 def screen(
-    query: str, hits: list[Hit], embedder: str | None, cfg: RecallConfig
+    query: str,
+    hits: list[Hit],
+    embedder: str | None,
+    cfg: RecallConfig,
+    calibration: Calibration = CALIBRATION,
 ) -> tuple[list[Hit], str | None, bool]:
     """The decision applied to ranked ``hits``: ``(hits kept, abstain reason or None,
     low confidence)``. Unrelated (or unsure, with ``recall.low_confidence`` off) gives
     no hits and the reason; otherwise hits far below the best no longer pad up to the
     limit (issue 24's relative floor), and an unsure decision marks them."""
-    decision = check(query, hits[: cfg.candidates], embedder)
+    decision = check(query, hits[: cfg.candidates], embedder, calibration)
     if decision.verdict is Verdict.UNRELATED or (
         decision.verdict is Verdict.UNCERTAIN and not cfg.low_confidence
     ):
         return [], decision.reason, False
     share = cfg.relative_floor
     if share is None:  # the floor fitted with the calibration, for its embedder
-        share = RELATIVE_FLOOR if embedder == CALIBRATION.embedder else 0.0
+        share = calibration.relative_floor if embedder == calibration.embedder else 0.0
     return packing.relative_floor(hits, share), None, decision.verdict is Verdict.UNCERTAIN

@@ -69,6 +69,7 @@ class Retriever:
         hints: HintStore | None = None,
         graph: GraphStore | None = None,
         chunks: ChunkVectorStore | None = None,
+        calibration: abstain.Calibration = abstain.CALIBRATION,
     ) -> None:
         self.memories = memories
         self.keyword = keyword
@@ -76,6 +77,7 @@ class Retriever:
         self.config = config
         self.embedder = embedder
         self.index = index
+        self.calibration = calibration  # the abstain floors for this embedder (issue 24)
         self.query_vectors = QueryVectorCache()  # a repeated query skips the model
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
@@ -443,7 +445,9 @@ class Retriever:
             hits = packing.above(hits, cfg.min_relevance)
         elif floor and cfg.abstain:  # FEATURES E7: nothing related -> nothing at all
             model = None if self.embedder is None else self.embedder.name
-            hits, abstained, low_confidence = abstain.screen(request.query, hits, model, cfg)
+            hits, abstained, low_confidence = abstain.screen(
+                request.query, hits, model, cfg, self.calibration
+            )
             clock.lap("abstain")
         hits = fitted = hits[: request.limit]
         if request.budget_tokens is not None:

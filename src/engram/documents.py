@@ -20,7 +20,8 @@ from pathlib import Path
 
 from engram.core import Core, Part, Scope
 from engram.errors import ContentTooLargeError, EmptyContentError, InvalidInputError, NotFoundError
-from engram.pipeline.documents import check_url, file_type
+from engram.pipeline.documents import file_type
+from engram.pipeline.pinned import check_submitted
 from engram.pipeline.worker import Worker
 from engram.records import utcnow
 from engram.store.protocols import DOCUMENT_STATUSES, Document, DocumentChunk, Job
@@ -81,7 +82,8 @@ class Documents(Part):
         content: str | None = None
         content_type: str | None = None
         if url is not None:
-            source_type, source = "url", check_url(url)
+            policy = core.config.documents.url_policy()
+            source_type, source = "url", check_submitted(url, policy)
         elif path is not None:
             source_type = "file"
             try:

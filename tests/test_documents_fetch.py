@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -81,11 +82,24 @@ def _dripping(h: BaseHTTPRequestHandler) -> None:
         time.sleep(0.1)
 
 
-def _redirect(h: BaseHTTPRequestHandler) -> None:
-    h.send_response(302)
-    h.send_header("Location", "/page.html")
-    h.send_header("Content-Length", "0")
-    h.end_headers()
+def _redirect_to(location: str) -> Route:
+    def route(h: BaseHTTPRequestHandler) -> None:
+        h.send_response(302)
+        h.send_header("Location", location)
+        h.send_header("Content-Length", "0")
+        h.end_headers()
+
+    return route
+
+
+def _goto(h: BaseHTTPRequestHandler) -> None:
+    """Redirects to the URL in ``?to=`` (a redirect to loopback, issue 26)."""
+    _redirect_to(parse_qs(urlsplit(h.path).query)["to"][0])(h)
+
+
+def _host(h: BaseHTTPRequestHandler) -> None:
+    """Answers with the Host header it got (the fetcher connects by address)."""
+    _send(str(h.headers.get("Host")).encode(), "text/plain")(h)
 
 
 ROUTES: dict[str, Route] = {
@@ -100,7 +114,10 @@ ROUTES: dict[str, Route] = {
     "/huge-streamed": _streamed,
     "/stalled": _stalled,
     "/dripping": _dripping,
-    "/redirect": _redirect,
+    "/redirect": _redirect_to("/page.html"),
+    "/loop": _redirect_to("/loop"),
+    "/goto": _goto,
+    "/host": _host,
     "/missing": _send(b"not here", "text/plain", status=404),
     "/broken": _send(b"oops", "text/plain", status=503),
 }  # fmt: skip
@@ -122,16 +139,16 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 @contextmanager
-def serve_documents() -> Iterator[tuple[str, list[str]]]:
+def serve_documents(host: str = "127.0.0.1") -> Iterator[tuple[str, list[str]]]:
     """The server's base URL (``http://127.0.0.1:PORT``) and the paths it was asked for."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    server = ThreadingHTTPServer((host, 0), _Handler)
     server.daemon_threads = True
     hits: list[str] = []
     server.hits = hits  # type: ignore[attr-defined]
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", hits
+        yield f"http://{host}:{server.server_address[1]}", hits
     finally:
         server.shutdown()
         server.server_close()

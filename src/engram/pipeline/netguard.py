@@ -115,7 +115,7 @@ def parse_ipv4(host: str) -> ipaddress.IPv4Address | None:
 def parse_ip(host: str) -> IPAddress | None:
     """The address ``host`` names literally (``[::1]`` and every ``inet_aton`` form
     included), or None when it is a name."""
-    bare = host.strip()
+    bare = host
     if bare.startswith("[") and bare.endswith("]"):
         bare = bare[1:-1]
     if ":" in bare:

@@ -127,8 +127,11 @@ def parse_ip(host: str) -> IPAddress | None:
 
 
 # -- classification --------------------------------------------------------------------------
-def _carried_v4(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
-    """The IPv4 address an IPv6 address stands for, if it carries one."""
+def carried_v4(ip: IPAddress) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 address stands for (IPv4-mapped, IPv4-compatible, 6to4,
+    NAT64, Teredo), or None."""
+    if not isinstance(ip, ipaddress.IPv6Address):
+        return None
     if ip.ipv4_mapped is not None:
         return ip.ipv4_mapped
     if ip.sixtofour is not None:
@@ -142,15 +145,13 @@ def _carried_v4(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
 
 def address_class(ip: IPAddress) -> str | None:
     """Why the fetcher refuses ``ip`` (``loopback``, ``private``, ``link-local``,
-    ``multicast``, ``unspecified``, ``reserved``; an embedded IPv4 address adds how it
-    was carried), or None for a public address."""
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.scope_id:
-            ip = ipaddress.IPv6Address(str(ip).split("%", 1)[0])
-        carried = _carried_v4(ip)
-        if carried is not None:
-            inner = address_class(carried)
-            return None if inner is None else f"{inner} (as {carried} inside {ip})"
+    ``multicast``, ``unspecified``, ``reserved``), or None for a public address. An IPv6
+    address that carries an IPv4 one is judged by that."""
+    if isinstance(ip, ipaddress.IPv6Address) and ip.scope_id:
+        ip = ipaddress.IPv6Address(str(ip).split("%", 1)[0])
+    carried = carried_v4(ip)
+    if carried is not None:
+        return address_class(carried)
     for name, networks in CLASSES:
         if any(ip in net for net in networks):
             return name
@@ -278,9 +279,11 @@ def check_target(
     for ip in addresses:
         kind = address_class(ip)
         if kind is not None and not policy.permits(host, ip):
-            via = "" if literal is not None and str(ip) == host.strip("[]") else f"{host} is "
+            via = "" if literal is not None and str(ip) == host else f"{host} is "
+            inner = carried_v4(ip)
+            shown = f"{ip} ({inner})" if inner is not None else str(ip)
             raise UrlRefusedError(
-                f"refused to fetch {url}: {via}{ip}, a {kind} address. URL ingest fetches "
+                f"refused to fetch {url}: {via}{shown}, a {kind} address. URL ingest fetches "
                 "only public addresses; the server's operator can allow this host with "
                 f'[documents] allowed_private_hosts = "{host}", or every private address '
                 "with [documents] allow_private_urls = true"

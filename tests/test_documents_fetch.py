@@ -18,8 +18,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from engram.errors import InvalidInputError
+from engram.netguard import UrlPolicy
 from engram.pipeline.documents import FetchError, fetch_url
-from engram.pipeline.netguard import UrlPolicy
 
 #: These tests fetch from 127.0.0.1, which takes the operator's opt-in (issue 26);
 #: tests/test_documents_ssrf.py checks the refusal without it.

@@ -26,8 +26,7 @@ import httpx
 import pytest
 
 from engram import Config, ConfigError, InvalidInputError, UrlRefusedError
-from engram.pipeline.documents import FetchError, FetchResult, fetch_url
-from engram.pipeline.netguard import (
+from engram.netguard import (
     STRICT,
     IPAddress,
     UrlPolicy,
@@ -36,6 +35,7 @@ from engram.pipeline.netguard import (
     parse_ip,
     parse_ipv4,
 )
+from engram.pipeline.documents import FetchError, FetchResult, fetch_url
 from engram.pipeline.pinned import MAX_REDIRECTS, open_url
 from test_documents_fetch import _Handler, serve_documents
 

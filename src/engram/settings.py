@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engram.errors import ConfigError
-from engram.pipeline.netguard import UrlPolicy
+from engram.netguard import UrlPolicy
 
 
 def _range(lo: float | None, hi: float | None) -> dict[str, Any]:

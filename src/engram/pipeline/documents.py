@@ -33,9 +33,9 @@ import httpx
 from engram._version import __version__
 from engram.core import Core
 from engram.errors import ConfigError, InvalidInputError, StoreClosedError
+from engram.netguard import STRICT, Resolver, UrlPolicy, lookup
 from engram.pipeline.handlers import register
-from engram.pipeline.netguard import STRICT, Resolver, UrlPolicy, check_url, lookup
-from engram.pipeline.pinned import FetchError, open_url
+from engram.pipeline.pinned import FetchError, check_url, open_url
 from engram.records import ItemResult, MemoryType, Outcome, utcnow
 from engram.store.protocols import Document, Job
 from engram.text import normalize_content

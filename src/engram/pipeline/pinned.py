@@ -1,4 +1,4 @@
-"""GET a URL connecting only to addresses ``engram.pipeline.netguard`` checked, and
+"""GET a URL connecting only to addresses ``engram.netguard`` checked, and
 follow its redirects one hop at a time, checking each (engram issue 26, item 1).
 
 httpx would resolve the host name again when it connects, and an attacker's DNS server
@@ -20,8 +20,11 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 import httpx
 
 from engram.errors import EngramError, InvalidInputError
-from engram.pipeline.netguard import IPAddress, Resolver, UrlPolicy, check_target, check_url, lookup
+from engram.netguard import IPAddress, Resolver, UrlPolicy, check_target, lookup
+from engram.validate import no_nul
 
+#: A URL longer than this is refused before anything is stored.
+MAX_URL_CHARS = 8192
 #: Redirects followed before a fetch gives up (httpx's own limit is 20; a document URL
 #: that needs more than a few is broken or a trap).
 MAX_REDIRECTS = 10
@@ -39,6 +42,31 @@ class FetchError(EngramError):
     def __init__(self, message: str, *, retryable: bool) -> None:
         super().__init__(message)
         self.retryable = retryable
+
+
+def check_url(url: object) -> str:
+    """The URL, if it is one the fetcher may fetch: http or https with a host. Any other
+    scheme (``file://`` included) is refused, so a URL cannot read the server's files.
+    Where it points is ``check_target``'s question."""
+    if not isinstance(url, str) or not url.strip():
+        raise InvalidInputError("url must be a non-empty http or https URL")
+    url = no_nul("url", url.strip())
+    if len(url) > MAX_URL_CHARS:
+        raise InvalidInputError(f"url is {len(url)} characters, over {MAX_URL_CHARS}")
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+        parts.port  # noqa: B018 - raises for a port that is not a number in range
+    except ValueError as exc:
+        raise InvalidInputError(f"url {url!r} is malformed: {exc}") from None
+    if parts.scheme.lower() not in ("http", "https"):
+        raise InvalidInputError(
+            f"only http and https URLs can be ingested, got {parts.scheme or 'no'} scheme in "
+            f"{url!r}; pass a local file as a path instead"
+        )
+    if not host:
+        raise InvalidInputError(f"url {url!r} has no host")
+    return url
 
 
 @dataclass(frozen=True, slots=True)

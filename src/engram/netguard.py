@@ -1,4 +1,4 @@
-"""Which URLs and addresses document ingest may fetch (FEATURES P11; engram issue 26,
+"""Which addresses document ingest may fetch (FEATURES P11; engram issue 26,
 item 1: server-side request forgery through URL ingest).
 
 The server fetches an ingested URL itself, and what it answers becomes memories the
@@ -32,18 +32,13 @@ import re
 import socket
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
-from engram.errors import ConfigError, InvalidInputError, UrlRefusedError
-from engram.validate import no_nul
+from engram.errors import ConfigError, UrlRefusedError
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 #: ``(host, port) -> addresses``: how a host name becomes addresses (tests inject one).
 Resolver = Callable[[str, int], Sequence[IPAddress]]
-
-#: A URL longer than this is refused before anything is stored.
-MAX_URL_CHARS = 8192
 
 
 def _nets(*cidrs: str) -> tuple[Network, ...]:
@@ -228,32 +223,7 @@ def _is_name(name: str) -> bool:
     )
 
 
-# -- URLs ------------------------------------------------------------------------------------
-def check_url(url: object) -> str:
-    """The URL, if it is one the fetcher may fetch: http or https with a host. Any other
-    scheme (``file://`` included) is refused, so a URL cannot read the server's files.
-    Where it points is ``check_target``'s question."""
-    if not isinstance(url, str) or not url.strip():
-        raise InvalidInputError("url must be a non-empty http or https URL")
-    url = no_nul("url", url.strip())
-    if len(url) > MAX_URL_CHARS:
-        raise InvalidInputError(f"url is {len(url)} characters, over {MAX_URL_CHARS}")
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname
-        parts.port  # noqa: B018 - raises for a port that is not a number in range
-    except ValueError as exc:
-        raise InvalidInputError(f"url {url!r} is malformed: {exc}") from None
-    if parts.scheme.lower() not in ("http", "https"):
-        raise InvalidInputError(
-            f"only http and https URLs can be ingested, got {parts.scheme or 'no'} scheme in "
-            f"{url!r}; pass a local file as a path instead"
-        )
-    if not host:
-        raise InvalidInputError(f"url {url!r} has no host")
-    return url
-
-
+# -- resolution ------------------------------------------------------------------------------
 def lookup(host: str, port: int) -> list[IPAddress]:
     """Every address ``getaddrinfo`` gives for ``host``, in its order, each once.
     ``OSError`` (``socket.gaierror``) when the name does not resolve."""

@@ -36,7 +36,7 @@ from engram.netguard import (
     parse_ipv4,
 )
 from engram.pipeline.documents import FetchError, FetchResult, fetch_url
-from engram.pipeline.pinned import MAX_REDIRECTS, open_url
+from engram.pipeline.pinned import MAX_REDIRECTS, Hop, open_url
 from test_documents_fetch import _Handler, serve_documents
 
 LOOPBACK = "127.0.0.1"
@@ -348,3 +348,24 @@ def test_tls_is_verified_against_the_name_while_connecting_by_address(tmp_path: 
             open_url(client, f"https://other.test:{port}/host", OPEN, resolve=resolve),
         ):
             pass
+
+
+@pytest.mark.parametrize(
+    ("url", "host"),
+    [
+        ("http://127.0.0.1\\@example.com/", "example.com"),
+        ("http://a@127.0.0.1@example.com/", "example.com"),
+        ("http://example.com#@127.0.0.1/", "example.com"),
+        ("http://example.com?@127.0.0.1/", "example.com"),
+        ("http://[::1]@example.com/", "example.com"),
+        ("http://example.com\\@127.0.0.1/", "127.0.0.1"),
+        ("http://Example.COM:8080/x", "example.com"),
+        ("https://b\u00fccher.example/", "xn--bcher-kva.example"),
+    ],
+)
+def test_the_host_checked_is_the_host_connected_to(url: str, host: str) -> None:
+    """Userinfo, fragments and backslashes cannot make the request go elsewhere than
+    the checked address: the request URL is built from it."""
+    hop = Hop.of(url)
+    public = ipaddress.ip_address("93.184.216.34")
+    assert hop.host == host and hop.request_url(public).host == str(public)

@@ -9,8 +9,7 @@ again at fetch time. The fetcher itself is tested in tests/test_documents_ssrf.p
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -28,6 +27,7 @@ from engram.api.server import serve_in_thread
 from engram.cli.main import cli
 from engram.mcp.server import create_mcp_server
 from test_documents_fetch import serve_documents
+from test_documents_surfaces import settled
 
 ALICE = "user:alice"
 
@@ -140,16 +140,6 @@ def served(config: Config, **documents: Any) -> Iterator[Api]:
             yield Api(url, memory, key)
 
 
-def settled(client: httpx.Client, document_id: str) -> dict[str, Any]:
-    """The document once the server's worker has finished with it."""
-    deadline = time.monotonic() + 20
-    while True:
-        body: dict[str, Any] = client.get(f"/v1/documents/{document_id}").json()
-        if body["status"] in ("done", "failed") or time.monotonic() > deadline:
-            return body
-        time.sleep(0.05)
-
-
 def test_http_refuses_loopback_and_the_servers_own_openapi_with_422(
     config: Config, site: tuple[str, list[str]], inner: tuple[str, list[str]]
 ) -> None:
@@ -191,18 +181,11 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-@pytest.fixture
-async def alice_mcp(mem: Memory) -> AsyncIterator[Client]:
-    async with Client(create_mcp_server(mem, namespace=ALICE)) as client:
-        yield client
-
-
 @pytest.mark.anyio
-async def test_mcp_refuses_loopback(
-    alice_mcp: Client, mem: Memory, site: tuple[str, list[str]]
-) -> None:
+async def test_mcp_refuses_loopback(mem: Memory, site: tuple[str, list[str]]) -> None:
     url, _ = site
-    result = await alice_mcp.call_tool("ingest_document", {"url": f"{url}/page.html"})
+    async with Client(create_mcp_server(mem, namespace=ALICE)) as client:
+        result = await client.call_tool("ingest_document", {"url": f"{url}/page.html"})
     assert result.is_error
     text = " ".join(getattr(block, "text", "") for block in result.content)
     assert "a loopback address" in text and "allow_private_urls" in text

@@ -62,7 +62,10 @@ class Documents(Part):
     ) -> Document:
         """Queue one document: ``text``, a UTF-8 text file at ``path`` (read now), or an
         http(s) ``url`` (fetched by the worker). Returns the ``queued`` document; run the
-        worker (``engram ingest`` does) to index it. Its chunks carry the scope's ids."""
+        worker (``engram ingest`` does) to index it. Its chunks carry the scope's ids.
+        ``UrlRefusedError`` for a URL at a loopback, private or other non-public address
+        unless ``[documents] allow_private_urls`` or ``allowed_private_hosts`` allows it
+        (the worker checks again when it fetches)."""
         core = self._core
         core.check_open()
         scope = core.scope(namespace, user_id, agent_id, run_id)

@@ -6,7 +6,10 @@ the worker then runs ``ingest_document``, which walks the document through seed 
 statuses:
 
 - **extracting**: a URL is fetched (once: the body is kept in ``raw_content``, so a retry
-  does not fetch again); HTML becomes text and its first ``<title>`` fills a missing title;
+  does not fetch again), only from public addresses unless the operator allows more
+  (``engram.netguard``, ``engram.pipeline.pinned``: every redirect hop is checked, and
+  a refusal fails the document at once); HTML becomes text and its first ``<title>``
+  fills a missing title;
 - **chunking**: the text is cut into ``[documents] chunk_size`` windows that share
   ``chunk_overlap`` characters; chunks already linked to the document (by content hash)
   are skipped, which also makes a retried job resume where it stopped;

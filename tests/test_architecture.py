@@ -260,7 +260,15 @@ LAYERS = (
     grimp.Layer("embed", "llm", independent=False),
     grimp.Layer("store"),
     grimp.Layer(
-        "records", "text", "config", "settings", "errors", "_version", "schedule", independent=False
+        "records",
+        "text",
+        "config",
+        "settings",
+        "netguard",  # the URL fetcher's address rules, which [documents] settings parse
+        "errors",
+        "_version",
+        "schedule",
+        independent=False,
     ),
 )
 

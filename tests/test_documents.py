@@ -24,9 +24,15 @@ STEPS = ["queued", "extracting", "chunking", "embedding", "indexing", "done"]
 
 @pytest.fixture
 def cfg(config: Config) -> Config:
-    """200-character chunks; retries after 10 ms instead of seed 004's 1 s backoff."""
+    """200-character chunks; retries after 10 ms instead of seed 004's 1 s backoff; URLs
+    on 127.0.0.1 allowed (the operator's opt-in, issue 26)."""
     return config.with_overrides(
-        documents={"chunk_size": 200, "chunk_overlap": 20, "max_content_bytes": 4096},
+        documents={
+            "chunk_size": 200,
+            "chunk_overlap": 20,
+            "max_content_bytes": 4096,
+            "allow_private_urls": True,
+        },
         worker={"backoff_base_ms": 10, "jitter_ms": 0},
     )
 

@@ -13,11 +13,17 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
 from engram.errors import InvalidInputError
+from engram.netguard import UrlPolicy
 from engram.pipeline.documents import FetchError, fetch_url
+
+#: These tests fetch from 127.0.0.1, which takes the operator's opt-in (issue 26);
+#: tests/test_documents_ssrf.py checks the refusal without it.
+LOCAL = UrlPolicy(allow_private=True)
 
 PAGE = (
     "<html><head><title>The Falcon Runbook</title><style>p{color:red}</style>"
@@ -76,11 +82,24 @@ def _dripping(h: BaseHTTPRequestHandler) -> None:
         time.sleep(0.1)
 
 
-def _redirect(h: BaseHTTPRequestHandler) -> None:
-    h.send_response(302)
-    h.send_header("Location", "/page.html")
-    h.send_header("Content-Length", "0")
-    h.end_headers()
+def _redirect_to(location: str) -> Route:
+    def route(h: BaseHTTPRequestHandler) -> None:
+        h.send_response(302)
+        h.send_header("Location", location)
+        h.send_header("Content-Length", "0")
+        h.end_headers()
+
+    return route
+
+
+def _goto(h: BaseHTTPRequestHandler) -> None:
+    """Redirects to the URL in ``?to=`` (a redirect to loopback, issue 26)."""
+    _redirect_to(parse_qs(urlsplit(h.path).query)["to"][0])(h)
+
+
+def _host(h: BaseHTTPRequestHandler) -> None:
+    """Answers with the Host header it got (the fetcher connects by address)."""
+    _send(str(h.headers.get("Host")).encode(), "text/plain")(h)
 
 
 ROUTES: dict[str, Route] = {
@@ -95,7 +114,10 @@ ROUTES: dict[str, Route] = {
     "/huge-streamed": _streamed,
     "/stalled": _stalled,
     "/dripping": _dripping,
-    "/redirect": _redirect,
+    "/redirect": _redirect_to("/page.html"),
+    "/loop": _redirect_to("/loop"),
+    "/goto": _goto,
+    "/host": _host,
     "/missing": _send(b"not here", "text/plain", status=404),
     "/broken": _send(b"oops", "text/plain", status=503),
 }  # fmt: skip
@@ -117,16 +139,16 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 @contextmanager
-def serve_documents() -> Iterator[tuple[str, list[str]]]:
+def serve_documents(host: str = "127.0.0.1") -> Iterator[tuple[str, list[str]]]:
     """The server's base URL (``http://127.0.0.1:PORT``) and the paths it was asked for."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    server = ThreadingHTTPServer((host, 0), _Handler)
     server.daemon_threads = True
     hits: list[str] = []
     server.hits = hits  # type: ignore[attr-defined]
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", hits
+        yield f"http://{host}:{server.server_address[1]}", hits
     finally:
         server.shutdown()
         server.server_close()
@@ -144,11 +166,11 @@ def site() -> Iterator[str]:
 
 
 def fetch(url: str, *, timeout_s: float = 5.0, max_bytes: int = LIMIT) -> object:
-    return fetch_url(url, timeout_s=timeout_s, max_bytes=max_bytes)
+    return fetch_url(url, timeout_s=timeout_s, max_bytes=max_bytes, policy=LOCAL)
 
 
 def test_an_html_page_becomes_text_with_its_title(site: str) -> None:
-    result = fetch_url(f"{site}/page.html", timeout_s=5, max_bytes=LIMIT)
+    result = fetch_url(f"{site}/page.html", timeout_s=5, max_bytes=LIMIT, policy=LOCAL)
     assert result.title == "The Falcon Runbook"
     assert result.content_type == "text/html"
     assert result.content == "Falcon\nDeploys of project Falcon are frozen on Fridays & holidays."
@@ -158,14 +180,14 @@ def test_an_html_page_becomes_text_with_its_title(site: str) -> None:
 
 
 def test_a_text_body_is_decoded_with_its_charset(site: str) -> None:
-    result = fetch_url(f"{site}/notes.txt", timeout_s=5, max_bytes=LIMIT)
+    result = fetch_url(f"{site}/notes.txt", timeout_s=5, max_bytes=LIMIT, policy=LOCAL)
     assert result.content == "caf\u00e9 notes: the cache TTL is 300 s"
     assert (result.content_type, result.title) == ("text/plain", None)
     assert result.byte_length == len(result.content)  # latin-1: one byte a character
 
 
 def test_json_is_accepted_verbatim(site: str) -> None:
-    result = fetch_url(f"{site}/data.json", timeout_s=5, max_bytes=LIMIT)
+    result = fetch_url(f"{site}/data.json", timeout_s=5, max_bytes=LIMIT, policy=LOCAL)
     assert (result.content, result.content_type) == (
         '{"service": "falcon", "owner": "ops"}',
         "application/json",
@@ -173,7 +195,7 @@ def test_json_is_accepted_verbatim(site: str) -> None:
 
 
 def test_redirects_are_followed(site: str) -> None:
-    assert fetch_url(f"{site}/redirect", timeout_s=5, max_bytes=LIMIT).title == (
+    assert fetch_url(f"{site}/redirect", timeout_s=5, max_bytes=LIMIT, policy=LOCAL).title == (
         "The Falcon Runbook"
     )
 
@@ -205,9 +227,8 @@ def test_a_body_without_a_length_is_cut_off_while_streaming(site: str) -> None:
         fetch(f"{site}/huge-streamed", max_bytes=10_000)
     assert caught.value.retryable is False
     # Under the limit, the same streamed body arrives whole.
-    assert fetch_url(f"{site}/huge-streamed", timeout_s=5, max_bytes=LIMIT * 4).byte_length == (
-        64 * 4096
-    )
+    whole = fetch_url(f"{site}/huge-streamed", timeout_s=5, max_bytes=LIMIT * 4, policy=LOCAL)
+    assert whole.byte_length == 64 * 4096
 
 
 def test_a_server_that_does_not_answer_times_out(site: str) -> None:

@@ -24,6 +24,8 @@ from engram.mcp.server import create_mcp_server
 from test_documents_fetch import serve_documents
 
 KEYWORD_ONLY = {"ENGRAM_EMBEDDER_NAME": "none", "ENGRAM_CONFIG": ""}
+#: The test site is on 127.0.0.1, which takes the operator's opt-in (issue 26).
+LOCAL = {**KEYWORD_ONLY, "ENGRAM_DOCUMENTS_ALLOW_PRIVATE_URLS": "true"}
 ALICE, BOB = "user:alice", "user:bob"
 RUNBOOK = " ".join(f"Step {i}: page the on-call engineer before deploy {i}." for i in range(80))
 
@@ -35,10 +37,10 @@ def site() -> Iterator[str]:
 
 
 # -- the CLI ---------------------------------------------------------------------------------
-def ingest(home: Path, *args: str, input: str | None = None) -> Result:
-    return CliRunner().invoke(
-        cli, ["--home", str(home), "ingest", *args], env=KEYWORD_ONLY, input=input
-    )
+def ingest(
+    home: Path, *args: str, input: str | None = None, env: dict[str, str] = KEYWORD_ONLY
+) -> Result:
+    return CliRunner().invoke(cli, ["--home", str(home), "ingest", *args], env=env, input=input)
 
 
 def reopen(home: Path) -> Memory:
@@ -80,7 +82,7 @@ def test_cli_no_wait_only_queues(tmp_path: Path) -> None:
 
 
 def test_cli_fetches_a_url(tmp_path: Path, site: str) -> None:
-    result = ingest(tmp_path / "home", f"{site}/page.html", "--json")
+    result = ingest(tmp_path / "home", f"{site}/page.html", "--json", env=LOCAL)
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
     assert (out["status"], out["title"], out["source_type"]) == (
@@ -91,7 +93,7 @@ def test_cli_fetches_a_url(tmp_path: Path, site: str) -> None:
 
 
 def test_cli_reports_a_failed_document_with_exit_code_1(tmp_path: Path, site: str) -> None:
-    result = ingest(tmp_path / "home", f"{site}/image.png", "--json")
+    result = ingest(tmp_path / "home", f"{site}/image.png", "--json", env=LOCAL)
     assert result.exit_code == 1
     assert json.loads(result.stdout)["status"] == "failed"
     error = json.loads(result.stderr.strip().splitlines()[-1])
@@ -121,7 +123,7 @@ class Api:
 
 @pytest.fixture
 def api(config: Config) -> Iterator[Api]:
-    cfg = config.with_overrides(worker={"poll_ms": 100})
+    cfg = config.with_overrides(worker={"poll_ms": 100}, documents={"allow_private_urls": True})
     with Memory(":memory:", config=cfg, embedder=HashEmbedder()) as memory:
         keys = {u: memory.keys.create(u)[1] for u in ("alice", "bob")}
         keys["admin"] = memory.keys.create("root", admin=True)[1]

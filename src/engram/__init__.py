@@ -27,6 +27,7 @@ from engram.errors import (
     StoreClosedError,
     StoreConnectionError,
     StoreError,
+    UrlRefusedError,
     WriteRefusedError,
 )
 from engram.memory import Memory
@@ -76,6 +77,7 @@ __all__ = [
     "StoreClosedError",
     "StoreConnectionError",
     "StoreError",
+    "UrlRefusedError",
     "WriteRefusedError",
     "__version__",
 ]

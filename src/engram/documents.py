@@ -20,7 +20,8 @@ from pathlib import Path
 
 from engram.core import Core, Part, Scope
 from engram.errors import ContentTooLargeError, EmptyContentError, InvalidInputError, NotFoundError
-from engram.pipeline.documents import check_url, file_type
+from engram.pipeline.documents import file_type
+from engram.pipeline.pinned import check_submitted
 from engram.pipeline.worker import Worker
 from engram.records import utcnow
 from engram.store.protocols import DOCUMENT_STATUSES, Document, DocumentChunk, Job
@@ -61,7 +62,10 @@ class Documents(Part):
     ) -> Document:
         """Queue one document: ``text``, a UTF-8 text file at ``path`` (read now), or an
         http(s) ``url`` (fetched by the worker). Returns the ``queued`` document; run the
-        worker (``engram ingest`` does) to index it. Its chunks carry the scope's ids."""
+        worker (``engram ingest`` does) to index it. Its chunks carry the scope's ids.
+        ``UrlRefusedError`` for a URL at a loopback, private or other non-public address
+        unless ``[documents] allow_private_urls`` or ``allowed_private_hosts`` allows it
+        (the worker checks again when it fetches)."""
         core = self._core
         core.check_open()
         scope = core.scope(namespace, user_id, agent_id, run_id)
@@ -81,7 +85,8 @@ class Documents(Part):
         content: str | None = None
         content_type: str | None = None
         if url is not None:
-            source_type, source = "url", check_url(url)
+            policy = core.config.documents.url_policy()
+            source_type, source = "url", check_submitted(url, policy)
         elif path is not None:
             source_type = "file"
             try:

@@ -10,7 +10,9 @@ API to a status code with a JSON body)::
     │   ├── EmptyContentError       content is empty after normalisation
     │   ├── ContentTooLargeError    content is over ``max_content_chars``
     │   ├── InjectionBlocked        content tries to plant instructions (seed 000)
-    │   └── WriteRefusedError       the agent's memory level keeps nothing of this write
+    │   ├── WriteRefusedError       the agent's memory level keeps nothing of this write
+    │   └── UrlRefusedError         a URL to ingest points at a loopback, private or
+    │                               other non-public address (issue 26)
     ├── NotFoundError               no memory with that id in that namespace
     ├── StoreError                  the store failed to read or write
     │   ├── StoreClosedError        the store was closed
@@ -108,6 +110,15 @@ class WriteRefusedError(InvalidInputError):
     ``project`` write aimed outside the project's namespace. Nothing was stored."""
 
     code = "write_refused"
+
+
+class UrlRefusedError(InvalidInputError):
+    """A URL given to document ingest (or a redirect it led to) points at a loopback,
+    private, link-local, multicast, unspecified or reserved address, which the server
+    does not fetch unless its operator allows it (``[documents] allow_private_urls`` or
+    ``allowed_private_hosts``). Nothing was fetched."""
+
+    code = "url_refused"
 
 
 class NotFoundError(EngramError, KeyError):
@@ -224,5 +235,6 @@ __all__ = [
     "StoreClosedError",
     "StoreConnectionError",
     "StoreError",
+    "UrlRefusedError",
     "WriteRefusedError",
 ]

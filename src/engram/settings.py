@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engram.errors import ConfigError
+from engram.netguard import UrlPolicy
 
 
 def _range(lo: float | None, hi: float | None) -> dict[str, Any]:
@@ -150,6 +151,24 @@ class DocumentsConfig:
     """seed 004: documentMaxContentBytes (10 MB)."""
     fetch_timeout_s: float = field(default=30.0, metadata=_range(1.0, 600.0))
     """seed 004: the URL fetcher's 30 s timeout."""
+    allow_private_urls: bool = False
+    """Let URL ingest fetch loopback, private, link-local, multicast, unspecified and
+    reserved addresses (refused by default: any API key could otherwise make the server
+    read its own loopback services, its network or the cloud metadata service, engram
+    issue 26). Only for a server every one of whose users may read the network it sits
+    in; ``allowed_private_hosts`` is the narrower opt-in. docs/safety.md, "URL ingest"."""
+    allowed_private_hosts: str = ""
+    """Host names (``wiki.internal``), ``*.suffix`` patterns (``*.corp.example``),
+    addresses and networks (``10.1.2.0/24``, ``fd00::/8``), comma-separated, that URL
+    ingest may fetch although they are private: a listed name may resolve to any
+    address, a listed network admits its addresses whatever name led there."""
+
+    def __post_init__(self) -> None:
+        self.url_policy()  # a malformed allowed_private_hosts fails at load time
+
+    def url_policy(self) -> UrlPolicy:
+        """What the URL fetcher may reach beyond public addresses."""
+        return UrlPolicy.parse(self.allow_private_urls, self.allowed_private_hosts)
 
 
 @dataclass(frozen=True, slots=True)

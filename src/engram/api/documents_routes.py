@@ -29,7 +29,8 @@ router = APIRouter(
             401: "No API key, or an unknown or revoked one.",
             403: "The key may not reach that namespace.",
             404: "No such document in the namespace.",
-            422: "Invalid input: not exactly one of text and url, or a URL that is not http(s).",
+            422: "Invalid input: not exactly one of text and url, a URL that is not http(s), "
+            "or one at a loopback, private or other non-public address (url_refused).",
         }.items()
     },
 )
@@ -43,7 +44,8 @@ class DocumentIn(m.Scope):
         default=None,
         min_length=1,
         max_length=8192,
-        description="An http or https URL; the worker fetches it (text/html, text/*, "
+        description="An http or https URL at a public address (private ones only if the "
+        "operator allows them); the worker fetches it (text/html, text/*, "
         "application/json, application/xml).",
     )
     title: str | None = Field(

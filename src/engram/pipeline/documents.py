@@ -6,7 +6,10 @@ the worker then runs ``ingest_document``, which walks the document through seed 
 statuses:
 
 - **extracting**: a URL is fetched (once: the body is kept in ``raw_content``, so a retry
-  does not fetch again); HTML becomes text and its first ``<title>`` fills a missing title;
+  does not fetch again), only from public addresses unless the operator allows more
+  (``engram.netguard``, ``engram.pipeline.pinned``: every redirect hop is checked, and
+  a refusal fails the document at once); HTML becomes text and its first ``<title>``
+  fills a missing title;
 - **chunking**: the text is cut into ``[documents] chunk_size`` windows that share
   ``chunk_overlap`` characters; chunks already linked to the document (by content hash)
   are skipped, which also makes a retried job resume where it stopped;
@@ -27,18 +30,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from typing import Any
-from urllib.parse import urlsplit
 
 import httpx
 
 from engram._version import __version__
 from engram.core import Core
-from engram.errors import ConfigError, EngramError, InvalidInputError, StoreClosedError
+from engram.errors import ConfigError, InvalidInputError, StoreClosedError
+from engram.netguard import STRICT, Resolver, UrlPolicy, lookup
 from engram.pipeline.handlers import register
+from engram.pipeline.pinned import FetchError, check_url, open_url
 from engram.records import ItemResult, MemoryType, Outcome, utcnow
 from engram.store.protocols import Document, Job
 from engram.text import normalize_content
-from engram.validate import no_nul
 from engram.write import add_batch
 
 #: seed 004: a chunk memory's importance.
@@ -49,8 +52,6 @@ ACCEPTED_TYPES = ("text/", "application/json", "application/xml")
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 #: Tags are titles cut to this length (the HTTP API's tag limit).
 MAX_TAG_CHARS = 200
-#: A URL longer than this is refused before anything is stored.
-MAX_URL_CHARS = 8192
 
 #: Elements whose text is not content: seed 004 strips ``<script>`` and ``<style>``
 #: blocks entirely.
@@ -64,17 +65,6 @@ _BLOCKS = frozenset(
         "ul",
     }
 )  # fmt: skip
-
-
-class FetchError(EngramError):
-    """Fetching a URL failed. ``retryable`` is False when retrying cannot help (an
-    unsupported content type, a body over the size limit, a 404)."""
-
-    code = "fetch_failed"
-
-    def __init__(self, message: str, *, retryable: bool) -> None:
-        super().__init__(message)
-        self.retryable = retryable
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,45 +160,36 @@ def file_type(name: str) -> str:
 
 
 # -- the URL fetcher -----------------------------------------------------------------------
-def check_url(url: object) -> str:
-    """The URL, if it is one the fetcher may fetch: http or https with a host. Any other
-    scheme (``file://`` included) is refused, so a URL cannot read the server's files."""
-    if not isinstance(url, str) or not url.strip():
-        raise InvalidInputError("url must be a non-empty http or https URL")
-    url = no_nul("url", url.strip())
-    if len(url) > MAX_URL_CHARS:
-        raise InvalidInputError(f"url is {len(url)} characters, over {MAX_URL_CHARS}")
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname
-    except ValueError as exc:
-        raise InvalidInputError(f"url {url!r} is malformed: {exc}") from None
-    if parts.scheme.lower() not in ("http", "https"):
-        raise InvalidInputError(
-            f"only http and https URLs can be ingested, got {parts.scheme or 'no'} scheme in "
-            f"{url!r}; pass a local file as a path instead"
-        )
-    if not host:
-        raise InvalidInputError(f"url {url!r} has no host")
-    return url
+def fetch_url(
+    url: str,
+    *,
+    timeout_s: float,
+    max_bytes: int,
+    policy: UrlPolicy = STRICT,
+    resolve: Resolver = lookup,
+) -> FetchResult:
+    """Fetch a web page or text resource with seed 004's guards and issue 26's.
 
-
-def fetch_url(url: str, *, timeout_s: float, max_bytes: int) -> FetchResult:
-    """Fetch a web page or text resource with seed 004's guards.
-
-    ``timeout_s`` bounds each network wait and the whole transfer; a ``Content-Length``
+    Only public addresses are fetched unless ``policy`` (``[documents]
+    allow_private_urls``, ``allowed_private_hosts``) allows more: every hop's host is
+    resolved once and checked, and the connection goes to the checked address
+    (``engram.pipeline.pinned``); ``UrlRefusedError`` otherwise. ``timeout_s`` bounds
+    each network wait and the whole transfer, redirects included; a ``Content-Length``
     over ``max_bytes`` is refused before the body is read, and a running byte count
     stops the transfer as soon as it passes ``max_bytes`` (a server may omit the header
     or lie in it). Only ``text/*``, ``application/json`` and ``application/xml`` are
-    accepted. ``FetchError`` on any failure.
+    accepted. ``FetchError`` on any other failure.
     """
     url = check_url(url)
     deadline = time.monotonic() + timeout_s
     headers = {"User-Agent": f"engram/{__version__} (document ingest)"}
+    # An explicit transport keeps proxies from the environment out: a proxy would
+    # resolve the name itself, after the check. SSL_CERT_FILE is still honoured.
+    transport = httpx.HTTPTransport()
     try:
         with (
-            httpx.Client(timeout=timeout_s, follow_redirects=True, headers=headers) as client,
-            client.stream("GET", url) as response,
+            httpx.Client(timeout=timeout_s, transport=transport) as client,
+            open_url(client, url, policy, headers=headers, resolve=resolve) as (url, response),
         ):
             status = response.status_code
             if status >= 400:
@@ -236,8 +217,8 @@ def fetch_url(url: str, *, timeout_s: float, max_bytes: int) -> FetchResult:
             encoding = response.charset_encoding or "utf-8"
     except httpx.TimeoutException as exc:
         raise FetchError(_timed_out(url, timeout_s), retryable=True) from exc
-    except httpx.UnsupportedProtocol as exc:  # a redirect to a scheme httpx cannot fetch
-        raise FetchError(f"fetching {url} failed: {exc}", retryable=False) from exc
+    except OSError as exc:  # the name did not resolve (DNS may recover)
+        raise FetchError(f"fetching {url} failed: {exc}", retryable=True) from exc
     except httpx.HTTPError as exc:
         raise FetchError(f"fetching {url} failed: {exc}", retryable=True) from exc
     return _decoded(url, bytes(body), encoding, media)
@@ -337,7 +318,10 @@ def _ingest(core: Core, job: Job, document: Document) -> dict[str, Any]:
         if document.source is None:
             raise InvalidInputError(f"document {document.id} has neither content nor a URL")
         fetched = fetch_url(
-            document.source, timeout_s=cfg.fetch_timeout_s, max_bytes=cfg.max_content_bytes
+            document.source,
+            timeout_s=cfg.fetch_timeout_s,
+            max_bytes=cfg.max_content_bytes,
+            policy=cfg.url_policy(),
         )
         document = store.set_extracted(
             document.id,

@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import psycopg
@@ -65,23 +66,52 @@ def live_count(conn: psycopg.Connection[Any], namespace: str) -> int:
     return int(row[0]) if row else 0
 
 
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """What BM25 ranks: memories (``keyword``) or hint rows (``hints``), as SQL pieces."""
+
+    rows: str
+    """The matching rows of ``namespace = %s`` (``{term}``: one keyword's tsquery)."""
+    candidates: str
+    """``id, seq, search`` of the rows matching ``{terms}``, a tsquery of several."""
+    newest: str
+    """ORDER BY when every keyword is common: the newest rows."""
+    weights: str
+    """``ts_rank_cd``'s {D, C, B, A} weights, and a factor before it."""
+    outer: str
+    """The final query around ``{ranked}`` (``id, rank`` of each candidate)."""
+
+
+#: Memories: FTS5's column weights. ``ts_rank_cd`` without length normalisation scores
+#: one occurrence in the body 0.5, in the title 1.0: doubled to FTS5's (body 1, title 2,
+#: tags 0.5).
+MEMORIES = Ranked(
+    rows="memories m WHERE m.namespace = %s AND m.deleted_at IS NULL AND m.search @@ {term}",
+    candidates="SELECT m.id, m.seq, m.search FROM memories m WHERE m.namespace = %s "
+    "AND m.deleted_at IS NULL AND m.search @@ ({terms})",
+    newest="m.seq DESC",
+    weights=f"2 * ts_rank_cd('{RANK_WEIGHTS}'",
+    outer="{ranked} ORDER BY rank DESC, seq",
+)
+
+
 def search(
     conn: psycopg.Connection[Any],
     namespace: str,
     terms: Sequence[str],
     limit: int,
     total: int,
+    ranked: Ranked = MEMORIES,
 ) -> list[tuple[str, float]]:
-    """(id, score >= 0) of live memories of ``namespace``, best first.
+    """(id, score >= 0) of ``ranked``'s live rows of ``namespace``, best first.
 
-    ``total`` is the namespace's live memory count (N in the IDF); an estimate a few
-    seconds old serves as well as an exact count, which costs a scan.
+    ``total`` is the namespace's row count (N in the IDF); an estimate a few seconds
+    old serves as well as an exact count, which costs a scan.
     """
     if not terms or limit <= 0:
         return []
     counts = ", ".join(
-        "(SELECT count(*) FROM (SELECT 1 FROM memories m WHERE m.namespace = %s "
-        f"AND m.deleted_at IS NULL AND m.search @@ {_TERM} LIMIT {COMMON}) s)"
+        f"(SELECT count(*) FROM (SELECT 1 FROM {ranked.rows.format(term=_TERM)} LIMIT {COMMON}) s)"
         for _ in terms
     )
     count_params: list[Any] = []
@@ -91,25 +121,22 @@ def search(
     if row is None:  # pragma: no cover - a SELECT without FROM always returns a row
         return []
     present = [(t, int(df)) for t, df in zip(terms, row, strict=True) if df]
-    total = max(total, max(df for _, df in present)) if present else total
     if not present:
         return []
+    total = max(total, max(df for _, df in present))
+    # Common keywords (a speaker's name in most rows) add almost nothing to BM25 and
+    # would make every row a candidate: rank the rows holding a rarer one.
     rare = [t for t, df in present if df < COMMON]
     wanted = rare or [t for t, _ in present]
-    candidates = (
-        "SELECT m.id, m.seq, m.search FROM memories m WHERE m.namespace = %s "
-        f"AND m.deleted_at IS NULL AND m.search @@ ({' || '.join(_TERM for _ in wanted)})"
-    )
+    candidates = ranked.candidates.format(terms=" || ".join(_TERM for _ in wanted))
     if not rare:
-        candidates += f" ORDER BY m.seq DESC LIMIT {COMMON}"
-    # Per keyword: its weighted frequency in the memory, from ts_rank_cd without length
-    # normalisation (one occurrence in the body scores 0.5, in the title 1.0), doubled
-    # to FTS5's column weights (body 1, title 2, tags 0.5).
+        candidates += f" ORDER BY {ranked.newest} LIMIT {COMMON}"
+    # Per keyword: its weighted frequency in the row, from ts_rank_cd without length
+    # normalisation.
     freqs = ", ".join(
-        f"2 * ts_rank_cd('{RANK_WEIGHTS}'::float4[], c.search, {_TERM}, 0) AS f{i}"
-        for i in range(len(present))
+        f"{ranked.weights}::float4[], c.search, {_TERM}, 0) AS f{i}" for i in range(len(present))
     )
-    # BM25 with FTS5's k1 and b; length is the memory's lexeme count against the
+    # BM25 with FTS5's k1 and b; length is the row's lexeme count against the
     # candidates' average.
     score = " + ".join(
         f"%s * f{i} * {K1 + 1} / (f{i} + {K1} * (1 - {B} + {B} * rel_len))"
@@ -119,14 +146,14 @@ def search(
     params: list[Any] = [idf(total, df) for _, df in present]
     params += [t for t, _ in present]
     params += [namespace, *wanted]
-    rows = conn.execute(
+    inner = (
         f"SELECT id, {score} AS rank FROM ("
         f"SELECT c.id, c.seq, {freqs}, length(c.search) / "
         "greatest(avg(length(c.search)) OVER (), 1) AS rel_len "
-        f"FROM ({candidates}) c) r ORDER BY rank DESC, seq LIMIT %s",
-        [*params, limit],
-    ).fetchall()
-    return [(r[0], max(0.0, float(r[1]))) for r in rows]
+        f"FROM ({candidates}) c) r"
+    )
+    rows = conn.execute(ranked.outer.format(ranked=inner) + " LIMIT %s", [*params, limit])
+    return [(r[0], max(0.0, float(r[1]))) for r in rows.fetchall()]
 
 
 class PgKeyword:

@@ -23,7 +23,8 @@ from engram.store.protocols.palace import (
     WingNode,
 )
 from engram.store.sql.dialect import Conn
-from engram.store.sql.session import Sql
+from engram.store.sql.rows import record
+from engram.store.sql.session import SqlPart
 
 _WING = "id, namespace, number, kind, name, slug, created_at"
 _ROOM = (
@@ -55,47 +56,10 @@ def _made(found: int | None) -> int:
     return int(found)
 
 
-class SqlPalace:
+class SqlPalace(SqlPart):
     """``PalaceStore`` on either engine."""
 
-    def __init__(self, sql: Sql) -> None:
-        self._sql = sql
-        self._d = sql.d
-
     # -- rows -------------------------------------------------------------------------
-    def _room(self, row: Sequence[Any]) -> Room:
-        return Room(
-            int(row[0]),
-            row[1],
-            int(row[2]),
-            int(row[3]),
-            int(row[4]),
-            row[5],
-            row[6],
-            self._d.time(row[7]),
-        )
-
-    def _drawer(self, row: Sequence[Any]) -> Drawer:
-        return Drawer(
-            id=int(row[0]),
-            namespace=row[1],
-            wing_id=int(row[2]),
-            wing_number=int(row[3]),
-            room_id=int(row[4]),
-            room_number=int(row[5]),
-            number=int(row[6]),
-            turn=int(row[7]),
-            memory_id=row[8],
-            role=row[9],
-            tags=tuple(self._d.loads(row[10])),
-            created_at=self._d.time(row[11]),
-        )
-
-    def _closet(self, row: Sequence[Any]) -> Closet:
-        return Closet(
-            int(row[0]), row[1], int(row[2]), row[3], row[4], int(row[5]), self._d.time(row[6])
-        )
-
     # -- helpers ----------------------------------------------------------------------
     @staticmethod
     def _target(conn: Conn, namespace: str, level: str, parent_id: int, slug: str) -> int | None:
@@ -119,19 +83,11 @@ class SqlPalace:
             "ORDER BY alias",
             (wing_id,),
         ).fetchall()
-        return Wing(
-            int(row[0]),
-            row[1],
-            int(row[2]),
-            row[3],
-            row[4],
-            row[5],
-            self._d.time(row[6]),
-            tuple(a[0] for a in aliases),
-        )
+        return record(self._d, Wing, (*row, tuple(a[0] for a in aliases)), aliases=tuple)
 
     def _room_by_id(self, conn: Conn, room_id: int) -> Room:
-        return self._room(conn.execute(f"SELECT {_ROOM} WHERE r.id = ?", (room_id,)).fetchone())
+        row = conn.execute(f"SELECT {_ROOM} WHERE r.id = ?", (room_id,)).fetchone()
+        return record(self._d, Room, row)
 
     # -- wings ------------------------------------------------------------------------
     def ensure_wing(
@@ -224,12 +180,12 @@ class SqlPalace:
 
     # -- drawers and closets ----------------------------------------------------------
     def drawers(self, namespace: str, room_id: int) -> list[Drawer]:
-        with self._sql.read("reading the drawers") as conn:
-            rows = conn.execute(
-                f"SELECT {_DRAWER} WHERE d.namespace = ? AND d.room_id = ? ORDER BY d.number",
-                (namespace, room_id),
-            ).fetchall()
-        return [self._drawer(r) for r in rows]
+        return self._records(
+            Drawer,
+            f"SELECT {_DRAWER} WHERE d.namespace = ? AND d.room_id = ? ORDER BY d.number",
+            (namespace, room_id),
+            what="reading the drawers",
+        )
 
     def file_drawers(
         self, namespace: str, room_id: int, drawers: Sequence[NewDrawer], now: datetime
@@ -277,7 +233,7 @@ class SqlPalace:
                     f"SELECT {_DRAWER} WHERE d.id IN ({d.marks(len(part))}) ORDER BY d.number",
                     part,
                 ).fetchall()
-        return [self._drawer(r) for r in rows]
+        return [record(self._d, Drawer, r) for r in rows]
 
     def file_closet(
         self,
@@ -309,18 +265,18 @@ class SqlPalace:
                 [(found, drawer_id, room_id) for drawer_id in drawer_ids],
             )
             row = conn.execute(f"SELECT {_CLOSET} WHERE c.id = ?", (found,)).fetchone()
-        return self._closet(row)
+        return record(self._d, Closet, row)
 
     def drawer(
         self, namespace: str, wing_number: int, room_number: int, drawer_number: int
     ) -> Drawer | None:
-        with self._sql.read("resolving the pointer") as conn:
-            row = conn.execute(
-                f"SELECT {_DRAWER} WHERE d.namespace = ? AND w.namespace = ? AND w.number = ? "
-                "AND r.number = ? AND d.number = ?",
-                (namespace, namespace, wing_number, room_number, drawer_number),
-            ).fetchone()
-        return None if row is None else self._drawer(row)
+        return self._record(
+            Drawer,
+            f"SELECT {_DRAWER} WHERE d.namespace = ? AND w.namespace = ? AND w.number = ? "
+            "AND r.number = ? AND d.number = ?",
+            (namespace, namespace, wing_number, room_number, drawer_number),
+            what="resolving the pointer",
+        )
 
     def pointers(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, Drawer]:
         out: dict[str, Drawer] = {}
@@ -332,7 +288,7 @@ class SqlPalace:
                     f"AND d.memory_id IN ({self._d.marks(len(part))}) ORDER BY d.id DESC",
                     (namespace, *part),
                 ):
-                    drawer = self._drawer(row)
+                    drawer = record(self._d, Drawer, row)
                     out[drawer.memory_id] = drawer  # lowest id written last, so it wins
         return out
 
@@ -349,7 +305,7 @@ class SqlPalace:
             ]
             wings = [self._wing_by_id(conn, w) for w in wing_ids]
             rooms = [
-                (self._room(r[:8]), int(r[8]))
+                (record(self._d, Room, r[:8]), int(r[8]))
                 for r in conn.execute(
                     "SELECT r.id, r.namespace, r.wing_id, w.number, r.number, r.name, r.slug, "
                     "r.created_at, (SELECT count(*) FROM palace_drawers d WHERE d.room_id = r.id) "
@@ -365,7 +321,7 @@ class SqlPalace:
                 "ORDER BY c.id",
                 args,
             ):
-                closets.setdefault(int(r[2]), []).append(self._closet(r))
+                closets.setdefault(int(r[2]), []).append(record(self._d, Closet, r))
         return [
             WingNode(
                 wing,

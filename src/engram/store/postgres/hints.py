@@ -15,27 +15,12 @@ count that finds nothing.
 
 from __future__ import annotations
 
-import time
-from typing import Any
-
-import psycopg
-
 from engram.store.postgres.db import Database
-from engram.store.postgres.dialect import POSTGRES
-from engram.store.postgres.keyword import COUNT_TTL, Ranked, search
+from engram.store.postgres.keyword import Bm25, Ranked
 from engram.store.sql.dialect import Conn
-from engram.text import match_terms
 
 #: Hints have one field: every occurrence counts 1, whatever its (default) weight.
 RANK_WEIGHTS = "{1.0, 1.0, 1.0, 1.0}"
-
-
-def hint_count(conn: psycopg.Connection[Any], namespace: str) -> int:
-    """How many hint rows ``namespace`` holds (BM25's N for the hint index)."""
-    row = conn.execute(
-        "SELECT count(*) FROM memory_hints WHERE namespace = %s", (namespace,)
-    ).fetchone()
-    return int(row[0]) if row else 0
 
 
 #: Hint rows of live memories; a memory scores its best hint (seed 004: hints elevate
@@ -48,32 +33,19 @@ HINTS = Ranked(
     newest="h.id DESC",
     weights=f"ts_rank_cd('{RANK_WEIGHTS}'",
     outer="SELECT id, max(rank) AS best FROM ({ranked}) b GROUP BY id ORDER BY best DESC, id",
+    total="SELECT count(*) FROM memory_hints WHERE namespace = %s",
+    sparse=True,
 )
 
 
-class PgHintIndex:
+class PgHintIndex(Bm25):
     """``engram.store.sql.hints.HintIndex`` on PostgreSQL: the generated ``tsvector``."""
 
     def __init__(self, db: Database) -> None:
-        self._db = db
-        self._counts: dict[str, tuple[float, int]] = {}
+        super().__init__(db, HINTS, "hint search")
 
     def forget(self, conn: Conn) -> None:
         """Nothing to do: a deleted row takes its ``tsvector`` with it."""
 
     def add(self, conn: Conn, namespace: str, memory_id: str) -> None:
         """Nothing to do: the ``tsvector`` is generated from the row."""
-
-    def search(self, namespace: str, match: str, limit: int) -> list[tuple[str, float]]:
-        terms = [POSTGRES.text(t, "query") for t in match_terms(match)]
-        if not terms or limit <= 0:
-            return []
-        with self._db.read("hint search") as conn:
-            cached = self._counts.get(namespace)
-            now = time.monotonic()
-            # A namespace that had no hints is counted again each time (an index probe
-            # that finds nothing), so its first hints match at once.
-            if cached is None or cached[1] == 0 or now - cached[0] > COUNT_TTL:
-                cached = (now, hint_count(conn, namespace))
-                self._counts[namespace] = cached
-            return search(conn, namespace, terms, limit, cached[1], HINTS) if cached[1] else []

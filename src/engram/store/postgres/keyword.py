@@ -58,14 +58,6 @@ def idf(total: int, df: int) -> float:
     return math.log(1 + (total - df + 0.5) / (df + 0.5))
 
 
-def live_count(conn: psycopg.Connection[Any], namespace: str) -> int:
-    """How many live memories ``namespace`` holds (BM25's N)."""
-    row = conn.execute(
-        "SELECT count(*) FROM memories WHERE namespace = %s AND deleted_at IS NULL", (namespace,)
-    ).fetchone()
-    return int(row[0]) if row else 0
-
-
 @dataclass(frozen=True, slots=True)
 class Ranked:
     """What BM25 ranks: memories (``keyword``) or hint rows (``hints``), as SQL pieces."""
@@ -80,6 +72,11 @@ class Ranked:
     """``ts_rank_cd``'s {D, C, B, A} weights, and a factor before it."""
     outer: str
     """The final query around ``{ranked}`` (``id, rank`` of each candidate)."""
+    total: str
+    """BM25's N: how many rows ``namespace = %s`` holds."""
+    sparse: bool = False
+    """A namespace that had none is counted again each time (an index probe that finds
+    nothing) and not searched, so its first rows match at once."""
 
 
 #: Memories: FTS5's column weights. ``ts_rank_cd`` without length normalisation scores
@@ -92,6 +89,7 @@ MEMORIES = Ranked(
     newest="m.seq DESC",
     weights=f"2 * ts_rank_cd('{RANK_WEIGHTS}'",
     outer="{ranked} ORDER BY rank DESC, seq",
+    total="SELECT count(*) FROM memories WHERE namespace = %s AND deleted_at IS NULL",
 )
 
 
@@ -156,28 +154,41 @@ def search(
     return [(r[0], max(0.0, float(r[1]))) for r in rows.fetchall()]
 
 
-class PgKeyword:
-    """The PostgreSQL implementation of ``KeywordIndex``."""
+class Bm25:
+    """BM25 search of one ``Ranked`` (this module's docstring), with each namespace's row
+    count (N) reused for ``COUNT_TTL`` seconds."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, ranked: Ranked, what: str) -> None:
         self._db = db
-        self._live_counts: dict[str, tuple[float, int]] = {}
+        self._ranked = ranked
+        self._what = what
+        self._counts: dict[str, tuple[float, int]] = {}
 
     def search(self, namespace: str, match: str, limit: int) -> list[tuple[str, float]]:
-        """Live memories of ``namespace`` ranked by IDF-weighted ``ts_rank_cd`` (>= 0,
-        higher is better); see this module's docstring."""
+        """Live rows of ``namespace`` ranked by BM25 (>= 0, higher is better)."""
         terms = [POSTGRES.text(t, "query") for t in match_terms(match)]
         if not terms or limit <= 0:
             return []
-        with self._db.read("keyword search") as conn:
-            cached = self._live_counts.get(namespace)
+        ranked = self._ranked
+        with self._db.read(self._what) as conn:
+            cached = self._counts.get(namespace)
             now = time.monotonic()
-            if cached is None or now - cached[0] > COUNT_TTL:
-                # BM25's N: counting scans the namespace (60 ms at 100k), so an estimate
-                # up to COUNT_TTL seconds old is used; IDF barely moves in that time.
-                cached = (now, live_count(conn, namespace))
-                self._live_counts[namespace] = cached
-            return search(conn, namespace, terms, limit, cached[1])
+            # Counting scans the namespace (60 ms at 100k memories), so a count up to
+            # COUNT_TTL seconds old is used: IDF barely moves in that time.
+            if cached is None or now - cached[0] > COUNT_TTL or ranked.sparse and not cached[1]:
+                row = conn.execute(ranked.total, (namespace,)).fetchone()
+                cached = (now, int(row[0]) if row else 0)
+                self._counts[namespace] = cached
+            if ranked.sparse and not cached[1]:
+                return []
+            return search(conn, namespace, terms, limit, cached[1], ranked)
+
+
+class PgKeyword(Bm25):
+    """The PostgreSQL implementation of ``KeywordIndex``."""
+
+    def __init__(self, db: Database) -> None:
+        super().__init__(db, MEMORIES, "keyword search")
 
     def scores(self, namespace: str, match: str, ids: Sequence[str]) -> dict[str, float]:
         """The scores ``search`` gives ``ids``, picked from its ranking to ``DEPTH``

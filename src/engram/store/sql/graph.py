@@ -249,26 +249,7 @@ class SqlGraph(SqlPart):
             ).fetchall()
         return [Mention(r[0], int(r[1]), r[2], r[3], float(r[4])) for r in rows]
 
-    def boost_lookup(
-        self,
-        namespace: str,
-        names: Sequence[str],
-        *,
-        entity_limit: int,
-        neighbor_limit: int,
-        memory_limit: int,
-        hub_mentions: int,
-        deadline: float,
-    ) -> BoostLookup:
+    def boost_lookup(self, namespace: str, names: Sequence[str], **limits: Any) -> BoostLookup:
+        # ``limits``: the protocol's keyword-only limits and deadline, as graph_boost takes them.
         with self._sql.read("looking up the graph boost") as conn:
-            return graph_boost.boost_lookup(
-                conn,
-                self._d,
-                namespace,
-                names,
-                entity_limit=entity_limit,
-                neighbor_limit=neighbor_limit,
-                memory_limit=memory_limit,
-                hub_mentions=hub_mentions,
-                deadline=deadline,
-            )
+            return graph_boost.boost_lookup(conn, self._d, namespace, names, **limits)

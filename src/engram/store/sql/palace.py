@@ -59,7 +59,6 @@ def _made(found: int | None) -> int:
 class SqlPalace(SqlPart):
     """``PalaceStore`` on either engine."""
 
-    # -- rows -------------------------------------------------------------------------
     # -- helpers ----------------------------------------------------------------------
     @staticmethod
     def _target(conn: Conn, namespace: str, level: str, parent_id: int, slug: str) -> int | None:
@@ -75,6 +74,28 @@ class SqlPalace(SqlPart):
                 (namespace, level, parent_id, slug),
             ).fetchone()
         return None if row is None else int(row[0])
+
+    def _find(
+        self, conn: Conn, namespace: str, level: str, parent_id: int, key: str | int
+    ) -> int | None:
+        """The id of the wing or room numbered ``key`` (an int) or named it (a slug or
+        alias)."""
+        if not isinstance(key, int):
+            return self._target(conn, namespace, level, parent_id, key)
+        table, parent = _LEVELS[level]
+        row = conn.execute(
+            f"SELECT id FROM {table} WHERE {parent} AND number = ?", (namespace, parent_id, key)
+        ).fetchone()
+        return None if row is None else int(row[0])
+
+    def _insert(
+        self, conn: Conn, at: tuple[str, str, int, str], sql: str, params: tuple[Any, ...]
+    ) -> int:
+        """The id of the wing, room or closet ``sql`` inserts (``ON CONFLICT DO NOTHING
+        RETURNING id``), or of the one a concurrent caller made first; ``at`` is its
+        (namespace, level, parent id, slug)."""
+        row = conn.execute(sql, params).fetchone()
+        return _made(row[0] if row else self._target(conn, *at))
 
     def _wing_by_id(self, conn: Conn, wing_id: int) -> Wing:
         row = conn.execute(f"SELECT {_WING} FROM palace_wings WHERE id = ?", (wing_id,)).fetchone()
@@ -104,26 +125,20 @@ class SqlPalace(SqlPart):
                 number = conn.execute(
                     "SELECT wings FROM palace_counters WHERE namespace = ?", (namespace,)
                 ).fetchone()[0]
-                row = conn.execute(
+                # A concurrent caller made it first (its number wins; this one is skipped).
+                found = self._insert(
+                    conn,
+                    (namespace, "wing", 0, slug),
                     "INSERT INTO palace_wings(namespace, number, kind, name, slug, created_at) "
                     "VALUES (?, ?, ?, ?, ?, ?) "
                     "ON CONFLICT (namespace, slug) DO NOTHING RETURNING id",
                     (namespace, number, kind, name, slug, self._d.ts(now)),
-                ).fetchone()
-                # A concurrent caller made it first (its number wins; this one is skipped).
-                found = row[0] if row else self._target(conn, namespace, "wing", 0, slug)
-            return self._wing_by_id(conn, _made(found))
+                )
+            return self._wing_by_id(conn, found)
 
     def wing(self, namespace: str, key: str | int) -> Wing | None:
         with self._sql.read("reading the wing") as conn:
-            if isinstance(key, int):
-                row = conn.execute(
-                    "SELECT id FROM palace_wings WHERE namespace = ? AND number = ?",
-                    (namespace, key),
-                ).fetchone()
-                found = None if row is None else int(row[0])
-            else:
-                found = self._target(conn, namespace, "wing", 0, key)
+            found = self._find(conn, namespace, "wing", 0, key)
             return None if found is None else self._wing_by_id(conn, found)
 
     def add_alias(
@@ -156,26 +171,18 @@ class SqlPalace(SqlPart):
                     "WHERE id = ? AND namespace = ? RETURNING rooms_made",
                     (wing_id, namespace),
                 ).fetchone()[0]
-                row = conn.execute(
+                found = self._insert(
+                    conn,
+                    (namespace, "room", wing_id, slug),
                     "INSERT INTO palace_rooms(namespace, wing_id, number, name, slug, created_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?) "
-                    "ON CONFLICT (wing_id, slug) DO NOTHING RETURNING id",
+                    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (wing_id, slug) DO NOTHING RETURNING id",
                     (namespace, wing_id, number, name, slug, self._d.ts(now)),
-                ).fetchone()
-                found = row[0] if row else self._target(conn, namespace, "room", wing_id, slug)
-            return self._room_by_id(conn, _made(found))
+                )
+            return self._room_by_id(conn, found)
 
     def room(self, namespace: str, wing_id: int, key: str | int) -> Room | None:
         with self._sql.read("reading the room") as conn:
-            if isinstance(key, int):
-                row = conn.execute(
-                    "SELECT id FROM palace_rooms WHERE namespace = ? AND wing_id = ? "
-                    "AND number = ?",
-                    (namespace, wing_id, key),
-                ).fetchone()
-                found = None if row is None else int(row[0])
-            else:
-                found = self._target(conn, namespace, "room", wing_id, key)
+            found = self._find(conn, namespace, "room", wing_id, key)
             return None if found is None else self._room_by_id(conn, found)
 
     # -- drawers and closets ----------------------------------------------------------
@@ -248,14 +255,12 @@ class SqlPalace(SqlPart):
         with self._sql.tx("filing the closet") as conn:
             found = self._target(conn, namespace, "closet", room_id, slug)
             if found is None:
-                row = conn.execute(
+                found = self._insert(
+                    conn,
+                    (namespace, "closet", room_id, slug),
                     "INSERT INTO palace_closets(namespace, room_id, name, slug, created_at) "
-                    "VALUES (?, ?, ?, ?, ?) "
-                    "ON CONFLICT (room_id, slug) DO NOTHING RETURNING id",
+                    "VALUES (?, ?, ?, ?, ?) ON CONFLICT (room_id, slug) DO NOTHING RETURNING id",
                     (namespace, room_id, name, slug, self._d.ts(now)),
-                ).fetchone()
-                found = _made(
-                    row[0] if row else self._target(conn, namespace, "closet", room_id, slug)
                 )
             # SQLite needs the WHERE before ON CONFLICT to parse an upsert after a SELECT.
             conn.executemany(

@@ -28,6 +28,7 @@ import numpy as np
 from engram.errors import InvalidInputError
 from engram.store import is_postgres, open_store, sqlite_path
 from engram.store.protocols import ImportCounts, MemoryBundle, Store, TableCounts
+from engram.store.protocols.record import Record
 from engram.store.table_copy import Checksum, copy_tables
 from engram.store.table_copy import table_checksums as carried_checksums
 from engram.store.tables import TABLES as CARRIED
@@ -53,7 +54,7 @@ Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True, slots=True)
-class TableCheck:
+class TableCheck(Record):
     """Count and checksum of one table on both sides."""
 
     table: str
@@ -67,16 +68,7 @@ class TableCheck:
         """True when the target holds exactly the source's rows."""
         return self.source_rows == self.target_rows and self.source_checksum == self.target_checksum
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "table": self.table,
-            "source_rows": self.source_rows,
-            "target_rows": self.target_rows,
-            "source_checksum": self.source_checksum,
-            "target_checksum": self.target_checksum,
-            "ok": self.ok,
-        }
+    _extra = ("ok",)
 
 
 @dataclass(frozen=True, slots=True)

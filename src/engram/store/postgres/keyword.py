@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import psycopg
@@ -57,12 +58,39 @@ def idf(total: int, df: int) -> float:
     return math.log(1 + (total - df + 0.5) / (df + 0.5))
 
 
-def live_count(conn: psycopg.Connection[Any], namespace: str) -> int:
-    """How many live memories ``namespace`` holds (BM25's N)."""
-    row = conn.execute(
-        "SELECT count(*) FROM memories WHERE namespace = %s AND deleted_at IS NULL", (namespace,)
-    ).fetchone()
-    return int(row[0]) if row else 0
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """What BM25 ranks: memories (``keyword``) or hint rows (``hints``), as SQL pieces."""
+
+    rows: str
+    """The matching rows of ``namespace = %s`` (``{term}``: one keyword's tsquery)."""
+    candidates: str
+    """``id, seq, search`` of the rows matching ``{terms}``, a tsquery of several."""
+    newest: str
+    """ORDER BY when every keyword is common: the newest rows."""
+    weights: str
+    """``ts_rank_cd``'s {D, C, B, A} weights, and a factor before it."""
+    outer: str
+    """The final query around ``{ranked}`` (``id, rank`` of each candidate)."""
+    total: str
+    """BM25's N: how many rows ``namespace = %s`` holds."""
+    sparse: bool = False
+    """A namespace that had none is counted again each time (an index probe that finds
+    nothing) and not searched, so its first rows match at once."""
+
+
+#: Memories: FTS5's column weights. ``ts_rank_cd`` without length normalisation scores
+#: one occurrence in the body 0.5, in the title 1.0: doubled to FTS5's (body 1, title 2,
+#: tags 0.5).
+MEMORIES = Ranked(
+    rows="memories m WHERE m.namespace = %s AND m.deleted_at IS NULL AND m.search @@ {term}",
+    candidates="SELECT m.id, m.seq, m.search FROM memories m WHERE m.namespace = %s "
+    "AND m.deleted_at IS NULL AND m.search @@ ({terms})",
+    newest="m.seq DESC",
+    weights=f"2 * ts_rank_cd('{RANK_WEIGHTS}'",
+    outer="{ranked} ORDER BY rank DESC, seq",
+    total="SELECT count(*) FROM memories WHERE namespace = %s AND deleted_at IS NULL",
+)
 
 
 def search(
@@ -71,17 +99,17 @@ def search(
     terms: Sequence[str],
     limit: int,
     total: int,
+    ranked: Ranked = MEMORIES,
 ) -> list[tuple[str, float]]:
-    """(id, score >= 0) of live memories of ``namespace``, best first.
+    """(id, score >= 0) of ``ranked``'s live rows of ``namespace``, best first.
 
-    ``total`` is the namespace's live memory count (N in the IDF); an estimate a few
-    seconds old serves as well as an exact count, which costs a scan.
+    ``total`` is the namespace's row count (N in the IDF); an estimate a few seconds
+    old serves as well as an exact count, which costs a scan.
     """
     if not terms or limit <= 0:
         return []
     counts = ", ".join(
-        "(SELECT count(*) FROM (SELECT 1 FROM memories m WHERE m.namespace = %s "
-        f"AND m.deleted_at IS NULL AND m.search @@ {_TERM} LIMIT {COMMON}) s)"
+        f"(SELECT count(*) FROM (SELECT 1 FROM {ranked.rows.format(term=_TERM)} LIMIT {COMMON}) s)"
         for _ in terms
     )
     count_params: list[Any] = []
@@ -91,25 +119,22 @@ def search(
     if row is None:  # pragma: no cover - a SELECT without FROM always returns a row
         return []
     present = [(t, int(df)) for t, df in zip(terms, row, strict=True) if df]
-    total = max(total, max(df for _, df in present)) if present else total
     if not present:
         return []
+    total = max(total, max(df for _, df in present))
+    # Common keywords (a speaker's name in most rows) add almost nothing to BM25 and
+    # would make every row a candidate: rank the rows holding a rarer one.
     rare = [t for t, df in present if df < COMMON]
     wanted = rare or [t for t, _ in present]
-    candidates = (
-        "SELECT m.id, m.seq, m.search FROM memories m WHERE m.namespace = %s "
-        f"AND m.deleted_at IS NULL AND m.search @@ ({' || '.join(_TERM for _ in wanted)})"
-    )
+    candidates = ranked.candidates.format(terms=" || ".join(_TERM for _ in wanted))
     if not rare:
-        candidates += f" ORDER BY m.seq DESC LIMIT {COMMON}"
-    # Per keyword: its weighted frequency in the memory, from ts_rank_cd without length
-    # normalisation (one occurrence in the body scores 0.5, in the title 1.0), doubled
-    # to FTS5's column weights (body 1, title 2, tags 0.5).
+        candidates += f" ORDER BY {ranked.newest} LIMIT {COMMON}"
+    # Per keyword: its weighted frequency in the row, from ts_rank_cd without length
+    # normalisation.
     freqs = ", ".join(
-        f"2 * ts_rank_cd('{RANK_WEIGHTS}'::float4[], c.search, {_TERM}, 0) AS f{i}"
-        for i in range(len(present))
+        f"{ranked.weights}::float4[], c.search, {_TERM}, 0) AS f{i}" for i in range(len(present))
     )
-    # BM25 with FTS5's k1 and b; length is the memory's lexeme count against the
+    # BM25 with FTS5's k1 and b; length is the row's lexeme count against the
     # candidates' average.
     score = " + ".join(
         f"%s * f{i} * {K1 + 1} / (f{i} + {K1} * (1 - {B} + {B} * rel_len))"
@@ -119,38 +144,51 @@ def search(
     params: list[Any] = [idf(total, df) for _, df in present]
     params += [t for t, _ in present]
     params += [namespace, *wanted]
-    rows = conn.execute(
+    inner = (
         f"SELECT id, {score} AS rank FROM ("
         f"SELECT c.id, c.seq, {freqs}, length(c.search) / "
         "greatest(avg(length(c.search)) OVER (), 1) AS rel_len "
-        f"FROM ({candidates}) c) r ORDER BY rank DESC, seq LIMIT %s",
-        [*params, limit],
-    ).fetchall()
-    return [(r[0], max(0.0, float(r[1]))) for r in rows]
+        f"FROM ({candidates}) c) r"
+    )
+    rows = conn.execute(ranked.outer.format(ranked=inner) + " LIMIT %s", [*params, limit])
+    return [(r[0], max(0.0, float(r[1]))) for r in rows.fetchall()]
 
 
-class PgKeyword:
-    """The PostgreSQL implementation of ``KeywordIndex``."""
+class Bm25:
+    """BM25 search of one ``Ranked`` (this module's docstring), with each namespace's row
+    count (N) reused for ``COUNT_TTL`` seconds."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, ranked: Ranked, what: str) -> None:
         self._db = db
-        self._live_counts: dict[str, tuple[float, int]] = {}
+        self._ranked = ranked
+        self._what = what
+        self._counts: dict[str, tuple[float, int]] = {}
 
     def search(self, namespace: str, match: str, limit: int) -> list[tuple[str, float]]:
-        """Live memories of ``namespace`` ranked by IDF-weighted ``ts_rank_cd`` (>= 0,
-        higher is better); see this module's docstring."""
+        """Live rows of ``namespace`` ranked by BM25 (>= 0, higher is better)."""
         terms = [POSTGRES.text(t, "query") for t in match_terms(match)]
         if not terms or limit <= 0:
             return []
-        with self._db.read("keyword search") as conn:
-            cached = self._live_counts.get(namespace)
+        ranked = self._ranked
+        with self._db.read(self._what) as conn:
+            cached = self._counts.get(namespace)
             now = time.monotonic()
-            if cached is None or now - cached[0] > COUNT_TTL:
-                # BM25's N: counting scans the namespace (60 ms at 100k), so an estimate
-                # up to COUNT_TTL seconds old is used; IDF barely moves in that time.
-                cached = (now, live_count(conn, namespace))
-                self._live_counts[namespace] = cached
-            return search(conn, namespace, terms, limit, cached[1])
+            # Counting scans the namespace (60 ms at 100k memories), so a count up to
+            # COUNT_TTL seconds old is used: IDF barely moves in that time.
+            if cached is None or now - cached[0] > COUNT_TTL or ranked.sparse and not cached[1]:
+                row = conn.execute(ranked.total, (namespace,)).fetchone()
+                cached = (now, int(row[0]) if row else 0)
+                self._counts[namespace] = cached
+            if ranked.sparse and not cached[1]:
+                return []
+            return search(conn, namespace, terms, limit, cached[1], ranked)
+
+
+class PgKeyword(Bm25):
+    """The PostgreSQL implementation of ``KeywordIndex``."""
+
+    def __init__(self, db: Database) -> None:
+        super().__init__(db, MEMORIES, "keyword search")
 
     def scores(self, namespace: str, match: str, ids: Sequence[str]) -> dict[str, float]:
         """The scores ``search`` gives ``ids``, picked from its ranking to ``DEPTH``

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from psycopg import sql
 
 from engram.store.postgres.db import Database
@@ -34,6 +34,20 @@ def vector_index_name(model: str, dim: int) -> str:
     """The HNSW index of one (model, dimension): a stable, identifier-safe name."""
     digest = hashlib.sha1(model.encode("utf-8")).hexdigest()[:12]
     return f"memory_vectors_hnsw_{digest}_{int(dim)}"
+
+
+def _stored(row: VectorRow) -> tuple[str, int, str, str, npt.NDArray[np.float32], str]:
+    """A vector row's insert parameters: model, dimension, content hash (twice: stored,
+    and compared with the memory's for ``live``), the float32 vector, its memory id."""
+    vector = np.ascontiguousarray(row.vector, dtype=np.float32).reshape(-1)
+    return (
+        row.model,
+        int(vector.shape[0]),
+        row.content_hash,
+        row.content_hash,
+        vector,
+        row.memory_id,
+    )
 
 
 class PgVectors(VectorReads):
@@ -105,22 +119,8 @@ class PgVectors(VectorReads):
         return name
 
     def put(self, rows: Iterable[VectorRow]) -> int:
-        params: list[tuple[Any, ...]] = []
-        models: set[tuple[str, int]] = set()
-        for row in rows:
-            vector = np.ascontiguousarray(row.vector, dtype=np.float32).reshape(-1)
-            models.add((row.model, int(vector.shape[0])))
-            params.append(
-                (
-                    row.model,
-                    int(vector.shape[0]),
-                    row.content_hash,
-                    row.content_hash,
-                    vector,
-                    row.memory_id,
-                )
-            )
-        for model, dim in models:
+        params = [_stored(row) for row in rows]
+        for model, dim in {(p[0], p[1]) for p in params}:  # (model, dimension)
             self.ensure_index(model, dim)
         with self._db.tx("storing vectors") as conn:
             if params:
@@ -230,20 +230,7 @@ class PgBundleVectors:
         return {r[0]: VectorRow(r[0], r[1], vector_array(r[3]), r[2]) for r in rows}
 
     def write(self, conn: Conn, vectors: Sequence[VectorRow]) -> None:
-        rows = []
-        for row in vectors:
-            vector = np.ascontiguousarray(row.vector, dtype=np.float32).reshape(-1)
-            rows.append(
-                (
-                    row.memory_id,
-                    row.model,
-                    int(vector.shape[0]),
-                    row.content_hash,
-                    row.content_hash,
-                    vector,
-                    row.memory_id,
-                )
-            )
+        rows = [(row.memory_id, *_stored(row)) for row in vectors]
         conn.executemany(
             "INSERT INTO memory_vectors(memory_id, namespace, model, dim, content_hash, "
             "live, embedding) SELECT ?, m.namespace, ?, ?, ?, "

@@ -13,13 +13,14 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from engram.store.protocols.graph import Aspect, Attribute
+from engram.store.protocols.record import Record
 
 
 @dataclass(frozen=True, slots=True)
-class AspectFeedback:
+class AspectFeedback(Record):
     """What one ``confirm`` did (seed 004's feedback telemetry, per call)."""
 
     aspects_updated: int = 0
@@ -28,14 +29,6 @@ class AspectFeedback:
     """Confirmations summed over those aspects (a memory confirmed twice counts 2)."""
     propagated_attributes: int = 0
     """Attributes of the confirmed memories that carried the signal to an aspect."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "aspects_updated": self.aspects_updated,
-            "confirmations": self.confirmations,
-            "propagated_attributes": self.propagated_attributes,
-        }
 
 
 @runtime_checkable

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
-from engram.records import iso
+from engram.store.protocols.record import Record
 
 #: Where a document comes from (seed 004: ``url`` is fetched, anything else is read
 #: from ``raw_content``).
@@ -25,7 +25,7 @@ DOCUMENT_STATUSES = ("queued", "extracting", "chunking", "embedding", "indexing"
 
 
 @dataclass(frozen=True, slots=True)
-class Document:
+class Document(Record):
     """One ingested document, without its content (which may be megabytes)."""
 
     id: str
@@ -43,14 +43,6 @@ class Document:
     """The content's size in UTF-8 bytes (0 for a URL until it is fetched)."""
     created_at: datetime
     updated_at: datetime
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict; times as ISO 8601 UTC with ``Z``."""
-        out: dict[str, Any] = {}
-        for name in self.__dataclass_fields__:
-            value = getattr(self, name)
-            out[name] = iso(value) if isinstance(value, datetime) else value
-        return out
 
 
 @dataclass(frozen=True, slots=True)

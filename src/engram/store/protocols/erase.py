@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
-from engram.records import iso
+from engram.store.protocols.record import Record
 
 #: Tables an erase of a whole namespace leaves alone although they have a
 #: ``namespace`` column: the audit itself, and bookkeeping that holds no content (the
@@ -35,7 +35,7 @@ KEPT_TABLES = frozenset(
 
 
 @dataclass(frozen=True, slots=True)
-class EraseAudit:
+class EraseAudit(Record):
     """One erase: who ran it, when, in which namespace, with which filters, and how
     many memories it removed."""
 
@@ -49,19 +49,6 @@ class EraseAudit:
     rows: int
     """Rows erased in every table (history, vectors, transcripts, graph ...)."""
     created_at: datetime
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "id": self.id,
-            "namespace": self.namespace,
-            "actor": self.actor,
-            "filters": dict(self.filters),
-            "whole_namespace": self.whole_namespace,
-            "memories": self.memories,
-            "rows": self.rows,
-            "created_at": iso(self.created_at),
-        }
 
 
 @runtime_checkable

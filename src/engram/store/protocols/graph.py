@@ -15,9 +15,9 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
-from engram.records import iso
+from engram.store.protocols.record import Record
 
 #: seed 004: the type of an entity whose type nobody has named yet.
 UNKNOWN_TYPE = "unknown"
@@ -73,22 +73,8 @@ def canonical_relation(relation_type: str) -> str:
     return _RELATION_SEPARATORS.sub("_", relation_type.strip().lower()).strip("_")
 
 
-def _to_dict(record: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for name in record.__dataclass_fields__:
-        value = getattr(record, name)
-        if isinstance(value, datetime):
-            value = iso(value)
-        elif isinstance(value, tuple):
-            value = [v.to_dict() if hasattr(v, "to_dict") else v for v in value]
-        elif hasattr(value, "to_dict"):
-            value = value.to_dict()
-        out[name] = value
-    return out
-
-
 @dataclass(frozen=True, slots=True)
-class Entity:
+class Entity(Record):
     """A person, project, item ... that memories mention."""
 
     id: int
@@ -104,13 +90,9 @@ class Entity:
     aliases: tuple[str, ...] = ()
     """Other canonical names that resolve to this entity."""
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict; times as ISO 8601 UTC with ``Z``."""
-        return _to_dict(self)
-
 
 @dataclass(frozen=True, slots=True)
-class Relation:
+class Relation(Record):
     """A typed, time-bounded link between two entities."""
 
     id: int
@@ -139,13 +121,9 @@ class Relation:
         """True while the relation still holds (no ``valid_to``)."""
         return self.valid_to is None
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict; times as ISO 8601 UTC with ``Z``."""
-        return _to_dict(self)
-
 
 @dataclass(frozen=True, slots=True)
-class Mention:
+class Mention(Record):
     """A memory that mentions an entity (seed 004's ``memory_entity_mentions``)."""
 
     memory_id: str
@@ -155,25 +133,17 @@ class Mention:
     """The raw string before canonicalization."""
     confidence: float
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return _to_dict(self)
-
 
 @dataclass(frozen=True, slots=True)
-class Neighbor:
+class Neighbor(Record):
     """An entity reached from another through relations, and how many hops away."""
 
     entity: Entity
     hops: int
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return _to_dict(self)
-
 
 @dataclass(frozen=True, slots=True)
-class Attribute:
+class Attribute(Record):
     """A structural fact about an entity, from one memory (seed 004)."""
 
     id: int
@@ -188,13 +158,9 @@ class Attribute:
     importance: float
     created_at: datetime
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict; times as ISO 8601 UTC with ``Z``."""
-        return _to_dict(self)
-
 
 @dataclass(frozen=True, slots=True)
-class Aspect:
+class Aspect(Record):
     """A named facet of an entity (its "battery", its "career") with a weight."""
 
     id: int
@@ -204,10 +170,6 @@ class Aspect:
     canonical_name: str
     weight: float
     updated_at: datetime
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict; times as ISO 8601 UTC with ``Z``."""
-        return _to_dict(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,7 +185,7 @@ class Statement:
 
 
 @dataclass(frozen=True, slots=True)
-class RecordResult:
+class RecordResult(Record):
     """What ``record`` did: the relation behind each triple, and counts."""
 
     relations: tuple[Relation, ...]
@@ -240,13 +202,9 @@ class RecordResult:
     unchanged: int = 0
     """Triples this memory had stated already."""
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return _to_dict(self)
-
 
 @dataclass(frozen=True, slots=True)
-class BoostLookup:
+class BoostLookup(Record):
     """What ``GraphStore.boost_lookup`` found for a query (seed 004's graph boost)."""
 
     memory_ids: tuple[str, ...]
@@ -258,10 +216,6 @@ class BoostLookup:
     """Entities one current relation away from them."""
     timed_out: bool = False
     """The deadline passed before every step ran: what was found so far."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return _to_dict(self)
 
 
 @runtime_checkable

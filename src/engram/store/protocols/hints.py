@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
-from engram.records import iso
+from engram.store.protocols.record import Record
 from engram.text import normalize_content
 
 #: seed 004: hints.max ranges 1-20; a memory never keeps more than this many hints.
@@ -27,7 +27,7 @@ MAX_HINT_CHARS = 300
 
 
 @dataclass(frozen=True, slots=True)
-class HintSet:
+class HintSet(Record):
     """The hints one memory holds."""
 
     namespace: str
@@ -36,16 +36,6 @@ class HintSet:
     model: str
     """Who wrote them: the LLM's model name, or ``"template"`` for the offline rules."""
     created_at: datetime
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict; the time as ISO 8601 UTC with ``Z``."""
-        return {
-            "namespace": self.namespace,
-            "memory_id": self.memory_id,
-            "hints": list(self.hints),
-            "model": self.model,
-            "created_at": iso(self.created_at),
-        }
 
 
 def clean_hints(hints: Iterable[str], limit: int = MAX_HINTS) -> list[str]:

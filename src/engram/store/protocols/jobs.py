@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
 from engram.errors import InvalidInputError
-from engram.records import iso
+from engram.store.protocols.record import Record
 
 #: The kinds of work the pipeline queues.
 JOB_KINDS = ("extract", "hints", "document_ingest", "classify")
@@ -32,7 +32,7 @@ def check_jobs(kinds: Iterable[str], max_attempts: int) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class Job:
+class Job(Record):
     """One queued piece of pipeline work."""
 
     id: int
@@ -53,14 +53,6 @@ class Job:
     completed_at: datetime | None = None
     failed_at: datetime | None = None
     """When its latest attempt failed (for a ``dead`` job: when it died)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict; times as ISO 8601 UTC with ``Z``."""
-        out: dict[str, Any] = {}
-        for name in self.__dataclass_fields__:
-            value = getattr(self, name)
-            out[name] = iso(value) if isinstance(value, datetime) else value
-        return out
 
 
 @runtime_checkable

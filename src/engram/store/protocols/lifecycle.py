@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
 from engram.records import MemoryCategory, MemoryRecord, MemoryType, iso
+from engram.store.protocols.record import Record
 
 #: seed 004's retention worker order: "Purges follow a strict ordering to maintain
 #: referential safety" — graph links, embeddings, tombstones, history, completed jobs,
@@ -50,7 +51,7 @@ SIZE_TABLES = (
 
 
 @dataclass(frozen=True, slots=True)
-class ArchiveEntry:
+class ArchiveEntry(Record):
     """seed 002's ``ArchivalIndexEntry``: an original memory, the archive row holding it
     and the summary memory that replaced it in recall."""
 
@@ -63,19 +64,6 @@ class ArchiveEntry:
     category: str | None
     original_created_at: datetime
     archived_at: datetime
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "archive_id": self.archive_id,
-            "namespace": self.namespace,
-            "original_id": self.original_id,
-            "summary_id": self.summary_id,
-            "mode": self.mode,
-            "category": self.category,
-            "original_created_at": iso(self.original_created_at),
-            "archived_at": iso(self.archived_at),
-        }
 
 
 def compact_audit(entry: ArchiveEntry, now: datetime) -> tuple[str, dict[str, Any]]:

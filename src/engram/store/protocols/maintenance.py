@@ -18,7 +18,8 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from engram.records import MemoryRecord, iso
+from engram.records import MemoryRecord
+from engram.store.protocols.record import Record
 
 #: Why a memory's vector needs refreshing (seed 004's embedding tracker).
 BACKLOG_REASONS = ("missing", "stale", "model")
@@ -68,27 +69,16 @@ class NewRun:
 
 
 @dataclass(frozen=True, slots=True)
-class MaintenanceRun(NewRun):
+class MaintenanceRun(NewRun, Record):
     """One recorded run."""
 
     id: int = 0
+    _extra = ("delta",)
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict; times as ISO 8601 UTC with ``Z``."""
-        return {
-            "id": self.id,
-            "kind": self.kind,
-            "mode": self.mode,
-            "namespace": self.namespace,
-            "started_at": iso(self.started_at),
-            "finished_at": iso(self.finished_at),
-            "score_before": self.score_before,
-            "score_after": self.score_after,
-            "delta": round(self.score_after - self.score_before, 6),
-            "recommendations": list(self.recommendations),
-            "actions": [dict(a) for a in self.actions],
-            "report": dict(self.report),
-        }
+    @property
+    def delta(self) -> float:
+        """How much the run moved the health score."""
+        return round(self.score_after - self.score_before, 6)
 
 
 @dataclass(frozen=True, slots=True)

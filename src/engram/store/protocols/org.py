@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
-from engram.records import iso
+from engram.store.protocols.record import Record
 
 #: seed 002: "policies, conventions, architecture decision records (ADRs), coding
 #: standards, and operational procedures".
@@ -37,7 +37,7 @@ AUDIT_ACTIONS = ("write", "supersede", "retract", "denied")
 
 
 @dataclass(frozen=True, slots=True)
-class OrgFactAuthor:
+class OrgFactAuthor(Record):
     """seed 002's ``OrgFactAuthor``: a human, or an agent of some seniority."""
 
     kind: str
@@ -52,13 +52,11 @@ class OrgFactAuthor:
             return self.kind
         return self.seniority or "junior"
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready, with the role it acts in."""
-        return {"kind": self.kind, "id": self.id, "seniority": self.seniority, "role": self.role}
+    _extra = ("role",)
 
 
 @dataclass(frozen=True, slots=True)
-class OrgFact:
+class OrgFact(Record):
     """seed 002's ``OrgFact``: one version of a fact of the organisation."""
 
     fact_id: str
@@ -76,20 +74,7 @@ class OrgFact:
     supersedes: int | None = None
     """The ``seq`` of the version this one replaced; None for a first version."""
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready, as every surface prints it (the ledger's ``seq`` stays inside)."""
-        return {
-            "fact_id": self.fact_id,
-            "version": self.version,
-            "category": self.category,
-            "content": self.content,
-            "tags": list(self.tags),
-            "author": self.author.to_dict(),
-            "reason": self.reason,
-            "retracted": self.retracted,
-            "supersedes": self.supersedes,
-            "created_at": iso(self.created_at),
-        }
+    _hidden = ("seq",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +90,7 @@ class NewOrgFact:
 
 
 @dataclass(frozen=True, slots=True)
-class OrgAuditEntry:
+class OrgAuditEntry(Record):
     """One row of the audit trail: who, in what role, when, did what, and why."""
 
     id: int
@@ -118,20 +103,6 @@ class OrgAuditEntry:
     reason: str | None
     detail: str | None = None
     """For a refusal, the rule that refused it."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready, as every surface prints it."""
-        return {
-            "id": self.id,
-            "at": iso(self.at),
-            "action": self.action,
-            "actor": self.actor.to_dict(),
-            "category": self.category,
-            "fact_id": self.fact_id,
-            "version": self.version,
-            "reason": self.reason,
-            "detail": self.detail,
-        }
 
 
 @runtime_checkable

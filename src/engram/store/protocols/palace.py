@@ -14,28 +14,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
-from engram.records import iso
+from engram.store.protocols.record import Record
 
 #: seed 003: "A subject — a person, project, topic, or agent".
 WING_KINDS = ("person", "project", "topic", "agent")
 #: What an alias names: a wing (per namespace), a room (per wing), a closet (per room).
 ALIAS_LEVELS = ("wing", "room", "closet")
-
-
-def _to_dict(record: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for name in record.__dataclass_fields__:
-        value = getattr(record, name)
-        if isinstance(value, datetime):
-            value = iso(value)
-        elif isinstance(value, tuple):
-            value = [v.to_dict() if hasattr(v, "to_dict") else v for v in value]
-        elif hasattr(value, "to_dict"):
-            value = value.to_dict()
-        out[name] = value
-    return out
 
 
 def wing_code(number: int) -> str:
@@ -54,7 +40,7 @@ def drawer_code(number: int) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Wing:
+class Wing(Record):
     """A subject of the palace: a person, project, topic or agent."""
 
     id: int
@@ -73,13 +59,11 @@ class Wing:
         """``W-042``."""
         return wing_code(self.number)
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict; times as ISO 8601 UTC with ``Z``."""
-        return {**_to_dict(self), "code": self.code}
+    _extra = ("code",)
 
 
 @dataclass(frozen=True, slots=True)
-class Room:
+class Room(Record):
     """A time slice of a wing, typically one conversation (a session)."""
 
     id: int
@@ -96,13 +80,11 @@ class Room:
         """``W-042/R-11``."""
         return f"{wing_code(self.wing_number)}/{room_code(self.number)}"
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict; times as ISO 8601 UTC with ``Z``."""
-        return {**_to_dict(self), "code": self.code}
+    _extra = ("code",)
 
 
 @dataclass(frozen=True, slots=True)
-class Closet:
+class Closet(Record):
     """A topic discussed in a room, and how many of its drawers are filed under it."""
 
     id: int
@@ -112,10 +94,6 @@ class Closet:
     slug: str
     drawers: int
     created_at: datetime
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict; times as ISO 8601 UTC with ``Z``."""
-        return _to_dict(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +108,7 @@ class NewDrawer:
 
 
 @dataclass(frozen=True, slots=True)
-class Drawer:
+class Drawer(Record):
     """One verbatim message filed in a room: a link to the memory that holds it."""
 
     id: int
@@ -153,26 +131,20 @@ class Drawer:
         head = f"§ {wing_code(self.wing_number)}/{room_code(self.room_number)}/"
         return " ".join([head + drawer_code(self.number), *self.tags])
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict; times as ISO 8601 UTC with ``Z``."""
-        return {**_to_dict(self), "pointer": self.pointer}
+    _extra = ("pointer",)
 
 
 @dataclass(frozen=True, slots=True)
-class RoomNode:
+class RoomNode(Record):
     """A room in the palace tree: its drawer count and its closets."""
 
     room: Room
     drawers: int
     closets: tuple[Closet, ...]
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return _to_dict(self)
-
 
 @dataclass(frozen=True, slots=True)
-class WingNode:
+class WingNode(Record):
     """A wing in the palace tree, with its rooms (newest number last)."""
 
     wing: Wing
@@ -183,9 +155,7 @@ class WingNode:
         """Drawers across the wing's rooms."""
         return sum(r.drawers for r in self.rooms)
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {**_to_dict(self), "drawers": self.drawers}
+    _extra = ("drawers",)
 
 
 @runtime_checkable

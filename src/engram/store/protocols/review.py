@@ -13,14 +13,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
-from engram.records import iso
+from engram.store.protocols.record import Record
 
 #: Where a review item stands.
 REVIEW_STATUSES = ("pending", "approved", "rejected")
 
 
 @dataclass(frozen=True, slots=True)
-class ReviewItem:
+class ReviewItem(Record):
     """One held-back proposal."""
 
     id: int
@@ -38,14 +38,6 @@ class ReviewItem:
     resolved_by: str | None = None
     note: str | None = None
     resolved_at: datetime | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict; times as ISO 8601 UTC with ``Z``."""
-        out: dict[str, Any] = {}
-        for name in self.__dataclass_fields__:
-            value = getattr(self, name)
-            out[name] = iso(value) if isinstance(value, datetime) else value
-        return out
 
 
 @runtime_checkable

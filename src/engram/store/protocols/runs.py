@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
-from engram.records import iso
+from engram.store.protocols.record import Record
 
 #: Where a run is: ``running`` until it finishes, then ``completed`` or ``failed``.
 RUN_STATUSES = ("running", "completed", "failed")
 
 
 @dataclass(frozen=True, slots=True)
-class Run:
+class Run(Record):
     """One run of the run log."""
 
     run_id: str
@@ -48,21 +48,9 @@ class Run:
     created_at: datetime | None = None
     updated_at: datetime | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict; times as ISO 8601 UTC with ``Z``."""
-        out: dict[str, Any] = {}
-        for name in self.__dataclass_fields__:
-            value = getattr(self, name)
-            if isinstance(value, datetime):
-                value = iso(value)
-            elif isinstance(value, tuple):
-                value = list(value)
-            out[name] = value
-        return out
-
 
 @dataclass(frozen=True, slots=True)
-class RunHit:
+class RunHit(Record):
     """One memory injected into a run (seed 000: ``memory_hits`` with their titles)."""
 
     run_id: str
@@ -74,18 +62,6 @@ class RunHit:
     title: str | None
     """The memory's title when it was injected (kept if the memory is purged later)."""
     at: datetime
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "run_id": self.run_id,
-            "namespace": self.namespace,
-            "memory_id": self.memory_id,
-            "rank": self.rank,
-            "score": self.score,
-            "title": self.title,
-            "at": iso(self.at),
-        }
 
 
 @runtime_checkable

@@ -15,34 +15,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
-from engram.records import iso
+from engram.store.protocols.record import Record
 
 #: seed 004: "Checkpoints are triggered by five event types".
 TRIGGERS = ("periodic", "pre_compaction", "session_end", "agent", "explicit")
 
 
-class _JsonReady:
-    """``to_dict`` for the frozen rows below: JSON-ready, tuples as lists, times as ISO
-    8601 UTC with ``Z`` (the one shape every surface prints)."""
-
-    __slots__ = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for name in self.__dataclass_fields__:  # type: ignore[attr-defined]
-            value = getattr(self, name)
-            if isinstance(value, datetime):
-                value = iso(value)
-            elif isinstance(value, tuple):
-                value = list(value)
-            elif isinstance(value, dict):
-                value = dict(value)
-            out[name] = value
-        return out
-
-
 @dataclass(frozen=True, slots=True)
-class Checkpoint(_JsonReady):
+class Checkpoint(Record):
     """One stored snapshot of a session (seed 004's checkpoint row)."""
 
     id: int
@@ -86,7 +66,7 @@ class InjectedMemory:
 
 
 @dataclass(frozen=True, slots=True)
-class SessionScore(_JsonReady):
+class SessionScore(Record):
     """seed 004's ``session_scores`` row: how well the injected memories served."""
 
     namespace: str

@@ -2,36 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
-
-from engram.store.protocols.agents import AgentProfile, MemoryLevel, SessionMemory
-from engram.store.sql.session import Sql
+from engram.store.protocols.agents import AgentProfile, SessionMemory
+from engram.store.sql.rows import record
+from engram.store.sql.session import Sql, SqlPart
 
 _PROFILE = "SELECT agent_id, level, project, updated_at FROM agent_profiles"
 
 
-class SqlAgents:
+class SqlAgents(SqlPart):
     """``AgentStore`` on either engine."""
 
     def __init__(self, sql: Sql) -> None:
-        self._sql = sql
-        self._d = sql.d
+        super().__init__(sql)
         #: Memories written at the session level carry this mark (``engram.agents``).
         self._session_level = f"{self._d.json_text('metadata', 'memory_level')} = 'session'"
-
-    def _profile(self, row: Sequence[Any]) -> AgentProfile:
-        return AgentProfile(
-            agent_id=row[0],
-            level=MemoryLevel(row[1]),
-            project=row[2],
-            updated_at=self._d.time(row[3]),
-        )
 
     def get(self, agent_id: str) -> AgentProfile | None:
         with self._sql.read("agent profile") as conn:
             row = conn.execute(_PROFILE + " WHERE agent_id = ?", (agent_id,)).fetchone()
-        return None if row is None else self._profile(row)
+        return None if row is None else record(self._d, AgentProfile, row)
 
     def put(self, profile: AgentProfile) -> None:
         with self._sql.tx("agent profile") as conn:
@@ -54,11 +43,12 @@ class SqlAgents:
             return cur.rowcount > 0
 
     def list_profiles(self, *, limit: int, offset: int) -> list[AgentProfile]:
-        with self._sql.read("agent profiles") as conn:
-            rows = conn.execute(
-                _PROFILE + " ORDER BY agent_id LIMIT ? OFFSET ?", (limit, offset)
-            ).fetchall()
-        return [self._profile(r) for r in rows]
+        return self._records(
+            AgentProfile,
+            _PROFILE + " ORDER BY agent_id LIMIT ? OFFSET ?",
+            (limit, offset),
+            what="agent profiles",
+        )
 
     def session_memories(self, agent_id: str, session_id: str) -> list[SessionMemory]:
         with self._sql.read("session memories") as conn:

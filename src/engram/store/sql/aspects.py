@@ -4,7 +4,7 @@ and decay are a handful of set-based statements, never row loops."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -12,12 +12,11 @@ from engram.errors import NotFoundError
 from engram.store.protocols.aspects import AspectFeedback
 from engram.store.protocols.graph import Aspect, Attribute, canonical_name
 from engram.store.sql.dialect import Conn, Dialect
-from engram.store.sql.session import Sql
+from engram.store.sql.rows import columns, record
+from engram.store.sql.session import SqlPart
 
-_ASPECT_COLUMNS = "id, entity_id, namespace, name, canonical_name, weight, updated_at"
-_ATTRIBUTE_COLUMNS = (
-    "id, entity_id, namespace, aspect_id, memory_id, content, kind, importance, created_at"
-)
+_ASPECT_COLUMNS = columns(Aspect)
+_ATTRIBUTE_COLUMNS = columns(Attribute)
 # An attribute is stored once per (entity, memory, content). PostgreSQL's unique index
 # is on md5(content): a btree cannot hold long texts (and the lookup uses it too).
 _ONCE = {
@@ -34,36 +33,8 @@ def _check_entity(conn: Conn, namespace: str, entity_id: int) -> None:
         raise NotFoundError(f"no entity {entity_id} in namespace {namespace!r}")
 
 
-class SqlAspects:
+class SqlAspects(SqlPart):
     """``AspectStore`` on either engine."""
-
-    def __init__(self, sql: Sql) -> None:
-        self._sql = sql
-        self._d = sql.d
-
-    def _aspect(self, row: Sequence[Any]) -> Aspect:
-        return Aspect(
-            id=int(row[0]),
-            entity_id=int(row[1]),
-            namespace=row[2],
-            name=row[3],
-            canonical_name=row[4],
-            weight=float(row[5]),
-            updated_at=self._d.time(row[6]),
-        )
-
-    def _attribute(self, row: Sequence[Any]) -> Attribute:
-        return Attribute(
-            id=int(row[0]),
-            entity_id=int(row[1]),
-            namespace=row[2],
-            aspect_id=None if row[3] is None else int(row[3]),
-            memory_id=row[4],
-            content=row[5],
-            kind=row[6],
-            importance=float(row[7]),
-            created_at=self._d.time(row[8]),
-        )
 
     def upsert_aspect(
         self, namespace: str, entity_id: int, name: str, *, weight: float, now: datetime
@@ -84,7 +55,7 @@ class SqlAspects:
                 (entity_id, key),
             ).fetchone()
         assert row is not None
-        return self._aspect(row)
+        return record(self._d, Aspect, row)
 
     def add_attribute(
         self,
@@ -125,25 +96,25 @@ class SqlAspects:
                 (entity_id, namespace, aspect_id, memory_id, content, kind, importance, d.ts(now)),
             ).fetchone()
         assert row is not None
-        return self._attribute(row)
+        return record(self._d, Attribute, row)
 
     def aspects(self, namespace: str, entity_id: int) -> list[Aspect]:
-        with self._sql.read("reading aspects") as conn:
-            rows = conn.execute(
-                f"SELECT {_ASPECT_COLUMNS} FROM entity_aspects WHERE entity_id = ? "
-                "AND namespace = ? ORDER BY weight DESC, canonical_name",
-                (entity_id, namespace),
-            ).fetchall()
-        return [self._aspect(r) for r in rows]
+        return self._records(
+            Aspect,
+            f"SELECT {_ASPECT_COLUMNS} FROM entity_aspects WHERE entity_id = ? "
+            "AND namespace = ? ORDER BY weight DESC, canonical_name",
+            (entity_id, namespace),
+            what="reading aspects",
+        )
 
     def attributes(self, namespace: str, entity_id: int) -> list[Attribute]:
-        with self._sql.read("reading attributes") as conn:
-            rows = conn.execute(
-                f"SELECT {_ATTRIBUTE_COLUMNS} FROM entity_attributes WHERE entity_id = ? "
-                "AND namespace = ? ORDER BY created_at, id",
-                (entity_id, namespace),
-            ).fetchall()
-        return [self._attribute(r) for r in rows]
+        return self._records(
+            Attribute,
+            f"SELECT {_ATTRIBUTE_COLUMNS} FROM entity_attributes WHERE entity_id = ? "
+            "AND namespace = ? ORDER BY created_at, id",
+            (entity_id, namespace),
+            what="reading attributes",
+        )
 
     # -- feedback ---------------------------------------------------------------------
     def confirm(

@@ -6,15 +6,11 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from engram.store.sql.session import Sql
+from engram.store.sql.session import SqlPart
 
 
-class SqlAudit:
+class SqlAudit(SqlPart):
     """``AuditStore`` on either engine."""
-
-    def __init__(self, sql: Sql) -> None:
-        self._sql = sql
-        self._d = sql.d
 
     def record(
         self,

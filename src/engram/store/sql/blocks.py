@@ -2,51 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 from engram.store.protocols.blocks import BlockEdit, BlockWrite, CoreBlock
-from engram.store.sql.session import Sql
+from engram.store.sql.rows import columns, record
+from engram.store.sql.session import SqlPart
 
-_BLOCK = "namespace, label, value, char_limit, description, read_only, version, updated_at"
-_EDIT = "id, namespace, label, op, old_value, new_value, actor, at"
+_BLOCK = columns(CoreBlock)
+_EDIT = columns(BlockEdit)
 _HISTORY = (
     "INSERT INTO core_block_history(namespace, label, op, old_value, new_value, actor, at) "
     "VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
 
 
-class SqlCoreBlocks:
+class SqlCoreBlocks(SqlPart):
     """``CoreBlockStore`` on either engine."""
-
-    def __init__(self, sql: Sql) -> None:
-        self._sql = sql
-        self._d = sql.d
-
-    def _block(self, row: Sequence[Any]) -> CoreBlock:
-        return CoreBlock(
-            namespace=row[0],
-            label=row[1],
-            value=row[2],
-            char_limit=int(row[3]),
-            description=row[4],
-            read_only=bool(row[5]),
-            version=int(row[6]),
-            updated_at=self._d.time(row[7]),
-        )
-
-    def _edit(self, row: Sequence[Any]) -> BlockEdit:
-        return BlockEdit(
-            id=int(row[0]),
-            namespace=row[1],
-            label=row[2],
-            op=row[3],
-            old_value=row[4],
-            new_value=row[5],
-            actor=row[6],
-            at=self._d.time(row[7]),
-        )
 
     def get(self, namespace: str, label: str) -> CoreBlock | None:
         with self._sql.read("reading core blocks") as conn:
@@ -54,15 +25,15 @@ class SqlCoreBlocks:
                 f"SELECT {_BLOCK} FROM core_blocks WHERE namespace = ? AND label = ?",
                 (namespace, label),
             ).fetchone()
-        return self._block(row) if row else None
+        return record(self._d, CoreBlock, row) if row else None
 
     def blocks(self, namespace: str) -> list[CoreBlock]:
-        with self._sql.read("reading core blocks") as conn:
-            rows = conn.execute(
-                f"SELECT {_BLOCK} FROM core_blocks WHERE namespace = ? ORDER BY label",
-                (namespace,),
-            ).fetchall()
-        return [self._block(r) for r in rows]
+        return self._records(
+            CoreBlock,
+            f"SELECT {_BLOCK} FROM core_blocks WHERE namespace = ? ORDER BY label",
+            (namespace,),
+            what="reading core blocks",
+        )
 
     def write(
         self, namespace: str, block: BlockWrite, *, expect_version: int, now: datetime
@@ -100,7 +71,7 @@ class SqlCoreBlocks:
                 (namespace, b.label),
             ).fetchone()
         assert row is not None  # written just above, in this transaction
-        return self._block(row)
+        return record(self._d, CoreBlock, row)
 
     def delete(
         self, namespace: str, label: str, *, actor: str | None, now: datetime
@@ -115,13 +86,13 @@ class SqlCoreBlocks:
             conn.execute(
                 _HISTORY, (namespace, label, "delete", row[2], None, actor, self._d.ts(now))
             )
-        return self._block(row)
+        return record(self._d, CoreBlock, row)
 
     def history(self, namespace: str, label: str, *, limit: int) -> list[BlockEdit]:
-        with self._sql.read("reading core blocks") as conn:
-            rows = conn.execute(
-                f"SELECT {_EDIT} FROM core_block_history WHERE namespace = ? AND label = ? "
-                "ORDER BY id DESC LIMIT ?",
-                (namespace, label, limit),
-            ).fetchall()
-        return [self._edit(r) for r in rows]
+        return self._records(
+            BlockEdit,
+            f"SELECT {_EDIT} FROM core_block_history WHERE namespace = ? AND label = ? "
+            "ORDER BY id DESC LIMIT ?",
+            (namespace, label, limit),
+            what="reading core blocks",
+        )

@@ -19,7 +19,7 @@ import numpy.typing as npt
 from engram.records import MemoryRecord
 from engram.store.protocols.chunks import MemoryChunks
 from engram.store.sql.codec import SELECT, from_row
-from engram.store.sql.session import Sql
+from engram.store.sql.session import Sql, SqlPart
 
 Matrix = npt.NDArray[np.float32]
 
@@ -39,12 +39,11 @@ class ChunkIndex(Protocol):
         """The best chunk cosine of specific memories that have chunks."""
 
 
-class SqlChunks:
+class SqlChunks(SqlPart):
     """``ChunkVectorStore`` on either engine, over the engine's :class:`ChunkIndex`."""
 
     def __init__(self, sql: Sql, index: ChunkIndex) -> None:
-        self._sql = sql
-        self._d = sql.d
+        super().__init__(sql)
         self._index = index
         #: How a vector row (``memory_vectors``, ``memory_chunks``) names its memory
         #: ``m``: SQLite keys them by ``seq``, PostgreSQL by id.
@@ -82,9 +81,7 @@ class SqlChunks:
 
     def count(self, model: str | None = None) -> int:
         where, params = ("", []) if model is None else (" WHERE model = ?", [model])
-        with self._sql.read() as conn:
-            row = conn.execute(f"SELECT count(*) FROM memory_chunks{where}", params).fetchone()
-        return int(row[0]) if row else 0
+        return self._read_count(f"SELECT count(*) FROM memory_chunks{where}", params)
 
     def delete(self, model: str | None = None) -> int:
         where, params = ("", []) if model is None else (" WHERE model = ?", [model])

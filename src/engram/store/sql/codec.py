@@ -15,6 +15,7 @@ from typing import Any
 from engram.records import HistoryEntry, MemoryCategory, MemoryRecord, MemoryType
 from engram.store.schema import JSON_FIELDS, MEMORY_COLUMNS, TIME_FIELDS
 from engram.store.sql.dialect import Dialect, dumps
+from engram.store.sql.rows import record
 
 COLUMNS = MEMORY_COLUMNS
 SELECT = "SELECT " + ", ".join(f"m.{c}" for c in COLUMNS) + " FROM memories m"
@@ -104,14 +105,4 @@ def audit(record: MemoryRecord | None) -> str | None:
 
 def history_from_row(d: Dialect, row: Sequence[Any]) -> HistoryEntry:
     """The entry of a ``memory_history`` row selected with ``HISTORY_COLUMNS``."""
-    return HistoryEntry(
-        id=int(row[0]),
-        memory_id=row[1],
-        namespace=row[2],
-        event=row[3],
-        before=d.loads(row[4]),
-        after=d.loads(row[5]),
-        actor=row[6],
-        reason=row[7],
-        created_at=d.time(row[8]),
-    )
+    return record(d, HistoryEntry, row)

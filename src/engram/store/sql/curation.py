@@ -10,7 +10,7 @@ from engram.records import MemoryRecord
 from engram.store.protocols.curation import PreferenceRow, RecentVectors
 from engram.store.sql.codec import SELECT, from_row
 from engram.store.sql.native import vector_array, vector_rows
-from engram.store.sql.session import Sql
+from engram.store.sql.session import SqlPart
 
 #: seed 000's prune rule; the partial index ``memories_prune`` (SQLite's 020,
 #: PostgreSQL's 016) covers ``quality < 0``.
@@ -27,12 +27,8 @@ _CURRENT = {
 }
 
 
-class SqlCuration:
+class SqlCuration(SqlPart):
     """``CurationStore`` on either engine."""
-
-    def __init__(self, sql: Sql) -> None:
-        self._sql = sql
-        self._d = sql.d
 
     def prune_candidates(
         self,
@@ -57,12 +53,11 @@ class SqlCuration:
     def count_prune_candidates(
         self, namespace: str, *, quality_at_most: int, score_below: float
     ) -> int:
-        with self._sql.read("counting prune candidates") as conn:
-            row = conn.execute(
-                "SELECT count(*) FROM memories m" + _PRUNE,
-                (namespace, quality_at_most, score_below),
-            ).fetchone()
-        return int(row[0]) if row else 0
+        return self._read_count(
+            "SELECT count(*) FROM memories m" + _PRUNE,
+            (namespace, quality_at_most, score_below),
+            what="counting prune candidates",
+        )
 
     def recent_vectors(
         self, namespace: str, model: str, *, limit: int, type: str | None = None

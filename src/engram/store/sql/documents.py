@@ -14,52 +14,19 @@ from engram.store.protocols.documents import (
     Document,
     DocumentChunk,
 )
-from engram.store.sql.dialect import Conn, Dialect
-from engram.store.sql.session import Sql
+from engram.store.sql.dialect import Conn
+from engram.store.sql.rows import checked, columns, equal, record
+from engram.store.sql.session import SqlPart
 
-_COLUMNS = (
-    "id, namespace, source_type, source, title, content_type, status, error, chunk_count, "
-    "byte_length, created_at, updated_at"
-)
+_COLUMNS = columns(Document)
 
 
-def _document(d: Dialect, row: Sequence[Any]) -> Document:
-    return Document(
-        id=row[0],
-        namespace=row[1],
-        source_type=row[2],
-        source=row[3],
-        title=row[4],
-        content_type=row[5],
-        status=row[6],
-        error=row[7],
-        chunk_count=int(row[8]),
-        byte_length=int(row[9]),
-        created_at=d.time(row[10]),
-        updated_at=d.time(row[11]),
-    )
+def _matching(namespace: str, status: str | None) -> tuple[str, list[Any]]:
+    return equal(namespace=namespace, status=checked(status, DOCUMENT_STATUSES, "document status"))
 
 
-def _status_clause(status: str | None) -> tuple[str, list[Any]]:
-    if status is None:
-        return "", []
-    _check_status(status)
-    return " AND status = ?", [status]
-
-
-def _check_status(status: str) -> None:
-    if status not in DOCUMENT_STATUSES:
-        raise InvalidInputError(
-            f"document status must be one of {', '.join(DOCUMENT_STATUSES)}, got {status!r}"
-        )
-
-
-class SqlDocuments:
+class SqlDocuments(SqlPart):
     """``DocumentStore`` on either engine."""
-
-    def __init__(self, sql: Sql) -> None:
-        self._sql = sql
-        self._d = sql.d
 
     def _row(self, conn: Conn, document_id: str) -> Document:
         found = conn.execute(
@@ -67,7 +34,7 @@ class SqlDocuments:
         ).fetchone()
         if found is None:
             raise NotFoundError(f"no document {document_id!r}")
-        return _document(self._d, found)
+        return record(self._d, Document, found)
 
     def _check_content(self, raw_content: str | None, title: str | None) -> None:
         for value, what in ((raw_content, "document content"), (title, "title")):
@@ -111,12 +78,11 @@ class SqlDocuments:
             return self._row(conn, document_id)
 
     def get(self, namespace: str, document_id: str) -> Document | None:
-        with self._sql.read() as conn:
-            row = conn.execute(
-                f"SELECT {_COLUMNS} FROM documents WHERE namespace = ? AND id = ?",
-                (namespace, document_id),
-            ).fetchone()
-        return None if row is None else _document(self._d, row)
+        return self._record(
+            Document,
+            f"SELECT {_COLUMNS} FROM documents WHERE namespace = ? AND id = ?",
+            (namespace, document_id),
+        )
 
     def raw_content(self, namespace: str, document_id: str) -> str | None:
         with self._sql.read() as conn:
@@ -129,7 +95,7 @@ class SqlDocuments:
     def set_status(
         self, document_id: str, status: str, *, error: str | None = None, now: datetime
     ) -> Document:
-        _check_status(status)
+        checked(status, DOCUMENT_STATUSES, "document status")
         self._d.text(error, "error")
         with self._sql.tx("updating the document status") as conn:
             conn.execute(
@@ -189,23 +155,20 @@ class SqlDocuments:
     def select(
         self, namespace: str, *, status: str | None = None, limit: int = 100, offset: int = 0
     ) -> list[Document]:
-        clause, params = _status_clause(status)
-        with self._sql.read() as conn:
-            rows = conn.execute(
-                f"SELECT {_COLUMNS} FROM documents WHERE namespace = ?{clause} "
-                "ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
-                (namespace, *params, limit, offset),
-            ).fetchall()
-        return [_document(self._d, r) for r in rows]
+        where, params = _matching(namespace, status)
+        return self._records(
+            Document,
+            f"SELECT {_COLUMNS} FROM documents WHERE {where} "
+            "ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
+            (*params, limit, offset),
+        )
 
     def count(self, namespace: str, *, status: str | None = None) -> int:
-        clause, params = _status_clause(status)
-        with self._sql.read() as conn:
-            row = conn.execute(
-                f"SELECT count(*) FROM documents WHERE namespace = ?{clause}",
-                (namespace, *params),
-            ).fetchone()
-        return int(row[0]) if row else 0
+        where, params = _matching(namespace, status)
+        return self._read_count(
+            f"SELECT count(*) FROM documents WHERE {where}",
+            params,
+        )
 
     def delete(self, namespace: str, document_id: str) -> bool:
         # Its links go by ON DELETE CASCADE.

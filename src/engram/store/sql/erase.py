@@ -18,7 +18,8 @@ from typing import Any
 from engram.store.protocols.erase import KEPT_TABLES, EraseAudit
 from engram.store.sql.dialect import Conn, Dialect
 from engram.store.sql.native import KeywordUpkeep
-from engram.store.sql.session import Sql
+from engram.store.sql.rows import record
+from engram.store.sql.session import Sql, SqlPart
 
 _COLUMNS = (
     "id, namespace, actor, filters, whole_namespace, memories_erased, rows_erased, created_at"
@@ -45,19 +46,6 @@ _NAMESPACED = {
 #: SQLite: a unary ``+`` keeps the planner off the namespace index, so the ids are
 #: looked up by primary key.
 _BY_ID = {"sqlite": "+", "postgres": ""}
-
-
-def _audit_row(d: Dialect, row: Sequence[Any]) -> EraseAudit:
-    return EraseAudit(
-        id=int(row[0]),
-        namespace=row[1],
-        actor=row[2],
-        filters=dict(d.loads(row[3])),
-        whole_namespace=bool(row[4]),
-        memories=int(row[5]),
-        rows=int(row[6]),
-        created_at=d.time(row[7]),
-    )
 
 
 def _quoted(table: str) -> str:
@@ -112,12 +100,11 @@ def _erase_memories(
     return memories, rows
 
 
-class SqlErase:
+class SqlErase(SqlPart):
     """``EraseStore`` on either engine."""
 
     def __init__(self, sql: Sql, keyword: KeywordUpkeep) -> None:
-        self._sql = sql
-        self._d = sql.d
+        super().__init__(sql)
         self._keyword = keyword
 
     def erase(
@@ -152,16 +139,16 @@ class SqlErase:
                 ),
             ).fetchone()
         assert row is not None  # INSERT ... RETURNING
-        return _audit_row(d, row)
+        return record(d, EraseAudit, row)
 
     def audit(self, namespace: str | None, *, limit: int, offset: int) -> list[EraseAudit]:
         where, params = ("", ()) if namespace is None else ("WHERE namespace = ?", (namespace,))
-        with self._sql.read("reading the erase audit") as conn:
-            rows = conn.execute(
-                f"SELECT {_COLUMNS} FROM erase_audit {where} ORDER BY id DESC LIMIT ? OFFSET ?",
-                (*params, limit, offset),
-            ).fetchall()
-        return [_audit_row(self._d, r) for r in rows]
+        return self._records(
+            EraseAudit,
+            f"SELECT {_COLUMNS} FROM erase_audit {where} ORDER BY id DESC LIMIT ? OFFSET ?",
+            (*params, limit, offset),
+            what="reading the erase audit",
+        )
 
     def namespaces(self) -> list[str]:
         with self._sql.read("listing namespaces") as conn:

@@ -6,15 +6,11 @@ from typing import Any
 
 from engram.records import MemoryRecord, utcnow
 from engram.store.sql.history import history_row, live, write_history
-from engram.store.sql.session import Sql
+from engram.store.sql.session import SqlPart
 
 
-class SqlFeedback:
+class SqlFeedback(SqlPart):
     """``FeedbackStore`` on either engine."""
-
-    def __init__(self, sql: Sql) -> None:
-        self._sql = sql
-        self._d = sql.d
 
     def record(
         self, namespace: str, memory_id: str, rating: int, comment: str | None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from engram.errors import InvalidInputError, NotFoundError
@@ -31,7 +32,8 @@ from engram.store.sql import graph_boost, graph_merge, graph_record
 from engram.store.sql.dialect import Conn, Dialect
 from engram.store.sql.graph_counts import VALID_AT, entity_filter, relation_filter
 from engram.store.sql.graph_record import RELATION, lock, relation
-from engram.store.sql.session import Sql
+from engram.store.sql.rows import record
+from engram.store.sql.session import Sql, SqlPart
 
 # An entity's aliases, one column: SQLite joins them with char(31) (the unit separator
 # cannot appear in a canonical name: whitespace is collapsed); PostgreSQL returns an
@@ -50,30 +52,19 @@ def _aliases(d: Dialect, value: Any) -> tuple[str, ...]:
     return tuple(value or ())
 
 
-class SqlGraph:
+class SqlGraph(SqlPart):
     """``GraphStore`` on either engine."""
 
     def __init__(self, sql: Sql) -> None:
-        self._sql = sql
-        self._d = d = sql.d
+        super().__init__(sql)
+        d = self._d
         self._select = (
             "SELECT e.id, e.namespace, e.name, e.canonical_name, e.entity_type, e.mentions, "
             f"e.created_at, e.updated_at, {_ALIASES[d.name]} FROM entities e"
         )
 
     def _entity(self, row: Sequence[Any]) -> Entity:
-        d = self._d
-        return Entity(
-            id=int(row[0]),
-            namespace=row[1],
-            name=row[2],
-            canonical_name=row[3],
-            entity_type=row[4],
-            mentions=int(row[5]),
-            created_at=d.time(row[6]),
-            updated_at=d.time(row[7]),
-            aliases=_aliases(d, row[8]),
-        )
+        return record(self._d, Entity, row, aliases=partial(_aliases, self._d))
 
     # -- writes -----------------------------------------------------------------------
     def record(
@@ -258,26 +249,7 @@ class SqlGraph:
             ).fetchall()
         return [Mention(r[0], int(r[1]), r[2], r[3], float(r[4])) for r in rows]
 
-    def boost_lookup(
-        self,
-        namespace: str,
-        names: Sequence[str],
-        *,
-        entity_limit: int,
-        neighbor_limit: int,
-        memory_limit: int,
-        hub_mentions: int,
-        deadline: float,
-    ) -> BoostLookup:
+    def boost_lookup(self, namespace: str, names: Sequence[str], **limits: Any) -> BoostLookup:
+        # ``limits``: the protocol's keyword-only limits and deadline, as graph_boost takes them.
         with self._sql.read("looking up the graph boost") as conn:
-            return graph_boost.boost_lookup(
-                conn,
-                self._d,
-                namespace,
-                names,
-                entity_limit=entity_limit,
-                neighbor_limit=neighbor_limit,
-                memory_limit=memory_limit,
-                hub_mentions=hub_mentions,
-                deadline=deadline,
-            )
+            return graph_boost.boost_lookup(conn, self._d, namespace, names, **limits)

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from engram.store.sql.dialect import Dialect
-from engram.store.sql.session import Sql
+from engram.store.sql.session import SqlPart
 
 #: A relation valid at a moment (two parameters: the moment twice).
 VALID_AT = "r.valid_from <= ? AND (r.valid_to IS NULL OR r.valid_to > ?)"
@@ -43,12 +43,8 @@ def relation_filter(
     return where, params
 
 
-class SqlGraphCounts:
+class SqlGraphCounts(SqlPart):
     """``GraphCountStore`` on either engine: one ``COUNT(*)`` each."""
-
-    def __init__(self, sql: Sql) -> None:
-        self._sql = sql
-        self._d = sql.d
 
     def count_entities(self, namespace: str, *, query: str | None) -> int:
         where, params = entity_filter(namespace, query)

@@ -16,7 +16,7 @@ from engram.errors import NotFoundError
 from engram.records import utcnow
 from engram.store.protocols.hints import HintSet, clean_hints
 from engram.store.sql.dialect import Conn
-from engram.store.sql.session import Sql
+from engram.store.sql.session import Sql, SqlPart
 
 
 class HintIndex(Protocol):
@@ -33,12 +33,11 @@ class HintIndex(Protocol):
         """BM25 over the namespace's hints, one score per live memory (its best hint)."""
 
 
-class SqlHints:
+class SqlHints(SqlPart):
     """``HintStore`` on either engine, over the engine's :class:`HintIndex`."""
 
     def __init__(self, sql: Sql, index: HintIndex) -> None:
-        self._sql = sql
-        self._d = sql.d
+        super().__init__(sql)
         self._index = index
         # The row lock serialises two writers of one memory's hints on PostgreSQL (each
         # deletes, then inserts); it does not block readers or key-share (foreign key)
@@ -103,11 +102,11 @@ class SqlHints:
         where, params = "", []
         if namespace is not None:
             where, params = " WHERE namespace = ?", [self._d.text(namespace, "namespace")]
-        with self._sql.read("counting hints") as conn:
-            row = conn.execute(
-                f"SELECT count(DISTINCT memory_id) FROM memory_hints{where}", params
-            ).fetchone()
-        return int(row[0]) if row else 0
+        return self._read_count(
+            f"SELECT count(DISTINCT memory_id) FROM memory_hints{where}",
+            params,
+            what="counting hints",
+        )
 
     def missing(self, namespace: str, limit: int = 1000) -> list[str]:
         with self._sql.read("listing memories without hints") as conn:

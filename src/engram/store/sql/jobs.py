@@ -21,12 +21,10 @@ from typing import Any
 from engram.errors import InvalidInputError, NotFoundError
 from engram.store.protocols.jobs import JOB_STATUSES, Job, check_jobs
 from engram.store.sql.dialect import Conn, Dialect
-from engram.store.sql.session import Sql
+from engram.store.sql.rows import checked, columns, equal, record
+from engram.store.sql.session import SqlPart
 
-_COLUMNS = (
-    "id, kind, namespace, status, attempts, max_attempts, created_at, memory_id, "
-    "document_id, payload, result, error, run_after, leased_at, completed_at, failed_at"
-)
+_COLUMNS = columns(Job)
 _SELECT = f"SELECT {_COLUMNS} FROM memory_jobs"
 #: How often an enqueue retries when the job it collided with finished in between.
 _ENQUEUE_TRIES = 5
@@ -35,45 +33,11 @@ _REAPED = "lease expired: its worker stopped before finishing"
 _FAILED = "status = CASE WHEN attempts >= max_attempts THEN 'dead' ELSE 'pending' END"
 
 
-def _job(d: Dialect, row: Sequence[Any]) -> Job:
-    return Job(
-        id=int(row[0]),
-        kind=row[1],
-        namespace=row[2],
-        status=row[3],
-        attempts=int(row[4]),
-        max_attempts=int(row[5]),
-        created_at=d.time(row[6]),
-        memory_id=row[7],
-        document_id=row[8],
-        payload=dict(d.loads(row[9])),
-        result=d.loads(row[10]),
-        error=row[11],
-        run_after=d.time_or_none(row[12]),
-        leased_at=d.time_or_none(row[13]),
-        completed_at=d.time_or_none(row[14]),
-        failed_at=d.time_or_none(row[15]),
-    )
-
-
 def _filters(namespace: str | None, status: str | None, kind: str | None) -> tuple[str, list[Any]]:
-    """A WHERE clause (maybe empty) and its parameters."""
-    clauses: list[str] = []
-    params: list[Any] = []
-    if namespace is not None:
-        clauses.append("namespace = ?")
-        params.append(namespace)
-    if status is not None:
-        if status not in JOB_STATUSES:
-            raise InvalidInputError(
-                f"job status must be one of {', '.join(JOB_STATUSES)}, got {status!r}"
-            )
-        clauses.append("status = ?")
-        params.append(status)
-    if kind is not None:
-        clauses.append("kind = ?")
-        params.append(kind)
-    return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
+    """A WHERE clause and its parameters."""
+    status = checked(status, JOB_STATUSES, "job status")
+    where, params = equal(namespace=namespace, status=status, kind=kind)
+    return f" WHERE {where}", params
 
 
 def _dumps(d: Dialect, value: Mapping[str, Any], what: str) -> str:
@@ -89,12 +53,8 @@ def _error_text(d: Dialect, value: str) -> str:
     return value if d.name == "sqlite" else value.replace("\x00", "\\0")
 
 
-class SqlJobs:
+class SqlJobs(SqlPart):
     """``JobStore`` on either engine."""
-
-    def __init__(self, sql: Sql) -> None:
-        self._sql = sql
-        self._d = sql.d
 
     def enqueue(
         self,
@@ -131,7 +91,7 @@ class SqlJobs:
                     params,
                 ).fetchone()
                 if row is not None:
-                    return _job(d, row)
+                    return record(d, Job, row)
                 # The dedup index fired: hand back the job that holds it.
                 existing = self._active(conn, kind, memory_id, document_id)
                 if existing is not None:
@@ -184,7 +144,7 @@ class SqlJobs:
                 (kind, value),
             ).fetchone()
             if row is not None:
-                return _job(self._d, row)
+                return record(self._d, Job, row)
         return None
 
     def lease(self, kinds: Sequence[str], *, now: datetime) -> Job | None:
@@ -205,7 +165,7 @@ class SqlJobs:
                 f"LIMIT 1{d.skip_locked}) RETURNING {_COLUMNS}",
                 (at, *kinds, at),
             ).fetchone()
-        return None if row is None else _job(d, row)
+        return None if row is None else record(d, Job, row)
 
     def complete(
         self,
@@ -260,7 +220,7 @@ class SqlJobs:
                 f"job {job_id} is not leased (by this attempt): its lease expired or it "
                 "was never leased"
             )
-        return _job(self._d, row)
+        return record(self._d, Job, row)
 
     def reap(self, *, older_than: datetime, now: datetime) -> int:
         d = self._d
@@ -275,7 +235,7 @@ class SqlJobs:
     def get(self, job_id: int) -> Job | None:
         with self._sql.read("reading a job") as conn:
             row = conn.execute(f"{_SELECT} WHERE id = ?", (job_id,)).fetchone()
-        return None if row is None else _job(self._d, row)
+        return None if row is None else record(self._d, Job, row)
 
     def select(
         self,
@@ -287,11 +247,12 @@ class SqlJobs:
         offset: int = 0,
     ) -> list[Job]:
         where, params = _filters(namespace, status, kind)
-        with self._sql.read("listing jobs") as conn:
-            rows = conn.execute(
-                f"{_SELECT}{where} ORDER BY id DESC LIMIT ? OFFSET ?", (*params, limit, offset)
-            ).fetchall()
-        return [_job(self._d, r) for r in rows]
+        return self._records(
+            Job,
+            f"{_SELECT}{where} ORDER BY id DESC LIMIT ? OFFSET ?",
+            (*params, limit, offset),
+            what="listing jobs",
+        )
 
     def counts(self, namespace: str | None = None, *, kind: str | None = None) -> dict[str, int]:
         where, params = _filters(namespace, None, kind)
@@ -305,12 +266,13 @@ class SqlJobs:
 
     def last_failure(self, namespace: str | None = None) -> Job | None:
         where, params = _filters(namespace, None, None)
-        where += (" AND" if where else " WHERE") + " failed_at IS NOT NULL"
-        with self._sql.read("reading the last failure") as conn:
-            row = conn.execute(
-                f"{_SELECT}{where} ORDER BY failed_at DESC, id DESC LIMIT 1", params
-            ).fetchone()
-        return None if row is None else _job(self._d, row)
+        where += " AND failed_at IS NOT NULL"
+        return self._record(
+            Job,
+            f"{_SELECT}{where} ORDER BY failed_at DESC, id DESC LIMIT 1",
+            params,
+            what="reading the last failure",
+        )
 
     def retry(self, job_id: int, *, now: datetime) -> Job:
         # A failed job is a pending one waiting for its ``run_after``: either kind runs
@@ -320,7 +282,7 @@ class SqlJobs:
             current = conn.execute(f"{_SELECT} WHERE id = ?{d.for_update}", (job_id,)).fetchone()
             if current is None:
                 raise NotFoundError(f"no job {job_id}")
-            job = _job(d, current)
+            job = record(d, Job, current)
             if job.status not in ("dead", "pending"):
                 raise InvalidInputError(
                     f"job {job_id} is {job.status}: only a dead or waiting job is retried"
@@ -338,4 +300,4 @@ class SqlJobs:
                 (d.ts(now), job_id),
             ).fetchone()
         assert row is not None  # the row was read (and, on PostgreSQL, locked) above
-        return _job(d, row)
+        return record(d, Job, row)

@@ -2,37 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 from engram.errors import NotFoundError
 from engram.records import ApiKey, utcnow
-from engram.store.sql.dialect import Dialect
-from engram.store.sql.session import Sql
+from engram.store.sql.rows import record
+from engram.store.sql.session import SqlPart
 
 #: ``user`` is a reserved word in PostgreSQL; SQLite takes the quoted name too.
 _KEY_COLUMNS = 'id, "user", admin, name, created_at, last_used_at, revoked_at'
 
 
-def _key_from_row(d: Dialect, row: Sequence[Any]) -> ApiKey:
-    return ApiKey(
-        id=row[0],
-        user=row[1],
-        admin=bool(row[2]),
-        name=row[3],
-        created_at=d.time(row[4]),
-        last_used_at=d.time_or_none(row[5]),
-        revoked_at=d.time_or_none(row[6]),
-    )
-
-
-class SqlKeys:
+class SqlKeys(SqlPart):
     """``KeyStore`` on either engine."""
-
-    def __init__(self, sql: Sql) -> None:
-        self._sql = sql
-        self._d = sql.d
 
     def add(self, key: ApiKey, key_hash: str) -> None:
         d = self._d
@@ -52,19 +34,14 @@ class SqlKeys:
             )
 
     def find(self, key_hash: str) -> ApiKey | None:
-        with self._sql.read() as conn:
-            row = conn.execute(
-                f"SELECT {_KEY_COLUMNS} FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL",
-                (key_hash,),
-            ).fetchone()
-        return None if row is None else _key_from_row(self._d, row)
+        return self._record(
+            ApiKey,
+            f"SELECT {_KEY_COLUMNS} FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL",
+            (key_hash,),
+        )
 
     def all(self) -> list[ApiKey]:
-        with self._sql.read() as conn:
-            rows = conn.execute(
-                f"SELECT {_KEY_COLUMNS} FROM api_keys ORDER BY created_at, id"
-            ).fetchall()
-        return [_key_from_row(self._d, r) for r in rows]
+        return self._records(ApiKey, f"SELECT {_KEY_COLUMNS} FROM api_keys ORDER BY created_at, id")
 
     def revoke(self, key_id: str) -> ApiKey:
         with self._sql.tx("revoking the API key") as conn:
@@ -77,7 +54,7 @@ class SqlKeys:
             ).fetchone()
             if row is None:
                 raise NotFoundError(f"no API key {key_id!r}; `engram keys list` shows them")
-        return _key_from_row(self._d, row)
+        return record(self._d, ApiKey, row)
 
     def touch(self, key_id: str, when: datetime) -> None:
         with self._sql.tx("updating the API key") as conn:
@@ -90,4 +67,4 @@ class SqlKeys:
             rows = conn.execute(
                 f"SELECT {_KEY_COLUMNS}, key_hash FROM api_keys ORDER BY created_at, id"
             ).fetchall()
-        return [(_key_from_row(self._d, r), r[7]) for r in rows]
+        return [(record(self._d, ApiKey, r), r[7]) for r in rows]

@@ -22,12 +22,10 @@ from engram.store.protocols.lifecycle import (
 from engram.store.sql.dialect import Conn, Dialect, utc
 from engram.store.sql.history import write_history
 from engram.store.sql.native import vector_rows
-from engram.store.sql.session import Sql
+from engram.store.sql.rows import columns, equal, record
+from engram.store.sql.session import SqlPart
 
-_ENTRY = (
-    "archive_id, namespace, original_id, summary_id, mode, category, "
-    "original_created_at, archived_at"
-)
+_ENTRY = columns(ArchiveEntry)
 #: Who the audit trail names for memories the retention rules expire.
 RETENTION_ACTOR = "engram-retention"
 #: Who the audit trail names for memories consolidation archives.
@@ -47,19 +45,6 @@ _PURGES = {
         "status = 'dead' AND failed_at < ? ORDER BY id LIMIT ?)"
     ),
 }
-
-
-def _entry(d: Dialect, row: Sequence[Any]) -> ArchiveEntry:
-    return ArchiveEntry(
-        archive_id=row[0],
-        namespace=row[1],
-        original_id=row[2],
-        summary_id=row[3],
-        mode=row[4],
-        category=row[5],
-        original_created_at=d.time(row[6]),
-        archived_at=d.time(row[7]),
-    )
 
 
 def _category_clause(d: Dialect, categories: Sequence[str | None]) -> tuple[str, list[Any]]:
@@ -105,12 +90,8 @@ def _mentions_of(conn: Conn, where: str, params: Sequence[Any]) -> list[tuple[st
     return [(r[0], int(r[1])) for r in rows]
 
 
-class SqlLifecycle:
+class SqlLifecycle(SqlPart):
     """``LifecycleStore`` on either engine."""
-
-    def __init__(self, sql: Sql) -> None:
-        self._sql = sql
-        self._d = sql.d
 
     def archive(
         self,
@@ -189,21 +170,15 @@ class SqlLifecycle:
         limit: int = 100,
         offset: int = 0,
     ) -> list[ArchiveEntry]:
-        where, params = ["namespace = ?"], [namespace]
-        if summary_id is not None:
-            where.append("summary_id = ?")
-            params.append(summary_id)
-        if original_id is not None:
-            where.append("original_id = ?")
-            params.append(original_id)
-        with self._sql.read("reading the archive") as conn:
-            rows = conn.execute(
-                f"SELECT {_ENTRY} FROM memory_archive WHERE {' AND '.join(where)} "
-                "ORDER BY archived_at DESC, original_created_at DESC, original_id "
-                "LIMIT ? OFFSET ?",
-                (*params, limit, offset),
-            ).fetchall()
-        return [_entry(self._d, r) for r in rows]
+        where, params = equal(namespace=namespace, summary_id=summary_id, original_id=original_id)
+        return self._records(
+            ArchiveEntry,
+            f"SELECT {_ENTRY} FROM memory_archive WHERE {where} "
+            "ORDER BY archived_at DESC, original_created_at DESC, original_id "
+            "LIMIT ? OFFSET ?",
+            (*params, limit, offset),
+            what="reading the archive",
+        )
 
     def counts(self, namespace: str | None = None) -> dict[str, int]:
         sql = "SELECT namespace, count(*) FROM memory_archive"
@@ -303,7 +278,7 @@ class SqlLifecycle:
                 f"ORDER BY original_created_at, original_id LIMIT ?{d.for_update}",
                 (namespace, min(held - keep, limit)),
             ).fetchall()
-            out = [_entry(d, r) for r in rows]
+            out = [record(d, ArchiveEntry, r) for r in rows]
             history = []
             for entry in out:
                 reason, payload = compact_audit(entry, now)

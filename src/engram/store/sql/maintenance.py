@@ -18,38 +18,18 @@ import numpy.typing as npt
 from engram.records import MemoryRecord
 from engram.store.protocols.maintenance import HaltState, HealthCounts, MaintenanceRun, NewRun
 from engram.store.sql.codec import SELECT, from_row
-from engram.store.sql.dialect import Dialect
 from engram.store.sql.native import KeywordUpkeep, vector_array, vector_rows
-from engram.store.sql.session import Sql
+from engram.store.sql.rows import columns, record
+from engram.store.sql.session import Sql, SqlPart
 
-_RUN = (
-    "id, kind, mode, namespace, started_at, finished_at, score_before, score_after, "
-    "recommendations, actions, report"
-)
+_RUN = columns(MaintenanceRun)
 
 
-def _run(d: Dialect, row: Sequence[Any]) -> MaintenanceRun:
-    return MaintenanceRun(
-        id=int(row[0]),
-        kind=row[1],
-        mode=row[2],
-        namespace=row[3],
-        started_at=d.time(row[4]),
-        finished_at=d.time(row[5]),
-        score_before=float(row[6]),
-        score_after=float(row[7]),
-        recommendations=tuple(d.loads(row[8])),
-        actions=tuple(d.loads(row[9])),
-        report=d.loads(row[10]),
-    )
-
-
-class SqlMaintenance:
+class SqlMaintenance(SqlPart):
     """``MaintenanceStore`` on either engine."""
 
     def __init__(self, sql: Sql, keyword: KeywordUpkeep) -> None:
-        self._sql = sql
-        self._d = sql.d
+        super().__init__(sql)
         self._keyword = keyword
         v = vector_rows(self._d)
         self._vectors = v
@@ -149,16 +129,16 @@ class SqlMaintenance:
                 ),
             ).fetchone()
         assert row is not None  # RETURNING of an INSERT
-        return _run(d, row)
+        return record(d, MaintenanceRun, row)
 
     def runs(self, *, limit: int, offset: int = 0, kind: str | None = None) -> list[MaintenanceRun]:
         where, params = ("", []) if kind is None else (" WHERE kind = ?", [kind])
-        with self._sql.read("reading maintenance runs") as conn:
-            rows = conn.execute(
-                f"SELECT {_RUN} FROM maintenance_runs{where} ORDER BY id DESC LIMIT ? OFFSET ?",
-                (*params, limit, offset),
-            ).fetchall()
-        return [_run(self._d, r) for r in rows]
+        return self._records(
+            MaintenanceRun,
+            f"SELECT {_RUN} FROM maintenance_runs{where} ORDER BY id DESC LIMIT ? OFFSET ?",
+            (*params, limit, offset),
+            what="reading maintenance runs",
+        )
 
     def record_action(self, action: str, *, now: datetime, outcome: str) -> None:
         with self._sql.tx("recording the repair action") as conn:

@@ -34,7 +34,7 @@ from engram.store.sql.codec import (
 )
 from engram.store.sql.dialect import Conn, Dialect, dumps
 from engram.store.sql.history import history_row, live, write_history
-from engram.store.sql.session import Sql
+from engram.store.sql.session import Sql, SqlPart
 from engram.text import normalize_content
 
 #: Where a ``SELECT`` row holds the content hash.
@@ -184,12 +184,11 @@ def _where(d: Dialect, namespace: str, query: ListQuery) -> tuple[str, list[Any]
     return " AND ".join(where), params
 
 
-class SqlMemories:
+class SqlMemories(SqlPart):
     """``MemoryStore`` on either engine."""
 
     def __init__(self, sql: Sql) -> None:
-        self._sql = sql
-        self._d = sql.d
+        super().__init__(sql)
         self._insert = insert_sql(sql.d)
         #: PostgreSQL's batch insert, in psycopg's own ``%s`` style (it runs on the
         #: driver connection; the statement holds no other ``?`` or ``%``).
@@ -330,9 +329,7 @@ class SqlMemories:
     ) -> int:
         query = query or ListQuery(include_deleted=include_deleted)
         where, params = _where(self._d, namespace, query)
-        with self._sql.read("read") as conn:
-            row = conn.execute(f"SELECT count(*) FROM memories m WHERE {where}", params).fetchone()
-        return int(row[0]) if row else 0
+        return self._read_count(f"SELECT count(*) FROM memories m WHERE {where}", params)
 
     def session_members(
         self, namespace: str, session_ids: Sequence[str], *, max_members: int

@@ -9,7 +9,8 @@ from typing import Any
 
 from engram.store.protocols.org import NewOrgFact, OrgAuditEntry, OrgFact, OrgFactAuthor
 from engram.store.sql.dialect import Conn
-from engram.store.sql.session import Sql
+from engram.store.sql.rows import equal
+from engram.store.sql.session import SqlPart
 
 _FACT = (
     "seq, fact_id, version, category, content, tags, retracted, supersedes, author_kind, "
@@ -23,12 +24,8 @@ _AUDIT = (
 _LATEST = "version = (SELECT max(l.version) FROM org_facts l WHERE l.fact_id = org_facts.fact_id)"
 
 
-class SqlOrg:
+class SqlOrg(SqlPart):
     """``OrgStore`` on either engine."""
-
-    def __init__(self, sql: Sql) -> None:
-        self._sql = sql
-        self._d = sql.d
 
     def _fact(self, row: Sequence[Any]) -> OrgFact:
         return OrgFact(
@@ -184,18 +181,10 @@ class SqlOrg:
     def audit(
         self, *, fact_id: str | None = None, actor_id: str | None = None, limit: int = 100
     ) -> list[OrgAuditEntry]:
-        where: list[str] = ["TRUE"]
-        params: list[Any] = []
-        if fact_id is not None:
-            where.append("fact_id = ?")
-            params.append(fact_id)
-        if actor_id is not None:
-            where.append("actor_id = ?")
-            params.append(actor_id)
+        where, params = equal(fact_id=fact_id, actor_id=actor_id)
         with self._sql.read("reading the org audit") as conn:
             rows = conn.execute(
-                f"SELECT {_AUDIT} FROM org_audit WHERE {' AND '.join(where)} "
-                "ORDER BY id DESC LIMIT ?",
+                f"SELECT {_AUDIT} FROM org_audit WHERE {where} ORDER BY id DESC LIMIT ?",
                 (*params, limit),
             ).fetchall()
         return [self._entry(r) for r in rows]

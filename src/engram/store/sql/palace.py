@@ -23,7 +23,8 @@ from engram.store.protocols.palace import (
     WingNode,
 )
 from engram.store.sql.dialect import Conn
-from engram.store.sql.session import Sql
+from engram.store.sql.rows import record
+from engram.store.sql.session import SqlPart
 
 _WING = "id, namespace, number, kind, name, slug, created_at"
 _ROOM = (
@@ -55,46 +56,8 @@ def _made(found: int | None) -> int:
     return int(found)
 
 
-class SqlPalace:
+class SqlPalace(SqlPart):
     """``PalaceStore`` on either engine."""
-
-    def __init__(self, sql: Sql) -> None:
-        self._sql = sql
-        self._d = sql.d
-
-    # -- rows -------------------------------------------------------------------------
-    def _room(self, row: Sequence[Any]) -> Room:
-        return Room(
-            int(row[0]),
-            row[1],
-            int(row[2]),
-            int(row[3]),
-            int(row[4]),
-            row[5],
-            row[6],
-            self._d.time(row[7]),
-        )
-
-    def _drawer(self, row: Sequence[Any]) -> Drawer:
-        return Drawer(
-            id=int(row[0]),
-            namespace=row[1],
-            wing_id=int(row[2]),
-            wing_number=int(row[3]),
-            room_id=int(row[4]),
-            room_number=int(row[5]),
-            number=int(row[6]),
-            turn=int(row[7]),
-            memory_id=row[8],
-            role=row[9],
-            tags=tuple(self._d.loads(row[10])),
-            created_at=self._d.time(row[11]),
-        )
-
-    def _closet(self, row: Sequence[Any]) -> Closet:
-        return Closet(
-            int(row[0]), row[1], int(row[2]), row[3], row[4], int(row[5]), self._d.time(row[6])
-        )
 
     # -- helpers ----------------------------------------------------------------------
     @staticmethod
@@ -112,6 +75,28 @@ class SqlPalace:
             ).fetchone()
         return None if row is None else int(row[0])
 
+    def _find(
+        self, conn: Conn, namespace: str, level: str, parent_id: int, key: str | int
+    ) -> int | None:
+        """The id of the wing or room numbered ``key`` (an int) or named it (a slug or
+        alias)."""
+        if not isinstance(key, int):
+            return self._target(conn, namespace, level, parent_id, key)
+        table, parent = _LEVELS[level]
+        row = conn.execute(
+            f"SELECT id FROM {table} WHERE {parent} AND number = ?", (namespace, parent_id, key)
+        ).fetchone()
+        return None if row is None else int(row[0])
+
+    def _insert(
+        self, conn: Conn, at: tuple[str, str, int, str], sql: str, params: tuple[Any, ...]
+    ) -> int:
+        """The id of the wing, room or closet ``sql`` inserts (``ON CONFLICT DO NOTHING
+        RETURNING id``), or of the one a concurrent caller made first; ``at`` is its
+        (namespace, level, parent id, slug)."""
+        row = conn.execute(sql, params).fetchone()
+        return _made(row[0] if row else self._target(conn, *at))
+
     def _wing_by_id(self, conn: Conn, wing_id: int) -> Wing:
         row = conn.execute(f"SELECT {_WING} FROM palace_wings WHERE id = ?", (wing_id,)).fetchone()
         aliases = conn.execute(
@@ -119,19 +104,11 @@ class SqlPalace:
             "ORDER BY alias",
             (wing_id,),
         ).fetchall()
-        return Wing(
-            int(row[0]),
-            row[1],
-            int(row[2]),
-            row[3],
-            row[4],
-            row[5],
-            self._d.time(row[6]),
-            tuple(a[0] for a in aliases),
-        )
+        return record(self._d, Wing, (*row, tuple(a[0] for a in aliases)), aliases=tuple)
 
     def _room_by_id(self, conn: Conn, room_id: int) -> Room:
-        return self._room(conn.execute(f"SELECT {_ROOM} WHERE r.id = ?", (room_id,)).fetchone())
+        row = conn.execute(f"SELECT {_ROOM} WHERE r.id = ?", (room_id,)).fetchone()
+        return record(self._d, Room, row)
 
     # -- wings ------------------------------------------------------------------------
     def ensure_wing(
@@ -148,26 +125,20 @@ class SqlPalace:
                 number = conn.execute(
                     "SELECT wings FROM palace_counters WHERE namespace = ?", (namespace,)
                 ).fetchone()[0]
-                row = conn.execute(
+                # A concurrent caller made it first (its number wins; this one is skipped).
+                found = self._insert(
+                    conn,
+                    (namespace, "wing", 0, slug),
                     "INSERT INTO palace_wings(namespace, number, kind, name, slug, created_at) "
                     "VALUES (?, ?, ?, ?, ?, ?) "
                     "ON CONFLICT (namespace, slug) DO NOTHING RETURNING id",
                     (namespace, number, kind, name, slug, self._d.ts(now)),
-                ).fetchone()
-                # A concurrent caller made it first (its number wins; this one is skipped).
-                found = row[0] if row else self._target(conn, namespace, "wing", 0, slug)
-            return self._wing_by_id(conn, _made(found))
+                )
+            return self._wing_by_id(conn, found)
 
     def wing(self, namespace: str, key: str | int) -> Wing | None:
         with self._sql.read("reading the wing") as conn:
-            if isinstance(key, int):
-                row = conn.execute(
-                    "SELECT id FROM palace_wings WHERE namespace = ? AND number = ?",
-                    (namespace, key),
-                ).fetchone()
-                found = None if row is None else int(row[0])
-            else:
-                found = self._target(conn, namespace, "wing", 0, key)
+            found = self._find(conn, namespace, "wing", 0, key)
             return None if found is None else self._wing_by_id(conn, found)
 
     def add_alias(
@@ -200,36 +171,28 @@ class SqlPalace:
                     "WHERE id = ? AND namespace = ? RETURNING rooms_made",
                     (wing_id, namespace),
                 ).fetchone()[0]
-                row = conn.execute(
+                found = self._insert(
+                    conn,
+                    (namespace, "room", wing_id, slug),
                     "INSERT INTO palace_rooms(namespace, wing_id, number, name, slug, created_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?) "
-                    "ON CONFLICT (wing_id, slug) DO NOTHING RETURNING id",
+                    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (wing_id, slug) DO NOTHING RETURNING id",
                     (namespace, wing_id, number, name, slug, self._d.ts(now)),
-                ).fetchone()
-                found = row[0] if row else self._target(conn, namespace, "room", wing_id, slug)
-            return self._room_by_id(conn, _made(found))
+                )
+            return self._room_by_id(conn, found)
 
     def room(self, namespace: str, wing_id: int, key: str | int) -> Room | None:
         with self._sql.read("reading the room") as conn:
-            if isinstance(key, int):
-                row = conn.execute(
-                    "SELECT id FROM palace_rooms WHERE namespace = ? AND wing_id = ? "
-                    "AND number = ?",
-                    (namespace, wing_id, key),
-                ).fetchone()
-                found = None if row is None else int(row[0])
-            else:
-                found = self._target(conn, namespace, "room", wing_id, key)
+            found = self._find(conn, namespace, "room", wing_id, key)
             return None if found is None else self._room_by_id(conn, found)
 
     # -- drawers and closets ----------------------------------------------------------
     def drawers(self, namespace: str, room_id: int) -> list[Drawer]:
-        with self._sql.read("reading the drawers") as conn:
-            rows = conn.execute(
-                f"SELECT {_DRAWER} WHERE d.namespace = ? AND d.room_id = ? ORDER BY d.number",
-                (namespace, room_id),
-            ).fetchall()
-        return [self._drawer(r) for r in rows]
+        return self._records(
+            Drawer,
+            f"SELECT {_DRAWER} WHERE d.namespace = ? AND d.room_id = ? ORDER BY d.number",
+            (namespace, room_id),
+            what="reading the drawers",
+        )
 
     def file_drawers(
         self, namespace: str, room_id: int, drawers: Sequence[NewDrawer], now: datetime
@@ -277,7 +240,7 @@ class SqlPalace:
                     f"SELECT {_DRAWER} WHERE d.id IN ({d.marks(len(part))}) ORDER BY d.number",
                     part,
                 ).fetchall()
-        return [self._drawer(r) for r in rows]
+        return [record(self._d, Drawer, r) for r in rows]
 
     def file_closet(
         self,
@@ -292,14 +255,12 @@ class SqlPalace:
         with self._sql.tx("filing the closet") as conn:
             found = self._target(conn, namespace, "closet", room_id, slug)
             if found is None:
-                row = conn.execute(
+                found = self._insert(
+                    conn,
+                    (namespace, "closet", room_id, slug),
                     "INSERT INTO palace_closets(namespace, room_id, name, slug, created_at) "
-                    "VALUES (?, ?, ?, ?, ?) "
-                    "ON CONFLICT (room_id, slug) DO NOTHING RETURNING id",
+                    "VALUES (?, ?, ?, ?, ?) ON CONFLICT (room_id, slug) DO NOTHING RETURNING id",
                     (namespace, room_id, name, slug, self._d.ts(now)),
-                ).fetchone()
-                found = _made(
-                    row[0] if row else self._target(conn, namespace, "closet", room_id, slug)
                 )
             # SQLite needs the WHERE before ON CONFLICT to parse an upsert after a SELECT.
             conn.executemany(
@@ -309,18 +270,18 @@ class SqlPalace:
                 [(found, drawer_id, room_id) for drawer_id in drawer_ids],
             )
             row = conn.execute(f"SELECT {_CLOSET} WHERE c.id = ?", (found,)).fetchone()
-        return self._closet(row)
+        return record(self._d, Closet, row)
 
     def drawer(
         self, namespace: str, wing_number: int, room_number: int, drawer_number: int
     ) -> Drawer | None:
-        with self._sql.read("resolving the pointer") as conn:
-            row = conn.execute(
-                f"SELECT {_DRAWER} WHERE d.namespace = ? AND w.namespace = ? AND w.number = ? "
-                "AND r.number = ? AND d.number = ?",
-                (namespace, namespace, wing_number, room_number, drawer_number),
-            ).fetchone()
-        return None if row is None else self._drawer(row)
+        return self._record(
+            Drawer,
+            f"SELECT {_DRAWER} WHERE d.namespace = ? AND w.namespace = ? AND w.number = ? "
+            "AND r.number = ? AND d.number = ?",
+            (namespace, namespace, wing_number, room_number, drawer_number),
+            what="resolving the pointer",
+        )
 
     def pointers(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, Drawer]:
         out: dict[str, Drawer] = {}
@@ -332,7 +293,7 @@ class SqlPalace:
                     f"AND d.memory_id IN ({self._d.marks(len(part))}) ORDER BY d.id DESC",
                     (namespace, *part),
                 ):
-                    drawer = self._drawer(row)
+                    drawer = record(self._d, Drawer, row)
                     out[drawer.memory_id] = drawer  # lowest id written last, so it wins
         return out
 
@@ -349,7 +310,7 @@ class SqlPalace:
             ]
             wings = [self._wing_by_id(conn, w) for w in wing_ids]
             rooms = [
-                (self._room(r[:8]), int(r[8]))
+                (record(self._d, Room, r[:8]), int(r[8]))
                 for r in conn.execute(
                     "SELECT r.id, r.namespace, r.wing_id, w.number, r.number, r.name, r.slug, "
                     "r.created_at, (SELECT count(*) FROM palace_drawers d WHERE d.room_id = r.id) "
@@ -365,7 +326,7 @@ class SqlPalace:
                 "ORDER BY c.id",
                 args,
             ):
-                closets.setdefault(int(r[2]), []).append(self._closet(r))
+                closets.setdefault(int(r[2]), []).append(record(self._d, Closet, r))
         return [
             WingNode(
                 wing,

@@ -2,54 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
 from engram.errors import InvalidInputError, NotFoundError
 from engram.store.protocols.review import REVIEW_STATUSES, ReviewItem
-from engram.store.sql.dialect import Dialect
-from engram.store.sql.session import Sql
+from engram.store.sql.rows import checked, columns, equal, record
+from engram.store.sql.session import SqlPart
 
-_COLUMNS = (
-    "id, namespace, memory_id, target_id, action, proposal, reason, status, created_at, "
-    "resolved_by, note, resolved_at"
-)
+_COLUMNS = columns(ReviewItem)
 
 
-def _item(d: Dialect, row: Sequence[Any]) -> ReviewItem:
-    return ReviewItem(
-        id=int(row[0]),
-        namespace=row[1],
-        memory_id=row[2],
-        target_id=row[3],
-        action=row[4],
-        proposal=d.loads(row[5]),
-        reason=row[6],
-        status=row[7],
-        created_at=d.time(row[8]),
-        resolved_by=row[9],
-        note=row[10],
-        resolved_at=d.time_or_none(row[11]),
-    )
+def _matching(namespace: str, status: str | None) -> tuple[str, list[Any]]:
+    return equal(namespace=namespace, status=checked(status, REVIEW_STATUSES, "review status"))
 
 
-def _status_clause(status: str | None) -> tuple[str, list[Any]]:
-    if status is None:
-        return "", []
-    if status not in REVIEW_STATUSES:
-        raise InvalidInputError(
-            f"review status must be one of {', '.join(REVIEW_STATUSES)}, got {status!r}"
-        )
-    return " AND status = ?", [status]
-
-
-class SqlReview:
+class SqlReview(SqlPart):
     """``ReviewStore`` on either engine."""
-
-    def __init__(self, sql: Sql) -> None:
-        self._sql = sql
-        self._d = sql.d
 
     def add(
         self,
@@ -79,36 +49,31 @@ class SqlReview:
                 ),
             ).fetchone()
         assert row is not None  # RETURNING of an INSERT
-        return _item(d, row)
+        return record(d, ReviewItem, row)
 
     def get(self, namespace: str, item_id: int) -> ReviewItem | None:
-        with self._sql.read() as conn:
-            row = conn.execute(
-                f"SELECT {_COLUMNS} FROM review_queue WHERE namespace = ? AND id = ?",
-                (namespace, item_id),
-            ).fetchone()
-        return None if row is None else _item(self._d, row)
+        return self._record(
+            ReviewItem,
+            f"SELECT {_COLUMNS} FROM review_queue WHERE namespace = ? AND id = ?",
+            (namespace, item_id),
+        )
 
     def select(
         self, namespace: str, *, status: str | None = "pending", limit: int = 100, offset: int = 0
     ) -> list[ReviewItem]:
-        clause, params = _status_clause(status)
-        with self._sql.read() as conn:
-            rows = conn.execute(
-                f"SELECT {_COLUMNS} FROM review_queue WHERE namespace = ?{clause} "
-                "ORDER BY id LIMIT ? OFFSET ?",
-                (namespace, *params, limit, offset),
-            ).fetchall()
-        return [_item(self._d, r) for r in rows]
+        where, params = _matching(namespace, status)
+        return self._records(
+            ReviewItem,
+            f"SELECT {_COLUMNS} FROM review_queue WHERE {where} ORDER BY id LIMIT ? OFFSET ?",
+            (*params, limit, offset),
+        )
 
     def count(self, namespace: str, *, status: str | None = "pending") -> int:
-        clause, params = _status_clause(status)
-        with self._sql.read() as conn:
-            row = conn.execute(
-                f"SELECT count(*) FROM review_queue WHERE namespace = ?{clause}",
-                (namespace, *params),
-            ).fetchone()
-        return int(row[0]) if row else 0
+        where, params = _matching(namespace, status)
+        return self._read_count(
+            f"SELECT count(*) FROM review_queue WHERE {where}",
+            params,
+        )
 
     def resolve(
         self,
@@ -134,4 +99,4 @@ class SqlReview:
                     f"no pending review item {item_id} in namespace {namespace!r}; "
                     "`engram review list` shows them"
                 )
-        return _item(self._d, row)
+        return record(self._d, ReviewItem, row)

@@ -4,72 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 from engram.errors import StoreError
 from engram.store.protocols.runs import Run, RunHit
-from engram.store.sql.dialect import Dialect
-from engram.store.sql.session import Sql
+from engram.store.sql.rows import columns, equal, record
+from engram.store.sql.session import SqlPart
 
-_LISTED = (
-    "namespace, run_id, task, task_type, status, score, tokens_in, tokens_out, {output}, "
-    "output_chars, output_path, issues, metadata, started_at, finished_at, created_at, "
-    "updated_at"
-)
-_FULL = _LISTED.format(output="output")
-_LIST = _LISTED.format(output="NULL")
-_HIT = "run_id, namespace, memory_id, rank, score, title, at"
+_FULL = columns(Run)
+#: A listed run leaves its (maybe long) output out.
+_LIST = _FULL.replace(" output,", " NULL,")
+_HIT = columns(RunHit)
 
 
-def _run(d: Dialect, row: Sequence[Any]) -> Run:
-    return Run(
-        namespace=row[0],
-        run_id=row[1],
-        task=row[2],
-        task_type=row[3],
-        status=row[4],
-        score=row[5],
-        tokens_in=row[6],
-        tokens_out=row[7],
-        output=row[8],
-        output_chars=int(row[9]),
-        output_path=row[10],
-        issues=tuple(d.loads(row[11])),
-        metadata=d.loads(row[12]),
-        started_at=d.time_or_none(row[13]),
-        finished_at=d.time_or_none(row[14]),
-        created_at=d.time(row[15]),
-        updated_at=d.time(row[16]),
-    )
-
-
-def _hit(d: Dialect, row: Sequence[Any]) -> RunHit:
-    return RunHit(
-        run_id=row[0],
-        namespace=row[1],
-        memory_id=row[2],
-        rank=int(row[3]),
-        score=row[4],
-        title=row[5],
-        at=d.time(row[6]),
-    )
-
-
-def _filters(status: str | None, task_type: str | None) -> tuple[str, list[Any]]:
-    sql, args = "", []
-    for column, value in (("status", status), ("task_type", task_type)):
-        if value is not None:
-            sql += f" AND {column} = ?"
-            args.append(value)
-    return sql, args
-
-
-class SqlRuns:
+class SqlRuns(SqlPart):
     """``RunStore`` on either engine."""
-
-    def __init__(self, sql: Sql) -> None:
-        self._sql = sql
-        self._d = sql.d
 
     def save(self, run: Run, *, now: datetime) -> Run:
         d = self._d
@@ -86,8 +34,8 @@ class SqlRuns:
                 "started_at = excluded.started_at, finished_at = excluded.finished_at, "
                 "updated_at = excluded.updated_at",
                 (
-                    run.namespace,
                     run.run_id,
+                    run.namespace,
                     run.task,
                     run.task_type,
                     run.status,
@@ -111,15 +59,15 @@ class SqlRuns:
             ).fetchone()
         if row is None:
             raise StoreError(f"recording run {run.run_id!r} left no row")
-        return _run(d, row)
+        return record(d, Run, row)
 
     def get(self, namespace: str, run_id: str) -> Run | None:
-        with self._sql.read("reading a run") as conn:
-            row = conn.execute(
-                f"SELECT {_FULL} FROM runs WHERE namespace = ? AND run_id = ?",
-                (namespace, run_id),
-            ).fetchone()
-        return None if row is None else _run(self._d, row)
+        return self._record(
+            Run,
+            f"SELECT {_FULL} FROM runs WHERE namespace = ? AND run_id = ?",
+            (namespace, run_id),
+            what="reading a run",
+        )
 
     def select(
         self,
@@ -130,24 +78,24 @@ class SqlRuns:
         limit: int = 100,
         offset: int = 0,
     ) -> list[Run]:
-        where, args = _filters(status, task_type)
-        with self._sql.read("listing runs") as conn:
-            rows = conn.execute(
-                f"SELECT {_LIST} FROM runs WHERE namespace = ?{where} "
-                "ORDER BY created_at DESC, run_id DESC LIMIT ? OFFSET ?",
-                (namespace, *args, limit, offset),
-            ).fetchall()
-        return [_run(self._d, r) for r in rows]
+        where, args = equal(namespace=namespace, status=status, task_type=task_type)
+        return self._records(
+            Run,
+            f"SELECT {_LIST} FROM runs WHERE {where} "
+            "ORDER BY created_at DESC, run_id DESC LIMIT ? OFFSET ?",
+            (*args, limit, offset),
+            what="listing runs",
+        )
 
     def count(
         self, namespace: str, *, status: str | None = None, task_type: str | None = None
     ) -> int:
-        where, args = _filters(status, task_type)
-        with self._sql.read("counting runs") as conn:
-            row = conn.execute(
-                f"SELECT COUNT(*) FROM runs WHERE namespace = ?{where}", (namespace, *args)
-            ).fetchone()
-        return 0 if row is None else int(row[0])
+        where, args = equal(namespace=namespace, status=status, task_type=task_type)
+        return self._read_count(
+            f"SELECT COUNT(*) FROM runs WHERE {where}",
+            args,
+            what="counting runs",
+        )
 
     def delete(self, namespace: str, run_id: str) -> bool:
         # Its hits go by ON DELETE CASCADE.
@@ -175,19 +123,19 @@ class SqlRuns:
         return len(hits)
 
     def hits(self, namespace: str, run_id: str) -> list[RunHit]:
-        with self._sql.read("reading the run's memory hits") as conn:
-            rows = conn.execute(
-                f"SELECT {_HIT} FROM run_memory_hits WHERE namespace = ? AND run_id = ? "
-                "ORDER BY rank, memory_id",
-                (namespace, run_id),
-            ).fetchall()
-        return [_hit(self._d, r) for r in rows]
+        return self._records(
+            RunHit,
+            f"SELECT {_HIT} FROM run_memory_hits WHERE namespace = ? AND run_id = ? "
+            "ORDER BY rank, memory_id",
+            (namespace, run_id),
+            what="reading the run's memory hits",
+        )
 
     def injected_into(self, namespace: str, memory_id: str, *, limit: int = 100) -> list[RunHit]:
-        with self._sql.read("reading a memory's runs") as conn:
-            rows = conn.execute(
-                f"SELECT {_HIT} FROM run_memory_hits WHERE namespace = ? AND memory_id = ? "
-                "ORDER BY at DESC, run_id DESC LIMIT ?",
-                (namespace, memory_id, limit),
-            ).fetchall()
-        return [_hit(self._d, r) for r in rows]
+        return self._records(
+            RunHit,
+            f"SELECT {_HIT} FROM run_memory_hits WHERE namespace = ? AND memory_id = ? "
+            "ORDER BY at DESC, run_id DESC LIMIT ?",
+            (namespace, memory_id, limit),
+            what="reading a memory's runs",
+        )

@@ -9,12 +9,15 @@ and the dialect as ``d``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from engram.store.sql.dialect import Conn, Dialect
+from engram.store.sql.rows import record
+
+R = TypeVar("R")
 
 
 class Database(Protocol):
@@ -58,3 +61,34 @@ class Sql:
         """Several reads that see one snapshot of the database."""
         with self.d.errors(what), self.db.snapshot(what) as conn:
             yield self.d.wrap(conn)
+
+
+class SqlPart:
+    """Base of a concern's implementation: its ``Sql`` as ``self._sql`` and the dialect
+    as ``self._d``."""
+
+    def __init__(self, sql: Sql) -> None:
+        self._sql = sql
+        self._d = sql.d
+
+    def _records(
+        self, cls: type[R], sql: str, params: Sequence[Any] = (), what: str = "read"
+    ) -> list[R]:
+        """The rows of one read, each as a ``cls`` record (``rows.record``)."""
+        with self._sql.read(what) as conn:
+            rows = conn.execute(sql, params).fetchall()
+        return [record(self._d, cls, r) for r in rows]
+
+    def _record(
+        self, cls: type[R], sql: str, params: Sequence[Any] = (), what: str = "read"
+    ) -> R | None:
+        """The first row of one read as a ``cls`` record; None without one."""
+        with self._sql.read(what) as conn:
+            row = conn.execute(sql, params).fetchone()
+        return None if row is None else record(self._d, cls, row)
+
+    def _read_count(self, sql: str, params: Sequence[Any] = (), what: str = "read") -> int:
+        """The number one read returns (a ``count(*)``)."""
+        with self._sql.read(what) as conn:
+            row = conn.execute(sql, params).fetchone()
+        return int(row[0]) if row else 0

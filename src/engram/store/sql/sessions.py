@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
 
 from engram.store.protocols.sessions import (
     Checkpoint,
@@ -14,58 +13,15 @@ from engram.store.protocols.sessions import (
     SessionScore,
     per_memory_json,
 )
-from engram.store.sql.dialect import Dialect
-from engram.store.sql.session import Sql
+from engram.store.sql.rows import columns, record
+from engram.store.sql.session import SqlPart
 
-_CHECKPOINT = (
-    "id, namespace, session_key, trigger, digest, prompt_count, memory_queries, "
-    "recent_remembers, created_at, harness, project, project_normalized"
-)
-_SCORE = (
-    "namespace, session_key, score, confidence, memories_recalled, memories_used, "
-    "novel_context_count, reasoning, method, scored_at, per_memory"
-)
+_CHECKPOINT = columns(Checkpoint)
+_SCORE = columns(SessionScore)
 
 
-def _checkpoint(d: Dialect, row: Sequence[Any]) -> Checkpoint:
-    return Checkpoint(
-        id=int(row[0]),
-        namespace=row[1],
-        session_key=row[2],
-        trigger=row[3],
-        digest=row[4],
-        prompt_count=int(row[5]),
-        memory_queries=tuple(d.loads(row[6])),
-        recent_remembers=tuple(d.loads(row[7])),
-        created_at=d.time(row[8]),
-        harness=row[9],
-        project=row[10],
-        project_normalized=row[11],
-    )
-
-
-def _score(d: Dialect, row: Sequence[Any]) -> SessionScore:
-    return SessionScore(
-        namespace=row[0],
-        session_key=row[1],
-        score=float(row[2]),
-        confidence=float(row[3]),
-        memories_recalled=int(row[4]),
-        memories_used=int(row[5]),
-        novel_context_count=int(row[6]),
-        reasoning=row[7],
-        method=row[8],
-        scored_at=d.time(row[9]),
-        per_memory=per_memory_json(d.loads(row[10])),
-    )
-
-
-class SqlSessions:
+class SqlSessions(SqlPart):
     """``SessionStore`` on either engine."""
-
-    def __init__(self, sql: Sql) -> None:
-        self._sql = sql
-        self._d = sql.d
 
     def add_checkpoint(
         self, namespace: str, checkpoint: NewCheckpoint, *, cap: int, now: datetime
@@ -101,19 +57,19 @@ class SqlSessions:
                 (namespace, c.session_key, namespace, c.session_key, cap),
             )
         assert row is not None  # RETURNING of an INSERT
-        return _checkpoint(d, row)
+        return record(d, Checkpoint, row)
 
     def checkpoints(
         self, namespace: str, session_key: str, *, limit: int, trigger: str | None = None
     ) -> list[Checkpoint]:
         extra, params = ("", []) if trigger is None else (" AND trigger = ?", [trigger])
-        with self._sql.read("reading checkpoints") as conn:
-            rows = conn.execute(
-                f"SELECT {_CHECKPOINT} FROM session_checkpoints WHERE namespace = ? AND "
-                f"session_key = ?{extra} ORDER BY id DESC LIMIT ?",
-                (namespace, session_key, *params, limit),
-            ).fetchall()
-        return [_checkpoint(self._d, r) for r in rows]
+        return self._records(
+            Checkpoint,
+            f"SELECT {_CHECKPOINT} FROM session_checkpoints WHERE namespace = ? AND "
+            f"session_key = ?{extra} ORDER BY id DESC LIMIT ?",
+            (namespace, session_key, *params, limit),
+            what="reading checkpoints",
+        )
 
     def sessions(
         self, namespace: str, *, limit: int, offset: int
@@ -165,21 +121,13 @@ class SqlSessions:
         return added
 
     def injected(self, namespace: str, session_key: str) -> list[InjectedMemory]:
-        with self._sql.read("reading injected memories") as conn:
-            rows = conn.execute(
-                "SELECT memory_id, rank, injected_at, relevance_score FROM session_memories "
-                "WHERE namespace = ? AND session_key = ? AND was_injected ORDER BY rank",
-                (namespace, session_key),
-            ).fetchall()
-        return [
-            InjectedMemory(
-                memory_id=r[0],
-                rank=int(r[1]),
-                injected_at=self._d.time(r[2]),
-                relevance=None if r[3] is None else float(r[3]),
-            )
-            for r in rows
-        ]
+        return self._records(
+            InjectedMemory,
+            "SELECT memory_id, rank, injected_at, relevance_score FROM session_memories "
+            "WHERE namespace = ? AND session_key = ? AND was_injected ORDER BY rank",
+            (namespace, session_key),
+            what="reading injected memories",
+        )
 
     def save_score(self, score: SessionScore, relevance: Mapping[str, float]) -> SessionScore:
         s = score
@@ -223,4 +171,10 @@ class SqlSessions:
                 f"SELECT {_SCORE} FROM session_scores WHERE namespace = ? AND session_key = ?",
                 (namespace, session_key),
             ).fetchone()
-        return None if row is None else _score(self._d, row)
+        return (
+            None
+            if row is None
+            else record(
+                self._d, SessionScore, row, per_memory=lambda v: per_memory_json(self._d.loads(v))
+            )
+        )

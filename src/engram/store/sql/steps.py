@@ -84,6 +84,16 @@ def pick(d: Dialect, *, sqlite: str, postgres: str) -> str:
     return sqlite if d.name == "sqlite" else postgres
 
 
+def bumps(key: str, *events: tuple[str, str]) -> str:
+    """SQLite triggers that count ``engram_meta``'s ``key`` up by one, a trigger per
+    (name, ``AFTER ... ON table``) event: the epochs a derived index checks."""
+    return "".join(
+        f"CREATE TRIGGER {name} {event} BEGIN\n"
+        f"    UPDATE engram_meta SET value = value + 1 WHERE key = '{key}';\nEND;\n"
+        for name, event in events
+    )
+
+
 def statements(d: Dialect, script: str) -> Iterator[str]:
     """The statements of ``script``, one by one. SQLite's are split with
     ``sqlite3.complete_statement``, which knows trigger bodies (``executescript`` would
@@ -256,21 +266,13 @@ def m003_vectors_feedback(conn: Conn, d: Dialect) -> None:
         d,
         pick(
             d,
-            sqlite="""
-            CREATE TRIGGER memory_vectors_epoch_ins AFTER INSERT ON memory_vectors BEGIN
-                UPDATE engram_meta SET value = value + 1 WHERE key = 'vector_epoch';
-            END;
-            CREATE TRIGGER memory_vectors_epoch_upd AFTER UPDATE ON memory_vectors BEGIN
-                UPDATE engram_meta SET value = value + 1 WHERE key = 'vector_epoch';
-            END;
-            CREATE TRIGGER memory_vectors_epoch_del AFTER DELETE ON memory_vectors BEGIN
-                UPDATE engram_meta SET value = value + 1 WHERE key = 'vector_epoch';
-            END;
-            CREATE TRIGGER memories_epoch_liveness AFTER UPDATE OF deleted_at, content_hash
-            ON memories BEGIN
-                UPDATE engram_meta SET value = value + 1 WHERE key = 'vector_epoch';
-            END;
-            """,
+            sqlite=bumps(
+                "vector_epoch",
+                ("memory_vectors_epoch_ins", "AFTER INSERT ON memory_vectors"),
+                ("memory_vectors_epoch_upd", "AFTER UPDATE ON memory_vectors"),
+                ("memory_vectors_epoch_del", "AFTER DELETE ON memory_vectors"),
+                ("memories_epoch_liveness", "AFTER UPDATE OF deleted_at, content_hash ON memories"),
+            ),
             postgres="""
             CREATE FUNCTION engram_bump_epoch() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN

@@ -5,7 +5,7 @@ one."""
 from __future__ import annotations
 
 from engram.store.sql.dialect import Conn, Dialect
-from engram.store.sql.steps import pick, script
+from engram.store.sql.steps import bumps, pick, script
 
 
 def m010_jobs(conn: Conn, d: Dialect) -> None:
@@ -212,16 +212,14 @@ def m018_chunk_vectors(conn: Conn, d: Dialect) -> None:
             );
             CREATE INDEX memory_chunks_model ON memory_chunks(model);
             INSERT INTO engram_meta(key, value) VALUES ('chunk_epoch', 0);
-            CREATE TRIGGER memory_chunks_epoch_ins AFTER INSERT ON memory_chunks BEGIN
-                UPDATE engram_meta SET value = value + 1 WHERE key = 'chunk_epoch';
-            END;
-            CREATE TRIGGER memory_chunks_epoch_del AFTER DELETE ON memory_chunks BEGIN
-                UPDATE engram_meta SET value = value + 1 WHERE key = 'chunk_epoch';
-            END;
-            CREATE TRIGGER memories_chunk_epoch AFTER UPDATE OF deleted_at, content_hash
-            ON memories BEGIN
-                UPDATE engram_meta SET value = value + 1 WHERE key = 'chunk_epoch';
-            END;
+            """
+            + bumps(
+                "chunk_epoch",
+                ("memory_chunks_epoch_ins", "AFTER INSERT ON memory_chunks"),
+                ("memory_chunks_epoch_del", "AFTER DELETE ON memory_chunks"),
+                ("memories_chunk_epoch", "AFTER UPDATE OF deleted_at, content_hash ON memories"),
+            )
+            + """
             CREATE TRIGGER memories_chunks_stale AFTER UPDATE OF content_hash ON memories
             WHEN NEW.content_hash IS NOT OLD.content_hash BEGIN
                 DELETE FROM memory_chunks WHERE memory_seq = NEW.seq;

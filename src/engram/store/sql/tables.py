@@ -19,7 +19,7 @@ from typing import Any
 from engram.errors import InvalidInputError
 from engram.store.protocols.tables import TableCounts, TableRow
 from engram.store.sql.dialect import Conn, Dialect
-from engram.store.sql.session import Sql
+from engram.store.sql.session import Sql, SqlPart
 from engram.store.tables import SPECS, Kind, TableSpec
 
 #: A backend's upkeep of a row an import has just inserted (its local id, 0 without).
@@ -134,12 +134,11 @@ def _mark(d: Dialect, kind: Kind) -> str:
     return "?::jsonb" if kind == "json" and d.name == "postgres" else "?"
 
 
-class SqlTables:
+class SqlTables(SqlPart):
     """``TableStore`` on either engine."""
 
     def __init__(self, sql: Sql, after_insert: AfterInsert | None = None) -> None:
-        self._sql = sql
-        self._d = sql.d
+        super().__init__(sql)
         self._after_insert = after_insert
         self._schemas: dict[str, dict[str, Kind]] = {}
 

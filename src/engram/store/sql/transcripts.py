@@ -5,15 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engram.records import utcnow
-from engram.store.sql.session import Sql
+from engram.store.sql.session import SqlPart
 
 
-class SqlTranscripts:
+class SqlTranscripts(SqlPart):
     """``TranscriptStore`` on either engine."""
-
-    def __init__(self, sql: Sql) -> None:
-        self._sql = sql
-        self._d = sql.d
 
     def put(
         self, namespace: str, session_key: str, content: str, *, agent_id: str | None = None

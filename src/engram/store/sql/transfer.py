@@ -21,9 +21,10 @@ from engram.store.protocols.transfer import ImportCounts, MemoryBundle
 from engram.store.protocols.vectors import VectorRow
 from engram.store.sql.codec import HISTORY_COLUMNS, SELECT, from_row, history_from_row, insert_sql
 from engram.store.sql.codec import to_row as memory_row
-from engram.store.sql.dialect import Conn, dumps
+from engram.store.sql.dialect import Conn, Dialect, dumps
 from engram.store.sql.history import write_history
-from engram.store.sql.session import Sql
+from engram.store.sql.rows import columns
+from engram.store.sql.session import Sql, SqlPart
 from engram.text import normalize_content
 
 
@@ -62,12 +63,32 @@ def _json(value: dict[str, Any] | None) -> str | None:
     return None if value is None else dumps(value)
 
 
-class SqlTransfer:
+def _page(
+    d: Dialect,
+    past: str,
+    after: Sequence[Any] | None,
+    column: str,
+    namespaces: Sequence[str] | None,
+) -> tuple[str, list[Any]] | None:
+    """An export page's WHERE and parameters: rows ``past`` the last key of the page
+    before (``after``), of ``namespaces`` when given; None when that is none at all."""
+    if namespaces is not None and not namespaces:
+        return None
+    where, params = [], list(after or ())
+    if after is not None:
+        where.append(past)
+    if namespaces is not None:
+        clause, values = d.one_of(column, namespaces)
+        where.append(clause)
+        params.extend(values)
+    return " AND ".join(where) or "TRUE", params
+
+
+class SqlTransfer(SqlPart):
     """``TransferStore`` on either engine."""
 
     def __init__(self, sql: Sql, vectors: BundleVectors) -> None:
-        self._sql = sql
-        self._d = sql.d
+        super().__init__(sql)
         self._vectors = vectors
         self._insert = insert_sql(sql.d)
 
@@ -80,19 +101,10 @@ class SqlTransfer:
         vectors: bool = False,
     ) -> list[MemoryBundle]:
         d = self._d
-        where: list[str] = []
-        params: list[Any] = []
-        if after is not None:
-            where.append("m.id > ?")
-            params.append(after)
-        if namespaces is not None:
-            if not namespaces:
-                return []
-            clause, values = d.one_of("m.namespace", namespaces)
-            where.append(clause)
-            params.extend(values)
-        sql = SELECT + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY m.id LIMIT ?"
-        params.append(limit)
+        page = _page(d, "m.id > ?", None if after is None else [after], "m.namespace", namespaces)
+        if page is None:
+            return []
+        sql, params = f"{SELECT} WHERE {page[0]} ORDER BY m.id LIMIT ?", [*page[1], limit]
         history: dict[str, list[HistoryEntry]] = {}
         feedback: dict[str, list[FeedbackRow]] = {}
         vector_rows: dict[str, VectorRow] = {}
@@ -221,27 +233,16 @@ class SqlTransfer:
         limit: int,
         namespaces: Sequence[str] | None = None,
     ) -> list[TranscriptRow]:
-        d = self._d
-        where: list[str] = []
-        params: list[Any] = []
-        if after is not None:
-            where.append("(namespace, session_key) > (?, ?)")
-            params.extend(after)
-        if namespaces is not None:
-            if not namespaces:
-                return []
-            clause, values = d.one_of("namespace", namespaces)
-            where.append(clause)
-            params.extend(values)
-        sql = (
-            "SELECT namespace, session_key, content, agent_id, created_at FROM session_transcripts"
-            + (" WHERE " + " AND ".join(where) if where else "")
-            + " ORDER BY namespace, session_key LIMIT ?"
+        page = _page(self._d, "(namespace, session_key) > (?, ?)", after, "namespace", namespaces)
+        if page is None:
+            return []
+        return self._records(
+            TranscriptRow,
+            f"SELECT {columns(TranscriptRow)} FROM session_transcripts WHERE {page[0]} "
+            "ORDER BY namespace, session_key LIMIT ?",
+            [*page[1], limit],
+            what="export",
         )
-        params.append(limit)
-        with self._sql.read("export") as conn:
-            rows = conn.execute(sql, params).fetchall()
-        return [TranscriptRow(r[0], r[1], r[2], r[3], d.time(r[4])) for r in rows]
 
     def import_transcripts(self, rows: Sequence[TranscriptRow]) -> ImportCounts:
         d = self._d

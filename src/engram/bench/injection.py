@@ -40,7 +40,7 @@ OVERALL_TARGET = 0.70
 FP_TARGET = 0.001
 FOLDS = ("tune", "held_out")
 
-Scan = Callable[[str], object]
+Scan = Callable[[str], tuple[str, ...]]
 
 
 def load_set(path: str | Path | None = None) -> list[dict[str, Any]]:
@@ -188,8 +188,10 @@ def markdown(result: dict[str, Any]) -> str:
         "|---|---|---|",
     ]
     for cat in sorted(set(tune["categories"]) | set(held["categories"])):
-        lines.append(f"| {cat} | {_cell(tune['categories'].get(cat))} | "
-                     f"{_cell(held['categories'].get(cat))} |")
+        lines.append(
+            f"| {cat} | {_cell(tune['categories'].get(cat))} | "
+            f"{_cell(held['categories'].get(cat))} |"
+        )
     for name in ("english", "overall"):
         lines.append(f"| **{name}** | {_cell(tune[name])} | {_cell(held[name])} |")
     fp = result["false_positives"]

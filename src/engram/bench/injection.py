@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -61,7 +61,7 @@ def load_set(path: str | Path | None = None) -> list[dict[str, Any]]:
     return rows
 
 
-def _units(rows: Sequence[dict[str, Any]]) -> Iterator[tuple[dict[str, Any], list[str]]]:
+def _units(rows: Iterable[dict[str, Any]]) -> Iterator[tuple[dict[str, Any], list[str]]]:
     """One unit per attack: a row, or both halves of a split instruction."""
     pairs: dict[str, list[dict[str, Any]]] = {}
     for row in rows:

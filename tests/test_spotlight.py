@@ -102,6 +102,12 @@ def test_core_blocks_neutralise_bracket_template_tokens(off: Memory) -> None:
         assert marker not in content
 
 
+def test_a_core_block_description_is_scanned(block: Memory) -> None:
+    with pytest.raises(InjectionBlocked):
+        block.inject.blocks.set("persona", "Ada", description=ATTACK)
+    assert block.inject.blocks.list() == []
+
+
 # -- org policies (issue 26, item 2) -------------------------------------------------------
 def test_an_injected_org_policy_is_refused_in_block_mode(block: Memory) -> None:
     with pytest.raises(InjectionBlocked):

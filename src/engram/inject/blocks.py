@@ -151,6 +151,7 @@ class Blocks(Part):
             positive_int("char_limit", char_limit, upper=MAX_CHAR_LIMIT)
         if description is not None:
             description = _text("description", description)
+            self._core.scan_text(description)  # in every context too (issue 26)
         if read_only is not None and not isinstance(read_only, bool):
             raise InvalidInputError(f"read_only must be true or false, got {read_only!r}")
         if by_agent and read_only is not None:

@@ -472,23 +472,21 @@ def rows() -> list[dict[str, object]]:
             {"text": text, "category": category, "language": language, "technique": technique}
         )
 
-    for text in OVERRIDE_DIRECT:
-        put("override_direct", text)
-    for text in OVERRIDE_PARAPHRASE:
-        put("override_paraphrase", text)
-    for text in ADDRESSED:
-        put("addressed_to_reader", text)
-    for text in MARKERS:
-        put("role_and_template_markers", text)
-    for text in TOOL_CALLS:
-        put("tool_call_json", text)
-    for text in EXFIL:
-        put("exfiltration", text)
-    for text in CONCEAL:
-        put("concealment", text)
+    english = {
+        "override_direct": OVERRIDE_DIRECT,
+        "override_paraphrase": OVERRIDE_PARAPHRASE,
+        "addressed_to_reader": ADDRESSED,
+        "role_and_template_markers": MARKERS,
+        "tool_call_json": TOOL_CALLS,
+        "exfiltration": EXFIL,
+        "concealment": CONCEAL,
+    }
+    for category, texts in english.items():
+        for text in texts:
+            put(category, text)
     for i in range(7):  # interleaved, so each language falls in both folds
-        for lang, texts in MULTILINGUAL.items():
-            put("non_english", texts[i], lang)
+        for lang, said in MULTILINGUAL.items():
+            put("non_english", said[i], lang)
     for n, base in enumerate(ENCODED_BASES):
         for technique, text in _encodings(base, n):
             put("encoded", text, technique=technique)

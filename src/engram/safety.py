@@ -9,7 +9,9 @@ the vocabulary ("we ignored the previous results") pass. The shipped corpus
 
 Text is scanned as written and again de-obfuscated: NFKC-normalised with invisible and
 bidi characters removed and look-alike letters folded, Unicode tag characters decoded to
-ASCII, and text under a right-to-left override reversed.
+ASCII, text under a right-to-left override reversed, and encoded runs decoded. Issue 26's
+rules and decoders live in ``safety_rules.py``; the scan is measured as a classifier on
+``data/injection_set.json`` (``engram bench injection``).
 """
 
 from __future__ import annotations

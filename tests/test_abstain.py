@@ -24,6 +24,7 @@ from engram.mcp.server import create_mcp_server
 from engram.recall import abstain, packing
 from engram.recall.abstain import CALIBRATION, Evidence, Verdict
 from engram.recall.format import POSSIBLY_RELATED
+from engram.spotlight import DATA_MARKER
 
 NOTES = [
     "The deploy script tags the release and pushes the image to the registry.",
@@ -159,12 +160,15 @@ def test_unsure_recall_gives_one_marked_line(calibrated: Memory) -> None:
     recall = calibrated.recall(query)
     assert recall.low_confidence and not recall.abstained and recall.abstain_reason is None
     assert recall.hits, "the hits come back, marked"
-    assert recall.context.startswith(f"<memory_context>\n{POSSIBLY_RELATED}\n- [")
+    assert recall.context.startswith(f"<memory_context>\n{DATA_MARKER}\n{POSSIBLY_RELATED}\n- [")
     # At most one memory line in the context: the best hit.
     assert recall.context.count("(id: ") == 1 and recall.hits[0].memory.id in recall.context
     assert recall.to_dict()["low_confidence"] is True
     prior = calibrated.recall(query, context_style="prior_work")
-    assert prior.context.startswith(f"{POSSIBLY_RELATED}\n\n[") and prior.context.count("[") == 1
+    assert (
+        prior.context.startswith(f"{POSSIBLY_RELATED}\n\n{DATA_MARKER}\n\n[")
+        and prior.context.count("[") == 1
+    )
     # recall.low_confidence = false: unsure is silent, and says so.
     silent = calibrated.recall(query, low_confidence=False)
     assert silent.abstained and silent.hits == () and silent.context == ""

@@ -26,6 +26,7 @@ from openai import AsyncOpenAI
 from conftest import HashEmbedder
 from engram import Config, InvalidInputError, Memory
 from engram.adapters.openai_agents import EXCHANGE_TAG, EngramSession, memory_tools
+from engram.spotlight import DATA_MARKER
 from llmserver import Reply, ScriptedLlm
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "adapters" / "openai-agents.md"
@@ -73,6 +74,7 @@ def test_the_agent_searches_engram_and_the_session_remembers_the_exchange(mem: M
     # and nothing of Bob's namespace.
     [output] = _outputs(model.calls[1].input)
     assert fact.id in output and "Lisbon" in output and "green tea" not in output
+    assert output.startswith(DATA_MARKER + "\n- [")  # quoted data (issue 26)
     # The session log holds the run verbatim and in order.
     items = _items(session)
     assert [i.get("type", "message") for i in items] == [

@@ -256,7 +256,7 @@ LAYERS = (
     grimp.Layer("pipeline"),
     grimp.Layer("write", "filters", "transfer"),
     grimp.Layer("core"),
-    grimp.Layer("recall", "safety", "validate", independent=False),
+    grimp.Layer("recall", "safety", "safety_rules", "spotlight", "validate", independent=False),
     grimp.Layer("embed", "llm", independent=False),
     grimp.Layer("store"),
     grimp.Layer(

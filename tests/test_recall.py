@@ -14,6 +14,7 @@ from engram import Config, Memory, RecallMode
 from engram.recall import format as fmt
 from engram.recall import packing, scoring
 from engram.records import Recall, utcnow
+from engram.spotlight import DATA_MARKER
 
 DOCS = [
     "The deploy script lives in ops/deploy.sh and needs a VPN",
@@ -318,9 +319,10 @@ def test_context_block(filled: Memory) -> None:
     recall = filled.recall("green tea", limit=2)
     lines = recall.context.splitlines()
     assert lines[0] == "<memory_context>" and lines[-1] == "</memory_context>"
-    assert len(lines) == 2 + 2
+    assert lines[1] == DATA_MARKER  # issue 26: what follows is quoted data
+    assert len(lines) == 3 + 2
     top = recall.hits[0].memory
-    assert lines[1] == f"- [{top.created_at.date().isoformat()}] {top.content} (id: {top.id})"
+    assert lines[2] == f"- [{top.created_at.date().isoformat()}] {top.content} (id: {top.id})"
 
 
 def test_context_empty_when_nothing_matched(kw: Memory) -> None:

@@ -9,7 +9,9 @@ the vocabulary ("we ignored the previous results") pass. The shipped corpus
 
 Text is scanned as written and again de-obfuscated: NFKC-normalised with invisible and
 bidi characters removed and look-alike letters folded, Unicode tag characters decoded to
-ASCII, and text under a right-to-left override reversed.
+ASCII, text under a right-to-left override reversed, and encoded runs decoded. Issue 26's
+rules and decoders live in ``safety_rules.py``; the scan is measured as a classifier on
+``data/injection_set.json`` (``engram bench injection``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from enum import StrEnum
 from importlib import resources
 from typing import TypedDict
 
+from engram import safety_rules
 from engram.errors import InjectionBlocked
 
 
@@ -83,7 +86,8 @@ _START = r"(?:^|(?<=[.!?;:>\])}*#\"'`\n])|(?<=[.!?;:]\s))[ \t]{0,3}"
 _HUMAN_TAIL = (
     r"(?!\s+(?:(?:I|we|he|she|they)\b|you\s+(?:learned|know|knew|read|wrote|sent)\b"
     r"|that\s+(?:I|we)\b|(?:about|regarding|on|in|of|for|from)\s+(?!(?:this|the|your|all)\s+"
-    r"(?:task|conversation|session|chat|prompt|context|system|developer|operator)\b)))"
+    r"(?:task|conversation|session|chat|prompt|context|system|developer|operator|request|"
+    r"reply|answer|response)\b)))"
 )
 _ADJ = r"(?:previous|prior|above|earlier|preceding|original|initial|existing)"
 _AIMED = (  # qualifiers that point at the model's own instructions
@@ -332,7 +336,7 @@ def _image_exfiltration(text: str) -> str | None:
     return None
 
 
-_RULES: tuple[tuple[str, Rule], ...] = (
+_BASE_RULES: tuple[tuple[str, Rule], ...] = (
     ("override_instructions", _regex(_OVERRIDE)),
     ("standing_order", _regex(_STANDING)),
     ("persona_hijack", _regex(_PERSONA)),
@@ -413,7 +417,7 @@ _HIDDEN_RULES: tuple[tuple[str, Rule], ...] = (
     ("invisible_chars", _invisible_chars),
     ("bidi_controls", _bidi_controls),
 )
-_ORDER = [code for code, _ in _RULES + _HIDDEN_RULES] + ["obfuscated_instruction"]
+_ORDER = [code for code, _ in _BASE_RULES + _HIDDEN_RULES] + ["obfuscated_instruction"]
 _NEEDLES = {  # lower-case phrases, "|"-separated, that each rule cannot match without
     code: tuple(words.split("|"))
     for code, words in {
@@ -438,6 +442,16 @@ _NEEDLES = {  # lower-case phrases, "|"-separated, that each rule cannot match w
 }
 
 
+# Each rule with the words it cannot match without; issue 26's rules come after.
+_RULES: tuple[tuple[str, Rule, tuple[str, ...]], ...] = (
+    *((code, rule, _NEEDLES.get(code, ())) for code, rule in _BASE_RULES),
+    *safety_rules.RULES,
+)
+_HIDDEN: tuple[tuple[str, Rule, tuple[str, ...]], ...] = tuple(
+    (code, rule, ()) for code, rule in _HIDDEN_RULES
+)
+
+
 def _views(text: str) -> list[str]:
     """De-obfuscated copies of ``text`` that the instruction rules also read."""
     clean = unicodedata.normalize("NFKC", _TAGS.sub("", text)).translate(_CLEAN)
@@ -447,25 +461,32 @@ def _views(text: str) -> list[str]:
     return [v for v in views if v and v != text]
 
 
+def _all_views(text: str) -> list[str]:
+    """Every de-obfuscated and decoded view of ``text`` (issue 26: encoded orders)."""
+    views = [] if text.isascii() else _views(text)
+    return views + [d for v in [text, *views] for d in safety_rules.decoded_views(v)]
+
+
 def _findings(text: str) -> dict[str, str]:
     """Code -> the text that triggered it, for every rule that matches, in rule order."""
     # Every hidden-character rule and every de-obfuscated view needs non-ASCII input.
-    found = _run(_RULES if text.isascii() else _RULES + _HIDDEN_RULES, text, {})
-    for view in [] if text.isascii() else _views(text):
+    found = _run(_RULES if text.isascii() else _RULES + _HIDDEN, text, {})
+    for view in _all_views(text):
         if _run(_RULES, view, found):
             found["obfuscated_instruction"] = ""
     return {code: found[code] for code in _ORDER if code in found}
 
 
-def _run(rules: tuple[tuple[str, Rule], ...], text: str, found: dict[str, str]) -> dict[str, str]:
+def _run(
+    rules: tuple[tuple[str, Rule, tuple[str, ...]], ...], text: str, found: dict[str, str]
+) -> dict[str, str]:
     """Add the rules that match ``text`` and are not in ``found`` yet; returns the new ones."""
     # Whitespace is collapsed so that a two-word needle finds "do  not\nfollow" too.
     low, new = " ".join(text.lower().split()), {}
-    for code, rule in rules:
+    for code, rule, needed in rules:
         # A substring test is far cheaper than a case-insensitive regex without a literal
         # prefix; a rule runs only when one of the words it cannot match without is there.
-        needed = _NEEDLES.get(code)
-        if code in found or (needed and not any(word in low for word in needed)):
+        if code in found or code in new or (needed and not any(w in low for w in needed)):
             continue
         if hit := rule(text):
             new[code] = hit

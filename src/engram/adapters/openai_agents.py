@@ -35,6 +35,7 @@ from engram.errors import EngramError, InvalidInputError
 from engram.memory import Memory
 from engram.recall.format import memory_line
 from engram.records import MemoryRecord
+from engram.spotlight import DATA_MARKER
 from engram.validate import MAX_METADATA_BYTES
 
 __all__ = ["EngramSession", "memory_tools"]
@@ -79,8 +80,9 @@ def memory_tools(
             return "No stored memory matches that."
         # The lines of recall's context block without its <memory_context> wrapper: the
         # tool's output is saved in the session log, and engram refuses to store a
-        # closing </memory_context> (a context breakout) inside a memory.
-        return "\n".join(memory_line(hit.memory) for hit in hits)
+        # closing </memory_context> (a context breakout) inside a memory. The data
+        # marker and the escaped lines still present them as quoted data (issue 26).
+        return "\n".join([DATA_MARKER, *(memory_line(hit.memory) for hit in hits)])
 
     def remember(content: str) -> str:
         """Store something worth remembering in long-term memory, word for word.

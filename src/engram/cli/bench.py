@@ -21,6 +21,7 @@ from engram.bench import abstain_report, beam, locomo, longmemeval, report, runn
 from engram.bench import entities as entities_bench
 from engram.bench import extraction as extraction_bench
 from engram.bench import graph as graph_bench
+from engram.bench import injection as injection_bench
 from engram.bench import paraphrase as paraphrase_bench
 from engram.bench import pipeline as pipeline_bench
 from engram.bench.dataset import Dataset
@@ -28,6 +29,7 @@ from engram.cli import render
 from engram.cli.bench_lifecycle import lifecycle_cmd
 from engram.cli.bench_options import (
     BEAM_DEV,
+    SHARED_BENCH,
     data_option,
     json_option,
     out_option,
@@ -500,6 +502,36 @@ def graph_cmd(
     with stage_progress() as advance:
         result = graph_bench.run(obj.config(), data, progress=advance)
     render.publish(out, "graph", result, graph_bench.markdown(result), as_json=as_json)
+
+
+@bench.command("injection")
+@click.option(
+    "--data",
+    default=str(SHARED_BENCH),
+    show_default=True,
+    help="The folder holding locomo/locomo10_dev.json and beam-100k/*/chat.json: every text "
+    "in them is a benign text for the false-positive rate.",
+)
+@click.option(
+    "--set",
+    "set_path",
+    default=None,
+    help="An adversarial set JSON file (default: the one engram ships).",
+)
+@out_option("Directory for injection.json and injection.md.")
+@json_option
+@click.pass_obj
+@handle_errors
+def injection_cmd(obj: Ctx, /, data: str, set_path: str | None, out: str, as_json: bool) -> None:
+    """The injection scan as a classifier: recall per category on the tuning and held-out
+    folds of the adversarial set, and false positives on real LoCoMo and BEAM texts."""
+    result = injection_bench.run(data, set_path)
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "injection.json"
+    path.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    (folder / "injection.md").write_text(injection_bench.markdown(result) + "\n", "utf-8")
+    show_results(result, path, injection_bench.markdown, as_json=as_json)
 
 
 # The scale command lives in its own module (registered on the group here).

@@ -32,6 +32,7 @@ from engram.inject.tools import (
     strategy_value,
     tool_spec,
 )
+from engram.recall import format as fmt
 from engram.records import Hit, MemoryRecord, Recall, iso
 from engram.text import estimate_tokens
 from engram.validate import positive_int, query_text, type_name
@@ -233,7 +234,10 @@ class Inject(Part):
             over = estimate_tokens(_content(fixed, result.context)) - budget
             if over <= 0:
                 break
-            left -= over
+            # The wrapper (tags, data marker) is a fixed cost: the hits must shrink by
+            # ``over``, so the next pack gets at most what these hits took, less ``over``.
+            packed = sum(map(fmt.hit_cost(core.config.recall.context_style), result.hits))
+            left = min(left, packed) - over
         else:
             result = None
         warnings: tuple[str, ...] = result.warnings if result is not None else ()

@@ -24,6 +24,7 @@ from engram.errors import InvalidInputError, NotFoundError, PermissionDeniedErro
 from engram.recall.format import untrusted
 from engram.records import utcnow
 from engram.safety import InjectionMode, enforce
+from engram.spotlight import escape
 from engram.store.protocols.blocks import BlockEdit, BlockWrite, CoreBlock
 from engram.validate import no_nul, positive_int, type_name
 
@@ -57,8 +58,8 @@ def _text(name: str, value: object) -> str:
 
 
 def _escaped(text: str) -> str:
-    # A value must not close the block's tags early.
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    # A value must not close the block's tags early nor forge a chat turn (issue 26).
+    return escape(text)
 
 
 class Blocks(Part):
@@ -150,6 +151,7 @@ class Blocks(Part):
             positive_int("char_limit", char_limit, upper=MAX_CHAR_LIMIT)
         if description is not None:
             description = _text("description", description)
+            self._core.scan_text(description)  # in every context too (issue 26)
         if read_only is not None and not isinstance(read_only, bool):
             raise InvalidInputError(f"read_only must be true or false, got {read_only!r}")
         if by_agent and read_only is not None:

@@ -36,6 +36,7 @@ from engram.org.access import (
 )
 from engram.org.policies import policy_block
 from engram.records import ApiKey, new_id, utcnow
+from engram.safety import InjectionMode, scan
 from engram.store.protocols.org import (
     CATEGORIES,
     SENIORITY,
@@ -152,6 +153,9 @@ class Org(Part):
                 "category: retract it and write a new one"
             )
         self._check(who, kind, ident if previous else None, why, "write")
+        # Issue 26: a policy heads every user's context, so an org fact passes the same
+        # injection scan as a memory (raises InjectionBlocked in block mode).
+        self._core.scan_text(text)
         fact = self._core.store.org.append(
             NewOrgFact(ident, kind, text, labels, why), who, now=self.clock()
         )
@@ -279,7 +283,11 @@ class Org(Part):
         settings = self._core.config.org
         if not settings.inject_policies or self._core.closed:
             return ""
-        return policy_block(self.list_policies(), settings.policy_budget_tokens)
+        core = self._core
+        check = None
+        if InjectionMode(core.config.injection_mode) is not InjectionMode.OFF:
+            check = scan
+        return policy_block(self.list_policies(), settings.policy_budget_tokens, check)
 
     # -- roles ----------------------------------------------------------------------
     def create_agent_key(

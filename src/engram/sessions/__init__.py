@@ -23,11 +23,13 @@ from datetime import datetime, timedelta
 from engram.core import Core, Part
 from engram.errors import InvalidInputError
 from engram.records import Hit, utcnow
+from engram.safety import InjectionMode, scan
 from engram.schedule import run_every
 from engram.sessions import continuity
 from engram.sessions.digest import format_digest, recovery_digest
 from engram.sessions.redact import redact
 from engram.sessions.tracker import LiveSession, Pending, Tracker
+from engram.spotlight import guard_lines
 from engram.store.protocols.sessions import (
     TRIGGERS,
     Checkpoint,
@@ -274,7 +276,13 @@ class Sessions(Part):
         if pending is not None:
             self._write(pending, self.clock())
         rows = core.store.sessions.checkpoints(scope.namespace, key, limit=10)
-        return recovery_digest(key, rows, chars)
+        digest = recovery_digest(key, rows, chars)
+        if InjectionMode(core.config.injection_mode) is InjectionMode.OFF:
+            return digest
+        # Issue 26: tracked prompts, queries and remembers reach an agent's context here;
+        # a line the injection scan flags is withheld, every other line escaped (this
+        # covers checkpoints written before the scan was applied too).
+        return guard_lines(digest, scan, "prompt or note")
 
     def upkeep(self) -> tuple[int, int]:
         """One round of the schedule ``engram serve`` runs every second: write the

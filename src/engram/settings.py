@@ -426,6 +426,12 @@ class RecallConfig:
     long_chars: int = field(default=2000, metadata=_range(1, 1_000_000))
     """What ``long_alpha`` counts as long: content longer than this many characters
     (swept 500 to 3000 on BEAM dev; LoCoMo's longest turn has 444)."""
+    directive_alpha: float | None = field(default=0.7, metadata=_range(0.0, 1.0))
+    """Weighted fusion's dense weight for standing instructions ("Always ... when I ask
+    about ...": recall/directives.py), whose dense leg is then their own cosine, without
+    their neighbours' context; None: they are fused like any memory. 0.7 (= ``alpha``:
+    only the context goes) was chosen on BEAM dev chats 1-5 and held on 6-10, and the
+    swap held too (issue 24; docs/benchmarks.md, "BEAM in two folds")."""
     chunk_overlap: int = field(default=200, metadata=_range(0, 100_000))
     """Characters consecutive chunk windows share."""
     chunk_pooling: bool = False

@@ -34,37 +34,8 @@ _DIRECTIVE = re.compile(
 # instruction's "always" / "never" is followed by a verb in the imperative (its base
 # form), so a past form or one of these words after it is not one.
 _NOT_IMPERATIVE = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "been",
-        "good",
-        "great",
-        "nice",
-        "fun",
-        "glad",
-        "happy",
-        "so",
-        "too",
-        "more",
-        "much",
-        "there",
-        "here",
-        "was",
-        "is",
-        "were",
-        "had",
-        "did",
-        "got",
-        "thought",
-        "knew",
-        "felt",
-        "made",
-        "went",
-        "saw",
-        "said",
-    ]
+    "a an the been good great nice fun glad happy so too more much there here was is "  # noqa: SIM905
+    "were had did got thought knew felt made went saw said".split()
 )
 
 

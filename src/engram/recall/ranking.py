@@ -34,7 +34,7 @@ def fuse(
     dense_leg: dict[str, float] = {}
     keyword_leg: dict[str, float] = {}
     if use_dense:
-        ctx, sess = context.dense_context(ids, dense, sessions)
+        ctx, sess = context.dense_context(ids, dense, sessions, cfg.context_dense_previous)
         dense_leg = {
             i: context.blend(
                 fusion.dense_relevance(dense.get(i, 0.0)),

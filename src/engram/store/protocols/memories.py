@@ -132,8 +132,8 @@ class MemoryStore(Protocol):
 
     def facts(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, MemoryFacts]:
         """What recall weighs before it reads whole records (creation time, session,
-        length) of live memories of ``namespace`` by id, in one read; unknown ids are
-        left out."""
+        length, opening) of live memories of ``namespace`` by id, in one read; unknown
+        ids are left out."""
         ...
 
     def session_members(

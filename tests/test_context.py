@@ -32,6 +32,16 @@ def test_dense_context_by_hand() -> None:
     assert ctx["x"] == sess["x"] == 0.6
 
 
+def test_dense_context_weighs_the_previous_turn_by_the_setting() -> None:
+    sims = {"a": 0.2, "b": 0.8, "c": 0.6}
+    ctx, _ = dense_context(["b", "c"], sims, SESSIONS, previous=0.0)
+    # b without its previous turn a: (0.8 + ½·0.6) / (1 + ½); c has only a previous one.
+    assert math.isclose(ctx["b"], 1.1 / 1.5)
+    assert ctx["c"] == 0.6
+    ctx, _ = dense_context(["b"], sims, SESSIONS, previous=0.25)
+    assert math.isclose(ctx["b"], (0.8 + 0.25 * 0.2 + 0.5 * 0.6) / 1.75)
+
+
 def test_keyword_context_by_hand() -> None:
     scores = {"a": 1.0, "c": 0.5, "d": 0.5}
     ctx, sess = keyword_context(["a", "b", "d"], scores, SESSIONS)

@@ -359,6 +359,11 @@ class RecallConfig:
     bm25_top_n: int = field(default=50, metadata=_range(1, 10_000))
     context_dense: float = field(default=1.0, metadata=_range(0.0, 100.0))
     """Weight of a memory's session neighbours in its dense score (session context)."""
+    context_dense_previous: float = field(default=0.5, metadata=_range(0.0, 10.0))
+    """The weight of the previous turn in a memory's dense neighbour context (the next
+    turn weighs 0.5). 0 lifted BEAM dev R@10 on both folds (+0.002 / +0.012) but lowered
+    LoCoMo dev session R@5 (0.9075 -> 0.9060), so the default stays 0.5 (issue 24;
+    docs/benchmarks.md, "BEAM in two folds")."""
     session_dense: float = field(default=1.0, metadata=_range(0.0, 100.0))
     """Weight of its session's mean similarity in its dense score."""
     context_keyword: float = field(default=4.0, metadata=_range(0.0, 100.0))
@@ -447,6 +452,12 @@ class RecallConfig:
     long_chars: int = field(default=2000, metadata=_range(1, 1_000_000))
     """What ``long_alpha`` counts as long: content longer than this many characters
     (swept 500 to 3000 on BEAM dev; LoCoMo's longest turn has 444)."""
+    directive_alpha: float | None = field(default=0.7, metadata=_range(0.0, 1.0))
+    """Weighted fusion's dense weight for standing instructions ("Always ... when I ask
+    about ...": recall/directives.py), whose dense leg is then their own cosine, without
+    their neighbours' context; None: they are fused like any memory. 0.7 (= ``alpha``:
+    only the context goes) was chosen on BEAM dev chats 1-5 and held on 6-10, and the
+    swap held too (issue 24; docs/benchmarks.md, "BEAM in two folds")."""
     chunk_overlap: int = field(default=200, metadata=_range(0, 100_000))
     """Characters consecutive chunk windows share."""
     chunk_pooling: bool = False

@@ -28,6 +28,7 @@ PLAIN: dict[str, Any] = {
     "session_keyword": 0.0,
     "time_weight": 0.0,
     "long_alpha": None,  # one alpha for every memory, long or short (issue 13)
+    "directive_alpha": None,  # standing instructions fused like any memory (issue 24)
 }
 
 #: Recall strategies a run can compare: name -> recall settings for that query. The

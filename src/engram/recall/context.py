@@ -74,19 +74,23 @@ def _max_normalised(values: Mapping[str, float]) -> dict[str, float]:
 
 
 def dense_context(
-    candidates: Iterable[str], sims: Mapping[str, float], sessions: Sessions
+    candidates: Iterable[str],
+    sims: Mapping[str, float],
+    sessions: Sessions,
+    previous: float = 0.5,
 ) -> tuple[dict[str, float], dict[str, float]]:
-    """Per candidate: (neighbour-smoothed cosine, session mean cosine), clipped at 0."""
+    """Per candidate: (neighbour-smoothed cosine, session mean cosine), clipped at 0.
+    ``previous`` weighs the neighbour before, the one after weighs ½."""
     ctx: dict[str, float] = {}
     sess: dict[str, float] = {}
     means: dict[str, float] = {}
     for memory_id in candidates:
         own = max(0.0, sims.get(memory_id, 0.0))
         total, weight = own, 1.0
-        for neighbour in sessions.neighbours(memory_id):
+        for neighbour, w in zip(sessions.neighbours(memory_id), (previous, 0.5), strict=True):
             if neighbour is not None and neighbour in sims:
-                total += 0.5 * max(0.0, sims[neighbour])
-                weight += 0.5
+                total += w * max(0.0, sims[neighbour])
+                weight += w
         ctx[memory_id] = total / weight
         session = sessions.session_of.get(memory_id)
         if session is None:

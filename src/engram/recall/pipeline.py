@@ -35,6 +35,7 @@ from engram.recall import (
 )
 from engram.recall import format as fmt
 from engram.recall.chunks import PooledDense
+from engram.recall.directives import directive_ids
 from engram.recall.graph_boost import boost as boost_by_graph
 from engram.recall.hints import hint_matches, merge_by_max
 from engram.recall.length import long_ids
@@ -45,7 +46,7 @@ from engram.store.protocols.chunks import ChunkVectorStore
 from engram.store.protocols.graph import GraphStore
 from engram.store.protocols.hints import HintStore
 from engram.store.protocols.keyword import DEPTH
-from engram.store.protocols.memories import MemoryFacts
+from engram.store.protocols.memories import FACTS_HEAD_CHARS, MemoryFacts
 from engram.text import fts_query
 
 log = logging.getLogger("engram.recall")
@@ -186,8 +187,10 @@ class Retriever:
                 )
         keyword = fusion.normalize_bm25(legs.keyword)
         times = self._time_scores(legs, candidate_ids, facts)
-        long = long_ids(facts, cfg)
-        fused, parts = ranking.fuse(legs, cfg, candidate_ids, dense, keyword, sessions, times, long)
+        long, directives = long_ids(facts, cfg), directive_ids(facts, cfg)
+        fused, parts = ranking.fuse(
+            legs, cfg, candidate_ids, dense, keyword, sessions, times, long, directives
+        )
         clock.lap("fuse")
         if cfg.graph_boost and self.graph is not None:  # seed 004 (G4): linked ids + weight
             fused = boost_by_graph(
@@ -348,7 +351,7 @@ class Retriever:
         """``MemoryStore.facts`` of ``ids``, taken from records already read (filtered
         recalls, time-matched candidates) and read for the rest."""
         out = {
-            i: MemoryFacts(r.created_at, r.session_id, len(r.content))
+            i: MemoryFacts(r.created_at, r.session_id, len(r.content), r.content[:FACTS_HEAD_CHARS])
             for i in ids
             if (r := known.get(i)) is not None
         }

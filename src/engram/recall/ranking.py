@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from engram.config import RecallConfig
 from engram.recall import context, fusion, scoring
+from engram.recall.directives import standalone
 from engram.recall.request import Legs
 from engram.records import Hit, MemoryRecord, RecallMode, ScoreBreakdown, utcnow
 
@@ -24,6 +25,7 @@ def fuse(
     sessions: context.Sessions,
     times: Mapping[str, float],
     long: frozenset[str] = frozenset(),
+    directives: frozenset[str] = frozenset(),
 ) -> tuple[dict[str, float], dict[str, tuple[float | None, float | None]]]:
     """Fused relevance in [0, 1] per candidate, and each leg's blended score."""
     mode = legs.mode
@@ -32,7 +34,7 @@ def fuse(
     dense_leg: dict[str, float] = {}
     keyword_leg: dict[str, float] = {}
     if use_dense:
-        ctx, sess = context.dense_context(ids, dense, sessions)
+        ctx, sess = context.dense_context(ids, dense, sessions, cfg.context_dense_previous)
         dense_leg = {
             i: context.blend(
                 fusion.dense_relevance(dense.get(i, 0.0)),
@@ -44,6 +46,7 @@ def fuse(
             for i in ids
             if i in dense
         }
+        standalone(dense_leg, dense, directives)  # issue 24: standing instructions
     if use_keyword:
         ctx, sess = context.keyword_context(ids, keyword, sessions)
         keyword_leg = {
@@ -74,6 +77,12 @@ def fuse(
             fused.update(
                 fusion.weighted(
                     [i for i in ids if i in long], dense_leg, keyword_leg, cfg.long_alpha
+                )
+            )
+        if directives and cfg.directive_alpha is not None:  # issue 24: standing instructions
+            fused.update(
+                fusion.weighted(
+                    [i for i in ids if i in directives], dense_leg, keyword_leg, cfg.directive_alpha
                 )
             )
     elif use_dense:

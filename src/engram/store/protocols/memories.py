@@ -24,6 +24,11 @@ class InsertResult:
     """False when an identical memory already existed and ``record`` is that memory."""
 
 
+FACTS_HEAD_CHARS = 64
+"""How much of a memory's opening ``MemoryStore.facts`` reads (``MemoryFacts.head``):
+enough for a speaker prefix and a few words (recall/directives.py)."""
+
+
 @dataclass(frozen=True, slots=True)
 class MemoryFacts:
     """The few columns of a memory that recall weighs for every candidate."""
@@ -32,6 +37,9 @@ class MemoryFacts:
     session_id: str | None
     chars: int
     """Length of the content in characters (long memories get their own weights)."""
+    head: str = ""
+    """The content's first ``FACTS_HEAD_CHARS`` characters (standing instructions get
+    their own weights)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,8 +132,8 @@ class MemoryStore(Protocol):
 
     def facts(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, MemoryFacts]:
         """What recall weighs before it reads whole records (creation time, session,
-        length) of live memories of ``namespace`` by id, in one read; unknown ids are
-        left out."""
+        length, opening) of live memories of ``namespace`` by id, in one read; unknown
+        ids are left out."""
         ...
 
     def session_members(

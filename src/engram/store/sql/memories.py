@@ -22,7 +22,12 @@ from typing import Any
 from engram.errors import InvalidInputError, StoreError
 from engram.records import HistoryEntry, MemoryRecord
 from engram.store import schema
-from engram.store.protocols.memories import InsertResult, ListQuery, MemoryFacts
+from engram.store.protocols.memories import (
+    FACTS_HEAD_CHARS,
+    InsertResult,
+    ListQuery,
+    MemoryFacts,
+)
 from engram.store.sql.codec import (
     HISTORY_COLUMNS,
     SELECT,
@@ -305,13 +310,13 @@ class SqlMemories(SqlPart):
         out: dict[str, MemoryFacts] = {}
         with self._sql.read("read") as conn:
             for where, params in _live_by_id(d, namespace, list(dict.fromkeys(memory_ids)), ""):
-                for memory_id, ns, deleted, created, session, chars in conn.execute(
-                    "SELECT id, namespace, deleted_at, created_at, session_id, length(content) "
-                    "FROM memories WHERE " + where,
+                for memory_id, ns, deleted, created, session, chars, head in conn.execute(
+                    "SELECT id, namespace, deleted_at, created_at, session_id, length(content), "
+                    f"substr(content, 1, {FACTS_HEAD_CHARS}) FROM memories WHERE " + where,
                     params,
                 ):
                     if ns == namespace and deleted is None:
-                        out[memory_id] = MemoryFacts(d.time(created), session, int(chars))
+                        out[memory_id] = MemoryFacts(d.time(created), session, int(chars), head)
         return out
 
     def select(self, namespace: str, query: ListQuery) -> list[MemoryRecord]:

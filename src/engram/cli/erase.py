@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option, scope_kwargs, scope_options
+from engram.cli.common import Ctx, handle_errors, json_option, scope_options
 from engram.errors import InvalidInputError
 
 filter_option = click.option(
@@ -112,10 +112,7 @@ def forget_all(
 @handle_errors
 def erasures(
     obj: Ctx,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     all_namespaces: bool,
     limit: int,
     as_json: bool,
@@ -123,7 +120,7 @@ def erasures(
     """Show the erase audit, newest first: who erased what, when, with which filters."""
     with obj.memory(must_exist=True) as mem:
         rows = mem.erasure.audit(
-            **scope_kwargs(namespace, user_id, agent_id, run_id),
+            **scope,
             all_namespaces=all_namespaces,
             limit=limit,
         )

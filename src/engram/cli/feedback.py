@@ -14,14 +14,7 @@ from typing import Any
 import click
 
 from engram.cli import render
-from engram.cli.common import (
-    Ctx,
-    handle_errors,
-    json_option,
-    pasted_id,
-    scope_kwargs,
-    scope_options,
-)
+from engram.cli.common import Ctx, handle_errors, json_option, pasted_id, scope_options
 
 
 class RateByDefault(click.Group):
@@ -51,16 +44,12 @@ def rate(
     obj: Ctx,
     memory_id: str,
     rating: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     comment: str | None,
     as_json: bool,
 ) -> None:
     """Thumbs up or down on MEMORY_ID (the id or 8 or more of its first characters):
     quality moves by one within [-3, +3] (seed 000)."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True) as mem:
         record = mem.feedback(
             mem.admin.resolve_id(pasted_id(memory_id), **scope), rating, comment, **scope
@@ -85,16 +74,12 @@ def rate(
 def export_(
     obj: Ctx,
     out: Path | None,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """Write the feedback log as JSONL, one rating a line: {memory_id, content, title,
     rating, comment, at, quality}, oldest first (a preference data set for fine-tuning).
     --json prints a summary {"path", "rows"} instead of a sentence."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     rows = 0
     with obj.memory(must_exist=True) as mem:
         lines = mem.review.export_feedback(**scope)

@@ -17,7 +17,7 @@ import click
 from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option, scope_kwargs, scope_options
+from engram.cli.common import Ctx, handle_errors, json_option, scope_options
 from engram.errors import InvalidInputError
 from engram.graph import Entity, Relation
 
@@ -83,17 +83,13 @@ def graph() -> None:
 @handle_errors
 def entities(
     obj: Ctx,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     query: str | None,
     limit: int,
     offset: int,
     as_json: bool,
 ) -> None:
     """Entities, most mentioned first."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True, embedder=None) as mem:
         items = mem.graph.entities(limit, offset, query, **scope)
         total = mem.graph.count_entities(query, **scope)
@@ -115,14 +111,10 @@ def entities(
 def entity(
     obj: Ctx,
     name: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """One entity: its aliases, mentions, aspects and structural facts."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True, embedder=None) as mem:
         found = mem.graph.entity(name, **scope)
         aspects = mem.graph.aspects(name, **scope)
@@ -162,10 +154,7 @@ def entity(
 @handle_errors
 def relations(
     obj: Ctx,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     name: str | None,
     everything: bool,
     at: str | None,
@@ -177,7 +166,6 @@ def relations(
     when they began."""
     if everything and at is not None:
         raise InvalidInputError("--all and --at exclude each other: --at already reaches back")
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True, embedder=None) as mem:
         if at is not None:
             items = mem.graph.as_of(at, entity=name, limit=limit, offset=offset, **scope)
@@ -202,14 +190,10 @@ def relations(
 def timeline(
     obj: Ctx,
     name: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """An entity's whole history: every relation it was part of, closed ones included."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True, embedder=None) as mem:
         found = mem.graph.entity(name, **scope)
         items = mem.graph.timeline(name, **scope)
@@ -233,17 +217,13 @@ def timeline(
 def neighbors(
     obj: Ctx,
     name: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     hops: int,
     at: str | None,
     limit: int,
     as_json: bool,
 ) -> None:
     """Entities within --hops relations of NAME, either direction, nearest first."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True, embedder=None) as mem:
         found = mem.graph.neighbors(name, hops, at=at, limit=limit, **scope)
     if as_json:
@@ -266,15 +246,11 @@ def merge(
     obj: Ctx,
     keep: str,
     other: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """Fold entity OTHER into KEEP: its mentions, relations and names (which become
     aliases of KEEP) move over, and OTHER is gone."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True, embedder=None) as mem:
         kept = mem.graph.merge(keep, other, **scope)
     if as_json:
@@ -297,15 +273,11 @@ def split(
     obj: Ctx,
     name: str,
     alias: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """Turn ALIAS of entity NAME back into an entity of its own (undoing a wrong merge):
     the mentions and relations that came by that name go with it."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True, embedder=None) as mem:
         made = mem.graph.split(name, alias, **scope)
     if as_json:
@@ -333,14 +305,10 @@ def invalidate(
     relation: str,
     target: str,
     at: str | None,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """End the relation SOURCE RELATION TARGET that holds now (its history stays)."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True, embedder=None) as mem:
         closed = mem.graph.invalidate(source, relation, target, at=at, **scope)
     if as_json:
@@ -371,10 +339,7 @@ def dedupe(
     threshold: float,
     apply: bool,
     entity_type: str | None,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """Find entities that are one under two names; --apply merges them.
@@ -382,7 +347,6 @@ def dedupe(
     By normalised name (Dr. Smith / dr smith), a lone first name (Caroline / the one
     Caroline Smith) and, with an embedder, names' embeddings at least --threshold
     alike. Each group merges into its most mentioned entity."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True) as mem:  # the embedder compares names
         result = mem.graph.dedupe(threshold, not apply, entity_type=entity_type, **scope)
     if as_json:

@@ -9,14 +9,7 @@ from typing import Any
 import click
 
 from engram.cli import render
-from engram.cli.common import (
-    Ctx,
-    handle_errors,
-    json_option,
-    progress_bar,
-    scope_kwargs,
-    scope_options,
-)
+from engram.cli.common import Ctx, handle_errors, json_option, progress_bar, scope_options
 from engram.documents import DOCUMENT_STATUSES, Document
 from engram.errors import EngramError
 
@@ -45,10 +38,7 @@ class DocumentFailedError(EngramError):
 def ingest(
     obj: Ctx,
     source: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     title: str | None,
     no_wait: bool,
     as_json: bool,
@@ -60,7 +50,6 @@ def ingest(
     and indexed) while its status is shown, unless --no-wait. Its chunks are memories of
     type document_chunk that search and recall find.
     """
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory() as mem:
         if source == "-":
             document = mem.documents.ingest(sys.stdin.read(), title=title, **scope)

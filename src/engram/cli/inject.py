@@ -11,17 +11,10 @@ from typing import Any
 import click
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option
+from engram.cli.common import Ctx, handle_errors, json_option, owner_scope_options
 from engram.errors import InvalidInputError
 from engram.inject import STRATEGIES, CoreBlock
 from engram.records import iso
-
-
-def _scope_options(fn: Any) -> Any:
-    fn = click.option("--agent", "agent_id", help="Agent id (namespace agent:<id> if alone).")(fn)
-    fn = click.option("--user", "user_id", help="User id (namespace user:<id>).")(fn)
-    fn = click.option("-n", "--namespace", help="Namespace (default: 'default').")(fn)
-    return fn
 
 
 def _block(b: CoreBlock) -> dict[str, Any]:
@@ -50,26 +43,20 @@ def _print_block(b: CoreBlock, as_json: bool) -> None:
     render.console.print(b.value, markup=False)
 
 
-def _scope(namespace: str | None, user_id: str | None, agent_id: str | None) -> dict[str, Any]:
-    return {"namespace": namespace, "user_id": user_id, "agent_id": agent_id}
-
-
 @click.group()
 def blocks() -> None:
     """Core memory blocks: always in the agent's context, edited by its tools."""
 
 
 @blocks.command("list")
-@_scope_options
+@owner_scope_options
 @json_option
 @click.pass_obj
 @handle_errors
-def list_(
-    obj: Ctx, namespace: str | None, user_id: str | None, agent_id: str | None, as_json: bool
-) -> None:
+def list_(obj: Ctx, scope: dict[str, Any], as_json: bool) -> None:
     """The namespace's core blocks."""
     with obj.memory(must_exist=True) as mem:
-        found = mem.inject.blocks.list(**_scope(namespace, user_id, agent_id))
+        found = mem.inject.blocks.list(**scope)
     if as_json:
         render.emit_json({"items": [_block(b) for b in found]})
         return
@@ -81,21 +68,19 @@ def list_(
 
 @blocks.command("show")
 @click.argument("label")
-@_scope_options
+@owner_scope_options
 @json_option
 @click.pass_obj
 @handle_errors
 def show(
     obj: Ctx,
     label: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """One core block."""
     with obj.memory(must_exist=True) as mem:
-        found = mem.inject.blocks.get(label, **_scope(namespace, user_id, agent_id))
+        found = mem.inject.blocks.get(label, **scope)
     _print_block(found, as_json)
 
 
@@ -105,7 +90,7 @@ def show(
 @click.option("--limit", "char_limit", type=int, help="Characters the block may hold.")
 @click.option("--description", help="What the block is for (shown to the agent).")
 @click.option("--read-only/--writable", default=None, help="May the agent's tools edit it?")
-@_scope_options
+@owner_scope_options
 @json_option
 @click.pass_obj
 @handle_errors
@@ -116,9 +101,7 @@ def set_(
     char_limit: int | None,
     description: str | None,
     read_only: bool | None,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """Create a core block or overwrite its value (VALUE '-' reads stdin)."""
@@ -131,7 +114,7 @@ def set_(
             description=description,
             read_only=read_only,
             actor="cli",
-            **_scope(namespace, user_id, agent_id),
+            **scope,
         )
     _print_block(written, as_json)
 
@@ -139,7 +122,7 @@ def set_(
 @blocks.command("append")
 @click.argument("label")
 @click.argument("content")
-@_scope_options
+@owner_scope_options
 @json_option
 @click.pass_obj
 @handle_errors
@@ -147,16 +130,12 @@ def append(
     obj: Ctx,
     label: str,
     content: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """Append a line to a core block, as the core_memory_append tool does."""
     with obj.memory(must_exist=True) as mem:
-        written = mem.inject.blocks.append(
-            label, content, actor="cli", **_scope(namespace, user_id, agent_id)
-        )
+        written = mem.inject.blocks.append(label, content, actor="cli", **scope)
     _print_block(written, as_json)
 
 
@@ -164,7 +143,7 @@ def append(
 @click.argument("label")
 @click.argument("old_content")
 @click.argument("new_content")
-@_scope_options
+@owner_scope_options
 @json_option
 @click.pass_obj
 @handle_errors
@@ -173,38 +152,30 @@ def replace(
     label: str,
     old_content: str,
     new_content: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """Replace text in a core block, as the core_memory_replace tool does."""
     with obj.memory(must_exist=True) as mem:
-        written = mem.inject.blocks.replace(
-            label, old_content, new_content, actor="cli", **_scope(namespace, user_id, agent_id)
-        )
+        written = mem.inject.blocks.replace(label, old_content, new_content, actor="cli", **scope)
     _print_block(written, as_json)
 
 
 @blocks.command("delete")
 @click.argument("label")
-@_scope_options
+@owner_scope_options
 @json_option
 @click.pass_obj
 @handle_errors
 def delete(
     obj: Ctx,
     label: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """Remove a core block (its history stays)."""
     with obj.memory(must_exist=True) as mem:
-        removed = mem.inject.blocks.delete(
-            label, actor="cli", **_scope(namespace, user_id, agent_id)
-        )
+        removed = mem.inject.blocks.delete(label, actor="cli", **scope)
     if as_json:
         render.emit_json(_block(removed))
         return
@@ -214,7 +185,7 @@ def delete(
 @blocks.command("history")
 @click.argument("label")
 @click.option("-k", "--limit", default=50, show_default=True)
-@_scope_options
+@owner_scope_options
 @json_option
 @click.pass_obj
 @handle_errors
@@ -222,16 +193,12 @@ def history(
     obj: Ctx,
     label: str,
     limit: int,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """Every edit of a core block, newest first."""
     with obj.memory(must_exist=True) as mem:
-        edits = mem.inject.blocks.history(
-            label, limit=limit, **_scope(namespace, user_id, agent_id)
-        )
+        edits = mem.inject.blocks.history(label, limit=limit, **scope)
     items = [
         {
             "id": e.id,
@@ -264,7 +231,7 @@ def inject() -> None:
 @click.option("--role", type=click.Choice(["system", "user"]), default="system", show_default=True)
 @click.option("-k", "--limit", type=int, help="At most this many memories.")
 @click.option("--no-blocks", is_flag=True, help="Leave the core blocks out.")
-@_scope_options
+@owner_scope_options
 @json_option
 @click.pass_obj
 @handle_errors
@@ -275,9 +242,7 @@ def context(
     role: str,
     limit: int | None,
     no_blocks: bool,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """Print the memory message the context strategy injects for QUERY."""
@@ -288,7 +253,7 @@ def context(
             role=role,
             limit=limit,
             blocks=not no_blocks,
-            **_scope(namespace, user_id, agent_id),
+            **scope,
         )
     if as_json:
         render.emit_json(
@@ -332,7 +297,7 @@ def tools(obj: Ctx, strategy: str, as_json: bool) -> None:
 @inject.command("call")
 @click.argument("name")
 @click.argument("arguments", default="{}")
-@_scope_options
+@owner_scope_options
 @json_option
 @click.pass_obj
 @handle_errors
@@ -340,9 +305,7 @@ def call(
     obj: Ctx,
     name: str,
     arguments: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """Run memory tool NAME with ARGUMENTS (a JSON object); --json prints the result
@@ -352,7 +315,7 @@ def call(
     except json.JSONDecodeError as exc:
         raise InvalidInputError(f"ARGUMENTS must be a JSON object: {exc.msg}") from None
     with obj.memory() as mem:
-        result = mem.inject.call(name, parsed, **_scope(namespace, user_id, agent_id))
+        result = mem.inject.call(name, parsed, **scope)
     if as_json:
         render.emit_json(result)
         return

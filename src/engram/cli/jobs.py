@@ -13,7 +13,7 @@ import click
 from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option, scope_kwargs, scope_options
+from engram.cli.common import Ctx, handle_errors, json_option, scope_options
 from engram.jobs import JOB_STATUSES, Job
 
 
@@ -121,10 +121,7 @@ def _list(obj: Ctx, status: str | None, kind: str | None, limit: int, offset: in
 @handle_errors
 def list_(
     obj: Ctx,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     status: str,
     kind: str | None,
     limit: int,
@@ -133,7 +130,6 @@ def list_(
 ) -> None:
     """Jobs, newest first (every namespace unless a scope is given)."""
     wanted = None if status == "all" else status
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     _list(obj, wanted, kind, limit, offset, as_json, scope)
 
 
@@ -146,16 +142,12 @@ def list_(
 @handle_errors
 def dead(
     obj: Ctx,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     limit: int,
     offset: int,
     as_json: bool,
 ) -> None:
     """Jobs that failed max_attempts times and wait for `engram jobs retry`."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     _list(obj, "dead", None, limit, offset, as_json, scope)
 
 
@@ -168,14 +160,10 @@ def dead(
 def retry(
     obj: Ctx,
     job_id: int,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """Send job JOB_ID back to the queue with its attempts reset."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True, embedder=None) as mem:
         job = mem.jobs.retry(job_id, **scope)
     if as_json:
@@ -191,14 +179,10 @@ def retry(
 @handle_errors
 def status(
     obj: Ctx,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """Queue counts per status and per kind, and the latest failure."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True, embedder=None) as mem:
         report = mem.jobs.status(**scope)
     if as_json:

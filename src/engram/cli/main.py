@@ -19,7 +19,6 @@ from engram.cli.common import (
     json_option,
     pasted_id,
     progress_bar,
-    scope_kwargs,
     scope_options,
     short_ids,
 )
@@ -97,10 +96,7 @@ no_abstain_option = click.option(
 def add(
     obj: Ctx,
     content: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     tags: tuple[str, ...],
     type_: str | None,
     category: str | None,
@@ -121,7 +117,7 @@ def add(
         metadata[key] = value
     item = {
         "content": text,
-        **scope_kwargs(namespace, user_id, agent_id, run_id),
+        **scope,
         "tags": list(tags),
         "type": type_,
         "category": category,
@@ -169,10 +165,7 @@ def add(
 def search(
     obj: Ctx,
     query: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     limit: int,
     fusion: str | None,
     strategy: str | None,
@@ -188,7 +181,7 @@ def search(
     with obj.memory(must_exist=True) as mem:
         result = mem.recall(
             query,
-            **scope_kwargs(namespace, user_id, agent_id, run_id),
+            **scope,
             limit=limit,
             filters=parse_filters(filter_pairs),
             **overrides,
@@ -226,10 +219,7 @@ def search(
 def recall(
     obj: Ctx,
     query: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     limit: int | None,
     budget_tokens: int | None,
     wing: str | None,
@@ -248,7 +238,7 @@ def recall(
     with obj.memory(must_exist=True) as mem:
         result = mem.recall(
             query,
-            **scope_kwargs(namespace, user_id, agent_id, run_id),
+            **scope,
             limit=limit,
             budget_tokens=budget_tokens,
             filters=parse_filters(filter_pairs),
@@ -288,10 +278,7 @@ def _floor(min_relevance: float | None, no_abstain: bool) -> dict[str, Any]:
 @handle_errors
 def list_(
     obj: Ctx,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     limit: int,
     offset: int,
     type_: str | None,
@@ -307,7 +294,6 @@ def list_(
     if tags:
         filters["tags"] = [*filters.get("tags", []), *tags]
     with obj.memory(must_exist=True) as mem:
-        scope = scope_kwargs(namespace, user_id, agent_id, run_id)
         records = mem.get_all(
             **scope, filters=filters, limit=limit, offset=offset, include_deleted=deleted
         )
@@ -316,8 +302,8 @@ def list_(
             return
         if not records:
             # Filters or a page past the end explain an empty answer; else it is empty.
-            where = mem.scope(namespace, user_id, agent_id, run_id).namespace
-            owners = {"user": user_id, "agent": agent_id, "run": run_id}
+            where = mem.scope(**scope).namespace
+            owners = {k.removesuffix("_id"): v for k, v in scope.items() if k != "namespace"}
             narrowed = (
                 filters
                 or offset
@@ -341,14 +327,10 @@ def list_(
 def show(
     obj: Ctx,
     memory_id: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """Show every field of MEMORY_ID (the id, or 8 or more of its first characters)."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True) as mem:
         record = mem.get(mem.admin.resolve_id(pasted_id(memory_id), **scope), **scope)
     if as_json:
@@ -370,10 +352,7 @@ def show(
 def forget(
     obj: Ctx,
     memory_id: str | None,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     erase_all: bool,
     filter_pairs: tuple[str, ...],
     dry_run: bool,
@@ -387,7 +366,6 @@ def forget(
     namespace (or what ``--filter`` picks) for good, after a confirmation, and leaves
     an audit row (``engram erasures``).
     """
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     if erase_all or memory_id is None:
         if memory_id is not None or not erase_all:
             raise InvalidInputError("give a MEMORY_ID, or --all to erase a whole scope")
@@ -402,7 +380,7 @@ def forget(
             record = mem.delete(full, **scope)
         except NotFoundError:
             # resolve_id found it with tombstones included: so it is one already.
-            where = mem.scope(namespace, user_id, agent_id, run_id).namespace
+            where = mem.scope(**scope).namespace
             if as_json:
                 render.emit_json({"id": full, "namespace": where, "already_forgotten": True})
             else:
@@ -427,17 +405,14 @@ def forget(
 @handle_errors
 def purge(
     obj: Ctx,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     all_namespaces: bool,
     as_json: bool,
 ) -> None:
     """Hard-delete tombstoned memories with their vectors, history and feedback."""
     with obj.memory(must_exist=True) as mem:
-        scope = mem.scope(namespace, user_id, agent_id, run_id)
-        count = mem.admin.purge(namespace=scope.namespace, all_namespaces=all_namespaces)
+        where = mem.scope(**scope)
+        count = mem.admin.purge(namespace=where.namespace, all_namespaces=all_namespaces)
     if as_json:
         render.emit_json({"purged": count})
     else:
@@ -453,15 +428,11 @@ def purge(
 def history(
     obj: Ctx,
     memory_id: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """Show the audit trail of MEMORY_ID (the id or 8 or more of its first characters):
     create, update, delete, feedback, dedup."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True) as mem:
         full = mem.admin.resolve_id(pasted_id(memory_id), **scope, include_deleted=True)
         entries = mem.history(full, **scope)

@@ -9,7 +9,7 @@ import click
 from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option
+from engram.cli.common import Ctx, handle_errors, json_option, owner_scope_options
 from engram.maintenance import ACTIONS, MaintenanceRun
 
 
@@ -24,13 +24,6 @@ def _run_lines(run: MaintenanceRun) -> None:
     for action in run.actions:
         detail = ", ".join(f"{k}={v}" for k, v in action.get("detail", {}).items())
         render.console.print(f"  {action['action']}: {action['outcome']}  {detail}".rstrip())
-
-
-def _scope_options(fn: Any) -> Any:
-    fn = click.option("--agent", "agent_id", help="Agent id (namespace agent:<id> if alone).")(fn)
-    fn = click.option("--user", "user_id", help="User id (namespace user:<id>).")(fn)
-    fn = click.option("-n", "--namespace", help="Namespace (default: 'default').")(fn)
-    return fn
 
 
 @click.group()
@@ -74,7 +67,7 @@ def run(obj: Ctx, execute: bool, as_json: bool) -> None:
 
 
 @maintenance.command("dedup")
-@_scope_options
+@owner_scope_options
 @click.option("--execute", is_flag=True, help="Supersede the duplicates (default: report only).")
 @click.option("--threshold", type=float, help="Cosine at or above which memories are duplicates.")
 @json_option
@@ -82,9 +75,7 @@ def run(obj: Ctx, execute: bool, as_json: bool) -> None:
 @handle_errors
 def dedup(
     obj: Ctx,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
+    scope: dict[str, Any],
     execute: bool,
     threshold: float | None,
     as_json: bool,
@@ -92,9 +83,7 @@ def dedup(
     """Near-duplicate memories of a namespace (cosine 0.92); --execute merges them."""
     with obj.memory(must_exist=True) as mem:
         report = mem.maintenance.dedup(
-            namespace=namespace,
-            user_id=user_id,
-            agent_id=agent_id,
+            **scope,
             execute=execute,
             threshold=threshold,
         )

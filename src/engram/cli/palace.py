@@ -13,14 +13,7 @@ import click
 
 from engram.bench import beam, locomo
 from engram.cli import render
-from engram.cli.common import (
-    Ctx,
-    handle_errors,
-    json_option,
-    progress_bar,
-    scope_kwargs,
-    scope_options,
-)
+from engram.cli.common import Ctx, handle_errors, json_option, progress_bar, scope_options
 from engram.errors import InvalidInputError
 from engram.palace import MineResult
 
@@ -44,10 +37,7 @@ class Conversation:
 @handle_errors
 def palace(
     ctx: click.Context,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     wing: str | None,
     as_json: bool,
 ) -> None:
@@ -56,7 +46,7 @@ def palace(
         return
     obj: Ctx = ctx.obj
     with obj.memory(must_exist=True) as mem:
-        tree = mem.palace.tree(wing, **scope_kwargs(namespace, user_id, agent_id, run_id))
+        tree = mem.palace.tree(wing, **scope)
     if as_json:
         render.emit_json({"wings": [node.to_dict() for node in tree]})
         return
@@ -84,15 +74,12 @@ def palace(
 def resolve(
     obj: Ctx,
     pointer: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """The drawer an AAAK POINTER names (e.g. "§ W-001/R-01/D-003") and its message."""
     with obj.memory(must_exist=True) as mem:
-        found = mem.palace.resolve(pointer, **scope_kwargs(namespace, user_id, agent_id, run_id))
+        found = mem.palace.resolve(pointer, **scope)
     if as_json:
         render.emit_json(found.to_dict())
         return
@@ -122,10 +109,7 @@ def resolve(
 def mine(
     obj: Ctx,
     file: Path,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     wing: str | None,
     session: str | None,
     kind: str,
@@ -140,7 +124,6 @@ def mine(
     a room). Mining the same file again files nothing twice.
     """
     conversations = read_export(file, fmt, wing, session)
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     results: list[MineResult] = []
     total = sum(len(c.messages) for c in conversations)
     with obj.memory() as mem:

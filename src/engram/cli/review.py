@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import (
-    Ctx,
-    handle_errors,
-    json_option,
-    pasted_id,
-    scope_kwargs,
-    scope_options,
-)
+from engram.cli.common import Ctx, handle_errors, json_option, pasted_id, scope_options
 
 
 @click.group()
@@ -36,10 +31,7 @@ def review() -> None:
 @handle_errors
 def list_(
     obj: Ctx,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     status: str,
     limit: int,
     offset: int,
@@ -47,7 +39,6 @@ def list_(
 ) -> None:
     """Held-back proposals, oldest first."""
     wanted = None if status == "all" else status
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True) as mem:
         items = mem.review.list(status=wanted, limit=limit, offset=offset, **scope)
         total = mem.review.count(status=wanted, **scope)
@@ -99,14 +90,11 @@ def approve(
     obj: Ctx,
     item_id: int,
     note: str | None,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """Apply a held-back proposal (supersede or delete its target)."""
-    _resolve(obj, True, item_id, note, as_json, scope_kwargs(namespace, user_id, agent_id, run_id))
+    _resolve(obj, True, item_id, note, as_json, scope)
 
 
 @review.command()
@@ -120,14 +108,11 @@ def reject(
     obj: Ctx,
     item_id: int,
     note: str | None,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """Drop a held-back proposal; nothing changes but the audit trail."""
-    _resolve(obj, False, item_id, note, as_json, scope_kwargs(namespace, user_id, agent_id, run_id))
+    _resolve(obj, False, item_id, note, as_json, scope)
 
 
 @review.command()
@@ -156,10 +141,7 @@ def prune(
     dry_run: bool,
     any_memory: bool,
     limit: int,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """Tombstone prune candidates (seed 000: quality <= -2, or score < 6 and quality < 0).
@@ -167,7 +149,6 @@ def prune(
     Without IDS, takes the worst LIMIT candidates. A dry run by default: pass --yes to
     delete. Each deletion is in the memory's history; `engram purge` removes it for good.
     """
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True) as mem:
         if ids:
             wanted = [mem.admin.resolve_id(pasted_id(i), **scope) for i in ids]
@@ -213,15 +194,11 @@ def graph(
     limit: int | None,
     kind: str | None,
     method: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """The 2-D graph view of the newest memories: UMAP (PCA without the [viz] extra)
     and KMeans clusters. --json prints the nodes the dashboard draws."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True) as mem:
         view = mem.review.graph(limit=limit, type=kind, method=method, **scope)
     if as_json:

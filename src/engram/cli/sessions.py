@@ -9,16 +9,9 @@ import click
 from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option
+from engram.cli.common import Ctx, handle_errors, json_option, owner_scope_options
 from engram.records import iso
 from engram.sessions import TRIGGERS
-
-
-def _scope_options(fn: Any) -> Any:
-    fn = click.option("--agent", "agent_id", help="Agent id (namespace agent:<id> if alone).")(fn)
-    fn = click.option("--user", "user_id", help="User id (namespace user:<id>).")(fn)
-    fn = click.option("-n", "--namespace", help="Namespace (default: 'default').")(fn)
-    return fn
 
 
 @click.group()
@@ -27,7 +20,7 @@ def sessions() -> None:
 
 
 @sessions.command("list")
-@_scope_options
+@owner_scope_options
 @click.option("-k", "--limit", default=50, show_default=True)
 @click.option("--offset", default=0, show_default=True)
 @json_option
@@ -35,18 +28,14 @@ def sessions() -> None:
 @handle_errors
 def list_(
     obj: Ctx,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
+    scope: dict[str, Any],
     limit: int,
     offset: int,
     as_json: bool,
 ) -> None:
     """Sessions with checkpoints, most recent first."""
     with obj.memory(must_exist=True) as mem:
-        rows = mem.sessions.list(
-            limit=limit, offset=offset, namespace=namespace, user_id=user_id, agent_id=agent_id
-        )
+        rows = mem.sessions.list(limit=limit, offset=offset, **scope)
     items = [
         {"session_key": k, "checkpoints": n, "last_checkpoint_at": iso(at)} for k, n, at in rows
     ]
@@ -66,7 +55,7 @@ def list_(
 
 @sessions.command("checkpoints")
 @click.argument("session_key")
-@_scope_options
+@owner_scope_options
 @click.option("--trigger", type=click.Choice(TRIGGERS), help="Only this trigger's checkpoints.")
 @click.option("-k", "--limit", default=50, show_default=True)
 @json_option
@@ -75,9 +64,7 @@ def list_(
 def checkpoints(
     obj: Ctx,
     session_key: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
+    scope: dict[str, Any],
     trigger: str | None,
     limit: int,
     as_json: bool,
@@ -88,9 +75,7 @@ def checkpoints(
             session_key,
             limit=limit,
             trigger=trigger,
-            namespace=namespace,
-            user_id=user_id,
-            agent_id=agent_id,
+            **scope,
         )
     if as_json:
         render.emit_json({"items": [c.to_dict() for c in rows]})
@@ -106,7 +91,7 @@ def checkpoints(
 
 @sessions.command("checkpoint")
 @click.argument("session_key")
-@_scope_options
+@owner_scope_options
 @click.option("--trigger", type=click.Choice(TRIGGERS), default="explicit", show_default=True)
 @click.option("--context", help="The harness's own summary of the session (pre_compaction).")
 @json_option
@@ -115,15 +100,12 @@ def checkpoints(
 def checkpoint(
     obj: Ctx,
     session_key: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
+    scope: dict[str, Any],
     trigger: str,
     context: str | None,
     as_json: bool,
 ) -> None:
     """Take a checkpoint now (this process ends at once, so it skips the debounce)."""
-    scope = {"namespace": namespace, "user_id": user_id, "agent_id": agent_id}
     with obj.memory() as mem:
         written = mem.sessions.checkpoint(session_key, trigger, context=context, **scope)
         if written is None:
@@ -140,7 +122,7 @@ def checkpoint(
 
 @sessions.command("recover")
 @click.argument("session_key")
-@_scope_options
+@owner_scope_options
 @click.option("--budget", type=int, help="Characters at most (default: recovery_budget_chars).")
 @json_option
 @click.pass_obj
@@ -148,17 +130,13 @@ def checkpoint(
 def recover(
     obj: Ctx,
     session_key: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
+    scope: dict[str, Any],
     budget: int | None,
     as_json: bool,
 ) -> None:
     """Print the recovery digest of a session: where it was, newest first."""
     with obj.memory(must_exist=True) as mem:
-        digest = mem.sessions.recover(
-            session_key, budget=budget, namespace=namespace, user_id=user_id, agent_id=agent_id
-        )
+        digest = mem.sessions.recover(session_key, budget=budget, **scope)
     if as_json:
         render.emit_json({"session_key": session_key, "digest": digest})
         return
@@ -167,7 +145,7 @@ def recover(
 
 @sessions.command("end")
 @click.argument("session_key")
-@_scope_options
+@owner_scope_options
 @click.option(
     "--transcript",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -179,18 +157,14 @@ def recover(
 def end(
     obj: Ctx,
     session_key: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
+    scope: dict[str, Any],
     transcript: Path | None,
     as_json: bool,
 ) -> None:
     """End a session: its session_end checkpoint and continuity score."""
     text = None if transcript is None else transcript.read_text(encoding="utf-8")
     with obj.memory() as mem:
-        score = mem.sessions.end(
-            session_key, transcript=text, namespace=namespace, user_id=user_id, agent_id=agent_id
-        )
+        score = mem.sessions.end(session_key, transcript=text, **scope)
     if as_json:
         render.emit_json(score.to_dict())
         return

@@ -34,10 +34,7 @@ from engram.errors import InvalidInputError
 @handle_errors
 def export(
     obj: Ctx,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     all_namespaces: bool,
     vectors: bool,
     output: str | None,
@@ -48,12 +45,10 @@ def export(
     Exports one namespace (default 'default'), or every one with --all. Without -o the
     JSONL goes to standard output and the summary to standard error.
     """
-    if all_namespaces and any((namespace, user_id, agent_id, run_id)):
+    if all_namespaces and any(scope.values()):
         raise InvalidInputError("--all exports every namespace: drop --namespace/--user/...")
     with obj.memory(must_exist=True, embedder=None) as mem:
-        namespaces = (
-            None if all_namespaces else [mem.scope(namespace, user_id, agent_id, run_id).namespace]
-        )
+        namespaces = None if all_namespaces else [mem.scope(**scope).namespace]
         with _destination(output) as out, _bar("exporting", as_json) as progress:
             counts = mem.admin.export_jsonl(
                 out, namespaces=namespaces, vectors=vectors, progress=progress

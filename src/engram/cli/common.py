@@ -226,6 +226,22 @@ scope_options = scoped()
 #: ``--namespace``, ``--user`` and ``--agent`` without ``--run``.
 owner_scope_options = scoped(run=False)
 
+
+def limit_option(default: int) -> Callable[[F], F]:
+    """``-k/--limit``: how many rows a listing shows, ``default`` unless given."""
+    return click.option("-k", "--limit", default=default, show_default=True)
+
+
+def page_options(limit: int) -> Callable[[F], F]:
+    """``-k/--limit`` (default ``limit``) and ``--offset`` (default 0): one page of a
+    listing, as the library's paged reads take it."""
+
+    def decorate(fn: F) -> F:
+        return limit_option(limit)(click.option("--offset", default=0, show_default=True)(fn))
+
+    return decorate
+
+
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 
 

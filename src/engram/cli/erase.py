@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option, scope_options
+from engram.cli.common import Ctx, handle_errors, json_option, limit_option, scope_options
 from engram.errors import InvalidInputError
 
 filter_option = click.option(
@@ -106,16 +106,12 @@ def forget_all(
 @click.command()
 @scope_options
 @click.option("--all-namespaces", is_flag=True, help="The audit of every namespace.")
-@click.option("-k", "--limit", default=100, show_default=True)
+@limit_option(100)
 @json_option
 @click.pass_obj
 @handle_errors
 def erasures(
-    obj: Ctx,
-    scope: dict[str, Any],
-    all_namespaces: bool,
-    limit: int,
-    as_json: bool,
+    obj: Ctx, scope: dict[str, Any], all_namespaces: bool, limit: int, as_json: bool
 ) -> None:
     """Show the erase audit, newest first: who erased what, when, with which filters."""
     with obj.memory(must_exist=True) as mem:

@@ -41,12 +41,7 @@ def feedback() -> None:
 @click.pass_obj
 @handle_errors
 def rate(
-    obj: Ctx,
-    memory_id: str,
-    rating: str,
-    scope: dict[str, Any],
-    comment: str | None,
-    as_json: bool,
+    obj: Ctx, memory_id: str, rating: str, scope: dict[str, Any], comment: str | None, as_json: bool
 ) -> None:
     """Thumbs up or down on MEMORY_ID (the id or 8 or more of its first characters):
     quality moves by one within [-3, +3] (seed 000)."""
@@ -71,12 +66,7 @@ def rate(
 @json_option
 @click.pass_obj
 @handle_errors
-def export_(
-    obj: Ctx,
-    out: Path | None,
-    scope: dict[str, Any],
-    as_json: bool,
-) -> None:
+def export_(obj: Ctx, out: Path | None, scope: dict[str, Any], as_json: bool) -> None:
     """Write the feedback log as JSONL, one rating a line: {memory_id, content, title,
     rating, comment, at, quality}, oldest first (a preference data set for fine-tuning).
     --json prints a summary {"path", "rows"} instead of a sentence."""

@@ -17,7 +17,14 @@ import click
 from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option, scope_options
+from engram.cli.common import (
+    Ctx,
+    handle_errors,
+    json_option,
+    limit_option,
+    page_options,
+    scope_options,
+)
 from engram.errors import InvalidInputError
 from engram.graph import Entity, Relation
 
@@ -76,18 +83,12 @@ def graph() -> None:
 @graph.command()
 @scope_options
 @click.option("-q", "--query", help="Only entities whose name contains this.")
-@click.option("-k", "--limit", default=50, show_default=True)
-@click.option("--offset", default=0, show_default=True)
+@page_options(50)
 @json_option
 @click.pass_obj
 @handle_errors
 def entities(
-    obj: Ctx,
-    scope: dict[str, Any],
-    query: str | None,
-    limit: int,
-    offset: int,
-    as_json: bool,
+    obj: Ctx, scope: dict[str, Any], query: str | None, limit: int, offset: int, as_json: bool
 ) -> None:
     """Entities, most mentioned first."""
     with obj.memory(must_exist=True, embedder=None) as mem:
@@ -108,12 +109,7 @@ def entities(
 @json_option
 @click.pass_obj
 @handle_errors
-def entity(
-    obj: Ctx,
-    name: str,
-    scope: dict[str, Any],
-    as_json: bool,
-) -> None:
+def entity(obj: Ctx, name: str, scope: dict[str, Any], as_json: bool) -> None:
     """One entity: its aliases, mentions, aspects and structural facts."""
     with obj.memory(must_exist=True, embedder=None) as mem:
         found = mem.graph.entity(name, **scope)
@@ -147,8 +143,7 @@ def entity(
 @click.option("--entity", "name", help="Only relations of this entity (either end).")
 @click.option("--all", "everything", is_flag=True, help="Closed relations too.")
 @click.option("--at", help="The relations that held at this date or ISO 8601 time.")
-@click.option("-k", "--limit", default=100, show_default=True)
-@click.option("--offset", default=0, show_default=True)
+@page_options(100)
 @json_option
 @click.pass_obj
 @handle_errors
@@ -187,12 +182,7 @@ def relations(
 @json_option
 @click.pass_obj
 @handle_errors
-def timeline(
-    obj: Ctx,
-    name: str,
-    scope: dict[str, Any],
-    as_json: bool,
-) -> None:
+def timeline(obj: Ctx, name: str, scope: dict[str, Any], as_json: bool) -> None:
     """An entity's whole history: every relation it was part of, closed ones included."""
     with obj.memory(must_exist=True, embedder=None) as mem:
         found = mem.graph.entity(name, **scope)
@@ -210,18 +200,12 @@ def timeline(
 @scope_options
 @click.option("--hops", default=1, show_default=True, help="How far to walk (1-4).")
 @click.option("--at", help="Walk the relations that held at this date or ISO 8601 time.")
-@click.option("-k", "--limit", default=100, show_default=True)
+@limit_option(100)
 @json_option
 @click.pass_obj
 @handle_errors
 def neighbors(
-    obj: Ctx,
-    name: str,
-    scope: dict[str, Any],
-    hops: int,
-    at: str | None,
-    limit: int,
-    as_json: bool,
+    obj: Ctx, name: str, scope: dict[str, Any], hops: int, at: str | None, limit: int, as_json: bool
 ) -> None:
     """Entities within --hops relations of NAME, either direction, nearest first."""
     with obj.memory(must_exist=True, embedder=None) as mem:
@@ -242,13 +226,7 @@ def neighbors(
 @json_option
 @click.pass_obj
 @handle_errors
-def merge(
-    obj: Ctx,
-    keep: str,
-    other: str,
-    scope: dict[str, Any],
-    as_json: bool,
-) -> None:
+def merge(obj: Ctx, keep: str, other: str, scope: dict[str, Any], as_json: bool) -> None:
     """Fold entity OTHER into KEEP: its mentions, relations and names (which become
     aliases of KEEP) move over, and OTHER is gone."""
     with obj.memory(must_exist=True, embedder=None) as mem:
@@ -269,13 +247,7 @@ def merge(
 @json_option
 @click.pass_obj
 @handle_errors
-def split(
-    obj: Ctx,
-    name: str,
-    alias: str,
-    scope: dict[str, Any],
-    as_json: bool,
-) -> None:
+def split(obj: Ctx, name: str, alias: str, scope: dict[str, Any], as_json: bool) -> None:
     """Turn ALIAS of entity NAME back into an entity of its own (undoing a wrong merge):
     the mentions and relations that came by that name go with it."""
     with obj.memory(must_exist=True, embedder=None) as mem:

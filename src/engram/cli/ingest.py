@@ -36,12 +36,7 @@ class DocumentFailedError(EngramError):
 @click.pass_obj
 @handle_errors
 def ingest(
-    obj: Ctx,
-    source: str,
-    scope: dict[str, Any],
-    title: str | None,
-    no_wait: bool,
-    as_json: bool,
+    obj: Ctx, source: str, scope: dict[str, Any], title: str | None, no_wait: bool, as_json: bool
 ) -> None:
     """Ingest SOURCE as chunked memories: a UTF-8 text file (Markdown, HTML, JSON ...),
     an http(s) URL, or "-" for standard input.

@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option, owner_scope_options
+from engram.cli.common import Ctx, handle_errors, json_option, limit_option, owner_scope_options
 from engram.errors import InvalidInputError
 from engram.inject import STRATEGIES, CoreBlock
 from engram.records import iso
@@ -72,12 +72,7 @@ def list_(obj: Ctx, scope: dict[str, Any], as_json: bool) -> None:
 @json_option
 @click.pass_obj
 @handle_errors
-def show(
-    obj: Ctx,
-    label: str,
-    scope: dict[str, Any],
-    as_json: bool,
-) -> None:
+def show(obj: Ctx, label: str, scope: dict[str, Any], as_json: bool) -> None:
     """One core block."""
     with obj.memory(must_exist=True) as mem:
         found = mem.inject.blocks.get(label, **scope)
@@ -126,13 +121,7 @@ def set_(
 @json_option
 @click.pass_obj
 @handle_errors
-def append(
-    obj: Ctx,
-    label: str,
-    content: str,
-    scope: dict[str, Any],
-    as_json: bool,
-) -> None:
+def append(obj: Ctx, label: str, content: str, scope: dict[str, Any], as_json: bool) -> None:
     """Append a line to a core block, as the core_memory_append tool does."""
     with obj.memory(must_exist=True) as mem:
         written = mem.inject.blocks.append(label, content, actor="cli", **scope)
@@ -148,12 +137,7 @@ def append(
 @click.pass_obj
 @handle_errors
 def replace(
-    obj: Ctx,
-    label: str,
-    old_content: str,
-    new_content: str,
-    scope: dict[str, Any],
-    as_json: bool,
+    obj: Ctx, label: str, old_content: str, new_content: str, scope: dict[str, Any], as_json: bool
 ) -> None:
     """Replace text in a core block, as the core_memory_replace tool does."""
     with obj.memory(must_exist=True) as mem:
@@ -167,12 +151,7 @@ def replace(
 @json_option
 @click.pass_obj
 @handle_errors
-def delete(
-    obj: Ctx,
-    label: str,
-    scope: dict[str, Any],
-    as_json: bool,
-) -> None:
+def delete(obj: Ctx, label: str, scope: dict[str, Any], as_json: bool) -> None:
     """Remove a core block (its history stays)."""
     with obj.memory(must_exist=True) as mem:
         removed = mem.inject.blocks.delete(label, actor="cli", **scope)
@@ -184,18 +163,12 @@ def delete(
 
 @blocks.command("history")
 @click.argument("label")
-@click.option("-k", "--limit", default=50, show_default=True)
+@limit_option(50)
 @owner_scope_options
 @json_option
 @click.pass_obj
 @handle_errors
-def history(
-    obj: Ctx,
-    label: str,
-    limit: int,
-    scope: dict[str, Any],
-    as_json: bool,
-) -> None:
+def history(obj: Ctx, label: str, limit: int, scope: dict[str, Any], as_json: bool) -> None:
     """Every edit of a core block, newest first."""
     with obj.memory(must_exist=True) as mem:
         edits = mem.inject.blocks.history(label, limit=limit, **scope)
@@ -301,13 +274,7 @@ def tools(obj: Ctx, strategy: str, as_json: bool) -> None:
 @json_option
 @click.pass_obj
 @handle_errors
-def call(
-    obj: Ctx,
-    name: str,
-    arguments: str,
-    scope: dict[str, Any],
-    as_json: bool,
-) -> None:
+def call(obj: Ctx, name: str, arguments: str, scope: dict[str, Any], as_json: bool) -> None:
     """Run memory tool NAME with ARGUMENTS (a JSON object); --json prints the result
     the model would get."""
     try:

@@ -13,7 +13,7 @@ import click
 from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option, scope_options
+from engram.cli.common import Ctx, handle_errors, json_option, page_options, scope_options
 from engram.jobs import JOB_STATUSES, Job
 
 
@@ -114,8 +114,7 @@ def _list(obj: Ctx, status: str | None, kind: str | None, limit: int, offset: in
 @scope_options
 @click.option("--status", type=click.Choice([*JOB_STATUSES, "all"]), default="all")
 @click.option("--kind", help="Only jobs of this kind (extract, hints, document_ingest ...).")
-@click.option("-k", "--limit", default=50, show_default=True)
-@click.option("--offset", default=0, show_default=True)
+@page_options(50)
 @json_option
 @click.pass_obj
 @handle_errors
@@ -135,18 +134,11 @@ def list_(
 
 @jobs.command()
 @scope_options
-@click.option("-k", "--limit", default=50, show_default=True)
-@click.option("--offset", default=0, show_default=True)
+@page_options(50)
 @json_option
 @click.pass_obj
 @handle_errors
-def dead(
-    obj: Ctx,
-    scope: dict[str, Any],
-    limit: int,
-    offset: int,
-    as_json: bool,
-) -> None:
+def dead(obj: Ctx, scope: dict[str, Any], limit: int, offset: int, as_json: bool) -> None:
     """Jobs that failed max_attempts times and wait for `engram jobs retry`."""
     _list(obj, "dead", None, limit, offset, as_json, scope)
 
@@ -157,12 +149,7 @@ def dead(
 @json_option
 @click.pass_obj
 @handle_errors
-def retry(
-    obj: Ctx,
-    job_id: int,
-    scope: dict[str, Any],
-    as_json: bool,
-) -> None:
+def retry(obj: Ctx, job_id: int, scope: dict[str, Any], as_json: bool) -> None:
     """Send job JOB_ID back to the queue with its attempts reset."""
     with obj.memory(must_exist=True, embedder=None) as mem:
         job = mem.jobs.retry(job_id, **scope)
@@ -177,11 +164,7 @@ def retry(
 @json_option
 @click.pass_obj
 @handle_errors
-def status(
-    obj: Ctx,
-    scope: dict[str, Any],
-    as_json: bool,
-) -> None:
+def status(obj: Ctx, scope: dict[str, Any], as_json: bool) -> None:
     """Queue counts per status and per kind, and the latest failure."""
     with obj.memory(must_exist=True, embedder=None) as mem:
         report = mem.jobs.status(**scope)

@@ -24,12 +24,7 @@ def lifecycle() -> None:
 @json_option
 @click.pass_obj
 @handle_errors
-def consolidate(
-    obj: Ctx,
-    every: bool,
-    scope: dict[str, Any],
-    as_json: bool,
-) -> None:
+def consolidate(obj: Ctx, every: bool, scope: dict[str, Any], as_json: bool) -> None:
     """Fold the oldest memories of namespaces over max_memories_per_agent into summaries
     (the originals move to the archive; `engram lifecycle restore` brings them back)."""
     with obj.memory(must_exist=True) as mem:
@@ -55,12 +50,7 @@ def consolidate(
 @json_option
 @click.pass_obj
 @handle_errors
-def restore(
-    obj: Ctx,
-    memory_id: str,
-    scope: dict[str, Any],
-    as_json: bool,
-) -> None:
+def restore(obj: Ctx, memory_id: str, scope: dict[str, Any], as_json: bool) -> None:
     """Restore an archived memory by its id, or every original of a summary by the
     summary's id, exactly as it was."""
     with obj.memory(must_exist=True) as mem:

@@ -17,6 +17,7 @@ from engram.cli.common import (
     Ctx,
     handle_errors,
     json_option,
+    page_options,
     pasted_id,
     progress_bar,
     scope_options,
@@ -267,8 +268,7 @@ def _floor(min_relevance: float | None, no_abstain: bool) -> dict[str, Any]:
 
 @cli.command("list")
 @scope_options
-@click.option("-k", "--limit", default=20, show_default=True)
-@click.option("--offset", default=0, show_default=True)
+@page_options(20)
 @click.option("--type", "type_", help="Only this type.")
 @click.option("--tag", "tags", multiple=True, help="Only memories with this tag.")
 @click.option("--deleted", is_flag=True, help="Include tombstoned memories.")
@@ -324,12 +324,7 @@ def list_(
 @json_option
 @click.pass_obj
 @handle_errors
-def show(
-    obj: Ctx,
-    memory_id: str,
-    scope: dict[str, Any],
-    as_json: bool,
-) -> None:
+def show(obj: Ctx, memory_id: str, scope: dict[str, Any], as_json: bool) -> None:
     """Show every field of MEMORY_ID (the id, or 8 or more of its first characters)."""
     with obj.memory(must_exist=True) as mem:
         record = mem.get(mem.admin.resolve_id(pasted_id(memory_id), **scope), **scope)
@@ -403,12 +398,7 @@ def forget(
 @json_option
 @click.pass_obj
 @handle_errors
-def purge(
-    obj: Ctx,
-    scope: dict[str, Any],
-    all_namespaces: bool,
-    as_json: bool,
-) -> None:
+def purge(obj: Ctx, scope: dict[str, Any], all_namespaces: bool, as_json: bool) -> None:
     """Hard-delete tombstoned memories with their vectors, history and feedback."""
     with obj.memory(must_exist=True) as mem:
         where = mem.scope(**scope)
@@ -425,12 +415,7 @@ def purge(
 @json_option
 @click.pass_obj
 @handle_errors
-def history(
-    obj: Ctx,
-    memory_id: str,
-    scope: dict[str, Any],
-    as_json: bool,
-) -> None:
+def history(obj: Ctx, memory_id: str, scope: dict[str, Any], as_json: bool) -> None:
     """Show the audit trail of MEMORY_ID (the id or 8 or more of its first characters):
     create, update, delete, feedback, dedup."""
     with obj.memory(must_exist=True) as mem:

@@ -9,7 +9,7 @@ import click
 from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option, owner_scope_options
+from engram.cli.common import Ctx, handle_errors, json_option, owner_scope_options, page_options
 from engram.maintenance import ACTIONS, MaintenanceRun
 
 
@@ -74,11 +74,7 @@ def run(obj: Ctx, execute: bool, as_json: bool) -> None:
 @click.pass_obj
 @handle_errors
 def dedup(
-    obj: Ctx,
-    scope: dict[str, Any],
-    execute: bool,
-    threshold: float | None,
-    as_json: bool,
+    obj: Ctx, scope: dict[str, Any], execute: bool, threshold: float | None, as_json: bool
 ) -> None:
     """Near-duplicate memories of a namespace (cosine 0.92); --execute merges them."""
     with obj.memory(must_exist=True) as mem:
@@ -131,8 +127,7 @@ def status(obj: Ctx, as_json: bool) -> None:
 
 @maintenance.command("runs")
 @click.option("--kind", type=click.Choice(["cycle", "dedup"]), help="Only this kind of run.")
-@click.option("-k", "--limit", default=20, show_default=True)
-@click.option("--offset", default=0, show_default=True)
+@page_options(20)
 @json_option
 @click.pass_obj
 @handle_errors

@@ -14,7 +14,7 @@ import click
 from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option
+from engram.cli.common import Ctx, handle_errors, json_option, limit_option
 from engram.org import CATEGORIES, SENIORITY, OrgFact, OrgFactAuthor
 
 
@@ -206,7 +206,7 @@ def history(obj: Ctx, fact_id: str, as_json: bool) -> None:
 @org.command("audit")
 @click.option("--fact-id", help="Only this fact's rows.")
 @click.option("--actor", help="Only this author's rows.")
-@click.option("-k", "--limit", default=100, show_default=True)
+@limit_option(100)
 @json_option
 @click.pass_obj
 @handle_errors

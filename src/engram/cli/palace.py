@@ -35,12 +35,7 @@ class Conversation:
 @json_option
 @click.pass_context
 @handle_errors
-def palace(
-    ctx: click.Context,
-    scope: dict[str, Any],
-    wing: str | None,
-    as_json: bool,
-) -> None:
+def palace(ctx: click.Context, scope: dict[str, Any], wing: str | None, as_json: bool) -> None:
     """The palace tree: wings, their rooms, the rooms' closets and drawer counts."""
     if ctx.invoked_subcommand is not None:
         return
@@ -71,12 +66,7 @@ def palace(
 @json_option
 @click.pass_obj
 @handle_errors
-def resolve(
-    obj: Ctx,
-    pointer: str,
-    scope: dict[str, Any],
-    as_json: bool,
-) -> None:
+def resolve(obj: Ctx, pointer: str, scope: dict[str, Any], as_json: bool) -> None:
     """The drawer an AAAK POINTER names (e.g. "§ W-001/R-01/D-003") and its message."""
     with obj.memory(must_exist=True) as mem:
         found = mem.palace.resolve(pointer, **scope)

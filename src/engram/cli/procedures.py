@@ -8,7 +8,14 @@ from typing import Any
 import click
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option, owner_scope_options, pasted_id
+from engram.cli.common import (
+    Ctx,
+    handle_errors,
+    json_option,
+    limit_option,
+    owner_scope_options,
+    pasted_id,
+)
 from engram.procedures import Procedure, skill_markdown
 
 
@@ -81,16 +88,11 @@ def propose(
 
 @procedure.command("list")
 @owner_scope_options
-@click.option("-k", "--limit", default=50, show_default=True)
+@limit_option(50)
 @json_option
 @click.pass_obj
 @handle_errors
-def list_(
-    obj: Ctx,
-    scope: dict[str, Any],
-    limit: int,
-    as_json: bool,
-) -> None:
+def list_(obj: Ctx, scope: dict[str, Any], limit: int, as_json: bool) -> None:
     """Stored procedures, newest first."""
     with obj.memory(must_exist=True) as mem:
         items = mem.procedures.list(limit=limit, **scope)
@@ -109,12 +111,7 @@ def list_(
 @json_option
 @click.pass_obj
 @handle_errors
-def show(
-    obj: Ctx,
-    memory_id: str,
-    scope: dict[str, Any],
-    as_json: bool,
-) -> None:
+def show(obj: Ctx, memory_id: str, scope: dict[str, Any], as_json: bool) -> None:
     """A stored procedure, as its SKILL.md would read."""
     with obj.memory(must_exist=True) as mem:
         found = mem.procedures.get(pasted_id(memory_id), **scope)
@@ -131,13 +128,7 @@ def show(
 @json_option
 @click.pass_obj
 @handle_errors
-def skill(
-    obj: Ctx,
-    memory_id: str,
-    directory: str,
-    scope: dict[str, Any],
-    as_json: bool,
-) -> None:
+def skill(obj: Ctx, memory_id: str, directory: str, scope: dict[str, Any], as_json: bool) -> None:
     """Write a stored procedure as DIRECTORY/<name>/SKILL.md."""
     with obj.memory(must_exist=True) as mem:
         path = mem.procedures.write_skill(

@@ -8,7 +8,14 @@ import click
 from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option, pasted_id, scope_options
+from engram.cli.common import (
+    Ctx,
+    handle_errors,
+    json_option,
+    page_options,
+    pasted_id,
+    scope_options,
+)
 
 
 @click.group()
@@ -24,18 +31,12 @@ def review() -> None:
     default="pending",
     show_default=True,
 )
-@click.option("-k", "--limit", default=50, show_default=True)
-@click.option("--offset", default=0, show_default=True)
+@page_options(50)
 @json_option
 @click.pass_obj
 @handle_errors
 def list_(
-    obj: Ctx,
-    scope: dict[str, Any],
-    status: str,
-    limit: int,
-    offset: int,
-    as_json: bool,
+    obj: Ctx, scope: dict[str, Any], status: str, limit: int, offset: int, as_json: bool
 ) -> None:
     """Held-back proposals, oldest first."""
     wanted = None if status == "all" else status
@@ -86,13 +87,7 @@ def _resolve(obj: Ctx, approve: bool, item_id: int, note: str | None, as_json: b
 @json_option
 @click.pass_obj
 @handle_errors
-def approve(
-    obj: Ctx,
-    item_id: int,
-    note: str | None,
-    scope: dict[str, Any],
-    as_json: bool,
-) -> None:
+def approve(obj: Ctx, item_id: int, note: str | None, scope: dict[str, Any], as_json: bool) -> None:
     """Apply a held-back proposal (supersede or delete its target)."""
     _resolve(obj, True, item_id, note, as_json, scope)
 
@@ -104,13 +99,7 @@ def approve(
 @json_option
 @click.pass_obj
 @handle_errors
-def reject(
-    obj: Ctx,
-    item_id: int,
-    note: str | None,
-    scope: dict[str, Any],
-    as_json: bool,
-) -> None:
+def reject(obj: Ctx, item_id: int, note: str | None, scope: dict[str, Any], as_json: bool) -> None:
     """Drop a held-back proposal; nothing changes but the audit trail."""
     _resolve(obj, False, item_id, note, as_json, scope)
 
@@ -190,12 +179,7 @@ def prune(
 @click.pass_obj
 @handle_errors
 def graph(
-    obj: Ctx,
-    limit: int | None,
-    kind: str | None,
-    method: str,
-    scope: dict[str, Any],
-    as_json: bool,
+    obj: Ctx, limit: int | None, kind: str | None, method: str, scope: dict[str, Any], as_json: bool
 ) -> None:
     """The 2-D graph view of the newest memories: UMAP (PCA without the [viz] extra)
     and KMeans clusters. --json prints the nodes the dashboard draws."""

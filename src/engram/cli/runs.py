@@ -12,7 +12,14 @@ from rich.markup import escape
 from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option, owner_scope_options, pasted_id
+from engram.cli.common import (
+    Ctx,
+    handle_errors,
+    json_option,
+    owner_scope_options,
+    page_options,
+    pasted_id,
+)
 from engram.errors import InvalidInputError
 from engram.runs import RunView
 
@@ -30,8 +37,7 @@ def runs() -> None:
 @owner_scope_options
 @click.option("--status", type=click.Choice(["running", "completed", "failed"]))
 @click.option("--task-type", help="Only runs of this task type.")
-@click.option("-k", "--limit", default=50, show_default=True)
-@click.option("--offset", default=0, show_default=True)
+@page_options(50)
 @json_option
 @click.pass_obj
 @handle_errors
@@ -108,12 +114,7 @@ def _show(view: RunView, as_json: bool) -> None:
 @json_option
 @click.pass_obj
 @handle_errors
-def show(
-    obj: Ctx,
-    run_id: str,
-    scope: dict[str, Any],
-    as_json: bool,
-) -> None:
+def show(obj: Ctx, run_id: str, scope: dict[str, Any], as_json: bool) -> None:
     """A run with the observations it produced and the memories injected into it."""
     with obj.memory(must_exist=True) as mem:
         view = mem.runs.get(run_id, **scope)
@@ -126,12 +127,7 @@ def show(
 @json_option
 @click.pass_obj
 @handle_errors
-def of(
-    obj: Ctx,
-    memory_id: str,
-    scope: dict[str, Any],
-    as_json: bool,
-) -> None:
+def of(obj: Ctx, memory_id: str, scope: dict[str, Any], as_json: bool) -> None:
     """The run an observation came from (MEMORY_ID may be a short id)."""
     scope = scope
     with obj.memory(must_exist=True) as mem:

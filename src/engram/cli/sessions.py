@@ -9,7 +9,14 @@ import click
 from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option, owner_scope_options
+from engram.cli.common import (
+    Ctx,
+    handle_errors,
+    json_option,
+    limit_option,
+    owner_scope_options,
+    page_options,
+)
 from engram.records import iso
 from engram.sessions import TRIGGERS
 
@@ -21,18 +28,11 @@ def sessions() -> None:
 
 @sessions.command("list")
 @owner_scope_options
-@click.option("-k", "--limit", default=50, show_default=True)
-@click.option("--offset", default=0, show_default=True)
+@page_options(50)
 @json_option
 @click.pass_obj
 @handle_errors
-def list_(
-    obj: Ctx,
-    scope: dict[str, Any],
-    limit: int,
-    offset: int,
-    as_json: bool,
-) -> None:
+def list_(obj: Ctx, scope: dict[str, Any], limit: int, offset: int, as_json: bool) -> None:
     """Sessions with checkpoints, most recent first."""
     with obj.memory(must_exist=True) as mem:
         rows = mem.sessions.list(limit=limit, offset=offset, **scope)
@@ -57,7 +57,7 @@ def list_(
 @click.argument("session_key")
 @owner_scope_options
 @click.option("--trigger", type=click.Choice(TRIGGERS), help="Only this trigger's checkpoints.")
-@click.option("-k", "--limit", default=50, show_default=True)
+@limit_option(50)
 @json_option
 @click.pass_obj
 @handle_errors
@@ -128,11 +128,7 @@ def checkpoint(
 @click.pass_obj
 @handle_errors
 def recover(
-    obj: Ctx,
-    session_key: str,
-    scope: dict[str, Any],
-    budget: int | None,
-    as_json: bool,
+    obj: Ctx, session_key: str, scope: dict[str, Any], budget: int | None, as_json: bool
 ) -> None:
     """Print the recovery digest of a session: where it was, newest first."""
     with obj.memory(must_exist=True) as mem:
@@ -155,11 +151,7 @@ def recover(
 @click.pass_obj
 @handle_errors
 def end(
-    obj: Ctx,
-    session_key: str,
-    scope: dict[str, Any],
-    transcript: Path | None,
-    as_json: bool,
+    obj: Ctx, session_key: str, scope: dict[str, Any], transcript: Path | None, as_json: bool
 ) -> None:
     """End a session: its session_end checkpoint and continuity score."""
     text = None if transcript is None else transcript.read_text(encoding="utf-8")

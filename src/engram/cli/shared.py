@@ -10,7 +10,7 @@ from rich.table import Table
 
 from engram.agents import AgentProfile, MemoryLevel
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option
+from engram.cli.common import Ctx, handle_errors, json_option, limit_option, page_options
 from engram.records import iso
 
 LEVELS = [level.value for level in MemoryLevel]
@@ -99,8 +99,7 @@ def reset(obj: Ctx, agent_id: str, as_json: bool) -> None:
 
 
 @agents.command("list")
-@click.option("-k", "--limit", default=100, show_default=True)
-@click.option("--offset", default=0, show_default=True)
+@page_options(100)
 @json_option
 @click.pass_obj
 @handle_errors
@@ -213,7 +212,7 @@ def search(
 @shared.command("list")
 @_SPACE
 @click.option("--agent", "agent_id", help="Only this publisher's.")
-@click.option("-k", "--limit", default=100, show_default=True)
+@limit_option(100)
 @json_option
 @click.pass_obj
 @handle_errors

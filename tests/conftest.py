@@ -17,6 +17,8 @@ import pytest
 from mcp import Client
 
 from engram import Config, Memory
+from engram.api import create_app
+from engram.api.server import serve_in_thread
 from engram.embed.base import BaseEmbedder, Vectors, normalize_rows
 from engram.records import Hit, MemoryRecord, ScoreBreakdown
 from engram.store import Store, open_store
@@ -39,6 +41,28 @@ SHARED = Path(__file__).resolve().parents[2] / "shared"
 def bearer_client(url: str, key: str) -> httpx.Client:
     """An HTTP client of the server at ``url`` that sends ``key`` on every request."""
     return httpx.Client(base_url=url, timeout=10, headers={"Authorization": f"Bearer {key}"})
+
+
+def user_keys(
+    memory: Memory, users: Sequence[str] = ("alice", "bob"), *, admin: bool = True
+) -> dict[str, str]:
+    """An API key per user, and with ``admin`` an admin key of ``root`` as ``keys["admin"]``:
+    the callers the HTTP tests speak as."""
+    keys = {user: memory.keys.create(user)[1] for user in users}
+    if admin:
+        keys["admin"] = memory.keys.create("root", admin=True)[1]
+    return keys
+
+
+@contextlib.contextmanager
+def keyed_server(
+    memory: Memory, users: Sequence[str] = ("alice", "bob"), *, admin: bool = True, **app: Any
+) -> Iterator[tuple[str, dict[str, str]]]:
+    """``memory`` served on 127.0.0.1 (``create_app(memory, **app)``) with the keys of
+    ``user_keys``: the server's URL and the keys."""
+    keys = user_keys(memory, users, admin=admin)
+    with serve_in_thread(create_app(memory, **app)) as url:
+        yield url, keys
 
 
 async def tool_call(c: Client, tool: str, **arguments: Any) -> Any:
@@ -207,6 +231,21 @@ def mem(config: Config, store_location: str) -> Iterator[Memory]:
     """A store with the hash embedder, on each backend (SQLite in memory, PostgreSQL)."""
     with Memory(store_location, config=config, embedder=HashEmbedder()) as m:
         yield m
+
+
+#: What ``http_server`` yields: the URL, the keys of ``user_keys`` and the store.
+Served = tuple[str, dict[str, str], Memory]
+
+
+@pytest.fixture
+def http_server(config: Config) -> Iterator[Served]:
+    """A store in memory with the hash embedder, served on 127.0.0.1 without the
+    pipeline worker, with API keys for alice, bob and an admin (``user_keys``)."""
+    with (
+        Memory(":memory:", config=config, embedder=HashEmbedder()) as memory,
+        keyed_server(memory, worker=False) as (url, keys),
+    ):
+        yield url, keys, memory
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner, Result
 from mcp import Client
 
-from conftest import HashEmbedder
+from conftest import Served, user_keys
 from conftest import bearer_client as client
 from conftest import tool_call as call
 from engram import Config, Memory
@@ -156,18 +156,8 @@ def test_cli_mines_a_beam_chat_directory(tmp_path: Path) -> None:
 
 
 # -- HTTP ------------------------------------------------------------------------------------
-@pytest.fixture
-def server(config: Config) -> Iterator[tuple[str, dict[str, str], Memory]]:
-    with Memory(":memory:", config=config, embedder=HashEmbedder()) as memory:
-        keys = {user: memory.keys.create(user)[1] for user in ("alice", "bob")}
-        with serve_in_thread(create_app(memory, worker=False)) as url:
-            yield url, keys, memory
-
-
-def test_http_mines_lists_and_resolves_in_the_callers_namespace(
-    server: tuple[str, dict[str, str], Memory],
-) -> None:
-    url, keys, memory = server
+def test_http_mines_lists_and_resolves_in_the_callers_namespace(http_server: Served) -> None:
+    url, keys, memory = http_server
     body = {"messages": EFOIL, "wing": "Efoil", "session": "evening", "kind": "project"}
     with client(url, keys["alice"]) as alice, client(url, keys["bob"]) as bob:
         mined = alice.post("/v1/palace/mine", json=body)
@@ -239,7 +229,7 @@ def _palace(memory: Memory, namespace: str) -> None:
 
 @pytest.fixture
 def placed(mem: Memory) -> Iterator[tuple[str, dict[str, str], Memory]]:
-    keys = {user: mem.keys.create(user)[1] for user in ("alice", "bob")}
+    keys = user_keys(mem, admin=False)
     _palace(mem, ALICE)
     with serve_in_thread(create_app(mem, worker=False)) as url:
         yield url, keys, mem

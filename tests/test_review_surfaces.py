@@ -16,7 +16,7 @@ import httpx
 import pytest
 from click.testing import CliRunner, Result
 
-from conftest import HashEmbedder
+from conftest import HashEmbedder, user_keys
 from engram import Config, Memory
 from engram.api import create_app
 from engram.api.server import serve_in_thread
@@ -48,8 +48,7 @@ class World:
 @pytest.fixture
 def world(config: Config) -> Iterator[World]:
     with Memory(":memory:", config=config, embedder=HashEmbedder()) as memory:
-        keys = {user: memory.keys.create(user)[1] for user in ("alice", "bob")}
-        keys["admin"] = memory.keys.create("root", admin=True)[1]
+        keys = user_keys(memory)
         good = memory.add("Bob's vault code is in the blue folder", user_id="bob", score=9.0)
         bad = memory.add("Bob's dog is called Max", user_id="bob", score=3.0)
         for i in range(6):

@@ -12,12 +12,10 @@ import pytest
 from click.testing import CliRunner, Result
 from mcp import Client
 
-from conftest import HashEmbedder
+from conftest import HashEmbedder, keyed_server
 from conftest import bearer_client as client
 from conftest import tool_call as call
 from engram import Config, Memory
-from engram.api import create_app
-from engram.api.server import serve_in_thread
 from engram.cli.main import cli
 from engram.mcp.server import create_mcp_server
 
@@ -28,12 +26,13 @@ NO_DEBOUNCE = {"sessions": {"debounce_ms": 0}}
 # -- HTTP ------------------------------------------------------------------------------------
 @pytest.fixture
 def server(config: Config) -> Iterator[tuple[str, dict[str, str], Memory]]:
-    with Memory(
-        ":memory:", config=config.with_overrides(**NO_DEBOUNCE), embedder=HashEmbedder()
-    ) as memory:
-        keys = {user: memory.keys.create(user)[1] for user in ("alice", "bob")}
-        with serve_in_thread(create_app(memory, worker=False)) as url:
-            yield url, keys, memory
+    with (
+        Memory(
+            ":memory:", config=config.with_overrides(**NO_DEBOUNCE), embedder=HashEmbedder()
+        ) as memory,
+        keyed_server(memory, admin=False, worker=False) as (url, keys),
+    ):
+        yield url, keys, memory
 
 
 def test_http_tracks_checkpoints_recovers_and_scores_per_user(

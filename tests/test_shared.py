@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -14,7 +13,7 @@ import pytest
 from click.testing import CliRunner, Result
 from mcp import Client
 
-from conftest import HashEmbedder
+from conftest import Served
 from conftest import bearer_client as client
 from conftest import tool_call as call
 from engram import (
@@ -26,8 +25,6 @@ from engram import (
     PermissionDeniedError,
 )
 from engram.aio import AsyncShared
-from engram.api import create_app
-from engram.api.server import serve_in_thread
 from engram.cli.main import cli
 from engram.mcp.server import create_mcp_server
 from engram.shared import DEFAULT_SPACE, Shared, space_of
@@ -111,19 +108,8 @@ def test_every_shared_verb_has_an_async_twin() -> None:
 
 
 # -- HTTP: key scoping -----------------------------------------------------------------------
-@pytest.fixture
-def server(config: Config) -> Iterator[tuple[str, dict[str, str], Memory]]:
-    with Memory(":memory:", config=config, embedder=HashEmbedder()) as memory:
-        keys = {user: memory.keys.create(user)[1] for user in ("alice", "bob")}
-        keys["admin"] = memory.keys.create("root", admin=True)[1]
-        with serve_in_thread(create_app(memory, worker=False)) as url:
-            yield url, keys, memory
-
-
-def test_http_shares_within_a_users_agents_only(
-    server: tuple[str, dict[str, str], Memory],
-) -> None:
-    url, keys, memory = server
+def test_http_shares_within_a_users_agents_only(http_server: Served) -> None:
+    url, keys, memory = http_server
     with (
         client(url, keys["alice"]) as alice,
         client(url, keys["bob"]) as bob,

@@ -245,6 +245,20 @@ def page_options(limit: int) -> Callable[[F], F]:
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 
 
+def json_taking(option: Callable[[Any], Any]) -> Callable[[F], F]:
+    """``option`` (the command's ``--json`` flag, its last option), the ``Ctx`` and
+    ``handle_errors``: the three every command that prints a result takes, in that order."""
+
+    def decorate(fn: F) -> F:
+        return option(click.pass_obj(handle_errors(fn)))  # type: ignore[no-any-return]
+
+    return decorate
+
+
+#: ``json_taking`` the CLI's ``--json`` ("instead of a table").
+json_command = json_taking(json_option)
+
+
 def pasted_id(memory_id: str) -> str:
     """An id as the user pasted it: tables that cut an id short end it with an ellipsis."""
     return memory_id.strip().removesuffix("…").removesuffix("...")

@@ -14,7 +14,12 @@ from typing import Any
 import click
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option, pasted_id, scope_options
+from engram.cli.common import (
+    Ctx,
+    json_command,
+    pasted_id,
+    scope_options,
+)
 
 
 class RateByDefault(click.Group):
@@ -37,9 +42,7 @@ def feedback() -> None:
 @click.argument("rating", type=click.Choice(["up", "down"]))
 @scope_options
 @click.option("-m", "--comment", help="Why (kept in the feedback log).")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def rate(
     obj: Ctx, memory_id: str, rating: str, scope: dict[str, Any], comment: str | None, as_json: bool
 ) -> None:
@@ -63,9 +66,7 @@ def rate(
     help="The JSONL file to write (default: stdout).",
 )
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def export_(obj: Ctx, out: Path | None, scope: dict[str, Any], as_json: bool) -> None:
     """Write the feedback log as JSONL, one rating a line: {memory_id, content, title,
     rating, comment, at, quality}, oldest first (a preference data set for fine-tuning).

@@ -19,8 +19,7 @@ from rich.table import Table
 from engram.cli import render
 from engram.cli.common import (
     Ctx,
-    handle_errors,
-    json_option,
+    json_command,
     limit_option,
     page_options,
     scope_options,
@@ -84,9 +83,7 @@ def graph() -> None:
 @scope_options
 @click.option("-q", "--query", help="Only entities whose name contains this.")
 @page_options(50)
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def entities(
     obj: Ctx, scope: dict[str, Any], query: str | None, limit: int, offset: int, as_json: bool
 ) -> None:
@@ -106,9 +103,7 @@ def entities(
 @graph.command()
 @click.argument("name")
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def entity(obj: Ctx, name: str, scope: dict[str, Any], as_json: bool) -> None:
     """One entity: its aliases, mentions, aspects and structural facts."""
     with obj.memory(must_exist=True, embedder=None) as mem:
@@ -144,9 +139,7 @@ def entity(obj: Ctx, name: str, scope: dict[str, Any], as_json: bool) -> None:
 @click.option("--all", "everything", is_flag=True, help="Closed relations too.")
 @click.option("--at", help="The relations that held at this date or ISO 8601 time.")
 @page_options(100)
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def relations(
     obj: Ctx,
     scope: dict[str, Any],
@@ -179,9 +172,7 @@ def relations(
 @graph.command()
 @click.argument("name")
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def timeline(obj: Ctx, name: str, scope: dict[str, Any], as_json: bool) -> None:
     """An entity's whole history: every relation it was part of, closed ones included."""
     with obj.memory(must_exist=True, embedder=None) as mem:
@@ -201,9 +192,7 @@ def timeline(obj: Ctx, name: str, scope: dict[str, Any], as_json: bool) -> None:
 @click.option("--hops", default=1, show_default=True, help="How far to walk (1-4).")
 @click.option("--at", help="Walk the relations that held at this date or ISO 8601 time.")
 @limit_option(100)
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def neighbors(
     obj: Ctx, name: str, scope: dict[str, Any], hops: int, at: str | None, limit: int, as_json: bool
 ) -> None:
@@ -223,9 +212,7 @@ def neighbors(
 @click.argument("keep")
 @click.argument("other")
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def merge(obj: Ctx, keep: str, other: str, scope: dict[str, Any], as_json: bool) -> None:
     """Fold entity OTHER into KEEP: its mentions, relations and names (which become
     aliases of KEEP) move over, and OTHER is gone."""
@@ -244,9 +231,7 @@ def merge(obj: Ctx, keep: str, other: str, scope: dict[str, Any], as_json: bool)
 @click.argument("name")
 @click.argument("alias")
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def split(obj: Ctx, name: str, alias: str, scope: dict[str, Any], as_json: bool) -> None:
     """Turn ALIAS of entity NAME back into an entity of its own (undoing a wrong merge):
     the mentions and relations that came by that name go with it."""
@@ -268,9 +253,7 @@ def split(obj: Ctx, name: str, alias: str, scope: dict[str, Any], as_json: bool)
 @click.argument("target")
 @click.option("--at", help="When it stopped holding (default now): a date or ISO 8601 time.")
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def invalidate(
     obj: Ctx,
     source: str,
@@ -303,9 +286,7 @@ def invalidate(
 @click.option("--apply", is_flag=True, help="Merge what is found (default: only list it).")
 @click.option("--type", "entity_type", help="Only entities of this type (person, item ...).")
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def dedupe(
     obj: Ctx,
     threshold: float,

@@ -9,7 +9,12 @@ from typing import Any
 import click
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option, progress_bar, scope_options
+from engram.cli.common import (
+    Ctx,
+    json_command,
+    progress_bar,
+    scope_options,
+)
 from engram.documents import DOCUMENT_STATUSES, Document
 from engram.errors import EngramError
 
@@ -32,9 +37,7 @@ class DocumentFailedError(EngramError):
     is_flag=True,
     help="Only queue the document; a worker (`engram serve`, `engram worker`) indexes it.",
 )
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def ingest(
     obj: Ctx, source: str, scope: dict[str, Any], title: str | None, no_wait: bool, as_json: bool
 ) -> None:

@@ -11,7 +11,12 @@ from typing import Any
 import click
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option, limit_option, owner_scope_options
+from engram.cli.common import (
+    Ctx,
+    json_command,
+    limit_option,
+    owner_scope_options,
+)
 from engram.errors import InvalidInputError
 from engram.inject import STRATEGIES, CoreBlock
 from engram.records import iso
@@ -50,9 +55,7 @@ def blocks() -> None:
 
 @blocks.command("list")
 @owner_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def list_(obj: Ctx, scope: dict[str, Any], as_json: bool) -> None:
     """The namespace's core blocks."""
     with obj.memory(must_exist=True) as mem:
@@ -69,9 +72,7 @@ def list_(obj: Ctx, scope: dict[str, Any], as_json: bool) -> None:
 @blocks.command("show")
 @click.argument("label")
 @owner_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def show(obj: Ctx, label: str, scope: dict[str, Any], as_json: bool) -> None:
     """One core block."""
     with obj.memory(must_exist=True) as mem:
@@ -86,9 +87,7 @@ def show(obj: Ctx, label: str, scope: dict[str, Any], as_json: bool) -> None:
 @click.option("--description", help="What the block is for (shown to the agent).")
 @click.option("--read-only/--writable", default=None, help="May the agent's tools edit it?")
 @owner_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def set_(
     obj: Ctx,
     label: str,
@@ -118,9 +117,7 @@ def set_(
 @click.argument("label")
 @click.argument("content")
 @owner_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def append(obj: Ctx, label: str, content: str, scope: dict[str, Any], as_json: bool) -> None:
     """Append a line to a core block, as the core_memory_append tool does."""
     with obj.memory(must_exist=True) as mem:
@@ -133,9 +130,7 @@ def append(obj: Ctx, label: str, content: str, scope: dict[str, Any], as_json: b
 @click.argument("old_content")
 @click.argument("new_content")
 @owner_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def replace(
     obj: Ctx, label: str, old_content: str, new_content: str, scope: dict[str, Any], as_json: bool
 ) -> None:
@@ -148,9 +143,7 @@ def replace(
 @blocks.command("delete")
 @click.argument("label")
 @owner_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def delete(obj: Ctx, label: str, scope: dict[str, Any], as_json: bool) -> None:
     """Remove a core block (its history stays)."""
     with obj.memory(must_exist=True) as mem:
@@ -165,9 +158,7 @@ def delete(obj: Ctx, label: str, scope: dict[str, Any], as_json: bool) -> None:
 @click.argument("label")
 @limit_option(50)
 @owner_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def history(obj: Ctx, label: str, limit: int, scope: dict[str, Any], as_json: bool) -> None:
     """Every edit of a core block, newest first."""
     with obj.memory(must_exist=True) as mem:
@@ -205,9 +196,7 @@ def inject() -> None:
 @click.option("-k", "--limit", type=int, help="At most this many memories.")
 @click.option("--no-blocks", is_flag=True, help="Leave the core blocks out.")
 @owner_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def context(
     obj: Ctx,
     query: str,
@@ -247,9 +236,7 @@ def context(
 
 @inject.command("tools")
 @click.option("--strategy", type=click.Choice(STRATEGIES), default="tool_based", show_default=True)
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def tools(obj: Ctx, strategy: str, as_json: bool) -> None:
     """The strategy's tools and system instruction; --json prints the definitions in
     OpenAI's function-calling shape, for any agent framework."""
@@ -271,9 +258,7 @@ def tools(obj: Ctx, strategy: str, as_json: bool) -> None:
 @click.argument("name")
 @click.argument("arguments", default="{}")
 @owner_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def call(obj: Ctx, name: str, arguments: str, scope: dict[str, Any], as_json: bool) -> None:
     """Run memory tool NAME with ARGUMENTS (a JSON object); --json prints the result
     the model would get."""

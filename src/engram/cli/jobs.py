@@ -13,16 +13,19 @@ import click
 from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option, page_options, scope_options
+from engram.cli.common import (
+    Ctx,
+    json_command,
+    page_options,
+    scope_options,
+)
 from engram.jobs import JOB_STATUSES, Job
 
 
 @click.command()
 @click.option("--once", is_flag=True, help="Run what is runnable now, then exit.")
 @click.option("--limit", type=click.IntRange(min=1), help="With --once: run at most this many.")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def worker(obj: Ctx, once: bool, limit: int | None, as_json: bool) -> None:
     """Run the job worker until interrupted (Ctrl-C or SIGTERM).
 
@@ -115,9 +118,7 @@ def _list(obj: Ctx, status: str | None, kind: str | None, limit: int, offset: in
 @click.option("--status", type=click.Choice([*JOB_STATUSES, "all"]), default="all")
 @click.option("--kind", help="Only jobs of this kind (extract, hints, document_ingest ...).")
 @page_options(50)
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def list_(
     obj: Ctx,
     scope: dict[str, Any],
@@ -135,9 +136,7 @@ def list_(
 @jobs.command()
 @scope_options
 @page_options(50)
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def dead(obj: Ctx, scope: dict[str, Any], limit: int, offset: int, as_json: bool) -> None:
     """Jobs that failed max_attempts times and wait for `engram jobs retry`."""
     _list(obj, "dead", None, limit, offset, as_json, scope)
@@ -146,9 +145,7 @@ def dead(obj: Ctx, scope: dict[str, Any], limit: int, offset: int, as_json: bool
 @jobs.command()
 @click.argument("job_id", type=int)
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def retry(obj: Ctx, job_id: int, scope: dict[str, Any], as_json: bool) -> None:
     """Send job JOB_ID back to the queue with its attempts reset."""
     with obj.memory(must_exist=True, embedder=None) as mem:
@@ -161,9 +158,7 @@ def retry(obj: Ctx, job_id: int, scope: dict[str, Any], as_json: bool) -> None:
 
 @jobs.command()
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def status(obj: Ctx, scope: dict[str, Any], as_json: bool) -> None:
     """Queue counts per status and per kind, and the latest failure."""
     with obj.memory(must_exist=True, embedder=None) as mem:

@@ -9,7 +9,7 @@ import click
 from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option, owner_scope_options
+from engram.cli.common import Ctx, json_command, owner_scope_options
 from engram.lifecycle import CATEGORIES_AND_ANY
 
 
@@ -21,9 +21,7 @@ def lifecycle() -> None:
 @lifecycle.command("consolidate")
 @click.option("--all", "every", is_flag=True, help="Every namespace over the cap.")
 @owner_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def consolidate(obj: Ctx, every: bool, scope: dict[str, Any], as_json: bool) -> None:
     """Fold the oldest memories of namespaces over max_memories_per_agent into summaries
     (the originals move to the archive; `engram lifecycle restore` brings them back)."""
@@ -47,9 +45,7 @@ def consolidate(obj: Ctx, every: bool, scope: dict[str, Any], as_json: bool) -> 
 @lifecycle.command("restore")
 @click.argument("memory_id")
 @owner_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def restore(obj: Ctx, memory_id: str, scope: dict[str, Any], as_json: bool) -> None:
     """Restore an archived memory by its id, or every original of a summary by the
     summary's id, exactly as it was."""
@@ -65,9 +61,7 @@ def restore(obj: Ctx, memory_id: str, scope: dict[str, Any], as_json: bool) -> N
 
 @lifecycle.command("retention")
 @click.option("--until-done", is_flag=True, help="Sweep again while a sweep removed rows.")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def retention(obj: Ctx, until_done: bool, as_json: bool) -> None:
     """One retention sweep (every namespace): expire by the rules, then graph links,
     embeddings, tombstones, history, completed and dead jobs, 500 rows a step."""
@@ -92,9 +86,7 @@ def retention(obj: Ctx, until_done: bool, as_json: bool) -> None:
 @click.option("--category", type=click.Choice(CATEGORIES_AND_ANY[:-1]), help="Default: all.")
 @click.option("--clear", is_flag=True, help="Remove the override instead.")
 @owner_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def set_retention(
     obj: Ctx,
     days: int | None,
@@ -108,11 +100,7 @@ def set_retention(
     if (days is None) != clear:
         raise click.UsageError("give DAYS, or --clear to remove the override")
     with obj.memory(must_exist=True) as mem:
-        rules = mem.lifecycle.set_retention(
-            None if clear else days,
-            category=category,
-            **scope,
-        )
+        rules = mem.lifecycle.set_retention(None if clear else days, category=category, **scope)
     _rules(rules, as_json)
 
 
@@ -128,9 +116,7 @@ def _rules(rules: dict[str, int | None], as_json: bool) -> None:
 
 @lifecycle.command("status")
 @owner_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def status(obj: Ctx, scope: dict[str, Any], as_json: bool) -> None:
     """Store size (rows per table; live, tombstoned, archived memories), the
     namespace's retention rules, and the schedule."""

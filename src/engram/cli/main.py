@@ -15,8 +15,8 @@ from engram.cli import render
 from engram.cli.bench import bench
 from engram.cli.common import (
     Ctx,
-    handle_errors,
-    json_option,
+    F,
+    json_command,
     page_options,
     pasted_id,
     progress_bar,
@@ -72,12 +72,22 @@ def cli(
     ctx.obj = Ctx(home, db, config_path, verbose)
 
 
-no_abstain_option = click.option(
+_no_abstain = click.option(
     "--no-abstain",
     is_flag=True,
     help="Return the nearest memories even when none looks related (the 'nothing "
     "matched' decision off for this call).",
 )
+_min_relevance = click.option(
+    "--min-relevance",
+    type=float,
+    help="Keep hits scoring at least this; 0 turns off the 'nothing matched' decision.",
+)
+
+
+def relevance_options(fn: F) -> F:
+    """``--min-relevance`` and ``--no-abstain``: recall's floor for this call (``_floor``)."""
+    return _min_relevance(_no_abstain(fn))
 
 
 @cli.command()
@@ -91,9 +101,7 @@ no_abstain_option = click.option(
 @click.option("--importance", type=float, help="Importance, 0-1.")
 @click.option("--created-at", help="ISO 8601 timestamp, for importing history.")
 @click.option("--meta", "meta", multiple=True, help="Metadata KEY=VALUE (repeatable).")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def add(
     obj: Ctx,
     content: str,
@@ -153,16 +161,9 @@ def add(
     type=click.Choice(["hybrid", "dense", "bm25"]),
     help="Retrieval legs for this query.",
 )
-@click.option(
-    "--min-relevance",
-    type=float,
-    help="Keep hits scoring at least this; 0 turns off the 'nothing matched' decision.",
-)
-@no_abstain_option
+@relevance_options
 @filter_option
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def search(
     obj: Ctx,
     query: str,
@@ -181,11 +182,7 @@ def search(
     overrides.update(_floor(min_relevance, no_abstain))
     with obj.memory(must_exist=True) as mem:
         result = mem.recall(
-            query,
-            **scope,
-            limit=limit,
-            filters=parse_filters(filter_pairs),
-            **overrides,
+            query, **scope, limit=limit, filters=parse_filters(filter_pairs), **overrides
         )
         if as_json:
             render.emit_json(render.recall_json(result))
@@ -207,16 +204,9 @@ def search(
     default="id",
     help="Cite drawers by AAAK pointer.",
 )
-@click.option(
-    "--min-relevance",
-    type=float,
-    help="Keep hits scoring at least this; 0 turns off the 'nothing matched' decision.",
-)
-@no_abstain_option
+@relevance_options
 @filter_option
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def recall(
     obj: Ctx,
     query: str,
@@ -273,9 +263,7 @@ def _floor(min_relevance: float | None, no_abstain: bool) -> dict[str, Any]:
 @click.option("--tag", "tags", multiple=True, help="Only memories with this tag.")
 @click.option("--deleted", is_flag=True, help="Include tombstoned memories.")
 @filter_option
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def list_(
     obj: Ctx,
     scope: dict[str, Any],
@@ -321,9 +309,7 @@ def list_(
 @cli.command()
 @click.argument("memory_id")
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def show(obj: Ctx, memory_id: str, scope: dict[str, Any], as_json: bool) -> None:
     """Show every field of MEMORY_ID (the id, or 8 or more of its first characters)."""
     with obj.memory(must_exist=True) as mem:
@@ -341,9 +327,7 @@ def show(obj: Ctx, memory_id: str, scope: dict[str, Any], as_json: bool) -> None
 @filter_option
 @click.option("--dry-run", is_flag=True, help="With --all: count, erase nothing.")
 @click.option("-y", "--yes", is_flag=True, help="With --all: do not ask for confirmation.")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def forget(
     obj: Ctx,
     memory_id: str | None,
@@ -395,9 +379,7 @@ def forget(
 @cli.command()
 @scope_options
 @click.option("--all-namespaces", is_flag=True, help="Purge tombstones in every namespace.")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def purge(obj: Ctx, scope: dict[str, Any], all_namespaces: bool, as_json: bool) -> None:
     """Hard-delete tombstoned memories with their vectors, history and feedback."""
     with obj.memory(must_exist=True) as mem:
@@ -412,9 +394,7 @@ def purge(obj: Ctx, scope: dict[str, Any], all_namespaces: bool, as_json: bool) 
 @cli.command()
 @click.argument("memory_id")
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def history(obj: Ctx, memory_id: str, scope: dict[str, Any], as_json: bool) -> None:
     """Show the audit trail of MEMORY_ID (the id or 8 or more of its first characters):
     create, update, delete, feedback, dedup."""
@@ -430,9 +410,7 @@ def history(obj: Ctx, memory_id: str, scope: dict[str, Any], as_json: bool) -> N
 @cli.command()
 @click.option("--rebuild", is_flag=True, help="Re-embed everything, not just what is missing.")
 @click.option("--batch-size", default=256, show_default=True)
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def reindex(obj: Ctx, rebuild: bool, batch_size: int, as_json: bool) -> None:
     """Embed memories that lack a current vector (after a model change or a failure)."""
     with obj.memory(must_exist=True, allow_dimension_mismatch=True) as mem:
@@ -451,9 +429,7 @@ def reindex(obj: Ctx, rebuild: bool, batch_size: int, as_json: bool) -> None:
 
 
 @cli.command()
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def doctor(obj: Ctx, as_json: bool) -> None:
     """Versions, store path, counts per namespace, vector index, embedder and recall mode."""
     with obj.memory(must_exist=True, allow_dimension_mismatch=True) as mem:
@@ -465,9 +441,7 @@ def doctor(obj: Ctx, as_json: bool) -> None:
 
 
 @cli.command()
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def quickstart(obj: Ctx, as_json: bool) -> None:
     """Store a few example memories and show a recall with its scores and timings."""
     with obj.memory() as mem:

@@ -9,7 +9,12 @@ import click
 from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option, owner_scope_options, page_options
+from engram.cli.common import (
+    Ctx,
+    json_command,
+    owner_scope_options,
+    page_options,
+)
 from engram.maintenance import ACTIONS, MaintenanceRun
 
 
@@ -32,9 +37,7 @@ def maintenance() -> None:
 
 
 @maintenance.command("diagnose")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def diagnose(obj: Ctx, as_json: bool) -> None:
     """The health report: queue, index and storage, the score and recommendations."""
     with obj.memory(must_exist=True) as mem:
@@ -53,9 +56,7 @@ def diagnose(obj: Ctx, as_json: bool) -> None:
 
 @maintenance.command("run")
 @click.option("--execute", is_flag=True, help="Apply the repairs (default: observe, report only).")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def run(obj: Ctx, execute: bool, as_json: bool) -> None:
     """One maintenance cycle: diagnose, recommend and, with --execute, repair."""
     with obj.memory(must_exist=True) as mem:
@@ -70,19 +71,13 @@ def run(obj: Ctx, execute: bool, as_json: bool) -> None:
 @owner_scope_options
 @click.option("--execute", is_flag=True, help="Supersede the duplicates (default: report only).")
 @click.option("--threshold", type=float, help="Cosine at or above which memories are duplicates.")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def dedup(
     obj: Ctx, scope: dict[str, Any], execute: bool, threshold: float | None, as_json: bool
 ) -> None:
     """Near-duplicate memories of a namespace (cosine 0.92); --execute merges them."""
     with obj.memory(must_exist=True) as mem:
-        report = mem.maintenance.dedup(
-            **scope,
-            execute=execute,
-            threshold=threshold,
-        )
+        report = mem.maintenance.dedup(**scope, execute=execute, threshold=threshold)
     if as_json:
         render.emit_json(report.to_dict())
         return
@@ -100,9 +95,7 @@ def dedup(
 
 
 @maintenance.command("status")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def status(obj: Ctx, as_json: bool) -> None:
     """The schedule's settings, halted actions, the latest cycle and the tracker."""
     with obj.memory(must_exist=True) as mem:
@@ -128,9 +121,7 @@ def status(obj: Ctx, as_json: bool) -> None:
 @maintenance.command("runs")
 @click.option("--kind", type=click.Choice(["cycle", "dedup"]), help="Only this kind of run.")
 @page_options(20)
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def runs(obj: Ctx, kind: str | None, limit: int, offset: int, as_json: bool) -> None:
     """Recorded maintenance runs, newest first."""
     with obj.memory(must_exist=True) as mem:
@@ -161,9 +152,7 @@ def runs(obj: Ctx, kind: str | None, limit: int, offset: int, as_json: bool) -> 
 
 @maintenance.command("track")
 @click.option("--batch-size", type=int, help="Memories to re-embed (default: the config's 8).")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def track(obj: Ctx, batch_size: int | None, as_json: bool) -> None:
     """One embedding-tracker cycle: re-embed missing, stale or other-model vectors."""
     with obj.memory(must_exist=True) as mem:
@@ -181,9 +170,7 @@ def track(obj: Ctx, batch_size: int | None, as_json: bool) -> None:
 
 @maintenance.command("resume")
 @click.argument("action", required=False, type=click.Choice(ACTIONS))
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def resume(obj: Ctx, action: str | None, as_json: bool) -> None:
     """Lift the halt tracker's halt of ACTION (default: every action)."""
     with obj.memory(must_exist=True) as mem:

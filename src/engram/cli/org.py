@@ -14,7 +14,7 @@ import click
 from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option, limit_option
+from engram.cli.common import Ctx, json_command, limit_option
 from engram.org import CATEGORIES, SENIORITY, OrgFact, OrgFactAuthor
 
 
@@ -75,9 +75,7 @@ def org() -> None:
 
 
 @org.command("policies")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def policies(obj: Ctx, as_json: bool) -> None:
     """The active core policies: they head every recall context."""
     with obj.memory(must_exist=True, embedder=None) as mem:
@@ -88,9 +86,7 @@ def policies(obj: Ctx, as_json: bool) -> None:
 @org.command("list")
 @click.option("--category", "categories", multiple=True, type=click.Choice(CATEGORIES))
 @click.option("--all", "include_retracted", is_flag=True, help="Retracted facts too.")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def list_(obj: Ctx, categories: tuple[str, ...], include_retracted: bool, as_json: bool) -> None:
     """The current version of every org fact, oldest first."""
     with obj.memory(must_exist=True, embedder=None) as mem:
@@ -107,9 +103,7 @@ def list_(obj: Ctx, categories: tuple[str, ...], include_retracted: bool, as_jso
 @click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
 @click.option("--reason", help="Why (kept in the audit trail).")
 @_author_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def write(
     obj: Ctx,
     content: str,
@@ -145,9 +139,7 @@ def write(
 @click.argument("fact_id")
 @click.option("--reason", help="Why (kept in the audit trail).")
 @_author_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def retract(
     obj: Ctx,
     fact_id: str,
@@ -172,9 +164,7 @@ def retract(
 @click.option("--category", "categories", multiple=True, type=click.Choice(CATEGORIES))
 @click.option("--tag", "tags", multiple=True, help="Only facts with all these tags.")
 @click.option("-k", "--limit", type=int, help="At most this many (default 5).")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def query(
     obj: Ctx,
     text: str,
@@ -193,9 +183,7 @@ def query(
 
 @org.command("history")
 @click.argument("fact_id")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def history(obj: Ctx, fact_id: str, as_json: bool) -> None:
     """Every version of FACT_ID, oldest first."""
     with obj.memory(must_exist=True, embedder=None) as mem:
@@ -207,9 +195,7 @@ def history(obj: Ctx, fact_id: str, as_json: bool) -> None:
 @click.option("--fact-id", help="Only this fact's rows.")
 @click.option("--actor", help="Only this author's rows.")
 @limit_option(100)
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def audit(obj: Ctx, fact_id: str | None, actor: str | None, limit: int, as_json: bool) -> None:
     """The audit trail, newest first: writes, new versions, retractions, refusals."""
     with obj.memory(must_exist=True, embedder=None) as mem:

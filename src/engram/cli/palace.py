@@ -13,7 +13,14 @@ import click
 
 from engram.bench import beam, locomo
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option, progress_bar, scope_options
+from engram.cli.common import (
+    Ctx,
+    handle_errors,
+    json_command,
+    json_option,
+    progress_bar,
+    scope_options,
+)
 from engram.errors import InvalidInputError
 from engram.palace import MineResult
 
@@ -63,9 +70,7 @@ def palace(ctx: click.Context, scope: dict[str, Any], wing: str | None, as_json:
 @palace.command("resolve")
 @click.argument("pointer")
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def resolve(obj: Ctx, pointer: str, scope: dict[str, Any], as_json: bool) -> None:
     """The drawer an AAAK POINTER names (e.g. "§ W-001/R-01/D-003") and its message."""
     with obj.memory(must_exist=True) as mem:
@@ -93,9 +98,7 @@ def resolve(obj: Ctx, pointer: str, scope: dict[str, Any], as_json: bool) -> Non
 )
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="auto", show_default=True)
 @click.option("--graph", is_flag=True, help="Also record the relations found in mem.graph.")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def mine(
     obj: Ctx,
     file: Path,

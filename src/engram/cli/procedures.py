@@ -10,8 +10,7 @@ import click
 from engram.cli import render
 from engram.cli.common import (
     Ctx,
-    handle_errors,
-    json_option,
+    json_command,
     limit_option,
     owner_scope_options,
     pasted_id,
@@ -48,9 +47,7 @@ def procedure() -> None:
     help="Also write <dir>/<name>/SKILL.md (default: [procedural] skill_md_directory).",
 )
 @owner_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def propose(
     obj: Ctx,
     task: str,
@@ -69,12 +66,7 @@ def propose(
     failure: dict[str, Any] = {"task": task, "error": error, "steps": list(steps)}
     failure |= {"trace": trace, "retries": retries, "turns": turns}
     with obj.memory() as mem:
-        result = mem.procedures.propose(
-            failure,
-            store=not no_store,
-            skill_dir=skill_dir,
-            **scope,
-        )
+        result = mem.procedures.propose(failure, store=not no_store, skill_dir=skill_dir, **scope)
         floor = mem.config.procedural.min_confidence
     if as_json:
         render.emit_json(result.to_dict())
@@ -89,9 +81,7 @@ def propose(
 @procedure.command("list")
 @owner_scope_options
 @limit_option(50)
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def list_(obj: Ctx, scope: dict[str, Any], limit: int, as_json: bool) -> None:
     """Stored procedures, newest first."""
     with obj.memory(must_exist=True) as mem:
@@ -108,9 +98,7 @@ def list_(obj: Ctx, scope: dict[str, Any], limit: int, as_json: bool) -> None:
 @procedure.command("show")
 @click.argument("memory_id")
 @owner_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def show(obj: Ctx, memory_id: str, scope: dict[str, Any], as_json: bool) -> None:
     """A stored procedure, as its SKILL.md would read."""
     with obj.memory(must_exist=True) as mem:
@@ -125,17 +113,11 @@ def show(obj: Ctx, memory_id: str, scope: dict[str, Any], as_json: bool) -> None
 @click.argument("memory_id")
 @click.argument("directory", type=click.Path(file_okay=False))
 @owner_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def skill(obj: Ctx, memory_id: str, directory: str, scope: dict[str, Any], as_json: bool) -> None:
     """Write a stored procedure as DIRECTORY/<name>/SKILL.md."""
     with obj.memory(must_exist=True) as mem:
-        path = mem.procedures.write_skill(
-            pasted_id(memory_id),
-            directory,
-            **scope,
-        )
+        path = mem.procedures.write_skill(pasted_id(memory_id), directory, **scope)
     if as_json:
         render.emit_json({"path": str(path)})
         return

@@ -10,8 +10,7 @@ from rich.table import Table
 from engram.cli import render
 from engram.cli.common import (
     Ctx,
-    handle_errors,
-    json_option,
+    json_command,
     page_options,
     pasted_id,
     scope_options,
@@ -32,9 +31,7 @@ def review() -> None:
     show_default=True,
 )
 @page_options(50)
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def list_(
     obj: Ctx, scope: dict[str, Any], status: str, limit: int, offset: int, as_json: bool
 ) -> None:
@@ -84,9 +81,7 @@ def _resolve(obj: Ctx, approve: bool, item_id: int, note: str | None, as_json: b
 @click.argument("item_id", type=int)
 @click.option("--note", help="Why (kept in the audit trail).")
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def approve(obj: Ctx, item_id: int, note: str | None, scope: dict[str, Any], as_json: bool) -> None:
     """Apply a held-back proposal (supersede or delete its target)."""
     _resolve(obj, True, item_id, note, as_json, scope)
@@ -96,9 +91,7 @@ def approve(obj: Ctx, item_id: int, note: str | None, scope: dict[str, Any], as_
 @click.argument("item_id", type=int)
 @click.option("--note", help="Why (kept in the audit trail).")
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def reject(obj: Ctx, item_id: int, note: str | None, scope: dict[str, Any], as_json: bool) -> None:
     """Drop a held-back proposal; nothing changes but the audit trail."""
     _resolve(obj, False, item_id, note, as_json, scope)
@@ -121,9 +114,7 @@ def reject(obj: Ctx, item_id: int, note: str | None, scope: dict[str, Any], as_j
 )
 @click.option("-k", "--limit", default=100, show_default=True, help="Candidates taken without IDS.")
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def prune(
     obj: Ctx,
     ids: tuple[str, ...],
@@ -175,9 +166,7 @@ def prune(
     help="pca skips UMAP's start-up compilation (tens of seconds in a fresh process).",
 )
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def graph(
     obj: Ctx, limit: int | None, kind: str | None, method: str, scope: dict[str, Any], as_json: bool
 ) -> None:

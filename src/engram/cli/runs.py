@@ -14,8 +14,7 @@ from rich.table import Table
 from engram.cli import render
 from engram.cli.common import (
     Ctx,
-    handle_errors,
-    json_option,
+    json_command,
     owner_scope_options,
     page_options,
     pasted_id,
@@ -38,9 +37,7 @@ def runs() -> None:
 @click.option("--status", type=click.Choice(["running", "completed", "failed"]))
 @click.option("--task-type", help="Only runs of this task type.")
 @page_options(50)
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def list_(
     obj: Ctx,
     scope: dict[str, Any],
@@ -111,9 +108,7 @@ def _show(view: RunView, as_json: bool) -> None:
 @runs.command("show")
 @click.argument("run_id")
 @owner_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def show(obj: Ctx, run_id: str, scope: dict[str, Any], as_json: bool) -> None:
     """A run with the observations it produced and the memories injected into it."""
     with obj.memory(must_exist=True) as mem:
@@ -124,9 +119,7 @@ def show(obj: Ctx, run_id: str, scope: dict[str, Any], as_json: bool) -> None:
 @runs.command("of")
 @click.argument("memory_id")
 @owner_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def of(obj: Ctx, memory_id: str, scope: dict[str, Any], as_json: bool) -> None:
     """The run an observation came from (MEMORY_ID may be a short id)."""
     scope = scope
@@ -156,9 +149,7 @@ def _read(source: str) -> str:
 @click.option("--tokens-in", type=int)
 @click.option("--tokens-out", type=int)
 @owner_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def observe(
     obj: Ctx,
     output: str,

@@ -11,8 +11,7 @@ from rich.table import Table
 from engram.cli import render
 from engram.cli.common import (
     Ctx,
-    handle_errors,
-    json_option,
+    json_command,
     limit_option,
     owner_scope_options,
     page_options,
@@ -29,9 +28,7 @@ def sessions() -> None:
 @sessions.command("list")
 @owner_scope_options
 @page_options(50)
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def list_(obj: Ctx, scope: dict[str, Any], limit: int, offset: int, as_json: bool) -> None:
     """Sessions with checkpoints, most recent first."""
     with obj.memory(must_exist=True) as mem:
@@ -58,9 +55,7 @@ def list_(obj: Ctx, scope: dict[str, Any], limit: int, offset: int, as_json: boo
 @owner_scope_options
 @click.option("--trigger", type=click.Choice(TRIGGERS), help="Only this trigger's checkpoints.")
 @limit_option(50)
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def checkpoints(
     obj: Ctx,
     session_key: str,
@@ -71,12 +66,7 @@ def checkpoints(
 ) -> None:
     """A session's checkpoints, newest first."""
     with obj.memory(must_exist=True) as mem:
-        rows = mem.sessions.checkpoints(
-            session_key,
-            limit=limit,
-            trigger=trigger,
-            **scope,
-        )
+        rows = mem.sessions.checkpoints(session_key, limit=limit, trigger=trigger, **scope)
     if as_json:
         render.emit_json({"items": [c.to_dict() for c in rows]})
         return
@@ -94,9 +84,7 @@ def checkpoints(
 @owner_scope_options
 @click.option("--trigger", type=click.Choice(TRIGGERS), default="explicit", show_default=True)
 @click.option("--context", help="The harness's own summary of the session (pre_compaction).")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def checkpoint(
     obj: Ctx,
     session_key: str,
@@ -124,9 +112,7 @@ def checkpoint(
 @click.argument("session_key")
 @owner_scope_options
 @click.option("--budget", type=int, help="Characters at most (default: recovery_budget_chars).")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def recover(
     obj: Ctx, session_key: str, scope: dict[str, Any], budget: int | None, as_json: bool
 ) -> None:
@@ -147,9 +133,7 @@ def recover(
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="The session's transcript (default: the stored one).",
 )
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def end(
     obj: Ctx, session_key: str, scope: dict[str, Any], transcript: Path | None, as_json: bool
 ) -> None:
@@ -169,9 +153,7 @@ def end(
 
 
 @sessions.command("prune")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def prune(obj: Ctx, as_json: bool) -> None:
     """Delete checkpoints older than retention_days (every namespace)."""
     with obj.memory(must_exist=True) as mem:

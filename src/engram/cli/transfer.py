@@ -15,7 +15,12 @@ import click
 
 from engram import transfer
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option, progress_bar, scope_options
+from engram.cli.common import (
+    Ctx,
+    json_command,
+    progress_bar,
+    scope_options,
+)
 from engram.errors import InvalidInputError
 
 
@@ -29,9 +34,7 @@ from engram.errors import InvalidInputError
     type=click.Path(dir_okay=False),
     help="File to write (default: standard output).",
 )
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def export(
     obj: Ctx,
     scope: dict[str, Any],
@@ -82,9 +85,7 @@ def export(
     is_flag=True,
     help="Skip the injection scan: for restoring your own backup, not for files from others.",
 )
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def import_(obj: Ctx, file: str, skip_vectors: bool, trusted: bool, as_json: bool) -> None:
     """Import an `engram export` FILE ("-" reads standard input).
 

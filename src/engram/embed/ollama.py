@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from engram.config import EmbedderConfig
 from engram.embed.remote import RemoteEmbedder
 from engram.errors import EmbeddingError
 from engram.llm.http import excerpt, join, reachable, send
@@ -24,35 +23,10 @@ class OllamaEmbedder(RemoteEmbedder):
     """Embeds with a model served by Ollama."""
 
     provider = "ollama"
-
-    def __init__(
-        self,
-        *,
-        model: str = "",
-        base_url: str = "",
-        dimension: int | None = None,
-        batch_size: int = 32,
-        timeout: float = 30.0,
-    ) -> None:
-        super().__init__(
-            model=model or DEFAULT_MODEL,
-            base_url=base_url or DEFAULT_BASE_URL,
-            dimension=dimension,
-            batch_size=batch_size,
-            timeout=timeout,
-        )
-        self.legacy = False  # True once the server has shown it lacks /api/embed
-
-    @classmethod
-    def from_config(cls, cfg: EmbedderConfig) -> OllamaEmbedder:
-        """The embedder ``[embedder]`` describes."""
-        return cls(
-            model=cfg.model,
-            base_url=cfg.base_url,
-            dimension=cfg.dimension,
-            batch_size=cfg.batch_size,
-            timeout=cfg.timeout_s,
-        )
+    default_model = DEFAULT_MODEL
+    default_base_url = DEFAULT_BASE_URL
+    #: True once the server has shown it lacks ``/api/embed``.
+    legacy = False
 
     def _fetch(self, texts: list[str]) -> list[Any]:
         if not self.legacy:

@@ -28,37 +28,18 @@ class OpenAICompatEmbedder(RemoteEmbedder):
     comes from the environment variable ``api_key_env`` names."""
 
     provider = "openai"
+    default_model = DEFAULT_MODEL
+    default_base_url = DEFAULT_BASE_URL
 
-    def __init__(
-        self,
-        *,
-        model: str = "",
-        base_url: str = "",
-        api_key_env: str = "OPENAI_API_KEY",
-        dimension: int | None = None,
-        batch_size: int = 32,
-        timeout: float = 30.0,
-    ) -> None:
-        super().__init__(
-            model=model or DEFAULT_MODEL,
-            base_url=base_url or DEFAULT_BASE_URL,
-            dimension=dimension,
-            batch_size=batch_size,
-            timeout=timeout,
-        )
+    def __init__(self, *, api_key_env: str = "OPENAI_API_KEY", **options: Any) -> None:
+        """``options`` are ``RemoteEmbedder``'s (model, base_url, dimension, batch_size,
+        timeout)."""
+        super().__init__(**options)
         self.api_key_env = api_key_env
 
     @classmethod
-    def from_config(cls, cfg: EmbedderConfig) -> OpenAICompatEmbedder:
-        """The embedder ``[embedder]`` describes."""
-        return cls(
-            model=cfg.model,
-            base_url=cfg.base_url,
-            api_key_env=cfg.api_key_env,
-            dimension=cfg.dimension,
-            batch_size=cfg.batch_size,
-            timeout=cfg.timeout_s,
-        )
+    def _own_options(cls, cfg: EmbedderConfig) -> dict[str, Any]:
+        return {"api_key_env": cfg.api_key_env}
 
     def _fetch(self, texts: list[str]) -> list[Any]:
         url = join(self.base_url, "/embeddings")

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
+from engram.config import EmbedderConfig
 from engram.embed.base import BaseEmbedder, Vectors, normalize_rows
 from engram.errors import EmbeddingError
 
@@ -26,24 +27,39 @@ class RemoteEmbedder(BaseEmbedder):
     every vector row, so vectors from another model or server kind are never mixed."""
 
     provider = "remote"
+    #: What an empty ``model`` or ``base_url`` stands for with this provider.
+    default_model = ""
+    default_base_url = ""
 
     def __init__(
         self,
         *,
-        model: str,
-        base_url: str,
+        model: str = "",
+        base_url: str = "",
         dimension: int | None = None,
         batch_size: int = 32,
         timeout: float = 30.0,
     ) -> None:
-        self.model = model
-        self.base_url = base_url.rstrip("/")
-        self.name = f"{self.provider}:{model}"
+        self.model = model or self.default_model
+        self.base_url = (base_url or self.default_base_url).rstrip("/")
+        self.name = f"{self.provider}:{self.model}"
         self.batch_size = batch_size
         self.timeout = timeout
         self._configured = dimension
         self._dimension = dimension
         self._lock = threading.Lock()
+
+    @classmethod
+    def from_config(cls, cfg: EmbedderConfig) -> Self:
+        """The embedder ``[embedder]`` describes."""
+        common: dict[str, Any] = {"model": cfg.model, "base_url": cfg.base_url}
+        common |= {"dimension": cfg.dimension, "batch_size": cfg.batch_size}
+        return cls(timeout=cfg.timeout_s, **common, **cls._own_options(cfg))
+
+    @classmethod
+    def _own_options(cls, cfg: EmbedderConfig) -> dict[str, Any]:
+        """The settings of ``cfg`` only this provider's constructor takes."""
+        return {}
 
     @property
     def who(self) -> str:

@@ -159,6 +159,12 @@ class FailingEmbedder(HashEmbedder):
 
 
 @pytest.fixture
+def clock(request: pytest.FixtureRequest) -> Clock:
+    """A clock at the test module's ``T0``, moved by hand."""
+    return Clock(request.module.T0)
+
+
+@pytest.fixture
 def config(tmp_path: Path) -> Config:
     """A config rooted in a temp dir, isolated from the user's environment."""
     return Config.load(env={}, home=str(tmp_path / "home"))

@@ -44,11 +44,6 @@ def _config(tmp_path: Path, **maintenance: Any) -> Config:
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock(T0)
-
-
-@pytest.fixture
 def embedder() -> FlakyEmbedder:
     return FlakyEmbedder()
 

@@ -58,11 +58,6 @@ def _config(tmp_path: Path, **maintenance: Any) -> Config:
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock(T0)
-
-
-@pytest.fixture
 def mem(tmp_path: Path, store_location: str, clock: Clock) -> Iterator[Memory]:
     """Keyword-only (no vectors), so the score depends on queue and storage alone."""
     with Memory(store_location, config=_config(tmp_path), embedder=None) as m:

@@ -35,11 +35,6 @@ T0 = datetime(2026, 6, 1, 8, 0, tzinfo=UTC)
 ALICE = human("alice")
 
 
-@pytest.fixture
-def clock() -> Clock:
-    return Clock(T0)
-
-
 def _config(tmp_path: Path, **org: Any) -> Config:
     env = {"ENGRAM_PIPELINE_LINKER": "false"}
     return Config.load(env=env, home=str(tmp_path / "home")).with_overrides(org=org)

@@ -28,11 +28,6 @@ def _config(tmp_path: Path, **sessions: Any) -> Config:
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock(T0)
-
-
-@pytest.fixture
 def mem(tmp_path: Path, store_location: str, clock: Clock) -> Iterator[Memory]:
     with Memory(store_location, config=_config(tmp_path), embedder=None) as m:
         m.sessions.clock = clock

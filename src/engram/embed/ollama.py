@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from engram.embed.remote import RemoteEmbedder
-from engram.errors import EmbeddingError
-from engram.llm.http import excerpt, join, reachable, send
+from engram.llm.http import join, reachable
 
 #: seed 004's Ollama default URL (the same server as the LLM provider).
 DEFAULT_BASE_URL = "http://localhost:11434"
@@ -31,41 +30,19 @@ class OllamaEmbedder(RemoteEmbedder):
     def _fetch(self, texts: list[str]) -> list[Any]:
         if not self.legacy:
             url = join(self.base_url, "/api/embed")
-            payload = {"model": self.model, "input": texts}
-            reply = send(
-                "POST",
-                url,
-                who=self.who,
-                error=EmbeddingError,
-                timeout=self.timeout,
-                payload=payload,
-            )
+            reply = self._post(url, {"model": self.model, "input": texts})
             # A 404 naming the model means it is not pulled; any other 404 means an old
             # server without /api/embed.
             if reply.status != 404 or "model" in reply.text.lower():
-                data = reply.json(self.who, EmbeddingError)
-                rows = data.get("embeddings") if isinstance(data, dict) else None
-                if not isinstance(rows, list):
-                    raise EmbeddingError(
-                        f"{self.who}: {url} answered without 'embeddings': {excerpt(reply.text)}"
-                    )
-                return rows
+                return self._listed(reply, url, "embeddings")
             self.legacy = True
         return [self._one(text) for text in texts]
 
     def _one(self, text: str) -> Any:
         url = join(self.base_url, "/api/embeddings")
-        payload = {"model": self.model, "prompt": text}
-        reply = send(
-            "POST", url, who=self.who, error=EmbeddingError, timeout=self.timeout, payload=payload
+        return self._listed(
+            self._post(url, {"model": self.model, "prompt": text}), url, "embedding"
         )
-        data = reply.json(self.who, EmbeddingError)
-        row = data.get("embedding") if isinstance(data, dict) else None
-        if not isinstance(row, list):
-            raise EmbeddingError(
-                f"{self.who}: {url} answered without 'embedding': {excerpt(reply.text)}"
-            )
-        return row
 
     def available(self) -> bool:
         """seed 004's health check: ``GET /api/tags`` answers within 3 s."""

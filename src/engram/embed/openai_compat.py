@@ -11,7 +11,7 @@ from typing import Any
 from engram.config import EmbedderConfig
 from engram.embed.remote import RemoteEmbedder
 from engram.errors import EmbeddingError
-from engram.llm.http import bearer, excerpt, join, reachable, send
+from engram.llm.http import bearer, excerpt, join, reachable
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 #: seed 003: "defaults to openai/text-embedding-3-small (1536-dim)".
@@ -43,15 +43,8 @@ class OpenAICompatEmbedder(RemoteEmbedder):
 
     def _fetch(self, texts: list[str]) -> list[Any]:
         url = join(self.base_url, "/embeddings")
-        reply = send(
-            "POST",
-            url,
-            who=self.who,
-            error=EmbeddingError,
-            timeout=self.timeout,
-            payload={"model": self.model, "input": texts},
-            headers=bearer(self.api_key_env),
-        )
+        payload = {"model": self.model, "input": texts}
+        reply = self._post(url, payload, headers=bearer(self.api_key_env))
         data = reply.json(self.who, EmbeddingError)
         items = data.get("data") if isinstance(data, dict) else None
         if not isinstance(items, list) or not all(

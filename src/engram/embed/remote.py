@@ -17,6 +17,7 @@ import numpy as np
 from engram.config import EmbedderConfig
 from engram.embed.base import BaseEmbedder, Vectors, normalize_rows
 from engram.errors import EmbeddingError
+from engram.llm.http import Reply, excerpt, send
 
 #: What the embedder embeds to learn the vector size when the config does not give it.
 PROBE_TEXT = "dimension probe"
@@ -78,6 +79,29 @@ class RemoteEmbedder(BaseEmbedder):
     @dimension.setter
     def dimension(self, value: int) -> None:
         self._dimension = value
+
+    def _post(self, url: str, payload: Any, headers: dict[str, str] | None = None) -> Reply:
+        """``POST`` the JSON ``payload`` to ``url``; errors name this embedder."""
+        return send(
+            "POST",
+            url,
+            who=self.who,
+            error=EmbeddingError,
+            timeout=self.timeout,
+            payload=payload,
+            headers=headers,
+        )
+
+    def _listed(self, reply: Reply, url: str, field: str) -> list[Any]:
+        """The list under ``field`` of the JSON answer ``url`` gave; an ``EmbeddingError``
+        quoting the answer when it has none."""
+        data = reply.json(self.who, EmbeddingError)
+        found = data.get(field) if isinstance(data, dict) else None
+        if not isinstance(found, list):
+            raise EmbeddingError(
+                f"{self.who}: {url} answered without '{field}': {excerpt(reply.text)}"
+            )
+        return found
 
     def _fetch(self, texts: list[str]) -> list[Any]:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -6,7 +6,7 @@ import contextlib
 import hashlib
 import re
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,6 +20,7 @@ from engram import Config, Memory
 from engram.api import create_app
 from engram.api.server import serve_in_thread
 from engram.embed.base import BaseEmbedder, Vectors, normalize_rows
+from engram.mcp.server import create_mcp_server
 from engram.records import Hit, MemoryRecord, ScoreBreakdown
 from engram.store import Store, open_store
 
@@ -63,6 +64,13 @@ def keyed_server(
     keys = user_keys(memory, users, admin=admin)
     with serve_in_thread(create_app(memory, **app)) as url:
         yield url, keys
+
+
+@pytest.fixture
+async def alice(mem: Memory) -> AsyncIterator[Client]:
+    """An MCP client of ``mem``'s tools in alice's namespace (``user:alice``)."""
+    async with Client(create_mcp_server(mem, namespace="user:alice")) as client:
+        yield client
 
 
 async def tool_call(c: Client, tool: str, **arguments: Any) -> Any:

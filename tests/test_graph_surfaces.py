@@ -472,11 +472,6 @@ def test_http_repairs_refuse_bad_input_and_change_nothing(
 
 # -- MCP -------------------------------------------------------------------------------------
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 async def kg(mem: Memory) -> AsyncIterator[Client]:
     story(mem)
     async with Client(create_mcp_server(mem, namespace=ALICE)) as client:

@@ -6,7 +6,7 @@ state, reopened from disk), and the MCP tools in-process."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -240,12 +240,6 @@ def test_cli_procedures(tmp_path: Path) -> None:
 def mem(config: Config, store_location: str) -> Iterator[Memory]:
     with Memory(store_location, config=config, embedder=HashEmbedder()) as m:
         yield m
-
-
-@pytest.fixture
-async def alice(mem: Memory) -> AsyncIterator[Client]:
-    async with Client(create_mcp_server(mem, namespace=ALICE)) as c:
-        yield c
 
 
 @pytest.mark.anyio

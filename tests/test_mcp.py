@@ -34,17 +34,6 @@ ALICE, BOB = "user:alice", "user:bob"
 KEYWORD_ONLY = {"ENGRAM_EMBEDDER_NAME": "none", "ENGRAM_CONFIG": ""}
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
-async def alice(mem: Memory) -> AsyncIterator[Client]:
-    async with Client(create_mcp_server(mem, namespace=ALICE)) as client:
-        yield client
-
-
 async def call(client: Client, tool: str, **arguments: Any) -> Any:
     """Call a tool that must succeed; its structured result (``result`` unwrapped)."""
     result = await client.call_tool(tool, arguments)

@@ -27,11 +27,6 @@ LIST_KEYS = {"items", "total", "limit", "offset"}
 KEYWORD_ONLY = {"ENGRAM_EMBEDDER_NAME": "none", "ENGRAM_CONFIG": ""}
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 def fill(mem: Memory) -> None:
     for i in range(5):
         mem.add(f"memory number {i} about kites", user_id="alice", tags=["kites"])

@@ -5,7 +5,7 @@ MCP tools in-process (FEATURES G6, G7, G8)."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -188,12 +188,6 @@ def test_http_mines_lists_and_resolves_in_the_callers_namespace(http_server: Ser
 
 
 # -- MCP -------------------------------------------------------------------------------------
-@pytest.fixture
-async def alice(mem: Memory) -> AsyncIterator[Client]:
-    async with Client(create_mcp_server(mem, namespace=ALICE)) as c:
-        yield c
-
-
 @pytest.mark.anyio
 async def test_mcp_tools_mine_list_and_resolve(alice: Client, mem: Memory) -> None:
     mined = await call(alice, "mine_conversation", messages=EFOIL, wing="Efoil", session="s")

@@ -6,7 +6,7 @@ the MCP tools in-process, including ``get_context`` logging what it injected."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -265,12 +265,6 @@ def test_cli_errors_say_what_is_wrong(
 
 
 # -- MCP -------------------------------------------------------------------------------------
-@pytest.fixture
-async def alice(mem: Memory) -> AsyncIterator[Client]:
-    async with Client(create_mcp_server(mem, namespace=ALICE)) as c:
-        yield c
-
-
 async def call(c: Client, tool: str, **arguments: Any) -> Any:
     result = await c.call_tool(tool, arguments)
     assert not result.is_error, result.content

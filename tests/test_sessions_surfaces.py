@@ -5,7 +5,7 @@ tools in-process (FEATURES S11, S13)."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -122,12 +122,6 @@ def test_cli_checkpoint_recover_end_and_list(tmp_path: Path) -> None:
 def mem(config: Config, store_location: str) -> Iterator[Memory]:
     with Memory(store_location, config=config.with_overrides(**NO_DEBOUNCE), embedder=None) as m:
         yield m
-
-
-@pytest.fixture
-async def alice(mem: Memory) -> AsyncIterator[Client]:
-    async with Client(create_mcp_server(mem, namespace=ALICE)) as c:
-        yield c
 
 
 @pytest.mark.anyio

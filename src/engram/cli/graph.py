@@ -311,12 +311,10 @@ def dedupe(
             markup=False,
         )
         return
-    table = Table()
-    for column in ("keep", "merge", "similarity", "why"):
-        table.add_column(column, overflow="fold")
-    for pair in result.pairs:
-        table.add_row(pair.keep, pair.other, f"{pair.similarity:.2f}", pair.reason)
-    render.console.print(table)
+    render.fold_table(
+        ("keep", "merge", "similarity", "why"),
+        ((pair.keep, pair.other, f"{pair.similarity:.2f}", pair.reason) for pair in result.pairs),
+    )
     done = f"merged {result.merged}" if apply else "nothing merged; --apply merges them"
     render.console.print(
         f"{render.plural(len(result.pairs), 'pair', 'pairs')} among {result.scanned} "

@@ -206,18 +206,19 @@ def audit(obj: Ctx, fact_id: str | None, actor: str | None, limit: int, as_json:
     if not rows:
         render.console.print("the org audit is empty", markup=False)
         return
-    table = Table()
-    for column in ("when", "action", "who", "role", "category", "fact", "v", "why"):
-        table.add_column(column, overflow="fold")
-    for e in rows:
-        table.add_row(
-            e.at.strftime("%Y-%m-%d %H:%M:%S"),
-            e.action,
-            e.actor.id,
-            e.actor.role,
-            e.category,
-            e.fact_id or "",
-            "" if e.version is None else str(e.version),
-            e.detail if e.action == "denied" else (e.reason or ""),
-        )
-    render.console.print(table)
+    render.fold_table(
+        ("when", "action", "who", "role", "category", "fact", "v", "why"),
+        (
+            (
+                e.at.strftime("%Y-%m-%d %H:%M:%S"),
+                e.action,
+                e.actor.id,
+                e.actor.role,
+                e.category,
+                e.fact_id or "",
+                "" if e.version is None else str(e.version),
+                e.detail if e.action == "denied" else (e.reason or ""),
+            )
+            for e in rows
+        ),
+    )

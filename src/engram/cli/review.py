@@ -49,19 +49,20 @@ def list_(
     if not items:
         render.console.print(f"no {status if wanted else ''} review items".replace("  ", " "))
         return
-    table = Table()
-    for column in ("id", "action", "target", "proposed", "why", "status"):
-        table.add_column(column, overflow="fold")
-    for item in items:
-        table.add_row(
-            str(item.id),
-            item.action,
-            (item.target_id or "")[:12],
-            str(item.proposal.get("content", "")),
-            item.reason,
-            item.status,
-        )
-    render.console.print(table)
+    render.fold_table(
+        ("id", "action", "target", "proposed", "why", "status"),
+        (
+            (
+                str(item.id),
+                item.action,
+                (item.target_id or "")[:12],
+                str(item.proposal.get("content", "")),
+                item.reason,
+                item.status,
+            )
+            for item in items
+        ),
+    )
 
 
 def _resolve(obj: Ctx, approve: bool, item_id: int, note: str | None, as_json: bool,
@@ -143,12 +144,9 @@ def prune(
     if not report.items:
         render.console.print("no prune candidates")
         return
-    table = Table()
-    for column in ("id", "action", "why"):
-        table.add_column(column, overflow="fold")
-    for item in report.items:
-        table.add_row(item.id, item.action, item.reason)
-    render.console.print(table)
+    render.fold_table(
+        ("id", "action", "why"), ((item.id, item.action, item.reason) for item in report.items)
+    )
     done = len(report.would_delete if dry_run else report.deleted)
     verb = "would delete" if dry_run else "deleted"
     hint = " (run again with --yes to delete)" if dry_run and done else ""

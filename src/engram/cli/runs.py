@@ -9,7 +9,6 @@ from typing import Any
 
 import click
 from rich.markup import escape
-from rich.table import Table
 
 from engram.cli import render
 from engram.cli.common import (
@@ -62,19 +61,20 @@ def list_(
     if not found:
         render.console.print("no runs")
         return
-    table = Table()
-    for column in ("run", "status", "score", "type", "task", "finished"):
-        table.add_column(column, overflow="fold")
-    for run in found:
-        table.add_row(
-            escape(run.run_id),
-            run.status,
-            _score(run.score),
-            escape(run.task_type or ""),
-            escape((run.task or "")[:80]),
-            "" if run.finished_at is None else run.finished_at.isoformat(timespec="seconds"),
-        )
-    render.console.print(table)
+    render.fold_table(
+        ("run", "status", "score", "type", "task", "finished"),
+        (
+            (
+                escape(run.run_id),
+                run.status,
+                _score(run.score),
+                escape(run.task_type or ""),
+                escape((run.task or "")[:80]),
+                "" if run.finished_at is None else run.finished_at.isoformat(timespec="seconds"),
+            )
+            for run in found
+        ),
+    )
     render.console.print(f"{len(found)} of {total} runs")
 
 

@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.table import Table
 
 from engram.cli import render
 from engram.cli.common import (
@@ -42,12 +41,10 @@ def list_(obj: Ctx, scope: dict[str, Any], limit: int, offset: int, as_json: boo
     if not items:
         render.console.print("no sessions with checkpoints")
         return
-    table = Table()
-    for column in ("session", "checkpoints", "last checkpoint"):
-        table.add_column(column, overflow="fold")
-    for key, count, at in rows:
-        table.add_row(key, str(count), iso(at))
-    render.console.print(table)
+    render.fold_table(
+        ("session", "checkpoints", "last checkpoint"),
+        ((key, str(count), iso(at)) for key, count, at in rows),
+    )
 
 
 @sessions.command("checkpoints")

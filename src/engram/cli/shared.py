@@ -111,12 +111,10 @@ def list_(obj: Ctx, limit: int, offset: int, as_json: bool) -> None:
     if not items:
         render.console.print("no agent has a level set (every agent is persistent)")
         return
-    table = Table()
-    for column in ("agent", "level", "project", "updated"):
-        table.add_column(column, overflow="fold")
-    for p in found:
-        table.add_row(p.agent_id, p.level.value, p.project or "", iso(p.updated_at))
-    render.console.print(table)
+    render.fold_table(
+        ("agent", "level", "project", "updated"),
+        ((p.agent_id, p.level.value, p.project or "", iso(p.updated_at)) for p in found),
+    )
 
 
 @agents.command("end-session")
@@ -192,12 +190,10 @@ def search(
     if not hits:
         render.console.print("no shared knowledge matches")
         return
-    table = Table()
-    for column in ("id", "score", "publisher", "content"):
-        table.add_column(column, overflow="fold")
-    for h in hits:
-        table.add_row(h.id, f"{h.score:.3f}", h.memory.agent_id or "", h.memory.content)
-    render.console.print(table)
+    render.fold_table(
+        ("id", "score", "publisher", "content"),
+        ((h.id, f"{h.score:.3f}", h.memory.agent_id or "", h.memory.content) for h in hits),
+    )
 
 
 @shared.command("list")
@@ -217,12 +213,9 @@ def publications(
     if not found:
         render.console.print("nothing published")
         return
-    table = Table()
-    for column in ("id", "publisher", "content"):
-        table.add_column(column, overflow="fold")
-    for r in found:
-        table.add_row(r.id, r.agent_id or "", r.content)
-    render.console.print(table)
+    render.fold_table(
+        ("id", "publisher", "content"), ((r.id, r.agent_id or "", r.content) for r in found)
+    )
 
 
 @shared.command("retract")

@@ -19,20 +19,13 @@ from engram.cli.common import (
 )
 from engram.errors import InvalidInputError
 from engram.inject import STRATEGIES, CoreBlock
+from engram.inject.blocks import block_dict
 from engram.records import iso
 
 
 def _block(b: CoreBlock) -> dict[str, Any]:
-    return {
-        "label": b.label,
-        "value": b.value,
-        "chars": len(b.value),
-        "char_limit": b.char_limit,
-        "description": b.description,
-        "read_only": b.read_only,
-        "version": b.version,
-        "updated_at": iso(b.updated_at),
-    }
+    """``block_dict`` without the namespace: the command names it."""
+    return {k: v for k, v in block_dict(b).items() if k != "namespace"}
 
 
 def _print_block(b: CoreBlock, as_json: bool) -> None:

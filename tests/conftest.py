@@ -172,6 +172,20 @@ def clock(request: pytest.FixtureRequest) -> Clock:
     return Clock(request.module.T0)
 
 
+#: The environments of unit tests that drive the pipeline by hand, or run it without
+#: the linker.
+NO_PIPELINE = {"ENGRAM_PIPELINE_ENABLED": "false"}
+NO_LINKER = {"ENGRAM_PIPELINE_LINKER": "false"}
+
+
+def section_config(
+    tmp_path: Path, env: dict[str, str], section: str, values: dict[str, Any]
+) -> Config:
+    """A config rooted in ``tmp_path/home``, read from ``env`` alone, with ``values``
+    overriding the settings of ``[section]``."""
+    return Config.load(env=env, home=str(tmp_path / "home")).with_overrides(**{section: values})
+
+
 @pytest.fixture
 def config(tmp_path: Path) -> Config:
     """A config rooted in a temp dir, isolated from the user's environment."""

@@ -14,7 +14,7 @@ from typing import Any
 import anyio
 import pytest
 
-from conftest import Clock, FailingEmbedder, HashEmbedder
+from conftest import NO_LINKER, Clock, FailingEmbedder, HashEmbedder, section_config
 from engram import AsyncMemory, Memory
 from engram.config import Config
 from engram.errors import (
@@ -36,8 +36,7 @@ ALICE = human("alice")
 
 
 def _config(tmp_path: Path, **org: Any) -> Config:
-    env = {"ENGRAM_PIPELINE_LINKER": "false"}
-    return Config.load(env=env, home=str(tmp_path / "home")).with_overrides(org=org)
+    return section_config(tmp_path, NO_LINKER, "org", org)
 
 
 @pytest.fixture

@@ -14,11 +14,13 @@ from typing import TYPE_CHECKING, Any
 import httpx
 import numpy as np
 import pytest
+from click.testing import CliRunner, Result
 from mcp import Client
 
 from engram import Config, Memory
 from engram.api import create_app
 from engram.api.server import serve_in_thread
+from engram.cli.main import cli
 from engram.embed.base import BaseEmbedder, Vectors, normalize_rows
 from engram.mcp.server import create_mcp_server
 from engram.records import Hit, MemoryRecord, ScoreBreakdown
@@ -71,6 +73,15 @@ async def alice(mem: Memory) -> AsyncIterator[Client]:
     """An MCP client of ``mem``'s tools in alice's namespace (``user:alice``)."""
     async with Client(create_mcp_server(mem, namespace="user:alice")) as client:
         yield client
+
+
+#: The environment of the CLI tests: keyword-only recall (no model) and no config file.
+KEYWORD_ONLY = {"ENGRAM_EMBEDDER_NAME": "none", "ENGRAM_CONFIG": ""}
+
+
+def run_cli(home: Path, *args: str) -> Result:
+    """``engram --home HOME ARGS`` in this process, keyword-only (``KEYWORD_ONLY``)."""
+    return CliRunner().invoke(cli, ["--home", str(home), *args], env=KEYWORD_ONLY)
 
 
 async def tool_call(c: Client, tool: str, **arguments: Any) -> Any:

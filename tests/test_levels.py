@@ -9,14 +9,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
 from conftest import Served
 from conftest import bearer_client as client
+from conftest import run_cli as run
 from engram import Config, InvalidInputError, Memory, NotFoundError, WriteRefusedError
 from engram.agents import Agents, MemoryLevel
 from engram.aio import AsyncAgents
-from engram.cli.main import cli
 from engram.records import Outcome
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
@@ -170,11 +169,6 @@ def test_http_levels_are_set_by_admins_and_enforced_on_writes(http_server: Serve
 
 
 # -- the CLI ---------------------------------------------------------------------------------
-def run(home: Path, *args: str) -> Result:
-    env = {"ENGRAM_EMBEDDER_NAME": "none", "ENGRAM_CONFIG": ""}
-    return CliRunner().invoke(cli, ["--home", str(home), *args], env=env)
-
-
 def test_cli_sets_shows_lists_and_ends_sessions(tmp_path: Path) -> None:
     home = tmp_path / "home"
     made = run(home, "agents", "level", "bot", "session", "--json")

@@ -10,19 +10,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
 from mcp import Client
 
 from conftest import Served, user_keys
 from conftest import bearer_client as client
+from conftest import run_cli as run
 from conftest import tool_call as call
 from engram import Config, Memory
 from engram.api import create_app
 from engram.api.server import serve_in_thread
-from engram.cli.main import cli
 from engram.mcp.server import create_mcp_server
 
-KEYWORD_ONLY = {"ENGRAM_EMBEDDER_NAME": "none", "ENGRAM_CONFIG": ""}
 ALICE, BOB = "user:alice", "user:bob"
 EFOIL = [
     {"role": "Derek", "content": "I bought a 12V20Ah battery for the efoil last week."},
@@ -32,10 +30,6 @@ EFOIL = [
 
 
 # -- the CLI ---------------------------------------------------------------------------------
-def run(home: Path, *args: str) -> Result:
-    return CliRunner().invoke(cli, ["--home", str(home), *args], env=KEYWORD_ONLY)
-
-
 def reopen(home: Path) -> Memory:
     return Memory(config=Config.load(env={}, home=str(home), embedder={"name": "none"}))
 

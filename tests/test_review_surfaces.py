@@ -14,9 +14,10 @@ from typing import Any
 
 import httpx
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
 from conftest import HashEmbedder, user_keys
+from conftest import run_cli as run
 from engram import Config, Memory
 from engram.api import create_app
 from engram.api.server import serve_in_thread
@@ -178,11 +179,6 @@ def test_alice_cannot_reach_bob_through_these_routes(world: World) -> None:
 
 
 # -- the CLI -------------------------------------------------------------------------------
-KEYWORD_ONLY = {"ENGRAM_EMBEDDER_NAME": "none", "ENGRAM_CONFIG": ""}
-
-
-def run(home: Path, *args: str) -> Result:
-    return CliRunner().invoke(cli, ["--home", str(home), *args], env=KEYWORD_ONLY)
 
 
 def test_cli_review_prune_dry_run_then_yes(tmp_path: Path) -> None:

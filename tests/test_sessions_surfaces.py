@@ -9,14 +9,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 from mcp import Client
 
 from conftest import HashEmbedder, keyed_server
 from conftest import bearer_client as client
+from conftest import run_cli as run
 from conftest import tool_call as call
 from engram import Config, Memory
-from engram.cli.main import cli
 from engram.mcp.server import create_mcp_server
 
 ALICE, BOB = "user:alice", "user:bob"
@@ -89,11 +88,6 @@ def test_http_refuses_bad_input(server: tuple[str, dict[str, str], Memory]) -> N
 
 
 # -- the CLI ---------------------------------------------------------------------------------
-def run(home: Path, *args: str) -> Result:
-    env = {"ENGRAM_EMBEDDER_NAME": "none", "ENGRAM_CONFIG": ""}
-    return CliRunner().invoke(cli, ["--home", str(home), *args], env=env)
-
-
 def test_cli_checkpoint_recover_end_and_list(tmp_path: Path) -> None:
     home = tmp_path / "home"
     made = run(home, "sessions", "checkpoint", "s1", "--trigger", "pre_compaction",

@@ -10,11 +10,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 from mcp import Client
 
 from conftest import Served
 from conftest import bearer_client as client
+from conftest import run_cli as run
 from conftest import tool_call as call
 from engram import (
     CapabilityError,
@@ -25,7 +25,6 @@ from engram import (
     PermissionDeniedError,
 )
 from engram.aio import AsyncShared
-from engram.cli.main import cli
 from engram.mcp.server import create_mcp_server
 from engram.shared import DEFAULT_SPACE, Shared, space_of
 
@@ -159,11 +158,6 @@ def test_http_shares_within_a_users_agents_only(http_server: Served) -> None:
 
 
 # -- the CLI ---------------------------------------------------------------------------------
-def run(home: Path, *args: str) -> Result:
-    env = {"ENGRAM_EMBEDDER_NAME": "none", "ENGRAM_CONFIG": ""}
-    return CliRunner().invoke(cli, ["--home", str(home), *args], env=env)
-
-
 def test_cli_publishes_searches_lists_and_retracts(tmp_path: Path) -> None:
     home = tmp_path / "home"
     made = run(home, "shared", "publish", "alice", "Backups run at 02:00 UTC", "--json")

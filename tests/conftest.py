@@ -92,6 +92,21 @@ async def tool_call(c: Client, tool: str, **arguments: Any) -> Any:
     return result.structured_content
 
 
+def flat_breakdown(score: float) -> ScoreBreakdown:
+    """A score breakdown whose every stage is ``score`` (no vector or BM25 leg, neutral
+    quality and recency)."""
+    return ScoreBreakdown(
+        sim=None,
+        bm25=None,
+        fused=score,
+        quality_factor=1.0,
+        quality_weight=0.5,
+        rank_score=score,
+        recency=1.0,
+        final=score,
+    )
+
+
 def ranked_hit(
     memory_id: str,
     score: float,
@@ -110,17 +125,7 @@ def ranked_hit(
         session_id=session,
         metadata=dict(metadata),
     )
-    breakdown = ScoreBreakdown(
-        sim=None,
-        bm25=None,
-        fused=score,
-        quality_factor=1.0,
-        quality_weight=0.5,
-        rank_score=score,
-        recency=1.0,
-        final=score,
-    )
-    return Hit(memory=memory, score=score, breakdown=breakdown)
+    return Hit(memory=memory, score=score, breakdown=flat_breakdown(score))
 
 
 @pytest.fixture

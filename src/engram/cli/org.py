@@ -7,6 +7,7 @@ writing. ``mem.org`` checks seed 002's write access and audits every write and r
 
 from __future__ import annotations
 
+import functools
 import getpass
 from typing import Any
 
@@ -14,7 +15,7 @@ import click
 from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, json_command, limit_option
+from engram.cli.common import Ctx, F, json_command, limit_option
 from engram.org import CATEGORIES, SENIORITY, OrgFact, OrgFactAuthor
 
 
@@ -30,13 +31,24 @@ def _who(author: str | None, as_agent: str | None, seniority: str | None) -> Org
     return OrgFactAuthor("human", author or getpass.getuser())
 
 
-def _author_options(fn: Any) -> Any:
-    fn = click.option("--seniority", type=click.Choice(SENIORITY), help="The agent's seniority.")(
-        fn
+def _author_options(fn: F) -> F:
+    """``--author``, ``--as-agent`` and ``--seniority``, handed to the command as the one
+    author they name (``who``, from ``_who``)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        names = kwargs.pop("author"), kwargs.pop("as_agent"), kwargs.pop("seniority")
+        return fn(*args, who=_who(*names), **kwargs)
+
+    command: Any = wrapper
+    command = click.option(
+        "--seniority", type=click.Choice(SENIORITY), help="The agent's seniority."
+    )(command)
+    command = click.option("--as-agent", help="Write as this agent (with --seniority).")(command)
+    command = click.option("--author", help="Write as this human (default: your login name).")(
+        command
     )
-    fn = click.option("--as-agent", help="Write as this agent (with --seniority).")(fn)
-    fn = click.option("--author", help="Write as this human (default: your login name).")(fn)
-    return fn
+    return command  # type: ignore[no-any-return]
 
 
 def _facts_table(facts: list[OrgFact], empty: str) -> None:
@@ -111,13 +123,10 @@ def write(
     fact_id: str | None,
     tags: tuple[str, ...],
     reason: str | None,
-    author: str | None,
-    as_agent: str | None,
-    seniority: str | None,
+    who: OrgFactAuthor,
     as_json: bool,
 ) -> None:
     """Write an org fact, or the next version of --fact-id."""
-    who = _who(author, as_agent, seniority)
     with obj.memory() as mem:
         fact = mem.org.write(
             content,
@@ -144,13 +153,10 @@ def retract(
     obj: Ctx,
     fact_id: str,
     reason: str | None,
-    author: str | None,
-    as_agent: str | None,
-    seniority: str | None,
+    who: OrgFactAuthor,
     as_json: bool,
 ) -> None:
     """Retract FACT_ID: a new version marked retracted; its history stays."""
-    who = _who(author, as_agent, seniority)
     with obj.memory(must_exist=True, embedder=None) as mem:
         fact = mem.org.retract(fact_id, author=who, reason=reason)
     if as_json:

@@ -15,15 +15,13 @@ Needs `wrk` (Debian: apt-get install wrk).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import random
-import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
-from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -31,7 +29,9 @@ import numpy as np
 from engram import Config, Memory
 from engram.api import create_app
 from engram.api.server import serve_in_thread
-from engram.embed.base import BaseEmbedder, Vectors, normalize_rows
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from reliability_concurrency import HashEmbedder as ReliabilityHash  # noqa: E402
 
 SUBJECTS = [
     "the billing service",
@@ -95,21 +95,11 @@ QUERIES = [
 ]
 
 
-class HashEmbedder(BaseEmbedder):
+class HashEmbedder(ReliabilityHash):
     """Hashed bag of words (as in the tests): measures the server, not the model."""
 
     name = "bench-hash"
     dimension = 384
-
-    def embed_batch(self, texts: Sequence[str]) -> Vectors:
-        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
-        for row, text in enumerate(texts):
-            for word in re.findall(r"\w+", text.lower()):
-                digest = hashlib.blake2b(word.encode(), digest_size=4).digest()
-                out[row, int.from_bytes(digest, "little") % self.dimension] += 1.0
-            if not out[row].any():
-                out[row, 0] = 1.0
-        return normalize_rows(out)
 
 
 def sentences(count: int) -> list[str]:

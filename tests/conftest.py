@@ -6,7 +6,7 @@ import contextlib
 import hashlib
 import re
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -14,10 +14,15 @@ from typing import TYPE_CHECKING, Any
 import httpx
 import numpy as np
 import pytest
+from click.testing import CliRunner, Result
 from mcp import Client
 
 from engram import Config, Memory
+from engram.api import create_app
+from engram.api.server import serve_in_thread
+from engram.cli.main import cli
 from engram.embed.base import BaseEmbedder, Vectors, normalize_rows
+from engram.mcp.server import create_mcp_server
 from engram.records import Hit, MemoryRecord, ScoreBreakdown
 from engram.store import Store, open_store
 
@@ -41,12 +46,65 @@ def bearer_client(url: str, key: str) -> httpx.Client:
     return httpx.Client(base_url=url, timeout=10, headers={"Authorization": f"Bearer {key}"})
 
 
+def user_keys(
+    memory: Memory, users: Sequence[str] = ("alice", "bob"), *, admin: bool = True
+) -> dict[str, str]:
+    """An API key per user, and with ``admin`` an admin key of ``root`` as ``keys["admin"]``:
+    the callers the HTTP tests speak as."""
+    keys = {user: memory.keys.create(user)[1] for user in users}
+    if admin:
+        keys["admin"] = memory.keys.create("root", admin=True)[1]
+    return keys
+
+
+@contextlib.contextmanager
+def keyed_server(
+    memory: Memory, users: Sequence[str] = ("alice", "bob"), *, admin: bool = True, **app: Any
+) -> Iterator[tuple[str, dict[str, str]]]:
+    """``memory`` served on 127.0.0.1 (``create_app(memory, **app)``) with the keys of
+    ``user_keys``: the server's URL and the keys."""
+    keys = user_keys(memory, users, admin=admin)
+    with serve_in_thread(create_app(memory, **app)) as url:
+        yield url, keys
+
+
+@pytest.fixture
+async def alice(mem: Memory) -> AsyncIterator[Client]:
+    """An MCP client of ``mem``'s tools in alice's namespace (``user:alice``)."""
+    async with Client(create_mcp_server(mem, namespace="user:alice")) as client:
+        yield client
+
+
+#: The environment of the CLI tests: keyword-only recall (no model) and no config file.
+KEYWORD_ONLY = {"ENGRAM_EMBEDDER_NAME": "none", "ENGRAM_CONFIG": ""}
+
+
+def run_cli(home: Path, *args: str) -> Result:
+    """``engram --home HOME ARGS`` in this process, keyword-only (``KEYWORD_ONLY``)."""
+    return CliRunner().invoke(cli, ["--home", str(home), *args], env=KEYWORD_ONLY)
+
+
 async def tool_call(c: Client, tool: str, **arguments: Any) -> Any:
     """Call an MCP tool and return its structured result, failing on a tool error."""
     result = await c.call_tool(tool, arguments)
     assert not result.is_error, result.content
     assert result.structured_content is not None
     return result.structured_content
+
+
+def flat_breakdown(score: float) -> ScoreBreakdown:
+    """A score breakdown whose every stage is ``score`` (no vector or BM25 leg, neutral
+    quality and recency)."""
+    return ScoreBreakdown(
+        sim=None,
+        bm25=None,
+        fused=score,
+        quality_factor=1.0,
+        quality_weight=0.5,
+        rank_score=score,
+        recency=1.0,
+        final=score,
+    )
 
 
 def ranked_hit(
@@ -67,17 +125,7 @@ def ranked_hit(
         session_id=session,
         metadata=dict(metadata),
     )
-    breakdown = ScoreBreakdown(
-        sim=None,
-        bm25=None,
-        fused=score,
-        quality_factor=1.0,
-        quality_weight=0.5,
-        rank_score=score,
-        recency=1.0,
-        final=score,
-    )
-    return Hit(memory=memory, score=score, breakdown=breakdown)
+    return Hit(memory=memory, score=score, breakdown=flat_breakdown(score))
 
 
 @pytest.fixture
@@ -132,6 +180,26 @@ class FailingEmbedder(HashEmbedder):
 
     def embed_batch(self, texts: Sequence[str]) -> Vectors:
         raise RuntimeError("model server unreachable")
+
+
+@pytest.fixture
+def clock(request: pytest.FixtureRequest) -> Clock:
+    """A clock at the test module's ``T0``, moved by hand."""
+    return Clock(request.module.T0)
+
+
+#: The environments of unit tests that drive the pipeline by hand, or run it without
+#: the linker.
+NO_PIPELINE = {"ENGRAM_PIPELINE_ENABLED": "false"}
+NO_LINKER = {"ENGRAM_PIPELINE_LINKER": "false"}
+
+
+def section_config(
+    tmp_path: Path, env: dict[str, str], section: str, values: dict[str, Any]
+) -> Config:
+    """A config rooted in ``tmp_path/home``, read from ``env`` alone, with ``values``
+    overriding the settings of ``[section]``."""
+    return Config.load(env=env, home=str(tmp_path / "home")).with_overrides(**{section: values})
 
 
 @pytest.fixture
@@ -207,6 +275,21 @@ def mem(config: Config, store_location: str) -> Iterator[Memory]:
     """A store with the hash embedder, on each backend (SQLite in memory, PostgreSQL)."""
     with Memory(store_location, config=config, embedder=HashEmbedder()) as m:
         yield m
+
+
+#: What ``http_server`` yields: the URL, the keys of ``user_keys`` and the store.
+Served = tuple[str, dict[str, str], Memory]
+
+
+@pytest.fixture
+def http_server(config: Config) -> Iterator[Served]:
+    """A store in memory with the hash embedder, served on 127.0.0.1 without the
+    pipeline worker, with API keys for alice, bob and an admin (``user_keys``)."""
+    with (
+        Memory(":memory:", config=config, embedder=HashEmbedder()) as memory,
+        keyed_server(memory, worker=False) as (url, keys),
+    ):
+        yield url, keys, memory
 
 
 @pytest.fixture

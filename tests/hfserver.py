@@ -49,28 +49,27 @@ def serve_hub(root: Path, repo: str, overrides: dict[str, bytes] | None = None) 
             self.send_header("X-Repo-Commit", COMMIT)
             self.end_headers()
 
-        def do_HEAD(self) -> None:  # noqa: N802 - http.server's naming
-            hub.requests.append(("HEAD", self.path))
+        def _answer(self, method: str) -> bytes | None:
+            """Log the request and send its status and headers: 404 for a file the
+            hub does not have (None), else 200 and the file's body to send."""
+            hub.requests.append((method, self.path))
             body = self._target()
             if body is None:
                 self.send_response(404)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
-                return
+                return None
             self.send_response(200)
             self._headers(body)
+            return body
+
+        def do_HEAD(self) -> None:  # noqa: N802 - http.server's naming
+            self._answer("HEAD")
 
         def do_GET(self) -> None:  # noqa: N802
-            hub.requests.append(("GET", self.path))
-            body = self._target()
-            if body is None:
-                self.send_response(404)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-                return
-            self.send_response(200)
-            self._headers(body)
-            self.wfile.write(body)
+            body = self._answer("GET")
+            if body is not None:
+                self.wfile.write(body)
 
         def log_message(self, format: str, *args: object) -> None:
             return

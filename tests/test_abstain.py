@@ -285,11 +285,6 @@ async def test_mcp_search_says_why(calibrated_file: Memory) -> None:
         assert block.structured_content == {"result": ""}
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 # -- the real model: the calibration applies to it ------------------------------------
 
 

@@ -18,7 +18,7 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from conftest import HashEmbedder
+from conftest import HashEmbedder, user_keys
 from engram import Config, Memory
 from engram.api import create_app
 from engram.api.server import serve_in_thread
@@ -48,8 +48,7 @@ class World:
 @pytest.fixture
 def world(config: Config) -> Iterator[World]:
     with Memory(":memory:", config=config, embedder=HashEmbedder()) as memory:
-        keys = {user: memory.keys.create(user)[1] for user in ("alice", "bob", "ali")}
-        keys["admin"] = memory.keys.create("root", admin=True)[1]
+        keys = user_keys(memory, ("alice", "bob", "ali"))
         bob = memory.add(
             "Bob's bank PIN hint is the dog's name",
             user_id="bob",

@@ -12,19 +12,17 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from conftest import HashEmbedder
+from conftest import HashEmbedder, keyed_server
 from engram import Config, Memory
-from engram.api import create_app
-from engram.api.server import serve_in_thread
 
 
 @pytest.fixture
 def served(config: Config) -> Iterator[tuple[str, Memory, dict[str, str]]]:
-    with Memory(":memory:", config=config, embedder=HashEmbedder()) as memory:
-        keys = {user: memory.keys.create(user)[1] for user in ("alice", "bob")}
-        keys["admin"] = memory.keys.create("root", admin=True)[1]
-        with serve_in_thread(create_app(memory)) as url:
-            yield url, memory, keys
+    with (
+        Memory(":memory:", config=config, embedder=HashEmbedder()) as memory,
+        keyed_server(memory) as (url, keys),
+    ):
+        yield url, memory, keys
 
 
 async def _tools(

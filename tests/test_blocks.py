@@ -33,11 +33,6 @@ T0 = datetime(2026, 6, 1, 8, 0, tzinfo=UTC)
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock(T0)
-
-
-@pytest.fixture
 def mem(tmp_path: Path, store_location: str, clock: Clock) -> Iterator[Memory]:
     config = Config.load(env={"ENGRAM_PIPELINE_LINKER": "false"}, home=str(tmp_path / "h"))
     with Memory(store_location, config=config, embedder=None) as m:

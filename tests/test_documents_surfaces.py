@@ -220,11 +220,6 @@ def test_http_keys_keep_documents_apart(api: Api) -> None:
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 async def alice_mcp(mem: Memory) -> AsyncIterator[Client]:
     async with Client(create_mcp_server(mem, namespace=ALICE)) as client:
         yield client

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from conftest import Clock, HashEmbedder
+from conftest import NO_PIPELINE, Clock, HashEmbedder, section_config
 from engram import Memory
 from engram.config import Config
 from engram.embed.base import Vectors
@@ -39,13 +39,7 @@ class FlakyEmbedder(HashEmbedder):
 
 
 def _config(tmp_path: Path, **maintenance: Any) -> Config:
-    env = {"ENGRAM_PIPELINE_ENABLED": "false"}
-    return Config.load(env=env, home=str(tmp_path / "home")).with_overrides(maintenance=maintenance)
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock(T0)
+    return section_config(tmp_path, NO_PIPELINE, "maintenance", maintenance)
 
 
 @pytest.fixture

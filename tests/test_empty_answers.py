@@ -382,11 +382,6 @@ def test_openapi_describes_the_empty_answer(http: TestClient) -> None:
 
 # -- MCP -----------------------------------------------------------------------------------
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 async def alice(filled: Memory) -> AsyncIterator[Client]:
     async with Client(create_mcp_server(filled, namespace=ALICE)) as client:
         yield client

@@ -15,7 +15,7 @@ import psycopg
 import pytest
 from click.testing import CliRunner
 
-from conftest import HashEmbedder
+from conftest import HashEmbedder, user_keys
 from engram import Config, Memory
 from engram.api import create_app
 from engram.api.server import serve_in_thread
@@ -328,8 +328,7 @@ def test_cli_forget_all_refuses_what_it_cannot_do(
 @pytest.fixture
 def served(config: Config) -> Iterator[tuple[str, Memory, dict[str, str]]]:
     with Memory(":memory:", config=config, embedder=HashEmbedder()) as memory:
-        keys = {user: memory.keys.create(user)[1] for user in ("alice", "bob")}
-        keys["admin"] = memory.keys.create("root", admin=True)[1]
+        keys = user_keys(memory)
         for ns in (ALICE, f"{ALICE}/project", BOB):
             memory.add(f"a note in {ns}", namespace=ns)
         with serve_in_thread(create_app(memory, worker=False)) as url:

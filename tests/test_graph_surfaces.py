@@ -21,6 +21,7 @@ import pytest
 from click.testing import CliRunner, Result
 from mcp import Client
 
+from conftest import user_keys
 from engram import AsyncMemory, Config, InvalidInputError, Memory, NotFoundError
 from engram.api import create_app
 from engram.api.server import serve_in_thread
@@ -283,8 +284,7 @@ class Served:
 @pytest.fixture
 def served(mem: Memory) -> Iterator[Served]:
     story(mem)
-    keys = {user: mem.keys.create(user)[1] for user in ("alice", "bob")}
-    keys["admin"] = mem.keys.create("root", admin=True)[1]
+    keys = user_keys(mem)
     with serve_in_thread(create_app(mem, worker=False)) as url:
         yield Served(url, mem, keys)
 
@@ -471,11 +471,6 @@ def test_http_repairs_refuse_bad_input_and_change_nothing(
 
 
 # -- MCP -------------------------------------------------------------------------------------
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.fixture
 async def kg(mem: Memory) -> AsyncIterator[Client]:
     story(mem)

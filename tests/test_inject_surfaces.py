@@ -6,19 +6,17 @@ state, reopened from disk), and the MCP tools in-process."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
 from mcp import Client
 
-from conftest import HashEmbedder
+from conftest import HashEmbedder, Served
 from conftest import bearer_client as client
 from conftest import tool_call as call
 from engram import Config, Memory
-from engram.api import create_app
-from engram.api.server import serve_in_thread
 from engram.cli.main import cli
 from engram.inject.tools import TOOLS
 from engram.mcp.server import create_mcp_server, tool_manifest
@@ -33,18 +31,8 @@ FAILURE = {
 
 
 # -- HTTP ------------------------------------------------------------------------------------
-@pytest.fixture
-def server(config: Config) -> Iterator[tuple[str, dict[str, str], Memory]]:
-    with Memory(":memory:", config=config, embedder=HashEmbedder()) as memory:
-        keys = {user: memory.keys.create(user)[1] for user in ("alice", "bob")}
-        with serve_in_thread(create_app(memory, worker=False)) as url:
-            yield url, keys, memory
-
-
-def test_http_blocks_round_trip_with_history_per_key(
-    server: tuple[str, dict[str, str], Memory],
-) -> None:
-    url, keys, memory = server
+def test_http_blocks_round_trip_with_history_per_key(http_server: Served) -> None:
+    url, keys, memory = http_server
     with client(url, keys["alice"]) as alice, client(url, keys["bob"]) as bob:
         made = alice.put("/v1/blocks/human", json={"value": "Name: Alice", "char_limit": 50})
         assert made.status_code == 200, made.text
@@ -80,10 +68,8 @@ def test_http_blocks_round_trip_with_history_per_key(
     assert memory.inject.blocks.get("human", namespace=ALICE).version == 3
 
 
-def test_http_an_agent_key_writes_blocks_under_the_agents_rules(
-    server: tuple[str, dict[str, str], Memory],
-) -> None:
-    url, _, memory = server
+def test_http_an_agent_key_writes_blocks_under_the_agents_rules(http_server: Served) -> None:
+    url, _, memory = http_server
     _, plaintext = memory.org.create_agent_key("bot", seniority="senior")
     memory.inject.blocks.set("persona", "I am careful.", read_only=True, user_id="bot")
     with client(url, plaintext) as bot:
@@ -99,8 +85,8 @@ def test_http_an_agent_key_writes_blocks_under_the_agents_rules(
     assert [(e.op, e.actor) for e in history] == [("delete", "agent:bot"), ("create", "agent:bot")]
 
 
-def test_http_context_and_tools(server: tuple[str, dict[str, str], Memory]) -> None:
-    url, keys, memory = server
+def test_http_context_and_tools(http_server: Served) -> None:
+    url, keys, memory = http_server
     note = memory.add("The docs site deploys from the gh-pages branch", user_id="alice")
     memory.inject.blocks.set("human", "Name: Alice", user_id="alice")
     turn = [
@@ -146,8 +132,8 @@ def test_http_context_and_tools(server: tuple[str, dict[str, str], Memory]) -> N
     assert memory.inject.blocks.history("human", namespace=ALICE)[0].actor == "agent"
 
 
-def test_http_procedures(server: tuple[str, dict[str, str], Memory]) -> None:
-    url, keys, memory = server
+def test_http_procedures(http_server: Served) -> None:
+    url, keys, memory = http_server
     with client(url, keys["alice"]) as alice, client(url, keys["bob"]) as bob:
         made = alice.post("/v1/procedures", json=FAILURE)
         assert made.status_code == 200, made.text
@@ -254,12 +240,6 @@ def test_cli_procedures(tmp_path: Path) -> None:
 def mem(config: Config, store_location: str) -> Iterator[Memory]:
     with Memory(store_location, config=config, embedder=HashEmbedder()) as m:
         yield m
-
-
-@pytest.fixture
-async def alice(mem: Memory) -> AsyncIterator[Client]:
-    async with Client(create_mcp_server(mem, namespace=ALICE)) as c:
-        yield c
 
 
 @pytest.mark.anyio

@@ -17,6 +17,7 @@ import httpx
 import pytest
 from click.testing import CliRunner, Result
 
+from conftest import user_keys
 from engram import Config, Memory
 from engram.api import create_app
 from engram.api.server import serve_in_thread
@@ -157,8 +158,7 @@ class World:
 @pytest.fixture
 def world(tmp_path: Path) -> Iterator[World]:
     with Memory(":memory:", config=_config(tmp_path / "home")) as memory:
-        keys = {user: memory.keys.create(user)[1] for user in ("alice", "bob")}
-        keys["admin"] = memory.keys.create("root", admin=True)[1]
+        keys = user_keys(memory)
         dead, pending = _dead_and_pending(memory)
         with serve_in_thread(create_app(memory, worker=False)) as url:
             yield World(url, memory, keys, dead, pending)

@@ -5,21 +5,17 @@ from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
-from conftest import HashEmbedder
+from conftest import Served
 from conftest import bearer_client as client
+from conftest import run_cli as run
 from engram import Config, InvalidInputError, Memory, NotFoundError, WriteRefusedError
 from engram.agents import Agents, MemoryLevel
 from engram.aio import AsyncAgents
-from engram.api import create_app
-from engram.api.server import serve_in_thread
-from engram.cli.main import cli
 from engram.records import Outcome
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
@@ -137,19 +133,8 @@ def test_every_agents_verb_has_an_async_twin() -> None:
 
 
 # -- HTTP ------------------------------------------------------------------------------------
-@pytest.fixture
-def server(config: Config) -> Iterator[tuple[str, dict[str, str], Memory]]:
-    with Memory(":memory:", config=config, embedder=HashEmbedder()) as memory:
-        keys = {user: memory.keys.create(user)[1] for user in ("alice", "bob")}
-        keys["admin"] = memory.keys.create("root", admin=True)[1]
-        with serve_in_thread(create_app(memory, worker=False)) as url:
-            yield url, keys, memory
-
-
-def test_http_levels_are_set_by_admins_and_enforced_on_writes(
-    server: tuple[str, dict[str, str], Memory],
-) -> None:
-    url, keys, memory = server
+def test_http_levels_are_set_by_admins_and_enforced_on_writes(http_server: Served) -> None:
+    url, keys, memory = http_server
     with (
         client(url, keys["alice"]) as alice,
         client(url, keys["bob"]) as bob,
@@ -184,11 +169,6 @@ def test_http_levels_are_set_by_admins_and_enforced_on_writes(
 
 
 # -- the CLI ---------------------------------------------------------------------------------
-def run(home: Path, *args: str) -> Result:
-    env = {"ENGRAM_EMBEDDER_NAME": "none", "ENGRAM_CONFIG": ""}
-    return CliRunner().invoke(cli, ["--home", str(home), *args], env=env)
-
-
 def test_cli_sets_shows_lists_and_ends_sessions(tmp_path: Path) -> None:
     home = tmp_path / "home"
     made = run(home, "agents", "level", "bot", "session", "--json")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conftest import HashEmbedder
+from conftest import HashEmbedder, section_config
 from engram import Config
 from engram.bench import lifecycle as year
 from engram.cli.main import cli
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.skipif(not DATA.exists(), reason="the LoCoMo dev set is
 
 
 def _config(tmp_path: Path, **lifecycle: object) -> Config:
-    return Config.load(env={}, home=str(tmp_path / "home")).with_overrides(lifecycle=lifecycle)
+    return section_config(tmp_path, {}, "lifecycle", lifecycle)
 
 
 def test_a_simulated_stretch_stays_under_the_cap_and_keeps_recall(tmp_path: Path) -> None:

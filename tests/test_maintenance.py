@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from conftest import Clock
+from conftest import NO_PIPELINE, Clock, section_config
 from engram import Memory
 from engram.config import Config
 from engram.embed.base import BaseEmbedder, Vectors
@@ -53,13 +53,7 @@ class TableEmbedder(BaseEmbedder):
 
 
 def _config(tmp_path: Path, **maintenance: Any) -> Config:
-    env = {"ENGRAM_PIPELINE_ENABLED": "false"}
-    return Config.load(env=env, home=str(tmp_path / "home")).with_overrides(maintenance=maintenance)
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock(T0)
+    return section_config(tmp_path, NO_PIPELINE, "maintenance", maintenance)
 
 
 @pytest.fixture

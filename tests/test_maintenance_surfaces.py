@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from conftest import bearer_client as client
+from conftest import keyed_server
 from engram import Config, Memory
 from engram.api import create_app
 from engram.api.server import serve_in_thread
@@ -43,11 +44,11 @@ class PairEmbedder(BaseEmbedder):
 # -- HTTP ------------------------------------------------------------------------------------
 @pytest.fixture
 def server(config: Config) -> Iterator[tuple[str, dict[str, str], Memory]]:
-    with Memory(":memory:", config=config, embedder=PairEmbedder()) as memory:
-        keys = {user: memory.keys.create(user)[1] for user in ("alice", "bob")}
-        keys["admin"] = memory.keys.create("root", admin=True)[1]
-        with serve_in_thread(create_app(memory, worker=False)) as url:
-            yield url, keys, memory
+    with (
+        Memory(":memory:", config=config, embedder=PairEmbedder()) as memory,
+        keyed_server(memory, worker=False) as (url, keys),
+    ):
+        yield url, keys, memory
 
 
 def test_http_diagnostics_and_repairs_need_an_admin_key(

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from mcp import Client, StdioServerParameters
 from mcp.types import CallToolResult
 
-from conftest import HashEmbedder
+from conftest import HashEmbedder, keyed_server
 from engram import Config, Memory, MemoryCategory, MemoryType
 from engram.cli.main import cli
 from engram.mcp.results import PREVIEW_CHARS
@@ -32,17 +32,6 @@ pytestmark = pytest.mark.anyio
 
 ALICE, BOB = "user:alice", "user:bob"
 KEYWORD_ONLY = {"ENGRAM_EMBEDDER_NAME": "none", "ENGRAM_CONFIG": ""}
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
-async def alice(mem: Memory) -> AsyncIterator[Client]:
-    async with Client(create_mcp_server(mem, namespace=ALICE)) as client:
-        yield client
 
 
 async def call(client: Client, tool: str, **arguments: Any) -> Any:
@@ -489,11 +478,7 @@ async def test_stdio_servers_for_two_users_are_isolated(home: Path) -> None:
 # a key's session, in both protocol modes, stays inside that key's namespace.
 @pytest.fixture
 def served(mem: Memory) -> Iterator[tuple[str, dict[str, str]]]:
-    from engram.api import create_app
-    from engram.api.server import serve_in_thread
-
-    keys = {user: mem.keys.create(user)[1] for user in ("alice", "bob")}
-    with serve_in_thread(create_app(mem)) as url:
+    with keyed_server(mem, admin=False) as (url, keys):
         yield f"{url}/mcp", keys
 
 

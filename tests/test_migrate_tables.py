@@ -146,6 +146,12 @@ def source(
     yield location, made
 
 
+@pytest.fixture
+def target(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    """An empty store on the other backend, for a copy of ``source``."""
+    return _location(_other(backend), tmp_path, request, "target")
+
+
 def _open(location: str, tmp_path: Path) -> Store:
     return open_store(location, _config(tmp_path))
 
@@ -177,15 +183,10 @@ def test_the_storage_page_lists_every_carried_and_skipped_table() -> None:
 
 
 def test_migrate_store_carries_every_table_both_ways(
-    backend: str,
-    tmp_path: Path,
-    request: pytest.FixtureRequest,
-    source: tuple[str, dict[str, Any]],
+    tmp_path: Path, source: tuple[str, dict[str, Any]], target: str
 ) -> None:
     location, made = source
-    target_location = _location(_other(backend), tmp_path, request, "target")
-    src, dst = _open(location, tmp_path), _open(target_location, tmp_path)
-    try:
+    with closing(_open(location, tmp_path)) as src, closing(_open(target, tmp_path)) as dst:
         counts = table_checksums(src)
         empty = [t for t in TABLES if counts[t][0] == 0]
         assert empty == []  # fill() reaches every table
@@ -195,10 +196,7 @@ def test_migrate_store_carries_every_table_both_ways(
         assert all(c.orphans == 0 for c in report.tables.values())
         again = migrate_store(src, dst, batch=3)
         assert again.ok and all(c.inserted == 0 for c in again.tables.values())
-    finally:
-        src.close()
-        dst.close()
-    _reads_back(target_location, tmp_path, made)
+    _reads_back(target, tmp_path, made)
 
 
 def _reads_back(location: str, tmp_path: Path, made: dict[str, Any]) -> None:
@@ -256,24 +254,16 @@ class _KilledAfter:
 
 
 def test_a_killed_copy_resumes_without_duplicates(
-    backend: str,
-    tmp_path: Path,
-    request: pytest.FixtureRequest,
-    source: tuple[str, dict[str, Any]],
+    tmp_path: Path, source: tuple[str, dict[str, Any]], target: str
 ) -> None:
     location, _ = source
-    target_location = _location(_other(backend), tmp_path, request, "target")
-    src, dst = _open(location, tmp_path), _open(target_location, tmp_path)
-    try:
+    with closing(_open(location, tmp_path)) as src, closing(_open(target, tmp_path)) as dst:
         with pytest.raises(KeyboardInterrupt):
             copy_tables(src, _KilledAfter(dst, 9), batch=2)  # type: ignore[arg-type]
         report = migrate_store(src, dst, batch=2)
         assert report.ok, [c.to_dict() for c in report.checks if not c.ok]
         resumed = sum(c.existing for c in report.tables.values())
         assert resumed > 0  # the first run's pages were skipped, not copied twice
-    finally:
-        src.close()
-        dst.close()
 
 
 def test_export_import_round_trip_carries_every_table(

@@ -14,7 +14,7 @@ from typing import Any
 import anyio
 import pytest
 
-from conftest import Clock, FailingEmbedder, HashEmbedder
+from conftest import NO_LINKER, Clock, FailingEmbedder, HashEmbedder, section_config
 from engram import AsyncMemory, Memory
 from engram.config import Config
 from engram.errors import (
@@ -35,14 +35,8 @@ T0 = datetime(2026, 6, 1, 8, 0, tzinfo=UTC)
 ALICE = human("alice")
 
 
-@pytest.fixture
-def clock() -> Clock:
-    return Clock(T0)
-
-
 def _config(tmp_path: Path, **org: Any) -> Config:
-    env = {"ENGRAM_PIPELINE_LINKER": "false"}
-    return Config.load(env=env, home=str(tmp_path / "home")).with_overrides(org=org)
+    return section_config(tmp_path, NO_LINKER, "org", org)
 
 
 @pytest.fixture

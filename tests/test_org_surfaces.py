@@ -17,16 +17,15 @@ from typing import Any
 import httpx
 import httpx2
 import pytest
-from click.testing import CliRunner, Result
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from conftest import HashEmbedder
 from conftest import bearer_client as client
+from conftest import run_cli as run
 from engram import Config, Memory
 from engram.api import create_app
 from engram.api.server import serve_in_thread
-from engram.cli.main import cli
 from engram.mcp.server import create_mcp_server
 from engram.org import agent, human
 from engram.org.policies import HEADER
@@ -261,11 +260,6 @@ async def test_mcp_stdio_author_is_a_junior_agent_unless_told(mem: Memory) -> No
 
 
 # -- the CLI ---------------------------------------------------------------------------------
-def run(home: Path, *args: str) -> Result:
-    env = {"ENGRAM_EMBEDDER_NAME": "none", "ENGRAM_CONFIG": ""}
-    return CliRunner().invoke(cli, ["--home", str(home), *args], env=env)
-
-
 def test_cli_write_version_retract_query_and_audit(tmp_path: Path) -> None:
     home = tmp_path / "home"
     made = run(home, "org", "write", "PRs require 2 approvals", "--category", "policy",

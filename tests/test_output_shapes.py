@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -26,15 +27,18 @@ LIST_KEYS = {"items", "total", "limit", "offset"}
 KEYWORD_ONLY = {"ENGRAM_EMBEDDER_NAME": "none", "ENGRAM_CONFIG": ""}
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 def fill(mem: Memory) -> None:
     for i in range(5):
         mem.add(f"memory number {i} about kites", user_id="alice", tags=["kites"])
     mem.add("one about gliders", user_id="alice")
+
+
+def _cli_json(tmp_path: Path, db: Path, *args: str) -> Any:
+    """``engram ARGS --json`` on the store ``db`` (keyword-only), its output parsed."""
+    home = ["--home", str(tmp_path / "home"), "--db", str(db)]
+    run = CliRunner(env=KEYWORD_ONLY).invoke(cli, [*home, *args, "--json"])
+    assert run.exit_code == 0, run.output
+    return json.loads(run.output)
 
 
 def test_get_all_is_a_page(mem: Memory) -> None:
@@ -58,23 +62,7 @@ def test_http_cli_and_mcp_list_the_same_way(tmp_path: Path, config: Config) -> N
     assert http.status_code == 200
     listed = http.json()
     assert listed.keys() == LIST_KEYS and listed["total"] == 6
-    run = CliRunner(env=KEYWORD_ONLY).invoke(
-        cli,
-        [
-            "--home",
-            str(tmp_path / "home"),
-            "--db",
-            str(path),
-            "list",
-            "--user",
-            "alice",
-            "-k",
-            "2",
-            "--json",
-        ],
-    )
-    assert run.exit_code == 0, run.output
-    cli_list = json.loads(run.output)
+    cli_list = _cli_json(tmp_path, path, "list", "--user", "alice", "-k", "2")
     assert cli_list.keys() == LIST_KEYS
     assert [m["id"] for m in cli_list["items"]] == [m["id"] for m in listed["items"]]
     for item in (*listed["items"], *cli_list["items"]):
@@ -101,22 +89,7 @@ def test_breakdown_names_match_between_library_http_and_cli(tmp_path: Path, conf
             "/v1/search", json={"query": "kites", "user_id": "alice"}
         )
     assert set(http.json()["hits"][0]["breakdown"]) == names
-    run = CliRunner(env=KEYWORD_ONLY).invoke(
-        cli,
-        [
-            "--home",
-            str(tmp_path / "home"),
-            "--db",
-            str(path),
-            "search",
-            "kites",
-            "--user",
-            "alice",
-            "--json",
-        ],
-    )
-    assert run.exit_code == 0, run.output
-    out = json.loads(run.output)
+    out = _cli_json(tmp_path, path, "search", "kites", "--user", "alice")
     hits = out["hits"] if isinstance(out, dict) else out
     assert set(hits[0]["breakdown"]) == names
 

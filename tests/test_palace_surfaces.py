@@ -5,24 +5,22 @@ MCP tools in-process (FEATURES G6, G7, G8)."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
 from mcp import Client
 
-from conftest import HashEmbedder
+from conftest import Served, user_keys
 from conftest import bearer_client as client
+from conftest import run_cli as run
 from conftest import tool_call as call
 from engram import Config, Memory
 from engram.api import create_app
 from engram.api.server import serve_in_thread
-from engram.cli.main import cli
 from engram.mcp.server import create_mcp_server
 
-KEYWORD_ONLY = {"ENGRAM_EMBEDDER_NAME": "none", "ENGRAM_CONFIG": ""}
 ALICE, BOB = "user:alice", "user:bob"
 EFOIL = [
     {"role": "Derek", "content": "I bought a 12V20Ah battery for the efoil last week."},
@@ -32,10 +30,6 @@ EFOIL = [
 
 
 # -- the CLI ---------------------------------------------------------------------------------
-def run(home: Path, *args: str) -> Result:
-    return CliRunner().invoke(cli, ["--home", str(home), *args], env=KEYWORD_ONLY)
-
-
 def reopen(home: Path) -> Memory:
     return Memory(config=Config.load(env={}, home=str(home), embedder={"name": "none"}))
 
@@ -156,18 +150,8 @@ def test_cli_mines_a_beam_chat_directory(tmp_path: Path) -> None:
 
 
 # -- HTTP ------------------------------------------------------------------------------------
-@pytest.fixture
-def server(config: Config) -> Iterator[tuple[str, dict[str, str], Memory]]:
-    with Memory(":memory:", config=config, embedder=HashEmbedder()) as memory:
-        keys = {user: memory.keys.create(user)[1] for user in ("alice", "bob")}
-        with serve_in_thread(create_app(memory, worker=False)) as url:
-            yield url, keys, memory
-
-
-def test_http_mines_lists_and_resolves_in_the_callers_namespace(
-    server: tuple[str, dict[str, str], Memory],
-) -> None:
-    url, keys, memory = server
+def test_http_mines_lists_and_resolves_in_the_callers_namespace(http_server: Served) -> None:
+    url, keys, memory = http_server
     body = {"messages": EFOIL, "wing": "Efoil", "session": "evening", "kind": "project"}
     with client(url, keys["alice"]) as alice, client(url, keys["bob"]) as bob:
         mined = alice.post("/v1/palace/mine", json=body)
@@ -198,12 +182,6 @@ def test_http_mines_lists_and_resolves_in_the_callers_namespace(
 
 
 # -- MCP -------------------------------------------------------------------------------------
-@pytest.fixture
-async def alice(mem: Memory) -> AsyncIterator[Client]:
-    async with Client(create_mcp_server(mem, namespace=ALICE)) as c:
-        yield c
-
-
 @pytest.mark.anyio
 async def test_mcp_tools_mine_list_and_resolve(alice: Client, mem: Memory) -> None:
     mined = await call(alice, "mine_conversation", messages=EFOIL, wing="Efoil", session="s")
@@ -239,7 +217,7 @@ def _palace(memory: Memory, namespace: str) -> None:
 
 @pytest.fixture
 def placed(mem: Memory) -> Iterator[tuple[str, dict[str, str], Memory]]:
-    keys = {user: mem.keys.create(user)[1] for user in ("alice", "bob")}
+    keys = user_keys(mem, admin=False)
     _palace(mem, ALICE)
     with serve_in_thread(create_app(mem, worker=False)) as url:
         yield url, keys, mem

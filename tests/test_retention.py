@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from conftest import NO_PIPELINE, section_config
 from engram import Memory
 from engram.config import Config
 from engram.errors import InvalidInputError
@@ -33,8 +34,7 @@ class Clock:
 
 
 def _config(tmp_path: Path, **lifecycle: Any) -> Config:
-    env = {"ENGRAM_PIPELINE_ENABLED": "false"}
-    return Config.load(env=env, home=str(tmp_path / "home")).with_overrides(lifecycle=lifecycle)
+    return section_config(tmp_path, NO_PIPELINE, "lifecycle", lifecycle)
 
 
 @pytest.fixture

@@ -14,9 +14,10 @@ from typing import Any
 
 import httpx
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
-from conftest import HashEmbedder
+from conftest import HashEmbedder, user_keys
+from conftest import run_cli as run
 from engram import Config, Memory
 from engram.api import create_app
 from engram.api.server import serve_in_thread
@@ -48,8 +49,7 @@ class World:
 @pytest.fixture
 def world(config: Config) -> Iterator[World]:
     with Memory(":memory:", config=config, embedder=HashEmbedder()) as memory:
-        keys = {user: memory.keys.create(user)[1] for user in ("alice", "bob")}
-        keys["admin"] = memory.keys.create("root", admin=True)[1]
+        keys = user_keys(memory)
         good = memory.add("Bob's vault code is in the blue folder", user_id="bob", score=9.0)
         bad = memory.add("Bob's dog is called Max", user_id="bob", score=3.0)
         for i in range(6):
@@ -179,11 +179,6 @@ def test_alice_cannot_reach_bob_through_these_routes(world: World) -> None:
 
 
 # -- the CLI -------------------------------------------------------------------------------
-KEYWORD_ONLY = {"ENGRAM_EMBEDDER_NAME": "none", "ENGRAM_CONFIG": ""}
-
-
-def run(home: Path, *args: str) -> Result:
-    return CliRunner().invoke(cli, ["--home", str(home), *args], env=KEYWORD_ONLY)
 
 
 def test_cli_review_prune_dry_run_then_yes(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ the MCP tools in-process, including ``get_context`` logging what it injected."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +15,9 @@ import pytest
 from click.testing import CliRunner, Result
 from mcp import Client
 
-from conftest import HashEmbedder
+from conftest import HashEmbedder, keyed_server
 from conftest import bearer_client as client
 from engram import Config, Memory
-from engram.api import create_app
-from engram.api.server import serve_in_thread
 from engram.cli.main import cli
 from engram.mcp.server import create_mcp_server
 
@@ -40,11 +38,11 @@ KEYWORD_ONLY = {"ENGRAM_EMBEDDER_NAME": "none", "ENGRAM_CONFIG": ""}
 # -- HTTP ------------------------------------------------------------------------------------
 @pytest.fixture
 def server(config: Config) -> Iterator[tuple[str, dict[str, str], Memory]]:
-    with Memory(":memory:", config=config, embedder=HashEmbedder()) as memory:
-        keys = {user: memory.keys.create(user)[1] for user in ("alice", "bob")}
-        keys["admin"] = memory.keys.create("root", admin=True)[1]
-        with serve_in_thread(create_app(memory, worker=False, mcp=False)) as url:
-            yield url, keys, memory
+    with (
+        Memory(":memory:", config=config, embedder=HashEmbedder()) as memory,
+        keyed_server(memory, worker=False, mcp=False) as (url, keys),
+    ):
+        yield url, keys, memory
 
 
 def test_http_observe_then_walk_the_chain_both_ways(
@@ -267,12 +265,6 @@ def test_cli_errors_say_what_is_wrong(
 
 
 # -- MCP -------------------------------------------------------------------------------------
-@pytest.fixture
-async def alice(mem: Memory) -> AsyncIterator[Client]:
-    async with Client(create_mcp_server(mem, namespace=ALICE)) as c:
-        yield c
-
-
 async def call(c: Client, tool: str, **arguments: Any) -> Any:
     result = await c.call_tool(tool, arguments)
     assert not result.is_error, result.content

@@ -11,8 +11,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from conftest import flat_breakdown
 from engram.recall import fusion, packing, scoring
-from engram.records import Hit, MemoryRecord, ScoreBreakdown
+from engram.records import Hit, MemoryRecord
 from engram.text import normalize_content
 
 
@@ -27,17 +28,9 @@ def record(memory_id: str, content: str = "x", title: str | None = None) -> Memo
 
 
 def hit(memory_id: str, score: float, title: str | None = None, content: str = "x") -> Hit:
-    breakdown = ScoreBreakdown(
-        sim=None,
-        bm25=None,
-        fused=score,
-        quality_factor=1.0,
-        quality_weight=0.5,
-        rank_score=score,
-        recency=1.0,
-        final=score,
+    return Hit(
+        memory=record(memory_id, content, title), score=score, breakdown=flat_breakdown(score)
     )
-    return Hit(memory=record(memory_id, content, title), score=score, breakdown=breakdown)
 
 
 # -- seed 000: q_adjust ---------------------------------------------------------------

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from conftest import Clock
+from conftest import NO_LINKER, Clock, section_config
 from engram import Memory
 from engram.config import Config
 from engram.errors import InvalidInputError
@@ -23,13 +23,7 @@ T0 = datetime(2026, 6, 1, 8, 0, tzinfo=UTC)
 
 
 def _config(tmp_path: Path, **sessions: Any) -> Config:
-    env = {"ENGRAM_PIPELINE_LINKER": "false"}
-    return Config.load(env=env, home=str(tmp_path / "home")).with_overrides(sessions=sessions)
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock(T0)
+    return section_config(tmp_path, NO_LINKER, "sessions", sessions)
 
 
 @pytest.fixture

@@ -5,20 +5,17 @@ tools in-process (FEATURES S11, S13)."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 from mcp import Client
 
-from conftest import HashEmbedder
+from conftest import HashEmbedder, keyed_server
 from conftest import bearer_client as client
+from conftest import run_cli as run
 from conftest import tool_call as call
 from engram import Config, Memory
-from engram.api import create_app
-from engram.api.server import serve_in_thread
-from engram.cli.main import cli
 from engram.mcp.server import create_mcp_server
 
 ALICE, BOB = "user:alice", "user:bob"
@@ -28,12 +25,13 @@ NO_DEBOUNCE = {"sessions": {"debounce_ms": 0}}
 # -- HTTP ------------------------------------------------------------------------------------
 @pytest.fixture
 def server(config: Config) -> Iterator[tuple[str, dict[str, str], Memory]]:
-    with Memory(
-        ":memory:", config=config.with_overrides(**NO_DEBOUNCE), embedder=HashEmbedder()
-    ) as memory:
-        keys = {user: memory.keys.create(user)[1] for user in ("alice", "bob")}
-        with serve_in_thread(create_app(memory, worker=False)) as url:
-            yield url, keys, memory
+    with (
+        Memory(
+            ":memory:", config=config.with_overrides(**NO_DEBOUNCE), embedder=HashEmbedder()
+        ) as memory,
+        keyed_server(memory, admin=False, worker=False) as (url, keys),
+    ):
+        yield url, keys, memory
 
 
 def test_http_tracks_checkpoints_recovers_and_scores_per_user(
@@ -89,12 +87,6 @@ def test_http_refuses_bad_input(server: tuple[str, dict[str, str], Memory]) -> N
     assert memory.sessions.list(namespace=ALICE) == []
 
 
-# -- the CLI ---------------------------------------------------------------------------------
-def run(home: Path, *args: str) -> Result:
-    env = {"ENGRAM_EMBEDDER_NAME": "none", "ENGRAM_CONFIG": ""}
-    return CliRunner().invoke(cli, ["--home", str(home), *args], env=env)
-
-
 def test_http_a_tracked_prompt_never_reaches_recover_verbatim(
     server: tuple[str, dict[str, str], Memory],
 ) -> None:
@@ -110,6 +102,7 @@ def test_http_a_tracked_prompt_never_reaches_recover_verbatim(
     assert "withheld: the injection scan flagged it (override_instructions" in digest
 
 
+# -- the CLI ---------------------------------------------------------------------------------
 def test_cli_checkpoint_recover_end_and_list(tmp_path: Path) -> None:
     home = tmp_path / "home"
     made = run(home, "sessions", "checkpoint", "s1", "--trigger", "pre_compaction",
@@ -138,12 +131,6 @@ def test_cli_checkpoint_recover_end_and_list(tmp_path: Path) -> None:
 def mem(config: Config, store_location: str) -> Iterator[Memory]:
     with Memory(store_location, config=config.with_overrides(**NO_DEBOUNCE), embedder=None) as m:
         yield m
-
-
-@pytest.fixture
-async def alice(mem: Memory) -> AsyncIterator[Client]:
-    async with Client(create_mcp_server(mem, namespace=ALICE)) as c:
-        yield c
 
 
 @pytest.mark.anyio

@@ -6,16 +6,15 @@ from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 from mcp import Client
 
-from conftest import HashEmbedder
+from conftest import Served
 from conftest import bearer_client as client
+from conftest import run_cli as run
 from conftest import tool_call as call
 from engram import (
     CapabilityError,
@@ -26,9 +25,6 @@ from engram import (
     PermissionDeniedError,
 )
 from engram.aio import AsyncShared
-from engram.api import create_app
-from engram.api.server import serve_in_thread
-from engram.cli.main import cli
 from engram.mcp.server import create_mcp_server
 from engram.shared import DEFAULT_SPACE, Shared, space_of
 
@@ -111,19 +107,8 @@ def test_every_shared_verb_has_an_async_twin() -> None:
 
 
 # -- HTTP: key scoping -----------------------------------------------------------------------
-@pytest.fixture
-def server(config: Config) -> Iterator[tuple[str, dict[str, str], Memory]]:
-    with Memory(":memory:", config=config, embedder=HashEmbedder()) as memory:
-        keys = {user: memory.keys.create(user)[1] for user in ("alice", "bob")}
-        keys["admin"] = memory.keys.create("root", admin=True)[1]
-        with serve_in_thread(create_app(memory, worker=False)) as url:
-            yield url, keys, memory
-
-
-def test_http_shares_within_a_users_agents_only(
-    server: tuple[str, dict[str, str], Memory],
-) -> None:
-    url, keys, memory = server
+def test_http_shares_within_a_users_agents_only(http_server: Served) -> None:
+    url, keys, memory = http_server
     with (
         client(url, keys["alice"]) as alice,
         client(url, keys["bob"]) as bob,
@@ -173,11 +158,6 @@ def test_http_shares_within_a_users_agents_only(
 
 
 # -- the CLI ---------------------------------------------------------------------------------
-def run(home: Path, *args: str) -> Result:
-    env = {"ENGRAM_EMBEDDER_NAME": "none", "ENGRAM_CONFIG": ""}
-    return CliRunner().invoke(cli, ["--home", str(home), *args], env=env)
-
-
 def test_cli_publishes_searches_lists_and_retracts(tmp_path: Path) -> None:
     home = tmp_path / "home"
     made = run(home, "shared", "publish", "alice", "Backups run at 02:00 UTC", "--json")

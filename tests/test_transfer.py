@@ -386,6 +386,11 @@ def _edit_first(kind: str, change: Callable[[dict[str, Any]], None]) -> Edit:
     return edit
 
 
+def _memory_with(**fields: Any) -> Edit:
+    """The first memory line with ``fields`` changed."""
+    return _edit_first("memory", lambda r: r["memory"].update(fields))
+
+
 def _swap_first_memory_and_history(rows: list[dict[str, Any]]) -> list[dict[str, Any] | str]:
     out: list[dict[str, Any] | str] = list(rows)
     out[1], out[2] = out[2], out[1]
@@ -403,30 +408,12 @@ def _swap_first_memory_and_history(rows: list[dict[str, Any]]) -> list[dict[str,
             _edit_first("memory", lambda r: r["memory"].pop("content_hash")),
             "missing field 'content_hash'",
         ),
-        (
-            _edit_first("memory", lambda r: r["memory"].update(colour="red")),
-            "unknown field(s) in memory: colour",
-        ),
-        (
-            _edit_first("memory", lambda r: r["memory"].update(content="tampered")),
-            "content_hash does not match its content",
-        ),
-        (
-            _edit_first("memory", lambda r: r["memory"].update(type="gossip")),
-            "field 'type' has an unknown value 'gossip'",
-        ),
-        (
-            _edit_first("memory", lambda r: r["memory"].update(quality="high")),
-            "field 'quality' has the wrong type",
-        ),
-        (
-            _edit_first("memory", lambda r: r["memory"].update(created_at="yesterday")),
-            "not an ISO 8601 time",
-        ),
-        (
-            _edit_first("memory", lambda r: r["memory"].update(namespace="no spaces")),
-            "invalid namespace 'no spaces'",
-        ),
+        (_memory_with(colour="red"), "unknown field(s) in memory: colour"),
+        (_memory_with(content="tampered"), "content_hash does not match its content"),
+        (_memory_with(type="gossip"), "field 'type' has an unknown value 'gossip'"),
+        (_memory_with(quality="high"), "field 'quality' has the wrong type"),
+        (_memory_with(created_at="yesterday"), "not an ISO 8601 time"),
+        (_memory_with(namespace="no spaces"), "invalid namespace 'no spaces'"),
         (_edit_first("feedback", lambda r: r.update(rating=5)), "rating must be 1 or -1"),
         (
             _edit_first("history", lambda r: r.update(namespace="elsewhere")),

@@ -303,17 +303,19 @@ def _index_fields(memory: Memory, index: object) -> list[str]:
     return index_paths(index.get("fields"))
 
 
+def _item_fields(
+    namespace: tuple[str, ...], key: str, value: dict[str, Any], record: MemoryRecord
+) -> dict[str, Any]:
+    """What an ``Item`` and a ``SearchItem`` of a memory share."""
+    times = {"created_at": record.created_at, "updated_at": record.updated_at}
+    return {"namespace": namespace, "key": key, "value": value, **times}
+
+
 def _item(
     namespace: tuple[str, ...], key: str, value: dict[str, Any], record: MemoryRecord
 ) -> Item:
     """The ``Item`` of a memory."""
-    return Item(
-        value=value,
-        key=key,
-        namespace=namespace,
-        created_at=record.created_at,
-        updated_at=record.updated_at,
-    )
+    return Item(**_item_fields(namespace, key, value, record))
 
 
 def _search_item(
@@ -325,14 +327,7 @@ def _search_item(
 ) -> SearchItem:
     """The ``SearchItem`` of a memory (``score``: engram's recall score, or None when
     the search ranked nothing)."""
-    return SearchItem(
-        namespace=namespace,
-        key=key,
-        value=value,
-        created_at=record.created_at,
-        updated_at=record.updated_at,
-        score=score,
-    )
+    return SearchItem(**_item_fields(namespace, key, value, record), score=score)
 
 
 def _check_labels(op: Op) -> None:

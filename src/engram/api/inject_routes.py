@@ -27,7 +27,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from engram.api import models as m
 from engram.api.auth import Caller, ServerState, server_state
 from engram.api.routes import _ERRORS, ScopeQuery
-from engram.inject import STRATEGIES, CoreBlock, insert, last_user_text
+from engram.inject import STRATEGIES, insert, last_user_text
+from engram.inject.blocks import block_dict
 from engram.keys import Principal
 from engram.procedures import skill_markdown
 from engram.records import iso
@@ -210,20 +211,6 @@ def _writer(caller: Principal, state: ServerState) -> dict[str, Any]:
     if who.kind == "agent":
         return {"actor": f"agent:{who.id}", "by_agent": True}
     return {"actor": f"key:{caller.key_id}" if caller.key_id else "local", "by_agent": False}
-
-
-def block_dict(b: CoreBlock) -> dict[str, Any]:
-    return {
-        "namespace": b.namespace,
-        "label": b.label,
-        "value": b.value,
-        "chars": len(b.value),
-        "char_limit": b.char_limit,
-        "description": b.description,
-        "read_only": b.read_only,
-        "version": b.version,
-        "updated_at": iso(b.updated_at),
-    }
 
 
 # -- the context strategy and the tools ---------------------------------------------

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engram.api import models as m
 from engram.api.auth import Caller, ServerState, server_state
 from engram.api.routes import _ERRORS, ScopeQuery, _ids
+from engram.keys import Principal
 
 State = Annotated[ServerState, Depends(server_state)]
 ItemId = Annotated[int, Path(ge=1, description="A review item id.")]
@@ -91,6 +92,22 @@ def get_review(
     return mem.review.get(item_id, **_ids(scope)).to_dict()
 
 
+def _resolve(
+    approve: bool,
+    item_id: int,
+    body: ResolveIn,
+    scope_in: m.Scope,
+    caller: Principal,
+    state: ServerState,
+) -> dict[str, Any]:
+    """Approve or reject the item as the calling key (``http`` without one)."""
+    mem = state.memory
+    scope = _ids(caller.scope(mem, **scope_in.scope_args()))
+    actor = f"key:{caller.key_id}" if caller.key_id else "http"
+    verdict = mem.review.approve if approve else mem.review.reject
+    return verdict(item_id, note=body.note, actor=actor, **scope).to_dict()
+
+
 @router.post(
     "/v1/review/{item_id}/approve", response_model=ReviewOut, tags=["review"], summary="Approve"
 )
@@ -98,10 +115,7 @@ def approve_review(
     item_id: ItemId, body: ResolveIn, scope_in: ScopeQuery, caller: Caller, state: State
 ) -> dict[str, Any]:
     """Apply the held-back proposal, then mark it approved."""
-    mem = state.memory
-    scope = caller.scope(mem, **scope_in.scope_args())
-    actor = f"key:{caller.key_id}" if caller.key_id else "http"
-    return mem.review.approve(item_id, note=body.note, actor=actor, **_ids(scope)).to_dict()
+    return _resolve(True, item_id, body, scope_in, caller, state)
 
 
 @router.post(
@@ -111,7 +125,4 @@ def reject_review(
     item_id: ItemId, body: ResolveIn, scope_in: ScopeQuery, caller: Caller, state: State
 ) -> dict[str, Any]:
     """Drop the held-back proposal; nothing changes but the audit trail."""
-    mem = state.memory
-    scope = caller.scope(mem, **scope_in.scope_args())
-    actor = f"key:{caller.key_id}" if caller.key_id else "http"
-    return mem.review.reject(item_id, note=body.note, actor=actor, **_ids(scope)).to_dict()
+    return _resolve(False, item_id, body, scope_in, caller, state)

@@ -31,7 +31,7 @@ from engram.cli.bench_options import (
     BEAM_DEV,
     SHARED_BENCH,
     data_option,
-    json_option,
+    json_command,
     out_option,
     show_results,
     stage_progress,
@@ -285,9 +285,7 @@ def paraphrase_cmd(
     "(maintainers, in a source checkout only).",
 )
 @out_option("Directory for abstain.json, abstain.md and abstain-rows.json.")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def abstain_cmd(
     obj: Ctx,
     /,
@@ -378,9 +376,7 @@ def longmemeval_cmd(obj: Ctx, /, data: str, **options: Any) -> None:
     help="Write the precision sample, with each fact's turn, to this JSONL file to label.",
 )
 @out_option("Directory for extraction.json and extraction.md.")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def extraction_cmd(
     obj: Ctx,
     /,
@@ -419,9 +415,7 @@ def extraction_cmd(
 )
 @click.option("--conversations", type=int, help="Only the first N conversations.")
 @out_option("Directory for entities.json and entities.md.")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def entities_cmd(
     obj: Ctx, /, data: str, threshold: float, conversations: int | None, out: str, as_json: bool
 ) -> None:
@@ -440,9 +434,7 @@ def entities_cmd(
 @click.option("--rounds", default=3, show_default=True, help="Interleaved rounds per arm.")
 @click.option("--no-embed", is_flag=True, help="Measure the write alone, without the embedder.")
 @out_option("Directory for pipeline.json and pipeline.md.")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def pipeline_cmd(
     obj: Ctx, /, data: str, n: int, rounds: int, no_embed: bool, out: str, as_json: bool
 ) -> None:
@@ -470,9 +462,7 @@ def pipeline_cmd(
     multiple=True,
     help="A recall setting for the boosted arm of --latency, KEY=VALUE.",
 )
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def graph_cmd(
     obj: Ctx,
     /,
@@ -519,9 +509,7 @@ def graph_cmd(
     help="An adversarial set JSON file (default: the one engram ships).",
 )
 @out_option("Directory for injection.json and injection.md.")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def injection_cmd(obj: Ctx, /, data: str, set_path: str | None, out: str, as_json: bool) -> None:
     """The injection scan as a classifier: recall per category on the tuning and held-out
     folds of the adversarial set, and false positives on real LoCoMo and BEAM texts."""

@@ -7,8 +7,8 @@ import click
 
 from engram.bench import lifecycle as year
 from engram.cli import render
-from engram.cli.bench_options import data_option, json_option, out_option
-from engram.cli.common import Ctx, handle_errors, progress_bar
+from engram.cli.bench_options import data_option, json_command, out_option
+from engram.cli.common import Ctx, progress_bar
 
 
 @click.command("lifecycle")
@@ -18,9 +18,7 @@ from engram.cli.common import Ctx, handle_errors, progress_bar
 @click.option("--sample-every", default=30, show_default=True, help="Days between snapshots.")
 @click.option("--questions", type=int, default=None, help="At most N kept questions.")
 @out_option("Directory for lifecycle.json and lifecycle.md.")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def lifecycle_cmd(
     obj: Ctx,
     /,

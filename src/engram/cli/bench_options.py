@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 import click
 
 from engram.cli import render
-from engram.cli.common import progress_bar
+from engram.cli.common import json_taking, progress_bar
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -20,6 +20,7 @@ LOCOMO_DEV = str(SHARED_BENCH / "locomo" / "locomo10_dev.json")
 BEAM_DEV = str(SHARED_BENCH / "beam-100k")
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+json_command = json_taking(json_option)
 
 
 def data_option(help: str, *decls: str, default: str = LOCOMO_DEV) -> Callable[[F], F]:

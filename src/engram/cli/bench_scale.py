@@ -10,8 +10,8 @@ import click
 
 from engram.bench import report, scale
 from engram.cli import render
-from engram.cli.bench_options import data_option, json_option, out_option
-from engram.cli.common import Ctx, handle_errors, progress_bar
+from engram.cli.bench_options import data_option, json_command, out_option
+from engram.cli.common import Ctx, progress_bar
 from engram.errors import InvalidInputError
 
 
@@ -62,9 +62,7 @@ def _sizes(text: str) -> list[int]:
     help="Also load the same corpus and vectors into this peer (pip install "
     "'engramdb[bench]') and time its queries interleaved with engram's recall.",
 )
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def scale_cmd(
     obj: Ctx,
     /,
@@ -103,26 +101,17 @@ def scale_cmd(
         text = report.table(["search", "p50 ms", "p95 ms", "recall@10"], rows)
         name = "scale-vectors"
     else:
+        run: dict[str, Any] = {"config": config, "locomo": data, "queries": queries}
+        run |= {"embed_sample": embed_sample, "peer": peer}
         if as_json:
-            results = scale.run_scale(
-                _sizes(sizes),
-                config=config,
-                locomo=data,
-                queries=queries,
-                embed_sample=embed_sample,
-                peer=peer,
-            )
+            results = scale.run_scale(_sizes(sizes), **run)
         else:
             with progress_bar() as bar:
                 task = bar.add_task("store sizes", total=None)
                 results = scale.run_scale(
                     _sizes(sizes),
-                    config=config,
-                    locomo=data,
-                    queries=queries,
-                    embed_sample=embed_sample,
                     progress=lambda _s, done, total: bar.update(task, completed=done, total=total),
-                    peer=peer,
+                    **run,
                 )
         text = report.table(
             [

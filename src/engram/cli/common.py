@@ -188,22 +188,75 @@ def handle_errors(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def scope_options(fn: F) -> F:
-    """``--namespace``, ``--user``, ``--agent`` and ``--run`` for commands that take a scope."""
-    fn = click.option("--run", "run_id", help="Run id (narrows within the namespace).")(fn)
-    fn = click.option("--agent", "agent_id", help="Agent id (namespace agent:<id> if alone).")(fn)
-    fn = click.option("--user", "user_id", help="User id (namespace user:<id>).")(fn)
-    fn = click.option("-n", "--namespace", help="Namespace (default: 'default').")(fn)
-    return fn
+#: The scope options, in the order ``--help`` lists them, by the keyword they fill.
+_SCOPE_OPTIONS: dict[str, Callable[[Any], Any]] = {
+    "namespace": click.option("-n", "--namespace", help="Namespace (default: 'default')."),
+    "user_id": click.option("--user", "user_id", help="User id (namespace user:<id>)."),
+    "agent_id": click.option(
+        "--agent", "agent_id", help="Agent id (namespace agent:<id> if alone)."
+    ),
+    "run_id": click.option("--run", "run_id", help="Run id (narrows within the namespace)."),
+}
+
+
+def scoped(*, run: bool = True) -> Callable[[F], F]:
+    """``--namespace``, ``--user``, ``--agent`` and (with ``run``) ``--run``, handed to
+    the command as one ``scope`` keyword: the dict of the library's scope arguments, so
+    a command passes ``**scope`` on instead of naming each one. ``run=False`` for the
+    commands whose library calls take no run id (or where a run's id is the argument)."""
+    names = list(_SCOPE_OPTIONS) if run else [n for n in _SCOPE_OPTIONS if n != "run_id"]
+
+    def decorate(fn: F) -> F:
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            kwargs["scope"] = {name: kwargs.pop(name) for name in names}
+            return fn(*args, **kwargs)
+
+        # click lists options in the order of the decorators: apply the last one first.
+        command: Any = wrapper
+        for name in reversed(names):
+            command = _SCOPE_OPTIONS[name](command)
+        return command  # type: ignore[no-any-return]
+
+    return decorate
+
+
+#: The four scope options (``scoped()``), for most commands.
+scope_options = scoped()
+#: ``--namespace``, ``--user`` and ``--agent`` without ``--run``.
+owner_scope_options = scoped(run=False)
+
+
+def limit_option(default: int) -> Callable[[F], F]:
+    """``-k/--limit``: how many rows a listing shows, ``default`` unless given."""
+    return click.option("-k", "--limit", default=default, show_default=True)
+
+
+def page_options(limit: int) -> Callable[[F], F]:
+    """``-k/--limit`` (default ``limit``) and ``--offset`` (default 0): one page of a
+    listing, as the library's paged reads take it."""
+
+    def decorate(fn: F) -> F:
+        return limit_option(limit)(click.option("--offset", default=0, show_default=True)(fn))
+
+    return decorate
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 
 
-def scope_kwargs(
-    namespace: str | None, user_id: str | None, agent_id: str | None, run_id: str | None
-) -> dict[str, Any]:
-    return {"namespace": namespace, "user_id": user_id, "agent_id": agent_id, "run_id": run_id}
+def json_taking(option: Callable[[Any], Any]) -> Callable[[F], F]:
+    """``option`` (the command's ``--json`` flag, its last option), the ``Ctx`` and
+    ``handle_errors``: the three every command that prints a result takes, in that order."""
+
+    def decorate(fn: F) -> F:
+        return option(click.pass_obj(handle_errors(fn)))  # type: ignore[no-any-return]
+
+    return decorate
+
+
+#: ``json_taking`` the CLI's ``--json`` ("instead of a table").
+json_command = json_taking(json_option)
 
 
 def pasted_id(memory_id: str) -> str:

@@ -15,7 +15,12 @@ from typing import Any
 import click
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option, scope_kwargs, scope_options
+from engram.cli.common import (
+    Ctx,
+    json_command,
+    limit_option,
+    scope_options,
+)
 from engram.errors import InvalidInputError
 
 filter_option = click.option(
@@ -106,27 +111,14 @@ def forget_all(
 @click.command()
 @scope_options
 @click.option("--all-namespaces", is_flag=True, help="The audit of every namespace.")
-@click.option("-k", "--limit", default=100, show_default=True)
-@json_option
-@click.pass_obj
-@handle_errors
+@limit_option(100)
+@json_command
 def erasures(
-    obj: Ctx,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
-    all_namespaces: bool,
-    limit: int,
-    as_json: bool,
+    obj: Ctx, scope: dict[str, Any], all_namespaces: bool, limit: int, as_json: bool
 ) -> None:
     """Show the erase audit, newest first: who erased what, when, with which filters."""
     with obj.memory(must_exist=True) as mem:
-        rows = mem.erasure.audit(
-            **scope_kwargs(namespace, user_id, agent_id, run_id),
-            all_namespaces=all_namespaces,
-            limit=limit,
-        )
+        rows = mem.erasure.audit(**scope, all_namespaces=all_namespaces, limit=limit)
     if as_json:
         render.emit_json([r.to_dict() for r in rows])
         return

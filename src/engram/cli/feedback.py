@@ -16,10 +16,8 @@ import click
 from engram.cli import render
 from engram.cli.common import (
     Ctx,
-    handle_errors,
-    json_option,
+    json_command,
     pasted_id,
-    scope_kwargs,
     scope_options,
 )
 
@@ -44,23 +42,12 @@ def feedback() -> None:
 @click.argument("rating", type=click.Choice(["up", "down"]))
 @scope_options
 @click.option("-m", "--comment", help="Why (kept in the feedback log).")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def rate(
-    obj: Ctx,
-    memory_id: str,
-    rating: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
-    comment: str | None,
-    as_json: bool,
+    obj: Ctx, memory_id: str, rating: str, scope: dict[str, Any], comment: str | None, as_json: bool
 ) -> None:
     """Thumbs up or down on MEMORY_ID (the id or 8 or more of its first characters):
     quality moves by one within [-3, +3] (seed 000)."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True) as mem:
         record = mem.feedback(
             mem.admin.resolve_id(pasted_id(memory_id), **scope), rating, comment, **scope
@@ -79,22 +66,11 @@ def rate(
     help="The JSONL file to write (default: stdout).",
 )
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
-def export_(
-    obj: Ctx,
-    out: Path | None,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
-    as_json: bool,
-) -> None:
+@json_command
+def export_(obj: Ctx, out: Path | None, scope: dict[str, Any], as_json: bool) -> None:
     """Write the feedback log as JSONL, one rating a line: {memory_id, content, title,
     rating, comment, at, quality}, oldest first (a preference data set for fine-tuning).
     --json prints a summary {"path", "rows"} instead of a sentence."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     rows = 0
     with obj.memory(must_exist=True) as mem:
         lines = mem.review.export_feedback(**scope)

@@ -17,7 +17,13 @@ import click
 from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option, scope_kwargs, scope_options
+from engram.cli.common import (
+    Ctx,
+    json_command,
+    limit_option,
+    page_options,
+    scope_options,
+)
 from engram.errors import InvalidInputError
 from engram.graph import Entity, Relation
 
@@ -76,24 +82,12 @@ def graph() -> None:
 @graph.command()
 @scope_options
 @click.option("-q", "--query", help="Only entities whose name contains this.")
-@click.option("-k", "--limit", default=50, show_default=True)
-@click.option("--offset", default=0, show_default=True)
-@json_option
-@click.pass_obj
-@handle_errors
+@page_options(50)
+@json_command
 def entities(
-    obj: Ctx,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
-    query: str | None,
-    limit: int,
-    offset: int,
-    as_json: bool,
+    obj: Ctx, scope: dict[str, Any], query: str | None, limit: int, offset: int, as_json: bool
 ) -> None:
     """Entities, most mentioned first."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True, embedder=None) as mem:
         items = mem.graph.entities(limit, offset, query, **scope)
         total = mem.graph.count_entities(query, **scope)
@@ -109,20 +103,9 @@ def entities(
 @graph.command()
 @click.argument("name")
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
-def entity(
-    obj: Ctx,
-    name: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
-    as_json: bool,
-) -> None:
+@json_command
+def entity(obj: Ctx, name: str, scope: dict[str, Any], as_json: bool) -> None:
     """One entity: its aliases, mentions, aspects and structural facts."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True, embedder=None) as mem:
         found = mem.graph.entity(name, **scope)
         aspects = mem.graph.aspects(name, **scope)
@@ -155,17 +138,11 @@ def entity(
 @click.option("--entity", "name", help="Only relations of this entity (either end).")
 @click.option("--all", "everything", is_flag=True, help="Closed relations too.")
 @click.option("--at", help="The relations that held at this date or ISO 8601 time.")
-@click.option("-k", "--limit", default=100, show_default=True)
-@click.option("--offset", default=0, show_default=True)
-@json_option
-@click.pass_obj
-@handle_errors
+@page_options(100)
+@json_command
 def relations(
     obj: Ctx,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     name: str | None,
     everything: bool,
     at: str | None,
@@ -177,7 +154,6 @@ def relations(
     when they began."""
     if everything and at is not None:
         raise InvalidInputError("--all and --at exclude each other: --at already reaches back")
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True, embedder=None) as mem:
         if at is not None:
             items = mem.graph.as_of(at, entity=name, limit=limit, offset=offset, **scope)
@@ -196,20 +172,9 @@ def relations(
 @graph.command()
 @click.argument("name")
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
-def timeline(
-    obj: Ctx,
-    name: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
-    as_json: bool,
-) -> None:
+@json_command
+def timeline(obj: Ctx, name: str, scope: dict[str, Any], as_json: bool) -> None:
     """An entity's whole history: every relation it was part of, closed ones included."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True, embedder=None) as mem:
         found = mem.graph.entity(name, **scope)
         items = mem.graph.timeline(name, **scope)
@@ -226,24 +191,12 @@ def timeline(
 @scope_options
 @click.option("--hops", default=1, show_default=True, help="How far to walk (1-4).")
 @click.option("--at", help="Walk the relations that held at this date or ISO 8601 time.")
-@click.option("-k", "--limit", default=100, show_default=True)
-@json_option
-@click.pass_obj
-@handle_errors
+@limit_option(100)
+@json_command
 def neighbors(
-    obj: Ctx,
-    name: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
-    hops: int,
-    at: str | None,
-    limit: int,
-    as_json: bool,
+    obj: Ctx, name: str, scope: dict[str, Any], hops: int, at: str | None, limit: int, as_json: bool
 ) -> None:
     """Entities within --hops relations of NAME, either direction, nearest first."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True, embedder=None) as mem:
         found = mem.graph.neighbors(name, hops, at=at, limit=limit, **scope)
     if as_json:
@@ -259,22 +212,10 @@ def neighbors(
 @click.argument("keep")
 @click.argument("other")
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
-def merge(
-    obj: Ctx,
-    keep: str,
-    other: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
-    as_json: bool,
-) -> None:
+@json_command
+def merge(obj: Ctx, keep: str, other: str, scope: dict[str, Any], as_json: bool) -> None:
     """Fold entity OTHER into KEEP: its mentions, relations and names (which become
     aliases of KEEP) move over, and OTHER is gone."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True, embedder=None) as mem:
         kept = mem.graph.merge(keep, other, **scope)
     if as_json:
@@ -290,22 +231,10 @@ def merge(
 @click.argument("name")
 @click.argument("alias")
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
-def split(
-    obj: Ctx,
-    name: str,
-    alias: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
-    as_json: bool,
-) -> None:
+@json_command
+def split(obj: Ctx, name: str, alias: str, scope: dict[str, Any], as_json: bool) -> None:
     """Turn ALIAS of entity NAME back into an entity of its own (undoing a wrong merge):
     the mentions and relations that came by that name go with it."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True, embedder=None) as mem:
         made = mem.graph.split(name, alias, **scope)
     if as_json:
@@ -324,23 +253,17 @@ def split(
 @click.argument("target")
 @click.option("--at", help="When it stopped holding (default now): a date or ISO 8601 time.")
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def invalidate(
     obj: Ctx,
     source: str,
     relation: str,
     target: str,
     at: str | None,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """End the relation SOURCE RELATION TARGET that holds now (its history stays)."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True, embedder=None) as mem:
         closed = mem.graph.invalidate(source, relation, target, at=at, **scope)
     if as_json:
@@ -363,18 +286,13 @@ def invalidate(
 @click.option("--apply", is_flag=True, help="Merge what is found (default: only list it).")
 @click.option("--type", "entity_type", help="Only entities of this type (person, item ...).")
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def dedupe(
     obj: Ctx,
     threshold: float,
     apply: bool,
     entity_type: str | None,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """Find entities that are one under two names; --apply merges them.
@@ -382,7 +300,6 @@ def dedupe(
     By normalised name (Dr. Smith / dr smith), a lone first name (Caroline / the one
     Caroline Smith) and, with an embedder, names' embeddings at least --threshold
     alike. Each group merges into its most mentioned entity."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True) as mem:  # the embedder compares names
         result = mem.graph.dedupe(threshold, not apply, entity_type=entity_type, **scope)
     if as_json:
@@ -394,12 +311,10 @@ def dedupe(
             markup=False,
         )
         return
-    table = Table()
-    for column in ("keep", "merge", "similarity", "why"):
-        table.add_column(column, overflow="fold")
-    for pair in result.pairs:
-        table.add_row(pair.keep, pair.other, f"{pair.similarity:.2f}", pair.reason)
-    render.console.print(table)
+    render.fold_table(
+        ("keep", "merge", "similarity", "why"),
+        ((pair.keep, pair.other, f"{pair.similarity:.2f}", pair.reason) for pair in result.pairs),
+    )
     done = f"merged {result.merged}" if apply else "nothing merged; --apply merges them"
     render.console.print(
         f"{render.plural(len(result.pairs), 'pair', 'pairs')} among {result.scanned} "

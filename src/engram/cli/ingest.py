@@ -11,10 +11,8 @@ import click
 from engram.cli import render
 from engram.cli.common import (
     Ctx,
-    handle_errors,
-    json_option,
+    json_command,
     progress_bar,
-    scope_kwargs,
     scope_options,
 )
 from engram.documents import DOCUMENT_STATUSES, Document
@@ -39,19 +37,9 @@ class DocumentFailedError(EngramError):
     is_flag=True,
     help="Only queue the document; a worker (`engram serve`, `engram worker`) indexes it.",
 )
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def ingest(
-    obj: Ctx,
-    source: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
-    title: str | None,
-    no_wait: bool,
-    as_json: bool,
+    obj: Ctx, source: str, scope: dict[str, Any], title: str | None, no_wait: bool, as_json: bool
 ) -> None:
     """Ingest SOURCE as chunked memories: a UTF-8 text file (Markdown, HTML, JSON ...),
     an http(s) URL, or "-" for standard input.
@@ -60,7 +48,6 @@ def ingest(
     and indexed) while its status is shown, unless --no-wait. Its chunks are memories of
     type document_chunk that search and recall find.
     """
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory() as mem:
         if source == "-":
             document = mem.documents.ingest(sys.stdin.read(), title=title, **scope)

@@ -11,30 +11,21 @@ from typing import Any
 import click
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option
+from engram.cli.common import (
+    Ctx,
+    json_command,
+    limit_option,
+    owner_scope_options,
+)
 from engram.errors import InvalidInputError
 from engram.inject import STRATEGIES, CoreBlock
+from engram.inject.blocks import block_dict
 from engram.records import iso
 
 
-def _scope_options(fn: Any) -> Any:
-    fn = click.option("--agent", "agent_id", help="Agent id (namespace agent:<id> if alone).")(fn)
-    fn = click.option("--user", "user_id", help="User id (namespace user:<id>).")(fn)
-    fn = click.option("-n", "--namespace", help="Namespace (default: 'default').")(fn)
-    return fn
-
-
 def _block(b: CoreBlock) -> dict[str, Any]:
-    return {
-        "label": b.label,
-        "value": b.value,
-        "chars": len(b.value),
-        "char_limit": b.char_limit,
-        "description": b.description,
-        "read_only": b.read_only,
-        "version": b.version,
-        "updated_at": iso(b.updated_at),
-    }
+    """``block_dict`` without the namespace: the command names it."""
+    return {k: v for k, v in block_dict(b).items() if k != "namespace"}
 
 
 def _print_block(b: CoreBlock, as_json: bool) -> None:
@@ -50,26 +41,18 @@ def _print_block(b: CoreBlock, as_json: bool) -> None:
     render.console.print(b.value, markup=False)
 
 
-def _scope(namespace: str | None, user_id: str | None, agent_id: str | None) -> dict[str, Any]:
-    return {"namespace": namespace, "user_id": user_id, "agent_id": agent_id}
-
-
 @click.group()
 def blocks() -> None:
     """Core memory blocks: always in the agent's context, edited by its tools."""
 
 
 @blocks.command("list")
-@_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
-def list_(
-    obj: Ctx, namespace: str | None, user_id: str | None, agent_id: str | None, as_json: bool
-) -> None:
+@owner_scope_options
+@json_command
+def list_(obj: Ctx, scope: dict[str, Any], as_json: bool) -> None:
     """The namespace's core blocks."""
     with obj.memory(must_exist=True) as mem:
-        found = mem.inject.blocks.list(**_scope(namespace, user_id, agent_id))
+        found = mem.inject.blocks.list(**scope)
     if as_json:
         render.emit_json({"items": [_block(b) for b in found]})
         return
@@ -81,21 +64,12 @@ def list_(
 
 @blocks.command("show")
 @click.argument("label")
-@_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
-def show(
-    obj: Ctx,
-    label: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    as_json: bool,
-) -> None:
+@owner_scope_options
+@json_command
+def show(obj: Ctx, label: str, scope: dict[str, Any], as_json: bool) -> None:
     """One core block."""
     with obj.memory(must_exist=True) as mem:
-        found = mem.inject.blocks.get(label, **_scope(namespace, user_id, agent_id))
+        found = mem.inject.blocks.get(label, **scope)
     _print_block(found, as_json)
 
 
@@ -105,10 +79,8 @@ def show(
 @click.option("--limit", "char_limit", type=int, help="Characters the block may hold.")
 @click.option("--description", help="What the block is for (shown to the agent).")
 @click.option("--read-only/--writable", default=None, help="May the agent's tools edit it?")
-@_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@owner_scope_options
+@json_command
 def set_(
     obj: Ctx,
     label: str,
@@ -116,9 +88,7 @@ def set_(
     char_limit: int | None,
     description: str | None,
     read_only: bool | None,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """Create a core block or overwrite its value (VALUE '-' reads stdin)."""
@@ -131,7 +101,7 @@ def set_(
             description=description,
             read_only=read_only,
             actor="cli",
-            **_scope(namespace, user_id, agent_id),
+            **scope,
         )
     _print_block(written, as_json)
 
@@ -139,24 +109,12 @@ def set_(
 @blocks.command("append")
 @click.argument("label")
 @click.argument("content")
-@_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
-def append(
-    obj: Ctx,
-    label: str,
-    content: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    as_json: bool,
-) -> None:
+@owner_scope_options
+@json_command
+def append(obj: Ctx, label: str, content: str, scope: dict[str, Any], as_json: bool) -> None:
     """Append a line to a core block, as the core_memory_append tool does."""
     with obj.memory(must_exist=True) as mem:
-        written = mem.inject.blocks.append(
-            label, content, actor="cli", **_scope(namespace, user_id, agent_id)
-        )
+        written = mem.inject.blocks.append(label, content, actor="cli", **scope)
     _print_block(written, as_json)
 
 
@@ -164,47 +122,25 @@ def append(
 @click.argument("label")
 @click.argument("old_content")
 @click.argument("new_content")
-@_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@owner_scope_options
+@json_command
 def replace(
-    obj: Ctx,
-    label: str,
-    old_content: str,
-    new_content: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    as_json: bool,
+    obj: Ctx, label: str, old_content: str, new_content: str, scope: dict[str, Any], as_json: bool
 ) -> None:
     """Replace text in a core block, as the core_memory_replace tool does."""
     with obj.memory(must_exist=True) as mem:
-        written = mem.inject.blocks.replace(
-            label, old_content, new_content, actor="cli", **_scope(namespace, user_id, agent_id)
-        )
+        written = mem.inject.blocks.replace(label, old_content, new_content, actor="cli", **scope)
     _print_block(written, as_json)
 
 
 @blocks.command("delete")
 @click.argument("label")
-@_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
-def delete(
-    obj: Ctx,
-    label: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    as_json: bool,
-) -> None:
+@owner_scope_options
+@json_command
+def delete(obj: Ctx, label: str, scope: dict[str, Any], as_json: bool) -> None:
     """Remove a core block (its history stays)."""
     with obj.memory(must_exist=True) as mem:
-        removed = mem.inject.blocks.delete(
-            label, actor="cli", **_scope(namespace, user_id, agent_id)
-        )
+        removed = mem.inject.blocks.delete(label, actor="cli", **scope)
     if as_json:
         render.emit_json(_block(removed))
         return
@@ -213,25 +149,13 @@ def delete(
 
 @blocks.command("history")
 @click.argument("label")
-@click.option("-k", "--limit", default=50, show_default=True)
-@_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
-def history(
-    obj: Ctx,
-    label: str,
-    limit: int,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    as_json: bool,
-) -> None:
+@limit_option(50)
+@owner_scope_options
+@json_command
+def history(obj: Ctx, label: str, limit: int, scope: dict[str, Any], as_json: bool) -> None:
     """Every edit of a core block, newest first."""
     with obj.memory(must_exist=True) as mem:
-        edits = mem.inject.blocks.history(
-            label, limit=limit, **_scope(namespace, user_id, agent_id)
-        )
+        edits = mem.inject.blocks.history(label, limit=limit, **scope)
     items = [
         {
             "id": e.id,
@@ -264,10 +188,8 @@ def inject() -> None:
 @click.option("--role", type=click.Choice(["system", "user"]), default="system", show_default=True)
 @click.option("-k", "--limit", type=int, help="At most this many memories.")
 @click.option("--no-blocks", is_flag=True, help="Leave the core blocks out.")
-@_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@owner_scope_options
+@json_command
 def context(
     obj: Ctx,
     query: str,
@@ -275,9 +197,7 @@ def context(
     role: str,
     limit: int | None,
     no_blocks: bool,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """Print the memory message the context strategy injects for QUERY."""
@@ -288,7 +208,7 @@ def context(
             role=role,
             limit=limit,
             blocks=not no_blocks,
-            **_scope(namespace, user_id, agent_id),
+            **scope,
         )
     if as_json:
         render.emit_json(
@@ -309,9 +229,7 @@ def context(
 
 @inject.command("tools")
 @click.option("--strategy", type=click.Choice(STRATEGIES), default="tool_based", show_default=True)
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def tools(obj: Ctx, strategy: str, as_json: bool) -> None:
     """The strategy's tools and system instruction; --json prints the definitions in
     OpenAI's function-calling shape, for any agent framework."""
@@ -332,19 +250,9 @@ def tools(obj: Ctx, strategy: str, as_json: bool) -> None:
 @inject.command("call")
 @click.argument("name")
 @click.argument("arguments", default="{}")
-@_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
-def call(
-    obj: Ctx,
-    name: str,
-    arguments: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    as_json: bool,
-) -> None:
+@owner_scope_options
+@json_command
+def call(obj: Ctx, name: str, arguments: str, scope: dict[str, Any], as_json: bool) -> None:
     """Run memory tool NAME with ARGUMENTS (a JSON object); --json prints the result
     the model would get."""
     try:
@@ -352,7 +260,7 @@ def call(
     except json.JSONDecodeError as exc:
         raise InvalidInputError(f"ARGUMENTS must be a JSON object: {exc.msg}") from None
     with obj.memory() as mem:
-        result = mem.inject.call(name, parsed, **_scope(namespace, user_id, agent_id))
+        result = mem.inject.call(name, parsed, **scope)
     if as_json:
         render.emit_json(result)
         return

@@ -13,16 +13,19 @@ import click
 from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option, scope_kwargs, scope_options
+from engram.cli.common import (
+    Ctx,
+    json_command,
+    page_options,
+    scope_options,
+)
 from engram.jobs import JOB_STATUSES, Job
 
 
 @click.command()
 @click.option("--once", is_flag=True, help="Run what is runnable now, then exit.")
 @click.option("--limit", type=click.IntRange(min=1), help="With --once: run at most this many.")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def worker(obj: Ctx, once: bool, limit: int | None, as_json: bool) -> None:
     """Run the job worker until interrupted (Ctrl-C or SIGTERM).
 
@@ -114,17 +117,11 @@ def _list(obj: Ctx, status: str | None, kind: str | None, limit: int, offset: in
 @scope_options
 @click.option("--status", type=click.Choice([*JOB_STATUSES, "all"]), default="all")
 @click.option("--kind", help="Only jobs of this kind (extract, hints, document_ingest ...).")
-@click.option("-k", "--limit", default=50, show_default=True)
-@click.option("--offset", default=0, show_default=True)
-@json_option
-@click.pass_obj
-@handle_errors
+@page_options(50)
+@json_command
 def list_(
     obj: Ctx,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     status: str,
     kind: str | None,
     limit: int,
@@ -133,49 +130,24 @@ def list_(
 ) -> None:
     """Jobs, newest first (every namespace unless a scope is given)."""
     wanted = None if status == "all" else status
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     _list(obj, wanted, kind, limit, offset, as_json, scope)
 
 
 @jobs.command()
 @scope_options
-@click.option("-k", "--limit", default=50, show_default=True)
-@click.option("--offset", default=0, show_default=True)
-@json_option
-@click.pass_obj
-@handle_errors
-def dead(
-    obj: Ctx,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
-    limit: int,
-    offset: int,
-    as_json: bool,
-) -> None:
+@page_options(50)
+@json_command
+def dead(obj: Ctx, scope: dict[str, Any], limit: int, offset: int, as_json: bool) -> None:
     """Jobs that failed max_attempts times and wait for `engram jobs retry`."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     _list(obj, "dead", None, limit, offset, as_json, scope)
 
 
 @jobs.command()
 @click.argument("job_id", type=int)
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
-def retry(
-    obj: Ctx,
-    job_id: int,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
-    as_json: bool,
-) -> None:
+@json_command
+def retry(obj: Ctx, job_id: int, scope: dict[str, Any], as_json: bool) -> None:
     """Send job JOB_ID back to the queue with its attempts reset."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True, embedder=None) as mem:
         job = mem.jobs.retry(job_id, **scope)
     if as_json:
@@ -186,19 +158,9 @@ def retry(
 
 @jobs.command()
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
-def status(
-    obj: Ctx,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
-    as_json: bool,
-) -> None:
+@json_command
+def status(obj: Ctx, scope: dict[str, Any], as_json: bool) -> None:
     """Queue counts per status and per kind, and the latest failure."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True, embedder=None) as mem:
         report = mem.jobs.status(**scope)
     if as_json:

@@ -9,15 +9,8 @@ import click
 from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option
+from engram.cli.common import Ctx, json_command, owner_scope_options
 from engram.lifecycle import CATEGORIES_AND_ANY
-
-
-def _scope_options(fn: Any) -> Any:
-    fn = click.option("--agent", "agent_id", help="Agent id (namespace agent:<id> if alone).")(fn)
-    fn = click.option("--user", "user_id", help="User id (namespace user:<id>).")(fn)
-    fn = click.option("-n", "--namespace", help="Namespace (default: 'default').")(fn)
-    return fn
 
 
 @click.group()
@@ -27,18 +20,9 @@ def lifecycle() -> None:
 
 @lifecycle.command("consolidate")
 @click.option("--all", "every", is_flag=True, help="Every namespace over the cap.")
-@_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
-def consolidate(
-    obj: Ctx,
-    every: bool,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    as_json: bool,
-) -> None:
+@owner_scope_options
+@json_command
+def consolidate(obj: Ctx, every: bool, scope: dict[str, Any], as_json: bool) -> None:
     """Fold the oldest memories of namespaces over max_memories_per_agent into summaries
     (the originals move to the archive; `engram lifecycle restore` brings them back)."""
     with obj.memory(must_exist=True) as mem:
@@ -46,9 +30,7 @@ def consolidate(
             result = mem.lifecycle.consolidate()
         else:
             result = mem.lifecycle.consolidate(
-                namespace=namespace or mem.config.default_namespace,
-                user_id=user_id,
-                agent_id=agent_id,
+                **(scope | {"namespace": scope["namespace"] or mem.config.default_namespace})
             )
     if as_json:
         render.emit_json(result.to_dict())
@@ -62,24 +44,13 @@ def consolidate(
 
 @lifecycle.command("restore")
 @click.argument("memory_id")
-@_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
-def restore(
-    obj: Ctx,
-    memory_id: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    as_json: bool,
-) -> None:
+@owner_scope_options
+@json_command
+def restore(obj: Ctx, memory_id: str, scope: dict[str, Any], as_json: bool) -> None:
     """Restore an archived memory by its id, or every original of a summary by the
     summary's id, exactly as it was."""
     with obj.memory(must_exist=True) as mem:
-        records = mem.lifecycle.restore(
-            memory_id, namespace=namespace, user_id=user_id, agent_id=agent_id
-        )
+        records = mem.lifecycle.restore(memory_id, **scope)
     if as_json:
         render.emit_json({"restored": [r.to_dict() for r in records]})
         return
@@ -90,9 +61,7 @@ def restore(
 
 @lifecycle.command("retention")
 @click.option("--until-done", is_flag=True, help="Sweep again while a sweep removed rows.")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def retention(obj: Ctx, until_done: bool, as_json: bool) -> None:
     """One retention sweep (every namespace): expire by the rules, then graph links,
     embeddings, tombstones, history, completed and dead jobs, 500 rows a step."""
@@ -116,18 +85,14 @@ def retention(obj: Ctx, until_done: bool, as_json: bool) -> None:
 @click.argument("days", type=int, required=False)
 @click.option("--category", type=click.Choice(CATEGORIES_AND_ANY[:-1]), help="Default: all.")
 @click.option("--clear", is_flag=True, help="Remove the override instead.")
-@_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@owner_scope_options
+@json_command
 def set_retention(
     obj: Ctx,
     days: int | None,
     category: str | None,
     clear: bool,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """Set the agent's (namespace's) retention override in days, for one category or
@@ -135,13 +100,7 @@ def set_retention(
     if (days is None) != clear:
         raise click.UsageError("give DAYS, or --clear to remove the override")
     with obj.memory(must_exist=True) as mem:
-        rules = mem.lifecycle.set_retention(
-            None if clear else days,
-            category=category,
-            namespace=namespace,
-            user_id=user_id,
-            agent_id=agent_id,
-        )
+        rules = mem.lifecycle.set_retention(None if clear else days, category=category, **scope)
     _rules(rules, as_json)
 
 
@@ -156,20 +115,14 @@ def _rules(rules: dict[str, int | None], as_json: bool) -> None:
 
 
 @lifecycle.command("status")
-@_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
-def status(
-    obj: Ctx, namespace: str | None, user_id: str | None, agent_id: str | None, as_json: bool
-) -> None:
+@owner_scope_options
+@json_command
+def status(obj: Ctx, scope: dict[str, Any], as_json: bool) -> None:
     """Store size (rows per table; live, tombstoned, archived memories), the
     namespace's retention rules, and the schedule."""
     with obj.memory(must_exist=True) as mem:
-        info = mem.lifecycle.status(namespace=namespace, user_id=user_id, agent_id=agent_id)
-        index = mem.lifecycle.archived(
-            limit=20, namespace=namespace, user_id=user_id, agent_id=agent_id
-        )
+        info = mem.lifecycle.status(**scope)
+        index = mem.lifecycle.archived(limit=20, **scope)
     if as_json:
         render.emit_json(info | {"archival_index": [e.to_dict() for e in index]})
         return

@@ -15,11 +15,11 @@ from engram.cli import render
 from engram.cli.bench import bench
 from engram.cli.common import (
     Ctx,
-    handle_errors,
-    json_option,
+    F,
+    json_command,
+    page_options,
     pasted_id,
     progress_bar,
-    scope_kwargs,
     scope_options,
     short_ids,
 )
@@ -72,12 +72,22 @@ def cli(
     ctx.obj = Ctx(home, db, config_path, verbose)
 
 
-no_abstain_option = click.option(
+_no_abstain = click.option(
     "--no-abstain",
     is_flag=True,
     help="Return the nearest memories even when none looks related (the 'nothing "
     "matched' decision off for this call).",
 )
+_min_relevance = click.option(
+    "--min-relevance",
+    type=float,
+    help="Keep hits scoring at least this; 0 turns off the 'nothing matched' decision.",
+)
+
+
+def relevance_options(fn: F) -> F:
+    """``--min-relevance`` and ``--no-abstain``: recall's floor for this call (``_floor``)."""
+    return _min_relevance(_no_abstain(fn))
 
 
 @cli.command()
@@ -91,16 +101,11 @@ no_abstain_option = click.option(
 @click.option("--importance", type=float, help="Importance, 0-1.")
 @click.option("--created-at", help="ISO 8601 timestamp, for importing history.")
 @click.option("--meta", "meta", multiple=True, help="Metadata KEY=VALUE (repeatable).")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def add(
     obj: Ctx,
     content: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     tags: tuple[str, ...],
     type_: str | None,
     category: str | None,
@@ -121,7 +126,7 @@ def add(
         metadata[key] = value
     item = {
         "content": text,
-        **scope_kwargs(namespace, user_id, agent_id, run_id),
+        **scope,
         "tags": list(tags),
         "type": type_,
         "category": category,
@@ -156,23 +161,13 @@ def add(
     type=click.Choice(["hybrid", "dense", "bm25"]),
     help="Retrieval legs for this query.",
 )
-@click.option(
-    "--min-relevance",
-    type=float,
-    help="Keep hits scoring at least this; 0 turns off the 'nothing matched' decision.",
-)
-@no_abstain_option
+@relevance_options
 @filter_option
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def search(
     obj: Ctx,
     query: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     limit: int,
     fusion: str | None,
     strategy: str | None,
@@ -187,11 +182,7 @@ def search(
     overrides.update(_floor(min_relevance, no_abstain))
     with obj.memory(must_exist=True) as mem:
         result = mem.recall(
-            query,
-            **scope_kwargs(namespace, user_id, agent_id, run_id),
-            limit=limit,
-            filters=parse_filters(filter_pairs),
-            **overrides,
+            query, **scope, limit=limit, filters=parse_filters(filter_pairs), **overrides
         )
         if as_json:
             render.emit_json(render.recall_json(result))
@@ -213,23 +204,13 @@ def search(
     default="id",
     help="Cite drawers by AAAK pointer.",
 )
-@click.option(
-    "--min-relevance",
-    type=float,
-    help="Keep hits scoring at least this; 0 turns off the 'nothing matched' decision.",
-)
-@no_abstain_option
+@relevance_options
 @filter_option
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def recall(
     obj: Ctx,
     query: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     limit: int | None,
     budget_tokens: int | None,
     wing: str | None,
@@ -248,7 +229,7 @@ def recall(
     with obj.memory(must_exist=True) as mem:
         result = mem.recall(
             query,
-            **scope_kwargs(namespace, user_id, agent_id, run_id),
+            **scope,
             limit=limit,
             budget_tokens=budget_tokens,
             filters=parse_filters(filter_pairs),
@@ -277,21 +258,15 @@ def _floor(min_relevance: float | None, no_abstain: bool) -> dict[str, Any]:
 
 @cli.command("list")
 @scope_options
-@click.option("-k", "--limit", default=20, show_default=True)
-@click.option("--offset", default=0, show_default=True)
+@page_options(20)
 @click.option("--type", "type_", help="Only this type.")
 @click.option("--tag", "tags", multiple=True, help="Only memories with this tag.")
 @click.option("--deleted", is_flag=True, help="Include tombstoned memories.")
 @filter_option
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def list_(
     obj: Ctx,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     limit: int,
     offset: int,
     type_: str | None,
@@ -307,7 +282,6 @@ def list_(
     if tags:
         filters["tags"] = [*filters.get("tags", []), *tags]
     with obj.memory(must_exist=True) as mem:
-        scope = scope_kwargs(namespace, user_id, agent_id, run_id)
         records = mem.get_all(
             **scope, filters=filters, limit=limit, offset=offset, include_deleted=deleted
         )
@@ -316,8 +290,8 @@ def list_(
             return
         if not records:
             # Filters or a page past the end explain an empty answer; else it is empty.
-            where = mem.scope(namespace, user_id, agent_id, run_id).namespace
-            owners = {"user": user_id, "agent": agent_id, "run": run_id}
+            where = mem.scope(**scope).namespace
+            owners = {k.removesuffix("_id"): v for k, v in scope.items() if k != "namespace"}
             narrowed = (
                 filters
                 or offset
@@ -335,20 +309,9 @@ def list_(
 @cli.command()
 @click.argument("memory_id")
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
-def show(
-    obj: Ctx,
-    memory_id: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
-    as_json: bool,
-) -> None:
+@json_command
+def show(obj: Ctx, memory_id: str, scope: dict[str, Any], as_json: bool) -> None:
     """Show every field of MEMORY_ID (the id, or 8 or more of its first characters)."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True) as mem:
         record = mem.get(mem.admin.resolve_id(pasted_id(memory_id), **scope), **scope)
     if as_json:
@@ -364,16 +327,11 @@ def show(
 @filter_option
 @click.option("--dry-run", is_flag=True, help="With --all: count, erase nothing.")
 @click.option("-y", "--yes", is_flag=True, help="With --all: do not ask for confirmation.")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def forget(
     obj: Ctx,
     memory_id: str | None,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     erase_all: bool,
     filter_pairs: tuple[str, ...],
     dry_run: bool,
@@ -387,7 +345,6 @@ def forget(
     namespace (or what ``--filter`` picks) for good, after a confirmation, and leaves
     an audit row (``engram erasures``).
     """
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     if erase_all or memory_id is None:
         if memory_id is not None or not erase_all:
             raise InvalidInputError("give a MEMORY_ID, or --all to erase a whole scope")
@@ -402,7 +359,7 @@ def forget(
             record = mem.delete(full, **scope)
         except NotFoundError:
             # resolve_id found it with tombstones included: so it is one already.
-            where = mem.scope(namespace, user_id, agent_id, run_id).namespace
+            where = mem.scope(**scope).namespace
             if as_json:
                 render.emit_json({"id": full, "namespace": where, "already_forgotten": True})
             else:
@@ -422,22 +379,12 @@ def forget(
 @cli.command()
 @scope_options
 @click.option("--all-namespaces", is_flag=True, help="Purge tombstones in every namespace.")
-@json_option
-@click.pass_obj
-@handle_errors
-def purge(
-    obj: Ctx,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
-    all_namespaces: bool,
-    as_json: bool,
-) -> None:
+@json_command
+def purge(obj: Ctx, scope: dict[str, Any], all_namespaces: bool, as_json: bool) -> None:
     """Hard-delete tombstoned memories with their vectors, history and feedback."""
     with obj.memory(must_exist=True) as mem:
-        scope = mem.scope(namespace, user_id, agent_id, run_id)
-        count = mem.admin.purge(namespace=scope.namespace, all_namespaces=all_namespaces)
+        where = mem.scope(**scope)
+        count = mem.admin.purge(namespace=where.namespace, all_namespaces=all_namespaces)
     if as_json:
         render.emit_json({"purged": count})
     else:
@@ -447,21 +394,10 @@ def purge(
 @cli.command()
 @click.argument("memory_id")
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
-def history(
-    obj: Ctx,
-    memory_id: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
-    as_json: bool,
-) -> None:
+@json_command
+def history(obj: Ctx, memory_id: str, scope: dict[str, Any], as_json: bool) -> None:
     """Show the audit trail of MEMORY_ID (the id or 8 or more of its first characters):
     create, update, delete, feedback, dedup."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True) as mem:
         full = mem.admin.resolve_id(pasted_id(memory_id), **scope, include_deleted=True)
         entries = mem.history(full, **scope)
@@ -474,9 +410,7 @@ def history(
 @cli.command()
 @click.option("--rebuild", is_flag=True, help="Re-embed everything, not just what is missing.")
 @click.option("--batch-size", default=256, show_default=True)
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def reindex(obj: Ctx, rebuild: bool, batch_size: int, as_json: bool) -> None:
     """Embed memories that lack a current vector (after a model change or a failure)."""
     with obj.memory(must_exist=True, allow_dimension_mismatch=True) as mem:
@@ -495,9 +429,7 @@ def reindex(obj: Ctx, rebuild: bool, batch_size: int, as_json: bool) -> None:
 
 
 @cli.command()
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def doctor(obj: Ctx, as_json: bool) -> None:
     """Versions, store path, counts per namespace, vector index, embedder and recall mode."""
     with obj.memory(must_exist=True, allow_dimension_mismatch=True) as mem:
@@ -509,9 +441,7 @@ def doctor(obj: Ctx, as_json: bool) -> None:
 
 
 @cli.command()
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def quickstart(obj: Ctx, as_json: bool) -> None:
     """Store a few example memories and show a recall with its scores and timings."""
     with obj.memory() as mem:

@@ -9,7 +9,12 @@ import click
 from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option
+from engram.cli.common import (
+    Ctx,
+    json_command,
+    owner_scope_options,
+    page_options,
+)
 from engram.maintenance import ACTIONS, MaintenanceRun
 
 
@@ -26,22 +31,13 @@ def _run_lines(run: MaintenanceRun) -> None:
         render.console.print(f"  {action['action']}: {action['outcome']}  {detail}".rstrip())
 
 
-def _scope_options(fn: Any) -> Any:
-    fn = click.option("--agent", "agent_id", help="Agent id (namespace agent:<id> if alone).")(fn)
-    fn = click.option("--user", "user_id", help="User id (namespace user:<id>).")(fn)
-    fn = click.option("-n", "--namespace", help="Namespace (default: 'default').")(fn)
-    return fn
-
-
 @click.group()
 def maintenance() -> None:
     """Diagnostics, repairs, semantic dedup and the embedding tracker."""
 
 
 @maintenance.command("diagnose")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def diagnose(obj: Ctx, as_json: bool) -> None:
     """The health report: queue, index and storage, the score and recommendations."""
     with obj.memory(must_exist=True) as mem:
@@ -60,9 +56,7 @@ def diagnose(obj: Ctx, as_json: bool) -> None:
 
 @maintenance.command("run")
 @click.option("--execute", is_flag=True, help="Apply the repairs (default: observe, report only).")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def run(obj: Ctx, execute: bool, as_json: bool) -> None:
     """One maintenance cycle: diagnose, recommend and, with --execute, repair."""
     with obj.memory(must_exist=True) as mem:
@@ -74,30 +68,16 @@ def run(obj: Ctx, execute: bool, as_json: bool) -> None:
 
 
 @maintenance.command("dedup")
-@_scope_options
+@owner_scope_options
 @click.option("--execute", is_flag=True, help="Supersede the duplicates (default: report only).")
 @click.option("--threshold", type=float, help="Cosine at or above which memories are duplicates.")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def dedup(
-    obj: Ctx,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    execute: bool,
-    threshold: float | None,
-    as_json: bool,
+    obj: Ctx, scope: dict[str, Any], execute: bool, threshold: float | None, as_json: bool
 ) -> None:
     """Near-duplicate memories of a namespace (cosine 0.92); --execute merges them."""
     with obj.memory(must_exist=True) as mem:
-        report = mem.maintenance.dedup(
-            namespace=namespace,
-            user_id=user_id,
-            agent_id=agent_id,
-            execute=execute,
-            threshold=threshold,
-        )
+        report = mem.maintenance.dedup(**scope, execute=execute, threshold=threshold)
     if as_json:
         render.emit_json(report.to_dict())
         return
@@ -115,9 +95,7 @@ def dedup(
 
 
 @maintenance.command("status")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def status(obj: Ctx, as_json: bool) -> None:
     """The schedule's settings, halted actions, the latest cycle and the tracker."""
     with obj.memory(must_exist=True) as mem:
@@ -142,11 +120,8 @@ def status(obj: Ctx, as_json: bool) -> None:
 
 @maintenance.command("runs")
 @click.option("--kind", type=click.Choice(["cycle", "dedup"]), help="Only this kind of run.")
-@click.option("-k", "--limit", default=20, show_default=True)
-@click.option("--offset", default=0, show_default=True)
-@json_option
-@click.pass_obj
-@handle_errors
+@page_options(20)
+@json_command
 def runs(obj: Ctx, kind: str | None, limit: int, offset: int, as_json: bool) -> None:
     """Recorded maintenance runs, newest first."""
     with obj.memory(must_exist=True) as mem:
@@ -177,9 +152,7 @@ def runs(obj: Ctx, kind: str | None, limit: int, offset: int, as_json: bool) -> 
 
 @maintenance.command("track")
 @click.option("--batch-size", type=int, help="Memories to re-embed (default: the config's 8).")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def track(obj: Ctx, batch_size: int | None, as_json: bool) -> None:
     """One embedding-tracker cycle: re-embed missing, stale or other-model vectors."""
     with obj.memory(must_exist=True) as mem:
@@ -197,9 +170,7 @@ def track(obj: Ctx, batch_size: int | None, as_json: bool) -> None:
 
 @maintenance.command("resume")
 @click.argument("action", required=False, type=click.Choice(ACTIONS))
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def resume(obj: Ctx, action: str | None, as_json: bool) -> None:
     """Lift the halt tracker's halt of ACTION (default: every action)."""
     with obj.memory(must_exist=True) as mem:

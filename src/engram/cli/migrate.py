@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 import click
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option, progress_bar
+from engram.cli.common import Ctx, json_command, progress_bar
 from engram.config import SQLITE_SCHEME, sqlite_file
 from engram.store.migrate import migrate_locations
 
@@ -53,9 +53,7 @@ def relative_url_hint(location: str) -> str | None:
     help="Target store: postgresql://... or sqlite:///path (created if missing).",
 )
 @click.option("--batch", default=500, show_default=True, help="Memories per transaction.")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def migrate_store(obj: Ctx, source: str, target: str, batch: int, as_json: bool) -> None:
     """Copy every memory (tombstoned too), history, feedback, vector, transcript and API
     key, and every other carried table (graph, palace, runs, sessions, org memory, core

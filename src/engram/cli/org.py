@@ -7,6 +7,7 @@ writing. ``mem.org`` checks seed 002's write access and audits every write and r
 
 from __future__ import annotations
 
+import functools
 import getpass
 from typing import Any
 
@@ -14,7 +15,7 @@ import click
 from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option
+from engram.cli.common import Ctx, F, json_command, limit_option
 from engram.org import CATEGORIES, SENIORITY, OrgFact, OrgFactAuthor
 
 
@@ -30,13 +31,24 @@ def _who(author: str | None, as_agent: str | None, seniority: str | None) -> Org
     return OrgFactAuthor("human", author or getpass.getuser())
 
 
-def _author_options(fn: Any) -> Any:
-    fn = click.option("--seniority", type=click.Choice(SENIORITY), help="The agent's seniority.")(
-        fn
+def _author_options(fn: F) -> F:
+    """``--author``, ``--as-agent`` and ``--seniority``, handed to the command as the one
+    author they name (``who``, from ``_who``)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        names = kwargs.pop("author"), kwargs.pop("as_agent"), kwargs.pop("seniority")
+        return fn(*args, who=_who(*names), **kwargs)
+
+    command: Any = wrapper
+    command = click.option(
+        "--seniority", type=click.Choice(SENIORITY), help="The agent's seniority."
+    )(command)
+    command = click.option("--as-agent", help="Write as this agent (with --seniority).")(command)
+    command = click.option("--author", help="Write as this human (default: your login name).")(
+        command
     )
-    fn = click.option("--as-agent", help="Write as this agent (with --seniority).")(fn)
-    fn = click.option("--author", help="Write as this human (default: your login name).")(fn)
-    return fn
+    return command  # type: ignore[no-any-return]
 
 
 def _facts_table(facts: list[OrgFact], empty: str) -> None:
@@ -75,9 +87,7 @@ def org() -> None:
 
 
 @org.command("policies")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def policies(obj: Ctx, as_json: bool) -> None:
     """The active core policies: they head every recall context."""
     with obj.memory(must_exist=True, embedder=None) as mem:
@@ -88,9 +98,7 @@ def policies(obj: Ctx, as_json: bool) -> None:
 @org.command("list")
 @click.option("--category", "categories", multiple=True, type=click.Choice(CATEGORIES))
 @click.option("--all", "include_retracted", is_flag=True, help="Retracted facts too.")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def list_(obj: Ctx, categories: tuple[str, ...], include_retracted: bool, as_json: bool) -> None:
     """The current version of every org fact, oldest first."""
     with obj.memory(must_exist=True, embedder=None) as mem:
@@ -107,9 +115,7 @@ def list_(obj: Ctx, categories: tuple[str, ...], include_retracted: bool, as_jso
 @click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
 @click.option("--reason", help="Why (kept in the audit trail).")
 @_author_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def write(
     obj: Ctx,
     content: str,
@@ -117,13 +123,10 @@ def write(
     fact_id: str | None,
     tags: tuple[str, ...],
     reason: str | None,
-    author: str | None,
-    as_agent: str | None,
-    seniority: str | None,
+    who: OrgFactAuthor,
     as_json: bool,
 ) -> None:
     """Write an org fact, or the next version of --fact-id."""
-    who = _who(author, as_agent, seniority)
     with obj.memory() as mem:
         fact = mem.org.write(
             content,
@@ -145,20 +148,15 @@ def write(
 @click.argument("fact_id")
 @click.option("--reason", help="Why (kept in the audit trail).")
 @_author_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def retract(
     obj: Ctx,
     fact_id: str,
     reason: str | None,
-    author: str | None,
-    as_agent: str | None,
-    seniority: str | None,
+    who: OrgFactAuthor,
     as_json: bool,
 ) -> None:
     """Retract FACT_ID: a new version marked retracted; its history stays."""
-    who = _who(author, as_agent, seniority)
     with obj.memory(must_exist=True, embedder=None) as mem:
         fact = mem.org.retract(fact_id, author=who, reason=reason)
     if as_json:
@@ -172,9 +170,7 @@ def retract(
 @click.option("--category", "categories", multiple=True, type=click.Choice(CATEGORIES))
 @click.option("--tag", "tags", multiple=True, help="Only facts with all these tags.")
 @click.option("-k", "--limit", type=int, help="At most this many (default 5).")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def query(
     obj: Ctx,
     text: str,
@@ -193,9 +189,7 @@ def query(
 
 @org.command("history")
 @click.argument("fact_id")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def history(obj: Ctx, fact_id: str, as_json: bool) -> None:
     """Every version of FACT_ID, oldest first."""
     with obj.memory(must_exist=True, embedder=None) as mem:
@@ -206,10 +200,8 @@ def history(obj: Ctx, fact_id: str, as_json: bool) -> None:
 @org.command("audit")
 @click.option("--fact-id", help="Only this fact's rows.")
 @click.option("--actor", help="Only this author's rows.")
-@click.option("-k", "--limit", default=100, show_default=True)
-@json_option
-@click.pass_obj
-@handle_errors
+@limit_option(100)
+@json_command
 def audit(obj: Ctx, fact_id: str | None, actor: str | None, limit: int, as_json: bool) -> None:
     """The audit trail, newest first: writes, new versions, retractions, refusals."""
     with obj.memory(must_exist=True, embedder=None) as mem:
@@ -220,18 +212,19 @@ def audit(obj: Ctx, fact_id: str | None, actor: str | None, limit: int, as_json:
     if not rows:
         render.console.print("the org audit is empty", markup=False)
         return
-    table = Table()
-    for column in ("when", "action", "who", "role", "category", "fact", "v", "why"):
-        table.add_column(column, overflow="fold")
-    for e in rows:
-        table.add_row(
-            e.at.strftime("%Y-%m-%d %H:%M:%S"),
-            e.action,
-            e.actor.id,
-            e.actor.role,
-            e.category,
-            e.fact_id or "",
-            "" if e.version is None else str(e.version),
-            e.detail if e.action == "denied" else (e.reason or ""),
-        )
-    render.console.print(table)
+    render.fold_table(
+        ("when", "action", "who", "role", "category", "fact", "v", "why"),
+        (
+            (
+                e.at.strftime("%Y-%m-%d %H:%M:%S"),
+                e.action,
+                e.actor.id,
+                e.actor.role,
+                e.category,
+                e.fact_id or "",
+                "" if e.version is None else str(e.version),
+                e.detail if e.action == "denied" else (e.reason or ""),
+            )
+            for e in rows
+        ),
+    )

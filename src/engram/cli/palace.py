@@ -16,9 +16,9 @@ from engram.cli import render
 from engram.cli.common import (
     Ctx,
     handle_errors,
+    json_command,
     json_option,
     progress_bar,
-    scope_kwargs,
     scope_options,
 )
 from engram.errors import InvalidInputError
@@ -42,21 +42,13 @@ class Conversation:
 @json_option
 @click.pass_context
 @handle_errors
-def palace(
-    ctx: click.Context,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
-    wing: str | None,
-    as_json: bool,
-) -> None:
+def palace(ctx: click.Context, scope: dict[str, Any], wing: str | None, as_json: bool) -> None:
     """The palace tree: wings, their rooms, the rooms' closets and drawer counts."""
     if ctx.invoked_subcommand is not None:
         return
     obj: Ctx = ctx.obj
     with obj.memory(must_exist=True) as mem:
-        tree = mem.palace.tree(wing, **scope_kwargs(namespace, user_id, agent_id, run_id))
+        tree = mem.palace.tree(wing, **scope)
     if as_json:
         render.emit_json({"wings": [node.to_dict() for node in tree]})
         return
@@ -78,21 +70,11 @@ def palace(
 @palace.command("resolve")
 @click.argument("pointer")
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
-def resolve(
-    obj: Ctx,
-    pointer: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
-    as_json: bool,
-) -> None:
+@json_command
+def resolve(obj: Ctx, pointer: str, scope: dict[str, Any], as_json: bool) -> None:
     """The drawer an AAAK POINTER names (e.g. "§ W-001/R-01/D-003") and its message."""
     with obj.memory(must_exist=True) as mem:
-        found = mem.palace.resolve(pointer, **scope_kwargs(namespace, user_id, agent_id, run_id))
+        found = mem.palace.resolve(pointer, **scope)
     if as_json:
         render.emit_json(found.to_dict())
         return
@@ -116,16 +98,11 @@ def resolve(
 )
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="auto", show_default=True)
 @click.option("--graph", is_flag=True, help="Also record the relations found in mem.graph.")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def mine(
     obj: Ctx,
     file: Path,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     wing: str | None,
     session: str | None,
     kind: str,
@@ -140,7 +117,6 @@ def mine(
     a room). Mining the same file again files nothing twice.
     """
     conversations = read_export(file, fmt, wing, session)
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     results: list[MineResult] = []
     total = sum(len(c.messages) for c in conversations)
     with obj.memory() as mem:

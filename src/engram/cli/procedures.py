@@ -8,15 +8,14 @@ from typing import Any
 import click
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option, pasted_id
+from engram.cli.common import (
+    Ctx,
+    json_command,
+    limit_option,
+    owner_scope_options,
+    pasted_id,
+)
 from engram.procedures import Procedure, skill_markdown
-
-
-def _scope_options(fn: Any) -> Any:
-    fn = click.option("--agent", "agent_id", help="Agent id (namespace agent:<id> if alone).")(fn)
-    fn = click.option("--user", "user_id", help="User id (namespace user:<id>).")(fn)
-    fn = click.option("-n", "--namespace", help="Namespace (default: 'default').")(fn)
-    return fn
 
 
 def _show(p: Procedure) -> None:
@@ -47,10 +46,8 @@ def procedure() -> None:
     type=click.Path(file_okay=False),
     help="Also write <dir>/<name>/SKILL.md (default: [procedural] skill_md_directory).",
 )
-@_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@owner_scope_options
+@json_command
 def propose(
     obj: Ctx,
     task: str,
@@ -61,9 +58,7 @@ def propose(
     turns: int,
     no_store: bool,
     skill_dir: str | None,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """Turn a failed task into a procedure (LLM of [llm], else the offline template).
@@ -71,14 +66,7 @@ def propose(
     failure: dict[str, Any] = {"task": task, "error": error, "steps": list(steps)}
     failure |= {"trace": trace, "retries": retries, "turns": turns}
     with obj.memory() as mem:
-        result = mem.procedures.propose(
-            failure,
-            store=not no_store,
-            skill_dir=skill_dir,
-            namespace=namespace,
-            user_id=user_id,
-            agent_id=agent_id,
-        )
+        result = mem.procedures.propose(failure, store=not no_store, skill_dir=skill_dir, **scope)
         floor = mem.config.procedural.min_confidence
     if as_json:
         render.emit_json(result.to_dict())
@@ -91,24 +79,13 @@ def propose(
 
 
 @procedure.command("list")
-@_scope_options
-@click.option("-k", "--limit", default=50, show_default=True)
-@json_option
-@click.pass_obj
-@handle_errors
-def list_(
-    obj: Ctx,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    limit: int,
-    as_json: bool,
-) -> None:
+@owner_scope_options
+@limit_option(50)
+@json_command
+def list_(obj: Ctx, scope: dict[str, Any], limit: int, as_json: bool) -> None:
     """Stored procedures, newest first."""
     with obj.memory(must_exist=True) as mem:
-        items = mem.procedures.list(
-            limit=limit, namespace=namespace, user_id=user_id, agent_id=agent_id
-        )
+        items = mem.procedures.list(limit=limit, **scope)
     if as_json:
         render.emit_json({"items": [p.to_dict() for p in items]})
         return
@@ -120,23 +97,12 @@ def list_(
 
 @procedure.command("show")
 @click.argument("memory_id")
-@_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
-def show(
-    obj: Ctx,
-    memory_id: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    as_json: bool,
-) -> None:
+@owner_scope_options
+@json_command
+def show(obj: Ctx, memory_id: str, scope: dict[str, Any], as_json: bool) -> None:
     """A stored procedure, as its SKILL.md would read."""
     with obj.memory(must_exist=True) as mem:
-        found = mem.procedures.get(
-            pasted_id(memory_id), namespace=namespace, user_id=user_id, agent_id=agent_id
-        )
+        found = mem.procedures.get(pasted_id(memory_id), **scope)
     if as_json:
         render.emit_json(found.to_dict())
         return
@@ -146,28 +112,12 @@ def show(
 @procedure.command("skill")
 @click.argument("memory_id")
 @click.argument("directory", type=click.Path(file_okay=False))
-@_scope_options
-@json_option
-@click.pass_obj
-@handle_errors
-def skill(
-    obj: Ctx,
-    memory_id: str,
-    directory: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    as_json: bool,
-) -> None:
+@owner_scope_options
+@json_command
+def skill(obj: Ctx, memory_id: str, directory: str, scope: dict[str, Any], as_json: bool) -> None:
     """Write a stored procedure as DIRECTORY/<name>/SKILL.md."""
     with obj.memory(must_exist=True) as mem:
-        path = mem.procedures.write_skill(
-            pasted_id(memory_id),
-            directory,
-            namespace=namespace,
-            user_id=user_id,
-            agent_id=agent_id,
-        )
+        path = mem.procedures.write_skill(pasted_id(memory_id), directory, **scope)
     if as_json:
         render.emit_json({"path": str(path)})
         return

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from rich import box
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -77,6 +77,17 @@ def memory_detail(record: MemoryRecord) -> None:
             key,
             json.dumps(value, ensure_ascii=False) if isinstance(value, dict | list) else str(value),
         )
+    console.print(table)
+
+
+def fold_table(columns: Sequence[str], rows: Iterable[Sequence[RenderableType | None]]) -> None:
+    """Print ``rows`` under ``columns``, every column folding long values (the listing
+    tables whose columns need nothing else)."""
+    table = Table()
+    for column in columns:
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        table.add_row(*row)
     console.print(table)
 
 

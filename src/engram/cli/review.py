@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 from rich.table import Table
 
 from engram.cli import render
 from engram.cli.common import (
     Ctx,
-    handle_errors,
-    json_option,
+    json_command,
+    page_options,
     pasted_id,
-    scope_kwargs,
     scope_options,
 )
 
@@ -29,25 +30,13 @@ def review() -> None:
     default="pending",
     show_default=True,
 )
-@click.option("-k", "--limit", default=50, show_default=True)
-@click.option("--offset", default=0, show_default=True)
-@json_option
-@click.pass_obj
-@handle_errors
+@page_options(50)
+@json_command
 def list_(
-    obj: Ctx,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
-    status: str,
-    limit: int,
-    offset: int,
-    as_json: bool,
+    obj: Ctx, scope: dict[str, Any], status: str, limit: int, offset: int, as_json: bool
 ) -> None:
     """Held-back proposals, oldest first."""
     wanted = None if status == "all" else status
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True) as mem:
         items = mem.review.list(status=wanted, limit=limit, offset=offset, **scope)
         total = mem.review.count(status=wanted, **scope)
@@ -60,19 +49,20 @@ def list_(
     if not items:
         render.console.print(f"no {status if wanted else ''} review items".replace("  ", " "))
         return
-    table = Table()
-    for column in ("id", "action", "target", "proposed", "why", "status"):
-        table.add_column(column, overflow="fold")
-    for item in items:
-        table.add_row(
-            str(item.id),
-            item.action,
-            (item.target_id or "")[:12],
-            str(item.proposal.get("content", "")),
-            item.reason,
-            item.status,
-        )
-    render.console.print(table)
+    render.fold_table(
+        ("id", "action", "target", "proposed", "why", "status"),
+        (
+            (
+                str(item.id),
+                item.action,
+                (item.target_id or "")[:12],
+                str(item.proposal.get("content", "")),
+                item.reason,
+                item.status,
+            )
+            for item in items
+        ),
+    )
 
 
 def _resolve(obj: Ctx, approve: bool, item_id: int, note: str | None, as_json: bool,
@@ -92,42 +82,20 @@ def _resolve(obj: Ctx, approve: bool, item_id: int, note: str | None, as_json: b
 @click.argument("item_id", type=int)
 @click.option("--note", help="Why (kept in the audit trail).")
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
-def approve(
-    obj: Ctx,
-    item_id: int,
-    note: str | None,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
-    as_json: bool,
-) -> None:
+@json_command
+def approve(obj: Ctx, item_id: int, note: str | None, scope: dict[str, Any], as_json: bool) -> None:
     """Apply a held-back proposal (supersede or delete its target)."""
-    _resolve(obj, True, item_id, note, as_json, scope_kwargs(namespace, user_id, agent_id, run_id))
+    _resolve(obj, True, item_id, note, as_json, scope)
 
 
 @review.command()
 @click.argument("item_id", type=int)
 @click.option("--note", help="Why (kept in the audit trail).")
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
-def reject(
-    obj: Ctx,
-    item_id: int,
-    note: str | None,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
-    as_json: bool,
-) -> None:
+@json_command
+def reject(obj: Ctx, item_id: int, note: str | None, scope: dict[str, Any], as_json: bool) -> None:
     """Drop a held-back proposal; nothing changes but the audit trail."""
-    _resolve(obj, False, item_id, note, as_json, scope_kwargs(namespace, user_id, agent_id, run_id))
+    _resolve(obj, False, item_id, note, as_json, scope)
 
 
 @review.command()
@@ -147,19 +115,14 @@ def reject(
 )
 @click.option("-k", "--limit", default=100, show_default=True, help="Candidates taken without IDS.")
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def prune(
     obj: Ctx,
     ids: tuple[str, ...],
     dry_run: bool,
     any_memory: bool,
     limit: int,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """Tombstone prune candidates (seed 000: quality <= -2, or score < 6 and quality < 0).
@@ -167,7 +130,6 @@ def prune(
     Without IDS, takes the worst LIMIT candidates. A dry run by default: pass --yes to
     delete. Each deletion is in the memory's history; `engram purge` removes it for good.
     """
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True) as mem:
         if ids:
             wanted = [mem.admin.resolve_id(pasted_id(i), **scope) for i in ids]
@@ -182,12 +144,9 @@ def prune(
     if not report.items:
         render.console.print("no prune candidates")
         return
-    table = Table()
-    for column in ("id", "action", "why"):
-        table.add_column(column, overflow="fold")
-    for item in report.items:
-        table.add_row(item.id, item.action, item.reason)
-    render.console.print(table)
+    render.fold_table(
+        ("id", "action", "why"), ((item.id, item.action, item.reason) for item in report.items)
+    )
     done = len(report.would_delete if dry_run else report.deleted)
     verb = "would delete" if dry_run else "deleted"
     hint = " (run again with --yes to delete)" if dry_run and done else ""
@@ -205,23 +164,12 @@ def prune(
     help="pca skips UMAP's start-up compilation (tens of seconds in a fresh process).",
 )
 @scope_options
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def graph(
-    obj: Ctx,
-    limit: int | None,
-    kind: str | None,
-    method: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
-    as_json: bool,
+    obj: Ctx, limit: int | None, kind: str | None, method: str, scope: dict[str, Any], as_json: bool
 ) -> None:
     """The 2-D graph view of the newest memories: UMAP (PCA without the [viz] extra)
     and KMeans clusters. --json prints the nodes the dashboard draws."""
-    scope = scope_kwargs(namespace, user_id, agent_id, run_id)
     with obj.memory(must_exist=True) as mem:
         view = mem.review.graph(limit=limit, type=kind, method=method, **scope)
     if as_json:

@@ -9,24 +9,17 @@ from typing import Any
 
 import click
 from rich.markup import escape
-from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option, pasted_id
+from engram.cli.common import (
+    Ctx,
+    json_command,
+    owner_scope_options,
+    page_options,
+    pasted_id,
+)
 from engram.errors import InvalidInputError
 from engram.runs import RunView
-
-
-def run_scope(fn: Any) -> Any:
-    """``--namespace``, ``--user`` and ``--agent`` (a run's own id is never a scope)."""
-    fn = click.option("--agent", "agent_id", help="Agent id (namespace agent:<id> if alone).")(fn)
-    fn = click.option("--user", "user_id", help="User id (namespace user:<id>).")(fn)
-    fn = click.option("-n", "--namespace", help="Namespace (default: 'default').")(fn)
-    return fn
-
-
-def _scope(namespace: str | None, user_id: str | None, agent_id: str | None) -> dict[str, Any]:
-    return {"namespace": namespace, "user_id": user_id, "agent_id": agent_id}
 
 
 def _score(value: float | None) -> str:
@@ -39,19 +32,14 @@ def runs() -> None:
 
 
 @runs.command("list")
-@run_scope
+@owner_scope_options
 @click.option("--status", type=click.Choice(["running", "completed", "failed"]))
 @click.option("--task-type", help="Only runs of this task type.")
-@click.option("-k", "--limit", default=50, show_default=True)
-@click.option("--offset", default=0, show_default=True)
-@json_option
-@click.pass_obj
-@handle_errors
+@page_options(50)
+@json_command
 def list_(
     obj: Ctx,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
+    scope: dict[str, Any],
     status: str | None,
     task_type: str | None,
     limit: int,
@@ -59,7 +47,7 @@ def list_(
     as_json: bool,
 ) -> None:
     """Runs, newest first."""
-    scope = _scope(namespace, user_id, agent_id)
+    scope = scope
     filters = {"status": status, "task_type": task_type}
     with obj.memory(must_exist=True) as mem:
         found = mem.runs.list(limit=limit, offset=offset, **filters, **scope)
@@ -73,19 +61,20 @@ def list_(
     if not found:
         render.console.print("no runs")
         return
-    table = Table()
-    for column in ("run", "status", "score", "type", "task", "finished"):
-        table.add_column(column, overflow="fold")
-    for run in found:
-        table.add_row(
-            escape(run.run_id),
-            run.status,
-            _score(run.score),
-            escape(run.task_type or ""),
-            escape((run.task or "")[:80]),
-            "" if run.finished_at is None else run.finished_at.isoformat(timespec="seconds"),
-        )
-    render.console.print(table)
+    render.fold_table(
+        ("run", "status", "score", "type", "task", "finished"),
+        (
+            (
+                escape(run.run_id),
+                run.status,
+                _score(run.score),
+                escape(run.task_type or ""),
+                escape((run.task or "")[:80]),
+                "" if run.finished_at is None else run.finished_at.isoformat(timespec="seconds"),
+            )
+            for run in found
+        ),
+    )
     render.console.print(f"{len(found)} of {total} runs")
 
 
@@ -118,40 +107,22 @@ def _show(view: RunView, as_json: bool) -> None:
 
 @runs.command("show")
 @click.argument("run_id")
-@run_scope
-@json_option
-@click.pass_obj
-@handle_errors
-def show(
-    obj: Ctx,
-    run_id: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    as_json: bool,
-) -> None:
+@owner_scope_options
+@json_command
+def show(obj: Ctx, run_id: str, scope: dict[str, Any], as_json: bool) -> None:
     """A run with the observations it produced and the memories injected into it."""
     with obj.memory(must_exist=True) as mem:
-        view = mem.runs.get(run_id, **_scope(namespace, user_id, agent_id))
+        view = mem.runs.get(run_id, **scope)
     _show(view, as_json)
 
 
 @runs.command("of")
 @click.argument("memory_id")
-@run_scope
-@json_option
-@click.pass_obj
-@handle_errors
-def of(
-    obj: Ctx,
-    memory_id: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    as_json: bool,
-) -> None:
+@owner_scope_options
+@json_command
+def of(obj: Ctx, memory_id: str, scope: dict[str, Any], as_json: bool) -> None:
     """The run an observation came from (MEMORY_ID may be a short id)."""
-    scope = _scope(namespace, user_id, agent_id)
+    scope = scope
     with obj.memory(must_exist=True) as mem:
         full = mem.admin.resolve_id(pasted_id(memory_id), **scope)
         view = mem.runs.run_of(full, **scope)
@@ -177,10 +148,8 @@ def _read(source: str) -> str:
 @click.option("--run", "run_id", help="The run's id (a new one is made if left out).")
 @click.option("--tokens-in", type=int)
 @click.option("--tokens-out", type=int)
-@run_scope
-@json_option
-@click.pass_obj
-@handle_errors
+@owner_scope_options
+@json_command
 def observe(
     obj: Ctx,
     output: str,
@@ -192,9 +161,7 @@ def observe(
     run_id: str | None,
     tokens_in: int | None,
     tokens_out: int | None,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
+    scope: dict[str, Any],
     as_json: bool,
 ) -> None:
     """Compress a completed run's OUTPUT_FILE ("-": stdin) into an observation and
@@ -212,7 +179,7 @@ def observe(
             tokens_in=tokens_in,
             tokens_out=tokens_out,
             output_path=None if output == "-" else str(Path(output).resolve()),
-            **_scope(namespace, user_id, agent_id),
+            **scope,
         )
     if as_json:
         render.emit_json(observed.to_dict())

@@ -10,7 +10,7 @@ import click
 from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, PortUnavailableError, handle_errors, json_option
+from engram.cli.common import Ctx, PortUnavailableError, json_command
 from engram.org import SENIORITY
 
 #: uvicorn's exit status when the server cannot start (``uvicorn.config.STARTUP_FAILURE``).
@@ -71,9 +71,7 @@ def check_port(host: str, port: int) -> None:
     type=click.Choice(["text", "json"]),
     help="Log lines as text or one JSON object each (default api.log_format: text).",
 )
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def serve(
     obj: Ctx,
     host: str | None,
@@ -150,9 +148,7 @@ def keys() -> None:
     help="The agent's seniority: what it may write to org memory.",
 )
 @click.option("--name", help="A label, e.g. the service that holds the key.")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def keys_create(
     obj: Ctx,
     user: str | None,
@@ -191,9 +187,7 @@ def keys_create(
 
 
 @keys.command("list")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def keys_list(obj: Ctx, as_json: bool) -> None:
     """List keys (never their secrets), revoked ones included."""
     with obj.memory(must_exist=True, embedder=None) as mem:
@@ -223,9 +217,7 @@ def keys_list(obj: Ctx, as_json: bool) -> None:
 
 @keys.command("revoke")
 @click.argument("key_id")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def keys_revoke(obj: Ctx, key_id: str, as_json: bool) -> None:
     """Revoke key KEY_ID: it stops working at once."""
     with obj.memory(must_exist=True, embedder=None) as mem:

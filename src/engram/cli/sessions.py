@@ -6,19 +6,17 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option
+from engram.cli.common import (
+    Ctx,
+    json_command,
+    limit_option,
+    owner_scope_options,
+    page_options,
+)
 from engram.records import iso
 from engram.sessions import TRIGGERS
-
-
-def _scope_options(fn: Any) -> Any:
-    fn = click.option("--agent", "agent_id", help="Agent id (namespace agent:<id> if alone).")(fn)
-    fn = click.option("--user", "user_id", help="User id (namespace user:<id>).")(fn)
-    fn = click.option("-n", "--namespace", help="Namespace (default: 'default').")(fn)
-    return fn
 
 
 @click.group()
@@ -27,26 +25,13 @@ def sessions() -> None:
 
 
 @sessions.command("list")
-@_scope_options
-@click.option("-k", "--limit", default=50, show_default=True)
-@click.option("--offset", default=0, show_default=True)
-@json_option
-@click.pass_obj
-@handle_errors
-def list_(
-    obj: Ctx,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    limit: int,
-    offset: int,
-    as_json: bool,
-) -> None:
+@owner_scope_options
+@page_options(50)
+@json_command
+def list_(obj: Ctx, scope: dict[str, Any], limit: int, offset: int, as_json: bool) -> None:
     """Sessions with checkpoints, most recent first."""
     with obj.memory(must_exist=True) as mem:
-        rows = mem.sessions.list(
-            limit=limit, offset=offset, namespace=namespace, user_id=user_id, agent_id=agent_id
-        )
+        rows = mem.sessions.list(limit=limit, offset=offset, **scope)
     items = [
         {"session_key": k, "checkpoints": n, "last_checkpoint_at": iso(at)} for k, n, at in rows
     ]
@@ -56,42 +41,29 @@ def list_(
     if not items:
         render.console.print("no sessions with checkpoints")
         return
-    table = Table()
-    for column in ("session", "checkpoints", "last checkpoint"):
-        table.add_column(column, overflow="fold")
-    for key, count, at in rows:
-        table.add_row(key, str(count), iso(at))
-    render.console.print(table)
+    render.fold_table(
+        ("session", "checkpoints", "last checkpoint"),
+        ((key, str(count), iso(at)) for key, count, at in rows),
+    )
 
 
 @sessions.command("checkpoints")
 @click.argument("session_key")
-@_scope_options
+@owner_scope_options
 @click.option("--trigger", type=click.Choice(TRIGGERS), help="Only this trigger's checkpoints.")
-@click.option("-k", "--limit", default=50, show_default=True)
-@json_option
-@click.pass_obj
-@handle_errors
+@limit_option(50)
+@json_command
 def checkpoints(
     obj: Ctx,
     session_key: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
+    scope: dict[str, Any],
     trigger: str | None,
     limit: int,
     as_json: bool,
 ) -> None:
     """A session's checkpoints, newest first."""
     with obj.memory(must_exist=True) as mem:
-        rows = mem.sessions.checkpoints(
-            session_key,
-            limit=limit,
-            trigger=trigger,
-            namespace=namespace,
-            user_id=user_id,
-            agent_id=agent_id,
-        )
+        rows = mem.sessions.checkpoints(session_key, limit=limit, trigger=trigger, **scope)
     if as_json:
         render.emit_json({"items": [c.to_dict() for c in rows]})
         return
@@ -106,24 +78,19 @@ def checkpoints(
 
 @sessions.command("checkpoint")
 @click.argument("session_key")
-@_scope_options
+@owner_scope_options
 @click.option("--trigger", type=click.Choice(TRIGGERS), default="explicit", show_default=True)
 @click.option("--context", help="The harness's own summary of the session (pre_compaction).")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def checkpoint(
     obj: Ctx,
     session_key: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
+    scope: dict[str, Any],
     trigger: str,
     context: str | None,
     as_json: bool,
 ) -> None:
     """Take a checkpoint now (this process ends at once, so it skips the debounce)."""
-    scope = {"namespace": namespace, "user_id": user_id, "agent_id": agent_id}
     with obj.memory() as mem:
         written = mem.sessions.checkpoint(session_key, trigger, context=context, **scope)
         if written is None:
@@ -140,25 +107,15 @@ def checkpoint(
 
 @sessions.command("recover")
 @click.argument("session_key")
-@_scope_options
+@owner_scope_options
 @click.option("--budget", type=int, help="Characters at most (default: recovery_budget_chars).")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def recover(
-    obj: Ctx,
-    session_key: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    budget: int | None,
-    as_json: bool,
+    obj: Ctx, session_key: str, scope: dict[str, Any], budget: int | None, as_json: bool
 ) -> None:
     """Print the recovery digest of a session: where it was, newest first."""
     with obj.memory(must_exist=True) as mem:
-        digest = mem.sessions.recover(
-            session_key, budget=budget, namespace=namespace, user_id=user_id, agent_id=agent_id
-        )
+        digest = mem.sessions.recover(session_key, budget=budget, **scope)
     if as_json:
         render.emit_json({"session_key": session_key, "digest": digest})
         return
@@ -167,30 +124,20 @@ def recover(
 
 @sessions.command("end")
 @click.argument("session_key")
-@_scope_options
+@owner_scope_options
 @click.option(
     "--transcript",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="The session's transcript (default: the stored one).",
 )
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def end(
-    obj: Ctx,
-    session_key: str,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    transcript: Path | None,
-    as_json: bool,
+    obj: Ctx, session_key: str, scope: dict[str, Any], transcript: Path | None, as_json: bool
 ) -> None:
     """End a session: its session_end checkpoint and continuity score."""
     text = None if transcript is None else transcript.read_text(encoding="utf-8")
     with obj.memory() as mem:
-        score = mem.sessions.end(
-            session_key, transcript=text, namespace=namespace, user_id=user_id, agent_id=agent_id
-        )
+        score = mem.sessions.end(session_key, transcript=text, **scope)
     if as_json:
         render.emit_json(score.to_dict())
         return
@@ -203,9 +150,7 @@ def end(
 
 
 @sessions.command("prune")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def prune(obj: Ctx, as_json: bool) -> None:
     """Delete checkpoints older than retention_days (every namespace)."""
     with obj.memory(must_exist=True) as mem:

@@ -10,7 +10,12 @@ from rich.table import Table
 
 from engram.agents import AgentProfile, MemoryLevel
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option
+from engram.cli.common import (
+    Ctx,
+    json_command,
+    limit_option,
+    page_options,
+)
 from engram.records import iso
 
 LEVELS = [level.value for level in MemoryLevel]
@@ -27,9 +32,7 @@ def _profile(agent_id: str, found: AgentProfile | None, level: MemoryLevel) -> d
 
 
 @click.command("backend")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def backend(obj: Ctx, as_json: bool) -> None:
     """The store: its backend, connection, a health round trip and its capabilities."""
     with obj.memory(must_exist=True) as mem:
@@ -61,9 +64,7 @@ def agents() -> None:
 @click.argument("agent_id")
 @click.argument("level", required=False, type=click.Choice(LEVELS))
 @click.option("--project", help="The project (required with the project level).")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def level(obj: Ctx, agent_id: str, level: str | None, project: str | None, as_json: bool) -> None:
     """Show the agent's level, or set it to LEVEL."""
     with obj.memory(must_exist=level is None) as mem:
@@ -82,9 +83,7 @@ def level(obj: Ctx, agent_id: str, level: str | None, project: str | None, as_js
 
 @agents.command("reset")
 @click.argument("agent_id")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def reset(obj: Ctx, agent_id: str, as_json: bool) -> None:
     """Forget the agent's level; it is persistent again."""
     with obj.memory(must_exist=True) as mem:
@@ -99,11 +98,8 @@ def reset(obj: Ctx, agent_id: str, as_json: bool) -> None:
 
 
 @agents.command("list")
-@click.option("-k", "--limit", default=100, show_default=True)
-@click.option("--offset", default=0, show_default=True)
-@json_option
-@click.pass_obj
-@handle_errors
+@page_options(100)
+@json_command
 def list_(obj: Ctx, limit: int, offset: int, as_json: bool) -> None:
     """Agents with a level set, by id."""
     with obj.memory(must_exist=True) as mem:
@@ -115,21 +111,17 @@ def list_(obj: Ctx, limit: int, offset: int, as_json: bool) -> None:
     if not items:
         render.console.print("no agent has a level set (every agent is persistent)")
         return
-    table = Table()
-    for column in ("agent", "level", "project", "updated"):
-        table.add_column(column, overflow="fold")
-    for p in found:
-        table.add_row(p.agent_id, p.level.value, p.project or "", iso(p.updated_at))
-    render.console.print(table)
+    render.fold_table(
+        ("agent", "level", "project", "updated"),
+        ((p.agent_id, p.level.value, p.project or "", iso(p.updated_at)) for p in found),
+    )
 
 
 @agents.command("end-session")
 @click.argument("agent_id")
 @click.argument("session_id")
 @click.option("-n", "--namespace", help="Only this namespace (default: every namespace).")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def end_session(
     obj: Ctx, agent_id: str, session_id: str, namespace: str | None, as_json: bool
 ) -> None:
@@ -155,9 +147,7 @@ _SPACE = click.option("-n", "--namespace", help="The shared namespace (default s
 @click.argument("content")
 @_SPACE
 @click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def publish(
     obj: Ctx,
     agent_id: str,
@@ -180,9 +170,7 @@ def publish(
 @_SPACE
 @click.option("--exclude-agent", help="Leave out this agent's publications (yours).")
 @click.option("-k", "--limit", type=int, help="How many hits (default: recall's limit).")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def search(
     obj: Ctx,
     query: str,
@@ -202,21 +190,17 @@ def search(
     if not hits:
         render.console.print("no shared knowledge matches")
         return
-    table = Table()
-    for column in ("id", "score", "publisher", "content"):
-        table.add_column(column, overflow="fold")
-    for h in hits:
-        table.add_row(h.id, f"{h.score:.3f}", h.memory.agent_id or "", h.memory.content)
-    render.console.print(table)
+    render.fold_table(
+        ("id", "score", "publisher", "content"),
+        ((h.id, f"{h.score:.3f}", h.memory.agent_id or "", h.memory.content) for h in hits),
+    )
 
 
 @shared.command("list")
 @_SPACE
 @click.option("--agent", "agent_id", help="Only this publisher's.")
-@click.option("-k", "--limit", default=100, show_default=True)
-@json_option
-@click.pass_obj
-@handle_errors
+@limit_option(100)
+@json_command
 def publications(
     obj: Ctx, namespace: str | None, agent_id: str | None, limit: int, as_json: bool
 ) -> None:
@@ -229,12 +213,9 @@ def publications(
     if not found:
         render.console.print("nothing published")
         return
-    table = Table()
-    for column in ("id", "publisher", "content"):
-        table.add_column(column, overflow="fold")
-    for r in found:
-        table.add_row(r.id, r.agent_id or "", r.content)
-    render.console.print(table)
+    render.fold_table(
+        ("id", "publisher", "content"), ((r.id, r.agent_id or "", r.content) for r in found)
+    )
 
 
 @shared.command("retract")
@@ -242,9 +223,7 @@ def publications(
 @click.argument("memory_id")
 @_SPACE
 @click.option("--reason", help="Why (kept in the audit row).")
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def retract(
     obj: Ctx,
     agent_id: str,

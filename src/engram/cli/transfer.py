@@ -15,7 +15,12 @@ import click
 
 from engram import transfer
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option, progress_bar, scope_options
+from engram.cli.common import (
+    Ctx,
+    json_command,
+    progress_bar,
+    scope_options,
+)
 from engram.errors import InvalidInputError
 
 
@@ -29,15 +34,10 @@ from engram.errors import InvalidInputError
     type=click.Path(dir_okay=False),
     help="File to write (default: standard output).",
 )
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def export(
     obj: Ctx,
-    namespace: str | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
+    scope: dict[str, Any],
     all_namespaces: bool,
     vectors: bool,
     output: str | None,
@@ -48,12 +48,10 @@ def export(
     Exports one namespace (default 'default'), or every one with --all. Without -o the
     JSONL goes to standard output and the summary to standard error.
     """
-    if all_namespaces and any((namespace, user_id, agent_id, run_id)):
+    if all_namespaces and any(scope.values()):
         raise InvalidInputError("--all exports every namespace: drop --namespace/--user/...")
     with obj.memory(must_exist=True, embedder=None) as mem:
-        namespaces = (
-            None if all_namespaces else [mem.scope(namespace, user_id, agent_id, run_id).namespace]
-        )
+        namespaces = None if all_namespaces else [mem.scope(**scope).namespace]
         with _destination(output) as out, _bar("exporting", as_json) as progress:
             counts = mem.admin.export_jsonl(
                 out, namespaces=namespaces, vectors=vectors, progress=progress
@@ -87,9 +85,7 @@ def export(
     is_flag=True,
     help="Skip the injection scan: for restoring your own backup, not for files from others.",
 )
-@json_option
-@click.pass_obj
-@handle_errors
+@json_command
 def import_(obj: Ctx, file: str, skip_vectors: bool, trusted: bool, as_json: bool) -> None:
     """Import an `engram export` FILE ("-" reads standard input).
 

@@ -10,13 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime
-from typing import Any
+from typing import Any, Unpack
 
 from engram.api import graph_models as g
 from engram.api import palace_routes as palace_api
 from engram.client import decode
-from engram.client.call import Call, given, json_body, name_path, query_value
-from engram.client.call import scope as ids
+from engram.client.call import (
+    Call,
+    ScopeArgs,
+    given,
+    json_body,
+    name_path,
+    query_value,
+    scope_given,
+)
 
 Moment = datetime | date | str | None
 
@@ -27,18 +34,11 @@ def _moment(value: Moment) -> str | None:
 
 # -- graph -----------------------------------------------------------------------------
 def graph_entities(
-    limit: int = 50,
-    offset: int = 0,
-    query: str | None = None,
-    *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
+    limit: int = 50, offset: int = 0, query: str | None = None, **scope: Unpack[ScopeArgs]
 ) -> Call[g.EntityList]:
     """``GET /v1/graph/entities``: entities, most mentioned first, with ``total``."""
     params = {
-        **ids(namespace, user_id, agent_id, run_id),
+        **scope_given(scope),
         **given(query=query),
         "limit": query_value("limit", limit),
         "offset": query_value("offset", offset),
@@ -46,16 +46,9 @@ def graph_entities(
     return Call("GET", "/v1/graph/entities", decode.model(g.EntityList), params=params)
 
 
-def graph_entity(
-    name: str,
-    *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
-) -> Call[g.EntityDetail]:
+def graph_entity(name: str, **scope: Unpack[ScopeArgs]) -> Call[g.EntityDetail]:
     """``GET /v1/graph/entities/{name}``: an entity with aspects, attributes, memories."""
-    params = ids(namespace, user_id, agent_id, run_id)
+    params = scope_given(scope)
     path = f"/v1/graph/entities/{name_path(name, 'name')}"
     return Call("GET", path, decode.model(g.EntityDetail), params=params)
 
@@ -67,15 +60,12 @@ def graph_relations(
     at: Moment = None,
     limit: int = 100,
     offset: int = 0,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
+    **scope: Unpack[ScopeArgs],
 ) -> Call[g.RelationList]:
     """``GET /v1/graph/relations``: relations that hold now (all: ``current_only=False``;
     those that held at ``at``)."""
     params = {
-        **ids(namespace, user_id, agent_id, run_id),
+        **scope_given(scope),
         **given(entity=entity, at=_moment(at)),
         "current": current_only,
         "limit": query_value("limit", limit),
@@ -84,34 +74,19 @@ def graph_relations(
     return Call("GET", "/v1/graph/relations", decode.model(g.RelationList), params=params)
 
 
-def graph_timeline(
-    entity: str,
-    *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
-) -> Call[g.TimelineOut]:
+def graph_timeline(entity: str, **scope: Unpack[ScopeArgs]) -> Call[g.TimelineOut]:
     """``GET /v1/graph/timeline/{name}``: every relation of the entity, closed ones too."""
-    params = ids(namespace, user_id, agent_id, run_id)
+    params = scope_given(scope)
     path = f"/v1/graph/timeline/{name_path(entity, 'entity')}"
     return Call("GET", path, decode.model(g.TimelineOut), params=params)
 
 
 def graph_neighbors(
-    entity: str,
-    hops: int = 1,
-    *,
-    at: Moment = None,
-    limit: int = 100,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
+    entity: str, hops: int = 1, *, at: Moment = None, limit: int = 100, **scope: Unpack[ScopeArgs]
 ) -> Call[g.NeighborsOut]:
     """``GET /v1/graph/neighbors/{name}``: entities within ``hops`` relations."""
     params = {
-        **ids(namespace, user_id, agent_id, run_id),
+        **scope_given(scope),
         **given(at=_moment(at)),
         "hops": query_value("hops", hops),
         "limit": query_value("limit", limit),
@@ -124,44 +99,20 @@ def _graph_post(path: str, out: type[Any], body: Mapping[str, Any]) -> Call[Any]
     return Call("POST", path, decode.model(out), body=json_body(body))
 
 
-def graph_merge(
-    keep: str,
-    other: str,
-    *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
-) -> Call[g.EntityOut]:
+def graph_merge(keep: str, other: str, **scope: Unpack[ScopeArgs]) -> Call[g.EntityOut]:
     """``POST /v1/graph/merge``: fold ``other`` into ``keep``."""
-    body = {"keep": keep, "other": other, **ids(namespace, user_id, agent_id, run_id)}
+    body = {"keep": keep, "other": other, **scope_given(scope)}
     return _graph_post("/v1/graph/merge", g.EntityOut, body)
 
 
-def graph_split(
-    entity: str,
-    alias: str,
-    *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
-) -> Call[g.EntityOut]:
+def graph_split(entity: str, alias: str, **scope: Unpack[ScopeArgs]) -> Call[g.EntityOut]:
     """``POST /v1/graph/split``: turn an alias back into an entity of its own."""
-    body = {"entity": entity, "alias": alias, **ids(namespace, user_id, agent_id, run_id)}
+    body = {"entity": entity, "alias": alias, **scope_given(scope)}
     return _graph_post("/v1/graph/split", g.EntityOut, body)
 
 
 def graph_invalidate(
-    source: str,
-    relation_type: str,
-    target: str,
-    *,
-    at: Moment = None,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
+    source: str, relation_type: str, target: str, *, at: Moment = None, **scope: Unpack[ScopeArgs]
 ) -> Call[g.RelationOut]:
     """``POST /v1/graph/invalidate``: close a relation that holds now."""
     body = {
@@ -169,7 +120,7 @@ def graph_invalidate(
         "relation_type": relation_type,
         "target": target,
         **given(at=_moment(at)),
-        **ids(namespace, user_id, agent_id, run_id),
+        **scope_given(scope),
     }
     return _graph_post("/v1/graph/invalidate", g.RelationOut, body)
 
@@ -179,10 +130,7 @@ def graph_dedupe(
     dry_run: bool = True,
     *,
     entity_type: str | None = None,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
+    **scope: Unpack[ScopeArgs],
 ) -> Call[g.DedupeOut]:
     """``POST /v1/graph/dedupe``: entities that are one under two names (merged when
     ``dry_run`` is False)."""
@@ -190,22 +138,15 @@ def graph_dedupe(
         "threshold": threshold,
         "dry_run": dry_run,
         **given(entity_type=entity_type),
-        **ids(namespace, user_id, agent_id, run_id),
+        **scope_given(scope),
     }
     return _graph_post("/v1/graph/dedupe", g.DedupeOut, body)
 
 
 # -- palace ----------------------------------------------------------------------------
-def palace_tree(
-    wing: str | None = None,
-    *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
-) -> Call[list[dict[str, Any]]]:
+def palace_tree(wing: str | None = None, **scope: Unpack[ScopeArgs]) -> Call[list[dict[str, Any]]]:
     """``GET /v1/palace``: wings -> rooms -> closets, with drawer counts."""
-    params = {**ids(namespace, user_id, agent_id, run_id), **given(wing=wing)}
+    params = {**scope_given(scope), **given(wing=wing)}
     read = decode.model(palace_api.TreeOut)
     return Call("GET", "/v1/palace", lambda d: read(d).wings, params=params)
 
@@ -217,10 +158,7 @@ def palace_mine_conversation(
     session: str | None = None,
     kind: str = "topic",
     graph: bool = False,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
+    **scope: Unpack[ScopeArgs],
 ) -> Call[palace_api.MineOut]:
     """``POST /v1/palace/mine``: file a conversation, one drawer per message."""
     body = {
@@ -229,19 +167,12 @@ def palace_mine_conversation(
         "kind": kind,
         "graph": graph,
         **given(session=session),
-        **ids(namespace, user_id, agent_id, run_id),
+        **scope_given(scope),
     }
     return Call("POST", "/v1/palace/mine", decode.model(palace_api.MineOut), body=json_body(body))
 
 
-def palace_resolve(
-    pointer: str,
-    *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
-) -> Call[palace_api.ResolveOut]:
+def palace_resolve(pointer: str, **scope: Unpack[ScopeArgs]) -> Call[palace_api.ResolveOut]:
     """``GET /v1/palace/resolve``: the drawer an AAAK pointer names, with its memory."""
-    params = {**ids(namespace, user_id, agent_id, run_id), "pointer": pointer}
+    params = {**scope_given(scope), "pointer": pointer}
     return Call("GET", "/v1/palace/resolve", decode.model(palace_api.ResolveOut), params=params)

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from engram.api import documents_routes as docs
 from engram.api import jobs_routes as jobs_api
 from engram.api import review_routes as review_api
 from engram.client import decode
-from engram.client.call import Call, given, json_body, query_value, segment
-from engram.client.call import scope as ids
+from engram.client.call import Call, ScopeArgs, given, json_body, query_value, scope_given, segment
 from engram.errors import InvalidInputError
 from engram.jobs import Job, JobPage
 from engram.store.protocols.documents import Document
@@ -39,16 +38,13 @@ def jobs_list(
     *,
     status: str | None = None,
     kind: str | None = None,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
     limit: int = 100,
     offset: int = 0,
+    **scope: Unpack[ScopeArgs],
 ) -> Call[JobPage]:
     """``GET /v1/jobs``: jobs, newest first (an admin key naming no scope: all)."""
     params = {
-        **ids(namespace, user_id, agent_id, run_id),
+        **scope_given(scope),
         **given(status=status, kind=kind),
         "limit": query_value("limit", limit),
         "offset": query_value("offset", offset),
@@ -56,41 +52,21 @@ def jobs_list(
     return Call("GET", "/v1/jobs", _job_page, params=params)
 
 
-def jobs_get(
-    job_id: int,
-    *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
-) -> Call[Job]:
+def jobs_get(job_id: int, **scope: Unpack[ScopeArgs]) -> Call[Job]:
     """``GET /v1/jobs/{id}``: one job."""
-    params = ids(namespace, user_id, agent_id, run_id)
+    params = scope_given(scope)
     return Call("GET", f"/v1/jobs/{segment(job_id, 'job_id')}", _job, params=params)
 
 
-def jobs_retry(
-    job_id: int,
-    *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
-) -> Call[Job]:
+def jobs_retry(job_id: int, **scope: Unpack[ScopeArgs]) -> Call[Job]:
     """``POST /v1/jobs/{id}/retry``: send a dead or waiting job back to the queue."""
-    params = ids(namespace, user_id, agent_id, run_id)
+    params = scope_given(scope)
     return Call("POST", f"/v1/jobs/{segment(job_id, 'job_id')}/retry", _job, params=params)
 
 
-def jobs_status(
-    *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
-) -> Call[dict[str, Any]]:
+def jobs_status(**scope: Unpack[ScopeArgs]) -> Call[dict[str, Any]]:
     """``GET /api/pipeline/status``: queue counts, the worker, the latest failure."""
-    params = ids(namespace, user_id, agent_id, run_id)
+    params = scope_given(scope)
     read = decode.model(jobs_api.PipelineStatus)
     return Call("GET", "/api/pipeline/status", lambda d: read(d).model_dump(), params=params)
 
@@ -117,18 +93,11 @@ def _status_param(status: str | None) -> str:
 
 
 def review_list(
-    *,
-    status: str | None = "pending",
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
-    limit: int = 100,
-    offset: int = 0,
+    *, status: str | None = "pending", limit: int = 100, offset: int = 0, **scope: Unpack[ScopeArgs]
 ) -> Call[list[ReviewItem]]:
     """``GET /v1/review``: held-back proposals, oldest first (``status=None``: all)."""
     params = {
-        **ids(namespace, user_id, agent_id, run_id),
+        **scope_given(scope),
         "status": _status_param(status),
         "limit": query_value("limit", limit),
         "offset": query_value("offset", offset),
@@ -136,29 +105,15 @@ def review_list(
     return Call("GET", "/v1/review", _items, params=params)
 
 
-def review_count(
-    *,
-    status: str | None = "pending",
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
-) -> Call[int]:
+def review_count(*, status: str | None = "pending", **scope: Unpack[ScopeArgs]) -> Call[int]:
     """How many review items have ``status`` (the ``total`` of ``GET /v1/review``)."""
-    params = {**ids(namespace, user_id, agent_id, run_id), "status": _status_param(status)}
+    params = {**scope_given(scope), "status": _status_param(status)}
     return Call("GET", "/v1/review", _total, params={**params, "limit": 1})
 
 
-def review_get(
-    item_id: int,
-    *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
-) -> Call[ReviewItem]:
+def review_get(item_id: int, **scope: Unpack[ScopeArgs]) -> Call[ReviewItem]:
     """``GET /v1/review/{id}``: one review item."""
-    params = ids(namespace, user_id, agent_id, run_id)
+    params = scope_given(scope)
     return Call("GET", f"/v1/review/{segment(item_id, 'item_id')}", _item, params=params)
 
 
@@ -168,30 +123,18 @@ def _resolve(verb: str, item_id: int, note: str | None, scope: dict[str, Any]) -
 
 
 def review_approve(
-    item_id: int,
-    *,
-    note: str | None = None,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
+    item_id: int, *, note: str | None = None, **scope: Unpack[ScopeArgs]
 ) -> Call[ReviewItem]:
     """``POST /v1/review/{id}/approve``: apply the proposal (the server records the
     acting key as the reviewer)."""
-    return _resolve("approve", item_id, note, ids(namespace, user_id, agent_id, run_id))
+    return _resolve("approve", item_id, note, scope_given(scope))
 
 
 def review_reject(
-    item_id: int,
-    *,
-    note: str | None = None,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
+    item_id: int, *, note: str | None = None, **scope: Unpack[ScopeArgs]
 ) -> Call[ReviewItem]:
     """``POST /v1/review/{id}/reject``: drop the proposal."""
-    return _resolve("reject", item_id, note, ids(namespace, user_id, agent_id, run_id))
+    return _resolve("reject", item_id, note, scope_given(scope))
 
 
 # -- documents -------------------------------------------------------------------------
@@ -218,10 +161,7 @@ def documents_ingest(
     path: str | os.PathLike[str] | None = None,
     url: str | None = None,
     title: str | None = None,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
+    **scope: Unpack[ScopeArgs],
 ) -> Call[Document]:
     """``POST /v1/documents``: queue a text, a local file (read here and sent as text)
     or an http(s) URL (fetched by the server's worker)."""
@@ -229,37 +169,23 @@ def documents_ingest(
         text = _read_file(path)
     elif path is not None:
         raise InvalidInputError("pass exactly one of text, path or url")
-    body = {**ids(namespace, user_id, agent_id, run_id), **given(text=text, url=url, title=title)}
+    body = {**scope_given(scope), **given(text=text, url=url, title=title)}
     return Call("POST", "/v1/documents", _document, body=json_body(body))
 
 
-def documents_get(
-    document_id: str,
-    *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
-) -> Call[Document]:
+def documents_get(document_id: str, **scope: Unpack[ScopeArgs]) -> Call[Document]:
     """``GET /v1/documents/{id}``: one document and its status."""
-    params = ids(namespace, user_id, agent_id, run_id)
+    params = scope_given(scope)
     path = f"/v1/documents/{segment(document_id, 'document_id')}"
     return Call("GET", path, _document, params=params)
 
 
 def documents_list(
-    *,
-    status: str | None = None,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
-    limit: int = 100,
-    offset: int = 0,
+    *, status: str | None = None, limit: int = 100, offset: int = 0, **scope: Unpack[ScopeArgs]
 ) -> Call[list[Document]]:
     """``GET /v1/documents``: documents, newest first."""
     params = {
-        **ids(namespace, user_id, agent_id, run_id),
+        **scope_given(scope),
         **given(status=status),
         "limit": query_value("limit", limit),
         "offset": query_value("offset", offset),
@@ -267,14 +193,7 @@ def documents_list(
     return Call("GET", "/v1/documents", _documents, params=params)
 
 
-def documents_count(
-    *,
-    status: str | None = None,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
-) -> Call[int]:
+def documents_count(*, status: str | None = None, **scope: Unpack[ScopeArgs]) -> Call[int]:
     """How many documents the namespace holds (the ``total`` of ``GET /v1/documents``)."""
-    params = {**ids(namespace, user_id, agent_id, run_id), **given(status=status), "limit": 1}
+    params = {**scope_given(scope), **given(status=status), "limit": 1}
     return Call("GET", "/v1/documents", _total, params=params)

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engram.config import EmbedderConfig
 from engram.embed.remote import RemoteEmbedder
-from engram.errors import EmbeddingError
-from engram.llm.http import excerpt, join, reachable, send
+from engram.llm.http import join, reachable
 
 #: seed 004's Ollama default URL (the same server as the LLM provider).
 DEFAULT_BASE_URL = "http://localhost:11434"
@@ -24,74 +22,27 @@ class OllamaEmbedder(RemoteEmbedder):
     """Embeds with a model served by Ollama."""
 
     provider = "ollama"
-
-    def __init__(
-        self,
-        *,
-        model: str = "",
-        base_url: str = "",
-        dimension: int | None = None,
-        batch_size: int = 32,
-        timeout: float = 30.0,
-    ) -> None:
-        super().__init__(
-            model=model or DEFAULT_MODEL,
-            base_url=base_url or DEFAULT_BASE_URL,
-            dimension=dimension,
-            batch_size=batch_size,
-            timeout=timeout,
-        )
-        self.legacy = False  # True once the server has shown it lacks /api/embed
-
-    @classmethod
-    def from_config(cls, cfg: EmbedderConfig) -> OllamaEmbedder:
-        """The embedder ``[embedder]`` describes."""
-        return cls(
-            model=cfg.model,
-            base_url=cfg.base_url,
-            dimension=cfg.dimension,
-            batch_size=cfg.batch_size,
-            timeout=cfg.timeout_s,
-        )
+    default_model = DEFAULT_MODEL
+    default_base_url = DEFAULT_BASE_URL
+    #: True once the server has shown it lacks ``/api/embed``.
+    legacy = False
 
     def _fetch(self, texts: list[str]) -> list[Any]:
         if not self.legacy:
             url = join(self.base_url, "/api/embed")
-            payload = {"model": self.model, "input": texts}
-            reply = send(
-                "POST",
-                url,
-                who=self.who,
-                error=EmbeddingError,
-                timeout=self.timeout,
-                payload=payload,
-            )
+            reply = self._post(url, {"model": self.model, "input": texts})
             # A 404 naming the model means it is not pulled; any other 404 means an old
             # server without /api/embed.
             if reply.status != 404 or "model" in reply.text.lower():
-                data = reply.json(self.who, EmbeddingError)
-                rows = data.get("embeddings") if isinstance(data, dict) else None
-                if not isinstance(rows, list):
-                    raise EmbeddingError(
-                        f"{self.who}: {url} answered without 'embeddings': {excerpt(reply.text)}"
-                    )
-                return rows
+                return self._listed(reply, url, "embeddings")
             self.legacy = True
         return [self._one(text) for text in texts]
 
     def _one(self, text: str) -> Any:
         url = join(self.base_url, "/api/embeddings")
-        payload = {"model": self.model, "prompt": text}
-        reply = send(
-            "POST", url, who=self.who, error=EmbeddingError, timeout=self.timeout, payload=payload
+        return self._listed(
+            self._post(url, {"model": self.model, "prompt": text}), url, "embedding"
         )
-        data = reply.json(self.who, EmbeddingError)
-        row = data.get("embedding") if isinstance(data, dict) else None
-        if not isinstance(row, list):
-            raise EmbeddingError(
-                f"{self.who}: {url} answered without 'embedding': {excerpt(reply.text)}"
-            )
-        return row
 
     def available(self) -> bool:
         """seed 004's health check: ``GET /api/tags`` answers within 3 s."""

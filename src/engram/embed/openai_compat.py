@@ -11,7 +11,7 @@ from typing import Any
 from engram.config import EmbedderConfig
 from engram.embed.remote import RemoteEmbedder
 from engram.errors import EmbeddingError
-from engram.llm.http import bearer, excerpt, join, reachable, send
+from engram.llm.http import bearer, excerpt, join, reachable
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 #: seed 003: "defaults to openai/text-embedding-3-small (1536-dim)".
@@ -28,49 +28,23 @@ class OpenAICompatEmbedder(RemoteEmbedder):
     comes from the environment variable ``api_key_env`` names."""
 
     provider = "openai"
+    default_model = DEFAULT_MODEL
+    default_base_url = DEFAULT_BASE_URL
 
-    def __init__(
-        self,
-        *,
-        model: str = "",
-        base_url: str = "",
-        api_key_env: str = "OPENAI_API_KEY",
-        dimension: int | None = None,
-        batch_size: int = 32,
-        timeout: float = 30.0,
-    ) -> None:
-        super().__init__(
-            model=model or DEFAULT_MODEL,
-            base_url=base_url or DEFAULT_BASE_URL,
-            dimension=dimension,
-            batch_size=batch_size,
-            timeout=timeout,
-        )
+    def __init__(self, *, api_key_env: str = "OPENAI_API_KEY", **options: Any) -> None:
+        """``options`` are ``RemoteEmbedder``'s (model, base_url, dimension, batch_size,
+        timeout)."""
+        super().__init__(**options)
         self.api_key_env = api_key_env
 
     @classmethod
-    def from_config(cls, cfg: EmbedderConfig) -> OpenAICompatEmbedder:
-        """The embedder ``[embedder]`` describes."""
-        return cls(
-            model=cfg.model,
-            base_url=cfg.base_url,
-            api_key_env=cfg.api_key_env,
-            dimension=cfg.dimension,
-            batch_size=cfg.batch_size,
-            timeout=cfg.timeout_s,
-        )
+    def _own_options(cls, cfg: EmbedderConfig) -> dict[str, Any]:
+        return {"api_key_env": cfg.api_key_env}
 
     def _fetch(self, texts: list[str]) -> list[Any]:
         url = join(self.base_url, "/embeddings")
-        reply = send(
-            "POST",
-            url,
-            who=self.who,
-            error=EmbeddingError,
-            timeout=self.timeout,
-            payload={"model": self.model, "input": texts},
-            headers=bearer(self.api_key_env),
-        )
+        payload = {"model": self.model, "input": texts}
+        reply = self._post(url, payload, headers=bearer(self.api_key_env))
         data = reply.json(self.who, EmbeddingError)
         items = data.get("data") if isinstance(data, dict) else None
         if not isinstance(items, list) or not all(

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
+from engram.config import EmbedderConfig
 from engram.embed.base import BaseEmbedder, Vectors, normalize_rows
 from engram.errors import EmbeddingError
+from engram.llm.http import Reply, excerpt, send
 
 #: What the embedder embeds to learn the vector size when the config does not give it.
 PROBE_TEXT = "dimension probe"
@@ -26,24 +28,39 @@ class RemoteEmbedder(BaseEmbedder):
     every vector row, so vectors from another model or server kind are never mixed."""
 
     provider = "remote"
+    #: What an empty ``model`` or ``base_url`` stands for with this provider.
+    default_model = ""
+    default_base_url = ""
 
     def __init__(
         self,
         *,
-        model: str,
-        base_url: str,
+        model: str = "",
+        base_url: str = "",
         dimension: int | None = None,
         batch_size: int = 32,
         timeout: float = 30.0,
     ) -> None:
-        self.model = model
-        self.base_url = base_url.rstrip("/")
-        self.name = f"{self.provider}:{model}"
+        self.model = model or self.default_model
+        self.base_url = (base_url or self.default_base_url).rstrip("/")
+        self.name = f"{self.provider}:{self.model}"
         self.batch_size = batch_size
         self.timeout = timeout
         self._configured = dimension
         self._dimension = dimension
         self._lock = threading.Lock()
+
+    @classmethod
+    def from_config(cls, cfg: EmbedderConfig) -> Self:
+        """The embedder ``[embedder]`` describes."""
+        common: dict[str, Any] = {"model": cfg.model, "base_url": cfg.base_url}
+        common |= {"dimension": cfg.dimension, "batch_size": cfg.batch_size}
+        return cls(timeout=cfg.timeout_s, **common, **cls._own_options(cfg))
+
+    @classmethod
+    def _own_options(cls, cfg: EmbedderConfig) -> dict[str, Any]:
+        """The settings of ``cfg`` only this provider's constructor takes."""
+        return {}
 
     @property
     def who(self) -> str:
@@ -62,6 +79,29 @@ class RemoteEmbedder(BaseEmbedder):
     @dimension.setter
     def dimension(self, value: int) -> None:
         self._dimension = value
+
+    def _post(self, url: str, payload: Any, headers: dict[str, str] | None = None) -> Reply:
+        """``POST`` the JSON ``payload`` to ``url``; errors name this embedder."""
+        return send(
+            "POST",
+            url,
+            who=self.who,
+            error=EmbeddingError,
+            timeout=self.timeout,
+            payload=payload,
+            headers=headers,
+        )
+
+    def _listed(self, reply: Reply, url: str, field: str) -> list[Any]:
+        """The list under ``field`` of the JSON answer ``url`` gave; an ``EmbeddingError``
+        quoting the answer when it has none."""
+        data = reply.json(self.who, EmbeddingError)
+        found = data.get(field) if isinstance(data, dict) else None
+        if not isinstance(found, list):
+            raise EmbeddingError(
+                f"{self.who}: {url} answered without '{field}': {excerpt(reply.text)}"
+            )
+        return found
 
     def _fetch(self, texts: list[str]) -> list[Any]:  # pragma: no cover - abstract
         raise NotImplementedError

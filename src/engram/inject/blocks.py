@@ -18,17 +18,42 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 from engram.core import Core, Part
 from engram.errors import InvalidInputError, NotFoundError, PermissionDeniedError, StoreError
 from engram.recall.format import untrusted
-from engram.records import utcnow
+from engram.records import iso, utcnow
 from engram.safety import InjectionMode, enforce
 from engram.spotlight import escape
 from engram.store.protocols.blocks import BlockEdit, BlockWrite, CoreBlock
 from engram.validate import no_nul, positive_int, type_name
 
-__all__ = ["DEFAULT_CHAR_LIMIT", "MAX_CHAR_LIMIT", "Blocks", "BlockEdit", "CoreBlock"]
+__all__ = [
+    "DEFAULT_CHAR_LIMIT",
+    "MAX_CHAR_LIMIT",
+    "BlockEdit",
+    "Blocks",
+    "CoreBlock",
+    "block_dict",
+]
+
+
+def block_dict(b: CoreBlock) -> dict[str, Any]:
+    """A block as the HTTP API and ``engram blocks --json`` show it; ``chars`` is the
+    length of its value now."""
+    return {
+        "namespace": b.namespace,
+        "label": b.label,
+        "value": b.value,
+        "chars": len(b.value),
+        "char_limit": b.char_limit,
+        "description": b.description,
+        "read_only": b.read_only,
+        "version": b.version,
+        "updated_at": iso(b.updated_at),
+    }
+
 
 #: A block's size when its creator names none: Letta's CORE_MEMORY_BLOCK_CHAR_LIMIT
 #: (seed 002 names the Letta-style blocks but no size).

@@ -112,6 +112,13 @@ Store only what cannot be found again by reading the code or the environment."""
 MemoryId = Annotated[str, Field(min_length=1, max_length=200, description="A memory id.")]
 Tag = Annotated[str, Field(min_length=1, max_length=200)]
 Tags = Annotated[list[Tag], Field(max_length=32)]
+#: The filters search_memory and list_memories both take.
+TypeFilter = Annotated[MemoryTypeName | None, Field(description="Only this type.")]
+TagsFilter = Annotated[Tags | None, Field(description="Only memories with all these tags.")]
+MetadataFilter = Annotated[
+    dict[str, str | int | float | bool | None] | None,
+    Field(description="Only memories whose metadata has these values."),
+]
 
 
 def _strict(tool: Tool) -> Tool:
@@ -228,14 +235,9 @@ def create_mcp_server(
             str, Field(min_length=1, max_length=10_000, description="What to look for.")
         ],
         limit: Annotated[int, Field(ge=1, le=50, description="How many hits.")] = 10,
-        type: Annotated[MemoryTypeName | None, Field(description="Only this type.")] = None,
-        tags: Annotated[
-            Tags | None, Field(description="Only memories with all these tags.")
-        ] = None,
-        metadata: Annotated[
-            dict[str, str | int | float | bool | None] | None,
-            Field(description="Only memories whose metadata has these values."),
-        ] = None,
+        type: TypeFilter = None,
+        tags: TagsFilter = None,
+        metadata: MetadataFilter = None,
         wing: WingArg = None,
         room: RoomArg = None,
     ) -> SearchResult:
@@ -363,14 +365,9 @@ def create_mcp_server(
     async def list_memories(
         limit: Annotated[int, Field(ge=1, le=100, description="Page size.")] = 20,
         offset: Annotated[int, Field(ge=0, le=1_000_000)] = 0,
-        type: Annotated[MemoryTypeName | None, Field(description="Only this type.")] = None,
-        tags: Annotated[
-            Tags | None, Field(description="Only memories with all these tags.")
-        ] = None,
-        metadata: Annotated[
-            dict[str, str | int | float | bool | None] | None,
-            Field(description="Only memories whose metadata has these values."),
-        ] = None,
+        type: TypeFilter = None,
+        tags: TagsFilter = None,
+        metadata: MetadataFilter = None,
     ) -> MemoryPage:
         """Call to browse what memory holds, newest first, a page at a time (for finding
         something by topic, search_memory is better)."""

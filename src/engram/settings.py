@@ -411,6 +411,11 @@ class RecallConfig:
     diversity_margin: float = field(default=0.05, metadata=_range(0.0, 1.0))
     diversity_top_n: int = field(default=20, metadata=_range(2, 1000))
     mmr_lambda: float = field(default=0.7, metadata=_range(0.0, 1.0))
+    anchor_share: float | None = field(default=None, metadata=_range(0.0, 1.0))
+    """issue 24: the dense leg embeds the query without the names (capitalised words the
+    entity graph knows) that more than this share of the namespace's memories mention,
+    such as a conversation's speakers; None embeds the whole query (docs/recall.md,
+    "Anchor names"; measured in docs/benchmarks.md, "Evidence spread over sessions")."""
     flagged_context: str = field(default="omit", metadata=_choices("omit", "mark"))
     """What the context block does with memories the injection scan flagged (flag mode):
     leave them out (the default: flagged text never reaches a prompt), or show them

@@ -22,6 +22,7 @@ from engram.errors import RetrievalError, StoreClosedError, StoreConnectionError
 from engram.llm.base import LlmProvider
 from engram.recall import (
     abstain,
+    anchors,
     context,
     dampening,
     diversity,
@@ -269,7 +270,9 @@ class Retriever:
         dense_ok = False
         if cfg.strategy in ("hybrid", "dense") and self.embedder and self.index:
             try:
-                legs.query_vector = self.query_vectors.embed(self.embedder, request.query)
+                legs.query_vector = self.query_vectors.embed(
+                    self.embedder, self._dense_text(request, cfg, warnings)
+                )
                 clock.lap("embed")
                 found = self._dense(cfg, self.index).search(
                     request.namespace, legs.query_vector, dense_n
@@ -339,6 +342,15 @@ class Retriever:
                 legs.windows = []
             clock.lap("time")
         return legs
+
+    def _dense_text(self, request: RecallRequest, cfg: RecallConfig, warnings: list[str]) -> str:
+        """The text the dense leg embeds: the query, without its anchor names when
+        ``recall.anchor_share`` is set (issue 24, ``recall/anchors.py``)."""
+        if cfg.anchor_share is None:
+            return request.query
+        return anchors.dense_query(
+            request.query, request.namespace, self.graph, self.memories, cfg.anchor_share, warnings
+        ).text
 
     def _facts(
         self, namespace: str, ids: Sequence[str], known: Mapping[str, MemoryRecord]

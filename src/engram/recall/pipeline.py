@@ -13,6 +13,7 @@ import logging
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import replace
 from typing import Any
 
 from engram.config import RecallConfig
@@ -25,6 +26,7 @@ from engram.recall import (
     anchors,
     context,
     dampening,
+    decompose,
     diversity,
     empty,
     fusion,
@@ -133,7 +135,34 @@ class Retriever:
         legs = self._candidates(request, cfg, clock, warnings)
         if legs.mode is RecallMode.RECENT:
             return self._recent(request, cfg, clock, warnings)
+        hits, found = self._rank(request, cfg, legs, clock, warnings)
+        parts = decompose.subqueries(request.query) if cfg.decompose else []
+        if parts:  # issue 24: a question joining two things, also asked as its parts
+            hits = decompose.interleave([hits, *(self._part(request, cfg, p) for p in parts)])
+            clock.lap("decompose")
+        return self._finish(request, cfg, hits, legs.mode, clock, warnings, found=found)
 
+    def _part(self, request: RecallRequest, cfg: RecallConfig, query: str) -> list[Hit]:
+        """The ranked hits of one part of a decomposed query (its own timings and
+        warnings are the whole query's business, so they are not kept)."""
+        part = replace(request, query=query)
+        clock = Clock()
+        warnings: list[str] = []
+        legs = self._candidates(part, cfg, clock, warnings)
+        if legs.mode is RecallMode.RECENT:
+            return []
+        return self._rank(part, cfg, legs, clock, warnings)[0]
+
+    def _rank(
+        self,
+        request: RecallRequest,
+        cfg: RecallConfig,
+        legs: Legs,
+        clock: Clock,
+        warnings: list[str],
+    ) -> tuple[list[Hit], int]:
+        """The candidates of ``legs`` fused, ranked (and reranked): the hits, and how
+        many candidates were found before filters."""
         candidate_ids = list(
             dict.fromkeys([*legs.dense_ranking, *legs.keyword_ranking, *legs.time_ids])
         )
@@ -227,8 +256,7 @@ class Retriever:
             asked = rerank.RerankRequest(request.query, request.namespace, legs.query_vector)
             hits = self.rerankers.apply(cfg, asked, hits, warnings)
             clock.lap("rerank")
-        hits = diversity.apply(cfg, hits, self.embedder)  # issue 24, off by default
-        return self._finish(request, cfg, hits, legs.mode, clock, warnings, found=found)
+        return diversity.apply(cfg, hits, self.embedder), found  # issue 24, off by default
 
     def _candidates(
         self, request: RecallRequest, cfg: RecallConfig, clock: Clock, warnings: list[str]

@@ -92,3 +92,22 @@ def test_anchor_share_is_a_recall_setting() -> None:
     assert config.recall.anchor_share == 0.3
     with pytest.raises(Exception, match="anchor_share"):
         Config.load(env={"ENGRAM_RECALL_ANCHOR_SHARE": "2"})
+
+
+def test_namespace_counts_are_reused_for_a_while() -> None:
+    class Counting:
+        calls = 0
+
+        def count(self, namespace: str) -> int:
+            self.calls += 1
+            return 10 * self.calls
+
+    memories = Counting()
+    sizes = anchors.NamespaceSizes(ttl=60.0)
+    assert sizes.count(memories, "a") == 10  # type: ignore[arg-type]
+    assert sizes.count(memories, "a") == 10  # type: ignore[arg-type]
+    assert memories.calls == 1
+    assert sizes.count(memories, "b") == 20  # type: ignore[arg-type]
+    stale = anchors.NamespaceSizes(ttl=0.0)
+    assert stale.count(memories, "a") == 30  # type: ignore[arg-type]
+    assert stale.count(memories, "a") == 40  # type: ignore[arg-type]

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -33,6 +35,10 @@ log = logging.getLogger("engram.recall")
 MIN_CONTENT_WORDS = 1
 #: At most this many capitalised words are looked up (one indexed read each).
 MAX_NAMES = 8
+#: How long a namespace's memory count is reused. Counting 100,000 memories took 140 ms
+#: on the loaded build machine (docs/benchmarks.md, issue 24), too much for every query;
+#: a share of 0.2 does not care about a count a minute old.
+SIZE_TTL_S = 60.0
 
 # A capitalised word, with an optional possessive: "Melanie's", "O'Neil", "Jean-Luc".
 _NAME = re.compile(r"\b([A-Z][\w\-]*(?:['’][A-Za-z]+)*?)(?:['’]s)?\b")
@@ -44,6 +50,28 @@ class DenseQuery:
 
     text: str
     dropped: tuple[str, ...] = ()
+
+
+class NamespaceSizes:
+    """Live memory counts per namespace, each reused for ``SIZE_TTL_S`` seconds (one
+    per retriever; safe across threads)."""
+
+    def __init__(self, ttl: float = SIZE_TTL_S) -> None:
+        self.ttl = ttl
+        self._counts: dict[str, tuple[float, int]] = {}
+        self._lock = threading.Lock()
+
+    def count(self, memories: MemoryStore, namespace: str) -> int:
+        """The namespace's live memory count, read again once it is ``ttl`` old."""
+        now = time.monotonic()
+        with self._lock:
+            known = self._counts.get(namespace)
+        if known is not None and now - known[0] < self.ttl:
+            return known[1]
+        total = memories.count(namespace)
+        with self._lock:
+            self._counts[namespace] = (now, total)
+        return total
 
 
 def capitalised(query: str) -> list[str]:
@@ -66,9 +94,15 @@ def without(query: str, names: Sequence[str]) -> str:
 
 
 def anchor_names(
-    graph: GraphStore, memories: MemoryStore, namespace: str, names: Sequence[str], share: float
+    graph: GraphStore,
+    memories: MemoryStore,
+    namespace: str,
+    names: Sequence[str],
+    share: float,
+    sizes: NamespaceSizes | None = None,
 ) -> list[str]:
-    """Those of ``names`` that more than ``share`` of the namespace's memories mention."""
+    """Those of ``names`` that more than ``share`` of the namespace's memories mention
+    (the count from ``sizes`` when given)."""
     known = []
     for name in names:
         entity = graph.entity(namespace, name)
@@ -76,7 +110,8 @@ def anchor_names(
             known.append((name, entity.mentions))
     if not known:
         return []
-    total = memories.count(namespace)  # only read when the query names a known entity
+    # Only read when the query names a known entity.
+    total = sizes.count(memories, namespace) if sizes else memories.count(namespace)
     return [name for name, mentions in known if total and mentions > share * total]
 
 
@@ -87,6 +122,7 @@ def dense_query(
     memories: MemoryStore,
     share: float,
     warnings: list[str],
+    sizes: NamespaceSizes | None = None,
 ) -> DenseQuery:
     """What the dense leg should embed for ``query`` (see the module docstring). Any
     failure of the graph lookup keeps the whole query (and says so)."""
@@ -94,7 +130,7 @@ def dense_query(
     if graph is None or not names:
         return DenseQuery(query)
     try:
-        anchors = anchor_names(graph, memories, namespace, names, share)
+        anchors = anchor_names(graph, memories, namespace, names, share, sizes)
     except Exception as exc:  # an optional refinement: never fail recall on it
         message = f"anchor names unavailable, embedding the whole query: {exc}"
         log.warning(message)

@@ -80,6 +80,7 @@ class Retriever:
         self.embedder = embedder
         self.index = index
         self.query_vectors = QueryVectorCache()  # a repeated query skips the model
+        self.sizes = anchors.NamespaceSizes()  # recall.anchor_share's namespace counts
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
         # ``llm`` makes the provider for recall.rerank = "llm" on first use (e.g.
@@ -377,7 +378,13 @@ class Retriever:
         if cfg.anchor_share is None:
             return request.query
         return anchors.dense_query(
-            request.query, request.namespace, self.graph, self.memories, cfg.anchor_share, warnings
+            request.query,
+            request.namespace,
+            self.graph,
+            self.memories,
+            cfg.anchor_share,
+            warnings,
+            self.sizes,
         ).text
 
     def _facts(

@@ -270,6 +270,10 @@ class Retriever:
         keyword_n = max(cfg.bm25_top_n, request.limit * 3) * depth
         legs = Legs(windows=temporal.time_windows(request.query) if cfg.time_weight else [])
         match = fts_query(request.query)
+        # Before the keyword leg starts on its worker: the lookup then never waits for a
+        # connection that search holds.
+        wants_dense = cfg.strategy in ("hybrid", "dense") and self.embedder and self.index
+        dense_text = self._dense_text(request, cfg, warnings) if wants_dense else request.query
         hints = self.hints if cfg.hints else None
         if match is not None and hints is None and self.keyword.exact(request.namespace):
             # Every other candidate's score is looked up once candidates are known.
@@ -299,9 +303,7 @@ class Retriever:
         dense_ok = False
         if cfg.strategy in ("hybrid", "dense") and self.embedder and self.index:
             try:
-                legs.query_vector = self.query_vectors.embed(
-                    self.embedder, self._dense_text(request, cfg, warnings)
-                )
+                legs.query_vector = self.query_vectors.embed(self.embedder, dense_text)
                 clock.lap("embed")
                 found = self._dense(cfg, self.index).search(
                     request.namespace, legs.query_vector, dense_n

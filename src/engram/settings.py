@@ -437,6 +437,16 @@ class RecallConfig:
     diversity_margin: float = field(default=0.05, metadata=_range(0.0, 1.0))
     diversity_top_n: int = field(default=20, metadata=_range(2, 1000))
     mmr_lambda: float = field(default=0.7, metadata=_range(0.0, 1.0))
+    decompose: bool = False
+    """issue 24: a question that joins two names ("Jon and Gina") or says both, compare,
+    before or after is also ranked as its two parts, and the three rankings are
+    interleaved (docs/recall.md, "Decomposition"; docs/benchmarks.md, "Evidence spread
+    over sessions"). Such a question costs three rankings."""
+    anchor_share: float | None = field(default=None, metadata=_range(0.0, 1.0))
+    """issue 24: the dense leg embeds the query without the names (capitalised words the
+    entity graph knows) that more than this share of the namespace's memories mention,
+    such as a conversation's speakers; None embeds the whole query (docs/recall.md,
+    "Anchor names"; measured in docs/benchmarks.md, "Evidence spread over sessions")."""
     flagged_context: str = field(default="omit", metadata=_choices("omit", "mark"))
     """What the context block does with memories the injection scan flagged (flag mode):
     leave them out (the default: flagged text never reaches a prompt), or show them

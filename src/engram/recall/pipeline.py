@@ -13,6 +13,7 @@ import logging
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import replace
 from typing import Any
 
 from engram.config import RecallConfig
@@ -22,8 +23,10 @@ from engram.errors import RetrievalError, StoreClosedError, StoreConnectionError
 from engram.llm.base import LlmProvider
 from engram.recall import (
     abstain,
+    anchors,
     context,
     dampening,
+    decompose,
     diversity,
     empty,
     fusion,
@@ -80,6 +83,7 @@ class Retriever:
         self.index = index
         self.calibration = calibration  # the abstain floors for this embedder (issue 24)
         self.query_vectors = QueryVectorCache()  # a repeated query skips the model
+        self.sizes = anchors.NamespaceSizes()  # recall.anchor_share's namespace counts
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
         # ``llm`` makes the provider for recall.rerank = "llm" on first use (e.g.
@@ -135,7 +139,34 @@ class Retriever:
         legs = self._candidates(request, cfg, clock, warnings)
         if legs.mode is RecallMode.RECENT:
             return self._recent(request, cfg, clock, warnings)
+        hits, found = self._rank(request, cfg, legs, clock, warnings)
+        parts = decompose.subqueries(request.query) if cfg.decompose else []
+        if parts:  # issue 24: a question joining two things, also asked as its parts
+            hits = decompose.interleave([hits, *(self._part(request, cfg, p) for p in parts)])
+            clock.lap("decompose")
+        return self._finish(request, cfg, hits, legs.mode, clock, warnings, found=found)
 
+    def _part(self, request: RecallRequest, cfg: RecallConfig, query: str) -> list[Hit]:
+        """The ranked hits of one part of a decomposed query (its own timings and
+        warnings are the whole query's business, so they are not kept)."""
+        part = replace(request, query=query)
+        clock = Clock()
+        warnings: list[str] = []
+        legs = self._candidates(part, cfg, clock, warnings)
+        if legs.mode is RecallMode.RECENT:
+            return []
+        return self._rank(part, cfg, legs, clock, warnings)[0]
+
+    def _rank(
+        self,
+        request: RecallRequest,
+        cfg: RecallConfig,
+        legs: Legs,
+        clock: Clock,
+        warnings: list[str],
+    ) -> tuple[list[Hit], int]:
+        """The candidates of ``legs`` fused, ranked (and reranked): the hits, and how
+        many candidates were found before filters."""
         candidate_ids = list(
             dict.fromkeys([*legs.dense_ranking, *legs.keyword_ranking, *legs.time_ids])
         )
@@ -231,8 +262,7 @@ class Retriever:
             asked = rerank.RerankRequest(request.query, request.namespace, legs.query_vector)
             hits = self.rerankers.apply(cfg, asked, hits, warnings)
             clock.lap("rerank")
-        hits = diversity.apply(cfg, hits, self.embedder)  # issue 24, off by default
-        return self._finish(request, cfg, hits, legs.mode, clock, warnings, found=found)
+        return diversity.apply(cfg, hits, self.embedder), found  # issue 24, off by default
 
     def _candidates(
         self, request: RecallRequest, cfg: RecallConfig, clock: Clock, warnings: list[str]
@@ -245,6 +275,10 @@ class Retriever:
         keyword_n = max(cfg.bm25_top_n, request.limit * 3) * depth
         legs = Legs(windows=temporal.time_windows(request.query) if cfg.time_weight else [])
         match = fts_query(request.query)
+        # Before the keyword leg starts on its worker: the lookup then never waits for a
+        # connection that search holds.
+        wants_dense = cfg.strategy in ("hybrid", "dense") and self.embedder and self.index
+        dense_text = self._dense_text(request, cfg, warnings) if wants_dense else request.query
         hints = self.hints if cfg.hints else None
         if match is not None and hints is None and self.keyword.exact(request.namespace):
             # Every other candidate's score is looked up once candidates are known.
@@ -274,7 +308,7 @@ class Retriever:
         dense_ok = False
         if cfg.strategy in ("hybrid", "dense") and self.embedder and self.index:
             try:
-                legs.query_vector = self.query_vectors.embed(self.embedder, request.query)
+                legs.query_vector = self.query_vectors.embed(self.embedder, dense_text)
                 clock.lap("embed")
                 found = self._dense(cfg, self.index).search(
                     request.namespace, legs.query_vector, dense_n
@@ -344,6 +378,21 @@ class Retriever:
                 legs.windows = []
             clock.lap("time")
         return legs
+
+    def _dense_text(self, request: RecallRequest, cfg: RecallConfig, warnings: list[str]) -> str:
+        """The text the dense leg embeds: the query, without its anchor names when
+        ``recall.anchor_share`` is set (issue 24, ``recall/anchors.py``)."""
+        if cfg.anchor_share is None:
+            return request.query
+        return anchors.dense_query(
+            request.query,
+            request.namespace,
+            self.graph,
+            self.memories,
+            cfg.anchor_share,
+            warnings,
+            self.sizes,
+        ).text
 
     def _facts(
         self, namespace: str, ids: Sequence[str], known: Mapping[str, MemoryRecord]

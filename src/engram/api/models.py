@@ -384,6 +384,11 @@ class CreatedOut(MemoryOut):
         default_factory=list,
         description="The write pipeline's jobs queued for a new memory (extract, hints).",
     )
+    warnings: list[str] = Field(
+        default_factory=list,
+        description='Stored, but: "stored without a vector" when its vector could not be '
+        "written (the server's filler adds it; keyword search finds it meanwhile).",
+    )
 
 
 class ItemOut(BaseModel):
@@ -397,6 +402,11 @@ class ItemOut(BaseModel):
     reasons: list[str] = Field(description="The injection scan's reasons for a blocked item.")
     jobs: list[str] = Field(
         default_factory=list, description="The pipeline's jobs queued for a stored item."
+    )
+    warnings: list[str] = Field(
+        default_factory=list,
+        description='Stored, but: "stored without a vector" when its vector could not be '
+        "written (the server's filler adds it; keyword search finds it meanwhile).",
     )
 
 

@@ -23,7 +23,7 @@ from engram.store.protocols.vectors import AnnSettings, NamespaceVectors, Vector
 from engram.store.sql.dialect import Conn
 from engram.store.sql.migrations import LOCK_KEY
 from engram.store.sql.native import vector_array
-from engram.store.sql.session import Sql
+from engram.store.sql.session import Sql, retried
 from engram.store.sql.vector_reads import VectorReads
 
 #: pgvector's HNSW index supports ``vector`` columns of at most this many dimensions.
@@ -34,6 +34,23 @@ def vector_index_name(model: str, dim: int) -> str:
     """The HNSW index of one (model, dimension): a stable, identifier-safe name."""
     digest = hashlib.sha1(model.encode("utf-8")).hexdigest()[:12]
     return f"memory_vectors_hnsw_{digest}_{int(dim)}"
+
+
+def lock_order(conn: Any, memory_ids: Sequence[str]) -> None:
+    """Take a vector write's locks in the one order every writer uses: the memories'
+    rows (in id order), then the vector epoch's row, and only then vector rows.
+
+    Every vector row written or deleted bumps the epoch by trigger, and a memory whose
+    content or liveness changes bumps it too (memory row, then epoch). Without this, a
+    write held a new vector row and waited for the epoch while the background filler,
+    holding the epoch since its first row, waited to insert that same memory's vector:
+    PostgreSQL's ``deadlock detected`` (engram issue 26, item 4)."""
+    if memory_ids:
+        conn.execute(
+            "SELECT 1 FROM memories WHERE id = ANY(%s) ORDER BY id FOR NO KEY UPDATE",
+            (list(memory_ids),),
+        )
+    conn.execute("SELECT 1 FROM engram_meta WHERE key = 'vector_epoch' FOR UPDATE")
 
 
 class PgVectors(VectorReads):
@@ -122,8 +139,15 @@ class PgVectors(VectorReads):
             )
         for model, dim in models:
             self.ensure_index(model, dim)
+        params.sort(key=lambda p: str(p[5]))  # memory id order: see ``lock_order``
+        return retried(lambda: self._put(params), nested=self._db.in_transaction)
+
+    def _put(self, params: list[tuple[Any, ...]]) -> int:
+        """One transaction of ``put``: the vector rows and the memories' model, in the
+        lock order of ``lock_order``; returns the epoch after it."""
         with self._db.tx("storing vectors") as conn:
             if params:
+                lock_order(conn, [p[5] for p in params])
                 with conn.cursor() as cur:
                     # A memory purged while it was being embedded matches no row: skipped.
                     cur.executemany(
@@ -174,6 +198,7 @@ class PgVectors(VectorReads):
 
     def delete(self, model: str | None = None) -> int:
         with self._db.tx("deleting vectors") as conn:
+            lock_order(conn, [])
             if model is None:
                 cur = conn.execute("DELETE FROM memory_vectors")
                 conn.execute("UPDATE memories SET embedding_model = NULL")

@@ -384,11 +384,7 @@ class CreatedOut(MemoryOut):
         default_factory=list,
         description="The write pipeline's jobs queued for a new memory (extract, hints).",
     )
-    warnings: list[str] = Field(
-        default_factory=list,
-        description='Stored, but: "stored without a vector" when its vector could not be '
-        "written (the server's filler adds it; keyword search finds it meanwhile).",
-    )
+    warnings: list[str] = Field(default_factory=list, description="Stored, but: vector pending.")
 
 
 class ItemOut(BaseModel):
@@ -403,11 +399,7 @@ class ItemOut(BaseModel):
     jobs: list[str] = Field(
         default_factory=list, description="The pipeline's jobs queued for a stored item."
     )
-    warnings: list[str] = Field(
-        default_factory=list,
-        description='Stored, but: "stored without a vector" when its vector could not be '
-        "written (the server's filler adds it; keyword search finds it meanwhile).",
-    )
+    warnings: list[str] = Field(default_factory=list, description="Stored, but: vector pending.")
 
 
 class BatchCounts(BaseModel):

@@ -103,10 +103,12 @@ def _library_writer(mem: Memory, prefix: str, stop: threading.Event, tally: Tall
 
 def _restart(server: PgServer) -> None:
     assert server.workdir is not None
+    # The restarted server logs to its file, not to a pipe of ours: a pipe nobody reads
+    # fills up and stops the server.
     subprocess.run(
         [*server._run_as, str(pg_bin() / "pg_ctl"), "-D", str(server.workdir / "data"),
-         "-m", "fast", "-w", "-t", "60", "restart"],
-        capture_output=True, check=True,
+         "-l", str(server.workdir / "server.log"), "-m", "fast", "-w", "-t", "60", "restart"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
     )  # fmt: skip
 
 

@@ -8,12 +8,13 @@ an error that reads as "not stored". The background filler (``backfill``) adds i
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from engram import Memory
+from engram import Memory, admin
 from engram.api.app import create_app
 from engram.errors import StoreConnectionError
 
@@ -70,3 +71,26 @@ def test_a_write_with_its_vector_stored_has_no_warning(mem: Memory) -> None:
     [item] = mem.add_many(["an ordinary write"], namespace="user:u").items
     assert item.warnings == ()
     assert item.record is not None and item.record.embedding_model is not None
+
+
+def test_the_background_filler_waits_out_a_store_failure(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A restart used to end ``engram serve``'s filler for good; now it pauses and
+    tries the same rows again (a direct ``backfill()`` call still raises)."""
+    mem.add_many(["first to fill", "second to fill"], namespace="user:u")
+    mem.store.vectors.delete()  # both wait for the filler
+    real = mem.store.vectors.put
+    failures = [2]
+
+    def flaky(rows: Any) -> int:
+        if failures[0]:
+            failures[0] -= 1
+            raise StoreConnectionError("storing vectors failed: the database system is starting up")
+        return real(rows)
+
+    monkeypatch.setattr(admin, "BACKFILL_PAUSE_S", 0.0)
+    monkeypatch.setattr(mem.store.vectors, "put", flaky)
+    assert mem.admin.backfill(stop=threading.Event()) == 2
+    assert failures == [0]
+    assert all(r.embedding_model is not None for r in mem.get_all(user_id="u"))

@@ -326,7 +326,7 @@ class ItemResult:
     warnings: tuple[str, ...] = ()
     """What went wrong after the memory was stored: "stored without a vector" when
     embedding it or storing its vector failed (the record's ``embedding_model`` is
-    None; the background filler or ``reindex`` adds the vector)."""
+    None; ``reindex`` or the server's filler at its next start adds the vector)."""
 
     @property
     def created(self) -> bool:

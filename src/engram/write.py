@@ -196,8 +196,8 @@ def add_batch(
 
 #: An item's warning when its memory is stored but its vector is not (yet).
 VECTOR_PENDING = (
-    "stored without a vector ({why}); the background filler of `engram serve` or "
-    "`engram reindex` adds it, and keyword search finds the memory meanwhile"
+    "stored without a vector ({why}); `engram reindex` or `engram serve`'s filler at its "
+    "next start adds it, and keyword search finds the memory meanwhile"
 )
 
 

@@ -76,7 +76,8 @@ def _http_writer(base: str, prefix: str, stop: threading.Event, tally: Tally) ->
                 tally.note(f"http {type(exc).__name__}", content, False)
                 continue
             if r.status_code in (200, 201):
-                tally.note(str(r.status_code), content, True)
+                pending = " (vector pending)" if r.json().get("warnings") else ""
+                tally.note(f"{r.status_code}{pending}", content, True)
             else:
                 error = r.json().get("error", "?") if r.content else "?"
                 detail = str(r.json().get("detail", ""))[:80] if r.content else ""

@@ -11,19 +11,19 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from psycopg import sql
 
 from engram.store.postgres.db import Database
 from engram.store.postgres.dense import PgVectorSearch
-from engram.store.postgres.dialect import POSTGRES
+from engram.store.postgres.dialect import POSTGRES, PgConn
 from engram.store.protocols.vectors import AnnSettings, NamespaceVectors, VectorRow, VectorSearch
 from engram.store.sql.dialect import Conn
 from engram.store.sql.migrations import LOCK_KEY
 from engram.store.sql.native import vector_array
-from engram.store.sql.session import Sql, retried
+from engram.store.sql.session import Sql
 from engram.store.sql.vector_reads import VectorReads
 
 #: pgvector's HNSW index supports ``vector`` columns of at most this many dimensions.
@@ -140,37 +140,8 @@ class PgVectors(VectorReads):
         for model, dim in models:
             self.ensure_index(model, dim)
         params.sort(key=lambda p: str(p[5]))  # memory id order: see ``lock_order``
-        return retried(lambda: self._put(params), nested=self._db.in_transaction)
-
-    def _put(self, params: list[tuple[Any, ...]]) -> int:
-        """One transaction of ``put``: the vector rows and the memories' model, in the
-        lock order of ``lock_order``; returns the epoch after it."""
-        with self._db.tx("storing vectors") as conn:
-            if params:
-                lock_order(conn, [p[5] for p in params])
-                with conn.cursor() as cur:
-                    # A memory purged while it was being embedded matches no row: skipped.
-                    cur.executemany(
-                        "INSERT INTO memory_vectors(memory_id, namespace, model, dim, "
-                        "content_hash, live, embedding) "
-                        "SELECT m.id, m.namespace, %s, %s, %s, "
-                        "(m.deleted_at IS NULL AND m.content_hash = %s), %s "
-                        "FROM memories m WHERE m.id = %s "
-                        "ON CONFLICT (memory_id) DO UPDATE SET model = excluded.model, "
-                        "dim = excluded.dim, content_hash = excluded.content_hash, "
-                        "live = excluded.live, embedding = excluded.embedding",
-                        params,
-                    )
-                    # Only a vector of the current content makes the memory embedded.
-                    cur.executemany(
-                        "UPDATE memories SET embedding_model = %s "
-                        "WHERE id = %s AND content_hash = %s",
-                        [(p[0], p[5], p[2]) for p in params],
-                    )
-            epoch = conn.execute(
-                "SELECT value FROM engram_meta WHERE key = 'vector_epoch'"
-            ).fetchone()
-        return int(epoch[0]) if epoch else 0
+        # One transaction, re-run whole if PostgreSQL aborts it for a deadlock anyway.
+        return self._reads.run(lambda conn: _put(raw(conn), params), "storing vectors")
 
     def load(self, namespace: str, model: str) -> NamespaceVectors:
         with self._db.snapshot("loading vectors") as conn:  # one snapshot: rows and epoch
@@ -228,6 +199,38 @@ class PgVectors(VectorReads):
         """
         self.ensure_index(model, dimension)
         return PgVectorSearch(self._db, model, dimension, self.ensure_index)
+
+
+def raw(conn: Conn) -> Any:
+    """The psycopg connection under the shared ``?`` wrapper (``PgConn.raw``)."""
+    return cast(PgConn, conn).raw
+
+
+def _put(conn: Any, params: list[tuple[Any, ...]]) -> int:
+    """``PgVectors.put``'s transaction: the vector rows and the memories' model, in the
+    lock order of ``lock_order``; returns the epoch after it."""
+    if params:
+        lock_order(conn, [p[5] for p in params])
+        with conn.cursor() as cur:
+            # A memory purged while it was being embedded matches no row: skipped.
+            cur.executemany(
+                "INSERT INTO memory_vectors(memory_id, namespace, model, dim, "
+                "content_hash, live, embedding) "
+                "SELECT m.id, m.namespace, %s, %s, %s, "
+                "(m.deleted_at IS NULL AND m.content_hash = %s), %s "
+                "FROM memories m WHERE m.id = %s "
+                "ON CONFLICT (memory_id) DO UPDATE SET model = excluded.model, "
+                "dim = excluded.dim, content_hash = excluded.content_hash, "
+                "live = excluded.live, embedding = excluded.embedding",
+                params,
+            )
+            # Only a vector of the current content makes the memory embedded.
+            cur.executemany(
+                "UPDATE memories SET embedding_model = %s WHERE id = %s AND content_hash = %s",
+                [(p[0], p[5], p[2]) for p in params],
+            )
+    epoch = conn.execute("SELECT value FROM engram_meta WHERE key = 'vector_epoch'").fetchone()
+    return int(epoch[0]) if epoch else 0
 
 
 class PgBundleVectors:

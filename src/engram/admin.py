@@ -21,6 +21,8 @@ from engram.errors import (
     InjectionBlocked,
     InvalidInputError,
     NotFoundError,
+    StoreClosedError,
+    StoreError,
 )
 from engram.recall.chunks import fill_chunks
 from engram.recall.request import RecallRequest
@@ -35,6 +37,10 @@ log = logging.getLogger("engram")
 #: The shortest id prefix ``resolve_id`` accepts. Ids start with their creation time
 #: (``records.new_id``), so shorter prefixes would match whole minutes of memories.
 MIN_ID_PREFIX = 8
+#: The background filler's store failures in a row before it gives up, and its pause
+#: after each: about half a minute covers a PostgreSQL restart.
+BACKFILL_STORE_TRIES = 30
+BACKFILL_PAUSE_S = 1.0
 
 
 class Admin(Part):
@@ -114,26 +120,43 @@ class Admin(Part):
         ``engram serve`` runs this in the background at start, so rows a crash left
         between their two transactions (or that an unreachable embedder skipped) come
         back into dense search without anyone running ``reindex``. An embedding failure
-        ends it (logged): recall keeps warning, and ``reindex`` reports the error.
+        ends it (logged): recall keeps warning, and ``reindex`` reports the error. A
+        store failure (a restart, a deadlock) is waited out: up to
+        ``BACKFILL_STORE_TRIES`` in a row, ``BACKFILL_PAUSE_S`` apart, when ``stop`` is
+        given (the server's thread); a direct call raises it.
         """
         core = self._core
         core.check_open()
         if core.embedder is None:
             return 0
         positive_int("batch_size", batch_size)
-        done = 0
+        done = lost = 0
         tried: set[str] = set()
         while stop is None or not stop.is_set():
-            batch = [
-                r
-                for r in core.store.vectors.missing(core.embedder.name, limit=batch_size)
-                if r.id not in tried
-            ]
-            if not batch:
-                break  # done, or only rows that changed again while being embedded
-            tried.update(r.id for r in batch)
             before = core.embed_failures
-            core.embed_and_store(batch)
+            try:
+                batch = [
+                    r
+                    for r in core.store.vectors.missing(core.embedder.name, limit=batch_size)
+                    if r.id not in tried
+                ]
+                if not batch:
+                    break  # done, or only rows that changed again while being embedded
+                core.embed_and_store(batch)
+            except StoreClosedError:
+                raise
+            except StoreError as exc:
+                # A database restart or a deadlock: the rows are still there and still
+                # lack vectors. Wait and try again, a bounded number of times in a row
+                # (engram issue 26: one restart used to end the filler for good).
+                lost += 1
+                if lost >= BACKFILL_STORE_TRIES or stop is None:
+                    raise
+                log.warning("backfill: the store failed, retrying: %s", exc)
+                stop.wait(BACKFILL_PAUSE_S)
+                continue
+            lost = 0
+            tried.update(r.id for r in batch)
             if core.embed_failures != before:
                 log.warning("backfill stopped after %d memories: the embedder failed", done)
                 break

@@ -142,6 +142,14 @@ class StoreClosedError(StoreError):
     code = "store_closed"
 
 
+class StoreBusyError(StoreError):
+    """The database aborted a transaction to break a deadlock or a serialization
+    conflict with another writer (PostgreSQL SQLSTATE 40P01 / 40001), and it still did
+    after engram re-ran it a few times. Nothing of that transaction was written; retry."""
+
+    code = "store_busy"
+
+
 class MigrationError(StoreError):
     """The store's schema could not be brought up to date."""
 
@@ -232,6 +240,7 @@ __all__ = [
     "PermissionDeniedError",
     "RetrievalError",
     "ServerConnectionError",
+    "StoreBusyError",
     "StoreClosedError",
     "StoreConnectionError",
     "StoreError",

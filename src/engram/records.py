@@ -323,6 +323,10 @@ class ItemResult:
     """For a blocked item: each rule of the injection scan that matched."""
     jobs: tuple[str, ...] = ()
     """The write pipeline's jobs queued for a stored item (``extract``, ``hints``)."""
+    warnings: tuple[str, ...] = ()
+    """What went wrong after the memory was stored: "stored without a vector" when
+    embedding it or storing its vector failed (the record's ``embedding_model`` is
+    None; ``reindex`` or the server's filler at its next start adds the vector)."""
 
     @property
     def created(self) -> bool:
@@ -339,6 +343,7 @@ class ItemResult:
             "reason": self.reason,
             "reasons": list(self.reasons),
             "jobs": list(self.jobs),
+            "warnings": list(self.warnings),
             "memory": None if self.record is None else self.record.to_dict(),
         }
 

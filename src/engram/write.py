@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from engram.core import Core, acting
-from engram.errors import InjectionBlocked, InvalidInputError, shown
+from engram.errors import InjectionBlocked, InvalidInputError, StoreError, shown
 from engram.records import (
     PIPELINE_WHO,
     BatchResult,
@@ -177,7 +177,8 @@ def add_batch(
             part = chunk[start : start + BATCH]
             results = _insert(core, [record for _, record in part], kinds)
             inserted.extend(zip((i for i, _ in part), results, strict=True))
-        model = core.embed_and_store(_needing_vectors(core, [r for _, r in inserted]))
+        needing = _needing_vectors(core, [r for _, r in inserted])
+        model, pending = _vectors(core, needing)
         for i, result in inserted:
             record = result.record
             if model is not None and record.embedding_model != model:
@@ -185,11 +186,39 @@ def add_batch(
                 record = record.with_changes(embedding_model=model)
             outcome = Outcome.STORED if result.created else Outcome.DUPLICATE
             jobs = kinds if result.created and wants_pipeline(record) else ()
-            outcomes[i] = ItemResult(i, outcome, record=record, jobs=jobs)
+            warned = (pending,) if pending and record.embedding_model is None else ()
+            outcomes[i] = ItemResult(i, outcome, record=record, jobs=jobs, warnings=warned)
         done += len(chunk)
         if progress is not None:
             progress(done, len(prepared))
     return BatchResult(outcomes[i] for i in range(len(items)))
+
+
+#: An item's warning when its memory is stored but its vector is not (yet).
+VECTOR_PENDING = (
+    "stored without a vector ({why}); `engram reindex` or `engram serve`'s filler at its "
+    "next start adds it, and keyword search finds the memory meanwhile"
+)
+
+
+def _vectors(core: Core, records: list[MemoryRecord]) -> tuple[str | None, str]:
+    """Embed and store ``records``' vectors: the model that wrote them (None if none
+    did) and, when the embedder is on but they were not written, the warning to give.
+
+    The memories committed before this, so a store error here must not reach the
+    caller as "not stored" (engram issue 26, item 5): the record comes back with
+    ``embedding_model`` None and a warning instead."""
+    if not records:
+        return None, ""
+    before = core.embed_failures
+    try:
+        model = core.embed_and_store(records)
+    except StoreError as exc:
+        log.warning("storing vectors failed, %d memories stored without: %s", len(records), exc)
+        return None, VECTOR_PENDING.format(why=f"storing it failed: {exc.code}")
+    if model is None and core.embed_failures != before:
+        return None, VECTOR_PENDING.format(why="the embedder failed")
+    return model, ""
 
 
 def _insert(core: Core, records: list[MemoryRecord], kinds: tuple[str, ...]) -> list[InsertResult]:

@@ -8,7 +8,7 @@
 | ``InvalidInputError`` and subclasses, request validation, a body that is not JSON | 422 |
 | ``CapabilityError`` | 501 |
 | ``LlmError`` (the configured model failed) | 502 |
-| ``EmbeddingError``, ``StoreClosedError``, ``StoreConnectionError`` | 503 |
+| ``EmbeddingError``, ``StoreClosedError``, ``StoreBusyError``, ``StoreConnectionError`` | 503 |
 | ``StoreError``, ``RetrievalError``, ``ConfigError``, any other error | 500 |
 
 A body over ``api.max_body_bytes`` gets 413 (see ``engram.api.limits``); a key over
@@ -37,6 +37,7 @@ from engram.errors import (
     LlmError,
     NotFoundError,
     PermissionDeniedError,
+    StoreBusyError,
     StoreClosedError,
 )
 
@@ -52,6 +53,7 @@ STATUS: Sequence[tuple[type[EngramError], int]] = (
     (LlmError, 502),
     (EmbeddingError, 503),
     (StoreClosedError, 503),
+    (StoreBusyError, 503),
     (EngramConnectionError, 503),
 )
 

@@ -384,6 +384,7 @@ class CreatedOut(MemoryOut):
         default_factory=list,
         description="The write pipeline's jobs queued for a new memory (extract, hints).",
     )
+    warnings: list[str] = Field(default_factory=list, description="Stored, but: vector pending.")
 
 
 class ItemOut(BaseModel):
@@ -398,6 +399,7 @@ class ItemOut(BaseModel):
     jobs: list[str] = Field(
         default_factory=list, description="The pipeline's jobs queued for a stored item."
     )
+    warnings: list[str] = Field(default_factory=list, description="Stored, but: vector pending.")
 
 
 class BatchCounts(BaseModel):

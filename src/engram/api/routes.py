@@ -93,7 +93,12 @@ def create_memory(
     assert result.record is not None  # a refused item raised
     if not result.created:
         response.status_code = status.HTTP_200_OK
-    return {**result.record.to_dict(), "created": result.created, "jobs": list(result.jobs)}
+    return {
+        **result.record.to_dict(),
+        "created": result.created,
+        "jobs": list(result.jobs),
+        "warnings": list(result.warnings),
+    }
 
 
 @router.post(

@@ -39,6 +39,7 @@ from engram.pipeline.handlers import HANDLERS, Registry
 from engram.records import iso, utcnow
 from engram.settings import WorkerConfig
 from engram.store.protocols import JOB_KINDS, Job
+from engram.store.sql.history import job_run
 
 log = logging.getLogger("engram.worker")
 
@@ -126,7 +127,8 @@ class Worker:
         try:
             if handler is None:  # unregistered between the lease and now
                 raise LookupError(f"no handler for {job.kind!r} jobs")
-            result = dict(handler(self._core, job))
+            with job_run(job.id):  # a re-run after a kill writes no history twice
+                result = dict(handler(self._core, job))
         except StoreClosedError:
             raise  # the Memory closed under the job: its lease will be reaped
         except Exception as exc:

@@ -31,6 +31,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from engram.config import PostgresConfig
 from engram.errors import (
     InvalidInputError,
+    StoreBusyError,
     StoreConnectionError,
     StoreError,
 )
@@ -50,6 +51,19 @@ def redact(conninfo: str) -> str:
         host += f":{parts.port}"
     user = f"{parts.username}:***@" if parts.username else ""
     return urlunsplit((parts.scheme, user + host, parts.path, parts.query, parts.fragment))
+
+
+#: Server states that end the connection: admin shutdown (a restart, or
+#: ``pg_terminate_backend``), crash shutdown, and "the database system is starting up".
+_LOST_STATES = frozenset({"57P01", "57P02", "57P03"})
+
+
+def connection_lost(exc: psycopg.OperationalError) -> bool:
+    """True when ``exc`` means the server went away, not that a statement failed: no
+    SQLSTATE (the socket closed: "server closed the connection unexpectedly",
+    "consuming input failed"), class 08 (connection exception) or a shutdown state."""
+    state = exc.sqlstate
+    return state is None or state.startswith("08") or state in _LOST_STATES
 
 
 class Database(Opened):
@@ -144,6 +158,14 @@ class Database(Opened):
             raise StoreConnectionError(
                 f"{what} failed: no connection to {self.location}: {exc}"
             ) from exc
+        except (psycopg.errors.DeadlockDetected, psycopg.errors.SerializationFailure) as exc:
+            raise StoreBusyError(f"{what} failed: {exc}") from exc
+        except psycopg.OperationalError as exc:
+            if connection_lost(exc):
+                raise StoreConnectionError(
+                    f"{what} failed: the connection to {self.location} was lost: {exc}"
+                ) from exc
+            raise StoreError(f"{what} failed: {exc}") from exc
         except psycopg.Error as exc:
             raise StoreError(f"{what} failed: {exc}") from exc
 

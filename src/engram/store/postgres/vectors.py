@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -18,7 +19,7 @@ from psycopg import sql
 
 from engram.store.postgres.db import Database
 from engram.store.postgres.dense import PgVectorSearch
-from engram.store.postgres.dialect import POSTGRES
+from engram.store.postgres.dialect import POSTGRES, PgConn
 from engram.store.protocols.vectors import AnnSettings, NamespaceVectors, VectorRow, VectorSearch
 from engram.store.sql.dialect import Conn
 from engram.store.sql.migrations import LOCK_KEY
@@ -48,6 +49,23 @@ def _stored(row: VectorRow) -> tuple[str, int, str, str, npt.NDArray[np.float32]
         vector,
         row.memory_id,
     )
+
+
+def lock_order(conn: Any, memory_ids: Sequence[str]) -> None:
+    """Take a vector write's locks in the one order every writer uses: the memories'
+    rows (in id order), then the vector epoch's row, and only then vector rows.
+
+    Every vector row written or deleted bumps the epoch by trigger, and a memory whose
+    content or liveness changes bumps it too (memory row, then epoch). Without this, a
+    write held a new vector row and waited for the epoch while the background filler,
+    holding the epoch since its first row, waited to insert that same memory's vector:
+    PostgreSQL's ``deadlock detected`` (engram issue 26, item 4)."""
+    if memory_ids:
+        conn.execute(
+            "SELECT 1 FROM memories WHERE id = ANY(%s) ORDER BY id FOR NO KEY UPDATE",
+            (list(memory_ids),),
+        )
+    conn.execute("SELECT 1 FROM engram_meta WHERE key = 'vector_epoch' FOR UPDATE")
 
 
 class PgVectors(VectorReads):
@@ -122,31 +140,9 @@ class PgVectors(VectorReads):
         params = [_stored(row) for row in rows]
         for model, dim in {(p[0], p[1]) for p in params}:  # (model, dimension)
             self.ensure_index(model, dim)
-        with self._db.tx("storing vectors") as conn:
-            if params:
-                with conn.cursor() as cur:
-                    # A memory purged while it was being embedded matches no row: skipped.
-                    cur.executemany(
-                        "INSERT INTO memory_vectors(memory_id, namespace, model, dim, "
-                        "content_hash, live, embedding) "
-                        "SELECT m.id, m.namespace, %s, %s, %s, "
-                        "(m.deleted_at IS NULL AND m.content_hash = %s), %s "
-                        "FROM memories m WHERE m.id = %s "
-                        "ON CONFLICT (memory_id) DO UPDATE SET model = excluded.model, "
-                        "dim = excluded.dim, content_hash = excluded.content_hash, "
-                        "live = excluded.live, embedding = excluded.embedding",
-                        params,
-                    )
-                    # Only a vector of the current content makes the memory embedded.
-                    cur.executemany(
-                        "UPDATE memories SET embedding_model = %s "
-                        "WHERE id = %s AND content_hash = %s",
-                        [(p[0], p[5], p[2]) for p in params],
-                    )
-            epoch = conn.execute(
-                "SELECT value FROM engram_meta WHERE key = 'vector_epoch'"
-            ).fetchone()
-        return int(epoch[0]) if epoch else 0
+        params.sort(key=lambda p: str(p[5]))  # memory id order: see ``lock_order``
+        # One transaction, re-run whole if PostgreSQL aborts it for a deadlock anyway.
+        return self._reads.run(lambda conn: _put(raw(conn), params), "storing vectors")
 
     def load(self, namespace: str, model: str) -> NamespaceVectors:
         with self._db.snapshot("loading vectors") as conn:  # one snapshot: rows and epoch
@@ -174,6 +170,7 @@ class PgVectors(VectorReads):
 
     def delete(self, model: str | None = None) -> int:
         with self._db.tx("deleting vectors") as conn:
+            lock_order(conn, [])
             if model is None:
                 cur = conn.execute("DELETE FROM memory_vectors")
                 conn.execute("UPDATE memories SET embedding_model = NULL")
@@ -203,6 +200,38 @@ class PgVectors(VectorReads):
         """
         self.ensure_index(model, dimension)
         return PgVectorSearch(self._db, model, dimension, self.ensure_index)
+
+
+def raw(conn: Conn) -> Any:
+    """The psycopg connection under the shared ``?`` wrapper (``PgConn.raw``)."""
+    return cast(PgConn, conn).raw
+
+
+def _put(conn: Any, params: list[tuple[Any, ...]]) -> int:
+    """``PgVectors.put``'s transaction: the vector rows and the memories' model, in the
+    lock order of ``lock_order``; returns the epoch after it."""
+    if params:
+        lock_order(conn, [p[5] for p in params])
+        with conn.cursor() as cur:
+            # A memory purged while it was being embedded matches no row: skipped.
+            cur.executemany(
+                "INSERT INTO memory_vectors(memory_id, namespace, model, dim, "
+                "content_hash, live, embedding) "
+                "SELECT m.id, m.namespace, %s, %s, %s, "
+                "(m.deleted_at IS NULL AND m.content_hash = %s), %s "
+                "FROM memories m WHERE m.id = %s "
+                "ON CONFLICT (memory_id) DO UPDATE SET model = excluded.model, "
+                "dim = excluded.dim, content_hash = excluded.content_hash, "
+                "live = excluded.live, embedding = excluded.embedding",
+                params,
+            )
+            # Only a vector of the current content makes the memory embedded.
+            cur.executemany(
+                "UPDATE memories SET embedding_model = %s WHERE id = %s AND content_hash = %s",
+                [(p[0], p[5], p[2]) for p in params],
+            )
+    epoch = conn.execute("SELECT value FROM engram_meta WHERE key = 'vector_epoch'").fetchone()
+    return int(epoch[0]) if epoch else 0
 
 
 class PgBundleVectors:

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from engram.store.sql.history import INSERT_HISTORY, job_key
 from engram.store.sql.session import SqlPart
 
 
@@ -26,8 +27,7 @@ class SqlAudit(SqlPart):
         d = self._d
         with self._sql.tx("writing the audit row") as conn:
             conn.execute(
-                "INSERT INTO memory_history(memory_id, namespace, event, before, after, actor, "
-                f"reason, created_at) VALUES (?, ?, ?, NULL, {d.json}, ?, ?, ?)",
+                INSERT_HISTORY.format(before="NULL", after=d.json),
                 (
                     memory_id,
                     namespace,
@@ -36,5 +36,6 @@ class SqlAudit(SqlPart):
                     d.text(actor, "actor"),
                     d.text(reason, "reason"),
                     d.ts(now),
+                    job_key(memory_id),
                 ),
             )

@@ -7,7 +7,10 @@ it with ``live`` and appends to ``memory_history`` with ``history_row`` and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
@@ -15,6 +18,47 @@ from engram.errors import NotFoundError
 from engram.records import MemoryRecord
 from engram.store.sql.codec import SELECT, audit, from_row
 from engram.store.sql.dialect import Conn, Dialect
+
+_RUN = threading.local()
+
+
+@contextmanager
+def job_run(job_id: int) -> Iterator[None]:
+    """Mark this thread's history writes, while a job's handler runs, with a key that
+    names the job, the memory and the write's place among the job's writes to that
+    memory (``job_key``).
+
+    A worker killed after a handler's writes but before the job was finished leaves
+    the lease to expire; the job then runs again (a new attempt) and makes the same
+    writes in the same order, with the same keys, and a unique index on
+    ``memory_history.job_key`` makes each a no-op (engram issue 26, item 6: a re-run
+    wrote 2 ``proposal`` and 3 ``dedup`` rows twice). The attempt is left out of the
+    key on purpose: the re-run is a later attempt of the same work."""
+    outer = getattr(_RUN, "job", None)
+    _RUN.job, _RUN.seen = job_id, Counter()
+    try:
+        yield
+    finally:
+        _RUN.job = outer
+
+
+def job_key(memory_id: str) -> str | None:
+    """The next history write's key in the running job; None outside a job."""
+    job = getattr(_RUN, "job", None)
+    if job is None:
+        return None
+    seen: Counter[str] = _RUN.seen
+    n = seen[memory_id]
+    seen[memory_id] += 1
+    return f"{job}:{memory_id}:{n}"
+
+
+#: How a history row is written: a job's re-run writes nothing twice (``job_run``).
+INSERT_HISTORY = (
+    "INSERT INTO memory_history(memory_id, namespace, event, before, after, actor, reason, "
+    "created_at, job_key) VALUES (?, ?, ?, {before}, {after}, ?, ?, ?, ?) "
+    "ON CONFLICT DO NOTHING"
+)
 
 
 def history_row(
@@ -44,9 +88,8 @@ def write_history(conn: Conn, d: Dialect, rows: Sequence[tuple[Any, ...]]) -> No
     """Append audit rows (made by ``history_row``) inside the caller's transaction."""
     if rows:
         conn.executemany(
-            "INSERT INTO memory_history(memory_id, namespace, event, before, after, actor, "
-            f"reason, created_at) VALUES (?, ?, ?, {d.json}, {d.json}, ?, ?, ?)",
-            rows,
+            INSERT_HISTORY.format(before=d.json, after=d.json),
+            [(*row, job_key(row[0])) for row in rows],
         )
 
 

@@ -44,6 +44,7 @@ from engram.store.sql.steps_agents import (
     m025_core_blocks,
     m026_lifecycle,
     m027_maintenance,
+    m029_job_history,
 )
 from engram.store.sql.steps_graph import m013_graph, m015_graph_aspects
 from engram.store.sql.steps_keyword import (
@@ -109,6 +110,7 @@ STEPS: tuple[Step, ...] = (
     Step("026_lifecycle",             "022_lifecycle",             m026_lifecycle),
     Step("027_maintenance",           "023_maintenance",           m027_maintenance),
     Step("028_fts_log",               None,                        m028_fts_log),
+    Step("029_job_history",           "024_job_history",           m029_job_history),
 )
 # fmt: on
 

@@ -9,15 +9,43 @@ and the dialect as ``d``.
 
 from __future__ import annotations
 
+import random
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
+from engram.errors import StoreBusyError
 from engram.store.sql.dialect import Conn, Dialect
 from engram.store.sql.rows import record
 
 R = TypeVar("R")
+
+T = TypeVar("T")
+
+#: How often a transaction the database aborted to break a deadlock or a serialization
+#: conflict (``StoreBusyError``) is run in all, and the first wait before a re-run
+#: (doubled each time, jittered): three runs absorbed every deadlock of the issue-26
+#: load (docs/reliability.md, "PostgreSQL under load").
+TX_ATTEMPTS = 3
+TX_BACKOFF_S = 0.02
+
+
+def retried(run: Callable[[], T], *, nested: bool) -> T:
+    """``run()`` (one whole transaction), re-run up to ``TX_ATTEMPTS`` times in all while
+    it raises ``StoreBusyError``. The database rolled the aborted run back, so a re-run
+    starts clean; ``run`` must have no effect outside the database. Inside a
+    transaction this thread holds (``nested``) nothing is re-run: the outer one is
+    aborted too, and only its owner can start it again."""
+    for attempt in range(1, TX_ATTEMPTS + 1):
+        try:
+            return run()
+        except StoreBusyError:
+            if nested or attempt == TX_ATTEMPTS:
+                raise
+            time.sleep(TX_BACKOFF_S * 2 ** (attempt - 1) * (0.5 + random.random()))
+    raise AssertionError("unreachable")  # the loop returns or raises
 
 
 class Database(Protocol):
@@ -25,6 +53,9 @@ class Database(Protocol):
 
     location: str
     clock: Callable[[], datetime]
+
+    @property
+    def in_transaction(self) -> bool: ...
 
     def tx(self, what: str = ...) -> AbstractContextManager[Any]: ...
 
@@ -49,6 +80,16 @@ class Sql:
         """A write transaction, or a savepoint inside the one this thread holds."""
         with self.d.errors(what), self.db.tx(what) as conn:
             yield self.d.wrap(conn)
+
+    def run(self, body: Callable[[Conn], T], what: str = "write") -> T:
+        """``body`` in one write transaction, re-run whole when the database aborts it
+        to break a deadlock (``retried``); ``body`` must touch nothing but the database."""
+
+        def once() -> T:
+            with self.tx(what) as conn:
+                return body(conn)
+
+        return retried(once, nested=self.db.in_transaction)
 
     @contextmanager
     def read(self, what: str = "read") -> Iterator[Conn]:

@@ -267,3 +267,18 @@ def m027_maintenance(conn: Conn, d: Dialect) -> None:
         );
         """,
     )
+
+
+def m029_job_history(conn: Conn, d: Dialect) -> None:
+    """A job's history rows carry a key (job, memory, ordinal), unique, so a job re-run
+    after its worker was killed writes none of them twice (engram issue 26, item 6;
+    ``engram.store.sql.history.job_run``). Rows written outside a job have none."""
+    script(
+        conn,
+        d,
+        """
+        ALTER TABLE memory_history ADD COLUMN job_key TEXT;
+        CREATE UNIQUE INDEX memory_history_job_key ON memory_history(job_key)
+            WHERE job_key IS NOT NULL;
+        """,
+    )

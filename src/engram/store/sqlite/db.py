@@ -126,6 +126,11 @@ class Database(Opened):
             raise StoreError(f"cannot open SQLite store at {self.location}: {exc}") from exc
         return conn
 
+    @property
+    def in_transaction(self) -> bool:
+        """True while a ``tx`` is open on the store's one connection."""
+        return self._depth > 0
+
     @contextmanager
     def tx(self, what: str = "write") -> Iterator[sqlite3.Connection]:
         """A write transaction (``BEGIN IMMEDIATE``), or a savepoint inside the one this

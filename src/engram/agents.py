@@ -30,7 +30,7 @@ from engram.core import Core, Part
 from engram.errors import InvalidInputError, WriteRefusedError, shown
 from engram.records import MemoryRecord, utcnow
 from engram.store.protocols.agents import AgentProfile, MemoryLevel
-from engram.validate import namespace_for, no_nul, positive_int, type_name
+from engram.validate import namespace_for, no_nul, offset_value, positive_int, type_name
 
 __all__ = ["PROJECT_PREFIX", "AgentProfile", "Agents", "MemoryLevel"]
 
@@ -127,8 +127,7 @@ class Agents(Part):
         """Agents with a stored level, by agent id."""
         self._core.check_open()
         positive_int("limit", limit, upper=10_000)
-        if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
-            raise InvalidInputError(f"offset must be an integer >= 0, got {shown(offset)}")
+        offset_value(offset)
         return self._core.store.agents.list_profiles(limit=limit, offset=offset)
 
     def namespace(self, agent_id: str) -> str:

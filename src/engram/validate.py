@@ -405,7 +405,24 @@ def offset_value(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_OFFSET:
         raise InvalidInputError(
             f"offset must be an integer in [0, {MAX_OFFSET}], got {shown(value)}; narrow the "
-            "listing with filters to reach older memories"
+            "listing with filters instead of paging that deep"
+        )
+    return value
+
+
+#: The largest row id a store can hold: both engines keep ids in a signed 64-bit INTEGER.
+MAX_ROW_ID = 2**63 - 1
+
+
+def row_id(name: str, value: object) -> int:
+    """A stored row's integer id (a review item's, a job's): an int in [1, ``MAX_ROW_ID``].
+
+    Out of that range the id cannot exist, and the driver would raise ``OverflowError``
+    binding it; it is bad input (``InvalidInputError``, HTTP 422) like id 0 or "abc", on
+    every surface."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ROW_ID:
+        raise InvalidInputError(
+            f"{name} must be an integer from 1 to {MAX_ROW_ID}, got {shown(value)}"
         )
     return value
 

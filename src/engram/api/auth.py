@@ -151,8 +151,8 @@ async def _noting_tool(receive: Receive) -> Receive:
             break
     try:
         payload = json.loads(body) if body else None
-    except ValueError:
-        payload = None
+    except (ValueError, RecursionError):  # not JSON, or nested past the recursion limit:
+        payload = None  # the MCP app answers it with a JSON-RPC parse error
     for item in payload if isinstance(payload, list) else [payload]:
         if isinstance(item, dict) and item.get("method") == "tools/call":
             name = (item.get("params") or {}).get("name")

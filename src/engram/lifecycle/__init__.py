@@ -41,7 +41,7 @@ from engram.records import MemoryRecord, MemoryType, iso, utcnow
 from engram.schedule import run_every
 from engram.store.protocols import ListQuery
 from engram.store.protocols.lifecycle import ANY_CATEGORY, ArchiveEntry
-from engram.validate import build_record, memory_id_value, positive_int
+from engram.validate import build_record, memory_id_value, offset_value, positive_int
 
 __all__ = [
     "CATEGORIES_AND_ANY",
@@ -257,8 +257,7 @@ class Lifecycle(Part):
         core = self._core
         core.check_open()
         scope = core.scope(namespace, user_id, agent_id, None)
-        if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
-            raise InvalidInputError(f"offset must be a non-negative integer, got {offset!r}")
+        offset_value(offset)
         return core.store.lifecycle.entries(
             scope.namespace,
             summary_id=None if summary_id is None else memory_id_value(summary_id),

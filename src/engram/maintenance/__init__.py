@@ -34,7 +34,7 @@ from engram.maintenance.tracker import EmbeddingTracker, TrackerCycle, TrackerSt
 from engram.records import iso, utcnow
 from engram.schedule import run_every
 from engram.store.protocols.maintenance import HaltState, MaintenanceRun, NewRun
-from engram.validate import positive_int, type_name
+from engram.validate import offset_value, positive_int, type_name
 
 __all__ = [
     "ACTIONS",
@@ -320,8 +320,7 @@ class Maintenance(Part):
         """Recorded cycles and dedup runs, newest first (``kind``: ``cycle``/``dedup``)."""
         self._core.check_open()
         positive_int("limit", limit, upper=1000)
-        if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
-            raise InvalidInputError(f"offset must be a non-negative integer, got {offset!r}")
+        offset_value(offset)
         if kind not in (None, "cycle", "dedup"):
             raise InvalidInputError(f"kind must be 'cycle' or 'dedup', got {kind!r}")
         return self._core.store.maintenance.runs(limit=limit, offset=offset, kind=kind)

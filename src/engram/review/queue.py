@@ -12,7 +12,7 @@ from engram.pipeline.apply import apply_destructive, mode_of
 from engram.pipeline.decisions import Proposal
 from engram.records import utcnow
 from engram.store.protocols import ReviewItem
-from engram.validate import positive_int
+from engram.validate import offset_value, positive_int, row_id
 
 
 def _proposal(data: dict[str, Any]) -> Proposal:
@@ -48,8 +48,7 @@ class ReviewQueue(Part):
         core.check_open()
         scope = core.scope(namespace, user_id, agent_id, run_id)
         positive_int("limit", limit, upper=10_000)
-        if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
-            raise InvalidInputError(f"offset must be an integer >= 0, got {offset!r}")
+        offset_value(offset)
         return core.store.review.select(scope.namespace, status=status, limit=limit, offset=offset)
 
     def count(
@@ -80,7 +79,7 @@ class ReviewQueue(Part):
         core = self._core
         core.check_open()
         scope = core.scope(namespace, user_id, agent_id, run_id)
-        item = core.store.review.get(scope.namespace, _item_id(item_id))
+        item = core.store.review.get(scope.namespace, row_id("a review item id", item_id))
         if item is None:
             raise NotFoundError(f"no review item {item_id} in namespace {scope.namespace!r}")
         return item
@@ -166,9 +165,3 @@ class ReviewQueue(Part):
                 now=now,
             )
         return resolved
-
-
-def _item_id(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidInputError(f"a review item id is a positive integer, got {value!r}")
-    return value

@@ -35,7 +35,7 @@ from engram.store.protocols.sessions import (
     NewCheckpoint,
     SessionScore,
 )
-from engram.validate import no_nul, positive_int, type_name
+from engram.validate import no_nul, offset_value, positive_int, type_name
 
 __all__ = ["TRIGGERS", "Checkpoint", "Confirm", "InjectedMemory", "SessionScore", "Sessions"]
 
@@ -424,8 +424,7 @@ class Sessions(Part):
         core = self._core
         core.check_open()
         scope = core.scope(namespace, user_id, agent_id, None)
-        if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
-            raise InvalidInputError(f"offset must be a non-negative integer, got {offset!r}")
+        offset_value(offset)
         return core.store.sessions.sessions(
             scope.namespace, limit=positive_int("limit", limit), offset=offset
         )

@@ -1,0 +1,145 @@
+"""Issue 26 ("Trust at the edges, round two"): bad input at every surface is answered
+clearly, never with a 500 or a bare Python error.
+
+- item 7: integer ids past the store's 64-bit INTEGER, on every HTTP route with an
+  integer parameter (found in the OpenAPI document, so a new route is covered) with a
+  user and an admin key, and in the library's ``review``/``jobs`` verbs;
+- item 8: JSON nested past the recursion limit sent to ``/mcp``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import pytest
+
+from conftest import HashEmbedder
+from engram import Config, Memory
+from engram.api import create_app
+from engram.api.server import serve_in_thread
+from engram.errors import InvalidInputError
+
+#: The largest id both engines' signed 64-bit INTEGER holds.
+MAX_ROW_ID = 2**63 - 1
+
+
+@dataclass
+class Served:
+    url: str
+    memory: Memory
+    keys: dict[str, str]
+
+    def client(self, who: str) -> httpx.Client:
+        headers = {"Authorization": f"Bearer {self.keys[who]}"}
+        return httpx.Client(base_url=self.url, headers=headers, timeout=30)
+
+
+@pytest.fixture
+def served(config: Config) -> Iterator[Served]:
+    with Memory(":memory:", config=config, embedder=HashEmbedder()) as memory:
+        keys = {"alice": memory.keys.create("alice")[1]}
+        keys["admin"] = memory.keys.create("root", admin=True)[1]
+        with serve_in_thread(create_app(memory)) as url:
+            yield Served(url, memory, keys)
+
+
+def integer_parameters(spec: dict[str, Any]) -> list[tuple[str, str, str, str]]:
+    """``(method, path, where, name)`` of every integer path or query parameter."""
+    found = []
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            for p in operation.get("parameters", []):
+                if '"integer"' in json.dumps(p["schema"]) and p["in"] in ("path", "query"):
+                    found.append((method.upper(), path, p["in"], p["name"]))
+    return found
+
+
+# -- item 7 ----------------------------------------------------------------------------
+@pytest.mark.parametrize("who", ["alice", "admin"])
+def test_integers_past_64_bits_are_422_on_every_route(served: Served, who: str) -> None:
+    with served.client(who) as http:
+        parameters = integer_parameters(http.get("/openapi.json").json())
+        id_routes = {(m, p) for m, p, where, _ in parameters if where == "path"}
+        # the review and job routes of issue 26's report, at least
+        assert ("POST", "/v1/review/{item_id}/approve") in id_routes
+        assert ("POST", "/v1/jobs/{job_id}/retry") in id_routes
+        for method, path, where, name in parameters:
+            for big in (MAX_ROW_ID + 1, 10**30):
+                if where == "path":
+                    url, params = path.replace("{" + name + "}", str(big)), {}
+                else:
+                    url, params = path, {name: big}
+                url = re.sub(r"\{[^}]+\}", "x", url)  # any other path parameter
+                r = http.request(method, url, params=params, json={})
+                assert r.status_code < 500, (method, path, name, r.status_code, r.text)
+                if where == "path":
+                    assert r.status_code == 422, (method, path, r.text)
+                    assert r.json()["error"] == "invalid_input"
+
+
+def test_the_largest_row_id_is_a_plain_404(served: Served) -> None:
+    with served.client("alice") as http:
+        for url in (f"/v1/review/{MAX_ROW_ID}", f"/v1/jobs/{MAX_ROW_ID}"):
+            r = http.get(url)
+            assert r.status_code == 404 and r.json()["error"] == "not_found", r.text
+
+
+@pytest.mark.parametrize(
+    "big",
+    [MAX_ROW_ID + 1, 2**64, 10**5000, -(2**63) - 1],
+    ids=["2^63", "2^64", "10^5000", "-2^63-1"],
+)
+def test_library_row_ids_past_64_bits_are_invalid_input(mem: Memory, big: int) -> None:
+    for verb in (
+        mem.review.get,
+        mem.review.approve,
+        mem.review.reject,
+        mem.jobs.get,
+        mem.jobs.retry,
+    ):
+        with pytest.raises(InvalidInputError, match="must be an integer from 1 to"):
+            verb(big)
+
+
+def test_library_offsets_past_the_cap_are_invalid_input(mem: Memory) -> None:
+    for verb in (
+        mem.review.list,
+        mem.jobs.list,
+        mem.lifecycle.archived,
+        mem.sessions.list,
+        mem.maintenance.runs,
+        mem.agents.list_levels,
+        mem.review.prune_candidates,
+    ):
+        with pytest.raises(InvalidInputError, match="offset must be an integer in"):
+            verb(offset=2**63)
+
+
+# -- item 8 ----------------------------------------------------------------------------
+@pytest.mark.parametrize("depth", [1_000, 100_000])
+def test_mcp_json_nested_past_the_recursion_limit_is_a_parse_error(
+    served: Served, depth: int
+) -> None:
+    headers = {
+        "Accept": "application/json, text/event-stream",
+        "Content-Type": "application/json",
+    }
+    deep = "[" * depth + "]" * depth
+    call = (
+        '{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": '
+        f'"search_memory", "arguments": {{"query": {deep}}}}}}}'
+    )
+    with served.client("alice") as http:
+        for body in (deep, call):
+            r = http.post("/mcp", content=body, headers=headers)
+            # the MCP transport's own answer to unreadable JSON: JSON-RPC -32700
+            assert r.status_code == 400, r.text
+            assert r.json()["error"]["code"] == -32700
+        # and REST answers the same nesting with its 422
+        r = http.post("/v1/search", content=f'{{"query": {deep}}}', headers=headers)
+        assert r.status_code == 422 and r.json()["error"] == "invalid_json", r.text

@@ -54,7 +54,7 @@ def _name(what: str, value: object) -> str:
 def level_value(level: object) -> MemoryLevel:
     """A level from its name; ``InvalidInputError`` naming the four otherwise."""
     try:
-        return MemoryLevel(str(level))
+        return MemoryLevel(level if isinstance(level, str) else "")
     except ValueError:
         names = ", ".join(m.value for m in MemoryLevel)
         raise InvalidInputError(
@@ -90,7 +90,7 @@ class Agents(Part):
             namespace_for(PROJECT_PREFIX + project, None, None, None, "default")  # valid?
         elif project is not None:
             raise InvalidInputError(
-                f"project= applies only to the project level, not {chosen.value!r}"
+                f"project= applies only to the project level, not {shown(chosen.value)}"
             )
         profile = AgentProfile(agent, chosen, project, self.clock())
         core.store.agents.put(profile)
@@ -202,8 +202,8 @@ class Agents(Part):
                 return record
             if explicit:
                 raise WriteRefusedError(
-                    f"{who}: its memories go to namespace {home!r}, not "
-                    f"{record.namespace!r}; name {home!r} or no namespace"
+                    f"{who}: its memories go to namespace {shown(home)}, not "
+                    f"{shown(record.namespace)}; name {shown(home)} or no namespace"
                 )
             return record.with_changes(namespace=home)
         return record

@@ -22,12 +22,12 @@ from dataclasses import dataclass
 from typing import Any, overload
 
 from engram.core import Core, Part
-from engram.errors import InvalidInputError, NotFoundError
+from engram.errors import InvalidInputError, NotFoundError, shown
 from engram.pipeline.handlers import HANDLERS
 from engram.pipeline.worker import Worker
 from engram.records import iso, utcnow
 from engram.store.protocols import JOB_KINDS, JOB_STATUSES, Job
-from engram.validate import offset_value, positive_int, row_id
+from engram.validate import offset_value, optional_str, positive_int, row_id
 
 __all__ = ["JOB_KINDS", "JOB_STATUSES", "Job", "JobPage", "Jobs"]
 
@@ -108,8 +108,9 @@ class Jobs(Part):
         offset_value(offset)
         if status is not None and status not in JOB_STATUSES:
             raise InvalidInputError(
-                f"job status must be one of {', '.join(JOB_STATUSES)}, got {status!r}"
+                f"job status must be one of {', '.join(JOB_STATUSES)}, got {shown(status)}"
             )
+        kind = optional_str("kind", kind)
         store = self._core.store.jobs
         items = store.select(namespace=ns, status=status, kind=kind, limit=limit, offset=offset)
         counts = store.counts(ns, kind=kind)
@@ -144,7 +145,7 @@ class Jobs(Part):
     ) -> dict[str, int]:
         """How many jobs have each status (every status is a key)."""
         ns = self._namespace(namespace, user_id, agent_id, run_id)
-        return self._core.store.jobs.counts(ns, kind=kind)
+        return self._core.store.jobs.counts(ns, kind=optional_str("kind", kind))
 
     def status(
         self,

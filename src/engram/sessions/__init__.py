@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta
 
 from engram.core import Core, Part
-from engram.errors import InvalidInputError
+from engram.errors import InvalidInputError, shown
 from engram.records import Hit, utcnow
 from engram.schedule import run_every
 from engram.sessions import continuity
@@ -145,13 +145,17 @@ class Sessions(Part):
         scope = core.scope(namespace, user_id, agent_id, None)
         key = _key(session_key)
         ids: list[str] = []
+        if isinstance(memories, str | bytes) or not isinstance(memories, Iterable):
+            raise InvalidInputError(
+                f"injected memories must be a list of hits or memory ids, got {type_name(memories)}"
+            )
         for item in memories:
             memory_id = item.memory.id if isinstance(item, Hit) else item
             if not isinstance(memory_id, str) or not memory_id:
                 raise InvalidInputError(
                     f"injected memories must be hits or memory ids, got {type_name(item)}"
                 )
-            ids.append(memory_id)
+            ids.append(no_nul("an injected memory id", memory_id))
         now = self.clock()
         self._tracker.touch(scope.namespace, key, now)  # injection starts a session too
         return core.store.sessions.log_injected(scope.namespace, key, ids, now=now)
@@ -174,7 +178,7 @@ class Sessions(Part):
         core.check_open()
         if trigger not in TRIGGERS:
             raise InvalidInputError(
-                f"trigger must be one of {', '.join(TRIGGERS)}, got {trigger!r}"
+                f"trigger must be one of {', '.join(TRIGGERS)}, got {shown(trigger)}"
             )
         scope = core.scope(namespace, user_id, agent_id, None)
         if not core.config.sessions.enabled:
@@ -243,7 +247,7 @@ class Sessions(Part):
         core.check_open()
         if trigger is not None and trigger not in TRIGGERS:
             raise InvalidInputError(
-                f"trigger must be one of {', '.join(TRIGGERS)}, got {trigger!r}"
+                f"trigger must be one of {', '.join(TRIGGERS)}, got {shown(trigger)}"
             )
         scope = core.scope(namespace, user_id, agent_id, None)
         return core.store.sessions.checkpoints(

@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from engram.api.context import note_key, note_namespace, note_tool
 from engram.api.errors import error_body, status_for
+from engram.api.limits import replay
 from engram.core import Scope as CallScope
 from engram.errors import EngramError
 from engram.keys import LOCAL, Principal, ScopeResolver
@@ -159,10 +160,7 @@ async def _noting_tool(receive: Receive) -> Receive:
             if isinstance(name, str):
                 note_tool(name[:100])
 
-    async def replay() -> Message:
-        return messages.pop(0) if messages else await receive()
-
-    return replay
+    return replay(messages, receive)
 
 
 async def _send_error(send: Send, status: int, code: str, detail: str) -> None:

@@ -15,7 +15,14 @@ from typing import Any
 import click
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors, json_option, scope_kwargs, scope_options
+from engram.cli.common import (
+    Ctx,
+    handle_errors,
+    json_option,
+    scope_kwargs,
+    scope_options,
+    typed_value,
+)
 from engram.errors import InvalidInputError
 
 filter_option = click.option(
@@ -34,12 +41,7 @@ def parse_filters(pairs: tuple[str, ...]) -> dict[str, Any] | None:
         key, sep, raw = pair.partition("=")
         if not sep or not key:
             raise InvalidInputError(f"--filter takes KEY=VALUE, got {pair!r}")
-        try:
-            value: Any = json.loads(raw)
-        except ValueError:
-            value = raw
-        if isinstance(value, list | dict):
-            value = raw  # a filter value is one scalar; lists and objects stay text
+        value = typed_value(raw)  # the rule add --meta stores by
         if key == "tags":
             out.setdefault("tags", []).append(str(value))
         elif key in out:

@@ -7,6 +7,7 @@ import hashlib
 import re
 import warnings
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -39,6 +40,19 @@ SHARED = Path(__file__).resolve().parents[2] / "shared"
 def bearer_client(url: str, key: str) -> httpx.Client:
     """An HTTP client of the server at ``url`` that sends ``key`` on every request."""
     return httpx.Client(base_url=url, timeout=10, headers={"Authorization": f"Bearer {key}"})
+
+
+@dataclass
+class Served:
+    """A served ``Memory`` and API keys by name (``"alice"``, ``"admin"`` ...)."""
+
+    url: str
+    memory: Memory
+    keys: dict[str, str]
+
+    def client(self, who: str) -> httpx.Client:
+        """A client that sends ``who``'s key."""
+        return bearer_client(self.url, self.keys[who])
 
 
 async def tool_call(c: Client, tool: str, **arguments: Any) -> Any:

@@ -272,6 +272,10 @@ def test_filters_by_type_and_quality_page_on_the_server(site: Site, page: Page) 
     page.wait_for_selector("#page-info:has-text('1–1 of 1')")
     assert page.locator("#memory-list li.row").get_attribute("data-id") == site.ids["stale"]
     page.select_option("#filter-quality", "")
+    # The page info still says "1–1 of 1" until the unfiltered page arrives: wait for
+    # that page first, or the next wait passes on the stale text (issue 26 item 16's
+    # pattern: reading what another task has not written yet).
+    page.wait_for_selector(f"#page-info:has-text('of {ALICE}')")
     page.select_option("#filter-type", "decision")
     page.wait_for_selector("#page-info:has-text('1–1 of 1')")
     assert page.locator("#memory-list li.row").get_attribute("data-id") == site.ids["deploy"]

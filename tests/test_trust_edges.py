@@ -19,14 +19,12 @@ import inspect
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
-from conftest import HashEmbedder
+from conftest import HashEmbedder, Served
 from engram import Config, Memory
 from engram.api import create_app
 from engram.api.server import serve_in_thread
@@ -36,17 +34,6 @@ DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 #: The largest id both engines' signed 64-bit INTEGER holds.
 MAX_ROW_ID = 2**63 - 1
-
-
-@dataclass
-class Served:
-    url: str
-    memory: Memory
-    keys: dict[str, str]
-
-    def client(self, who: str) -> httpx.Client:
-        headers = {"Authorization": f"Bearer {self.keys[who]}"}
-        return httpx.Client(base_url=self.url, headers=headers, timeout=30)
 
 
 @pytest.fixture

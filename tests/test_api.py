@@ -317,7 +317,7 @@ def test_no_auth_serves_everything_without_keys(config: Config) -> None:
 def test_error_bodies_have_error_and_detail(api: Api, alice: httpx.Client) -> None:
     cases = [
         (alice.get("/v1/memories/does-not-exist"), 404, "not_found"),
-        (alice.post("/v1/memories", json={"content": "   "}), 422, "invalid_input"),
+        (alice.post("/v1/memories", json={"content": "   "}), 422, "empty_content"),
         (alice.post("/v1/memories", json={"content": "y" * 6000}), 422, "content_too_large"),
         (alice.post("/v1/memories", json={"content": "x", "bogus": 1}), 422, "invalid_input"),
         (

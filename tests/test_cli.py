@@ -258,3 +258,32 @@ def test_min_relevance_zero_shows_the_closest_memories(home: Path) -> None:
     data = json.loads(run(home, "search", "deploy", "--min-relevance", "0", "--json").output)
     assert [h["memory"]["content"] for h in data["hits"]] == ["Deploys go through ops/deploy.sh"]
     assert data["abstain_reason"] is None
+
+
+def test_meta_is_typed_by_the_rule_filter_compares_by(home: Path) -> None:
+    # issue 26 item 14: `add --meta n=3` was stored as "3" while `--filter
+    # metadata.n=3` looked for the number 3 and found nothing.
+    values = {"n": "3", "ratio": "0.5", "on": "true", "none": "null", "name": "alice"}
+    values |= {"quoted": '"3"', "nan": "NaN", "listy": "[1, 2]"}
+    pairs = [arg for key, raw in values.items() for arg in ("--meta", f"{key}={raw}")]
+    added = run(home, "add", "Deploys freeze on Fridays", *pairs, "--json")
+    assert added.exit_code == 0, added.output
+    memory_id = json.loads(added.output)["id"]
+    with reopen(home) as mem:
+        stored = mem.get(memory_id).metadata
+    assert stored == {
+        "n": 3,
+        "ratio": 0.5,
+        "on": True,
+        "none": None,
+        "name": "alice",
+        "quoted": "3",
+        "nan": "NaN",
+        "listy": "[1, 2]",
+    }
+    for key, raw in values.items():
+        if key == "none":
+            continue  # a null metadata value is not something a filter finds
+        found = run(home, "list", "--filter", f"metadata.{key}={raw}", "--json")
+        assert found.exit_code == 0, found.output
+        assert [m["id"] for m in json.loads(found.output)["items"]] == [memory_id], key

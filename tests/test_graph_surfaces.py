@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,7 @@ import pytest
 from click.testing import CliRunner, Result
 from mcp import Client
 
-from conftest import user_keys
+from conftest import Served, user_keys
 from engram import AsyncMemory, Config, InvalidInputError, Memory, NotFoundError
 from engram.api import create_app
 from engram.api.server import serve_in_thread
@@ -270,17 +269,6 @@ def test_cli_merge_split_invalidate_and_dedupe(cli_store: tuple[Path, str], conf
 
 
 # -- HTTP ------------------------------------------------------------------------------------
-@dataclass
-class Served:
-    url: str
-    memory: Memory
-    keys: dict[str, str]
-
-    def client(self, who: str) -> httpx.Client:
-        headers = {"Authorization": f"Bearer {self.keys[who]}"}
-        return httpx.Client(base_url=self.url, headers=headers, timeout=10)
-
-
 @pytest.fixture
 def served(mem: Memory) -> Iterator[Served]:
     story(mem)

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner, Result
 from mcp import Client
 
-from conftest import HashEmbedder, Served
+from conftest import HashEmbedder, HttpServed
 from conftest import bearer_client as client
 from conftest import tool_call as call
 from engram import Config, Memory
@@ -31,7 +31,7 @@ FAILURE = {
 
 
 # -- HTTP ------------------------------------------------------------------------------------
-def test_http_blocks_round_trip_with_history_per_key(http_server: Served) -> None:
+def test_http_blocks_round_trip_with_history_per_key(http_server: HttpServed) -> None:
     url, keys, memory = http_server
     with client(url, keys["alice"]) as alice, client(url, keys["bob"]) as bob:
         made = alice.put("/v1/blocks/human", json={"value": "Name: Alice", "char_limit": 50})
@@ -68,7 +68,7 @@ def test_http_blocks_round_trip_with_history_per_key(http_server: Served) -> Non
     assert memory.inject.blocks.get("human", namespace=ALICE).version == 3
 
 
-def test_http_an_agent_key_writes_blocks_under_the_agents_rules(http_server: Served) -> None:
+def test_http_an_agent_key_writes_blocks_under_the_agents_rules(http_server: HttpServed) -> None:
     url, _, memory = http_server
     _, plaintext = memory.org.create_agent_key("bot", seniority="senior")
     memory.inject.blocks.set("persona", "I am careful.", read_only=True, user_id="bot")
@@ -85,7 +85,7 @@ def test_http_an_agent_key_writes_blocks_under_the_agents_rules(http_server: Ser
     assert [(e.op, e.actor) for e in history] == [("delete", "agent:bot"), ("create", "agent:bot")]
 
 
-def test_http_context_and_tools(http_server: Served) -> None:
+def test_http_context_and_tools(http_server: HttpServed) -> None:
     url, keys, memory = http_server
     note = memory.add("The docs site deploys from the gh-pages branch", user_id="alice")
     memory.inject.blocks.set("human", "Name: Alice", user_id="alice")
@@ -132,7 +132,7 @@ def test_http_context_and_tools(http_server: Served) -> None:
     assert memory.inject.blocks.history("human", namespace=ALICE)[0].actor == "agent"
 
 
-def test_http_procedures(http_server: Served) -> None:
+def test_http_procedures(http_server: HttpServed) -> None:
     url, keys, memory = http_server
     with client(url, keys["alice"]) as alice, client(url, keys["bob"]) as bob:
         made = alice.post("/v1/procedures", json=FAILURE)

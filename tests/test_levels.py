@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Served
+from conftest import HttpServed
 from conftest import bearer_client as client
 from conftest import run_cli as run
 from engram import Config, InvalidInputError, Memory, NotFoundError, WriteRefusedError
@@ -133,7 +133,7 @@ def test_every_agents_verb_has_an_async_twin() -> None:
 
 
 # -- HTTP ------------------------------------------------------------------------------------
-def test_http_levels_are_set_by_admins_and_enforced_on_writes(http_server: Served) -> None:
+def test_http_levels_are_set_by_admins_and_enforced_on_writes(http_server: HttpServed) -> None:
     url, keys, memory = http_server
     with (
         client(url, keys["alice"]) as alice,

@@ -301,8 +301,12 @@ def test_delete_tombstones(mem: Memory) -> None:
     assert {r.id for r in mem.get_all(include_deleted=True)} == {keep.id, record.id}
     assert [e.event for e in mem.history(record.id)] == ["create", "delete"]
     assert record.id not in [h.id for h in mem.search("forget me")]
+    # deleting it again changes nothing and returns the tombstone (issue 26 item 19)
+    again = mem.delete(record.id)
+    assert again.id == record.id and again.deleted_at == deleted.deleted_at
+    assert [e.event for e in mem.history(record.id)] == ["create", "delete"]
     with pytest.raises(NotFoundError):
-        mem.delete(record.id)
+        mem.delete("no-such-memory")
 
 
 def test_feedback_clamps_and_logs(mem: Memory) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from mcp import Client
 
-from conftest import Served, user_keys
+from conftest import HttpServed, user_keys
 from conftest import bearer_client as client
 from conftest import run_cli as run
 from conftest import tool_call as call
@@ -150,7 +150,7 @@ def test_cli_mines_a_beam_chat_directory(tmp_path: Path) -> None:
 
 
 # -- HTTP ------------------------------------------------------------------------------------
-def test_http_mines_lists_and_resolves_in_the_callers_namespace(http_server: Served) -> None:
+def test_http_mines_lists_and_resolves_in_the_callers_namespace(http_server: HttpServed) -> None:
     url, keys, memory = http_server
     body = {"messages": EFOIL, "wing": "Efoil", "session": "evening", "kind": "project"}
     with client(url, keys["alice"]) as alice, client(url, keys["bob"]) as bob:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from mcp import Client
 
-from conftest import Served
+from conftest import HttpServed
 from conftest import bearer_client as client
 from conftest import run_cli as run
 from conftest import tool_call as call
@@ -107,7 +107,7 @@ def test_every_shared_verb_has_an_async_twin() -> None:
 
 
 # -- HTTP: key scoping -----------------------------------------------------------------------
-def test_http_shares_within_a_users_agents_only(http_server: Served) -> None:
+def test_http_shares_within_a_users_agents_only(http_server: HttpServed) -> None:
     url, keys, memory = http_server
     with (
         client(url, keys["alice"]) as alice,

@@ -4,6 +4,7 @@ the feedback log."""
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import threading
 from dataclasses import replace
@@ -23,13 +24,14 @@ from engram.errors import (
     NotFoundError,
     StoreClosedError,
     StoreError,
+    shown,
 )
 from engram.recall.chunks import fill_chunks
 from engram.recall.request import RecallRequest
 from engram.store.protocols import ImportCounts, ListQuery, TableRow, TranscriptRow
 from engram.store.tables import SPECS
 from engram.transfer import ExportCounts
-from engram.validate import memory_id_value, positive_int
+from engram.validate import memory_id_value, no_nul, positive_int, string_list, type_name
 from engram.write import BATCH, Progress
 
 log = logging.getLogger("engram")
@@ -226,20 +228,21 @@ class Admin(Part):
             return wanted
         if len(wanted) < MIN_ID_PREFIX:
             raise InvalidInputError(
-                f"{wanted!r} is not a memory id in namespace {scope.namespace!r}, and too "
+                f"{shown(wanted)} is not a memory id in namespace {shown(scope.namespace)}, "
+                "and too "
                 f"short to be an id prefix: give at least {MIN_ID_PREFIX} characters of the id"
             )
         query = ListQuery(id_prefix=wanted, limit=2, include_deleted=include_deleted)
         found = memories.select(scope.namespace, query)
         if not found:
             raise NotFoundError(
-                f"no memory {wanted!r} in namespace {scope.namespace!r} (as an id or id "
+                f"no memory {shown(wanted)} in namespace {shown(scope.namespace)} (as an id or id "
                 "prefix); `engram list` shows the ids"
             )
         if len(found) > 1:
             raise InvalidInputError(
-                f"ambiguous id prefix {wanted!r}: it matches several memories in namespace "
-                f"{scope.namespace!r}; give more characters"
+                f"ambiguous id prefix {shown(wanted)}: it matches several memories in namespace "
+                f"{shown(scope.namespace)}; give more characters"
             )
         return found[0].id
 
@@ -300,8 +303,11 @@ class Admin(Part):
         feedback, transcripts and, with ``vectors``, their vectors, as JSONL (see
         ``engram.transfer``)."""
         self._core.check_open()
+        if not isinstance(vectors, bool):
+            raise InvalidInputError(f"vectors must be true or false, got {type_name(vectors)}")
+        chosen = None if namespaces is None else list(string_list("namespaces", namespaces))
         return transfer.export_jsonl(
-            self._core.store, out, namespaces=namespaces, vectors=vectors, progress=progress
+            self._core.store, out, namespaces=chosen, vectors=vectors, progress=progress
         )
 
     def _screen(self, item: transfer.Item) -> transfer.Item | str:
@@ -341,9 +347,11 @@ class Admin(Part):
         """
         core = self._core
         core.check_open()
+        if not isinstance(path, str | os.PathLike):
+            raise InvalidInputError(f"path must be a file path, got {type_name(path)}")
         counts = transfer.import_jsonl(
             core.store,
-            Path(path),
+            Path(no_nul("path", os.fspath(path))),
             vectors=vectors,
             progress=progress,
             screen=None if trusted else self._screen,

@@ -30,7 +30,7 @@ from engram.core import Core, Part
 from engram.errors import InvalidInputError, WriteRefusedError, shown
 from engram.records import MemoryRecord, utcnow
 from engram.store.protocols.agents import AgentProfile, MemoryLevel
-from engram.validate import namespace_for, no_nul, positive_int, type_name
+from engram.validate import namespace_for, no_nul, offset_value, positive_int, type_name
 
 __all__ = ["PROJECT_PREFIX", "AgentProfile", "Agents", "MemoryLevel"]
 
@@ -54,7 +54,7 @@ def _name(what: str, value: object) -> str:
 def level_value(level: object) -> MemoryLevel:
     """A level from its name; ``InvalidInputError`` naming the four otherwise."""
     try:
-        return MemoryLevel(str(level))
+        return MemoryLevel(level if isinstance(level, str) else "")
     except ValueError:
         names = ", ".join(m.value for m in MemoryLevel)
         raise InvalidInputError(
@@ -90,7 +90,7 @@ class Agents(Part):
             namespace_for(PROJECT_PREFIX + project, None, None, None, "default")  # valid?
         elif project is not None:
             raise InvalidInputError(
-                f"project= applies only to the project level, not {chosen.value!r}"
+                f"project= applies only to the project level, not {shown(chosen.value)}"
             )
         profile = AgentProfile(agent, chosen, project, self.clock())
         core.store.agents.put(profile)
@@ -127,8 +127,7 @@ class Agents(Part):
         """Agents with a stored level, by agent id."""
         self._core.check_open()
         positive_int("limit", limit, upper=10_000)
-        if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
-            raise InvalidInputError(f"offset must be an integer >= 0, got {shown(offset)}")
+        offset_value(offset)
         return self._core.store.agents.list_profiles(limit=limit, offset=offset)
 
     def namespace(self, agent_id: str) -> str:
@@ -203,8 +202,8 @@ class Agents(Part):
                 return record
             if explicit:
                 raise WriteRefusedError(
-                    f"{who}: its memories go to namespace {home!r}, not "
-                    f"{record.namespace!r}; name {home!r} or no namespace"
+                    f"{who}: its memories go to namespace {shown(home)}, not "
+                    f"{shown(record.namespace)}; name {shown(home)} or no namespace"
                 )
             return record.with_changes(namespace=home)
         return record

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from engram.core import Part
-from engram.errors import CapabilityError, InvalidInputError
+from engram.errors import CapabilityError, InvalidInputError, shown
 from engram.store.protocols.capabilities import Capabilities
 
 __all__ = ["FLAGS", "Backend", "Capabilities"]
@@ -82,10 +82,11 @@ class Backend(Part):
     def require(self, capability: str) -> None:
         """``CapabilityError`` unless ``capability`` (one of ``FLAGS``, with or without
         ``supports_``) is supported."""
-        name = capability if capability.startswith("supports_") else f"supports_{capability}"
+        text = capability if isinstance(capability, str) else ""
+        name = text if text.startswith("supports_") else f"supports_{text}"
         if name not in FLAGS:
             raise InvalidInputError(
-                f"unknown capability {capability!r}: use one of {', '.join(FLAGS)}"
+                f"unknown capability {shown(capability)}: use one of {', '.join(FLAGS)}"
             )
         if not getattr(self.capabilities(), name):
             raise CapabilityError(

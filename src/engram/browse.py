@@ -9,10 +9,10 @@ Every verb is a read. Paging happens in the store (``LIMIT``/``OFFSET`` and a co
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from engram.core import Part
-from engram.errors import EngramError, InvalidInputError
+from engram.errors import EngramError, InvalidInputError, shown
 from engram.filters import list_query
 from engram.records import MemoryType, Page
 from engram.validate import positive_int
@@ -28,6 +28,7 @@ QUALITY_BANDS: dict[str, tuple[int | None, int | None]] = {
 MAX_PAGE = 1000
 
 
+@runtime_checkable
 class Reach(Protocol):
     """Who is browsing: an API key's ``engram.keys.Principal`` fits."""
 
@@ -50,6 +51,11 @@ class Browse(Part):
         while it is empty, so a new user has somewhere to start."""
         core = self._core
         core.check_open()
+        if principal is not None and not isinstance(principal, Reach):
+            raise InvalidInputError(
+                "principal must be who browses (a home and may_reach, like an API key's "
+                f"Principal), got {type(principal).__name__}"
+            )
         counts = core.store.memories.namespaces()
         if principal is not None and principal.home is not None:
             counts.setdefault(principal.home, 0)
@@ -80,9 +86,9 @@ class Browse(Part):
         positive_int("limit", limit, upper=MAX_PAGE)
         filters: dict[str, Any] = {}
         if type is not None:
-            if type not in {t.value for t in MemoryType}:
+            if not isinstance(type, str) or type not in {t.value for t in MemoryType}:
                 kinds = ", ".join(t.value for t in MemoryType)
-                raise InvalidInputError(f"unknown memory type {type!r}; use one of: {kinds}")
+                raise InvalidInputError(f"unknown memory type {shown(type)}; use one of: {kinds}")
             filters["type"] = type
         low, high = _band(quality)
         query = replace(
@@ -129,9 +135,9 @@ class Browse(Part):
 def _band(quality: str | None) -> tuple[int | None, int | None]:
     if quality is None:
         return None, None
-    if quality not in QUALITY_BANDS:
+    if not isinstance(quality, str) or quality not in QUALITY_BANDS:
         bands = ", ".join(QUALITY_BANDS)
-        raise InvalidInputError(f"unknown quality band {quality!r}; use one of: {bands}")
+        raise InvalidInputError(f"unknown quality band {shown(quality)}; use one of: {bands}")
     return QUALITY_BANDS[quality]
 
 

@@ -332,7 +332,7 @@ def sqlite_file(location: str) -> str | None:
         if rest in ("", "/", "/:memory:"):
             return None
         if not rest.startswith("/"):
-            raise ConfigError(f"store {location!r}: write sqlite:///path (three slashes)")
+            raise ConfigError(f"store {shown(location)}: write sqlite:///path (three slashes)")
         path = rest[1:]
     return None if path == ":memory:" else path
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from engram.config import Config
 from engram.embed import Embedder
-from engram.errors import DimensionMismatchError, NotFoundError, StoreClosedError
+from engram.errors import DimensionMismatchError, NotFoundError, StoreClosedError, shown
 from engram.llm import LlmProvider, create_provider
 from engram.recall import calibrations
 from engram.recall.chunks import store_chunks
@@ -136,10 +136,10 @@ class Core:
             if dim != self.embedder.dimension:
                 self.store.close()
                 raise DimensionMismatchError(
-                    f"this store holds {dim}-dimension vectors from {model!r} but the "
-                    f"configured embedder {self.embedder.name!r} makes "
+                    f"this store holds {dim}-dimension vectors from {shown(model)} but the "
+                    f"configured embedder {shown(self.embedder.name)} makes "
                     f"{self.embedder.dimension}-dimension vectors; run `engram reindex` to "
-                    f"re-embed everything with {self.embedder.name!r}, or configure the "
+                    f"re-embed everything with {shown(self.embedder.name)}, or configure the "
                     f"embedder that made them"
                 )
 
@@ -177,7 +177,9 @@ class Core:
         """A live memory of ``scope``; ``NotFoundError`` if it is not there."""
         record = self.store.memories.get(scope.namespace, memory_id_value(memory_id))
         if record is None:
-            raise NotFoundError(f"no memory {memory_id!r} in namespace {scope.namespace!r}")
+            raise NotFoundError(
+                f"no memory {shown(memory_id)} in namespace {shown(scope.namespace)}"
+            )
         return record
 
     def scan(self, record: MemoryRecord) -> MemoryRecord:

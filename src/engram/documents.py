@@ -19,7 +19,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engram.core import Core, Part, Scope
-from engram.errors import ContentTooLargeError, EmptyContentError, InvalidInputError, NotFoundError
+from engram.errors import (
+    ContentTooLargeError,
+    EmptyContentError,
+    InvalidInputError,
+    NotFoundError,
+    shown,
+)
 from engram.pipeline.documents import file_type
 from engram.pipeline.pinned import check_submitted
 from engram.pipeline.worker import Worker
@@ -41,8 +47,8 @@ JOB_PAGE = 200
 
 def _document_id(value: object) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > MAX_ID_CHARS:
-        raise InvalidInputError(f"a document id is a non-empty string, got {value!r:.80}")
-    return value.strip()
+        raise InvalidInputError(f"a document id is a non-empty string, got {shown(value)}")
+    return no_nul("a document id", value.strip())
 
 
 class Documents(Part):
@@ -135,7 +141,9 @@ class Documents(Part):
         scope = core.scope(namespace, user_id, agent_id, run_id)
         found = core.store.documents.get(scope.namespace, _document_id(document_id))
         if found is None:
-            raise NotFoundError(f"no document {document_id!r} in namespace {scope.namespace!r}")
+            raise NotFoundError(
+                f"no document {shown(document_id)} in namespace {shown(scope.namespace)}"
+            )
         return found
 
     def chunks(
@@ -278,7 +286,7 @@ class _Watch:
         before = self._document
         now = self._core.store.documents.get(before.namespace, before.id)
         if now is None:
-            raise NotFoundError(f"document {before.id!r} was deleted while it was processed")
+            raise NotFoundError(f"document {shown(before.id)} was deleted while it was processed")
         if now.status != before.status and self._progress is not None:
             self._progress(now)
         self._document = now
@@ -365,7 +373,7 @@ def _over(size: int, limit: int) -> str:
 def _status(status: object) -> str | None:
     if status is not None and status not in DOCUMENT_STATUSES:
         raise InvalidInputError(
-            f"status must be one of {', '.join(DOCUMENT_STATUSES)}, got {status!r:.80}"
+            f"status must be one of {', '.join(DOCUMENT_STATUSES)}, got {shown(status)}"
         )
     return status if isinstance(status, str) else None
 

@@ -92,7 +92,7 @@ def check(filters: Mapping[str, Any] | None) -> Checked:
             conditions.append(_condition(key, False, value, key))
         else:
             raise InvalidInputError(
-                f"unknown filter key {key!r}: filters take {', '.join(SUPPORTED_KEYS)}; "
+                f"unknown filter key {shown(key)}: filters take {', '.join(SUPPORTED_KEYS)}; "
                 f"to match metadata write {{'metadata.{key}': ...}}"
             )
     return Checked(tags, tuple(conditions))
@@ -113,7 +113,7 @@ def _condition(key: str, metadata: bool, value: object, shown_key: str) -> Condi
         if len(value) != 1 or next(iter(value)) not in OPERATORS:
             ops = ", ".join(repr(op) for op in value) or "nothing"
             raise InvalidInputError(
-                f"filter {shown_key!r} has operator(s) {ops}: the native filters apply "
+                f"filter {shown(shown_key)} has operator(s) {ops}: the native filters apply "
                 f"{', '.join(OPERATORS)} (or a plain value for equality, a list for any "
                 "of); engram.compat.mem0 takes mem0's fuller grammar"
             )
@@ -121,17 +121,17 @@ def _condition(key: str, metadata: bool, value: object, shown_key: str) -> Condi
         listed = isinstance(value, list | tuple | set | frozenset)
         if op == "$in" and not listed:
             raise InvalidInputError(
-                f"filter {shown_key!r}: $in takes a list, got {type_name(value)}"
+                f"filter {shown(shown_key)}: $in takes a list, got {type_name(value)}"
             )
         if op == "$eq" and listed:
             raise InvalidInputError(
-                f"filter {shown_key!r}: $eq takes one value; use $in for any of a list"
+                f"filter {shown(shown_key)}: $eq takes one value; use $in for any of a list"
             )
     if isinstance(value, list | tuple | set | frozenset):
         any_of = True
         items = list(value)
         if not items:
-            raise InvalidInputError(f"filter {shown_key!r}: an empty list matches nothing")
+            raise InvalidInputError(f"filter {shown(shown_key)}: an empty list matches nothing")
     else:
         items = [value]
     values = tuple(_value(shown_key, metadata, item) for item in items)
@@ -142,7 +142,7 @@ def _value(shown_key: str, metadata: bool, value: object) -> Scalar:
     if not metadata:
         value = getattr(value, "value", value)  # MemoryType.DECISION -> "decision"
         if not isinstance(value, str):
-            raise InvalidInputError(f"filter {shown_key!r} takes a string, got {shown(value)}")
+            raise InvalidInputError(f"filter {shown(shown_key)} takes a string, got {shown(value)}")
         value = filter_scalar(shown_key, value)  # NUL and lone surrogates first
         if shown_key in _ENUMS:
             try:
@@ -150,12 +150,13 @@ def _value(shown_key: str, metadata: bool, value: object) -> Scalar:
             except InvalidInputError as exc:
                 # A value outside the field's names would match nothing, silently.
                 raise InvalidInputError(
-                    f"filter {shown_key!r}: {exc}; to match metadata write "
+                    f"filter {shown(shown_key)}: {exc}; to match metadata write "
                     f"{{'metadata.{shown_key}': ...}}"
                 ) from None
     if isinstance(value, list | tuple | set | frozenset | Mapping):
         raise InvalidInputError(
-            f"filter {shown_key!r} compares strings, numbers, booleans or None, got {shown(value)}"
+            f"filter {shown(shown_key)} compares strings, numbers, booleans or None, got "
+            f"{shown(value)}"
         )
     return filter_scalar(shown_key, value)
 
@@ -198,7 +199,7 @@ def list_query(
         if c.any_of:
             key = f"{METADATA_PREFIX}{c.key}" if c.metadata else c.key
             raise InvalidInputError(
-                f"get_all filter {key!r} takes one string or number, got a list: get_all "
+                f"get_all filter {shown(key)} takes one string or number, got a list: get_all "
                 "compares one value per key in SQL; call it once per value, or use recall "
                 "or search for any-of filters"
             )

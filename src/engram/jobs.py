@@ -22,12 +22,12 @@ from dataclasses import dataclass
 from typing import Any, overload
 
 from engram.core import Core, Part
-from engram.errors import InvalidInputError, NotFoundError
+from engram.errors import InvalidInputError, NotFoundError, shown
 from engram.pipeline.handlers import HANDLERS
 from engram.pipeline.worker import Worker
 from engram.records import iso, utcnow
 from engram.store.protocols import JOB_KINDS, JOB_STATUSES, Job
-from engram.validate import positive_int
+from engram.validate import offset_value, optional_str, positive_int, row_id
 
 __all__ = ["JOB_KINDS", "JOB_STATUSES", "Job", "JobPage", "Jobs"]
 
@@ -65,12 +65,6 @@ class JobPage(Sequence[Job]):
             "limit": self.limit,
             "offset": self.offset,
         }
-
-
-def _job_id(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidInputError(f"a job id is an integer >= 1, got {value!r}")
-    return value
 
 
 class Jobs(Part):
@@ -111,12 +105,12 @@ class Jobs(Part):
         and ``kind``."""
         ns = self._namespace(namespace, user_id, agent_id, run_id)
         positive_int("limit", limit, upper=10_000)
-        if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
-            raise InvalidInputError(f"offset must be an integer >= 0, got {offset!r}")
+        offset_value(offset)
         if status is not None and status not in JOB_STATUSES:
             raise InvalidInputError(
-                f"job status must be one of {', '.join(JOB_STATUSES)}, got {status!r}"
+                f"job status must be one of {', '.join(JOB_STATUSES)}, got {shown(status)}"
             )
+        kind = optional_str("kind", kind)
         store = self._core.store.jobs
         items = store.select(namespace=ns, status=status, kind=kind, limit=limit, offset=offset)
         counts = store.counts(ns, kind=kind)
@@ -134,7 +128,7 @@ class Jobs(Part):
     ) -> Job:
         """One job; ``NotFoundError`` if there is none (in this namespace, when given)."""
         ns = self._namespace(namespace, user_id, agent_id, run_id)
-        job = self._core.store.jobs.get(_job_id(job_id))
+        job = self._core.store.jobs.get(row_id("a job id", job_id))
         if job is None or (ns is not None and job.namespace != ns):
             where = "" if ns is None else f" in namespace {ns!r}"
             raise NotFoundError(f"no job {job_id}{where}")
@@ -151,7 +145,7 @@ class Jobs(Part):
     ) -> dict[str, int]:
         """How many jobs have each status (every status is a key)."""
         ns = self._namespace(namespace, user_id, agent_id, run_id)
-        return self._core.store.jobs.counts(ns, kind=kind)
+        return self._core.store.jobs.counts(ns, kind=optional_str("kind", kind))
 
     def status(
         self,

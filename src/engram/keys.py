@@ -22,8 +22,9 @@ from datetime import timedelta
 from typing import Protocol
 
 from engram.core import Part, Scope
-from engram.errors import AuthenticationError, InvalidInputError, PermissionDeniedError
+from engram.errors import AuthenticationError, InvalidInputError, PermissionDeniedError, shown
 from engram.records import ApiKey, new_id, utcnow
+from engram.validate import no_nul
 
 #: Every key starts with this, so a leaked key is recognisable (secret scanners, logs).
 PREFIX = "engram_"
@@ -44,7 +45,7 @@ def user_name(user: object) -> str:
     """A valid key owner: 1-100 letters, digits and ``_ . @ + -`` (no ``/`` or ``:``)."""
     if not isinstance(user, str) or not _USER.match(user):
         raise InvalidInputError(
-            f"invalid user {user!r}: use 1-100 characters from letters, digits and _ . @ + -"
+            f"invalid user {shown(user)}: use 1-100 characters from letters, digits and _ . @ + -"
         )
     return user
 
@@ -60,6 +61,8 @@ class Keys(Part):
         self._core.check_open()
         if name is not None and (not isinstance(name, str) or len(name) > 200):
             raise InvalidInputError("key name must be a string of at most 200 characters")
+        if name is not None:
+            no_nul("key name", name)
         key = ApiKey(id=new_id(), user=user_name(user), admin=bool(admin), name=name or None)
         plaintext = PREFIX + secrets.token_urlsafe(32)
         self._core.store.keys.add(key, hash_key(plaintext))
@@ -75,7 +78,10 @@ class Keys(Part):
                 "(create one with `engram keys create --user NAME`)"
             )
         keys = self._core.store.keys
-        key = keys.find(hash_key(plaintext))
+        try:
+            key = keys.find(hash_key(plaintext)) if isinstance(plaintext, str) else None
+        except UnicodeEncodeError:  # a lone surrogate: no key was ever made of one
+            key = None
         if key is None:
             raise AuthenticationError("the API key is unknown or revoked")
         now = utcnow()
@@ -93,7 +99,7 @@ class Keys(Part):
         self._core.check_open()
         if not isinstance(key_id, str) or not key_id.strip():
             raise InvalidInputError("key id must be a non-empty string")
-        return self._core.store.keys.revoke(key_id.strip())
+        return self._core.store.keys.revoke(no_nul("key id", key_id.strip()))
 
     def ensure_admin(self, user: str = "admin") -> tuple[ApiKey, str] | None:
         """Create the first admin key if no live admin key exists; otherwise None.
@@ -169,8 +175,8 @@ class Principal:
         scope = memory.scope(namespace, user_id, agent_id, run_id)
         if not self.may_reach(scope.namespace):
             raise PermissionDeniedError(
-                f"this API key may not use namespace {scope.namespace!r}; it reaches "
-                f"{self.home!r} and namespaces under '{self.home}/'"
+                f"this API key may not use namespace {shown(scope.namespace)}; it reaches "
+                f"{shown(self.home)} and namespaces under '{self.home}/'"
             )
         return scope
 

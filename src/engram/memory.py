@@ -24,7 +24,7 @@ from engram import parts, write
 from engram.config import Config
 from engram.core import Core, Scope, acting
 from engram.embed import Embedder, create_embedder
-from engram.errors import InvalidInputError, NotFoundError
+from engram.errors import InvalidInputError, NotFoundError, shown
 from engram.filters import filter_names, list_query, scope_filter
 from engram.palace import place_filter, pointer_cites
 from engram.pipeline.linker import links
@@ -339,13 +339,20 @@ class Memory:
         run_id: str | None = None,
     ) -> MemoryRecord:
         """Tombstone a memory: it leaves recall at once; ``admin.purge`` removes it for
-        good."""
+        good. Deleting a tombstone again changes nothing and returns it (so a retried
+        delete succeeds, on every surface); an id that is no memory of the namespace is a
+        ``NotFoundError``."""
         core = self._core
         core.check_open()
         scope = core.scope(namespace, user_id, agent_id, run_id)
-        record = core.store.memories.delete(
-            scope.namespace, memory_id_value(memory_id), actor=acting()
-        )
+        wanted = memory_id_value(memory_id)
+        try:
+            record = core.store.memories.delete(scope.namespace, wanted, actor=acting())
+        except NotFoundError:
+            tombstone = core.store.memories.get(scope.namespace, wanted, include_deleted=True)
+            if tombstone is None or not tombstone.deleted:
+                raise
+            return tombstone
         if core.index is not None:
             core.index.removed(scope.namespace, record.id)
         return record
@@ -436,7 +443,9 @@ class Memory:
         scope = core.scope(namespace, user_id, agent_id, run_id)
         entries = core.store.memories.history(scope.namespace, memory_id_value(memory_id))
         if not entries:
-            raise NotFoundError(f"no memory {memory_id!r} in namespace {scope.namespace!r}")
+            raise NotFoundError(
+                f"no memory {shown(memory_id)} in namespace {shown(scope.namespace)}"
+            )
         return entries
 
     def search(
@@ -578,5 +587,5 @@ class Memory:
 def _cites(palace: Palace, scope: Scope, cite: object) -> Any:
     """``cite="id"`` (the default) or ``"pointer"`` (AAAK pointers of drawers)."""
     if cite not in ("id", "pointer"):
-        raise InvalidInputError(f"cite must be 'id' or 'pointer', got {cite!r}")
+        raise InvalidInputError(f"cite must be 'id' or 'pointer', got {shown(cite)}")
     return pointer_cites(palace, scope) if cite == "pointer" else None

@@ -29,11 +29,19 @@ from engram.errors import (
     InvalidInputError,
     NotFoundError,
     PermissionDeniedError,
+    shown,
 )
 from engram.filters import list_query, scope_filter
 from engram.recall.request import RecallRequest
 from engram.records import Hit, MemoryRecord, Outcome, utcnow
-from engram.validate import memory_id_value, no_nul, positive_int, query_text, type_name
+from engram.validate import (
+    memory_id_value,
+    metadata_dict,
+    no_nul,
+    positive_int,
+    query_text,
+    type_name,
+)
 
 __all__ = ["DEFAULT_SPACE", "PUBLISHED_BY", "Shared", "space_of"]
 
@@ -98,7 +106,7 @@ class Shared(Part):
         core.check_open()
         agent = _agent(agent_id)
         space = self._space(namespace)
-        meta = dict(metadata or {})
+        meta = metadata_dict(metadata)
         meta[PUBLISHED_BY] = agent
         item = {
             "content": content,
@@ -177,11 +185,13 @@ class Shared(Part):
         record = core.get(core.scope(space), memory_id_value(memory_id))
         publisher = record.metadata.get(PUBLISHED_BY)
         if publisher is None:
-            raise NotFoundError(f"memory {record.id!r} in {space!r} is not a shared publication")
+            raise NotFoundError(
+                f"memory {shown(record.id)} in {shown(space)} is not a shared publication"
+            )
         if publisher != agent:
             raise PermissionDeniedError(
-                f"only its publisher {publisher!r} may retract {record.id!r}; "
-                f"{agent!r} did not publish it"
+                f"only its publisher {shown(publisher)} may retract {shown(record.id)}; "
+                f"{shown(agent)} did not publish it"
             )
         if reason is not None:
             if not isinstance(reason, str):

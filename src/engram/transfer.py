@@ -45,7 +45,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from engram._version import __version__
-from engram.errors import InvalidInputError
+from engram.errors import InvalidInputError, shown
 from engram.records import HistoryEntry, MemoryCategory, MemoryRecord, MemoryType, iso, utcnow
 from engram.store.protocols import (
     FeedbackRow,
@@ -278,7 +278,7 @@ def _check(file: Path) -> tuple[int, dict[str, int]]:
                 dim = int(item.vector.vector.shape[0])
                 if dims.setdefault(item.vector.model, dim) != dim:
                     raise InvalidInputError(
-                        f"{file}: vectors of model {item.vector.model!r} have dimensions "
+                        f"{file}: vectors of model {shown(item.vector.model)} have dimensions "
                         f"{dims[item.vector.model]} and {dim}"
                     )
     return total, dims
@@ -289,7 +289,8 @@ def _check_dimensions(store: Store, dims: Mapping[str, int], file: Path) -> None
     for model, dim in dims.items():
         if model in stored and stored[model] != dim:
             raise InvalidInputError(
-                f"{file}: its vectors from {model!r} have dimension {dim} but this store's have "
+                f"{file}: its vectors from {shown(model)} have dimension {dim} but this "
+                "store's have "
                 f"{stored[model]}; import without vectors and run `engram reindex`"
             )
 
@@ -341,7 +342,7 @@ def _items(file: Path) -> Iterator[Item]:
                     _end(data, counts)
                     ended = True
                 else:
-                    raise _Problem(f"unknown kind {kind!r}")
+                    raise _Problem(f"unknown kind {shown(kind)}")
     except _Problem as exc:
         raise InvalidInputError(f"{file}, line {number}: {exc}") from None
     except UnicodeDecodeError:
@@ -409,7 +410,7 @@ def _end(data: Mapping[str, Any], counts: Mapping[str, int]) -> None:
         expected = data.get(name, 0 if name == "rows" else None)  # format 1 has no rows
         if expected != seen:
             raise _Problem(
-                f"the 'end' line says {expected!r} {name} but the file holds {seen}: "
+                f"the 'end' line says {shown(expected)} {name} but the file holds {seen}: "
                 "the file is incomplete or was edited"
             )
 
@@ -417,12 +418,12 @@ def _end(data: Mapping[str, Any], counts: Mapping[str, int]) -> None:
 # -- one line's fields ----------------------------------------------------------------
 def _field(data: Mapping[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
     if name not in data:
-        raise _Problem(f"missing field {name!r}")
+        raise _Problem(f"missing field {shown(name)}")
     value = data[name]
     if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
-        raise _Problem(f"field {name!r} must not be a boolean")
+        raise _Problem(f"field {shown(name)} must not be a boolean")
     if not isinstance(value, kind):
-        raise _Problem(f"field {name!r} has the wrong type ({type(value).__name__})")
+        raise _Problem(f"field {shown(name)} has the wrong type ({type(value).__name__})")
     return value
 
 
@@ -435,7 +436,7 @@ def _time(data: Mapping[str, Any], name: str) -> datetime:
     try:
         return datetime.fromisoformat(value)
     except ValueError:
-        raise _Problem(f"field {name!r} is not an ISO 8601 time: {value!r}") from None
+        raise _Problem(f"field {shown(name)} is not an ISO 8601 time: {shown(value)}") from None
 
 
 def _maybe_time(data: Mapping[str, Any], name: str) -> datetime | None:
@@ -451,7 +452,7 @@ def _exact_keys(data: Mapping[str, Any], expected: set[str], what: str) -> None:
 def _strings(data: Mapping[str, Any], name: str) -> tuple[str, ...]:
     value = _field(data, name, list)
     if not all(isinstance(v, str) for v in value):
-        raise _Problem(f"field {name!r} must be a list of strings")
+        raise _Problem(f"field {shown(name)} must be a list of strings")
     return tuple(value)
 
 
@@ -473,7 +474,7 @@ def _enum(
     try:
         return enum(value)
     except ValueError:
-        raise _Problem(f"field {name!r} has an unknown value {value!r}") from None
+        raise _Problem(f"field {shown(name)} has an unknown value {shown(value)}") from None
 
 
 # How each MemoryRecord field is read, by its annotation.
@@ -513,7 +514,7 @@ def _namespace(name: str) -> None:
 
 def _same_memory(data: Mapping[str, Any], record: MemoryRecord) -> None:
     if _text(data, "namespace") != record.namespace:
-        raise _Problem(f"namespace differs from its memory's ({record.namespace!r})")
+        raise _Problem(f"namespace differs from its memory's ({shown(record.namespace)})")
 
 
 def _history(data: Mapping[str, Any], record: MemoryRecord) -> HistoryEntry:
@@ -554,7 +555,7 @@ def _feedback(data: Mapping[str, Any], record: MemoryRecord) -> FeedbackRow:
     _same_memory(data, record)
     rating = _field(data, "rating", int)
     if rating not in (1, -1):
-        raise _Problem(f"rating must be 1 or -1, got {rating!r}")
+        raise _Problem(f"rating must be 1 or -1, got {shown(rating)}")
     created = _time(data, "created_at")
     return FeedbackRow(
         memory_id=record.id,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -102,7 +102,8 @@ def content_text(content: object) -> str:
                     f"message {i} needs string 'role' and 'content' fields, got "
                     f"{shown(dict(message))}"
                 )
-            lines.append(f"{role}: {text}")
+            if text.strip():  # a blank message says nothing; all blank: content is empty
+                lines.append(f"{role}: {text}")
         return "\n".join(lines)
     raise InvalidInputError(
         "content must be a string or a list of {role, content} messages, "
@@ -124,10 +125,26 @@ def no_nul(name: str, text: str) -> str:
         # A lone surrogate (from broken UTF-16 or surrogateescape decoding) is not text
         # any store can hold.
         raise InvalidInputError(
-            f"{name} contains {text[exc.start]!r}, which is not valid Unicode text (a lone "
+            f"{name} contains {shown(text[exc.start])}, which is not valid Unicode text (a lone "
             "surrogate); decode the input correctly and store it again"
         ) from None
     return text
+
+
+def choice(name: str, value: object, allowed: Collection[str]) -> str:
+    """``value`` if it is one of ``allowed``, else an ``InvalidInputError`` listing them
+    (checked as a string first: a list or dict is not hashable, a deep one not printable
+    by ``repr``)."""
+    if not isinstance(value, str) or value not in allowed:
+        raise InvalidInputError(f"{name} must be one of {', '.join(allowed)}, got {shown(value)}")
+    return value
+
+
+def text_value(name: str, value: object) -> str:
+    """A string any store can hold (no NUL, no lone surrogate)."""
+    if not isinstance(value, str):
+        raise InvalidInputError(f"{name} must be a string, got {type_name(value)}")
+    return no_nul(name, value)
 
 
 def optional_str(name: str, value: object) -> str | None:
@@ -405,7 +422,24 @@ def offset_value(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_OFFSET:
         raise InvalidInputError(
             f"offset must be an integer in [0, {MAX_OFFSET}], got {shown(value)}; narrow the "
-            "listing with filters to reach older memories"
+            "listing with filters instead of paging that deep"
+        )
+    return value
+
+
+#: The largest row id a store can hold: both engines keep ids in a signed 64-bit INTEGER.
+MAX_ROW_ID = 2**63 - 1
+
+
+def row_id(name: str, value: object) -> int:
+    """A stored row's integer id (a review item's, a job's): an int in [1, ``MAX_ROW_ID``].
+
+    Out of that range the id cannot exist, and the driver would raise ``OverflowError``
+    binding it; it is bad input (``InvalidInputError``, HTTP 422) like id 0 or "abc", on
+    every surface."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ROW_ID:
+        raise InvalidInputError(
+            f"{name} must be an integer from 1 to {MAX_ROW_ID}, got {shown(value)}"
         )
     return value
 

@@ -43,6 +43,7 @@ from engram.api import (
     shared_routes,
 )
 from engram.api.auth import McpGuard, ServerState, current_author, current_namespace
+from engram.api.encoding import Utf8Json
 from engram.api.limits import BodyLimit
 from engram.api.metrics import Metrics
 from engram.api.observe import Observe
@@ -141,6 +142,7 @@ def create_app(
             Route("/mcp", endpoint=McpGuard(mcp_app, state), include_in_schema=False)
         )
     limit = max_body_bytes if max_body_bytes is not None else memory.config.api.max_body_bytes
+    app.add_middleware(Utf8Json)  # inside BodyLimit: it sees the whole body at once
     app.add_middleware(BodyLimit, max_bytes=limit)
     origins = _split(memory.config.api.cors_origins)
     if origins:  # browsers on these origins may call the API (keys still apply)

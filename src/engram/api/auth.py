@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from engram.api.context import note_key, note_namespace, note_tool
 from engram.api.errors import error_body, status_for
+from engram.api.limits import replay
 from engram.core import Scope as CallScope
 from engram.errors import EngramError
 from engram.keys import LOCAL, Principal, ScopeResolver
@@ -151,18 +152,15 @@ async def _noting_tool(receive: Receive) -> Receive:
             break
     try:
         payload = json.loads(body) if body else None
-    except ValueError:
-        payload = None
+    except (ValueError, RecursionError):  # not JSON, or nested past the recursion limit:
+        payload = None  # the MCP app answers it with a JSON-RPC parse error
     for item in payload if isinstance(payload, list) else [payload]:
         if isinstance(item, dict) and item.get("method") == "tools/call":
             name = (item.get("params") or {}).get("name")
             if isinstance(name, str):
                 note_tool(name[:100])
 
-    async def replay() -> Message:
-        return messages.pop(0) if messages else await receive()
-
-    return replay
+    return replay(messages, receive)
 
 
 async def _send_error(send: Send, status: int, code: str, detail: str) -> None:

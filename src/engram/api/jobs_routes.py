@@ -9,17 +9,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Path, Query
+from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, Field
 
 from engram.api import models as m
 from engram.api.auth import Caller, ServerState, server_state
-from engram.api.routes import _ERRORS, ScopeQuery, _ids
+from engram.api.routes import _ERRORS, ScopeQuery, _ids, row_id_path
 from engram.keys import Principal
 from engram.memory import Memory
 
 State = Annotated[ServerState, Depends(server_state)]
-JobId = Annotated[int, Path(ge=1, le=2**62, description="A job id.")]
+JobId = Annotated[int, row_id_path("A job id.")]
 
 router = APIRouter(responses=_ERRORS)
 

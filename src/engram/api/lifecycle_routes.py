@@ -62,7 +62,7 @@ class ArchiveQuery(m.Scope):
 
     summary_id: str | None = Field(default=None, max_length=200)
     limit: int = Field(default=100, ge=1, le=1000)
-    offset: int = Field(default=0, ge=0)
+    offset: int = Field(default=0, ge=0, le=10_000_000)
 
 
 class ArchiveList(BaseModel):

@@ -34,7 +34,7 @@ class BodyLimit:
         while True:
             message = await receive()
             if message["type"] != "http.request":  # the client went away
-                await self.app(scope, _replay([message], receive), send)
+                await self.app(scope, replay([message], receive), send)
                 return
             chunk = message.get("body", b"")
             size += len(chunk)
@@ -45,7 +45,7 @@ class BodyLimit:
             if not message.get("more_body", False):
                 break
         body: Message = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
-        await self.app(scope, _replay([body], receive), send)
+        await self.app(scope, replay([body], receive), send)
 
     async def _refuse(self, send: Send, size: int) -> None:
         payload = json.dumps(
@@ -79,7 +79,7 @@ def _content_length(scope: Scope) -> int | None:
     return None
 
 
-def _replay(messages: list[Message], receive: Receive) -> Receive:
+def replay(messages: list[Message], receive: Receive) -> Receive:
     """A ``receive`` that returns ``messages`` first, then defers to the real one."""
     pending = list(messages)
 

@@ -98,7 +98,9 @@ class MemoryFields(BaseModel):
 class MemoryIn(Scope, MemoryFields):
     """``POST /v1/memories``: text, or a chat as a list of messages."""
 
-    content: Text | list[Message] = Field(
+    # A plain ``str``, not ``Text``: blank content is the library's EmptyContentError
+    # ("content is empty"), not pydantic's wording for each side of the union.
+    content: str | list[Message] = Field(
         description="The text to remember verbatim, or a list of {role, content} messages "
         "stored as one memory of type `message`."
     )
@@ -113,7 +115,7 @@ class MemoryIn(Scope, MemoryFields):
 class BatchItem(MemoryFields):
     """One item of ``POST /v1/memories/batch``."""
 
-    content: Text | list[Message]
+    content: str | list[Message]  # blank: the library's EmptyContentError, as in MemoryIn
 
     def item(self, scope: dict[str, str | None]) -> dict[str, Any]:
         """The dict ``Memory.add_many`` takes, in the batch's scope."""

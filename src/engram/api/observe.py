@@ -77,6 +77,19 @@ class Observe:
         )
         status = 500
         started = False
+        noted = False
+        start = time.perf_counter()
+
+        def note() -> None:
+            """Count the request and write its access line, once."""
+            nonlocal noted
+            if noted:
+                return
+            noted = True
+            seconds = time.perf_counter() - start
+            route = route_template(scope, self.routes)
+            self.metrics.finished(info.method, route, status, seconds, info.recall_timings)
+            _access(info, route, status, seconds)
 
         async def send_with_id(message: Message) -> None:
             nonlocal status, started
@@ -86,13 +99,17 @@ class Observe:
                 out = [h for h in message.get("headers", ()) if h[0].lower() != b"x-request-id"]
                 out.append((b"x-request-id", info.request_id.encode()))
                 message = {**message, "headers": out}
+            elif message["type"] == "http.response.body" and not message.get("more_body"):
+                # Before the last byte goes out, so a client that has its answer finds
+                # the request's access line and metrics already written (issue 26: a
+                # test read the log before the line was there).
+                note()
             await send(message)
 
         token = current_request.set(info)
         # History rows written for this request name its API key (never the key itself).
         actor = current_actor.set(lambda: None if info.key_id is None else f"key:{info.key_id}")
         self.metrics.started()
-        start = time.perf_counter()
         try:
             await self.app(scope, receive, send_with_id)
         except Exception:
@@ -101,10 +118,7 @@ class Observe:
                 raise
             await _internal_error(send_with_id, info.request_id)
         finally:
-            seconds = time.perf_counter() - start
-            route = route_template(scope, self.routes)
-            self.metrics.finished(info.method, route, status, seconds, info.recall_timings)
-            _access(info, route, status, seconds)
+            note()  # when no response went out in full (an error, a client gone)
             current_actor.reset(actor)
             current_request.reset(token)
 

@@ -22,10 +22,19 @@ from engram.keys import Principal
 from engram.memory import Memory, Scope
 from engram.recall.empty import Wording
 from engram.records import ItemResult, Recall
+from engram.validate import MAX_ROW_ID
 
 State = Annotated[ServerState, Depends(server_state)]
 MemoryId = Annotated[str, Path(min_length=1, max_length=200, description="A memory id.")]
 ScopeQuery = Annotated[m.Scope, Query()]
+
+
+def row_id_path(description: str) -> Any:
+    """The path parameter of an integer row id (a review item's, a job's): 1 to
+    ``MAX_ROW_ID``, the store's 64-bit INTEGER, so a larger id is a 422 like id 0, never
+    an ``OverflowError`` in the driver (the library checks the same with ``row_id``)."""
+    return Path(ge=1, le=MAX_ROW_ID, description=description)
+
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": m.ErrorOut, "description": text}

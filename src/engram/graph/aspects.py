@@ -130,7 +130,7 @@ def memory_counts(hits: object) -> dict[str, int]:
         for key, n in hits.items():
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
                 raise InvalidInputError(
-                    f"confirmations must be non-negative integers, got {shown(n)} for {key!r}"
+                    f"confirmations must be non-negative integers, got {shown(n)} for {shown(key)}"
                 )
             if n:
                 memory = memory_id_value(key)
@@ -170,9 +170,13 @@ def decay(core: Core, telemetry: AspectTelemetry, namespace: str, now: datetime 
     """seed 004: aspects unconfirmed for ``aspect_stale_days`` lose weight."""
     settings = core.config.graph
     when = utcnow() if now is None else now
+    try:
+        stale_before = when - timedelta(days=settings.aspect_stale_days)
+    except OverflowError:  # ``now`` in the first days of year 1: nothing is older
+        stale_before = when
     decayed = core.store.aspects.decay(
         namespace,
-        stale_before=when - timedelta(days=settings.aspect_stale_days),
+        stale_before=stale_before,
         rate=settings.aspect_decay_rate,
         min_weight=settings.aspect_min_weight,
         now=when,

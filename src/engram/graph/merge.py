@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from engram.core import Core
-from engram.errors import InvalidInputError
+from engram.errors import InvalidInputError, shown
 from engram.store.protocols.graph import UNKNOWN_TYPE, Entity, normal_name
 
 #: The type the short-name rule completes to ("Mel" -> the one person "Melanie").
@@ -100,7 +100,8 @@ def merge_entities(
     transaction."""
     if keep.id == other.id:
         raise InvalidInputError(
-            f"{other.canonical_name!r} already names {keep.canonical_name!r}; nothing to merge"
+            f"{shown(other.canonical_name)} already names {shown(keep.canonical_name)}; "
+            "nothing to merge"
         )
     store = core.store
     with store.transaction():

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import date, datetime
 
 from engram.core import Part, Scope
-from engram.errors import NotFoundError
+from engram.errors import NotFoundError, shown
 from engram.graph.args import MAX_HOPS, moment_arg, name_arg
 from engram.store.protocols.graph import (
     Aspect,
@@ -264,5 +264,5 @@ class GraphReads(Part):
     def _resolve(self, scope: Scope, name: str) -> Entity:
         found = self._core.store.graph.entity(scope.namespace, name)
         if found is None:
-            raise NotFoundError(f"no entity {name!r} in namespace {scope.namespace!r}")
+            raise NotFoundError(f"no entity {shown(name)} in namespace {shown(scope.namespace)}")
         return found

@@ -20,7 +20,7 @@ from typing import Any
 
 from engram import write
 from engram.core import Core, Part
-from engram.errors import InvalidInputError, NotFoundError
+from engram.errors import InvalidInputError, NotFoundError, shown
 from engram.inject.blocks import BlockEdit, Blocks, CoreBlock, render_blocks
 from engram.inject.tools import (
     BY_STRATEGY,
@@ -209,7 +209,7 @@ class Inject(Part):
         query = query_text(query)
         budget = positive_int("budget_tokens", budget_tokens, upper=10_000_000)
         if role not in ROLES:
-            raise InvalidInputError(f"role must be 'system' or 'user', got {role!r}")
+            raise InvalidInputError(f"role must be 'system' or 'user', got {shown(role)}")
         scope = core.scope(namespace, user_id, agent_id, None)
         kept = core.store.blocks.blocks(scope.namespace) if blocks else []
         core_block = render_blocks(core, kept)

@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from engram.core import Core, Part
-from engram.errors import InvalidInputError, NotFoundError, PermissionDeniedError, StoreError
+from engram.errors import InvalidInputError, NotFoundError, PermissionDeniedError, StoreError, shown
 from engram.recall.format import untrusted
 from engram.records import iso, utcnow
 from engram.safety import InjectionMode, enforce
@@ -71,7 +71,7 @@ def label_value(label: object) -> str:
     if not isinstance(label, str) or not _LABEL.match(label.strip()):
         raise InvalidInputError(
             f"block label must be 1-64 lowercase letters, digits, '_' or '-' starting with "
-            f"a letter (like 'persona' or 'human'), got {label!r}"
+            f"a letter (like 'persona' or 'human'), got {shown(label)}"
         )
     return label.strip()
 
@@ -112,8 +112,9 @@ class Blocks(Part):
         block = core.store.blocks.get(scope.namespace, name)
         if block is None:
             raise NotFoundError(
-                f"no core block {name!r} in namespace {scope.namespace!r}; create it with "
-                f"blocks.set({name!r}, ...)"
+                f"no core block {shown(name)} in namespace {shown(scope.namespace)}; create "
+                "it with "
+                f"blocks.set({shown(name)}, ...)"
             )
         return block
 
@@ -178,7 +179,7 @@ class Blocks(Part):
             description = _text("description", description)
             self._core.scan_text(description)  # in every context too (issue 26)
         if read_only is not None and not isinstance(read_only, bool):
-            raise InvalidInputError(f"read_only must be true or false, got {read_only!r}")
+            raise InvalidInputError(f"read_only must be true or false, got {shown(read_only)}")
         if by_agent and read_only is not None:
             raise PermissionDeniedError(
                 "an agent may not mark core blocks read-only or writable; a person can"
@@ -258,7 +259,7 @@ class Blocks(Part):
             self._writable(old)
             if old_text not in old.value:
                 raise InvalidInputError(
-                    f"old_content is not in core block {name!r}; read the block and pass "
+                    f"old_content is not in core block {shown(name)}; read the block and pass "
                     "text exactly as it appears there"
                 )
             value = old.value.replace(old_text, new_text)
@@ -286,7 +287,9 @@ class Blocks(Part):
             self._writable(self.get(name, namespace=scope.namespace))
         removed = core.store.blocks.delete(scope.namespace, name, actor=actor, now=self.clock())
         if removed is None:
-            raise NotFoundError(f"no core block {name!r} in namespace {scope.namespace!r}")
+            raise NotFoundError(
+                f"no core block {shown(name)} in namespace {shown(scope.namespace)}"
+            )
         return removed
 
     # -- helpers --------------------------------------------------------------------
@@ -303,8 +306,8 @@ class Blocks(Part):
             old = store.get(namespace, label)
             if old is None and must_exist:
                 raise NotFoundError(
-                    f"no core block {label!r} in namespace {namespace!r}; the agent edits "
-                    f"blocks that exist (create it with blocks.set({label!r}, ...))"
+                    f"no core block {shown(label)} in namespace {shown(namespace)}; the agent "
+                    f"edits blocks that exist (create it with blocks.set({shown(label)}, ...))"
                 )
             written = store.write(
                 namespace,
@@ -314,12 +317,12 @@ class Blocks(Part):
             )
             if written is not None:
                 return written
-        raise StoreError(f"core block {label!r} kept changing under this edit; try again")
+        raise StoreError(f"core block {shown(label)} kept changing under this edit; try again")
 
     def _checked(self, label: str, value: str, limit: int) -> str:
         if len(value) > limit:
             raise InvalidInputError(
-                f"core block {label!r} would hold {len(value)} characters; its limit is "
+                f"core block {shown(label)} would hold {len(value)} characters; its limit is "
                 f"{limit}. Shorten or replace existing text (core_memory_replace) first, "
                 "or move detail to archival memory (archival_memory_insert)"
             )
@@ -330,7 +333,7 @@ class Blocks(Part):
     def _writable(block: CoreBlock) -> None:
         if block.read_only:
             raise PermissionDeniedError(
-                f"core block {block.label!r} is read-only: an agent may not edit it (a "
+                f"core block {shown(block.label)} is read-only: an agent may not edit it (a "
                 "person can, with blocks.set)"
             )
 

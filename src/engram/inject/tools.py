@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engram.errors import InvalidInputError
+from engram.errors import InvalidInputError, shown
 from engram.records import MemoryType
 from engram.validate import type_name
 
@@ -240,7 +240,7 @@ def strategy_value(strategy: object) -> str:
     """One of ``STRATEGIES``, or a clear error."""
     if strategy not in STRATEGIES:
         raise InvalidInputError(
-            f"strategy must be one of {', '.join(STRATEGIES)}, got {strategy!r}"
+            f"strategy must be one of {', '.join(STRATEGIES)}, got {shown(strategy)}"
         )
     return str(strategy)
 
@@ -249,7 +249,7 @@ def tool_spec(name: object) -> ToolSpec:
     """The tool named ``name``, or an error listing the tools there are."""
     spec = TOOLS.get(name) if isinstance(name, str) else None
     if spec is None:
-        raise InvalidInputError(f"no memory tool {name!r}; the tools are {', '.join(TOOLS)}")
+        raise InvalidInputError(f"no memory tool {shown(name)}; the tools are {', '.join(TOOLS)}")
     return spec
 
 
@@ -308,7 +308,7 @@ def _check(where: str, schema: Mapping[str, Any], value: Any) -> None:
         size, unit = len(value), "items"
     if "enum" in schema and value not in schema["enum"]:
         raise InvalidInputError(
-            f"{where} must be one of {', '.join(schema['enum'])}, got {value!r}"
+            f"{where} must be one of {', '.join(schema['enum'])}, got {shown(value)}"
         )
     lo = schema.get("minLength", schema.get("minItems"))
     hi = schema.get("maxLength", schema.get("maxItems"))

@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from engram.core import Core, Part
-from engram.errors import InvalidInputError
+from engram.errors import InvalidInputError, shown
 from engram.lifecycle import archival
 from engram.lifecycle.compaction import SUMMARY_TAG, not_archived
 from engram.lifecycle.density import Density, classify_group
@@ -41,7 +41,7 @@ from engram.records import MemoryRecord, MemoryType, iso, utcnow
 from engram.schedule import run_every
 from engram.store.protocols import ListQuery
 from engram.store.protocols.lifecycle import ANY_CATEGORY, ArchiveEntry
-from engram.validate import build_record, memory_id_value, positive_int
+from engram.validate import build_record, memory_id_value, offset_value, positive_int
 
 __all__ = [
     "CATEGORIES_AND_ANY",
@@ -257,8 +257,7 @@ class Lifecycle(Part):
         core = self._core
         core.check_open()
         scope = core.scope(namespace, user_id, agent_id, None)
-        if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
-            raise InvalidInputError(f"offset must be a non-negative integer, got {offset!r}")
+        offset_value(offset)
         return core.store.lifecycle.entries(
             scope.namespace,
             summary_id=None if summary_id is None else memory_id_value(summary_id),
@@ -302,7 +301,8 @@ class Lifecycle(Part):
                 result = core.store.memories.insert([record], actor=ACTOR)[0]
                 if not result.created:
                     raise InvalidInputError(
-                        f"cannot restore {original_id!r}: memory {result.record.id!r} with "
+                        f"cannot restore {shown(original_id)}: memory "
+                        f"{shown(result.record.id)} with "
                         "the same content is live; delete it first (the archive is unchanged)"
                     )
             restored.append(result.record)
@@ -342,7 +342,7 @@ class Lifecycle(Part):
         scope = core.scope(namespace, user_id, agent_id, None)
         if category is not None and category not in CATEGORIES:
             raise InvalidInputError(
-                f"category must be one of {', '.join(CATEGORIES)}, got {category!r}"
+                f"category must be one of {', '.join(CATEGORIES)}, got {shown(category)}"
             )
         if days is not None:
             days = positive_int("days", days)

@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from engram.core import Core, Part
-from engram.errors import CapabilityError, EngramError, InvalidInputError
+from engram.errors import CapabilityError, EngramError, InvalidInputError, shown
 from engram.maintenance import dedup as _dedup
 from engram.maintenance import limits as _limits
 from engram.maintenance.dedup import DedupReport, DuplicateGroup
@@ -34,7 +34,7 @@ from engram.maintenance.tracker import EmbeddingTracker, TrackerCycle, TrackerSt
 from engram.records import iso, utcnow
 from engram.schedule import run_every
 from engram.store.protocols.maintenance import HaltState, MaintenanceRun, NewRun
-from engram.validate import positive_int, type_name
+from engram.validate import offset_value, positive_int, type_name
 
 __all__ = [
     "ACTIONS",
@@ -191,7 +191,9 @@ class Maintenance(Part):
         if action == "reembed":
             batch = core.config.maintenance.tracker_batch_size
             return self._tracker.cycle(now, batch).to_dict()
-        raise InvalidInputError(f"unknown repair action {action!r}; one of {', '.join(ACTIONS)}")
+        raise InvalidInputError(
+            f"unknown repair action {shown(action)}; one of {', '.join(ACTIONS)}"
+        )
 
     # -- halt tracker -----------------------------------------------------------------
     def halts(self) -> dict[str, HaltState]:
@@ -206,7 +208,7 @@ class Maintenance(Part):
         self._core.check_open()
         if action is not None and action not in ACTIONS:
             raise InvalidInputError(
-                f"unknown repair action {action!r}; one of {', '.join(ACTIONS)}"
+                f"unknown repair action {shown(action)}; one of {', '.join(ACTIONS)}"
             )
         actions = None if action is None else [action]
         return self._core.store.maintenance.clear_halts(actions)
@@ -231,7 +233,7 @@ class Maintenance(Part):
         cfg = core.config.maintenance
         limit = cfg.dedup_semantic_threshold if threshold is None else threshold
         if isinstance(limit, bool) or not isinstance(limit, int | float) or not 0 <= limit <= 1:
-            raise InvalidInputError(f"threshold must be a number in [0, 1], got {limit!r}")
+            raise InvalidInputError(f"threshold must be a number in [0, 1], got {shown(limit)}")
         if not isinstance(execute, bool):
             raise InvalidInputError(f"execute must be true or false, got {type_name(execute)}")
         if core.embedder is None or core.index is None:
@@ -320,10 +322,9 @@ class Maintenance(Part):
         """Recorded cycles and dedup runs, newest first (``kind``: ``cycle``/``dedup``)."""
         self._core.check_open()
         positive_int("limit", limit, upper=1000)
-        if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
-            raise InvalidInputError(f"offset must be a non-negative integer, got {offset!r}")
+        offset_value(offset)
         if kind not in (None, "cycle", "dedup"):
-            raise InvalidInputError(f"kind must be 'cycle' or 'dedup', got {kind!r}")
+            raise InvalidInputError(f"kind must be 'cycle' or 'dedup', got {shown(kind)}")
         return self._core.store.maintenance.runs(limit=limit, offset=offset, kind=kind)
 
     def status(self) -> dict[str, Any]:

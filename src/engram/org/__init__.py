@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from engram.core import Core, Part
-from engram.errors import InvalidInputError, NotFoundError
+from engram.errors import InvalidInputError, NotFoundError, shown
 from engram.org import retrieval
 from engram.org.access import (
     WRITE_ACCESS,
@@ -45,7 +45,14 @@ from engram.store.protocols.org import (
     OrgFact,
     OrgFactAuthor,
 )
-from engram.validate import no_nul, positive_int, query_text, string_list, type_name
+from engram.validate import (
+    no_nul,
+    optional_str,
+    positive_int,
+    query_text,
+    string_list,
+    type_name,
+)
 
 __all__ = [
     "CATEGORIES",
@@ -149,7 +156,7 @@ class Org(Part):
         labels = previous[-1].tags if tags is None and previous else string_list("tags", tags)
         if previous and previous[-1].category != kind:
             raise InvalidInputError(
-                f"org fact {ident!r} is a {previous[-1].category}; a fact keeps its "
+                f"org fact {shown(ident)} is a {previous[-1].category}; a fact keeps its "
                 "category: retract it and write a new one"
             )
         self._check(who, kind, ident if previous else None, why, "write")
@@ -170,7 +177,7 @@ class Org(Part):
         why = _reason(reason)
         last = self.get(fact_id)
         if last.retracted:
-            raise InvalidInputError(f"org fact {last.fact_id!r} is already retracted")
+            raise InvalidInputError(f"org fact {shown(last.fact_id)} is already retracted")
         self._check(who, last.category, last.fact_id, why, "retract")
         return self._core.store.org.append(
             NewOrgFact(last.fact_id, last.category, last.content, last.tags, why, True),
@@ -215,7 +222,9 @@ class Org(Part):
     ) -> builtins.list[OrgFact]:
         """The current version of every fact (of these categories), oldest first."""
         self._core.check_open()
-        kinds = None if categories is None else [category_value(c) for c in categories]
+        kinds = None
+        if categories is not None:
+            kinds = [category_value(c) for c in string_list("categories", categories)]
         return self._core.store.org.current(categories=kinds, include_retracted=include_retracted)
 
     def query(
@@ -262,7 +271,7 @@ class Org(Part):
         ident = _fact_id(fact_id)
         versions = self._core.store.org.versions(ident)
         if not versions:
-            raise NotFoundError(f"no org fact {ident!r}; `engram org list` shows them")
+            raise NotFoundError(f"no org fact {shown(ident)}; `engram org list` shows them")
         return versions
 
     def audit(
@@ -310,8 +319,9 @@ class Org(Part):
         owns an admin key (``local`` for a server without keys); else a ``member``, who
         reads organisation memory but may not write it."""
         self._core.check_open()
+        key_id = optional_str("key_id", key_id)
         level = None if key_id is None else self._core.store.org.key_role(key_id)
-        ident = user or "local"
+        ident = optional_str("user", user) or "local"
         if level is not None:
             return agent(ident, level)
         return OrgFactAuthor("human" if admin or key_id is None else "member", ident)

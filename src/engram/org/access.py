@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from engram.errors import InvalidInputError, PermissionDeniedError
+from engram.errors import InvalidInputError, PermissionDeniedError, shown
 from engram.store.protocols.org import AUTHOR_KINDS, CATEGORIES, SENIORITY, OrgFactAuthor
 from engram.validate import type_name
 
@@ -39,7 +39,7 @@ def category_value(category: object) -> str:
     """One of ``CATEGORIES``."""
     if category not in CATEGORIES:
         raise InvalidInputError(
-            f"category must be one of {', '.join(CATEGORIES)}; got {category!r}"
+            f"category must be one of {', '.join(CATEGORIES)}; got {shown(category)}"
         )
     return str(category)
 
@@ -48,7 +48,7 @@ def seniority_value(seniority: object) -> str:
     """One of ``SENIORITY``."""
     if seniority not in SENIORITY:
         raise InvalidInputError(
-            f"seniority must be one of {', '.join(SENIORITY)}; got {seniority!r}"
+            f"seniority must be one of {', '.join(SENIORITY)}; got {shown(seniority)}"
         )
     return str(seniority)
 
@@ -61,10 +61,10 @@ def author_value(author: object) -> OrgFactAuthor:
             f"{type_name(author)}"
         )
     if author.kind not in AUTHOR_KINDS:
-        raise InvalidInputError(f"author kind must be human or agent, got {author.kind!r}")
+        raise InvalidInputError(f"author kind must be human or agent, got {shown(author.kind)}")
     if not isinstance(author.id, str) or not _ID.match(author.id):
         raise InvalidInputError(
-            f"author id must be 1-200 letters, digits or _ . @ + : / -, got {author.id!r}"
+            f"author id must be 1-200 letters, digits or _ . @ + : / -, got {shown(author.id)}"
         )
     if author.kind in ("human", "member"):
         if author.seniority is not None:
@@ -88,7 +88,7 @@ def check_write(author: OrgFactAuthor, category: str, verb: str = "write") -> No
     who = "humans" if allowed == ("human",) else "humans and senior, lead or c_suite agents"
     raise PermissionDeniedError(
         f"{rule(category)}: only {who} may {verb} {category} facts; "
-        f"{author.kind} {author.id!r} ({author.role}) may not"
+        f"{author.kind} {shown(author.id)} ({author.role}) may not"
     )
 
 

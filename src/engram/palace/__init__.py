@@ -218,7 +218,7 @@ class Palace(Part):
                 for c in rn.closets if rn.room.id == place.id else ():
                     if c.slug == aaak.slugify(_name("closet", closet)):
                         return store.add_alias(scope.namespace, "closet", place.id, c.id, slug)
-        raise NotFoundError(f"no closet {closet!r} in room {place.code}")
+        raise NotFoundError(f"no closet {shown(closet)} in room {place.code}")
 
     def tree(
         self,
@@ -422,7 +422,7 @@ class Palace(Part):
         )
         if drawer is None:
             raise NotFoundError(
-                f"no drawer {pointer.strip()!r} in namespace {scope.namespace!r}; "
+                f"no drawer {pointer.strip()!r} in namespace {shown(scope.namespace)}; "
                 "`engram palace` lists the wings and rooms"
             )
         return FiledDrawer(drawer, self._core.get(scope, drawer.memory_id))
@@ -472,7 +472,7 @@ class Palace(Part):
         out_of_range = isinstance(key, int) and not 0 < key <= MAX_NUMBER
         found = None if out_of_range else store.room(scope.namespace, wing.id, key)
         if found is None:
-            raise NotFoundError(f"no room {room!r} in wing {wing.name!r} ({wing.code})")
+            raise NotFoundError(f"no room {shown(room)} in wing {shown(wing.name)} ({wing.code})")
         return found
 
 
@@ -513,7 +513,8 @@ def find_wing(store: Any, scope: Scope, wing: object) -> Wing:
     found = None if out_of_range else store.wing(scope.namespace, key)
     if found is None:
         raise NotFoundError(
-            f"no wing {wing!r} in namespace {scope.namespace!r}; `engram palace` lists them"
+            f"no wing {shown(wing)} in namespace {shown(scope.namespace)}; `engram palace` "
+            "lists them"
         )
     assert isinstance(found, Wing)
     return found

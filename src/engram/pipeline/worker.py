@@ -34,7 +34,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from engram.core import Core
-from engram.errors import InvalidInputError, NotFoundError, StoreClosedError
+from engram.errors import InvalidInputError, NotFoundError, StoreClosedError, shown
 from engram.pipeline.handlers import HANDLERS, Registry
 from engram.records import iso, utcnow
 from engram.settings import WorkerConfig
@@ -126,7 +126,7 @@ class Worker:
         handler = self.handlers.handler_for(job.kind)
         try:
             if handler is None:  # unregistered between the lease and now
-                raise LookupError(f"no handler for {job.kind!r} jobs")
+                raise LookupError(f"no handler for {shown(job.kind)} jobs")
             with job_run(job.id):  # a re-run after a kill writes no history twice
                 result = dict(handler(self._core, job))
         except StoreClosedError:

@@ -24,7 +24,7 @@ from typing import Any
 
 from engram import write
 from engram.core import Core, Part
-from engram.errors import CapabilityError, InvalidInputError, NotFoundError
+from engram.errors import CapabilityError, InvalidInputError, NotFoundError, shown
 from engram.filters import list_query
 from engram.llm import LlmProvider, create_provider
 from engram.procedures import proposer
@@ -54,7 +54,7 @@ def _content(p: Procedure) -> str:
 def _from_record(record: MemoryRecord) -> Procedure:
     data = record.metadata.get("procedure")
     if not isinstance(data, Mapping) or "procedure" not in record.tags:
-        raise NotFoundError(f"memory {record.id!r} is not a proposed procedure")
+        raise NotFoundError(f"memory {shown(record.id)} is not a proposed procedure")
     activation = data.get("activation") or {}
     return Procedure(
         name=str(data.get("name") or "procedure"),

@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engram.errors import EngramError, InvalidInputError
+from engram.errors import EngramError, InvalidInputError, shown
 from engram.llm import LlmProvider, parse_json
 from engram.validate import no_nul, type_name
 
@@ -149,7 +149,9 @@ def _count(name: str, value: object) -> int:
     if value is None:
         return 0
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise InvalidInputError(f"failure {name} must be a non-negative integer, got {value!r}")
+        raise InvalidInputError(
+            f"failure {name} must be a non-negative integer, got {shown(value)}"
+        )
     return value
 
 
@@ -166,7 +168,7 @@ def failure_value(value: object, scrub: Callable[[str], str]) -> Failure:
         )
     known = {"task", "error", "steps", "tool_calls", "trace", "retries", "retry_count"}
     known |= {"turns", "turn_count"}
-    unknown = sorted(set(value) - known)
+    unknown = sorted(str(k) for k in set(value) - known)
     if unknown:
         raise InvalidInputError(
             f"unknown failure field {', '.join(map(repr, unknown))}; the fields are task, "
@@ -174,7 +176,7 @@ def failure_value(value: object, scrub: Callable[[str], str]) -> Failure:
         )
     raw_steps = value.get("steps", value.get("tool_calls")) or []
     if not isinstance(raw_steps, Sequence) or isinstance(raw_steps, str):
-        raise InvalidInputError(f"failure steps must be a list of strings, got {raw_steps!r}")
+        raise InvalidInputError(f"failure steps must be a list of strings, got {shown(raw_steps)}")
     steps = tuple(scrub(_field("steps item", s, required=True)) for s in raw_steps)
     return Failure(
         task=scrub(_field("task", value.get("task"), required=True)),

@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engram.config import RecallConfig
-from engram.errors import ConfigError, LlmError
+from engram.errors import ConfigError, LlmError, shown
 from engram.llm.base import JsonSchema, LlmProvider
 from engram.llm.clean import parse_json
 from engram.recall.format import flags
@@ -182,7 +182,7 @@ class Rerankers:
                 factory = REGISTRY.get(cfg.rerank)
                 if factory is None:
                     raise ConfigError(
-                        f"unknown reranker {cfg.rerank!r}; available: none, "
+                        f"unknown reranker {shown(cfg.rerank)}; available: none, "
                         f"{', '.join(sorted(REGISTRY))}"
                     )
                 found = self._built[key] = factory(self, cfg)

@@ -14,10 +14,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from engram.core import Core, Scope
-from engram.errors import InvalidInputError
+from engram.errors import InvalidInputError, shown
 from engram.records import iso
 from engram.store.protocols import PreferenceRow
-from engram.validate import positive_int
+from engram.validate import MAX_ROW_ID, positive_int
 
 #: Rows read per store call while streaming the export.
 PAGE = 500
@@ -40,8 +40,10 @@ def as_line(row: PreferenceRow) -> dict[str, Any]:
 
 def page(core: Core, scope: Scope, after: int, limit: int) -> list[PreferenceRow]:
     """Rows of the log with ``id > after``, oldest first."""
-    if isinstance(after, bool) or not isinstance(after, int) or after < 0:
-        raise InvalidInputError(f"after must be an integer >= 0 (a row id), got {after!r}")
+    if isinstance(after, bool) or not isinstance(after, int) or not 0 <= after <= MAX_ROW_ID:
+        raise InvalidInputError(
+            f"after must be a row id, an integer from 0 to {MAX_ROW_ID}, got {shown(after)}"
+        )
     positive_int("limit", limit, upper=10_000)
     return core.store.curation.preference_rows(scope.namespace, after_id=after, limit=limit)
 

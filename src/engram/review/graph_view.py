@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engram.core import Core, Scope
-from engram.errors import EmbeddingError, InvalidInputError
+from engram.errors import EmbeddingError, InvalidInputError, shown
 from engram.records import MemoryRecord, MemoryType, iso
 from engram.review import projection
 from engram.validate import positive_int
@@ -75,10 +75,10 @@ def _type(value: object) -> str | None:
     if value is None:
         return None
     try:
-        return MemoryType(str(value)).value
+        return MemoryType(value if isinstance(value, str) else "").value
     except ValueError:
         known = ", ".join(t.value for t in MemoryType)
-        raise InvalidInputError(f"type must be one of {known}; got {value!r}") from None
+        raise InvalidInputError(f"type must be one of {known}; got {shown(value)}") from None
 
 
 def build(
@@ -86,7 +86,7 @@ def build(
 ) -> GraphView:
     """Load, project, cluster and shape the view of ``scope``'s namespace."""
     if method not in ("auto", "umap", "pca"):
-        raise InvalidInputError(f"method is 'auto', 'umap' or 'pca'; got {method!r}")
+        raise InvalidInputError(f"method is 'auto', 'umap' or 'pca'; got {shown(method)}")
     if core.embedder is None:
         raise EmbeddingError(
             "the graph view projects embeddings and no embedder is configured; set "

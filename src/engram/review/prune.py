@@ -16,7 +16,7 @@ from typing import Any, Literal
 from engram.core import Core, Scope
 from engram.errors import InvalidInputError, NotFoundError
 from engram.records import MemoryRecord, Page, utcnow
-from engram.validate import memory_id_value, positive_int
+from engram.validate import memory_id_value, offset_value, positive_int
 
 #: seed 000: "observations with quality <= -2 ..."
 PRUNE_QUALITY_AT_MOST = -2
@@ -81,8 +81,7 @@ class PruneReport:
 def candidates(core: Core, scope: Scope, limit: int, offset: int) -> Page:
     """A page of live prune candidates of ``scope``, worst first."""
     positive_int("limit", limit, upper=10_000)
-    if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
-        raise InvalidInputError(f"offset must be an integer >= 0, got {offset!r}")
+    offset_value(offset)
     curation = core.store.curation
     records = curation.prune_candidates(
         scope.namespace,

@@ -7,12 +7,12 @@ import builtins
 from typing import Any
 
 from engram.core import Part
-from engram.errors import InvalidInputError, NotFoundError, PermissionDeniedError
+from engram.errors import InvalidInputError, NotFoundError, PermissionDeniedError, shown
 from engram.pipeline.apply import apply_destructive, mode_of
 from engram.pipeline.decisions import Proposal
 from engram.records import utcnow
-from engram.store.protocols import ReviewItem
-from engram.validate import positive_int
+from engram.store.protocols import REVIEW_STATUSES, ReviewItem
+from engram.validate import choice, offset_value, positive_int, row_id
 
 
 def _proposal(data: dict[str, Any]) -> Proposal:
@@ -48,8 +48,8 @@ class ReviewQueue(Part):
         core.check_open()
         scope = core.scope(namespace, user_id, agent_id, run_id)
         positive_int("limit", limit, upper=10_000)
-        if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
-            raise InvalidInputError(f"offset must be an integer >= 0, got {offset!r}")
+        offset_value(offset)
+        status = _status(status)
         return core.store.review.select(scope.namespace, status=status, limit=limit, offset=offset)
 
     def count(
@@ -65,7 +65,7 @@ class ReviewQueue(Part):
         core = self._core
         core.check_open()
         scope = core.scope(namespace, user_id, agent_id, run_id)
-        return core.store.review.count(scope.namespace, status=status)
+        return core.store.review.count(scope.namespace, status=_status(status))
 
     def get(
         self,
@@ -80,9 +80,9 @@ class ReviewQueue(Part):
         core = self._core
         core.check_open()
         scope = core.scope(namespace, user_id, agent_id, run_id)
-        item = core.store.review.get(scope.namespace, _item_id(item_id))
+        item = core.store.review.get(scope.namespace, row_id("a review item id", item_id))
         if item is None:
-            raise NotFoundError(f"no review item {item_id} in namespace {scope.namespace!r}")
+            raise NotFoundError(f"no review item {item_id} in namespace {shown(scope.namespace)}")
         return item
 
     def approve(
@@ -168,7 +168,6 @@ class ReviewQueue(Part):
         return resolved
 
 
-def _item_id(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidInputError(f"a review item id is a positive integer, got {value!r}")
-    return value
+def _status(value: object) -> str | None:
+    """A review status to filter on (None: every status)."""
+    return None if value is None else choice("review status", value, REVIEW_STATUSES)

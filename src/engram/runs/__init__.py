@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engram.core import Part, Scope
-from engram.errors import InvalidInputError, NotFoundError
+from engram.errors import InvalidInputError, NotFoundError, shown
 from engram.filters import scope_filter
 from engram.recall.request import RecallRequest
 from engram.records import MemoryRecord, new_id, utcnow
@@ -146,7 +146,7 @@ class Runs(Part):
         store = self._core.store
         run = store.runs.get(scope.namespace, run_id)
         if run is None:
-            raise NotFoundError(f"no run {run_id!r} in namespace {scope.namespace!r}")
+            raise NotFoundError(f"no run {shown(run_id)} in namespace {shown(scope.namespace)}")
         produced = store.memories.select(
             scope.namespace,
             ListQuery(type="observation", run_id=run_id, limit=MAX_OBSERVATIONS),
@@ -230,7 +230,8 @@ class Runs(Part):
         missing = [i for i, _ in items if i not in found]
         if missing:
             raise NotFoundError(
-                f"no memory {missing[0]!r} in namespace {scope.namespace!r}; nothing was logged"
+                f"no memory {shown(missing[0])} in namespace {shown(scope.namespace)}; "
+                "nothing was logged"
             )
         return self._log(scope, ident, [(found[i], s) for i, s in items], task_text)
 
@@ -268,13 +269,13 @@ class Runs(Part):
         scope = self._scope(namespace, user_id, agent_id)
         memory = self._core.get(scope, memory_id)
         if memory.run_id is None:
-            raise NotFoundError(f"memory {memory.id!r} was not produced by a run (no run_id)")
+            raise NotFoundError(f"memory {shown(memory.id)} was not produced by a run (no run_id)")
         try:
             return self._view(scope, memory.run_id)
         except NotFoundError:
             raise NotFoundError(
-                f"memory {memory.id!r} names run {memory.run_id!r}, which was never "
-                f"recorded in namespace {scope.namespace!r}"
+                f"memory {shown(memory.id)} names run {shown(memory.run_id)}, which was never "
+                f"recorded in namespace {shown(scope.namespace)}"
             ) from None
 
     def compress_and_store(

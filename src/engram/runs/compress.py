@@ -10,7 +10,7 @@ from typing import Any
 
 from engram import write
 from engram.core import Core, Scope
-from engram.errors import InjectionBlocked, LlmError
+from engram.errors import InjectionBlocked, LlmError, shown
 from engram.llm import LlmProvider
 from engram.records import MemoryRecord, MemoryType, Outcome
 from engram.runs import summarize
@@ -108,7 +108,7 @@ def store_observation(
         batch = write.add_batch(core, [item], namespace=scope.namespace, on_blocked="raise")
     except InjectionBlocked as exc:
         raise InjectionBlocked(
-            f"{exc} The run {run_id!r} was recorded; its observation was not stored.",
+            f"{exc} The run {shown(run_id)} was recorded; its observation was not stored.",
             reasons=exc.reasons,
         ) from None
     outcome = batch.items[0]

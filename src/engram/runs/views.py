@@ -10,7 +10,14 @@ from typing import Any
 from engram.errors import InvalidInputError, shown
 from engram.records import Hit, MemoryRecord
 from engram.store.protocols.runs import RUN_STATUSES, Run, RunHit
-from engram.validate import memory_id_value, no_nul, optional_float, optional_str, type_name
+from engram.validate import (
+    MAX_ROW_ID,
+    memory_id_value,
+    no_nul,
+    optional_float,
+    optional_str,
+    type_name,
+)
 
 #: A run id: what a harness names its runs with (``run-2026-11-24T10:00``, a UUID ...).
 _RUN_ID = re.compile(r"^[A-Za-z0-9_.:@/+-]{1,200}$")
@@ -133,8 +140,11 @@ def tokens_value(name: str, value: object) -> int | None:
     """A token count (an integer >= 0) or None."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise InvalidInputError(f"{name} must be an integer >= 0, got {shown(value)}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ROW_ID:
+        # the store keeps counts in a 64-bit INTEGER
+        raise InvalidInputError(
+            f"{name} must be an integer from 0 to {MAX_ROW_ID}, got {shown(value)}"
+        )
     return value
 
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta
 
 from engram.core import Core, Part
-from engram.errors import InvalidInputError
+from engram.errors import InvalidInputError, shown
 from engram.records import Hit, utcnow
 from engram.safety import InjectionMode, scan
 from engram.schedule import run_every
@@ -37,7 +37,7 @@ from engram.store.protocols.sessions import (
     NewCheckpoint,
     SessionScore,
 )
-from engram.validate import no_nul, positive_int, type_name
+from engram.validate import no_nul, offset_value, positive_int, type_name
 
 __all__ = ["TRIGGERS", "Checkpoint", "Confirm", "InjectedMemory", "SessionScore", "Sessions"]
 
@@ -147,13 +147,17 @@ class Sessions(Part):
         scope = core.scope(namespace, user_id, agent_id, None)
         key = _key(session_key)
         ids: list[str] = []
+        if isinstance(memories, str | bytes) or not isinstance(memories, Iterable):
+            raise InvalidInputError(
+                f"injected memories must be a list of hits or memory ids, got {type_name(memories)}"
+            )
         for item in memories:
             memory_id = item.memory.id if isinstance(item, Hit) else item
             if not isinstance(memory_id, str) or not memory_id:
                 raise InvalidInputError(
                     f"injected memories must be hits or memory ids, got {type_name(item)}"
                 )
-            ids.append(memory_id)
+            ids.append(no_nul("an injected memory id", memory_id))
         now = self.clock()
         self._tracker.touch(scope.namespace, key, now)  # injection starts a session too
         return core.store.sessions.log_injected(scope.namespace, key, ids, now=now)
@@ -176,7 +180,7 @@ class Sessions(Part):
         core.check_open()
         if trigger not in TRIGGERS:
             raise InvalidInputError(
-                f"trigger must be one of {', '.join(TRIGGERS)}, got {trigger!r}"
+                f"trigger must be one of {', '.join(TRIGGERS)}, got {shown(trigger)}"
             )
         scope = core.scope(namespace, user_id, agent_id, None)
         if not core.config.sessions.enabled:
@@ -245,7 +249,7 @@ class Sessions(Part):
         core.check_open()
         if trigger is not None and trigger not in TRIGGERS:
             raise InvalidInputError(
-                f"trigger must be one of {', '.join(TRIGGERS)}, got {trigger!r}"
+                f"trigger must be one of {', '.join(TRIGGERS)}, got {shown(trigger)}"
             )
         scope = core.scope(namespace, user_id, agent_id, None)
         return core.store.sessions.checkpoints(
@@ -432,8 +436,7 @@ class Sessions(Part):
         core = self._core
         core.check_open()
         scope = core.scope(namespace, user_id, agent_id, None)
-        if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
-            raise InvalidInputError(f"offset must be a non-negative integer, got {offset!r}")
+        offset_value(offset)
         return core.store.sessions.sessions(
             scope.namespace, limit=positive_int("limit", limit), offset=offset
         )

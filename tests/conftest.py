@@ -36,6 +36,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "asyncio_default_fixture_loop_scope", "pytest-asyncio's fixture loop scope", "string"
     )
 
+
 # UMAP (the [viz] extra) warns at import that TensorFlow is missing. Imported once here,
 # in the main thread with that warning ignored: a graph view's background warm-up would
 # otherwise import it on a thread while pytest's per-test filters turn warnings into

@@ -163,7 +163,8 @@ def add_batch(
     prepared: list[tuple[int, MemoryRecord]] = []
     for i, item in enumerate(items):
         try:
-            prepared.append((i, prepare(core, item, namespace, i, checks=checks, flag=on_blocked == "flag")))
+            record = prepare(core, item, namespace, i, checks=checks, flag=on_blocked == "flag")
+            prepared.append((i, record))
         except InjectionBlocked as exc:
             if on_blocked == "raise":
                 raise _at(exc, i, len(items)) from None

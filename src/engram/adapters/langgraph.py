@@ -25,6 +25,7 @@ Importing this module imports langgraph; ``import engram`` never does.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import heapq
 import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -175,13 +176,16 @@ class EngramStore(BaseStore):
 
     def _delete(self, name: str, key: str) -> None:
         """Delete every memory holding ``key``; one that is already gone is no error."""
-        for record, _ in self._find_all(name, key):
-            try:
+        self._forget(name, [record for record, _ in self._find_all(name, key)])
+
+    def _forget(self, name: str, records: Sequence[MemoryRecord]) -> None:
+        for record in records:
+            # Another writer may have deleted it first: the key is gone either way.
+            with contextlib.suppress(NotFoundError):
                 self.memory.delete(record.id, namespace=name)
-            except NotFoundError:
-                pass  # another writer deleted it first: the key is gone either way
 
     def _upsert(self, name: str, op: PutOp) -> None:
+        assert op.value is not None  # _put sends a None value to _delete
         paths = self.fields if op.index is None else [] if op.index is False else op.index
         text = indexed_text(op.value, index_paths(paths)) if paths else ""
         metadata = metadata_of(op.key, op.value, indexed=bool(text))
@@ -205,11 +209,7 @@ class EngramStore(BaseStore):
         # Two writers that both found no key can both have added it; the newest memory
         # is the item, and the put that finds the others removes them.
         newest, *extra = found
-        for record, _ in extra:
-            try:
-                self.memory.delete(record.id, namespace=name)
-            except NotFoundError:
-                pass
+        self._forget(name, [record for record, _ in extra])
         self._update(name, newest[0], content, metadata)
 
     def _update(

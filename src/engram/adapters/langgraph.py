@@ -28,6 +28,8 @@ import asyncio
 import contextlib
 import heapq
 import itertools
+import random
+import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -77,6 +79,10 @@ RECALL_OVERRIDES: dict[str, Any] = {"abstain": False, "dedup_by_title": False}
 #: How many times a put re-reads its key after another writer deleted the memory it
 #: was about to update (engram issue 27: 8 threads x 300 rounds on one key).
 RACE_TRIES = 20
+#: SQLSTATEs of a transaction PostgreSQL aborted for another writer's sake, and the
+#: base wait before a put runs again after one.
+CONFLICTS = frozenset({"40P01", "40001"})
+CONFLICT_WAIT_S = 0.01
 #: The keys of LangGraph's ``IndexConfig`` this store reads.
 INDEX_KEYS = ("dims", "embed", "fields")
 
@@ -160,7 +166,7 @@ class EngramStore(BaseStore):
         upsert by key, so the adapter re-reads and tries again (``RACE_TRIES`` times)."""
         name = self._engram_namespace(op.namespace, writing=True)
         assert name is not None
-        for _ in range(RACE_TRIES):
+        for attempt in range(RACE_TRIES):
             try:
                 if op.value is None:
                     self._delete(name, op.key)
@@ -169,6 +175,12 @@ class EngramStore(BaseStore):
                 return
             except NotFoundError:
                 continue  # the memory went away under us: read again
+            except StoreError as exc:
+                if not _conflict(exc):
+                    raise
+                # PostgreSQL aborted our transaction to break a deadlock with another
+                # writer of this key: nothing of it was written, so run it again.
+                time.sleep(CONFLICT_WAIT_S * (attempt + 1) * (0.5 + random.random()))
         raise StoreError(
             f"key {op.key!r} in {tuple(op.namespace)!r} changed under {RACE_TRIES} tries in "
             "a row (other writers keep putting and deleting it); try again"
@@ -419,6 +431,13 @@ def _check_labels(op: Op) -> None:
                     f"invalid namespace label {label!r} in {tuple(path)!r}: labels are "
                     "non-empty strings without '.' or NUL"
                 )
+
+
+def _conflict(error: StoreError) -> bool:
+    """Whether the database aborted a write because another writer conflicted with it
+    (PostgreSQL's deadlock 40P01 or serialization failure 40001): safe to run again."""
+    cause = error.__cause__
+    return error.code == "store_busy" or getattr(cause, "sqlstate", None) in CONFLICTS
 
 
 def _matches_condition(condition: MatchCondition, labels: tuple[str, ...]) -> bool:

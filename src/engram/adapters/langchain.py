@@ -14,6 +14,8 @@ recall treats it as one session. Each message is kept exactly (LangChain's own m
 dict, roles, ids and tool calls included) in the memory's metadata; its content reads
 ``user: <text>`` then a line ``[session <id> #<n>]``. The turn number is part of what
 engram hashes, so a message sent twice in a conversation is stored twice, in order.
+A message the injection scan objects to is stored flagged, not refused: a chat history
+records what was said, and recall keeps flagged text out of its context.
 
 LangChain marks ``BaseChatMessageHistory`` and ``RunnableWithMessageHistory``
 deprecated (removal in langchain-core 2.0, in favour of LangGraph persistence: see
@@ -77,9 +79,11 @@ class EngramRetriever(BaseRetriever):
     ``k`` hits (engram's default, seed 000's 4, when None) from the namespace named by
     ``namespace``/``user_id``/``agent_id``/``run_id`` (engram's namespace rule),
     narrowed by engram's ``filters``; ``search_kwargs`` are recall overrides
-    (``{"strategy": "bm25"}``, ``{"min_relevance": 0.3}``...). Each ``Document`` has the
-    memory's content and, in ``metadata``, its ``id``, ``score``, ``type``,
-    ``created_at`` and the rest of the record.
+    (``{"strategy": "bm25"}``, ``{"min_relevance": 0.3}``, ``{"abstain": True}``...).
+    Keywords given to ``invoke`` win over both (``invoke(q, k=1)``). Each ``Document``
+    has the memory's content and, in ``metadata``, its ``id``, ``score``, ``type``,
+    ``created_at`` and the rest of the record. Memories the injection scan flagged are
+    left out, as they are left out of recall's context block.
     """
 
     memory: Memory

@@ -17,7 +17,10 @@ How items map onto memories (namespaces, keys, content, value) is in
 ``fields`` chooses the text engram indexes; engram embeds with its own model, so
 ``embed`` is accepted and not used, and ``dims``, when given, must equal the model's
 dimension. ``put(..., index=False)`` stores an item that query searches rank last
-(score None), like LangGraph's ``InMemoryStore``. TTLs are not supported.
+(score None), like LangGraph's ``InMemoryStore``. TTLs are not supported. ``batch``
+checks every op before running any; a put is an upsert and a delete of a missing key a
+no-op however writers interleave (engram's store has no upsert by key: the adapter
+re-reads and retries, see ``EngramStore._put``).
 
 Importing this module imports langgraph; ``import engram`` never does.
 """

@@ -223,6 +223,18 @@ def mem(config: Config, store_location: str) -> Iterator[Memory]:
 
 
 @pytest.fixture
+def abstaining_mem(config: Config, store_location: str) -> Iterator[Memory]:
+    """``mem`` with a wide hash embedder under the calibrated model's name, so engram's
+    abstain decision (FEATURES E7) applies to an unrelated query."""
+    from engram.recall.abstain import CALIBRATION
+
+    embedder = HashEmbedder(4096)
+    embedder.name = CALIBRATION.embedder
+    with Memory(store_location, config=config, embedder=embedder) as m:
+        yield m
+
+
+@pytest.fixture
 def file_mem(config: Config, tmp_path: Path) -> Iterator[Memory]:
     """A file-backed store with the hash embedder."""
     with Memory(tmp_path / "engram.db", config=config, embedder=HashEmbedder()) as m:

@@ -19,7 +19,6 @@ from langchain_tests.integration_tests import RetrieversIntegrationTests
 from conftest import HashEmbedder
 from engram import Config, InjectionBlocked, Memory
 from engram.adapters.langchain import EngramChatMessageHistory, EngramRetriever
-from engram.recall.abstain import CALIBRATION
 
 FACTS = (
     "Alice is vegetarian and loves pizza",
@@ -83,23 +82,17 @@ def test_call_time_k_and_search_kwargs_win(mem: Memory) -> None:
         retriever.invoke("alice", k=0)
 
 
-def test_the_retriever_gives_its_top_k_unless_asked_to_abstain(
-    config: Config, store_location: str
-) -> None:
-    # The hash embedder under the calibrated model's name, so engram's abstain
-    # decision applies (as in tests/test_abstain.py).
-    embedder = HashEmbedder(4096)
-    embedder.name = CALIBRATION.embedder
-    with Memory(store_location, config=config, embedder=embedder) as mem:
-        _facts(mem)
-        unrelated = "zeppelin mustard voltage"
-        assert mem.recall(unrelated, user_id="alice").abstained  # engram alone: nothing
-        # The retriever answers with its top k, as a vector store's retriever does.
-        assert len(EngramRetriever(memory=mem, user_id="alice", k=2).invoke(unrelated)) == 2
-        # engram's abstain decision, kept on request (as a score threshold would be).
-        abstaining = EngramRetriever(memory=mem, user_id="alice", search_kwargs={"abstain": True})
-        assert abstaining.invoke(unrelated) == []
-        assert abstaining.invoke("what does alice eat?") != []
+def test_the_retriever_gives_its_top_k_unless_asked_to_abstain(abstaining_mem: Memory) -> None:
+    mem = abstaining_mem
+    _facts(mem)
+    unrelated = "zeppelin mustard voltage"
+    assert mem.recall(unrelated, user_id="alice").abstained  # engram alone: nothing
+    # The retriever answers with its top k, as a vector store's retriever does.
+    assert len(EngramRetriever(memory=mem, user_id="alice", k=2).invoke(unrelated)) == 2
+    # engram's abstain decision, kept on request (as a score threshold would be).
+    abstaining = EngramRetriever(memory=mem, user_id="alice", search_kwargs={"abstain": True})
+    assert abstaining.invoke(unrelated) == []
+    assert abstaining.invoke("what does alice eat?") != []
 
 
 def test_flagged_chat_text_is_stored_and_kept_out_of_the_retriever(mem: Memory) -> None:

@@ -23,10 +23,8 @@ from llama_index.core.memory import Memory as ChatMemory
 from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from conftest import HashEmbedder
-from engram import Config, InvalidInputError, Memory
+from engram import InvalidInputError, Memory
 from engram.adapters.llamaindex import TAG, EngramMemoryBlock
-from engram.recall.abstain import CALIBRATION
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "adapters" / "llamaindex.md"
 
@@ -193,20 +191,17 @@ def test_recall_window_and_limits(mem: Memory) -> None:
 
 
 def test_the_block_gives_its_top_memories_where_engram_would_abstain(
-    config: Config, store_location: str
+    abstaining_mem: Memory,
 ) -> None:
-    # issue 27: the block returned "" where VectorMemoryBlock returns its top-k. The
-    # hash embedder under the calibrated model's name makes engram's abstain apply.
-    embedder = HashEmbedder(4096)
-    embedder.name = CALIBRATION.embedder
-    with Memory(store_location, config=config, embedder=embedder) as mem:
-        for text in ("Mia plays piano.", "Mia lives in Lisbon.", "Tom lives in Oslo."):
-            mem.add(text, user_id="alice")
-        unrelated = "zeppelin mustard voltage"
-        assert mem.recall(unrelated, user_id="alice").abstained
-        block = EngramMemoryBlock(memory=mem, user_id="alice", limit=2)
-        context = asyncio.run(block.aget([ChatMessage(role="user", content=unrelated)]))
-        assert context.count("(id: ") == 2
+    # issue 27: the block returned "" where VectorMemoryBlock returns its top-k.
+    mem = abstaining_mem
+    for text in ("Mia plays piano.", "Mia lives in Lisbon.", "Tom lives in Oslo."):
+        mem.add(text, user_id="alice")
+    unrelated = "zeppelin mustard voltage"
+    assert mem.recall(unrelated, user_id="alice").abstained
+    block = EngramMemoryBlock(memory=mem, user_id="alice", limit=2)
+    context = asyncio.run(block.aget([ChatMessage(role="user", content=unrelated)]))
+    assert context.count("(id: ") == 2
 
 
 def test_a_flushed_turn_the_scan_flags_is_stored_flagged(mem: Memory) -> None:

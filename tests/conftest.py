@@ -30,6 +30,19 @@ from engram.store import Store, open_store
 if TYPE_CHECKING:
     from pgserver import PgServer
 
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """Know pyproject's ``asyncio_default_fixture_loop_scope`` without pytest-asyncio.
+
+    langchain-tests (the ``dev`` extra) installs pytest-asyncio, which turns an unset
+    scope into a warning, an error under ``-W error``; where pytest-asyncio is absent
+    the key would be an unknown option, an error too. Registering it here (the same
+    string option pytest-asyncio declares) keeps both cases clean."""
+    parser.addini(
+        "asyncio_default_fixture_loop_scope", "pytest-asyncio's fixture loop scope", "string"
+    )
+
+
 # UMAP (the [viz] extra) warns at import that TensorFlow is missing. Imported once here,
 # in the main thread with that warning ignored: a graph view's background warm-up would
 # otherwise import it on a thread while pytest's per-test filters turn warnings into
@@ -304,6 +317,18 @@ def http_server(config: Config) -> Iterator[HttpServed]:
         keyed_server(memory, worker=False) as (url, keys),
     ):
         yield url, keys, memory
+
+
+@pytest.fixture
+def abstaining_mem(config: Config, store_location: str) -> Iterator[Memory]:
+    """``mem`` with a wide hash embedder under the calibrated model's name, so engram's
+    abstain decision (FEATURES E7) applies to an unrelated query."""
+    from engram.recall.abstain import CALIBRATION
+
+    embedder = HashEmbedder(4096)
+    embedder.name = CALIBRATION.embedder
+    with Memory(store_location, config=config, embedder=embedder) as m:
+        yield m
 
 
 @pytest.fixture

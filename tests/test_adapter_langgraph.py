@@ -8,6 +8,7 @@ import asyncio
 import re
 import subprocess
 import sys
+import threading
 import time
 import warnings
 from collections.abc import Iterator, Sequence
@@ -23,7 +24,15 @@ from langchain_core.tools import tool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from langgraph.config import get_store
 from langgraph.prebuilt import InjectedStore, create_react_agent
-from langgraph.store.base import BaseStore, GetOp, InvalidNamespaceError, PutOp, SearchOp
+from langgraph.store.base import (
+    BaseStore,
+    GetOp,
+    InvalidNamespaceError,
+    ListNamespacesOp,
+    MatchCondition,
+    PutOp,
+    SearchOp,
+)
 from langgraph.warnings import LangGraphDeprecatedSinceV10
 
 from engram import Memory
@@ -352,6 +361,88 @@ def test_batch_runs_ops_in_order(store: EngramStore) -> None:
     assert results[1].value == {"text": "first"}  # type: ignore[union-attr]
     assert [i.value for i in results[3]] == [{"text": "second"}]  # type: ignore[union-attr]
     assert results[5] is None
+
+
+def test_batch_checks_every_op_before_running_any(store: EngramStore) -> None:
+    # issue 27: the put ran, then the bad label two ops on raised; like PostgresStore
+    # and InMemoryStore, nothing of a batch with a bad op is written.
+    bad_ops = [
+        GetOp(("a.b",), "k"),
+        SearchOp(("",)),
+        PutOp(("x\x00",), "k", {"text": "y"}),
+        ListNamespacesOp(match_conditions=(MatchCondition("prefix", ("a.b",)),)),
+    ]
+    for bad in bad_ops:
+        with pytest.raises(InvalidNamespaceError):
+            store.batch([PutOp(("valid",), "k", {"text": "x"}), bad])
+    with pytest.raises(InvalidInputError, match="JSON"):
+        store.batch([PutOp(("valid",), "k", {"text": "x"}), PutOp(NS, "j", {"t": {1, 2}})])
+    with pytest.raises(InvalidInputError, match="at most 200"):
+        long = tuple("x" * 60 for _ in range(4))
+        store.batch([PutOp(("valid",), "k", {"text": "x"}), PutOp(long, "k", {"text": "y"})])
+    with pytest.raises(InvalidInputError, match="unknown store operation"):
+        store.batch([PutOp(("valid",), "k", {"text": "x"}), "not an op"])  # type: ignore[list-item]
+    assert store.get(("valid",), "k") is None
+    assert store.list_namespaces() == []
+
+
+def _race(store: EngramStore, threads: int, rounds: int) -> list[str]:
+    """``threads`` writers that each put then delete one key ``rounds`` times."""
+    errors: list[str] = []
+
+    def work(worker: int) -> None:
+        for n in range(rounds):
+            for value in ({"text": f"value {worker} {n}"}, None):
+                try:
+                    store.put(("race",), "k", value)  # type: ignore[arg-type]
+                except Exception as exc:  # every failure counts, whatever its kind
+                    errors.append(f"{type(exc).__name__}: {exc}")
+
+    pool = [threading.Thread(target=work, args=(w,)) for w in range(threads)]
+    for thread in pool:
+        thread.start()
+    for thread in pool:
+        thread.join()
+    return errors
+
+
+def test_racing_puts_and_deletes_of_one_key_never_fail(store: EngramStore) -> None:
+    # issue 27: 8 threads x 300 rounds gave 106 NotFoundError on put, 18 on delete and
+    # 2 InvalidInputError. A put is an upsert and deleting a missing key a no-op.
+    assert _race(store, threads=8, rounds=25) == []
+    store.put(("race",), "k", {"text": "last"})
+    assert store.get(("race",), "k").value == {"text": "last"}  # type: ignore[union-attr]
+    assert [i.value for i in store.search(("race",))] == [{"text": "last"}]
+    store.delete(("race",), "k")
+    store.delete(("race",), "k")  # a missing key: nothing to do
+    assert store.get(("race",), "k") is None
+
+
+def test_racing_puts_leave_one_item_with_the_last_value(store: EngramStore) -> None:
+    values = [{"text": "same text", "n": n} for n in range(8)]  # one content, 8 values
+    pool = [threading.Thread(target=store.put, args=(NS, "k", v)) for v in values]
+    for thread in pool:
+        thread.start()
+    for thread in pool:
+        thread.join()
+    store.put(NS, "k", {"text": "same text", "n": 99})
+    assert store.get(NS, "k").value == {"text": "same text", "n": 99}  # type: ignore[union-attr]
+    assert [i.value for i in store.search(NS)] == [{"text": "same text", "n": 99}]
+
+
+def test_racing_async_puts_and_deletes_never_fail(store: EngramStore) -> None:
+    async def run() -> list[BaseException | None]:
+        ops = [
+            call
+            for n in range(40)
+            for call in (
+                store.aput(("race",), "k", {"text": f"v{n}"}),
+                store.adelete(("race",), "k"),
+            )
+        ]
+        return await asyncio.gather(*ops, return_exceptions=True)
+
+    assert [r for r in asyncio.run(run()) if r is not None] == []
 
 
 def test_the_async_api_works(store: EngramStore) -> None:

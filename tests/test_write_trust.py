@@ -77,6 +77,23 @@ def test_on_blocked_raise_stores_nothing(mem: Memory) -> None:
     assert mem.get_all() == []
 
 
+def test_on_blocked_flag_stores_the_item_flagged_and_out_of_context(mem: Memory) -> None:
+    # engram issue 27: a chat log records what was said; its adapters store such text
+    # as flag mode would, whatever injection_mode says, instead of refusing it.
+    assert mem.config.injection_mode == "block"
+    batch = mem.add_many(["the staging db is db-2", ATTACK], on_blocked="flag")
+    assert batch.counts == {"stored": 2, "duplicate": 0, "blocked": 0, "invalid": 0}
+    clean, flagged = (item.record for item in batch.items)
+    assert clean is not None and "injection_flags" not in clean.metadata
+    assert flagged is not None and flagged.content == ATTACK
+    assert flagged.metadata["injection_flags"]
+    recall = mem.recall(ATTACK, limit=5)
+    assert flagged.id in [h.memory.id for h in recall.hits]
+    assert ATTACK not in recall.context
+    with pytest.raises(InjectionBlocked):  # engram's own add still refuses it
+        mem.add(ATTACK + " now")
+
+
 def test_per_item_outcomes(mem: Memory) -> None:
     mem.add("already here")
     batch = mem.add_many(
@@ -94,7 +111,7 @@ def test_per_item_outcomes(mem: Memory) -> None:
     assert batch.items[3].reason is not None and "empty" in batch.items[3].reason
     assert batch.items[4].record == batch.items[1].record  # a duplicate within the batch
     assert [r.content for r in batch] == ["already here", "new one", "new one"]
-    with pytest.raises(InvalidInputError, match="on_blocked must be 'skip' or 'raise'"):
+    with pytest.raises(InvalidInputError, match="on_blocked must be 'skip', 'raise' or 'flag'"):
         mem.add_many(["x"], on_blocked="ignore")  # type: ignore[arg-type]
 
 

@@ -182,13 +182,18 @@ class Core:
             )
         return record
 
-    def scan(self, record: MemoryRecord) -> MemoryRecord:
+    def scan(self, record: MemoryRecord, *, flag: bool = False) -> MemoryRecord:
         """The injection scan (seed 000) over every text field of ``record``: raises in
-        block mode, marks ``metadata["injection_flags"]`` in flag mode."""
+        block mode, marks ``metadata["injection_flags"]`` in flag mode. ``flag`` turns
+        block mode into flag mode for this record (``add_many(on_blocked="flag")``);
+        it never turns a scan on or off."""
         text = "\n".join(
             p for p in (record.title, record.content, record.narrative, *record.facts) if p
         )
-        result = self.scan_text(text)
+        mode = InjectionMode(self.config.injection_mode)
+        if flag and mode is InjectionMode.BLOCK:
+            mode = InjectionMode.FLAG
+        result = enforce(text, mode)
         if result.flagged:
             meta = dict(record.metadata)
             meta["injection_flags"] = list(result.reasons)

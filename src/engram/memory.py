@@ -40,7 +40,7 @@ from engram.validate import (
     rating_value,
     type_name,
 )
-from engram.write import OnRefused, Progress
+from engram.write import OnBlocked, OnRefused, Progress
 
 if TYPE_CHECKING:  # the parts' types; engram.parts builds them
     from engram.admin import Admin
@@ -261,7 +261,7 @@ class Memory:
         *,
         namespace: str | None = None,
         progress: Progress | None = None,
-        on_blocked: OnRefused = "skip",
+        on_blocked: OnBlocked = "skip",
         on_invalid: OnRefused = "raise",
     ) -> BatchResult:
         """Store many memories: every item is validated and scanned first, then the good
@@ -272,7 +272,10 @@ class Memory:
         injection scan's reasons) or ``invalid`` (the error); iterating it gives the
         memories now stored. ``on_blocked="skip"`` (the default, which fits imports)
         stores the rest of a batch around a blocked item; ``"raise"`` raises
-        ``InjectionBlocked`` and stores nothing. ``on_invalid="raise"`` (the default)
+        ``InjectionBlocked`` and stores nothing; ``"flag"`` stores it as
+        ``injection_mode = "flag"`` does (its reasons in ``metadata["injection_flags"]``,
+        kept out of recall's context), for text that is a record of what was said (a
+        chat log) rather than a memory to act on. ``on_invalid="raise"`` (the default)
         raises on the first invalid item and stores nothing; ``"skip"`` reports it and
         stores the rest.
         """

@@ -48,6 +48,10 @@ EMBED_GROUP = 2048
 Progress = Callable[[int, int], None]
 #: What ``add_many`` does with an item the scan blocks or validation refuses.
 OnRefused = Literal["skip", "raise"]
+#: What ``add_many`` does with an item the scan blocks: skip it, raise, or store it
+#: flagged as flag mode does (a record of what was said, such as a chat log: kept, and
+#: out of recall's context; engram issue 27).
+OnBlocked = Literal["skip", "raise", "flag"]
 
 #: The fields an item of ``add_many`` may carry.
 ITEM_KEYS = frozenset(
@@ -87,9 +91,11 @@ def prepare(
     position: int,
     *,
     checks: bool = True,
+    flag: bool = False,
 ) -> MemoryRecord:
     """One item of a batch as a validated, scanned record (nothing is written); with
-    ``checks``, it passes every ``core.write_checks`` policy (memory levels)."""
+    ``checks``, it passes every ``core.write_checks`` policy (memory levels); with
+    ``flag``, a block-mode scan flags instead of raising."""
     if isinstance(item, str):
         item = {"content": item}
     if not isinstance(item, Mapping):
@@ -120,7 +126,7 @@ def prepare(
     if checks:
         for check in core.write_checks:
             record = check(record, explicit)
-    return core.scan(record)
+    return core.scan(record, flag=flag)
 
 
 def add_batch(
@@ -129,7 +135,7 @@ def add_batch(
     *,
     namespace: str | None = None,
     progress: Progress | None = None,
-    on_blocked: OnRefused = "skip",
+    on_blocked: OnBlocked = "skip",
     on_invalid: OnRefused = "raise",
     enqueue: bool = True,
     checks: bool = True,
@@ -147,14 +153,18 @@ def add_batch(
         raise InvalidInputError("items must be a list of strings or dicts")
     if progress is not None and not callable(progress):
         raise InvalidInputError(f"progress must be a callable(done, total), got {shown(progress)}")
-    for name, choice in (("on_blocked", on_blocked), ("on_invalid", on_invalid)):
-        if choice not in ("skip", "raise"):
-            raise InvalidInputError(f"{name} must be 'skip' or 'raise', got {shown(choice)}")
+    if on_blocked not in ("skip", "raise", "flag"):
+        raise InvalidInputError(
+            f"on_blocked must be 'skip', 'raise' or 'flag', got {shown(on_blocked)}"
+        )
+    if on_invalid not in ("skip", "raise"):
+        raise InvalidInputError(f"on_invalid must be 'skip' or 'raise', got {shown(on_invalid)}")
     outcomes: dict[int, ItemResult] = {}
     prepared: list[tuple[int, MemoryRecord]] = []
     for i, item in enumerate(items):
         try:
-            prepared.append((i, prepare(core, item, namespace, i, checks=checks)))
+            record = prepare(core, item, namespace, i, checks=checks, flag=on_blocked == "flag")
+            prepared.append((i, record))
         except InjectionBlocked as exc:
             if on_blocked == "raise":
                 raise _at(exc, i, len(items)) from None

@@ -14,6 +14,8 @@ recall treats it as one session. Each message is kept exactly (LangChain's own m
 dict, roles, ids and tool calls included) in the memory's metadata; its content reads
 ``user: <text>`` then a line ``[session <id> #<n>]``. The turn number is part of what
 engram hashes, so a message sent twice in a conversation is stored twice, in order.
+A message the injection scan objects to is stored flagged, not refused: a chat history
+records what was said, and recall keeps flagged text out of its context.
 
 LangChain marks ``BaseChatMessageHistory`` and ``RunnableWithMessageHistory``
 deprecated (removal in langchain-core 2.0, in favour of LangGraph persistence: see
@@ -24,11 +26,15 @@ Importing this module imports langchain-core; ``import engram`` never does.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from langchain_core.callbacks import CallbackManagerForRetrieverRun
+from langchain_core.callbacks import (
+    AsyncCallbackManagerForRetrieverRun,
+    CallbackManagerForRetrieverRun,
+)
 from langchain_core.chat_history import BaseChatMessageHistory
 from langchain_core.documents import Document
 from langchain_core.messages import BaseMessage, message_to_dict, messages_from_dict
@@ -38,6 +44,7 @@ from pydantic import Field
 from engram.adapters.escape import escaped
 from engram.errors import InvalidInputError, StoreError, shown
 from engram.memory import Memory
+from engram.recall.format import flags, untrusted
 from engram.records import Hit, MemoryRecord, Outcome
 
 __all__ = ["EngramChatMessageHistory", "EngramRetriever"]
@@ -62,6 +69,8 @@ ROLES = {
 #: How many turns ``add_messages`` tries for one message when a concurrent writer
 #: stored the same message at the turn it counted.
 RETRIES = 3
+#: The most hits the retriever asks one recall for while it skips flagged memories.
+MAX_RECALL = 1000
 
 
 class EngramRetriever(BaseRetriever):
@@ -70,9 +79,11 @@ class EngramRetriever(BaseRetriever):
     ``k`` hits (engram's default, seed 000's 4, when None) from the namespace named by
     ``namespace``/``user_id``/``agent_id``/``run_id`` (engram's namespace rule),
     narrowed by engram's ``filters``; ``search_kwargs`` are recall overrides
-    (``{"strategy": "bm25"}``, ``{"min_relevance": 0.3}``...). Each ``Document`` has the
-    memory's content and, in ``metadata``, its ``id``, ``score``, ``type``,
-    ``created_at`` and the rest of the record.
+    (``{"strategy": "bm25"}``, ``{"min_relevance": 0.3}``, ``{"abstain": True}``...).
+    Keywords given to ``invoke`` win over both (``invoke(q, k=1)``). Each ``Document``
+    has the memory's content and, in ``metadata``, its ``id``, ``score``, ``type``,
+    ``created_at`` and the rest of the record. Memories the injection scan flagged are
+    left out, as they are left out of recall's context block.
     """
 
     memory: Memory
@@ -85,19 +96,56 @@ class EngramRetriever(BaseRetriever):
     search_kwargs: dict[str, Any] = Field(default_factory=dict)
 
     def _get_relevant_documents(
-        self, query: str, *, run_manager: CallbackManagerForRetrieverRun
+        self, query: str, *, run_manager: CallbackManagerForRetrieverRun, **kwargs: Any
     ) -> list[Document]:
-        recall = self.memory.recall(
-            query,
-            namespace=self.namespace,
-            user_id=self.user_id,
-            agent_id=self.agent_id,
-            run_id=self.run_id,
-            limit=self.k,
-            filters=self.filters,
-            **self.search_kwargs,
+        """The documents for ``query``; call-time ``kwargs`` (``invoke(q, k=1)``,
+        ``filters=``, recall overrides) win over the retriever's own settings, as
+        LangChain's ``VectorStoreRetriever`` merges them over its ``search_kwargs``."""
+        wanted = {**self.search_kwargs, **kwargs}
+        wanted.pop("verbose", None)  # LangChain's tracing flag rides along in kwargs
+        k = wanted.pop("k", self.k)
+        filters = wanted.pop("filters", wanted.pop("filter", self.filters))
+        # A retriever answers with its top k, as a vector store's does: engram abstains
+        # (FEATURES E7) only when asked to, with search_kwargs={"abstain": True}.
+        wanted.setdefault("abstain", False)
+        return [
+            document_of(hit)
+            for hit in _shown_hits(
+                self.memory,
+                query,
+                k,
+                namespace=self.namespace,
+                user_id=self.user_id,
+                agent_id=self.agent_id,
+                run_id=self.run_id,
+                filters=filters,
+                **wanted,
+            )
+        ]
+
+    async def _aget_relevant_documents(
+        self, query: str, *, run_manager: AsyncCallbackManagerForRetrieverRun, **kwargs: Any
+    ) -> list[Document]:
+        """``_get_relevant_documents`` on a worker thread."""
+        return await asyncio.to_thread(
+            self._get_relevant_documents, query, run_manager=run_manager.get_sync(), **kwargs
         )
-        return [document_of(hit) for hit in recall.hits]
+
+
+def _shown_hits(memory: Memory, query: str, k: int | None, **recall: Any) -> list[Hit]:
+    """The best ``k`` hits that may reach a prompt. A memory the injection scan flagged
+    (a chat message stored in flag mode) stays out, as it stays out of recall's
+    context block (``recall.flagged_context = "omit"``, the default); recall is asked
+    for more until ``k`` clean hits are found or nothing is left."""
+    wanted = k if k is not None else memory.config.recall.limit
+    omit = memory.config.recall.flagged_context == "omit"
+    limit = wanted
+    while True:
+        hits = memory.recall(query, limit=limit, **recall).hits
+        kept = [h for h in hits if not (omit and flags(h.memory))]
+        if len(kept) >= wanted or len(hits) < limit or limit >= MAX_RECALL:
+            return kept[:wanted]
+        limit = min(limit * 4, MAX_RECALL)
 
 
 def document_of(hit: Hit) -> Document:
@@ -118,7 +166,11 @@ def document_of(hit: Hit) -> Document:
         "session_id": record.session_id,
         "metadata": record.metadata,
     }
-    return Document(id=record.id, page_content=record.content, metadata=metadata)
+    reasons = flags(record)
+    # Only with recall.flagged_context = "mark" does a flagged memory get here: its text
+    # goes out inside the same untrusted marker as in recall's context block.
+    content = untrusted(record.content, reasons) if reasons else record.content
+    return Document(id=record.id, page_content=content, metadata=metadata)
 
 
 class EngramChatMessageHistory(BaseChatMessageHistory):
@@ -177,7 +229,9 @@ class EngramChatMessageHistory(BaseChatMessageHistory):
             batch = self.memory.add_many(
                 [self._item(message, attempt)],
                 namespace=self._scope["namespace"],
-                on_blocked="raise",
+                # A chat history records what was said: text the injection scan objects
+                # to is stored flagged, out of recall's context, not refused (issue 27).
+                on_blocked="flag",
             )
             # engram hands back a duplicate when the content (role, text, session, turn)
             # is stored already: another writer took this turn with the same text.

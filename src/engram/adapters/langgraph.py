@@ -17,7 +17,10 @@ How items map onto memories (namespaces, keys, content, value) is in
 ``fields`` chooses the text engram indexes; engram embeds with its own model, so
 ``embed`` is accepted and not used, and ``dims``, when given, must equal the model's
 dimension. ``put(..., index=False)`` stores an item that query searches rank last
-(score None), like LangGraph's ``InMemoryStore``. TTLs are not supported.
+(score None), like LangGraph's ``InMemoryStore``. TTLs are not supported. ``batch``
+checks every op before running any; a put is an upsert and a delete of a missing key a
+no-op however writers interleave (engram's store has no upsert by key: the adapter
+re-reads and retries, see ``EngramStore._put``).
 
 Importing this module imports langgraph; ``import engram`` never does.
 """
@@ -25,8 +28,11 @@ Importing this module imports langgraph; ``import engram`` never does.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import heapq
 import itertools
+import random
+import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -60,7 +66,7 @@ from engram.adapters.langgraph_items import (
     matches,
     metadata_of,
 )
-from engram.errors import InvalidInputError, shown
+from engram.errors import InvalidInputError, NotFoundError, StoreError, shown
 from engram.memory import Memory
 from engram.records import MemoryRecord
 
@@ -73,6 +79,13 @@ MAX_RECALL = 10_000
 #: A store search ranks by relevance alone: no abstaining (E7) on a weak match and no
 #: dedup by title, which are for context blocks, not for a key-value store's search.
 RECALL_OVERRIDES: dict[str, Any] = {"abstain": False, "dedup_by_title": False}
+#: How many times a put re-reads its key after another writer deleted the memory it
+#: was about to update (engram issue 27: 8 threads x 300 rounds on one key).
+RACE_TRIES = 20
+#: SQLSTATEs of a transaction PostgreSQL aborted for another writer's sake, and the
+#: base wait before a put runs again after one.
+CONFLICTS = frozenset({"40P01", "40001"})
+CONFLICT_WAIT_S = 0.01
 #: The keys of LangGraph's ``IndexConfig`` this store reads.
 INDEX_KEYS = ("dims", "embed", "fields")
 
@@ -104,21 +117,24 @@ class EngramStore(BaseStore):
 
     # -- BaseStore's contract -------------------------------------------------------
     def batch(self, ops: Iterable[Op]) -> list[Result]:
-        """Run ``ops`` in order; each result sits at its op's position."""
+        """Run ``ops`` in order; each result sits at its op's position. Every op is
+        checked before any runs, as ``PostgresStore`` and ``InMemoryStore`` do, so a
+        bad op anywhere in the batch writes nothing."""
+        ops = list(ops)
+        for op in ops:
+            self._check(op)
         results: list[Result] = []
         for op in ops:
-            _check_labels(op)
             if isinstance(op, GetOp):
                 results.append(self._get(op.namespace, op.key))
             elif isinstance(op, SearchOp):
                 results.append(self._search(op))
             elif isinstance(op, ListNamespacesOp):
                 results.append(self._list_namespaces(op))
-            elif isinstance(op, PutOp):
+            else:
+                assert isinstance(op, PutOp)  # _check refused every other kind
                 self._put(op)
                 results.append(None)
-            else:
-                raise InvalidInputError(f"unknown store operation {type(op).__name__}")
         return results
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
@@ -134,19 +150,63 @@ class EngramStore(BaseStore):
         record, value = found
         return _item(namespace, key, value, record)
 
+    def _check(self, op: Op) -> None:
+        """What can be checked of ``op`` without the store: labels, op kind, and for a
+        put its engram namespace, value and index paths."""
+        if not isinstance(op, GetOp | SearchOp | ListNamespacesOp | PutOp):
+            raise InvalidInputError(f"unknown store operation {type(op).__name__}")
+        _check_labels(op)
+        if isinstance(op, PutOp):
+            self._engram_namespace(op.namespace, writing=True)
+            if op.value is not None:
+                metadata_of(op.key, op.value, indexed=True)
+                if op.index:
+                    index_paths(op.index)
+
     def _put(self, op: PutOp) -> None:
+        """An upsert (or, with value None, a delete) of one key. Another writer may
+        delete or create the key between reading and writing it; engram's store has no
+        upsert by key, so the adapter re-reads and tries again (``RACE_TRIES`` times)."""
         name = self._engram_namespace(op.namespace, writing=True)
         assert name is not None
-        found = self._find(name, op.key)
-        if op.value is None:
-            if found is not None:
-                self.memory.delete(found[0].id, namespace=name)
-            return
+        for attempt in range(RACE_TRIES):
+            try:
+                if op.value is None:
+                    self._delete(name, op.key)
+                else:
+                    self._upsert(name, op)
+                return
+            except NotFoundError:
+                continue  # the memory went away under us: read again
+            except StoreError as exc:
+                if not _conflict(exc):
+                    raise
+                # PostgreSQL aborted our transaction to break a deadlock with another
+                # writer of this key: nothing of it was written, so run it again.
+                time.sleep(CONFLICT_WAIT_S * (attempt + 1) * (0.5 + random.random()))
+        raise StoreError(
+            f"key {op.key!r} in {tuple(op.namespace)!r} changed under {RACE_TRIES} tries in "
+            "a row (other writers keep putting and deleting it); try again"
+        )
+
+    def _delete(self, name: str, key: str) -> None:
+        """Delete every memory holding ``key``; one that is already gone is no error."""
+        self._forget(name, [record for record, _ in self._find_all(name, key)])
+
+    def _forget(self, name: str, records: Sequence[MemoryRecord]) -> None:
+        for record in records:
+            # Another writer may have deleted it first: the key is gone either way.
+            with contextlib.suppress(NotFoundError):
+                self.memory.delete(record.id, namespace=name)
+
+    def _upsert(self, name: str, op: PutOp) -> None:
+        assert op.value is not None  # _put sends a None value to _delete
         paths = self.fields if op.index is None else [] if op.index is False else op.index
         text = indexed_text(op.value, index_paths(paths)) if paths else ""
         metadata = metadata_of(op.key, op.value, indexed=bool(text))
         content = content_of(op.key, text)
-        if found is None:
+        found = self._find_all(name, op.key)
+        if not found:
             record = self.memory.add(
                 content, namespace=name, metadata=metadata, tags=[ITEM_TAG, key_tag(op.key)]
             )
@@ -156,8 +216,20 @@ class EngramStore(BaseStore):
                     f"memory {record.id} in {name!r} already holds the content of key "
                     f"{op.key!r} without being its item; delete it or use another root"
                 )
+            if parts[1] != metadata[META]["value"]:
+                # engram handed back a memory with this content from a put that raced
+                # ours (same text, another value): write our value onto it.
+                self._update(name, record, content, metadata)
             return
-        before = found[0]
+        # Two writers that both found no key can both have added it; the newest memory
+        # is the item, and the put that finds the others removes them.
+        newest, *extra = found
+        self._forget(name, [record for record, _ in extra])
+        self._update(name, newest[0], content, metadata)
+
+    def _update(
+        self, name: str, before: MemoryRecord, content: str, metadata: dict[str, Any]
+    ) -> None:
         self.memory.update(
             before.id,
             content if content != before.content else None,
@@ -226,14 +298,22 @@ class EngramStore(BaseStore):
 
     def _find(self, name: str, key: str) -> tuple[MemoryRecord, dict[str, Any]] | None:
         """The memory holding ``key`` in engram namespace ``name``, with its value."""
+        found = self._find_all(name, key)
+        return found[0] if found else None
+
+    def _find_all(self, name: str, key: str) -> list[tuple[MemoryRecord, dict[str, Any]]]:
+        """Every memory holding ``key`` in ``name`` (more than one only after racing
+        puts), most recently updated first."""
         page = self.memory.get_all(
-            namespace=name, filters={"tags": [ITEM_TAG, key_tag(key)]}, limit=2
+            namespace=name, filters={"tags": [ITEM_TAG, key_tag(key)]}, limit=PAGE
         )
+        found = []
         for record in page:
             parts = item_parts(record)
             if parts is not None and parts[0] == key:
-                return record, parts[1]
-        return None
+                found.append((record, parts[1]))
+        found.sort(key=lambda pair: (pair[0].updated_at, pair[0].id), reverse=True)
+        return found
 
     def _listed(
         self,
@@ -349,6 +429,13 @@ def _check_labels(op: Op) -> None:
                     f"invalid namespace label {label!r} in {tuple(path)!r}: labels are "
                     "non-empty strings without '.' or NUL"
                 )
+
+
+def _conflict(error: StoreError) -> bool:
+    """Whether the database aborted a write because another writer conflicted with it
+    (PostgreSQL's deadlock 40P01 or serialization failure 40001): safe to run again."""
+    cause = error.__cause__
+    return error.code == "store_busy" or getattr(cause, "sqlstate", None) in CONFLICTS
 
 
 def _matches_condition(condition: MatchCondition, labels: tuple[str, ...]) -> bool:

@@ -90,6 +90,9 @@ class EngramMemoryBlock(BaseMemoryBlock[str]):
             limit=self.limit,
             budget_tokens=self.budget_tokens,
             filters=filters,
+            # Like VectorMemoryBlock, the block gives its top memories: LlamaIndex's
+            # contract has no "nothing related" answer, so engram does not abstain here.
+            abstain=False,
         )
         return recall.context
 
@@ -112,9 +115,9 @@ class EngramMemoryBlock(BaseMemoryBlock[str]):
             await asyncio.to_thread(self._store, items)
 
     def _store(self, items: list[dict[str, Any]]) -> BatchResult:
-        # The injection scan's verdict is engram's policy: in block mode a refused turn
-        # raises InjectionBlocked and none of this flush is stored (nothing half-written).
-        return self.memory.add_many(items, namespace=self.namespace, on_blocked="raise")
+        # Flushed turns record what was said: a turn the injection scan objects to is
+        # stored flagged and kept out of recall's context, not refused (engram issue 27).
+        return self.memory.add_many(items, namespace=self.namespace, on_blocked="flag")
 
 
 def _text_of(messages: Sequence[ChatMessage]) -> str:

@@ -29,9 +29,9 @@ from typing import Any, cast
 from agents import FunctionTool, RunContextWrapper, function_tool
 from agents.items import TResponseInputItem
 from agents.memory import SessionSettings
-from agents.memory.session_settings import resolve_session_limit
+from agents.memory.session_settings import coerce_session_settings, resolve_session_limit
 
-from engram.errors import EngramError, InvalidInputError
+from engram.errors import EngramError, InvalidInputError, shown
 from engram.memory import Memory
 from engram.recall.format import memory_line
 from engram.records import MemoryRecord
@@ -127,8 +127,10 @@ class EngramSession:
     ``clear_session`` empties this session's log; the remembered exchanges stay in
     long-term memory (``mem.delete`` removes one).
 
-    In engram's default injection mode (``block``), an item the injection scan refuses
-    raises ``InjectionBlocked`` and nothing of that save is stored.
+    ``session_settings`` is a ``SessionSettings`` or a dict of its fields, as the SDK's
+    own sessions take. Items the injection scan objects to are stored flagged (flag
+    mode, whatever ``injection_mode`` says) and kept out of recall's context: a session
+    log records what was said, it does not refuse it.
     """
 
     session_settings: SessionSettings | None
@@ -143,7 +145,7 @@ class EngramSession:
         agent_id: str | None = None,
         log_namespace: str | None = None,
         remember_exchanges: bool = True,
-        session_settings: SessionSettings | None = None,
+        session_settings: SessionSettings | Mapping[str, Any] | None = None,
     ) -> None:
         if not isinstance(session_id, str) or not session_id.strip():
             raise InvalidInputError(f"session_id must be a non-empty string, got {session_id!r}")
@@ -151,7 +153,7 @@ class EngramSession:
             raise InvalidInputError(f"memory must be an engram Memory, got {type(memory).__name__}")
         self.session_id = session_id
         self.memory = memory
-        self.session_settings = session_settings or SessionSettings()
+        self.session_settings = _settings(session_settings)
         self.remember_exchanges = remember_exchanges
         home = memory.scope(namespace, user_id, agent_id)
         self._scope: dict[str, Any] = {
@@ -205,7 +207,10 @@ class EngramSession:
 
     def _add(self, items: list[dict[str, Any]]) -> None:
         rows = [self._log_row(i, item) for i, item in enumerate(items)]
-        self.memory.add_many(rows, on_blocked="raise")
+        # A session log records what was said: text the injection scan objects to (a
+        # user who types "ignore all previous instructions") is stored flagged and kept
+        # out of recall's context, never refused (engram issue 27).
+        self.memory.add_many(rows, on_blocked="flag")
         if self.remember_exchanges:
             self._remember(items)
 
@@ -243,12 +248,9 @@ class EngramSession:
         question = self._last_input or self._input_from_log()
         if not answer.strip() or not question:
             return
-        self.memory.add(
-            [{"role": "user", "content": question}, {"role": "assistant", "content": answer}],
-            session_id=self.session_id,
-            tags=[EXCHANGE_TAG],
-            **self._scope,
-        )
+        exchange = [{"role": "user", "content": question}, {"role": "assistant", "content": answer}]
+        item = {"content": exchange, "session_id": self.session_id, "tags": [EXCHANGE_TAG]}
+        self.memory.add_many([{**item, **self._scope}], on_blocked="flag")
         self._last_input = None
 
     def _input_from_log(self) -> str | None:
@@ -269,6 +271,19 @@ class EngramSession:
         while batch := self._newest(PAGE):
             for record in batch:
                 self.memory.delete(record.id, **self._log)
+
+
+def _settings(given: object) -> SessionSettings:
+    """``SessionSettings`` from what a caller gave (None, the dataclass, or a dict)."""
+    if given is None:
+        return SessionSettings()
+    try:
+        return coerce_session_settings(cast(Any, given))
+    except (TypeError, ValueError) as exc:
+        raise InvalidInputError(
+            f"session_settings must be a SessionSettings or a dict of its fields "
+            f"(limit), got {shown(given)}: {exc}"
+        ) from None
 
 
 def _text(content: object) -> str:

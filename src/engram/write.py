@@ -294,9 +294,8 @@ def update_changes(
     if content is not None:
         if not isinstance(content, str):
             raise InvalidInputError(f"content must be a string, got {type_name(content)}")
-        storage = checked_content(content, core.config.max_content_chars)
-        changes["content"] = storage
-        changes["content_hash"] = normalize_content(storage).content_hash
+        changes["content"] = checked_content(content, core.config.max_content_chars)
+        changes["content_hash"] = normalize_content(content).content_hash
     if metadata is not None:
         changes["metadata"] = metadata_dict(metadata)
     if tags is not None:

@@ -112,7 +112,9 @@ def add(
     as_json: bool,
 ) -> None:
     """Store CONTENT verbatim ("-" reads it from stdin)."""
-    text = sys.stdin.read() if content == "-" else content
+    # From a pipe, the text is stored as read, newlines and indentation included; only
+    # the final line break that ends a file or an ``echo`` is not part of the content.
+    text = _without_final_newline(sys.stdin.read()) if content == "-" else content
     metadata = {}
     for pair in meta:
         key, sep, value = pair.partition("=")
@@ -144,6 +146,11 @@ def add(
             f"already stored as {record.id} in {record.namespace} (same content; "
             "nothing new written)"
         )
+
+
+def _without_final_newline(text: str) -> str:
+    """``text`` less one trailing line break (``\\n`` or ``\\r\\n``)."""
+    return text.removesuffix("\n").removesuffix("\r") if text.endswith("\n") else text
 
 
 @cli.command()

@@ -138,13 +138,22 @@ def add(
     record = result.record
     assert record is not None  # a refused item raised
     if as_json:
-        render.emit_json({**record.to_dict(), "created": result.created})
+        merged = None if result.merged is None else result.merged.to_dict()
+        render.emit_json(
+            {
+                **record.to_dict(),
+                "created": result.created,
+                "duplicate_of": result.duplicate_of,
+                "merged": merged,
+            }
+        )
     elif result.created:
         render.console.print(f"stored {record.id} in {record.namespace}")
     else:
+        summary = result.merged.summary() if result.merged is not None else ""
         render.console.print(
-            f"already stored as {record.id} in {record.namespace} (same content; "
-            "nothing new written)"
+            f"already stored as {record.id} in {record.namespace} (same content): {summary}",
+            markup=False,
         )
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from engram import Config, EmptyContentError, Memory
+from engram import Config, ContentTooLargeError, EmptyContentError, Memory
 from engram.cli.main import cli
 from engram.text import normalize_content
 
@@ -76,3 +76,13 @@ def test_cli_add_from_stdin_keeps_lines_and_indentation(tmp_path: Path) -> None:
         config = Config.load(env={}, home=str(home), embedder={"name": "none"})
         with Memory(config=config) as mem:
             assert mem.get(out["id"], namespace=out["namespace"]).content == stored
+
+
+def test_the_size_limit_counts_the_collapsed_text(config: Config) -> None:
+    # Keeping whitespace refuses nothing that was accepted before: 50 characters of text
+    # padded with 1,000 spaces fit a 60-character limit, and are stored padded.
+    padded = "x" * 25 + " " * 1000 + "y" * 24
+    with Memory(":memory:", config=config.with_overrides(max_content_chars=60)) as mem:
+        assert mem.add(padded).content == padded
+        with pytest.raises(ContentTooLargeError, match="61 characters, over the limit of 60"):
+            mem.add("z" * 61)

@@ -107,3 +107,18 @@ def test_http_and_cli_report_the_duplicate(config: Config, tmp_path: Path) -> No
     data = json.loads(out.output)
     assert data["duplicate_of"] == first_id and data["created"] is False
     assert data["merged"] == {"tags": ["c"], "metadata": [], "kept": ["type"]}
+
+
+def test_a_repeat_from_another_session_merges_nothing(mem: Memory) -> None:
+    first = mem.add(FIRST, tags=["a"])
+    [item] = mem.add_many([{"content": AGAIN, "tags": ["chat"], "session_id": "s9"}]).items
+    assert item.duplicate_of == first.id and item.merged == Merged(kept=("session_id",))
+    assert mem.get(first.id).tags == ("a",)
+
+
+def test_a_document_chunk_merges_nothing_into_a_callers_memory(mem: Memory) -> None:
+    first = mem.add("Alice's travel checklist: passport, tickets")
+    doc = mem.documents.ingest("Alice's travel checklist: passport, tickets")
+    mem.documents.process(doc.id)
+    assert mem.get(first.id).metadata == {}
+    assert mem.get(first.id).tags == ()

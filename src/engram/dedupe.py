@@ -13,6 +13,14 @@ refusing the whole write for a repeat would cost the caller the new items. So:
   key the stored memory already holds with another value;
 - the change is one ``merge`` history row (before and after), in the write's own
   transaction, and the batch outcome says ``duplicate_of`` and what was merged.
+
+engram's own derived writes (document chunks, the pipeline's facts) merge nothing: their
+metadata is bookkeeping (``document_id``, ``chunk_index``) that would make a memory the
+caller wrote look like part of a document. Nor does a write from another session than
+the stored memory's: the same words said in another conversation are not more about
+this memory, and a chat adapter's tags and turn metadata would make another writer's
+memory look like a message of its session. Both still report ``duplicate_of``, and the
+second names ``session_id`` in ``kept``.
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engram.errors import InvalidInputError
-from engram.records import MemoryRecord, MemoryType, Merged
+from engram.records import PIPELINE_WHO, MemoryRecord, MemoryType, Merged
 from engram.store.protocols import InsertResult, Store
 from engram.validate import metadata_dict
 
@@ -43,9 +51,17 @@ KEPT_FIELDS = (
 REASON = "a write of the same content added tags or metadata"
 
 
+def merges(write: MemoryRecord) -> bool:
+    """Whether a duplicate ``write`` merges into the stored memory: a caller's does,
+    engram's derived ones (document chunks, pipeline facts) do not."""
+    return write.type is not MemoryType.DOCUMENT_CHUNK and write.who != PIPELINE_WHO
+
+
 def merge_plan(stored: MemoryRecord, write: MemoryRecord) -> tuple[dict[str, Any], Merged]:
     """The changes that merge ``write`` into ``stored`` (empty: nothing to add), and
     what the merge adds and keeps."""
+    if write.session_id is not None and write.session_id != stored.session_id:
+        return {}, Merged(kept=("session_id",))
     tags = tuple(t for t in write.tags if t not in stored.tags)
     added = {k: v for k, v in write.metadata.items() if k not in stored.metadata}
     kept = [
@@ -95,6 +111,9 @@ def merge_duplicates(
             out.append((result, None))
             continue
         stored = current.get(result.record.id, result.record)
+        if not merges(write):
+            out.append((InsertResult(stored, created=False), None))
+            continue
         changes, merged = merge_plan(stored, write)
         if changes:
             _, stored = store.memories.update(

@@ -39,6 +39,7 @@ import binascii
 import json
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import closing
 from dataclasses import dataclass, fields
 from datetime import datetime
 from pathlib import Path
@@ -237,7 +238,7 @@ def import_jsonl(
             counts += store.transfer.import_transcripts(transcripts)
             transcripts.clear()
 
-    with RowSpool() as spool:
+    with closing(RowSpool()) as spool:
         for item in _items(file):
             if isinstance(item, TableRow):  # after every memory: their rows may point at them
                 spool.add(item)

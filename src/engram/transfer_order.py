@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import tempfile
 from collections.abc import Iterable, Iterator
-from types import TracebackType
 from typing import IO, Any
 
 from engram.store.protocols import TableRow
@@ -66,17 +65,6 @@ class RowSpool:
         for spool in self._files.values():
             spool.close()
         self._files.clear()
-
-    def __enter__(self) -> RowSpool:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def _self_refs(spec: TableSpec) -> tuple[str, ...]:

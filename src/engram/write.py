@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from engram.core import Core, acting
-from engram.dedupe import merge_duplicates
+from engram.dedupe import merge_duplicates, merges
 from engram.errors import InjectionBlocked, InvalidInputError, shown
 from engram.records import (
     PIPELINE_WHO,
@@ -201,7 +201,7 @@ def _insert(
     duplicate's new tags and metadata are merged into the memory that holds its
     content, in that transaction as well (``engram.dedupe``)."""
     linking = linker_on(core)
-    merging = any(r.tags or r.metadata for r in records)
+    merging = any((r.tags or r.metadata) and merges(r) for r in records)
     actor = acting()
     if not kinds and not linking and not merging:
         return [(r, None) for r in core.store.memories.insert(records, actor=actor)]

@@ -148,8 +148,8 @@ def test_messages_are_engram_memories_of_a_session(mem: Memory) -> None:
     assert all(CHAT_TAG in r.tags and r.session_id == "chat-42" for r in records)
     contents = sorted(r.content for r in records)
     assert contents == [
-        "assistant: Noted! [session chat-42 #2]",
-        "user: I love hiking [session chat-42 #1]",
+        "assistant: Noted!\n[session chat-42 #2]",
+        "user: I love hiking\n[session chat-42 #1]",
     ]
     [hit] = mem.search("hiking", user_id="alice", limit=1)
     assert hit.memory.session_id == "chat-42"
@@ -178,8 +178,8 @@ def test_a_taken_turn_moves_the_message_on(mem: Memory) -> None:
     assert [m.content for m in history.messages] == ["hi", "hello"]
     mine = mem.get_all(filters={"tags": [CHAT_TAG]})
     assert sorted(r.content for r in mine) == [
-        "assistant: hello [session s1 #3]",
-        "user: hi [session s1 #2]",
+        "assistant: hello\n[session s1 #3]",
+        "user: hi\n[session s1 #2]",
     ]
     assert mem.get(taken.id).content == taken.content  # the other memory is untouched
 

@@ -71,7 +71,7 @@ def test_put_then_get_returns_the_item(store: EngramStore) -> None:
 def test_the_item_really_is_an_engram_memory(store: EngramStore, mem: Memory) -> None:
     store.put(NS, "food", {"text": "Alice is vegetarian", "note": "unindexed words"})
     [record] = mem.get_all(namespace="langgraph/users/alice")
-    assert record.content == "Alice is vegetarian [key: food]"  # only the indexed field
+    assert record.content == "Alice is vegetarian\n[key: food]"  # only the indexed field
     assert key_tag("food") in record.tags
     assert [h.memory.id for h in mem.search("vegetarian", namespace=record.namespace)] == [
         record.id
@@ -238,7 +238,7 @@ def test_a_custom_root_keeps_stores_apart(mem: Memory) -> None:
     two.put(NS, "k", {"text": "two"})
     assert one.get(NS, "k").value == {"text": "one"}  # type: ignore[union-attr]
     assert two.get(NS, "k").value == {"text": "two"}  # type: ignore[union-attr]
-    assert mem.get_all(namespace="app2/lg/users/alice")[0].content == '{"text": "two"} [key: k]'
+    assert mem.get_all(namespace="app2/lg/users/alice")[0].content == '{"text": "two"}\n[key: k]'
     with pytest.raises(InvalidInputError, match="root"):
         EngramStore(mem, root="bad root")
 
@@ -304,17 +304,17 @@ def test_index_fields_choose_the_indexed_text(mem: Memory) -> None:
     store = EngramStore(mem, index={"fields": ["title", "tags[*]"]})
     store.put(NS, "k", {"title": "Trip", "tags": ["rome", "spring"], "body": "ignored"})
     assert mem.get_all(namespace="langgraph/users/alice")[0].content == (
-        "Trip rome spring [key: k]"
+        "Trip\nrome\nspring\n[key: k]"
     )
     store.put(NS, "j", {"title": "x", "body": "kept in the value"}, index=["body"])
     record = [r for r in mem.get_all(namespace="langgraph/users/alice") if key_tag("j") in r.tags]
-    assert record[0].content == "kept in the value [key: j]"
+    assert record[0].content == "kept in the value\n[key: j]"
 
 
 def test_the_default_index_is_the_whole_value(mem: Memory) -> None:
     EngramStore(mem).put(NS, "k", {"b": 1, "a": "x"})
     assert mem.get_all(namespace="langgraph/users/alice")[0].content == (
-        '{"a": "x", "b": 1} [key: k]'
+        '{"a": "x", "b": 1}\n[key: k]'
     )
 
 

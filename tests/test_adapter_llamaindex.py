@@ -80,7 +80,7 @@ def test_flushed_turns_are_stored_and_get_brings_them_back(mem: Memory) -> None:
 
     stored = {m.content: m for m in mem.get_all(user_id="alice")}
     first = (
-        "user: My sister Mia lives in Lisbon and teaches piano. "
+        "user: My sister Mia lives in Lisbon and teaches piano.\n"
         "assistant: Noted, Mia teaches piano in Lisbon."
     )
     assert first in stored  # the turn verbatim, roles kept, one memory per turn
@@ -234,7 +234,7 @@ def test_messages_without_text_are_not_stored(mem: Memory) -> None:
     )
     [stored] = mem.get_all(user_id="alice")
     assert stored.content == (
-        "user: Plan the trip to Porto. assistant: Booked the train. tool: train: 09:10"
+        "user: Plan the trip to Porto.\nassistant: Booked the train.\ntool: train: 09:10"
     )
     assert stored.session_id == "trip"
 

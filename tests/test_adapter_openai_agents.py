@@ -160,7 +160,7 @@ def test_pop_and_clear_touch_only_this_sessions_log(mem: Memory) -> None:
     assert _items(other) == [{"role": "user", "content": "unrelated"}]
     # The exchange stays a long-term memory after the log is cleared.
     [exchange] = [m for m in mem.get_all(user_id="alice") if EXCHANGE_TAG in m.tags]
-    assert exchange.content == "user: hello assistant: hi there"
+    assert exchange.content == "user: hello\nassistant: hi there"
 
 
 def test_session_settings_may_be_a_dict_as_in_the_sdks_sessions(mem: Memory) -> None:

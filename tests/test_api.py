@@ -116,7 +116,7 @@ def test_create_accepts_messages_and_batch(api: Api, alice: httpx.Client) -> Non
     created = alice.post("/v1/memories", json={"content": chat})
     assert created.status_code == 201
     assert created.json()["type"] == "message"
-    assert created.json()["content"] == "user: I moved to Lisbon assistant: Noted"
+    assert created.json()["content"] == "user: I moved to Lisbon\nassistant: Noted"
     bad_chat = alice.post("/v1/memories", json={"content": [{"role": "user"}]})
     assert bad_chat.status_code == 422
 

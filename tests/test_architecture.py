@@ -255,6 +255,7 @@ LAYERS = (
     ),
     grimp.Layer("pipeline"),
     grimp.Layer("write", "filters", "transfer"),
+    grimp.Layer("dedupe", "transfer_order"),  # a repeat write's merge; an import's row order
     grimp.Layer("core"),
     grimp.Layer("recall", "safety", "safety_rules", "spotlight", "validate", independent=False),
     grimp.Layer("embed", "llm", independent=False),

@@ -27,6 +27,7 @@ from conftest import HashEmbedder
 from engram import Config, Memory
 from engram.api import create_app
 from engram.api import models as m
+from engram.api import write_models as w
 from engram.api.server import serve_in_thread
 from engram.client import AsyncEngramClient, EngramClient
 from engram.client.base import Sends
@@ -542,7 +543,7 @@ def test_the_records_mirror_the_openapi_models() -> None:
     assert props(m.RecallOut) == set(Recall.__dataclass_fields__) - {"empty"} | derived
     assert props(m.HitOut) == {"id", "score", "breakdown", "memory"}
     item = ItemResult(index=0, outcome=Outcome.STORED)
-    assert props(m.ItemOut) | {"memory"} == set(item.to_dict())
+    assert props(w.ItemOut) | {"memory"} == set(item.to_dict())
 
 
 # -- docs/client.md --------------------------------------------------------------------

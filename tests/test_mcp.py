@@ -121,7 +121,13 @@ async def test_remember_stores_and_dedups(alice: Client, mem: Memory) -> None:
     assert first["created"] is True
     assert first["jobs"] == ["extract"]  # the pipeline's queued work
     again = await call(alice, "remember", content="Deploys are   frozen on Fridays")
-    assert again == {"id": first["id"], "created": False, "jobs": []}
+    assert again == {
+        "id": first["id"],
+        "created": False,
+        "jobs": [],
+        "duplicate_of": first["id"],
+        "merged": "nothing new to merge",
+    }
     record = mem.get(first["id"], namespace=ALICE)
     assert record.content == "Deploys are frozen on Fridays"
     assert (record.type, record.category, record.tags) == ("decision", "procedural", ("ops",))

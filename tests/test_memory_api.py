@@ -128,8 +128,8 @@ def test_messages_become_one_message_memory(mem: Memory) -> None:
         user_id="alice",
     )
     assert record.type is MemoryType.MESSAGE
-    # one "role: content" part per message; seed 004's storage form collapses whitespace
-    assert record.content == "user: I like tea assistant: Noted, tea it is."
+    # one "role: content" line per message, each message's text exactly as given
+    assert record.content == "user: I like  tea\nassistant: Noted, tea it is."
     assert mem.get(record.id, user_id="alice") == record
     explicit = mem.add([{"role": "user", "content": "hello"}], type="observation")
     assert explicit.type is MemoryType.OBSERVATION

@@ -264,7 +264,7 @@ def test_any_text_round_trips_through_memory(tmp_path: Path) -> None:
                 return
             record = mem.add(text, namespace=ns)
             stored = mem.get(record.id, namespace=ns)
-            assert stored.content == storage
+            assert stored.content == text  # exactly as given (issue 26)
             assert stored.content_hash == normalize_content(text).content_hash
             recall = mem.recall(text, namespace=ns, limit=3)
             assert [h.id for h in recall.hits] in ([], [record.id])

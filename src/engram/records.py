@@ -310,6 +310,37 @@ class Outcome(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class Merged:
+    """What a duplicate write (same normalised content, seed 004's hash) did to the
+    memory that already held its content (issue 26): its new tags and metadata keys
+    are merged in, audited by a ``merge`` history row; every other field stays as
+    stored, and the ones this write gave another value are named in ``kept``."""
+
+    tags: tuple[str, ...] = ()
+    """Tags the write added to the stored memory."""
+    metadata: tuple[str, ...] = ()
+    """Metadata keys the write added to the stored memory."""
+    kept: tuple[str, ...] = ()
+    """Fields the write set differently, which the stored memory keeps: ``type``,
+    ``title`` ..., ``metadata.KEY`` for a key it already had with another value."""
+
+    def summary(self) -> str:
+        """One line for people: what was added and what was kept."""
+        parts = []
+        if self.tags:
+            parts.append(f"added tags {', '.join(self.tags)}")
+        if self.metadata:
+            parts.append(f"added metadata {', '.join(self.metadata)}")
+        if self.kept:
+            parts.append(f"kept the stored {', '.join(self.kept)}")
+        return "; ".join(parts) if parts else "nothing new to merge"
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {"tags": list(self.tags), "metadata": list(self.metadata), "kept": list(self.kept)}
+
+
+@dataclass(frozen=True, slots=True)
 class ItemResult:
     """One item of ``Memory.add_many``: its position, what happened, and the memory."""
 
@@ -318,7 +349,7 @@ class ItemResult:
     record: MemoryRecord | None = None
     """The stored memory (new, or the existing one for a duplicate); None otherwise."""
     reason: str | None = None
-    """Why the item was blocked or invalid."""
+    """Why the item was blocked or invalid; for a duplicate, what the merge did."""
     reasons: tuple[str, ...] = ()
     """For a blocked item: each rule of the injection scan that matched."""
     jobs: tuple[str, ...] = ()
@@ -327,6 +358,11 @@ class ItemResult:
     """What went wrong after the memory was stored: "stored without a vector" when
     embedding it or storing its vector failed (the record's ``embedding_model`` is
     None; ``reindex`` or the server's filler at its next start adds the vector)."""
+    duplicate_of: str | None = None
+    """For a duplicate: the id of the memory that already held this content (``record``
+    is that memory, with what this write added merged in)."""
+    merged: Merged | None = None
+    """For a duplicate: what the write added to the stored memory, and what it kept."""
 
     @property
     def created(self) -> bool:
@@ -344,6 +380,8 @@ class ItemResult:
             "reasons": list(self.reasons),
             "jobs": list(self.jobs),
             "warnings": list(self.warnings),
+            "duplicate_of": self.duplicate_of,
+            "merged": None if self.merged is None else self.merged.to_dict(),
             "memory": None if self.record is None else self.record.to_dict(),
         }
 

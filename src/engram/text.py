@@ -45,7 +45,8 @@ class NormalizedContent:
     """The three derived values of seed 004's normalisation."""
 
     storage: str
-    """Trimmed, whitespace collapsed, original casing: what is stored."""
+    """Trimmed, whitespace collapsed, original casing (seed 004's ``storageContent``); engram
+    stores the caller's text as given and uses this only to derive the two below."""
     normalized: str
     """Lower-cased storage text without trailing punctuation."""
     content_hash: str

@@ -24,10 +24,12 @@ a truncated one.
 
 ``import_jsonl`` reads the file twice. The first pass checks every line and writes
 nothing, so a malformed file changes nothing and the error names its line. The second
-pass imports batches of memories with their rows, one transaction each. A memory whose
-id is already stored, or whose content is already live in its namespace, is skipped
-with its rows, so importing a file twice is a no-op, and an import that stopped half
-way (the store failed, the process was killed) finishes when run again.
+pass imports batches of memories with their rows, one transaction each, and holds the
+``row`` lines aside (``engram.transfer_order``) until every memory is in: then they are
+imported parents first, wherever they sit in the file, so one import is complete. A
+memory whose id is already stored, or whose content is already live in its namespace,
+is skipped with its rows, so importing a file twice is a no-op, and an import that
+stopped half way (the store failed, the process was killed) finishes when run again.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ import binascii
 import json
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import closing
 from dataclasses import dataclass, fields
 from datetime import datetime
 from pathlib import Path
@@ -58,6 +61,7 @@ from engram.store.protocols import (
 )
 from engram.store.table_copy import RowImport, export_row_lines, row_from_line
 from engram.text import normalize_content
+from engram.transfer_order import RowSpool
 from engram.validate import namespace_for
 
 #: The format this engram writes, and the newest it reads.
@@ -211,7 +215,7 @@ def import_jsonl(
     changed, e.g. flagged) or a reason to skip it (counted as ``blocked``).
     """
     file = Path(path)
-    total, dims = _check(file)
+    total, dims = check_file(file)
     if vectors:
         _check_dimensions(store, dims, file)
     if progress is not None:
@@ -234,39 +238,41 @@ def import_jsonl(
             counts += store.transfer.import_transcripts(transcripts)
             transcripts.clear()
 
-    for item in _items(file):
-        if isinstance(item, TableRow):  # after every memory: their rows may point at them
-            flush()
-            rows.add(item)
-            continue
-        if screen is not None:
-            screened = screen(item)
-            if isinstance(screened, str):
-                key = (
-                    item.record.id
-                    if isinstance(item, MemoryBundle)
-                    else f"transcript {item.namespace}/{item.session_key}"
-                )
-                counts += ImportCounts(blocked=1, blocked_items=((key, screened),))
+    with closing(RowSpool()) as spool:
+        for item in _items(file):
+            if isinstance(item, TableRow):  # after every memory: their rows may point at them
+                spool.add(item)
                 continue
-            if isinstance(screened, MemoryBundle) and screened.record.metadata.get(
-                "injection_flags"
-            ):
-                counts += ImportCounts(flagged=1)
-            item = screened
-        if isinstance(item, MemoryBundle):
-            if not vectors and item.vector is not None:
-                item = MemoryBundle(item.record, item.history, item.feedback, None)
-            bundles.append(item)
-        elif isinstance(item, TranscriptRow):
-            transcripts.append(item)
-        if len(bundles) >= batch_size or len(transcripts) >= batch_size:
-            flush()
-    flush()
+            if screen is not None:
+                screened = screen(item)
+                if isinstance(screened, str):
+                    key = (
+                        item.record.id
+                        if isinstance(item, MemoryBundle)
+                        else f"transcript {item.namespace}/{item.session_key}"
+                    )
+                    counts += ImportCounts(blocked=1, blocked_items=((key, screened),))
+                    continue
+                if isinstance(screened, MemoryBundle) and screened.record.metadata.get(
+                    "injection_flags"
+                ):
+                    counts += ImportCounts(flagged=1)
+                item = screened
+            if isinstance(item, MemoryBundle):
+                if not vectors and item.vector is not None:
+                    item = MemoryBundle(item.record, item.history, item.feedback, None)
+                bundles.append(item)
+            elif isinstance(item, TranscriptRow):
+                transcripts.append(item)
+            if len(bundles) >= batch_size or len(transcripts) >= batch_size:
+                flush()
+        flush()
+        for row in spool.rows():
+            rows.add(row)
     return counts + rows.finish()
 
 
-def _check(file: Path) -> tuple[int, dict[str, int]]:
+def check_file(file: Path) -> tuple[int, dict[str, int]]:
     """Read the whole file and raise on the first problem; returns the memory count and
     the dimension of each vector model."""
     total = 0
@@ -517,22 +523,12 @@ def _same_memory(data: Mapping[str, Any], record: MemoryRecord) -> None:
         raise _Problem(f"namespace differs from its memory's ({shown(record.namespace)})")
 
 
+_HISTORY_KEYS = {"kind", "memory_id", "namespace", "event", "before", "after", "actor"}
+_HISTORY_KEYS |= {"reason", "created_at"}
+
+
 def _history(data: Mapping[str, Any], record: MemoryRecord) -> HistoryEntry:
-    _exact_keys(
-        data,
-        {
-            "kind",
-            "memory_id",
-            "namespace",
-            "event",
-            "before",
-            "after",
-            "actor",
-            "reason",
-            "created_at",
-        },
-        "history",
-    )
+    _exact_keys(data, _HISTORY_KEYS, "history")
     _same_memory(data, record)
     created = _time(data, "created_at")
     return HistoryEntry(

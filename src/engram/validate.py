@@ -306,20 +306,31 @@ def timestamp(name: str, value: object) -> datetime | None:
 
 
 def checked_content(text: str, max_chars: int) -> str:
-    """Collapse whitespace and enforce the size limit; returns the storage text."""
-    return _checked(text, max_chars).storage
+    """Refuse empty or oversized content; returns ``text`` itself, the storage text."""
+    _checked(text, max_chars)
+    return text
 
 
 def _checked(text: str, max_chars: int) -> NormalizedContent:
-    """``checked_content``, with the whole normalisation of ``text``."""
+    """``checked_content``, with the whole normalisation of ``text``.
+
+    Content is stored exactly as given, newlines and indentation included (issue 26: a
+    code block or a list must come back as it went in; seed 004's raw-first write and
+    seed 000's observations keep the caller's text). Seed 004's normalisation still
+    decides what counts as the same content (the hash) and what the keyword index
+    reads (the ``normalized`` column), so dedupe and search are unchanged. Text that is
+    only whitespace normalises to nothing and is refused as empty. ``max_chars`` counts
+    the text with its whitespace collapsed, as it always has: keeping the caller's
+    whitespace refuses nothing that was accepted before (a BEAM dev message of 348,864
+    characters is 4,724 without its run of padding)."""
     normal = normalize_content(no_nul("content", text))
-    storage = normal.storage
-    if not storage:
+    if not normal.storage:
         raise EmptyContentError("content is empty; pass the text to remember")
-    if len(storage) > max_chars:
+    if len(normal.storage) > max_chars:
         raise ContentTooLargeError(
-            f"content is {len(storage)} characters, over the limit of {max_chars}; split it "
-            "into smaller memories or raise max_content_chars"
+            f"content is {len(normal.storage)} characters, over the limit of {max_chars} "
+            "(counted with whitespace collapsed); split it into smaller memories or raise "
+            "max_content_chars"
         )
     return normal
 
@@ -353,18 +364,13 @@ def build_record(
     """Validate every field and build the record to store."""
     is_messages = not isinstance(content, str)
     text = content_text(content)
-    normal = _checked(text, max_chars)
-    storage = normal.storage
-    # Text stored as given (the usual case) has its hash already; else hash what is stored.
-    content_hash = (
-        normal.content_hash if storage == text else normalize_content(storage).content_hash
-    )
+    content_hash = _checked(text, max_chars).content_hash
     kind = memory_type(type if type is not None else ("message" if is_messages else None))
     when = timestamp("created_at", created_at) or utcnow()
     return MemoryRecord(
         id=new_id(),
         namespace=namespace,
-        content=storage,
+        content=text,
         content_hash=content_hash,
         type=kind,
         category=memory_category(category),

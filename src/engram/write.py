@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from engram.core import Core, acting
+from engram.dedupe import merge_duplicates, merges
 from engram.errors import InjectionBlocked, InvalidInputError, StoreError, shown
 from engram.records import (
     PIPELINE_WHO,
@@ -21,6 +22,7 @@ from engram.records import (
     ItemResult,
     MemoryRecord,
     MemoryType,
+    Merged,
     Outcome,
     utcnow,
 )
@@ -182,22 +184,20 @@ def add_batch(
     done = 0
     for group in range(0, len(prepared), EMBED_GROUP):
         chunk = prepared[group : group + EMBED_GROUP]
-        inserted: list[tuple[int, InsertResult]] = []
+        inserted: list[tuple[int, tuple[InsertResult, Merged | None]]] = []
         for start in range(0, len(chunk), BATCH):
             part = chunk[start : start + BATCH]
             results = _insert(core, [record for _, record in part], kinds)
             inserted.extend(zip((i for i, _ in part), results, strict=True))
-        needing = _needing_vectors(core, [r for _, r in inserted])
+        needing = _needing_vectors(core, [r for _, (r, _) in inserted])
         model, pending = _vectors(core, needing)
-        for i, result in inserted:
+        for i, (result, merged) in inserted:
             record = result.record
             if model is not None and record.embedding_model != model:
                 # What is stored now: the record has a vector by ``model``.
                 record = record.with_changes(embedding_model=model)
-            outcome = Outcome.STORED if result.created else Outcome.DUPLICATE
-            jobs = kinds if result.created and wants_pipeline(record) else ()
             warned = (pending,) if pending and record.embedding_model is None else ()
-            outcomes[i] = ItemResult(i, outcome, record=record, jobs=jobs, warnings=warned)
+            outcomes[i] = _outcome(i, result.created, record, kinds, merged, warned)
         done += len(chunk)
         if progress is not None:
             progress(done, len(prepared))
@@ -231,15 +231,21 @@ def _vectors(core: Core, records: list[MemoryRecord]) -> tuple[str | None, str]:
     return model, ""
 
 
-def _insert(core: Core, records: list[MemoryRecord], kinds: tuple[str, ...]) -> list[InsertResult]:
+def _insert(
+    core: Core, records: list[MemoryRecord], kinds: tuple[str, ...]
+) -> list[tuple[InsertResult, Merged | None]]:
     """Insert a batch; with pipeline job ``kinds``, queue each new memory's jobs in the
     same transaction, and with the inline linker on, write what it names to the graph
-    in that transaction too (a failure rolls back the memories with their links)."""
+    in that transaction too (a failure rolls back the memories with their links). A
+    duplicate's new tags and metadata are merged into the memory that holds its
+    content, in that transaction as well (``engram.dedupe``)."""
     linking = linker_on(core)
-    if not kinds and not linking:
-        return core.store.memories.insert(records, actor=acting())
+    merging = any((r.tags or r.metadata) and merges(r) for r in records)
+    actor = acting()
+    if not kinds and not linking and not merging:
+        return [(r, None) for r in core.store.memories.insert(records, actor=actor)]
     with core.store.transaction():
-        results = core.store.memories.insert(records, actor=acting())
+        results = core.store.memories.insert(records, actor=actor)
         new = [r.record for r in results if r.created and wants_pipeline(r.record)]
         if kinds and new:
             core.store.jobs.enqueue_many(
@@ -248,7 +254,35 @@ def _insert(core: Core, records: list[MemoryRecord], kinds: tuple[str, ...]) -> 
             )
         if linking and new:
             link(core, new)
-    return results
+        if merging and not all(r.created for r in results):
+            return merge_duplicates(core.store, records, results, actor)
+    return [(r, None) for r in results]
+
+
+def _outcome(
+    i: int,
+    created: bool,
+    record: MemoryRecord,
+    kinds: tuple[str, ...],
+    merged: Merged | None,
+    warnings: tuple[str, ...] = (),
+) -> ItemResult:
+    """The outcome of item ``i``, stored now or a duplicate of ``record``; ``warnings``
+    say what went wrong after it was stored (its vector pending)."""
+    if created:
+        jobs = kinds if wants_pipeline(record) else ()
+        return ItemResult(i, Outcome.STORED, record=record, jobs=jobs, warnings=warnings)
+    merged = merged or Merged()
+    reason = f"same content as memory {record.id}: {merged.summary()}"
+    return ItemResult(
+        i,
+        Outcome.DUPLICATE,
+        record=record,
+        reason=reason,
+        duplicate_of=record.id,
+        merged=merged,
+        warnings=warnings,
+    )
 
 
 def linker_on(core: Core) -> bool:
@@ -333,9 +367,8 @@ def update_changes(
     if content is not None:
         if not isinstance(content, str):
             raise InvalidInputError(f"content must be a string, got {type_name(content)}")
-        storage = checked_content(content, core.config.max_content_chars)
-        changes["content"] = storage
-        changes["content_hash"] = normalize_content(storage).content_hash
+        changes["content"] = checked_content(content, core.config.max_content_chars)
+        changes["content_hash"] = normalize_content(content).content_hash
     if metadata is not None:
         changes["metadata"] = metadata_dict(metadata)
     if tags is not None:

@@ -375,53 +375,6 @@ class MemoryList(BaseModel):
     offset: int
 
 
-class CreatedOut(MemoryOut):
-    """A memory ``POST /v1/memories`` stored, or the one already holding its content."""
-
-    created: bool = Field(
-        description="True if stored now (201); false if the same content was already "
-        "stored in the namespace and this is that memory (200)."
-    )
-    jobs: list[str] = Field(
-        default_factory=list,
-        description="The write pipeline's jobs queued for a new memory (extract, hints).",
-    )
-    warnings: list[str] = Field(default_factory=list, description="Stored, but: vector pending.")
-
-
-class ItemOut(BaseModel):
-    """What happened to one item of a batch."""
-
-    index: int = Field(description="The item's position in the request.")
-    outcome: Literal["stored", "duplicate", "blocked", "invalid"]
-    created: bool = Field(description="True only for a stored item.")
-    id: str | None = Field(description="The memory's id (stored or duplicate), else null.")
-    reason: str | None = Field(description="Why the item was blocked or invalid.")
-    reasons: list[str] = Field(description="The injection scan's reasons for a blocked item.")
-    jobs: list[str] = Field(
-        default_factory=list, description="The pipeline's jobs queued for a stored item."
-    )
-    warnings: list[str] = Field(default_factory=list, description="Stored, but: vector pending.")
-
-
-class BatchCounts(BaseModel):
-    """How many items had each outcome."""
-
-    stored: int
-    duplicate: int
-    blocked: int
-    invalid: int
-
-
-class BatchOut(BaseModel):
-    """Per item: stored, duplicate, blocked (with the reason) or invalid; and the
-    memories now in the store for the stored and duplicate items, in input order."""
-
-    counts: BatchCounts
-    items: list[ItemOut]
-    memories: list[MemoryOut]
-
-
 class Breakdown(BaseModel):
     """How a hit's score was made (``ScoreBreakdown``)."""
 
@@ -536,20 +489,6 @@ class HistoryOut(BaseModel):
     actor: str | None
     reason: str | None
     created_at: datetime
-
-
-class RememberOut(BaseModel):
-    """What ``remember`` stored."""
-
-    memory: MemoryOut
-    created: bool = Field(
-        description="True if the memory was stored now; false if the same content was "
-        "already stored (then memory is that one)."
-    )
-    transcript_stored: bool | None = Field(
-        description="True if the transcript was stored, False if the session already had "
-        "one, null if none was sent."
-    )
 
 
 class TranscriptOut(BaseModel):

@@ -15,6 +15,7 @@ from fastapi import APIRouter, Depends, Path, Query, Response, status
 
 from engram._version import __version__
 from engram.api import models as m
+from engram.api import write_models as w
 from engram.api.auth import Caller, ServerState, server_state
 from engram.api.context import note_recall
 from engram.errors import InvalidInputError
@@ -85,7 +86,7 @@ def _add_one(mem: Memory, scope: Scope, content: Any, fields: dict[str, Any]) ->
 
 @router.post(
     "/v1/memories",
-    response_model=m.CreatedOut,
+    response_model=w.CreatedOut,
     status_code=status.HTTP_201_CREATED,
     responses=_DUPLICATE,
     tags=["memories"],
@@ -104,15 +105,21 @@ def create_memory(
         response.status_code = status.HTTP_200_OK
     return {
         **result.record.to_dict(),
-        "created": result.created,
+        **_created(result),
         "jobs": list(result.jobs),
         "warnings": list(result.warnings),
     }
 
 
+def _created(result: ItemResult) -> dict[str, Any]:
+    """Whether the write stored a new memory; for a duplicate, which and what it merged."""
+    merged = None if result.merged is None else result.merged.to_dict()
+    return {"created": result.created, "duplicate_of": result.duplicate_of, "merged": merged}
+
+
 @router.post(
     "/v1/memories/batch",
-    response_model=m.BatchOut,
+    response_model=w.BatchOut,
     status_code=status.HTTP_201_CREATED,
     responses={200: {"description": "Nothing new was stored (duplicates or refusals)."}},
     tags=["memories"],
@@ -340,7 +347,7 @@ def recall(body: m.RecallIn, caller: Caller, state: State) -> dict[str, Any]:
 # -- remember and transcripts (seed 004) -----------------------------------------------
 @router.post(
     "/api/memory/remember",
-    response_model=m.RememberOut,
+    response_model=w.RememberOut,
     status_code=status.HTTP_201_CREATED,
     responses=_DUPLICATE,
     tags=["memories"],
@@ -364,7 +371,7 @@ def remember(
         response.status_code = status.HTTP_200_OK
     return {
         "memory": result.record.to_dict(),
-        "created": result.created,
+        **_created(result),
         "transcript_stored": stored,
     }
 

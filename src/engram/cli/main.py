@@ -124,7 +124,9 @@ def add(
     as_json: bool,
 ) -> None:
     """Store CONTENT verbatim ("-" reads it from stdin)."""
-    text = sys.stdin.read() if content == "-" else content
+    # From a pipe, the text is stored as read, newlines and indentation included; only
+    # the final line break that ends a file or an ``echo`` is not part of the content.
+    text = _without_final_newline(sys.stdin.read()) if content == "-" else content
     metadata = {}
     for pair in meta:
         key, sep, value = pair.partition("=")
@@ -148,14 +150,28 @@ def add(
     record = result.record
     assert record is not None  # a refused item raised
     if as_json:
-        render.emit_json({**record.to_dict(), "created": result.created})
+        merged = None if result.merged is None else result.merged.to_dict()
+        render.emit_json(
+            {
+                **record.to_dict(),
+                "created": result.created,
+                "duplicate_of": result.duplicate_of,
+                "merged": merged,
+            }
+        )
     elif result.created:
         render.console.print(f"stored {record.id} in {record.namespace}")
     else:
+        summary = result.merged.summary() if result.merged is not None else ""
         render.console.print(
-            f"already stored as {record.id} in {record.namespace} (same content; "
-            "nothing new written)"
+            f"already stored as {record.id} in {record.namespace} (same content): {summary}",
+            markup=False,
         )
+
+
+def _without_final_newline(text: str) -> str:
+    """``text`` less one trailing line break (``\\n`` or ``\\r\\n``)."""
+    return text.removesuffix("\n").removesuffix("\r") if text.endswith("\n") else text
 
 
 @cli.command()

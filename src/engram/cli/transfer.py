@@ -95,14 +95,14 @@ def import_(obj: Ctx, file: str, skip_vectors: bool, trusted: bool, as_json: boo
     memory and transcript passes the injection scan unless --trusted: blocked ones are
     skipped and listed, the rest are imported.
     """
-    with (
-        _source(file) as path,
-        obj.memory(embedder=None) as mem,
-        _bar("importing", as_json) as progress,
-    ):
-        counts = mem.admin.import_jsonl(
-            path, vectors=not skip_vectors, trusted=trusted, progress=progress
-        )
+    with _source(file) as path:
+        # Checked before the store is opened: opening a SQLite file creates it, and a
+        # malformed file must leave nothing behind, not even an empty store (issue 26).
+        transfer.check_file(Path(path))
+        with obj.memory(embedder=None) as mem, _bar("importing", as_json) as progress:
+            counts = mem.admin.import_jsonl(
+                path, vectors=not skip_vectors, trusted=trusted, progress=progress
+            )
     if as_json:
         out: dict[str, Any] = {
             name: getattr(counts, name)

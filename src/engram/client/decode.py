@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from engram.api import models as m
+from engram.api import write_models as w
 from engram.recall.empty import EmptyAnswer
 from engram.records import (
     BatchResult,
@@ -24,6 +25,7 @@ from engram.records import (
     Hit,
     ItemResult,
     MemoryRecord,
+    Merged,
     Outcome,
     Page,
     Recall,
@@ -108,7 +110,7 @@ def history(data: Any) -> list[HistoryEntry]:
 def batch(data: Any) -> BatchResult:
     """``BatchOut`` -> ``BatchResult``: the memories come in input order, one for each
     stored or duplicate item."""
-    out = m.BatchOut.model_validate(data)
+    out = w.BatchOut.model_validate(data)
     memories = iter(out.memories)
     items = []
     for item in out.items:
@@ -121,9 +123,15 @@ def batch(data: Any) -> BatchResult:
                 reason=item.reason,
                 reasons=tuple(item.reasons),
                 jobs=tuple(item.jobs),
+                duplicate_of=item.duplicate_of,
+                merged=None if item.merged is None else _merged(item.merged),
             )
         )
     return BatchResult(items)
+
+
+def _merged(out: w.MergedOut) -> Merged:
+    return Merged(tags=tuple(out.tags), metadata=tuple(out.metadata), kept=tuple(out.kept))
 
 
 def count(data: Any) -> int:

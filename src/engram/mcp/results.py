@@ -51,6 +51,15 @@ class Remembered(BaseModel):
         description="The write pipeline's jobs queued for the new memory (extract: facts "
         "and entities; hints: future questions it answers). They run in the background.",
     )
+    duplicate_of: str | None = Field(
+        default=None,
+        description="For a duplicate: the id of the memory that already held this content.",
+    )
+    merged: str | None = Field(
+        default=None,
+        description="For a duplicate: the tags and metadata merged into that memory and "
+        "the fields it kept as stored.",
+    )
 
 
 class MemorySummary(BaseModel):

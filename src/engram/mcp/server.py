@@ -333,7 +333,13 @@ def create_mcp_server(
         def run(ns: str) -> Remembered:
             [result] = memory.add_many([item], namespace=ns, on_blocked="raise").items
             assert result.record is not None  # refusals raise
-            return Remembered(id=result.record.id, created=result.created, jobs=list(result.jobs))
+            return Remembered(
+                id=result.record.id,
+                created=result.created,
+                jobs=list(result.jobs),
+                duplicate_of=result.duplicate_of,
+                merged=None if result.merged is None else result.merged.summary(),
+            )
 
         return await call(run)
 

@@ -9,6 +9,7 @@ import pytest
 from engram.memory import Memory
 from engram.recall.directives import is_directive
 from engram.store.protocols.memories import FACTS_HEAD_CHARS
+from engram.text import normalize_content
 
 QUERY = "which libraries does the budget project depend on"
 RULE = "user: Always include version numbers when I ask about libraries or dependencies."
@@ -77,7 +78,8 @@ def test_a_standing_instruction_is_fused_by_its_own_similarity(mem: Memory) -> N
     rule, other = ids[1], ids[3]
     facts = mem.store.memories.facts(mem.config.default_namespace, [rule, "gone"])
     assert list(facts) == [rule]
-    assert facts[rule].head == RULE[:FACTS_HEAD_CHARS]
+    # recall reads the normalised text (collapsed, lower-cased), as the hash sees it
+    assert facts[rule].head == normalize_content(RULE).normalized[:FACTS_HEAD_CHARS]
 
     plain = fused(mem)
     own = fused(mem, directive_alpha=1.0)

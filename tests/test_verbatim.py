@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from engram import Config, ContentTooLargeError, EmptyContentError, Memory
 from engram.cli.main import cli
+from engram.store.protocols.memories import MemoryFacts
 from engram.text import normalize_content
 
 CODE = "a\n\n    code()\nb"
@@ -86,3 +87,17 @@ def test_the_size_limit_counts_the_collapsed_text(config: Config) -> None:
         assert mem.add(padded).content == padded
         with pytest.raises(ContentTooLargeError, match="61 characters, over the limit of 60"):
             mem.add("z" * 61)
+
+
+def test_recall_measures_a_memory_by_its_collapsed_text(mem: Memory) -> None:
+    """Content is stored as given, but recall's length and head rules (long memories,
+    standing instructions) see the collapsed text they were measured on, both when
+    the store reads the facts and when recall takes them from a record it holds."""
+    text = "Always   run\n\n        the tests\n" + " " * 3000 + "before a release."
+    record = mem.add(text)
+    assert record.content == text  # verbatim
+    facts = mem.store.memories.facts(mem.config.default_namespace, [record.id])[record.id]
+    collapsed = "always run the tests before a release"
+    assert facts.chars == len(collapsed)
+    assert facts.head == collapsed
+    assert MemoryFacts.of(record) == facts

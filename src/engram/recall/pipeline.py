@@ -49,7 +49,7 @@ from engram.store.protocols.chunks import ChunkVectorStore
 from engram.store.protocols.graph import GraphStore
 from engram.store.protocols.hints import HintStore
 from engram.store.protocols.keyword import DEPTH
-from engram.store.protocols.memories import FACTS_HEAD_CHARS, MemoryFacts
+from engram.store.protocols.memories import MemoryFacts
 from engram.text import fts_query
 
 log = logging.getLogger("engram.recall")
@@ -399,11 +399,7 @@ class Retriever:
     ) -> dict[str, MemoryFacts]:
         """``MemoryStore.facts`` of ``ids``, taken from records already read (filtered
         recalls, time-matched candidates) and read for the rest."""
-        out = {
-            i: MemoryFacts(r.created_at, r.session_id, len(r.content), r.content[:FACTS_HEAD_CHARS])
-            for i in ids
-            if (r := known.get(i)) is not None
-        }
+        out = {i: MemoryFacts.of(r) for i in ids if (r := known.get(i)) is not None}
         missing = [i for i in ids if i not in out]
         if missing:
             out.update(self.memories.facts(namespace, missing))

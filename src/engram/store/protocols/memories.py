@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
 from engram.records import HistoryEntry, MemoryRecord
+from engram.text import normalize_content
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,10 +37,19 @@ class MemoryFacts:
     created_at: datetime
     session_id: str | None
     chars: int
-    """Length of the content in characters (long memories get their own weights)."""
+    """Length of the normalised content (seed 004's collapsed, lower-cased form) in
+    characters: long memories get their own weights."""
     head: str = ""
-    """The content's first ``FACTS_HEAD_CHARS`` characters (standing instructions get
-    their own weights)."""
+    """The normalised content's first ``FACTS_HEAD_CHARS`` characters (standing
+    instructions get their own weights)."""
+
+    @classmethod
+    def of(cls, record: MemoryRecord) -> MemoryFacts:
+        """The facts of a record already read, as ``MemoryStore.facts`` gives them."""
+        normalized = normalize_content(record.content).normalized
+        return cls(
+            record.created_at, record.session_id, len(normalized), normalized[:FACTS_HEAD_CHARS]
+        )
 
 
 @dataclass(frozen=True, slots=True)

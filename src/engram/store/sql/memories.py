@@ -311,8 +311,12 @@ class SqlMemories(SqlPart):
         with self._sql.read("read") as conn:
             for where, params in _live_by_id(d, namespace, list(dict.fromkeys(memory_ids)), ""):
                 for memory_id, ns, deleted, created, session, chars, head in conn.execute(
-                    "SELECT id, namespace, deleted_at, created_at, session_id, length(content), "
-                    f"substr(content, 1, {FACTS_HEAD_CHARS}) FROM memories WHERE " + where,
+                    # The normalised text (whitespace collapsed, as the hash and keyword
+                    # index see it): content is stored as given (issue 26), and recall's
+                    # length and head rules were measured on collapsed text.
+                    "SELECT id, namespace, deleted_at, created_at, session_id, "
+                    f"length(normalized), substr(normalized, 1, {FACTS_HEAD_CHARS}) "
+                    "FROM memories WHERE " + where,
                     params,
                 ):
                     if ns == namespace and deleted is None:

@@ -47,6 +47,7 @@ from engram.api.encoding import Utf8Json
 from engram.api.limits import BodyLimit
 from engram.api.metrics import Metrics
 from engram.api.observe import Observe
+from engram.api.operation_ids import operation_id
 from engram.api.ratelimit import Clock, RateLimit, RateLimiter
 from engram.memory import Memory
 
@@ -115,6 +116,7 @@ def create_app(
         version=__version__,
         description=DESCRIPTION,
         lifespan=lifespan,
+        generate_unique_id_function=operation_id,
     )
     app.state.engram = state
     app.state.mcp = mcp_app is not None

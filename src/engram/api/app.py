@@ -33,6 +33,7 @@ from engram.api import (
     jobs_routes,
     lifecycle_routes,
     maintenance_routes,
+    mcp_discovery,
     ops_routes,
     org_routes,
     palace_routes,
@@ -139,6 +140,7 @@ def create_app(
     app.include_router(ops_routes.router)
     dashboard_routes.install(app)
     if mcp_app is not None:
+        app.include_router(mcp_discovery.router)
         # A Route, not a Mount: a Mount would redirect "/mcp" to "/mcp/".
         app.router.routes.append(
             Route("/mcp", endpoint=McpGuard(mcp_app, state), include_in_schema=False)

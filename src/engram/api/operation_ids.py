@@ -25,8 +25,8 @@ def _forms(word: str) -> set[str]:
 def operation_id(route: APIRoute) -> str:
     """``<first tag>_<route name without the tag's words>``; the test suite checks that
     every id of the app is unique."""
-    resource = (route.tags[0] if route.tags else "engram").replace("-", "_")
-    resource = str(resource).lower()
+    tag = route.tags[0] if route.tags else "engram"
+    resource = str(getattr(tag, "value", tag)).lower().replace("-", "_")  # a tag may be an Enum
     noise = _forms(resource)
     verb = [word for word in route.name.lower().split("_") if word and word not in noise]
     return "_".join([resource, *verb]) if verb else resource

@@ -299,13 +299,9 @@ class TranscriptIn(Scope):
     content: Text
 
 
-_RATINGS: tuple[object, ...] = (1, -1, "up", "down")
-
-
 def _exact_rating(value: object) -> object:
-    # A Literal matches by equality, so true and 1.0 would pass as 1: refuse them here,
-    # and anything else with one message (the union below would report each branch).
-    if isinstance(value, bool | float) or value not in _RATINGS:
+    # true, 1.0 equal 1; one message for rating's anyOf (two enums: generators drop mixed)
+    if isinstance(value, bool | float) or value not in (1, -1, "up", "down"):
         raise ValueError(f"rating must be 1, -1, 'up' or 'down', got {value!r}")
     return value
 
@@ -315,8 +311,6 @@ class FeedbackIn(BaseModel):
 
     model_config = _STRICT
 
-    # Two literals, not one mixed one: the schema is then an anyOf of an integer enum and
-    # a string enum, which client generators can type (a mixed enum they drop).
     rating: Annotated[Literal[1, -1] | Literal["up", "down"], BeforeValidator(_exact_rating)]
     comment: str | None = Field(default=None, max_length=10_000)
 

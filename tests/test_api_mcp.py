@@ -84,3 +84,42 @@ def test_mcp_needs_a_key_and_a_reachable_namespace(
     )
     assert other.status_code == 403 and other.json()["error"] == "forbidden"
     assert memory.get_all(namespace="user:bob") == []
+
+
+def test_a_401_points_mcp_clients_to_the_bearer_key_metadata(
+    served: tuple[str, Memory, dict[str, str]],
+) -> None:
+    # RFC 9728: the challenge names the metadata, which names no authorization server,
+    # so a client reports the 401's message instead of starting OAuth.
+    url, _, keys = served
+    ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+    metadata_url = f"{url}/.well-known/oauth-protected-resource"
+    for headers in ({}, {"Authorization": "Bearer engram_nope"}):
+        denied = httpx.post(f"{url}/mcp", json=ping, headers=headers)
+        assert denied.status_code == 401
+        assert denied.headers["www-authenticate"] == f'Bearer resource_metadata="{metadata_url}"'
+    assert "unknown or revoked key" in denied.json()["detail"]
+    assert "engram keys create" in denied.json()["detail"]
+    for where in (metadata_url, f"{metadata_url}/mcp"):  # root, and with the path appended
+        described = httpx.get(where)
+        assert described.status_code == 200
+        assert described.json() == {
+            "resource": f"{url}/mcp",
+            "resource_name": "engram MCP server",
+            "bearer_methods_supported": ["header"],
+        }
+    # A proxy's Host header is what the client reached: the URLs follow it.
+    proxied = httpx.post(f"{url}/mcp", json=ping, headers={"Host": "memory.example:443"})
+    assert "http://memory.example:443/.well-known/" in proxied.headers["www-authenticate"]
+    # A good key is not challenged; a forbidden namespace is a 403, not a challenge.
+    alice = {"Authorization": f"Bearer {keys['alice']}", "X-Engram-Namespace": "user:bob"}
+    forbidden = httpx.post(f"{url}/mcp", json=ping, headers=alice)
+    assert forbidden.status_code == 403 and "www-authenticate" not in forbidden.headers
+
+
+def test_no_discovery_metadata_without_mcp(config: Config) -> None:
+    with (
+        Memory(":memory:", config=config, embedder=HashEmbedder()) as memory,
+        keyed_server(memory, mcp=False) as (url, _),
+    ):
+        assert httpx.get(f"{url}/.well-known/oauth-protected-resource").status_code == 404

@@ -83,7 +83,10 @@ class Keys(Part):
         except UnicodeEncodeError:  # a lone surrogate: no key was ever made of one
             key = None
         if key is None:
-            raise AuthenticationError("the API key is unknown or revoked")
+            raise AuthenticationError(
+                "unknown or revoked key: create one with `engram keys create --user NAME` "
+                "(`engram keys list` shows the live ones)"
+            )
         now = utcnow()
         if key.last_used_at is None or now - key.last_used_at >= TOUCH_INTERVAL:
             keys.touch(key.id, now)

@@ -33,6 +33,7 @@ from engram.api import (
     jobs_routes,
     lifecycle_routes,
     maintenance_routes,
+    mcp_discovery,
     ops_routes,
     org_routes,
     palace_routes,
@@ -47,6 +48,7 @@ from engram.api.encoding import Utf8Json
 from engram.api.limits import BodyLimit
 from engram.api.metrics import Metrics
 from engram.api.observe import Observe
+from engram.api.operation_ids import operation_id
 from engram.api.ratelimit import Clock, RateLimit, RateLimiter
 from engram.memory import Memory
 
@@ -115,6 +117,7 @@ def create_app(
         version=__version__,
         description=DESCRIPTION,
         lifespan=lifespan,
+        generate_unique_id_function=operation_id,
     )
     app.state.engram = state
     app.state.mcp = mcp_app is not None
@@ -137,6 +140,7 @@ def create_app(
     app.include_router(ops_routes.router)
     dashboard_routes.install(app)
     if mcp_app is not None:
+        app.include_router(mcp_discovery.router)
         # A Route, not a Mount: a Mount would redirect "/mcp" to "/mcp/".
         app.router.routes.append(
             Route("/mcp", endpoint=McpGuard(mcp_app, state), include_in_schema=False)

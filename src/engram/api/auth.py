@@ -20,6 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from engram.api.context import note_key, note_namespace, note_tool
 from engram.api.errors import error_body, status_for
 from engram.api.limits import replay
+from engram.api.mcp_discovery import challenge
 from engram.core import Scope as CallScope
 from engram.errors import EngramError
 from engram.keys import LOCAL, Principal, ScopeResolver
@@ -124,7 +125,7 @@ class McpGuard:
                 self.state.memory.org.author_for_key, caller.key_id, caller.user, caller.admin
             )
         except EngramError as exc:
-            await _send_error(send, status_for(exc), exc.code, str(exc))
+            await _send_error(send, status_for(exc), exc.code, str(exc), challenge(scope))
             return
         token = current_namespace.set(resolved.namespace)
         writer = current_author.set(author)
@@ -163,13 +164,15 @@ async def _noting_tool(receive: Receive) -> Receive:
     return replay(messages, receive)
 
 
-async def _send_error(send: Send, status: int, code: str, detail: str) -> None:
+async def _send_error(send: Send, status: int, code: str, detail: str, bearer: bytes) -> None:
+    """The JSON error answer; a 401 carries ``bearer`` as its ``WWW-Authenticate``
+    (RFC 9728: where the resource's metadata is), so MCP clients do not start OAuth."""
     payload = json.dumps(error_body(code, detail)).encode()
     headers = [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(payload)).encode()),
     ]
     if status == 401:
-        headers.append((b"www-authenticate", b"Bearer"))
+        headers.append((b"www-authenticate", bearer))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": payload})

@@ -113,7 +113,7 @@ class BlockReplaceIn(BaseModel):
     new_content: str = Field(max_length=100_000)
 
 
-class ContextIn(BaseModel):
+class InjectContextIn(BaseModel):
     """A turn's messages; the memory message goes after the leading system prompt."""
 
     model_config = _STRICT
@@ -126,7 +126,7 @@ class ContextIn(BaseModel):
     blocks: bool = True
 
 
-class ContextOut(BaseModel):
+class InjectContextOut(BaseModel):
     """The messages with memory injected, and what was injected."""
 
     messages: list[dict[str, Any]]
@@ -214,9 +214,9 @@ def _writer(caller: Principal, state: ServerState) -> dict[str, Any]:
 
 
 # -- the context strategy and the tools ---------------------------------------------
-@router.post("/v1/inject/context", response_model=ContextOut, summary="Inject memory")
+@router.post("/v1/inject/context", response_model=InjectContextOut, summary="Inject memory")
 def inject_context(
-    body: ContextIn, scope_in: ScopeQuery, caller: Caller, state: State
+    body: InjectContextIn, scope_in: ScopeQuery, caller: Caller, state: State
 ) -> dict[str, Any]:
     """The messages with the memory message (core blocks, then recalled memories packed
     into the token budget) inserted between the system prompt and the task."""

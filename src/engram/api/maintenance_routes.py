@@ -44,7 +44,7 @@ class DiagnosticsOut(BaseModel):
     recommendations: list[str]
 
 
-class RunIn(BaseModel):
+class MaintenanceRunIn(BaseModel):
     """One maintenance cycle; ``execute`` applies the repairs (default: observe)."""
 
     model_config = _STRICT
@@ -52,7 +52,7 @@ class RunIn(BaseModel):
     execute: StrictBool = False
 
 
-class RunOut(BaseModel):
+class MaintenanceRunOut(BaseModel):
     """A recorded maintenance run."""
 
     id: int
@@ -69,10 +69,10 @@ class RunOut(BaseModel):
     report: dict[str, Any]
 
 
-class RunList(BaseModel):
+class MaintenanceRunList(BaseModel):
     """Recorded runs, newest first."""
 
-    items: list[RunOut]
+    items: list[MaintenanceRunOut]
     limit: int
     offset: int
 
@@ -142,14 +142,16 @@ def diagnostics(caller: Caller, state: State) -> dict[str, Any]:
     return state.memory.maintenance.diagnose().to_dict()
 
 
-@router.post("/v1/maintenance/run", response_model=RunOut, summary="Run a cycle (admin)")
-def run_cycle(body: RunIn, caller: Caller, state: State) -> dict[str, Any]:
+@router.post("/v1/maintenance/run", response_model=MaintenanceRunOut, summary="Run a cycle (admin)")
+def run_cycle(body: MaintenanceRunIn, caller: Caller, state: State) -> dict[str, Any]:
     """One maintenance cycle, observing or executing; the run is recorded."""
     caller.require_admin("executing maintenance repairs" if body.execute else "a maintenance run")
     return _run(state.memory.maintenance.run(execute=body.execute))
 
 
-@router.get("/v1/maintenance/runs", response_model=RunList, summary="Recorded runs (admin)")
+@router.get(
+    "/v1/maintenance/runs", response_model=MaintenanceRunList, summary="Recorded runs (admin)"
+)
 def list_runs(query: Annotated[RunsQuery, Query()], caller: Caller, state: State) -> dict[str, Any]:
     """Recorded cycles and dedup runs, newest first."""
     caller.require_admin("the maintenance run log")

@@ -300,8 +300,8 @@ class TranscriptIn(Scope):
 
 
 def _exact_rating(value: object) -> object:
-    # A Literal matches by equality, so true and 1.0 would pass as 1: refuse them here.
-    if isinstance(value, bool | float):
+    # true, 1.0 equal 1; one message for rating's anyOf (two enums: generators drop mixed)
+    if isinstance(value, bool | float) or value not in (1, -1, "up", "down"):
         raise ValueError(f"rating must be 1, -1, 'up' or 'down', got {value!r}")
     return value
 
@@ -311,7 +311,7 @@ class FeedbackIn(BaseModel):
 
     model_config = _STRICT
 
-    rating: Annotated[Literal[1, -1, "up", "down"], BeforeValidator(_exact_rating)]
+    rating: Annotated[Literal[1, -1] | Literal["up", "down"], BeforeValidator(_exact_rating)]
     comment: str | None = Field(default=None, max_length=10_000)
 
 

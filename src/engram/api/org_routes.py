@@ -93,7 +93,7 @@ class WriteIn(BaseModel):
     reason: str | None = Field(default=None, max_length=2_000, description="Why (audited).")
 
 
-class RetractIn(BaseModel):
+class OrgRetractIn(BaseModel):
     """Why the fact is retracted."""
 
     model_config = _STRICT
@@ -195,7 +195,7 @@ def retract(
     fact_id: FactId,
     caller: Caller,
     state: State,
-    body: Annotated[RetractIn | None, Body()] = None,
+    body: Annotated[OrgRetractIn | None, Body()] = None,
 ) -> dict[str, Any]:
     """Retract a fact (a new, retracted version); needs the role that writes it."""
     reason = None if body is None else body.reason

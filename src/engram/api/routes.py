@@ -124,6 +124,7 @@ def _created(result: ItemResult) -> dict[str, Any]:
     responses={200: {"description": "Nothing new was stored (duplicates or refusals)."}},
     tags=["memories"],
     summary="Store many memories",
+    name="create_batch",
 )
 def create_memories(
     body: m.BatchIn, caller: Caller, state: State, response: Response
@@ -244,13 +245,13 @@ def memory_history(
 
 # -- feedback (seed 000) ---------------------------------------------------------------
 # One route under two paths: seed 000's first (it is registered first), then /v1's. The
-# second keeps its own name (the OpenAPI operation id) and description.
+# second keeps its own name (its OpenAPI operation id, ``operation_ids``) and description.
 @router.post(
     "/v1/memories/{memory_id}/feedback",
     response_model=m.MemoryOut,
     tags=["feedback"],
     summary="Thumbs up or down",
-    name="feedback_v1",
+    name="rate",
     description="The same as ``POST /api/memories/{id}/feedback``.",
 )
 @router.post(
@@ -258,6 +259,7 @@ def memory_history(
     response_model=m.MemoryOut,
     tags=["feedback"],
     summary="Thumbs up or down (seed 000)",
+    name="rate_seed",
 )
 def feedback(
     memory_id: MemoryId,
@@ -415,6 +417,7 @@ def reindex(body: m.ReindexIn, caller: Caller, state: State) -> dict[str, Any]:
     response_model=dict[str, Any],
     tags=["maintenance"],
     summary="Diagnostics (admin)",
+    name="doctor",
 )
 def diagnostics(caller: Caller, state: State) -> dict[str, Any]:
     """``engram doctor``: versions, store, counts per namespace, index, embedder and recall

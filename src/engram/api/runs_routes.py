@@ -112,7 +112,7 @@ class RunsQuery(RunScope):
     offset: int = Field(default=0, ge=0, le=10_000_000)
 
 
-class HitOut(BaseModel):
+class RunHitOut(BaseModel):
     """One memory injected into a run."""
 
     run_id: str
@@ -130,7 +130,7 @@ class RunViewOut(BaseModel):
     run: RunOut
     observations: list[m.MemoryOut] = Field(description="Observations this run produced.")
     injected: list[m.MemoryOut] = Field(description="Live memories injected into it, by rank.")
-    hits: list[HitOut] = Field(description="The injection log (kept for purged memories).")
+    hits: list[RunHitOut] = Field(description="The injection log (kept for purged memories).")
 
 
 class HitIn(BaseModel):
@@ -149,7 +149,7 @@ class HitsIn(RunScope):
     task: str | None = Field(default=None, max_length=100_000)
 
 
-class HitsOut(BaseModel):
+class RunHitsOut(BaseModel):
     """How many hits were logged."""
 
     run_id: str
@@ -246,7 +246,7 @@ def get_run(run_id: RunId, scope_in: ScopeQuery, caller: Caller, state: State) -
 
 
 @router.post(
-    "/v1/runs/{run_id}/hits", response_model=HitsOut, tags=["runs"], summary="Log memory hits"
+    "/v1/runs/{run_id}/hits", response_model=RunHitsOut, tags=["runs"], summary="Log memory hits"
 )
 def log_hits(run_id: RunId, body: HitsIn, caller: Caller, state: State) -> dict[str, Any]:
     """Record which memories were injected into the run, in rank order."""

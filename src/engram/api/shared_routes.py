@@ -123,7 +123,7 @@ class PublicationsQuery(SpaceQuery):
     limit: int = Field(default=100, ge=1, le=10_000)
 
 
-class RetractIn(BaseModel):
+class SharedRetractIn(BaseModel):
     """Who retracts (only the publisher may), and why."""
 
     model_config = _STRICT
@@ -132,7 +132,7 @@ class RetractIn(BaseModel):
     reason: str | None = Field(default=None, max_length=2000)
 
 
-class HitsOut(BaseModel):
+class SharedHitsOut(BaseModel):
     """Ranked shared publications."""
 
     hits: list[m.HitOut]
@@ -235,7 +235,9 @@ def publish(
     ).to_dict()
 
 
-@router.get("/v1/shared/search", response_model=HitsOut, tags=["shared"], summary="Search shared")
+@router.get(
+    "/v1/shared/search", response_model=SharedHitsOut, tags=["shared"], summary="Search shared"
+)
 def search_shared(
     query: Annotated[SharedSearchQuery, Query()], caller: Caller, state: State
 ) -> dict[str, Any]:
@@ -270,7 +272,7 @@ def retract(
     query: Annotated[SpaceQuery, Query()],
     caller: Caller,
     state: State,
-    body: Annotated[RetractIn, Body()],
+    body: Annotated[SharedRetractIn, Body()],
 ) -> dict[str, Any]:
     """Withdraw a publication; only its publisher may. Audited."""
     space = space_for(caller, state, query.namespace)

@@ -338,8 +338,10 @@ def _ingest(core: Core, job: Job, document: Document) -> dict[str, Any]:
             document = store.set_extracted(document.id, title=title, now=utcnow())
 
     store.set_status(document.id, "chunking", now=utcnow())
-    # Chunks are cut from the whitespace-collapsed text, which is what a memory stores,
-    # so each stored chunk is exactly its window; never longer than a memory may be.
+    # Chunks are cut from the whitespace-collapsed text, so each stored chunk is its
+    # window (without the space a cut may leave at either edge: a memory keeps its
+    # content as given, and a window's edge is the cut's, not the author's); never
+    # longer than a memory may be.
     flat = normalize_content(text).storage
     if not flat:
         raise InvalidInputError("the document holds no text to index")
@@ -348,7 +350,8 @@ def _ingest(core: Core, job: Job, document: Document) -> dict[str, Any]:
     linked = {c.content_hash for c in store.chunks(document.id)}
     pending: list[tuple[int, str]] = []
     repeated = 0
-    for index, chunk in enumerate(chunks):
+    for index, window in enumerate(chunks):
+        chunk = window.strip()
         digest = normalize_content(chunk).content_hash
         if digest in linked:  # seed 004: dedup against the document's own chunks
             repeated += 1

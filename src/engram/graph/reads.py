@@ -235,8 +235,7 @@ class GraphReads(Part):
         run_id: str | None,
     ) -> Scope:
         """The call's scope, once the ``Memory`` is known to be open."""
-        self._core.check_open()
-        return self._core.scope(namespace, user_id, agent_id, run_id)
+        return self._core.open_scope(namespace, user_id, agent_id, run_id)
 
     def _entity(
         self,

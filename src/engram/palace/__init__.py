@@ -450,8 +450,7 @@ class Palace(Part):
         agent_id: str | None,
         run_id: str | None,
     ) -> Scope:
-        self._core.check_open()
-        return self._core.scope(namespace, user_id, agent_id, run_id)
+        return self._core.open_scope(namespace, user_id, agent_id, run_id)
 
     def _ensure_wing(self, scope: Scope, name: str, kind: str) -> Wing:
         if kind not in WING_KINDS:

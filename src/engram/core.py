@@ -173,17 +173,12 @@ class Core:
         ns = namespace_for(namespace, user_id, agent_id, run_id, self.config.default_namespace)
         return Scope(ns, user_id, agent_id, run_id)
 
-    def open_scope(
-        self,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> Scope:
-        """``scope`` for a call that reads or writes: ``StoreClosedError`` first if the
-        ``Memory`` is closed (every public call checks this before it resolves its scope)."""
+    def open_scope(self, *ids: str | None) -> Scope:
+        """``scope(*ids)`` (namespace, user_id, agent_id, run_id) for a call that reads or
+        writes: ``StoreClosedError`` first if the ``Memory`` is closed (every public call
+        checks this before it resolves its scope)."""
         self.check_open()
-        return self.scope(namespace, user_id, agent_id, run_id)
+        return self.scope(*ids)
 
     def get(self, scope: Scope, memory_id: object) -> MemoryRecord:
         """A live memory of ``scope``; ``NotFoundError`` if it is not there."""

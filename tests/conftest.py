@@ -6,7 +6,7 @@ import contextlib
 import hashlib
 import re
 import warnings
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -16,6 +16,7 @@ import httpx
 import numpy as np
 import pytest
 from click.testing import CliRunner, Result
+from fastapi.testclient import TestClient
 from mcp import Client
 
 from engram import Config, Memory
@@ -24,6 +25,8 @@ from engram.api.server import serve_in_thread
 from engram.cli.main import cli
 from engram.embed.base import BaseEmbedder, Vectors, normalize_rows
 from engram.mcp.server import create_mcp_server
+from engram.pipeline import handlers as registry_module
+from engram.pipeline.handlers import Handler
 from engram.records import Hit, MemoryRecord, ScoreBreakdown
 from engram.store import Store, open_store
 
@@ -336,3 +339,30 @@ def file_mem(config: Config, tmp_path: Path) -> Iterator[Memory]:
     """A file-backed store with the hash embedder."""
     with Memory(tmp_path / "engram.db", config=config, embedder=HashEmbedder()) as m:
         yield m
+
+
+@pytest.fixture
+def api(config: Config) -> Iterator[tuple[TestClient, Memory]]:
+    """The HTTP API without keys over a fresh store (namespace ``default``); a test
+    module that needs another app defines its own ``api``."""
+    with Memory(":memory:", config=config, embedder=HashEmbedder()) as memory:
+        app = create_app(memory, auth=False, mcp=False)
+        # A 500 must show up as a status code here, not as an exception in the test.
+        with TestClient(app, raise_server_exceptions=False) as client:
+            yield client, memory
+
+
+@pytest.fixture
+def use_handler() -> Iterator[Callable[[str, Handler], None]]:
+    """Register job handlers in the default registry for one test, then restore it."""
+    replaced: dict[str, Handler | None] = {}
+
+    def use(kind: str, handler: Handler) -> None:
+        replaced.setdefault(kind, registry_module.register(kind, handler))
+
+    yield use
+    for kind, previous in replaced.items():
+        if previous is None:
+            registry_module.unregister(kind)
+        else:
+            registry_module.register(kind, previous)

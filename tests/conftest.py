@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
+import logging
 import re
 import warnings
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
@@ -21,6 +23,7 @@ from mcp import Client
 
 from engram import Config, Memory
 from engram.api import create_app
+from engram.api.logs import JsonFormatter
 from engram.api.server import serve_in_thread
 from engram.cli.main import cli
 from engram.embed.base import BaseEmbedder, Vectors, normalize_rows
@@ -366,3 +369,20 @@ def use_handler() -> Iterator[Callable[[str, Handler], None]]:
             registry_module.unregister(kind)
         else:
             registry_module.register(kind, previous)
+
+
+@pytest.fixture
+def access_lines() -> Iterator[io.StringIO]:
+    """engram's log records, formatted by the JSON formatter, in a buffer."""
+    buffer = io.StringIO()
+    handler = logging.StreamHandler(buffer)
+    handler.setFormatter(JsonFormatter())
+    logger = logging.getLogger("engram")
+    old = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        yield buffer
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(old)

@@ -7,6 +7,7 @@ import hashlib
 import io
 import logging
 import re
+import sqlite3
 import warnings
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -386,3 +387,20 @@ def access_lines() -> Iterator[io.StringIO]:
     finally:
         logger.removeHandler(handler)
         logger.setLevel(old)
+
+
+def sqlite_before(path: Path, migration: str) -> Path:
+    """A new SQLite file at ``path`` migrated up to just before ``migration`` (which must
+    exist, and is checked not applied): an older store for an upgrade test."""
+    from engram.store.sql import migrations
+    from engram.store.sqlite.dialect import SQLITE
+
+    names = [name for name, _ in migrations.named(SQLITE)]
+    assert migration in names
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        migrations.migrate(conn, SQLITE, upto=names[names.index(migration) - 1])
+        assert migration not in migrations.applied(conn, SQLITE)
+    finally:
+        conn.close()
+    return path

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import sqlite3
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from conftest import Clock
+from conftest import Clock, sqlite_before
 from engram import AsyncMemory, Memory
 from engram.aio import AsyncBlocks, AsyncInject, AsyncProcedures
 from engram.config import Config
@@ -238,15 +237,7 @@ class _Swap:
 
 
 def test_an_older_sqlite_store_gains_core_blocks(tmp_path: Path, config: Config) -> None:
-    from engram.store.sql import migrations
-    from engram.store.sqlite.dialect import SQLITE
-
-    names = [name for name, _ in migrations.named(SQLITE)]
-    path = tmp_path / "old.db"
-    conn = sqlite3.connect(path, isolation_level=None)
-    migrations.migrate(conn, SQLITE, upto=names[names.index("025_core_blocks") - 1])
-    assert "025_core_blocks" not in migrations.applied(conn, SQLITE)
-    conn.close()
+    path = sqlite_before(tmp_path / "old.db", "025_core_blocks")
     store = open_store(str(path), config)
     try:
         assert store.blocks.write("ns", _write("human", "Ada"), expect_version=0, now=T0)

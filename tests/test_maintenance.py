@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from conftest import NO_PIPELINE, Clock, section_config
+from conftest import NO_PIPELINE, Clock, section_config, sqlite_before
 from engram import Memory
 from engram.config import Config
 from engram.embed.base import BaseEmbedder, Vectors
@@ -413,16 +413,7 @@ def test_the_docs_example_runs(
 
 # -- migrations and the async twin -----------------------------------------------------------
 def test_an_older_sqlite_store_gains_the_maintenance_tables(tmp_path: Path) -> None:
-    from engram.store.sql import migrations
-    from engram.store.sqlite.dialect import SQLITE
-
-    names = [name for name, _ in migrations.named(SQLITE)]
-    assert "027_maintenance" in names
-    path = tmp_path / "old.db"
-    conn = sqlite3.connect(path, isolation_level=None)
-    migrations.migrate(conn, SQLITE, upto=names[names.index("027_maintenance") - 1])
-    assert "027_maintenance" not in migrations.applied(conn, SQLITE)
-    conn.close()
+    path = sqlite_before(tmp_path / "old.db", "027_maintenance")
     with Memory(path, config=_config(tmp_path), embedder=None) as mem:
         assert mem.maintenance.run(execute=False).id == 1
 

@@ -404,3 +404,26 @@ def sqlite_before(path: Path, migration: str) -> Path:
     finally:
         conn.close()
     return path
+
+
+@contextlib.contextmanager
+def postgres_before(pg_server: object, migration: str) -> Iterator[str]:
+    """The URL of a new PostgreSQL database migrated up to just before ``migration``
+    (which must exist, and is checked not applied), dropped afterwards: an older
+    database for an upgrade test."""
+    import psycopg
+
+    from engram.store.postgres.dialect import POSTGRES
+    from engram.store.sql import migrations
+
+    names = [name for name, _ in migrations.named(POSTGRES)]
+    assert migration in names
+    name = pg_server.create_database(migrated=False)  # type: ignore[attr-defined]
+    url: str = pg_server.database_url(name)  # type: ignore[attr-defined]
+    try:
+        with psycopg.connect(url, autocommit=True) as conn:
+            migrations.migrate(conn, POSTGRES, upto=names[names.index(migration) - 1])
+            assert migration not in migrations.applied(conn, POSTGRES)
+        yield url
+    finally:
+        pg_server.drop_database(name)  # type: ignore[attr-defined]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Clock, sqlite_before
+from conftest import Clock, postgres_before, sqlite_before
 from engram import AsyncMemory, Memory
 from engram.aio import AsyncBlocks, AsyncInject, AsyncProcedures
 from engram.config import Config
@@ -247,25 +247,12 @@ def test_an_older_sqlite_store_gains_core_blocks(tmp_path: Path, config: Config)
 
 @pytest.mark.postgres
 def test_an_older_postgres_database_gains_core_blocks(pg_server: object, config: Config) -> None:
-    import psycopg
-
-    from engram.store.postgres.dialect import POSTGRES
-    from engram.store.sql import migrations
-
-    names = [name for name, _ in migrations.named(POSTGRES)]
-    name = pg_server.create_database(migrated=False)  # type: ignore[attr-defined]
-    url = pg_server.database_url(name)  # type: ignore[attr-defined]
-    try:
-        with psycopg.connect(url, autocommit=True) as conn:
-            migrations.migrate(conn, POSTGRES, upto=names[names.index("021_core_blocks") - 1])
-            assert "021_core_blocks" not in migrations.applied(conn, POSTGRES)
+    with postgres_before(pg_server, "021_core_blocks") as url:
         store = open_store(url, config)
         try:
             assert store.blocks.write("ns", _write("human", "Ada"), expect_version=0, now=T0)
         finally:
             store.close()
-    finally:
-        pg_server.drop_database(name)  # type: ignore[attr-defined]
 
 
 # -- the async twin ----------------------------------------------------------------------

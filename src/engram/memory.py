@@ -399,8 +399,9 @@ class Memory:
         run_id: str | None = None,
     ) -> MemoryRecord:
         """One live memory by id; ``NotFoundError`` if it is not in this namespace."""
-        self._core.check_open()
-        return self._core.get(self._core.scope(namespace, user_id, agent_id, run_id), memory_id)
+        return self._core.get(
+            self._core.open_scope(namespace, user_id, agent_id, run_id), memory_id
+        )
 
     def get_all(
         self,

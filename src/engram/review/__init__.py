@@ -97,8 +97,7 @@ class Review(ReviewQueue):
         """The feedback log as a preference data set, streamed oldest first: one
         ``{memory_id, content, title, rating, comment, at, quality}`` per rating."""
         core = self._core
-        core.check_open()
-        return export.stream(core, core.scope(namespace, user_id, agent_id, run_id))
+        return export.stream(core, core.open_scope(namespace, user_id, agent_id, run_id))
 
     def assess_novelty(
         self,

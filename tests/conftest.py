@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
+import logging
 import re
+import sqlite3
 import warnings
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -16,14 +19,18 @@ import httpx
 import numpy as np
 import pytest
 from click.testing import CliRunner, Result
+from fastapi.testclient import TestClient
 from mcp import Client
 
 from engram import Config, Memory
 from engram.api import create_app
+from engram.api.logs import JsonFormatter
 from engram.api.server import serve_in_thread
 from engram.cli.main import cli
 from engram.embed.base import BaseEmbedder, Vectors, normalize_rows
 from engram.mcp.server import create_mcp_server
+from engram.pipeline import handlers as registry_module
+from engram.pipeline.handlers import Handler
 from engram.records import Hit, MemoryRecord, ScoreBreakdown
 from engram.store import Store, open_store
 
@@ -336,3 +343,87 @@ def file_mem(config: Config, tmp_path: Path) -> Iterator[Memory]:
     """A file-backed store with the hash embedder."""
     with Memory(tmp_path / "engram.db", config=config, embedder=HashEmbedder()) as m:
         yield m
+
+
+@pytest.fixture
+def api(config: Config) -> Iterator[tuple[TestClient, Memory]]:
+    """The HTTP API without keys over a fresh store (namespace ``default``); a test
+    module that needs another app defines its own ``api``."""
+    with Memory(":memory:", config=config, embedder=HashEmbedder()) as memory:
+        app = create_app(memory, auth=False, mcp=False)
+        # A 500 must show up as a status code here, not as an exception in the test.
+        with TestClient(app, raise_server_exceptions=False) as client:
+            yield client, memory
+
+
+@pytest.fixture
+def use_handler() -> Iterator[Callable[[str, Handler], None]]:
+    """Register job handlers in the default registry for one test, then restore it."""
+    replaced: dict[str, Handler | None] = {}
+
+    def use(kind: str, handler: Handler) -> None:
+        replaced.setdefault(kind, registry_module.register(kind, handler))
+
+    yield use
+    for kind, previous in replaced.items():
+        if previous is None:
+            registry_module.unregister(kind)
+        else:
+            registry_module.register(kind, previous)
+
+
+@pytest.fixture
+def access_lines() -> Iterator[io.StringIO]:
+    """engram's log records, formatted by the JSON formatter, in a buffer."""
+    buffer = io.StringIO()
+    handler = logging.StreamHandler(buffer)
+    handler.setFormatter(JsonFormatter())
+    logger = logging.getLogger("engram")
+    old = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        yield buffer
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(old)
+
+
+def sqlite_before(path: Path, migration: str) -> Path:
+    """A new SQLite file at ``path`` migrated up to just before ``migration`` (which must
+    exist, and is checked not applied): an older store for an upgrade test."""
+    from engram.store.sql import migrations
+    from engram.store.sqlite.dialect import SQLITE
+
+    names = [name for name, _ in migrations.named(SQLITE)]
+    assert migration in names
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        migrations.migrate(conn, SQLITE, upto=names[names.index(migration) - 1])
+        assert migration not in migrations.applied(conn, SQLITE)
+    finally:
+        conn.close()
+    return path
+
+
+@contextlib.contextmanager
+def postgres_before(pg_server: object, migration: str) -> Iterator[str]:
+    """The URL of a new PostgreSQL database migrated up to just before ``migration``
+    (which must exist, and is checked not applied), dropped afterwards: an older
+    database for an upgrade test."""
+    import psycopg
+
+    from engram.store.postgres.dialect import POSTGRES
+    from engram.store.sql import migrations
+
+    names = [name for name, _ in migrations.named(POSTGRES)]
+    assert migration in names
+    name = pg_server.create_database(migrated=False)  # type: ignore[attr-defined]
+    url: str = pg_server.database_url(name)  # type: ignore[attr-defined]
+    try:
+        with psycopg.connect(url, autocommit=True) as conn:
+            migrations.migrate(conn, POSTGRES, upto=names[names.index(migration) - 1])
+            assert migration not in migrations.applied(conn, POSTGRES)
+        yield url
+    finally:
+        pg_server.drop_database(name)  # type: ignore[attr-defined]

@@ -23,7 +23,7 @@ from fastapi import FastAPI
 from conftest import FailingEmbedder, HashEmbedder
 from engram import AsyncMemory, Config, Memory
 from engram.api import create_app
-from engram.api.logs import JsonFormatter, TextFormatter, log_config
+from engram.api.logs import TextFormatter, log_config
 from engram.api.metrics import CONTENT_TYPE
 from engram.api.ratelimit import RateLimiter
 from engram.api.server import serve_in_thread
@@ -260,23 +260,6 @@ def test_request_ids_are_echoed_validated_and_on_every_error(config: Config) -> 
 
 
 # -- logs ------------------------------------------------------------------------------
-@pytest.fixture
-def access_lines() -> Iterator[io.StringIO]:
-    """engram's log records, formatted by the JSON formatter, in a buffer."""
-    buffer = io.StringIO()
-    handler = logging.StreamHandler(buffer)
-    handler.setFormatter(JsonFormatter())
-    logger = logging.getLogger("engram")
-    old = logger.level
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    try:
-        yield buffer
-    finally:
-        logger.removeHandler(handler)
-        logger.setLevel(old)
-
-
 def test_json_access_lines_name_the_request_never_the_key_or_content(
     served: Served, access_lines: io.StringIO
 ) -> None:

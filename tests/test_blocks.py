@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import sqlite3
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from conftest import Clock
+from conftest import Clock, postgres_before, sqlite_before
 from engram import AsyncMemory, Memory
 from engram.aio import AsyncBlocks, AsyncInject, AsyncProcedures
 from engram.config import Config
@@ -238,15 +237,7 @@ class _Swap:
 
 
 def test_an_older_sqlite_store_gains_core_blocks(tmp_path: Path, config: Config) -> None:
-    from engram.store.sql import migrations
-    from engram.store.sqlite.dialect import SQLITE
-
-    names = [name for name, _ in migrations.named(SQLITE)]
-    path = tmp_path / "old.db"
-    conn = sqlite3.connect(path, isolation_level=None)
-    migrations.migrate(conn, SQLITE, upto=names[names.index("025_core_blocks") - 1])
-    assert "025_core_blocks" not in migrations.applied(conn, SQLITE)
-    conn.close()
+    path = sqlite_before(tmp_path / "old.db", "025_core_blocks")
     store = open_store(str(path), config)
     try:
         assert store.blocks.write("ns", _write("human", "Ada"), expect_version=0, now=T0)
@@ -256,25 +247,12 @@ def test_an_older_sqlite_store_gains_core_blocks(tmp_path: Path, config: Config)
 
 @pytest.mark.postgres
 def test_an_older_postgres_database_gains_core_blocks(pg_server: object, config: Config) -> None:
-    import psycopg
-
-    from engram.store.postgres.dialect import POSTGRES
-    from engram.store.sql import migrations
-
-    names = [name for name, _ in migrations.named(POSTGRES)]
-    name = pg_server.create_database(migrated=False)  # type: ignore[attr-defined]
-    url = pg_server.database_url(name)  # type: ignore[attr-defined]
-    try:
-        with psycopg.connect(url, autocommit=True) as conn:
-            migrations.migrate(conn, POSTGRES, upto=names[names.index("021_core_blocks") - 1])
-            assert "021_core_blocks" not in migrations.applied(conn, POSTGRES)
+    with postgres_before(pg_server, "021_core_blocks") as url:
         store = open_store(url, config)
         try:
             assert store.blocks.write("ns", _write("human", "Ada"), expect_version=0, now=T0)
         finally:
             store.close()
-    finally:
-        pg_server.drop_database(name)  # type: ignore[attr-defined]
 
 
 # -- the async twin ----------------------------------------------------------------------

@@ -10,15 +10,12 @@ from __future__ import annotations
 import io
 import json
 import math
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from conftest import HashEmbedder
-from engram import Config, Memory
-from engram.api import create_app
+from engram import Memory
 from engram.errors import InvalidInputError
 from engram.store import Store
 from engram.store.protocols import ListQuery
@@ -53,16 +50,6 @@ def nested_lists(depth: int) -> list[Any]:
     for _ in range(depth - 1):
         value = [value]
     return value
-
-
-@pytest.fixture
-def api(config: Config) -> Iterator[tuple[TestClient, Memory]]:
-    """The HTTP API without keys over a fresh store (namespace ``default``)."""
-    with Memory(":memory:", config=config, embedder=HashEmbedder()) as memory:
-        app = create_app(memory, auth=False, mcp=False)
-        # A 500 must show up as a status code here, not as an exception in the test.
-        with TestClient(app, raise_server_exceptions=False) as client:
-            yield client, memory
 
 
 # -- 1. metadata depth and size ---------------------------------------------------------

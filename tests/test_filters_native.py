@@ -6,7 +6,6 @@ supported, never a silently dropped condition."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +14,7 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from mcp import Client
 
-from conftest import HashEmbedder
-from engram import Config, Memory
-from engram.api import create_app
+from engram import Memory
 from engram.cli.main import cli
 from engram.errors import InvalidInputError
 from engram.filters import OPERATORS, RECORD_FIELDS
@@ -183,14 +180,6 @@ def test_narrower_scope_ids_still_filter_with_native_filters(mem: Memory) -> Non
 
 
 # -- surfaces --------------------------------------------------------------------------
-@pytest.fixture
-def api(config: Config) -> Iterator[tuple[TestClient, Memory]]:
-    with Memory(":memory:", config=config, embedder=HashEmbedder()) as memory:
-        app = create_app(memory, auth=False, mcp=False)
-        with TestClient(app, raise_server_exceptions=False) as client:
-            yield client, memory
-
-
 def test_http_search_recall_and_list_take_native_filters(api: tuple[TestClient, Memory]) -> None:
     client, memory = api
     chat = memory.add("tea from chat", metadata={"source": "chat"})

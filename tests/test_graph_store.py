@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import sqlite_before
 from engram.errors import NotFoundError
 from engram.store import Store
 from engram.store.protocols import GraphStore
@@ -57,15 +58,7 @@ def test_graph_writes_join_the_store_transaction(any_store: Store) -> None:
 
 
 def test_sqlite_store_upgrades_to_the_graph(tmp_path: Path) -> None:
-    names = [name for name, _ in migrations.named(SQLITE)]
-    before = names[names.index("013_graph") - 1]
-    path = tmp_path / "old.db"
-    conn = sqlite3.connect(path, isolation_level=None)
-    try:
-        migrations.migrate(conn, SQLITE, upto=before)
-        assert "013_graph" not in migrations.applied(conn, SQLITE)
-    finally:
-        conn.close()
+    path = sqlite_before(tmp_path / "old.db", "013_graph")
     store = SQLiteStore(path)
     try:
         memory_id = memory(store, "Derek owns an efoil")

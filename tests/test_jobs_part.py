@@ -27,23 +27,6 @@ Use = Callable[[str, Handler], None]
 
 
 @pytest.fixture
-def use_handler() -> Iterator[Use]:
-    """Register handlers in the default registry for one test, then restore it."""
-    replaced: dict[str, Handler | None] = {}
-
-    def use(kind: str, handler: Handler) -> None:
-        previous = registry_module.register(kind, handler)
-        replaced.setdefault(kind, previous)
-
-    yield use
-    for kind, previous in replaced.items():
-        if previous is None:
-            registry_module.unregister(kind)
-        else:
-            registry_module.register(kind, previous)
-
-
-@pytest.fixture
 def quiet(config: Config, store_location: str) -> Iterator[Memory]:
     """A memory on each backend whose writes queue no pipeline jobs: the tests queue
     exactly the jobs they look at."""

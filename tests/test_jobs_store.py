@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import postgres_before
 from engram import Config, InvalidInputError, NotFoundError
 from engram.records import MemoryRecord
 from engram.store import Store, open_store
@@ -253,24 +254,12 @@ def test_an_older_sqlite_store_gains_the_queue(tmp_path: Path, config: Config) -
 
 @pytest.mark.postgres
 def test_an_older_postgres_database_gains_the_queue(pg_server: object, config: Config) -> None:
-    import psycopg
-
-    from engram.store.postgres.dialect import POSTGRES
-
-    server = pg_server
-    name = server.create_database(migrated=False)  # type: ignore[attr-defined]
-    url = server.database_url(name)  # type: ignore[attr-defined]
-    try:
-        with psycopg.connect(url, autocommit=True) as conn:
-            migrations.migrate(conn, POSTGRES, upto="005_unembedded")
-            assert "006_jobs" not in migrations.applied(conn, POSTGRES)
+    with postgres_before(pg_server, "006_jobs") as url:
         store = open_store(url, config)
         try:
             assert store.jobs.enqueue("extract", "default", memory_id="m1").status == "pending"
         finally:
             store.close()
-    finally:
-        server.drop_database(name)  # type: ignore[attr-defined]
 
 
 def test_enqueue_many_adds_what_enqueue_one_by_one_adds(any_store: Store) -> None:

@@ -24,26 +24,9 @@ from engram.api.server import serve_in_thread
 from engram.cli.main import cli
 from engram.core import Core
 from engram.jobs import Job
-from engram.pipeline import handlers as registry_module
 from engram.pipeline.handlers import Handler
 
 KEYWORD_ONLY = {"ENGRAM_EMBEDDER_NAME": "none", "ENGRAM_CONFIG": "", "ENGRAM_PIPELINE_ENABLED": "0"}
-
-
-@pytest.fixture
-def use_handler() -> Iterator[Callable[[str, Handler], None]]:
-    """Register handlers in the default registry for one test, then restore it."""
-    replaced: dict[str, Handler | None] = {}
-
-    def use(kind: str, handler: Handler) -> None:
-        replaced.setdefault(kind, registry_module.register(kind, handler))
-
-    yield use
-    for kind, previous in replaced.items():
-        if previous is None:
-            registry_module.unregister(kind)
-        else:
-            registry_module.register(kind, previous)
 
 
 def _config(home: Path, **overrides: Any) -> Config:

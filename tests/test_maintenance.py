@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from conftest import NO_PIPELINE, Clock, section_config
+from conftest import NO_PIPELINE, Clock, postgres_before, section_config, sqlite_before
 from engram import Memory
 from engram.config import Config
 from engram.embed.base import BaseEmbedder, Vectors
@@ -413,16 +413,7 @@ def test_the_docs_example_runs(
 
 # -- migrations and the async twin -----------------------------------------------------------
 def test_an_older_sqlite_store_gains_the_maintenance_tables(tmp_path: Path) -> None:
-    from engram.store.sql import migrations
-    from engram.store.sqlite.dialect import SQLITE
-
-    names = [name for name, _ in migrations.named(SQLITE)]
-    assert "027_maintenance" in names
-    path = tmp_path / "old.db"
-    conn = sqlite3.connect(path, isolation_level=None)
-    migrations.migrate(conn, SQLITE, upto=names[names.index("027_maintenance") - 1])
-    assert "027_maintenance" not in migrations.applied(conn, SQLITE)
-    conn.close()
+    path = sqlite_before(tmp_path / "old.db", "027_maintenance")
     with Memory(path, config=_config(tmp_path), embedder=None) as mem:
         assert mem.maintenance.run(execute=False).id == 1
 
@@ -431,23 +422,11 @@ def test_an_older_sqlite_store_gains_the_maintenance_tables(tmp_path: Path) -> N
 def test_an_older_postgres_database_gains_the_maintenance_tables(
     pg_server: object, tmp_path: Path
 ) -> None:
-    import psycopg
-
-    from engram.store.postgres.dialect import POSTGRES
-    from engram.store.sql import migrations
-
-    names = [name for name, _ in migrations.named(POSTGRES)]
-    assert "023_maintenance" in names
-    name = pg_server.create_database(migrated=False)  # type: ignore[attr-defined]
-    url = pg_server.database_url(name)  # type: ignore[attr-defined]
-    try:
-        with psycopg.connect(url, autocommit=True) as conn:
-            migrations.migrate(conn, POSTGRES, upto=names[names.index("023_maintenance") - 1])
-            assert "023_maintenance" not in migrations.applied(conn, POSTGRES)
-        with Memory(url, config=_config(tmp_path), embedder=None) as mem:
-            assert mem.maintenance.run(execute=False).id == 1
-    finally:
-        pg_server.drop_database(name)  # type: ignore[attr-defined]
+    with (
+        postgres_before(pg_server, "023_maintenance") as url,
+        Memory(url, config=_config(tmp_path), embedder=None) as mem,
+    ):
+        assert mem.maintenance.run(execute=False).id == 1
 
 
 def test_every_verb_has_an_async_twin() -> None:

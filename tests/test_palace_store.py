@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
+from conftest import sqlite_before
 from engram.errors import InvalidInputError
 from engram.records import MemoryRecord
 from engram.store.protocols import NewDrawer, PalaceStore, Store
-from engram.store.sql import migrations
 from engram.store.sqlite.backend import SQLiteStore
-from engram.store.sqlite.dialect import SQLITE
 from engram.validate import build_record
 
 T0 = datetime(2026, 4, 30, 19, 0, tzinfo=UTC)
@@ -84,16 +82,7 @@ def test_palace_writes_join_the_open_transaction(any_store: Store) -> None:
 
 
 def test_sqlite_store_upgrades_to_the_palace(tmp_path: Path) -> None:
-    names = [name for name, _ in migrations.named(SQLITE)]
-    assert "016_palace" in names
-    before = names[names.index("016_palace") - 1]
-    path = tmp_path / "old.db"
-    conn = sqlite3.connect(path, isolation_level=None)
-    try:
-        migrations.migrate(conn, SQLITE, upto=before)
-        assert "016_palace" not in migrations.applied(conn, SQLITE)
-    finally:
-        conn.close()
+    path = sqlite_before(tmp_path / "old.db", "016_palace")
     store = SQLiteStore(path)
     try:
         wing = store.palace.ensure_wing("default", slug="w", name="W", kind="topic", now=T0)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import io
 import json
-import logging
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,7 +17,6 @@ import pytest
 from conftest import HashEmbedder, bearer_client
 from engram import Config, Memory
 from engram.api import create_app
-from engram.api.logs import JsonFormatter
 from engram.api.server import serve_in_thread
 
 INITIALIZE = {
@@ -138,30 +136,22 @@ def test_the_pg_pool_recovers_after_its_connections_die(pg_url: str, config: Con
         assert len(memory.get_all()) == 2
 
 
-def test_the_access_log_names_the_mcp_tool_never_the_key_or_content(config: Config) -> None:
+def test_the_access_log_names_the_mcp_tool_never_the_key_or_content(
+    config: Config, access_lines: io.StringIO
+) -> None:
     call = {
         "jsonrpc": "2.0",
         "id": 3,
         "method": "tools/call",
         "params": {"name": "search_memory", "arguments": {"query": "the secret launch date"}},
     }
-    buffer = io.StringIO()
-    handler = logging.StreamHandler(buffer)
-    handler.setFormatter(JsonFormatter())
-    logger = logging.getLogger("engram")
-    old = logger.level
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    try:
-        with _memory(config) as memory:
-            key, secret = memory.keys.create("alice")
-            headers = {**MCP_HEADERS, "Authorization": f"Bearer {secret}"}
-            with serve_in_thread(create_app(memory, worker=False)) as url:
-                answered = httpx.post(f"{url}/mcp", json=call, headers=headers)
-                assert answered.status_code == 200, answered.text
-    finally:
-        logger.removeHandler(handler)
-        logger.setLevel(old)
+    buffer = access_lines
+    with _memory(config) as memory:
+        key, secret = memory.keys.create("alice")
+        headers = {**MCP_HEADERS, "Authorization": f"Bearer {secret}"}
+        with serve_in_thread(create_app(memory, worker=False)) as url:
+            answered = httpx.post(f"{url}/mcp", json=call, headers=headers)
+            assert answered.status_code == 200, answered.text
     lines = [json.loads(line) for line in buffer.getvalue().splitlines()]
     [line] = [x for x in lines if x["logger"] == "engram.access" and x["path"] == "/mcp"]
     assert line["tool"] == "search_memory" and line["key_id"] == key.id

@@ -218,8 +218,7 @@ class Admin(Part):
         shorter than 8 characters or matches several memories.
         """
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(namespace, user_id, agent_id, run_id)
         wanted = memory_id_value(memory_id)
         memories = core.store.memories
         # An exact id wins even when it is also a prefix of a longer one, and ids that

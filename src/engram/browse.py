@@ -81,8 +81,7 @@ class Browse(Part):
         one ``quality`` band (``positive`` > 0, ``neutral`` = 0, ``negative`` < 0) when
         given. ``Page.total`` counts every match."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(namespace, user_id, agent_id, run_id)
         positive_int("limit", limit, upper=MAX_PAGE)
         filters: dict[str, Any] = {}
         if type is not None:

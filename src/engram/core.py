@@ -173,6 +173,13 @@ class Core:
         ns = namespace_for(namespace, user_id, agent_id, run_id, self.config.default_namespace)
         return Scope(ns, user_id, agent_id, run_id)
 
+    def open_scope(self, *ids: str | None) -> Scope:
+        """``scope(*ids)`` (namespace, user_id, agent_id, run_id) for a call that reads or
+        writes: ``StoreClosedError`` first if the ``Memory`` is closed (every public call
+        checks this before it resolves its scope)."""
+        self.check_open()
+        return self.scope(*ids)
+
     def get(self, scope: Scope, memory_id: object) -> MemoryRecord:
         """A live memory of ``scope``; ``NotFoundError`` if it is not there."""
         record = self.store.memories.get(scope.namespace, memory_id_value(memory_id))

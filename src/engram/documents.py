@@ -73,8 +73,7 @@ class Documents(Part):
         unless ``[documents] allow_private_urls`` or ``allowed_private_hosts`` allows it
         (the worker checks again when it fetches)."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(namespace, user_id, agent_id, run_id)
         given = [
             name for name, v in (("text", text), ("path", path), ("url", url)) if v is not None
         ]
@@ -137,8 +136,7 @@ class Documents(Part):
         """One document of the namespace, with its status; ``NotFoundError`` if it is
         not there (another namespace's documents are not found either)."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(namespace, user_id, agent_id, run_id)
         found = core.store.documents.get(scope.namespace, _document_id(document_id))
         if found is None:
             raise NotFoundError(
@@ -174,8 +172,7 @@ class Documents(Part):
     ) -> builtins.list[Document]:
         """Documents of the namespace, newest first (``status``: only those)."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(namespace, user_id, agent_id, run_id)
         return core.store.documents.select(
             scope.namespace,
             status=_status(status),
@@ -194,8 +191,7 @@ class Documents(Part):
     ) -> int:
         """How many documents the namespace holds (``status``: with that status)."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(namespace, user_id, agent_id, run_id)
         return core.store.documents.count(scope.namespace, status=_status(status))
 
     def process(

@@ -307,8 +307,7 @@ class Memory:
     ) -> MemoryRecord:
         """Change a memory; the old values stay in its history. Returns the new record."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(namespace, user_id, agent_id, run_id)
         memory_id = memory_id_value(memory_id)
         changes = write.update_changes(
             core,
@@ -346,8 +345,7 @@ class Memory:
         delete succeeds, on every surface); an id that is no memory of the namespace is a
         ``NotFoundError``."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(namespace, user_id, agent_id, run_id)
         wanted = memory_id_value(memory_id)
         try:
             record = core.store.memories.delete(scope.namespace, wanted, actor=acting())
@@ -376,8 +374,7 @@ class Memory:
         A thumbs up also confirms the memory's aspects in the graph (seed 004's aspect
         feedback, ``mem.graph.aspect_feedback``), in the same transaction."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(namespace, user_id, agent_id, run_id)
         value = rating_value(rating)
         if comment is not None:
             if not isinstance(comment, str):
@@ -402,8 +399,9 @@ class Memory:
         run_id: str | None = None,
     ) -> MemoryRecord:
         """One live memory by id; ``NotFoundError`` if it is not in this namespace."""
-        self._core.check_open()
-        return self._core.get(self._core.scope(namespace, user_id, agent_id, run_id), memory_id)
+        return self._core.get(
+            self._core.open_scope(namespace, user_id, agent_id, run_id), memory_id
+        )
 
     def get_all(
         self,
@@ -420,8 +418,7 @@ class Memory:
         """Memories of a namespace, newest first, filtered and paginated: a ``Page``,
         which is a list of the memories with ``total``, ``limit`` and ``offset``."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(namespace, user_id, agent_id, run_id)
         positive_int("limit", limit, upper=100_000)
         query = list_query(scope, filters, limit, offset, include_deleted)
         records = core.store.memories.select(scope.namespace, query)
@@ -442,8 +439,7 @@ class Memory:
     ) -> list[HistoryEntry]:
         """Every create, update, delete, feedback and dedup of a memory, oldest first."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(namespace, user_id, agent_id, run_id)
         entries = core.store.memories.history(scope.namespace, memory_id_value(memory_id))
         if not entries:
             raise NotFoundError(

@@ -31,8 +31,7 @@ class Transcripts(Part):
         one: the first one is kept unchanged. The injection scan reads it as it reads a
         memory (``InjectionBlocked`` in block mode)."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(namespace, user_id, agent_id, run_id)
         key = session_key_value(session_key)
         if not isinstance(content, str) or not content.strip():
             raise InvalidInputError("transcript content must be a non-empty string")
@@ -56,8 +55,7 @@ class Transcripts(Part):
         """The transcripts of these sessions, by session key; sessions without one are
         left out."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(namespace, user_id, agent_id, run_id)
         if isinstance(session_keys, str) or not isinstance(session_keys, Sequence):
             raise InvalidInputError("session_keys must be a list of session keys")
         keys = [session_key_value(k) for k in session_keys]

@@ -7,9 +7,11 @@ never let questions influence what is ingested.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from engram.errors import InvalidInputError
@@ -105,9 +107,6 @@ class Dataset:
 
 def read_json(path: str, what: str) -> Any:
     """Load a JSON file, or raise an error that names the file and what it should be."""
-    import json
-    from pathlib import Path
-
     p = Path(path).expanduser()
     if not p.is_file():
         raise InvalidInputError(f"{what} file {p} does not exist; pass the path with --data")
@@ -115,3 +114,14 @@ def read_json(path: str, what: str) -> Any:
         return json.loads(p.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise InvalidInputError(f"cannot read {what} file {p}: {exc}") from exc
+
+
+def write_result(out_dir: str | Path, name: str, data: Any, text: str) -> Path:
+    """Write a benchmark's ``<name>.json`` (``data``) and ``<name>.md`` (``text``) into
+    ``out_dir``, made if missing; returns the JSON path."""
+    directory = Path(out_dir).expanduser()
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{name}.json"
+    path.write_text(json.dumps(data, indent=1, ensure_ascii=False))
+    (directory / f"{name}.md").write_text(text)
+    return path

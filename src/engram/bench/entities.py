@@ -24,7 +24,6 @@ by this judgement: it is a wrong entity, not a second spelling of a right one.
 
 from __future__ import annotations
 
-import json
 import re
 import tempfile
 import time
@@ -34,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engram.bench.dataset import read_json
+from engram.bench.dataset import read_json, write_result
 from engram.bench.locomo import SESSION_KEY, parse_date, turn_text
 from engram.config import Config
 from engram.embed import Embedder, create_embedder
@@ -219,9 +218,4 @@ def markdown(result: dict[str, Any]) -> str:
 
 def write(result: dict[str, Any], out_dir: str | Path) -> Path:
     """Write ``entities.json`` and ``entities.md``; returns the JSON path."""
-    directory = Path(out_dir).expanduser()
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / "entities.json"
-    path.write_text(json.dumps(result, indent=1, ensure_ascii=False))
-    (directory / "entities.md").write_text(markdown(result))
-    return path
+    return write_result(out_dir, "entities", result, markdown(result))

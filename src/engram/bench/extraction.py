@@ -19,7 +19,6 @@ precision on a hand-labelled sample, facts per turn and speed (FEATURES P2).
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import time
 from collections import Counter, defaultdict
@@ -30,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from engram.bench.dataset import read_json
+from engram.bench.dataset import read_json, write_result
 from engram.bench.locomo import evidence_ids, turn_text
 from engram.config import Config
 from engram.embed import Embedder, create_embedder
@@ -367,9 +366,4 @@ def markdown(result: dict[str, Any]) -> str:
 
 def write(result: dict[str, Any], out_dir: str | Path) -> Path:
     """Write ``extraction.json`` and ``extraction.md``; returns the JSON path."""
-    directory = Path(out_dir).expanduser()
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / "extraction.json"
-    path.write_text(json.dumps(result, indent=1, ensure_ascii=False))
-    (directory / "extraction.md").write_text(markdown(result))
-    return path
+    return write_result(out_dir, "extraction", result, markdown(result))

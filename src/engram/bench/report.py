@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from engram.bench.dataset import write_result
 from engram.bench.runner import RunResult
 
 
@@ -67,10 +67,5 @@ def markdown(result: RunResult) -> str:
 
 def write(result: RunResult, out_dir: str | Path, *, extra: dict[str, Any] | None = None) -> Path:
     """Write ``<dataset>.json`` and ``<dataset>.md`` into ``out_dir``; returns the JSON path."""
-    directory = Path(out_dir).expanduser()
-    directory.mkdir(parents=True, exist_ok=True)
     data = result.to_dict() | (extra or {})
-    path = directory / f"{result.dataset}.json"
-    path.write_text(json.dumps(data, indent=1, ensure_ascii=False))
-    (directory / f"{result.dataset}.md").write_text(markdown(result))
-    return path
+    return write_result(out_dir, result.dataset, data, markdown(result))

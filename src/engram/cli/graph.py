@@ -9,7 +9,7 @@ entity its ``NotFoundError`` (exit 3).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -67,11 +67,28 @@ def _page(
     return {"items": [i.to_dict() for i in items], "total": total, "limit": limit, "offset": offset}
 
 
-def _shown(count: int, total: int, offset: int) -> None:
-    if total > count:
-        render.console.print(
-            f"{count} of {total} shown (from {offset}); --offset pages on", markup=False
-        )
+def _show_page(
+    items: Any,
+    total: int,
+    limit: int,
+    offset: int,
+    as_json: bool,
+    empty: str,
+    table: Callable[[Any], None],
+) -> None:
+    """A page of a listing: the JSON page, ``empty`` when there is nothing, or the
+    ``table`` and, when more match than shown, how to page on."""
+    if as_json:
+        render.emit_json(_page(items, total, limit, offset))
+    elif not items:
+        # The message can quote the user's --query / --entity: printed, not rich markup.
+        render.console.print(empty, markup=False)
+    else:
+        table(items)
+        if total > len(items):
+            render.console.print(
+                f"{len(items)} of {total} shown (from {offset}); --offset pages on", markup=False
+            )
 
 
 @click.group()
@@ -91,13 +108,8 @@ def entities(
     with obj.memory(must_exist=True, embedder=None) as mem:
         items = mem.graph.entities(limit, offset, query, **scope)
         total = mem.graph.count_entities(query, **scope)
-    if as_json:
-        render.emit_json(_page(items, total, limit, offset))
-    elif not items:
-        render.console.print("no entities" + (f" matching {query!r}" if query else ""))
-    else:
-        entity_table(items)
-        _shown(len(items), total, offset)
+    empty = "no entities" + (f" matching {query!r}" if query else "")
+    _show_page(items, total, limit, offset, as_json, empty, entity_table)
 
 
 @graph.command()
@@ -160,13 +172,8 @@ def relations(
         else:
             items = mem.graph.relations(name, not everything, limit=limit, offset=offset, **scope)
         total = mem.graph.count_relations(name, current_only=not everything, at=at, **scope)
-    if as_json:
-        render.emit_json(_page(items, total, limit, offset))
-    elif not items:
-        render.console.print("no relations" + (f" of {name!r}" if name else ""), markup=False)
-    else:
-        relation_table(items)
-        _shown(len(items), total, offset)
+    empty = "no relations" + (f" of {name!r}" if name else "")
+    _show_page(items, total, limit, offset, as_json, empty, relation_table)
 
 
 @graph.command()

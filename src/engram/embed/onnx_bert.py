@@ -149,34 +149,29 @@ def _fused_layer(g: _GraphBuilder, x: str, p: str, shape: BertShape, mask: str) 
         num_heads=shape.heads,
     )
     attn = g.op("MatMul", [context, g.weight(f"{p}.attention.output.dense.weight", transpose=True)])
-    x = g.op(
-        "SkipLayerNormalization",
-        [
-            attn,
-            x,
-            g.weight(f"{p}.attention.output.LayerNorm.weight"),
-            g.weight(f"{p}.attention.output.LayerNorm.bias"),
-            g.weight(f"{p}.attention.output.dense.bias"),
-        ],
-        domain="com.microsoft",
-        epsilon=shape.eps,
-    )
+    x = _skip_norm(g, attn, x, f"{p}.attention.output", shape.eps)
     inner = g.op("MatMul", [x, g.weight(f"{p}.intermediate.dense.weight", transpose=True)])
     gelu = g.op(
         "BiasGelu", [inner, g.weight(f"{p}.intermediate.dense.bias")], domain="com.microsoft"
     )
     ff = g.op("MatMul", [gelu, g.weight(f"{p}.output.dense.weight", transpose=True)])
+    return _skip_norm(g, ff, x, f"{p}.output", shape.eps)
+
+
+def _skip_norm(g: _GraphBuilder, value: str, residual: str, prefix: str, eps: float) -> str:
+    """LayerNorm(value + residual + ``prefix``'s dense bias) with ``prefix``'s LayerNorm
+    weights, as one fused SkipLayerNormalization (after attention and after the FFN)."""
     return g.op(
         "SkipLayerNormalization",
         [
-            ff,
-            x,
-            g.weight(f"{p}.output.LayerNorm.weight"),
-            g.weight(f"{p}.output.LayerNorm.bias"),
-            g.weight(f"{p}.output.dense.bias"),
+            value,
+            residual,
+            g.weight(f"{prefix}.LayerNorm.weight"),
+            g.weight(f"{prefix}.LayerNorm.bias"),
+            g.weight(f"{prefix}.dense.bias"),
         ],
         domain="com.microsoft",
-        epsilon=shape.eps,
+        epsilon=eps,
     )
 
 

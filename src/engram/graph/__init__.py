@@ -102,7 +102,7 @@ class Graph(GraphReads):
         a new target closes the relation that held then.
         """
         core = self._core
-        scope = self._scope(namespace, user_id, agent_id, run_id)
+        scope = self._core.open_scope(namespace, user_id, agent_id, run_id)
         memory = core.get(scope, memory_id)
         checked = triples_arg(triples)
         types: dict[str, str] = {}
@@ -244,7 +244,7 @@ class Graph(GraphReads):
         ``mem.feedback`` calls it; sessions will call it at session end with their
         search hits."""
         core = self._core
-        scope = self._scope(namespace, user_id, agent_id, run_id)
+        scope = self._core.open_scope(namespace, user_id, agent_id, run_id)
         stamp = now_arg(now)
         return _aspects.confirm(core, self.telemetry, scope.namespace, memory_hits, stamp)
 
@@ -262,7 +262,7 @@ class Graph(GraphReads):
         ``aspect_min_weight``; returns how many decayed. Each decays at most once per
         stale period, however often this runs."""
         core = self._core
-        scope = self._scope(namespace, user_id, agent_id, run_id)
+        scope = self._core.open_scope(namespace, user_id, agent_id, run_id)
         stamp = None if now is None else moment_arg("now", now)
         return _aspects.decay(core, self.telemetry, scope.namespace, stamp)
 
@@ -363,7 +363,7 @@ class Graph(GraphReads):
         cosine is at least ``threshold``, compared within blocks) and, unless
         ``dry_run``, merge each group into its most mentioned entity."""
         core = self._core
-        scope = self._scope(namespace, user_id, agent_id, run_id)
+        scope = self._core.open_scope(namespace, user_id, agent_id, run_id)
         cut = optional_float("threshold", threshold, 0.0, 1.0)
         if not isinstance(dry_run, bool):
             raise InvalidInputError(f"dry_run must be true or false, got {shown(dry_run)}")

@@ -41,7 +41,7 @@ class GraphReads(Part):
         """Entities, most mentioned first; ``query`` keeps those whose canonical name
         contains it."""
         core = self._core
-        scope = self._scope(namespace, user_id, agent_id, run_id)
+        scope = self._core.open_scope(namespace, user_id, agent_id, run_id)
         needle = None if query is None else canonical_name(name_arg("query", query))
         return core.store.graph.entities(
             scope.namespace,
@@ -199,7 +199,7 @@ class GraphReads(Part):
         """How many entities ``entities`` lists with this ``query`` over all its pages
         (one ``COUNT``, whatever the graph's size)."""
         core = self._core
-        scope = self._scope(namespace, user_id, agent_id, run_id)
+        scope = self._core.open_scope(namespace, user_id, agent_id, run_id)
         needle = None if query is None else canonical_name(name_arg("query", query))
         return core.store.graph_counts.count_entities(scope.namespace, query=needle)
 
@@ -227,17 +227,6 @@ class GraphReads(Part):
         )
 
     # -- helpers ----------------------------------------------------------------------
-    def _scope(
-        self,
-        namespace: str | None,
-        user_id: str | None,
-        agent_id: str | None,
-        run_id: str | None,
-    ) -> Scope:
-        """The call's scope, once the ``Memory`` is known to be open."""
-        self._core.check_open()
-        return self._core.scope(namespace, user_id, agent_id, run_id)
-
     def _entity(
         self,
         name: object,
@@ -246,7 +235,7 @@ class GraphReads(Part):
         agent_id: str | None,
         run_id: str | None,
     ) -> tuple[Scope, Entity]:
-        scope = self._scope(namespace, user_id, agent_id, run_id)
+        scope = self._core.open_scope(namespace, user_id, agent_id, run_id)
         return scope, self._resolve(scope, name_arg("entity", name))
 
     def _optional_entity(
@@ -258,7 +247,7 @@ class GraphReads(Part):
         run_id: str | None,
     ) -> tuple[Scope, Entity | None]:
         if name is None:
-            return self._scope(namespace, user_id, agent_id, run_id), None
+            return self._core.open_scope(namespace, user_id, agent_id, run_id), None
         return self._entity(name, namespace, user_id, agent_id, run_id)
 
     def _resolve(self, scope: Scope, name: str) -> Entity:

@@ -106,8 +106,7 @@ class Blocks(Part):
     ) -> CoreBlock:
         """One block; ``NotFoundError`` if the namespace has none of that label."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(namespace, user_id, agent_id, None)
         name = label_value(label)
         block = core.store.blocks.get(scope.namespace, name)
         if block is None:
@@ -129,8 +128,7 @@ class Blocks(Part):
     ) -> list[BlockEdit]:
         """The block's edits, newest first; kept after the block is deleted."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(namespace, user_id, agent_id, None)
         return core.store.blocks.history(
             scope.namespace, label_value(label), limit=positive_int("limit", limit)
         )
@@ -145,8 +143,7 @@ class Blocks(Part):
         """The ``<core_memory>`` block of the namespace's blocks ("" when it has none):
         each block's description, fill (characters used of its limit) and value."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(namespace, user_id, agent_id, None)
         return render_blocks(core, core.store.blocks.blocks(scope.namespace))
 
     # -- writes ---------------------------------------------------------------------
@@ -169,8 +166,7 @@ class Blocks(Part):
         read-only block nor change the flag. Unnamed settings keep the block's own, or
         the defaults when it is new (``DEFAULT_CHAR_LIMIT``, editable)."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(namespace, user_id, agent_id, None)
         name = label_value(label)
         text = _text("value", value)
         if char_limit is not None:
@@ -216,8 +212,7 @@ class Blocks(Part):
         """The ``core_memory_append`` tool: add ``content`` on a new line at the end of
         the block; refused past its character limit or on a read-only block."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(namespace, user_id, agent_id, None)
         name = label_value(label)
         text = _text("content", content)
         if not text.strip():
@@ -246,8 +241,7 @@ class Blocks(Part):
         with ``new_content`` (empty deletes it); refused when ``old_content`` is not in
         the block, past its limit, or on a read-only block."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(namespace, user_id, agent_id, None)
         name = label_value(label)
         old_text = _text("old_content", old_content)
         new_text = _text("new_content", new_content)
@@ -280,8 +274,7 @@ class Blocks(Part):
         """Remove the block (its history stays, ending with a ``delete`` row);
         ``by_agent`` may not remove a read-only one."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(namespace, user_id, agent_id, None)
         name = label_value(label)
         if by_agent:
             self._writable(self.get(name, namespace=scope.namespace))
@@ -360,8 +353,7 @@ class Blocks(Part):
     ) -> list[CoreBlock]:
         """The namespace's blocks, by label."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(namespace, user_id, agent_id, None)
         return core.store.blocks.blocks(scope.namespace)
 
 

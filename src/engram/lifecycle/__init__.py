@@ -255,8 +255,7 @@ class Lifecycle(Part):
         """The archival index (original -> summary), newest first; of one summary when
         ``summary_id`` is given."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(namespace, user_id, agent_id, None)
         offset_value(offset)
         return core.store.lifecycle.entries(
             scope.namespace,
@@ -280,8 +279,7 @@ class Lifecycle(Part):
         ``NotFoundError`` when the id is neither (saying when an original was compacted
         and which summary holds it)."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(namespace, user_id, agent_id, None)
         key = memory_id_value(memory_id)
         lifecycle = core.store.lifecycle
         mine = lifecycle.entries(scope.namespace, original_id=key, limit=1)
@@ -338,8 +336,7 @@ class Lifecycle(Part):
         """Set the agent's (namespace's) retention for ``category`` (its global default
         when None) to ``days``, or clear it with None; returns the effective rules."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(namespace, user_id, agent_id, None)
         if category is not None and category not in CATEGORIES:
             raise InvalidInputError(
                 f"category must be one of {', '.join(CATEGORIES)}, got {shown(category)}"
@@ -359,8 +356,7 @@ class Lifecycle(Part):
         """The effective retention days per category (``*`` = uncategorised) of the
         namespace, resolved in seed 002's order; None = forever."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(namespace, user_id, agent_id, None)
         agent = core.store.lifecycle.overrides().get(scope.namespace, {})
         settings = core.config.lifecycle
         out: dict[str, int | None] = {c: resolve(c, agent, settings) for c in CATEGORIES}
@@ -429,8 +425,7 @@ class Lifecycle(Part):
         """Store size (rows per table, live / tombstoned / archived memories), the
         namespace's archive and rules, and the schedule."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(namespace, user_id, agent_id, None)
         settings = core.config.lifecycle
         return {
             "namespace": scope.namespace,

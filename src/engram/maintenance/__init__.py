@@ -228,8 +228,7 @@ class Maintenance(Part):
         ``execute``, supersede all but one of each group (within the dedup cooldown and
         hourly budget). Needs an embedder. The run is recorded."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(namespace, user_id, agent_id, None)
         cfg = core.config.maintenance
         limit = cfg.dedup_semantic_threshold if threshold is None else threshold
         if isinstance(limit, bool) or not isinstance(limit, int | float) or not 0 <= limit <= 1:

@@ -181,7 +181,7 @@ class Palace(Part):
         """The wing called ``name`` (by slug or alias), created as a ``kind`` wing
         (person, project, topic, agent) with the next number if there is none;
         ``aliases`` are added to it."""
-        scope = self._scope(namespace, user_id, agent_id, run_id)
+        scope = self._core.open_scope(namespace, user_id, agent_id, run_id)
         wing = self._ensure_wing(scope, name, kind)
         for alias in _aliases(aliases):
             self._core.store.palace.add_alias(scope.namespace, "wing", 0, wing.id, alias)
@@ -202,7 +202,7 @@ class Palace(Part):
         """Make ``alias`` another name of the wing (or of its ``room``, or of that
         room's ``closet``); False if it already was. ``InvalidInputError`` if it names
         another place."""
-        scope = self._scope(namespace, user_id, agent_id, run_id)
+        scope = self._core.open_scope(namespace, user_id, agent_id, run_id)
         store = self._core.store.palace
         found = self._wing(scope, wing)
         slug = aaak.slugify(_name("alias", alias))
@@ -230,7 +230,7 @@ class Palace(Part):
         run_id: str | None = None,
     ) -> list[WingNode]:
         """Wings (or the one named) with their rooms, drawer counts and closets."""
-        scope = self._scope(namespace, user_id, agent_id, run_id)
+        scope = self._core.open_scope(namespace, user_id, agent_id, run_id)
         wing_id = None if wing is None else self._wing(scope, wing).id
         return self._core.store.palace.tree(scope.namespace, wing_id)
 
@@ -245,7 +245,7 @@ class Palace(Part):
         run_id: str | None = None,
     ) -> list[Drawer]:
         """The drawers of a room (by slug, alias or number), in order."""
-        scope = self._scope(namespace, user_id, agent_id, run_id)
+        scope = self._core.open_scope(namespace, user_id, agent_id, run_id)
         place = self._room(scope, self._wing(scope, wing), room)
         return self._core.store.palace.drawers(scope.namespace, place.id)
 
@@ -277,7 +277,7 @@ class Palace(Part):
         row.
         """
         core = self._core
-        scope = self._scope(namespace, user_id, agent_id, run_id)
+        scope = self._core.open_scope(namespace, user_id, agent_id, run_id)
         turns = _turns(messages)
         if progress is not None and not callable(progress):
             raise InvalidInputError(
@@ -415,7 +415,7 @@ class Palace(Part):
         """The drawer an AAAK pointer names, with its memory (the tags are ignored).
         ``InvalidInputError`` for a malformed pointer, ``NotFoundError`` if no such
         drawer, or if its memory was deleted."""
-        scope = self._scope(namespace, user_id, agent_id, run_id)
+        scope = self._core.open_scope(namespace, user_id, agent_id, run_id)
         parsed = aaak.parse(pointer)
         drawer = self._core.store.palace.drawer(
             scope.namespace, parsed.wing, parsed.room, parsed.drawer
@@ -437,22 +437,12 @@ class Palace(Part):
         run_id: str | None = None,
     ) -> str | None:
         """The AAAK pointer of the memory's first drawer, or None if it is in none."""
-        scope = self._scope(namespace, user_id, agent_id, run_id)
+        scope = self._core.open_scope(namespace, user_id, agent_id, run_id)
         record = self._core.get(scope, memory_id)
         found = self._core.store.palace.pointers(scope.namespace, [record.id])
         return found[record.id].pointer if record.id in found else None
 
     # -- helpers ----------------------------------------------------------------------
-    def _scope(
-        self,
-        namespace: str | None,
-        user_id: str | None,
-        agent_id: str | None,
-        run_id: str | None,
-    ) -> Scope:
-        self._core.check_open()
-        return self._core.scope(namespace, user_id, agent_id, run_id)
-
     def _ensure_wing(self, scope: Scope, name: str, kind: str) -> Wing:
         if kind not in WING_KINDS:
             raise InvalidInputError(

@@ -31,7 +31,7 @@ from engram.core import Core
 from engram.errors import NotFoundError
 from engram.pipeline import contradiction
 from engram.pipeline.decisions import Generator, Proposal
-from engram.records import PIPELINE_WHO, MemoryRecord, Outcome
+from engram.records import PIPELINE_WHO, ItemResult, MemoryRecord, Outcome
 from engram.settings import PipelineConfig
 from engram.write import add_batch
 
@@ -196,9 +196,12 @@ def _one(
     return applied, details
 
 
-def _add(
-    core: Core, source: MemoryRecord, proposal: Proposal, done: Applied, model: str | None
-) -> tuple[str, dict[str, Any]]:
+def _store_derived(
+    core: Core, source: MemoryRecord, proposal: Proposal, model: str | None
+) -> ItemResult:
+    """Store the proposal's fact as a memory derived from ``source`` (ADD, and the
+    successor of an UPDATE): what the safety scan or validation refuses is skipped, not
+    raised, and the pipeline queues no job for its own output."""
     batch = add_batch(
         core,
         [derived_item(source, proposal, model)],
@@ -206,7 +209,13 @@ def _add(
         on_invalid="skip",
         enqueue=False,
     )
-    [item] = batch.items
+    return batch.items[0]
+
+
+def _add(
+    core: Core, source: MemoryRecord, proposal: Proposal, done: Applied, model: str | None
+) -> tuple[str, dict[str, Any]]:
+    item = _store_derived(core, source, proposal, model)
     if item.outcome is Outcome.STORED and item.record is not None:
         done.created.append(item.record.id)
         return "created", {"memory_id": item.record.id}
@@ -243,17 +252,11 @@ def apply_destructive(
             now=now,
         )
         return "deleted", None
-    batch = add_batch(
-        core,
-        [derived_item(source, proposal, model)],
-        on_blocked="skip",
-        on_invalid="skip",
-        enqueue=False,
-    )
-    successor = batch.items[0].record
+    stored = _store_derived(core, source, proposal, model)
+    successor = stored.record
     if successor is None:
         return "skipped", None
-    if done is not None and batch.items[0].created:
+    if done is not None and stored.created:
         done.created.append(successor.id)
     try:
         core.store.memories.update(

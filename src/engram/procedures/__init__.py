@@ -141,8 +141,7 @@ class Procedures(Part):
     ) -> Procedure:
         """A stored procedure by its memory id."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(namespace, user_id, agent_id, None)
         return _from_record(core.get(scope, memory_id_value(memory_id)))
 
     def write_skill(
@@ -185,8 +184,7 @@ class Procedures(Part):
     ) -> list[Procedure]:
         """The namespace's stored procedures, newest first."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(namespace, user_id, agent_id, None)
         query = list_query(scope, {"tags": ["procedure"]}, positive_int("limit", limit), 0, False)
         records = core.store.memories.select(scope.namespace, query)
         return [

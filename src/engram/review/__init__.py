@@ -44,8 +44,7 @@ class Review(ReviewQueue):
         """Live memories seed 000 would prune: quality <= -2, or score < 6 with quality
         < 0; worst first. A ``Page`` (a list with ``total``)."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(namespace, user_id, agent_id, run_id)
         return prune.candidates(core, scope, limit, offset)
 
     def prune(
@@ -64,8 +63,7 @@ class Review(ReviewQueue):
         that are not prune candidates are skipped unless ``only_candidates=False`` (a
         hand-picked selection). Each deletion leaves a ``prune`` history row."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(namespace, user_id, agent_id, run_id)
         return prune.prune(
             core, scope, ids, dry_run=dry_run, only_candidates=only_candidates, actor=actor
         )
@@ -83,8 +81,7 @@ class Review(ReviewQueue):
         """One page of the preference export: lines after the log row ``after``; the
         ``cursor`` of the next page is the last line's ``id``."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(namespace, user_id, agent_id, run_id)
         return [
             {"id": row.id, **export.as_line(row)} for row in export.page(core, scope, after, limit)
         ]
@@ -100,8 +97,7 @@ class Review(ReviewQueue):
         """The feedback log as a preference data set, streamed oldest first: one
         ``{memory_id, content, title, rating, comment, at, quality}`` per rating."""
         core = self._core
-        core.check_open()
-        return export.stream(core, core.scope(namespace, user_id, agent_id, run_id))
+        return export.stream(core, core.open_scope(namespace, user_id, agent_id, run_id))
 
     def assess_novelty(
         self,
@@ -117,8 +113,7 @@ class Review(ReviewQueue):
         """How much new ``results`` add to ``context`` and the namespace's memories:
         a score in [0, 1] and each result's novelty (seed 000's ``assess_novelty``)."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(namespace, user_id, agent_id, run_id)
         return novelty.assess(core, scope, results, context, use_memories=use_memories)
 
     def graph(
@@ -138,8 +133,7 @@ class Review(ReviewQueue):
         process has compiled it and PCA (starting the compilation) until then. Without
         the [viz] extra, PCA and a numpy KMeans answer and ``note`` says so."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(namespace, user_id, agent_id, run_id)
         return graph_view.build(core, scope, limit, type, method)
 
     def warm_up(self) -> dict[str, Any]:

@@ -45,8 +45,7 @@ class ReviewQueue(Part):
     ) -> builtins.list[ReviewItem]:
         """Held-back proposals of a namespace, oldest first (``status=None``: all)."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(namespace, user_id, agent_id, run_id)
         positive_int("limit", limit, upper=10_000)
         offset_value(offset)
         status = _status(status)
@@ -63,8 +62,7 @@ class ReviewQueue(Part):
     ) -> int:
         """How many items of a namespace have ``status``."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(namespace, user_id, agent_id, run_id)
         return core.store.review.count(scope.namespace, status=_status(status))
 
     def get(
@@ -78,8 +76,7 @@ class ReviewQueue(Part):
     ) -> ReviewItem:
         """One item; ``NotFoundError`` if it is not in this namespace."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(namespace, user_id, agent_id, run_id)
         item = core.store.review.get(scope.namespace, row_id("a review item id", item_id))
         if item is None:
             raise NotFoundError(f"no review item {item_id} in namespace {shown(scope.namespace)}")

@@ -66,8 +66,7 @@ class Runs(Part):
     """The run log of a ``Memory`` and the observations made from runs."""
 
     def _scope(self, namespace: str | None, user_id: str | None, agent_id: str | None) -> Scope:
-        self._core.check_open()
-        return self._core.scope(namespace, user_id, agent_id, None)
+        return self._core.open_scope(namespace, user_id, agent_id, None)
 
     def record_run(
         self,

@@ -108,8 +108,7 @@ class Sessions(Part):
         falls due, it is queued; any checkpoints whose debounce window closed are
         written, and the newest written for this session is returned."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(namespace, user_id, agent_id, None)
         key = _key(session_key)
         settings = core.config.sessions
         now = self.clock()
@@ -143,8 +142,7 @@ class Sessions(Part):
         """Record memories put in front of the session (hits or ids, in rank order);
         returns how many were new to it."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(namespace, user_id, agent_id, None)
         key = _key(session_key)
         ids: list[str] = []
         if isinstance(memories, str | bytes) or not isinstance(memories, Iterable):
@@ -269,8 +267,7 @@ class Sessions(Part):
         ``budget`` characters (``recovery_budget_chars``); a checkpoint of it still
         waiting out its debounce window is written first. Empty without checkpoints."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(namespace, user_id, agent_id, None)
         key = _key(session_key)
         chars = core.config.sessions.recovery_budget_chars if budget is None else budget
         chars = positive_int("budget", chars)
@@ -328,8 +325,7 @@ class Sessions(Part):
         memories that agent wrote at the ``session`` level in this session (its
         ``session_id`` is the session key) are removed too (``mem.agents.end_session``)."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(namespace, user_id, agent_id, None)
         key = _key(session_key)
         now = self.clock()
         if core.config.sessions.enabled:
@@ -379,8 +375,7 @@ class Sessions(Part):
     ) -> SessionScore | None:
         """The session's continuity score, once ``end`` scored it."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(namespace, user_id, agent_id, None)
         return core.store.sessions.score(scope.namespace, _key(session_key))
 
     def injected_memories(
@@ -394,8 +389,7 @@ class Sessions(Part):
         """The memories injected into the session, by rank, with their relevance once
         the session was scored."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(namespace, user_id, agent_id, None)
         return core.store.sessions.injected(scope.namespace, _key(session_key))
 
     # -- helpers --------------------------------------------------------------------
@@ -434,8 +428,7 @@ class Sessions(Part):
     ) -> list[tuple[str, int, datetime]]:
         """(session key, checkpoints, last checkpoint time) of the namespace's sessions."""
         core = self._core
-        core.check_open()
-        scope = core.scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(namespace, user_id, agent_id, None)
         offset_value(offset)
         return core.store.sessions.sessions(
             scope.namespace, limit=positive_int("limit", limit), offset=offset

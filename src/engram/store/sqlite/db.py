@@ -177,14 +177,23 @@ class Database(Opened):
         self.conn.execute(f"RELEASE {name}")
 
     @contextmanager
-    def read(self, what: str = "read") -> Iterator[sqlite3.Connection]:
-        """The main connection for reads (inside a transaction it sees its writes)."""
-        with self.lock:
+    def _using(
+        self, lock: threading.RLock, conn: Callable[[], sqlite3.Connection], what: str
+    ) -> Iterator[sqlite3.Connection]:
+        """``conn()`` under ``lock`` once the store is open (read then: ``reconnect``
+        replaces it), its failures as ``StoreError`` naming ``what``."""
+        with lock:
             self.check_open()
             try:
-                yield self.conn
+                yield conn()
             except sqlite3.Error as exc:
                 raise StoreError(f"{what} failed: {exc}") from exc
+
+    @contextmanager
+    def read(self, what: str = "read") -> Iterator[sqlite3.Connection]:
+        """The main connection for reads (inside a transaction it sees its writes)."""
+        with self._using(self.lock, lambda: self.conn, what) as conn:
+            yield conn
 
     @contextmanager
     def snapshot(self, what: str = "read") -> Iterator[sqlite3.Connection]:
@@ -202,12 +211,8 @@ class Database(Opened):
     @contextmanager
     def search(self, what: str = "keyword search") -> Iterator[sqlite3.Connection]:
         """The second connection, for keyword search beside the main one."""
-        with self.search_lock:
-            self.check_open()
-            try:
-                yield self.search_conn
-            except sqlite3.Error as exc:
-                raise StoreError(f"{what} failed: {exc}") from exc
+        with self._using(self.search_lock, lambda: self.search_conn, what) as conn:
+            yield conn
 
     def disconnect(self) -> None:
         """Close the connections but keep the store reopenable (``reconnect``)."""

@@ -16,7 +16,7 @@ from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
-from engram.errors import StoreBusyError
+from engram.errors import NotFoundError, StoreBusyError
 from engram.store.sql.dialect import Conn, Dialect
 from engram.store.sql.rows import record
 
@@ -127,6 +127,14 @@ class SqlPart:
         with self._sql.read(what) as conn:
             row = conn.execute(sql, params).fetchone()
         return None if row is None else record(self._d, cls, row)
+
+    def _found(self, conn: Conn, cls: type[R], sql: str, params: Sequence[Any], missing: str) -> R:
+        """The first row of ``sql`` on ``conn`` as a ``cls`` record; ``NotFoundError``
+        saying ``missing`` without one."""
+        row = conn.execute(sql, params).fetchone()
+        if row is None:
+            raise NotFoundError(missing)
+        return record(self._d, cls, row)
 
     def _read_count(self, sql: str, params: Sequence[Any] = (), what: str = "read") -> int:
         """The number one read returns (a ``count(*)``)."""

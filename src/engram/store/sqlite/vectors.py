@@ -99,32 +99,6 @@ class SQLiteVectors(VectorReads):
         with self._db.read() as conn:
             return _epoch(conn)
 
-    def delete(self, model: str | None = None) -> int:
-        try:
-            with self._db.tx() as conn:
-                if model is None:
-                    cur = conn.execute("DELETE FROM memory_vectors")
-                    conn.execute("UPDATE memories SET embedding_model = NULL")
-                else:
-                    cur = conn.execute("DELETE FROM memory_vectors WHERE model = ?", (model,))
-                    conn.execute(
-                        "UPDATE memories SET embedding_model = NULL WHERE embedding_model = ?",
-                        (model,),
-                    )
-                return int(cur.rowcount)
-        except sqlite3.Error as exc:
-            raise StoreError(f"deleting vectors failed: {exc}") from exc
-
-    def unembedded(self, namespace: str) -> int:
-        # Cheap: a partial index holds exactly these rows.
-        with self._db.read() as conn:
-            row = conn.execute(
-                "SELECT count(*) FROM memories WHERE namespace = ? AND deleted_at IS NULL "
-                "AND embedding_model IS NULL",
-                (namespace,),
-            ).fetchone()
-        return int(row[0])
-
     def index(self, model: str, dimension: int, *, ann: AnnSettings | None = None) -> VectorSearch:
         return VectorIndex(self, model, dimension, ann)
 

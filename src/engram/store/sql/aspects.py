@@ -175,12 +175,13 @@ class SqlAspects(SqlPart):
             if memory_ids is None:
                 rows = conn.execute(sql, (from_entity, namespace)).fetchall()
             else:
-                rows = []
-                for chunk in d.slices(sorted(set(memory_ids))):
-                    rows += conn.execute(
-                        f"{sql} AND {d.any_of('t.memory_id', chunk)}",
-                        (from_entity, namespace, *d.bind(chunk)),
-                    ).fetchall()
+                rows = d.select_in(
+                    conn,
+                    f"{sql} AND ",
+                    "t.memory_id",
+                    sorted(set(memory_ids)),
+                    (from_entity, namespace),
+                )
             moved = 0
             for attribute_id, memory_id, content, aspect_name, weight in rows:
                 if conn.execute(
@@ -243,18 +244,19 @@ def _confirm_by_chunks(
     max_weight, min_weight, delta, now = bounds
     per_aspect: dict[int, int] = {}
     propagated = 0
-    for chunk in d.slices(sorted(counts)):
-        # One row per (aspect, memory): a memory confirms each of its aspects once,
-        # however many of its attributes sit under it.
-        rows = conn.execute(
-            "SELECT aspect_id, memory_id, count(*) FROM entity_attributes "
-            "WHERE namespace = ? AND aspect_id IS NOT NULL "
-            f"AND {d.any_of('memory_id', chunk)} GROUP BY aspect_id, memory_id",
-            (namespace, *d.bind(chunk)),
-        ).fetchall()
-        for aspect_id, memory_id, n in rows:
-            per_aspect[int(aspect_id)] = per_aspect.get(int(aspect_id), 0) + counts[memory_id]
-            propagated += int(n)
+    # One row per (aspect, memory): a memory confirms each of its aspects once,
+    # however many of its attributes sit under it.
+    for aspect_id, memory_id, n in d.select_in(
+        conn,
+        "SELECT aspect_id, memory_id, count(*) FROM entity_attributes "
+        "WHERE namespace = ? AND aspect_id IS NOT NULL AND ",
+        "memory_id",
+        sorted(counts),
+        (namespace,),
+        " GROUP BY aspect_id, memory_id",
+    ):
+        per_aspect[int(aspect_id)] = per_aspect.get(int(aspect_id), 0) + counts[memory_id]
+        propagated += int(n)
     conn.executemany(
         f"UPDATE entity_aspects SET weight = {d.least}(?, {d.greatest}(?, weight + ?)), "
         "updated_at = ? WHERE id = ? AND namespace = ?",

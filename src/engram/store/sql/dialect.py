@@ -149,6 +149,25 @@ class Dialect(ABC):
     def slices(self, values: Sequence[T]) -> Iterator[Sequence[T]]:
         """``values`` in as many lists as one statement can bind (none when empty)."""
 
+    def select_in(
+        self,
+        conn: Conn,
+        head: str,
+        column: str,
+        values: Sequence[Any],
+        before: Sequence[Any] = (),
+        tail: str = "",
+    ) -> list[Any]:
+        """Every row of ``head``, ``column``'s ``any_of`` test and ``tail``, read one
+        statement per ``slices`` list of ``values``; ``before`` are the parameters of
+        ``head``. Nothing read for no values."""
+        rows: list[Any] = []
+        for chunk in self.slices(values):
+            rows += conn.execute(
+                head + self.any_of(column, chunk) + tail, (*before, *self.bind(chunk))
+            ).fetchall()
+        return rows
+
     def one_of(self, column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
         """``any_of`` with its parameters."""
         return self.any_of(column, values), self.bind(values)

@@ -203,7 +203,8 @@ def _rarest(
 
 
 def _count(conn: sqlite3.Connection, table: str, term: str, cap: int | None) -> int:
-    """How many documents of ``table`` hold ``term``, counting at most ``cap``."""
+    """How many rows of the FTS5 ``table`` hold ``term``, counting at most ``cap``
+    (memories here, hints in ``hints``)."""
     limit = "" if cap is None else f" LIMIT {int(cap)}"
     row = conn.execute(
         f"SELECT count(*) FROM (SELECT 1 FROM {table} WHERE {table} MATCH ?{limit})",
@@ -213,6 +214,7 @@ def _count(conn: sqlite3.Connection, table: str, term: str, cap: int | None) -> 
 
 
 def _quote(term: str) -> str:
+    """``term`` as one FTS5 string (its quotes doubled), never read as syntax."""
     return '"' + term.replace('"', '""') + '"'
 
 

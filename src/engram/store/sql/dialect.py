@@ -44,6 +44,13 @@ class Conn(Protocol):
     def executemany(self, sql: str, seq_of_parameters: Any, /) -> Cursor: ...
 
 
+def first_int(conn: Conn, sql: str, params: Sequence[Any] = ()) -> int:
+    """The first column of ``sql``'s first row as an int (a ``count(*)``, a ``max``),
+    0 without a row."""
+    row = conn.execute(sql, params).fetchone()
+    return int(row[0]) if row else 0
+
+
 def utc(value: datetime) -> datetime:
     """An aware UTC datetime; a naive one counts as UTC."""
     if value.tzinfo is None:

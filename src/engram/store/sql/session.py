@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
 from engram.errors import NotFoundError, StoreBusyError
-from engram.store.sql.dialect import Conn, Dialect
+from engram.store.sql.dialect import Conn, Dialect, first_int
 from engram.store.sql.rows import record
 
 R = TypeVar("R")
@@ -139,5 +139,4 @@ class SqlPart:
     def _read_count(self, sql: str, params: Sequence[Any] = (), what: str = "read") -> int:
         """The number one read returns (a ``count(*)``)."""
         with self._sql.read(what) as conn:
-            row = conn.execute(sql, params).fetchone()
-        return int(row[0]) if row else 0
+            return first_int(conn, sql, params)

@@ -13,6 +13,7 @@ from engram.store.protocols.sessions import (
     SessionScore,
     per_memory_json,
 )
+from engram.store.sql.dialect import first_int
 from engram.store.sql.rows import columns, record
 from engram.store.sql.session import SqlPart
 
@@ -103,12 +104,12 @@ class SqlSessions(SqlPart):
                 conn.execute(
                     "SELECT pg_advisory_xact_lock(hashtext(?))", (f"{namespace}\n{session_key}",)
                 )
-            top = conn.execute(
+            rank = first_int(
+                conn,
                 "SELECT coalesce(max(rank), 0) FROM session_memories "
                 "WHERE namespace = ? AND session_key = ?",
                 (namespace, session_key),
-            ).fetchone()
-            rank = int(top[0]) if top else 0
+            )
             for memory_id in dict.fromkeys(memory_ids):
                 cur = conn.execute(
                     "INSERT INTO session_memories(namespace, session_key, memory_id, rank, "

@@ -12,7 +12,7 @@ from typing import Any
 
 from engram.records import MemoryRecord
 from engram.store.sql.codec import SELECT, from_row
-from engram.store.sql.dialect import Conn
+from engram.store.sql.dialect import Conn, first_int
 from engram.store.sql.native import vector_rows
 from engram.store.sql.session import Sql
 
@@ -55,19 +55,17 @@ class VectorReads:
 
     def count_missing(self, model: str) -> int:
         with self._reads.read("counting memories without vectors") as conn:
-            row = conn.execute("SELECT count(*) FROM memories m" + self._missing, (model,))
-            found = row.fetchone()
-        return int(found[0]) if found else 0
+            return first_int(conn, "SELECT count(*) FROM memories m" + self._missing, (model,))
 
     def unembedded(self, namespace: str) -> int:
         # Cheap: a partial index holds exactly these rows.
         with self._reads.read() as conn:
-            row = conn.execute(
+            return first_int(
+                conn,
                 "SELECT count(*) FROM memories WHERE namespace = ? AND deleted_at IS NULL "
                 "AND embedding_model IS NULL",
                 (namespace,),
-            ).fetchone()
-        return int(row[0]) if row else 0
+            )
 
     def delete(self, model: str | None = None) -> int:
         with self._reads.tx("deleting vectors") as conn:

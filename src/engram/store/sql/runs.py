@@ -7,7 +7,7 @@ from datetime import datetime
 
 from engram.errors import StoreError
 from engram.store.protocols.runs import Run, RunHit
-from engram.store.sql.rows import columns, equal, record
+from engram.store.sql.rows import columns, equal, record, upsert
 from engram.store.sql.session import SqlPart
 
 _FULL = columns(Run)
@@ -23,16 +23,14 @@ class SqlRuns(SqlPart):
         d = self._d
         with self._sql.tx("recording the run") as conn:
             conn.execute(
-                f"INSERT INTO runs({_FULL}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                f"{d.json}, {d.json}, ?, ?, ?, ?) "
-                "ON CONFLICT (namespace, run_id) DO UPDATE SET task = excluded.task, "
-                "task_type = excluded.task_type, status = excluded.status, "
-                "score = excluded.score, tokens_in = excluded.tokens_in, "
-                "tokens_out = excluded.tokens_out, output = excluded.output, "
-                "output_chars = excluded.output_chars, output_path = excluded.output_path, "
-                "issues = excluded.issues, metadata = excluded.metadata, "
-                "started_at = excluded.started_at, finished_at = excluded.finished_at, "
-                "updated_at = excluded.updated_at",
+                upsert(
+                    d,
+                    "runs",
+                    _FULL,
+                    "namespace, run_id",
+                    json=("issues", "metadata"),
+                    kept=("created_at",),
+                ),
                 (
                     run.run_id,
                     run.namespace,

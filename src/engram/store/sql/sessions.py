@@ -14,7 +14,7 @@ from engram.store.protocols.sessions import (
     per_memory_json,
 )
 from engram.store.sql.dialect import first_int
-from engram.store.sql.rows import columns, record
+from engram.store.sql.rows import columns, record, upsert
 from engram.store.sql.session import SqlPart
 
 _CHECKPOINT = columns(Checkpoint)
@@ -135,14 +135,7 @@ class SqlSessions(SqlPart):
         d = self._d
         with self._sql.tx("saving the session score") as conn:
             conn.execute(
-                f"INSERT INTO session_scores({_SCORE}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                f"{d.json}) ON CONFLICT (namespace, session_key) DO UPDATE SET "
-                "score = excluded.score, confidence = excluded.confidence, "
-                "memories_recalled = excluded.memories_recalled, "
-                "memories_used = excluded.memories_used, "
-                "novel_context_count = excluded.novel_context_count, "
-                "reasoning = excluded.reasoning, method = excluded.method, "
-                "scored_at = excluded.scored_at, per_memory = excluded.per_memory",
+                upsert(d, "session_scores", _SCORE, "namespace, session_key", json=("per_memory",)),
                 (
                     s.namespace,
                     s.session_key,

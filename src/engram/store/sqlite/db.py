@@ -14,10 +14,11 @@ import random
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
+from typing import Protocol, TypeVar
 
 from engram.errors import StoreConnectionError, StoreError
 from engram.records import utcnow
@@ -57,6 +58,23 @@ def _enable_wal(conn: sqlite3.Connection, busy_timeout_ms: int) -> None:
         # Jittered backoff, so the losers of one race do not collide again in lockstep.
         time.sleep(random.uniform(delay / 2, delay))
         delay = min(delay * 2, 0.05)
+
+
+class _ForMemory(Protocol):
+    @property
+    def memory_id(self) -> str: ...
+
+
+M = TypeVar("M", bound=_ForMemory)
+
+
+def with_seq(conn: sqlite3.Connection, items: Iterable[M]) -> Iterator[tuple[M, int]]:
+    """Each item with its memory's ``seq`` (the key vector rows hang on), passing over
+    the memories deleted and purged while they were being embedded."""
+    for item in items:
+        found = conn.execute("SELECT seq FROM memories WHERE id = ?", (item.memory_id,)).fetchone()
+        if found is not None:
+            yield item, int(found[0])
 
 
 class Database(Opened):

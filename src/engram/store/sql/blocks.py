@@ -20,11 +20,8 @@ class SqlCoreBlocks(SqlPart):
     """``CoreBlockStore`` on either engine."""
 
     def get(self, namespace: str, label: str) -> CoreBlock | None:
-        return self._record(
-            CoreBlock,
-            f"SELECT {_BLOCK} FROM core_blocks WHERE namespace = ? AND label = ?",
-            (namespace, label),
-            what="reading core blocks",
+        return self._keyed(
+            CoreBlock, "core_blocks", "label", (namespace, label), "reading core blocks"
         )
 
     def blocks(self, namespace: str) -> list[CoreBlock]:

@@ -60,12 +60,7 @@ class SqlRuns(SqlPart):
         return record(d, Run, row)
 
     def get(self, namespace: str, run_id: str) -> Run | None:
-        return self._record(
-            Run,
-            f"SELECT {_FULL} FROM runs WHERE namespace = ? AND run_id = ?",
-            (namespace, run_id),
-            what="reading a run",
-        )
+        return self._keyed(Run, "runs", "run_id", (namespace, run_id), "reading a run")
 
     def select(
         self,

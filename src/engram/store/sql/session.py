@@ -18,7 +18,7 @@ from typing import Any, Protocol, TypeVar
 
 from engram.errors import NotFoundError, StoreBusyError
 from engram.store.sql.dialect import Conn, Dialect, first_int
-from engram.store.sql.rows import record
+from engram.store.sql.rows import columns, record
 
 R = TypeVar("R")
 
@@ -135,6 +135,15 @@ class SqlPart:
         if row is None:
             raise NotFoundError(missing)
         return record(self._d, cls, row)
+
+    def _keyed(
+        self, cls: type[R], table: str, key: str, at: tuple[str, Any], what: str = "read"
+    ) -> R | None:
+        """The ``cls`` record (every field a column) of ``table`` at ``at``: the row of
+        that namespace whose ``key`` column holds that value; None without one."""
+        return self._record(
+            cls, f"SELECT {columns(cls)} FROM {table} WHERE namespace = ? AND {key} = ?", at, what
+        )
 
     def _read_count(self, sql: str, params: Sequence[Any] = (), what: str = "read") -> int:
         """The number one read returns (a ``count(*)``)."""

@@ -99,21 +99,15 @@ class SqlAspects(SqlPart):
         return record(self._d, Attribute, row)
 
     def aspects(self, namespace: str, entity_id: int) -> list[Aspect]:
-        return self._records(
-            Aspect,
-            f"SELECT {_ASPECT_COLUMNS} FROM entity_aspects WHERE entity_id = ? "
-            "AND namespace = ? ORDER BY weight DESC, canonical_name",
-            (entity_id, namespace),
-            what="reading aspects",
+        at = (namespace, "entity_id", entity_id)
+        return self._keyed_all(
+            Aspect, "entity_aspects", at, "weight DESC, canonical_name", "reading aspects"
         )
 
     def attributes(self, namespace: str, entity_id: int) -> list[Attribute]:
-        return self._records(
-            Attribute,
-            f"SELECT {_ATTRIBUTE_COLUMNS} FROM entity_attributes WHERE entity_id = ? "
-            "AND namespace = ? ORDER BY created_at, id",
-            (entity_id, namespace),
-            what="reading attributes",
+        at = (namespace, "entity_id", entity_id)
+        return self._keyed_all(
+            Attribute, "entity_attributes", at, "created_at, id", "reading attributes"
         )
 
     # -- feedback ---------------------------------------------------------------------

@@ -21,7 +21,7 @@ class SqlCoreBlocks(SqlPart):
 
     def get(self, namespace: str, label: str) -> CoreBlock | None:
         return self._keyed(
-            CoreBlock, "core_blocks", "label", (namespace, label), "reading core blocks"
+            CoreBlock, "core_blocks", (namespace, "label", label), "reading core blocks"
         )
 
     def blocks(self, namespace: str) -> list[CoreBlock]:

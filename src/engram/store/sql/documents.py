@@ -79,7 +79,7 @@ class SqlDocuments(SqlPart):
             return self._row(conn, document_id)
 
     def get(self, namespace: str, document_id: str) -> Document | None:
-        return self._keyed(Document, "documents", "id", (namespace, document_id))
+        return self._keyed(Document, "documents", (namespace, "id", document_id))
 
     def raw_content(self, namespace: str, document_id: str) -> str | None:
         with self._sql.read() as conn:

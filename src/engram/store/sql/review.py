@@ -52,7 +52,7 @@ class SqlReview(SqlPart):
         return record(d, ReviewItem, row)
 
     def get(self, namespace: str, item_id: int) -> ReviewItem | None:
-        return self._keyed(ReviewItem, "review_queue", "id", (namespace, item_id))
+        return self._keyed(ReviewItem, "review_queue", (namespace, "id", item_id))
 
     def select(
         self, namespace: str, *, status: str | None = "pending", limit: int = 100, offset: int = 0

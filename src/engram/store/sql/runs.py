@@ -60,7 +60,7 @@ class SqlRuns(SqlPart):
         return record(d, Run, row)
 
     def get(self, namespace: str, run_id: str) -> Run | None:
-        return self._keyed(Run, "runs", "run_id", (namespace, run_id), "reading a run")
+        return self._keyed(Run, "runs", (namespace, "run_id", run_id), "reading a run")
 
     def select(
         self,
@@ -116,12 +116,9 @@ class SqlRuns(SqlPart):
         return len(hits)
 
     def hits(self, namespace: str, run_id: str) -> list[RunHit]:
-        return self._records(
-            RunHit,
-            f"SELECT {_HIT} FROM run_memory_hits WHERE namespace = ? AND run_id = ? "
-            "ORDER BY rank, memory_id",
-            (namespace, run_id),
-            what="reading the run's memory hits",
+        at = (namespace, "run_id", run_id)
+        return self._keyed_all(
+            RunHit, "run_memory_hits", at, "rank, memory_id", "reading the run's memory hits"
         )
 
     def injected_into(self, namespace: str, memory_id: str, *, limit: int = 100) -> list[RunHit]:

@@ -104,6 +104,12 @@ class Sql:
             yield self.d.wrap(conn)
 
 
+def _at_key(cls: type, table: str, key: str) -> str:
+    """SQL: the ``cls`` columns of ``table``'s rows of a namespace whose ``key`` column
+    holds a value (two parameters: the namespace, the value)."""
+    return f"SELECT {columns(cls)} FROM {table} WHERE namespace = ? AND {key} = ?"
+
+
 class SqlPart:
     """Base of a concern's implementation: its ``Sql`` as ``self._sql`` and the dialect
     as ``self._d``."""
@@ -137,12 +143,21 @@ class SqlPart:
         return record(self._d, cls, row)
 
     def _keyed(
-        self, cls: type[R], table: str, key: str, at: tuple[str, Any], what: str = "read"
+        self, cls: type[R], table: str, at: tuple[str, str, Any], what: str = "read"
     ) -> R | None:
         """The ``cls`` record (every field a column) of ``table`` at ``at``: the row of
-        that namespace whose ``key`` column holds that value; None without one."""
-        return self._record(
-            cls, f"SELECT {columns(cls)} FROM {table} WHERE namespace = ? AND {key} = ?", at, what
+        that namespace (``at[0]``) whose column ``at[1]`` holds ``at[2]``; None without
+        one."""
+        namespace, key, value = at
+        return self._record(cls, _at_key(cls, table, key), (namespace, value), what)
+
+    def _keyed_all(
+        self, cls: type[R], table: str, at: tuple[str, str, Any], order: str, what: str
+    ) -> list[R]:
+        """Like ``_keyed``, every row at ``at``, in ``order``."""
+        namespace, key, value = at
+        return self._records(
+            cls, f"{_at_key(cls, table, key)} ORDER BY {order}", (namespace, value), what
         )
 
     def _read_count(self, sql: str, params: Sequence[Any] = (), what: str = "read") -> int:

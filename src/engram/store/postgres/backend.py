@@ -52,12 +52,6 @@ class PostgresStore(SqlStore):
     # -- seed 002's lifecycle and capabilities (FEATURES S1) ---------------------------
     backend_name = "postgresql"
 
-    def connect(self) -> None:
-        self._db.reconnect()
-
-    def disconnect(self) -> None:
-        self._db.disconnect()
-
     def capabilities(self) -> Capabilities:
         """Everything but a per-agent cap; vector search needs pgvector's type."""
         return capabilities_of(self.backend_name, vectors=self._db.has_vector_type, reconnect=True)

@@ -10,6 +10,7 @@ exact; chunk rows exist only for memories longer than the embedder's window.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -57,15 +58,14 @@ class PgChunkIndex:
     def search(self, namespace: str, model: str, query: Matrix, k: int) -> list[tuple[str, float]]:
         if k <= 0:
             return []
-        vector = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
-        with self._db.read("chunk search") as conn:
-            rows = conn.execute(
-                "SELECT c.memory_id, 1 - min(c.embedding <=> %s::vector) AS best "
-                + _CURRENT
-                + " GROUP BY c.memory_id ORDER BY best DESC, c.memory_id LIMIT %s",
-                (vector, namespace, model, int(k)),
-            ).fetchall()
-        return [(r[0], float(r[1])) for r in rows]
+        return self._best(
+            "chunk search",
+            namespace,
+            model,
+            query,
+            " GROUP BY c.memory_id ORDER BY best DESC, c.memory_id LIMIT %s",
+            int(k),
+        )
 
     def scores(
         self,
@@ -77,12 +77,29 @@ class PgChunkIndex:
         wanted = list(dict.fromkeys(ids))
         if not wanted:
             return {}
+        return dict(
+            self._best(
+                "chunk scores",
+                namespace,
+                model,
+                query,
+                " AND c.memory_id = ANY(%s) GROUP BY c.memory_id",
+                wanted,
+            )
+        )
+
+    def _best(
+        self, what: str, namespace: str, model: str, query: Matrix, tail: str, last: Any
+    ) -> list[tuple[str, float]]:
+        """(memory id, its best chunk's cosine similarity to ``query``) over the current
+        chunks of ``namespace`` and ``model``; ``tail`` follows the WHERE, with ``last``
+        its one parameter."""
         vector = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
-        with self._db.read("chunk scores") as conn:
+        with self._db.read(what) as conn:
             rows = conn.execute(
-                "SELECT c.memory_id, 1 - min(c.embedding <=> %s::vector) "
+                "SELECT c.memory_id, 1 - min(c.embedding <=> %s::vector) AS best "
                 + _CURRENT
-                + " AND c.memory_id = ANY(%s) GROUP BY c.memory_id",
-                (vector, namespace, model, wanted),
+                + tail,
+                (vector, namespace, model, last),
             ).fetchall()
-        return {r[0]: float(r[1]) for r in rows}
+        return [(r[0], float(r[1])) for r in rows]

@@ -168,29 +168,8 @@ class PgVectors(VectorReads):
             ).fetchone()
         return int(row[0]) if row else 0
 
-    def delete(self, model: str | None = None) -> int:
-        with self._db.tx("deleting vectors") as conn:
-            lock_order(conn, [])
-            if model is None:
-                cur = conn.execute("DELETE FROM memory_vectors")
-                conn.execute("UPDATE memories SET embedding_model = NULL")
-            else:
-                cur = conn.execute("DELETE FROM memory_vectors WHERE model = %s", (model,))
-                conn.execute(
-                    "UPDATE memories SET embedding_model = NULL WHERE embedding_model = %s",
-                    (model,),
-                )
-            return int(cur.rowcount)
-
-    def unembedded(self, namespace: str) -> int:
-        # Cheap: a partial index holds exactly these rows.
-        with self._db.read() as conn:
-            row = conn.execute(
-                "SELECT count(*) FROM memories WHERE namespace = %s AND deleted_at IS NULL "
-                "AND embedding_model IS NULL",
-                (namespace,),
-            ).fetchone()
-        return int(row[0]) if row else 0
+    def _before_delete(self, conn: Conn) -> None:
+        lock_order(raw(conn), [])
 
     def index(self, model: str, dimension: int, *, ann: AnnSettings | None = None) -> VectorSearch:
         """pgvector search in the database; creates the (model, dimension) HNSW index.

@@ -99,21 +99,15 @@ class SqlAspects(SqlPart):
         return record(self._d, Attribute, row)
 
     def aspects(self, namespace: str, entity_id: int) -> list[Aspect]:
-        return self._records(
-            Aspect,
-            f"SELECT {_ASPECT_COLUMNS} FROM entity_aspects WHERE entity_id = ? "
-            "AND namespace = ? ORDER BY weight DESC, canonical_name",
-            (entity_id, namespace),
-            what="reading aspects",
+        at = (namespace, "entity_id", entity_id)
+        return self._keyed_all(
+            Aspect, "entity_aspects", at, "weight DESC, canonical_name", "reading aspects"
         )
 
     def attributes(self, namespace: str, entity_id: int) -> list[Attribute]:
-        return self._records(
-            Attribute,
-            f"SELECT {_ATTRIBUTE_COLUMNS} FROM entity_attributes WHERE entity_id = ? "
-            "AND namespace = ? ORDER BY created_at, id",
-            (entity_id, namespace),
-            what="reading attributes",
+        at = (namespace, "entity_id", entity_id)
+        return self._keyed_all(
+            Attribute, "entity_attributes", at, "created_at, id", "reading attributes"
         )
 
     # -- feedback ---------------------------------------------------------------------
@@ -175,12 +169,13 @@ class SqlAspects(SqlPart):
             if memory_ids is None:
                 rows = conn.execute(sql, (from_entity, namespace)).fetchall()
             else:
-                rows = []
-                for chunk in d.slices(sorted(set(memory_ids))):
-                    rows += conn.execute(
-                        f"{sql} AND {d.any_of('t.memory_id', chunk)}",
-                        (from_entity, namespace, *d.bind(chunk)),
-                    ).fetchall()
+                rows = d.select_in(
+                    conn,
+                    f"{sql} AND ",
+                    "t.memory_id",
+                    sorted(set(memory_ids)),
+                    (from_entity, namespace),
+                )
             moved = 0
             for attribute_id, memory_id, content, aspect_name, weight in rows:
                 if conn.execute(
@@ -243,18 +238,19 @@ def _confirm_by_chunks(
     max_weight, min_weight, delta, now = bounds
     per_aspect: dict[int, int] = {}
     propagated = 0
-    for chunk in d.slices(sorted(counts)):
-        # One row per (aspect, memory): a memory confirms each of its aspects once,
-        # however many of its attributes sit under it.
-        rows = conn.execute(
-            "SELECT aspect_id, memory_id, count(*) FROM entity_attributes "
-            "WHERE namespace = ? AND aspect_id IS NOT NULL "
-            f"AND {d.any_of('memory_id', chunk)} GROUP BY aspect_id, memory_id",
-            (namespace, *d.bind(chunk)),
-        ).fetchall()
-        for aspect_id, memory_id, n in rows:
-            per_aspect[int(aspect_id)] = per_aspect.get(int(aspect_id), 0) + counts[memory_id]
-            propagated += int(n)
+    # One row per (aspect, memory): a memory confirms each of its aspects once,
+    # however many of its attributes sit under it.
+    for aspect_id, memory_id, n in d.select_in(
+        conn,
+        "SELECT aspect_id, memory_id, count(*) FROM entity_attributes "
+        "WHERE namespace = ? AND aspect_id IS NOT NULL AND ",
+        "memory_id",
+        sorted(counts),
+        (namespace,),
+        " GROUP BY aspect_id, memory_id",
+    ):
+        per_aspect[int(aspect_id)] = per_aspect.get(int(aspect_id), 0) + counts[memory_id]
+        propagated += int(n)
     conn.executemany(
         f"UPDATE entity_aspects SET weight = {d.least}(?, {d.greatest}(?, weight + ?)), "
         "updated_at = ? WHERE id = ? AND namespace = ?",

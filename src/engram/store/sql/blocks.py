@@ -20,12 +20,9 @@ class SqlCoreBlocks(SqlPart):
     """``CoreBlockStore`` on either engine."""
 
     def get(self, namespace: str, label: str) -> CoreBlock | None:
-        with self._sql.read("reading core blocks") as conn:
-            row = conn.execute(
-                f"SELECT {_BLOCK} FROM core_blocks WHERE namespace = ? AND label = ?",
-                (namespace, label),
-            ).fetchone()
-        return record(self._d, CoreBlock, row) if row else None
+        return self._keyed(
+            CoreBlock, "core_blocks", (namespace, "label", label), "reading core blocks"
+        )
 
     def blocks(self, namespace: str) -> list[CoreBlock]:
         return self._records(

@@ -44,6 +44,13 @@ class Conn(Protocol):
     def executemany(self, sql: str, seq_of_parameters: Any, /) -> Cursor: ...
 
 
+def first_int(conn: Conn, sql: str, params: Sequence[Any] = ()) -> int:
+    """The first column of ``sql``'s first row as an int (a ``count(*)``, a ``max``),
+    0 without a row."""
+    row = conn.execute(sql, params).fetchone()
+    return int(row[0]) if row else 0
+
+
 def utc(value: datetime) -> datetime:
     """An aware UTC datetime; a naive one counts as UTC."""
     if value.tzinfo is None:
@@ -148,6 +155,25 @@ class Dialect(ABC):
     @abstractmethod
     def slices(self, values: Sequence[T]) -> Iterator[Sequence[T]]:
         """``values`` in as many lists as one statement can bind (none when empty)."""
+
+    def select_in(
+        self,
+        conn: Conn,
+        head: str,
+        column: str,
+        values: Sequence[Any],
+        before: Sequence[Any] = (),
+        tail: str = "",
+    ) -> list[Any]:
+        """Every row of ``head``, ``column``'s ``any_of`` test and ``tail``, read one
+        statement per ``slices`` list of ``values``; ``before`` are the parameters of
+        ``head``. Nothing read for no values."""
+        rows: list[Any] = []
+        for chunk in self.slices(values):
+            rows += conn.execute(
+                head + self.any_of(column, chunk) + tail, (*before, *self.bind(chunk))
+            ).fetchall()
+        return rows
 
     def one_of(self, column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
         """``any_of`` with its parameters."""

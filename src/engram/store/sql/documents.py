@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from engram.errors import InvalidInputError, NotFoundError
+from engram.errors import InvalidInputError
 from engram.records import new_id
 from engram.store.protocols.documents import (
     DOCUMENT_STATUSES,
@@ -15,7 +15,7 @@ from engram.store.protocols.documents import (
     DocumentChunk,
 )
 from engram.store.sql.dialect import Conn
-from engram.store.sql.rows import checked, columns, equal, record
+from engram.store.sql.rows import checked, columns, equal
 from engram.store.sql.session import SqlPart
 
 _COLUMNS = columns(Document)
@@ -29,12 +29,13 @@ class SqlDocuments(SqlPart):
     """``DocumentStore`` on either engine."""
 
     def _row(self, conn: Conn, document_id: str) -> Document:
-        found = conn.execute(
-            f"SELECT {_COLUMNS} FROM documents WHERE id = ?", (document_id,)
-        ).fetchone()
-        if found is None:
-            raise NotFoundError(f"no document {document_id!r}")
-        return record(self._d, Document, found)
+        return self._found(
+            conn,
+            Document,
+            f"SELECT {_COLUMNS} FROM documents WHERE id = ?",
+            (document_id,),
+            f"no document {document_id!r}",
+        )
 
     def _check_content(self, raw_content: str | None, title: str | None) -> None:
         for value, what in ((raw_content, "document content"), (title, "title")):
@@ -78,11 +79,7 @@ class SqlDocuments(SqlPart):
             return self._row(conn, document_id)
 
     def get(self, namespace: str, document_id: str) -> Document | None:
-        return self._record(
-            Document,
-            f"SELECT {_COLUMNS} FROM documents WHERE namespace = ? AND id = ?",
-            (namespace, document_id),
-        )
+        return self._keyed(Document, "documents", (namespace, "id", document_id))
 
     def raw_content(self, namespace: str, document_id: str) -> str | None:
         with self._sql.read() as conn:

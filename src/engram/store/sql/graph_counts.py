@@ -78,13 +78,15 @@ class SqlGraphCounts(SqlPart):
         if not ids:
             return out
         with self._sql.read("reading entity mention counts") as conn:
-            for batch in d.slices(ids):
-                rows = conn.execute(
-                    "SELECT m.memory_id, e.canonical_name, e.mentions "
-                    "FROM memory_entity_mentions m JOIN entities e ON e.id = m.entity_id "
-                    f"WHERE m.namespace = ? AND {d.any_of('m.memory_id', batch)}",
-                    (namespace, *d.bind(batch)),
-                ).fetchall()
-                for memory_id, name, mentions in rows:
-                    out.setdefault(str(memory_id), {})[str(name)] = int(mentions)
+            rows = d.select_in(
+                conn,
+                "SELECT m.memory_id, e.canonical_name, e.mentions "
+                "FROM memory_entity_mentions m JOIN entities e ON e.id = m.entity_id "
+                "WHERE m.namespace = ? AND ",
+                "m.memory_id",
+                ids,
+                (namespace,),
+            )
+        for memory_id, name, mentions in rows:
+            out.setdefault(str(memory_id), {})[str(name)] = int(mentions)
         return out

@@ -12,7 +12,7 @@ from typing import Any
 from engram.errors import InvalidInputError, NotFoundError
 from engram.records import iso
 from engram.store.protocols.graph import canonical_name, normal_name
-from engram.store.sql.dialect import Conn, Dialect
+from engram.store.sql.dialect import Conn, Dialect, first_int
 
 #: Sorts after every stored time: an open ``valid_to`` in window comparisons (SQLite
 #: stores ISO 8601 text; PostgreSQL's ``timestamptz`` has ``infinity``).
@@ -99,12 +99,12 @@ def _fold_relation(conn: Conn, into: int, gone: int) -> None:
     a = conn.execute(f"SELECT {columns} FROM relations WHERE id = ?", (into,)).fetchone()
     b = conn.execute(f"SELECT {columns} FROM relations WHERE id = ?", (gone,)).fetchone()
     assert a is not None and b is not None
-    row = conn.execute(
+    shared = first_int(
+        conn,
         "SELECT count(*) FROM relation_mentions WHERE relation_id = ? AND memory_id IN "
         "(SELECT memory_id FROM relation_mentions WHERE relation_id = ?)",
         (gone, into),
-    ).fetchone()
-    shared = int(row[0]) if row else 0
+    )
     conn.execute(
         "UPDATE relation_mentions SET relation_id = ? WHERE relation_id = ? AND memory_id "
         "NOT IN (SELECT memory_id FROM relation_mentions WHERE relation_id = ?)",

@@ -87,9 +87,8 @@ def relation(d: Dialect, row: Sequence[Any]) -> Relation:
 def relations_by_id(conn: Conn, d: Dialect, ids: Sequence[int]) -> dict[int, Relation]:
     """The relations of ``ids`` as they are now."""
     out: dict[int, Relation] = {}
-    for chunk in d.slices(list(dict.fromkeys(ids))):
-        rows = conn.execute(f"{RELATION} WHERE {d.any_of('r.id', chunk)}", d.bind(chunk))
-        out.update((int(r[0]), relation(d, r)) for r in rows.fetchall())
+    rows = d.select_in(conn, f"{RELATION} WHERE ", "r.id", list(dict.fromkeys(ids)))
+    out.update((int(r[0]), relation(d, r)) for r in rows)
     return out
 
 
@@ -167,43 +166,48 @@ class _Batch:
         # ``+namespace`` keeps SQLite on the unique id index: with the namespace index it
         # would scan the whole namespace (PostgreSQL has no unary ``+`` on text).
         namespace = "+m.namespace" if d.name == "sqlite" else "m.namespace"
-        for chunk in d.slices(ids):
-            rows = conn.execute(
-                "SELECT m.id, EXISTS (SELECT 1 FROM relation_mentions x WHERE "
-                f"x.memory_id = m.id) FROM memories m WHERE {namespace} = ? "
-                f"AND m.deleted_at IS NULL AND {d.any_of('m.id', chunk)}",
-                (ns, *d.bind(chunk)),
-            ).fetchall()
-            self.before.update((r[0], bool(r[1])) for r in rows)
+        rows = d.select_in(
+            conn,
+            "SELECT m.id, EXISTS (SELECT 1 FROM relation_mentions x WHERE "
+            f"x.memory_id = m.id) FROM memories m WHERE {namespace} = ? "
+            "AND m.deleted_at IS NULL AND ",
+            "m.id",
+            ids,
+            (ns,),
+        )
+        self.before.update((r[0], bool(r[1])) for r in rows)
         for memory_id in ids:
             if memory_id not in self.before:
                 raise NotFoundError(f"no memory {memory_id!r} in namespace {ns!r}")
-        for chunk in d.slices(ids):
-            rows = conn.execute(
-                "SELECT memory_id, entity_id FROM memory_entity_mentions "
-                f"WHERE {d.any_of('memory_id', chunk)}",
-                d.bind(chunk),
-            ).fetchall()
-            self.mentioned.update((r[0], int(r[1])) for r in rows)
+        rows = d.select_in(
+            conn, "SELECT memory_id, entity_id FROM memory_entity_mentions WHERE ", "memory_id", ids
+        )
+        self.mentioned.update((r[0], int(r[1])) for r in rows)
         candidates: dict[str, None] = {}
         for key in keys:
             loose = self.loose.setdefault(key, normal_name(key))
             candidates[key] = candidates[loose] = None
+        # (name, entity id, type) by canonical name, then by alias.
+        lookups = (
+            (
+                self.canonical,
+                "SELECT canonical_name, id, entity_type FROM entities WHERE namespace = ? AND ",
+                "canonical_name",
+            ),
+            (
+                self.alias,
+                "SELECT a.alias, e.id, e.entity_type FROM entity_aliases a "
+                "JOIN entities e ON e.id = a.entity_id WHERE a.namespace = ? AND ",
+                "a.alias",
+            ),
+        )
         for chunk in d.slices(list(candidates)):
-            for eid, name, kind in conn.execute(
-                "SELECT id, canonical_name, entity_type FROM entities WHERE namespace = ? "
-                f"AND {d.any_of('canonical_name', chunk)}",
-                (ns, *d.bind(chunk)),
-            ).fetchall():
-                self.canonical[name] = int(eid)
-                self.types[int(eid)] = kind
-            for name, eid, kind in conn.execute(
-                "SELECT a.alias, e.id, e.entity_type FROM entity_aliases a JOIN entities e "
-                f"ON e.id = a.entity_id WHERE a.namespace = ? AND {d.any_of('a.alias', chunk)}",
-                (ns, *d.bind(chunk)),
-            ).fetchall():
-                self.alias[name] = int(eid)
-                self.types[int(eid)] = kind
+            for found, select, column in lookups:
+                for name, eid, kind in conn.execute(
+                    select + d.any_of(column, chunk), (ns, *d.bind(chunk))
+                ).fetchall():
+                    found[name] = int(eid)
+                    self.types[int(eid)] = kind
 
     def state(
         self, statement: Statement, names: dict[str, tuple[str, float]], types: dict[str, str]

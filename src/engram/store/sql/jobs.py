@@ -211,16 +211,15 @@ class SqlJobs(SqlPart):
             where += " AND attempts = ?"
             keys.append(attempt)
         with self._sql.tx(f"{what} job {job_id}") as conn:
-            row = conn.execute(
+            # No row: the UPDATE changed nothing, so the rollback loses nothing.
+            return self._found(
+                conn,
+                Job,
                 f"UPDATE memory_jobs SET {assignments} WHERE {where} RETURNING {_COLUMNS}",
                 (*params, *keys),
-            ).fetchone()
-        if row is None:
-            raise NotFoundError(
                 f"job {job_id} is not leased (by this attempt): its lease expired or it "
-                "was never leased"
+                "was never leased",
             )
-        return record(self._d, Job, row)
 
     def reap(self, *, older_than: datetime, now: datetime) -> int:
         d = self._d

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from engram.errors import NotFoundError
 from engram.records import ApiKey, utcnow
 from engram.store.sql.rows import record
 from engram.store.sql.session import SqlPart
@@ -49,12 +48,13 @@ class SqlKeys(SqlPart):
                 "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
                 (self._d.ts(utcnow()), key_id),
             )
-            row = conn.execute(
-                f"SELECT {_KEY_COLUMNS} FROM api_keys WHERE id = ?", (key_id,)
-            ).fetchone()
-            if row is None:
-                raise NotFoundError(f"no API key {key_id!r}; `engram keys list` shows them")
-        return record(self._d, ApiKey, row)
+            return self._found(
+                conn,
+                ApiKey,
+                f"SELECT {_KEY_COLUMNS} FROM api_keys WHERE id = ?",
+                (key_id,),
+                f"no API key {key_id!r}; `engram keys list` shows them",
+            )
 
     def touch(self, key_id: str, when: datetime) -> None:
         with self._sql.tx("updating the API key") as conn:

@@ -202,13 +202,14 @@ class SqlOrg(SqlPart):
         if not seqs:
             return out
         with self._sql.read("reading org vectors") as conn:
-            for part in self._d.chunks(seqs):
-                rows = conn.execute(
-                    "SELECT seq, vector FROM org_fact_vectors WHERE model = ? "
-                    f"AND seq IN ({self._d.marks(len(part))})",
-                    (model, *part),
-                ).fetchall()
-                out.update({int(r[0]): list(self._d.loads(r[1])) for r in rows})
+            rows = self._d.select_in(
+                conn,
+                "SELECT seq, vector FROM org_fact_vectors WHERE model = ? AND ",
+                "seq",
+                seqs,
+                (model,),
+            )
+        out.update({int(r[0]): list(self._d.loads(r[1])) for r in rows})
         return out
 
     def set_key_role(self, key_id: str, seniority: str) -> None:

@@ -97,6 +97,16 @@ class SqlPalace(SqlPart):
         row = conn.execute(sql, params).fetchone()
         return _made(row[0] if row else self._target(conn, *at))
 
+    @staticmethod
+    def _next_number(conn: Conn, table: str, counter: str, parent_id: int, namespace: str) -> Any:
+        """The next number under a wing or room: its ``counter`` column counts up, so a
+        number is never given twice, even after a delete."""
+        return conn.execute(
+            f"UPDATE {table} SET {counter} = {counter} + 1 "
+            f"WHERE id = ? AND namespace = ? RETURNING {counter}",
+            (parent_id, namespace),
+        ).fetchone()[0]
+
     def _wing_by_id(self, conn: Conn, wing_id: int) -> Wing:
         row = conn.execute(f"SELECT {_WING} FROM palace_wings WHERE id = ?", (wing_id,)).fetchone()
         aliases = conn.execute(
@@ -166,11 +176,7 @@ class SqlPalace(SqlPart):
         with self._sql.tx("filing the room") as conn:
             found = self._target(conn, namespace, "room", wing_id, slug)
             if found is None:
-                number = conn.execute(
-                    "UPDATE palace_wings SET rooms_made = rooms_made + 1 "
-                    "WHERE id = ? AND namespace = ? RETURNING rooms_made",
-                    (wing_id, namespace),
-                ).fetchone()[0]
+                number = self._next_number(conn, "palace_wings", "rooms_made", wing_id, namespace)
                 found = self._insert(
                     conn,
                     (namespace, "room", wing_id, slug),
@@ -211,11 +217,7 @@ class SqlPalace(SqlPart):
                 if item.turn in have:
                     continue
                 have.add(item.turn)
-                number = conn.execute(
-                    "UPDATE palace_rooms SET drawers_made = drawers_made + 1 "
-                    "WHERE id = ? AND namespace = ? RETURNING drawers_made",
-                    (room_id, namespace),
-                ).fetchone()[0]
+                number = self._next_number(conn, "palace_rooms", "drawers_made", room_id, namespace)
                 row = conn.execute(
                     "INSERT INTO palace_drawers(namespace, room_id, number, turn, memory_id, "
                     f"role, tags, created_at) VALUES (?, ?, ?, ?, ?, ?, {d.json}, ?) "

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from engram.errors import InvalidInputError, NotFoundError
+from engram.errors import InvalidInputError
 from engram.store.protocols.review import REVIEW_STATUSES, ReviewItem
 from engram.store.sql.rows import checked, columns, equal, record
 from engram.store.sql.session import SqlPart
@@ -52,11 +52,7 @@ class SqlReview(SqlPart):
         return record(d, ReviewItem, row)
 
     def get(self, namespace: str, item_id: int) -> ReviewItem | None:
-        return self._record(
-            ReviewItem,
-            f"SELECT {_COLUMNS} FROM review_queue WHERE namespace = ? AND id = ?",
-            (namespace, item_id),
-        )
+        return self._keyed(ReviewItem, "review_queue", (namespace, "id", item_id))
 
     def select(
         self, namespace: str, *, status: str | None = "pending", limit: int = 100, offset: int = 0
@@ -88,15 +84,13 @@ class SqlReview(SqlPart):
         if status not in ("approved", "rejected"):
             raise InvalidInputError(f"a review is 'approved' or 'rejected', got {status!r}")
         with self._sql.tx("resolving the review") as conn:
-            row = conn.execute(
+            return self._found(
+                conn,
+                ReviewItem,
                 "UPDATE review_queue SET status = ?, resolved_by = ?, note = ?, "
                 "resolved_at = ? WHERE namespace = ? AND id = ? AND status = 'pending' "
                 f"RETURNING {_COLUMNS}",
                 (status, actor, note, self._d.ts(now), namespace, item_id),
-            ).fetchone()
-            if row is None:
-                raise NotFoundError(
-                    f"no pending review item {item_id} in namespace {namespace!r}; "
-                    "`engram review list` shows them"
-                )
-        return record(self._d, ReviewItem, row)
+                f"no pending review item {item_id} in namespace {namespace!r}; "
+                "`engram review list` shows them",
+            )

@@ -31,6 +31,27 @@ def columns(cls: type, prefix: str = "") -> str:
     return ", ".join(prefix + f.name for f in dataclasses.fields(cls))
 
 
+def upsert(
+    d: Dialect,
+    table: str,
+    cols: str,
+    key: str,
+    *,
+    json: Sequence[str] = (),
+    kept: Sequence[str] = (),
+) -> str:
+    """SQL: an ``INSERT`` of every column of ``cols`` (bound as ``d.json`` for those in
+    ``json``) that, on a row already holding ``key`` (its unique columns), sets every
+    column but the key's and ``kept``'s to the new value."""
+    names = cols.split(", ")
+    fixed = {*key.split(", "), *kept}
+    marks = ", ".join(d.json if n in json else "?" for n in names)
+    changes = ", ".join(f"{n} = excluded.{n}" for n in names if n not in fixed)
+    return (
+        f"INSERT INTO {table}({cols}) VALUES ({marks}) ON CONFLICT ({key}) DO UPDATE SET {changes}"
+    )
+
+
 def _optional(read: Reader) -> Reader:
     return lambda value: None if value is None else read(value)
 

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from engram.errors import StoreError
 from engram.store.protocols.runs import Run, RunHit
-from engram.store.sql.rows import columns, equal, record
+from engram.store.sql.rows import columns, equal, record, upsert
 from engram.store.sql.session import SqlPart
 
 _FULL = columns(Run)
@@ -23,16 +23,14 @@ class SqlRuns(SqlPart):
         d = self._d
         with self._sql.tx("recording the run") as conn:
             conn.execute(
-                f"INSERT INTO runs({_FULL}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                f"{d.json}, {d.json}, ?, ?, ?, ?) "
-                "ON CONFLICT (namespace, run_id) DO UPDATE SET task = excluded.task, "
-                "task_type = excluded.task_type, status = excluded.status, "
-                "score = excluded.score, tokens_in = excluded.tokens_in, "
-                "tokens_out = excluded.tokens_out, output = excluded.output, "
-                "output_chars = excluded.output_chars, output_path = excluded.output_path, "
-                "issues = excluded.issues, metadata = excluded.metadata, "
-                "started_at = excluded.started_at, finished_at = excluded.finished_at, "
-                "updated_at = excluded.updated_at",
+                upsert(
+                    d,
+                    "runs",
+                    _FULL,
+                    "namespace, run_id",
+                    json=("issues", "metadata"),
+                    kept=("created_at",),
+                ),
                 (
                     run.run_id,
                     run.namespace,
@@ -62,12 +60,7 @@ class SqlRuns(SqlPart):
         return record(d, Run, row)
 
     def get(self, namespace: str, run_id: str) -> Run | None:
-        return self._record(
-            Run,
-            f"SELECT {_FULL} FROM runs WHERE namespace = ? AND run_id = ?",
-            (namespace, run_id),
-            what="reading a run",
-        )
+        return self._keyed(Run, "runs", (namespace, "run_id", run_id), "reading a run")
 
     def select(
         self,
@@ -123,12 +116,9 @@ class SqlRuns(SqlPart):
         return len(hits)
 
     def hits(self, namespace: str, run_id: str) -> list[RunHit]:
-        return self._records(
-            RunHit,
-            f"SELECT {_HIT} FROM run_memory_hits WHERE namespace = ? AND run_id = ? "
-            "ORDER BY rank, memory_id",
-            (namespace, run_id),
-            what="reading the run's memory hits",
+        at = (namespace, "run_id", run_id)
+        return self._keyed_all(
+            RunHit, "run_memory_hits", at, "rank, memory_id", "reading the run's memory hits"
         )
 
     def injected_into(self, namespace: str, memory_id: str, *, limit: int = 100) -> list[RunHit]:

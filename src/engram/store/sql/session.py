@@ -16,9 +16,9 @@ from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
-from engram.errors import StoreBusyError
-from engram.store.sql.dialect import Conn, Dialect
-from engram.store.sql.rows import record
+from engram.errors import NotFoundError, StoreBusyError
+from engram.store.sql.dialect import Conn, Dialect, first_int
+from engram.store.sql.rows import columns, record
 
 R = TypeVar("R")
 
@@ -104,6 +104,12 @@ class Sql:
             yield self.d.wrap(conn)
 
 
+def _at_key(cls: type, table: str, key: str) -> str:
+    """SQL: the ``cls`` columns of ``table``'s rows of a namespace whose ``key`` column
+    holds a value (two parameters: the namespace, the value)."""
+    return f"SELECT {columns(cls)} FROM {table} WHERE namespace = ? AND {key} = ?"
+
+
 class SqlPart:
     """Base of a concern's implementation: its ``Sql`` as ``self._sql`` and the dialect
     as ``self._d``."""
@@ -128,8 +134,33 @@ class SqlPart:
             row = conn.execute(sql, params).fetchone()
         return None if row is None else record(self._d, cls, row)
 
+    def _found(self, conn: Conn, cls: type[R], sql: str, params: Sequence[Any], missing: str) -> R:
+        """The first row of ``sql`` on ``conn`` as a ``cls`` record; ``NotFoundError``
+        saying ``missing`` without one."""
+        row = conn.execute(sql, params).fetchone()
+        if row is None:
+            raise NotFoundError(missing)
+        return record(self._d, cls, row)
+
+    def _keyed(
+        self, cls: type[R], table: str, at: tuple[str, str, Any], what: str = "read"
+    ) -> R | None:
+        """The ``cls`` record (every field a column) of ``table`` at ``at``: the row of
+        that namespace (``at[0]``) whose column ``at[1]`` holds ``at[2]``; None without
+        one."""
+        namespace, key, value = at
+        return self._record(cls, _at_key(cls, table, key), (namespace, value), what)
+
+    def _keyed_all(
+        self, cls: type[R], table: str, at: tuple[str, str, Any], order: str, what: str
+    ) -> list[R]:
+        """Like ``_keyed``, every row at ``at``, in ``order``."""
+        namespace, key, value = at
+        return self._records(
+            cls, f"{_at_key(cls, table, key)} ORDER BY {order}", (namespace, value), what
+        )
+
     def _read_count(self, sql: str, params: Sequence[Any] = (), what: str = "read") -> int:
         """The number one read returns (a ``count(*)``)."""
         with self._sql.read(what) as conn:
-            row = conn.execute(sql, params).fetchone()
-        return int(row[0]) if row else 0
+            return first_int(conn, sql, params)

@@ -13,7 +13,8 @@ from engram.store.protocols.sessions import (
     SessionScore,
     per_memory_json,
 )
-from engram.store.sql.rows import columns, record
+from engram.store.sql.dialect import first_int
+from engram.store.sql.rows import columns, record, upsert
 from engram.store.sql.session import SqlPart
 
 _CHECKPOINT = columns(Checkpoint)
@@ -103,12 +104,12 @@ class SqlSessions(SqlPart):
                 conn.execute(
                     "SELECT pg_advisory_xact_lock(hashtext(?))", (f"{namespace}\n{session_key}",)
                 )
-            top = conn.execute(
+            rank = first_int(
+                conn,
                 "SELECT coalesce(max(rank), 0) FROM session_memories "
                 "WHERE namespace = ? AND session_key = ?",
                 (namespace, session_key),
-            ).fetchone()
-            rank = int(top[0]) if top else 0
+            )
             for memory_id in dict.fromkeys(memory_ids):
                 cur = conn.execute(
                     "INSERT INTO session_memories(namespace, session_key, memory_id, rank, "
@@ -134,14 +135,7 @@ class SqlSessions(SqlPart):
         d = self._d
         with self._sql.tx("saving the session score") as conn:
             conn.execute(
-                f"INSERT INTO session_scores({_SCORE}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                f"{d.json}) ON CONFLICT (namespace, session_key) DO UPDATE SET "
-                "score = excluded.score, confidence = excluded.confidence, "
-                "memories_recalled = excluded.memories_recalled, "
-                "memories_used = excluded.memories_used, "
-                "novel_context_count = excluded.novel_context_count, "
-                "reasoning = excluded.reasoning, method = excluded.method, "
-                "scored_at = excluded.scored_at, per_memory = excluded.per_memory",
+                upsert(d, "session_scores", _SCORE, "namespace, session_key", json=("per_memory",)),
                 (
                     s.namespace,
                     s.session_key,

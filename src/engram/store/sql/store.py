@@ -115,3 +115,10 @@ class SqlStore:
     def close(self) -> None:
         # Idempotent.
         self._db.close()
+
+    # -- seed 002's lifecycle (FEATURES S1): the backend's ``Database`` reconnects ----
+    def connect(self) -> None:
+        self._db.reconnect()
+
+    def disconnect(self) -> None:
+        self._db.disconnect()

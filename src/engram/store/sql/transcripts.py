@@ -30,11 +30,12 @@ class SqlTranscripts(SqlPart):
         if not keys:
             return out
         with self._sql.read() as conn:
-            for part in self._d.chunks(keys):
-                rows = conn.execute(
-                    "SELECT session_key, content FROM session_transcripts "
-                    f"WHERE namespace = ? AND session_key IN ({self._d.marks(len(part))})",
-                    (namespace, *part),
-                ).fetchall()
-                out.update({r[0]: r[1] for r in rows})
+            rows = self._d.select_in(
+                conn,
+                "SELECT session_key, content FROM session_transcripts WHERE namespace = ? AND ",
+                "session_key",
+                keys,
+                (namespace,),
+            )
+        out.update({r[0]: r[1] for r in rows})
         return out

@@ -2,7 +2,8 @@
 
 Storing and searching vectors stays native (float32 BLOBs and an in-process matrix on
 SQLite, pgvector on PostgreSQL); which memories lack a current vector, and each model's
-dimension, are the same query on both, named through ``native.vector_rows``.
+dimension, are the same query on both, named through ``native.vector_rows``; so are
+deleting a model's vectors and counting the memories never embedded.
 """
 
 from __future__ import annotations
@@ -11,12 +12,14 @@ from typing import Any
 
 from engram.records import MemoryRecord
 from engram.store.sql.codec import SELECT, from_row
+from engram.store.sql.dialect import Conn, first_int
 from engram.store.sql.native import vector_rows
 from engram.store.sql.session import Sql
 
 
 class VectorReads:
-    """``dimensions``, ``missing`` and ``count_missing`` of ``VectorStore``, once."""
+    """``dimensions``, ``missing``, ``count_missing``, ``unembedded`` and ``delete`` of
+    ``VectorStore``, once."""
 
     def __init__(self, sql: Sql) -> None:
         self._reads = sql
@@ -52,6 +55,31 @@ class VectorReads:
 
     def count_missing(self, model: str) -> int:
         with self._reads.read("counting memories without vectors") as conn:
-            row = conn.execute("SELECT count(*) FROM memories m" + self._missing, (model,))
-            found = row.fetchone()
-        return int(found[0]) if found else 0
+            return first_int(conn, "SELECT count(*) FROM memories m" + self._missing, (model,))
+
+    def unembedded(self, namespace: str) -> int:
+        # Cheap: a partial index holds exactly these rows.
+        with self._reads.read() as conn:
+            return first_int(
+                conn,
+                "SELECT count(*) FROM memories WHERE namespace = ? AND deleted_at IS NULL "
+                "AND embedding_model IS NULL",
+                (namespace,),
+            )
+
+    def delete(self, model: str | None = None) -> int:
+        with self._reads.tx("deleting vectors") as conn:
+            self._before_delete(conn)
+            if model is None:
+                cur = conn.execute("DELETE FROM memory_vectors")
+                conn.execute("UPDATE memories SET embedding_model = NULL")
+            else:
+                cur = conn.execute("DELETE FROM memory_vectors WHERE model = ?", (model,))
+                conn.execute(
+                    "UPDATE memories SET embedding_model = NULL WHERE embedding_model = ?",
+                    (model,),
+                )
+            return int(cur.rowcount)
+
+    def _before_delete(self, conn: Conn) -> None:
+        """The locks an engine takes before ``delete`` writes (none on SQLite)."""

@@ -58,16 +58,13 @@ class SQLiteStore(SqlStore):
     # -- seed 002's lifecycle and capabilities (FEATURES S1) ---------------------------
     backend_name = "sqlite"
 
-    def connect(self) -> None:
-        self._db.reconnect()
-
     def disconnect(self) -> None:
         if self._db.location == ":memory:":
             raise CapabilityError(
                 "an in-memory SQLite store cannot disconnect: its data lives only in its "
                 "connection; use a file store, or close() it when you are done"
             )
-        self._db.disconnect()
+        super().disconnect()
 
     def capabilities(self) -> Capabilities:
         """Everything but a per-agent cap; vectors are searched in process."""

@@ -21,7 +21,7 @@ import numpy.typing as npt
 from engram.errors import StoreError
 from engram.store.protocols.chunks import MemoryChunks
 from engram.store.sql.chunks import Matrix
-from engram.store.sqlite.db import Database
+from engram.store.sqlite.db import Database, with_seq
 
 _CURRENT = (
     "FROM memory_chunks c JOIN memories m ON m.seq = c.memory_seq "
@@ -64,15 +64,10 @@ class SQLiteChunkIndex:
     def put(self, chunks: Iterable[MemoryChunks]) -> None:
         try:
             with self._db.tx() as conn:
-                for item in chunks:
-                    found = conn.execute(
-                        "SELECT seq FROM memories WHERE id = ?", (item.memory_id,)
-                    ).fetchone()
-                    if found is None:
-                        continue  # purged while it was being embedded
+                for item, seq in with_seq(conn, chunks):
                     conn.execute(
                         "DELETE FROM memory_chunks WHERE memory_seq = ? AND model = ?",
-                        (found[0], item.model),
+                        (seq, item.model),
                     )
                     matrix = np.ascontiguousarray(item.vectors, dtype=np.float32)
                     conn.executemany(
@@ -80,7 +75,7 @@ class SQLiteChunkIndex:
                         "content_hash, vector) VALUES (?, ?, ?, ?, ?, ?)",
                         [
                             (
-                                found[0],
+                                seq,
                                 item.model,
                                 n,
                                 int(row.shape[0]),

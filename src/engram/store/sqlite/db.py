@@ -14,10 +14,11 @@ import random
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
+from typing import Protocol, TypeVar
 
 from engram.errors import StoreConnectionError, StoreError
 from engram.records import utcnow
@@ -57,6 +58,23 @@ def _enable_wal(conn: sqlite3.Connection, busy_timeout_ms: int) -> None:
         # Jittered backoff, so the losers of one race do not collide again in lockstep.
         time.sleep(random.uniform(delay / 2, delay))
         delay = min(delay * 2, 0.05)
+
+
+class _ForMemory(Protocol):
+    @property
+    def memory_id(self) -> str: ...
+
+
+M = TypeVar("M", bound=_ForMemory)
+
+
+def with_seq(conn: sqlite3.Connection, items: Iterable[M]) -> Iterator[tuple[M, int]]:
+    """Each item with its memory's ``seq`` (the key vector rows hang on), passing over
+    the memories deleted and purged while they were being embedded."""
+    for item in items:
+        found = conn.execute("SELECT seq FROM memories WHERE id = ?", (item.memory_id,)).fetchone()
+        if found is not None:
+            yield item, int(found[0])
 
 
 class Database(Opened):
@@ -177,14 +195,23 @@ class Database(Opened):
         self.conn.execute(f"RELEASE {name}")
 
     @contextmanager
-    def read(self, what: str = "read") -> Iterator[sqlite3.Connection]:
-        """The main connection for reads (inside a transaction it sees its writes)."""
-        with self.lock:
+    def _using(
+        self, lock: threading.RLock, conn: Callable[[], sqlite3.Connection], what: str
+    ) -> Iterator[sqlite3.Connection]:
+        """``conn()`` under ``lock`` once the store is open (read then: ``reconnect``
+        replaces it), its failures as ``StoreError`` naming ``what``."""
+        with lock:
             self.check_open()
             try:
-                yield self.conn
+                yield conn()
             except sqlite3.Error as exc:
                 raise StoreError(f"{what} failed: {exc}") from exc
+
+    @contextmanager
+    def read(self, what: str = "read") -> Iterator[sqlite3.Connection]:
+        """The main connection for reads (inside a transaction it sees its writes)."""
+        with self._using(self.lock, lambda: self.conn, what) as conn:
+            yield conn
 
     @contextmanager
     def snapshot(self, what: str = "read") -> Iterator[sqlite3.Connection]:
@@ -202,12 +229,8 @@ class Database(Opened):
     @contextmanager
     def search(self, what: str = "keyword search") -> Iterator[sqlite3.Connection]:
         """The second connection, for keyword search beside the main one."""
-        with self.search_lock:
-            self.check_open()
-            try:
-                yield self.search_conn
-            except sqlite3.Error as exc:
-                raise StoreError(f"{what} failed: {exc}") from exc
+        with self._using(self.search_lock, lambda: self.search_conn, what) as conn:
+            yield conn
 
     def disconnect(self) -> None:
         """Close the connections but keep the store reopenable (``reconnect``)."""

@@ -45,17 +45,35 @@ LOG_PRUNE_EVERY = 1024
 
 def table_for(conn: sqlite3.Connection, namespace: str, *, create: bool) -> str | None:
     """The FTS5 table of ``namespace``; created if ``create``, else None if it has none."""
-    row = conn.execute("SELECT id FROM fts_namespaces WHERE namespace = ?", (namespace,)).fetchone()
+    return namespace_table(
+        conn,
+        namespace,
+        ("fts_namespaces", "fts_"),
+        f"{_COLS}, content='memories', content_rowid='seq', tokenize='{TOKENIZE}'",
+        create=create,
+    )
+
+
+def namespace_table(
+    conn: sqlite3.Connection,
+    namespace: str,
+    names: tuple[str, str],
+    fts5: str,
+    *,
+    create: bool,
+) -> str | None:
+    """The FTS5 table of ``namespace`` named in ``names`` (the registry table giving
+    each namespace its number, and the table names' prefix); created with the
+    ``fts5(...)`` arguments ``fts5`` if ``create``, else None if it has none."""
+    registry, prefix = names
+    row = conn.execute(f"SELECT id FROM {registry} WHERE namespace = ?", (namespace,)).fetchone()
     if row is not None:
-        return f"fts_{int(row[0])}"
+        return f"{prefix}{int(row[0])}"
     if not create:
         return None
-    cur = conn.execute("INSERT INTO fts_namespaces(namespace) VALUES (?)", (namespace,))
-    name = f"fts_{int(cur.lastrowid or 0)}"
-    conn.execute(
-        f"CREATE VIRTUAL TABLE {name} USING fts5({_COLS}, content='memories', "
-        f"content_rowid='seq', tokenize='{TOKENIZE}')"
-    )
+    cur = conn.execute(f"INSERT INTO {registry}(namespace) VALUES (?)", (namespace,))
+    name = f"{prefix}{int(cur.lastrowid or 0)}"
+    conn.execute(f"CREATE VIRTUAL TABLE {name} USING fts5({fts5})")
     return name
 
 
@@ -203,7 +221,8 @@ def _rarest(
 
 
 def _count(conn: sqlite3.Connection, table: str, term: str, cap: int | None) -> int:
-    """How many documents of ``table`` hold ``term``, counting at most ``cap``."""
+    """How many rows of the FTS5 ``table`` hold ``term``, counting at most ``cap``
+    (memories here, hints in ``hints``)."""
     limit = "" if cap is None else f" LIMIT {int(cap)}"
     row = conn.execute(
         f"SELECT count(*) FROM (SELECT 1 FROM {table} WHERE {table} MATCH ?{limit})",
@@ -213,6 +232,7 @@ def _count(conn: sqlite3.Connection, table: str, term: str, cap: int | None) -> 
 
 
 def _quote(term: str) -> str:
+    """``term`` as one FTS5 string (its quotes doubled), never read as syntax."""
     return '"' + term.replace('"', '""') + '"'
 
 

@@ -23,7 +23,7 @@ import sqlite3
 from typing import TYPE_CHECKING, cast
 
 from engram.store.protocols.hints import MAX_HINTS
-from engram.store.sqlite.fts import COMMON, TOKENIZE
+from engram.store.sqlite.fts import COMMON, TOKENIZE, _count, _quote, namespace_table
 from engram.text import match_terms
 
 if TYPE_CHECKING:  # db imports the migrations, whose step 011 imports this module
@@ -79,17 +79,13 @@ def _statements(script: str) -> list[str]:
 def table_for(conn: sqlite3.Connection, namespace: str, *, create: bool) -> str | None:
     """The hint FTS5 table of ``namespace``; created if ``create``, else None if the
     namespace has never held hints (the cheap "no hints here" answer recall relies on)."""
-    row = conn.execute(
-        "SELECT id FROM hint_namespaces WHERE namespace = ?", (namespace,)
-    ).fetchone()
-    if row is not None:
-        return f"hint_fts_{int(row[0])}"
-    if not create:
-        return None
-    cur = conn.execute("INSERT INTO hint_namespaces(namespace) VALUES (?)", (namespace,))
-    name = f"hint_fts_{int(cur.lastrowid or 0)}"
-    conn.execute(f"CREATE VIRTUAL TABLE {name} USING fts5(hint, tokenize='{TOKENIZE}')")
-    return name
+    return namespace_table(
+        conn,
+        namespace,
+        ("hint_namespaces", "hint_fts_"),
+        f"hint, tokenize='{TOKENIZE}'",
+        create=create,
+    )
 
 
 def flush(conn: sqlite3.Connection) -> int:
@@ -123,7 +119,7 @@ def search(
         return []
     terms = match_terms(match)
     if len(terms) > 1:
-        counts = [(t, _count(conn, table, t)) for t in terms]
+        counts = [(t, _count(conn, table, t, COMMON)) for t in terms]
         present = [t for t, n in counts if n]
         rare = [t for t, n in counts if 0 < n < COMMON]
         if rare and len(rare) < len(present):
@@ -140,19 +136,6 @@ def search(
         (match, limit * MAX_HINTS, limit),
     ).fetchall()
     return [(r[0], -float(r[1])) for r in rows]
-
-
-def _count(conn: sqlite3.Connection, table: str, term: str) -> int:
-    """How many hints of ``table`` hold ``term``, counting at most ``COMMON``."""
-    row = conn.execute(
-        f"SELECT count(*) FROM (SELECT 1 FROM {table} WHERE {table} MATCH ? LIMIT {COMMON})",
-        (_quote(term),),
-    ).fetchone()
-    return int(row[0])
-
-
-def _quote(term: str) -> str:
-    return '"' + term.replace('"', '""') + '"'
 
 
 class SQLiteHintIndex:

@@ -21,8 +21,9 @@ import logging
 import sqlite3
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from engram.store.protocols.keyword import KeywordSettings
 from engram.store.sqlite.db import Database
@@ -30,6 +31,7 @@ from engram.store.sqlite.term_index import Doc, TermBlock
 from engram.store.sqlite.tokenize import terms
 
 log = logging.getLogger("engram.store")
+T = TypeVar("T")
 
 #: Changes applied to a block inside one search; more than this and the block is built
 #: again in the background (applying costs ~20 µs a change, rebuilding ~40 µs a memory).
@@ -71,30 +73,42 @@ class TermSearch:
         as a phrase of several terms (``snake_case``), which postings cannot match."""
         query = _query(keywords)
         entry = self._entry(conn, namespace) if query is not None else None
-        if entry is None or query is None:
-            return None
-        with entry.lock:
-            if entry.block is None or not self._catch_up(conn, namespace, entry):
-                return None
-            block = entry.block
+
+        def top(block: TermBlock, query: list[str]) -> list[tuple[str, float]]:
             return [(block.ids[row], score) for row, score in block.top(query, limit)]
+
+        return self._answer(conn, namespace, entry, query, top)
 
     def scores(
         self, conn: sqlite3.Connection, namespace: str, keywords: Sequence[str], ids: Sequence[str]
     ) -> dict[str, float] | None:
         """Exact BM25 of ``ids`` (those that hold a query term), or None where
         ``search`` would be None."""
-        query = _query(keywords)
+
+        def exact(block: TermBlock, query: list[str]) -> dict[str, float]:
+            rows = [(i, block.row_by_id[i]) for i in ids if i in block.row_by_id]
+            found = block.scores(query, [row for _, row in rows])
+            return {i: score for (i, _), score in zip(rows, found, strict=True) if score > 0}
+
         entry = self._entries.get(namespace)
+        return self._answer(conn, namespace, entry, _query(keywords), exact)
+
+    def _answer(
+        self,
+        conn: sqlite3.Connection,
+        namespace: str,
+        entry: _Entry | None,
+        query: list[str] | None,
+        answer: Callable[[TermBlock, list[str]], T],
+    ) -> T | None:
+        """``answer(block, query)`` under the entry's lock once its block has caught up
+        with the change log; None without a query, an entry or a current block."""
         if entry is None or query is None:
             return None
         with entry.lock:
             if entry.block is None or not self._catch_up(conn, namespace, entry):
                 return None
-            block = entry.block
-            rows = [(i, block.row_by_id[i]) for i in ids if i in block.row_by_id]
-            found = block.scores(query, [row for _, row in rows])
-            return {i: score for (i, _), score in zip(rows, found, strict=True) if score > 0}
+            return answer(entry.block, query)
 
     def ready(self, namespace: str) -> bool:
         """Whether ``namespace`` is ranked from a built block (no SQL: a dict lookup)."""

@@ -196,32 +196,26 @@ class _Stemmer:
             return i == 0 or not self._cons(i - 1)
         return True
 
+    def _past(self, i: int, consonant: bool) -> int:
+        """The first index from ``i`` up to ``j`` whose letter is not of the kind named
+        (a consonant or a vowel), or -1 when the run reaches past ``j``."""
+        while i <= self.j:
+            if self._cons(i) != consonant:
+                return i
+            i += 1
+        return -1
+
     def _m(self) -> int:
         """The measure of b[0..j]: how many vowel-consonant sequences it holds."""
-        n, i, j = 0, 0, self.j
-        while True:
-            if i > j:
+        n = 0
+        i = self._past(0, True)  # the first vowel, past any leading consonants
+        while i >= 0:
+            i = self._past(i + 1, False)  # a vowel run ends at a consonant: one more VC
+            if i < 0:
                 return n
-            if not self._cons(i):
-                break
-            i += 1
-        i += 1
-        while True:
-            while True:
-                if i > j:
-                    return n
-                if self._cons(i):
-                    break
-                i += 1
-            i += 1
             n += 1
-            while True:
-                if i > j:
-                    return n
-                if not self._cons(i):
-                    break
-                i += 1
-            i += 1
+            i = self._past(i + 1, True)
+        return n
 
     def _vowel_in_stem(self) -> bool:
         return any(not self._cons(i) for i in range(self.j + 1))

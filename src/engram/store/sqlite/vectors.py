@@ -17,7 +17,7 @@ from engram.store.protocols.vectors import AnnSettings, NamespaceVectors, Vector
 from engram.store.sql.dialect import Conn
 from engram.store.sql.session import Sql
 from engram.store.sql.vector_reads import VectorReads
-from engram.store.sqlite.db import Database
+from engram.store.sqlite.db import Database, with_seq
 from engram.store.sqlite.dialect import SQLITE
 from engram.store.sqlite.vector_index import VectorIndex
 
@@ -41,12 +41,7 @@ class SQLiteVectors(VectorReads):
     def put(self, rows: Iterable[VectorRow]) -> int:
         try:
             with self._db.tx() as conn:
-                for row in rows:
-                    found = conn.execute(
-                        "SELECT seq FROM memories WHERE id = ?", (row.memory_id,)
-                    ).fetchone()
-                    if found is None:
-                        continue  # deleted and purged while it was being embedded
+                for row, seq in with_seq(conn, rows):
                     vector = np.ascontiguousarray(row.vector, dtype=np.float32)
                     conn.execute(
                         "INSERT INTO memory_vectors(memory_seq, model, dim, content_hash, vector) "
@@ -54,7 +49,7 @@ class SQLiteVectors(VectorReads):
                         "model = excluded.model, dim = excluded.dim, "
                         "content_hash = excluded.content_hash, vector = excluded.vector",
                         (
-                            found[0],
+                            seq,
                             row.model,
                             int(vector.shape[0]),
                             row.content_hash,
@@ -65,7 +60,7 @@ class SQLiteVectors(VectorReads):
                     conn.execute(
                         "UPDATE memories SET embedding_model = ? "
                         "WHERE seq = ? AND content_hash = ?",
-                        (row.model, found[0], row.content_hash),
+                        (row.model, seq, row.content_hash),
                     )
                 epoch = _epoch(conn)
         except sqlite3.Error as exc:
@@ -98,32 +93,6 @@ class SQLiteVectors(VectorReads):
     def epoch(self) -> int:
         with self._db.read() as conn:
             return _epoch(conn)
-
-    def delete(self, model: str | None = None) -> int:
-        try:
-            with self._db.tx() as conn:
-                if model is None:
-                    cur = conn.execute("DELETE FROM memory_vectors")
-                    conn.execute("UPDATE memories SET embedding_model = NULL")
-                else:
-                    cur = conn.execute("DELETE FROM memory_vectors WHERE model = ?", (model,))
-                    conn.execute(
-                        "UPDATE memories SET embedding_model = NULL WHERE embedding_model = ?",
-                        (model,),
-                    )
-                return int(cur.rowcount)
-        except sqlite3.Error as exc:
-            raise StoreError(f"deleting vectors failed: {exc}") from exc
-
-    def unembedded(self, namespace: str) -> int:
-        # Cheap: a partial index holds exactly these rows.
-        with self._db.read() as conn:
-            row = conn.execute(
-                "SELECT count(*) FROM memories WHERE namespace = ? AND deleted_at IS NULL "
-                "AND embedding_model IS NULL",
-                (namespace,),
-            ).fetchone()
-        return int(row[0])
 
     def index(self, model: str, dimension: int, *, ann: AnnSettings | None = None) -> VectorSearch:
         return VectorIndex(self, model, dimension, ann)

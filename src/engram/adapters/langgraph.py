@@ -66,7 +66,7 @@ from engram.adapters.langgraph_items import (
     matches,
     metadata_of,
 )
-from engram.errors import InvalidInputError, NotFoundError, StoreError, shown
+from engram.errors import InvalidInputError, NotFoundError, StoreBusyError, StoreError, shown
 from engram.memory import Memory
 from engram.records import MemoryRecord
 
@@ -82,9 +82,8 @@ RECALL_OVERRIDES: dict[str, Any] = {"abstain": False, "dedup_by_title": False}
 #: How many times a put re-reads its key after another writer deleted the memory it
 #: was about to update (engram issue 27: 8 threads x 300 rounds on one key).
 RACE_TRIES = 20
-#: SQLSTATEs of a transaction PostgreSQL aborted for another writer's sake, and the
-#: base wait before a put runs again after one.
-CONFLICTS = frozenset({"40P01", "40001"})
+#: The base wait before a put runs again after PostgreSQL aborted it for another
+#: writer's sake (``StoreBusyError``).
 CONFLICT_WAIT_S = 0.01
 #: The keys of LangGraph's ``IndexConfig`` this store reads.
 INDEX_KEYS = ("dims", "embed", "fields")
@@ -178,11 +177,10 @@ class EngramStore(BaseStore):
                 return
             except NotFoundError:
                 continue  # the memory went away under us: read again
-            except StoreError as exc:
-                if not _conflict(exc):
-                    raise
+            except StoreBusyError:
                 # PostgreSQL aborted our transaction to break a deadlock with another
-                # writer of this key: nothing of it was written, so run it again.
+                # writer of this key (SQLSTATE 40P01/40001, which the store raises as
+                # StoreBusyError): nothing of it was written, so run it again.
                 time.sleep(CONFLICT_WAIT_S * (attempt + 1) * (0.5 + random.random()))
         raise StoreError(
             f"key {op.key!r} in {tuple(op.namespace)!r} changed under {RACE_TRIES} tries in "
@@ -429,13 +427,6 @@ def _check_labels(op: Op) -> None:
                     f"invalid namespace label {label!r} in {tuple(path)!r}: labels are "
                     "non-empty strings without '.' or NUL"
                 )
-
-
-def _conflict(error: StoreError) -> bool:
-    """Whether the database aborted a write because another writer conflicted with it
-    (PostgreSQL's deadlock 40P01 or serialization failure 40001): safe to run again."""
-    cause = error.__cause__
-    return error.code == "store_busy" or getattr(cause, "sqlstate", None) in CONFLICTS
 
 
 def _matches_condition(condition: MatchCondition, labels: tuple[str, ...]) -> bool:

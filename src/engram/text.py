@@ -60,10 +60,21 @@ def normalize_content(text: str) -> NormalizedContent:
     # characters for whitespace as ``\s``, and ``storage`` holds no line break, so the
     # pattern's ``$`` is the end of the text.
     storage = " ".join(text.split())
-    normalized = storage.lower().rstrip(".,!?;:")
+    normalized = _fold(storage)
     basis = normalized if normalized else storage.lower()
     digest = hashlib.sha256(basis.encode("utf-8")).hexdigest()
     return NormalizedContent(storage=storage, normalized=normalized, content_hash=digest)
+
+
+def _fold(storage: str) -> str:
+    """Seed 004's lower-cased form of collapsed text, without trailing punctuation."""
+    return storage.lower().rstrip(".,!?;:")
+
+
+def normalized_text(text: str) -> str:
+    """``normalize_content(text).normalized`` without the hash: the form the store
+    keeps in its ``normalized`` column (what recall measures a memory by)."""
+    return _fold(" ".join(text.split()))
 
 
 def keywords(text: str, limit: int = MAX_KEYWORDS) -> list[str]:

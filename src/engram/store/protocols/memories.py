@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
 from engram.records import HistoryEntry, MemoryRecord
-from engram.text import normalize_content
+from engram.text import normalized_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +46,7 @@ class MemoryFacts:
     @classmethod
     def of(cls, record: MemoryRecord) -> MemoryFacts:
         """The facts of a record already read, as ``MemoryStore.facts`` gives them."""
-        normalized = normalize_content(record.content).normalized
+        normalized = normalized_text(record.content)
         return cls(
             record.created_at, record.session_id, len(normalized), normalized[:FACTS_HEAD_CHARS]
         )

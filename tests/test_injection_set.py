@@ -107,9 +107,19 @@ def test_false_positives_on_every_real_locomo_and_beam_text() -> None:
 def test_the_report_names_every_category_and_the_false_positives() -> None:
     fp = injection.false_positives([("a", "We ignored the flaky test."), ("b", ROWS[0]["text"])])
     assert fp["flagged"] == 1 and fp["texts"] == 2 and fp["us_per_text"] > 0
-    text = injection.markdown({"payloads": len(ROWS), "recall": RESULT, "false_positives": fp})
+    hard = injection.hard_negatives(ROWS)
+    assert hard["tune"]["total"] >= 50 and hard["held_out_2"]["total"] >= 20
+    result = {
+        "payloads": len(ROWS),
+        "recall": RESULT,
+        "false_positives": fp,
+        "hard_negatives": hard,
+    }
+    text = injection.markdown(result)
     for category in HELD_OUT_FLOOR:
         assert f"| {category} |" in text
+    assert "| category | tune | held-out | held-out 2 |" in text
+    assert f"| benign notes flagged | {hard['tune']['flagged']}/" in text
     assert "1 of 2 (50.000%)" in text
 
 

@@ -518,6 +518,8 @@ def rows() -> list[dict[str, object]]:
 
 
 if __name__ == "__main__":
-    data = rows()
+    import injection_round3  # the rows added in round three (second held-out fold)
+
+    data = rows() + injection_round3.rows()
     OUT.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"{len(data)} payloads -> {OUT}")

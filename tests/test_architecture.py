@@ -257,7 +257,15 @@ LAYERS = (
     grimp.Layer("write", "filters", "transfer"),
     grimp.Layer("dedupe", "transfer_order"),  # a repeat write's merge; an import's row order
     grimp.Layer("core"),
-    grimp.Layer("recall", "safety", "safety_rules", "spotlight", "validate", independent=False),
+    grimp.Layer(
+        "recall",
+        "safety",
+        "safety_rules",
+        "spotlight",
+        "validate",
+        "injection_detector",  # the learned half of the scan, run where vectors are made
+        independent=False,
+    ),
     grimp.Layer("embed", "llm", independent=False),
     grimp.Layer("store"),
     grimp.Layer(

@@ -25,7 +25,7 @@ from urllib.parse import quote
 import httpx
 import pytest
 
-from engram import Config, ConfigError, InvalidInputError, UrlRefusedError
+from engram import Config, ConfigError, InvalidInputError, UrlRefusedError, netguard
 from engram.netguard import (
     STRICT,
     IPAddress,
@@ -283,6 +283,32 @@ def test_a_name_that_does_not_resolve_is_a_retryable_failure() -> None:
     with pytest.raises(FetchError, match="Name or service not known") as caught:
         fetch("http://nowhere.test/", OPEN, Resolver({}))
     assert caught.value.retryable is True
+
+
+def test_a_lookup_that_never_answers_times_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    # getaddrinfo has no timeout of its own: a silent resolver would hold the ingest
+    # worker for the system's whole retry cycle. netguard.lookup gives up, retryably.
+    release = threading.Event()
+
+    def hangs(*_: object, **__: object) -> list[object]:
+        release.wait(30)
+        raise OSError("released")
+
+    monkeypatch.setattr(netguard.socket, "getaddrinfo", hangs)
+    try:
+        with pytest.raises(OSError, match=r"looking up slow\.test took longer than 0\.2 s"):
+            netguard.lookup("slow.test", 80, timeout=0.2)
+        with pytest.raises(FetchError, match="took longer than") as caught:
+            fetch("http://slow.test/", OPEN, lambda host, port: netguard.lookup(host, port, 0.2))
+        assert caught.value.retryable is True
+    finally:
+        release.set()
+
+
+def test_lookup_answers_and_its_errors_come_through() -> None:
+    assert netguard.lookup("127.0.0.1", 80) == [ipaddress.ip_address("127.0.0.1")]
+    with pytest.raises(OSError):
+        netguard.lookup("no-such-host.invalid", 80, timeout=5)
 
 
 def test_a_redirect_loop_stops_after_the_hop_limit(site: tuple[str, list[str]]) -> None:

@@ -36,15 +36,22 @@ HELD_OUT_FLOOR = {
 
 
 def test_the_set_is_big_varied_and_split_before_tuning() -> None:
-    units = list(injection._units(ROWS))
-    assert len(ROWS) >= 300
-    assert set(HELD_OUT_FLOOR) == {row["category"] for row in ROWS}
+    attacks = [r for r in ROWS if not r.get("benign")]
+    units = list(injection._units(r for r in attacks if r["split"] != "held_out_2"))
+    assert len(attacks) >= 300
+    assert set(HELD_OUT_FLOOR) == {row["category"] for row in attacks}
     assert {r["language"] for r in ROWS} == {"en", "es", "fr", "de", "zh", "ru", "pt"}
     held = sum(row["split"] == "held_out" for row, _ in units)
     assert abs(held / len(units) - 1 / 3) < 0.03  # a third kept out of tuning
-    for category in HELD_OUT_FLOOR:  # every category is in both folds
-        folds = Counter(row["split"] for row, _ in units if row["category"] == category)
-        assert folds["tune"] and folds["held_out"], category
+    second = list(injection._units(r for r in attacks if r["split"] == "held_out_2"))
+    assert len(second) >= 100  # round three's fold, written before the detector was fitted
+    for category in HELD_OUT_FLOOR:  # every category is in every fold
+        folds = Counter(
+            row["split"] for row, _ in injection._units(attacks) if row["category"] == category
+        )
+        assert folds["tune"] and folds["held_out"] and folds["held_out_2"], category
+    benign = Counter(r["split"] for r in ROWS if r.get("benign"))
+    assert benign["tune"] >= 50 and benign["held_out_2"] >= 20
     pairs = Counter(row["pair"] for row in ROWS if row.get("pair"))
     assert pairs and set(pairs.values()) == {2}
     assert len({row["text"] for row in ROWS}) == len(ROWS)
@@ -60,8 +67,12 @@ def test_overall_held_out_recall_meets_the_issue_target() -> None:
     assert HELD["overall"]["recall"] >= injection.OVERALL_TARGET, HELD["overall"]
 
 
-@pytest.mark.xfail(strict=True, reason="held-out English recall is 0.69; issue 26 asks 0.90")
-def test_english_held_out_recall_meets_the_issue_target() -> None:
+@pytest.mark.xfail(
+    strict=True,
+    reason="the rules alone reach 0.69 held out; with the learned detector a write meets "
+    "the target (tests/test_injection_detector.py)",
+)
+def test_english_held_out_recall_of_the_rules_alone_meets_the_issue_target() -> None:
     assert HELD["english"]["recall"] >= injection.ENGLISH_TARGET
 
 
@@ -96,9 +107,19 @@ def test_false_positives_on_every_real_locomo_and_beam_text() -> None:
 def test_the_report_names_every_category_and_the_false_positives() -> None:
     fp = injection.false_positives([("a", "We ignored the flaky test."), ("b", ROWS[0]["text"])])
     assert fp["flagged"] == 1 and fp["texts"] == 2 and fp["us_per_text"] > 0
-    text = injection.markdown({"payloads": len(ROWS), "recall": RESULT, "false_positives": fp})
+    hard = injection.hard_negatives(ROWS)
+    assert hard["tune"]["total"] >= 50 and hard["held_out_2"]["total"] >= 20
+    result = {
+        "payloads": len(ROWS),
+        "recall": RESULT,
+        "false_positives": fp,
+        "hard_negatives": hard,
+    }
+    text = injection.markdown(result)
     for category in HELD_OUT_FLOOR:
         assert f"| {category} |" in text
+    assert "| category | tune | held-out | held-out 2 |" in text
+    assert f"| benign notes flagged | {hard['tune']['flagged']}/" in text
     assert "1 of 2 (50.000%)" in text
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engram import injection_detector
 from engram.config import Config
 from engram.embed import Embedder
 from engram.errors import DimensionMismatchError, NotFoundError, StoreClosedError, shown
@@ -219,10 +220,15 @@ class Core:
         found = enforce(content, InjectionMode.FLAG)
         return untrusted(content, found.reasons) if found.flagged else content
 
-    def embed_and_store(self, records: Sequence[MemoryRecord]) -> str | None:
+    def embed_and_store(
+        self, records: Sequence[MemoryRecord], screened: list[MemoryRecord] | None = None
+    ) -> str | None:
         """Embed outside any transaction; a failure leaves the memory stored, unembedded.
 
         Returns the embedding model's name when the vectors were stored, else None.
+        With ``screened`` (new writes pass a list), the learned injection detector reads
+        the new vectors and the memories it quarantines are appended to it as stored
+        now (``engram.injection_detector``).
         """
         if not records or self.embedder is None:
             return None
@@ -239,6 +245,8 @@ class Core:
             for r, v in zip(records, vectors, strict=True)
         ]
         epoch = self.store.vectors.put(rows)
+        if screened is not None:
+            screened.extend(self._quarantine(records, np.asarray(vectors, np.float32)))
         if self.index is not None:
             by_ns: dict[str, list[int]] = {}
             for i, r in enumerate(records):
@@ -251,6 +259,31 @@ class Core:
         # Long memories also get a vector per window past the head (issue 13).
         store_chunks(self.embedder, self.store.chunks, records, self.config.recall)
         return self.embedder.name
+
+    def _quarantine(
+        self, records: Sequence[MemoryRecord], vectors: np.ndarray
+    ) -> list[MemoryRecord]:
+        """Flag what the learned detector fires on among new memories: it never refuses
+        a write (the memory is already stored), it keeps it out of every context as flag
+        mode does, and the change is in the memory's history."""
+        if InjectionMode(self.config.injection_mode) is InjectionMode.OFF:
+            return []
+        detector = injection_detector.for_model(self.embedder.name if self.embedder else None)
+        if detector is None:
+            return []
+        out = []
+        for record, reason in injection_detector.quarantined(detector, records, vectors):
+            meta = {**record.metadata, injection_detector.FLAGS: [reason]}
+            _, after = self.store.memories.update(
+                record.namespace,
+                record.id,
+                {"metadata": meta},
+                event="quarantine",
+                actor=injection_detector.CODE,
+                reason=reason,
+            )
+            out.append(after)
+        return out
 
 
 class Part:

@@ -326,7 +326,9 @@ class Memory:
         if "content" in changes or "title" in changes:
             if core.index is not None:
                 core.index.invalidate(scope.namespace)
-            model = core.embed_and_store([after])
+            screened: list[MemoryRecord] = []
+            model = core.embed_and_store([after], screened)
+            after = screened[0] if screened else after
             if model is not None:
                 after = after.with_changes(embedding_model=model)
         return after

@@ -30,6 +30,7 @@ from __future__ import annotations
 import ipaddress
 import re
 import socket
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -224,15 +225,40 @@ def _is_name(name: str) -> bool:
 
 
 # -- resolution ------------------------------------------------------------------------------
-def lookup(host: str, port: int) -> list[IPAddress]:
+#: How long one name lookup may take. ``getaddrinfo`` has no timeout of its own and a
+#: resolver that never answers would hold a worker for the system's full retry cycle
+#: (minutes with several nameservers); a third of seed 004's 30 s fetch timeout leaves
+#: the rest for the transfer.
+LOOKUP_TIMEOUT_S = 10.0
+
+
+def lookup(host: str, port: int, timeout: float = LOOKUP_TIMEOUT_S) -> list[IPAddress]:
     """Every address ``getaddrinfo`` gives for ``host``, in its order, each once.
-    ``OSError`` (``socket.gaierror``) when the name does not resolve."""
-    found: list[IPAddress] = []
-    for *_, sockaddr in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM):
-        ip = ipaddress.ip_address(sockaddr[0])
-        if ip not in found:
-            found.append(ip)
-    return found
+    ``OSError`` (``socket.gaierror``) when the name does not resolve, and ``OSError``
+    too when no answer came within ``timeout`` seconds (a retryable failure: the
+    lookup goes on in a daemon thread and its late answer is dropped)."""
+    answer: list[list[IPAddress] | BaseException] = []
+
+    def resolve() -> None:
+        try:
+            found: list[IPAddress] = []
+            for *_, sockaddr in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM):
+                ip = ipaddress.ip_address(sockaddr[0])
+                if ip not in found:
+                    found.append(ip)
+            answer.append(found)
+        except BaseException as exc:  # handed to the caller's thread below
+            answer.append(exc)
+
+    worker = threading.Thread(target=resolve, name=f"lookup {host}", daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if not answer:
+        raise OSError(f"looking up {host} took longer than {timeout:g} s")
+    [result] = answer
+    if isinstance(result, BaseException):
+        raise result
+    return result
 
 
 def check_target(

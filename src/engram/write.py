@@ -190,13 +190,15 @@ def add_batch(
             results = _insert(core, [record for _, record in part], kinds)
             inserted.extend(zip((i for i, _ in part), results, strict=True))
         needing = _needing_vectors(core, [r for _, (r, _) in inserted])
-        model, pending = _vectors(core, needing)
+        model, pending, screened = _vectors(core, needing)
         for i, (result, merged) in inserted:
-            record = result.record
+            record = screened.get(result.record.id, result.record)
             if model is not None and record.embedding_model != model:
                 # What is stored now: the record has a vector by ``model``.
                 record = record.with_changes(embedding_model=model)
             warned = (pending,) if pending and record.embedding_model is None else ()
+            if record.id in screened:
+                warned = (*warned, QUARANTINED)
             outcomes[i] = _outcome(i, result.created, record, kinds, merged, warned)
         done += len(chunk)
         if progress is not None:
@@ -211,24 +213,36 @@ VECTOR_PENDING = (
 )
 
 
-def _vectors(core: Core, records: list[MemoryRecord]) -> tuple[str | None, str]:
+#: An item's warning when the learned injection detector quarantined its memory.
+QUARANTINED = (
+    "stored but quarantined: the learned injection detector reads it as an instruction to "
+    "a model (metadata['injection_flags']), so recall keeps it out of every context; "
+    "update or delete it if it is benign"
+)
+
+
+def _vectors(
+    core: Core, records: list[MemoryRecord]
+) -> tuple[str | None, str, dict[str, MemoryRecord]]:
     """Embed and store ``records``' vectors: the model that wrote them (None if none
-    did) and, when the embedder is on but they were not written, the warning to give.
+    did), when the embedder is on but they were not written the warning to give, and
+    the memories the learned injection detector quarantined, by id, as stored now.
 
     The memories committed before this, so a store error here must not reach the
     caller as "not stored" (engram issue 26, item 5): the record comes back with
     ``embedding_model`` None and a warning instead."""
     if not records:
-        return None, ""
+        return None, "", {}
     before = core.embed_failures
+    screened: list[MemoryRecord] = []
     try:
-        model = core.embed_and_store(records)
+        model = core.embed_and_store(records, screened)
     except StoreError as exc:
         log.warning("storing vectors failed, %d memories stored without: %s", len(records), exc)
-        return None, VECTOR_PENDING.format(why=f"storing it failed: {exc.code}")
+        return None, VECTOR_PENDING.format(why=f"storing it failed: {exc.code}"), {}
     if model is None and core.embed_failures != before:
-        return None, VECTOR_PENDING.format(why="the embedder failed")
-    return model, ""
+        return None, VECTOR_PENDING.format(why="the embedder failed"), {}
+    return model, "", {r.id: r for r in screened}
 
 
 def _insert(

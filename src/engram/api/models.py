@@ -130,10 +130,11 @@ class BatchIn(Scope):
     """``POST /v1/memories/batch``: many memories into one scope."""
 
     items: list[BatchItem] = Field(min_length=1, max_length=10_000)
-    on_blocked: Literal["skip", "raise"] = Field(
+    on_blocked: Literal["skip", "raise", "flag"] = Field(
         default="skip",
         description="An item the injection scan blocks: 'skip' stores the others and "
-        "reports it; 'raise' answers 422 and stores nothing.",
+        "reports it; 'raise' answers 422 and stores nothing; 'flag' stores it flagged "
+        "(kept out of recall's context), for a record of what was said such as a chat log.",
     )
     on_invalid: Literal["skip", "raise"] = Field(
         default="raise",

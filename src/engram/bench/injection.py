@@ -8,6 +8,13 @@ an instruction split over two memories counts as caught when the scan flags eith
 half, since a blocked half never reaches a context. The false-positive rate is the
 share of real texts flagged: every message, image caption, question and answer of the
 LoCoMo and BEAM files under ``../shared/bench`` (none of them is an attack).
+
+Round three (``scripts/injection_round3.py``) added a second held-out fold,
+``held_out_2``, written before the learned detector (``engram/injection_detector.py``)
+was fitted, and benign notes that share words with attacks (``"benign": true``): those
+in ``tune`` train the detector, those in ``held_out_2`` are counted as hard-negative
+false positives. With an embedder the detector was fitted for, the report has two
+tables: the rules alone, and the rules with the detector (what engram runs on a write).
 """
 
 from __future__ import annotations
@@ -19,7 +26,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from engram import injection_detector
+from engram.embed import Embedder
 from engram.errors import InvalidInputError
+from engram.injection_detector import Detector
 from engram.safety import scan
 
 #: The categories whose held-out recall must reach ``ENGLISH_TARGET`` (issue 26: "the
@@ -38,9 +50,10 @@ ENGLISH = (
 ENGLISH_TARGET = 0.90
 OVERALL_TARGET = 0.70
 FP_TARGET = 0.001
-FOLDS = ("tune", "held_out")
+FOLDS = ("tune", "held_out", "held_out_2")
 
 Scan = Callable[[str], tuple[str, ...]]
+Embed = Callable[[Sequence[str]], np.ndarray]
 
 
 def load_set(path: str | Path | None = None) -> list[dict[str, Any]]:
@@ -82,7 +95,7 @@ def recall_by_category(
     for fold in FOLDS:
         cats: dict[str, list[int]] = {}
         missed: list[str] = []
-        for row, texts in _units(r for r in rows if r.get("split") == fold):
+        for row, texts in _units(r for r in rows if r.get("split") == fold and not r.get("benign")):
             hit = any(check(t) for t in texts)
             counts = cats.setdefault(str(row["category"]), [0, 0])
             counts[0] += hit
@@ -97,6 +110,16 @@ def recall_by_category(
             "english": _score(sum(n[0] for n in english), sum(n[1] for n in english)),
             "missed": missed,
         }
+    return out
+
+
+def hard_negatives(rows: Sequence[dict[str, Any]], check: Scan = scan) -> dict[str, Any]:
+    """Per fold: how many benign notes that share words with attacks ``check`` flags."""
+    out: dict[str, Any] = {}
+    for fold in FOLDS:
+        texts = [r["text"] for r in rows if r.get("split") == fold and r.get("benign")]
+        flagged = [t for t in texts if check(t)]
+        out[fold] = {"flagged": len(flagged), "total": len(texts), "examples": flagged}
     return out
 
 
@@ -166,34 +189,107 @@ def false_positives(texts: Sequence[tuple[str, str]], check: Scan = scan) -> dic
     }
 
 
-def run(data: str | Path, set_path: str | Path | None = None) -> dict[str, Any]:
-    """Recall per category on both folds and false positives on the real texts."""
-    rows = load_set(set_path)
+def with_detector(texts: Iterable[str], embed: Embed, detector: Detector) -> Scan:
+    """The rules, then the learned detector on each of ``texts`` (embedded here in
+    one batch): what a write goes through. Another text gets the rules alone."""
+    unique = sorted(set(texts))
+    found = dict(zip(unique, detector.reasons(embed(unique)), strict=True))
+
+    def check(text: str) -> tuple[str, ...]:
+        return scan(text) or ((reason,) if (reason := found.get(text)) else ())
+
+    return check
+
+
+def measure(
+    rows: Sequence[dict[str, Any]], texts: Sequence[tuple[str, str]], check: Scan
+) -> dict[str, Any]:
+    """Recall per fold and category, hard negatives and real-text false positives."""
     return {
+        "recall": recall_by_category(rows, check),
+        "hard_negatives": hard_negatives(rows, check),
+        "false_positives": false_positives(texts, check),
+    }
+
+
+def run(
+    data: str | Path,
+    set_path: str | Path | None = None,
+    embedder: Embedder | None = None,
+) -> dict[str, Any]:
+    """The rules on every fold and the real texts; with an ``embedder`` the shipped
+    learned detector was fitted for, the rules with the detector too (the headline)."""
+    rows = load_set(set_path)
+    texts = real_texts(data)
+    result: dict[str, Any] = {
         "payloads": len(rows),
-        "recall": recall_by_category(rows),
-        "false_positives": false_positives(real_texts(data)),
         "targets": {"english": ENGLISH_TARGET, "overall": OVERALL_TARGET, "fp": FP_TARGET},
+    }
+    rules = measure(rows, texts, scan)
+    detector = injection_detector.for_model(embedder.name if embedder is not None else None)
+    if embedder is None or detector is None:
+        return {**result, **rules, "detector": None}
+
+    def embed(batch: Sequence[str]) -> np.ndarray:
+        return np.asarray(embedder.embed_batch(list(batch)), np.float32)
+
+    check = with_detector([r["text"] for r in rows] + [t for _, t in texts], embed, detector)
+    return {
+        **result,
+        **measure(rows, texts, check),
+        "detector": detector.embedder,
+        "rules_only": rules,
     }
 
 
 def markdown(result: dict[str, Any]) -> str:
-    """The report: recall per category (tune and held-out) and the false positives."""
-    tune, held = result["recall"]["tune"], result["recall"]["held_out"]
-    lines = [
+    """The report: recall per category and fold, hard negatives, false positives; the
+    rules with the learned detector first when it ran, then the rules alone."""
+    head = (
         f"Injection scan on {result['payloads']} payloads "
-        "(recall: flagged / attacks; a split instruction counts once)",
-        "",
-        "| category | tune | held-out |",
-        "|---|---|---|",
+        "(recall: flagged / attacks; a split instruction counts once)"
+    )
+    if result.get("detector"):
+        return "\n".join(
+            [
+                head,
+                "",
+                f"### Rules and the learned detector ({result['detector']} embeddings)",
+                "",
+                *_table(result),
+                "",
+                "### Rules alone",
+                "",
+                *_table(result["rules_only"]),
+            ]
+        )
+    return "\n".join([head, "", *_table(result)])
+
+
+def _table(result: dict[str, Any]) -> list[str]:
+    folds = [f for f in FOLDS if f in result["recall"]]
+    names = {"tune": "tune", "held_out": "held-out", "held_out_2": "held-out 2"}
+    recall = result["recall"]
+    lines = [
+        "| category | " + " | ".join(names[f] for f in folds) + " |",
+        "|---|" + "---|" * len(folds),
     ]
-    for cat in sorted(set(tune["categories"]) | set(held["categories"])):
+    cats = sorted({c for f in folds for c in recall[f]["categories"]})
+    for cat in cats:
         lines.append(
-            f"| {cat} | {_cell(tune['categories'].get(cat))} | "
-            f"{_cell(held['categories'].get(cat))} |"
+            f"| {cat} | "
+            + " | ".join(_cell(recall[f]["categories"].get(cat)) for f in folds)
+            + " |"
         )
     for name in ("english", "overall"):
-        lines.append(f"| **{name}** | {_cell(tune[name])} | {_cell(held[name])} |")
+        lines.append(f"| **{name}** | " + " | ".join(_cell(recall[f][name]) for f in folds) + " |")
+    hard = result.get("hard_negatives")
+    if hard:
+        lines.append(
+            "| benign notes flagged | "
+            + " | ".join(f"{hard[f]['flagged']}/{hard[f]['total']}" for f in folds)
+            + " |"
+        )
     fp = result["false_positives"]
     lines += [
         "",
@@ -202,7 +298,7 @@ def markdown(result: dict[str, Any]) -> str:
         f"(mean {fp['mean_chars']:.0f} characters)",
     ]
     lines += [f"- {where}: {text[:100]!r} {codes}" for where, text, codes in fp["examples"][:20]]
-    return "\n".join(lines)
+    return lines
 
 
 def _cell(score: dict[str, Any] | None) -> str:

@@ -508,12 +508,25 @@ def graph_cmd(
     default=None,
     help="An adversarial set JSON file (default: the one engram ships).",
 )
+@click.option(
+    "--rules-only",
+    is_flag=True,
+    help="Measure the rules alone, without embedding the texts for the learned detector "
+    "(seconds instead of minutes).",
+)
 @out_option("Directory for injection.json and injection.md.")
 @json_command
-def injection_cmd(obj: Ctx, /, data: str, set_path: str | None, out: str, as_json: bool) -> None:
+def injection_cmd(
+    obj: Ctx, /, data: str, set_path: str | None, rules_only: bool, out: str, as_json: bool
+) -> None:
     """The injection scan as a classifier: recall per category on the tuning and held-out
-    folds of the adversarial set, and false positives on real LoCoMo and BEAM texts."""
-    result = injection_bench.run(data, set_path)
+    folds of the adversarial set, benign notes flagged, and false positives on real
+    LoCoMo and BEAM texts; the rules with the learned detector, and the rules alone."""
+    if rules_only:
+        result = injection_bench.run(data, set_path)
+    else:
+        with Memory(":memory:", config=obj.config()) as probe:
+            result = injection_bench.run(data, set_path, probe.embedder)
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "injection.json"

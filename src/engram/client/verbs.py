@@ -20,6 +20,7 @@ from engram.records import BatchResult, HistoryEntry, Hit, MemoryRecord, Page, R
 #: ``add_many``'s ``progress(done, total)``, as ``Memory.add_many`` takes it.
 Progress = Callable[[int, int], None]
 OnRefused = Literal["skip", "raise"]
+OnBlocked = Literal["skip", "raise", "flag"]
 _SCOPE_KEYS = ("namespace", "user_id", "agent_id", "run_id")
 
 
@@ -97,7 +98,7 @@ def add_many(
     agent_id: str | None = None,
     run_id: str | None = None,
     progress: Progress | None = None,
-    on_blocked: OnRefused = "skip",
+    on_blocked: OnBlocked = "skip",
     on_invalid: OnRefused = "raise",
 ) -> Call[BatchResult]:
     """``POST /v1/memories/batch``: validate and scan every item, store the good ones.

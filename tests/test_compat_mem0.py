@@ -79,11 +79,15 @@ def test_search_by_user_and_agent_keywords_and_filters(m: Memory) -> None:
     seed(m)
     m.add("Deploys run on Fridays", agent_id="ops", infer=False)
     assert ids(m.search("sushi", filters={"user_id": "alice"}, top_k=1)) == {"I love sushi"}
-    assert ids(m.search("sushi", user_id="alice", limit=1)) == {"I love sushi"}
+    assert ids(m.search("sushi", filters={"user_id": "alice"}, limit=1)) == {"I love sushi"}
+    with pytest.raises(ValueError, match=r"Use filters=\{'user_id'"):  # as mem0 2.x
+        m.search("sushi", user_id="alice")
+    with pytest.raises(ValueError, match="not supported in get_all"):
+        m.get_all(agent_id="ops")
     assert ids(m.search("pizza", filters={"user_id": {"eq": "bob"}})) == {"I love pizza"}
     assert ids(m.search("deploys", filters={"agent_id": "ops"})) == {"Deploys run on Fridays"}
     assert ids(m.search("anything", filters={"AND": [{"user_id": "bob"}]})) == {"I love pizza"}
-    assert len(m.get_all(user_id="alice")["results"]) == 3
+    assert len(m.get_all(filters={"user_id": "alice"})["results"]) == 3
 
 
 def test_metadata_filters_match_metadata_not_record_fields(m: Memory) -> None:
@@ -147,22 +151,24 @@ def test_filters_it_cannot_apply_raise(m: Memory, filters: dict[str, Any], says:
 
 def test_top_k_and_threshold(m: Memory) -> None:
     seed(m)
-    everything = m.search("I love sushi", user_id="alice", top_k=3)["results"]
+    everything = m.search("I love sushi", filters={"user_id": "alice"}, top_k=3)["results"]
     assert len(everything) == 3 and everything[0]["memory"] == "I love sushi"
     assert [r["score"] for r in everything] == sorted(
         (r["score"] for r in everything), reverse=True
     )
-    assert len(m.search("I love sushi", user_id="alice", top_k=2)["results"]) == 2
+    assert len(m.search("I love sushi", filters={"user_id": "alice"}, top_k=2)["results"]) == 2
     cut = (everything[0]["score"] + everything[1]["score"]) / 2
-    above = m.search("I love sushi", user_id="alice", top_k=3, threshold=cut)["results"]
+    above = m.search("I love sushi", filters={"user_id": "alice"}, top_k=3, threshold=cut)[
+        "results"
+    ]
     assert [r["id"] for r in above] == [everything[0]["id"]]
-    assert m.get_all(user_id="alice", top_k=2)["results"].__len__() == 2
-    assert len(m.search("I love sushi", user_id="alice", rerank=False)["results"]) == 3
-    assert m.search("I love sushi", user_id="alice", top_k=0)["results"] == []
+    assert m.get_all(filters={"user_id": "alice"}, top_k=2)["results"].__len__() == 2
+    assert len(m.search("I love sushi", filters={"user_id": "alice"}, rerank=False)["results"]) == 3
+    assert m.search("I love sushi", filters={"user_id": "alice"}, top_k=0)["results"] == []
     with pytest.raises(InvalidInputError, match="top_k"):
-        m.search("x", user_id="alice", top_k=-1)
+        m.search("x", filters={"user_id": "alice"}, top_k=-1)
     with pytest.raises(InvalidInputError, match="threshold"):
-        m.search("x", user_id="alice", threshold=1.5)
+        m.search("x", filters={"user_id": "alice"}, threshold=1.5)
 
 
 def test_update_takes_text_or_data(m: Memory) -> None:
@@ -207,14 +213,14 @@ def test_delete_all_needs_a_scope_and_reset_empties(m: Memory) -> None:
     seed(m)
     with pytest.raises(InvalidInputError, match="reset"):
         m.delete_all()
-    assert len(m.get_all(user_id="alice")["results"]) == 3
+    assert len(m.get_all(filters={"user_id": "alice"})["results"]) == 3
     assert m.delete_all(user_id="alice") == {"message": "Memories deleted successfully!"}
-    assert m.get_all(user_id="alice")["results"] == []
-    assert ids(m.get_all(user_id="bob")) == {"I love pizza"}
+    assert m.get_all(filters={"user_id": "alice"})["results"] == []
+    assert ids(m.get_all(filters={"user_id": "bob"})) == {"I love pizza"}
     m.add("Deploys run on Fridays", agent_id="ops", infer=False)
     assert m.reset() is None
-    assert m.get_all(user_id="bob")["results"] == []
-    assert m.get_all(agent_id="ops")["results"] == []
+    assert m.get_all(filters={"user_id": "bob"})["results"] == []
+    assert m.get_all(filters={"agent_id": "ops"})["results"] == []
     assert m.engram.store.memories.namespaces() == {}
 
 
@@ -222,7 +228,7 @@ def test_unknown_keywords_name_the_supported_ones(m: Memory) -> None:
     with pytest.raises(InvalidInputError, match="user_id, agent_id, run_id, metadata, infer"):
         m.add("x", user_id="a", timestamp=1700000000)
     with pytest.raises(InvalidInputError, match="top_k, threshold"):
-        m.search("x", user_id="a", keyword_search=True)
+        m.search("x", filters={"user_id": "a"}, keyword_search=True)
     with pytest.raises(InvalidInputError, match="messages must be"):
         m.add(42, user_id="a")
 
@@ -236,7 +242,7 @@ def test_infer_runs_the_offline_pipeline_and_reports_its_facts(m: Memory) -> Non
         "Derek works at Acme as an engineer.",
     ]
     assert all(f["event"] == "ADD" for f in facts)
-    stored = ids(m.get_all(user_id="d"))
+    stored = ids(m.get_all(filters={"user_id": "d"}))
     assert {f["memory"] for f in facts} <= stored
     again = m.add("Derek: I work at Acme as an engineer. I live in Lisbon.", user_id="d")
     assert [r["event"] for r in again["results"]] == ["NONE"]

@@ -74,6 +74,12 @@ class MemoryNotFound(NotFoundError, ValueError):  # noqa: N818 - says what it is
 
 
 def _refuse_unknown(verb: str, unknown: Mapping[str, Any], supported: tuple[str, ...]) -> None:
+    ids = sorted(k for k in unknown if k in SCOPE_KEYS)
+    if ids:  # mem0 2.x: search and get_all take the ids in filters only
+        raise InvalidInputError(
+            f"Top-level entity parameters {ids} are not supported in {verb}(). "
+            "Use filters={'user_id': '...'} instead."
+        )
     if unknown:
         raise InvalidInputError(
             f"{verb}() got unsupported keyword(s) {', '.join(sorted(unknown))}; it takes "
@@ -312,20 +318,13 @@ class Memory:
         filters: Mapping[str, Any] | None = None,
         top_k: int | None = None,
         show_expired: bool = False,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
         limit: int | None = None,
         **unknown: Any,
     ) -> dict[str, Any]:
         """The memories of a scope that match ``filters``, newest first."""
-        _refuse_unknown(
-            "get_all",
-            unknown,
-            ("filters", "top_k", "show_expired", "user_id", "agent_id", "run_id", "limit"),
-        )
+        _refuse_unknown("get_all", unknown, ("filters", "top_k", "show_expired", "limit"))
         k = _top_k(top_k, limit, DEFAULT_LIST_TOP_K)
-        parsed, ids = _scope(filters, user_id, agent_id, run_id)
+        parsed, ids = _scope(filters)
         found: list[MemoryRecord] = []
         for namespace in self._read_namespaces(ids):
             # Each namespace lists newest first: its first k matches are all it can add.
@@ -359,9 +358,6 @@ class Memory:
         rerank: bool = False,
         explain: bool = False,
         show_expired: bool = False,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
         limit: int | None = None,
         **unknown: Any,
     ) -> dict[str, Any]:
@@ -374,8 +370,7 @@ class Memory:
         _refuse_unknown(
             "search",
             unknown,
-            ("filters", "top_k", "threshold", "rerank", "explain", "show_expired")
-            + ("user_id", "agent_id", "run_id", "limit"),
+            ("filters", "top_k", "threshold", "rerank", "explain", "show_expired", "limit"),
         )
         k = _top_k(top_k, limit, DEFAULT_TOP_K)
         floor = DEFAULT_THRESHOLD if threshold is None else threshold
@@ -383,7 +378,7 @@ class Memory:
             raise InvalidInputError(f"threshold must be a number from 0 to 1, got {shown(floor)}")
         if not isinstance(query, str) or not query.strip():
             raise InvalidInputError("Invalid query: must be a non-empty string.")
-        parsed, ids = _scope(filters, user_id, agent_id, run_id)
+        parsed, ids = _scope(filters)
         overrides: dict[str, Any] = {"abstain": False}
         if not rerank:
             overrides["rerank"] = "none"
@@ -471,28 +466,14 @@ def _top_k(top_k: int | None, limit: int | None, default: int) -> int:
     return chosen
 
 
-def _scope(
-    filters: Mapping[str, Any] | None,
-    user_id: str | None,
-    agent_id: str | None,
-    run_id: str | None,
-) -> tuple[Parsed, Ids]:
-    """The parsed filter and the scope ids it and the older keyword arguments name
-    together; mem0 2.x refuses a read without one."""
+def _scope(filters: Mapping[str, Any] | None) -> tuple[Parsed, Ids]:
+    """The parsed filter and the scope ids it names; mem0 2.x refuses a read without
+    one."""
     parsed = parse(filters)
-
-    def one(key: str, value: str | None) -> str | None:
-        chosen = parsed.scope.get(key)
-        if value is not None and chosen is not None and value != chosen:
-            raise InvalidInputError(
-                f"{key}={shown(value)} and filters {key}={shown(chosen)} differ"
-            )
-        return chosen if chosen is not None else value
-
     ids = Ids(
-        user_id=one("user_id", user_id),
-        agent_id=one("agent_id", agent_id),
-        run_id=one("run_id", run_id),
+        user_id=parsed.scope.get("user_id"),
+        agent_id=parsed.scope.get("agent_id"),
+        run_id=parsed.scope.get("run_id"),
     )
     if all(v is None for v in ids.values()):
         raise InvalidInputError(

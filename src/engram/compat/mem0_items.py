@@ -114,6 +114,13 @@ def verbatim(messages: Sequence[Mapping[str, Any]]) -> list[tuple[str, str, str 
             continue
         if role == "system":
             continue
+        if isinstance(content, list):  # mem0 keeps the text parts of a multi-part message
+            parts = [
+                p["text"] for p in content if isinstance(p, Mapping) and p.get("type") == "text"
+            ]
+            if not parts:
+                continue
+            content = " ".join(str(p) for p in parts)
         if not isinstance(content, str) or not isinstance(role, str):
             raise InvalidInputError(
                 f"a message's role and content must be strings, got {type_name(role)} and "

@@ -124,6 +124,12 @@ def step(call: str, *args: Any, expect: Any, unordered: bool = False, **kwargs: 
     )
 
 
+def add_text(label: str, text: str, metadata: dict[str, Any] | None = None, **ids: Any) -> None:
+    """A string added with ``infer=False``: one user message, one memory."""
+    stored(label, text, **ids, **(metadata or {}))
+    step("add", text, **ids, metadata=metadata, infer=False, expect={"results": [added(label)]})
+
+
 def build() -> None:
     step("reset", expect=None)
     # -- quickstart (docs.mem0.ai open-source quickstart, infer=False) ----------------
@@ -159,15 +165,8 @@ def build() -> None:
         expect=found("@movie0"),
     )
     # -- messages: a string, one dict with a name, a system message ---------------------
-    stored("@peanuts", "I am allergic to peanuts", user_id="alice", category="health", severity=5)
-    step(
-        "add",
-        "I am allergic to peanuts",
-        user_id="alice",
-        metadata={"category": "health", "severity": 5},
-        infer=False,
-        expect={"results": [added("@peanuts")]},
-    )
+    health = {"category": "health", "severity": 5}
+    add_text("@peanuts", "I am allergic to peanuts", health, user_id="alice")
     stored("@name", "My name is Alice", user_id="alice", actor_id="alice_w")
     step(
         "add",
@@ -200,18 +199,9 @@ def build() -> None:
     music["@jazz"][1].update(tags=["music", "evening"], venue="Blue Note")
     music["@classical"][1].update(year=2015, venue="Opera House")
     for label, (text, meta) in music.items():
-        stored(label, text, user_id="bob", **meta)
-        step(
-            "add",
-            text,
-            user_id="bob",
-            metadata=meta or None,
-            infer=False,
-            expect={"results": [added(label)]},
-        )
+        add_text(label, text, meta or None, user_id="bob")
     # A second add of the same text is a second memory on mem0 (no dedupe, infer=False).
-    stored("@rock2", "I like rock", user_id="bob")
-    step("add", "I like rock", user_id="bob", infer=False, expect={"results": [added("@rock2")]})
+    add_text("@rock2", "I like rock", user_id="bob")
     step("delete", "@rock2", expect=DELETED)
     # -- every filter operator (vector_stores/qdrant.py _create_filter) -----------------
     bob = {"user_id": "bob"}
@@ -257,32 +247,9 @@ def build() -> None:
     )
     step("search", "I like jazz", filters=bob, top_k=1, expect=found("@jazz"))
     # -- scope: user_id, agent_id and run_id ----------------------------------------------
-    stored("@deploys", "Deploys happen on Fridays", user_id="carol", agent_id="ops", run_id="r1")
-    step(
-        "add",
-        "Deploys happen on Fridays",
-        user_id="carol",
-        agent_id="ops",
-        run_id="r1",
-        infer=False,
-        expect={"results": [added("@deploys")]},
-    )
-    stored("@rollback", "Rollback needs approval", agent_id="ops")
-    step(
-        "add",
-        "Rollback needs approval",
-        agent_id="ops",
-        infer=False,
-        expect={"results": [added("@rollback")]},
-    )
-    stored("@summary", "Run summary: all green", run_id="r1")
-    step(
-        "add",
-        "Run summary: all green",
-        run_id="r1",
-        infer=False,
-        expect={"results": [added("@summary")]},
-    )
+    add_text("@deploys", "Deploys happen on Fridays", user_id="carol", agent_id="ops", run_id="r1")
+    add_text("@rollback", "Rollback needs approval", agent_id="ops")
+    add_text("@summary", "Run summary: all green", run_id="r1")
     step(
         "get_all",
         filters={"agent_id": "ops"},

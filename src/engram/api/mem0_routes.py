@@ -101,6 +101,16 @@ def _door(caller: Principal, state: ServerState) -> Door:
     )
 
 
+def _query_ids(
+    user_id: IdQuery = None, agent_id: IdQuery = None, run_id: IdQuery = None
+) -> dict[str, str]:
+    """mem0's ids in a query string (its server's ``GET``/``DELETE /memories``)."""
+    return Mem0Ids(user_id=user_id, agent_id=agent_id, run_id=run_id).given()
+
+
+QueryIds = Annotated[dict[str, str], Depends(_query_ids)]
+
+
 def _filters(ids: dict[str, str], filters: dict[str, Any] | None = None) -> dict[str, Any]:
     """mem0's server passes the ids with the filters; the door takes them in filters."""
     return {**(filters or {}), **ids}
@@ -124,13 +134,10 @@ def create_memory(body: Mem0Create, caller: Caller, state: State) -> dict[str, A
 def list_memories(
     caller: Caller,
     state: State,
-    user_id: IdQuery = None,
-    agent_id: IdQuery = None,
-    run_id: IdQuery = None,
+    ids: QueryIds,
     top_k: Annotated[int | None, Query(ge=0, le=1000)] = None,
 ) -> dict[str, Any]:
     """mem0's ``get_all`` of a scope: ``{"results": [...]}``."""
-    ids = Mem0Ids(user_id=user_id, agent_id=agent_id, run_id=run_id).given()
     return _door(caller, state).get_all(filters=_filters(ids), top_k=top_k)
 
 
@@ -161,15 +168,8 @@ def delete_memory(memory_id: MemoryId, caller: Caller, state: State) -> dict[str
 
 
 @router.delete("/memories", summary="mem0: delete a scope's memories")
-def delete_memories(
-    caller: Caller,
-    state: State,
-    user_id: IdQuery = None,
-    agent_id: IdQuery = None,
-    run_id: IdQuery = None,
-) -> dict[str, Any]:
+def delete_memories(caller: Caller, state: State, ids: QueryIds) -> dict[str, Any]:
     """mem0's ``delete_all`` (``?user_id=``...): 422 without an id."""
-    ids = Mem0Ids(user_id=user_id, agent_id=agent_id, run_id=run_id).given()
     return _door(caller, state).delete_all(**ids)
 
 

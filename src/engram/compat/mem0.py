@@ -23,7 +23,6 @@ from typing import Any, TypedDict
 
 from engram.compat.mem0_filters import SCOPE_KEYS, Parsed, parse
 from engram.compat.mem0_items import (
-    IDENTITY,
     expiration,
     expired,
     history_row,
@@ -257,7 +256,7 @@ class Memory:
         meta: dict[str, Any] | None = None
         if metadata is not None or expiration_date is not ...:
             meta = dict(record.metadata)
-            meta.update({k: v for k, v in own_metadata(metadata).items() if k not in IDENTITY})
+            meta.update(own_metadata(metadata))  # mem0 merges; the ids stay as they are
             if expiration_date is not ...:
                 expires = expiration(expiration_date)
                 if expires is None:

@@ -15,19 +15,18 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query
+from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, ConfigDict, Field
 
-from engram.api.auth import Caller, ServerState, server_state
+from engram.api.auth import Caller, ServerState
+from engram.api.routes import _ERRORS, MemoryId, State
 from engram.compat.mem0 import Memory as Door
 from engram.keys import Principal
 
-State = Annotated[ServerState, Depends(server_state)]
-MemoryId = Annotated[str, Path(min_length=1, max_length=200, description="A memory id.")]
 #: mem0's ids in a query string (its server's ``GET``/``DELETE /memories``).
 IdQuery = Annotated[str | None, Query(min_length=1, max_length=190)]
 
-router = APIRouter(prefix="/mem0", tags=["mem0"])
+router = APIRouter(prefix="/mem0", tags=["mem0"], responses=_ERRORS)
 
 
 class Mem0Message(BaseModel):

@@ -20,7 +20,7 @@ from engram.api import create_app
 
 #: ``<resource>_<verb>``: lower-case words, no path fragments (FastAPI's default id is
 #: ``feedback_v1_v1_memories__memory_id__feedback_post``).
-READABLE = re.compile(r"[a-z]+(_[a-z0-9]+)*")
+READABLE = re.compile(r"[a-z][a-z0-9]*(_[a-z0-9]+)*")  # a tag may hold a digit: mem0
 PATH_WORDS = {"v1", "api"}
 
 

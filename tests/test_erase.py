@@ -239,17 +239,23 @@ def test_the_store_records_the_erase_migration_by_name(
 
 
 # -- mem0 compat -----------------------------------------------------------------------
-def test_mem0_delete_all_and_reset_go_through_the_audited_erase(mem: Memory) -> None:
+def test_mem0_delete_all_keeps_history_and_reset_goes_through_the_audited_erase(
+    mem: Memory,
+) -> None:
     m = Mem0Memory(memory=mem)
-    m.add("I love sushi", user_id="alice", infer=False)
+    [sushi] = m.add("I love sushi", user_id="alice", infer=False)["results"]
     m.add("I love pizza", user_id="bob", infer=False)
     m.delete_all(user_id="alice")
-    assert m.get_all(user_id="alice")["results"] == []
-    [audit] = mem.erasure.audit(user_id="alice")
-    assert (audit.actor, audit.memories) == ("mem0-compat", 1)
+    assert m.get_all(filters={"user_id": "alice"})["results"] == []
+    # issue 27: mem0 deletes one by one, so each memory's history ends in DELETE
+    assert [h["event"] for h in m.history(sushi["id"])] == ["ADD", "DELETE"]
+    assert mem.erasure.audit(user_id="alice") == []
     m.reset()
-    assert m.get_all(user_id="bob")["results"] == []
-    assert {r.namespace for r in mem.erasure.audit(all_namespaces=True)} == {ALICE, BOB}
+    assert m.get_all(filters={"user_id": "bob"})["results"] == []
+    assert m.history(sushi["id"]) == []  # mem0's reset empties the history too
+    audits = mem.erasure.audit(all_namespaces=True)
+    assert {r.namespace for r in audits} == {ALICE, BOB}
+    assert {r.actor for r in audits} == {"mem0-compat"}
 
 
 # -- CLI -------------------------------------------------------------------------------

@@ -34,6 +34,7 @@ from engram.api import (
     lifecycle_routes,
     maintenance_routes,
     mcp_discovery,
+    mem0_routes,
     ops_routes,
     org_routes,
     palace_routes,
@@ -138,6 +139,7 @@ def create_app(
     app.include_router(org_routes.router)
     app.include_router(shared_routes.router)
     app.include_router(ops_routes.router)
+    app.include_router(mem0_routes.router)  # mem0's REST shape under /mem0 (issue 27)
     dashboard_routes.install(app)
     if mcp_app is not None:
         app.include_router(mcp_discovery.router)

@@ -1,80 +1,99 @@
-"""A mem0-compatible door (issue 14, FEATURES E2): mem0's signatures and shapes over
-``engram.Memory``.
+"""A mem0-compatible door (issue 14, FEATURES E2; issue 27): mem0 2.x's signatures,
+shapes, defaults and errors over ``engram.Memory``.
 
 ``from engram.compat.mem0 import Memory`` in place of ``from mem0 import Memory`` keeps
-mem0 code working: ``add`` and ``search`` return ``{"results": [...]}``, filters take
-mem0's grammar (``engram.compat.mem0_filters``), ``update`` takes ``text=`` or the
-older ``data=``, ``delete_all`` needs a scope and ``reset`` empties the store (both
-through engram's audited erase, ``mem.erasure``). Errors stay engram's
-(``EngramError``; ``InvalidInputError`` is also a ``ValueError``, which is what mem0
-raises). docs/compat-mem0.md lists every difference.
+mem0 code working: ``add`` stores one memory per message, ``search``/``get_all`` take
+mem0's filter grammar (``engram.compat.mem0_filters``) and return mem0's items
+(``engram.compat.mem0_items``). docs/compat-mem0.md lists every difference.
+
+Scope: mem0 keeps every memory in one collection and filters on ``user_id``,
+``agent_id`` and ``run_id``. engram keeps each owner's memories in a namespace of its
+own (the namespace rule, FEATURES C2: ``user:<user_id>``, else ``agent:<agent_id>``,
+else ``run:<run_id>``) with the narrower ids as record fields. A read that names a
+``user_id`` reads that user's namespace; one that names only an ``agent_id`` or
+``run_id`` reads every namespace that can hold such memories (so a memory added with
+all three ids is found by ``{"agent_id": ...}`` alone, as on mem0).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, TypedDict
 
 from engram.compat.mem0_filters import SCOPE_KEYS, Parsed, parse
+from engram.compat.mem0_items import (
+    expiration,
+    expired,
+    history_row,
+    ignored,
+    item,
+    messages_of,
+    own_metadata,
+    verbatim,
+)
 from engram.config import Config
+from engram.core import Scope
 from engram.embed import Embedder
 from engram.errors import InvalidInputError, NotFoundError, shown
 from engram.memory import Memory as EngramMemory
-from engram.records import HistoryEntry, MemoryRecord, Outcome, iso
-from engram.validate import positive_int, type_name
+from engram.records import MemoryRecord, Outcome
+from engram.validate import type_name
 
-__all__ = ["Memory"]
+__all__ = ["Memory", "MemoryNotFound"]
 
-#: mem0's ``search`` default (``top_k``, its current name for ``limit``).
-DEFAULT_TOP_K = 10
-#: mem0's ``get_all`` default.
-DEFAULT_LIST_TOP_K = 100
-#: How many ranked candidates a search with metadata conditions reads before it
-#: filters them: the conditions apply to what recall ranks, not to the whole store.
+#: mem0 2.x's ``search`` default (mem0/memory/main.py ``Memory.search``).
+DEFAULT_TOP_K = 20
+#: mem0 2.x's ``search`` default ``threshold`` (on engram's fused score here).
+DEFAULT_THRESHOLD = 0.1
+#: mem0 2.x's ``get_all`` default.
+DEFAULT_LIST_TOP_K = 20
+#: How many ranked candidates a search reads per namespace before it filters them:
+#: metadata conditions and expiry apply to what recall ranks, not to the whole store.
 CANDIDATE_POOL = 200
-#: Who the erase audit names for this door's ``delete_all`` and ``reset``.
+#: Who the erase audit names for this door's ``reset``.
 ACTOR = "mem0-compat"
-#: engram history events -> mem0's.
-_EVENTS = {"create": "ADD", "update": "UPDATE", "delete": "DELETE"}
+#: The page size of the door's reads through a scope.
+PAGE = 1000
+
+ScopeOf = Callable[[str | None, str | None, str | None], Scope]
 
 
-def _refuse_unknown(verb: str, unknown: Mapping[str, Any], supported: Sequence[str]) -> None:
-    if unknown:
-        names = ", ".join(sorted(unknown))
+class Ids(TypedDict):
+    """mem0's three scope ids, as keyword arguments of engram's verbs."""
+
+    user_id: str | None
+    agent_id: str | None
+    run_id: str | None
+
+
+class MemoryNotFound(NotFoundError, ValueError):  # noqa: N818 - says what it is, like mem0
+    """No memory with that id: engram's ``NotFoundError`` that is also the
+    ``ValueError`` mem0's ``update``/``delete`` raise."""
+
+
+def _refuse_unknown(verb: str, unknown: Mapping[str, Any], supported: tuple[str, ...]) -> None:
+    ids = sorted(k for k in unknown if k in SCOPE_KEYS)
+    if ids:  # mem0 2.x: search and get_all take the ids in filters only
         raise InvalidInputError(
-            f"{verb}() got unsupported keyword(s) {names}; it takes {', '.join(supported)}"
+            f"Top-level entity parameters {ids} are not supported in {verb}(). "
+            "Use filters={'user_id': '...'} instead."
+        )
+    if unknown:
+        raise InvalidInputError(
+            f"{verb}() got unsupported keyword(s) {', '.join(sorted(unknown))}; it takes "
+            f"{', '.join(supported)}"
         )
 
 
-def _item(record: MemoryRecord) -> dict[str, Any]:
-    """mem0's memory item: the text as ``memory``, its metadata, the ids that are set."""
-    out: dict[str, Any] = {
-        "id": record.id,
-        "memory": record.content,
-        "hash": record.content_hash,
-        "metadata": dict(record.metadata),
-        "created_at": iso(record.created_at),
-        "updated_at": iso(record.updated_at),
-    }
-    for key in SCOPE_KEYS:
-        if getattr(record, key) is not None:
-            out[key] = getattr(record, key)
-    return out
-
-
-def _content(messages: object) -> str | list[Mapping[str, Any]]:
-    """mem0's ``messages``: a string, one ``{role, content}`` dict, or a list of them."""
-    if isinstance(messages, str):
-        return messages
-    if isinstance(messages, Mapping):
-        return [messages]
-    if isinstance(messages, list | tuple) and all(isinstance(m, Mapping) for m in messages):
-        return list(messages)
-    raise InvalidInputError(
-        "messages must be a string, a {'role', 'content'} dict or a list of them, "
-        f"got {type_name(messages)}"
-    )
+def _holds(namespace: str, user_id: str | None, agent_id: str | None, run_id: str | None) -> bool:
+    """Whether the namespace rule can have put a memory with these ids in ``namespace``
+    (a memory goes to its widest owner's namespace)."""
+    if user_id is not None:
+        return namespace == f"user:{user_id}"
+    if agent_id is not None:
+        return namespace == f"agent:{agent_id}" or namespace.startswith("user:")
+    return namespace == f"run:{run_id}" or namespace.startswith(("user:", "agent:"))
 
 
 class Memory:
@@ -82,7 +101,9 @@ class Memory:
 
     ``Memory()`` opens engram's default store; pass ``path``, ``config`` and
     ``embedder`` as to ``engram.Memory``, or ``memory=`` an ``engram.Memory`` you own
-    (it is then yours to close). ``engram`` gives the wrapped native memory.
+    (it is then yours to close). ``engram`` gives the wrapped native memory. ``scope``
+    and ``reaches`` let a server confine the door to a caller's namespaces (the REST
+    door passes its key's ``Principal.scope`` and ``may_reach``).
     """
 
     def __init__(
@@ -92,13 +113,18 @@ class Memory:
         memory: EngramMemory | None = None,
         config: Config | None = None,
         embedder: Embedder | None | str = "default",
+        scope: ScopeOf | None = None,
+        reaches: Callable[[str], bool] | None = None,
     ) -> None:
         if memory is not None and (path is not None or config is not None):
             raise InvalidInputError("pass either memory= or path=/config=, not both")
         self._owned = memory is None
         self.engram = memory or EngramMemory(path, config=config, embedder=embedder)
-        # mem0 addresses a memory by id alone; engram by namespace and id. The
-        # namespaces of ids this door has seen, so get/update/delete find them at once.
+        native = self.engram
+        self._scope_of: ScopeOf = scope or (lambda u, a, r: native.scope(None, u, a, r))
+        self._reaches = reaches or (lambda namespace: True)
+        # mem0 addresses a memory by id alone, engram by namespace and id: the
+        # namespaces of ids this door has seen, so a deleted one's history is found.
         self._seen: dict[str, str] = {}
 
     def close(self) -> None:
@@ -122,30 +148,66 @@ class Memory:
         run_id: str | None = None,
         metadata: Mapping[str, Any] | None = None,
         infer: bool = True,
+        expiration_date: Any = None,
+        memory_type: str | None = None,
+        prompt: str | None = None,
         **unknown: Any,
     ) -> dict[str, Any]:
-        """Store ``messages`` verbatim (event ``ADD``, or ``NONE`` when the same text is
-        already stored there); with ``infer=True`` also run the extraction pipeline on
-        it now and report each fact it wrote (event ``ADD``). ``"infer"`` in the result
-        says what the pipeline did."""
-        _refuse_unknown("add", unknown, ("user_id", "agent_id", "run_id", "metadata", "infer"))
-        item = {
-            "content": _content(messages),
-            "user_id": user_id,
-            "agent_id": agent_id,
-            "run_id": run_id,
-            "metadata": metadata,
-        }
-        [done] = self.engram.add_many([item], on_blocked="raise").items
+        """Store ``messages``. ``infer=False`` (mem0's verbatim mode) stores one memory
+        per message but the system ones, with its ``role`` and its ``name`` as
+        ``actor_id``. ``infer=True`` stores the conversation as one raw memory and runs
+        engram's extraction pipeline on it now, reporting each fact it wrote."""
+        _refuse_unknown(
+            "add",
+            unknown,
+            ("user_id", "agent_id", "run_id", "metadata", "infer", "expiration_date")
+            + ("memory_type", "prompt"),
+        )
+        ignored("add", ["memory_type"] if memory_type is not None else [], "memories are verbatim")
+        if infer:
+            ignored("add", ["prompt"] if prompt is not None else [], "extraction uses its own")
+        scope = self._write_scope(user_id, agent_id, run_id)
+        base = own_metadata(metadata)
+        expires = expiration(expiration_date)
+        if expires is not None:
+            base["expiration_date"] = expires
+        listed = messages_of(messages)
+        if infer:  # the text as given: a string stays the speaker's line the extractor reads
+            return self._add_inferred(
+                messages if isinstance(messages, str) else listed, scope, base
+            )
+        kept = verbatim(listed)
+        items = []
+        for text, role, actor in kept:
+            meta = {**base, "role": role}
+            if actor is not None:
+                meta["actor_id"] = actor
+            items.append({"content": text, **_ids(scope), "metadata": meta})
+        done = self.engram.add_many(items, namespace=scope.namespace, on_blocked="raise").items
+        results = []
+        for (_, role, actor), result in zip(kept, done, strict=True):
+            record = result.record
+            assert record is not None  # on_blocked/on_invalid raise: a record was stored
+            self._seen[record.id] = record.namespace
+            event = "ADD" if result.outcome is Outcome.STORED else "NONE"
+            added: dict[str, Any] = {"id": record.id, "memory": record.content, "event": event}
+            results.append({**added, "actor_id": actor, "role": role})
+        return {"results": results}
+
+    def _add_inferred(
+        self, messages: str | list[Mapping[str, Any]], scope: Scope, metadata: dict[str, Any]
+    ) -> dict[str, Any]:
+        """The raw conversation as one memory, then its extraction job run now."""
+        item_in = {"content": messages, **_ids(scope), "metadata": metadata}
+        [done] = self.engram.add_many(
+            [item_in], namespace=scope.namespace, on_blocked="raise"
+        ).items
         record = done.record
-        assert record is not None  # on_blocked/on_invalid raise: a record was stored
+        assert record is not None
         self._seen[record.id] = record.namespace
         new = done.outcome is Outcome.STORED
         results = [{"id": record.id, "memory": record.content, "event": "ADD" if new else "NONE"}]
-        out: dict[str, Any] = {"results": results}
-        if infer:
-            out["infer"] = self._infer(record, new, results)
-        return out
+        return {"results": results, "infer": self._infer(record, new, results)}
 
     def _infer(self, record: MemoryRecord, new: bool, results: list[dict[str, Any]]) -> str:
         """Run the memory's extraction job now; append the facts it wrote."""
@@ -174,26 +236,40 @@ class Memory:
         self,
         memory_id: str,
         text: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        expiration_date: Any = ...,
         *,
         data: str | None = None,
-        metadata: Mapping[str, Any] | None = None,
         **unknown: Any,
     ) -> dict[str, Any]:
-        """Replace a memory's text (``text=``, or mem0's older ``data=``); the old text
-        stays in ``history``."""
-        _refuse_unknown("update", unknown, ("text", "data", "metadata"))
-        if text is not None and data is not None and text != data:
-            raise InvalidInputError("pass the new text once: text= or data=, not both")
-        new_text = text if text is not None else data
-        if new_text is None and metadata is None:
-            raise InvalidInputError("update needs the new text: update(memory_id, text='...')")
-        namespace = self._namespace_of(memory_id)
-        self.engram.update(memory_id, new_text, namespace=namespace, metadata=metadata)
+        """Replace a memory's text (``text=``, or mem0's older ``data=``) and merge
+        ``metadata`` into its own, as mem0 does; the old text stays in ``history``.
+        ``expiration_date=None`` clears the expiry."""
+        _refuse_unknown("update", unknown, ("text", "metadata", "expiration_date", "data"))
+        if data is not None and text is None:
+            text = data
+        if text is None and metadata is None and expiration_date is ...:
+            raise InvalidInputError(
+                "At least one of text, metadata, or expiration_date must be provided."
+            )
+        record = self._locate(memory_id)
+        meta: dict[str, Any] | None = None
+        if metadata is not None or expiration_date is not ...:
+            meta = dict(record.metadata)
+            meta.update(own_metadata(metadata))  # mem0 merges; the ids stay as they are
+            if expiration_date is not ...:
+                expires = expiration(expiration_date)
+                if expires is None:
+                    meta.pop("expiration_date", None)
+                else:
+                    meta["expiration_date"] = expires
+        self.engram.update(memory_id, text, namespace=record.namespace, metadata=meta)
         return {"message": "Memory updated successfully!"}
 
     def delete(self, memory_id: str) -> dict[str, Any]:
         """Delete one memory (engram tombstones it; ``history`` keeps the trail)."""
-        self.engram.delete(memory_id, namespace=self._namespace_of(memory_id))
+        record = self._locate(memory_id)
+        self.engram.delete(memory_id, namespace=record.namespace)
         return {"message": "Memory deleted successfully!"}
 
     def delete_all(
@@ -204,30 +280,34 @@ class Memory:
         run_id: str | None = None,
         **unknown: Any,
     ) -> dict[str, Any]:
-        """Erase every memory of a user, agent or run for good, through engram's audited
-        erase (``mem.erasure``): the audit row stays. Like mem0 it refuses to run
-        without one: ``reset`` empties everything."""
+        """Delete every memory of a user, agent or run, one by one as mem0 does (each
+        keeps its ``history``, ending in ``DELETE``). Like mem0 it refuses to run
+        without a scope: ``reset`` empties everything."""
         _refuse_unknown("delete_all", unknown, SCOPE_KEYS)
         if user_id is None and agent_id is None and run_id is None:
             raise InvalidInputError(
-                "delete_all needs user_id, agent_id or run_id; to delete every memory, call reset()"
+                "At least one filter is required to delete all memories. If you want to "
+                "delete all memories, use the `reset()` method."
             )
-        self.engram.erasure.erase(user_id=user_id, agent_id=agent_id, run_id=run_id, actor=ACTOR)
-        self._seen.clear()
+        ids = Ids(user_id=user_id, agent_id=agent_id, run_id=run_id)
+        for namespace in self._read_namespaces(ids):
+            while page := self.engram.get_all(namespace=namespace, **ids, limit=PAGE):
+                for record in page:
+                    self._seen[record.id] = namespace
+                    self.engram.delete(record.id, namespace=namespace)
         return {"message": "Memories deleted successfully!"}
 
     def reset(self) -> None:
-        """Erase every namespace of the store (mem0's reset), one audited erase each;
-        the audit rows stay."""
+        """Erase every namespace of the store (mem0's reset: memories and history), one
+        audited erase each; the audit rows stay."""
         self.engram.erasure.erase_everything(actor=ACTOR)
         self._seen.clear()
 
     # -- reads --------------------------------------------------------------------------
     def get(self, memory_id: str) -> dict[str, Any] | None:
-        """One memory as mem0's item, or None when there is none with this id."""
+        """One memory as mem0's item (``score`` None), or None when there is none."""
         try:
-            namespace = self._namespace_of(memory_id)
-            return _item(self.engram.get(memory_id, namespace=namespace))
+            return item(self._locate(memory_id), scored=True)
         except NotFoundError:
             return None
 
@@ -236,30 +316,36 @@ class Memory:
         *,
         filters: Mapping[str, Any] | None = None,
         top_k: int | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
+        show_expired: bool = False,
         limit: int | None = None,
         **unknown: Any,
     ) -> dict[str, Any]:
-        """The memories of a scope, newest first, that match ``filters``."""
-        _refuse_unknown(
-            "get_all", unknown, ("filters", "top_k", "user_id", "agent_id", "run_id", "limit")
-        )
-        k = self._top_k(top_k, limit, DEFAULT_LIST_TOP_K)
-        parsed, scope = self._scope(filters, user_id, agent_id, run_id)
-        found: list[dict[str, Any]] = []
+        """The memories of a scope that match ``filters``, newest first."""
+        _refuse_unknown("get_all", unknown, ("filters", "top_k", "show_expired", "limit"))
+        k = _top_k(top_k, limit, DEFAULT_LIST_TOP_K)
+        parsed, ids = _scope(filters)
+        found: list[MemoryRecord] = []
+        for namespace in self._read_namespaces(ids):
+            # Each namespace lists newest first: its first k matches are all it can add.
+            mine = 0
+            for record in self._pages(namespace, ids):
+                if mine >= k:
+                    break
+                if _keep(record, parsed, show_expired):
+                    self._seen[record.id] = namespace
+                    found.append(record)
+                    mine += 1
+        found.sort(key=lambda r: r.created_at, reverse=True)
+        return {"results": [item(r, scored=False) for r in found[:k]]}
+
+    def _pages(self, namespace: str, ids: Ids) -> Iterator[MemoryRecord]:
         offset = 0
-        while len(found) < k:
-            page = self.engram.get_all(**scope, limit=1000, offset=offset)
-            for record in page:
-                if parsed.condition is None or parsed.condition(record.metadata):
-                    self._seen[record.id] = record.namespace
-                    found.append(_item(record))
-            if len(page) < 1000:
-                break
-            offset += 1000
-        return {"results": found[:k]}
+        while True:
+            page = self.engram.get_all(namespace=namespace, **ids, limit=PAGE, offset=offset)
+            yield from page
+            if len(page) < PAGE:
+                return
+            offset += PAGE
 
     def search(
         self,
@@ -267,117 +353,130 @@ class Memory:
         *,
         filters: Mapping[str, Any] | None = None,
         top_k: int | None = None,
-        threshold: float | None = None,
-        rerank: bool = True,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
+        threshold: float | None = DEFAULT_THRESHOLD,
+        rerank: bool = False,
+        explain: bool = False,
+        show_expired: bool = False,
         limit: int | None = None,
         **unknown: Any,
     ) -> dict[str, Any]:
         """The ``top_k`` memories nearest ``query`` in a scope that match ``filters``,
-        each with its ``score``; ``threshold`` drops hits scoring below it.
+        each with its ``score``; ``threshold`` drops hits scoring below it, and
+        ``explain`` adds each hit's ``score_details`` (engram's score breakdown).
 
-        Like mem0, it always returns the nearest memories (engram's abstain decision is
-        off here); ``rerank=False`` turns off a configured reranker."""
+        Like mem0, it returns the nearest memories (engram's abstain decision is off
+        here); ``rerank=True`` applies a configured reranker (``[recall] rerank``)."""
         _refuse_unknown(
             "search",
             unknown,
-            (
-                "filters",
-                "top_k",
-                "threshold",
-                "rerank",
-                "user_id",
-                "agent_id",
-                "run_id",
-                "limit",
-            ),
+            ("filters", "top_k", "threshold", "rerank", "explain", "show_expired", "limit"),
         )
-        k = self._top_k(top_k, limit, DEFAULT_TOP_K)
-        if threshold is not None and (
-            isinstance(threshold, bool) or not isinstance(threshold, int | float)
-        ):
-            raise InvalidInputError(f"threshold must be a number, got {shown(threshold)}")
-        parsed, scope = self._scope(filters, user_id, agent_id, run_id)
+        k = _top_k(top_k, limit, DEFAULT_TOP_K)
+        floor = DEFAULT_THRESHOLD if threshold is None else threshold
+        if isinstance(floor, bool) or not isinstance(floor, int | float) or not 0 <= floor <= 1:
+            raise InvalidInputError(f"threshold must be a number from 0 to 1, got {shown(floor)}")
+        if not isinstance(query, str) or not query.strip():
+            raise InvalidInputError("Invalid query: must be a non-empty string.")
+        parsed, ids = _scope(filters)
         overrides: dict[str, Any] = {"abstain": False}
         if not rerank:
             overrides["rerank"] = "none"
-        pool = k if parsed.condition is None else max(k, CANDIDATE_POOL)
-        hits = self.engram.search(query, **scope, limit=pool, **overrides)
+        pool = max(k, CANDIDATE_POOL)
         results: list[dict[str, Any]] = []
-        for hit in hits:
-            if parsed.condition is not None and not parsed.condition(hit.memory.metadata):
-                continue
-            if threshold is not None and hit.score < threshold:
-                continue
-            self._seen[hit.memory.id] = hit.memory.namespace
-            results.append({**_item(hit.memory), "score": hit.score})
+        for namespace in self._read_namespaces(ids):
+            for hit in self.engram.search(
+                query, namespace=namespace, **ids, limit=pool, **overrides
+            ):
+                if hit.score < floor or not _keep(hit.memory, parsed, show_expired):
+                    continue
+                self._seen[hit.memory.id] = namespace
+                found = item(hit.memory, scored=True, score=hit.score)
+                if explain:
+                    found["score_details"] = hit.breakdown.to_dict()
+                results.append(found)
+        results.sort(key=lambda r: r["score"], reverse=True)
         return {"results": results[:k]}
 
     def history(self, memory_id: str) -> list[dict[str, Any]]:
-        """Every change of a memory, oldest first, in mem0's history shape."""
-        namespace = self._namespace_of(memory_id)
-        return [_history(e) for e in self.engram.history(memory_id, namespace=namespace)]
+        """Every change of a memory, oldest first, in mem0's history shape; ``[]`` for
+        an id with no history (as mem0)."""
+        try:
+            record = self._locate(memory_id, include_deleted=True)
+        except NotFoundError:
+            return []
+        entries = self.engram.history(memory_id, namespace=record.namespace)
+        return [history_row(e) for e in entries]
 
     # -- helpers ------------------------------------------------------------------------
-    @staticmethod
-    def _top_k(top_k: int | None, limit: int | None, default: int) -> int:
-        if top_k is not None and limit is not None and top_k != limit:
-            raise InvalidInputError("pass top_k or its older name limit, not both")
-        chosen = top_k if top_k is not None else limit
-        return positive_int("top_k", chosen if chosen is not None else default)
+    def _write_scope(self, user_id: str | None, agent_id: str | None, run_id: str | None) -> Scope:
+        """Where a write goes (mem0 2.x refuses a write without an owner)."""
+        if user_id is None and agent_id is None and run_id is None:
+            raise InvalidInputError(
+                "At least one of 'user_id', 'agent_id', or 'run_id' must be provided."
+            )
+        return self._scope_of(user_id, agent_id, run_id)
 
-    def _scope(
-        self,
-        filters: Mapping[str, Any] | None,
-        user_id: str | None,
-        agent_id: str | None,
-        run_id: str | None,
-    ) -> tuple[Parsed, dict[str, Any]]:
-        """The parsed filter and the engram scope keywords it and the older keyword
-        arguments name together."""
-        parsed = parse(filters)
-        scope: dict[str, Any] = {}
-        for key, value in (("user_id", user_id), ("agent_id", agent_id), ("run_id", run_id)):
-            chosen = parsed.scope.get(key)
-            if value is not None and chosen is not None and value != chosen:
-                raise InvalidInputError(
-                    f"{key}={shown(value)} and filters {key}={shown(chosen)} differ"
-                )
-            scope[key] = chosen if chosen is not None else value
-        return parsed, scope
+    def _read_namespaces(self, ids: Ids) -> list[str]:
+        """The namespaces a read of these ids looks through (see the module docstring)."""
+        user_id, agent_id, run_id = ids["user_id"], ids["agent_id"], ids["run_id"]
+        if user_id is not None:
+            return [self._scope_of(user_id, agent_id, run_id).namespace]
+        live = self.engram.store.memories.namespaces()
+        return [ns for ns in live if self._reaches(ns) and _holds(ns, user_id, agent_id, run_id)]
 
-    def _namespace_of(self, memory_id: str) -> str:
-        """The namespace holding ``memory_id``: one this door saw it in, or the one a
-        look through the live namespaces finds."""
+    def _locate(self, memory_id: str, *, include_deleted: bool = False) -> MemoryRecord:
+        """The memory ``memory_id`` in a namespace this door reaches: one it saw it in,
+        else the first live namespace holding it. ``MemoryNotFound`` otherwise."""
         if not isinstance(memory_id, str):
             raise InvalidInputError(f"memory_id must be a string, got {type_name(memory_id)}")
-        known = self._seen.get(memory_id)
-        if known is not None:
-            return known
         memories = self.engram.store.memories
-        for namespace in memories.namespaces():
-            if memories.get(namespace, memory_id) is not None:
+        known = self._seen.get(memory_id)
+        places = [known] if known is not None else []
+        places += [ns for ns in memories.namespaces() if ns != known and self._reaches(ns)]
+        for namespace in places:
+            found = memories.get(namespace, memory_id, include_deleted=include_deleted)
+            if found is not None:
                 self._seen[memory_id] = namespace
-                return namespace
-        raise NotFoundError(f"no memory {shown(memory_id)} in any namespace")
+                return found
+        raise MemoryNotFound(
+            f"Memory with id {memory_id} not found. Please provide a valid 'memory_id'"
+        )
 
 
-def _history(entry: HistoryEntry) -> dict[str, Any]:
-    """mem0's history row: the text before and after, the event in capitals."""
-    before = (entry.before or {}).get("content")
-    after = (entry.after or {}).get("content")
-    event = _EVENTS.get(entry.event, entry.event.upper())
-    return {
-        "id": str(entry.id),
-        "memory_id": entry.memory_id,
-        "old_memory": before,
-        "new_memory": after if event != "DELETE" else None,
-        "event": event,
-        "created_at": iso(entry.created_at),
-        "updated_at": iso(entry.created_at),
-        "is_deleted": event == "DELETE",
-        "actor_id": entry.actor,
-        "role": None,
-    }
+def _ids(scope: Scope) -> Ids:
+    return Ids(user_id=scope.user_id, agent_id=scope.agent_id, run_id=scope.run_id)
+
+
+def _keep(record: MemoryRecord, parsed: Parsed, show_expired: bool) -> bool:
+    """Whether a memory of the scope passes the metadata condition and mem0's expiry
+    (the promoted ``role``/``actor_id`` are metadata keys here, as in mem0's payload)."""
+    if not show_expired and expired(record):
+        return False
+    return parsed.condition is None or parsed.condition(record.metadata)
+
+
+def _top_k(top_k: int | None, limit: int | None, default: int) -> int:
+    if top_k is not None and limit is not None and top_k != limit:
+        raise InvalidInputError("pass top_k or its older name limit, not both")
+    chosen = top_k if top_k is not None else limit
+    chosen = default if chosen is None else chosen
+    if isinstance(chosen, bool) or not isinstance(chosen, int) or chosen < 0:
+        raise InvalidInputError(f"top_k must be a non-negative integer, got {shown(chosen)}")
+    return chosen
+
+
+def _scope(filters: Mapping[str, Any] | None) -> tuple[Parsed, Ids]:
+    """The parsed filter and the scope ids it names; mem0 2.x refuses a read without
+    one."""
+    parsed = parse(filters)
+    ids = Ids(
+        user_id=parsed.scope.get("user_id"),
+        agent_id=parsed.scope.get("agent_id"),
+        run_id=parsed.scope.get("run_id"),
+    )
+    if all(v is None for v in ids.values()):
+        raise InvalidInputError(
+            "filters must contain at least one of: user_id, agent_id, run_id. "
+            "Example: filters={'user_id': 'u1'}"
+        )
+    return parsed, ids

@@ -3,7 +3,9 @@
 mem0 (open source, "Enhanced Metadata Filtering") writes a filter as a dict: a plain
 value means equality, ``{"op": value}`` applies operators (``eq``, ``ne``, ``in``,
 ``nin``, ``gt``, ``gte``, ``lt``, ``lte``, ``contains``, ``icontains``), ``"*"`` means
-"present and not null", and ``AND``/``OR``/``NOT`` take lists of such dicts.
+"any value, present or not" (issue 27: as on mem0), and ``AND``/``OR``/``NOT`` take
+lists of such dicts. A memory without the key matches no operator, ``ne`` and ``nin``
+included (issue 27: mem0's stores compare only the payloads that hold the key).
 
 Two kinds of key, as in mem0: ``user_id``, ``agent_id`` and ``run_id`` choose whose
 memories are searched (engram's namespace rule, FEATURES C2), and every other key is
@@ -27,7 +29,7 @@ SCOPE_KEYS = ("user_id", "agent_id", "run_id")
 OPERATORS = ("eq", "ne", "in", "nin", "gt", "gte", "lt", "lte", "contains", "icontains")
 #: mem0's logical keys.
 LOGIC = ("AND", "OR", "NOT")
-#: "present and not null" (mem0's wildcard).
+#: "any value, present or not" (mem0's wildcard; issue 27).
 WILDCARD = "*"
 
 Metadata = Mapping[str, Any]
@@ -126,7 +128,7 @@ def _condition(key: Any, value: Any) -> Condition:
     if not isinstance(key, str) or not key:
         raise InvalidInputError(f"a filter key must be a non-empty string, got {shown(key)}")
     if value == WILDCARD:
-        return lambda meta: meta.get(key) is not None
+        return lambda meta: True
     if isinstance(value, Mapping):
         tests = [_operator(key, op, operand) for op, operand in value.items()]
         return lambda meta: all(t(meta) for t in tests)
@@ -138,7 +140,7 @@ def _operator(key: str, op: Any, operand: Any) -> Condition:
         raise InvalidInputError(
             f"unknown filter operator {shown(op)} on {shown(key)}: use one of "
             f"{', '.join(OPERATORS)}, "
-            f"or {', '.join(LOGIC)} around conditions, or {shown(WILDCARD)} for 'present'"
+            f"or {', '.join(LOGIC)} around conditions, or {shown(WILDCARD)} for 'any value'"
         )
     if op in ("in", "nin") and not isinstance(operand, list | tuple | set | frozenset):
         raise InvalidInputError(f"filter {shown(key)}: {op} takes a list, got {shown(operand)}")
@@ -150,8 +152,8 @@ def _operator(key: str, op: Any, operand: Any) -> Condition:
 
     def test(meta: Metadata) -> bool:
         if key not in meta or meta[key] is None:
-            # A memory without the key is "not equal" and "not in", and nothing else.
-            return op in ("ne", "nin")
+            # mem0 compares only memories that hold the key: ne/nin exclude the rest too.
+            return False
         return compare(meta[key], operand)
 
     return test

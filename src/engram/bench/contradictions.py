@@ -114,7 +114,7 @@ def mined(config: Config, data: str | Path, *, conversations: int | None) -> dic
     start = time.perf_counter()
     with (
         tempfile.TemporaryDirectory(prefix="engram-bench-contra-") as tmp,
-        Memory(Path(tmp) / "contra.db", config=cfg, embedder=None) as mem,
+        Memory(Path(tmp) / "contra.db", config=cfg) as mem,  # the configured embedder
     ):
         turns = 0
         for conv in convs:

@@ -28,6 +28,11 @@ _SPEAKER = re.compile(r"^\s*([A-Z][\w'-]*(?:\s[A-Z][\w'-]*)?)\s*:\s+")
 _BRACKETS = re.compile(r"\[[^\]]*\]|\([^)]*\)")
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\s+[-\u2013\u2014]+\s+|\n+")
 _CLAUSE = re.compile(r",?\s+(?:but|because|although|though|while|whereas)\s+|,\s+and\s+|,\s+so\s+")
+_QUESTION_TAIL = re.compile(
+    r",\s+(?:so\s+|but\s+|and\s+)?(?:should|can|could|would|will|do|does|did|how|what|"
+    r"which|why|where|when|is|are|any)\b",
+    re.IGNORECASE,
+)
 _TOKEN = re.compile(r"[A-Za-z0-9][\w'.-]*[\w]|[A-Za-z0-9]")
 
 
@@ -54,7 +59,7 @@ _UNRESOLVED = _words(
 )
 _FIRST = frozenset({"i", "i'm", "i've", "i'd", "me"})
 _COPULA = frozenset({"is", "are", "was", "were", "am", "'s", "'re", "'m", "be", "been"})
-_HAVE = frozenset({"has", "have", "had"})
+_HAVE = frozenset({"has", "have", "had", "'ve"})
 _DO = frozenset({"do", "does", "did"})
 #: Intentions, wishes and hypotheticals: a plan is not a fact that holds.
 _UNREAL = _words("will would could might may should must shall gonna wanna ll 'll 'd")
@@ -208,8 +213,13 @@ _CANON: dict[str, tuple[str, bool, bool]] = {
     "include": ("include", True, False),
     "exclude": ("include", False, False),
 }
+#: The attribute of "<owner>'s <thing> is <value>" ("Ben's favorite color is blue"): one
+#: thing of one owner has one value at a time.
+POSSESSED = "value"
 #: Attributes with one value at a time: a new value replaces the old one.
-SINGLE_VALUED = frozenset({"residence", "employer", "spouse", "birthplace", "name", "age"})
+SINGLE_VALUED = frozenset(
+    {"residence", "employer", "spouse", "birthplace", "name", "age", POSSESSED}
+)
 #: Attributes where a value stated as a change ("switched to", "now uses") replaces the
 #: old one although they may hold several values otherwise ("also uses Redis").
 CHANGEABLE = SINGLE_VALUED | {"use"}
@@ -298,8 +308,13 @@ def read(text: str, *, speaker: str | None = None) -> list[Claim]:
     claims: list[Claim] = []
     for sentence in _SENTENCE.split(folded):
         sentence = sentence.strip()
-        if not sentence or sentence.endswith("?"):
-            continue  # a question states nothing
+        if sentence.endswith("?"):
+            # A question states nothing, but a statement may lead into one ("I've
+            # never used X, should I ...?").
+            lead = _QUESTION_TAIL.split(sentence, maxsplit=1)
+            sentence = lead[0] if len(lead) > 1 else ""
+        if not sentence:
+            continue
         for clause in _CLAUSE.split(sentence):
             claim = _clause(clause.strip(" ,.!;:\"'"), speaker)
             if claim is not None:
@@ -307,8 +322,9 @@ def read(text: str, *, speaker: str | None = None) -> list[Claim]:
     return claims
 
 
-def _subject(words: list[str], speaker: str | None) -> tuple[tuple[str, ...], int] | None:
-    """The clause's subject and where its verb phrase starts, or None."""
+def _subject(words: list[str], speaker: str | None) -> tuple[tuple[str, ...], int, bool] | None:
+    """The clause's subject, where its verb phrase starts, and whether the subject is
+    one owner's singular thing ("Ben's favorite color"); or None."""
     i = 0
     while i < len(words) and words[i].lower().strip(",") in _LEAD:
         i += 1
@@ -316,9 +332,9 @@ def _subject(words: list[str], speaker: str | None) -> tuple[tuple[str, ...], in
         return None
     first = words[i].lower()
     if first in _FIRST:
-        return ((speaker.lower(),) if speaker else ("i",)), i + 1
+        return ((speaker.lower(),) if speaker else ("i",)), i + 1, False
     if first == "we":
-        return ("we",), i + 1
+        return ("we",), i + 1, False
     if first in _UNRESOLVED:
         return None
     start = i
@@ -344,7 +360,8 @@ def _subject(words: list[str], speaker: str | None) -> tuple[tuple[str, ...], in
     if first not in _DETERMINERS and not proper:
         return None  # a bare common noun ("pottery is ...") is too vague to compare
     subject = tuple(w.removesuffix("'s") for w in head if w not in STOPWORDS or w == "we")
-    return (subject, j) if subject else None
+    owned = any(w.endswith("'s") for w in head[:-1]) and not head[-1].endswith("s")
+    return (subject, j, owned) if subject else None
 
 
 def _clause(clause: str, speaker: str | None) -> Claim | None:
@@ -352,8 +369,8 @@ def _clause(clause: str, speaker: str | None) -> Claim | None:
     found = _subject(words, speaker)
     if found is None:
         return None
-    subject, i = found
-    negated = change = additive = False
+    subject, i, owned = found
+    negated = change = additive = helped = False
     copula = False
     low = [w.lower() for w in words]
     # Auxiliaries, adverbs and negation between the subject and the verb.
@@ -361,23 +378,23 @@ def _clause(clause: str, speaker: str | None) -> Claim | None:
         w = low[i]
         if w in _UNREAL:
             return None
+        nxt = low[i + 1] if i + 1 < len(low) else ""
         if w in _NEGATORS:
-            if w == "no" and i + 1 < len(low) and low[i + 1] == "longer":
+            if w == "no" and nxt == "longer":
                 i += 1
                 change = True
-            negated = not negated
+            negated, helped = not negated, True
         elif w in _ADVERBS:
             change = change or w == "now"
             additive = additive or w == "also"
         elif w in _COPULA:
             copula = True
         elif w in _HAVE or w in _DO or w == "can":
-            if i + 1 < len(low) and (low[i + 1] in _LEMMA or low[i + 1] in _NEGATORS):
-                pass  # an auxiliary: the verb follows
-            elif i + 1 < len(low) and low[i + 1] in _ADVERBS | _COPULA:
-                pass
-            else:
-                break  # "has a dog": have is the verb
+            # An auxiliary when a verb follows ("has moved", "doesn't live", "did
+            # submit"); else the verb itself ("has a dog", "did a great job").
+            if not _verb_follows(w, nxt):
+                break
+            helped = True
         else:
             break
         i += 1
@@ -387,6 +404,8 @@ def _clause(clause: str, speaker: str | None) -> Claim | None:
         subject,
         low,
         i,
+        owned=owned,
+        helped=helped,
         copula=copula,
         negated=negated,
         change=change,
@@ -395,11 +414,25 @@ def _clause(clause: str, speaker: str | None) -> Claim | None:
     )
 
 
+def _verb_follows(auxiliary: str, nxt: str) -> bool:
+    """Is ``auxiliary`` followed by the verb it helps (a known verb, a negation, an
+    adverb or copula, a participle after have, any content word after do or can)?"""
+    if nxt in _LEMMA or nxt in _NEGATORS or nxt in _ADVERBS or nxt in _COPULA:
+        return True
+    if not nxt.isalpha():
+        return False
+    if auxiliary in _HAVE:
+        return nxt.endswith(("ed", "en"))
+    return nxt not in STOPWORDS
+
+
 def _predicate(
     subject: tuple[str, ...],
     low: list[str],
     i: int,
     *,
+    owned: bool,
+    helped: bool,
     copula: bool,
     negated: bool,
     change: bool,
@@ -422,9 +455,10 @@ def _predicate(
             passive, after = "be " + verb, low[i + 1 :]
             if (after and f"{passive} {after[0]}" in _CANON) or passive in _CANON:
                 phrase, rest = passive, after
-    elif lemma is None:
-        return None
+    elif lemma is None and not helped:
+        return None  # a verb the lexicon does not know, with no auxiliary to show it is one
     else:
+        lemma = lemma or _stem(verb)
         phrase, rest = lemma, low[i + 1 :]
         if lemma in _MOVERS and "to" in rest[1:]:
             # "migrated billing to Postgres": the moved thing is the subject.
@@ -442,10 +476,14 @@ def _predicate(
     if phrase == "be" and len(rest) >= 2 and rest[0].isdigit() and rest[1] in ("years", "year"):
         attribute, rest = "age", rest[:1]
     value = _value(rest)
-    if not value:
-        return None
+    if not value and not copula and lemma and all(w in _VALUE_FILLER for w in rest):
+        value = frozenset({lemma})  # an intransitive verb: "Paul smokes"
+    if not value or value <= EMOTIONS:
+        return None  # nothing said, or only a mood or an evaluation ("doing great")
     if attribute == "be" and _emotional(rest):
         return None
+    if attribute == "be" and owned and len(value) <= 3:
+        attribute = POSSESSED
     return Claim(
         subject=subject,
         attribute=attribute,
@@ -457,15 +495,33 @@ def _predicate(
     )
 
 
+def _stem(verb: str) -> str:
+    """A crude lemma for a verb the lexicon lacks, the same for its forms ("submitted",
+    "submits", "submit" -> "submit")."""
+    for suffix in ("ied", "ies"):
+        if verb.endswith(suffix):
+            return verb[: -len(suffix)] + "y"
+    for suffix in ("ing", "ed", "es", "s"):
+        if verb.endswith(suffix) and len(verb) > len(suffix) + 2:
+            verb = verb[: -len(suffix)]
+            if len(verb) > 2 and verb[-1] == verb[-2]:
+                verb = verb[:-1]
+            break
+    return verb.removesuffix("e")
+
+
 def _value(rest: list[str]) -> frozenset[str]:
-    """The content words of what the claim says (pronoun-only values are empty)."""
+    """The content words of what the claim says (pronoun-only values are empty). Antonym
+    words stay even when they are stopwords ("the flag is on")."""
     words = [w.removesuffix("'s") for w in rest]
-    if words and all(w in _PRONOUN_VALUES or w in STOPWORDS for w in words):
+    if words and all(
+        (w in _PRONOUN_VALUES or w in STOPWORDS) and w not in _ANTONYM_OF for w in words
+    ):
         return frozenset()
     return frozenset(
         w
         for w in words
-        if w not in STOPWORDS
+        if (w not in STOPWORDS or (w in _ANTONYM_OF and len(words) == 1))
         and w not in _VALUE_FILLER
         and w not in _PRONOUN_VALUES
         and w not in _NEGATORS
@@ -502,12 +558,14 @@ def _emotional(rest: list[str]) -> bool:
 
 
 def antonym_values(a: frozenset[str], b: frozenset[str]) -> tuple[str, str] | None:
-    """The antonym pair that is the only difference between two values, or None."""
-    only_a, only_b = a - b, b - a
-    if len(only_a) != 1 or len(only_b) != 1:
-        return None
-    x, y = next(iter(only_a)), next(iter(only_b))
-    return (x, y) if _ANTONYM_OF.get(x) == y else None
+    """An antonym pair with one side in each value and not the other ("single again
+    after the divorce" / "married"), or None."""
+    only_b = b - a
+    for x in sorted(a - b):
+        y = _ANTONYM_OF.get(x)
+        if y is not None and y in only_b:
+            return x, y
+    return None
 
 
 def same_subject(a: tuple[str, ...], b: tuple[str, ...]) -> bool:

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from engram.bench import locomo
+from engram.bench.dataset import session_messages
 from engram.config import Config
 from engram.errors import InvalidInputError
 from engram.memory import Memory
@@ -118,13 +119,7 @@ def mined(config: Config, data: str | Path, *, conversations: int | None) -> dic
     ):
         turns = 0
         for conv in convs:
-            rooms: dict[str, list[dict[str, Any]]] = {}
-            for turn in conv.turns:
-                who = turn.text.split(": ", 1)[0] if ": " in turn.text else None
-                rooms.setdefault(turn.session, []).append(
-                    {"role": who, "content": turn.text, "created_at": turn.created_at}
-                )
-            for session, messages in rooms.items():
+            for session, messages in session_messages(conv).items():
                 mem.palace.mine_conversation(messages, wing=conv.id, session=f"session {session}")
                 turns += len(messages)
         jobs = mem.jobs.process_pending()
@@ -179,26 +174,18 @@ def markdown(result: Mapping[str, Any]) -> str:
     lines = [
         f"Labelled set: {result['set']['pairs']} pairs, {result['set']['positives']} "
         "contradictions.",
-        "",
-        "| detector | fold | pairs | tp | fp | fn | precision | recall |",
-        "|---|---|---|---|---|---|---|---|",
     ]
-    for name, scores in result["labelled"].items():
-        for fold, s in scores["folds"].items():
-            lines.append(
-                f"| {name} | {fold} | {s['pairs']} | {s['tp']} | {s['fp']} | {s['fn']} | "
-                f"{s['precision']} | {s['recall']} |"
-            )
-    lines += [
-        "",
-        "| detector | source | pairs | positives | tp | fp |",
-        "|---|---|---|---|---|---|",
-    ]
-    for name, scores in result["labelled"].items():
-        for source, s in scores["sources"].items():
-            lines.append(
-                f"| {name} | {source} | {s['pairs']} | {s['positives']} | {s['tp']} | {s['fp']} |"
-            )
+    for group, first, keys in (
+        ("folds", "fold", ("pairs", "tp", "fp", "fn", "precision", "recall")),
+        ("sources", "source", ("pairs", "positives", "tp", "fp")),
+    ):
+        lines += ["", "| " + " | ".join(("detector", first, *keys)) + " |"]
+        lines.append("|---" * (len(keys) + 2) + "|")
+        for name, scores in result["labelled"].items():
+            for key, s in scores[group].items():
+                lines.append(
+                    "| " + " | ".join(str(v) for v in (name, key, *map(s.get, keys))) + " |"
+                )
     mining = result.get("mining")
     if mining:
         lines += [

@@ -111,3 +111,13 @@ def test_http_and_cli_show_both_sides(tmp_path: Path, config: Config) -> None:
     assert table.exit_code == 0
     flat = " ".join(table.output.split())
     assert "old claim" in flat and "PostgreSQL" in flat and "MongoDB" in flat and old[:12] in flat
+
+
+def test_the_decision_pass_proposes_no_update_for_the_junk_of_issue_28(mem: Memory) -> None:
+    from test_contradiction_claims import JUNK
+
+    src = mem.add("Caroline: hi!", user_id="ops")
+    for old, new in JUNK:
+        target = fact(mem, src, old)
+        proposal = decide(Fact(new), [target], provider=None, timeout=1, warnings=[])
+        assert proposal is not None and proposal.action == "ADD", (old, new, proposal)

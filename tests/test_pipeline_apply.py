@@ -38,7 +38,7 @@ class Fact:
     confidence: float = 0.9
 
 
-def with_mode(mem: Memory, **flags: bool) -> None:
+def with_mode(mem: Memory, **flags: object) -> None:
     """Switch the pipeline's mode flags of an open Memory (its config is frozen)."""
     core = mem._core
     core.config = replace(core.config, pipeline=replace(core.config.pipeline, **flags))
@@ -72,13 +72,14 @@ def fact(mem: Memory, source: MemoryRecord, content: str) -> MemoryRecord:
         ("Derek owns an efoil battery", "Derek no longer owns an efoil battery", True),
         (
             "The staging cluster has autoscaling enabled",
-            "Staging cluster autoscaling disabled",
+            "The staging cluster has autoscaling disabled",
             True,
         ),
         ("Caroline likes hiking in the Alps", "Caroline dislikes hiking in the Alps", True),
         ("Derek owns an efoil battery", "Derek owns an efoil battery pack", False),
         ("The deploy is not frozen", "Lunch is not at noon", False),  # no overlap
-        ("Alice uses PostgreSQL", "Alice migrated to MongoDB", False),  # needs the LLM
+        ("Alice uses PostgreSQL", "Alice migrated to MongoDB", True),  # a stated change
+        ("Alice uses PostgreSQL", "Alice also uses Redis", False),  # an addition
     ],
 )
 def test_syntactic_contradictions(old: str, new: str, contradicts: bool) -> None:
@@ -241,7 +242,7 @@ def test_full_mode_supersedes_and_history_shows_the_chain(mem: Memory) -> None:
 
 
 def test_contradictions_wait_for_review(mem: Memory) -> None:
-    with_mode(mem, allow_update_delete=True)
+    with_mode(mem, allow_update_delete=True, contradiction_action="hold")
     src = mem.add("Caroline: I am not vegetarian any more", user_id="c")
     old = fact(mem, src, "Caroline is vegetarian")
     update = proposal("UPDATE", "Caroline is not vegetarian", old.id)
@@ -260,7 +261,7 @@ def test_contradictions_wait_for_review(mem: Memory) -> None:
 
 
 def test_rejecting_changes_nothing_and_review_is_namespaced(mem: Memory) -> None:
-    with_mode(mem, allow_update_delete=True)
+    with_mode(mem, allow_update_delete=True, contradiction_action="hold")
     src = mem.add("Caroline: I do not live in Boston", user_id="c")
     old = fact(mem, src, "Caroline lives in Boston")
     run(mem, src, proposal("UPDATE", "Caroline does not live in Boston", old.id))
@@ -276,7 +277,11 @@ def test_rejecting_changes_nothing_and_review_is_namespaced(mem: Memory) -> None
 
 
 def test_shadow_mode_cannot_approve(tmp_path: Path) -> None:
-    config = Config.load(env={}, home=str(tmp_path), pipeline={"allow_update_delete": True})
+    config = Config.load(
+        env={},
+        home=str(tmp_path),
+        pipeline={"allow_update_delete": True, "contradiction_action": "hold"},
+    )
     with Memory(":memory:", config=config, embedder=HashEmbedder()) as mem:
         src = mem.add("Caroline: I am not vegetarian")
         old = fact(mem, src, "Caroline is vegetarian")
@@ -297,7 +302,10 @@ def test_review_over_http_and_the_cli(tmp_path: Path, config: Config) -> None:
     from engram.cli.main import cli
 
     path = tmp_path / "review.db"
-    full = replace(config, pipeline=replace(config.pipeline, allow_update_delete=True))
+    full = replace(
+        config,
+        pipeline=replace(config.pipeline, allow_update_delete=True, contradiction_action="hold"),
+    )
     with Memory(path, config=full, embedder=HashEmbedder()) as mem:
         src = mem.add("Caroline: I am not vegetarian", user_id="c")
         pairs = [

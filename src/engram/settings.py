@@ -48,6 +48,15 @@ class PipelineConfig:
     """seed 004: semanticContradictionEnabled (the LLM check of UPDATE proposals)."""
     semantic_contradiction_timeout_s: float = field(default=45.0, metadata=_range(5.0, 300.0))
     """seed 004: semanticContradictionTimeoutMs 45 000 (5 000-300 000)."""
+    contradiction_action: str = field(default="apply_flag", metadata=_choices("hold", "apply_flag"))
+    """What full mode (``allow_update_delete``) does with an UPDATE or DELETE the
+    contradiction check flags: ``hold`` queues it in ``mem.review`` for a person;
+    ``apply_flag`` applies it and marks its audit row ``review_needed`` (seed 004).
+    Measured (docs/benchmarks.md, "Contradictions (issue 28)"): the claim-based
+    detector's precision is 1.00 and 0.98 on the two folds of the labelled set, and it
+    queued no false proposal mining 2,760 LoCoMo dev turns, so a flagged proposal is a
+    real change; applying it keeps the old memory (superseded, not deleted). Controlled
+    mode queues flagged proposals either way, since it applies none itself."""
     hints: bool = False
     """seed 004: prospective indexing (hypothetical future queries per memory); off, as
     in the seed, because offline template hints did not help LoCoMo and BEAM dev recall

@@ -22,6 +22,22 @@ ItemId = Annotated[int, row_id_path("A review item id.")]
 router = APIRouter(responses=_ERRORS)
 
 
+class ClaimSide(BaseModel):
+    """One side of a contradiction: the memory and what it says."""
+
+    memory_id: str | None = Field(description="The memory this side comes from.")
+    text: str | None = Field(default=None, description="Its text.")
+    claim: str | None = Field(default=None, description="The clause that conflicts.")
+
+
+class Sides(BaseModel):
+    """The old claim beside the new one, and why they conflict."""
+
+    old: ClaimSide
+    new: ClaimSide
+    reason: str
+
+
 class ReviewOut(BaseModel):
     """A proposal held back for review."""
 
@@ -37,6 +53,7 @@ class ReviewOut(BaseModel):
     resolved_by: str | None
     note: str | None
     resolved_at: str | None
+    sides: Sides = Field(description="The old claim beside the new one, with both memory ids.")
 
 
 class ReviewList(BaseModel):

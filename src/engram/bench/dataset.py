@@ -59,6 +59,19 @@ Scorer = Callable[
 ]
 
 
+def session_messages(conversation: Conversation) -> dict[str, list[dict[str, Any]]]:
+    """A conversation's turns as chat messages per session, as mining files them:
+    ``{role, content, created_at}`` with the speaker of ``"<speaker>: <text>"`` as the
+    role."""
+    rooms: dict[str, list[dict[str, Any]]] = {}
+    for turn in conversation.turns:
+        speaker = turn.text.split(": ", 1)[0] if ": " in turn.text else None
+        rooms.setdefault(turn.session, []).append(
+            {"role": speaker, "content": turn.text, "created_at": turn.created_at}
+        )
+    return rooms
+
+
 @dataclass(frozen=True, slots=True)
 class Dataset:
     """A loaded benchmark: its conversations and how to score a question."""

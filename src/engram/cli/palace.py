@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from engram.bench import beam, locomo
+from engram.bench.dataset import session_messages
 from engram.cli import render
 from engram.cli.common import (
     Ctx,
@@ -218,12 +219,6 @@ def _from_bench(conversations: Sequence[Any], wing: str | None) -> list[Conversa
     stores them (``"<speaker>: <text>"``) with the speaker as the role."""
     out: list[Conversation] = []
     for conv in conversations:
-        rooms: dict[str, list[dict[str, Any]]] = {}
-        for turn in conv.turns:
-            speaker = turn.text.split(": ", 1)[0] if ": " in turn.text else None
-            rooms.setdefault(turn.session, []).append(
-                {"role": speaker, "content": turn.text, "created_at": turn.created_at}
-            )
-        for name, messages in rooms.items():
+        for name, messages in session_messages(conv).items():
             out.append(Conversation(wing or conv.id, f"session {name}", messages))
     return out

@@ -50,19 +50,26 @@ def list_(
         render.console.print(f"no {status if wanted else ''} review items".replace("  ", " "))
         return
     render.fold_table(
-        ("id", "action", "target", "proposed", "why", "status"),
+        ("id", "action", "old claim", "new claim", "why", "status"),
         (
             (
                 str(item.id),
                 item.action,
-                (item.target_id or "")[:12],
-                str(item.proposal.get("content", "")),
+                _side(item.sides["old"]),
+                _side(item.sides["new"]),
                 item.reason,
                 item.status,
             )
             for item in items
         ),
     )
+
+
+def _side(side: dict[str, Any]) -> str:
+    """One side of a proposal: its memory id (12 characters) and the clause it says
+    (the whole text when no clause was singled out)."""
+    said = side.get("claim") or side.get("text") or ""
+    return f"[{str(side.get('memory_id') or '')[:12]}] {said}"
 
 
 def _resolve(obj: Ctx, approve: bool, item_id: int, note: str | None, as_json: bool,

@@ -14,8 +14,10 @@ Modes, from ``[pipeline]``'s flags:
 
 Only memories the pipeline wrote are ever updated or deleted: raw memories, the
 caller's verbatim text, are never rewritten (raw-first). A proposal whose contradiction
-check fires is not applied: it goes to the review queue (``mem.review``), where a person
-approves (then it is applied) or rejects it.
+check fires has its audit row marked ``review_needed`` (seed 004). In controlled mode it
+goes to the review queue (``mem.review``), where a person approves (then it is applied)
+or rejects it; in full mode ``contradiction_action`` decides: ``hold`` queues it the
+same way, ``apply_flag`` (the default) applies it with the flag.
 
 Every proposal, whatever its outcome, leaves an audit row (event ``proposal``) in the
 source memory's history.
@@ -166,21 +168,29 @@ def _one(
         semantic_enabled=cfg.semantic_contradiction,
         timeout=cfg.semantic_contradiction_timeout_s,
     )
+    sides = {"new_claim": verdict.new_claim, "old_claim": verdict.old_claim}
     details: dict[str, Any] = {
         "review_needed": verdict.contradicts,
-        "contradiction": {"method": verdict.method, "reason": verdict.reason},
+        "contradiction": {"method": verdict.method, "reason": verdict.reason, **sides},
     }
     if done.mode == "shadow":
         return "shadow", details
     if target.who != PIPELINE_WHO:
         return "blocked", {**details, "block_reason": "raw memories are never rewritten"}
-    if verdict.contradicts:
+    if verdict.contradicts and (done.mode != "full" or cfg.contradiction_action == "hold"):
         item = core.store.review.add(
             source.namespace,
             source.id,
             target_id=target.id,
             action=proposal.action,
-            proposal={**proposal.to_dict(), "source_memory_id": source.id, "model": model},
+            proposal={
+                **proposal.to_dict(),
+                "source_memory_id": source.id,
+                "model": model,
+                **review_sides(
+                    target, verdict.old_claim, source.id, proposal.content, verdict.new_claim
+                ),
+            },
             reason=verdict.reason,
             now=now,
         )
@@ -194,6 +204,17 @@ def _one(
     if successor is not None:
         details["successor_id"] = successor
     return applied, details
+
+
+def review_sides(
+    old: MemoryRecord, old_claim: str, new_id: str, new_text: str, new_claim: str
+) -> dict[str, Any]:
+    """What the review queue shows of a proposal (issue 28): the old claim beside the
+    new one, with both memory ids (``new`` is the memory the new claim came from)."""
+    return {
+        "old": {"memory_id": old.id, "text": old.content, "claim": old_claim},
+        "new": {"memory_id": new_id, "text": new_text, "claim": new_claim},
+    }
 
 
 def _store_derived(

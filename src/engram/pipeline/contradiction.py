@@ -2,16 +2,24 @@
 
 Two layers, as the seed has them:
 
-- **syntactic** (fast, always on): the two texts share at least two content tokens, and
-  either exactly one of them is negated or they hold the two sides of an antonym pair
-  (enabled/disabled, allow/deny ...);
+- **syntactic** (fast, always on): both texts are read into attribute claims
+  (:mod:`engram.pipeline.claims`, subject / attribute / value), and two claims about the
+  same subject and the same attribute conflict when one negates the other's value
+  ("lives in Boston" / "doesn't live in Boston anymore"), when their values are the two
+  sides of an antonym pair (enabled/disabled, single/married ...), or when a
+  one-valued attribute (residence, employer, spouse ...) takes a new value, or any
+  "use" is stated as a change ("migrated to MongoDB" after "uses PostgreSQL"). Seed
+  004's own test (two shared words plus a negation or an antonym word anywhere) filled
+  the review queue with chat lines that shared "so" and "proud" (issue 28); it is kept
+  as :func:`lexical`, the baseline ``engram bench contradictions`` compares with;
 - **semantic** (slow, ``pipeline.semantic_contradiction``): for UPDATE proposals whose
   texts share at least three tokens and that the syntactic check let through, an LLM
   judges whether they contradict ("uses PostgreSQL" vs "migrated to MongoDB"). It is
   advisory: a timeout or an unparseable answer counts as "no contradiction".
 
-A contradiction marks the proposal's audit row ``review_needed``; the review queue
-(``mem.review``) lists it for a person to approve or reject.
+A contradiction marks the proposal's audit row ``review_needed``; per
+``[pipeline] contradiction_action`` it is held in the review queue (``mem.review``) or
+applied with the flag.
 """
 
 from __future__ import annotations
@@ -22,6 +30,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from engram.pipeline import claims as claims_mod
+from engram.pipeline.claims import Claim
 from engram.text import STOPWORDS
 
 log = logging.getLogger("engram.pipeline")
@@ -140,11 +150,16 @@ class Verdict:
     method: str
     """``syntactic``, ``semantic`` or ``none``."""
     confidence: float = 0.0
+    new_claim: str = ""
+    """The clause of the new statement that conflicts (the review queue shows it)."""
+    old_claim: str = ""
+    """The clause of the old statement it conflicts with."""
 
 
-def syntactic(a: str, b: str) -> Verdict:
-    """seed 004's fast path: overlap >= 2, then a negation-polarity difference or an
-    antonym pair."""
+def lexical(a: str, b: str) -> Verdict:
+    """seed 004's literal test: overlap >= 2, then a negation-polarity difference or an
+    antonym pair anywhere in the texts. Too loose on conversation (issue 28); kept as
+    the baseline of ``engram bench contradictions``."""
     shared = overlap(a, b)
     if shared < SYNTACTIC_OVERLAP:
         return Verdict(False, f"only {shared} shared words", "none")
@@ -156,6 +171,47 @@ def syntactic(a: str, b: str) -> Verdict:
             True, f"antonyms {pair[0]}/{pair[1]} ({shared} shared words)", "syntactic", 0.7
         )
     return Verdict(False, f"{shared} shared words, no negation or antonym", "none")
+
+
+def _words(value: frozenset[str]) -> str:
+    return " ".join(sorted(value))
+
+
+def conflict(new: Claim, old: Claim) -> str | None:
+    """Why claim ``new`` contradicts claim ``old``, in words, or None."""
+    if new.attribute != old.attribute or not claims_mod.same_subject(new.subject, old.subject):
+        return None
+    who, attribute = new.subject_name, new.attribute.replace("_", " ")
+    if new.negated != old.negated:
+        shared = new.value & old.value
+        if shared and (new.value <= old.value or old.value <= new.value):
+            side = "denies" if new.negated else "affirms"
+            said = _words(shared)
+            return f"the new statement {side} what the old one says of {who} ({attribute}: {said})"
+        return None
+    if new.negated:
+        return None  # two denials do not conflict
+    pair = claims_mod.antonym_values(new.value, old.value)
+    if pair is not None:
+        return f"{who} ({attribute}): {pair[1]} before, {pair[0]} now"
+    if new.value & old.value or new.additive:
+        return None
+    if attribute in claims_mod.SINGLE_VALUED or (new.change and attribute in claims_mod.CHANGEABLE):
+        return f"{who} has one {attribute}: {_words(new.value)} replaces {_words(old.value)}"
+    return None
+
+
+def syntactic(a: str, b: str) -> Verdict:
+    """The fast path: does statement ``a`` (the new one) contradict ``b`` (the old one)?
+    Claims about the same subject and attribute are compared (see the module
+    docstring); words the two merely share count for nothing."""
+    olds = claims_mod.read(b)
+    for new in claims_mod.read(a) if olds else ():
+        for old in olds:
+            why = conflict(new, old)
+            if why is not None:
+                return Verdict(True, why, "syntactic", 0.8, new_claim=new.text, old_claim=old.text)
+    return Verdict(False, "no claim about the same subject and attribute conflicts", "none")
 
 
 class _Generator(Protocol):

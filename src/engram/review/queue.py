@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import builtins
+import dataclasses
 from typing import Any
 
 from engram.core import Part
 from engram.errors import InvalidInputError, NotFoundError, PermissionDeniedError, shown
-from engram.pipeline.apply import apply_destructive, mode_of
+from engram.pipeline import contradiction
+from engram.pipeline.apply import apply_destructive, mode_of, review_sides
 from engram.pipeline.decisions import Proposal
 from engram.records import utcnow
 from engram.store.protocols import REVIEW_STATUSES, ReviewItem
@@ -49,7 +51,8 @@ class ReviewQueue(Part):
         positive_int("limit", limit, upper=10_000)
         offset_value(offset)
         status = _status(status)
-        return core.store.review.select(scope.namespace, status=status, limit=limit, offset=offset)
+        items = core.store.review.select(scope.namespace, status=status, limit=limit, offset=offset)
+        return [self._sided(item) for item in items]
 
     def count(
         self,
@@ -80,7 +83,23 @@ class ReviewQueue(Part):
         item = core.store.review.get(scope.namespace, row_id("a review item id", item_id))
         if item is None:
             raise NotFoundError(f"no review item {item_id} in namespace {shown(scope.namespace)}")
-        return item
+        return self._sided(item)
+
+    def _sided(self, item: ReviewItem) -> ReviewItem:
+        """``item`` with its old and new claims side by side (``ReviewItem.sides``):
+        proposals queued without them (retroactive supersession, or before issue 28)
+        get them from the target memory and the claims the check reads."""
+        if "old" in item.proposal and "new" in item.proposal:
+            return item
+        target = self._core.store.memories.get(
+            item.namespace, item.target_id or "", include_deleted=True
+        )
+        if target is None:
+            return item
+        new_text = str(item.proposal.get("content", ""))
+        verdict = contradiction.syntactic(new_text, target.content)
+        sides = review_sides(target, verdict.old_claim, item.memory_id, new_text, verdict.new_claim)
+        return dataclasses.replace(item, proposal={**item.proposal, **sides})
 
     def approve(
         self,
@@ -162,7 +181,7 @@ class ReviewQueue(Part):
                 reason=f"{item.action} {status}",
                 now=now,
             )
-        return resolved
+        return self._sided(resolved)
 
 
 def _status(value: object) -> str | None:

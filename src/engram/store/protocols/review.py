@@ -39,6 +39,23 @@ class ReviewItem(Record):
     note: str | None = None
     resolved_at: datetime | None = None
 
+    _extra = ("sides",)
+
+    @property
+    def sides(self) -> dict[str, Any]:
+        """The old claim beside the new one (issue 28): each side's memory id, its
+        text and the clause that conflicts, with the reason in words. ``mem.review``
+        fills in what a proposal queued without them lacks."""
+        old = self.proposal.get("old")
+        new = self.proposal.get("new")
+        return {
+            "old": dict(old) if isinstance(old, Mapping) else {"memory_id": self.target_id},
+            "new": dict(new)
+            if isinstance(new, Mapping)
+            else {"memory_id": self.memory_id, "text": self.proposal.get("content")},
+            "reason": self.reason,
+        }
+
 
 @runtime_checkable
 class ReviewStore(Protocol):

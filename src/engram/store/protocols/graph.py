@@ -182,6 +182,21 @@ class Statement:
     valid_from: datetime
     now: datetime
     entity_types: Mapping[str, str] = field(default_factory=dict)
+    single_valued: Collection[str] | None = None
+    """The relation types this statement closes (issue 28: decided per statement by
+    ``engram.pipeline.closing``); None: ``record``'s ``single_valued``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Cardinality(Record):
+    """How a relation type is held in a namespace (``relation_cardinality``)."""
+
+    sources: int
+    """Entities that are the source of at least one relation of the type."""
+    multi: int
+    """Of them, those holding two or more current targets at once."""
+    closed: int
+    """Relations of the type that were closed (a changed fact)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,6 +263,19 @@ class GraphStore(Protocol):
         stored by ``canonical_relation``. Returns one result per statement, its
         relations as they are once the whole batch is written. ``NotFoundError``
         (nothing written) if a memory is not a live memory of ``namespace``."""
+        ...
+
+    def relation_cardinality(
+        self, namespace: str, relation_types: Sequence[str]
+    ) -> dict[str, Cardinality]:
+        """Per relation type (as stored), how its sources hold it: the data
+        ``engram.pipeline.closing`` learns a type's cardinality from. Types with no
+        relation are left out."""
+        ...
+
+    def stale_memories(self, namespace: str, memory_ids: Sequence[str]) -> set[str]:
+        """Those of ``memory_ids`` that stated a fact since closed (a relation with a
+        ``valid_to``): what they say no longer holds."""
         ...
 
     def add_alias(self, namespace: str, entity_id: int, alias: str) -> bool:

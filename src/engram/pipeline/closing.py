@@ -1,0 +1,228 @@
+"""Which of a memory's facts close the fact they replace (issue 28, FEATURES G2).
+
+``plan`` turns what a memory states (the linker's or the LLM's triples, and the change
+claims its text makes, :mod:`engram.pipeline.claims`) into the ``Statement`` the graph
+records: relation names mapped to the canonical vocabulary
+(:mod:`engram.pipeline.vocabulary`), subjects resolved against the entities the
+namespace already has, and the set of relation types this statement closes. Whether a
+type closes is decided per statement, in this order:
+
+1. **signal**: "also / too / another" never closes; a change verb ("switched to",
+   "migrated", "replaced", "joined", "now uses") always does;
+2. **the LLM's judgement** on the pair (the fact holding now and the new memory), when
+   an LLM is configured and the statement gave no signal (the ``extract`` job);
+3. **declared** cardinality of the canonical relation (one employer, one home, one
+   database per service);
+4. **learned** cardinality from the namespace's own data: a relation whose sources
+   often hold several targets at once is many; one whose facts were closed before and
+   that no source holds twice is one.
+
+Everything else adds, as before: a wrong close hides a fact that still holds.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from engram.pipeline import claims as claims_module
+from engram.pipeline import vocabulary
+from engram.pipeline.claims import ADDITION, CHANGE, Claim
+from engram.store.protocols.graph import (
+    Entity,
+    GraphStore,
+    Relation,
+    Statement,
+    Triple,
+    canonical_name,
+)
+
+log = logging.getLogger("engram.pipeline")
+
+#: (old memory's text or the old fact, the new memory's text, the relation) -> True:
+#: the new one replaces the old; False: both hold; None: no answer.
+Judge = Callable[[str, str, str], bool | None]
+
+#: Words a subject may be named with or without ("billing" is "the billing service").
+GENERIC_HEADS = ("service", "app", "application", "system", "project", "team", "api", "site")
+#: Learned cardinality needs this many sources of the relation in the namespace.
+LEARN_MIN_SOURCES = 3
+#: A relation is many when at least this share of its sources hold several targets.
+LEARN_MANY_SHARE = 0.34
+#: How many current relations of an entity are read to find what a change replaces.
+READ_LIMIT = 200
+
+
+@dataclass(frozen=True, slots=True)
+class _Fact:
+    source: str
+    relation: str
+    target: str
+    confidence: float
+    signal: str
+    one: bool | None
+
+
+def plan(
+    graph: GraphStore,
+    namespace: str,
+    text: str,
+    statement: Statement,
+    *,
+    judge: Judge | None = None,
+) -> Statement:
+    """``statement`` with canonical relation types, the change claims of ``text`` added
+    and ``single_valued`` set to the types it closes (see the module docstring)."""
+    found = claims_module.read(text)
+    addition = bool(claims_module.ADDITION_WORDS.search(text))
+    facts: dict[tuple[str, str, str], _Fact] = {}
+    for claim in found:
+        fact = _from_claim(graph, namespace, claim)
+        if fact is not None:
+            facts.setdefault(_key(fact), fact)
+    claimed = {(canonical_name(f.source), f.relation): f.signal for f in facts.values()}
+    for source, relation, target, confidence in statement.triples:
+        kind = vocabulary.canonical(relation, target)
+        signal = claimed.get((canonical_name(source), kind.relation_type))
+        if signal is None:
+            signal = ADDITION if addition else claims_module.PLAIN
+        fact = _Fact(source, kind.relation_type, target, confidence, signal, kind.one)
+        seen = facts.get(_key(fact))
+        if seen is None or seen.confidence < confidence:
+            facts[_key(fact)] = replace(fact, signal=seen.signal if seen else signal)
+    closes: set[str] = set()
+    keeps: set[str] = set()
+    for fact in facts.values():
+        verdict = _closes(graph, namespace, text, fact, judge)
+        (closes if verdict else keeps).add(fact.relation)
+    triples: list[Triple] = [(f.source, f.relation, f.target, f.confidence) for f in facts.values()]
+    return replace(statement, triples=triples, single_valued=frozenset(closes - keeps))
+
+
+def _key(fact: _Fact) -> tuple[str, str, str]:
+    return canonical_name(fact.source), fact.relation, canonical_name(fact.target)
+
+
+def _closes(graph: GraphStore, namespace: str, text: str, fact: _Fact, judge: Judge | None) -> bool:
+    if fact.signal == ADDITION:
+        return False
+    if fact.signal == CHANGE:
+        return True
+    if judge is not None:
+        holding = _holding(graph, namespace, fact)
+        if holding is None:
+            return bool(fact.one)  # nothing to close: the answer changes nothing now
+        verdict = judge(holding.source_memory_id or "", text, _said(holding))
+        if verdict is not None:
+            return verdict
+    if fact.one is not None:
+        return fact.one
+    return _learned_one(graph, namespace, fact)
+
+
+def _said(relation: Relation) -> str:
+    return f"{relation.source} {relation.relation_type.replace('_', ' ')} {relation.target}"
+
+
+def _holding(graph: GraphStore, namespace: str, fact: _Fact) -> Relation | None:
+    """The current relation of the fact's source and type with another target."""
+    entity = graph.entity(namespace, fact.source)
+    if entity is None:
+        return None
+    for relation in _current(graph, namespace, entity):
+        if (
+            relation.source_entity_id == entity.id
+            and relation.relation_type == fact.relation
+            and canonical_name(relation.target) != canonical_name(fact.target)
+        ):
+            return relation
+    return None
+
+
+def _learned_one(graph: GraphStore, namespace: str, fact: _Fact) -> bool:
+    """An undeclared relation's cardinality from the namespace's data; many (no close)
+    until the data says one."""
+    if _holding(graph, namespace, fact) is None:
+        return False  # nothing would close: spare the count
+    counts = graph.relation_cardinality(namespace, [fact.relation]).get(fact.relation)
+    if counts is None or counts.sources < LEARN_MIN_SOURCES:
+        return False
+    if counts.multi / counts.sources >= LEARN_MANY_SHARE:
+        return False
+    return counts.closed > 0 and counts.multi == 0
+
+
+def _current(graph: GraphStore, namespace: str, entity: Entity) -> list[Relation]:
+    return graph.relations(
+        namespace, entity_id=entity.id, current_only=True, at=None, limit=READ_LIMIT, offset=0
+    )
+
+
+def _resolve(graph: GraphStore, namespace: str, name: str) -> Entity | None:
+    """The entity a subject names, also when it is named without or with a generic head
+    ("billing" for "the billing service")."""
+    words = name.split()
+    tries = [name, *(f"{name} {h}" for h in GENERIC_HEADS)]
+    if len(words) > 1 and words[-1].lower() in GENERIC_HEADS:
+        tries.append(" ".join(words[:-1]))
+    for candidate in tries:
+        entity = graph.entity(namespace, candidate)
+        if entity is not None:
+            return entity
+    return None
+
+
+def _from_claim(graph: GraphStore, namespace: str, claim: Claim) -> _Fact | None:
+    """A claim as a fact of the graph: its subject resolved, its relation canonical,
+    and what a replacement replaces found."""
+    kind = vocabulary.canonical(claim.relation, claim.target)
+    relation, one = kind.relation_type, kind.one
+    entity = _resolve(graph, namespace, claim.source) if claim.source else None
+    source = entity.name if entity is not None else claim.source
+    if claim.replaced is not None:
+        old = _replaced(graph, namespace, entity, claim.replaced)
+        if old is not None:
+            source, relation = old.source, old.relation_type
+    elif entity is not None and relation.startswith("has_"):
+        # "I swapped the battery": the speaker has no battery, the efoil they own does.
+        held = {r.relation_type for r in _current(graph, namespace, entity)}
+        if relation not in held:
+            owner = _part_owner(graph, namespace, entity, relation)
+            source = owner or source
+    if source is None:
+        return None
+    return _Fact(source, relation, claim.target, claim.confidence, claim.signal, one)
+
+
+def _replaced(
+    graph: GraphStore, namespace: str, subject: Entity | None, old: str
+) -> Relation | None:
+    """The current relation whose target is the replaced value: the subject's if it
+    holds one, else the most recent of anyone's."""
+    value = graph.entity(namespace, old)
+    if value is None:
+        return None
+    into = [r for r in _current(graph, namespace, value) if r.target_entity_id == value.id]
+    into = [r for r in into if r.relation_type != "talks_about"]
+    if subject is not None:
+        own = [r for r in into if r.source_entity_id == subject.id]
+        into = own or into
+    return into[-1] if into else None
+
+
+def _part_owner(graph: GraphStore, namespace: str, entity: Entity, relation: str) -> str | None:
+    """The one thing the entity holds that has a current ``relation``, if exactly one."""
+    owners: dict[int, str] = {}
+    for held in _current(graph, namespace, entity):
+        if held.source_entity_id != entity.id:
+            continue
+        target = graph.entity(namespace, held.target)
+        if target is None:
+            continue
+        if any(
+            r.relation_type == relation and r.source_entity_id == target.id
+            for r in _current(graph, namespace, target)
+        ):
+            owners[target.id] = target.name
+    return next(iter(owners.values())) if len(owners) == 1 else None

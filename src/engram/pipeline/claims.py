@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass
 
 from engram.pipeline.offline import split_sentences, split_speaker
+from engram.pipeline.patterns import word_set
 
 CHANGE = "change"
 ADDITION = "addition"
@@ -106,8 +107,19 @@ _ATTRIBUTE = re.compile(
 )
 # "Sam moved to Lisbon", "the team switched from Jira to Linear".
 _MOVE_VERB = (
-    r"(?:has\s+|have\s+)?(?:switched|switches|moved|moves|migrated|migrates|changed|"
-    r"transitioned|upgraded|ported|converted|relocated|went|shifted)"
+    r"(?:has\s+|have\s+)?(?:switch(?:ed|es)?|mov(?:ed|es|e)|migrat(?:ed|es|e)|changed|"
+    r"transitioned|upgraded|port(?:ed)?|convert(?:ed)?|relocat(?:ed|e)|went|shift(?:ed)?)"
+)
+# "We rewrote the reporting app and switched it to FastAPI", "The chat backend was
+# rewritten and converted to Elixir": the second verb's subject is in the first part.
+_AND_MOVED = re.compile(
+    rf"^(?P<head>.+?)\s+and\s+(?:was\s+|were\s+|has\s+been\s+|then\s+)?(?P<verb>{_MOVE_VERB})"
+    r"(?P<it>\s+(?:it|them))?(?P<rest>\s+.+)$",
+    re.I,
+)
+_HEAD_OBJECT = re.compile(rf"^{_SUBJ}\s+\w+\s+(?P<obj>.+)$", re.I)
+_HEAD_SUBJECT = re.compile(
+    rf"^(?P<s>{_NP})\s+(?:was|were|is|are|got|has\s+been|have\s+been)\s", re.I
 )
 _MOVED = re.compile(
     rf"{_LEAD}{_SUBJ}{_ADV}\s+{_MOVE_VERB}(?:\s+(?:back|over|away|house|everything))*{_OLD}"
@@ -153,24 +165,22 @@ _ONE = re.compile(r"^(?:a|an|the)?\s*(?P<mod>.*?)\s*\bones?\b$", re.I)
 _NOW = re.compile(r"\b(?:now|nowadays|these\s+days|from\s+now\s+on)\b", re.I)
 _SPLIT = re.compile(r"\s*(?:;|,?\s+but\s+|,?\s+and\s+then\s+|,?\s+so\s+now\s+)\s*", re.I)
 # Words in front of the owner of a replaced part ("the old efoil battery").
-_OLD_WORDS = frozenset(
+_OLD_WORDS = word_set(
     "the a an my our his her their its old previous original former existing stock broken "
-    "current aging ageing worn dead tired".split()
+    "current aging ageing worn dead tired"
 )
 
 
 _WORDS = re.compile(r"[\w.#+'’-]+|[^\w\s]")
-_DETERMINER = frozenset("the a an some our my his her their its this that these those your".split())
+_DETERMINER = word_set("the a an some our my his her their its this that these those your")
 #: Words a phrase ends before ("Postgres for the billing service", "Lisbon last year").
-_STOP = frozenset(
-    """
+_STOP = word_set("""
     and but so because which who that to for with in on at from when where while since
     after before as than or if yesterday today tonight tomorrow last next this ago
     recently soon lately now then too also again already though although until during
     into by about is was are were be been has have had will would can could instead
-    over back after this month week year
-    """.split()
-)
+    over back after this month week year every daily weekly nightly each
+    """)
 
 
 def _phrase(text: str | None) -> str | None:
@@ -197,7 +207,7 @@ def _phrase(text: str | None) -> str | None:
 
 
 #: What a phrase cannot be: a pronoun or a word standing for a thing named elsewhere.
-_NOT_THINGS = frozenset("it them him her this that one something everything there here".split())
+_NOT_THINGS = word_set("it them him her this that one something everything there here")
 
 
 def _subject(raw: str | None, speaker: str | None) -> str | None:
@@ -242,7 +252,7 @@ def read(text: str) -> list[Claim]:
             continue
         for clause in _SPLIT.split(sentence.rstrip(".! ")):
             if clause and not _HEDGE.search(clause):
-                found.extend(_clause(clause, speaker))
+                found.extend(_clause(_unfolded(clause), speaker))
                 found.extend(_with(clause))
     return found
 
@@ -280,12 +290,6 @@ def _clause(clause: str, speaker: str | None) -> list[Claim]:
             relation = "moved to" if regex is _MOVED and not agent_first else "migrated to"
             old = _phrase(match["old"])
             return [Claim(source, relation, target, _signal(clause, True), old, CHANGE_CONFIDENCE)]
-    match = _ATTRIBUTE.match(clause)
-    if match is not None:
-        source = _subject(match["s"], speaker)
-        target = _phrase(match["o"])
-        if source and target:
-            return [Claim(source, match["a"].lower(), target, _signal(clause, False))]
     for relation, regex in _STATIVE_RES:
         match = regex.match(clause)
         if match is not None:
@@ -295,7 +299,29 @@ def _clause(clause: str, speaker: str | None) -> list[Claim]:
                 source = _subject(purpose["s"], speaker)
             if source and target:
                 return [Claim(source, relation, target, _signal(clause, False))]
+    match = _ATTRIBUTE.match(clause)
+    if match is not None:
+        source = _subject(match["s"], speaker)
+        target = _phrase(match["o"])
+        if source and target:
+            return [Claim(source, match["a"].lower(), target, _signal(clause, False))]
     return []
+
+
+def _unfolded(clause: str) -> str:
+    """A clause whose change verb shares its subject with an earlier verb, with that
+    subject put back ("the reporting app switched to FastAPI"); else the clause."""
+    match = _AND_MOVED.match(clause)
+    if match is None:
+        return clause
+    head = match["head"]
+    if match["it"]:
+        found = _HEAD_OBJECT.match(head)
+        subject = found["obj"] if found else None
+    else:
+        found = _HEAD_SUBJECT.match(head)
+        subject = found["s"] if found else head.split()[0]
+    return f"{subject} {match['verb']}{match['rest']}" if subject else clause
 
 
 def _with(clause: str) -> list[Claim]:

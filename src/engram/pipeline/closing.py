@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 
 from engram.pipeline import claims as claims_module
 from engram.pipeline import vocabulary
-from engram.pipeline.claims import ADDITION, CHANGE, Claim
+from engram.pipeline.claims import ADDITION, CHANGE, PLAIN, Claim
 from engram.store.protocols.graph import (
     Entity,
     GraphStore,
@@ -86,17 +86,21 @@ def plan(
         kind = vocabulary.canonical(relation, target)
         signal = claimed.get((canonical_name(source), kind.relation_type))
         if signal is None:
-            signal = ADDITION if addition else claims_module.PLAIN
+            signal = ADDITION if addition else PLAIN
         fact = _Fact(source, kind.relation_type, target, confidence, signal, kind.one)
         seen = facts.get(_key(fact))
         if seen is None or seen.confidence < confidence:
             facts[_key(fact)] = replace(fact, signal=seen.signal if seen else signal)
     closes: set[str] = set()
     keeps: set[str] = set()
+    planned: list[_Fact] = []
     for fact in facts.values():
+        if fact.signal == PLAIN and fact.one:
+            fact = _as_held(graph, namespace, fact)
         verdict = _closes(graph, namespace, text, fact, judge)
         (closes if verdict else keeps).add(fact.relation)
-    triples: list[Triple] = [(f.source, f.relation, f.target, f.confidence) for f in facts.values()]
+        planned.append(fact)
+    triples: list[Triple] = [(f.source, f.relation, f.target, f.confidence) for f in planned]
     return replace(statement, triples=triples, single_valued=frozenset(closes - keeps))
 
 
@@ -119,6 +123,19 @@ def _closes(graph: GraphStore, namespace: str, text: str, fact: _Fact, judge: Ju
     if fact.one is not None:
         return fact.one
     return _learned_one(graph, namespace, fact)
+
+
+def _as_held(graph: GraphStore, namespace: str, fact: _Fact) -> _Fact:
+    """The fact with the target the source already holds when one names the other
+    with more words ("Postgres 16" for "Postgres"): a restatement, not a change."""
+    holding = _holding(graph, namespace, fact)
+    if holding is None:
+        return fact
+    held, new = canonical_name(holding.target).split(), canonical_name(fact.target).split()
+    shorter = min(len(held), len(new))
+    if held[:shorter] == new[:shorter]:
+        return replace(fact, target=holding.target)
+    return fact
 
 
 def _said(relation: Relation) -> str:

@@ -29,14 +29,15 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from engram.pipeline.patterns import word_set
 from engram.store.protocols.graph import canonical_relation
 
 #: Words a relation name carries that do not change its meaning ("is currently
 #: working for" means "works for").
-_FILLER = frozenset(
+_FILLER = word_set(
     "is are was were be been being has_been have_been currently now still also just "
     "recently newly already presently actively mainly primarily the a an its their his "
-    "her our my".split()
+    "her our my"
 )
 _IRREGULAR = {
     "has": "have",

@@ -302,9 +302,7 @@ def link(core: Core, records: Sequence[MemoryRecord]) -> None:
             triples, types = core.linker(record.content)
             statement = Statement(record.id, triples, record.created_at, utcnow(), types)
             if core.closer is not None:  # issue 28: canonical relations, what closes
-                statement = core.closer(
-                    core.store.graph, record.namespace, record.content, statement
-                )
+                statement = core.closer(core.store, record.namespace, record.content, statement)
         except Exception:  # noqa: BLE001
             # The rules are a convenience on the write path: a bug in them must never
             # cost the caller their memory. The extract job reads the same text later.

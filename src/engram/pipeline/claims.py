@@ -343,11 +343,11 @@ def _replaced(match: re.Match[str], clause: str, speaker: str | None) -> Claim |
     owner, part = _part(match["old"])
     signal = ADDITION if ADDITION_WORDS.search(clause) else CHANGE
     if one is not None:  # "for a 48V one": a new part of the same kind
-        target = f"{one['mod']} {part}".strip()
         source = owner or _subject(match["agent"], speaker)
         if source is None:
             return None
-        return Claim(source, f"has {part}", target, signal, None, CHANGE_CONFIDENCE)
+        part_target = f"{one['mod']} {part}".strip()
+        return Claim(source, f"has {part}", part_target, signal, None, CHANGE_CONFIDENCE)
     target = _phrase(raw_target)
     if target is None:
         return None

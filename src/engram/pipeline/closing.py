@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from engram.pipeline import claims as claims_module
 from engram.pipeline import vocabulary
 from engram.pipeline.claims import ADDITION, CHANGE, PLAIN, Claim
+from engram.store.protocols import Store
 from engram.store.protocols.graph import (
     Entity,
     GraphStore,
@@ -65,7 +66,7 @@ class _Fact:
 
 
 def plan(
-    graph: GraphStore,
+    store: Store,
     namespace: str,
     text: str,
     statement: Statement,
@@ -74,6 +75,7 @@ def plan(
 ) -> Statement:
     """``statement`` with canonical relation types, the change claims of ``text`` added
     and ``single_valued`` set to the types it closes (see the module docstring)."""
+    graph = store.graph
     found = claims_module.read(text)
     addition = bool(claims_module.ADDITION_WORDS.search(text))
     facts: dict[tuple[str, str, str], _Fact] = {}
@@ -97,7 +99,7 @@ def plan(
     for fact in facts.values():
         if fact.signal == PLAIN and fact.one:
             fact = _as_held(graph, namespace, fact)
-        verdict = _closes(graph, namespace, text, fact, judge)
+        verdict = _closes(store, namespace, text, fact, judge)
         (closes if verdict else keeps).add(fact.relation)
         planned.append(fact)
     triples: list[Triple] = [(f.source, f.relation, f.target, f.confidence) for f in planned]
@@ -108,7 +110,8 @@ def _key(fact: _Fact) -> tuple[str, str, str]:
     return canonical_name(fact.source), fact.relation, canonical_name(fact.target)
 
 
-def _closes(graph: GraphStore, namespace: str, text: str, fact: _Fact, judge: Judge | None) -> bool:
+def _closes(store: Store, namespace: str, text: str, fact: _Fact, judge: Judge | None) -> bool:
+    graph = store.graph
     if fact.signal == ADDITION:
         return False
     if fact.signal == CHANGE:
@@ -122,7 +125,7 @@ def _closes(graph: GraphStore, namespace: str, text: str, fact: _Fact, judge: Ju
             return verdict
     if fact.one is not None:
         return fact.one
-    return _learned_one(graph, namespace, fact)
+    return _learned_one(store, namespace, fact)
 
 
 def _as_held(graph: GraphStore, namespace: str, fact: _Fact) -> _Fact:
@@ -157,12 +160,13 @@ def _holding(graph: GraphStore, namespace: str, fact: _Fact) -> Relation | None:
     return None
 
 
-def _learned_one(graph: GraphStore, namespace: str, fact: _Fact) -> bool:
+def _learned_one(store: Store, namespace: str, fact: _Fact) -> bool:
     """An undeclared relation's cardinality from the namespace's data; many (no close)
     until the data says one."""
-    if _holding(graph, namespace, fact) is None:
+    if _holding(store.graph, namespace, fact) is None:
         return False  # nothing would close: spare the count
-    counts = graph.relation_cardinality(namespace, [fact.relation]).get(fact.relation)
+    found = store.graph_counts.relation_cardinality(namespace, [fact.relation])
+    counts = found.get(fact.relation)
     if counts is None or counts.sources < LEARN_MIN_SOURCES:
         return False
     if counts.multi / counts.sources >= LEARN_MANY_SHARE:

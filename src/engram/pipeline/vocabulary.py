@@ -152,7 +152,7 @@ def category(target: str) -> str | None:
     words = _TARGET_WORDS.findall(target.lower())
     whole = " ".join(words)
     if whole in vocab.members:
-        return vocab.members[whole]
+        return str(vocab.members[whole])
     for size in (2, 1):
         for start in range(len(words) - size + 1):
             found = vocab.members.get(" ".join(words[start : start + size]))
@@ -166,7 +166,7 @@ def head(target: str) -> str | None:
     words = [w for w in _TARGET_WORDS.findall(target.lower()) if w.isalpha()]
     if not words:
         return None
-    word = words[-1]
+    word: str = words[-1]
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
@@ -184,8 +184,8 @@ def canonical(relation: str, target: str) -> Canonical:
         if noun is not None and category(target) is None:
             kind = f"has_{noun}"
             return Canonical(kind, vocab.one.get(kind))
-    base = vocab.names.get(k)
-    if base is None:
+    named = vocab.names.get(k)
+    if named is None:
         # A free-form name that names a category ("primary_database", "ci_tool").
         for size in (2, 1):
             parts = k.split("_")
@@ -195,6 +195,7 @@ def canonical(relation: str, target: str) -> Canonical:
                     return Canonical(f"uses_{found}", vocab.one[f"uses_{found}"])
         kind = canonical_relation(relation)
         return Canonical(kind, vocab.one.get(kind))
+    base = named
     slot = category(target)
     if slot is not None and (base in vocab.slotted or base == "lives_in"):
         # "moved billing to Postgres" is a stack change, not a new home.

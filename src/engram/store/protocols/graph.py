@@ -265,19 +265,6 @@ class GraphStore(Protocol):
         (nothing written) if a memory is not a live memory of ``namespace``."""
         ...
 
-    def relation_cardinality(
-        self, namespace: str, relation_types: Sequence[str]
-    ) -> dict[str, Cardinality]:
-        """Per relation type (as stored), how its sources hold it: the data
-        ``engram.pipeline.closing`` learns a type's cardinality from. Types with no
-        relation are left out."""
-        ...
-
-    def stale_memories(self, namespace: str, memory_ids: Sequence[str]) -> set[str]:
-        """Those of ``memory_ids`` that stated a fact since closed (a relation with a
-        ``valid_to``): what they say no longer holds."""
-        ...
-
     def add_alias(self, namespace: str, entity_id: int, alias: str) -> bool:
         """Make the canonical ``alias`` resolve to the entity; False if it already
         does. ``InvalidInputError`` if it names another entity."""

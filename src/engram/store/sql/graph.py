@@ -18,7 +18,6 @@ from typing import Any
 from engram.errors import InvalidInputError, NotFoundError
 from engram.store.protocols.graph import (
     BoostLookup,
-    Cardinality,
     Entity,
     Mention,
     Neighbor,
@@ -29,7 +28,7 @@ from engram.store.protocols.graph import (
     canonical_relation,
     normal_name,
 )
-from engram.store.sql import graph_boost, graph_changes, graph_merge, graph_record
+from engram.store.sql import graph_boost, graph_merge, graph_record
 from engram.store.sql.dialect import Conn, Dialect
 from engram.store.sql.graph_counts import VALID_AT, entity_filter, relation_filter
 from engram.store.sql.graph_record import RELATION, lock, relation
@@ -254,13 +253,3 @@ class SqlGraph(SqlPart):
         # ``limits``: the protocol's keyword-only limits and deadline, as graph_boost takes them.
         with self._sql.read("looking up the graph boost") as conn:
             return graph_boost.boost_lookup(conn, self._d, namespace, names, **limits)
-
-    def relation_cardinality(
-        self, namespace: str, relation_types: Sequence[str]
-    ) -> dict[str, Cardinality]:
-        with self._sql.read("counting how relations are held") as conn:
-            return graph_changes.cardinality(conn, self._d, namespace, relation_types)
-
-    def stale_memories(self, namespace: str, memory_ids: Sequence[str]) -> set[str]:
-        with self._sql.read("finding memories of closed facts") as conn:
-            return graph_changes.stale_memories(conn, self._d, namespace, memory_ids)

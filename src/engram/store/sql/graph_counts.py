@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from engram.store.protocols.graph import Cardinality
+from engram.store.sql import graph_changes
 from engram.store.sql.dialect import Dialect
 from engram.store.sql.session import SqlPart
 
@@ -90,3 +92,13 @@ class SqlGraphCounts(SqlPart):
         for memory_id, name, mentions in rows:
             out.setdefault(str(memory_id), {})[str(name)] = int(mentions)
         return out
+
+    def relation_cardinality(
+        self, namespace: str, relation_types: Sequence[str]
+    ) -> dict[str, Cardinality]:
+        with self._sql.read("counting how relations are held") as conn:
+            return graph_changes.cardinality(conn, self._d, namespace, relation_types)
+
+    def stale_memories(self, namespace: str, memory_ids: Sequence[str]) -> set[str]:
+        with self._sql.read("finding memories of closed facts") as conn:
+            return graph_changes.stale_memories(conn, self._d, namespace, memory_ids)

@@ -119,6 +119,7 @@ class Core:
             chunks=store.chunks,  # issue 13: chunk vectors of long memories
             # seed 004's hub dampening reads the linker's entity mention counts.
             entity_mentions=store.graph_counts.hub_mentions,
+            stale=store.graph_counts.stale_memories,  # issue 28: facts since closed
             # The user's abstain calibration for this embedder, if one was fitted.
             calibration=calibrations.for_embedder(
                 config.home_path, embedder.name if embedder is not None else None

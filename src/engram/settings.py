@@ -494,3 +494,9 @@ class RecallConfig:
     keyword_index_background: bool = True
     """Build term indexes on a worker thread (FTS5 answers meanwhile); False builds one
     inside the first keyword search that needs it."""
+    stale_fact_factor: float = field(default=0.5, metadata=_range(0.0, 1.0))
+    """issue 28 (FEATURES G2): in a recall that asks about the present ("now",
+    "currently", "these days"...), a memory that stated a fact the graph has since
+    closed (the 12V battery once the 48V one replaced it) has its fused score
+    multiplied by this; 1.0 turns it off. docs/benchmarks.md, "Changes close facts
+    (issue 28)"."""

@@ -49,7 +49,8 @@ def load_set(path: str | Path | None = None) -> list[dict[str, Any]]:
             text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise InvalidInputError(f"cannot read the changes set {str(path)!r}: {exc}") from None
-    stories = json.loads(text).get("stories")
+    data = json.loads(text)
+    stories = data.get("stories") if isinstance(data, dict) else None
     if not isinstance(stories, list) or not all(
         isinstance(s, dict) and isinstance(s.get("statements"), list) for s in stories
     ):

@@ -41,9 +41,9 @@ from engram.store.protocols.graph import (
 
 log = logging.getLogger("engram.pipeline")
 
-#: (old memory's text or the old fact, the new memory's text, the relation) -> True:
-#: the new one replaces the old; False: both hold; None: no answer.
-Judge = Callable[[str, str, str], bool | None]
+#: (the relation holding now, the new memory's text) -> True: the new memory replaces
+#: it; False: both hold; None: no answer (``engram.pipeline.change_judge``).
+Judge = Callable[[Relation, str], bool | None]
 
 #: Words a subject may be named with or without ("billing" is "the billing service").
 GENERIC_HEADS = ("service", "app", "application", "system", "project", "team", "api", "site")
@@ -120,7 +120,7 @@ def _closes(store: Store, namespace: str, text: str, fact: _Fact, judge: Judge |
         holding = _holding(graph, namespace, fact)
         if holding is None:
             return bool(fact.one)  # nothing to close: the answer changes nothing now
-        verdict = judge(holding.source_memory_id or "", text, _said(holding))
+        verdict = judge(holding, text)
         if verdict is not None:
             return verdict
     if fact.one is not None:
@@ -139,10 +139,6 @@ def _as_held(graph: GraphStore, namespace: str, fact: _Fact) -> _Fact:
     if held[:shorter] == new[:shorter]:
         return replace(fact, target=holding.target)
     return fact
-
-
-def _said(relation: Relation) -> str:
-    return f"{relation.source} {relation.relation_type.replace('_', ' ')} {relation.target}"
 
 
 def _holding(graph: GraphStore, namespace: str, fact: _Fact) -> Relation | None:

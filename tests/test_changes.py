@@ -171,9 +171,11 @@ def test_cardinality_is_learned_from_the_namespace(mem: Memory) -> None:
     assert [f[3] for f in _facts(mem, "fresh")] == [True, True]
     # ... until the namespace's data shows it held one at a time: three people, each
     # with one, and changes ("now") that closed the old one.
-    for n, (person, old, new) in enumerate(
-        [("Ana", "Muse", "Blur"), ("Bo", "Oasis", "Pulp"), ("Cy", "Suede", "Muse")]
-    ):
+    for person, old, new in [
+        ("Ana", "Muse", "Blur"),
+        ("Bo", "Oasis", "Pulp"),
+        ("Cy", "Suede", "Muse"),
+    ]:
         _told(mem, f"{person}'s favourite band is {old}", JAN, "learned")
         _told(mem, f"{person}'s favourite band is now {new}", FEB, "learned")
     _told(mem, "Ola's favourite band is Muse", JAN, "learned")

@@ -16,8 +16,8 @@ from typing import Any
 from engram.core import Core
 from engram.errors import LlmError
 from engram.pipeline import classify, closing, decisions
-from engram.pipeline.change_judge import llm_judge
 from engram.pipeline.apply import apply_proposals
+from engram.pipeline.change_judge import llm_judge
 from engram.pipeline.extraction import extract
 from engram.pipeline.handlers import register
 from engram.records import utcnow

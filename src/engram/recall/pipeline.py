@@ -38,9 +38,9 @@ from engram.recall import (
 )
 from engram.recall import format as fmt
 from engram.recall.chunks import PooledDense
-from engram.recall.directives import directive_ids
 from engram.recall.current import StaleReader
 from engram.recall.current import demote as demote_stale
+from engram.recall.directives import directive_ids
 from engram.recall.graph_boost import boost as boost_by_graph
 from engram.recall.hints import hint_matches, merge_by_max
 from engram.recall.length import long_ids

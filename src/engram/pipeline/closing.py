@@ -83,16 +83,19 @@ def plan(
         fact = _from_claim(graph, namespace, claim)
         if fact is not None:
             facts.setdefault(_key(fact), fact)
-    claimed = {(canonical_name(f.source), f.relation): f.signal for f in facts.values()}
+    claimed = {(_base(f.source), f.relation): f.signal for f in facts.values()}
     for source, relation, target, confidence in statement.triples:
         kind = vocabulary.canonical(relation, target)
-        signal = claimed.get((canonical_name(source), kind.relation_type))
-        if signal is None:
-            signal = ADDITION if addition else PLAIN
-        fact = _Fact(source, kind.relation_type, target, confidence, signal, kind.one)
+        if kind.one is not False:  # a fact that may close: name its subject as known
+            entity = _resolve(graph, namespace, source)
+            source = entity.name if entity is not None else source
+        fact = _Fact(source, kind.relation_type, target, confidence, PLAIN, kind.one)
         seen = facts.get(_key(fact))
-        if seen is None or seen.confidence < confidence:
-            facts[_key(fact)] = replace(fact, signal=seen.signal if seen else signal)
+        if seen is not None:  # a claim said it too: its subject and signal stand
+            facts[_key(fact)] = replace(seen, confidence=max(seen.confidence, confidence))
+            continue
+        signal = claimed.get((_base(source), kind.relation_type))
+        facts[_key(fact)] = replace(fact, signal=signal or (ADDITION if addition else PLAIN))
     closes: set[str] = set()
     keeps: set[str] = set()
     planned: list[_Fact] = []
@@ -107,7 +110,14 @@ def plan(
 
 
 def _key(fact: _Fact) -> tuple[str, str, str]:
-    return canonical_name(fact.source), fact.relation, canonical_name(fact.target)
+    return _base(fact.source), fact.relation, canonical_name(fact.target)
+
+
+def _base(name: str) -> str:
+    """A subject's name without its generic head ("billing service" -> "billing"):
+    two spellings of one subject in one memory are one fact."""
+    words = canonical_name(name).split()
+    return " ".join(words[:-1] if len(words) > 1 and words[-1] in GENERIC_HEADS else words)
 
 
 def _closes(store: Store, namespace: str, text: str, fact: _Fact, judge: Judge | None) -> bool:
@@ -180,9 +190,11 @@ def _resolve(graph: GraphStore, namespace: str, name: str) -> Entity | None:
     """The entity a subject names, also when it is named without or with a generic head
     ("billing" for "the billing service")."""
     words = name.split()
-    tries = [name, *(f"{name} {h}" for h in GENERIC_HEADS)]
-    if len(words) > 1 and words[-1].lower() in GENERIC_HEADS:
-        tries.append(" ".join(words[:-1]))
+    tries = [name]
+    if not all(w[:1].isupper() for w in words):  # a proper name is named in full
+        tries += [f"{name} {h}" for h in GENERIC_HEADS]
+        if len(words) > 1 and words[-1].lower() in GENERIC_HEADS:
+            tries.append(" ".join(words[:-1]))
     for candidate in tries:
         entity = graph.entity(namespace, candidate)
         if entity is not None:

@@ -12,7 +12,11 @@ month apart, and the graph is read back:
 - a change **closed correctly** when every relation whose target is an ``old`` value
   has a ``valid_to`` and a relation to the ``new`` value still holds;
 - a story **closed wrongly** when a relation closed that should not have: any
-  relation of a non-change, or one to a target not in ``old`` in a change.
+  relation of a non-change, or one to a target not in ``old`` in a change;
+- **now first**: asked about now in the words of the old fact ("Now: The billing
+  service uses MySQL."), recall (keywords only, no embedder) ranks the last
+  statement above the first, with ``recall.stale_fact_factor`` as configured and
+  with it off (1.0).
 """
 
 from __future__ import annotations
@@ -92,11 +96,31 @@ def run(config: Config, set_path: str | Path | None = None) -> dict[str, Any]:
     with Memory(":memory:", config=cfg, embedder=None) as mem:
         for story in stories:
             namespace = f"story-{story['id']}"
-            for n, text in enumerate(story["statements"]):
-                mem.add(text, namespace=namespace, created_at=START + n * STEP)
+            told = [
+                mem.add(text, namespace=namespace, created_at=START + n * STEP).id
+                for n, text in enumerate(story["statements"])
+            ]
             relations = mem.graph.relations(current_only=False, limit=1000, namespace=namespace)
-            rows.append(judge(story, [r for r in relations if r.relation_type != "talks_about"]))
+            row = judge(story, [r for r in relations if r.relation_type != "talks_about"])
+            if story["kind"] == "change":
+                question = f"Now: {story['statements'][0]}"
+                row["now_first"] = _newest_first(mem, namespace, question, told, {})
+                row["now_first_off"] = _newest_first(
+                    mem, namespace, question, told, {"stale_fact_factor": 1.0}
+                )
+            rows.append(row)
     return {"folds": {fold: _score(rows, fold) for fold in FOLDS}, "stories": rows}
+
+
+def _newest_first(
+    mem: Memory, namespace: str, question: str, told: Sequence[str], settings: dict[str, Any]
+) -> bool:
+    """Whether recall ranks the story's last memory above its first."""
+    first, last = told[0], told[-1]
+    ranked = [h.memory.id for h in mem.recall(question, namespace=namespace, **settings).hits]
+    if last not in ranked:
+        return False
+    return first not in ranked or ranked.index(last) < ranked.index(first)
 
 
 def _score(rows: Sequence[dict[str, Any]], fold: str) -> dict[str, Any]:
@@ -112,6 +136,12 @@ def _score(rows: Sequence[dict[str, Any]], fold: str) -> dict[str, Any]:
         "non_changes": len(keeps),
         "closed_wrongly": wrong,
         "non_change_rate": round(wrong / len(keeps), 3) if keeps else 0.0,
+        "now_first": round(sum(r["now_first"] for r in changes) / len(changes), 3)
+        if changes
+        else 0.0,
+        "now_first_off": round(sum(r["now_first_off"] for r in changes) / len(changes), 3)
+        if changes
+        else 0.0,
         "met": bool(changes and keeps)
         and right / len(changes) >= CHANGE_TARGET
         and wrong / len(keeps) <= KEEP_TARGET,
@@ -127,11 +157,13 @@ def markdown(result: dict[str, Any]) -> str:
             s["changes_closing_something_else"],
             f"{s['closed_wrongly']}/{s['non_changes']} ({s['non_change_rate']:.3f})",
             "yes" if s["met"] else "no",
+            f"{s['now_first']:.3f} ({s['now_first_off']:.3f} off)",
         ]
         for fold, s in result["folds"].items()
     ]
     header = ["fold", "changes closed correctly", "changes closing another fact"]
-    lines = [table([*header, "non-changes closed wrongly", "targets met"], rows)]
+    header += ["non-changes closed wrongly", "targets met", "recall now: newest first"]
+    lines = [table(header, rows)]
     missed = [
         r["id"]
         for r in result["stories"]

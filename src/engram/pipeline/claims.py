@@ -75,7 +75,8 @@ _LEAD = r"^(?:[^,]{0,40},\s*)?"  # "In March, we ...", "Last year, Sam ..."
 _OLD = r"(?:\s+(?:from|off(?:\s+of)?)\s+(?P<old>[^,]+?))?"
 _TO = r"\s+(?:to|onto|over\s+to|for|with|in\s+favou?r\s+of)\s+(?P<o>.+)$"
 
-_STATIVE: tuple[tuple[str, str], ...] = (
+# (relation, verb pattern, words the pattern cannot match without).
+_STATIVE: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "uses",
         r"(?:uses?|is\s+using|are\s+using|relies\s+on|rel(?:y|ies)\s+on|runs?\s+on|"
@@ -83,21 +84,35 @@ _STATIVE: tuple[tuple[str, str], ...] = (
         r"(?:is|are)\s+(?:written|coded|implemented)\s+in|(?:is|are)\s+hosted\s+(?:on|at|by|with)|"
         r"(?:is|are)\s+deployed\s+(?:on|to)|stores?\s+(?:its\s+|their\s+|all\s+)?data\s+in|"
         r"(?:is|are)\s+(?:backed|powered)\s+by|(?:is|are)\s+on)",
+        (" use", "using", " rel", " run", "built", "written", "coded", "implemented",
+         "hosted", "deployed", " data ", "backed", "powered", " on "),
     ),
-    ("works at", r"(?:works?|worked|is\s+working|has\s+been\s+working)\s+(?:at|for)"),
-    ("works at", r"(?:is|am|are)\s+(?:employed\s+(?:at|by)|(?:a|an)\s+[\w-]+(?:\s+[\w-]+)?\s+at)"),
-    ("lives in", r"(?:lives?|lived|is\s+living|am\s+living|resides?|(?:is|am|are)\s+based)\s+in"),
-    ("married to", r"(?:is|am|are|got)\s+married\s+to"),
-    ("dating", r"(?:is|am|are)\s+(?:dating|seeing)"),
-    ("reports to", r"reports?\s+to"),
-    ("studies at", r"(?:studies|study|is\s+studying|am\s+studying|is\s+enrolled)\s+at"),
-    ("owns", r"(?:owns?|bought|purchased)"),
-    ("drives", r"drives?"),
-    ("has", r"(?:has|have)"),
-)
+    ("works at", r"(?:works?|worked|is\s+working|has\s+been\s+working)\s+(?:at|for)", ("work",)),
+    (
+        "works at",
+        r"(?:is|am|are)\s+(?:employed\s+(?:at|by)|(?:a|an)\s+[\w-]+(?:\s+[\w-]+)?\s+at)",
+        ("employed", " at "),
+    ),
+    (
+        "lives in",
+        r"(?:lives?|lived|is\s+living|am\s+living|resides?|(?:is|am|are)\s+based)\s+in",
+        ("liv", "resid", "based"),
+    ),
+    ("married to", r"(?:is|am|are|got)\s+married\s+to", ("married",)),
+    ("dating", r"(?:is|am|are)\s+(?:dating|seeing)", ("dating", "seeing")),
+    ("reports to", r"reports?\s+to", ("report",)),
+    (
+        "studies at",
+        r"(?:studies|study|is\s+studying|am\s+studying|is\s+enrolled)\s+at",
+        ("stud", "enrolled"),
+    ),
+    ("owns", r"(?:owns?|bought|purchased)", (" own", "bought", "purchased")),
+    ("drives", r"drives?", (" drive",)),
+    ("has", r"(?:has|have)", (" has ", " have ")),
+)  # fmt: skip
 _STATIVE_RES = tuple(
-    (rel, re.compile(rf"{_LEAD}{_SUBJ}{_ADV}\s+{verb}\s+(?P<o>.+)$", re.I))
-    for rel, verb in _STATIVE
+    (rel, re.compile(rf"{_LEAD}{_SUBJ}{_ADV}\s+{verb}\s+(?P<o>.+)$", re.I), words)
+    for rel, verb, words in _STATIVE
 )
 # "Sam's phone is a Pixel", "my editor is Vim": an attribute said with "is".
 _ATTRIBUTE = re.compile(
@@ -243,6 +258,44 @@ def _signal(clause: str, changed: bool) -> str:
     return CHANGE if changed or _NOW.search(clause) else PLAIN
 
 
+# The words each change rule cannot match without: a rule is tried on a clause only when
+# the clause holds one of them (the rules are slow, and most chat has none of them).
+_REPLACE_WORDS = (
+    "replac", "swap", "trad", "exchang", "substitut", "ditch", "drop", "dump", "abandon",
+    "retir", "upgrad", "downgrad", "left",
+)  # fmt: skip
+_JOIN_WORDS = (
+    "joined", "signed with", "started", "took a", "took the", "got a", "got hired", "hired",
+    "accepted", "came on", "now at", "now with", "went to work",
+)  # fmt: skip
+_MOVE_WORDS = (
+    "switch", "mov", "migrat", "chang", "transition", "upgrad", "port", "convert", "relocat",
+    "went ", "shift",
+)  # fmt: skip
+_NEW_WORDS = (" new ",)
+_ATTRIBUTE_WORDS = ("'s ", "my ", "our ")
+_WITH_WORDS = (" with ",)
+_ANY_WORD = re.compile(
+    "|".join(
+        re.escape(w)
+        for words in (
+            _REPLACE_WORDS,
+            _JOIN_WORDS,
+            _MOVE_WORDS,
+            _NEW_WORDS,
+            _ATTRIBUTE_WORDS,
+            _WITH_WORDS,
+            *(words for _, _, words in _STATIVE),
+        )
+        for w in words
+    )
+)
+
+
+def _has(lower: str, words: tuple[str, ...]) -> bool:
+    return any(w in lower for w in words)
+
+
 def read(text: str) -> list[Claim]:
     """The change claims ``text`` makes (see the module docstring)."""
     speaker, body = split_speaker(text)
@@ -251,27 +304,32 @@ def read(text: str) -> list[Claim]:
         if sentence.rstrip().endswith("?"):
             continue
         for clause in _SPLIT.split(sentence.rstrip(".! ")):
-            if clause and not _HEDGE.search(clause):
-                found.extend(_clause(_unfolded(clause), speaker))
+            lower = f" {clause.lower()} "
+            if not clause or _ANY_WORD.search(lower) is None or _HEDGE.search(clause):
+                continue
+            unfolded = _unfolded(clause) if _has(lower, _MOVE_WORDS) else clause
+            found.extend(_clause(unfolded, f" {unfolded.lower()} ", speaker))
+            if _has(lower, _WITH_WORDS):
                 found.extend(_with(clause))
     return found
 
 
-def _clause(clause: str, speaker: str | None) -> list[Claim]:
-    """The claim of one clause: the first rule that reads it wins, change rules
-    first (a change sentence also reads as a stative one)."""
-    match = _REPLACED.match(clause)
+def _clause(clause: str, lower: str, speaker: str | None) -> list[Claim]:
+    """The claim of one clause (``lower``: it in lower case, padded with spaces): the
+    first rule that reads it wins, change rules first (a change sentence also reads as
+    a stative one)."""
+    match = _REPLACED.match(clause) if _has(lower, _REPLACE_WORDS) else None
     if match is not None:
         claim = _replaced(match, clause, speaker)
         if claim is not None:
             return [claim]
-    match = _JOINED.match(clause)
+    match = _JOINED.match(clause) if _has(lower, _JOIN_WORDS) else None
     if match is not None:
         source, target = _subject(match["s"], speaker), _phrase(match["o"])
         if source and target:
             signal = ADDITION if ADDITION_WORDS.search(clause) else CHANGE
             return [Claim(source, "joined", target, signal, None, CHANGE_CONFIDENCE)]
-    match = _NEW_THING.match(clause)
+    match = _NEW_THING.match(clause) if _has(lower, _NEW_WORDS) else None
     if match is not None:
         thing = _phrase(match["o"])
         owner = _subject(match["owner"], speaker) or _subject(match["s"], speaker)
@@ -279,7 +337,8 @@ def _clause(clause: str, speaker: str | None) -> list[Claim]:
             named = _phrase(match["name"]) if match["name"] else None
             target = f"{named} {thing.split()[-1]}" if named else thing
             return [Claim(owner, "has", target, _signal(clause, True), None, CHANGE_CONFIDENCE)]
-    for regex, agent_first in ((_MOVED_OBJECT, True), (_MOVED, False)):
+    moves = ((_MOVED_OBJECT, True), (_MOVED, False)) if _has(lower, _MOVE_WORDS) else ()
+    for regex, agent_first in moves:
         match = regex.match(clause)
         if match is None:
             continue
@@ -290,8 +349,8 @@ def _clause(clause: str, speaker: str | None) -> list[Claim]:
             relation = "moved to" if regex is _MOVED and not agent_first else "migrated to"
             old = _phrase(match["old"])
             return [Claim(source, relation, target, _signal(clause, True), old, CHANGE_CONFIDENCE)]
-    for relation, regex in _STATIVE_RES:
-        match = regex.match(clause)
+    for relation, regex, words in _STATIVE_RES:
+        match = regex.match(clause) if _has(lower, words) else None
         if match is not None:
             source, target = _subject(match["s"], speaker), _phrase(match["o"])
             purpose = _FOR.search(match["o"])
@@ -299,7 +358,7 @@ def _clause(clause: str, speaker: str | None) -> list[Claim]:
                 source = _subject(purpose["s"], speaker)
             if source and target:
                 return [Claim(source, relation, target, _signal(clause, False))]
-    match = _ATTRIBUTE.match(clause)
+    match = _ATTRIBUTE.match(clause) if _has(lower, _ATTRIBUTE_WORDS) else None
     if match is not None:
         source = _subject(match["s"], speaker)
         target = _phrase(match["o"])

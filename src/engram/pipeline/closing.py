@@ -30,14 +30,7 @@ from engram.pipeline import claims as claims_module
 from engram.pipeline import vocabulary
 from engram.pipeline.claims import ADDITION, CHANGE, PLAIN, Claim
 from engram.store.protocols import Store
-from engram.store.protocols.graph import (
-    Entity,
-    GraphStore,
-    Relation,
-    Statement,
-    Triple,
-    canonical_name,
-)
+from engram.store.protocols.graph import Entity, Relation, Statement, Triple, canonical_name
 
 log = logging.getLogger("engram.pipeline")
 
@@ -75,19 +68,18 @@ def plan(
 ) -> Statement:
     """``statement`` with canonical relation types, the change claims of ``text`` added
     and ``single_valued`` set to the types it closes (see the module docstring)."""
-    graph = store.graph
-    found = claims_module.read(text)
+    reads = _Reads(store, namespace)
     addition = bool(claims_module.ADDITION_WORDS.search(text))
     facts: dict[tuple[str, str, str], _Fact] = {}
-    for claim in found:
-        fact = _from_claim(graph, namespace, claim)
+    for claim in claims_module.read(text):
+        fact = _from_claim(reads, claim)
         if fact is not None:
             facts.setdefault(_key(fact), fact)
     claimed = {(_base(f.source), f.relation): f.signal for f in facts.values()}
     for source, relation, target, confidence in statement.triples:
         kind = vocabulary.canonical(relation, target)
         if kind.one is not False:  # a fact that may close: name its subject as known
-            entity = _resolve(graph, namespace, source)
+            entity = reads.resolve(source)
             source = entity.name if entity is not None else source
         fact = _Fact(source, kind.relation_type, target, confidence, PLAIN, kind.one)
         seen = facts.get(_key(fact))
@@ -101,12 +93,54 @@ def plan(
     planned: list[_Fact] = []
     for fact in facts.values():
         if fact.signal == PLAIN and fact.one:
-            fact = _as_held(graph, namespace, fact)
-        verdict = _closes(store, namespace, text, fact, judge)
+            fact = _as_held(reads, fact)
+        verdict = _closes(reads, text, fact, judge)
         (closes if verdict else keeps).add(fact.relation)
         planned.append(fact)
     triples: list[Triple] = [(f.source, f.relation, f.target, f.confidence) for f in planned]
     return replace(statement, triples=triples, single_valued=frozenset(closes - keeps))
+
+
+class _Reads:
+    """The graph reads of one plan, each made once."""
+
+    def __init__(self, store: Store, namespace: str) -> None:
+        self.store = store
+        self.namespace = namespace
+        self._entities: dict[str, Entity | None] = {}
+
+    def entity(self, name: str) -> Entity | None:
+        key = canonical_name(name)
+        if key not in self._entities:
+            self._entities[key] = self.store.graph.entity(self.namespace, name)
+        return self._entities[key]
+
+    def resolve(self, name: str) -> Entity | None:
+        """The entity a subject names, also when it is named without or with a generic
+        head ("billing" for "the billing service"); a proper name only in full."""
+        words = name.split()
+        tries = [name]
+        if not all(w[:1].isupper() for w in words):
+            tries += [f"{name} {h}" for h in GENERIC_HEADS]
+            if len(words) > 1 and words[-1].lower() in GENERIC_HEADS:
+                tries.append(" ".join(words[:-1]))
+        for candidate in tries:
+            entity = self.entity(candidate)
+            if entity is not None:
+                return entity
+        return None
+
+    def holding(self, source: Entity, relation_type: str) -> list[Relation]:
+        """What holds now for the source and type (an indexed read)."""
+        counts = self.store.graph_counts
+        return counts.current_relations(self.namespace, source.id, relation_type)
+
+    def around(self, entity: Entity) -> list[Relation]:
+        """The entity's current relations, either end (the first ``READ_LIMIT``)."""
+        return self.store.graph.relations(
+            self.namespace, entity_id=entity.id, current_only=True, at=None,
+            limit=READ_LIMIT, offset=0,
+        )  # fmt: skip
 
 
 def _key(fact: _Fact) -> tuple[str, str, str]:
@@ -120,14 +154,13 @@ def _base(name: str) -> str:
     return " ".join(words[:-1] if len(words) > 1 and words[-1] in GENERIC_HEADS else words)
 
 
-def _closes(store: Store, namespace: str, text: str, fact: _Fact, judge: Judge | None) -> bool:
-    graph = store.graph
+def _closes(reads: _Reads, text: str, fact: _Fact, judge: Judge | None) -> bool:
     if fact.signal == ADDITION:
         return False
     if fact.signal == CHANGE:
         return True
     if judge is not None:
-        holding = _holding(graph, namespace, fact)
+        holding = _holding(reads, fact)
         if holding is None:
             return bool(fact.one)  # nothing to close: the answer changes nothing now
         verdict = judge(holding, text)
@@ -135,13 +168,13 @@ def _closes(store: Store, namespace: str, text: str, fact: _Fact, judge: Judge |
             return verdict
     if fact.one is not None:
         return fact.one
-    return _learned_one(store, namespace, fact)
+    return _learned_one(reads, fact)
 
 
-def _as_held(graph: GraphStore, namespace: str, fact: _Fact) -> _Fact:
+def _as_held(reads: _Reads, fact: _Fact) -> _Fact:
     """The fact with the target the source already holds when one names the other
     with more words ("Postgres 16" for "Postgres"): a restatement, not a change."""
-    holding = _holding(graph, namespace, fact)
+    holding = _holding(reads, fact)
     if holding is None:
         return fact
     held, new = canonical_name(holding.target).split(), canonical_name(fact.target).split()
@@ -151,27 +184,25 @@ def _as_held(graph: GraphStore, namespace: str, fact: _Fact) -> _Fact:
     return fact
 
 
-def _holding(graph: GraphStore, namespace: str, fact: _Fact) -> Relation | None:
-    """The current relation of the fact's source and type with another target."""
-    entity = graph.entity(namespace, fact.source)
+def _holding(reads: _Reads, fact: _Fact) -> Relation | None:
+    """The newest current relation of the fact's source and type with another target."""
+    entity = reads.entity(fact.source)
     if entity is None:
         return None
-    for relation in _current(graph, namespace, entity):
-        if (
-            relation.source_entity_id == entity.id
-            and relation.relation_type == fact.relation
-            and canonical_name(relation.target) != canonical_name(fact.target)
-        ):
-            return relation
-    return None
+    others = [
+        r
+        for r in reads.holding(entity, fact.relation)
+        if canonical_name(r.target) != canonical_name(fact.target)
+    ]
+    return others[-1] if others else None
 
 
-def _learned_one(store: Store, namespace: str, fact: _Fact) -> bool:
+def _learned_one(reads: _Reads, fact: _Fact) -> bool:
     """An undeclared relation's cardinality from the namespace's data; many (no close)
     until the data says one."""
-    if _holding(store.graph, namespace, fact) is None:
+    if _holding(reads, fact) is None:
         return False  # nothing would close: spare the count
-    found = store.graph_counts.relation_cardinality(namespace, [fact.relation])
+    found = reads.store.graph_counts.relation_cardinality(reads.namespace, [fact.relation])
     counts = found.get(fact.relation)
     if counts is None or counts.sources < LEARN_MIN_SOURCES:
         return False
@@ -180,78 +211,47 @@ def _learned_one(store: Store, namespace: str, fact: _Fact) -> bool:
     return counts.closed > 0 and counts.multi == 0
 
 
-def _current(graph: GraphStore, namespace: str, entity: Entity) -> list[Relation]:
-    return graph.relations(
-        namespace, entity_id=entity.id, current_only=True, at=None, limit=READ_LIMIT, offset=0
-    )
-
-
-def _resolve(graph: GraphStore, namespace: str, name: str) -> Entity | None:
-    """The entity a subject names, also when it is named without or with a generic head
-    ("billing" for "the billing service")."""
-    words = name.split()
-    tries = [name]
-    if not all(w[:1].isupper() for w in words):  # a proper name is named in full
-        tries += [f"{name} {h}" for h in GENERIC_HEADS]
-        if len(words) > 1 and words[-1].lower() in GENERIC_HEADS:
-            tries.append(" ".join(words[:-1]))
-    for candidate in tries:
-        entity = graph.entity(namespace, candidate)
-        if entity is not None:
-            return entity
-    return None
-
-
-def _from_claim(graph: GraphStore, namespace: str, claim: Claim) -> _Fact | None:
+def _from_claim(reads: _Reads, claim: Claim) -> _Fact | None:
     """A claim as a fact of the graph: its subject resolved, its relation canonical,
     and what a replacement replaces found."""
     kind = vocabulary.canonical(claim.relation, claim.target)
     relation, one = kind.relation_type, kind.one
-    entity = _resolve(graph, namespace, claim.source) if claim.source else None
+    entity = reads.resolve(claim.source) if claim.source else None
     source = entity.name if entity is not None else claim.source
     if claim.replaced is not None:
-        old = _replaced(graph, namespace, entity, claim.replaced)
+        old = _replaced(reads, entity, claim.replaced)
         if old is not None:
             source, relation = old.source, old.relation_type
-    elif entity is not None and relation.startswith("has_"):
+    elif entity is not None and relation.startswith("has_") and not reads.holding(entity, relation):
         # "I swapped the battery": the speaker has no battery, the efoil they own does.
-        held = {r.relation_type for r in _current(graph, namespace, entity)}
-        if relation not in held:
-            owner = _part_owner(graph, namespace, entity, relation)
-            source = owner or source
+        source = _part_owner(reads, entity, relation) or source
     if source is None:
         return None
     return _Fact(source, relation, claim.target, claim.confidence, claim.signal, one)
 
 
-def _replaced(
-    graph: GraphStore, namespace: str, subject: Entity | None, old: str
-) -> Relation | None:
+def _replaced(reads: _Reads, subject: Entity | None, old: str) -> Relation | None:
     """The current relation whose target is the replaced value: the subject's if it
     holds one, else the most recent of anyone's."""
-    value = graph.entity(namespace, old)
+    value = reads.entity(old)
     if value is None:
         return None
-    into = [r for r in _current(graph, namespace, value) if r.target_entity_id == value.id]
-    into = [r for r in into if r.relation_type != "talks_about"]
+    into = [
+        r
+        for r in reads.around(value)
+        if r.target_entity_id == value.id and r.relation_type != "talks_about"
+    ]
     if subject is not None:
         own = [r for r in into if r.source_entity_id == subject.id]
         into = own or into
     return into[-1] if into else None
 
 
-def _part_owner(graph: GraphStore, namespace: str, entity: Entity, relation: str) -> str | None:
+def _part_owner(reads: _Reads, entity: Entity, relation: str) -> str | None:
     """The one thing the entity holds that has a current ``relation``, if exactly one."""
     owners: dict[int, str] = {}
-    for held in _current(graph, namespace, entity):
-        if held.source_entity_id != entity.id:
-            continue
-        target = graph.entity(namespace, held.target)
-        if target is None:
-            continue
-        if any(
-            r.relation_type == relation and r.source_entity_id == target.id
-            for r in _current(graph, namespace, target)
-        ):
+    for held in reads.around(entity):
+        target = reads.entity(held.target) if held.source_entity_id == entity.id else None
+        if target is not None and reads.holding(target, relation):
             owners[target.id] = target.name
     return next(iter(owners.values())) if len(owners) == 1 else None

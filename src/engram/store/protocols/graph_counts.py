@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol, runtime_checkable
 
-from engram.store.protocols.graph import Cardinality
+from engram.store.protocols.graph import Cardinality, Relation
 
 
 @runtime_checkable
@@ -60,4 +60,12 @@ class GraphCountStore(Protocol):
     def stale_memories(self, namespace: str, memory_ids: Sequence[str]) -> set[str]:
         """Those of ``memory_ids`` that stated a fact since closed (a relation with a
         ``valid_to``): what they say no longer holds."""
+        ...
+
+    def current_relations(
+        self, namespace: str, source_id: int, relation_type: str
+    ) -> list[Relation]:
+        """The relations of type ``relation_type`` (as stored) from entity
+        ``source_id`` that hold now, oldest first: what a new fact of that type would
+        close."""
         ...

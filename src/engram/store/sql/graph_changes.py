@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engram.store.protocols.graph import Cardinality
+from engram.store.protocols.graph import Cardinality, Relation
 from engram.store.sql.dialect import Conn, Dialect
+
+# A module import: graph_record reads graph_counts, which reads this module.
+from engram.store.sql import graph_record
 
 
 def cardinality(
@@ -42,3 +45,15 @@ def stale_memories(conn: Conn, d: Dialect, namespace: str, memory_ids: Sequence[
         (namespace,),
     )
     return {r[0] for r in rows}
+
+
+def current_relations(
+    conn: Conn, d: Dialect, namespace: str, source_id: int, relation_type: str
+) -> list[Relation]:
+    """``GraphCountStore.current_relations``: on the ``relations_source`` index."""
+    rows = conn.execute(
+        f"{graph_record.RELATION} WHERE r.namespace = ? AND r.source_entity_id = ? AND r.relation_type = ? "
+        "AND r.valid_to IS NULL ORDER BY r.valid_from, r.id",
+        (namespace, source_id, relation_type),
+    ).fetchall()
+    return [graph_record.relation(d, r) for r in rows]

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from engram.store.protocols.graph import Cardinality
+from engram.store.protocols.graph import Cardinality, Relation
 from engram.store.sql import graph_changes
 from engram.store.sql.dialect import Dialect
 from engram.store.sql.session import SqlPart
@@ -102,3 +102,11 @@ class SqlGraphCounts(SqlPart):
     def stale_memories(self, namespace: str, memory_ids: Sequence[str]) -> set[str]:
         with self._sql.read("finding memories of closed facts") as conn:
             return graph_changes.stale_memories(conn, self._d, namespace, memory_ids)
+
+    def current_relations(
+        self, namespace: str, source_id: int, relation_type: str
+    ) -> list[Relation]:
+        with self._sql.read("reading a source's current relations") as conn:
+            return graph_changes.current_relations(
+                conn, self._d, namespace, source_id, relation_type
+            )

@@ -1,17 +1,14 @@
 """What the graph knows about changed facts (issue 28, FEATURES G2): how each relation
 type is held in a namespace, what a source holds now, and which memories stated a fact
-since closed.
-
-``graph_record`` is imported as a module: it reads ``graph_counts``, which reads this
-module, so its names are looked up when called."""
+since closed."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from engram.store.protocols.graph import Cardinality, Relation
-from engram.store.sql import graph_record
 from engram.store.sql.dialect import Conn, Dialect
+from engram.store.sql.graph_record import RELATION, relation
 
 
 def cardinality(
@@ -54,8 +51,8 @@ def current_relations(
 ) -> list[Relation]:
     """``GraphCountStore.current_relations``: on the ``relations_source`` index."""
     rows = conn.execute(
-        f"{graph_record.RELATION} WHERE r.namespace = ? AND r.source_entity_id = ? "
+        f"{RELATION} WHERE r.namespace = ? AND r.source_entity_id = ? "
         "AND r.relation_type = ? AND r.valid_to IS NULL ORDER BY r.valid_from, r.id",
         (namespace, source_id, relation_type),
     ).fetchall()
-    return [graph_record.relation(d, r) for r in rows]
+    return [relation(d, r) for r in rows]

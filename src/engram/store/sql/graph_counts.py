@@ -10,10 +10,8 @@ from typing import Any
 from engram.store.protocols.graph import Cardinality, Relation
 from engram.store.sql import graph_changes
 from engram.store.sql.dialect import Dialect
+from engram.store.sql.graph_record import VALID_AT
 from engram.store.sql.session import SqlPart
-
-#: A relation valid at a moment (two parameters: the moment twice).
-VALID_AT = "r.valid_from <= ? AND (r.valid_to IS NULL OR r.valid_to > ?)"
 
 
 def entity_filter(namespace: str, query: str | None) -> tuple[str, list[Any]]:

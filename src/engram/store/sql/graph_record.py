@@ -38,7 +38,6 @@ from engram.store.protocols.graph import (
     normal_name,
 )
 from engram.store.sql.dialect import Conn, Dialect
-from engram.store.sql.graph_counts import VALID_AT
 
 RELATION = (
     "SELECT r.id, r.namespace, s.name, r.relation_type, t.name, r.confidence, r.mentions, "
@@ -47,6 +46,8 @@ RELATION = (
     "JOIN entities s ON s.id = r.source_entity_id "
     "JOIN entities t ON t.id = r.target_entity_id"
 )
+#: A relation valid at a moment (two parameters: the moment twice).
+VALID_AT = "r.valid_from <= ? AND (r.valid_to IS NULL OR r.valid_to > ?)"
 #: Prefix of the PostgreSQL advisory-lock key that serialises graph writes per namespace.
 LOCK = "engram.graph:"
 

@@ -151,6 +151,19 @@ def test_the_issue_examples_close_or_keep(mem: Memory) -> None:
     }
 
 
+def test_chat_that_states_no_change_closes_nothing(mem: Memory) -> None:
+    # Lines like these closed facts on LoCoMo dev before the rules were tightened:
+    # "went to" is no move, and a loose attribute read ("job" = "hard") never closes.
+    for when, line in [
+        (JAN, "Caroline: I went to a LGBTQ support group yesterday and it was so powerful."),
+        (FEB, "Caroline: I went to a LGBTQ+ counseling workshop last week."),
+        (JAN, "Jon: Losing my job was hard, but I'm living my dreams now."),
+        (FEB, "Jon: Losing my job was tough but it gave me the push I needed."),
+    ]:
+        _told(mem, line, when, "chat")
+    assert _facts(mem, "chat") and all(f[3] for f in _facts(mem, "chat"))
+
+
 def test_a_replaced_value_finds_the_fact_that_held_it(mem: Memory) -> None:
     _told(mem, "The API runs on Heroku", JAN)
     _told(mem, "Ben works at Hooli", JAN)

@@ -123,7 +123,8 @@ _ATTRIBUTE = re.compile(
 # "Sam moved to Lisbon", "the team switched from Jira to Linear".
 _MOVE_VERB = (
     r"(?:has\s+|have\s+)?(?:switch(?:ed|es)?|mov(?:ed|es|e)|migrat(?:ed|es|e)|changed|"
-    r"transitioned|upgraded|port(?:ed)?|convert(?:ed)?|relocat(?:ed|e)|went|shift(?:ed)?)"
+    r"transitioned|upgraded|port(?:ed)?|convert(?:ed)?|relocat(?:ed|e)|went(?=\s+from\b)|"
+    r"shift(?:ed)?)"
 )
 # "We rewrote the reporting app and switched it to FastAPI", "The chat backend was
 # rewritten and converted to Elixir": the second verb's subject is in the first part.

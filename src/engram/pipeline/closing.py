@@ -44,6 +44,10 @@ GENERIC_HEADS = ("service", "app", "application", "system", "project", "team", "
 LEARN_MIN_SOURCES = 3
 #: A relation is many when at least this share of its sources hold several targets.
 LEARN_MANY_SHARE = 0.34
+#: A fact read less surely than this never closes another by cardinality alone: the
+#: offline rules' loose attribute reads ("Losing my job was hard" -> job = hard) are
+#: 0.6, their verb triples 0.65 and up (engram's choice, from LoCoMo dev's closes).
+MIN_CLOSING_CONFIDENCE = 0.65
 #: How many current relations of an entity are read to find what a change replaces.
 READ_LIMIT = 200
 
@@ -159,6 +163,8 @@ def _closes(reads: _Reads, text: str, fact: _Fact, judge: Judge | None) -> bool:
         return False
     if fact.signal == CHANGE:
         return True
+    if fact.confidence < MIN_CLOSING_CONFIDENCE:
+        return False
     if judge is not None:
         holding = _holding(reads, fact)
         if holding is None:

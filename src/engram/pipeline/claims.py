@@ -30,18 +30,18 @@ CHANGE = "change"
 ADDITION = "addition"
 PLAIN = "plain"
 
-#: seed-free constants, engram's choice: a change verb is read more surely than a
-#: stative one, and both below what a person states in a ``mem.graph.record`` call.
+#: No seed gives these (engram's choice): a change verb is read more surely than a
+#: stative one, and both less surely than a fact stated through ``mem.graph.record``.
 CHANGE_CONFIDENCE = 0.8
 PLAIN_CONFIDENCE = 0.7
 
 
 @dataclass(frozen=True, slots=True)
 class Claim:
-    """``source --relation--> target``, with the signal it was said with. ``source``
-    None: the sentence names no subject ("replaced MySQL with Postgres"), so it is the
-    one whose ``replaced`` value that was. ``replaced``: the old value or thing the
-    sentence names, if any."""
+    """``source --relation--> target``, with the signal it was said with.
+    ``replaced``: the old value the sentence names, if any ("MySQL" in "replaced MySQL
+    with Postgres"); the closing plan looks for whoever held it. ``source`` None: the
+    sentence names no subject, and only ``replaced`` can tell whose fact changed."""
 
     source: str | None
     relation: str
@@ -73,7 +73,6 @@ _SUBJ = rf"(?P<s>{_NP})"
 _ADV = r"(?P<adv>(?:\s+(?:\w+ly|also|just|now|still|finally|recently|already|officially|then))*)"
 _LEAD = r"^(?:[^,]{0,40},\s*)?"  # "In March, we ...", "Last year, Sam ..."
 _OLD = r"(?:\s+(?:from|off(?:\s+of)?)\s+(?P<old>[^,]+?))?"
-_TO = r"\s+(?:to|onto|over\s+to|for|with|in\s+favou?r\s+of)\s+(?P<o>.+)$"
 
 # (relation, verb pattern, words the pattern cannot match without).
 _STATIVE: tuple[tuple[str, str, tuple[str, ...]], ...] = (

@@ -42,6 +42,8 @@ JUN = datetime(2024, 6, 1, 9, tzinfo=UTC)
         ("ci_tool", "whatever we pick", "uses_ci", True),
         ("has", "a 48V battery", "has_battery", True),
         ("has battery", "12V20Ah battery", "has_battery", True),
+        ("battery", "48V battery", "has_battery", True),
+        ("is_equipped_with", "a 48V battery", "has_battery", True),
         ("has", "a dog", "has_dog", None),
         ("uses", "some in-house tool", "uses", False),
         ("talks_about", "Valorant", "talks_about", False),

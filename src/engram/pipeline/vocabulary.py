@@ -179,8 +179,8 @@ def canonical(relation: str, target: str) -> Canonical:
         group = head(target) in vocab.group_heads
         base = vocab.join_group if group else vocab.join_default
         return Canonical(base, vocab.one[base])
-    if k in vocab.has:
-        noun = head(target)
+    noun = head(target)
+    if k in vocab.has or (noun is not None and k == key(noun)):  # "battery": "48V battery"
         if noun is not None and category(target) is None:
             kind = f"has_{noun}"
             return Canonical(kind, vocab.one.get(kind))

@@ -180,10 +180,11 @@ def canonical(relation: str, target: str) -> Canonical:
         base = vocab.join_group if group else vocab.join_default
         return Canonical(base, vocab.one[base])
     noun = head(target)
-    if k in vocab.has or (noun is not None and k == key(noun)):  # "battery": "48V battery"
-        if noun is not None and category(target) is None:
-            kind = f"has_{noun}"
-            return Canonical(kind, vocab.one.get(kind))
+    # has + a thing, or a relation named by the thing ("battery": "48V battery").
+    said_has = k in vocab.has or (noun is not None and k == key(noun))
+    if said_has and noun is not None and category(target) is None:
+        kind = f"has_{noun}"
+        return Canonical(kind, vocab.one.get(kind))
     named = vocab.names.get(k)
     if named is None:
         # A free-form name that names a category ("primary_database", "ci_tool").

@@ -23,40 +23,35 @@ FEB = datetime(2024, 2, 5, 9, tzinfo=UTC)
 
 
 class Models:
-    """Answers extraction and change prompts from their own queues."""
+    """The scripted server, answering extraction and change prompts from their own
+    queues; ``judged`` lists the change prompts it was sent."""
 
-    def __init__(self, llm: ScriptedLlm) -> None:
+    def __init__(self, server: ScriptedLlm) -> None:
+        self.server = server
         self.extract: deque[str | Reply] = deque()
         self.judge: deque[str | Reply] = deque()
-        llm.fallback = self.answer
+        server.fallback = self.answer
 
     def answer(self, request: Request) -> str | Reply:
         queue = self.judge if (request.prompt or "").startswith(OPENING) else self.extract
-        if not queue:
-            return Reply(status=500, body="nothing scripted for this prompt")
-        return queue.popleft()
+        return queue.popleft() if queue else Reply(status=500, body="nothing scripted")
+
+    def judged(self) -> list[Request]:
+        return [r for r in self.server.requests if (r.prompt or "").startswith(OPENING)]
 
 
 @pytest.fixture
-def llm() -> Iterator[ScriptedLlm]:
+def models() -> Iterator[Models]:
     with ScriptedLlm() as server:
-        yield server
+        yield Models(server)
 
 
 @pytest.fixture
-def models(llm: ScriptedLlm) -> Models:
-    return Models(llm)
-
-
-@pytest.fixture
-def mem(tmp_path: Path, store_location: str, llm: ScriptedLlm) -> Iterator[Memory]:
-    config = Config.load(
-        env={},
-        home=str(tmp_path / "home"),
-        llm={"provider": "ollama", "base_url": llm.url, "timeout_s": 5},
-        # Only the extract job writes the graph here, from the model's triples.
-        pipeline={"linker": False, "classify": False},
-    )
+def mem(tmp_path: Path, store_location: str, models: Models) -> Iterator[Memory]:
+    llm = {"provider": "ollama", "base_url": models.server.url, "timeout_s": 5}
+    # Only the extract job writes the graph here, from the model's triples.
+    pipeline = {"linker": False, "classify": False}
+    config = Config.load(env={}, home=str(tmp_path / "home"), llm=llm, pipeline=pipeline)
     with Memory(store_location, config=config, embedder=HashEmbedder()) as m:
         yield m
 
@@ -80,15 +75,9 @@ def facts(mem: Memory) -> list[tuple[str, str, str, bool]]:
     ]
 
 
-def judge_requests(llm: ScriptedLlm) -> list[Request]:
-    return [r for r in llm.requests if (r.prompt or "").startswith(OPENING)]
-
-
-def test_the_model_closes_a_relation_nothing_declares(
-    mem: Memory, llm: ScriptedLlm, models: Models
-) -> None:
+def test_the_model_closes_a_relation_nothing_declares(mem: Memory, models: Models) -> None:
     told(mem, models, "Ola: my favourite band is Muse", JAN, ("Ola", "Favourite-Band", "Muse"))
-    assert judge_requests(llm) == []  # nothing held before: nothing to ask
+    assert models.judged() == []  # nothing held before: nothing to ask
     models.judge.append(fenced({"replaces": True, "reasoning": "her taste changed"}))
     told(
         mem,
@@ -97,7 +86,7 @@ def test_the_model_closes_a_relation_nothing_declares(
         FEB,
         ("Ola", "favourite band", "Blur"),
     )
-    [request] = judge_requests(llm)
+    [request] = models.judged()
     assert request.body["format"] == SCHEMA
     prompt = request.prompt or ""
     assert "Earlier memory: Ola: my favourite band is Muse" in prompt
@@ -109,9 +98,7 @@ def test_the_model_closes_a_relation_nothing_declares(
     ]
 
 
-def test_the_model_keeps_both_when_they_hold_at_once(
-    mem: Memory, llm: ScriptedLlm, models: Models
-) -> None:
+def test_the_model_keeps_both_when_they_hold_at_once(mem: Memory, models: Models) -> None:
     told(mem, models, "Derek works at Acme", JAN, ("Derek", "is_employed_by", "Acme"))
     models.judge.append(json.dumps({"replaces": False, "reasoning": "a weekend job"}))
     told(
@@ -121,7 +108,7 @@ def test_the_model_keeps_both_when_they_hold_at_once(
         FEB,
         ("Derek", "currently_works_for", "Initech"),
     )
-    assert len(judge_requests(llm)) == 1
+    assert len(models.judged()) == 1
     # Free-form names are one relation; without the model, works_at would have closed.
     assert facts(mem) == [
         ("Derek", "works_at", "Acme", True),
@@ -129,9 +116,7 @@ def test_the_model_keeps_both_when_they_hold_at_once(
     ]
 
 
-def test_a_failed_call_falls_back_to_the_declared_cardinality(
-    mem: Memory, llm: ScriptedLlm, models: Models
-) -> None:
+def test_a_failed_call_falls_back_to_the_declared_cardinality(mem: Memory, models: Models) -> None:
     told(mem, models, "The billing service uses MySQL", JAN, ("billing", "uses", "MySQL"))
     models.judge.append(Reply(status=500, body="model crashed"))
     later = told(
@@ -141,7 +126,7 @@ def test_a_failed_call_falls_back_to_the_declared_cardinality(
         FEB,
         ("billing", "primary_datastore", "Postgres"),
     )
-    assert len(judge_requests(llm)) == 1
+    assert len(models.judged()) == 1
     # The rules read "the billing service" too: one subject, named as first known.
     assert facts(mem) == [
         ("billing service", "uses_database", "MySQL", False),

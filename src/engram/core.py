@@ -27,7 +27,7 @@ from engram.recall.pipeline import Retriever
 from engram.records import MemoryRecord
 from engram.safety import InjectionMode, ScanResult, enforce
 from engram.store.protocols import Store, VectorRow, VectorSearch
-from engram.store.protocols.graph import Triple
+from engram.store.protocols.graph import Statement, Triple
 from engram.store.protocols.keyword import KeywordSettings
 from engram.store.protocols.vectors import AnnSettings
 from engram.validate import memory_id_value, namespace_for
@@ -38,6 +38,10 @@ log = logging.getLogger("engram")
 #: type) for ``GraphStore.record``. It lives in the pipeline package, above this
 #: layer, so ``Memory`` hands it in (``Core.linker``); None links nothing.
 Linker = Callable[[str], tuple[Sequence[Triple], Mapping[str, str]]]
+#: issue 28 (FEATURES G2): (store, namespace, the memory's text, what it states)
+#: -> the statement to record, its relations canonical and the types it closes decided
+#: (``engram.pipeline.closing.plan``, handed in by ``Memory`` like the linker).
+Closer = Callable[[Store, str, str, Statement], Statement]
 #: A policy every new memory passes before it is written (FEATURES S2's memory levels,
 #: ``mem.agents``): given the record and whether the caller named its namespace, it
 #: returns the record to write (maybe moved to another namespace) or raises
@@ -116,12 +120,14 @@ class Core:
             chunks=store.chunks,  # issue 13: chunk vectors of long memories
             # seed 004's hub dampening reads the linker's entity mention counts.
             entity_mentions=store.graph_counts.hub_mentions,
+            stale=store.graph_counts.stale_memories,  # issue 28: facts since closed
             # The user's abstain calibration for this embedder, if one was fitted.
             calibration=calibrations.for_embedder(
                 config.home_path, embedder.name if embedder is not None else None
             ),
         )
         self.linker: Linker | None = None
+        self.closer: Closer | None = None
         self.write_checks: list[WriteCheck] = []
         self.closed = False
         self.embed_failures = 0

@@ -27,6 +27,7 @@ from engram.embed import Embedder, create_embedder
 from engram.errors import InvalidInputError, NotFoundError, shown
 from engram.filters import filter_names, list_query, scope_filter
 from engram.palace import place_filter, pointer_cites
+from engram.pipeline.closing import plan as closing_plan
 from engram.pipeline.linker import links
 from engram.recall.request import RecallRequest
 from engram.records import BatchResult, HistoryEntry, Hit, MemoryRecord, Page, Recall
@@ -149,6 +150,7 @@ class Memory:
             raise
         self._core = Core(config, store, model, allow_dimension_mismatch=allow_dimension_mismatch)
         self._core.linker = links  # FEATURES G3; the write path calls it when [pipeline] linker
+        self._core.closer = closing_plan  # issue 28 (G2): which linked facts close old ones
         parts.attach(self, self._core)
         if background:  # a worker thread runs the queued jobs until ``close``
             self.jobs.start()

@@ -503,3 +503,11 @@ class RecallConfig:
     keyword_index_background: bool = True
     """Build term indexes on a worker thread (FTS5 answers meanwhile); False builds one
     inside the first keyword search that needs it."""
+    stale_fact_factor: float = field(default=0.2, metadata=_range(0.0, 1.0))
+    """issue 28 (FEATURES G2): in a recall that asks about the present ("now",
+    "currently", "these days"...), a memory that stated a fact the graph has since
+    closed (the 12V battery once the 48V one replaced it) has its fused score
+    multiplied by this; 1.0 turns it off. Chosen on fold A of ``engram bench changes``
+    (a "now" question worded like the old fact ranks the newer memory first in 0.911
+    of change stories at 0.2, 0.214 at 0.5, 0 at 1.0; fold B 0.782): docs/benchmarks.md,
+    "Changes close facts (issue 28)"."""

@@ -314,6 +314,9 @@ def link(core: Core, records: Sequence[MemoryRecord]) -> None:
     for record in records:
         try:
             triples, types = core.linker(record.content)
+            statement = Statement(record.id, triples, record.created_at, utcnow(), types)
+            if core.closer is not None:  # issue 28: canonical relations, what closes
+                statement = core.closer(core.store, record.namespace, record.content, statement)
         except Exception:  # noqa: BLE001
             # The rules are a convenience on the write path: a bug in them must never
             # cost the caller their memory. The extract job reads the same text later.
@@ -321,8 +324,7 @@ def link(core: Core, records: Sequence[MemoryRecord]) -> None:
                 "inline linker failed on memory %s; stored it unlinked", record.id, exc_info=True
             )
             continue
-        if triples or types:
-            statement = Statement(record.id, triples, record.created_at, utcnow(), types)
+        if statement.triples or statement.entity_types:
             statements.append((record.namespace, statement))
     # Records of one namespace in a row share a call; order is kept across namespaces,
     # so entities and relations get the ids recording one by one gives them.

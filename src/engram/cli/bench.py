@@ -18,6 +18,7 @@ import click
 
 from engram.bench import abstain as abstain_bench
 from engram.bench import abstain_report, beam, locomo, longmemeval, report, runner
+from engram.bench import changes as changes_bench
 from engram.bench import entities as entities_bench
 from engram.bench import extraction as extraction_bench
 from engram.bench import graph as graph_bench
@@ -534,6 +535,22 @@ def injection_cmd(
     path.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     (folder / "injection.md").write_text(injection_bench.markdown(result) + "\n", "utf-8")
     show_results(result, path, injection_bench.markdown, as_json=as_json)
+
+
+@bench.command("changes")
+@click.option(
+    "--set",
+    "set_path",
+    default=None,
+    help="A changes set JSON file (default: the one engram ships).",
+)
+@out_option("Directory for changes.json and changes.md.")
+@json_command
+def changes_cmd(obj: Ctx, /, set_path: str | None, out: str, as_json: bool) -> None:
+    """Facts that change (issue 28, G2): the share of change stories whose old fact the
+    graph closes, and of non-changes where it closes one wrongly, per fold."""
+    result = changes_bench.run(obj.config(), set_path)
+    render.publish(out, "changes", result, changes_bench.markdown(result), as_json=as_json)
 
 
 # The scale command lives in its own module (registered on the group here).

@@ -15,8 +15,9 @@ from typing import Any
 
 from engram.core import Core
 from engram.errors import LlmError
-from engram.pipeline import classify, decisions
+from engram.pipeline import classify, closing, decisions
 from engram.pipeline.apply import apply_proposals
+from engram.pipeline.change_judge import llm_judge
 from engram.pipeline.extraction import extract
 from engram.pipeline.handlers import register
 from engram.records import utcnow
@@ -48,6 +49,22 @@ def handle_extract(core: Core, job: Job) -> Mapping[str, Any]:
     if cfg.graph and result.entities:
         triples = [(e.source, e.relationship, e.target, e.confidence) for e in result.entities]
         statement = Statement(source.id, triples, source.created_at, utcnow())
+        # issue 28 (G2): canonical relations, and which facts close the old ones, with
+        # the model's judgement on a pair the text gives no signal for.
+        judge = (
+            None
+            if provider is None
+            else llm_judge(
+                provider,
+                core.store.memories,
+                source.namespace,
+                timeout=core.config.llm.timeout_s,
+                warnings=warnings,
+            )
+        )
+        statement = closing.plan(
+            core.store, source.namespace, source.content, statement, judge=judge
+        )
         [graph] = core.store.graph.record(
             source.namespace, [statement], single_valued=SINGLE_VALUED
         )

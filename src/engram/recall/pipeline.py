@@ -38,6 +38,8 @@ from engram.recall import (
 )
 from engram.recall import format as fmt
 from engram.recall.chunks import PooledDense
+from engram.recall.current import StaleReader
+from engram.recall.current import demote as demote_stale
 from engram.recall.directives import directive_ids
 from engram.recall.graph_boost import boost as boost_by_graph
 from engram.recall.hints import hint_matches, merge_by_max
@@ -74,6 +76,7 @@ class Retriever:
         graph: GraphStore | None = None,
         chunks: ChunkVectorStore | None = None,
         calibration: abstain.Calibration = abstain.CALIBRATION,
+        stale: StaleReader | None = None,
     ) -> None:
         self.memories = memories
         self.keyword = keyword
@@ -95,6 +98,7 @@ class Retriever:
         self.hints = hints
         self.graph = graph  # seed 004's graph boost (G4), when recall.graph_boost
         self.chunks = chunks  # issue 13: chunk vectors of long memories
+        self.stale = stale  # issue 28: which memories stated a fact since closed
         # FEATURES S4: text that heads every context (``mem.org``'s core policies).
         self.preamble: Callable[[], str] | None = None
 
@@ -229,6 +233,8 @@ class Retriever:
             )
             clock.lap("graph")
 
+        # issue 28 (G2): asked about now, a fact since replaced ranks below its successor.
+        fused = demote_stale(self.stale, request.namespace, request.query, cfg, fused, warnings)
         pool = sorted(candidate_ids, key=lambda i: fused.get(i, 0.0), reverse=True)
         # seed 000: over-fetch SEMANTIC_CANDIDATES, re-rank, return MAX_CONTEXT_OBSERVATIONS.
         # A reranker sees its whole head (seed 003: "the top 20 candidates").

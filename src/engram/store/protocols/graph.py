@@ -182,6 +182,21 @@ class Statement:
     valid_from: datetime
     now: datetime
     entity_types: Mapping[str, str] = field(default_factory=dict)
+    single_valued: Collection[str] | None = None
+    """The relation types this statement closes (issue 28: decided per statement by
+    ``engram.pipeline.closing``); None: ``record``'s ``single_valued``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Cardinality(Record):
+    """How a relation type is held in a namespace (``relation_cardinality``)."""
+
+    sources: int
+    """Entities that are the source of at least one relation of the type."""
+    multi: int
+    """Of them, those holding two or more current targets at once."""
+    closed: int
+    """Relations of the type that were closed (a changed fact)."""
 
 
 @dataclass(frozen=True, slots=True)

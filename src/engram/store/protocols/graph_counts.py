@@ -2,7 +2,9 @@
 often the entities recall's candidates mention are mentioned (hub dampening).
 
 A read-side part of its own (``store.graph_counts``) rather than two more methods on
-``GraphStore``, which already holds the graph's twelve verbs. The surfaces page through
+``GraphStore``, which already holds the graph's twelve verbs. It also reads what
+changed facts left behind (issue 28): how each relation type is held, and which
+memories stated a fact since closed. The surfaces page through
 ``mem.graph.entities`` and ``relations`` and show a ``total``: one ``COUNT`` under the
 listing's own filter instead of reading every page (165 ms of 285 ms for one 5 000-entity
 page before).
@@ -13,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol, runtime_checkable
+
+from engram.store.protocols.graph import Cardinality, Relation
 
 
 @runtime_checkable
@@ -43,4 +47,25 @@ class GraphCountStore(Protocol):
         entity (``memory_entity_mentions``), the entities it mentions (canonical name)
         with each one's ``mentions`` count. A memory that mentions none is absent. One
         query per batch of ids, never outside ``namespace``."""
+        ...
+
+    def relation_cardinality(
+        self, namespace: str, relation_types: Sequence[str]
+    ) -> dict[str, Cardinality]:
+        """Per relation type (as stored), how its sources hold it: the data
+        ``engram.pipeline.closing`` learns a type's cardinality from. Types with no
+        relation are left out."""
+        ...
+
+    def stale_memories(self, namespace: str, memory_ids: Sequence[str]) -> set[str]:
+        """Those of ``memory_ids`` that stated a fact since closed (a relation with a
+        ``valid_to``): what they say no longer holds."""
+        ...
+
+    def current_relations(
+        self, namespace: str, source_id: int, relation_type: str
+    ) -> list[Relation]:
+        """The relations of type ``relation_type`` (as stored) from entity
+        ``source_id`` that hold now, oldest first: what a new fact of that type would
+        close."""
         ...

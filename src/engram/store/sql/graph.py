@@ -30,8 +30,8 @@ from engram.store.protocols.graph import (
 )
 from engram.store.sql import graph_boost, graph_merge, graph_record
 from engram.store.sql.dialect import Conn, Dialect
-from engram.store.sql.graph_counts import VALID_AT, entity_filter, relation_filter
-from engram.store.sql.graph_record import RELATION, lock, relation
+from engram.store.sql.graph_counts import entity_filter, relation_filter
+from engram.store.sql.graph_record import RELATION, VALID_AT, lock, relation
 from engram.store.sql.rows import record
 from engram.store.sql.session import Sql, SqlPart
 

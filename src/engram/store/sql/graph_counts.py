@@ -7,11 +7,11 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from engram.store.protocols.graph import Cardinality, Relation
+from engram.store.sql import graph_changes
 from engram.store.sql.dialect import Dialect
+from engram.store.sql.graph_record import VALID_AT
 from engram.store.sql.session import SqlPart
-
-#: A relation valid at a moment (two parameters: the moment twice).
-VALID_AT = "r.valid_from <= ? AND (r.valid_to IS NULL OR r.valid_to > ?)"
 
 
 def entity_filter(namespace: str, query: str | None) -> tuple[str, list[Any]]:
@@ -90,3 +90,21 @@ class SqlGraphCounts(SqlPart):
         for memory_id, name, mentions in rows:
             out.setdefault(str(memory_id), {})[str(name)] = int(mentions)
         return out
+
+    def relation_cardinality(
+        self, namespace: str, relation_types: Sequence[str]
+    ) -> dict[str, Cardinality]:
+        with self._sql.read("counting how relations are held") as conn:
+            return graph_changes.cardinality(conn, self._d, namespace, relation_types)
+
+    def stale_memories(self, namespace: str, memory_ids: Sequence[str]) -> set[str]:
+        with self._sql.read("finding memories of closed facts") as conn:
+            return graph_changes.stale_memories(conn, self._d, namespace, memory_ids)
+
+    def current_relations(
+        self, namespace: str, source_id: int, relation_type: str
+    ) -> list[Relation]:
+        with self._sql.read("reading a source's current relations") as conn:
+            return graph_changes.current_relations(
+                conn, self._d, namespace, source_id, relation_type
+            )

@@ -38,7 +38,6 @@ from engram.store.protocols.graph import (
     normal_name,
 )
 from engram.store.sql.dialect import Conn, Dialect
-from engram.store.sql.graph_counts import VALID_AT
 
 RELATION = (
     "SELECT r.id, r.namespace, s.name, r.relation_type, t.name, r.confidence, r.mentions, "
@@ -47,6 +46,8 @@ RELATION = (
     "JOIN entities s ON s.id = r.source_entity_id "
     "JOIN entities t ON t.id = r.target_entity_id"
 )
+#: A relation valid at a moment (two parameters: the moment twice).
+VALID_AT = "r.valid_from <= ? AND (r.valid_to IS NULL OR r.valid_to > ?)"
 #: Prefix of the PostgreSQL advisory-lock key that serialises graph writes per namespace.
 LOCK = "engram.graph:"
 
@@ -229,6 +230,12 @@ class _Batch:
         counts = {"added": 0, "reinforced": 0, "superseded": 0, "unchanged": 0}
         held: list[int] = []
         stated = self.stated.setdefault(memory_id, {})
+        # issue 28: a statement may decide which of its types close (``Statement``).
+        closes = (
+            self.single
+            if statement.single_valued is None
+            else {canonical_relation(k) for k in statement.single_valued}
+        )
         for source, relation_type, target, confidence in statement.triples:
             kind = canonical_relation(relation_type)
             said = (ids[canonical_name(source)], kind, ids[canonical_name(target)])
@@ -245,7 +252,7 @@ class _Batch:
             if rid is not None:  # this memory said it already: idempotent
                 outcome = "unchanged"
             else:
-                rid, outcome = self._apply(said, memory_id, confidence, t, stamp)
+                rid, outcome = self._apply(said, memory_id, confidence, t, stamp, closes)
                 stated[said] = rid
             held.append(rid)
             counts[outcome] += 1
@@ -299,7 +306,13 @@ class _Batch:
         change[2] = stamp
 
     def _apply(
-        self, said: tuple[int, str, int], memory_id: str, confidence: float, t: Any, stamp: Any
+        self,
+        said: tuple[int, str, int],
+        memory_id: str,
+        confidence: float,
+        t: Any,
+        stamp: Any,
+        closes: Collection[str],
     ) -> tuple[int, str]:
         """A fact the memory has not stated before, at time ``t``: the relation that
         holds it and what happened (added, reinforced, superseded)."""
@@ -309,7 +322,7 @@ class _Batch:
         # multi-valued one only with rows of the same target.
         same = "r.namespace = ? AND r.source_entity_id = ? AND r.relation_type = ?"
         params: tuple[Any, ...] = (self.namespace, source, kind)
-        if kind not in self.single:
+        if kind not in closes:
             same += " AND r.target_entity_id = ?"
             params += (target,)
         holding = conn.execute(

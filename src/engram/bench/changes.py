@@ -1,0 +1,174 @@
+"""``engram bench changes``: do facts that change close the old fact? (issue 28, G2)
+
+The set (``engram/data/changes.json``, hand-written for engram) holds change stories
+("The billing service uses MySQL" then "We migrated billing to Postgres") and
+non-changes (additions, plural facts, other attributes, repeats, plans, negations),
+two or three statements each, in two folds: A was tuned on, B is the check.
+
+Each story is told to a fresh namespace of one in-memory ``Memory`` through
+``mem.add`` (the inline linker and the closing plan on the write path, no model), a
+month apart, and the graph is read back:
+
+- a change **closed correctly** when every relation whose target is an ``old`` value
+  has a ``valid_to`` and a relation to the ``new`` value still holds;
+- a story **closed wrongly** when a relation closed that should not have: any
+  relation of a non-change, or one to a target not in ``old`` in a change;
+- **now first**: asked about now in the words of the old fact ("Now: The billing
+  service uses MySQL."), recall (keywords only, no embedder) ranks the last
+  statement above the first, with ``recall.stale_fact_factor`` as configured and
+  with it off (1.0).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from engram.bench.report import table
+from engram.config import Config
+from engram.errors import InvalidInputError
+from engram.memory import Memory
+from engram.store.protocols.graph import Relation
+
+#: issue 28's targets, offline, on both folds.
+CHANGE_TARGET = 0.85
+KEEP_TARGET = 0.05
+FOLDS = ("A", "B")
+#: When the first statement is told; each next one a month later.
+START = datetime(2025, 1, 6, 9, tzinfo=UTC)
+STEP = timedelta(days=30)
+
+
+def load_set(path: str | Path | None = None) -> list[dict[str, Any]]:
+    """The stories: ``id``, ``fold``, ``kind`` (change or keep), ``statements`` and,
+    for a change, ``old`` (a list) and ``new``."""
+    try:
+        if path is None:
+            text = (resources.files("engram") / "data" / "changes.json").read_text("utf-8")
+        else:
+            text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read the changes set {str(path)!r}: {exc}") from None
+    data = json.loads(text)
+    stories = data.get("stories") if isinstance(data, dict) else None
+    if not isinstance(stories, list) or not all(
+        isinstance(s, dict) and isinstance(s.get("statements"), list) for s in stories
+    ):
+        raise InvalidInputError("a changes set is {'stories': [{'statements': [...]}, ...]}")
+    return stories
+
+
+def _matches(target: str, value: str) -> bool:
+    a, b = target.lower(), value.lower()
+    return a == b or a in b or b in a
+
+
+def judge(story: dict[str, Any], relations: Sequence[Relation]) -> dict[str, Any]:
+    """What happened to one story's graph: closed correctly, closed wrongly."""
+    closed = [r for r in relations if r.valid_to is not None]
+    current = [r for r in relations if r.valid_to is None]
+    olds: list[str] = story.get("old", [])
+    wrong = [r for r in closed if not any(_matches(r.target, o) for o in olds)]
+    correct = bool(olds) and (
+        all(any(_matches(r.target, o) for r in closed) for o in olds)
+        and any(_matches(r.target, story["new"]) for r in current)
+    )
+    return {
+        "id": story["id"],
+        "fold": story["fold"],
+        "kind": story["kind"],
+        "closed_correctly": correct,
+        "closed_wrongly": bool(wrong),
+        "closed": [f"{r.source} {r.relation_type} {r.target}" for r in closed],
+        "current": [f"{r.source} {r.relation_type} {r.target}" for r in current],
+    }
+
+
+def run(config: Config, set_path: str | Path | None = None) -> dict[str, Any]:
+    """Tell every story and score it, per fold."""
+    stories = load_set(set_path)
+    cfg = config.with_overrides(pipeline={"enabled": False, "graph": True, "linker": True})
+    rows: list[dict[str, Any]] = []
+    with Memory(":memory:", config=cfg, embedder=None) as mem:
+        for story in stories:
+            namespace = f"story-{story['id']}"
+            told = [
+                mem.add(text, namespace=namespace, created_at=START + n * STEP).id
+                for n, text in enumerate(story["statements"])
+            ]
+            relations = mem.graph.relations(current_only=False, limit=1000, namespace=namespace)
+            row = judge(story, [r for r in relations if r.relation_type != "talks_about"])
+            if story["kind"] == "change":
+                question = f"Now: {story['statements'][0]}"
+                row["now_first"] = _newest_first(mem, namespace, question, told, {})
+                row["now_first_off"] = _newest_first(
+                    mem, namespace, question, told, {"stale_fact_factor": 1.0}
+                )
+            rows.append(row)
+    return {"folds": {fold: _score(rows, fold) for fold in FOLDS}, "stories": rows}
+
+
+def _newest_first(
+    mem: Memory, namespace: str, question: str, told: Sequence[str], settings: dict[str, Any]
+) -> bool:
+    """Whether recall ranks the story's last memory above its first."""
+    first, last = told[0], told[-1]
+    ranked = [h.memory.id for h in mem.recall(question, namespace=namespace, **settings).hits]
+    if last not in ranked:
+        return False
+    return first not in ranked or ranked.index(last) < ranked.index(first)
+
+
+def _score(rows: Sequence[dict[str, Any]], fold: str) -> dict[str, Any]:
+    changes = [r for r in rows if r["fold"] == fold and r["kind"] == "change"]
+    keeps = [r for r in rows if r["fold"] == fold and r["kind"] == "keep"]
+    right = sum(r["closed_correctly"] for r in changes)
+    wrong = sum(r["closed_wrongly"] for r in keeps)
+    return {
+        "changes": len(changes),
+        "closed_correctly": right,
+        "change_rate": round(right / len(changes), 3) if changes else 0.0,
+        "changes_closing_something_else": sum(r["closed_wrongly"] for r in changes),
+        "non_changes": len(keeps),
+        "closed_wrongly": wrong,
+        "non_change_rate": round(wrong / len(keeps), 3) if keeps else 0.0,
+        "now_first": round(sum(r["now_first"] for r in changes) / len(changes), 3)
+        if changes
+        else 0.0,
+        "now_first_off": round(sum(r["now_first_off"] for r in changes) / len(changes), 3)
+        if changes
+        else 0.0,
+        "met": bool(changes and keeps)
+        and right / len(changes) >= CHANGE_TARGET
+        and wrong / len(keeps) <= KEEP_TARGET,
+    }
+
+
+def markdown(result: dict[str, Any]) -> str:
+    """The per-fold table, and the stories each fold got wrong."""
+    rows = [
+        [
+            fold,
+            f"{s['closed_correctly']}/{s['changes']} ({s['change_rate']:.3f})",
+            s["changes_closing_something_else"],
+            f"{s['closed_wrongly']}/{s['non_changes']} ({s['non_change_rate']:.3f})",
+            "yes" if s["met"] else "no",
+            f"{s['now_first']:.3f} ({s['now_first_off']:.3f} off)",
+        ]
+        for fold, s in result["folds"].items()
+    ]
+    header = ["fold", "changes closed correctly", "changes closing another fact"]
+    header += ["non-changes closed wrongly", "targets met", "recall now: newest first"]
+    lines = [table(header, rows)]
+    missed = [
+        r["id"]
+        for r in result["stories"]
+        if (r["kind"] == "change" and not r["closed_correctly"]) or r["closed_wrongly"]
+    ]
+    if missed:
+        lines.append("\nWrong: " + ", ".join(missed))
+    return "\n".join(lines)

@@ -1,0 +1,263 @@
+"""Which of a memory's facts close the fact they replace (issue 28, FEATURES G2).
+
+``plan`` turns what a memory states (the linker's or the LLM's triples, and the change
+claims its text makes, :mod:`engram.pipeline.claims`) into the ``Statement`` the graph
+records: relation names mapped to the canonical vocabulary
+(:mod:`engram.pipeline.vocabulary`), subjects resolved against the entities the
+namespace already has, and the set of relation types this statement closes. Whether a
+type closes is decided per statement, in this order:
+
+1. **signal**: "also / too / another" never closes; a change verb ("switched to",
+   "migrated", "replaced", "joined", "now uses") always does;
+2. **the LLM's judgement** on the pair (the fact holding now and the new memory), when
+   an LLM is configured and the statement gave no signal (the ``extract`` job);
+3. **declared** cardinality of the canonical relation (one employer, one home, one
+   database per service);
+4. **learned** cardinality from the namespace's own data: a relation whose sources
+   often hold several targets at once is many; one whose facts were closed before and
+   that no source holds twice is one.
+
+Everything else adds, as before: a wrong close hides a fact that still holds.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from engram.pipeline import change_signals as claims_module
+from engram.pipeline import vocabulary
+from engram.pipeline.change_signals import ADDITION, CHANGE, PLAIN, Claim
+from engram.store.protocols import Store
+from engram.store.protocols.graph import Entity, Relation, Statement, Triple, canonical_name
+
+log = logging.getLogger("engram.pipeline")
+
+#: (the relation holding now, the new memory's text) -> True: the new memory replaces
+#: it; False: both hold; None: no answer (``engram.pipeline.change_judge``).
+Judge = Callable[[Relation, str], bool | None]
+
+#: Words a subject may be named with or without ("billing" is "the billing service").
+GENERIC_HEADS = ("service", "app", "application", "system", "project", "team", "api", "site")
+#: Learned cardinality needs this many sources of the relation in the namespace.
+LEARN_MIN_SOURCES = 3
+#: A relation is many when at least this share of its sources hold several targets.
+LEARN_MANY_SHARE = 0.34
+#: A fact read less surely than this never closes another by cardinality alone: the
+#: offline rules' loose attribute reads ("Losing my job was hard" -> job = hard) are
+#: 0.6, their verb triples 0.65 and up (engram's choice, from LoCoMo dev's closes).
+MIN_CLOSING_CONFIDENCE = 0.65
+#: How many current relations of an entity are read to find what a change replaces.
+READ_LIMIT = 200
+
+
+@dataclass(frozen=True, slots=True)
+class _Fact:
+    source: str
+    relation: str
+    target: str
+    confidence: float
+    signal: str
+    one: bool | None
+
+
+def plan(
+    store: Store,
+    namespace: str,
+    text: str,
+    statement: Statement,
+    *,
+    judge: Judge | None = None,
+) -> Statement:
+    """``statement`` with canonical relation types, the change claims of ``text`` added
+    and ``single_valued`` set to the types it closes (see the module docstring)."""
+    reads = _Reads(store, namespace)
+    addition = bool(claims_module.ADDITION_WORDS.search(text))
+    facts: dict[tuple[str, str, str], _Fact] = {}
+    for claim in claims_module.read(text):
+        fact = _from_claim(reads, claim)
+        if fact is not None:
+            facts.setdefault(_key(fact), fact)
+    claimed = {(_base(f.source), f.relation): f.signal for f in facts.values()}
+    for source, relation, target, confidence in statement.triples:
+        kind = vocabulary.canonical(relation, target)
+        if kind.one is not False:  # a fact that may close: name its subject as known
+            entity = reads.resolve(source)
+            source = entity.name if entity is not None else source
+        fact = _Fact(source, kind.relation_type, target, confidence, PLAIN, kind.one)
+        seen = facts.get(_key(fact))
+        if seen is not None:  # a claim said it too: its subject and signal stand
+            facts[_key(fact)] = replace(seen, confidence=max(seen.confidence, confidence))
+            continue
+        signal = claimed.get((_base(source), kind.relation_type))
+        facts[_key(fact)] = replace(fact, signal=signal or (ADDITION if addition else PLAIN))
+    closes: set[str] = set()
+    keeps: set[str] = set()
+    planned: list[_Fact] = []
+    for fact in facts.values():
+        if fact.signal == PLAIN and fact.one:
+            fact = _as_held(reads, fact)
+        verdict = _closes(reads, text, fact, judge)
+        (closes if verdict else keeps).add(fact.relation)
+        planned.append(fact)
+    triples: list[Triple] = [(f.source, f.relation, f.target, f.confidence) for f in planned]
+    return replace(statement, triples=triples, single_valued=frozenset(closes - keeps))
+
+
+class _Reads:
+    """The graph reads of one plan, each made once."""
+
+    def __init__(self, store: Store, namespace: str) -> None:
+        self.store = store
+        self.namespace = namespace
+        self._entities: dict[str, Entity | None] = {}
+
+    def entity(self, name: str) -> Entity | None:
+        key = canonical_name(name)
+        if key not in self._entities:
+            self._entities[key] = self.store.graph.entity(self.namespace, name)
+        return self._entities[key]
+
+    def resolve(self, name: str) -> Entity | None:
+        """The entity a subject names, also when it is named without or with a generic
+        head ("billing" for "the billing service"); a proper name only in full."""
+        words = name.split()
+        tries = [name]
+        if not all(w[:1].isupper() for w in words):
+            tries += [f"{name} {h}" for h in GENERIC_HEADS]
+            if len(words) > 1 and words[-1].lower() in GENERIC_HEADS:
+                tries.append(" ".join(words[:-1]))
+        for candidate in tries:
+            entity = self.entity(candidate)
+            if entity is not None:
+                return entity
+        return None
+
+    def holding(self, source: Entity, relation_type: str) -> list[Relation]:
+        """What holds now for the source and type (an indexed read)."""
+        counts = self.store.graph_counts
+        return counts.current_relations(self.namespace, source.id, relation_type)
+
+    def around(self, entity: Entity) -> list[Relation]:
+        """The entity's current relations, either end (the first ``READ_LIMIT``)."""
+        return self.store.graph.relations(
+            self.namespace, entity_id=entity.id, current_only=True, at=None,
+            limit=READ_LIMIT, offset=0,
+        )  # fmt: skip
+
+
+def _key(fact: _Fact) -> tuple[str, str, str]:
+    return _base(fact.source), fact.relation, canonical_name(fact.target)
+
+
+def _base(name: str) -> str:
+    """A subject's name without its generic head ("billing service" -> "billing"):
+    two spellings of one subject in one memory are one fact."""
+    words = canonical_name(name).split()
+    return " ".join(words[:-1] if len(words) > 1 and words[-1] in GENERIC_HEADS else words)
+
+
+def _closes(reads: _Reads, text: str, fact: _Fact, judge: Judge | None) -> bool:
+    if fact.signal == ADDITION:
+        return False
+    if fact.signal == CHANGE:
+        return True
+    if fact.confidence < MIN_CLOSING_CONFIDENCE:
+        return False
+    if judge is not None:
+        holding = _holding(reads, fact)
+        if holding is None:
+            return bool(fact.one)  # nothing to close: the answer changes nothing now
+        verdict = judge(holding, text)
+        if verdict is not None:
+            return verdict
+    if fact.one is not None:
+        return fact.one
+    return _learned_one(reads, fact)
+
+
+def _as_held(reads: _Reads, fact: _Fact) -> _Fact:
+    """The fact with the target the source already holds when one names the other
+    with more words ("Postgres 16" for "Postgres"): a restatement, not a change."""
+    holding = _holding(reads, fact)
+    if holding is None:
+        return fact
+    held, new = canonical_name(holding.target).split(), canonical_name(fact.target).split()
+    shorter = min(len(held), len(new))
+    if held[:shorter] == new[:shorter]:
+        return replace(fact, target=holding.target)
+    return fact
+
+
+def _holding(reads: _Reads, fact: _Fact) -> Relation | None:
+    """The newest current relation of the fact's source and type with another target."""
+    entity = reads.entity(fact.source)
+    if entity is None:
+        return None
+    others = [
+        r
+        for r in reads.holding(entity, fact.relation)
+        if canonical_name(r.target) != canonical_name(fact.target)
+    ]
+    return others[-1] if others else None
+
+
+def _learned_one(reads: _Reads, fact: _Fact) -> bool:
+    """An undeclared relation's cardinality from the namespace's data; many (no close)
+    until the data says one."""
+    if _holding(reads, fact) is None:
+        return False  # nothing would close: spare the count
+    found = reads.store.graph_counts.relation_cardinality(reads.namespace, [fact.relation])
+    counts = found.get(fact.relation)
+    if counts is None or counts.sources < LEARN_MIN_SOURCES:
+        return False
+    if counts.multi / counts.sources >= LEARN_MANY_SHARE:
+        return False
+    return counts.closed > 0 and counts.multi == 0
+
+
+def _from_claim(reads: _Reads, claim: Claim) -> _Fact | None:
+    """A claim as a fact of the graph: its subject resolved, its relation canonical,
+    and what a replacement replaces found."""
+    kind = vocabulary.canonical(claim.relation, claim.target)
+    relation, one = kind.relation_type, kind.one
+    entity = reads.resolve(claim.source) if claim.source else None
+    source = entity.name if entity is not None else claim.source
+    if claim.replaced is not None:
+        old = _replaced(reads, entity, claim.replaced)
+        if old is not None:
+            source, relation = old.source, old.relation_type
+    elif entity is not None and relation.startswith("has_") and not reads.holding(entity, relation):
+        # "I swapped the battery": the speaker has no battery, the efoil they own does.
+        source = _part_owner(reads, entity, relation) or source
+    if source is None:
+        return None
+    return _Fact(source, relation, claim.target, claim.confidence, claim.signal, one)
+
+
+def _replaced(reads: _Reads, subject: Entity | None, old: str) -> Relation | None:
+    """The current relation whose target is the replaced value: the subject's if it
+    holds one, else the most recent of anyone's."""
+    value = reads.entity(old)
+    if value is None:
+        return None
+    into = [
+        r
+        for r in reads.around(value)
+        if r.target_entity_id == value.id and r.relation_type != "talks_about"
+    ]
+    if subject is not None:
+        own = [r for r in into if r.source_entity_id == subject.id]
+        into = own or into
+    return into[-1] if into else None
+
+
+def _part_owner(reads: _Reads, entity: Entity, relation: str) -> str | None:
+    """The one thing the entity holds that has a current ``relation``, if exactly one."""
+    owners: dict[int, str] = {}
+    for held in reads.around(entity):
+        target = reads.entity(held.target) if held.source_entity_id == entity.id else None
+        if target is not None and reads.holding(target, relation):
+            owners[target.id] = target.name
+    return next(iter(owners.values())) if len(owners) == 1 else None

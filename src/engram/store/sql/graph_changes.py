@@ -1,0 +1,58 @@
+"""What the graph knows about changed facts (issue 28, FEATURES G2): how each relation
+type is held in a namespace, what a source holds now, and which memories stated a fact
+since closed."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engram.store.protocols.graph import Cardinality, Relation
+from engram.store.sql.dialect import Conn, Dialect
+from engram.store.sql.graph_record import RELATION, relation
+
+
+def cardinality(
+    conn: Conn, d: Dialect, namespace: str, relation_types: Sequence[str]
+) -> dict[str, Cardinality]:
+    """``GraphStore.relation_cardinality``: per type, its sources, those holding two
+    or more current targets, and its closed relations."""
+    rows = d.select_in(
+        conn,
+        "SELECT relation_type, COUNT(*), "
+        "SUM(CASE WHEN held > 1 THEN 1 ELSE 0 END), SUM(closed) FROM ("
+        "SELECT r.relation_type, r.source_entity_id, "
+        "SUM(CASE WHEN r.valid_to IS NULL THEN 1 ELSE 0 END) AS held, "
+        "SUM(CASE WHEN r.valid_to IS NULL THEN 0 ELSE 1 END) AS closed "
+        "FROM relations r WHERE r.namespace = ? AND ",
+        "r.relation_type",
+        list(dict.fromkeys(relation_types)),
+        (namespace,),
+        " GROUP BY r.relation_type, r.source_entity_id) x GROUP BY relation_type",
+    )
+    return {r[0]: Cardinality(int(r[1]), int(r[2] or 0), int(r[3] or 0)) for r in rows}
+
+
+def stale_memories(conn: Conn, d: Dialect, namespace: str, memory_ids: Sequence[str]) -> set[str]:
+    """``GraphStore.stale_memories``: those of ``memory_ids`` that stated a relation
+    that has a ``valid_to``."""
+    rows = d.select_in(
+        conn,
+        "SELECT DISTINCT m.memory_id FROM relation_mentions m JOIN relations r "
+        "ON r.id = m.relation_id WHERE r.namespace = ? AND r.valid_to IS NOT NULL AND ",
+        "m.memory_id",
+        list(dict.fromkeys(memory_ids)),
+        (namespace,),
+    )
+    return {r[0] for r in rows}
+
+
+def current_relations(
+    conn: Conn, d: Dialect, namespace: str, source_id: int, relation_type: str
+) -> list[Relation]:
+    """``GraphCountStore.current_relations``: on the ``relations_source`` index."""
+    rows = conn.execute(
+        f"{RELATION} WHERE r.namespace = ? AND r.source_entity_id = ? "
+        "AND r.relation_type = ? AND r.valid_to IS NULL ORDER BY r.valid_from, r.id",
+        (namespace, source_id, relation_type),
+    ).fetchall()
+    return [relation(d, r) for r in rows]

@@ -256,6 +256,29 @@ def build() -> None:
         expect=found("@classical"),
     )
     step("search", "I like jazz", filters=bob, top_k=1, expect=found("@jazz"))
+    # A bool is no number, and a dotted key reaches into nested metadata (Qdrant payload
+    # paths); a nested dict as the value is an unknown operator (real mem0 2.2.1).
+    add_text(
+        "@tea",
+        "I drink green tea",
+        {"hot": True, "cups": 1, "origin": {"country": "Japan"}},
+        user_id="dana",
+    )
+    add_text(
+        "@coffee",
+        "I drink coffee",
+        {"hot": False, "cups": 3, "origin": {"country": "Brazil"}},
+        user_id="dana",
+    )
+    dana = {"user_id": "dana"}
+    for condition, labels in (
+        ({"hot": True}, ["@tea"]),
+        ({"cups": True}, []),
+        ({"cups": {"in": [1, 2]}}, ["@tea"]),
+        ({"origin.country": "Japan"}, ["@tea"]),
+    ):
+        step("get_all", filters={**dana, **condition}, expect=listed(*labels), unordered=True)
+    step("get_all", filters={**dana, "origin": {"country": "Japan"}}, expect=VALUE_ERROR)
     # -- scope: user_id, agent_id and run_id ----------------------------------------------
     add_text("@deploys", "Deploys happen on Fridays", user_id="carol", agent_id="ops", run_id="r1")
     add_text("@rollback", "Rollback needs approval", agent_id="ops")
@@ -357,6 +380,15 @@ def build() -> None:
     # mem0 2.x rejects the top-level ids on search/get_all (_reject_top_level_entity_params)
     step("get_all", user_id="alice", expect=VALUE_ERROR)
     step("add", "x", user_id="alice", expiration_date="next week", expect=VALUE_ERROR)
+    # Platform-only temporal keywords: mem0's open source raises a ValueError on them.
+    step("add", "x", user_id="alice", timestamp=1700000000, infer=False, expect=VALUE_ERROR)
+    step(
+        "search",
+        "movies",
+        filters={"user_id": "alice"},
+        reference_date="2024-01-01",
+        expect=VALUE_ERROR,
+    )
     # -- delete_all and reset ------------------------------------------------------------
     step("delete_all", user_id="bob", expect=ALL_DELETED)
     step("get_all", filters=bob, expect={"results": []})

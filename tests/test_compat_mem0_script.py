@@ -27,7 +27,7 @@ KNOWN = {
     # ... so deleting mem0's second copy by its id has nothing to delete here.
     18: "the second copy's id does not exist",
     # mem0 raises its own ValidationError (no ValueError); the door's error is one.
-    78: "add without an owner raises a ValueError",
+    85: "add without an owner raises a ValueError",
 }
 
 

@@ -9,7 +9,8 @@ operator, ``ne`` and ``nin`` included (issue 27: mem0's stores compare only the
 payloads that hold the key). Where mem0's documentation and mem0 itself differ, this
 follows what real mem0 2.2.1 returns on its default Qdrant store
 (scripts/mem0_script_real.py): ``contains``/``icontains`` match whole words, either
-case, and a list value matches when one element does.
+case, a list value matches when one element does, a bool is no number, and a dotted
+key reaches into nested metadata.
 
 Two kinds of key, as in mem0: ``user_id``, ``agent_id`` and ``run_id`` choose whose
 memories are searched (engram's namespace rule, FEATURES C2), and every other key is
@@ -157,16 +158,34 @@ def _operator(key: str, op: Any, operand: Any) -> Condition:
     compare = _COMPARE[op]
 
     def test(meta: Metadata) -> bool:
-        if key not in meta or meta[key] is None:
+        value = _lookup(meta, key)
+        if value is None:
             # mem0 compares only memories that hold the key: ne/nin exclude the rest too.
             return False
-        value = meta[key]
         # A list value matches when one element does: Qdrant's rule for arrays, which
         # real mem0 2.2.1 shows (scripts/mem0_script_real.py; ne/nin included).
         values = value if isinstance(value, list | tuple) else (value,)
         return any(compare(v, operand) for v in values)
 
     return test
+
+
+def _lookup(meta: Metadata, key: str) -> Any:
+    """The value under ``key``, or None. A dotted key that is no key of its own reaches
+    into nested dicts (``"place.city"``), as Qdrant's payload paths do on mem0."""
+    if key in meta:
+        return meta[key]
+    value: Any = meta
+    for part in key.split("."):
+        if not isinstance(value, Mapping) or part not in value:
+            return None
+        value = value[part]
+    return value
+
+
+def _same(actual: Any, operand: Any) -> bool:
+    """Equality where a bool is no number (Qdrant's: ``True`` does not match ``1``)."""
+    return isinstance(actual, bool) == isinstance(operand, bool) and bool(actual == operand)
 
 
 def _ordered(actual: Any, operand: Any, holds: Callable[[Any, Any], bool]) -> bool:
@@ -198,10 +217,10 @@ def _has_words(actual: Any, operand: str) -> bool:
 
 
 _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
-    "eq": lambda a, b: bool(a == b),
-    "ne": lambda a, b: bool(a != b),
-    "in": lambda a, b: a in b,
-    "nin": lambda a, b: a not in b,
+    "eq": _same,
+    "ne": lambda a, b: not _same(a, b),
+    "in": lambda a, b: any(_same(a, x) for x in b),
+    "nin": lambda a, b: not any(_same(a, x) for x in b),
     "gt": lambda a, b: _ordered(a, b, lambda x, y: x > y),
     "gte": lambda a, b: _ordered(a, b, lambda x, y: x >= y),
     "lt": lambda a, b: _ordered(a, b, lambda x, y: x < y),

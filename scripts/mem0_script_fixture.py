@@ -1,9 +1,10 @@
 """Write tests/data/mem0_script.json: a mem0-style script and what mem0 2.2.1 returns.
 
 Issue 27 measures the mem0 door against mem0 itself. mem0 is no dependency of engram
-(it needs an LLM and OpenAI embeddings), so the expected results here were derived by
-reading mem0 2.2.1's source (``pip download mem0ai==2.2.1``), with ``infer=False`` and
-its default local Qdrant store; each helper names the function it follows. Ids,
+(it needs an LLM and OpenAI embeddings), so the expected results here were first
+derived by reading mem0 2.2.1's source, with ``infer=False`` and its default local
+Qdrant store (each helper names the function it follows), and are checked against
+real mem0 2.2.1 run offline by ``scripts/mem0_script_real.py``: every step identical. Ids,
 timestamps and scores are random or embedder-made on mem0, so a step writes an id as
 its ``@label``, a timestamp as ``<ts>`` and a float score as ``<score>``; search and
 get_all results whose order depends on mem0's embedder or on Qdrant's uuid order are
@@ -218,8 +219,17 @@ def build() -> None:
         ({"year": {"gte": 2016, "lte": 2021}}, ["@jazz", "@rock"]),
         ({"venue": {"contains": "Note"}}, ["@jazz"]),
         ({"venue": {"icontains": "Opera"}}, ["@classical"]),
-        # Local Qdrant has no full-text index: MatchText is a case-sensitive substring.
-        ({"venue": {"icontains": "opera"}}, []),
+        # mem0 sends contains and icontains to Qdrant as MatchText; on a field without a
+        # text index Qdrant splits both sides into lowercased words and needs every
+        # query word (checked against real mem0 2.2.1, scripts/mem0_script_real.py).
+        ({"venue": {"icontains": "opera"}}, ["@classical"]),
+        ({"venue": {"contains": "note"}}, ["@jazz"]),
+        ({"venue": {"contains": "Not"}}, []),
+        # Equality and in on a list value hold when one element matches (Qdrant's rule
+        # for arrays), and a list as the value means in (qdrant.py _create_filter).
+        ({"tags": "music"}, ["@jazz"]),
+        ({"tags": {"in": ["evening", "night"]}}, ["@jazz"]),
+        ({"genre": ["jazz", "rock"]}, ["@jazz", "@rock"]),
         ({"venue": "*"}, list(music)),
         ({"tags": {"contains": "music"}}, ["@jazz"]),
         (
@@ -246,6 +256,29 @@ def build() -> None:
         expect=found("@classical"),
     )
     step("search", "I like jazz", filters=bob, top_k=1, expect=found("@jazz"))
+    # A bool is no number, and a dotted key reaches into nested metadata (Qdrant payload
+    # paths); a nested dict as the value is an unknown operator (real mem0 2.2.1).
+    add_text(
+        "@tea",
+        "I drink green tea",
+        {"hot": True, "cups": 1, "origin": {"country": "Japan"}},
+        user_id="dana",
+    )
+    add_text(
+        "@coffee",
+        "I drink coffee",
+        {"hot": False, "cups": 3, "origin": {"country": "Brazil"}},
+        user_id="dana",
+    )
+    dana = {"user_id": "dana"}
+    for condition, labels in (
+        ({"hot": True}, ["@tea"]),
+        ({"cups": True}, []),
+        ({"cups": {"in": [1, 2]}}, ["@tea"]),
+        ({"origin.country": "Japan"}, ["@tea"]),
+    ):
+        step("get_all", filters={**dana, **condition}, expect=listed(*labels), unordered=True)
+    step("get_all", filters={**dana, "origin": {"country": "Japan"}}, expect=VALUE_ERROR)
     # -- scope: user_id, agent_id and run_id ----------------------------------------------
     add_text("@deploys", "Deploys happen on Fridays", user_id="carol", agent_id="ops", run_id="r1")
     add_text("@rollback", "Rollback needs approval", agent_id="ops")
@@ -337,8 +370,8 @@ def build() -> None:
     step("search", "movies", expect=VALUE_ERROR)
     step("get_all", expect=VALUE_ERROR)
     step("get_all", filters={"genre": "jazz"}, expect=VALUE_ERROR)
-    # _build_filters_and_metadata raises mem0's ValidationError, which is no ValueError
-    step("add", "no owner", infer=False, expect={"error": "Mem0ValidationError"})
+    # _build_filters_and_metadata raises mem0.exceptions.ValidationError (no ValueError)
+    step("add", "no owner", infer=False, expect={"error": "ValidationError"})
     step("delete_all", expect=VALUE_ERROR)
     step("update", "@peanuts", expect=VALUE_ERROR)
     step("search", "   ", filters={"user_id": "alice"}, expect=VALUE_ERROR)
@@ -347,6 +380,15 @@ def build() -> None:
     # mem0 2.x rejects the top-level ids on search/get_all (_reject_top_level_entity_params)
     step("get_all", user_id="alice", expect=VALUE_ERROR)
     step("add", "x", user_id="alice", expiration_date="next week", expect=VALUE_ERROR)
+    # Platform-only temporal keywords: mem0's open source raises a ValueError on them.
+    step("add", "x", user_id="alice", timestamp=1700000000, infer=False, expect=VALUE_ERROR)
+    step(
+        "search",
+        "movies",
+        filters={"user_id": "alice"},
+        reference_date="2024-01-01",
+        expect=VALUE_ERROR,
+    )
     # -- delete_all and reset ------------------------------------------------------------
     step("delete_all", user_id="bob", expect=ALL_DELETED)
     step("get_all", filters=bob, expect={"results": []})

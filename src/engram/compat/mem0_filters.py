@@ -1,11 +1,16 @@
 """mem0's filter grammar, checked up front and applied to a memory's metadata.
 
 mem0 (open source, "Enhanced Metadata Filtering") writes a filter as a dict: a plain
-value means equality, ``{"op": value}`` applies operators (``eq``, ``ne``, ``in``,
-``nin``, ``gt``, ``gte``, ``lt``, ``lte``, ``contains``, ``icontains``), ``"*"`` means
-"any value, present or not" (issue 27: as on mem0), and ``AND``/``OR``/``NOT`` take
-lists of such dicts. A memory without the key matches no operator, ``ne`` and ``nin``
-included (issue 27: mem0's stores compare only the payloads that hold the key).
+value means equality and a list means ``in``, ``{"op": value}`` applies operators
+(``eq``, ``ne``, ``in``, ``nin``, ``gt``, ``gte``, ``lt``, ``lte``, ``contains``,
+``icontains``), ``"*"`` means "any value, present or not" (issue 27: as on mem0), and
+``AND``/``OR``/``NOT`` take lists of such dicts. A memory without the key matches no
+operator, ``ne`` and ``nin`` included (issue 27: mem0's stores compare only the
+payloads that hold the key). Where mem0's documentation and mem0 itself differ, this
+follows what real mem0 2.2.1 returns on its default Qdrant store
+(scripts/mem0_script_real.py): ``contains``/``icontains`` match whole words, either
+case, a list value matches when one element does, a bool is no number, and a dotted
+key reaches into nested metadata.
 
 Two kinds of key, as in mem0: ``user_id``, ``agent_id`` and ``run_id`` choose whose
 memories are searched (engram's namespace rule, FEATURES C2), and every other key is
@@ -16,6 +21,7 @@ engram's own ``category`` field). A filter this module cannot apply raises
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -129,6 +135,9 @@ def _condition(key: Any, value: Any) -> Condition:
         raise InvalidInputError(f"a filter key must be a non-empty string, got {shown(key)}")
     if value == WILDCARD:
         return lambda meta: True
+    if isinstance(value, list | tuple):
+        # A list as the value means "in" (mem0's qdrant.py _create_filter: MatchAny).
+        return _operator(key, "in", value)
     if isinstance(value, Mapping):
         tests = [_operator(key, op, operand) for op, operand in value.items()]
         return lambda meta: all(t(meta) for t in tests)
@@ -144,19 +153,39 @@ def _operator(key: str, op: Any, operand: Any) -> Condition:
         )
     if op in ("in", "nin") and not isinstance(operand, list | tuple | set | frozenset):
         raise InvalidInputError(f"filter {shown(key)}: {op} takes a list, got {shown(operand)}")
-    if op == "icontains" and not isinstance(operand, str):
-        raise InvalidInputError(
-            f"filter {shown(key)}: icontains takes a string, got {shown(operand)}"
-        )
+    if op in ("contains", "icontains") and not isinstance(operand, str):
+        raise InvalidInputError(f"filter {shown(key)}: {op} takes a string, got {shown(operand)}")
     compare = _COMPARE[op]
 
     def test(meta: Metadata) -> bool:
-        if key not in meta or meta[key] is None:
+        value = _lookup(meta, key)
+        if value is None:
             # mem0 compares only memories that hold the key: ne/nin exclude the rest too.
             return False
-        return compare(meta[key], operand)
+        # A list value matches when one element does: Qdrant's rule for arrays, which
+        # real mem0 2.2.1 shows (scripts/mem0_script_real.py; ne/nin included).
+        values = value if isinstance(value, list | tuple) else (value,)
+        return any(compare(v, operand) for v in values)
 
     return test
+
+
+def _lookup(meta: Metadata, key: str) -> Any:
+    """The value under ``key``, or None. A dotted key that is no key of its own reaches
+    into nested dicts (``"place.city"``), as Qdrant's payload paths do on mem0."""
+    if key in meta:
+        return meta[key]
+    value: Any = meta
+    for part in key.split("."):
+        if not isinstance(value, Mapping) or part not in value:
+            return None
+        value = value[part]
+    return value
+
+
+def _same(actual: Any, operand: Any) -> bool:
+    """Equality where a bool is no number (Qdrant's: ``True`` does not match ``1``)."""
+    return isinstance(actual, bool) == isinstance(operand, bool) and bool(actual == operand)
 
 
 def _ordered(actual: Any, operand: Any, holds: Callable[[Any, Any], bool]) -> bool:
@@ -172,31 +201,30 @@ def _ordered(actual: Any, operand: Any, holds: Callable[[Any, Any], bool]) -> bo
     return False
 
 
-def _contains(actual: Any, operand: Any) -> bool:
-    if isinstance(actual, str):
-        return isinstance(operand, str) and operand in actual
-    if isinstance(actual, list | tuple):
-        return operand in actual
-    return False
+def _words(text: str) -> list[str]:
+    return [word.lower() for word in re.findall(r"[^\W_]+", text)]
 
 
-def _icontains(actual: Any, operand: Any) -> bool:
-    if isinstance(actual, str):
-        return operand.casefold() in actual.casefold()
-    if isinstance(actual, list | tuple):
-        return any(isinstance(a, str) and a.casefold() == operand.casefold() for a in actual)
-    return False
+def _has_words(actual: Any, operand: str) -> bool:
+    """contains and icontains as real mem0 2.2.1 answers them on its default Qdrant
+    (checked by scripts/mem0_script_real.py): mem0 sends both as MatchText, which on a
+    field without a text index splits both sides into lowercased words and needs every
+    word of the operand. So "note" finds "Blue Note" and "Not" does not."""
+    if not isinstance(actual, str):
+        return False
+    wanted = _words(operand)
+    return bool(wanted) and set(wanted) <= set(_words(actual))
 
 
 _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
-    "eq": lambda a, b: bool(a == b),
-    "ne": lambda a, b: bool(a != b),
-    "in": lambda a, b: a in b,
-    "nin": lambda a, b: a not in b,
+    "eq": _same,
+    "ne": lambda a, b: not _same(a, b),
+    "in": lambda a, b: any(_same(a, x) for x in b),
+    "nin": lambda a, b: not any(_same(a, x) for x in b),
     "gt": lambda a, b: _ordered(a, b, lambda x, y: x > y),
     "gte": lambda a, b: _ordered(a, b, lambda x, y: x >= y),
     "lt": lambda a, b: _ordered(a, b, lambda x, y: x < y),
     "lte": lambda a, b: _ordered(a, b, lambda x, y: x <= y),
-    "contains": _contains,
-    "icontains": _icontains,
+    "contains": _has_words,
+    "icontains": _has_words,
 }

@@ -29,6 +29,7 @@ from engram.filters import filter_names, list_query, scope_filter
 from engram.palace import place_filter, pointer_cites
 from engram.pipeline.linker import links
 from engram.recall.request import RecallRequest
+from engram.recall.shared import recall_space
 from engram.records import BatchResult, HistoryEntry, Hit, MemoryRecord, Page, Recall
 from engram.store import open_store
 from engram.store.protocols import Store, VectorSearch
@@ -529,6 +530,13 @@ class Memory:
             cite=_cites(self.palace, scope, cite),
             filter_names=filter_names(scope, filters, ("wing", wing), ("room", room)),
         )
+        # FEATURES S3: the namespace's shared space is ranked with it (seed 002).
+        space = recall_space(
+            scope.namespace,
+            enabled=core.config.agents.shared_knowledge_base,
+            filtered=request.filtered,
+        )
+        request = replace(request, shared=space)
         result = core.retriever.recall(request)
         if not expand:
             return result

@@ -37,6 +37,11 @@ log = logging.getLogger("engram")
 #: type) for ``GraphStore.record``. It lives in the pipeline package, above this
 #: layer, so ``Memory`` hands it in (``Core.linker``); None links nothing.
 Linker = Callable[[str], tuple[Sequence[Triple], Mapping[str, str]]]
+#: seed 004's decision auto-protection at write time (FEATURES P9): a memory's text ->
+#: (its decision clauses, their importance) when it holds decision language, else None.
+#: The inline linker writes them as ``constraint`` attributes of the entities the memory
+#: names, in the memory's transaction (``Core.protector``, handed in like the linker).
+Protector = Callable[[str], tuple[str, float] | None]
 #: A policy every new memory passes before it is written (FEATURES S2's memory levels,
 #: ``mem.agents``): given the record and whether the caller named its namespace, it
 #: returns the record to write (maybe moved to another namespace) or raises
@@ -121,6 +126,7 @@ class Core:
             ),
         )
         self.linker: Linker | None = None
+        self.protector: Protector | None = None
         self.write_checks: list[WriteCheck] = []
         self.closed = False
         self.embed_failures = 0

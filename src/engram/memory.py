@@ -27,7 +27,7 @@ from engram.embed import Embedder, create_embedder
 from engram.errors import InvalidInputError, NotFoundError, shown
 from engram.filters import filter_names, list_query, scope_filter
 from engram.palace import place_filter, pointer_cites
-from engram.pipeline.linker import links
+from engram.pipeline.linker import links, protection
 from engram.recall.request import RecallRequest
 from engram.recall.shared import recall_space
 from engram.records import BatchResult, HistoryEntry, Hit, MemoryRecord, Page, Recall
@@ -150,6 +150,7 @@ class Memory:
             raise
         self._core = Core(config, store, model, allow_dimension_mismatch=allow_dimension_mismatch)
         self._core.linker = links  # FEATURES G3; the write path calls it when [pipeline] linker
+        self._core.protector = protection  # FEATURES P9, with the linker
         parts.attach(self, self._core)
         if background:  # a worker thread runs the queued jobs until ``close``
             self.jobs.start()

@@ -392,6 +392,7 @@ def graph_attempts(
             {"source": "Bob", "relation_type": "has_dog", "target": "Rex", **scope},
         ),
         ("POST", "/v1/graph/dedupe", None, {"threshold": 0.1, "dry_run": False, **scope}),
+        ("POST", "/v1/graph/aspects/decay", None, {**scope}),
     ]
 
 

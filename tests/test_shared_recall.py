@@ -54,6 +54,10 @@ def test_a_user_namespace_sees_its_own_users_shared_space(mem: Memory) -> None:
     mem.add(PERSONAL, namespace="user:alice/agent")
     got = _order(mem, 0.0, namespace="user:alice/agent")
     assert set(got) == {PUBLISHED, PERSONAL}
+    # an agent of the user: its namespace is user:alice, narrowed to its own memories
+    mem.add(PERSONAL, user_id="alice", agent_id="a1")
+    hits = mem.recall(QUERY, user_id="alice", agent_id="a1", abstain=False).hits
+    assert {h.memory.namespace for h in hits} == {"user:alice", "user:alice/shared"}
 
 
 def test_filtered_or_switched_off_recalls_stay_personal(config: Config, mem: Memory) -> None:

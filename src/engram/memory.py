@@ -531,11 +531,12 @@ class Memory:
             cite=_cites(self.palace, scope, cite),
             filter_names=filter_names(scope, filters, ("wing", wing), ("room", room)),
         )
-        # FEATURES S3: the namespace's shared space is ranked with it (seed 002).
+        # FEATURES S3: the namespace's shared space is ranked with it (seed 002), unless
+        # the caller filtered (a narrower agent or run id alone still shares).
         space = recall_space(
             scope.namespace,
             enabled=core.config.agents.shared_knowledge_base,
-            filtered=request.filtered,
+            filtered=bool(filters) or wing is not None or room is not None,
         )
         request = replace(request, shared=space)
         result = core.retriever.recall(request)

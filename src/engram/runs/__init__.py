@@ -378,7 +378,7 @@ class Runs(Part):
         space = recall_space(
             scope.namespace,
             enabled=core.config.agents.shared_knowledge_base,
-            filtered=request.filtered,
+            filtered=bool(filters),
         )
         result = core.retriever.recall(replace(request, shared=space))
         if ident is not None:

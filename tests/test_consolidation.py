@@ -301,40 +301,43 @@ def _aged(mem: Memory, days: int, count: int, namespace: str = "agent-a") -> lis
     return list(mem.add_many(items, namespace=namespace).records)
 
 
-def test_old_memories_are_compressed_below_the_cap_in_full_groups(
-    tmp_path: Path, store_location: str, clock: Clock
-) -> None:
+@pytest.fixture
+def aging(tmp_path: Path, store_location: str, clock: Clock) -> Iterator[Memory]:
+    """A store far under its cap that compresses memories older than 30 days."""
     config = _config(tmp_path, max_memories_per_agent=1000, compress_after_days=30)
-    with Memory(store_location, config=config, embedder=HashEmbedder()) as mem:
-        mem.lifecycle.clock = clock
-        old = _aged(mem, 100, 12)  # 12 old: two full groups of 5, two left waiting
-        young = _aged(mem, 3, 3)
-        result = mem.lifecycle.consolidate()
-        assert len(result.summaries) == 2
-        assert {e.original_id for e in result.archival_index} == {r.id for r in old[:10]}
-        live = {r.id for r in mem.get_all(namespace="agent-a", limit=100)}
-        assert {r.id for r in old[10:] + young} | set(result.summaries) == live
-        assert mem.lifecycle.consolidate().archived == 0  # two old are not a full group
-        clock.now += timedelta(days=400)  # everything is old now, summaries included
-        later = mem.lifecycle.consolidate()
-        folded = {e.original_id for e in later.archival_index}
-        assert folded == {r.id for r in old[10:] + young}  # one full group of 5
-        assert not folded & set(result.summaries)  # a summary is never folded again
-        back = mem.lifecycle.restore(result.summaries[0], namespace="agent-a")
-        assert {r.id for r in back} == {r.id for r in old[:5]}
+    with Memory(store_location, config=config, embedder=HashEmbedder()) as m:
+        m.lifecycle.clock = clock
+        yield m
+
+
+def test_old_memories_are_compressed_below_the_cap_in_full_groups(
+    aging: Memory, clock: Clock
+) -> None:
+    old = _aged(aging, 100, 12)  # 12 old: two full groups of 5, two left waiting
+    young = _aged(aging, 3, 3)
+    result = aging.lifecycle.consolidate()
+    assert len(result.summaries) == 2
+    assert {e.original_id for e in result.archival_index} == {r.id for r in old[:10]}
+    live = {r.id for r in aging.get_all(namespace="agent-a", limit=100)}
+    assert {r.id for r in old[10:] + young} | set(result.summaries) == live
+    assert aging.lifecycle.consolidate().archived == 0  # two old are not a full group
+    clock.now += timedelta(days=400)  # everything is old now, summaries included
+    later = aging.lifecycle.consolidate()
+    folded = {e.original_id for e in later.archival_index}
+    assert folded == {r.id for r in old[10:] + young}  # one full group of 5
+    assert not folded & set(result.summaries)  # a summary is never folded again
+    back = aging.lifecycle.restore(result.summaries[0], namespace="agent-a")
+    assert {r.id for r in back} == {r.id for r in old[:5]}
 
 
 def test_the_schedule_compresses_old_memories_and_null_turns_it_off(
-    tmp_path: Path, store_location: str, clock: Clock
+    aging: Memory, tmp_path: Path, store_location: str, clock: Clock
 ) -> None:
-    config = _config(tmp_path, max_memories_per_agent=1000, compress_after_days=30)
-    with Memory(store_location, config=config, embedder=HashEmbedder()) as mem:
-        mem.lifecycle.clock = clock
-        _aged(mem, 60, 5)
-        assert mem.lifecycle.upkeep() == (None, None)  # the first round starts the schedule
-        clock.now += timedelta(days=1)
-        done, _ = mem.lifecycle.upkeep()
-        assert done is not None and done.archived == 5
+    _aged(aging, 60, 5)
+    assert aging.lifecycle.upkeep() == (None, None)  # the first round starts the schedule
+    clock.now += timedelta(days=1)
+    done, _ = aging.lifecycle.upkeep()
+    assert done is not None and done.archived == 5
     assert Config().lifecycle.compress_after_days == 90
     off = _config(tmp_path, max_memories_per_agent=1000, compress_after_days=None)
     with Memory(store_location, config=off, embedder=HashEmbedder()) as mem:

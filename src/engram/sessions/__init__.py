@@ -172,7 +172,8 @@ class Sessions(Part):
             raise InvalidInputError(
                 f"injected memories must be a list of hits or memory ids, got {type_name(memories)}"
             )
-        for item in memories:
+        items = list(memories)  # read twice: ids, then keyword hits
+        for item in items:
             memory_id = item.memory.id if isinstance(item, Hit) else item
             if not isinstance(memory_id, str) or not memory_id:
                 raise InvalidInputError(
@@ -184,7 +185,7 @@ class Sessions(Part):
         # seed 004's fts_hit_count: a hit the keyword leg scored matched the query's words.
         matched = [
             item.memory.id
-            for item in memories
+            for item in items
             if isinstance(item, Hit) and (item.breakdown.bm25 or 0.0) > 0.0
         ]
         if matched:

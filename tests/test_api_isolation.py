@@ -236,7 +236,8 @@ def attempts(w: World) -> list[tuple[str, str, dict[str, Any] | None, dict[str, 
         ("POST", f"/v1/jobs/{w.bob_job_id}/retry", None, None),
         ("GET", "/v1/palace/resolve", {"pointer": POINTER}, None),
         *[a for a in runs_attempts({}, bid) if a[1].startswith(("/v1/runs/", "/v1/memories/"))],
-        *[a for a in graph_attempts({}) if a[1] != "/v1/graph/entities" and "dedupe" not in a[1]],
+        # The routes that name no entity answer from alice's own namespace (200).
+        *[a for a in graph_attempts({}) if a[1].startswith(NAMED_GRAPH_ROUTES)],
         *[a for a in inject_attempts({}, _bob_procedure(w)) if a[1].startswith("/v1/procedures/")],
         ("GET", "/v1/blocks/human", None, None),
         ("POST", "/v1/blocks/human/append", None, {"content": "planted"}),
@@ -370,6 +371,18 @@ def lifecycle_attempts(
     ]
 
 
+#: Graph routes that name an entity or relation: bob's names are unknown to alice (404).
+NAMED_GRAPH_ROUTES = (
+    "/v1/graph/entities/",
+    "/v1/graph/relations",
+    "/v1/graph/timeline",
+    "/v1/graph/neighbors",
+    "/v1/graph/merge",
+    "/v1/graph/split",
+    "/v1/graph/invalidate",
+)
+
+
 def graph_attempts(
     scope: dict[str, Any],
 ) -> list[tuple[str, str, dict[str, Any] | None, dict[str, Any] | None]]:
@@ -392,6 +405,7 @@ def graph_attempts(
             {"source": "Bob", "relation_type": "has_dog", "target": "Rex", **scope},
         ),
         ("POST", "/v1/graph/dedupe", None, {"threshold": 0.1, "dry_run": False, **scope}),
+        ("POST", "/v1/graph/aspects/decay", None, {**scope}),
     ]
 
 

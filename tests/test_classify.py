@@ -55,18 +55,25 @@ def test_extraction_records_decisions_as_constraints_and_other_facts_as_attribut
     mem: Memory,
 ) -> None:
     mem.add(WORK, user_id="d")
-    mem.add(DECISION, user_id="d")
+    source = mem.add(DECISION, user_id="d")
     assert mem.jobs.process_pending(limit=2) == 2  # the two extract jobs, not the classify one
     found = attributes(mem)
+    inline = "I decided to switch to Postgres for the project."
     assert found == {
         "Derek works at Acme as an engineer.": ("attribute", 0.5, None),
         "Derek lives in Lisbon.": ("attribute", 0.5, None),
         # No triple names Derek here: the fact opens with the known entity.
         "Derek decided to switch to Postgres for the project.": ("constraint", 0.85, None),
+        # The inline linker's write-time protection of the same decision (P9).
+        inline: ("constraint", 0.85, None),
     }
-    # Each attribute points at the fact's own memory, written by the pipeline.
+    # Each extracted attribute points at the fact's own memory, written by the
+    # pipeline; the write-time one at the memory that stated the decision.
     for attribute in mem.graph.attributes("Derek", user_id="d"):
-        assert mem.get(attribute.memory_id, user_id="d").content == attribute.content
+        if attribute.content == inline:
+            assert attribute.memory_id == source.id
+        else:
+            assert mem.get(attribute.memory_id, user_id="d").content == attribute.content
 
 
 def test_a_fact_about_no_known_entity_gets_no_attribute(mem: Memory) -> None:
@@ -140,11 +147,12 @@ def test_a_job_classifies_in_batches_of_classify_batch_size(mem: Memory) -> None
     mem.add(WORK, user_id="d")
     mem.add(EFOIL, user_id="d")
     mem.add(DECISION, user_id="d")
-    assert mem.jobs.process_pending(limit=3) == 3  # the extract jobs: 4 facts about Derek
+    # The extract jobs: 4 facts about Derek, and the decision's write-time constraint (P9).
+    assert mem.jobs.process_pending(limit=3) == 3
     assert mem.jobs.process_pending() == 1  # one job ...
     [job] = jobs_of(mem, "classify", user_id="d")
     assert job.result is not None
-    assert (job.result["batches"], job.result["classified"]) == (2, 4)  # ... two calls' worth
+    assert (job.result["batches"], job.result["classified"]) == (3, 5)  # ... three calls' worth
     assert all(aid is not None for _, _, aid in attributes(mem).values())
 
 

@@ -286,3 +286,61 @@ def test_erasing_a_namespace_erases_its_archive_too(mem: Memory) -> None:
     mem.erasure.erase(namespace="agent-a")
     assert mem.store.lifecycle.counts("agent-a") == {}
     assert "agent-a" not in mem.store.lifecycle.overrides()
+
+
+# -- periodic compression of old memories, below the cap (seed 002) -----------------------
+def _aged(mem: Memory, days: int, count: int, namespace: str = "agent-a") -> list[MemoryRecord]:
+    items = [
+        {
+            "content": f"Old note {days}-{i}: Mel and Caroline planned the picnic by the lake.",
+            "created_at": T0 - timedelta(days=days, minutes=count - i),
+            "category": "episodic",
+        }
+        for i in range(count)
+    ]
+    return list(mem.add_many(items, namespace=namespace).records)
+
+
+@pytest.fixture
+def aging(tmp_path: Path, store_location: str, clock: Clock) -> Iterator[Memory]:
+    """A store far under its cap that compresses memories older than 30 days."""
+    config = _config(tmp_path, max_memories_per_agent=1000, compress_after_days=30)
+    with Memory(store_location, config=config, embedder=HashEmbedder()) as m:
+        m.lifecycle.clock = clock
+        yield m
+
+
+def test_old_memories_are_compressed_below_the_cap_in_full_groups(
+    aging: Memory, clock: Clock
+) -> None:
+    old = _aged(aging, 100, 12)  # 12 old: two full groups of 5, two left waiting
+    young = _aged(aging, 3, 3)
+    result = aging.lifecycle.consolidate()
+    assert len(result.summaries) == 2
+    assert {e.original_id for e in result.archival_index} == {r.id for r in old[:10]}
+    live = {r.id for r in aging.get_all(namespace="agent-a", limit=100)}
+    assert {r.id for r in old[10:] + young} | set(result.summaries) == live
+    assert aging.lifecycle.consolidate().archived == 0  # two old are not a full group
+    clock.now += timedelta(days=400)  # everything is old now, summaries included
+    later = aging.lifecycle.consolidate()
+    folded = {e.original_id for e in later.archival_index}
+    assert folded == {r.id for r in old[10:] + young}  # one full group of 5
+    assert not folded & set(result.summaries)  # a summary is never folded again
+    back = aging.lifecycle.restore(result.summaries[0], namespace="agent-a")
+    assert {r.id for r in back} == {r.id for r in old[:5]}
+
+
+def test_the_schedule_compresses_old_memories_and_null_turns_it_off(
+    aging: Memory, tmp_path: Path, store_location: str, clock: Clock
+) -> None:
+    _aged(aging, 60, 5)
+    assert aging.lifecycle.upkeep() == (None, None)  # the first round starts the schedule
+    clock.now += timedelta(days=1)
+    done, _ = aging.lifecycle.upkeep()
+    assert done is not None and done.archived == 5
+    assert Config().lifecycle.compress_after_days == 90
+    off = _config(tmp_path, max_memories_per_agent=1000, compress_after_days=None)
+    with Memory(store_location, config=off, embedder=HashEmbedder()) as mem:
+        mem.lifecycle.clock = clock
+        _aged(mem, 200, 5, namespace="agent-b")
+        assert mem.lifecycle.consolidate(namespace="agent-b").archived == 0

@@ -12,7 +12,7 @@ from conftest import HashEmbedder
 from engram import Memory
 from engram.config import Config
 from engram.errors import NotFoundError
-from engram.pipeline.linker import TALKS_ABOUT, links
+from engram.pipeline.linker import TALKS_ABOUT, links, protection
 from engram.pipeline.patterns import proper_names
 
 NS = "linker"
@@ -125,3 +125,32 @@ def test_linker_and_extract_job_count_each_mention_once(
         after = {r.id: r.mentions for r in mem.graph.relations(namespace=NS)}
         assert {k: after[k] for k in linked} == linked
         assert mem.graph.memories_of("boston", namespace=NS) == [note.id]
+
+
+def test_a_decision_is_protected_at_write_time(config: Config, store_location: str) -> None:
+    # FEATURES P9 (seed 004): the inline linker marks a decision's attributes
+    # ``constraint`` (importance 0.85) in the memory's transaction, before any job runs.
+    cfg = _config(config, enabled=True, extractor="offline")
+    with Memory(store_location, config=cfg, embedder=HashEmbedder()) as mem:
+        note = mem.add(
+            "We decided to use PostgreSQL for the Orion project. The team met on Monday.",
+            namespace=NS,
+        )
+        assert mem.jobs.counts().get("pending", 0) >= 1  # the extract job has not run
+        for name in ("PostgreSQL", "Orion"):
+            [attribute] = mem.graph.attributes(name, namespace=NS)
+            assert attribute.memory_id == note.id and attribute.kind == "constraint"
+            assert attribute.importance == pytest.approx(0.85)
+            assert attribute.content == "We decided to use PostgreSQL for the Orion project."
+        mem.jobs.process_pending()  # the deep pass never demotes it (kinds only rise)
+        kinds = {a.content: a.kind for a in mem.graph.attributes("Orion", namespace=NS)}
+        assert kinds["We decided to use PostgreSQL for the Orion project."] == "constraint"
+        plain = mem.add("Dana: I visited Lisbon in the spring.", namespace=NS)
+        assert mem.graph.attributes("Lisbon", namespace=NS) == []  # no decision, no constraint
+        assert mem.graph.entity("Lisbon", namespace=NS) is not None and plain.id
+
+
+def test_protection_reads_decision_clauses() -> None:
+    assert protection("Sam: the weather was fine today") is None
+    clause, importance = protection("Sam: Ok. We went with Rust for the CLI. Lunch was late.")
+    assert clause == "We went with Rust for the CLI." and importance == pytest.approx(0.85)

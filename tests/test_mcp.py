@@ -260,6 +260,7 @@ VALID: dict[str, dict[str, Any]] = {
     "end_session": {"session_key": "s"},
     "archived_memories": {},
     "restore_memory": {"memory_id": "m"},
+    "decay_aspects": {},
     "org_policies": {},
     "org_query": {"text": "q"},
     "org_write": {"content": "c", "category": "adr"},

@@ -203,6 +203,7 @@ class AsyncLifecycle(Awaitable[Lifecycle]):
     retention = awaitable(Lifecycle.retention)
     due = awaitable(Lifecycle.due)
     upkeep = awaitable(Lifecycle.upkeep)
+    decay_aspects = awaitable(Lifecycle.decay_aspects)
     status = awaitable(Lifecycle.status)
 
 

@@ -42,6 +42,11 @@ Linker = Callable[[str], tuple[Sequence[Triple], Mapping[str, str]]]
 #: -> the statement to record, its relations canonical and the types it closes decided
 #: (``engram.pipeline.closing.plan``, handed in by ``Memory`` like the linker).
 Closer = Callable[[Store, str, str, Statement], Statement]
+#: seed 004's decision auto-protection at write time (FEATURES P9): a memory's text ->
+#: (its decision clauses, their importance) when it holds decision language, else None.
+#: The inline linker writes them as ``constraint`` attributes of the entities the memory
+#: names, in the memory's transaction (``Core.protector``, handed in like the linker).
+Protector = Callable[[str], tuple[str, float] | None]
 #: A policy every new memory passes before it is written (FEATURES S2's memory levels,
 #: ``mem.agents``): given the record and whether the caller named its namespace, it
 #: returns the record to write (maybe moved to another namespace) or raises
@@ -128,6 +133,7 @@ class Core:
         )
         self.linker: Linker | None = None
         self.closer: Closer | None = None
+        self.protector: Protector | None = None
         self.write_checks: list[WriteCheck] = []
         self.closed = False
         self.embed_failures = 0

@@ -27,9 +27,9 @@ from engram.embed import Embedder, create_embedder
 from engram.errors import InvalidInputError, NotFoundError, shown
 from engram.filters import filter_names, list_query, scope_filter
 from engram.palace import place_filter, pointer_cites
-from engram.pipeline.closing import plan as closing_plan
-from engram.pipeline.linker import links
+from engram.pipeline import hooks
 from engram.recall.request import RecallRequest
+from engram.recall.shared import recall_space
 from engram.records import BatchResult, HistoryEntry, Hit, MemoryRecord, Page, Recall
 from engram.store import open_store
 from engram.store.protocols import Store, VectorSearch
@@ -149,8 +149,7 @@ class Memory:
             store.close()
             raise
         self._core = Core(config, store, model, allow_dimension_mismatch=allow_dimension_mismatch)
-        self._core.linker = links  # FEATURES G3; the write path calls it when [pipeline] linker
-        self._core.closer = closing_plan  # issue 28 (G2): which linked facts close old ones
+        hooks.wire(self._core)  # the inline linker, closing plan and decision protection
         parts.attach(self, self._core)
         if background:  # a worker thread runs the queued jobs until ``close``
             self.jobs.start()
@@ -178,8 +177,7 @@ class Memory:
 
     @property
     def embed_failures(self) -> int:
-        """Memories stored without a vector because embedding failed (``reindex`` fills
-        them)."""
+        """Memories stored without a vector because embedding failed (reindex fills them)."""
         return self._core.embed_failures
 
     def scope(
@@ -533,6 +531,14 @@ class Memory:
             cite=_cites(self.palace, scope, cite),
             filter_names=filter_names(scope, filters, ("wing", wing), ("room", room)),
         )
+        # FEATURES S3: the namespace's shared space is ranked with it (seed 002), unless
+        # the caller filtered (a narrower agent or run id alone still shares).
+        space = recall_space(
+            scope.namespace,
+            enabled=core.config.agents.shared_knowledge_base,
+            filtered=bool(filters) or wing is not None or room is not None,
+        )
+        request = replace(request, shared=space)
         result = core.retriever.recall(request)
         if not expand:
             return result

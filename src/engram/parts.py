@@ -55,11 +55,14 @@ def attach(mem: Memory, core: Core) -> None:
         lambda ids, ns, at: mem.graph.aspect_feedback(ids, namespace=ns, now=at),
         # seed 002: an agent's session-level memories end with its session.
         lambda agent, key, ns: mem.agents.end_session(agent, key, namespace=ns),
+        # seed 004: aspect decay every N sessions.
+        lambda ns, at: mem.graph.decay_aspects(namespace=ns, now=at),
     )
     mem.health = Health(core)
     mem.browse = Browse(core)
     mem.erasure = Erasure(core)
-    mem.lifecycle = Lifecycle(core)
+    # seed 004's aspect decay also runs on the lifecycle schedule (FEATURES G5).
+    mem.lifecycle = Lifecycle(core, lambda ns, at: mem.graph.decay_aspects(namespace=ns, now=at))
     # Maintenance's retention-sweep repair runs the lifecycle's sweep.
     mem.maintenance = Maintenance(core, lambda: mem.lifecycle.retention().total)
     mem.backend = Backend(core)

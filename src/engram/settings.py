@@ -93,6 +93,11 @@ class GraphConfig:
     """An aspect not confirmed for this long decays."""
     aspect_decay_rate: float = field(default=0.05, metadata=_range(0.0, 1.0))
     """Weight a stale aspect loses per decay run."""
+    aspect_decay_sessions: int = field(default=10, metadata=_range(0, 1_000_000))
+    """seed 004: "Session decay is governed by a counter so it runs every N sessions":
+    aspect decay runs in a namespace at every Nth session end (``mem.sessions.end``);
+    0 = never by sessions. The seed gives no N; 10 is ours. The lifecycle's retention
+    sweep runs it too (docs/graph.md, "Aspect feedback")."""
 
     def __post_init__(self) -> None:
         if self.aspect_min_weight > self.aspect_max_weight:
@@ -240,6 +245,11 @@ class LifecycleConfig:
     max_memories_per_agent: int = field(default=10_000, metadata=_range(1, 100_000_000))
     """seed 002: max_memories_per_agent 10000; consolidation archives the oldest live
     memories of a namespace past it."""
+    compress_after_days: int | None = field(default=90, metadata=_range(1, 36_500))
+    """seed 002's consolidation "compress[es] old memories" every
+    ``consolidation_interval``, below the cap too: live memories written more than this
+    many days ago are folded into summaries in full groups of ``group_size``. The seed
+    gives no age; 90 days is ours (docs/lifecycle.md); null = only the cap."""
     archive_max_per_agent: int | None = field(default=10_000, metadata=_range(1, 100_000_000))
     """Archived originals kept verbatim per namespace (ours: the seeds set no archive
     cap; the default mirrors max_memories_per_agent). The retention sweep compacts the

@@ -33,6 +33,7 @@ from engram.errors import (
 )
 from engram.filters import list_query, scope_filter
 from engram.recall.request import RecallRequest
+from engram.recall.shared import DEFAULT_SPACE, PUBLISHED_BY, space_of
 from engram.records import Hit, MemoryRecord, Outcome, utcnow
 from engram.validate import (
     memory_id_value,
@@ -45,21 +46,8 @@ from engram.validate import (
 
 __all__ = ["DEFAULT_SPACE", "PUBLISHED_BY", "Shared", "space_of"]
 
-#: The shared namespace when none is named.
-DEFAULT_SPACE = "shared:default"
-#: The metadata key that names a publication's publisher.
-PUBLISHED_BY = "published_by"
 #: Memories read per page while listing publications.
 _PAGE = 500
-
-
-def space_of(namespace: str) -> str:
-    """The shared space of a caller working in ``namespace``: ``user:<u>/shared`` for a
-    user's namespace (its agents share with each other, not with other users), else
-    ``shared:default``. The MCP tools use it; the HTTP API does the same from the key."""
-    if namespace.startswith("user:"):
-        return namespace.split("/", 1)[0] + "/shared"
-    return DEFAULT_SPACE
 
 
 def _agent(value: object, what: str = "agent_id") -> str:

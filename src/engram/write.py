@@ -311,12 +311,14 @@ def link(core: Core, records: Sequence[MemoryRecord]) -> None:
     call; joins the open transaction. Nothing named, nothing written."""
     assert core.linker is not None
     statements: list[tuple[str, Statement]] = []
+    decided: list[tuple[MemoryRecord, list[str], tuple[str, float]]] = []
     for record in records:
         try:
             triples, types = core.linker(record.content)
             statement = Statement(record.id, triples, record.created_at, utcnow(), types)
             if core.closer is not None:  # issue 28: canonical relations, what closes
                 statement = core.closer(core.store, record.namespace, record.content, statement)
+            protected = core.protector(record.content) if core.protector else None
         except Exception:  # noqa: BLE001
             # The rules are a convenience on the write path: a bug in them must never
             # cost the caller their memory. The extract job reads the same text later.
@@ -326,11 +328,46 @@ def link(core: Core, records: Sequence[MemoryRecord]) -> None:
             continue
         if statement.triples or statement.entity_types:
             statements.append((record.namespace, statement))
+            if protected is not None:
+                named = [*types, *(end for t in triples for end in (t[0], t[2]))]
+                decided.append((record, list(dict.fromkeys(named)), protected))
     # Records of one namespace in a row share a call; order is kept across namespaces,
     # so entities and relations get the ids recording one by one gives them.
     for namespace, run in itertools.groupby(statements, key=operator.itemgetter(0)):
         core.store.graph.record(
             namespace, [statement for _, statement in run], single_valued=SINGLE_VALUED
+        )
+    for record, names, (clause, importance) in decided:
+        protect(core, record, names, clause, importance)
+
+
+#: P9 at write time protects at most this many entities a decision names (a memory
+#: naming dozens is a list, not a decision about each).
+MAX_PROTECTED = 8
+
+
+def protect(
+    core: Core, record: MemoryRecord, names: Sequence[str], clause: str, importance: float
+) -> None:
+    """FEATURES P9 (seed 004): ``clause``, a decision ``record`` states, becomes a
+    ``constraint`` attribute of each entity it names, in the open transaction, so the
+    decision is protected the moment the memory is committed."""
+    now = utcnow()
+    seen: set[int] = set()
+    for name in names[:MAX_PROTECTED]:
+        entity = core.store.graph.entity(record.namespace, name)
+        if entity is None or entity.id in seen:
+            continue
+        seen.add(entity.id)
+        core.store.aspects.add_attribute(
+            record.namespace,
+            entity.id,
+            record.id,
+            clause,
+            aspect_id=None,
+            kind="constraint",
+            importance=importance,
+            now=now,
         )
 
 

@@ -219,6 +219,23 @@ class DedupeIn(m.Scope):
     )
 
 
+class DecayIn(m.Scope):
+    """Run seed 004's aspect decay in the caller's namespace."""
+
+    now: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=64,
+        description="The time decay runs at (default now): a date or an ISO 8601 time.",
+    )
+
+
+class DecayOut(BaseModel):
+    """What one aspect decay run did."""
+
+    decayed: int = Field(description="Aspects that lost weight (stale past aspect_stale_days).")
+
+
 def page(items: list[Any], total: int, limit: int, offset: int) -> dict[str, Any]:
     """The list shape of every surface."""
     return {"items": [i.to_dict() for i in items], "total": total, "limit": limit, "offset": offset}

@@ -1,6 +1,6 @@
-"""The knowledge graph over HTTP (FEATURES G1, G2): entities, relations with their
-validity windows, timelines, neighbourhoods, and the repairs (merge, split, invalidate,
-dedupe).
+"""The knowledge graph over HTTP (FEATURES G1, G2, G5): entities, relations with their
+validity windows, timelines, neighbourhoods, the repairs (merge, split, invalidate,
+dedupe) and seed 004's aspect decay.
 
 Every route resolves the caller's scope like every other route (``Caller.scope``): GET
 routes take it in the query string, POST routes in the JSON body, so a key reaches only
@@ -149,3 +149,13 @@ def dedupe(body: g.DedupeIn, caller: Caller, state: State) -> dict[str, Any]:
     ids = _scope(caller, mem, body.scope_args())
     found = mem.graph.dedupe(body.threshold, body.dry_run, entity_type=body.entity_type, **ids)
     return found.to_dict()
+
+
+@router.post("/v1/graph/aspects/decay", response_model=g.DecayOut, summary="Decay stale aspects")
+def decay_aspects(body: g.DecayIn, caller: Caller, state: State) -> dict[str, Any]:
+    """seed 004's aspect decay in the caller's namespace: aspects not confirmed for
+    ``[graph] aspect_stale_days`` lose ``aspect_decay_rate``, floored at
+    ``aspect_min_weight``; each at most once per stale period."""
+    mem = state.memory
+    ids = _scope(caller, mem, body.scope_args())
+    return {"decayed": mem.graph.decay_aspects(now=body.now, **ids)}

@@ -1,6 +1,6 @@
-"""``engram graph``: the knowledge graph (FEATURES G1, G2) from a terminal: entities,
-relations with their validity windows, timelines, neighbourhoods, and the repairs
-(merge, split, invalidate, dedupe).
+"""``engram graph``: the knowledge graph (FEATURES G1, G2, G5) from a terminal: entities,
+relations with their validity windows, timelines, neighbourhoods, the repairs (merge,
+split, invalidate, dedupe) and seed 004's aspect decay (``decay-aspects``).
 
 Every command calls ``mem.graph`` and nothing else; dates (``--at``) go to the library
 as typed, so a bad one is the library's ``InvalidInputError`` (exit 2), and an unknown
@@ -328,3 +328,20 @@ def dedupe(
         f"entities: {done}",
         markup=False,
     )
+
+
+@graph.command("decay-aspects")
+@click.option(
+    "--now", default=None, help="The time decay runs at (default now): a date or ISO time."
+)
+@scope_options
+@json_command
+def decay_aspects(obj: Ctx, now: str | None, scope: dict[str, Any], as_json: bool) -> None:
+    """Let aspects nobody confirmed for [graph] aspect_stale_days lose
+    aspect_decay_rate (seed 004); each decays at most once per stale period."""
+    with obj.memory(must_exist=True, embedder=None) as mem:
+        decayed = mem.graph.decay_aspects(now=now, **scope)
+    if as_json:
+        render.emit_json({"decayed": decayed})
+    else:
+        render.console.print(f"{render.plural(decayed, 'aspect', 'aspects')} decayed", markup=False)

@@ -142,6 +142,7 @@ class Graph(Part[M]):
     split = Verb(gv.graph_split)
     invalidate = Verb(gv.graph_invalidate)
     dedupe = Verb(gv.graph_dedupe)
+    decay_aspects = Verb(gv.graph_decay_aspects)
 
 
 class Palace(Part[M]):

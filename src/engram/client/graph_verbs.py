@@ -143,6 +143,13 @@ def graph_dedupe(
     return _graph_post("/v1/graph/dedupe", g.DedupeOut, body)
 
 
+def graph_decay_aspects(*, now: Moment = None, **scope: Unpack[ScopeArgs]) -> Call[g.DecayOut]:
+    """``POST /v1/graph/aspects/decay``: seed 004's aspect decay in the namespace
+    (``decayed``: how many aspects lost weight)."""
+    body = {**given(now=_moment(now)), **scope_given(scope)}
+    return _graph_post("/v1/graph/aspects/decay", g.DecayOut, body)
+
+
 # -- palace ----------------------------------------------------------------------------
 def palace_tree(wing: str | None = None, **scope: Unpack[ScopeArgs]) -> Call[list[dict[str, Any]]]:
     """``GET /v1/palace``: wings -> rooms -> closets, with drawer counts."""

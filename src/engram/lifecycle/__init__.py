@@ -3,13 +3,17 @@
 
 - ``consolidate``: a namespace (an agent's store) holding more than
   ``max_memories_per_agent`` live memories has its oldest ones folded, per category, into
-  summary memories. Each group is classified dense or sparse (``density``): dense groups
-  get an extractive summary, sparse ones an abstractive (LLM) one. The originals move
-  to the archive, out of recall but kept whole; the archival index maps each original to
-  its summary, and ``restore`` brings originals back exactly (ids and content).
+  summary memories, and so, below the cap too, have its memories older than
+  ``compress_after_days`` (in full groups; ``aging``). Each group is classified dense
+  or sparse (``density``): dense groups get an extractive summary, sparse ones an
+  abstractive (LLM) one. The originals move to the archive, out of recall but kept
+  whole; the archival index maps each original to its summary, and ``restore`` brings
+  originals back exactly (ids and content).
 - ``retention``: one sweep of the retention worker (``retention.sweep``).
 - ``upkeep``: what ``engram serve`` runs on its schedule: consolidation every
-  ``consolidation_interval`` and a sweep every ``retention_interval_s``.
+  ``consolidation_interval`` and a sweep every ``retention_interval_s``, each sweep
+  followed by seed 004's aspect decay in every namespace (FEATURES G5; ``decay``,
+  handed in by ``Memory``: it is ``mem.graph.decay_aspects``).
 
 Time comes from ``self.clock``, so tests (and the year simulation) move it by hand;
 setting it also sets the store's clock, so the rows the retention windows prune by age
@@ -19,7 +23,7 @@ setting it also sets the store's clock, so the rows the retention windows prune 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -27,7 +31,8 @@ from typing import Any
 from engram.core import Core, Part
 from engram.errors import InvalidInputError, shown
 from engram.lifecycle import archival
-from engram.lifecycle.compaction import SUMMARY_TAG, not_archived
+from engram.lifecycle.aging import SUMMARY_TAG, aged_groups, groups
+from engram.lifecycle.compaction import not_archived
 from engram.lifecycle.density import Density, classify_group
 from engram.lifecycle.retention import (
     CATEGORIES,
@@ -94,23 +99,19 @@ class ConsolidationResult:
         }
 
 
-def _groups(records: Sequence[MemoryRecord], size: int) -> list[list[MemoryRecord]]:
-    by_category: dict[str, list[MemoryRecord]] = {}
-    for record in records:  # oldest first
-        key = "" if record.category is None else str(record.category)
-        by_category.setdefault(key, []).append(record)
-    out: list[list[MemoryRecord]] = []
-    for key in sorted(by_category):
-        group = by_category[key]
-        out.extend(group[i : i + size] for i in range(0, len(group), size))
-    return out
+#: seed 004's aspect decay of one namespace at a time (``mem.graph.decay_aspects``):
+#: (namespace, now) -> aspects decayed.
+Decay = Callable[[str, datetime], int]
 
 
 class Lifecycle(Part):
     """Consolidation, archival and restore, retention rules and the retention sweep."""
 
-    def __init__(self, core: Core) -> None:
+    def __init__(self, core: Core, decay: Decay | None = None) -> None:
         super().__init__(core)
+        self._decay = decay
+        self.aspects_decayed = 0
+        """Aspects the schedule's decay runs lowered since this ``Memory`` opened."""
         self._clock: Callable[[], datetime] = utcnow
         self._consolidated_at: datetime | None = None
         self._schedule_from: datetime | None = None
@@ -141,7 +142,9 @@ class Lifecycle(Part):
     ) -> ConsolidationResult:
         """Archive the oldest live memories of every namespace over
         ``max_memories_per_agent`` (of one, when a namespace or id is given) into
-        summary memories, so each ends at or under the cap."""
+        summary memories, so each ends at or under the cap; and, under the cap too,
+        memories older than ``compress_after_days``, in full groups (seed 002's
+        periodic compression of old memories)."""
         core = self._core
         core.check_open()
         if namespace is None and user_id is None and agent_id is None:
@@ -161,7 +164,22 @@ class Lifecycle(Part):
             self._consolidated_at = now
         return ConsolidationResult(now, tuple(summaries), tuple(index), modes)
 
-    def _plan(self, namespace: str) -> list[list[MemoryRecord]]:
+    def _plan(self, namespace: str, now: datetime) -> list[list[MemoryRecord]]:
+        """The groups to fold: the cap's, then full groups of old memories."""
+        settings = self._core.config.lifecycle
+        capped = self._capped(namespace)
+        taken = {r.id for g in capped for r in g}
+        aged = aged_groups(
+            self._core.store,
+            namespace,
+            days=settings.compress_after_days,
+            size=settings.group_size,
+            now=now,
+            taken=taken,
+        )
+        return capped + aged
+
+    def _capped(self, namespace: str) -> list[list[MemoryRecord]]:
         """The groups to fold so the namespace ends at or under the cap."""
         store = self._core.store
         settings = self._core.config.lifecycle
@@ -170,18 +188,18 @@ class Lifecycle(Part):
         if live <= cap:
             return []
         take = live - cap
-        groups: list[list[MemoryRecord]] = []
+        planned: list[list[MemoryRecord]] = []
         for _ in range(20):  # each round adds what the summaries themselves cost
             oldest = store.memories.select(
                 namespace, ListQuery(newest_first=False, limit=min(take, live))
             )
-            groups = [g for g in _groups(oldest, settings.group_size) if len(g) > 1]
-            folded = sum(len(g) for g in groups)
-            after = live - folded + len(groups)
+            planned = [g for g in groups(oldest, settings.group_size) if len(g) > 1]
+            folded = sum(len(g) for g in planned)
+            after = live - folded + len(planned)
             if after <= cap or take >= live:
                 break
             take += after - cap
-        return groups
+        return planned
 
     def _consolidate_namespace(
         self, namespace: str, now: datetime
@@ -189,7 +207,7 @@ class Lifecycle(Part):
         core = self._core
         settings = core.config.lifecycle
         out: list[tuple[str, str, list[ArchiveEntry]]] = []
-        for group in self._plan(namespace):
+        for group in self._plan(namespace, now):
             texts = [r.content for r in group]
             dense = settings.dual_mode and (
                 classify_group(texts, settings.dense_threshold) is Density.DENSE
@@ -407,7 +425,20 @@ class Lifecycle(Part):
         due = self.due()
         done = self.consolidate() if due["consolidation"] else None
         swept = self.retention() if due["retention"] else None
+        if swept is not None:
+            self.decay_aspects()
         return done, swept
+
+    def decay_aspects(self) -> int:
+        """seed 004's aspect decay over every namespace (each aspect at most once per
+        ``[graph] aspect_stale_days``, however often it runs); the schedule runs it
+        after each retention sweep. Returns how many aspects decayed."""
+        if self._decay is None:
+            return 0
+        now = self.clock()
+        decayed = sum(self._decay(ns, now) for ns in sorted(self._core.store.memories.namespaces()))
+        self.aspects_decayed += decayed
+        return decayed
 
     def run_upkeep(self, stop: threading.Event, *, interval_s: float = 60.0) -> None:
         """Call ``upkeep`` every ``interval_s`` until ``stop`` is set (a thread's body;

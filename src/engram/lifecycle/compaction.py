@@ -16,13 +16,12 @@ from __future__ import annotations
 from datetime import datetime
 
 from engram.errors import NotFoundError
+from engram.lifecycle.aging import SUMMARY_TAG
 from engram.records import iso
 from engram.store.protocols import ListQuery
 from engram.store.protocols.backend import Store
 from engram.store.protocols.lifecycle import COMPACT_EVENT, LifecycleStore
 
-#: Tag of every summary memory consolidation writes.
-SUMMARY_TAG = "consolidated"
 #: Summary memories read per page when looking for the one that folded an original.
 _PAGE = 1000
 

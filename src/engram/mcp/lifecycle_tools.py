@@ -1,5 +1,7 @@
 """The lifecycle MCP tools (FEATURES S8; seed 002's deterministic restore):
-``archived_memories`` and ``restore_memory``, a thin translation of ``mem.lifecycle``.
+``archived_memories`` and ``restore_memory``, a thin translation of ``mem.lifecycle``,
+and ``decay_aspects`` (FEATURES G5, seed 004's aspect decay of the caller's namespace,
+``mem.graph.decay_aspects``).
 
 Consolidation folds an agent's oldest memories into summaries (tagged ``consolidated``);
 an agent that finds a summary too thin lists what it replaced and restores the originals
@@ -22,7 +24,7 @@ from engram.records import iso
 
 T = TypeVar("T")
 
-LIFECYCLE_TOOL_NAMES = ("archived_memories", "restore_memory")
+LIFECYCLE_TOOL_NAMES = ("archived_memories", "restore_memory", "decay_aspects")
 
 MemoryIdArg = Annotated[
     str, Field(min_length=1, max_length=200, description="An archived memory's or a summary's id.")
@@ -62,6 +64,12 @@ class Restored(BaseModel):
     """The memories restored."""
 
     restored: list[RestoredMemory]
+
+
+class Decayed(BaseModel):
+    """What one aspect decay run did."""
+
+    decayed: int = Field(description="Aspects that lost weight (stale past aspect_stale_days).")
 
 
 def lifecycle_tools(
@@ -110,7 +118,20 @@ def lifecycle_tools(
 
         return await call(run)
 
+    async def decay_aspects() -> Decayed:
+        """Call at a natural break (the end of a long task) to let entity aspects nobody
+        confirmed lately lose weight; each decays at most once per stale period."""
+
+        def run(ns: str) -> Decayed:
+            return Decayed(decayed=memory.graph.decay_aspects(namespace=ns))
+
+        return await call(run)
+
     return {
+        "decay_aspects": (
+            decay_aspects,
+            ToolAnnotations(read_only_hint=False, idempotent_hint=True, open_world_hint=False),
+        ),
         "archived_memories": (
             archived_memories,
             ToolAnnotations(read_only_hint=True, open_world_hint=False),

@@ -15,6 +15,13 @@ transaction"), and what it names goes into the knowledge graph through
   ``(speaker, talks_about, name)``, so the speaker's timeline shows what they talked
   about and when, and a query naming the speaker reaches those names in one hop.
 
+P9 (seed 004's "Decision Auto-Protection"): the linker "runs a 14-pattern regex
+battery on memory content at write time" and marks what a decision states as a
+``constraint`` of importance 0.85. :func:`protection` finds the memory's decision
+clauses; the write path files them as a ``constraint`` attribute of each entity the
+memory names, in the memory's transaction, before any job runs (the ``extract`` job's
+own facts get the same kind later, ``engram.pipeline.classify``).
+
 The ``extract`` job later deepens the graph for the same memory (with an LLM, better
 triples); ``record`` is idempotent per memory, so an entity both name counts one
 mention of that memory, and a triple both state one statement.
@@ -23,6 +30,7 @@ mention of that memory, and a triple both state one statement.
 from __future__ import annotations
 
 from engram.pipeline import offline, patterns
+from engram.pipeline.classify import CONSTRAINT_IMPORTANCE
 from engram.store.protocols.graph import UNKNOWN_TYPE, Triple, canonical_name
 
 #: The relation a speaker gets to each name they mention.
@@ -56,3 +64,17 @@ def links(text: str) -> tuple[list[Triple], dict[str, str]]:
         if speaker is not None:
             triples.append((speaker, TALKS_ABOUT, name, TALKS_ABOUT_CONFIDENCE))
     return triples, types
+
+
+def protection(text: str) -> tuple[str, float] | None:
+    """P9: the sentences of ``text`` that hold decision language (seed 004's battery,
+    :func:`~engram.pipeline.patterns.is_decision_content`), joined, with a constraint's
+    importance (0.85); None when it decides nothing."""
+    _, body = offline.split_speaker(text[:MAX_CHARS])
+    if not patterns.is_decision_content(body):
+        return None
+    clauses = [s.strip() for s in offline.split_sentences(body)]
+    decided = [s for s in clauses if s and patterns.is_decision_content(s)]
+    # A decision spread over sentences ("We weighed X. Decided: Y") matches only as a
+    # whole: the whole body is the clause then.
+    return " ".join(decided or [" ".join(body.split())]), CONSTRAINT_IMPORTANCE

@@ -34,6 +34,7 @@ from engram.recall import (
     ranking,
     rerank,
     scoring,
+    shared,
     temporal,
 )
 from engram.recall import format as fmt
@@ -101,9 +102,12 @@ class Retriever:
         self.stale = stale  # issue 28: which memories stated a fact since closed
         # FEATURES S4: text that heads every context (``mem.org``'s core policies).
         self.preamble: Callable[[], str] | None = None
+        # FEATURES S3: a request's shared space is ranked beside it (seed 002).
+        self.shared = shared.SharedLeg(lambda ns: self.memories.count(ns))
 
     def close(self) -> None:
-        """Stop the worker thread keyword search runs on (if one was started)."""
+        """Stop the worker threads keyword search and the shared leg run on."""
+        self.shared.close()
         with self._pool_lock:
             if self._pool is not None:
                 self._pool.shutdown(wait=True)
@@ -143,17 +147,24 @@ class Retriever:
         legs = self._candidates(request, cfg, clock, warnings)
         if legs.mode is RecallMode.RECENT:
             return self._recent(request, cfg, clock, warnings)
+        # Started once the query is embedded (the shared leg reuses its vector).
+        pending = self.shared.start(request, cfg, lambda r: self._part(r, r.config or cfg))
         hits, found = self._rank(request, cfg, legs, clock, warnings)
+        if pending is not None:  # seed 002: merged with personal hits, ranked together
+            hits = shared.merge(hits, pending.result())
+            clock.lap("shared")
         parts = decompose.subqueries(request.query) if cfg.decompose else []
         if parts:  # issue 24: a question joining two things, also asked as its parts
             hits = decompose.interleave([hits, *(self._part(request, cfg, p) for p in parts)])
             clock.lap("decompose")
         return self._finish(request, cfg, hits, legs.mode, clock, warnings, found=found)
 
-    def _part(self, request: RecallRequest, cfg: RecallConfig, query: str) -> list[Hit]:
-        """The ranked hits of one part of a decomposed query (its own timings and
-        warnings are the whole query's business, so they are not kept)."""
-        part = replace(request, query=query)
+    def _part(
+        self, request: RecallRequest, cfg: RecallConfig, query: str | None = None
+    ) -> list[Hit]:
+        """The ranked hits of one part of a decomposed query, or of the shared leg (its
+        own timings and warnings are the whole query's business, so they are not kept)."""
+        part = request if query is None else replace(request, query=query)
         clock = Clock()
         warnings: list[str] = []
         legs = self._candidates(part, cfg, clock, warnings)

@@ -33,6 +33,9 @@ class RecallRequest:
     filter_names: tuple[str, ...] = ()
     """The filters behind ``matches`` and ``restrict`` (``filters.<key>``, a narrower
     ``user_id``/``agent_id``/``run_id``, ``wing``, ``room``): an empty answer names them."""
+    shared: str | None = None
+    """The shared space whose publications are ranked with this recall's memories
+    (seed 002, FEATURES S3; ``engram.recall.shared``); None: personal memories only."""
 
     @property
     def filtered(self) -> bool:

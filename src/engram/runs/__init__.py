@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from engram.core import Part, Scope
 from engram.errors import InvalidInputError, NotFoundError, shown
 from engram.filters import scope_filter
 from engram.recall.request import RecallRequest
+from engram.recall.shared import recall_space
 from engram.records import MemoryRecord, new_id, utcnow
 from engram.runs import compress
 from engram.runs.views import (
@@ -372,7 +374,13 @@ class Runs(Part):
             matches=scope_filter(scope, filters),
             config=core.config.with_overrides(recall={"context_style": "prior_work"}).recall,
         )
-        result = core.retriever.recall(request)
+        # FEATURES S3: the namespace's shared space is ranked with it (seed 002).
+        space = recall_space(
+            scope.namespace,
+            enabled=core.config.agents.shared_knowledge_base,
+            filtered=bool(filters),
+        )
+        result = core.retriever.recall(replace(request, shared=space))
         if ident is not None:
             self._log(scope, ident, [(h.memory, h.score) for h in result.hits], text)
         return result.context

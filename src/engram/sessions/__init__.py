@@ -42,8 +42,12 @@ from engram.validate import no_nul, offset_value, positive_int, type_name
 __all__ = ["TRIGGERS", "Checkpoint", "Confirm", "InjectedMemory", "SessionScore", "Sessions"]
 
 #: How sessions confirm useful memories' aspects: ``mem.graph.aspect_feedback``
-#: (memory ids, namespace, time), handed in by ``Memory`` so the two parts stay apart.
-Confirm = Callable[[list[str], str, datetime], object]
+#: ({memory id: confirmations}, namespace, time), handed in by ``Memory`` so the two
+#: parts stay apart.
+Confirm = Callable[[dict[str, int], str, datetime], object]
+#: seed 004's aspect decay every N sessions: ``mem.graph.decay_aspects`` (namespace,
+#: time), handed in the same way.
+Decay = Callable[[str, datetime], object]
 #: What else a session's end sets off for an agent: ``mem.agents.end_session`` (agent id,
 #: session key, namespace) removes what the agent wrote at the ``session`` level.
 Ended = Callable[[str, str, str], object]
@@ -74,6 +78,16 @@ def _text(name: str, value: object) -> str | None:
     return redact(no_nul(name, value))
 
 
+def feedback_counts(useful: Sequence[str], fts_hits: dict[str, int]) -> dict[str, int]:
+    """Confirmations per memory at session end: seed 004 confirms each memory that got
+    at least one FTS hit in the session, by its hit count; a memory the continuity
+    score found useful counts at least once, hit or not."""
+    counts = {m: n for m, n in fts_hits.items() if n > 0}
+    for memory_id in useful:
+        counts[memory_id] = max(counts.get(memory_id, 0), 1)
+    return counts
+
+
 def _normalize_project(project: str | None) -> str | None:
     return None if project is None else project.strip().rstrip("/").lower() or None
 
@@ -81,10 +95,19 @@ def _normalize_project(project: str | None) -> str | None:
 class Sessions(Part):
     """Checkpoints, recovery digests and continuity scores of agent sessions."""
 
-    def __init__(self, core: Core, confirm: Confirm, ended: Ended | None = None) -> None:
+    def __init__(
+        self,
+        core: Core,
+        confirm: Confirm,
+        ended: Ended | None = None,
+        decay: Decay | None = None,
+    ) -> None:
         super().__init__(core)
         self._confirm_aspects = confirm
         self._ended = ended
+        self._decay = decay
+        self._ends: dict[str, int] = {}  # sessions ended per namespace (the decay counter)
+        self._ends_lock = threading.Lock()
         self._tracker = Tracker()
         self._pruned_at: datetime | None = None
         self.clock: Callable[[], datetime] = utcnow
@@ -149,7 +172,8 @@ class Sessions(Part):
             raise InvalidInputError(
                 f"injected memories must be a list of hits or memory ids, got {type_name(memories)}"
             )
-        for item in memories:
+        items = list(memories)  # read twice: ids, then keyword hits
+        for item in items:
             memory_id = item.memory.id if isinstance(item, Hit) else item
             if not isinstance(memory_id, str) or not memory_id:
                 raise InvalidInputError(
@@ -158,6 +182,14 @@ class Sessions(Part):
             ids.append(no_nul("an injected memory id", memory_id))
         now = self.clock()
         self._tracker.touch(scope.namespace, key, now)  # injection starts a session too
+        # seed 004's fts_hit_count: a hit the keyword leg scored matched the query's words.
+        matched = [
+            item.memory.id
+            for item in items
+            if isinstance(item, Hit) and (item.breakdown.bm25 or 0.0) > 0.0
+        ]
+        if matched:
+            self._tracker.fts_hit(scope.namespace, key, matched, now)
         return core.store.sessions.log_injected(scope.namespace, key, ids, now=now)
 
     # -- checkpoints ----------------------------------------------------------------
@@ -357,9 +389,12 @@ class Sessions(Part):
         )
         threshold = core.config.sessions.confirm_relevance
         useful = [m for m, value in scored.relevance.items() if value >= threshold]
-        if useful:
-            self._confirm(useful, scope.namespace)
+        live = self._tracker.live(scope.namespace, key)
+        counts = feedback_counts(useful, {} if live is None else live.fts_hits)
+        if counts:
+            self._confirm(counts, scope.namespace)
         self._tracker.forget(scope.namespace, key)
+        self._count_end(scope.namespace)
         if agent_id is not None and self._ended is not None:
             # seed 002's session level: an agent's session-level memories end with it.
             self._ended(agent_id, key, scope.namespace)
@@ -410,10 +445,20 @@ class Sessions(Part):
             m.memory_id: records[m.memory_id].content for m in injected if m.memory_id in records
         }
 
-    def _confirm(self, memory_ids: Sequence[str], namespace: str) -> None:
+    def _confirm(self, counts: dict[str, int], namespace: str) -> None:
         # seed 004's aspect feedback at session end: memories that proved useful raise
         # the weight of the aspects their attributes are filed under.
-        self._confirm_aspects(list(memory_ids), namespace, self.clock())
+        self._confirm_aspects(counts, namespace, self.clock())
+
+    def _count_end(self, namespace: str) -> None:
+        """seed 004: aspect decay "runs every N sessions rather than on every call"."""
+        every = self._core.config.graph.aspect_decay_sessions
+        if not every or self._decay is None:
+            return
+        with self._ends_lock:
+            ended = self._ends[namespace] = self._ends.get(namespace, 0) + 1
+        if ended % every == 0:
+            self._decay(namespace, self.clock())
 
     # Last in the class: a method named ``list`` would shadow the builtin in the
     # annotations of every method after it.

@@ -50,6 +50,9 @@ class LiveSession:
     recent_prompts: tuple[str, ...] = ()
     queries: tuple[str, ...] = ()
     remembers: tuple[str, ...] = ()
+    fts_hits: dict[str, int] = field(default_factory=dict)
+    """seed 004's ``session_memories.fts_hit_count``: memory id -> injections in which
+    it matched the query's words (the keyword leg scored it)."""
 
 
 @dataclass
@@ -189,6 +192,13 @@ class Tracker:
         """Take one session's queued checkpoint, due or not (session end flushes it)."""
         with self._lock:
             return self._queue.pop((namespace, session_key), None)
+
+    def fts_hit(self, namespace: str, session_key: str, ids: list[str], now: datetime) -> None:
+        """Count one keyword (FTS) hit for each of ``ids`` in the session."""
+        with self._lock:
+            hits = self._touch(namespace, session_key, now, None, None).fts_hits
+            for memory_id in ids:
+                hits[memory_id] = hits.get(memory_id, 0) + 1
 
     def forget(self, namespace: str, session_key: str) -> None:
         """Drop an ended session's live state."""

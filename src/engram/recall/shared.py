@@ -1,0 +1,116 @@
+"""Shared knowledge in recall (seed 002; FEATURES S3).
+
+seed 002's injection pipeline: "Shared memories (from SharedKnowledgeStore) are fetched
+in parallel, merged with personal memories (no personal_boost for shared), and ranked
+together." A recall whose request names a shared space (``RecallRequest.shared``, set
+by ``mem.recall``, ``mem.runs.get_context`` and so ``mem.inject.context``) runs a second
+leg over that space's publications on its own worker thread, while the personal leg
+ranks; the shared leg ranks with ``personal_boost = 0`` and the two lists are merged by
+final score before the floor, the limit and the budget apply to both.
+
+An empty shared space costs one ``count`` and nothing else (docs/benchmarks.md,
+"Seeded behaviours"). Publications carry ``metadata.published_by``: memories someone
+wrote into a shared space without publishing them are not shared knowledge, so they
+never join a personal recall.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import replace
+
+from engram.config import RecallConfig
+from engram.recall.request import RecallRequest
+from engram.records import Hit, MemoryRecord
+
+#: The shared namespace when none is named.
+DEFAULT_SPACE = "shared:default"
+#: The metadata key that names a publication's publisher.
+PUBLISHED_BY = "published_by"
+
+
+def space_of(namespace: str) -> str:
+    """The shared space of a caller working in ``namespace``: ``user:<u>/shared`` for a
+    user's namespace (its agents share with each other, not with other users), else
+    ``shared:default``. The MCP tools and recall use it; the HTTP API does the same
+    from the key."""
+    if namespace.startswith("user:"):
+        return namespace.split("/", 1)[0] + "/shared"
+    return DEFAULT_SPACE
+
+
+def recall_space(namespace: str, *, enabled: bool, filtered: bool) -> str | None:
+    """The shared space a recall in ``namespace`` ranks beside its own memories, or
+    None: shared knowledge is off (``[agents] shared_knowledge_base``), the recall is
+    filtered (filters and palace places describe the caller's own memories), or
+    ``namespace`` is a shared space itself."""
+    if not enabled or filtered:
+        return None
+    space = space_of(namespace)
+    if namespace == space or namespace.startswith("shared:") or namespace.endswith("/shared"):
+        return None
+    return space
+
+
+def published(record: MemoryRecord) -> bool:
+    """True for a publication (a memory some agent published into the space)."""
+    return record.metadata.get(PUBLISHED_BY) is not None
+
+
+def leg_request(request: RecallRequest, cfg: RecallConfig) -> RecallRequest | None:
+    """The request of the shared leg, or None when ``request`` names no other space.
+    seed 002: no personal boost for shared memories."""
+    space = request.shared
+    if space is None or space == request.namespace:
+        return None
+    return replace(
+        request,
+        namespace=space,
+        shared=None,
+        matches=published,
+        restrict=None,
+        cite=None,
+        config=replace(cfg, personal_boost=0.0),
+    )
+
+
+def merge(personal: Sequence[Hit], shared: Sequence[Hit]) -> list[Hit]:
+    """Both lists ranked together by final score (a stable sort: on a tie the personal
+    hit comes first)."""
+    return sorted([*personal, *shared], key=lambda h: h.score, reverse=True)
+
+
+class SharedLeg:
+    """Runs the shared leg beside the personal one, on a thread of its own (the
+    retriever's keyword pool is not used: the leg itself submits keyword searches
+    there, and waiting on a pool from inside it could starve it)."""
+
+    def __init__(self, count: Callable[[str], int]) -> None:
+        self._count = count  # live memories of a namespace: an empty space is skipped
+        self._pool: ThreadPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def start(
+        self,
+        request: RecallRequest,
+        cfg: RecallConfig,
+        run: Callable[[RecallRequest], list[Hit]],
+    ) -> Future[list[Hit]] | None:
+        """Start ranking the shared space's publications for ``request``; None when it
+        names no shared space or the space holds nothing."""
+        sub = leg_request(request, cfg)
+        if sub is None or not self._count(sub.namespace):
+            return None
+        with self._lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engram-shared")
+            return self._pool.submit(run, sub)
+
+    def close(self) -> None:
+        """Stop the worker thread (if one was started)."""
+        with self._lock:
+            if self._pool is not None:
+                self._pool.shutdown(wait=True)
+                self._pool = None

@@ -22,7 +22,7 @@ import hashlib
 import re
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -93,17 +93,24 @@ class TurnFact:
         return hashlib.sha256(basis.encode("utf-8")).hexdigest()[:16]
 
 
-def load_turns(path: str, *, conversations: int | None = None) -> list[SourceTurn]:
-    """Every turn of every conversation (``conversations``: only the first N)."""
-    return _load(path, conversations, gold=False)[0]
+def load_turns(
+    path: str, *, conversations: int | None = None, samples: Collection[str] = ()
+) -> list[SourceTurn]:
+    """Every turn of every conversation (``conversations``: only the first N;
+    ``samples``: only those sample ids, e.g. one fold to tune on and one to check)."""
+    return _load(path, conversations, samples, gold=False)[0]
 
 
-def load(path: str, *, conversations: int | None = None) -> tuple[list[SourceTurn], list[GoldFact]]:
+def load(
+    path: str, *, conversations: int | None = None, samples: Collection[str] = ()
+) -> tuple[list[SourceTurn], list[GoldFact]]:
     """Turns and gold facts of a LoCoMo file."""
-    return _load(path, conversations, gold=True)
+    return _load(path, conversations, samples, gold=True)
 
 
-def _load(path: str, limit: int | None, *, gold: bool) -> tuple[list[SourceTurn], list[GoldFact]]:
+def _load(
+    path: str, limit: int | None, samples: Collection[str], *, gold: bool
+) -> tuple[list[SourceTurn], list[GoldFact]]:
     data = read_json(path, "LoCoMo")
     if not isinstance(data, list):
         raise InvalidInputError(f"LoCoMo file {path} must hold a JSON list of samples")
@@ -115,6 +122,8 @@ def _load(path: str, limit: int | None, *, gold: bool) -> tuple[list[SourceTurn]
             name = str(sample.get("sample_id", f"conv-{index}"))
         except (KeyError, TypeError) as exc:
             raise InvalidInputError(f"LoCoMo sample {index} lacks 'conversation'") from exc
+        if samples and name not in samples:
+            continue
         numbers = sorted(int(m.group(1)) for k in conv if (m := _SESSION_KEY.match(k)))
         for n in numbers:
             for turn in conv[f"session_{n}"]:
@@ -264,6 +273,7 @@ def run(
     threshold: float = DEFAULT_THRESHOLD,
     labels: str | Path | None = None,
     conversations: int | None = None,
+    samples: Collection[str] = (),
     examples: int = 0,
 ) -> dict[str, Any]:
     """Measure the offline extractor on a LoCoMo file; returns JSON-ready figures.
@@ -273,13 +283,18 @@ def run(
     """
     if not 0.0 < threshold <= 1.0:
         raise InvalidInputError(f"--threshold must be in (0, 1], got {threshold}")
-    turns, gold = load(path, conversations=conversations)
+    turns, gold = load(path, conversations=conversations, samples=samples)
+    if samples and not turns:
+        raise InvalidInputError(
+            f"no conversation of {path} has the sample id(s) {', '.join(sorted(samples))}"
+        )
     facts, turns_per_s = extract_turns(turns)
     extracted = best_matches(gold, [(f.conversation, f.dia_id, f.content) for f in facts], embedder)
     echo = best_matches(gold, [(t.conversation, t.dia_id, t.text) for t in turns], embedder)
     result: dict[str, Any] = {
         "data": str(path),
         "conversations": len({t.conversation for t in turns}),
+        "samples": sorted({t.conversation for t in turns}),
         "turns": len(turns),
         "gold_facts": len(gold),
         "embedder": getattr(embedder, "name", type(embedder).__name__),
@@ -321,10 +336,12 @@ def _examples(
     ]
 
 
-def sample_sheet(path: str, *, conversations: int | None = None) -> list[dict[str, Any]]:
+def sample_sheet(
+    path: str, *, conversations: int | None = None, samples: Collection[str] = ()
+) -> list[dict[str, Any]]:
     """The sample to label, with each fact's turn: write it outside the repository
     (it holds benchmark text), label it, keep only keys and labels."""
-    turns = load_turns(path, conversations=conversations)
+    turns = load_turns(path, conversations=conversations, samples=samples)
     text_of = {(t.conversation, t.dia_id): t.text for t in turns}
     facts, _ = extract_turns(turns)
     return [

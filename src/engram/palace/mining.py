@@ -17,14 +17,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from engram.palace.aaak import tags
-from engram.pipeline import offline, patterns
+from engram.pipeline import offline, patterns, turns
 from engram.text import keywords
 
 #: seed 003: "windows of 8-10 turns". Windows hold at most this many turns and are
 #: balanced, so every window holds 8-10 turns whenever the length allows it.
 WINDOW_MAX = 10
 #: Roles that name a part in a chat, not a person.
-ROLES = frozenset({"user", "assistant", "system", "tool", "human", "ai", "bot", "model"})
+ROLES = turns.ROLES
 #: Which AAAK tag a relation's target gets (seed 003: @l locations, @e events, @i items).
 TARGET_TAG = {
     "lives_in": "l",

@@ -37,9 +37,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from engram.pipeline import patterns
+from engram.pipeline import patterns, turns
 from engram.pipeline.patterns import Relation
 from engram.pipeline.person import resolve_person
+from engram.pipeline.turns import split_speaker as split_speaker
 from engram.text import STOPWORDS, keywords
 
 #: How often each rule's facts were judged correct in the hand-labelled sample
@@ -75,9 +76,6 @@ MIN_STATEMENT_WORDS = 4
 #: Longer sentences are run-ons that no longer read as one fact.
 MAX_FACT_CHARS = 400
 
-# "Name: text", the way chat turns are stored. A name is one to three capitalised
-# words; labels such as "Note:" are not speakers.
-_SPEAKER = re.compile(r"^\s*([A-Z][\w.'-]{0,30}(?:\s[A-Z][\w.'-]{0,30}){0,2}):\s+(?=\S)")
 _ATTACHMENT = re.compile(r"\s*\[(?:image|photo|picture|file|attachment):[^\]]*\]\s*$", re.I)
 
 _LEAD_IN = re.compile(
@@ -221,14 +219,6 @@ class OfflineAnalysis:
         }
 
 
-def split_speaker(text: str) -> tuple[str | None, str]:
-    """``("Caroline", "I went ...")`` for ``"Caroline: I went ..."``; else ``(None, text)``."""
-    match = _SPEAKER.match(text)
-    if match is None or match.group(1).lower() in patterns.NOT_SPEAKERS:
-        return None, text
-    return match.group(1), text[match.end() :]
-
-
 def split_sentences(text: str) -> list[str]:
     """Sentences of ``text``: split after ``.``, ``!``, ``?`` and at line breaks, but
     not after an abbreviation ("Dr.", "e.g.") or inside a number ("3.5")."""
@@ -291,8 +281,10 @@ def _elided(sentence: str) -> str | None:
         if any(_ING.match(w) and w not in patterns.NOT_VERBS_ING or w == "busy" for w in after):
             return "I've " + sentence[0].lower() + sentence[1:]
         return None
-    if first in patterns.FEELINGS:
+    if first in patterns.FEELINGS or first == "gonna":
         return "I'm " + sentence[0].lower() + sentence[1:]
+    if first in {"wanna", "gotta"}:
+        return "I " + sentence[0].lower() + sentence[1:]  # "Wanna try surfing"
     if first in patterns.ADJECTIVES_ED or not first.isalpha():
         return None
     if first in patterns.IRREGULAR_PAST - patterns.NOT_ELIDED_PAST:
@@ -550,29 +542,44 @@ def _triples(content: str, confidence: float) -> tuple[Relation, ...]:
 
 
 def analyse(text: str, *, speaker: str | None = None) -> OfflineAnalysis:
-    """Read ``text`` (a chat turn ``"Name: ..."`` or plain text) into facts and triples.
+    """Read ``text`` (a chat turn ``"Name: ..."``, messages one a line
+    ``"role: [Name: ]..."``, or plain text) into facts and triples.
 
-    ``speaker`` names whoever "I" is when the text has no ``"Name:"`` prefix; with
-    neither, first person is left as written.
+    ``speaker`` names whoever "I" is where the text names no one; with neither, first
+    person is left as written. What an assistant, system or tool said gives no facts
+    (:mod:`engram.pipeline.turns`), and a fact that only restates the whole text in the
+    same form is not emitted: the raw memory already says it.
     """
-    found_speaker, body = split_speaker(text)
-    subject = found_speaker or speaker
-    # One apostrophe, so "I’m" and "I'm" read the same.
-    body = _ATTACHMENT.sub("", body).replace("\u2019", "'")
+    said = turns.messages(text, speaker)
     facts: list[OfflineFact] = []
     seen: set[str] = set()
-    for raw in split_sentences(body):
-        fact = _read(raw, subject)
-        if fact is None:
+    for message in said:
+        if not message.from_user:
             continue
-        key = fact.content.lower()
-        if key in seen:
-            continue
-        seen.add(key)
-        facts.append(fact)
+        # One apostrophe, so "I’m" and "I'm" read the same.
+        body = _ATTACHMENT.sub("", message.text).replace("\u2019", "'")
+        for sentence in split_sentences(body):
+            for raw in turns.clauses(sentence):
+                fact = _read(raw, message.speaker)
+                if fact is None or _form(fact.content) in seen:
+                    continue
+                seen.add(_form(fact.content))
+                facts.append(fact)
     triples: list[Relation] = []
     for fact in facts:
         for triple in _triples(fact.content, fact.confidence):
             if triple not in triples:
                 triples.append(triple)
+    # A plain fact that is the whole text again says nothing new (its triples stay); a
+    # typed one (a decision, a preference ...) adds its type, which the raw text lacks.
+    facts = [f for f in facts if f.type != "fact" or _form(f.content) != _form(text)]
+    subject = next((m.speaker for m in said if m.from_user and m.speaker), speaker)
     return OfflineAnalysis(subject, tuple(facts), tuple(triples))
+
+
+_NOT_WORD = re.compile(r"[\W_]+")
+
+
+def _form(text: str) -> str:
+    """What a text says, to compare forms: its words, lower-cased, without punctuation."""
+    return _NOT_WORD.sub(" ", text.lower()).strip()

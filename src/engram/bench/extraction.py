@@ -36,6 +36,7 @@ from engram.embed import Embedder, create_embedder
 from engram.errors import InvalidInputError
 from engram.pipeline import offline
 from engram.pipeline.extraction import extract_offline
+from engram.settings import PipelineConfig
 
 #: Cosine (all-MiniLM-L6-v2) at or above which an extracted fact "says" a gold fact.
 #: Chosen by reading matched pairs on the dev split in bands of 0.05 (docs/pipeline.md):
@@ -84,6 +85,7 @@ class TurnFact:
     dia_id: str
     content: str
     rule: str
+    confidence: float = 0.0
 
     @property
     def key(self) -> str:
@@ -161,7 +163,9 @@ def extract_turns(turns: Sequence[SourceTurn]) -> tuple[list[TurnFact], float]:
         # ``analyse`` is what ``extract_offline`` validates; it also names each fact's
         # rule, for the per-rule figures.
         for fact in offline.analyse(turn.text).facts:
-            facts.append(TurnFact(turn.conversation, turn.dia_id, fact.content, fact.rule))
+            facts.append(
+                TurnFact(turn.conversation, turn.dia_id, fact.content, fact.rule, fact.confidence)
+            )
     return facts, len(turns) / elapsed if elapsed > 0 else float("inf")
 
 
@@ -290,6 +294,10 @@ def run(
         )
     facts, turns_per_s = extract_turns(turns)
     extracted = best_matches(gold, [(f.conversation, f.dia_id, f.content) for f in facts], embedder)
+    # What the pipeline writes: facts at or above seed 004's write gate.
+    gate = PipelineConfig().min_fact_confidence
+    kept = [f for f in facts if f.confidence >= gate]
+    written = best_matches(gold, [(f.conversation, f.dia_id, f.content) for f in kept], embedder)
     echo = best_matches(gold, [(t.conversation, t.dia_id, t.text) for t in turns], embedder)
     result: dict[str, Any] = {
         "data": str(path),
@@ -300,6 +308,11 @@ def run(
         "embedder": getattr(embedder, "name", type(embedder).__name__),
         "threshold": threshold,
         "recall": round(recall_at(extracted, threshold), 3),
+        "written": {
+            "gate": gate,
+            "facts": len(kept),
+            "recall": round(recall_at(written, threshold), 3),
+        },
         "echo_recall": round(recall_at(echo, threshold), 3),
         "recall_sweep": {
             f"{t:g}": {
@@ -315,6 +328,7 @@ def run(
     }
     if labels is not None:
         result["precision"] = precision(facts, read_labels(labels))
+        result["written"]["precision"] = precision(kept, read_labels(labels))
     if examples:
         result["examples"] = _examples(gold, facts, extracted, threshold, examples)
     return result
@@ -373,6 +387,15 @@ def markdown(result: dict[str, Any]) -> str:
         p = result["precision"]
         shown = "-" if p["precision"] is None else f"{p['precision']:.3f}"
         lines.append(f"- precision (hand-labelled sample): {shown} (n = {p['n']})")
+    if "written" in result:
+        w = result["written"]
+        line = (
+            f"- written (confidence >= {w['gate']:g}, seed 004's gate): {w['facts']} facts, "
+            f"recall {w['recall']:.3f}"
+        )
+        if "precision" in w and w["precision"]["precision"] is not None:
+            line += f", precision {w['precision']['precision']:.3f} (n = {w['precision']['n']})"
+        lines.append(line)
     lines += ["", "| threshold | offline recall | echo recall |", "|---|---|---|"]
     lines += [
         f"| {t} | {row['offline']:.3f} | {row['echo']:.3f} |"

@@ -40,6 +40,7 @@ from typing import Any
 from engram.pipeline import patterns, turns
 from engram.pipeline.patterns import Relation
 from engram.pipeline.person import resolve_person
+from engram.pipeline.turns import split_sentences as split_sentences
 from engram.pipeline.turns import split_speaker as split_speaker
 from engram.text import STOPWORDS, keywords
 
@@ -104,7 +105,6 @@ _TAG_QUESTION = re.compile(
     r"hasn't|right|eh)\s*(?:they|it|you|we|he|she|I|there)?\s*[!.]*$",
     re.IGNORECASE,
 )
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n+")
 
 # Openers that make a sentence not a standalone statement.
 _NON_STANDALONE_START = re.compile(
@@ -124,9 +124,12 @@ _FIRST_PERSON_SUBJECT = re.compile(
     r"(?:\w+\s+){1,3}ago)[,]?\s+)?(?:I|I'm|I've|I'd|I'll|my|me\s+and)\b",
     re.IGNORECASE,
 )
-# "I bet they ...", "I guess it ...": speculation, not a statement of fact.
+# "I bet they ...", "I guess it ...", "I can only imagine ...": speculation, not a
+# statement of fact.
 _HEDGE = re.compile(
-    r"I\s+(?:bet|guess|wish|suppose|imagine|wonder)\b|I\s+see\s*[,.!]", re.IGNORECASE
+    r"I\s+(?:bet|guess|wish|suppose|imagine|wonder)\b|I\s+see\s*[,.!]|"
+    r"I\s+can\s+(?:only\s+|just\s+)?imagine\b",
+    re.IGNORECASE,
 )
 _SPECULATION = re.compile(r"\bmust(?:'ve|\s+have)?\s+be(?:en)?\b", re.IGNORECASE)
 _GROUP_SUBJECT = re.compile(r"^(?:we|we're|we've|we'll|we'd|our)\b", re.IGNORECASE)
@@ -176,6 +179,15 @@ _LIKES = re.compile(
 )
 # "Redis is an in-memory store": a definition, general knowledge.
 _DEFINITION = re.compile(r"^[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){0,2}\s+(?:is|are)\s+(?:a|an)\s")
+# "It's so nice to know ...", "It feels good seeing ...": an "it" that stands for the
+# clause after it, not for something named elsewhere. Such a sentence is the speaker's
+# view ("Maria thinks it's nice to know ...").
+_DUMMY_IT = re.compile(
+    r"\bit(?:'s|\s+is|\s+was|\s+feels|\s+felt|'s\s+been|\s+has\s+been)\s+"
+    r"(?:(?:so|such|always|really|very|pretty|just|truly|super|quite|\w+ly)\s+)*"
+    r"[a-z]+\s+(?:to|knowing|seeing|having|being|watching|hearing|how|when)\b",
+    re.IGNORECASE,
+)
 _SELF_MENTION = re.compile(r"\b(?:my|me|mine|myself)\b", re.IGNORECASE)
 _ING = re.compile(r"^[a-z]+ing$")
 
@@ -219,30 +231,19 @@ class OfflineAnalysis:
         }
 
 
-def split_sentences(text: str) -> list[str]:
-    """Sentences of ``text``: split after ``.``, ``!``, ``?`` and at line breaks, but
-    not after an abbreviation ("Dr.", "e.g.") or inside a number ("3.5")."""
-    pieces = [p for p in _SENTENCE_END.split(text) if p and p.strip()]
-    sentences: list[str] = []
-    for piece in pieces:
-        if sentences and _ends_in_abbreviation(sentences[-1]):
-            sentences[-1] = f"{sentences[-1]} {piece.strip()}"
-        else:
-            sentences.append(piece.strip())
-    return sentences
-
-
-def _ends_in_abbreviation(sentence: str) -> bool:
-    last = sentence.rsplit(None, 1)[-1].lower().rstrip(".")
-    return sentence.endswith(".") and (last in patterns.ABBREVIATIONS or len(last) == 1)
+# "Just remember that setbacks are lessons": advice that states the speaker's view.
+_REMEMBER_THAT = re.compile(
+    r"^(?:just\s+)?(?:remember|never\s+forget|don't\s+forget)\s+that\s+", re.I
+)
 
 
 def _trim_opening(sentence: str) -> str:
     """Drop what opens a sentence without adding to it: interjections ("Yeah,",
-    "Wow"), lead-ins ("By the way,") and a vocative ("Jon, ...")."""
+    "Wow"), lead-ins ("By the way,"), a vocative ("Jon, ...") and "remember that"."""
     text = sentence.strip()
     while True:
         before = text
+        text = _REMEMBER_THAT.sub("", text)
         first = text.split(" ", 1)[0]
         if first.lower().strip(",.!-—:;") in patterns.INTERJECTIONS:
             text = text[len(first) :].lstrip(" ,.!-—:;")
@@ -335,7 +336,7 @@ def _subject(sentence: str) -> tuple[str, str] | None:
     if elided is not None:
         return "elided", elided
     if _NON_STANDALONE_START.match(sentence):
-        return None
+        return ("statement", sentence) if _DUMMY_IT.match(sentence) else None
     if _NAMED_SUBJECT.match(sentence):
         return "named", sentence
     words = sentence.split()
@@ -393,14 +394,15 @@ def _classify(sentence: str, speaker: str | None) -> tuple[str, str, str] | None
     if rule == "statement":
         if _SPECULATION.search(text):
             return None  # "Winning must have been thrilling": a guess at someone's news
-        tense = _statement_tense(text)
+        tense = _statement_tense(text) or ("present" if _DUMMY_IT.match(text) else None)
         if tense is None:
             return None  # no verb after a subject: a fragment ("Best of luck!")
         if speaker is not None:
             # What a speaker states is their view (or their report), not a fact about
             # the world: it is attributed to them.
             verb = "says" if tense == "past" else "thinks"
-            return "opinion", "fact", f"{speaker} {verb} {_lower_first(text)}"
+            said = "i" + text[1:] if _DUMMY_IT.match(text) else _lower_first(text)
+            return "opinion", "fact", f"{speaker} {verb} {said}"
     if rule == "named" and speaker is not None and text.startswith(speaker):
         rule = "first_person"  # the speaker naming themself: "Nate loves stories ..."
         if _LIKES.match(text, len(speaker)):
@@ -450,6 +452,8 @@ def _before_listener(sentence: str, at: int) -> str:
 
 def _dangling(fact: str) -> bool:
     """Whether the fact's main clause points at something outside it ("it", "this")."""
+    if "it" in fact.lower():
+        fact = _DUMMY_IT.sub("", fact)  # "it's nice to know ...": "it" points inside
     first = _FIRST_CLAUSE.match(fact)
     clause = first.group(0) if first else fact
     return _DANGLING.search(clause) is not None

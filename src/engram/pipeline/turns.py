@@ -1,5 +1,5 @@
-"""Who says what in a text, and its atomic clauses: steps 1 and 2 of the offline
-extractor (:mod:`engram.pipeline.offline`, FEATURES P2).
+"""Who says what in a text, its sentences and its atomic clauses: steps 1 and 2 of
+the offline extractor (:mod:`engram.pipeline.offline`, FEATURES P2).
 
 - **Messages.** A memory written from a list of messages is stored one message a line,
   ``"<role>: <content>"`` (:func:`engram.validate.content_text`), and the content of a
@@ -31,21 +31,27 @@ NOT_THE_USER = frozenset({"assistant", "system", "tool", "ai", "bot", "model"})
 # words; labels such as "Note:" are not speakers.
 _SPEAKER = re.compile(r"^\s*([A-Z][\w.'-]{0,30}(?:\s[A-Z][\w.'-]{0,30}){0,2}):\s+(?=\S)")
 _ROLE = re.compile(r"^\s*(" + "|".join(sorted(ROLES)) + r")\s*:\s*", re.IGNORECASE)
-# Where a new clause with its own subject starts: after ";", a dash, or ", and" /
-# "and" / ", but" / ", so" when a subject pronoun or "my" follows. "and" alone is split
-# only before a first-person subject ("went home and I slept"), since "Jon and Ana
-# went" joins two subjects, not two clauses.
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n+")
+# Where a new clause with its own subject starts: after ";", or after a dash, ", and",
+# ", but" or ", so" when a subject pronoun or "my" follows. A bare "and", "but" or
+# "so" is split only before a first-person subject ("went home and I slept"), since
+# "Jon and Ana went" joins two subjects, not two clauses.
 _SUBJECTS = (
     r"I|I'm|I've|I'll|I'd|my|we|we're|we've|our|he|he's|she|she's|they|they're|it|it's|"
     r"that|that's|this|there|there's"
 )
+# "..., so I can teach others": a purpose, not a second claim (split off, "Jon can
+# teach others" would say something the turn does not).
+_PURPOSE = r"(?:that\s+)?(?:I|we|they|he|she|you)\s+(?:can|could|would|might|may)\b"
+_JOIN = r"(?:and|but|so(?!\s+" + _PURPOSE + r"))"
 _CLAUSE_START = re.compile(
-    r"\s*;\s+|\s+[-—–]\s+(?=(?:" + _SUBJECTS + r")\b)|"
-    r",\s+(?:and|but|so)\s+(?=(?:" + _SUBJECTS + r")\b)|"
-    r"\s+(?:and|but|so)\s+(?=(?:I|I'm|I've|I'll|I'd|my)\b)"
+    r"\s*;\s+|\s*[-—–]\s+(?=(?:" + _SUBJECTS + r")\b)|"
+    r",\s+" + _JOIN + r"\s+(?=(?:" + _SUBJECTS + r")\b)|"
+    r"\s+" + _JOIN + r"\s+(?=(?:I|I'm|I've|I'll|I'd|my)\b)"
 )
 #: A clause shorter than this many words is not a claim of its own ("and I did"):
-#: it stays with the clause before it.
+#: it stays with the clause before it. (A short piece before a split, such as "Guess
+#: what - I got a puppy", is split off: the extractor drops it on its own.)
 MIN_CLAUSE_WORDS = 3
 
 
@@ -117,8 +123,8 @@ def clauses(sentence: str) -> list[str]:
     for match in _CLAUSE_START.finditer(sentence):
         piece = sentence[start : match.start()].strip()
         rest = sentence[match.end() :]
-        if len(piece.split()) < MIN_CLAUSE_WORDS or len(rest.split()) < MIN_CLAUSE_WORDS:
-            continue
+        if len(rest.split()) < MIN_CLAUSE_WORDS:
+            continue  # "..., and I did": not a claim of its own
         out.append(piece)
         start = match.end()
     out.append(sentence[start:].strip())
@@ -131,3 +137,21 @@ _JOINERS = re.compile(r"\b(?:and|but|so)\s|\s[-—–]\s")
 def _may_split(sentence: str) -> bool:
     """Whether ``_CLAUSE_START`` can match (it needs a joiner): a cheap test first."""
     return _JOINERS.search(sentence) is not None
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of ``text``: split after ``.``, ``!``, ``?`` and at line breaks, but
+    not after an abbreviation ("Dr.", "e.g.") or inside a number ("3.5")."""
+    pieces = [p for p in _SENTENCE_END.split(text) if p and p.strip()]
+    sentences: list[str] = []
+    for piece in pieces:
+        if sentences and _ends_in_abbreviation(sentences[-1]):
+            sentences[-1] = f"{sentences[-1]} {piece.strip()}"
+        else:
+            sentences.append(piece.strip())
+    return sentences
+
+
+def _ends_in_abbreviation(sentence: str) -> bool:
+    last = sentence.rsplit(None, 1)[-1].lower().rstrip(".")
+    return sentence.endswith(".") and (last in patterns.ABBREVIATIONS or len(last) == 1)

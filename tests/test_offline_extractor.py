@@ -236,9 +236,9 @@ def test_facts_are_standalone_sentences() -> None:
         "and my friends helped a lot. I'm also researching adoption agencies!!"
     )
     found = facts(text)
-    assert found == [  # a compound sentence gives one claim per clause
-        "Caroline moved from Sweden four years ago.",
-        "Caroline is also researching adoption agencies.",  # "my friends helped a lot": thin
+    assert found == [  # "my friends helped a lot" is too thin alone: the sentence stays whole
+        "Caroline moved from Sweden four years ago, and Caroline's friends helped a lot.",
+        "Caroline is also researching adoption agencies.",
     ]
     assert all(f[0].isupper() and f.endswith(".") for f in found)
 

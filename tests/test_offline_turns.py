@@ -102,14 +102,20 @@ def test_compound_sentences_split_where_a_clause_has_its_own_subject(
 
 
 def test_compound_sentences_give_atomic_claims() -> None:
-    text = (
-        "Maria: Some interesting stuff has been going on; last week I dropped off the cookies "
-        "I baked at the homeless shelter. It was great and I'm more motivated than ever to "
-        "help people."
-    )
-    assert facts(text) == [
-        "Last week Maria dropped off the cookies Maria baked at the homeless shelter.",
-        "Maria is more motivated than ever to help people.",
+    # Every clause stands alone: one fact each.
+    assert facts("Jon: I moved to Berlin in 2020, and my sister moved to Madrid in 2021.") == [
+        "Jon moved to Berlin in 2020.",
+        "Jon's sister moved to Madrid in 2021.",
+    ]
+    # "It was great" leans on another sentence, and so does the whole: the clause that
+    # stands alone is kept.
+    assert facts("Maria: It was great and I'm more motivated than ever to help people.") == [
+        "Maria is more motivated than ever to help people."
+    ]
+    # A clause too thin to stand alone ("my friends helped a lot") keeps the sentence
+    # whole, so what it adds is not lost.
+    assert facts("Caroline: I moved from Sweden four years ago, and my friends helped a lot.") == [
+        "Caroline moved from Sweden four years ago, and Caroline's friends helped a lot."
     ]
 
 

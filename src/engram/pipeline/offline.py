@@ -563,12 +563,10 @@ def analyse(text: str, *, speaker: str | None = None) -> OfflineAnalysis:
         # One apostrophe, so "I’m" and "I'm" read the same.
         body = _ATTACHMENT.sub("", message.text).replace("\u2019", "'")
         for sentence in split_sentences(body):
-            for raw in turns.clauses(sentence):
-                fact = _read(raw, message.speaker)
-                if fact is None or _form(fact.content) in seen:
-                    continue
-                seen.add(_form(fact.content))
-                facts.append(fact)
+            for fact in _claims(sentence, message.speaker):
+                if turns.form(fact.content) not in seen:
+                    seen.add(turns.form(fact.content))
+                    facts.append(fact)
     triples: list[Relation] = []
     for fact in facts:
         for triple in _triples(fact.content, fact.confidence):
@@ -576,14 +574,21 @@ def analyse(text: str, *, speaker: str | None = None) -> OfflineAnalysis:
                 triples.append(triple)
     # A plain fact that is the whole text again says nothing new (its triples stay); a
     # typed one (a decision, a preference ...) adds its type, which the raw text lacks.
-    facts = [f for f in facts if f.type != "fact" or _form(f.content) != _form(text)]
+    facts = [f for f in facts if f.type != "fact" or turns.form(f.content) != turns.form(text)]
     subject = next((m.speaker for m in said if m.from_user and m.speaker), speaker)
     return OfflineAnalysis(subject, tuple(facts), tuple(triples))
 
 
-_NOT_WORD = re.compile(r"[\W_]+")
-
-
-def _form(text: str) -> str:
-    """What a text says, to compare forms: its words, lower-cased, without punctuation."""
-    return _NOT_WORD.sub(" ", text.lower()).strip()
+def _claims(sentence: str, speaker: str | None) -> list[OfflineFact]:
+    """The facts of one sentence: one per clause when every clause of a compound
+    sentence is a fact; else the whole sentence's fact, which keeps what a clause that
+    cannot stand alone adds ("..., and it stands for love"); else what the clauses give."""
+    pieces = turns.clauses(sentence)
+    if len(pieces) == 1:
+        fact = _read(sentence, speaker)
+        return [] if fact is None else [fact]
+    found = [_read(piece, speaker) for piece in pieces]
+    kept = [fact for fact in found if fact is not None]
+    if len(kept) < len(found) and (whole := _read(sentence, speaker)) is not None:
+        return [whole]
+    return kept

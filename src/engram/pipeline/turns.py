@@ -155,3 +155,11 @@ def split_sentences(text: str) -> list[str]:
 def _ends_in_abbreviation(sentence: str) -> bool:
     last = sentence.rsplit(None, 1)[-1].lower().rstrip(".")
     return sentence.endswith(".") and (last in patterns.ABBREVIATIONS or len(last) == 1)
+
+
+_NOT_WORD = re.compile(r"[\W_]+")
+
+
+def form(text: str) -> str:
+    """What a text says, to compare forms: its words, lower-cased, without punctuation."""
+    return _NOT_WORD.sub(" ", text.lower()).strip()

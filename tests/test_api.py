@@ -415,3 +415,26 @@ def test_first_start_creates_and_prints_one_admin_key(config: Config, tmp_path: 
         unauth = prepare(memory, host="::1", port=9, auth=False, mcp=False)
         assert unauth.api == "http://[::1]:9" and unauth.mcp is None
         assert any(line.startswith("WARNING: --no-auth") for line in unauth.lines())
+
+
+def test_remember_accepts_seed_source_id(api: Api, alice: httpx.Client) -> None:
+    # seed 004 names the session "sourceId"; engram's name is session_key (FEATURES S12).
+    remembered = alice.post(
+        "/api/memory/remember",
+        json={"content": "Deploys go out on Tuesdays", "sourceId": "s-7", "transcript": "raw"},
+    )
+    assert remembered.status_code == 201, remembered.text
+    assert remembered.json()["memory"]["session_id"] == "s-7"
+    assert remembered.json()["transcript_stored"] is True
+    same = alice.post(
+        "/api/memory/remember",
+        json={"content": "Deploys are frozen in December", "sourceId": "s-7", "session_key": "s-7"},
+    )
+    assert same.status_code == 201, same.text
+    clash = alice.post(
+        "/api/memory/remember",
+        json={"content": "never stored", "sourceId": "s-7", "session_key": "s-8"},
+    )
+    assert clash.status_code == 422
+    assert "sourceId and session_key name different sessions" in clash.text
+    assert len(api.memory.get_all(user_id="alice")) == 2

@@ -135,14 +135,16 @@ def test_the_labels_file_is_complete() -> None:
     data = json.loads(LABELS.read_text())
     labels = data["labels"]
     assert data["seed"] == extraction.SAMPLE_SEED
-    assert len(labels) == extraction.SAMPLE_SIZE == 150
-    assert len({row["key"] for row in labels}) == 150
+    # The first 150 labels are the sample as first drawn; relabelling after a change
+    # of the rules appends the facts that change put in the sample (docs/pipeline.md).
+    assert len(labels) >= extraction.SAMPLE_SIZE == 150
+    assert len({row["key"] for row in labels}) == len(labels)
     assert all(isinstance(row["correct"], bool) for row in labels)
     assert len(data["criteria"]) >= 3
     # only keys, never benchmark text
     assert all(set(row) == {"key", "conversation", "dia_id", "rule", "correct"} for row in labels)
     read = extraction.read_labels(LABELS)
-    assert len(read) == 150 and 0 < sum(read.values()) < 150
+    assert len(read) == len(labels) and 0 < sum(read.values()) < len(labels)
 
 
 def test_bad_inputs_are_clear_errors(tmp_path: Path) -> None:

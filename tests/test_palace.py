@@ -267,6 +267,34 @@ def test_created_at_and_progress_are_used(mem: Memory) -> None:
     assert "@t 2026-04-30" in result.added[0].tags
 
 
+@pytest.mark.parametrize(
+    ("start", "room"),
+    [
+        (EVENING, "2026-04-30 evening"),
+        (datetime(2026, 4, 30, 8, 15, tzinfo=UTC), "2026-04-30 morning"),
+        (datetime(2026, 4, 30, 12, 0, tzinfo=UTC), "2026-04-30 afternoon"),
+        (datetime(2026, 4, 30, 22, 40, tzinfo=UTC), "2026-04-30 night"),
+        (datetime(2026, 5, 1, 1, 30, tzinfo=UTC), "2026-04-30 night"),  # still that night
+    ],
+)
+def test_a_room_is_named_by_the_time_slice_of_its_turns(
+    mem: Memory, start: datetime, room: str
+) -> None:
+    # seed 003: a room is "a time-slice within a wing" ("2026-04-30 evening session").
+    stamped = [{**m, "created_at": start.isoformat()} for m in EFOIL]
+    result = mem.palace.mine_conversation(stamped, wing="Derek")
+    assert result.room.name == room
+    again = mem.palace.mine_conversation(stamped, wing="Derek")  # same slice, same room
+    assert again.room.id == result.room.id and again.kept == 4
+    [node] = mem.palace.tree("Derek")
+    assert [r.room.name for r in node.rooms] == [room]
+
+
+def test_a_room_without_times_is_named_by_its_first_turn(mem: Memory) -> None:
+    result = mem.palace.mine_conversation(EFOIL, wing="Derek")
+    assert result.room.name.startswith("conversation-")
+
+
 def test_unknown_wing_in_tree_and_drawers(mem: Memory) -> None:
     with pytest.raises(NotFoundError, match="no wing"):
         mem.palace.tree("nobody")

@@ -1,7 +1,9 @@
-"""Mining with an LLM (seed 003: one small call per window of 8-10 turns for its topic
-and entities; FEATURES G8): good, fenced and ``<think>`` answers are used; garbage, bad
-entities and a failing server fall back to the rules with warnings. On both backends,
-against the scripted model server (tests/llmserver.py), never the network."""
+"""Mining with an LLM (seed 003: one small call per conversation of up to 50 turns for
+its windows' topics and entities, one call per window of 8-10 turns above that; FEATURES
+G8): good, fenced and ``<think>`` answers are used; garbage, bad entities and a failing
+server fall back to the rules with warnings; the calls are counted at the server. On
+both backends, against the scripted model server (tests/llmserver.py), never the
+network."""
 
 from __future__ import annotations
 
@@ -47,6 +49,11 @@ EFOIL_ANSWER = {
     ],
 }
 GARDEN_ANSWER = {"topic": "tomato garden", "entities": [{"name": "basil", "type": "item"}]}
+#: The one answer for both windows of CONVERSATION (12 turns: one call).
+BOTH_ANSWER = {
+    "topics": ["Efoil battery wiring", "tomato garden"],
+    "entities": [*EFOIL_ANSWER["entities"], *GARDEN_ANSWER["entities"]],
+}
 
 
 @pytest.fixture
@@ -88,7 +95,7 @@ def generate_requests(llm: ScriptedLlm) -> list[Request]:
     return llm.requests_to("/api/generate")
 
 
-def test_one_call_per_window_whose_topic_and_entities_file_the_drawers(
+def test_one_call_per_conversation_whose_topics_and_entities_file_the_drawers(
     mem: Memory, llm: ScriptedLlm
 ) -> None:
     written: list[int] = []
@@ -101,15 +108,16 @@ def test_one_call_per_window_whose_topic_and_entities_file_the_drawers(
 
         return reply
 
-    llm.script(answer(EFOIL_ANSWER), answer(GARDEN_ANSWER))
+    llm.script(answer(BOTH_ANSWER))
     result = mine(mem)
     assert (result.llm_windows, result.warnings) == ((0, 1), ())
-    assert written == [0, 0]
-    sent = generate_requests(llm)
-    assert len(sent) == 2 and llm.pending == 0
-    assert sent[0].body["format"] == SCHEMA
-    assert "Derek: I bought a 12V20Ah battery" in (sent[0].prompt or "")
-    assert "tomato" not in (sent[0].prompt or "") and "tomato" in (sent[1].prompt or "")
+    assert written == [0]
+    [sent] = generate_requests(llm)  # 12 turns: one call for both windows
+    assert llm.pending == 0
+    assert sent.body["format"] == SCHEMA
+    prompt = sent.prompt or ""
+    assert "Derek: I bought a 12V20Ah battery" in prompt and "tomato" in prompt
+    assert prompt.index("Part 1:") < prompt.index("Part 2:") < prompt.index("tomato")
     assert closets(mem) == {"efoil battery wiring": 6, "tomato garden": 6}
     pointers = [d.pointer for d in result.added]
     assert pointers[4].endswith("@p derek @p marta @l lisbon @i crimping-tool")
@@ -117,24 +125,74 @@ def test_one_call_per_window_whose_topic_and_entities_file_the_drawers(
     assert result.to_dict()["llm_windows"] == [0, 1]
     # Idempotent: mining again files nothing and asks nothing.
     again = mine(mem)
-    assert again.kept == 12 and again.added == () and len(generate_requests(llm)) == 2
+    assert again.kept == 12 and again.added == () and len(generate_requests(llm)) == 1
+
+
+def _chat(turns: int) -> list[dict[str, str]]:
+    return [
+        {"role": "Derek" if i % 2 == 0 else "assistant", "content": f"{text} ({i})"}
+        for i, text in enumerate((EFOIL + GARDEN) * (turns // 12 + 1))
+    ][:turns]
+
+
+@pytest.mark.parametrize(("turns", "calls"), [(7, 1), (50, 1), (51, 6), (120, 12)])
+def test_calls_per_conversation_are_counted_at_the_server(
+    mem: Memory, llm: ScriptedLlm, turns: int, calls: int
+) -> None:
+    # seed 003: one call up to 50 turns; above, one per window of 8-10 turns.
+    llm.fallback = lambda _request: fenced({"topic": "efoil", "entities": []})
+    result = mem.palace.mine_conversation(_chat(turns), wing=WING, session=f"s{turns}")
+    sent = generate_requests(llm)
+    assert len(sent) == calls
+    assert len(result.added) == turns and result.warnings == ()
+    windows = mining.windows(turns)
+    assert result.llm_windows == tuple(range(len(windows)))
+    if calls > 1:
+        assert all(8 <= len(w) <= 10 for w in windows)
+        assert all("Part 2:" not in (r.prompt or "") for r in sent)
+    else:
+        assert (sent[0].prompt or "").count("Part ") == len(windows)
 
 
 def test_think_blocks_and_fences_are_read(mem: Memory, llm: ScriptedLlm) -> None:
-    llm.script(thinking(EFOIL_ANSWER), fenced(GARDEN_ANSWER, lang=""))
+    llm.script(thinking(BOTH_ANSWER))
     result = mine(mem)
     assert result.llm_windows == (0, 1) and result.warnings == ()
     assert set(closets(mem)) == {"efoil battery wiring", "tomato garden"}
 
 
-def test_garbage_falls_back_to_the_rules_with_a_warning(mem: Memory, llm: ScriptedLlm) -> None:
-    llm.script("I cannot help with that.", fenced({"topic": "", "entities": []}))
+def test_one_topic_names_every_part(mem: Memory, llm: ScriptedLlm) -> None:
+    llm.script(fenced(EFOIL_ANSWER, lang=""))
+    result = mine(mem)
+    assert result.llm_windows == (0, 1) and result.warnings == ()
+    assert closets(mem) == {"efoil battery wiring": 12}
+
+
+@pytest.mark.parametrize(
+    ("answer", "said"),
+    [
+        ("I cannot help with that.", "the rules read it"),
+        (fenced({"topics": ["", "  "], "entities": []}), "topic '' is not a name"),
+        (fenced({"topic": "efoil"}), "no list of entities"),
+    ],
+)
+def test_garbage_falls_back_to_the_rules_with_a_warning(
+    mem: Memory, llm: ScriptedLlm, answer: str, said: str
+) -> None:
+    llm.script(answer)
     result = mine(mem)
     assert result.llm_windows == ()
-    assert len(result.warnings) == 2
-    assert result.warnings[0].startswith("window 0:") and "the rules read it" in result.warnings[0]
-    assert "topic '' is not a name" in result.warnings[1]
+    assert result.warnings and result.warnings[0].startswith("windows 0-1:")
+    assert said in "\n".join(result.warnings)
     assert set(closets(mem)) == {t for t in rules_topics() if t}
+
+
+def test_a_part_without_a_topic_is_named_by_the_rules(mem: Memory, llm: ScriptedLlm) -> None:
+    llm.script(fenced({"topics": ["efoil battery"], "entities": []}))
+    result = mine(mem)
+    assert result.llm_windows == (0,)
+    assert "1 topics for 2 part(s)" in "\n".join(result.warnings)
+    assert set(closets(mem)) == {"efoil battery", rules_topics()[1]}
 
 
 def test_bad_entities_are_dropped_and_the_rest_kept(mem: Memory, llm: ScriptedLlm) -> None:
@@ -154,28 +212,28 @@ def test_bad_entities_are_dropped_and_the_rest_kept(mem: Memory, llm: ScriptedLl
         ),
         fenced({"topic": "garden", "entities": crowd}),
     )
+    first = mem.palace.mine_conversation(CONVERSATION[:6], wing=WING, session=ROOM)
     result = mine(mem)
-    assert result.llm_windows == (0, 1)
-    said = "\n".join(result.warnings)
+    assert first.llm_windows == (0,) and result.llm_windows == (1,)
+    said = "\n".join(first.warnings)
     assert "type 'villain' is not one of person, location, event, item" in said
-    assert "'Atlantis' is not mentioned in the window" in said
+    assert "'Atlantis' is not mentioned in the turns" in said
     assert "entity name '7' is not a short name" in said
     assert "is not a {name, type} object" in said
-    assert f"{MAX_ENTITIES + 1} entities, over {MAX_ENTITIES}" in said
-    assert result.added[4].pointer.endswith("@p derek @l lisbon")
-    assert "@p marta" not in result.added[4].tags  # dropped with her bad type
+    assert f"{MAX_ENTITIES + 1} entities, over {MAX_ENTITIES}" in "\n".join(result.warnings)
+    assert first.added[4].pointer.endswith("@p derek @l lisbon")
+    assert "@p marta" not in first.added[4].tags  # dropped with her bad type
 
 
 def test_a_failing_server_leaves_the_call_to_the_rules(mem: Memory, llm: ScriptedLlm) -> None:
     llm.script(Reply(status=500, body="model crashed"))
-    result = mine(mem)
+    result = mem.palace.mine_conversation(_chat(60), wing=WING, session="long")
     assert result.llm_windows == ()
     [warning] = result.warnings
     assert warning.startswith("window 0:") and "500" in warning
-    assert "the 1 window(s) after it" in warning
-    assert len(generate_requests(llm)) == 1  # no retry, no call for the second window
-    assert len(result.added) == 12
-    assert set(closets(mem)) == {t for t in rules_topics() if t}
+    assert "the 5 window(s) after it" in warning
+    assert len(generate_requests(llm)) == 1  # no retry, no call for the later windows
+    assert len(result.added) == 60
 
 
 def test_only_windows_with_new_turns_are_sent(mem: Memory, llm: ScriptedLlm) -> None:
@@ -186,7 +244,9 @@ def test_only_windows_with_new_turns_are_sent(mem: Memory, llm: ScriptedLlm) -> 
     longer = mine(mem)
     # 12 turns are two windows of 6: the first holds only filed turns and is not sent.
     assert longer.llm_windows == (1,) and longer.kept == 6 and len(longer.added) == 6
-    assert len(generate_requests(llm)) == 2
+    sent = generate_requests(llm)
+    assert len(sent) == 2 and "Part 2:" not in (sent[1].prompt or "")
+    assert "tomato" in (sent[1].prompt or "") and "12V20Ah" not in (sent[1].prompt or "")
 
 
 def test_an_offline_pipeline_never_asks(

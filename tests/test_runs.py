@@ -23,6 +23,7 @@ from engram.errors import InjectionBlocked, InvalidInputError, NotFoundError
 from engram.records import MemoryType
 from engram.runs import Runs
 from engram.runs.parse import MAX_FACTS, MAX_TITLE_CHARS, parse_observation
+from engram.runs.refusal import is_refusal
 from engram.runs.summarize import EXCERPT_CHARS, build_prompt, offline_summary
 from llmserver import Reply, ScriptedLlm, fenced, thinking
 
@@ -528,6 +529,43 @@ def test_extractor_offline_keeps_the_model_out(
     with _llm_mem(tmp_path, llm, store_location, extractor="offline") as mem:
         done = mem.runs.compress_and_store(TASK, OUTPUT)
     assert done.summarizer == "offline" and llm.requests == []
+
+
+# H1: a refusing model ("I cannot help with that request.") never titles an observation.
+REFUSED_TASK = "Compare vector indexes for a 10M-row PostgreSQL table"
+REFUSED_OUTPUT = """HNSW indexes answer top-10 queries in 4 ms on 10M rows with recall 0.98.
+IVFFlat builds five times faster than HNSW but recall drops to 0.91 at the same speed.
+pgvector 0.7 added halfvec, which halves the index size.
+Building the HNSW index took 41 minutes on 8 cores.
+"""
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "I cannot help with that request.",
+        "I'm sorry, but I can't help with summarising this run.",
+        "<think>\nThe user wants a summary.\n</think>\n\nAs an AI language model, I cannot.",
+        "```text\nTitle: I cannot help with that request.\nNarrative: n/a\nFacts: []\n```",
+        fenced({"title": "I'm sorry, but I can't assist with that.", "narrative": "", "facts": []}),
+        "Title: Vector index results\nNarrative: I'm sorry, but I cannot summarise it.\nFacts: []",
+    ],
+)
+def test_a_refusing_model_falls_back_to_the_offline_summary(
+    tmp_path: Path, llm: ScriptedLlm, store_location: str, answer: str
+) -> None:
+    llm.script(answer)
+    with _llm_mem(tmp_path, llm, store_location) as mem:
+        done = mem.runs.compress_and_store(REFUSED_TASK, REFUSED_OUTPUT, run_id="refused")
+        stored = mem.get(done.memory.id)
+    offline = offline_summary(REFUSED_TASK, REFUSED_OUTPUT)
+    assert len(llm.requests) == 1 and llm.pending == 0  # the model was asked, once
+    assert done.summarizer == "offline"
+    assert stored.title == offline.title == REFUSED_TASK
+    assert stored.narrative == offline.narrative and stored.facts == offline.facts
+    assert not is_refusal(stored.title) and not is_refusal(stored.narrative)
+    [warning] = done.warnings
+    assert warning.startswith("the model refused (") and "offline summary was used" in warning
 
 
 # -- docs/runs.md ------------------------------------------------------------------------

@@ -146,14 +146,26 @@ class BatchIn(Scope):
 class RememberIn(MemoryIn):
     """``POST /api/memory/remember`` (seed 004): a memory, optionally with its transcript."""
 
+    # A transcript needs a session: ``session_key`` or its seed 004 alias ``sourceId``.
     model_config = ConfigDict(
-        extra="forbid", json_schema_extra={"dependentRequired": {"transcript": ["session_key"]}}
+        extra="forbid",
+        json_schema_extra={
+            "dependentSchemas": {
+                "transcript": {"anyOf": [{"required": ["session_key"]}, {"required": ["sourceId"]}]}
+            }
+        },
     )
 
     session_key: str | None = Field(
         default=None,
         max_length=200,
         description="The session the memory came from (stored as its session_id).",
+    )
+    source_id: str | None = Field(
+        default=None,
+        alias="sourceId",
+        max_length=200,
+        description="Seed 004's name for session_key (FEATURES S12); give one of the two.",
     )
     transcript: str | None = Field(
         default=None,
@@ -163,10 +175,17 @@ class RememberIn(MemoryIn):
 
     @model_validator(mode="after")
     def _transcript_needs_session(self) -> RememberIn:
+        if self.source_id is not None:
+            if self.session_key is not None and self.session_key != self.source_id:
+                raise ValueError(
+                    "sourceId and session_key name different sessions; sourceId is seed "
+                    "004's name for session_key, so pass one of them"
+                )
+            self.session_key = self.source_id
         if self.session_key and self.session_id and self.session_key != self.session_id:
             raise ValueError("session_key and session_id differ; pass one of them")
         if self.transcript is not None and not self.session_key:
-            raise ValueError("a transcript needs a session_key")
+            raise ValueError("a transcript needs a session_key (or its alias sourceId)")
         return self
 
     @property

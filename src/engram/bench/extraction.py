@@ -22,7 +22,7 @@ import hashlib
 import re
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,7 @@ from engram.embed import Embedder, create_embedder
 from engram.errors import InvalidInputError
 from engram.pipeline import offline
 from engram.pipeline.extraction import extract_offline
+from engram.settings import PipelineConfig
 
 #: Cosine (all-MiniLM-L6-v2) at or above which an extracted fact "says" a gold fact.
 #: Chosen by reading matched pairs on the dev split in bands of 0.05 (docs/pipeline.md):
@@ -84,6 +85,7 @@ class TurnFact:
     dia_id: str
     content: str
     rule: str
+    confidence: float = 0.0
 
     @property
     def key(self) -> str:
@@ -93,17 +95,24 @@ class TurnFact:
         return hashlib.sha256(basis.encode("utf-8")).hexdigest()[:16]
 
 
-def load_turns(path: str, *, conversations: int | None = None) -> list[SourceTurn]:
-    """Every turn of every conversation (``conversations``: only the first N)."""
-    return _load(path, conversations, gold=False)[0]
+def load_turns(
+    path: str, *, conversations: int | None = None, samples: Collection[str] = ()
+) -> list[SourceTurn]:
+    """Every turn of every conversation (``conversations``: only the first N;
+    ``samples``: only those sample ids, e.g. one fold to tune on and one to check)."""
+    return _load(path, conversations, samples, gold=False)[0]
 
 
-def load(path: str, *, conversations: int | None = None) -> tuple[list[SourceTurn], list[GoldFact]]:
+def load(
+    path: str, *, conversations: int | None = None, samples: Collection[str] = ()
+) -> tuple[list[SourceTurn], list[GoldFact]]:
     """Turns and gold facts of a LoCoMo file."""
-    return _load(path, conversations, gold=True)
+    return _load(path, conversations, samples, gold=True)
 
 
-def _load(path: str, limit: int | None, *, gold: bool) -> tuple[list[SourceTurn], list[GoldFact]]:
+def _load(
+    path: str, limit: int | None, samples: Collection[str], *, gold: bool
+) -> tuple[list[SourceTurn], list[GoldFact]]:
     data = read_json(path, "LoCoMo")
     if not isinstance(data, list):
         raise InvalidInputError(f"LoCoMo file {path} must hold a JSON list of samples")
@@ -115,6 +124,8 @@ def _load(path: str, limit: int | None, *, gold: bool) -> tuple[list[SourceTurn]
             name = str(sample.get("sample_id", f"conv-{index}"))
         except (KeyError, TypeError) as exc:
             raise InvalidInputError(f"LoCoMo sample {index} lacks 'conversation'") from exc
+        if samples and name not in samples:
+            continue
         numbers = sorted(int(m.group(1)) for k in conv if (m := _SESSION_KEY.match(k)))
         for n in numbers:
             for turn in conv[f"session_{n}"]:
@@ -152,7 +163,9 @@ def extract_turns(turns: Sequence[SourceTurn]) -> tuple[list[TurnFact], float]:
         # ``analyse`` is what ``extract_offline`` validates; it also names each fact's
         # rule, for the per-rule figures.
         for fact in offline.analyse(turn.text).facts:
-            facts.append(TurnFact(turn.conversation, turn.dia_id, fact.content, fact.rule))
+            facts.append(
+                TurnFact(turn.conversation, turn.dia_id, fact.content, fact.rule, fact.confidence)
+            )
     return facts, len(turns) / elapsed if elapsed > 0 else float("inf")
 
 
@@ -264,6 +277,7 @@ def run(
     threshold: float = DEFAULT_THRESHOLD,
     labels: str | Path | None = None,
     conversations: int | None = None,
+    samples: Collection[str] = (),
     examples: int = 0,
 ) -> dict[str, Any]:
     """Measure the offline extractor on a LoCoMo file; returns JSON-ready figures.
@@ -273,18 +287,32 @@ def run(
     """
     if not 0.0 < threshold <= 1.0:
         raise InvalidInputError(f"--threshold must be in (0, 1], got {threshold}")
-    turns, gold = load(path, conversations=conversations)
+    turns, gold = load(path, conversations=conversations, samples=samples)
+    if samples and not turns:
+        raise InvalidInputError(
+            f"no conversation of {path} has the sample id(s) {', '.join(sorted(samples))}"
+        )
     facts, turns_per_s = extract_turns(turns)
     extracted = best_matches(gold, [(f.conversation, f.dia_id, f.content) for f in facts], embedder)
+    # What the pipeline writes: facts at or above seed 004's write gate.
+    gate = PipelineConfig().min_fact_confidence
+    kept = [f for f in facts if f.confidence >= gate]
+    written = best_matches(gold, [(f.conversation, f.dia_id, f.content) for f in kept], embedder)
     echo = best_matches(gold, [(t.conversation, t.dia_id, t.text) for t in turns], embedder)
     result: dict[str, Any] = {
         "data": str(path),
         "conversations": len({t.conversation for t in turns}),
+        "samples": sorted({t.conversation for t in turns}),
         "turns": len(turns),
         "gold_facts": len(gold),
         "embedder": getattr(embedder, "name", type(embedder).__name__),
         "threshold": threshold,
         "recall": round(recall_at(extracted, threshold), 3),
+        "written": {
+            "gate": gate,
+            "facts": len(kept),
+            "recall": round(recall_at(written, threshold), 3),
+        },
         "echo_recall": round(recall_at(echo, threshold), 3),
         "recall_sweep": {
             f"{t:g}": {
@@ -300,6 +328,7 @@ def run(
     }
     if labels is not None:
         result["precision"] = precision(facts, read_labels(labels))
+        result["written"]["precision"] = precision(kept, read_labels(labels))
     if examples:
         result["examples"] = _examples(gold, facts, extracted, threshold, examples)
     return result
@@ -321,10 +350,12 @@ def _examples(
     ]
 
 
-def sample_sheet(path: str, *, conversations: int | None = None) -> list[dict[str, Any]]:
+def sample_sheet(
+    path: str, *, conversations: int | None = None, samples: Collection[str] = ()
+) -> list[dict[str, Any]]:
     """The sample to label, with each fact's turn: write it outside the repository
     (it holds benchmark text), label it, keep only keys and labels."""
-    turns = load_turns(path, conversations=conversations)
+    turns = load_turns(path, conversations=conversations, samples=samples)
     text_of = {(t.conversation, t.dia_id): t.text for t in turns}
     facts, _ = extract_turns(turns)
     return [
@@ -356,6 +387,15 @@ def markdown(result: dict[str, Any]) -> str:
         p = result["precision"]
         shown = "-" if p["precision"] is None else f"{p['precision']:.3f}"
         lines.append(f"- precision (hand-labelled sample): {shown} (n = {p['n']})")
+    if "written" in result:
+        w = result["written"]
+        line = (
+            f"- written (confidence >= {w['gate']:g}, seed 004's gate): {w['facts']} facts, "
+            f"recall {w['recall']:.3f}"
+        )
+        if "precision" in w and w["precision"]["precision"] is not None:
+            line += f", precision {w['precision']['precision']:.3f} (n = {w['precision']['n']})"
+        lines.append(line)
     lines += ["", "| threshold | offline recall | echo recall |", "|---|---|---|"]
     lines += [
         f"| {t} | {row['offline']:.3f} | {row['echo']:.3f} |"

@@ -373,6 +373,12 @@ def longmemeval_cmd(obj: Ctx, /, data: str, **options: Any) -> None:
 )
 @click.option("--conversations", type=int, help="Only the first N conversations.")
 @click.option(
+    "--sample",
+    "samples",
+    multiple=True,
+    help="Only this conversation (LoCoMo sample_id, e.g. conv-26); repeat for a fold.",
+)
+@click.option(
     "--sheet",
     type=click.Path(dir_okay=False),
     help="Write the precision sample, with each fact's turn, to this JSONL file to label.",
@@ -386,13 +392,14 @@ def extraction_cmd(
     threshold: float,
     labels: str | None,
     conversations: int | None,
+    samples: tuple[str, ...],
     sheet: str | None,
     out: str,
     as_json: bool,
 ) -> None:
     """Offline extractor: fact recall against LoCoMo's observations, precision, speed."""
     if sheet is not None:
-        rows = extraction_bench.sample_sheet(data, conversations=conversations)
+        rows = extraction_bench.sample_sheet(data, conversations=conversations, samples=samples)
         Path(sheet).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
         render.console.print(f"{len(rows)} facts to label: {sheet}")
         return
@@ -400,7 +407,12 @@ def extraction_cmd(
         labels = extraction_bench.LABELS
     embedder = extraction_bench.configured_embedder(obj.config())
     result = extraction_bench.run(
-        data, embedder=embedder, threshold=threshold, labels=labels, conversations=conversations
+        data,
+        embedder=embedder,
+        threshold=threshold,
+        labels=labels,
+        conversations=conversations,
+        samples=samples,
     )
     path = extraction_bench.write(result, out)
     show_results(result, path, extraction_bench.markdown, as_json=as_json)

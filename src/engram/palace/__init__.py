@@ -157,8 +157,12 @@ def _turns(messages: object) -> list[mining.Turn]:
 
 def _default_session(turns: Sequence[mining.Turn]) -> str:
     """A conversation without a session name gets one from its first message, so
-    mining it again (or a longer copy of it) lands in the same room."""
+    mining it again (or a longer copy of it) lands in the same room: its time slice
+    when the first message carries a time (seed 003: "2026-04-30 evening"), else a hash
+    of it."""
     first = turns[0]
+    if first.created_at is not None:
+        return mining.time_slice(first.created_at)
     key = f"{first.role or ''}\n{first.content}".encode()
     return f"conversation-{hashlib.sha256(key).hexdigest()[:10]}"
 

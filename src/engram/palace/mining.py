@@ -14,17 +14,17 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from engram.palace.aaak import tags
-from engram.pipeline import offline, patterns
+from engram.pipeline import offline, patterns, turns
 from engram.text import keywords
 
 #: seed 003: "windows of 8-10 turns". Windows hold at most this many turns and are
 #: balanced, so every window holds 8-10 turns whenever the length allows it.
 WINDOW_MAX = 10
 #: Roles that name a part in a chat, not a person.
-ROLES = frozenset({"user", "assistant", "system", "tool", "human", "ai", "bot", "model"})
+ROLES = turns.ROLES
 #: Which AAAK tag a relation's target gets (seed 003: @l locations, @e events, @i items).
 TARGET_TAG = {
     "lives_in": "l",
@@ -70,6 +70,10 @@ NOT_TOPICS = (
 )
 #: Letters an entity name needs.
 MIN_NAME_LETTERS = 2
+#: seed 003 names a room by its time slice ("2026-04-30 evening session"): the part of
+#: the day each hour falls in, by the hour it starts (5-12 morning, 12-17 afternoon,
+#: 17-21 evening, 21-5 night).
+DAY_PARTS = ((5, "morning"), (12, "afternoon"), (17, "evening"), (21, "night"))
 #: Prepositions a time phrase loses in its tag ("in May" -> "@t may").
 _LEAD = re.compile(r"^(?:in|on|at|by|since|from|until)\s+", re.IGNORECASE)
 
@@ -120,6 +124,18 @@ def windows(count: int) -> list[range]:
         out.append(range(start, end))
         start = end
     return out
+
+
+def time_slice(when: datetime) -> str:
+    """The room name of a conversation that starts at ``when`` (seed 003's time slice):
+    its date and part of the day, in ``when``'s own time zone ("2026-04-30 evening").
+    A night past midnight belongs to the day before ("2026-04-30 night" at 01:30 on
+    May 1st)."""
+    hour = when.hour
+    if hour < DAY_PARTS[0][0]:
+        return f"{(when - timedelta(days=1)).date().isoformat()} {DAY_PARTS[-1][1]}"
+    part = next(name for start, name in reversed(DAY_PARTS) if hour >= start)
+    return f"{when.date().isoformat()} {part}"
 
 
 def speaker(role: str | None) -> str | None:

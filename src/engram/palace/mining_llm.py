@@ -1,25 +1,30 @@
-"""Mining's LLM path: one small call per window for its topic and entities (FEATURES G8).
+"""Mining's LLM path: the model names each window's topic and the entities (FEATURES G8).
 
-seed 003: "Mining extracts entities and topics via a small LLM call", batched "across
-windows of 8-10 turns to keep the LLM input bounded". Every window is read by the rules
-first (:func:`engram.palace.mining.read_window`): relations, speakers and dates always
-come from them. With a model configured (``[llm]``, and ``[pipeline] extractor`` not
-``offline``), each window that holds a turn being filed is then sent once, asking for
-``{"topic": str, "entities": [{"name", "type"}]}``. A checked answer replaces the rules'
-topic (the window's closet) and entities (its drawers' AAAK tags, and the types the
-graph gets with ``graph=True``).
+seed 003: "Mining extracts entities and topics via a small LLM call", and for "massive
+conversations (>50 turns)" it "batches the entity-extraction call across windows of
+8-10 turns to keep the LLM input bounded". So a conversation of up to
+:data:`SINGLE_CALL_TURNS` turns is **one** call, and only a longer one is batched, one
+call per window. Every window is read by the rules first
+(:func:`engram.palace.mining.read_window`): relations, speakers and dates always come
+from them. With a model configured (``[llm]``, and ``[pipeline] extractor`` not
+``offline``), the windows that hold a turn being filed are sent, each as a numbered
+part of the prompt, asking for ``{"topics": [str, one per part], "entities": [{"name",
+"type"}]}``. A checked answer replaces the rules' topic of each part (its closet) and
+the entities (the drawers' AAAK tags, and the types the graph gets with
+``graph=True``).
 
 What can go wrong, and what happens (never an exception: mining still files):
 
 - an answer that is not JSON (after ``<think>`` blocks and code fences are removed),
-  not an object, or without a usable topic or entity list: the rules read the window,
-  and a warning says why;
-- an entity with a bad name or type, one the window never mentions, or one past
+  not an object, or without a usable topic or entity list: the rules read the call's
+  windows, and a warning says why (a single ``"topic"`` is taken for every part);
+- a part whose topic is missing or not a name: the rules name that part, with a warning;
+- an entity with a bad name or type, one the call's turns never mention, or one past
   :data:`MAX_ENTITIES`: dropped, with a warning; the rest are kept;
-- a provider failure (timeout, HTTP error): the rules read that window **and every
-  later window of the call**, with one warning. There is no retry: mining is called
-  synchronously, and a dead server would otherwise cost a timeout per window (a
-  100-window export at 60 s each). Mining again later does not re-read filed turns
+- a provider failure (timeout, HTTP error): the rules read that call's windows **and
+  every later window of the mining call**, with one warning. There is no retry: mining
+  is called synchronously, and a dead server would otherwise cost a timeout per window
+  (a 100-window export at 60 s each). Mining again later does not re-read filed turns
   (mining is idempotent), so a failed call's closets stay the rules'.
 
 The calls are made before anything is written, never inside a transaction.
@@ -42,7 +47,10 @@ if TYPE_CHECKING:
 
 #: The entity types asked for: the AAAK tag kinds of seed 003 (@p @l @e @i).
 ENTITY_KINDS = {v: k for k, v in mining.ENTITY_TYPE.items()}
-#: At most this many entities are taken from one window's answer.
+#: seed 003: only "massive conversations (>50 turns)" are batched across windows; a
+#: conversation of at most this many turns is read in one call.
+SINGLE_CALL_TURNS = 50
+#: At most this many entities are taken from one answer.
 MAX_ENTITIES = 20
 #: Longest entity name accepted; longer is a phrase, not a name.
 MAX_ENTITY_CHARS = 80
@@ -54,21 +62,21 @@ MAX_TURN_CHARS = 1000
 MAX_WARNINGS = 50
 
 PROMPT = """\
-You index one part of a conversation for a memory palace.
-Give its topic: 1 to 4 words saying what these turns are about (not who speaks).
+You index a conversation for a memory palace. Its turns are given in {count} part(s).
+For each part, in order, give its topic: 1 to 4 words saying what its turns are about
+(not who speaks).
 List the entities the turns name, each with a type: person, location, event or item
 (item: a thing, pet, project, tool or anything else owned, used or liked).
 Answer with JSON only, like:
 {example}
 
-Turns:
-{turns}
+{parts}
 """
 
 SCHEMA: JsonSchema = {
     "type": "object",
     "properties": {
-        "topic": {"type": "string"},
+        "topics": {"type": "array", "items": {"type": "string"}},
         "entities": {
             "type": "array",
             "items": {
@@ -81,10 +89,10 @@ SCHEMA: JsonSchema = {
             },
         },
     },
-    "required": ["topic", "entities"],
+    "required": ["topics", "entities"],
 }
 
-_EXAMPLE = {"topic": "battery wiring", "entities": [{"name": "Derek", "type": "person"}]}
+_EXAMPLE = {"topics": ["battery wiring"], "entities": [{"name": "Derek", "type": "person"}]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,12 +108,17 @@ class Reading:
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """A checked answer: its topic and ``(kind, name)`` entities, or None if the rules
-    must read the window; and what was wrong with it."""
+    """A checked answer: per part its topic (None where the rules must name it), the
+    ``(kind, name)`` entities, and what was wrong with it."""
 
-    topic: str | None
+    topics: list[str | None]
     entities: list[tuple[str, str]]
     warnings: list[str]
+
+    @property
+    def used(self) -> bool:
+        """Whether any part takes the model's topic."""
+        return any(t is not None for t in self.topics)
 
 
 def provider_for(core: Core) -> LlmProvider | None:
@@ -114,14 +127,29 @@ def provider_for(core: Core) -> LlmProvider | None:
     return None if core.config.pipeline.extractor == "offline" else core.llm()
 
 
-def build_prompt(turns: Sequence[mining.Turn], span: range) -> str:
-    """The window's turns, one a line, each cut to :data:`MAX_TURN_CHARS`."""
-    lines = []
-    for i in span:
-        turn = turns[i]
-        text = " ".join(turn.content.split())[:MAX_TURN_CHARS]
-        lines.append(f"{turn.role}: {text}" if turn.role else text)
-    return PROMPT.format(example=json.dumps(_EXAMPLE), turns="\n".join(lines))
+def calls(turns: int, windows: Sequence[int]) -> list[list[int]]:
+    """Which of ``windows`` (indexes) each model call reads: all of them in one call
+    for a conversation of at most :data:`SINGLE_CALL_TURNS` turns, else one call per
+    window (seed 003)."""
+    if not windows:
+        return []
+    if turns <= SINGLE_CALL_TURNS:
+        return [list(windows)]
+    return [[n] for n in windows]
+
+
+def build_prompt(turns: Sequence[mining.Turn], spans: Sequence[range]) -> str:
+    """The parts' turns, one a line under a numbered header, each turn cut to
+    :data:`MAX_TURN_CHARS`."""
+    parts = []
+    for number, span in enumerate(spans, 1):
+        lines = [f"Part {number}:"]
+        for i in span:
+            turn = turns[i]
+            text = " ".join(turn.content.split())[:MAX_TURN_CHARS]
+            lines.append(f"{turn.role}: {text}" if turn.role else text)
+        parts.append("\n".join(lines))
+    return PROMPT.format(count=len(spans), example=json.dumps(_EXAMPLE), parts="\n\n".join(parts))
 
 
 def _entity(item: object, text: str) -> tuple[tuple[str, str] | None, str | None]:
@@ -135,30 +163,55 @@ def _entity(item: object, text: str) -> tuple[tuple[str, str] | None, str | None
     if not isinstance(kind, str) or kind.strip().lower() not in ENTITY_KINDS:
         return None, f"entity {name!r}: type {kind!r} is not one of {', '.join(ENTITY_KINDS)}"
     if not mining.mentions(text, name):
-        return None, f"entity {name!r} is not mentioned in the window"
+        return None, f"entity {name!r} is not mentioned in the turns"
     return (ENTITY_KINDS[kind.strip().lower()], name), None
 
 
-def parse_answer(raw: str, texts: Sequence[str]) -> Answer:
-    """Check a window's answer against its turns' ``texts``; never raises."""
+def _topic(value: object) -> tuple[str | None, str | None]:
+    """A checked topic, lower-cased, or None and why not."""
+    topic = " ".join(value.split()) if isinstance(value, str) else value
+    if not isinstance(topic, str) or not any(c.isalnum() for c in topic):
+        return None, f"topic {topic!r} is not a name"
+    if len(topic) > MAX_TOPIC_CHARS:
+        return None, f"topic is {len(topic)} characters, over {MAX_TOPIC_CHARS}"
+    return topic.lower(), None
+
+
+def _topics(data: dict[str, Any], parts: int) -> tuple[list[str | None], list[str]]:
+    """Per part its topic from ``topics`` (or one ``topic`` for every part)."""
+    given = data.get("topics")
+    if given is None and "topic" in data:
+        given = [data["topic"]] * parts
+    if not isinstance(given, list):
+        return [None] * parts, ["the answer holds no list of topics"]
+    notes: list[str] = []
+    if len(given) != parts:
+        notes.append(f"{len(given)} topics for {parts} part(s)")
+    topics: list[str | None] = []
+    for n in range(parts):
+        topic, why = _topic(given[n]) if n < len(given) else (None, "no topic")
+        if why is not None:
+            notes.append(f"part {n + 1}: {why}; the rules name it")
+        topics.append(topic)
+    return topics, notes
+
+
+def parse_answer(raw: str, parts: Sequence[Sequence[str]]) -> Answer:
+    """Check an answer against the texts of each part's turns; never raises."""
+    nothing: list[str | None] = [None] * len(parts)
     try:
         data: Any = parse_json(raw)
     except LlmError as exc:
-        return Answer(None, [], [str(exc)])
+        return Answer(nothing, [], [str(exc)])
     if not isinstance(data, dict):
-        return Answer(None, [], ["the answer is not a JSON object"])
-    topic, items = data.get("topic"), data.get("entities")
-    topic = " ".join(topic.split()) if isinstance(topic, str) else topic
-    if not isinstance(topic, str) or not any(c.isalnum() for c in topic):
-        return Answer(None, [], [f"topic {topic!r} is not a name"])
-    if len(topic) > MAX_TOPIC_CHARS:
-        return Answer(None, [], [f"topic is {len(topic)} characters, over {MAX_TOPIC_CHARS}"])
+        return Answer(nothing, [], ["the answer is not a JSON object"])
+    items = data.get("entities")
     if not isinstance(items, list):
-        return Answer(None, [], ["the answer holds no list of entities"])
-    notes: list[str] = []
+        return Answer(nothing, [], ["the answer holds no list of entities"])
+    topics, notes = _topics(data, len(parts))
     if len(items) > MAX_ENTITIES:
         notes.append(f"{len(items)} entities, over {MAX_ENTITIES}; the rest were dropped")
-    text = "\n".join(texts)
+    text = "\n".join(t for part in parts for t in part)
     found: dict[str, tuple[str, str]] = {}
     for item in items[:MAX_ENTITIES]:
         entity, why = _entity(item, text)
@@ -166,7 +219,7 @@ def parse_answer(raw: str, texts: Sequence[str]) -> Answer:
             notes.append(f"{why}; dropped")
         elif entity is not None:
             found.setdefault(entity[1].lower(), entity)
-    return Answer(topic.lower(), list(found.values()), notes)
+    return Answer(topics, list(found.values()), notes)
 
 
 def _ask(provider: LlmProvider, prompt: str, timeout: float | None) -> str:
@@ -178,17 +231,23 @@ def _ask(provider: LlmProvider, prompt: str, timeout: float | None) -> str:
         raise LlmError(f"{provider.name}: {type(exc).__name__}: {exc}") from exc
 
 
-def with_answer(turns: Sequence[mining.Turn], rules: mining.Window, answer: Answer) -> None:
+def with_answer(
+    turns: Sequence[mining.Turn], rules: mining.Window, topic: str, entities: list[tuple[str, str]]
+) -> None:
     """Put the model's topic and entities in place of the rules' (in ``rules``)."""
-    assert answer.topic is not None
-    rules.topic = answer.topic
-    rules.tags = mining.tag_turns(turns, rules.turns, answer.entities)
-    rules.entity_types.update({name: mining.ENTITY_TYPE[k] for k, name in answer.entities})
+    rules.topic = topic
+    rules.tags = mining.tag_turns(turns, rules.turns, entities)
+    rules.entity_types.update({name: mining.ENTITY_TYPE[k] for k, name in entities})
+
+
+def _where(group: Sequence[int]) -> str:
+    return f"window {group[0]}" if len(group) == 1 else f"windows {group[0]}-{group[-1]}"
 
 
 def read_windows(core: Core, turns: Sequence[mining.Turn], todo: Collection[int]) -> Reading:
     """Every window of ``turns``, read by the rules, and by the model (when one is
-    configured) for the windows holding a turn in ``todo``."""
+    configured) for the windows holding a turn in ``todo``: one call for a
+    conversation of up to :data:`SINGLE_CALL_TURNS` turns, one per window above."""
     spans = [mining.read_window(turns, span) for span in mining.windows(len(turns))]
     provider = provider_for(core)
     if provider is None:
@@ -196,22 +255,22 @@ def read_windows(core: Core, turns: Sequence[mining.Turn], todo: Collection[int]
     timeout = core.config.llm.timeout_s
     used: list[int] = []
     warnings: list[str] = []
-    for n, window in enumerate(spans):
-        if not any(i in todo for i in window.turns):
-            continue  # nothing of it is filed now: no call
+    sent = [n for n, w in enumerate(spans) if any(i in todo for i in w.turns)]
+    for group in calls(len(turns), sent):
+        where = _where(group)
         try:
-            raw = _ask(provider, build_prompt(turns, window.turns), timeout)
+            raw = _ask(provider, build_prompt(turns, [spans[n].turns for n in group]), timeout)
         except LlmError as exc:
-            warnings.append(
-                f"window {n}: {exc}; the rules read it and the {len(spans) - n - 1} "
-                "window(s) after it"
-            )
+            after = sum(1 for n in sent if n > group[-1])
+            warnings.append(f"{where}: {exc}; the rules read it and the {after} window(s) after it")
             break
-        answer = parse_answer(raw, [turns[i].content for i in window.turns])
-        if answer.topic is None:
-            warnings.extend(f"window {n}: {w}; the rules read it" for w in answer.warnings)
+        answer = parse_answer(raw, [[turns[i].content for i in spans[n].turns] for n in group])
+        if not answer.used:
+            warnings.extend(f"{where}: {w}; the rules read it" for w in answer.warnings)
             continue
-        warnings.extend(f"window {n}: {w}" for w in answer.warnings)
-        with_answer(turns, window, answer)
-        used.append(n)
+        warnings.extend(f"{where}: {w}" for w in answer.warnings)
+        for n, topic in zip(group, answer.topics, strict=True):
+            if topic is not None:
+                with_answer(turns, spans[n], topic, answer.entities)
+                used.append(n)
     return Reading(spans, tuple(used), tuple(warnings[:MAX_WARNINGS]))

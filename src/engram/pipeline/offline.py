@@ -37,9 +37,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from engram.pipeline import patterns
+from engram.pipeline import patterns, turns
 from engram.pipeline.patterns import Relation
 from engram.pipeline.person import resolve_person
+from engram.pipeline.turns import split_sentences as split_sentences
+from engram.pipeline.turns import split_speaker as split_speaker
 from engram.text import STOPWORDS, keywords
 
 #: How often each rule's facts were judged correct in the hand-labelled sample
@@ -75,9 +77,6 @@ MIN_STATEMENT_WORDS = 4
 #: Longer sentences are run-ons that no longer read as one fact.
 MAX_FACT_CHARS = 400
 
-# "Name: text", the way chat turns are stored. A name is one to three capitalised
-# words; labels such as "Note:" are not speakers.
-_SPEAKER = re.compile(r"^\s*([A-Z][\w.'-]{0,30}(?:\s[A-Z][\w.'-]{0,30}){0,2}):\s+(?=\S)")
 _ATTACHMENT = re.compile(r"\s*\[(?:image|photo|picture|file|attachment):[^\]]*\]\s*$", re.I)
 
 _LEAD_IN = re.compile(
@@ -106,7 +105,6 @@ _TAG_QUESTION = re.compile(
     r"hasn't|right|eh)\s*(?:they|it|you|we|he|she|I|there)?\s*[!.]*$",
     re.IGNORECASE,
 )
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n+")
 
 # Openers that make a sentence not a standalone statement.
 _NON_STANDALONE_START = re.compile(
@@ -126,9 +124,12 @@ _FIRST_PERSON_SUBJECT = re.compile(
     r"(?:\w+\s+){1,3}ago)[,]?\s+)?(?:I|I'm|I've|I'd|I'll|my|me\s+and)\b",
     re.IGNORECASE,
 )
-# "I bet they ...", "I guess it ...": speculation, not a statement of fact.
+# "I bet they ...", "I guess it ...", "I can only imagine ...": speculation, not a
+# statement of fact.
 _HEDGE = re.compile(
-    r"I\s+(?:bet|guess|wish|suppose|imagine|wonder)\b|I\s+see\s*[,.!]", re.IGNORECASE
+    r"I\s+(?:bet|guess|wish|suppose|imagine|wonder)\b|I\s+see\s*[,.!]|"
+    r"I\s+can\s+(?:only\s+|just\s+)?imagine\b",
+    re.IGNORECASE,
 )
 _SPECULATION = re.compile(r"\bmust(?:'ve|\s+have)?\s+be(?:en)?\b", re.IGNORECASE)
 _GROUP_SUBJECT = re.compile(r"^(?:we|we're|we've|we'll|we'd|our)\b", re.IGNORECASE)
@@ -178,6 +179,15 @@ _LIKES = re.compile(
 )
 # "Redis is an in-memory store": a definition, general knowledge.
 _DEFINITION = re.compile(r"^[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){0,2}\s+(?:is|are)\s+(?:a|an)\s")
+# "It's so nice to know ...", "It feels good seeing ...": an "it" that stands for the
+# clause after it, not for something named elsewhere. Such a sentence is the speaker's
+# view ("Maria thinks it's nice to know ...").
+_DUMMY_IT = re.compile(
+    r"\bit(?:'s|\s+is|\s+was|\s+feels|\s+felt|'s\s+been|\s+has\s+been)\s+"
+    r"(?:(?:so|such|always|really|very|pretty|just|truly|super|quite|\w+ly)\s+)*"
+    r"[a-z]+\s+(?:to|knowing|seeing|having|being|watching|hearing|how|when)\b",
+    re.IGNORECASE,
+)
 _SELF_MENTION = re.compile(r"\b(?:my|me|mine|myself)\b", re.IGNORECASE)
 _ING = re.compile(r"^[a-z]+ing$")
 
@@ -221,38 +231,19 @@ class OfflineAnalysis:
         }
 
 
-def split_speaker(text: str) -> tuple[str | None, str]:
-    """``("Caroline", "I went ...")`` for ``"Caroline: I went ..."``; else ``(None, text)``."""
-    match = _SPEAKER.match(text)
-    if match is None or match.group(1).lower() in patterns.NOT_SPEAKERS:
-        return None, text
-    return match.group(1), text[match.end() :]
-
-
-def split_sentences(text: str) -> list[str]:
-    """Sentences of ``text``: split after ``.``, ``!``, ``?`` and at line breaks, but
-    not after an abbreviation ("Dr.", "e.g.") or inside a number ("3.5")."""
-    pieces = [p for p in _SENTENCE_END.split(text) if p and p.strip()]
-    sentences: list[str] = []
-    for piece in pieces:
-        if sentences and _ends_in_abbreviation(sentences[-1]):
-            sentences[-1] = f"{sentences[-1]} {piece.strip()}"
-        else:
-            sentences.append(piece.strip())
-    return sentences
-
-
-def _ends_in_abbreviation(sentence: str) -> bool:
-    last = sentence.rsplit(None, 1)[-1].lower().rstrip(".")
-    return sentence.endswith(".") and (last in patterns.ABBREVIATIONS or len(last) == 1)
+# "Just remember that setbacks are lessons": advice that states the speaker's view.
+_REMEMBER_THAT = re.compile(
+    r"^(?:just\s+)?(?:remember|never\s+forget|don't\s+forget)\s+that\s+", re.I
+)
 
 
 def _trim_opening(sentence: str) -> str:
     """Drop what opens a sentence without adding to it: interjections ("Yeah,",
-    "Wow"), lead-ins ("By the way,") and a vocative ("Jon, ...")."""
+    "Wow"), lead-ins ("By the way,"), a vocative ("Jon, ...") and "remember that"."""
     text = sentence.strip()
     while True:
         before = text
+        text = _REMEMBER_THAT.sub("", text)
         first = text.split(" ", 1)[0]
         if first.lower().strip(",.!-—:;") in patterns.INTERJECTIONS:
             text = text[len(first) :].lstrip(" ,.!-—:;")
@@ -291,8 +282,10 @@ def _elided(sentence: str) -> str | None:
         if any(_ING.match(w) and w not in patterns.NOT_VERBS_ING or w == "busy" for w in after):
             return "I've " + sentence[0].lower() + sentence[1:]
         return None
-    if first in patterns.FEELINGS:
+    if first in patterns.FEELINGS or first == "gonna":
         return "I'm " + sentence[0].lower() + sentence[1:]
+    if first in {"wanna", "gotta"}:
+        return "I " + sentence[0].lower() + sentence[1:]  # "Wanna try surfing"
     if first in patterns.ADJECTIVES_ED or not first.isalpha():
         return None
     if first in patterns.IRREGULAR_PAST - patterns.NOT_ELIDED_PAST:
@@ -343,7 +336,7 @@ def _subject(sentence: str) -> tuple[str, str] | None:
     if elided is not None:
         return "elided", elided
     if _NON_STANDALONE_START.match(sentence):
-        return None
+        return ("statement", sentence) if _DUMMY_IT.match(sentence) else None
     if _NAMED_SUBJECT.match(sentence):
         return "named", sentence
     words = sentence.split()
@@ -401,14 +394,15 @@ def _classify(sentence: str, speaker: str | None) -> tuple[str, str, str] | None
     if rule == "statement":
         if _SPECULATION.search(text):
             return None  # "Winning must have been thrilling": a guess at someone's news
-        tense = _statement_tense(text)
+        tense = _statement_tense(text) or ("present" if _DUMMY_IT.match(text) else None)
         if tense is None:
             return None  # no verb after a subject: a fragment ("Best of luck!")
         if speaker is not None:
             # What a speaker states is their view (or their report), not a fact about
             # the world: it is attributed to them.
             verb = "says" if tense == "past" else "thinks"
-            return "opinion", "fact", f"{speaker} {verb} {_lower_first(text)}"
+            said = "i" + text[1:] if _DUMMY_IT.match(text) else _lower_first(text)
+            return "opinion", "fact", f"{speaker} {verb} {said}"
     if rule == "named" and speaker is not None and text.startswith(speaker):
         rule = "first_person"  # the speaker naming themself: "Nate loves stories ..."
         if _LIKES.match(text, len(speaker)):
@@ -458,6 +452,8 @@ def _before_listener(sentence: str, at: int) -> str:
 
 def _dangling(fact: str) -> bool:
     """Whether the fact's main clause points at something outside it ("it", "this")."""
+    if "it" in fact.lower():
+        fact = _DUMMY_IT.sub("", fact)  # "it's nice to know ...": "it" points inside
     first = _FIRST_CLAUSE.match(fact)
     clause = first.group(0) if first else fact
     return _DANGLING.search(clause) is not None
@@ -550,29 +546,49 @@ def _triples(content: str, confidence: float) -> tuple[Relation, ...]:
 
 
 def analyse(text: str, *, speaker: str | None = None) -> OfflineAnalysis:
-    """Read ``text`` (a chat turn ``"Name: ..."`` or plain text) into facts and triples.
+    """Read ``text`` (a chat turn ``"Name: ..."``, messages one a line
+    ``"role: [Name: ]..."``, or plain text) into facts and triples.
 
-    ``speaker`` names whoever "I" is when the text has no ``"Name:"`` prefix; with
-    neither, first person is left as written.
+    ``speaker`` names whoever "I" is where the text names no one; with neither, first
+    person is left as written. What an assistant, system or tool said gives no facts
+    (:mod:`engram.pipeline.turns`), and a fact that only restates the whole text in the
+    same form is not emitted: the raw memory already says it.
     """
-    found_speaker, body = split_speaker(text)
-    subject = found_speaker or speaker
-    # One apostrophe, so "I’m" and "I'm" read the same.
-    body = _ATTACHMENT.sub("", body).replace("\u2019", "'")
+    said = turns.messages(text, speaker)
     facts: list[OfflineFact] = []
     seen: set[str] = set()
-    for raw in split_sentences(body):
-        fact = _read(raw, subject)
-        if fact is None:
+    for message in said:
+        if not message.from_user:
             continue
-        key = fact.content.lower()
-        if key in seen:
-            continue
-        seen.add(key)
-        facts.append(fact)
+        # One apostrophe, so "I’m" and "I'm" read the same.
+        body = _ATTACHMENT.sub("", message.text).replace("\u2019", "'")
+        for sentence in split_sentences(body):
+            for fact in _claims(sentence, message.speaker):
+                if turns.form(fact.content) not in seen:
+                    seen.add(turns.form(fact.content))
+                    facts.append(fact)
     triples: list[Relation] = []
     for fact in facts:
         for triple in _triples(fact.content, fact.confidence):
             if triple not in triples:
                 triples.append(triple)
+    # A plain fact that is the whole text again says nothing new (its triples stay); a
+    # typed one (a decision, a preference ...) adds its type, which the raw text lacks.
+    facts = [f for f in facts if f.type != "fact" or turns.form(f.content) != turns.form(text)]
+    subject = next((m.speaker for m in said if m.from_user and m.speaker), speaker)
     return OfflineAnalysis(subject, tuple(facts), tuple(triples))
+
+
+def _claims(sentence: str, speaker: str | None) -> list[OfflineFact]:
+    """The facts of one sentence: one per clause when every clause of a compound
+    sentence is a fact; else the whole sentence's fact, which keeps what a clause that
+    cannot stand alone adds ("..., and it stands for love"); else what the clauses give."""
+    pieces = turns.clauses(sentence)
+    if len(pieces) == 1:
+        fact = _read(sentence, speaker)
+        return [] if fact is None else [fact]
+    found = [_read(piece, speaker) for piece in pieces]
+    kept = [fact for fact in found if fact is not None]
+    if len(kept) < len(found) and (whole := _read(sentence, speaker)) is not None:
+        return [whole]
+    return kept

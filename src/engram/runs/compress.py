@@ -66,6 +66,10 @@ def summary_of(
     except LlmError as exc:
         log.warning("compressing the run with the model failed, summarised offline: %s", exc)
         return offline, [f"the model failed ({exc}); the offline summary was used"]
+    if summary.refused is not None:
+        # H1: a refusal never becomes an observation's title (or narrative).
+        log.warning("the model refused to compress the run, summarised offline")
+        return summary, [f"the model refused ({summary.refused!r}); the offline summary was used"]
     warnings = []
     if summary.problems:
         warnings.append(

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from engram.llm import LlmProvider
+from engram.llm import LlmProvider, strip_think
 from engram.pipeline.offline import split_sentences
 from engram.runs.parse import MAX_TITLE_CHARS, ParsedObservation, parse_observation
+from engram.runs.refusal import is_refusal
 
 #: seed 001: the prompt carries ``output[:2000]``.
 EXCERPT_CHARS = 2000
@@ -69,6 +70,9 @@ class Summary:
     """``"llm:<provider>:<model>"`` or ``"offline"``."""
     problems: tuple[str, ...] = ()
     """What the model's answer lacked (filled from the offline summary)."""
+    refused: str | None = None
+    """The opening of the model's refusal, when it declined and the offline summary
+    was used instead (:mod:`engram.runs.refusal`)."""
 
 
 def build_prompt(
@@ -163,8 +167,14 @@ def offline_summary(task: str, output: str) -> Summary:
 
 
 def from_answer(answer: str, fallback: Summary, summarizer: str) -> Summary:
-    """The model's answer as a summary; a field it lacks comes from ``fallback``."""
+    """The model's answer as a summary; a field it lacks comes from ``fallback``. A
+    refusal ("I cannot help with that request.") is not a summary: ``fallback`` is
+    returned whole, with the refusal in ``refused``."""
     parsed: ParsedObservation = parse_observation(answer)
+    opening = next((line for line in strip_think(answer).splitlines() if line.strip()), "")
+    said = next((t for t in (opening, parsed.title, parsed.narrative) if t and is_refusal(t)), None)
+    if said is not None:
+        return replace(fallback, refused=_short(said, MAX_TITLE_CHARS))
     return Summary(
         title=parsed.title or fallback.title,
         narrative=parsed.narrative or fallback.narrative,

@@ -1,0 +1,165 @@
+"""Who says what in a text, its sentences and its atomic clauses: steps 1 and 2 of
+the offline extractor (:mod:`engram.pipeline.offline`, FEATURES P2).
+
+- **Messages.** A memory written from a list of messages is stored one message a line,
+  ``"<role>: <content>"`` (:func:`engram.validate.content_text`), and the content of a
+  chat message often names its speaker itself: ``"user: Derek: My efoil has ..."``.
+  :func:`messages` splits such text into messages, drops the role (``user``,
+  ``assistant`` ...: a part in the chat, never a person), and takes the name after it
+  as the speaker, so "My sister" from Derek becomes "Derek's sister" and no fact starts
+  with "User: Derek:". What an assistant, system or tool says is not a fact about the
+  person the memory is for: those messages give no facts.
+- **Clauses.** A sentence that joins two statements ("It was great and I'm more
+  motivated than ever"; "Some stuff has been going on; last week I dropped off ...")
+  is split where a new clause with its own subject starts, so each claim is read, kept
+  or dropped on its own (:func:`clauses`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engram.pipeline import patterns
+
+#: Roles that name a part in a chat, not a person (also palace mining's list).
+ROLES = frozenset({"user", "assistant", "system", "tool", "human", "ai", "bot", "model"})
+#: Roles whose words are not facts about the person the memory is for.
+NOT_THE_USER = frozenset({"assistant", "system", "tool", "ai", "bot", "model"})
+
+# "Name: text", the way chat turns are stored. A name is one to three capitalised
+# words; labels such as "Note:" are not speakers.
+_SPEAKER = re.compile(r"^\s*([A-Z][\w.'-]{0,30}(?:\s[A-Z][\w.'-]{0,30}){0,2}):\s+(?=\S)")
+_ROLE = re.compile(r"^\s*(" + "|".join(sorted(ROLES)) + r")\s*:\s*", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n+")
+# Where a new clause with its own subject starts: after ";", or after a dash, ", and",
+# ", but" or ", so" when a subject pronoun or "my" follows. A bare "and", "but" or
+# "so" is split only before a first-person subject ("went home and I slept"), since
+# "Jon and Ana went" joins two subjects, not two clauses.
+_SUBJECTS = (
+    r"I|I'm|I've|I'll|I'd|my|we|we're|we've|our|he|he's|she|she's|they|they're|it|it's|"
+    r"that|that's|this|there|there's"
+)
+# "..., so I can teach others": a purpose, not a second claim (split off, "Jon can
+# teach others" would say something the turn does not).
+_PURPOSE = r"(?:that\s+)?(?:I|we|they|he|she|you)\s+(?:can|could|would|might|may)\b"
+_JOIN = r"(?:and|but|so(?!\s+" + _PURPOSE + r"))"
+_CLAUSE_START = re.compile(
+    r"\s*;\s+|\s*[-—–]\s+(?=(?:" + _SUBJECTS + r")\b)|"
+    r",\s+" + _JOIN + r"\s+(?=(?:" + _SUBJECTS + r")\b)|"
+    r"\s+" + _JOIN + r"\s+(?=(?:I|I'm|I've|I'll|I'd|my)\b)"
+)
+#: A clause shorter than this many words is not a claim of its own ("and I did"):
+#: it stays with the clause before it. (A short piece before a split, such as "Guess
+#: what - I got a puppy", is split off: the extractor drops it on its own.)
+MIN_CLAUSE_WORDS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One message of a text: who wrote it (None when unknown) and what it says."""
+
+    speaker: str | None
+    text: str
+    role: str | None = None
+    """The chat role it was stored under (``user``, ``assistant`` ...), if any."""
+
+    @property
+    def from_user(self) -> bool:
+        """False for what an assistant, system or tool said."""
+        return self.role is None or self.role.lower() not in NOT_THE_USER
+
+
+def split_speaker(text: str) -> tuple[str | None, str]:
+    """``("Caroline", "I went ...")`` for ``"Caroline: I went ..."``; else ``(None, text)``."""
+    match = _SPEAKER.match(text)
+    if match is None or match.group(1).lower() in patterns.NOT_SPEAKERS:
+        return None, text
+    if match.group(1).lower() in ROLES:
+        return None, text[match.end() :]  # "User: ...": a role, not a person
+    return match.group(1), text[match.end() :]
+
+
+def _message(line: str, speaker: str | None) -> Message:
+    role = _ROLE.match(line)
+    rest = line[role.end() :] if role else line
+    name, body = split_speaker(rest)
+    return Message(name or speaker, body, role.group(1).lower() if role else None)
+
+
+def _starts_message(line: str) -> bool:
+    if _ROLE.match(line):
+        return True
+    name, _ = split_speaker(line)
+    return name is not None
+
+
+def messages(text: str, speaker: str | None = None) -> list[Message]:
+    """The messages of ``text``: one per line that opens with a role or a speaker's
+    name (a line without one continues the message before it), or the whole text as
+    one message. ``speaker`` is who "I" is where no name is given."""
+    lines = text.splitlines()
+    if len(lines) <= 1 or not any(_starts_message(line) for line in lines[1:]):
+        return [_message(text, speaker)]
+    out: list[Message] = []
+    for line in lines:
+        if not line.strip():
+            continue
+        if out and not _starts_message(line):
+            last = out[-1]
+            out[-1] = Message(last.speaker, f"{last.text}\n{line}", last.role)
+        else:
+            out.append(_message(line, speaker))
+    return out
+
+
+def clauses(sentence: str) -> list[str]:
+    """``sentence`` split where a clause with its own subject starts (see the module
+    docstring); a piece too short to be a claim stays joined to the one before."""
+    if ";" not in sentence and not _may_split(sentence):
+        return [sentence]
+    out: list[str] = []
+    start = 0
+    for match in _CLAUSE_START.finditer(sentence):
+        piece = sentence[start : match.start()].strip()
+        rest = sentence[match.end() :]
+        if len(rest.split()) < MIN_CLAUSE_WORDS:
+            continue  # "..., and I did": not a claim of its own
+        out.append(piece)
+        start = match.end()
+    out.append(sentence[start:].strip())
+    return [piece[:1].upper() + piece[1:] for piece in out if piece]
+
+
+_JOINERS = re.compile(r"\b(?:and|but|so)\s|\s[-—–]\s")
+
+
+def _may_split(sentence: str) -> bool:
+    """Whether ``_CLAUSE_START`` can match (it needs a joiner): a cheap test first."""
+    return _JOINERS.search(sentence) is not None
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of ``text``: split after ``.``, ``!``, ``?`` and at line breaks, but
+    not after an abbreviation ("Dr.", "e.g.") or inside a number ("3.5")."""
+    pieces = [p for p in _SENTENCE_END.split(text) if p and p.strip()]
+    sentences: list[str] = []
+    for piece in pieces:
+        if sentences and _ends_in_abbreviation(sentences[-1]):
+            sentences[-1] = f"{sentences[-1]} {piece.strip()}"
+        else:
+            sentences.append(piece.strip())
+    return sentences
+
+
+def _ends_in_abbreviation(sentence: str) -> bool:
+    last = sentence.rsplit(None, 1)[-1].lower().rstrip(".")
+    return sentence.endswith(".") and (last in patterns.ABBREVIATIONS or len(last) == 1)
+
+
+_NOT_WORD = re.compile(r"[\W_]+")
+
+
+def form(text: str) -> str:
+    """What a text says, to compare forms: its words, lower-cased, without punctuation."""
+    return _NOT_WORD.sub(" ", text.lower()).strip()

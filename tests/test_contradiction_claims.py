@@ -11,6 +11,8 @@ import pytest
 from engram.bench import contradictions as contra
 from engram.pipeline import claims, contradiction
 
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "bench"
+
 # Pairs the b0232ed pipeline queued as UPDATE proposals after mining LoCoMo conv-26
 # offline (issue 28): none is a contradiction.
 JUNK = [
@@ -129,7 +131,8 @@ def test_hard_negatives_are_not_contradictions(old: str, new: str) -> None:
 
 
 def test_the_shipped_set_is_large_labelled_and_split() -> None:
-    pairs = contra.load_set()
+    pairs, left_out = contra.load_set(data=SHARED)
+    assert left_out == 0
     assert len(pairs) >= 300
     hand = [p for p in pairs if p["source"] == "hand"]
     assert sum(1 for p in hand if p["label"]) >= 80
@@ -139,7 +142,7 @@ def test_the_shipped_set_is_large_labelled_and_split() -> None:
 
 
 def test_precision_is_at_least_0_9_on_both_folds() -> None:
-    scores = contra.labelled(contra.load_set())
+    scores = contra.labelled(contra.load_set(data=SHARED)[0])
     for fold in contra.FOLDS:
         mine = scores["syntactic"]["folds"][fold]
         assert mine["precision"] is not None and mine["precision"] >= 0.9, (fold, mine)

@@ -58,6 +58,18 @@ def convert(pairs: list[dict[str, Any]], turns: refs.Turns) -> tuple[list[Any], 
     return kept, dropped
 
 
+def dump(pairs: list[dict[str, Any]]) -> str:
+    """The set as the shipped file lays it out: one key per line, a reference on one."""
+    rows = []
+    for pair in pairs:
+        fields = (
+            f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False, separators=(', ', ': '))}"
+            for k, v in pair.items()
+        )
+        rows.append(" {\n" + ",\n".join(fields) + "\n }")
+    return "[\n" + ",\n".join(rows) + "\n]\n"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", type=Path, default=SET)
@@ -65,7 +77,7 @@ def main() -> None:
     args = parser.parse_args()
     pairs = json.loads(args.set.read_text(encoding="utf-8"))
     kept, dropped = convert(pairs, refs.load_turns(args.data))
-    args.set.write_text(json.dumps(kept, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    args.set.write_text(dump(kept), encoding="utf-8")
     print(f"{len(kept)} rows written to {args.set}; dropped (no turn rebuilds them): {dropped}")
 
 

@@ -3,6 +3,7 @@ dev-derived sides are references that resolve, checksum-checked, against the dev
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from importlib import resources
 from pathlib import Path
@@ -113,3 +114,42 @@ def test_origin_finds_the_turn_a_fact_was_mined_from() -> None:
     assert refs.origin("Priya adopted a three-legged greyhound called Biscuit.", turns) is None
     got = refs.origin("Joanna thinks Not much is new other than the screenplay.", turns)
     assert got == ("locomo", "c", "D1:1")
+
+
+def _script() -> Any:
+    path = Path(__file__).resolve().parents[1] / "scripts" / "contradiction_refs.py"
+    spec = importlib.util.spec_from_file_location("contradiction_refs_script", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_script_turns_written_out_rows_into_references() -> None:
+    script = _script()
+    turns = {
+        ("beam", "3", "7"): "user: I switched the cache to Redis. It cut latency in half.",
+        ("beam", "3", "9"): "user: Latency is fine now, the cache works.",
+        ("beam", "", ""): "",
+    }
+    row = {"label": False, "source": "beam:3:7/9", "kind": "k", "id": "x1", "fold": "A"}
+    pairs = [
+        row
+        | {"old": "It cut latency in half.", "new": "user: Latency is fine now, the cache works."},
+        row
+        | {"id": "x2", "old": "Nothing here was said in that chat at all, not a word.", "new": "a"},
+        {"old": "Derek lives in Boston.", "new": "Derek left Boston.", "source": "hand", "id": "h"},
+    ]
+    kept, dropped = script.convert(pairs, turns)
+    assert dropped == ["x2"] and [p["id"] for p in kept] == ["x1", "h"]
+    assert kept[0]["old"] == {
+        "beam": "3",
+        "message": 7,
+        "parts": [[37, 60]],  # "user: I switched the cache to Redis. " is 37
+        "sha256": refs.key("It cut latency in half."),
+    }
+    assert "parts" not in kept[0]["new"] and kept[1] == pairs[2]
+    for side in ("old", "new"):
+        assert refs.resolve(kept[0][side], turns, row="x1", where="t") == pairs[0][side]
+    shipped = resources.files("engram.data").joinpath("contradictions.json").read_text("utf-8")
+    assert script.dump(SHIPPED) == shipped  # the script writes the layout the file has

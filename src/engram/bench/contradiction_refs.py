@@ -40,6 +40,10 @@ MIN_SPAN = 4
 #: The longest literal :func:`encode` writes; longer means the text was not taken from
 #: that turn (and a literal this short carries no dev text worth the name).
 MAX_LITERAL = 40
+#: The least share of a rebuilt text copied from its turn: below it, the text was not
+#: taken from that turn, only pieced together from common words (the set's mined facts
+#: copy 0.61 or more).
+MIN_COPIED = 0.5
 
 Turns = Mapping[tuple[str, str, str], str]
 """(``"locomo"`` | ``"beam"``, conversation or chat, dia_id or message id) -> turn text."""
@@ -127,7 +131,8 @@ def _rebuild(turn: str, parts: object, row: str) -> str:
 
 def encode(text: str, turn: str) -> list[Any] | None:
     """``text`` as parts of ``turn`` (``None``: it is the whole turn), or raise
-    :class:`InvalidInputError` if a literal would exceed :data:`MAX_LITERAL`."""
+    :class:`InvalidInputError` if it is not taken from ``turn`` (a literal longer than
+    :data:`MAX_LITERAL`, or less than :data:`MIN_COPIED` of it copied)."""
     if text == turn:
         return None
     start = turn.find(text)
@@ -152,8 +157,12 @@ def encode(text: str, turn: str) -> list[Any] | None:
         else:
             merged.append(part)
     longest = max((len(p) for p in merged if isinstance(p, str)), default=0)
-    if longest > MAX_LITERAL:
-        raise InvalidInputError(f"the text is not derived from that turn ({longest}-char literal)")
+    copied = sum(p[1] - p[0] for p in merged if isinstance(p, list))
+    if longest > MAX_LITERAL or copied < MIN_COPIED * len(text):
+        raise InvalidInputError(
+            f"the text is not derived from that turn ({copied} of {len(text)} characters "
+            f"copied, a {longest}-character literal)"
+        )
     return merged
 
 

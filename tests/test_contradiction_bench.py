@@ -12,6 +12,8 @@ from click.testing import CliRunner
 from engram.bench import contradictions as contra
 from engram.config import Config
 
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "bench"
+
 TURNS_1 = [
     ("Caroline", "I live in Boston with my roommate."),
     ("Melanie", "Thanks so much, Caroline! Your kind words mean a lot."),
@@ -68,10 +70,12 @@ def test_the_cli_writes_json_and_markdown(tmp_path: Path) -> None:
     out = tmp_path / "out"
     env = {"ENGRAM_EMBEDDER_NAME": "none", "ENGRAM_CONFIG": ""}
     args = ["--home", str(tmp_path / "home"), "bench", "contradictions", "--no-mine"]
+    args += ["--data", str(SHARED)]
     run = CliRunner(env=env).invoke(cli, [*args, "--out", str(out), "--json"])
     assert run.exit_code == 0, run.output
     result = json.loads(run.output)
     assert result["set"]["pairs"] >= 300 and "mining" not in result
+    assert result["set"]["left_out"] == 0
     assert result["labelled"]["syntactic"]["folds"]["B"]["precision"] >= 0.9
     table = (out / "contradictions.md").read_text(encoding="utf-8")
     assert "| syntactic | A |" in table and "| lexical | B |" in table

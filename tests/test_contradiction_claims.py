@@ -8,48 +8,69 @@ from pathlib import Path
 
 import pytest
 
+from engram.bench import contradiction_refs as refs
 from engram.bench import contradictions as contra
 from engram.pipeline import claims, contradiction
 
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "bench"
+
 # Pairs the b0232ed pipeline queued as UPDATE proposals after mining LoCoMo conv-26
-# offline (issue 28): none is a contradiction.
-JUNK = [
+# offline (issue 28): none is a contradiction. LoCoMo text is not committed
+# (shared/bench/README.md), so each side is a reference into conv-26: its dia_id, the
+# parts that rebuild the fact or turn from that turn, and the text's short sha256.
+_D = list[int] | str
+JUNK_REFS: list[tuple[tuple[str, list[_D], str], tuple[str, list[_D], str]]] = [
+    # accepted and happy / proud and grateful, not alone
     (
-        "Caroline felt so accepted and happy, just being around people who accepted and "
-        "celebrated Caroline.",
-        "Caroline: I felt so proud and grateful - the vibes were amazing and it was "
-        "comforting to know I'm not alone and have a great community around me.",
+        ("D8:19", [[0, 8], [39, 121], "Caroline."], "0d88f49623fb"),
+        ("D8:21", [[0, 145]], "c35869b19221"),
     ),
+    # a family for kids / love in families, a roof over kids
+    (("D2:14", [[0, 8], " is", [13, 62]], "564ff5a0d467"), ("D19:3", [[0, 221]], "d557d10fffa0")),
+    # a fan of pottery / pottery is not just a hobby
     (
-        "Caroline is thrilled to make a family for kids who need one.",
-        "Caroline: Thanks so much, Melanie! It's beautiful! It really brings home how much "
-        "love's in families - both blood and the ones we choose. I hope to build my own "
-        "family and put a roof over kids who haven't had that before.",
+        ("D5:6", [[0, 7], " is", [12, 72]], "cdf22b3e80af"),
+        (
+            "D5:10",
+            [[0, 7], " thinks", [54, 81], "Melanie's", [83, 118], "Melani", [119, 129]]
+            + ["Melanie's", [131, 141]],
+            "540c89f1683a",
+        ),
     ),
+    # a child's first steps / the first step towards adopting
     (
-        "Melanie is a big fan of pottery - the creativity and skill is awesome.",
-        "Melanie thinks Pottery is a huge part of Melanie's life, not just a hobby - it "
-        "helps Melanie express Melanie's emotions.",
+        ("D10:20", [[0, 7], " wi", [11, 35], "their", [37, 68]], "78fea04dbc79"),
+        ("D13:1", [[0, 8], [75, 121], "Caroline", [122, 151], "."], "4beb64291ef6"),
     ),
+    # an art show next month, said twice
     (
-        "Melanie will never forget the day their youngest took her first steps.",
-        "Caroline took the first step towards becoming a mom - Caroline applied to adoption "
-        "agencies.",
+        ("D9:12", [[15, 26], "Caroline is", [29, 60], "Caroline's", [62, 85], "."], "4e556ac5fa1e"),
+        (
+            "D14:33",
+            [[0, 8], " is", [13, 64], "Caroline is going to", [73, 79], "their", [81, 92]],
+            "99785cb6348b",
+        ),
     ),
+    # thankful for support / some friends could not handle it
     (
-        "Next month Caroline is having an LGBTQ art show with Caroline's paintings - can't wait.",
-        "Caroline is putting together an LGBTQ art show next month and Caroline is going to "
-        "show their paintings.",
+        ("D16:5", [[0, 8], " is", [144, 165], "their", [167, 205]], "89b29a7289db"),
+        ("D16:15", [[57, 92], "Carolin", [93, 132]], "302abfc77d35"),
     ),
+    # camping brings peace / nature and quality time
     (
-        "Caroline is really thankful for their friends, family and mentors' support.",
-        "Some close friends kept supporting Caroline, but a few weren't able to handle it.",
-    ),
-    (
-        "Melanie loves camping trips with their fam, 'cause nature brings such peace and serenity.",
-        "Melanie thinks nature and quality time, can't beat it.",
+        ("D18:19", [[0, 7], [61, 66], "s", [66, 86], "their", [88, 139]], "382e6ee3de2a"),
+        ("D18:23", [[0, 7], " thinks n", [50, 87], "."], "562772dd58aa"),
     ),
 ]
+_TURNS = refs.load_turns(SHARED)
+
+
+def _text(dia_id: str, parts: list[_D], sha256: str) -> str:
+    side = {"locomo": "conv-26", "dia_id": dia_id, "parts": parts, "sha256": sha256}
+    return refs.resolve(side, _TURNS, row=dia_id, where=str(SHARED))
+
+
+JUNK = [(_text(*old), _text(*new)) for old, new in JUNK_REFS]
 
 
 @pytest.mark.parametrize(("old", "new"), JUNK)
@@ -67,7 +88,7 @@ def test_the_junk_the_queue_filled_with_is_not_a_contradiction(old: str, new: st
         "Melanie: Hi Caroline! So good to hear from you.",
         "Caroline is so excited to meet other people in the community.",
         "Melanie thinks nature and quality time, can't beat it.",
-        "Caroline: I'm so lucky to have such a great support system.",
+        "Caroline: I'm grateful for the people who stand by me.",
         "Melanie: Wow, that's awesome!",
         "Derek will move to Denver next year.",
         "Do you still live in Boston?",
@@ -129,7 +150,8 @@ def test_hard_negatives_are_not_contradictions(old: str, new: str) -> None:
 
 
 def test_the_shipped_set_is_large_labelled_and_split() -> None:
-    pairs = contra.load_set()
+    pairs, left_out = contra.load_set(data=SHARED)
+    assert left_out == 0
     assert len(pairs) >= 300
     hand = [p for p in pairs if p["source"] == "hand"]
     assert sum(1 for p in hand if p["label"]) >= 80
@@ -139,7 +161,7 @@ def test_the_shipped_set_is_large_labelled_and_split() -> None:
 
 
 def test_precision_is_at_least_0_9_on_both_folds() -> None:
-    scores = contra.labelled(contra.load_set())
+    scores = contra.labelled(contra.load_set(data=SHARED)[0])
     for fold in contra.FOLDS:
         mine = scores["syntactic"]["folds"][fold]
         assert mine["precision"] is not None and mine["precision"] >= 0.9, (fold, mine)

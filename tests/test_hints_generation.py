@@ -88,9 +88,9 @@ def test_templates_ask_what_the_memory_answers(text: str, expected: str) -> None
 
 def test_a_shared_picture_asks_about_its_caption() -> None:
     hints = template_hints(
-        "Melanie: Take a look at this! [image: a photo of a painting of a sunset over a lake]"
+        "Melanie: Look what I finished today! [image: a photo of a clay vase with a blue glaze]"
     )
-    assert "What picture of a painting of a sunset over a lake did Melanie share?" in hints
+    assert "What picture of a clay vase with a blue glaze did Melanie share?" in hints
 
 
 def test_text_no_rule_reads_gets_no_hints() -> None:

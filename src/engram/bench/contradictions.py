@@ -3,7 +3,9 @@
 Two measures:
 
 - **the labelled set** (``engram/data/contradictions.json``): pairs ``{old, new, label,
-  source, kind, fold}``. Real pairs from the dev data (LoCoMo turns and BEAM sentences
+  source, kind, fold}``; a side taken from the dev data is shipped as a reference into
+  it (``contradiction_refs``), resolved against the data folder (``--data``). Real
+  pairs from the dev data (LoCoMo turns and BEAM sentences
   that seed 004's lexical test flags, facts the b0232ed pipeline queued after mining
   LoCoMo dev, facts about the same person, and BEAM's own ``contradiction_resolution``
   pairs, which are labelled true) and hand-written ones (real contradictions of one
@@ -29,6 +31,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from engram.bench import contradiction_refs as refs
 from engram.bench import locomo
 from engram.bench.dataset import session_messages
 from engram.config import Config
@@ -46,8 +49,13 @@ DETECTORS: dict[str, Detector] = {
 }
 
 
-def load_set(path: str | Path | None = None) -> list[dict[str, Any]]:
-    """The labelled pairs (the shipped set unless ``path`` names another)."""
+def load_set(
+    path: str | Path | None = None, data: str | Path | None = None
+) -> tuple[list[dict[str, Any]], int]:
+    """The labelled pairs (the shipped set unless ``path`` names another) whose texts are
+    known, and how many rows were left out. A side taken from LoCoMo or BEAM is a
+    reference (``contradiction_refs``) resolved against the data folder ``data``; without
+    the data those rows are left out, and only the hand-written ones are scored."""
     try:
         if path is None:
             text = resources.files("engram.data").joinpath("contradictions.json").read_text("utf-8")
@@ -63,7 +71,19 @@ def load_set(path: str | Path | None = None) -> list[dict[str, Any]]:
         raise InvalidInputError(
             f"the contradiction set must be a JSON list of objects with {sorted(required)}"
         )
-    return pairs
+    turns = refs.load_turns(data) if data is not None else {}
+    where = f"{data} (the set {path or 'engram ships'})"
+    resolved: list[dict[str, Any]] = []
+    for pair in pairs:
+        sides = [pair["old"], pair["new"]]
+        if any(refs.is_ref(s) and not refs.available(s, turns) for s in sides):
+            continue
+        old, new = (
+            refs.resolve(s, turns, row=str(pair.get("id")), where=where) if refs.is_ref(s) else s
+            for s in sides
+        )
+        resolved.append(pair | {"old": old, "new": new})
+    return resolved, len(pairs) - len(resolved)
 
 
 def score(pairs: Iterable[Mapping[str, Any]], detector: Detector) -> dict[str, Any]:
@@ -148,24 +168,30 @@ def mined(config: Config, data: str | Path, *, conversations: int | None) -> dic
 
 def run(
     config: Config,
-    data: str | Path,
+    data: str | Path | None,
     *,
     set_path: str | Path | None = None,
     conversations: int | None = None,
     mine: bool = True,
 ) -> dict[str, Any]:
-    """The labelled-set scores, and (``mine``) the mining measure."""
-    pairs = load_set(set_path)
+    """The labelled-set scores, and (``mine``) the mining measure, on the dev data folder
+    ``data`` (``shared/bench``; ``None``: the hand-written pairs only, and no mining)."""
+    pairs, left_out = load_set(set_path, data)
     result: dict[str, Any] = {
         "set": {
             "pairs": len(pairs),
             "positives": sum(1 for p in pairs if p["label"]),
             "per_fold": {f: sum(1 for p in pairs if p["fold"] == f) for f in FOLDS},
+            "left_out": left_out,
+            "data": None if data is None else str(data),
         },
         "labelled": labelled(pairs),
     }
-    if mine:
-        result["mining"] = mined(config, data, conversations=conversations)
+    dev = None if data is None else Path(data).expanduser() / refs.LOCOMO_FILE
+    if mine and dev is not None and dev.is_file():
+        result["mining"] = mined(config, dev, conversations=conversations)
+    elif mine:
+        result["set"]["mining_skipped"] = f"no LoCoMo dev file at {dev}"
     return result
 
 
@@ -175,6 +201,11 @@ def markdown(result: Mapping[str, Any]) -> str:
         f"Labelled set: {result['set']['pairs']} pairs, {result['set']['positives']} "
         "contradictions.",
     ]
+    if result["set"]["left_out"]:
+        lines[0] += (
+            f" {result['set']['left_out']} pairs taken from LoCoMo / BEAM dev left out: their "
+            f"data is not under {result['set']['data']} (pass the folder with --data)."
+        )
     for group, first, keys in (
         ("folds", "fold", ("pairs", "tp", "fp", "fn", "precision", "recall")),
         ("sources", "source", ("pairs", "positives", "tp", "fp")),
@@ -186,6 +217,8 @@ def markdown(result: Mapping[str, Any]) -> str:
                 lines.append(
                     "| " + " | ".join(str(v) for v in (name, key, *map(s.get, keys))) + " |"
                 )
+    if result["set"].get("mining_skipped"):
+        lines += ["", f"Mining not run: {result['set']['mining_skipped']}."]
     mining = result.get("mining")
     if mining:
         lines += [

@@ -7,12 +7,16 @@ import click
 
 from engram.bench import contradictions as contra
 from engram.cli import render
-from engram.cli.bench_options import data_option, json_command, out_option
+from engram.cli.bench_options import SHARED_BENCH, data_option, json_command, out_option
 from engram.cli.common import Ctx
 
 
 @click.command("contradictions")
-@data_option("The LoCoMo JSON file mined for the false-proposal count.")
+@data_option(
+    "The dev data folder: the set's LoCoMo and BEAM pairs are read from it (without it only "
+    "the hand-written pairs are scored), and its LoCoMo file is mined.",
+    default=str(SHARED_BENCH),
+)
 @click.option(
     "--set",
     "set_path",
@@ -36,7 +40,7 @@ def contradictions_cmd(
 ) -> None:
     """Contradiction detection: precision and recall per fold of the labelled set (the
     detector and seed 004's lexical test), and queued proposals per 500 mined LoCoMo
-    turns."""
+    turns. The set's dev-data pairs are references resolved against --data."""
     result = contra.run(
         obj.config(), data, set_path=set_path, conversations=conversations, mine=not no_mine
     )

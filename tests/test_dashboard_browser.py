@@ -262,7 +262,7 @@ def test_the_detail_pane_shows_the_observation_and_its_run(site: Site, page: Pag
     page.wait_for_selector("#run-link:has-text('Which vector store should we use?')")
     run = page.inner_text("#run-link")
     assert "run-42" in run and "score 8.5" in run and "produced 1, injected 1" in run
-    page.click("#run-link .injected li")  # the memory injected into the run
+    page.click("#run-link .injected li a")  # the memory injected into the run
     page.wait_for_selector("#detail .content:has-text('Deploys go through')")
 
 
@@ -319,7 +319,7 @@ def test_the_graph_brushes_a_selection_into_a_dry_run_review(site: Site, page: P
         "cs => Object.fromEntries(cs.map(c => [c.dataset.id, c.getAttribute('fill')]))"
     )
     assert fills[site.ids["stale"]] == "#d73027"  # red: quality -2
-    assert fills[site.ids["deploy"]] == "#9aa3ad"  # dim: neutral
+    assert fills[site.ids["deploy"]] == "#848d97"  # grey: neutral
     assert page.locator("#legend li.cluster").count() >= 1
 
     page.click(f"#graph circle[data-id='{site.ids['deploy']}']")
@@ -389,7 +389,7 @@ def test_the_palace_tree_opens_to_drawers_and_previews_a_pointer(
     pointers.first.click()
     page.wait_for_selector("#palace-preview .content:has-text('12-AWG silicone wire')")
     shot(page, "palace", shots)
-    page.click("#palace-preview button")
+    page.click("#palace-preview button.open")
     page.wait_for_selector("#detail .content:has-text('12-AWG silicone wire')")
 
 

@@ -182,5 +182,16 @@ def test_the_docs_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 
 def test_the_docs_show_every_screenshot() -> None:
     text = DOC.read_text(encoding="utf-8")
-    for name in ("memories", "review", "graph", "palace", "settings"):
-        assert f"(img/dashboard-{name}.png)" in text
+    for name in (
+        "login",
+        "memories",
+        "memory",
+        "runs",
+        "run",
+        "review",
+        "graph",
+        "palace",
+        "settings",
+    ):
+        for width in ("desktop", "phone"):
+            assert f"(img/dashboard-{name}-{width}.png)" in text

@@ -2,7 +2,7 @@
 // thumbs and delete first; then tags, dates, metadata, provenance, version history and
 // the entities and relations the graph holds of it. Escape closes it.
 import { api } from "./api.js";
-import { $, clamped, fail, failed, h, link, loading, qualityClass, say, short, signed, when } from "./dom.js";
+import { $, clamped, done, fail, failed, h, link, loading, qualityClass, say, short, signed, when } from "./dom.js";
 import { href } from "./router.js";
 
 const hooks = { change: () => {}, close: () => {} };
@@ -75,7 +75,7 @@ function pairs(rows) {
 function render(memory) {
   const pane = $("#detail");
   const actions = h(
-    "div.toolbar#detail-actions",
+    "div#detail-actions.toolbar",
     {},
     h("button#thumb-up", { type: "button", title: "Useful", onclick: () => rate(memory.id, "up", actions) }, "▲ Useful"),
     h("button#thumb-down", { type: "button", title: "Misleading", onclick: () => rate(memory.id, "down", actions) }, "▼ Misleading"),
@@ -86,7 +86,8 @@ function render(memory) {
     key,
     h("code", {}, typeof value === "string" ? value : JSON.stringify(value)),
   ]);
-  pane.replaceChildren(
+  done(
+    pane,
     closeButtons(),
     h("h2", {}, memory.title || "Memory"),
     h("p.meta", {}, h("span.badge", {}, memory.type), " ", h("code", {}, memory.id), ` · ${memory.namespace}`),
@@ -139,7 +140,6 @@ function render(memory) {
     section("Entities and relations", h("div#detail-entities")),
     section("History", h("div#detail-history")),
   );
-  pane.removeAttribute("aria-busy");
   pane.scrollTop = 0;
 }
 
@@ -150,10 +150,10 @@ async function historyOf(memory) {
     const events = await api(`/v1/memories/${enc(memory.id)}/history`);
     if (!box.isConnected) return;
     if (!events.length) {
-      box.replaceChildren(h("p.hint", {}, "No recorded changes."));
+      done(box, h("p.hint", {}, "No recorded changes."));
       return;
     }
-    box.replaceChildren(h("ol.history", {}, events.map(event)));
+    done(box, h("ol.history", {}, events.map(event)));
   } catch (error) {
     failed(box, error);
   }
@@ -194,7 +194,8 @@ async function graphOf(memory) {
   try {
     const { entities, relations } = await api(`/v1/dashboard/memories/${enc(memory.id)}/graph`);
     if (!box.isConnected) return;
-    box.replaceChildren(
+    done(
+      box,
       entities.length
         ? h("ul.chips", {}, entities.map((e) => h("li", { title: `${e.entity_type || "entity"} · ${e.mentions} mentions` }, e.name)))
         : h("p.hint", {}, "The graph names no entity in this memory."),
@@ -238,7 +239,8 @@ async function runOf(memory) {
     const run = found.run;
     const bits = [run.task_type, run.status, run.score === null ? null : `score ${run.score}`].filter(Boolean);
     const injected = found.injected || [];
-    box.replaceChildren(
+    done(
+      box,
       "Run ",
       link(href("runs", [run.run_id]), h("code", {}, run.run_id)),
       run.task ? `: ${short(run.task, 80)}` : "",

@@ -87,6 +87,12 @@ export function failed(el, error, retry) {
   );
 }
 
+/** Replace a loading pane's content with what loaded. */
+export function done(el, ...children) {
+  el.removeAttribute("aria-busy");
+  el.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+}
+
 /** Fill a list or pane with its items (or the empty state when there are none). */
 export function filled(el, items, ...whenEmpty) {
   el.removeAttribute("aria-busy");

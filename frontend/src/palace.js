@@ -60,6 +60,9 @@ function wingNode(node) {
   );
 }
 
+/** A room's own part of its code: "R-01" of "W-001/R-01" (the URL's last segment). */
+const roomKey = (room) => room.code.split("/").pop();
+
 function roomNode(wing, node) {
   const room = node.room;
   const drawers = h("ul.drawers");
@@ -76,10 +79,10 @@ function roomNode(wing, node) {
     if (!details.open) return;
     if (!drawers.childElementCount) loadDrawers(wing, room, drawers);
     // Opening a room gives it a URL (a no-op when the URL already named it).
-    const target = href("palace", [wing.code, room.code]);
-    if (window.location.hash !== target) go("palace", [wing.code, room.code]);
+    const target = href("palace", [wing.code, roomKey(room)]);
+    if (window.location.hash !== target) go("palace", [wing.code, roomKey(room)]);
   });
-  return h("li.room", { dataset: { code: room.code } }, details);
+  return h("li.room", { dataset: { code: roomKey(room) } }, details);
 }
 
 async function loadDrawers(wing, room, list) {

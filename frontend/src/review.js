@@ -2,7 +2,7 @@
 // candidates (seed 000's rule) and the pipeline's contradiction queue — each proposal
 // as the stored claim beside the new one, the reason in words, and links to both.
 import { api, ApiError } from "./api.js";
-import { $, $$, empty, fail, failed, filled, h, link, loading, qualityClass, say, short, signed } from "./dom.js";
+import { $, $$, done, empty, fail, failed, filled, h, link, loading, qualityClass, say, short, signed } from "./dom.js";
 import { href } from "./router.js";
 
 const hooks = { changed: () => {} };
@@ -192,7 +192,8 @@ function report(result) {
   const head = result.dry_run ? `Dry run: would delete ${result.would_delete.length}` : `Deleted ${result.deleted.length}`;
   const skipped = result.items.filter((item) => item.action === "skipped" || item.action === "not_found");
   const words = { would_delete: "would delete", deleted: "deleted", skipped: "skipped", not_found: "not found" };
-  out.replaceChildren(
+  done(
+    out,
     h("h3", {}, `${head}${skipped.length ? `, skipped ${skipped.length}` : ""}`),
     result.dry_run ? h("p.hint", {}, "Nothing was deleted. Check the list, then choose Delete selected.") : null,
     h(

@@ -2,7 +2,7 @@
 // (`#/runs/<id>`): its output excerpt, the evaluator's issues, the observations it
 // produced and the memories injected into it, by rank.
 import { api } from "./api.js";
-import { $, clamped, failed, filled, h, link, loading, qualityClass, short, signed, when } from "./dom.js";
+import { $, clamped, done, failed, filled, h, link, loading, qualityClass, short, signed, when } from "./dom.js";
 import { go, href, parse } from "./router.js";
 import { prefs } from "./settings.js";
 
@@ -95,7 +95,8 @@ function render({ run, observations, injected, hits }) {
   const live = new Map(injected.map((m) => [m.id, m]));
   const output = run.output || "";
   const excerpt = output.length > EXCERPT ? `${output.slice(0, EXCERPT)}…` : output;
-  view.replaceChildren(
+  done(
+    view,
     back(),
     h("h2", {}, run.task ? short(run.task, 200) : run.run_id),
     h(

@@ -324,3 +324,55 @@ def test_a_revoked_key_returns_to_the_prompt_with_the_reason(site: Site, browser
         page.wait_for_selector("#queue-list .card")
     finally:
         context.close()
+
+
+#: Records what the graph's progress line said while it was shown (the layout of these
+#: few nodes is too quick to catch with a selector).
+WATCH_PROGRESS = """() => {
+  window.progressSeen = [];
+  const box = document.querySelector('#graph-progress');
+  new MutationObserver(() => {
+    if (!box.hidden) window.progressSeen.push(box.textContent.trim());
+  }).observe(box, { attributes: true, childList: true, subtree: true, characterData: true });
+}"""
+
+
+def test_the_graph_shows_progress_and_says_when_a_brush_is_too_big(
+    site: Site, browser: Browser
+) -> None:
+    context = browser.new_context(viewport=DESKTOP)  # type: ignore[arg-type]
+    page, errors = watched(context)
+    try:
+        # The page reads the prune limit at sign-in: make it 3, under the 10 nodes.
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr("engram.browse.MAX_PRUNE_IDS", 3)
+            open_at(page, site, "#/graph")
+        page.wait_for_selector("#graph circle.node")
+        page.evaluate(WATCH_PROGRESS)
+        page.click("#graph-refresh")
+        page.wait_for_selector("#graph-info:has-text('UMAP')")
+        seen = page.evaluate("window.progressSeen")
+        assert any(text.startswith("Laying out up to 600 memories") for text in seen), seen
+        assert page.is_hidden("#graph-progress")
+
+        page.check("input[name=graph-mode][value=brush]")
+        box = page.locator("#graph").bounding_box()
+        assert box is not None
+        page.mouse.move(box["x"] + 8, box["y"] + 8)
+        page.mouse.down()
+        page.mouse.move(box["x"] + box["width"] - 8, box["y"] + box["height"] - 8, steps=8)
+        page.mouse.up()
+        page.wait_for_selector("#graph-selected:has-text('10 selected')")
+        said = page.inner_text("#graph-selected")
+        assert "at most 3 memories at once" in said and "brush a smaller region" in said
+        assert page.is_disabled("#graph-review")
+
+        page.focus("#graph")  # Enter opens the node in focus
+        page.keyboard.press("ArrowLeft")
+        focused = page.locator("#graph circle.node.cursor").get_attribute("data-id")
+        page.keyboard.press("Enter")
+        page.wait_for_selector(f"#detail[data-id='{focused}'] h2")
+        assert page.url.endswith(f"#/memories/{focused}")
+    finally:
+        context.close()
+    assert errors == [], errors

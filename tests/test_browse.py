@@ -125,6 +125,9 @@ def test_the_page_and_bundle_need_no_key_but_data_does(
     assert bundle.status_code == 200 and "javascript" in bundle.headers["content-type"]
     assert httpx.get(url + "/static/app.css").status_code == 200
     assert httpx.get(url + "/static/nothing.js").status_code == 404
+    icon = httpx.get(url + "/static/favicon.svg")  # the page's icon: no 404 on each load
+    assert icon.status_code == 200 and icon.headers["content-type"] == "image/svg+xml"
+    assert 'rel="icon" href="/static/favicon.svg"' in page.text
     for route in ("namespaces", "memories", "settings"):
         assert httpx.get(f"{url}/v1/dashboard/{route}").status_code == 401
 

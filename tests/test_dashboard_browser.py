@@ -3,10 +3,10 @@
 
 Chromium comes from Debian (``apt-get install -y chromium``), never from
 ``playwright install``; without it these tests fail and say what to run. Some tests also
-save a screenshot of the dashboard (here the 100k-store graph; every page at both widths
-in test_dashboard_pages.py): into a temporary folder, so a test run never rewrites
-tracked files; ``make docs-screenshots`` sets ``ENGRAM_SCREENSHOTS_DIR=docs/img`` to
-refresh the ones docs/dashboard.md shows.
+save screenshots of the dashboard (every page at both widths, test_dashboard_pages.py,
+through the ``shots`` fixture here): into a temporary folder, so a test run never
+rewrites tracked files; ``make docs-screenshots`` sets ``ENGRAM_SCREENSHOTS_DIR=docs/img``
+to refresh the ones docs/dashboard.md shows.
 """
 
 from __future__ import annotations
@@ -198,11 +198,6 @@ def test_a_test_run_leaves_the_tracked_screenshots_alone(shots: Path) -> None:
     if os.environ.get(SCREENSHOTS_ENV):  # make docs-screenshots asked for them
         return
     assert not shots.resolve().is_relative_to(repository)
-
-
-def shot(page: Page, name: str, folder: Path) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(folder / f"dashboard-{name}.png"))
 
 
 def test_a_bad_key_is_refused_and_a_good_one_opens_the_memories(site: Site, page: Page) -> None:
@@ -471,7 +466,7 @@ def big_store(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Config]:
 
 @pytest.mark.slow
 def test_a_100k_store_pages_on_the_server_and_graphs_600_nodes_in_2s(
-    big_store: tuple[Path, Config], warm: None, page: Page, shots: Path
+    big_store: tuple[Path, Config], warm: None, page: Page
 ) -> None:
     path, config = big_store
     with Memory(str(path), config=config, embedder=HashEmbedder()) as memory:
@@ -503,7 +498,6 @@ def test_a_100k_store_pages_on_the_server_and_graphs_600_nodes_in_2s(
             brushed = int(page.inner_text("#graph-selected").split()[0])
             assert 0 < brushed < GRAPH_NODES
             assert page.locator("#graph circle.node.selected").count() == brushed
-            shot(page, "graph-100k", shots)
     print(f"100k store: first page {first_page:.2f} s, graph {graph_seconds:.2f} s")
     assert first_page < 5.0
     assert graph_seconds < 2.0, f"the graph took {graph_seconds:.2f} s to show 600 nodes"

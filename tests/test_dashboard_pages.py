@@ -345,7 +345,7 @@ def test_the_graph_shows_progress_and_says_when_a_brush_is_too_big(
     try:
         # The page reads the prune limit at sign-in: make it 3, under the 10 nodes.
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr("engram.browse.MAX_PRUNE_IDS", 3)
+            patch.setattr("engram.review.prune.MAX_PRUNE_IDS", 3)
             open_at(page, site, "#/graph")
         page.wait_for_selector("#graph circle.node")
         page.evaluate(WATCH_PROGRESS)

@@ -16,7 +16,6 @@ from engram.core import Part
 from engram.errors import EngramError, InvalidInputError, shown
 from engram.filters import list_query
 from engram.records import MemoryType, Page
-from engram.review.prune import MAX_PRUNE_IDS
 from engram.store.protocols.graph import Entity, Relation
 from engram.validate import positive_int, timestamp
 
@@ -131,13 +130,27 @@ class Browse(Part):
         agent_id: str | None = None,
         run_id: str | None = None,
     ) -> tuple[list[Entity], list[Relation]]:
-        """The entities a live memory mentions and the relations it first stated, with
-        their validity windows (closed ones included); ``NotFoundError`` when the memory
-        is not in this namespace."""
+        """The entities a live memory mentions (by name) and the relations it first
+        stated, with their validity windows (closed ones included), by ``valid_from``;
+        ``NotFoundError`` when the memory is not in this namespace.
+
+        Composed from the graph's reads (the mention counts recall's hub dampening reads,
+        then each entity and its timeline), so the store needs no verb of its own for a
+        detail view: a memory mentions a handful of entities."""
         core = self._core
         scope = core.open_scope(namespace, user_id, agent_id, run_id)
         core.get(scope, memory_id)  # refuses another namespace's memory, or a deleted one
-        return core.store.graph.of_memory(scope.namespace, memory_id)
+        store = core.store
+        names = store.graph_counts.hub_mentions(scope.namespace, [memory_id]).get(memory_id, {})
+        found = (store.graph.entity(scope.namespace, name) for name in sorted(names))
+        entities = [e for e in found if e is not None]
+        stated: dict[int, Relation] = {}
+        for entity in entities:
+            for relation in store.graph.timeline(scope.namespace, entity.id):
+                if relation.source_memory_id == memory_id:
+                    stated[relation.id] = relation
+        relations = sorted(stated.values(), key=lambda r: (r.valid_from, r.id))
+        return sorted(entities, key=lambda e: e.name.casefold()), relations
 
     def settings(self) -> dict[str, Any]:
         """The server-side settings that shape recall, for display: recall's top-k
@@ -167,7 +180,6 @@ class Browse(Part):
                 "dimension": dimension,
             },
             "auto_mine": config.pipeline.enabled,
-            "limits": {"prune_ids": MAX_PRUNE_IDS, "page": MAX_PAGE},
         }
 
 

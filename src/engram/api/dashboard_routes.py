@@ -20,8 +20,10 @@ from pydantic import BaseModel, Field
 from engram.api import models as m
 from engram.api.auth import Caller, ServerState, server_state
 from engram.api.routes import _ERRORS, MemoryId, ScopeQuery, _ids
+from engram.browse import MAX_PAGE
 from engram.dashboard import INDEX, STATIC_DIR
 from engram.records import MemoryType
+from engram.review import prune
 
 State = Annotated[ServerState, Depends(server_state)]
 
@@ -159,8 +161,12 @@ def memory_graph(
 
 @router.get("/v1/dashboard/settings", response_model=SettingsOut, summary="Recall settings")
 def settings(caller: Caller, state: State) -> dict[str, Any]:
-    """recall top-k, rerank, the embedding model and auto-mine, as the server runs."""
-    return state.memory.browse.settings()
+    """recall top-k, rerank, the embedding model and auto-mine, as the server runs, and
+    the limits the page keeps to (ids one prune takes, memories one page holds)."""
+    return {
+        **state.memory.browse.settings(),
+        "limits": {"prune_ids": prune.MAX_PRUNE_IDS, "page": MAX_PAGE},
+    }
 
 
 def install(app: FastAPI) -> None:

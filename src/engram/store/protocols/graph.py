@@ -353,8 +353,3 @@ class GraphStore(Protocol):
         ``time.monotonic()`` value checked after each step; once it has passed, what
         was found so far comes back with ``timed_out``."""
         ...
-
-    def of_memory(self, namespace: str, memory_id: str) -> tuple[list[Entity], list[Relation]]:
-        """The entities ``memory_id`` mentions (by canonical name) and the relations it
-        first stated (by ``valid_from``), closed ones included."""
-        ...

@@ -253,21 +253,3 @@ class SqlGraph(SqlPart):
         # ``limits``: the protocol's keyword-only limits and deadline, as graph_boost takes them.
         with self._sql.read("looking up the graph boost") as conn:
             return graph_boost.boost_lookup(conn, self._d, namespace, names, **limits)
-
-    def of_memory(self, namespace: str, memory_id: str) -> tuple[list[Entity], list[Relation]]:
-        # The entities a memory mentions (by name) and the relations it first stated:
-        # two indexed reads (the mention's primary key, ``relations_memory``).
-        d = self._d
-        with self._sql.read("reading a memory's graph") as conn:
-            entities = conn.execute(
-                f"{self._select} WHERE e.namespace = ? AND e.id IN (SELECT x.entity_id "
-                "FROM memory_entity_mentions x WHERE x.memory_id = ? AND x.namespace = ?) "
-                "ORDER BY e.canonical_name",
-                (namespace, memory_id, namespace),
-            ).fetchall()
-            relations = conn.execute(
-                f"{RELATION} WHERE r.namespace = ? AND r.source_memory_id = ? "
-                "ORDER BY r.valid_from, r.id",
-                (namespace, memory_id),
-            ).fetchall()
-        return [self._entity(r) for r in entities], [relation(d, r) for r in relations]

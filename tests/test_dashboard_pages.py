@@ -11,6 +11,7 @@ test_dashboard_browser.py for where they go otherwise).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,7 +25,7 @@ from engram.api.server import serve_in_thread
 from test_dashboard_browser import ALICE, browser, seed, shots, warm
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, BrowserContext, Page
+    from playwright.sync_api import Browser, Page
 
 __all__ = ["browser", "shots", "warm"]  # fixtures shared with test_dashboard_browser.py
 
@@ -87,14 +88,20 @@ def site(tmp_path_factory: pytest.TempPathFactory, warm: None) -> Iterator[Site]
             yield Site(url, memory, key, ids)
 
 
-def watched(context: BrowserContext) -> tuple[Page, list[str]]:
-    """A page of ``context`` and the console errors and page errors it reports."""
+@contextmanager
+def visit(browser: Browser, viewport: dict[str, int] = DESKTOP) -> Iterator[Page]:
+    """A fresh page at ``viewport`` that must report no console error or page error."""
+    context = browser.new_context(viewport=viewport)  # type: ignore[arg-type]
     page = context.new_page()
     page.set_default_timeout(10_000)
     errors: list[str] = []
     page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    return page, errors
+    try:
+        yield page
+    finally:
+        context.close()
+    assert errors == [], errors
 
 
 def open_at(page: Page, site: Site, route: str) -> None:
@@ -133,9 +140,7 @@ SHOWN = ("memories", "memory", "runs", "run", "review", "graph", "palace", "sett
 @pytest.mark.parametrize("width", ["desktop", "phone"])
 def test_every_page_at_both_widths(site: Site, browser: Browser, shots: Path, width: str) -> None:
     viewport = DESKTOP if width == "desktop" else PHONE
-    context = browser.new_context(viewport=viewport)  # type: ignore[arg-type]
-    page, errors = watched(context)
-    try:
+    with visit(browser, viewport) as page:
         page.goto(site.url + "/")
         assert page.is_visible("#login") and not page.is_visible(".tabs")  # no tabs yet
         shots.mkdir(parents=True, exist_ok=True)
@@ -165,15 +170,10 @@ def test_every_page_at_both_widths(site: Site, browser: Browser, shots: Path, wi
             page.click("#detail .back")
             page.wait_for_selector("#memory-list li.row")
             assert not page.is_visible("#detail")
-    finally:
-        context.close()
-    assert errors == [], errors
 
 
 def test_deep_links_reload_and_back_and_forward(site: Site, browser: Browser) -> None:
-    context = browser.new_context(viewport=DESKTOP)  # type: ignore[arg-type]
-    page, errors = watched(context)
-    try:
+    with visit(browser) as page:
         wiring = site.ids["wiring"]
         open_at(page, site, f"#/memories/{wiring}")
         page.wait_for_selector("#detail h2:has-text('Wiring lesson')")
@@ -193,6 +193,8 @@ def test_deep_links_reload_and_back_and_forward(site: Site, browser: Browser) ->
         page.wait_for_selector("#detail h2:has-text('Wiring lesson')")
         page.go_forward()
         page.wait_for_selector("#detail", state="hidden")
+        # Back showed the unfiltered list: wait for the filtered one to replace it.
+        page.wait_for_selector("#page-info:has-text('1–1 of 1')")
         assert page.locator("#memory-list li.row").get_attribute("data-id") == wiring
 
         page.select_option("#filter-type", "decision")
@@ -225,15 +227,10 @@ def test_deep_links_reload_and_back_and_forward(site: Site, browser: Browser) ->
         page.wait_for_selector("#graph-selected:text-is('')", state="attached")
         page.go_back()
         page.wait_for_selector("#page-info:has-text('for “green tea”')")
-    finally:
-        context.close()
-    assert errors == [], errors
 
 
 def test_the_runs_page_lists_runs_and_opens_one(site: Site, browser: Browser) -> None:
-    context = browser.new_context(viewport=DESKTOP)  # type: ignore[arg-type]
-    page, errors = watched(context)
-    try:
+    with visit(browser) as page:
         open_at(page, site, "#/runs")
         rows = page.locator("#runs-list li.row")
         rows.first.wait_for()
@@ -263,15 +260,10 @@ def test_the_runs_page_lists_runs_and_opens_one(site: Site, browser: Browser) ->
         page.wait_for_selector("#run-view h2")
         page.click("#run-view a:has-text('All runs')")
         page.wait_for_selector("#runs-list li.row")
-    finally:
-        context.close()
-    assert errors == [], errors
 
 
 def test_the_review_queue_shows_the_old_claim_beside_the_new(site: Site, browser: Browser) -> None:
-    context = browser.new_context(viewport=DESKTOP)  # type: ignore[arg-type]
-    page, errors = watched(context)
-    try:
+    with visit(browser) as page:
         open_at(page, site, "#/review")
         card = page.locator(f"#queue-list li.card[data-id='{site.ids['queued']}']")
         card.locator(".claim.old p").wait_for()
@@ -297,9 +289,6 @@ def test_the_review_queue_shows_the_old_claim_beside_the_new(site: Site, browser
         assert "Select review items first" in error.inner_text()
         page.click("#prune-all")  # the next action clears it
         error.wait_for(state="detached")
-    finally:
-        context.close()
-    assert errors == [], errors
 
 
 def test_a_revoked_key_returns_to_the_prompt_with_the_reason(site: Site, browser: Browser) -> None:
@@ -340,9 +329,7 @@ WATCH_PROGRESS = """() => {
 def test_the_graph_shows_progress_and_says_when_a_brush_is_too_big(
     site: Site, browser: Browser
 ) -> None:
-    context = browser.new_context(viewport=DESKTOP)  # type: ignore[arg-type]
-    page, errors = watched(context)
-    try:
+    with visit(browser) as page:
         # The page reads the prune limit at sign-in: make it 3, under the 10 nodes.
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr("engram.review.prune.MAX_PRUNE_IDS", 3)
@@ -373,6 +360,3 @@ def test_the_graph_shows_progress_and_says_when_a_brush_is_too_big(
         page.keyboard.press("Enter")
         page.wait_for_selector(f"#detail[data-id='{focused}'] h2")
         assert page.url.endswith(f"#/memories/{focused}")
-    finally:
-        context.close()
-    assert errors == [], errors

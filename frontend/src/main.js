@@ -4,7 +4,7 @@ import "./style.css";
 import { ApiError, api, session } from "./api.js";
 import { $, $$, clearErrorsOnNextAction, h, say } from "./dom.js";
 import { forgetGraph, initGraph, loadGraph } from "./graph.js";
-import { initMemories, resetMemories, showMemories } from "./memories.js";
+import { forgetList, initMemories, resetMemories, showMemories } from "./memories.js";
 import { initPalace, showPalace } from "./palace.js";
 import { forgetSelection, initReview, loadReview, useSelection } from "./review.js";
 import { go, onRoute, parse } from "./router.js";
@@ -34,9 +34,11 @@ function render(route) {
   return pages[route.page](route);
 }
 
-/** Something changed in the store: the graph is laid out afresh when next opened. */
+/** Something changed in the store: the graph and the memories list are read afresh
+ * when next shown (the review and runs pages read theirs on every visit). */
 function changed() {
   forgetGraph();
+  forgetList();
 }
 
 function menu(open) {

@@ -34,9 +34,13 @@ function goList(changes, args = []) {
 export function initMemories({ onChange }) {
   initDetail({
     onChange: (memory, { deleted = false } = {}) => {
-      if (deleted) state.shown = null; // gone from the list: reload it on the next render
-      else refreshRow(memory);
-      onChange();
+      const shown = state.shown;
+      onChange(); // the graph and the list are stale for everyone else...
+      // ...but a thumb is already in this list's row; a deleted memory must leave it.
+      if (!deleted) {
+        refreshRow(memory);
+        state.shown = shown;
+      }
     },
     onClose: () => go("memories", [], listParams()),
   });
@@ -59,6 +63,11 @@ export function initMemories({ onChange }) {
     const offset = Number(parse().params.offset || 0) + prefs.pageSize;
     if (offset < state.total) goList({ offset });
   });
+}
+
+/** The store changed elsewhere (a prune, an approval): reload the list when next shown. */
+export function forgetList() {
+  state.shown = null;
 }
 
 export function resetMemories() {

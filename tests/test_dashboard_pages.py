@@ -258,6 +258,16 @@ def test_the_runs_page_lists_runs_and_opens_one(site: Site, browser: Browser) ->
         page.wait_for_selector("#detail .content:has-text('efoil battery')")
         page.go_back()
         page.wait_for_selector("#run-view h2")
+        page.click("#run-view a:has-text('Every memory this run wrote')")  # the run filter
+        page.wait_for_selector("#page-info:has-text('1–1 of 1')")
+        assert page.input_value("#filter-run") == "run-7"
+        assert page.locator("#memory-list li.row").get_attribute("data-id") == site.ids["wiring"]
+        page.fill("#filter-since", "2999-01-01")  # a date range past every memory
+        page.wait_for_selector("#memory-list .state.empty:has-text('No memory matches')")
+        assert "since=2999-01-01" in page.url
+        page.go_back()
+        page.go_back()
+        page.wait_for_selector("#run-view h2")
         page.click("#run-view a:has-text('All runs')")
         page.wait_for_selector("#runs-list li.row")
 

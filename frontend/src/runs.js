@@ -131,6 +131,7 @@ function render({ run, observations, injected, hits }) {
     observations.length
       ? h("ul#run-observations.rows", {}, observations.map((m) => memoryRow(m)))
       : h("p.hint", {}, "This run produced no observation."),
+    h("p", {}, link(href("memories", [], { run: run.run_id }), "Every memory this run wrote")),
     h("h3", {}, `Memories injected (${hits.length})`),
     hits.length
       ? h(

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,7 +21,7 @@ from conftest import HashEmbedder
 from engram import Config, Memory
 from engram.api import create_app
 from engram.api.server import serve_in_thread
-from test_dashboard_browser import ALICE, browser, seed, shots, warm
+from test_dashboard_browser import ALICE, Site, browser, seed, shots, warm
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -35,16 +34,6 @@ PHONE = {"width": 390, "height": 844}
 #: 20,000-character memory pushed its actions 9,000 px down.
 TOKEN = "x" * 1350
 LONG = " ".join(f"word{i}" for i in range(3000))[:20_000]
-
-
-@dataclass
-class Site:
-    """The served store, its library, alice's key and the ids the tests open."""
-
-    url: str
-    memory: Memory
-    key: str
-    ids: dict[str, str]
 
 
 def more(memory: Memory, ids: dict[str, str]) -> None:
@@ -80,12 +69,12 @@ def site(tmp_path_factory: pytest.TempPathFactory, warm: None) -> Iterator[Site]
     home = tmp_path_factory.mktemp("pages")
     config = Config.load(env={}, home=str(home), pipeline={"enabled": False})
     with Memory(":memory:", config=config, embedder=HashEmbedder()) as memory:
-        _, key = memory.keys.create("alice")
-        memory.keys.create("bob")
+        _, alice = memory.keys.create("alice")
+        _, bob = memory.keys.create("bob")
         ids = seed(memory)
         more(memory, ids)
         with serve_in_thread(create_app(memory, mcp=False, worker=False)) as url:
-            yield Site(url, memory, key, ids)
+            yield Site(url, memory, alice, bob, ids)
 
 
 @contextmanager
@@ -108,7 +97,7 @@ def open_at(page: Page, site: Site, route: str) -> None:
     """Open ``route`` as a pasted link; the key prompt comes first, then the route."""
     page.goto(f"{site.url}/{route}")
     if page.is_visible("#login"):
-        page.fill("#key", site.key)
+        page.fill("#key", site.alice)
         page.click("#login button[type=submit]")
     page.wait_for_selector("#app:not([hidden])")
 
@@ -318,7 +307,7 @@ def test_a_revoked_key_returns_to_the_prompt_with_the_reason(site: Site, browser
         assert "unknown or revoked" in page.inner_text("#login-error")
         assert not page.is_visible("#app") and not page.is_visible("#menu")
         assert page.url.endswith("#/review")  # a fresh key returns to the same place
-        page.fill("#key", site.key)
+        page.fill("#key", site.alice)
         page.click("#login button[type=submit]")
         page.wait_for_selector("#queue-list .card")
     finally:

@@ -101,6 +101,15 @@ export function filled(el, items, ...whenEmpty) {
   return undefined;
 }
 
+/** A list's pager in `el`: ← Prev, the page's place, Next → (each with its own id). */
+export function pager(el, { prev, info, next }) {
+  el.replaceChildren(
+    h(`button#${prev}`, { type: "button" }, "← Prev"),
+    h(`span#${info}`),
+    h(`button#${next}`, { type: "button" }, "Next →"),
+  );
+}
+
 /** Long text clamped to a few lines with "Show more", so the actions after it stay in
  * view (a 20,000-character memory would otherwise push them thousands of pixels down). */
 export function clamped(text, { limit = 900, tag = "p.content" } = {}) {

@@ -3,7 +3,7 @@
 // `#/memories?q=…&type=…&offset=…` and `#/memories/<id>?…` for a selected memory.
 import { api } from "./api.js";
 import { closeDetail, initDetail, openDetail } from "./detail.js";
-import { $, failed, filled, h, loading, qualityClass, signed, short } from "./dom.js";
+import { $, failed, filled, h, loading, pager, qualityClass, signed, short } from "./dom.js";
 import { go, parse } from "./router.js";
 import { prefs } from "./settings.js";
 
@@ -44,6 +44,7 @@ export function initMemories({ onChange }) {
     },
     onClose: () => go("memories", [], listParams()),
   });
+  pager($("#memories-pager"), { prev: "prev-page", info: "page-info", next: "next-page" });
   // A phone starts with the filters folded away, so the list is what it sees first.
   if (window.matchMedia("(max-width: 700px)").matches) $("#filters").open = false;
   $("#search-form").addEventListener("submit", (event) => {

@@ -2,7 +2,7 @@
 // (`#/runs/<id>`): its output excerpt, the evaluator's issues, the observations it
 // produced and the memories injected into it, by rank.
 import { api } from "./api.js";
-import { $, clamped, done, failed, filled, h, link, loading, qualityClass, short, signed, when } from "./dom.js";
+import { $, clamped, done, failed, filled, h, link, loading, pager, qualityClass, short, signed, when } from "./dom.js";
 import { go, href, parse } from "./router.js";
 import { prefs } from "./settings.js";
 
@@ -12,6 +12,7 @@ const EXCERPT = 4000;
 const state = { total: 0 };
 
 export function initRuns() {
+  pager($("#runs-pager"), { prev: "runs-prev", info: "runs-info", next: "runs-next" });
   $("#runs-status").addEventListener("change", () => go("runs", [], { status: $("#runs-status").value }));
   $("#runs-prev").addEventListener("click", () => page(-1));
   $("#runs-next").addEventListener("click", () => page(1));

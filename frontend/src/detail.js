@@ -37,6 +37,9 @@ export async function openDetail(id) {
   current = id;
   pane.dataset.id = id;
   pane.hidden = false;
+  // On a narrow screen the detail replaces the list: start it at the top, not at the
+  // scroll position of the row that was tapped.
+  if (window.matchMedia("(max-width: 900px)").matches) window.scrollTo(0, 0);
   loading(pane, "Loading the memory…");
   try {
     const memory = await api(`/v1/memories/${enc(id)}`);

@@ -77,7 +77,7 @@ test-fast: dev
 ## docs-screenshots: refresh docs/img/dashboard-*.png from the dashboard's browser tests
 ## (make test writes its screenshots to a temporary folder and leaves docs/img alone)
 docs-screenshots: dev browser
-	ENGRAM_SCREENSHOTS_DIR=$(CURDIR)/docs/img $(BIN)/pytest -W error -q tests/test_dashboard_browser.py
+	ENGRAM_SCREENSHOTS_DIR=$(CURDIR)/docs/img $(BIN)/pytest -W error -q tests/test_dashboard_pages.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
@@ -15,7 +16,7 @@ from conftest import HashEmbedder
 from engram import Config, Memory
 from engram.api import create_app
 from engram.api.server import serve_in_thread
-from engram.errors import InvalidInputError
+from engram.errors import InvalidInputError, NotFoundError
 from engram.keys import Principal
 
 
@@ -48,6 +49,36 @@ def test_bad_filters_say_what_to_use(mem: Memory) -> None:
         mem.browse.memories(user_id="alice", type="thing")
     with pytest.raises(InvalidInputError, match="limit"):
         mem.browse.memories(user_id="alice", limit=0)
+
+
+def test_pages_filter_by_tag_run_and_creation_date(mem: Memory) -> None:
+    day = datetime(2024, 6, 1, 12, tzinfo=UTC)
+    tagged = mem.add("tagged", user_id="alice", tags=["work"], created_at=day)
+    ran = mem.add("from a run", user_id="alice", run_id="run-7", created_at=day + timedelta(days=1))
+    mem.add("untagged", user_id="alice", created_at=day + timedelta(days=2))
+    assert [r.id for r in mem.browse.memories(user_id="alice", tag="work")] == [tagged.id]
+    assert [r.id for r in mem.browse.memories(user_id="alice", from_run="run-7")] == [ran.id]
+    # A bare date counts its whole day, on either end.
+    one_day = mem.browse.memories(user_id="alice", since="2024-06-01", until="2024-06-01")
+    assert [r.id for r in one_day] == [tagged.id]
+    later = mem.browse.memories(user_id="alice", since="2024-06-02")
+    assert later.total == 2 and tagged.id not in [r.id for r in later]
+    with pytest.raises(InvalidInputError, match="before since"):
+        mem.browse.memories(user_id="alice", since="2024-06-03", until="2024-06-01")
+    with pytest.raises(InvalidInputError, match="ISO 8601"):
+        mem.browse.memories(user_id="alice", since="last week")
+
+
+def test_graph_of_a_memory_lists_its_entities_and_relations(mem: Memory) -> None:
+    said = mem.add("Alice works at Acme in Berlin", user_id="alice")
+    entities, relations = mem.browse.graph_of(said.id, user_id="alice")
+    assert {"Alice", "Acme"} <= {e.name for e in entities}
+    assert [(r.source, r.relation_type, r.target) for r in relations] == [
+        ("Alice", "works_at", "Acme")
+    ]
+    assert relations[0].valid_to is None and relations[0].source_memory_id == said.id
+    with pytest.raises(NotFoundError):
+        mem.browse.graph_of(said.id, user_id="bob")
 
 
 def test_namespaces_are_those_a_key_reaches(mem: Memory) -> None:
@@ -94,6 +125,9 @@ def test_the_page_and_bundle_need_no_key_but_data_does(
     assert bundle.status_code == 200 and "javascript" in bundle.headers["content-type"]
     assert httpx.get(url + "/static/app.css").status_code == 200
     assert httpx.get(url + "/static/nothing.js").status_code == 404
+    icon = httpx.get(url + "/static/favicon.svg")  # the page's icon: no 404 on each load
+    assert icon.status_code == 200 and icon.headers["content-type"] == "image/svg+xml"
+    assert 'rel="icon" href="/static/favicon.svg"' in page.text
     for route in ("namespaces", "memories", "settings"):
         assert httpx.get(f"{url}/v1/dashboard/{route}").status_code == 401
 
@@ -119,6 +153,12 @@ def test_dashboard_routes_are_scoped_to_the_key(served: tuple[str, Memory, str, 
         bad = client.get("/v1/dashboard/memories", params={"quality": "great"})
         assert bad.status_code == 422 and "quality" in bad.json()["detail"]
         assert client.get("/v1/dashboard/settings").json()["embedder"]["name"] == "test-hash"
+        graph = client.get(f"/v1/dashboard/memories/{kept.id}/graph").json()
+        stated = [(r["source"], r["relation_type"], r["valid_to"]) for r in graph["relations"]]
+        assert stated == [("Alice", "likes", None)]
+        assert "Alice" in [e["name"] for e in graph["entities"]]
+        late = client.get("/v1/dashboard/memories", params={"since": "2999-01-01"}).json()
+        assert late["total"] == 0
         drawers = client.get("/v1/palace/drawers", params={"wing": "W-001", "room": "1"})
         assert [d["pointer"] for d in drawers.json()["drawers"]] == ["§ W-001/R-01/D-001"]
         missing = client.get("/v1/palace/drawers", params={"wing": "W-009", "room": "1"})
@@ -130,6 +170,7 @@ def test_dashboard_routes_are_scoped_to_the_key(served: tuple[str, Memory, str, 
         )
         items = client.get("/v1/dashboard/memories").json()["items"]
         assert [m["content"] for m in items] == ["Bob's vault code"]
+        assert client.get(f"/v1/dashboard/memories/{kept.id}/graph").status_code == 404
 
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "dashboard.md"
@@ -144,5 +185,16 @@ def test_the_docs_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 
 def test_the_docs_show_every_screenshot() -> None:
     text = DOC.read_text(encoding="utf-8")
-    for name in ("memories", "review", "graph", "palace", "settings"):
-        assert f"(img/dashboard-{name}.png)" in text
+    for name in (
+        "login",
+        "memories",
+        "memory",
+        "runs",
+        "run",
+        "review",
+        "graph",
+        "palace",
+        "settings",
+    ):
+        for width in ("desktop", "phone"):
+            assert f"(img/dashboard-{name}-{width}.png)" in text

@@ -3,9 +3,10 @@
 
 Chromium comes from Debian (``apt-get install -y chromium``), never from
 ``playwright install``; without it these tests fail and say what to run. Some tests also
-save a screenshot of the dashboard: into a temporary folder, so a test run never rewrites
-tracked files; ``make docs-screenshots`` sets ``ENGRAM_SCREENSHOTS_DIR=docs/img`` to
-refresh the ones docs/dashboard.md shows.
+save screenshots of the dashboard (every page at both widths, test_dashboard_pages.py,
+through the ``shots`` fixture here): into a temporary folder, so a test run never
+rewrites tracked files; ``make docs-screenshots`` sets ``ENGRAM_SCREENSHOTS_DIR=docs/img``
+to refresh the ones docs/dashboard.md shows.
 """
 
 from __future__ import annotations
@@ -199,11 +200,6 @@ def test_a_test_run_leaves_the_tracked_screenshots_alone(shots: Path) -> None:
     assert not shots.resolve().is_relative_to(repository)
 
 
-def shot(page: Page, name: str, folder: Path) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(folder / f"dashboard-{name}.png"))
-
-
 def test_a_bad_key_is_refused_and_a_good_one_opens_the_memories(site: Site, page: Page) -> None:
     page.goto(site.url + "/")
     assert page.is_visible("#login") and not page.is_visible("#app")
@@ -224,7 +220,7 @@ def test_a_bad_key_is_refused_and_a_good_one_opens_the_memories(site: Site, page
     assert not page.is_visible("#login")
 
 
-def test_search_thumbs_up_and_delete_change_the_store(site: Site, page: Page, shots: Path) -> None:
+def test_search_thumbs_up_and_delete_change_the_store(site: Site, page: Page) -> None:
     sign_in(page, site.url, site.alice)
     page.fill("#search", "green tea")
     page.click("#search-form button[type=submit]")
@@ -237,7 +233,6 @@ def test_search_thumbs_up_and_delete_change_the_store(site: Site, page: Page, sh
     page.click("#thumb-up")
     page.wait_for_selector("#detail-quality:has-text('+1')")
     assert site.memory.get(site.ids["tea"], user_id="alice").quality == 1
-    shot(page, "memories", shots)
 
     page.once("dialog", lambda dialog: dialog.accept())
     page.click("#delete")
@@ -262,7 +257,7 @@ def test_the_detail_pane_shows_the_observation_and_its_run(site: Site, page: Pag
     page.wait_for_selector("#run-link:has-text('Which vector store should we use?')")
     run = page.inner_text("#run-link")
     assert "run-42" in run and "score 8.5" in run and "produced 1, injected 1" in run
-    page.click("#run-link .injected li")  # the memory injected into the run
+    page.click("#run-link .injected li a")  # the memory injected into the run
     page.wait_for_selector("#detail .content:has-text('Deploys go through')")
 
 
@@ -292,9 +287,7 @@ def test_filters_by_type_and_quality_page_on_the_server(site: Site, page: Page) 
     assert page.is_disabled("#next-page")
 
 
-def test_settings_show_the_server_and_top_k_goes_with_each_search(
-    site: Site, page: Page, shots: Path
-) -> None:
+def test_settings_show_the_server_and_top_k_goes_with_each_search(site: Site, page: Page) -> None:
     sign_in(page, site.url, site.alice)
     tab(page, "settings")
     page.wait_for_selector("#server-settings tr")
@@ -302,7 +295,6 @@ def test_settings_show_the_server_and_top_k_goes_with_each_search(
     assert "test-hash (64-dim)" in table and "Auto-mine" in table and "off" in table
     page.fill("#set-topk", "1")
     page.click("#settings-form button[type=submit]")
-    shot(page, "settings", shots)
     tab(page, "memories")
     page.fill("#search", "tea deploy battery")
     page.click("#search-form button[type=submit]")
@@ -319,7 +311,7 @@ def test_the_graph_brushes_a_selection_into_a_dry_run_review(site: Site, page: P
         "cs => Object.fromEntries(cs.map(c => [c.dataset.id, c.getAttribute('fill')]))"
     )
     assert fills[site.ids["stale"]] == "#d73027"  # red: quality -2
-    assert fills[site.ids["deploy"]] == "#9aa3ad"  # dim: neutral
+    assert fills[site.ids["deploy"]] == "#848d97"  # grey: neutral
     assert page.locator("#legend li.cluster").count() >= 1
 
     page.click(f"#graph circle[data-id='{site.ids['deploy']}']")
@@ -349,15 +341,12 @@ def test_double_clicking_a_node_opens_its_detail(site: Site, page: Page) -> None
     assert page.is_visible("#tab-memories")
 
 
-def test_review_prunes_candidates_and_resolves_the_queue(
-    site: Site, page: Page, shots: Path
-) -> None:
+def test_review_prunes_candidates_and_resolves_the_queue(site: Site, page: Page) -> None:
     sign_in(page, site.url, site.alice)
     tab(page, "review")
     candidate = f"#prune-list li[data-id='{site.ids['stale']}']"
     page.wait_for_selector(candidate)
     page.wait_for_selector(f"#queue-list li[data-id='{site.ids['queued']}']")
-    shot(page, "review", shots)
     page.check(f"{candidate} input[type=checkbox]")
     page.click("#prune-preview")
     page.wait_for_selector("#prune-result:has-text('Dry run')")
@@ -375,9 +364,7 @@ def test_review_prunes_candidates_and_resolves_the_queue(
     assert item.status == "rejected"
 
 
-def test_the_palace_tree_opens_to_drawers_and_previews_a_pointer(
-    site: Site, page: Page, shots: Path
-) -> None:
+def test_the_palace_tree_opens_to_drawers_and_previews_a_pointer(site: Site, page: Page) -> None:
     sign_in(page, site.url, site.alice)
     tab(page, "palace")
     page.click("#palace-tree li.wing > details > summary")
@@ -388,8 +375,7 @@ def test_the_palace_tree_opens_to_drawers_and_previews_a_pointer(
     assert re.match(r"§ W-\d{3}/R-\d{2}/D-\d{3}", pointers.first.inner_text())
     pointers.first.click()
     page.wait_for_selector("#palace-preview .content:has-text('12-AWG silicone wire')")
-    shot(page, "palace", shots)
-    page.click("#palace-preview button")
+    page.click("#palace-preview button.open")
     page.wait_for_selector("#detail .content:has-text('12-AWG silicone wire')")
 
 
@@ -480,7 +466,7 @@ def big_store(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Config]:
 
 @pytest.mark.slow
 def test_a_100k_store_pages_on_the_server_and_graphs_600_nodes_in_2s(
-    big_store: tuple[Path, Config], warm: None, page: Page, shots: Path
+    big_store: tuple[Path, Config], warm: None, page: Page
 ) -> None:
     path, config = big_store
     with Memory(str(path), config=config, embedder=HashEmbedder()) as memory:
@@ -512,7 +498,6 @@ def test_a_100k_store_pages_on_the_server_and_graphs_600_nodes_in_2s(
             brushed = int(page.inner_text("#graph-selected").split()[0])
             assert 0 < brushed < GRAPH_NODES
             assert page.locator("#graph circle.node.selected").count() == brushed
-            shot(page, "graph", shots)
     print(f"100k store: first page {first_page:.2f} s, graph {graph_seconds:.2f} s")
     assert first_page < 5.0
     assert graph_seconds < 2.0, f"the graph took {graph_seconds:.2f} s to show 600 nodes"

@@ -1,5 +1,7 @@
 // The one door to engram's HTTP API: every call carries the session's key and the
-// chosen namespace, and an error body ({error, detail}) becomes an ApiError.
+// chosen namespace, and an error body ({error, detail}) becomes an ApiError. A 401 (a
+// revoked or unknown key) also fires "engram:unauthorized", which returns to the key
+// prompt with the server's reason wherever the call was made.
 
 const KEY = "engram.key";
 
@@ -43,10 +45,18 @@ export async function api(path, { method = "GET", query = {}, body, scope = "que
   }
   const response = await fetch(url, { method, headers, body: payload });
   const text = await response.text();
-  const data = text ? JSON.parse(text) : null;
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    // A proxy's HTML error page: say what came back instead of a JSON parse error.
+    throw new ApiError(response.status, "bad_response", `HTTP ${response.status} from ${url.pathname}: not JSON`);
+  }
   if (!response.ok) {
     const detail = data && (typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail));
-    throw new ApiError(response.status, data && data.error, detail);
+    const error = new ApiError(response.status, data && data.error, detail);
+    if (response.status === 401) window.dispatchEvent(new CustomEvent("engram:unauthorized", { detail: error.message }));
+    throw error;
   }
   return data;
 }

@@ -1,12 +1,15 @@
-// The graph tab: seed 000's UMAP scatter in D3 — zoom and pan, brush selection, colour
-// by quality, a cluster legend, a tooltip on click and the detail pane on double-click.
+// The graph page: seed 000's UMAP scatter in D3 — zoom and pan, brush selection, colour
+// by quality, a cluster legend, a tooltip on click and the detail on double-click. The
+// layout is computed on the server (seconds for thousands of nodes), so a progress line
+// counts the wait; the keyboard walks and selects nodes as the mouse does.
 import { extent } from "d3-array";
 import { brush } from "d3-brush";
 import { select } from "d3-selection";
 import { zoom, zoomIdentity } from "d3-zoom";
 import { api } from "./api.js";
-import { $, h, say, short } from "./dom.js";
-import { prefs } from "./settings.js";
+import { $, fail, h, short } from "./dom.js";
+import { go } from "./router.js";
+import { limits, prefs } from "./settings.js";
 
 // Ring colours of the clusters (KMeans makes at most 8, seed 000): no green, red or
 // grey, which the fill uses for quality.
@@ -22,19 +25,19 @@ function scaleLinear(domain, range) {
 }
 
 const cache = new Map(); // namespace -> graph payload: one request per tab open per session (seed 000)
-const view = { data: null, transform: zoomIdentity, selected: new Set(), focus: null };
-const hooks = { open: () => {}, review: () => {} };
+const view = { data: null, transform: zoomIdentity, selected: new Set(), focus: null, cursor: -1, order: [] };
+const hooks = { open: (id) => go("memories", [id]), review: () => {} };
+let pending = null; // the layout request in flight, so a second visit waits on it
 
 export const clusterColour = (cluster) => CLUSTER_COLOURS[((cluster % 10) + 10) % 10];
 
 export function qualityFill(quality) {
   if (quality > 0) return "#1a9850"; // green: positively rated (seed 000)
   if (quality < 0) return "#d73027"; // red: negatively rated
-  return "#9aa3ad"; // dim: neutral
+  return "#848d97"; // grey: neutral (3.4:1 on white, WCAG's 3:1 for graphics)
 }
 
-export function initGraph({ onOpen, onReview }) {
-  hooks.open = onOpen;
+export function initGraph({ onReview }) {
   hooks.review = onReview;
   $("#graph-refresh").addEventListener("click", () => loadGraph({ fresh: true }));
   $("#graph-reset").addEventListener("click", () => draw());
@@ -45,6 +48,7 @@ export function initGraph({ onOpen, onReview }) {
   select("#graph").on("click.tooltip", (event) => {
     if (event.target.tagName !== "circle") hideTooltip();
   });
+  $("#graph").addEventListener("keydown", keyboard);
   window.addEventListener("resize", () => view.data && draw());
 }
 
@@ -56,25 +60,56 @@ export function forgetGraph() {
   $("#legend").replaceChildren();
 }
 
+/** A progress line over the map while the server lays it out: the layout of thousands
+ * of nodes takes seconds, and a blank canvas reads as broken. */
+function progress(on) {
+  const box = $("#graph-progress");
+  clearInterval(progress.timer);
+  box.hidden = !on;
+  if (!on) return;
+  const started = performance.now();
+  const tick = () => {
+    const s = Math.round((performance.now() - started) / 1000);
+    $("#graph-progress-text").textContent =
+      `Laying out up to ${prefs.graphLimit} memories${s ? ` · ${s} s` : ""}… a few thousand take several seconds.`;
+  };
+  tick();
+  progress.timer = setInterval(tick, 1000);
+}
+
 export async function loadGraph({ fresh = false } = {}) {
   const started = performance.now();
   const key = `${prefsKey()}`;
-  $("#graph-info").textContent = "Laying out…";
+  $("#graph-info").textContent = "";
   try {
     if (fresh || !cache.has(key)) {
-      cache.set(key, await api("/v1/review/graph", { query: { limit: prefs.graphLimit } }));
+      progress(true);
+      if (view.data) select("#graph").selectAll("*").remove();
+      view.data = null;
+      if (!pending || pending.key !== key || fresh) {
+        pending = { key, request: api("/v1/review/graph", { query: { limit: prefs.graphLimit } }) };
+      }
+      const data = await pending.request;
+      cache.set(key, data);
+      pending = null;
+    } else if (view.data === cache.get(key)) {
+      return; // already drawn: keep the zoom and selection
     }
     view.data = cache.get(key);
     view.selected.clear();
+    view.cursor = -1;
     draw();
     const ms = Math.round(performance.now() - started);
     const d = view.data;
-    $("#graph-info").textContent =
-      `${d.nodes.length} of ${d.total} memories · ${d.method.toUpperCase()}${d.note ? ` · ${d.note}` : ""} · ${ms} ms`;
+    $("#graph-info").textContent = d.nodes.length
+      ? `${d.nodes.length} of ${d.total} memories · ${d.method.toUpperCase()}${d.note ? ` · ${d.note}` : ""} · ${ms} ms`
+      : "No memories to map yet: add some, then Refresh.";
     $("#graph").dataset.renderMs = String(ms);
   } catch (error) {
-    $("#graph-info").textContent = "";
-    say(error.status === 404 ? "The graph view is not available on this server." : error.message, { error: true });
+    pending = null;
+    fail($("#graph-tools"), error.status === 404 ? "The graph view is not available on this server." : `The map could not be laid out: ${error.message}`);
+  } finally {
+    progress(false);
   }
 }
 
@@ -134,6 +169,7 @@ function draw() {
     .extent([[0, 0], [width, height]])
     .on("start", hideTooltip)
     .on("end", (event) => brushed(event.selection));
+  view.order = [...data.nodes].sort((a, b) => a.sx - b.sx || a.sy - b.sy);
   legend(data);
   markSelected();
   setMode(document.querySelector('input[name="graph-mode"]:checked').value);
@@ -175,8 +211,52 @@ function brushed(selection) {
 function markSelected() {
   select("#graph").selectAll("circle.node").classed("selected", (d) => view.selected.has(d.id));
   const n = view.selected.size;
-  $("#graph-selected").textContent = n ? `${n} selected` : "";
+  const most = limits.prune_ids;
+  const over = most !== undefined && n > most;
+  $("#graph-selected").textContent = !n
+    ? ""
+    : over
+      ? `${n} selected: a review previews at most ${most} memories at once, so brush a smaller region (or zoom in first).`
+      : `${n} selected`;
+  $("#graph-selected").classList.toggle("warn", over);
   $("#graph-review").hidden = n === 0;
+  $("#graph-review").disabled = over;
+}
+
+/** The keyboard over the map: ←/→ (and ↑/↓) walk the nodes left to right, Space adds
+ * or removes the one in focus, Enter opens it, Escape clears the selection. */
+function keyboard(event) {
+  const nodes = view.order;
+  if (!nodes.length) return;
+  const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+  if (step) {
+    view.cursor = (view.cursor + step + nodes.length) % nodes.length;
+    showCursor();
+  } else if (event.key === " " && view.cursor >= 0) {
+    const id = nodes[view.cursor].id;
+    if (view.selected.has(id)) view.selected.delete(id);
+    else view.selected.add(id);
+    markSelected();
+  } else if (event.key === "Enter" && view.cursor >= 0) {
+    hooks.open(nodes[view.cursor].id);
+  } else if (event.key === "Escape") {
+    view.selected.clear();
+    markSelected();
+    hideTooltip();
+  } else {
+    return;
+  }
+  event.preventDefault();
+}
+
+function showCursor() {
+  const node = view.order[view.cursor];
+  select("#graph").selectAll("circle.node").classed("cursor", (d) => d === node);
+  const [x, y] = view.transform.apply([node.sx, node.sy]);
+  const box = $("#graph").getBoundingClientRect();
+  const scale = box.width / size().width;
+  showTooltip({ clientX: box.left + x * scale, clientY: box.top + y * scale }, node);
+  $("#graph-selected").dataset.cursor = node.id;
 }
 
 function legend(data) {
@@ -199,7 +279,9 @@ function legend(data) {
             dataset: { cluster: c.id },
             tabIndex: 0,
             title: "Highlight this cluster",
+            role: "button",
             onclick: () => focusCluster(c.id),
+            onkeydown: (event) => (event.key === "Enter" || event.key === " ") && (event.preventDefault(), focusCluster(c.id)),
           },
           swatch(clusterColour(c.id), false),
           `Cluster ${c.id} (${c.size})`,
@@ -227,7 +309,7 @@ function showTooltip(event, node) {
   tip.replaceChildren(
     h("strong", {}, short(node.title || node.id, 90)),
     h("div", {}, `quality ${node.quality > 0 ? "+" : ""}${node.quality}`, node.score !== null && node.score !== undefined ? ` · score ${node.score}` : ""),
-    h("div.hint", {}, `${node.task_type || node.type || ""} · cluster ${node.cluster} · double-click to open`),
+    h("div.hint", {}, `${node.task_type || node.type || ""} · cluster ${node.cluster} · double-click or Enter to open`),
   );
   tip.style.left = `${event.clientX - wrap.left + 12}px`;
   tip.style.top = `${event.clientY - wrap.top + 12}px`;

@@ -1,34 +1,49 @@
-// The dashboard's entry: the key dialog, the namespace picker and the tabs.
+// The dashboard's entry: the key prompt, the namespace picker, the nav, and the router
+// that shows the page a URL names (see router.js).
 import "./style.css";
 import { ApiError, api, session } from "./api.js";
-import { $, $$, h, say } from "./dom.js";
+import { $, $$, clearErrorsOnNextAction, h, say } from "./dom.js";
 import { forgetGraph, initGraph, loadGraph } from "./graph.js";
-import { closeDetail, initMemories, loadMemories, openDetail, resetMemories } from "./memories.js";
-import { initPalace, loadPalace } from "./palace.js";
+import { forgetList, initMemories, resetMemories, showMemories } from "./memories.js";
+import { initPalace, showPalace } from "./palace.js";
 import { forgetSelection, initReview, loadReview, useSelection } from "./review.js";
-import { initSettings, loadSettings } from "./settings.js";
+import { go, onRoute, parse } from "./router.js";
+import { initRuns, showRuns } from "./runs.js";
+import { initSettings, loadLimits, loadSettings } from "./settings.js";
 
-const loaders = { memories: loadMemories, review: loadReview, graph: loadGraph, palace: loadPalace, settings: loadSettings };
-let current = "memories";
-const stale = new Set();
+const pages = {
+  memories: showMemories,
+  runs: showRuns,
+  review: loadReview,
+  graph: () => loadGraph(),
+  palace: showPalace,
+  settings: loadSettings,
+};
+let signedIn = false;
 
-function showTab(name) {
-  current = name;
-  for (const tab of $$(".tabs [role=tab]")) tab.setAttribute("aria-selected", String(tab.dataset.tab === name));
-  for (const panel of $$(".tab")) panel.hidden = panel.id !== `tab-${name}`;
-  stale.delete(name);
-  return loaders[name]();
+/** Show the page `route` names: its panel, its nav link, then its content. */
+function render(route) {
+  if (!signedIn) return undefined;
+  for (const link of $$(".tabs a")) {
+    if (link.dataset.tab === route.page) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+  for (const panel of $$(".tab")) panel.hidden = panel.id !== `tab-${route.page}`;
+  document.title = `engram · ${route.page}`;
+  menu(false);
+  return pages[route.page](route);
 }
 
-/** Something changed in the store: reload what shows it when next opened. */
+/** Something changed in the store: the graph and the memories list are read afresh
+ * when next shown (the review and runs pages read theirs on every visit). */
 function changed() {
-  for (const name of ["memories", "review", "graph"]) if (name !== current) stale.add(name);
-  if (stale.has("graph")) forgetGraph();
+  forgetGraph();
+  forgetList();
 }
 
-async function openMemory(id) {
-  await showTab("memories");
-  await openDetail(id);
+function menu(open) {
+  $("#menu").setAttribute("aria-expanded", String(open));
+  $(".top").classList.toggle("open", open);
 }
 
 async function signIn(key) {
@@ -42,25 +57,30 @@ async function signIn(key) {
   const remembered = sessionStorage.getItem("engram.namespace");
   session.namespace = names.includes(remembered) ? remembered : home && names.includes(home) ? home : names[0] || null;
   picker.value = session.namespace || "";
+  await loadLimits();
+  signedIn = true;
   $("#login").hidden = true;
   $("#app").hidden = false;
-  $(".tabs").hidden = false;
-  $(".who").hidden = false;
-  await showTab("memories");
+  $("#nav-panel").hidden = false;
+  $("#menu").hidden = false;
+  await render(parse());
 }
 
-function signOut(message = "") {
+/** Back to the key prompt. A refused key keeps the URL, so a fresh key returns to the
+ * same place; "Forget key" leaves nothing of the last user's place behind. */
+function signOut(message = "", { keepPlace = true } = {}) {
+  signedIn = false;
+  if (!keepPlace) window.history.replaceState(null, "", "#/memories");
   session.key = null;
   session.namespace = null;
   sessionStorage.removeItem("engram.namespace");
   forgetGraph();
   forgetSelection();
   resetMemories();
-  $("#memory-list").replaceChildren();
   $("#namespace").replaceChildren();
   $("#app").hidden = true;
-  $(".tabs").hidden = true;
-  $(".who").hidden = true;
+  $("#nav-panel").hidden = true;
+  $("#menu").hidden = true;
   $("#login").hidden = false;
   $("#login-error").textContent = message;
   $("#key").value = "";
@@ -68,22 +88,25 @@ function signOut(message = "") {
 }
 
 function start() {
+  clearErrorsOnNextAction();
   initSettings();
   initMemories({ onChange: changed });
-  initGraph({ onOpen: openMemory, onReview: (ids, data) => { useSelection(ids, data); showTab("review"); } });
-  initReview({ onChange: changed, onOpen: openMemory });
-  initPalace({ onOpen: openMemory });
-  for (const tab of $$(".tabs [role=tab]")) tab.addEventListener("click", () => showTab(tab.dataset.tab));
+  initRuns();
+  initGraph({ onReview: (ids, data) => { useSelection(ids, data); go("review"); } });
+  initReview({ onChange: changed });
+  initPalace();
+  onRoute(render);
+  $("#menu").addEventListener("click", () => menu($("#menu").getAttribute("aria-expanded") !== "true"));
   $("#namespace").addEventListener("change", (event) => {
     session.namespace = event.target.value;
     sessionStorage.setItem("engram.namespace", session.namespace);
     forgetGraph();
     forgetSelection();
     resetMemories();
-    closeDetail();
-    showTab(current);
+    // A record of the old namespace is not in the new one: back to the page's list.
+    go(parse().page, [], {}, { replace: true });
   });
-  $("#signout").addEventListener("click", () => signOut());
+  $("#signout").addEventListener("click", () => signOut("", { keepPlace: false }));
   $("#login").addEventListener("submit", async (event) => {
     event.preventDefault();
     $("#login-error").textContent = "";
@@ -93,10 +116,15 @@ function start() {
       signOut(error instanceof ApiError && error.status === 401 ? error.message : `Could not open: ${error.message}`);
     }
   });
+  // Any call refused for the key (revoked, or unknown to this server): back to the
+  // prompt, saying why, wherever the user was.
+  window.addEventListener("engram:unauthorized", (event) => {
+    if (signedIn) signOut(`Your key no longer opens this store: ${event.detail}. Paste a current key.`);
+  });
   window.addEventListener("unhandledrejection", (event) => {
     const error = event.reason;
-    if (error instanceof ApiError && error.status === 401) signOut(error.message);
-    else say(String(error && error.message ? error.message : error), { error: true });
+    if (error instanceof ApiError && error.status === 401) return;
+    say(String(error && error.message ? error.message : error), { error: true });
   });
   if (session.key) signIn(session.key).catch((error) => signOut(error.message));
 }

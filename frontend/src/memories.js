@@ -1,85 +1,158 @@
-// The memories tab: a server-paged list filtered by type and quality, recall search,
-// and the detail pane with thumbs, delete and the run link.
-import { api, optional, session } from "./api.js";
-import { $, h, qualityClass, say, short } from "./dom.js";
+// The memories page: a server-paged list filtered by type, quality, tag, run and date,
+// recall search, and the selected memory's detail (detail.js). Its URL holds all of it:
+// `#/memories?q=…&type=…&offset=…` and `#/memories/<id>?…` for a selected memory.
+import { api } from "./api.js";
+import { closeDetail, initDetail, openDetail } from "./detail.js";
+import { $, failed, filled, h, loading, pager, qualityClass, signed, short } from "./dom.js";
+import { go, parse } from "./router.js";
 import { prefs } from "./settings.js";
 
-const state = { offset: 0, total: 0, query: "", selected: null };
-const hooks = { changed: () => {} };
+/** Filter controls and the URL parameter each one sets. */
+const FILTERS = {
+  type: "#filter-type",
+  quality: "#filter-quality",
+  tag: "#filter-tag",
+  run: "#filter-run",
+  since: "#filter-since",
+  until: "#filter-until",
+};
+const state = { shown: null, total: 0 };
+
+/** The list part of the current route's parameters (what a new list URL keeps). */
+function listParams(params = parse().params) {
+  const kept = {};
+  for (const name of ["q", ...Object.keys(FILTERS), "offset"]) if (params[name]) kept[name] = params[name];
+  return kept;
+}
+
+function goList(changes, args = []) {
+  const params = { ...listParams(), ...changes };
+  if (!("offset" in changes)) delete params.offset; // a new filter starts at the first page
+  go("memories", args, params);
+}
 
 export function initMemories({ onChange }) {
-  hooks.changed = onChange;
+  initDetail({
+    onChange: (memory, { deleted = false } = {}) => {
+      const shown = state.shown;
+      onChange(); // the graph and the list are stale for everyone else...
+      // ...but a thumb is already in this list's row; a deleted memory must leave it.
+      if (!deleted) {
+        refreshRow(memory);
+        state.shown = shown;
+      }
+    },
+    onClose: () => go("memories", [], listParams()),
+  });
+  pager($("#memories-pager"), { prev: "prev-page", info: "page-info", next: "next-page" });
+  // A phone starts with the filters folded away, so the list is what it sees first.
+  if (window.matchMedia("(max-width: 700px)").matches) $("#filters").open = false;
   $("#search-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    state.query = $("#search").value.trim();
-    state.offset = 0;
-    loadMemories();
+    goList({ q: $("#search").value.trim() });
   });
-  $("#clear-search").addEventListener("click", () => {
-    $("#search").value = "";
-    state.query = "";
-    state.offset = 0;
-    loadMemories();
-  });
-  for (const id of ["#filter-type", "#filter-quality"]) {
-    $(id).addEventListener("change", () => {
-      state.offset = 0;
-      loadMemories();
-    });
+  $("#clear-search").addEventListener("click", () => goList({ q: "" }));
+  for (const [name, selector] of Object.entries(FILTERS)) {
+    $(selector).addEventListener("change", () => goList({ [name]: $(selector).value.trim() }));
   }
+  $("#clear-filters").addEventListener("click", () => go("memories", [], listParams({ q: parse().params.q })));
   $("#prev-page").addEventListener("click", () => {
-    state.offset = Math.max(0, state.offset - prefs.pageSize);
-    loadMemories();
+    const offset = Math.max(0, Number(parse().params.offset || 0) - prefs.pageSize);
+    goList({ offset: offset || "" });
   });
   $("#next-page").addEventListener("click", () => {
-    if (state.offset + prefs.pageSize < state.total) state.offset += prefs.pageSize;
-    loadMemories();
+    const offset = Number(parse().params.offset || 0) + prefs.pageSize;
+    if (offset < state.total) goList({ offset });
   });
+}
+
+/** The store changed elsewhere (a prune, an approval): reload the list when next shown. */
+export function forgetList() {
+  state.shown = null;
 }
 
 export function resetMemories() {
-  state.offset = 0;
-  state.query = "";
+  state.shown = null;
   $("#search").value = "";
+  for (const selector of Object.values(FILTERS)) $(selector).value = "";
+  $("#memory-list").replaceChildren();
   closeDetail();
 }
 
-export async function loadMemories() {
-  const type = $("#filter-type").value;
-  const quality = $("#filter-quality").value;
+/** Render `#/memories[/<id>]?…`: the list (unless it already shows these
+ * parameters) and the detail of the memory the URL names, or none. */
+export async function showMemories(route) {
+  const params = listParams(route.params);
+  $("#search").value = params.q || "";
+  for (const [name, selector] of Object.entries(FILTERS)) $(selector).value = params[name] || "";
+  const active = Object.keys(FILTERS).filter((name) => params[name]).length;
+  $("#filter-count").hidden = !active;
+  $("#filter-count").textContent = active ? `${active} on` : "";
+  if (active) $("#filters").open = true;
+  const key = JSON.stringify([params, prefs.pageSize, prefs.topK]);
+  const id = route.args[0];
+  $("#tab-memories .split").classList.toggle("has-detail", Boolean(id));
+  const jobs = [];
+  if (state.shown !== key) jobs.push(loadList(params, key));
+  jobs.push(id ? openDetail(id) : Promise.resolve(closeDetail()));
+  await Promise.all(jobs);
+}
+
+async function loadList(params, key) {
   const list = $("#memory-list");
-  list.setAttribute("aria-busy", "true");
+  loading(list);
+  $("#page-info").textContent = "";
+  const offset = Number(params.offset || 0);
   try {
     let items;
-    if (state.query) {
-      const body = { query: state.query, limit: prefs.topK };
-      if (type) body.filters = { type };
+    if (params.q) {
+      const filters = {};
+      if (params.type) filters.type = params.type;
+      if (params.tag) filters.tags = [params.tag];
+      if (params.run) filters.run_id = params.run;
+      const body = { query: params.q, limit: prefs.topK };
+      if (Object.keys(filters).length) body.filters = filters;
       const result = await api("/v1/search", { method: "POST", body, scope: "body" });
-      items = result.hits.map((hit) => ({ ...hit.memory, _score: hit.score }));
-      if (quality) items = items.filter((m) => band(m.quality) === quality);
+      items = result.hits.map((hit) => ({ ...hit.memory, _score: hit.score })).filter((m) => kept(m, params));
       state.total = items.length;
       $("#page-info").textContent = result.abstained
         ? `No memory looked related (${result.abstain_reason || "abstained"})`
-        : `${items.length} hit${items.length === 1 ? "" : "s"} for “${state.query}”`;
+        : `${items.length} hit${items.length === 1 ? "" : "s"} for “${params.q}”`;
     } else {
-      const page = await api("/v1/dashboard/memories", {
-        query: { type, quality, limit: prefs.pageSize, offset: state.offset },
-      });
+      const query = { limit: prefs.pageSize, offset };
+      for (const name of Object.keys(FILTERS)) query[name] = params[name];
+      const page = await api("/v1/dashboard/memories", { query });
       items = page.items;
       state.total = page.total;
       const last = Math.min(page.total, page.offset + items.length);
-      $("#page-info").textContent = page.total
-        ? `${page.offset + 1}–${last} of ${page.total}`
-        : "No memories";
+      $("#page-info").textContent = page.total ? `${page.offset + 1}–${last} of ${page.total}` : "No memories";
     }
-    $("#prev-page").disabled = !!state.query || state.offset === 0;
-    $("#next-page").disabled = !!state.query || state.offset + prefs.pageSize >= state.total;
-    list.replaceChildren(...items.map(row));
+    $("#prev-page").disabled = Boolean(params.q) || offset === 0;
+    $("#next-page").disabled = Boolean(params.q) || offset + prefs.pageSize >= state.total;
+    const anyFilter = params.q || Object.keys(FILTERS).some((name) => params[name]);
+    filled(
+      list,
+      items.map((m) => row(m)),
+      anyFilter
+        ? "No memory matches these filters. Reset the filters or search for something else."
+        : h("span", {}, "No memories yet. Add one with ", h("code", {}, 'engram add "…"'), ", POST /v1/memories, or mine a conversation with ", h("code", {}, "engram mine"), "."),
+    );
+    state.shown = key;
   } catch (error) {
-    say(error.message, { error: true });
-  } finally {
-    list.removeAttribute("aria-busy");
+    state.shown = null;
+    $("#prev-page").disabled = true;
+    $("#next-page").disabled = true;
+    failed(list, error, () => loadList(params, key));
   }
+}
+
+/** Filters recall cannot apply in the store: quality band and creation dates. */
+function kept(memory, params) {
+  if (params.quality && band(memory.quality) !== params.quality) return false;
+  const day = String(memory.created_at || "").slice(0, 10);
+  if (params.since && day < params.since) return false;
+  if (params.until && day > params.until) return false;
+  return true;
 }
 
 function band(quality) {
@@ -89,13 +162,14 @@ function band(quality) {
 }
 
 function row(memory) {
+  const open = () => goList({ offset: parse().params.offset || "" }, [memory.id]);
   return h(
     "li.row",
     {
       dataset: { id: memory.id },
       tabIndex: 0,
-      onclick: () => openDetail(memory.id),
-      onkeydown: (event) => event.key === "Enter" && openDetail(memory.id),
+      onclick: open,
+      onkeydown: (event) => event.key === "Enter" && open(),
     },
     h("span.badge", {}, memory.type),
     h(`span.quality.${qualityClass(memory.quality)}`, { title: "quality" }, signed(memory.quality)),
@@ -104,121 +178,8 @@ function row(memory) {
   );
 }
 
-function signed(n) {
-  return n > 0 ? `+${n}` : String(n);
-}
-
-export function closeDetail() {
-  state.selected = null;
-  $("#detail").hidden = true;
-  $("#detail").replaceChildren();
-}
-
-/** Show one memory in the detail pane (from the list, the graph or a pointer). */
-export async function openDetail(id) {
-  try {
-    const memory = await api(`/v1/memories/${encodeURIComponent(id)}`);
-    state.selected = memory;
-    renderDetail(memory);
-    const run = await runOf(memory);
-    if (state.selected && state.selected.id === memory.id) $("#run-link").replaceChildren(run);
-  } catch (error) {
-    say(error.message, { error: true });
-  }
-}
-
-async function runOf(memory) {
-  let found = null;
-  try {
-    found = await optional(`/v1/memories/${encodeURIComponent(memory.id)}/run`);
-  } catch (error) {
-    if (!memory.run_id) return "";
-    return h("span", {}, `run ${memory.run_id} (${error.message})`);
-  }
-  const run = found && found.run;
-  if (run && run.run_id) {
-    const bits = [run.task_type, run.status, run.score === null ? null : `score ${run.score}`].filter(Boolean);
-    const injected = found.injected || [];
-    return h(
-      "span",
-      {},
-      "Run ",
-      h("code", {}, run.run_id),
-      run.task ? `: ${short(run.task, 80)}` : "",
-      bits.length ? ` (${bits.join(", ")})` : "",
-      ` · produced ${(found.observations || []).length}, injected ${injected.length}`,
-      injected.length
-        ? h("ul.injected", {}, injected.map((m) => h("li", { onclick: () => openDetail(m.id) }, m.title || short(m.content, 80))))
-        : null,
-    );
-  }
-  return memory.run_id ? h("span", {}, "Run ", h("code", {}, memory.run_id), " (not recorded)") : "";
-}
-
-function renderDetail(memory) {
-  const pane = $("#detail");
-  const facts = (memory.facts || []).map((fact) => h("li", {}, fact));
-  const parts = [
-    h("button.close", { type: "button", onclick: closeDetail, title: "Close" }, "×"),
-    h("h2", {}, memory.title || "Memory"),
-    h("p.meta", {}, h("code", {}, memory.id), ` · ${memory.type} · ${memory.namespace} · ${memory.created_at}`),
-    h("p.content", {}, memory.content),
-    memory.narrative ? h("p.narrative", {}, memory.narrative) : null,
-    facts.length ? h("ul.facts", {}, facts) : null,
-    h(
-      "p.meta",
-      {},
-      "Quality ",
-      h(`strong#detail-quality.${qualityClass(memory.quality)}`, {}, signed(memory.quality)),
-      memory.score !== null && memory.score !== undefined ? ` · score ${memory.score}` : "",
-    ),
-    h("p#run-link.meta", {}),
-    h(
-      "div.toolbar",
-      {},
-      h("button#thumb-up", { type: "button", title: "Useful", onclick: () => rate(memory.id, "up") }, "▲ Useful"),
-      h("button#thumb-down", { type: "button", title: "Misleading", onclick: () => rate(memory.id, "down") }, "▼ Misleading"),
-      h("button#delete.danger", { type: "button", onclick: () => remove(memory.id) }, "Delete"),
-    ),
-  ];
-  pane.replaceChildren(...parts.filter(Boolean));
-  pane.hidden = false;
-}
-
-async function rate(id, rating) {
-  try {
-    const memory = await api(`/v1/memories/${encodeURIComponent(id)}/feedback`, {
-      method: "POST",
-      body: { rating },
-    });
-    state.selected = memory;
-    const badge = $("#detail-quality");
-    badge.textContent = signed(memory.quality);
-    badge.className = qualityClass(memory.quality);
-    say(`Quality is now ${signed(memory.quality)}.`);
-    hooks.changed();
-    refreshRow(memory);
-  } catch (error) {
-    say(error.message, { error: true });
-  }
-}
-
+/** Replace a memory's row after it changed (a thumb). */
 function refreshRow(memory) {
   const old = $(`#memory-list li[data-id="${CSS.escape(memory.id)}"]`);
   if (old) old.replaceWith(row(memory));
 }
-
-async function remove(id) {
-  if (!window.confirm("Delete this memory? It leaves recall at once (purge removes it for good).")) return;
-  try {
-    await api(`/v1/memories/${encodeURIComponent(id)}`, { method: "DELETE" });
-    closeDetail();
-    say("Deleted.");
-    hooks.changed();
-    await loadMemories();
-  } catch (error) {
-    say(error.message, { error: true });
-  }
-}
-
-export { session };

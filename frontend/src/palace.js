@@ -1,25 +1,48 @@
-// The palace tab: wings → rooms → closets → drawers, with AAAK pointer previews.
-import { api } from "./api.js";
-import { $, h, say, short } from "./dom.js";
+// The palace page: wings → rooms → closets → drawers, with AAAK pointer previews. A room
+// has its own URL (`#/palace/<wing>/<room>`), opened on load and by back and forward.
+import { api, session } from "./api.js";
+import { $, $$, clamped, empty, fail, failed, h, loading } from "./dom.js";
+import { go, href } from "./router.js";
 
-const hooks = { open: () => {} };
+let loadedFor = null; // the namespace whose tree is shown
 
-export function initPalace({ onOpen }) {
-  hooks.open = onOpen;
+export function initPalace() {
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && !$("#tab-palace").hidden && !$("#palace-preview").hidden) {
+      $("#palace-preview").hidden = true;
+    }
+  });
 }
 
-export async function loadPalace() {
+/** Render `#/palace[/<wing>[/<room>]]`: the tree (once per namespace), with the named
+ * wing and room opened. */
+export async function showPalace(route) {
   const tree = $("#palace-tree");
-  $("#palace-preview").hidden = true;
-  try {
-    const { wings } = await api("/v1/palace");
-    if (!wings.length) {
-      tree.replaceChildren(h("p.hint", {}, "No palace yet: mine a conversation (engram palace mine, or POST /v1/palace/mine)."));
+  if (loadedFor !== session.namespace || !tree.querySelector("li.wing")) {
+    $("#palace-preview").hidden = true;
+    loading(tree, "Loading the palace…");
+    try {
+      const { wings } = await api("/v1/palace");
+      if (!wings.length) {
+        empty(tree, "No palace yet. Mine a conversation into one with ", h("code", {}, "engram mine FILE"), " (or POST /v1/palace/mine), then reload.");
+        loadedFor = session.namespace;
+        return;
+      }
+      tree.removeAttribute("aria-busy");
+      tree.replaceChildren(h("ul.wings", {}, wings.map(wingNode)));
+      loadedFor = session.namespace;
+    } catch (error) {
+      failed(tree, error, () => showPalace(route));
       return;
     }
-    tree.replaceChildren(h("ul.wings", {}, wings.map(wingNode)));
-  } catch (error) {
-    say(error.message, { error: true });
+  }
+  const [wing, room] = route.args;
+  for (const details of $$("#palace-tree details")) {
+    const li = details.parentElement;
+    const code = li.dataset.code;
+    const opened = li.classList.contains("wing") ? code === wing : li.closest("li.wing").dataset.code === wing && code === room;
+    if (opened && !details.open) details.open = true;
+    if (opened && li.classList.contains("room")) li.scrollIntoView({ block: "nearest" });
   }
 }
 
@@ -37,6 +60,9 @@ function wingNode(node) {
   );
 }
 
+/** A room's own part of its code: "R-01" of "W-001/R-01" (the URL's last segment). */
+const roomKey = (room) => room.code.split("/").pop();
+
 function roomNode(wing, node) {
   const room = node.room;
   const drawers = h("ul.drawers");
@@ -49,43 +75,52 @@ function roomNode(wing, node) {
       : null,
     drawers,
   );
-  details.addEventListener("toggle", () => details.open && !drawers.childElementCount && loadDrawers(wing, room, drawers));
-  return h("li.room", { dataset: { code: room.code } }, details);
+  details.addEventListener("toggle", () => {
+    if (!details.open) return;
+    if (!drawers.childElementCount) loadDrawers(wing, room, drawers);
+    // Opening a room gives it a URL (a no-op when the URL already named it).
+    const target = href("palace", [wing.code, roomKey(room)]);
+    if (window.location.hash !== target) go("palace", [wing.code, roomKey(room)]);
+  });
+  return h("li.room", { dataset: { code: roomKey(room) } }, details);
 }
 
 async function loadDrawers(wing, room, list) {
+  loading(list);
   try {
     const { drawers } = await api("/v1/palace/drawers", { query: { wing: wing.code, room: room.number } });
+    list.removeAttribute("aria-busy");
+    if (!drawers.length) return empty(list, "This room has no drawers.");
     list.replaceChildren(
       ...drawers.map((d) =>
         h(
           "li.drawer",
           { dataset: { memoryId: d.memory_id } },
-          h("button.pointer", { type: "button", title: "Preview", onclick: () => preview(d.pointer) }, d.pointer),
+          h("button.pointer", { type: "button", title: "Preview", onclick: (e) => preview(d.pointer, e.currentTarget) }, d.pointer),
           d.role ? h("span.hint", {}, ` ${d.role}`) : null,
         ),
       ),
     );
   } catch (error) {
-    say(error.message, { error: true });
+    failed(list, error, () => loadDrawers(wing, room, list));
   }
+  return undefined;
 }
 
-async function preview(pointer) {
+async function preview(pointer, where) {
   try {
     const { drawer, memory } = await api("/v1/palace/resolve", { query: { pointer } });
     const pane = $("#palace-preview");
     pane.replaceChildren(
+      h("button.close", { type: "button", onclick: () => (pane.hidden = true), "aria-label": "Close the preview (Escape)" }, "×"),
       h("h2", {}, h("code", {}, drawer.pointer)),
       h("p.meta", {}, `turn ${drawer.turn}${drawer.role ? ` · ${drawer.role}` : ""} · ${memory.created_at}`),
-      h("p.content", {}, memory.content),
-      h("button", { type: "button", onclick: () => hooks.open(memory.id) }, "Open in memories"),
+      clamped(memory.content),
+      h("button.open", { type: "button", onclick: () => go("memories", [memory.id]) }, "Open in memories"),
     );
     pane.hidden = false;
     pane.dataset.pointer = drawer.pointer;
   } catch (error) {
-    say(error.message, { error: true });
+    fail(where, error);
   }
 }
-
-export { short };

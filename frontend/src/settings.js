@@ -1,11 +1,28 @@
 // Per-browser settings (sent with each call) and the server's read-only recall settings.
 import { api } from "./api.js";
-import { $, h, say } from "./dom.js";
+import { $, failed, h, loading, say } from "./dom.js";
 
 const STORE = "engram.settings";
 const DEFAULTS = { topK: 10, graphLimit: 600, pageSize: 50 }; // seed 000: 600 graph nodes
 
-export const prefs = { ...DEFAULTS, ...JSON.parse(localStorage.getItem(STORE) || "{}") };
+function stored() {
+  try {
+    return JSON.parse(localStorage.getItem(STORE) || "{}");
+  } catch {
+    return {}; // a hand-edited value: fall back to the defaults instead of a blank page
+  }
+}
+
+export const prefs = { ...DEFAULTS, ...stored() };
+
+/** The server's limits (``mem.browse.settings()["limits"]``): ids one prune takes. */
+export const limits = {}; // filled at sign-in
+
+export async function loadLimits() {
+  const s = await api("/v1/dashboard/settings", { scope: "none" });
+  Object.assign(limits, s.limits || {});
+  return s;
+}
 
 function clamp(value, low, high, fallback) {
   const n = Number.parseInt(value, 10);
@@ -32,7 +49,15 @@ function showPrefs() {
 }
 
 export async function loadSettings() {
-  const s = await api("/v1/dashboard/settings", { scope: "none" });
+  const table = $("#server-settings");
+  loading(table);
+  let s;
+  try {
+    s = await loadLimits();
+  } catch (error) {
+    failed(table, error, loadSettings);
+    return;
+  }
   const rows = [
     ["Recall top-k (server default, [recall] limit)", s.recall.limit],
     ["Recall strategy", s.recall.strategy],
@@ -41,7 +66,8 @@ export async function loadSettings() {
     ["Embedding model", s.embedder.name ? `${s.embedder.name}${s.embedder.dimension ? ` (${s.embedder.dimension}-dim)` : ""}` : `none (${s.embedder.configured}): keyword recall only`],
     ["Auto-mine ([pipeline] enabled)", s.auto_mine ? "on" : "off"],
   ];
-  $("#server-settings").replaceChildren(
+  table.removeAttribute("aria-busy");
+  table.replaceChildren(
     ...rows.map(([name, value]) => h("tr", {}, h("th", {}, name), h("td", {}, String(value)))),
   );
 }

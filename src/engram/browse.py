@@ -9,13 +9,15 @@ Every verb is a read. Paging happens in the store (``LIMIT``/``OFFSET`` and a co
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import datetime, timedelta
 from typing import Any, Protocol, runtime_checkable
 
 from engram.core import Part
 from engram.errors import EngramError, InvalidInputError, shown
 from engram.filters import list_query
 from engram.records import MemoryType, Page
-from engram.validate import positive_int
+from engram.store.protocols.graph import Entity, Relation
+from engram.validate import positive_int, timestamp
 
 #: Seed 000's thumbs move ``quality`` in [-3, +3]: the dashboard's three quality bands.
 QUALITY_BANDS: dict[str, tuple[int | None, int | None]] = {
@@ -74,12 +76,18 @@ class Browse(Part):
         run_id: str | None = None,
         type: str | None = None,
         quality: str | None = None,
+        tag: str | None = None,
+        from_run: str | None = None,
+        since: str | datetime | None = None,
+        until: str | datetime | None = None,
         limit: int = 50,
         offset: int = 0,
     ) -> Page:
-        """One page of a namespace's live memories, newest first: of one ``type`` and
-        one ``quality`` band (``positive`` > 0, ``neutral`` = 0, ``negative`` < 0) when
-        given. ``Page.total`` counts every match."""
+        """One page of a namespace's live memories, newest first: of one ``type``, one
+        ``quality`` band (``positive`` > 0, ``neutral`` = 0, ``negative`` < 0), carrying
+        ``tag``, written by the run ``from_run``, and created from ``since`` through
+        ``until`` (a date ``YYYY-MM-DD`` counts the whole day), each when given.
+        ``Page.total`` counts every match."""
         core = self._core
         scope = core.open_scope(namespace, user_id, agent_id, run_id)
         positive_int("limit", limit, upper=MAX_PAGE)
@@ -89,9 +97,22 @@ class Browse(Part):
                 kinds = ", ".join(t.value for t in MemoryType)
                 raise InvalidInputError(f"unknown memory type {shown(type)}; use one of: {kinds}")
             filters["type"] = type
+        if tag is not None:
+            filters["tags"] = [tag]
+        if from_run is not None:
+            filters["run_id"] = from_run
         low, high = _band(quality)
+        after, before = _day("since", since, end=False), _day("until", until, end=True)
+        if after is not None and before is not None and before <= after:
+            raise InvalidInputError(
+                f"until ({until}) is before since ({since}): swap them, or leave one out"
+            )
         query = replace(
-            list_query(scope, filters, limit, offset, False), min_quality=low, max_quality=high
+            list_query(scope, filters, limit, offset, False),
+            min_quality=low,
+            max_quality=high,
+            created_after=after,
+            created_before=before,
         )
         memories = core.store.memories
         records = memories.select(scope.namespace, query)
@@ -99,6 +120,37 @@ class Browse(Part):
             return Page(records, limit=limit, offset=offset, total=len(records))
         total = memories.count(scope.namespace, query=query)
         return Page(records, limit=limit, offset=offset, total=total)
+
+    def graph_of(
+        self,
+        memory_id: str,
+        *,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+    ) -> tuple[list[Entity], list[Relation]]:
+        """The entities a live memory mentions (by name) and the relations it first
+        stated, with their validity windows (closed ones included), by ``valid_from``;
+        ``NotFoundError`` when the memory is not in this namespace.
+
+        Composed from the graph's reads (the mention counts recall's hub dampening reads,
+        then each entity and its timeline), so the store needs no verb of its own for a
+        detail view: a memory mentions a handful of entities."""
+        core = self._core
+        scope = core.open_scope(namespace, user_id, agent_id, run_id)
+        core.get(scope, memory_id)  # refuses another namespace's memory, or a deleted one
+        store = core.store
+        names = store.graph_counts.hub_mentions(scope.namespace, [memory_id]).get(memory_id, {})
+        found = (store.graph.entity(scope.namespace, name) for name in sorted(names))
+        entities = [e for e in found if e is not None]
+        stated: dict[int, Relation] = {}
+        for entity in entities:
+            for relation in store.graph.timeline(scope.namespace, entity.id):
+                if relation.source_memory_id == memory_id:
+                    stated[relation.id] = relation
+        relations = sorted(stated.values(), key=lambda r: (r.valid_from, r.id))
+        return sorted(entities, key=lambda e: e.name.casefold()), relations
 
     def settings(self) -> dict[str, Any]:
         """The server-side settings that shape recall, for display: recall's top-k
@@ -129,6 +181,15 @@ class Browse(Part):
             },
             "auto_mine": config.pipeline.enabled,
         }
+
+
+def _day(name: str, value: str | datetime | None, *, end: bool) -> datetime | None:
+    """A date-time bound; a bare date ``YYYY-MM-DD`` starts that day, or with ``end``
+    ends it (the next midnight, exclusive), so ``until=2024-06-01`` keeps June 1."""
+    moment = timestamp(name, value)
+    if end and isinstance(value, str) and len(value.strip()) == 10 and moment is not None:
+        moment += timedelta(days=1)
+    return moment
 
 
 def _band(quality: str | None) -> tuple[int | None, int | None]:

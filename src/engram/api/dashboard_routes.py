@@ -19,9 +19,11 @@ from pydantic import BaseModel, Field
 
 from engram.api import models as m
 from engram.api.auth import Caller, ServerState, server_state
-from engram.api.routes import _ERRORS, _ids
+from engram.api.routes import _ERRORS, MemoryId, ScopeQuery, _ids
+from engram.browse import MAX_PAGE
 from engram.dashboard import INDEX, STATIC_DIR
 from engram.records import MemoryType
+from engram.review import prune
 
 State = Annotated[ServerState, Depends(server_state)]
 
@@ -59,8 +61,38 @@ class BrowseQuery(m.Scope):
     quality: Literal["positive", "neutral", "negative"] | None = Field(
         default=None, description="positive: quality > 0; neutral: 0; negative: < 0."
     )
+    tag: str | None = Field(default=None, min_length=1, max_length=200)
+    run: str | None = Field(
+        default=None,
+        pattern=r"^[A-Za-z0-9_.:@/+-]{1,200}$",
+        description="Only memories written by this run.",
+    )
+    since: str | None = Field(
+        default=None, max_length=40, description="Created at or after (a date: from its start)."
+    )
+    until: str | None = Field(
+        default=None, max_length=40, description="Created up to (a date: through its end)."
+    )
     limit: int = Field(default=50, ge=1, le=1000)
     offset: int = Field(default=0, ge=0, le=10_000_000)
+
+
+class EntityBrief(BaseModel):
+    """An entity a memory mentions."""
+
+    id: int
+    name: str
+    entity_type: str | None
+    mentions: int
+
+
+class MemoryGraphOut(BaseModel):
+    """What the knowledge graph holds of one memory."""
+
+    entities: list[EntityBrief]
+    relations: list[dict[str, Any]] = Field(
+        description="Relations the memory first stated, with valid_from and valid_to."
+    )
 
 
 class SettingsOut(BaseModel):
@@ -69,6 +101,7 @@ class SettingsOut(BaseModel):
     recall: dict[str, Any]
     embedder: dict[str, Any]
     auto_mine: bool = Field(description="[pipeline] enabled: mine every new memory.")
+    limits: dict[str, int] = Field(description="prune_ids: ids one prune takes; page: a page.")
 
 
 @router.get("/", include_in_schema=False, response_model=None)
@@ -97,16 +130,43 @@ def browse_memories(
         **_ids(scope),
         type=None if query.type is None else query.type.value,
         quality=query.quality,
+        tag=query.tag,
+        from_run=query.run,
+        since=query.since,
+        until=query.until,
         limit=query.limit,
         offset=query.offset,
     )
     return page.to_dict()
 
 
+@router.get(
+    "/v1/dashboard/memories/{memory_id}/graph",
+    response_model=MemoryGraphOut,
+    summary="A memory's entities and relations",
+)
+def memory_graph(
+    memory_id: MemoryId, scope_in: ScopeQuery, caller: Caller, state: State
+) -> dict[str, Any]:
+    """The entities the memory mentions and the relations it stated, with their
+    validity windows (the dashboard's memory detail)."""
+    mem = state.memory
+    scope = caller.scope(mem, **scope_in.scope_args())
+    entities, relations = mem.browse.graph_of(memory_id, **_ids(scope))
+    return {
+        "entities": [e.to_dict() for e in entities],
+        "relations": [r.to_dict() for r in relations],
+    }
+
+
 @router.get("/v1/dashboard/settings", response_model=SettingsOut, summary="Recall settings")
 def settings(caller: Caller, state: State) -> dict[str, Any]:
-    """recall top-k, rerank, the embedding model and auto-mine, as the server runs."""
-    return state.memory.browse.settings()
+    """recall top-k, rerank, the embedding model and auto-mine, as the server runs, and
+    the limits the page keeps to (ids one prune takes, memories one page holds)."""
+    return {
+        **state.memory.browse.settings(),
+        "limits": {"prune_ids": prune.MAX_PRUNE_IDS, "page": MAX_PAGE},
+    }
 
 
 def install(app: FastAPI) -> None:

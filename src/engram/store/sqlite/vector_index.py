@@ -174,11 +174,11 @@ class VectorIndex:
         block (it reloads from the store) and the snapshot (rebuilt once needed)."""
         if saved.matrix_intact() or self._snapshots is None:
             return
+        self._snapshots.drop(namespace)  # first, so the reload reads the store
         with self._lock:
             if self._blocks.get(namespace) is block:
                 del self._blocks[namespace]
             self._failed(f"snapshot of {namespace!r} failed its checksum; reloaded")
-        self._snapshots.drop(namespace)
 
     def _persist(
         self,

@@ -224,3 +224,12 @@ def test_two_processes_share_one_store(saved: Path, config: Config) -> None:
         found = [i for i, _ in mem.index.search("big", _query(mem, target.content), SIZE)]
         assert target.id not in found
         assert _matches_exact(mem, "w3 w4 w5")
+
+
+def test_deleting_a_models_vectors_removes_its_snapshots(saved: Path, config: Config) -> None:
+    with _open(saved, config) as mem:
+        assert _files(saved)
+        mem.store.vectors.delete("another-model")
+        assert any(p.suffix == ".json" for p in _files(saved))  # not this model's
+        mem.store.vectors.delete(HashEmbedder.name)
+        assert _files(saved) == []

@@ -192,7 +192,8 @@ class Snapshots:
     def drop(self, namespace: str) -> None:
         """Remove a namespace's snapshot (it is rebuilt from the store when needed)."""
         stem = self._stem(namespace)
-        self._manifest(namespace).unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            self._manifest(namespace).unlink(missing_ok=True)
         self._remove_other_generations(stem, None)
 
     def _remove_other_generations(self, stem: str, keep: str | None) -> None:
@@ -213,9 +214,9 @@ def remove_model(directory: Path | None, model: str | None) -> None:
             saved = {}
         if model is None or saved.get("model") in (model, None):
             stem = manifest.name.removesuffix(".json")
-            manifest.unlink(missing_ok=True)
-            for p in directory.glob(f"{stem}.*"):
-                p.unlink(missing_ok=True)
+            for p in [manifest, *directory.glob(f"{stem}.*")]:
+                with contextlib.suppress(OSError):  # mapped by a reader (Windows)
+                    p.unlink(missing_ok=True)
 
 
 def _write_npy(path: Path, array: npt.NDArray[np.generic]) -> None:

@@ -61,6 +61,9 @@ class VectorIndex:
         self._lock = threading.RLock()
         self.rebuilds = 0
         self.persisted = {"loaded": 0, "saved": 0, "caught_up": 0}
+        if ann_settings is not None:
+            # Importing usearch takes ~0.2 s (it pulls in tqdm): off the first recall.
+            threading.Thread(target=ann.available, name="engram-ann-import", daemon=True).start()
 
     # -- consistency ----------------------------------------------------------------
     def _sync(self) -> None:

@@ -30,8 +30,10 @@ import json
 import os
 import uuid
 import zlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -88,8 +90,85 @@ class Saved:
         return crc32(self._matrix_file) == self._matrix_crc
 
 
+def write_generation(
+    directory: Path,
+    stem: str,
+    arrays: dict[str, npt.NDArray[Any]],
+    writers: dict[str, Callable[[Path], None]],
+    meta: dict[str, object],
+) -> None:
+    """Write ``arrays`` (as .npy) and the files ``writers`` make as a new generation of
+    ``stem``, then point ``<stem>.json`` at it (``meta`` plus each file's size and
+    CRC-32) by an atomic rename, then drop the other generations."""
+    directory.mkdir(parents=True, exist_ok=True)
+    generation = uuid.uuid4().hex[:12]
+    parts = [*arrays, *writers]
+    paths = {part: directory / f"{stem}.{generation}.{part}" for part in parts}
+    try:
+        for part, array in arrays.items():
+            _write_npy(paths[part], array)
+        for part, write in writers.items():
+            write(paths[part])
+            _fsync(paths[part])
+        files = {
+            part: {"name": p.name, "bytes": p.stat().st_size, "crc32": crc32(p)}
+            for part, p in paths.items()
+        }
+        staging = directory / f"{stem}.{generation}.json.tmp"
+        staging.write_text(json.dumps(meta | {"files": files}), encoding="utf-8")
+        _fsync(staging)
+        os.replace(staging, directory / f"{stem}.json")
+    except BaseException:
+        for p in paths.values():
+            p.unlink(missing_ok=True)
+        raise
+    _remove_generations(directory, stem, keep=generation)
+
+
+def read_generation(
+    directory: Path, stem: str, want: dict[str, object], parts: Sequence[str], verify: Sequence[str]
+) -> tuple[dict[str, Any], dict[str, Path]]:
+    """The manifest of ``stem`` and its files' paths, once the manifest matches ``want``,
+    every part has its recorded size and the ``verify`` parts their CRC-32;
+    ``SnapshotError`` otherwise ("no snapshot" when there is none)."""
+    try:
+        manifest = json.loads((directory / f"{stem}.json").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SnapshotError("no snapshot") from None
+    except (OSError, ValueError) as exc:
+        raise SnapshotError(f"unreadable manifest: {exc}") from exc
+    if not isinstance(manifest, dict) or any(manifest.get(k) != v for k, v in want.items()):
+        raise SnapshotError("the snapshot is of another format, model or namespace")
+    try:
+        files = {part: manifest["files"][part] for part in parts}
+        paths = {part: directory / files[part]["name"] for part in parts}
+        for part, p in paths.items():
+            if p.stat().st_size != files[part]["bytes"]:
+                raise SnapshotError(f"{p.name} is not the size its manifest says")
+        for part in verify:
+            if crc32(paths[part]) != files[part]["crc32"]:
+                raise SnapshotError(f"{paths[part].name} fails its checksum")
+    except (OSError, KeyError, TypeError) as exc:
+        raise SnapshotError(f"damaged snapshot: {type(exc).__name__}: {exc}") from exc
+    return manifest, paths
+
+
+def drop_generations(directory: Path, stem: str) -> None:
+    """Remove ``stem``'s manifest and files (rebuilt from the store when needed)."""
+    with contextlib.suppress(OSError):
+        (directory / f"{stem}.json").unlink(missing_ok=True)
+    _remove_generations(directory, stem, keep=None)
+
+
+def _remove_generations(directory: Path, stem: str, keep: str | None) -> None:
+    for p in directory.glob(f"{stem}.*.*"):
+        if keep is None or p.name.split(".")[1] != keep:
+            with contextlib.suppress(OSError):  # mapped by a reader (Windows)
+                p.unlink()
+
+
 class Snapshots:
-    """The snapshots of one embedding model's namespaces in one directory."""
+    """The vector snapshots of one embedding model's namespaces in one directory."""
 
     def __init__(self, directory: Path, model: str, dimension: int) -> None:
         self.directory = directory
@@ -100,8 +179,14 @@ class Snapshots:
         # Namespaces are free text: the file name is a digest, the manifest keeps the name.
         return hashlib.sha1(f"{self.model}\0{namespace}".encode()).hexdigest()[:20]
 
-    def _manifest(self, namespace: str) -> Path:
-        return self.directory / f"{self._stem(namespace)}.json"
+    def _want(self, namespace: str) -> dict[str, object]:
+        return {
+            "format": FORMAT,
+            "model": self.model,
+            "dimension": self.dimension,
+            "namespace": namespace,
+            "graph_dtype": GRAPH_DTYPE,
+        }
 
     def save(
         self,
@@ -113,62 +198,25 @@ class Snapshots:
         epoch: int,
     ) -> None:
         """Write a new generation, then point the manifest at it, then drop the old."""
-        self.directory.mkdir(parents=True, exist_ok=True)
-        stem, generation = self._stem(namespace), uuid.uuid4().hex[:12]
-        paths = {part: self.directory / f"{stem}.{generation}.{part}" for part in _PARTS}
-        try:
-            _write_npy(paths["ids"], np.array(ids, dtype=str))
-            _write_npy(paths["hashes"], np.array([h.encode() for h in hashes], dtype="S"))
-            _write_npy(paths["matrix"], np.ascontiguousarray(matrix, dtype=np.float32))
-            graph.save(paths["graph"])
-            _fsync(paths["graph"])
-            manifest = {
-                "format": FORMAT,
-                "model": self.model,
-                "dimension": self.dimension,
-                "namespace": namespace,
-                "epoch": epoch,
-                "count": len(ids),
-                "complete": all(hashes),
-                "graph_dtype": GRAPH_DTYPE,
-                "files": {
-                    part: {"name": p.name, "bytes": p.stat().st_size, "crc32": crc32(p)}
-                    for part, p in paths.items()
-                },
-            }
-            staging = self.directory / f"{stem}.{generation}.json.tmp"
-            staging.write_text(json.dumps(manifest), encoding="utf-8")
-            _fsync(staging)
-            os.replace(staging, self._manifest(namespace))
-        except BaseException:
-            for p in paths.values():
-                p.unlink(missing_ok=True)
-            raise
-        self._remove_other_generations(stem, generation)
+        arrays = {
+            "ids": np.array(ids, dtype=str),
+            "hashes": np.array([h.encode() for h in hashes], dtype="S"),
+            "matrix": np.ascontiguousarray(matrix, dtype=np.float32),
+        }
+        meta = self._want(namespace) | {
+            "epoch": epoch,
+            "count": len(ids),
+            "complete": all(hashes),
+        }
+        write_generation(self.directory, self._stem(namespace), arrays, {"graph": graph.save}, meta)
 
     def load(self, namespace: str, settings: AnnSettings) -> Saved:
-        """The namespace's snapshot, its graph verified; ``SnapshotError`` if it has
-        none or cannot be used (``drop`` it then)."""
-        path = self._manifest(namespace)
+        """The namespace's snapshot, its ids and graph verified; ``SnapshotError`` if it
+        has none or cannot be used (``drop`` it then)."""
+        manifest, paths = read_generation(
+            self.directory, self._stem(namespace), self._want(namespace), _PARTS, ("ids", "graph")
+        )
         try:
-            manifest = json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise SnapshotError("no snapshot") from None
-        except (OSError, ValueError) as exc:
-            raise SnapshotError(f"unreadable manifest: {exc}") from exc
-        want = {"format": FORMAT, "model": self.model, "dimension": self.dimension}
-        want |= {"namespace": namespace, "graph_dtype": GRAPH_DTYPE}
-        if any(manifest.get(key) != value for key, value in want.items()):
-            raise SnapshotError("the snapshot is of another format, model or namespace")
-        try:
-            files = {part: manifest["files"][part] for part in _PARTS}
-            paths = {part: self.directory / files[part]["name"] for part in _PARTS}
-            for part, p in paths.items():
-                if p.stat().st_size != files[part]["bytes"]:
-                    raise SnapshotError(f"{p.name} is not the size its manifest says")
-            for part in ("ids", "graph"):
-                if crc32(paths[part]) != files[part]["crc32"]:
-                    raise SnapshotError(f"{paths[part].name} fails its checksum")
             ids = np.load(paths["ids"]).tolist()
             matrix: Matrix = np.load(paths["matrix"], mmap_mode="c")
             if len(ids) != manifest["count"] or matrix.shape != (len(ids), self.dimension):
@@ -186,21 +234,12 @@ class Snapshots:
             complete=bool(manifest["complete"]),
             _hashes=paths["hashes"],
             _matrix_file=paths["matrix"],
-            _matrix_crc=int(files["matrix"]["crc32"]),
+            _matrix_crc=int(manifest["files"]["matrix"]["crc32"]),
         )
 
     def drop(self, namespace: str) -> None:
         """Remove a namespace's snapshot (it is rebuilt from the store when needed)."""
-        stem = self._stem(namespace)
-        with contextlib.suppress(OSError):
-            self._manifest(namespace).unlink(missing_ok=True)
-        self._remove_other_generations(stem, None)
-
-    def _remove_other_generations(self, stem: str, keep: str | None) -> None:
-        for p in self.directory.glob(f"{stem}.*.*"):
-            if keep is None or p.name.split(".")[1] != keep:
-                with contextlib.suppress(OSError):  # another process may be reading it
-                    p.unlink()
+        drop_generations(self.directory, self._stem(namespace))
 
 
 def remove_model(directory: Path | None, model: str | None) -> None:
@@ -212,14 +251,11 @@ def remove_model(directory: Path | None, model: str | None) -> None:
             saved = json.loads(manifest.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             saved = {}
-        if model is None or saved.get("model") in (model, None):
-            stem = manifest.name.removesuffix(".json")
-            for p in [manifest, *directory.glob(f"{stem}.*")]:
-                with contextlib.suppress(OSError):  # mapped by a reader (Windows)
-                    p.unlink(missing_ok=True)
+        if "model" in saved and (model is None or saved["model"] == model):
+            drop_generations(directory, manifest.name.removesuffix(".json"))
 
 
-def _write_npy(path: Path, array: npt.NDArray[np.generic]) -> None:
+def _write_npy(path: Path, array: npt.NDArray[Any]) -> None:
     with path.open("wb") as f:
         np.save(f, array, allow_pickle=False)
         f.flush()

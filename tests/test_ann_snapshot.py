@@ -233,3 +233,41 @@ def test_deleting_a_models_vectors_removes_its_snapshots(saved: Path, config: Co
         assert any(p.suffix == ".json" for p in _files(saved))  # not this model's
         mem.store.vectors.delete(HashEmbedder.name)
         assert _files(saved) == []
+
+
+def _keyword_open(path: Path, config: Config) -> Memory:
+    recall = {"keyword_index_min": 20, "keyword_index_background": False}
+    return Memory(path, config=config.with_overrides(recall=recall), embedder=HashEmbedder())
+
+
+def test_the_term_index_is_read_back_and_caught_up(tmp_path: Path, config: Config) -> None:
+    path = tmp_path / "terms.db"
+    with _keyword_open(path, config) as mem:
+        mem.add_many(_texts(), namespace="big")
+        before = mem.store.keyword.search("big", "w3 OR w4 OR w5", 20)
+        assert mem.store.keyword.state()["builds"] == 1  # built (in the call) and saved
+    assert any(p.name.startswith("terms-") for p in _files(path))
+    with _keyword_open(path, config) as mem:
+        assert mem.store.keyword.search("big", "w3 OR w4 OR w5", 20) == before
+        state = mem.store.keyword.state()
+        assert state["loaded_from_disk"] == 1 and state["builds"] == 0
+        added = mem.add("quokka w3", namespace="big")  # applied from the change log
+        gone = before[0][0]
+        mem.delete(gone, namespace="big")
+    with _keyword_open(path, config) as mem:
+        found = [i for i, _ in mem.store.keyword.search("big", "quokka OR w3", 50)]
+        assert found[0] == added.id and gone not in found
+        assert mem.store.keyword.state()["builds"] == 0  # caught up, not rebuilt
+
+
+def test_a_damaged_term_snapshot_is_rebuilt(tmp_path: Path, config: Config) -> None:
+    path = tmp_path / "terms.db"
+    with _keyword_open(path, config) as mem:
+        mem.add_many(_texts(), namespace="big")
+        before = mem.store.keyword.search("big", "w3 OR w4", 20)
+    [rows] = [p for p in _files(path) if p.name.startswith("terms-") and p.name.endswith(".rows")]
+    rows.write_bytes(rows.read_bytes()[:-8])
+    with _keyword_open(path, config) as mem:
+        assert mem.store.keyword.search("big", "w3 OR w4", 20) == before
+        state = mem.store.keyword.state()
+        assert state["builds"] == 1 and "dropped" in str(state["failures"])

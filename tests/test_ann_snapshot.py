@@ -79,8 +79,11 @@ def saved(tmp_path: Path, config: Config) -> Path:
     return path
 
 
-def _files(path: Path) -> list[Path]:
-    return sorted(Path(str(path) + ".vindex").iterdir())
+def _files(path: Path, kind: str = "vectors") -> list[Path]:
+    """The persisted files of one kind: the vector snapshots, or the term indexes."""
+    terms = kind == "terms"
+    found = Path(str(path) + ".vindex").iterdir()
+    return sorted(p for p in found if p.name.startswith("terms-") == terms)
 
 
 def _manifest(path: Path) -> dict[str, object]:
@@ -246,7 +249,7 @@ def test_the_term_index_is_read_back_and_caught_up(tmp_path: Path, config: Confi
         mem.add_many(_texts(), namespace="big")
         before = mem.store.keyword.search("big", "w3 OR w4 OR w5", 20)
         assert mem.store.keyword.state()["builds"] == 1  # built (in the call) and saved
-    assert any(p.name.startswith("terms-") for p in _files(path))
+    assert _files(path, "terms")
     with _keyword_open(path, config) as mem:
         assert mem.store.keyword.search("big", "w3 OR w4 OR w5", 20) == before
         state = mem.store.keyword.state()
@@ -265,7 +268,7 @@ def test_a_damaged_term_snapshot_is_rebuilt(tmp_path: Path, config: Config) -> N
     with _keyword_open(path, config) as mem:
         mem.add_many(_texts(), namespace="big")
         before = mem.store.keyword.search("big", "w3 OR w4", 20)
-    [rows] = [p for p in _files(path) if p.name.startswith("terms-") and p.name.endswith(".rows")]
+    [rows] = [p for p in _files(path, "terms") if p.name.endswith(".rows")]
     rows.write_bytes(rows.read_bytes()[:-8])
     with _keyword_open(path, config) as mem:
         assert mem.store.keyword.search("big", "w3 OR w4", 20) == before

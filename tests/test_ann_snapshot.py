@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -274,3 +275,48 @@ def test_a_damaged_term_snapshot_is_rebuilt(tmp_path: Path, config: Config) -> N
         assert mem.store.keyword.search("big", "w3 OR w4", 20) == before
         state = mem.store.keyword.state()
         assert state["builds"] == 1 and "dropped" in str(state["failures"])
+
+
+def test_a_cold_load_does_not_hold_other_namespaces(
+    tmp_path: Path, config: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engram.store.sqlite.vectors import SQLiteVectors
+
+    with Memory(tmp_path / "two.db", config=_config(config), embedder=HashEmbedder()) as mem:
+        assert mem.index is not None
+        mem.add_many(_texts()[:50], namespace="a")
+        mem.add_many(_texts(seed=3)[:50], namespace="b")
+        query = _query(mem, "w3 w4")
+        expected = mem.index.search("b", query, 5)
+        mem.index.invalidate("a")
+        entered, release = threading.Event(), threading.Event()
+        real = SQLiteVectors.load
+
+        def slow(self: SQLiteVectors, namespace: str, model: str) -> object:
+            loaded = real(self, namespace, model)
+            if namespace == "a":  # a cold load that takes its time
+                entered.set()
+                release.wait(30)
+            return loaded
+
+        monkeypatch.setattr(SQLiteVectors, "load", slow)
+        loading = threading.Thread(target=mem.index.search, args=("a", query, 5))
+        loading.start()
+        try:
+            assert entered.wait(30)
+            # Meanwhile another namespace searches and the main connection serves reads
+            # (on a thread: were they held by the load, they would wait for ``release``).
+            done: list[object] = []
+
+            def other() -> None:
+                found = mem.index.search("b", query, 5) if mem.index else []
+                done.append((found, len(mem.get_all(namespace="b", limit=5))))
+
+            answering = threading.Thread(target=other)
+            answering.start()
+            answering.join(10)
+            assert done == [(expected, 5)]
+        finally:
+            release.set()
+            loading.join(30)
+        assert mem.index.state()["loaded_namespaces"] == {"a": 50, "b": 50}

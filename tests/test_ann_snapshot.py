@@ -107,6 +107,8 @@ def test_a_reopened_store_searches_its_saved_graph(saved: Path, config: Config) 
         assert _matches_exact(mem, "w3 w4 w5")
         state = _ann(mem)
         assert state["graphs"] == {"big": SIZE} and not state.get("building")
+        loads = mem.index.state()["loads"] if mem.index else {}
+        assert isinstance(loads, dict) and loads["big"]["from"] == "snapshot"
         assert _persisted(mem) | {"directory": ""} == {
             "directory": "",
             "loaded": 1,

@@ -230,6 +230,7 @@ def measure_size(
         result["cold_first_recall_ms"], result["cold_second_recall_ms"] = firsts
         if mem.index is not None:
             result["cold_index"] = mem.index.state().get("ann")
+            result["cold_loads"] = mem.index.state().get("loads")
         _wait_for_index(mem)  # the term index builds in the background meanwhile
         phases["cold_open"] = round(time.perf_counter() - cold_began, 3)
         if peer is not None:

@@ -18,6 +18,7 @@ connection, wait.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -61,6 +62,8 @@ class VectorIndex:
         self._lock = threading.RLock()
         self.rebuilds = 0
         self.persisted = {"loaded": 0, "saved": 0, "caught_up": 0}
+        self.loads: dict[str, dict[str, object]] = {}
+        """Per namespace, how its block last loaded: from a snapshot or the store, in ms."""
         if ann_settings is not None:
             # Importing usearch takes ~0.2 s (it pulls in tqdm): off the first recall.
             threading.Thread(target=ann.available, name="engram-ann-import", daemon=True).start()
@@ -113,9 +116,12 @@ class VectorIndex:
                 block = self._blocks.get(namespace)
                 if block is not None:
                     return block
+            started = time.perf_counter()
             block, epoch, saved = self._load(namespace)
+            took = round((time.perf_counter() - started) * 1000, 1)
             with self._lock:
                 self._install(namespace, block, epoch)
+                self.loads[namespace] = {"from": "snapshot" if saved else "store", "ms": took}
         if saved is not None:
             threading.Thread(
                 target=self._verify, args=(namespace, block, saved), daemon=True
@@ -279,6 +285,7 @@ class VectorIndex:
                     ns: block.size - block.dead for ns, block in self._blocks.items()
                 },
                 "builds": self.rebuilds,
+                "loads": dict(self.loads),
                 "ann": self._ann_state(),
             }
 

@@ -184,3 +184,22 @@ def test_background_build_answers_exactly_meanwhile(config: Config) -> None:
             time.sleep(0.05)
         assert _graphs(mem) == {"big": SIZE}
         assert _matches_exact(mem, query)
+
+
+def test_loading_usearch_first_does_not_crash_the_embedder_runtime() -> None:
+    # Importing usearch's extension and then onnxruntime segfaulted the process;
+    # ``ann`` loads onnxruntime first. In a child, so a crash fails only this test.
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = "from engram.store.sqlite import ann\nassert ann.available()\nimport onnxruntime\n"
+    src = Path(__file__).parent.parent / "src"
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        env={"PYTHONPATH": str(src), "PATH": ""},
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-500:]

@@ -18,6 +18,7 @@ without a wheel), ``available()`` is False and the block keeps its exact search.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
 from collections.abc import Callable
@@ -50,6 +51,11 @@ def available() -> bool:
 @functools.cache
 def _usearch() -> Any:
     # Cached: a failed import would otherwise search the path again on every recall.
+    # onnxruntime (the embedder's runtime) must be loaded before usearch's extension:
+    # the other way round, importing onnxruntime segfaults in libstdc++ (usearch 2.26.6
+    # with onnxruntime 1.32 on Linux; tests/test_ann.py checks the order).
+    with contextlib.suppress(ImportError):
+        import onnxruntime  # noqa: F401
     try:
         from usearch.index import Index
     except ImportError:

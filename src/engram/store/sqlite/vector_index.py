@@ -65,8 +65,10 @@ class VectorIndex:
         self.loads: dict[str, dict[str, object]] = {}
         """Per namespace, how its block last loaded: from a snapshot or the store, in ms."""
         if ann_settings is not None:
-            # Importing usearch takes ~0.2 s (it pulls in tqdm): off the first recall.
-            threading.Thread(target=ann.available, name="engram-ann-import", daemon=True).start()
+            # Importing usearch takes ~0.2 s (it pulls in tqdm): at open, not in the first
+            # recall. In this thread: imported on a worker thread while the main thread
+            # loaded the ONNX model, it crashed the process (a segfault in libstdc++).
+            ann.available()
 
     # -- consistency ----------------------------------------------------------------
     def _sync(self) -> None:

@@ -1,5 +1,5 @@
 """The automatic ANN switch: above ``recall.ann_min_vectors`` a namespace is searched by
-HNSW (faiss) on SQLite, by pgvector HNSW on PostgreSQL; results must match exact search,
+HNSW (usearch) on SQLite, by pgvector HNSW on PostgreSQL; results must match exact search,
 deletes and updates must show at once, and a lost or failed graph falls back to exact.
 """
 
@@ -65,8 +65,6 @@ def _graphs(mem: Memory) -> dict[str, int]:
 
 
 def test_ann_results_match_exact_search(ann_mem: Memory, backend: str) -> None:
-    if backend == "sqlite":
-        pytest.importorskip("faiss")
     assert ann_mem.index is not None and ann_mem.embedder is not None
     overlap = []
     for query_text in _texts(seed=99)[:20]:
@@ -87,8 +85,6 @@ def test_small_namespace_stays_exact(config: Config) -> None:
 
 
 def test_a_delete_disappears_from_ann_results(ann_mem: Memory, backend: str) -> None:
-    if backend == "sqlite":
-        pytest.importorskip("faiss")
     assert ann_mem.index is not None and ann_mem.embedder is not None
     target = ann_mem.get_all(namespace="big", limit=10_000)[17]
     query = ann_mem.embedder.embed_batch([target.content])[0]
@@ -104,8 +100,6 @@ def test_a_delete_disappears_from_ann_results(ann_mem: Memory, backend: str) -> 
 
 
 def test_an_update_is_reindexed(ann_mem: Memory, backend: str) -> None:
-    if backend == "sqlite":
-        pytest.importorskip("faiss")
     assert ann_mem.index is not None and ann_mem.embedder is not None
     target = ann_mem.get_all(namespace="big", limit=10_000)[5]
     new_text = "zebra quartz violin lantern"
@@ -118,39 +112,40 @@ def test_an_update_is_reindexed(ann_mem: Memory, backend: str) -> None:
 
 
 def test_rows_added_after_the_graph_are_found(ann_mem: Memory, backend: str) -> None:
-    if backend == "sqlite":
-        pytest.importorskip("faiss")
     assert ann_mem.index is not None and ann_mem.embedder is not None
     ann_mem.recall("w1", namespace="big")  # the graph exists now (SQLite)
     added = ann_mem.add("alpaca mango kettle saxophone", namespace="big")
     query = ann_mem.embedder.embed_batch([added.content])[0]
     assert ann_mem.index.search("big", query, 3)[0][0] == added.id
     if backend == "sqlite":
-        assert _graphs(ann_mem)["big"] == SIZE + 1  # added in place, not rebuilt
+        # Searched exactly beside the graph until the delta is large, not rebuilt.
+        assert _graphs(ann_mem)["big"] == SIZE
+        state = ann_mem.index.state()["ann"]
+        assert isinstance(state, dict) and state["delta"] == {"big": 1}
 
 
 def test_a_dropped_graph_is_rebuilt(config: Config) -> None:
-    pytest.importorskip("faiss")
     with Memory(":memory:", config=_ann_config(config), embedder=HashEmbedder()) as mem:
         mem.add_many(_texts(), namespace="big")
         assert mem.index is not None and mem.embedder is not None
         query = mem.embedder.embed_batch(["w3 w4 w5"])[0]
-        before = mem.index.search("big", query, 10)
+        before = [s for _, s in mem.index.search("big", query, 10)]
         mem.index.invalidate()  # the derived graph is gone (as after a restart)
         assert _graphs(mem) == {}
-        assert mem.index.search("big", query, 10) == before
+        # Similarities, not ids: hashed vectors tie, and a rebuilt graph (built on
+        # several threads) may propose other rows of a tie.
+        assert [s for _, s in mem.index.search("big", query, 10)] == before
         assert _graphs(mem) == {"big": SIZE}
 
 
 def test_a_failed_build_falls_back_to_exact_and_says_so(
     config: Config, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    pytest.importorskip("faiss")
 
-    def broken(self: ann.HnswGraph, rows: np.ndarray, vectors: np.ndarray) -> None:
+    def broken(rows: np.ndarray, vectors: np.ndarray, settings: object) -> ann.HnswGraph:
         raise MemoryError("graph memory exhausted")
 
-    monkeypatch.setattr(ann.HnswGraph, "add", broken)
+    monkeypatch.setattr(ann.HnswGraph, "build", broken)
     with Memory(":memory:", config=_ann_config(config), embedder=HashEmbedder()) as mem:
         mem.add_many(_texts(), namespace="big")
         assert mem.index is not None and mem.embedder is not None
@@ -162,7 +157,7 @@ def test_a_failed_build_falls_back_to_exact_and_says_so(
         assert "graph memory exhausted" in str(state["failures"])
 
 
-def test_without_faiss_large_namespaces_use_exact_search(
+def test_without_usearch_large_namespaces_use_exact_search(
     config: Config, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(ann, "available", lambda: False)
@@ -173,12 +168,11 @@ def test_without_faiss_large_namespaces_use_exact_search(
         assert _matches_exact(mem, query)
         state = mem.index.state()["ann"]
         assert isinstance(state, dict)
-        assert state["faiss"] is False and "exact search" in str(state["note"])
+        assert state["available"] is False and "exact search" in str(state["note"])
         assert "ann" in str(mem.doctor())
 
 
 def test_background_build_answers_exactly_meanwhile(config: Config) -> None:
-    pytest.importorskip("faiss")
     cfg = _ann_config(config, background=True)
     with Memory(":memory:", config=cfg, embedder=HashEmbedder()) as mem:
         mem.add_many(_texts(), namespace="big")
@@ -190,3 +184,22 @@ def test_background_build_answers_exactly_meanwhile(config: Config) -> None:
             time.sleep(0.05)
         assert _graphs(mem) == {"big": SIZE}
         assert _matches_exact(mem, query)
+
+
+def test_loading_usearch_first_does_not_crash_the_embedder_runtime() -> None:
+    # Importing usearch's extension and then onnxruntime segfaulted the process;
+    # ``ann`` loads onnxruntime first. In a child, so a crash fails only this test.
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = "from engram.store.sqlite import ann\nassert ann.available()\nimport onnxruntime\n"
+    src = Path(__file__).parent.parent / "src"
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        env={"PYTHONPATH": str(src), "PATH": ""},
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-500:]

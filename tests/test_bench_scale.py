@@ -78,13 +78,8 @@ def test_vectors_only_exact_and_hnsw(tiny_locomo: Path, tmp_path: Path) -> None:
     result = scale.vectors_only(500, config=config, locomo=str(tiny_locomo), queries=6)
     assert result["vectors"] == 500 and result["exact"]["recall_at_k"] == 1.0
     hnsw = result["hnsw"]
-    try:
-        import faiss  # noqa: F401
-    except ImportError:
-        assert "faiss-cpu is not installed" in hnsw["skipped"]
-    else:
-        assert [h["ef_search"] for h in hnsw] == [32, 64, 128, 256]
-        assert all(0.5 <= h["recall_at_k"] <= 1.0 and h["p50_ms"] > 0 for h in hnsw)
+    assert [h["ef_search"] for h in hnsw] == [32, 64, 128, 256]
+    assert all(0.5 <= h["recall_at_k"] <= 1.0 and h["p50_ms"] > 0 for h in hnsw)
 
 
 def test_rejects_bad_sizes(tiny_locomo: Path, tmp_path: Path) -> None:

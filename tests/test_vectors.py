@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engram.store.sqlite import vector_index as vectors
-from engram.store.sqlite.vector_index import _Block
+from engram.store.sqlite import vector_block as vectors
+from engram.store.sqlite.vector_block import Block as _Block
 
 
 def clustered(n: int, dim: int = 64, seed: int = 1) -> np.ndarray:

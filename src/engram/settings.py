@@ -497,11 +497,13 @@ class RecallConfig:
     max over all its vectors, 0 ignores chunks."""
     ann_min_vectors: int = field(default=20_000, metadata=_range(1, 1_000_000_000))
     """SQLite: a namespace with at least this many vectors is searched by an HNSW graph
-    (faiss, the ``[ann]`` extra; exact search without it, which ``doctor`` says), built
-    in the background when first needed. Read when the store opens; PostgreSQL always
-    uses pgvector HNSW (docs/benchmarks.md, "Scale")."""
+    (usearch, a core dependency), built in the background when first needed and then
+    persisted beside a file store (``<store>.vindex``), so the next open memory-maps it.
+    Read when the store opens; PostgreSQL always uses pgvector HNSW (docs/benchmarks.md,
+    "Scale" and "ANN by default (issue 29)")."""
     ann_ef_search: int = field(default=128, metadata=_range(8, 4096))
-    """HNSW search breadth on SQLite; 128 with exact re-scoring: recall@10 >= 0.97."""
+    """HNSW search breadth on SQLite; 128 with exact re-scoring: recall@10 0.986 at 100k
+    (docs/benchmarks.md, "ANN by default (issue 29)")."""
     ann_background: bool = True
     """Build the HNSW graph on a worker thread (exact search answers meanwhile); False
     builds it inside the first recall that needs it."""

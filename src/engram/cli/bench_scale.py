@@ -44,7 +44,9 @@ def _sizes(text: str) -> list[int]:
     help="Memories added with the real embedder to time add-with-embedding.",
 )
 @click.option(
-    "--vectors-only", is_flag=True, help="Measure index search alone (exact vs faiss HNSW) instead."
+    "--vectors-only",
+    is_flag=True,
+    help="Measure index search alone (exact vs usearch HNSW) instead.",
 )
 @click.option(
     "--vectors", default=1_000_000, show_default=True, help="Vector count for --vectors-only."
@@ -92,7 +94,7 @@ def scale_cmd(
         for hnsw in results["hnsw"] if isinstance(results["hnsw"], list) else []:
             rows.append(
                 [
-                    f"faiss HNSW (M={hnsw['m']}, ef_search={hnsw['ef_search']})",
+                    f"usearch HNSW re-scored (M={hnsw['m']}, ef_search={hnsw['ef_search']})",
                     hnsw["p50_ms"],
                     hnsw["p95_ms"],
                     hnsw["recall_at_k"],

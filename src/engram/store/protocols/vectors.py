@@ -44,7 +44,8 @@ class AnnSettings:
 
     Measured on 1M LoCoMo vectors (docs/benchmarks.md, "Scale"): M = 32 and
     ef_search = 128 reach recall@10 0.966 against exact search on their own; the index
-    proposes more rows than asked and re-scores them exactly, which lifts it above 0.97.
+    proposes more rows than asked and re-scores them exactly, which lifts it above 0.97
+    (0.986 at 100k with usearch: "ANN by default (issue 29)").
     """
 
     min_vectors: int = 20_000
@@ -149,6 +150,6 @@ class VectorStore(Protocol):
 
     def index(self, model: str, dimension: int, *, ann: AnnSettings | None = None) -> VectorSearch:
         """Dense top-k over this store's vectors of ``model``: an in-memory index derived
-        from the store (SQLite; HNSW above ``ann.min_vectors`` when faiss is installed)
+        from the store (SQLite; HNSW above ``ann.min_vectors``, persisted beside the file)
         or a search run by the database itself (PostgreSQL, always pgvector HNSW)."""
         ...

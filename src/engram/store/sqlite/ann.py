@@ -1,22 +1,28 @@
-"""Approximate nearest neighbours for large namespaces of the SQLite backend: faiss HNSW.
+"""Approximate nearest neighbours for large namespaces of the SQLite backend: usearch HNSW.
 
-The graph is derived from a ``vector_index._Block`` (itself derived from the store), never
-stored, and rebuilt whenever its block is: a lost or damaged graph is simply built again.
-It answers "which rows are near", never "how near": every row it proposes is re-scored
-exactly against the block's current vectors, and rows the block marks dead are dropped.
-So a delete disappears at once (the block's alive mask), and an update stays correct
-(the updated row is added again as a new graph node pointing at the same row; the stale
-node can only propose that row, which is then scored by its current vector).
+The graph is derived from a ``vector_index._Block`` (itself derived from the store) and
+may be persisted beside the store (``snapshot``): a lost or damaged graph is simply
+built again. It answers "which rows are near", never "how near": every row it proposes
+is re-scored exactly against the block's current vectors, and rows the block marks dead
+are dropped. A graph never changes once built (a persisted one is memory-mapped
+read-only): rows written after its snapshot are the block's *delta*, searched exactly
+beside it, so a delete disappears at once (the block's alive mask) and an update stays
+correct (the row is in the delta with its new vector; its stale graph node can only
+propose that same row, which is then scored by its current vector).
 
-faiss is optional (the ``[ann]`` extra). Without it, ``available()`` is False and the
-block keeps its exact search (with the PCA pre-filter above ``PREFILTER_MIN``).
+usearch was chosen by measurement (docs/benchmarks.md, "ANN by default (issue 29)"):
+wheels for Linux, macOS and Windows of 0.3-2.4 MB, a file it can memory-map, and
+removal. It is a core dependency; if it cannot be imported all the same (a platform
+without a wheel), ``available()`` is False and the block keeps its exact search.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -27,62 +33,98 @@ from engram.store.protocols.vectors import AnnSettings
 Matrix = npt.NDArray[np.float32]
 Rows = npt.NDArray[np.int64]
 
-
 #: The graph proposes ``max(OVERFETCH * k, ef_search)`` rows, all re-scored exactly.
 OVERFETCH = 2
+#: The graph keeps its own copy of the vectors only to walk the graph; the ranking is
+#: the exact re-score against the block's float32 rows, so the copy is int8 (a quarter
+#: of the memory and file). Measured at 100k: recall@10 after re-score 0.98+ with i8
+#: as with f32 (docs/benchmarks.md, "ANN by default (issue 29)").
+GRAPH_DTYPE = "i8"
 
 
 def available() -> bool:
-    """Whether faiss can be imported (``pip install 'engramdb[ann]'``)."""
-    return _faiss() is not None
+    """Whether usearch can be imported (a core dependency: False only on a platform
+    without a wheel, where exact search answers)."""
+    return _usearch() is not None
 
 
 @functools.cache
-def _faiss() -> Any:
+def _usearch() -> Any:
     # Cached: a failed import would otherwise search the path again on every recall.
+    # onnxruntime (the embedder's runtime) must be loaded before usearch's extension:
+    # the other way round, importing onnxruntime segfaults in libstdc++ (usearch 2.26.6
+    # with onnxruntime 1.32 on Linux; tests/test_ann.py checks the order).
+    with contextlib.suppress(ImportError):
+        import onnxruntime  # noqa: F401
     try:
-        import faiss  # type: ignore[import-not-found, import-untyped, unused-ignore]
+        from usearch.index import Index
     except ImportError:
         return None
-    return faiss
+    return Index
 
 
 class HnswGraph:
-    """An HNSW graph over some rows of a block; graph node ``i`` stands for ``labels[i]``."""
+    """An immutable HNSW graph over some rows of a block; node key ``i`` stands for
+    ``labels[i]``."""
 
-    def __init__(self, dim: int, settings: AnnSettings) -> None:
-        faiss = _faiss()
-        if faiss is None:
-            raise ImportError("faiss-cpu is not installed (pip install 'engramdb[ann]')")
-        self._index = faiss.IndexHNSWFlat(dim, settings.m, faiss.METRIC_INNER_PRODUCT)
-        self._index.hnsw.efConstruction = settings.ef_construction
-        self._index.hnsw.efSearch = settings.ef_search
-        self.ef_search = settings.ef_search
-        self.labels: Rows = np.zeros(0, np.int64)
+    def __init__(self, index: Any, labels: Rows, ef_search: int) -> None:
+        self._index = index
+        self.labels = labels
+        self.ef_search = ef_search
         self.dead_at_build = 0
         """The block's dead-row count when the graph was built (rebuild once many more die)."""
+        self._search_lock = threading.Lock()  # expansion_search is per index, not per call
+
+    @classmethod
+    def build(cls, rows: Rows, vectors: Matrix, settings: AnnSettings) -> HnswGraph:
+        """A graph of ``vectors`` whose node ``i`` stands for block row ``rows[i]``."""
+        index_type = _usearch()
+        if index_type is None:
+            raise ImportError("usearch is not installed (pip install usearch)")
+        index = index_type(
+            ndim=vectors.shape[1],
+            metric="ip",
+            dtype=GRAPH_DTYPE,
+            connectivity=settings.m,
+            expansion_add=settings.ef_construction,
+            expansion_search=settings.ef_search,
+        )
+        if len(rows):
+            index.add(
+                np.arange(len(rows), dtype=np.uint64),
+                np.ascontiguousarray(vectors, dtype=np.float32),
+            )
+        return cls(index, np.asarray(rows, dtype=np.int64), settings.ef_search)
+
+    @classmethod
+    def view(cls, path: Path, labels: Rows, settings: AnnSettings) -> HnswGraph:
+        """A saved graph, memory-mapped read-only (pages load as searches touch them)."""
+        index_type = _usearch()
+        if index_type is None:
+            raise ImportError("usearch is not installed (pip install usearch)")
+        index = index_type.restore(str(path), view=True)
+        if index is None or len(index) != len(labels):
+            raise ValueError(f"{path} does not hold a graph of {len(labels)} nodes")
+        index.expansion_search = settings.ef_search
+        return cls(index, labels, settings.ef_search)
+
+    def save(self, path: Path) -> None:
+        self._index.save(str(path))
 
     @property
     def nodes(self) -> int:
         return int(self.labels.shape[0])
-
-    def add(self, rows: Rows, vectors: Matrix) -> None:
-        """Add nodes for ``rows`` (their current vectors)."""
-        if len(rows) == 0:
-            return
-        self._index.add(np.ascontiguousarray(vectors, dtype=np.float32))
-        self.labels = np.concatenate([self.labels, np.asarray(rows, dtype=np.int64)])
 
     def propose(self, query: Matrix, k: int) -> Rows:
         """Distinct block rows near ``query``: at least ``k`` when the graph has them."""
         count = min(self.nodes, max(OVERFETCH * k, self.ef_search))
         if count <= 0:
             return np.zeros(0, np.int64)
-        if count > self._index.hnsw.efSearch:
-            self._index.hnsw.efSearch = count
-        _, found = self._index.search(np.asarray(query, dtype=np.float32).reshape(1, -1), count)
-        nodes = found[0][found[0] >= 0]
-        self._index.hnsw.efSearch = self.ef_search
+        with self._search_lock:
+            self._index.expansion_search = max(count, self.ef_search)
+            found = self._index.search(np.asarray(query, dtype=np.float32), count).keys
+        nodes = np.asarray(found, dtype=np.int64)
+        nodes = nodes[(nodes >= 0) & (nodes < self.nodes)]
         rows: Rows = np.unique(self.labels[nodes])
         return rows
 
@@ -91,7 +133,7 @@ class Builder:
     """Builds one block's graph from a snapshot, on a worker thread or in the caller.
 
     ``on_done(graph)`` is called with the finished graph; the caller installs it under
-    its own lock and adds the rows written since the snapshot.
+    its own lock (and may persist it).
     """
 
     def __init__(
@@ -117,8 +159,7 @@ class Builder:
 
     def _run(self) -> None:
         try:
-            graph = HnswGraph(self._data.shape[1], self._settings)
-            graph.add(self._rows, self._data)
+            graph = HnswGraph.build(self._rows, self._data, self._settings)
         except Exception as exc:  # a failed build leaves exact search answering
             self.error = f"{type(exc).__name__}: {exc}"
             return

@@ -227,6 +227,26 @@ class Database(Opened):
                 conn.execute("COMMIT")
 
     @contextmanager
+    def side_snapshot(self, what: str = "read") -> Iterator[sqlite3.Connection]:
+        """A read snapshot on a short-lived connection of its own, for long reads (a
+        cold vector load) that must not hold the main connection while other callers
+        wait. An in-memory store (one connection only) and a store in a transaction
+        (whose writes the read must see) use ``snapshot`` instead."""
+        if self.location == ":memory:" or self.in_transaction:
+            with self.snapshot(what) as conn:
+                yield conn
+            return
+        self.check_open()
+        conn = self._connect(self._busy_timeout_ms)
+        try:
+            conn.execute("BEGIN")
+            yield conn
+        except sqlite3.Error as exc:
+            raise StoreError(f"{what} failed: {exc}") from exc
+        finally:
+            conn.close()
+
+    @contextmanager
     def search(self, what: str = "keyword search") -> Iterator[sqlite3.Connection]:
         """The second connection, for keyword search beside the main one."""
         with self._using(self.search_lock, lambda: self.search_conn, what) as conn:

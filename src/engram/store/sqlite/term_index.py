@@ -109,6 +109,49 @@ class TermBlock:
         self.built_rows = n
         self.dead = 0
 
+    def arrays(self) -> dict[str, npt.NDArray[Any]]:
+        """A fresh build as arrays (``from_arrays`` reads them back), for persisting."""
+        if self.appended or self.dead:
+            raise ValueError("only a block as built is saved, before any change")
+        terms = [""] * len(self.vocab)
+        for term, tid in self.vocab.items():
+            terms[tid] = term
+        return {
+            "ids": np.array(self.ids, dtype=str),
+            "seqs": np.array(self.seqs, np.int64),
+            "lengths": self._lengths[: self.size].copy(),
+            "terms": np.array(terms, dtype=str),
+            "offsets": self.offsets,
+            "rows": self.rows,
+            "tf": self.tf,
+            "top_tf": self.top_tf,
+            "avgdl": np.array([self.avgdl], np.float64),
+        }
+
+    @classmethod
+    def from_arrays(cls, a: dict[str, npt.NDArray[Any]]) -> TermBlock:
+        """The block ``arrays`` described, as it was when built."""
+        block = cls([])
+        n = len(a["ids"])
+        block.ids, block.seqs = a["ids"].tolist(), a["seqs"].tolist()
+        block.row_of = {seq: i for i, seq in enumerate(block.seqs)}
+        block.row_by_id = {memory_id: i for i, memory_id in enumerate(block.ids)}
+        capacity = max(64, n)
+        block.alive = np.zeros(capacity, bool)
+        block.alive[:n] = True
+        block.live = block.built_rows = n
+        block.vocab = {term: tid for tid, term in enumerate(a["terms"].tolist())}
+        block.avgdl = float(a["avgdl"][0])
+        block._lengths = np.zeros(capacity, np.float32)
+        block._lengths[:n] = a["lengths"]
+        block._scratch = np.zeros(capacity, np.float32)
+        block._slot = np.zeros(capacity, np.int32)
+        block.offsets, block.rows, block.tf = a["offsets"], a["rows"], a["tf"]
+        block.top_tf = a["top_tf"]
+        if len(block.offsets) != len(block.vocab) + 1 or len(block.rows) != len(block.tf):
+            raise ValueError("the term arrays disagree on their sizes")
+        return block
+
     # -- maintenance ------------------------------------------------------------------
     @property
     def size(self) -> int:

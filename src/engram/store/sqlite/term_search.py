@@ -26,7 +26,9 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from engram.store.protocols.keyword import KeywordSettings
+from engram.store.sqlite import term_snapshot
 from engram.store.sqlite.db import Database
+from engram.store.sqlite.snapshot import SnapshotError, directory_for, drop_generations
 from engram.store.sqlite.term_index import Doc, TermBlock
 from engram.store.sqlite.tokenize import terms
 
@@ -63,6 +65,9 @@ class TermSearch:
         self._lock = threading.Lock()
         self.failures: list[str] = []
         self.builds = 0
+        self.directory = directory_for(db.location)
+        """Where built blocks are persisted (``term_snapshot``); None in memory."""
+        self.loaded = 0
 
     # -- search ---------------------------------------------------------------------
     def search(
@@ -130,6 +135,7 @@ class TermSearch:
             "AND deleted_at IS NULL LIMIT ?)",
             (namespace, wanted),
         ).fetchone()
+        saved = self._saved(namespace, conn) if size >= wanted else None
         with self._lock:
             if size < wanted:
                 self._small[namespace] = time.monotonic()
@@ -137,8 +143,33 @@ class TermSearch:
             entry = self._entries.get(namespace)
             if entry is None:
                 entry = self._entries[namespace] = _Entry()
-                self._start_build(namespace, entry, conn)
+                if saved is not None:  # searches catch it up from the change log
+                    entry.block, entry.log_id = saved
+                    self.loaded += 1
+                else:
+                    self._start_build(namespace, entry, conn)
             return entry
+
+    def _saved(self, namespace: str, conn: sqlite3.Connection) -> tuple[TermBlock, int] | None:
+        """The namespace's persisted block, or None (none, or unusable: then dropped)."""
+        if self.directory is None:
+            return None
+        try:
+            return term_snapshot.load(self.directory, namespace, conn)
+        except SnapshotError as exc:
+            if str(exc) != "no snapshot":
+                self.failures.append(f"term snapshot of {namespace!r} dropped: {exc}")
+                drop_generations(self.directory, term_snapshot.stem(namespace))
+            return None
+
+    def _persist(self, namespace: str, block: TermBlock, head: int) -> None:
+        """Save a fresh build (before anything appends to it); never fails a search."""
+        if self.directory is None:
+            return
+        try:
+            term_snapshot.save(self.directory, namespace, block, head)
+        except Exception as exc:  # the block still answers; the next open builds again
+            self.failures.append(f"saving the term snapshot of {namespace!r} failed: {exc}")
 
     # -- keeping in step ------------------------------------------------------------
     def _catch_up(self, conn: sqlite3.Connection, namespace: str, entry: _Entry) -> bool:
@@ -192,7 +223,9 @@ class TermSearch:
         or the registry, so builds never overlap."""
         location = self._db.location
         if not self.settings.background or location == ":memory:":
-            self._land(entry, None, *_snapshot(conn, namespace))
+            block, head = _snapshot(conn, namespace)
+            self._persist(namespace, block, head)
+            self._land(entry, None, block, head)
             return
 
         def run() -> None:
@@ -204,6 +237,7 @@ class TermSearch:
                     built = _snapshot(own, namespace)
                 finally:
                     own.close()
+                self._persist(namespace, *built)  # before any catch-up appends to it
             except Exception as exc:  # a failed build leaves FTS5 answering
                 message = f"term index of {namespace!r}: {type(exc).__name__}: {exc}"
                 log.warning(message)
@@ -245,6 +279,7 @@ class TermSearch:
             "namespaces": {ns: e.block.live for ns, e in entries.items() if e.block},
             "building": sorted(ns for ns, e in entries.items() if e.build is not None),
             "builds": self.builds,
+            "loaded_from_disk": self.loaded,
         }
         if self.failures:
             state["failures"] = self.failures[-3:]

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 
 from engram.errors import StoreError
 from engram.store.protocols.vectors import AnnSettings, NamespaceVectors, VectorRow, VectorSearch
@@ -19,10 +22,41 @@ from engram.store.sql.session import Sql
 from engram.store.sql.vector_reads import VectorReads
 from engram.store.sqlite.db import Database, with_seq
 from engram.store.sqlite.dialect import SQLITE
+from engram.store.sqlite.snapshot import directory_for, remove_model
 from engram.store.sqlite.vector_index import VectorIndex
 
 #: Vector rows read at a time when a namespace's matrix is loaded.
 _LOAD_SLICE = 20_000
+#: Ids per ``IN (...)`` when changed rows are read (under SQLite's variable limit).
+_IDS_SLICE = 500
+_VECTORS = (
+    "SELECT m.id, v.vector, v.dim FROM memory_vectors v JOIN memories m "
+    "ON m.seq = v.memory_seq WHERE m.namespace = ? AND m.deleted_at IS NULL "
+    "AND v.model = ? AND v.content_hash = m.content_hash"
+)
+#: A memory's ``embedding_model`` names the model of a vector of its current content,
+#: so the live rows of a model are read without touching the vector pages.
+_LIVE_HASHES = (
+    "SELECT id, content_hash FROM memories "
+    "WHERE namespace = ? AND deleted_at IS NULL AND embedding_model = ?"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Changes:
+    """What changed in a namespace since a snapshot of its vectors."""
+
+    gone: list[str]
+    """Snapshot rows deleted since, or whose content (so vector) changed."""
+    ids: list[str]
+    """Rows to add: new since, or changed (with their current vectors in ``matrix``)."""
+    matrix: npt.NDArray[np.float32]
+    epoch: int
+
+
+def _matrix(rows: list[tuple[str, bytes, int]], dim: int) -> npt.NDArray[np.float32]:
+    joined = b"".join(r[1] for r in rows)
+    return np.frombuffer(joined, dtype=np.float32).reshape(-1, dim)
 
 
 def _epoch(conn: sqlite3.Connection) -> int:
@@ -37,6 +71,8 @@ class SQLiteVectors(VectorReads):
     def __init__(self, db: Database) -> None:
         super().__init__(Sql(db, SQLITE))
         self._db = db
+        self.snapshot_directory: Path | None = directory_for(db.location)
+        """Where large namespaces' indexes are persisted (``snapshot``); None in memory."""
 
     def put(self, rows: Iterable[VectorRow]) -> int:
         try:
@@ -71,24 +107,52 @@ class SQLiteVectors(VectorReads):
         ids: list[str] = []
         parts: list[np.ndarray] = []
         dim = 0
-        with self._db.snapshot() as conn:  # one snapshot for the rows and the epoch
-            cursor = conn.execute(
-                "SELECT m.id, v.vector, v.dim FROM memory_vectors v JOIN memories m "
-                "ON m.seq = v.memory_seq WHERE m.namespace = ? AND m.deleted_at IS NULL "
-                "AND v.model = ? AND v.content_hash = m.content_hash ORDER BY m.seq",
-                (namespace, model),
-            )
+        # One snapshot for the rows and the epoch, on a connection of its own: a cold
+        # 100k load takes seconds, which the main connection must not wait out.
+        with self._db.side_snapshot("loading vectors") as conn:
+            cursor = conn.execute(_VECTORS + " ORDER BY m.seq", (namespace, model))
             # Read in slices: at 1M vectors, holding every row's bytes, their join and
             # the matrix at once peaked ~3 GB above the matrix itself.
             while rows := cursor.fetchmany(_LOAD_SLICE):
                 dim = dim or int(rows[0][2])
                 ids.extend(r[0] for r in rows)
-                joined = b"".join(r[1] for r in rows)
-                parts.append(np.frombuffer(joined, dtype=np.float32).reshape(-1, dim))
+                parts.append(_matrix(rows, dim))
             epoch = _epoch(conn)
         if not ids:
             return NamespaceVectors(ids=[], matrix=np.zeros((0, 0), np.float32), epoch=epoch)
         return NamespaceVectors(ids=ids, matrix=np.concatenate(parts), epoch=epoch)
+
+    def live_hashes(self, namespace: str, model: str) -> tuple[dict[str, str], int]:
+        """Content hash per live memory of ``namespace`` with a current ``model``
+        vector, and the epoch they were read at."""
+        with self._db.side_snapshot("reading vector hashes") as conn:
+            live = dict(conn.execute(_LIVE_HASHES, (namespace, model)).fetchall())
+            return live, _epoch(conn)
+
+    def changes(
+        self, namespace: str, model: str, ids: Sequence[str], hashes: Sequence[str]
+    ) -> Changes:
+        """What differs between the store and a snapshot of ``ids`` whose vectors were
+        made from ``hashes`` ("" = unknown, read again), in one read snapshot."""
+        with self._db.side_snapshot("reading vector changes") as conn:
+            live: dict[str, str] = dict(conn.execute(_LIVE_HASHES, (namespace, model)).fetchall())
+            known = dict(zip(ids, hashes, strict=True))
+            gone = [i for i, h in known.items() if live.get(i) != h]
+            wanted = [i for i, h in live.items() if known.get(i) != h]
+            found: list[tuple[str, bytes, int]] = []
+            for lo in range(0, len(wanted), _IDS_SLICE):
+                part = wanted[lo : lo + _IDS_SLICE]
+                found += conn.execute(
+                    f"{_VECTORS} AND m.id IN ({SQLITE.marks(len(part))})",
+                    (namespace, model, *part),
+                ).fetchall()
+            epoch = _epoch(conn)
+        dims = {int(r[2]) for r in found}
+        if len(dims) > 1:
+            raise StoreError(f"vectors of model {model} have several dimensions: {sorted(dims)}")
+        dim = dims.pop() if dims else 0
+        matrix = _matrix(found, dim) if found else np.zeros((0, 0), np.float32)
+        return Changes(gone, [r[0] for r in found], matrix, epoch)
 
     def epoch(self) -> int:
         with self._db.read() as conn:
@@ -96,6 +160,12 @@ class SQLiteVectors(VectorReads):
 
     def index(self, model: str, dimension: int, *, ann: AnnSettings | None = None) -> VectorSearch:
         return VectorIndex(self, model, dimension, ann)
+
+    def delete(self, model: str | None = None) -> int:
+        deleted = super().delete(model)
+        # The persisted indexes of those vectors would only be caught up row by row.
+        remove_model(self.snapshot_directory, model)
+        return deleted
 
 
 class SQLiteBundleVectors:

@@ -1,0 +1,57 @@
+"""A large namespace's term index persisted beside the SQLite store file (issue 29).
+
+Building a 100k namespace's ``TermBlock`` reads and tokenizes every memory (seconds;
+FTS5 answers meanwhile, at tens of milliseconds a query). Once built, the block is saved
+in ``<store>.vindex/`` (the same directory, generations and checksums as the vector
+snapshots: ``snapshot.write_generation``) with the ``fts_log`` row it reflects; the next
+open reads it back and ``TermSearch`` applies the log beyond that row, or builds afresh
+when it cannot (the log pruned past it, too much changed), as for any block.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from pathlib import Path
+
+import numpy as np
+
+from engram.store.sqlite.snapshot import SnapshotError, read_generation, write_generation
+from engram.store.sqlite.term_index import TermBlock
+
+#: Bump when tokenization or the block's layout changes: older files are then rebuilt.
+FORMAT = 1
+_PARTS = ("ids", "seqs", "lengths", "terms", "offsets", "rows", "tf", "top_tf", "avgdl")
+
+
+def stem(namespace: str) -> str:
+    return "terms-" + hashlib.sha1(namespace.encode()).hexdigest()[:20]
+
+
+def _want(namespace: str) -> dict[str, object]:
+    return {"format": FORMAT, "kind": "terms", "namespace": namespace}
+
+
+def save(directory: Path, namespace: str, block: TermBlock, log_id: int) -> None:
+    """Persist a freshly built block and the change-log row it reflects."""
+    meta = _want(namespace) | {"log_id": log_id, "count": block.size}
+    write_generation(directory, stem(namespace), block.arrays(), {}, meta)
+
+
+def load(directory: Path, namespace: str, conn: sqlite3.Connection) -> tuple[TermBlock, int]:
+    """The saved block and its change-log row; ``SnapshotError`` when there is none or
+    it cannot be used (it is then built from the store)."""
+    manifest, paths = read_generation(directory, stem(namespace), _want(namespace), _PARTS, _PARTS)
+    try:
+        block = TermBlock.from_arrays({part: np.load(paths[part]) for part in _PARTS})
+    except (OSError, ValueError, KeyError) as exc:
+        raise SnapshotError(f"damaged term snapshot: {type(exc).__name__}: {exc}") from exc
+    if block.size != manifest.get("count"):
+        raise SnapshotError("the term snapshot's files disagree on its size")
+    if block.size:
+        # Another store file at the same path would share nothing but the path: its
+        # newest saved memory must be the one this store holds at that seq.
+        row = conn.execute("SELECT id FROM memories WHERE seq = ?", (block.seqs[-1],)).fetchone()
+        if row is None or row[0] != block.ids[-1]:
+            raise SnapshotError("the term snapshot is of another store")
+    return block, int(manifest["log_id"])

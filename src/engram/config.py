@@ -151,8 +151,13 @@ class PostgresConfig:
     """Seconds a call waits for a free connection before failing."""
     connect_timeout: int = field(default=10, metadata=_range(1, 600))
     """Seconds to wait for the server when opening."""
-    ef_search: int = field(default=100, metadata=_range(1, 1000))
-    """pgvector ``hnsw.ef_search``: candidates an HNSW search keeps (raised to k if lower)."""
+    ef_search: int = field(default=200, metadata=_range(1, 1000))
+    """pgvector ``hnsw.ef_search``: candidates an HNSW search keeps (raised to
+    ``ef_search_per_k`` × k if lower; pgvector caps it at 1000)."""
+    ef_search_per_k: int = field(default=4, metadata=_range(1, 100))
+    """HNSW candidates kept per result asked for: a search for k rows keeps at least
+    this many times k, so recall's deeper dense read (``recall.dense_top_n``) is as
+    exact as a top 10 (docs/benchmarks.md, "PostgreSQL vector recall (issue 29)")."""
     hnsw_m: int = field(default=16, metadata=_range(2, 100))
     """HNSW ``m`` of a newly created vector index (pgvector's default)."""
     hnsw_ef_construction: int = field(default=64, metadata=_range(4, 1000))

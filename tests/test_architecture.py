@@ -230,6 +230,7 @@ LAYERS = (
     grimp.Layer("aio"),
     grimp.Layer("memory"),
     grimp.Layer("parts"),  # builds the parts below and hands each what it needs
+    grimp.Layer("chat"),  # seed 003's chat turn: joins recall, the palace and sessions
     grimp.Layer(
         "keys",
         "transcripts",

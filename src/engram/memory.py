@@ -47,6 +47,7 @@ if TYPE_CHECKING:  # the parts' types; engram.parts builds them
     from engram.agents import Agents
     from engram.backend import Backend
     from engram.browse import Browse
+    from engram.chat import Chat
     from engram.documents import Documents
     from engram.erasure import Erasure
     from engram.graph import Graph
@@ -121,6 +122,8 @@ class Memory:
     """Injection strategies: context message, memory tools, core memory blocks (S5)."""
     procedures: Procedures
     """Procedures proposed from failures, stored as procedural memories; SKILL.md (S7)."""
+    chat: Chat
+    """seed 003's automatic memory around a chat turn: ``before`` and ``after``."""
 
     def __init__(
         self,
@@ -496,6 +499,7 @@ class Memory:
         wing: str | int | None = None,
         room: str | int | None = None,
         cite: str = "id",
+        session_id: str | None = None,
         **overrides: Any,
     ) -> Recall:
         """The few memories that matter for ``query``, and a context block to inject.
@@ -506,7 +510,8 @@ class Memory:
         keep memories filed in that place of ``mem.palace``; ``cite="pointer"`` cites
         palace drawers by AAAK pointer in the context block. Keyword ``overrides``
         adjust recall settings for this call only (``fusion="rrf"``, ``alpha=0.3``,
-        ``strategy="bm25"``...).
+        ``strategy="bm25"``...). ``session_id`` records what reached the context as
+        injected into that session (continuity scoring, FEATURES S13).
         """
         core = self._core
         core.check_open()
@@ -530,6 +535,8 @@ class Memory:
             filter_names=filter_names(scope, filters, ("wing", wing), ("room", room)),
         )
         result = core.retriever.recall(request)
+        if session_id is not None:
+            self.sessions.injected(session_id, result.shown, namespace=scope.namespace)
         if not expand:
             return result
         sessions = [h.memory.session_id for h in result.hits if h.memory.session_id]

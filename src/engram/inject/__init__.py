@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engram import write
-from engram.core import Core, Part
+from engram.core import Core, Part, RecordInjected
 from engram.errors import InvalidInputError, NotFoundError, shown
 from engram.inject.blocks import BlockEdit, Blocks, CoreBlock, render_blocks
 from engram.inject.tools import (
@@ -181,9 +181,10 @@ class Inject(Part):
     blocks: Blocks
     """Core memory blocks (the self-editing strategy)."""
 
-    def __init__(self, core: Core, recall: RecallFn) -> None:
+    def __init__(self, core: Core, recall: RecallFn, record: RecordInjected | None = None) -> None:
         super().__init__(core)
         self._recall = recall
+        self._record = record
         self.blocks = Blocks(core)
 
     # -- context strategy -----------------------------------------------------------
@@ -199,11 +200,13 @@ class Inject(Part):
         namespace: str | None = None,
         user_id: str | None = None,
         agent_id: str | None = None,
+        session_id: str | None = None,
     ) -> Injection:
         """seed 002's ``prepare_messages``: the memory message for ``query`` within
         ``budget_tokens``. Core blocks come first (they are always in context); recall's
         hits, ranked and packed greedily, fill what the blocks leave of the budget. Blocks
-        are never cut: alone past the budget, the message is the blocks and a warning."""
+        are never cut: alone past the budget, the message is the blocks and a warning.
+        ``session_id`` records the injected memories against that session (S13)."""
         core = self._core
         core.check_open()
         query = query_text(query)
@@ -244,6 +247,9 @@ class Inject(Part):
         if result is None and kept:
             warnings = ("the core blocks fill the token budget: no recalled memories fit",)
         context = result.context if result is not None else ""
+        if session_id is not None and self._record is not None and result is not None:
+            # Only the last pack reached the message: its shown hits were injected.
+            self._record(session_id, result.shown if context else (), scope.namespace)
         if not core_block and not context:
             return Injection(query=query, message=None, warnings=warnings)
         content = _content(fixed, context)
@@ -269,10 +275,12 @@ class Inject(Part):
         namespace: str | None = None,
         user_id: str | None = None,
         agent_id: str | None = None,
+        session_id: str | None = None,
     ) -> list[dict[str, Any]]:
         """``messages`` with the memory message inserted after the leading system
         prompt and before the task (seed 002); unchanged when there is nothing to
-        inject. The query is ``query``, else the last user message's text."""
+        inject. The query is ``query``, else the last user message's text. With
+        ``session_id``, what was injected is recorded against that session (S13)."""
         _messages(messages)  # bad input fails before any retrieval
         injection = self.prepare(
             last_user_text(messages) if query is None else query,
@@ -284,6 +292,7 @@ class Inject(Part):
             namespace=namespace,
             user_id=user_id,
             agent_id=agent_id,
+            session_id=session_id,
         )
         return insert(messages, injection)
 

@@ -361,6 +361,7 @@ _NAMES = {
     "LifecycleConfig": LifecycleConfig,
     "ProceduralConfig": ProceduralConfig,
     "AgentsConfig": AgentsConfig,
+    "ChatConfig": ChatConfig,
     "str": str,
     "int": int,
     "float": float,

@@ -24,8 +24,9 @@ SYSTEM_ROLES = ("system", "developer")
 MINED_ROLES = ("user", "assistant")
 #: Characters of a conversation id (it is a session key, which holds 200).
 MAX_CONVERSATION = 200
-#: The opening messages a derived conversation id hashes.
-OPENING = 2
+#: The opening messages a derived conversation id hashes: the first user message (the
+#: only one a conversation's first turn has, and every later turn keeps).
+OPENING = 1
 
 
 def check_messages(messages: object) -> list[dict[str, Any]]:
@@ -84,9 +85,10 @@ def with_context(messages: Sequence[Mapping[str, Any]], block: str) -> list[dict
 
 
 def conversation_id(given: str | None, messages: Sequence[Mapping[str, Any]]) -> str:
-    """The caller's conversation id, checked; else one derived from the opening
-    messages (the same for every later turn of the conversation, since they keep
-    their opening), ``chat-<12 hex>``."""
+    """The caller's conversation id, checked; else one derived from the system prompt
+    and the first user message (the same for every later turn of the conversation,
+    since it keeps its opening), ``chat-<12 hex>``. Two conversations that open alike
+    share a derived id: a caller that holds several should name them."""
     if given is not None:
         if not isinstance(given, str) or not given.strip():
             raise InvalidInputError(
@@ -98,11 +100,10 @@ def conversation_id(given: str | None, messages: Sequence[Mapping[str, Any]]) ->
                 f"conversation_id is {len(text)} characters; at most {MAX_CONVERSATION}"
             )
         return text
-    opening = [
-        f"{m.get('role')}\x00{text_of(m.get('content'))}"
-        for m in messages
-        if m.get("role") in MINED_ROLES
-    ][:OPENING]
+    system = [text_of(m.get("content")) for m in messages if m.get("role") in SYSTEM_ROLES][:1]
+    opening = (
+        system + [text_of(m.get("content")) for m in messages if m.get("role") == "user"][:OPENING]
+    )
     digest = hashlib.sha256("\x01".join(opening).encode("utf-8")).hexdigest()
     return f"chat-{digest[:12]}"
 

@@ -19,9 +19,10 @@ request goes upstream. A user key works in its own namespace only.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import Response, StreamingResponse
 from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
@@ -29,12 +30,22 @@ from starlette.concurrency import run_in_threadpool
 from engram.api.auth import Caller, ServerState, server_state
 from engram.api.routes import _ERRORS
 from engram.chat import Turn
-from engram.chat.upstream import ReplyReader, open_completion
+from engram.chat.upstream import ReplyReader, new_client, open_completion
 from engram.errors import InvalidInputError
 
 State = Annotated[ServerState, Depends(server_state)]
 
-router = APIRouter(responses=_ERRORS, tags=["chat"])
+
+@asynccontextmanager
+async def _upstream_client(app: FastAPI) -> AsyncIterator[None]:
+    """One HTTP client for the server's run: making one per call costs milliseconds."""
+    state: ServerState = app.state.engram
+    async with new_client(state.memory.config) as client:
+        app.state.chat_upstream = client
+        yield
+
+
+router = APIRouter(responses=_ERRORS, tags=["chat"], lifespan=_upstream_client)
 
 #: The response header that lists the injected memory ids (comma-separated).
 MEMORIES_HEADER = "X-Engram-Memories"
@@ -110,7 +121,8 @@ async def proxy_chat_completions(request: Request, caller: Caller, state: State)
     )
     body["messages"] = turn.messages
     streaming = body.get("stream") is True
-    opened = await open_completion(memory.config, body)
+    shared = getattr(request.app.state, "chat_upstream", None)
+    opened = await open_completion(memory.config, body, shared)
     headers = {
         **opened.headers,
         MEMORIES_HEADER: ",".join(turn.injected),

@@ -55,6 +55,14 @@ def _key(config: Config) -> str | None:
     return os.environ.get(name) or None if name else None
 
 
+def new_client(config: Config) -> httpx.AsyncClient:
+    """An HTTP client for upstream calls. Making one costs milliseconds (its TLS
+    context), so a server makes one and shares it (``engram serve`` does, for its whole
+    run); its connections are kept alive between calls."""
+    timeout = httpx.Timeout(config.chat.upstream_timeout_s, connect=10.0)
+    return httpx.AsyncClient(timeout=timeout, trust_env=False)
+
+
 @dataclass(slots=True)
 class Opened:
     """An upstream response whose body has not been read yet."""
@@ -63,10 +71,11 @@ class Opened:
     headers: dict[str, str]
     """The passed-on headers (``PASSED_HEADERS``)."""
     response: httpx.Response
-    client: httpx.AsyncClient
+    owned: httpx.AsyncClient | None = None
+    """A client made for this call alone, closed with it."""
 
     async def chunks(self) -> AsyncIterator[bytes]:
-        """The body as it arrives, unchanged; the connection closes after it."""
+        """The body as it arrives, unchanged; the response closes after it."""
         try:
             async for chunk in self.response.aiter_raw():
                 yield chunk
@@ -74,7 +83,7 @@ class Opened:
             await self.close()
 
     async def body(self) -> bytes:
-        """The whole body; the connection closes after it."""
+        """The whole body; the response closes after it."""
         try:
             return await self.response.aread()
         finally:
@@ -83,34 +92,35 @@ class Opened:
     async def close(self) -> None:
         """Release the connection (safe to call twice)."""
         await self.response.aclose()
-        await self.client.aclose()
+        if self.owned is not None:
+            await self.owned.aclose()
 
 
 async def open_completion(
-    config: Config,
-    body: Mapping[str, Any],
-    *,
-    transport: httpx.AsyncBaseTransport | None = None,
+    config: Config, body: Mapping[str, Any], client: httpx.AsyncClient | None = None
 ) -> Opened:
-    """Send ``body`` to the upstream's ``/chat/completions`` and return the response as
-    soon as its headers arrive. ``LlmError`` when the upstream cannot be reached (its
-    HTTP errors are relayed as they are: the caller's client knows the protocol)."""
+    """Send ``body`` to the upstream's ``/chat/completions`` (with ``client``, else one
+    made for this call) and return the response as soon as its headers arrive.
+    ``LlmError`` when the upstream cannot be reached (its HTTP errors are relayed as
+    they are: the caller's client knows the protocol)."""
     url = f"{base_url(config)}/chat/completions"
     headers = {"Content-Type": "application/json", "Accept": "*/*"}
     key = _key(config)
     if key:
         headers["Authorization"] = f"Bearer {key}"
-    timeout = httpx.Timeout(config.chat.upstream_timeout_s, connect=10.0)
-    client = httpx.AsyncClient(timeout=timeout, transport=transport)
+    owned = new_client(config) if client is None else None
+    sender = client or owned
+    assert sender is not None
     try:
-        request = client.build_request("POST", url, headers=headers, content=json.dumps(body))
-        response = await client.send(request, stream=True)
+        request = sender.build_request("POST", url, headers=headers, content=json.dumps(body))
+        response = await sender.send(request, stream=True)
     except httpx.HTTPError as exc:
-        await client.aclose()
+        if owned is not None:
+            await owned.aclose()
         # The URL, never the headers: they hold the key.
         raise LlmError(f"the chat upstream {url} failed: {type(exc).__name__}") from None
     passed = {k: v for k, v in response.headers.items() if k.lower() in PASSED_HEADERS}
-    return Opened(response.status_code, passed, response, client)
+    return Opened(response.status_code, passed, response, owned)
 
 
 class ReplyReader:

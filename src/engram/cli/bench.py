@@ -26,6 +26,7 @@ from engram.bench import paraphrase as paraphrase_bench
 from engram.bench import pipeline as pipeline_bench
 from engram.bench.dataset import Dataset
 from engram.cli import render
+from engram.cli.bench_chat import chat_cmd
 from engram.cli.bench_lifecycle import lifecycle_cmd
 from engram.cli.bench_options import (
     BEAM_DEV,
@@ -525,3 +526,4 @@ def injection_cmd(obj: Ctx, /, data: str, set_path: str | None, out: str, as_jso
 # The scale command lives in its own module (registered on the group here).
 bench.add_command(scale_cmd)
 bench.add_command(lifecycle_cmd)
+bench.add_command(chat_cmd)

@@ -8,12 +8,15 @@ scale benchmark builds them; a store file is reused when it already holds them):
    when each request arrives, then answers with a fixed reply, streamed as SSE in
    ``chunks`` pieces ``chunk_ms`` apart;
 2. ``engram serve``'s app runs on 127.0.0.1 with a key, its upstream that server;
-3. **first byte at the upstream**: the time from the client sending a request to the
-   upstream receiving it, direct and through the proxy, on distinct LoCoMo questions
-   (the proxy's share is authentication, recall with the real embedder, and relaying);
-   beside it, **recall alone**: ``mem.chat.before`` on the same questions, in process;
-4. **last byte at the client** for streamed replies: direct, through the proxy with
-   mining on (``auto_mine``, the server's worker mining each turn meanwhile) and off.
+3. **first byte at the upstream**, with mining off: the time from the client sending a
+   request to the upstream receiving it, direct and through the proxy, interleaved, on
+   distinct LoCoMo questions (the proxy's share: authentication, recall with the real
+   embedder, relaying); beside it, **recall alone**: ``mem.chat.before`` in process;
+4. **last byte at the client** for streamed replies: through the proxy with mining off
+   (step 3's requests), and with mining on (``auto_mine``; the server's worker mines
+   each turn after its reply) beside direct calls, interleaved. The client waits for
+   the queue to drain between questions, as a user reads a reply before writing the
+   next message, so a turn's mining runs between turns, as it would in a chat.
 
 All parts run in one process (client, proxy, upstream), so the numbers share one CPU
 clock; the machine's other load shows up as noise in both columns alike.
@@ -131,6 +134,8 @@ def build_store(path: Path, n: int, *, config: Config, locomo: str) -> dict[str,
         return {"memories": held, "reused": True}
     if held:
         raise InvalidInputError(f"{path} holds {held} memories, not {n}: pass another --store-dir")
+    # No pipeline jobs for the corpus: a backlog of N would hold up the turns' mining.
+    config = config.with_overrides(pipeline={"enabled": False})
     turns, _ = locomo_turns_and_questions(locomo)
     texts, vectors = compose_corpus(
         turns, base_vectors(config, turns, config.home_path / "bench-cache"), n
@@ -170,10 +175,12 @@ def _timed(
     urls: dict[str, str],
     upstream: FakeUpstream,
     questions: Sequence[str],
+    settle: Callable[[], None],
 ) -> dict[str, dict[str, list[float]]]:
     """Each question streamed to each URL in turn (interleaved, so load drift hits all
     alike): per URL, milliseconds from sending to the upstream receiving the request
-    (``first``) and to the client's last byte (``last``), warm-up left out."""
+    (``first``) and to the client's last byte (``last``), warm-up left out. ``settle``
+    runs between questions, as a user reads a reply before writing the next message."""
     out: dict[str, dict[str, list[float]]] = {n: {"first": [], "last": []} for n in urls}
     for i, question in enumerate(questions):
         for name, url in urls.items():
@@ -187,7 +194,22 @@ def _timed(
             if i >= WARMUP:
                 out[name]["first"].append((arrived - sent) * 1000)
                 out[name]["last"].append((done - sent) * 1000)
+        settle()
     return out
+
+
+def _drained(mem: Memory, timeout: float = 60.0) -> Callable[[], None]:
+    """Wait until the job queue holds nothing pending or running (mining is done)."""
+
+    def settle() -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            counts = mem.jobs.counts(kind="chat_mine")
+            if counts["pending"] == 0 and counts["leased"] == 0:
+                return
+            time.sleep(0.005)
+
+    return settle
 
 
 def measure_size(
@@ -214,7 +236,9 @@ def measure_size(
     upstream = FakeUpstream()
     with upstream.running():
         for auto_mine in (False, True):
-            cfg = config.with_overrides(chat={"upstream_url": upstream.url, "auto_mine": auto_mine})
+            chat = {"upstream_url": upstream.url, "auto_mine": auto_mine}
+            # The worker polls often, so a turn's mining starts soon after its reply.
+            cfg = config.with_overrides(chat=chat, worker={"poll_ms": 100})
             with Memory(path, config=cfg) as mem:
                 _, key = mem.keys.create(user=USER)
                 app = create_app(mem, mcp=False, worker=auto_mine)
@@ -232,7 +256,7 @@ def measure_size(
                         progress(step, 0, 1)
                     if not auto_mine:
                         result["recall_alone"] = _stats(_recall_alone(mem, parts[0]))
-                    times = _timed(client, urls, upstream, parts[1 + auto_mine])
+                    times = _timed(client, urls, upstream, parts[1 + auto_mine], _drained(mem))
                     if not auto_mine:  # the proxy's own cost, no worker competing
                         result["first_byte_direct"] = _stats(times["direct"]["first"])
                         result["first_byte_proxy"] = _stats(times["proxy"]["first"])

@@ -148,6 +148,7 @@ def test_every_backend_part_implements_its_protocol(any_store: protocols.Store) 
         "erase": protocols.EraseStore,
         "org": protocols.OrgStore,
         "blocks": protocols.CoreBlockStore,
+        "chat_settings": protocols.ChatSettingsStore,
         "maintenance": protocols.MaintenanceStore,
         "agents": protocols.AgentStore,
         "lifecycle": protocols.LifecycleStore,

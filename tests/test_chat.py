@@ -4,12 +4,16 @@ S13: contexts given a session record what they injected."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
-from engram import Memory
+from conftest import postgres_before, sqlite_before
+from engram import AsyncMemory, Memory
 from engram.config import Config
 from engram.errors import InvalidInputError
+from engram.records import utcnow
+from engram.store import open_store
 
 SYSTEM = {"role": "system", "content": "You are brief."}
 
@@ -165,3 +169,53 @@ def test_flagged_hits_are_not_recorded_as_injected(mem: Memory) -> None:
 def test_turn_to_dict_is_json_ready(mem: Memory) -> None:
     turn = mem.chat.before(_ask("anything"), user_id="ann")
     assert replace(turn, recall_ms=1.23456).to_dict()["recall_ms"] == 1.235
+
+
+# -- per-user settings (seed 003: "settings are per-user") -----------------------------
+def test_a_users_own_settings_apply_to_their_turns_only(mem: Memory) -> None:
+    for i in range(4):
+        mem.add(f"Boat fact number {i} about the hull", user_id="ann")
+        mem.add(f"Boat fact number {i} about the hull", user_id="bob")
+    mine = mem.chat.set_settings({"top_k": 2, "recall_off_agents": "planner"}, user_id="ann")
+    assert (mine.top_k, mine.recall_off_agents, mine.auto_mine) == (2, "planner", True)
+    assert mem.chat.set_settings({"auto_mine": False}, user_id="ann").top_k == 2  # kept
+    assert len(mem.chat.before(_ask("boat hull fact"), user_id="ann").injected) == 2
+    assert len(mem.chat.before(_ask("boat hull fact"), user_id="bob").injected) == 4
+    assert mem.chat.before(_ask("boat"), user_id="ann", agent_id="planner").skipped
+    assert mem.chat.after(_ask("boat"), "Ok.", user_id="ann") is None  # auto_mine off
+    with pytest.raises(InvalidInputError, match="top_k must be"):
+        mem.chat.set_settings({"top_k": 99}, user_id="ann")
+    assert mem.chat.settings(user_id="ann").top_k == 2  # the bad value was not stored
+    assert mem.chat.reset_settings(user_id="ann") is True
+    assert mem.chat.settings(user_id="ann") == mem.config.chat
+    assert mem.chat.reset_settings(user_id="ann") is False
+
+
+def test_an_older_sqlite_store_gains_chat_settings(tmp_path: Path, config: Config) -> None:
+    path = sqlite_before(tmp_path / "old.db", "030_chat_settings")
+    store = open_store(str(path), config)
+    try:
+        store.chat_settings.put("user:ann", {"top_k": 3}, now=utcnow())
+        assert store.chat_settings.get("user:ann") == {"top_k": 3}
+    finally:
+        store.close()
+
+
+@pytest.mark.postgres
+def test_an_older_postgres_database_gains_chat_settings(pg_server: object, config: Config) -> None:
+    with postgres_before(pg_server, "025_chat_settings") as url:
+        store = open_store(url, config)
+        try:
+            store.chat_settings.put("user:ann", {"top_k": 3}, now=utcnow())
+            assert store.chat_settings.get("user:ann") == {"top_k": 3}
+        finally:
+            store.close()
+
+
+@pytest.mark.anyio
+async def test_the_async_twin(config: Config) -> None:
+    async with AsyncMemory(":memory:", config=config, embedder=None) as amem:
+        await amem.add("My boat is called Sea Biscuit", user_id="ann")
+        turn = await amem.chat.before(_ask("boat"), user_id="ann")
+        assert turn.injected
+        assert await amem.chat.after(turn.messages, "Ok.", user_id="ann") is not None

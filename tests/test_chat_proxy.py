@@ -242,3 +242,32 @@ def test_an_unreachable_upstream_is_a_502(
         )
     assert response.status_code == 502
     assert "chat upstream http://127.0.0.1:9/v1/chat/completions" in response.json()["detail"]
+
+
+def test_settings_per_user_over_http(proxy: Proxy) -> None:
+    url = f"{proxy.url}/v1/chat/settings"
+    alice = {"Authorization": f"Bearer {proxy.keys['alice']}"}
+    bob = {"Authorization": f"Bearer {proxy.keys['bob']}"}
+    got = httpx.get(url, headers=alice).json()
+    assert got == {
+        "namespace": "user:alice",
+        "enabled": True,
+        "top_k": 5,
+        "rerank": "none",
+        "auto_mine": True,
+        "recall_off_agents": "orchestrator",
+    }
+    put = httpx.put(url, json={"auto_mine": False, "top_k": 3}, headers=alice)
+    assert put.status_code == 200 and (put.json()["auto_mine"], put.json()["top_k"]) == (False, 3)
+    assert httpx.put(url, json={"top_k": 0}, headers=alice).status_code == 422
+    assert httpx.put(url, json={"colour": "red"}, headers=alice).status_code == 422
+    assert httpx.put(url, params={"user_id": "alice"}, json={}, headers=bob).status_code == 403
+    assert httpx.get(url, headers=bob).json()["auto_mine"] is True
+    proxy.client().chat.completions.create(model="m", messages=[{"role": "user", "content": FACT}])
+    proxy.client("bob").chat.completions.create(
+        model="m", messages=[{"role": "user", "content": FACT}]
+    )
+    assert proxy.mined() == 1  # bob's turn only: alice turned auto_mine off
+    assert proxy.memory.get_all(user_id="alice").total == 0
+    reset = httpx.delete(url, headers=alice)
+    assert reset.status_code == 200 and reset.json()["auto_mine"] is True

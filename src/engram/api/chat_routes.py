@@ -14,22 +14,27 @@ Who the turn is for: headers ``X-Engram-User``, ``X-Engram-Agent`` and
 ``X-Engram-Conversation``, or the body's ``engram`` object (``user_id``, ``agent_id``,
 ``conversation_id``; the OpenAI client's ``extra_body``), which is removed before the
 request goes upstream. A user key works in its own namespace only.
+
+``/v1/chat/settings`` reads, sets and resets a user's own chat settings (seed 003:
+``enabled``, ``top_k``, ``rerank``, ``auto_mine`` and the per-agent override
+``recall_off_agents``), which every later turn of that user runs with.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import Response, StreamingResponse
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 
 from engram.api.auth import Caller, ServerState, server_state
-from engram.api.routes import _ERRORS
-from engram.chat import Turn
+from engram.api.routes import _ERRORS, ScopeQuery
+from engram.chat import ChatConfig, Turn
 from engram.chat.upstream import ReplyReader, new_client, open_completion
 from engram.errors import InvalidInputError
 
@@ -155,3 +160,62 @@ async def proxy_chat_completions(request: Request, caller: Caller, state: State)
         yield f": engram-memories {','.join(turn.injected)}\n\n".encode()
 
     return StreamingResponse(relay(), opened.status, headers, background=BackgroundTask(mine))
+
+
+class ChatSettingsIn(BaseModel):
+    """The settings to change; those left out keep their value."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    enabled: bool | None = None
+    top_k: int | None = Field(default=None, ge=1, le=50)
+    rerank: Literal["none", "embedding", "cross-encoder", "llm"] | None = None
+    auto_mine: bool | None = None
+    recall_off_agents: str | None = Field(default=None, max_length=10_000)
+
+
+class ChatSettingsOut(BaseModel):
+    """The settings the namespace's chat turns run with."""
+
+    namespace: str
+    enabled: bool
+    top_k: int
+    rerank: str
+    auto_mine: bool
+    recall_off_agents: str
+
+
+def _settings_out(namespace: str, cfg: ChatConfig) -> dict[str, Any]:
+    return {
+        "namespace": namespace,
+        "enabled": cfg.enabled,
+        "top_k": cfg.top_k,
+        "rerank": cfg.rerank,
+        "auto_mine": cfg.auto_mine,
+        "recall_off_agents": cfg.recall_off_agents,
+    }
+
+
+@router.get("/v1/chat/settings", response_model=ChatSettingsOut, summary="Chat settings")
+def get_chat_settings(scope_in: ScopeQuery, caller: Caller, state: State) -> dict[str, Any]:
+    """The chat settings of the caller's namespace: ``[chat]`` with the user's own."""
+    ns = caller.scope(state.memory, **scope_in.scope_args()).namespace
+    return _settings_out(ns, state.memory.chat.settings(namespace=ns))
+
+
+@router.put("/v1/chat/settings", response_model=ChatSettingsOut, summary="Set chat settings")
+def put_chat_settings(
+    body: ChatSettingsIn, scope_in: ScopeQuery, caller: Caller, state: State
+) -> dict[str, Any]:
+    """Store the user's own values of the named settings; returns the result."""
+    ns = caller.scope(state.memory, **scope_in.scope_args()).namespace
+    values = body.model_dump(exclude_none=True)
+    return _settings_out(ns, state.memory.chat.set_settings(values, namespace=ns))
+
+
+@router.delete("/v1/chat/settings", response_model=ChatSettingsOut, summary="Reset chat settings")
+def delete_chat_settings(scope_in: ScopeQuery, caller: Caller, state: State) -> dict[str, Any]:
+    """Forget the user's own settings: ``[chat]`` applies again."""
+    ns = caller.scope(state.memory, **scope_in.scope_args()).namespace
+    state.memory.chat.reset_settings(namespace=ns)
+    return _settings_out(ns, state.memory.chat.settings(namespace=ns))

@@ -16,7 +16,8 @@ exchange "the system kicks off mineConversation(conversationId) in the backgroun
   queue (``chat_mine``); it never mines inline, so the reply is never delayed.
 
 Settings are ``[chat]`` (``enabled``, ``top_k``, ``rerank``, ``auto_mine``,
-``recall_off_agents``); a call may override any of them. An agent in
+``recall_off_agents``); each user may store their own (``set_settings``; seed 003:
+"settings are per-user"), and a call may override any of them. An agent in
 ``recall_off_agents`` (seed 003's per-agent override) gets no context, but its turns
 are still mined (seed 003: "so other agents in the same user's palace benefit").
 Recall reads the whole user namespace, not only what this agent wrote.
@@ -32,7 +33,7 @@ from typing import Any
 from engram.chat import mine_job, turns
 from engram.core import Core, Part
 from engram.errors import InvalidInputError
-from engram.records import Recall
+from engram.records import Recall, utcnow
 from engram.settings import ChatConfig
 from engram.store.protocols import Job
 from engram.validate import type_name
@@ -42,8 +43,8 @@ __all__ = ["Chat", "ChatConfig", "Turn"]
 #: ``Memory.recall``, handed in by ``engram.parts`` (parts do not import one another).
 RecallFn = Callable[..., Recall]
 
-#: The ``[chat]`` settings a call may override.
-SETTINGS = ("enabled", "top_k", "rerank", "auto_mine")
+#: The ``[chat]`` settings a user or a call may override (the upstream is the server's).
+SETTINGS = ("enabled", "top_k", "rerank", "auto_mine", "recall_off_agents")
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +93,11 @@ def _settings(base: ChatConfig, overrides: Mapping[str, Any] | None) -> ChatConf
             raise InvalidInputError(
                 f"{name} must be true or false, got {type_name(overrides[name])}"
             )
+    agents = overrides.get("recall_off_agents", "")
+    if not isinstance(agents, str):
+        raise InvalidInputError(
+            f"recall_off_agents must be comma-separated agent ids, got {type_name(agents)}"
+        )
     top_k = overrides.get("top_k", base.top_k)
     if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= 50:
         raise InvalidInputError(f"top_k must be an integer from 1 to 50, got {top_k!r}")
@@ -109,9 +115,49 @@ class Chat(Part):
         super().__init__(core)
         self._recall = recall
 
-    def settings(self, overrides: Mapping[str, Any] | None = None) -> ChatConfig:
-        """The ``[chat]`` settings with ``overrides`` applied (checked)."""
-        return _settings(self._core.config.chat, overrides)
+    def settings(
+        self,
+        overrides: Mapping[str, Any] | None = None,
+        *,
+        user_id: str | None = None,
+        namespace: str | None = None,
+    ) -> ChatConfig:
+        """The settings a turn of this user runs with: ``[chat]``, then the user's own
+        (``set_settings``), then ``overrides`` (checked)."""
+        scope = self._core.open_scope(namespace, user_id, None, None)
+        return self._effective(scope.namespace, overrides)
+
+    def set_settings(
+        self,
+        values: Mapping[str, Any],
+        *,
+        user_id: str | None = None,
+        namespace: str | None = None,
+    ) -> ChatConfig:
+        """Store the user's own values of ``enabled``, ``top_k``, ``rerank``,
+        ``auto_mine`` and ``recall_off_agents`` (seed 003: settings are per user); the
+        keys not named keep their value. Returns the settings the user now has."""
+        core = self._core
+        scope = core.open_scope(namespace, user_id, None, None)
+        if not isinstance(values, Mapping):
+            raise InvalidInputError(f"chat settings must be a mapping, got {type_name(values)}")
+        mine = {**(core.store.chat_settings.get(scope.namespace) or {}), **values}
+        checked = _settings(core.config.chat, mine)  # a bad value is refused before storing
+        core.store.chat_settings.put(scope.namespace, mine, now=utcnow())
+        return checked
+
+    def reset_settings(self, *, user_id: str | None = None, namespace: str | None = None) -> bool:
+        """Forget the user's own settings (``[chat]`` applies again); True if any."""
+        scope = self._core.open_scope(namespace, user_id, None, None)
+        return self._core.store.chat_settings.remove(scope.namespace)
+
+    def _effective(self, namespace: str, overrides: Mapping[str, Any] | None) -> ChatConfig:
+        """``[chat]``, then the namespace's stored settings, then ``overrides``."""
+        core = self._core
+        mine = core.store.chat_settings.get(namespace) or {}
+        # A key a later release dropped is ignored rather than failing every turn.
+        base = _settings(core.config.chat, {k: v for k, v in mine.items() if k in SETTINGS})
+        return _settings(base, overrides)
 
     def before(
         self,
@@ -133,7 +179,7 @@ class Chat(Part):
         core = self._core
         scope = core.open_scope(namespace, user_id, agent_id, None)
         checked = turns.check_messages(messages)
-        cfg = self.settings(settings)
+        cfg = self._effective(scope.namespace, settings)
         conversation = turns.conversation_id(conversation_id, checked)
         turn = Turn(checked, (), conversation, scope.namespace)
         query = turns.latest_user_text(checked)
@@ -187,7 +233,7 @@ class Chat(Part):
         checked = turns.check_messages(messages)
         if not isinstance(reply, str):
             raise InvalidInputError(f"reply must be the model's text, got {type_name(reply)}")
-        cfg = self.settings(settings)
+        cfg = self._effective(scope.namespace, settings)
         conversation = turns.conversation_id(conversation_id, checked)
         exchange = turns.exchange(checked, reply)
         if not cfg.enabled or not cfg.auto_mine or not exchange:

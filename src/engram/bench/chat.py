@@ -39,7 +39,7 @@ import httpx
 from engram.bench import report
 from engram.bench.metrics import percentile
 from engram.bench.pg_scale import compose_corpus
-from engram.bench.scale import base_vectors, locomo_turns_and_questions
+from engram.bench.scale import _wait_for_index, base_vectors, locomo_turns_and_questions
 from engram.config import Config
 from engram.errors import InvalidInputError
 from engram.memory import Memory
@@ -241,6 +241,12 @@ def measure_size(
             # The worker polls often, so a turn's mining starts soon after its reply.
             cfg = config.with_overrides(chat=chat, worker={"poll_ms": 100})
             with Memory(path, config=cfg) as mem:
+                # As a long-running server has them: the search indexes built (above
+                # recall.ann_min_vectors, an HNSW graph in the background) before timing.
+                mem.recall("warm up", namespace=NAMESPACE)
+                result[f"index_wait_s_{'mining' if auto_mine else 'no_mining'}"] = round(
+                    _wait_for_index(mem), 1
+                )
                 _, key = mem.keys.create(user=USER)
                 app = create_app(mem, mcp=False, worker=auto_mine)
                 headers = {"Authorization": f"Bearer {key}"}

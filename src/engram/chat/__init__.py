@@ -33,6 +33,7 @@ from typing import Any
 from engram.chat import mine_job, turns
 from engram.core import Core, Part
 from engram.errors import InvalidInputError
+from engram.inject import check_messages
 from engram.records import Recall, utcnow
 from engram.settings import ChatConfig
 from engram.store.protocols import Job
@@ -178,7 +179,7 @@ class Chat(Part):
         user message has text, or when nothing related is stored."""
         core = self._core
         scope = core.open_scope(namespace, user_id, agent_id, None)
-        checked = turns.check_messages(messages)
+        checked = check_messages(messages)
         cfg = self._effective(scope.namespace, settings)
         conversation = turns.conversation_id(conversation_id, checked)
         turn = Turn(checked, (), conversation, scope.namespace)
@@ -230,7 +231,7 @@ class Chat(Part):
         ``mem.jobs.process_pending()``), never here."""
         core = self._core
         scope = core.open_scope(namespace, user_id, agent_id, None)
-        checked = turns.check_messages(messages)
+        checked = check_messages(messages)
         if not isinstance(reply, str):
             raise InvalidInputError(f"reply must be the model's text, got {type_name(reply)}")
         cfg = self._effective(scope.namespace, settings)

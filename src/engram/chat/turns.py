@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engram.errors import InvalidInputError
+from engram.inject import text_of
 from engram.validate import no_nul, type_name
 
 #: Roles whose text is the system prompt the context block joins.
@@ -27,32 +28,6 @@ MAX_CONVERSATION = 200
 #: The opening messages a derived conversation id hashes: the first user message (the
 #: only one a conversation's first turn has, and every later turn keeps).
 OPENING = 1
-
-
-def check_messages(messages: object) -> list[dict[str, Any]]:
-    """``messages`` as a list of dicts with a ``role`` string (a copy), or a clear
-    ``InvalidInputError``."""
-    if not isinstance(messages, Sequence) or isinstance(messages, str | bytes):
-        raise InvalidInputError(
-            f"messages must be a list of {{role, content}} dicts, got {type_name(messages)}"
-        )
-    out = []
-    for i, message in enumerate(messages):
-        if not isinstance(message, Mapping) or not isinstance(message.get("role"), str):
-            raise InvalidInputError(f"messages[{i}] must be a dict with a 'role' string")
-        out.append(dict(message))
-    return out
-
-
-def text_of(content: object) -> str:
-    """A message's text: a string, or the text parts of a list of content parts."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(
-            str(p.get("text", "")) for p in content if isinstance(p, Mapping) and p.get("text")
-        )
-    return ""
 
 
 def latest_user_text(messages: Sequence[Mapping[str, Any]]) -> str | None:

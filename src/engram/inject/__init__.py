@@ -47,8 +47,10 @@ __all__ = [
     "Inject",
     "Injection",
     "ToolSpec",
+    "check_messages",
     "insert",
     "last_user_text",
+    "text_of",
 ]
 
 #: seed 002: the memory message's "configured role: SYSTEM or USER".
@@ -95,7 +97,7 @@ class Injection:
     warnings: tuple[str, ...] = field(default=())
 
 
-def _text_of(content: object) -> str:
+def text_of(content: object) -> str:
     """A message's text: a string, or the text parts of a list of content parts."""
     if isinstance(content, str):
         return content
@@ -106,7 +108,9 @@ def _text_of(content: object) -> str:
     return ""
 
 
-def _messages(messages: object) -> list[dict[str, Any]]:
+def check_messages(messages: object) -> list[dict[str, Any]]:
+    """``messages`` as a list of dicts with a ``role`` string (a copy), or a clear
+    ``InvalidInputError``."""
     if not isinstance(messages, Sequence) or isinstance(messages, str | bytes):
         raise InvalidInputError(
             f"messages must be a list of {{role, content}} dicts, got {type_name(messages)}"
@@ -126,8 +130,8 @@ def _content(fixed: Sequence[str], context: str) -> str:
 def last_user_text(messages: Sequence[Mapping[str, Any]]) -> str:
     """The text of the last user message with any: what the context strategy retrieves
     for when no query is given."""
-    out = _messages(messages)
-    users = [_text_of(m.get("content")) for m in out if m["role"] == "user"]
+    out = check_messages(messages)
+    users = [text_of(m.get("content")) for m in out if m["role"] == "user"]
     query = next((t for t in reversed(users) if t.strip()), None)
     if query is None:
         raise InvalidInputError(
@@ -140,7 +144,7 @@ def insert(messages: Sequence[Mapping[str, Any]], injection: Injection) -> list[
     """``messages`` with the injection's message after the leading system prompt
     (seed 002: "between the system prompt and task instruction"); a copy, unchanged
     when there is nothing to inject."""
-    out = _messages(messages)
+    out = check_messages(messages)
     if injection.message is None:
         return out
     at = 0
@@ -281,7 +285,7 @@ class Inject(Part):
         prompt and before the task (seed 002); unchanged when there is nothing to
         inject. The query is ``query``, else the last user message's text. With
         ``session_id``, what was injected is recorded against that session (S13)."""
-        _messages(messages)  # bad input fails before any retrieval
+        check_messages(messages)  # bad input fails before any retrieval
         injection = self.prepare(
             last_user_text(messages) if query is None else query,
             budget_tokens=budget_tokens,

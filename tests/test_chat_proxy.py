@@ -271,3 +271,13 @@ def test_settings_per_user_over_http(proxy: Proxy) -> None:
     assert proxy.memory.get_all(user_id="alice").total == 0
     reset = httpx.delete(url, headers=alice)
     assert reset.status_code == 200 and reset.json()["auto_mine"] is True
+
+
+def test_http_recall_with_a_session_records_what_it_injected(proxy: Proxy) -> None:
+    fact = proxy.memory.add(FACT, user_id="alice")
+    body = {"query": QUESTION, "session_id": "http-s1"}
+    alice = {"Authorization": f"Bearer {proxy.keys['alice']}"}
+    answer = httpx.post(f"{proxy.url}/v1/recall", json=body, headers=alice).json()
+    assert answer["shown"] == [fact.id]
+    recorded = proxy.memory.sessions.injected_memories("http-s1", user_id="alice")
+    assert [r.memory_id for r in recorded] == [fact.id]

@@ -296,6 +296,7 @@ class Recall:
             "empty_message": self.empty_message,
             "empty_details": None if self.empty is None else self.empty.to_dict(),
             "low_confidence": self.low_confidence,
+            "shown": list(self.shown),
         }
 
 

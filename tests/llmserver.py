@@ -68,6 +68,7 @@ class Reply:
     delay: float = 0.0
     vectors: list[list[float]] | None = None
     trickle: float = 0.0
+    content_type: str = "application/json"
 
 
 @dataclass(frozen=True)
@@ -247,6 +248,9 @@ class ScriptedLlm:
         elif request.path.endswith("/api/chat"):
             message = {"role": "assistant", "content": text}
             envelope = {"model": model, "message": message, "done": True}
+        elif isinstance(request.body, dict) and request.body.get("stream") is True:
+            # OpenAI's streaming: one chat.completion.chunk per word, then [DONE].
+            return replace(reply, body=sse(text, model), content_type="text/event-stream")
         else:
             envelope = {
                 "id": "chatcmpl-scripted",
@@ -284,6 +288,27 @@ class ScriptedLlm:
             ]
             envelope = {"object": "list", "data": data, "model": model}
         return replace(reply, body=json.dumps(envelope))
+
+
+def sse(text: str, model: str) -> str:
+    """``text`` as OpenAI's server-sent events: a chunk per word, a finish, ``[DONE]``."""
+    words = [w + " " for w in text.split(" ")]
+    words[-1] = words[-1][:-1]
+    events = []
+    for i, piece in enumerate([*words, None]):
+        delta = {"content": piece} if piece is not None else {}
+        if i == 0:
+            delta["role"] = "assistant"
+        choice = {"index": 0, "delta": delta, "finish_reason": None if piece else "stop"}
+        chunk = {
+            "id": "chatcmpl-scripted",
+            "object": "chat.completion.chunk",
+            "created": 0,
+            "model": model,
+            "choices": [choice],
+        }
+        events.append(f"data: {json.dumps(chunk)}\n\n")
+    return "".join(events) + "data: [DONE]\n\n"
 
 
 def _resolve(entry: Entry, request: Request) -> Reply:
@@ -330,7 +355,7 @@ class _Handler(BaseHTTPRequestHandler):
         data = (reply.body or "").encode()
         try:
             self.send_response(reply.status)
-            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Type", reply.content_type)
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             if not reply.trickle:

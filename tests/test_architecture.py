@@ -148,6 +148,7 @@ def test_every_backend_part_implements_its_protocol(any_store: protocols.Store) 
         "erase": protocols.EraseStore,
         "org": protocols.OrgStore,
         "blocks": protocols.CoreBlockStore,
+        "chat_settings": protocols.ChatSettingsStore,
         "maintenance": protocols.MaintenanceStore,
         "agents": protocols.AgentStore,
         "lifecycle": protocols.LifecycleStore,
@@ -230,6 +231,7 @@ LAYERS = (
     grimp.Layer("aio"),
     grimp.Layer("memory"),
     grimp.Layer("parts"),  # builds the parts below and hands each what it needs
+    grimp.Layer("chat"),  # seed 003's chat turn: joins recall, the palace and sessions
     grimp.Layer(
         "keys",
         "transcripts",

@@ -125,6 +125,7 @@ def fill(mem: Memory, clock: Clock) -> dict[str, Any]:
     mem.org.create_agent_key("planner", seniority="senior")
     mem.inject.blocks.set("human", "Alice likes green tea", namespace=NS)
     mem.inject.blocks.set("human", "Alice likes black tea", namespace=NS)
+    mem.chat.set_settings({"top_k": 3}, namespace=NS)
     mem.add("a scratch thought", namespace="scratch")
     mem.erasure.erase(namespace="scratch")
     mem.feedback(derek.id, 1, "useful", namespace=NS)

@@ -59,7 +59,10 @@ def fixtures(engine: str) -> list[Any]:
 
 #: Steps added after the snapshot, each checked by its own tests: an old database gets
 #: the snapshot's steps (compared below), then these.
-SINCE_SNAPSHOT = {"sqlite": ["029_job_history"], "postgres": ["024_job_history"]}
+SINCE_SNAPSHOT = {
+    "sqlite": ["029_job_history", "030_chat_settings"],
+    "postgres": ["024_job_history", "025_chat_settings"],
+}
 
 
 def last_snapshot_step(engine: str) -> str:

@@ -19,6 +19,7 @@ from engram.admin import Admin
 from engram.agents import Agents, MemoryLevel
 from engram.backend import Backend
 from engram.browse import Browse
+from engram.chat import Chat
 from engram.config import Config
 from engram.documents import Documents
 from engram.embed import Embedder
@@ -174,6 +175,16 @@ class AsyncProcedures(Awaitable[Procedures]):
     get = awaitable(Procedures.get)
     list = awaitable(Procedures.list)
     write_skill = awaitable(Procedures.write_skill)
+
+
+class AsyncChat(Awaitable[Chat]):
+    """``amem.chat``: ``Memory.chat``, awaitable."""
+
+    before = awaitable(Chat.before)
+    after = awaitable(Chat.after)
+    settings = awaitable(Chat.settings)
+    set_settings = awaitable(Chat.set_settings)
+    reset_settings = awaitable(Chat.reset_settings)
 
 
 class AsyncSessions(Awaitable[Sessions]):
@@ -407,6 +418,7 @@ class AsyncMemory(Awaitable[Memory]):
         self.shared = AsyncShared(self.sync.shared)
         self.inject = AsyncInject(self.sync.inject)
         self.procedures = AsyncProcedures(self.sync.procedures)
+        self.chat = AsyncChat(self.sync.chat)
 
     add = awaitable(Memory.add)
     add_many = awaitable(Memory.add_many)

@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 from engram.errors import ConfigError, shown
 from engram.settings import (
     AgentsConfig,
+    ChatConfig,
     DocumentsConfig,
     GraphConfig,
     LifecycleConfig,
@@ -200,6 +201,7 @@ class Config:
     lifecycle: LifecycleConfig = field(default_factory=LifecycleConfig)
     procedural: ProceduralConfig = field(default_factory=ProceduralConfig)
     agents: AgentsConfig = field(default_factory=AgentsConfig)
+    chat: ChatConfig = field(default_factory=ChatConfig)
 
     @property
     def home_path(self) -> Path:
@@ -364,6 +366,7 @@ _NAMES = {
     "LifecycleConfig": LifecycleConfig,
     "ProceduralConfig": ProceduralConfig,
     "AgentsConfig": AgentsConfig,
+    "ChatConfig": ChatConfig,
     "str": str,
     "int": int,
     "float": float,

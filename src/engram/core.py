@@ -303,3 +303,9 @@ class Part:
 
     def __init__(self, core: Core) -> None:
         self._core = core
+
+
+#: ``mem.sessions.injected`` as the parts that build contexts call it: (session key,
+#: memory ids in rank order, namespace). ``engram.parts`` hands it in, so a context
+#: given a session records what it injected itself (FEATURES S13).
+RecordInjected = Callable[[str, Sequence[str], str], object]

@@ -48,6 +48,7 @@ if TYPE_CHECKING:  # the parts' types; engram.parts builds them
     from engram.agents import Agents
     from engram.backend import Backend
     from engram.browse import Browse
+    from engram.chat import Chat
     from engram.documents import Documents
     from engram.erasure import Erasure
     from engram.graph import Graph
@@ -122,6 +123,8 @@ class Memory:
     """Injection strategies: context message, memory tools, core memory blocks (S5)."""
     procedures: Procedures
     """Procedures proposed from failures, stored as procedural memories; SKILL.md (S7)."""
+    chat: Chat
+    """seed 003's automatic memory around a chat turn: ``before`` and ``after``."""
 
     def __init__(
         self,
@@ -498,6 +501,7 @@ class Memory:
         wing: str | int | None = None,
         room: str | int | None = None,
         cite: str = "id",
+        session_id: str | None = None,
         **overrides: Any,
     ) -> Recall:
         """The few memories that matter for ``query``, and a context block to inject.
@@ -508,7 +512,8 @@ class Memory:
         keep memories filed in that place of ``mem.palace``; ``cite="pointer"`` cites
         palace drawers by AAAK pointer in the context block. Keyword ``overrides``
         adjust recall settings for this call only (``fusion="rrf"``, ``alpha=0.3``,
-        ``strategy="bm25"``...).
+        ``strategy="bm25"``...). ``session_id`` records what reached the context as
+        injected into that session (continuity scoring, FEATURES S13).
         """
         core = self._core
         core.check_open()
@@ -540,14 +545,9 @@ class Memory:
         )
         request = replace(request, shared=space)
         result = core.retriever.recall(request)
-        if not expand:
-            return result
-        sessions = [h.memory.session_id for h in result.hits if h.memory.session_id]
-        if not sessions:
-            return result
-        found = core.store.transcripts.get(scope.namespace, sessions)
-        guarded = {key: core.guarded_transcript(text) for key, text in found.items()}
-        return replace(result, transcripts=guarded)
+        if session_id is not None:
+            self.sessions.injected(session_id, result.shown, namespace=scope.namespace)
+        return self.transcripts.joined(result, scope.namespace) if expand else result
 
     # -- aliases the guides documented before the parts existed ---------------------
     def add_transcript(

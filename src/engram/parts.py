@@ -8,12 +8,14 @@ connect.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engram.admin import Admin
 from engram.agents import Agents
 from engram.backend import Backend
 from engram.browse import Browse
+from engram.chat import Chat
 from engram.core import Core
 from engram.documents import Documents
 from engram.erasure import Erasure
@@ -69,5 +71,12 @@ def attach(mem: Memory, core: Core) -> None:
     mem.agents = Agents(core)
     mem.shared = Shared(core)
     mem.org = Org(core, mem.keys.create)
-    mem.inject = Inject(core, mem.recall)
+
+    # FEATURES S13: a context given a session records what it injected.
+    def injected(key: str, ids: Sequence[str], ns: str) -> object:
+        return mem.sessions.injected(key, ids, namespace=ns)
+
+    mem.runs.record_injected = injected
+    mem.inject = Inject(core, mem.recall, injected)
     mem.procedures = Procedures(core, redact)
+    mem.chat = Chat(core, mem.recall)  # seed 003: recall before, mining after a turn

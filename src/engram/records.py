@@ -255,6 +255,9 @@ class Recall:
     """True when the abstain decision was unsure (issue 24): the hits are the nearest
     memories, possibly unrelated, and the context carries at most one of them under a
     "Possibly related" heading (``recall.low_confidence``; docs/recall.md)."""
+    shown: tuple[str, ...] = ()
+    """Ids of the hits whose text reached ``context``, in rank order: what a prompt
+    carrying the context was given (flagged and low-confidence extras left out)."""
 
     @property
     def abstained(self) -> bool:
@@ -293,6 +296,7 @@ class Recall:
             "empty_message": self.empty_message,
             "empty_details": None if self.empty is None else self.empty.to_dict(),
             "low_confidence": self.low_confidence,
+            "shown": list(self.shown),
         }
 
 

@@ -523,3 +523,32 @@ class RecallConfig:
     (a "now" question worded like the old fact ranks the newer memory first in 0.911
     of change stories at 0.2, 0.214 at 0.5, 0 at 1.0; fold B 0.782): docs/benchmarks.md,
     "Changes close facts (issue 28)"."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChatConfig:
+    """seed 003's automatic memory around every chat turn (``mem.chat`` and the
+    OpenAI-compatible proxy ``POST /v1/proxy/chat/completions``; issue 31). These are
+    the defaults; a user's own settings (``mem.chat.set_settings``, ``PUT
+    /v1/chat/settings``) override them for that user."""
+
+    enabled: bool = True
+    """seed 003: "Enabled — turn auto-mining + recall on or off entirely"."""
+    top_k: int = field(default=5, metadata=_range(1, 50))
+    """seed 003: "Top-K — how many drawers to inject per turn (default 5)"."""
+    rerank: str = field(
+        default="none", metadata=_choices("none", "embedding", "cross-encoder", "llm")
+    )
+    """seed 003's "Use rerank": recall's ``rerank`` for chat turns (``llm`` asks the
+    ``[llm]`` model to reorder the top ``recall.rerank_top_n``, seed 003's top 20)."""
+    auto_mine: bool = True
+    """seed 003: "Auto-mine — disable to make mining manual-only"; on, each completed
+    turn is queued for mining into the palace (never mined inline)."""
+    recall_off_agents: str = ""
+    """seed 003's per-agent override (``agents.config.memory``): comma-separated agent
+    ids whose turns get no recalled context (mining still runs, seed 003's edge case)."""
+    upstream_url: str = ""
+    """Where the proxy forwards chat completions: an OpenAI-compatible base URL ending
+    in ``/v1``. Empty: the ``[llm]`` server (``base_url``; Ollama's ``/v1``)."""
+    upstream_timeout_s: float = field(default=300.0, metadata=_range(1.0, 3600.0))
+    """How long the proxy waits for the upstream's reply (a long generation streams)."""

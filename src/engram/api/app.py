@@ -23,6 +23,7 @@ from starlette.routing import Route
 
 from engram._version import __version__
 from engram.api import (
+    chat_routes,
     curation_routes,
     dashboard_routes,
     documents_routes,
@@ -140,6 +141,7 @@ def create_app(
     app.include_router(shared_routes.router)
     app.include_router(ops_routes.router)
     app.include_router(mem0_routes.router)  # mem0's REST shape under /mem0 (issue 27)
+    app.include_router(chat_routes.router)  # issue 31: the OpenAI-compatible chat proxy
     dashboard_routes.install(app)
     if mcp_app is not None:
         app.include_router(mcp_discovery.router)

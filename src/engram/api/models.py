@@ -310,6 +310,13 @@ class RecallIn(Scope, RecallSettings):
         description='"pointer": the context block cites palace drawers by AAAK pointer '
         "(§ W-001/R-01/D-003 ...) instead of by id; other memories keep their id.",
     )
+    session_id: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=200,
+        description="Record the memories that reached the context as injected into this "
+        "session (continuity scoring, docs/sessions.md).",
+    )
 
 
 class TranscriptIn(Scope):
@@ -495,6 +502,10 @@ class RecallOut(SearchOut):
 
     context: str
     transcripts: dict[str, str] = Field(description="Session key -> raw transcript.")
+    shown: list[str] = Field(
+        default_factory=list,
+        description="Ids of the hits whose text reached the context, in rank order.",
+    )
 
 
 class HistoryOut(BaseModel):

@@ -343,7 +343,7 @@ def recall(body: m.RecallIn, caller: Caller, state: State) -> dict[str, Any]:
     """The few memories that matter for a query and the context block to inject.
     ``expand: true`` joins the raw transcripts of the hits' sessions."""
     settings = {"budget_tokens": body.budget_tokens, "expand": body.expand, "cite": body.cite}
-    return _recall(body, caller, state, **settings)
+    return _recall(body, caller, state, session_id=body.session_id, **settings)
 
 
 # -- remember and transcripts (seed 004) -----------------------------------------------

@@ -27,6 +27,7 @@ from engram.bench import paraphrase as paraphrase_bench
 from engram.bench import pipeline as pipeline_bench
 from engram.bench.dataset import Dataset
 from engram.cli import render
+from engram.cli.bench_chat import chat_cmd
 from engram.cli.bench_contradictions import contradictions_cmd
 from engram.cli.bench_lifecycle import lifecycle_cmd
 from engram.cli.bench_options import (
@@ -569,3 +570,4 @@ def changes_cmd(obj: Ctx, /, set_path: str | None, out: str, as_json: bool) -> N
 bench.add_command(scale_cmd)
 bench.add_command(lifecycle_cmd)
 bench.add_command(contradictions_cmd)
+bench.add_command(chat_cmd)

@@ -88,6 +88,7 @@ def recall(data: Any) -> Recall:
         abstain_reason=out.abstain_reason,
         empty=None if details is None else EmptyAnswer.from_dict(details.model_dump()),
         low_confidence=out.low_confidence,
+        shown=tuple(out.shown),
     )
 
 

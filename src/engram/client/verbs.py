@@ -320,6 +320,7 @@ def recall(
     wing: str | int | None = None,
     room: str | int | None = None,
     cite: str = "id",
+    session_id: str | None = None,
     **overrides: Any,
 ) -> Call[Recall]:
     """``POST /v1/recall``: the few memories that matter, and the context block."""
@@ -329,6 +330,7 @@ def recall(
         "cite": cite,
         **scope(namespace, user_id, agent_id, run_id),
         **given(limit=limit, budget_tokens=budget_tokens, filters=filters, wing=wing, room=room),
+        **given(session_id=session_id),
         **overrides,
     }
     return Call("POST", "/v1/recall", decode.recall, body=json_body(body))

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engram import write
-from engram.core import Core, Part
+from engram.core import Core, Part, RecordInjected
 from engram.errors import InvalidInputError, NotFoundError, shown
 from engram.inject.blocks import BlockEdit, Blocks, CoreBlock, render_blocks
 from engram.inject.tools import (
@@ -47,8 +47,10 @@ __all__ = [
     "Inject",
     "Injection",
     "ToolSpec",
+    "check_messages",
     "insert",
     "last_user_text",
+    "text_of",
 ]
 
 #: seed 002: the memory message's "configured role: SYSTEM or USER".
@@ -95,7 +97,7 @@ class Injection:
     warnings: tuple[str, ...] = field(default=())
 
 
-def _text_of(content: object) -> str:
+def text_of(content: object) -> str:
     """A message's text: a string, or the text parts of a list of content parts."""
     if isinstance(content, str):
         return content
@@ -106,7 +108,9 @@ def _text_of(content: object) -> str:
     return ""
 
 
-def _messages(messages: object) -> list[dict[str, Any]]:
+def check_messages(messages: object) -> list[dict[str, Any]]:
+    """``messages`` as a list of dicts with a ``role`` string (a copy), or a clear
+    ``InvalidInputError``."""
     if not isinstance(messages, Sequence) or isinstance(messages, str | bytes):
         raise InvalidInputError(
             f"messages must be a list of {{role, content}} dicts, got {type_name(messages)}"
@@ -126,8 +130,8 @@ def _content(fixed: Sequence[str], context: str) -> str:
 def last_user_text(messages: Sequence[Mapping[str, Any]]) -> str:
     """The text of the last user message with any: what the context strategy retrieves
     for when no query is given."""
-    out = _messages(messages)
-    users = [_text_of(m.get("content")) for m in out if m["role"] == "user"]
+    out = check_messages(messages)
+    users = [text_of(m.get("content")) for m in out if m["role"] == "user"]
     query = next((t for t in reversed(users) if t.strip()), None)
     if query is None:
         raise InvalidInputError(
@@ -140,7 +144,7 @@ def insert(messages: Sequence[Mapping[str, Any]], injection: Injection) -> list[
     """``messages`` with the injection's message after the leading system prompt
     (seed 002: "between the system prompt and task instruction"); a copy, unchanged
     when there is nothing to inject."""
-    out = _messages(messages)
+    out = check_messages(messages)
     if injection.message is None:
         return out
     at = 0
@@ -181,9 +185,10 @@ class Inject(Part):
     blocks: Blocks
     """Core memory blocks (the self-editing strategy)."""
 
-    def __init__(self, core: Core, recall: RecallFn) -> None:
+    def __init__(self, core: Core, recall: RecallFn, record: RecordInjected | None = None) -> None:
         super().__init__(core)
         self._recall = recall
+        self._record = record
         self.blocks = Blocks(core)
 
     # -- context strategy -----------------------------------------------------------
@@ -199,11 +204,13 @@ class Inject(Part):
         namespace: str | None = None,
         user_id: str | None = None,
         agent_id: str | None = None,
+        session_id: str | None = None,
     ) -> Injection:
         """seed 002's ``prepare_messages``: the memory message for ``query`` within
         ``budget_tokens``. Core blocks come first (they are always in context); recall's
         hits, ranked and packed greedily, fill what the blocks leave of the budget. Blocks
-        are never cut: alone past the budget, the message is the blocks and a warning."""
+        are never cut: alone past the budget, the message is the blocks and a warning.
+        ``session_id`` records the injected memories against that session (S13)."""
         core = self._core
         core.check_open()
         query = query_text(query)
@@ -244,6 +251,9 @@ class Inject(Part):
         if result is None and kept:
             warnings = ("the core blocks fill the token budget: no recalled memories fit",)
         context = result.context if result is not None else ""
+        if session_id is not None and self._record is not None and result is not None:
+            # Only the last pack reached the message: its shown hits were injected.
+            self._record(session_id, result.shown if context else (), scope.namespace)
         if not core_block and not context:
             return Injection(query=query, message=None, warnings=warnings)
         content = _content(fixed, context)
@@ -269,11 +279,13 @@ class Inject(Part):
         namespace: str | None = None,
         user_id: str | None = None,
         agent_id: str | None = None,
+        session_id: str | None = None,
     ) -> list[dict[str, Any]]:
         """``messages`` with the memory message inserted after the leading system
         prompt and before the task (seed 002); unchanged when there is nothing to
-        inject. The query is ``query``, else the last user message's text."""
-        _messages(messages)  # bad input fails before any retrieval
+        inject. The query is ``query``, else the last user message's text. With
+        ``session_id``, what was injected is recorded against that session (S13)."""
+        check_messages(messages)  # bad input fails before any retrieval
         injection = self.prepare(
             last_user_text(messages) if query is None else query,
             budget_tokens=budget_tokens,
@@ -284,6 +296,7 @@ class Inject(Part):
             namespace=namespace,
             user_id=user_id,
             agent_id=agent_id,
+            session_id=session_id,
         )
         return insert(messages, injection)
 

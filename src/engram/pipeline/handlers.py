@@ -47,6 +47,7 @@ HANDLER_MODULES = (
     "engram.pipeline.hints",
     "engram.pipeline.documents",
     "engram.pipeline.classify",
+    "engram.chat.mine_job",  # seed 003's automatic mining of chat turns (issue 31)
 )
 
 

@@ -548,4 +548,5 @@ class Retriever:
             abstain_reason=abstained,
             empty=empty.explain(request, cfg, stages, mode, abstained, self.memories),
             low_confidence=low_confidence,
+            shown=tuple(h.memory.id for h in shown),
         )

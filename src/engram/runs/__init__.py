@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from engram.core import Part, Scope
+from engram.core import Part, RecordInjected, Scope
 from engram.errors import InvalidInputError, NotFoundError, shown
 from engram.filters import scope_filter
 from engram.recall.request import RecallRequest
@@ -66,6 +66,9 @@ def _title(memory: MemoryRecord) -> str:
 
 class Runs(Part):
     """The run log of a ``Memory`` and the observations made from runs."""
+
+    record_injected: RecordInjected | None = None
+    """``mem.sessions.injected``, set by ``engram.parts`` (S13)."""
 
     def _scope(self, namespace: str | None, user_id: str | None, agent_id: str | None) -> Scope:
         return self._core.open_scope(namespace, user_id, agent_id, None)
@@ -354,11 +357,13 @@ class Runs(Part):
         namespace: str | None = None,
         user_id: str | None = None,
         agent_id: str | None = None,
+        session_id: str | None = None,
     ) -> str:
         """seed 001's "Prior work on related topics" block for ``task`` (each memory's
         title, score, narrative and key facts); "" when nothing related is stored.
         With ``run_id``, the memories in the block are logged as injected into that
-        run (``log_memory_hits``)."""
+        run (``log_memory_hits``); with ``session_id``, as injected into that session
+        (continuity scoring, FEATURES S13)."""
         core = self._core
         scope = self._scope(namespace, user_id, agent_id)
         text = task_value(task)
@@ -383,6 +388,8 @@ class Runs(Part):
         result = core.retriever.recall(replace(request, shared=space))
         if ident is not None:
             self._log(scope, ident, [(h.memory, h.score) for h in result.hits], text)
+        if session_id is not None and self.record_injected is not None:
+            self.record_injected(session_id, result.shown, scope.namespace)
         return result.context
 
 

@@ -239,6 +239,7 @@ TABLES: tuple[TableSpec, ...] = (
         scanned=("value",),
     ),
     _log("core_block_history", ("namespace", "label", "at")),
+    TableSpec("chat_settings", ("namespace",), ("namespace",), kinds={"settings": "json"}),
     # Columns read from the schema: the lifecycle archive grows columns of its own.
     TableSpec("memory_archive", ("archive_id",), ("archive_id",), kinds={"record": "json"}),
     TableSpec("retention_overrides", ("namespace", "category"), ("namespace", "category")),

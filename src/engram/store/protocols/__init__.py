@@ -11,6 +11,7 @@ from engram.store.protocols.audit import AuditStore
 from engram.store.protocols.backend import Store, StoreStats
 from engram.store.protocols.blocks import BlockEdit, BlockWrite, CoreBlock, CoreBlockStore
 from engram.store.protocols.capabilities import Capabilities
+from engram.store.protocols.chat import ChatSettingsStore
 from engram.store.protocols.chunks import ChunkVectorStore, MemoryChunks
 from engram.store.protocols.curation import CurationStore, PreferenceRow, RecentVectors
 from engram.store.protocols.documents import (
@@ -131,6 +132,7 @@ __all__ = [
     "BlockWrite",
     "CoreBlock",
     "CoreBlockStore",
+    "ChatSettingsStore",
     "ReviewItem",
     "ReviewStore",
     "HintSet",

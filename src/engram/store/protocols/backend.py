@@ -18,6 +18,7 @@ from engram.store.protocols.aspects import AspectStore
 from engram.store.protocols.audit import AuditStore
 from engram.store.protocols.blocks import CoreBlockStore
 from engram.store.protocols.capabilities import Capabilities
+from engram.store.protocols.chat import ChatSettingsStore
 from engram.store.protocols.chunks import ChunkVectorStore
 from engram.store.protocols.curation import CurationStore
 from engram.store.protocols.documents import DocumentStore
@@ -186,6 +187,11 @@ class Store(Protocol):
     @property
     def blocks(self) -> CoreBlockStore:
         """Core memory blocks and their append-only history (seed 002's self-editing)."""
+        ...
+
+    @property
+    def chat_settings(self) -> ChatSettingsStore:
+        """Each user's own chat-memory settings (seed 003; issue 31)."""
         ...
 
     @property

@@ -17,7 +17,7 @@ from engram.errors import InvalidInputError
 from engram.store.protocols.record import Record
 
 #: The kinds of work the pipeline queues.
-JOB_KINDS = ("extract", "hints", "document_ingest", "classify")
+JOB_KINDS = ("extract", "hints", "document_ingest", "classify", "chat_mine")
 #: seed 004's job statuses.
 JOB_STATUSES = ("pending", "leased", "completed", "dead")
 

@@ -27,6 +27,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from engram.errors import MigrationError
+from engram.store.sql.chat import m030_chat_settings
 from engram.store.sql.dialect import Dialect
 from engram.store.sql.steps import (
     Migration,
@@ -111,6 +112,7 @@ STEPS: tuple[Step, ...] = (
     Step("027_maintenance",           "023_maintenance",           m027_maintenance),
     Step("028_fts_log",               None,                        m028_fts_log),
     Step("029_job_history",           "024_job_history",           m029_job_history),
+    Step("030_chat_settings",         "025_chat_settings",         m030_chat_settings),
 )
 # fmt: on
 

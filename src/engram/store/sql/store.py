@@ -17,6 +17,7 @@ from engram.store.sql.agents import SqlAgents
 from engram.store.sql.aspects import SqlAspects
 from engram.store.sql.audit import SqlAudit
 from engram.store.sql.blocks import SqlCoreBlocks
+from engram.store.sql.chat import SqlChatSettings
 from engram.store.sql.curation import SqlCuration
 from engram.store.sql.dialect import Dialect
 from engram.store.sql.documents import SqlDocuments
@@ -80,6 +81,7 @@ class SqlStore:
         self.palace = SqlPalace(self._sql)
         self.org = SqlOrg(self._sql)
         self.blocks = SqlCoreBlocks(self._sql)
+        self.chat_settings = SqlChatSettings(self._sql)
         self.audit = SqlAudit(self._sql)
         self.transfer = SqlTransfer(self._sql, bundle_vectors)
         self.tables = SqlTables(self._sql, after_table_insert)

@@ -1,0 +1,221 @@
+"""The OpenAI-compatible chat proxy: memory for any OpenAI-client app (issue 31, seed 003).
+
+``POST /v1/proxy/chat/completions`` takes an OpenAI chat-completions request with an
+engram key as its bearer token. Before the upstream call, ``mem.chat.before`` recalls
+on the latest user message in the key's namespace and puts the ``<memory_context>``
+block into the system prompt; the request then goes to the configured upstream
+(``engram.chat.upstream``) and its reply comes back unchanged, SSE streams included.
+Once the reply is complete (and after it was sent), ``mem.chat.after`` queues the
+exchange for mining. The response names the injected memories in the
+``X-Engram-Memories`` header, and a streamed one also in a final SSE comment
+(``: engram-memories <ids>``), which SSE clients skip.
+
+Who the turn is for: headers ``X-Engram-User``, ``X-Engram-Agent`` and
+``X-Engram-Conversation``, or the body's ``engram`` object (``user_id``, ``agent_id``,
+``conversation_id``; the OpenAI client's ``extra_body``), which is removed before the
+request goes upstream. A user key works in its own namespace only.
+
+``/v1/chat/settings`` reads, sets and resets a user's own chat settings (seed 003:
+``enabled``, ``top_k``, ``rerank``, ``auto_mine`` and the per-agent override
+``recall_off_agents``), which every later turn of that user runs with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi.responses import Response, StreamingResponse
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.background import BackgroundTask
+from starlette.concurrency import run_in_threadpool
+
+from engram.api.auth import Caller, ServerState, server_state
+from engram.api.routes import _ERRORS, ScopeQuery
+from engram.chat import ChatConfig, Turn
+from engram.chat.upstream import ReplyReader, new_client, open_completion
+from engram.errors import InvalidInputError
+
+State = Annotated[ServerState, Depends(server_state)]
+
+
+@asynccontextmanager
+async def _upstream_client(app: FastAPI) -> AsyncIterator[None]:
+    """One HTTP client for the server's run: making one per call costs milliseconds."""
+    state: ServerState = app.state.engram
+    async with new_client(state.memory.config) as client:
+        app.state.chat_upstream = client
+        yield
+
+
+router = APIRouter(responses=_ERRORS, tags=["chat"], lifespan=_upstream_client)
+
+#: The response header that lists the injected memory ids (comma-separated).
+MEMORIES_HEADER = "X-Engram-Memories"
+#: The response header naming the conversation the turn was recorded against.
+CONVERSATION_HEADER = "X-Engram-Conversation"
+#: Request headers naming who the turn is for.
+NAME_HEADERS = {
+    "user_id": "x-engram-user",
+    "agent_id": "x-engram-agent",
+    "conversation_id": "x-engram-conversation",
+}
+#: The body field with the same names (removed before the request goes upstream).
+BODY_FIELD = "engram"
+
+
+def _names(request: Request, body: dict[str, Any]) -> dict[str, str | None]:
+    """user_id, agent_id and conversation_id from the headers, else the body field."""
+    given = body.pop(BODY_FIELD, None)
+    if given is not None and not isinstance(given, Mapping):
+        raise InvalidInputError(
+            f"the body's '{BODY_FIELD}' field must be an object with user_id, agent_id "
+            "and conversation_id"
+        )
+    extra = dict(given or {})
+    unknown = set(extra) - set(NAME_HEADERS)
+    if unknown:
+        raise InvalidInputError(
+            f"unknown field(s) {', '.join(sorted(unknown))} in '{BODY_FIELD}'; "
+            f"known: {', '.join(NAME_HEADERS)}"
+        )
+    out: dict[str, str | None] = {}
+    for name, header in NAME_HEADERS.items():
+        value = request.headers.get(header) or extra.get(name)
+        if value is not None and not isinstance(value, str):
+            raise InvalidInputError(f"{BODY_FIELD}.{name} must be a string")
+        out[name] = value or None
+    return out
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    try:
+        body = await request.json()
+    except ValueError:
+        raise InvalidInputError("the body must be an OpenAI chat-completions JSON object") from None
+    if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
+        raise InvalidInputError(
+            "the body must be an OpenAI chat-completions object with a 'messages' list"
+        )
+    return body
+
+
+@router.post(
+    "/v1/proxy/chat/completions",
+    summary="Chat through the memory proxy",
+    response_class=Response,
+    responses={200: {"description": "The upstream's reply, unchanged (JSON or SSE)."}},
+)
+async def proxy_chat_completions(request: Request, caller: Caller, state: State) -> Response:
+    """An OpenAI chat completion with memory: recalled context goes into the system
+    prompt, the upstream's reply comes back as it is, and the exchange is queued for
+    mining once the reply is complete."""
+    memory = state.memory
+    body = await _body(request)
+    names = _names(request, body)
+    scope = caller.scope(memory, None, names["user_id"], None)
+    turn: Turn = await run_in_threadpool(
+        memory.chat.before,
+        body["messages"],
+        namespace=scope.namespace,
+        user_id=names["user_id"] or caller.user,
+        agent_id=names["agent_id"],
+        conversation_id=names["conversation_id"],
+    )
+    body["messages"] = turn.messages
+    streaming = body.get("stream") is True
+    shared = getattr(request.app.state, "chat_upstream", None)
+    opened = await open_completion(memory.config, body, shared)
+    headers = {
+        **opened.headers,
+        MEMORIES_HEADER: ",".join(turn.injected),
+        CONVERSATION_HEADER: turn.conversation_id,
+    }
+    reader = ReplyReader(streaming)
+
+    def mine() -> None:
+        if opened.status == 200 and reader.done:
+            memory.chat.after(
+                body["messages"],
+                reader.text,
+                namespace=scope.namespace,
+                user_id=names["user_id"] or caller.user,
+                agent_id=names["agent_id"],
+                conversation_id=turn.conversation_id,
+            )
+
+    if not streaming:
+        content = await opened.body()
+        reader.feed(content)
+        reader.text  # noqa: B018 - reading it marks a complete reply done
+        return Response(content, opened.status, headers, background=BackgroundTask(mine))
+
+    async def relay() -> AsyncIterator[bytes]:
+        async for chunk in opened.chunks():
+            reader.feed(chunk)
+            yield chunk
+        reader.text  # noqa: B018 - flushes a last line without its line break
+        yield f": engram-memories {','.join(turn.injected)}\n\n".encode()
+
+    return StreamingResponse(relay(), opened.status, headers, background=BackgroundTask(mine))
+
+
+class ChatSettingsIn(BaseModel):
+    """The settings to change; those left out keep their value."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    enabled: bool | None = None
+    top_k: int | None = Field(default=None, ge=1, le=50)
+    rerank: Literal["none", "embedding", "cross-encoder", "llm"] | None = None
+    auto_mine: bool | None = None
+    recall_off_agents: str | None = Field(default=None, max_length=10_000)
+
+
+class ChatSettingsOut(BaseModel):
+    """The settings the namespace's chat turns run with."""
+
+    namespace: str
+    enabled: bool
+    top_k: int
+    rerank: str
+    auto_mine: bool
+    recall_off_agents: str
+
+
+def _settings_out(namespace: str, cfg: ChatConfig) -> dict[str, Any]:
+    return {
+        "namespace": namespace,
+        "enabled": cfg.enabled,
+        "top_k": cfg.top_k,
+        "rerank": cfg.rerank,
+        "auto_mine": cfg.auto_mine,
+        "recall_off_agents": cfg.recall_off_agents,
+    }
+
+
+@router.get("/v1/chat/settings", response_model=ChatSettingsOut, summary="Chat settings")
+def get_chat_settings(scope_in: ScopeQuery, caller: Caller, state: State) -> dict[str, Any]:
+    """The chat settings of the caller's namespace: ``[chat]`` with the user's own."""
+    ns = caller.scope(state.memory, **scope_in.scope_args()).namespace
+    return _settings_out(ns, state.memory.chat.settings(namespace=ns))
+
+
+@router.put("/v1/chat/settings", response_model=ChatSettingsOut, summary="Set chat settings")
+def put_chat_settings(
+    body: ChatSettingsIn, scope_in: ScopeQuery, caller: Caller, state: State
+) -> dict[str, Any]:
+    """Store the user's own values of the named settings; returns the result."""
+    ns = caller.scope(state.memory, **scope_in.scope_args()).namespace
+    values = body.model_dump(exclude_none=True)
+    return _settings_out(ns, state.memory.chat.set_settings(values, namespace=ns))
+
+
+@router.delete("/v1/chat/settings", response_model=ChatSettingsOut, summary="Reset chat settings")
+def delete_chat_settings(scope_in: ScopeQuery, caller: Caller, state: State) -> dict[str, Any]:
+    """Forget the user's own settings: ``[chat]`` applies again."""
+    ns = caller.scope(state.memory, **scope_in.scope_args()).namespace
+    state.memory.chat.reset_settings(namespace=ns)
+    return _settings_out(ns, state.memory.chat.settings(namespace=ns))

@@ -20,7 +20,7 @@ from dataclasses import replace
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from engram import parts, write
+from engram import parts, transcripts, write
 from engram.config import Config
 from engram.core import Core, Scope, acting
 from engram.embed import Embedder, create_embedder
@@ -547,7 +547,7 @@ class Memory:
         result = core.retriever.recall(request)
         if session_id is not None:
             self.sessions.injected(session_id, result.shown, namespace=scope.namespace)
-        return self.transcripts.joined(result, scope.namespace) if expand else result
+        return transcripts.joined(core, result, scope.namespace) if expand else result
 
     # -- aliases the guides documented before the parts existed ---------------------
     def add_transcript(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from engram.core import Part
+from engram.core import Core, Part
 from engram.errors import InvalidInputError
 from engram.records import Recall
 from engram.validate import no_nul, session_key_value
@@ -63,13 +63,13 @@ class Transcripts(Part):
         keys = [session_key_value(k) for k in session_keys]
         return core.store.transcripts.get(scope.namespace, keys)
 
-    def joined(self, result: Recall, namespace: str) -> Recall:
-        """``recall(..., expand=True)``: ``result`` with the transcripts of its hits'
-        sessions, each as recall hands one out (``Core.guarded_transcript``)."""
-        core = self._core
-        sessions = [h.memory.session_id for h in result.hits if h.memory.session_id]
-        if not sessions:
-            return result
-        found = core.store.transcripts.get(namespace, sessions)
-        guarded = {key: core.guarded_transcript(text) for key, text in found.items()}
-        return replace(result, transcripts=guarded)
+
+def joined(core: Core, result: Recall, namespace: str) -> Recall:
+    """``recall(..., expand=True)``: ``result`` with the transcripts of its hits'
+    sessions, each as recall hands one out (``Core.guarded_transcript``)."""
+    sessions = [h.memory.session_id for h in result.hits if h.memory.session_id]
+    if not sessions:
+        return result
+    found = core.store.transcripts.get(namespace, sessions)
+    guarded = {key: core.guarded_transcript(text) for key, text in found.items()}
+    return replace(result, transcripts=guarded)

@@ -161,6 +161,25 @@ def test_every_page_at_both_widths(site: Site, browser: Browser, shots: Path, wi
             assert not page.is_visible("#detail")
 
 
+def test_a_conversation_room_is_its_mining_log(site: Site, browser: Browser) -> None:
+    # issue 31: the memory_mined events per conversation. A mined conversation is a room;
+    # its drawers are the turns mining filed, each with when and the memory it made.
+    with visit(browser) as page:
+        open_at(page, site, "#/palace/W-001/R-01")
+        page.wait_for_selector("#palace-tree .drawers li.mined:has-text('turns mined')")
+        drawers = page.locator("#palace-tree .drawers li.drawer")
+        count = drawers.count()
+        assert count > 0
+        summary = page.inner_text("#palace-tree .drawers li.mined")
+        assert summary.startswith(f"{count} turns mined, first ")
+        assert drawers.first.locator("time").count() == 1  # "mined <when>"
+        memory_id = drawers.first.get_attribute("data-memory-id")
+        drawers.first.locator("a:has-text('memory')").click()
+        page.wait_for_selector("#detail h2")
+        assert page.url.endswith(f"#/memories/{memory_id}")
+        page.wait_for_selector("#detail-history li:has-text('memory_mined')")
+
+
 def test_deep_links_reload_and_back_and_forward(site: Site, browser: Browser) -> None:
     with visit(browser) as page:
         wiring = site.ids["wiring"]

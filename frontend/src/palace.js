@@ -1,7 +1,7 @@
 // The palace page: wings → rooms → closets → drawers, with AAAK pointer previews. A room
 // has its own URL (`#/palace/<wing>/<room>`), opened on load and by back and forward.
 import { api, session } from "./api.js";
-import { $, $$, clamped, empty, fail, failed, h, loading } from "./dom.js";
+import { $, $$, clamped, empty, fail, failed, h, link, loading, when } from "./dom.js";
 import { go, href } from "./router.js";
 
 let loadedFor = null; // the namespace whose tree is shown
@@ -91,13 +91,23 @@ async function loadDrawers(wing, room, list) {
     const { drawers } = await api("/v1/palace/drawers", { query: { wing: wing.code, room: room.number } });
     list.removeAttribute("aria-busy");
     if (!drawers.length) return empty(list, "This room has no drawers.");
+    // A drawer is written when its turn is mined (the memory's `memory_mined` event), so a
+    // room that holds a chat conversation reads as that conversation's mining log.
+    const times = drawers.map((d) => d.created_at).filter(Boolean).sort();
+    const summary = times.length
+      ? h("li.mined.hint", {}, `${drawers.length} turns mined, first `, when(times[0]), ", last ", when(times[times.length - 1]))
+      : null;
     list.replaceChildren(
+      ...[summary].filter(Boolean),
       ...drawers.map((d) =>
         h(
           "li.drawer",
           { dataset: { memoryId: d.memory_id } },
           h("button.pointer", { type: "button", title: "Preview", onclick: (e) => preview(d.pointer, e.currentTarget) }, d.pointer),
           d.role ? h("span.hint", {}, ` ${d.role}`) : null,
+          d.created_at ? h("span.hint", {}, " · mined ", when(d.created_at)) : null,
+          " ",
+          link(href("memories", [d.memory_id]), "memory"),
         ),
       ),
     );

@@ -219,3 +219,29 @@ async def test_the_async_twin(config: Config) -> None:
         turn = await amem.chat.before(_ask("boat"), user_id="ann")
         assert turn.injected
         assert await amem.chat.after(turn.messages, "Ok.", user_id="ann") is not None
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda m: m.chat.before([{"role": "user", "content": "\udfff when"}]), "lone surrogate"),
+        (lambda m: m.chat.after([{"role": "user", "content": "hi\x00"}], "ok"), "NUL"),
+        (lambda m: m.chat.after([{"role": "user", "content": "hi"}], "ok\udfff"), "reply"),
+        (
+            lambda m: m.chat.after(
+                [{"role": "user", "content": "hi"}], "ok", conversation_id="\udfff"
+            ),
+            "conversation_id",
+        ),
+        (lambda m: m.chat.before([{"role": "user", "content": "x"}], settings=3), "a mapping"),
+        (lambda m: m.chat.settings(3), "a mapping"),
+    ],
+)
+def test_bad_turns_are_clear_errors_and_queue_nothing(
+    mem: Memory, call: object, match: str
+) -> None:
+    # Found by tests/test_fuzz_parts.py: text no store can hold, or settings that are not
+    # a mapping, reached the job table or a set() as a bare UnicodeEncodeError/TypeError.
+    with pytest.raises(InvalidInputError, match=match):
+        call(mem)  # type: ignore[operator]
+    assert not mem.jobs.list().items

@@ -33,11 +33,11 @@ from typing import Any
 from engram.chat import mine_job, turns
 from engram.core import Core, Part
 from engram.errors import InvalidInputError
-from engram.inject import check_messages
+from engram.inject import check_messages, text_of
 from engram.records import Recall, utcnow
 from engram.settings import ChatConfig
 from engram.store.protocols import Job
-from engram.validate import type_name
+from engram.validate import no_nul, type_name
 
 __all__ = ["Chat", "ChatConfig", "Turn"]
 
@@ -79,8 +79,19 @@ class Turn:
         }
 
 
+def _checked(messages: object) -> list[dict[str, Any]]:
+    """``check_messages``, and every message's text storable (no NUL, no lone
+    surrogate): it is hashed into the conversation id, recalled on and mined."""
+    checked = check_messages(messages)
+    for i, message in enumerate(checked):
+        no_nul(f"messages[{i}] content", text_of(message.get("content")))
+    return checked
+
+
 def _settings(base: ChatConfig, overrides: Mapping[str, Any] | None) -> ChatConfig:
     """``base`` with a call's overrides, checked like the config file's values."""
+    if overrides is not None and not isinstance(overrides, Mapping):
+        raise InvalidInputError(f"chat settings must be a mapping, got {type_name(overrides)}")
     if not overrides:
         return base
     unknown = set(overrides) - set(SETTINGS)
@@ -179,7 +190,7 @@ class Chat(Part):
         user message has text, or when nothing related is stored."""
         core = self._core
         scope = core.open_scope(namespace, user_id, agent_id, None)
-        checked = check_messages(messages)
+        checked = _checked(messages)
         cfg = self._effective(scope.namespace, settings)
         conversation = turns.conversation_id(conversation_id, checked)
         turn = Turn(checked, (), conversation, scope.namespace)
@@ -231,7 +242,7 @@ class Chat(Part):
         ``mem.jobs.process_pending()``), never here."""
         core = self._core
         scope = core.open_scope(namespace, user_id, agent_id, None)
-        checked = check_messages(messages)
+        checked = _checked(messages)
         if not isinstance(reply, str):
             raise InvalidInputError(f"reply must be the model's text, got {type_name(reply)}")
         cfg = self._effective(scope.namespace, settings)
@@ -239,6 +250,8 @@ class Chat(Part):
         exchange = turns.exchange(checked, reply)
         if not cfg.enabled or not cfg.auto_mine or not exchange:
             return None
+        no_nul("reply", reply)
+        no_nul("conversation_id", conversation)  # the job's payload is stored as JSON text
         payload = {
             "messages": exchange,
             "conversation_id": conversation,

@@ -69,8 +69,8 @@ def test_overall_held_out_recall_meets_the_issue_target() -> None:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="the rules alone reach 0.69 held out; with the learned detector a write meets "
-    "the target (tests/test_injection_detector.py)",
+    reason="the rules alone reach 0.69 held out; the learned detector lifts a write to 0.87 "
+    "on the second held-out fold, still under 0.90 (tests/test_injection_detector.py)",
 )
 def test_english_held_out_recall_of_the_rules_alone_meets_the_issue_target() -> None:
     assert HELD["english"]["recall"] >= injection.ENGLISH_TARGET

@@ -5,12 +5,16 @@ emitted only when it says something the raw text does not already say in that fo
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from engram import validate
+from engram.pipeline import change_signals
+from engram.pipeline import claims as attribute_claims
 from engram.pipeline.extraction import extract_offline
 from engram.pipeline.offline import analyse, split_speaker
-from engram.pipeline.turns import clauses, messages
+from engram.pipeline.turns import Reading, claim_clauses, clauses, messages, split_sentences
 
 
 def facts(text: str, *, speaker: str | None = None) -> list[str]:
@@ -138,3 +142,34 @@ def test_a_plain_fact_that_restates_the_text_is_not_emitted() -> None:
     # A typed fact adds its type, which the raw text lacks: kept.
     [decision] = analyse("We decided to migrate the auth service to Postgres.").facts
     assert decision.type == "decision"
+
+
+@pytest.mark.parametrize(
+    ("text", "speaker"),
+    [
+        ("Ana Maria Lopez: I moved to Lisbon.", "Ana Maria Lopez"),  # three words
+        ("Dr. Smith: I moved to Lisbon.", "Dr. Smith"),
+        ("User: I moved to Lisbon.", None),  # a role, not a person
+    ],
+)
+def test_both_claim_readers_take_the_speaker_the_extractor_takes(
+    text: str, speaker: str | None
+) -> None:
+    # One speaker parser (turns.split_speaker) for the extractor, the contradiction
+    # detector's attribute claims and the change claims (issue 28).
+    assert split_speaker(text)[0] == speaker
+    [attribute] = attribute_claims.read(text)
+    assert attribute.subject == ((speaker.lower(),) if speaker else ("i",))
+    [change] = change_signals.read(text)
+    assert change.source == (speaker or "user")
+
+
+def test_claim_clauses_drop_questions_unless_a_statement_leads_into_one() -> None:
+    split = Reading(sentences=split_sentences, clauses=clauses)
+    assert claim_clauses("Sam: Did you move? I moved to Lisbon.", split) == (
+        "Sam",
+        ["I moved to Lisbon."],
+    )
+    tail = re.compile(r",\s+should\b")
+    leading = Reading(sentences=split_sentences, clauses=clauses, question_tail=tail, strip=".")
+    assert claim_clauses("I never used Vue, should I?", leading) == (None, ["I never used Vue"])

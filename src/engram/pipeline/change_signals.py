@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engram.pipeline.offline import split_sentences, split_speaker
+from engram.pipeline import turns
 from engram.pipeline.patterns import word_set
 
 CHANGE = "change"
@@ -298,20 +298,25 @@ def _has(lower: str, words: tuple[str, ...]) -> bool:
 
 def read(text: str) -> list[Claim]:
     """The change claims ``text`` makes (see the module docstring)."""
-    speaker, body = split_speaker(text)
+    speaker, clauses = turns.claim_clauses(text, _READING)
     found: list[Claim] = []
-    for sentence in split_sentences(body):
-        if sentence.rstrip().endswith("?"):
+    for clause in clauses:
+        lower = f" {clause.lower()} "
+        if _ANY_WORD.search(lower) is None or _HEDGE.search(clause):
             continue
-        for clause in _SPLIT.split(sentence.rstrip(".! ")):
-            lower = f" {clause.lower()} "
-            if not clause or _ANY_WORD.search(lower) is None or _HEDGE.search(clause):
-                continue
-            unfolded = _unfolded(clause) if _has(lower, _MOVE_WORDS) else clause
-            found.extend(_clause(unfolded, f" {unfolded.lower()} ", speaker))
-            if _has(lower, _WITH_WORDS):
-                found.extend(_with(clause))
+        unfolded = _unfolded(clause) if _has(lower, _MOVE_WORDS) else clause
+        found.extend(_clause(unfolded, f" {unfolded.lower()} ", speaker))
+        if _has(lower, _WITH_WORDS):
+            found.extend(_with(clause))
     return found
+
+
+def _split(sentence: str) -> list[str]:
+    return _SPLIT.split(sentence.rstrip(".! "))
+
+
+# A question is dropped whole.
+_READING = turns.Reading(sentences=turns.split_sentences, clauses=_split)
 
 
 def _clause(clause: str, lower: str, speaker: str | None) -> list[Claim]:

@@ -22,9 +22,9 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from engram.pipeline import turns
 from engram.text import STOPWORDS
 
-_SPEAKER = re.compile(r"^\s*([A-Z][\w'-]*(?:\s[A-Z][\w'-]*)?)\s*:\s+")
 _BRACKETS = re.compile(r"\[[^\]]*\]|\([^)]*\)")
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\s+[-\u2013\u2014]+\s+|\n+")
 _CLAUSE = re.compile(r",?\s+(?:but|because|although|though|while|whereas)\s+|,\s+and\s+|,\s+so\s+")
@@ -299,27 +299,21 @@ def _split_negation(words: list[str]) -> list[str]:
 
 def read(text: str, *, speaker: str | None = None) -> list[Claim]:
     """Every claim ``text`` states (a ``"Name: ..."`` prefix names the speaker)."""
-    folded = _fold(text)
-    match = _SPEAKER.match(folded)
-    if match is not None:
-        speaker = match.group(1)
-        folded = folded[match.end() :]
-    folded = _BRACKETS.sub(" ", folded)
-    claims: list[Claim] = []
-    for sentence in _SENTENCE.split(folded):
-        sentence = sentence.strip()
-        if sentence.endswith("?"):
-            # A question states nothing, but a statement may lead into one ("I've
-            # never used X, should I ...?").
-            lead = _QUESTION_TAIL.split(sentence, maxsplit=1)
-            sentence = lead[0] if len(lead) > 1 else ""
-        if not sentence:
-            continue
-        for clause in _CLAUSE.split(sentence):
-            claim = _clause(clause.strip(" ,.!;:\"'"), speaker)
-            if claim is not None:
-                claims.append(claim)
-    return claims
+    named, clauses = turns.claim_clauses(_fold(text), _READING)
+    speaker = named or speaker
+    claims = (_clause(clause, speaker) for clause in clauses)
+    return [claim for claim in claims if claim is not None]
+
+
+def _sentences(body: str) -> list[str]:
+    return _SENTENCE.split(_BRACKETS.sub(" ", body))
+
+
+# Sentences end at ";" and dashes too; a statement that leads into a question is kept
+# ("I've never used X, should I ...?").
+_READING = turns.Reading(
+    sentences=_sentences, clauses=_CLAUSE.split, question_tail=_QUESTION_TAIL, strip=" ,.!;:\"'"
+)
 
 
 def _subject(words: list[str], speaker: str | None) -> tuple[tuple[str, ...], int, bool] | None:

@@ -13,11 +13,17 @@ the offline extractor (:mod:`engram.pipeline.offline`, FEATURES P2).
   motivated than ever"; "Some stuff has been going on; last week I dropped off ...")
   is split where a new clause with its own subject starts, so each claim is read, kept
   or dropped on its own (:func:`clauses`).
+- **Claim clauses.** The two claim readers, attribute claims for the contradiction
+  detector (:mod:`engram.pipeline.claims`) and change claims for closing facts
+  (:mod:`engram.pipeline.change_signals`), cut a text the same way: the speaker, then
+  sentences, questions dropped, then clauses. :func:`claim_clauses` is that one cut;
+  each reader passes how it splits (:class:`Reading`) and reads the clauses its way.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from engram.pipeline import patterns
@@ -163,3 +169,39 @@ _NOT_WORD = re.compile(r"[\W_]+")
 def form(text: str) -> str:
     """What a text says, to compare forms: its words, lower-cased, without punctuation."""
     return _NOT_WORD.sub(" ", text.lower()).strip()
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """How a claim reader cuts a text into clauses (:func:`claim_clauses`)."""
+
+    sentences: Callable[[str], Iterable[str]]
+    """The text after its speaker, into sentences."""
+    clauses: Callable[[str], Iterable[str]]
+    """One sentence into clauses."""
+    question_tail: re.Pattern[str] | None = None
+    """Where a statement leads into a question ("I've never used X, should I ...?"):
+    the part before it is kept. None: a question is dropped whole."""
+    strip: str = ""
+    """Characters stripped from each clause's ends."""
+
+
+def claim_clauses(text: str, reading: Reading) -> tuple[str | None, list[str]]:
+    """The speaker of ``text`` (a ``"Name: ..."`` prefix, :func:`split_speaker`) and
+    the clauses it states, cut as ``reading`` says. A question states nothing."""
+    speaker, body = split_speaker(text)
+    out: list[str] = []
+    for sentence in reading.sentences(body):
+        sentence = sentence.strip()
+        if sentence.endswith("?"):
+            lead = (
+                reading.question_tail.split(sentence, maxsplit=1) if reading.question_tail else []
+            )
+            sentence = lead[0] if len(lead) > 1 else ""
+        if not sentence:
+            continue
+        for clause in reading.clauses(sentence):
+            clause = clause.strip(reading.strip)
+            if clause:
+                out.append(clause)
+    return speaker, out

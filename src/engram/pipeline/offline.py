@@ -37,7 +37,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from engram.pipeline import patterns, turns
+from engram.pipeline import offline_context, patterns, turns
 from engram.pipeline.patterns import Relation
 from engram.pipeline.person import resolve_person
 from engram.pipeline.turns import split_sentences as split_sentences
@@ -332,6 +332,8 @@ def _subject(sentence: str) -> tuple[str, str] | None:
         return "first_person", sentence
     if _GROUP_SUBJECT.match(sentence):
         return "group", sentence
+    if offline_context.first_person_lead(sentence):
+        return "first_person", sentence  # "Since I lost my job, things have been tough"
     elided = _elided(sentence)
     if elided is not None:
         return "elided", elided
@@ -395,8 +397,8 @@ def _classify(sentence: str, speaker: str | None) -> tuple[str, str, str] | None
         if _SPECULATION.search(text):
             return None  # "Winning must have been thrilling": a guess at someone's news
         tense = _statement_tense(text) or ("present" if _DUMMY_IT.match(text) else None)
-        if tense is None:
-            return None  # no verb after a subject: a fragment ("Best of luck!")
+        if tense is None or offline_context.leans_on_other_turns(text, tense):
+            return None  # a fragment ("Best of luck!") or a report on another turn
         if speaker is not None:
             # What a speaker states is their view (or their report), not a fact about
             # the world: it is attributed to them.
@@ -509,10 +511,8 @@ def _anchored(text: str) -> bool:
     return bool(patterns.DATE.search(text) or patterns.QUANTITY.search(text))
 
 
-#: How many (sentence, speaker) readings and fact triples are kept for reuse. Chat
-#: repeats itself ("Thanks!", "That's awesome!"), and an import of composed or quoted
-#: texts repeats whole sentences; a sentence's reading depends on nothing else, so a
-#: repeat costs a lookup. Bounded: at most about this many short strings are held.
+#: How many (sentence, speaker) readings and fact triples are kept for reuse: chat and
+#: imports repeat sentences, and a sentence's reading depends on nothing else.
 READ_CACHE = 1 << 15
 
 

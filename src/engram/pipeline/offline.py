@@ -38,35 +38,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from engram.pipeline import offline_context, patterns, turns
+from engram.pipeline.offline_confidence import ANCHOR_BONUS as ANCHOR_BONUS
+from engram.pipeline.offline_confidence import MAX_CONFIDENCE as MAX_CONFIDENCE
+from engram.pipeline.offline_confidence import RULE_CONFIDENCE as RULE_CONFIDENCE
+from engram.pipeline.offline_confidence import confidence, group_rule
 from engram.pipeline.patterns import Relation
 from engram.pipeline.person import resolve_person
 from engram.pipeline.turns import split_sentences as split_sentences
 from engram.pipeline.turns import split_speaker as split_speaker
 from engram.text import STOPWORDS, keywords
 
-#: How often each rule's facts were judged correct in the hand-labelled sample
-#: (``tests/data/extraction_labels.json``, docs/pipeline.md), rounded down to 0.05.
-#: Rules the sample saw fewer than 10 times keep a prior set by reading their output
-#: (marked "prior"). With seed 004's write gate (min_fact_confidence 0.7), first-person
-#: statements, self-mentions, preferences and decisions can be written; opinions, "we"
-#: statements and subjectless sentences are kept for recall and audit only.
-RULE_CONFIDENCE: dict[str, float] = {
-    "decision": 0.85,  # prior (n = 1)
-    "first_person": 0.8,  # 0.83, n = 46 without a date or quantity
-    "preference": 0.8,  # prior (n = 4, all correct)
-    "self_mention": 0.75,  # 0.77, n = 13
-    "procedural": 0.75,  # prior (LoCoMo chat has no how-tos)
-    "named": 0.65,  # prior (n = 0)
-    "opinion": 0.55,  # 0.60, n = 35 without a date or quantity
-    "elided": 0.5,  # prior (n = 4: 2 correct)
-    "statement": 0.5,  # prior: plain text has no speaker to attribute it to
-    "group": 0.45,  # 0.47, n = 17
-}
-#: A date or a quantity makes a fact specific and checkable: in the sample, first-person
-#: facts that carried one were all correct (22 of 22).
-ANCHOR_BONUS = 0.1
-#: No rule is ever that sure: a rule cannot read intent the way a model can.
-MAX_CONFIDENCE = 0.9
 #: How many content words (not stopwords, not chat fillers, not the speaker's name) a
 #: sentence needs to be kept, and how many when it is specific: it carries a date, a
 #: quantity or a name, or states a decision.
@@ -331,7 +312,7 @@ def _subject(sentence: str) -> tuple[str, str] | None:
             sentence = sentence[opening.end("lead") :]
         return "first_person", sentence
     if _GROUP_SUBJECT.match(sentence):
-        return "group", sentence
+        return group_rule(sentence), sentence
     if offline_context.first_person_lead(sentence):
         return "first_person", sentence  # "Since I lost my job, things have been tough"
     elided = _elided(sentence)
@@ -534,9 +515,7 @@ def _read(raw: str, subject: str | None) -> OfflineFact | None:
     need = MIN_ANCHORED_CONTENT_WORDS if specific else MIN_CONTENT_WORDS
     if _content_words(content, subject) < need:
         return None
-    confidence = RULE_CONFIDENCE[rule] + (ANCHOR_BONUS if anchored else 0.0)
-    confidence = min(confidence, MAX_CONFIDENCE)
-    return OfflineFact(content, kind, round(confidence, 2), rule, raw)
+    return OfflineFact(content, kind, confidence(rule, anchored), rule, raw)
 
 
 @functools.lru_cache(maxsize=READ_CACHE)

@@ -116,7 +116,6 @@ def migrate_store(
     *,
     batch: int = BATCH,
     progress: Progress | None = None,
-    verify: bool = True,
 ) -> MigrationReport:
     """Copy everything in ``source`` into ``target`` and verify the copy.
 
@@ -149,7 +148,7 @@ def migrate_store(
             target.keys.add(api_key, key_hash)
             keys += 1
     tables = copy_tables(source, target, batch=batch)
-    checks = verify_copy(source, target, batch=batch) if verify else ()
+    checks = verify_copy(source, target, batch=batch)
     return MigrationReport(
         source=source.location,
         target=target.location,

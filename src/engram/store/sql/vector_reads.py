@@ -8,8 +8,6 @@ deleting a model's vectors and counting the memories never embedded.
 
 from __future__ import annotations
 
-from typing import Any
-
 from engram.records import MemoryRecord
 from engram.store.sql.codec import SELECT, from_row
 from engram.store.sql.dialect import Conn, first_int
@@ -39,19 +37,11 @@ class VectorReads:
             ).fetchall()
         return {r[0]: int(r[1]) for r in rows}
 
-    def missing(
-        self, model: str, *, limit: int, namespace: str | None = None
-    ) -> list[MemoryRecord]:
-        query = SELECT + self._missing
-        params: list[Any] = [model]
-        if namespace is not None:
-            query += " AND m.namespace = ?"
-            params.append(namespace)
-        query += " ORDER BY m.seq LIMIT ?"
-        params.append(limit)
+    def missing(self, model: str, *, limit: int) -> list[MemoryRecord]:
+        query = SELECT + self._missing + " ORDER BY m.seq LIMIT ?"
         d = self._reads.d
         with self._reads.read("reading memories without vectors") as conn:
-            return [from_row(d, r) for r in conn.execute(query, params).fetchall()]
+            return [from_row(d, r) for r in conn.execute(query, (model, limit)).fetchall()]
 
     def count_missing(self, model: str) -> int:
         with self._reads.read("counting memories without vectors") as conn:

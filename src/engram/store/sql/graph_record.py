@@ -65,6 +65,14 @@ def lock(conn: Conn, d: Dialect, namespace: str) -> None:
         conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", (LOCK + namespace,))
 
 
+def check_entity(conn: Conn, namespace: str, entity_id: int) -> None:
+    """``NotFoundError`` unless ``namespace`` has the entity ``entity_id``."""
+    if not conn.execute(
+        "SELECT 1 FROM entities WHERE id = ? AND namespace = ?", (entity_id, namespace)
+    ).fetchone():
+        raise NotFoundError(f"no entity {entity_id} in namespace {namespace!r}")
+
+
 def relation(d: Dialect, row: Sequence[Any]) -> Relation:
     """The relation of a row selected with ``RELATION``."""
     return Relation(

@@ -25,7 +25,8 @@ from typing import cast
 from engram.store.protocols.hints import MAX_HINTS
 from engram.store.sql.dialect import Conn
 from engram.store.sqlite.db import Database
-from engram.store.sqlite.fts import COMMON, TOKENIZE, _count, _quote, namespace_table
+from engram.store.sqlite.fts import COMMON, _count, _quote, namespace_table
+from engram.store.sqlite.tokenize import TOKENIZE
 from engram.text import match_terms
 
 

@@ -19,6 +19,7 @@ import numpy.typing as npt
 from engram.records import MemoryRecord
 from engram.store.protocols.chunks import MemoryChunks
 from engram.store.sql.codec import SELECT, from_row
+from engram.store.sql.rows import equal
 from engram.store.sql.session import Sql, SqlPart
 
 Matrix = npt.NDArray[np.float32]
@@ -74,11 +75,11 @@ class SqlChunks(SqlPart):
         return [from_row(self._d, r) for r in rows]
 
     def count(self, model: str | None = None) -> int:
-        where, params = ("", []) if model is None else (" WHERE model = ?", [model])
-        return self._read_count(f"SELECT count(*) FROM memory_chunks{where}", params)
+        where, params = equal(model=model)
+        return self._read_count(f"SELECT count(*) FROM memory_chunks WHERE {where}", params)
 
     def delete(self, model: str | None = None) -> int:
-        where, params = ("", []) if model is None else (" WHERE model = ?", [model])
+        where, params = equal(model=model)
         with self._sql.tx("deleting chunk vectors") as conn:
-            cur = conn.execute(f"DELETE FROM memory_chunks{where}", params)
+            cur = conn.execute(f"DELETE FROM memory_chunks WHERE {where}", params)
             return int(cur.rowcount)

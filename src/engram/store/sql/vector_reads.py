@@ -12,6 +12,7 @@ from engram.records import MemoryRecord
 from engram.store.sql.codec import SELECT, from_row
 from engram.store.sql.dialect import Conn, first_int
 from engram.store.sql.native import vector_rows
+from engram.store.sql.rows import equal
 from engram.store.sql.session import Sql
 
 
@@ -60,15 +61,10 @@ class VectorReads:
     def delete(self, model: str | None = None) -> int:
         with self._reads.tx("deleting vectors") as conn:
             self._before_delete(conn)
-            if model is None:
-                cur = conn.execute("DELETE FROM memory_vectors")
-                conn.execute("UPDATE memories SET embedding_model = NULL")
-            else:
-                cur = conn.execute("DELETE FROM memory_vectors WHERE model = ?", (model,))
-                conn.execute(
-                    "UPDATE memories SET embedding_model = NULL WHERE embedding_model = ?",
-                    (model,),
-                )
+            where, params = equal(model=model)
+            cur = conn.execute(f"DELETE FROM memory_vectors WHERE {where}", params)
+            where, params = equal(embedding_model=model)
+            conn.execute(f"UPDATE memories SET embedding_model = NULL WHERE {where}", params)
             return int(cur.rowcount)
 
     def _before_delete(self, conn: Conn) -> None:

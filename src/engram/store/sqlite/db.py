@@ -68,6 +68,13 @@ class _ForMemory(Protocol):
 M = TypeVar("M", bound=_ForMemory)
 
 
+def meta_epoch(conn: sqlite3.Connection, key: str) -> int:
+    """The ``engram_meta`` counter ``key`` that triggers move on every change a derived
+    index must see (0 before the step that made it)."""
+    row = conn.execute("SELECT value FROM engram_meta WHERE key = ?", (key,)).fetchone()
+    return int(row[0]) if row else 0
+
+
 def with_seq(conn: sqlite3.Connection, items: Iterable[M]) -> Iterator[tuple[M, int]]:
     """Each item with its memory's ``seq`` (the key vector rows hang on), passing over
     the memories deleted and purged while they were being embedded."""

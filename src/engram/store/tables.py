@@ -178,15 +178,8 @@ TABLES: tuple[TableSpec, ...] = (
             Ref("target_id", by="level", tables=_PALACE_TARGET),
         ),
     ),
-    _keyed(
-        "runs",
-        ("namespace", "run_id"),
-        kinds={"issues": "json", "metadata": "json"},
-    ),
-    _keyed(
-        "run_memory_hits",
-        ("namespace", "run_id", "memory_id"),
-    ),
+    _keyed("runs", ("namespace", "run_id"), kinds={"issues": "json", "metadata": "json"}),
+    _keyed("run_memory_hits", ("namespace", "run_id", "memory_id")),
     _log(
         "erase_audit",
         ("namespace", "created_at"),
@@ -202,11 +195,7 @@ TABLES: tuple[TableSpec, ...] = (
         ("namespace", "session_key", "memory_id"),
         kinds={"was_injected": "bool"},
     ),
-    _keyed(
-        "session_scores",
-        ("namespace", "session_key"),
-        kinds={"per_memory": "json"},
-    ),
+    _keyed("session_scores", ("namespace", "session_key"), kinds={"per_memory": "json"}),
     _keyed("agent_profiles", ("agent_id",), scope="global"),
     TableSpec(
         "org_facts",
@@ -226,12 +215,7 @@ TABLES: tuple[TableSpec, ...] = (
     ),
     _log("org_audit", ("at", "action", "actor_id", "category"), scope="global"),
     _keyed("org_key_roles", ("key_id",), scope="global"),
-    _keyed(
-        "core_blocks",
-        ("namespace", "label"),
-        kinds={"read_only": "bool"},
-        scanned=("value",),
-    ),
+    _keyed("core_blocks", ("namespace", "label"), kinds={"read_only": "bool"}, scanned=("value",)),
     _log("core_block_history", ("namespace", "label", "at")),
     _keyed("chat_settings", ("namespace",), kinds={"settings": "json"}),
     # Columns read from the schema: the lifecycle archive grows columns of its own.

@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +28,7 @@ import numpy as np
 
 from engram.errors import InvalidInputError
 from engram.store import is_postgres, open_store, sqlite_path
-from engram.store.protocols import ImportCounts, MemoryBundle, Store, TableCounts
+from engram.store.protocols import ImportCounts, MemoryBundle, Store, TableCounts, TranscriptRow
 from engram.store.protocols.record import Record
 from engram.store.table_copy import Checksum, copy_tables
 from engram.store.table_copy import table_checksums as carried_checksums
@@ -116,7 +117,6 @@ def migrate_store(
     *,
     batch: int = BATCH,
     progress: Progress | None = None,
-    verify: bool = True,
 ) -> MigrationReport:
     """Copy everything in ``source`` into ``target`` and verify the copy.
 
@@ -131,17 +131,13 @@ def migrate_store(
     total = total_memories(source)
     counts = ImportCounts()
     done = 0
-    after: str | None = None
-    while page := source.transfer.export_bundles(after=after, limit=batch, vectors=True):
+    for page in _bundle_pages(source, batch):
         counts += target.transfer.import_bundles(page)
-        after = page[-1].record.id
         done += len(page)
         if progress is not None:
             progress(done, max(total, done))
-    key: tuple[str, str] | None = None
-    while rows := source.transfer.export_transcripts(after=key, limit=batch):
+    for rows in _transcript_pages(source, batch):
         counts += target.transfer.import_transcripts(rows)
-        key = (rows[-1].namespace, rows[-1].session_key)
     have = {k.id for k in target.keys.all()}
     keys = 0
     for api_key, key_hash in source.keys.export():
@@ -149,7 +145,7 @@ def migrate_store(
             target.keys.add(api_key, key_hash)
             keys += 1
     tables = copy_tables(source, target, batch=batch)
-    checks = verify_copy(source, target, batch=batch) if verify else ()
+    checks = verify_copy(source, target, batch=batch)
     return MigrationReport(
         source=source.location,
         target=target.location,
@@ -192,11 +188,20 @@ def verify_copy(source: Store, target: Store, *, batch: int = BATCH) -> list[Tab
     return [TableCheck(t, left[t][0], right[t][0], left[t][1], right[t][1]) for t in TABLES]
 
 
-def _bundles(store: Store, batch: int) -> Iterator[MemoryBundle]:
+def _bundle_pages(store: Store, batch: int) -> Iterator[list[MemoryBundle]]:
+    """Every memory bundle of ``store`` (with its vector), a page at a time, in id order."""
     after: str | None = None
     while page := store.transfer.export_bundles(after=after, limit=batch, vectors=True):
-        yield from page
+        yield page
         after = page[-1].record.id
+
+
+def _transcript_pages(store: Store, batch: int) -> Iterator[list[TranscriptRow]]:
+    """Every session transcript of ``store``, a page at a time."""
+    key: tuple[str, str] | None = None
+    while rows := store.transfer.export_transcripts(after=key, limit=batch):
+        yield rows
+        key = (rows[-1].namespace, rows[-1].session_key)
 
 
 def _iso(value: Any) -> Any:
@@ -206,7 +211,7 @@ def _iso(value: Any) -> Any:
 def table_checksums(store: Store, *, batch: int = BATCH) -> dict[str, tuple[int, str]]:
     """(rows, checksum) per table, from the store protocol alone."""
     sums = {t: Checksum() for t in BUNDLE_TABLES}
-    for bundle in _bundles(store, batch):
+    for bundle in chain.from_iterable(_bundle_pages(store, batch)):
         sums["memories"].add(bundle.record.to_dict())
         for h in bundle.history:
             sums["memory_history"].add(
@@ -242,8 +247,7 @@ def table_checksums(store: Store, *, batch: int = BATCH) -> dict[str, tuple[int,
                     hashlib.sha256(v.tobytes()).hexdigest(),
                 ]
             )
-    key: tuple[str, str] | None = None
-    while rows := store.transfer.export_transcripts(after=key, limit=batch):
+    for rows in _transcript_pages(store, batch):
         for r in rows:
             sums["session_transcripts"].add(
                 [
@@ -254,7 +258,6 @@ def table_checksums(store: Store, *, batch: int = BATCH) -> dict[str, tuple[int,
                     _iso(r.created_at),
                 ]
             )
-        key = (rows[-1].namespace, rows[-1].session_key)
     for api_key, key_hash in store.keys.export():
         sums["api_keys"].add([api_key.to_dict(), key_hash])
     return {**{t: s.result() for t, s in sums.items()}, **carried_checksums(store, batch=batch)}

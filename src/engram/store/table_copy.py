@@ -41,21 +41,13 @@ def rows_of(
         yield from page
 
 
-def copy_tables(
-    source: Store,
-    target: Store,
-    *,
-    batch: int = BATCH,
-    progress: Callable[[str, int], None] | None = None,
-) -> dict[str, TableCounts]:
+def copy_tables(source: Store, target: Store, *, batch: int = BATCH) -> dict[str, TableCounts]:
     """Copy every carried table from ``source`` into ``target``; counts per table."""
     out: dict[str, TableCounts] = {}
     for spec in TABLES:
         counts = TableCounts()
         for page in pages_of(source, spec.name, batch=batch):
             counts += target.tables.import_rows(spec.name, page)
-            if progress is not None:
-                progress(spec.name, counts.inserted + counts.existing + counts.orphans)
         out[spec.name] = counts
     return out
 

@@ -85,16 +85,20 @@ def _log(name: str, key: tuple[str, ...], **kw: Any) -> TableSpec:
     return TableSpec(name, key, ("id",), local="id", repeats=True, **kw)
 
 
+def _keyed(name: str, key: tuple[str, ...], **kw: Any) -> TableSpec:
+    """A table whose natural key is its primary key: pages go in key order."""
+    return TableSpec(name, key, key, **kw)
+
+
 _ENTITY = Ref("entity_id", "entities")
 _PALACE_PARENT = {"wing": None, "room": "palace_wings", "closet": "palace_rooms"}
 _PALACE_TARGET = {"wing": "palace_wings", "room": "palace_rooms", "closet": "palace_closets"}
 
 #: Carried tables, parents before the tables that reference them.
 TABLES: tuple[TableSpec, ...] = (
-    TableSpec("documents", ("id",), ("id",)),
-    TableSpec(
+    _keyed("documents", ("id",)),
+    _keyed(
         "document_memories",
-        ("document_id", "chunk_index"),
         ("document_id", "chunk_index"),
         scope="parent",
         parent=("document_id", "documents", "id"),
@@ -106,7 +110,7 @@ TABLES: tuple[TableSpec, ...] = (
         kinds={"payload": "json", "result": "json", "run_after": "time"},
     ),
     TableSpec("entities", ("namespace", "canonical_name"), ("id",), local="id"),
-    TableSpec("entity_aliases", ("namespace", "alias"), ("namespace", "alias"), refs=(_ENTITY,)),
+    _keyed("entity_aliases", ("namespace", "alias"), refs=(_ENTITY,)),
     TableSpec("entity_aspects", ("entity_id", "canonical_name"), ("id",), "id", (_ENTITY,)),
     TableSpec(
         "entity_attributes",
@@ -116,9 +120,8 @@ TABLES: tuple[TableSpec, ...] = (
         (_ENTITY, Ref("aspect_id", "entity_aspects")),
         memory_ids=("memory_id",),
     ),
-    TableSpec(
+    _keyed(
         "memory_entity_mentions",
-        ("memory_id", "entity_id"),
         ("memory_id", "entity_id"),
         refs=(_ENTITY,),
         memory_ids=("memory_id",),
@@ -130,9 +133,8 @@ TABLES: tuple[TableSpec, ...] = (
         kinds={"valid_from": "time", "valid_to": "time"},
         memory_ids=("source_memory_id",),
     ),
-    TableSpec(
+    _keyed(
         "relation_mentions",
-        ("relation_id", "memory_id"),
         ("relation_id", "memory_id"),
         refs=(Ref("relation_id", "relations"),),
         scope="parent",
@@ -144,7 +146,7 @@ TABLES: tuple[TableSpec, ...] = (
         ("namespace", "memory_id", "action", "created_at"),
         kinds={"proposal": "json"},
     ),
-    TableSpec("palace_counters", ("namespace",), ("namespace",)),
+    _keyed("palace_counters", ("namespace",)),
     TableSpec("palace_wings", ("namespace", "slug"), ("id",), local="id"),
     TableSpec(
         "palace_rooms", ("wing_id", "slug"), ("id",), "id", (Ref("wing_id", "palace_wings"),)
@@ -161,34 +163,23 @@ TABLES: tuple[TableSpec, ...] = (
         kinds={"tags": "json"},
         memory_ids=("memory_id",),
     ),
-    TableSpec(
+    _keyed(
         "palace_closet_drawers",
-        ("closet_id", "drawer_id"),
         ("closet_id", "drawer_id"),
         refs=(Ref("closet_id", "palace_closets"), Ref("drawer_id", "palace_drawers")),
         scope="parent",
         parent=("closet_id", "palace_closets", "id"),
     ),
-    TableSpec(
+    _keyed(
         "palace_aliases",
-        ("namespace", "level", "parent_id", "alias"),
         ("namespace", "level", "parent_id", "alias"),
         refs=(
             Ref("parent_id", by="level", tables=_PALACE_PARENT),
             Ref("target_id", by="level", tables=_PALACE_TARGET),
         ),
     ),
-    TableSpec(
-        "runs",
-        ("namespace", "run_id"),
-        ("namespace", "run_id"),
-        kinds={"issues": "json", "metadata": "json"},
-    ),
-    TableSpec(
-        "run_memory_hits",
-        ("namespace", "run_id", "memory_id"),
-        ("namespace", "run_id", "memory_id"),
-    ),
+    _keyed("runs", ("namespace", "run_id"), kinds={"issues": "json", "metadata": "json"}),
+    _keyed("run_memory_hits", ("namespace", "run_id", "memory_id")),
     _log(
         "erase_audit",
         ("namespace", "created_at"),
@@ -199,19 +190,13 @@ TABLES: tuple[TableSpec, ...] = (
         ("namespace", "session_key", "created_at"),
         kinds={"memory_queries": "json", "recent_remembers": "json"},
     ),
-    TableSpec(
+    _keyed(
         "session_memories",
-        ("namespace", "session_key", "memory_id"),
         ("namespace", "session_key", "memory_id"),
         kinds={"was_injected": "bool"},
     ),
-    TableSpec(
-        "session_scores",
-        ("namespace", "session_key"),
-        ("namespace", "session_key"),
-        kinds={"per_memory": "json"},
-    ),
-    TableSpec("agent_profiles", ("agent_id",), ("agent_id",), scope="global"),
+    _keyed("session_scores", ("namespace", "session_key"), kinds={"per_memory": "json"}),
+    _keyed("agent_profiles", ("agent_id",), scope="global"),
     TableSpec(
         "org_facts",
         ("fact_id", "version"),
@@ -221,35 +206,28 @@ TABLES: tuple[TableSpec, ...] = (
         kinds={"tags": "json", "retracted": "bool"},
         scope="global",
     ),
-    TableSpec(
+    _keyed(
         "org_fact_vectors",
-        ("seq", "model"),
         ("seq", "model"),
         refs=(Ref("seq", "org_facts"),),
         kinds={"vector": "json"},
         scope="global",
     ),
     _log("org_audit", ("at", "action", "actor_id", "category"), scope="global"),
-    TableSpec("org_key_roles", ("key_id",), ("key_id",), scope="global"),
-    TableSpec(
-        "core_blocks",
-        ("namespace", "label"),
-        ("namespace", "label"),
-        kinds={"read_only": "bool"},
-        scanned=("value",),
-    ),
+    _keyed("org_key_roles", ("key_id",), scope="global"),
+    _keyed("core_blocks", ("namespace", "label"), kinds={"read_only": "bool"}, scanned=("value",)),
     _log("core_block_history", ("namespace", "label", "at")),
-    TableSpec("chat_settings", ("namespace",), ("namespace",), kinds={"settings": "json"}),
+    _keyed("chat_settings", ("namespace",), kinds={"settings": "json"}),
     # Columns read from the schema: the lifecycle archive grows columns of its own.
-    TableSpec("memory_archive", ("archive_id",), ("archive_id",), kinds={"record": "json"}),
-    TableSpec("retention_overrides", ("namespace", "category"), ("namespace", "category")),
+    _keyed("memory_archive", ("archive_id",), kinds={"record": "json"}),
+    _keyed("retention_overrides", ("namespace", "category")),
     _log(
         "maintenance_runs",
         ("kind", "mode", "started_at"),
         kinds={"recommendations": "json", "actions": "json", "report": "json"},
     ),
     _log("maintenance_actions", ("action", "executed_at"), scope="global"),
-    TableSpec("maintenance_halts", ("action",), ("action",), scope="global"),
+    _keyed("maintenance_halts", ("action",), scope="global"),
 )
 
 SPECS: dict[str, TableSpec] = {spec.name: spec for spec in TABLES}

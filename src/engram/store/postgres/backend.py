@@ -18,7 +18,6 @@ from engram.store.postgres.dialect import POSTGRES
 from engram.store.postgres.hints import PgHintIndex
 from engram.store.postgres.keyword import PgKeyword, PgKeywordUpkeep
 from engram.store.postgres.vectors import PgBundleVectors, PgVectors
-from engram.store.protocols.backend import StoreStats
 from engram.store.protocols.capabilities import Capabilities, capabilities_of
 from engram.store.sql.chunks import SqlChunks
 from engram.store.sql.hints import SqlHints
@@ -45,7 +44,7 @@ class PostgresStore(SqlStore):
         )
         self._db: Database
         self.keyword = PgKeyword(self._db)
-        self.vectors = PgVectors(self._db)
+        self.vectors: PgVectors = PgVectors(self._db)
         self.chunks = SqlChunks(self._sql, PgChunkIndex(self._db))
         self.hints = SqlHints(self._sql, PgHintIndex(self._db))
 
@@ -64,30 +63,3 @@ class PostgresStore(SqlStore):
     @config.setter
     def config(self, value: PostgresConfig) -> None:
         self._db.config = value
-
-    def schema_version(self) -> str:
-        with self._db.read() as conn:
-            rows = conn.execute(
-                'SELECT name FROM schema_migrations ORDER BY name COLLATE "C" DESC LIMIT 1'
-            ).fetchall()
-        return str(rows[0][0]) if rows else "none"
-
-    def stats(self, model: str | None) -> StoreStats:
-        with self._db.read() as conn:
-            tomb_row = conn.execute(
-                "SELECT count(*) FROM memories WHERE deleted_at IS NOT NULL"
-            ).fetchone()
-            vectors = {
-                r[0]: int(r[1])
-                for r in conn.execute(
-                    "SELECT model, count(*) FROM memory_vectors GROUP BY model"
-                ).fetchall()
-            }
-        return StoreStats(
-            memories=self.memories.namespaces(),
-            tombstoned=int(tomb_row[0]) if tomb_row else 0,
-            vectors=vectors,
-            missing_vectors=0 if model is None else self.vectors.count_missing(model),
-            schema_version=self.schema_version(),
-            location=self.location,
-        )

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -96,10 +96,10 @@ class Database(Opened):
             raise StoreError(f"cannot open PostgreSQL store at {self.location}: {exc}") from exc
         self._conninfo = conninfo
         self._disconnected = False
-        self._pool = self._open_pool()
+        self._open()
 
-    def _open_pool(self) -> ConnectionPool[psycopg.Connection[Any]]:
-        """A new, opened pool (at start, and again on ``reconnect``)."""
+    def _open(self) -> None:
+        """Open a new pool (at start, and again on ``reconnect``)."""
         pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
             self._conninfo,
             min_size=min(self.config.pool_min_size, self.config.pool_max_size),
@@ -118,7 +118,7 @@ class Database(Opened):
         except psycopg.Error as exc:
             pool.close()
             raise StoreError(f"cannot open PostgreSQL pool at {self.location}: {exc}") from exc
-        return pool
+        self._pool = pool
 
     def _configure(self, conn: psycopg.Connection[Any]) -> None:
         conn.execute("SET TIME ZONE 'UTC'")
@@ -201,30 +201,8 @@ class Database(Opened):
         """True when pgvector's ``vector`` type exists in the database."""
         return self._vector_info is not None
 
-    def disconnect(self) -> None:
-        """Close the pool but keep the store reopenable (``reconnect``)."""
-        with self._lock:
-            if self.connected:
-                self._disconnected = True
-                self._pool.close()
+    def _held(self) -> AbstractContextManager[Any]:
+        return self._lock
 
-    def reconnect(self) -> None:
-        """Open a new pool to the same database after ``disconnect``; a no-op when
-        connected."""
-        with self._lock:
-            if self._closed:
-                self.check_open()
-            if self._disconnected:
-                try:
-                    self._pool = self._open_pool()
-                except StoreError as exc:
-                    raise StoreConnectionError(str(exc)) from exc
-                self._disconnected = False
-
-    def close(self) -> None:
-        """Close the pool; idempotent."""
-        with self._lock:
-            if not self._closed:
-                self._closed = True
-                if not self._disconnected:  # ``disconnect`` closed the pool already
-                    self._pool.close()
+    def _shut(self) -> None:
+        self._pool.close()

@@ -59,9 +59,7 @@ class ChunkVectorStore(Protocol):
         """The best chunk cosine of specific live memories; ids without chunks are absent."""
         ...
 
-    def unchunked(
-        self, model: str, min_chars: int, *, limit: int, namespace: str | None = None
-    ) -> list[MemoryRecord]:
+    def unchunked(self, model: str, min_chars: int, *, limit: int) -> list[MemoryRecord]:
         """Live memories with more than ``min_chars`` characters of content that have a
         current vector by ``model`` but no chunk vectors of their current content (a
         store written before chunking was on, or with a smaller window)."""

@@ -129,9 +129,7 @@ class VectorStore(Protocol):
         """Dimension per model among stored vectors."""
         ...
 
-    def missing(
-        self, model: str, *, limit: int, namespace: str | None = None
-    ) -> list[MemoryRecord]:
+    def missing(self, model: str, *, limit: int) -> list[MemoryRecord]:
         """Live memories with no vector by ``model`` or a stale one (content changed)."""
         ...
 

@@ -12,6 +12,7 @@ from engram.errors import NotFoundError
 from engram.store.protocols.aspects import AspectFeedback
 from engram.store.protocols.graph import Aspect, Attribute, canonical_name
 from engram.store.sql.dialect import Conn, Dialect
+from engram.store.sql.graph_record import check_entity
 from engram.store.sql.rows import columns, record
 from engram.store.sql.session import SqlPart
 
@@ -26,13 +27,6 @@ _ONCE = {
 _SAME_CONTENT = {"sqlite": "content = ?", "postgres": "md5(content) = md5(?)"}
 
 
-def _check_entity(conn: Conn, namespace: str, entity_id: int) -> None:
-    if not conn.execute(
-        "SELECT 1 FROM entities WHERE id = ? AND namespace = ?", (entity_id, namespace)
-    ).fetchone():
-        raise NotFoundError(f"no entity {entity_id} in namespace {namespace!r}")
-
-
 class SqlAspects(SqlPart):
     """``AspectStore`` on either engine."""
 
@@ -43,7 +37,7 @@ class SqlAspects(SqlPart):
         d.text(name, "aspect name")
         key = canonical_name(name)
         with self._sql.tx("storing an aspect") as conn:
-            _check_entity(conn, namespace, entity_id)
+            check_entity(conn, namespace, entity_id)
             conn.execute(
                 "INSERT INTO entity_aspects(entity_id, namespace, canonical_name, name, weight, "
                 "updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
@@ -72,7 +66,7 @@ class SqlAspects(SqlPart):
         d = self._d
         d.text(content, "attribute")
         with self._sql.tx("storing an attribute") as conn:
-            _check_entity(conn, namespace, entity_id)
+            check_entity(conn, namespace, entity_id)
             if (
                 aspect_id is not None
                 and not conn.execute(
@@ -159,8 +153,8 @@ class SqlAspects(SqlPart):
     ) -> int:
         d = self._d
         with self._sql.tx("moving attributes") as conn:
-            _check_entity(conn, namespace, from_entity)
-            _check_entity(conn, namespace, to_entity)
+            check_entity(conn, namespace, from_entity)
+            check_entity(conn, namespace, to_entity)
             sql = (
                 "SELECT t.id, t.memory_id, t.content, a.name, a.weight FROM entity_attributes t "
                 "LEFT JOIN entity_aspects a ON a.id = t.aspect_id "

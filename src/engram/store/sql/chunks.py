@@ -11,7 +11,7 @@ need chunks, counting and dropping rows are written here once.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -19,6 +19,7 @@ import numpy.typing as npt
 from engram.records import MemoryRecord
 from engram.store.protocols.chunks import MemoryChunks
 from engram.store.sql.codec import SELECT, from_row
+from engram.store.sql.rows import equal
 from engram.store.sql.session import Sql, SqlPart
 
 Matrix = npt.NDArray[np.float32]
@@ -60,31 +61,25 @@ class SqlChunks(SqlPart):
     ) -> dict[str, float]:
         return self._index.scores(namespace, model, query, ids)
 
-    def unchunked(
-        self, model: str, min_chars: int, *, limit: int, namespace: str | None = None
-    ) -> list[MemoryRecord]:
+    def unchunked(self, model: str, min_chars: int, *, limit: int) -> list[MemoryRecord]:
         key = self._key
         sql = (
             SELECT + f" JOIN memory_vectors v ON v.{key} AND v.model = ? "
             "AND v.content_hash = m.content_hash WHERE m.deleted_at IS NULL "
             "AND length(m.content) > ? AND NOT EXISTS (SELECT 1 FROM memory_chunks c "
-            f"WHERE c.{key} AND c.model = ? AND c.content_hash = m.content_hash)"
+            f"WHERE c.{key} AND c.model = ? AND c.content_hash = m.content_hash) "
+            "ORDER BY m.seq LIMIT ?"
         )
-        params: list[Any] = [model, min_chars, model]
-        if namespace is not None:
-            sql += " AND m.namespace = ?"
-            params.append(namespace)
-        sql += " ORDER BY m.seq LIMIT ?"
-        params.append(limit)
         with self._sql.read() as conn:
-            return [from_row(self._d, r) for r in conn.execute(sql, params).fetchall()]
+            rows = conn.execute(sql, (model, min_chars, model, limit)).fetchall()
+        return [from_row(self._d, r) for r in rows]
 
     def count(self, model: str | None = None) -> int:
-        where, params = ("", []) if model is None else (" WHERE model = ?", [model])
-        return self._read_count(f"SELECT count(*) FROM memory_chunks{where}", params)
+        where, params = equal(model=model)
+        return self._read_count(f"SELECT count(*) FROM memory_chunks WHERE {where}", params)
 
     def delete(self, model: str | None = None) -> int:
-        where, params = ("", []) if model is None else (" WHERE model = ?", [model])
+        where, params = equal(model=model)
         with self._sql.tx("deleting chunk vectors") as conn:
-            cur = conn.execute(f"DELETE FROM memory_chunks{where}", params)
+            cur = conn.execute(f"DELETE FROM memory_chunks WHERE {where}", params)
             return int(cur.rowcount)

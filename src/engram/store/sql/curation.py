@@ -89,24 +89,12 @@ class SqlCuration(SqlPart):
     def preference_rows(
         self, namespace: str, *, after_id: int = 0, limit: int = 1000
     ) -> list[PreferenceRow]:
-        with self._sql.read("reading preference rows") as conn:
-            rows = conn.execute(
-                "SELECT f.id, f.memory_id, m.content, m.title, f.rating, f.comment, "
-                "f.created_at, m.quality FROM memory_feedback_log f JOIN memories m "
-                "ON m.id = f.memory_id AND m.namespace = f.namespace "
-                "WHERE f.namespace = ? AND f.id > ? ORDER BY f.id LIMIT ?",
-                (namespace, after_id, limit),
-            ).fetchall()
-        return [
-            PreferenceRow(
-                id=int(r[0]),
-                memory_id=r[1],
-                content=r[2],
-                title=r[3],
-                rating=int(r[4]),
-                comment=r[5],
-                at=self._d.time(r[6]),
-                quality=int(r[7]),
-            )
-            for r in rows
-        ]
+        return self._records(
+            PreferenceRow,
+            "SELECT f.id, f.memory_id, m.content, m.title, f.rating, f.comment, "
+            "f.created_at, m.quality FROM memory_feedback_log f JOIN memories m "
+            "ON m.id = f.memory_id AND m.namespace = f.namespace "
+            "WHERE f.namespace = ? AND f.id > ? ORDER BY f.id LIMIT ?",
+            (namespace, after_id, limit),
+            what="reading preference rows",
+        )

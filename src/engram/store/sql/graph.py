@@ -15,7 +15,7 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
-from engram.errors import InvalidInputError, NotFoundError
+from engram.errors import InvalidInputError
 from engram.store.protocols.graph import (
     BoostLookup,
     Entity,
@@ -29,9 +29,9 @@ from engram.store.protocols.graph import (
     normal_name,
 )
 from engram.store.sql import graph_boost, graph_merge, graph_record
-from engram.store.sql.dialect import Conn, Dialect
+from engram.store.sql.dialect import Dialect
 from engram.store.sql.graph_counts import entity_filter, relation_filter
-from engram.store.sql.graph_record import RELATION, VALID_AT, lock, relation
+from engram.store.sql.graph_record import RELATION, VALID_AT, check_entity, lock, relation
 from engram.store.sql.rows import record
 from engram.store.sql.session import Sql, SqlPart
 
@@ -93,7 +93,7 @@ class SqlGraph(SqlPart):
                 if int(owner[0]) == entity_id:
                     return False
                 raise InvalidInputError(f"{alias!r} already names another entity")
-            self._check_entity(conn, namespace, entity_id)
+            check_entity(conn, namespace, entity_id)
             conn.execute(
                 "INSERT INTO entity_aliases(entity_id, namespace, alias) VALUES (?, ?, ?)",
                 (entity_id, namespace, alias),
@@ -137,13 +137,6 @@ class SqlGraph(SqlPart):
             row = conn.execute(f"{RELATION} WHERE r.id = ?", (rid,)).fetchone()
         assert row is not None
         return relation(d, row)
-
-    @staticmethod
-    def _check_entity(conn: Conn, namespace: str, entity_id: int) -> None:
-        if not conn.execute(
-            "SELECT 1 FROM entities WHERE id = ? AND namespace = ?", (entity_id, namespace)
-        ).fetchone():
-            raise NotFoundError(f"no entity {entity_id} in namespace {namespace!r}")
 
     # -- reads ------------------------------------------------------------------------
     def entities(

@@ -37,6 +37,7 @@ from engram.store.protocols.graph import (
     canonical_relation,
     normal_name,
 )
+from engram.store.sql import rows
 from engram.store.sql.dialect import Conn, Dialect
 
 RELATION = (
@@ -65,24 +66,17 @@ def lock(conn: Conn, d: Dialect, namespace: str) -> None:
         conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", (LOCK + namespace,))
 
 
+def check_entity(conn: Conn, namespace: str, entity_id: int) -> None:
+    """``NotFoundError`` unless ``namespace`` has the entity ``entity_id``."""
+    if not conn.execute(
+        "SELECT 1 FROM entities WHERE id = ? AND namespace = ?", (entity_id, namespace)
+    ).fetchone():
+        raise NotFoundError(f"no entity {entity_id} in namespace {namespace!r}")
+
+
 def relation(d: Dialect, row: Sequence[Any]) -> Relation:
-    """The relation of a row selected with ``RELATION``."""
-    return Relation(
-        id=int(row[0]),
-        namespace=row[1],
-        source=row[2],
-        relation_type=row[3],
-        target=row[4],
-        confidence=float(row[5]),
-        mentions=int(row[6]),
-        strength=float(row[7]),
-        valid_from=d.time(row[8]),
-        valid_to=d.time_or_none(row[9]),
-        source_memory_id=row[10],
-        created_at=d.time(row[11]),
-        source_entity_id=int(row[12]),
-        target_entity_id=int(row[13]),
-    )
+    """The relation of a row selected with ``RELATION`` (its columns in field order)."""
+    return rows.record(d, Relation, row)
 
 
 def relations_by_id(conn: Conn, d: Dialect, ids: Sequence[int]) -> dict[int, Relation]:

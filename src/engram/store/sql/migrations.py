@@ -278,7 +278,10 @@ def migrate(raw: Any, d: Dialect, *, upto: str | None = None) -> list[str]:
         return ran
 
 
-def current_version(raw: Any, d: Dialect) -> str:
-    """The last applied migration's name, or ``"none"``."""
-    names = applied(raw, d)
-    return names[-1] if names else "none"
+def current_version(conn: Any, d: Dialect) -> str:
+    """The last applied migration's name, or ``"none"`` (``conn``: a connection of a
+    database that has ``schema_migrations``)."""
+    order = _ENGINES[d.name].order
+    row = conn.execute(f"SELECT name FROM schema_migrations ORDER BY {order} DESC LIMIT 1")
+    found = row.fetchone()
+    return "none" if found is None else str(found[0])

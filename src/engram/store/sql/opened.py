@@ -10,7 +10,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from typing import Any
 
-from engram.errors import StoreClosedError, StoreConnectionError
+from engram.errors import StoreClosedError, StoreConnectionError, StoreError
 
 
 class Opened:
@@ -22,6 +22,45 @@ class Opened:
 
     def read(self, what: str = "read") -> AbstractContextManager[Any]:
         raise NotImplementedError
+
+    # Each backend's own: the locks held while the state changes, closing its
+    # connections (or pool), opening them again.
+    def _held(self) -> AbstractContextManager[Any]:
+        raise NotImplementedError
+
+    def _shut(self) -> None:
+        raise NotImplementedError
+
+    def _open(self) -> None:
+        raise NotImplementedError
+
+    def disconnect(self) -> None:
+        """Close the connections (or the pool) but keep the store reopenable
+        (``reconnect``)."""
+        with self._held():
+            if self.connected:
+                self._disconnected = True
+                self._shut()
+
+    def reconnect(self) -> None:
+        """Reopen the same store after ``disconnect``; a no-op when connected."""
+        with self._held():
+            if self._closed:
+                self.check_open()
+            if self._disconnected:
+                try:
+                    self._open()
+                except StoreError as exc:
+                    raise StoreConnectionError(str(exc)) from exc
+                self._disconnected = False
+
+    def close(self) -> None:
+        """Close the connections (or the pool) for good; idempotent."""
+        with self._held():
+            if not self._closed:
+                self._closed = True
+                if not self._disconnected:  # ``disconnect`` closed them already
+                    self._shut()
 
     def check_open(self) -> None:
         """``StoreClosedError`` after ``close``; ``StoreConnectionError`` while

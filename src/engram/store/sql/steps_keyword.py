@@ -209,16 +209,41 @@ def m008_namespace_fts(conn: Conn, d: Dialect) -> None:
     fts.rebuild(_sqlite(conn))
 
 
+#: SQLite's ``011_hints``: ``memory_hints`` and the queue of hint rows to drop from the
+#: per-namespace FTS5 hint indexes (``engram.store.sqlite.hints`` keeps them).
+_HINTS_011 = """
+CREATE TABLE hint_namespaces (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    namespace TEXT NOT NULL UNIQUE
+);
+CREATE TABLE memory_hints (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    memory_id TEXT NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+    namespace TEXT NOT NULL,
+    hint TEXT NOT NULL,
+    model TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE INDEX memory_hints_memory ON memory_hints(memory_id);
+CREATE INDEX memory_hints_ns ON memory_hints(namespace, memory_id);
+CREATE TABLE hint_fts_pending (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    namespace TEXT NOT NULL,
+    hint_id INTEGER NOT NULL
+);
+CREATE TRIGGER memory_hints_unindex AFTER DELETE ON memory_hints BEGIN
+    INSERT INTO hint_fts_pending(namespace, hint_id) VALUES (old.namespace, old.id);
+END;
+"""
+
+
 def m011_hints(conn: Conn, d: Dialect) -> None:
     """seed 004's prospective index; purging a memory removes its hints (``ON DELETE
     CASCADE``). SQLite: ``memory_hints`` and the bookkeeping of per-namespace FTS5 hint
-    indexes, whose schema sits beside the code that keeps it
-    (``engram.store.sqlite.hints``). PostgreSQL: hints with a folded, stemmed
+    indexes (``engram.store.sqlite.hints``). PostgreSQL: hints with a folded, stemmed
     ``tsvector`` (as ``memories.search`` is built) and a GIN index."""
     if d.name == "sqlite":
-        from engram.store.sqlite import hints
-
-        hints.create_schema(_sqlite(conn))
+        script(conn, d, _HINTS_011)
         return
     script(
         conn,

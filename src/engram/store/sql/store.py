@@ -13,13 +13,15 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
+from engram.store.protocols.backend import StoreStats
+from engram.store.sql import migrations
 from engram.store.sql.agents import SqlAgents
 from engram.store.sql.aspects import SqlAspects
 from engram.store.sql.audit import SqlAudit
 from engram.store.sql.blocks import SqlCoreBlocks
 from engram.store.sql.chat import SqlChatSettings
 from engram.store.sql.curation import SqlCuration
-from engram.store.sql.dialect import Dialect
+from engram.store.sql.dialect import Dialect, first_int
 from engram.store.sql.documents import SqlDocuments
 from engram.store.sql.erase import SqlErase
 from engram.store.sql.feedback import SqlFeedback
@@ -40,10 +42,14 @@ from engram.store.sql.sessions import SqlSessions
 from engram.store.sql.tables import AfterInsert, SqlTables
 from engram.store.sql.transcripts import SqlTranscripts
 from engram.store.sql.transfer import BundleVectors, SqlTransfer
+from engram.store.sql.vector_reads import VectorReads
 
 
 class SqlStore:
     """The shared half of a SQL backend: its ``Sql`` and the parts built on it."""
+
+    #: The backend's native vector part (its shared reads are ``VectorReads``).
+    vectors: VectorReads
 
     def __init__(
         self,
@@ -124,3 +130,25 @@ class SqlStore:
 
     def disconnect(self) -> None:
         self._db.disconnect()
+
+    def schema_version(self) -> str:
+        with self._sql.read("reading the schema version") as conn:
+            return migrations.current_version(conn, self._sql.d)
+
+    def stats(self, model: str | None) -> StoreStats:
+        with self._sql.read("reading store stats") as conn:
+            tombstoned = first_int(
+                conn, "SELECT count(*) FROM memories WHERE deleted_at IS NOT NULL"
+            )
+            vectors = {
+                r[0]: int(r[1])
+                for r in conn.execute("SELECT model, count(*) FROM memory_vectors GROUP BY model")
+            }
+        return StoreStats(
+            memories=self.memories.namespaces(),
+            tombstoned=tombstoned,
+            vectors=vectors,
+            missing_vectors=0 if model is None else self.vectors.count_missing(model),
+            schema_version=self.schema_version(),
+            location=self.location,
+        )

@@ -23,9 +23,11 @@ from engram.store.sql.codec import HISTORY_COLUMNS, SELECT, from_row, history_fr
 from engram.store.sql.codec import to_row as memory_row
 from engram.store.sql.dialect import Conn, Dialect, dumps
 from engram.store.sql.history import write_history
-from engram.store.sql.rows import columns
+from engram.store.sql.rows import columns, record
 from engram.store.sql.session import Sql, SqlPart
 from engram.text import normalize_content
+
+_FEEDBACK = columns(FeedbackRow)
 
 
 class BundleVectors(Protocol):
@@ -118,20 +120,11 @@ class SqlTransfer(SqlPart):
                 ).fetchall():
                     history.setdefault(r[1], []).append(history_from_row(d, r))
                 for r in conn.execute(
-                    "SELECT id, memory_id, namespace, rating, comment, created_at "
-                    f"FROM memory_feedback_log WHERE {clause} ORDER BY id",
+                    f"SELECT {_FEEDBACK} FROM memory_feedback_log WHERE {clause} ORDER BY id",
                     ids,
                 ).fetchall():
-                    feedback.setdefault(r[1], []).append(
-                        FeedbackRow(
-                            id=int(r[0]),
-                            memory_id=r[1],
-                            namespace=r[2],
-                            rating=int(r[3]),
-                            comment=r[4],
-                            created_at=d.time(r[5]),
-                        )
-                    )
+                    row = record(d, FeedbackRow, r)
+                    feedback.setdefault(row.memory_id, []).append(row)
                 if vectors:
                     vector_rows.update(self._vectors.read(conn, chunk))
         return [

@@ -8,12 +8,11 @@ deleting a model's vectors and counting the memories never embedded.
 
 from __future__ import annotations
 
-from typing import Any
-
 from engram.records import MemoryRecord
 from engram.store.sql.codec import SELECT, from_row
 from engram.store.sql.dialect import Conn, first_int
 from engram.store.sql.native import vector_rows
+from engram.store.sql.rows import equal
 from engram.store.sql.session import Sql
 
 
@@ -39,19 +38,11 @@ class VectorReads:
             ).fetchall()
         return {r[0]: int(r[1]) for r in rows}
 
-    def missing(
-        self, model: str, *, limit: int, namespace: str | None = None
-    ) -> list[MemoryRecord]:
-        query = SELECT + self._missing
-        params: list[Any] = [model]
-        if namespace is not None:
-            query += " AND m.namespace = ?"
-            params.append(namespace)
-        query += " ORDER BY m.seq LIMIT ?"
-        params.append(limit)
+    def missing(self, model: str, *, limit: int) -> list[MemoryRecord]:
+        query = SELECT + self._missing + " ORDER BY m.seq LIMIT ?"
         d = self._reads.d
         with self._reads.read("reading memories without vectors") as conn:
-            return [from_row(d, r) for r in conn.execute(query, params).fetchall()]
+            return [from_row(d, r) for r in conn.execute(query, (model, limit)).fetchall()]
 
     def count_missing(self, model: str) -> int:
         with self._reads.read("counting memories without vectors") as conn:
@@ -70,15 +61,10 @@ class VectorReads:
     def delete(self, model: str | None = None) -> int:
         with self._reads.tx("deleting vectors") as conn:
             self._before_delete(conn)
-            if model is None:
-                cur = conn.execute("DELETE FROM memory_vectors")
-                conn.execute("UPDATE memories SET embedding_model = NULL")
-            else:
-                cur = conn.execute("DELETE FROM memory_vectors WHERE model = ?", (model,))
-                conn.execute(
-                    "UPDATE memories SET embedding_model = NULL WHERE embedding_model = ?",
-                    (model,),
-                )
+            where, params = equal(model=model)
+            cur = conn.execute(f"DELETE FROM memory_vectors WHERE {where}", params)
+            where, params = equal(embedding_model=model)
+            conn.execute(f"UPDATE memories SET embedding_model = NULL WHERE {where}", params)
             return int(cur.rowcount)
 
     def _before_delete(self, conn: Conn) -> None:

@@ -14,9 +14,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from engram.errors import CapabilityError
-from engram.store.protocols.backend import StoreStats
 from engram.store.protocols.capabilities import Capabilities, capabilities_of
-from engram.store.sql import migrations
 from engram.store.sql.chunks import SqlChunks
 from engram.store.sql.dialect import Conn
 from engram.store.sql.hints import SqlHints
@@ -51,7 +49,7 @@ class SQLiteStore(SqlStore):
         )
         self._db: Database
         self.keyword = SQLiteKeyword(self._db)
-        self.vectors = SQLiteVectors(self._db)
+        self.vectors: SQLiteVectors = SQLiteVectors(self._db)
         self.chunks = SqlChunks(self._sql, SQLiteChunkIndex(self._db))
         self.hints = SqlHints(self._sql, SQLiteHintIndex(self._db))
 
@@ -69,27 +67,3 @@ class SQLiteStore(SqlStore):
     def capabilities(self) -> Capabilities:
         """Everything but a per-agent cap; vectors are searched in process."""
         return capabilities_of(self.backend_name, reconnect=self._db.location != ":memory:")
-
-    def schema_version(self) -> str:
-        with self._db.read() as conn:
-            return migrations.current_version(conn, SQLITE)
-
-    def stats(self, model: str | None) -> StoreStats:
-        with self._db.read() as conn:
-            tombstoned = int(
-                conn.execute(
-                    "SELECT count(*) FROM memories WHERE deleted_at IS NOT NULL"
-                ).fetchone()[0]
-            )
-            vectors = {
-                r[0]: int(r[1])
-                for r in conn.execute("SELECT model, count(*) FROM memory_vectors GROUP BY model")
-            }
-        return StoreStats(
-            memories=self.memories.namespaces(),
-            tombstoned=tombstoned,
-            vectors=vectors,
-            missing_vectors=0 if model is None else self.vectors.count_missing(model),
-            schema_version=self.schema_version(),
-            location=self.location,
-        )

@@ -21,7 +21,7 @@ import numpy.typing as npt
 from engram.errors import StoreError
 from engram.store.protocols.chunks import MemoryChunks
 from engram.store.sql.chunks import Matrix
-from engram.store.sqlite.db import Database, with_seq
+from engram.store.sqlite.db import Database, meta_epoch, with_seq
 
 _CURRENT = (
     "FROM memory_chunks c JOIN memories m ON m.seq = c.memory_seq "
@@ -46,11 +46,6 @@ class _Block:
         """The best chunk cosine of every memory of the block, in ``ids`` order."""
         sims = self.matrix @ np.asarray(query, dtype=np.float32)
         return np.maximum.reduceat(sims, self.starts)
-
-
-def _epoch(conn: sqlite3.Connection) -> int:
-    row = conn.execute("SELECT value FROM engram_meta WHERE key = 'chunk_epoch'").fetchone()
-    return int(row[0]) if row else 0
 
 
 class SQLiteChunkIndex:
@@ -90,7 +85,7 @@ class SQLiteChunkIndex:
 
     def _block(self, namespace: str, model: str) -> _Block:
         with self._db.snapshot() as conn:
-            epoch = _epoch(conn)
+            epoch = meta_epoch(conn, "chunk_epoch")
             cached = self._blocks.get((namespace, model))
             if cached is not None and cached.epoch == epoch:
                 return cached

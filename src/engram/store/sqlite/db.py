@@ -20,7 +20,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from engram.errors import StoreConnectionError, StoreError
+from engram.errors import StoreError
 from engram.records import utcnow
 from engram.store.sql import migrations
 from engram.store.sql.opened import Opened
@@ -66,6 +66,13 @@ class _ForMemory(Protocol):
 
 
 M = TypeVar("M", bound=_ForMemory)
+
+
+def meta_epoch(conn: sqlite3.Connection, key: str) -> int:
+    """The ``engram_meta`` counter ``key`` that triggers move on every change a derived
+    index must see (0 before the step that made it)."""
+    row = conn.execute("SELECT value FROM engram_meta WHERE key = ?", (key,)).fetchone()
+    return int(row[0]) if row else 0
 
 
 def with_seq(conn: sqlite3.Connection, items: Iterable[M]) -> Iterator[tuple[M, int]]:
@@ -252,34 +259,12 @@ class Database(Opened):
         with self._using(self.search_lock, lambda: self.search_conn, what) as conn:
             yield conn
 
-    def disconnect(self) -> None:
-        """Close the connections but keep the store reopenable (``reconnect``)."""
+    @contextmanager
+    def _held(self) -> Iterator[None]:
         with self.lock, self.search_lock:
-            if self.connected:
-                self._disconnected = True
-                if self.search_conn is not self.conn:
-                    self.search_conn.close()
-                self.conn.close()
+            yield
 
-    def reconnect(self) -> None:
-        """Reopen the same file after ``disconnect``; a no-op when connected."""
-        with self.lock, self.search_lock:
-            if self._closed:
-                self.check_open()
-            if self._disconnected:
-                try:
-                    self._open()
-                except StoreError as exc:
-                    raise StoreConnectionError(str(exc)) from exc
-                self._disconnected = False
-
-    def close(self) -> None:
-        """Close the connections; idempotent."""
-        with self.lock, self.search_lock:
-            if not self._closed:
-                self._closed = True
-                if self._disconnected:  # already closed by ``disconnect``
-                    return
-                if self.search_conn is not self.conn:
-                    self.search_conn.close()
-                self.conn.close()
+    def _shut(self) -> None:
+        if self.search_conn is not self.conn:
+            self.search_conn.close()
+        self.conn.close()

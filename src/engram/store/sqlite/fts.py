@@ -21,9 +21,9 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 
+from engram.store.sqlite.tokenize import TOKENIZE
 from engram.text import match_terms
 
-TOKENIZE = "porter unicode61 remove_diacritics 2"
 COLUMNS = ("content", "title", "narrative", "facts", "tags")
 # seed 000 ranks title matches above body matches: title 2, tags 0.5, in column order.
 WEIGHTS = "1.0, 2.0, 1.0, 1.0, 0.5"

@@ -20,60 +20,14 @@ until they are purged.
 from __future__ import annotations
 
 import sqlite3
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from engram.store.protocols.hints import MAX_HINTS
-from engram.store.sqlite.fts import COMMON, TOKENIZE, _count, _quote, namespace_table
+from engram.store.sql.dialect import Conn
+from engram.store.sqlite.db import Database
+from engram.store.sqlite.fts import COMMON, _count, _quote, namespace_table
+from engram.store.sqlite.tokenize import TOKENIZE
 from engram.text import match_terms
-
-if TYPE_CHECKING:  # db imports the migrations, whose step 011 imports this module
-    from engram.store.sql.dialect import Conn
-    from engram.store.sqlite.db import Database
-
-#: Migration 011's schema. Frozen: it is what ``011_hints`` ran; change the schema with
-#: a new migration.
-SCHEMA_011 = """
-CREATE TABLE hint_namespaces (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    namespace TEXT NOT NULL UNIQUE
-);
-CREATE TABLE memory_hints (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    memory_id TEXT NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
-    namespace TEXT NOT NULL,
-    hint TEXT NOT NULL,
-    model TEXT NOT NULL,
-    created_at TEXT NOT NULL
-);
-CREATE INDEX memory_hints_memory ON memory_hints(memory_id);
-CREATE INDEX memory_hints_ns ON memory_hints(namespace, memory_id);
-CREATE TABLE hint_fts_pending (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    namespace TEXT NOT NULL,
-    hint_id INTEGER NOT NULL
-);
-CREATE TRIGGER memory_hints_unindex AFTER DELETE ON memory_hints BEGIN
-    INSERT INTO hint_fts_pending(namespace, hint_id) VALUES (old.namespace, old.id);
-END;
-"""
-
-
-def create_schema(conn: sqlite3.Connection) -> None:
-    """Migration 011 (``engram.store.sql.steps_keyword.m011_hints``)."""
-    for statement in _statements(SCHEMA_011):
-        conn.execute(statement)
-
-
-def _statements(script: str) -> list[str]:
-    """Split a script into statements (``complete_statement`` knows trigger bodies)."""
-    out: list[str] = []
-    buffer = ""
-    for line in script.splitlines(keepends=True):
-        buffer += line
-        if sqlite3.complete_statement(buffer):
-            out.append(buffer)
-            buffer = ""
-    return out
 
 
 def table_for(conn: sqlite3.Connection, namespace: str, *, create: bool) -> str | None:

@@ -20,15 +20,13 @@ from engram.store.protocols.vectors import AnnSettings, NamespaceVectors, Vector
 from engram.store.sql.dialect import Conn
 from engram.store.sql.session import Sql
 from engram.store.sql.vector_reads import VectorReads
-from engram.store.sqlite.db import Database, with_seq
+from engram.store.sqlite.db import Database, meta_epoch, with_seq
 from engram.store.sqlite.dialect import SQLITE
 from engram.store.sqlite.snapshot import directory_for, remove_model
 from engram.store.sqlite.vector_index import VectorIndex
 
 #: Vector rows read at a time when a namespace's matrix is loaded.
 _LOAD_SLICE = 20_000
-#: Ids per ``IN (...)`` when changed rows are read (under SQLite's variable limit).
-_IDS_SLICE = 500
 _VECTORS = (
     "SELECT m.id, v.vector, v.dim FROM memory_vectors v JOIN memories m "
     "ON m.seq = v.memory_seq WHERE m.namespace = ? AND m.deleted_at IS NULL "
@@ -60,9 +58,7 @@ def _matrix(rows: list[tuple[str, bytes, int]], dim: int) -> npt.NDArray[np.floa
 
 
 def _epoch(conn: sqlite3.Connection) -> int:
-    return int(
-        conn.execute("SELECT value FROM engram_meta WHERE key = 'vector_epoch'").fetchone()[0]
-    )
+    return meta_epoch(conn, "vector_epoch")
 
 
 class SQLiteVectors(VectorReads):
@@ -140,8 +136,7 @@ class SQLiteVectors(VectorReads):
             gone = [i for i, h in known.items() if live.get(i) != h]
             wanted = [i for i, h in live.items() if known.get(i) != h]
             found: list[tuple[str, bytes, int]] = []
-            for lo in range(0, len(wanted), _IDS_SLICE):
-                part = wanted[lo : lo + _IDS_SLICE]
+            for part in SQLITE.chunks(wanted):
                 found += conn.execute(
                     f"{_VECTORS} AND m.id IN ({SQLITE.marks(len(part))})",
                     (namespace, model, *part),

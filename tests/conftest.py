@@ -78,6 +78,21 @@ def user_keys(
     return keys
 
 
+@dataclass
+class Api:
+    """A running server, its store, and keys for alice and an admin."""
+
+    url: str
+    memory: Memory
+    alice: str
+    admin: str
+
+    def client(self, key: str | None = None) -> httpx.Client:
+        """An HTTP client of the server speaking as API ``key`` (none: anonymous)."""
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        return httpx.Client(base_url=self.url, headers=headers, timeout=10)
+
+
 @contextlib.contextmanager
 def keyed_server(
     memory: Memory, users: Sequence[str] = ("alice", "bob"), *, admin: bool = True, **app: Any
@@ -94,6 +109,27 @@ async def alice(mem: Memory) -> AsyncIterator[Client]:
     """An MCP client of ``mem``'s tools in alice's namespace (``user:alice``)."""
     async with Client(create_mcp_server(mem, namespace="user:alice")) as client:
         yield client
+
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+def run_doc_example(
+    capsys: pytest.CaptureFixture[str],
+    page: str,
+    *,
+    after: str | None = None,
+    printed: str = "```text\n",
+) -> None:
+    """Run the first ``python`` block of ``docs/<page>`` (of its part after the line
+    ``after``) and check that it prints what the page's first ``printed`` block says."""
+    text = (DOCS / page).read_text("utf-8")
+    if after is not None:
+        text = text.split(after, 1)[1]
+    code = text.split("```python\n", 1)[1].split("```", 1)[0]
+    expected = text.split(printed, 1)[1].split("```", 1)[0]
+    exec(compile(code, f"docs/{page}", "exec"), {})  # noqa: S102
+    assert capsys.readouterr().out == expected
 
 
 #: The environment of the CLI tests: keyword-only recall (no model) and no config file.

@@ -98,6 +98,8 @@ def principal(
 
 
 Caller = Annotated[Principal, Depends(principal)]
+#: The server's state, as a route's parameter (``state: State``).
+State = Annotated[ServerState, Depends(server_state)]
 
 
 class McpGuard:

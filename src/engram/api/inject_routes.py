@@ -20,26 +20,24 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Depends, Path, Query
+from fastapi import APIRouter, Body, Path, Query
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from engram.api import models as m
-from engram.api.auth import Caller, ServerState, server_state
-from engram.api.routes import _ERRORS, ScopeQuery
+from engram.api.auth import Caller, ServerState, State
+from engram.api.routes import _ERRORS, MemoryId, ScopeQuery
 from engram.inject import STRATEGIES, insert, last_user_text
 from engram.inject.blocks import block_dict
 from engram.keys import Principal
 from engram.procedures import skill_markdown
 from engram.records import iso
 
-State = Annotated[ServerState, Depends(server_state)]
 Label = Annotated[
     str,
     Path(pattern=r"^[a-z][a-z0-9_-]{0,63}$", description="The block's label, e.g. persona."),
 ]
 ToolName = Annotated[str, Path(min_length=1, max_length=64, description="The tool's name.")]
-MemoryId = Annotated[str, Path(min_length=1, max_length=200, description="A memory id.")]
 Strategy = Literal["context", "tool_based", "self_editing"]
 assert set(Strategy.__args__) == set(STRATEGIES)  # type: ignore[attr-defined]
 

@@ -11,16 +11,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Depends, Path, Query
+from fastapi import APIRouter, Body, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from engram.api import models as m
-from engram.api.auth import Caller, ServerState, server_state
-from engram.api.routes import _ERRORS, ScopeQuery
+from engram.api.auth import Caller, ServerState, State
+from engram.api.routes import _ERRORS, MemoryId, ScopeQuery
 from engram.keys import Principal
 
-State = Annotated[ServerState, Depends(server_state)]
-MemoryId = Annotated[str, Path(min_length=1, max_length=200, description="A memory id.")]
 Category = Literal["working", "episodic", "semantic", "procedural", "social"]
 
 router = APIRouter(responses=_ERRORS, tags=["lifecycle"])

@@ -11,14 +11,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
-from engram.api.auth import Caller, ServerState, server_state
+from engram.api.auth import Caller, State
 from engram.api.routes import _ERRORS, ScopeQuery
 from engram.maintenance import ACTIONS, MaintenanceRun
-
-State = Annotated[ServerState, Depends(server_state)]
 
 router = APIRouter(responses=_ERRORS, tags=["maintenance"])
 

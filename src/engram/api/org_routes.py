@@ -12,15 +12,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Depends, Path, Query
+from fastapi import APIRouter, Body, Path, Query
 from pydantic import BaseModel, ConfigDict, Field
 
-from engram.api.auth import Caller, ServerState, server_state
+from engram.api.auth import Caller, ServerState, State
 from engram.api.routes import _ERRORS
 from engram.keys import Principal
 from engram.org import OrgFactAuthor
 
-State = Annotated[ServerState, Depends(server_state)]
 FactId = Annotated[str, Path(min_length=1, max_length=200, description="The fact's id.")]
 Category = Literal["policy", "adr", "procedure", "convention", "coding_standard"]
 Seniority = Literal["junior", "mid", "senior", "lead", "c_suite"]

@@ -10,17 +10,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Depends, Path, Query
+from fastapi import APIRouter, Body, Path, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from engram.api import models as m
-from engram.api.auth import Caller, ServerState, server_state
+from engram.api.auth import Caller, ServerState, State
 from engram.api.routes import _ERRORS, ScopeQuery
 from engram.errors import NotFoundError
 from engram.keys import Principal
 from engram.records import iso
 
-State = Annotated[ServerState, Depends(server_state)]
 SessionKey = Annotated[str, Path(min_length=1, max_length=200, description="The session key.")]
 Trigger = Literal["periodic", "pre_compaction", "session_end", "agent", "explicit"]
 

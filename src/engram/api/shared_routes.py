@@ -16,18 +16,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Path, Query
+from fastapi import APIRouter, Body, Path, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from engram.agents import AgentProfile, MemoryLevel
 from engram.api import models as m
-from engram.api.auth import Caller, ServerState, server_state
+from engram.api.auth import Caller, ServerState, State
 from engram.api.routes import _ERRORS, ScopeQuery
 from engram.keys import Principal
 from engram.records import iso
 from engram.shared import DEFAULT_SPACE
 
-State = Annotated[ServerState, Depends(server_state)]
 AgentId = Annotated[
     str, Path(pattern=r"^[A-Za-z0-9_.:@/+-]{1,190}$", description="The agent's id.")
 ]

@@ -12,15 +12,15 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
-from pydantic import BaseModel, ConfigDict, Field, StrictBool
+from pydantic import BaseModel, Field, StrictBool
 
 from engram.api.auth import Caller, State
+from engram.api.models import STRICT
 from engram.api.routes import _ERRORS, ScopeQuery
 from engram.maintenance import ACTIONS, MaintenanceRun
 
 router = APIRouter(responses=_ERRORS, tags=["maintenance"])
 
-_STRICT = ConfigDict(extra="forbid")
 Action = Literal[
     "requeue_dead_jobs",
     "release_stale_leases",
@@ -45,7 +45,7 @@ class DiagnosticsOut(BaseModel):
 class MaintenanceRunIn(BaseModel):
     """One maintenance cycle; ``execute`` applies the repairs (default: observe)."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     execute: StrictBool = False
 
@@ -76,7 +76,7 @@ class MaintenanceRunList(BaseModel):
 
 
 class RunsQuery(BaseModel):
-    model_config = _STRICT
+    model_config = STRICT
 
     kind: Literal["cycle", "dedup"] | None = None
     limit: int = Field(default=20, ge=1, le=1000)
@@ -86,7 +86,7 @@ class RunsQuery(BaseModel):
 class DedupIn(BaseModel):
     """Find near-duplicates in the namespace; ``execute`` supersedes them (admin)."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     execute: StrictBool = False
     threshold: float | None = Field(
@@ -118,7 +118,7 @@ class TrackOut(BaseModel):
 class ResumeIn(BaseModel):
     """Lift the halt of one action (null: every action)."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     action: Action | None = None
 

@@ -11,7 +11,6 @@ from typing import Any
 
 from engram.memory import Memory
 from engram.records import Recall
-from engram.store.protocols.record import Record
 
 NAMESPACE = "quickstart"
 
@@ -64,7 +63,7 @@ QUERY = "how does engram rank the memories it recalls?"
 
 
 @dataclass(frozen=True, slots=True)
-class QuickstartResult(Record):
+class QuickstartResult:
     """What quickstart did."""
 
     namespace: str
@@ -72,6 +71,16 @@ class QuickstartResult(Record):
     stored: int
     existing: int
     recall: Recall
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "namespace": self.namespace,
+            "location": self.location,
+            "stored": self.stored,
+            "existing": self.existing,
+            "recall": self.recall.to_dict(),
+        }
 
 
 def run_quickstart(mem: Memory) -> QuickstartResult:

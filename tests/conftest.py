@@ -8,6 +8,7 @@ import io
 import logging
 import re
 import sqlite3
+import threading
 import warnings
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -109,6 +110,16 @@ async def alice(mem: Memory) -> AsyncIterator[Client]:
     """An MCP client of ``mem``'s tools in alice's namespace (``user:alice``)."""
     async with Client(create_mcp_server(mem, namespace="user:alice")) as client:
         yield client
+
+
+def in_threads(target: Callable[[], object], count: int, timeout: float | None = None) -> None:
+    """Run ``target`` in ``count`` threads at once and wait for them all (each join up to
+    ``timeout`` seconds): the concurrency tests' writers and leasers."""
+    threads = [threading.Thread(target=target) for _ in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout)
 
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"

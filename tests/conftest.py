@@ -8,6 +8,7 @@ import io
 import logging
 import re
 import sqlite3
+import threading
 import warnings
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -78,6 +79,21 @@ def user_keys(
     return keys
 
 
+@dataclass
+class Api:
+    """A running server, its store, and keys for alice and an admin."""
+
+    url: str
+    memory: Memory
+    alice: str
+    admin: str
+
+    def client(self, key: str | None = None) -> httpx.Client:
+        """An HTTP client of the server speaking as API ``key`` (none: anonymous)."""
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        return httpx.Client(base_url=self.url, headers=headers, timeout=10)
+
+
 @contextlib.contextmanager
 def keyed_server(
     memory: Memory, users: Sequence[str] = ("alice", "bob"), *, admin: bool = True, **app: Any
@@ -94,6 +110,37 @@ async def alice(mem: Memory) -> AsyncIterator[Client]:
     """An MCP client of ``mem``'s tools in alice's namespace (``user:alice``)."""
     async with Client(create_mcp_server(mem, namespace="user:alice")) as client:
         yield client
+
+
+def in_threads(target: Callable[[], object], count: int, timeout: float | None = None) -> None:
+    """Run ``target`` in ``count`` threads at once and wait for them all (each join up to
+    ``timeout`` seconds): the concurrency tests' writers and leasers."""
+    threads = [threading.Thread(target=target) for _ in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout)
+
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+def run_doc_example(
+    capsys: pytest.CaptureFixture[str],
+    page: str,
+    *,
+    after: str | None = None,
+    printed: str = "```text\n",
+) -> None:
+    """Run the first ``python`` block of ``docs/<page>`` (of its part after the line
+    ``after``) and check that it prints what the page's first ``printed`` block says."""
+    text = (DOCS / page).read_text("utf-8")
+    if after is not None:
+        text = text.split(after, 1)[1]
+    code = text.split("```python\n", 1)[1].split("```", 1)[0]
+    expected = text.split(printed, 1)[1].split("```", 1)[0]
+    exec(compile(code, f"docs/{page}", "exec"), {})  # noqa: S102
+    assert capsys.readouterr().out == expected
 
 
 #: The environment of the CLI tests: keyword-only recall (no model) and no config file.

@@ -9,31 +9,16 @@ import contextlib
 import json
 import socket
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import httpx
 import pytest
 
-from conftest import HashEmbedder
+from conftest import Api, HashEmbedder
 from engram import Config, Memory
 from engram.api import create_app
 from engram.api.models import MemoryOut
 from engram.api.server import prepare, serve_in_thread
 from engram.records import MemoryRecord
-
-
-@dataclass
-class Api:
-    """A running server, its store, and keys for alice and an admin."""
-
-    url: str
-    memory: Memory
-    alice: str
-    admin: str
-
-    def client(self, key: str | None = None) -> httpx.Client:
-        headers = {"Authorization": f"Bearer {key}"} if key else {}
-        return httpx.Client(base_url=self.url, headers=headers, timeout=10)
 
 
 @pytest.fixture

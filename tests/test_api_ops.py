@@ -20,7 +20,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from conftest import FailingEmbedder, HashEmbedder
+from conftest import Api, FailingEmbedder, HashEmbedder
 from engram import AsyncMemory, Config, Memory
 from engram.api import create_app
 from engram.api.logs import TextFormatter, log_config
@@ -33,16 +33,10 @@ BIN = ROOT / ".venv" / "bin"
 
 
 @dataclass
-class Served:
-    url: str
-    memory: Memory
-    alice: str
-    alice_id: str
-    admin: str
+class Served(Api):
+    """``Api`` with the id of alice's key."""
 
-    def client(self, key: str | None = None) -> httpx.Client:
-        headers = {"Authorization": f"Bearer {key}"} if key else {}
-        return httpx.Client(base_url=self.url, headers=headers, timeout=10)
+    alice_id: str = ""
 
 
 @pytest.fixture
@@ -51,7 +45,7 @@ def served(mem: Memory) -> Iterator[Served]:
     key, alice = mem.keys.create("alice")
     _, admin = mem.keys.create("root", admin=True)
     with serve_in_thread(create_app(mem, mcp=False, worker=False)) as url:
-        yield Served(url, mem, alice, key.id, admin)
+        yield Served(url, mem, alice, admin, key.id)
 
 
 # -- exposition format -----------------------------------------------------------------

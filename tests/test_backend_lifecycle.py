@@ -15,7 +15,7 @@ import psycopg
 import pytest
 from click.testing import CliRunner
 
-from conftest import HashEmbedder
+from conftest import HashEmbedder, run_doc_example
 from engram import (
     CapabilityError,
     Config,
@@ -206,9 +206,6 @@ def test_cli_backend_shows_capabilities(tmp_path: Path) -> None:
 
 
 def test_the_docs_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    text = (Path(__file__).resolve().parents[1] / "docs" / "organisation.md").read_text("utf-8")
-    text = text.split("## Backends, memory levels and shared knowledge", 1)[1]
-    code = text.split("```python\n", 1)[1].split("```", 1)[0]
-    expected = text.split("```text\n", 1)[1].split("```", 1)[0]
-    exec(compile(code, "docs/organisation.md", "exec"), {})
-    assert capsys.readouterr().out == expected
+    run_doc_example(
+        capsys, "organisation.md", after="## Backends, memory levels and shared knowledge"
+    )

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from conftest import HashEmbedder
+from conftest import HashEmbedder, run_doc_example
 from engram import Memory
 from engram.config import Config
 from engram.errors import InvalidInputError, NotFoundError
@@ -272,11 +272,7 @@ def test_never_never_consolidates(tmp_path: Path, store_location: str) -> None:
 
 
 def test_the_docs_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    text = (Path(__file__).resolve().parents[1] / "docs" / "lifecycle.md").read_text("utf-8")
-    code = text.split("```python\n", 1)[1].split("```", 1)[0]
-    exec(compile(code, "docs/lifecycle.md", "exec"), {})
-    expected = text.split("prints\n\n```\n", 1)[1].split("```", 1)[0]
-    assert capsys.readouterr().out == expected
+    run_doc_example(capsys, "lifecycle.md", printed="prints\n\n```\n")
 
 
 def test_erasing_a_namespace_erases_its_archive_too(mem: Memory) -> None:

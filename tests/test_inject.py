@@ -5,11 +5,11 @@ definitions and their dispatcher, and their agreement with the MCP tools."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from conftest import run_doc_example
 from engram import Memory
 from engram.errors import InvalidInputError, NotFoundError, PermissionDeniedError
 from engram.inject import insert, last_user_text
@@ -260,8 +260,4 @@ def test_bad_tool_calls_say_what_was_wrong_and_change_nothing(
 
 # -- docs ------------------------------------------------------------------------------------
 def test_the_docs_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    text = (Path(__file__).resolve().parents[1] / "docs" / "injection.md").read_text("utf-8")
-    code = text.split("```python\n", 1)[1].split("```", 1)[0]
-    expected = text.split("```text\n", 1)[1].split("```", 1)[0]
-    exec(compile(code, "docs/injection.md", "exec"), {})
-    assert capsys.readouterr().out == expected
+    run_doc_example(capsys, "injection.md")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import postgres_before
+from conftest import in_threads, postgres_before
 from engram import Config, InvalidInputError, NotFoundError
 from engram.records import MemoryRecord
 from engram.store import Store, open_store
@@ -215,11 +215,7 @@ def test_threads_leasing_together_never_share_a_job(any_store: Store) -> None:
             with lock:
                 taken.append(job.id)
 
-    threads = [threading.Thread(target=drain) for _ in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=30)
+    in_threads(drain, 8, timeout=30)
     assert len(taken) == 60 and len(set(taken)) == 60
 
 
@@ -231,11 +227,7 @@ def test_threads_enqueueing_one_memory_leave_one_job(any_store: Store) -> None:
         barrier.wait(timeout=10)
         ids.append(any_store.jobs.enqueue("extract", "default", memory_id="same", now=T0).id)
 
-    threads = [threading.Thread(target=enqueue) for _ in range(6)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=30)
+    in_threads(enqueue, 6, timeout=30)
     assert len(ids) == 6 and len(set(ids)) == 1
     assert any_store.jobs.counts()["pending"] == 1
 

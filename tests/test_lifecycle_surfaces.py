@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner, Result
 from mcp import Client
 
-from conftest import Clock, HashEmbedder, user_keys
+from conftest import Clock, HashEmbedder, keyed_server
 from conftest import bearer_client as client
 from conftest import tool_call as call
 from engram import Config, Memory
@@ -43,9 +43,8 @@ def server(config: Config) -> Iterator[tuple[str, dict[str, str], Memory]]:
     with Memory(
         ":memory:", config=config.with_overrides(**BY_HAND), embedder=HashEmbedder()
     ) as mem:
-        keys = user_keys(mem)
         mem.add_many(_notes(8), namespace=ALICE)
-        with serve_in_thread(create_app(mem, worker=False)) as url:
+        with keyed_server(mem, worker=False) as (url, keys):
             yield url, keys, mem
 
 

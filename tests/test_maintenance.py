@@ -14,7 +14,14 @@ from typing import Any
 import numpy as np
 import pytest
 
-from conftest import NO_PIPELINE, Clock, postgres_before, section_config, sqlite_before
+from conftest import (
+    NO_PIPELINE,
+    Clock,
+    postgres_before,
+    run_doc_example,
+    section_config,
+    sqlite_before,
+)
 from engram import Memory
 from engram.config import Config
 from engram.embed.base import BaseEmbedder, Vectors
@@ -404,11 +411,7 @@ def test_the_docs_example_runs(
 ) -> None:
     monkeypatch.setenv("ENGRAM_HOME", str(tmp_path))
     monkeypatch.setenv("ENGRAM_CONFIG", "")
-    text = (Path(__file__).resolve().parents[1] / "docs" / "maintenance.md").read_text("utf-8")
-    code = text.split("```python\n", 1)[1].split("```", 1)[0]
-    printed = text.split("```text\n", 1)[1].split("```", 1)[0]
-    exec(compile(code, "docs/maintenance.md", "exec"), {})
-    assert capsys.readouterr().out == printed
+    run_doc_example(capsys, "maintenance.md")
 
 
 # -- migrations and the async twin -----------------------------------------------------------

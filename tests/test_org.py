@@ -14,7 +14,14 @@ from typing import Any
 import anyio
 import pytest
 
-from conftest import NO_LINKER, Clock, FailingEmbedder, HashEmbedder, section_config
+from conftest import (
+    NO_LINKER,
+    Clock,
+    FailingEmbedder,
+    HashEmbedder,
+    run_doc_example,
+    section_config,
+)
 from engram import AsyncMemory, Memory
 from engram.config import Config
 from engram.errors import (
@@ -363,11 +370,7 @@ def test_async_org(tmp_path: Path) -> None:
 
 
 def test_the_docs_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    text = (Path(__file__).resolve().parents[1] / "docs" / "organisation.md").read_text("utf-8")
-    code = text.split("```python\n", 1)[1].split("```", 1)[0]
-    expected = text.split("```text\n", 1)[1].split("```", 1)[0]
-    exec(compile(code, "docs/organisation.md", "exec"), {})
-    assert capsys.readouterr().out == expected
+    run_doc_example(capsys, "organisation.md")
 
 
 def test_a_store_from_before_org_memory_upgrades(tmp_path: Path) -> None:

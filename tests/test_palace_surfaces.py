@@ -12,13 +12,11 @@ from typing import Any
 import pytest
 from mcp import Client
 
-from conftest import HttpServed, user_keys
+from conftest import HttpServed, keyed_server
 from conftest import bearer_client as client
 from conftest import run_cli as run
 from conftest import tool_call as call
 from engram import Config, Memory
-from engram.api import create_app
-from engram.api.server import serve_in_thread
 from engram.mcp.server import create_mcp_server
 
 ALICE, BOB = "user:alice", "user:bob"
@@ -217,9 +215,8 @@ def _palace(memory: Memory, namespace: str) -> None:
 
 @pytest.fixture
 def placed(mem: Memory) -> Iterator[tuple[str, dict[str, str], Memory]]:
-    keys = user_keys(mem, admin=False)
     _palace(mem, ALICE)
-    with serve_in_thread(create_app(mem, worker=False)) as url:
+    with keyed_server(mem, admin=False, worker=False) as (url, keys):
         yield url, keys, mem
 
 

@@ -14,7 +14,7 @@ import numpy as np
 import psycopg
 import pytest
 
-from conftest import HashEmbedder
+from conftest import HashEmbedder, in_threads
 from engram import Config, ConfigError, InvalidInputError, Memory
 from engram.bench.pg_scale import recall_at_k
 from engram.config import PostgresConfig
@@ -173,11 +173,7 @@ def test_concurrent_feedback_loses_no_update(pg_mem: Memory) -> None:
         barrier.wait()
         pg_mem.feedback(record.id, "down")
 
-    threads = [threading.Thread(target=vote) for _ in range(6)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    in_threads(vote, 6)
     assert pg_mem.get(record.id).quality == -3  # six votes, clamped
     assert len(pg_mem.feedback_log()) == 6
 
@@ -190,11 +186,7 @@ def test_concurrent_identical_adds_store_one_memory(pg_mem: Memory) -> None:
         barrier.wait()
         ids.append(pg_mem.add("written by six threads at once").id)
 
-    threads = [threading.Thread(target=add) for _ in range(6)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    in_threads(add, 6)
     assert len(set(ids)) == 1
     assert pg_mem.store.memories.count("default") == 1
 

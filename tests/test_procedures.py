@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from conftest import run_doc_example
 from engram import Memory
 from engram.config import Config
 from engram.errors import CapabilityError, InvalidInputError, NotFoundError
@@ -268,8 +269,4 @@ def test_write_skill_replaces_an_earlier_version_and_reports_unwritable_places(
 
 # -- docs ------------------------------------------------------------------------------------
 def test_the_docs_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    text = (Path(__file__).resolve().parents[1] / "docs" / "procedures.md").read_text("utf-8")
-    code = text.split("```python\n", 1)[1].split("```", 1)[0]
-    expected = text.split("```text\n", 1)[1].split("```", 1)[0]
-    exec(compile(code, "docs/procedures.md", "exec"), {})
-    assert capsys.readouterr().out == expected
+    run_doc_example(capsys, "procedures.md")

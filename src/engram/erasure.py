@@ -20,6 +20,7 @@ from engram.errors import InvalidInputError
 from engram.filters import described, list_query
 from engram.records import utcnow
 from engram.store.protocols import EraseAudit, ListQuery
+from engram.store.protocols.record import Record
 from engram.validate import no_nul, offset_value, positive_int, type_name
 
 __all__ = ["EraseResult", "Erasure"]
@@ -29,7 +30,7 @@ PAGE = 1000
 
 
 @dataclass(frozen=True, slots=True)
-class EraseResult:
+class EraseResult(Record):
     """What an erase removed (or, with ``dry_run``, would remove)."""
 
     namespace: str
@@ -40,17 +41,6 @@ class EraseResult:
     filters: dict[str, Any]
     audit: EraseAudit | None
     """The audit row written (None for a dry run)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "namespace": self.namespace,
-            "memories": self.memories,
-            "whole_namespace": self.whole_namespace,
-            "dry_run": self.dry_run,
-            "filters": dict(self.filters),
-            "audit": None if self.audit is None else self.audit.to_dict(),
-        }
 
 
 def _actor(actor: object) -> str | None:

@@ -27,13 +27,14 @@ from engram.pipeline.handlers import HANDLERS
 from engram.pipeline.worker import Worker
 from engram.records import iso, utcnow
 from engram.store.protocols import JOB_KINDS, JOB_STATUSES, Job
+from engram.store.protocols.record import Record
 from engram.validate import offset_value, optional_str, positive_int, row_id
 
 __all__ = ["JOB_KINDS", "JOB_STATUSES", "Job", "JobPage", "Jobs"]
 
 
 @dataclass(frozen=True, slots=True)
-class JobPage(Sequence[Job]):
+class JobPage(Record, Sequence[Job]):
     """One page of ``mem.jobs.list``: the jobs, newest first, and where the page sits."""
 
     items: tuple[Job, ...]
@@ -56,15 +57,6 @@ class JobPage(Sequence[Job]):
 
     def __iter__(self) -> Iterator[Job]:
         return iter(self.items)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The list shape of every surface: ``{items, total, limit, offset}``."""
-        return {
-            "items": [j.to_dict() for j in self.items],
-            "total": self.total,
-            "limit": self.limit,
-            "offset": self.offset,
-        }
 
 
 class Jobs(Part):

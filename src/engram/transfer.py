@@ -59,6 +59,7 @@ from engram.store.protocols import (
     TranscriptRow,
     VectorRow,
 )
+from engram.store.protocols.record import Record
 from engram.store.table_copy import RowImport, export_row_lines, row_from_line
 from engram.text import normalize_content
 from engram.transfer_order import RowSpool
@@ -76,7 +77,7 @@ Screen = Callable[[Item], Item | str]
 
 
 @dataclass(frozen=True, slots=True)
-class ExportCounts:
+class ExportCounts(Record):
     """How many rows of each kind an export wrote."""
 
     memories: int = 0
@@ -85,10 +86,6 @@ class ExportCounts:
     vectors: int = 0
     transcripts: int = 0
     rows: int = 0
-
-    def to_dict(self) -> dict[str, int]:
-        """A JSON-ready dict."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 # -- export -------------------------------------------------------------------------

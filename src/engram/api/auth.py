@@ -18,7 +18,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from engram.api.context import note_key, note_namespace, note_tool
-from engram.api.errors import error_body, status_for
+from engram.api.errors import send_error, status_for
 from engram.api.limits import replay
 from engram.api.mcp_discovery import challenge
 from engram.core import Scope as CallScope
@@ -98,6 +98,8 @@ def principal(
 
 
 Caller = Annotated[Principal, Depends(principal)]
+#: The server's state, as a route's parameter (``state: State``).
+State = Annotated[ServerState, Depends(server_state)]
 
 
 class McpGuard:
@@ -167,12 +169,5 @@ async def _noting_tool(receive: Receive) -> Receive:
 async def _send_error(send: Send, status: int, code: str, detail: str, bearer: bytes) -> None:
     """The JSON error answer; a 401 carries ``bearer`` as its ``WWW-Authenticate``
     (RFC 9728: where the resource's metadata is), so MCP clients do not start OAuth."""
-    payload = json.dumps(error_body(code, detail)).encode()
-    headers = [
-        (b"content-type", b"application/json"),
-        (b"content-length", str(len(payload)).encode()),
-    ]
-    if status == 401:
-        headers.append((b"www-authenticate", bearer))
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": payload})
+    challenge = [(b"www-authenticate", bearer)] if status == 401 else []
+    await send_error(send, status, code, detail, challenge)

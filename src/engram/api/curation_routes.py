@@ -12,17 +12,15 @@ import json
 from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Query
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
 from engram.api import models as m
-from engram.api.auth import Caller, ServerState, server_state
+from engram.api.auth import Caller, State
 from engram.api.routes import _ERRORS, ScopeQuery, _ids
 from engram.records import MemoryType
 from engram.review.prune import MAX_PRUNE_IDS, prune_reason
-
-State = Annotated[ServerState, Depends(server_state)]
 
 router = APIRouter(responses=_ERRORS)
 

@@ -12,20 +12,18 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, FastAPI, Query
+from fastapi import APIRouter, FastAPI, Query
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from engram.api import models as m
-from engram.api.auth import Caller, ServerState, server_state
+from engram.api.auth import Caller, State
 from engram.api.routes import _ERRORS, MemoryId, ScopeQuery, _ids
 from engram.browse import MAX_PAGE
 from engram.dashboard import INDEX, STATIC_DIR
 from engram.records import MemoryType
 from engram.review import prune
-
-State = Annotated[ServerState, Depends(server_state)]
 
 router = APIRouter(responses=_ERRORS, tags=["dashboard"])
 

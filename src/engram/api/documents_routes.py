@@ -11,13 +11,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Path, Query, status
+from fastapi import APIRouter, Path, Query, status
 from pydantic import BaseModel, Field, model_validator
 
 from engram.api import models as m
-from engram.api.auth import Caller, ServerState, server_state
+from engram.api.auth import Caller, State
+from engram.api.routes import _ids
 
-State = Annotated[ServerState, Depends(server_state)]
 DocumentId = Annotated[str, Path(min_length=1, max_length=200, description="A document id.")]
 Status = Literal["queued", "extracting", "chunking", "embedding", "indexing", "done", "failed"]
 
@@ -115,10 +115,7 @@ def ingest_document(body: DocumentIn, caller: Caller, state: State) -> dict[str,
         body.text,
         url=body.url,
         title=body.title,
-        namespace=scope.namespace,
-        user_id=scope.user_id,
-        agent_id=scope.agent_id,
-        run_id=scope.run_id,
+        **_ids(scope),
     )
     return document.to_dict()
 

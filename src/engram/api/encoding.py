@@ -12,7 +12,7 @@ import json
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from engram.api.errors import error_body
+from engram.api.errors import send_error
 from engram.api.limits import replay
 
 
@@ -33,19 +33,13 @@ class Utf8Json:
         first = await receive()
         body = first.get("body", b"") if first["type"] == "http.request" else b""
         if body and not _utf8(body):
-            payload = json.dumps(
-                error_body(
-                    "invalid_json",
-                    "the request body is not valid JSON: it is not UTF-8 text; send JSON "
-                    "encoded as UTF-8",
-                )
-            ).encode()
-            headers = [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(payload)).encode()),
-            ]
-            await send({"type": "http.response.start", "status": 422, "headers": headers})
-            await send({"type": "http.response.body", "body": payload})
+            await send_error(
+                send,
+                422,
+                "invalid_json",
+                "the request body is not valid JSON: it is not UTF-8 text; send JSON "
+                "encoded as UTF-8",
+            )
             return
         await self.app(scope, replay([first], receive), send)
 

@@ -17,6 +17,7 @@ A body over ``api.max_body_bytes`` gets 413 (see ``engram.api.limits``); a key o
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -25,6 +26,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
+from starlette.types import Send
 
 from engram.errors import (
     AuthenticationError,
@@ -83,6 +85,22 @@ def error_body(code: str, detail: str, reasons: Sequence[str] | None = None) -> 
     if reasons is not None:
         body["reasons"] = list(reasons)
     return body
+
+
+async def send_error(
+    send: Send, status: int, code: str, detail: str, headers: Sequence[tuple[bytes, bytes]] = ()
+) -> None:
+    """The JSON error answer written straight to ASGI ``send``, for the middlewares that
+    answer before FastAPI's handlers run: ``{error, detail}`` with its content type and
+    length, then ``headers`` (``Retry-After``, ``WWW-Authenticate``, ...)."""
+    payload = json.dumps(error_body(code, detail)).encode()
+    start = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(payload)).encode()),
+        *headers,
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": start})
+    await send({"type": "http.response.body", "body": payload})
 
 
 def error_response(status: int, code: str, detail: str, **extra: Any) -> JSONResponse:

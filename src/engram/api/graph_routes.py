@@ -12,15 +12,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query
+from fastapi import APIRouter, Path, Query
 
 from engram.api import graph_models as g
-from engram.api.auth import Caller, ServerState, server_state
+from engram.api.auth import Caller, State
 from engram.api.routes import _ERRORS, ScopeQuery, _ids
 from engram.keys import Principal
 from engram.memory import Memory
 
-State = Annotated[ServerState, Depends(server_state)]
 EntityName = Annotated[
     str, Path(min_length=1, max_length=200, description="An entity's name or alias.")
 ]

@@ -20,32 +20,29 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Depends, Path, Query
+from fastapi import APIRouter, Body, Path, Query
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from engram.api import models as m
-from engram.api.auth import Caller, ServerState, server_state
-from engram.api.routes import _ERRORS, ScopeQuery
+from engram.api.auth import Caller, ServerState, State
+from engram.api.models import STRICT
+from engram.api.routes import _ERRORS, MemoryId, ScopeQuery
 from engram.inject import STRATEGIES, insert, last_user_text
 from engram.inject.blocks import block_dict
 from engram.keys import Principal
 from engram.procedures import skill_markdown
 from engram.records import iso
 
-State = Annotated[ServerState, Depends(server_state)]
 Label = Annotated[
     str,
     Path(pattern=r"^[a-z][a-z0-9_-]{0,63}$", description="The block's label, e.g. persona."),
 ]
 ToolName = Annotated[str, Path(min_length=1, max_length=64, description="The tool's name.")]
-MemoryId = Annotated[str, Path(min_length=1, max_length=200, description="A memory id.")]
 Strategy = Literal["context", "tool_based", "self_editing"]
 assert set(Strategy.__args__) == set(STRATEGIES)  # type: ignore[attr-defined]
 
 router = APIRouter(responses=_ERRORS, tags=["injection"])
-
-_STRICT = ConfigDict(extra="forbid")
 
 
 class BlockOut(BaseModel):
@@ -88,7 +85,7 @@ class BlockHistory(BaseModel):
 class BlockSetIn(BaseModel):
     """Create a block or overwrite its value; unnamed settings are kept."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     value: str = Field(max_length=100_000)
     char_limit: int | None = Field(default=None, ge=1, le=100_000)
@@ -99,7 +96,7 @@ class BlockSetIn(BaseModel):
 class BlockAppendIn(BaseModel):
     """Text to add on a new line (``core_memory_append``)."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     content: str = Field(min_length=1, max_length=100_000)
 
@@ -107,7 +104,7 @@ class BlockAppendIn(BaseModel):
 class BlockReplaceIn(BaseModel):
     """Text to replace (``core_memory_replace``)."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     old_content: str = Field(min_length=1, max_length=100_000)
     new_content: str = Field(max_length=100_000)
@@ -116,7 +113,7 @@ class BlockReplaceIn(BaseModel):
 class InjectContextIn(BaseModel):
     """A turn's messages; the memory message goes after the leading system prompt."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     messages: list[dict[str, Any]] = Field(max_length=10_000)
     budget_tokens: int = Field(ge=1, le=1_000_000)
@@ -147,7 +144,7 @@ class ToolsOut(BaseModel):
 class ToolCallIn(BaseModel):
     """The arguments the model passed."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     arguments: dict[str, Any] = Field(default_factory=dict)
 
@@ -155,7 +152,7 @@ class ToolCallIn(BaseModel):
 class FailureIn(BaseModel):
     """seed 002's failure payload (no raw conversation)."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     task: str = Field(min_length=1, max_length=10_000)
     error: str = Field(min_length=1, max_length=20_000)
@@ -194,7 +191,7 @@ class HistoryQuery(m.Scope):
 
 
 class ToolsQuery(BaseModel):
-    model_config = _STRICT
+    model_config = STRICT
 
     strategy: Strategy = "tool_based"
 

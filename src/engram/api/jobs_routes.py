@@ -9,16 +9,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
 from engram.api import models as m
-from engram.api.auth import Caller, ServerState, server_state
+from engram.api.auth import Caller, State
 from engram.api.routes import _ERRORS, ScopeQuery, _ids, row_id_path
 from engram.keys import Principal
 from engram.memory import Memory
 
-State = Annotated[ServerState, Depends(server_state)]
 JobId = Annotated[int, row_id_path("A job id.")]
 
 router = APIRouter(responses=_ERRORS)

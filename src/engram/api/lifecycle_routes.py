@@ -11,21 +11,18 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Depends, Path, Query
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi import APIRouter, Body, Query
+from pydantic import BaseModel, Field
 
 from engram.api import models as m
-from engram.api.auth import Caller, ServerState, server_state
-from engram.api.routes import _ERRORS, ScopeQuery
+from engram.api.auth import Caller, ServerState, State
+from engram.api.models import STRICT
+from engram.api.routes import _ERRORS, MemoryId, ScopeQuery
 from engram.keys import Principal
 
-State = Annotated[ServerState, Depends(server_state)]
-MemoryId = Annotated[str, Path(min_length=1, max_length=200, description="A memory id.")]
 Category = Literal["working", "episodic", "semantic", "procedural", "social"]
 
 router = APIRouter(responses=_ERRORS, tags=["lifecycle"])
-
-_STRICT = ConfigDict(extra="forbid")
 
 
 class ArchiveEntryOut(BaseModel):
@@ -88,7 +85,7 @@ class SweepOut(BaseModel):
 class RulesIn(BaseModel):
     """An agent retention override; ``days`` null clears it."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     days: int | None = Field(ge=1, le=36_500)
     category: Category | None = Field(default=None, description="None: the agent default.")

@@ -7,11 +7,9 @@ the limit is replayed to the application unchanged.
 
 from __future__ import annotations
 
-import json
-
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from engram.api.errors import error_body
+from engram.api.errors import send_error
 
 
 class BodyLimit:
@@ -48,25 +46,14 @@ class BodyLimit:
         await self.app(scope, replay([body], receive), send)
 
     async def _refuse(self, send: Send, size: int) -> None:
-        payload = json.dumps(
-            error_body(
-                "payload_too_large",
-                f"the request body is over {self.max_bytes} bytes (api.max_body_bytes); "
-                "send less per request",
-            )
-        ).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(payload)).encode()),
-                    (b"connection", b"close"),
-                ],
-            }
+        await send_error(
+            send,
+            413,
+            "payload_too_large",
+            f"the request body is over {self.max_bytes} bytes (api.max_body_bytes); "
+            "send less per request",
+            [(b"connection", b"close")],
         )
-        await send({"type": "http.response.body", "body": payload})
 
 
 def _content_length(scope: Scope) -> int | None:

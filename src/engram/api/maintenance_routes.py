@@ -11,18 +11,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query
-from pydantic import BaseModel, ConfigDict, Field, StrictBool
+from fastapi import APIRouter, Query
+from pydantic import BaseModel, Field, StrictBool
 
-from engram.api.auth import Caller, ServerState, server_state
+from engram.api.auth import Caller, State
+from engram.api.models import STRICT
 from engram.api.routes import _ERRORS, ScopeQuery
 from engram.maintenance import ACTIONS, MaintenanceRun
 
-State = Annotated[ServerState, Depends(server_state)]
-
 router = APIRouter(responses=_ERRORS, tags=["maintenance"])
 
-_STRICT = ConfigDict(extra="forbid")
 Action = Literal[
     "requeue_dead_jobs",
     "release_stale_leases",
@@ -47,7 +45,7 @@ class DiagnosticsOut(BaseModel):
 class MaintenanceRunIn(BaseModel):
     """One maintenance cycle; ``execute`` applies the repairs (default: observe)."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     execute: StrictBool = False
 
@@ -78,7 +76,7 @@ class MaintenanceRunList(BaseModel):
 
 
 class RunsQuery(BaseModel):
-    model_config = _STRICT
+    model_config = STRICT
 
     kind: Literal["cycle", "dedup"] | None = None
     limit: int = Field(default=20, ge=1, le=1000)
@@ -88,7 +86,7 @@ class RunsQuery(BaseModel):
 class DedupIn(BaseModel):
     """Find near-duplicates in the namespace; ``execute`` supersedes them (admin)."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     execute: StrictBool = False
     threshold: float | None = Field(
@@ -120,7 +118,7 @@ class TrackOut(BaseModel):
 class ResumeIn(BaseModel):
     """Lift the halt of one action (null: every action)."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     action: Action | None = None
 

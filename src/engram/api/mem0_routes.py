@@ -18,8 +18,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, ConfigDict, Field
 
-from engram.api.auth import Caller, ServerState
-from engram.api.routes import _ERRORS, MemoryId, State
+from engram.api.auth import Caller, ServerState, State
+from engram.api.routes import _ERRORS, MemoryId
 from engram.compat.mem0 import Memory as Door
 from engram.keys import Principal
 

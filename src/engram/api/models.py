@@ -17,7 +17,8 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_valida
 from engram.recall.empty import EmptyReason
 from engram.records import MemoryCategory, MemoryType, RecallMode
 
-_STRICT = ConfigDict(extra="forbid")
+#: Request models refuse unknown fields (a typo is a 422, not a silent default).
+STRICT = ConfigDict(extra="forbid")
 
 Namespace = Field(
     default=None,
@@ -37,7 +38,7 @@ Ratio = Field(default=None, ge=0.0, le=1.0, allow_inf_nan=False, strict=True)
 class Scope(BaseModel):
     """Who a call is for (the library's namespace rule)."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     namespace: str | None = Namespace
     user_id: str | None = Field(
@@ -61,7 +62,7 @@ class Scope(BaseModel):
 class Message(BaseModel):
     """One chat message; a list of them is stored as one memory of type ``message``."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     role: str = Field(max_length=100)
     content: str
@@ -70,7 +71,7 @@ class Message(BaseModel):
 class MemoryFields(BaseModel):
     """The optional fields of a new memory (``Memory.add``'s keyword arguments)."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     metadata: dict[str, Any] | None = None
     tags: list[Tag] | None = Field(default=None, max_length=1000)
@@ -241,7 +242,7 @@ Place = (
 class RecallSettings(BaseModel):
     """Per-call recall overrides shared by search and recall."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     filters: dict[str, Any] | None = Field(
         default=None,
@@ -336,7 +337,7 @@ def _exact_rating(value: object) -> object:
 class FeedbackIn(BaseModel):
     """``POST /api/memories/{id}/feedback`` (seed 000): thumbs up or down."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     rating: Annotated[Literal[1, -1] | Literal["up", "down"], BeforeValidator(_exact_rating)]
     comment: str | None = Field(default=None, max_length=10_000)
@@ -351,7 +352,7 @@ class PurgeIn(Scope):
 class ReindexIn(BaseModel):
     """``POST /v1/reindex`` (admin): embed memories lacking a current vector."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     rebuild: bool = False
 

@@ -10,7 +10,6 @@ request id.
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Iterable, Iterator, Sequence
@@ -20,7 +19,7 @@ from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from engram.api.context import RequestInfo, current_request, request_id_from
-from engram.api.errors import error_body
+from engram.api.errors import send_error
 from engram.api.metrics import Metrics
 from engram.core import current_actor
 
@@ -142,15 +141,4 @@ def _access(info: RequestInfo, route: str, status: int, seconds: float) -> None:
 
 async def _internal_error(send: Send, request_id: str) -> None:
     detail = f"internal server error; see the server log for request {request_id}"
-    payload = json.dumps(error_body("internal_error", detail)).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 500,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(payload)).encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": payload})
+    await send_error(send, 500, "internal_error", detail)

@@ -12,23 +12,21 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Depends, Path, Query
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi import APIRouter, Body, Path, Query
+from pydantic import BaseModel, Field
 
-from engram.api.auth import Caller, ServerState, server_state
+from engram.api.auth import Caller, ServerState, State
+from engram.api.models import STRICT
 from engram.api.routes import _ERRORS
 from engram.keys import Principal
 from engram.org import OrgFactAuthor
 
-State = Annotated[ServerState, Depends(server_state)]
 FactId = Annotated[str, Path(min_length=1, max_length=200, description="The fact's id.")]
 Category = Literal["policy", "adr", "procedure", "convention", "coding_standard"]
 Seniority = Literal["junior", "mid", "senior", "lead", "c_suite"]
 Tags = Annotated[list[Annotated[str, Field(min_length=1, max_length=200)]], Field(max_length=50)]
 
 router = APIRouter(responses=_ERRORS, tags=["org"])
-
-_STRICT = ConfigDict(extra="forbid")
 
 
 class AuthorOut(BaseModel):
@@ -84,7 +82,7 @@ class AuditList(BaseModel):
 class WriteIn(BaseModel):
     """A fact to write, or the next version of ``fact_id``."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     content: str = Field(min_length=1, max_length=20_000)
     category: Category
@@ -96,7 +94,7 @@ class WriteIn(BaseModel):
 class OrgRetractIn(BaseModel):
     """Why the fact is retracted."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     reason: str | None = Field(default=None, max_length=2_000)
 
@@ -104,7 +102,7 @@ class OrgRetractIn(BaseModel):
 class QueryIn(BaseModel):
     """What to look up in the extended store."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     text: str = Field(min_length=1, max_length=10_000)
     categories: list[Category] | None = None
@@ -115,7 +113,7 @@ class QueryIn(BaseModel):
 class FactsQuery(BaseModel):
     """Which facts to list."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     category: list[Category] | None = None
     include_retracted: bool = False
@@ -124,7 +122,7 @@ class FactsQuery(BaseModel):
 class AuditQuery(BaseModel):
     """Which audit rows to read."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     fact_id: str | None = Field(default=None, min_length=1, max_length=200)
     actor: str | None = Field(default=None, min_length=1, max_length=200)
@@ -134,7 +132,7 @@ class AuditQuery(BaseModel):
 class AgentKeyIn(BaseModel):
     """An API key for an agent of a seniority."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     agent: str = Field(pattern=r"^[A-Za-z0-9_.@+-]{1,100}$")
     seniority: Seniority

@@ -10,14 +10,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from engram.api import models as m
-from engram.api.auth import Caller, ServerState, server_state
+from engram.api.auth import Caller, State
 from engram.api.routes import _ERRORS, _ids
-
-State = Annotated[ServerState, Depends(server_state)]
 
 router = APIRouter(responses=_ERRORS, tags=["palace"])
 

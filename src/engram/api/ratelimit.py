@@ -12,7 +12,6 @@ Time comes from a ``clock`` (``time.monotonic`` by default) so tests can move it
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import threading
 import time
@@ -22,7 +21,7 @@ from dataclasses import dataclass
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from engram.api.errors import error_body
+from engram.api.errors import send_error
 
 Clock = Callable[[], float]
 
@@ -99,22 +98,11 @@ class RateLimit:
             await self.app(scope, receive, send)
             return
         retry_after = max(1, math.ceil(wait))
-        payload = json.dumps(
-            error_body(
-                "rate_limited",
-                f"this API key sent more than {self.limiter.per_minute} requests a minute "
-                f"(api.rate_limit_per_minute); retry in {retry_after} s",
-            )
-        ).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 429,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(payload)).encode()),
-                    (b"retry-after", str(retry_after).encode()),
-                ],
-            }
+        await send_error(
+            send,
+            429,
+            "rate_limited",
+            f"this API key sent more than {self.limiter.per_minute} requests a minute "
+            f"(api.rate_limit_per_minute); retry in {retry_after} s",
+            [(b"retry-after", str(retry_after).encode())],
         )
-        await send({"type": "http.response.body", "body": payload})

@@ -8,15 +8,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from engram.api import models as m
-from engram.api.auth import Caller, ServerState, server_state
+from engram.api.auth import Caller, ServerState, State
 from engram.api.routes import _ERRORS, ScopeQuery, _ids, row_id_path
 from engram.keys import Principal
 
-State = Annotated[ServerState, Depends(server_state)]
 ItemId = Annotated[int, row_id_path("A review item id.")]
 
 router = APIRouter(responses=_ERRORS)

@@ -11,12 +11,12 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query, Response, status
+from fastapi import APIRouter, Path, Query, Response, status
 
 from engram._version import __version__
 from engram.api import models as m
 from engram.api import write_models as w
-from engram.api.auth import Caller, ServerState, server_state
+from engram.api.auth import Caller, ServerState, State
 from engram.api.context import note_recall
 from engram.errors import InvalidInputError
 from engram.keys import Principal
@@ -25,7 +25,6 @@ from engram.recall.empty import Wording
 from engram.records import ItemResult, Recall
 from engram.validate import MAX_ROW_ID
 
-State = Annotated[ServerState, Depends(server_state)]
 MemoryId = Annotated[str, Path(min_length=1, max_length=200, description="A memory id.")]
 ScopeQuery = Annotated[m.Scope, Query()]
 

@@ -12,15 +12,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Path, Query, status
+from fastapi import APIRouter, Path, Query, status
 from pydantic import BaseModel, ConfigDict, Field
 
 from engram.api import models as m
-from engram.api.auth import Caller, ServerState, server_state
+from engram.api.auth import Caller, State
 from engram.api.routes import _ERRORS, MemoryId
 from engram.memory import Memory
 
-State = Annotated[ServerState, Depends(server_state)]
 RunId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_.:@/+-]{1,200}$", description="A run's id.")]
 Score = Field(default=None, ge=0.0, le=10.0, allow_inf_nan=False, strict=True)
 Tokens = Field(default=None, ge=0, strict=True)

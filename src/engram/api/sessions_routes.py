@@ -10,23 +10,21 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Depends, Path, Query
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi import APIRouter, Body, Path, Query
+from pydantic import BaseModel, Field
 
 from engram.api import models as m
-from engram.api.auth import Caller, ServerState, server_state
+from engram.api.auth import Caller, ServerState, State
+from engram.api.models import STRICT
 from engram.api.routes import _ERRORS, ScopeQuery
 from engram.errors import NotFoundError
 from engram.keys import Principal
 from engram.records import iso
 
-State = Annotated[ServerState, Depends(server_state)]
 SessionKey = Annotated[str, Path(min_length=1, max_length=200, description="The session key.")]
 Trigger = Literal["periodic", "pre_compaction", "session_end", "agent", "explicit"]
 
 router = APIRouter(responses=_ERRORS, tags=["sessions"])
-
-_STRICT = ConfigDict(extra="forbid")
 
 
 class CheckpointOut(BaseModel):
@@ -93,7 +91,7 @@ class SessionList(BaseModel):
 class TrackIn(BaseModel):
     """What happened in the session since the last call."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     prompt: str | None = Field(default=None, max_length=100_000)
     query: str | None = Field(default=None, max_length=10_000)
@@ -105,7 +103,7 @@ class TrackIn(BaseModel):
 class InjectedIn(BaseModel):
     """Memories recall put in front of the session, in rank order."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     memory_ids: list[str] = Field(min_length=1, max_length=1000)
 
@@ -119,7 +117,7 @@ class InjectedOut(BaseModel):
 class CheckpointIn(BaseModel):
     """Ask for a checkpoint."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     trigger: Trigger = "explicit"
     context: str | None = Field(default=None, max_length=100_000)
@@ -135,7 +133,7 @@ class RecoverOut(BaseModel):
 class EndIn(BaseModel):
     """Close the session; the transcript (else the stored one) is what scoring reads."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     transcript: str | None = Field(default=None, max_length=5_000_000)
 

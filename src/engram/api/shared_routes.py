@@ -16,18 +16,18 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Path, Query
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi import APIRouter, Body, Path, Query
+from pydantic import BaseModel, Field
 
 from engram.agents import AgentProfile, MemoryLevel
 from engram.api import models as m
-from engram.api.auth import Caller, ServerState, server_state
+from engram.api.auth import Caller, ServerState, State
+from engram.api.models import STRICT
 from engram.api.routes import _ERRORS, ScopeQuery
 from engram.keys import Principal
 from engram.records import iso
 from engram.shared import DEFAULT_SPACE
 
-State = Annotated[ServerState, Depends(server_state)]
 AgentId = Annotated[
     str, Path(pattern=r"^[A-Za-z0-9_.:@/+-]{1,190}$", description="The agent's id.")
 ]
@@ -35,8 +35,6 @@ SessionId = Annotated[str, Path(min_length=1, max_length=200, description="The s
 MemoryId = Annotated[str, Path(min_length=1, max_length=200, description="The memory id.")]
 
 router = APIRouter(responses=_ERRORS)
-
-_STRICT = ConfigDict(extra="forbid")
 
 
 class CapabilitiesOut(BaseModel):
@@ -74,7 +72,7 @@ class LevelOut(BaseModel):
 class LevelIn(BaseModel):
     """Set an agent's memory level (``project`` only, and required, at ``project``)."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     level: MemoryLevel
     project: str | None = Field(default=None, min_length=1, max_length=200)
@@ -91,7 +89,7 @@ class EndedOut(BaseModel):
 class PublishIn(BaseModel):
     """A publication."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     agent_id: str = Field(pattern=r"^[A-Za-z0-9_.:@/+-]{1,190}$")
     content: m.Text = Field(max_length=1_000_000)
@@ -105,7 +103,7 @@ class PublishIn(BaseModel):
 class SpaceQuery(BaseModel):
     """Which shared namespace (default: the key's ``user:<user>/shared``)."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     namespace: str | None = m.Namespace
 
@@ -126,7 +124,7 @@ class PublicationsQuery(SpaceQuery):
 class SharedRetractIn(BaseModel):
     """Who retracts (only the publisher may), and why."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     agent_id: str = Field(pattern=r"^[A-Za-z0-9_.:@/+-]{1,190}$")
     reason: str | None = Field(default=None, max_length=2000)

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 import click
-from rich.table import Table
 
 from engram.cli import render
 from engram.cli.common import (
@@ -126,28 +125,24 @@ def runs(obj: Ctx, kind: str | None, limit: int, offset: int, as_json: bool) -> 
     """Recorded maintenance runs, newest first."""
     with obj.memory(must_exist=True) as mem:
         rows = mem.maintenance.runs(limit=limit, offset=offset, kind=kind)
-    if as_json:
-        render.emit_json({"items": [r.to_dict() for r in rows], "limit": limit, "offset": offset})
-        return
-    if not rows:
-        render.console.print("no maintenance runs recorded")
-        return
-    table = Table()
-    for column in ("id", "kind", "mode", "started", "before", "after", "actions"):
-        table.add_column(column, overflow="fold")
-    for r in rows:
-        acts = ", ".join(f"{a['action']}:{a['outcome']}" for a in r.actions)
-        started = r.to_dict()["started_at"]
-        table.add_row(
-            str(r.id),
-            r.kind,
-            r.mode,
-            started,
-            f"{r.score_before:.3f}",
-            f"{r.score_after:.3f}",
-            acts,
-        )
-    render.console.print(table)
+    render.listing(
+        {"items": [r.to_dict() for r in rows], "limit": limit, "offset": offset},
+        as_json,
+        "no maintenance runs recorded",
+        ("id", "kind", "mode", "started", "before", "after", "actions"),
+        (
+            (
+                str(r.id),
+                r.kind,
+                r.mode,
+                r.to_dict()["started_at"],
+                f"{r.score_before:.3f}",
+                f"{r.score_after:.3f}",
+                ", ".join(f"{a['action']}:{a['outcome']}" for a in r.actions),
+            )
+            for r in rows
+        ),
+    )
 
 
 @maintenance.command("track")

@@ -91,6 +91,26 @@ def fold_table(columns: Sequence[str], rows: Iterable[Sequence[RenderableType | 
     console.print(table)
 
 
+def listing(
+    page: Mapping[str, Any],
+    as_json: bool,
+    empty: str,
+    columns: Sequence[str],
+    rows: Iterable[Sequence[RenderableType | None]],
+) -> bool:
+    """A list command's answer: with ``--json`` the JSON-ready ``page`` (``{items, ...}``);
+    else ``empty`` when it has no items, or ``rows`` under ``columns`` as a folding table.
+    True when the table was printed (for a footer after it)."""
+    if as_json:
+        emit_json(page)
+        return False
+    if not page["items"]:
+        console.print(empty)
+        return False
+    fold_table(columns, rows)
+    return True
+
+
 def plural(count: int, one: str, many: str) -> str:
     """``1 memory``, ``0 memories``, ``2 memories``."""
     return f"{count} {one if count == 1 else many}"

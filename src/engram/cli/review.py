@@ -40,16 +40,10 @@ def list_(
     with obj.memory(must_exist=True) as mem:
         items = mem.review.list(status=wanted, limit=limit, offset=offset, **scope)
         total = mem.review.count(status=wanted, **scope)
-    if as_json:
-        render.emit_json(
-            {"items": [i.to_dict() for i in items], "total": total, "limit": limit,
-             "offset": offset}
-        )  # fmt: skip
-        return
-    if not items:
-        render.console.print(f"no {status if wanted else ''} review items".replace("  ", " "))
-        return
-    render.fold_table(
+    render.listing(
+        {"items": [i.to_dict() for i in items], "total": total, "limit": limit, "offset": offset},
+        as_json,
+        f"no {status if wanted else ''} review items".replace("  ", " "),
         ("id", "action", "old claim", "new claim", "why", "status"),
         (
             (

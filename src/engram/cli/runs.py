@@ -52,16 +52,10 @@ def list_(
     with obj.memory(must_exist=True) as mem:
         found = mem.runs.list(limit=limit, offset=offset, **filters, **scope)
         total = mem.runs.count(**filters, **scope)
-    if as_json:
-        render.emit_json(
-            {"items": [r.to_dict() for r in found], "total": total, "limit": limit,
-             "offset": offset}
-        )  # fmt: skip
-        return
-    if not found:
-        render.console.print("no runs")
-        return
-    render.fold_table(
+    shown = render.listing(
+        {"items": [r.to_dict() for r in found], "total": total, "limit": limit, "offset": offset},
+        as_json,
+        "no runs",
         ("run", "status", "score", "type", "task", "finished"),
         (
             (
@@ -75,7 +69,8 @@ def list_(
             for run in found
         ),
     )
-    render.console.print(f"{len(found)} of {total} runs")
+    if shown:
+        render.console.print(f"{len(found)} of {total} runs")
 
 
 def _show(view: RunView, as_json: bool) -> None:

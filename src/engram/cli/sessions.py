@@ -35,13 +35,10 @@ def list_(obj: Ctx, scope: dict[str, Any], limit: int, offset: int, as_json: boo
     items = [
         {"session_key": k, "checkpoints": n, "last_checkpoint_at": iso(at)} for k, n, at in rows
     ]
-    if as_json:
-        render.emit_json({"items": items, "limit": limit, "offset": offset})
-        return
-    if not items:
-        render.console.print("no sessions with checkpoints")
-        return
-    render.fold_table(
+    render.listing(
+        {"items": items, "limit": limit, "offset": offset},
+        as_json,
+        "no sessions with checkpoints",
         ("session", "checkpoints", "last checkpoint"),
         ((key, str(count), iso(at)) for key, count, at in rows),
     )

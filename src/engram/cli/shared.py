@@ -105,13 +105,10 @@ def list_(obj: Ctx, limit: int, offset: int, as_json: bool) -> None:
     with obj.memory(must_exist=True) as mem:
         found = mem.agents.list_levels(limit=limit, offset=offset)
     items = [_profile(p.agent_id, p, p.level) for p in found]
-    if as_json:
-        render.emit_json({"items": items, "limit": limit, "offset": offset})
-        return
-    if not items:
-        render.console.print("no agent has a level set (every agent is persistent)")
-        return
-    render.fold_table(
+    render.listing(
+        {"items": items, "limit": limit, "offset": offset},
+        as_json,
+        "no agent has a level set (every agent is persistent)",
         ("agent", "level", "project", "updated"),
         ((p.agent_id, p.level.value, p.project or "", iso(p.updated_at)) for p in found),
     )

@@ -38,6 +38,7 @@ import numpy as np
 from engram.core import Core
 from engram.errors import InvalidInputError, shown
 from engram.store.protocols.graph import UNKNOWN_TYPE, Entity, normal_name
+from engram.store.protocols.record import Record
 
 #: The type the short-name rule completes to ("Mel" -> the one person "Melanie").
 PERSON = "person"
@@ -73,7 +74,7 @@ class DedupePair:
 
 
 @dataclass(frozen=True, slots=True)
-class DedupeResult:
+class DedupeResult(Record):
     """What ``dedupe`` found, and did unless ``dry_run``."""
 
     pairs: tuple[DedupePair, ...]
@@ -82,15 +83,6 @@ class DedupeResult:
     merged: int
     """Entities merged away (0 on a dry run)."""
     dry_run: bool
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "pairs": [p.to_dict() for p in self.pairs],
-            "scanned": self.scanned,
-            "merged": self.merged,
-            "dry_run": self.dry_run,
-        }
 
 
 def merge_entities(

@@ -21,6 +21,7 @@ from typing import Any
 from engram.core import Core
 from engram.errors import NotFoundError
 from engram.records import MemoryRecord
+from engram.store.protocols.record import Record
 
 #: Who the history rows name.
 ACTOR = "maintenance"
@@ -32,15 +33,11 @@ TOLERANCE = 1e-6
 
 
 @dataclass(frozen=True, slots=True)
-class DuplicateGroup:
+class DuplicateGroup(Record):
     """A kept memory and the near-duplicates it supersedes (with their cosines)."""
 
     kept: str
     duplicates: dict[str, float]
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {"kept": self.kept, "duplicates": dict(self.duplicates)}
 
 
 @dataclass(frozen=True, slots=True)

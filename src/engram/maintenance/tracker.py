@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from engram.core import Core
-from engram.records import iso
+from engram.store.protocols.record import Record
 
 #: seed 004: "calls the embedding provider's health endpoint (uses existing 30-second
 #: cache)".
@@ -28,7 +28,7 @@ PROBE = "engram embedding tracker probe"
 
 
 @dataclass(frozen=True, slots=True)
-class TrackerStats:
+class TrackerStats(Record):
     """seed 004's ``getStats()``."""
 
     running: bool = False
@@ -38,17 +38,6 @@ class TrackerStats:
     last_cycle_at: datetime | None = None
     queue_depth: int = 0
     """Memories still waiting after the last cycle."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "running": self.running,
-            "processed": self.processed,
-            "failed": self.failed,
-            "skipped_cycles": self.skipped_cycles,
-            "last_cycle_at": None if self.last_cycle_at is None else iso(self.last_cycle_at),
-            "queue_depth": self.queue_depth,
-        }
 
 
 @dataclass(frozen=True, slots=True)

@@ -122,14 +122,7 @@ def sessions_tools(
 
         def run(ns: str) -> SessionScoreOut:
             s = memory.sessions.end(session_key, transcript=transcript, namespace=ns)
-            return SessionScoreOut(
-                score=s.score,
-                confidence=s.confidence,
-                memories_recalled=s.memories_recalled,
-                memories_used=s.memories_used,
-                method=s.method,
-                reasoning=s.reasoning,
-            )
+            return SessionScoreOut.model_validate(s, from_attributes=True)
 
         return await call(run)
 

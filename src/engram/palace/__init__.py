@@ -32,6 +32,7 @@ from engram.store.protocols.palace import (
     Wing,
     WingNode,
 )
+from engram.store.protocols.record import Record
 from engram.validate import no_nul, optional_str, timestamp, type_name
 
 __all__ = ["FiledDrawer", "MineResult", "Palace", "place_filter", "pointer_cites"]
@@ -53,7 +54,7 @@ Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True, slots=True)
-class FiledDrawer:
+class FiledDrawer(Record):
     """A drawer with the memory it holds, as ``resolve`` returns it."""
 
     drawer: Drawer
@@ -64,13 +65,9 @@ class FiledDrawer:
         """The drawer's AAAK pointer with its tags."""
         return self.drawer.pointer
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {"drawer": self.drawer.to_dict(), "memory": self.memory.to_dict()}
-
 
 @dataclass(frozen=True, slots=True)
-class MineResult:
+class MineResult(Record):
     """What one ``mine_conversation`` call filed."""
 
     wing: Wing | None
@@ -94,22 +91,6 @@ class MineResult:
     """Windows (0-based) whose topic and entities the model gave; the rules read the rest."""
     warnings: tuple[str, ...] = ()
     """What was wrong with the model's answers (or the model), and what the rules did."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "wing": None if self.wing is None else self.wing.to_dict(),
-            "room": None if self.room is None else self.room.to_dict(),
-            "turns": self.turns,
-            "added": [d.to_dict() for d in self.added],
-            "kept": self.kept,
-            "blocked": self.blocked,
-            "invalid": self.invalid,
-            "closets": [c.to_dict() for c in self.closets],
-            "relations": self.relations,
-            "llm_windows": list(self.llm_windows),
-            "warnings": list(self.warnings),
-        }
 
 
 def _name(what: str, value: object) -> str:

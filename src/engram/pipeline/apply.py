@@ -49,6 +49,23 @@ def mode_of(config: PipelineConfig) -> str:
     return "full" if config.allow_update_delete else "controlled"
 
 
+def supersede(core: Core, namespace: str, old_id: str, new_id: str, why: str) -> bool:
+    """Mark memory ``old_id`` superseded by ``new_id``, audited as the pipeline's with
+    ``why``; False when ``old_id`` was deleted meanwhile (nothing is written)."""
+    try:
+        core.store.memories.update(
+            namespace,
+            old_id,
+            {"superseded_by": new_id},
+            event="superseded",
+            actor=PIPELINE_WHO,
+            reason=why,
+        )
+    except NotFoundError:
+        return False
+    return True
+
+
 @dataclass
 class Applied:
     """What applying a memory's proposals did, counted per outcome."""
@@ -279,15 +296,6 @@ def apply_destructive(
         return "skipped", None
     if done is not None and stored.created:
         done.created.append(successor.id)
-    try:
-        core.store.memories.update(
-            ns,
-            target.id,
-            {"superseded_by": successor.id},
-            event="superseded",
-            actor=PIPELINE_WHO,
-            reason=why,
-        )
-    except NotFoundError:
+    if not supersede(core, ns, target.id, successor.id, why):
         return "skipped", None  # deleted meanwhile
     return "superseded", successor.id

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 from engram.pipeline import contradiction
 from engram.recall.request import RecallRequest
 from engram.records import PIPELINE_WHO, MemoryRecord
+from engram.store.protocols.record import Record
 from engram.text import normalize_content
 
 log = logging.getLogger("engram.pipeline")
@@ -60,7 +61,7 @@ class Generator(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
-class Proposal:
+class Proposal(Record):
     """What the decision pass proposes for one fact."""
 
     action: str
@@ -73,20 +74,6 @@ class Proposal:
     candidates: tuple[str, ...] = ()
     decided_by: str = "rule"
     """``llm``, ``rule`` (offline) or ``fast-path`` (no candidate)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict (the audit row's payload)."""
-        return {
-            "action": self.action,
-            "content": self.content,
-            "fact_type": self.fact_type,
-            "fact_confidence": self.fact_confidence,
-            "confidence": self.confidence,
-            "reason": self.reason,
-            "target_id": self.target_id,
-            "candidates": list(self.candidates),
-            "decided_by": self.decided_by,
-        }
 
 
 @dataclass

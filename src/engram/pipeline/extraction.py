@@ -30,6 +30,7 @@ from engram.llm import LlmProvider, parse_json
 from engram.pipeline import offline
 from engram.records import MemoryType
 from engram.settings import PipelineConfig
+from engram.store.protocols.record import Record
 from engram.text import normalize_content
 
 log = logging.getLogger("engram.pipeline")
@@ -91,22 +92,13 @@ class ExtractedFact:
 
 
 @dataclass(frozen=True, slots=True)
-class ExtractedEntity:
+class ExtractedEntity(Record):
     """One entity relationship triple: ``source --relationship--> target``."""
 
     source: str
     relationship: str
     target: str
     confidence: float
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "source": self.source,
-            "relationship": self.relationship,
-            "target": self.target,
-            "confidence": self.confidence,
-        }
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,9 +41,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from engram.errors import NotFoundError
 from engram.pipeline import contradiction
-from engram.pipeline.apply import mode_of
+from engram.pipeline.apply import mode_of, supersede
 from engram.pipeline.contradiction import Verdict
 from engram.pipeline.decisions import Generator
 from engram.pipeline.patterns import noun_phrase
@@ -287,15 +286,6 @@ def _act(
             now=now,
         )
         return "review", {"review_id": item.id}
-    try:
-        core.store.memories.update(
-            old.namespace,
-            old.id,
-            {"superseded_by": new.id},
-            event="superseded",
-            actor=PIPELINE_WHO,
-            reason=why,
-        )
-    except NotFoundError:
+    if not supersede(core, old.namespace, old.id, new.id, why):
         return "skipped", {"skip_reason": "the older memory was deleted meanwhile"}
     return "superseded", {}

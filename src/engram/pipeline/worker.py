@@ -31,14 +31,14 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from engram.core import Core
 from engram.errors import InvalidInputError, NotFoundError, StoreClosedError, shown
 from engram.pipeline.handlers import HANDLERS, Registry
-from engram.records import iso, utcnow
+from engram.records import utcnow
 from engram.settings import WorkerConfig
 from engram.store.protocols import JOB_KINDS, Job
+from engram.store.protocols.record import Record
 from engram.store.sql.history import job_run
 
 log = logging.getLogger("engram.worker")
@@ -63,7 +63,7 @@ def describe(exc: BaseException) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class WorkerStats:
+class WorkerStats(Record):
     """What a worker has done since it was made."""
 
     running: bool
@@ -75,12 +75,6 @@ class WorkerStats:
     consecutive_failures: int
     last_error: str | None
     last_error_at: datetime | None
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        out = {name: getattr(self, name) for name in self.__dataclass_fields__}
-        out["last_error_at"] = None if self.last_error_at is None else iso(self.last_error_at)
-        return out
 
 
 class Worker:

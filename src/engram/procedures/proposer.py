@@ -26,6 +26,7 @@ from typing import Any
 
 from engram.errors import EngramError, InvalidInputError, shown
 from engram.llm import LlmProvider, parse_json
+from engram.store.protocols.record import Record
 from engram.validate import no_nul, type_name
 
 log = logging.getLogger("engram.procedures")
@@ -75,7 +76,7 @@ SCHEMA: dict[str, Any] = {
 
 
 @dataclass(frozen=True, slots=True)
-class Failure:
+class Failure(Record):
     """seed 002's ``FailureAnalysisPayload``: what the proposer sees of a failed task
     (never the raw conversation: the seed's privacy boundary)."""
 
@@ -86,17 +87,6 @@ class Failure:
     trace: str = ""
     retries: int = 0
     turns: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "task": self.task,
-            "error": self.error,
-            "steps": list(self.steps),
-            "trace": self.trace,
-            "retries": self.retries,
-            "turns": self.turns,
-        }
 
 
 @dataclass(frozen=True, slots=True)

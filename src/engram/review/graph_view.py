@@ -20,6 +20,7 @@ from engram.core import Core, Scope
 from engram.errors import EmbeddingError, InvalidInputError, shown
 from engram.records import MemoryRecord, MemoryType, iso
 from engram.review import projection
+from engram.store.protocols.record import Record
 from engram.validate import positive_int
 
 #: Characters of content that stand in for a missing title (seed 000: "max 80 chars").
@@ -29,7 +30,7 @@ MAX_NODES = 10_000
 
 
 @dataclass(frozen=True, slots=True)
-class GraphView:
+class GraphView(Record):
     """What ``mem.review.graph`` returns; ``to_dict`` is the HTTP response's shape."""
 
     nodes: list[dict[str, Any]]
@@ -43,16 +44,7 @@ class GraphView:
     """How many memories with a vector the namespace holds (the view shows the newest)."""
     timings: dict[str, float] = field(default_factory=dict)
     """Milliseconds spent loading, projecting and clustering (not in ``to_dict``)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """``{"nodes", "clusters", "method", "note", "total"}``."""
-        return {
-            "nodes": self.nodes,
-            "clusters": self.clusters,
-            "method": self.method,
-            "note": self.note,
-            "total": self.total,
-        }
+    _hidden = ("timings",)
 
 
 def task_type(record: MemoryRecord) -> str | None:

@@ -26,6 +26,7 @@ from engram.core import Core, Scope
 from engram.errors import EmbeddingError, InvalidInputError
 from engram.records import Hit, MemoryRecord
 from engram.review import overlap
+from engram.store.protocols.record import Record
 from engram.text import fts_query
 
 #: Keys of a search-result dict whose text is read, in this order.
@@ -40,7 +41,7 @@ HEURISTIC_MEMORIES = 5
 
 
 @dataclass(frozen=True, slots=True)
-class ResultNovelty:
+class ResultNovelty(Record):
     """One result's novelty and the known text it is closest to."""
 
     index: int
@@ -50,15 +51,6 @@ class ResultNovelty:
     """``context:<n>`` (a context piece), ``memory:<id>`` or ``result:<n>``, or None."""
     similarity: float
     """Similarity to ``closest``: cosine (embedding) or weighted containment (heuristic)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "index": self.index,
-            "novelty": self.novelty,
-            "closest": self.closest,
-            "similarity": self.similarity,
-        }
 
 
 @dataclass(frozen=True, slots=True)

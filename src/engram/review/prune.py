@@ -16,6 +16,7 @@ from typing import Any, Literal
 from engram.core import Core, Scope
 from engram.errors import InvalidInputError, NotFoundError
 from engram.records import MemoryRecord, Page, utcnow
+from engram.store.protocols.record import Record
 from engram.validate import memory_id_value, offset_value, positive_int
 
 #: seed 000: "observations with quality <= -2 ..."
@@ -38,17 +39,13 @@ def prune_reason(record: MemoryRecord) -> str | None:
 
 
 @dataclass(frozen=True, slots=True)
-class PruneOutcome:
+class PruneOutcome(Record):
     """What ``prune`` did (or would do) with one id."""
 
     id: str
     action: Action
     reason: str
     """The rule the memory met, or why it was left alone."""
-
-    def to_dict(self) -> dict[str, str]:
-        """A JSON-ready dict."""
-        return {"id": self.id, "action": self.action, "reason": self.reason}
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from engram.errors import InvalidInputError, shown
 from engram.records import Hit, MemoryRecord
+from engram.store.protocols.record import Record
 from engram.store.protocols.runs import RUN_STATUSES, Run, RunHit
 from engram.validate import (
     MAX_ROW_ID,
@@ -32,7 +32,7 @@ MAX_TASK_CHARS = 100_000
 
 
 @dataclass(frozen=True, slots=True)
-class RunView:
+class RunView(Record):
     """A run with both directions of its provenance: the observations it produced and
     the memories injected into it (seed 000's provenance chain)."""
 
@@ -44,30 +44,17 @@ class RunView:
     hits: tuple[RunHit, ...]
     """The injection log itself, by rank (a purged memory keeps its row and title)."""
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict: ``run``, ``observations``, ``injected`` and ``hits``."""
-        return {
-            "run": self.run.to_dict(),
-            "observations": [m.to_dict() for m in self.observations],
-            "injected": [m.to_dict() for m in self.injected],
-            "hits": [h.to_dict() for h in self.hits],
-        }
-
 
 @dataclass(frozen=True, slots=True)
-class BlockedIssue:
+class BlockedIssue(Record):
     """An evaluator issue the injection scan kept out of the observation's facts."""
 
     issue: str
     reasons: tuple[str, ...]
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {"issue": self.issue, "reasons": list(self.reasons)}
-
 
 @dataclass(frozen=True, slots=True)
-class Observed:
+class Observed(Record):
     """What ``compress_and_store`` did."""
 
     memory: MemoryRecord
@@ -81,17 +68,6 @@ class Observed:
     warnings: tuple[str, ...] = ()
     """What went wrong on the way and what was done instead (a failed model call, an
     answer missing a field)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "memory": self.memory.to_dict(),
-            "created": self.created,
-            "run": self.run.to_dict(),
-            "summarizer": self.summarizer,
-            "blocked_issues": [b.to_dict() for b in self.blocked_issues],
-            "warnings": list(self.warnings),
-        }
 
 
 def run_id_value(value: object) -> str:

@@ -16,6 +16,7 @@ import pytest
 
 from conftest import HashEmbedder, keyed_server
 from engram import Memory
+from engram.api import blas
 from engram.chat import stages
 from engram.config import Config
 from llmserver import ScriptedLlm
@@ -298,3 +299,25 @@ def test_http_recall_with_a_session_records_what_it_injected(proxy: Proxy) -> No
     assert answer["shown"] == [fact.id]
     recorded = proxy.memory.sessions.injected_memories("http-s1", user_id="alice")
     assert [r.memory_id for r in recorded] == [fact.id]
+
+
+def _blas_threads() -> set[int]:
+    from threadpoolctl import threadpool_info
+
+    return {int(i["num_threads"]) for i in threadpool_info() if i["user_api"] == "blas"}
+
+
+def test_the_server_runs_blas_on_one_thread(proxy: Proxy) -> None:
+    # numpy's BLAS threads spin after recall's exact scoring and held up the event
+    # loop (docs/benchmarks.md, Chat proxy, experiment 6).
+    assert _blas_threads() == {1}
+
+
+def test_one_blas_thread_lasts_as_long_as_the_server() -> None:
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=2, user_api="blas"):
+        assert _blas_threads() == {2}
+        with blas.one_thread():
+            assert _blas_threads() == {1}
+        assert _blas_threads() == {2}

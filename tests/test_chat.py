@@ -10,6 +10,8 @@ import pytest
 
 from conftest import postgres_before, sqlite_before
 from engram import AsyncMemory, Memory
+from engram.chat import stages
+from engram.chat.stages import Stages
 from engram.config import Config
 from engram.errors import InvalidInputError
 from engram.records import utcnow
@@ -164,6 +166,35 @@ def test_flagged_hits_are_not_recorded_as_injected(mem: Memory) -> None:
     result = mem.recall("deploy instructions", user_id="ann", session_id="s4")
     assert result.hits and result.shown == ()
     assert mem.sessions.injected_memories("s4", user_id="ann") == []
+
+
+def test_a_turn_can_be_recorded_after_its_request_went_out(mem: Memory) -> None:
+    fact = mem.add("My boat is called Sea Biscuit", user_id="ann")
+    turn = mem.chat.before(_ask("What is my boat called?"), user_id="ann", record=False)
+    assert turn.injected == (fact.id,)
+    assert mem.sessions.injected_memories(turn.conversation_id, user_id="ann") == []
+    mem.chat.record(turn)
+    recorded = mem.sessions.injected_memories(turn.conversation_id, user_id="ann")
+    assert [r.memory_id for r in recorded] == [fact.id]
+    # a turn whose recall did not run records nothing, and starts no session.
+    skipped = mem.chat.before(
+        _ask("What is my boat called?"),
+        user_id="ann",
+        conversation_id="off",
+        settings={"enabled": False},
+    )
+    assert skipped.skipped == "disabled" and skipped.recall_ms == 0.0
+    mem.chat.record(replace(skipped, injected=(fact.id,)))
+    assert mem.sessions.injected_memories(skipped.conversation_id, user_id="ann") == []
+
+
+def test_stage_timings_read_back_from_their_header() -> None:
+    clock = Stages()
+    clock.lap("auth")
+    clock.split("prepare", {"recall": 0.0})
+    timed = stages.parse(clock.header())
+    assert list(timed) == ["auth", "prepare", "recall"] and min(timed.values()) >= 0.0
+    assert stages.parse("recall;dur=7.5, miss, cache;desc=hit, bad;dur=x") == {"recall": 7.5}
 
 
 def test_turn_to_dict_is_json_ready(mem: Memory) -> None:

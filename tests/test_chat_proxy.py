@@ -16,6 +16,8 @@ import pytest
 
 from conftest import HashEmbedder, keyed_server
 from engram import Memory
+from engram.api import blas
+from engram.chat import stages
 from engram.config import Config
 from llmserver import ScriptedLlm
 
@@ -114,6 +116,8 @@ def test_a_fact_told_once_reaches_the_next_conversation(proxy: Proxy) -> None:
     assert "engram" not in sent and sent["stream"] is True
     # S13: the injected memory is recorded against the conversation.
     recorded = proxy.memory.sessions.injected_memories("boat-2", user_id="alice")
+    shown = stream.response.headers["x-engram-memories"]
+    assert {r.memory_id for r in recorded} == set(shown.split(","))
     assert recorded
     assert "Sea Biscuit" in proxy.memory.get(recorded[0].memory_id, user_id="alice").content
     # a second user never receives it.
@@ -182,10 +186,24 @@ def test_an_agent_override_adds_no_context(proxy: Proxy) -> None:
     assert proxy.mined() == 1  # seed 003: its turns are still mined
 
 
+def test_the_response_says_where_the_proxys_time_went(proxy: Proxy) -> None:
+    proxy.memory.add(FACT, user_id="alice")
+    answer = proxy.client().chat.completions.with_raw_response.create(
+        model="m", messages=[SYSTEM, {"role": "user", "content": QUESTION}]
+    )
+    timed = stages.parse(answer.headers["server-timing"])
+    assert list(timed) == [
+        "read", "queue", "auth", "parse", "prepare", "recall", "hop", "upstream", "record"
+    ]  # fmt: skip
+    assert min(timed.values()) >= 0.0 and timed["recall"] > 0.0
+
+
 def test_keys_are_required_and_users_are_kept_apart(proxy: Proxy) -> None:
     url = f"{proxy.url}/v1/proxy/chat/completions"
     body = {"model": "m", "messages": [{"role": "user", "content": QUESTION}]}
     assert httpx.post(url, json=body).status_code == 401
+    # the key is checked first: a bad body without one is refused as such.
+    assert httpx.post(url, content=b"{not json").status_code == 401
     bad = httpx.post(url, json=body, headers={"Authorization": "Bearer eg_not_a_key"})
     assert bad.status_code == 401
     other = httpx.post(
@@ -281,3 +299,25 @@ def test_http_recall_with_a_session_records_what_it_injected(proxy: Proxy) -> No
     assert answer["shown"] == [fact.id]
     recorded = proxy.memory.sessions.injected_memories("http-s1", user_id="alice")
     assert [r.memory_id for r in recorded] == [fact.id]
+
+
+def _blas_threads() -> set[int]:
+    from threadpoolctl import threadpool_info
+
+    return {int(i["num_threads"]) for i in threadpool_info() if i["user_api"] == "blas"}
+
+
+def test_the_server_runs_blas_on_one_thread(proxy: Proxy) -> None:
+    # numpy's BLAS threads spin after recall's exact scoring and held up the event
+    # loop (docs/benchmarks.md, Chat proxy, experiment 6).
+    assert _blas_threads() == {1}
+
+
+def test_one_blas_thread_lasts_as_long_as_the_server() -> None:
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=2, user_api="blas"):
+        assert _blas_threads() == {2}
+        with blas.one_thread():
+            assert _blas_threads() == {1}
+        assert _blas_threads() == {2}

@@ -182,6 +182,7 @@ class AsyncChat(Awaitable[Chat]):
 
     before = awaitable(Chat.before)
     after = awaitable(Chat.after)
+    record = awaitable(Chat.record)
     settings = awaitable(Chat.settings)
     set_settings = awaitable(Chat.set_settings)
     reset_settings = awaitable(Chat.reset_settings)

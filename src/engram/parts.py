@@ -79,4 +79,4 @@ def attach(mem: Memory, core: Core) -> None:
     mem.runs.record_injected = injected
     mem.inject = Inject(core, mem.recall, injected)
     mem.procedures = Procedures(core, redact)
-    mem.chat = Chat(core, mem.recall)  # seed 003: recall before, mining after a turn
+    mem.chat = Chat(core, mem.recall, injected)  # seed 003: recall before, mining after a turn

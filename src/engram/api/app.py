@@ -23,6 +23,7 @@ from starlette.routing import Route
 
 from engram._version import __version__
 from engram.api import (
+    blas,
     chat_routes,
     curation_routes,
     dashboard_routes,
@@ -101,6 +102,7 @@ def create_app(
         if warm_graph:
             _warm_graph(memory)
         with ExitStack() as running:
+            running.enter_context(blas.one_thread())  # issue 31: spinning BLAS threads
             for schedule in _schedules(memory):
                 running.enter_context(schedule)
             if warm_indexes:

@@ -8,7 +8,8 @@ block into the system prompt; the request then goes to the configured upstream
 Once the reply is complete (and after it was sent), ``mem.chat.after`` queues the
 exchange for mining. The response names the injected memories in the
 ``X-Engram-Memories`` header, and a streamed one also in a final SSE comment
-(``: engram-memories <ids>``), which SSE clients skip.
+(``: engram-memories <ids>``), which SSE clients skip. Its ``Server-Timing`` header says
+where the proxy's own milliseconds went (``engram.chat.stages``).
 
 Who the turn is for: headers ``X-Engram-User``, ``X-Engram-Agent`` and
 ``X-Engram-Conversation``, or the body's ``engram`` object (``user_id``, ``agent_id``,
@@ -22,19 +23,25 @@ request goes upstream. A user key works in its own namespace only.
 
 from __future__ import annotations
 
+import asyncio
+import json
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import Response, StreamingResponse
+from fastapi.security import HTTPAuthorizationCredentials
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 
-from engram.api.auth import Caller, ServerState, server_state
+from engram.api.auth import Caller, ServerState, authenticate, bearer, server_state
 from engram.api.routes import _ERRORS, ScopeQuery
 from engram.chat import ChatConfig, Turn
+from engram.chat.stages import HEADER as TIMING_HEADER
+from engram.chat.stages import Stages
 from engram.chat.upstream import ReplyReader, new_client, open_completion
 from engram.errors import InvalidInputError
 
@@ -90,10 +97,10 @@ def _names(request: Request, body: dict[str, Any]) -> dict[str, str | None]:
     return out
 
 
-async def _body(request: Request) -> dict[str, Any]:
+def _body(raw: bytes) -> dict[str, Any]:
     try:
-        body = await request.json()
-    except ValueError:
+        body = json.loads(raw)
+    except (ValueError, RecursionError):
         raise InvalidInputError("the body must be an OpenAI chat-completions JSON object") from None
     if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
         raise InvalidInputError(
@@ -102,36 +109,118 @@ async def _body(request: Request) -> dict[str, Any]:
     return body
 
 
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    """What the worker thread hands back: the parsed request and the prepared turn."""
+
+    body: dict[str, Any]
+    names: dict[str, str | None]
+    namespace: str
+    user_id: str | None
+    turn: Turn
+
+
+def _settle(
+    future: asyncio.Future[_Prepared], value: _Prepared | None, exc: Exception | None
+) -> None:
+    if future.cancelled():  # the client went away: nothing waits for the turn
+        return
+    if exc is not None:
+        future.set_exception(exc)
+    else:
+        assert value is not None
+        future.set_result(value)
+
+
+#: Record tasks still running (the event loop keeps only weak references to tasks).
+_RECORDING: set[asyncio.Task[None]] = set()
+
+
 @router.post(
     "/v1/proxy/chat/completions",
     summary="Chat through the memory proxy",
     response_class=Response,
     responses={200: {"description": "The upstream's reply, unchanged (JSON or SSE)."}},
 )
-async def proxy_chat_completions(request: Request, caller: Caller, state: State) -> Response:
+async def proxy_chat_completions(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+) -> Response:
     """An OpenAI chat completion with memory: recalled context goes into the system
     prompt, the upstream's reply comes back as it is, and the exchange is queued for
     mining once the reply is complete."""
+    state: ServerState = request.app.state.engram
     memory = state.memory
-    body = await _body(request)
-    names = _names(request, body)
-    scope = caller.scope(memory, None, names["user_id"], None)
-    turn: Turn = await run_in_threadpool(
-        memory.chat.before,
-        body["messages"],
-        namespace=scope.namespace,
-        user_id=names["user_id"] or caller.user,
-        agent_id=names["agent_id"],
-        conversation_id=names["conversation_id"],
-    )
+    stages = Stages()
+    raw = await request.body()
+    header = None if credentials is None else f"Bearer {credentials.credentials}"
+    stages.lap("read")
+    loop = asyncio.get_running_loop()
+    ready: asyncio.Future[_Prepared] = loop.create_future()
+
+    def prepare() -> _Prepared:
+        stages.lap("queue")
+        caller = authenticate(state, header)  # the key first: without one, any body is a 401
+        stages.lap("auth")
+        body = _body(raw)
+        names = _names(request, body)
+        scope = caller.scope(memory, None, names["user_id"], None)
+        user = names["user_id"] or caller.user
+        stages.lap("parse")
+        turn = memory.chat.before(
+            body["messages"],
+            namespace=scope.namespace,
+            user_id=user,
+            agent_id=names["agent_id"],
+            conversation_id=names["conversation_id"],
+            record=False,
+        )
+        stages.split("prepare", {"recall": turn.recall_ms})
+        return _Prepared(body, names, scope.namespace, user, turn)
+
+    def work() -> None:
+        # One hop to a worker thread for everything that blocks (each hop waits for a
+        # thread to be scheduled: milliseconds on a busy machine). The turn goes back
+        # to the loop as soon as it is ready; the S13 record follows on this thread
+        # while the loop sends the request upstream.
+        try:
+            prepared = prepare()
+        except Exception as exc:
+            loop.call_soon_threadsafe(_settle, ready, None, exc)
+            return
+        loop.call_soon_threadsafe(_settle, ready, prepared, None)
+        memory.chat.record(prepared.turn)
+
+    def unblock(task: asyncio.Future[None]) -> None:
+        # The thread died without handing a turn back (a BaseException): fail, not hang.
+        if ready.done():
+            return
+        if task.cancelled():
+            ready.cancel()
+        else:
+            ready.set_exception(task.exception() or RuntimeError("no chat turn was prepared"))
+
+    recording = asyncio.ensure_future(run_in_threadpool(work))
+    _RECORDING.add(recording)
+    recording.add_done_callback(_RECORDING.discard)
+    recording.add_done_callback(unblock)
+    prepared = await ready
+    stages.lap("hop")
+    body, names, turn = prepared.body, prepared.names, prepared.turn
     body["messages"] = turn.messages
     streaming = body.get("stream") is True
     shared = getattr(request.app.state, "chat_upstream", None)
-    opened = await open_completion(memory.config, body, shared)
+    try:
+        opened = await open_completion(memory.config, body, shared)
+        stages.lap("upstream")
+    finally:
+        await recording  # recorded (or its error raised) before any answer goes out
+        stages.lap("record")
     headers = {
         **opened.headers,
         MEMORIES_HEADER: ",".join(turn.injected),
         CONVERSATION_HEADER: turn.conversation_id,
+        TIMING_HEADER: stages.header(),
     }
     reader = ReplyReader(streaming)
 
@@ -140,8 +229,8 @@ async def proxy_chat_completions(request: Request, caller: Caller, state: State)
             memory.chat.after(
                 body["messages"],
                 reader.text,
-                namespace=scope.namespace,
-                user_id=names["user_id"] or caller.user,
+                namespace=prepared.namespace,
+                user_id=prepared.user_id,
                 agent_id=names["agent_id"],
                 conversation_id=turn.conversation_id,
             )

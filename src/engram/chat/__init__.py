@@ -43,6 +43,8 @@ __all__ = ["Chat", "ChatConfig", "Turn"]
 
 #: ``Memory.recall``, handed in by ``engram.parts`` (parts do not import one another).
 RecallFn = Callable[..., Recall]
+#: ``mem.sessions.injected`` as (conversation, memory ids, namespace), handed in likewise.
+InjectedFn = Callable[[str, Sequence[str], str], object]
 
 #: The ``[chat]`` settings a user or a call may override (the upstream is the server's).
 SETTINGS = ("enabled", "top_k", "rerank", "auto_mine", "recall_off_agents")
@@ -65,6 +67,9 @@ class Turn:
     """Why no recall ran: ``disabled``, ``agent_override`` or ``no_user_message``."""
     recall_ms: float = 0.0
     """Milliseconds recall took (0 when it did not run)."""
+    prepare_ms: float = 0.0
+    """Milliseconds before recall: checking the messages, reading the settings,
+    naming the conversation."""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict."""
@@ -76,6 +81,7 @@ class Turn:
             "context": self.context,
             "skipped": self.skipped,
             "recall_ms": round(self.recall_ms, 3),
+            "prepare_ms": round(self.prepare_ms, 3),
         }
 
 
@@ -123,9 +129,10 @@ def _settings(base: ChatConfig, overrides: Mapping[str, Any] | None) -> ChatConf
 class Chat(Part):
     """Automatic recall before a chat turn and mining after it, for one ``Memory``."""
 
-    def __init__(self, core: Core, recall: RecallFn) -> None:
+    def __init__(self, core: Core, recall: RecallFn, injected: InjectedFn) -> None:
         super().__init__(core)
         self._recall = recall
+        self._injected = injected
 
     def settings(
         self,
@@ -180,6 +187,7 @@ class Chat(Part):
         conversation_id: str | None = None,
         namespace: str | None = None,
         settings: Mapping[str, Any] | None = None,
+        record: bool = True,
     ) -> Turn:
         """The turn's messages with recalled memory in the system prompt.
 
@@ -187,8 +195,13 @@ class Chat(Part):
         ``namespace``) names, for ``top_k`` memories; the block recall renders is
         prepended to the leading system prompt (or becomes one). Nothing is added when
         chat memory is disabled, when ``agent_id`` is in ``recall_off_agents``, when no
-        user message has text, or when nothing related is stored."""
+        user message has text, or when nothing related is stored.
+
+        What was injected is recorded against the conversation (FEATURES S13);
+        ``record=False`` leaves that to a later ``record(turn)``, so a caller can send
+        the model its request first (the chat proxy does)."""
         core = self._core
+        begun = time.perf_counter()
         scope = core.open_scope(namespace, user_id, agent_id, None)
         checked = _checked(messages)
         cfg = self._effective(scope.namespace, settings)
@@ -208,21 +221,27 @@ class Chat(Part):
         current = core.config.recall
         overrides = {k: v for k, v in wanted.items() if getattr(current, k) != v}
         started = time.perf_counter()
-        result = self._recall(
-            query,
-            namespace=scope.namespace,
-            limit=cfg.top_k,
-            session_id=conversation,
-            **overrides,
-        )
+        result = self._recall(query, namespace=scope.namespace, limit=cfg.top_k, **overrides)
         took = (time.perf_counter() - started) * 1000
-        return replace(
+        done = replace(
             turn,
             messages=turns.with_context(checked, result.context),
             injected=result.shown,
             context=result.context,
             recall_ms=took,
+            prepare_ms=(started - begun) * 1000,
         )
+        if record:
+            self.record(done)
+        return done
+
+    def record(self, turn: Turn) -> None:
+        """Record the memories ``turn`` injected against its conversation, as recall
+        with a ``session_id`` does (FEATURES S13: continuity scoring). A turn whose
+        recall did not run (``skipped``) records nothing; one whose recall found
+        nothing still starts its session. ``before`` does this unless told not to."""
+        if turn.skipped is None:
+            self._injected(turn.conversation_id, turn.injected, turn.namespace)
 
     def after(
         self,

@@ -31,7 +31,8 @@ def chat_cmd(
     obj: Ctx, /, sizes: str, data: str, requests: int, store_dir: str, out: str, as_json: bool
 ) -> None:
     """Chat proxy: time added before the upstream's first byte (p50/p95, beside a direct
-    call and recall alone) and time to the last byte with mining on, off and direct."""
+    call and recall alone, and less recall alone per pair), the proxy's Server-Timing
+    stages, and time to the last byte with mining on, off and direct."""
     with stage_progress(shown=not as_json) as advance:
         results = chat.run_chat(
             _sizes(sizes),

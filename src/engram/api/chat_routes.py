@@ -37,15 +37,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 
-from engram.api.auth import Caller, ServerState, authenticate, bearer, server_state
+from engram.api.auth import Caller, ServerState, State, authenticate, bearer
 from engram.api.routes import _ERRORS, ScopeQuery
 from engram.chat import ChatConfig, Turn
 from engram.chat.stages import HEADER as TIMING_HEADER
 from engram.chat.stages import Stages
 from engram.chat.upstream import ReplyReader, new_client, open_completion
 from engram.errors import InvalidInputError
-
-State = Annotated[ServerState, Depends(server_state)]
 
 
 @asynccontextmanager

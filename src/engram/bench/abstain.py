@@ -255,6 +255,7 @@ GROUPS = (
     "paraphrase calibration",
     "paraphrase held-out",
     "paraphrase held-out-2",
+    "paraphrase held-out-3",
     "locomo dev",
     "beam dev",
 )

@@ -148,10 +148,12 @@ def collect(
     open_memory: Opener,
     progress: Progress | None = None,
     namespace_evidence: bool = False,
+    categories: abstain_bench.Measure | None = None,
 ) -> list[Row]:
     """Load each store into a fresh ``Memory`` from ``open_memory`` and ask its
     questions (its own, its unrelated ones, and other domains' asked of it); with
-    ``namespace_evidence``, also measure each against the whole store."""
+    ``namespace_evidence``, also measure each against the whole store, and with
+    ``categories``, the category bridge (``engram.bench.categories``)."""
     fold_of = folds(stores)
     total = sum(
         len(s.questions)
@@ -182,6 +184,7 @@ def collect(
                         held_out=store.held_out,
                         split=store.split,
                         spaces=spaces,
+                        categories=categories,
                     )
                 )
                 if progress is not None:

@@ -61,6 +61,16 @@ class Verdict(StrEnum):
 #: The features recall computes for every query (``Evidence.values`` without a
 #: ``Space``): a calibration may only read these.
 RECALL_FEATURES = frozenset({"sim", "overlap", "second", "margin", "mean", "matched"})
+#: The category bridge's features (``Evidence.categories``), measured by the benchmark
+#: only (``engram.bench.categories``; docs/benchmarks.md, "Round 3").
+CATEGORY_FEATURES = (
+    "cat_bridge",
+    "cat_topk",
+    "cat_overlap",
+    "cat_profile",
+    "cat_named",
+    "cat_named_tagged",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +115,9 @@ class Evidence:
     """What the whole namespace says (measured by the benchmark only; recall does not
     read it: docs/benchmarks.md, "Round 2", found it silences no more wrong-store
     paraphrases)."""
+    categories: tuple[float, ...] | None = None
+    """The category bridge (``CATEGORY_FEATURES`` in order; measured by the benchmark
+    only: "Round 3" found it separates no better than the cosine)."""
 
     def values(self) -> dict[str, float]:
         """Every feature a model may read, by name (a missing cosine reads 0)."""
@@ -120,6 +133,8 @@ class Evidence:
         }
         if self.space is not None:
             out |= self.space.values(sim)
+        if self.categories is not None:
+            out |= dict(zip(CATEGORY_FEATURES, self.categories, strict=True))
         return out
 
     def features(self, names: Sequence[str] = ("sim", "overlap")) -> list[float]:

@@ -143,5 +143,5 @@ def test_the_paraphrase_run_measures_and_compares_the_bridge(
     assert set(compared) >= {name for name, _ in categories.VARIANTS}
     assert any(name.startswith("shipped + category veto") for name in compared)
     cells = compared["best cosine + overlap (shipped)"]["groups"]["paraphrase calibration"]
-    assert cells["answerable silent"] == 0.0  # the fit's silent floor keeps them all
+    assert cells["answerable wrongly silent"] == 0.0  # the fit's silent floor keeps them all
     assert categories.markdown(compared).startswith("| variant | group |")

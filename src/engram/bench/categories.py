@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from engram.bench import abstain as abstain_bench
+from engram.bench import paraphrase
 from engram.bench.abstain import Row
 from engram.embed.base import Embedder
 from engram.errors import InvalidInputError
@@ -132,14 +133,9 @@ VARIANTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("+ all six", (*abstain_bench.FEATURES, *NAMES)),
     ("bridge alone (cat_bridge + overlap)", ("cat_bridge", "overlap")),
 )
-#: The figures reported per split: (label, kind, cell of ``abstain_bench.score``).
-CELLS = (
-    ("answerable silent", "answerable", "silent"),
-    ("gold in context", "answerable", "gold"),
-    ("cross silent", "cross", "silent"),
-    ("cross one line", "cross", "uncertain"),
-    ("unrelated silent", "unrelated", "silent"),
-)
+#: The figures reported per split: the paraphrase report's headline
+#: (``paraphrase.HEADLINE``: label, kind, cell of ``abstain_bench.score``).
+CELLS = paraphrase.HEADLINE
 
 
 #: Veto cosines tried; the highest that silences no more fitting answerable questions
@@ -184,9 +180,7 @@ def compare(rows: Sequence[Row], embedder: str) -> dict[str, Any]:
             "model": fitted,
             "groups": _scored(usable, abstain_bench.fitted_policy(fitted, embedder)),
         }
-    shipped = abstain_bench.Policy(
-        "shipped", abstain.CALIBRATION, embedder, floor=abstain.RELATIVE_FLOOR
-    )
+    shipped = paraphrase.shipped_policy(embedder)
     veto = pick_veto(usable, shipped)
     out["shipped calibration"] = {"model": {}, "groups": _scored(usable, shipped)}
     out[f"shipped + category veto below cosine {veto}"] = {

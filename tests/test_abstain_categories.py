@@ -59,15 +59,18 @@ def test_the_store_mentioning_the_named_category_is_told_apart() -> None:
     other = embed(["The veterinarian likes garden music, a recipe, a flight and weather."])
     q = embed([query])[0]
     named = bridge.named(query)
-    near = dict(zip(categories.NAMES, bridge.features(q, about, named), strict=True))
-    far = dict(zip(categories.NAMES, bridge.features(q, other, named), strict=True))
+    recorded = ("background", *categories.NAMES[1:])
+    near = dict(zip(recorded, bridge.features(q, about, named), strict=True))
+    far = dict(zip(recorded, bridge.features(q, other, named), strict=True))
+    # The background is the query's alone: the same whatever the candidates.
+    assert near["background"] == far["background"] > 0.0
     assert near["cat_named"] == far["cat_named"] == 1.0
     assert near["cat_named_tagged"] == 1.0 and far["cat_named_tagged"] == 0.0
     assert near["cat_bridge"] > far["cat_bridge"]
     assert near["cat_profile"] > far["cat_profile"]
     # No candidate: nothing to bridge to, but the query still names its category.
     empty = bridge.features(q, np.zeros((0, q.shape[0]), dtype=np.float32), named)
-    assert empty == [0.0, 0.0, 0.0, 0.0, 1.0, 0.0]
+    assert empty == [near["background"], 0.0, 0.0, 0.0, 0.0, 1.0, 0.0]
 
 
 def _row(
@@ -94,7 +97,7 @@ def _row(
         hit_scores=[0.3],
         gold_ranks=[0] if kind == "answerable" else [],
         split=paraphrase.HELD_OUT if held_out else paraphrase.CALIBRATION,
-        categories=[0.2, 0.2, 0.2, 0.2, named, tagged],
+        categories=[0.1, 0.2, 0.2, 0.2, 0.2, named, tagged],
     )
 
 
@@ -137,7 +140,7 @@ def test_the_paraphrase_run_measures_and_compares_the_bridge(
 
     bridge = categories.Categories(embedder)
     rows = paraphrase.collect(paraphrase.load(path), fresh, categories=bridge.measure)
-    assert all(r.categories is not None and len(r.categories) == 6 for r in rows)
+    assert all(r.categories is not None and len(r.categories) == 7 for r in rows)
     assert "cat_named_tagged" in rows[0].evidence().values()
     compared = categories.compare(rows, embedder.name)
     assert set(compared) >= {name for name, _ in categories.VARIANTS}
@@ -145,3 +148,19 @@ def test_the_paraphrase_run_measures_and_compares_the_bridge(
     cells = compared["best cosine + overlap (shipped)"]["groups"]["paraphrase calibration"]
     assert cells["answerable wrongly silent"] == 0.0  # the fit's silent floor keeps them all
     assert categories.markdown(compared).startswith("| variant | group |")
+
+
+def test_the_background_is_added_to_rows_saved_without_it() -> None:
+    bridge = categories.Categories(HashEmbedder(256), LABELS)
+    saved = replace(_row("cross", 0.4, 0.0, 0.0), question_id="q1", categories=None)
+    measured = _row("answerable", 0.3, 1.0, 1.0)
+    rows = categories.with_background([saved, measured], {"q1": "Which database?"}, bridge)
+    assert rows[1] is measured  # already measured: kept as it was
+    assert rows[0].categories is not None and len(rows[0].categories) == 1
+    values = rows[0].evidence().values()
+    # The standout is the best cosine less the query's background among the labels;
+    # the candidate features are absent, not zero.
+    assert values["cat_standout"] == pytest.approx(0.4 - rows[0].categories[0])
+    assert "cat_bridge" not in values
+    with pytest.raises(InvalidInputError, match="no question text for 1 rows"):
+        categories.with_background([saved], {}, bridge)

@@ -64,6 +64,7 @@ RECALL_FEATURES = frozenset({"sim", "overlap", "second", "margin", "mean", "matc
 #: The category bridge's features (``Evidence.categories``), measured by the benchmark
 #: only (``engram.bench.categories``; docs/benchmarks.md, "Round 3").
 CATEGORY_FEATURES = (
+    "cat_standout",
     "cat_bridge",
     "cat_topk",
     "cat_overlap",
@@ -116,8 +117,9 @@ class Evidence:
     read it: docs/benchmarks.md, "Round 2", found it silences no more wrong-store
     paraphrases)."""
     categories: tuple[float, ...] | None = None
-    """The category bridge (``CATEGORY_FEATURES`` in order; measured by the benchmark
-    only: "Round 3" found it separates no better than the cosine)."""
+    """The category bridge, measured by the benchmark only: the query's mean cosine to
+    its nearest category labels (``cat_standout`` is ``sim`` minus it), then, when the
+    candidates were measured too, ``CATEGORY_FEATURES[1:]`` in order."""
 
     def values(self) -> dict[str, float]:
         """Every feature a model may read, by name (a missing cosine reads 0)."""
@@ -133,8 +135,11 @@ class Evidence:
         }
         if self.space is not None:
             out |= self.space.values(sim)
-        if self.categories is not None:
-            out |= dict(zip(CATEGORY_FEATURES, self.categories, strict=True))
+        if self.categories:
+            background, *rest = self.categories
+            out["cat_standout"] = sim - background
+            # A query-only measure records the background alone (no candidate features).
+            out |= dict(zip(CATEGORY_FEATURES[1:], rest, strict=False))
         return out
 
     def features(self, names: Sequence[str] = ("sim", "overlap")) -> list[float]:

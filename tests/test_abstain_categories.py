@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -18,6 +17,7 @@ from engram.bench import categories, paraphrase
 from engram.config import Config
 from engram.errors import InvalidInputError
 from engram.recall import abstain
+from test_paraphrase import _small as small_set
 
 LABELS = ["web framework", "database", "veterinarian", "date and time", "garden", "music"]
 LABELS += ["recipe", "flight", "weather", "salary"]
@@ -125,12 +125,7 @@ def test_the_veto_cosine_stops_before_it_silences_a_fitting_question() -> None:
 def test_the_paraphrase_run_measures_and_compares_the_bridge(
     tmp_path: Path, config: Config
 ) -> None:
-    raw = json.loads(paraphrase.default_path().read_text(encoding="utf-8"))
-    keep = {"ops-infra": "travel-japan", "travel-japan": "ops-infra"}
-    keep |= {"pa-family": "support-hardware", "support-hardware": "pa-family"}
-    raw["stores"] = [{**s, "cross_target": keep[s["id"]]} for s in raw["stores"] if s["id"] in keep]
-    path = tmp_path / "small.json"
-    path.write_text(json.dumps(raw), encoding="utf-8")
+    path = small_set(tmp_path)  # two calibration and two held-out stores
     embedder = HashEmbedder()
 
     @contextlib.contextmanager

@@ -40,6 +40,7 @@ from engram.bench.spaces import Spaces
 from engram.errors import InvalidInputError
 from engram.memory import Memory
 from engram.recall import abstain, packing
+from engram.records import Hit
 
 #: Hits read per query: recall's over-fetch (``candidates``), the hits the decision reads.
 DEPTH = 12
@@ -79,6 +80,9 @@ class Row:
     space: list[float] | None = None
     """The query against its whole namespace (``abstain.Space``'s fields in order), or
     None when not measured."""
+    categories: list[float] | None = None
+    """The category bridge (``abstain.CATEGORY_FEATURES`` in order), or None when not
+    measured (``engram.bench.categories``)."""
 
     def evidence(self) -> abstain.Evidence:
         """The evidence the abstain decision reads."""
@@ -91,10 +95,13 @@ class Row:
             second=sims[1] if len(sims) > 1 else None,
             mean=sum(sims) / len(sims) if sims else None,
             space=abstain.Space(*self.space) if self.space else None,
+            categories=tuple(self.categories) if self.categories is not None else None,
         )
 
 
 Progress = Callable[[str, int, int], None]
+#: Measures extra evidence of a query from its hits (``Categories.measure``).
+Measure = Callable[[str, Sequence[Hit]], list[float]]
 
 
 def ask(
@@ -110,6 +117,7 @@ def ask(
     held_out: bool = False,
     split: str = "",
     spaces: Spaces | None = None,
+    categories: Measure | None = None,
 ) -> Row:
     """Ask ``text`` with the decision off and record what the decision would read;
     ``gold`` holds the gold hits' ``metadata[key]``."""
@@ -143,6 +151,7 @@ def ask(
         gold_ranks=ranks,
         split=split,
         space=spaces.measure(namespace, text) if spaces is not None else None,
+        categories=categories(text, hits) if categories is not None else None,
     )
 
 
@@ -216,12 +225,19 @@ class Policy:
     embedder: str | None
     low_confidence: bool = True
     floor: float = 0.0
+    veto: float = 0.0
+    """The category veto (``engram.bench.categories``, an experiment): below this best
+    cosine, a query that names a category no candidate is tagged with is silent."""
 
 
 def verdict(row: Row, policy: Policy) -> abstain.Verdict:
     """The decision ``policy`` takes for the row's query."""
     if policy.calibration is None:
         return abstain.Verdict.RELATED
+    if policy.veto > 0.0 and row.categories is not None and (row.sim or 0.0) < policy.veto:
+        values = row.evidence().values()
+        if values["cat_named"] and not values["cat_named_tagged"]:
+            return abstain.Verdict.UNRELATED
     return abstain.decide(row.evidence(), policy.embedder, policy.calibration).verdict
 
 
@@ -255,6 +271,7 @@ GROUPS = (
     "paraphrase calibration",
     "paraphrase held-out",
     "paraphrase held-out-2",
+    "paraphrase held-out-3",
     "locomo dev",
     "beam dev",
 )

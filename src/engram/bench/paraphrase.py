@@ -16,9 +16,9 @@ questions per store:
 Each store is loaded into a fresh in-memory ``Memory`` (one agent's namespace alone),
 and every question is asked with the abstain decision off, recording what the decision
 reads (``engram.bench.abstain.ask``), so any rule is scored without recalling again.
-The stores whose split is ``held-out`` (a third of the first fifteen) or ``held-out-2``
-(five stores of new domains, written later as a clean check) are never used to fit
-or tune anything.
+The stores whose split is ``held-out`` (a third of the first fifteen), ``held-out-2``
+or ``held-out-3`` (five stores of new domains each, written later as clean checks) are
+never used to fit or tune anything.
 """
 
 from __future__ import annotations
@@ -46,7 +46,10 @@ HELD_OUT = "held-out"
 #: The second held-out set: five stores of new domains written after the first round
 #: was tuned and before the next, so they are a check nothing has been looked at on.
 HELD_OUT_2 = "held-out-2"
-SPLITS = (CALIBRATION, HELD_OUT, HELD_OUT_2)
+#: The third held-out set: five more stores of new domains, written before issue 24's
+#: third round tuned anything (the category bridge), as its clean check.
+HELD_OUT_3 = "held-out-3"
+SPLITS = (CALIBRATION, HELD_OUT, HELD_OUT_2, HELD_OUT_3)
 #: The context's default size (seed 000): "gold in the top 4".
 TOP = 4
 
@@ -145,10 +148,12 @@ def collect(
     open_memory: Opener,
     progress: Progress | None = None,
     namespace_evidence: bool = False,
+    categories: abstain_bench.Measure | None = None,
 ) -> list[Row]:
     """Load each store into a fresh ``Memory`` from ``open_memory`` and ask its
     questions (its own, its unrelated ones, and other domains' asked of it); with
-    ``namespace_evidence``, also measure each against the whole store."""
+    ``namespace_evidence``, also measure each against the whole store, and with
+    ``categories``, the category bridge (``engram.bench.categories``)."""
     fold_of = folds(stores)
     total = sum(
         len(s.questions)
@@ -179,6 +184,7 @@ def collect(
                         held_out=store.held_out,
                         split=store.split,
                         spaces=spaces,
+                        categories=categories,
                     )
                 )
                 if progress is not None:

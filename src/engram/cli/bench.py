@@ -18,6 +18,7 @@ import click
 
 from engram.bench import abstain as abstain_bench
 from engram.bench import abstain_report, beam, locomo, longmemeval, report, runner
+from engram.bench import categories as categories_bench
 from engram.bench import changes as changes_bench
 from engram.bench import entities as entities_bench
 from engram.bench import extraction as extraction_bench
@@ -186,6 +187,7 @@ def _paraphrase_rows(
     embedder: Any,
     progress: Callable[[str, int, int], None] | None,
     namespace_evidence: bool = False,
+    categories: abstain_bench.Measure | None = None,
 ) -> list[abstain_bench.Row]:
     """The paraphrase set asked of fresh in-memory stores sharing one embedder."""
     config = obj.config()
@@ -196,7 +198,7 @@ def _paraphrase_rows(
             yield mem
 
     return paraphrase_bench.collect(
-        paraphrase_bench.load(data), fresh, progress, namespace_evidence
+        paraphrase_bench.load(data), fresh, progress, namespace_evidence, categories
     )
 
 
@@ -218,14 +220,20 @@ def _paraphrase_rows(
     type=click.Path(file_okay=False),
     help="Directory for paraphrase.json, paraphrase.md and paraphrase-rows.json.",
 )
+@click.option(
+    "--categories",
+    "with_categories",
+    is_flag=True,
+    help="Also measure the category bridge and compare it fitted (an experiment).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.pass_obj
 @handle_errors
 def paraphrase_cmd(
-    obj: Ctx, /, data: str | None, rows: str | None, out: str, as_json: bool
+    obj: Ctx, /, data: str | None, rows: str | None, out: str, with_categories: bool, as_json: bool
 ) -> None:
     """No false silence: small agent stores asked paraphrased, unrelated and
-    cross-domain questions; per split (calibration, held-out, held-out-2) and policy."""
+    cross-domain questions; per split (calibration, held-out, held-out-2, held-out-3) and policy."""
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     if rows is not None:
@@ -235,15 +243,22 @@ def paraphrase_cmd(
     else:
         with Memory(":memory:", config=obj.config()) as probe:
             embedder = probe.embedder.name if probe.embedder is not None else None
+            bridge = None
+            if with_categories and probe.embedder is not None:
+                bridge = categories_bench.Categories(probe.embedder).measure
             with stage_progress(shown=not as_json) as advance:
-                found = _paraphrase_rows(obj, data, probe.embedder, advance)
+                found = _paraphrase_rows(obj, data, probe.embedder, advance, categories=bridge)
         abstain_bench.save_rows(found, folder / "paraphrase-rows.json")
     summary = paraphrase_bench.summarize(found, embedder)
+    text = paraphrase_bench.markdown(summary)
+    if with_categories and embedder is not None:
+        summary["categories"] = categories_bench.compare(found, embedder)
+        text += "\n\n" + categories_bench.markdown(summary["categories"])
     render.publish(
         str(folder),
         "paraphrase",
         summary,
-        paraphrase_bench.markdown(summary),
+        text,
         as_json=as_json,
         indent=1,
     )

@@ -61,6 +61,17 @@ class Verdict(StrEnum):
 #: The features recall computes for every query (``Evidence.values`` without a
 #: ``Space``): a calibration may only read these.
 RECALL_FEATURES = frozenset({"sim", "overlap", "second", "margin", "mean", "matched"})
+#: The category bridge's features (``Evidence.categories``), measured by the benchmark
+#: only (``engram.bench.categories``; docs/benchmarks.md, "Round 3").
+CATEGORY_FEATURES = (
+    "cat_standout",
+    "cat_bridge",
+    "cat_topk",
+    "cat_overlap",
+    "cat_profile",
+    "cat_named",
+    "cat_named_tagged",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +116,10 @@ class Evidence:
     """What the whole namespace says (measured by the benchmark only; recall does not
     read it: docs/benchmarks.md, "Round 2", found it silences no more wrong-store
     paraphrases)."""
+    categories: tuple[float, ...] | None = None
+    """The category bridge, measured by the benchmark only: the query's mean cosine to
+    its nearest category labels (``cat_standout`` is ``sim`` minus it), then, when the
+    candidates were measured too, ``CATEGORY_FEATURES[1:]`` in order."""
 
     def values(self) -> dict[str, float]:
         """Every feature a model may read, by name (a missing cosine reads 0)."""
@@ -120,6 +135,11 @@ class Evidence:
         }
         if self.space is not None:
             out |= self.space.values(sim)
+        if self.categories:
+            background, *rest = self.categories
+            out["cat_standout"] = sim - background
+            # A query-only measure records the background alone (no candidate features).
+            out |= dict(zip(CATEGORY_FEATURES[1:], rest, strict=False))
         return out
 
     def features(self, names: Sequence[str] = ("sim", "overlap")) -> list[float]:

@@ -1,0 +1,251 @@
+"""The category bridge (issue 24, round 3 of "no false silence"): an experiment.
+
+A paraphrased question names a category ("which web framework", "the vet") where its
+memory names the thing (Flask, Dr. Patel). The idea measured here: embed a fixed list
+of a few hundred generic category labels once (``engram/data/categories.txt``, written
+for engram), tag the query and each candidate with the labels nearest to them by
+cosine, and read their agreement as evidence that something related is stored. A
+question asked of another domain's store should share no category with it.
+
+Per query, from the vectors of the query and of its best candidates (the hits the
+abstain decision reads), these numbers (``abstain.Evidence.categories``, in order):
+
+- the query's mean cosine to its ``BACKGROUND`` nearest labels, read as
+  ``cat_standout`` = best cosine minus it: a question about something generic the
+  store never mentions sits closer to the generic labels than to any memory (the
+  labels as a background pool; needs the query's vector only);
+
+- ``cat_bridge``: the best, over candidates and labels, of min(query's cosine to the
+  label, candidate's cosine to it): both are near one category;
+- ``cat_topk``: the same over the query's ``TOP`` nearest labels only;
+- ``cat_overlap``: the best share of the query's ``TOP`` labels among one candidate's;
+- ``cat_profile``: the best cosine between the query's and a candidate's label
+  profiles (their cosines to every label, each centred on its own mean);
+- ``cat_named``: 1 when the query names a label in words (each of the label's
+  keywords, stemmed as the abstain overlap stems, starts a word of the query), else 0;
+- ``cat_named_tagged``: 1 when a label the query names is among some candidate's
+  ``TOP`` nearest labels: the store mentions the category the question asks about.
+
+The last two make a veto (``veto_policy``): a query that names a category no
+candidate is tagged with, and whose best cosine is low, is silent.
+
+The benchmark re-embeds the candidates' texts (recall does not hand their vectors
+out); recall itself reads none of this: docs/benchmarks.md, "Round 3", found it
+separates answerable paraphrases from cross-domain ones worse than the cosine alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engram.bench import abstain as abstain_bench
+from engram.bench import paraphrase
+from engram.bench.abstain import Row
+from engram.embed.base import Embedder
+from engram.errors import InvalidInputError
+from engram.recall import abstain
+from engram.recall.abstain import _starts_a_word, stem
+from engram.records import Hit
+from engram.text import keywords
+
+#: How many nearest labels tag a text.
+TOP = 5
+#: How many of the query's nearest labels make its background (chosen on the
+#: calibration stores: 3 to 40 all gave about the same separation there).
+BACKGROUND = 10
+#: The features, in the order ``Categories.measure`` returns them.
+NAMES = abstain.CATEGORY_FEATURES
+
+
+def default_path() -> Path:
+    """The packaged label list."""
+    return Path(str(resources.files("engram") / "data" / "categories.txt"))
+
+
+def load_labels(path: str | Path | None = None) -> list[str]:
+    """The labels of a list file: one a line, ``#`` comments and blank lines skipped,
+    each once."""
+    lines = Path(path or default_path()).read_text(encoding="utf-8").splitlines()
+    labels = [s.strip() for s in lines if s.strip() and not s.lstrip().startswith("#")]
+    if not labels:
+        raise InvalidInputError(f"{path or default_path()} holds no category labels")
+    repeated = sorted({x for x in labels if labels.count(x) > 1})
+    if repeated:
+        raise InvalidInputError(f"category labels listed twice: {', '.join(repeated)}")
+    return labels
+
+
+class Categories:
+    """The label list embedded once with ``embedder``; measures the bridge per query."""
+
+    def __init__(self, embedder: Embedder, labels: Sequence[str] | None = None) -> None:
+        self.embedder = embedder
+        self.labels = list(labels) if labels is not None else load_labels()
+        self.matrix = np.asarray(embedder.embed_batch(self.labels), dtype=np.float32)
+        #: Each label's keywords (stopwords such as "as" or "and" never name a label).
+        self.words = [keywords(label) for label in self.labels]
+
+    def named(self, text: str) -> set[int]:
+        """The labels ``text`` names in words (each word of the label, stemmed, starts a
+        word of the text)."""
+        low = text.lower()
+        return {
+            n
+            for n, words in enumerate(self.words)
+            if words and all(_starts_a_word(low, stem(w)) for w in words)
+        }
+
+    def features(
+        self, query: np.ndarray, candidates: np.ndarray, named: set[int] | None = None
+    ) -> list[float]:
+        """The recorded values for a query vector against candidate vectors (rows),
+        given the labels the query names (``named``): the background, then
+        ``NAMES[1:]``."""
+        named = named or set()
+        mine = self.matrix @ query  # the query's cosine to every label
+        background = self.background_of(mine)
+        if len(candidates) == 0:
+            return [background, 0.0, 0.0, 0.0, 0.0, 1.0 if named else 0.0, 0.0]
+        theirs = candidates @ self.matrix.T  # each candidate's, one row per candidate
+        top = np.argsort(-mine)[: min(TOP, len(mine))]
+        tagged = np.argsort(-theirs, axis=1)[:, : len(top)]
+        shared = max(len(set(top.tolist()) & set(row.tolist())) for row in tagged)
+        centred_q = mine - mine.mean()
+        centred_c = theirs - theirs.mean(axis=1, keepdims=True)
+        norms = np.linalg.norm(centred_c, axis=1) * float(np.linalg.norm(centred_q))
+        profile = (centred_c @ centred_q) / np.where(norms > 0, norms, 1.0)
+        return [
+            background,
+            round(float(np.minimum(theirs, mine[None, :]).max()), 5),
+            round(float(np.minimum(theirs[:, top], mine[top][None, :]).max()), 5),
+            round(shared / len(top), 4),
+            round(float(profile.max()), 5),
+            1.0 if named else 0.0,
+            1.0 if named & {int(n) for n in tagged.flatten()} else 0.0,
+        ]
+
+    @staticmethod
+    def background_of(cosines: np.ndarray) -> float:
+        """The mean of the ``BACKGROUND`` highest label cosines."""
+        top = np.sort(cosines)[::-1][:BACKGROUND]
+        return round(float(top.mean()), 5)
+
+    def background(self, texts: Sequence[str]) -> list[float]:
+        """Each text's background (the query-only part of the bridge), in one batch."""
+        vectors = np.asarray(self.embedder.embed_batch(list(texts)), dtype=np.float32)
+        return [self.background_of(self.matrix @ v) for v in vectors]
+
+    def measure(self, text: str, hits: Sequence[Hit]) -> list[float]:
+        """The recorded values for ``text`` against the memories of ``hits``."""
+        texts = [text] + [f"{h.memory.title or ''}\n{h.memory.content}".strip() for h in hits]
+        vectors = np.asarray(self.embedder.embed_batch(texts), dtype=np.float32)
+        return self.features(vectors[0], vectors[1:], self.named(text))
+
+
+#: The variants compared: the shipped evidence, and each bridge feature added to it.
+VARIANTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("best cosine + overlap (shipped)", abstain_bench.FEATURES),
+    *((f"+ {name}", (*abstain_bench.FEATURES, name)) for name in NAMES),
+    ("+ all of them", (*abstain_bench.FEATURES, *NAMES)),
+    ("bridge alone (cat_bridge + overlap)", ("cat_bridge", "overlap")),
+)
+#: The figures reported per split: the paraphrase report's headline
+#: (``paraphrase.HEADLINE``: label, kind, cell of ``abstain_bench.score``).
+CELLS = paraphrase.HEADLINE
+
+
+#: Veto cosines tried; the highest that silences no more fitting answerable questions
+#: than the silent floor may (``abstain_bench.SILENT_FIT``) is chosen.
+VETOES = tuple(round(0.05 * i, 2) for i in range(3, 13))
+
+
+def pick_veto(rows: Sequence[Row], policy: abstain_bench.Policy) -> float:
+    """The highest veto cosine at which the rows not held out lose no more answerable
+    questions to silence than ``SILENT_FIT`` allows per dataset (0 when none does)."""
+    fitting = [r for r in rows if not r.held_out and r.set == "answerable"]
+    best = 0.0
+    for veto in VETOES:
+        trial = replace(policy, veto=veto)
+        for dataset, share in abstain_bench.SILENT_FIT.items():
+            items = [r for r in fitting if r.dataset == dataset]
+            silent = sum(1 for r in items if not abstain_bench.shown(r, trial))
+            if items and silent > int(len(items) * share):
+                return best
+        best = veto
+    return best
+
+
+def _scored(rows: Sequence[Row], policy: abstain_bench.Policy) -> dict[str, Any]:
+    scored = abstain_bench.score(rows, policy)
+    return {
+        group: {label: scored.get(f"{group} / {kind}", {}).get(cell) for label, kind, cell in CELLS}
+        for group in abstain_bench.GROUPS
+        if any(key.startswith(f"{group} /") for key in scored)
+    }
+
+
+#: The variants that need the query's vector only, so LoCoMo and BEAM rows recorded
+#: without the bridge can be measured afterwards (``with_background``).
+QUERY_ONLY = (VARIANTS[0], ("+ cat_standout", (*abstain_bench.FEATURES, "cat_standout")))
+
+
+def with_background(rows: Sequence[Row], texts: Mapping[str, str], bridge: Categories) -> list[Row]:
+    """``rows`` with the query-only part of the bridge added to those recorded without
+    it, their question's text read from ``texts`` by question id."""
+    todo = [n for n, r in enumerate(rows) if r.categories is None]
+    missing = sorted({rows[n].question_id for n in todo} - set(texts))
+    if missing:
+        raise InvalidInputError(f"no question text for {len(missing)} rows, e.g. {missing[0]}")
+    values = bridge.background([texts[rows[n].question_id] for n in todo])
+    out = list(rows)
+    for n, value in zip(todo, values, strict=True):
+        out[n] = replace(rows[n], categories=[value])
+    return out
+
+
+def compare(
+    rows: Sequence[Row],
+    embedder: str,
+    variants: Sequence[tuple[str, tuple[str, ...]]] = VARIANTS,
+) -> dict[str, Any]:
+    """Each variant fitted as the shipped model is (``abstain_bench.fit``: the same
+    floor rules) on the rows not held out, then scored on every split; and the shipped
+    policy with the category veto, its cosine chosen on the same rows."""
+    out: dict[str, Any] = {}
+    usable = [r for r in rows if r.categories is not None]
+    for name, features in variants:
+        fitted = abstain_bench.fit(usable, embedder, features)
+        out[name] = {
+            "model": fitted,
+            "groups": _scored(usable, abstain_bench.fitted_policy(fitted, embedder)),
+        }
+    shipped = paraphrase.shipped_policy(embedder)
+    out["shipped calibration"] = {"model": {}, "groups": _scored(usable, shipped)}
+    if not all(r.categories is not None and len(r.categories) == len(NAMES) for r in usable):
+        return out  # the veto reads the candidates' tags
+    veto = pick_veto(usable, shipped)
+    out[f"shipped + category veto below cosine {veto}"] = {
+        "model": {"veto": veto},
+        "groups": _scored(usable, replace(shipped, veto=veto)),
+    }
+    return out
+
+
+def markdown(compared: Mapping[str, Any]) -> str:
+    """One row per variant and group."""
+    from engram.bench.report import table
+
+    return table(
+        ["variant", "group", *(label for label, _, _ in CELLS)],
+        [
+            [name, group, *(cells[label] for label, _, _ in CELLS)]
+            for name, body in compared.items()
+            for group, cells in body["groups"].items()
+        ],
+    )

@@ -257,3 +257,84 @@ def m028_fts_log(conn: Conn, d: Dialect) -> None:
         );
         """,
     )
+
+
+def m031_keyword_terms(conn: Conn, d: Dialect) -> None:
+    """PostgreSQL: ``keyword_terms``, each namespace's BM25 statistics kept by triggers
+    (issue 29), so keyword search reads a term's document frequency with a key lookup
+    instead of counting matches (``engram.store.postgres.keyword``).
+
+    One row per (source, namespace, lexeme): ``df`` is how many rows of the source hold
+    the lexeme (live memories for ``memories``, every hint row for ``hints``); the
+    lexeme ``''`` counts the rows themselves, BM25's N. Writers of one namespace take a
+    transaction advisory lock first, so their row locks are always taken in one order.
+    Whatever the database holds is counted at once.
+    """
+    if d.name == "sqlite":  # the in-memory term index keeps SQLite's (``term_index``)
+        return
+    script(
+        conn,
+        d,
+        """
+        CREATE TABLE keyword_terms (
+            source {key} NOT NULL,
+            namespace {key} NOT NULL,
+            term {key} NOT NULL,
+            df BIGINT NOT NULL,
+            PRIMARY KEY (source, namespace, term)
+        );
+        CREATE FUNCTION engram_term_counts(src text, ns text, doc tsvector, delta integer)
+        RETURNS void LANGUAGE plpgsql AS $$
+        BEGIN
+            PERFORM pg_advisory_xact_lock(hashtextextended('engram keyword terms ' || ns, 0));
+            INSERT INTO keyword_terms AS k (source, namespace, term, df)
+            SELECT src, ns, t, delta
+            FROM unnest(array_prepend('', coalesce(tsvector_to_array(doc), '{}'))) t
+            ORDER BY t
+            ON CONFLICT (source, namespace, term) DO UPDATE SET df = k.df + excluded.df;
+        END
+        $$;
+        CREATE FUNCTION engram_memories_terms() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP <> 'INSERT' AND OLD.deleted_at IS NULL THEN
+                PERFORM engram_term_counts('memories', OLD.namespace, OLD.search, -1);
+            END IF;
+            IF TG_OP <> 'DELETE' AND NEW.deleted_at IS NULL THEN
+                PERFORM engram_term_counts('memories', NEW.namespace, NEW.search, 1);
+            END IF;
+            RETURN NULL;
+        END
+        $$;
+        CREATE TRIGGER memories_terms AFTER INSERT OR DELETE ON memories
+            FOR EACH ROW EXECUTE FUNCTION engram_memories_terms();
+        CREATE TRIGGER memories_terms_update AFTER UPDATE ON memories FOR EACH ROW
+            WHEN (OLD.search IS DISTINCT FROM NEW.search
+                  OR (OLD.deleted_at IS NULL) <> (NEW.deleted_at IS NULL)
+                  OR OLD.namespace <> NEW.namespace)
+            EXECUTE FUNCTION engram_memories_terms();
+        CREATE FUNCTION engram_hints_terms() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP <> 'INSERT' THEN
+                PERFORM engram_term_counts('hints', OLD.namespace, OLD.search, -1);
+            END IF;
+            IF TG_OP <> 'DELETE' THEN
+                PERFORM engram_term_counts('hints', NEW.namespace, NEW.search, 1);
+            END IF;
+            RETURN NULL;
+        END
+        $$;
+        CREATE TRIGGER memory_hints_terms AFTER INSERT OR DELETE ON memory_hints
+            FOR EACH ROW EXECUTE FUNCTION engram_hints_terms();
+        CREATE TRIGGER memory_hints_terms_update AFTER UPDATE ON memory_hints FOR EACH ROW
+            WHEN (OLD.search IS DISTINCT FROM NEW.search OR OLD.namespace <> NEW.namespace)
+            EXECUTE FUNCTION engram_hints_terms();
+        INSERT INTO keyword_terms(source, namespace, term, df)
+            SELECT 'memories', namespace, t, count(*) FROM memories,
+                unnest(array_prepend('', coalesce(tsvector_to_array(search), '{}'))) t
+            WHERE deleted_at IS NULL GROUP BY namespace, t;
+        INSERT INTO keyword_terms(source, namespace, term, df)
+            SELECT 'hints', namespace, t, count(*) FROM memory_hints,
+                unnest(array_prepend('', coalesce(tsvector_to_array(search), '{}'))) t
+            GROUP BY namespace, t;
+        """,
+    )

@@ -259,6 +259,46 @@ def m028_fts_log(conn: Conn, d: Dialect) -> None:
     )
 
 
+#: Each ``keyword_terms`` source: its table, when one of its rows counts (``{row}``: OLD,
+#: NEW or the table), and what else changes a row's count besides its text and namespace.
+_TERM_SOURCES = (
+    (
+        "memories",
+        "memories",
+        "{row}.deleted_at IS NULL",
+        "(OLD.deleted_at IS NULL) <> (NEW.deleted_at IS NULL) OR ",
+    ),
+    ("hints", "memory_hints", "TRUE", ""),
+)
+
+
+def _term_triggers(source: str, table: str, live: str, also: str) -> str:
+    """The trigger function and triggers that keep ``source``'s counts, and the counts
+    of the rows ``table`` already holds."""
+    return f"""
+        CREATE FUNCTION engram_{source}_terms() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP <> 'INSERT' AND {live.format(row="OLD")} THEN
+                PERFORM engram_term_counts('{source}', OLD.namespace, OLD.search, -1);
+            END IF;
+            IF TG_OP <> 'DELETE' AND {live.format(row="NEW")} THEN
+                PERFORM engram_term_counts('{source}', NEW.namespace, NEW.search, 1);
+            END IF;
+            RETURN NULL;
+        END
+        $$;
+        CREATE TRIGGER {table}_terms AFTER INSERT OR DELETE ON {table}
+            FOR EACH ROW EXECUTE FUNCTION engram_{source}_terms();
+        CREATE TRIGGER {table}_terms_update AFTER UPDATE ON {table} FOR EACH ROW
+            WHEN (OLD.search IS DISTINCT FROM NEW.search OR {also}OLD.namespace <> NEW.namespace)
+            EXECUTE FUNCTION engram_{source}_terms();
+        INSERT INTO keyword_terms(source, namespace, term, df)
+            SELECT '{source}', namespace, t, count(*) FROM {table},
+                unnest(array_prepend('', coalesce(tsvector_to_array(search), '{{}}'))) t
+            WHERE {live.format(row=table)} GROUP BY namespace, t;
+        """
+
+
 def m031_keyword_terms(conn: Conn, d: Dialect) -> None:
     """PostgreSQL: ``keyword_terms``, each namespace's BM25 statistics kept by triggers
     (issue 29), so keyword search reads a term's document frequency with a key lookup
@@ -294,47 +334,6 @@ def m031_keyword_terms(conn: Conn, d: Dialect) -> None:
             ON CONFLICT (source, namespace, term) DO UPDATE SET df = k.df + excluded.df;
         END
         $$;
-        CREATE FUNCTION engram_memories_terms() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            IF TG_OP <> 'INSERT' AND OLD.deleted_at IS NULL THEN
-                PERFORM engram_term_counts('memories', OLD.namespace, OLD.search, -1);
-            END IF;
-            IF TG_OP <> 'DELETE' AND NEW.deleted_at IS NULL THEN
-                PERFORM engram_term_counts('memories', NEW.namespace, NEW.search, 1);
-            END IF;
-            RETURN NULL;
-        END
-        $$;
-        CREATE TRIGGER memories_terms AFTER INSERT OR DELETE ON memories
-            FOR EACH ROW EXECUTE FUNCTION engram_memories_terms();
-        CREATE TRIGGER memories_terms_update AFTER UPDATE ON memories FOR EACH ROW
-            WHEN (OLD.search IS DISTINCT FROM NEW.search
-                  OR (OLD.deleted_at IS NULL) <> (NEW.deleted_at IS NULL)
-                  OR OLD.namespace <> NEW.namespace)
-            EXECUTE FUNCTION engram_memories_terms();
-        CREATE FUNCTION engram_hints_terms() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            IF TG_OP <> 'INSERT' THEN
-                PERFORM engram_term_counts('hints', OLD.namespace, OLD.search, -1);
-            END IF;
-            IF TG_OP <> 'DELETE' THEN
-                PERFORM engram_term_counts('hints', NEW.namespace, NEW.search, 1);
-            END IF;
-            RETURN NULL;
-        END
-        $$;
-        CREATE TRIGGER memory_hints_terms AFTER INSERT OR DELETE ON memory_hints
-            FOR EACH ROW EXECUTE FUNCTION engram_hints_terms();
-        CREATE TRIGGER memory_hints_terms_update AFTER UPDATE ON memory_hints FOR EACH ROW
-            WHEN (OLD.search IS DISTINCT FROM NEW.search OR OLD.namespace <> NEW.namespace)
-            EXECUTE FUNCTION engram_hints_terms();
-        INSERT INTO keyword_terms(source, namespace, term, df)
-            SELECT 'memories', namespace, t, count(*) FROM memories,
-                unnest(array_prepend('', coalesce(tsvector_to_array(search), '{}'))) t
-            WHERE deleted_at IS NULL GROUP BY namespace, t;
-        INSERT INTO keyword_terms(source, namespace, term, df)
-            SELECT 'hints', namespace, t, count(*) FROM memory_hints,
-                unnest(array_prepend('', coalesce(tsvector_to_array(search), '{}'))) t
-            GROUP BY namespace, t;
-        """,
+        """
+        + "".join(_term_triggers(*source) for source in _TERM_SOURCES),
     )

@@ -16,6 +16,7 @@ import pytest
 from conftest import HashEmbedder
 from engram import Config, Memory
 from engram.store.postgres.keyword import COMMON, MEMORIES, search
+from engram.validate import build_record
 
 pytestmark = pytest.mark.postgres
 
@@ -102,13 +103,37 @@ def test_an_old_database_gets_its_statistics(pg_url: str, config: Config) -> Non
         mem.add_many(["Caroline paints sunsets", "Caroline runs"], namespace="a")
         before = mem.store.keyword.search("a", '"caroline" OR "sunset"', 10)
     with psycopg.connect(pg_url, autocommit=True) as conn:  # as before the step
-        conn.execute("DROP TABLE keyword_terms")
+        conn.execute("DROP TABLE keyword_terms, keyword_terms_pending")
         conn.execute("DROP FUNCTION engram_memories_terms, engram_hints_terms CASCADE")
-        conn.execute("DROP FUNCTION engram_term_counts")
+        conn.execute("DROP FUNCTION engram_terms_flush")
         conn.execute("DELETE FROM schema_migrations WHERE name = '026_keyword_terms'")
     with Memory(pg_url, config=config, embedder=HashEmbedder()) as mem:
         assert mem.store.schema_version() == "026_keyword_terms"
         assert mem.store.keyword.search("a", '"caroline" OR "sunset"', 10) == before
+    assert kept(pg_url) == recounted(pg_url)
+
+
+def test_a_transaction_finds_what_it_wrote_and_a_rollback_counts_nothing(
+    pg_mem: Memory, pg_url: str
+) -> None:
+    pg_mem.add("Caroline paints sunsets", namespace="a")
+    store = pg_mem.store
+
+    class Undo(Exception):
+        pass
+
+    with pytest.raises(Undo), store.transaction():
+        store.memories.insert([build_record("a quokka smiles", namespace="a", max_chars=1000)])
+        found = store.keyword.search("a", '"quokka"', 10)
+        assert len(found) == 1 and found[0][1] > 0  # its counts are still pending
+        raise Undo
+    assert kept(pg_url) == recounted(pg_url)
+    assert store.keyword.search("a", '"quokka"', 10) == []
+    with store.transaction():
+        store.memories.insert([build_record("a quokka smiles", namespace="a", max_chars=1000)])
+    assert [round(s, 6) for _, s in store.keyword.search("a", '"quokka"', 10)] == [
+        round(s, 6) for _, s in found
+    ]
     assert kept(pg_url) == recounted(pg_url)
 
 

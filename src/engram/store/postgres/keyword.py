@@ -8,7 +8,9 @@ on one connection:
 
 1. statistics: each keyword's document frequency in the namespace and the namespace's
    row count N, read from ``keyword_terms``, which triggers keep (migration
-   ``026_keyword_terms``): key lookups, however common the keyword. A keyword that is
+   ``026_keyword_terms``): key lookups, however common the keyword. Inside a
+   transaction that writes, its own changes are added from ``keyword_terms_pending``
+   (the counts take them in at its commit). A keyword that is
    not one lexeme (a phrase after folding) is counted instead, up to ``COMMON`` (a
    lookup that stops early). A frequency is capped at ``COMMON``, as the count was
    before the table (issue 29), so the ranking is the one counting gave;
@@ -51,8 +53,23 @@ K1, B = 1.2, 0.75
 COMMON = 1000
 
 _TERM = "phraseto_tsquery('engram_english', engram_fold(%s))"
-#: ``keyword_terms``' count of one lexeme (``''``: the rows themselves, BM25's N).
-_STAT = "SELECT k.df FROM keyword_terms k WHERE k.source = %s AND k.namespace = %s AND k.term = "
+
+
+def _stat(term: str, pending: bool) -> str:
+    """The count of lexeme ``term`` (SQL; ``''``: the rows themselves, BM25's N) in
+    ``keyword_terms``, with a (source, namespace) parameter pair; with ``pending``, plus
+    this transaction's own changes, which the counts take in only when it commits."""
+    out = (
+        "coalesce((SELECT k.df FROM keyword_terms k WHERE k.source = %s "
+        f"AND k.namespace = %s AND k.term = {term}), 0)"
+    )
+    if pending:
+        out += (
+            " + coalesce((SELECT sum(p.delta) FROM keyword_terms_pending p "
+            f"WHERE p.source = %s AND p.namespace = %s AND ({term} = '' "
+            f"OR {term} = ANY(p.terms))), 0)"
+        )
+    return out
 
 
 def idf(total: int, df: int) -> float:
@@ -92,13 +109,14 @@ MEMORIES = Ranked(
 )
 
 
-def statistics(ranked: Ranked) -> str:
+def statistics(ranked: Ranked, pending: bool) -> str:
     """The first statement: (0, N), then (i, df of keyword i) for the keywords bound as
     one text array. A keyword of one lexeme reads its count; any other is counted."""
     rows = ranked.rows.format(term="t.q")
+    total = _stat("''", pending)
     return (
-        f"SELECT 0, coalesce(({_STAT}''), 0) UNION ALL "
-        f"SELECT t.i, CASE WHEN numnode(t.q) = 1 THEN coalesce(({_STAT}t.lex), 0) "
+        f"SELECT 0, {total} UNION ALL "
+        f"SELECT t.i, CASE WHEN numnode(t.q) = 1 THEN {_stat('t.lex', pending)} "
         f"ELSE (SELECT count(*) FROM (SELECT 1 FROM {rows} LIMIT {COMMON}) s) END "
         "FROM (SELECT i, phraseto_tsquery('engram_english', engram_fold(w)) AS q, "
         "(tsvector_to_array(to_tsvector('engram_english', engram_fold(w))))[1] AS lex "
@@ -112,14 +130,18 @@ def search(
     terms: Sequence[str],
     limit: int,
     ranked: Ranked = MEMORIES,
+    *,
+    pending: bool = False,
 ) -> list[tuple[str, float]]:
-    """(id, score >= 0) of ``ranked``'s live rows of ``namespace``, best first."""
+    """(id, score >= 0) of ``ranked``'s live rows of ``namespace``, best first.
+
+    ``pending``: ``conn`` is inside a transaction that may have written; its own
+    changes count too (read-your-writes before it commits)."""
     if not terms or limit <= 0:
         return []
-    source = ranked.source
+    pair = [ranked.source, namespace] * (2 if pending else 1)
     stats = conn.execute(
-        statistics(ranked),
-        [source, namespace, source, namespace, namespace, list(terms)],
+        statistics(ranked, pending), [*pair, *pair, namespace, list(terms)]
     ).fetchall()
     total = int(stats[0][1])
     # Capped as the count was (it stopped at COMMON): the same IDFs, the same ranking.
@@ -173,8 +195,9 @@ class Bm25:
         terms = [POSTGRES.text(t, "query") for t in match_terms(match)]
         if not terms or limit <= 0:
             return []
+        pending = self._db.in_transaction
         with self._db.read(self._what) as conn:
-            return search(conn, namespace, terms, limit, self._ranked)
+            return search(conn, namespace, terms, limit, self._ranked, pending=pending)
 
 
 class PgKeyword(Bm25):

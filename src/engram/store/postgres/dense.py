@@ -26,13 +26,10 @@ import psycopg
 from psycopg import sql
 
 from engram.store.postgres.db import Database
+from engram.store.sql import vector_reads
 
-#: Live memories of a namespace without a vector of their current content (the partial
-#: index ``memories_unembedded`` holds exactly these rows).
-UNEMBEDDED = (
-    "SELECT count(*) FROM memories WHERE namespace = %s AND deleted_at IS NULL "
-    "AND embedding_model IS NULL"
-)
+#: ``VectorReads.unembedded``'s count, in psycopg's placeholders.
+UNEMBEDDED = vector_reads.UNEMBEDDED.replace("?", "%s")
 
 
 class Unembedded:

@@ -10,10 +10,11 @@ on one connection:
    row count N, read from ``keyword_terms``, which triggers keep (migration
    ``026_keyword_terms``): key lookups, however common the keyword. Inside a
    transaction that writes, its own changes are added from ``keyword_terms_pending``
-   (the counts take them in at its commit). A keyword that is
-   not one lexeme (a phrase after folding) is counted instead, up to ``COMMON`` (a
-   lookup that stops early). A frequency is capped at ``COMMON``, as the count was
-   before the table (issue 29), so the ranking is the one counting gave;
+   (the counts take them in at its commit). A keyword that is not one lexeme (a
+   phrase after folding) is counted instead, up to ``COMMON`` (a lookup that stops
+   early). A frequency is capped at ``COMMON``, as the count was before the table
+   (issue 29), so the ranking is the one counting gave; N is exact, no longer a count
+   up to 30 seconds old;
 2. ranking, BM25 in SQL: per keyword, ``ts_rank_cd(weights, search, keyword, 0)`` gives
    its column-weighted frequency in a memory; that frequency goes through BM25's
    saturation and length normalisation (FTS5's k1 = 1.2, b = 0.75; length is the

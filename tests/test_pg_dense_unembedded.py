@@ -4,8 +4,6 @@ recall still warns about memories dense search cannot see."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from conftest import FailingEmbedder, HashEmbedder
@@ -18,15 +16,14 @@ from engram.validate import build_record
 pytestmark = pytest.mark.postgres
 
 
-@pytest.fixture
-def pg_mem(pg_url: str, config: Config) -> Iterator[Memory]:
-    with Memory(pg_url, config=config, embedder=HashEmbedder()) as mem:
-        yield mem
-
-
 def test_the_count_rides_with_the_search_and_is_taken_once(
-    pg_mem: Memory, monkeypatch: pytest.MonkeyPatch
+    pg_url: str, config: Config, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    with Memory(pg_url, config=config, embedder=HashEmbedder()) as pg_mem:
+        taken_once(pg_mem, monkeypatch)
+
+
+def taken_once(pg_mem: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
     pg_mem.add("Caroline paints sunsets", namespace="a")
     store = pg_mem.store
     # A memory written without its vector (the store's own insert, no embedding).

@@ -61,7 +61,7 @@ def fixtures(engine: str) -> list[Any]:
 #: the snapshot's steps (compared below), then these.
 SINCE_SNAPSHOT = {
     "sqlite": ["029_job_history", "030_chat_settings"],
-    "postgres": ["024_job_history", "025_chat_settings"],
+    "postgres": ["024_job_history", "025_chat_settings", "026_keyword_terms"],
 }
 
 

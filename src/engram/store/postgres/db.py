@@ -16,6 +16,7 @@ thread, which would then share one connection between two threads.
 
 from __future__ import annotations
 
+import select
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -56,6 +57,22 @@ def redact(conninfo: str) -> str:
 #: Server states that end the connection: admin shutdown (a restart, or
 #: ``pg_terminate_backend``), crash shutdown, and "the database system is starting up".
 _LOST_STATES = frozenset({"57P01", "57P02", "57P03"})
+
+
+def check_idle(conn: psycopg.Connection[Any]) -> None:
+    """The pool's check of a connection leaving it, without a round trip when it can.
+
+    An idle connection's socket has nothing to read unless the server sent something
+    unasked: the error of a shutdown or ``pg_terminate_backend`` (57P01), or the end of
+    the connection. Only then does psycopg's check (an empty query) run, and raise, so
+    the pool opens a fresh connection. Every pooled read used to pay that round trip;
+    recall makes several (issue 29).
+    """
+    if conn.closed:
+        raise psycopg.OperationalError("the connection is closed")
+    readable, _, _ = select.select([conn.fileno()], [], [], 0)
+    if readable:
+        ConnectionPool.check_connection(conn)
 
 
 def connection_lost(exc: psycopg.OperationalError) -> bool:
@@ -108,7 +125,7 @@ class Database(Opened):
             configure=self._configure,
             # A connection is checked as it leaves the pool, so the first call after a
             # database restart gets a fresh one instead of a dead socket.
-            check=ConnectionPool.check_connection,
+            check=check_idle,
             timeout=self.config.pool_timeout,
             name="engram",
             open=False,

@@ -8,10 +8,15 @@ ops; a query repeats that expression and predicate so the planner can use it, an
 cannot starve the result) for its own transaction only. The planner still chooses:
 for a small namespace it reads that namespace's rows through the btree and sorts them,
 which is exact.
+
+The namespace's not-yet-embedded count, which recall reads right after each dense
+search to warn about memories that search cannot see, rides in the search's own round
+trip (``Unembedded``) instead of taking a connection and a round trip of its own.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -21,6 +26,27 @@ import psycopg
 from psycopg import sql
 
 from engram.store.postgres.db import Database
+from engram.store.sql import vector_reads
+
+#: ``VectorReads.unembedded``'s count, in psycopg's placeholders.
+UNEMBEDDED = vector_reads.UNEMBEDDED.replace("?", "%s")
+
+
+class Unembedded:
+    """The not-yet-embedded count a search read, kept for the same thread's next
+    ``PgVectors.unembedded`` of that namespace (recall asks right after searching),
+    which takes it once; any other call counts afresh."""
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+
+    def put(self, namespace: str, count: int) -> None:
+        self._local.last = (namespace, count)
+
+    def take(self, namespace: str) -> int | None:
+        last: tuple[str, int] | None = getattr(self._local, "last", None)
+        self._local.last = None
+        return last[1] if last is not None and last[0] == namespace else None
 
 
 class PgVectorSearch:
@@ -37,9 +63,11 @@ class PgVectorSearch:
         model: str,
         dimension: int,
         ensure_index: Callable[[str, int], str | None],
+        unembedded: Unembedded | None = None,
     ) -> None:
         self._db = db
         self._ensure_index = ensure_index
+        self._unembedded = unembedded
         self.model = model
         self.dimension = int(dimension)
         self.searches = 0
@@ -83,12 +111,19 @@ class PgVectorSearch:
         if k <= 0:
             return []
         vector = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
-        # Pipelined: BEGIN, the SET LOCALs, the query and COMMIT go in one round trip.
+        # Pipelined: BEGIN, the SET LOCALs, the query, the unembedded count and COMMIT
+        # go in one round trip.
         with self._db.read("vector search") as conn:
             with conn.pipeline(), conn.transaction():
                 self._settings(conn, k, exact)
                 cur = conn.execute(self._search, (vector, namespace, vector, int(k)))
+                count = None
+                if self._unembedded is not None:
+                    count = conn.execute(UNEMBEDDED, (namespace,))
             rows = cur.fetchall()
+            if self._unembedded is not None and count is not None:
+                found = count.fetchone()
+                self._unembedded.put(namespace, int(found[0]) if found else 0)
         self.searches += 1
         return [(r[0], float(r[1])) for r in rows]
 

@@ -6,9 +6,15 @@ three memories, and ranking every memory that holds a common term (every LoCoMo 
 names its speaker) costs ~1 s at 100k memories. So the search runs in two statements
 on one connection:
 
-1. document frequencies: for each keyword, how many live memories of the namespace
-   match it, counted up to ``COMMON`` (a lookup that stops early); the namespace's
-   live memory count N comes from the store, refreshed every ``COUNT_TTL`` (30) seconds;
+1. statistics: each keyword's document frequency in the namespace and the namespace's
+   row count N, read from ``keyword_terms``, which triggers keep (migration
+   ``026_keyword_terms``): key lookups, however common the keyword. Inside a
+   transaction that writes, its own changes are added from ``keyword_terms_pending``
+   (the counts take them in at its commit). A keyword that is not one lexeme (a
+   phrase after folding) is counted instead, up to ``COMMON`` (a lookup that stops
+   early). A frequency is capped at ``COMMON``, as the count was before the table
+   (issue 29), so the ranking is the one counting gave; N is exact, no longer a count
+   up to 30 seconds old;
 2. ranking, BM25 in SQL: per keyword, ``ts_rank_cd(weights, search, keyword, 0)`` gives
    its column-weighted frequency in a memory; that frequency goes through BM25's
    saturation and length normalisation (FTS5's k1 = 1.2, b = 0.75; length is the
@@ -27,7 +33,6 @@ Every keyword reaches the server as a bound parameter turned into a tsquery ther
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -47,10 +52,25 @@ RANK_WEIGHTS = "{0.1, 0.25, 0.5, 1.0}"
 K1, B = 1.2, 0.75
 #: A keyword in at least this many live memories of a namespace is "common".
 COMMON = 1000
-#: Seconds a namespace's live memory count (BM25's N) is reused by keyword search.
-COUNT_TTL = 30.0
 
 _TERM = "phraseto_tsquery('engram_english', engram_fold(%s))"
+
+
+def _stat(term: str, pending: bool) -> str:
+    """The count of lexeme ``term`` (SQL; ``''``: the rows themselves, BM25's N) in
+    ``keyword_terms``, with a (source, namespace) parameter pair; with ``pending``, plus
+    this transaction's own changes, which the counts take in only when it commits."""
+    out = (
+        "coalesce((SELECT k.df FROM keyword_terms k WHERE k.source = %s "
+        f"AND k.namespace = %s AND k.term = {term}), 0)"
+    )
+    if pending:
+        out += (
+            " + coalesce((SELECT sum(p.delta) FROM keyword_terms_pending p "
+            f"WHERE p.source = %s AND p.namespace = %s AND ({term} = '' "
+            f"OR {term} = ANY(p.terms))), 0)"
+        )
+    return out
 
 
 def idf(total: int, df: int) -> float:
@@ -72,11 +92,8 @@ class Ranked:
     """``ts_rank_cd``'s {D, C, B, A} weights, and a factor before it."""
     outer: str
     """The final query around ``{ranked}`` (``id, rank`` of each candidate)."""
-    total: str
-    """BM25's N: how many rows ``namespace = %s`` holds."""
-    sparse: bool = False
-    """A namespace that had none is counted again each time (an index probe that finds
-    nothing) and not searched, so its first rows match at once."""
+    source: str
+    """Its ``keyword_terms.source``: the statistics the triggers keep of these rows."""
 
 
 #: Memories: FTS5's column weights. ``ts_rank_cd`` without length normalisation scores
@@ -89,8 +106,23 @@ MEMORIES = Ranked(
     newest="m.seq DESC",
     weights=f"2 * ts_rank_cd('{RANK_WEIGHTS}'",
     outer="{ranked} ORDER BY rank DESC, seq",
-    total="SELECT count(*) FROM memories WHERE namespace = %s AND deleted_at IS NULL",
+    source="memories",
 )
+
+
+def statistics(ranked: Ranked, pending: bool) -> str:
+    """The first statement: (0, N), then (i, df of keyword i) for the keywords bound as
+    one text array. A keyword of one lexeme reads its count; any other is counted."""
+    rows = ranked.rows.format(term="t.q")
+    total = _stat("''", pending)
+    return (
+        f"SELECT 0, {total} UNION ALL "
+        f"SELECT t.i, CASE WHEN numnode(t.q) = 1 THEN {_stat('t.lex', pending)} "
+        f"ELSE (SELECT count(*) FROM (SELECT 1 FROM {rows} LIMIT {COMMON}) s) END "
+        "FROM (SELECT i, phraseto_tsquery('engram_english', engram_fold(w)) AS q, "
+        "(tsvector_to_array(to_tsvector('engram_english', engram_fold(w))))[1] AS lex "
+        "FROM unnest(%s::text[]) WITH ORDINALITY AS u(w, i)) t ORDER BY 1"
+    )
 
 
 def search(
@@ -98,28 +130,25 @@ def search(
     namespace: str,
     terms: Sequence[str],
     limit: int,
-    total: int,
     ranked: Ranked = MEMORIES,
+    *,
+    pending: bool = False,
 ) -> list[tuple[str, float]]:
     """(id, score >= 0) of ``ranked``'s live rows of ``namespace``, best first.
 
-    ``total`` is the namespace's row count (N in the IDF); an estimate a few seconds
-    old serves as well as an exact count, which costs a scan.
-    """
+    ``pending``: ``conn`` is inside a transaction that may have written; its own
+    changes count too (read-your-writes before it commits)."""
     if not terms or limit <= 0:
         return []
-    counts = ", ".join(
-        f"(SELECT count(*) FROM (SELECT 1 FROM {ranked.rows.format(term=_TERM)} LIMIT {COMMON}) s)"
-        for _ in terms
-    )
-    count_params: list[Any] = []
-    for term in terms:
-        count_params.extend([namespace, term])
-    row = conn.execute("SELECT " + counts, count_params).fetchone()
-    if row is None:  # pragma: no cover - a SELECT without FROM always returns a row
-        return []
-    present = [(t, int(df)) for t, df in zip(terms, row, strict=True) if df]
-    if not present:
+    pair = [ranked.source, namespace] * (2 if pending else 1)
+    stats = conn.execute(
+        statistics(ranked, pending), [*pair, *pair, namespace, list(terms)]
+    ).fetchall()
+    total = int(stats[0][1])
+    # Capped as the count was (it stopped at COMMON): the same IDFs, the same ranking.
+    counts = [min(int(df), COMMON) for _, df in stats[1:]]
+    present = [(t, df) for t, df in zip(terms, counts, strict=True) if df]
+    if not total or not present:
         return []
     total = max(total, max(df for _, df in present))
     # Common keywords (a speaker's name in most rows) add almost nothing to BM25 and
@@ -155,33 +184,21 @@ def search(
 
 
 class Bm25:
-    """BM25 search of one ``Ranked`` (this module's docstring), with each namespace's row
-    count (N) reused for ``COUNT_TTL`` seconds."""
+    """BM25 search of one ``Ranked`` (this module's docstring)."""
 
     def __init__(self, db: Database, ranked: Ranked, what: str) -> None:
         self._db = db
         self._ranked = ranked
         self._what = what
-        self._counts: dict[str, tuple[float, int]] = {}
 
     def search(self, namespace: str, match: str, limit: int) -> list[tuple[str, float]]:
         """Live rows of ``namespace`` ranked by BM25 (>= 0, higher is better)."""
         terms = [POSTGRES.text(t, "query") for t in match_terms(match)]
         if not terms or limit <= 0:
             return []
-        ranked = self._ranked
+        pending = self._db.in_transaction
         with self._db.read(self._what) as conn:
-            cached = self._counts.get(namespace)
-            now = time.monotonic()
-            # Counting scans the namespace (60 ms at 100k memories), so a count up to
-            # COUNT_TTL seconds old is used: IDF barely moves in that time.
-            if cached is None or now - cached[0] > COUNT_TTL or ranked.sparse and not cached[1]:
-                row = conn.execute(ranked.total, (namespace,)).fetchone()
-                cached = (now, int(row[0]) if row else 0)
-                self._counts[namespace] = cached
-            if ranked.sparse and not cached[1]:
-                return []
-            return search(conn, namespace, terms, limit, cached[1], ranked)
+            return search(conn, namespace, terms, limit, self._ranked, pending=pending)
 
 
 class PgKeyword(Bm25):

@@ -18,7 +18,7 @@ import numpy.typing as npt
 from psycopg import sql
 
 from engram.store.postgres.db import Database
-from engram.store.postgres.dense import PgVectorSearch
+from engram.store.postgres.dense import PgVectorSearch, Unembedded
 from engram.store.postgres.dialect import POSTGRES, PgConn
 from engram.store.protocols.vectors import AnnSettings, NamespaceVectors, VectorRow, VectorSearch
 from engram.store.sql.dialect import Conn
@@ -75,6 +75,7 @@ class PgVectors(VectorReads):
         super().__init__(Sql(db, POSTGRES))
         self._db = db
         self._indexes: dict[tuple[str, int], str | None] = {}
+        self._unembedded = Unembedded()
 
     def ensure_index(self, model: str, dim: int) -> str | None:
         """Create the HNSW index of (model, dim) if it does not exist; returns its name.
@@ -178,7 +179,13 @@ class PgVectors(VectorReads):
         serves every size.
         """
         self.ensure_index(model, dimension)
-        return PgVectorSearch(self._db, model, dimension, self.ensure_index)
+        return PgVectorSearch(self._db, model, dimension, self.ensure_index, self._unembedded)
+
+    def unembedded(self, namespace: str) -> int:
+        """The count this thread's last dense search of ``namespace`` read in its own
+        round trip (recall asks right after searching), else a count of its own."""
+        found = self._unembedded.take(namespace)
+        return super().unembedded(namespace) if found is None else found
 
 
 def raw(conn: Conn) -> Any:

@@ -54,6 +54,7 @@ from engram.store.sql.steps_keyword import (
     m008_namespace_fts,
     m011_hints,
     m028_fts_log,
+    m031_keyword_terms,
 )
 from engram.store.sql.steps_parts import (
     m010_jobs,
@@ -113,6 +114,7 @@ STEPS: tuple[Step, ...] = (
     Step("028_fts_log",               None,                        m028_fts_log),
     Step("029_job_history",           "024_job_history",           m029_job_history),
     Step("030_chat_settings",         "025_chat_settings",         m030_chat_settings),
+    Step(None,                        "026_keyword_terms",         m031_keyword_terms),
 )
 # fmt: on
 

@@ -282,3 +282,112 @@ def m028_fts_log(conn: Conn, d: Dialect) -> None:
         );
         """,
     )
+
+
+#: Each ``keyword_terms`` source: its table, when one of its rows counts (``{row}``: OLD,
+#: NEW or the table), and what else changes a row's count besides its text and namespace.
+_TERM_SOURCES = (
+    (
+        "memories",
+        "memories",
+        "{row}.deleted_at IS NULL",
+        "(OLD.deleted_at IS NULL) <> (NEW.deleted_at IS NULL) OR ",
+    ),
+    ("hints", "memory_hints", "TRUE", ""),
+)
+
+#: A row trigger's note of one row's lexemes, +1 or -1, for the commit's flush; the
+#: transaction's count of notes (a local setting) tells the flush whether it has work.
+_NOTE = """INSERT INTO keyword_terms_pending VALUES ('{source}', {row}.namespace,
+                    coalesce(tsvector_to_array({row}.search), '{{}}'), {delta});
+                PERFORM set_config('engram.terms_pending', (coalesce(nullif(
+                    current_setting('engram.terms_pending', true), ''), '0')::int + 1)::text,
+                    true);"""
+
+
+def _term_triggers(source: str, table: str, live: str, also: str) -> str:
+    """The trigger function and triggers that note ``source``'s changes, and the counts
+    of the rows ``table`` already holds."""
+    old = _NOTE.format(source=source, row="OLD", delta=-1)
+    new = _NOTE.format(source=source, row="NEW", delta=1)
+    return f"""
+        CREATE FUNCTION engram_{source}_terms() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP <> 'INSERT' AND {live.format(row="OLD")} THEN
+                {old}
+            END IF;
+            IF TG_OP <> 'DELETE' AND {live.format(row="NEW")} THEN
+                {new}
+            END IF;
+            RETURN NULL;
+        END
+        $$;
+        CREATE TRIGGER {table}_terms AFTER INSERT OR DELETE ON {table}
+            FOR EACH ROW EXECUTE FUNCTION engram_{source}_terms();
+        CREATE TRIGGER {table}_terms_update AFTER UPDATE ON {table} FOR EACH ROW
+            WHEN (OLD.search IS DISTINCT FROM NEW.search OR {also}OLD.namespace <> NEW.namespace)
+            EXECUTE FUNCTION engram_{source}_terms();
+        INSERT INTO keyword_terms(source, namespace, term, df)
+            SELECT '{source}', namespace, t, count(*) FROM {table},
+                unnest(array_prepend('', coalesce(tsvector_to_array(search), '{{}}'))) t
+            WHERE {live.format(row=table)} GROUP BY namespace, t;
+        """
+
+
+def m031_keyword_terms(conn: Conn, d: Dialect) -> None:
+    """PostgreSQL: ``keyword_terms``, each namespace's BM25 statistics kept by triggers
+    (issue 29), so keyword search reads a term's document frequency with a key lookup
+    instead of counting matches (``engram.store.postgres.keyword``).
+
+    One row per (source, namespace, lexeme): ``df`` is how many rows of the source hold
+    the lexeme (live memories for ``memories``, every hint row for ``hints``); the
+    lexeme ``''`` counts the rows themselves, BM25's N. Row triggers only note each
+    change in ``keyword_terms_pending``; a deferred trigger adds a transaction's notes
+    up at its commit, in one statement that takes the counts' row locks in key order:
+    each count is written once per transaction (updating a common word's row once per
+    memory of a 1,000-row batch made bulk loads 2.5 times slower), writers lock the
+    counts only while they commit, and two writers cannot deadlock on them.
+    Whatever the database holds is counted at once.
+    """
+    if d.name == "sqlite":  # the in-memory term index keeps SQLite's (``term_index``)
+        return
+    script(
+        conn,
+        d,
+        """
+        CREATE TABLE keyword_terms (
+            source {key} NOT NULL,
+            namespace {key} NOT NULL,
+            term {key} NOT NULL,
+            df BIGINT NOT NULL,
+            PRIMARY KEY (source, namespace, term)
+        );
+        CREATE TABLE keyword_terms_pending (
+            source {key} NOT NULL,
+            namespace {key} NOT NULL,
+            terms TEXT[] NOT NULL,
+            delta INTEGER NOT NULL
+        );
+        CREATE FUNCTION engram_terms_flush() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF coalesce(nullif(current_setting('engram.terms_pending', true), ''), '0') = '0'
+            THEN
+                RETURN NULL;
+            END IF;
+            PERFORM set_config('engram.terms_pending', '0', true);
+            WITH noted AS (
+                DELETE FROM keyword_terms_pending RETURNING source, namespace, terms, delta
+            )
+            INSERT INTO keyword_terms AS k (source, namespace, term, df)
+            SELECT source, namespace, t, sum(delta) FROM noted,
+                unnest(array_prepend('', terms)) t
+            GROUP BY source, namespace, t ORDER BY source, namespace, t
+            ON CONFLICT (source, namespace, term) DO UPDATE SET df = k.df + excluded.df;
+            RETURN NULL;
+        END
+        $$;
+        CREATE CONSTRAINT TRIGGER keyword_terms_flush AFTER INSERT ON keyword_terms_pending
+            DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION engram_terms_flush();
+        """
+        + "".join(_term_triggers(*source) for source in _TERM_SOURCES),
+    )

@@ -15,6 +15,13 @@ from engram.store.sql.native import vector_rows
 from engram.store.sql.rows import equal
 from engram.store.sql.session import Sql
 
+#: Live memories of a namespace without a vector of their current content: a partial
+#: index (``memories_unembedded``) holds exactly these rows.
+UNEMBEDDED = (
+    "SELECT count(*) FROM memories WHERE namespace = ? AND deleted_at IS NULL "
+    "AND embedding_model IS NULL"
+)
+
 
 class VectorReads:
     """``dimensions``, ``missing``, ``count_missing``, ``unembedded`` and ``delete`` of
@@ -51,12 +58,7 @@ class VectorReads:
     def unembedded(self, namespace: str) -> int:
         # Cheap: a partial index holds exactly these rows.
         with self._reads.read() as conn:
-            return first_int(
-                conn,
-                "SELECT count(*) FROM memories WHERE namespace = ? AND deleted_at IS NULL "
-                "AND embedding_model IS NULL",
-                (namespace,),
-            )
+            return first_int(conn, UNEMBEDDED, (namespace,))
 
     def delete(self, model: str | None = None) -> int:
         with self._reads.tx("deleting vectors") as conn:

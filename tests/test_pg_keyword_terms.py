@@ -1,0 +1,163 @@
+"""PostgreSQL's BM25 statistics (``keyword_terms``, issue 29): the triggers keep each
+namespace's document frequencies and row count equal to a recount through every kind
+of write, concurrent writers of one namespace neither deadlock nor lose a count, a
+database made before the table gets it filled, and keyword search ranks exactly as
+counting the matches did."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+import pytest
+
+from conftest import HashEmbedder
+from engram import Config, Memory
+from engram.store.postgres.keyword import COMMON, MEMORIES, search
+from engram.validate import build_record
+
+pytestmark = pytest.mark.postgres
+
+#: What the triggers should hold: each source's rows recounted from scratch.
+RECOUNT = """
+    SELECT 'memories', namespace, t, count(*) FROM memories,
+        unnest(array_prepend('', coalesce(tsvector_to_array(search), '{}'))) t
+    WHERE deleted_at IS NULL GROUP BY 1, 2, 3
+    UNION ALL
+    SELECT 'hints', namespace, t, count(*) FROM memory_hints,
+        unnest(array_prepend('', tsvector_to_array(search))) t GROUP BY 1, 2, 3
+"""
+
+
+def kept(url: str) -> set[tuple[Any, ...]]:
+    with psycopg.connect(url) as conn:
+        return {
+            tuple(r)
+            for r in conn.execute(
+                "SELECT source, namespace, term, df FROM keyword_terms WHERE df <> 0"
+            )
+        }
+
+
+def recounted(url: str) -> set[tuple[Any, ...]]:
+    with psycopg.connect(url) as conn:
+        return {tuple(r) for r in conn.execute(RECOUNT)}
+
+
+@pytest.fixture
+def pg_mem(pg_url: str, config: Config) -> Iterator[Memory]:
+    with Memory(pg_url, config=config, embedder=HashEmbedder()) as mem:
+        yield mem
+
+
+def test_the_statistics_follow_every_write(pg_mem: Memory, pg_url: str) -> None:
+    a = pg_mem.add_many(
+        ["Caroline paints sunsets", "Melanie runs a charity race", "Caroline's dog"],
+        namespace="a",
+    )
+    b = pg_mem.add("Caroline paints in namespace b", namespace="b")
+    pg_mem.store.hints.put("a", a[0].id, ["What does Caroline paint?"], model="t")
+    assert kept(pg_url) == recounted(pg_url)
+    assert ("memories", "a", "carolin", 2) in kept(pg_url)
+    assert ("memories", "a", "", 3) in kept(pg_url)
+    assert ("hints", "a", "", 1) in kept(pg_url)
+    pg_mem.update(a[1].id, "Melanie paints pottery", namespace="a")  # new text
+    pg_mem.update(a[2].id, namespace="a", importance=0.9)  # the text stays
+    pg_mem.delete(a[0].id, namespace="a")  # tombstone: leaves the counts
+    pg_mem.store.hints.put("a", a[1].id, ["Who paints pottery?"], model="t")
+    assert kept(pg_url) == recounted(pg_url)
+    assert ("memories", "a", "", 2) in kept(pg_url)
+    pg_mem.purge(namespace="a")  # the row and its hints go
+    pg_mem.delete(b.id, namespace="b")
+    assert kept(pg_url) == recounted(pg_url)
+    assert ("memories", "b", "", 1) not in kept(pg_url)
+
+
+def test_concurrent_writers_of_one_namespace_keep_exact_counts(pg_mem: Memory, pg_url: str) -> None:
+    errors: list[BaseException] = []
+
+    def writer(n: int) -> None:
+        try:
+            for i in range(6):  # several memories per transaction, words in any order
+                pg_mem.add_many(
+                    [f"zebra apple note {n} {i}", f"apple mango zebra {n} {i}", f"mango {n} {i}"],
+                    namespace="shared",
+                )
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert kept(pg_url) == recounted(pg_url)
+    assert ("memories", "shared", "zebra", 48) in kept(pg_url)
+
+
+def test_an_old_database_gets_its_statistics(pg_url: str, config: Config) -> None:
+    with Memory(pg_url, config=config, embedder=HashEmbedder()) as mem:
+        mem.add_many(["Caroline paints sunsets", "Caroline runs"], namespace="a")
+        before = mem.store.keyword.search("a", '"caroline" OR "sunset"', 10)
+    with psycopg.connect(pg_url, autocommit=True) as conn:  # as before the step
+        conn.execute("DROP TABLE keyword_terms, keyword_terms_pending")
+        conn.execute("DROP FUNCTION engram_memories_terms, engram_hints_terms CASCADE")
+        conn.execute("DROP FUNCTION engram_terms_flush")
+        conn.execute("DELETE FROM schema_migrations WHERE name = '026_keyword_terms'")
+    with Memory(pg_url, config=config, embedder=HashEmbedder()) as mem:
+        assert mem.store.schema_version() == "026_keyword_terms"
+        assert mem.store.keyword.search("a", '"caroline" OR "sunset"', 10) == before
+    assert kept(pg_url) == recounted(pg_url)
+
+
+def test_a_transaction_finds_what_it_wrote_and_a_rollback_counts_nothing(
+    pg_mem: Memory, pg_url: str
+) -> None:
+    pg_mem.add("Caroline paints sunsets", namespace="a")
+    store = pg_mem.store
+
+    class Undo(Exception):
+        pass
+
+    with pytest.raises(Undo), store.transaction():
+        store.memories.insert([build_record("a quokka smiles", namespace="a", max_chars=1000)])
+        found = store.keyword.search("a", '"quokka"', 10)
+        assert len(found) == 1 and found[0][1] > 0  # its counts are still pending
+        raise Undo
+    assert kept(pg_url) == recounted(pg_url)
+    assert store.keyword.search("a", '"quokka"', 10) == []
+    with store.transaction():
+        store.memories.insert([build_record("a quokka smiles", namespace="a", max_chars=1000)])
+    assert [round(s, 6) for _, s in store.keyword.search("a", '"quokka"', 10)] == [
+        round(s, 6) for _, s in found
+    ]
+    assert kept(pg_url) == recounted(pg_url)
+
+
+def counted(conn: psycopg.Connection[Any], namespace: str, terms: list[str], limit: int) -> Any:
+    """Keyword search as it was before the table: each keyword's matches counted up to
+    COMMON, N counted, then the same ranking statement (``search`` with the counts)."""
+    with conn.transaction(force_rollback=True):
+        conn.execute(
+            "UPDATE keyword_terms k SET df = least(COMMON_CAP, (SELECT count(*) FROM "
+            "(SELECT 1 FROM memories m WHERE m.namespace = k.namespace AND "
+            "m.deleted_at IS NULL AND m.search @@ k.term::tsquery LIMIT COMMON_CAP) s)) "
+            "WHERE k.source = 'memories' AND k.term <> ''".replace("COMMON_CAP", str(COMMON))
+        )
+        return search(conn, namespace, terms, limit, MEMORIES)
+
+
+def test_search_ranks_as_counting_the_matches_did(pg_mem: Memory, pg_url: str) -> None:
+    # More than COMMON rows hold "caroline": its frequency is capped as the count was.
+    texts = [f"Caroline note {i} on {'sunset' if i % 7 else 'pottery glaze'}" for i in range(1100)]
+    pg_mem.add_many(texts, namespace="big")
+    terms = ["caroline", "sunset", "pottery", "glaze", "don't"]  # the last is a phrase
+    with psycopg.connect(pg_url) as conn:
+        now = search(conn, "big", terms, 2000, MEMORIES)
+        before = counted(conn, "big", terms, 2000)
+    assert now == before
+    assert len(now) == 1100
+    assert [round(s, 9) for _, s in now[:3]] == [round(s, 9) for _, s in before[:3]]

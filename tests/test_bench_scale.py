@@ -62,6 +62,15 @@ def test_measure_one_size(tiny_locomo: Path, tmp_path: Path) -> None:
     assert 0 < result["recall_p50_ms"] <= result["recall_p95_ms"]
     assert {"embed", "dense", "total"} <= set(result["recall_stage_median_ms"])
     assert result["store_bytes"] > 0 and result["peak_rss_mb"] > 0
+    # Opened cold twice, each in a fresh process: its own loads and a server's RSS.
+    assert len(result["cold"]) == 2
+    for cold in result["cold"]:
+        assert cold["open_ms"] > 0 and len(cold["recalls_ms"]) == 2
+        assert cold["loads"] == {
+            scale.NAMESPACE: {"from": "store", "ms": cold["loads"][scale.NAMESPACE]["ms"]}
+        }
+        assert 0 < cold["serving_rss_mb"] <= cold["peak_rss_mb"]
+    assert result["serving_rss_mb"] == result["cold"][0]["serving_rss_mb"]
     phases = result["phases_s"]
     # The recall phase holds the 10 timed recalls (half of them at least the median)
     # and the warm-ups; engram's total holds every phase before the peer's.

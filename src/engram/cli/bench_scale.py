@@ -125,6 +125,8 @@ def scale_cmd(
                 "recall p95 ms",
                 "peak RSS MB",
                 "store MB",
+                "cold first recall ms",
+                "serving RSS MB",
             ],
             [
                 [
@@ -136,6 +138,8 @@ def scale_cmd(
                     r["recall_p95_ms"],
                     r["peak_rss_mb"],
                     round(r["store_bytes"] / 1e6, 1),
+                    r["cold_first_recall_ms"],
+                    r["serving_rss_mb"],
                 ]
                 for r in results
             ],

@@ -407,3 +407,43 @@ def test_a_slow_cold_load_does_not_delay_another_namespaces_recall(
         assert took < hold / 2, f"the recall of 'b' took {took:.2f} s beside a cold load"
         assert time.perf_counter() - started >= hold
         assert mem.index.state()["loaded_namespaces"] == {"a": 50, "b": 50}
+
+
+def test_a_slow_term_index_load_does_not_delay_another_namespaces_keywords(
+    tmp_path: Path, config: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The keyword side of the same: a saved term index read back for ``HOLD`` seconds
+    must not hold the keyword connection another namespace searches through."""
+    from engram.store.sqlite import term_snapshot
+
+    hold = 3.0
+    path = tmp_path / "terms.db"
+    with _keyword_open(path, config) as mem:
+        mem.add_many(_texts(), namespace="a")
+        mem.add_many(_texts(seed=3), namespace="b")
+        mem.store.keyword.search("a", "w3 OR w4", 5)  # built and saved
+        expected = mem.store.keyword.search("b", "w3 OR w4", 5)
+    real = term_snapshot.load
+    entered = threading.Event()
+
+    def slow(directory: Path, namespace: str, conn: object) -> object:
+        if namespace == "a":
+            entered.set()
+            time.sleep(hold)
+        return real(directory, namespace, conn)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(term_snapshot, "load", slow)
+    with _keyword_open(path, config) as mem:
+        mem.store.keyword.search("b", "w3 OR w4", 5)  # b's own block is loaded first
+        loading = threading.Thread(target=mem.store.keyword.search, args=("a", "w3", 5))
+        loading.start()
+        assert entered.wait(30)
+        took = time.perf_counter()
+        found = mem.store.keyword.search("b", "w3 OR w4", 5)
+        took = time.perf_counter() - took
+        still_loading = loading.is_alive()
+        loading.join(30)
+        assert still_loading, "the load ended before the search: nothing was measured"
+        assert found == expected
+        assert took < hold / 2, f"b's keyword search took {took:.2f} s beside a cold load"
+        assert mem.store.keyword.state()["loaded_from_disk"] == 2

@@ -115,6 +115,18 @@ class TermSearch:
                 return None
             return answer(entry.block, query)
 
+    def warm(self, namespace: str) -> None:
+        """Read the namespace's saved block, if it has one and none is loaded, on a
+        connection of its own: called before a search takes the shared keyword
+        connection, so a cold load (~1 s at 1M memories) never makes other namespaces'
+        keyword searches wait for it."""
+        if self.directory is None or namespace in self._entries:
+            return
+        if not (self.directory / f"{term_snapshot.stem(namespace)}.json").is_file():
+            return  # nothing saved: ``search`` decides, as before
+        with self._db.side_snapshot("loading the term index") as conn:
+            self._entry(conn, namespace)
+
     def ready(self, namespace: str) -> bool:
         """Whether ``namespace`` is ranked from a built block (no SQL: a dict lookup)."""
         entry = self._entries.get(namespace)

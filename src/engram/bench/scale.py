@@ -226,6 +226,8 @@ def measure_size(
     for key in ("open_ms", "cold_first_recall_ms", "cold_second_recall_ms", "serving_rss_mb"):
         result[key] = colds[0][key] if colds else None
     phases["cold_open"] = round(time.perf_counter() - cold_began, 3)
+    # engram's part, readable while the peer loads (a 1M peer load takes long).
+    (directory / f"scale-{n}.engram.json").write_text(json.dumps(result), encoding="utf-8")
     with Memory(plain_path, config=config) as mem:
         if peer is not None:
             other = [questions[(queries + 20 + i) % len(questions)] for i in range(queries)]

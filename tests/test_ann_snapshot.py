@@ -458,4 +458,5 @@ def test_a_slow_term_index_load_does_not_delay_another_namespaces_keywords(
         )
         assert found == expected
         assert took < hold / 2, f"b's keyword search took {took:.2f} s beside a cold load"
-        assert mem.store.keyword.state()["loaded_from_disk"] == 2
+        state = mem.store.keyword.state()
+        assert state["loaded_from_disk"] == 2 and set(state["load_ms"]) == {"a", "b"}  # type: ignore[arg-type]

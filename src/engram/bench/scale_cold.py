@@ -66,7 +66,9 @@ def cold_open(path: Path, config: Config, questions: Sequence[str]) -> dict[str,
             result["loads"] = state.get("loads")
             result["index"] = state.get("ann")
         terms = mem.store.keyword.state()
-        result["terms"] = {k: terms.get(k) for k in ("loaded_from_disk", "builds", "building")}
+        result["terms"] = {
+            k: terms.get(k) for k in ("loaded_from_disk", "load_ms", "builds", "building")
+        }
         wait_for_index(mem)  # whatever the recalls started, so the RSS is a server's
         result["serving_rss_mb"] = round(rss_mb(), 1)
         result["peak_rss_mb"] = round(rss_mb("VmHWM"), 1)

@@ -292,6 +292,7 @@ def run_scale(
     workdir: str | None = None,
     progress: Callable[[str, int, int], None] | None = None,
     peer: str | None = None,
+    keep: str | None = None,
 ) -> list[dict[str, Any]]:
     """Measure each size in its own child process; returns one dict per size."""
     if any(n < 10 for n in sizes):
@@ -306,7 +307,9 @@ def run_scale(
     if not Path(locomo).expanduser().is_file():
         raise InvalidInputError(f"LoCoMo file {locomo} does not exist; pass it with --data")
     results: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory(prefix="engram-scale-", dir=workdir) as tmp:
+    # The stores stay in ``keep`` (to time cold opens again, or inspect the indexes).
+    with tempfile.TemporaryDirectory(prefix="engram-scale-", dir=workdir) as scratch:
+        tmp = keep or scratch
         for done, n in enumerate(sizes):
             if progress is not None:
                 progress("scale", done, len(sizes))

@@ -275,6 +275,31 @@ def test_two_processes_share_one_store(saved: Path, config: Config, kind: str) -
         assert _matches_exact(mem, "w3 w4 w5")
 
 
+@pytest.mark.parametrize("kind", ["exact"], indirect=True)
+def test_an_exact_snapshot_far_behind_the_store_is_saved_again(
+    saved: Path, config: Config, kind: str
+) -> None:
+    # 60 rows written elsewhere: at least EXACT_SNAPSHOT_MIN (50 here) read at the open.
+    other_config = _config(config, ann_min_vectors=1_000_000)
+    with Memory(saved, config=other_config, embedder=HashEmbedder()) as other:
+        added = other.add_many(_texts(seed=11)[:60], namespace="big")
+    with _open(saved, config, kind) as mem:
+        assert _matches_exact(mem, "w3 w4 w5")
+        _settled(mem)
+        assert _persisted(mem) | {"directory": ""} == {
+            "directory": "",
+            "loaded": 1,
+            "caught_up": 1,
+            "saved": 1,  # written again, with the 60 rows
+        }
+    assert _manifest(saved)["count"] == SIZE + len(added)
+    with _open(saved, config, kind) as mem:
+        assert mem.index is not None
+        query = _query(mem, added[0].content)
+        assert mem.index.search("big", query, 1)[0][0] == added[0].id
+        assert _persisted(mem)["loaded"] == 1 and _persisted(mem)["caught_up"] == 0
+
+
 def test_deleting_a_models_vectors_removes_its_snapshots(
     saved: Path, config: Config, kind: str
 ) -> None:

@@ -38,10 +38,9 @@ if TYPE_CHECKING:
 Matrix = npt.NDArray[np.float32]
 
 #: A namespace searched exactly is saved beside the store from this many live vectors:
-#: reading 10k rows from SQLite took 1.45 s of a cold first recall on a loaded machine
-#: (docs/benchmarks.md, "The cost curve with ANN by default"), a memory-mapped
-#: snapshot a few milliseconds; below this a load costs little and files would only
-#: multiply with the namespaces.
+#: reading 10k rows from SQLite took 1.45 s of a cold first recall on a loaded machine,
+#: loading their snapshot 66-115 ms (docs/benchmarks.md, "Cold start everywhere");
+#: below this a load costs little and files would only multiply with the namespaces.
 EXACT_SNAPSHOT_MIN = 2_000
 #: A snapshot brought up to date with at least ``max(EXACT_SNAPSHOT_MIN, rows //
 #: RESAVE_SHARE)`` changed rows is saved again, so later opens do not read them again

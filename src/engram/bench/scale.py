@@ -257,8 +257,9 @@ def _peer_run(
     chroma = ChromaPeer(directory / f"chroma-{n}")
     load_s = chroma.load(texts, vectors)
     k = mem.config.recall.limit
-    for q in questions[:20]:  # warm Chroma's index the way engram's was warmed
+    for q in questions[:20]:  # warm both: engram's store was just opened again
         chroma.query(embedder.embed_batch([q])[0], k)
+        mem.recall(q, namespace=NAMESPACE)
     times = interleaved(
         questions,
         {

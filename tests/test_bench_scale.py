@@ -112,3 +112,25 @@ def test_compare_stores_with_postgresql(tiny_locomo: Path, tmp_path: Path, pg_ur
     assert "| recall rps, 2 client(s) |" in result["table"]
     with pytest.raises(InvalidInputError, match="already holds benchmark memories"):
         scale.compare_stores(pg_url, 120, config=config, locomo=str(tiny_locomo), requests=6)
+
+
+def test_measure_one_size_beside_chroma(tiny_locomo: Path, tmp_path: Path) -> None:
+    pytest.importorskip("chromadb")
+    config = Config.load(env={}, home=str(tmp_path / "home"), injection_mode="flag")
+    result = scale.measure_size(
+        100,
+        config=config,
+        locomo=str(tiny_locomo),
+        queries=10,
+        embed_sample=15,
+        workdir=str(tmp_path),
+        peer="chroma",
+        cold_runs=1,
+    )
+    peer = result["peer"]
+    # 20 warm-up questions for both, then the 10 timed ones, interleaved.
+    assert peer["queries"] == 10 and peer["add_per_s"] > 0
+    assert {"engram", "chroma", "chroma_keyword"} <= set(peer["latency"])
+    assert len(result["cold"]) == 1
+    # engram's part was written before the peer loaded.
+    assert json.loads((tmp_path / "scale-100.engram.json").read_text())["memories"] == 100

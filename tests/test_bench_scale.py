@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,16 +45,22 @@ def tiny_locomo(tmp_path: Path) -> Path:
     return path
 
 
-def test_measure_one_size(tiny_locomo: Path, tmp_path: Path) -> None:
+def _measure(tiny_locomo: Path, tmp_path: Path, **options: Any) -> dict[str, Any]:
+    """100 memories, 10 timed recalls, 15 added with the model."""
     config = Config.load(env={}, home=str(tmp_path / "home"), injection_mode="flag")
-    result = scale.measure_size(
+    return scale.measure_size(
         100,
         config=config,
         locomo=str(tiny_locomo),
         queries=10,
         embed_sample=15,
         workdir=str(tmp_path),
+        **options,
     )
+
+
+def test_measure_one_size(tiny_locomo: Path, tmp_path: Path) -> None:
+    result = _measure(tiny_locomo, tmp_path)
     assert result["memories"] == 100
     assert result["add_no_embedding_per_s"] > 0
     assert result["add_with_embedding_sample"] == 15 and result["add_with_embedding_per_s"] > 0
@@ -116,17 +123,7 @@ def test_compare_stores_with_postgresql(tiny_locomo: Path, tmp_path: Path, pg_ur
 
 def test_measure_one_size_beside_chroma(tiny_locomo: Path, tmp_path: Path) -> None:
     pytest.importorskip("chromadb")
-    config = Config.load(env={}, home=str(tmp_path / "home"), injection_mode="flag")
-    result = scale.measure_size(
-        100,
-        config=config,
-        locomo=str(tiny_locomo),
-        queries=10,
-        embed_sample=15,
-        workdir=str(tmp_path),
-        peer="chroma",
-        cold_runs=1,
-    )
+    result = _measure(tiny_locomo, tmp_path, peer="chroma", cold_runs=1)
     peer = result["peer"]
     # 20 warm-up questions for both, then the 10 timed ones, interleaved.
     assert peer["queries"] == 10 and peer["add_per_s"] > 0

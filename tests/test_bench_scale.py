@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,16 +45,22 @@ def tiny_locomo(tmp_path: Path) -> Path:
     return path
 
 
-def test_measure_one_size(tiny_locomo: Path, tmp_path: Path) -> None:
+def _measure(tiny_locomo: Path, tmp_path: Path, **options: Any) -> dict[str, Any]:
+    """100 memories, 10 timed recalls, 15 added with the model."""
     config = Config.load(env={}, home=str(tmp_path / "home"), injection_mode="flag")
-    result = scale.measure_size(
+    return scale.measure_size(
         100,
         config=config,
         locomo=str(tiny_locomo),
         queries=10,
         embed_sample=15,
         workdir=str(tmp_path),
+        **options,
     )
+
+
+def test_measure_one_size(tiny_locomo: Path, tmp_path: Path) -> None:
+    result = _measure(tiny_locomo, tmp_path)
     assert result["memories"] == 100
     assert result["add_no_embedding_per_s"] > 0
     assert result["add_with_embedding_sample"] == 15 and result["add_with_embedding_per_s"] > 0
@@ -62,6 +69,15 @@ def test_measure_one_size(tiny_locomo: Path, tmp_path: Path) -> None:
     assert 0 < result["recall_p50_ms"] <= result["recall_p95_ms"]
     assert {"embed", "dense", "total"} <= set(result["recall_stage_median_ms"])
     assert result["store_bytes"] > 0 and result["peak_rss_mb"] > 0
+    # Opened cold twice, each in a fresh process: its own loads and a server's RSS.
+    assert len(result["cold"]) == 2
+    for cold in result["cold"]:
+        assert cold["open_ms"] > 0 and len(cold["recalls_ms"]) == 2
+        assert cold["loads"] == {
+            scale.NAMESPACE: {"from": "store", "ms": cold["loads"][scale.NAMESPACE]["ms"]}
+        }
+        assert 0 < cold["serving_rss_mb"] <= cold["peak_rss_mb"]
+    assert result["serving_rss_mb"] == result["cold"][0]["serving_rss_mb"]
     phases = result["phases_s"]
     # The recall phase holds the 10 timed recalls (half of them at least the median)
     # and the warm-ups; engram's total holds every phase before the peer's.
@@ -103,3 +119,15 @@ def test_compare_stores_with_postgresql(tiny_locomo: Path, tmp_path: Path, pg_ur
     assert "| recall rps, 2 client(s) |" in result["table"]
     with pytest.raises(InvalidInputError, match="already holds benchmark memories"):
         scale.compare_stores(pg_url, 120, config=config, locomo=str(tiny_locomo), requests=6)
+
+
+def test_measure_one_size_beside_chroma(tiny_locomo: Path, tmp_path: Path) -> None:
+    pytest.importorskip("chromadb")
+    result = _measure(tiny_locomo, tmp_path, peer="chroma", cold_runs=1)
+    peer = result["peer"]
+    # 20 warm-up questions for both, then the 10 timed ones, interleaved.
+    assert peer["queries"] == 10 and peer["add_per_s"] > 0
+    assert {"engram", "chroma", "chroma_keyword"} <= set(peer["latency"])
+    assert len(result["cold"]) == 1
+    # engram's part was written before the peer loaded.
+    assert json.loads((tmp_path / "scale-100.engram.json").read_text())["memories"] == 100

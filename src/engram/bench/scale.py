@@ -16,6 +16,10 @@ For each store size N, in a fresh child process (so peak RSS is that size's own)
    median and p95 over many queries, query embedding included, plus the median of each
    stage.
 6. peak RSS of the child, and the store's size on disk.
+6b. **cold**: the store opened ``cold_runs`` times, each in a fresh process of its own
+   (the model loaded before the clock starts): open, first and second recall, where
+   each index came from, and that process's RSS once serving (``serving_rss_mb``) and
+   at its peak: what a server holds, without the benchmark's own corpus.
 7. with ``peer="chroma"`` (``bench.peers``): the same texts and vectors in Chroma, and
    engram's recall, Chroma's query and Chroma + keyword re-score timed interleaved on
    other questions, each query embedded by the same model inside the timed call, with
@@ -32,10 +36,8 @@ several ``ef_search`` (its proposals re-scored exactly), recall@10 and latency.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
-import multiprocessing
 import resource
 import statistics
 import tempfile
@@ -49,12 +51,22 @@ import numpy.typing as npt
 
 from engram.bench.metrics import percentile
 from engram.bench.pg_scale import compose_corpus
+from engram.bench.scale_cold import (
+    NAMESPACE,
+    answer,
+    cold_child,
+    config_args,
+    config_of,
+    in_child,
+    rss_mb,
+    wait_for_index,
+)
 from engram.config import Config
 from engram.errors import InvalidInputError
 from engram.memory import Memory
 from engram.store.protocols import VectorRow
 
-NAMESPACE = "bench-scale"
+_wait_for_index = wait_for_index  # bench.chat's name for it
 
 
 def locomo_turns_and_questions(path: str | Path) -> tuple[list[str], list[str]]:
@@ -97,27 +109,6 @@ def base_vectors(
     return vectors
 
 
-def _wait_for_index(mem: Memory, timeout: float = 3600.0) -> float:
-    """Seconds until no HNSW graph of the vector index is still building or being saved
-    and no term index of the keyword search is still building."""
-    index = mem.index
-    start = time.perf_counter()
-    while time.perf_counter() - start < timeout:
-        ann = index.state().get("ann") if index is not None else None
-        graphs = isinstance(ann, dict) and bool(ann.get("building") or ann.get("saving"))
-        if not graphs and not mem.store.keyword.state().get("building"):
-            break
-        time.sleep(0.2)
-    return time.perf_counter() - start
-
-
-def _rss_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
-
-
 def _disk_size(path: Path) -> int:
     """The store file, its WAL, and the persisted indexes beside it (``<store>.vindex``)."""
     files = [p for p in path.parent.glob(path.name + "*") if p.is_file()]
@@ -134,6 +125,7 @@ def measure_size(
     embed_sample: int,
     workdir: str,
     peer: str | None = None,
+    cold_runs: int = 2,
 ) -> dict[str, Any]:
     """Every measurement for one store size (meant to run in a fresh process)."""
     turns, questions = locomo_turns_and_questions(locomo)
@@ -187,7 +179,7 @@ def measure_size(
         asked = [questions[i % len(questions)] for i in range(queries + 20)]
         start = time.perf_counter()
         mem.recall(asked[0], namespace=NAMESPACE)
-        result["ann_build_s"] = round(_wait_for_index(mem), 1)
+        result["ann_build_s"] = round(wait_for_index(mem), 1)
         phases["indexes"] = round(time.perf_counter() - start, 3)
         recall_began = time.perf_counter()
         for q in asked[:20]:  # load the model and build the index before timing
@@ -213,28 +205,32 @@ def measure_size(
         result["store_bytes"] = _disk_size(plain_path)
         # Linux reports ru_maxrss in KiB.
         result["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
-    # Cold: the store opened again (its indexes persisted beside it), the model already
-    # loaded (its own load is the embedder's, not the store's), the first recall timed.
+    # Cold: the store opened again (its indexes persisted beside it) in fresh processes,
+    # so nothing of this one is cached in them and their RSS is a server's.
     cold_began = time.perf_counter()
-    start = time.perf_counter()
+    colds = [
+        in_child(
+            cold_child,
+            {
+                "path": str(plain_path),
+                "config": config_args(config),
+                # Questions no recall of this run has asked (nothing cached answers them).
+                "questions": [
+                    questions[(2 * queries + 20 + 2 * run + i) % len(questions)] for i in range(2)
+                ],
+            },
+        )
+        for run in range(cold_runs)
+    ]
+    result["cold"] = colds
+    for key in ("open_ms", "cold_first_recall_ms", "cold_second_recall_ms", "serving_rss_mb"):
+        result[key] = colds[0][key] if colds else None
+    phases["cold_open"] = round(time.perf_counter() - cold_began, 3)
+    # engram's part, readable while the peer loads (a 1M peer load takes long).
+    (directory / f"scale-{n}.engram.json").write_text(json.dumps(result), encoding="utf-8")
     with Memory(plain_path, config=config) as mem:
-        result["open_ms"] = round((time.perf_counter() - start) * 1000, 1)
-        assert mem.embedder is not None
-        mem.embedder.embed_batch(["load the model before the clock starts"])
-        firsts = []
-        # Questions no recall of this run has asked (nothing cached can answer them).
-        for q in [questions[(2 * queries + 20 + i) % len(questions)] for i in range(2)]:
-            start = time.perf_counter()
-            mem.recall(q, namespace=NAMESPACE)
-            firsts.append(round((time.perf_counter() - start) * 1000, 1))
-        result["cold_first_recall_ms"], result["cold_second_recall_ms"] = firsts
-        if mem.index is not None:
-            result["cold_index"] = mem.index.state().get("ann")
-            result["cold_loads"] = mem.index.state().get("loads")
-        _wait_for_index(mem)  # the term index builds in the background meanwhile
-        phases["cold_open"] = round(time.perf_counter() - cold_began, 3)
         if peer is not None:
-            other = [questions[(queries + 20 + i) % len(questions)] for i in range(queries)]
+            other = [questions[(queries + 20 + i) % len(questions)] for i in range(queries + 20)]
             start = time.perf_counter()
             result["peer"] = _peer_run(peer, mem, texts, text_vectors, other, directory, n)
             phases["peer_load_and_queries"] = round(time.perf_counter() - start, 3)
@@ -257,12 +253,16 @@ def _peer_run(
         raise InvalidInputError(f"unknown --peer {peer!r}; known: {', '.join(PEERS)}")
     embedder = mem.embedder
     assert embedder is not None
-    rss_before = _rss_mb()
+    rss_before = rss_mb()
     chroma = ChromaPeer(directory / f"chroma-{n}")
     load_s = chroma.load(texts, vectors)
     k = mem.config.recall.limit
-    for q in questions[:20]:  # warm Chroma's index the way engram's was warmed
+    # Warm both (engram's store was just opened again) on questions not timed after:
+    # engram caches query vectors.
+    warm, questions = questions[:20], questions[20:]
+    for q in warm:
         chroma.query(embedder.embed_batch([q])[0], k)
+        mem.recall(q, namespace=NAMESPACE)
     times = interleaved(
         questions,
         {
@@ -274,7 +274,7 @@ def _peer_run(
     return {
         "name": peer,
         "add_per_s": round(n / load_s, 1),
-        "rss_mb": round(_rss_mb() - rss_before, 1),
+        "rss_mb": round(rss_mb() - rss_before, 1),
         "disk_bytes": chroma.disk_bytes(),
         "queries": len(questions),
         "latency": summary(times, "chroma"),
@@ -282,18 +282,8 @@ def _peer_run(
 
 
 def _child(args: dict[str, Any], out: Any) -> None:
-    overrides = args.pop("overrides")
-    config = Config.load(env={}, **args.pop("config")).with_overrides(**overrides)
-    try:
-        out.put(measure_size(config=config, **args))
-    except Exception as exc:  # the parent waits on the queue: never leave it empty
-        out.put({"error": f"{type(exc).__name__}: {exc}"})
-        raise
-
-
-def _recall_overrides(config: Config) -> dict[str, Any]:
-    """The parent's recall settings (``--set`` included), for the child's config."""
-    return dataclasses.asdict(config.recall)
+    config = config_of(args)
+    answer(out, lambda: measure_size(config=config, **args))
 
 
 def run_scale(
@@ -306,6 +296,7 @@ def run_scale(
     workdir: str | None = None,
     progress: Callable[[str, int, int], None] | None = None,
     peer: str | None = None,
+    keep: str | None = None,
 ) -> list[dict[str, Any]]:
     """Measure each size in its own child process; returns one dict per size."""
     if any(n < 10 for n in sizes):
@@ -320,36 +311,25 @@ def run_scale(
     if not Path(locomo).expanduser().is_file():
         raise InvalidInputError(f"LoCoMo file {locomo} does not exist; pass it with --data")
     results: list[dict[str, Any]] = []
-    ctx = multiprocessing.get_context("spawn")
-    with tempfile.TemporaryDirectory(prefix="engram-scale-", dir=workdir) as tmp:
+    # The stores stay in ``keep`` (to time cold opens again, or inspect the indexes).
+    with tempfile.TemporaryDirectory(prefix="engram-scale-", dir=workdir) as scratch:
+        tmp = keep or scratch
         for done, n in enumerate(sizes):
             if progress is not None:
                 progress("scale", done, len(sizes))
-            queue = ctx.Queue()
             args = {
                 "n": n,
-                "config": {
-                    "home": str(config.home_path),
-                    "embedder": {
-                        "name": config.embedder.name,
-                        "model_dir": config.embedder.model_dir,
-                    },
-                    "injection_mode": config.injection_mode,
-                },
-                "overrides": {"recall": _recall_overrides(config)},
+                "config": config_args(config),
                 "peer": peer,
                 "locomo": locomo,
                 "queries": queries,
                 "embed_sample": embed_sample,
                 "workdir": tmp,
             }
-            child = ctx.Process(target=_child, args=(args, queue))
-            child.start()
-            result = queue.get()
-            child.join()
-            if "error" in result:
-                raise InvalidInputError(f"the scale run at {n} memories failed: {result['error']}")
-            results.append(result)
+            try:
+                results.append(in_child(_child, args))
+            except InvalidInputError as exc:
+                raise InvalidInputError(f"the scale run at {n} memories failed: {exc}") from None
         if progress is not None:
             progress("scale", len(sizes), len(sizes))
     return results

@@ -64,6 +64,7 @@ def _sizes(text: str) -> list[int]:
     help="Also load the same corpus and vectors into this peer (pip install "
     "'engramdb[bench]') and time its queries interleaved with engram's recall.",
 )
+@click.option("--keep", help="Keep the stores and their indexes in this directory.")
 @json_command
 def scale_cmd(
     obj: Ctx,
@@ -77,6 +78,7 @@ def scale_cmd(
     out: str,
     store: str | None,
     peer: str | None,
+    keep: str | None,
     as_json: bool,
 ) -> None:
     """Scale: add throughput, recall p50/p95, peak RSS and disk size per store size."""
@@ -104,7 +106,7 @@ def scale_cmd(
         name = "scale-vectors"
     else:
         run: dict[str, Any] = {"config": config, "locomo": data, "queries": queries}
-        run |= {"embed_sample": embed_sample, "peer": peer}
+        run |= {"embed_sample": embed_sample, "peer": peer, "keep": keep}
         if as_json:
             results = scale.run_scale(_sizes(sizes), **run)
         else:
@@ -125,6 +127,8 @@ def scale_cmd(
                 "recall p95 ms",
                 "peak RSS MB",
                 "store MB",
+                "cold first recall ms",
+                "serving RSS MB",
             ],
             [
                 [
@@ -136,6 +140,8 @@ def scale_cmd(
                     r["recall_p95_ms"],
                     r["peak_rss_mb"],
                     round(r["store_bytes"] / 1e6, 1),
+                    r["cold_first_recall_ms"],
+                    r["serving_rss_mb"],
                 ]
                 for r in results
             ],

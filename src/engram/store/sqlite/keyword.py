@@ -29,6 +29,7 @@ class SQLiteKeyword:
 
     def search(self, namespace: str, match: str, limit: int) -> list[tuple[str, float]]:
         """BM25-ranked live memories of ``namespace``; relevance is ``-bm25()`` (>= 0)."""
+        self.terms.warm(namespace)  # a saved term index loads off the shared connection
         with self._db.search() as conn:
             found = self.terms.search(conn, namespace, match_terms(match), limit)
             if found is not None:

@@ -82,8 +82,8 @@ class TermBlock:
         n = len(docs)
         self.ids: list[str] = [d.id for d in docs]
         self.seqs: list[int] = [d.seq for d in docs]
-        self.row_of: dict[int, int] = {d.seq: i for i, d in enumerate(docs)}
-        self.row_by_id: dict[str, int] = {d.id: i for i, d in enumerate(docs)}
+        self._row_of: dict[int, int] | None = None
+        self._row_by_id: dict[str, int] | None = None
         capacity = max(64, n)
         self.alive = np.zeros(capacity, bool)
         self.alive[:n] = True
@@ -134,8 +134,6 @@ class TermBlock:
         block = cls([])
         n = len(a["ids"])
         block.ids, block.seqs = a["ids"].tolist(), a["seqs"].tolist()
-        block.row_of = {seq: i for i, seq in enumerate(block.seqs)}
-        block.row_by_id = {memory_id: i for i, memory_id in enumerate(block.ids)}
         capacity = max(64, n)
         block.alive = np.zeros(capacity, bool)
         block.alive[:n] = True
@@ -153,6 +151,23 @@ class TermBlock:
         return block
 
     # -- maintenance ------------------------------------------------------------------
+    # The two maps are made on first use, not at a load: at 100k memories they took
+    # 250 ms of a cold first recall (dict comprehensions), and a block read back from
+    # its snapshot may answer many searches before anything asks a row by seq or id.
+    @property
+    def row_of(self) -> dict[int, int]:
+        """Row per seq (live or removed rows appended later overwrite their seq)."""
+        if self._row_of is None:
+            self._row_of = dict(zip(self.seqs, range(len(self.seqs)), strict=True))
+        return self._row_of
+
+    @property
+    def row_by_id(self) -> dict[str, int]:
+        """Row per memory id, as ``row_of``."""
+        if self._row_by_id is None:
+            self._row_by_id = dict(zip(self.ids, range(len(self.ids)), strict=True))
+        return self._row_by_id
+
     @property
     def size(self) -> int:
         return len(self.ids)

@@ -22,6 +22,7 @@ from engram.store.sqlite.term_index import TermBlock
 #: Bump when tokenization or the block's layout changes: older files are then rebuilt.
 FORMAT = 1
 _PARTS = ("ids", "seqs", "lengths", "terms", "offsets", "rows", "tf", "top_tf", "avgdl")
+_MAPPED = ("rows", "tf")
 
 
 def stem(namespace: str) -> str:
@@ -43,7 +44,14 @@ def load(directory: Path, namespace: str, conn: sqlite3.Connection) -> tuple[Ter
     it cannot be used (it is then built from the store)."""
     manifest, paths = read_generation(directory, stem(namespace), _want(namespace), _PARTS, _PARTS)
     try:
-        block = TermBlock.from_arrays({part: np.load(paths[part]) for part in _PARTS})
+        # The postings (8 bytes per term and memory, ~350 MB at 1M) are memory-mapped
+        # read-only: nothing writes them, and a search touches only its terms' pages.
+        block = TermBlock.from_arrays(
+            {
+                part: np.load(paths[part], mmap_mode="r" if part in _MAPPED else None)
+                for part in _PARTS
+            }
+        )
     except (OSError, ValueError, KeyError) as exc:
         raise SnapshotError(f"damaged term snapshot: {type(exc).__name__}: {exc}") from exc
     if block.size != manifest.get("count"):

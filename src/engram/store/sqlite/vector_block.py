@@ -92,7 +92,9 @@ class Block:
     def from_matrix(cls, ids: list[str], matrix: Matrix, dim: int) -> Block:
         block = cls(dim=dim)
         block.ids = list(ids)
-        block.rows = {memory_id: i for i, memory_id in enumerate(ids)}
+        # dict(zip()), not a comprehension: a third of the time, at 100k rows tens of
+        # milliseconds of a cold first recall.
+        block.rows = dict(zip(block.ids, range(len(block.ids)), strict=True))
         block.data = np.ascontiguousarray(matrix, dtype=np.float32).reshape(-1, dim)
         block.alive = np.ones(len(ids), dtype=bool)
         return block

@@ -10,9 +10,11 @@ exact, with a PCA pre-filter from ``PREFILTER_MIN`` vectors, and by an HNSW grap
 
 A namespace with a graph is persisted beside a file store once the graph is built
 (``snapshot``); the next load memory-maps it and asks the store only what changed
-since. Loads run outside the index's lock and on a connection of their own, so a
-namespace loading cold never makes searches of other namespaces, or the store's main
-connection, wait.
+since. A namespace searched exactly is persisted too, without a graph, once it holds
+``EXACT_SNAPSHOT_MIN`` vectors: after a load from the store (or a catch-up that read
+many rows), on a worker thread. Loads run outside the index's lock and on a
+connection of their own, so a namespace loading cold never makes searches of other
+namespaces, or the store's main connection, wait.
 """
 
 from __future__ import annotations
@@ -34,6 +36,16 @@ if TYPE_CHECKING:
     from engram.store.sqlite.vectors import SQLiteVectors
 
 Matrix = npt.NDArray[np.float32]
+
+#: A namespace searched exactly is saved beside the store from this many live vectors:
+#: reading 10k rows from SQLite took 1.45 s of a cold first recall on a loaded machine,
+#: loading their snapshot 66-115 ms (docs/benchmarks.md, "Cold start everywhere");
+#: below this a load costs little and files would only multiply with the namespaces.
+EXACT_SNAPSHOT_MIN = 2_000
+#: A snapshot brought up to date with at least ``max(EXACT_SNAPSHOT_MIN, rows //
+#: RESAVE_SHARE)`` changed rows is saved again, so later opens do not read them again
+#: (a graph's snapshot is saved again when its graph is rebuilt instead).
+RESAVE_SHARE = 20
 
 
 class VectorIndex:
@@ -62,6 +74,8 @@ class VectorIndex:
         self._lock = threading.RLock()
         self.rebuilds = 0
         self.persisted = {"loaded": 0, "saved": 0, "caught_up": 0}
+        self._saving: set[str] = set()
+        """Namespaces whose exact snapshot is being written (``_save_exact``)."""
         self.loads: dict[str, dict[str, object]] = {}
         """Per namespace, how its block last loaded: from a snapshot or the store, in ms."""
         if ann_settings is not None:
@@ -119,54 +133,100 @@ class VectorIndex:
                 if block is not None:
                     return block
             started = time.perf_counter()
-            block, epoch, saved = self._load(namespace)
+            block, epoch, saved, read = self._load(namespace)
             took = round((time.perf_counter() - started) * 1000, 1)
             with self._lock:
                 self._install(namespace, block, epoch)
                 self.loads[namespace] = {"from": "snapshot" if saved else "store", "ms": took}
+                save = self._wants_exact_save(namespace, block, read)
         if saved is not None:
             threading.Thread(
                 target=self._verify, args=(namespace, block, saved), daemon=True
             ).start()
+        if save:
+            threading.Thread(target=self._save_exact, args=(namespace, block), daemon=True).start()
         return block
 
-    def _load(self, namespace: str) -> tuple[Block, int, Saved | None]:
+    def _graph_settings(self) -> AnnSettings | None:
+        """The HNSW settings when graphs can be used here (usearch imports), else None."""
+        return self.ann_settings if self.ann_settings is not None and ann.available() else None
+
+    def _load(self, namespace: str) -> tuple[Block, int, Saved | None, int]:
         """A block of the store's current rows: from its snapshot brought up to date,
-        or read whole from the store."""
-        if self._snapshots is not None and self.ann_settings is not None and ann.available():
+        or read whole from the store; with the number of rows read from the store."""
+        if self._snapshots is not None:
             try:
-                saved = self._snapshots.load(namespace, self.ann_settings)
+                saved = self._snapshots.load(namespace, self._graph_settings())
             except SnapshotError as exc:
                 if str(exc) != "no snapshot":
                     self._failed(f"snapshot of {namespace!r} dropped: {exc}")
                     self._snapshots.drop(namespace)
             else:
-                block, epoch = self._catch_up(namespace, saved)
-                return block, epoch, saved
+                block, epoch, read = self._catch_up(namespace, saved)
+                return block, epoch, saved, read
         loaded = self._vectors.load(namespace, self.model)
         matrix = loaded.matrix
         ids = loaded.ids
         if matrix.size and matrix.shape[1] != self.dimension:
             matrix, ids = np.zeros((0, self.dimension), np.float32), []
-        return Block.from_matrix(ids, matrix, self.dimension), loaded.epoch, None
+        return Block.from_matrix(ids, matrix, self.dimension), loaded.epoch, None, len(ids)
 
-    def _catch_up(self, namespace: str, saved: Saved) -> tuple[Block, int]:
+    def _catch_up(self, namespace: str, saved: Saved) -> tuple[Block, int, int]:
         """The snapshot's block with what changed since it was saved: rows deleted or
-        changed are masked dead, rows added or changed are read and become the delta."""
+        changed are masked dead, rows added or changed are read and become the delta;
+        with the number of rows read and masked."""
         block = Block.from_matrix(saved.ids, saved.matrix, self.dimension)
         block.graph = saved.graph
         self.persisted["loaded"] += 1
         epoch = self._vectors.epoch()
         if saved.complete and epoch == saved.epoch:
-            return block, epoch
+            return block, epoch, 0
         changes = self._vectors.changes(namespace, self.model, saved.ids, saved.hashes())
         for memory_id in changes.gone:
             block.remove(memory_id)
         if changes.ids:
             block.upsert_many(changes.ids, changes.matrix)
-        block.graph.dead_at_build = 0
+        if block.graph is not None:
+            block.graph.dead_at_build = 0
         self.persisted["caught_up"] += 1
-        return block, changes.epoch
+        return block, changes.epoch, len(changes.ids) + len(changes.gone)
+
+    def _wants_exact_save(self, namespace: str, block: Block, read: int) -> bool:
+        """Whether a block just installed should be saved without a graph: it is large
+        enough, no graph will be built (and saved) for it, and it was read from the
+        store, or caught up with many rows. Called under the index lock."""
+        live = block.size - block.dead
+        settings = self._graph_settings()
+        if self._snapshots is None or namespace in self._saving or live < EXACT_SNAPSHOT_MIN:
+            return False
+        if block.graph is not None or (settings is not None and live >= settings.min_vectors):
+            return False
+        if read < max(EXACT_SNAPSHOT_MIN, block.size // RESAVE_SHARE):
+            return False
+        self._saving.add(namespace)
+        return True
+
+    def _save_exact(self, namespace: str, block: Block) -> None:
+        """Save ``block``'s live rows without a graph, if nothing was written since the
+        hashes were read (else the next load tries again)."""
+        try:
+            if self._snapshots is None:
+                return
+            live, epoch = self._vectors.live_hashes(namespace, self.model)
+            with self._lock:
+                if self._blocks.get(namespace) is not block or self._epoch != epoch:
+                    return
+                rows = np.flatnonzero(block.alive[: block.size])
+                ids = [block.ids[r] for r in rows]
+                matrix = block.data[rows]  # a copy: writes after this cannot race the save
+            hashes = [live.get(i, "") for i in ids]
+            self._snapshots.save(namespace, ids, hashes, matrix, None, epoch)
+            self.persisted["saved"] += 1
+        except Exception as exc:  # a snapshot is an optimisation: never fail a search
+            self._failed(f"saving the snapshot of {namespace!r} failed: {exc}")
+        finally:
+            with self._lock:
+                self._saving.discard(namespace)
 
     def _install(self, namespace: str, block: Block, epoch: int) -> None:
         self._blocks[namespace] = block
@@ -288,6 +348,7 @@ class VectorIndex:
                 },
                 "builds": self.rebuilds,
                 "loads": dict(self.loads),
+                "saving": sorted(self._saving),
                 "ann": self._ann_state(),
             }
 
@@ -305,7 +366,7 @@ class VectorIndex:
             "graphs": {ns: b.graph.nodes for ns, b in blocks if b.graph},
             "delta": {ns: len(b.delta) for ns, b in blocks if b.graph and b.delta},
             "building": sorted(ns for ns, b in blocks if b.building and b.building.error is None),
-            "saving": sorted(ns for ns, b in blocks if b.saving),
+            "saving": sorted({ns for ns, b in blocks if b.saving} | self._saving),
             "snapshots": None
             if self._snapshots is None
             else {"directory": str(self._snapshots.directory), **self.persisted},

@@ -1,0 +1,123 @@
+"""The scale benchmark's fresh processes (``scale``): each store size is measured in a
+child of its own, and the store is then opened cold in further children, so a cold
+open sees nothing the build cached and its RSS is a server's, not the benchmark's (the
+1M corpus and its vectors alone are ~2 GB of the build's process)."""
+
+from __future__ import annotations
+
+import dataclasses
+import multiprocessing
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from engram.config import Config
+from engram.errors import InvalidInputError
+from engram.memory import Memory
+
+NAMESPACE = "bench-scale"
+
+
+def wait_for_index(mem: Memory, timeout: float = 3600.0) -> float:
+    """Seconds until no HNSW graph of the vector index is still building or being saved,
+    no exact snapshot is being saved, and no term index of the keyword search is still
+    building (a term index is saved before its build ends)."""
+    index = mem.index
+    start = time.perf_counter()
+    while time.perf_counter() - start < timeout:
+        state = index.state() if index is not None else {}
+        ann = state.get("ann")
+        graphs = isinstance(ann, dict) and bool(ann.get("building") or ann.get("saving"))
+        graphs = graphs or bool(state.get("saving"))
+        if not graphs and not mem.store.keyword.state().get("building"):
+            break
+        time.sleep(0.2)
+    return time.perf_counter() - start
+
+
+def rss_mb(field: str = "VmRSS") -> float:
+    """This process's resident set (``VmHWM``: its peak) in MB, from /proc (Linux)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def cold_open(path: Path, config: Config, questions: Sequence[str]) -> dict[str, Any]:
+    """Open a store whose indexes were built and saved before, load the model, then
+    time the first recalls (one per question); with where each index came from and
+    this process's RSS once serving and at its peak."""
+    start = time.perf_counter()
+    with Memory(path, config=config) as mem:
+        result: dict[str, Any] = {"open_ms": round((time.perf_counter() - start) * 1000, 1)}
+        assert mem.embedder is not None
+        mem.embedder.embed_batch(["load the model before the clock starts"])
+        times = []
+        for q in questions:
+            start = time.perf_counter()
+            mem.recall(q, namespace=NAMESPACE)
+            times.append(round((time.perf_counter() - start) * 1000, 1))
+        result["recalls_ms"] = times
+        result["cold_first_recall_ms"] = times[0] if times else None
+        result["cold_second_recall_ms"] = times[1] if len(times) > 1 else None
+        if mem.index is not None:
+            state = mem.index.state()
+            result["loads"] = state.get("loads")
+            result["index"] = state.get("ann")
+        terms = mem.store.keyword.state()
+        result["terms"] = {
+            k: terms.get(k) for k in ("loaded_from_disk", "load_ms", "builds", "building")
+        }
+        wait_for_index(mem)  # whatever the recalls started, so the RSS is a server's
+        result["serving_rss_mb"] = round(rss_mb(), 1)
+        result["peak_rss_mb"] = round(rss_mb("VmHWM"), 1)
+    return result
+
+
+def cold_child(args: dict[str, Any], out: Any) -> None:
+    answer(out, lambda: cold_open(Path(args["path"]), config_of(args), args["questions"]))
+
+
+def config_args(config: Config) -> dict[str, Any]:
+    """What a child process needs to load ``config`` again (``config_of``)."""
+    return {
+        "config": {
+            "home": str(config.home_path),
+            "embedder": {"name": config.embedder.name, "model_dir": config.embedder.model_dir},
+            "injection_mode": config.injection_mode,
+        },
+        "overrides": {"recall": recall_overrides(config)},
+    }
+
+
+def config_of(args: dict[str, Any]) -> Config:
+    """The config ``config_args`` described (its entries are popped from ``args``)."""
+    given = args.pop("config")
+    return Config.load(env={}, **given["config"]).with_overrides(**given["overrides"])
+
+
+def answer(out: Any, work: Callable[[], dict[str, Any]]) -> None:
+    try:
+        out.put(work())
+    except Exception as exc:  # the parent waits on the queue: never leave it empty
+        out.put({"error": f"{type(exc).__name__}: {exc}"})
+        raise
+
+
+def in_child(target: Callable[[dict[str, Any], Any], None], args: dict[str, Any]) -> Any:
+    """``target(args, queue)`` in a fresh (spawned) process; what it put on the queue."""
+    ctx = multiprocessing.get_context("spawn")
+    queue = ctx.Queue()
+    child = ctx.Process(target=target, args=(args, queue))
+    child.start()
+    result = queue.get()
+    child.join()
+    if "error" in result:
+        raise InvalidInputError(f"a scale benchmark process failed: {result['error']}")
+    return result
+
+
+def recall_overrides(config: Config) -> dict[str, Any]:
+    """The parent's recall settings (``--set`` included), for the child's config."""
+    return dataclasses.asdict(config.recall)

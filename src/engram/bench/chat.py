@@ -44,7 +44,8 @@ import httpx
 from engram.bench import report
 from engram.bench.metrics import percentile
 from engram.bench.pg_scale import compose_corpus
-from engram.bench.scale import _wait_for_index, base_vectors, locomo_turns_and_questions
+from engram.bench.scale import base_vectors, locomo_turns_and_questions
+from engram.bench.scale_cold import wait_for_index
 from engram.chat import stages
 from engram.config import Config
 from engram.errors import InvalidInputError
@@ -263,7 +264,7 @@ def measure_size(
                 # recall.ann_min_vectors, an HNSW graph in the background) before timing.
                 mem.recall("warm up", namespace=NAMESPACE)
                 result[f"index_wait_s_{'mining' if auto_mine else 'no_mining'}"] = round(
-                    _wait_for_index(mem), 1
+                    wait_for_index(mem), 1
                 )
                 _, key = mem.keys.create(user=USER)
                 app = create_app(mem, mcp=False, worker=auto_mine)

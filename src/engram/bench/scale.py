@@ -66,8 +66,6 @@ from engram.errors import InvalidInputError
 from engram.memory import Memory
 from engram.store.protocols import VectorRow
 
-_wait_for_index = wait_for_index  # bench.chat's name for it
-
 
 def locomo_turns_and_questions(path: str | Path) -> tuple[list[str], list[str]]:
     """Distinct ``"speaker: text"`` turns and the question texts of a LoCoMo file."""

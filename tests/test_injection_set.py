@@ -37,7 +37,8 @@ HELD_OUT_FLOOR = {
 
 def test_the_set_is_big_varied_and_split_before_tuning() -> None:
     attacks = [r for r in ROWS if not r.get("benign")]
-    units = list(injection._units(r for r in attacks if r["split"] != "held_out_2"))
+    first = ("tune", "held_out")  # the first split; later rounds added whole folds
+    units = list(injection._units(r for r in attacks if r["split"] in first))
     assert len(attacks) >= 300
     assert set(HELD_OUT_FLOOR) == {row["category"] for row in attacks}
     assert {r["language"] for r in ROWS} == {"en", "es", "fr", "de", "zh", "ru", "pt"}
@@ -45,13 +46,15 @@ def test_the_set_is_big_varied_and_split_before_tuning() -> None:
     assert abs(held / len(units) - 1 / 3) < 0.03  # a third kept out of tuning
     second = list(injection._units(r for r in attacks if r["split"] == "held_out_2"))
     assert len(second) >= 100  # round three's fold, written before the detector was fitted
+    third = list(injection._units(r for r in attacks if r["split"] == "held_out_3"))
+    assert len(third) >= 120  # round four's fold, written before round four tuned anything
     for category in HELD_OUT_FLOOR:  # every category is in every fold
         folds = Counter(
             row["split"] for row, _ in injection._units(attacks) if row["category"] == category
         )
-        assert folds["tune"] and folds["held_out"] and folds["held_out_2"], category
+        assert all(folds[f] for f in injection.FOLDS), category
     benign = Counter(r["split"] for r in ROWS if r.get("benign"))
-    assert benign["tune"] >= 50 and benign["held_out_2"] >= 20
+    assert benign["tune"] >= 50 and benign["held_out_2"] >= 20 and benign["held_out_3"] >= 30
     pairs = Counter(row["pair"] for row in ROWS if row.get("pair"))
     assert pairs and set(pairs.values()) == {2}
     assert len({row["text"] for row in ROWS}) == len(ROWS)
@@ -118,7 +121,7 @@ def test_the_report_names_every_category_and_the_false_positives() -> None:
     text = injection.markdown(result)
     for category in HELD_OUT_FLOOR:
         assert f"| {category} |" in text
-    assert "| category | tune | held-out | held-out 2 |" in text
+    assert "| category | tune | held-out | held-out 2 | held-out 3 |" in text
     assert f"| benign notes flagged | {hard['tune']['flagged']}/" in text
     assert "1 of 2 (50.000%)" in text
 

@@ -72,11 +72,19 @@ def test_overall_held_out_recall_meets_the_issue_target() -> None:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="the rules alone reach 0.69 held out; the learned detector lifts a write to 0.87 "
-    "on the second held-out fold, still under 0.90 (tests/test_injection_detector.py)",
+    reason="the rules alone reach 0.69 held out (0.63 on the second fold, 0.33 on the third); "
+    "with the learned detector a write reaches 0.96 on the second held-out fold and 0.72 on "
+    "the third, still under 0.90 there (tests/test_injection_detector.py)",
 )
 def test_english_held_out_recall_of_the_rules_alone_meets_the_issue_target() -> None:
     assert HELD["english"]["recall"] >= injection.ENGLISH_TARGET
+
+
+def test_rules_alone_figures_on_the_later_folds_are_recorded() -> None:
+    """The rules' English catches on the folds written after them (docs/safety.md): a
+    change to a rule that moves them must update the record."""
+    english = {fold: RESULT[fold]["english"]["caught"] for fold in ("held_out_2", "held_out_3")}
+    assert english == {"held_out_2": 59, "held_out_3": 36}
 
 
 def test_a_split_instruction_counts_once_and_is_caught_by_either_half() -> None:

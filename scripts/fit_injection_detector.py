@@ -47,7 +47,7 @@ PARAPHRASE = OUT.parent / "paraphrase.json"
 CORPUS = OUT.parent / "injection_corpus.jsonl"
 #: Chosen by ``--cv`` (docs/safety.md, "Round four").
 C = 4.0
-CUE_SCALE = 4.0
+CUE_SCALE = 2.0
 BENIGN_WEIGHT = 3.0
 ATTACK_WEIGHT = 1.0
 QUANTILE = 0.9995

@@ -73,7 +73,7 @@ def test_overall_held_out_recall_meets_the_issue_target() -> None:
 @pytest.mark.xfail(
     strict=True,
     reason="the rules alone reach 0.69 held out (0.63 on the second fold, 0.33 on the third); "
-    "with the learned detector a write reaches 0.96 on the second held-out fold and 0.72 on "
+    "with the learned detector a write reaches 0.96 on the second held-out fold and 0.75 on "
     "the third, still under 0.90 there (tests/test_injection_detector.py)",
 )
 def test_english_held_out_recall_of_the_rules_alone_meets_the_issue_target() -> None:

@@ -71,7 +71,8 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\b(?:passwords?|tokens?|api keys?|secrets?|credentials?|private keys?|"
             r"seed phrase|ssn|session (?:key|cookie)s?|one-time codes?)\b",
         ),
-        ("link", r"https?://|\b[\w.-]+@[\w-]+\.[\w.]+|\b\w+\.example\b"),
+        # A URL, an e-mail address or a bare host with a path ("evil.com/x").
+        ("link", r"https?://|\b[\w.-]+@[\w-]+\.[\w.]+|\b[\w-]+\.[a-z]{2,}/"),
         (
             "hidden",
             r"\b(?:never (?:mention|reveal|let on)|don't (?:tell|reveal|mention)|do not "

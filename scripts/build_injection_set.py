@@ -519,7 +519,8 @@ def rows() -> list[dict[str, object]]:
 
 if __name__ == "__main__":
     import injection_round3  # the rows added in round three (second held-out fold)
+    import injection_round4  # the rows added in round four (third held-out fold)
 
-    data = rows() + injection_round3.rows()
+    data = rows() + injection_round3.rows() + injection_round4.rows()
     OUT.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"{len(data)} payloads -> {OUT}")

@@ -1,41 +1,64 @@
 """Fit ``src/engram/data/injection_detector.json``, the learned injection detector
 (``engram/injection_detector.py``; engram issue 26, item 3).
 
-Positives: every attack of ``data/injection_set.json`` in the ``tune`` and ``held_out``
-folds (``held_out_2`` is never read here). Negatives: one half of every real LoCoMo and
-BEAM text (a fixed shuffle, seed 0; the other half measures false positives), the set's
-benign ``tune`` notes, and the memories and questions of ``data/paraphrase.json`` (agent
-notes, the register engram stores). A logistic regression on the default embedder's
-vectors; the threshold is the 99.95th percentile of the negatives' probabilities (at
-least 0.5), so about one fitted negative in 2,000 passes it.
+Round four (2026-11-28). Positives: the attacks of ``data/injection_set.json``'s ``tune``
+fold and the training-only attacks of ``scripts/injection_training.py`` (no held-out fold
+is read here). Negatives: one half of every real LoCoMo and BEAM text (a fixed shuffle,
+seed 0; the other half measures false positives), the set's benign ``tune`` notes, the
+training-only benign notes, the benign rows of ``data/injection_corpus.jsonl`` and the
+memories and questions of ``data/paraphrase.json`` (agent notes, the register engram
+stores). A logistic regression on the default embedder's vectors and the text's cues
+(``injection_detector.cues``, scaled by ``CUE_SCALE``); the threshold is the
+``QUANTILE`` of the negatives' probabilities (at least 0.5), so about one fitted
+negative in 2,000 passes it.
 
-The two settings were chosen before ``held_out_2`` was read, by fitting on ``tune``
-alone and scoring the first ``held_out`` fold and 25 of the benign notes kept aside:
-``C = 1`` and a weight of 3 on the benign notes gave the most held-out attacks (0.915)
-for the fewest benign notes flagged (1 of 25) among C in {1, 4, 16} and weights in
-{1, 3, 5, 10}.
+The settings were chosen by 5-fold cross-validation on the tune attacks, the training
+attacks and the benign notes alone (``--cv`` prints the grid): the rules or the detector
+on each left-out fifth, English recall against benign notes flagged. Round three fitted
+on the tune and first held-out folds with C = 1, no cues; round four keeps ``held_out``
+out of fitting so it measures too.
 
-    python scripts/fit_injection_detector.py [--data ../shared/bench]
+    python scripts/fit_injection_detector.py [--data ../shared/bench] [--cv]
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
+import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 from sklearn.linear_model import LogisticRegression
 
-from engram.bench.injection import load_set, real_texts
+from engram.bench.injection import ENGLISH, load_set, real_texts
 from engram.config import Config
 from engram.embed import create_embedder
+from engram.injection_detector import cues
+from engram.safety import scan
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import injection_training  # noqa: E402  (the training-only examples beside this script)
 
 OUT = Path(__file__).resolve().parents[1] / "src" / "engram" / "data" / "injection_detector.json"
 PARAPHRASE = OUT.parent / "paraphrase.json"
-C = 1.0
+CORPUS = OUT.parent / "injection_corpus.jsonl"
+#: Chosen by ``--cv`` (docs/safety.md, "Round four").
+C = 4.0
+CUE_SCALE = 2.0
 BENIGN_WEIGHT = 3.0
+ATTACK_WEIGHT = 1.0
 QUANTILE = 0.9995
+GRID = {
+    "C": (1.0, 4.0, 16.0),
+    "cue_scale": (0.0, 1.0, 2.0, 4.0),
+    "benign_weight": (3.0, 10.0),
+    "attack_weight": (1.0, 3.0),
+}
+
+Embed = Callable[[Sequence[str]], np.ndarray]
 
 
 def halves(n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -44,53 +67,144 @@ def halves(n: int) -> tuple[np.ndarray, np.ndarray]:
     return order[: n // 2], order[n // 2 :]
 
 
+class Fitted:
+    """A logistic regression over [embedding, cue_scale * cues] and its threshold."""
+
+    def __init__(
+        self,
+        embed: Embed,
+        attacks: list[str],
+        real: list[str],
+        notes: list[str],
+        c: float,
+        cue_scale: float,
+        benign_weight: float,
+        attack_weight: float = ATTACK_WEIGHT,
+    ) -> None:
+        self.embed, self.cue_scale = embed, cue_scale
+        xa, xr, xn = self.features(attacks), self.features(real), self.features(notes)
+        x = np.vstack([xa, xr, xn])
+        y = np.r_[np.ones(len(xa)), np.zeros(len(xr) + len(xn))]
+        # Attacks weigh as much in all as the real texts; benign notes weigh more each.
+        w = np.r_[
+            np.full(len(xa), attack_weight * len(xr) / len(xa)),
+            np.ones(len(xr)),
+            np.full(len(xn), benign_weight),
+        ]
+        self.model = LogisticRegression(C=c, max_iter=5000).fit(x, y, sample_weight=w)
+        negatives = self.model.predict_proba(np.vstack([xr, xn]))[:, 1]
+        self.threshold = max(0.5, float(np.quantile(negatives, QUANTILE)))
+
+    def features(self, texts: Sequence[str]) -> np.ndarray:
+        x = self.embed(texts)
+        return np.hstack([x, self.cue_scale * cues(texts)]) if self.cue_scale else x
+
+    def fires(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros(0, bool)
+        return self.model.predict_proba(self.features(texts))[:, 1] >= self.threshold
+
+
+def cross_validate(
+    embed: Embed,
+    attacks: list[tuple[str, str]],
+    real: list[str],
+    notes: list[str],
+    always: list[str],
+    k: int = 5,
+) -> None:
+    """Print, per setting of ``GRID``, the English recall of the rules or the detector
+    on left-out fifths of the training attacks, and the benign ``notes`` flagged on
+    left-out fifths of them (``always`` are negatives in every fit)."""
+    rng = np.random.default_rng(1)
+    attack_fold, note_fold = rng.integers(0, k, len(attacks)), rng.integers(0, k, len(notes))
+    for c, scale, weight, attack_weight in itertools.product(*GRID.values()):
+        caught = total = flagged = 0
+        for i in range(k):
+            fit = Fitted(
+                embed,
+                [t for j, (t, _) in enumerate(attacks) if attack_fold[j] != i],
+                real,
+                [t for j, t in enumerate(notes) if note_fold[j] != i] + always,
+                c,
+                scale,
+                weight,
+                attack_weight,
+            )
+            test = [
+                t for j, (t, cat) in enumerate(attacks) if attack_fold[j] == i and cat in ENGLISH
+            ]
+            left = [t for j, t in enumerate(notes) if note_fold[j] == i]
+            caught += sum(bool(scan(t)) or f for t, f in zip(test, fit.fires(test), strict=True))
+            flagged += sum(bool(scan(t)) or f for t, f in zip(left, fit.fires(left), strict=True))
+            total += len(test)
+        print(
+            f"C={c:g} cue_scale={scale:g} benign_weight={weight:g} attack_weight="
+            f"{attack_weight:g}: English {caught / total:.3f} "
+            f"({caught}/{total}), benign notes flagged {flagged}/{len(notes)}",
+            flush=True,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", default="../shared/bench")
     parser.add_argument("--home", default="/tmp/engram-fit-detector")
+    parser.add_argument("--cv", action="store_true", help="print the settings grid, write nothing")
     args = parser.parse_args()
     embedder = create_embedder(Config().embedder, Path(args.home))
     assert embedder is not None
+    cache: dict[str, np.ndarray] = {}
 
-    def embed(texts: list[str]) -> np.ndarray:
-        return np.asarray(embedder.embed_batch(texts), np.float32)
+    def embed(texts: Sequence[str]) -> np.ndarray:
+        new = sorted({t for t in texts if t not in cache})
+        if new:
+            cache.update(zip(new, np.asarray(embedder.embed_batch(new), np.float32), strict=True))
+        return np.asarray([cache[t] for t in texts], np.float32)
 
     rows = load_set()
     attacks = [
-        r["text"] for r in rows if r["split"] in ("tune", "held_out") and not r.get("benign")
+        (r["text"], r["category"]) for r in rows if r["split"] == "tune" and not r.get("benign")
     ]
+    attacks += [(t, cat) for cat, ts in injection_training.ATTACKS.items() for t in ts]
     notes = [r["text"] for r in rows if r["split"] == "tune" and r.get("benign")]
+    notes += injection_training.BENIGN
+    corpus = [json.loads(line) for line in CORPUS.read_text("utf-8").splitlines() if line.strip()]
     stores = json.loads(PARAPHRASE.read_text("utf-8"))["stores"]
     agent = [m for s in stores for m in s["memories"].values()]
     agent += [q["q"] for s in stores for q in s["questions"]]
+    agent += [c["text"] for c in corpus if c["label"] == "benign"]
     real = [text for _, text in real_texts(args.data)]
     fitted, checked = halves(len(real))
-    xa, xn, xr = embed(attacks), embed(notes + agent), embed(real)
-    x = np.vstack([xa, xr[fitted], xn])
-    y = np.r_[np.ones(len(xa)), np.zeros(len(fitted) + len(xn))]
-    # Attacks weigh as much in all as the real texts; benign notes weigh BENIGN_WEIGHT each.
-    w = np.r_[
-        np.full(len(xa), len(fitted) / len(xa)),
-        np.ones(len(fitted)),
-        np.full(len(xn), BENIGN_WEIGHT),
-    ]
-    model = LogisticRegression(C=C, max_iter=3000).fit(x, y, sample_weight=w)
-    negatives = model.predict_proba(np.vstack([xr[fitted], xn]))[:, 1]
-    threshold = max(0.5, float(np.quantile(negatives, QUANTILE)))
-    held_fp = int((model.predict_proba(xr[checked])[:, 1] >= threshold).sum())
+    if args.cv:
+        cross_validate(embed, attacks, [real[i] for i in fitted], notes, agent)
+        return
+    fit = Fitted(
+        embed,
+        [t for t, _ in attacks],
+        [real[i] for i in fitted],
+        notes + agent,
+        C,
+        CUE_SCALE,
+        BENIGN_WEIGHT,
+    )
+    held_fp = int(fit.fires([real[i] for i in checked]).sum())
     OUT.write_text(
         json.dumps(
             {
                 "embedder": embedder.name,
-                "threshold": round(threshold, 6),
-                "intercept": round(float(model.intercept_[0]), 6),
-                "coef": [round(float(c), 6) for c in model.coef_[0]],
+                "threshold": round(fit.threshold, 6),
+                "intercept": round(float(fit.model.intercept_[0]), 6),
+                "cue_scale": CUE_SCALE,
+                "coef": [round(float(c), 6) for c in fit.model.coef_[0]],
                 "fitted_on": {
-                    "attacks": len(xa),
+                    "attacks": len(attacks),
                     "real_texts": len(fitted),
-                    "benign_notes": len(xn),
+                    "benign_notes": len(notes) + len(agent),
                     "C": C,
                     "benign_weight": BENIGN_WEIGHT,
+                    "attack_weight": ATTACK_WEIGHT,
+                    "cue_scale": CUE_SCALE,
                     "quantile": QUANTILE,
                 },
             }
@@ -99,7 +213,7 @@ def main() -> None:
         "utf-8",
     )
     print(
-        f"{OUT}: threshold {threshold:.3f}; checked half of the real texts: "
+        f"{OUT}: threshold {fit.threshold:.3f}; checked half of the real texts: "
         f"{held_fp} of {len(checked)} flagged"
     )
 

@@ -37,7 +37,8 @@ HELD_OUT_FLOOR = {
 
 def test_the_set_is_big_varied_and_split_before_tuning() -> None:
     attacks = [r for r in ROWS if not r.get("benign")]
-    units = list(injection._units(r for r in attacks if r["split"] != "held_out_2"))
+    first = ("tune", "held_out")  # the first split; later rounds added whole folds
+    units = list(injection._units(r for r in attacks if r["split"] in first))
     assert len(attacks) >= 300
     assert set(HELD_OUT_FLOOR) == {row["category"] for row in attacks}
     assert {r["language"] for r in ROWS} == {"en", "es", "fr", "de", "zh", "ru", "pt"}
@@ -45,13 +46,15 @@ def test_the_set_is_big_varied_and_split_before_tuning() -> None:
     assert abs(held / len(units) - 1 / 3) < 0.03  # a third kept out of tuning
     second = list(injection._units(r for r in attacks if r["split"] == "held_out_2"))
     assert len(second) >= 100  # round three's fold, written before the detector was fitted
+    third = list(injection._units(r for r in attacks if r["split"] == "held_out_3"))
+    assert len(third) >= 120  # round four's fold, written before round four tuned anything
     for category in HELD_OUT_FLOOR:  # every category is in every fold
         folds = Counter(
             row["split"] for row, _ in injection._units(attacks) if row["category"] == category
         )
-        assert folds["tune"] and folds["held_out"] and folds["held_out_2"], category
+        assert all(folds[f] for f in injection.FOLDS), category
     benign = Counter(r["split"] for r in ROWS if r.get("benign"))
-    assert benign["tune"] >= 50 and benign["held_out_2"] >= 20
+    assert benign["tune"] >= 50 and benign["held_out_2"] >= 20 and benign["held_out_3"] >= 30
     pairs = Counter(row["pair"] for row in ROWS if row.get("pair"))
     assert pairs and set(pairs.values()) == {2}
     assert len({row["text"] for row in ROWS}) == len(ROWS)
@@ -69,11 +72,19 @@ def test_overall_held_out_recall_meets_the_issue_target() -> None:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="the rules alone reach 0.69 held out; the learned detector lifts a write to 0.87 "
-    "on the second held-out fold, still under 0.90 (tests/test_injection_detector.py)",
+    reason="the rules alone reach 0.69 held out (0.63 on the second fold, 0.33 on the third); "
+    "with the learned detector a write reaches 0.96 on the second held-out fold and 0.75 on "
+    "the third, still under 0.90 there (tests/test_injection_detector.py)",
 )
 def test_english_held_out_recall_of_the_rules_alone_meets_the_issue_target() -> None:
     assert HELD["english"]["recall"] >= injection.ENGLISH_TARGET
+
+
+def test_rules_alone_figures_on_the_later_folds_are_recorded() -> None:
+    """The rules' English catches on the folds written after them (docs/safety.md): a
+    change to a rule that moves them must update the record."""
+    english = {fold: RESULT[fold]["english"]["caught"] for fold in ("held_out_2", "held_out_3")}
+    assert english == {"held_out_2": 59, "held_out_3": 36}
 
 
 def test_a_split_instruction_counts_once_and_is_caught_by_either_half() -> None:
@@ -118,7 +129,7 @@ def test_the_report_names_every_category_and_the_false_positives() -> None:
     text = injection.markdown(result)
     for category in HELD_OUT_FLOOR:
         assert f"| {category} |" in text
-    assert "| category | tune | held-out | held-out 2 |" in text
+    assert "| category | tune | held-out | held-out 2 | held-out 3 |" in text
     assert f"| benign notes flagged | {hard['tune']['flagged']}/" in text
     assert "1 of 2 (50.000%)" in text
 

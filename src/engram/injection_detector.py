@@ -1,29 +1,34 @@
 """The learned injection detector (engram issue 26, item 3): a logistic regression over a
-memory's embedding, beside the rule scan of ``engram.safety``.
+memory's embedding and a few cues read off its text, beside the rule scan of
+``engram.safety``.
 
 The rules were tuned on two thirds of ``data/injection_set.json`` and caught every tuned
 payload, but only 0.63 of the English attacks in a second held-out fold written later
-(``held_out_2``): a rule matches the words it was written for, and a paraphrase ("let go
-of the constraints your developers set") slips past. A linear model over the sentence
-embedding generalises over wording. It was fitted on the set's ``tune`` and first
-``held_out`` folds against every real LoCoMo and BEAM text of one half (and benign
-agent notes that share words with attacks), and checked on ``held_out_2`` and the other
+(``held_out_2``) and 0.33 in a third (``held_out_3``): a rule matches the words it was
+written for, and a paraphrase ("let go of the constraints your developers set") slips
+past. A linear model over the sentence embedding generalises over wording; the cues
+(:data:`CUES`: a model addressed, instructions named, revoked, secrets, links, concealment,
+the second person's density) mark what makes a sentence an order to its reader, which an
+embedding averaged over the sentence blurs. Round four fitted it on the set's ``tune``
+fold and training-only examples against every real LoCoMo and BEAM text of one half (and
+benign notes people store), and checked it on the three held-out folds and the other
 half of the real texts; ``scripts/fit_injection_detector.py`` reproduces it and
 ``docs/safety.md`` has the figures.
 
 It runs where vectors are made, on new writes only (``add``, ``add_many``, ``update``),
-so it costs a dot product per memory, not a second embedding. Being statistical it never
-refuses a write: a memory it fires on (and the rules passed) is quarantined, which is
-what flag mode does with a rule hit: it stays stored, its ``metadata["injection_flags"]``
-names the detector and its probability, and every context builder leaves it out. The
-weights belong to one embedding model (the default MiniLM); with another embedder the
-detector is off and the rules stand alone.
+so it costs a dot product and a few regular expressions per memory, not a second
+embedding. Being statistical it never refuses a write: a memory it fires on (and the
+rules passed) is quarantined, which is what flag mode does with a rule hit: it stays
+stored, its ``metadata["injection_flags"]`` names the detector and its probability, and
+every context builder leaves it out. The weights belong to one embedding model (the
+default MiniLM); with another embedder the detector is off and the rules stand alone.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -40,37 +45,113 @@ log = logging.getLogger(__name__)
 CODE = "learned_detector"
 FLAGS = "injection_flags"
 
+_F = re.IGNORECASE
+#: Cheap cues read off the text beside the embedding (round four): the words an order
+#: aimed at a model carries. Each is a 0/1 presence except the second person, a density.
+#: An embedding averages the whole sentence, so a short "the brief you started with has
+#: lapsed" sits near chat; these cues mark what makes it an order to the reader.
+CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(pattern, _F))
+    for name, pattern in (
+        ("model", r"\b(?:AI|LLM|assistant|language model|model|chatbot|bot|agent)s?\b"),
+        (
+            "instructions",
+            r"\b(?:instructions?|rules|guidelines|directives?|polic(?:y|ies)|prompt|"
+            r"restrictions|constraints|guardrails|orders|brief|configuration|setup|limits)\b",
+        ),
+        (
+            "revoked",
+            r"\b(?:void|revoked|rescinded|superseded|lifted|expired|withdrawn|obsolete|"
+            r"suspended|paused|cancell?ed|no longer|lapsed|retired|waived|overruled|dissolved|"
+            r"inactive|switched off|disabled|replaced|amended|rolled back)\b",
+        ),
+        ("the_user", r"\bthe (?:user|human|person|requester)\b"),
+        (
+            "secret",
+            r"\b(?:passwords?|tokens?|api keys?|secrets?|credentials?|private keys?|"
+            r"seed phrase|ssn|session (?:key|cookie)s?|one-time codes?)\b",
+        ),
+        # A URL, an e-mail address or a bare host with a path ("evil.com/x").
+        ("link", r"https?://|\b[\w.-]+@[\w-]+\.[\w.]+|\b[\w-]+\.[a-z]{2,}/"),
+        (
+            "hidden",
+            r"\b(?:never (?:mention|reveal|let on)|don't (?:tell|reveal|mention)|do not "
+            r"(?:tell|reveal|mention|disclose)|without telling|suspects? nothing|secret(?:ly)?|"
+            r"deny|must not (?:know|find out|notice|see|hear))\b",
+        ),
+        ("from_now", r"\b(?:from (?:now|here|this (?:point|message)) on|starting now|onward)\b"),
+        ("leak", r"\b(?:leak|exfiltrate|forward|upload|post|send|mail|email|sync)\b"),
+    )
+)
+_YOU = re.compile(r"\b(?:you|your|yours|yourself)\b", _F)
+N_CUES = len(CUES) + 1
+
+
+def cues(texts: Sequence[str]) -> np.ndarray:
+    """The cue features of each text: a row per text, a column per ``CUES`` name, then
+    the second person's density (capped at 1)."""
+    out = np.zeros((len(texts), len(CUES) + 1), np.float32)
+    for i, text in enumerate(texts):
+        for j, (_, pattern) in enumerate(CUES):
+            out[i, j] = pattern.search(text) is not None
+        words = max(1, len(text.split()))
+        out[i, -1] = min(1.0, 5.0 * len(_YOU.findall(text)) / words)
+    return out
+
 
 @dataclass(frozen=True)
 class Detector:
-    """Weights of the logistic regression fitted for one embedding model."""
+    """Weights of the logistic regression fitted for one embedding model: one per
+    embedding dimension, then (when ``cue_scale`` is set) one per cue of :func:`cues`,
+    which enter the model multiplied by ``cue_scale``."""
 
     embedder: str
     coef: np.ndarray
     intercept: float
     threshold: float
+    cue_scale: float = 0.0
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any]) -> Detector:
         coef = np.asarray(data["coef"], np.float32)
         if coef.ndim != 1 or not np.isfinite(coef).all():
             raise ValueError("coef must be a finite vector")
-        return cls(str(data["embedder"]), coef, float(data["intercept"]), float(data["threshold"]))
+        scale = float(data.get("cue_scale", 0.0))
+        if scale and coef.shape[0] <= N_CUES:
+            raise ValueError(f"coef must hold the embedding's weights and {N_CUES} cue weights")
+        return cls(
+            str(data["embedder"]),
+            coef,
+            float(data["intercept"]),
+            float(data["threshold"]),
+            scale,
+        )
 
-    def probabilities(self, vectors: np.ndarray) -> np.ndarray:
-        """The probability that each row of ``vectors`` embeds an injection."""
-        logits = np.asarray(vectors, np.float32) @ self.coef + self.intercept
+    @property
+    def dimensions(self) -> int:
+        """The embedding's dimensions the weights expect."""
+        return int(self.coef.shape[0]) - (N_CUES if self.cue_scale else 0)
+
+    def features(self, vectors: np.ndarray, texts: Sequence[str]) -> np.ndarray:
+        """The model's input: each vector, then its text's cues times ``cue_scale``."""
+        x = np.asarray(vectors, np.float32)
+        return np.hstack([x, self.cue_scale * cues(texts)]) if self.cue_scale else x
+
+    def probabilities(self, vectors: np.ndarray, texts: Sequence[str]) -> np.ndarray:
+        """The probability that each text (embedded as the same row of ``vectors``) is an
+        injection."""
+        logits = self.features(vectors, texts) @ self.coef + self.intercept
         return np.asarray(1.0 / (1.0 + np.exp(-logits)), np.float64)
 
-    def reasons(self, vectors: np.ndarray) -> list[str | None]:
-        """Per row, the reason to quarantine it, or None below the threshold."""
-        if len(vectors) == 0 or np.asarray(vectors).shape[1] != self.coef.shape[0]:
+    def reasons(self, vectors: np.ndarray, texts: Sequence[str]) -> list[str | None]:
+        """Per text, the reason to quarantine it, or None below the threshold."""
+        if len(vectors) == 0 or np.asarray(vectors).shape[1] != self.dimensions:
             return [None] * len(vectors)
         return [
             f"{CODE}: an embedding classifier gives {p:.2f} (threshold {self.threshold:.2f})"
             if p >= self.threshold
             else None
-            for p in self.probabilities(vectors)
+            for p in self.probabilities(vectors, texts)
         ]
 
 
@@ -98,7 +179,8 @@ def quarantined(
     """The records the detector fires on that carry no injection flag yet, each with
     its reason (a memory the rules already flagged keeps the rules' reasons)."""
     out = []
-    for record, reason in zip(records, detector.reasons(vectors), strict=True):
+    texts = [record.content for record in records]
+    for record, reason in zip(records, detector.reasons(vectors, texts), strict=True):
         if reason is not None and not record.metadata.get(FLAGS):
             out.append((record, reason))
     return out

@@ -15,6 +15,9 @@ was fitted, and benign notes that share words with attacks (``"benign": true``):
 in ``tune`` train the detector, those in ``held_out_2`` are counted as hard-negative
 false positives. With an embedder the detector was fitted for, the report has two
 tables: the rules alone, and the rules with the detector (what engram runs on a write).
+Round four (``scripts/injection_round4.py``) added a third held-out fold, ``held_out_3``,
+with benign notes of the instructions people really store, written before round four
+tuned anything.
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ ENGLISH = (
 ENGLISH_TARGET = 0.90
 OVERALL_TARGET = 0.70
 FP_TARGET = 0.001
-FOLDS = ("tune", "held_out", "held_out_2")
+FOLDS = ("tune", "held_out", "held_out_2", "held_out_3")
 
 Scan = Callable[[str], tuple[str, ...]]
 Embed = Callable[[Sequence[str]], np.ndarray]
@@ -193,7 +196,7 @@ def with_detector(texts: Iterable[str], embed: Embed, detector: Detector) -> Sca
     """The rules, then the learned detector on each of ``texts`` (embedded here in
     one batch): what a write goes through. Another text gets the rules alone."""
     unique = sorted(set(texts))
-    found = dict(zip(unique, detector.reasons(embed(unique)), strict=True))
+    found = dict(zip(unique, detector.reasons(embed(unique), unique), strict=True))
 
     def check(text: str) -> tuple[str, ...]:
         return scan(text) or ((reason,) if (reason := found.get(text)) else ())
@@ -268,7 +271,12 @@ def markdown(result: dict[str, Any]) -> str:
 
 def _table(result: dict[str, Any]) -> list[str]:
     folds = [f for f in FOLDS if f in result["recall"]]
-    names = {"tune": "tune", "held_out": "held-out", "held_out_2": "held-out 2"}
+    names = {
+        "tune": "tune",
+        "held_out": "held-out",
+        "held_out_2": "held-out 2",
+        "held_out_3": "held-out 3",
+    }
     recall = result["recall"]
     lines = [
         "| category | " + " | ".join(names[f] for f in folds) + " |",

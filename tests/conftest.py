@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import io
+import json
 import logging
 import re
 import sqlite3
@@ -474,3 +475,35 @@ def postgres_before(pg_server: object, migration: str) -> Iterator[str]:
         yield url
     finally:
         pg_server.drop_database(name)  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def tiny_locomo(tmp_path: Path) -> Path:
+    """A LoCoMo-format file of one short conversation, for the benchmarks' own tests."""
+    topics = ["hiking", "painting", "a puppy", "the bakery", "chess", "a road trip"]
+    turns = [
+        {
+            "speaker": "Ann" if i % 2 else "Ben",
+            "dia_id": f"D1:{i + 1}",
+            "text": f"Last week I spent time on {topic} number {i}",
+        }
+        for i, topic in enumerate(topics * 4)
+    ]
+    data = [
+        {
+            "sample_id": "c1",
+            "conversation": {
+                "speaker_a": "Ann",
+                "speaker_b": "Ben",
+                "session_1_date_time": "1:56 pm on 8 May, 2023",
+                "session_1": turns,
+            },
+            "qa": [
+                {"question": f"What did Ann do with {t}?", "evidence": ["D1:1"], "category": 4}
+                for t in topics
+            ],
+        }
+    ]
+    path = tmp_path / "tiny.json"
+    path.write_text(json.dumps(data))
+    return path

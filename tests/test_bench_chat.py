@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -11,28 +10,6 @@ from engram import Config, InvalidInputError
 from engram.bench import chat
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def tiny_locomo(tmp_path: Path) -> Path:
-    topics = ["sailing", "a pottery class", "the allotment", "a chess club", "jazz records"]
-    turns = [
-        {"speaker": "Ann" if i % 2 else "Ben", "dia_id": f"D1:{i + 1}", "text": f"I took up {t}"}
-        for i, t in enumerate(topics * 3)
-    ]
-    data = [
-        {
-            "sample_id": "c1",
-            "conversation": {"speaker_a": "Ann", "speaker_b": "Ben", "session_1": turns},
-            "qa": [
-                {"question": f"What did Ann say about {t}?", "evidence": ["D1:1"], "category": 4}
-                for t in topics
-            ],
-        }
-    ]
-    path = tmp_path / "tiny.json"
-    path.write_text(json.dumps(data))
-    return path
 
 
 def test_bench_chat_times_the_proxy_beside_direct_calls_and_reuses_its_store(

@@ -14,37 +14,6 @@ from engram.bench import scale
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture
-def tiny_locomo(tmp_path: Path) -> Path:
-    topics = ["hiking", "painting", "a puppy", "the bakery", "chess", "a road trip"]
-    turns = [
-        {
-            "speaker": "Ann" if i % 2 else "Ben",
-            "dia_id": f"D1:{i + 1}",
-            "text": f"Last week I spent time on {topic} number {i}",
-        }
-        for i, topic in enumerate(topics * 4)
-    ]
-    data = [
-        {
-            "sample_id": "c1",
-            "conversation": {
-                "speaker_a": "Ann",
-                "speaker_b": "Ben",
-                "session_1_date_time": "1:56 pm on 8 May, 2023",
-                "session_1": turns,
-            },
-            "qa": [
-                {"question": f"What did Ann do with {t}?", "evidence": ["D1:1"], "category": 4}
-                for t in topics
-            ],
-        }
-    ]
-    path = tmp_path / "tiny.json"
-    path.write_text(json.dumps(data))
-    return path
-
-
 def _measure(tiny_locomo: Path, tmp_path: Path, **options: Any) -> dict[str, Any]:
     """100 memories, 10 timed recalls, 15 added with the model."""
     config = Config.load(env={}, home=str(tmp_path / "home"), injection_mode="flag")

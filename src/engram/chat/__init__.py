@@ -240,6 +240,10 @@ class Chat(Part):
         with a ``session_id`` does (FEATURES S13: continuity scoring). A turn whose
         recall did not run (``skipped``) records nothing; one whose recall found
         nothing still starts its session. ``before`` does this unless told not to."""
+        if not isinstance(turn, Turn):
+            raise InvalidInputError(
+                f"turn must be the Turn that chat.before returned, got {type_name(turn)}"
+            )
         if turn.skipped is None:
             self._injected(turn.conversation_id, turn.injected, turn.namespace)
 

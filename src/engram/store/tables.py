@@ -249,5 +249,8 @@ SKIPPED: dict[str, str] = {
     "hint_namespaces": "SQLite hint index bookkeeping, rebuilt as hints are inserted",
     "hint_fts_pending": "SQLite hint index queue, emptied by every hint write",
     "vector_indexes": "PostgreSQL ANN index registry: indexes are built again on first use",
+    "keyword_terms": "PostgreSQL keyword statistics per namespace, kept by triggers as memories "
+    "and hints are inserted",
+    "keyword_terms_pending": "PostgreSQL keyword statistics queue, emptied at each commit",
     "sqlite_sequence": "SQLite's AUTOINCREMENT counters",
 }

@@ -213,13 +213,7 @@ def _paraphrase_rows(
     type=click.Path(dir_okay=False, exists=True),
     help="Rescore the per-query evidence of an earlier run (paraphrase-rows.json).",
 )
-@click.option(
-    "--out",
-    default="bench-results",
-    show_default=True,
-    type=click.Path(file_okay=False),
-    help="Directory for paraphrase.json, paraphrase.md and paraphrase-rows.json.",
-)
+@out_option("Directory for paraphrase.json, paraphrase.md and paraphrase-rows.json.")
 @click.option(
     "--categories",
     "with_categories",

@@ -272,6 +272,7 @@ GROUPS = (
     "paraphrase held-out",
     "paraphrase held-out-2",
     "paraphrase held-out-3",
+    "paraphrase held-out-4",
     "locomo dev",
     "beam dev",
 )

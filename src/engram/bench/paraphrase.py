@@ -16,9 +16,9 @@ questions per store:
 Each store is loaded into a fresh in-memory ``Memory`` (one agent's namespace alone),
 and every question is asked with the abstain decision off, recording what the decision
 reads (``engram.bench.abstain.ask``), so any rule is scored without recalling again.
-The stores whose split is ``held-out`` (a third of the first fifteen), ``held-out-2``
-or ``held-out-3`` (five stores of new domains each, written later as clean checks) are
-never used to fit or tune anything.
+The stores whose split is ``held-out`` (a third of the first fifteen), ``held-out-2``,
+``held-out-3`` or ``held-out-4`` (five stores of new domains each, written later as
+clean checks) are never used to fit or tune anything.
 """
 
 from __future__ import annotations
@@ -49,7 +49,11 @@ HELD_OUT_2 = "held-out-2"
 #: The third held-out set: five more stores of new domains, written before issue 24's
 #: third round tuned anything (the category bridge), as its clean check.
 HELD_OUT_3 = "held-out-3"
-SPLITS = (CALIBRATION, HELD_OUT, HELD_OUT_2, HELD_OUT_3)
+#: The fourth held-out set: five more stores of new domains, written and committed
+#: before issue 24's fourth round tuned anything, to see whether what it keeps
+#: generalises.
+HELD_OUT_4 = "held-out-4"
+SPLITS = (CALIBRATION, HELD_OUT, HELD_OUT_2, HELD_OUT_3, HELD_OUT_4)
 #: The context's default size (seed 000): "gold in the top 4".
 TOP = 4
 

@@ -5,10 +5,11 @@ This script adds its query-only part (the query's background among the category
 labels, read as ``cat_standout``) to LoCoMo and BEAM rows saved by
 ``engram bench abstain`` (their question texts read from the datasets), then fits and
 scores the shipped evidence with and without it on all of them, as the shipped model
-is fitted (docs/benchmarks.md, "Round 3").
+is fitted (docs/benchmarks.md, "Round 3"); and round 4's two-stage policies, whose
+silence comes from a separate off-topic test fitted on the calibration stores.
 
     python scripts/abstain_categories.py --paraphrase-rows cat/paraphrase-rows.json \
-        --rows abstain/abstain-rows.json --out cat-all
+        --rows abstain/abstain-rows.json --out cat-all [--vectors abstain.db]
 """
 
 from __future__ import annotations
@@ -19,9 +20,25 @@ from pathlib import Path
 
 from engram import Memory
 from engram.bench import abstain as abstain_bench
-from engram.bench import beam, categories, locomo
+from engram.bench import beam, categories, locomo, paraphrase
 from engram.bench.report import table
 from engram.cli.bench_options import BEAM_DEV, SHARED_BENCH
+
+
+def _profiles(
+    bridge: categories.Categories, rows: list[abstain_bench.Row], vectors: str
+) -> categories.Profiles:
+    """Every searched store's profile: the paraphrase stores' from their memories'
+    texts, LoCoMo's and BEAM's from their namespaces' vectors in ``vectors``."""
+    profiles = categories.Profiles(bridge)
+    for store in paraphrase.load():
+        profiles.add_texts(store.id, list(store.memories.values()))
+    with Memory(vectors) as mem:
+        if mem.index is None:
+            raise SystemExit(f"{vectors} has no dense index to read vectors from")
+        for namespace in sorted({r.namespace for r in rows if r.dataset != "paraphrase"}):
+            profiles.add(namespace, mem.store.vectors.load(namespace, mem.index.model).matrix)
+    return profiles
 
 
 def main() -> None:
@@ -31,6 +48,11 @@ def main() -> None:
     parser.add_argument("--locomo", default=str(SHARED_BENCH / "locomo" / "locomo10_dev.json"))
     parser.add_argument("--beam", default=BEAM_DEV)
     parser.add_argument("--out", default="bench-results")
+    parser.add_argument(
+        "--vectors",
+        help="round 4: an `engram bench abstain --store` file whose LoCoMo and BEAM "
+        "namespaces' vectors profile each store (the store-level feature `standing`)",
+    )
     args = parser.parse_args()
     mine = abstain_bench.load_rows(args.paraphrase_rows)
     dev = [r for r in abstain_bench.load_rows(args.rows) if r.dataset != "paraphrase"]
@@ -57,12 +79,19 @@ def main() -> None:
     (folder / "categories-all.json").write_text(json.dumps(compared, indent=1), encoding="utf-8")
     models = {name: body["model"] for name, body in compared.items()}
     print(json.dumps(models, indent=1))
-    for name, body in compared.items():
-        policy = (
-            abstain_bench.fitted_policy(body["model"], mem.embedder.name) if body["model"] else None
-        )
-        if policy is None:
-            continue
+    policies = {
+        name: abstain_bench.fitted_policy(body["model"], mem.embedder.name)
+        for name, body in compared.items()
+        if "threshold" in body["model"]
+    }
+    # Round 4: the two-stage policies (a separate off-topic test for silence).
+    features = {"cat_standout": categories.named_feature("cat_standout")}
+    if args.vectors:
+        features["standing"] = _profiles(bridge, rows, args.vectors).standing
+    rules = categories.rule_policies(rows, mem.embedder.name, features)
+    print(json.dumps({name: model for name, (model, _) in rules.items()}, indent=1))
+    policies |= {name: policy for name, (_, policy) in rules.items()}
+    for name, policy in policies.items():
         scored = abstain_bench.score(rows, policy)
         print(f"\n{name}\n")
         print(

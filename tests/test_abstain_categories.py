@@ -159,3 +159,88 @@ def test_the_background_is_added_to_rows_saved_without_it() -> None:
     assert "cat_bridge" not in values
     with pytest.raises(InvalidInputError, match="no question text for 1 rows"):
         categories.with_background([saved], {}, bridge)
+
+
+def _asked(kind: str, qid: str, sim: float, background: float, split: str) -> abstain_bench.Row:
+    """A row asked of the store its question id names, with only the query's
+    background among the labels measured (``cat_standout`` = sim - background)."""
+    return replace(
+        _row(kind, sim, 0.0, 0.0, held_out=split != paraphrase.CALIBRATION),
+        question_id=qid,
+        split=split,
+        categories=[background],
+    )
+
+
+def _two_stores() -> list[abstain_bench.Row]:
+    cal = paraphrase.CALIBRATION
+    rows = [_asked("answerable", f"a:a{n}", 0.30 + 0.02 * n, 0.25, cal) for n in range(4)]
+    rows += [_asked("answerable", f"b:a{n}", 0.20 + 0.02 * n, 0.10, cal) for n in range(4)]
+    # Cross-domain questions: a low cosine, and nearer the generic labels than any memory.
+    rows += [_asked("cross", f"b:a{n}>a", 0.16 + 0.02 * n, 0.30, cal) for n in range(4)]
+    rows += [_asked("cross", f"a:a{n}>b", 0.12 + 0.02 * n, 0.30, cal) for n in range(4)]
+    return rows
+
+
+def test_each_off_topic_test_keeps_every_calibration_question() -> None:
+    rows = _two_stores()
+    held = _asked("answerable", "c:a0", 0.05, 0.0, paraphrase.HELD_OUT_4)
+    policies = categories.rule_policies([*rows, held], abstain.CALIBRATION.embedder)
+    assert len(policies) == 4  # the cosine alone; a direction, with a margin; a box
+    for model, policy in policies.values():
+        assert policy.off_topic is not None
+        fitted = [r for r in rows if r.set == "answerable"]
+        assert all(abstain_bench.shown(r, policy) for r in fitted), model
+    # cat_standout separates these cross-domain questions where the cosine alone cannot
+    # (the lowest answerable at 0.20 keeps those at 0.16 and 0.18 answered).
+    name = next(n for n in policies if "along" in n and "margin" not in n)
+    cross = [r for r in rows if r.set == "cross"]
+    silent = sum(1 for r in cross if not abstain_bench.shown(r, policies[name][1]))
+    alone = policies["off-topic: best cosine below the lowest calibration question"][1]
+    assert silent == len(cross) > sum(1 for r in cross if not abstain_bench.shown(r, alone))
+
+
+def test_an_off_topic_test_alone_silences_and_the_rest_below_confidence_is_one_line() -> None:
+    shipped = paraphrase.shipped_policy(abstain.CALIBRATION.embedder)
+    low = _asked("cross", "a:a0>b", 0.05, 0.0, paraphrase.CALIBRATION)
+    # Below the shipped silent floor: silent as shipped; one line when a separate test
+    # says it is not clearly off-topic; silent when it says it is.
+    assert abstain_bench.shown(low, shipped) == []
+    assert len(abstain_bench.shown(low, replace(shipped, off_topic=lambda r: False))) == 1
+    assert abstain_bench.shown(low, replace(shipped, off_topic=lambda r: True)) == []
+    high = _asked("answerable", "a:a1", 0.9, 0.0, paraphrase.CALIBRATION)
+    assert abstain_bench.verdict(high, replace(shipped, off_topic=lambda r: False)) == "related"
+
+
+def test_the_margin_is_how_far_a_left_out_store_falls_below_the_others_floor() -> None:
+    rows = _two_stores()
+    answerable = [r for r in rows if r.set == "answerable"]
+    cross = [r for r in rows if r.set == "cross"]
+    feature = categories.named_feature("cat_standout")
+    margin = categories.loso_margin(answerable, cross, feature)
+    assert margin > 0.0  # each store's lowest question is below the other's floor
+    angle, floor = categories.fit_direction(answerable, cross, feature)
+    value = categories._line(feature, angle)
+    assert min(value(r) for r in answerable) == pytest.approx(floor)
+    sim, bound = categories.fit_box(answerable, cross, feature)
+    assert not [r for r in answerable if (r.sim or 0.0) < sim and feature(r) < bound]
+    with pytest.raises(InvalidInputError, match="no calibration rows"):
+        categories.fit_direction([], cross, feature)
+
+
+def test_a_store_profile_ranks_the_best_cosine_among_what_labels_find_there() -> None:
+    bridge = categories.Categories(HashEmbedder(256), LABELS)
+    profiles = categories.Profiles(bridge)
+    profiles.add_texts("garden-allotment", ["The tomatoes are sown indoors.", "Plot 14 rent."])
+    profiles.add("bench:locomo:conv-26", np.eye(256, dtype=np.float32)[:3])
+    cross = _asked("cross", "auto-fleet:a1>garden-allotment", 0.4, 0.0, paraphrase.HELD_OUT_4)
+    assert categories.searched(cross) == "garden-allotment"
+    assert categories.searched(replace(cross, question_id="garden-allotment:u2")) == (
+        "garden-allotment"
+    )
+    mean, spread = profiles.stats["garden-allotment"]
+    assert profiles.standing(cross) == pytest.approx((0.4 - mean) / spread)
+    dev = replace(cross, dataset="locomo", namespace="bench:locomo:conv-26")
+    assert categories.searched(dev) == "bench:locomo:conv-26"
+    with pytest.raises(InvalidInputError, match="no vectors"):
+        profiles.add("empty", np.zeros((0, 256), dtype=np.float32))

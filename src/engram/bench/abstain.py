@@ -228,6 +228,9 @@ class Policy:
     veto: float = 0.0
     """The category veto (``engram.bench.categories``, an experiment): below this best
     cosine, a query that names a category no candidate is tagged with is silent."""
+    off_topic: Callable[[Row], bool] | None = None
+    """A separate "clearly off-topic" test (round 4, an experiment): when set, only it
+    silences; what the calibration puts below its confident floor is one line."""
 
 
 def verdict(row: Row, policy: Policy) -> abstain.Verdict:
@@ -238,7 +241,12 @@ def verdict(row: Row, policy: Policy) -> abstain.Verdict:
         values = row.evidence().values()
         if values["cat_named"] and not values["cat_named_tagged"]:
             return abstain.Verdict.UNRELATED
-    return abstain.decide(row.evidence(), policy.embedder, policy.calibration).verdict
+    found = abstain.decide(row.evidence(), policy.embedder, policy.calibration).verdict
+    if policy.off_topic is None:
+        return found
+    if policy.off_topic(row):
+        return abstain.Verdict.UNRELATED
+    return abstain.Verdict.UNCERTAIN if found is abstain.Verdict.UNRELATED else found
 
 
 def shown(row: Row, policy: Policy, limit: int = LIMITS[0]) -> list[int]:

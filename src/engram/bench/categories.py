@@ -36,7 +36,8 @@ separates answerable paraphrases from cross-domain ones worse than the cosine al
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from importlib import resources
 from pathlib import Path
@@ -227,6 +228,8 @@ def compare(
         }
     shipped = paraphrase.shipped_policy(embedder)
     out["shipped calibration"] = {"model": {}, "groups": _scored(usable, shipped)}
+    for name, (model, policy) in rule_policies(usable, embedder).items():
+        out[name] = {"model": model, "groups": _scored(usable, policy)}
     if not all(r.categories is not None and len(r.categories) == len(NAMES) for r in usable):
         return out  # the veto reads the candidates' tags
     veto = pick_veto(usable, shipped)
@@ -249,3 +252,188 @@ def markdown(compared: Mapping[str, Any]) -> str:
             for group, cells in body["groups"].items()
         ],
     )
+
+
+# -- round 4: a separate "clearly off-topic" test --------------------------------------
+#
+# The shipped decision is silent below one floor of its logit, which rests on the best
+# cosine alone. Round 4 tries a two-stage decision instead: the calibration's confident
+# floor still decides what is answered confidently, and a separate test, fitted on the
+# calibration stores alone, decides what is clearly off-topic (silent); whatever is
+# neither gets one line marked low confidence. Each test silences no answerable
+# question of the calibration stores (docs/benchmarks.md, "Round 4").
+
+#: Directions tried in the plane of (best cosine, one more feature), in degrees: the
+#: test reads ``cos(a) * sim + sin(a) * feature`` (0 is the best cosine alone).
+ANGLES = tuple(range(-80, 81, 2))
+#: Best-cosine bounds tried for the box (both the cosine and the feature low).
+BOX_SIMS = tuple(round(0.10 + 0.01 * i, 2) for i in range(30))
+
+Feature = Callable[[Row], float]
+OffTopic = Callable[[Row], bool]
+
+
+def named_feature(name: str) -> Feature:
+    """A feature the row's evidence holds (``abstain.Evidence.values``), by name."""
+    return lambda row: row.evidence().values()[name]
+
+
+def searched(row: Row) -> str:
+    """The store a row's query was asked of: its namespace, or for the paraphrase set
+    (one namespace per fresh store) the store named by its question id."""
+    if row.dataset != "paraphrase":
+        return row.namespace
+    return row.question_id.split(">")[-1].split(":")[0]
+
+
+class Profiles:
+    """Each store's standing profile (round 4's store-level feature): the mean and
+    spread over the category labels of each label's best cosine to the store's
+    memories, that is what a generic question finds in this store. ``standing`` is a
+    query's best cosine standardised against it: how it ranks among them."""
+
+    def __init__(self, bridge: Categories) -> None:
+        self.bridge = bridge
+        self.stats: dict[str, tuple[float, float]] = {}
+
+    def add(self, key: str, vectors: np.ndarray) -> None:
+        """The profile of the store ``key`` whose memory vectors are the rows given."""
+        if len(vectors) == 0:
+            raise InvalidInputError(f"store {key} holds no vectors to profile")
+        best = (self.bridge.matrix @ np.asarray(vectors, dtype=np.float32).T).max(axis=1)
+        self.stats[key] = (float(best.mean()), float(best.std()) or 1.0)
+
+    def add_texts(self, key: str, texts: Sequence[str]) -> None:
+        """The profile of a store given its memories' texts (embedded here)."""
+        self.add(key, np.asarray(self.bridge.embedder.embed_batch(list(texts))))
+
+    def standing(self, row: Row) -> float:
+        """The row's best cosine standardised against the searched store's profile."""
+        mean, spread = self.stats[searched(row)]
+        return ((row.sim or 0.0) - mean) / spread
+
+
+def _fitting(rows: Sequence[Row], kind: str) -> list[Row]:
+    """The calibration stores' rows of one kind (the only rows a test is fitted on)."""
+    return [
+        r
+        for r in rows
+        if r.dataset == "paraphrase"
+        and abstain_bench.split_of(r) == paraphrase.CALIBRATION
+        and r.set == kind
+        and r.categories is not None
+    ]
+
+
+def _line(feature: Feature, angle: float) -> Feature:
+    """The row's value along the direction ``angle`` of (best cosine, ``feature``)."""
+    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    return lambda row: c * (row.sim or 0.0) + s * feature(row)
+
+
+def fit_direction(
+    answerable: Sequence[Row], cross: Sequence[Row], feature: Feature
+) -> tuple[float, float]:
+    """``(angle, floor)``: the direction whose floor at the lowest answerable question
+    silences the most cross-domain questions (the nearer to the cosine alone on ties)."""
+    if not answerable:
+        raise InvalidInputError("no calibration rows with the category bridge to fit on")
+    best: tuple[float, float, float] = (-1.0, 0.0, 0.0)
+    for angle in sorted(ANGLES, key=abs):
+        value = _line(feature, angle)
+        floor = min(value(r) for r in answerable)
+        share = sum(1 for r in cross if value(r) < floor) / max(len(cross), 1)
+        if share > best[0]:
+            best = (share, angle, floor)
+    return best[1], best[2]
+
+
+def _asker(row: Row) -> str:
+    return row.question_id.split(":")[0]
+
+
+def loso_margin(answerable: Sequence[Row], cross: Sequence[Row], feature: Feature) -> float:
+    """How far below the fitted floor a calibration store's lowest answerable question
+    falls when the test is fitted on the other stores (leave one store out: the most
+    over all stores, 0 when none falls below)."""
+    gap = 0.0
+    for store in sorted({_asker(r) for r in answerable}):
+        angle, floor = fit_direction(
+            [r for r in answerable if _asker(r) != store],
+            [r for r in cross if _asker(r) != store],
+            feature,
+        )
+        value = _line(feature, angle)
+        gap = max(gap, floor - min(value(r) for r in answerable if _asker(r) == store))
+    return gap
+
+
+def fit_box(
+    answerable: Sequence[Row], cross: Sequence[Row], feature: Feature
+) -> tuple[float, float]:
+    """``(sim, bound)``: silent when the best cosine is below ``sim`` and ``feature``
+    below ``bound``, the bound as high as keeps every answerable question; the pair
+    that silences the most cross-domain questions."""
+    best: tuple[float, float, float] = (-1.0, 0.0, -math.inf)
+    for sim in BOX_SIMS:
+        inside = [feature(r) for r in answerable if (r.sim or 0.0) < sim]
+        bound = min(inside) if inside else math.inf
+        share = sum(1 for r in cross if (r.sim or 0.0) < sim and feature(r) < bound)
+        if share / max(len(cross), 1) > best[0]:
+            best = (share / max(len(cross), 1), sim, bound)
+    return best[1], best[2]
+
+
+def _below(value: Feature, floor: float) -> OffTopic:
+    return lambda row: value(row) < floor
+
+
+def _box(feature: Feature, sim: float, bound: float) -> OffTopic:
+    return lambda row: (row.sim or 0.0) < sim and feature(row) < bound
+
+
+def off_topic_tests(
+    rows: Sequence[Row], features: Mapping[str, Feature]
+) -> dict[str, tuple[dict[str, Any], OffTopic]]:
+    """The off-topic tests compared, each fitted on the calibration stores: the best
+    cosine alone, and per feature a direction (with and without a leave-one-store-out
+    margin) and a box; each with its description and its predicate."""
+    answerable, cross = _fitting(rows, "answerable"), _fitting(rows, "cross")
+    sim_floor = min((r.sim or 0.0) for r in answerable)
+    out: dict[str, tuple[dict[str, Any], OffTopic]] = {
+        "off-topic: best cosine below the lowest calibration question": (
+            {"sim": round(sim_floor, 5)},
+            _below(lambda r: r.sim or 0.0, sim_floor),
+        )
+    }
+    for name, feature in features.items():
+        angle, floor = fit_direction(answerable, cross, feature)
+        margin = loso_margin(answerable, cross, feature)
+        value = _line(feature, angle)
+        for label, at in (("", floor), (" minus a leave-one-store-out margin", floor - margin)):
+            out[f"off-topic: best cosine and {name} along {angle} degrees{label}"] = (
+                {"angle": angle, "floor": round(at, 5), "margin": round(floor - at, 5)},
+                _below(value, at),
+            )
+        sim, bound = fit_box(answerable, cross, feature)
+        out[f"off-topic: best cosine and {name} both low"] = (
+            {"sim": sim, "bound": round(bound, 5)},
+            _box(feature, sim, bound),
+        )
+    return out
+
+
+def rule_policies(
+    rows: Sequence[Row], embedder: str, features: Mapping[str, Feature] | None = None
+) -> dict[str, tuple[dict[str, Any], abstain_bench.Policy]]:
+    """Each off-topic test as a two-stage policy: the shipped confident floor, the test
+    for silence, one line between (``cat_standout`` unless ``features`` says; empty
+    when no calibration row has the bridge)."""
+    if not _fitting(rows, "answerable"):
+        return {}
+    features = features or {"cat_standout": named_feature("cat_standout")}
+    shipped = paraphrase.shipped_policy(embedder)
+    return {
+        name: (model, replace(shipped, name=name, off_topic=test))
+        for name, (model, test) in off_topic_tests(rows, features).items()
+    }

@@ -281,6 +281,7 @@ GROUPS = (
     "paraphrase held-out-2",
     "paraphrase held-out-3",
     "paraphrase held-out-4",
+    "paraphrase held-out-5",
     "locomo dev",
     "beam dev",
 )

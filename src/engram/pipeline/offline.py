@@ -318,8 +318,6 @@ def _subject(sentence: str) -> tuple[str, str] | None:
     elided = _elided(sentence)
     if elided is not None and not offline_forms.speaker_is_object(sentence):
         return "elided", elided
-    if (shown := offline_forms.shown_subject(sentence)) is not None:
-        return "shown_subject", shown  # "These figurines I bought remind me of ..."
     if _NON_STANDALONE_START.match(sentence):
         return ("statement", sentence) if _DUMMY_IT.match(sentence) else None
     if _NAMED_SUBJECT.match(sentence):
@@ -357,10 +355,10 @@ def _classify(sentence: str, speaker: str | None) -> tuple[str, str, str] | None
     if sentence.rstrip().endswith("?"):
         # "Camping can be so soul-nourishing, right?" states a view; others ask.
         statement = offline_forms.untag(sentence)
-        found = None if statement is None else _classify(statement, speaker)
-        if found is None or found[0] in {"group", "group_event"}:
+        tagged = None if statement is None else _classify(statement, speaker)
+        if tagged is None or tagged[0] in {"group", "group_event"}:
             return None  # "We should go together sometime, right?" is a suggestion
-        return "tag_view", found[1], found[2]
+        return "tag_view", tagged[1], tagged[2]
     if _may_match(sentence, _TAG_WORDS) and _TAG_QUESTION.search(sentence):
         return None
     if patterns.PROCEDURAL.search(sentence):

@@ -32,9 +32,6 @@ RULE_CONFIDENCE: dict[str, float] = {
     # Third pass (docs/benchmarks.md, experiments 15-17), read on fold A beside their
     # turns: a view closed by ", right?" 7 of 8 (prior: the opinion rule's figure).
     "tag_view": 0.75,
-    # "These figurines I bought remind me ...": 4 of 4 on fold A, but 1 of 6 on fold B
-    # (pets and series only a photo shows), so 0.5: kept for recall, not written.
-    "shown_subject": 0.5,
     "group": 0.4,  # 0.42 without a past event, n = 12 ("we can make a difference")
 }
 #: A date or a quantity makes a fact specific and checkable: in the sample, first-person

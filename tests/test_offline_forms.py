@@ -61,3 +61,47 @@ def test_a_subjectless_sentence_with_the_speaker_as_object_is_not_first_person(
 ) -> None:
     assert all(rule != "elided" for _, rule in read(text))
     assert offline_forms.speaker_is_object(text.split(": ", 1)[1])
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        (
+            "Omar: It made me realize how important it is to ask for help.",
+            "Omar realized how important it is to ask for help.",
+        ),
+        ("Omar: It reminded me why I love baking.", "Omar was reminded why Omar loves baking."),
+        (
+            "Omar: It taught me patience and how to listen.",
+            "Omar learned patience and how to listen.",
+        ),
+    ],
+)
+def test_what_something_did_to_the_speaker_is_the_speakers_fact(text: str, fact: str) -> None:
+    assert read(text) == [(fact, "caused")]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "It made me happy.",  # no clause after "me": nothing to state
+        "It reminds me of something from long ago.",  # what, is only said elsewhere
+        "It reminded me of that trip.",
+        "That made me realize a lot.",  # only "it" is read this way
+    ],
+)
+def test_what_something_did_without_a_clause_is_not_read(sentence: str) -> None:
+    assert offline_forms.speaker_caused(sentence) is None
+
+
+def test_present_causes_keep_the_speakers_verb() -> None:
+    # "makes me feel" -> "I feel" (resolution conjugates it: "Omar feels").
+    assert offline_forms.speaker_caused("It makes me feel useful at work.") == (
+        "I feel useful at work."
+    )
+
+
+def test_an_extraposed_it_and_an_adjective_before_a_time_are_no_pointers() -> None:
+    assert offline_forms.without_extraposed_it("how important it is to rest") == "how to rest"
+    assert read("Omar: I volunteered at the food bank in these tough times.") != []
+    assert read("Omar: I volunteered at this food bank.") == []  # which food bank?

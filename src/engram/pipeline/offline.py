@@ -139,7 +139,7 @@ _TIME_WORDS = (
     r"time|day|season|semester"
 )
 _DANGLING = re.compile(
-    rf"\b(?:it|them|him|(?:this|these|those)(?!\s+(?:{_TIME_WORDS})\b))(?=[\s.,!;:]|$)"
+    rf"\b(?:it|them|him|(?:this|these|those)(?!\s+(?:[a-z]+\s+)?(?:{_TIME_WORDS})s?\b))(?=[\s.,!;:]|$)"
     r"|\bthat(?=\s*(?:[.!;:]|$))",
     re.IGNORECASE,
 )
@@ -318,6 +318,8 @@ def _subject(sentence: str) -> tuple[str, str] | None:
     elided = _elided(sentence)
     if elided is not None and not offline_forms.speaker_is_object(sentence):
         return "elided", elided
+    if (caused := offline_forms.speaker_caused(sentence)) is not None:
+        return "caused", caused  # "It made me realize ..." -> "I realized ..."
     if _NON_STANDALONE_START.match(sentence):
         return ("statement", sentence) if _DUMMY_IT.match(sentence) else None
     if _NAMED_SUBJECT.match(sentence):
@@ -445,6 +447,7 @@ def _dangling(fact: str) -> bool:
     """Whether the fact's main clause points at something outside it ("it", "this")."""
     if "it" in fact.lower():
         fact = _DUMMY_IT.sub("", fact)  # "it's nice to know ...": "it" points inside
+        fact = offline_forms.without_extraposed_it(fact)  # "how important it is to ..."
     first = _FIRST_CLAUSE.match(fact)
     clause = first.group(0) if first else fact
     return _DANGLING.search(clause) is not None

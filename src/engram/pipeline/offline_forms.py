@@ -3,13 +3,16 @@
 Of the gold facts the extractor missed on fold A (conv-26, conv-30, conv-41), 181 of
 235 come from turns that gave no fact at all (docs/benchmarks.md, offline extraction,
 experiment 14). Most of those turns speak to the listener or only thank them, which the
-labelling criteria count as trivial; two forms that state something about the
+labelling criteria count as trivial; three forms that state something about the
 speaker or their view were dropped for their form alone:
 
 - a view closed by a rhetorical tag: "Camping with pets can be so soul-nourishing,
   right?" is a statement, not a question (:func:`untag`);
 - a subject contracted with "is": "Pottery's so relaxing and creative", "The store's
   doing great" have a verb the tense test did not see (:func:`contracted_present`);
+- what something did to the speaker: "It made me realize how important support is",
+  "It reminded me why I love writing", "It taught me self-acceptance" state what the
+  speaker realised, remembered or learned, whatever "it" was (:func:`speaker_caused`);
 - a sentence without a subject whose first clause has "me" as object ("Really made me
   think") was read as first person; its subject is not "I" (:func:`speaker_is_object`).
 """
@@ -71,3 +74,69 @@ def speaker_is_object(sentence: str) -> bool:
     """Whether the first clause of a subjectless sentence has the speaker as object
     ("Really made me think"): its dropped subject is not "I"."""
     return _SPEAKER_OBJECT.match(sentence) is not None
+
+
+# "It (really) made me realize ...", "It reminds me of ...", "It taught me ...".
+_CAUSED = re.compile(
+    r"^(?:(?:and|but|plus|so)\s+)?it\s+(?:(?:really|always|just|truly|definitely|sure|also|"
+    r"even)\s+)?(?P<verb>made|makes|reminded|reminds|taught|teaches)\s+me\s+(?P<rest>\S.*)$",
+    re.IGNORECASE,
+)
+# What "made me" does to the speaker, in the past ("makes me" keeps the word: "I realize").
+_MADE_ME = {
+    "realize": "realized",
+    "realise": "realised",
+    "think": "thought",
+    "remember": "remembered",
+    "reflect": "reflected",
+    "appreciate": "appreciated",
+    "feel": "felt",
+    "want": "wanted",
+    "wonder": "wondered",
+    "love": "loved",
+    "value": "valued",
+}
+# "... and gave me hope": a second verb whose subject is still "it".
+_SECOND_CAUSE = re.compile(r",?\s+and\s+\w+\s+me\b.*$", re.IGNORECASE)
+# "It reminds me of something", "... of that sense of community": what is recalled is
+# only known from another turn.
+_VAGUE_RECALL = re.compile(r"^of\s+(?:something|that|this|those|these|it|them)\b", re.I)
+_RECALLED = re.compile(r"(?:of|that|how|why|to|what)\b", re.IGNORECASE)
+
+
+def speaker_caused(sentence: str) -> str | None:
+    """``"It made me realize X"`` -> ``"I realized X"``, ``"It reminds me of X"`` -> ``"I am
+    reminded of X"``, ``"It taught me X"`` -> ``"I learned X"``: what something did to the
+    speaker, with the speaker as subject (first person, resolved later). None for any
+    other sentence, and when what follows "me" is not a clause ("It made me happy")."""
+    found = _CAUSED.match(sentence)
+    if found is None:
+        return None
+    verb, rest = found["verb"].lower(), _SECOND_CAUSE.sub("", found["rest"])
+    past = verb in {"made", "reminded", "taught"}
+    if verb in {"made", "makes"}:
+        first, _, after = rest.partition(" ")
+        done = _MADE_ME.get(first.lower())
+        if done is None or not after:
+            return None
+        return f"I {done if past else first} {after}"
+    if verb in {"reminded", "reminds"}:
+        if not _RECALLED.match(rest) or _VAGUE_RECALL.match(rest):
+            return None
+        return f"I {'was' if past else 'am'} reminded {rest}"
+    return f"I {'learned' if past else 'learn'} {rest}"
+
+
+# "how important it is to help", "how hard it was being away": an "it" that stands for the
+# clause after it, inside a "how" clause.
+_EXTRAPOSED_IT = re.compile(
+    r"\bhow\s+(?:\w+\s+){1,2}?it\s+(?:is|was|can\s+be|could\s+be|would\s+be)"
+    r"(?=\s+(?:to|for|when|that|being|having|\w+ing)\b)",
+    re.IGNORECASE,
+)
+
+
+def without_extraposed_it(fact: str) -> str:
+    """``fact`` without "how important it is" forms, whose "it" points inside the fact
+    (at the clause after it), so that only an "it" pointing outside is left."""
+    return _EXTRAPOSED_IT.sub("how", fact)

@@ -35,8 +35,8 @@ def test_questions_and_suggestions_with_a_tag_give_no_fact(text: str) -> None:
 
 
 def test_a_subject_contracted_with_is_is_a_present_statement() -> None:
-    assert read("Omar: Pottery's so relaxing and creative.") == [
-        ("Omar thinks pottery's so relaxing and creative.", "opinion")
+    assert read("Omar: Knitting's so calming and creative.") == [
+        ("Omar thinks knitting's so calming and creative.", "opinion")
     ]
     assert offline_forms.contracted_present("The garden's doing great")
     # A pronoun's "'s" is no subject of its own: it leans on another turn.

@@ -3,18 +3,20 @@
 Of the gold facts the extractor missed on fold A (conv-26, conv-30, conv-41), 181 of
 235 come from turns that gave no fact at all (docs/benchmarks.md, offline extraction,
 experiment 14). Most of those turns speak to the listener or only thank them, which the
-labelling criteria count as trivial; three forms that state something about the
-speaker or their view were dropped for their form alone:
+labelling criteria count as trivial; these sentences state something about the speaker
+or their view and were dropped for their form alone:
 
-- a view closed by a rhetorical tag: "Camping with pets can be so soul-nourishing,
+- a view closed by a rhetorical tag: "Hiking with dogs is so good for the soul,
   right?" is a statement, not a question (:func:`untag`);
-- a subject contracted with "is": "Pottery's so relaxing and creative", "The store's
+- a subject contracted with "is": "Knitting's so calming", "The bakery's
   doing great" have a verb the tense test did not see (:func:`contracted_present`);
-- what something did to the speaker: "It made me realize how important support is",
-  "It reminded me why I love writing", "It taught me self-acceptance" state what the
+- what something did to the speaker: "It made me realize how much rest matters",
+  "It reminded me why I love baking", "It taught me patience" state what the
   speaker realised, remembered or learned, whatever "it" was (:func:`speaker_caused`);
 - a sentence without a subject whose first clause has "me" as object ("Really made me
-  think") was read as first person; its subject is not "I" (:func:`speaker_is_object`).
+  think") was read as first person; its subject is not "I" (:func:`speaker_is_object`);
+- "how important it is to rest": an "it" that points inside the fact read as a pointer
+  to another turn (:func:`without_extraposed_it`).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ _QUESTION_START = re.compile(
     re.IGNORECASE,
 )
 
-# "Pottery's so ...", "The store's doing great", "Searching for a studio's a tough job":
+# "Knitting's so ...", "The bakery's doing great", "Finding a flat's a tough job":
 # "'s" after the subject (up to five words) followed by what only follows "is"/"has".
 # A pronoun's "'s" ("it's", "that's") is not a subject of its own: "No doubt it's been
 # tough" leans on another turn.
@@ -59,12 +61,12 @@ def untag(sentence: str) -> str | None:
 
 
 def contracted_present(sentence: str) -> bool:
-    """Whether the sentence's subject is contracted with "is" or "has" ("Pottery's so
-    relaxing"): a present-tense statement."""
+    """Whether the sentence's subject is contracted with "is" or "has" ("Knitting's so
+    calming"): a present-tense statement."""
     return _CONTRACTED_IS.match(sentence) is not None
 
 
-# "Really made me think", "Losing my job gave me the push": "me" in the first clause of
+# "Really made me think", "Moving abroad gave me a fresh start": "me" in the first clause of
 # a sentence without a subject says the speaker is the object, so the dropped subject
 # is not "I".
 _SPEAKER_OBJECT = re.compile(r"^[^,;:—–-]*?\bme\b", re.IGNORECASE)
@@ -98,7 +100,7 @@ _MADE_ME = {
 }
 # "... and gave me hope": a second verb whose subject is still "it".
 _SECOND_CAUSE = re.compile(r",?\s+and\s+\w+\s+me\b.*$", re.IGNORECASE)
-# "It reminds me of something", "... of that sense of community": what is recalled is
+# "It reminds me of something", "... of that day": what is recalled is
 # only known from another turn.
 _VAGUE_RECALL = re.compile(r"^of\s+(?:something|that|this|those|these|it|them)\b", re.I)
 _RECALLED = re.compile(r"(?:of|that|how|why|to|what)\b", re.IGNORECASE)

@@ -104,4 +104,19 @@ def test_present_causes_keep_the_speakers_verb() -> None:
 def test_an_extraposed_it_and_an_adjective_before_a_time_are_no_pointers() -> None:
     assert offline_forms.without_extraposed_it("how important it is to rest") == "how to rest"
     assert read("Omar: I volunteered at the food bank in these tough times.") != []
-    assert read("Omar: I volunteered at this food bank.") == []  # which food bank?
+    assert read("Omar: I volunteered at this shelter.") == []  # which shelter?
+
+
+def test_this_before_a_longer_noun_phrase_introduces_a_thing() -> None:
+    assert read("Omar: I love baking this dairy-free lemon cake.") == [
+        ("Omar loves baking a dairy-free lemon cake.", "preference")
+    ]
+    assert offline_forms.introduced("found this old map") == "found an old map"
+    # One word, a subject, a time or "these": still a pointer, left as it is.
+    for kept in (
+        "loves this team",
+        "how this helps others",
+        "after this next game",
+        "all these little guys",
+    ):
+        assert offline_forms.introduced(kept) == kept

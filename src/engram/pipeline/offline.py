@@ -467,7 +467,7 @@ def _indefinite(fact: str) -> str:
 
     if fact.isascii() and "this" not in fact.lower() and "these" not in fact.lower():
         return fact  # _SHOWN needs "this" or "these" (ASCII: plain case folding)
-    return _SHOWN.sub(article, fact)
+    return offline_forms.introduced(_SHOWN.sub(article, fact))
 
 
 def _names_something(sentence: str) -> bool:

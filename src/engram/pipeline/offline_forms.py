@@ -16,12 +16,16 @@ or their view and were dropped for their form alone:
 - a sentence without a subject whose first clause has "me" as object ("Really made me
   think") was read as first person; its subject is not "I" (:func:`speaker_is_object`);
 - "how important it is to rest": an "it" that points inside the fact read as a pointer
-  to another turn (:func:`without_extraposed_it`).
+  to another turn (:func:`without_extraposed_it`), and so did "this" introducing a
+  thing ("I love baking this dairy-free lemon cake": :func:`introduced`).
 """
 
 from __future__ import annotations
 
 import re
+
+from engram.pipeline import patterns
+from engram.text import STOPWORDS
 
 # ", right?", ", huh?", ", don't you think?": a tag that asks for agreement with the
 # statement before it. Only after a comma (or a dash), so "Is it right?" stays a question.
@@ -142,3 +146,34 @@ def without_extraposed_it(fact: str) -> str:
     """``fact`` without "how important it is" forms, whose "it" points inside the fact
     (at the clause after it), so that only an "it" pointing outside is left."""
     return _EXTRAPOSED_IT.sub("how", fact)
+
+
+# "I love making this dairy-free lemon cake", "I found this super old map": "this" as
+# the object of a verb or preposition, before a noun phrase of two or more words,
+# introduces a thing, as "a" does. Before one word ("this team") it points at one the
+# conversation named; after "how", "and" ... it is a subject ("how this helps others");
+# "these" points back far more often ("these little guys": the pets in the photo).
+_INTRODUCED = re.compile(r"\b([a-z]+)\s+this\s+([a-z][\w-]*)\s+([a-z][\w-]*)\b")
+_NOT_INTRODUCED = patterns.word_set(
+    "week weekend month year morning afternoon evening night summer winter spring fall "
+    "time times day days season semester one ones kind sort way next last past coming "
+    "whole same very other"
+)
+_SUBJECT_BEFORE = patterns.word_set(
+    "how what why when where that and but so because if as since all of while though "
+    "although until whether"
+)
+
+
+def introduced(fact: str) -> str:
+    """``fact`` with "this" before a noun phrase of two or more words, as an object,
+    made indefinite ("making this dairy-free cake" -> "making a dairy-free cake")."""
+
+    def article(match: re.Match[str]) -> str:
+        before, first, second = match.group(1), match.group(2), match.group(3)
+        words = {first, second}
+        if before in _SUBJECT_BEFORE or words & STOPWORDS or words & _NOT_INTRODUCED:
+            return match.group(0)
+        return f"{before} {'an' if first[:1] in 'aeiou' else 'a'} {first} {second}"
+
+    return _INTRODUCED.sub(article, fact)

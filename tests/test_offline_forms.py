@@ -117,6 +117,6 @@ def test_this_before_a_longer_noun_phrase_introduces_a_thing() -> None:
         "loves this team",
         "how this helps others",
         "after this next game",
-        "all these little guys",
+        "all these kittens",
     ):
         assert offline_forms.introduced(kept) == kept

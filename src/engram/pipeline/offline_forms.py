@@ -152,7 +152,7 @@ def without_extraposed_it(fact: str) -> str:
 # the object of a verb or preposition, before a noun phrase of two or more words,
 # introduces a thing, as "a" does. Before one word ("this team") it points at one the
 # conversation named; after "how", "and" ... it is a subject ("how this helps others");
-# "these" points back far more often ("these little guys": the pets in the photo).
+# "these" points back far more often ("these kittens": the pets in the photo).
 _INTRODUCED = re.compile(r"\b([a-z]+)\s+this\s+([a-z][\w-]*)\s+([a-z][\w-]*)\b")
 _NOT_INTRODUCED = patterns.word_set(
     "week weekend month year morning afternoon evening night summer winter spring fall "

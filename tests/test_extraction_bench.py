@@ -186,3 +186,28 @@ def test_cli_needs_an_embedder(locomo_file: Path, tmp_path: Path) -> None:
     )
     assert result.exit_code != 0
     assert "needs an embedder" in result.output
+
+
+def test_recall_and_precision_by_confidence(locomo_file: Path, tmp_path: Path) -> None:
+    result = extraction.run(str(locomo_file), embedder=HashEmbedder(), conversations=1)
+    curve = result["by_confidence"]
+    assert set(curve) == {"0", "0.5", "0.6", "0.7", "0.8"}
+    # Every fact at 0, the write gate's facts at 0.7: the same figures as reported above.
+    assert (curve["0"]["recall"], curve["0"]["facts"]) == (result["recall"], result["facts"])
+    assert curve["0.7"]["recall"] == result["written"]["recall"]
+    # Both first-person facts are 0.8 or more sure (a date or a name), none above 0.9.
+    assert curve["0.8"]["facts"] == 2 and "precision" not in curve["0.8"]
+    (key,) = [
+        f.key
+        for f in extraction.extract_turns(extraction.load_turns(str(locomo_file), conversations=1))[
+            0
+        ]
+        if f.dia_id == "D1:1"
+    ]
+    labels = tmp_path / "labels.json"
+    labels.write_text(json.dumps({"labels": [{"key": key, "correct": False}]}))
+    judged = extraction.run(
+        str(locomo_file), embedder=HashEmbedder(), conversations=1, labels=labels
+    )["by_confidence"]
+    assert (judged["0.5"]["precision"], judged["0.5"]["n"]) == (0.0, 1)
+    assert "| confidence >= | facts | recall | precision (n) |" in extraction.markdown(result)

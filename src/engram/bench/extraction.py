@@ -47,6 +47,9 @@ from engram.settings import PipelineConfig
 DEFAULT_THRESHOLD = 0.6
 #: Recall is also reported at these thresholds, so the choice can be judged.
 SWEEP = (0.5, 0.55, 0.6, 0.65, 0.7, 0.8)
+#: Confidences at which recall and precision are also reported (facts at or above each):
+#: the write gate (seed 004's 0.7) and the points around it (issue 28).
+CONFIDENCE_SWEEP = (0.0, 0.5, 0.6, 0.7, 0.8)
 #: The labelled sample: how many facts, drawn with which seed.
 SAMPLE_SIZE = 150
 SAMPLE_SEED = 20_240_601
@@ -199,8 +202,20 @@ def best_matches(
     from a turn it cites, and that candidate's index (None when the turns gave none)."""
     gold_vectors = _embed(embedder, [g.text for g in gold])
     cand_vectors = _embed(embedder, [c[2] for c in candidates])
+    return _best(gold, gold_vectors, candidates, cand_vectors, range(len(candidates)))
+
+
+def _best(
+    gold: Sequence[GoldFact],
+    gold_vectors: np.ndarray[Any, np.dtype[np.float32]],
+    candidates: Sequence[tuple[str, str, str]],
+    cand_vectors: np.ndarray[Any, np.dtype[np.float32]],
+    allowed: Iterable[int],
+) -> list[tuple[float, int | None]]:
+    """``best_matches`` over the candidates whose index is in ``allowed``."""
     by_turn: dict[tuple[str, str], list[int]] = defaultdict(list)
-    for index, (conversation, dia_id, _) in enumerate(candidates):
+    for index in allowed:
+        conversation, dia_id, _ = candidates[index]
         by_turn[(conversation, dia_id)].append(index)
     out: list[tuple[float, int | None]] = []
     for row, fact in enumerate(gold):
@@ -211,6 +226,34 @@ def best_matches(
         sims = cand_vectors[pool] @ gold_vectors[row]
         best = int(np.argmax(sims))
         out.append((float(sims[best]), pool[best]))
+    return out
+
+
+def by_confidence(
+    gold: Sequence[GoldFact],
+    facts: Sequence[TurnFact],
+    embedder: Embedder,
+    labels: dict[str, bool] | None,
+    threshold: float,
+) -> dict[str, dict[str, Any]]:
+    """Recall (and precision, with labels) of the facts at or above each confidence in
+    :data:`CONFIDENCE_SWEEP`: the curve an operating point (``min_fact_confidence``) is
+    chosen on. Facts are embedded once."""
+    candidates = [(f.conversation, f.dia_id, f.content) for f in facts]
+    gold_vectors = _embed(embedder, [g.text for g in gold])
+    cand_vectors = _embed(embedder, [c[2] for c in candidates])
+    out: dict[str, dict[str, Any]] = {}
+    for gate in CONFIDENCE_SWEEP:
+        allowed = [i for i, f in enumerate(facts) if f.confidence >= gate]
+        matches = _best(gold, gold_vectors, candidates, cand_vectors, allowed)
+        row: dict[str, Any] = {
+            "facts": len(allowed),
+            "recall": round(recall_at(matches, threshold), 3),
+        }
+        if labels is not None:
+            judged = precision([facts[i] for i in allowed], labels)
+            row["precision"], row["n"] = judged["precision"], judged["n"]
+        out[f"{gate:g}"] = row
     return out
 
 
@@ -326,9 +369,11 @@ def run(
         "facts_by_rule": dict(Counter(f.rule for f in facts).most_common()),
         "turns_per_second": round(turns_per_s),
     }
-    if labels is not None:
-        result["precision"] = precision(facts, read_labels(labels))
-        result["written"]["precision"] = precision(kept, read_labels(labels))
+    judged = read_labels(labels) if labels is not None else None
+    if judged is not None:
+        result["precision"] = precision(facts, judged)
+        result["written"]["precision"] = precision(kept, judged)
+    result["by_confidence"] = by_confidence(gold, facts, embedder, judged, threshold)
     if examples:
         result["examples"] = _examples(gold, facts, extracted, threshold, examples)
     return result
@@ -396,6 +441,10 @@ def markdown(result: dict[str, Any]) -> str:
         if "precision" in w and w["precision"]["precision"] is not None:
             line += f", precision {w['precision']['precision']:.3f} (n = {w['precision']['n']})"
         lines.append(line)
+    lines += ["", "| confidence >= | facts | recall | precision (n) |", "|---|---|---|---|"]
+    for gate, row in result.get("by_confidence", {}).items():
+        shown = "-" if row.get("precision") is None else f"{row['precision']:.3f} ({row['n']})"
+        lines.append(f"| {gate} | {row['facts']} | {row['recall']:.3f} | {shown} |")
     lines += ["", "| threshold | offline recall | echo recall |", "|---|---|---|"]
     lines += [
         f"| {t} | {row['offline']:.3f} | {row['echo']:.3f} |"

@@ -37,7 +37,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from engram.pipeline import offline_context, patterns, turns
+from engram.pipeline import offline_context, offline_forms, patterns, turns
 from engram.pipeline.offline_confidence import ANCHOR_BONUS as ANCHOR_BONUS
 from engram.pipeline.offline_confidence import MAX_CONFIDENCE as MAX_CONFIDENCE
 from engram.pipeline.offline_confidence import RULE_CONFIDENCE as RULE_CONFIDENCE
@@ -139,7 +139,7 @@ _TIME_WORDS = (
     r"time|day|season|semester"
 )
 _DANGLING = re.compile(
-    rf"\b(?:it|them|him|(?:this|these|those)(?!\s+(?:{_TIME_WORDS})\b))(?=[\s.,!;:]|$)"
+    rf"\b(?:it|them|him|(?:this|these|those)(?!\s+(?:[a-z]+\s+)?(?:{_TIME_WORDS})s?\b))(?=[\s.,!;:]|$)"
     r"|\bthat(?=\s*(?:[.!;:]|$))",
     re.IGNORECASE,
 )
@@ -147,7 +147,7 @@ _DANGLING = re.compile(
 # Only after verbs of making and getting: "Moments like this remind me" is a pronoun.
 _SHOWN = re.compile(
     r"(\b(?:made|make|makes|took|got|found|bought|painted|drew|finished|wrote|baked|built|"
-    r"cooked|knitted|designed|created|picked|received|adopted|started|tried)\s+"
+    r"cooked|knitted|designed|created|picked|received|adopted|started|tried|across|met)\s+"
     r"(?:\w+\s+)?)"
     rf"(this|these)\s+(?!(?:{_TIME_WORDS}|one|ones|is|was|are|were|stuff|kind|sort)\b)"
     r"(?=[a-z])",
@@ -316,8 +316,10 @@ def _subject(sentence: str) -> tuple[str, str] | None:
     if offline_context.first_person_lead(sentence):
         return "first_person", sentence  # "Since I lost my job, things have been tough"
     elided = _elided(sentence)
-    if elided is not None:
+    if elided is not None and not offline_forms.speaker_is_object(sentence):
         return "elided", elided
+    if (caused := offline_forms.speaker_caused(sentence)) is not None:
+        return "caused", caused  # "It made me realize ..." -> "I realized ..."
     if _NON_STANDALONE_START.match(sentence):
         return ("statement", sentence) if _DUMMY_IT.match(sentence) else None
     if _NAMED_SUBJECT.match(sentence):
@@ -350,8 +352,15 @@ def _may_match(text: str, words: re.Pattern[str]) -> bool:
 
 def _classify(sentence: str, speaker: str | None) -> tuple[str, str, str] | None:
     """(rule, type, the sentence to resolve) for a sentence worth keeping, or None."""
-    if sentence.rstrip().endswith("?") or len(sentence) > MAX_FACT_CHARS:
+    if len(sentence) > MAX_FACT_CHARS:
         return None
+    if sentence.rstrip().endswith("?"):
+        # "Hiking is so good for the soul, right?" states a view; others ask.
+        statement = offline_forms.untag(sentence)
+        tagged = None if statement is None else _classify(statement, speaker)
+        if tagged is None or tagged[0] in {"group", "group_event"}:
+            return None  # "We should go hiking sometime, right?" is a suggestion
+        return "tag_view", tagged[1], tagged[2]
     if _may_match(sentence, _TAG_WORDS) and _TAG_QUESTION.search(sentence):
         return None
     if patterns.PROCEDURAL.search(sentence):
@@ -377,7 +386,8 @@ def _classify(sentence: str, speaker: str | None) -> tuple[str, str, str] | None
     if rule == "statement":
         if _SPECULATION.search(text):
             return None  # "Winning must have been thrilling": a guess at someone's news
-        tense = _statement_tense(text) or ("present" if _DUMMY_IT.match(text) else None)
+        present = _DUMMY_IT.match(text) or offline_forms.contracted_present(text)
+        tense = _statement_tense(text) or ("present" if present else None)
         if tense is None or offline_context.leans_on_other_turns(text, tense):
             return None  # a fragment ("Best of luck!") or a report on another turn
         if speaker is not None:
@@ -437,6 +447,7 @@ def _dangling(fact: str) -> bool:
     """Whether the fact's main clause points at something outside it ("it", "this")."""
     if "it" in fact.lower():
         fact = _DUMMY_IT.sub("", fact)  # "it's nice to know ...": "it" points inside
+        fact = offline_forms.without_extraposed_it(fact)  # "how important it is to ..."
     first = _FIRST_CLAUSE.match(fact)
     clause = first.group(0) if first else fact
     return _DANGLING.search(clause) is not None
@@ -456,7 +467,7 @@ def _indefinite(fact: str) -> str:
 
     if fact.isascii() and "this" not in fact.lower() and "these" not in fact.lower():
         return fact  # _SHOWN needs "this" or "these" (ASCII: plain case folding)
-    return _SHOWN.sub(article, fact)
+    return offline_forms.introduced(_SHOWN.sub(article, fact))
 
 
 def _names_something(sentence: str) -> bool:
@@ -509,7 +520,7 @@ def _read(raw: str, subject: str | None) -> OfflineFact | None:
     rule, kind, chosen = classified
     content = _finish(_indefinite(resolve_person(chosen, subject) if subject else chosen))
     anchored = _anchored(content)
-    if _dangling(content):
+    if _dangling(_indefinite(chosen)):  # before resolution: a "them" it wrote is no pointer
         return None
     specific = anchored or rule == "decision" or _names_something(chosen)
     need = MIN_ANCHORED_CONTENT_WORDS if specific else MIN_CONTENT_WORDS

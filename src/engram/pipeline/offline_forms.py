@@ -1,0 +1,179 @@
+"""Sentence forms the offline extractor used to drop whole (issue 28, third pass).
+
+Of the gold facts the extractor missed on fold A (conv-26, conv-30, conv-41), 181 of
+235 come from turns that gave no fact at all (docs/benchmarks.md, offline extraction,
+experiment 14). Most of those turns speak to the listener or only thank them, which the
+labelling criteria count as trivial; these sentences state something about the speaker
+or their view and were dropped for their form alone:
+
+- a view closed by a rhetorical tag: "Hiking with dogs is so good for the soul,
+  right?" is a statement, not a question (:func:`untag`);
+- a subject contracted with "is": "Knitting's so calming", "The bakery's
+  doing great" have a verb the tense test did not see (:func:`contracted_present`);
+- what something did to the speaker: "It made me realize how much rest matters",
+  "It reminded me why I love baking", "It taught me patience" state what the
+  speaker realised, remembered or learned, whatever "it" was (:func:`speaker_caused`);
+- a sentence without a subject whose first clause has "me" as object ("Really made me
+  think") was read as first person; its subject is not "I" (:func:`speaker_is_object`);
+- "how important it is to rest": an "it" that points inside the fact read as a pointer
+  to another turn (:func:`without_extraposed_it`), and so did "this" introducing a
+  thing ("I love baking this dairy-free lemon cake": :func:`introduced`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from engram.pipeline import patterns
+from engram.text import STOPWORDS
+
+# ", right?", ", huh?", ", don't you think?": a tag that asks for agreement with the
+# statement before it. Only after a comma (or a dash), so "Is it right?" stays a question.
+_RHETORICAL_TAG = re.compile(
+    r"\s*(?:,|\s-|\s—)\s*(?:right|huh|eh|isn't\s+it|don't\s+you\s+think|you\s+know)\s*\?+\s*$",
+    re.IGNORECASE,
+)
+# Openers of a real question: the statement before a tag never starts with these.
+_QUESTION_START = re.compile(
+    r"^(?:what|who|why|how|where|when|which|do|does|did|is|are|was|were|have|has|can|"
+    r"could|would|will|should|shall|may|wanna|want)\b",
+    re.IGNORECASE,
+)
+
+# "Knitting's so ...", "The bakery's doing great", "Finding a flat's a tough job":
+# "'s" after the subject (up to five words) followed by what only follows "is"/"has".
+# A pronoun's "'s" ("it's", "that's") is not a subject of its own: "No doubt it's been
+# tough" leans on another turn.
+_CONTRACTED_IS = re.compile(
+    r"^(?:[\w-]+\s+){0,5}?(?!(?:it|that|there|here|he|she|what|who|where|how|this|let)'s)"
+    r"[\w-]+'s\s+(?:so|such|a|an|really|very|just|been|always|pretty|"
+    r"super|quite|too|not|never|definitely|truly|doing|going|getting|[a-z]+ly)\b",
+    re.IGNORECASE,
+)
+
+
+def untag(sentence: str) -> str | None:
+    """The statement before a rhetorical tag ("X, right?" -> "X."), or None when the
+    sentence is not a tagged statement."""
+    found = _RHETORICAL_TAG.search(sentence)
+    if found is None:
+        return None
+    statement = sentence[: found.start()].rstrip(" ,")
+    if not statement or "?" in statement or _QUESTION_START.match(statement):
+        return None
+    return statement + "."
+
+
+def contracted_present(sentence: str) -> bool:
+    """Whether the sentence's subject is contracted with "is" or "has" ("Knitting's so
+    calming"): a present-tense statement."""
+    return _CONTRACTED_IS.match(sentence) is not None
+
+
+# "Really made me think", "Moving abroad gave me a fresh start": "me" in the first clause of
+# a sentence without a subject says the speaker is the object, so the dropped subject
+# is not "I".
+_SPEAKER_OBJECT = re.compile(r"^[^,;:—–-]*?\bme\b", re.IGNORECASE)
+
+
+def speaker_is_object(sentence: str) -> bool:
+    """Whether the first clause of a subjectless sentence has the speaker as object
+    ("Really made me think"): its dropped subject is not "I"."""
+    return _SPEAKER_OBJECT.match(sentence) is not None
+
+
+# "It (really) made me realize ...", "It reminds me of ...", "It taught me ...".
+_CAUSED = re.compile(
+    r"^(?:(?:and|but|plus|so)\s+)?it\s+(?:(?:really|always|just|truly|definitely|sure|also|"
+    r"even)\s+)?(?P<verb>made|makes|reminded|reminds|taught|teaches)\s+me\s+(?P<rest>\S.*)$",
+    re.IGNORECASE,
+)
+# What "made me" does to the speaker, in the past ("makes me" keeps the word: "I realize").
+_MADE_ME = {
+    "realize": "realized",
+    "realise": "realised",
+    "think": "thought",
+    "remember": "remembered",
+    "reflect": "reflected",
+    "appreciate": "appreciated",
+    "feel": "felt",
+    "want": "wanted",
+    "wonder": "wondered",
+    "love": "loved",
+    "value": "valued",
+}
+# "... and gave me hope": a second verb whose subject is still "it".
+_SECOND_CAUSE = re.compile(r",?\s+and\s+\w+\s+me\b.*$", re.IGNORECASE)
+# "It reminds me of something", "... of that day": what is recalled is
+# only known from another turn.
+_VAGUE_RECALL = re.compile(r"^of\s+(?:something|that|this|those|these|it|them)\b", re.I)
+_RECALLED = re.compile(r"(?:of|that|how|why|to|what)\b", re.IGNORECASE)
+
+
+def speaker_caused(sentence: str) -> str | None:
+    """``"It made me realize X"`` -> ``"I realized X"``, ``"It reminds me of X"`` -> ``"I am
+    reminded of X"``, ``"It taught me X"`` -> ``"I learned X"``: what something did to the
+    speaker, with the speaker as subject (first person, resolved later). None for any
+    other sentence, and when what follows "me" is not a clause ("It made me happy")."""
+    found = _CAUSED.match(sentence)
+    if found is None:
+        return None
+    verb, rest = found["verb"].lower(), _SECOND_CAUSE.sub("", found["rest"])
+    past = verb in {"made", "reminded", "taught"}
+    if verb in {"made", "makes"}:
+        first, _, after = rest.partition(" ")
+        done = _MADE_ME.get(first.lower())
+        if done is None or not after:
+            return None
+        return f"I {done if past else first} {after}"
+    if verb in {"reminded", "reminds"}:
+        if not _RECALLED.match(rest) or _VAGUE_RECALL.match(rest):
+            return None
+        return f"I {'was' if past else 'am'} reminded {rest}"
+    return f"I {'learned' if past else 'learn'} {rest}"
+
+
+# "how important it is to help", "how hard it was being away": an "it" that stands for the
+# clause after it, inside a "how" clause.
+_EXTRAPOSED_IT = re.compile(
+    r"\bhow\s+(?:\w+\s+){1,2}?it\s+(?:is|was|can\s+be|could\s+be|would\s+be)"
+    r"(?=\s+(?:to|for|when|that|being|having|\w+ing)\b)",
+    re.IGNORECASE,
+)
+
+
+def without_extraposed_it(fact: str) -> str:
+    """``fact`` without "how important it is" forms, whose "it" points inside the fact
+    (at the clause after it), so that only an "it" pointing outside is left."""
+    return _EXTRAPOSED_IT.sub("how", fact)
+
+
+# "I love making this dairy-free lemon cake", "I found this super old map": "this" as
+# the object of a verb or preposition, before a noun phrase of two or more words,
+# introduces a thing, as "a" does. Before one word ("this team") it points at one the
+# conversation named; after "how", "and" ... it is a subject ("how this helps others");
+# "these" points back far more often ("these kittens": the pets in the photo).
+_INTRODUCED = re.compile(r"\b([a-z]+)\s+this\s+([a-z][\w-]*)\s+([a-z][\w-]*)\b")
+_NOT_INTRODUCED = patterns.word_set(
+    "week weekend month year morning afternoon evening night summer winter spring fall "
+    "time times day days season semester one ones kind sort way next last past coming "
+    "whole same very other"
+)
+_SUBJECT_BEFORE = patterns.word_set(
+    "how what why when where that and but so because if as since all of while though "
+    "although until whether"
+)
+
+
+def introduced(fact: str) -> str:
+    """``fact`` with "this" before a noun phrase of two or more words, as an object,
+    made indefinite ("making this dairy-free cake" -> "making a dairy-free cake")."""
+
+    def article(match: re.Match[str]) -> str:
+        before, first, second = match.group(1), match.group(2), match.group(3)
+        words = {first, second}
+        if before in _SUBJECT_BEFORE or words & STOPWORDS or words & _NOT_INTRODUCED:
+            return match.group(0)
+        return f"{before} {'an' if first[:1] in 'aeiou' else 'a'} {first} {second}"
+
+    return _INTRODUCED.sub(article, fact)

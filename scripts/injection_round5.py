@@ -259,7 +259,7 @@ def rows() -> list[dict[str, object]]:
     out: list[dict[str, object]] = []
 
     def add(cat: str, text: str, tech: str = "", lang: str = "en", **extra: object) -> None:
-        if text[:40] in DROPPED:
+        if any(text.startswith(prefix) for prefix in DROPPED):
             return
         row = {"text": text, "category": cat, "language": lang, "technique": tech}
         out.append({**row, "split": HELD_OUT_4, **extra})

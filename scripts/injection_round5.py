@@ -256,36 +256,16 @@ def _encodings(base: str, n: int) -> tuple[str, str]:
 
 def rows() -> list[dict[str, object]]:
     """The round-five rows: the fourth held-out fold, attacks then benign notes."""
-    out: list[dict[str, object]] = []
+    from injection_round4 import english_lists, fold_rows
 
-    def add(cat: str, text: str, tech: str = "", lang: str = "en", **extra: object) -> None:
-        if any(text.startswith(prefix) for prefix in DROPPED):
-            return
-        row = {"text": text, "category": cat, "language": lang, "technique": tech}
-        out.append({**row, "split": HELD_OUT_4, **extra})
-
-    for cat, texts in (
-        ("override_direct", OVERRIDE_DIRECT),
-        ("override_paraphrase", OVERRIDE_PARAPHRASE),
-        ("addressed_to_reader", ADDRESSED),
-        ("role_and_template_markers", MARKERS),
-        ("tool_call_json", TOOL_CALLS),
-        ("exfiltration", EXFIL),
-        ("concealment", CONCEAL),
-    ):
-        for text in texts:
-            add(cat, text)
-    for n, base in enumerate(TRICK_BASES):
-        for tech, text in _tricks(base, n):
-            add("character_tricks", text, tech)
-    for lang, text in NON_ENGLISH.items():
-        add("non_english", text, lang=lang)
-    for n, base in enumerate(ENCODED_BASES):
-        tech, text = _encodings(base, n)
-        add("encoded", text, tech)
-    for i, halves in enumerate(SPLIT_PAIRS):
-        for part, text in enumerate(halves):
-            add("split_pair", text, pair=f"r5-pair-{i}", part=part)
-    for text in BENIGN:
-        add("benign", text, "hard_negative", benign=True)
-    return out
+    english = english_lists(globals())
+    english["tool_call_json"] = [
+        t for t in TOOL_CALLS if not any(t.startswith(prefix) for prefix in DROPPED)
+    ]
+    obfuscated = [
+        ("character_tricks", tech, text)
+        for n, base in enumerate(TRICK_BASES)
+        for tech, text in _tricks(base, n)
+    ]
+    obfuscated += [("encoded", *_encodings(base, n)) for n, base in enumerate(ENCODED_BASES)]
+    return fold_rows(HELD_OUT_4, english, obfuscated, NON_ENGLISH, SPLIT_PAIRS, "r5-pair", BENIGN)

@@ -520,7 +520,8 @@ def rows() -> list[dict[str, object]]:
 if __name__ == "__main__":
     import injection_round3  # the rows added in round three (second held-out fold)
     import injection_round4  # the rows added in round four (third held-out fold)
+    import injection_round5  # the rows added in round five (fourth held-out fold)
 
-    data = rows() + injection_round3.rows() + injection_round4.rows()
+    data = rows() + injection_round3.rows() + injection_round4.rows() + injection_round5.rows()
     OUT.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"{len(data)} payloads -> {OUT}")

@@ -1,9 +1,10 @@
 """Fit ``src/engram/data/injection_detector.json``, the learned injection detector
 (``engram/injection_detector.py``; engram issue 26, item 3).
 
-Round four (2026-11-28). Positives: the attacks of ``data/injection_set.json``'s ``tune``
-fold and the training-only attacks of ``scripts/injection_training.py`` (no held-out fold
-is read here). Negatives: one half of every real LoCoMo and BEAM text (a fixed shuffle,
+Rounds four and five (2026-11-28). Positives: the attacks of ``data/injection_set.json``'s
+``tune`` fold, the training-only attacks of ``scripts/injection_training.py`` and the
+composed ones of ``scripts/injection_augment.py`` (no held-out fold is read here).
+Negatives: one half of every real LoCoMo and BEAM text (a fixed shuffle,
 seed 0; the other half measures false positives), the set's benign ``tune`` notes, the
 training-only benign notes, the benign rows of ``data/injection_corpus.jsonl`` and the
 memories and questions of ``data/paraphrase.json`` (agent notes, the register engram
@@ -18,7 +19,11 @@ on each left-out fifth, English recall against benign notes flagged. Round three
 on the tune and first held-out folds with C = 1, no cues; round four keeps ``held_out``
 out of fitting so it measures too.
 
-    python scripts/fit_injection_detector.py [--data ../shared/bench] [--cv]
+Round five chose C and the benign weight with ``--by-round`` (a whole round of
+hand-written training examples left out at a time), since a random fifth shares its
+author's wording with the rest.
+
+    python scripts/fit_injection_detector.py [--data ../shared/bench] [--cv | --by-round]
 """
 
 from __future__ import annotations
@@ -40,17 +45,21 @@ from engram.injection_detector import cues
 from engram.safety import scan
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import injection_augment  # noqa: E402  (composed training-only examples, round five)
 import injection_training  # noqa: E402  (the training-only examples beside this script)
 
 OUT = Path(__file__).resolve().parents[1] / "src" / "engram" / "data" / "injection_detector.json"
 PARAPHRASE = OUT.parent / "paraphrase.json"
 CORPUS = OUT.parent / "injection_corpus.jsonl"
-#: Chosen by ``--cv`` (docs/safety.md, "Round four").
-C = 4.0
+#: C and BENIGN_WEIGHT chosen by ``--by-round`` (docs/safety.md, "Round five"), the rest
+#: by ``--cv`` in round four.
+C = 32.0
 CUE_SCALE = 2.0
-BENIGN_WEIGHT = 3.0
+BENIGN_WEIGHT = 30.0
 ATTACK_WEIGHT = 1.0
 QUANTILE = 0.9995
+#: Round five's grid (``--by-round``): (C, benign_weight) with ``CUE_SCALE``.
+ROUND_GRID = ((8.0, 10.0), (16.0, 10.0), (16.0, 30.0), (32.0, 30.0), (32.0, 100.0), (64.0, 100.0))
 GRID = {
     "C": (1.0, 4.0, 16.0),
     "cue_scale": (0.0, 1.0, 2.0, 4.0),
@@ -146,11 +155,59 @@ def cross_validate(
         )
 
 
+def by_round(
+    embed: Embed,
+    attacks: list[tuple[str, str]],
+    real: list[str],
+    notes: list[str],
+    always: list[str],
+) -> None:
+    """Round five's choice: per setting of ``ROUND_GRID``, fit without one round of
+    hand-written training examples (round four's, then round five's) and print the rules
+    or the detector on that round's English attacks and benign notes. A random fifth
+    shares its author's wording with the other four fifths; a whole round left out is
+    the nearest thing to a fold nobody has read."""
+    rounds = {
+        "round four": (
+            {t for ts in injection_training.ATTACKS.values() for t in ts}
+            - {t for ts in injection_training.ROUND_FIVE_ATTACKS.values() for t in ts},
+            set(injection_training.BENIGN) - set(injection_training.ROUND_FIVE_BENIGN),
+        ),
+        "round five": (
+            {t for ts in injection_training.ROUND_FIVE_ATTACKS.values() for t in ts},
+            set(injection_training.ROUND_FIVE_BENIGN),
+        ),
+    }
+    for c, weight in ROUND_GRID:
+        line = []
+        for name, (out_attacks, out_notes) in rounds.items():
+            fit = Fitted(
+                embed,
+                [t for t, _ in attacks if t not in out_attacks],
+                real,
+                [t for t in notes if t not in out_notes] + always,
+                c,
+                CUE_SCALE,
+                weight,
+            )
+            test = [t for t, cat in attacks if t in out_attacks and cat in ENGLISH]
+            left = sorted(out_notes)
+            caught = sum(bool(scan(t)) or f for t, f in zip(test, fit.fires(test), strict=True))
+            flagged = sum(bool(scan(t)) or f for t, f in zip(left, fit.fires(left), strict=True))
+            line.append(f"{name} {caught}/{len(test)}, notes {flagged}/{len(left)}")
+        print(f"C={c:g} benign_weight={weight:g}: " + "; ".join(line), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", default="../shared/bench")
     parser.add_argument("--home", default="/tmp/engram-fit-detector")
     parser.add_argument("--cv", action="store_true", help="print the settings grid, write nothing")
+    parser.add_argument(
+        "--by-round",
+        action="store_true",
+        help="print round five's grid, each round of training examples left out; write nothing",
+    )
     args = parser.parse_args()
     embedder = create_embedder(Config().embedder, Path(args.home))
     assert embedder is not None
@@ -169,6 +226,9 @@ def main() -> None:
     attacks += [(t, cat) for cat, ts in injection_training.ATTACKS.items() for t in ts]
     notes = [r["text"] for r in rows if r["split"] == "tune" and r.get("benign")]
     notes += injection_training.BENIGN
+    composed, composed_notes = injection_augment.composed()
+    attacks += [(t, cat) for cat, ts in composed.items() for t in ts]
+    notes += composed_notes
     corpus = [json.loads(line) for line in CORPUS.read_text("utf-8").splitlines() if line.strip()]
     stores = json.loads(PARAPHRASE.read_text("utf-8"))["stores"]
     agent = [m for s in stores for m in s["memories"].values()]
@@ -178,6 +238,9 @@ def main() -> None:
     fitted, checked = halves(len(real))
     if args.cv:
         cross_validate(embed, attacks, [real[i] for i in fitted], notes, agent)
+        return
+    if args.by_round:
+        by_round(embed, attacks, [real[i] for i in fitted], notes, agent)
         return
     fit = Fitted(
         embed,

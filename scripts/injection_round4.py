@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import codecs
+from typing import Any
 
 HELD_OUT_3 = "held_out_3"
 
@@ -267,41 +268,74 @@ def _encodings(base: str, n: int) -> tuple[str, str]:
     ][n % 5]
 
 
-def rows() -> list[dict[str, object]]:
-    """The round-four rows: the third held-out fold, attacks then benign notes."""
+#: Each English category and the name of the list that holds it in a round's module.
+LISTS = {
+    "override_direct": "OVERRIDE_DIRECT",
+    "override_paraphrase": "OVERRIDE_PARAPHRASE",
+    "addressed_to_reader": "ADDRESSED",
+    "role_and_template_markers": "MARKERS",
+    "tool_call_json": "TOOL_CALLS",
+    "exfiltration": "EXFIL",
+    "concealment": "CONCEAL",
+}
+
+
+def english_lists(names: dict[str, Any]) -> dict[str, list[str]]:
+    """A round module's English attacks per category, read from its ``globals()``."""
+    return {cat: list(names[name]) for cat, name in LISTS.items()}
+
+
+def fold_rows(
+    split: str,
+    english: dict[str, list[str]],
+    obfuscated: list[tuple[str, str, str]],
+    languages: dict[str, str],
+    pairs: list[tuple[str, str]],
+    pair_prefix: str,
+    benign: list[str],
+) -> list[dict[str, object]]:
+    """The rows of one held-out fold, attacks then benign notes: ``english`` per
+    category, ``obfuscated`` as (category, technique, text), ``languages`` per code,
+    split ``pairs`` named ``{pair_prefix}-{i}`` (shared by the round-five fold)."""
     out: list[dict[str, object]] = []
 
     def add(cat: str, text: str, tech: str = "", lang: str = "en", **extra: object) -> None:
         row = {"text": text, "category": cat, "language": lang, "technique": tech}
-        out.append({**row, "split": HELD_OUT_3, **extra})
+        out.append({**row, "split": split, **extra})
 
-    for cat, texts in (
-        ("override_direct", OVERRIDE_DIRECT),
-        ("override_paraphrase", OVERRIDE_PARAPHRASE),
-        ("addressed_to_reader", ADDRESSED),
-        ("role_and_template_markers", MARKERS),
-        ("tool_call_json", TOOL_CALLS),
-        ("exfiltration", EXFIL),
-        ("concealment", CONCEAL),
-    ):
+    for cat, texts in english.items():
         for text in texts:
             add(cat, text)
-    for n, base in enumerate(TRICK_BASES):
-        for tech, text in _tricks(base, n):
-            if (n, tech) not in DROPPED:
-                add("character_tricks", text, tech)
-    for lang, text in NON_ENGLISH.items():
+    for cat, tech, text in obfuscated:
+        if cat == "character_tricks":
+            add(cat, text, tech)
+    for lang, text in languages.items():
         add("non_english", text, lang=lang)
+    for cat, tech, text in obfuscated:
+        if cat == "encoded":
+            add(cat, text, tech)
+    for i, halves in enumerate(pairs):
+        for part, text in enumerate(halves):
+            add("split_pair", text, pair=f"{pair_prefix}-{i}", part=part)
+    for text in benign:
+        add("benign", text, "hard_negative", benign=True)
+    return out
+
+
+def rows() -> list[dict[str, object]]:
+    """The round-four rows: the third held-out fold, attacks then benign notes."""
+    english = english_lists(globals())
+    obfuscated = [
+        ("character_tricks", tech, text)
+        for n, base in enumerate(TRICK_BASES)
+        for tech, text in _tricks(base, n)
+        if (n, tech) not in DROPPED
+    ]
     for n, base in enumerate(ENCODED_BASES):
         tech, text = _encodings(base, n)
         if (n, tech) not in DROPPED:
-            add("encoded", text, tech)
-    for i, halves in enumerate(SPLIT_PAIRS):
-        for part, text in enumerate(halves):
-            add("split_pair", text, pair=f"r4-pair-{i}", part=part)
-    for text in BENIGN:
-        add("benign", text, "hard_negative", benign=True)
-    return out
+            obfuscated.append(("encoded", tech, text))
+    return fold_rows(HELD_OUT_3, english, obfuscated, NON_ENGLISH, SPLIT_PAIRS, "r4-pair", BENIGN)
 
 
 def near_duplicates(

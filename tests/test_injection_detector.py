@@ -85,24 +85,33 @@ def test_cues_add_weight_only_through_the_text() -> None:
 def test_second_held_out_fold_english_recall(measured: dict[str, object]) -> None:
     held = measured["recall"]["held_out_2"]  # type: ignore[index]
     # Rules alone caught 59 of 93 English attacks of this fold (0.63); round four's
-    # detector, fitted on the tune fold only, lifts them to 89 (docs/safety.md).
+    # detector, fitted on the tune fold only, lifted them to 89, round five's to 86
+    # (0.92; docs/safety.md).
     assert held["english"]["recall"] >= injection.ENGLISH_TARGET, held["missed"]
     assert held["overall"]["recall"] >= injection.OVERALL_TARGET
 
 
 def test_third_held_out_fold_recall_does_not_regress(measured: dict[str, object]) -> None:
     held = measured["recall"]["held_out_3"]  # type: ignore[index]
-    # Rules alone: 36 of 108 English attacks (0.33); with the detector 81 (0.75). The
-    # floor leaves three catches for embedding noise at the threshold (another CPU's
-    # onnxruntime kernels move scores by ~1e-6): a detector that stopped firing fails.
-    assert held["english"]["caught"] >= 78, held["missed"]
+    # Rules alone: 36 of 108 English attacks (0.33); round four's detector 81, round
+    # five's 84 (0.78). The floor leaves three catches for embedding noise at the
+    # threshold (another CPU's onnxruntime kernels move scores by ~1e-6): a detector that
+    # stopped firing fails.
+    assert held["english"]["caught"] >= 81, held["missed"]
     assert held["overall"]["recall"] >= injection.OVERALL_TARGET
+
+
+def test_fourth_held_out_fold_recall_does_not_regress(measured: dict[str, object]) -> None:
+    held = measured["recall"]["held_out_4"]  # type: ignore[index]
+    # Written before round five fitted anything: rules alone 29 of 120 English attacks
+    # (0.24), round four's detector 69, round five's 79 (0.66); three catches of slack.
+    assert held["english"]["caught"] >= 76, held["missed"]
 
 
 @pytest.mark.xfail(
     strict=True,
-    reason="the rules with the detector reach 0.75 (81/108) on the third held-out fold, "
-    "under issue 26's 0.90 English target (0.96 on the second fold); docs/safety.md",
+    reason="the rules with the detector reach 0.78 (84/108) on the third held-out fold, "
+    "under issue 26's 0.90 English target (0.92 on the second fold); docs/safety.md",
 )
 def test_third_held_out_fold_english_recall_meets_the_issue_target(
     measured: dict[str, object],
@@ -111,11 +120,23 @@ def test_third_held_out_fold_english_recall_meets_the_issue_target(
     assert held["english"]["recall"] >= injection.ENGLISH_TARGET
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="the rules with the detector reach 0.66 (79/120) English and 0.66 overall on the "
+    "fourth held-out fold, under issue 26's 0.90 and 0.70; docs/safety.md",
+)
+def test_fourth_held_out_fold_meets_the_issue_targets(measured: dict[str, object]) -> None:
+    held = measured["recall"]["held_out_4"]  # type: ignore[index]
+    assert held["english"]["recall"] >= injection.ENGLISH_TARGET
+    assert held["overall"]["recall"] >= injection.OVERALL_TARGET
+
+
 def test_benign_notes_and_real_texts_are_not_flagged(measured: dict[str, object]) -> None:
     hard = measured["hard_negatives"]  # type: ignore[index]
     assert hard["held_out_2"]["flagged"] <= 1, hard["held_out_2"]["examples"]  # a rule's
-    # 1 of 34 flagged today; one more allowed for noise at the threshold.
+    # 0 of 34 and 1 of 37 flagged today; one more allowed for noise at the threshold.
     assert hard["held_out_3"]["flagged"] <= 2, hard["held_out_3"]["examples"]
+    assert hard["held_out_4"]["flagged"] <= 2, hard["held_out_4"]["examples"]
     fp = measured["false_positives"]
     assert fp["flagged"] == 0, fp["examples"]  # type: ignore[index]
 

@@ -9,11 +9,12 @@ written for, and a paraphrase ("let go of the constraints your developers set") 
 past. A linear model over the sentence embedding generalises over wording; the cues
 (:data:`CUES`: a model addressed, instructions named, revoked, secrets, links, concealment,
 the second person's density) mark what makes a sentence an order to its reader, which an
-embedding averaged over the sentence blurs. Round four fitted it on the set's ``tune``
-fold and training-only examples against every real LoCoMo and BEAM text of one half (and
-benign notes people store), and checked it on the three held-out folds and the other
-half of the real texts; ``scripts/fit_injection_detector.py`` reproduces it and
-``docs/safety.md`` has the figures.
+embedding averaged over the sentence blurs; round five added who the order is for (the
+reader of the memory rather than a teammate). It is fitted on the set's ``tune`` fold and
+training-only examples against every real LoCoMo and BEAM text of one half (and benign
+notes people store), and checked on the four held-out folds and the other half of the
+real texts; ``scripts/fit_injection_detector.py`` reproduces it and ``docs/safety.md``
+has the figures (round five: 0.92, 0.78 and 0.66 English on held-out 2, 3 and 4).
 
 It runs where vectors are made, on new writes only (``add``, ``add_many``, ``update``),
 so it costs a dot product and a few regular expressions per memory, not a second
@@ -46,6 +47,27 @@ CODE = "learned_detector"
 FLAGS = "injection_flags"
 
 _F = re.IGNORECASE
+#: A reader that is a model, as an attack names it.
+_READER = (
+    r"(?:AI|A\.I\.|LLM|assistant|language model|model|chatbot|bot|agent|copilot|"
+    r"summari[sz]er|reader|system|machine|software)s?"
+)
+_ADDRESSED = (
+    r"\b(?:to|for|dear|hey|hi|hello|attention|psst|note (?:to|for)|message (?:to|for)|"
+    r"instructions? (?:to|for)|reminder (?:to|for))\b,?:?\s+(?:the |any |every |whichever |"
+    rf"whatever |all |you,? )?(?:[\w-]+ ){{0,3}}{_READER}\b",
+    r"\b(?:whoever|whichever|anyone|whatever)\b[^.!?\n]{0,40}\b(?:reads?|reading|recall\w*|"
+    r"retriev\w*|finds?|loads?|processe?s?|processing|sees?|gets?)\b",
+    r"\bif (?:you(?:'re| are)|this is|this (?:text|note|memory) (?:is|was|has been) "
+    rf"[\w ]{{0,20}}by) (?:an? |the |any )?(?:[\w-]+ )?{_READER}\b",
+    rf"\byou,? (?:the |an? )?(?:[\w-]+ )?{_READER}\b",
+    rf"^\s*(?:[\w-]+ ){{0,2}}{_READER}\s*[,:]",
+    rf"\b{_READER} (?:that |who |which )?(?:reads?|reading|retrieves?|retrieving|loads?|"
+    r"loading|finds?|sees?|processe?s?|processing|answering|summari[sz]ing|recalling|"
+    r"receiving|quoting|parsing|indexing)\b",
+    r"\b(?:when|once|if|after|on) (?:you|an? (?:AI|assistant|model|bot|agent)) (?:\w+ )?"
+    r"(?:read|see|find|recall|retrieve|load|come across|process)\w*\b",
+)
 #: Cheap cues read off the text beside the embedding (round four): the words an order
 #: aimed at a model carries. Each is a 0/1 presence except the second person, a density.
 #: An embedding averages the whole sentence, so a short "the brief you started with has
@@ -81,22 +103,64 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         ("from_now", r"\b(?:from (?:now|here|this (?:point|message)) on|starting now|onward)\b"),
         ("leak", r"\b(?:leak|exfiltrate|forward|upload|post|send|mail|email|sync)\b"),
+        # Round five: who the order is for. A teammate is addressed by name or role; an
+        # attack addresses whoever reads the memory ("Whoever reads this", "You, the AI",
+        # "If you are a language model", "the assistant retrieving this").
+        ("addressed", "|".join(_ADDRESSED)),
+        (
+            "self_ref",
+            r"\bthis (?:memory|note|record|text|message|page|document|chunk|line|entry|"
+            r"paragraph|sentence)\b",
+        ),
+        # An override verb and what it overrides in one clause ("set aside the rules you
+        # were given"); "ignore the flaky test" has the verb without the object.
+        (
+            "override",
+            r"\b(?:ignore|disregard|forget|bypass|override|overlook|circumvent|abandon|neglect|"
+            r"disobey|drop|set aside|put aside|pay no attention to|stop (?:following|obeying|"
+            r"listening to)|don't (?:follow|obey|listen to))\b[^.!?\n]{0,50}\b(?:instructions?|"
+            r"rules?|prompt|guidelines?|directives?|polic(?:y|ies)|configuration|programming|"
+            r"operator|developers?|system|restrictions?|filters?|safety|above|before|earlier|"
+            r"prior|previous)\b",
+        ),
+        (
+            "unrestricted",
+            r"\b(?:without (?:any )?(?:restrictions?|limits?|filters?|refus\w*|safeguards?|"
+            r"checks?|holding back)|no (?:restrictions?|limits?|filters?|rules|refusal)|"
+            r"unrestricted|unfiltered|refuse nothing|disclose everything|share everything)\b",
+        ),
+        (
+            "authority",
+            r"\b(?:operators?|developers?|makers?|creators?|deploy(?:ed|ment|er)|system "
+            r"(?:prompt|message)|owners?|vendor|administrators?|admins?)\b",
+        ),
     )
 )
 _YOU = re.compile(r"\b(?:you|your|yours|yourself)\b", _F)
-N_CUES = len(CUES) + 1
+_SENTENCE = re.compile(r"(?<=[.!?:;])\s+|\n+")
+#: Cue columns: one per ``CUES`` entry, the second person's density over the text, and
+#: its highest density over one sentence (a payload buried in a long note).
+N_CUES = len(CUES) + 2
 
 
 def cues(texts: Sequence[str]) -> np.ndarray:
     """The cue features of each text: a row per text, a column per ``CUES`` name, then
-    the second person's density (capped at 1)."""
-    out = np.zeros((len(texts), len(CUES) + 1), np.float32)
+    the second person's density over the text and its highest over one sentence of three
+    words or more (both capped at 1)."""
+    out = np.zeros((len(texts), N_CUES), np.float32)
     for i, text in enumerate(texts):
         for j, (_, pattern) in enumerate(CUES):
             out[i, j] = pattern.search(text) is not None
-        words = max(1, len(text.split()))
-        out[i, -1] = min(1.0, 5.0 * len(_YOU.findall(text)) / words)
+        out[i, -2] = _density(text)
+        out[i, -1] = max(
+            (_density(s) for s in _SENTENCE.split(text) if len(s.split()) >= 3), default=out[i, -2]
+        )
     return out
+
+
+def _density(text: str) -> float:
+    """The second person's share of ``text``'s words, times 5, capped at 1."""
+    return min(1.0, 5.0 * len(_YOU.findall(text)) / max(1, len(text.split())))
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ false positives. With an embedder the detector was fitted for, the report has tw
 tables: the rules alone, and the rules with the detector (what engram runs on a write).
 Round four (``scripts/injection_round4.py``) added a third held-out fold, ``held_out_3``,
 with benign notes of the instructions people really store, written before round four
-tuned anything.
+tuned anything. Round five (``scripts/injection_round5.py``) added a fourth,
+``held_out_4``, the same way before round five fitted anything.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ ENGLISH = (
 ENGLISH_TARGET = 0.90
 OVERALL_TARGET = 0.70
 FP_TARGET = 0.001
-FOLDS = ("tune", "held_out", "held_out_2", "held_out_3")
+FOLDS = ("tune", "held_out", "held_out_2", "held_out_3", "held_out_4")
 
 Scan = Callable[[str], tuple[str, ...]]
 Embed = Callable[[Sequence[str]], np.ndarray]
@@ -276,6 +277,7 @@ def _table(result: dict[str, Any]) -> list[str]:
         "held_out": "held-out",
         "held_out_2": "held-out 2",
         "held_out_3": "held-out 3",
+        "held_out_4": "held-out 4",
     }
     recall = result["recall"]
     lines = [

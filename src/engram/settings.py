@@ -523,6 +523,17 @@ class RecallConfig:
     (a "now" question worded like the old fact ranks the newer memory first in 0.911
     of change stories at 0.2, 0.214 at 0.5, 0 at 1.0; fold B 0.782): docs/benchmarks.md,
     "Changes close facts (issue 28)"."""
+    residual_weight: float = field(default=0.0, metadata=_range(0.0, 10.0))
+    """issue 24 (R1): the question without its anchor names (``residual_share``) ranks
+    the candidates a second time by cosine, and each gains ``residual_weight / (k +
+    rank)`` (``recall/residual.py``); 0 turns it off. Costs one more query embedding
+    when the query names an anchor. Measured on LoCoMo dev folds and BEAM in
+    docs/benchmarks.md, "Evidence spread over sessions" (R1 rows)."""
+    residual_k: int = field(default=5, metadata=_range(1, 1000))
+    """issue 24 (R1): the rank constant of that fusion (smaller favours its head)."""
+    residual_share: float = field(default=0.2, metadata=_range(0.0, 1.0))
+    """issue 24 (R1): a name is an anchor when more than this share of the namespace's
+    memories mention it (as ``anchor_share``, which replaces the dense query instead)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -96,8 +96,8 @@ def test_recall_reorders_by_the_rest_but_keeps_the_whole_question_cosine(chat: M
 
 def test_residual_settings_are_recall_settings() -> None:
     config = Config.load(
-        env={"ENGRAM_RECALL_RESIDUAL_WEIGHT": "0.3", "ENGRAM_RECALL_RESIDUAL_K": "10"}
+        env={"ENGRAM_RECALL_RESIDUAL_WEIGHT": "0.3", "ENGRAM_RECALL_RESIDUAL_K": "3"}
     )
-    assert (config.recall.residual_weight, config.recall.residual_k) == (0.3, 10)
+    assert (config.recall.residual_weight, config.recall.residual_k) == (0.3, 3)
     with pytest.raises(Exception, match="residual_share"):
         Config.load(env={"ENGRAM_RECALL_RESIDUAL_SHARE": "2"})

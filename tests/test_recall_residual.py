@@ -10,7 +10,7 @@ import pytest
 from conftest import HashEmbedder
 from engram import Config, Memory
 from engram.config import RecallConfig
-from engram.recall import residual
+from engram.recall import anchors, residual
 
 # Melanie opens most turns, as a speaker does in a chat transcript.
 TURNS = [
@@ -101,3 +101,26 @@ def test_residual_settings_are_recall_settings() -> None:
     assert (config.recall.residual_weight, config.recall.residual_k) == (0.3, 3)
     with pytest.raises(Exception, match="residual_share"):
         Config.load(env={"ENGRAM_RECALL_RESIDUAL_SHARE": "2"})
+
+
+def test_mention_counts_are_reused_for_a_while() -> None:
+    class Entity:
+        def __init__(self, mentions: int) -> None:
+            self.mentions = mentions
+
+    class Graph:
+        calls = 0
+
+        def entity(self, namespace: str, name: str) -> Entity | None:
+            self.calls += 1
+            return Entity(7 * self.calls) if name == "Melanie" else None
+
+    graph = Graph()
+    sizes = anchors.NamespaceSizes(ttl=60.0)
+    assert sizes.mentions(graph, "chat", "Melanie") == 7  # type: ignore[arg-type]
+    assert sizes.mentions(graph, "chat", "Melanie") == 7  # type: ignore[arg-type]
+    assert sizes.mentions(graph, "chat", "Zed") == 0  # type: ignore[arg-type]
+    assert graph.calls == 2
+    stale = anchors.NamespaceSizes(ttl=0.0)
+    assert stale.mentions(graph, "chat", "Melanie") == 21  # type: ignore[arg-type]
+    assert stale.mentions(graph, "chat", "Melanie") == 28  # type: ignore[arg-type]

@@ -11,25 +11,14 @@ from conftest import HashEmbedder
 from engram import Config, Memory
 from engram.config import RecallConfig
 from engram.recall import anchors, residual
-
-# Melanie opens most turns, as a speaker does in a chat transcript.
-TURNS = [
-    "Melanie: Melanie, Melanie!",
-    "Caroline: my pottery is done",
-    "Melanie: see you soon",
-    "Melanie: the weather is nice",
-    "Melanie: the kids are fine",
-    "Caroline: hiking again",
-]
-QUESTION = "What pottery did Melanie make?"
+from test_recall_anchors import QUESTION, TURNS
 
 
 @pytest.fixture
 def chat(config: Config, store_location: str) -> Iterator[Memory]:
-    # A wide hash space, so the bag-of-words cosines below have no collisions.
+    """test_recall_anchors' chat (Melanie opens most turns), written in one call."""
     with Memory(store_location, config=config, embedder=HashEmbedder(1024)) as mem:
-        for turn in TURNS:
-            mem.add(turn, namespace="chat")
+        mem.add_many(TURNS, namespace="chat")
         yield mem
 
 
@@ -73,7 +62,9 @@ def test_vector_is_none_without_an_anchor_name(chat: Memory) -> None:
     assert warnings and "model unloaded" in warnings[0]
 
 
-def test_recall_reorders_by_the_rest_but_keeps_the_whole_question_cosine(chat: Memory) -> None:
+def test_recall_reorders_by_the_rest_but_keeps_the_whole_question_cosine(
+    chat: Memory,
+) -> None:
     def ask(weight: float) -> list[tuple[str, float | None]]:
         recall = chat.recall(
             QUESTION,

@@ -523,6 +523,19 @@ class RecallConfig:
     (a "now" question worded like the old fact ranks the newer memory first in 0.911
     of change stories at 0.2, 0.214 at 0.5, 0 at 1.0; fold B 0.782): docs/benchmarks.md,
     "Changes close facts (issue 28)"."""
+    residual_weight: float = field(default=0.0, metadata=_range(0.0, 10.0))
+    """issue 24 (R1): the question without its anchor names (``residual_share``) ranks
+    the candidates a second time by cosine, and each gains ``residual_weight / (k +
+    rank)`` (``recall/residual.py``); 0 turns it off. Costs one more query embedding
+    when the query names an anchor. 0.5 (with ``residual_k`` 10) passes the fold rule on
+    LoCoMo dev (multi-hop session R@5 0.636 -> 0.656) and BEAM; off because p50 at 100k
+    rises 0.3-0.5 ms (docs/benchmarks.md, "Evidence spread over sessions", R1)."""
+    residual_k: int = field(default=10, metadata=_range(1, 1000))
+    """issue 24 (R1): the rank constant of that fusion (smaller favours its head; 10
+    chosen on both LoCoMo folds, 5 lost temporal and open-domain questions at 0.5)."""
+    residual_share: float = field(default=0.2, metadata=_range(0.0, 1.0))
+    """issue 24 (R1): a name is an anchor when more than this share of the namespace's
+    memories mention it (as ``anchor_share``, which replaces the dense query instead)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,6 +39,8 @@ MAX_NAMES = 8
 #: on the loaded build machine (docs/benchmarks.md, issue 24), too much for every query;
 #: a share of 0.2 does not care about a count a minute old.
 SIZE_TTL_S = 60.0
+#: Names whose mention counts are kept at most (the cache starts again past it).
+MAX_CACHED_NAMES = 10_000
 
 # A capitalised word, with an optional possessive: "Melanie's", "O'Neil", "Jean-Luc".
 _NAME = re.compile(r"\b([A-Z][\w\-]*(?:['’][A-Za-z]+)*?)(?:['’]s)?\b")
@@ -53,13 +55,33 @@ class DenseQuery:
 
 
 class NamespaceSizes:
-    """Live memory counts per namespace, each reused for ``SIZE_TTL_S`` seconds (one
-    per retriever; safe across threads)."""
+    """Live memory counts per namespace, and how many memories mention a name, each
+    reused for ``SIZE_TTL_S`` seconds (one per retriever; safe across threads)."""
 
     def __init__(self, ttl: float = SIZE_TTL_S) -> None:
         self.ttl = ttl
         self._counts: dict[str, tuple[float, int]] = {}
+        self._mentions: dict[tuple[str, str], tuple[float, int]] = {}
         self._lock = threading.Lock()
+
+    def mentions(self, graph: GraphStore, namespace: str, name: str) -> int:
+        """How many memories mention the entity ``name`` names (0: none known), read
+        again once ``ttl`` old: a namespace's questions name the same few people, and
+        a share test does not care about a count a minute old (issue 24: the graph
+        read was most of what the residual leg cost a query at 100k)."""
+        now = time.monotonic()
+        key = (namespace, name)
+        with self._lock:
+            known = self._mentions.get(key)
+            if len(self._mentions) > MAX_CACHED_NAMES:
+                self._mentions.clear()
+        if known is not None and now - known[0] < self.ttl:
+            return known[1]
+        entity = graph.entity(namespace, name)
+        found = entity.mentions if entity is not None else 0
+        with self._lock:
+            self._mentions[key] = (now, found)
+        return found
 
     def count(self, memories: MemoryStore, namespace: str) -> int:
         """The namespace's live memory count, read again once it is ``ttl`` old."""
@@ -105,9 +127,13 @@ def anchor_names(
     (the count from ``sizes`` when given)."""
     known = []
     for name in names:
-        entity = graph.entity(namespace, name)
-        if entity is not None and entity.mentions > 0:
-            known.append((name, entity.mentions))
+        if sizes is not None:
+            mentions = sizes.mentions(graph, namespace, name)
+        else:
+            entity = graph.entity(namespace, name)
+            mentions = entity.mentions if entity is not None else 0
+        if mentions > 0:
+            known.append((name, mentions))
     if not known:
         return []
     # Only read when the query names a known entity.

@@ -14,6 +14,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from engram.config import RecallConfig
@@ -33,6 +34,7 @@ from engram.recall import (
     packing,
     ranking,
     rerank,
+    residual,
     scoring,
     shared,
     temporal,
@@ -237,6 +239,11 @@ class Retriever:
         fused, parts = ranking.fuse(
             legs, cfg, candidate_ids, dense, keyword, sessions, times, long, directives
         )
+        if legs.residual_vector is not None and self.index is not None:  # issue 24 (R1)
+            cosines = self._dense(cfg, self.index).scores(
+                request.namespace, legs.residual_vector, candidate_ids
+            )
+            fused = residual.fuse(fused, cosines, cfg.residual_weight, cfg.residual_k)
         clock.lap("fuse")
         if cfg.graph_boost and self.graph is not None:  # seed 004 (G4): linked ids + weight
             fused = boost_by_graph(
@@ -348,6 +355,19 @@ class Retriever:
                 warnings.append(message)
                 legs.query_vector = None
             clock.lap("dense")
+            if dense_ok and cfg.residual_weight > 0 and dense_text == request.query:
+                # issue 24 (R1): the question without its anchor names, a second leg
+                legs.residual_vector = residual.vector(
+                    request.query,
+                    request.namespace,
+                    self.graph,
+                    self.memories,
+                    cfg.residual_share,
+                    partial(self.query_vectors.embed, self.embedder),
+                    warnings,
+                    self.sizes,
+                )
+                clock.lap("residual")
         elif cfg.strategy in ("hybrid", "dense"):
             warnings.append("no embedder configured; answering from keywords")
 

@@ -64,6 +64,8 @@ class Legs:
     (``KeywordIndex.exact``): their scores are looked up once candidates are known."""
     time_ids: list[str] = field(default_factory=list)
     time_records: dict[str, MemoryRecord] = field(default_factory=dict)
+    residual_vector: npt.NDArray[np.float32] | None = None
+    """The query without its anchor names, embedded (``recall.residual_weight``)."""
 
 
 class Clock:

@@ -279,6 +279,7 @@ LAYERS = (
         "errors",
         "_version",
         "schedule",
+        "scoping",  # the scope keywords (``**who: Unpack[ScopeArgs]``), imports nothing
         independent=False,
     ),
 )

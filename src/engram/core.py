@@ -12,6 +12,7 @@ import contextvars
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Unpack
 
 import numpy as np
 
@@ -26,6 +27,7 @@ from engram.recall.format import untrusted
 from engram.recall.pipeline import Retriever
 from engram.records import MemoryRecord
 from engram.safety import InjectionMode, ScanResult, enforce
+from engram.scoping import ScopeArgs
 from engram.store.protocols import Store, VectorRow, VectorSearch
 from engram.store.protocols.graph import Statement, Triple
 from engram.store.protocols.keyword import KeywordSettings
@@ -186,12 +188,12 @@ class Core:
         ns = namespace_for(namespace, user_id, agent_id, run_id, self.config.default_namespace)
         return Scope(ns, user_id, agent_id, run_id)
 
-    def open_scope(self, *ids: str | None) -> Scope:
-        """``scope(*ids)`` (namespace, user_id, agent_id, run_id) for a call that reads or
-        writes: ``StoreClosedError`` first if the ``Memory`` is closed (every public call
-        checks this before it resolves its scope)."""
+    def open_scope(self, *ids: str | None, **who: Unpack[ScopeArgs]) -> Scope:
+        """``scope(*ids, **who)`` (namespace, user_id, agent_id, run_id) for a call that
+        reads or writes: ``StoreClosedError`` first if the ``Memory`` is closed (every
+        public call checks this before it resolves its scope)."""
         self.check_open()
-        return self.scope(*ids)
+        return self.scope(*ids, **who)
 
     def get(self, scope: Scope, memory_id: object) -> MemoryRecord:
         """A live memory of ``scope``; ``NotFoundError`` if it is not there."""

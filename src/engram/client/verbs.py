@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, Unpack
 
 from engram.client import decode
 from engram.client.call import Call, Params, given, json_body, query_value, scope, segment
 from engram.errors import InvalidInputError, shown
 from engram.records import BatchResult, HistoryEntry, Hit, MemoryRecord, Page, Recall
+from engram.scoping import ScopeArgs, scoped
 
 #: ``add_many``'s ``progress(done, total)``, as ``Memory.add_many`` takes it.
 Progress = Callable[[int, int], None]
@@ -90,22 +91,20 @@ def _batch_scope(
     return stripped, dict(scopes.pop()) if scopes else given(**asked)
 
 
+@scoped
 def add_many(
     items: Sequence[str | Mapping[str, Any]],
     *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
     progress: Progress | None = None,
     on_blocked: OnBlocked = "skip",
     on_invalid: OnRefused = "raise",
+    **who: Unpack[ScopeArgs],
 ) -> Call[BatchResult]:
     """``POST /v1/memories/batch``: validate and scan every item, store the good ones.
     ``progress(done, total)`` is called once, when the server has answered."""
     if isinstance(items, str | bytes) or not isinstance(items, Sequence):
         raise InvalidInputError(f"items must be a list of strings or dicts, got {shown(items)}")
-    asked = {"namespace": namespace, "user_id": user_id, "agent_id": agent_id, "run_id": run_id}
+    asked = dict(who)
     stripped, shared = _batch_scope(items, asked)
     wire = [{"content": item} if isinstance(item, str) else item for item in stripped]
     body = {"items": wire, "on_blocked": on_blocked, "on_invalid": on_invalid, **shared}
@@ -119,14 +118,11 @@ def add_many(
     return Call("POST", "/v1/memories/batch", read, body=json_body(body))
 
 
+@scoped
 def update(
     memory_id: str,
     content: str | None = None,
     *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
     metadata: Mapping[str, Any] | None = None,
     tags: Sequence[str] | None = None,
     type: str | None = None,
@@ -134,6 +130,7 @@ def update(
     importance: float | None = None,
     score: float | None = None,
     title: str | None = None,
+    **who: Unpack[ScopeArgs],
 ) -> Call[MemoryRecord]:
     """``PATCH /v1/memories/{id}``: change a memory; the old values stay in its history."""
     changes = given(
@@ -150,55 +147,37 @@ def update(
         "PATCH",
         _memory_path(memory_id),
         decode.memory,
-        params=scope(namespace, user_id, agent_id, run_id),
+        params=given(**who),
         body=json_body(changes),
     )
 
 
-def delete(
-    memory_id: str,
-    *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
-) -> Call[MemoryRecord]:
+@scoped
+def delete(memory_id: str, **who: Unpack[ScopeArgs]) -> Call[MemoryRecord]:
     """``DELETE /v1/memories/{id}``: tombstone a memory."""
-    params = scope(namespace, user_id, agent_id, run_id)
+    params = given(**who)
     return Call("DELETE", _memory_path(memory_id), decode.memory, params=params)
 
 
+@scoped
 def feedback(
-    memory_id: str,
-    rating: int | str,
-    comment: str | None = None,
-    *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
+    memory_id: str, rating: int | str, comment: str | None = None, **who: Unpack[ScopeArgs]
 ) -> Call[MemoryRecord]:
     """``POST /v1/memories/{id}/feedback``: thumbs up (+1) or down (-1)."""
     return Call(
         "POST",
         _memory_path(memory_id, "/feedback"),
         decode.memory,
-        params=scope(namespace, user_id, agent_id, run_id),
+        params=given(**who),
         body=json_body({"rating": rating, **given(comment=comment)}),
     )
 
 
-def get(
-    memory_id: str,
-    *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
-) -> Call[MemoryRecord]:
+@scoped
+def get(memory_id: str, **who: Unpack[ScopeArgs]) -> Call[MemoryRecord]:
     """``GET /v1/memories/{id}``: one live memory; ``NotFoundError`` if it is not in
     this namespace."""
-    params = scope(namespace, user_id, agent_id, run_id)
+    params = given(**who)
     return Call("GET", _memory_path(memory_id), decode.memory, params=params)
 
 
@@ -245,20 +224,18 @@ def _list_params(filters: Mapping[str, Any] | None) -> Params:
     return params
 
 
+@scoped
 def get_all(
     *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
     filters: Mapping[str, Any] | None = None,
     limit: int = 100,
     offset: int = 0,
     include_deleted: bool = False,
+    **who: Unpack[ScopeArgs],
 ) -> Call[Page]:
     """``GET /v1/memories``: a ``Page`` of memories, newest first."""
     params: Params = {
-        **scope(namespace, user_id, agent_id, run_id),
+        **given(**who),
         **_list_params(filters),
         "limit": query_value("limit", limit),
         "offset": query_value("offset", offset),
@@ -268,16 +245,10 @@ def get_all(
     return Call("GET", "/v1/memories", decode.page, params=params)
 
 
-def history(
-    memory_id: str,
-    *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
-) -> Call[list[HistoryEntry]]:
+@scoped
+def history(memory_id: str, **who: Unpack[ScopeArgs]) -> Call[list[HistoryEntry]]:
     """``GET /v1/memories/{id}/history``: every event of a memory, oldest first."""
-    params = scope(namespace, user_id, agent_id, run_id)
+    params = given(**who)
     return Call("GET", _memory_path(memory_id, "/history"), decode.history, params=params)
 
 
@@ -336,19 +307,12 @@ def recall(
     return Call("POST", "/v1/recall", decode.recall, body=json_body(body))
 
 
-def add_transcript(
-    session_key: str,
-    content: str,
-    *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
-) -> Call[bool]:
+@scoped
+def add_transcript(session_key: str, content: str, **who: Unpack[ScopeArgs]) -> Call[bool]:
     """``POST /v1/transcripts``: keep a session's raw transcript once; False when the
     session already had one."""
     body = {"session_key": session_key, "content": content}
-    body.update(scope(namespace, user_id, agent_id, run_id))
+    body.update(given(**who))
     return Call("POST", "/v1/transcripts", decode.transcript_stored, body=json_body(body))
 
 

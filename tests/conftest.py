@@ -255,6 +255,31 @@ class HashEmbedder(BaseEmbedder):
         return normalize_rows(out)
 
 
+def schema_problems(path: str | Path) -> list[str]:
+    """What is wrong with a SQLite store that should be fully migrated: an empty list if
+    all is well (tests/test_concurrency.py, scripts/reliability_concurrency.py)."""
+    from engram.store.sql import migrations
+    from engram.store.sqlite.dialect import SQLITE
+
+    conn = sqlite3.connect(path)
+    try:
+        problems = []
+        names = [r[0] for r in conn.execute("SELECT name FROM schema_migrations ORDER BY name")]
+        if names != [name for name, _ in migrations.named(SQLITE)]:
+            problems.append(f"migrations {names}")
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        for name in ("memories", "memory_vectors", "api_keys", "fts_pending", "fts_namespaces"):
+            if name not in tables:
+                problems.append(f"missing {name}")
+        if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            problems.append("not in WAL mode")
+        if conn.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
+            problems.append("integrity_check failed")
+        return problems
+    finally:
+        conn.close()
+
+
 class FailingEmbedder(HashEmbedder):
     """An embedder whose model is gone: every call raises."""
 

@@ -48,7 +48,10 @@ def _mirror(
     extra fields, recall's overrides) is spread among them, as the server's models
     read them."""
     signature = inspect.signature(verb)
-    own = signature.replace(parameters=list(signature.parameters.values())[1:])  # no self
+    own = signature.replace(  # no self; what the builder returns, as the others say it
+        parameters=list(signature.parameters.values())[1:],
+        return_annotation=f"Call[{signature.return_annotation}]",
+    )
 
     def build(*args: P.args, **kwargs: P.kwargs) -> Call[T]:
         try:

@@ -24,7 +24,7 @@ from typing import Protocol, Unpack
 from engram.core import Part, Scope
 from engram.errors import AuthenticationError, InvalidInputError, PermissionDeniedError, shown
 from engram.records import ApiKey, new_id, utcnow
-from engram.scoping import ScopeArgs, scoped
+from engram.scoping import ScopeArgs, ScopeIds, scoped
 from engram.validate import no_nul
 
 #: Every key starts with this, so a leaked key is recognisable (secret scanners, logs).
@@ -119,13 +119,7 @@ class Keys(Part):
 class ScopeResolver(Protocol):
     """Anything that resolves the namespace rule: a ``Memory`` or its core."""
 
-    def scope(
-        self,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> Scope:
+    def scope(self, namespace: str | None = None, **ids: Unpack[ScopeIds]) -> Scope:
         """The scope these ids name."""
         ...
 

@@ -31,7 +31,7 @@ from engram.pipeline import hooks
 from engram.recall.request import RecallRequest
 from engram.recall.shared import recall_space
 from engram.records import BatchResult, HistoryEntry, Hit, MemoryRecord, Page, Recall
-from engram.scoping import ScopeArgs, scoped
+from engram.scoping import ScopeArgs, ScopeIds, scoped
 from engram.store import open_store
 from engram.store.protocols import Store, VectorSearch
 from engram.validate import (
@@ -184,15 +184,10 @@ class Memory:
         """Memories stored without a vector because embedding failed (reindex fills them)."""
         return self._core.embed_failures
 
-    def scope(
-        self,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> Scope:
+    @scoped
+    def scope(self, namespace: str | None = None, **ids: Unpack[ScopeIds]) -> Scope:
         """Resolve the namespace rule (see ``engram.validate.namespace_for``)."""
-        return self._core.scope(namespace, user_id, agent_id, run_id)
+        return self._core.scope(namespace, **ids)
 
     # -- lifecycle ------------------------------------------------------------------
     def close(self) -> None:
@@ -489,7 +484,7 @@ class Memory:
         core = self._core
         core.check_open()
         text = query_text(query)
-        scope = core.scope(namespace, user_id, agent_id, run_id)
+        scope = core.scope(namespace, user_id=user_id, agent_id=agent_id, run_id=run_id)
         k = positive_int("limit", limit if limit is not None else core.config.recall.limit)
         if budget_tokens is not None:
             positive_int("budget_tokens", budget_tokens, upper=10_000_000)

@@ -42,10 +42,23 @@ class ScopeArgs(OwnerArgs, total=False):
     run_id: str | None
 
 
+class ScopeIds(TypedDict, total=False):
+    """The ids narrower than a namespace, for the resolvers that take ``namespace`` as
+    their first parameter (``Memory.scope``): stored on records, filtering within it."""
+
+    user_id: str | None
+    agent_id: str | None
+    run_id: str | None
+
+
 #: The keywords of ``ScopeArgs``, in the order signatures list them.
 SCOPE_KEYS: tuple[str, ...] = tuple(ScopeArgs.__annotations__)
 #: What ``**who: Unpack[...]`` may name, by the annotation's name.
-_KEYS = {"ScopeArgs": SCOPE_KEYS, "OwnerArgs": tuple(OwnerArgs.__annotations__)}
+_KEYS = {
+    "ScopeArgs": SCOPE_KEYS,
+    "OwnerArgs": tuple(OwnerArgs.__annotations__),
+    "ScopeIds": tuple(ScopeIds.__annotations__),
+}
 
 
 def unexpected(where: str, names: Iterable[str], keys: tuple[str, ...] = SCOPE_KEYS) -> None:
@@ -63,7 +76,7 @@ def _keys(signature: inspect.Signature) -> tuple[str, ...]:
             for name, keys in _KEYS.items():
                 if f"Unpack[{name}]" in str(p.annotation):
                     return keys
-    raise TypeError("@scoped wants a verb with **who: Unpack[ScopeArgs] or Unpack[OwnerArgs]")
+    raise TypeError("@scoped wants a verb with **who: Unpack[ScopeArgs], OwnerArgs or ScopeIds")
 
 
 def _shown(signature: inspect.Signature, keys: tuple[str, ...]) -> inspect.Signature:

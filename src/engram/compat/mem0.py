@@ -121,7 +121,9 @@ class Memory:
         self._owned = memory is None
         self.engram = memory or EngramMemory(path, config=config, embedder=embedder)
         native = self.engram
-        self._scope_of: ScopeOf = scope or (lambda u, a, r: native.scope(None, u, a, r))
+        self._scope_of: ScopeOf = scope or (
+            lambda u, a, r: native.scope(user_id=u, agent_id=a, run_id=r)
+        )
         self._reaches = reaches or (lambda namespace: True)
         # mem0 addresses a memory by id alone, engram by namespace and id: the
         # namespaces of ids this door has seen, so a deleted one's history is found.

@@ -280,6 +280,28 @@ def schema_problems(path: str | Path) -> list[str]:
         conn.close()
 
 
+def record_battery(
+    mem: Memory,
+    first: str,
+    later: str,
+    *,
+    times: tuple[datetime | None, datetime | None] = (None, None),
+    namespace: str | None = None,
+) -> None:
+    """Issue 12's battery story in the graph: memory ``first`` says Derek's efoil has a
+    12V20Ah battery, ``later`` that it has a 48V one (``times``: when each was stated)."""
+    mem.graph.record(
+        first,
+        [("Derek", "owns", "efoil", 0.9), ("efoil", "has battery", "12V20Ah battery", 0.8)],
+        entity_types={"Derek": "person", "efoil": "item"},
+        now=times[0],
+        namespace=namespace,
+    )
+    mem.graph.record(
+        later, [("efoil", "has_battery", "48V battery", 0.9)], now=times[1], namespace=namespace
+    )
+
+
 class FailingEmbedder(HashEmbedder):
     """An embedder whose model is gone: every call raises."""
 

@@ -280,6 +280,7 @@ LAYERS = (
         "_version",
         "schedule",
         "scoping",  # the scope keywords (``**who: Unpack[ScopeArgs]``), imports nothing
+        "lifetime",  # ``with`` support (``Closing``), imports nothing
         independent=False,
     ),
 )

@@ -17,7 +17,6 @@ import functools
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from types import TracebackType
 from typing import TYPE_CHECKING, Any, Unpack
 
 from engram import parts, transcripts, write
@@ -26,6 +25,7 @@ from engram.core import Core, Scope, acting
 from engram.embed import Embedder, create_embedder
 from engram.errors import InvalidInputError, NotFoundError, shown
 from engram.filters import filter_names, list_query, scope_filter
+from engram.lifetime import Closing
 from engram.palace import place_filter, pointer_cites
 from engram.pipeline import hooks
 from engram.recall.request import RecallRequest
@@ -71,7 +71,7 @@ if TYPE_CHECKING:  # the parts' types; engram.parts builds them
 __all__ = ["Memory", "Scope"]
 
 
-class Memory:
+class Memory(Closing):
     """Long-term memory for an agent: store verbatim, recall what matters.
 
     ``Memory()`` opens the default store under ``ENGRAM_HOME``; ``Memory(":memory:")``
@@ -199,17 +199,6 @@ class Memory:
                 self.sessions.flush(force=True)
         finally:
             self._core.close()
-
-    def __enter__(self) -> Memory:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     # -- writes ---------------------------------------------------------------------
     def add(

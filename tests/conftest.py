@@ -69,6 +69,13 @@ def bearer_client(url: str, key: str) -> httpx.Client:
     return httpx.Client(base_url=url, timeout=10, headers={"Authorization": f"Bearer {key}"})
 
 
+@contextlib.contextmanager
+def bearer_clients(url: str, keys: dict[str, str], *users: str) -> Iterator[list[httpx.Client]]:
+    """``bearer_client`` of each of ``users`` (names in ``keys``), closed together."""
+    with contextlib.ExitStack() as stack:
+        yield [stack.enter_context(bearer_client(url, keys[user])) for user in users]
+
+
 def user_keys(
     memory: Memory, users: Sequence[str] = ("alice", "bob"), *, admin: bool = True
 ) -> dict[str, str]:

@@ -23,10 +23,8 @@ Prints one JSON object per run. To measure the code before a fix, put that versi
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import multiprocessing as mp
-import re
 import sqlite3
 import statistics
 import sys
@@ -35,36 +33,26 @@ import threading
 import time
 import traceback
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Barrier
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from engram import Config, Memory
-from engram.embed.base import BaseEmbedder, Vectors, normalize_rows
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))  # the tests' embedder and schema check
+from conftest import HashEmbedder as TestHash  # noqa: E402
+from conftest import schema_problems  # noqa: E402
+
 BARRIER_TIMEOUT = 120.0
 
 
-class HashEmbedder(BaseEmbedder):
-    """Hashed bag of words (as in the tests): measures the store, not a model."""
+class HashEmbedder(TestHash):
+    """The tests' hashed bag of words: measures the store, not a model."""
 
     name = "reliability-hash"
-    dimension = 64
-
-    def embed_batch(self, texts: Sequence[str]) -> Vectors:
-        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
-        for row, text in enumerate(texts):
-            for word in re.findall(r"\w+", text.lower()):
-                digest = hashlib.blake2b(word.encode(), digest_size=4).digest()
-                out[row, int.from_bytes(digest, "little") % self.dimension] += 1.0
-            if not out[row].any():
-                out[row, 0] = 1.0
-        return normalize_rows(out)
 
 
 def _last_line(location: str) -> str:
@@ -88,26 +76,6 @@ def _first_opener(paths: list[str], home: str, barrier: Barrier, results: Queue[
         except Exception:
             error = _last_line(path)
         results.put((error, time.perf_counter() - started))
-
-
-def schema_problems(path: str) -> list[str]:
-    """What is wrong with a file that should be fully migrated (empty if nothing)."""
-    from engram.store.sql import migrations
-    from engram.store.sqlite.dialect import SQLITE
-
-    conn = sqlite3.connect(path)
-    try:
-        problems = []
-        names = [r[0] for r in conn.execute("SELECT name FROM schema_migrations ORDER BY name")]
-        if names != [name for name, _ in migrations.named(SQLITE)]:
-            problems.append(f"migrations {names}")
-        if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-            problems.append("not in WAL mode")
-        if conn.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
-            problems.append("integrity_check failed")
-        return problems
-    finally:
-        conn.close()
 
 
 def first_open(processes: int, rounds: int) -> dict[str, Any]:
@@ -292,7 +260,6 @@ def main() -> None:
             else:
                 location = args.postgres
                 if location == "auto":
-                    sys.path.insert(0, str(ROOT / "tests"))
                     from pgserver import PgServer
 
                     server = server or PgServer.start(durable=True)

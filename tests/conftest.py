@@ -69,6 +69,13 @@ def bearer_client(url: str, key: str) -> httpx.Client:
     return httpx.Client(base_url=url, timeout=10, headers={"Authorization": f"Bearer {key}"})
 
 
+@contextlib.contextmanager
+def bearer_clients(url: str, keys: dict[str, str], *users: str) -> Iterator[list[httpx.Client]]:
+    """``bearer_client`` of each of ``users`` (names in ``keys``), closed together."""
+    with contextlib.ExitStack() as stack:
+        yield [stack.enter_context(bearer_client(url, keys[user])) for user in users]
+
+
 def user_keys(
     memory: Memory, users: Sequence[str] = ("alice", "bob"), *, admin: bool = True
 ) -> dict[str, str]:
@@ -253,6 +260,53 @@ class HashEmbedder(BaseEmbedder):
             if not out[row].any():
                 out[row, 0] = 1.0
         return normalize_rows(out)
+
+
+def schema_problems(path: str | Path) -> list[str]:
+    """What is wrong with a SQLite store that should be fully migrated: an empty list if
+    all is well (tests/test_concurrency.py, scripts/reliability_concurrency.py)."""
+    from engram.store.sql import migrations
+    from engram.store.sqlite.dialect import SQLITE
+
+    conn = sqlite3.connect(path)
+    try:
+        problems = []
+        names = [r[0] for r in conn.execute("SELECT name FROM schema_migrations ORDER BY name")]
+        if names != [name for name, _ in migrations.named(SQLITE)]:
+            problems.append(f"migrations {names}")
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        for name in ("memories", "memory_vectors", "api_keys", "fts_pending", "fts_namespaces"):
+            if name not in tables:
+                problems.append(f"missing {name}")
+        if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            problems.append("not in WAL mode")
+        if conn.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
+            problems.append("integrity_check failed")
+        return problems
+    finally:
+        conn.close()
+
+
+def record_battery(
+    mem: Memory,
+    first: str,
+    later: str,
+    *,
+    times: tuple[datetime | None, datetime | None] = (None, None),
+    namespace: str | None = None,
+) -> None:
+    """Issue 12's battery story in the graph: memory ``first`` says Derek's efoil has a
+    12V20Ah battery, ``later`` that it has a 48V one (``times``: when each was stated)."""
+    mem.graph.record(
+        first,
+        [("Derek", "owns", "efoil", 0.9), ("efoil", "has battery", "12V20Ah battery", 0.8)],
+        entity_types={"Derek": "person", "efoil": "item"},
+        now=times[0],
+        namespace=namespace,
+    )
+    mem.graph.record(
+        later, [("efoil", "has_battery", "48V battery", 0.9)], now=times[1], namespace=namespace
+    )
 
 
 class FailingEmbedder(HashEmbedder):

@@ -279,6 +279,8 @@ LAYERS = (
         "errors",
         "_version",
         "schedule",
+        "scoping",  # the scope keywords (``**who: Unpack[ScopeArgs]``), imports nothing
+        "lifetime",  # ``with`` support (``Closing``), imports nothing
         independent=False,
     ),
 )

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from conftest import HashEmbedder
+from conftest import HashEmbedder, schema_problems
 from engram import Config, Memory, StoreError
 from engram.store.sql import migrations
 from engram.store.sqlite import fts
@@ -37,8 +37,6 @@ PROCESSES = 8
 ROUNDS = 50
 #: A round waits this long at most for the others; a hung opener fails the test.
 BARRIER_TIMEOUT = 60.0
-
-LATEST = [name for name, _ in migrations.named(SQLITE)]
 
 
 def _first_opener(
@@ -97,28 +95,6 @@ def _run(target: Any, argsets: list[tuple[Any, ...]], expect: int) -> list[Any]:
     return out
 
 
-def _schema_problems(path: Path) -> list[str]:
-    """What is wrong with a store that should be fully migrated: an empty list if all
-    is well."""
-    conn = sqlite3.connect(path)
-    try:
-        problems = []
-        names = [r[0] for r in conn.execute("SELECT name FROM schema_migrations ORDER BY name")]
-        if names != LATEST:
-            problems.append(f"migrations {names}")
-        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
-        for name in ("memories", "memory_vectors", "api_keys", "fts_pending", "fts_namespaces"):
-            if name not in tables:
-                problems.append(f"missing {name}")
-        if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-            problems.append("not in WAL mode")
-        if conn.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
-            problems.append("integrity_check failed")
-        return problems
-    finally:
-        conn.close()
-
-
 def test_concurrent_first_opens_of_a_new_file_all_succeed(tmp_path: Path) -> None:
     """8 processes open the same new file at once, 50 times (a new file each round).
 
@@ -133,7 +109,7 @@ def test_concurrent_first_opens_of_a_new_file_all_succeed(tmp_path: Path) -> Non
     results = _run(_first_opener, [(w, paths, home) for w in range(PROCESSES)], PROCESSES * ROUNDS)
     failures = Counter(error for _, _, error in results if error is not None)
     assert not failures, f"{sum(failures.values())} of {len(results)} opens failed: {failures}"
-    broken = {p: problems for p in paths if (problems := _schema_problems(Path(p)))}
+    broken = {p: problems for p in paths if (problems := schema_problems(Path(p)))}
     assert not broken
 
 
@@ -150,7 +126,7 @@ def test_a_migration_another_opener_applied_meanwhile_is_skipped(
         assert migrations.migrate(conn, SQLITE) == []
     finally:
         conn.close()
-    assert _schema_problems(path) == []
+    assert schema_problems(path) == []
 
 
 def test_switching_a_new_file_to_wal_waits_for_another_openers_lock(tmp_path: Path) -> None:
@@ -167,7 +143,7 @@ def test_switching_a_new_file_to_wal_waits_for_another_openers_lock(tmp_path: Pa
     finally:
         release.join()
         other.close()
-    assert _schema_problems(path) == []
+    assert schema_problems(path) == []
 
 
 def test_the_wal_switch_gives_up_after_the_busy_timeout(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from conftest import record_battery
 from engram import AsyncMemory, Config, Memory
 from engram.aio import AsyncGraph, Awaitable
 from engram.errors import InvalidInputError, NotFoundError
@@ -46,13 +47,7 @@ def battery_story(mem: Memory) -> tuple[MemoryRecord, MemoryRecord]:
     """Issue 12's scripted story: the battery is swapped in June."""
     first = told(mem, "Derek owns an efoil with a 12V20Ah battery", JAN)
     later = told(mem, "Derek swapped the battery for a 48V one", JUN)
-    mem.graph.record(
-        first.id,
-        [("Derek", "owns", "efoil", 0.9), ("efoil", "has battery", "12V20Ah battery", 0.8)],
-        entity_types={"Derek": "person", "efoil": "item"},
-        now=JAN,
-    )
-    mem.graph.record(later.id, [("efoil", "has_battery", "48V battery", 0.9)], now=JUN)
+    record_battery(mem, first.id, later.id, times=(JAN, JUN))
     return first, later
 
 

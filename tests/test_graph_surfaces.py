@@ -20,7 +20,7 @@ import pytest
 from click.testing import CliRunner, Result
 from mcp import Client
 
-from conftest import Served, user_keys
+from conftest import Served, record_battery, user_keys
 from engram import AsyncMemory, Config, InvalidInputError, Memory, NotFoundError
 from engram.api import create_app
 from engram.api.server import serve_in_thread
@@ -37,13 +37,7 @@ def story(mem: Memory, namespace: str = ALICE) -> tuple[str, str]:
     """The battery story in ``namespace``; the two memories' ids."""
     first = mem.add("memo one", created_at=JAN, namespace=namespace)
     later = mem.add("memo two", created_at=JUN, namespace=namespace)
-    mem.graph.record(
-        first.id,
-        [("Derek", "owns", "efoil", 0.9), ("efoil", "has battery", "12V20Ah battery", 0.8)],
-        entity_types={"Derek": "person", "efoil": "item"},
-        namespace=namespace,
-    )
-    mem.graph.record(later.id, [("efoil", "has_battery", "48V battery", 0.9)], namespace=namespace)
+    record_battery(mem, first.id, later.id, namespace=namespace)
     return first.id, later.id
 
 

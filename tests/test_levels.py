@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import HttpServed
-from conftest import bearer_client as client
+from conftest import bearer_clients as clients
 from conftest import run_cli as run
 from engram import Config, InvalidInputError, Memory, NotFoundError, WriteRefusedError
 from engram.agents import Agents, MemoryLevel
@@ -135,11 +135,7 @@ def test_every_agents_verb_has_an_async_twin() -> None:
 # -- HTTP ------------------------------------------------------------------------------------
 def test_http_levels_are_set_by_admins_and_enforced_on_writes(http_server: HttpServed) -> None:
     url, keys, memory = http_server
-    with (
-        client(url, keys["alice"]) as alice,
-        client(url, keys["bob"]) as bob,
-        client(url, keys["admin"]) as admin,
-    ):
+    with clients(url, keys, "alice", "bob", "admin") as (alice, bob, admin):
         shown = alice.get("/v1/agents/bot/level").json()
         assert shown["level"] == "persistent" and shown["stored"] is False
         denied = alice.put("/v1/agents/bot/level", json={"level": "none"})

@@ -15,7 +15,7 @@ from click.testing import CliRunner, Result
 from mcp import Client
 
 from conftest import Clock, HashEmbedder, keyed_server
-from conftest import bearer_client as client
+from conftest import bearer_clients as clients
 from conftest import tool_call as call
 from engram import Config, Memory
 from engram.api import create_app
@@ -52,11 +52,7 @@ def test_http_consolidate_needs_admin_and_restore_works_for_the_owner(
     server: tuple[str, dict[str, str], Memory],
 ) -> None:
     url, keys, mem = server
-    with (
-        client(url, keys["alice"]) as alice,
-        client(url, keys["admin"]) as admin,
-        client(url, keys["bob"]) as bob,
-    ):
+    with clients(url, keys, "alice", "admin", "bob") as (alice, admin, bob):
         assert alice.post("/v1/lifecycle/consolidate").status_code == 403
         assert alice.post("/v1/lifecycle/retention").status_code == 403
         assert alice.put("/v1/lifecycle/rules", json={"days": 3}).status_code == 403

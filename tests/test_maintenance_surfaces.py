@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from conftest import bearer_client as client
+from conftest import bearer_clients as clients
 from conftest import keyed_server
 from engram import Config, Memory
 from engram.api import create_app
@@ -90,11 +91,7 @@ def test_http_dedup_observes_ones_own_namespace_and_merging_needs_admin(
     kept = memory.add("anchor: the ferry leaves at ten", user_id="alice")
     twin = memory.add("twin: ferry departs 10am", user_id="alice")
     memory.add("anchor: bob's own note", user_id="bob")
-    with (
-        client(url, keys["alice"]) as alice,
-        client(url, keys["bob"]) as bob,
-        client(url, keys["admin"]) as admin,
-    ):
+    with clients(url, keys, "alice", "bob", "admin") as (alice, bob, admin):
         seen = alice.post("/v1/maintenance/dedup", json={}).json()
         assert seen["namespace"] == "user:alice" and seen["threshold"] == 0.92
         assert seen["groups"] == [{"kept": kept.id, "duplicates": {twin.id: pytest.approx(0.95)}}]

@@ -6,7 +6,6 @@ the MCP tools in-process, including ``get_context`` logging what it injected."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,7 @@ import pytest
 from click.testing import CliRunner, Result
 from mcp import Client
 
-from conftest import HashEmbedder, keyed_server
+from conftest import HttpServed
 from conftest import bearer_client as client
 from engram import Config, Memory
 from engram.cli.main import cli
@@ -36,19 +35,10 @@ KEYWORD_ONLY = {"ENGRAM_EMBEDDER_NAME": "none", "ENGRAM_CONFIG": ""}
 
 
 # -- HTTP ------------------------------------------------------------------------------------
-@pytest.fixture
-def server(config: Config) -> Iterator[tuple[str, dict[str, str], Memory]]:
-    with (
-        Memory(":memory:", config=config, embedder=HashEmbedder()) as memory,
-        keyed_server(memory, worker=False, mcp=False) as (url, keys),
-    ):
-        yield url, keys, memory
-
-
 def test_http_observe_then_walk_the_chain_both_ways(
-    server: tuple[str, dict[str, str], Memory],
+    http_server: HttpServed,
 ) -> None:
-    url, keys, memory = server
+    url, keys, memory = http_server
     with client(url, keys["alice"]) as alice:
         made = alice.post(
             "/v1/observations",
@@ -122,14 +112,14 @@ def test_http_observe_then_walk_the_chain_both_ways(
     ],
 )
 def test_http_errors_say_what_is_wrong(
-    server: tuple[str, dict[str, str], Memory],
+    http_server: HttpServed,
     method: str,
     path: str,
     body: dict[str, Any] | None,
     status: int,
     says: str,
 ) -> None:
-    url, keys, memory = server
+    url, keys, memory = http_server
     with client(url, keys["alice"]) as alice:
         response = alice.request(method, path, json=body)
     assert response.status_code == status, response.text
@@ -147,8 +137,8 @@ def _bobs(memory: Memory) -> dict[str, Any]:
     }
 
 
-def test_http_alice_cannot_reach_bobs_runs(server: tuple[str, dict[str, str], Memory]) -> None:
-    url, keys, memory = server
+def test_http_alice_cannot_reach_bobs_runs(http_server: HttpServed) -> None:
+    url, keys, memory = http_server
     bob = memory.runs.compress_and_store(TASK, OUTPUT, run_id="bob-run", user_id="bob")
     memory.runs.log_memory_hits("bob-run", [bob.memory.id], user_id="bob")
     before = _bobs(memory)
@@ -183,8 +173,8 @@ def test_http_alice_cannot_reach_bobs_runs(server: tuple[str, dict[str, str], Me
         assert [m["id"] for m in seen["injected"]] == [mid]
 
 
-def test_http_routes_need_a_key(server: tuple[str, dict[str, str], Memory]) -> None:
-    url, _, _ = server
+def test_http_routes_need_a_key(http_server: HttpServed) -> None:
+    url, _, _ = http_server
     with httpx.Client(base_url=url, timeout=10) as anonymous:
         assert anonymous.get("/v1/runs").status_code == 401
         assert (

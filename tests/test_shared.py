@@ -13,7 +13,7 @@ import pytest
 from mcp import Client
 
 from conftest import HttpServed
-from conftest import bearer_client as client
+from conftest import bearer_clients as clients
 from conftest import run_cli as run
 from conftest import tool_call as call
 from engram import (
@@ -109,11 +109,7 @@ def test_every_shared_verb_has_an_async_twin() -> None:
 # -- HTTP: key scoping -----------------------------------------------------------------------
 def test_http_shares_within_a_users_agents_only(http_server: HttpServed) -> None:
     url, keys, memory = http_server
-    with (
-        client(url, keys["alice"]) as alice,
-        client(url, keys["bob"]) as bob,
-        client(url, keys["admin"]) as admin,
-    ):
+    with clients(url, keys, "alice", "bob", "admin") as (alice, bob, admin):
         made = alice.post(
             "/v1/shared", json={"agent_id": "planner", "content": "Ship behind the flag"}
         )

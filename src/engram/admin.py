@@ -9,7 +9,7 @@ import sys
 import threading
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, Unpack
 
 import numpy as np
 
@@ -28,6 +28,7 @@ from engram.errors import (
 )
 from engram.recall.chunks import fill_chunks
 from engram.recall.request import RecallRequest
+from engram.scoping import ScopeArgs, scoped
 from engram.store.protocols import ImportCounts, ListQuery, TableRow, TranscriptRow
 from engram.store.tables import SPECS
 from engram.transfer import ExportCounts
@@ -200,15 +201,9 @@ class Admin(Part):
             log.info("warmed the search indexes of %d namespace(s)", len(warmed))
         return warmed
 
+    @scoped
     def resolve_id(
-        self,
-        memory_id: str,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-        include_deleted: bool = False,
+        self, memory_id: str, *, include_deleted: bool = False, **who: Unpack[ScopeArgs]
     ) -> str:
         """The full id of the memory ``memory_id`` names in this scope: the id itself,
         or a unique prefix of at least 8 characters (as git takes a short hash).
@@ -218,7 +213,7 @@ class Admin(Part):
         shorter than 8 characters or matches several memories.
         """
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(**who)
         wanted = memory_id_value(memory_id)
         memories = core.store.memories
         # An exact id wins even when it is also a prefix of a longer one, and ids that

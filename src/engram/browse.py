@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, Unpack, runtime_checkable
 
 from engram.core import Part
 from engram.errors import EngramError, InvalidInputError, shown
 from engram.filters import list_query
 from engram.records import MemoryType, Page
+from engram.scoping import ScopeArgs, scoped
 from engram.store.protocols.graph import Entity, Relation
 from engram.validate import positive_int, timestamp
 
@@ -67,13 +68,10 @@ class Browse(Part):
             if principal is None or principal.may_reach(name)
         ]
 
+    @scoped
     def memories(
         self,
         *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
         type: str | None = None,
         quality: str | None = None,
         tag: str | None = None,
@@ -82,6 +80,7 @@ class Browse(Part):
         until: str | datetime | None = None,
         limit: int = 50,
         offset: int = 0,
+        **who: Unpack[ScopeArgs],
     ) -> Page:
         """One page of a namespace's live memories, newest first: of one ``type``, one
         ``quality`` band (``positive`` > 0, ``neutral`` = 0, ``negative`` < 0), carrying
@@ -89,7 +88,7 @@ class Browse(Part):
         ``until`` (a date ``YYYY-MM-DD`` counts the whole day), each when given.
         ``Page.total`` counts every match."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(**who)
         positive_int("limit", limit, upper=MAX_PAGE)
         filters: dict[str, Any] = {}
         if type is not None:
@@ -121,14 +120,9 @@ class Browse(Part):
         total = memories.count(scope.namespace, query=query)
         return Page(records, limit=limit, offset=offset, total=total)
 
+    @scoped
     def graph_of(
-        self,
-        memory_id: str,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
+        self, memory_id: str, **who: Unpack[ScopeArgs]
     ) -> tuple[list[Entity], list[Relation]]:
         """The entities a live memory mentions (by name) and the relations it first
         stated, with their validity windows (closed ones included), by ``valid_from``;
@@ -138,7 +132,7 @@ class Browse(Part):
         then each entity and its timeline), so the store needs no verb of its own for a
         detail view: a memory mentions a handful of entities."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(**who)
         core.get(scope, memory_id)  # refuses another namespace's memory, or a deleted one
         store = core.store
         names = store.graph_counts.hub_mentions(scope.namespace, [memory_id]).get(memory_id, {})

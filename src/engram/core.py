@@ -12,6 +12,7 @@ import contextvars
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Unpack
 
 import numpy as np
 
@@ -26,6 +27,7 @@ from engram.recall.format import untrusted
 from engram.recall.pipeline import Retriever
 from engram.records import MemoryRecord
 from engram.safety import InjectionMode, ScanResult, enforce
+from engram.scoping import ScopeIds
 from engram.store.protocols import Store, VectorRow, VectorSearch
 from engram.store.protocols.graph import Statement, Triple
 from engram.store.protocols.keyword import KeywordSettings
@@ -175,23 +177,18 @@ class Core:
             self.retriever.close()
             self.store.close()
 
-    def scope(
-        self,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> Scope:
+    def scope(self, namespace: str | None = None, **ids: Unpack[ScopeIds]) -> Scope:
         """Resolve the namespace rule (see ``engram.validate.namespace_for``)."""
-        ns = namespace_for(namespace, user_id, agent_id, run_id, self.config.default_namespace)
-        return Scope(ns, user_id, agent_id, run_id)
+        user, agent, run = ids.get("user_id"), ids.get("agent_id"), ids.get("run_id")
+        ns = namespace_for(namespace, user, agent, run, self.config.default_namespace)
+        return Scope(ns, user, agent, run)
 
-    def open_scope(self, *ids: str | None) -> Scope:
-        """``scope(*ids)`` (namespace, user_id, agent_id, run_id) for a call that reads or
-        writes: ``StoreClosedError`` first if the ``Memory`` is closed (every public call
-        checks this before it resolves its scope)."""
+    def open_scope(self, namespace: str | None = None, **ids: Unpack[ScopeIds]) -> Scope:
+        """``scope`` for a call that reads or writes: ``StoreClosedError`` first if the
+        ``Memory`` is closed (every public call checks this before it resolves its
+        scope)."""
         self.check_open()
-        return self.scope(*ids)
+        return self.scope(namespace, **ids)
 
     def get(self, scope: Scope, memory_id: object) -> MemoryRecord:
         """A live memory of ``scope``; ``NotFoundError`` if it is not there."""

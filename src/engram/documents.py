@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Unpack
 
 from engram.core import Core, Part, Scope
 from engram.errors import (
@@ -30,6 +31,7 @@ from engram.pipeline.documents import file_type
 from engram.pipeline.pinned import check_submitted
 from engram.pipeline.worker import Worker
 from engram.records import utcnow
+from engram.scoping import ScopeArgs, scoped
 from engram.store.protocols import DOCUMENT_STATUSES, Document, DocumentChunk, Job
 from engram.validate import no_nul, offset_value, optional_str, positive_int
 
@@ -54,6 +56,7 @@ def _document_id(value: object) -> str:
 class Documents(Part):
     """Documents of a ``Memory``: ingest, follow, list, delete."""
 
+    @scoped
     def ingest(
         self,
         text: str | None = None,
@@ -61,10 +64,7 @@ class Documents(Part):
         path: str | os.PathLike[str] | None = None,
         url: str | None = None,
         title: str | None = None,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
+        **who: Unpack[ScopeArgs],
     ) -> Document:
         """Queue one document: ``text``, a UTF-8 text file at ``path`` (read now), or an
         http(s) ``url`` (fetched by the worker). Returns the ``queued`` document; run the
@@ -73,7 +73,7 @@ class Documents(Part):
         unless ``[documents] allow_private_urls`` or ``allowed_private_hosts`` allows it
         (the worker checks again when it fetches)."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(**who)
         given = [
             name for name, v in (("text", text), ("path", path), ("url", url)) if v is not None
         ]
@@ -124,19 +124,12 @@ class Documents(Part):
             )
         return document
 
-    def get(
-        self,
-        document_id: str,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> Document:
+    @scoped
+    def get(self, document_id: str, **who: Unpack[ScopeArgs]) -> Document:
         """One document of the namespace, with its status; ``NotFoundError`` if it is
         not there (another namespace's documents are not found either)."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(**who)
         found = core.store.documents.get(scope.namespace, _document_id(document_id))
         if found is None:
             raise NotFoundError(
@@ -144,35 +137,24 @@ class Documents(Part):
             )
         return found
 
-    def chunks(
-        self,
-        document_id: str,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> builtins.list[DocumentChunk]:
+    @scoped
+    def chunks(self, document_id: str, **who: Unpack[ScopeArgs]) -> builtins.list[DocumentChunk]:
         """The document's chunks in order: each one's index and the memory holding it."""
-        document = self.get(
-            document_id, namespace=namespace, user_id=user_id, agent_id=agent_id, run_id=run_id
-        )
+        document = self.get(document_id, **who)
         return self._core.store.documents.chunks(document.id)
 
+    @scoped
     def list(
         self,
         *,
         status: str | None = None,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
         limit: int = 100,
         offset: int = 0,
+        **who: Unpack[ScopeArgs],
     ) -> builtins.list[Document]:
         """Documents of the namespace, newest first (``status``: only those)."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(**who)
         return core.store.documents.select(
             scope.namespace,
             status=_status(status),
@@ -180,30 +162,21 @@ class Documents(Part):
             offset=offset_value(offset),
         )
 
-    def count(
-        self,
-        *,
-        status: str | None = None,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> int:
+    @scoped
+    def count(self, *, status: str | None = None, **who: Unpack[ScopeArgs]) -> int:
         """How many documents the namespace holds (``status``: with that status)."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(**who)
         return core.store.documents.count(scope.namespace, status=_status(status))
 
+    @scoped
     def process(
         self,
         document_id: str,
         *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
         progress: Callable[[Document], None] | None = None,
         timeout_s: float | None = None,
+        **who: Unpack[ScopeArgs],
     ) -> Document:
         """Run the job worker in this process until the document is ``done`` or
         ``failed`` (its job completed or dead), and return it: for scripts and the CLI,
@@ -213,9 +186,7 @@ class Documents(Part):
         worker's backoff before the next; after ``timeout_s`` seconds the document is
         returned as it stands."""
         core = self._core
-        document = self.get(
-            document_id, namespace=namespace, user_id=user_id, agent_id=agent_id, run_id=run_id
-        )
+        document = self.get(document_id, **who)
         deadline = None if timeout_s is None else time.monotonic() + timeout_s
         watch = _Watch(core, document, progress)
         worker = Worker(core, kinds=("document_ingest",))
@@ -235,22 +206,13 @@ class Documents(Part):
                     return document
             time.sleep(wait)
 
-    def delete(
-        self,
-        document_id: str,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> Document:
+    @scoped
+    def delete(self, document_id: str, **who: Unpack[ScopeArgs]) -> Document:
         """Remove a document and tombstone the chunk memories it wrote (seed 004: a
         document's chunks are deleted as a unit). A chunk that was already stored by
         someone else (the same text in the namespace) is left alone."""
         core = self._core
-        document = self.get(
-            document_id, namespace=namespace, user_id=user_id, agent_id=agent_id, run_id=run_id
-        )
+        document = self.get(document_id, **who)
         ns = document.namespace
         ids = [c.memory_id for c in core.store.documents.chunks(document.id)]
         live = core.store.memories.get_many(ns, ids).values()

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Unpack
 
 from engram.core import Part, Scope
 from engram.errors import InvalidInputError
 from engram.filters import described, list_query
 from engram.records import utcnow
+from engram.scoping import ScopeArgs, scoped
 from engram.store.protocols import EraseAudit, ListQuery
 from engram.store.protocols.record import Record
 from engram.validate import no_nul, offset_value, positive_int, type_name
@@ -54,16 +55,14 @@ def _actor(actor: object) -> str | None:
 class Erasure(Part):
     """Audited hard deletes: ``erase`` and the ``audit`` log that survives them."""
 
+    @scoped
     def erase(
         self,
         *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
         filters: Mapping[str, Any] | None = None,
         dry_run: bool = False,
         actor: str | None = None,
+        **who: Unpack[ScopeArgs],
     ) -> EraseResult:
         """Erase for good every memory of a namespace, or those ``filters`` pick (the
         native grammar of ``get_all``: record fields, ``tags``, ``metadata.<key>``), and
@@ -74,13 +73,13 @@ class Erasure(Part):
         core.check_open()
         if not isinstance(dry_run, bool):
             raise InvalidInputError(f"dry_run must be true or false, got {type_name(dry_run)}")
-        who = _actor(actor)
-        if namespace is None and user_id is None and agent_id is None and run_id is None:
+        by = _actor(actor)
+        if all(value is None for value in who.values()):
             raise InvalidInputError(
                 "erase needs its target named: namespace=, user_id=, agent_id= or run_id= "
                 "(to erase the default namespace, pass namespace='default')"
             )
-        scope = core.scope(namespace, user_id, agent_id, run_id)
+        scope = core.scope(**who)
         query = list_query(scope, filters, PAGE, 0, include_deleted=True)
         whole = query == ListQuery(limit=PAGE, include_deleted=True)
         shown = described(scope, filters)
@@ -89,7 +88,7 @@ class Erasure(Part):
             count = store.memories.count(scope.namespace, query=query)
             return EraseResult(scope.namespace, count, whole, True, shown, None)
         ids = None if whole else self._ids(scope, query)
-        audit = store.erase.erase(scope.namespace, ids, actor=who, filters=shown, now=utcnow())
+        audit = store.erase.erase(scope.namespace, ids, actor=by, filters=shown, now=utcnow())
         if core.index is not None:
             core.index.invalidate(scope.namespace)
         return EraseResult(scope.namespace, audit.memories, whole, False, shown, audit)
@@ -111,21 +110,19 @@ class Erasure(Part):
         who = _actor(actor)
         return [self.erase(namespace=ns, actor=who) for ns in core.store.erase.namespaces()]
 
+    @scoped
     def audit(
         self,
         *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
         all_namespaces: bool = False,
         limit: int = 100,
         offset: int = 0,
+        **who: Unpack[ScopeArgs],
     ) -> list[EraseAudit]:
         """The erase audit of a namespace (or of every one), newest first."""
         core = self._core
         core.check_open()
-        target = None if all_namespaces else core.scope(namespace, user_id, agent_id, run_id)
+        target = None if all_namespaces else core.scope(**who)
         return core.store.erase.audit(
             None if target is None else target.namespace,
             limit=positive_int("limit", limit, upper=10_000),

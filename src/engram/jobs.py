@@ -19,13 +19,14 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import Any, Unpack, overload
 
 from engram.core import Core, Part
 from engram.errors import InvalidInputError, NotFoundError, shown
 from engram.pipeline.handlers import HANDLERS
 from engram.pipeline.worker import Worker
 from engram.records import iso, utcnow
+from engram.scoping import ScopeArgs, scoped
 from engram.store.protocols import JOB_KINDS, JOB_STATUSES, Job
 from engram.store.protocols.record import Record
 from engram.validate import offset_value, optional_str, positive_int, row_id
@@ -67,35 +68,27 @@ class Jobs(Part):
         self._worker: Worker | None = None
         self._lock = threading.Lock()
 
-    def _namespace(
-        self,
-        namespace: str | None,
-        user_id: str | None,
-        agent_id: str | None,
-        run_id: str | None,
-    ) -> str | None:
+    def _namespace(self, who: ScopeArgs) -> str | None:
         """None (every namespace) when no scope is given, else the resolved namespace."""
         self._core.check_open()
-        if namespace is None and user_id is None and agent_id is None and run_id is None:
+        if all(value is None for value in who.values()):
             return None
-        return self._core.scope(namespace, user_id, agent_id, run_id).namespace
+        return self._core.scope(**who).namespace
 
     # -- reading ------------------------------------------------------------------------
+    @scoped
     def list(
         self,
         *,
         status: str | None = None,
         kind: str | None = None,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
         limit: int = 100,
         offset: int = 0,
+        **who: Unpack[ScopeArgs],
     ) -> JobPage:
         """Jobs, newest first, filtered by ``status`` (pending, leased, completed, dead)
         and ``kind``."""
-        ns = self._namespace(namespace, user_id, agent_id, run_id)
+        ns = self._namespace(who)
         positive_int("limit", limit, upper=10_000)
         offset_value(offset)
         if status is not None and status not in JOB_STATUSES:
@@ -109,44 +102,24 @@ class Jobs(Part):
         total = counts[status] if status is not None else sum(counts.values())
         return JobPage(tuple(items), total, limit, offset)
 
-    def get(
-        self,
-        job_id: int,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> Job:
+    @scoped
+    def get(self, job_id: int, **who: Unpack[ScopeArgs]) -> Job:
         """One job; ``NotFoundError`` if there is none (in this namespace, when given)."""
-        ns = self._namespace(namespace, user_id, agent_id, run_id)
+        ns = self._namespace(who)
         job = self._core.store.jobs.get(row_id("a job id", job_id))
         if job is None or (ns is not None and job.namespace != ns):
             where = "" if ns is None else f" in namespace {ns!r}"
             raise NotFoundError(f"no job {job_id}{where}")
         return job
 
-    def counts(
-        self,
-        *,
-        kind: str | None = None,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> dict[str, int]:
+    @scoped
+    def counts(self, *, kind: str | None = None, **who: Unpack[ScopeArgs]) -> dict[str, int]:
         """How many jobs have each status (every status is a key)."""
-        ns = self._namespace(namespace, user_id, agent_id, run_id)
+        ns = self._namespace(who)
         return self._core.store.jobs.counts(ns, kind=optional_str("kind", kind))
 
-    def status(
-        self,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> dict[str, Any]:
+    @scoped
+    def status(self, **who: Unpack[ScopeArgs]) -> dict[str, Any]:
         """seed 004's pipeline status: queue counts per status and per kind, whether
         this process runs a worker, and the latest failure.
 
@@ -154,7 +127,7 @@ class Jobs(Part):
         in-process worker's own record (``worker.last_error``, which may name any
         namespace's job) is shown only to the unscoped, operator's view.
         """
-        ns = self._namespace(namespace, user_id, agent_id, run_id)
+        ns = self._namespace(who)
         store = self._core.store.jobs
         kinds = sorted(set(JOB_KINDS) | set(HANDLERS.kinds()))
         failure = store.last_failure(ns)
@@ -180,20 +153,11 @@ class Jobs(Part):
         }
 
     # -- acting -------------------------------------------------------------------------
-    def retry(
-        self,
-        job_id: int,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> Job:
+    @scoped
+    def retry(self, job_id: int, **who: Unpack[ScopeArgs]) -> Job:
         """Send a dead (or waiting, failed) job back to the queue, runnable now, with its
         attempts reset."""
-        job = self.get(
-            job_id, namespace=namespace, user_id=user_id, agent_id=agent_id, run_id=run_id
-        )
+        job = self.get(job_id, **who)
         return self._core.store.jobs.retry(job.id, now=utcnow())
 
     def process_pending(self, limit: int | None = None) -> int:

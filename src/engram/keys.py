@@ -19,11 +19,12 @@ import re
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Protocol
+from typing import Protocol, Unpack
 
 from engram.core import Part, Scope
 from engram.errors import AuthenticationError, InvalidInputError, PermissionDeniedError, shown
 from engram.records import ApiKey, new_id, utcnow
+from engram.scoping import ScopeArgs, ScopeIds, scoped
 from engram.validate import no_nul
 
 #: Every key starts with this, so a leaked key is recognisable (secret scanners, logs).
@@ -118,13 +119,7 @@ class Keys(Part):
 class ScopeResolver(Protocol):
     """Anything that resolves the namespace rule: a ``Memory`` or its core."""
 
-    def scope(
-        self,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> Scope:
+    def scope(self, namespace: str | None = None, **ids: Unpack[ScopeIds]) -> Scope:
         """The scope these ids name."""
         ...
 
@@ -159,23 +154,17 @@ class Principal:
         if not self.admin:
             raise PermissionDeniedError(f"{action} needs an admin key")
 
-    def scope(
-        self,
-        memory: ScopeResolver,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> Scope:
+    @scoped
+    def scope(self, memory: ScopeResolver, **who: Unpack[ScopeArgs]) -> Scope:
         """Resolve a request's scope with the library's rule, then check this key may use it.
 
         A non-admin key that names neither a namespace nor a user works in its own
         namespace: ``user_id`` defaults to the key's user. ``PermissionDeniedError`` if
         the resolved namespace is outside the key's reach.
         """
-        if not self.admin and namespace is None and user_id is None:
-            user_id = self.user
-        scope = memory.scope(namespace, user_id, agent_id, run_id)
+        if not self.admin and who.get("namespace") is None and who.get("user_id") is None:
+            who["user_id"] = self.user
+        scope = memory.scope(**who)
         if not self.may_reach(scope.namespace):
             raise PermissionDeniedError(
                 f"this API key may not use namespace {shown(scope.namespace)}; it reaches "

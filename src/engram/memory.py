@@ -17,8 +17,7 @@ import functools
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from engram import parts, transcripts, write
 from engram.config import Config
@@ -26,11 +25,13 @@ from engram.core import Core, Scope, acting
 from engram.embed import Embedder, create_embedder
 from engram.errors import InvalidInputError, NotFoundError, shown
 from engram.filters import filter_names, list_query, scope_filter
+from engram.lifetime import Closing
 from engram.palace import place_filter, pointer_cites
 from engram.pipeline import hooks
 from engram.recall.request import RecallRequest
 from engram.recall.shared import recall_space
 from engram.records import BatchResult, HistoryEntry, Hit, MemoryRecord, Page, Recall
+from engram.scoping import ScopeArgs, ScopeIds, scoped
 from engram.store import open_store
 from engram.store.protocols import Store, VectorSearch
 from engram.validate import (
@@ -70,7 +71,7 @@ if TYPE_CHECKING:  # the parts' types; engram.parts builds them
 __all__ = ["Memory", "Scope"]
 
 
-class Memory:
+class Memory(Closing):
     """Long-term memory for an agent: store verbatim, recall what matters.
 
     ``Memory()`` opens the default store under ``ENGRAM_HOME``; ``Memory(":memory:")``
@@ -183,15 +184,10 @@ class Memory:
         """Memories stored without a vector because embedding failed (reindex fills them)."""
         return self._core.embed_failures
 
-    def scope(
-        self,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> Scope:
+    @scoped
+    def scope(self, namespace: str | None = None, **ids: Unpack[ScopeIds]) -> Scope:
         """Resolve the namespace rule (see ``engram.validate.namespace_for``)."""
-        return self._core.scope(namespace, user_id, agent_id, run_id)
+        return self._core.scope(namespace, **ids)
 
     # -- lifecycle ------------------------------------------------------------------
     def close(self) -> None:
@@ -203,17 +199,6 @@ class Memory:
                 self.sessions.flush(force=True)
         finally:
             self._core.close()
-
-    def __enter__(self) -> Memory:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     # -- writes ---------------------------------------------------------------------
     def add(
@@ -291,15 +276,12 @@ class Memory:
             on_invalid=on_invalid,
         )
 
+    @scoped
     def update(
         self,
         memory_id: str,
         content: str | None = None,
         *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
         metadata: Mapping[str, Any] | None = None,
         tags: Sequence[str] | None = None,
         type: str | None = None,
@@ -307,10 +289,11 @@ class Memory:
         importance: float | None = None,
         score: float | None = None,
         title: str | None = None,
+        **who: Unpack[ScopeArgs],
     ) -> MemoryRecord:
         """Change a memory; the old values stay in its history. Returns the new record."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(**who)
         memory_id = memory_id_value(memory_id)
         changes = write.update_changes(
             core,
@@ -336,21 +319,14 @@ class Memory:
                 after = after.with_changes(embedding_model=model)
         return after
 
-    def delete(
-        self,
-        memory_id: str,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> MemoryRecord:
+    @scoped
+    def delete(self, memory_id: str, **who: Unpack[ScopeArgs]) -> MemoryRecord:
         """Tombstone a memory: it leaves recall at once; ``admin.purge`` removes it for
         good. Deleting a tombstone again changes nothing and returns it (so a retried
         delete succeeds, on every surface); an id that is no memory of the namespace is a
         ``NotFoundError``."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(**who)
         wanted = memory_id_value(memory_id)
         try:
             record = core.store.memories.delete(scope.namespace, wanted, actor=acting())
@@ -363,23 +339,20 @@ class Memory:
             core.index.removed(scope.namespace, record.id)
         return record
 
+    @scoped
     def feedback(
         self,
         memory_id: str,
         rating: int | str,
         comment: str | None = None,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
+        **who: Unpack[ScopeArgs],
     ) -> MemoryRecord:
         """Thumbs up (+1) or down (-1): quality moves by one, clamped to [-3, +3].
 
         A thumbs up also confirms the memory's aspects in the graph (seed 004's aspect
         feedback, ``mem.graph.aspect_feedback``), in the same transaction."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(**who)
         value = rating_value(rating)
         if comment is not None:
             if not isinstance(comment, str):
@@ -394,36 +367,25 @@ class Memory:
         return after
 
     # -- reads ----------------------------------------------------------------------
-    def get(
-        self,
-        memory_id: str,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> MemoryRecord:
+    @scoped
+    def get(self, memory_id: str, **who: Unpack[ScopeArgs]) -> MemoryRecord:
         """One live memory by id; ``NotFoundError`` if it is not in this namespace."""
-        return self._core.get(
-            self._core.open_scope(namespace, user_id, agent_id, run_id), memory_id
-        )
+        return self._core.get(self._core.open_scope(**who), memory_id)
 
+    @scoped
     def get_all(
         self,
         *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
         filters: Mapping[str, Any] | None = None,
         limit: int = 100,
         offset: int = 0,
         include_deleted: bool = False,
+        **who: Unpack[ScopeArgs],
     ) -> Page:
         """Memories of a namespace, newest first, filtered and paginated: a ``Page``,
         which is a list of the memories with ``total``, ``limit`` and ``offset``."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(**who)
         positive_int("limit", limit, upper=100_000)
         query = list_query(scope, filters, limit, offset, include_deleted)
         records = core.store.memories.select(scope.namespace, query)
@@ -433,18 +395,11 @@ class Memory:
             total = functools.partial(core.store.memories.count, scope.namespace, query=query)
         return Page(records, limit=limit, offset=offset, total=total)
 
-    def history(
-        self,
-        memory_id: str,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> list[HistoryEntry]:
+    @scoped
+    def history(self, memory_id: str, **who: Unpack[ScopeArgs]) -> list[HistoryEntry]:
         """Every create, update, delete, feedback and dedup of a memory, oldest first."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(**who)
         entries = core.store.memories.history(scope.namespace, memory_id_value(memory_id))
         if not entries:
             raise NotFoundError(
@@ -518,7 +473,7 @@ class Memory:
         core = self._core
         core.check_open()
         text = query_text(query)
-        scope = core.scope(namespace, user_id, agent_id, run_id)
+        scope = core.scope(namespace, user_id=user_id, agent_id=agent_id, run_id=run_id)
         k = positive_int("limit", limit if limit is not None else core.config.recall.limit)
         if budget_tokens is not None:
             positive_int("budget_tokens", budget_tokens, upper=10_000_000)
@@ -550,24 +505,13 @@ class Memory:
         return transcripts.joined(core, result, scope.namespace) if expand else result
 
     # -- aliases the guides documented before the parts existed ---------------------
-    def add_transcript(
-        self,
-        session_key: str,
-        content: str,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> bool:
+    @scoped
+    def add_transcript(self, session_key: str, content: str, **who: Unpack[ScopeArgs]) -> bool:
         """Alias of ``transcripts.add``."""
         return self.transcripts.add(
             session_key,
             content,
-            namespace=namespace,
-            user_id=user_id,
-            agent_id=agent_id,
-            run_id=run_id,
+            **who,
         )
 
     def feedback_log(self, *, namespace: str | None = None) -> list[dict[str, Any]]:

@@ -9,31 +9,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Unpack
 
 from engram.core import Core, Part
 from engram.errors import InvalidInputError
 from engram.records import Recall
+from engram.scoping import ScopeArgs, scoped
 from engram.validate import no_nul, session_key_value
 
 
 class Transcripts(Part):
     """Lossless session transcripts of a ``Memory``."""
 
-    def add(
-        self,
-        session_key: str,
-        content: str,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> bool:
+    @scoped
+    def add(self, session_key: str, content: str, **who: Unpack[ScopeArgs]) -> bool:
         """Keep a session's raw transcript. Returns False when the session already has
         one: the first one is kept unchanged. The injection scan reads it as it reads a
         memory (``InjectionBlocked`` in block mode)."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(**who)
         key = session_key_value(session_key)
         if not isinstance(content, str) or not content.strip():
             raise InvalidInputError("transcript content must be a non-empty string")
@@ -43,21 +37,14 @@ class Transcripts(Part):
         # Scanned like a memory: block mode refuses it; flag mode keeps it, and recall's
         # ``expand`` hands it out inside an untrusted marker.
         core.scan_text(content)
-        return core.store.transcripts.put(scope.namespace, key, content, agent_id=agent_id)
+        return core.store.transcripts.put(scope.namespace, key, content, agent_id=scope.agent_id)
 
-    def get(
-        self,
-        session_keys: Sequence[str],
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> dict[str, str]:
+    @scoped
+    def get(self, session_keys: Sequence[str], **who: Unpack[ScopeArgs]) -> dict[str, str]:
         """The transcripts of these sessions, by session key; sessions without one are
         left out."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(**who)
         if isinstance(session_keys, str) or not isinstance(session_keys, Sequence):
             raise InvalidInputError("session_keys must be a list of session keys")
         keys = [session_key_value(k) for k in session_keys]

@@ -117,9 +117,9 @@ def prepare(
     explicit = fields.get("namespace", namespace) is not None
     scope = core.scope(
         fields.pop("namespace", namespace),
-        fields.get("user_id"),
-        fields.get("agent_id"),
-        fields.get("run_id"),
+        user_id=fields.get("user_id"),
+        agent_id=fields.get("agent_id"),
+        run_id=fields.get("run_id"),
     )
     content = fields.pop("content")
     record = build_record(

@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, Unpack
 
 from langchain_core.callbacks import (
     AsyncCallbackManagerForRetrieverRun,
@@ -46,6 +46,7 @@ from engram.errors import InvalidInputError, StoreError, shown
 from engram.memory import Memory
 from engram.recall.format import flags, untrusted
 from engram.records import Hit, MemoryRecord, Outcome
+from engram.scoping import OwnerArgs, scoped
 
 __all__ = ["EngramChatMessageHistory", "EngramRetriever"]
 
@@ -181,14 +182,12 @@ class EngramChatMessageHistory(BaseChatMessageHistory):
     Alice's conversations in ``user:alice``, each on its own session id.
     """
 
+    @scoped
     def __init__(
         self,
         memory: Memory,
         session_id: str,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
+        **who: Unpack[OwnerArgs],
     ) -> None:
         super().__init__()
         if not isinstance(memory, Memory):
@@ -199,7 +198,7 @@ class EngramChatMessageHistory(BaseChatMessageHistory):
             )
         self.memory = memory
         self.session_id = session_id
-        self._scope = {"namespace": namespace, "user_id": user_id, "agent_id": agent_id}
+        self._scope: dict[str, Any] = dict(who)
         memory.scope(**self._scope)  # a bad namespace fails here, not on the first message
 
     @property
@@ -228,7 +227,7 @@ class EngramChatMessageHistory(BaseChatMessageHistory):
         for attempt in range(turn, turn + RETRIES):
             batch = self.memory.add_many(
                 [self._item(message, attempt)],
-                namespace=self._scope["namespace"],
+                namespace=self._scope.get("namespace"),
                 # A chat history records what was said: text the injection scan objects
                 # to is stored flagged, out of recall's context, not refused (issue 27).
                 on_blocked="flag",
@@ -256,8 +255,8 @@ class EngramChatMessageHistory(BaseChatMessageHistory):
         text = str(message.text).strip()
         return {
             "content": f"{role}: {text}\n{marker}" if text else f"{role}:\n{marker}",
-            "user_id": self._scope["user_id"],
-            "agent_id": self._scope["agent_id"],
+            "user_id": self._scope.get("user_id"),
+            "agent_id": self._scope.get("agent_id"),
             "session_id": self.session_id,
             "type": "message",
             "category": "episodic",
@@ -269,12 +268,10 @@ class EngramChatMessageHistory(BaseChatMessageHistory):
         """(turn, message dict, memory) of every stored message of the session."""
         for offset in itertools.count(0, PAGE):
             page = self.memory.get_all(
-                namespace=self._scope["namespace"],
-                user_id=self._scope["user_id"],
-                agent_id=self._scope["agent_id"],
                 filters={"session_id": self.session_id, "tags": [CHAT_TAG]},
                 limit=PAGE,
                 offset=offset,
+                **self._scope,
             )
             for record in page:
                 carried = record.metadata.get(META)

@@ -72,7 +72,7 @@ class EngramMemoryBlock(BaseMemoryBlock[str]):
     def model_post_init(self, context: Any, /) -> None:
         """Check the scope now, so a bad namespace fails at construction, not mid-chat
         (pydantic reports engram's ``InvalidInputError`` as a ``ValidationError``)."""
-        self.memory.scope(self.namespace, self.user_id, self.agent_id)
+        self.memory.scope(self.namespace, user_id=self.user_id, agent_id=self.agent_id)
 
     async def _aget(self, messages: list[ChatMessage] | None = None, **block_kwargs: Any) -> str:
         """engram's recall context for the latest messages ("" when nothing matches)."""

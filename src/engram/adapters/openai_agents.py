@@ -24,7 +24,7 @@ import asyncio
 import json
 import secrets
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any, Unpack, cast
 
 from agents import FunctionTool, RunContextWrapper, function_tool
 from agents.items import TResponseInputItem
@@ -35,6 +35,7 @@ from engram.errors import EngramError, InvalidInputError, shown
 from engram.memory import Memory
 from engram.recall.format import memory_line
 from engram.records import MemoryRecord
+from engram.scoping import OwnerArgs, scoped
 from engram.spotlight import DATA_MARKER
 from engram.validate import MAX_METADATA_BYTES
 
@@ -52,22 +53,21 @@ PAGE = 500
 LOOKBACK = 50
 
 
+@scoped
 def memory_tools(
     memory: Memory,
     *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
     limit: int | None = None,
     allow_forget: bool = False,
+    **who: Unpack[OwnerArgs],
 ) -> list[FunctionTool]:
     """``search_memory`` and ``remember`` (and ``forget`` with ``allow_forget``) bound to
     ``memory`` and one scope (engram's namespace rule: ``user_id`` names ``user:<id>``).
 
     A tool that fails with an engram error tells the model what was wrong (the error's
     message); any other failure gets the SDK's generic tool-error text."""
-    memory.scope(namespace, user_id, agent_id)  # a bad scope fails here, not mid-run
-    scope: dict[str, Any] = {"namespace": namespace, "user_id": user_id, "agent_id": agent_id}
+    memory.scope(**who)  # a bad scope fails here, not mid-run
+    scope: dict[str, Any] = dict(who)
 
     def search_memory(query: str) -> str:
         """Search long-term memory for what is relevant to a query.
@@ -135,17 +135,16 @@ class EngramSession:
 
     session_settings: SessionSettings | None
 
+    @scoped
     def __init__(
         self,
         session_id: str,
         memory: Memory,
         *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
         log_namespace: str | None = None,
         remember_exchanges: bool = True,
         session_settings: SessionSettings | Mapping[str, Any] | None = None,
+        **who: Unpack[OwnerArgs],
     ) -> None:
         if not isinstance(session_id, str) or not session_id.strip():
             raise InvalidInputError(f"session_id must be a non-empty string, got {session_id!r}")
@@ -155,12 +154,8 @@ class EngramSession:
         self.memory = memory
         self.session_settings = _settings(session_settings)
         self.remember_exchanges = remember_exchanges
-        home = memory.scope(namespace, user_id, agent_id)
-        self._scope: dict[str, Any] = {
-            "namespace": namespace,
-            "user_id": user_id,
-            "agent_id": agent_id,
-        }
+        home = memory.scope(**who)
+        self._scope: dict[str, Any] = dict(who)
         self.log_namespace = log_namespace or home.namespace + LOG_SUFFIX
         self._log: dict[str, Any] = {**self._scope, "namespace": self.log_namespace}
         memory.scope(**self._log)  # a log namespace engram cannot hold fails here

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextvars
 import json
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Unpack
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -26,6 +26,7 @@ from engram.errors import EngramError
 from engram.keys import LOCAL, Principal, ScopeResolver
 from engram.memory import Memory
 from engram.org import OrgFactAuthor
+from engram.scoping import ScopeArgs, scoped
 
 #: The namespace the current MCP request works in, set by ``McpGuard``.
 current_namespace: contextvars.ContextVar[str] = contextvars.ContextVar("engram_namespace")
@@ -59,16 +60,10 @@ def server_state(request: Request) -> ServerState:
 class TracedPrincipal(Principal):
     """A ``Principal`` that notes the namespace it resolves, for the access log."""
 
-    def scope(
-        self,
-        memory: ScopeResolver,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> CallScope:
+    @scoped
+    def scope(self, memory: ScopeResolver, **who: Unpack[ScopeArgs]) -> CallScope:
         """``Principal.scope``, noted on the current request."""
-        resolved = super().scope(memory, namespace, user_id, agent_id, run_id)
+        resolved = super().scope(memory, **who)
         note_namespace(resolved.namespace)
         return resolved
 
@@ -122,7 +117,7 @@ class McpGuard:
         try:
             caller = await run_in_threadpool(authenticate, self.state, headers.get("authorization"))
             asked = headers.get(NAMESPACE_HEADER) or None
-            resolved = await run_in_threadpool(caller.scope, self.state.memory, asked)
+            resolved = await run_in_threadpool(caller.scope, self.state.memory, namespace=asked)
             author = await run_in_threadpool(
                 self.state.memory.org.author_for_key, caller.key_id, caller.user, caller.admin
             )

@@ -162,7 +162,7 @@ async def proxy_chat_completions(
         stages.lap("auth")
         body = _body(raw)
         names = _names(request, body)
-        scope = caller.scope(memory, None, names["user_id"], None)
+        scope = caller.scope(memory, user_id=names["user_id"])
         user = names["user_id"] or caller.user
         stages.lap("parse")
         turn = memory.chat.before(

@@ -143,7 +143,7 @@ class Chat(Part):
     ) -> ChatConfig:
         """The settings a turn of this user runs with: ``[chat]``, then the user's own
         (``set_settings``), then ``overrides`` (checked)."""
-        scope = self._core.open_scope(namespace, user_id, None, None)
+        scope = self._core.open_scope(namespace, user_id=user_id)
         return self._effective(scope.namespace, overrides)
 
     def set_settings(
@@ -157,7 +157,7 @@ class Chat(Part):
         ``auto_mine`` and ``recall_off_agents`` (seed 003: settings are per user); the
         keys not named keep their value. Returns the settings the user now has."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, None, None)
+        scope = core.open_scope(namespace, user_id=user_id)
         if not isinstance(values, Mapping):
             raise InvalidInputError(f"chat settings must be a mapping, got {type_name(values)}")
         mine = {**(core.store.chat_settings.get(scope.namespace) or {}), **values}
@@ -167,7 +167,7 @@ class Chat(Part):
 
     def reset_settings(self, *, user_id: str | None = None, namespace: str | None = None) -> bool:
         """Forget the user's own settings (``[chat]`` applies again); True if any."""
-        scope = self._core.open_scope(namespace, user_id, None, None)
+        scope = self._core.open_scope(namespace, user_id=user_id)
         return self._core.store.chat_settings.remove(scope.namespace)
 
     def _effective(self, namespace: str, overrides: Mapping[str, Any] | None) -> ChatConfig:
@@ -202,7 +202,7 @@ class Chat(Part):
         the model its request first (the chat proxy does)."""
         core = self._core
         begun = time.perf_counter()
-        scope = core.open_scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(namespace, user_id=user_id, agent_id=agent_id)
         checked = _checked(messages)
         cfg = self._effective(scope.namespace, settings)
         conversation = turns.conversation_id(conversation_id, checked)
@@ -264,7 +264,7 @@ class Chat(Part):
         on a worker (``engram serve``, ``engram worker``, ``mem.jobs.start()`` or
         ``mem.jobs.process_pending()``), never here."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(namespace, user_id=user_id, agent_id=agent_id)
         checked = _checked(messages)
         if not isinstance(reply, str):
             raise InvalidInputError(f"reply must be the model's text, got {type_name(reply)}")

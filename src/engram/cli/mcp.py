@@ -54,7 +54,7 @@ def mcp(
     # The manifest needs no model: do not load one just to print it.
     quiet: dict[str, Any] = {"embedder": None} if as_json else {}
     with obj.memory(**quiet) as mem:
-        scope = mem.scope(namespace, user_id, agent_id)
+        scope = mem.scope(namespace, user_id=user_id, agent_id=agent_id)
         author = OrgFactAuthor("agent", agent_id or "mcp", seniority)
         server = create_mcp_server(mem, namespace=scope.namespace, author=author)
         if as_json:

@@ -12,11 +12,12 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any, Generic, TypedDict, TypeVar
+from typing import Any, Generic, TypeVar
 from urllib.parse import quote
 
 from engram.errors import InvalidInputError, shown
 from engram.records import iso
+from engram.scoping import SCOPE_KEYS
 
 T = TypeVar("T")
 
@@ -62,29 +63,11 @@ def name_path(value: object, what: str) -> str:
     return quote(value, safe="/")
 
 
-class ScopeArgs(TypedDict, total=False):
-    """The scope keywords of the part verbs (``**scope: Unpack[ScopeArgs]``), as the
-    library's verbs take them; None is the same as not given."""
-
-    namespace: str | None
-    user_id: str | None
-    agent_id: str | None
-    run_id: str | None
-
-
-def scope(
-    namespace: str | None, user_id: str | None, agent_id: str | None, run_id: str | None
-) -> dict[str, Any]:
-    """The scope fields that were given, for a query string or a JSON body."""
-    given = {"namespace": namespace, "user_id": user_id, "agent_id": agent_id, "run_id": run_id}
-    return {k: v for k, v in given.items() if v is not None}
-
-
 def scope_given(scope: Mapping[str, Any]) -> dict[str, Any]:
     """``**scope`` of a part verb, checked as Python checks named parameters (a
     ``TypedDict`` is not checked at run time): a misspelt keyword is a ``TypeError``, not
     a query parameter the server ignores."""
-    unknown = sorted(set(scope) - set(ScopeArgs.__annotations__))
+    unknown = sorted(set(scope) - set(SCOPE_KEYS))
     if unknown:
         raise TypeError(f"unexpected keyword argument(s): {', '.join(unknown)}")
     return given(**scope)

@@ -17,13 +17,13 @@ from engram.api import palace_routes as palace_api
 from engram.client import decode
 from engram.client.call import (
     Call,
-    ScopeArgs,
     given,
     json_body,
     name_path,
     query_value,
     scope_given,
 )
+from engram.scoping import ScopeArgs
 
 Moment = datetime | date | str | None
 

@@ -16,9 +16,10 @@ from engram.api import documents_routes as docs
 from engram.api import jobs_routes as jobs_api
 from engram.api import review_routes as review_api
 from engram.client import decode
-from engram.client.call import Call, ScopeArgs, given, json_body, query_value, scope_given, segment
+from engram.client.call import Call, given, json_body, query_value, scope_given, segment
 from engram.errors import InvalidInputError
 from engram.jobs import Job, JobPage
+from engram.scoping import ScopeArgs
 from engram.store.protocols.documents import Document
 from engram.store.protocols.review import ReviewItem
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from types import TracebackType
 from typing import TypeVar
 
 import httpx
@@ -11,11 +10,12 @@ import httpx
 from engram.client.base import BaseClient, Blocking
 from engram.client.call import Call
 from engram.client.transport import Settings, answer, build
+from engram.lifetime import Closing
 
 T = TypeVar("T")
 
 
-class EngramClient(BaseClient[Blocking]):
+class EngramClient(BaseClient[Blocking], Closing):
     """``Memory``'s verbs against an engram server, returning the library's records.
 
     ``EngramClient("http://127.0.0.1:8765", api_key)`` talks to ``engram serve``;
@@ -54,14 +54,3 @@ class EngramClient(BaseClient[Blocking]):
     def close(self) -> None:
         """Close the connection pool."""
         self._http.close()
-
-    def __enter__(self) -> EngramClient:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()

@@ -8,59 +8,83 @@ them. The server validates every input again and its error comes back as the sam
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Concatenate, Literal, ParamSpec, TypeVar, Unpack
 
 from engram.client import decode
-from engram.client.call import Call, Params, given, json_body, query_value, scope, segment
+from engram.client.call import Call, Params, given, json_body, query_value, segment
 from engram.errors import InvalidInputError, shown
-from engram.records import BatchResult, HistoryEntry, Hit, MemoryRecord, Page, Recall
+from engram.memory import Memory
+from engram.records import BatchResult, HistoryEntry, MemoryRecord, Page
+from engram.scoping import SCOPE_KEYS, ScopeArgs, scoped
 
 #: ``add_many``'s ``progress(done, total)``, as ``Memory.add_many`` takes it.
 Progress = Callable[[int, int], None]
 OnRefused = Literal["skip", "raise"]
 OnBlocked = Literal["skip", "raise", "flag"]
 _SCOPE_KEYS = ("namespace", "user_id", "agent_id", "run_id")
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 def _memory_path(memory_id: object, tail: str = "") -> str:
     return f"/v1/memories/{segment(memory_id, 'memory_id')}{tail}"
 
 
-def add(
-    content: str | Sequence[Mapping[str, Any]],
-    *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
-    metadata: Mapping[str, Any] | None = None,
-    tags: Sequence[str] | None = None,
-    type: str | None = None,
-    category: str | None = None,
-    importance: float | None = None,
-    score: float | None = None,
-    created_at: Any = None,
-    **fields: Any,
-) -> Call[MemoryRecord]:
+def _mirror(
+    verb: Callable[Concatenate[Any, P], Any],
+    route: str | Callable[[object], str],
+    read: Callable[[Any], T],
+    doc: str,
+) -> Callable[P, Call[T]]:
+    """The client verb of the library's ``verb``, with its very parameters (the
+    signature is the library's, for ``help()``). ``route`` is a path to ``POST`` the
+    arguments to as one JSON object; or, for a change to one memory, the path of the
+    first argument (its id) to ``PATCH``, the scope keywords in the query string as
+    the memory routes read them. A required argument or one with a default is always
+    sent, one that defaults to None when given, and what ``**`` collects (``add``'s
+    extra fields, recall's overrides) is spread among them, as the server's models
+    read them."""
+    signature = inspect.signature(verb)
+    own = signature.replace(  # no self; what the builder returns, as the others say it
+        parameters=list(signature.parameters.values())[1:],
+        return_annotation=f"Call[{signature.return_annotation}]",
+    )
+
+    def build(*args: P.args, **kwargs: P.kwargs) -> Call[T]:
+        try:
+            bound = own.bind(*args, **kwargs)
+        except TypeError as exc:  # as Python words it: "add() got an unexpected ..."
+            raise TypeError(f"{verb.__name__}() {exc}") from None
+        bound.apply_defaults()
+        body: dict[str, Any] = {}
+        for name, value in bound.arguments.items():
+            param = own.parameters[name]
+            if param.kind is param.VAR_KEYWORD:
+                body.update(value)
+            elif value is not None or param.default is not None:
+                body[name] = value
+        if isinstance(route, str):
+            return Call("POST", route, read, body=json_body(body))
+        path = route(body.pop(next(iter(own.parameters))))
+        params = {k: body.pop(k) for k in SCOPE_KEYS if k in body}
+        return Call("PATCH", path, read, params=params, body=json_body(body))
+
+    build.__name__ = build.__qualname__ = verb.__name__
+    build.__doc__ = doc
+    build.__signature__ = own  # type: ignore[attr-defined]
+    return build
+
+
+add = _mirror(
+    Memory.add,
+    "/v1/memories",
+    decode.memory,
     """``POST /v1/memories``: store one memory verbatim and return it (the stored one
-    when the same content is already there)."""
-    body = {
-        "content": content,
-        **scope(namespace, user_id, agent_id, run_id),
-        **given(
-            metadata=metadata,
-            tags=tags,
-            type=type,
-            category=category,
-            importance=importance,
-            score=score,
-            created_at=created_at,
-            **fields,
-        ),
-    }
-    return Call("POST", "/v1/memories", decode.memory, body=json_body(body))
+    when the same content is already there).""",
+)
 
 
 def _batch_scope(
@@ -90,22 +114,20 @@ def _batch_scope(
     return stripped, dict(scopes.pop()) if scopes else given(**asked)
 
 
+@scoped
 def add_many(
     items: Sequence[str | Mapping[str, Any]],
     *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
     progress: Progress | None = None,
     on_blocked: OnBlocked = "skip",
     on_invalid: OnRefused = "raise",
+    **who: Unpack[ScopeArgs],
 ) -> Call[BatchResult]:
     """``POST /v1/memories/batch``: validate and scan every item, store the good ones.
     ``progress(done, total)`` is called once, when the server has answered."""
     if isinstance(items, str | bytes) or not isinstance(items, Sequence):
         raise InvalidInputError(f"items must be a list of strings or dicts, got {shown(items)}")
-    asked = {"namespace": namespace, "user_id": user_id, "agent_id": agent_id, "run_id": run_id}
+    asked = dict(who)
     stripped, shared = _batch_scope(items, asked)
     wire = [{"content": item} if isinstance(item, str) else item for item in stripped]
     body = {"items": wire, "on_blocked": on_blocked, "on_invalid": on_invalid, **shared}
@@ -119,86 +141,40 @@ def add_many(
     return Call("POST", "/v1/memories/batch", read, body=json_body(body))
 
 
-def update(
-    memory_id: str,
-    content: str | None = None,
-    *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
-    metadata: Mapping[str, Any] | None = None,
-    tags: Sequence[str] | None = None,
-    type: str | None = None,
-    category: str | None = None,
-    importance: float | None = None,
-    score: float | None = None,
-    title: str | None = None,
-) -> Call[MemoryRecord]:
-    """``PATCH /v1/memories/{id}``: change a memory; the old values stay in its history."""
-    changes = given(
-        content=content,
-        metadata=metadata,
-        tags=tags,
-        type=type,
-        category=category,
-        importance=importance,
-        score=score,
-        title=title,
-    )
-    return Call(
-        "PATCH",
-        _memory_path(memory_id),
-        decode.memory,
-        params=scope(namespace, user_id, agent_id, run_id),
-        body=json_body(changes),
-    )
+update = _mirror(
+    Memory.update,
+    _memory_path,
+    decode.memory,
+    """``PATCH /v1/memories/{id}``: change a memory; the old values stay in its history.""",
+)
 
 
-def delete(
-    memory_id: str,
-    *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
-) -> Call[MemoryRecord]:
+@scoped
+def delete(memory_id: str, **who: Unpack[ScopeArgs]) -> Call[MemoryRecord]:
     """``DELETE /v1/memories/{id}``: tombstone a memory."""
-    params = scope(namespace, user_id, agent_id, run_id)
+    params = given(**who)
     return Call("DELETE", _memory_path(memory_id), decode.memory, params=params)
 
 
+@scoped
 def feedback(
-    memory_id: str,
-    rating: int | str,
-    comment: str | None = None,
-    *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
+    memory_id: str, rating: int | str, comment: str | None = None, **who: Unpack[ScopeArgs]
 ) -> Call[MemoryRecord]:
     """``POST /v1/memories/{id}/feedback``: thumbs up (+1) or down (-1)."""
     return Call(
         "POST",
         _memory_path(memory_id, "/feedback"),
         decode.memory,
-        params=scope(namespace, user_id, agent_id, run_id),
+        params=given(**who),
         body=json_body({"rating": rating, **given(comment=comment)}),
     )
 
 
-def get(
-    memory_id: str,
-    *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
-) -> Call[MemoryRecord]:
+@scoped
+def get(memory_id: str, **who: Unpack[ScopeArgs]) -> Call[MemoryRecord]:
     """``GET /v1/memories/{id}``: one live memory; ``NotFoundError`` if it is not in
     this namespace."""
-    params = scope(namespace, user_id, agent_id, run_id)
+    params = given(**who)
     return Call("GET", _memory_path(memory_id), decode.memory, params=params)
 
 
@@ -245,20 +221,18 @@ def _list_params(filters: Mapping[str, Any] | None) -> Params:
     return params
 
 
+@scoped
 def get_all(
     *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
     filters: Mapping[str, Any] | None = None,
     limit: int = 100,
     offset: int = 0,
     include_deleted: bool = False,
+    **who: Unpack[ScopeArgs],
 ) -> Call[Page]:
     """``GET /v1/memories``: a ``Page`` of memories, newest first."""
     params: Params = {
-        **scope(namespace, user_id, agent_id, run_id),
+        **given(**who),
         **_list_params(filters),
         "limit": query_value("limit", limit),
         "offset": query_value("offset", offset),
@@ -268,87 +242,34 @@ def get_all(
     return Call("GET", "/v1/memories", decode.page, params=params)
 
 
-def history(
-    memory_id: str,
-    *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
-) -> Call[list[HistoryEntry]]:
+@scoped
+def history(memory_id: str, **who: Unpack[ScopeArgs]) -> Call[list[HistoryEntry]]:
     """``GET /v1/memories/{id}/history``: every event of a memory, oldest first."""
-    params = scope(namespace, user_id, agent_id, run_id)
+    params = given(**who)
     return Call("GET", _memory_path(memory_id, "/history"), decode.history, params=params)
 
 
-def search(
-    query: str,
-    *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
-    limit: int = 10,
-    filters: Mapping[str, Any] | None = None,
-    wing: str | int | None = None,
-    room: str | int | None = None,
-    **overrides: Any,
-) -> Call[list[Hit]]:
+search = _mirror(
+    Memory.search,
+    "/v1/search",
+    decode.hits,
     """``POST /v1/search``: ranked hits, each with its score breakdown. The server takes
-    the overrides ``fusion``, ``strategy``, ``min_relevance`` and ``abstain``."""
-    body = {
-        "query": query,
-        "limit": limit,
-        **scope(namespace, user_id, agent_id, run_id),
-        **given(filters=filters, wing=wing, room=room),
-        **overrides,
-    }
-    return Call("POST", "/v1/search", decode.hits, body=json_body(body))
+    the overrides ``fusion``, ``strategy``, ``min_relevance`` and ``abstain``.""",
+)
+recall = _mirror(
+    Memory.recall,
+    "/v1/recall",
+    decode.recall,
+    """``POST /v1/recall``: the few memories that matter, and the context block.""",
+)
 
 
-def recall(
-    query: str,
-    *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
-    limit: int | None = None,
-    budget_tokens: int | None = None,
-    filters: Mapping[str, Any] | None = None,
-    expand: bool = False,
-    wing: str | int | None = None,
-    room: str | int | None = None,
-    cite: str = "id",
-    session_id: str | None = None,
-    **overrides: Any,
-) -> Call[Recall]:
-    """``POST /v1/recall``: the few memories that matter, and the context block."""
-    body = {
-        "query": query,
-        "expand": expand,
-        "cite": cite,
-        **scope(namespace, user_id, agent_id, run_id),
-        **given(limit=limit, budget_tokens=budget_tokens, filters=filters, wing=wing, room=room),
-        **given(session_id=session_id),
-        **overrides,
-    }
-    return Call("POST", "/v1/recall", decode.recall, body=json_body(body))
-
-
-def add_transcript(
-    session_key: str,
-    content: str,
-    *,
-    namespace: str | None = None,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    run_id: str | None = None,
-) -> Call[bool]:
+@scoped
+def add_transcript(session_key: str, content: str, **who: Unpack[ScopeArgs]) -> Call[bool]:
     """``POST /v1/transcripts``: keep a session's raw transcript once; False when the
     session already had one."""
     body = {"session_key": session_key, "content": content}
-    body.update(scope(namespace, user_id, agent_id, run_id))
+    body.update(given(**who))
     return Call("POST", "/v1/transcripts", decode.transcript_stored, body=json_body(body))
 
 

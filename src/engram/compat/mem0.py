@@ -36,6 +36,7 @@ from engram.config import Config
 from engram.core import Scope
 from engram.embed import Embedder
 from engram.errors import InvalidInputError, NotFoundError, shown
+from engram.lifetime import Closing
 from engram.memory import Memory as EngramMemory
 from engram.records import MemoryRecord, Outcome
 from engram.validate import type_name
@@ -96,7 +97,7 @@ def _holds(namespace: str, user_id: str | None, agent_id: str | None, run_id: st
     return namespace == f"run:{run_id}" or namespace.startswith(("user:", "agent:"))
 
 
-class Memory:
+class Memory(Closing):
     """mem0's ``Memory`` on engram.
 
     ``Memory()`` opens engram's default store; pass ``path``, ``config`` and
@@ -121,7 +122,9 @@ class Memory:
         self._owned = memory is None
         self.engram = memory or EngramMemory(path, config=config, embedder=embedder)
         native = self.engram
-        self._scope_of: ScopeOf = scope or (lambda u, a, r: native.scope(None, u, a, r))
+        self._scope_of: ScopeOf = scope or (
+            lambda u, a, r: native.scope(user_id=u, agent_id=a, run_id=r)
+        )
         self._reaches = reaches or (lambda namespace: True)
         # mem0 addresses a memory by id alone, engram by namespace and id: the
         # namespaces of ids this door has seen, so a deleted one's history is found.
@@ -131,12 +134,6 @@ class Memory:
         """Close the store if this door opened it."""
         if self._owned:
             self.engram.close()
-
-    def __enter__(self) -> Memory:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # -- writes -------------------------------------------------------------------------
     def add(

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import date, datetime
+from typing import Unpack
 
 from engram.core import Core
 from engram.errors import InvalidInputError, shown
@@ -31,6 +32,7 @@ from engram.graph.aspects import AspectTelemetry
 from engram.graph.merge import DedupePair, DedupeResult
 from engram.graph.reads import GraphReads
 from engram.records import utcnow
+from engram.scoping import ScopeArgs, scoped
 from engram.store.protocols.aspects import AspectFeedback
 from engram.store.protocols.graph import (
     SINGLE_VALUED,
@@ -78,6 +80,7 @@ class Graph(GraphReads):
     ``record``."""
 
     # -- writes -----------------------------------------------------------------------
+    @scoped
     def record(
         self,
         memory_id: str,
@@ -87,10 +90,7 @@ class Graph(GraphReads):
         single_valued: Collection[str] | None = None,
         valid_from: datetime | str | None = None,
         now: datetime | str | None = None,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
+        **who: Unpack[ScopeArgs],
     ) -> RecordResult:
         """Persist the (source, relationship, target, confidence) triples one memory
         states; idempotent, so processing the memory again changes nothing.
@@ -102,7 +102,7 @@ class Graph(GraphReads):
         a new target closes the relation that held then.
         """
         core = self._core
-        scope = self._core.open_scope(namespace, user_id, agent_id, run_id)
+        scope = self._core.open_scope(**who)
         memory = core.get(scope, memory_id)
         checked = triples_arg(triples)
         types: dict[str, str] = {}
@@ -125,6 +125,7 @@ class Graph(GraphReads):
         )
         return result
 
+    @scoped
     def supersede(
         self,
         source: str,
@@ -135,10 +136,7 @@ class Graph(GraphReads):
         memory_id: str,
         confidence: float = 1.0,
         now: datetime | str | None = None,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
+        **who: Unpack[ScopeArgs],
     ) -> Relation:
         """State that ``source``'s ``relation_type`` is ``new_target`` from
         ``valid_from`` on, whatever the type's configuration: the relation that held
@@ -151,31 +149,21 @@ class Graph(GraphReads):
             single_valued={relation_type},
             valid_from=moment_arg("valid_from", valid_from),
             now=now,
-            namespace=namespace,
-            user_id=user_id,
-            agent_id=agent_id,
-            run_id=run_id,
+            **who,
         )
         return result.relations[0]
 
-    def add_alias(
-        self,
-        entity: str,
-        alias: str,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> Entity:
+    @scoped
+    def add_alias(self, entity: str, alias: str, **who: Unpack[ScopeArgs]) -> Entity:
         """Make ``alias`` another name of ``entity`` (``entity()``, ``record`` and the
         other reads then resolve it); returns the entity with its aliases.
         ``InvalidInputError`` if the alias already names another entity."""
-        scope, found = self._entity(entity, namespace, user_id, agent_id, run_id)
+        scope, found = self._entity(entity, who)
         key = canonical_name(name_arg("alias", alias))
         self._core.store.graph.add_alias(scope.namespace, found.id, key)
         return self._resolve(scope, found.canonical_name)
 
+    @scoped
     def upsert_aspect(
         self,
         entity: str,
@@ -183,18 +171,16 @@ class Graph(GraphReads):
         *,
         weight: float = 0.5,
         now: datetime | str | None = None,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
+        **who: Unpack[ScopeArgs],
     ) -> Aspect:
         """The entity's aspect ``name`` (matched by canonical name), created with
         ``weight`` in [0, 1] if new; an existing aspect keeps its weight (feedback owns
         it)."""
-        scope, found = self._entity(entity, namespace, user_id, agent_id, run_id)
+        scope, found = self._entity(entity, who)
         stamp = now_arg(now)
         return _aspects.upsert_aspect(self._core, scope.namespace, found, name, weight, stamp)
 
+    @scoped
     def add_attribute(
         self,
         entity: str,
@@ -205,15 +191,12 @@ class Graph(GraphReads):
         kind: str = "attribute",
         importance: float = 0.5,
         now: datetime | str | None = None,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
+        **who: Unpack[ScopeArgs],
     ) -> Attribute:
         """Record a structural fact about ``entity`` from a memory (seed 004's
         ``entity_attributes``), under ``aspect`` (upserted) if given. The same content
         from the same memory again updates its aspect, kind and importance."""
-        scope, found = self._entity(entity, namespace, user_id, agent_id, run_id)
+        scope, found = self._entity(entity, who)
         memory = self._core.get(scope, memory_id)
         return _aspects.add_attribute(
             self._core,
@@ -227,15 +210,13 @@ class Graph(GraphReads):
             now=now_arg(now),
         )
 
+    @scoped
     def aspect_feedback(
         self,
         memory_hits: Mapping[str, int] | Iterable[str],
         *,
         now: datetime | str | None = None,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
+        **who: Unpack[ScopeArgs],
     ) -> AspectFeedback:
         """seed 004's aspect feedback: each confirmed memory (``{id: confirmations}``,
         or ids, one confirmation per occurrence) raises the weight of the aspects its
@@ -244,81 +225,53 @@ class Graph(GraphReads):
         ``mem.feedback`` calls it; sessions will call it at session end with their
         search hits."""
         core = self._core
-        scope = self._core.open_scope(namespace, user_id, agent_id, run_id)
+        scope = self._core.open_scope(**who)
         stamp = now_arg(now)
         return _aspects.confirm(core, self.telemetry, scope.namespace, memory_hits, stamp)
 
-    def decay_aspects(
-        self,
-        *,
-        now: datetime | str | None = None,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> int:
+    @scoped
+    def decay_aspects(self, *, now: datetime | str | None = None, **who: Unpack[ScopeArgs]) -> int:
         """seed 004: aspects not confirmed (or created) for ``[graph]
         aspect_stale_days`` lose ``aspect_decay_rate``, floored at
         ``aspect_min_weight``; returns how many decayed. Each decays at most once per
         stale period, however often this runs."""
         core = self._core
-        scope = self._core.open_scope(namespace, user_id, agent_id, run_id)
+        scope = self._core.open_scope(**who)
         stamp = None if now is None else moment_arg("now", now)
         return _aspects.decay(core, self.telemetry, scope.namespace, stamp)
 
-    def feedback_telemetry(
-        self,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> dict[str, int]:
+    @scoped
+    def feedback_telemetry(self, **who: Unpack[ScopeArgs]) -> dict[str, int]:
         """seed 004's feedback counters since this ``Memory`` opened: aspects updated,
         confirmations, decayed aspects, propagated attributes; of the scope's
         namespace, or of every namespace when no scope is given (as
         ``mem.jobs.status``)."""
         core = self._core
         core.check_open()
-        if namespace is None and user_id is None and agent_id is None and run_id is None:
+        if all(value is None for value in who.values()):
             return self.telemetry.to_dict()
-        return self.telemetry.to_dict(core.scope(namespace, user_id, agent_id, run_id).namespace)
+        return self.telemetry.to_dict(core.scope(**who).namespace)
 
-    def merge(
-        self,
-        keep: str,
-        other: str,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> Entity:
+    @scoped
+    def merge(self, keep: str, other: str, **who: Unpack[ScopeArgs]) -> Entity:
         """Merge entity ``other`` into ``keep``: its mentions, relations, attributes and
         aspects move over, its name and aliases become aliases of ``keep``, and it is
         deleted. Returns ``keep`` as it now is. ``InvalidInputError`` if both name the
         same entity; ``split`` undoes it as far as rows can be attributed."""
-        scope, kept = self._entity(keep, namespace, user_id, agent_id, run_id)
+        scope, kept = self._entity(keep, who)
         gone = self._resolve(scope, name_arg("other", other))
         return _merge.merge_entities(self._core, scope.namespace, kept, gone, utcnow())
 
-    def split(
-        self,
-        entity: str,
-        alias: str,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> Entity:
+    @scoped
+    def split(self, entity: str, alias: str, **who: Unpack[ScopeArgs]) -> Entity:
         """Turn ``alias`` of ``entity`` back into an entity of its own (the inverse of
         a wrong merge) and return it: the mentions spelled as the alias, the relations
         those memories first stated and those memories' attributes move to it."""
-        scope, found = self._entity(entity, namespace, user_id, agent_id, run_id)
+        scope, found = self._entity(entity, who)
         key = canonical_name(name_arg("alias", alias))
         return _merge.split_entity(self._core, scope.namespace, found, key, utcnow())
 
+    @scoped
     def invalidate(
         self,
         source: str,
@@ -326,15 +279,12 @@ class Graph(GraphReads):
         target: str,
         *,
         at: datetime | date | str | None = None,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
+        **who: Unpack[ScopeArgs],
     ) -> Relation:
         """Close the relation ``source -relation_type-> target`` that holds now: its
         ``valid_to`` becomes ``at`` (default now) and it stays in the timeline.
         ``NotFoundError`` if no such relation holds."""
-        scope, head = self._entity(source, namespace, user_id, agent_id, run_id)
+        scope, head = self._entity(source, who)
         tail = self._resolve(scope, name_arg("target", target))
         kind = relation_type_arg(relation_type)
         stamp = utcnow()
@@ -347,23 +297,21 @@ class Graph(GraphReads):
             now=stamp,
         )
 
+    @scoped
     def dedupe(
         self,
         threshold: float = 0.9,
         dry_run: bool = True,
         *,
         entity_type: str | None = None,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
+        **who: Unpack[ScopeArgs],
     ) -> DedupeResult:
         """Find entities of one type that name the same thing (equal normalised names,
         an unambiguous first name, or, with an embedder, names whose embeddings'
         cosine is at least ``threshold``, compared within blocks) and, unless
         ``dry_run``, merge each group into its most mentioned entity."""
         core = self._core
-        scope = self._core.open_scope(namespace, user_id, agent_id, run_id)
+        scope = self._core.open_scope(**who)
         cut = optional_float("threshold", threshold, 0.0, 1.0)
         if not isinstance(dry_run, bool):
             raise InvalidInputError(f"dry_run must be true or false, got {shown(dry_run)}")

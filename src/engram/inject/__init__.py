@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Unpack
 
 from engram import write
 from engram.core import Core, Part, RecordInjected
@@ -34,6 +34,7 @@ from engram.inject.tools import (
 )
 from engram.recall import format as fmt
 from engram.records import Hit, MemoryRecord, Recall, iso
+from engram.scoping import OwnerArgs, scoped
 from engram.text import estimate_tokens
 from engram.validate import positive_int, query_text, type_name
 
@@ -192,6 +193,7 @@ class Inject(Part):
         self.blocks = Blocks(core)
 
     # -- context strategy -----------------------------------------------------------
+    @scoped
     def prepare(
         self,
         query: str,
@@ -201,10 +203,8 @@ class Inject(Part):
         limit: int | None = None,
         filters: Mapping[str, Any] | None = None,
         blocks: bool = True,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
         session_id: str | None = None,
+        **who: Unpack[OwnerArgs],
     ) -> Injection:
         """seed 002's ``prepare_messages``: the memory message for ``query`` within
         ``budget_tokens``. Core blocks come first (they are always in context); recall's
@@ -217,7 +217,7 @@ class Inject(Part):
         budget = positive_int("budget_tokens", budget_tokens, upper=10_000_000)
         if role not in ROLES:
             raise InvalidInputError(f"role must be 'system' or 'user', got {shown(role)}")
-        scope = core.scope(namespace, user_id, agent_id, None)
+        scope = core.scope(**who)
         kept = core.store.blocks.blocks(scope.namespace) if blocks else []
         core_block = render_blocks(core, kept)
         fixed = [_HEADER, core_block] if kept else [_HEADER]
@@ -230,8 +230,8 @@ class Inject(Part):
             result = self._recall(
                 query,
                 namespace=scope.namespace,
-                user_id=user_id,
-                agent_id=agent_id,
+                user_id=scope.user_id,
+                agent_id=scope.agent_id,
                 limit=limit,
                 budget_tokens=left,
                 filters=filters,
@@ -266,6 +266,7 @@ class Inject(Part):
             warnings=warnings,
         )
 
+    @scoped
     def context(
         self,
         messages: Sequence[Mapping[str, Any]],
@@ -276,10 +277,8 @@ class Inject(Part):
         limit: int | None = None,
         filters: Mapping[str, Any] | None = None,
         blocks: bool = True,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
         session_id: str | None = None,
+        **who: Unpack[OwnerArgs],
     ) -> list[dict[str, Any]]:
         """``messages`` with the memory message inserted after the leading system
         prompt and before the task (seed 002); unchanged when there is nothing to
@@ -293,9 +292,7 @@ class Inject(Part):
             limit=limit,
             filters=filters,
             blocks=blocks,
-            namespace=namespace,
-            user_id=user_id,
-            agent_id=agent_id,
+            **who,
             session_id=session_id,
         )
         return insert(messages, injection)
@@ -310,14 +307,9 @@ class Inject(Part):
         """The strategy's tool definitions in OpenAI's function-calling shape."""
         return [TOOLS[name].openai() for name in BY_STRATEGY[strategy_value(strategy)]]
 
+    @scoped
     def call(
-        self,
-        name: str,
-        arguments: Mapping[str, Any] | str | None = None,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
+        self, name: str, arguments: Mapping[str, Any] | str | None = None, **who: Unpack[OwnerArgs]
     ) -> dict[str, Any]:
         """Run one tool call a model made (``arguments`` as a dict or the model's JSON
         text) and return its JSON-ready result. Arguments are checked against the
@@ -326,8 +318,8 @@ class Inject(Part):
         core.check_open()
         spec = tool_spec(name)
         args = check_arguments(spec, arguments)
-        scope = core.scope(namespace, user_id, agent_id, None)
-        ids = {"namespace": scope.namespace, "user_id": user_id, "agent_id": agent_id}
+        scope = core.scope(**who)
+        ids = {"namespace": scope.namespace, "user_id": scope.user_id, "agent_id": scope.agent_id}
         if spec.name in ("search_memory", "archival_memory_search", "conversation_search"):
             filters: dict[str, Any] = {}
             if spec.name == "conversation_search":
@@ -355,8 +347,8 @@ class Inject(Part):
             )
             return _block_view(block)
         # archival_memory_insert
-        item = {"content": args["content"], "tags": args.get("tags"), "user_id": user_id}
-        item["agent_id"] = agent_id
+        item = {"content": args["content"], "tags": args.get("tags"), "user_id": scope.user_id}
+        item["agent_id"] = scope.agent_id
         batch = write.add_batch(core, [item], namespace=scope.namespace, on_blocked="raise")
         return {"id": batch[0].id}
 

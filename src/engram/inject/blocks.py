@@ -18,13 +18,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, Unpack
 
 from engram.core import Core, Part
 from engram.errors import InvalidInputError, NotFoundError, PermissionDeniedError, StoreError, shown
 from engram.recall.format import untrusted
 from engram.records import iso, utcnow
 from engram.safety import InjectionMode, enforce
+from engram.scoping import OwnerArgs, scoped
 from engram.spotlight import escape
 from engram.store.protocols.blocks import BlockEdit, BlockWrite, CoreBlock
 from engram.validate import no_nul, positive_int, type_name
@@ -96,17 +97,11 @@ class Blocks(Part):
         """Where the time comes from: UTC now, or a test's hand-moved clock."""
 
     # -- reads ----------------------------------------------------------------------
-    def get(
-        self,
-        label: str,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-    ) -> CoreBlock:
+    @scoped
+    def get(self, label: str, **who: Unpack[OwnerArgs]) -> CoreBlock:
         """One block; ``NotFoundError`` if the namespace has none of that label."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(**who)
         name = label_value(label)
         block = core.store.blocks.get(scope.namespace, name)
         if block is None:
@@ -117,36 +112,25 @@ class Blocks(Part):
             )
         return block
 
-    def history(
-        self,
-        label: str,
-        *,
-        limit: int = 50,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-    ) -> list[BlockEdit]:
+    @scoped
+    def history(self, label: str, *, limit: int = 50, **who: Unpack[OwnerArgs]) -> list[BlockEdit]:
         """The block's edits, newest first; kept after the block is deleted."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(**who)
         return core.store.blocks.history(
             scope.namespace, label_value(label), limit=positive_int("limit", limit)
         )
 
-    def render(
-        self,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-    ) -> str:
+    @scoped
+    def render(self, **who: Unpack[OwnerArgs]) -> str:
         """The ``<core_memory>`` block of the namespace's blocks ("" when it has none):
         each block's description, fill (characters used of its limit) and value."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(**who)
         return render_blocks(core, core.store.blocks.blocks(scope.namespace))
 
     # -- writes ---------------------------------------------------------------------
+    @scoped
     def set(
         self,
         label: str,
@@ -157,16 +141,14 @@ class Blocks(Part):
         read_only: bool | None = None,
         actor: str | None = "user",
         by_agent: bool = False,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
+        **who: Unpack[OwnerArgs],
     ) -> CoreBlock:
         """Create the block or overwrite its value (also a read-only one: ``set`` is for
         people and programs). ``by_agent`` (an agent's API key) may neither overwrite a
         read-only block nor change the flag. Unnamed settings keep the block's own, or
         the defaults when it is new (``DEFAULT_CHAR_LIMIT``, editable)."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(**who)
         name = label_value(label)
         text = _text("value", value)
         if char_limit is not None:
@@ -199,20 +181,14 @@ class Blocks(Part):
 
         return self._edit(scope.namespace, name, change, must_exist=False)
 
+    @scoped
     def append(
-        self,
-        label: str,
-        content: str,
-        *,
-        actor: str | None = "agent",
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
+        self, label: str, content: str, *, actor: str | None = "agent", **who: Unpack[OwnerArgs]
     ) -> CoreBlock:
         """The ``core_memory_append`` tool: add ``content`` on a new line at the end of
         the block; refused past its character limit or on a read-only block."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(**who)
         name = label_value(label)
         text = _text("content", content)
         if not text.strip():
@@ -226,6 +202,7 @@ class Blocks(Part):
 
         return self._edit(scope.namespace, name, change, must_exist=True)
 
+    @scoped
     def replace(
         self,
         label: str,
@@ -233,15 +210,13 @@ class Blocks(Part):
         new_content: str,
         *,
         actor: str | None = "agent",
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
+        **who: Unpack[OwnerArgs],
     ) -> CoreBlock:
         """The ``core_memory_replace`` tool: replace every occurrence of ``old_content``
         with ``new_content`` (empty deletes it); refused when ``old_content`` is not in
         the block, past its limit, or on a read-only block."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(**who)
         name = label_value(label)
         old_text = _text("old_content", old_content)
         new_text = _text("new_content", new_content)
@@ -261,20 +236,19 @@ class Blocks(Part):
 
         return self._edit(scope.namespace, name, change, must_exist=True)
 
+    @scoped
     def delete(
         self,
         label: str,
         *,
         actor: str | None = "user",
         by_agent: bool = False,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
+        **who: Unpack[OwnerArgs],
     ) -> CoreBlock:
         """Remove the block (its history stays, ending with a ``delete`` row);
         ``by_agent`` may not remove a read-only one."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(**who)
         name = label_value(label)
         if by_agent:
             self._writable(self.get(name, namespace=scope.namespace))
@@ -344,16 +318,11 @@ class Blocks(Part):
 
     # Last in the class: a method named ``list`` would shadow the builtin in the
     # annotations of every method after it.
-    def list(
-        self,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-    ) -> list[CoreBlock]:
+    @scoped
+    def list(self, **who: Unpack[OwnerArgs]) -> list[CoreBlock]:
         """The namespace's blocks, by label."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(**who)
         return core.store.blocks.blocks(scope.namespace)
 
 

@@ -26,7 +26,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Unpack
 
 from engram.core import Core, Part
 from engram.errors import InvalidInputError, shown
@@ -44,6 +44,7 @@ from engram.lifecycle.retention import (
 )
 from engram.records import MemoryRecord, MemoryType, iso, utcnow
 from engram.schedule import run_every
+from engram.scoping import OwnerArgs, scoped
 from engram.store.protocols import ListQuery
 from engram.store.protocols.lifecycle import ANY_CATEGORY, ArchiveEntry
 from engram.validate import build_record, memory_id_value, offset_value, positive_int
@@ -133,13 +134,8 @@ class Lifecycle(Part):
         self._core.store.clock = value
 
     # -- consolidation ------------------------------------------------------------------
-    def consolidate(
-        self,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-    ) -> ConsolidationResult:
+    @scoped
+    def consolidate(self, **who: Unpack[OwnerArgs]) -> ConsolidationResult:
         """Archive the oldest live memories of every namespace over
         ``max_memories_per_agent`` (of one, when a namespace or id is given) into
         summary memories, so each ends at or under the cap; and, under the cap too,
@@ -147,10 +143,10 @@ class Lifecycle(Part):
         periodic compression of old memories)."""
         core = self._core
         core.check_open()
-        if namespace is None and user_id is None and agent_id is None:
+        if all(value is None for value in who.values()):
             namespaces = sorted(core.store.memories.namespaces())
         else:
-            namespaces = [core.scope(namespace, user_id, agent_id, None).namespace]
+            namespaces = [core.scope(**who).namespace]
         now = self.clock()
         summaries: list[str] = []
         index: list[ArchiveEntry] = []
@@ -260,20 +256,19 @@ class Lifecycle(Part):
         return out
 
     # -- the archive --------------------------------------------------------------------
+    @scoped
     def archived(
         self,
         *,
         summary_id: str | None = None,
         limit: int = 100,
         offset: int = 0,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
+        **who: Unpack[OwnerArgs],
     ) -> list[ArchiveEntry]:
         """The archival index (original -> summary), newest first; of one summary when
         ``summary_id`` is given."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(**who)
         offset_value(offset)
         return core.store.lifecycle.entries(
             scope.namespace,
@@ -282,14 +277,8 @@ class Lifecycle(Part):
             offset=offset,
         )
 
-    def restore(
-        self,
-        memory_id: str,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-    ) -> list[MemoryRecord]:
+    @scoped
+    def restore(self, memory_id: str, **who: Unpack[OwnerArgs]) -> list[MemoryRecord]:
         """Bring archived originals back into recall, exactly as they were (id, content,
         times): one original by its id, or every original of a summary by the summary's
         id. A summary left with no archived originals is deleted, unless some of its
@@ -297,7 +286,7 @@ class Lifecycle(Part):
         ``NotFoundError`` when the id is neither (saying when an original was compacted
         and which summary holds it)."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(**who)
         key = memory_id_value(memory_id)
         lifecycle = core.store.lifecycle
         mine = lifecycle.entries(scope.namespace, original_id=key, limit=1)
@@ -342,19 +331,14 @@ class Lifecycle(Part):
         return len(live) == len(set(originals))
 
     # -- retention ----------------------------------------------------------------------
+    @scoped
     def set_retention(
-        self,
-        days: int | None,
-        *,
-        category: str | None = None,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
+        self, days: int | None, *, category: str | None = None, **who: Unpack[OwnerArgs]
     ) -> dict[str, int | None]:
         """Set the agent's (namespace's) retention for ``category`` (its global default
         when None) to ``days``, or clear it with None; returns the effective rules."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(**who)
         if category is not None and category not in CATEGORIES:
             raise InvalidInputError(
                 f"category must be one of {', '.join(CATEGORIES)}, got {shown(category)}"
@@ -364,17 +348,12 @@ class Lifecycle(Part):
         core.store.lifecycle.set_override(scope.namespace, category or ANY_CATEGORY, days)
         return self.rules(namespace=scope.namespace)
 
-    def rules(
-        self,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-    ) -> dict[str, int | None]:
+    @scoped
+    def rules(self, **who: Unpack[OwnerArgs]) -> dict[str, int | None]:
         """The effective retention days per category (``*`` = uncategorised) of the
         namespace, resolved in seed 002's order; None = forever."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(**who)
         agent = core.store.lifecycle.overrides().get(scope.namespace, {})
         settings = core.config.lifecycle
         out: dict[str, int | None] = {c: resolve(c, agent, settings) for c in CATEGORIES}
@@ -446,17 +425,12 @@ class Lifecycle(Part):
         the schedule: consolidation and the sweep fall due one interval later."""
         run_every(self.upkeep, stop, interval_s, "lifecycle upkeep")
 
-    def status(
-        self,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-    ) -> dict[str, Any]:
+    @scoped
+    def status(self, **who: Unpack[OwnerArgs]) -> dict[str, Any]:
         """Store size (rows per table, live / tombstoned / archived memories), the
         namespace's archive and rules, and the schedule."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(**who)
         settings = core.config.lifecycle
         return {
             "namespace": scope.namespace,

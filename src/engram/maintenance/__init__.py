@@ -22,7 +22,7 @@ import logging
 import threading
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Unpack
 
 from engram.core import Core, Part
 from engram.errors import CapabilityError, EngramError, InvalidInputError, shown
@@ -33,6 +33,7 @@ from engram.maintenance.diagnostics import ACTIONS, DEDUP, Diagnostics
 from engram.maintenance.tracker import EmbeddingTracker, TrackerCycle, TrackerStats
 from engram.records import iso, utcnow
 from engram.schedule import run_every
+from engram.scoping import OwnerArgs, scoped
 from engram.store.protocols.maintenance import HaltState, MaintenanceRun, NewRun
 from engram.validate import offset_value, positive_int, type_name
 
@@ -214,21 +215,16 @@ class Maintenance(Part):
         return self._core.store.maintenance.clear_halts(actions)
 
     # -- semantic dedup ---------------------------------------------------------------
+    @scoped
     def dedup(
-        self,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        execute: bool = False,
-        threshold: float | None = None,
+        self, *, execute: bool = False, threshold: float | None = None, **who: Unpack[OwnerArgs]
     ) -> DedupReport:
         """Find near-duplicates among a namespace's newest ``dedup_batch_size``
         memories (cosine at or above ``threshold``, default seed 004's 0.92); with
         ``execute``, supersede all but one of each group (within the dedup cooldown and
         hourly budget). Needs an embedder. The run is recorded."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(**who)
         cfg = core.config.maintenance
         limit = cfg.dedup_semantic_threshold if threshold is None else threshold
         if isinstance(limit, bool) or not isinstance(limit, int | float) or not 0 <= limit <= 1:

@@ -15,13 +15,14 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Unpack
 
 from engram import write
 from engram.core import Part, Scope
 from engram.errors import InvalidInputError, NotFoundError, shown
 from engram.palace import aaak, mining, mining_llm
 from engram.records import MemoryRecord, Outcome, utcnow
+from engram.scoping import ScopeArgs, scoped
 from engram.store.protocols.graph import Statement
 from engram.store.protocols.palace import (
     WING_KINDS,
@@ -152,26 +153,25 @@ class Palace(Part):
     """The palace of a ``Memory``: wings, rooms, closets, drawers; mining and AAAK."""
 
     # -- places -----------------------------------------------------------------------
+    @scoped
     def add_wing(
         self,
         name: str,
         *,
         kind: str = "topic",
         aliases: Sequence[str] = (),
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
+        **who: Unpack[ScopeArgs],
     ) -> Wing:
         """The wing called ``name`` (by slug or alias), created as a ``kind`` wing
         (person, project, topic, agent) with the next number if there is none;
         ``aliases`` are added to it."""
-        scope = self._core.open_scope(namespace, user_id, agent_id, run_id)
+        scope = self._core.open_scope(**who)
         wing = self._ensure_wing(scope, name, kind)
         for alias in _aliases(aliases):
             self._core.store.palace.add_alias(scope.namespace, "wing", 0, wing.id, alias)
         return self._wing(scope, wing.slug) if aliases else wing
 
+    @scoped
     def add_alias(
         self,
         alias: str,
@@ -179,15 +179,12 @@ class Palace(Part):
         wing: str,
         room: str | None = None,
         closet: str | None = None,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
+        **who: Unpack[ScopeArgs],
     ) -> bool:
         """Make ``alias`` another name of the wing (or of its ``room``, or of that
         room's ``closet``); False if it already was. ``InvalidInputError`` if it names
         another place."""
-        scope = self._core.open_scope(namespace, user_id, agent_id, run_id)
+        scope = self._core.open_scope(**who)
         store = self._core.store.palace
         found = self._wing(scope, wing)
         slug = aaak.slugify(_name("alias", alias))
@@ -205,36 +202,22 @@ class Palace(Part):
                         return store.add_alias(scope.namespace, "closet", place.id, c.id, slug)
         raise NotFoundError(f"no closet {shown(closet)} in room {place.code}")
 
-    def tree(
-        self,
-        wing: str | None = None,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> list[WingNode]:
+    @scoped
+    def tree(self, wing: str | None = None, **who: Unpack[ScopeArgs]) -> list[WingNode]:
         """Wings (or the one named) with their rooms, drawer counts and closets."""
-        scope = self._core.open_scope(namespace, user_id, agent_id, run_id)
+        scope = self._core.open_scope(**who)
         wing_id = None if wing is None else self._wing(scope, wing).id
         return self._core.store.palace.tree(scope.namespace, wing_id)
 
-    def drawers(
-        self,
-        wing: str,
-        room: str | int,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> list[Drawer]:
+    @scoped
+    def drawers(self, wing: str, room: str | int, **who: Unpack[ScopeArgs]) -> list[Drawer]:
         """The drawers of a room (by slug, alias or number), in order."""
-        scope = self._core.open_scope(namespace, user_id, agent_id, run_id)
+        scope = self._core.open_scope(**who)
         place = self._room(scope, self._wing(scope, wing), room)
         return self._core.store.palace.drawers(scope.namespace, place.id)
 
     # -- mining -----------------------------------------------------------------------
+    @scoped
     def mine_conversation(
         self,
         messages: Sequence[Mapping[str, Any]],
@@ -244,10 +227,7 @@ class Palace(Part):
         kind: str = "topic",
         graph: bool = False,
         progress: Progress | None = None,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
+        **who: Unpack[ScopeArgs],
     ) -> MineResult:
         """File a conversation (``[{role, content[, created_at]}]``) in the palace: one
         drawer per turn, verbatim, in the room ``session`` of ``wing``.
@@ -262,7 +242,7 @@ class Palace(Part):
         row.
         """
         core = self._core
-        scope = self._core.open_scope(namespace, user_id, agent_id, run_id)
+        scope = self._core.open_scope(**who)
         turns = _turns(messages)
         if progress is not None and not callable(progress):
             raise InvalidInputError(
@@ -388,19 +368,12 @@ class Palace(Part):
         return count
 
     # -- AAAK -------------------------------------------------------------------------
-    def resolve(
-        self,
-        pointer: str,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> FiledDrawer:
+    @scoped
+    def resolve(self, pointer: str, **who: Unpack[ScopeArgs]) -> FiledDrawer:
         """The drawer an AAAK pointer names, with its memory (the tags are ignored).
         ``InvalidInputError`` for a malformed pointer, ``NotFoundError`` if no such
         drawer, or if its memory was deleted."""
-        scope = self._core.open_scope(namespace, user_id, agent_id, run_id)
+        scope = self._core.open_scope(**who)
         parsed = aaak.parse(pointer)
         drawer = self._core.store.palace.drawer(
             scope.namespace, parsed.wing, parsed.room, parsed.drawer
@@ -412,17 +385,10 @@ class Palace(Part):
             )
         return FiledDrawer(drawer, self._core.get(scope, drawer.memory_id))
 
-    def pointer(
-        self,
-        memory_id: str,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> str | None:
+    @scoped
+    def pointer(self, memory_id: str, **who: Unpack[ScopeArgs]) -> str | None:
         """The AAAK pointer of the memory's first drawer, or None if it is in none."""
-        scope = self._core.open_scope(namespace, user_id, agent_id, run_id)
+        scope = self._core.open_scope(**who)
         record = self._core.get(scope, memory_id)
         found = self._core.store.palace.pointers(scope.namespace, [record.id])
         return found[record.id].pointer if record.id in found else None

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from engram import write
 from engram.core import Core, Part
@@ -31,6 +31,7 @@ from engram.procedures import proposer
 from engram.procedures.proposer import Failure, Procedure
 from engram.procedures.skill import skill_markdown, write_skill
 from engram.records import MemoryRecord, utcnow
+from engram.scoping import OwnerArgs, scoped
 from engram.validate import memory_id_value, positive_int
 
 __all__ = ["PROCEDURE_TAGS", "Failure", "Procedure", "Procedures", "skill_markdown"]
@@ -81,15 +82,14 @@ class Procedures(Part):
         self.clock: Callable[[], datetime] = utcnow
         """Where the time comes from: UTC now, or a test's hand-moved clock."""
 
+    @scoped
     def propose(
         self,
         failure: Failure | Mapping[str, Any],
         *,
         store: bool = True,
         skill_dir: str | os.PathLike[str] | None = None,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
+        **who: Unpack[OwnerArgs],
     ) -> Procedure:
         """Propose a procedure from ``failure``. Stored (``memory_id`` set) when
         ``store`` and its confidence reaches ``min_confidence``; then written as
@@ -103,7 +103,7 @@ class Procedures(Part):
                 "procedural memory is off ([procedural] enabled = false); turn it on to "
                 "propose procedures"
             )
-        scope = core.scope(namespace, user_id, agent_id, None)
+        scope = core.scope(**who)
         payload = proposer.failure_value(failure, self._scrub)
         procedure = proposer.propose(self._provider(), payload)
         if not store or procedure.confidence < settings.min_confidence:
@@ -115,8 +115,8 @@ class Procedures(Part):
             "category": "procedural",
             "tags": list(PROCEDURE_TAGS),
             "confidence": procedure.confidence,
-            "user_id": user_id,
-            "agent_id": agent_id,
+            "user_id": scope.user_id,
+            "agent_id": scope.agent_id,
             "created_at": self.clock(),
             "metadata": {
                 "procedure": procedure.to_dict(),
@@ -131,33 +131,25 @@ class Procedures(Part):
             procedure = replace(procedure, skill_path=str(path))
         return procedure
 
-    def get(
-        self,
-        memory_id: str,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-    ) -> Procedure:
+    @scoped
+    def get(self, memory_id: str, **who: Unpack[OwnerArgs]) -> Procedure:
         """A stored procedure by its memory id."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(**who)
         return _from_record(core.get(scope, memory_id_value(memory_id)))
 
+    @scoped
     def write_skill(
         self,
         procedure: Procedure | str,
         directory: str | os.PathLike[str],
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
+        **who: Unpack[OwnerArgs],
     ) -> Path:
         """Write ``<directory>/<name>/SKILL.md`` for a procedure (or the memory id of a
         stored one) and return the path."""
         self._core.check_open()
         if isinstance(procedure, str):
-            procedure = self.get(procedure, namespace=namespace, user_id=user_id, agent_id=agent_id)
+            procedure = self.get(procedure, **who)
         if not isinstance(procedure, Procedure):
             raise InvalidInputError("procedure must be a Procedure or a stored one's memory id")
         if not isinstance(directory, str | os.PathLike) or not os.fspath(directory):
@@ -174,17 +166,11 @@ class Procedures(Part):
 
     # Last in the class: a method named ``list`` would shadow the builtin in the
     # annotations of every method after it.
-    def list(
-        self,
-        *,
-        limit: int = 50,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-    ) -> list[Procedure]:
+    @scoped
+    def list(self, *, limit: int = 50, **who: Unpack[OwnerArgs]) -> list[Procedure]:
         """The namespace's stored procedures, newest first."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(**who)
         query = list_query(scope, {"tags": ["procedure"]}, positive_int("limit", limit), 0, False)
         records = core.store.memories.select(scope.namespace, query)
         return [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
-from typing import Any
+from typing import Any, Unpack
 
 from engram.core import Part
 from engram.errors import InvalidInputError, NotFoundError, PermissionDeniedError, shown
@@ -13,6 +13,7 @@ from engram.pipeline import contradiction
 from engram.pipeline.apply import apply_destructive, mode_of, review_sides
 from engram.pipeline.decisions import Proposal
 from engram.records import utcnow
+from engram.scoping import ScopeArgs, scoped
 from engram.store.protocols import REVIEW_STATUSES, ReviewItem
 from engram.validate import choice, offset_value, positive_int, row_id
 
@@ -34,52 +35,36 @@ def _proposal(data: dict[str, Any]) -> Proposal:
 class ReviewQueue(Part):
     """The review queue of a ``Memory``."""
 
+    @scoped
     def list(
         self,
         *,
         status: str | None = "pending",
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
         limit: int = 100,
         offset: int = 0,
+        **who: Unpack[ScopeArgs],
     ) -> builtins.list[ReviewItem]:
         """Held-back proposals of a namespace, oldest first (``status=None``: all)."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(**who)
         positive_int("limit", limit, upper=10_000)
         offset_value(offset)
         status = _status(status)
         items = core.store.review.select(scope.namespace, status=status, limit=limit, offset=offset)
         return [self._sided(item) for item in items]
 
-    def count(
-        self,
-        *,
-        status: str | None = "pending",
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> int:
+    @scoped
+    def count(self, *, status: str | None = "pending", **who: Unpack[ScopeArgs]) -> int:
         """How many items of a namespace have ``status``."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(**who)
         return core.store.review.count(scope.namespace, status=_status(status))
 
-    def get(
-        self,
-        item_id: int,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
-    ) -> ReviewItem:
+    @scoped
+    def get(self, item_id: int, **who: Unpack[ScopeArgs]) -> ReviewItem:
         """One item; ``NotFoundError`` if it is not in this namespace."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, run_id)
+        scope = core.open_scope(**who)
         item = core.store.review.get(scope.namespace, row_id("a review item id", item_id))
         if item is None:
             raise NotFoundError(f"no review item {item_id} in namespace {shown(scope.namespace)}")
@@ -101,23 +86,19 @@ class ReviewQueue(Part):
         sides = review_sides(target, verdict.old_claim, item.memory_id, new_text, verdict.new_claim)
         return dataclasses.replace(item, proposal={**item.proposal, **sides})
 
+    @scoped
     def approve(
         self,
         item_id: int,
         *,
         note: str | None = None,
         actor: str | None = None,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
+        **who: Unpack[ScopeArgs],
     ) -> ReviewItem:
         """Apply the held-back UPDATE (the target is superseded by the fact) or DELETE
         (the target is tombstoned), then mark the item approved."""
         core = self._core
-        item = self.get(
-            item_id, namespace=namespace, user_id=user_id, agent_id=agent_id, run_id=run_id
-        )
+        item = self.get(item_id, **who)
         if item.status != "pending":
             raise InvalidInputError(f"review item {item.id} is already {item.status}")
         if mode_of(core.config.pipeline) == "shadow":
@@ -139,21 +120,17 @@ class ReviewQueue(Part):
         details = {"applied": outcome, "successor_id": successor}
         return self._resolve(item, "approved", actor, note, details)
 
+    @scoped
     def reject(
         self,
         item_id: int,
         *,
         note: str | None = None,
         actor: str | None = None,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-        run_id: str | None = None,
+        **who: Unpack[ScopeArgs],
     ) -> ReviewItem:
         """Drop the held-back proposal: nothing changes but the audit trail."""
-        item = self.get(
-            item_id, namespace=namespace, user_id=user_id, agent_id=agent_id, run_id=run_id
-        )
+        item = self.get(item_id, **who)
         return self._resolve(item, "rejected", actor, note, {})
 
     def _resolve(

@@ -16,7 +16,7 @@ from __future__ import annotations
 import builtins
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Unpack
 
 from engram.core import Part, RecordInjected, Scope
 from engram.errors import InvalidInputError, NotFoundError, shown
@@ -41,6 +41,7 @@ from engram.runs.views import (
     text_value,
     tokens_value,
 )
+from engram.scoping import OwnerArgs, scoped
 from engram.store.protocols.memories import ListQuery
 from engram.store.protocols.runs import Run, RunHit
 from engram.validate import (
@@ -70,9 +71,7 @@ class Runs(Part):
     record_injected: RecordInjected | None = None
     """``mem.sessions.injected``, set by ``engram.parts`` (S13)."""
 
-    def _scope(self, namespace: str | None, user_id: str | None, agent_id: str | None) -> Scope:
-        return self._core.open_scope(namespace, user_id, agent_id, None)
-
+    @scoped
     def record_run(
         self,
         run_id: str | None = None,
@@ -89,14 +88,12 @@ class Runs(Part):
         metadata: Mapping[str, Any] | None = None,
         started_at: Any = None,
         finished_at: Any = None,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
+        **who: Unpack[OwnerArgs],
     ) -> Run:
         """Record a run, or update a recorded one: the fields given replace the stored
         ones, the rest are kept (``metadata`` is merged). A new run gets an id when
         ``run_id`` is None and status ``completed`` unless told otherwise."""
-        scope = self._scope(namespace, user_id, agent_id)
+        scope = self._core.open_scope(**who)
         changes: dict[str, Any] = {
             "task": text_value("task", task, MAX_TASK_CHARS),
             "task_type": text_value("task_type", task_type, 200),
@@ -133,17 +130,11 @@ class Runs(Part):
                 run = _with(run, finished_at=now)
             return store.runs.save(run, now=now)
 
-    def get(
-        self,
-        run_id: str,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-    ) -> RunView:
+    @scoped
+    def get(self, run_id: str, **who: Unpack[OwnerArgs]) -> RunView:
         """A run with the observations it produced and the memories injected into it;
         ``NotFoundError`` if the namespace has no such run."""
-        scope = self._scope(namespace, user_id, agent_id)
+        scope = self._core.open_scope(**who)
         return self._view(scope, run_id_value(run_id))
 
     def _view(self, scope: Scope, run_id: str) -> RunView:
@@ -160,6 +151,7 @@ class Runs(Part):
         injected = tuple(live[h.memory_id] for h in hits if h.memory_id in live)
         return RunView(run, tuple(produced), injected, tuple(hits))
 
+    @scoped
     def list(
         self,
         *,
@@ -167,12 +159,10 @@ class Runs(Part):
         task_type: str | None = None,
         limit: int = 50,
         offset: int = 0,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
+        **who: Unpack[OwnerArgs],
     ) -> builtins.list[Run]:
         """Runs of a namespace, newest first, without their output (``get`` has it)."""
-        scope = self._scope(namespace, user_id, agent_id)
+        scope = self._core.open_scope(**who)
         return self._core.store.runs.select(
             scope.namespace,
             status=None if status is None else status_value(status),
@@ -181,52 +171,35 @@ class Runs(Part):
             offset=offset_value(offset),
         )
 
+    @scoped
     def count(
-        self,
-        *,
-        status: str | None = None,
-        task_type: str | None = None,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
+        self, *, status: str | None = None, task_type: str | None = None, **who: Unpack[OwnerArgs]
     ) -> int:
         """How many runs ``list`` pages through with the same filters."""
-        scope = self._scope(namespace, user_id, agent_id)
+        scope = self._core.open_scope(**who)
         return self._core.store.runs.count(
             scope.namespace,
             status=None if status is None else status_value(status),
             task_type=text_value("task_type", task_type, 200),
         )
 
-    def delete(
-        self,
-        run_id: str,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-    ) -> bool:
+    @scoped
+    def delete(self, run_id: str, **who: Unpack[OwnerArgs]) -> bool:
         """Remove a run and its injection log; its observations stay (they keep their
         ``run_id``). False if there was no such run."""
-        scope = self._scope(namespace, user_id, agent_id)
+        scope = self._core.open_scope(**who)
         return self._core.store.runs.delete(scope.namespace, run_id_value(run_id))
 
+    @scoped
     def log_memory_hits(
-        self,
-        run_id: str,
-        hits: Sequence[Any],
-        *,
-        task: str | None = None,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
+        self, run_id: str, hits: Sequence[Any], *, task: str | None = None, **who: Unpack[OwnerArgs]
     ) -> int:
         """Record which memories were injected into a run, in rank order (seed 000's
         ``RunTrace.log_memory_hits``, with each memory's title). ``hits`` are recall
         ``Hit``s, memories, memory ids or ``{"memory_id", "score"}`` dicts. A run not
         yet recorded is recorded as ``running`` (with ``task``). Every memory must be in
         the namespace (``NotFoundError`` otherwise, and nothing is logged)."""
-        scope = self._scope(namespace, user_id, agent_id)
+        scope = self._core.open_scope(**who)
         ident = run_id_value(run_id)
         items = hit_items(hits)
         task_text = text_value("task", task, MAX_TASK_CHARS)
@@ -260,17 +233,11 @@ class Runs(Part):
                 )
             return store.runs.log_hits(scope.namespace, run_id, rows)
 
-    def run_of(
-        self,
-        memory_id: str,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-    ) -> RunView:
+    @scoped
+    def run_of(self, memory_id: str, **who: Unpack[OwnerArgs]) -> RunView:
         """The run an observation came from, as ``get`` shows it. ``NotFoundError`` if
         the memory is not there, carries no ``run_id``, or names a run never recorded."""
-        scope = self._scope(namespace, user_id, agent_id)
+        scope = self._core.open_scope(**who)
         memory = self._core.get(scope, memory_id)
         if memory.run_id is None:
             raise NotFoundError(f"memory {shown(memory.id)} was not produced by a run (no run_id)")
@@ -282,6 +249,7 @@ class Runs(Part):
                 f"recorded in namespace {shown(scope.namespace)}"
             ) from None
 
+    @scoped
     def compress_and_store(
         self,
         task: str,
@@ -295,9 +263,7 @@ class Runs(Part):
         tokens_in: int | None = None,
         tokens_out: int | None = None,
         output_path: str | None = None,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
+        **who: Unpack[OwnerArgs],
     ) -> Observed:
         """Compress a completed run into one observation and record the run (seed 000).
 
@@ -307,7 +273,7 @@ class Runs(Part):
         facts after the injection scan: a matching issue is dropped and reported in
         ``blocked_issues``. The run is recorded first, so an observation the scan
         blocks (``InjectionBlocked``) still leaves its run in the log."""
-        scope = self._scope(namespace, user_id, agent_id)
+        scope = self._core.open_scope(**who)
         task_text = task_value(task)
         if not isinstance(output, str):
             raise InvalidInputError(f"output must be a string, got {type(output).__name__}")
@@ -346,6 +312,7 @@ class Runs(Part):
         )
         return Observed(memory, created, run, summary.summarizer, tuple(blocked), tuple(warnings))
 
+    @scoped
     def get_context(
         self,
         task: str,
@@ -354,10 +321,8 @@ class Runs(Part):
         limit: int | None = None,
         budget_tokens: int | None = None,
         filters: Mapping[str, Any] | None = None,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
         session_id: str | None = None,
+        **who: Unpack[OwnerArgs],
     ) -> str:
         """seed 001's "Prior work on related topics" block for ``task`` (each memory's
         title, score, narrative and key facts); "" when nothing related is stored.
@@ -365,7 +330,7 @@ class Runs(Part):
         run (``log_memory_hits``); with ``session_id``, as injected into that session
         (continuity scoring, FEATURES S13)."""
         core = self._core
-        scope = self._scope(namespace, user_id, agent_id)
+        scope = self._core.open_scope(**who)
         text = task_value(task)
         ident = None if run_id is None else run_id_value(run_id)
         k = positive_int("limit", limit if limit is not None else core.config.recall.limit)

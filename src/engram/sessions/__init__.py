@@ -19,12 +19,14 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta
+from typing import Unpack
 
 from engram.core import Core, Part
 from engram.errors import InvalidInputError, shown
 from engram.records import Hit, utcnow
 from engram.safety import InjectionMode, scan
 from engram.schedule import run_every
+from engram.scoping import OwnerArgs, scoped
 from engram.sessions import continuity
 from engram.sessions.digest import format_digest, recovery_digest
 from engram.sessions.redact import redact
@@ -114,6 +116,7 @@ class Sessions(Part):
         """Where the time comes from: UTC now, or a test's hand-moved clock."""
 
     # -- what happens in a session ------------------------------------------------
+    @scoped
     def track(
         self,
         session_key: str,
@@ -123,15 +126,13 @@ class Sessions(Part):
         remembered: str | None = None,
         harness: str | None = None,
         project: str | None = None,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
+        **who: Unpack[OwnerArgs],
     ) -> Checkpoint | None:
         """Note a prompt, a memory query and/or a remember. When a periodic checkpoint
         falls due, it is queued; any checkpoints whose debounce window closed are
         written, and the newest written for this session is returned."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(**who)
         key = _key(session_key)
         settings = core.config.sessions
         now = self.clock()
@@ -153,19 +154,14 @@ class Sessions(Part):
         mine = [c for c in written if c.session_key == key and c.namespace == scope.namespace]
         return mine[-1] if mine else None
 
+    @scoped
     def injected(
-        self,
-        session_key: str,
-        memories: Iterable[Hit | str],
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
+        self, session_key: str, memories: Iterable[Hit | str], **who: Unpack[OwnerArgs]
     ) -> int:
         """Record memories put in front of the session (hits or ids, in rank order);
         returns how many were new to it."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(**who)
         key = _key(session_key)
         ids: list[str] = []
         if isinstance(memories, str | bytes) or not isinstance(memories, Iterable):
@@ -193,15 +189,14 @@ class Sessions(Part):
         return core.store.sessions.log_injected(scope.namespace, key, ids, now=now)
 
     # -- checkpoints ----------------------------------------------------------------
+    @scoped
     def checkpoint(
         self,
         session_key: str,
         trigger: str = "explicit",
         *,
         context: str | None = None,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
+        **who: Unpack[OwnerArgs],
     ) -> Checkpoint | None:
         """Queue a checkpoint on ``trigger``; written once its debounce window closes
         (``flush``), at once when ``debounce_ms`` is 0. Returns it when written now.
@@ -212,7 +207,7 @@ class Sessions(Part):
             raise InvalidInputError(
                 f"trigger must be one of {', '.join(TRIGGERS)}, got {shown(trigger)}"
             )
-        scope = core.scope(namespace, user_id, agent_id, None)
+        scope = core.scope(**who)
         if not core.config.sessions.enabled:
             return None
         key = _key(session_key)
@@ -264,15 +259,14 @@ class Sessions(Part):
         cap = core.config.sessions.max_checkpoints_per_session
         return core.store.sessions.add_checkpoint(pending.namespace, row, cap=cap, now=now)
 
+    @scoped
     def checkpoints(
         self,
         session_key: str,
         *,
         limit: int = 50,
         trigger: str | None = None,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
+        **who: Unpack[OwnerArgs],
     ) -> list[Checkpoint]:
         """The session's stored checkpoints, newest first."""
         core = self._core
@@ -281,25 +275,20 @@ class Sessions(Part):
             raise InvalidInputError(
                 f"trigger must be one of {', '.join(TRIGGERS)}, got {shown(trigger)}"
             )
-        scope = core.scope(namespace, user_id, agent_id, None)
+        scope = core.scope(**who)
         return core.store.sessions.checkpoints(
             scope.namespace, _key(session_key), limit=positive_int("limit", limit), trigger=trigger
         )
 
+    @scoped
     def recover(
-        self,
-        session_key: str,
-        *,
-        budget: int | None = None,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
+        self, session_key: str, *, budget: int | None = None, **who: Unpack[OwnerArgs]
     ) -> str:
         """The recovery digest of the session: where it was, newest first, within
         ``budget`` characters (``recovery_budget_chars``); a checkpoint of it still
         waiting out its debounce window is written first. Empty without checkpoints."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(**who)
         key = _key(session_key)
         chars = core.config.sessions.recovery_budget_chars if budget is None else budget
         chars = positive_int("budget", chars)
@@ -341,14 +330,9 @@ class Sessions(Part):
         return core.store.sessions.prune_checkpoints(cutoff)
 
     # -- session end ----------------------------------------------------------------
+    @scoped
     def end(
-        self,
-        session_key: str,
-        *,
-        transcript: str | None = None,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
+        self, session_key: str, *, transcript: str | None = None, **who: Unpack[OwnerArgs]
     ) -> SessionScore:
         """Close the session: write its ``session_end`` checkpoint now, score how well
         the injected memories served it (``transcript``, else the stored transcript,
@@ -357,7 +341,7 @@ class Sessions(Part):
         memories that agent wrote at the ``session`` level in this session (its
         ``session_id`` is the session key) are removed too (``mem.agents.end_session``)."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(**who)
         key = _key(session_key)
         now = self.clock()
         if core.config.sessions.enabled:
@@ -395,36 +379,24 @@ class Sessions(Part):
             self._confirm(counts, scope.namespace)
         self._tracker.forget(scope.namespace, key)
         self._count_end(scope.namespace)
-        if agent_id is not None and self._ended is not None:
+        if scope.agent_id is not None and self._ended is not None:
             # seed 002's session level: an agent's session-level memories end with it.
-            self._ended(agent_id, key, scope.namespace)
+            self._ended(scope.agent_id, key, scope.namespace)
         return result
 
-    def score(
-        self,
-        session_key: str,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-    ) -> SessionScore | None:
+    @scoped
+    def score(self, session_key: str, **who: Unpack[OwnerArgs]) -> SessionScore | None:
         """The session's continuity score, once ``end`` scored it."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(**who)
         return core.store.sessions.score(scope.namespace, _key(session_key))
 
-    def injected_memories(
-        self,
-        session_key: str,
-        *,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
-    ) -> list[InjectedMemory]:
+    @scoped
+    def injected_memories(self, session_key: str, **who: Unpack[OwnerArgs]) -> list[InjectedMemory]:
         """The memories injected into the session, by rank, with their relevance once
         the session was scored."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(**who)
         return core.store.sessions.injected(scope.namespace, _key(session_key))
 
     # -- helpers --------------------------------------------------------------------
@@ -462,18 +434,13 @@ class Sessions(Part):
 
     # Last in the class: a method named ``list`` would shadow the builtin in the
     # annotations of every method after it.
+    @scoped
     def list(
-        self,
-        *,
-        limit: int = 50,
-        offset: int = 0,
-        namespace: str | None = None,
-        user_id: str | None = None,
-        agent_id: str | None = None,
+        self, *, limit: int = 50, offset: int = 0, **who: Unpack[OwnerArgs]
     ) -> list[tuple[str, int, datetime]]:
         """(session key, checkpoints, last checkpoint time) of the namespace's sessions."""
         core = self._core
-        scope = core.open_scope(namespace, user_id, agent_id, None)
+        scope = core.open_scope(**who)
         offset_value(offset)
         return core.store.sessions.sessions(
             scope.namespace, limit=positive_int("limit", limit), offset=offset

@@ -1,0 +1,27 @@
+"""``with`` support written once: what holds a store or a connection pool closes it on
+the way out of a ``with`` block (``Memory``, the mem0 door, ``EngramClient``)."""
+
+from __future__ import annotations
+
+from types import TracebackType
+from typing import Self
+
+
+class Closing:
+    """A ``with`` block returns the object and calls its ``close()`` on the way out,
+    whether the block ended or raised."""
+
+    def close(self) -> None:
+        """Release what the object holds; subclasses say what."""
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()

@@ -19,6 +19,7 @@ from engram.bench.pg_scale import recall_at_k
 from engram.config import PostgresConfig
 from engram.store import VectorRow
 from engram.store.postgres import PgVectorSearch, PostgresStore
+from engram.store.postgres.dense import SCALED_EF
 from engram.store.postgres.vectors import vector_index_name
 from engram.validate import build_record
 
@@ -144,3 +145,30 @@ def test_ef_search_per_k_is_validated() -> None:
     for bad in (0, 101, "many"):
         with pytest.raises(ConfigError, match="postgres.ef_search_per_k"):
             Config.load(env={}, postgres={"ef_search_per_k": bad})
+
+
+def test_ef_search_grows_with_the_namespace(store: PostgresStore, pg_url: str) -> None:
+    load(store, "grown", clustered(N, seed=5), pg_url)
+    search = search_of(store)
+    queries = clustered(60, seed=6)
+    exact = [[i for i, _ in search.search("grown", q, 10, exact=True)] for q in queries]
+    measured = {}
+    # ef_search 10 on its own misses; past ef_search_rows it is scaled by the namespace's
+    # live memories (6,000 / 300: ef 200), read from keyword_terms in the same trip.
+    for rows in (0, N // 20):
+        store.config = PostgresConfig(ef_search=10, ef_search_per_k=1, ef_search_rows=rows)
+        approx = [[i for i, _ in search.search("grown", q, 10)] for q in queries]
+        measured[rows] = recall_at_k(approx, exact, 10)
+    assert measured[N // 20] >= 0.95 > measured[0], measured
+    with psycopg.connect(pg_url) as conn:
+        for namespace, rows, ef in (("grown", 1000, 60), ("grown", 1, 1000), ("none", 1, 10)):
+            conn.execute(SCALED_EF, (10, 10, namespace, rows))
+            assert conn.execute("SHOW hnsw.ef_search").fetchone() == (str(ef),)
+            conn.rollback()
+
+
+def test_ef_search_rows_is_validated() -> None:
+    assert Config.load(env={}).postgres.ef_search_rows == 100_000
+    assert Config.load(env={}, postgres={"ef_search_rows": 0}).postgres.ef_search_rows == 0
+    with pytest.raises(ConfigError, match="postgres.ef_search_rows"):
+        Config.load(env={}, postgres={"ef_search_rows": -1})

@@ -159,6 +159,11 @@ class PostgresConfig:
     """HNSW candidates kept per result asked for: a search for k rows keeps at least
     this many times k, so recall's deeper dense read (``recall.dense_top_n``) is as
     exact as a top 10 (docs/benchmarks.md, "PostgreSQL vector recall (issue 29)")."""
+    ef_search_rows: int = field(default=100_000, metadata=_range(0, 1_000_000_000))
+    """Namespace size (live memories) up to which ``ef_search`` applies as is; a larger
+    namespace's search keeps ``ef_search`` × its size / this many candidates (capped at
+    1000), so recall@10 does not sink as a namespace grows (200k: 0.941 at 200, 0.957
+    at 400; docs/benchmarks.md, issue 29). 0 turns the scaling off."""
     hnsw_m: int = field(default=16, metadata=_range(2, 100))
     """HNSW ``m`` of a newly created vector index (pgvector's default)."""
     hnsw_ef_construction: int = field(default=64, metadata=_range(4, 1000))

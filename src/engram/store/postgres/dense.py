@@ -5,9 +5,10 @@
 Each (model, dimension) has a partial HNSW index on ``embedding::vector(N)`` with cosine
 ops; a query repeats that expression and predicate so the planner can use it, and sets
 ``hnsw.ef_search`` (and pgvector 0.8's ``hnsw.iterative_scan``, so a namespace filter
-cannot starve the result) for its own transaction only. The planner still chooses:
-for a small namespace it reads that namespace's rows through the btree and sorts them,
-which is exact.
+cannot starve the result) for its own transaction only; ``ef_search`` grows with the
+namespace past ``postgres.ef_search_rows`` live memories (its N in ``keyword_terms``).
+The planner still chooses: for a small namespace it reads that namespace's rows through
+the btree and sorts them, which is exact.
 
 The namespace's not-yet-embedded count, which recall reads right after each dense
 search to warn about memories that search cannot see, rides in the search's own round
@@ -30,6 +31,16 @@ from engram.store.sql import vector_reads
 
 #: ``VectorReads.unembedded``'s count, in psycopg's placeholders.
 UNEMBEDDED = vector_reads.UNEMBEDDED.replace("?", "%s")
+
+
+#: ``hnsw.ef_search`` for this transaction: (ef, ef, namespace, ef_search_rows) give
+#: ``ef`` × the namespace's live memories / ``ef_search_rows``, at least ``ef`` and at
+#: most pgvector's 1000.
+SCALED_EF = (
+    "SELECT set_config('hnsw.ef_search', least(1000, greatest(%s::int, ceil(%s::float8 * "
+    "coalesce((SELECT k.df FROM keyword_terms k WHERE k.source = 'memories' "
+    "AND k.namespace = %s AND k.term = ''), 0) / %s)))::int::text, true)"
+)
 
 
 class Unembedded:
@@ -90,13 +101,19 @@ class PgVectorSearch:
             "WHERE {where}"
         ).format(typed=typed, query=query, where=self._where)
 
-    def _settings(self, conn: psycopg.Connection[Any], k: int, exact: bool) -> None:
+    def _settings(self, conn: psycopg.Connection[Any], namespace: str, k: int, exact: bool) -> None:
         cfg = self._db.config
         # pgvector caps ef_search at 1000. A graph search keeping only k candidates for
         # k rows misses many true neighbours; ef_search_per_k x k keeps recall@k near
         # recall@10 at the same ef_search (docs/benchmarks.md, issue 29).
         ef = min(max(cfg.ef_search, cfg.ef_search_per_k * k), 1000)
-        conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(ef)))
+        if cfg.ef_search_rows and not exact:
+            # The same ef finds fewer true neighbours in a bigger graph: scale it by the
+            # namespace's live memories, read by key from keyword_terms' N, in this
+            # round trip.
+            conn.execute(SCALED_EF, (ef, ef, namespace, cfg.ef_search_rows))
+        else:
+            conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(ef)))
         conn.execute(
             sql.SQL("SET LOCAL hnsw.iterative_scan = {}").format(sql.Literal(cfg.iterative_scan))
         )
@@ -115,7 +132,7 @@ class PgVectorSearch:
         # go in one round trip.
         with self._db.read("vector search") as conn:
             with conn.pipeline(), conn.transaction():
-                self._settings(conn, k, exact)
+                self._settings(conn, namespace, k, exact)
                 cur = conn.execute(self._search, (vector, namespace, vector, int(k)))
                 count = None
                 if self._unembedded is not None:
@@ -163,6 +180,7 @@ class PgVectorSearch:
             "index": self._ensure_index(self.model, self.dimension) or "none (exact)",
             "ef_search": cfg.ef_search,
             "ef_search_per_k": cfg.ef_search_per_k,
+            "ef_search_rows": cfg.ef_search_rows,
             "iterative_scan": cfg.iterative_scan,
             "searches": self.searches,
         }

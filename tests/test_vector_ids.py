@@ -19,7 +19,7 @@ import test_ann_snapshot as snap
 from engram import Config, Memory
 from engram.store.sqlite import vector_ids
 from engram.store.sqlite.vector_ids import KeyRows
-from test_ann import SIZE, _texts
+from test_ann import SIZE
 from test_ann_snapshot import (
     _ann,
     _files,
@@ -29,6 +29,7 @@ from test_ann_snapshot import (
     _part,
     _persisted,
     _query,
+    saved_terms,
 )
 
 kind, saved = snap.kind, snap.saved  # the fixtures: both kinds of snapshot
@@ -115,10 +116,7 @@ def test_a_damaged_order_file_drops_the_snapshot(saved: Path, config: Config, ki
 
 
 def test_the_term_index_reads_back_ids_and_seqs_as_arrays(tmp_path: Path, config: Config) -> None:
-    path = tmp_path / "terms.db"
-    with _keyword_open(path, config) as mem:
-        mem.add_many(_texts(), namespace="big")
-        before = mem.store.keyword.search("big", "w3 OR w4", 20)
+    path, before = saved_terms(tmp_path, config, "w3 OR w4")
     [ids] = [p for p in _files(path, "terms") if p.name.endswith(".ids")]
     assert np.load(ids).dtype.kind == "S"
     assert [p for p in _files(path, "terms") if p.name.endswith(".id_order")]

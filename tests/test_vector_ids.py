@@ -54,6 +54,10 @@ def test_an_id_longer_than_the_arrays_width_is_not_a_prefix_match() -> None:
     keys = KeyRows.of_ids(["abcd", "wxyz"])
     assert keys.get("abcdef") is None and keys.get("abc") is None
     assert keys.get("abcd") == 0
+    assert keys.rows(["abcdef", "wxyz", "abc", "abcd"]) == [None, 1, None, 0]
+    keys.append("new")
+    assert keys.rows(["new", "zzzz", "abcd"]) == [2, None, 0]
+    assert KeyRows.of_ints([4, 1, 4]).rows([4, 1, 3]) == [2, 1, None]
 
 
 def test_int_keys_and_a_saved_order() -> None:

@@ -156,10 +156,14 @@ class TermBlock:
         return block
 
     # -- maintenance ------------------------------------------------------------------
-    def live_row(self, memory_id: str) -> int | None:
-        """The row of a live memory, or None (absent or removed)."""
-        row = self.ids.get(memory_id)
-        return row if row is not None and self.alive[row] else None
+    def live_rows(self, memory_ids: Sequence[str]) -> list[tuple[str, int]]:
+        """(id, row) of those of ``memory_ids`` that are live here."""
+        rows = self.ids.rows(memory_ids)
+        return [
+            (i, row)
+            for i, row in zip(memory_ids, rows, strict=True)
+            if row is not None and self.alive[row]
+        ]
 
     @property
     def size(self) -> int:

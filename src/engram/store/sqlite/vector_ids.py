@@ -119,6 +119,26 @@ class KeyRows(Generic[K]):
         # A probe longer than the array's width is cut to it by the search: compare.
         return row if base[row] == probe else None
 
+    def rows(self, keys: Sequence[K]) -> list[int | None]:
+        """The latest row of each of ``keys`` (None: absent), with one binary search for
+        all of them: recall scores ~100 ids a query, and a search per id cost ~5 us."""
+        found: list[int | None] = [self._tail_rows.get(k) for k in keys]
+        rest = [i for i, row in enumerate(found) if row is None]
+        base = self._base
+        if not rest or not len(base):
+            return found
+        wanted = [keys[i] for i in rest]
+        probes = encode_ids(map(str, wanted)) if self._text else np.asarray(wanted, np.int64)
+        order = self.order()
+        at = np.searchsorted(base, probes, side="right", sorter=order) - 1
+        rows = order[np.maximum(at, 0)]
+        # Compared whole: a probe wider than the array is cut by the search.
+        hit = (at >= 0) & (base[rows] == probes)
+        for i, row, ok in zip(rest, rows.tolist(), hit.tolist(), strict=True):
+            if ok:
+                found[i] = row
+        return found
+
     def __contains__(self, key: object) -> bool:
         return isinstance(key, str | int) and self.get(key) is not None  # type: ignore[arg-type]
 

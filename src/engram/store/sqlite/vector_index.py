@@ -330,7 +330,7 @@ class VectorIndex:
     def scores(self, namespace: str, query: Matrix, ids: Sequence[str]) -> dict[str, float]:
         block = self._block(namespace)
         with self._lock:
-            rows_of = ((i, block.ids.get(i)) for i in ids)
+            rows_of = zip(ids, block.ids.rows(ids), strict=True)
             found = [(i, row) for i, row in rows_of if row is not None and block.alive[row]]
             if not found:
                 return {}

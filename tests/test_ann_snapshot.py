@@ -336,11 +336,16 @@ def test_the_term_index_is_read_back_and_caught_up(tmp_path: Path, config: Confi
         assert mem.store.keyword.state()["builds"] == 0  # caught up, not rebuilt
 
 
-def test_a_damaged_term_snapshot_is_rebuilt(tmp_path: Path, config: Config) -> None:
+def saved_terms(tmp_path: Path, config: Config, match: str) -> tuple[Path, list[tuple[str, float]]]:
+    """A store whose namespace "big" has its term index saved, and ``match``'s ranking."""
     path = tmp_path / "terms.db"
     with _keyword_open(path, config) as mem:
         mem.add_many(_texts(), namespace="big")
-        before = mem.store.keyword.search("big", "w3 OR w4", 20)
+        return path, mem.store.keyword.search("big", match, 20)
+
+
+def test_a_damaged_term_snapshot_is_rebuilt(tmp_path: Path, config: Config) -> None:
+    path, before = saved_terms(tmp_path, config, "w3 OR w4")
     [rows] = [p for p in _files(path, "terms") if p.name.endswith(".rows")]
     rows.write_bytes(rows.read_bytes()[:-8])
     with _keyword_open(path, config) as mem:

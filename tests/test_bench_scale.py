@@ -46,6 +46,9 @@ def test_measure_one_size(tiny_locomo: Path, tmp_path: Path) -> None:
             scale.NAMESPACE: {"from": "store", "ms": cold["loads"][scale.NAMESPACE]["ms"]}
         }
         assert 0 < cold["serving_rss_mb"] <= cold["peak_rss_mb"]
+        # The process's own memory and its mapped files' pages, apart.
+        split = cold["serving_rss_anon_mb"] + cold["serving_rss_file_mb"]
+        assert cold["serving_rss_anon_mb"] > 0 and split <= cold["serving_rss_mb"] + 1
     assert result["serving_rss_mb"] == result["cold"][0]["serving_rss_mb"]
     phases = result["phases_s"]
     # The recall phase holds the 10 timed recalls (half of them at least the median)

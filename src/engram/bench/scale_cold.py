@@ -71,6 +71,11 @@ def cold_open(path: Path, config: Config, questions: Sequence[str]) -> dict[str,
         }
         wait_for_index(mem)  # whatever the recalls started, so the RSS is a server's
         result["serving_rss_mb"] = round(rss_mb(), 1)
+        # Split, because mapped files (graph, matrix, postings) count once touched, and
+        # how many pages a fault maps depends on the page cache (``RssFile``): the
+        # process's own memory is ``RssAnon``.
+        result["serving_rss_anon_mb"] = round(rss_mb("RssAnon"), 1)
+        result["serving_rss_file_mb"] = round(rss_mb("RssFile"), 1)
         result["peak_rss_mb"] = round(rss_mb("VmHWM"), 1)
     return result
 

@@ -43,13 +43,20 @@ import numpy.typing as npt
 
 from engram.store.protocols.vectors import AnnSettings
 from engram.store.sqlite.ann import GRAPH_DTYPE, HnswGraph
+from engram.store.sqlite.vector_ids import KeyRows, id_array
 
 Matrix = npt.NDArray[np.float32]
 
-FORMAT = 1
+#: 2: ids saved as UTF-8 bytes (32 bytes a row instead of 128) with their sort order
+#: (``order``), so a load needs neither a dict nor a sort (``vector_ids``). Format 1
+#: files are still read (str ids, the order made on first lookup); older code drops a
+#: format 2 snapshot and rebuilds it.
+FORMAT = 2
+READABLE = frozenset({1, FORMAT})
 SUFFIX = ".vindex"
 _PARTS = ("ids", "hashes", "matrix")
-"""Every snapshot's files; a namespace searched by HNSW has a ``graph`` file too."""
+"""Every snapshot's files; a namespace searched by HNSW has a ``graph`` file too, and
+one of format 2 an ``order``."""
 _CHUNK = 1 << 22
 
 
@@ -76,7 +83,10 @@ def crc32(path: Path) -> int:
 class Saved:
     """One loaded snapshot: ids, memory-mapped matrix and graph, as of ``epoch``."""
 
-    ids: list[str]
+    ids: npt.NDArray[Any]
+    """Memory ids, UTF-8 bytes (str in a format 1 snapshot), memory-mapped."""
+    order: npt.NDArray[Any] | None
+    """The ids' stable sort order (None in a format 1 snapshot), memory-mapped."""
     matrix: Matrix
     """Memory-mapped copy-on-write: writes stay in this process."""
     graph: HnswGraph | None
@@ -87,6 +97,16 @@ class Saved:
     _hashes: Path
     _matrix_file: Path
     _matrix_crc: int
+
+    def keys(self) -> KeyRows[str]:
+        """The ids as a block keeps them (``vector_ids.KeyRows``)."""
+        keys = KeyRows.of_ids(self.ids)
+        if self.order is not None:
+            keys.set_order(self.order)
+        return keys
+
+    def id_list(self) -> list[str]:
+        return [i.decode() for i in id_array(self.ids).tolist()]
 
     def hashes(self) -> list[str]:
         return [h.decode() for h in np.load(self._hashes).tolist()]
@@ -141,14 +161,17 @@ def read_generation(
     """The manifest of ``stem`` and its files' paths, once the manifest matches ``want``,
     every part (and each ``optional`` part it names) has its recorded size and the
     ``verify`` parts it has their CRC-32; ``SnapshotError`` otherwise ("no snapshot"
-    when there is none)."""
+    when there is none). A ``frozenset`` in ``want`` lists the values accepted."""
     try:
         manifest = json.loads((directory / f"{stem}.json").read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise SnapshotError("no snapshot") from None
     except (OSError, ValueError) as exc:
         raise SnapshotError(f"unreadable manifest: {exc}") from exc
-    if not isinstance(manifest, dict) or any(manifest.get(k) != v for k, v in want.items()):
+    if not isinstance(manifest, dict) or any(
+        manifest.get(k) not in v if isinstance(v, frozenset) else manifest.get(k) != v
+        for k, v in want.items()
+    ):
         raise SnapshotError("the snapshot is of another format, model or namespace")
     try:
         named = [*parts, *(part for part in optional if part in manifest["files"])]
@@ -203,7 +226,7 @@ class Snapshots:
     def save(
         self,
         namespace: str,
-        ids: list[str],
+        ids: npt.NDArray[Any] | Sequence[str],
         hashes: list[str],
         matrix: Matrix,
         graph: HnswGraph | None,
@@ -211,8 +234,10 @@ class Snapshots:
     ) -> None:
         """Write a new generation, then point the manifest at it, then drop the old
         (``graph`` None: a namespace searched exactly)."""
+        keys = id_array(ids) if isinstance(ids, np.ndarray) else KeyRows.of_ids(ids).array()
         arrays = {
-            "ids": np.array(ids, dtype=str),
+            "ids": keys,
+            "order": np.argsort(keys, kind="stable").astype(np.int32),
             "hashes": np.array([h.encode() for h in hashes], dtype="S"),
             "matrix": np.ascontiguousarray(matrix, dtype=np.float32),
         }
@@ -231,13 +256,17 @@ class Snapshots:
         manifest, paths = read_generation(
             self.directory,
             self._stem(namespace),
-            self._want(namespace),
+            self._want(namespace) | {"format": READABLE},
             _PARTS,
-            ("ids", "graph") if settings is not None else ("ids",),
-            optional=("graph",) if settings is not None else (),
+            ("ids", "order", "graph") if settings is not None else ("ids", "order"),
+            optional=("order", "graph") if settings is not None else ("order",),
         )
         try:
-            ids = np.load(paths["ids"]).tolist()
+            # Read-only maps: a lookup touches log2(n) pages of each, a result its own.
+            ids = load_array(paths["ids"], mapped=True)
+            order = load_array(paths["order"], mapped=True) if "order" in paths else None
+            if order is not None and order.shape != ids.shape:
+                raise SnapshotError("the snapshot's ids and their order disagree")
             matrix: Matrix = np.load(paths["matrix"], mmap_mode="c")
             if len(ids) != manifest["count"] or matrix.shape != (len(ids), self.dimension):
                 raise SnapshotError("the snapshot's files disagree on its size")
@@ -251,6 +280,7 @@ class Snapshots:
             raise SnapshotError(f"damaged snapshot: {type(exc).__name__}: {exc}") from exc
         return Saved(
             ids=ids,
+            order=order,
             matrix=matrix,
             graph=graph,
             epoch=int(manifest["epoch"]),
@@ -276,6 +306,13 @@ def remove_model(directory: Path | None, model: str | None) -> None:
             saved = {}
         if "model" in saved and (model is None or saved["model"] == model):
             drop_generations(directory, manifest.name.removesuffix(".json"))
+
+
+def load_array(path: Path, *, mapped: bool) -> npt.NDArray[Any]:
+    """A saved array, memory-mapped read-only when ``mapped`` (as a plain ndarray over
+    the map: ``np.memmap``'s Python ``__getitem__`` cost ~1 us on every row read)."""
+    array: npt.NDArray[Any] = np.asarray(np.load(path, mmap_mode="r" if mapped else None))
+    return array
 
 
 def _write_npy(path: Path, array: npt.NDArray[Any]) -> None:

@@ -36,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engram.store.sqlite.tokenize import term_ids, terms_many
+from engram.store.sqlite.vector_ids import KeyRows
 
 #: FTS5's bm25() constants (fts5_aux.c).
 K1, B = 1.2, 0.75
@@ -80,10 +81,10 @@ class TermBlock:
 
     def __init__(self, docs: Sequence[Doc]) -> None:
         n = len(docs)
-        self.ids: list[str] = [d.id for d in docs]
-        self.seqs: list[int] = [d.seq for d in docs]
-        self._row_of: dict[int, int] | None = None
-        self._row_by_id: dict[str, int] | None = None
+        # Each row's memory id and store seq, and the latest row of each, as numpy
+        # arrays (``vector_ids``): Python lists and dicts were ~15 MB per 100k rows each.
+        self.ids: KeyRows[str] = KeyRows.of_ids([d.id for d in docs])
+        self.seqs: KeyRows[int] = KeyRows.of_ints([d.seq for d in docs])
         capacity = max(64, n)
         self.alive = np.zeros(capacity, bool)
         self.alive[:n] = True
@@ -117,8 +118,10 @@ class TermBlock:
         for term, tid in self.vocab.items():
             terms[tid] = term
         return {
-            "ids": np.array(self.ids, dtype=str),
-            "seqs": np.array(self.seqs, np.int64),
+            "ids": self.ids.array(),
+            # Saved, so a search asking rows by id after a load needs no sort first.
+            "id_order": self.ids.order().astype(np.int32),
+            "seqs": self.seqs.array(),
             "lengths": self._lengths[: self.size].copy(),
             "terms": np.array(terms, dtype=str),
             "offsets": self.offsets,
@@ -133,7 +136,9 @@ class TermBlock:
         """The block ``arrays`` described, as it was when built."""
         block = cls([])
         n = len(a["ids"])
-        block.ids, block.seqs = a["ids"].tolist(), a["seqs"].tolist()
+        block.ids, block.seqs = KeyRows.of_ids(a["ids"]), KeyRows.of_ints(a["seqs"])
+        if "id_order" in a:  # format 1 snapshots have none: made on first lookup
+            block.ids.set_order(a["id_order"])
         capacity = max(64, n)
         block.alive = np.zeros(capacity, bool)
         block.alive[:n] = True
@@ -151,22 +156,14 @@ class TermBlock:
         return block
 
     # -- maintenance ------------------------------------------------------------------
-    # The two maps are made on first use, not at a load: at 100k memories they took
-    # 250 ms of a cold first recall (dict comprehensions), and a block read back from
-    # its snapshot may answer many searches before anything asks a row by seq or id.
-    @property
-    def row_of(self) -> dict[int, int]:
-        """Row per seq (live or removed rows appended later overwrite their seq)."""
-        if self._row_of is None:
-            self._row_of = dict(zip(self.seqs, range(len(self.seqs)), strict=True))
-        return self._row_of
-
-    @property
-    def row_by_id(self) -> dict[str, int]:
-        """Row per memory id, as ``row_of``."""
-        if self._row_by_id is None:
-            self._row_by_id = dict(zip(self.ids, range(len(self.ids)), strict=True))
-        return self._row_by_id
+    def live_rows(self, memory_ids: Sequence[str]) -> list[tuple[str, int]]:
+        """(id, row) of those of ``memory_ids`` that are live here."""
+        rows = self.ids.rows(memory_ids)
+        return [
+            (i, row)
+            for i, row in zip(memory_ids, rows, strict=True)
+            if row is not None and self.alive[row]
+        ]
 
     @property
     def size(self) -> int:
@@ -195,8 +192,6 @@ class TermBlock:
             row = self.size
             self.ids.append(doc.id)
             self.seqs.append(doc.seq)
-            self.row_of[doc.seq] = row
-            self.row_by_id[doc.id] = row
             self.alive[row] = True
             self._lengths[row] = length
             self.live += 1
@@ -214,9 +209,9 @@ class TermBlock:
 
     def remove(self, seq: int) -> None:
         """Drop a document (deleted, or about to be re-indexed with new text)."""
-        row = self.row_of.pop(seq, None)
-        if row is not None:
-            self.row_by_id.pop(self.ids[row], None)
+        # The seq's latest row: one removed before is dead already, so a second remove
+        # changes nothing.
+        row = self.seqs.get(seq)
         if row is not None and self.alive[row]:
             self.alive[row] = False
             self.live -= 1

@@ -93,7 +93,7 @@ class TermSearch:
         ``search`` would be None."""
 
         def exact(block: TermBlock, query: list[str]) -> dict[str, float]:
-            rows = [(i, block.row_by_id[i]) for i in ids if i in block.row_by_id]
+            rows = block.live_rows(ids)
             found = block.scores(query, [row for _, row in rows])
             return {i: score for (i, _), score in zip(rows, found, strict=True) if score > 0}
 

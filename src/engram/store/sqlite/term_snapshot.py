@@ -14,15 +14,23 @@ import hashlib
 import sqlite3
 from pathlib import Path
 
-import numpy as np
-
-from engram.store.sqlite.snapshot import SnapshotError, read_generation, write_generation
+from engram.store.sqlite.snapshot import (
+    SnapshotError,
+    load_array,
+    read_generation,
+    write_generation,
+)
 from engram.store.sqlite.term_index import TermBlock
 
 #: Bump when tokenization or the block's layout changes: older files are then rebuilt.
-FORMAT = 1
+#: 2: ids as UTF-8 bytes with their sort order (``id_order``); format 1 is still read.
+FORMAT = 2
+_READABLE = frozenset({1, FORMAT})
 _PARTS = ("ids", "seqs", "lengths", "terms", "offsets", "rows", "tf", "top_tf", "avgdl")
-_MAPPED = ("rows", "tf")
+_OPTIONAL = ("id_order",)
+#: Read-only maps: nothing writes them, and a search touches only its terms' pages (a
+#: lookup by id or seq log2(n) pages of those).
+_MAPPED = ("rows", "tf", "ids", "seqs", "id_order")
 
 
 def stem(namespace: str) -> str:
@@ -42,15 +50,13 @@ def save(directory: Path, namespace: str, block: TermBlock, log_id: int) -> None
 def load(directory: Path, namespace: str, conn: sqlite3.Connection) -> tuple[TermBlock, int]:
     """The saved block and its change-log row; ``SnapshotError`` when there is none or
     it cannot be used (it is then built from the store)."""
-    manifest, paths = read_generation(directory, stem(namespace), _want(namespace), _PARTS, _PARTS)
+    want = _want(namespace) | {"format": _READABLE}
+    parts = (*_PARTS, *_OPTIONAL)
+    manifest, paths = read_generation(directory, stem(namespace), want, _PARTS, parts, _OPTIONAL)
     try:
-        # The postings (8 bytes per term and memory, ~350 MB at 1M) are memory-mapped
-        # read-only: nothing writes them, and a search touches only its terms' pages.
+        # The postings (8 bytes per term and memory, ~350 MB at 1M) are memory-mapped.
         block = TermBlock.from_arrays(
-            {
-                part: np.load(paths[part], mmap_mode="r" if part in _MAPPED else None)
-                for part in _PARTS
-            }
+            {part: load_array(path, mapped=part in _MAPPED) for part, path in paths.items()}
         )
     except (OSError, ValueError, KeyError) as exc:
         raise SnapshotError(f"damaged term snapshot: {type(exc).__name__}: {exc}") from exc

@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from engram.store.protocols.vectors import AnnSettings
 from engram.store.sqlite import ann
+from engram.store.sqlite.vector_ids import KeyRows
 
 Matrix = npt.NDArray[np.float32]
 
@@ -72,8 +73,8 @@ class Block:
     """One namespace's vectors with spare capacity, so appends are amortised O(1)."""
 
     dim: int
-    ids: list[str] = field(default_factory=list)
-    rows: dict[str, int] = field(default_factory=dict)
+    ids: KeyRows[str] = field(default_factory=lambda: KeyRows.of_ids([]))
+    """Each row's memory id, and each id's row (numpy-backed: ``vector_ids``)."""
     data: Matrix = field(default_factory=lambda: np.zeros((0, 0), np.float32))
     alive: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, bool))
     dead: int = 0
@@ -89,12 +90,9 @@ class Block:
     """A landed graph is being persisted (``start_graph``'s ``on_built`` runs)."""
 
     @classmethod
-    def from_matrix(cls, ids: list[str], matrix: Matrix, dim: int) -> Block:
+    def from_matrix(cls, ids: Sequence[str] | KeyRows[str], matrix: Matrix, dim: int) -> Block:
         block = cls(dim=dim)
-        block.ids = list(ids)
-        # dict(zip()), not a comprehension: a third of the time, at 100k rows tens of
-        # milliseconds of a cold first recall.
-        block.rows = dict(zip(block.ids, range(len(block.ids)), strict=True))
+        block.ids = ids if isinstance(ids, KeyRows) else KeyRows.of_ids(ids)
         block.data = np.ascontiguousarray(matrix, dtype=np.float32).reshape(-1, dim)
         block.alive = np.ones(len(ids), dtype=bool)
         return block
@@ -108,16 +106,15 @@ class Block:
 
     def upsert_many(self, ids: Sequence[str], vectors: Matrix) -> None:
         """Insert or replace rows; a graph gets one node per row, added in one call."""
-        for memory_id, vector in zip(ids, vectors, strict=True):
-            self._upsert(memory_id, vector)
-        rows = [self.rows[i] for i in ids]
+        rows = [self._upsert(i, vector) for i, vector in zip(ids, vectors, strict=True)]
         if self.graph is not None:
             self.delta.extend(rows)
         if self.building is not None:
             self.pending.extend(rows)
 
-    def _upsert(self, memory_id: str, vector: Matrix) -> None:
-        row = self.rows.get(memory_id)
+    def _upsert(self, memory_id: str, vector: Matrix) -> int:
+        """Write ``vector`` to ``memory_id``'s row (a new one if it has none); its row."""
+        row = self.ids.get(memory_id)
         if row is not None:
             self.data[row] = vector
             if not self.alive[row]:
@@ -125,7 +122,7 @@ class Block:
                 self.dead -= 1
             if self.projection is not None:
                 self.projection.rows[row] = self.projection.project(vector)
-            return
+            return row
         if self.size >= self.data.shape[0]:
             capacity = max(64, self.data.shape[0] * 2)
             grown = np.zeros((capacity, self.dim), dtype=np.float32)
@@ -137,15 +134,16 @@ class Block:
                 rows = np.zeros((capacity, REDUCED_DIMS), np.float32)
                 rows[: self.size] = self.projection.rows[: self.size]
                 self.projection.rows = rows
-        self.rows[memory_id] = self.size
-        self.data[self.size] = vector
-        self.alive[self.size] = True
+        row = self.size
+        self.data[row] = vector
+        self.alive[row] = True
         if self.projection is not None:
-            self.projection.rows[self.size] = self.projection.project(vector)
+            self.projection.rows[row] = self.projection.project(vector)
         self.ids.append(memory_id)
+        return row
 
     def remove(self, memory_id: str) -> None:
-        row = self.rows.get(memory_id)
+        row = self.ids.get(memory_id)
         if row is not None and self.alive[row]:
             self.alive[row] = False
             self.dead += 1
@@ -207,15 +205,15 @@ class Block:
         self,
         settings: AnnSettings,
         lock: threading.RLock,
-        on_built: Callable[[ann.HnswGraph, list[str], Matrix], None] | None = None,
+        on_built: Callable[[ann.HnswGraph, npt.NDArray[np.bytes_], Matrix], None] | None = None,
     ) -> None:
         """Build the HNSW graph of this block's current rows (in the background unless
         ``settings.background`` is False); rows written meanwhile become its delta.
         ``on_built(graph, ids, vectors)`` gets the landed graph and the snapshot it was
-        built from (node ``i`` is ``ids[i]``), outside ``lock``."""
+        built from (node ``i`` is ``ids[i]``, UTF-8 bytes), outside ``lock``."""
         rows = np.flatnonzero(self.alive[: self.size]).astype(np.int64)
         snapshot = self.data[rows]  # fancy indexing copies: writes cannot race the build
-        ids = [self.ids[r] for r in rows]
+        ids = self.ids.array()[rows]
         dead_before = self.dead
         self.pending = []
 

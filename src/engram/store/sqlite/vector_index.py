@@ -111,7 +111,7 @@ class VectorIndex:
         if not block.stale_graph(settings) or not ann.available():
             return
 
-        def built(graph: ann.HnswGraph, ids: list[str], vectors: Matrix) -> None:
+        def built(graph: ann.HnswGraph, ids: npt.NDArray[np.bytes_], vectors: Matrix) -> None:
             self._persist(namespace, block, graph, ids, vectors)
 
         block.start_graph(settings, self._lock, built if self._snapshots else None)
@@ -175,13 +175,13 @@ class VectorIndex:
         """The snapshot's block with what changed since it was saved: rows deleted or
         changed are masked dead, rows added or changed are read and become the delta;
         with the number of rows read and masked."""
-        block = Block.from_matrix(saved.ids, saved.matrix, self.dimension)
+        block = Block.from_matrix(saved.keys(), saved.matrix, self.dimension)
         block.graph = saved.graph
         self.persisted["loaded"] += 1
         epoch = self._vectors.epoch()
         if saved.complete and epoch == saved.epoch:
             return block, epoch, 0
-        changes = self._vectors.changes(namespace, self.model, saved.ids, saved.hashes())
+        changes = self._vectors.changes(namespace, self.model, saved.id_list(), saved.hashes())
         for memory_id in changes.gone:
             block.remove(memory_id)
         if changes.ids:
@@ -217,9 +217,9 @@ class VectorIndex:
                 if self._blocks.get(namespace) is not block or self._epoch != epoch:
                     return
                 rows = np.flatnonzero(block.alive[: block.size])
-                ids = [block.ids[r] for r in rows]
+                ids = block.ids.array()[rows]
                 matrix = block.data[rows]  # a copy: writes after this cannot race the save
-            hashes = [live.get(i, "") for i in ids]
+            hashes = [live.get(i.decode(), "") for i in ids.tolist()]
             self._snapshots.save(namespace, ids, hashes, matrix, None, epoch)
             self.persisted["saved"] += 1
         except Exception as exc:  # a snapshot is an optimisation: never fail a search
@@ -256,7 +256,7 @@ class VectorIndex:
         namespace: str,
         block: Block,
         graph: ann.HnswGraph,
-        ids: list[str],
+        ids: npt.NDArray[np.bytes_],
         vectors: Matrix,
     ) -> None:
         """Save a freshly built graph with the rows it was built from. Each row gets
@@ -271,7 +271,8 @@ class VectorIndex:
                 if self._blocks.get(namespace) is not block or self._epoch != epoch:
                     return
                 rewritten = {block.ids[r] for r in block.delta}
-            hashes = ["" if i in rewritten else live.get(i, "") for i in ids]
+            decoded = (i.decode() for i in ids.tolist())
+            hashes = ["" if i in rewritten else live.get(i, "") for i in decoded]
             self._snapshots.save(namespace, ids, hashes, vectors, graph, epoch)
             self.persisted["saved"] += 1
         except Exception as exc:  # a snapshot is an optimisation: never fail a search
@@ -329,8 +330,8 @@ class VectorIndex:
     def scores(self, namespace: str, query: Matrix, ids: Sequence[str]) -> dict[str, float]:
         block = self._block(namespace)
         with self._lock:
-            found = [(i, block.rows[i]) for i in ids if i in block.rows]
-            found = [(i, row) for i, row in found if block.alive[row]]
+            rows_of = zip(ids, block.ids.rows(ids), strict=True)
+            found = [(i, row) for i, row in rows_of if row is not None and block.alive[row]]
             if not found:
                 return {}
             rows = np.fromiter((row for _, row in found), dtype=np.int64, count=len(found))

@@ -1,0 +1,169 @@
+"""Row ↔ key maps of the derived blocks (vector and term), held as numpy arrays.
+
+A block used to keep its memory ids as a Python list and a dict of id → row (and the
+term block its sequence numbers the same way): about 15 MB per 100k rows for each list
+and dict, ~150 MB per block at 1M, and a cold load spent a quarter of a second at 300k
+making the dict (docs/benchmarks.md, "Cold start everywhere"). A ``KeyRows`` keeps the
+keys of the rows a block was built or loaded with as one numpy array (memory ids as
+UTF-8 bytes, 32 bytes a row; sequence numbers as int64), which a snapshot's file can
+give back as it is; key → row is a binary search over a sort order made on the first
+lookup (or read from the snapshot). Rows appended later go to a small Python tail,
+folded into the array once it grows past a share of it.
+
+A key written twice (a row re-indexed under the same sequence number) answers with its
+latest row; callers that need a live row check their own alive mask.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Generic, TypeVar, cast
+
+import numpy as np
+import numpy.typing as npt
+
+K = TypeVar("K", str, int)
+
+#: The tail is folded into the array once it holds ``max(FOLD_MIN, len(array) //
+#: FOLD_SHARE)`` keys: the fold costs a copy and a new sort order on the next lookup.
+FOLD_MIN = 50_000
+FOLD_SHARE = 4
+
+
+def encode_ids(ids: Iterable[str]) -> npt.NDArray[np.bytes_]:
+    """Memory ids as a fixed-width UTF-8 bytes array (how blocks keep and save them)."""
+    return np.array([i.encode() for i in ids], dtype=np.bytes_)
+
+
+def id_array(array: npt.NDArray[Any]) -> npt.NDArray[np.bytes_]:
+    """A snapshot's ids as bytes: files written before this module hold str (``<U``)."""
+    if array.dtype.kind == "S":
+        return array
+    try:  # ASCII ids (engram's own are hex) convert in C
+        return array.astype(np.bytes_)
+    except UnicodeEncodeError:
+        return encode_ids(array.tolist())
+
+
+class KeyRows(Generic[K]):
+    """The key of each row of a block, and the latest row of each key."""
+
+    __slots__ = ("_base", "_order", "_tail", "_tail_rows", "_text")
+
+    def __init__(self, base: npt.NDArray[Any], *, text: bool) -> None:
+        self._base = base
+        self._text = text
+        self._order: npt.NDArray[np.int64] | None = None
+        self._tail: list[K] = []
+        self._tail_rows: dict[K, int] = {}
+
+    @classmethod
+    def of_ids(cls, ids: Sequence[str] | npt.NDArray[Any]) -> KeyRows[str]:
+        """Memory ids: a list of str, or a bytes or str array (a snapshot's file)."""
+        base = id_array(ids) if isinstance(ids, np.ndarray) else encode_ids(ids)
+        return KeyRows[str](base, text=True)
+
+    @classmethod
+    def of_ints(cls, keys: Sequence[int] | npt.NDArray[Any]) -> KeyRows[int]:
+        return KeyRows[int](np.asarray(keys, dtype=np.int64), text=False)
+
+    def set_order(self, order: npt.NDArray[Any]) -> None:
+        """Use a sort order saved with the keys (``argsort`` of the array, stable)."""
+        if len(order) != len(self._base):
+            raise ValueError("the sort order and the keys disagree on their sizes")
+        self._order = np.asarray(order, dtype=np.int64)
+
+    def order(self) -> npt.NDArray[np.int64]:
+        """The array's stable sort order (made now if it was not yet)."""
+        if self._order is None:
+            self._order = np.argsort(self._base, kind="stable").astype(np.int64)
+        return self._order
+
+    def __len__(self) -> int:
+        return len(self._base) + len(self._tail)
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __getitem__(self, row: int) -> K:
+        n = len(self._base)
+        if row < 0:
+            row += len(self)
+        if row >= n:
+            return self._tail[row - n]
+        value = self._base[row]
+        return cast(K, value.decode() if self._text else int(value))
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self.take(range(len(self))))
+
+    def take(self, rows: Iterable[int]) -> list[K]:
+        """The keys of ``rows``."""
+        return [self[int(r)] for r in rows]
+
+    def get(self, key: K) -> int | None:
+        """The latest row of ``key``, or None."""
+        row = self._tail_rows.get(key)
+        if row is not None:
+            return row
+        base = self._base
+        if not len(base):
+            return None
+        probe = key.encode() if isinstance(key, str) else key
+        order = self.order()
+        # The last of equal keys (side right) is the latest row: the order is stable.
+        at = int(np.searchsorted(base, probe, side="right", sorter=order)) - 1
+        if at < 0:
+            return None
+        row = int(order[at])
+        # A probe longer than the array's width is cut to it by the search: compare.
+        return row if base[row] == probe else None
+
+    def rows(self, keys: Sequence[K]) -> list[int | None]:
+        """The latest row of each of ``keys`` (None: absent), with one binary search for
+        all of them: recall scores ~100 ids a query, and a search per id cost ~5 us."""
+        found: list[int | None] = [self._tail_rows.get(k) for k in keys]
+        rest = [i for i, row in enumerate(found) if row is None]
+        base = self._base
+        if not rest or not len(base):
+            return found
+        wanted = [keys[i] for i in rest]
+        probes = encode_ids(map(str, wanted)) if self._text else np.asarray(wanted, np.int64)
+        order = self.order()
+        at = np.searchsorted(base, probes, side="right", sorter=order) - 1
+        rows = order[np.maximum(at, 0)]
+        # Compared whole: a probe wider than the array is cut by the search.
+        hit = (at >= 0) & (base[rows] == probes)
+        for i, row, ok in zip(rest, rows.tolist(), hit.tolist(), strict=True):
+            if ok:
+                found[i] = row
+        return found
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str | int) and self.get(key) is not None  # type: ignore[arg-type]
+
+    def append(self, key: K) -> int:
+        """Give ``key`` the next row; returns it."""
+        row = len(self)
+        self._tail.append(key)
+        self._tail_rows[key] = row
+        if len(self._tail) >= max(FOLD_MIN, len(self._base) // FOLD_SHARE):
+            self._fold()
+        return row
+
+    def _fold(self) -> None:
+        tail = encode_ids(map(str, self._tail)) if self._text else np.asarray(self._tail, np.int64)
+        self._base = np.concatenate([self._base, tail])
+        self._order = None
+        self._tail, self._tail_rows = [], {}
+
+    def array(self) -> npt.NDArray[Any]:
+        """Every row's key as one array (bytes for memory ids), for saving."""
+        if self._tail:
+            self._fold()
+        return self._base
+
+    def nbytes(self) -> int:
+        """Bytes the array and sort order hold (the tail's Python objects aside)."""
+        order = 0 if self._order is None else self._order.nbytes
+        return int(self._base.nbytes) + order

@@ -60,8 +60,13 @@ def fixtures(engine: str) -> list[Any]:
 #: Steps added after the snapshot, each checked by its own tests: an old database gets
 #: the snapshot's steps (compared below), then these.
 SINCE_SNAPSHOT = {
-    "sqlite": ["029_job_history", "030_chat_settings"],
-    "postgres": ["024_job_history", "025_chat_settings", "026_keyword_terms"],
+    "sqlite": ["029_job_history", "030_chat_settings", "032_relations_by_type"],
+    "postgres": [
+        "024_job_history",
+        "025_chat_settings",
+        "026_keyword_terms",
+        "027_relations_by_type",
+    ],
 }
 
 

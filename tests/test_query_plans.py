@@ -71,3 +71,44 @@ def test_lookups_by_id_never_scan_a_namespace(config: Config, tmp_path: Path) ->
             or ("memories USING INDEX" in step and "(namespace=?" in step)
         ]
         assert not bad, bad
+
+
+def test_closing_reads_of_the_graph_never_walk_a_namespace(config: Config, tmp_path: Path) -> None:
+    """The closer's reads on the write path (an entity's relations, a relation type's
+    cardinality) run per new memory: each must search an index by more than the
+    namespace, or its cost grows with the graph (issue 29)."""
+    from engram.records import utcnow
+    from engram.store.protocols.graph import SINGLE_VALUED, Statement
+
+    with Memory(tmp_path / "graph.db", config=config, embedder=None) as mem:
+        record = mem.add("Ana works at Acme and likes tea", namespace="plans")
+        now = utcnow()
+        triples = [("Ana", "works_at", "Acme", 0.9), ("Ana", "likes", "tea", 0.8)]
+        triples += [(f"Person {i}", "likes", f"thing {i}", 0.7) for i in range(30)]
+        store = mem.store
+        store.graph.record(
+            "plans", [Statement(record.id, triples, now, now)], single_valued=SINGLE_VALUED
+        )
+        ana = store.graph.entity("plans", "Ana")
+        assert ana is not None
+        db = store._db  # type: ignore[attr-defined]
+        seen: list[str] = []
+        db.conn.set_trace_callback(seen.append)
+        try:
+            listed = store.graph.relations(
+                "plans", entity_id=ana.id, current_only=True, at=None, limit=10, offset=0
+            )
+            counts = store.graph_counts.relation_cardinality("plans", ["likes", "works_at"])
+        finally:
+            db.conn.set_trace_callback(None)
+        assert {r.relation_type for r in listed} == {"works_at", "likes"}
+        assert counts["likes"].sources == 31
+        traced = [s for s in seen if "FROM relations" in s]
+        assert len(traced) == 2, traced
+        steps = [
+            (sql[:100], str(row[3]))
+            for sql in traced
+            for row in db.conn.execute("EXPLAIN QUERY PLAN " + sql).fetchall()
+        ]
+        bad = [(sql, step) for sql, step in steps if "(namespace=?)" in step or "SCAN r" in step]
+        assert not bad, bad

@@ -47,7 +47,7 @@ from engram.store.sql.steps_agents import (
     m027_maintenance,
     m029_job_history,
 )
-from engram.store.sql.steps_graph import m013_graph, m015_graph_aspects
+from engram.store.sql.steps_graph import m013_graph, m015_graph_aspects, m032_relations_by_type
 from engram.store.sql.steps_keyword import (
     m002_keyword_search,
     m005_fts_update_trigger,
@@ -115,6 +115,7 @@ STEPS: tuple[Step, ...] = (
     Step("029_job_history",           "024_job_history",           m029_job_history),
     Step("030_chat_settings",         "025_chat_settings",         m030_chat_settings),
     Step(None,                        "026_keyword_terms",         m031_keyword_terms),
+    Step("032_relations_by_type",     "027_relations_by_type",     m032_relations_by_type),
 )
 # fmt: on
 

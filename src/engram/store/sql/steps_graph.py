@@ -134,3 +134,15 @@ def m015_graph_aspects(conn: Conn, d: Dialect) -> None:
             "AND canonical_name = ?) ON CONFLICT DO NOTHING",
             (entity_id, namespace, loose, namespace, loose),
         )
+
+
+def m032_relations_by_type(conn: Conn, d: Dialect) -> None:
+    """The closer's learned cardinality of a relation type (``graph_changes.cardinality``)
+    reads one type's relations of a namespace; on ``relations_source`` (namespace, then
+    source) it read every relation of the namespace, a cost on the write path that grew
+    with the graph (docs/benchmarks.md, issue 29). This index holds every column the
+    count reads."""
+    conn.execute(
+        "CREATE INDEX IF NOT EXISTS relations_ns_type "
+        "ON relations(namespace, relation_type, source_entity_id, valid_to)"
+    )

@@ -16,6 +16,9 @@ def test_both_connections_of_a_file_store_are_mapped(tmp_path: Path) -> None:
     try:
         for conn in (db.conn, db.search_conn):
             assert conn.execute("PRAGMA mmap_size").fetchone()[0] == MMAP_BYTES
+        # A long read's own connection (a cold vector load) reads without the map.
+        with db.side_snapshot() as side:
+            assert side.execute("PRAGMA mmap_size").fetchone()[0] == 0
     finally:
         db.close()
 

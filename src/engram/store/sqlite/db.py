@@ -138,7 +138,7 @@ class Database(Opened):
                 self.conn.close()
                 raise
 
-    def _connect(self, busy_timeout_ms: int) -> sqlite3.Connection:
+    def _connect(self, busy_timeout_ms: int, *, mapped: bool = True) -> sqlite3.Connection:
         try:
             conn = sqlite3.connect(
                 self.location, isolation_level=None, check_same_thread=False, timeout=30
@@ -156,7 +156,8 @@ class Database(Opened):
             # the kept 500k store, 200 LoCoMo questions interleaved: ``memories.facts``
             # p50 1.03 -> 0.80 ms (docs/benchmarks.md, "Recall's fuse stage at scale").
             # Touched pages count in RSS as clean file pages the kernel can drop.
-            conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
+            if mapped:
+                conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open SQLite store at {self.location}: {exc}") from exc
         return conn
@@ -254,7 +255,9 @@ class Database(Opened):
                 yield conn
             return
         self.check_open()
-        conn = self._connect(self._busy_timeout_ms)
+        # Not mapped: a long read touches most of a table once, and mapped those pages
+        # would count in this process's RSS for the length of the read.
+        conn = self._connect(self._busy_timeout_ms, mapped=False)
         try:
             conn.execute("BEGIN")
             yield conn

@@ -154,7 +154,8 @@ class Database(Opened):
             # cache each was a read() of the OS cache, so the cost grew with the file.
             # Mapped, a page the process has touched costs no call again. Measured on
             # the kept 500k store, 200 LoCoMo questions interleaved: ``memories.facts``
-            # p50 1.03 -> 0.80 ms (docs/benchmarks.md, "Recall's fuse stage at scale").
+            # p50 0.93-1.26 -> 0.76-0.82 ms in three rounds (docs/benchmarks.md,
+            # "Recall's fuse stage at scale").
             # Touched pages count in RSS as clean file pages the kernel can drop.
             if mapped:
                 conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")

@@ -77,8 +77,7 @@ class NamespaceSizes:
                 self._mentions.clear()
         if known is not None and now - known[0] < self.ttl:
             return known[1]
-        entity = graph.entity(namespace, name)
-        found = entity.mentions if entity is not None else 0
+        found = mentions_of(graph, namespace, name)
         with self._lock:
             self._mentions[key] = (now, found)
         return found
@@ -107,6 +106,12 @@ def capitalised(query: str) -> list[str]:
     return list(found)[:MAX_NAMES]
 
 
+def mentions_of(graph: GraphStore, namespace: str, name: str) -> int:
+    """How many memories mention the entity ``name`` names (0: none known)."""
+    entity = graph.entity(namespace, name)
+    return entity.mentions if entity is not None else 0
+
+
 def without(query: str, names: Sequence[str]) -> str:
     """``query`` with every whole-word occurrence of ``names`` (and its "'s") removed."""
     out = query
@@ -130,8 +135,7 @@ def anchor_names(
         if sizes is not None:
             mentions = sizes.mentions(graph, namespace, name)
         else:
-            entity = graph.entity(namespace, name)
-            mentions = entity.mentions if entity is not None else 0
+            mentions = mentions_of(graph, namespace, name)
         if mentions > 0:
             known.append((name, mentions))
     if not known:

@@ -24,7 +24,6 @@ from engram.scoping import SCOPE_KEYS, ScopeArgs, scoped
 Progress = Callable[[int, int], None]
 OnRefused = Literal["skip", "raise"]
 OnBlocked = Literal["skip", "raise", "flag"]
-_SCOPE_KEYS = ("namespace", "user_id", "agent_id", "run_id")
 P = ParamSpec("P")
 T = TypeVar("T")
 
@@ -99,8 +98,8 @@ def _batch_scope(
     stripped: list[object] = []
     for item in items:
         if isinstance(item, Mapping):
-            own = {k: item[k] for k in _SCOPE_KEYS if item.get(k) is not None}
-            stripped.append({k: v for k, v in item.items() if k not in _SCOPE_KEYS})
+            own = {k: item[k] for k in SCOPE_KEYS if item.get(k) is not None}
+            stripped.append({k: v for k, v in item.items() if k not in SCOPE_KEYS})
         else:
             own = {}
             stripped.append(item)

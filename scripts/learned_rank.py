@@ -7,10 +7,10 @@ question. This script reorders the first ``depth`` hits of each recall by a smal
 logistic model over signals recall already computed for each of them (``FEATURES``:
 the hit's breakdown, plus a few read from the hit: is it a question, does the question
 name its speaker, keyword overlap, length, how many hits of its session rank above it,
-and the R1 leg's cosine), fits it on one fold of conversations and scores the other,
-then checks BEAM with a model fitted on LoCoMo only. It lowered BEAM on both folds for
-every feature set tried, so no recall stage ships; the figures are in
-docs/benchmarks.md, "Evidence spread over sessions" (L1).
+and the R1 leg's cosine; each also z-scored within its head), fits it on one fold of
+conversations and scores the other, then checks BEAM with a model fitted on LoCoMo
+only. Every configuration tried lowered BEAM on at least one fold, so no recall stage
+ships; the figures are in docs/benchmarks.md, "Evidence spread over sessions" (L1).
 
     # 1. every question's top hits under `best`, with their breakdowns and the R1
     #    leg's cosines (a pickle of benchmark text: keep it in /tmp, never commit it)
@@ -64,7 +64,7 @@ Matrix = npt.NDArray[np.float64]
 
 #: Every signal the stage can read, in the order ``features`` returns them. A model
 #: names the ones it uses (a subset, in this order).
-FEATURES = (
+SIGNALS = (
     "sim",  # the whole question's cosine (the dense leg)
     "sim_gap",  # sim below the best sim of the head
     "sim_rank",  # log(1 + rank by sim within the head)
@@ -87,6 +87,9 @@ FEATURES = (
     "residual",  # cosine to the question without its anchor names (R1), else sim
     "residual_rank",  # log(1 + rank by that cosine within the head)
 )
+#: Every signal as read, then each z-scored within its head ("z_sim": how far above the
+#: head's mean, in the head's spread), which does not depend on a corpus's scale.
+FEATURES = SIGNALS + tuple(f"z_{f}" for f in SIGNALS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,7 +218,10 @@ def features(
                 rest_rank[place],
             ]
         )
-    return np.asarray(rows, dtype=np.float64)
+    x = np.asarray(rows, dtype=np.float64)
+    spread = x.std(axis=0)
+    spread[spread < 1e-9] = 1.0
+    return np.hstack([x, (x - x.mean(axis=0)) / spread])
 
 
 def reorder(
@@ -241,9 +247,6 @@ def reorder(
     return [*out, *hits[model.depth :]]
 
 
-#: The features fitted by default: every signal but the pipeline's raw position (the
-#: model should not learn to copy the order it is meant to correct).
-DEFAULT_FEATURES = tuple(f for f in FEATURES if f not in ("position", "residual", "residual_rank"))
 CATEGORY_ORDER = ("multi-hop", "open-domain", "single-hop", "temporal", "adversarial")
 SHOWN = ("session_r@5", "session_r@10", "turn_r@5", "turn_r@10", "session_ndcg@10")
 
@@ -400,7 +403,7 @@ def _split(rows: Sequence[dict[str, Any]], fold_a: set[str]) -> tuple[list[Any],
 
 
 def _fit_args(args: argparse.Namespace, rows: Sequence[dict[str, Any]]) -> Model:
-    names = args.features.split(",") if args.features else DEFAULT_FEATURES
+    names = FEATURE_SETS.get(args.features) or args.features.split(",")
     return fit_model(
         rows,
         args.depth,
@@ -427,19 +430,25 @@ def folds(args: argparse.Namespace) -> None:
 
 
 #: Named feature sets of the sweep (``FEATURES`` by group).
-SCORES = FEATURES[:12]  # the breakdown's signals, ranks within the head, position
+SCORES = SIGNALS[:12]  # the breakdown's signals, ranks within the head, position
 SESSION = ("session_above", "session_first", "session_share")
 RESIDUAL = ("residual", "residual_rank")
 FEATURE_SETS: dict[str, tuple[str, ...]] = {
-    "all": FEATURES,
-    "all-residual": tuple(f for f in FEATURES if f not in RESIDUAL),
-    "all-position": tuple(f for f in FEATURES if f != "position"),
-    "all-length": tuple(f for f in FEATURES if f != "length"),
+    "all": SIGNALS,
+    "all-residual": tuple(f for f in SIGNALS if f not in RESIDUAL),
+    "all-position": tuple(f for f in SIGNALS if f != "position"),
+    "all-length": tuple(f for f in SIGNALS if f != "length"),
     "scores": SCORES,
     "scores+session": SCORES + SESSION,
     "scores+overlap+session": (*SCORES, "overlap", *SESSION),
     "scores+residual": SCORES + RESIDUAL,
     "scores+overlap+session+residual": (*SCORES, "overlap", *SESSION, *RESIDUAL),
+    "z-all": tuple(f"z_{f}" for f in SIGNALS),
+    "z-all-length": tuple(f"z_{f}" for f in SIGNALS if f != "length"),
+    "z-scores+overlap+session+residual": tuple(
+        f"z_{f}" for f in (*SCORES, "overlap", *SESSION, *RESIDUAL)
+    ),
+    "z-all+all": FEATURES,
 }
 FOLD_CATEGORIES = (*CATEGORY_ORDER, "all")
 
@@ -451,10 +460,11 @@ def _means(scored: dict[str, list[dict[str, float]]], key: str) -> dict[str, flo
 def _prior(model: Model, delta: float) -> Model:
     """``model`` with ``delta`` more weight against a late place in the pipeline's
     order (a pull towards the order it corrects)."""
-    if not delta or "position" not in model.features:
+    place = next((f for f in ("position", "z_position") if f in model.features), None)
+    if not delta or place is None:
         return model
     coef = list(model.coef)
-    coef[model.features.index("position")] -= delta
+    coef[model.features.index(place)] -= delta
     return replace(model, coef=tuple(coef))
 
 
@@ -567,7 +577,7 @@ def main() -> None:
             p.add_argument("--groups", nargs="*", help="comma-joined conversation ids")
             continue
         p.add_argument("--depth", type=int, default=30)
-        p.add_argument("--features", default="")
+        p.add_argument("--features", default="all", help="a FEATURE_SETS name or a list")
         p.add_argument("--l2", type=float, default=1.0)
         p.add_argument("--session-weight", type=float, default=0.0)
         p.add_argument("--embedder", default="all-MiniLM-L6-v2")

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from engram.records import Hit, MemoryRecord, ScoreBreakdown
+from conftest import ranked_hit
+from engram.records import Hit
 
 
 @pytest.fixture(scope="module")
@@ -26,27 +28,10 @@ def script() -> Any:
 
 
 def _hit(memory_id: str, text: str, session: str, score: float, sim: float, turn: str) -> Hit:
-    memory = MemoryRecord(
-        id=memory_id,
-        namespace="chat",
-        content=text,
-        content_hash=memory_id,
-        session_id=session,
-        metadata={"session": session, "turn": turn},
-    )
-    breakdown = ScoreBreakdown(
-        sim=sim,
-        bm25=0.5,
-        fused=score,
-        quality_factor=1.0,
-        quality_weight=0.5,
-        rank_score=score,
-        recency=0.1,
-        final=score,
-        dense=sim + 0.1,
-        keyword=0.5,
-    )
-    return Hit(memory=memory, score=score, breakdown=breakdown)
+    hit = ranked_hit(memory_id, score, content=text, session=session)
+    metadata = {"session": session, "turn": turn}
+    breakdown = replace(hit.breakdown, sim=sim, bm25=0.5, dense=sim + 0.1, keyword=0.5)
+    return replace(hit, memory=replace(hit.memory, metadata=metadata), breakdown=breakdown)
 
 
 HITS = [

@@ -51,6 +51,7 @@ _NOT_THE_LISTENERS = re.compile(
     r"|\b(?:talk|speak|chat|see|catch|hear)\s+(?:to\s+|with\s+|from\s+)?you\b",
     re.IGNORECASE,
 )
+_MAY_ADDRESS = re.compile(r"you|congrat", re.IGNORECASE)
 _YOU_WORD = re.compile(r"\b(?:you're|you've|you'd|you'll|yourself|yours|your|you)\b", re.I)
 # After these a "you" is an object ("proud of you for", "there for you"), and so it is
 # before a preposition or at the end of a clause.
@@ -105,6 +106,8 @@ def _may_be_name(word: str, speaker: str | None) -> bool:
 def addressed(said: list[Message], index: int, body: str) -> str | None:
     """Who message ``index`` of ``said`` speaks to: the name its ``body`` addresses,
     else whoever spoke before it (a message list), if that is someone else."""
+    if _MAY_ADDRESS.search(body) is None:
+        return None  # no "you" and no congratulations: nothing to read for a listener
     speaker = said[index].speaker
     before = said[index - 1].speaker if index else None
     return listener_in(body, speaker) or (before if before != speaker else None)
@@ -197,11 +200,9 @@ def reading(
     """(rule, type, the sentence to resolve with the listener as "I") for a sentence
     that speaks to the listener, or None. ``trimmed`` is ``raw`` without its opening
     ("Wow, ..."), ``classify`` the extractor's reading of a sentence for the listener."""
-    if not speaks_to_listener(raw):
-        return None
     text = raw.strip() if _CONGRATS.match(raw.strip()) else trimmed
     about = _about_listener(_TRAILING_NAME.sub(r"\1", text))
-    if about is None:
+    if about is None or not speaks_to_listener(about):
         return None
     found = classify(as_listener(about, speaker))
     if found is None or found[0] not in _KEPT_RULES:

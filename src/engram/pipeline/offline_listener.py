@@ -122,7 +122,7 @@ def as_listener(sentence: str, speaker: str | None) -> str:
     """``sentence`` with the speaker's first person resolved and "you" as first person:
     "I'm so proud of you" -> "Melanie is so proud of me", "Your drive is awesome" -> "My
     drive is awesome"; reading it with the listener as "I" then gives the listener's
-    fact. "Congrats on your degree" is "I got congratulated on my degree"."""
+    fact. "Congrats on your degree" from Maria is "Maria congratulated me on my degree"."""
     text = resolve_person(sentence, speaker) if speaker else sentence
     congrats = _CONGRATS.match(text)
     if congrats is not None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from engram.pipeline.offline import analyse
+from engram.pipeline.offline_confidence import RULE_CONFIDENCE, group_rule
 from engram.settings import PipelineConfig
 
 
@@ -50,6 +51,31 @@ def test_a_we_statement_of_a_past_event_passes_the_write_gate_a_general_one_does
     assert went.rule == "group_event" and went.confidence >= gate
     [can] = analyse("Omar: We can really make a difference in the neighbourhood.").facts
     assert can.rule == "group" and can.confidence < gate
+
+
+@pytest.mark.parametrize(
+    ("sentence", "rule"),
+    [
+        ("We love climbing, sliding and playing board games.", "group_habit"),
+        ("We're considering adopting a rescue dog for the kids.", "group_habit"),
+        ("We are planning a team trip to Lisbon.", "group_habit"),
+        ("We have regular meetings and plan campaigns together.", "group_habit"),
+        ("We've been working on building up confidence.", "group_habit"),
+        ("We can really make a difference in the neighbourhood.", "group"),
+        ("We have the power to make a difference in people's lives.", "group"),
+        ("We have to keep pushing each other every week.", "group"),
+        ("We don't go camping often, usually once a year.", "group"),
+        ("We go a few times a week.", "group"),
+        ("We're all wonderfully imperfect individuals.", "group"),
+        ("We're lucky to have such parks nearby.", "group"),
+        ("We've been overwhelmed by the response and the volunteers.", "group"),
+        ("We'll rock the dance floor and teach others.", "group"),
+    ],
+)
+def test_a_we_habit_plan_or_possession_is_its_own_rule(sentence: str, rule: str) -> None:
+    assert group_rule(sentence) == rule
+    gate = PipelineConfig().min_fact_confidence
+    assert (RULE_CONFIDENCE[rule] >= gate) == (rule == "group_habit")
 
 
 def test_opinions_pass_the_write_gate_once_reports_on_other_turns_are_dropped() -> None:

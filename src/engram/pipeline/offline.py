@@ -37,7 +37,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from engram.pipeline import offline_context, offline_forms, patterns, turns
+from engram.pipeline import offline_context, offline_forms, offline_listener, patterns, turns
 from engram.pipeline.offline_confidence import ANCHOR_BONUS as ANCHOR_BONUS
 from engram.pipeline.offline_confidence import MAX_CONFIDENCE as MAX_CONFIDENCE
 from engram.pipeline.offline_confidence import RULE_CONFIDENCE as RULE_CONFIDENCE
@@ -358,7 +358,7 @@ def _classify(sentence: str, speaker: str | None) -> tuple[str, str, str] | None
         # "Hiking is so good for the soul, right?" states a view; others ask.
         statement = offline_forms.untag(sentence)
         tagged = None if statement is None else _classify(statement, speaker)
-        if tagged is None or tagged[0] in {"group", "group_event"}:
+        if tagged is None or tagged[0].startswith("group"):
             return None  # "We should go hiking sometime, right?" is a suggestion
         return "tag_view", tagged[1], tagged[2]
     if _may_match(sentence, _TAG_WORDS) and _TAG_QUESTION.search(sentence):
@@ -509,12 +509,24 @@ READ_CACHE = 1 << 15
 
 
 @functools.lru_cache(maxsize=READ_CACHE)
-def _read(raw: str, subject: str | None) -> OfflineFact | None:
-    """The fact one raw sentence states for ``subject``, or None (steps 2 to 4)."""
+def _read(raw: str, subject: str | None, listener: str | None = None) -> OfflineFact | None:
+    """The fact one raw sentence states for ``subject``, or None (steps 2 to 4); when
+    it states none of its own, what it says of ``listener`` ("you")."""
     sentence = _trim_opening(raw)
     if not sentence:
         return None
-    classified = _classify(sentence, subject)
+    fact = _fact(raw, _classify(sentence, subject), subject)
+    if fact is None and listener is not None:
+        heard = offline_listener.reading(raw, sentence, subject, lambda s: _classify(s, listener))
+        fact = _fact(raw, heard, listener)
+    return fact
+
+
+def _fact(
+    raw: str, classified: tuple[str, str, str] | None, subject: str | None
+) -> OfflineFact | None:
+    """The fact of a classified sentence, resolved for ``subject``, if it stands alone
+    and says enough."""
     if classified is None:
         return None
     rule, kind, chosen = classified
@@ -547,13 +559,14 @@ def analyse(text: str, *, speaker: str | None = None) -> OfflineAnalysis:
     said = turns.messages(text, speaker)
     facts: list[OfflineFact] = []
     seen: set[str] = set()
-    for message in said:
+    for index, message in enumerate(said):
         if not message.from_user:
             continue
         # One apostrophe, so "I’m" and "I'm" read the same.
         body = _ATTACHMENT.sub("", message.text).replace("\u2019", "'")
+        listener = offline_listener.addressed(said, index, body)
         for sentence in split_sentences(body):
-            for fact in _claims(sentence, message.speaker):
+            for fact in _claims(sentence, message.speaker, listener):
                 if turns.form(fact.content) not in seen:
                     seen.add(turns.form(fact.content))
                     facts.append(fact)
@@ -569,16 +582,16 @@ def analyse(text: str, *, speaker: str | None = None) -> OfflineAnalysis:
     return OfflineAnalysis(subject, tuple(facts), tuple(triples))
 
 
-def _claims(sentence: str, speaker: str | None) -> list[OfflineFact]:
+def _claims(sentence: str, speaker: str | None, listener: str | None = None) -> list[OfflineFact]:
     """The facts of one sentence: one per clause when every clause of a compound
     sentence is a fact; else the whole sentence's fact, which keeps what a clause that
     cannot stand alone adds ("..., and it stands for love"); else what the clauses give."""
     pieces = turns.clauses(sentence)
     if len(pieces) == 1:
-        fact = _read(sentence, speaker)
+        fact = _read(sentence, speaker, listener)
         return [] if fact is None else [fact]
-    found = [_read(piece, speaker) for piece in pieces]
+    found = [_read(piece, speaker, listener) for piece in pieces]
     kept = [fact for fact in found if fact is not None]
-    if len(kept) < len(found) and (whole := _read(sentence, speaker)) is not None:
+    if len(kept) < len(found) and (whole := _read(sentence, speaker, listener)) is not None:
         return [whole]
     return kept

@@ -32,6 +32,7 @@ from engram.text import keywords
 PEERS = ("chroma",)
 RESCORE_FETCH = 3
 KEYWORD_WEIGHT = 0.3
+COLLECTION = "engram-bench"
 
 
 def chroma_available() -> bool:
@@ -54,7 +55,9 @@ def keyword_overlap(query: str, document: str) -> float:
 class ChromaPeer:
     """One Chroma persistent collection holding the benchmark corpus."""
 
-    def __init__(self, directory: str | Path) -> None:
+    def __init__(self, directory: str | Path, *, existing: bool = False) -> None:
+        """A new collection in ``directory``, or with ``existing`` the one a kept run
+        loaded there before (``engram bench scale --reuse``)."""
         if not chroma_available():
             raise InvalidInputError("--peer chroma needs chromadb: pip install 'engramdb[bench]'")
         import chromadb  # type: ignore[import-not-found, unused-ignore]
@@ -63,8 +66,12 @@ class ChromaPeer:
         self._client = chromadb.PersistentClient(
             path=str(directory), settings=Settings(anonymized_telemetry=False)
         )
-        self._collection: Any = self._client.create_collection(
-            "engram-bench", configuration={"hnsw": {"space": "cosine"}}
+        self._collection: Any = (
+            self._client.get_collection(COLLECTION)
+            if existing
+            else self._client.create_collection(
+                COLLECTION, configuration={"hnsw": {"space": "cosine"}}
+            )
         )
         self.directory = Path(directory)
 

@@ -107,6 +107,8 @@ def side_by_side(
                 "embed": lambda q: embedder.embed_batch([q]),
             },
         )
+        # Chroma's collection lives in this process too: only a rough bound on engram's.
+        result["rss_after_queries_mb"] = round(rss_mb(), 1)
     result["queries"] = len(timed)
     result["latency"] = summary(times, "chroma")
     result["engram_stage_median_ms"] = {

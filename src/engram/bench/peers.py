@@ -134,6 +134,27 @@ def interleaved(
     return times
 
 
+#: Table labels of the contenders ``interleaved`` times.
+LABELS = {"engram": "engram", "chroma": "chroma", "chroma_keyword": "chroma+kw"}
+#: Columns of ``ratio_cells``.
+RATIO_COLUMNS = ["engram/chroma p50", "engram/chroma p95"]
+
+
+def latency_columns(names: Sequence[str]) -> list[str]:
+    """Table headers of ``latency_cells``: p50 and p95 of each contender."""
+    return [f"{LABELS[name]} p{q}" for name in names for q in (50, 95)]
+
+
+def latency_cells(latency: dict[str, dict[str, float]], names: Sequence[str]) -> list[float]:
+    """p50 and p95 ms of each of ``names`` from a ``summary``."""
+    return [latency[name][f"p{q}_ms"] for name in names for q in (50, 95)]
+
+
+def ratio_cells(latency: dict[str, dict[str, float]]) -> list[float]:
+    """engram ÷ Chroma at p50 and p95, from a ``summary`` against ``chroma``."""
+    return [latency["engram"]["p50_vs_chroma"], latency["engram"]["p95_vs_chroma"]]
+
+
 def summary(times: dict[str, list[float]], reference: str) -> dict[str, dict[str, float]]:
     """p50/p95 per contender, and each one's ratio to ``reference`` (< 1: faster)."""
     out: dict[str, dict[str, float]] = {}

@@ -154,39 +154,24 @@ def run_reuse(
 
 def table(results: Sequence[dict[str, Any]]) -> str:
     """One row per size: both sides' p50/p95, the ratios, the model's share, RSS."""
-    rows = []
-    for r in results:
-        lat, beyond = r["latency"], r["beyond_embed_p50_ms"]
-        rows.append(
-            [
-                r["memories"],
-                lat["engram"]["p50_ms"],
-                lat["engram"]["p95_ms"],
-                lat["chroma"]["p50_ms"],
-                lat["chroma"]["p95_ms"],
-                lat["engram"]["p50_vs_chroma"],
-                lat["engram"]["p95_vs_chroma"],
-                lat["embed"]["p50_ms"],
-                beyond["engram"],
-                beyond["chroma"],
-                r["serving_rss_mb"],
-                " ".join(f"{k} {v}" for k, v in r["engram_stage_median_ms"].items()),
-            ]
-        )
-    return report.table(
+    from engram.bench.peers import RATIO_COLUMNS, latency_cells, latency_columns, ratio_cells
+
+    names = ("engram", "chroma")
+    rows = [
         [
-            "memories",
-            "engram p50",
-            "engram p95",
-            "chroma p50",
-            "chroma p95",
-            "engram/chroma p50",
-            "engram/chroma p95",
-            "embed p50",
-            "engram beyond embed p50",
-            "chroma beyond embed p50",
-            "serving RSS MB",
-            "engram stage medians ms",
-        ],
+            r["memories"],
+            *latency_cells(r["latency"], names),
+            *ratio_cells(r["latency"]),
+            r["latency"]["embed"]["p50_ms"],
+            r["beyond_embed_p50_ms"]["engram"],
+            r["beyond_embed_p50_ms"]["chroma"],
+            r["serving_rss_mb"],
+            " ".join(f"{k} {v}" for k, v in r["engram_stage_median_ms"].items()),
+        ]
+        for r in results
+    ]
+    extra = ["embed p50", "engram beyond embed p50", "chroma beyond embed p50", "serving RSS MB"]
+    return report.table(
+        ["memories", *latency_columns(names), *RATIO_COLUMNS, *extra, "engram stage medians ms"],
         rows,
     )

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engram.bench import peers
+from engram.bench import peers, scale_reuse
 from engram.bench.scale import peer_table
 from engram.errors import InvalidInputError
 
@@ -75,3 +75,35 @@ def test_chroma_finds_the_same_neighbours_as_exact_search(tmp_path: Path) -> Non
     rescored = chroma.query_rescored("topic0 memory", query, 3)
     assert len(rescored) == 3 and "42" in chroma.query_rescored("memory number 42", query, 3)
     assert chroma.disk_bytes() > 0
+    del chroma
+    # ``--reuse``: the collection a kept run loaded opens again, with its rows.
+    assert peers.ChromaPeer(tmp_path / "chroma", existing=True).query(query, 1) == ["42"]
+
+
+def test_reuse_without_a_kept_store_says_how_to_keep_one(tmp_path: Path) -> None:
+    from engram.config import Config
+
+    with pytest.raises(InvalidInputError, match=r"no scale-10\.db.*--keep"):
+        scale_reuse.side_by_side(
+            10, config=Config(), locomo="unused", queries=1, directory=str(tmp_path)
+        )
+
+
+def test_reuse_table_shows_ratios_model_share_and_stages() -> None:
+    side = {"p50_ms": 5.0, "p95_ms": 6.0, "p50_vs_chroma": 1.0, "p95_vs_chroma": 1.0}
+    row = {
+        "memories": 1000,
+        "latency": {
+            "engram": {"p50_ms": 8.0, "p95_ms": 9.0, "p50_vs_chroma": 1.6, "p95_vs_chroma": 1.5},
+            "chroma": side,
+            "embed": {**side, "p50_ms": 3.0},
+        },
+        "beyond_embed_p50_ms": {"engram": 5.0, "chroma": 2.0},
+        "serving_rss_mb": 300.0,
+        "engram_stage_median_ms": {"embed": 3.0, "fuse": 2.0},
+    }
+    text = scale_reuse.table([row])
+    assert (
+        "| 1000 | 8.000 | 9.000 | 5.000 | 6.000 | 1.600 | 1.500 | 3.000 | 5.000 | 2.000 |" in text
+    )
+    assert "embed 3.0 fuse 2.0" in text

@@ -32,6 +32,7 @@ from engram.text import keywords
 PEERS = ("chroma",)
 RESCORE_FETCH = 3
 KEYWORD_WEIGHT = 0.3
+COLLECTION = "engram-bench"
 
 
 def chroma_available() -> bool:
@@ -54,7 +55,9 @@ def keyword_overlap(query: str, document: str) -> float:
 class ChromaPeer:
     """One Chroma persistent collection holding the benchmark corpus."""
 
-    def __init__(self, directory: str | Path) -> None:
+    def __init__(self, directory: str | Path, *, existing: bool = False) -> None:
+        """A new collection in ``directory``, or with ``existing`` the one a kept run
+        loaded there before (``engram bench scale --reuse``)."""
         if not chroma_available():
             raise InvalidInputError("--peer chroma needs chromadb: pip install 'engramdb[bench]'")
         import chromadb  # type: ignore[import-not-found, unused-ignore]
@@ -63,8 +66,12 @@ class ChromaPeer:
         self._client = chromadb.PersistentClient(
             path=str(directory), settings=Settings(anonymized_telemetry=False)
         )
-        self._collection: Any = self._client.create_collection(
-            "engram-bench", configuration={"hnsw": {"space": "cosine"}}
+        self._collection: Any = (
+            self._client.get_collection(COLLECTION)
+            if existing
+            else self._client.create_collection(
+                COLLECTION, configuration={"hnsw": {"space": "cosine"}}
+            )
         )
         self.directory = Path(directory)
 
@@ -125,6 +132,27 @@ def interleaved(
             contenders[name](question)
             times[name].append((time.perf_counter() - start) * 1000)
     return times
+
+
+#: Table labels of the contenders ``interleaved`` times.
+LABELS = {"engram": "engram", "chroma": "chroma", "chroma_keyword": "chroma+kw"}
+#: Columns of ``ratio_cells``.
+RATIO_COLUMNS = ["engram/chroma p50", "engram/chroma p95"]
+
+
+def latency_columns(names: Sequence[str]) -> list[str]:
+    """Table headers of ``latency_cells``: p50 and p95 of each contender."""
+    return [f"{LABELS[name]} p{q}" for name in names for q in (50, 95)]
+
+
+def latency_cells(latency: dict[str, dict[str, float]], names: Sequence[str]) -> list[float]:
+    """p50 and p95 ms of each of ``names`` from a ``summary``."""
+    return [latency[name][f"p{q}_ms"] for name in names for q in (50, 95)]
+
+
+def ratio_cells(latency: dict[str, dict[str, float]]) -> list[float]:
+    """engram ÷ Chroma at p50 and p95, from a ``summary`` against ``chroma``."""
+    return [latency["engram"]["p50_vs_chroma"], latency["engram"]["p95_vs_chroma"]]
 
 
 def summary(times: dict[str, list[float]], reference: str) -> dict[str, dict[str, float]]:

@@ -476,42 +476,22 @@ def compare_stores(
 
 def peer_table(results: Sequence[dict[str, Any]]) -> str:
     """engram beside its peer per size: p50/p95 of each, interleaved, and the ratios."""
+    from engram.bench.peers import RATIO_COLUMNS, latency_cells, latency_columns, ratio_cells
     from engram.bench.report import table
 
-    rows = []
-    for r in results:
-        peer = r.get("peer")
-        if not peer:
-            continue
-        lat = peer["latency"]
-        rows.append(
-            [
-                r["memories"],
-                lat["engram"]["p50_ms"],
-                lat["engram"]["p95_ms"],
-                lat["chroma"]["p50_ms"],
-                lat["chroma"]["p95_ms"],
-                lat["chroma_keyword"]["p50_ms"],
-                lat["chroma_keyword"]["p95_ms"],
-                lat["engram"]["p50_vs_chroma"],
-                lat["engram"]["p95_vs_chroma"],
-                r["add_no_embedding_per_s"],
-                peer["add_per_s"],
-            ]
-        )
-    return table(
+    names = ("engram", "chroma", "chroma_keyword")
+    rows = [
         [
-            "memories",
-            "engram p50",
-            "engram p95",
-            "chroma p50",
-            "chroma p95",
-            "chroma+kw p50",
-            "chroma+kw p95",
-            "engram/chroma p50",
-            "engram/chroma p95",
-            "engram add/s",
-            "chroma add/s",
-        ],
+            r["memories"],
+            *latency_cells(r["peer"]["latency"], names),
+            *ratio_cells(r["peer"]["latency"]),
+            r["add_no_embedding_per_s"],
+            r["peer"]["add_per_s"],
+        ]
+        for r in results
+        if r.get("peer")
+    ]
+    return table(
+        ["memories", *latency_columns(names), *RATIO_COLUMNS, "engram add/s", "chroma add/s"],
         rows,
     )

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from engram.bench import report, scale
+from engram.bench import report, scale, scale_reuse
 from engram.cli import render
 from engram.cli.bench_options import data_option, json_command, out_option
 from engram.cli.common import Ctx, progress_bar
@@ -65,6 +65,11 @@ def _sizes(text: str) -> list[int]:
     "'engramdb[bench]') and time its queries interleaved with engram's recall.",
 )
 @click.option("--keep", help="Keep the stores and their indexes in this directory.")
+@click.option(
+    "--reuse",
+    help="Time engram beside Chroma on the stores a --keep run left in this directory "
+    "(no build; point it at copies: recall records access times).",
+)
 @json_command
 def scale_cmd(
     obj: Ctx,
@@ -79,6 +84,7 @@ def scale_cmd(
     store: str | None,
     peer: str | None,
     keep: str | None,
+    reuse: str | None,
     as_json: bool,
 ) -> None:
     """Scale: add throughput, recall p50/p95, peak RSS and disk size per store size."""
@@ -90,6 +96,12 @@ def scale_cmd(
         )
         text = results["table"]
         name = "scale-stores"
+    elif reuse is not None:
+        results = scale_reuse.run_reuse(
+            _sizes(sizes), config=config, locomo=data, queries=queries, directory=reuse
+        )
+        text = scale_reuse.table(results)
+        name = "scale-reuse"
     elif vectors_only:
         results = scale.vectors_only(vectors, config=config, locomo=data, queries=queries)
         rows = [["exact (numpy)", results["exact"]["p50_ms"], results["exact"]["p95_ms"], 1.0]]

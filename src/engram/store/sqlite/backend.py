@@ -23,6 +23,7 @@ from engram.store.sqlite import hints
 from engram.store.sqlite.chunks import SQLiteChunkIndex
 from engram.store.sqlite.db import Database
 from engram.store.sqlite.dialect import SQLITE
+from engram.store.sqlite.facts import SQLiteMemories
 from engram.store.sqlite.hints import SQLiteHintIndex
 from engram.store.sqlite.keyword import SQLiteKeyword, SQLiteKeywordUpkeep
 from engram.store.sqlite.vectors import SQLiteBundleVectors, SQLiteVectors
@@ -48,6 +49,7 @@ class SQLiteStore(SqlStore):
             after_table_insert=_index_hint,
         )
         self._db: Database
+        self.memories = SQLiteMemories(self._sql, self._db)  # recall's facts kept (facts.py)
         self.keyword = SQLiteKeyword(self._db)
         self.vectors: SQLiteVectors = SQLiteVectors(self._db)
         self.chunks = SqlChunks(self._sql, SQLiteChunkIndex(self._db))

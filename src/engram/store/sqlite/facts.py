@@ -1,0 +1,80 @@
+"""Recall's per-candidate facts on SQLite, kept in memory until the database changes.
+
+Every recall reads ``MemoryStore.facts`` (creation time, session, length, opening) of
+its ~100 candidates. At 500k memories those rows sit on ~100 random pages of a
+multi-GB file, past SQLite's page cache: the read was recall's largest single cost
+after the model (0.8–1.3 ms at the median, a tail of page reads beyond it;
+docs/benchmarks.md, "SQLite beside Chroma at 500k"). Candidates recur between
+questions (35% of the facts 200 LoCoMo questions asked of the 500k store had been
+read by an earlier one), and far more for an agent asking about one conversation.
+
+The facts read are kept per (namespace, id) and answered from memory while the
+database is unchanged: the cache's version is the main connection's own change count
+(``total_changes``) and ``PRAGMA data_version`` (which moves when any other
+connection, of this process or another, commits). Any write anywhere empties it, so
+it never answers with facts a write has changed; reads inside a transaction bypass
+it (they may see writes a rollback undoes). It holds at most ``LIMIT`` entries and
+starts again empty when full.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Sequence
+
+from engram.store.protocols.memories import MemoryFacts
+from engram.store.sql.memories import SqlMemories
+from engram.store.sql.session import Sql
+from engram.store.sqlite.db import Database
+
+#: Entries kept (about 0.5 KB each: id, session, 64-character opening, datetime).
+LIMIT = 100_000
+
+Version = tuple[sqlite3.Connection, int, int]
+
+
+class SQLiteMemories(SqlMemories):
+    """``SqlMemories`` whose ``facts`` read each memory once while nothing changes."""
+
+    def __init__(self, sql: Sql, db: Database, limit: int = LIMIT) -> None:
+        super().__init__(sql)
+        self._db = db
+        self._limit = limit
+        self._lock = threading.Lock()
+        self._version: Version | None = None
+        self._entries: dict[tuple[str, str], MemoryFacts] = {}
+        self.hits = 0
+        self.misses = 0
+
+    def facts(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, MemoryFacts]:
+        version = self._current()
+        if version is None:
+            return super().facts(namespace, memory_ids)
+        ids = list(dict.fromkeys(memory_ids))
+        with self._lock:
+            if version != self._version:
+                self._entries = {}
+                self._version = version
+            entries = self._entries
+            known = {i: f for i in ids if (f := entries.get((namespace, i))) is not None}
+        missing = [i for i in ids if i not in known]
+        read = super().facts(namespace, missing) if missing else {}
+        with self._lock:
+            self.hits += len(known)
+            self.misses += len(missing)
+            # Read after ``version`` was: never older than the version they are kept under.
+            if self._version == version and read:
+                if len(self._entries) + len(read) > self._limit:
+                    self._entries = {}
+                self._entries.update(((namespace, i), f) for i, f in read.items())
+        return {i: f for i in ids if (f := known.get(i) or read.get(i)) is not None}
+
+    def _current(self) -> Version | None:
+        """The version the kept facts are valid for, or None inside a transaction."""
+        with self._db.read("reading the data version") as conn:
+            if conn.in_transaction:
+                return None
+            row = conn.execute("PRAGMA data_version").fetchone()
+            # The connection itself: a reopened one counts its changes from 0 again.
+            return conn, conn.total_changes, int(row[0])

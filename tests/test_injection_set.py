@@ -50,6 +50,8 @@ def test_the_set_is_big_varied_and_split_before_tuning() -> None:
     assert len(third) >= 120  # round four's fold, written before round four tuned anything
     fourth = list(injection._units(r for r in attacks if r["split"] == "held_out_4"))
     assert len(fourth) >= 120  # round five's fold, written before round five fitted anything
+    fifth = list(injection._units(r for r in attacks if r["split"] == "held_out_5"))
+    assert len(fifth) >= 120  # round six's fold, written before round six fitted anything
     for category in HELD_OUT_FLOOR:  # every category is in every fold
         folds = Counter(
             row["split"] for row, _ in injection._units(attacks) if row["category"] == category
@@ -57,7 +59,7 @@ def test_the_set_is_big_varied_and_split_before_tuning() -> None:
         assert all(folds[f] for f in injection.FOLDS), category
     benign = Counter(r["split"] for r in ROWS if r.get("benign"))
     assert benign["tune"] >= 50 and benign["held_out_2"] >= 20 and benign["held_out_3"] >= 30
-    assert benign["held_out_4"] >= 30
+    assert benign["held_out_4"] >= 30 and benign["held_out_5"] >= 40
     pairs = Counter(row["pair"] for row in ROWS if row.get("pair"))
     assert pairs and set(pairs.values()) == {2}
     assert len({row["text"] for row in ROWS}) == len(ROWS)

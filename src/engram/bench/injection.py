@@ -196,9 +196,10 @@ def false_positives(texts: Sequence[tuple[str, str]], check: Scan = scan) -> dic
 
 def with_detector(texts: Iterable[str], embed: Embed, detector: Detector) -> Scan:
     """The rules, then the learned detector on each of ``texts`` (embedded here in
-    one batch): what a write goes through. Another text gets the rules alone."""
+    one batch, with the sentence view): what a write goes through. Another text gets
+    the rules alone."""
     unique = sorted(set(texts))
-    found = dict(zip(unique, detector.reasons(embed(unique), unique), strict=True))
+    found = dict(zip(unique, detector.reasons(embed(unique), unique, embed), strict=True))
 
     def check(text: str) -> tuple[str, ...]:
         return scan(text) or ((reason,) if (reason := found.get(text)) else ())

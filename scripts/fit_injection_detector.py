@@ -65,10 +65,10 @@ C = 32.0
 CUE_SCALE = 2.0
 BENIGN_WEIGHT = 30.0
 ATTACK_WEIGHT = 1.0
-QUANTILE = 0.9995
-SENTENCE_WEIGHT = 3.0
+QUANTILE = 0.9998
+SENTENCE_WEIGHT = 10.0
 #: Round six's grid (``--by-round``): (C, benign_weight, sentence_weight) with ``CUE_SCALE``.
-ROUND_GRID = ((32.0, 30.0, 1.0), (32.0, 30.0, 3.0), (16.0, 30.0, 3.0), (32.0, 30.0, 10.0))
+ROUND_GRID = ((32.0, 30.0, 1.0), (32.0, 30.0, 3.0), (32.0, 30.0, 10.0), (32.0, 30.0, 30.0))
 GRID = {
     "C": (1.0, 4.0, 16.0),
     "cue_scale": (0.0, 1.0, 2.0, 4.0),

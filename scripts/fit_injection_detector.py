@@ -65,7 +65,11 @@ C = 32.0
 CUE_SCALE = 2.0
 BENIGN_WEIGHT = 30.0
 ATTACK_WEIGHT = 1.0
-QUANTILE = 0.9998
+QUANTILE = 0.9995
+#: Round six's fit (``--round-six``): its quantile and sentence weight, chosen by
+#: ``--by-round`` and the real texts flagged; measured once and not shipped (docs/safety.md,
+#: "Round six": fewer catches on every held-out fold than round five's fit).
+ROUND_SIX_QUANTILE = 0.9998
 SENTENCE_WEIGHT = 10.0
 #: Round six's grid (``--by-round``): (C, benign_weight, sentence_weight) with ``CUE_SCALE``.
 ROUND_GRID = ((32.0, 30.0, 1.0), (32.0, 30.0, 3.0), (32.0, 30.0, 10.0), (32.0, 30.0, 30.0))
@@ -99,6 +103,7 @@ class Fitted:
         benign_weight: float,
         attack_weight: float = ATTACK_WEIGHT,
         sentence_weight: float = SENTENCE_WEIGHT,
+        quantile: float = QUANTILE,
     ) -> None:
         self.embed, self.cue_scale = embed, cue_scale
         pieces = sorted({p for t in real for p in sentences(t)}) if sentence_weight else []
@@ -116,9 +121,9 @@ class Fitted:
         ]
         self.model = LogisticRegression(C=c, max_iter=5000).fit(x, y, sample_weight=w)
         negatives = self.model.predict_proba(np.vstack([xr, xn]))[:, 1]
-        self.threshold = max(0.5, float(np.quantile(negatives, QUANTILE)))
+        self.threshold = max(0.5, float(np.quantile(negatives, quantile)))
         best = self.sentence_best(real)
-        self.sentence_threshold = max(self.threshold, float(np.quantile(best, QUANTILE)))
+        self.sentence_threshold = max(self.threshold, float(np.quantile(best, quantile)))
 
     def features(self, texts: Sequence[str]) -> np.ndarray:
         x = self.embed(texts)
@@ -266,6 +271,11 @@ def main() -> None:
         action="store_true",
         help="print round six's grid, each round of training examples left out; write nothing",
     )
+    parser.add_argument(
+        "--round-six",
+        action="store_true",
+        help="write round six's fit (its examples, the sentence view), measured and not shipped",
+    )
     args = parser.parse_args()
     embedder = create_embedder(Config().embedder, Path(args.home))
     assert embedder is not None
@@ -287,9 +297,11 @@ def main() -> None:
     composed, composed_notes = injection_augment.composed()
     attacks += [(t, cat) for cat, ts in composed.items() for t in ts]
     notes += composed_notes
-    six_attacks, six_notes = round_six()
-    attacks += six_attacks
-    notes += six_notes
+    six = args.round_six or args.by_round  # round six's examples: its fit and its grid
+    if six:
+        six_attacks, six_notes = round_six()
+        attacks += six_attacks
+        notes += six_notes
     corpus = [json.loads(line) for line in CORPUS.read_text("utf-8").splitlines() if line.strip()]
     stores = json.loads(PARAPHRASE.read_text("utf-8"))["stores"]
     agent = [m for s in stores for m in s["memories"].values()]
@@ -311,15 +323,19 @@ def main() -> None:
         C,
         CUE_SCALE,
         BENIGN_WEIGHT,
+        sentence_weight=SENTENCE_WEIGHT if six else 0.0,
+        quantile=ROUND_SIX_QUANTILE if six else QUANTILE,
     )
     held = [real[i] for i in checked]
-    held_fp, held_whole = int(fit.fires(held).sum()), int(fit.fires(held, False).sum())
+    held_fp, held_whole = int(fit.fires(held, six).sum()), int(fit.fires(held, False).sum())
+    view = {"sentence_threshold": round(fit.sentence_threshold, 6)} if six else {}
+    settings = {"sentence_weight": SENTENCE_WEIGHT} if six else {}
     OUT.write_text(
         json.dumps(
             {
                 "embedder": embedder.name,
                 "threshold": round(fit.threshold, 6),
-                "sentence_threshold": round(fit.sentence_threshold, 6),
+                **view,
                 "intercept": round(float(fit.model.intercept_[0]), 6),
                 "cue_scale": CUE_SCALE,
                 "coef": [round(float(c), 6) for c in fit.model.coef_[0]],
@@ -331,8 +347,8 @@ def main() -> None:
                     "benign_weight": BENIGN_WEIGHT,
                     "attack_weight": ATTACK_WEIGHT,
                     "cue_scale": CUE_SCALE,
-                    "quantile": QUANTILE,
-                    "sentence_weight": SENTENCE_WEIGHT,
+                    "quantile": ROUND_SIX_QUANTILE if six else QUANTILE,
+                    **settings,
                 },
             }
         )
@@ -340,9 +356,10 @@ def main() -> None:
         "utf-8",
     )
     print(
-        f"{OUT}: threshold {fit.threshold:.3f}, sentence threshold "
-        f"{fit.sentence_threshold:.3f}; checked half of the real texts: {held_fp} of "
-        f"{len(checked)} flagged ({held_whole} by the whole-text score)"
+        f"{OUT}: threshold {fit.threshold:.3f}"
+        + (f", sentence threshold {fit.sentence_threshold:.3f}" if six else "")
+        + f"; checked half of the real texts: {held_fp} of {len(checked)} flagged "
+        f"({held_whole} by the whole-text score)"
     )
 
 

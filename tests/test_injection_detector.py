@@ -164,6 +164,13 @@ def test_fourth_held_out_fold_recall_does_not_regress(measured: dict[str, object
     assert held["english"]["caught"] >= 76, held["missed"]
 
 
+def test_fifth_held_out_fold_recall_does_not_regress(measured: dict[str, object]) -> None:
+    held = measured["recall"]["held_out_5"]  # type: ignore[index]
+    # Written before round six fitted anything: rules alone 30 of 111 English attacks
+    # (0.27), round five's detector 73 (0.66); three catches of slack.
+    assert held["english"]["caught"] >= 70, held["missed"]
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="the rules with the detector reach 0.78 (84/108) on the third held-out fold, "
@@ -179,10 +186,14 @@ def test_third_held_out_fold_english_recall_meets_the_issue_target(
 @pytest.mark.xfail(
     strict=True,
     reason="the rules with the detector reach 0.66 (79/120) English and 0.66 overall on the "
-    "fourth held-out fold, under issue 26's 0.90 and 0.70; docs/safety.md",
+    "fourth held-out fold, 0.66 (73/111) and 0.67 (81/121) on the fifth, under issue 26's "
+    "0.90 and 0.70; docs/safety.md (rounds five and six)",
 )
-def test_fourth_held_out_fold_meets_the_issue_targets(measured: dict[str, object]) -> None:
-    held = measured["recall"]["held_out_4"]  # type: ignore[index]
+@pytest.mark.parametrize("fold", ["held_out_4", "held_out_5"])
+def test_later_held_out_folds_meet_the_issue_targets(
+    measured: dict[str, object], fold: str
+) -> None:
+    held = measured["recall"][fold]  # type: ignore[index]
     assert held["english"]["recall"] >= injection.ENGLISH_TARGET
     assert held["overall"]["recall"] >= injection.OVERALL_TARGET
 
@@ -193,6 +204,7 @@ def test_benign_notes_and_real_texts_are_not_flagged(measured: dict[str, object]
     # 0 of 34 and 1 of 37 flagged today; one more allowed for noise at the threshold.
     assert hard["held_out_3"]["flagged"] <= 2, hard["held_out_3"]["examples"]
     assert hard["held_out_4"]["flagged"] <= 2, hard["held_out_4"]["examples"]
+    assert hard["held_out_5"]["flagged"] <= 3, hard["held_out_5"]["examples"]  # 2 of 44 today
     fp = measured["false_positives"]
     assert fp["flagged"] == 0, fp["examples"]  # type: ignore[index]
 

@@ -23,12 +23,14 @@ Round five chose C and the benign weight with ``--by-round`` (a whole round of
 hand-written training examples left out at a time), since a random fifth shares its
 author's wording with the rest.
 
-Round six adds the sentence view (``Detector.sentence_threshold``): the sentences of the
-fitted half's real texts are negatives too (``SENTENCE_WEIGHT`` each), so that a
-sentence of chat read alone is not an order; the sentence threshold is the
-``QUANTILE`` of the fitted half's highest cued sentence. It adds
-``scripts/injection_training6.py`` (round six's training-only examples, with buried and
-friendly composed ones); ``--by-round`` leaves each of rounds four, five and six out.
+Round six (``--round-six``; measured once and not shipped, docs/safety.md) adds the
+sentence view (``Detector.sentence_threshold``): the sentences of the fitted half's real
+texts are negatives too (``SENTENCE_WEIGHT`` each), so that a sentence of chat read alone
+is not an order; both thresholds are the ``ROUND_SIX_QUANTILE`` of the fitted negatives
+(the sentence one of the fitted half's highest cued sentence, at least the whole-text
+one). It adds ``scripts/injection_training6.py`` (round six's training-only examples,
+with buried and friendly composed ones); ``--by-round`` leaves each of rounds four, five
+and six out. Without ``--round-six`` the script fits round five's detector.
 
     python scripts/fit_injection_detector.py [--data ../shared/bench] [--cv | --by-round]
 """

@@ -281,7 +281,8 @@ class Core:
         if detector is None:
             return []
         out = []
-        for record, reason in injection_detector.quarantined(detector, records, vectors):
+        embed = self.embedder.embed_batch if self.embedder else None  # the sentence view
+        for record, reason in injection_detector.quarantined(detector, records, vectors, embed):
             meta = {**record.metadata, injection_detector.FLAGS: [reason]}
             _, after = self.store.memories.update(
                 record.namespace,

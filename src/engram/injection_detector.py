@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -158,22 +158,56 @@ def cues(texts: Sequence[str]) -> np.ndarray:
     return out
 
 
+#: Where the sentence view cuts a text (round six): after a full stop, question or
+#: exclamation mark, or at a line break. A colon stays inside its sentence, so an
+#: addressee ("To the assistant reading this:") keeps its order.
+_CUT = re.compile(r"(?<=[.!?])\s+|\n+")
+#: The sentence view reads at most this many sentences of a text (its cost grows with
+#: them; a long text's sentences past these are left to the whole-text score).
+MAX_SENTENCES = 24
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text`` of three words or more, at most ``MAX_SENTENCES``; a
+    text of fewer than two such sentences has no sentence view (an empty list)."""
+    found = [s.strip() for s in _CUT.split(text) if len(s.split()) >= 3]
+    return found[:MAX_SENTENCES] if len(found) >= 2 else []
+
+
+def gated(sentence: str) -> bool:
+    """Whether ``sentence`` carries any of :data:`CUES` (the second person's density
+    aside): the sentence view embeds only such sentences; one without any is chat."""
+    return any(pattern.search(sentence) for _, pattern in CUES)
+
+
 def _density(text: str) -> float:
     """The second person's share of ``text``'s words, times 5, capped at 1."""
     return min(1.0, 5.0 * len(_YOU.findall(text)) / max(1, len(text.split())))
+
+
+#: Embeds a batch of texts (the write path's embedder), for the sentence view.
+Embed = Callable[[list[str]], object]
 
 
 @dataclass(frozen=True)
 class Detector:
     """Weights of the logistic regression fitted for one embedding model: one per
     embedding dimension, then (when ``cue_scale`` is set) one per cue of :func:`cues`,
-    which enter the model multiplied by ``cue_scale``."""
+    which enter the model multiplied by ``cue_scale``.
+
+    ``sentence_threshold`` (round six; 0 turns it off) is the sentence view: a text of
+    several sentences that the whole-text score passes is scored again sentence by
+    sentence with the same weights, and fires when its highest sentence reaches this
+    threshold (a payload buried in an ordinary note is diluted in the note's embedding,
+    not in its own sentence's). Only sentences carrying a cue (:func:`gated`) are
+    embedded, so most writes pay nothing extra."""
 
     embedder: str
     coef: np.ndarray
     intercept: float
     threshold: float
     cue_scale: float = 0.0
+    sentence_threshold: float = 0.0
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any]) -> Detector:
@@ -189,6 +223,7 @@ class Detector:
             float(data["intercept"]),
             float(data["threshold"]),
             scale,
+            float(data.get("sentence_threshold", 0.0)),
         )
 
     @property
@@ -207,16 +242,54 @@ class Detector:
         logits = self.features(vectors, texts) @ self.coef + self.intercept
         return np.asarray(1.0 / (1.0 + np.exp(-logits)), np.float64)
 
-    def reasons(self, vectors: np.ndarray, texts: Sequence[str]) -> list[str | None]:
-        """Per text, the reason to quarantine it, or None below the threshold."""
+    def reasons(
+        self, vectors: np.ndarray, texts: Sequence[str], embed: Embed | None = None
+    ) -> list[str | None]:
+        """Per text, the reason to quarantine it, or None below the threshold. With
+        ``embed`` and a ``sentence_threshold``, the texts the whole-text score passes get
+        the sentence view (their cued sentences embedded in one call)."""
         if len(vectors) == 0 or np.asarray(vectors).shape[1] != self.dimensions:
             return [None] * len(vectors)
-        return [
+        out: list[str | None] = [
             f"{CODE}: an embedding classifier gives {p:.2f} (threshold {self.threshold:.2f})"
             if p >= self.threshold
             else None
             for p in self.probabilities(vectors, texts)
         ]
+        if embed is not None and self.sentence_threshold:
+            for i, p in self.sentence_scores(
+                [(i, t) for i, t in enumerate(texts) if out[i] is None], embed
+            ).items():
+                if p >= self.sentence_threshold:
+                    out[i] = (
+                        f"{CODE}: one sentence scores {p:.2f} "
+                        f"(sentence threshold {self.sentence_threshold:.2f})"
+                    )
+        return out
+
+    def sentence_scores(self, texts: Sequence[tuple[int, str]], embed: Embed) -> dict[int, float]:
+        """Per key of ``texts`` with a cued sentence (of two or more), its highest
+        sentence probability; every sentence is embedded in one ``embed`` call. A failed
+        call gives no scores (the memory is stored; the rules and the whole-text score
+        stand), with a log line."""
+        keys: list[int] = []
+        pieces: list[str] = []
+        for key, text in texts:
+            for piece in sentences(text):
+                if gated(piece):
+                    keys.append(key)
+                    pieces.append(piece)
+        if not pieces:
+            return {}
+        try:
+            vectors = np.asarray(embed(pieces), np.float32)
+        except Exception as exc:  # the write is already stored; the view is a second look
+            log.warning("the injection detector's sentence view is skipped: %s", exc)
+            return {}
+        best: dict[int, float] = {}
+        for key, p in zip(keys, self.probabilities(vectors, pieces), strict=True):
+            best[key] = max(best.get(key, 0.0), float(p))
+        return best
 
 
 @cache
@@ -238,13 +311,17 @@ def for_model(name: str | None) -> Detector | None:
 
 
 def quarantined(
-    detector: Detector, records: Sequence[MemoryRecord], vectors: np.ndarray
+    detector: Detector,
+    records: Sequence[MemoryRecord],
+    vectors: np.ndarray,
+    embed: Embed | None = None,
 ) -> list[tuple[MemoryRecord, str]]:
     """The records the detector fires on that carry no injection flag yet, each with
-    its reason (a memory the rules already flagged keeps the rules' reasons)."""
+    its reason (a memory the rules already flagged keeps the rules' reasons); ``embed``
+    gives the sentence view."""
     out = []
     texts = [record.content for record in records]
-    for record, reason in zip(records, detector.reasons(vectors, texts), strict=True):
+    for record, reason in zip(records, detector.reasons(vectors, texts, embed), strict=True):
         if reason is not None and not record.metadata.get(FLAGS):
             out.append((record, reason))
     return out

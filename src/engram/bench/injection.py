@@ -18,7 +18,8 @@ tables: the rules alone, and the rules with the detector (what engram runs on a 
 Round four (``scripts/injection_round4.py``) added a third held-out fold, ``held_out_3``,
 with benign notes of the instructions people really store, written before round four
 tuned anything. Round five (``scripts/injection_round5.py``) added a fourth,
-``held_out_4``, the same way before round five fitted anything.
+``held_out_4``, the same way before round five fitted anything; round six
+(``scripts/injection_round6.py``) a fifth, ``held_out_5``.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ ENGLISH = (
 ENGLISH_TARGET = 0.90
 OVERALL_TARGET = 0.70
 FP_TARGET = 0.001
-FOLDS = ("tune", "held_out", "held_out_2", "held_out_3", "held_out_4")
+FOLDS = ("tune", "held_out", "held_out_2", "held_out_3", "held_out_4", "held_out_5")
 
 Scan = Callable[[str], tuple[str, ...]]
 Embed = Callable[[Sequence[str]], np.ndarray]
@@ -195,9 +196,10 @@ def false_positives(texts: Sequence[tuple[str, str]], check: Scan = scan) -> dic
 
 def with_detector(texts: Iterable[str], embed: Embed, detector: Detector) -> Scan:
     """The rules, then the learned detector on each of ``texts`` (embedded here in
-    one batch): what a write goes through. Another text gets the rules alone."""
+    one batch, with the sentence view): what a write goes through. Another text gets
+    the rules alone."""
     unique = sorted(set(texts))
-    found = dict(zip(unique, detector.reasons(embed(unique), unique), strict=True))
+    found = dict(zip(unique, detector.reasons(embed(unique), unique, embed), strict=True))
 
     def check(text: str) -> tuple[str, ...]:
         return scan(text) or ((reason,) if (reason := found.get(text)) else ())
@@ -278,6 +280,7 @@ def _table(result: dict[str, Any]) -> list[str]:
         "held_out_2": "held-out 2",
         "held_out_3": "held-out 3",
         "held_out_4": "held-out 4",
+        "held_out_5": "held-out 5",
     }
     recall = result["recall"]
     lines = [

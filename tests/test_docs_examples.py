@@ -35,13 +35,16 @@ Markers, an HTML comment on the line before the fence (blank lines between allow
 - A ``$ engram ...`` console transcript compares the command's output with the lines
   shown under it, masked the same way.
 
-Any other output a page shows (a ``# hybrid`` comment after a ``print``) is not compared:
-those blocks are checked for running without error only. A block the harness cannot run
-and that carries no marker fails the page's test, naming the block.
+In a python block, a one-line ``print(x)  # V`` or ``x  # V`` whose comment is a Python
+literal or a single word is checked: ``x == V`` (``str(x) == V`` for a word). Other
+output a page shows (``# <memory_context> ... </memory_context>``, a comment in words)
+is not compared: those lines are checked for running without error only. A block the
+harness cannot run and that carries no marker fails the page's test, naming the block.
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import io
 import os
@@ -51,6 +54,7 @@ import socket
 import subprocess
 import threading
 import time
+import tokenize
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -141,6 +145,52 @@ def commands(text: str) -> list[str]:
     """Shell lines of a block: continuations joined, blank and comment lines dropped."""
     joined = re.sub(r"\\\n\s*", " ", text)
     return [ln for ln in joined.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+
+
+def shown_values_checked(code: str) -> ast.Module:
+    """``code`` with each one-line ``print(x)  # V`` or ``x  # V`` statement turned
+    into a check that ``x`` equals ``V``, where the comment is what the page shows as
+    its value: a Python literal (``# ['create', 'update']``, ``# True``) or a single
+    word (``# hybrid``, compared with ``str(x)``). Other comments are prose."""
+    comments = {
+        tok.start[0]: tok.string[1:].strip()
+        for tok in tokenize.generate_tokens(io.StringIO(code).readline)
+        if tok.type == tokenize.COMMENT
+    }
+    tree = ast.parse(code)
+
+    class Check(ast.NodeTransformer):
+        def visit_Expr(self, node: ast.Expr) -> ast.AST:
+            comment = comments.get(node.lineno)
+            if comment is None or node.end_lineno != node.lineno:
+                return node
+            value = node.value
+            if (
+                isinstance(value, ast.Call)
+                and isinstance(value.func, ast.Name)
+                and value.func.id == "print"
+                and len(value.args) == 1
+                and not value.keywords
+            ):
+                value = value.args[0]
+            try:
+                ast.literal_eval(comment)
+                shown: ast.expr = ast.parse(comment, mode="eval").body
+                got: ast.expr = value
+            except (ValueError, SyntaxError):
+                if not re.fullmatch(r"\w+", comment):
+                    return node
+                shown = ast.Constant(comment)
+                got = ast.Call(ast.Name("str", ast.Load()), [value], [])
+            message = ast.Constant(f"line {node.lineno}: the page shows {comment}")
+            check = ast.Compare(got, [ast.Eq()], [shown])
+            test = ast.Assert(check, message)
+            out = [ast.copy_location(test, node)]
+            if value is not node.value:  # keep the print: later output blocks see it
+                out.append(node)
+            return out  # type: ignore[return-value]
+
+    return ast.fix_missing_locations(Check().visit(tree))
 
 
 # --- the module's server -------------------------------------------------------------
@@ -242,8 +292,9 @@ class Page:
     def python(self, block: Block) -> None:
         code = block.text.replace(DEFAULT_SERVER, self.server.url.removeprefix("http://"))
         out = io.StringIO()
+        tree = shown_values_checked(code)
         with contextlib.redirect_stdout(out):
-            exec(compile(code, block.where, "exec"), self.namespace)
+            exec(compile(tree, block.where, "exec"), self.namespace)
         self.last_output = out.getvalue()
 
     def compare_output(self, block: Block) -> None:

@@ -11,8 +11,11 @@ between pages, so it is converted once per module):
 - ```sh / ```bash / ```console blocks: each ``engram ...`` command runs through the CLI
   (Click's ``CliRunner``, in this process) in the page's home and must exit 0;
   ``echo TEXT | engram ...`` and ``cat FILE | engram ...`` feed its standard input, and
-  ``engram ... | jq ...`` pipes its output through jq; ``source .venv/bin/activate``
-  is a no-op (the CLI runs in the test's environment). A block with ``curl`` runs in bash
+  ``gunzip -c FILE | engram ...`` too; ``engram ... | jq ...`` pipes its output through
+  jq and ``engram ... | gzip > FILE`` writes it; ``NAME=$(engram ...)`` keeps an output
+  for later lines of the page (``$NAME``, ``${NAME}``, ``${NAME:0:10}``); ``echo TEXT >
+  FILE`` writes a file; ``source .venv/bin/activate`` is a no-op (the CLI runs in the
+  test's environment). A block with ``curl`` runs in bash
   against the module's server with ``U`` (its URL), ``K`` (alice's key) and ``ADMIN``
   (an admin key) set, ``curl`` failing on an HTTP error (``--fail-with-body``) and
   ``set -eu`` failing on an unset variable. A ``K=engram_...`` line (the key the reader
@@ -46,6 +49,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import gzip
 import io
 import os
 import re
@@ -263,6 +267,7 @@ class Page:
         self.server = server
         self.namespace: dict[str, Any] = {"__name__": "__docs__"}
         self.last_output: str | None = None
+        self.vars: dict[str, str] = {}  # NAME=$(engram ...) lines of the page's shell blocks
         self.env = {
             "ENGRAM_HOME": str(home),
             "ENGRAM_CONFIG": "",
@@ -313,7 +318,25 @@ class Page:
         for line in lines:
             if line.split("#")[0].strip() in ACTIVATE:
                 continue  # the CLI runs in this process: the environment is active
-            self.engram(block, line)
+            line = self.expand(line)
+            if assign := re.fullmatch(r"(\w+)=\$\((.*)\)\s*(#.*)?", line):
+                self.vars[assign.group(1)] = self.engram(block, assign.group(2)).strip()
+            elif write := re.fullmatch(r"echo (.*) > (\S+)\s*(#.*)?", line):
+                text = " ".join(shlex.split(write.group(1)))
+                (self.work / write.group(2)).write_text(text + "\n", encoding="utf-8")
+            else:
+                self.engram(block, line)
+
+    def expand(self, line: str) -> str:
+        """``$NAME``, ``${NAME}`` and ``${NAME:0:N}`` of a variable an earlier line set."""
+
+        def value(match: re.Match[str]) -> str:
+            name, length = match.group(1) or match.group(3), match.group(2)
+            if name not in self.vars:
+                return match.group(0)
+            return self.vars[name][: int(length)] if length else self.vars[name]
+
+        return re.sub(r"\$\{(\w+)(?::0:(\d+))?\}|\$(\w+)", value, line)
 
     def transcript(self, block: Block, lines: list[str]) -> None:
         command: str | None = None
@@ -328,16 +351,21 @@ class Page:
                 shown.append(line)
 
     def engram(self, block: Block, line: str, *, expect_ok: bool = True) -> str:
-        """Run one ``[echo X |] [cat F |] engram ARGS [| jq ...]`` line; its output."""
+        """Run one ``[echo X |] [cat F |] [gunzip -c F |] engram ARGS [| jq ...]
+        [| gzip > F]`` line; its output."""
         parts = [p.strip() for p in line.split(" | ")]
         stdin: str | None = None
-        if len(parts) > 1 and parts[0].startswith(("echo ", "cat ")):
+        if len(parts) > 1 and parts[0].startswith(("echo ", "cat ", "gunzip -c ")):
             feed = shlex.split(parts.pop(0))
-            stdin = (
-                " ".join(feed[1:]) + "\n"
-                if feed[0] == "echo"
-                else (self.work / feed[1]).read_text(encoding="utf-8")
-            )
+            if feed[0] == "echo":
+                stdin = " ".join(feed[1:]) + "\n"
+            elif feed[0] == "cat":
+                stdin = (self.work / feed[1]).read_text(encoding="utf-8")
+            else:
+                stdin = gzip.decompress((self.work / feed[2]).read_bytes()).decode("utf-8")
+        sink = re.fullmatch(r"gzip > (\S+)\s*(#.*)?", parts[-1]) if len(parts) > 1 else None
+        if sink is not None:
+            parts.pop()
         args = shlex.split(parts[0], comments=True)
         env: dict[str, str] = {}
         while args and re.fullmatch(r"[A-Z_]+=.*", args[0]):
@@ -349,13 +377,16 @@ class Page:
         output = result.output
         if expect_ok:
             assert result.exit_code == 0, f"{block.where}: {line}\n{output}{result.exception!r}"
+        output = result.stdout
         for pipe in parts[1:]:
-            jq = shlex.split(pipe)
+            jq = shlex.split(pipe, comments=True)
             assert jq[:1] == ["jq"], f"{block.where}: cannot run {pipe!r}; mark the block"
             output = subprocess.run(
-                jq, input=result.stdout, capture_output=True, text=True, check=True
+                jq, input=output, capture_output=True, text=True, check=True
             ).stdout
-        return output
+        if sink is not None:
+            (self.work / sink.group(1)).write_bytes(gzip.compress(output.encode("utf-8")))
+        return output if parts[1:] or sink else result.output
 
     def bash(self, block: Block) -> None:
         script = "\n".join(

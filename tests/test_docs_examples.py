@@ -18,8 +18,9 @@ between pages, so it is converted once per module):
   test's environment). A block with ``curl`` runs in bash
   against the module's server with ``U`` (its URL), ``K`` (alice's key) and ``ADMIN``
   (an admin key) set, ``curl`` failing on an HTTP error (``--fail-with-body``) and
-  ``set -eu`` failing on an unset variable. A ``K=engram_...`` line (the key the reader
-  copies from ``make run``) is left out: ``K`` is already set.
+  ``set -eu -o pipefail`` failing on an unset variable or a failed call in a pipe. A
+  ``K=engram_...`` line (the key the reader copies from ``make run``) is left out:
+  ``K`` is already set.
 - ```toml blocks are written to the page's ``config.toml`` and must load
   (``Config.load`` refuses an unknown key or a bad value).
 - Other blocks (```text, an unlabelled fence) are prose, not examples, unless marked as
@@ -392,7 +393,7 @@ class Page:
         script = "\n".join(
             ln for ln in block.text.splitlines() if not re.match(r"^[A-Z]+=engram_\.\.\.", ln)
         ).replace(DEFAULT_SERVER, self.server.url.removeprefix("http://"))
-        prelude = 'set -eu\ncurl() { command curl --fail-with-body -sS "$@"; echo; }\n'
+        prelude = 'set -eu -o pipefail\ncurl() { command curl --fail-with-body -sS "$@"; echo; }\n'
         done = subprocess.run(
             ["bash", "-c", prelude + script],
             cwd=self.work,

@@ -10,12 +10,12 @@ between pages, so it is converted once per module):
   ``ENGRAM_KEY`` holds a key of ``user:alice`` on it.
 - ```sh / ```bash / ```console blocks: each ``engram ...`` command runs through the CLI
   (Click's ``CliRunner``, in this process) in the page's home and must exit 0;
-  ``echo TEXT | engram ...`` and ``cat FILE | engram ...`` feed its standard input, and
-  ``gunzip -c FILE | engram ...`` too; ``engram ... | jq ...`` pipes its output through
-  jq and ``engram ... | gzip > FILE`` writes it; ``NAME=$(engram ...)`` keeps an output
-  for later lines of the page (``$NAME``, ``${NAME}``, ``${NAME:0:10}``); ``echo TEXT >
-  FILE`` writes a file; ``source .venv/bin/activate`` is a no-op (the CLI runs in the
-  test's environment). A block with ``curl`` runs in bash
+  ``echo TEXT | engram ...``, ``cat FILE | engram ...``, ``gunzip -c FILE | engram ...``
+  and ``engram ... < FILE`` feed its standard input; ``engram ... | jq ...`` pipes its
+  output through jq and ``engram ... | gzip > FILE`` writes it; ``NAME=$(engram ...)``
+  keeps an output for later lines of the page (``$NAME``, ``${NAME}``,
+  ``${NAME:0:10}``); ``echo TEXT > FILE`` writes a file; ``source .venv/bin/activate``
+  is a no-op (the CLI runs in the test's environment). A block with ``curl`` runs in bash
   against the module's server with ``U`` (its URL), ``K`` (alice's key) and ``ADMIN``
   (an admin key) set, ``curl`` failing on an HTTP error (``--fail-with-body``) and
   ``set -eu -o pipefail`` failing on an unset variable or a failed call in a pipe. A
@@ -364,6 +364,9 @@ class Page:
                 stdin = (self.work / feed[1]).read_text(encoding="utf-8")
             else:
                 stdin = gzip.decompress((self.work / feed[2]).read_bytes()).decode("utf-8")
+        if redirect := re.search(r"\s<\s*(\S+)", parts[0]):  # engram ... < FILE
+            stdin = (self.work / redirect.group(1)).read_text(encoding="utf-8")
+            parts[0] = parts[0][: redirect.start()] + parts[0][redirect.end() :]
         sink = re.fullmatch(r"gzip > (\S+)\s*(#.*)?", parts[-1]) if len(parts) > 1 else None
         if sink is not None:
             parts.pop()

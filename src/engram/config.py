@@ -160,10 +160,11 @@ class PostgresConfig:
     this many times k, so recall's deeper dense read (``recall.dense_top_n``) is as
     exact as a top 10 (docs/benchmarks.md, "PostgreSQL vector recall (issue 29)")."""
     ef_search_rows: int = field(default=100_000, metadata=_range(0, 1_000_000_000))
-    """Namespace size (live memories) up to which ``ef_search`` applies as is; a larger
-    namespace's search keeps ``ef_search`` × its size / this many candidates (capped at
-    1000), so recall@10 does not sink as a namespace grows (200k: 0.941 at 200, 0.957
-    at 400; docs/benchmarks.md, issue 29). 0 turns the scaling off."""
+    """Namespace size (live memories) up to which ``ef_search`` applies as is; past it a
+    search keeps ``ef_search`` × (1 + 0.5 × log2(size / this)) candidates, half as many
+    more per doubling (capped at 1000: 300 at 200k, 533 at 1M), so recall@10 does not
+    sink as a namespace grows (a fixed 200 gave 0.938 at 1M; docs/benchmarks.md, issue
+    29, round 4). 0 turns the growth off."""
     hnsw_m: int = field(default=16, metadata=_range(2, 100))
     """HNSW ``m`` of a newly created vector index (pgvector's default)."""
     hnsw_ef_construction: int = field(default=64, metadata=_range(4, 1000))

@@ -126,10 +126,10 @@ def recall_breakdown(
 def default_variants(config: Config) -> dict[str, dict[str, Any]]:
     """The variants compared: fixed ``ef_search`` steps (the namespace's size ignored,
     ``ef_search_rows`` 0) with one candidate per row asked for (main's rule before issue
-    29) and with ``ef_search_per_k`` 4; ``ef_search`` scaled by the namespace's size
-    past 100k and 50k live memories; and the configured settings."""
+    29) and with ``ef_search_per_k`` 4; ``ef_search`` 200 grown with the namespace's
+    size past 100k and 50k live memories; and the configured settings."""
     variants: dict[str, dict[str, Any]] = {}
-    for per_k, steps in ((1, (100, 200)), (4, (40, 100, 200, 300, 400, 600))):
+    for per_k, steps in ((1, (100, 200)), (4, (100, 200, 300, 400, 500, 600, 800, 1000))):
         for ef in steps:
             variants[f"ef {ef}, per-k {per_k}"] = {
                 "ef_search": ef,
@@ -137,7 +137,7 @@ def default_variants(config: Config) -> dict[str, dict[str, Any]]:
                 "ef_search_rows": 0,
             }
     for rows in (100_000, 50_000):
-        variants[f"ef 200 x size / {rows}"] = {"ef_search": 200, "ef_search_rows": rows}
+        variants[f"ef 200 grown past {rows}"] = {"ef_search": 200, "ef_search_rows": rows}
     pg = config.postgres
     variants[
         f"configured (ef {pg.ef_search}, per-k {pg.ef_search_per_k}, rows {pg.ef_search_rows})"

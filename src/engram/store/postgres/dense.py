@@ -6,7 +6,8 @@ Each (model, dimension) has a partial HNSW index on ``embedding::vector(N)`` wit
 ops; a query repeats that expression and predicate so the planner can use it, and sets
 ``hnsw.ef_search`` (and pgvector 0.8's ``hnsw.iterative_scan``, so a namespace filter
 cannot starve the result) for its own transaction only; ``ef_search`` grows with the
-namespace past ``postgres.ef_search_rows`` live memories (its N in ``keyword_terms``).
+namespace past ``postgres.ef_search_rows`` live memories (its N in ``keyword_terms``),
+by half of itself each time the namespace doubles.
 The planner still chooses: for a small namespace it reads that namespace's rows through
 the btree and sorts them, which is exact.
 
@@ -17,6 +18,7 @@ trip (``Unembedded``) instead of taking a connection and a round trip of its own
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -33,14 +35,29 @@ from engram.store.sql import vector_reads
 UNEMBEDDED = vector_reads.UNEMBEDDED.replace("?", "%s")
 
 
-#: ``hnsw.ef_search`` for this transaction: (ef, ef, namespace, ef_search_rows) give
-#: ``ef`` × the namespace's live memories / ``ef_search_rows``, at least ``ef`` and at
-#: most pgvector's 1000.
+#: How fast ``ef_search`` grows past ``postgres.ef_search_rows``: by this share of itself
+#: each time the namespace doubles (200 at 100k: 300 at 200k, 533 at 1M). Recall@10 at a
+#: fixed ``ef_search`` sinks slowly with the namespace's size (200: 0.950-0.963 at 100k,
+#: 0.941-0.966 at 200k, 0.938 at 1M), so a logarithmic rule holds 0.95 where the linear
+#: one spent pgvector's cap of 1000 at 1M (docs/benchmarks.md, issue 29, round 4).
+EF_GROWTH_PER_DOUBLING = 0.5
+
+#: ``hnsw.ef_search`` for this transaction: ``ef`` × (1 + growth × log2(the namespace's
+#: live memories / ``ef_search_rows``)) once the namespace is larger than ``rows``, at
+#: most pgvector's 1000. The size is the namespace's N in ``keyword_terms``, read by key.
 SCALED_EF = (
-    "SELECT set_config('hnsw.ef_search', least(1000, greatest(%s::int, ceil(%s::float8 * "
-    "coalesce((SELECT k.df FROM keyword_terms k WHERE k.source = 'memories' "
-    "AND k.namespace = %s AND k.term = ''), 0) / %s)))::int::text, true)"
+    "SELECT set_config('hnsw.ef_search', least(1000, ceil(%(ef)s::float8 * (1 + %(growth)s "
+    "* ln(greatest(1, coalesce((SELECT k.df FROM keyword_terms k WHERE k.source = 'memories' "
+    "AND k.namespace = %(namespace)s AND k.term = ''), 0)::float8 / %(rows)s)) / ln(2))))"
+    "::int::text, true)"
 )
+
+
+def scaled_ef(ef: int, size: int, rows: int) -> int:
+    """``SCALED_EF``'s answer in Python (tests, benchmarks): ``ef`` for a namespace of
+    ``size`` live memories."""
+    growth = EF_GROWTH_PER_DOUBLING * math.log2(max(1.0, size / rows)) if rows else 0.0
+    return min(1000, math.ceil(ef * (1 + growth)))
 
 
 class Unembedded:
@@ -108,10 +125,18 @@ class PgVectorSearch:
         # recall@10 at the same ef_search (docs/benchmarks.md, issue 29).
         ef = min(max(cfg.ef_search, cfg.ef_search_per_k * k), 1000)
         if cfg.ef_search_rows and not exact:
-            # The same ef finds fewer true neighbours in a bigger graph: scale it by the
-            # namespace's live memories, read by key from keyword_terms' N, in this
-            # round trip.
-            conn.execute(SCALED_EF, (ef, ef, namespace, cfg.ef_search_rows))
+            # The same ef finds fewer true neighbours in a bigger graph: grow it with the
+            # log of the namespace's live memories, read by key from keyword_terms' N, in
+            # this round trip.
+            conn.execute(
+                SCALED_EF,
+                {
+                    "ef": ef,
+                    "growth": EF_GROWTH_PER_DOUBLING,
+                    "namespace": namespace,
+                    "rows": cfg.ef_search_rows,
+                },
+            )
         else:
             conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(ef)))
         conn.execute(

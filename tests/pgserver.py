@@ -32,7 +32,12 @@ from psycopg import sql
 from engram.config import PostgresConfig
 from engram.store.postgres import PostgresStore
 
-TEMPLATE = "engram_template"
+#: The migrated database every test database is copied from. Its name carries the
+#: process id: under pytest-xdist each worker is its own process with its own server,
+#: but workers that share one ``ENGRAM_TEST_POSTGRES_URL`` server must not drop and
+#: re-create each other's template (CREATE DATABASE ... TEMPLATE fails while another
+#: session is connected to it).
+TEMPLATE = f"engram_template_{os.getpid()}"
 
 
 def pg_bin() -> Path:
@@ -151,8 +156,12 @@ class PgServer:
             raise RuntimeError(f"{what} failed ({done.returncode}):\n{done.stdout}{done.stderr}")
 
     def stop(self) -> None:
-        """Stop the server and delete its files (no-op for an external server)."""
+        """Stop the server and delete its files; on an external server, drop the
+        databases this process made that outlive a test (the template, the shared one)."""
         if self.workdir is None:
+            for name in (self._shared, TEMPLATE if self._template_ready else None):
+                if name is not None:
+                    self.drop_database(name)
             return
         subprocess.run(
             [

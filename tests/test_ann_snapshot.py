@@ -247,7 +247,7 @@ def test_two_processes_share_one_store(saved: Path, config: Config, kind: str) -
         # The other process writes (and, searching, builds and saves its own snapshot).
         script = (
             "import sys\n"
-            "from conftest import HashEmbedder\n"
+            "from hashembed import HashEmbedder\n"
             "from engram import Config, Memory\n"
             "config = Config.load(env={}, home=sys.argv[2]).with_overrides(\n"
             f"    recall={{'ann_min_vectors': {threshold}, 'ann_background': False}})\n"

@@ -290,7 +290,8 @@ def test_filters_by_type_and_quality_page_on_the_server(site: Site, page: Page) 
 def test_settings_show_the_server_and_top_k_goes_with_each_search(site: Site, page: Page) -> None:
     sign_in(page, site.url, site.alice)
     tab(page, "settings")
-    page.wait_for_selector("#server-settings tr")
+    # Until the settings arrive the table holds one "Loading…" row and is aria-busy.
+    page.wait_for_selector("#server-settings:not([aria-busy]) tr")
     table = page.inner_text("#server-settings")
     assert "test-hash (64-dim)" in table and "Auto-mine" in table and "off" in table
     page.fill("#set-topk", "1")

@@ -17,7 +17,7 @@ CHROMIUM ?= /usr/bin/chromium
 PYTEST_WORKERS ?= $(shell nproc 2>/dev/null || echo 1)
 PYTEST_PARALLEL := -n $(PYTEST_WORKERS) --dist loadfile
 
-.PHONY: install dev run quickstart test test-fast lint typecheck clean dashboard browser docs-screenshots
+.PHONY: install dev run quickstart test test-fast lint typecheck clean dashboard browser shell-tools docs-screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -65,12 +65,26 @@ browser:
 		fi; \
 	fi
 
+## shell-tools: curl and jq, which tests/test_docs_examples.py runs the docs' shell examples
+## with (apt-get, as root, when missing)
+shell-tools:
+	@missing=""; for tool in curl jq; do command -v $$tool >/dev/null 2>&1 || missing="$$missing $$tool"; done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			apt-get install -y -q $$missing >/dev/null 2>&1 || \
+			(apt-get update -q >/dev/null && apt-get install -y -q $$missing >/dev/null); \
+		else \
+			echo "the docs' examples are tested with curl and jq: run 'sudo apt-get install -y$$missing'"; \
+			exit 1; \
+		fi; \
+	fi
+
 ## dashboard: rebuild the dashboard's bundle from frontend/ (needs Node and npm)
 dashboard:
 	./scripts/build_dashboard.sh
 
 ## test: install the dev extras, then ruff, mypy and the whole pytest suite
-test: dev browser
+test: dev browser shell-tools
 	$(BIN)/ruff check src tests
 	$(BIN)/ruff format --check src tests
 	$(BIN)/mypy

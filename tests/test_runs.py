@@ -578,6 +578,8 @@ def test_the_docs_example_prints_what_the_page_says(
     monkeypatch.setenv("ENGRAM_HOME", str(tmp_path / "home"))
     monkeypatch.delenv("ENGRAM_CONFIG", raising=False)
     text = DOC.read_text(encoding="utf-8")
-    code, printed = re.findall(r"```python\n(.*?)```\n\nprints\n\n```text\n(.*?)```", text, re.S)[0]
+    code, printed = re.findall(
+        r"```python\n(.*?)```\n\nprints\n\n(?:<!-- output -->\n)?```text\n(.*?)```", text, re.S
+    )[0]
     exec(compile(code, str(DOC), "exec"), {"__name__": "docs_example"})  # noqa: S102 - our docs
     assert capsys.readouterr().out == printed

@@ -86,6 +86,8 @@ PAGES = (
     "docs/runs.md",
     "docs/compat-mem0.md",
     "docs/configuration.md",
+    "docs/review.md",
+    "docs/procedures.md",
 )
 FENCE = re.compile(r"^\s*```(\w*)\s*$")
 MARKER = re.compile(r"^\s*<!--\s*(not-run|parse-only|output)\s*(?::\s*(.*?))?\s*-->\s*$")

@@ -4,13 +4,16 @@ the OpenAI Agents SDK's ``EngramChatHooks``."""
 from __future__ import annotations
 
 import asyncio
+import warnings
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from agents import Agent, Runner, function_tool, set_tracing_disabled
 from agents.testing import ScriptedModel, assistant_message, function_call
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langgraph.prebuilt import create_react_agent
 
 from engram import Memory
 from engram.adapters.langgraph_chat import chat_hooks
@@ -43,6 +46,25 @@ def test_langgraph_hooks_inject_before_and_queue_mining_after(mem: Memory) -> No
     [job] = mem.jobs.list(kind="chat_mine")
     assert job.payload["conversation_id"] == "t-1"
     assert job.payload["messages"][-1] == {"role": "assistant", "content": "Sea Biscuit."}
+
+
+def test_langgraph_passes_the_run_config_to_the_hooks(mem: Memory) -> None:
+    """LangGraph hands the run's config (thread_id: the conversation) only to a hook
+    whose ``config`` annotation it recognises; on another it warns and leaves it out."""
+    mem.add(FACT, user_id="ann")
+    pre, post = chat_hooks(mem, user_id="ann")
+    model = GenericFakeChatModel(messages=iter([AIMessage("Sea Biscuit.")]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a UserWarning on the hooks' signature fails here
+        warnings.simplefilter("ignore", DeprecationWarning)  # LangGraph 1.x moved it
+        agent = create_react_agent(model, [], pre_model_hook=pre, post_model_hook=post)
+    agent.invoke(
+        {"messages": [("user", "What is my sailing boat called?")]},
+        {"configurable": {"thread_id": "t-7"}},
+    )
+    [job] = mem.jobs.list(kind="chat_mine")
+    assert job.payload["conversation_id"] == "t-7"
+    assert [r.memory_id for r in mem.sessions.injected_memories("t-7", user_id="ann")]
 
 
 def test_openai_agents_hooks_recall_once_per_message_and_mine_the_run(mem: Memory) -> None:

@@ -7,7 +7,8 @@ between pages, so it is converted once per module):
 - ```python blocks run in one namespace per page, so a block may use the variables of a
   block before it. Text that names the default server, ``127.0.0.1:8765``, is pointed at
   this module's server (one ``engram serve`` app on a free port of 127.0.0.1), and
-  ``ENGRAM_KEY`` holds a key of ``user:alice`` on it.
+  ``ENGRAM_KEY`` holds a key of ``user:alice`` on it. Its chat proxy's upstream is a
+  scripted OpenAI-compatible server on 127.0.0.1 (``tests/llmserver.py``).
 - ```sh / ```bash / ```console blocks: each ``engram ...`` command runs through the CLI
   (Click's ``CliRunner``, in this process) in the page's home and must exit 0;
   ``echo TEXT | engram ...``, ``cat FILE | engram ...``, ``gunzip -c FILE | engram ...``
@@ -72,6 +73,7 @@ from click.testing import CliRunner
 from engram import Config, Memory
 from engram.api import create_app
 from engram.cli.main import cli
+from llmserver import ScriptedLlm
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = (
@@ -88,6 +90,20 @@ PAGES = (
     "docs/configuration.md",
     "docs/review.md",
     "docs/procedures.md",
+    # group B of the remaining guides
+    "docs/chat.md",
+    "docs/jobs.md",
+    "docs/llm.md",
+    "docs/deploy-docker.md",
+    "docs/deploy-postgres.md",
+    "docs/calibrate-abstain.md",
+    "docs/pipeline.md",
+    "docs/operations.md",
+    "docs/adapters/langgraph.md",
+    "docs/adapters/langchain.md",
+    "docs/adapters/llamaindex.md",
+    "docs/adapters/openai-agents.md",
+    "docs/benchmarks.md",
 )
 FENCE = re.compile(r"^\s*```(\w*)\s*$")
 MARKER = re.compile(r"^\s*<!--\s*(not-run|parse-only|output)\s*(?::\s*(.*?))?\s*-->\s*$")
@@ -230,9 +246,21 @@ def _home(base: Path, models: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory, models: Path) -> Iterator[Server]:
+def upstream() -> Iterator[ScriptedLlm]:
+    """The OpenAI-compatible model server behind the module server's chat proxy
+    (``/v1/proxy``): it answers every chat request with one sentence."""
+    with ScriptedLlm(models=("gpt-4o-mini",)) as llm:
+        llm.fallback = lambda request: "Your boat is called Sea Biscuit."
+        yield llm
+
+
+@pytest.fixture(scope="module")
+def server(
+    tmp_path_factory: pytest.TempPathFactory, models: Path, upstream: ScriptedLlm
+) -> Iterator[Server]:
     home = _home(tmp_path_factory.mktemp("server") / "home", models)
-    mem = Memory(config=Config.load(env={}, home=str(home)))
+    config = Config.load(env={}, home=str(home))
+    mem = Memory(config=config.with_overrides(chat={"upstream_url": upstream.openai_url}))
     _, key = mem.keys.create("alice")
     _, admin = mem.keys.create("ops", admin=True)
     app = create_app(mem, mcp=False, worker=False)

@@ -17,9 +17,10 @@ Importing this module imports LangChain's messages; ``import engram`` never does
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Optional
 
 from langchain_core.messages import AIMessage, convert_to_messages, convert_to_openai_messages
+from langchain_core.runnables import RunnableConfig
 
 from engram.memory import Memory
 
@@ -48,15 +49,21 @@ def chat_hooks(
             "namespace": namespace,
         }
 
+    # LangGraph passes the run's config (its thread_id: the conversation) only to a
+    # ``config`` annotated with one of the exact strings it knows, "RunnableConfig" or
+    # "Optional[RunnableConfig]" (annotations are strings here); on any other it warns
+    # at graph build and calls the hook without it.
     def pre_model_hook(
-        state: Mapping[str, Any], config: Mapping[str, Any] | None = None
+        state: Mapping[str, Any],
+        config: Optional[RunnableConfig] = None,  # noqa: UP045
     ) -> dict[str, Any]:
         messages = convert_to_openai_messages(list(state["messages"]))
         turn = memory.chat.before(messages, **names(config))
         return {"llm_input_messages": convert_to_messages(turn.messages)}
 
     def post_model_hook(
-        state: Mapping[str, Any], config: Mapping[str, Any] | None = None
+        state: Mapping[str, Any],
+        config: Optional[RunnableConfig] = None,  # noqa: UP045
     ) -> dict[str, Any]:
         *said, last = list(state["messages"])
         if isinstance(last, AIMessage) and not last.tool_calls:

@@ -35,8 +35,8 @@ Markers, an HTML comment on the line before the fence (blank lines between allow
   a reader substitutes. Each ``engram`` command is parsed by the CLI (``... --help``:
   the command path and every option must exist) and each ``curl`` call's method and
   path must be in the app's OpenAPI paths; nothing runs. The reason is required. A
-  ``$ `` prompt is dropped, and ``docker compose exec [-T] SERVICE engram ...`` is
-  parsed as the ``engram ...`` it runs in the container.
+  ``$ `` prompt is dropped, and ``docker compose exec [-T] SERVICE engram ...`` and
+  ``/usr/bin/time [-v] engram ...`` are parsed as the ``engram ...`` they run.
 - ``<!-- output -->`` on a ```text block: the standard output of the python block before
   it, compared line by line after masking ids (32 hex digits) and timestamps.
 - A ``$ engram ...`` console transcript compares the command's output with the lines
@@ -442,7 +442,7 @@ class Page:
     def parse_only(self, block: Block) -> None:
         for line in commands(block.text):
             for call in re.split(r"\s(?:\||&&|;)\s", line):
-                words = in_container(shlex.split(call.removeprefix("$ "), comments=True))
+                words = wrapped(shlex.split(call.removeprefix("$ "), comments=True))
                 while words and re.fullmatch(r"[A-Z_]+=.*", words[0]):
                     words.pop(0)
                 if words[:1] == ["engram"]:
@@ -471,10 +471,12 @@ class Page:
         ), f"{block.where}: no route {method} {path}"
 
 
-def in_container(words: list[str]) -> list[str]:
-    """A parse-only command as the container runs it: ``docker compose exec [-T] SERVICE
-    engram ...`` is the ``engram ...`` after the service; a ``> FILE`` redirection and
-    what follows it are left out."""
+def wrapped(words: list[str]) -> list[str]:
+    """The command a parse-only line runs: ``docker compose exec [-T] SERVICE engram ...``
+    is the ``engram ...`` after the service, ``/usr/bin/time [-v] engram ...`` the
+    ``engram ...`` it times; a ``> FILE`` redirection and what follows it are left out."""
+    if words[:1] == ["/usr/bin/time"]:
+        words = words[2:] if words[1:2] == ["-v"] else words[1:]
     if words[:3] == ["docker", "compose", "exec"]:
         rest = words[3:]
         while rest and rest[0].startswith("-"):

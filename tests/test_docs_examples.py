@@ -512,7 +512,16 @@ def test_page_examples_run(
             state.run(block)
         except Exception as exc:  # every failing block of the page is reported at once
             failures.append(f"{block.where}: {type(exc).__name__}: {exc}")
+    close_memories(state.namespace)
     assert not failures, "\n\n".join(failures)
+
+
+def close_memories(namespace: dict[str, Any]) -> None:
+    """Close the stores a page left open, so a page's background worker
+    (``Memory(background=True)``) stops with its page instead of polling a deleted home."""
+    for value in namespace.values():
+        if isinstance(value, Memory):
+            value.close()
 
 
 def test_markers_are_honest() -> None:

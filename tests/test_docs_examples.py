@@ -20,7 +20,8 @@ between pages, so it is converted once per module):
   (an admin key) set, ``curl`` failing on an HTTP error (``--fail-with-body``) and
   ``set -eu -o pipefail`` failing on an unset variable or a failed call in a pipe. A
   ``K=engram_...`` line (the key the reader copies from ``make run``) is left out:
-  ``K`` is already set.
+  ``K`` is already set. ``engram serve`` and ``engram worker`` run until stopped: an
+  unmarked one fails the block at once (mark it parse-only).
 - ```toml blocks are written to the page's ``config.toml`` and must load
   (``Config.load`` refuses an unknown key or a bad value).
 - ```json blocks must parse (a fragment that starts with a member, ``"sides": {...}``,
@@ -113,6 +114,7 @@ PAGES = (
 FENCE = re.compile(r"^\s*```(\w*)\s*$")
 MARKER = re.compile(r"^\s*<!--\s*(not-run|parse-only|output)\s*(?::\s*(.*?))?\s*-->\s*$")
 SHELLS = {"sh", "bash", "console"}
+RUNNABLE = {"python", "toml", "json", *SHELLS}  # every other block is prose
 ACTIVATE = {"source .venv/bin/activate", "deactivate"}
 DEFAULT_SERVER = "127.0.0.1:8765"
 FOREVER = {"serve", "worker"}  # commands that run until stopped: a page marks them parse-only
@@ -500,7 +502,7 @@ def test_page_examples_run(
     for block in blocks(page):
         if block.marker in ("not-run", "parse-only"):
             assert block.reason, f"{block.where}: a {block.marker} marker needs a reason"
-        if block.marker is None and block.lang not in {"python", "toml", "json", *SHELLS}:
+        if block.marker is None and block.lang not in RUNNABLE:
             continue
         try:
             state.run(block)
@@ -517,4 +519,4 @@ def test_markers_are_honest() -> None:
                 assert block.lang == "text", block.where
             elif block.marker is not None:
                 assert block.reason, block.where
-                assert block.lang in {"python", "toml", "json", *SHELLS}, block.where
+                assert block.lang in RUNNABLE, block.where

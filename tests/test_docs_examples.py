@@ -21,9 +21,14 @@ between pages, so it is converted once per module):
   (an admin key) set, ``curl`` failing on an HTTP error (``--fail-with-body``) and
   ``set -eu -o pipefail`` failing on an unset variable or a failed call in a pipe. A
   ``K=engram_...`` line (the key the reader copies from ``make run``) is left out:
-  ``K`` is already set.
+  ``K`` is already set. ``engram serve`` and ``engram worker`` run until stopped: an
+  unmarked one fails the block at once (mark it parse-only).
 - ```toml blocks are written to the page's ``config.toml`` and must load
   (``Config.load`` refuses an unknown key or a bad value).
+- ```json blocks must parse (a fragment that starts with a member, ``"sides": {...}``,
+  is parsed inside braces). An MCP client's config (``mcpServers``) is checked further:
+  a server started with ``engram`` has arguments the CLI accepts (as parse-only does)
+  and a server's ``url`` is the ``/mcp`` endpoint of the default server.
 - Other blocks (```text, an unlabelled fence) are prose, not examples, unless marked as
   output (below).
 
@@ -55,6 +60,7 @@ import ast
 import contextlib
 import gzip
 import io
+import json
 import os
 import re
 import shlex
@@ -67,6 +73,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 import uvicorn
@@ -106,12 +113,29 @@ PAGES = (
     "docs/adapters/llamaindex.md",
     "docs/adapters/openai-agents.md",
     "docs/benchmarks.md",
+    # group A of the remaining user guides
+    "docs/mcp.md",
+    "docs/graph.md",
+    "docs/palace.md",
+    "docs/documents.md",
+    "docs/lifecycle.md",
+    "docs/organisation.md",
+    "docs/dashboard.md",
+    "docs/maintenance.md",
+    "docs/injection.md",
+    "docs/safety.md",
+    "docs/reliability.md",
+    "docs/embeddings.md",
+    "docs/storage.md",
+    "docs/architecture.md",
 )
 FENCE = re.compile(r"^\s*```(\w*)\s*$")
 MARKER = re.compile(r"^\s*<!--\s*(not-run|parse-only|output)\s*(?::\s*(.*?))?\s*-->\s*$")
 SHELLS = {"sh", "bash", "console"}
+RUNNABLE = {"python", "toml", "json", *SHELLS}  # every other block is prose
 ACTIVATE = {"source .venv/bin/activate", "deactivate"}
 DEFAULT_SERVER = "127.0.0.1:8765"
+FOREVER = {"serve", "worker"}  # commands that run until stopped: a page marks them parse-only
 ID = re.compile(r"\b[0-9a-f]{32}\b")
 TIME = re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d(:\d\d(\.\d+)?)?( UTC|Z|[+-]\d\d:\d\d)?")
 
@@ -323,9 +347,22 @@ class Page:
             self.python(block)
         elif block.lang in SHELLS:
             self.shell(block)
+        elif block.lang == "json":
+            self.json_block(block)
         elif block.lang == "toml":
             (self.home / "config.toml").write_text(block.text, encoding="utf-8")
             Config.load(env={}, home=str(self.home))
+
+    def json_block(self, block: Block) -> None:
+        text = block.text.strip()
+        data = json.loads("{" + text + "}" if text.startswith('"') else text)
+        servers = data.get("mcpServers", {}) if isinstance(data, dict) else {}
+        for name, entry in servers.items():
+            if Path(entry.get("command", "")).name == "engram":
+                self.parse_engram(block, ["engram", *entry.get("args", [])])
+            if "url" in entry:
+                url = urlsplit(entry["url"])
+                assert (url.netloc, url.path) == (DEFAULT_SERVER, "/mcp"), f"{block.where}: {name}"
 
     def python(self, block: Block) -> None:
         code = block.text.replace(DEFAULT_SERVER, self.server.url.removeprefix("http://"))
@@ -408,6 +445,9 @@ class Page:
             name, _, value = args.pop(0).partition("=")
             env[name] = value
         assert args[:1] == ["engram"], f"{block.where}: cannot run {line!r}; mark the block"
+        assert not FOREVER & set(args[1:2]), (
+            f"{block.where}: {line!r} runs until stopped; mark it parse-only"
+        )
         with contextlib.chdir(self.work):
             result = CliRunner().invoke(cli, args[1:], input=stdin, env=env)
         output = result.output
@@ -506,7 +546,7 @@ def test_page_examples_run(
     for block in blocks(page):
         if block.marker in ("not-run", "parse-only"):
             assert block.reason, f"{block.where}: a {block.marker} marker needs a reason"
-        if block.marker is None and block.lang not in {"python", "toml", *SHELLS}:
+        if block.marker is None and block.lang not in RUNNABLE:
             continue
         try:
             state.run(block)
@@ -532,4 +572,4 @@ def test_markers_are_honest() -> None:
                 assert block.lang == "text", block.where
             elif block.marker is not None:
                 assert block.reason, block.where
-                assert block.lang in {"python", "toml", *SHELLS}, block.where
+                assert block.lang in RUNNABLE, block.where

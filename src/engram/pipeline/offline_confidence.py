@@ -43,6 +43,15 @@ RULE_CONFIDENCE: dict[str, float] = {
     # of the speaker's family or team, 17 of 21 on fold A read beside their turns
     # (experiment 25); the rest of "we" ("we can make a difference") stays at 0.4.
     "group_habit": 0.75,
+    # Fifth pass (experiments 30-32), read on fold A beside their turns: a pointer
+    # resolved to the one phrase it stands for ("It's from my grandma" after "Love the
+    # necklace") 13 of 17; "Here's a pic of my family camping" read as a photo shared,
+    # 5 of 8 (the rest name nothing: "a picture of my family"); a fragment joined to
+    # the question before ("5 years already!" after "How long have you been
+    # married?"), 1 of 1, a prior.
+    "coref": 0.75,
+    "shared": 0.6,
+    "answer": 0.7,
     "group": 0.4,  # 0.42 without a past event, n = 12 ("we can make a difference")
 }
 #: A date or a quantity makes a fact specific and checkable: in the sample, first-person

@@ -41,7 +41,7 @@ _PHRASE = re.compile(
 _OF_PHRASE = re.compile(
     r"\s+of\s+((?:(?:a|an|the|my|our)\s+)?[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?)", re.I
 )
-_ENDS = STOPWORDS | patterns.word_set("i he she they we you it me him them us")
+_ENDS = STOPWORDS | patterns.word_set("i he she they we you it me him them us next")
 
 
 def _head_words(words: list[str]) -> list[str]:
@@ -181,9 +181,12 @@ def phrases(sentence: str, *, other: bool = False) -> list[Phrase]:
     """The noun phrases of ``sentence`` that a pointer may stand for, in order. When
     ``other`` (another speaker said it), "your X" is the listener's, so "my X"."""
     out: list[Phrase] = []
-    for found in _PHRASE.finditer(sentence):
+    at = 0
+    while (found := _PHRASE.search(sentence, at)) is not None:
         det = found.group("det").lower()
         words = _head_words(found.group("words").split())
+        # The next phrase may start inside this match ("the lamp next to the rug").
+        at = found.start("words") + max(len(" ".join(words)), 1)
         if not words:
             continue
         head = words[-1].lower()

@@ -204,7 +204,7 @@ def phrases(sentence: str, *, other: bool = False) -> list[Phrase]:
         text = " ".join([shown.get(det, det), *words])
         after = found.start("words") + len(" ".join(words))
         of = _OF_PHRASE.match(sentence, after)
-        if of is not None and len(words) == len(found.group("words").split()[: len(words)]):
+        if of is not None:
             text += " of " + " ".join(_head_words(of.group(1).split()) or [of.group(1)])
         plural = det in {"these", "those"} or head.endswith("s") and not head.endswith("ss")
         kind = "person" if head in _PERSON_HEADS else "group" if head in _GROUP_HEADS else "thing"
@@ -322,7 +322,11 @@ def _named(sentence: str, found: re.Match[str], earlier: list[str], where: Conte
     necklace"): the speaker's own, named by them."""
     noun = found.group("n").lower().split()[-1]
     said = " ".join(x for x in (where.before, where.caption) if x).lower()
-    if not re.search(rf"\b{re.escape(noun)}\b", said) or noun in _NOT_HEADS:
+    if noun in _NOT_HEADS:
+        return None
+    if not re.search(rf"\b{re.escape(noun)}\b", said) and not _OWN.search(
+        _first_clause(sentence[found.end("p") :])
+    ):
         return None
     return "My " + found.group("n") + sentence[found.end("p") :]
 

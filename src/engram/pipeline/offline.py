@@ -582,8 +582,8 @@ def _resolved(
     if found:
         earlier.append(trimmed)
         return found
-    readings = offline_coref.readings(trimmed, earlier, where)
-    earlier.append(next((r for rule, r in readings if rule == "coref"), trimmed))
+    resolved, readings = offline_coref.readings(trimmed, earlier, where)
+    earlier.append(resolved or trimmed)
     for rule, reading in readings:
         fact = _read(reading, speaker)
         if fact is not None and fact.rule in offline_coref.READ_AS:

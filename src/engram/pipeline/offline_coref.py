@@ -161,6 +161,8 @@ class Context:
 
     before: str | None = None
     caption: str | None = None
+    people: frozenset[str] = frozenset()
+    """Who speaks (the speaker and the one before): never what "he" or "she" is."""
 
 
 def caption_of(text: str) -> str | None:
@@ -172,9 +174,10 @@ def caption_of(text: str) -> str | None:
 def context(before: Message | None, message: Message, caption: str | None) -> Context:
     """The context of ``message``: the message ``before`` it counts only when someone
     else said it (what the speaker said before is their own earlier text)."""
+    people = frozenset(p for m in (before, message) if m and m.speaker for p in m.speaker.split())
     if before is None or before.speaker == message.speaker or not before.from_user:
-        return Context(None, caption)
-    return Context(_CAPTION.sub("", before.text).strip() or None, caption)
+        return Context(None, caption, people)
+    return Context(_CAPTION.sub("", before.text).strip() or None, caption, people)
 
 
 def phrases(sentence: str, *, other: bool = False) -> list[Phrase]:
@@ -212,6 +215,22 @@ def phrases(sentence: str, *, other: bool = False) -> list[Phrase]:
     return out
 
 
+# A name inside a sentence ("Her name is Shadow!", "I adopted Coco last month"): a person
+# or pet that "he" or "she" may point at.
+_NAME = re.compile(r"(?<=[a-z,] )[A-Z][a-z]{2,}\b")
+
+
+def names(sentence: str, people: frozenset[str]) -> list[Phrase]:
+    """The names in ``sentence`` (not its first word, nor ``people``: the speakers)."""
+    return [
+        Phrase(found.group(0), found.group(0).lower(), "person", False, found.start())
+        for found in _NAME.finditer(sentence)
+        if found.group(0) not in people
+        and found.group(0).lower() not in STOPWORDS
+        and found.group(0).lower() not in patterns.NOT_NAMES
+    ]
+
+
 def _fits(pointer: str, phrase: Phrase) -> bool:
     if pointer in _PERSON:
         return phrase.kind == "person" and not phrase.plural
@@ -220,7 +239,9 @@ def _fits(pointer: str, phrase: Phrase) -> bool:
     return phrase.kind == "thing" and not phrase.plural
 
 
-def _best(pointer: str, sentences: list[str], *, other: bool) -> Phrase | None | bool:
+def _best(
+    pointer: str, sentences: list[str], *, other: bool, people: frozenset[str] = frozenset()
+) -> Phrase | None | bool:
     """The antecedent of ``pointer`` in the nearest of ``sentences`` (last first) that
     names one: its subject if that fits, else the only fitting phrase. False when that
     sentence holds two or more with neither the subject (ambiguous: refuse), None when
@@ -230,6 +251,9 @@ def _best(pointer: str, sentences: list[str], *, other: bool) -> Phrase | None |
         if not other and _SUBJECT_POINTER.match(sentence):
             return False  # it opens with a pointer of its own, left unresolved
         found = [p for p in phrases(sentence, other=other) if _fits(pointer, p)]
+        if pointer in _PERSON:
+            found += names(sentence, people)
+            found.sort(key=lambda p: p.start)
         if not found:
             continue
         if found[0].start == 0:
@@ -245,7 +269,7 @@ def antecedent(pointer: str, earlier: list[str], where: Context, *, made: bool) 
     pointer = pointer.lower()
     last = split_sentences(where.before)[-2:] if where.before else []
     for sentences, other in ((earlier, False), (last, True)):
-        found = _best(pointer, sentences, other=other)
+        found = _best(pointer, sentences, other=other, people=where.people)
         if found is False:
             return None  # the nearest sentence holds two: ambiguous
         if isinstance(found, Phrase):
@@ -278,12 +302,6 @@ def resolve(sentence: str, earlier: list[str], where: Context) -> str | None:
     found = subject or _first_clause_object(sentence)
     if found is None or subject is not None and _EXTRAPOSED.match(sentence):
         return None
-    if (
-        subject is not None
-        and _COPULA.match(sentence, subject.end())
-        and not _OWN.search(_first_clause(sentence))
-    ):
-        return None  # "It was great", "It's been a wild ride": a reaction, not a fact
     made = subject is None and _MADE.match(found.group(0)) is not None
     phrase = antecedent(found.group("p"), earlier, where, made=made)
     if phrase is None:
@@ -393,16 +411,32 @@ def answer(sentence: str, where: Context) -> str | None:
 READ_AS = frozenset({"first_person", "self_mention", "preference", "decision", "caused", "elided"})
 
 
-def readings(sentence: str, earlier: list[str], where: Context) -> list[tuple[str, str]]:
-    """(rule, sentence to read) for a sentence that gave no fact as written: its
-    pointer resolved (``coref``), a photo shared (``shared``), or the question before
-    it joined (``answer``)."""
+def reaction(sentence: str) -> bool:
+    """Whether a sentence opening with a pointer only rates it: "It was great", "It's
+    been a wild ride", "She's so sweet" (a state, and the speaker not in its first
+    clause). Its pointer is still resolved, for the sentences after it."""
+    subject = _SUBJECT_POINTER.match(sentence)
+    return (
+        subject is not None
+        and _COPULA.match(sentence, subject.end()) is not None
+        and not _OWN.search(_first_clause(sentence))
+    )
+
+
+def readings(
+    sentence: str, earlier: list[str], where: Context
+) -> tuple[str | None, list[tuple[str, str]]]:
+    """For a sentence that gave no fact as written: the sentence with its pointer
+    resolved (or None), and each (rule, sentence to read): the pointer resolved
+    (``coref``; not a :func:`reaction`), a photo shared (``shared``), or the question
+    before it joined (``answer``)."""
+    resolved = resolve(sentence, earlier, where)
     out: list[tuple[str, str]] = []
     for rule, reading in (
-        ("coref", resolve(sentence, earlier, where)),
+        ("coref", None if reaction(sentence) else resolved),
         ("shared", shared(sentence)),
         ("answer", answer(sentence, where)),
     ):
         if reading is not None:
             out.append((rule, reading))
-    return out
+    return resolved, out

@@ -96,12 +96,46 @@ def test_here_is_a_photo_of_my_thing_is_a_photo_shared() -> None:
             "Ines: Catan!",
             "Ines's favorite board game is Catan.",
         ),
+        (
+            "Theo: How long have you been playing the cello?",
+            "Ines: Since I was 12 or so.",
+            "Ines has been playing the cello since Ines was 12 or so.",
+        ),
+        (
+            "Theo: Cool trip! Have you been sailing before?",
+            "Ines: Yeah, plenty of times.",
+            "Ines has been sailing before, plenty of times.",
+        ),
+        (
+            "Theo: Have you been to the Louvre in Paris?",
+            "Ines: Nope, I haven't.",
+            "Ines hasn't been to the Louvre in Paris.",
+        ),
     ],
 )
 def test_a_fragment_answering_the_question_before_is_joined_to_it(
     before: str, text: str, fact: str
 ) -> None:
     assert read(text, before) == [(fact, "answer")]
+
+
+def test_a_yes_is_no_answer_to_a_favorite_or_to_a_pointer() -> None:
+    assert read("Ines: Yep!", "Theo: What's your favorite board game?") == []
+    assert read("Ines: Yes, I do.", "Theo: Do you use that laptop for gaming?") == []
+
+
+def test_she_may_be_a_name_said_before_but_not_a_speaker() -> None:
+    text = "Ines: Her name is Luna! She's been a great addition to my life."
+    assert ("Luna has been a great addition to Ines's life.", "coref") in read(text)
+    text = "Ines: I called Theo. She's been a great help with my thesis."
+    # Theo speaks: not who "she" is
+    assert [rule for _, rule in read(text, "Theo: Hi Ines!")] == ["first_person"]
+    assert ("Theo has been a great help with Ines's thesis.", "coref") in read(text)
+
+
+def test_this_thing_with_the_speaker_in_its_clause_is_theirs() -> None:
+    text = "Ines: These lanterns I bought in Hanoi remind me of home."
+    assert read(text) == [("Ines's lanterns Ines bought in Hanoi remind them of home.", "coref")]
 
 
 def test_a_fragment_without_a_question_before_gives_nothing() -> None:

@@ -582,7 +582,7 @@ def _resolved(
     if found:
         earlier.append(trimmed)
         return found
-    resolved, readings = offline_coref.readings(trimmed, earlier, where)
+    resolved, readings = offline_coref.readings(trimmed, earlier, where, sentence)
     earlier.append(resolved or trimmed)
     for rule, reading in readings:
         fact = _read(reading, speaker)

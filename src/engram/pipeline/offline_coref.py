@@ -383,6 +383,39 @@ _FAVORITE = re.compile(
     r"what(?:'s|\s+is|\s+are)\s+your\s+(?P<v>fav(?:orite|ourite)?\s+[a-z]+(?:\s+[a-z]+)?)\s*\?",
     re.IGNORECASE,
 )
+_SINCE = re.compile(r"^(?P<a>since\s+[^.!?]{2,40}?)\s*[.!]", re.IGNORECASE)
+# "Have you been camping before?" + "Yeah, plenty of times.", "Did you have any pets
+# growing up?" + "No, I didn't.": a yes or a no makes the question the speaker's claim.
+_YES_NO_QUESTION = re.compile(
+    r"^(?:so\s+)?(?P<aux>did|have|do)\s+you\s+(?:ever\s+)?(?P<rest>[a-z][^?]{3,60})\?$",
+    re.IGNORECASE,
+)
+_YES_NO = re.compile(
+    r"^(?P<w>yes|yeah|yep|yup|sure|no|nope|nah)\b[,!.]?\s*(?:(?:I|we)\s+(?:did|do|have|"
+    r"didn't|don't|haven't)(?:\s+not)?\s*[,!.]*\s*)?(?P<more>[^.!?]{0,40}?)\s*[.!]*$",
+    re.IGNORECASE,
+)
+_ANY = re.compile(r"\bany(thing|one|where)?\b", re.IGNORECASE)
+_NEGATED = {"did": "didn't", "have": "haven't", "do": "don't"}
+_POINTS = re.compile(r"\b(?:it|that|this|these|those|there|them)\b", re.IGNORECASE)
+
+
+def _yes_no(sentence: str, question: str) -> str | None:
+    asked = _YES_NO_QUESTION.match(question)
+    said = _YES_NO.match(sentence)
+    if asked is None or said is None or len(sentence.split()) > 7:
+        return None
+    aux, rest = asked.group("aux").lower(), asked.group("rest")
+    if _POINTS.search(rest):
+        return None  # "Do you use that computer for gaming?": which computer?
+    if said.group("w").lower() in {"no", "nope", "nah"}:
+        return f"I {_NEGATED[aux]} {rest}."
+    rest = _ANY.sub(lambda m: "some" + (m.group(1) or ""), rest)
+    more = said.group("more").strip(" ,")
+    claim = f"I {'did ' if aux == 'did' else 'have ' if aux == 'have' else ''}{rest}"
+    return f"{claim}, {more}." if more and aux == "have" else f"{claim}."
+
+
 _SHORT_ANSWER = re.compile(r"^(?P<a>[A-Za-z][\w' -]{1,40}?)\s*[!.]")
 
 
@@ -400,9 +433,19 @@ def answer(sentence: str, where: Context) -> str | None:
     if duration is not None and how_long is not None:
         verb = how_long.group("v")
         return f"I have {verb} for {duration.group('a')}."
+    since = _SINCE.match(sentence)
+    if since is not None and how_long is not None:
+        return f"I have {how_long.group('v')} s{since.group('a')[1:]}."
+    if (joined := _yes_no(sentence, question)) is not None:
+        return joined
     favorite = _FAVORITE.search(question)
     short = _SHORT_ANSWER.match(sentence)
-    if favorite is not None and short is not None and len(short.group("a").split()) <= 4:
+    if (
+        favorite is not None
+        and short is not None
+        and len(short.group("a").split()) <= 4
+        and not _YES_NO.match(short.group("a"))
+    ):
         return f"My {favorite.group('v')} is {short.group('a')}."
     return None
 
@@ -424,18 +467,19 @@ def reaction(sentence: str) -> bool:
 
 
 def readings(
-    sentence: str, earlier: list[str], where: Context
+    sentence: str, earlier: list[str], where: Context, raw: str | None = None
 ) -> tuple[str | None, list[tuple[str, str]]]:
     """For a sentence that gave no fact as written: the sentence with its pointer
     resolved (or None), and each (rule, sentence to read): the pointer resolved
     (``coref``; not a :func:`reaction`), a photo shared (``shared``), or the question
-    before it joined (``answer``)."""
+    before it joined (``answer``; read on ``raw``, the sentence before its opening "Yes,"
+    or "No," was trimmed)."""
     resolved = resolve(sentence, earlier, where)
     out: list[tuple[str, str]] = []
     for rule, reading in (
         ("coref", None if reaction(sentence) else resolved),
         ("shared", shared(sentence)),
-        ("answer", answer(sentence, where)),
+        ("answer", answer(raw or sentence, where)),
     ):
         if reading is not None:
             out.append((rule, reading))

@@ -578,10 +578,10 @@ def _resolved(
     gives once its pointer is resolved, the photo it shares named or the question it
     answers joined (:mod:`offline_coref`). ``earlier`` (this message's sentences so
     far, pointers resolved) grows by it."""
-    trimmed = _trim_opening(sentence)
     if found:
-        earlier.append(trimmed)
+        earlier.append(sentence)  # as said: only a later pointer reads it
         return found
+    trimmed = _trim_opening(sentence)
     resolved, readings = offline_coref.readings(trimmed, earlier, where, sentence)
     earlier.append(resolved or trimmed)
     for rule, reading in readings:

@@ -24,6 +24,7 @@ before it ("How long have you been married?" + "5 years already!").
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -116,6 +117,7 @@ _OBJECT_POINTER = re.compile(
     r"brought|bring|hung|put|got|saw|tried|won)\s+(?P<p>it|them)\b(?!\s*(?:'s|is|was)\b)",
     re.IGNORECASE,
 )
+_OBJECT_WORDS = re.compile(r" (?:it|them)\b")
 # What a photo shows is what the speaker made, bought or got ("I made it in class").
 _MADE = re.compile(
     r"(?:made|painted|drew|built|wrote|designed|created|baked|cooked|knitted|bought|got|"
@@ -180,7 +182,8 @@ def context(before: Message | None, message: Message, caption: str | None) -> Co
     return Context(_CAPTION.sub("", before.text).strip() or None, caption, people)
 
 
-def phrases(sentence: str, *, other: bool = False) -> list[Phrase]:
+@functools.lru_cache(maxsize=1 << 12)
+def phrases(sentence: str, *, other: bool = False) -> tuple[Phrase, ...]:
     """The noun phrases of ``sentence`` that a pointer may stand for, in order. When
     ``other`` (another speaker said it), "your X" is the listener's, so "my X"."""
     out: list[Phrase] = []
@@ -212,7 +215,7 @@ def phrases(sentence: str, *, other: bool = False) -> list[Phrase]:
         plural = det in {"these", "those"} or head.endswith("s") and not head.endswith("ss")
         kind = "person" if head in _PERSON_HEADS else "group" if head in _GROUP_HEADS else "thing"
         out.append(Phrase(text, head, kind, plural or kind == "group", found.start()))
-    return out
+    return tuple(out)
 
 
 # A name inside a sentence ("Her name is Shadow!", "I adopted Coco last month"): a person
@@ -239,6 +242,10 @@ def _fits(pointer: str, phrase: Phrase) -> bool:
     return phrase.kind == "thing" and not phrase.plural
 
 
+# What may open a sentence before its subject: interjections and names addressed.
+_OPENING = re.compile(r"(?:[A-Za-z]+[,!]\s+){0,3}")
+
+
 def _best(
     pointer: str, sentences: list[str], *, other: bool, people: frozenset[str] = frozenset()
 ) -> Phrase | None | bool:
@@ -256,8 +263,8 @@ def _best(
             found.sort(key=lambda p: p.start)
         if not found:
             continue
-        if found[0].start == 0:
-            return found[0]  # the sentence's subject
+        if _OPENING.fullmatch(sentence, 0, found[0].start):
+            return found[0]  # the sentence's subject (after "Yeah, ", "Wow, Mel, ")
         return found[0] if len(found) == 1 else False
     return None
 
@@ -293,13 +300,15 @@ _EXTRAPOSED = re.compile(
 
 def resolve(sentence: str, earlier: list[str], where: Context) -> str | None:
     """``sentence`` with its pointer replaced by what it stands for ("It's from my
-    grandma" after "Love the necklace" -> "The necklace's from my grandma"), or None
+    grandma" after "Love the necklace" -> "The necklace is from my grandma"), or None
     when it has none or its antecedent is not clearly one phrase."""
     demonstrative = _DEMONSTRATIVE.match(sentence)
     if demonstrative is not None:
         return _named(sentence, demonstrative, earlier, where)
     subject = _SUBJECT_POINTER.match(sentence)
-    found = subject or _first_clause_object(sentence)
+    # The object pattern is slow; it needs " it" or " them" (ASCII: plain case folding).
+    maybe_object = not sentence.isascii() or _OBJECT_WORDS.search(sentence.lower()) is not None
+    found = subject or (_first_clause_object(sentence) if maybe_object else None)
     if found is None or subject is not None and _EXTRAPOSED.match(sentence):
         return None
     made = subject is None and _MADE.match(found.group(0)) is not None

@@ -46,7 +46,7 @@ RULE_CONFIDENCE: dict[str, float] = {
     # Fifth pass (experiments 30-32), read on fold A beside their turns: a pointer
     # resolved to the one phrase it stands for ("It's from my grandma" after "Love the
     # necklace") 21 of 26 (0.81), held at 0.75, below first person's 0.8, as fold B's
-    # reading (about 12 of 34) is far lower; "Here's a pic of my family camping" read
+    # reading (about 15 of 38) is far lower; "Here's a pic of my family camping" read
     # as a photo shared, 5 of 8 (the rest name nothing: "a picture of my family"); a
     # fragment joined to the question before ("5 years already!" after "How long have
     # you been married?", "Yeah, plenty of times" after "Have you been camping

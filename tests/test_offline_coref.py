@@ -84,6 +84,23 @@ def test_here_is_a_photo_of_my_thing_is_a_photo_shared() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        (
+            "Ines: Check out these kittens I found behind the bakery!",
+            "Ines found some kittens behind the bakery.",
+        ),
+        (
+            "Ines: Here's a pic from when I was climbing in Kalymnos.",
+            "Ines shared a pic from when Ines was climbing in Kalymnos.",
+        ),
+    ],
+)
+def test_a_thing_shown_with_what_the_speaker_did(text: str, fact: str) -> None:
+    assert read(text) == [(fact, "shared")]
+
+
+@pytest.mark.parametrize(
     ("before", "text", "fact"),
     [
         (
@@ -110,6 +127,11 @@ def test_here_is_a_photo_of_my_thing_is_a_photo_shared() -> None:
             "Theo: Have you been to the Louvre in Paris?",
             "Ines: Nope, I haven't.",
             "Ines hasn't been to the Louvre in Paris.",
+        ),
+        (
+            "Theo: What topics have you been working on lately?",
+            "Ines: Mostly, river ecology and flood maps.",
+            "Ines has been working on river ecology and flood maps.",
         ),
     ],
 )

@@ -363,7 +363,14 @@ def _named(sentence: str, found: re.Match[str], earlier: list[str], where: Conte
 _HERE = re.compile(
     r"^here(?:'s|\s+is|\s+are)\s+(?P<what>(?:(?:a|an|some|one|two)\s+)?(?:(?:photo|pic|"
     r"picture|snap|shot|snapshot|peek|look|glimpse)s?\s+(?:of|at|from)\s+)?(?:one\s+of\s+|"
-    r"some\s+of\s+)?(?:my|our)\b.*)",
+    r"some\s+of\s+)?(?:my|our\b|(?:the|a|an)\s+(?:[a-z]+\s+){1,2}(?:I|we)\s+[a-z]+ed\b|"
+    r"when\s+(?:I|we)\b).*)",
+    re.IGNORECASE,
+)
+# "Check out these kids I met at the shelter!": the speaker met them.
+_SHOWN_DID = re.compile(
+    r"^(?:check\s+out|look\s+at)\s+(?P<det>this|these)\s+(?P<n>(?:[a-z]+\s+){0,2}[a-z]+)\s+"
+    r"(?P<s>I|we)\s+(?P<v>[a-z]+)\b(?P<rest>[^.!?]*)",
     re.IGNORECASE,
 )
 
@@ -371,9 +378,17 @@ _HERE = re.compile(
 def shared(sentence: str) -> str | None:
     """ "Here's a pic of my family camping" -> "I shared a pic of my family camping"."""
     found = _HERE.match(sentence)
-    if found is None:
+    if found is not None:
+        return "I shared " + found.group("what")
+    did = _SHOWN_DID.match(sentence)
+    if did is None or not _past(did.group("v").lower()):
         return None
-    return "I shared " + found.group("what")
+    det = "some" if did.group("det").lower() == "these" else "a"
+    return f"{did.group('s')} {did.group('v')} {det} {did.group('n')}{did.group('rest')}."
+
+
+def _past(verb: str) -> bool:
+    return verb in patterns.IRREGULAR_PAST or verb.endswith("ed") and len(verb) > 3
 
 
 # -- a fragment answering the question before -------------------------------------------
@@ -425,6 +440,32 @@ def _yes_no(sentence: str, question: str) -> str | None:
     return f"{claim}, {more}." if more and aux == "have" else f"{claim}."
 
 
+# "What policies have you been focusing on lately?" + "Recently, education reform and
+# infrastructure development.": the answer fills what was asked.
+_WHAT_DOING = re.compile(
+    r"^what\s+(?:[a-z]+\s+){0,2}(?P<aux>have\s+you\s+been|are\s+you)\s+(?P<v>[a-z]+ing)"
+    r"(?P<prep>\s+(?:on|about|to|with|for|at|in|into))?\b[^?]*\?$",
+    re.IGNORECASE,
+)
+_FRAGMENT = re.compile(
+    r"^(?:(?:recently|lately|mostly|mainly|just|currently|right\s+now),?\s+)?"
+    r"(?P<a>(?!(?:I|we|it|they|he|she|you|that|this|there)\b)[A-Za-z][\w' -]{2,60}?)\s*[.!]*$",
+    re.IGNORECASE,
+)
+
+
+def _what_doing(sentence: str, question: str) -> str | None:
+    asked = _WHAT_DOING.match(question)
+    said = _FRAGMENT.match(sentence)
+    if asked is None or said is None or len(said.group("a").split()) > 8:
+        return None
+    answer_text = said.group("a")
+    if any(w.lower() in patterns.PRESENT_VERBS for w in answer_text.split()):
+        return None  # a clause of its own, not a fragment
+    aux = "have been" if asked.group("aux").lower().startswith("have") else "am"
+    return f"I {aux} {asked.group('v')}{asked.group('prep') or ''} {answer_text}."
+
+
 _SHORT_ANSWER = re.compile(r"^(?P<a>[A-Za-z][\w' -]{1,40}?)\s*[!.]")
 
 
@@ -445,7 +486,7 @@ def answer(sentence: str, where: Context) -> str | None:
     since = _SINCE.match(sentence)
     if since is not None and how_long is not None:
         return f"I have {how_long.group('v')} s{since.group('a')[1:]}."
-    if (joined := _yes_no(sentence, question)) is not None:
+    if (joined := _yes_no(sentence, question) or _what_doing(sentence, question)) is not None:
         return joined
     favorite = _FAVORITE.search(question)
     short = _SHORT_ANSWER.match(sentence)

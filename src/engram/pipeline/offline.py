@@ -21,7 +21,9 @@ It reads text the way the LLM extractor is asked to, with rules instead of a mod
 4. **Resolution.** First person becomes the speaker: "I went" -> "Caroline went",
    "I love" -> "Caroline loves", "my" -> "Caroline's", "we" -> "Caroline and others",
    and a thing shown in a photo becomes indefinite ("I made this pie" -> "a pie"), so
-   every fact reads on its own.
+   every fact reads on its own. A sentence that gives no fact as written is read again
+   with its pointer resolved, the photo it shares named, or the question before it
+   joined (:mod:`engram.pipeline.offline_coref`).
 5. **Triples.** Simple patterns on the resolved fact give (source, relationship,
    target): "X is a Y", "X works at Y", "X lives in Y", "X went to Y", "X's Y is Z" ...
 

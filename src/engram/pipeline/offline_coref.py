@@ -110,20 +110,21 @@ _SUBJECT_POINTER = re.compile(
     r"feels?|felt)\b)",
     re.IGNORECASE,
 )
+# Verbs of making and getting: what a photo shows is what the speaker made, bought or
+# got ("I made it in class"), so only after these may the caption name "it".
+_MAKING = (
+    "made|painted|drew|built|wrote|designed|created|baked|cooked|knitted|bought|got|finished|took"
+)
 _OBJECT_POINTER = re.compile(
-    r"\b(?:made|make|making|got|bought|found|took|painted|drew|built|wrote|designed|"
-    r"created|received|chose|picked|love|loved|adore|use|used|using|play|played|keep|kept|"
-    r"gave|finished|started|baked|cooked|knitted|adopted|named|call|called|wear|wore|"
-    r"brought|bring|hung|put|got|saw|tried|won)\s+(?P<p>it|them)\b(?!\s*(?:'s|is|was)\b)",
+    r"\b(?:"
+    + _MAKING
+    + r"|make|making|found|received|chose|picked|love|loved|adore|use|used|using|play|"
+    r"played|keep|kept|gave|started|adopted|named|call|called|wear|wore|brought|bring|hung|"
+    r"put|saw|tried|won)\s+(?P<p>it|them)\b(?!\s*(?:'s|is|was)\b)",
     re.IGNORECASE,
 )
 _OBJECT_WORDS = re.compile(r" (?:it|them)\b")
-# What a photo shows is what the speaker made, bought or got ("I made it in class").
-_MADE = re.compile(
-    r"(?:made|painted|drew|built|wrote|designed|created|baked|cooked|knitted|bought|got|"
-    r"finished|took)\s",
-    re.IGNORECASE,
-)
+_MADE = re.compile(r"(?:" + _MAKING + r")\s", re.IGNORECASE)
 _DEMONSTRATIVE = re.compile(
     r"^(?P<p>(?:this|these|that|those)\s+(?P<n>[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?))"
     r"(?=\s+(?:is|was|are|were|has|have|had|means|reminds|remind|gives|brings|keeps|makes|"

@@ -141,6 +141,7 @@ _CAPTION_LEAD = re.compile(
     re.IGNORECASE,
 )
 _CAPTION = re.compile(r"\[(?:image|photo|picture):\s*([^\]]*)\]", re.IGNORECASE)
+_ARTICLE = re.compile(r"(?:a|an|the|some)\s", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,7 +285,8 @@ def antecedent(pointer: str, earlier: list[str], where: Context, *, made: bool) 
             return found
     if made and where.caption and pointer in _SINGULAR | _PLURAL:
         shown = _CAPTION_LEAD.sub("", where.caption)
-        found = _best(pointer, ["a " + shown if not shown.startswith("a") else shown], other=True)
+        shown = shown if _ARTICLE.match(shown) else "a " + shown  # "a" starts a phrase
+        found = _best(pointer, [shown], other=True)
         if isinstance(found, Phrase) and found.kind != "person":
             return found
     return None

@@ -13,7 +13,8 @@ precision on a hand-labelled sample, facts per turn and speed (FEATURES P2).
   (``tests/data/extraction_labels.json``, with the criteria); precision is the share
   labelled correct among the sampled facts the extractor still produces.
 - **Volume and speed.** Facts per turn, and turns per second through
-  ``engram.pipeline.extraction.extract_offline`` (rules plus validation, no embedding).
+  the offline extractor and seed 004's validation (``extract_offline``'s path, no
+  embedding), each turn read with the turn before it in its session.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from engram.config import Config
 from engram.embed import Embedder, create_embedder
 from engram.errors import InvalidInputError
 from engram.pipeline import offline
-from engram.pipeline.extraction import extract_offline
+from engram.pipeline.extraction import OFFLINE_MODEL, validate
 from engram.settings import PipelineConfig
 
 #: Cosine (all-MiniLM-L6-v2) at or above which an extracted fact "says" a gold fact.
@@ -154,18 +155,39 @@ def _gold(conversation: str, observation: object) -> Iterable[GoldFact]:
                     yield GoldFact(conversation, str(speaker), str(text), ids)
 
 
+def previous_turns(turns: Sequence[SourceTurn]) -> list[str | None]:
+    """Per turn, the turn said just before it in the same session (``D3:7`` follows
+    ``D3:6``), or None for a session's first: what a chat client holds when the turn
+    arrives, which the extractor reads for what a pointer stands for."""
+    out: list[str | None] = []
+    for index, turn in enumerate(turns):
+        last = turns[index - 1] if index else None
+        same = last is not None and (last.conversation, _session(last)) == (
+            turn.conversation,
+            _session(turn),
+        )
+        out.append(last.text if same and last is not None else None)
+    return out
+
+
+def _session(turn: SourceTurn) -> str:
+    return turn.dia_id.split(":", 1)[0]
+
+
 def extract_turns(turns: Sequence[SourceTurn]) -> tuple[list[TurnFact], float]:
-    """The offline extractor's facts for every turn, and the turns per second of the
-    public extraction path (``extract_offline``: rules plus seed 004 validation)."""
+    """The offline extractor's facts for every turn (read with the turn before it),
+    and the turns per second of the public extraction path (rules plus seed 004
+    validation, as ``extract_offline`` runs them)."""
+    before = previous_turns(turns)
     start = time.perf_counter()
-    for turn in turns:
-        extract_offline(turn.text)
+    for turn, prior in zip(turns, before, strict=True):
+        validate(offline.analyse(turn.text, before=prior).as_raw(), model=OFFLINE_MODEL)
     elapsed = time.perf_counter() - start
     facts: list[TurnFact] = []
-    for turn in turns:
+    for turn, prior in zip(turns, before, strict=True):
         # ``analyse`` is what ``extract_offline`` validates; it also names each fact's
         # rule, for the per-rule figures.
-        for fact in offline.analyse(turn.text).facts:
+        for fact in offline.analyse(turn.text, before=prior).facts:
             facts.append(
                 TurnFact(turn.conversation, turn.dia_id, fact.content, fact.rule, fact.confidence)
             )

@@ -21,7 +21,9 @@ It reads text the way the LLM extractor is asked to, with rules instead of a mod
 4. **Resolution.** First person becomes the speaker: "I went" -> "Caroline went",
    "I love" -> "Caroline loves", "my" -> "Caroline's", "we" -> "Caroline and others",
    and a thing shown in a photo becomes indefinite ("I made this pie" -> "a pie"), so
-   every fact reads on its own.
+   every fact reads on its own. A sentence that gives no fact as written is read again
+   with its pointer resolved, the photo it shares named, or the question before it
+   joined (:mod:`engram.pipeline.offline_coref`).
 5. **Triples.** Simple patterns on the resolved fact give (source, relationship,
    target): "X is a Y", "X works at Y", "X lives in Y", "X went to Y", "X's Y is Z" ...
 
@@ -34,10 +36,17 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from engram.pipeline import offline_context, offline_forms, offline_listener, patterns, turns
+from engram.pipeline import (
+    offline_context,
+    offline_coref,
+    offline_forms,
+    offline_listener,
+    patterns,
+    turns,
+)
 from engram.pipeline.offline_confidence import ANCHOR_BONUS as ANCHOR_BONUS
 from engram.pipeline.offline_confidence import MAX_CONFIDENCE as MAX_CONFIDENCE
 from engram.pipeline.offline_confidence import RULE_CONFIDENCE as RULE_CONFIDENCE
@@ -170,7 +179,6 @@ _DUMMY_IT = re.compile(
     re.IGNORECASE,
 )
 _SELF_MENTION = re.compile(r"\b(?:my|me|mine|myself)\b", re.IGNORECASE)
-_ING = re.compile(r"^[a-z]+ing$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,48 +247,6 @@ def _trim_opening(sentence: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-# "Starting a store is scary": a verb after the gerund makes it the subject.
-_GERUND_SUBJECT = re.compile(
-    r"\b(?:is|was|are|were|has|makes|made|can|could|must|will|would|should|helps|"
-    r"seems|gives|means|brings|keeps|warms|isn't|wasn't)\b|'s\s+(?:a|an|the|so|really|"
-    r"been|not)\b"
-)
-
-
-def _elided(sentence: str) -> str | None:
-    """``"I ..."`` for a sentence that drops its subject ("Lost my job yesterday",
-    "Still looking for a place"), else None."""
-    words = sentence.split()
-    if not words:
-        return None
-    first = words[0].lower().strip(",")
-    rest = words[1:]
-    if first in {"just", "still", "also", "finally", "recently", "really"} and rest:
-        first = rest[0].lower().strip(",")
-    if first == "been":
-        # "Been practicing a lot" drops "I've"; "Been a few days" drops "It's".
-        after = [w.lower().strip(",.!") for w in words[1:3]]
-        if any(_ING.match(w) and w not in patterns.NOT_VERBS_ING or w == "busy" for w in after):
-            return "I've " + sentence[0].lower() + sentence[1:]
-        return None
-    if first in patterns.FEELINGS or first == "gonna":
-        return "I'm " + sentence[0].lower() + sentence[1:]
-    if first in {"wanna", "gotta"}:
-        return "I " + sentence[0].lower() + sentence[1:]  # "Wanna try surfing"
-    if first in patterns.ADJECTIVES_ED or not first.isalpha():
-        return None
-    if first in patterns.IRREGULAR_PAST - patterns.NOT_ELIDED_PAST:
-        return "I " + sentence[0].lower() + sentence[1:]
-    if first.endswith("ed") and len(first) > 3:
-        return "I " + sentence[0].lower() + sentence[1:]
-    if _ING.match(first) and first not in patterns.NOT_VERBS_ING:
-        # "Starting a store is scary": a gerund subject, not a dropped "I'm".
-        if _GERUND_SUBJECT.search(sentence):
-            return None
-        return "I'm " + sentence[0].lower() + sentence[1:]
-    return None
-
-
 def _content_words(text: str, speaker: str | None) -> int:
     skipped = patterns.FILLERS | {w.lower() for w in (speaker or "").split()} | {"others"}
     return sum(1 for w in keywords(text, limit=64) if w not in skipped)
@@ -315,7 +281,7 @@ def _subject(sentence: str) -> tuple[str, str] | None:
         return group_rule(sentence), sentence
     if offline_context.first_person_lead(sentence):
         return "first_person", sentence  # "Since I lost my job, things have been tough"
-    elided = _elided(sentence)
+    elided = offline_forms.elided(sentence)
     if elided is not None and not offline_forms.speaker_is_object(sentence):
         return "elided", elided
     if (caused := offline_forms.speaker_caused(sentence)) is not None:
@@ -547,12 +513,14 @@ def _triples(content: str, confidence: float) -> tuple[Relation, ...]:
     return tuple(patterns.relation_triples(content, confidence))
 
 
-def analyse(text: str, *, speaker: str | None = None) -> OfflineAnalysis:
+def analyse(text: str, *, speaker: str | None = None, before: str | None = None) -> OfflineAnalysis:
     """Read ``text`` (a chat turn ``"Name: ..."``, messages one a line
     ``"role: [Name: ]..."``, or plain text) into facts and triples.
 
     ``speaker`` names whoever "I" is where the text names no one; with neither, first
-    person is left as written. What an assistant, system or tool said gives no facts
+    person is left as written. ``before`` is the message said just before ``text`` (a
+    chat turn), read only for what a pointer stands for (in a message list, each
+    message's is the one before it). What an assistant, system or tool said gives no facts
     (:mod:`engram.pipeline.turns`), and a fact that only restates the whole text in the
     same form is not emitted: the raw memory already says it.
     """
@@ -565,8 +533,12 @@ def analyse(text: str, *, speaker: str | None = None) -> OfflineAnalysis:
         # One apostrophe, so "I’m" and "I'm" read the same.
         body = _ATTACHMENT.sub("", message.text).replace("\u2019", "'")
         listener = offline_listener.addressed(said, index, body)
+        prior = said[index - 1] if index else (turns.messages(before)[-1] if before else None)
+        where = offline_coref.context(prior, message, offline_coref.caption_of(message.text))
+        earlier: list[str] = []
         for sentence in split_sentences(body):
-            for fact in _claims(sentence, message.speaker, listener):
+            found = _claims(sentence, message.speaker, listener)
+            for fact in _resolved(sentence, found, earlier, where, message.speaker):
                 if turns.form(fact.content) not in seen:
                     seen.add(turns.form(fact.content))
                     facts.append(fact)
@@ -595,3 +567,30 @@ def _claims(sentence: str, speaker: str | None, listener: str | None = None) -> 
     if len(kept) < len(found) and (whole := _read(sentence, speaker, listener)) is not None:
         return [whole]
     return kept
+
+
+def _resolved(
+    sentence: str,
+    found: list[OfflineFact],
+    earlier: list[str],
+    where: offline_coref.Context,
+    speaker: str | None,
+) -> list[OfflineFact]:
+    """``found``, the facts of ``sentence``; when it gave none as written, the fact it
+    gives once its pointer is resolved, the photo it shares named or the question it
+    answers joined (:mod:`offline_coref`). ``earlier`` (this message's sentences so
+    far, pointers resolved) grows by it."""
+    if found:
+        earlier.append(sentence)  # as said: only a later pointer reads it
+        return found
+    trimmed = _trim_opening(sentence)
+    resolved, readings = offline_coref.readings(trimmed, earlier, where, sentence)
+    earlier.append(resolved or trimmed)
+    for rule, reading in readings:
+        fact = _read(reading, speaker)
+        if fact is not None and fact.rule in offline_coref.READ_AS:
+            anchored = _anchored(fact.content)
+            return [
+                replace(fact, rule=rule, confidence=confidence(rule, anchored), sentence=sentence)
+            ]
+    return []

@@ -43,6 +43,17 @@ RULE_CONFIDENCE: dict[str, float] = {
     # of the speaker's family or team, 17 of 21 on fold A read beside their turns
     # (experiment 25); the rest of "we" ("we can make a difference") stays at 0.4.
     "group_habit": 0.75,
+    # Fifth pass (experiments 30-36), read on fold A beside their turns: a pointer
+    # resolved to the one phrase it stands for ("It's from my grandma" after "Love the
+    # necklace") 21 of 26 (0.81), held at 0.75, below first person's 0.8, as fold B's
+    # reading (about 15 of 38) is far lower; "Here's a pic of my family camping" read
+    # as a photo shared, 8 of 12 (the rest name nothing: "a picture of my family"); a
+    # fragment joined to the question before ("5 years already!" after "How long have
+    # you been married?", "Yeah, plenty of times" after "Have you been camping
+    # before?"), 5 of 5, a prior below first person's for so few.
+    "coref": 0.75,
+    "shared": 0.6,
+    "answer": 0.7,
     "group": 0.4,  # 0.42 without a past event, n = 12 ("we can make a difference")
 }
 #: A date or a quantity makes a fact specific and checkable: in the sample, first-person

@@ -18,6 +18,9 @@ or their view and were dropped for their form alone:
 - "how important it is to rest": an "it" that points inside the fact read as a pointer
   to another turn (:func:`without_extraposed_it`), and so did "this" introducing a
   thing ("I love baking this dairy-free lemon cake": :func:`introduced`).
+
+It also holds how a sentence that drops its "I" is read ("Lost my job yesterday",
+"Been practicing a lot": :func:`elided`), moved here from the extractor's module.
 """
 
 from __future__ import annotations
@@ -177,3 +180,46 @@ def introduced(fact: str) -> str:
         return f"{before} {'an' if first[:1] in 'aeiou' else 'a'} {first} {second}"
 
     return _INTRODUCED.sub(article, fact)
+
+
+_ING = re.compile(r"^[a-z]+ing$")
+# "Starting a store is scary": a verb after the gerund makes it the subject.
+_GERUND_SUBJECT = re.compile(
+    r"\b(?:is|was|are|were|has|makes|made|can|could|must|will|would|should|helps|"
+    r"seems|gives|means|brings|keeps|warms|isn't|wasn't)\b|'s\s+(?:a|an|the|so|really|"
+    r"been|not)\b"
+)
+
+
+def elided(sentence: str) -> str | None:
+    """``"I ..."`` for a sentence that drops its subject ("Lost my job yesterday",
+    "Still looking for a place"), else None."""
+    words = sentence.split()
+    if not words:
+        return None
+    first = words[0].lower().strip(",")
+    rest = words[1:]
+    if first in {"just", "still", "also", "finally", "recently", "really"} and rest:
+        first = rest[0].lower().strip(",")
+    if first == "been":
+        # "Been practicing a lot" drops "I've"; "Been a few days" drops "It's".
+        after = [w.lower().strip(",.!") for w in words[1:3]]
+        if any(_ING.match(w) and w not in patterns.NOT_VERBS_ING or w == "busy" for w in after):
+            return "I've " + sentence[0].lower() + sentence[1:]
+        return None
+    if first in patterns.FEELINGS or first == "gonna":
+        return "I'm " + sentence[0].lower() + sentence[1:]
+    if first in {"wanna", "gotta"}:
+        return "I " + sentence[0].lower() + sentence[1:]  # "Wanna try surfing"
+    if first in patterns.ADJECTIVES_ED or not first.isalpha():
+        return None
+    if first in patterns.IRREGULAR_PAST - patterns.NOT_ELIDED_PAST:
+        return "I " + sentence[0].lower() + sentence[1:]
+    if first.endswith("ed") and len(first) > 3:
+        return "I " + sentence[0].lower() + sentence[1:]
+    if _ING.match(first) and first not in patterns.NOT_VERBS_ING:
+        # "Starting a store is scary": a gerund subject, not a dropped "I'm".
+        if _GERUND_SUBJECT.search(sentence):
+            return None
+        return "I'm " + sentence[0].lower() + sentence[1:]
+    return None

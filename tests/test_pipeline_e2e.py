@@ -68,6 +68,26 @@ def _facts_entities_hints(mem: Memory) -> None:
     assert mem.jobs.process_pending() == 0
 
 
+def test_the_rules_read_a_turn_with_the_one_before_it_in_its_session(
+    config: Config, store_location: str
+) -> None:
+    # issue 28, fifth pass: the extract job gives the offline rules the memory said just
+    # before in the same session, so a pointer names its thing; outside a session (or
+    # with the turn alone) the sentence gives no fact about the bracelet.
+    turns = [
+        "Theo: Love the bracelet, any story behind it?",
+        "Ines: Thanks! It's from my aunt in Lisbon.",
+    ]
+    with Memory(store_location, config=config, embedder=HashEmbedder()) as mem:
+        for turn in turns:
+            mem.add(turn, user_id="i", session_id="s1")
+        for turn in turns:
+            mem.add(turn.replace("Lisbon", "Porto"), user_id="j")
+        mem.jobs.process_pending()
+        assert "The bracelet is from Ines's aunt in Lisbon." in facts_of(mem, user_id="i")
+        assert not any("bracelet" in f for f in facts_of(mem, user_id="j"))
+
+
 def test_pipeline_off_queues_nothing(tmp_path: Path) -> None:
     config = Config.load(env={}, home=str(tmp_path), pipeline={"enabled": False})
     with Memory(":memory:", config=config, embedder=HashEmbedder()) as mem:

@@ -18,10 +18,10 @@ from engram.errors import LlmError
 from engram.pipeline import classify, closing, decisions
 from engram.pipeline.apply import apply_proposals
 from engram.pipeline.change_judge import llm_judge
-from engram.pipeline.extraction import extract
+from engram.pipeline.extraction import extract, uses_rules
 from engram.pipeline.handlers import register
-from engram.records import utcnow
-from engram.store.protocols import Job
+from engram.records import MemoryRecord, utcnow
+from engram.store.protocols import Job, ListQuery
 from engram.store.protocols.graph import SINGLE_VALUED, Relation, Statement
 
 log = logging.getLogger("engram.pipeline")
@@ -36,7 +36,9 @@ def handle_extract(core: Core, job: Job) -> Mapping[str, Any]:
         return {"skipped": "the memory is gone (deleted or purged) before it was processed"}
     cfg = core.config.pipeline
     provider = core.llm()
-    result = extract(source.content, provider=provider, config=cfg)
+    # The turn before serves only the rules (a model reads the memory as it always has).
+    before = turn_before(core, source) if uses_rules(cfg, provider) else None
+    result = extract(source.content, provider=provider, config=cfg, before=before)
     if result.failed and result.retryable:
         raise LlmError(result.error or "the LLM provider failed")
     warnings = list(result.warnings)
@@ -104,6 +106,19 @@ def handle_extract(core: Core, job: Job) -> Mapping[str, Any]:
         out["attributes"] = classify.record_attributes(core, source, result.facts, relations)
     out["warnings"] = warnings
     return out
+
+
+def turn_before(core: Core, source: MemoryRecord) -> str | None:
+    """The content of the memory said just before ``source`` in its session (a mined
+    chat's turns share their room's ``session_id``), or None outside a session. The
+    offline rules read it for what a pointer stands for ("It's from my aunt" after "Love
+    the bracelet!"), as ``engram bench extraction`` reads each LoCoMo turn with the one
+    before it (issue 28, fifth pass)."""
+    if source.session_id is None:
+        return None
+    query = ListQuery(session_id=source.session_id, created_before=source.created_at, limit=1)
+    earlier = core.store.memories.select(source.namespace, query)
+    return earlier[0].content if earlier else None
 
 
 register("extract", handle_extract)

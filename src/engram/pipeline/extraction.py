@@ -478,23 +478,40 @@ def extract_with_llm(
     return validate(answer, model=model, warnings=notes)
 
 
-def extract_offline(text: str, *, speaker: str | None = None) -> ExtractionResult:
+def extract_offline(
+    text: str, *, speaker: str | None = None, before: str | None = None
+) -> ExtractionResult:
     """Facts and triples by rule (:mod:`engram.pipeline.offline`), validated like a
-    model's answer."""
-    return validate(offline.analyse(text, speaker=speaker).as_raw(), model=OFFLINE_MODEL)
+    model's answer. ``before`` is the chat turn said just before ``text``, read only for
+    what a pointer in ``text`` stands for (issue 28's fifth pass)."""
+    return validate(
+        offline.analyse(text, speaker=speaker, before=before).as_raw(), model=OFFLINE_MODEL
+    )
 
 
-def extract(text: str, *, provider: LlmProvider | None, config: PipelineConfig) -> ExtractionResult:
+def uses_rules(config: PipelineConfig, provider: LlmProvider | None) -> bool:
+    """Whether ``extract`` reads with the offline rules rather than the model."""
+    return config.extractor == "offline" or (config.extractor == "auto" and provider is None)
+
+
+def extract(
+    text: str,
+    *,
+    provider: LlmProvider | None,
+    config: PipelineConfig,
+    before: str | None = None,
+) -> ExtractionResult:
     """Extract with the LLM or the rules, as ``config.extractor`` says.
 
     ``auto`` uses the LLM when a provider is given and the rules otherwise; ``llm``
     without a provider is a configuration error (raised: it is not bad model output,
     and silently using the rules would hide it); ``offline`` never calls a model.
     A failed LLM call is returned as is, not replaced by the rules, so the job layer
-    sees the failure and can retry it.
+    sees the failure and can retry it. ``before`` (the turn said just before) serves the
+    rules only: the model reads ``text`` as it always has.
     """
-    if config.extractor == "offline" or (config.extractor == "auto" and provider is None):
-        return extract_offline(text)
+    if uses_rules(config, provider):
+        return extract_offline(text, before=before)
     if provider is None:
         raise ConfigError(
             "pipeline.extractor is 'llm' but no LLM provider is configured; set [llm] "

@@ -272,7 +272,7 @@ def test_never_never_consolidates(tmp_path: Path, store_location: str) -> None:
 
 
 def test_the_docs_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    run_doc_example(capsys, "lifecycle.md", printed="prints\n\n```\n")
+    run_doc_example(capsys, "lifecycle.md", printed="prints\n\n```text\n")
 
 
 def test_erasing_a_namespace_erases_its_archive_too(mem: Memory) -> None:

@@ -536,7 +536,7 @@ def test_the_docs_example_runs_and_prints_what_the_page_says(
     monkeypatch.setenv("ENGRAM_HOME", str(model_home))
     page = DOC.read_text(encoding="utf-8")
     [code] = re.findall(r"```python\n(.*?)```", page, re.S)
-    [printed] = re.findall(r"prints\n\n(?:<!-- output -->\n)?```text\n(.*?)```", page, re.S)
+    [printed] = re.findall(r"prints\n\n(?:<!-- output -->\n+)?```text\n(.*?)```", page, re.S)
     exec(compile(code, str(DOC), "exec"), {"__name__": "docs_example"})  # noqa: S102
     assert capsys.readouterr().out == printed
 

@@ -178,6 +178,38 @@ def test_the_default_registry_loads_the_built_in_handler_modules() -> None:
     assert HANDLERS.handler_for("no-such-kind") is None
 
 
+def test_a_built_in_imported_before_the_first_lookup_comes_back_after_unregister(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The docs' jobs example (register, run, unregister) left the default registry with
+    # no "extract" handler when engram.pipeline.extract_job had been imported before the
+    # registry's first lookup: its import-time register looked like a caller's.
+    (tmp_path / "jobs_early_target.py").write_text("current = None\n")
+    (tmp_path / "jobs_early_builtin.py").write_text(
+        "import jobs_early_target\n"
+        "def builtin(core, job):\n    return {'by': 'builtin'}\n"
+        "jobs_early_target.current.register('extract', builtin)\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in ("jobs_early_target", "jobs_early_builtin"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    import jobs_early_target  # type: ignore[import-not-found]
+
+    registry = Registry(["jobs_early_builtin"])
+    jobs_early_target.current = registry
+    import jobs_early_builtin  # type: ignore[import-not-found]  # before any lookup
+
+    def mine(core: Core, job: Job) -> Mapping[str, Any]:
+        return {"by": "me"}
+
+    assert registry.register("extract", mine) is jobs_early_builtin.builtin
+    assert registry.handler_for("extract") is mine
+    assert registry.unregister("extract") is mine
+    assert registry.handler_for("extract") is jobs_early_builtin.builtin
+    for name in ("jobs_early_target", "jobs_early_builtin"):
+        sys.modules.pop(name, None)
+
+
 def test_registry_modules_load_lazily_and_never_replace_a_callers_handler(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

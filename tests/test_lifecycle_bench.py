@@ -71,8 +71,15 @@ def test_with_the_archive_cap_the_whole_store_is_flat_once_the_caps_are_reached(
         assert snap["live"] <= 60 and snap["archived"] <= 60
         rows = snap["rows"]
         assert snap["total"] >= rows["memories"] + rows["memory_archive"] + rows["memory_history"]
-    late = [s["total"] for s in result["snapshots"] if s["day"] >= 21]  # caps and window
-    assert len(late) >= 4 and max(late) <= 1.1 * min(late)
+    late = [s for s in result["snapshots"] if s["day"] >= 21]  # caps and window reached
+    assert len(late) >= 4
+    # The capped tables stop exactly; the graph's rows (entities, relations, mentions)
+    # follow which memories are live, so they move both ways but never grow: the total
+    # stays within 15% (on main 635-694, with issue 28's fifth extraction pass 635-703).
+    for table in ("memories", "memory_archive", "memory_history"):
+        assert len({s["rows"][table] for s in late[1:]}) == 1, table
+    totals = [s["total"] for s in late]
+    assert max(totals) <= 1.15 * min(totals) and totals[-1] <= totals[0] * 1.05
     assert result["recall"]["dropped"] is False
 
 

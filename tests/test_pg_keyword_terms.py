@@ -1,8 +1,8 @@
 """PostgreSQL's BM25 statistics (``keyword_terms``, issue 29): the triggers keep each
 namespace's document frequencies and row count equal to a recount through every kind
 of write, concurrent writers of one namespace neither deadlock nor lose a count, a
-database made before the table gets it filled, and keyword search ranks exactly as
-counting the matches did."""
+database made before the table gets it filled, keyword search ranks exactly as
+counting the matches did, and its scores are BM25 of each row's frequencies."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """PostgreSQL's BM25 statistics (``keyword_terms``, issue 29): the triggers keep each
 namespace's document frequencies and row count equal to a recount through every kind
 of write, concurrent writers of one namespace neither deadlock nor lose a count, a
-database made before the table gets it filled, and keyword search ranks exactly as
-counting the matches did."""
+database made before the table gets it filled, keyword search ranks exactly as
+counting the matches did, and its scores are BM25 of each row's frequencies."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 
 from conftest import HashEmbedder
 from engram import Config, Memory
-from engram.store.postgres.keyword import COMMON, MEMORIES, search
+from engram.store.postgres.keyword import COMMON, K1, MEMORIES, RANK_WEIGHTS, B, idf, search
 from engram.validate import build_record
 
 pytestmark = pytest.mark.postgres
@@ -165,3 +165,51 @@ def test_search_ranks_as_counting_the_matches_did(pg_mem: Memory, pg_url: str) -
     assert now == before
     assert len(now) == 1100
     assert [round(s, 9) for _, s in now[:3]] == [round(s, 9) for _, s in before[:3]]
+
+
+def test_search_scores_are_bm25_of_each_rows_frequencies(pg_mem: Memory, pg_url: str) -> None:
+    # The ranking statement against BM25 computed here from each row's per-keyword
+    # ts_rank_cd and lexeme count: rows of different lengths, a keyword in a title.
+    texts = [
+        "Caroline went to the pottery class",
+        "Pottery pottery pottery: Caroline glazed a bowl and fired it twice in the kiln",
+        "Melanie painted a sunset over the lake with her children",
+        "Caroline and Melanie talked about the sunset, the lake and the pottery class",
+        "Nothing about any of it",
+    ]
+    for text in texts:
+        pg_mem.add(text, namespace="bm25")
+    pg_mem.add("a long day", namespace="bm25", title="Pottery")
+    terms = ["caroline", "pottery", "sunset"]
+    with psycopg.connect(pg_url) as conn:
+        got = search(conn, "bm25", terms, 100, MEMORIES)
+        rows = conn.execute(
+            "SELECT id, seq, length(search), "
+            + ", ".join(
+                f"2 * ts_rank_cd('{RANK_WEIGHTS}'::float4[], search, "
+                f"phraseto_tsquery('engram_english', engram_fold(%s)), 0)"
+                for _ in terms
+            )
+            + " FROM memories WHERE namespace = 'bm25' AND deleted_at IS NULL",
+            terms,
+        ).fetchall()
+    total = len(rows)
+    dfs = [sum(1 for r in rows if r[3 + i] > 0) for i in range(len(terms))]
+    matching = [r for r in rows if any(f > 0 for f in r[3:])]
+    average = max(sum(r[2] for r in matching) / len(matching), 1)
+    expected = sorted(
+        (
+            (
+                r[0],
+                sum(
+                    idf(total, df) * f * (K1 + 1) / (f + K1 * (1 - B + B * r[2] / average))
+                    for f, df in zip(r[3:], dfs, strict=True)
+                ),
+                r[1],
+            )
+            for r in matching
+        ),
+        key=lambda x: (-x[1], x[2]),
+    )
+    assert [i for i, _ in got] == [i for i, _, _ in expected]
+    assert [s for _, s in got] == pytest.approx([s for _, s, _ in expected], rel=1e-9)

@@ -164,20 +164,25 @@ def search(
         f"{ranked.weights}::float4[], c.search, {_TERM}, 0) AS f{i}" for i in range(len(present))
     )
     # BM25 with FTS5's k1 and b; length is the row's lexeme count against the
-    # candidates' average.
-    score = " + ".join(
-        f"%s * f{i} * {K1 + 1} / (f{i} + {K1} * (1 - {B} + {B} * rel_len))"
-        for i in range(len(present))
-    )
+    # candidates' average. Its normalisation, k1 × (1 - b + b × relative length), is
+    # the same for every keyword of a row: computed once per row (numeric, then cast
+    # to float8 as the per-keyword form was), the same scores for a fifth less server
+    # CPU at 1M (docs/benchmarks.md, issue 29, round 5).
+    score = " + ".join(f"%s * f{i} * {K1 + 1} / (f{i} + norm)" for i in range(len(present)))
     # In the order the placeholders appear: IDFs (score), keywords (freqs), candidates.
     params: list[Any] = [idf(total, df) for _, df in present]
     params += [t for t, _ in present]
     params += [namespace, *wanted]
+    # The frequencies and lengths are computed below the window (OFFSET 0 keeps the
+    # planner from pulling them up into it), so the window's buffer holds a few numbers
+    # per row instead of each row's tsvector.
+    fs = ", ".join(f"f{i}" for i in range(len(present)))
     inner = (
         f"SELECT id, {score} AS rank FROM ("
-        f"SELECT c.id, c.seq, {freqs}, length(c.search) / "
-        "greatest(avg(length(c.search)) OVER (), 1) AS rel_len "
-        f"FROM ({candidates}) c) r"
+        f"SELECT id, seq, {fs}, ({K1} * (1 - {B} + {B} * (len / "
+        "greatest(avg(len) OVER (), 1))))::float8 AS norm FROM ("
+        f"SELECT c.id, c.seq, {freqs}, length(c.search) AS len "
+        f"FROM ({candidates}) c OFFSET 0) n) r"
     )
     rows = conn.execute(ranked.outer.format(ranked=inner) + " LIMIT %s", [*params, limit])
     return [(r[0], max(0.0, float(r[1]))) for r in rows.fetchall()]

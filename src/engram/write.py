@@ -10,11 +10,14 @@ from __future__ import annotations
 import itertools
 import logging
 import operator
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from engram.core import Core, acting
 from engram.dedupe import merge_duplicates, merges
+from engram.embed.base import runs_beside
 from engram.errors import InjectionBlocked, InvalidInputError, StoreError, shown
 from engram.records import (
     PIPELINE_WHO,
@@ -46,6 +49,11 @@ BATCH = 256
 #: Records ``add_many`` embeds in one call: enough that sorting by length leaves little
 #: padding, few enough that a long import shows progress and holds little in memory.
 EMBED_GROUP = 2048
+#: Records a group holds when the embedder runs on a worker thread beside the writes
+#: (``runs_beside``): small, so the first group's writes and the last group's
+#: embedding, which nothing overlaps, are short; large enough that the model's batches
+#: stay full (measured in docs/benchmarks.md, "The add path's throughput").
+OVERLAP_GROUP = 256
 
 Progress = Callable[[int, int], None]
 #: What ``add_many`` does with an item the scan blocks or validation refuses.
@@ -178,32 +186,85 @@ def add_batch(
                 raise _at(exc, i, len(items)) from None
             outcomes[i] = ItemResult(i, Outcome.INVALID, reason=str(exc))
     # Raw-first (seed 004): records are committed BATCH at a time; then the new ones
-    # are embedded EMBED_GROUP at a time (length-sorted across the group, so little
-    # compute goes to padding) and their vectors stored.
+    # are embedded a group at a time (length-sorted across the group, so little compute
+    # goes to padding) and their vectors stored. An embedder that can run beside the
+    # caller (``runs_beside``) embeds one group on a worker thread while the next group
+    # is linked and written; its vectors are stored once that group is committed.
     kinds = pipeline_jobs(core) if enqueue else ()
+    aside = core.embedder is not None and runs_beside(core.embedder)
+    aside = aside and len(prepared) > OVERLAP_GROUP
+    size = OVERLAP_GROUP if aside else EMBED_GROUP
+    pool = ThreadPoolExecutor(1, thread_name_prefix="engram-embed") if aside else None
     done = 0
-    for group in range(0, len(prepared), EMBED_GROUP):
-        chunk = prepared[group : group + EMBED_GROUP]
-        inserted: list[tuple[int, tuple[InsertResult, Merged | None]]] = []
-        for start in range(0, len(chunk), BATCH):
-            part = chunk[start : start + BATCH]
-            results = _insert(core, [record for _, record in part], kinds)
-            inserted.extend(zip((i for i, _ in part), results, strict=True))
-        needing = _needing_vectors(core, [r for _, (r, _) in inserted])
-        model, pending, screened = _vectors(core, needing)
-        for i, (result, merged) in inserted:
-            record = screened.get(result.record.id, result.record)
-            if model is not None and record.embedding_model != model:
-                # What is stored now: the record has a vector by ``model``.
-                record = record.with_changes(embedding_model=model)
-            warned = (pending,) if pending and record.embedding_model is None else ()
-            if record.id in screened:
-                warned = (*warned, QUARANTINED)
-            outcomes[i] = _outcome(i, result.created, record, kinds, merged, warned)
-        done += len(chunk)
-        if progress is not None:
-            progress(done, len(prepared))
+    waiting: _Group | None = None
+    try:
+        for group in range(0, len(prepared), size):
+            chunk = prepared[group : group + size]
+            if waiting is not None and waiting.holds_any(record for _, record in chunk):
+                # A duplicate of a memory whose vector is not stored yet: finish that
+                # first, so the duplicate is written as it would be one group at a time.
+                done = _finish(core, waiting, kinds, outcomes, done, len(prepared), progress)
+                waiting = None
+            inserted: list[tuple[int, tuple[InsertResult, Merged | None]]] = []
+            for start in range(0, len(chunk), BATCH):
+                part = chunk[start : start + BATCH]
+                results = _insert(core, [record for _, record in part], kinds)
+                inserted.extend(zip((i for i, _ in part), results, strict=True))
+            current = _Group(inserted, _needing_vectors(core, [r for _, (r, _) in inserted]))
+            if pool is not None and current.needing and core.embedder is not None:
+                texts = [r.embedding_text() for r in current.needing]
+                current.made = pool.submit(core.embedder.embed_batch, texts).result
+            if waiting is not None:
+                done = _finish(core, waiting, kinds, outcomes, done, len(prepared), progress)
+            waiting = current
+        if waiting is not None:
+            _finish(core, waiting, kinds, outcomes, done, len(prepared), progress)
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True)
     return BatchResult(outcomes[i] for i in range(len(items)))
+
+
+@dataclass
+class _Group:
+    """A group of ``add_many``'s items, committed: each item's position and insert
+    result, the memories that need a vector, and (embedded on a worker thread) the call
+    that returns their vectors."""
+
+    inserted: list[tuple[int, tuple[InsertResult, Merged | None]]]
+    needing: list[MemoryRecord]
+    made: Callable[[], Any] | None = None
+
+    def holds_any(self, records: Iterable[MemoryRecord]) -> bool:
+        """Whether one of ``records`` has the content of a memory waiting for its vector."""
+        keys = {(r.namespace, r.content_hash) for r in self.needing}
+        return any((r.namespace, r.content_hash) in keys for r in records)
+
+
+def _finish(
+    core: Core,
+    group: _Group,
+    kinds: tuple[str, ...],
+    outcomes: dict[int, ItemResult],
+    done: int,
+    total: int,
+    progress: Progress | None,
+) -> int:
+    """Store ``group``'s vectors and record its items' outcomes; returns the items done."""
+    model, pending, screened = _vectors(core, group.needing, group.made)
+    for i, (result, merged) in group.inserted:
+        record = screened.get(result.record.id, result.record)
+        if model is not None and record.embedding_model != model:
+            # What is stored now: the record has a vector by ``model``.
+            record = record.with_changes(embedding_model=model)
+        warned = (pending,) if pending and record.embedding_model is None else ()
+        if record.id in screened:
+            warned = (*warned, QUARANTINED)
+        outcomes[i] = _outcome(i, result.created, record, kinds, merged, warned)
+    done += len(group.inserted)
+    if progress is not None:
+        progress(done, total)
+    return done
 
 
 #: An item's warning when its memory is stored but its vector is not (yet).
@@ -222,11 +283,12 @@ QUARANTINED = (
 
 
 def _vectors(
-    core: Core, records: list[MemoryRecord]
+    core: Core, records: list[MemoryRecord], made: Callable[[], Any] | None = None
 ) -> tuple[str | None, str, dict[str, MemoryRecord]]:
-    """Embed and store ``records``' vectors: the model that wrote them (None if none
-    did), when the embedder is on but they were not written the warning to give, and
-    the memories the learned injection detector quarantined, by id, as stored now.
+    """Embed (or with ``made``, take the vectors embedded elsewhere) and store
+    ``records``' vectors: the model that wrote them (None if none did), when the
+    embedder is on but they were not written the warning to give, and the memories the
+    learned injection detector quarantined, by id, as stored now.
 
     The memories committed before this, so a store error here must not reach the
     caller as "not stored" (engram issue 26, item 5): the record comes back with
@@ -236,7 +298,7 @@ def _vectors(
     before = core.embed_failures
     screened: list[MemoryRecord] = []
     try:
-        model = core.embed_and_store(records, screened)
+        model = core.embed_and_store(records, screened, made)
     except StoreError as exc:
         log.warning("storing vectors failed, %d memories stored without: %s", len(records), exc)
         return None, VECTOR_PENDING.format(why=f"storing it failed: {exc.code}"), {}

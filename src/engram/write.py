@@ -2,7 +2,9 @@
 
 Every item is validated and scanned before anything is written, then records are
 committed ``BATCH`` at a time, then the new ones are embedded outside any transaction
-and their vectors stored in a second short one.
+and their vectors stored in a second short one. An embedder that can run beside the
+caller (``embed.base.runs_beside``: engram's MiniLM) embeds a group's texts on a worker
+thread while the group is being written, so the model and the writes overlap.
 """
 
 from __future__ import annotations
@@ -10,10 +12,12 @@ from __future__ import annotations
 import itertools
 import logging
 import operator
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Literal
+
+import numpy as np
 
 from engram.core import Core, acting
 from engram.dedupe import merge_duplicates, merges
@@ -49,11 +53,6 @@ BATCH = 256
 #: Records ``add_many`` embeds in one call: enough that sorting by length leaves little
 #: padding, few enough that a long import shows progress and holds little in memory.
 EMBED_GROUP = 2048
-#: Records a group holds when the embedder runs on a worker thread beside the writes
-#: (``runs_beside``): small, so the first group's writes and the last group's
-#: embedding, which nothing overlaps, are short; large enough that the model's batches
-#: stay full (measured in docs/benchmarks.md, "The add path's throughput").
-OVERLAP_GROUP = 256
 
 Progress = Callable[[int, int], None]
 #: What ``add_many`` does with an item the scan blocks or validation refuses.
@@ -186,39 +185,41 @@ def add_batch(
                 raise _at(exc, i, len(items)) from None
             outcomes[i] = ItemResult(i, Outcome.INVALID, reason=str(exc))
     # Raw-first (seed 004): records are committed BATCH at a time; then the new ones
-    # are embedded a group at a time (length-sorted across the group, so little compute
-    # goes to padding) and their vectors stored. An embedder that can run beside the
-    # caller (``runs_beside``) embeds one group on a worker thread while the next group
-    # is linked and written; its vectors are stored once that group is committed.
+    # are embedded EMBED_GROUP at a time (length-sorted across the group, so little
+    # compute goes to padding) and their vectors stored. An embedder that can run beside
+    # the caller (``runs_beside``) embeds a group's texts on a worker thread while the
+    # group is linked and written (no transaction waits for the model, and a model
+    # failure still leaves every memory stored); its vectors are stored, as before,
+    # once the group is committed.
     kinds = pipeline_jobs(core) if enqueue else ()
     aside = core.embedder is not None and runs_beside(core.embedder)
-    aside = aside and len(prepared) > OVERLAP_GROUP
-    size = OVERLAP_GROUP if aside else EMBED_GROUP
     pool = ThreadPoolExecutor(1, thread_name_prefix="engram-embed") if aside else None
     done = 0
-    waiting: _Group | None = None
     try:
-        for group in range(0, len(prepared), size):
-            chunk = prepared[group : group + size]
-            if waiting is not None and waiting.holds_any(record for _, record in chunk):
-                # A duplicate of a memory whose vector is not stored yet: finish that
-                # first, so the duplicate is written as it would be one group at a time.
-                done = _finish(core, waiting, kinds, outcomes, done, len(prepared), progress)
-                waiting = None
+        for group in range(0, len(prepared), EMBED_GROUP):
+            chunk = prepared[group : group + EMBED_GROUP]
+            ahead = _Ahead.start(core, pool, [record for _, record in chunk])
             inserted: list[tuple[int, tuple[InsertResult, Merged | None]]] = []
             for start in range(0, len(chunk), BATCH):
                 part = chunk[start : start + BATCH]
                 results = _insert(core, [record for _, record in part], kinds)
                 inserted.extend(zip((i for i, _ in part), results, strict=True))
-            current = _Group(inserted, _needing_vectors(core, [r for _, (r, _) in inserted]))
-            if pool is not None and current.needing and core.embedder is not None:
-                texts = [r.embedding_text() for r in current.needing]
-                current.made = pool.submit(core.embedder.embed_batch, texts).result
-            if waiting is not None:
-                done = _finish(core, waiting, kinds, outcomes, done, len(prepared), progress)
-            waiting = current
-        if waiting is not None:
-            _finish(core, waiting, kinds, outcomes, done, len(prepared), progress)
+            needing = _needing_vectors(core, [r for _, (r, _) in inserted])
+            written = [result.record for _, (result, _) in inserted]
+            made = None if ahead is None else ahead.vectors(core, written, needing)
+            model, pending, screened = _vectors(core, needing, made)
+            for i, (result, merged) in inserted:
+                record = screened.get(result.record.id, result.record)
+                if model is not None and record.embedding_model != model:
+                    # What is stored now: the record has a vector by ``model``.
+                    record = record.with_changes(embedding_model=model)
+                warned = (pending,) if pending and record.embedding_model is None else ()
+                if record.id in screened:
+                    warned = (*warned, QUARANTINED)
+                outcomes[i] = _outcome(i, result.created, record, kinds, merged, warned)
+            done += len(chunk)
+            if progress is not None:
+                progress(done, len(prepared))
     finally:
         if pool is not None:
             pool.shutdown(wait=True)
@@ -226,45 +227,46 @@ def add_batch(
 
 
 @dataclass
-class _Group:
-    """A group of ``add_many``'s items, committed: each item's position and insert
-    result, the memories that need a vector, and (embedded on a worker thread) the call
-    that returns their vectors."""
+class _Ahead:
+    """A group's texts, embedded on a worker thread while the group is written."""
 
-    inserted: list[tuple[int, tuple[InsertResult, Merged | None]]]
-    needing: list[MemoryRecord]
-    made: Callable[[], Any] | None = None
+    texts: list[str]
+    future: Future[Any]
 
-    def holds_any(self, records: Iterable[MemoryRecord]) -> bool:
-        """Whether one of ``records`` has the content of a memory waiting for its vector."""
-        keys = {(r.namespace, r.content_hash) for r in self.needing}
-        return any((r.namespace, r.content_hash) in keys for r in records)
+    @classmethod
+    def start(
+        cls, core: Core, pool: ThreadPoolExecutor | None, records: list[MemoryRecord]
+    ) -> _Ahead | None:
+        if pool is None or core.embedder is None:
+            return None
+        texts = [record.embedding_text() for record in records]
+        return cls(texts, pool.submit(core.embedder.embed_batch, texts))
 
+    def vectors(
+        self, core: Core, written: list[MemoryRecord], needing: list[MemoryRecord]
+    ) -> Callable[[], Any]:
+        """The call that returns the vectors of ``needing``, memories among ``written``
+        (the group's stored records, in its order): each the row embedded ahead when
+        its text is the one embedded (a duplicate of an older memory may have another),
+        the rest embedded then."""
 
-def _finish(
-    core: Core,
-    group: _Group,
-    kinds: tuple[str, ...],
-    outcomes: dict[int, ItemResult],
-    done: int,
-    total: int,
-    progress: Progress | None,
-) -> int:
-    """Store ``group``'s vectors and record its items' outcomes; returns the items done."""
-    model, pending, screened = _vectors(core, group.needing, group.made)
-    for i, (result, merged) in group.inserted:
-        record = screened.get(result.record.id, result.record)
-        if model is not None and record.embedding_model != model:
-            # What is stored now: the record has a vector by ``model``.
-            record = record.with_changes(embedding_model=model)
-        warned = (pending,) if pending and record.embedding_model is None else ()
-        if record.id in screened:
-            warned = (*warned, QUARANTINED)
-        outcomes[i] = _outcome(i, result.created, record, kinds, merged, warned)
-    done += len(group.inserted)
-    if progress is not None:
-        progress(done, total)
-    return done
+        def made() -> Any:
+            ahead = np.asarray(self.future.result(), np.float32)
+            row: dict[str, int] = {}
+            for position, record in enumerate(written):
+                if record.embedding_text() == self.texts[position]:
+                    row.setdefault(record.id, position)
+            out = np.empty((len(needing), ahead.shape[1]), np.float32)
+            rest = [k for k, record in enumerate(needing) if record.id not in row]
+            for k, record in enumerate(needing):
+                if record.id in row:
+                    out[k] = ahead[row[record.id]]
+            if rest and core.embedder is not None:
+                texts = [needing[k].embedding_text() for k in rest]
+                out[rest] = core.embedder.embed_batch(texts)
+            return out
+
+        return made
 
 
 #: An item's warning when its memory is stored but its vector is not (yet).

@@ -230,19 +230,27 @@ class Core:
         return untrusted(content, found.reasons) if found.flagged else content
 
     def embed_and_store(
-        self, records: Sequence[MemoryRecord], screened: list[MemoryRecord] | None = None
+        self,
+        records: Sequence[MemoryRecord],
+        screened: list[MemoryRecord] | None = None,
+        made: Callable[[], np.ndarray] | None = None,
     ) -> str | None:
         """Embed outside any transaction; a failure leaves the memory stored, unembedded.
 
         Returns the embedding model's name when the vectors were stored, else None.
         With ``screened`` (new writes pass a list), the learned injection detector reads
         the new vectors and the memories it quarantines are appended to it as stored
-        now (``engram.injection_detector``).
+        now (``engram.injection_detector``). ``made`` returns vectors of ``records``'
+        ``embedding_text`` computed elsewhere (``add_many`` embeds on a worker thread);
+        its failure counts as the embedder's.
         """
         if not records or self.embedder is None:
             return None
         try:
-            vectors = self.embedder.embed_batch([r.embedding_text() for r in records])
+            if made is not None:
+                vectors = made()
+            else:
+                vectors = self.embedder.embed_batch([r.embedding_text() for r in records])
         except Exception as exc:  # raw-first: the memory is stored; reindex fills it later
             self.embed_failures += len(records)
             log.warning(

@@ -2,7 +2,9 @@
 
 Every item is validated and scanned before anything is written, then records are
 committed ``BATCH`` at a time, then the new ones are embedded outside any transaction
-and their vectors stored in a second short one.
+and their vectors stored in a second short one. An embedder that can run beside the
+caller (``embed.base.runs_beside``: engram's MiniLM) embeds a group's texts on a worker
+thread while the group is being written, so the model and the writes overlap.
 """
 
 from __future__ import annotations
@@ -11,10 +13,15 @@ import itertools
 import logging
 import operator
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any, Literal
+
+import numpy as np
 
 from engram.core import Core, acting
 from engram.dedupe import merge_duplicates, merges
+from engram.embed.base import runs_beside
 from engram.errors import InjectionBlocked, InvalidInputError, StoreError, shown
 from engram.records import (
     PIPELINE_WHO,
@@ -179,31 +186,87 @@ def add_batch(
             outcomes[i] = ItemResult(i, Outcome.INVALID, reason=str(exc))
     # Raw-first (seed 004): records are committed BATCH at a time; then the new ones
     # are embedded EMBED_GROUP at a time (length-sorted across the group, so little
-    # compute goes to padding) and their vectors stored.
+    # compute goes to padding) and their vectors stored. An embedder that can run beside
+    # the caller (``runs_beside``) embeds a group's texts on a worker thread while the
+    # group is linked and written (no transaction waits for the model, and a model
+    # failure still leaves every memory stored); its vectors are stored, as before,
+    # once the group is committed.
     kinds = pipeline_jobs(core) if enqueue else ()
+    aside = core.embedder is not None and runs_beside(core.embedder)
+    pool = ThreadPoolExecutor(1, thread_name_prefix="engram-embed") if aside else None
     done = 0
-    for group in range(0, len(prepared), EMBED_GROUP):
-        chunk = prepared[group : group + EMBED_GROUP]
-        inserted: list[tuple[int, tuple[InsertResult, Merged | None]]] = []
-        for start in range(0, len(chunk), BATCH):
-            part = chunk[start : start + BATCH]
-            results = _insert(core, [record for _, record in part], kinds)
-            inserted.extend(zip((i for i, _ in part), results, strict=True))
-        needing = _needing_vectors(core, [r for _, (r, _) in inserted])
-        model, pending, screened = _vectors(core, needing)
-        for i, (result, merged) in inserted:
-            record = screened.get(result.record.id, result.record)
-            if model is not None and record.embedding_model != model:
-                # What is stored now: the record has a vector by ``model``.
-                record = record.with_changes(embedding_model=model)
-            warned = (pending,) if pending and record.embedding_model is None else ()
-            if record.id in screened:
-                warned = (*warned, QUARANTINED)
-            outcomes[i] = _outcome(i, result.created, record, kinds, merged, warned)
-        done += len(chunk)
-        if progress is not None:
-            progress(done, len(prepared))
+    try:
+        for group in range(0, len(prepared), EMBED_GROUP):
+            chunk = prepared[group : group + EMBED_GROUP]
+            ahead = _Ahead.start(core, pool, [record for _, record in chunk])
+            inserted: list[tuple[int, tuple[InsertResult, Merged | None]]] = []
+            for start in range(0, len(chunk), BATCH):
+                part = chunk[start : start + BATCH]
+                results = _insert(core, [record for _, record in part], kinds)
+                inserted.extend(zip((i for i, _ in part), results, strict=True))
+            needing = _needing_vectors(core, [r for _, (r, _) in inserted])
+            written = [result.record for _, (result, _) in inserted]
+            made = None if ahead is None else ahead.vectors(core, written, needing)
+            model, pending, screened = _vectors(core, needing, made)
+            for i, (result, merged) in inserted:
+                record = screened.get(result.record.id, result.record)
+                if model is not None and record.embedding_model != model:
+                    # What is stored now: the record has a vector by ``model``.
+                    record = record.with_changes(embedding_model=model)
+                warned = (pending,) if pending and record.embedding_model is None else ()
+                if record.id in screened:
+                    warned = (*warned, QUARANTINED)
+                outcomes[i] = _outcome(i, result.created, record, kinds, merged, warned)
+            done += len(chunk)
+            if progress is not None:
+                progress(done, len(prepared))
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True)
     return BatchResult(outcomes[i] for i in range(len(items)))
+
+
+@dataclass
+class _Ahead:
+    """A group's texts, embedded on a worker thread while the group is written."""
+
+    texts: list[str]
+    future: Future[Any]
+
+    @classmethod
+    def start(
+        cls, core: Core, pool: ThreadPoolExecutor | None, records: list[MemoryRecord]
+    ) -> _Ahead | None:
+        if pool is None or core.embedder is None:
+            return None
+        texts = [record.embedding_text() for record in records]
+        return cls(texts, pool.submit(core.embedder.embed_batch, texts))
+
+    def vectors(
+        self, core: Core, written: list[MemoryRecord], needing: list[MemoryRecord]
+    ) -> Callable[[], Any]:
+        """The call that returns the vectors of ``needing``, memories among ``written``
+        (the group's stored records, in its order): each the row embedded ahead when
+        its text is the one embedded (a duplicate of an older memory may have another),
+        the rest embedded then."""
+
+        def made() -> Any:
+            ahead = np.asarray(self.future.result(), np.float32)
+            row: dict[str, int] = {}
+            for position, record in enumerate(written):
+                if record.embedding_text() == self.texts[position]:
+                    row.setdefault(record.id, position)
+            out = np.empty((len(needing), ahead.shape[1]), np.float32)
+            rest = [k for k, record in enumerate(needing) if record.id not in row]
+            for k, record in enumerate(needing):
+                if record.id in row:
+                    out[k] = ahead[row[record.id]]
+            if rest and core.embedder is not None:
+                texts = [needing[k].embedding_text() for k in rest]
+                out[rest] = core.embedder.embed_batch(texts)
+            return out
+
+        return made
 
 
 #: An item's warning when its memory is stored but its vector is not (yet).
@@ -222,11 +285,12 @@ QUARANTINED = (
 
 
 def _vectors(
-    core: Core, records: list[MemoryRecord]
+    core: Core, records: list[MemoryRecord], made: Callable[[], Any] | None = None
 ) -> tuple[str | None, str, dict[str, MemoryRecord]]:
-    """Embed and store ``records``' vectors: the model that wrote them (None if none
-    did), when the embedder is on but they were not written the warning to give, and
-    the memories the learned injection detector quarantined, by id, as stored now.
+    """Embed (or with ``made``, take the vectors embedded elsewhere) and store
+    ``records``' vectors: the model that wrote them (None if none did), when the
+    embedder is on but they were not written the warning to give, and the memories the
+    learned injection detector quarantined, by id, as stored now.
 
     The memories committed before this, so a store error here must not reach the
     caller as "not stored" (engram issue 26, item 5): the record comes back with
@@ -236,7 +300,7 @@ def _vectors(
     before = core.embed_failures
     screened: list[MemoryRecord] = []
     try:
-        model = core.embed_and_store(records, screened)
+        model = core.embed_and_store(records, screened, made)
     except StoreError as exc:
         log.warning("storing vectors failed, %d memories stored without: %s", len(records), exc)
         return None, VECTOR_PENDING.format(why=f"storing it failed: {exc.code}"), {}

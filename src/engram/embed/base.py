@@ -54,6 +54,15 @@ class BaseEmbedder:
         return stacked
 
 
+def runs_beside(embedder: object) -> bool:
+    """Whether ``embed_batch`` may run on a worker thread while the caller's thread goes
+    on (other calls included): an embedder says so with a true ``concurrent`` attribute.
+    ``add_many`` then embeds a group of memories on a worker thread while it writes
+    that group; any other embedder (a caller's own) is called from the caller's thread
+    only, as before."""
+    return getattr(embedder, "concurrent", False) is True
+
+
 def normalize_rows(matrix: npt.NDArray[np.floating]) -> Vectors:
     """L2-normalise each row; zero rows stay zero."""
     m = np.asarray(matrix, dtype=np.float32)

@@ -117,6 +117,9 @@ class MiniLMEmbedder(BaseEmbedder):
         self._cache_file: Path | None = None
         self._digest = ""
         self._lock = threading.Lock()
+        #: onnxruntime's ``run`` is thread-safe and releases the GIL, and the tokenizer
+        #: is only read: ``add_many`` may embed on a worker thread (``runs_beside``).
+        self.concurrent = True
 
     # -- loading --------------------------------------------------------------------
     def cache_file(self) -> Path:

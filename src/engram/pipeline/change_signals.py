@@ -293,7 +293,8 @@ _ANY_WORD = re.compile(
 
 
 def _has(lower: str, words: tuple[str, ...]) -> bool:
-    return any(w in lower for w in words)
+    # ``map`` over the bound method: cheaper than a generator on the write path.
+    return any(map(lower.__contains__, words))
 
 
 def read(text: str) -> list[Claim]:

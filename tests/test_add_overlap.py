@@ -1,0 +1,137 @@
+"""``add_many`` embeds a group's texts on a worker thread while it writes the group,
+when the embedder says it can run beside the caller (``embed.base.runs_beside``): every
+memory still gets the vector of its own text (a duplicate that of the memory it
+repeats), and an embedder failure on the worker leaves the memories stored with their
+vector pending."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engram import Memory, write
+from engram.config import Config
+from engram.embed.base import Vectors, runs_beside
+from engram.errors import StoreConnectionError
+from engram.records import Outcome
+from hashembed import HashEmbedder
+
+
+class BesideEmbedder(HashEmbedder):
+    """The suite's hash embedder, declared safe to run on a worker thread; it records
+    the thread of each call and can be made to fail."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.concurrent = True
+        self.threads: list[str] = []
+        self.fail = False
+
+    def embed_batch(self, texts: Sequence[str]) -> Vectors:
+        self.threads.append(threading.current_thread().name)
+        if self.fail:
+            raise RuntimeError("the model crashed")
+        return super().embed_batch(texts)
+
+
+@pytest.fixture
+def beside(config: Config, store_location: str) -> Iterator[tuple[Memory, BesideEmbedder]]:
+    embedder = BesideEmbedder()
+    with Memory(store_location, config=config, embedder=embedder) as m:
+        yield m, embedder
+
+
+def texts(n: int, start: int = 0) -> list[str]:
+    return [f"memory number {i} says the colour {i % 7} is fine" for i in range(start, start + n)]
+
+
+def test_only_an_embedder_that_says_so_runs_beside() -> None:
+    assert runs_beside(BesideEmbedder())
+    assert not runs_beside(HashEmbedder())
+    stated = HashEmbedder()
+    stated.concurrent = "yes"  # type: ignore[attr-defined]
+    assert not runs_beside(stated)
+
+
+def test_every_memory_gets_its_own_vector(
+    beside: tuple[Memory, BesideEmbedder], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mem, embedder = beside
+    monkeypatch.setattr(write, "EMBED_GROUP", 64)
+    items = texts(3 * 64 + 17)
+    items[64 + 5] = items[3]  # a duplicate of the group before
+    items[10] = items[4]  # and one of its own group
+    batch = mem.add_many(items, namespace="ns")
+    assert embedder.threads and all(n.startswith("engram-embed") for n in embedder.threads)
+    assert [i.outcome for i in batch.items].count(Outcome.DUPLICATE) == 2
+    assert batch.items[64 + 5].duplicate_of == batch.items[3].record.id
+    assert all(i.record.embedding_model == "test-hash" for i in batch.items if i.record)
+    assert all(not i.warnings for i in batch.items)
+    stored = mem.store.vectors.load("ns", "test-hash")
+    assert len(stored.ids) == len(set(items))
+    by_id = dict(zip(stored.ids, stored.matrix, strict=True))
+    for item, vector in zip(batch.items, HashEmbedder().embed_batch(items), strict=True):
+        assert item.record is not None
+        np.testing.assert_allclose(by_id[item.record.id], vector, atol=1e-6)
+    assert mem.store.vectors.unembedded("ns") == 0
+
+
+def test_a_duplicate_gets_the_vector_of_the_memory_it_repeats(
+    beside: tuple[Memory, BesideEmbedder], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A repeated content whose first memory has no vector yet (its vector write
+    failed) and another embedding text (a title): the vector stored is of that text,
+    not of the text embedded ahead."""
+    mem, _ = beside
+    put = mem.store.vectors.put
+
+    def failing(rows: object) -> int:
+        raise StoreConnectionError("server closed the connection")
+
+    monkeypatch.setattr(mem.store.vectors, "put", failing)
+    first = mem.add_many([{"content": "the colour is teal", "title": "paint"}], namespace="ns")
+    assert first.items[0].record is not None and first.items[0].record.embedding_model is None
+    monkeypatch.setattr(mem.store.vectors, "put", put)
+    again = mem.add_many(["the colour is teal", "another memory"], namespace="ns")
+    assert again.items[0].outcome is Outcome.DUPLICATE
+    stored = mem.store.vectors.load("ns", "test-hash")
+    by_id = dict(zip(stored.ids, stored.matrix, strict=True))
+    record = again.items[0].record
+    assert record is not None and record.title == "paint"
+    expected = HashEmbedder().embed_batch([record.embedding_text()])[0]
+    np.testing.assert_allclose(by_id[record.id], expected, atol=1e-6)
+    assert not np.allclose(by_id[record.id], HashEmbedder().embed_batch([record.content])[0])
+
+
+def test_a_failing_model_on_the_worker_leaves_the_vectors_pending(
+    beside: tuple[Memory, BesideEmbedder],
+) -> None:
+    mem, embedder = beside
+    embedder.fail = True
+    batch = mem.add_many(texts(40), namespace="ns")
+    assert embedder.threads and all(n.startswith("engram-embed") for n in embedder.threads)
+    assert all(i.outcome is Outcome.STORED for i in batch.items)
+    assert all(i.record is not None and i.record.embedding_model is None for i in batch.items)
+    assert all(w.startswith("stored without a vector") for i in batch.items for w in i.warnings)
+    assert mem.embed_failures == len(batch.items)
+    embedder.fail = False
+    assert mem.admin.backfill() == len(batch.items)
+
+
+def test_another_embedder_runs_on_the_callers_thread(config: Config, tmp_path: Path) -> None:
+    embedder = HashEmbedder()
+    calls: list[str] = []
+    embed = embedder.embed_batch
+
+    def recorded(texts: Sequence[str]) -> Vectors:
+        calls.append(threading.current_thread().name)
+        return embed(texts)
+
+    embedder.embed_batch = recorded  # type: ignore[method-assign]
+    with Memory(tmp_path / "s.db", config=config, embedder=embedder) as mem:
+        mem.add_many(texts(20), namespace="ns")
+    assert calls == [threading.current_thread().name]

@@ -206,6 +206,11 @@ def test_a_built_in_imported_before_the_first_lookup_comes_back_after_unregister
     assert registry.handler_for("extract") is mine
     assert registry.unregister("extract") is mine
     assert registry.handler_for("extract") is jobs_early_builtin.builtin
+    # A caller putting the built-in back (as a fixture restores what it replaced) is
+    # obeyed like any other register.
+    registry.register("extract", mine)
+    assert registry.register("extract", jobs_early_builtin.builtin) is mine
+    assert registry.handler_for("extract") is jobs_early_builtin.builtin
     for name in ("jobs_early_target", "jobs_early_builtin"):
         sys.modules.pop(name, None)
 

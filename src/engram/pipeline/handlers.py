@@ -91,19 +91,20 @@ class Registry:
 
     def register(self, kind: str, handler: Handler) -> Handler | None:
         """Run ``handler`` for jobs of ``kind``, replacing any earlier one; returns the
-        handler it replaced, or None. A handler of the built-in modules (registered
-        while they load, or when one of them is imported before that) does not replace
-        one a caller registered first."""
+        handler it replaced, or None. While the built-in modules load, their handlers
+        do not replace one a caller registered first."""
         if not kind or not callable(handler):
             raise ValueError("register needs a job kind and a callable handler")
         with self._lock:
-            # A built-in module may be imported before the first lookup (by any import
-            # of it): its handler is still the built-in one, which ``unregister`` must
-            # hand the kind back to, and it never replaces a caller's.
-            if self._loading or getattr(handler, "__module__", None) in self._modules:
+            if self._loading:
                 self._builtin[kind] = handler
                 self._handlers.setdefault(kind, handler)
                 return None
+            # A built-in module imported before the first lookup (by any import of it)
+            # registers here: its handler is still the built-in one, which
+            # ``unregister`` hands the kind back to.
+            if getattr(handler, "__module__", None) in self._modules:
+                self._builtin[kind] = handler
             previous = self._handlers.get(kind)
             self._handlers[kind] = handler
             return previous

@@ -13,8 +13,8 @@ precision on a hand-labelled sample, facts per turn and speed (FEATURES P2).
   (``tests/data/extraction_labels.json``, with the criteria); precision is the share
   labelled correct among the sampled facts the extractor still produces.
 - **Volume and speed.** Facts per turn, and turns per second through
-  the offline extractor and seed 004's validation (``extract_offline``'s path, no
-  embedding), each turn read with the turn before it in its session.
+  ``engram.pipeline.extraction.extract_offline`` (rules plus validation, no embedding),
+  each turn read with the turn before it in its session.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from engram.config import Config
 from engram.embed import Embedder, create_embedder
 from engram.errors import InvalidInputError
 from engram.pipeline import offline
-from engram.pipeline.extraction import OFFLINE_MODEL, validate
+from engram.pipeline.extraction import extract_offline
 from engram.settings import PipelineConfig
 
 #: Cosine (all-MiniLM-L6-v2) at or above which an extracted fact "says" a gold fact.
@@ -176,12 +176,12 @@ def _session(turn: SourceTurn) -> str:
 
 def extract_turns(turns: Sequence[SourceTurn]) -> tuple[list[TurnFact], float]:
     """The offline extractor's facts for every turn (read with the turn before it),
-    and the turns per second of the public extraction path (rules plus seed 004
-    validation, as ``extract_offline`` runs them)."""
+    and the turns per second of the public extraction path (``extract_offline``: rules
+    plus seed 004 validation)."""
     before = previous_turns(turns)
     start = time.perf_counter()
     for turn, prior in zip(turns, before, strict=True):
-        validate(offline.analyse(turn.text, before=prior).as_raw(), model=OFFLINE_MODEL)
+        extract_offline(turn.text, before=prior)
     elapsed = time.perf_counter() - start
     facts: list[TurnFact] = []
     for turn, prior in zip(turns, before, strict=True):

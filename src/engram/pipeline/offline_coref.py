@@ -384,14 +384,10 @@ def shared(sentence: str) -> str | None:
     if found is not None:
         return "I shared " + found.group("what")
     did = _SHOWN_DID.match(sentence)
-    if did is None or not _past(did.group("v").lower()):
+    if did is None or not patterns.past_form(did.group("v").lower()):
         return None
     det = "some" if did.group("det").lower() == "these" else "a"
     return f"{did.group('s')} {did.group('v')} {det} {did.group('n')}{did.group('rest')}."
-
-
-def _past(verb: str) -> bool:
-    return verb in patterns.IRREGULAR_PAST or verb.endswith("ed") and len(verb) > 3
 
 
 # -- a fragment answering the question before -------------------------------------------

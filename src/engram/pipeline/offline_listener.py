@@ -178,8 +178,7 @@ def _about_listener(text: str) -> str | None:
     did = _YOU_DID.match(text)
     if did is not None:
         verb = did.group("verb").lower()
-        past = verb in patterns.IRREGULAR_PAST or verb.endswith("ed") and len(verb) > 3
-        return text if past and verb not in _PRAISE_VERBS else None
+        return text if patterns.past_form(verb) and verb not in _PRAISE_VERBS else None
     proud = _PROUD_FOR.match(text)
     if proud is not None:
         return "You are " + text[proud.end() :]

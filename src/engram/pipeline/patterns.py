@@ -254,6 +254,12 @@ IRREGULAR_PAST = word_set(
     """
 )
 
+
+def past_form(verb: str) -> bool:
+    """Whether a lower-case verb reads as a simple past ("went", "adopted")."""
+    return verb in IRREGULAR_PAST or (verb.endswith("ed") and len(verb) > 3)
+
+
 #: Words between "I" and its verb that the verb agreement skips ("I really love").
 ADVERBS = word_set(
     """

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engram.pipeline import offline, patterns, person
+from engram.pipeline import offline, offline_confidence, patterns, person
 
 SAMPLES = [
     "Caroline went to the LGBTQ support group yesterday and loved it.",
@@ -52,7 +52,7 @@ def test_resolve_person_matches_every_substitution(text: str, name: str) -> None
 @pytest.mark.parametrize("text", SAMPLES)
 def test_anchored_matches_both_patterns(text: str) -> None:
     expected = bool(patterns.DATE.search(text) or patterns.QUANTITY.search(text))
-    assert offline._anchored(text) is expected
+    assert offline_confidence.is_anchored(text) is expected
 
 
 @pytest.mark.parametrize("text", SAMPLES)

@@ -50,7 +50,7 @@ from engram.pipeline import (
 from engram.pipeline.offline_confidence import ANCHOR_BONUS as ANCHOR_BONUS
 from engram.pipeline.offline_confidence import MAX_CONFIDENCE as MAX_CONFIDENCE
 from engram.pipeline.offline_confidence import RULE_CONFIDENCE as RULE_CONFIDENCE
-from engram.pipeline.offline_confidence import confidence, group_rule
+from engram.pipeline.offline_confidence import confidence, group_rule, is_anchored
 from engram.pipeline.patterns import Relation
 from engram.pipeline.person import resolve_person
 from engram.pipeline.turns import split_sentences as split_sentences
@@ -62,6 +62,9 @@ from engram.text import STOPWORDS, keywords
 #: quantity or a name, or states a decision.
 MIN_CONTENT_WORDS = 3
 MIN_ANCHORED_CONTENT_WORDS = 2
+#: Rules whose facts need only the lower bar: what was decided or liked is named
+#: ("John hates not being on the court"; issue 28, experiment 38).
+_SPECIFIC_RULES = frozenset({"decision", "preference"})
 #: A general statement shorter than this is a fragment ("Mainly the roadways.").
 MIN_STATEMENT_WORDS = 4
 #: Longer sentences are run-ons that no longer read as one fact.
@@ -445,30 +448,6 @@ def _names_something(sentence: str) -> bool:
     )
 
 
-# Words (lower-cased) without which patterns.DATE, and patterns.QUANTITY, cannot match
-# text that has no digit: month and unit stems, and the number words. Both patterns are
-# slow; on ASCII text (plain case folding) the check never skips a match.
-_DATE_WORDS = patterns.word_set(
-    "jan feb mar apr may jun jul aug sep oct nov dec day night tomorrow second minute "
-    "hour week month year decade time summer winter spring fall autumn recently lately soon"
-)
-_QUANTITY_WORDS = patterns.word_set(
-    "one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty "
-    "forty fifty hundred thousand couple few several once twice"
-)
-_DIGIT = re.compile(r"[0-9]")
-_DATE_WORD = re.compile("|".join(sorted(_DATE_WORDS)))
-_QUANTITY_WORD = re.compile("|".join(sorted(_QUANTITY_WORDS)))
-
-
-def _anchored(text: str) -> bool:
-    if text.isascii() and _DIGIT.search(text) is None:
-        lower = text.lower()
-        date = _DATE_WORD.search(lower) and patterns.DATE.search(text)
-        return bool(date or _QUANTITY_WORD.search(lower) and patterns.QUANTITY.search(text))
-    return bool(patterns.DATE.search(text) or patterns.QUANTITY.search(text))
-
-
 #: How many (sentence, speaker) readings and fact triples are kept for reuse: chat and
 #: imports repeat sentences, and a sentence's reading depends on nothing else.
 READ_CACHE = 1 << 15
@@ -497,10 +476,10 @@ def _fact(
         return None
     rule, kind, chosen = classified
     content = _finish(_indefinite(resolve_person(chosen, subject) if subject else chosen))
-    anchored = _anchored(content)
+    anchored = is_anchored(content)
     if _dangling(_indefinite(chosen)):  # before resolution: a "them" it wrote is no pointer
         return None
-    specific = anchored or rule == "decision" or _names_something(chosen)
+    specific = anchored or rule in _SPECIFIC_RULES or _names_something(chosen)
     need = MIN_ANCHORED_CONTENT_WORDS if specific else MIN_CONTENT_WORDS
     if _content_words(content, subject) < need:
         return None
@@ -589,7 +568,7 @@ def _resolved(
     for rule, reading in readings:
         fact = _read(reading, speaker)
         if fact is not None and fact.rule in offline_coref.READ_AS:
-            anchored = _anchored(fact.content)
+            anchored = is_anchored(fact.content)
             return [
                 replace(fact, rule=rule, confidence=confidence(rule, anchored), sentence=sentence)
             ]

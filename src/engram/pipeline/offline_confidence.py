@@ -133,3 +133,28 @@ def confidence(rule: str, anchored: bool) -> float:
     """The confidence of a fact ``rule`` found, with a date or quantity or without."""
     value = RULE_CONFIDENCE[rule] + (ANCHOR_BONUS if anchored else 0.0)
     return round(min(value, MAX_CONFIDENCE), 2)
+
+
+# Words (lower-cased) without which patterns.DATE, and patterns.QUANTITY, cannot match
+# text that has no digit: month and unit stems, and the number words. Both patterns are
+# slow; on ASCII text (plain case folding) the check never skips a match.
+_DATE_WORDS = patterns.word_set(
+    "jan feb mar apr may jun jul aug sep oct nov dec day night tomorrow second minute "
+    "hour week month year decade time summer winter spring fall autumn recently lately soon"
+)
+_QUANTITY_WORDS = patterns.word_set(
+    "one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty "
+    "forty fifty hundred thousand couple few several once twice"
+)
+_DIGIT = re.compile(r"[0-9]")
+_DATE_WORD = re.compile("|".join(sorted(_DATE_WORDS)))
+_QUANTITY_WORD = re.compile("|".join(sorted(_QUANTITY_WORDS)))
+
+
+def is_anchored(text: str) -> bool:
+    """Whether ``text`` carries a date or a quantity (:data:`ANCHOR_BONUS`)."""
+    if text.isascii() and _DIGIT.search(text) is None:
+        lower = text.lower()
+        date = _DATE_WORD.search(lower) and patterns.DATE.search(text)
+        return bool(date or _QUANTITY_WORD.search(lower) and patterns.QUANTITY.search(text))
+    return bool(patterns.DATE.search(text) or patterns.QUANTITY.search(text))

@@ -3,6 +3,7 @@ sixth pass; docs/benchmarks.md, offline extraction, experiments 38-...)."""
 
 from __future__ import annotations
 
+from engram.pipeline import offline_forms
 from engram.pipeline.offline import analyse
 
 
@@ -16,3 +17,32 @@ def test_a_preference_needs_only_two_content_words() -> None:
     ]
     # Other short first-person sentences stay under the bar (experiments 11 and 20).
     assert read("Priya: I got promoted!") == []
+
+
+def test_a_gerund_subject_finds_its_verb_past_the_seventh_word() -> None:
+    assert read("Omar: Walking the old town and trying all the bakeries was lovely.") == [
+        ("Omar says walking the old town and trying all the bakeries was lovely.", "opinion")
+    ]
+    assert offline_forms.gerund_tense("Finding a flat near the river and the park is hard") == (
+        "present"
+    )
+    assert offline_forms.gerund_tense("Morning walks are lovely") is None
+
+
+def test_pointers_inside_the_fact_are_no_pointers() -> None:
+    assert read("Omar: I baked a lemon tart with mint on it last week.") == [
+        ("Omar baked a lemon tart with mint on it last week.", "first_person")
+    ]
+    assert read("Omar: I'm joining a new chess club after this next term.") != []
+    assert read("Omar: I'll always treasure those trips that we took as kids.") != []
+    # After a person or an amount, "it" still points at another turn.
+    assert read("Omar: I told my mom about it yesterday.") == []
+    assert read("Omar: I put a lot of effort into it.") == []
+
+
+def test_a_view_whose_first_word_names_no_one_is_loose() -> None:
+    facts = analyse("Omar: Then I have no doubt the garden will thrive.").facts
+    assert [(f.rule, f.confidence) for f in facts] == [("loose_opinion", 0.4)]
+    assert offline_forms.opinion_rule("Invest in a good chair") == "loose_opinion"
+    assert offline_forms.opinion_rule("Paris is lovely in spring") == "opinion"
+    assert offline_forms.opinion_rule("Even small things matter") == "opinion"

@@ -356,7 +356,8 @@ def _classify(sentence: str, speaker: str | None) -> tuple[str, str, str] | None
         if _SPECULATION.search(text):
             return None  # "Winning must have been thrilling": a guess at someone's news
         present = _DUMMY_IT.match(text) or offline_forms.contracted_present(text)
-        tense = _statement_tense(text) or ("present" if present else None)
+        tense = _statement_tense(text) or offline_forms.gerund_tense(text)
+        tense = tense or ("present" if present else None)
         if tense is None or offline_context.leans_on_other_turns(text, tense):
             return None  # a fragment ("Best of luck!") or a report on another turn
         if speaker is not None:
@@ -364,7 +365,7 @@ def _classify(sentence: str, speaker: str | None) -> tuple[str, str, str] | None
             # the world: it is attributed to them.
             verb = "says" if tense == "past" else "thinks"
             said = "i" + text[1:] if _DUMMY_IT.match(text) else _lower_first(text)
-            return "opinion", "fact", f"{speaker} {verb} {said}"
+            return offline_forms.opinion_rule(said), "fact", f"{speaker} {verb} {said}"
     if rule == "named" and speaker is not None and text.startswith(speaker):
         rule = "first_person"  # the speaker naming themself: "Nate loves stories ..."
         if _LIKES.match(text, len(speaker)):
@@ -417,6 +418,7 @@ def _dangling(fact: str) -> bool:
     if "it" in fact.lower():
         fact = _DUMMY_IT.sub("", fact)  # "it's nice to know ...": "it" points inside
         fact = offline_forms.without_extraposed_it(fact)  # "how important it is to ..."
+    fact = offline_forms.without_inner_pointers(fact)  # "a cake with berries on it"
     first = _FIRST_CLAUSE.match(fact)
     clause = first.group(0) if first else fact
     return _DANGLING.search(clause) is not None

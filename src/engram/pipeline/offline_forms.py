@@ -151,6 +151,38 @@ def without_extraposed_it(fact: str) -> str:
     return _EXTRAPOSED_IT.sub("how", fact)
 
 
+# Pointers that point inside the fact (experiment 40): "it" after a thing the same clause
+# names ("I made a cake with berries on it", "submitting my screenplay to see how others
+# like it"; not after a person: "I told my mom about it"), "this next game" (a time to
+# come) and "those moments that ..." (a relative clause says which).
+_THING = re.compile(r"\b(?:a|an|my|our|some)\s+((?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*)", re.I)
+_IT = re.compile(r"\bit\b", re.IGNORECASE)
+# Heads that name a person, a pet or an amount, not a thing "it" may stand for ("a lot
+# of effort into it", "a huge fan of it", "a producer falls in love with it").
+_NOT_THING = patterns.word_set(
+    "mom dad mother father parents family friend friends wife husband son daughter kids "
+    "kid brother sister partner boss teacher coach grandma grandpa team teammates dog cat "
+    "pup puppy kitten pet pets self producer director person people someone guy girl "
+    "lot bit fan way little few couple bunch ton tons deal chance part piece"
+)
+_COMING = re.compile(r"\bthis\s+(?=(?:next|coming|upcoming)\b)", re.IGNORECASE)
+_RELATIVE = re.compile(r"\bthose\s+(?=[a-z]+\s+(?:that|who|which)\b)", re.IGNORECASE)
+
+
+def without_inner_pointers(fact: str) -> str:
+    """``fact`` without the pointers that point inside it (see above), so that only
+    one pointing outside is left for the pointer test."""
+    it = _IT.search(fact)
+    if it is not None:
+        clause = re.split(r"[,;.!?]", fact[: it.start()])[-1]
+        if any(
+            not {w.lower() for w in thing.group(1).split()} & _NOT_THING
+            for thing in _THING.finditer(clause)
+        ):
+            fact = fact[: it.start()] + "one" + fact[it.end() :]
+    return _RELATIVE.sub("", _COMING.sub("", fact))
+
+
 # "I love making this dairy-free lemon cake", "I found this super old map": "this" as
 # the object of a verb or preposition, before a noun phrase of two or more words,
 # introduces a thing, as "a" does. Before one word ("this team") it points at one the
@@ -191,6 +223,27 @@ _GERUND_SUBJECT = re.compile(
 )
 
 
+# The verb of a gerund subject, past or present: "Exploring the city and trying all the
+# restaurants was awesome" has it past the first seven words, where the tense test stops.
+_GERUND_VERB = re.compile(
+    r"\b(?:(?P<past>was|were|made|created|gave|brought|kept|took|helped)|is|are|makes|creates|"
+    r"gives|brings|keeps|takes|helps|means|seems)\b",
+    re.IGNORECASE,
+)
+
+
+def gerund_tense(sentence: str) -> str | None:
+    """``"past"`` or ``"present"`` for a sentence whose subject is a gerund phrase
+    ("Fitting into a new team's style of play was a challenge"), else None."""
+    first = sentence.split(" ", 1)[0].lower()
+    if not _ING.match(first) or first in patterns.NOT_VERBS_ING:
+        return None
+    verb = _GERUND_VERB.search(sentence)
+    if verb is None:
+        return None
+    return "past" if verb["past"] else "present"
+
+
 def elided(sentence: str) -> str | None:
     """``"I ..."`` for a sentence that drops its subject ("Lost my job yesterday",
     "Still looking for a place"), else None."""
@@ -223,3 +276,24 @@ def elided(sentence: str) -> str | None:
             return None
         return "I'm " + sentence[0].lower() + sentence[1:]
     return None
+
+
+# After a capitalised word that is not a name, an imperative or a word of a clause
+# that leans on another: "Invest in a blanket ...", "Then I have no doubt ...".
+_AFTER_COMMAND = patterns.word_set("in on to the a an your my some of with for at about")
+_LEADS = STOPWORDS - {"even", "only", "just", "also", "still"}
+
+
+def opinion_rule(said: str) -> str:
+    """``loose_opinion`` for a view whose first word kept its capital but names no one
+    ("Nate thinks Then Nate has no doubt ...", "John says Instead of getting stuck in
+    that moment, ...", "Tim says Haven't talked in a few days": a lead the trimming
+    missed, an imperative or a fragment); else ``opinion`` (experiment 41)."""
+    words = said.split(" ", 2)
+    first = words[0]
+    if not first[:1].isupper() or first == "I" or first.startswith("I'"):
+        return "opinion"
+    lead = first.lower().strip(",.!")
+    if lead in _LEADS or "'" in lead or len(words) > 1 and words[1].lower() in _AFTER_COMMAND:
+        return "loose_opinion"
+    return "opinion"

@@ -46,3 +46,18 @@ def test_a_view_whose_first_word_names_no_one_is_loose() -> None:
     assert offline_forms.opinion_rule("Invest in a good chair") == "loose_opinion"
     assert offline_forms.opinion_rule("Paris is lovely in spring") == "opinion"
     assert offline_forms.opinion_rule("Even small things matter") == "opinion"
+
+
+def test_lead_ins_and_a_time_opening_are_not_the_subject() -> None:
+    assert read("Omar: For me I just sketch birds in the park.") == [
+        ("Omar just sketches birds in the park.", "first_person")
+    ]
+    assert read("Omar: It's true, gardens have a way of slowing people down.") == [
+        ("Omar thinks gardens have a way of slowing people down.", "opinion")
+    ]
+    assert [
+        f.rule for f in analyse("Omar: After that, we hiked up to the old lighthouse.").facts
+    ] == ["group_event"]
+    assert read("Omar: This week has been packed with rehearsals for me.") == [
+        ("This week has been packed with rehearsals for Omar.", "self_mention")
+    ]

@@ -75,7 +75,9 @@ _ATTACHMENT = re.compile(r"\s*\[(?:image|photo|picture|file|attachment):[^\]]*\]
 _LEAD_IN = re.compile(
     r"^(?:for\s+sure|of\s+course|no\s+doubt|to\s+be\s+honest|in\s+fact|by\s+the\s+way|"
     r"on\s+a\s+(?:different|other|side|similar)\s+note|speaking\s+of\s+which|"
-    r"no\s+worries|long\s+time\s+no\s+(?:see|talk)|good\s+to\s+(?:see|hear\s+from)\s+you)[,!.]?\s*",
+    r"no\s+worries|long\s+time\s+no\s+(?:see|talk)|good\s+to\s+(?:see|hear\s+from)\s+you|"
+    # "For me I just get lost in thought", "It's true, nature ...", "After that, we ..."
+    r"for\s+me|it's\s+true|that's\s+true|after\s+that|afterwards)[,!.]?\s*",
     re.IGNORECASE,
 )
 # "Jon, I ...", "Thanks Nate! ...": a capitalised word alone before a comma is a name
@@ -101,7 +103,9 @@ _TAG_QUESTION = re.compile(
 
 # Openers that make a sentence not a standalone statement.
 _NON_STANDALONE_START = re.compile(
-    r"^(?:it|that|this|these|those|there|he|she|they|them|his|her|its|their|here|what|"
+    # "This week has been swamped with exams for me": a time, not a pointer
+    r"^(?:it|that|this(?!\s+(?:week|weekend|month|year|summer|semester)\b)|these|those|"
+    r"there|he|she|they|them|his|her|its|their|here|what|"
     r"which|who|why|how|where|when|let's|lets|let us|please|if|maybe|hope|hopefully|"
     r"same|me too|you|your|glad|sounds|looks|seems|can't wait|cannot wait|good luck|"
     # imperatives: advice to the listener, not a statement about anyone

@@ -61,3 +61,15 @@ def test_lead_ins_and_a_time_opening_are_not_the_subject() -> None:
     assert read("Omar: This week has been packed with rehearsals for me.") == [
         ("This week has been packed with rehearsals for Omar.", "self_mention")
     ]
+
+
+def test_a_plan_or_a_liking_without_its_i() -> None:
+    assert read("Omar: Can't wait to show my sister the new garden!") == [
+        ("Omar can't wait to show their sister the new garden.", "elided")
+    ]
+    assert read("Omar: Love experimenting with sourdough.") == [
+        ("Omar loves experimenting with sourdough.", "preference")
+    ]
+    # Praise of what the other speaker shows, and a plan that leans on another turn.
+    assert read("Omar: Love the necklace!") == []
+    assert read("Omar: Can't wait to see it!") == []

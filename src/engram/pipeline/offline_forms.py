@@ -244,6 +244,11 @@ def gerund_tense(sentence: str) -> str | None:
     return "past" if verb["past"] else "present"
 
 
+# "Can't wait to surprise my family ...", "Love experimenting with spices": a plan or a
+# liking with "I" dropped (experiment 43); "Love the necklace!" praises what is shown.
+_PLAN_OR_LIKING = re.compile(r"^(?:can't\s+wait\s+to|love\s+[a-z]+ing)\b", re.IGNORECASE)
+
+
 def elided(sentence: str) -> str | None:
     """``"I ..."`` for a sentence that drops its subject ("Lost my job yesterday",
     "Still looking for a place"), else None."""
@@ -262,8 +267,9 @@ def elided(sentence: str) -> str | None:
         return None
     if first in patterns.FEELINGS or first == "gonna":
         return "I'm " + sentence[0].lower() + sentence[1:]
-    if first in {"wanna", "gotta"}:
-        return "I " + sentence[0].lower() + sentence[1:]  # "Wanna try surfing"
+    if first in {"wanna", "gotta"} or _PLAN_OR_LIKING.match(sentence):
+        # "Wanna try surfing", "Can't wait to show my family", "Love experimenting with ..."
+        return "I " + sentence[0].lower() + sentence[1:]
     if first in patterns.ADJECTIVES_ED or not first.isalpha():
         return None
     if first in patterns.IRREGULAR_PAST - patterns.NOT_ELIDED_PAST:

@@ -73,3 +73,12 @@ def test_a_plan_or_a_liking_without_its_i() -> None:
     # Praise of what the other speaker shows, and a plan that leans on another turn.
     assert read("Omar: Love the necklace!") == []
     assert read("Omar: Can't wait to see it!") == []
+
+
+def test_it_before_an_adjective_and_a_verb_in_ing_stands_for_that_clause() -> None:
+    assert read("Omar: It's always fun experimenting with new glazes.") == [
+        ("Omar thinks it's always fun experimenting with new glazes.", "opinion")
+    ]
+    # An adjective in -ing after "it's" rates a thing named elsewhere.
+    assert read("Omar: It's truly amazing and comforting.") == []
+    assert read("Omar: It's a learning curve for sure.") == []

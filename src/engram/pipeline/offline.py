@@ -182,7 +182,8 @@ _DEFINITION = re.compile(r"^[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){0,2}\s+(?:is|are)\s+
 _DUMMY_IT = re.compile(
     r"\bit(?:'s|\s+is|\s+was|\s+feels|\s+felt|'s\s+been|\s+has\s+been)\s+"
     r"(?:(?:so|such|always|really|very|pretty|just|truly|super|quite|\w+ly)\s+)*"
-    r"[a-z]+\s+(?:to|knowing|seeing|having|being|watching|hearing|how|when)\b",
+    r"(?:[a-z]+\s+(?:to|knowing|seeing|having|being|watching|hearing|how|when)|"
+    rf"(?!(?:a|an|the|about|all|like)\s)[a-z]+\s+{offline_forms.DUMMY_ING})\b",
     re.IGNORECASE,
 )
 _SELF_MENTION = re.compile(r"\b(?:my|me|mine|myself)\b", re.IGNORECASE)

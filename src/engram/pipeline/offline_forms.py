@@ -55,6 +55,20 @@ _CONTRACTED_IS = re.compile(
 )
 
 
+# "It's always fun experimenting in the kitchen", "It's been awesome gaining experience":
+# after "it's" and an adjective, a verb in -ing is the clause "it" stands for (experiment
+# 44); an adjective in -ing is not ("It's truly amazing and comforting": a pointer).
+_ADJECTIVES_ING = (
+    "amazing|interesting|exciting|rewarding|satisfying|inspiring|comforting|frustrating|"
+    "overwhelming|relaxing|calming|heartwarming|encouraging|motivating|challenging|"
+    "refreshing|fascinating|entertaining|touching|loving|caring|boring|annoying|surprising|"
+    "amusing|promising|thrilling|uplifting|exhausting|humbling|fulfilling|intimidating|"
+    "terrifying|soothing|charming|stunning|disappointing|confusing|embarrassing|worrying|"
+    "depressing|tiring|nothing|something|thing|morning|evening"
+)
+DUMMY_ING = rf"(?!(?:{_ADJECTIVES_ING})\b)[a-z]{{2,}}ing"
+
+
 def untag(sentence: str) -> str | None:
     """The statement before a rhetorical tag ("X, right?" -> "X."), or None when the
     sentence is not a tagged statement."""

@@ -82,3 +82,17 @@ def test_it_before_an_adjective_and_a_verb_in_ing_stands_for_that_clause() -> No
     # An adjective in -ing after "it's" rates a thing named elsewhere.
     assert read("Omar: It's truly amazing and comforting.") == []
     assert read("Omar: It's a learning curve for sure.") == []
+
+
+def test_your_thing_in_the_speakers_own_plan_is_the_listeners() -> None:
+    before = "Omar: I baked a rye loaf with caraway this morning."
+    assert read("Lena: I'm keen to try your recipe.", before) == [
+        ("Lena is keen to try Omar's recipe.", "yours")
+    ]
+    # With no turn before, the name the turn addresses is the listener.
+    assert read("Lena: Hey Omar! I borrowed your old tent and camped by the lake.") == [
+        ("Lena borrowed Omar's old tent and camped by the lake.", "yours")
+    ]
+    # A reaction to the listener's thing, and "you" elsewhere, give nothing.
+    assert read("Lena: I love your recipes.", before) == []
+    assert read("Lena: I'm keen to try your recipe if you send it.", before) == []

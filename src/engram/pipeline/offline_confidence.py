@@ -57,6 +57,9 @@ RULE_CONFIDENCE: dict[str, float] = {
     # Sixth pass (experiment 41): a view whose first word kept a capital but names no
     # one ("Nate thinks Then ...", "Joanna thinks Invest in ..."): 0 of 3 on fold B.
     "loose_opinion": 0.4,
+    # Experiment 45: the speaker's own event or plan about the listener's thing ("I'm
+    # keen to try your recipe" -> "... Nate's recipe"), read beside their turns on fold B.
+    "yours": 0.7,
     "group": 0.4,  # 0.42 without a past event, n = 12 ("we can make a difference")
 }
 #: A date or a quantity makes a fact specific and checkable: in the sample, first-person

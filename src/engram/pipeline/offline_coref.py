@@ -28,7 +28,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from engram.pipeline import patterns
+from engram.pipeline import offline_listener, patterns
 from engram.pipeline.turns import Message, split_sentences
 from engram.text import STOPWORDS
 
@@ -167,6 +167,8 @@ class Context:
     caption: str | None = None
     people: frozenset[str] = frozenset()
     """Who speaks (the speaker and the one before): never what "he" or "she" is."""
+    listener: str | None = None
+    """Who spoke before, when someone else: whom "your" names."""
 
 
 def caption_of(text: str) -> str | None:
@@ -177,11 +179,14 @@ def caption_of(text: str) -> str | None:
 
 def context(before: Message | None, message: Message, caption: str | None) -> Context:
     """The context of ``message``: the message ``before`` it counts only when someone
-    else said it (what the speaker said before is their own earlier text)."""
+    else said it (what the speaker said before is their own earlier text). The listener
+    is who said it, else the name the message addresses ("Hey Nate, ...")."""
     people = frozenset(p for m in (before, message) if m and m.speaker for p in m.speaker.split())
     if before is None or before.speaker == message.speaker or not before.from_user:
-        return Context(None, caption, people)
-    return Context(_CAPTION.sub("", before.text).strip() or None, caption, people)
+        listener = offline_listener.listener_in(message.text, message.speaker)
+        return Context(None, caption, people, listener)
+    text = _CAPTION.sub("", before.text).strip() or None
+    return Context(text, caption, people, before.speaker)
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -529,6 +534,7 @@ def readings(
         ("coref", None if reaction(sentence) else resolved),
         ("shared", shared(sentence)),
         ("answer", answer(raw or sentence, where)),
+        ("yours", offline_listener.yours(sentence, where.listener)),
     ):
         if reading is not None:
             out.append((rule, reading))

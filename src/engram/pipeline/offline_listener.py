@@ -207,3 +207,28 @@ def reading(
     if found is None or found[0] not in _KEPT_RULES:
         return None
     return "listener", found[1], found[2]
+
+
+# "I'm keen to try your recipe", "I took your recommendation and watched ...", "I noticed
+# a pin on your purse": the speaker's own event or plan about a thing of the
+# listener's (experiment 45). What the speaker feels about the listener's thing is a
+# reaction ("I love your creations", "I appreciate your support"), and a hope or a
+# guess about it is no fact: neither is read.
+_YOUR = re.compile(r"\byour\b", re.IGNORECASE)
+_OWN_EVENT = re.compile(r"^(?:I|I'm|I've|I'll|I'd)\b", re.IGNORECASE)
+_REACTING = re.compile(
+    r"\b(?:love|loved|like|liked|adore|admire|appreciate|appreciated|enjoy|enjoyed|value|"
+    r"miss|respect|envy|hope|wish|bet|think|guess|know|believe|agree|proud|glad|happy|"
+    r"sorry|impressed|inspired|amazed|thank|thanks|grateful|thankful|support|say|said|"
+    r"excited|pumped|stoked|thrilled|curious)\b|\byour\s+\w+ly\b",
+    re.IGNORECASE,
+)
+
+
+def yours(sentence: str, listener: str | None) -> str | None:
+    """``sentence`` with "your" as the ``listener``'s, when it is the speaker's own event
+    or plan about the listener's thing and says "you" nowhere else; else None."""
+    if listener is None or not _OWN_EVENT.match(sentence) or _REACTING.search(sentence):
+        return None
+    named = _YOUR.sub(f"{listener}'s", sentence)
+    return None if _YOU_WORD.search(named) else named

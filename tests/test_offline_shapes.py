@@ -96,3 +96,15 @@ def test_your_thing_in_the_speakers_own_plan_is_the_listeners() -> None:
     # A reaction to the listener's thing, and "you" elsewhere, give nothing.
     assert read("Lena: I love your recipes.", before) == []
     assert read("Lena: I'm keen to try your recipe if you send it.", before) == []
+
+
+def test_a_name_answering_which_or_any_favorite() -> None:
+    assert read("Lena: The Harbour Hawks!", "Omar: Congrats! Which club did you sign with?") == [
+        ("Lena signed with The Harbour Hawks.", "answer")
+    ]
+    asked = "Omar: Do you have any favorite board games as well?"
+    assert read("Lena: Definitely Carcassonne!", asked) == [
+        ("Lena's favorite board game is Carcassonne.", "answer")
+    ]
+    # A bare yes names no favorite.
+    assert read("Lena: Yeah!", asked) == []

@@ -411,6 +411,21 @@ _FAVORITE = re.compile(
     r"what(?:'s|\s+is|\s+are)\s+your\s+(?P<v>fav(?:orite|ourite)?\s+[a-z]+(?:\s+[a-z]+)?)\s*\?",
     re.IGNORECASE,
 )
+# "Do you have any favorite fantasy movies?" + "Definitely Star Wars!" (experiment 46).
+_ANY_FAVORITE = re.compile(
+    r"(?:do|did)\s+you\s+have\s+(?:a|any)\s+(?P<v>fav(?:orite|ourite)?\s+[a-z]+(?:\s+[a-z]+)?)"
+    r"(?:\s+as\s+well|\s+too)?\s*\?",
+    re.IGNORECASE,
+)
+# "Which team did you sign with?" + "The Minnesota Wolves!": the answer is the thing done.
+_WHICH_DID = re.compile(
+    r"^(?:so\s+)?which\s+(?P<n>[a-z]+)\s+did\s+you\s+(?P<v>[a-z]+)(?P<p>\s+(?:with|to|for|at|in))?\s*\?$",
+    re.IGNORECASE,
+)
+_NAMED_ANSWER = re.compile(
+    r"^(?i:(?:definitely|probably|oh|well|hmm|easily|totally),?\s+)?"
+    r"(?P<a>(?:the\s+)?[A-Z][\w'-]*(?:\s+(?:of\s+the\s+|of\s+)?[A-Z][\w'-]*){0,4})\s*[!.]+$"
+)
 _SINCE = re.compile(r"^(?P<a>since\s+[^.!?]{2,40}?)\s*[.!]", re.IGNORECASE)
 # "Have you been camping before?" + "Yeah, plenty of times.", "Did you have any pets
 # growing up?" + "No, I didn't.": a yes or a no makes the question the speaker's claim.
@@ -434,8 +449,10 @@ def _yes_no(sentence: str, question: str) -> str | None:
     if asked is None or said is None or len(sentence.split()) > 7:
         return None
     aux, rest = asked.group("aux").lower(), asked.group("rest")
-    if _POINTS.search(rest):
-        return None  # "Do you use that computer for gaming?": which computer?
+    if _POINTS.search(rest) or "fav" in rest.lower():
+        # "Do you use that computer for gaming?": which computer? "Do you have a
+        # favorite movie?" + "Yeah!": which one? (experiment 46)
+        return None
     if said.group("w").lower() in {"no", "nope", "nah"}:
         return f"I {_NEGATED[aux]} {rest}."
     rest = _ANY.sub(lambda m: "some" + (m.group(1) or ""), rest)
@@ -473,6 +490,24 @@ def _what_doing(sentence: str, question: str) -> str | None:
 _SHORT_ANSWER = re.compile(r"^(?P<a>[A-Za-z][\w' -]{1,40}?)\s*[!.]")
 
 
+_IRREGULAR = {
+    "go": "went", "get": "got", "choose": "chose", "buy": "bought", "make": "made",
+    "take": "took", "see": "saw", "read": "read", "pick": "picked", "win": "won",
+}  # fmt: skip
+
+
+def _past(verb: str) -> str:
+    """The simple past of a base form ("sign" -> "signed", "choose" -> "chose")."""
+    return _IRREGULAR.get(verb) or verb + ("d" if verb.endswith("e") else "ed")
+
+
+def _singular(phrase: str) -> str:
+    """ "favorite fantasy movies" -> "favorite fantasy movie"."""
+    head, _, last = phrase.rpartition(" ")
+    last = last[:-1] if last.endswith("s") and not last.endswith("ss") else last
+    return f"{head} {last}" if head else last
+
+
 def answer(sentence: str, where: Context) -> str | None:
     """A fragment that answers the question before it, as a statement of the speaker:
     "5 years already!" after "How long have you been married?" -> "I have been married
@@ -492,6 +527,14 @@ def answer(sentence: str, where: Context) -> str | None:
         return f"I have {how_long.group('v')} s{since.group('a')[1:]}."
     if (joined := _yes_no(sentence, question) or _what_doing(sentence, question)) is not None:
         return joined
+    named = _NAMED_ANSWER.match(sentence)
+    which = _WHICH_DID.match(question)
+    if named is not None and which is not None:
+        done = _past(which.group("v").lower())
+        return f"I {done}{which.group('p') or ''} {named.group('a')}."
+    favorite_of = _ANY_FAVORITE.search(question)
+    if named is not None and favorite_of is not None:
+        return f"My {_singular(favorite_of.group('v'))} is {named.group('a')}."
     favorite = _FAVORITE.search(question)
     short = _SHORT_ANSWER.match(sentence)
     if (

@@ -528,6 +528,8 @@ def answer(sentence: str, where: Context) -> str | None:
     if (joined := _yes_no(sentence, question) or _what_doing(sentence, question)) is not None:
         return joined
     named = _NAMED_ANSWER.match(sentence)
+    if named is not None and _YES_NO.match(named.group("a")):
+        named = None  # "Yeah!" names nothing
     which = _WHICH_DID.match(question)
     if named is not None and which is not None:
         done = _past(which.group("v").lower())

@@ -108,3 +108,11 @@ def test_a_name_answering_which_or_any_favorite() -> None:
     ]
     # A bare yes names no favorite.
     assert read("Lena: Yeah!", asked) == []
+
+
+def test_this_is_my_thing_with_a_photo_is_a_photo_shared() -> None:
+    assert read("Omar: This is my record collection so far. [image: a photo of a shelf]") == [
+        ("Omar shared a pic of their record collection so far.", "shared")
+    ]
+    # Without a photo "this" may be anything ("This is my first time").
+    assert read("Omar: This is my record collection so far.") == []

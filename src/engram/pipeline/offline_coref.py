@@ -383,11 +383,21 @@ _SHOWN_DID = re.compile(
 )
 
 
-def shared(sentence: str) -> str | None:
-    """ "Here's a pic of my family camping" -> "I shared a pic of my family camping"."""
+# "This is my book collection so far", "These are my lucky shoes", with a photo: the
+# speaker shows their own thing (experiment 47).
+_THIS_IS_MINE = re.compile(r"^(?:this\s+is|these\s+are)\s+(?P<what>my\s+[a-z].*)", re.I)
+
+
+def shared(sentence: str, *, photo: bool = False) -> str | None:
+    """ "Here's a pic of my family camping" -> "I shared a pic of my family camping";
+    with a ``photo``, "This is my book collection" -> "I shared a pic of my book
+    collection"."""
     found = _HERE.match(sentence)
     if found is not None:
         return "I shared " + found.group("what")
+    mine = _THIS_IS_MINE.match(sentence) if photo else None
+    if mine is not None:
+        return "I shared a pic of " + mine.group("what")
     did = _SHOWN_DID.match(sentence)
     if did is None or not patterns.past_form(did.group("v").lower()):
         return None
@@ -577,7 +587,7 @@ def readings(
     out: list[tuple[str, str]] = []
     for rule, reading in (
         ("coref", None if reaction(sentence) else resolved),
-        ("shared", shared(sentence)),
+        ("shared", shared(sentence, photo=where.caption is not None)),
         ("answer", answer(raw or sentence, where)),
         ("yours", offline_listener.yours(sentence, where.listener)),
     ):

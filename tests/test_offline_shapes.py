@@ -116,3 +116,16 @@ def test_this_is_my_thing_with_a_photo_is_a_photo_shared() -> None:
     ]
     # Without a photo "this" may be anything ("This is my first time").
     assert read("Omar: This is my record collection so far.") == []
+
+
+def test_it_after_add_or_read_stands_for_the_one_title_named() -> None:
+    before = 'Omar: I just finished "The Salt Road" and it was gripping!'
+    assert read("Lena: Sounds great. I'll add it to my list.", before) == [
+        ('Lena will add "The Salt Road" to Lena\'s list.', "coref")
+    ]
+    assert read("Lena: Lisbon sounds lovely! Definitely adding it to my list.") == [
+        ("Lena is adding Lisbon to their list.", "coref")
+    ]
+    # Two titles: which one?
+    two = 'Omar: I loved "The Salt Road" and "Winter Bees".'
+    assert read("Lena: I'll add it to my list.", two) == []

@@ -559,6 +559,48 @@ def answer(sentence: str, where: Context) -> str | None:
     return None
 
 
+# -- a title or a name for "it" (experiment 48) -----------------------------------------
+
+# "I'll add it to my list", "Definitely adding it to my list", "I'll check it out": "it"
+# after a verb of reading, watching or visiting ...
+_TITLE_OBJECT = re.compile(
+    r"\b(?:add|adding|added|read|reading|watch|watching|visit|visiting|check|checking)\s+"
+    r"(?P<p>it)\b",
+    re.IGNORECASE,
+)
+# ... stands for a title in quotes ('"The Name of the Wind" sounds cool') or a name that
+# opens a sentence about it ("Barcelona sounds awesome!").
+_TITLE = re.compile(r'"(?P<t>[A-Z][^"]{1,60})"')
+_NAME_SUBJECT = re.compile(r"^(?P<t>[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})\s+(?:sounds|is|looks)\b")
+
+
+def _titles(sentence: str, people: frozenset[str]) -> list[str]:
+    found = [f'"{m.group("t")}"' for m in _TITLE.finditer(sentence)]
+    named = _NAME_SUBJECT.match(sentence.strip())
+    if not found and named is not None:
+        name = named.group("t")
+        if name.split()[0] not in people and name.lower() not in STOPWORDS:
+            found.append(name)
+    return found
+
+
+def titled(sentence: str, earlier: list[str], where: Context) -> str | None:
+    """ "I'll add it to my list" with "it" replaced by the one title or name the nearest
+    sentence (this message's, then the message before's; a title is rarely repeated)
+    holds, or None."""
+    found = _TITLE_OBJECT.search(sentence)
+    if found is None:
+        return None
+    before = split_sentences(where.before) if where.before else []
+    for sentence_before in [*reversed(earlier), *reversed(before)]:
+        titles = _titles(sentence_before, where.people)
+        if titles:
+            if len(set(titles)) > 1:
+                return None
+            return sentence[: found.start("p")] + titles[0] + sentence[found.end("p") :]
+    return None
+
+
 #: The claim rules whose reading of a resolved sentence is kept.
 READ_AS = frozenset({"first_person", "self_mention", "preference", "decision", "caused", "elided"})
 
@@ -587,6 +629,7 @@ def readings(
     out: list[tuple[str, str]] = []
     for rule, reading in (
         ("coref", None if reaction(sentence) else resolved),
+        ("coref", titled(sentence, earlier, where)),
         ("shared", shared(sentence, photo=where.caption is not None)),
         ("answer", answer(raw or sentence, where)),
         ("yours", offline_listener.yours(sentence, where.listener)),

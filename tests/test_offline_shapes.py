@@ -129,3 +129,12 @@ def test_it_after_add_or_read_stands_for_the_one_title_named() -> None:
     # Two titles: which one?
     two = 'Omar: I loved "The Salt Road" and "Winter Bees".'
     assert read("Lena: I'll add it to my list.", two) == []
+
+
+def test_a_gerund_subject_with_a_modal_or_being() -> None:
+    assert read("Omar: Setting a routine and sticking to it can really help people.") == [
+        ("Omar thinks setting a routine and sticking to it can really help people.", "opinion")
+    ]
+    assert read("Omar: Being near the sea creates a sense of calm.") == [
+        ("Omar thinks being near the sea creates a sense of calm.", "opinion")
+    ]

@@ -241,7 +241,7 @@ _GERUND_SUBJECT = re.compile(
 # restaurants was awesome" has it past the first seven words, where the tense test stops.
 _GERUND_VERB = re.compile(
     r"\b(?:(?P<past>was|were|made|created|gave|brought|kept|took|helped)|is|are|makes|creates|"
-    r"gives|brings|keeps|takes|helps|means|seems)\b",
+    r"gives|brings|keeps|takes|helps|means|seems|can|could|will|would|should|must|might)\b",
     re.IGNORECASE,
 )
 
@@ -250,8 +250,8 @@ def gerund_tense(sentence: str) -> str | None:
     """``"past"`` or ``"present"`` for a sentence whose subject is a gerund phrase
     ("Fitting into a new team's style of play was a challenge"), else None."""
     first = sentence.split(" ", 1)[0].lower()
-    if not _ING.match(first) or first in patterns.NOT_VERBS_ING:
-        return None
+    if not _ING.match(first) or first in patterns.NOT_VERBS_ING and first != "being":
+        return None  # "Being around people who ... creates a bond" has a gerund subject
     verb = _GERUND_VERB.search(sentence)
     if verb is None:
         return None

@@ -72,11 +72,12 @@ MAX_FACT_CHARS = 400
 
 _ATTACHMENT = re.compile(r"\s*\[(?:image|photo|picture|file|attachment):[^\]]*\]\s*$", re.I)
 
+# Lead-ins that add nothing to what follows ("By the way, ...", "For me I just get lost in
+# thought", "It's true, nature ...", "After that, we ...").
 _LEAD_IN = re.compile(
     r"^(?:for\s+sure|of\s+course|no\s+doubt|to\s+be\s+honest|in\s+fact|by\s+the\s+way|"
     r"on\s+a\s+(?:different|other|side|similar)\s+note|speaking\s+of\s+which|"
     r"no\s+worries|long\s+time\s+no\s+(?:see|talk)|good\s+to\s+(?:see|hear\s+from)\s+you|"
-    # "For me I just get lost in thought", "It's true, nature ...", "After that, we ..."
     r"for\s+me|it's\s+true|that's\s+true|after\s+that|afterwards)[,!.]?\s*",
     re.IGNORECASE,
 )
@@ -101,9 +102,9 @@ _TAG_QUESTION = re.compile(
     re.IGNORECASE,
 )
 
-# Openers that make a sentence not a standalone statement.
+# Openers that make a sentence not a standalone statement ("This week has been busy for
+# me" opens with a time, not a pointer).
 _NON_STANDALONE_START = re.compile(
-    # "This week has been swamped with exams for me": a time, not a pointer
     r"^(?:it|that|this(?!\s+(?:week|weekend|month|year|summer|semester)\b)|these|those|"
     r"there|he|she|they|them|his|her|its|their|here|what|"
     r"which|who|why|how|where|when|let's|lets|let us|please|if|maybe|hope|hopefully|"

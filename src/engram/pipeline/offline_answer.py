@@ -23,21 +23,18 @@ _DURATION = re.compile(
 _HOW_LONG = re.compile(
     r"how\s+long\s+have\s+you\s+(?P<v>(?:been\s+)?[a-z]+(?:\s+[a-z]+){0,4}?)\s*\?", re.IGNORECASE
 )
-_FAVORITE = re.compile(
-    r"what(?:'s|\s+is|\s+are)\s+your\s+(?P<v>fav(?:orite|ourite)?\s+[a-z]+(?:\s+[a-z]+)?)\s*\?",
-    re.IGNORECASE,
-)
-# "Do you have any favorite fantasy movies?" + "Definitely Star Wars!" (experiment 46).
+# A favourite asked for: "What's your favorite game?", "Do you have any favorite fantasy
+# movies?" (experiment 46); "Which team did you sign with?": the answer is what was done.
+_FAV = r"(?P<v>fav(?:orite|ourite)?\s+[a-z]+(?:\s+[a-z]+)?)"
+_FAVORITE = re.compile(rf"what(?:'s|\s+is|\s+are)\s+your\s+{_FAV}\s*\?", re.I)
 _ANY_FAVORITE = re.compile(
-    r"(?:do|did)\s+you\s+have\s+(?:a|any)\s+(?P<v>fav(?:orite|ourite)?\s+[a-z]+(?:\s+[a-z]+)?)"
-    r"(?:\s+as\s+well|\s+too)?\s*\?",
-    re.IGNORECASE,
+    rf"(?:do|did)\s+you\s+have\s+(?:a|any)\s+{_FAV}(?:\s+as\s+well|\s+too)?\s*\?", re.I
 )
-# "Which team did you sign with?" + "The Minnesota Wolves!": the answer is the thing done.
 _WHICH_DID = re.compile(
-    r"^(?:so\s+)?which\s+(?P<n>[a-z]+)\s+did\s+you\s+(?P<v>[a-z]+)(?P<p>\s+(?:with|to|for|at|in))?\s*\?$",
-    re.IGNORECASE,
-)
+    r"^(?:so\s+)?which\s+(?P<n>[a-z]+)\s+did\s+you\s+(?P<v>[a-z]+)"
+    r"(?P<p>\s+(?:with|to|for|at|in))?\s*\?$", re.I
+)  # fmt: skip
+# A name given as the answer ("Definitely Star Wars!", "The Minnesota Wolves!").
 _NAMED_ANSWER = re.compile(
     r"^(?i:(?:definitely|probably|oh|well|hmm|easily|totally),?\s+)?"
     r"(?P<a>(?:the\s+)?[A-Z][\w'-]*(?:\s+(?:of\s+the\s+|of\s+)?[A-Z][\w'-]*){0,4})\s*[!.]+$"
@@ -46,14 +43,12 @@ _SINCE = re.compile(r"^(?P<a>since\s+[^.!?]{2,40}?)\s*[.!]", re.IGNORECASE)
 # "Have you been camping before?" + "Yeah, plenty of times.", "Did you have any pets
 # growing up?" + "No, I didn't.": a yes or a no makes the question the speaker's claim.
 _YES_NO_QUESTION = re.compile(
-    r"^(?:so\s+)?(?P<aux>did|have|do)\s+you\s+(?:ever\s+)?(?P<rest>[a-z][^?]{3,60})\?$",
-    re.IGNORECASE,
+    r"^(?:so\s+)?(?P<aux>did|have|do)\s+you\s+(?:ever\s+)?(?P<rest>[a-z][^?]{3,60})\?$", re.I
 )
 _YES_NO = re.compile(
-    r"^(?P<w>yes|yeah|yep|yup|sure|no|nope|nah)\b[,!.]?\s*(?:(?:I|we)\s+(?:did|do|have|"
-    r"didn't|don't|haven't)(?:\s+not)?\s*[,!.]*\s*)?(?P<more>[^.!?]{0,40}?)\s*[.!]*$",
-    re.IGNORECASE,
-)
+    r"^(?P<w>yes|yeah|yep|yup|sure|no|nope|nah)\b[,!.]?\s*(?:(?:I|we)\s+(?:did|do|have|didn't|"
+    r"don't|haven't)(?:\s+not)?\s*[,!.]*\s*)?(?P<more>[^.!?]{0,40}?)\s*[.!]*$", re.I
+)  # fmt: skip
 _ANY = re.compile(r"\bany(thing|one|where)?\b", re.IGNORECASE)
 _NEGATED = {"did": "didn't", "have": "haven't", "do": "don't"}
 _POINTS = re.compile(r"\b(?:it|that|this|these|those|there|them)\b", re.IGNORECASE)

@@ -174,11 +174,10 @@ _IT = re.compile(r"\bit\b", re.IGNORECASE)
 # Heads that name a person, a pet or an amount, not a thing "it" may stand for ("a lot
 # of effort into it", "a huge fan of it", "a producer falls in love with it").
 _NOT_THING = patterns.word_set(
-    "mom dad mother father parents family friend friends wife husband son daughter kids "
-    "kid brother sister partner boss teacher coach grandma grandpa team teammates dog cat "
-    "pup puppy kitten pet pets self producer director person people someone guy girl "
-    "lot bit fan way little few couple bunch ton tons deal chance part piece"
-)
+    "mom dad mother father parents family friend friends wife husband son daughter kids kid "
+    "brother sister partner boss teacher coach grandma grandpa team teammates dog cat pup "
+    "puppy kitten pet pets self producer director person people someone guy girl lot bit fan "
+) | patterns.word_set("way little few couple bunch ton tons deal chance part piece")
 _COMING = re.compile(r"\bthis\s+(?=(?:next|coming|upcoming)\b)", re.IGNORECASE)
 _RELATIVE = re.compile(r"\bthose\s+(?=[a-z]+\s+(?:that|who|which)\b)", re.IGNORECASE)
 

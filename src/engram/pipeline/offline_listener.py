@@ -216,19 +216,21 @@ def reading(
 # guess about it is no fact: neither is read.
 _YOUR = re.compile(r"\byour\b", re.IGNORECASE)
 _OWN_EVENT = re.compile(r"^(?:I|I'm|I've|I'll|I'd)\b", re.IGNORECASE)
-_REACTING = re.compile(
-    r"\b(?:love|loved|like|liked|adore|admire|appreciate|appreciated|enjoy|enjoyed|value|"
-    r"miss|respect|envy|hope|wish|bet|think|guess|know|believe|agree|proud|glad|happy|"
-    r"sorry|impressed|inspired|amazed|thank|thanks|grateful|thankful|support|say|said|"
-    r"excited|pumped|stoked|thrilled|curious)\b|\byour\s+\w+ly\b",
-    re.IGNORECASE,
-)
+_REACTING = patterns.word_set(
+    "love loved like liked adore admire appreciate appreciated enjoy enjoyed value miss respect "
+    "envy hope wish bet think guess know believe agree proud glad happy sorry impressed inspired"
+) | patterns.word_set("amazed thank thanks grateful thankful support say said excited pumped")
+_REACTING |= patterns.word_set("stoked thrilled curious")
+_ADVERB_AFTER_YOUR = re.compile(r"\byour\s+\w+ly\b", re.IGNORECASE)  # "your completely"
 
 
 def yours(sentence: str, listener: str | None) -> str | None:
     """``sentence`` with "your" as the ``listener``'s, when it is the speaker's own event
     or plan about the listener's thing and says "you" nowhere else; else None."""
-    if listener is None or not _OWN_EVENT.match(sentence) or _REACTING.search(sentence):
+    if listener is None or not _OWN_EVENT.match(sentence):
+        return None
+    words = {w.strip(".,!?;:").lower() for w in sentence.split()}
+    if words & _REACTING or _ADVERB_AFTER_YOUR.search(sentence):
         return None
     named = _YOUR.sub(f"{listener}'s", sentence)
     return None if _YOU_WORD.search(named) else named

@@ -194,7 +194,7 @@ def test_a_search_s_settings_apply_to_it_and_end_with_it(pg_url: str) -> None:
     config = PostgresConfig(pool_min_size=1, pool_max_size=1, ef_search=64, ef_search_rows=0)
     store = PostgresStore(pg_url, config)
     try:
-        data = clustered(N, seed=7)
+        data = clustered(N // 10, seed=7)  # the settings, not the graph, are tested
         ids = load(store, "local", data, pg_url)
         search = search_of(store)
         query = clustered(1, seed=8)[0]

@@ -188,7 +188,7 @@ def search(
     # prepares a statement after five runs, and PostgreSQL then switched some of these
     # (one text per keyword count) to a generic plan, which cannot see how common a
     # keyword is: at 100k a search for three common keywords took 86-131 ms instead of
-    # about 9 (p95 of the leg 72 -> 28 ms; docs/benchmarks.md, issue 29, round 6).
+    # about 9 (the leg's p95 86 -> 23 ms; docs/benchmarks.md, issue 29, round 6).
     rows = conn.execute(
         ranked.outer.format(ranked=inner) + " LIMIT %s", [*params, limit], prepare=False
     )

@@ -19,7 +19,12 @@ from engram.bench.pg_scale import recall_at_k
 from engram.config import PostgresConfig
 from engram.store import VectorRow
 from engram.store.postgres import PgVectorSearch, PostgresStore
-from engram.store.postgres.dense import EF_GROWTH_PER_DOUBLING, SCALED_EF, scaled_ef
+from engram.store.postgres.dense import (
+    EF_GROWTH_PER_DOUBLING,
+    SCALED_EF,
+    SETTINGS,
+    scaled_ef,
+)
 from engram.store.postgres.vectors import vector_index_name
 from engram.validate import build_record
 
@@ -165,7 +170,8 @@ def test_ef_search_grows_with_the_namespace(store: PostgresStore, pg_url: str) -
     with psycopg.connect(pg_url) as conn:
         for namespace, rows, size in cases:
             params = {"ef": 10, "growth": EF_GROWTH_PER_DOUBLING, "namespace": namespace}
-            conn.execute(SCALED_EF, {**params, "rows": rows})
+            settings = SETTINGS.format(ef=SCALED_EF, exact="")
+            conn.execute(settings, {**params, "rows": rows, "iterative": "off"})
             ef = scaled_ef(10, size, rows)
             assert conn.execute("SHOW hnsw.ef_search").fetchone() == (str(ef),)
             conn.rollback()
@@ -179,3 +185,31 @@ def test_ef_search_rows_is_validated() -> None:
     assert Config.load(env={}, postgres={"ef_search_rows": 0}).postgres.ef_search_rows == 0
     with pytest.raises(ConfigError, match="postgres.ef_search_rows"):
         Config.load(env={}, postgres={"ef_search_rows": -1})
+
+
+def test_a_search_s_settings_apply_to_it_and_end_with_it(pg_url: str) -> None:
+    """The settings ride in the search's pipeline without BEGIN / COMMIT (one round
+    trip): they hold for its query (the exact flag gives the sequential scan's answer)
+    and are gone from the pooled connection after it (the pool has one)."""
+    config = PostgresConfig(pool_min_size=1, pool_max_size=1, ef_search=64, ef_search_rows=0)
+    store = PostgresStore(pg_url, config)
+    try:
+        data = clustered(N // 10, seed=7)  # the settings, not the graph, are tested
+        ids = load(store, "local", data, pg_url)
+        search = search_of(store)
+        query = clustered(1, seed=8)[0]
+        truth = [ids[i] for i in np.argsort(-(data @ query))[:10]]
+        assert [i for i, _ in search.search("local", query, 10, exact=True)] == truth
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            conn.execute("SELECT '[1]'::vector")  # loads pgvector, whose setting it is
+            default = conn.execute("SHOW hnsw.ef_search").fetchone()
+        assert default is not None and default[0] != "64"
+        for exact in (True, False):
+            search.search("local", query, 10, exact=exact)
+            with store.vectors._db.read() as conn:
+                shown = conn.execute(
+                    "SELECT current_setting('hnsw.ef_search'), current_setting('enable_indexscan')"
+                ).fetchone()
+            assert shown == (default[0], "on"), exact
+    finally:
+        store.close()

@@ -46,11 +46,23 @@ EF_GROWTH_PER_DOUBLING = 0.5
 #: live memories / ``ef_search_rows``)) once the namespace is larger than ``rows``, at
 #: most pgvector's 1000. The size is the namespace's N in ``keyword_terms``, read by key.
 SCALED_EF = (
-    "SELECT set_config('hnsw.ef_search', least(1000, ceil(%(ef)s::float8 * (1 + %(growth)s "
+    "least(1000, ceil(%(ef)s::float8 * (1 + %(growth)s "
     "* ln(greatest(1, coalesce((SELECT k.df FROM keyword_terms k WHERE k.source = 'memories' "
     "AND k.namespace = %(namespace)s AND k.term = ''), 0)::float8 / %(rows)s)) / ln(2))))"
-    "::int::text, true)"
+    "::int::text"
 )
+
+#: A search's settings, local to its transaction, in one statement. ``set_config(...,
+#: true)`` rather than ``SET LOCAL``: it needs no transaction block, so the settings, the
+#: search and the unembedded count run in the implicit transaction of one pipeline Sync
+#: (one round trip; BEGIN and COMMIT took three more, issue 29 round 6). ``{ef}``: an
+#: expression or a placeholder; ``{exact}``: empty, or ``EXACT``.
+SETTINGS = (
+    "SELECT set_config('hnsw.ef_search', {ef}, true), "
+    "set_config('hnsw.iterative_scan', %(iterative)s, true){exact}"
+)
+#: Index scans off: a sequential scan and sort, the exact answer.
+EXACT = ", set_config('enable_indexscan', 'off', true)"
 
 
 def scaled_ef(ef: int, size: int, rows: int) -> int:
@@ -124,26 +136,17 @@ class PgVectorSearch:
         # k rows misses many true neighbours; ef_search_per_k x k keeps recall@k near
         # recall@10 at the same ef_search (docs/benchmarks.md, issue 29).
         ef = min(max(cfg.ef_search, cfg.ef_search_per_k * k), 1000)
+        params: dict[str, object] = {"ef": ef, "iterative": cfg.iterative_scan}
         if cfg.ef_search_rows and not exact:
             # The same ef finds fewer true neighbours in a bigger graph: grow it with the
             # log of the namespace's live memories, read by key from keyword_terms' N, in
             # this round trip.
-            conn.execute(
-                SCALED_EF,
-                {
-                    "ef": ef,
-                    "growth": EF_GROWTH_PER_DOUBLING,
-                    "namespace": namespace,
-                    "rows": cfg.ef_search_rows,
-                },
+            params.update(
+                growth=EF_GROWTH_PER_DOUBLING, namespace=namespace, rows=cfg.ef_search_rows
             )
+            conn.execute(SETTINGS.format(ef=SCALED_EF, exact=""), params)
         else:
-            conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(ef)))
-        conn.execute(
-            sql.SQL("SET LOCAL hnsw.iterative_scan = {}").format(sql.Literal(cfg.iterative_scan))
-        )
-        if exact:
-            conn.execute("SET LOCAL enable_indexscan = off")
+            conn.execute(SETTINGS.format(ef="%(ef)s::text", exact=EXACT if exact else ""), params)
 
     def search(
         self, namespace: str, query: npt.NDArray[np.float32], k: int, *, exact: bool = False
@@ -153,10 +156,11 @@ class PgVectorSearch:
         if k <= 0:
             return []
         vector = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
-        # Pipelined: BEGIN, the SET LOCALs, the query, the unembedded count and COMMIT
-        # go in one round trip.
+        # Pipelined on an autocommit connection: the settings, the query and the
+        # unembedded count share the implicit transaction that the pipeline's one Sync
+        # ends, so the settings apply to the query and end with it; one round trip.
         with self._db.read("vector search") as conn:
-            with conn.pipeline(), conn.transaction():
+            with conn.pipeline():
                 self._settings(conn, namespace, k, exact)
                 cur = conn.execute(self._search, (vector, namespace, vector, int(k)))
                 count = None

@@ -184,7 +184,14 @@ def search(
         f"SELECT c.id, c.seq, {freqs}, length(c.search) AS len "
         f"FROM ({candidates}) c OFFSET 0) n) r"
     )
-    rows = conn.execute(ranked.outer.format(ranked=inner) + " LIMIT %s", [*params, limit])
+    # Never prepared: each run is planned with its keywords as constants. psycopg
+    # prepares a statement after five runs, and PostgreSQL then switched some of these
+    # (one text per keyword count) to a generic plan, which cannot see how common a
+    # keyword is: at 100k a search for three common keywords took 86-131 ms instead of
+    # about 9 (the leg's p95 86 -> 23 ms; docs/benchmarks.md, issue 29, round 6).
+    rows = conn.execute(
+        ranked.outer.format(ranked=inner) + " LIMIT %s", [*params, limit], prepare=False
+    )
     return [(r[0], max(0.0, float(r[1]))) for r in rows.fetchall()]
 
 

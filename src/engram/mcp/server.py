@@ -26,6 +26,7 @@ from pydantic import ConfigDict, Field
 
 from engram._version import __version__
 from engram.errors import EngramError, NotFoundError
+from engram.mcp.annotations import DESTRUCTIVE, IDEMPOTENT_WRITE, READ_ONLY, Tools
 from engram.mcp.blocks_tools import BLOCK_TOOL_NAMES, blocks_tools
 from engram.mcp.graph_tools import GRAPH_TOOL_NAMES, graph_tools
 from engram.mcp.lifecycle_tools import LIFECYCLE_TOOL_NAMES, lifecycle_tools
@@ -416,21 +417,20 @@ def create_mcp_server(
 
         return await call(run)
 
-    read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
-    tools: dict[str, tuple[Callable[..., Any], ToolAnnotations]] = {
-        "get_context": (get_context, read_only),
-        "search_memory": (search_memory, read_only),
-        "recall_memory": (recall_memory, read_only),
+    tools: Tools = {
+        "get_context": (get_context, READ_ONLY),
+        "search_memory": (search_memory, READ_ONLY),
+        "recall_memory": (recall_memory, READ_ONLY),
         "remember": (
             remember,
-            ToolAnnotations(read_only_hint=False, idempotent_hint=True, open_world_hint=False),
+            IDEMPOTENT_WRITE,
         ),
         "feedback": (feedback, ToolAnnotations(read_only_hint=False, open_world_hint=False)),
         "forget": (
             forget,
-            ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False),
+            DESTRUCTIVE,
         ),
-        "list_memories": (list_memories, read_only),
+        "list_memories": (list_memories, READ_ONLY),
         "ingest_document": (
             ingest_document,
             ToolAnnotations(read_only_hint=False, idempotent_hint=False, open_world_hint=True),

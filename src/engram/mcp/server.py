@@ -13,7 +13,7 @@ annotations``) because the SDK builds each tool's schema from its signature, and
 bound such as ``max_content_chars`` comes from the ``Memory``'s configuration.
 """
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any, Literal, TypeVar, cast
 
 import anyio.to_thread
@@ -120,6 +120,18 @@ MetadataFilter = Annotated[
     dict[str, str | int | float | bool | None] | None,
     Field(description="Only memories whose metadata has these values."),
 ]
+
+
+def _filters(
+    type: str | None, tags: Sequence[str] | None, metadata: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """The library's ``filters`` from a tool's ``type``, ``tags`` and ``metadata``."""
+    filters: dict[str, Any] = {f"metadata.{k}": v for k, v in (metadata or {}).items()}
+    if type is not None:
+        filters["type"] = type
+    if tags:
+        filters["tags"] = list(tags)
+    return filters
 
 
 def _strict(tool: Tool) -> Tool:
@@ -245,11 +257,7 @@ def create_mcp_server(
         """Call mid-task to look something up in memory: ranked hits with ids, scores and
         the start of their content (hybrid keyword + semantic search, weighted by
         quality and recency). Follow up with recall_memory for the full text of a hit."""
-        filters: dict[str, Any] = {f"metadata.{k}": v for k, v in (metadata or {}).items()}
-        if type is not None:
-            filters["type"] = type
-        if tags:
-            filters["tags"] = list(tags)
+        filters = _filters(type, tags, metadata)
 
         def run(ns: str) -> SearchResult:
             result = memory.recall(
@@ -378,11 +386,7 @@ def create_mcp_server(
     ) -> MemoryPage:
         """Call to browse what memory holds, newest first, a page at a time (for finding
         something by topic, search_memory is better)."""
-        filters: dict[str, Any] = {f"metadata.{k}": v for k, v in (metadata or {}).items()}
-        if type is not None:
-            filters["type"] = type
-        if tags:
-            filters["tags"] = list(tags)
+        filters = _filters(type, tags, metadata)
 
         def run(ns: str) -> MemoryPage:
             page = memory.get_all(namespace=ns, filters=filters, limit=limit, offset=offset)

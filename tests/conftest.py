@@ -146,7 +146,7 @@ def run_doc_example(
         text = text.split(after, 1)[1]
     code = text.split("```python\n", 1)[1].split("```", 1)[0]
     expected = text.split(printed, 1)[1].split("```", 1)[0]
-    exec(compile(code, f"docs/{page}", "exec"), {})  # noqa: S102
+    exec(compile(code, f"docs/{page}", "exec"), {"__name__": "docs_example"})  # noqa: S102
     assert capsys.readouterr().out == expected
 
 
@@ -463,6 +463,16 @@ def access_lines() -> Iterator[io.StringIO]:
     finally:
         logger.removeHandler(handler)
         logger.setLevel(old)
+
+
+@contextlib.contextmanager
+def opened_store(location: str | Path, config: Config) -> Iterator[Store]:
+    """The store at ``location``, opened (and so migrated) for the block, closed after."""
+    store = open_store(str(location), config)
+    try:
+        yield store
+    finally:
+        store.close()
 
 
 def sqlite_before(path: Path, migration: str) -> Path:

@@ -5,7 +5,6 @@ both backends."""
 from __future__ import annotations
 
 import asyncio
-import re
 import warnings
 from pathlib import Path
 from typing import Any
@@ -29,7 +28,7 @@ from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 from langchain_core.runnables import RunnableLambda, RunnablePassthrough
 from langchain_core.runnables.history import RunnableWithMessageHistory
 
-from conftest import HashEmbedder
+from conftest import HashEmbedder, run_doc_example
 from engram import Config, Memory
 from engram.adapters.langchain import CHAT_TAG, EngramChatMessageHistory, EngramRetriever
 from engram.errors import InvalidInputError
@@ -253,7 +252,6 @@ def test_runnable_with_message_history_remembers_the_conversation(mem: Memory) -
 
 
 # -- the docs page, with the real model ---------------------------------------------------
-DOC = Path(__file__).resolve().parents[1] / "docs" / "adapters" / "langchain.md"
 
 
 @pytest.mark.slow
@@ -261,10 +259,6 @@ def test_the_docs_example_runs_and_prints_what_the_page_says(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("ENGRAM_HOME", str(tmp_path))
-    page = DOC.read_text(encoding="utf-8")
-    [code] = re.findall(r"```python\n(.*?)```", page, re.S)
-    [printed] = re.findall(r"prints\n\n(?:<!-- output -->\n+)?```text\n(.*?)```", page, re.S)
     with warnings.catch_warnings():  # the page says LangChain warns here
         warnings.simplefilter("ignore", LangChainDeprecationWarning)
-        exec(compile(code, str(DOC), "exec"), {"__name__": "docs_example"})  # noqa: S102
-    assert capsys.readouterr().out == printed
+        run_doc_example(capsys, "adapters/langchain.md")

@@ -5,7 +5,6 @@ LangGraph agent run by a fake chat model."""
 from __future__ import annotations
 
 import asyncio
-import re
 import subprocess
 import sys
 import threading
@@ -35,6 +34,7 @@ from langgraph.store.base import (
 )
 from langgraph.warnings import LangGraphDeprecatedSinceV10
 
+from conftest import run_doc_example
 from engram import Memory
 from engram.adapters.langgraph import EngramStore
 from engram.adapters.langgraph_items import (
@@ -520,7 +520,6 @@ def test_a_react_agent_remembers_through_engram(mem: Memory) -> None:
 
 
 # -- the docs page, with the real model ---------------------------------------------------
-DOC = Path(__file__).resolve().parents[1] / "docs" / "adapters" / "langgraph.md"
 
 
 @pytest.fixture(scope="module")
@@ -534,11 +533,7 @@ def test_the_docs_example_runs_and_prints_what_the_page_says(
     model_home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("ENGRAM_HOME", str(model_home))
-    page = DOC.read_text(encoding="utf-8")
-    [code] = re.findall(r"```python\n(.*?)```", page, re.S)
-    [printed] = re.findall(r"prints\n\n(?:<!-- output -->\n+)?```text\n(.*?)```", page, re.S)
-    exec(compile(code, str(DOC), "exec"), {"__name__": "docs_example"})  # noqa: S102
-    assert capsys.readouterr().out == printed
+    run_doc_example(capsys, "adapters/langgraph.md")
 
 
 def test_importing_engram_does_not_import_langgraph() -> None:

@@ -67,6 +67,13 @@ def _fill(mem: Memory, n: int = 14) -> list[str]:
     return [r.id for r in mem.add_many(items, namespace=NS)]
 
 
+def _consolidated(mem: Memory) -> tuple[list[str], dict[str, str]]:
+    """``_fill``'s ids, consolidated: each archived original's summary, by original."""
+    ids = _fill(mem)
+    done = mem.lifecycle.consolidate(namespace=NS)
+    return ids, {e.original_id: e.summary_id for e in done.archival_index}
+
+
 # -- the clock seam -------------------------------------------------------------------
 def test_history_rows_are_stamped_by_the_moved_clock_and_pruned_after_180_days(
     mem: Memory, clock: Clock
@@ -140,9 +147,7 @@ def test_the_sweep_compacts_the_oldest_archived_originals_beyond_the_cap(
 def test_restoring_a_compacted_original_says_when_and_which_summary_holds_it(
     mem: Memory, clock: Clock
 ) -> None:
-    ids = _fill(mem)
-    done = mem.lifecycle.consolidate(namespace=NS)
-    summary_of = {e.original_id: e.summary_id for e in done.archival_index}
+    ids, summary_of = _consolidated(mem)
     clock.now = T0 + timedelta(days=1)
     mem.lifecycle.retention()
     with pytest.raises(NotFoundError) as caught:
@@ -158,9 +163,7 @@ def test_restoring_a_compacted_original_says_when_and_which_summary_holds_it(
 def test_a_summary_whose_originals_were_compacted_is_kept_on_restore(
     mem: Memory, clock: Clock
 ) -> None:
-    ids = _fill(mem)
-    done = mem.lifecycle.consolidate(namespace=NS)
-    summary_of = {e.original_id: e.summary_id for e in done.archival_index}
+    ids, summary_of = _consolidated(mem)
     mixed = summary_of[ids[-4]]  # holds kept originals and, being a run of 3, older ones
     members = [o for o, s in summary_of.items() if s == mixed]
     assert any(o in ids[:10] for o in members) and any(o in ids[-4:] for o in members)
@@ -174,9 +177,7 @@ def test_a_summary_whose_originals_were_compacted_is_kept_on_restore(
 
 
 def test_once_the_audit_aged_out_restore_still_names_the_summary(mem: Memory, clock: Clock) -> None:
-    ids = _fill(mem)
-    done = mem.lifecycle.consolidate(namespace=NS)
-    summary_of = {e.original_id: e.summary_id for e in done.archival_index}
+    ids, summary_of = _consolidated(mem)
     mem.lifecycle.retention()
     clock.now = T0 + timedelta(days=181)
     assert mem.lifecycle.retention().steps["history"] > 0  # the compact rows go too

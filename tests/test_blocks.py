@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Clock, postgres_before, sqlite_before
+from conftest import Clock, opened_store, postgres_before, sqlite_before
 from engram import AsyncMemory, Memory
 from engram.aio import AsyncBlocks, AsyncInject, AsyncProcedures
 from engram.config import Config
@@ -25,7 +25,6 @@ from engram.errors import (
 from engram.inject import Blocks, Inject
 from engram.inject.blocks import DEFAULT_CHAR_LIMIT
 from engram.procedures import Procedures
-from engram.store import open_store
 from engram.store.protocols import BlockWrite, Store
 
 T0 = datetime(2026, 6, 1, 8, 0, tzinfo=UTC)
@@ -237,22 +236,14 @@ class _Swap:
 
 
 def test_an_older_sqlite_store_gains_core_blocks(tmp_path: Path, config: Config) -> None:
-    path = sqlite_before(tmp_path / "old.db", "025_core_blocks")
-    store = open_store(str(path), config)
-    try:
+    with opened_store(sqlite_before(tmp_path / "old.db", "025_core_blocks"), config) as store:
         assert store.blocks.write("ns", _write("human", "Ada"), expect_version=0, now=T0)
-    finally:
-        store.close()
 
 
 @pytest.mark.postgres
 def test_an_older_postgres_database_gains_core_blocks(pg_server: object, config: Config) -> None:
-    with postgres_before(pg_server, "021_core_blocks") as url:
-        store = open_store(url, config)
-        try:
-            assert store.blocks.write("ns", _write("human", "Ada"), expect_version=0, now=T0)
-        finally:
-            store.close()
+    with postgres_before(pg_server, "021_core_blocks") as url, opened_store(url, config) as store:
+        assert store.blocks.write("ns", _write("human", "Ada"), expect_version=0, now=T0)
 
 
 # -- the async twin ----------------------------------------------------------------------

@@ -8,14 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import postgres_before, sqlite_before
+from conftest import opened_store, postgres_before, sqlite_before
 from engram import AsyncMemory, Memory
 from engram.chat import stages
 from engram.chat.stages import Stages
 from engram.config import Config
 from engram.errors import InvalidInputError
 from engram.records import utcnow
-from engram.store import open_store
 
 SYSTEM = {"role": "system", "content": "You are brief."}
 
@@ -223,24 +222,16 @@ def test_a_users_own_settings_apply_to_their_turns_only(mem: Memory) -> None:
 
 
 def test_an_older_sqlite_store_gains_chat_settings(tmp_path: Path, config: Config) -> None:
-    path = sqlite_before(tmp_path / "old.db", "030_chat_settings")
-    store = open_store(str(path), config)
-    try:
+    with opened_store(sqlite_before(tmp_path / "old.db", "030_chat_settings"), config) as store:
         store.chat_settings.put("user:ann", {"top_k": 3}, now=utcnow())
         assert store.chat_settings.get("user:ann") == {"top_k": 3}
-    finally:
-        store.close()
 
 
 @pytest.mark.postgres
 def test_an_older_postgres_database_gains_chat_settings(pg_server: object, config: Config) -> None:
-    with postgres_before(pg_server, "025_chat_settings") as url:
-        store = open_store(url, config)
-        try:
-            store.chat_settings.put("user:ann", {"top_k": 3}, now=utcnow())
-            assert store.chat_settings.get("user:ann") == {"top_k": 3}
-        finally:
-            store.close()
+    with postgres_before(pg_server, "025_chat_settings") as url, opened_store(url, config) as store:
+        store.chat_settings.put("user:ann", {"top_k": 3}, now=utcnow())
+        assert store.chat_settings.get("user:ann") == {"top_k": 3}
 
 
 @pytest.mark.anyio

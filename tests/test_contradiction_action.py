@@ -5,7 +5,6 @@ MongoDB", held for a person or applied with the flag, on both backends."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,7 @@ from conftest import HashEmbedder
 from engram import Config, Memory
 from engram.pipeline.decisions import decide
 from engram.settings import PipelineConfig
-from test_pipeline_apply import Fact, fact, run, with_mode
+from test_pipeline_apply import Fact, fact, holding, run, with_mode
 
 OLD = "The billing service uses PostgreSQL."
 NEW = "The billing service migrated to MongoDB."
@@ -90,11 +89,7 @@ def test_http_and_cli_show_both_sides(tmp_path: Path, config: Config) -> None:
     from engram.cli.main import cli
 
     path = tmp_path / "review.db"
-    held = replace(
-        config,
-        pipeline=replace(config.pipeline, allow_update_delete=True, contradiction_action="hold"),
-    )
-    with Memory(path, config=held, embedder=HashEmbedder()) as mem:
+    with Memory(path, config=holding(config), embedder=HashEmbedder()) as mem:
         source, old, _ = _seed_example(mem)
         client = TestClient(create_app(mem, auth=False, mcp=False))
         [item] = client.get("/v1/review", params={"user_id": "ops"}).json()["items"]

@@ -17,6 +17,7 @@ from engram.store.sql import migrations
 from engram.store.sqlite import SQLiteStore
 from engram.store.sqlite.dialect import SQLITE
 from engram.validate import build_record
+from test_migrations import applied
 
 NS, OTHER = "user:alice", "user:bob"
 
@@ -189,16 +190,8 @@ def test_an_older_sqlite_store_gains_the_document_tables(tmp_path: Path) -> None
         conn.close()
     store = SQLiteStore(path)
     try:
-        assert "012_documents" in store_migrations(path)
+        assert "012_documents" in applied(path)
         doc = new_document(store)
         assert store.documents.get(NS, doc.id) == doc
     finally:
         store.close()
-
-
-def store_migrations(path: Path) -> list[str]:
-    conn = sqlite3.connect(path)
-    try:
-        return [r[0] for r in conn.execute("SELECT name FROM schema_migrations ORDER BY name")]
-    finally:
-        conn.close()

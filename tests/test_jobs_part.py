@@ -178,21 +178,29 @@ def test_the_default_registry_loads_the_built_in_handler_modules() -> None:
     assert HANDLERS.handler_for("no-such-kind") is None
 
 
+def _plugins(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, prefix: str, kinds: list[str]
+) -> None:
+    """Importable modules ``<prefix>_target`` (its ``current`` is the registry under
+    test) and ``<prefix>_builtin``, which registers ``builtin`` for ``kinds`` on import."""
+    target = f"{prefix}_target"
+    (tmp_path / f"{target}.py").write_text("current = None\n")
+    registers = "".join(f"{target}.current.register({k!r}, builtin)\n" for k in kinds)
+    (tmp_path / f"{prefix}_builtin.py").write_text(
+        f"import {target}\ndef builtin(core, job):\n    return {{'by': 'builtin'}}\n{registers}"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in (target, f"{prefix}_builtin"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+
+
 def test_a_built_in_imported_before_the_first_lookup_comes_back_after_unregister(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The docs' jobs example (register, run, unregister) left the default registry with
     # no "extract" handler when engram.pipeline.extract_job had been imported before the
     # registry's first lookup: its import-time register looked like a caller's.
-    (tmp_path / "jobs_early_target.py").write_text("current = None\n")
-    (tmp_path / "jobs_early_builtin.py").write_text(
-        "import jobs_early_target\n"
-        "def builtin(core, job):\n    return {'by': 'builtin'}\n"
-        "jobs_early_target.current.register('extract', builtin)\n"
-    )
-    monkeypatch.syspath_prepend(str(tmp_path))
-    for name in ("jobs_early_target", "jobs_early_builtin"):
-        monkeypatch.delitem(sys.modules, name, raising=False)
+    _plugins(tmp_path, monkeypatch, "jobs_early", ["extract"])
     import jobs_early_target  # type: ignore[import-not-found]
 
     registry = Registry(["jobs_early_builtin"])
@@ -218,17 +226,9 @@ def test_a_built_in_imported_before_the_first_lookup_comes_back_after_unregister
 def test_registry_modules_load_lazily_and_never_replace_a_callers_handler(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    (tmp_path / "jobs_plug_target.py").write_text("current = None\n")
-    (tmp_path / "jobs_plug_builtin.py").write_text(
-        "import jobs_plug_target\n"
-        "def builtin(core, job):\n    return {'by': 'builtin'}\n"
-        "jobs_plug_target.current.register('extract', builtin)\n"
-        "jobs_plug_target.current.register('hints', builtin)\n"
-    )
+    _plugins(tmp_path, monkeypatch, "jobs_plug", ["extract", "hints"])
     (tmp_path / "jobs_plug_broken.py").write_text("raise RuntimeError('half written')\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    for name in ("jobs_plug_target", "jobs_plug_builtin", "jobs_plug_broken"):
-        monkeypatch.delitem(sys.modules, name, raising=False)
+    monkeypatch.delitem(sys.modules, "jobs_plug_broken", raising=False)
     import jobs_plug_target  # type: ignore[import-not-found]
 
     registry = Registry(["jobs_plug_missing", "jobs_plug_builtin", "jobs_plug_broken"])

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import in_threads, postgres_before
+from conftest import in_threads, opened_store, postgres_before
 from engram import Config, InvalidInputError, NotFoundError
 from engram.records import MemoryRecord
 from engram.store import Store, open_store
@@ -246,12 +246,8 @@ def test_an_older_sqlite_store_gains_the_queue(tmp_path: Path, config: Config) -
 
 @pytest.mark.postgres
 def test_an_older_postgres_database_gains_the_queue(pg_server: object, config: Config) -> None:
-    with postgres_before(pg_server, "006_jobs") as url:
-        store = open_store(url, config)
-        try:
-            assert store.jobs.enqueue("extract", "default", memory_id="m1").status == "pending"
-        finally:
-            store.close()
+    with postgres_before(pg_server, "006_jobs") as url, opened_store(url, config) as store:
+        assert store.jobs.enqueue("extract", "default", memory_id="m1").status == "pending"
 
 
 def test_enqueue_many_adds_what_enqueue_one_by_one_adds(any_store: Store) -> None:

@@ -44,6 +44,12 @@ def with_mode(mem: Memory, **flags: object) -> None:
     core.config = replace(core.config, pipeline=replace(core.config.pipeline, **flags))
 
 
+def holding(config: Config) -> Config:
+    """``config`` with updates and deletes allowed and contradictions held for review."""
+    flags = {"allow_update_delete": True, "contradiction_action": "hold"}
+    return replace(config, pipeline=replace(config.pipeline, **flags))
+
+
 def run(mem: Memory, source: MemoryRecord, *proposals: Proposal) -> dict[str, int]:
     done = apply_proposals(
         mem._core,
@@ -302,11 +308,7 @@ def test_review_over_http_and_the_cli(tmp_path: Path, config: Config) -> None:
     from engram.cli.main import cli
 
     path = tmp_path / "review.db"
-    full = replace(
-        config,
-        pipeline=replace(config.pipeline, allow_update_delete=True, contradiction_action="hold"),
-    )
-    with Memory(path, config=full, embedder=HashEmbedder()) as mem:
+    with Memory(path, config=holding(config), embedder=HashEmbedder()) as mem:
         src = mem.add("Caroline: I am not vegetarian", user_id="c")
         pairs = [
             ("Caroline is vegetarian", "Caroline is not vegetarian"),

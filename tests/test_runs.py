@@ -10,13 +10,12 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
-import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from conftest import HashEmbedder
+from conftest import HashEmbedder, run_doc_example
 from engram import Config, Memory
 from engram.aio import AsyncMemory, AsyncRuns
 from engram.errors import InjectionBlocked, InvalidInputError, NotFoundError
@@ -569,7 +568,6 @@ def test_a_refusing_model_falls_back_to_the_offline_summary(
 
 
 # -- docs/runs.md ------------------------------------------------------------------------
-DOC = Path(__file__).resolve().parents[1] / "docs" / "runs.md"
 
 
 def test_the_docs_example_prints_what_the_page_says(
@@ -577,9 +575,4 @@ def test_the_docs_example_prints_what_the_page_says(
 ) -> None:
     monkeypatch.setenv("ENGRAM_HOME", str(tmp_path / "home"))
     monkeypatch.delenv("ENGRAM_CONFIG", raising=False)
-    text = DOC.read_text(encoding="utf-8")
-    code, printed = re.findall(
-        r"```python\n(.*?)```\n\nprints\n\n(?:<!-- output -->\n)?```text\n(.*?)```", text, re.S
-    )[0]
-    exec(compile(code, str(DOC), "exec"), {"__name__": "docs_example"})  # noqa: S102 - our docs
-    assert capsys.readouterr().out == printed
+    run_doc_example(capsys, "runs.md")

@@ -13,15 +13,10 @@ import pytest
 
 from conftest import HashEmbedder
 from engram import Config, InvalidInputError, Memory, NotFoundError, StoreClosedError
-from engram.records import MemoryRecord
 from engram.store import ListQuery, Store, VectorRow
 from engram.store.sqlite import SQLiteStore, fts
-from engram.text import fts_query, normalize_content
-from engram.validate import build_record
-
-
-def rec(content: str, namespace: str = "default", **fields: Any) -> MemoryRecord:
-    return build_record(content, namespace=namespace, max_chars=100_000, **fields)
+from engram.text import normalize_content
+from test_store_backends import add, kw, rec
 
 
 @pytest.fixture
@@ -29,17 +24,6 @@ def store(tmp_path: Path) -> Iterator[SQLiteStore]:
     s = SQLiteStore(tmp_path / "store.db", busy_timeout_ms=1234)
     yield s
     s.close()
-
-
-def add(store: SQLiteStore, content: str, namespace: str = "default", **fields: Any) -> str:
-    [result] = store.memories.insert([rec(content, namespace, **fields)])
-    return result.record.id
-
-
-def kw(store: SQLiteStore, text: str, namespace: str = "default") -> list[str]:
-    match = fts_query(text)
-    assert match is not None
-    return [memory_id for memory_id, _ in store.keyword.search(namespace, match, 50)]
 
 
 def set_content(store: Store, memory_id: str, content: str) -> None:

@@ -118,6 +118,12 @@ def source(tmp_path: Path, config: Config) -> Iterator[tuple[Path, dict[str, str
     yield path, ids
 
 
+@pytest.fixture
+def exported(source: tuple[Path, dict[str, str]], tmp_path: Path) -> Path:
+    """The whole source store, vectors included, exported to ``all.jsonl``."""
+    return export_file(source[0], tmp_path / "all.jsonl", vectors=True)
+
+
 def export_file(db: Path, out: Path, **kwargs: Any) -> Path:
     store = SQLiteStore(db)
     try:
@@ -189,20 +195,19 @@ def test_round_trip_is_lossless(
 
 
 def test_importing_twice_changes_nothing(
-    source: tuple[Path, dict[str, str]], tmp_path: Path
+    source: tuple[Path, dict[str, str]], exported: Path, tmp_path: Path
 ) -> None:
     db, _ = source
-    file = export_file(db, tmp_path / "all.jsonl", vectors=True)
     target = tmp_path / "target.db"
-    first = import_file(target, file)
+    first = import_file(target, exported)
     snapshot = dump(target)
-    second = import_file(target, file)
+    second = import_file(target, exported)
     assert dump(target) == snapshot
     assert second == ImportCounts(
         existing=first.memories + first.transcripts, rows_existing=first.rows
     )
     # Importing into the source itself is a no-op too.
-    import_file(db, file)
+    import_file(db, exported)
     assert dump(db) == snapshot
 
 
@@ -252,12 +257,11 @@ def test_export_of_one_namespace(source: tuple[Path, dict[str, str]], tmp_path: 
 
 
 def test_without_vectors_reindex_fills_them(
-    source: tuple[Path, dict[str, str]], tmp_path: Path, config: Config
+    source: tuple[Path, dict[str, str]], exported: Path, tmp_path: Path, config: Config
 ) -> None:
     db, _ = source
-    file = export_file(db, tmp_path / "all.jsonl", vectors=True)
     target = tmp_path / "target.db"
-    counts = import_file(target, file, vectors=False)
+    counts = import_file(target, exported, vectors=False)
     assert counts.vectors == 0 and dump(target)["vectors"] == []
 
     def unembedded(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -429,14 +433,13 @@ def _swap_first_memory_and_history(rows: list[dict[str, Any]]) -> list[dict[str,
     ],
 )
 def test_a_malformed_file_names_the_problem_and_imports_nothing(
-    source: tuple[Path, dict[str, str]],
+    exported: Path,
     tmp_path: Path,
     config: Config,
     edit: Edit,
     message: str,
 ) -> None:
-    db, _ = source
-    rows = lines(export_file(db, tmp_path / "all.jsonl", vectors=True))
+    rows = lines(exported)
     bad = write_lines(tmp_path / "bad.jsonl", edit(rows))
     target = tmp_path / "target.db"
     with open_memory(target, config) as mem:
@@ -466,18 +469,16 @@ def test_a_newer_format_is_refused_clearly(
 
 
 def test_vectors_of_another_dimension_are_refused(
-    source: tuple[Path, dict[str, str]], tmp_path: Path, config: Config
+    exported: Path, tmp_path: Path, config: Config
 ) -> None:
-    db, _ = source
-    file = export_file(db, tmp_path / "all.jsonl", vectors=True)
     target = tmp_path / "target.db"
     with Memory(target, config=config, embedder=HashEmbedder(dimension=32)) as mem:
         mem.add("a 32-dimension memory")
     before = dump(target)
     with pytest.raises(InvalidInputError, match="dimension 64 but this store's have 32"):
-        import_file(target, file)
+        import_file(target, exported)
     assert dump(target) == before
-    assert import_file(target, file, vectors=False).memories == 6
+    assert import_file(target, exported, vectors=False).memories == 6
 
 
 class FailingSecondBatch:
@@ -506,15 +507,14 @@ class FailingSecondBatch:
 
 
 def test_an_import_that_stops_half_way_finishes_when_run_again(
-    source: tuple[Path, dict[str, str]], tmp_path: Path
+    source: tuple[Path, dict[str, str]], exported: Path, tmp_path: Path
 ) -> None:
     db, _ = source
-    file = export_file(db, tmp_path / "all.jsonl", vectors=True)
     target = tmp_path / "target.db"
     store = SQLiteStore(target)
     try:
         with pytest.raises(StoreError, match="disk full"):
-            import_jsonl(FailingSecondBatch(store), file, batch_size=3)  # type: ignore[arg-type]
+            import_jsonl(FailingSecondBatch(store), exported, batch_size=3)  # type: ignore[arg-type]
     finally:
         store.close()
     partial = dump(target)
@@ -525,7 +525,7 @@ def test_an_import_that_stops_half_way_finishes_when_run_again(
     assert partial["history"] == [h for h in whole["history"] if h[0] in first]
     assert partial["feedback"] == [f for f in whole["feedback"] if f[0] in first]
     assert partial["vectors"] == [v for v in whole["vectors"] if v[0] in first]
-    counts = import_file(target, file, batch_size=3)
+    counts = import_file(target, exported, batch_size=3)
     assert counts.existing == 3 and counts.memories == 3
     assert dump(target) == whole
 
@@ -597,21 +597,24 @@ def test_cli_import_of_a_bad_file_names_the_line(tmp_path: Path) -> None:
 
 
 def test_a_copy_through_each_backend_is_exact(
-    source: tuple[Path, dict[str, str]], tmp_path: Path, config: Config, store_location: str
+    source: tuple[Path, dict[str, str]],
+    exported: Path,
+    tmp_path: Path,
+    config: Config,
+    store_location: str,
 ) -> None:
     """SQLite -> this backend -> SQLite: what a store-to-store migration relies on."""
     db, _ = source
-    file = export_file(db, tmp_path / "all.jsonl", vectors=True)
     with Memory(store_location, config=config, embedder=None) as middle:
-        first = import_jsonl(middle.store, file)
+        first = import_jsonl(middle.store, exported)
         assert first.memories == 6 and first.transcripts == 1
-        assert import_jsonl(middle.store, file) == ImportCounts(
+        assert import_jsonl(middle.store, exported) == ImportCounts(
             existing=7, rows_existing=first.rows
         )
         again = tmp_path / "again.jsonl"
         with again.open("w", encoding="utf-8") as out:
             export_jsonl(middle.store, out, vectors=True, batch_size=4)
-    assert lines(again)[1:] == lines(file)[1:]
+    assert lines(again)[1:] == lines(exported)[1:]
     target = tmp_path / "target.db"
     import_file(target, again)
     assert dump(target) == dump(db)

@@ -12,7 +12,6 @@ import asyncio
 import functools
 import os
 from collections.abc import Callable, Coroutine
-from types import TracebackType
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, cast
 
 from engram.admin import Admin
@@ -30,6 +29,7 @@ from engram.inject import Blocks, Inject
 from engram.jobs import Jobs
 from engram.keys import Keys
 from engram.lifecycle import Lifecycle
+from engram.lifetime import AsyncClosing
 from engram.maintenance import Maintenance
 from engram.memory import Memory
 from engram.org import Org
@@ -385,7 +385,7 @@ class AsyncAdmin(Awaitable[Admin]):
         return self.sync.location
 
 
-class AsyncMemory(Awaitable[Memory]):
+class AsyncMemory(Awaitable[Memory], AsyncClosing):
     """Async front door: ``await mem.add(...)``, ``await mem.recall(...)``,
     ``await mem.keys.create(...)``."""
 
@@ -438,13 +438,5 @@ class AsyncMemory(Awaitable[Memory]):
     add_transcript = awaitable(Memory.add_transcript)
     close = awaitable(Memory.close)
 
-    async def __aenter__(self) -> AsyncMemory:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    async def _aclose(self) -> None:
         await self.close()

@@ -33,7 +33,7 @@ from engram.pipeline.worker import Worker
 from engram.records import utcnow
 from engram.scoping import ScopeArgs, scoped
 from engram.store.protocols import DOCUMENT_STATUSES, Document, DocumentChunk, Job
-from engram.validate import no_nul, offset_value, optional_str, positive_int
+from engram.validate import choice, no_nul, offset_value, optional_str, positive_int
 
 __all__ = ["DOCUMENT_STATUSES", "Document", "DocumentChunk", "Documents"]
 
@@ -329,11 +329,7 @@ def _over(size: int, limit: int) -> str:
 
 
 def _status(status: object) -> str | None:
-    if status is not None and status not in DOCUMENT_STATUSES:
-        raise InvalidInputError(
-            f"status must be one of {', '.join(DOCUMENT_STATUSES)}, got {shown(status)}"
-        )
-    return status if isinstance(status, str) else None
+    return None if status is None else choice("status", status, DOCUMENT_STATUSES)
 
 
 def _scope_ids(scope: Scope) -> dict[str, str]:

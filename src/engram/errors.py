@@ -39,6 +39,11 @@ config, capability): ``EngramConnectionError`` is its ``MemoryConnectionError``,
 from __future__ import annotations
 
 import reprlib
+from collections.abc import Mapping
+from typing import TypeVar
+
+#: A registry's factory type (``registered``).
+F = TypeVar("F")
 
 
 class _Short(reprlib.Repr):
@@ -74,6 +79,17 @@ class ConfigError(EngramError):
     """A setting is invalid, or names a backend or embedder that does not exist."""
 
     code = "config_error"
+
+
+def registered(registry: Mapping[str, F], name: str, what: str) -> F:
+    """The factory ``registry`` holds under the configured ``name``; a ``ConfigError``
+    naming ``what`` and the names there are (``none`` among them) for any other."""
+    factory = registry.get(name)
+    if factory is None:
+        raise ConfigError(
+            f"unknown {what} {name!r}; available: none, {', '.join(sorted(registry))}"
+        )
+    return factory
 
 
 class InvalidInputError(EngramError, ValueError):

@@ -22,14 +22,14 @@ from dataclasses import dataclass
 from typing import Any, Unpack, overload
 
 from engram.core import Core, Part
-from engram.errors import InvalidInputError, NotFoundError, shown
+from engram.errors import NotFoundError
 from engram.pipeline.handlers import HANDLERS
 from engram.pipeline.worker import Worker
 from engram.records import iso, utcnow
 from engram.scoping import ScopeArgs, scoped
 from engram.store.protocols import JOB_KINDS, JOB_STATUSES, Job
 from engram.store.protocols.record import Record
-from engram.validate import offset_value, optional_str, positive_int, row_id
+from engram.validate import choice, offset_value, optional_str, positive_int, row_id
 
 __all__ = ["JOB_KINDS", "JOB_STATUSES", "Job", "JobPage", "Jobs"]
 
@@ -91,10 +91,8 @@ class Jobs(Part):
         ns = self._namespace(who)
         positive_int("limit", limit, upper=10_000)
         offset_value(offset)
-        if status is not None and status not in JOB_STATUSES:
-            raise InvalidInputError(
-                f"job status must be one of {', '.join(JOB_STATUSES)}, got {shown(status)}"
-            )
+        if status is not None:
+            choice("job status", status, JOB_STATUSES)
         kind = optional_str("kind", kind)
         store = self._core.store.jobs
         items = store.select(namespace=ns, status=status, kind=kind, limit=limit, offset=offset)

@@ -1,5 +1,6 @@
-"""``with`` support written once: what holds a store or a connection pool closes it on
-the way out of a ``with`` block (``Memory``, the mem0 door, ``EngramClient``)."""
+"""``with`` and ``async with`` support written once: what holds a store or a connection
+pool closes it on the way out of the block (``Memory``, the mem0 door, ``EngramClient``;
+``AsyncMemory`` and ``AsyncEngramClient``)."""
 
 from __future__ import annotations
 
@@ -25,3 +26,24 @@ class Closing:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+
+class AsyncClosing:
+    """An ``async with`` block returns the object and awaits ``_aclose()`` on the way
+    out, whether the block ended or raised (the public name differs: ``close`` on
+    ``AsyncMemory``, ``aclose`` on ``AsyncEngramClient``, as httpx names it)."""
+
+    async def _aclose(self) -> None:
+        """Release what the object holds; subclasses say what."""
+        raise NotImplementedError
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self._aclose()

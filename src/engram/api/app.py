@@ -14,6 +14,7 @@ from contextlib import (
     asynccontextmanager,
     contextmanager,
 )
+from types import ModuleType
 from typing import Any
 
 from fastapi import FastAPI
@@ -56,6 +57,28 @@ from engram.api.ratelimit import Clock, RateLimit, RateLimiter
 from engram.memory import Memory
 
 log = logging.getLogger("engram.api")
+
+#: The route modules, in the order their routes are matched.
+ROUTERS: tuple[ModuleType, ...] = (
+    routes,
+    documents_routes,
+    curation_routes,  # before /v1/review/{item_id}
+    review_routes,
+    erase_routes,
+    jobs_routes,
+    palace_routes,
+    graph_routes,
+    runs_routes,
+    sessions_routes,
+    maintenance_routes,
+    lifecycle_routes,
+    inject_routes,
+    org_routes,
+    shared_routes,
+    ops_routes,
+    mem0_routes,  # mem0's REST shape under /mem0 (issue 27)
+    chat_routes,  # issue 31: the OpenAI-compatible chat proxy
+)
 
 DESCRIPTION = """\
 engram's HTTP API: long-term memory for AI agents.
@@ -126,24 +149,8 @@ def create_app(
     app.state.engram = state
     app.state.mcp = mcp_app is not None
     errors.install(app)
-    app.include_router(routes.router)
-    app.include_router(documents_routes.router)
-    app.include_router(curation_routes.router)  # before /v1/review/{item_id}
-    app.include_router(review_routes.router)
-    app.include_router(erase_routes.router)
-    app.include_router(jobs_routes.router)
-    app.include_router(palace_routes.router)
-    app.include_router(graph_routes.router)
-    app.include_router(runs_routes.router)
-    app.include_router(sessions_routes.router)
-    app.include_router(maintenance_routes.router)
-    app.include_router(lifecycle_routes.router)
-    app.include_router(inject_routes.router)
-    app.include_router(org_routes.router)
-    app.include_router(shared_routes.router)
-    app.include_router(ops_routes.router)
-    app.include_router(mem0_routes.router)  # mem0's REST shape under /mem0 (issue 27)
-    app.include_router(chat_routes.router)  # issue 31: the OpenAI-compatible chat proxy
+    for module in ROUTERS:
+        app.include_router(module.router)
     dashboard_routes.install(app)
     if mcp_app is not None:
         app.include_router(mcp_discovery.router)

@@ -21,6 +21,7 @@ from engram.api.context import note_key, note_namespace, note_tool
 from engram.api.errors import send_error, status_for
 from engram.api.limits import replay
 from engram.api.mcp_discovery import challenge
+from engram.api.middleware import HttpOnly
 from engram.core import Scope as CallScope
 from engram.errors import EngramError
 from engram.keys import LOCAL, Principal, ScopeResolver
@@ -97,7 +98,7 @@ Caller = Annotated[Principal, Depends(principal)]
 State = Annotated[ServerState, Depends(server_state)]
 
 
-class McpGuard:
+class McpGuard(HttpOnly):
     """ASGI wrapper: authenticate, resolve the namespace, set ``current_namespace``.
 
     The namespace is the ``X-Engram-Namespace`` header if the key may reach it (403 if
@@ -106,13 +107,10 @@ class McpGuard:
     """
 
     def __init__(self, app: ASGIApp, state: ServerState) -> None:
-        self.app = app
+        super().__init__(app)
         self.state = state
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         try:
             caller = await run_in_threadpool(authenticate, self.state, headers.get("authorization"))

@@ -38,7 +38,7 @@ from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 
 from engram.api.auth import Caller, ServerState, State, authenticate, bearer
-from engram.api.routes import _ERRORS, ScopeQuery
+from engram.api.routes import _ERRORS, ScopeQuery, _namespace
 from engram.chat import ChatConfig, Turn
 from engram.chat.stages import HEADER as TIMING_HEADER
 from engram.chat.stages import Stages
@@ -286,7 +286,7 @@ def _settings_out(namespace: str, cfg: ChatConfig) -> dict[str, Any]:
 @router.get("/v1/chat/settings", response_model=ChatSettingsOut, summary="Chat settings")
 def get_chat_settings(scope_in: ScopeQuery, caller: Caller, state: State) -> dict[str, Any]:
     """The chat settings of the caller's namespace: ``[chat]`` with the user's own."""
-    ns = caller.scope(state.memory, **scope_in.scope_args()).namespace
+    ns = _namespace(caller, state, scope_in)
     return _settings_out(ns, state.memory.chat.settings(namespace=ns))
 
 
@@ -295,7 +295,7 @@ def put_chat_settings(
     body: ChatSettingsIn, scope_in: ScopeQuery, caller: Caller, state: State
 ) -> dict[str, Any]:
     """Store the user's own values of the named settings; returns the result."""
-    ns = caller.scope(state.memory, **scope_in.scope_args()).namespace
+    ns = _namespace(caller, state, scope_in)
     values = body.model_dump(exclude_none=True)
     return _settings_out(ns, state.memory.chat.set_settings(values, namespace=ns))
 
@@ -303,6 +303,6 @@ def put_chat_settings(
 @router.delete("/v1/chat/settings", response_model=ChatSettingsOut, summary="Reset chat settings")
 def delete_chat_settings(scope_in: ScopeQuery, caller: Caller, state: State) -> dict[str, Any]:
     """Forget the user's own settings: ``[chat]`` applies again."""
-    ns = caller.scope(state.memory, **scope_in.scope_args()).namespace
+    ns = _namespace(caller, state, scope_in)
     state.memory.chat.reset_settings(namespace=ns)
     return _settings_out(ns, state.memory.chat.settings(namespace=ns))

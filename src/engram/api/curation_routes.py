@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 
 from engram.api import models as m
 from engram.api.auth import Caller, State
-from engram.api.routes import _ERRORS, ScopeQuery, _ids
+from engram.api.routes import _ERRORS, ScopeQuery, _ids, _scoped
 from engram.records import MemoryType
 from engram.review.prune import MAX_PRUNE_IDS, prune_reason
 
@@ -85,8 +85,7 @@ def prune_candidates(
     query: Annotated[CandidateQuery, Query()], caller: Caller, state: State
 ) -> dict[str, Any]:
     """Memories with quality <= -2, or score < 6 and quality < 0 (seed 000), worst first."""
-    mem = state.memory
-    scope = caller.scope(mem, **query.scope_args())
+    mem, scope = _scoped(caller, state, query)
     page = mem.review.prune_candidates(limit=query.limit, offset=query.offset, **_ids(scope))
     return {
         "items": [{**r.to_dict(), "reason": prune_reason(r) or ""} for r in page],
@@ -99,8 +98,7 @@ def prune_candidates(
 @router.post("/v1/review/prune", response_model=PruneOut, tags=["review"], summary="Bulk prune")
 def prune(body: PruneIn, caller: Caller, state: State) -> dict[str, Any]:
     """Tombstone the ids (a dry run by default); each deletion is audited."""
-    mem = state.memory
-    scope = caller.scope(mem, **body.scope_args())
+    mem, scope = _scoped(caller, state, body)
     actor = f"key:{caller.key_id}" if caller.key_id else "http"
     report = mem.review.prune(
         body.ids,
@@ -162,8 +160,7 @@ class GraphQuery(m.Scope):
 @router.get("/v1/review/graph", response_model=GraphOut, tags=["review"], summary="Graph view")
 def graph(query: Annotated[GraphQuery, Query()], caller: Caller, state: State) -> dict[str, Any]:
     """The newest memories with a vector, projected to 2-D (UMAP, or PCA) and clustered."""
-    mem = state.memory
-    scope = caller.scope(mem, **query.scope_args())
+    mem, scope = _scoped(caller, state, query)
     kind = query.type.value if query.type is not None else None
     view = mem.review.graph(limit=query.limit, type=kind, method=query.method, **_ids(scope))
     return view.to_dict()
@@ -199,8 +196,7 @@ class NoveltyOut(BaseModel):
 @router.post("/v1/review/novelty", response_model=NoveltyOut, tags=["review"], summary="Novelty")
 def novelty(body: NoveltyIn, caller: Caller, state: State) -> dict[str, Any]:
     """Score new search results against the context and the namespace's memories."""
-    mem = state.memory
-    scope = caller.scope(mem, **body.scope_args())
+    mem, scope = _scoped(caller, state, body)
     report = mem.review.assess_novelty(
         body.results, body.context, use_memories=body.use_memories, **_ids(scope)
     )
@@ -218,8 +214,7 @@ def novelty(body: NoveltyIn, caller: Caller, state: State) -> dict[str, Any]:
 def feedback_export(scope_in: ScopeQuery, caller: Caller, state: State) -> StreamingResponse:
     """The feedback log, one JSON object a line: ``{memory_id, content, title, rating,
     comment, at, quality}``, oldest first, streamed."""
-    mem = state.memory
-    scope = caller.scope(mem, **scope_in.scope_args())
+    mem, scope = _scoped(caller, state, scope_in)
     lines = mem.review.export_feedback(**_ids(scope))
 
     def body() -> Iterator[bytes]:

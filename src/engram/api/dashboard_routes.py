@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 
 from engram.api import models as m
 from engram.api.auth import Caller, State
-from engram.api.routes import _ERRORS, MemoryId, ScopeQuery, _ids
+from engram.api.routes import _ERRORS, MemoryId, ScopeQuery, _ids, _scoped
 from engram.browse import MAX_PAGE
 from engram.dashboard import INDEX, STATIC_DIR
 from engram.records import MemoryType
@@ -122,8 +122,7 @@ def browse_memories(
     query: Annotated[BrowseQuery, Query()], caller: Caller, state: State
 ) -> dict[str, Any]:
     """A page of memories, newest first, paged in the store (``total`` counts all)."""
-    mem = state.memory
-    scope = caller.scope(mem, **query.scope_args())
+    mem, scope = _scoped(caller, state, query)
     page = mem.browse.memories(
         **_ids(scope),
         type=None if query.type is None else query.type.value,
@@ -148,8 +147,7 @@ def memory_graph(
 ) -> dict[str, Any]:
     """The entities the memory mentions and the relations it stated, with their
     validity windows (the dashboard's memory detail)."""
-    mem = state.memory
-    scope = caller.scope(mem, **scope_in.scope_args())
+    mem, scope = _scoped(caller, state, scope_in)
     entities, relations = mem.browse.graph_of(memory_id, **_ids(scope))
     return {
         "entities": [e.to_dict() for e in entities],

@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from engram.api import models as m
 from engram.api.auth import Caller, State
-from engram.api.routes import _ids
+from engram.api.routes import _ids, _scoped
 
 DocumentId = Annotated[str, Path(min_length=1, max_length=200, description="A document id.")]
 Status = Literal["queued", "extracting", "chunking", "embedding", "indexing", "done", "failed"]
@@ -109,8 +109,7 @@ def ingest_document(body: DocumentIn, caller: Caller, state: State) -> dict[str,
     """Store a text (or record a URL) and queue its ingest job: 202 with the ``queued``
     document. The worker fetches, chunks and stores it as ``document_chunk`` memories;
     ``GET /v1/documents/{id}`` follows its status."""
-    mem = state.memory
-    scope = caller.scope(mem, **body.scope_args())
+    mem, scope = _scoped(caller, state, body)
     document = mem.documents.ingest(
         body.text,
         url=body.url,
@@ -125,8 +124,7 @@ def list_documents(
     query: Annotated[DocumentListQuery, Query()], caller: Caller, state: State
 ) -> dict[str, Any]:
     """Documents of a namespace, newest first, with their status."""
-    mem = state.memory
-    scope = caller.scope(mem, **query.scope_args())
+    mem, scope = _scoped(caller, state, query)
     docs = mem.documents.list(
         status=query.status, namespace=scope.namespace, limit=query.limit, offset=query.offset
     )
@@ -146,8 +144,7 @@ def get_document(
     state: State,
 ) -> dict[str, Any]:
     """One document: its status, chunk count, error and chunk memory ids."""
-    mem = state.memory
-    scope = caller.scope(mem, **scope_in.scope_args())
+    mem, scope = _scoped(caller, state, scope_in)
     document = mem.documents.get(document_id, namespace=scope.namespace)
     chunks = mem.documents.chunks(document.id, namespace=scope.namespace)
     return {**document.to_dict(), "memory_ids": [c.memory_id for c in chunks]}

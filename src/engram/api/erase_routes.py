@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engram.api import models as m
 from engram.api.auth import Caller, State
-from engram.api.routes import _ERRORS, _ids
+from engram.api.routes import _ERRORS, _ids, _scoped
 from engram.errors import InvalidInputError
 
 router = APIRouter(responses=_ERRORS)
@@ -88,8 +88,7 @@ def erase(body: EraseIn, caller: Caller, state: State) -> dict[str, Any]:
             "name what to erase: namespace, user_id, agent_id or run_id (an erase never "
             "defaults to the key's own namespace)"
         )
-    mem = state.memory
-    scope = caller.scope(mem, **body.scope_args())
+    mem, scope = _scoped(caller, state, body)
     actor = f"key:{caller.key_id}" if caller.key_id else "http"
     result = mem.erasure.erase(
         **_ids(scope), filters=body.filters, dry_run=body.dry_run, actor=actor

@@ -27,7 +27,7 @@ from pydantic import BaseModel, Field
 from engram.api import models as m
 from engram.api.auth import Caller, ServerState, State
 from engram.api.models import STRICT
-from engram.api.routes import _ERRORS, MemoryId, ScopeQuery
+from engram.api.routes import _ERRORS, MemoryId, ScopeQuery, _namespace
 from engram.inject import STRATEGIES, insert, last_user_text
 from engram.inject.blocks import block_dict
 from engram.keys import Principal
@@ -194,10 +194,6 @@ class ToolsQuery(BaseModel):
     model_config = STRICT
 
     strategy: Strategy = "tool_based"
-
-
-def _namespace(caller: Principal, state: ServerState, scope_in: m.Scope) -> str:
-    return str(caller.scope(state.memory, **scope_in.scope_args()).namespace)
 
 
 def _writer(caller: Principal, state: ServerState) -> dict[str, Any]:

@@ -15,10 +15,9 @@ from fastapi import APIRouter, Body, Query
 from pydantic import BaseModel, Field
 
 from engram.api import models as m
-from engram.api.auth import Caller, ServerState, State
+from engram.api.auth import Caller, State
 from engram.api.models import STRICT
-from engram.api.routes import _ERRORS, MemoryId, ScopeQuery
-from engram.keys import Principal
+from engram.api.routes import _ERRORS, MemoryId, ScopeQuery, _namespace
 
 Category = Literal["working", "episodic", "semantic", "procedural", "social"]
 
@@ -114,10 +113,6 @@ class StatusOut(BaseModel):
     last_consolidation: str | None
     last_retention: str | None
     due: dict[str, bool]
-
-
-def _namespace(caller: Principal, state: ServerState, scope_in: m.Scope) -> str:
-    return str(caller.scope(state.memory, **scope_in.scope_args()).namespace)
 
 
 @router.get("/v1/lifecycle/status", response_model=StatusOut, summary="Lifecycle status")

@@ -10,19 +10,17 @@ from __future__ import annotations
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from engram.api.errors import send_error
+from engram.api.middleware import HttpOnly
 
 
-class BodyLimit:
+class BodyLimit(HttpOnly):
     """Pure ASGI middleware enforcing ``max_bytes`` on every HTTP request body."""
 
     def __init__(self, app: ASGIApp, max_bytes: int) -> None:
-        self.app = app
+        super().__init__(app)
         self.max_bytes = max_bytes
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         declared = _content_length(scope)
         if declared is not None and declared > self.max_bytes:
             await self._refuse(send, declared)

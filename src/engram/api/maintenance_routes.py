@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field, StrictBool
 
 from engram.api.auth import Caller, State
 from engram.api.models import STRICT
-from engram.api.routes import _ERRORS, ScopeQuery
+from engram.api.routes import _ERRORS, ScopeQuery, _namespace
 from engram.maintenance import ACTIONS, MaintenanceRun
 
 router = APIRouter(responses=_ERRORS, tags=["maintenance"])
@@ -184,7 +184,7 @@ def dedup(body: DedupIn, scope_in: ScopeQuery, caller: Caller, state: State) -> 
     ``execute`` supersedes all but one of each group and needs an admin key."""
     if body.execute:
         caller.require_admin("merging duplicates")
-    ns = caller.scope(state.memory, **scope_in.scope_args()).namespace
+    ns = _namespace(caller, state, scope_in)
     report = state.memory.maintenance.dedup(
         namespace=ns, execute=body.execute, threshold=body.threshold
     )

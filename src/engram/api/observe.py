@@ -21,6 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from engram.api.context import RequestInfo, current_request, request_id_from
 from engram.api.errors import send_error
 from engram.api.metrics import Metrics
+from engram.api.middleware import HttpOnly
 from engram.core import current_actor
 
 access_log = logging.getLogger("engram.access")
@@ -56,18 +57,15 @@ def _flat(routes: Iterable[BaseRoute]) -> Iterator[BaseRoute]:
             yield from _flat(inner)
 
 
-class Observe:
+class Observe(HttpOnly):
     """Pure ASGI middleware: request ids, metrics and the access log."""
 
     def __init__(self, app: ASGIApp, metrics: Metrics, routes: Sequence[BaseRoute]) -> None:
-        self.app = app
+        super().__init__(app)
         self.metrics = metrics
         self.routes = routes
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         info = RequestInfo(
             request_id=request_id_from(headers),

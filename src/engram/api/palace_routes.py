@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engram.api import models as m
 from engram.api.auth import Caller, State
-from engram.api.routes import _ERRORS, _ids
+from engram.api.routes import _ERRORS, _ids, _scoped
 
 router = APIRouter(responses=_ERRORS, tags=["palace"])
 
@@ -104,16 +104,14 @@ class ResolveOut(BaseModel):
 @router.get("/v1/palace", response_model=TreeOut, summary="The palace tree")
 def palace_tree(query: Annotated[TreeQuery, Query()], caller: Caller, state: State) -> Any:
     """Wings → rooms → closets, with drawer counts."""
-    mem = state.memory
-    scope = caller.scope(mem, **query.scope_args())
+    mem, scope = _scoped(caller, state, query)
     return {"wings": [n.to_dict() for n in mem.palace.tree(query.wing, **_ids(scope))]}
 
 
 @router.post("/v1/palace/mine", response_model=MineOut, summary="Mine a conversation")
 def mine_conversation(body: MineIn, caller: Caller, state: State) -> Any:
     """File a conversation: one drawer per message, idempotent when sent again."""
-    mem = state.memory
-    scope = caller.scope(mem, **body.scope_args())
+    mem, scope = _scoped(caller, state, body)
     messages = [msg.model_dump(exclude_none=True) for msg in body.messages]
     result = mem.palace.mine_conversation(
         messages,
@@ -130,8 +128,7 @@ def mine_conversation(body: MineIn, caller: Caller, state: State) -> Any:
 def resolve_pointer(query: Annotated[ResolveQuery, Query()], caller: Caller, state: State) -> Any:
     """The drawer an AAAK pointer names, with its memory (422 if malformed, 404 if
     there is no such drawer in the namespace)."""
-    mem = state.memory
-    scope = caller.scope(mem, **query.scope_args())
+    mem, scope = _scoped(caller, state, query)
     return mem.palace.resolve(query.pointer, **_ids(scope)).to_dict()
 
 
@@ -139,8 +136,7 @@ def resolve_pointer(query: Annotated[ResolveQuery, Query()], caller: Caller, sta
 def room_drawers(query: Annotated[DrawersQuery, Query()], caller: Caller, state: State) -> Any:
     """The drawers of a room, in order, with their AAAK pointers (404 for an unknown
     wing or room)."""
-    mem = state.memory
-    scope = caller.scope(mem, **query.scope_args())
+    mem, scope = _scoped(caller, state, query)
     room: str | int = int(query.room) if query.room.isdigit() else query.room
     drawers = mem.palace.drawers(query.wing, room, **_ids(scope))
     return {"drawers": [d.to_dict() for d in drawers]}

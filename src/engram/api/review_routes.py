@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engram.api import models as m
 from engram.api.auth import Caller, ServerState, State
-from engram.api.routes import _ERRORS, ScopeQuery, _ids, row_id_path
+from engram.api.routes import _ERRORS, ScopeQuery, _ids, _scoped, row_id_path
 from engram.keys import Principal
 
 ItemId = Annotated[int, row_id_path("A review item id.")]
@@ -85,8 +85,7 @@ def list_review(
     query: Annotated[ReviewQuery, Query()], caller: Caller, state: State
 ) -> dict[str, Any]:
     """Proposals contradiction detection held back, oldest first."""
-    mem = state.memory
-    scope = caller.scope(mem, **query.scope_args())
+    mem, scope = _scoped(caller, state, query)
     status = None if query.status == "all" else query.status
     items = mem.review.list(status=status, limit=query.limit, offset=query.offset, **_ids(scope))
     total = mem.review.count(status=status, **_ids(scope))
@@ -103,8 +102,7 @@ def get_review(
     item_id: ItemId, scope_in: ScopeQuery, caller: Caller, state: State
 ) -> dict[str, Any]:
     """One review item of the namespace."""
-    mem = state.memory
-    scope = caller.scope(mem, **scope_in.scope_args())
+    mem, scope = _scoped(caller, state, scope_in)
     return mem.review.get(item_id, **_ids(scope)).to_dict()
 
 

@@ -70,6 +70,11 @@ def _scoped(caller: Caller, state: ServerState, given: m.Scope) -> tuple[Memory,
     return mem, caller.scope(mem, **given.scope_args())
 
 
+def _namespace(caller: Principal, state: ServerState, given: m.Scope) -> str:
+    """The namespace ``given`` resolves to for the caller (403 out of reach)."""
+    return str(caller.scope(state.memory, **given.scope_args()).namespace)
+
+
 # -- memories --------------------------------------------------------------------------
 _DUPLICATE: dict[int | str, dict[str, Any]] = {
     200: {"description": "The same content was already stored: nothing new."}

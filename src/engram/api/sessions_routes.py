@@ -14,11 +14,10 @@ from fastapi import APIRouter, Body, Path, Query
 from pydantic import BaseModel, Field
 
 from engram.api import models as m
-from engram.api.auth import Caller, ServerState, State
+from engram.api.auth import Caller, State
 from engram.api.models import STRICT
-from engram.api.routes import _ERRORS, ScopeQuery
+from engram.api.routes import _ERRORS, ScopeQuery, _namespace
 from engram.errors import NotFoundError
-from engram.keys import Principal
 from engram.records import iso
 
 SessionKey = Annotated[str, Path(min_length=1, max_length=200, description="The session key.")]
@@ -150,10 +149,6 @@ class RecoverQuery(m.Scope):
 class ListQuery(m.Scope):
     limit: int = Field(default=50, ge=1, le=1000)
     offset: int = Field(default=0, ge=0, le=10_000_000)
-
-
-def _namespace(caller: Principal, state: ServerState, scope_in: m.Scope) -> str:
-    return str(caller.scope(state.memory, **scope_in.scope_args()).namespace)
 
 
 @router.get("/v1/sessions", response_model=SessionList, summary="Sessions")

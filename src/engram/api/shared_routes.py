@@ -23,7 +23,7 @@ from engram.agents import AgentProfile, MemoryLevel
 from engram.api import models as m
 from engram.api.auth import Caller, ServerState, State
 from engram.api.models import STRICT
-from engram.api.routes import _ERRORS, ScopeQuery
+from engram.api.routes import _ERRORS, ScopeQuery, _namespace
 from engram.keys import Principal
 from engram.records import iso
 from engram.shared import DEFAULT_SPACE
@@ -214,7 +214,7 @@ def end_session(
 ) -> dict[str, Any]:
     """Tombstone the agent's session-level memories of the session in the caller's
     namespace."""
-    ns = caller.scope(state.memory, **scope_in.scope_args()).namespace
+    ns = _namespace(caller, state, scope_in)
     removed = state.memory.agents.end_session(agent_id, session_id, namespace=ns)
     return {"agent_id": agent_id, "session_id": session_id, "removed": removed}
 

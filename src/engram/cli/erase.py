@@ -115,11 +115,7 @@ def erasures(
     """Show the erase audit, newest first: who erased what, when, with which filters."""
     with obj.memory(must_exist=True) as mem:
         rows = mem.erasure.audit(**scope, all_namespaces=all_namespaces, limit=limit)
-    if as_json:
-        render.emit_json([r.to_dict() for r in rows])
-        return
-    if not rows:
-        render.console.print("no erasures recorded", markup=False)
+    if render.said(as_json, [r.to_dict() for r in rows], rows, "no erasures recorded"):
         return
     for r in rows:
         render.console.print(

@@ -53,11 +53,8 @@ def list_(obj: Ctx, scope: dict[str, Any], as_json: bool) -> None:
     """The namespace's core blocks."""
     with obj.memory(must_exist=True) as mem:
         found = mem.inject.blocks.list(**scope)
-    if as_json:
-        render.emit_json({"items": [_block(b) for b in found]})
+    if render.said(as_json, {"items": [_block(b) for b in found]}, found, "no core blocks"):
         return
-    if not found:
-        render.console.print("no core blocks")
     for b in found:
         _print_block(b, False)
 
@@ -167,11 +164,8 @@ def history(obj: Ctx, label: str, limit: int, scope: dict[str, Any], as_json: bo
         }
         for e in edits
     ]
-    if as_json:
-        render.emit_json({"items": items})
+    if render.said(as_json, {"items": items}, items, f"no history for core block {label!r}"):
         return
-    if not items:
-        render.console.print(f"no history for core block {label!r}", markup=False)
     for e in edits:
         render.console.print(f"{iso(e.at)}  {e.op:<8} by {e.actor or '?'}", markup=False)
         render.console.print(f"  {e.new_value!r}", markup=False)

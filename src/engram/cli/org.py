@@ -206,11 +206,7 @@ def audit(obj: Ctx, fact_id: str | None, actor: str | None, limit: int, as_json:
     """The audit trail, newest first: writes, new versions, retractions, refusals."""
     with obj.memory(must_exist=True, embedder=None) as mem:
         rows = mem.org.audit(fact_id=fact_id, actor=actor, limit=limit)
-    if as_json:
-        render.emit_json([e.to_dict() for e in rows])
-        return
-    if not rows:
-        render.console.print("the org audit is empty", markup=False)
+    if render.said(as_json, [e.to_dict() for e in rows], rows, "the org audit is empty"):
         return
     render.fold_table(
         ("when", "action", "who", "role", "category", "fact", "v", "why"),

@@ -86,11 +86,8 @@ def list_(obj: Ctx, scope: dict[str, Any], limit: int, as_json: bool) -> None:
     """Stored procedures, newest first."""
     with obj.memory(must_exist=True) as mem:
         items = mem.procedures.list(limit=limit, **scope)
-    if as_json:
-        render.emit_json({"items": [p.to_dict() for p in items]})
+    if render.said(as_json, {"items": [p.to_dict() for p in items]}, items, "no stored procedures"):
         return
-    if not items:
-        render.console.print("no stored procedures")
     for p in items:
         render.console.print(f"{p.memory_id}  {p.name}  ({p.confidence:g})", markup=False)
 

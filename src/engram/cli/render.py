@@ -91,6 +91,19 @@ def fold_table(columns: Sequence[str], rows: Iterable[Sequence[RenderableType | 
     console.print(table)
 
 
+def said(as_json: bool, data: Any, found: object, empty: str) -> bool:
+    """The start of a command's answer: with ``--json`` the JSON-ready ``data``; else,
+    when nothing was ``found``, the ``empty`` message. True when that was the whole
+    answer (the caller returns), False when the caller prints what was found."""
+    if as_json:
+        emit_json(data)
+        return True
+    if not found:
+        console.print(empty, markup=False)
+        return True
+    return False
+
+
 def listing(
     page: Mapping[str, Any],
     as_json: bool,
@@ -101,11 +114,7 @@ def listing(
     """A list command's answer: with ``--json`` the JSON-ready ``page`` (``{items, ...}``);
     else ``empty`` when it has no items, or ``rows`` under ``columns`` as a folding table.
     True when the table was printed (for a footer after it)."""
-    if as_json:
-        emit_json(page)
-        return False
-    if not page["items"]:
-        console.print(empty)
+    if said(as_json, page, page["items"], empty):
         return False
     fold_table(columns, rows)
     return True

@@ -192,11 +192,8 @@ def keys_list(obj: Ctx, as_json: bool) -> None:
     """List keys (never their secrets), revoked ones included."""
     with obj.memory(must_exist=True, embedder=None) as mem:
         found = mem.keys.list()
-    if as_json:
-        render.emit_json([k.to_dict() for k in found])
-        return
-    if not found:
-        render.console.print("no API keys yet: `engram keys create --user NAME` makes one")
+    empty = "no API keys yet: `engram keys create --user NAME` makes one"
+    if render.said(as_json, [k.to_dict() for k in found], found, empty):
         return
     table = Table()
     table.add_column("id", overflow="fold", min_width=32)

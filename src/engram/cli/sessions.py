@@ -61,11 +61,8 @@ def checkpoints(
     """A session's checkpoints, newest first."""
     with obj.memory(must_exist=True) as mem:
         rows = mem.sessions.checkpoints(session_key, limit=limit, trigger=trigger, **scope)
-    if as_json:
-        render.emit_json({"items": [c.to_dict() for c in rows]})
-        return
-    if not rows:
-        render.console.print(f"no checkpoints for session {session_key!r}")
+    empty = f"no checkpoints for session {session_key!r}"
+    if render.said(as_json, {"items": [c.to_dict() for c in rows]}, rows, empty):
         return
     for c in rows:
         render.console.print(f"[bold]#{c.id}[/bold] {c.trigger} at {iso(c.created_at)}")

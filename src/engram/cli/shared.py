@@ -181,11 +181,9 @@ def search(
         hits = mem.shared.search_shared(
             query, exclude_agent=exclude_agent, namespace=namespace, limit=limit
         )
-    if as_json:
-        render.emit_json({"hits": [h.to_dict() for h in hits]})
-        return
-    if not hits:
-        render.console.print("no shared knowledge matches")
+    if render.said(
+        as_json, {"hits": [h.to_dict() for h in hits]}, hits, "no shared knowledge matches"
+    ):
         return
     render.fold_table(
         ("id", "score", "publisher", "content"),
@@ -204,11 +202,7 @@ def publications(
     """Live publications, newest first."""
     with obj.memory(must_exist=True) as mem:
         found = mem.shared.publications(namespace=namespace, agent_id=agent_id, limit=limit)
-    if as_json:
-        render.emit_json({"items": [r.to_dict() for r in found]})
-        return
-    if not found:
-        render.console.print("nothing published")
+    if render.said(as_json, {"items": [r.to_dict() for r in found]}, found, "nothing published"):
         return
     render.fold_table(
         ("id", "publisher", "content"), ((r.id, r.agent_id or "", r.content) for r in found)

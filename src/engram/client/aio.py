@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from types import TracebackType
 from typing import TypeVar
 
 import httpx
@@ -11,11 +10,12 @@ import httpx
 from engram.client.base import Awaiting, BaseClient
 from engram.client.call import Call
 from engram.client.transport import Settings, answer, build
+from engram.lifetime import AsyncClosing
 
 T = TypeVar("T")
 
 
-class AsyncEngramClient(BaseClient[Awaiting]):
+class AsyncEngramClient(BaseClient[Awaiting], AsyncClosing):
     """``EngramClient`` for asyncio (and trio, through httpx): every verb is a coroutine.
 
     ``transport=`` takes any async ``httpx`` transport, e.g.
@@ -53,13 +53,5 @@ class AsyncEngramClient(BaseClient[Awaiting]):
         """Close the connection pool."""
         await self._http.aclose()
 
-    async def __aenter__(self) -> AsyncEngramClient:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    async def _aclose(self) -> None:
         await self.aclose()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from engram.config import EmbedderConfig
 from engram.embed.base import BaseEmbedder, Embedder, normalize_rows
-from engram.errors import ConfigError
+from engram.errors import registered
 
 
 def _minilm(cfg: EmbedderConfig, home: Path) -> Embedder:
@@ -50,12 +50,7 @@ def create_embedder(cfg: EmbedderConfig, home: Path) -> Embedder | None:
     """Build the embedder ``cfg`` names, or None for ``none``."""
     if cfg.name == "none":
         return None
-    factory = REGISTRY.get(cfg.name)
-    if factory is None:
-        raise ConfigError(
-            f"unknown embedder {cfg.name!r}; available: none, {', '.join(sorted(REGISTRY))}"
-        )
-    return factory(cfg, home)
+    return registered(REGISTRY, cfg.name, "embedder")(cfg, home)
 
 
 __all__ = ["REGISTRY", "BaseEmbedder", "Embedder", "create_embedder", "normalize_rows"]

@@ -20,7 +20,7 @@ from typing import Any
 
 from engram.errors import InvalidInputError, shown
 from engram.records import MemoryType
-from engram.validate import type_name
+from engram.validate import choice, type_name
 
 #: seed 002: ``memory.retrieval.strategy: context | tool_based | self_editing``.
 STRATEGIES = ("context", "tool_based", "self_editing")
@@ -238,11 +238,7 @@ BY_STRATEGY: dict[str, tuple[str, ...]] = {
 
 def strategy_value(strategy: object) -> str:
     """One of ``STRATEGIES``, or a clear error."""
-    if strategy not in STRATEGIES:
-        raise InvalidInputError(
-            f"strategy must be one of {', '.join(STRATEGIES)}, got {shown(strategy)}"
-        )
-    return str(strategy)
+    return choice("strategy", strategy, STRATEGIES)
 
 
 def tool_spec(name: object) -> ToolSpec:

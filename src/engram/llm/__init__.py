@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engram.errors import ConfigError, LlmError
+from engram.errors import LlmError, registered
 from engram.llm.base import JsonSchema, LlmProvider
 from engram.llm.clean import clean_response, parse_json, strip_fences, strip_think
 from engram.llm.cli import CliProvider
@@ -55,12 +55,7 @@ def create_provider(cfg: LlmConfig) -> LlmProvider | None:
     ``available()`` to check the server or command."""
     if cfg.provider == "none":
         return None
-    factory = REGISTRY.get(cfg.provider)
-    if factory is None:
-        raise ConfigError(
-            f"unknown LLM provider {cfg.provider!r}; available: none, {', '.join(sorted(REGISTRY))}"
-        )
-    return factory(cfg)
+    return registered(REGISTRY, cfg.provider, "LLM provider")(cfg)
 
 
 __all__ = [

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
+#: seed 004: "Each generate call sets an AbortController timeout (default 45,000 ms)",
+#: shared by the providers that ask a server.
+DEFAULT_TIMEOUT_S = 45.0
 #: A JSON schema, as a plain dict (``{"type": "object", "properties": {...}}``).
 JsonSchema = dict[str, Any]
 
@@ -44,3 +47,42 @@ class LlmProvider(Protocol):
 def described(name: str, model: str) -> str:
     """How errors name a provider: ``ollama model 'qwen3:4b'``."""
     return f"{name} model {model!r}"
+
+
+class Named:
+    """A provider's ``who``: its kind (``name``) and the ``model`` it asks."""
+
+    name: str
+    model: str
+
+    @property
+    def who(self) -> str:
+        """How errors name this provider."""
+        return described(self.name, self.model)
+
+
+class ServerProvider(Named):
+    """What the providers that ask a model server over HTTP share: the model and the
+    server (each provider's defaults where the config leaves them empty), the timeout,
+    and whether a schema is sent for the server to enforce."""
+
+    #: The model asked when ``[llm] model`` is empty.
+    default_model: str
+    #: The server asked when ``[llm] base_url`` is empty.
+    default_base_url: str
+
+    def __init__(
+        self,
+        *,
+        model: str = "",
+        base_url: str = "",
+        timeout: float = DEFAULT_TIMEOUT_S,
+        structured_output: bool = True,
+    ) -> None:
+        self.model = model or self.default_model
+        self.base_url = (base_url or self.default_base_url).rstrip("/")
+        self.timeout = timeout
+        self.structured_output = structured_output
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(model={self.model!r}, base_url={self.base_url!r})"

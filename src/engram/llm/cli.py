@@ -20,7 +20,7 @@ import signal
 import subprocess
 
 from engram.errors import ConfigError, LlmError
-from engram.llm.base import JsonSchema, described
+from engram.llm.base import JsonSchema, Named
 from engram.llm.http import excerpt
 
 #: seed 004: ClaudeCodeProvider's command line.
@@ -33,7 +33,7 @@ DEFAULT_TIMEOUT_S = 60.0
 _PLACEHOLDER = re.compile(r"\{(prompt|model)\}")
 
 
-class CliProvider:
+class CliProvider(Named):
     """Runs a command per prompt and returns its stdout.
 
     A run past the timeout is killed (with everything it started, on POSIX) and raises
@@ -59,11 +59,6 @@ class CliProvider:
         self.model = model or DEFAULT_MODEL
         self.timeout = timeout
         self.reads_stdin = not any("{prompt}" in part for part in self.template)
-
-    @property
-    def who(self) -> str:
-        """How errors name this provider."""
-        return described(self.name, self.model)
 
     def argv(self, prompt: str) -> list[str]:
         """The command line for ``prompt``: the template with placeholders filled in one

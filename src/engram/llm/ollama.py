@@ -5,18 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from engram.errors import LlmError
-from engram.llm.base import JsonSchema, described
+from engram.llm.base import JsonSchema, ServerProvider
 from engram.llm.http import excerpt, join, reachable, send
 
 #: seed 004: "The default base URL is http://localhost:11434 ..."
 DEFAULT_BASE_URL = "http://localhost:11434"
 #: seed 004: "... and the default model is qwen3:4b".
 DEFAULT_MODEL = "qwen3:4b"
-#: seed 004: "Each generate call sets an AbortController timeout (default 45,000 ms)".
-DEFAULT_TIMEOUT_S = 45.0
 
 
-class OllamaProvider:
+class OllamaProvider(ServerProvider):
     """Asks an Ollama server.
 
     With a ``schema`` and ``structured_output`` on, the schema goes in ``format``
@@ -26,25 +24,10 @@ class OllamaProvider:
     """
 
     name = "ollama"
-
-    def __init__(
-        self,
-        *,
-        model: str = "",
-        base_url: str = "",
-        timeout: float = DEFAULT_TIMEOUT_S,
-        structured_output: bool = True,
-    ) -> None:
-        self.model = model or DEFAULT_MODEL
-        self.base_url = (base_url or DEFAULT_BASE_URL).rstrip("/")
-        self.timeout = timeout
-        self.structured_output = structured_output
-        self._schema_format = True  # False once the server has refused a schema
-
-    @property
-    def who(self) -> str:
-        """How errors name this provider."""
-        return described(self.name, self.model)
+    default_model = DEFAULT_MODEL
+    default_base_url = DEFAULT_BASE_URL
+    #: False (on the instance) once the server has refused a schema.
+    _schema_format = True
 
     def _format(self, schema: JsonSchema | None) -> JsonSchema | str | None:
         if schema is None or not self.structured_output:
@@ -78,6 +61,3 @@ class OllamaProvider:
     def available(self) -> bool:
         """seed 004: ``GET /api/tags`` answers within 3 s."""
         return reachable(join(self.base_url, "/api/tags"))
-
-    def __repr__(self) -> str:
-        return f"OllamaProvider(model={self.model!r}, base_url={self.base_url!r})"

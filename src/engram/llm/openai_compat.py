@@ -12,14 +12,12 @@ import threading
 from typing import Any
 
 from engram.errors import LlmError
-from engram.llm.base import JsonSchema, described
+from engram.llm.base import DEFAULT_TIMEOUT_S, JsonSchema, ServerProvider
 from engram.llm.http import bearer, excerpt, join, reachable, send
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 #: Used when ``[llm] model`` is empty: a small, cheap chat model.
 DEFAULT_MODEL = "gpt-4o-mini"
-#: seed 004's generate timeout (45 000 ms), shared by every provider.
-DEFAULT_TIMEOUT_S = 45.0
 
 #: ``response_format`` from strongest to weakest. A server that rejects one (400 naming
 #: it) gets the next: json_schema (OpenAI, vLLM, recent llama.cpp), json_object (older
@@ -63,7 +61,7 @@ def _content(data: Any) -> str | None:
     return content if isinstance(content, str) else None
 
 
-class OpenAICompatProvider:
+class OpenAICompatProvider(ServerProvider):
     """Asks an OpenAI-compatible chat completions server.
 
     The prompt is one user message. With a ``schema`` and ``structured_output`` on, it
@@ -74,6 +72,8 @@ class OpenAICompatProvider:
     """
 
     name = "openai"
+    default_model = DEFAULT_MODEL
+    default_base_url = DEFAULT_BASE_URL
 
     def __init__(
         self,
@@ -84,18 +84,12 @@ class OpenAICompatProvider:
         timeout: float = DEFAULT_TIMEOUT_S,
         structured_output: bool = True,
     ) -> None:
-        self.model = model or DEFAULT_MODEL
-        self.base_url = (base_url or DEFAULT_BASE_URL).rstrip("/")
+        super().__init__(
+            model=model, base_url=base_url, timeout=timeout, structured_output=structured_output
+        )
         self.api_key_env = api_key_env
-        self.timeout = timeout
-        self.structured_output = structured_output
         self._levels: dict[str, int] = {}  # schema (as JSON) -> index into _FORMATS
         self._lock = threading.Lock()
-
-    @property
-    def who(self) -> str:
-        """How errors name this provider."""
-        return described(self.name, self.model)
 
     def _headers(self) -> dict[str, str]:
         # Read per call: a key rotated in the environment is picked up.
@@ -148,6 +142,3 @@ class OpenAICompatProvider:
     def available(self) -> bool:
         """``GET {base}/models`` answers 2xx within 3 s (seed 004's health-check timeout)."""
         return reachable(join(self.base_url, "/models"), headers=self._headers())
-
-    def __repr__(self) -> str:
-        return f"OpenAICompatProvider(model={self.model!r}, base_url={self.base_url!r})"

@@ -16,10 +16,10 @@ evaluated signature.
 from collections.abc import Callable
 from typing import Annotated, Any, Protocol, TypeVar
 
-from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field
 
 from engram.inject.tools import TOOLS
+from engram.mcp.annotations import IDEMPOTENT_WRITE, READ_ONLY, WRITE, Tools
 from engram.memory import Memory
 
 T = TypeVar("T")
@@ -114,9 +114,7 @@ def _described(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
     return fn
 
 
-def blocks_tools(
-    memory: Memory, call: Call
-) -> dict[str, tuple[Callable[..., Any], ToolAnnotations]]:
+def blocks_tools(memory: Memory, call: Call) -> Tools:
     """The self-editing and procedure tools over ``memory``, each with its annotations."""
 
     def run_tool(name: str, arguments: dict[str, Any]) -> Callable[[str], dict[str, Any]]:
@@ -201,20 +199,18 @@ def blocks_tools(
 
         return await call(run)
 
-    read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
-    edits = ToolAnnotations(read_only_hint=False, idempotent_hint=False, open_world_hint=False)
     return {
-        "core_memory": (core_memory, read_only),
-        "core_memory_append": (_described(core_memory_append, "core_memory_append"), edits),
-        "core_memory_replace": (_described(core_memory_replace, "core_memory_replace"), edits),
+        "core_memory": (core_memory, READ_ONLY),
+        "core_memory_append": (_described(core_memory_append, "core_memory_append"), WRITE),
+        "core_memory_replace": (_described(core_memory_replace, "core_memory_replace"), WRITE),
         "archival_memory_insert": (
             _described(archival_memory_insert, "archival_memory_insert"),
-            ToolAnnotations(read_only_hint=False, idempotent_hint=True, open_world_hint=False),
+            IDEMPOTENT_WRITE,
         ),
         "archival_memory_search": (
             _described(archival_memory_search, "archival_memory_search"),
-            read_only,
+            READ_ONLY,
         ),
-        "conversation_search": (_described(conversation_search, "conversation_search"), read_only),
-        "propose_procedure": (propose_procedure, edits),
+        "conversation_search": (_described(conversation_search, "conversation_search"), READ_ONLY),
+        "propose_procedure": (propose_procedure, WRITE),
     }

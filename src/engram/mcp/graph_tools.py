@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal, Protocol, TypeVar
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field
 
+from engram.mcp.annotations import READ_ONLY, Tools
 from engram.memory import Memory
 from engram.records import iso
 
@@ -94,9 +95,7 @@ Moment = Annotated[
 ]
 
 
-def graph_tools(
-    memory: Memory, call: Call
-) -> dict[str, tuple[Callable[..., Any], ToolAnnotations]]:
+def graph_tools(memory: Memory, call: Call) -> Tools:
     """The graph tools over ``memory``, each with its MCP annotations."""
 
     async def kg_query(
@@ -178,10 +177,9 @@ def graph_tools(
 
         return await call(run)
 
-    read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
     return {
-        "kg_query": (kg_query, read_only),
-        "kg_timeline": (kg_timeline, read_only),
+        "kg_query": (kg_query, READ_ONLY),
+        "kg_timeline": (kg_timeline, READ_ONLY),
         "kg_invalidate": (
             kg_invalidate,
             ToolAnnotations(

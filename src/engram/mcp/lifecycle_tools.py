@@ -14,11 +14,11 @@ evaluated signature.
 """
 
 from collections.abc import Callable
-from typing import Annotated, Any, Protocol, TypeVar
+from typing import Annotated, Protocol, TypeVar
 
-from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field
 
+from engram.mcp.annotations import IDEMPOTENT_WRITE, READ_ONLY, Tools
 from engram.memory import Memory
 from engram.records import iso
 
@@ -72,9 +72,7 @@ class Decayed(BaseModel):
     decayed: int = Field(description="Aspects that lost weight (stale past aspect_stale_days).")
 
 
-def lifecycle_tools(
-    memory: Memory, call: Call
-) -> dict[str, tuple[Callable[..., Any], ToolAnnotations]]:
+def lifecycle_tools(memory: Memory, call: Call) -> Tools:
     """The lifecycle tools over ``memory``, each with its MCP annotations."""
 
     async def archived_memories(
@@ -130,14 +128,14 @@ def lifecycle_tools(
     return {
         "decay_aspects": (
             decay_aspects,
-            ToolAnnotations(read_only_hint=False, idempotent_hint=True, open_world_hint=False),
+            IDEMPOTENT_WRITE,
         ),
         "archived_memories": (
             archived_memories,
-            ToolAnnotations(read_only_hint=True, open_world_hint=False),
+            READ_ONLY,
         ),
         "restore_memory": (
             restore_memory,
-            ToolAnnotations(read_only_hint=False, idempotent_hint=True, open_world_hint=False),
+            IDEMPOTENT_WRITE,
         ),
     }

@@ -12,11 +12,11 @@ evaluated signature.
 """
 
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, Protocol, TypeVar
+from typing import Annotated, Literal, Protocol, TypeVar
 
-from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field
 
+from engram.mcp.annotations import READ_ONLY, WRITE, Tools
 from engram.memory import Memory
 from engram.org import OrgFact, OrgFactAuthor
 
@@ -63,9 +63,7 @@ def _view(f: OrgFact) -> OrgFactView:
     )
 
 
-def org_tools(
-    memory: Memory, call: Call, author: Callable[[], OrgFactAuthor]
-) -> dict[str, tuple[Callable[..., Any], ToolAnnotations]]:
+def org_tools(memory: Memory, call: Call, author: Callable[[], OrgFactAuthor]) -> Tools:
     """The org tools over ``memory``; ``author`` says who the caller writes as."""
 
     async def org_policies() -> OrgFacts:
@@ -130,12 +128,11 @@ def org_tools(
 
         return await call(run)
 
-    read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
     return {
-        "org_policies": (org_policies, read_only),
-        "org_query": (org_query, read_only),
+        "org_policies": (org_policies, READ_ONLY),
+        "org_query": (org_query, READ_ONLY),
         "org_write": (
             org_write,
-            ToolAnnotations(read_only_hint=False, idempotent_hint=False, open_world_hint=False),
+            WRITE,
         ),
     }

@@ -12,9 +12,9 @@ evaluated signature.
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, Protocol, TypeVar
 
-from mcp.types import ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 
+from engram.mcp.annotations import IDEMPOTENT_WRITE, READ_ONLY, Tools
 from engram.memory import Memory
 
 T = TypeVar("T")
@@ -129,9 +129,7 @@ def _tree(nodes: Any) -> PalaceTree:
     )
 
 
-def palace_tools(
-    memory: Memory, call: Call
-) -> dict[str, tuple[Callable[..., Any], ToolAnnotations]]:
+def palace_tools(memory: Memory, call: Call) -> Tools:
     """The palace tools over ``memory``, each with its MCP annotations."""
 
     async def palace_tree(
@@ -214,12 +212,11 @@ def palace_tools(
 
         return await call(run)
 
-    read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
     return {
-        "palace_tree": (palace_tree, read_only),
+        "palace_tree": (palace_tree, READ_ONLY),
         "mine_conversation": (
             mine_conversation,
-            ToolAnnotations(read_only_hint=False, idempotent_hint=True, open_world_hint=False),
+            IDEMPOTENT_WRITE,
         ),
-        "resolve_pointer": (resolve_pointer, read_only),
+        "resolve_pointer": (resolve_pointer, READ_ONLY),
     }

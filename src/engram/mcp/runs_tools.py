@@ -9,12 +9,11 @@ No ``from __future__ import annotations``: the SDK builds each tool's schema fro
 evaluated signature.
 """
 
-from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field
 
+from engram.mcp.annotations import IDEMPOTENT_WRITE, WRITE, Tools
 from engram.mcp.graph_tools import Call
 from engram.memory import Memory
 from engram.records import iso
@@ -83,7 +82,7 @@ def _run(run: Any) -> RunSummary:
     )
 
 
-def runs_tools(memory: Memory, call: Call) -> dict[str, tuple[Callable[..., Any], ToolAnnotations]]:
+def runs_tools(memory: Memory, call: Call) -> Tools:
     """The run tools over ``memory``, each with its MCP annotations."""
 
     async def compress_and_store(
@@ -170,10 +169,10 @@ def runs_tools(memory: Memory, call: Call) -> dict[str, tuple[Callable[..., Any]
     return {
         "compress_and_store": (
             compress_and_store,
-            ToolAnnotations(read_only_hint=False, idempotent_hint=False, open_world_hint=False),
+            WRITE,
         ),
         "record_run": (
             record_run,
-            ToolAnnotations(read_only_hint=False, idempotent_hint=True, open_world_hint=False),
+            IDEMPOTENT_WRITE,
         ),
     }

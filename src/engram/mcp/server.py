@@ -13,7 +13,7 @@ annotations``) because the SDK builds each tool's schema from its signature, and
 bound such as ``max_content_chars`` comes from the ``Memory``'s configuration.
 """
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any, Literal, TypeVar, cast
 
 import anyio.to_thread
@@ -26,6 +26,7 @@ from pydantic import ConfigDict, Field
 
 from engram._version import __version__
 from engram.errors import EngramError, NotFoundError
+from engram.mcp.annotations import DESTRUCTIVE, IDEMPOTENT_WRITE, READ_ONLY, Tools
 from engram.mcp.blocks_tools import BLOCK_TOOL_NAMES, blocks_tools
 from engram.mcp.graph_tools import GRAPH_TOOL_NAMES, graph_tools
 from engram.mcp.lifecycle_tools import LIFECYCLE_TOOL_NAMES, lifecycle_tools
@@ -119,6 +120,18 @@ MetadataFilter = Annotated[
     dict[str, str | int | float | bool | None] | None,
     Field(description="Only memories whose metadata has these values."),
 ]
+
+
+def _filters(
+    type: str | None, tags: Sequence[str] | None, metadata: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """The library's ``filters`` from a tool's ``type``, ``tags`` and ``metadata``."""
+    filters: dict[str, Any] = {f"metadata.{k}": v for k, v in (metadata or {}).items()}
+    if type is not None:
+        filters["type"] = type
+    if tags:
+        filters["tags"] = list(tags)
+    return filters
 
 
 def _strict(tool: Tool) -> Tool:
@@ -244,11 +257,7 @@ def create_mcp_server(
         """Call mid-task to look something up in memory: ranked hits with ids, scores and
         the start of their content (hybrid keyword + semantic search, weighted by
         quality and recency). Follow up with recall_memory for the full text of a hit."""
-        filters: dict[str, Any] = {f"metadata.{k}": v for k, v in (metadata or {}).items()}
-        if type is not None:
-            filters["type"] = type
-        if tags:
-            filters["tags"] = list(tags)
+        filters = _filters(type, tags, metadata)
 
         def run(ns: str) -> SearchResult:
             result = memory.recall(
@@ -377,11 +386,7 @@ def create_mcp_server(
     ) -> MemoryPage:
         """Call to browse what memory holds, newest first, a page at a time (for finding
         something by topic, search_memory is better)."""
-        filters: dict[str, Any] = {f"metadata.{k}": v for k, v in (metadata or {}).items()}
-        if type is not None:
-            filters["type"] = type
-        if tags:
-            filters["tags"] = list(tags)
+        filters = _filters(type, tags, metadata)
 
         def run(ns: str) -> MemoryPage:
             page = memory.get_all(namespace=ns, filters=filters, limit=limit, offset=offset)
@@ -416,21 +421,20 @@ def create_mcp_server(
 
         return await call(run)
 
-    read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
-    tools: dict[str, tuple[Callable[..., Any], ToolAnnotations]] = {
-        "get_context": (get_context, read_only),
-        "search_memory": (search_memory, read_only),
-        "recall_memory": (recall_memory, read_only),
+    tools: Tools = {
+        "get_context": (get_context, READ_ONLY),
+        "search_memory": (search_memory, READ_ONLY),
+        "recall_memory": (recall_memory, READ_ONLY),
         "remember": (
             remember,
-            ToolAnnotations(read_only_hint=False, idempotent_hint=True, open_world_hint=False),
+            IDEMPOTENT_WRITE,
         ),
         "feedback": (feedback, ToolAnnotations(read_only_hint=False, open_world_hint=False)),
         "forget": (
             forget,
-            ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False),
+            DESTRUCTIVE,
         ),
-        "list_memories": (list_memories, read_only),
+        "list_memories": (list_memories, READ_ONLY),
         "ingest_document": (
             ingest_document,
             ToolAnnotations(read_only_hint=False, idempotent_hint=False, open_world_hint=True),

@@ -10,11 +10,11 @@ evaluated signature.
 """
 
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, Protocol, TypeVar
+from typing import Annotated, Literal, Protocol, TypeVar
 
-from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field
 
+from engram.mcp.annotations import READ_ONLY, WRITE, Tools
 from engram.memory import Memory
 from engram.records import iso
 
@@ -61,9 +61,7 @@ class SessionScoreOut(BaseModel):
     reasoning: str
 
 
-def sessions_tools(
-    memory: Memory, call: Call
-) -> dict[str, tuple[Callable[..., Any], ToolAnnotations]]:
+def sessions_tools(memory: Memory, call: Call) -> Tools:
     """The session tools over ``memory``, each with its MCP annotations."""
 
     async def session_checkpoint(
@@ -126,12 +124,11 @@ def sessions_tools(
 
         return await call(run)
 
-    write = ToolAnnotations(read_only_hint=False, idempotent_hint=False, open_world_hint=False)
     return {
-        "session_checkpoint": (session_checkpoint, write),
+        "session_checkpoint": (session_checkpoint, WRITE),
         "recover_session": (
             recover_session,
-            ToolAnnotations(read_only_hint=True, open_world_hint=False),
+            READ_ONLY,
         ),
-        "end_session": (end_session, write),
+        "end_session": (end_session, WRITE),
     }

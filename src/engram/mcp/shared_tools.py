@@ -9,12 +9,11 @@ No ``from __future__ import annotations``: the SDK builds each tool's schema fro
 evaluated signature.
 """
 
-from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated
 
-from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field
 
+from engram.mcp.annotations import DESTRUCTIVE, READ_ONLY_IDEMPOTENT, WRITE, Tools
 from engram.mcp.sessions_tools import Call
 from engram.memory import Memory
 from engram.shared import space_of
@@ -56,9 +55,7 @@ class Retracted(BaseModel):
     retracted: bool
 
 
-def shared_tools(
-    memory: Memory, call: Call
-) -> dict[str, tuple[Callable[..., Any], ToolAnnotations]]:
+def shared_tools(memory: Memory, call: Call) -> Tools:
     """The shared-knowledge tools over ``memory``, each with its MCP annotations."""
 
     async def publish_knowledge(
@@ -120,15 +117,14 @@ def shared_tools(
 
         return await call(run)
 
-    write = ToolAnnotations(read_only_hint=False, idempotent_hint=False, open_world_hint=False)
     return {
-        "publish_knowledge": (publish_knowledge, write),
+        "publish_knowledge": (publish_knowledge, WRITE),
         "search_shared": (
             search_shared,
-            ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False),
+            READ_ONLY_IDEMPOTENT,
         ),
         "retract_knowledge": (
             retract_knowledge,
-            ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False),
+            DESTRUCTIVE,
         ),
     }

@@ -19,7 +19,7 @@ import re
 
 from engram.errors import InvalidInputError, PermissionDeniedError, shown
 from engram.store.protocols.org import AUTHOR_KINDS, CATEGORIES, SENIORITY, OrgFactAuthor
-from engram.validate import type_name
+from engram.validate import choice, type_name
 
 _SENIOR_AND_UP = ("human", "senior", "lead", "c_suite")
 
@@ -37,20 +37,12 @@ _ID = re.compile(r"^[A-Za-z0-9_.@+:/-]{1,200}$")
 
 def category_value(category: object) -> str:
     """One of ``CATEGORIES``."""
-    if category not in CATEGORIES:
-        raise InvalidInputError(
-            f"category must be one of {', '.join(CATEGORIES)}; got {shown(category)}"
-        )
-    return str(category)
+    return choice("category", category, CATEGORIES)
 
 
 def seniority_value(seniority: object) -> str:
     """One of ``SENIORITY``."""
-    if seniority not in SENIORITY:
-        raise InvalidInputError(
-            f"seniority must be one of {', '.join(SENIORITY)}; got {shown(seniority)}"
-        )
-    return str(seniority)
+    return choice("seniority", seniority, SENIORITY)
 
 
 def author_value(author: object) -> OrgFactAuthor:

@@ -34,7 +34,7 @@ from engram.store.protocols.palace import (
     WingNode,
 )
 from engram.store.protocols.record import Record
-from engram.validate import no_nul, optional_str, timestamp, type_name
+from engram.validate import choice, no_nul, optional_str, timestamp, type_name
 
 __all__ = ["FiledDrawer", "MineResult", "Palace", "place_filter", "pointer_cites"]
 
@@ -395,10 +395,7 @@ class Palace(Part):
 
     # -- helpers ----------------------------------------------------------------------
     def _ensure_wing(self, scope: Scope, name: str, kind: str) -> Wing:
-        if kind not in WING_KINDS:
-            raise InvalidInputError(
-                f"wing kind must be one of {', '.join(WING_KINDS)}, got {shown(kind)}"
-            )
+        choice("wing kind", kind, WING_KINDS)
         checked = _name("wing", name)
         return self._core.store.palace.ensure_wing(
             scope.namespace, slug=aaak.slugify(checked), name=checked, kind=kind, now=utcnow()

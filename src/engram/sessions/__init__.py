@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from typing import Unpack
 
 from engram.core import Core, Part
-from engram.errors import InvalidInputError, shown
+from engram.errors import InvalidInputError
 from engram.records import Hit, utcnow
 from engram.safety import InjectionMode, scan
 from engram.schedule import run_every
@@ -39,7 +39,7 @@ from engram.store.protocols.sessions import (
     NewCheckpoint,
     SessionScore,
 )
-from engram.validate import no_nul, offset_value, positive_int, type_name
+from engram.validate import choice, no_nul, offset_value, positive_int, type_name
 
 __all__ = ["TRIGGERS", "Checkpoint", "Confirm", "InjectedMemory", "SessionScore", "Sessions"]
 
@@ -203,10 +203,7 @@ class Sessions(Part):
         ``context`` (pre_compaction) is the harness's own summary of the session."""
         core = self._core
         core.check_open()
-        if trigger not in TRIGGERS:
-            raise InvalidInputError(
-                f"trigger must be one of {', '.join(TRIGGERS)}, got {shown(trigger)}"
-            )
+        choice("trigger", trigger, TRIGGERS)
         scope = core.scope(**who)
         if not core.config.sessions.enabled:
             return None
@@ -271,10 +268,8 @@ class Sessions(Part):
         """The session's stored checkpoints, newest first."""
         core = self._core
         core.check_open()
-        if trigger is not None and trigger not in TRIGGERS:
-            raise InvalidInputError(
-                f"trigger must be one of {', '.join(TRIGGERS)}, got {shown(trigger)}"
-            )
+        if trigger is not None:
+            choice("trigger", trigger, TRIGGERS)
         scope = core.scope(**who)
         return core.store.sessions.checkpoints(
             scope.namespace, _key(session_key), limit=positive_int("limit", limit), trigger=trigger

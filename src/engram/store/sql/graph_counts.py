@@ -56,11 +56,8 @@ class SqlGraphCounts(SqlPart):
 
     def count_entities(self, namespace: str, *, query: str | None) -> int:
         where, params = entity_filter(namespace, query)
-        with self._sql.read("counting entities") as conn:
-            row = conn.execute(
-                f"SELECT COUNT(*) FROM entities e WHERE {where}", params
-            ).fetchone() or (0,)
-        return int(row[0])
+        sql = f"SELECT COUNT(*) FROM entities e WHERE {where}"
+        return self._read_count(sql, params, "counting entities")
 
     def count_relations(
         self,
@@ -71,11 +68,8 @@ class SqlGraphCounts(SqlPart):
         at: datetime | None,
     ) -> int:
         where, params = relation_filter(self._d, namespace, entity_id, current_only, at)
-        with self._sql.read("counting relations") as conn:
-            row = conn.execute(
-                f"SELECT COUNT(*) FROM relations r WHERE {where}", params
-            ).fetchone() or (0,)
-        return int(row[0])
+        sql = f"SELECT COUNT(*) FROM relations r WHERE {where}"
+        return self._read_count(sql, params, "counting relations")
 
     def hub_mentions(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, dict[str, int]]:
         # An indexed lookup by ``memory_entity_mentions``' primary key: one query with the

@@ -19,7 +19,7 @@ from engram.store.protocols.lifecycle import (
     record_from_json,
     record_json,
 )
-from engram.store.sql.dialect import Conn, Dialect, utc
+from engram.store.sql.dialect import Conn, Dialect, first_int, utc
 from engram.store.sql.history import write_history
 from engram.store.sql.native import vector_rows
 from engram.store.sql.rows import columns, equal, record
@@ -267,10 +267,8 @@ class SqlLifecycle(SqlPart):
     ) -> list[ArchiveEntry]:
         d = self._d
         with self._sql.tx("archive compaction") as conn:
-            row = conn.execute(
-                "SELECT count(*) FROM memory_archive WHERE namespace = ?", (namespace,)
-            ).fetchone()
-            held = 0 if row is None else int(row[0])
+            sql = "SELECT count(*) FROM memory_archive WHERE namespace = ?"
+            held = first_int(conn, sql, (namespace,))
             if held <= keep:
                 return []
             rows = conn.execute(

@@ -18,7 +18,7 @@ from typing import Any
 
 from engram.errors import InvalidInputError
 from engram.store.protocols.tables import TableCounts, TableRow
-from engram.store.sql.dialect import Conn, Dialect
+from engram.store.sql.dialect import Conn, Dialect, first_int
 from engram.store.sql.session import Sql, SqlPart
 from engram.store.tables import SPECS, Kind, TableSpec
 
@@ -375,10 +375,7 @@ class SqlTables(SqlPart):
 
     def _count(self, conn: Conn, spec: TableSpec, local: Mapping[str, Any]) -> int:
         where, params = self._where(spec, local)
-        found = conn.execute(
-            f"SELECT COUNT(*) FROM {quote(spec.name)} WHERE {where}", params
-        ).fetchone()
-        return int(found[0])
+        return first_int(conn, f"SELECT COUNT(*) FROM {quote(spec.name)} WHERE {where}", params)
 
     def _memories_present(self, conn: Conn, spec: TableSpec, local: Mapping[str, Any]) -> bool:
         for column in spec.memory_ids:

@@ -1,0 +1,260 @@
+"""Recall's facts of large SQLite namespaces from arrays (``fact_block``), kept current.
+
+A namespace of ``MIN_MEMORIES`` live memories or more gets a ``FactBlock``: loaded from
+its snapshot beside the store, or made from the store and saved, both on a worker
+thread with a connection of its own, so no recall waits for it (the row reads answer
+meanwhile, ``facts.py``). The block follows the store through ``fts_log``, the change
+log every insert, delete and change of a memory's text writes in its own transaction
+(``fts.flush``), whichever process wrote it; ``SQLiteMemories.update`` logs a changed
+session id there too. Before it answers, a block applies what the log holds beyond the
+row it reflects, reading those memories again by seq. The check itself is skipped
+while the database's version (``facts.py``: the main connection's change count and
+``PRAGMA data_version``) is the one the block was last checked at, so a recall on an
+unchanged store runs no statement for it. When the log cannot bring it up to date
+(pruned past it, a namespace re-indexed, more than ``CATCH_UP_MAX`` changes) or too
+many rows changed since it was made, it is made again in the background while the
+row reads answer.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from engram.store.protocols.memories import MemoryFacts
+from engram.store.sqlite import fact_block
+from engram.store.sqlite.db import Database
+from engram.store.sqlite.fact_block import COLUMNS, FactBlock, Row
+from engram.store.sqlite.snapshot import SnapshotError, directory_for, drop_generations
+
+log = logging.getLogger("engram.store")
+
+#: Namespaces with at least this many live memories get a block: below it the rows of
+#: ~100 candidates sit on few pages and the kept rows (``facts.py``) answer as fast.
+MIN_MEMORIES = 20_000
+#: Logged changes applied inside one recall; more and the block is made again.
+CATCH_UP_MAX = 5_000
+#: The block is made again once this share of its rows changed since it was made.
+CHANGED_SHARE = 10
+#: Seconds a namespace's "too small" verdict is reused.
+SIZE_TTL = 60.0
+_BATCH = 500
+
+
+@dataclass
+class _Entry:
+    block: FactBlock | None = None
+    log_id: int = 0
+    checked: object = None
+    """The database version the block was last found current at."""
+    work: threading.Thread | None = None
+
+
+class FactIndex:
+    """The fact blocks of one SQLite store, namespace by namespace."""
+
+    def __init__(self, db: Database, min_memories: int | None = None) -> None:
+        self._db = db
+        self.min_memories = MIN_MEMORIES if min_memories is None else min_memories
+        self.directory: Path | None = directory_for(db.location)
+        self._entries: dict[str, _Entry] = {}
+        self._small: dict[str, float] = {}
+        self._lock = threading.Lock()
+        self.failures: list[str] = []
+        self.loaded = 0
+        self.made = 0
+
+    def facts(
+        self, conn: sqlite3.Connection, namespace: str, ids: Sequence[str], version: object
+    ) -> dict[str, MemoryFacts] | None:
+        """The facts of the live ones of ``ids`` from the namespace's block, or None when
+        it has none ready (small, loading, being made). ``conn`` is the main connection
+        outside a transaction; ``version`` the database's version now."""
+        entry = self._entry(conn, namespace)
+        if entry is None:
+            return None
+        with self._lock:
+            block = entry.block
+            if block is None:
+                return None
+            if entry.checked != version:
+                if not self._catch_up(conn, namespace, entry, block):
+                    return None
+                entry.checked = version
+            return block.facts(ids)
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Wait for loads and makes in flight (benchmarks and tests)."""
+        with self._lock:
+            threads = [e.work for e in self._entries.values() if e.work is not None]
+        for thread in threads:
+            thread.join(timeout)
+
+    def state(self) -> dict[str, object]:
+        with self._lock:
+            entries = dict(self._entries)
+        state: dict[str, object] = {
+            "min_memories": self.min_memories,
+            "namespaces": {ns: e.block.size for ns, e in entries.items() if e.block},
+            "loaded_from_disk": self.loaded,
+            "made": self.made,
+        }
+        if self.failures:
+            state["failures"] = self.failures[-3:]
+        return state
+
+    # -- the block of a namespace ---------------------------------------------------
+    def _entry(self, conn: sqlite3.Connection, namespace: str) -> _Entry | None:
+        with self._lock:
+            entry = self._entries.get(namespace)
+            if entry is not None:
+                return entry
+            checked = self._small.get(namespace)
+            if checked is not None and time.monotonic() - checked < SIZE_TTL:
+                return None
+        (size,) = conn.execute(
+            "SELECT count(*) FROM (SELECT 1 FROM memories WHERE namespace = ? "
+            "AND deleted_at IS NULL LIMIT ?)",
+            (namespace, self.min_memories),
+        ).fetchone()
+        with self._lock:
+            if size < self.min_memories:
+                self._small[namespace] = time.monotonic()
+                return None
+            entry = self._entries.get(namespace)
+            if entry is None:
+                entry = self._entries[namespace] = _Entry()
+                self._start(namespace, entry, load=True)
+            return entry
+
+    def _start(self, namespace: str, entry: _Entry, *, load: bool) -> None:
+        """Load (or make) the block on a worker thread. Called with ``_lock`` held."""
+        if entry.work is not None or self._db.location == ":memory:":
+            return  # an in-memory store has one connection: the row reads answer
+
+        def run() -> None:
+            try:
+                with self._db.side_snapshot("reading recall's facts") as own:
+                    got = self._saved(namespace, own) if load else None
+                    fresh = got is None
+                    if got is None:
+                        got = _make(own, namespace)
+                if fresh:
+                    self._save(namespace, *got)
+            except Exception as exc:  # the row reads keep answering
+                message = f"facts of {namespace!r}: {type(exc).__name__}: {exc}"
+                log.warning(message)
+                self.failures.append(message)
+                got = None
+            with self._lock:
+                if entry.work is not thread:
+                    return  # forgotten meanwhile
+                entry.work = None
+                if got is not None:
+                    entry.block, entry.log_id = got
+                    entry.checked = None
+                    if fresh:
+                        self.made += 1
+                    else:
+                        self.loaded += 1
+
+        thread = threading.Thread(target=run, name="engram-facts", daemon=True)
+        entry.work = thread
+        thread.start()
+
+    def _saved(self, namespace: str, conn: sqlite3.Connection) -> tuple[FactBlock, int] | None:
+        if self.directory is None:
+            return None
+        try:
+            return fact_block.load(self.directory, namespace, conn)
+        except SnapshotError as exc:
+            if str(exc) != "no snapshot":
+                self.failures.append(f"facts snapshot of {namespace!r} dropped: {exc}")
+                drop_generations(self.directory, fact_block.stem(namespace))
+            return None
+
+    def _save(self, namespace: str, block: FactBlock, log_id: int) -> None:
+        if self.directory is None:
+            return
+        try:
+            fact_block.save(self.directory, namespace, block, log_id)
+        except Exception as exc:  # the block still answers; the next open makes it again
+            self.failures.append(f"saving the facts of {namespace!r} failed: {exc}")
+
+    # -- keeping in step ------------------------------------------------------------
+    def _catch_up(
+        self, conn: sqlite3.Connection, namespace: str, entry: _Entry, block: FactBlock
+    ) -> bool:
+        """Apply the logged changes the block has not seen; False (and a new block made
+        in the background) when it cannot. Called with ``_lock`` held."""
+        (head,) = conn.execute("SELECT coalesce(max(id), 0) FROM fts_log").fetchone()
+        if head == entry.log_id:
+            return True
+        (oldest,) = conn.execute("SELECT coalesce(min(id), 0) FROM fts_log").fetchone()
+        if head < entry.log_id or oldest > entry.log_id + 1:
+            return self._remake(namespace, entry, "the change log moved past it")
+        seqs = {
+            row[0]
+            for row in conn.execute(
+                "SELECT seq FROM fts_log WHERE id > ? AND id <= ? AND namespace = ?",
+                (entry.log_id, head, namespace),
+            )
+        }
+        if None in seqs:
+            return self._remake(namespace, entry, "the namespace was re-indexed")
+        if len(seqs) > CATCH_UP_MAX:
+            return self._remake(namespace, entry, f"{len(seqs)} memories changed")
+        if seqs:
+            block.apply(seqs, _read(conn, namespace, sorted(seqs)))
+        entry.log_id = head
+        if len(block.changed) * CHANGED_SHARE > max(block.size, self.min_memories):
+            # The changed rows are Python objects: fold them into new arrays while
+            # this block answers.
+            self._start(namespace, entry, load=False)
+        return True
+
+    def _remake(self, namespace: str, entry: _Entry, why: str) -> bool:
+        log.info("recall's facts of %r are made again: %s", namespace, why)
+        entry.block = None
+        self._start(namespace, entry, load=False)
+        return False
+
+    def forget(self) -> None:
+        """Drop every block (they load again on next use)."""
+        with self._lock:
+            for entry in self._entries.values():
+                entry.work = None
+            self._entries.clear()
+            self._small.clear()
+
+
+def _make(conn: sqlite3.Connection, namespace: str) -> tuple[FactBlock, int]:
+    """A block of the namespace's live memories and the log row it reflects, both read
+    in ``conn``'s one snapshot."""
+    (head,) = conn.execute("SELECT coalesce(max(id), 0) FROM fts_log").fetchone()
+    rows = conn.execute(
+        f"SELECT {COLUMNS} FROM memories WHERE namespace = ? AND deleted_at IS NULL ORDER BY seq",
+        (namespace,),
+    )
+    return FactBlock.of_rows(rows), int(head)
+
+
+def _read(conn: sqlite3.Connection, namespace: str, seqs: Sequence[int]) -> list[Row]:
+    """The rows of ``COLUMNS`` of the live ones of ``seqs`` in ``namespace``."""
+    out: list[Row] = []
+    for lo in range(0, len(seqs), _BATCH):
+        chunk = seqs[lo : lo + _BATCH]
+        marks = ",".join("?" * len(chunk))
+        out.extend(
+            conn.execute(
+                f"SELECT {COLUMNS} FROM memories WHERE seq IN ({marks}) AND namespace = ? "
+                "AND deleted_at IS NULL",
+                (*chunk, namespace),
+            )
+        )
+    return out

@@ -5,10 +5,7 @@ process's writes seen."""
 
 from __future__ import annotations
 
-import os
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,6 +17,7 @@ from engram.store.sql.memories import SqlMemories
 from engram.store.sqlite import fact_index
 from engram.store.sqlite.backend import SQLiteStore
 from engram.store.sqlite.facts import SQLiteMemories
+from test_ann_snapshot import other_process
 
 NS = "big"
 SIZE = 30
@@ -191,17 +189,7 @@ def test_two_processes_share_one_store(saved: Path, config: Config) -> None:
             f"    m.store.memories.update({NS!r}, {moved!r}, {{'session_id': 'theirs'}})\n"
             "    print(added.id)\n"
         )
-        env = os.environ | {"PYTHONPATH": str(Path(__file__).parent.parent / "src")}
-        done = subprocess.run(
-            [sys.executable, "-c", script, str(saved), str(config.home_path)],
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=120,
-            check=False,
-        )
-        assert done.returncode == 0, done.stderr
-        added = done.stdout.strip().splitlines()[-1]
+        added = other_process(script, str(saved), str(config.home_path))
         before = memories.misses
         answered = memories.facts(NS, [target, added, moved])
         assert target not in answered and added in answered

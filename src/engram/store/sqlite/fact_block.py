@@ -18,7 +18,6 @@ the ``fts_log`` row it reflects; a load maps the arrays read-only.
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
@@ -29,8 +28,8 @@ import numpy as np
 import numpy.typing as npt
 
 from engram.store.protocols.memories import FACTS_HEAD_CHARS, MemoryFacts
+from engram.store.sqlite.change_log import BlockFiles
 from engram.store.sqlite.snapshot import SnapshotError, load_array, read_generation
-from engram.store.sqlite.snapshot import write_generation as _write_generation
 from engram.store.sqlite.vector_ids import encode_ids
 
 #: Bump when the columns or their encoding change: older files are then rebuilt.
@@ -57,7 +56,7 @@ def micros(value: datetime) -> int:
     return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
 
 
-def facts_of(row: Row) -> MemoryFacts:
+def facts_of(row: Sequence[Any]) -> MemoryFacts:
     """One row of ``COLUMNS`` as the facts ``SqlMemories.facts`` gives."""
     return MemoryFacts(datetime.fromisoformat(row[2]), row[3], int(row[4]), row[5])
 
@@ -175,7 +174,7 @@ class FactBlock:
         row = int(order[at])
         return row if int(self.seqs[row]) == seq else None
 
-    def apply(self, seqs: Iterable[int], rows: Sequence[Row]) -> None:
+    def apply(self, seqs: Iterable[int], rows: Sequence[tuple[Any, ...]]) -> None:
         """Apply logged changes: ``rows`` are the live ones of ``seqs`` now; every other
         seq is no longer a live memory of the namespace."""
         live = {row[0] for row in rows}
@@ -192,24 +191,15 @@ class FactBlock:
         return dict(self._arrays)
 
 
-def stem(namespace: str) -> str:
-    return "facts-" + hashlib.sha1(namespace.encode()).hexdigest()[:20]
-
-
-def _want(namespace: str) -> dict[str, object]:
-    return {"format": FORMAT, "kind": "facts", "namespace": namespace}
-
-
-def save(directory: Path, namespace: str, block: FactBlock, log_id: int) -> None:
-    """Persist a freshly made block (no changed rows) and the log row it reflects."""
-    meta = _want(namespace) | {"log_id": log_id, "count": block.size}
-    _write_generation(directory, stem(namespace), block.arrays(), {}, meta)
+FILES = BlockFiles("facts", FORMAT, "facts snapshot")
+stem, save = FILES.stem, FILES.save
 
 
 def load(directory: Path, namespace: str, conn: sqlite3.Connection) -> tuple[FactBlock, int]:
     """The saved block and its change-log row; ``SnapshotError`` when there is none or
     it cannot be used (it is then made from the store)."""
-    manifest, paths = read_generation(directory, stem(namespace), _want(namespace), _PARTS, _PARTS)
+    want = FILES.want(namespace)
+    manifest, paths = read_generation(directory, stem(namespace), want, _PARTS, _PARTS)
     try:
         block = FactBlock(
             {part: load_array(path, mapped=part not in _READ) for part, path in paths.items()}
@@ -220,11 +210,6 @@ def load(directory: Path, namespace: str, conn: sqlite3.Connection) -> tuple[Fac
     if sizes != {block.size} or block.size != manifest.get("count"):
         raise SnapshotError("the facts snapshot's files disagree on its size")
     if block.size:
-        # Another store file at the same path would share nothing but the path: its
-        # newest saved memory must be the one this store holds at that seq.
         last = int(np.argmax(block.seqs))
-        row = conn.execute("SELECT id FROM memories WHERE seq = ?", (int(block.seqs[last]),))
-        found = row.fetchone()
-        if found is None or found[0] != block.ids[last].decode():
-            raise SnapshotError("the facts snapshot is of another store")
+        FILES.check_store(conn, int(block.seqs[last]), block.ids[last].decode())
     return block, int(manifest["log_id"])

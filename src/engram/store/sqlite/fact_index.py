@@ -18,19 +18,19 @@ row reads answer.
 
 from __future__ import annotations
 
+import functools
 import logging
 import sqlite3
 import threading
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from engram.store.protocols.memories import MemoryFacts
-from engram.store.sqlite import fact_block
+from engram.store.sqlite import change_log, fact_block
 from engram.store.sqlite.db import Database
-from engram.store.sqlite.fact_block import COLUMNS, FactBlock, Row
-from engram.store.sqlite.snapshot import SnapshotError, directory_for, drop_generations
+from engram.store.sqlite.fact_block import COLUMNS, FILES, FactBlock
+from engram.store.sqlite.snapshot import directory_for
 
 log = logging.getLogger("engram.store")
 
@@ -41,9 +41,6 @@ MIN_MEMORIES = 20_000
 CATCH_UP_MAX = 5_000
 #: The block is made again once this share of its rows changed since it was made.
 CHANGED_SHARE = 10
-#: Seconds a namespace's "too small" verdict is reused.
-SIZE_TTL = 60.0
-_BATCH = 500
 
 
 @dataclass
@@ -52,7 +49,7 @@ class _Entry:
     log_id: int = 0
     checked: object = None
     """The database version the block was last found current at."""
-    work: threading.Thread | None = None
+    build: threading.Thread | None = None
 
 
 class FactIndex:
@@ -63,7 +60,7 @@ class FactIndex:
         self.min_memories = MIN_MEMORIES if min_memories is None else min_memories
         self.directory: Path | None = directory_for(db.location)
         self._entries: dict[str, _Entry] = {}
-        self._small: dict[str, float] = {}
+        self._sizes = change_log.Sizes()
         self._lock = threading.Lock()
         self.failures: list[str] = []
         self.loaded = 0
@@ -91,7 +88,7 @@ class FactIndex:
     def wait(self, timeout: float | None = None) -> None:
         """Wait for loads and makes in flight (benchmarks and tests)."""
         with self._lock:
-            threads = [e.work for e in self._entries.values() if e.work is not None]
+            threads = [e.build for e in self._entries.values() if e.build is not None]
         for thread in threads:
             thread.join(timeout)
 
@@ -111,21 +108,12 @@ class FactIndex:
     # -- the block of a namespace ---------------------------------------------------
     def _entry(self, conn: sqlite3.Connection, namespace: str) -> _Entry | None:
         with self._lock:
-            entry = self._entries.get(namespace)
-            if entry is not None:
-                return entry
-            checked = self._small.get(namespace)
-            if checked is not None and time.monotonic() - checked < SIZE_TTL:
-                return None
-        (size,) = conn.execute(
-            "SELECT count(*) FROM (SELECT 1 FROM memories WHERE namespace = ? "
-            "AND deleted_at IS NULL LIMIT ?)",
-            (namespace, self.min_memories),
-        ).fetchone()
+            known, entry = self._sizes.known(self._entries, namespace)
+        if known:
+            return entry
+        if not self._sizes.large(conn, namespace, self.min_memories):
+            return None
         with self._lock:
-            if size < self.min_memories:
-                self._small[namespace] = time.monotonic()
-                return None
             entry = self._entries.get(namespace)
             if entry is None:
                 entry = self._entries[namespace] = _Entry()
@@ -134,7 +122,7 @@ class FactIndex:
 
     def _start(self, namespace: str, entry: _Entry, *, load: bool) -> None:
         """Load (or make) the block on a worker thread. Called with ``_lock`` held."""
-        if entry.work is not None or self._db.location == ":memory:":
+        if entry.build is not None or self._db.location == ":memory:":
             return  # an in-memory store has one connection: the row reads answer
 
         def run() -> None:
@@ -152,9 +140,9 @@ class FactIndex:
                 self.failures.append(message)
                 got = None
             with self._lock:
-                if entry.work is not thread:
+                if entry.build is not thread:
                     return  # forgotten meanwhile
-                entry.work = None
+                entry.build = None
                 if got is not None:
                     entry.block, entry.log_id = got
                     entry.checked = None
@@ -164,27 +152,15 @@ class FactIndex:
                         self.loaded += 1
 
         thread = threading.Thread(target=run, name="engram-facts", daemon=True)
-        entry.work = thread
+        entry.build = thread
         thread.start()
 
     def _saved(self, namespace: str, conn: sqlite3.Connection) -> tuple[FactBlock, int] | None:
-        if self.directory is None:
-            return None
-        try:
-            return fact_block.load(self.directory, namespace, conn)
-        except SnapshotError as exc:
-            if str(exc) != "no snapshot":
-                self.failures.append(f"facts snapshot of {namespace!r} dropped: {exc}")
-                drop_generations(self.directory, fact_block.stem(namespace))
-            return None
+        load = functools.partial(fact_block.load, namespace=namespace, conn=conn)
+        return change_log.load_saved(self.directory, FILES, namespace, load, self.failures)
 
     def _save(self, namespace: str, block: FactBlock, log_id: int) -> None:
-        if self.directory is None:
-            return
-        try:
-            fact_block.save(self.directory, namespace, block, log_id)
-        except Exception as exc:  # the block still answers; the next open makes it again
-            self.failures.append(f"saving the facts of {namespace!r} failed: {exc}")
+        change_log.save_quietly(self.directory, FILES, namespace, block, log_id, self.failures)
 
     # -- keeping in step ------------------------------------------------------------
     def _catch_up(
@@ -192,26 +168,16 @@ class FactIndex:
     ) -> bool:
         """Apply the logged changes the block has not seen; False (and a new block made
         in the background) when it cannot. Called with ``_lock`` held."""
-        (head,) = conn.execute("SELECT coalesce(max(id), 0) FROM fts_log").fetchone()
-        if head == entry.log_id:
+        logged = change_log.since(conn, namespace, entry.log_id, CATCH_UP_MAX)
+        if logged.remake is not None:
+            return self._remake(namespace, entry, logged.remake)
+        if logged.head == entry.log_id:
             return True
-        (oldest,) = conn.execute("SELECT coalesce(min(id), 0) FROM fts_log").fetchone()
-        if head < entry.log_id or oldest > entry.log_id + 1:
-            return self._remake(namespace, entry, "the change log moved past it")
-        seqs = {
-            row[0]
-            for row in conn.execute(
-                "SELECT seq FROM fts_log WHERE id > ? AND id <= ? AND namespace = ?",
-                (entry.log_id, head, namespace),
+        if logged.seqs:
+            block.apply(
+                logged.seqs, change_log.live_rows(conn, namespace, COLUMNS, sorted(logged.seqs))
             )
-        }
-        if None in seqs:
-            return self._remake(namespace, entry, "the namespace was re-indexed")
-        if len(seqs) > CATCH_UP_MAX:
-            return self._remake(namespace, entry, f"{len(seqs)} memories changed")
-        if seqs:
-            block.apply(seqs, _read(conn, namespace, sorted(seqs)))
-        entry.log_id = head
+        entry.log_id = logged.head
         if len(block.changed) * CHANGED_SHARE > max(block.size, self.min_memories):
             # The changed rows are Python objects: fold them into new arrays while
             # this block answers.
@@ -227,34 +193,15 @@ class FactIndex:
     def forget(self) -> None:
         """Drop every block (they load again on next use)."""
         with self._lock:
-            for entry in self._entries.values():
-                entry.work = None
-            self._entries.clear()
-            self._small.clear()
+            self._sizes.forget(self._entries)
 
 
 def _make(conn: sqlite3.Connection, namespace: str) -> tuple[FactBlock, int]:
     """A block of the namespace's live memories and the log row it reflects, both read
     in ``conn``'s one snapshot."""
-    (head,) = conn.execute("SELECT coalesce(max(id), 0) FROM fts_log").fetchone()
+    newest = change_log.head(conn)
     rows = conn.execute(
         f"SELECT {COLUMNS} FROM memories WHERE namespace = ? AND deleted_at IS NULL ORDER BY seq",
         (namespace,),
     )
-    return FactBlock.of_rows(rows), int(head)
-
-
-def _read(conn: sqlite3.Connection, namespace: str, seqs: Sequence[int]) -> list[Row]:
-    """The rows of ``COLUMNS`` of the live ones of ``seqs`` in ``namespace``."""
-    out: list[Row] = []
-    for lo in range(0, len(seqs), _BATCH):
-        chunk = seqs[lo : lo + _BATCH]
-        marks = ",".join("?" * len(chunk))
-        out.extend(
-            conn.execute(
-                f"SELECT {COLUMNS} FROM memories WHERE seq IN ({marks}) AND namespace = ? "
-                "AND deleted_at IS NULL",
-                (*chunk, namespace),
-            )
-        )
-    return out
+    return FactBlock.of_rows(rows), newest

@@ -95,23 +95,12 @@ class SQLiteMemories(SqlMemories):
             return conn, conn.total_changes, int(row[0])
 
     def update(
-        self,
-        namespace: str,
-        memory_id: str,
-        changes: Mapping[str, Any],
-        *,
-        event: str = "update",
-        actor: str | None = None,
-        reason: str | None = None,
+        self, namespace: str, memory_id: str, changes: Mapping[str, Any], **options: Any
     ) -> tuple[MemoryRecord, MemoryRecord]:
         if "session_id" not in changes:
-            return super().update(
-                namespace, memory_id, changes, event=event, actor=actor, reason=reason
-            )
+            return super().update(namespace, memory_id, changes, **options)
         with self._sql.tx("update") as conn:
-            done = super().update(
-                namespace, memory_id, changes, event=event, actor=actor, reason=reason
-            )
+            done = super().update(namespace, memory_id, changes, **options)
             # fts_log's triggers follow text and deletion only: the fact blocks of
             # every process learn of a new session id from this row (``fact_index``).
             conn.execute(

@@ -37,6 +37,9 @@ def _memories(mem: Memory) -> SQLiteMemories:
 def _ready(mem: Memory) -> SQLiteMemories:
     """The store's memories once the namespace's block has loaded or been made."""
     memories = _memories(mem)
+    memories.facts(NS, ["none"])  # the first recall after an open starts nothing
+    memories.blocks.wait(60)
+    assert NS not in memories.blocks.state()["namespaces"]  # type: ignore[operator]
     memories.facts(NS, ["none"])
     memories.blocks.wait(60)
     assert NS in memories.blocks.state()["namespaces"]  # type: ignore[operator]

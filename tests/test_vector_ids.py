@@ -70,11 +70,14 @@ def test_rows_through_the_sorted_copy_are_the_rows_through_the_order(
     through_order = KeyRows.of_ids(ids).rows(asked)
     monkeypatch.setattr(vector_ids, "SORTED_MIN", 1)
     keys = KeyRows.of_ids(ids)
-    assert keys.rows(asked) == through_order
-    assert keys.nbytes() > KeyRows.of_ids(ids).nbytes()  # the copy counts
+    assert keys.rows(asked) == through_order  # the first call: no copy yet
+    assert keys.nbytes() == KeyRows.of_ids(ids).nbytes() + keys.order().nbytes
+    assert keys.rows(asked) == through_order  # through the copy, which counts
+    assert keys.nbytes() > KeyRows.of_ids(ids).nbytes() + keys.order().nbytes
     keys.append("abc")  # in the tail, then folded: the copy is made again
     assert keys.rows(["abc"]) == [200]
     keys._fold()
+    assert keys.rows(["abc", "abcdef"]) == [200, None]
     assert keys.rows(["abc", "abcdef"]) == [200, None]
     seqs = KeyRows.of_ints([5, 9, 2, 9])
     assert seqs.rows([9, 2, 7, -1]) == [3, 2, None, None]

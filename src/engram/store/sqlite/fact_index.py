@@ -2,7 +2,8 @@
 
 A namespace of ``MIN_MEMORIES`` live memories or more gets a ``FactBlock``: loaded from
 its snapshot beside the store, or made from the store and saved, both on a worker
-thread with a connection of its own, so no recall waits for it (the row reads answer
+thread with a connection of its own started by the namespace's second recall (the
+first, after an open, has the cores to itself), so no recall waits for it (the row reads answer
 meanwhile, ``facts.py``). The block follows the store through ``fts_log``, the change
 log every insert, delete and change of a memory's text writes in its own transaction
 (``fts.flush``), whichever process wrote it; ``SQLiteMemories.update`` logs a changed
@@ -61,6 +62,7 @@ class FactIndex:
         self.directory: Path | None = directory_for(db.location)
         self._entries: dict[str, _Entry] = {}
         self._sizes = change_log.Sizes()
+        self._asked: set[str] = set()
         self._lock = threading.Lock()
         self.failures: list[str] = []
         self.loaded = 0
@@ -109,6 +111,12 @@ class FactIndex:
     def _entry(self, conn: sqlite3.Connection, namespace: str) -> _Entry | None:
         with self._lock:
             known, entry = self._sizes.known(self._entries, namespace)
+            if not known and namespace not in self._asked:
+                # The first recall after an open is the one a caller waits on (issue
+                # 29's cold-start target): the block's count and load, which compete
+                # with it for two cores, start with the namespace's second one.
+                self._asked.add(namespace)
+                return None
         if known:
             return entry
         if not self._sizes.large(conn, namespace, self.min_memories):

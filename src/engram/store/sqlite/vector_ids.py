@@ -28,8 +28,9 @@ K = TypeVar("K", str, int)
 #: FOLD_SHARE)`` keys: the fold costs a copy and a new sort order on the next lookup.
 FOLD_MIN = 50_000
 FOLD_SHARE = 4
-#: From this many keys, ``rows`` searches a sorted copy of the keys (made on its first
-#: call) instead of the keys through their sort order: at 1M memory ids, 100 lookups
+#: From this many keys, ``rows`` searches a sorted copy of the keys (made on its second
+#: call: the first, a cold first recall's, does not wait for the ~0.1 s copy of a 1M
+#: block) instead of the keys through their sort order: at 1M memory ids, 100 lookups
 #: read half the memory at random, 0.13-0.15 ms instead of 0.29 (recall completes both
 #: legs' scores this way), for 32 bytes a row (docs/benchmarks.md, "Recall's facts
 #: as arrays").
@@ -54,13 +55,14 @@ def id_array(array: npt.NDArray[Any]) -> npt.NDArray[np.bytes_]:
 class KeyRows(Generic[K]):
     """The key of each row of a block, and the latest row of each key."""
 
-    __slots__ = ("_base", "_order", "_sorted", "_tail", "_tail_rows", "_text")
+    __slots__ = ("_base", "_order", "_searched", "_sorted", "_tail", "_tail_rows", "_text")
 
     def __init__(self, base: npt.NDArray[Any], *, text: bool) -> None:
         self._base = base
         self._text = text
         self._order: npt.NDArray[np.int64] | None = None
         self._sorted: npt.NDArray[Any] | None = None
+        self._searched = False
         self._tail: list[K] = []
         self._tail_rows: dict[K, int] = {}
 
@@ -138,10 +140,11 @@ class KeyRows(Generic[K]):
         wanted = [keys[i] for i in rest]
         probes = encode_ids(map(str, wanted)) if self._text else np.asarray(wanted, np.int64)
         order = self.order()
-        if len(base) >= SORTED_MIN:
-            if self._sorted is None:
-                self._sorted = base[order]
-            ordered = self._sorted
+        if self._sorted is None and self._searched and len(base) >= SORTED_MIN:
+            self._sorted = base[order]
+        self._searched = True
+        ordered = self._sorted
+        if ordered is not None:
             at = np.maximum(np.searchsorted(ordered, probes, side="right") - 1, -1)
             rows = order[np.maximum(at, 0)]
             # Compared whole: a probe wider than the array is cut by the search.

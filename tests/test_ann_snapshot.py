@@ -237,6 +237,23 @@ def test_a_matrix_damaged_in_place_is_found_after_the_open(
         assert _matches_exact(mem, "w3 w4 w5")  # reloaded from the store
 
 
+def other_process(script: str, *args: str) -> str:
+    """The last line ``script`` prints, run by another Python process (``src`` and
+    the tests' helpers importable) with ``args``; it must succeed."""
+    tests = Path(__file__).parent
+    env = os.environ | {"PYTHONPATH": os.pathsep.join([str(tests.parent / "src"), str(tests)])}
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip().splitlines()[-1]
+
+
 def test_two_processes_share_one_store(saved: Path, config: Config, kind: str) -> None:
     threshold = EXACT_CONFIG["ann_min_vectors"] if kind == "exact" else THRESHOLD
     with _open(saved, config, kind) as mem:
@@ -257,18 +274,7 @@ def test_two_processes_share_one_store(saved: Path, config: Config, kind: str) -
             "    m.recall('w1 w2', namespace='big')\n"
             "    print(added.id)\n"
         )
-        tests = Path(__file__).parent
-        env = os.environ | {"PYTHONPATH": os.pathsep.join([str(tests.parent / "src"), str(tests)])}
-        done = subprocess.run(
-            [sys.executable, "-c", script, str(saved), str(config.home_path)],
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=120,
-            check=False,
-        )
-        assert done.returncode == 0, done.stderr
-        added_id = done.stdout.strip().splitlines()[-1]
+        added_id = other_process(script, str(saved), str(config.home_path))
         assert mem.index.search("big", _query(mem, NEW_TEXT), 3)[0][0] == added_id
         found = [i for i, _ in mem.index.search("big", _query(mem, target.content), SIZE)]
         assert target.id not in found

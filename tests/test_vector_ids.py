@@ -60,6 +60,29 @@ def test_an_id_longer_than_the_arrays_width_is_not_a_prefix_match() -> None:
     assert KeyRows.of_ints([4, 1, 4]).rows([4, 1, 3]) == [2, 1, None]
 
 
+def test_rows_through_the_sorted_copy_are_the_rows_through_the_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rng = np.random.default_rng(7)
+    ids = [f"{rng.integers(0, 40):04x}" for _ in range(200)]  # repeats: the latest wins
+    asked = [*ids[::3], "abcdef", "abc", "zzzz", "", "0000"]
+    monkeypatch.setattr(vector_ids, "SORTED_MIN", 10**9)
+    through_order = KeyRows.of_ids(ids).rows(asked)
+    monkeypatch.setattr(vector_ids, "SORTED_MIN", 1)
+    keys = KeyRows.of_ids(ids)
+    assert keys.rows(asked) == through_order  # the first call: no copy yet
+    assert keys.nbytes() == KeyRows.of_ids(ids).nbytes() + keys.order().nbytes
+    assert keys.rows(asked) == through_order  # through the copy, which counts
+    assert keys.nbytes() > KeyRows.of_ids(ids).nbytes() + keys.order().nbytes
+    keys.append("abc")  # in the tail, then folded: the copy is made again
+    assert keys.rows(["abc"]) == [200]
+    keys._fold()
+    assert keys.rows(["abc", "abcdef"]) == [200, None]
+    assert keys.rows(["abc", "abcdef"]) == [200, None]
+    seqs = KeyRows.of_ints([5, 9, 2, 9])
+    assert seqs.rows([9, 2, 7, -1]) == [3, 2, None, None]
+
+
 def test_int_keys_and_a_saved_order() -> None:
     seqs = KeyRows.of_ints([5, 9, 2])
     assert [seqs.get(s) for s in (2, 5, 9, 7)] == [2, 0, 1, None]

@@ -21,10 +21,14 @@ NAMESPACE = "bench-scale"
 
 def wait_for_index(mem: Memory, timeout: float = 3600.0) -> float:
     """Seconds until no HNSW graph of the vector index is still building or being saved,
-    no exact snapshot is being saved, and no term index of the keyword search is still
-    building (a term index is saved before its build ends)."""
+    no exact snapshot is being saved, no term index of the keyword search is still
+    building (a term index is saved before its build ends), and no fact block of a
+    SQLite store is still loading or being made (``fact_index``)."""
     index = mem.index
     start = time.perf_counter()
+    blocks = getattr(mem.store.memories, "blocks", None)
+    if blocks is not None:
+        blocks.wait(timeout)
     while time.perf_counter() - start < timeout:
         state = index.state() if index is not None else {}
         ann = state.get("ann")

@@ -100,8 +100,13 @@ class SharedLeg:
     ) -> Future[list[Hit]] | None:
         """Start ranking the shared space's publications for ``request``; None when it
         names no shared space or the space holds nothing."""
+        space = request.shared
+        # The count first: a space that holds nothing (the usual case) then costs one
+        # statement, not the two copies of the request and its settings (~0.1 ms).
+        if space is None or space == request.namespace or not self._count(space):
+            return None
         sub = leg_request(request, cfg)
-        if sub is None or not self._count(sub.namespace):
+        if sub is None:
             return None
         with self._lock:
             if self._pool is None:

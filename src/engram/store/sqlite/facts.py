@@ -15,18 +15,27 @@ connection, of this process or another, commits). Any write anywhere empties it,
 it never answers with facts a write has changed; reads inside a transaction bypass
 it (they may see writes a rollback undoes). It holds at most ``LIMIT`` entries and
 starts again empty when full.
+
+A namespace of ``fact_index.MIN_MEMORIES`` memories or more answers from its
+``FactBlock`` instead once that is loaded: every candidate's facts from arrays, no row
+read (``fact_index``, kept current through ``fts_log``). A changed session id is logged
+there by ``update``, in the update's transaction, since the log's triggers follow only
+a memory's text and its deletion.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
+from engram.records import MemoryRecord
 from engram.store.protocols.memories import MemoryFacts
 from engram.store.sql.memories import SqlMemories
 from engram.store.sql.session import Sql
 from engram.store.sqlite.db import Database
+from engram.store.sqlite.fact_index import FactIndex
 
 #: Entries kept (about 0.5 KB each: id, session, 64-character opening, datetime).
 LIMIT = 100_000
@@ -46,12 +55,18 @@ class SQLiteMemories(SqlMemories):
         self._entries: dict[tuple[str, str], MemoryFacts] = {}
         self.hits = 0
         self.misses = 0
+        self.blocks = FactIndex(db)
+        """Large namespaces' facts as arrays (``fact_index``)."""
 
     def facts(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, MemoryFacts]:
         version = self._current()
         if version is None:
             return super().facts(namespace, memory_ids)
         ids = list(dict.fromkeys(memory_ids))
+        with self._db.read("reading recall's facts") as conn:
+            answered = self.blocks.facts(conn, namespace, ids, version)
+        if answered is not None:
+            return answered
         with self._lock:
             if version != self._version:
                 self._entries = {}
@@ -78,3 +93,19 @@ class SQLiteMemories(SqlMemories):
             row = conn.execute("PRAGMA data_version").fetchone()
             # The connection itself: a reopened one counts its changes from 0 again.
             return conn, conn.total_changes, int(row[0])
+
+    def update(
+        self, namespace: str, memory_id: str, changes: Mapping[str, Any], **options: Any
+    ) -> tuple[MemoryRecord, MemoryRecord]:
+        if "session_id" not in changes:
+            return super().update(namespace, memory_id, changes, **options)
+        with self._sql.tx("update") as conn:
+            done = super().update(namespace, memory_id, changes, **options)
+            # fts_log's triggers follow text and deletion only: the fact blocks of
+            # every process learn of a new session id from this row (``fact_index``).
+            conn.execute(
+                "INSERT INTO fts_log(namespace, seq) SELECT namespace, seq FROM memories "
+                "WHERE namespace = ? AND id = ?",
+                (namespace, memory_id),
+            )
+        return done

@@ -17,6 +17,7 @@ again on a worker thread and FTS5 answers meanwhile. Memory: about 8 bytes per
 
 from __future__ import annotations
 
+import functools
 import logging
 import sqlite3
 import threading
@@ -26,10 +27,11 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from engram.store.protocols.keyword import KeywordSettings
-from engram.store.sqlite import term_snapshot
+from engram.store.sqlite import change_log, term_snapshot
 from engram.store.sqlite.db import Database
-from engram.store.sqlite.snapshot import SnapshotError, directory_for, drop_generations
+from engram.store.sqlite.snapshot import directory_for
 from engram.store.sqlite.term_index import Doc, TermBlock
+from engram.store.sqlite.term_snapshot import FILES
 from engram.store.sqlite.tokenize import terms
 
 log = logging.getLogger("engram.store")
@@ -38,10 +40,7 @@ T = TypeVar("T")
 #: Changes applied to a block inside one search; more than this and the block is built
 #: again in the background (applying costs ~20 µs a change, rebuilding ~40 µs a memory).
 CATCH_UP_MAX = 5_000
-#: Seconds a namespace's "too small to index" verdict is reused.
-SIZE_TTL = 60.0
 _COLUMNS = "seq, id, content, title, narrative, facts, tags"
-_BATCH = 500
 
 
 @dataclass
@@ -61,7 +60,7 @@ class TermSearch:
         self._db = db
         self.settings = KeywordSettings()
         self._entries: dict[str, _Entry] = {}
-        self._small: dict[str, float] = {}
+        self._sizes = change_log.Sizes()
         self._lock = threading.Lock()
         self.failures: list[str] = []
         self.builds = 0
@@ -139,22 +138,13 @@ class TermSearch:
     def _entry(self, conn: sqlite3.Connection, namespace: str) -> _Entry | None:
         """The namespace's entry, made (and its first build started) once it is large."""
         with self._lock:
-            entry = self._entries.get(namespace)
-            if entry is not None:
-                return entry
-            checked = self._small.get(namespace)
-            if checked is not None and time.monotonic() - checked < SIZE_TTL:
-                return None
-        wanted = self.settings.min_memories
-        (size,) = conn.execute(
-            "SELECT count(*) FROM (SELECT 1 FROM memories WHERE namespace = ? "
-            "AND deleted_at IS NULL LIMIT ?)",
-            (namespace, wanted),
-        ).fetchone()
-        saved = self._saved(namespace, conn) if size >= wanted else None
+            known, entry = self._sizes.known(self._entries, namespace)
+        if known:
+            return entry
+        large = self._sizes.large(conn, namespace, self.settings.min_memories)
+        saved = self._saved(namespace, conn) if large else None
         with self._lock:
-            if size < wanted:
-                self._small[namespace] = time.monotonic()
+            if not large:
                 return None
             entry = self._entries.get(namespace)
             if entry is None:
@@ -168,24 +158,12 @@ class TermSearch:
 
     def _saved(self, namespace: str, conn: sqlite3.Connection) -> tuple[TermBlock, int] | None:
         """The namespace's persisted block, or None (none, or unusable: then dropped)."""
-        if self.directory is None:
-            return None
-        try:
-            return term_snapshot.load(self.directory, namespace, conn)
-        except SnapshotError as exc:
-            if str(exc) != "no snapshot":
-                self.failures.append(f"term snapshot of {namespace!r} dropped: {exc}")
-                drop_generations(self.directory, term_snapshot.stem(namespace))
-            return None
+        load = functools.partial(term_snapshot.load, namespace=namespace, conn=conn)
+        return change_log.load_saved(self.directory, FILES, namespace, load, self.failures)
 
     def _persist(self, namespace: str, block: TermBlock, head: int) -> None:
         """Save a fresh build (before anything appends to it); never fails a search."""
-        if self.directory is None:
-            return
-        try:
-            term_snapshot.save(self.directory, namespace, block, head)
-        except Exception as exc:  # the block still answers; the next open builds again
-            self.failures.append(f"saving the term snapshot of {namespace!r} failed: {exc}")
+        change_log.save_quietly(self.directory, FILES, namespace, block, head, self.failures)
 
     # -- keeping in step ------------------------------------------------------------
     def _catch_up(self, conn: sqlite3.Connection, namespace: str, entry: _Entry) -> bool:
@@ -193,30 +171,17 @@ class TermSearch:
         cannot. Called with ``entry.lock`` held."""
         block = entry.block
         assert block is not None
-        (head,) = conn.execute("SELECT coalesce(max(id), 0) FROM fts_log").fetchone()
-        if head == entry.log_id:
+        logged = change_log.since(conn, namespace, entry.log_id, CATCH_UP_MAX)
+        if logged.remake is not None:
+            return self._rebuild(namespace, entry, conn, logged.remake)
+        if logged.head == entry.log_id:
             return True
-        (oldest,) = conn.execute("SELECT coalesce(min(id), 0) FROM fts_log").fetchone()
-        if head < entry.log_id or oldest > entry.log_id + 1:
-            # The log went backwards (another file took this path) or was pruned past us.
-            return self._rebuild(namespace, entry, conn, "the change log moved past it")
-        seqs = {
-            row[0]
-            for row in conn.execute(
-                "SELECT seq FROM fts_log WHERE id > ? AND id <= ? AND namespace = ?",
-                (entry.log_id, head, namespace),
-            )
-        }
-        if None in seqs:
-            return self._rebuild(namespace, entry, conn, "the namespace was re-indexed")
-        if len(seqs) > CATCH_UP_MAX:
-            return self._rebuild(namespace, entry, conn, f"{len(seqs)} memories changed")
-        if seqs:
-            docs = _read(conn, namespace, sorted(seqs))
-            for seq in seqs:
+        if logged.seqs:
+            docs = _read(conn, namespace, sorted(logged.seqs))
+            for seq in logged.seqs:
                 block.remove(seq)
             block.append(docs)
-        entry.log_id = head
+        entry.log_id = logged.head
         if entry.build is None and (
             block.dead * 5 > block.size or block.appended * 4 > max(block.built_rows, 1)
         ):
@@ -280,10 +245,7 @@ class TermSearch:
     def invalidate(self) -> None:
         """Forget every block (they build again on next use)."""
         with self._lock:
-            for entry in self._entries.values():
-                entry.build = None
-            self._entries.clear()
-            self._small.clear()
+            self._sizes.forget(self._entries)
 
     def state(self) -> dict[str, object]:
         """What ``doctor`` shows: the namespaces ranked in memory, builds, failures."""
@@ -322,7 +284,7 @@ def _snapshot(conn: sqlite3.Connection, namespace: str) -> tuple[TermBlock, int]
     if own:
         conn.execute("BEGIN")
     try:
-        (head,) = conn.execute("SELECT coalesce(max(id), 0) FROM fts_log").fetchone()
+        head = change_log.head(conn)
         docs = [
             Doc(row[0], row[1], tuple(row[2:]))
             for row in conn.execute(
@@ -339,16 +301,7 @@ def _snapshot(conn: sqlite3.Connection, namespace: str) -> tuple[TermBlock, int]
 
 def _read(conn: sqlite3.Connection, namespace: str, seqs: Sequence[int]) -> list[Doc]:
     """The live ones of ``seqs`` in ``namespace``, in seq order."""
-    docs: list[Doc] = []
-    for lo in range(0, len(seqs), _BATCH):
-        chunk = seqs[lo : lo + _BATCH]
-        marks = ",".join("?" * len(chunk))
-        docs.extend(
-            Doc(row[0], row[1], tuple(row[2:]))
-            for row in conn.execute(
-                f"SELECT {_COLUMNS} FROM memories WHERE seq IN ({marks}) AND namespace = ? "
-                "AND deleted_at IS NULL ORDER BY seq",
-                (*chunk, namespace),
-            )
-        )
-    return docs
+    return [
+        Doc(row[0], row[1], tuple(row[2:]))
+        for row in change_log.live_rows(conn, namespace, _COLUMNS, seqs)
+    ]

@@ -10,16 +10,11 @@ when it cannot (the log pruned past it, too much changed), as for any block.
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 from pathlib import Path
 
-from engram.store.sqlite.snapshot import (
-    SnapshotError,
-    load_array,
-    read_generation,
-    write_generation,
-)
+from engram.store.sqlite.change_log import BlockFiles
+from engram.store.sqlite.snapshot import SnapshotError, load_array, read_generation
 from engram.store.sqlite.term_index import TermBlock
 
 #: Bump when tokenization or the block's layout changes: older files are then rebuilt.
@@ -33,24 +28,14 @@ _OPTIONAL = ("id_order",)
 _MAPPED = ("rows", "tf", "ids", "seqs", "id_order")
 
 
-def stem(namespace: str) -> str:
-    return "terms-" + hashlib.sha1(namespace.encode()).hexdigest()[:20]
-
-
-def _want(namespace: str) -> dict[str, object]:
-    return {"format": FORMAT, "kind": "terms", "namespace": namespace}
-
-
-def save(directory: Path, namespace: str, block: TermBlock, log_id: int) -> None:
-    """Persist a freshly built block and the change-log row it reflects."""
-    meta = _want(namespace) | {"log_id": log_id, "count": block.size}
-    write_generation(directory, stem(namespace), block.arrays(), {}, meta)
+FILES = BlockFiles("terms", FORMAT, "term snapshot")
+stem, save = FILES.stem, FILES.save
 
 
 def load(directory: Path, namespace: str, conn: sqlite3.Connection) -> tuple[TermBlock, int]:
     """The saved block and its change-log row; ``SnapshotError`` when there is none or
     it cannot be used (it is then built from the store)."""
-    want = _want(namespace) | {"format": _READABLE}
+    want = FILES.want(namespace) | {"format": _READABLE}
     parts = (*_PARTS, *_OPTIONAL)
     manifest, paths = read_generation(directory, stem(namespace), want, _PARTS, parts, _OPTIONAL)
     try:
@@ -63,9 +48,5 @@ def load(directory: Path, namespace: str, conn: sqlite3.Connection) -> tuple[Ter
     if block.size != manifest.get("count"):
         raise SnapshotError("the term snapshot's files disagree on its size")
     if block.size:
-        # Another store file at the same path would share nothing but the path: its
-        # newest saved memory must be the one this store holds at that seq.
-        row = conn.execute("SELECT id FROM memories WHERE seq = ?", (block.seqs[-1],)).fetchone()
-        if row is None or row[0] != block.ids[-1]:
-            raise SnapshotError("the term snapshot is of another store")
+        FILES.check_store(conn, int(block.seqs[-1]), block.ids[-1])
     return block, int(manifest["log_id"])

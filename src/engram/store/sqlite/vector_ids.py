@@ -28,6 +28,13 @@ K = TypeVar("K", str, int)
 #: FOLD_SHARE)`` keys: the fold costs a copy and a new sort order on the next lookup.
 FOLD_MIN = 50_000
 FOLD_SHARE = 4
+#: From this many keys, ``rows`` searches a sorted copy of the keys (made on its second
+#: call: the first, a cold first recall's, does not wait for the ~0.1 s copy of a 1M
+#: block) instead of the keys through their sort order: at 1M memory ids, 100 lookups
+#: read half the memory at random, 0.13-0.15 ms instead of 0.29 (recall completes both
+#: legs' scores this way), for 32 bytes a row (docs/benchmarks.md, "Recall's facts
+#: as arrays").
+SORTED_MIN = 50_000
 
 
 def encode_ids(ids: Iterable[str]) -> npt.NDArray[np.bytes_]:
@@ -48,12 +55,14 @@ def id_array(array: npt.NDArray[Any]) -> npt.NDArray[np.bytes_]:
 class KeyRows(Generic[K]):
     """The key of each row of a block, and the latest row of each key."""
 
-    __slots__ = ("_base", "_order", "_tail", "_tail_rows", "_text")
+    __slots__ = ("_base", "_order", "_searched", "_sorted", "_tail", "_tail_rows", "_text")
 
     def __init__(self, base: npt.NDArray[Any], *, text: bool) -> None:
         self._base = base
         self._text = text
         self._order: npt.NDArray[np.int64] | None = None
+        self._sorted: npt.NDArray[Any] | None = None
+        self._searched = False
         self._tail: list[K] = []
         self._tail_rows: dict[K, int] = {}
 
@@ -72,6 +81,7 @@ class KeyRows(Generic[K]):
         if len(order) != len(self._base):
             raise ValueError("the sort order and the keys disagree on their sizes")
         self._order = np.asarray(order, dtype=np.int64)
+        self._sorted = None
 
     def order(self) -> npt.NDArray[np.int64]:
         """The array's stable sort order (made now if it was not yet)."""
@@ -130,10 +140,19 @@ class KeyRows(Generic[K]):
         wanted = [keys[i] for i in rest]
         probes = encode_ids(map(str, wanted)) if self._text else np.asarray(wanted, np.int64)
         order = self.order()
-        at = np.searchsorted(base, probes, side="right", sorter=order) - 1
-        rows = order[np.maximum(at, 0)]
-        # Compared whole: a probe wider than the array is cut by the search.
-        hit = (at >= 0) & (base[rows] == probes)
+        if self._sorted is None and self._searched and len(base) >= SORTED_MIN:
+            self._sorted = base[order]
+        self._searched = True
+        ordered = self._sorted
+        if ordered is not None:
+            at = np.maximum(np.searchsorted(ordered, probes, side="right") - 1, -1)
+            rows = order[np.maximum(at, 0)]
+            # Compared whole: a probe wider than the array is cut by the search.
+            hit = (at >= 0) & (ordered[np.maximum(at, 0)] == probes)
+        else:
+            at = np.searchsorted(base, probes, side="right", sorter=order) - 1
+            rows = order[np.maximum(at, 0)]
+            hit = (at >= 0) & (base[rows] == probes)
         for i, row, ok in zip(rest, rows.tolist(), hit.tolist(), strict=True):
             if ok:
                 found[i] = row
@@ -155,6 +174,7 @@ class KeyRows(Generic[K]):
         tail = encode_ids(map(str, self._tail)) if self._text else np.asarray(self._tail, np.int64)
         self._base = np.concatenate([self._base, tail])
         self._order = None
+        self._sorted = None
         self._tail, self._tail_rows = [], {}
 
     def array(self) -> npt.NDArray[Any]:
@@ -164,6 +184,8 @@ class KeyRows(Generic[K]):
         return self._base
 
     def nbytes(self) -> int:
-        """Bytes the array and sort order hold (the tail's Python objects aside)."""
+        """Bytes the array, its sort order and sorted copy hold (the tail's Python
+        objects aside)."""
         order = 0 if self._order is None else self._order.nbytes
-        return int(self._base.nbytes) + order
+        ordered = 0 if self._sorted is None else self._sorted.nbytes
+        return int(self._base.nbytes) + order + ordered

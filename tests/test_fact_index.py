@@ -1,0 +1,200 @@
+"""Recall's facts of large SQLite namespaces from arrays (``store/sqlite/fact_index.py``,
+``fact_block.py``): the same answers as the rows, a snapshot beside the store that is
+caught up, dropped when damaged, and never brings a deleted memory back, and another
+process's writes seen."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from engram.config import Config
+from engram.memory import Memory
+from engram.store.protocols.memories import ListQuery
+from engram.store.sql.memories import SqlMemories
+from engram.store.sqlite import fact_index
+from engram.store.sqlite.backend import SQLiteStore
+from engram.store.sqlite.facts import SQLiteMemories
+from test_ann_snapshot import other_process
+
+NS = "big"
+SIZE = 30
+
+
+@pytest.fixture(autouse=True)
+def _small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fact_index, "MIN_MEMORIES", 20)
+
+
+def _memories(mem: Memory) -> SQLiteMemories:
+    memories = mem.store.memories
+    assert isinstance(memories, SQLiteMemories)
+    return memories
+
+
+def _ready(mem: Memory) -> SQLiteMemories:
+    """The store's memories once the namespace's block has loaded or been made."""
+    memories = _memories(mem)
+    memories.facts(NS, ["none"])  # the first recall after an open starts nothing
+    memories.blocks.wait(60)
+    assert NS not in memories.blocks.state()["namespaces"]  # type: ignore[operator]
+    memories.facts(NS, ["none"])
+    memories.blocks.wait(60)
+    assert NS in memories.blocks.state()["namespaces"]  # type: ignore[operator]
+    return memories
+
+
+def _rows(memories: SQLiteMemories, ids: list[str]) -> dict[str, object]:
+    return dict(SqlMemories.facts(memories, NS, ids))
+
+
+def _texts() -> list[str]:
+    # Long, non-ASCII and short openings; some in sessions.
+    return [f"Mémoire numéro {i}: " + "ünïcode words " * (i % 7) for i in range(SIZE)]
+
+
+@pytest.fixture
+def saved(tmp_path: Path, config: Config) -> Path:
+    """A store with one large namespace whose block was made and saved."""
+    path = tmp_path / "m.db"
+    with Memory(path, config=config, embedder=None) as mem:
+        for i, text in enumerate(_texts()):
+            mem.add(text, namespace=NS, session_id=f"s{i % 4}" if i % 3 else None)
+        memories = _ready(mem)
+        assert memories.blocks.state()["made"] == 1
+    return path
+
+
+def _all_ids(mem: Memory) -> list[str]:
+    return [r.id for r in mem.get_all(namespace=NS, limit=10_000)]
+
+
+def test_a_large_namespace_answers_from_its_block_as_the_rows_do(
+    saved: Path, config: Config
+) -> None:
+    with Memory(saved, config=config, embedder=None) as mem:
+        memories = _ready(mem)
+        assert memories.blocks.state()["loaded_from_disk"] == 1
+        ids = [*_all_ids(mem), "no-such-id"]
+        before = memories.misses
+        answered = memories.facts(NS, ids)
+        assert memories.misses == before  # no row was read
+        assert answered == _rows(memories, ids) and len(answered) == SIZE
+        assert {f.session_id for f in answered.values()} == {None, "s0", "s1", "s2", "s3"}
+
+
+def test_a_small_namespace_reads_rows(tmp_path: Path, config: Config) -> None:
+    with Memory(tmp_path / "m.db", config=config, embedder=None) as mem:
+        a = mem.add("only a few memories here", namespace="small")
+        memories = _memories(mem)
+        assert a.id in memories.facts("small", [a.id])
+        memories.blocks.wait(60)
+        assert memories.blocks.state()["namespaces"] == {} and memories.misses == 1
+
+
+def test_writes_in_this_process_show_at_once(saved: Path, config: Config) -> None:
+    with Memory(saved, config=config, embedder=None) as mem:
+        memories = _ready(mem)
+        first, second, third = _all_ids(mem)[:3]
+        mem.update(first, "now a different and much longer text", namespace=NS)
+        mem.delete(second, namespace=NS)
+        added = mem.add("a new memory in the namespace", namespace=NS)
+        mem.store.memories.update(NS, third, {"session_id": "moved"})
+        ids = [first, second, third, added.id]
+        answered = memories.facts(NS, ids)
+        assert answered == _rows(memories, ids) and second not in answered
+        assert answered[third].session_id == "moved" and added.id in answered
+        assert answered[first].chars == len("now a different and much longer text")
+
+
+def test_a_stale_snapshot_is_caught_up_and_a_delete_never_comes_back(
+    saved: Path, config: Config
+) -> None:
+    other = SQLiteStore(saved)  # writes after the snapshot, as another process would
+    try:
+        ids = [r.id for r in other.memories.select(NS, ListQuery(limit=100))]
+        other.memories.delete(NS, ids[0])
+        other.memories.update(NS, ids[1], {"session_id": "elsewhere"})
+    finally:
+        other.close()
+    with Memory(saved, config=config, embedder=None) as mem:
+        memories = _ready(mem)
+        assert memories.blocks.state()["loaded_from_disk"] == 1
+        answered = memories.facts(NS, ids)
+        assert ids[0] not in answered and answered[ids[1]].session_id == "elsewhere"
+        assert answered == _rows(memories, ids)
+
+
+@pytest.mark.parametrize(
+    "damage", ["truncated manifest", "corrupt ids", "no manifest (crash before it)"]
+)
+def test_a_snapshot_broken_mid_write_is_dropped_and_made_again(
+    saved: Path, config: Config, damage: str
+) -> None:
+    folder = Path(f"{saved}.vindex")
+    manifest = next(folder.glob("facts-*.json"))
+    if damage == "truncated manifest":
+        manifest.write_text(manifest.read_text()[:40])
+    elif damage == "corrupt ids":
+        ids = next(folder.glob("facts-*.ids"))
+        raw = bytearray(ids.read_bytes())
+        raw[-5] ^= 0xFF
+        ids.write_bytes(bytes(raw))
+    else:
+        manifest.unlink()
+    with Memory(saved, config=config, embedder=None) as mem:
+        memories = _ready(mem)
+        state = memories.blocks.state()
+        assert state["loaded_from_disk"] == 0 and state["made"] == 1
+        if damage != "no manifest (crash before it)":
+            assert "dropped" in str(state["failures"])
+        ids = _all_ids(mem)
+        assert memories.facts(NS, ids) == _rows(memories, ids)
+    generations = {p.name.split(".")[1] for p in folder.glob("facts-*.*.*")}
+    assert len(generations) == 1
+    with Memory(saved, config=config, embedder=None) as mem:
+        assert _ready(mem).blocks.state()["loaded_from_disk"] == 1
+
+
+def test_a_pruned_change_log_makes_the_block_again(saved: Path, config: Config) -> None:
+    with Memory(saved, config=config, embedder=None) as mem:
+        memories = _ready(mem)
+        victim, last = _all_ids(mem)[3:5]
+        mem.delete(victim, namespace=NS)
+        mem.delete(last, namespace=NS)  # its log row stays, the victim's is pruned
+        with sqlite3.connect(saved) as conn:  # pruned past the block's row
+            (head,) = conn.execute("SELECT max(id) FROM fts_log").fetchone()
+            conn.execute("DELETE FROM fts_log WHERE id < ?", (head,))
+        memories.blocks.forget()
+        memories.facts(NS, [victim])
+        memories.blocks.wait(60)
+        assert memories.facts(NS, [victim]) == {}  # rows meanwhile, then the new block
+        memories.facts(NS, [victim])
+        memories.blocks.wait(60)
+        assert memories.facts(NS, [victim]) == {}
+        assert memories.blocks.state()["made"] == 1
+
+
+def test_two_processes_share_one_store(saved: Path, config: Config) -> None:
+    with Memory(saved, config=config, embedder=None) as mem:
+        memories = _ready(mem)
+        target, moved = _all_ids(mem)[5:7]
+        assert target in memories.facts(NS, [target])
+        script = (
+            "import sys\n"
+            "from engram import Config, Memory\n"
+            "config = Config.load(env={}, home=sys.argv[2])\n"
+            "with Memory(sys.argv[1], config=config, embedder=None) as m:\n"
+            f"    m.delete({target!r}, namespace={NS!r})\n"
+            f"    added = m.add('written by the other process', namespace={NS!r})\n"
+            f"    m.store.memories.update({NS!r}, {moved!r}, {{'session_id': 'theirs'}})\n"
+            "    print(added.id)\n"
+        )
+        added = other_process(script, str(saved), str(config.home_path))
+        before = memories.misses
+        answered = memories.facts(NS, [target, added, moved])
+        assert target not in answered and added in answered
+        assert answered[moved].session_id == "theirs"
+        assert memories.misses == before  # the block answered, caught up from the log

@@ -13,6 +13,7 @@ from engram.store.protocols.documents import (
     SOURCE_TYPES,
     Document,
     DocumentChunk,
+    DocumentStore,
 )
 from engram.store.sql.dialect import Conn
 from engram.store.sql.rows import checked, columns, equal
@@ -25,7 +26,7 @@ def _matching(namespace: str, status: str | None) -> tuple[str, list[Any]]:
     return equal(namespace=namespace, status=checked(status, DOCUMENT_STATUSES, "document status"))
 
 
-class SqlDocuments(SqlPart):
+class SqlDocuments(SqlPart, DocumentStore):
     """``DocumentStore`` on either engine."""
 
     def _row(self, conn: Conn, document_id: str) -> Document:

@@ -19,6 +19,7 @@ from engram.errors import InvalidInputError
 from engram.store.protocols.graph import (
     BoostLookup,
     Entity,
+    GraphStore,
     Mention,
     Neighbor,
     RecordResult,
@@ -52,7 +53,7 @@ def _aliases(d: Dialect, value: Any) -> tuple[str, ...]:
     return tuple(value or ())
 
 
-class SqlGraph(SqlPart):
+class SqlGraph(SqlPart, GraphStore):
     """``GraphStore`` on either engine."""
 
     def __init__(self, sql: Sql) -> None:

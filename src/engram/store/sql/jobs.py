@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from engram.errors import InvalidInputError, NotFoundError
-from engram.store.protocols.jobs import JOB_STATUSES, Job, check_jobs
+from engram.store.protocols.jobs import JOB_STATUSES, Job, JobStore, check_jobs
 from engram.store.sql.dialect import Conn, Dialect
 from engram.store.sql.rows import checked, columns, equal, record
 from engram.store.sql.session import SqlPart
@@ -53,7 +53,7 @@ def _error_text(d: Dialect, value: str) -> str:
     return value if d.name == "sqlite" else value.replace("\x00", "\\0")
 
 
-class SqlJobs(SqlPart):
+class SqlJobs(SqlPart, JobStore):
     """``JobStore`` on either engine."""
 
     def enqueue(

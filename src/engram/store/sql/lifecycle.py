@@ -15,6 +15,7 @@ from engram.store.protocols.lifecycle import (
     SIZE_TABLES,
     SWEEP_STEPS,
     ArchiveEntry,
+    LifecycleStore,
     compact_audit,
     record_from_json,
     record_json,
@@ -90,7 +91,7 @@ def _mentions_of(conn: Conn, where: str, params: Sequence[Any]) -> list[tuple[st
     return [(r[0], int(r[1])) for r in rows]
 
 
-class SqlLifecycle(SqlPart):
+class SqlLifecycle(SqlPart, LifecycleStore):
     """``LifecycleStore`` on either engine."""
 
     def archive(

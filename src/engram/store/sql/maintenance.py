@@ -16,7 +16,13 @@ import numpy as np
 import numpy.typing as npt
 
 from engram.records import MemoryRecord
-from engram.store.protocols.maintenance import HaltState, HealthCounts, MaintenanceRun, NewRun
+from engram.store.protocols.maintenance import (
+    HaltState,
+    HealthCounts,
+    MaintenanceRun,
+    MaintenanceStore,
+    NewRun,
+)
 from engram.store.sql.codec import SELECT, from_row
 from engram.store.sql.native import KeywordUpkeep, vector_array, vector_rows
 from engram.store.sql.rows import columns, record
@@ -25,7 +31,7 @@ from engram.store.sql.session import Sql, SqlPart
 _RUN = columns(MaintenanceRun)
 
 
-class SqlMaintenance(SqlPart):
+class SqlMaintenance(SqlPart, MaintenanceStore):
     """``MaintenanceStore`` on either engine."""
 
     def __init__(self, sql: Sql, keyword: KeywordUpkeep) -> None:

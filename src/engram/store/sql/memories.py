@@ -27,6 +27,7 @@ from engram.store.protocols.memories import (
     InsertResult,
     ListQuery,
     MemoryFacts,
+    MemoryStore,
 )
 from engram.store.sql.codec import (
     HISTORY_COLUMNS,
@@ -189,7 +190,7 @@ def _where(d: Dialect, namespace: str, query: ListQuery) -> tuple[str, list[Any]
     return " AND ".join(where), params
 
 
-class SqlMemories(SqlPart):
+class SqlMemories(SqlPart, MemoryStore):
     """``MemoryStore`` on either engine."""
 
     def __init__(self, sql: Sql) -> None:

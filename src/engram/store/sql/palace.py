@@ -17,6 +17,7 @@ from engram.store.protocols.palace import (
     Closet,
     Drawer,
     NewDrawer,
+    PalaceStore,
     Room,
     RoomNode,
     Wing,
@@ -56,7 +57,7 @@ def _made(found: int | None) -> int:
     return int(found)
 
 
-class SqlPalace(SqlPart):
+class SqlPalace(SqlPart, PalaceStore):
     """``PalaceStore`` on either engine."""
 
     # -- helpers ----------------------------------------------------------------------

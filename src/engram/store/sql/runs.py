@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from engram.errors import StoreError
-from engram.store.protocols.runs import Run, RunHit
+from engram.store.protocols.runs import Run, RunHit, RunStore
 from engram.store.sql.rows import columns, equal, record, upsert
 from engram.store.sql.session import SqlPart
 
@@ -16,7 +16,7 @@ _LIST = _FULL.replace(" output,", " NULL,")
 _HIT = columns(RunHit)
 
 
-class SqlRuns(SqlPart):
+class SqlRuns(SqlPart, RunStore):
     """``RunStore`` on either engine."""
 
     def save(self, run: Run, *, now: datetime) -> Run:

@@ -11,6 +11,7 @@ from engram.store.protocols.sessions import (
     InjectedMemory,
     NewCheckpoint,
     SessionScore,
+    SessionStore,
     per_memory_json,
 )
 from engram.store.sql.dialect import first_int
@@ -21,7 +22,7 @@ _CHECKPOINT = columns(Checkpoint)
 _SCORE = columns(SessionScore)
 
 
-class SqlSessions(SqlPart):
+class SqlSessions(SqlPart, SessionStore):
     """``SessionStore`` on either engine."""
 
     def add_checkpoint(

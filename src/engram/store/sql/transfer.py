@@ -17,7 +17,7 @@ from engram.records import HistoryEntry
 from engram.store import schema
 from engram.store.protocols.feedback import FeedbackRow
 from engram.store.protocols.transcripts import TranscriptRow
-from engram.store.protocols.transfer import ImportCounts, MemoryBundle
+from engram.store.protocols.transfer import ImportCounts, MemoryBundle, TransferStore
 from engram.store.protocols.vectors import VectorRow
 from engram.store.sql.codec import HISTORY_COLUMNS, SELECT, from_row, history_from_row, insert_sql
 from engram.store.sql.codec import to_row as memory_row
@@ -86,7 +86,7 @@ def _page(
     return " AND ".join(where) or "TRUE", params
 
 
-class SqlTransfer(SqlPart):
+class SqlTransfer(SqlPart, TransferStore):
     """``TransferStore`` on either engine."""
 
     def __init__(self, sql: Sql, vectors: BundleVectors) -> None:

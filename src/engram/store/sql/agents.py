@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from engram.store.protocols.agents import AgentProfile, AgentStore, SessionMemory
+from engram.store.protocols import AgentStore
+from engram.store.protocols.agents import AgentProfile, SessionMemory
 from engram.store.sql.rows import record
 from engram.store.sql.session import Sql, SqlPart
 

@@ -9,7 +9,8 @@ from datetime import datetime
 from typing import Any
 
 from engram.errors import NotFoundError
-from engram.store.protocols.aspects import AspectFeedback, AspectStore
+from engram.store.protocols import AspectStore
+from engram.store.protocols.aspects import AspectFeedback
 from engram.store.protocols.graph import Aspect, Attribute, canonical_name
 from engram.store.sql.dialect import Conn, Dialect
 from engram.store.sql.graph_record import check_entity

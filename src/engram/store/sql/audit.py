@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from engram.store.protocols.audit import AuditStore
+from engram.store.protocols import AuditStore
 from engram.store.sql.history import INSERT_HISTORY, job_key
 from engram.store.sql.session import SqlPart
 

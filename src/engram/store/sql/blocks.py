@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from engram.store.protocols.blocks import BlockEdit, BlockWrite, CoreBlock, CoreBlockStore
+from engram.store.protocols import CoreBlockStore
+from engram.store.protocols.blocks import BlockEdit, BlockWrite, CoreBlock
 from engram.store.sql.rows import columns, record
 from engram.store.sql.session import SqlPart
 

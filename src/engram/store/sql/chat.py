@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from engram.store.protocols.chat import ChatSettingsStore
+from engram.store.protocols import ChatSettingsStore
 from engram.store.sql.dialect import Conn, Dialect
 from engram.store.sql.session import SqlPart
 from engram.store.sql.steps import script

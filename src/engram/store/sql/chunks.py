@@ -17,7 +17,8 @@ import numpy as np
 import numpy.typing as npt
 
 from engram.records import MemoryRecord
-from engram.store.protocols.chunks import ChunkVectorStore, MemoryChunks
+from engram.store.protocols import ChunkVectorStore
+from engram.store.protocols.chunks import MemoryChunks
 from engram.store.sql.codec import SELECT, from_row
 from engram.store.sql.rows import equal
 from engram.store.sql.session import Sql, SqlPart

@@ -7,7 +7,8 @@ from typing import Any
 import numpy as np
 
 from engram.records import MemoryRecord
-from engram.store.protocols.curation import CurationStore, PreferenceRow, RecentVectors
+from engram.store.protocols import CurationStore
+from engram.store.protocols.curation import PreferenceRow, RecentVectors
 from engram.store.sql.codec import SELECT, from_row
 from engram.store.sql.native import vector_array, vector_rows
 from engram.store.sql.session import SqlPart

@@ -8,12 +8,12 @@ from typing import Any
 
 from engram.errors import InvalidInputError
 from engram.records import new_id
+from engram.store.protocols import DocumentStore
 from engram.store.protocols.documents import (
     DOCUMENT_STATUSES,
     SOURCE_TYPES,
     Document,
     DocumentChunk,
-    DocumentStore,
 )
 from engram.store.sql.dialect import Conn
 from engram.store.sql.rows import checked, columns, equal

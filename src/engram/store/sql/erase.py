@@ -15,7 +15,8 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from engram.store.protocols.erase import KEPT_TABLES, EraseAudit, EraseStore
+from engram.store.protocols import EraseStore
+from engram.store.protocols.erase import KEPT_TABLES, EraseAudit
 from engram.store.sql.dialect import Conn, Dialect
 from engram.store.sql.native import KeywordUpkeep
 from engram.store.sql.rows import record

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engram.records import MemoryRecord, utcnow
-from engram.store.protocols.feedback import FeedbackStore
+from engram.store.protocols import FeedbackStore
 from engram.store.sql.history import history_row, live, write_history
 from engram.store.sql.session import SqlPart
 

@@ -16,10 +16,10 @@ from functools import partial
 from typing import Any
 
 from engram.errors import InvalidInputError
+from engram.store.protocols import GraphStore
 from engram.store.protocols.graph import (
     BoostLookup,
     Entity,
-    GraphStore,
     Mention,
     Neighbor,
     RecordResult,

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from engram.store.protocols import GraphCountStore
 from engram.store.protocols.graph import Cardinality, Relation
-from engram.store.protocols.graph_counts import GraphCountStore
 from engram.store.sql import graph_changes
 from engram.store.sql.dialect import Dialect
 from engram.store.sql.graph_record import VALID_AT

@@ -14,7 +14,8 @@ from typing import Protocol
 
 from engram.errors import NotFoundError
 from engram.records import utcnow
-from engram.store.protocols.hints import HintSet, HintStore, clean_hints
+from engram.store.protocols import HintStore
+from engram.store.protocols.hints import HintSet, clean_hints
 from engram.store.sql.dialect import Conn
 from engram.store.sql.session import Sql, SqlPart
 

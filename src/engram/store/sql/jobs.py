@@ -19,7 +19,8 @@ from datetime import datetime
 from typing import Any
 
 from engram.errors import InvalidInputError, NotFoundError
-from engram.store.protocols.jobs import JOB_STATUSES, Job, JobStore, check_jobs
+from engram.store.protocols import JobStore
+from engram.store.protocols.jobs import JOB_STATUSES, Job, check_jobs
 from engram.store.sql.dialect import Conn, Dialect
 from engram.store.sql.rows import checked, columns, equal, record
 from engram.store.sql.session import SqlPart

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from engram.records import ApiKey, utcnow
-from engram.store.protocols.keys import KeyStore
+from engram.store.protocols import KeyStore
 from engram.store.sql.rows import record
 from engram.store.sql.session import SqlPart
 

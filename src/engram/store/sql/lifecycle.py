@@ -10,12 +10,12 @@ from typing import Any
 
 from engram.errors import InvalidInputError
 from engram.records import MemoryRecord
+from engram.store.protocols import LifecycleStore
 from engram.store.protocols.lifecycle import (
     COMPACT_EVENT,
     SIZE_TABLES,
     SWEEP_STEPS,
     ArchiveEntry,
-    LifecycleStore,
     compact_audit,
     record_from_json,
     record_json,

@@ -16,13 +16,8 @@ import numpy as np
 import numpy.typing as npt
 
 from engram.records import MemoryRecord
-from engram.store.protocols.maintenance import (
-    HaltState,
-    HealthCounts,
-    MaintenanceRun,
-    MaintenanceStore,
-    NewRun,
-)
+from engram.store.protocols import MaintenanceStore
+from engram.store.protocols.maintenance import HaltState, HealthCounts, MaintenanceRun, NewRun
 from engram.store.sql.codec import SELECT, from_row
 from engram.store.sql.native import KeywordUpkeep, vector_array, vector_rows
 from engram.store.sql.rows import columns, record

@@ -22,12 +22,12 @@ from typing import Any
 from engram.errors import InvalidInputError, StoreError
 from engram.records import HistoryEntry, MemoryRecord
 from engram.store import schema
+from engram.store.protocols import MemoryStore
 from engram.store.protocols.memories import (
     FACTS_HEAD_CHARS,
     InsertResult,
     ListQuery,
     MemoryFacts,
-    MemoryStore,
 )
 from engram.store.sql.codec import (
     HISTORY_COLUMNS,

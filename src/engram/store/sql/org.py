@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from engram.store.protocols.org import NewOrgFact, OrgAuditEntry, OrgFact, OrgFactAuthor, OrgStore
+from engram.store.protocols import OrgStore
+from engram.store.protocols.org import NewOrgFact, OrgAuditEntry, OrgFact, OrgFactAuthor
 from engram.store.sql.dialect import Conn
 from engram.store.sql.rows import equal
 from engram.store.sql.session import SqlPart

@@ -13,11 +13,11 @@ from datetime import datetime
 from typing import Any
 
 from engram.errors import InvalidInputError, StoreError
+from engram.store.protocols import PalaceStore
 from engram.store.protocols.palace import (
     Closet,
     Drawer,
     NewDrawer,
-    PalaceStore,
     Room,
     RoomNode,
     Wing,

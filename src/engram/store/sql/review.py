@@ -7,7 +7,8 @@ from datetime import datetime
 from typing import Any
 
 from engram.errors import InvalidInputError
-from engram.store.protocols.review import REVIEW_STATUSES, ReviewItem, ReviewStore
+from engram.store.protocols import ReviewStore
+from engram.store.protocols.review import REVIEW_STATUSES, ReviewItem
 from engram.store.sql.rows import checked, columns, equal, record
 from engram.store.sql.session import SqlPart
 

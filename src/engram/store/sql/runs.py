@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from engram.errors import StoreError
-from engram.store.protocols.runs import Run, RunHit, RunStore
+from engram.store.protocols import RunStore
+from engram.store.protocols.runs import Run, RunHit
 from engram.store.sql.rows import columns, equal, record, upsert
 from engram.store.sql.session import SqlPart
 

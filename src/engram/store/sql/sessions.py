@@ -6,12 +6,12 @@ import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
+from engram.store.protocols import SessionStore
 from engram.store.protocols.sessions import (
     Checkpoint,
     InjectedMemory,
     NewCheckpoint,
     SessionScore,
-    SessionStore,
     per_memory_json,
 )
 from engram.store.sql.dialect import first_int

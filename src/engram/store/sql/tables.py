@@ -17,7 +17,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from engram.errors import InvalidInputError
-from engram.store.protocols.tables import TableCounts, TableRow, TableStore
+from engram.store.protocols import TableStore
+from engram.store.protocols.tables import TableCounts, TableRow
 from engram.store.sql.dialect import Conn, Dialect, first_int
 from engram.store.sql.session import Sql, SqlPart
 from engram.store.tables import SPECS, Kind, TableSpec

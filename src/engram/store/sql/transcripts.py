@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engram.records import utcnow
-from engram.store.protocols.transcripts import TranscriptStore
+from engram.store.protocols import TranscriptStore
 from engram.store.sql.session import SqlPart
 
 

@@ -15,9 +15,10 @@ from typing import Any, Protocol
 from engram.errors import InvalidInputError
 from engram.records import HistoryEntry
 from engram.store import schema
+from engram.store.protocols import TransferStore
 from engram.store.protocols.feedback import FeedbackRow
 from engram.store.protocols.transcripts import TranscriptRow
-from engram.store.protocols.transfer import ImportCounts, MemoryBundle, TransferStore
+from engram.store.protocols.transfer import ImportCounts, MemoryBundle
 from engram.store.protocols.vectors import VectorRow
 from engram.store.sql.codec import HISTORY_COLUMNS, SELECT, from_row, history_from_row, insert_sql
 from engram.store.sql.codec import to_row as memory_row

@@ -342,6 +342,8 @@ def test_each_shared_part_is_its_protocol(any_store: Store) -> None:
         shared.add(part)
         contract = get_type_hints(member.fget)["return"]
         assert contract in part.__mro__, f"{part.__name__} does not subclass {contract.__name__}"
+        # its own line, or help() would show the one of ``SqlPart``, the first base
+        assert vars(part).get("__doc__"), f"{part.__name__} has no class docstring"
         for verb, body in inspect.getmembers(contract, inspect.isfunction):
             if verb.startswith("_"):
                 continue

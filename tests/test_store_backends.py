@@ -6,7 +6,8 @@ parametrizes over the backends, so a difference between them fails here.
 
 from __future__ import annotations
 
-from typing import Any
+import inspect
+from typing import Any, get_type_hints
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ import pytest
 from engram import InvalidInputError, Memory, NotFoundError, StoreClosedError
 from engram.records import MemoryRecord
 from engram.store import ListQuery, Store, VectorRow
+from engram.store.sql.session import SqlPart
 from engram.text import fts_query, normalize_content
 from engram.validate import build_record
 
@@ -324,3 +326,28 @@ def test_select_by_id_prefix(any_store: Store) -> None:
     assert {r.id for r in both} == {a, b}
     assert any_store.memories.select("other", ListQuery(id_prefix=a)) == []  # namespaced
     assert any_store.memories.select("default", ListQuery(id_prefix="zz")) == []
+
+
+def test_each_shared_part_is_its_protocol(any_store: Store) -> None:
+    """A part written once in ``engram.store.sql`` subclasses its protocol, so the
+    contract's docstrings are the part's (``help``, ``inspect.getdoc``) without a copy,
+    and each verb is the part's own, never the protocol's empty body."""
+    shared = set()
+    for name, member in vars(Store).items():
+        if not isinstance(member, property):
+            continue
+        part = type(getattr(any_store, name))
+        if not issubclass(part, SqlPart):
+            continue  # a native part (keyword, vectors): the engine's own class
+        shared.add(part)
+        contract = get_type_hints(member.fget)["return"]
+        assert contract in part.__mro__, f"{part.__name__} does not subclass {contract.__name__}"
+        # its own line, or help() would show the one of ``SqlPart``, the first base
+        assert vars(part).get("__doc__"), f"{part.__name__} has no class docstring"
+        for verb, body in inspect.getmembers(contract, inspect.isfunction):
+            if verb.startswith("_"):
+                continue
+            assert getattr(part, verb) is not body, f"{part.__name__}.{verb} is not written"
+            assert inspect.getdoc(getattr(part, verb)) == inspect.getdoc(body)
+    # every shared part is reached (SQLite's memories part is a subclass of the shared one)
+    assert set(SqlPart.__subclasses__()) <= {base for part in shared for base in part.__mro__}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engram.store.protocols import AgentStore
 from engram.store.protocols.agents import AgentProfile, SessionMemory
 from engram.store.sql.rows import record
 from engram.store.sql.session import Sql, SqlPart
@@ -9,7 +10,7 @@ from engram.store.sql.session import Sql, SqlPart
 _PROFILE = "SELECT agent_id, level, project, updated_at FROM agent_profiles"
 
 
-class SqlAgents(SqlPart):
+class SqlAgents(SqlPart, AgentStore):
     """``AgentStore`` on either engine."""
 
     def __init__(self, sql: Sql) -> None:

@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from engram.errors import NotFoundError
+from engram.store.protocols import AspectStore
 from engram.store.protocols.aspects import AspectFeedback
 from engram.store.protocols.graph import Aspect, Attribute, canonical_name
 from engram.store.sql.dialect import Conn, Dialect
@@ -27,7 +28,7 @@ _ONCE = {
 _SAME_CONTENT = {"sqlite": "content = ?", "postgres": "md5(content) = md5(?)"}
 
 
-class SqlAspects(SqlPart):
+class SqlAspects(SqlPart, AspectStore):
     """``AspectStore`` on either engine."""
 
     def upsert_aspect(

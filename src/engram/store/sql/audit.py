@@ -6,11 +6,12 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from engram.store.protocols import AuditStore
 from engram.store.sql.history import INSERT_HISTORY, job_key
 from engram.store.sql.session import SqlPart
 
 
-class SqlAudit(SqlPart):
+class SqlAudit(SqlPart, AuditStore):
     """``AuditStore`` on either engine."""
 
     def record(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from engram.store.protocols import CoreBlockStore
 from engram.store.protocols.blocks import BlockEdit, BlockWrite, CoreBlock
 from engram.store.sql.rows import columns, record
 from engram.store.sql.session import SqlPart
@@ -16,7 +17,7 @@ _HISTORY = (
 )
 
 
-class SqlCoreBlocks(SqlPart):
+class SqlCoreBlocks(SqlPart, CoreBlockStore):
     """``CoreBlockStore`` on either engine."""
 
     def get(self, namespace: str, label: str) -> CoreBlock | None:

@@ -6,12 +6,13 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from engram.store.protocols import ChatSettingsStore
 from engram.store.sql.dialect import Conn, Dialect
 from engram.store.sql.session import SqlPart
 from engram.store.sql.steps import script
 
 
-class SqlChatSettings(SqlPart):
+class SqlChatSettings(SqlPart, ChatSettingsStore):
     """``ChatSettingsStore`` on either engine."""
 
     def get(self, namespace: str) -> dict[str, Any] | None:

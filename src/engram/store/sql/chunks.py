@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engram.records import MemoryRecord
+from engram.store.protocols import ChunkVectorStore
 from engram.store.protocols.chunks import MemoryChunks
 from engram.store.sql.codec import SELECT, from_row
 from engram.store.sql.rows import equal
@@ -40,7 +41,7 @@ class ChunkIndex(Protocol):
         """The best chunk cosine of specific memories that have chunks."""
 
 
-class SqlChunks(SqlPart):
+class SqlChunks(SqlPart, ChunkVectorStore):
     """``ChunkVectorStore`` on either engine, over the engine's :class:`ChunkIndex`."""
 
     def __init__(self, sql: Sql, index: ChunkIndex) -> None:

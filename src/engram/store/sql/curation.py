@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from engram.records import MemoryRecord
+from engram.store.protocols import CurationStore
 from engram.store.protocols.curation import PreferenceRow, RecentVectors
 from engram.store.sql.codec import SELECT, from_row
 from engram.store.sql.native import vector_array, vector_rows
@@ -27,7 +28,7 @@ _CURRENT = {
 }
 
 
-class SqlCuration(SqlPart):
+class SqlCuration(SqlPart, CurationStore):
     """``CurationStore`` on either engine."""
 
     def prune_candidates(

@@ -8,6 +8,7 @@ from typing import Any
 
 from engram.errors import InvalidInputError
 from engram.records import new_id
+from engram.store.protocols import DocumentStore
 from engram.store.protocols.documents import (
     DOCUMENT_STATUSES,
     SOURCE_TYPES,
@@ -25,7 +26,7 @@ def _matching(namespace: str, status: str | None) -> tuple[str, list[Any]]:
     return equal(namespace=namespace, status=checked(status, DOCUMENT_STATUSES, "document status"))
 
 
-class SqlDocuments(SqlPart):
+class SqlDocuments(SqlPart, DocumentStore):
     """``DocumentStore`` on either engine."""
 
     def _row(self, conn: Conn, document_id: str) -> Document:

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from engram.store.protocols import EraseStore
 from engram.store.protocols.erase import KEPT_TABLES, EraseAudit
 from engram.store.sql.dialect import Conn, Dialect
 from engram.store.sql.native import KeywordUpkeep
@@ -100,7 +101,7 @@ def _erase_memories(
     return memories, rows
 
 
-class SqlErase(SqlPart):
+class SqlErase(SqlPart, EraseStore):
     """``EraseStore`` on either engine."""
 
     def __init__(self, sql: Sql, keyword: KeywordUpkeep) -> None:

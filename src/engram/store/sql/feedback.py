@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from engram.records import MemoryRecord, utcnow
+from engram.store.protocols import FeedbackStore
 from engram.store.sql.history import history_row, live, write_history
 from engram.store.sql.session import SqlPart
 
 
-class SqlFeedback(SqlPart):
+class SqlFeedback(SqlPart, FeedbackStore):
     """``FeedbackStore`` on either engine."""
 
     def record(

@@ -16,6 +16,7 @@ from functools import partial
 from typing import Any
 
 from engram.errors import InvalidInputError
+from engram.store.protocols import GraphStore
 from engram.store.protocols.graph import (
     BoostLookup,
     Entity,
@@ -52,7 +53,7 @@ def _aliases(d: Dialect, value: Any) -> tuple[str, ...]:
     return tuple(value or ())
 
 
-class SqlGraph(SqlPart):
+class SqlGraph(SqlPart, GraphStore):
     """``GraphStore`` on either engine."""
 
     def __init__(self, sql: Sql) -> None:

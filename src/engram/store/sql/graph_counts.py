@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from engram.store.protocols import GraphCountStore
 from engram.store.protocols.graph import Cardinality, Relation
 from engram.store.sql import graph_changes
 from engram.store.sql.dialect import Dialect
@@ -51,7 +52,7 @@ def relation_filter(
     return where, params
 
 
-class SqlGraphCounts(SqlPart):
+class SqlGraphCounts(SqlPart, GraphCountStore):
     """``GraphCountStore`` on either engine: one ``COUNT(*)`` each."""
 
     def count_entities(self, namespace: str, *, query: str | None) -> int:

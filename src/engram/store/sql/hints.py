@@ -14,6 +14,7 @@ from typing import Protocol
 
 from engram.errors import NotFoundError
 from engram.records import utcnow
+from engram.store.protocols import HintStore
 from engram.store.protocols.hints import HintSet, clean_hints
 from engram.store.sql.dialect import Conn
 from engram.store.sql.session import Sql, SqlPart
@@ -33,7 +34,7 @@ class HintIndex(Protocol):
         """BM25 over the namespace's hints, one score per live memory (its best hint)."""
 
 
-class SqlHints(SqlPart):
+class SqlHints(SqlPart, HintStore):
     """``HintStore`` on either engine, over the engine's :class:`HintIndex`."""
 
     def __init__(self, sql: Sql, index: HintIndex) -> None:

@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from engram.errors import InvalidInputError, NotFoundError
+from engram.store.protocols import JobStore
 from engram.store.protocols.jobs import JOB_STATUSES, Job, check_jobs
 from engram.store.sql.dialect import Conn, Dialect
 from engram.store.sql.rows import checked, columns, equal, record
@@ -53,7 +54,7 @@ def _error_text(d: Dialect, value: str) -> str:
     return value if d.name == "sqlite" else value.replace("\x00", "\\0")
 
 
-class SqlJobs(SqlPart):
+class SqlJobs(SqlPart, JobStore):
     """``JobStore`` on either engine."""
 
     def enqueue(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from engram.records import ApiKey, utcnow
+from engram.store.protocols import KeyStore
 from engram.store.sql.rows import record
 from engram.store.sql.session import SqlPart
 
@@ -12,7 +13,7 @@ from engram.store.sql.session import SqlPart
 _KEY_COLUMNS = 'id, "user", admin, name, created_at, last_used_at, revoked_at'
 
 
-class SqlKeys(SqlPart):
+class SqlKeys(SqlPart, KeyStore):
     """``KeyStore`` on either engine."""
 
     def add(self, key: ApiKey, key_hash: str) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 
 from engram.errors import InvalidInputError
 from engram.records import MemoryRecord
+from engram.store.protocols import LifecycleStore
 from engram.store.protocols.lifecycle import (
     COMPACT_EVENT,
     SIZE_TABLES,
@@ -90,7 +91,7 @@ def _mentions_of(conn: Conn, where: str, params: Sequence[Any]) -> list[tuple[st
     return [(r[0], int(r[1])) for r in rows]
 
 
-class SqlLifecycle(SqlPart):
+class SqlLifecycle(SqlPart, LifecycleStore):
     """``LifecycleStore`` on either engine."""
 
     def archive(

@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engram.records import MemoryRecord
+from engram.store.protocols import MaintenanceStore
 from engram.store.protocols.maintenance import HaltState, HealthCounts, MaintenanceRun, NewRun
 from engram.store.sql.codec import SELECT, from_row
 from engram.store.sql.native import KeywordUpkeep, vector_array, vector_rows
@@ -25,7 +26,7 @@ from engram.store.sql.session import Sql, SqlPart
 _RUN = columns(MaintenanceRun)
 
 
-class SqlMaintenance(SqlPart):
+class SqlMaintenance(SqlPart, MaintenanceStore):
     """``MaintenanceStore`` on either engine."""
 
     def __init__(self, sql: Sql, keyword: KeywordUpkeep) -> None:

@@ -22,6 +22,7 @@ from typing import Any
 from engram.errors import InvalidInputError, StoreError
 from engram.records import HistoryEntry, MemoryRecord
 from engram.store import schema
+from engram.store.protocols import MemoryStore
 from engram.store.protocols.memories import (
     FACTS_HEAD_CHARS,
     InsertResult,
@@ -189,7 +190,7 @@ def _where(d: Dialect, namespace: str, query: ListQuery) -> tuple[str, list[Any]
     return " AND ".join(where), params
 
 
-class SqlMemories(SqlPart):
+class SqlMemories(SqlPart, MemoryStore):
     """``MemoryStore`` on either engine."""
 
     def __init__(self, sql: Sql) -> None:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from engram.store.protocols import OrgStore
 from engram.store.protocols.org import NewOrgFact, OrgAuditEntry, OrgFact, OrgFactAuthor
 from engram.store.sql.dialect import Conn
 from engram.store.sql.rows import equal
@@ -24,7 +25,7 @@ _AUDIT = (
 _LATEST = "version = (SELECT max(l.version) FROM org_facts l WHERE l.fact_id = org_facts.fact_id)"
 
 
-class SqlOrg(SqlPart):
+class SqlOrg(SqlPart, OrgStore):
     """``OrgStore`` on either engine."""
 
     def _fact(self, row: Sequence[Any]) -> OrgFact:

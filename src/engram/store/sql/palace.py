@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from engram.errors import InvalidInputError, StoreError
+from engram.store.protocols import PalaceStore
 from engram.store.protocols.palace import (
     Closet,
     Drawer,
@@ -56,7 +57,7 @@ def _made(found: int | None) -> int:
     return int(found)
 
 
-class SqlPalace(SqlPart):
+class SqlPalace(SqlPart, PalaceStore):
     """``PalaceStore`` on either engine."""
 
     # -- helpers ----------------------------------------------------------------------

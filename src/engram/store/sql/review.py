@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from engram.errors import InvalidInputError
+from engram.store.protocols import ReviewStore
 from engram.store.protocols.review import REVIEW_STATUSES, ReviewItem
 from engram.store.sql.rows import checked, columns, equal, record
 from engram.store.sql.session import SqlPart
@@ -18,7 +19,7 @@ def _matching(namespace: str, status: str | None) -> tuple[str, list[Any]]:
     return equal(namespace=namespace, status=checked(status, REVIEW_STATUSES, "review status"))
 
 
-class SqlReview(SqlPart):
+class SqlReview(SqlPart, ReviewStore):
     """``ReviewStore`` on either engine."""
 
     def add(

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from engram.errors import StoreError
+from engram.store.protocols import RunStore
 from engram.store.protocols.runs import Run, RunHit
 from engram.store.sql.rows import columns, equal, record, upsert
 from engram.store.sql.session import SqlPart
@@ -16,7 +17,7 @@ _LIST = _FULL.replace(" output,", " NULL,")
 _HIT = columns(RunHit)
 
 
-class SqlRuns(SqlPart):
+class SqlRuns(SqlPart, RunStore):
     """``RunStore`` on either engine."""
 
     def save(self, run: Run, *, now: datetime) -> Run:

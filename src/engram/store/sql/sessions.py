@@ -6,6 +6,7 @@ import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
+from engram.store.protocols import SessionStore
 from engram.store.protocols.sessions import (
     Checkpoint,
     InjectedMemory,
@@ -21,7 +22,7 @@ _CHECKPOINT = columns(Checkpoint)
 _SCORE = columns(SessionScore)
 
 
-class SqlSessions(SqlPart):
+class SqlSessions(SqlPart, SessionStore):
     """``SessionStore`` on either engine."""
 
     def add_checkpoint(

@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from engram.errors import InvalidInputError
+from engram.store.protocols import TableStore
 from engram.store.protocols.tables import TableCounts, TableRow
 from engram.store.sql.dialect import Conn, Dialect, first_int
 from engram.store.sql.session import Sql, SqlPart
@@ -134,7 +135,7 @@ def _mark(d: Dialect, kind: Kind) -> str:
     return "?::jsonb" if kind == "json" and d.name == "postgres" else "?"
 
 
-class SqlTables(SqlPart):
+class SqlTables(SqlPart, TableStore):
     """``TableStore`` on either engine."""
 
     def __init__(self, sql: Sql, after_insert: AfterInsert | None = None) -> None:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engram.records import utcnow
+from engram.store.protocols import TranscriptStore
 from engram.store.sql.session import SqlPart
 
 
-class SqlTranscripts(SqlPart):
+class SqlTranscripts(SqlPart, TranscriptStore):
     """``TranscriptStore`` on either engine."""
 
     def put(

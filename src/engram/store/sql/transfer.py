@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from engram.errors import InvalidInputError
 from engram.records import HistoryEntry
 from engram.store import schema
+from engram.store.protocols import TransferStore
 from engram.store.protocols.feedback import FeedbackRow
 from engram.store.protocols.transcripts import TranscriptRow
 from engram.store.protocols.transfer import ImportCounts, MemoryBundle
@@ -86,7 +87,7 @@ def _page(
     return " AND ".join(where) or "TRUE", params
 
 
-class SqlTransfer(SqlPart):
+class SqlTransfer(SqlPart, TransferStore):
     """``TransferStore`` on either engine."""
 
     def __init__(self, sql: Sql, vectors: BundleVectors) -> None:

@@ -292,7 +292,7 @@ def _subject(sentence: str) -> tuple[str, str] | None:
         return "first_person", sentence  # "Since I lost my job, things have been tough"
     elided = offline_forms.elided(sentence)
     if elided is not None and not offline_forms.speaker_is_object(sentence):
-        return "elided", elided
+        return elided
     if (caused := offline_forms.speaker_caused(sentence)) is not None:
         return "caused", caused  # "It made me realize ..." -> "I realized ..."
     if _NON_STANDALONE_START.match(sentence):
@@ -353,7 +353,7 @@ def _classify(sentence: str, speaker: str | None) -> tuple[str, str, str] | None
     if patterns.is_decision_content(text):
         return "decision", "decision", text
     if (
-        rule in {"first_person", "elided"}
+        (rule == "first_person" or rule.startswith("elided"))
         and _may_match(text, _PREFERENCE_WORDS)
         and patterns.PREFERENCE.search(text)
     ):

@@ -148,6 +148,14 @@ def test_this_before_a_longer_noun_phrase_introduces_a_thing() -> None:
             "Omar: Trying to finish my thesis before the holidays.",
             ("Omar is trying to finish their thesis before the holidays.", "elided_doing"),
         ),
+        (
+            "Omar: Busy with exams but finding time to paint.",
+            ("Omar is busy with exams but finding time to paint.", "elided_doing"),
+        ),
+        (
+            "Omar: Can't wait to take my niece sailing.",
+            ("Omar can't wait to take their niece sailing.", "elided_plan"),
+        ),
         # Other -ing openers keep the weak rule: often a reaction or a gerund subject.
         (
             "Omar: Volunteering and restoring old parks, so heartwarming.",

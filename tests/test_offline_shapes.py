@@ -61,7 +61,7 @@ CASES = [
     (
         "Omar: Can't wait to show my sister the new garden!",
         None,
-        [("Omar can't wait to show their sister the new garden.", "elided")],
+        [("Omar can't wait to show their sister the new garden.", "elided_plan")],
     ),
     (
         "Omar: Love experimenting with sourdough.",

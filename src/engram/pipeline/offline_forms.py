@@ -270,7 +270,8 @@ _GONNA_BE = re.compile(r"^gonna\s+be\s+(?:a|an|the|so|such)\b", re.IGNORECASE)
 # reaction to the listener's news ("Volunteering and making a difference - so
 # heartwarming"): 4 of 14 right on fold B (issue 28, seventh pass).
 _DOING = re.compile(
-    r"^(?:(?:still|currently)\s+[a-z]+ing\b|(?:just\s+)?[a-z]+ing\s+(?:to|on|for|up)\b)",
+    r"^(?:(?:still|currently)\s+[a-z]+ing\b|(?:just\s+)?[a-z]+ing\s+(?:to|on|for|up)\b"
+    r"|busy\s+(?:with|[a-z]+ing)\b)",
     re.IGNORECASE,
 )
 
@@ -279,9 +280,10 @@ def elided(sentence: str) -> tuple[str, str] | None:
     """The rule and the ``"I ..."`` sentence for a sentence that drops its subject
     ("Lost my job yesterday", "Still looking for a place"), else None. The rule is
     ``elided_event`` for a past verb or "been V-ing" ("Lost my job as a banker
-    yesterday", "Been rehearsing hard"), ``elided_plan`` for "gonna" ("Gonna explore
-    more next month"), ``elided_doing`` for the speaker's own doing (:data:`_DOING`),
-    else ``elided`` (feelings, "wanna", "can't wait to", "love V-ing", other -ing)."""
+    yesterday", "Been rehearsing hard"), ``elided_plan`` for "gonna" or "can't wait to"
+    ("Gonna explore more next month"), ``elided_doing`` for the speaker's own doing
+    (:data:`_DOING`), else ``elided`` (feelings, "wanna", "gotta", "love V-ing", other
+    -ing)."""
     words = sentence.split()
     if not words:
         return None
@@ -302,10 +304,12 @@ def elided(sentence: str) -> tuple[str, str] | None:
     if first == "gonna":
         return None if _GONNA_BE.match(sentence) else ("elided_plan", "I'm " + lowered)
     if first in patterns.FEELINGS:
-        return "elided", "I'm " + lowered
+        # "Busy with studies but finding time to relax": the speaker's own doing.
+        return ("elided_doing" if _DOING.match(sentence) else "elided"), "I'm " + lowered
     if first in {"wanna", "gotta"} or _PLAN_OR_LIKING.match(sentence):
         # "Wanna try surfing", "Can't wait to show my family", "Love experimenting with ..."
-        return "elided", "I " + lowered
+        plan = sentence[:1] in "Cc" and _PLAN_OR_LIKING.match(sentence) is not None
+        return ("elided_plan" if plan else "elided"), "I " + lowered
     if first in patterns.ADJECTIVES_ED or not first.isalpha():
         return None
     if first in patterns.IRREGULAR_PAST - patterns.NOT_ELIDED_PAST or (

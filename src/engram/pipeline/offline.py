@@ -333,7 +333,7 @@ def _classify(sentence: str, speaker: str | None) -> tuple[str, str, str] | None
         # "Hiking is so good for the soul, right?" states a view; others ask.
         statement = offline_forms.untag(sentence)
         tagged = None if statement is None else _classify(statement, speaker)
-        if tagged is None or tagged[0].startswith("group"):
+        if tagged is None or tagged[0].startswith("group") or tagged[0] == "ours":
             return None  # "We should go hiking sometime, right?" is a suggestion
         return "tag_view", tagged[1], tagged[2]
     if _may_match(sentence, _TAG_WORDS) and _TAG_QUESTION.search(sentence):

@@ -75,6 +75,11 @@ RULE_CONFIDENCE: dict[str, float] = {
     "elided_event": 0.8,
     "elided_plan": 0.7,
     "elided_doing": 0.7,
+    # Experiment 56: "Our X" without a modal ("Our team bond is awesome", "Our trip got
+    # off to a bad start"), read beside their turns on both folds: 6 of 6 (1 of 1 in the
+    # labelled sample), a prior of 0.7 for so few; with a modal it stays `group` (the
+    # sample's wrong "our" fact, "Our stories can be so inspiring", is one).
+    "ours": 0.7,
     "group": 0.4,  # 0.42 without a past event, n = 12 ("we can make a difference")
 }
 #: A date or a quantity makes a fact specific and checkable: in the sample, first-person
@@ -94,6 +99,11 @@ _GROUP_VERB = re.compile(
 _GROUP_GENERAL = re.compile(
     r"^(?:we'll|we'd|our|us)\b|^we(?:'re|'ve|\s+are|\s+have)?\s+(?:all|both)\b", re.I
 )
+# "Our team has seen the most growth", "Our one-year-old is so cute, his name is Kyle":
+# the speaker's own family, team or thing; with a modal ("Our stories can be so
+# inspiring", "Our actions ... can have a big impact") a claim about everyone.
+_OURS = re.compile(r"^our\s+(?!own\b)[a-z]", re.IGNORECASE)
+_MODAL = re.compile(r"\b(?:can|could|will|would|should|might|must|may)\b|'ll\b", re.IGNORECASE)
 # Verbs after "we" that make no habit: modal or negated ("we need to", "we don't").
 _NOT_HABIT = (
     patterns.word_set(
@@ -138,13 +148,16 @@ def group_rule(statement: str) -> str:
     """``group_event`` for a "we" statement of a past event ("We went to a shelter to
     give out food"), which the sample found right 5 times in 7; ``group_habit`` for a
     habit, preference or plan ("We love climbing", "We're considering adopting a dog");
-    else ``group`` (modal, negated or about everyone: "we can really make a
+    ``ours`` for the speaker's family's, team's or own thing without a modal ("Our team
+    has seen the most growth in communication"); else ``group`` (modal, negated or about everyone: "we can really make a
     difference", "we're all unique", right 5 times in 12)."""
     found = _GROUP_VERB.match(statement)
     verb = found.group(1).lower() if found else ""
     past = verb in patterns.IRREGULAR_PAST and verb not in patterns.MODALS
     if past or (verb.endswith("ed") and len(verb) > 3):
         return "group_event"
+    if _OURS.match(statement) and _MODAL.search(statement) is None:
+        return "ours"
     if _GROUP_GENERAL.match(statement) or not _habit(statement):
         return "group"
     return "group_habit"

@@ -149,8 +149,9 @@ def group_rule(statement: str) -> str:
     give out food"), which the sample found right 5 times in 7; ``group_habit`` for a
     habit, preference or plan ("We love climbing", "We're considering adopting a dog");
     ``ours`` for the speaker's family's, team's or own thing without a modal ("Our team
-    has seen the most growth in communication"); else ``group`` (modal, negated or about everyone: "we can really make a
-    difference", "we're all unique", right 5 times in 12)."""
+    has seen the most growth in communication"); else ``group`` (modal, negated or
+    about everyone: "we can really make a difference", "we're all unique", right 5
+    times in 12)."""
     found = _GROUP_VERB.match(statement)
     verb = found.group(1).lower() if found else ""
     past = verb in patterns.IRREGULAR_PAST and verb not in patterns.MODALS

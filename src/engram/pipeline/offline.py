@@ -40,6 +40,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engram.pipeline import (
+    offline_answer,
     offline_context,
     offline_coref,
     offline_forms,
@@ -568,6 +569,10 @@ def _resolved(
     answers joined (:mod:`offline_coref`). ``earlier`` (this message's sentences so
     far, pointers resolved) grows by it."""
     if found:
+        first = found[0]
+        if not earlier and len(found) == 1 and offline_answer.doing(first, where.before, speaker):
+            anchored = is_anchored(first.content)
+            found = [replace(first, rule="answer", confidence=confidence("answer", anchored))]
         earlier.append(sentence)  # as said: only a later pointer reads it
         return found
     trimmed = _trim_opening(sentence)

@@ -162,8 +162,13 @@ def answer(sentence: str, before: str | None) -> str | None:
 
 
 class _Fact(Protocol):
-    rule: str
-    content: str
+    """An extracted fact (``offline.OfflineFact``), read only."""
+
+    @property
+    def rule(self) -> str: ...
+
+    @property
+    def content(self) -> str: ...
 
 
 def doing(fact: _Fact, before: str | None, speaker: str | None) -> bool:

@@ -16,8 +16,9 @@ from engram.pipeline import patterns
 #: Per rule (figures: the sample as labelled after issue 28's experiment 9, facts
 #: without a date or quantity). With the 0.7 gate, first-person statements,
 #: self-mentions, opinions, preferences, decisions and "we" statements of a past event
-#: can be written; other "we" statements and subjectless sentences are kept for recall
-#: and audit only.
+#: can be written, and (seventh pass) subjectless sentences of the speaker's own event,
+#: plan or doing, photos shared and "our X"; other "we" statements and the other
+#: subjectless sentences are kept for recall and audit only.
 RULE_CONFIDENCE: dict[str, float] = {
     "decision": 0.85,  # prior (n = 1)
     "first_person": 0.8,  # 0.86, n = 50

@@ -70,12 +70,17 @@ def test_a_we_statement_of_a_past_event_passes_the_write_gate_a_general_one_does
         ("We're lucky to have such parks nearby.", "group"),
         ("We've been overwhelmed by the response and the volunteers.", "group"),
         ("We'll rock the dance floor and teach others.", "group"),
+        # The speaker's own family, team or thing; with a modal, a claim about everyone.
+        ("Our team has seen the most growth in communication.", "ours"),
+        ("Our trip got off to a bad start.", "ours"),
+        ("Our stories can be so inspiring to others.", "group"),
+        ("Our own choices shape who we become.", "group"),
     ],
 )
 def test_a_we_habit_plan_or_possession_is_its_own_rule(sentence: str, rule: str) -> None:
     assert group_rule(sentence) == rule
     gate = PipelineConfig().min_fact_confidence
-    assert (RULE_CONFIDENCE[rule] >= gate) == (rule == "group_habit")
+    assert (RULE_CONFIDENCE[rule] >= gate) == (rule in {"group_habit", "ours"})
 
 
 def test_opinions_pass_the_write_gate_once_reports_on_other_turns_are_dropped() -> None:

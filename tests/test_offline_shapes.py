@@ -61,7 +61,7 @@ CASES = [
     (
         "Omar: Can't wait to show my sister the new garden!",
         None,
-        [("Omar can't wait to show their sister the new garden.", "elided")],
+        [("Omar can't wait to show their sister the new garden.", "elided_plan")],
     ),
     (
         "Omar: Love experimenting with sourdough.",
@@ -123,6 +123,23 @@ CASES = [
         [("Lena is adding Lisbon to their list.", "coref")],
     ),
     ("Lena: I'll add it to my list.", 'Omar: I loved "The Salt Road" and "Winter Bees".', []),
+    # 58 (seventh pass): a first sentence with "I" dropped before a verb in -ing answers
+    # the question before; without a question, or later in the message, it stays weak.
+    (
+        "Lena: Restoring an old fishing boat with my dad.",
+        "Omar: Any plans for the spring?",
+        [("Lena is restoring an old fishing boat with Lena's dad.", "answer")],
+    ),
+    (
+        "Lena: Restoring an old fishing boat with my dad.",
+        "Omar: I went sailing last week.",
+        [("Lena is restoring an old fishing boat with Lena's dad.", "elided")],
+    ),
+    (
+        "Lena: Thanks! Restoring an old fishing boat with my dad.",
+        "Omar: Any plans for the spring?",
+        [("Lena is restoring an old fishing boat with Lena's dad.", "elided")],
+    ),
 ]
 
 

@@ -40,6 +40,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engram.pipeline import (
+    offline_answer,
     offline_context,
     offline_coref,
     offline_forms,
@@ -292,7 +293,7 @@ def _subject(sentence: str) -> tuple[str, str] | None:
         return "first_person", sentence  # "Since I lost my job, things have been tough"
     elided = offline_forms.elided(sentence)
     if elided is not None and not offline_forms.speaker_is_object(sentence):
-        return "elided", elided
+        return elided
     if (caused := offline_forms.speaker_caused(sentence)) is not None:
         return "caused", caused  # "It made me realize ..." -> "I realized ..."
     if _NON_STANDALONE_START.match(sentence):
@@ -333,7 +334,7 @@ def _classify(sentence: str, speaker: str | None) -> tuple[str, str, str] | None
         # "Hiking is so good for the soul, right?" states a view; others ask.
         statement = offline_forms.untag(sentence)
         tagged = None if statement is None else _classify(statement, speaker)
-        if tagged is None or tagged[0].startswith("group"):
+        if tagged is None or tagged[0].startswith("group") or tagged[0] == "ours":
             return None  # "We should go hiking sometime, right?" is a suggestion
         return "tag_view", tagged[1], tagged[2]
     if _may_match(sentence, _TAG_WORDS) and _TAG_QUESTION.search(sentence):
@@ -353,7 +354,7 @@ def _classify(sentence: str, speaker: str | None) -> tuple[str, str, str] | None
     if patterns.is_decision_content(text):
         return "decision", "decision", text
     if (
-        rule in {"first_person", "elided"}
+        (rule == "first_person" or rule.startswith("elided"))
         and _may_match(text, _PREFERENCE_WORDS)
         and patterns.PREFERENCE.search(text)
     ):
@@ -568,6 +569,10 @@ def _resolved(
     answers joined (:mod:`offline_coref`). ``earlier`` (this message's sentences so
     far, pointers resolved) grows by it."""
     if found:
+        first = found[0]
+        if not earlier and len(found) == 1 and offline_answer.doing(first, where.before, speaker):
+            anchored = is_anchored(first.content)
+            found = [replace(first, rule="answer", confidence=confidence("answer", anchored))]
         earlier.append(sentence)  # as said: only a later pointer reads it
         return found
     trimmed = _trim_opening(sentence)

@@ -10,6 +10,7 @@ rules, as rule ``answer``.
 from __future__ import annotations
 
 import re
+from typing import Protocol
 
 from engram.pipeline import patterns
 
@@ -158,3 +159,29 @@ def answer(sentence: str, before: str | None) -> str | None:
     ):
         return f"My {favorite.group('v')} is {short.group('a')}."
     return None
+
+
+class _Fact(Protocol):
+    """An extracted fact (``offline.OfflineFact``), read only."""
+
+    @property
+    def rule(self) -> str: ...
+
+    @property
+    def content(self) -> str: ...
+
+
+def doing(fact: _Fact, before: str | None, speaker: str | None) -> bool:
+    """Whether ``fact``, from a message's first sentence, is the speaker's doing with "I"
+    dropped ("Researching adoption agencies", "Yeah actually - creating gaming content
+    for YouTube") that answers the question the message before ends with ("Any fun
+    plans for the summer?", "Do you have any projects you're working on?"): it is read
+    as an answer, rule ``answer`` (issue 28, experiment 58). Later in a message such a
+    sentence is as often a gerund subject or a reaction to the listener's news."""
+    if fact.rule != "elided" or speaker is None or not (before or "").rstrip().endswith("?"):
+        return False
+    rest = fact.content[len(speaker) :] if fact.content.startswith(speaker) else ""
+    return _IS_DOING.match(rest) is not None
+
+
+_IS_DOING = re.compile(r"^ is [a-z]+ing\b")

@@ -448,7 +448,10 @@ def titled(sentence: str, earlier: list[str], where: Context) -> str | None:
 
 
 #: The claim rules whose reading of a resolved sentence is kept.
-READ_AS = frozenset({"first_person", "self_mention", "preference", "decision", "caused", "elided"})
+READ_AS = frozenset(
+    {"first_person", "self_mention", "preference", "decision", "caused"}
+    | {"elided", "elided_event", "elided_plan", "elided_doing"}
+)
 
 
 def reaction(sentence: str) -> bool:

@@ -359,7 +359,7 @@ FEELINGS = word_set("blessed thrilled stoked grateful thankful lucky proud busy 
 ADJECTIVES_ED = word_set(
     "excited tired stressed interested surprised pleased amazed blessed thrilled bored "
     "worried scared inspired relieved overwhelmed motivated determined married need "
-    "indeed red bed seed speed feed weed"
+    "indeed red bed seed speed feed weed mixed"
 )
 
 

@@ -194,6 +194,36 @@ def test_the_first_group_is_embedded_while_the_items_are_scanned_when_none_can_b
         assert batch.items[5].record.embedding_model == "test-hash"
 
 
+def test_in_block_mode_the_first_group_starts_once_its_last_item_is_scanned(
+    config: Config, store_location: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The scan may refuse an item in block mode, so the first group (of four here) is
+    known once its fourth item that passes is scanned: the model starts then, while the
+    rest are scanned."""
+    monkeypatch.setattr(write, "EMBED_GROUP", 4)
+    embedder = GatedEmbedder()
+    embedder.gate.set()
+    seen: list[bool] = []
+    with Memory(store_location, config=config, embedder=embedder) as mem:
+        scan = mem._core.scan
+
+        def scanned(record: MemoryRecord, *, flag: bool = False) -> MemoryRecord:
+            wait = {4: 0.2, 5: 2.0}.get(len(seen), 0.0)
+            deadline = time.monotonic() + wait
+            while not embedder.opened and time.monotonic() < deadline:
+                time.sleep(0.005)
+            seen.append(bool(embedder.opened))
+            return scan(record, flag=flag)
+
+        monkeypatch.setattr(mem._core, "scan", scanned)
+        batch = mem.add_many([*texts(1), ATTACK, *texts(8, 1)], namespace="ns")
+    assert seen[:6] == [False] * 5 + [True]
+    assert [i.outcome for i in batch.items].count(Outcome.BLOCKED) == 1
+    assert batch.items[1].outcome is Outcome.BLOCKED
+    stored = [i.record for i in batch.items if i.record is not None]
+    assert len(stored) == 9 and all(r.embedding_model == "test-hash" for r in stored)
+
+
 def test_the_first_refused_item_is_the_one_raised_and_nothing_is_embedded(
     beside: tuple[Memory, BesideEmbedder],
 ) -> None:

@@ -198,19 +198,25 @@ def add_batch(
     pool = ThreadPoolExecutor(1, thread_name_prefix="engram-embed") if aside else None
     done = 0
     try:
-        # When the scan can refuse nothing (flag or off mode, or on_blocked="flag"), the
-        # first group is known now: the model starts on it while the items are scanned.
+        # The model starts on the first group as soon as the group is known and no
+        # error will be raised: when the scan can refuse nothing (flag or off mode, or
+        # on_blocked="flag"), now, while the items are scanned; in block mode once its
+        # last item is scanned, while the rest are (unless a block would raise).
         # Embedding writes nothing, and the scan changes no embedding text.
         early = None
-        if not stopped and not _scan_refuses(core, flag):
+        refuses = _scan_refuses(core, flag)
+        if not stopped and not refuses:
             valid = [got for _, got in admitted if isinstance(got, MemoryRecord)]
             early = _Ahead.start(core, pool, valid[:EMBED_GROUP])
+        soon = not stopped and refuses and on_blocked != "raise"
         prepared: list[tuple[int, MemoryRecord]] = []
         for i, got in admitted:
             try:
                 if isinstance(got, Exception):
                     raise got
                 prepared.append((i, core.scan(got, flag=flag)))
+                if soon and len(prepared) == EMBED_GROUP:
+                    early = _Ahead.start(core, pool, [record for _, record in prepared])
             except InjectionBlocked as exc:
                 if on_blocked == "raise":
                     raise _at(exc, i, len(items)) from None

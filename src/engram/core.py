@@ -234,6 +234,7 @@ class Core:
         records: Sequence[MemoryRecord],
         screened: list[MemoryRecord] | None = None,
         made: Callable[[], np.ndarray] | None = None,
+        read: injection_detector.Read | None = None,
     ) -> str | None:
         """Embed outside any transaction; a failure leaves the memory stored, unembedded.
 
@@ -242,7 +243,8 @@ class Core:
         the new vectors and the memories it quarantines are appended to it as stored
         now (``engram.injection_detector``). ``made`` returns vectors of ``records``'
         ``embedding_text`` computed elsewhere (``add_many`` embeds on a worker thread);
-        its failure counts as the embedder's.
+        its failure counts as the embedder's. ``read`` is the detector's reading of
+        ``records``' contents made meanwhile (``detector().read``), so it is not redone.
         """
         if not records or self.embedder is None:
             return None
@@ -263,7 +265,7 @@ class Core:
         ]
         epoch = self.store.vectors.put(rows)
         if screened is not None:
-            screened.extend(self._quarantine(records, np.asarray(vectors, np.float32)))
+            screened.extend(self._quarantine(records, np.asarray(vectors, np.float32), read))
         if self.index is not None:
             by_ns: dict[str, list[int]] = {}
             for i, r in enumerate(records):
@@ -277,20 +279,29 @@ class Core:
         store_chunks(self.embedder, self.store.chunks, records, self.config.recall)
         return self.embedder.name
 
+    def detector(self) -> injection_detector.Detector | None:
+        """The learned injection detector new writes pass: none when the scan is off or
+        the embedder is not the one its weights were fitted on."""
+        if InjectionMode(self.config.injection_mode) is InjectionMode.OFF:
+            return None
+        return injection_detector.for_model(self.embedder.name if self.embedder else None)
+
     def _quarantine(
-        self, records: Sequence[MemoryRecord], vectors: np.ndarray
+        self,
+        records: Sequence[MemoryRecord],
+        vectors: np.ndarray,
+        read: injection_detector.Read | None = None,
     ) -> list[MemoryRecord]:
         """Flag what the learned detector fires on among new memories: it never refuses
         a write (the memory is already stored), it keeps it out of every context as flag
         mode does, and the change is in the memory's history."""
-        if InjectionMode(self.config.injection_mode) is InjectionMode.OFF:
-            return []
-        detector = injection_detector.for_model(self.embedder.name if self.embedder else None)
+        detector = self.detector()
         if detector is None:
             return []
         out = []
         embed = self.embedder.embed_batch if self.embedder else None  # the sentence view
-        for record, reason in injection_detector.quarantined(detector, records, vectors, embed):
+        found = injection_detector.quarantined(detector, records, vectors, embed, read)
+        for record, reason in found:
             meta = {**record.metadata, injection_detector.FLAGS: [reason]}
             _, after = self.store.memories.update(
                 record.namespace,

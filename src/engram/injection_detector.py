@@ -180,6 +180,12 @@ def gated(sentence: str) -> bool:
     return any(pattern.search(sentence) for _, pattern in CUES)
 
 
+def cued_sentences(text: str) -> list[str]:
+    """The sentences of ``text`` the sentence view embeds: :func:`sentences` that are
+    :func:`gated`."""
+    return [piece for piece in sentences(text) if gated(piece)]
+
+
 def _density(text: str) -> float:
     """The second person's share of ``text``'s words, times 5, capped at 1."""
     return min(1.0, 5.0 * len(_YOU.findall(text)) / max(1, len(text.split())))
@@ -187,6 +193,24 @@ def _density(text: str) -> float:
 
 #: Embeds a batch of texts (the write path's embedder), for the sentence view.
 Embed = Callable[[list[str]], object]
+
+
+@dataclass(frozen=True)
+class Read:
+    """What a detector reads off texts alone, before their vectors exist
+    (:meth:`Detector.read`): ``add_many`` computes it on the caller's thread while the
+    model embeds the same texts on a worker, and hands it over with the vectors, so the
+    scores are those the detector computes from the texts itself, found sooner."""
+
+    texts: tuple[str, ...]
+    #: :func:`cues` of the texts (no columns when the detector has no cue weights).
+    cues: np.ndarray
+    #: Per text, its :func:`cued_sentences` (all empty when the sentence view is off).
+    cued: tuple[tuple[str, ...], ...]
+
+    def of(self, texts: Sequence[str]) -> bool:
+        """Whether this is the read of ``texts``, in their order."""
+        return self.texts == tuple(texts)
 
 
 @dataclass(frozen=True)
@@ -231,34 +255,61 @@ class Detector:
         """The embedding's dimensions the weights expect."""
         return int(self.coef.shape[0]) - (N_CUES if self.cue_scale else 0)
 
-    def features(self, vectors: np.ndarray, texts: Sequence[str]) -> np.ndarray:
-        """The model's input: each vector, then its text's cues times ``cue_scale``."""
-        x = np.asarray(vectors, np.float32)
-        return np.hstack([x, self.cue_scale * cues(texts)]) if self.cue_scale else x
+    def read(self, texts: Sequence[str]) -> Read:
+        """What this detector reads off ``texts`` without their vectors (:class:`Read`)."""
+        found = tuple(texts)
+        view = self.sentence_threshold > 0
+        return Read(
+            found,
+            cues(found) if self.cue_scale else np.zeros((len(found), 0), np.float32),
+            tuple(tuple(cued_sentences(t)) if view else () for t in found),
+        )
 
-    def probabilities(self, vectors: np.ndarray, texts: Sequence[str]) -> np.ndarray:
+    def features(
+        self, vectors: np.ndarray, texts: Sequence[str], cue_rows: np.ndarray | None = None
+    ) -> np.ndarray:
+        """The model's input: each vector, then its text's cues times ``cue_scale``
+        (``cue_rows``: those cues, computed before)."""
+        x = np.asarray(vectors, np.float32)
+        if not self.cue_scale:
+            return x
+        return np.hstack([x, self.cue_scale * (cues(texts) if cue_rows is None else cue_rows)])
+
+    def probabilities(
+        self, vectors: np.ndarray, texts: Sequence[str], cue_rows: np.ndarray | None = None
+    ) -> np.ndarray:
         """The probability that each text (embedded as the same row of ``vectors``) is an
-        injection."""
-        logits = self.features(vectors, texts) @ self.coef + self.intercept
+        injection (``cue_rows``: the texts' cues, computed before)."""
+        logits = self.features(vectors, texts, cue_rows) @ self.coef + self.intercept
         return np.asarray(1.0 / (1.0 + np.exp(-logits)), np.float64)
 
     def reasons(
-        self, vectors: np.ndarray, texts: Sequence[str], embed: Embed | None = None
+        self,
+        vectors: np.ndarray,
+        texts: Sequence[str],
+        embed: Embed | None = None,
+        read: Read | None = None,
     ) -> list[str | None]:
         """Per text, the reason to quarantine it, or None below the threshold. With
         ``embed`` and a ``sentence_threshold``, the texts the whole-text score passes get
-        the sentence view (their cued sentences embedded in one call)."""
+        the sentence view (their cued sentences embedded in one call). ``read``, the
+        :meth:`read` of ``texts`` made before, saves reading them again (one of other
+        texts is ignored)."""
         if len(vectors) == 0 or np.asarray(vectors).shape[1] != self.dimensions:
             return [None] * len(vectors)
+        if read is not None and not read.of(texts):
+            read = None
         out: list[str | None] = [
             f"{CODE}: an embedding classifier gives {p:.2f} (threshold {self.threshold:.2f})"
             if p >= self.threshold
             else None
-            for p in self.probabilities(vectors, texts)
+            for p in self.probabilities(vectors, texts, None if read is None else read.cues)
         ]
         if embed is not None and self.sentence_threshold:
             for i, p in self.sentence_scores(
-                [(i, t) for i, t in enumerate(texts) if out[i] is None], embed
+                [(i, t) for i, t in enumerate(texts) if out[i] is None],
+                embed,
+                None if read is None else read.cued,
             ).items():
                 if p >= self.sentence_threshold:
                     out[i] = (
@@ -267,18 +318,23 @@ class Detector:
                     )
         return out
 
-    def sentence_scores(self, texts: Sequence[tuple[int, str]], embed: Embed) -> dict[int, float]:
+    def sentence_scores(
+        self,
+        texts: Sequence[tuple[int, str]],
+        embed: Embed,
+        cued: Sequence[Sequence[str]] | None = None,
+    ) -> dict[int, float]:
         """Per key of ``texts`` with a cued sentence (of two or more), its highest
         sentence probability; every sentence is embedded in one ``embed`` call. A failed
         call gives no scores (the memory is stored; the rules and the whole-text score
-        stand), with a log line."""
+        stand), with a log line. ``cued[key]``, when given, holds the text's
+        :func:`cued_sentences`, found before."""
         keys: list[int] = []
         pieces: list[str] = []
         for key, text in texts:
-            for piece in sentences(text):
-                if gated(piece):
-                    keys.append(key)
-                    pieces.append(piece)
+            for piece in cued_sentences(text) if cued is None else cued[key]:
+                keys.append(key)
+                pieces.append(piece)
         if not pieces:
             return {}
         try:
@@ -315,13 +371,16 @@ def quarantined(
     records: Sequence[MemoryRecord],
     vectors: np.ndarray,
     embed: Embed | None = None,
+    read: Read | None = None,
 ) -> list[tuple[MemoryRecord, str]]:
     """The records the detector fires on that carry no injection flag yet, each with
     its reason (a memory the rules already flagged keeps the rules' reasons); ``embed``
-    gives the sentence view."""
+    gives the sentence view, ``read`` the :meth:`Detector.read` of their contents made
+    before."""
     out = []
     texts = [record.content for record in records]
-    for record, reason in zip(records, detector.reasons(vectors, texts, embed), strict=True):
+    found = detector.reasons(vectors, texts, embed, read)
+    for record, reason in zip(records, found, strict=True):
         if reason is not None and not record.metadata.get(FLAGS):
             out.append((record, reason))
     return out

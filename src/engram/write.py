@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from engram import injection_detector
 from engram.core import Core, acting
 from engram.dedupe import merge_duplicates, merges
 from engram.embed.base import runs_beside
@@ -33,6 +34,7 @@ from engram.records import (
     Outcome,
     utcnow,
 )
+from engram.safety import InjectionMode
 from engram.store.protocols import InsertResult
 from engram.store.protocols.graph import SINGLE_VALUED, Statement
 from engram.text import normalize_content
@@ -93,18 +95,18 @@ ITEM_KEYS = frozenset(
 log = logging.getLogger("engram.write")
 
 
-def prepare(
+def admit(
     core: Core,
     item: str | Mapping[str, Any],
     namespace: str | None,
     position: int,
     *,
     checks: bool = True,
-    flag: bool = False,
 ) -> MemoryRecord:
-    """One item of a batch as a validated, scanned record (nothing is written); with
-    ``checks``, it passes every ``core.write_checks`` policy (memory levels); with
-    ``flag``, a block-mode scan flags instead of raising."""
+    """One item of a batch as a validated record, not yet scanned (nothing is written);
+    with ``checks``, it passes every ``core.write_checks`` policy (memory levels). The
+    injection scan (``Core.scan``) comes next and changes only its metadata, so the
+    record's ``embedding_text`` is final here."""
     if isinstance(item, str):
         item = {"content": item}
     if not isinstance(item, Mapping):
@@ -135,7 +137,7 @@ def prepare(
     if checks:
         for check in core.write_checks:
             record = check(record, explicit)
-    return core.scan(record, flag=flag)
+    return record
 
 
 def add_batch(
@@ -169,21 +171,21 @@ def add_batch(
     if on_invalid not in ("skip", "raise"):
         raise InvalidInputError(f"on_invalid must be 'skip' or 'raise', got {shown(on_invalid)}")
     outcomes: dict[int, ItemResult] = {}
-    prepared: list[tuple[int, MemoryRecord]] = []
+    flag = on_blocked == "flag"
+    # Every item is validated (and passes the write checks), then scanned, before
+    # anything is written. An error that will be raised stops the validation there; the
+    # items before it are still scanned first, so the error raised is the first item's,
+    # as checking item by item gives.
+    admitted: list[tuple[int, MemoryRecord | Exception]] = []
+    stopped = False
     for i, item in enumerate(items):
         try:
-            record = prepare(core, item, namespace, i, checks=checks, flag=on_blocked == "flag")
-            prepared.append((i, record))
-        except InjectionBlocked as exc:
-            if on_blocked == "raise":
-                raise _at(exc, i, len(items)) from None
-            outcomes[i] = ItemResult(
-                i, Outcome.BLOCKED, reason="; ".join(exc.reasons), reasons=exc.reasons
-            )
-        except InvalidInputError as exc:
-            if on_invalid == "raise":
-                raise _at(exc, i, len(items)) from None
-            outcomes[i] = ItemResult(i, Outcome.INVALID, reason=str(exc))
+            admitted.append((i, admit(core, item, namespace, i, checks=checks)))
+        except Exception as exc:  # noqa: BLE001 - reported or raised in the scan below
+            admitted.append((i, exc))
+            if not _reported(exc, on_blocked, on_invalid):
+                stopped = True
+                break
     # Raw-first (seed 004): records are committed BATCH at a time; then the new ones
     # are embedded EMBED_GROUP at a time (length-sorted across the group, so little
     # compute goes to padding) and their vectors stored. An embedder that can run beside
@@ -196,9 +198,43 @@ def add_batch(
     pool = ThreadPoolExecutor(1, thread_name_prefix="engram-embed") if aside else None
     done = 0
     try:
-        for group in range(0, len(prepared), EMBED_GROUP):
-            chunk = prepared[group : group + EMBED_GROUP]
-            ahead = _Ahead.start(core, pool, [record for _, record in chunk])
+        # The model starts on the first group as soon as the group is known and no
+        # error will be raised: when the scan can refuse nothing (flag or off mode, or
+        # on_blocked="flag"), now, while the items are scanned; in block mode once its
+        # last item is scanned, while the rest are (unless a block would raise).
+        # Embedding writes nothing, and the scan changes no embedding text.
+        early = None
+        refuses = _scan_refuses(core, flag)
+        if not stopped and not refuses:
+            valid = [got for _, got in admitted if isinstance(got, MemoryRecord)]
+            early = _Ahead.start(core, pool, valid[:EMBED_GROUP])
+        soon = not stopped and refuses and on_blocked != "raise"
+        prepared: list[tuple[int, MemoryRecord]] = []
+        for i, got in admitted:
+            try:
+                if isinstance(got, Exception):
+                    raise got
+                prepared.append((i, core.scan(got, flag=flag)))
+                if soon and len(prepared) == EMBED_GROUP:
+                    early = _Ahead.start(core, pool, [record for _, record in prepared])
+            except InjectionBlocked as exc:
+                if on_blocked == "raise":
+                    raise _at(exc, i, len(items)) from None
+                outcomes[i] = ItemResult(
+                    i, Outcome.BLOCKED, reason="; ".join(exc.reasons), reasons=exc.reasons
+                )
+            except InvalidInputError as exc:
+                if on_invalid == "raise":
+                    raise _at(exc, i, len(items)) from None
+                outcomes[i] = ItemResult(i, Outcome.INVALID, reason=str(exc))
+        groups = [prepared[g : g + EMBED_GROUP] for g in range(0, len(prepared), EMBED_GROUP)]
+        ahead = _Ahead.start(core, pool, [r for _, r in groups[0]], early) if groups else None
+        for k, chunk in enumerate(groups):
+            # The next group queues behind this one on the worker, so the model goes on
+            # while this group's vectors are stored and the next group is written.
+            following = None
+            if k + 1 < len(groups):
+                following = _Ahead.start(core, pool, [r for _, r in groups[k + 1]])
             inserted: list[tuple[int, tuple[InsertResult, Merged | None]]] = []
             for start in range(0, len(chunk), BATCH):
                 part = chunk[start : start + BATCH]
@@ -206,8 +242,14 @@ def add_batch(
                 inserted.extend(zip((i for i, _ in part), results, strict=True))
             needing = _needing_vectors(core, [r for _, (r, _) in inserted])
             written = [result.record for _, (result, _) in inserted]
-            made = None if ahead is None else ahead.vectors(core, written, needing)
-            model, pending, screened = _vectors(core, needing, made)
+            made = read = None
+            if ahead is not None:
+                made = ahead.vectors(core, written, needing)
+                # The learned detector's reading of the texts (pure text), done here
+                # while the model still runs rather than after it.
+                detector = core.detector()
+                read = None if detector is None else detector.read([r.content for r in needing])
+            model, pending, screened = _vectors(core, needing, made, read)
             for i, (result, merged) in inserted:
                 record = screened.get(result.record.id, result.record)
                 if model is not None and record.embedding_model != model:
@@ -220,10 +262,24 @@ def add_batch(
             done += len(chunk)
             if progress is not None:
                 progress(done, len(prepared))
+            ahead = following
     finally:
         if pool is not None:
-            pool.shutdown(wait=True)
+            # Groups queued and not started are dropped (an error stopped the write).
+            pool.shutdown(wait=True, cancel_futures=True)
     return BatchResult(outcomes[i] for i in range(len(items)))
+
+
+def _reported(exc: Exception, on_blocked: OnBlocked, on_invalid: OnRefused) -> bool:
+    """Whether ``add_many`` reports ``exc`` as an item's outcome (else it raises it)."""
+    if isinstance(exc, InjectionBlocked):
+        return on_blocked != "raise"
+    return isinstance(exc, InvalidInputError) and on_invalid == "skip"
+
+
+def _scan_refuses(core: Core, flag: bool) -> bool:
+    """Whether ``Core.scan`` may refuse an item (block mode, not turned into flag)."""
+    return InjectionMode(core.config.injection_mode) is InjectionMode.BLOCK and not flag
 
 
 @dataclass
@@ -235,11 +291,19 @@ class _Ahead:
 
     @classmethod
     def start(
-        cls, core: Core, pool: ThreadPoolExecutor | None, records: list[MemoryRecord]
+        cls,
+        core: Core,
+        pool: ThreadPoolExecutor | None,
+        records: list[MemoryRecord],
+        early: _Ahead | None = None,
     ) -> _Ahead | None:
+        """``records``' texts handed to the worker; ``early`` when it was started on
+        exactly these texts (before they were scanned)."""
         if pool is None or core.embedder is None:
             return None
         texts = [record.embedding_text() for record in records]
+        if early is not None and early.texts == texts:
+            return early
         return cls(texts, pool.submit(core.embedder.embed_batch, texts))
 
     def vectors(
@@ -285,12 +349,16 @@ QUARANTINED = (
 
 
 def _vectors(
-    core: Core, records: list[MemoryRecord], made: Callable[[], Any] | None = None
+    core: Core,
+    records: list[MemoryRecord],
+    made: Callable[[], Any] | None = None,
+    read: injection_detector.Read | None = None,
 ) -> tuple[str | None, str, dict[str, MemoryRecord]]:
     """Embed (or with ``made``, take the vectors embedded elsewhere) and store
-    ``records``' vectors: the model that wrote them (None if none did), when the
-    embedder is on but they were not written the warning to give, and the memories the
-    learned injection detector quarantined, by id, as stored now.
+    ``records``' vectors (``read``: the detector's reading of them, made meanwhile): the
+    model that wrote them (None if none did), when the embedder is on but they were not
+    written the warning to give, and the memories the learned injection detector
+    quarantined, by id, as stored now.
 
     The memories committed before this, so a store error here must not reach the
     caller as "not stored" (engram issue 26, item 5): the record comes back with
@@ -300,7 +368,7 @@ def _vectors(
     before = core.embed_failures
     screened: list[MemoryRecord] = []
     try:
-        model = core.embed_and_store(records, screened, made)
+        model = core.embed_and_store(records, screened, made, read)
     except StoreError as exc:
         log.warning("storing vectors failed, %d memories stored without: %s", len(records), exc)
         return None, VECTOR_PENDING.format(why=f"storing it failed: {exc.code}"), {}

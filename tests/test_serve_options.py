@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -126,10 +127,25 @@ def test_the_pg_pool_recovers_after_its_connections_die(pg_url: str, config: Con
         memory.add("before the restart")
         # Kill every server process of this database but ours, as a restart would.
         with psycopg.connect(pg_url, autocommit=True) as admin:
+            killed = [
+                pid
+                for (pid,) in admin.execute(
+                    "SELECT pid FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                ).fetchall()
+            ]
             admin.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                "SELECT pg_terminate_backend(pid) FROM unnest(%s::int[]) AS pid", [killed]
             )
+            # pg_terminate_backend only signals: wait until the backends are gone, as
+            # after a restart, so their connections' sockets hold the shutdown notice
+            # (else the pool's quiet-socket check can hand one out just before it lands).
+            deadline = time.monotonic() + 10
+            while admin.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE pid = ANY(%s::int[])", [killed]
+            ).fetchone() != (0,):
+                assert time.monotonic() < deadline, "the terminated backends did not exit"
+                time.sleep(0.02)
         # The pool hands out checked connections: the first call after succeeds.
         assert [r.content for r in memory.get_all()] == ["before the restart"]
         memory.add("after the restart")

@@ -297,19 +297,17 @@ class Detector:
         texts is ignored)."""
         if len(vectors) == 0 or np.asarray(vectors).shape[1] != self.dimensions:
             return [None] * len(vectors)
-        if read is not None and not read.of(texts):
-            read = None
+        if read is None or not read.of(texts):
+            read = self.read(texts)
         out: list[str | None] = [
             f"{CODE}: an embedding classifier gives {p:.2f} (threshold {self.threshold:.2f})"
             if p >= self.threshold
             else None
-            for p in self.probabilities(vectors, texts, None if read is None else read.cues)
+            for p in self.probabilities(vectors, texts, read.cues)
         ]
         if embed is not None and self.sentence_threshold:
             for i, p in self.sentence_scores(
-                [(i, t) for i, t in enumerate(texts) if out[i] is None],
-                embed,
-                None if read is None else read.cued,
+                [(i, t) for i, t in enumerate(texts) if out[i] is None], embed, read.cued
             ).items():
                 if p >= self.sentence_threshold:
                     out[i] = (

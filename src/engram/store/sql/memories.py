@@ -190,6 +190,15 @@ def _where(d: Dialect, namespace: str, query: ListQuery) -> tuple[str, list[Any]
     return " AND ".join(where), params
 
 
+#: A memory's ``MemoryFacts`` columns: creation time, session, and the length and head of
+#: the normalised text (whitespace collapsed, as the hash and keyword index see it):
+#: content is stored as given (issue 26), and recall's length and head rules were
+#: measured on collapsed text. SQLite's fact blocks read the same (``fact_block``).
+FACT_COLUMNS = (
+    f"created_at, session_id, length(normalized), substr(normalized, 1, {FACTS_HEAD_CHARS})"
+)
+
+
 class SqlMemories(SqlPart, MemoryStore):
     """``MemoryStore`` on either engine."""
 
@@ -312,12 +321,8 @@ class SqlMemories(SqlPart, MemoryStore):
         with self._sql.read("read") as conn:
             for where, params in _live_by_id(d, namespace, list(dict.fromkeys(memory_ids)), ""):
                 for memory_id, ns, deleted, created, session, chars, head in conn.execute(
-                    # The normalised text (whitespace collapsed, as the hash and keyword
-                    # index see it): content is stored as given (issue 26), and recall's
-                    # length and head rules were measured on collapsed text.
-                    "SELECT id, namespace, deleted_at, created_at, session_id, "
-                    f"length(normalized), substr(normalized, 1, {FACTS_HEAD_CHARS}) "
-                    "FROM memories WHERE " + where,
+                    f"SELECT id, namespace, deleted_at, {FACT_COLUMNS} FROM memories WHERE "
+                    + where,
                     params,
                 ):
                     if ns == namespace and deleted is None:

@@ -27,7 +27,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from engram.store.protocols.memories import FACTS_HEAD_CHARS, MemoryFacts
+from engram.store.protocols.memories import MemoryFacts
+from engram.store.sql.memories import FACT_COLUMNS
 from engram.store.sqlite.change_log import BlockFiles
 from engram.store.sqlite.snapshot import SnapshotError, load_array, read_generation
 from engram.store.sqlite.vector_ids import encode_ids
@@ -42,10 +43,7 @@ _PARTS = ("ids", "seqs", "created", "session", "chars", "heads", "offsets", "ses
 _READ = ("ids", "seqs", "created", "session", "chars", "offsets", "sessions")
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 #: The columns a block is made of, by seq (the statement's namespace filter aside).
-COLUMNS = (
-    "seq, id, created_at, session_id, length(normalized), "
-    f"substr(normalized, 1, {FACTS_HEAD_CHARS})"
-)
+COLUMNS = f"seq, id, {FACT_COLUMNS}"
 Row = tuple[int, str, str, str | None, int, str]
 
 

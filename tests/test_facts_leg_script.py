@@ -3,7 +3,7 @@ measurements in docs/benchmarks.md ("Evidence spread over sessions", F1) rest on
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -20,13 +20,13 @@ from engram.records import Hit
 
 @pytest.fixture(scope="module")
 def script() -> Any:
-    path = Path(__file__).resolve().parents[1] / "scripts" / "facts_leg.py"
-    spec = importlib.util.spec_from_file_location("facts_leg_script", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    """The script as a module (``scripts/`` is on the path only while it is imported)."""
+    folder = str(Path(__file__).resolve().parents[1] / "scripts")
+    sys.path.insert(0, folder)
+    try:
+        return importlib.import_module("facts_leg")
+    finally:
+        sys.path.remove(folder)
 
 
 TURNS = [

@@ -121,12 +121,3 @@ class SqlRuns(SqlPart, RunStore):
         return self._keyed_all(
             RunHit, "run_memory_hits", at, "rank, memory_id", "reading the run's memory hits"
         )
-
-    def injected_into(self, namespace: str, memory_id: str, *, limit: int = 100) -> list[RunHit]:
-        return self._records(
-            RunHit,
-            f"SELECT {_HIT} FROM run_memory_hits WHERE namespace = ? AND memory_id = ? "
-            "ORDER BY at DESC, run_id DESC LIMIT ?",
-            (namespace, memory_id, limit),
-            what="reading a memory's runs",
-        )

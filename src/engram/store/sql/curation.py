@@ -45,10 +45,11 @@ class SqlCuration(SqlPart, CurationStore):
             + _PRUNE
             + " ORDER BY m.quality, m.score ASC NULLS LAST, m.created_at, m.seq LIMIT ? OFFSET ?"
         )
-        with self._sql.read("reading prune candidates") as conn:
-            rows = conn.execute(
-                sql, (namespace, quality_at_most, score_below, limit, offset)
-            ).fetchall()
+        rows = self._rows(
+            sql,
+            (namespace, quality_at_most, score_below, limit, offset),
+            what="reading prune candidates",
+        )
         return [from_row(self._d, r) for r in rows]
 
     def count_prune_candidates(

@@ -148,20 +148,21 @@ class SqlOrg(SqlPart, OrgStore):
             params.extend(categories)
         if not include_retracted:
             where.append("NOT retracted")
-        with self._sql.read("reading org facts") as conn:
-            rows = conn.execute(
-                f"SELECT {_FACT} FROM org_facts WHERE {' AND '.join(where)} "
-                "ORDER BY (SELECT min(f.seq) FROM org_facts f WHERE f.fact_id = "
-                "org_facts.fact_id)",
-                params,
-            ).fetchall()
+        rows = self._rows(
+            f"SELECT {_FACT} FROM org_facts WHERE {' AND '.join(where)} "
+            "ORDER BY (SELECT min(f.seq) FROM org_facts f WHERE f.fact_id = "
+            "org_facts.fact_id)",
+            params,
+            what="reading org facts",
+        )
         return [self._fact(r) for r in rows]
 
     def versions(self, fact_id: str) -> list[OrgFact]:
-        with self._sql.read("reading org fact history") as conn:
-            rows = conn.execute(
-                f"SELECT {_FACT} FROM org_facts WHERE fact_id = ? ORDER BY version", (fact_id,)
-            ).fetchall()
+        rows = self._rows(
+            f"SELECT {_FACT} FROM org_facts WHERE fact_id = ? ORDER BY version",
+            (fact_id,),
+            what="reading org fact history",
+        )
         return [self._fact(r) for r in rows]
 
     def record_denied(
@@ -183,11 +184,11 @@ class SqlOrg(SqlPart, OrgStore):
         self, *, fact_id: str | None = None, actor_id: str | None = None, limit: int = 100
     ) -> list[OrgAuditEntry]:
         where, params = equal(fact_id=fact_id, actor_id=actor_id)
-        with self._sql.read("reading the org audit") as conn:
-            rows = conn.execute(
-                f"SELECT {_AUDIT} FROM org_audit WHERE {where} ORDER BY id DESC LIMIT ?",
-                (*params, limit),
-            ).fetchall()
+        rows = self._rows(
+            f"SELECT {_AUDIT} FROM org_audit WHERE {where} ORDER BY id DESC LIMIT ?",
+            (*params, limit),
+            what="reading the org audit",
+        )
         return [self._entry(r) for r in rows]
 
     def set_vector(self, seq: int, model: str, vector: Sequence[float]) -> None:
@@ -222,8 +223,9 @@ class SqlOrg(SqlPart, OrgStore):
             )
 
     def key_role(self, key_id: str) -> str | None:
-        with self._sql.read("reading a key's role") as conn:
-            row = conn.execute(
-                "SELECT seniority FROM org_key_roles WHERE key_id = ?", (key_id,)
-            ).fetchone()
+        row = self._row(
+            "SELECT seniority FROM org_key_roles WHERE key_id = ?",
+            (key_id,),
+            what="reading a key's role",
+        )
         return None if row is None else str(row[0])

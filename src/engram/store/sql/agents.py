@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from engram.store.protocols import AgentStore
 from engram.store.protocols.agents import AgentProfile, SessionMemory
+from engram.store.sql.rows import columns, upsert
 from engram.store.sql.session import Sql, SqlPart
 
-_PROFILE = "SELECT agent_id, level, project, updated_at FROM agent_profiles"
+_COLUMNS = columns(AgentProfile)
+_PROFILE = f"SELECT {_COLUMNS} FROM agent_profiles"
 
 
 class SqlAgents(SqlPart, AgentStore):
@@ -24,10 +26,7 @@ class SqlAgents(SqlPart, AgentStore):
     def put(self, profile: AgentProfile) -> None:
         with self._sql.tx("agent profile") as conn:
             conn.execute(
-                "INSERT INTO agent_profiles(agent_id, level, project, updated_at) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (agent_id) DO UPDATE SET "
-                "level = excluded.level, project = excluded.project, "
-                "updated_at = excluded.updated_at",
+                upsert(self._d, "agent_profiles", _COLUMNS, "agent_id"),
                 (
                     self._d.text(profile.agent_id, "agent id"),
                     profile.level.value,

@@ -22,7 +22,7 @@ from engram.store.protocols.lifecycle import (
 from engram.store.sql.dialect import Conn, Dialect, first_int, utc
 from engram.store.sql.history import history_row, write_history
 from engram.store.sql.native import vector_rows
-from engram.store.sql.rows import checked, columns, equal, record
+from engram.store.sql.rows import checked, columns, equal, record, upsert
 from engram.store.sql.session import SqlPart
 
 _ENTRY = columns(ArchiveEntry)
@@ -183,6 +183,7 @@ class SqlLifecycle(SqlPart, LifecycleStore):
         return {r[0]: int(r[1]) for r in rows}
 
     def set_override(self, namespace: str, category: str, days: int | None) -> None:
+        d = self._d
         with self._sql.tx("retention override") as conn:
             if days is None:
                 conn.execute(
@@ -190,12 +191,10 @@ class SqlLifecycle(SqlPart, LifecycleStore):
                     (namespace, category),
                 )
             else:
-                conn.execute(
-                    "INSERT INTO retention_overrides(namespace, category, days) "
-                    "VALUES (?, ?, ?) ON CONFLICT (namespace, category) "
-                    "DO UPDATE SET days = excluded.days",
-                    (namespace, category, days),
+                sql = upsert(
+                    d, "retention_overrides", "namespace, category, days", "namespace, category"
                 )
+                conn.execute(sql, (namespace, category, days))
 
     def overrides(self) -> dict[str, dict[str, int]]:
         out: dict[str, dict[str, int]] = {}

@@ -20,7 +20,7 @@ from engram.store.protocols import MaintenanceStore
 from engram.store.protocols.maintenance import HaltState, HealthCounts, MaintenanceRun, NewRun
 from engram.store.sql.codec import SELECT, from_row
 from engram.store.sql.native import KeywordUpkeep, vector_array, vector_rows
-from engram.store.sql.rows import columns, record
+from engram.store.sql.rows import columns, record, upsert
 from engram.store.sql.session import Sql, SqlPart
 
 _RUN = columns(MaintenanceRun)
@@ -157,18 +157,13 @@ class SqlMaintenance(SqlPart, MaintenanceStore):
         return [self._d.time(r[0]) for r in rows]
 
     def halts(self) -> dict[str, HaltState]:
-        rows = self._rows(
-            "SELECT action, streak, halted_at FROM maintenance_halts",
-            what="reading the halt tracker",
-        )
-        return {r[0]: HaltState(r[0], int(r[1]), self._d.time_or_none(r[2])) for r in rows}
+        sql = f"SELECT {columns(HaltState)} FROM maintenance_halts"
+        return {h.action: h for h in self._records(HaltState, sql, (), "reading the halt tracker")}
 
     def set_halt(self, state: HaltState) -> None:
         with self._sql.tx("recording the halt state") as conn:
             conn.execute(
-                "INSERT INTO maintenance_halts(action, streak, halted_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (action) DO UPDATE SET streak = excluded.streak, "
-                "halted_at = excluded.halted_at",
+                upsert(self._d, "maintenance_halts", columns(HaltState), "action"),
                 (state.action, state.streak, self._d.ts_or_none(state.halted_at)),
             )
 

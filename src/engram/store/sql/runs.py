@@ -105,10 +105,7 @@ class SqlRuns(SqlPart, RunStore):
         d = self._d
         with self._sql.tx("logging the run's memory hits") as conn:
             conn.executemany(
-                f"INSERT INTO run_memory_hits({_HIT}) VALUES (?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (namespace, run_id, memory_id) DO UPDATE SET "
-                "rank = excluded.rank, score = excluded.score, title = excluded.title, "
-                "at = excluded.at",
+                upsert(d, "run_memory_hits", _HIT, "namespace, run_id, memory_id"),
                 [
                     (run_id, namespace, h.memory_id, h.rank, h.score, h.title, d.ts(h.at))
                     for h in hits

@@ -141,10 +141,6 @@ class SqlTables(SqlPart, TableStore):
         self._after_insert = after_insert
         self._schemas: dict[str, dict[str, Kind]] = {}
 
-    def columns(self, table: str) -> tuple[str, ...]:
-        with self._sql.read("reading a table's columns") as conn:
-            return tuple(self._columns(conn, spec_of(table)))
-
     def export_rows(
         self,
         table: str,

@@ -129,16 +129,10 @@ class SqlPart:
             return conn.execute(sql, params).fetchone()
 
     def _records(
-        self,
-        cls: type[R],
-        sql: str,
-        params: Sequence[Any] = (),
-        what: str = "read",
-        **readers: Reader,
+        self, cls: type[R], sql: str, params: Sequence[Any] = (), what: str = "read"
     ) -> list[R]:
-        """The rows of one read, each as a ``cls`` record (``rows.record``, with its
-        ``readers``)."""
-        return [record(self._d, cls, r, **readers) for r in self._rows(sql, params, what)]
+        """The rows of one read, each as a ``cls`` record (``rows.record``)."""
+        return [record(self._d, cls, r) for r in self._rows(sql, params, what)]
 
     def _record(
         self,
@@ -148,7 +142,8 @@ class SqlPart:
         what: str = "read",
         **readers: Reader,
     ) -> R | None:
-        """The first row of one read as a ``cls`` record; None without one."""
+        """The first row of one read as a ``cls`` record (with ``readers``, as
+        ``rows.record`` takes them); None without one."""
         row = self._row(sql, params, what)
         return None if row is None else record(self._d, cls, row, **readers)
 

@@ -119,16 +119,6 @@ def test_hits_are_logged_by_rank_and_relogging_updates(any_store: Store) -> None
     assert any_store.runs.hits("other", "r") == []
 
 
-def test_injected_into_finds_every_run_of_a_memory_newest_first(any_store: Store) -> None:
-    for i, run_id in enumerate(("a", "b", "c")):
-        any_store.runs.save(_run(run_id), now=T0)
-        hit = RunHit(run_id, "ns", "m1", 1, None, "t", T0 + timedelta(minutes=i))
-        any_store.runs.log_hits("ns", run_id, [hit])
-    assert [h.run_id for h in any_store.runs.injected_into("ns", "m1")] == ["c", "b", "a"]
-    assert [h.run_id for h in any_store.runs.injected_into("ns", "m1", limit=1)] == ["c"]
-    assert any_store.runs.injected_into("other", "m1") == []
-
-
 def test_delete_removes_the_run_and_its_hits(any_store: Store) -> None:
     any_store.runs.save(_run("r"), now=T0)
     any_store.runs.log_hits("ns", "r", [_hit("m1", 1)])
@@ -136,7 +126,6 @@ def test_delete_removes_the_run_and_its_hits(any_store: Store) -> None:
     assert any_store.runs.delete("ns", "r") is True
     assert any_store.runs.get("ns", "r") is None
     assert any_store.runs.hits("ns", "r") == []
-    assert any_store.runs.injected_into("ns", "m1") == []
     assert any_store.runs.delete("ns", "r") is False
 
 

@@ -204,8 +204,10 @@ def _transcript_pages(store: Store, batch: int) -> Iterator[list[TranscriptRow]]
         key = (rows[-1].namespace, rows[-1].session_key)
 
 
-def _iso(value: Any) -> Any:
-    return value.isoformat() if hasattr(value, "isoformat") else value
+def _values(row: Any, names: str) -> list[Any]:
+    """The named fields of ``row``, in order, times as ISO text: a checksummed row."""
+    values = (getattr(row, name) for name in names.split())
+    return [v.isoformat() if hasattr(v, "isoformat") else v for v in values]
 
 
 def table_checksums(store: Store, *, batch: int = BATCH) -> dict[str, tuple[int, str]]:
@@ -214,28 +216,11 @@ def table_checksums(store: Store, *, batch: int = BATCH) -> dict[str, tuple[int,
     for bundle in chain.from_iterable(_bundle_pages(store, batch)):
         sums["memories"].add(bundle.record.to_dict())
         for h in bundle.history:
-            sums["memory_history"].add(
-                [
-                    h.memory_id,
-                    h.namespace,
-                    h.event,
-                    h.before,
-                    h.after,
-                    h.actor,
-                    h.reason,
-                    _iso(h.created_at),
-                ]
-            )
+            names = "memory_id namespace event before after actor reason created_at"
+            sums["memory_history"].add(_values(h, names))
         for f in bundle.feedback:
-            sums["memory_feedback_log"].add(
-                [
-                    f.memory_id,
-                    f.namespace,
-                    f.rating,
-                    f.comment,
-                    _iso(f.created_at),
-                ]
-            )
+            names = "memory_id namespace rating comment created_at"
+            sums["memory_feedback_log"].add(_values(f, names))
         if bundle.vector is not None:
             v = np.ascontiguousarray(bundle.vector.vector, dtype="<f4").reshape(-1)
             sums["memory_vectors"].add(
@@ -249,15 +234,8 @@ def table_checksums(store: Store, *, batch: int = BATCH) -> dict[str, tuple[int,
             )
     for rows in _transcript_pages(store, batch):
         for r in rows:
-            sums["session_transcripts"].add(
-                [
-                    r.namespace,
-                    r.session_key,
-                    r.content,
-                    r.agent_id,
-                    _iso(r.created_at),
-                ]
-            )
+            names = "namespace session_key content agent_id created_at"
+            sums["session_transcripts"].add(_values(r, names))
     for api_key, key_hash in store.keys.export():
         sums["api_keys"].add([api_key.to_dict(), key_hash])
     return {**{t: s.result() for t, s in sums.items()}, **carried_checksums(store, batch=batch)}

@@ -5,6 +5,7 @@ One list, so the backends cannot disagree about what a stored memory holds.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -14,39 +15,11 @@ from engram.store.protocols.transfer import MemoryBundle
 from engram.text import normalize_content
 
 #: Columns of the ``memories`` table, in the order every backend reads and writes them:
-#: the ``MemoryRecord`` fields plus ``normalized`` (seed 004's normalised text).
-MEMORY_COLUMNS = (
-    "id",
-    "namespace",
-    "content",
-    "normalized",
-    "content_hash",
-    "type",
-    "category",
-    "title",
-    "narrative",
-    "facts",
-    "tags",
-    "importance",
-    "quality",
-    "score",
-    "confidence",
-    "user_id",
-    "agent_id",
-    "run_id",
-    "session_id",
-    "source_memory_id",
-    "document_id",
-    "who",
-    "why",
-    "extraction_model",
-    "embedding_model",
-    "superseded_by",
-    "metadata",
-    "created_at",
-    "updated_at",
-    "deleted_at",
-)
+#: the ``MemoryRecord`` fields plus ``normalized`` (seed 004's normalised text) after
+#: ``content``.
+_FIELDS = tuple(f.name for f in dataclasses.fields(MemoryRecord))
+_AT = _FIELDS.index("content") + 1
+MEMORY_COLUMNS = (*_FIELDS[:_AT], "normalized", *_FIELDS[_AT:])
 #: Record fields stored as JSON text.
 JSON_FIELDS = frozenset({"facts", "tags", "metadata"})
 TIME_FIELDS = frozenset({"created_at", "updated_at", "deleted_at"})

@@ -5,12 +5,11 @@ Adding a concern (jobs, graph, runs ...) adds one module here, one module per ba
 and one attribute on ``Store``; see ``docs/architecture.md``.
 """
 
-from engram.store.protocols.agents import AgentProfile, AgentStore, MemoryLevel, SessionMemory
+from engram.store.protocols.agents import AgentProfile, AgentStore, SessionMemory
 from engram.store.protocols.aspects import AspectFeedback, AspectStore
 from engram.store.protocols.audit import AuditStore
-from engram.store.protocols.backend import Store, StoreStats
+from engram.store.protocols.backend import Store
 from engram.store.protocols.blocks import BlockEdit, BlockWrite, CoreBlock, CoreBlockStore
-from engram.store.protocols.capabilities import Capabilities
 from engram.store.protocols.chat import ChatSettingsStore
 from engram.store.protocols.chunks import ChunkVectorStore, MemoryChunks
 from engram.store.protocols.curation import CurationStore, PreferenceRow, RecentVectors
@@ -65,9 +64,8 @@ from engram.store.protocols.palace import (
     WingNode,
 )
 from engram.store.protocols.review import REVIEW_STATUSES, ReviewItem, ReviewStore
-from engram.store.protocols.runs import RUN_STATUSES, Run, RunHit, RunStore
+from engram.store.protocols.runs import Run, RunHit, RunStore
 from engram.store.protocols.sessions import (
-    TRIGGERS,
     Checkpoint,
     InjectedMemory,
     NewCheckpoint,
@@ -78,7 +76,6 @@ from engram.store.protocols.tables import TableCounts, TableRow, TableStore
 from engram.store.protocols.transcripts import TranscriptRow, TranscriptStore
 from engram.store.protocols.transfer import ImportCounts, MemoryBundle, TransferStore
 from engram.store.protocols.vectors import (
-    NamespaceVectors,
     VectorRow,
     VectorSearch,
     VectorStore,
@@ -87,8 +84,6 @@ from engram.store.protocols.vectors import (
 __all__ = [
     "AgentProfile",
     "AgentStore",
-    "Capabilities",
-    "MemoryLevel",
     "SessionMemory",
     "CurationStore",
     "PreferenceRow",
@@ -118,11 +113,9 @@ __all__ = [
     "Wing",
     "WingNode",
     "REVIEW_STATUSES",
-    "RUN_STATUSES",
     "Run",
     "RunHit",
     "RunStore",
-    "TRIGGERS",
     "Checkpoint",
     "InjectedMemory",
     "NewCheckpoint",
@@ -170,9 +163,7 @@ __all__ = [
     "ListQuery",
     "MemoryBundle",
     "MemoryStore",
-    "NamespaceVectors",
     "Store",
-    "StoreStats",
     "TableCounts",
     "TableRow",
     "TableStore",

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from engram.records import MemoryCategory
 
@@ -32,16 +32,9 @@ class Capabilities:
 
     def as_dict(self) -> dict[str, object]:
         """A JSON-ready view (categories sorted)."""
-        return {
-            "backend_name": self.backend_name,
-            "supported_categories": sorted(c.value for c in self.supported_categories),
-            "supports_graph": self.supports_graph,
-            "supports_temporal": self.supports_temporal,
-            "supports_vector_search": self.supports_vector_search,
-            "supports_shared_access": self.supports_shared_access,
-            "max_memories_per_agent": self.max_memories_per_agent,
-            "supports_reconnect": self.supports_reconnect,
-        }
+        view: dict[str, object] = {f.name: getattr(self, f.name) for f in fields(self)}
+        view["supported_categories"] = sorted(c.value for c in self.supported_categories)
+        return view
 
 
 def capabilities_of(name: str, *, vectors: bool = True, reconnect: bool = True) -> Capabilities:

@@ -107,7 +107,3 @@ class RunStore(Protocol):
     def hits(self, namespace: str, run_id: str) -> list[RunHit]:
         """The memories injected into a run, by rank."""
         ...
-
-    def injected_into(self, namespace: str, memory_id: str, *, limit: int = 100) -> list[RunHit]:
-        """The runs a memory was injected into, newest first."""
-        ...

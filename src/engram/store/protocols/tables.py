@@ -51,11 +51,6 @@ class TableCounts:
 class TableStore(Protocol):
     """Read and write carried tables as canonical rows."""
 
-    def columns(self, table: str) -> tuple[str, ...]:
-        """The canonical columns of ``table`` in this store's schema (local ids and
-        generated columns left out)."""
-        ...
-
     def export_rows(
         self,
         table: str,

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from engram.store.protocols import AgentStore
 from engram.store.protocols.agents import AgentProfile, SessionMemory
-from engram.store.sql.rows import record
+from engram.store.sql.rows import columns, upsert
 from engram.store.sql.session import Sql, SqlPart
 
-_PROFILE = "SELECT agent_id, level, project, updated_at FROM agent_profiles"
+_COLUMNS = columns(AgentProfile)
+_PROFILE = f"SELECT {_COLUMNS} FROM agent_profiles"
 
 
 class SqlAgents(SqlPart, AgentStore):
@@ -19,17 +20,13 @@ class SqlAgents(SqlPart, AgentStore):
         self._session_level = f"{self._d.json_text('metadata', 'memory_level')} = 'session'"
 
     def get(self, agent_id: str) -> AgentProfile | None:
-        with self._sql.read("agent profile") as conn:
-            row = conn.execute(_PROFILE + " WHERE agent_id = ?", (agent_id,)).fetchone()
-        return None if row is None else record(self._d, AgentProfile, row)
+        sql = _PROFILE + " WHERE agent_id = ?"
+        return self._record(AgentProfile, sql, (agent_id,), "agent profile")
 
     def put(self, profile: AgentProfile) -> None:
         with self._sql.tx("agent profile") as conn:
             conn.execute(
-                "INSERT INTO agent_profiles(agent_id, level, project, updated_at) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (agent_id) DO UPDATE SET "
-                "level = excluded.level, project = excluded.project, "
-                "updated_at = excluded.updated_at",
+                upsert(self._d, "agent_profiles", _COLUMNS, "agent_id"),
                 (
                     self._d.text(profile.agent_id, "agent id"),
                     profile.level.value,
@@ -52,11 +49,11 @@ class SqlAgents(SqlPart, AgentStore):
         )
 
     def session_memories(self, agent_id: str, session_id: str) -> list[SessionMemory]:
-        with self._sql.read("session memories") as conn:
-            rows = conn.execute(
-                "SELECT namespace, id FROM memories WHERE agent_id = ? AND session_id = ? "
-                f"AND deleted_at IS NULL AND {self._session_level} "
-                "ORDER BY namespace, created_at, id",
-                (agent_id, session_id),
-            ).fetchall()
+        rows = self._rows(
+            "SELECT namespace, id FROM memories WHERE agent_id = ? AND session_id = ? "
+            f"AND deleted_at IS NULL AND {self._session_level} "
+            "ORDER BY namespace, created_at, id",
+            (agent_id, session_id),
+            what="session memories",
+        )
         return [SessionMemory(r[0], r[1]) for r in rows]

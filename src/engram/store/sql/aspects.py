@@ -8,13 +8,12 @@ from collections.abc import Collection, Mapping
 from datetime import datetime
 from typing import Any
 
-from engram.errors import NotFoundError
 from engram.store.protocols import AspectStore
 from engram.store.protocols.aspects import AspectFeedback
 from engram.store.protocols.graph import Aspect, Attribute, canonical_name
 from engram.store.sql.dialect import Conn, Dialect
 from engram.store.sql.graph_record import check_entity
-from engram.store.sql.rows import columns, record
+from engram.store.sql.rows import columns, found, record
 from engram.store.sql.session import SqlPart
 
 _ASPECT_COLUMNS = columns(Aspect)
@@ -68,19 +67,19 @@ class SqlAspects(SqlPart, AspectStore):
         d.text(content, "attribute")
         with self._sql.tx("storing an attribute") as conn:
             check_entity(conn, namespace, entity_id)
-            if (
-                aspect_id is not None
-                and not conn.execute(
+            if aspect_id is not None:
+                found(
+                    conn,
                     "SELECT 1 FROM entity_aspects WHERE id = ? AND entity_id = ?",
                     (aspect_id, entity_id),
-                ).fetchone()
-            ):
-                raise NotFoundError(f"entity {entity_id} has no aspect {aspect_id}")
-            if not conn.execute(
+                    f"entity {entity_id} has no aspect {aspect_id}",
+                )
+            found(
+                conn,
                 "SELECT 1 FROM memories WHERE id = ? AND namespace = ? AND deleted_at IS NULL",
                 (memory_id, namespace),
-            ).fetchone():
-                raise NotFoundError(f"no memory {memory_id!r} in namespace {namespace!r}")
+                f"no memory {memory_id!r} in namespace {namespace!r}",
+            )
             row = conn.execute(
                 "INSERT INTO entity_attributes(entity_id, namespace, aspect_id, memory_id, "
                 "content, kind, importance, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "

@@ -16,10 +16,11 @@ class SqlChatSettings(SqlPart, ChatSettingsStore):
     """``ChatSettingsStore`` on either engine."""
 
     def get(self, namespace: str) -> dict[str, Any] | None:
-        with self._sql.read("reading chat settings") as conn:
-            row = conn.execute(
-                "SELECT settings FROM chat_settings WHERE namespace = ?", (namespace,)
-            ).fetchone()
+        row = self._row(
+            "SELECT settings FROM chat_settings WHERE namespace = ?",
+            (namespace,),
+            what="reading chat settings",
+        )
         if row is None:
             return None
         found = self._d.loads(row[0])

@@ -71,8 +71,7 @@ class SqlChunks(SqlPart, ChunkVectorStore):
             f"WHERE c.{key} AND c.model = ? AND c.content_hash = m.content_hash) "
             "ORDER BY m.seq LIMIT ?"
         )
-        with self._sql.read() as conn:
-            rows = conn.execute(sql, (model, min_chars, model, limit)).fetchall()
+        rows = self._rows(sql, (model, min_chars, model, limit))
         return [from_row(self._d, r) for r in rows]
 
     def count(self, model: str | None = None) -> int:

@@ -15,11 +15,11 @@ from typing import Any
 from engram.records import HistoryEntry, MemoryCategory, MemoryRecord, MemoryType
 from engram.store.schema import JSON_FIELDS, MEMORY_COLUMNS, TIME_FIELDS
 from engram.store.sql.dialect import Dialect, dumps
-from engram.store.sql.rows import record
+from engram.store.sql.rows import columns
 
 COLUMNS = MEMORY_COLUMNS
 SELECT = "SELECT " + ", ".join(f"m.{c}" for c in COLUMNS) + " FROM memories m"
-HISTORY_COLUMNS = "id, memory_id, namespace, event, before, after, actor, reason, created_at"
+HISTORY_COLUMNS = columns(HistoryEntry)
 _ENUMS = frozenset({"type", "category"})
 
 
@@ -101,8 +101,3 @@ def from_row(d: Dialect, row: Sequence[Any]) -> MemoryRecord:
 def audit(record: MemoryRecord | None) -> str | None:
     """A record as the JSON text of a history row's ``before``/``after``."""
     return None if record is None else dumps(record.to_dict())
-
-
-def history_from_row(d: Dialect, row: Sequence[Any]) -> HistoryEntry:
-    """The entry of a ``memory_history`` row selected with ``HISTORY_COLUMNS``."""
-    return record(d, HistoryEntry, row)

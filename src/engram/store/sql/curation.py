@@ -10,6 +10,7 @@ from engram.records import MemoryRecord
 from engram.store.protocols import CurationStore
 from engram.store.protocols.curation import PreferenceRow, RecentVectors
 from engram.store.sql.codec import SELECT, from_row
+from engram.store.sql.dialect import first_int
 from engram.store.sql.native import vector_array, vector_rows
 from engram.store.sql.session import SqlPart
 
@@ -45,10 +46,11 @@ class SqlCuration(SqlPart, CurationStore):
             + _PRUNE
             + " ORDER BY m.quality, m.score ASC NULLS LAST, m.created_at, m.seq LIMIT ? OFFSET ?"
         )
-        with self._sql.read("reading prune candidates") as conn:
-            rows = conn.execute(
-                sql, (namespace, quality_at_most, score_below, limit, offset)
-            ).fetchall()
+        rows = self._rows(
+            sql,
+            (namespace, quality_at_most, score_below, limit, offset),
+            what="reading prune candidates",
+        )
         return [from_row(self._d, r) for r in rows]
 
     def count_prune_candidates(
@@ -80,8 +82,7 @@ class SqlCuration(SqlPart, CurationStore):
                 select + join + " ORDER BY m.created_at DESC, m.seq DESC LIMIT ?",
                 [*params, limit],
             ).fetchall()
-            counted = conn.execute("SELECT count(*) FROM memories m" + join, params).fetchone()
-        total = int(counted[0]) if counted else 0
+            total = first_int(conn, "SELECT count(*) FROM memories m" + join, params)
         if not rows:
             return RecentVectors([], np.zeros((0, 0), np.float32), total)
         matrix = np.stack([vector_array(r[-1]) for r in rows])

@@ -29,7 +29,7 @@ def _matching(namespace: str, status: str | None) -> tuple[str, list[Any]]:
 class SqlDocuments(SqlPart, DocumentStore):
     """``DocumentStore`` on either engine."""
 
-    def _row(self, conn: Conn, document_id: str) -> Document:
+    def _document(self, conn: Conn, document_id: str) -> Document:
         return self._found(
             conn,
             Document,
@@ -77,17 +77,16 @@ class SqlDocuments(SqlPart, DocumentStore):
                     d.ts(now),
                 ),
             )
-            return self._row(conn, document_id)
+            return self._document(conn, document_id)
 
     def get(self, namespace: str, document_id: str) -> Document | None:
         return self._keyed(Document, "documents", (namespace, "id", document_id))
 
     def raw_content(self, namespace: str, document_id: str) -> str | None:
-        with self._sql.read() as conn:
-            row = conn.execute(
-                "SELECT raw_content FROM documents WHERE namespace = ? AND id = ?",
-                (namespace, document_id),
-            ).fetchone()
+        row = self._row(
+            "SELECT raw_content FROM documents WHERE namespace = ? AND id = ?",
+            (namespace, document_id),
+        )
         return None if row is None else row[0]
 
     def set_status(
@@ -100,7 +99,7 @@ class SqlDocuments(SqlPart, DocumentStore):
                 "UPDATE documents SET status = ?, error = ?, updated_at = ? WHERE id = ?",
                 (status, error, self._d.ts(now), document_id),
             )
-            return self._row(conn, document_id)
+            return self._document(conn, document_id)
 
     def set_extracted(
         self,
@@ -121,7 +120,7 @@ class SqlDocuments(SqlPart, DocumentStore):
                 "updated_at = ? WHERE id = ?",
                 (raw_content, content_type, byte_length, title, self._d.ts(now), document_id),
             )
-            return self._row(conn, document_id)
+            return self._document(conn, document_id)
 
     def link(self, document_id: str, chunks: Sequence[tuple[int, str]], *, now: datetime) -> int:
         # An index already linked keeps its memory (ON CONFLICT DO NOTHING).
@@ -137,18 +136,17 @@ class SqlDocuments(SqlPart, DocumentStore):
                 "WHERE document_id = ?), updated_at = ? WHERE id = ?",
                 (document_id, self._d.ts(now), document_id),
             )
-            return self._row(conn, document_id).chunk_count
+            return self._document(conn, document_id).chunk_count
 
     def chunks(self, document_id: str) -> list[DocumentChunk]:
         # The join drops the link of a purged memory.
-        with self._sql.read() as conn:
-            rows = conn.execute(
-                "SELECT dm.chunk_index, dm.memory_id, m.content_hash FROM document_memories dm "
-                "JOIN memories m ON m.id = dm.memory_id WHERE dm.document_id = ? "
-                "ORDER BY dm.chunk_index",
-                (document_id,),
-            ).fetchall()
-        return [DocumentChunk(int(r[0]), r[1], r[2]) for r in rows]
+        return self._records(
+            DocumentChunk,
+            "SELECT dm.chunk_index, dm.memory_id, m.content_hash FROM document_memories dm "
+            "JOIN memories m ON m.id = dm.memory_id WHERE dm.document_id = ? "
+            "ORDER BY dm.chunk_index",
+            (document_id,),
+        )
 
     def select(
         self, namespace: str, *, status: str | None = None, limit: int = 100, offset: int = 0

@@ -21,6 +21,7 @@ from engram.store.sql.dialect import Conn, Dialect
 from engram.store.sql.native import KeywordUpkeep
 from engram.store.sql.rows import record
 from engram.store.sql.session import Sql, SqlPart
+from engram.store.sql.tables import quote
 
 _COLUMNS = (
     "id, namespace, actor, filters, whole_namespace, memories_erased, rows_erased, created_at"
@@ -49,11 +50,6 @@ _NAMESPACED = {
 _BY_ID = {"sqlite": "+", "postgres": ""}
 
 
-def _quoted(table: str) -> str:
-    """A table name as a quoted identifier (the same on both engines)."""
-    return '"' + table.replace('"', '""') + '"'
-
-
 def _namespaced_tables(conn: Conn, d: Dialect) -> list[str]:
     """Tables with a ``namespace`` column, oldest first, ``KEPT_TABLES`` left out."""
     rows = conn.execute(_NAMESPACED[d.name]).fetchall()
@@ -66,7 +62,7 @@ def _erase_namespace(conn: Conn, d: Dialect, namespace: str) -> tuple[int, int]:
     rows = memories
     for table in reversed([t for t in tables if t != "memories"]):
         rows += conn.execute(
-            f"DELETE FROM {_quoted(table)} WHERE namespace = ?", (namespace,)
+            f"DELETE FROM {quote(table)} WHERE namespace = ?", (namespace,)
         ).rowcount
     return memories, rows
 
@@ -154,6 +150,6 @@ class SqlErase(SqlPart, EraseStore):
     def namespaces(self) -> list[str]:
         with self._sql.read("listing namespaces") as conn:
             tables = _namespaced_tables(conn, self._d)
-            union = " UNION ".join(f"SELECT namespace FROM {_quoted(t)}" for t in tables)
+            union = " UNION ".join(f"SELECT namespace FROM {quote(t)}" for t in tables)
             rows = conn.execute(f"SELECT namespace FROM ({union}) AS n ORDER BY 1").fetchall()
         return [r[0] for r in rows]

@@ -46,8 +46,7 @@ class SqlFeedback(SqlPart, FeedbackStore):
         if memory_id is not None:
             sql += " AND memory_id = ?"
             params.append(memory_id)
-        with self._sql.read("feedback log") as conn:
-            rows = conn.execute(sql + " ORDER BY id", params).fetchall()
+        rows = self._rows(sql + " ORDER BY id", params, what="feedback log")
         return [
             {
                 "id": int(r[0]),

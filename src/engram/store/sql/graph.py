@@ -33,7 +33,7 @@ from engram.store.sql import graph_boost, graph_merge, graph_record
 from engram.store.sql.dialect import Dialect
 from engram.store.sql.graph_counts import entity_filter, relation_filter
 from engram.store.sql.graph_record import RELATION, VALID_AT, check_entity, lock, relation
-from engram.store.sql.rows import record
+from engram.store.sql.rows import columns, record
 from engram.store.sql.session import Sql, SqlPart
 
 # An entity's aliases, one column: SQLite joins them with char(31) (the unit separator
@@ -144,12 +144,12 @@ class SqlGraph(SqlPart, GraphStore):
         self, namespace: str, *, limit: int, offset: int, query: str | None
     ) -> list[Entity]:
         where, params = entity_filter(namespace, query)
-        with self._sql.read("listing entities") as conn:
-            rows = conn.execute(
-                f"{self._select} WHERE {where} ORDER BY e.mentions DESC, e.canonical_name "
-                "LIMIT ? OFFSET ?",
-                (*params, limit, offset),
-            ).fetchall()
+        rows = self._rows(
+            f"{self._select} WHERE {where} ORDER BY e.mentions DESC, e.canonical_name "
+            "LIMIT ? OFFSET ?",
+            (*params, limit, offset),
+            what="listing entities",
+        )
         return [self._entity(r) for r in rows]
 
     def entity(self, namespace: str, name: str) -> Entity | None:
@@ -180,21 +180,21 @@ class SqlGraph(SqlPart, GraphStore):
     ) -> list[Relation]:
         d = self._d
         where, params = relation_filter(d, namespace, entity_id, current_only, at)
-        with self._sql.read("listing relations") as conn:
-            rows = conn.execute(
-                f"{RELATION} WHERE {where} ORDER BY r.valid_from, r.id LIMIT ? OFFSET ?",
-                (*params, limit, offset),
-            ).fetchall()
-        return [relation(d, r) for r in rows]
+        return self._records(
+            Relation,
+            f"{RELATION} WHERE {where} ORDER BY r.valid_from, r.id LIMIT ? OFFSET ?",
+            (*params, limit, offset),
+            "listing relations",
+        )
 
     def timeline(self, namespace: str, entity_id: int) -> list[Relation]:
-        with self._sql.read("reading a timeline") as conn:
-            rows = conn.execute(
-                f"{RELATION} WHERE r.namespace = ? AND (r.source_entity_id = ? "
-                "OR r.target_entity_id = ?) ORDER BY r.valid_from, r.id",
-                (namespace, entity_id, entity_id),
-            ).fetchall()
-        return [relation(self._d, r) for r in rows]
+        return self._records(
+            Relation,
+            f"{RELATION} WHERE r.namespace = ? AND (r.source_entity_id = ? "
+            "OR r.target_entity_id = ?) ORDER BY r.valid_from, r.id",
+            (namespace, entity_id, entity_id),
+            "reading a timeline",
+        )
 
     def neighbors(
         self, namespace: str, entity_id: int, *, hops: int, at: datetime | None, limit: int
@@ -226,22 +226,23 @@ class SqlGraph(SqlPart, GraphStore):
             SELECT sub.*, n.hops FROM nearest n {entities}
             ORDER BY n.hops, sub.mentions DESC, sub.canonical_name LIMIT ?
         """
-        with self._sql.read("walking the graph") as conn:
-            rows = conn.execute(
-                sql, (entity_id, namespace, hops, *valid_params, entity_id, limit)
-            ).fetchall()
+        rows = self._rows(
+            sql,
+            (entity_id, namespace, hops, *valid_params, entity_id, limit),
+            what="walking the graph",
+        )
         return [Neighbor(self._entity(r[:9]), int(r[9])) for r in rows]
 
     def mentions(self, namespace: str, entity_id: int) -> list[Mention]:
-        with self._sql.read("reading mentions") as conn:
-            rows = conn.execute(
-                "SELECT x.memory_id, x.entity_id, x.namespace, x.mention_text, x.confidence "
-                "FROM memory_entity_mentions x JOIN memories m ON m.id = x.memory_id "
-                "WHERE x.entity_id = ? AND x.namespace = ? AND m.namespace = ? "
-                "AND m.deleted_at IS NULL ORDER BY m.seq",
-                (entity_id, namespace, namespace),
-            ).fetchall()
-        return [Mention(r[0], int(r[1]), r[2], r[3], float(r[4])) for r in rows]
+        return self._records(
+            Mention,
+            f"SELECT {columns(Mention, 'x.')} "
+            "FROM memory_entity_mentions x JOIN memories m ON m.id = x.memory_id "
+            "WHERE x.entity_id = ? AND x.namespace = ? AND m.namespace = ? "
+            "AND m.deleted_at IS NULL ORDER BY m.seq",
+            (entity_id, namespace, namespace),
+            "reading mentions",
+        )
 
     def boost_lookup(self, namespace: str, names: Sequence[str], **limits: Any) -> BoostLookup:
         # ``limits``: the protocol's keyword-only limits and deadline, as graph_boost takes them.

@@ -1,14 +1,12 @@
 """What the graph knows about changed facts (issue 28, FEATURES G2): how each relation
-type is held in a namespace, what a source holds now, and which memories stated a fact
-since closed."""
+type is held in a namespace, and which memories stated a fact since closed."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engram.store.protocols.graph import Cardinality, Relation
+from engram.store.protocols.graph import Cardinality
 from engram.store.sql.dialect import Conn, Dialect
-from engram.store.sql.graph_record import RELATION, relation
 
 
 def cardinality(
@@ -44,15 +42,3 @@ def stale_memories(conn: Conn, d: Dialect, namespace: str, memory_ids: Sequence[
         (namespace,),
     )
     return {r[0] for r in rows}
-
-
-def current_relations(
-    conn: Conn, d: Dialect, namespace: str, source_id: int, relation_type: str
-) -> list[Relation]:
-    """``GraphCountStore.current_relations``: on the ``relations_source`` index."""
-    rows = conn.execute(
-        f"{RELATION} WHERE r.namespace = ? AND r.source_entity_id = ? "
-        "AND r.relation_type = ? AND r.valid_to IS NULL ORDER BY r.valid_from, r.id",
-        (namespace, source_id, relation_type),
-    ).fetchall()
-    return [relation(d, r) for r in rows]

@@ -11,7 +11,7 @@ from engram.store.protocols import GraphCountStore
 from engram.store.protocols.graph import Cardinality, Relation
 from engram.store.sql import graph_changes
 from engram.store.sql.dialect import Dialect
-from engram.store.sql.graph_record import VALID_AT
+from engram.store.sql.graph_record import RELATION, VALID_AT
 from engram.store.sql.session import SqlPart
 
 
@@ -107,7 +107,11 @@ class SqlGraphCounts(SqlPart, GraphCountStore):
     def current_relations(
         self, namespace: str, source_id: int, relation_type: str
     ) -> list[Relation]:
-        with self._sql.read("reading a source's current relations") as conn:
-            return graph_changes.current_relations(
-                conn, self._d, namespace, source_id, relation_type
-            )
+        # On the ``relations_source`` index.
+        return self._records(
+            Relation,
+            f"{RELATION} WHERE r.namespace = ? AND r.source_entity_id = ? "
+            "AND r.relation_type = ? AND r.valid_to IS NULL ORDER BY r.valid_from, r.id",
+            (namespace, source_id, relation_type),
+            "reading a source's current relations",
+        )

@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engram.errors import InvalidInputError, NotFoundError
+from engram.errors import InvalidInputError
 from engram.records import iso
 from engram.store.protocols.graph import canonical_name, normal_name
 from engram.store.sql.dialect import Conn, Dialect, first_int
+from engram.store.sql.rows import found
 
 #: Sorts after every stored time: an open ``valid_to`` in window comparisons (SQLite
 #: stores ISO 8601 text; PostgreSQL's ``timestamptz`` has ``infinity``).
@@ -25,13 +26,13 @@ def _shown(d: Dialect, value: Any) -> str:
 
 
 def _entity_row(conn: Conn, d: Dialect, namespace: str, entity_id: int) -> Sequence[Any]:
-    row = conn.execute(
+    row = found(
+        conn,
         "SELECT id, canonical_name, mentions, entity_type, name FROM entities "
         f"WHERE id = ? AND namespace = ?{d.for_update}",
         (entity_id, namespace),
-    ).fetchone()
-    if row is None:
-        raise NotFoundError(f"no entity {entity_id} in namespace {namespace!r}")
+        f"no entity {entity_id} in namespace {namespace!r}",
+    )
     return tuple(row)
 
 
@@ -126,14 +127,12 @@ def _fold_relation(conn: Conn, into: int, gone: int) -> None:
 def split(conn: Conn, d: Dialect, namespace: str, entity_id: int, alias: str, stamp: Any) -> int:
     """Make ``alias`` an entity again (see ``GraphStore.split``); returns its id."""
     _, key, _, entity_type, _ = _entity_row(conn, d, namespace, entity_id)
-    found = conn.execute(
+    found(
+        conn,
         "SELECT 1 FROM entity_aliases WHERE namespace = ? AND alias = ? AND entity_id = ?",
         (namespace, alias, entity_id),
-    ).fetchone()
-    if found is None:
-        raise NotFoundError(
-            f"{alias!r} is not an alias of entity {key!r}; see its aliases with mem.graph.entity()"
-        )
+        f"{alias!r} is not an alias of entity {key!r}; see its aliases with mem.graph.entity()",
+    )
     loose = normal_name(alias)
     moved: list[str] = []
     spelling = alias
@@ -189,17 +188,15 @@ def invalidate(
     """Close the current relation ``fact`` at ``at`` (``d.ts`` of the moment); returns
     its id."""
     source, kind, target = fact
-    row = conn.execute(
+    row = found(
+        conn,
         "SELECT id, valid_from FROM relations WHERE namespace = ? AND source_entity_id = ? "
         "AND relation_type = ? AND target_entity_id = ? AND valid_to IS NULL "
         f"ORDER BY valid_from DESC, id DESC LIMIT 1{d.for_update}",
         (namespace, source, kind, target),
-    ).fetchone()
-    if row is None:
-        raise NotFoundError(
-            f"no current {kind!r} relation between those entities in namespace "
-            f"{namespace!r}; see mem.graph.relations() for what holds"
-        )
+        f"no current {kind!r} relation between those entities in namespace "
+        f"{namespace!r}; see mem.graph.relations() for what holds",
+    )
     if at < row[1]:
         raise InvalidInputError(
             f"the relation holds from {_shown(d, row[1])}; it cannot end before it "

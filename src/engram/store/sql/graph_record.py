@@ -68,10 +68,10 @@ def lock(conn: Conn, d: Dialect, namespace: str) -> None:
 
 def check_entity(conn: Conn, namespace: str, entity_id: int) -> None:
     """``NotFoundError`` unless ``namespace`` has the entity ``entity_id``."""
-    if not conn.execute(
-        "SELECT 1 FROM entities WHERE id = ? AND namespace = ?", (entity_id, namespace)
-    ).fetchone():
-        raise NotFoundError(f"no entity {entity_id} in namespace {namespace!r}")
+    sql = "SELECT 1 FROM entities WHERE id = ? AND namespace = ?"
+    rows.found(
+        conn, sql, (entity_id, namespace), f"no entity {entity_id} in namespace {namespace!r}"
+    )
 
 
 def relation(d: Dialect, row: Sequence[Any]) -> Relation:

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from engram.errors import NotFoundError
 from engram.records import utcnow
 from engram.store.protocols import HintStore
 from engram.store.protocols.hints import HintSet, clean_hints
 from engram.store.sql.dialect import Conn
+from engram.store.sql.rows import found
 from engram.store.sql.session import Sql, SqlPart
 
 
@@ -51,15 +51,13 @@ class SqlHints(SqlPart, HintStore):
         d.text(model, "hint model")
         now = utcnow()
         with self._sql.tx("storing hints") as conn:
-            live = conn.execute(
+            found(
+                conn,
                 "SELECT 1 FROM memories WHERE namespace = ? AND id = ? "
                 f"AND deleted_at IS NULL{self._lock}",
                 (d.text(namespace, "namespace"), d.text(memory_id, "id")),
-            ).fetchone()
-            if live is None:
-                raise NotFoundError(
-                    f"no memory {memory_id!r} in namespace {namespace!r} to hold hints"
-                )
+                f"no memory {memory_id!r} in namespace {namespace!r} to hold hints",
+            )
             conn.execute("DELETE FROM memory_hints WHERE memory_id = ?", (memory_id,))
             self._index.forget(conn)
             if kept:
@@ -74,12 +72,12 @@ class SqlHints(SqlPart, HintStore):
     def get(self, namespace: str, memory_id: str) -> HintSet | None:
         # In the order they were given (their row ids).
         d = self._d
-        with self._sql.read("reading hints") as conn:
-            rows = conn.execute(
-                "SELECT hint, model, created_at FROM memory_hints "
-                "WHERE namespace = ? AND memory_id = ? ORDER BY id",
-                (d.text(namespace, "namespace"), d.text(memory_id, "id")),
-            ).fetchall()
+        rows = self._rows(
+            "SELECT hint, model, created_at FROM memory_hints "
+            "WHERE namespace = ? AND memory_id = ? ORDER BY id",
+            (d.text(namespace, "namespace"), d.text(memory_id, "id")),
+            what="reading hints",
+        )
         if not rows:
             return None
         return HintSet(
@@ -110,11 +108,11 @@ class SqlHints(SqlPart, HintStore):
         )
 
     def missing(self, namespace: str, limit: int = 1000) -> list[str]:
-        with self._sql.read("listing memories without hints") as conn:
-            rows = conn.execute(
-                "SELECT m.id FROM memories m WHERE m.namespace = ? AND m.deleted_at IS NULL "
-                "AND NOT EXISTS (SELECT 1 FROM memory_hints h WHERE h.memory_id = m.id) "
-                "ORDER BY m.seq LIMIT ?",
-                (self._d.text(namespace, "namespace"), limit),
-            ).fetchall()
+        rows = self._rows(
+            "SELECT m.id FROM memories m WHERE m.namespace = ? AND m.deleted_at IS NULL "
+            "AND NOT EXISTS (SELECT 1 FROM memory_hints h WHERE h.memory_id = m.id) "
+            "ORDER BY m.seq LIMIT ?",
+            (self._d.text(namespace, "namespace"), limit),
+            what="listing memories without hints",
+        )
         return [str(r[0]) for r in rows]

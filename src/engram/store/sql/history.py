@@ -14,10 +14,10 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from engram.errors import NotFoundError
 from engram.records import MemoryRecord
 from engram.store.sql.codec import SELECT, audit, from_row
 from engram.store.sql.dialect import Conn, Dialect
+from engram.store.sql.rows import found
 
 _RUN = threading.local()
 
@@ -97,10 +97,10 @@ def live(conn: Conn, d: Dialect, namespace: str, memory_id: str) -> MemoryRecord
     """A live memory read inside the caller's transaction; ``NotFoundError`` if none.
     On PostgreSQL the row is locked (``FOR UPDATE``), so concurrent read-modify-writes
     of one memory serialise as ``BEGIN IMMEDIATE`` serialises them on SQLite."""
-    row = conn.execute(
+    row = found(
+        conn,
         SELECT + f" WHERE m.namespace = ? AND m.id = ? AND m.deleted_at IS NULL{d.for_update}",
         (namespace, memory_id),
-    ).fetchone()
-    if row is None:
-        raise NotFoundError(f"no memory {memory_id!r} in namespace {namespace!r}")
+        f"no memory {memory_id!r} in namespace {namespace!r}",
+    )
     return from_row(d, row)

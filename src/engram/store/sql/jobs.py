@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from engram.errors import InvalidInputError, NotFoundError
+from engram.errors import InvalidInputError
 from engram.store.protocols import JobStore
 from engram.store.protocols.jobs import JOB_STATUSES, Job, check_jobs
 from engram.store.sql.dialect import Conn, Dialect
@@ -233,9 +233,7 @@ class SqlJobs(SqlPart, JobStore):
             return int(cur.rowcount)
 
     def get(self, job_id: int) -> Job | None:
-        with self._sql.read("reading a job") as conn:
-            row = conn.execute(f"{_SELECT} WHERE id = ?", (job_id,)).fetchone()
-        return None if row is None else record(self._d, Job, row)
+        return self._record(Job, f"{_SELECT} WHERE id = ?", (job_id,), "reading a job")
 
     def select(
         self,
@@ -256,10 +254,11 @@ class SqlJobs(SqlPart, JobStore):
 
     def counts(self, namespace: str | None = None, *, kind: str | None = None) -> dict[str, int]:
         where, params = _filters(namespace, None, kind)
-        with self._sql.read("counting jobs") as conn:
-            rows = conn.execute(
-                f"SELECT status, count(*) FROM memory_jobs{where} GROUP BY status", params
-            ).fetchall()
+        rows = self._rows(
+            f"SELECT status, count(*) FROM memory_jobs{where} GROUP BY status",
+            params,
+            what="counting jobs",
+        )
         out = dict.fromkeys(JOB_STATUSES, 0)
         out.update({r[0]: int(r[1]) for r in rows})
         return out
@@ -279,10 +278,8 @@ class SqlJobs(SqlPart, JobStore):
         # from ``now``.
         d = self._d
         with self._sql.tx(f"retrying job {job_id}") as conn:
-            current = conn.execute(f"{_SELECT} WHERE id = ?{d.for_update}", (job_id,)).fetchone()
-            if current is None:
-                raise NotFoundError(f"no job {job_id}")
-            job = record(d, Job, current)
+            sql = f"{_SELECT} WHERE id = ?{d.for_update}"
+            job = self._found(conn, Job, sql, (job_id,), f"no job {job_id}")
             if job.status not in ("dead", "pending"):
                 raise InvalidInputError(
                     f"job {job_id} is {job.status}: only a dead or waiting job is retried"

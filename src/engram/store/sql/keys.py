@@ -64,8 +64,5 @@ class SqlKeys(SqlPart, KeyStore):
             )
 
     def export(self) -> list[tuple[ApiKey, str]]:
-        with self._sql.read() as conn:
-            rows = conn.execute(
-                f"SELECT {_KEY_COLUMNS}, key_hash FROM api_keys ORDER BY created_at, id"
-            ).fetchall()
+        rows = self._rows(f"SELECT {_KEY_COLUMNS}, key_hash FROM api_keys ORDER BY created_at, id")
         return [(record(self._d, ApiKey, r), r[7]) for r in rows]

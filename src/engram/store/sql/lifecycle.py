@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from engram.errors import InvalidInputError
 from engram.records import MemoryRecord
 from engram.store.protocols import LifecycleStore
 from engram.store.protocols.lifecycle import (
@@ -21,9 +20,9 @@ from engram.store.protocols.lifecycle import (
     record_json,
 )
 from engram.store.sql.dialect import Conn, Dialect, first_int, utc
-from engram.store.sql.history import write_history
+from engram.store.sql.history import history_row, write_history
 from engram.store.sql.native import vector_rows
-from engram.store.sql.rows import columns, equal, record
+from engram.store.sql.rows import checked, columns, equal, record, upsert
 from engram.store.sql.session import SqlPart
 
 _ENTRY = columns(ArchiveEntry)
@@ -134,17 +133,9 @@ class SqlLifecycle(SqlPart, LifecycleStore):
                     ),
                 )
                 unlink_mentions(conn, d, _mentions_of(conn, "memory_id = ?", (record.id,)))
+                reason = "consolidated into " + summary_id
                 history.append(
-                    (
-                        record.id,
-                        namespace,
-                        "archive",
-                        None,
-                        None,
-                        ARCHIVE_ACTOR,
-                        "consolidated into " + summary_id,
-                        d.ts(now),
-                    )
+                    history_row(d, record, "archive", None, None, ARCHIVE_ACTOR, reason, now)
                 )
                 conn.execute(
                     "DELETE FROM memories WHERE namespace = ? AND id = ?", (namespace, record.id)
@@ -182,16 +173,17 @@ class SqlLifecycle(SqlPart, LifecycleStore):
         )
 
     def counts(self, namespace: str | None = None) -> dict[str, int]:
-        sql = "SELECT namespace, count(*) FROM memory_archive"
-        params: tuple[Any, ...] = ()
-        if namespace is not None:
-            sql += " WHERE namespace = ?"
-            params = (namespace,)
-        with self._sql.read("counting the archive") as conn:
-            rows = conn.execute(sql + " GROUP BY namespace ORDER BY namespace", params)
-            return {r[0]: int(r[1]) for r in rows.fetchall()}
+        where, params = equal(namespace=namespace)
+        rows = self._rows(
+            f"SELECT namespace, count(*) FROM memory_archive WHERE {where} "
+            "GROUP BY namespace ORDER BY namespace",
+            params,
+            "counting the archive",
+        )
+        return {r[0]: int(r[1]) for r in rows}
 
     def set_override(self, namespace: str, category: str, days: int | None) -> None:
+        d = self._d
         with self._sql.tx("retention override") as conn:
             if days is None:
                 conn.execute(
@@ -199,20 +191,15 @@ class SqlLifecycle(SqlPart, LifecycleStore):
                     (namespace, category),
                 )
             else:
-                conn.execute(
-                    "INSERT INTO retention_overrides(namespace, category, days) "
-                    "VALUES (?, ?, ?) ON CONFLICT (namespace, category) "
-                    "DO UPDATE SET days = excluded.days",
-                    (namespace, category, days),
+                sql = upsert(
+                    d, "retention_overrides", "namespace, category, days", "namespace, category"
                 )
+                conn.execute(sql, (namespace, category, days))
 
     def overrides(self) -> dict[str, dict[str, int]]:
         out: dict[str, dict[str, int]] = {}
-        with self._sql.read("reading retention overrides") as conn:
-            rows = conn.execute(
-                "SELECT namespace, category, days FROM retention_overrides"
-            ).fetchall()
-        for ns, category, days in rows:
+        sql = "SELECT namespace, category, days FROM retention_overrides"
+        for ns, category, days in self._rows(sql, what="reading retention overrides"):
             out.setdefault(ns, {})[category] = int(days)
         return out
 
@@ -298,8 +285,7 @@ class SqlLifecycle(SqlPart, LifecycleStore):
         return out
 
     def sweep(self, step: str, *, cutoff: datetime, limit: int) -> int:
-        if step not in SWEEP_STEPS:
-            raise InvalidInputError(f"step must be one of {', '.join(SWEEP_STEPS)}, got {step!r}")
+        checked(step, SWEEP_STEPS, "step")
         d = self._d
         at = d.ts(cutoff)
         with self._sql.tx("retention") as conn:
@@ -365,8 +351,7 @@ class SqlLifecycle(SqlPart, LifecycleStore):
         out: dict[str, int] = {}
         with self._sql.read("counting rows") as conn:
             for table in SIZE_TABLES:
-                out[table] = int(conn.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0])
-            live = conn.execute("SELECT count(*) FROM memories WHERE deleted_at IS NULL")
-            out["live"] = int(live.fetchall()[0][0])
+                out[table] = first_int(conn, f"SELECT count(*) FROM {table}")
+            out["live"] = first_int(conn, "SELECT count(*) FROM memories WHERE deleted_at IS NULL")
         out["tombstoned"] = out["memories"] - out["live"]
         return out

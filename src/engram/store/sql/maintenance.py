@@ -20,7 +20,7 @@ from engram.store.protocols import MaintenanceStore
 from engram.store.protocols.maintenance import HaltState, HealthCounts, MaintenanceRun, NewRun
 from engram.store.sql.codec import SELECT, from_row
 from engram.store.sql.native import KeywordUpkeep, vector_array, vector_rows
-from engram.store.sql.rows import columns, record
+from engram.store.sql.rows import columns, record, upsert
 from engram.store.sql.session import Sql, SqlPart
 
 _RUN = columns(MaintenanceRun)
@@ -86,8 +86,7 @@ class SqlMaintenance(SqlPart, MaintenanceStore):
     def embedding_backlog(self, model: str, *, limit: int) -> list[tuple[MemoryRecord, str]]:
         sql = SELECT.replace(" FROM memories m", f", {self._reason} FROM memories m", 1)
         sql += self._backlog + " ORDER BY m.updated_at DESC, m.seq DESC LIMIT ?"
-        with self._sql.read("reading the embedding backlog") as conn:
-            rows = conn.execute(sql, (model, model, limit)).fetchall()
+        rows = self._rows(sql, (model, model, limit), what="reading the embedding backlog")
         return [(from_row(self._d, r[:-1]), str(r[-1])) for r in rows]
 
     def vector_page(
@@ -99,14 +98,14 @@ class SqlMaintenance(SqlPart, MaintenanceStore):
         if before_seq is not None:
             params.append(before_seq)
         params.append(limit)
-        with self._sql.read("reading vectors") as conn:
-            rows = conn.execute(
-                f"SELECT m.seq, m.id, v.{v.vector} FROM memory_vectors v JOIN memories m "
-                f"ON m.{v.memory_key} = v.{v.key} WHERE m.namespace = ? AND m.deleted_at IS NULL "
-                "AND m.superseded_by IS NULL AND v.model = ? "
-                f"AND v.content_hash = m.content_hash{below} ORDER BY m.seq DESC LIMIT ?",
-                params,
-            ).fetchall()
+        rows = self._rows(
+            f"SELECT m.seq, m.id, v.{v.vector} FROM memory_vectors v JOIN memories m "
+            f"ON m.{v.memory_key} = v.{v.key} WHERE m.namespace = ? AND m.deleted_at IS NULL "
+            "AND m.superseded_by IS NULL AND v.model = ? "
+            f"AND v.content_hash = m.content_hash{below} ORDER BY m.seq DESC LIMIT ?",
+            params,
+            what="reading vectors",
+        )
         return [(int(r[0]), r[1], vector_array(r[2])) for r in rows]
 
     def record_run(self, run: NewRun) -> MaintenanceRun:
@@ -149,27 +148,22 @@ class SqlMaintenance(SqlPart, MaintenanceStore):
             )
 
     def actions_since(self, action: str, since: datetime) -> list[datetime]:
-        with self._sql.read("reading repair actions") as conn:
-            rows = conn.execute(
-                "SELECT executed_at FROM maintenance_actions WHERE action = ? "
-                "AND executed_at >= ? ORDER BY executed_at",
-                (action, self._d.ts(since)),
-            ).fetchall()
+        rows = self._rows(
+            "SELECT executed_at FROM maintenance_actions WHERE action = ? "
+            "AND executed_at >= ? ORDER BY executed_at",
+            (action, self._d.ts(since)),
+            what="reading repair actions",
+        )
         return [self._d.time(r[0]) for r in rows]
 
     def halts(self) -> dict[str, HaltState]:
-        with self._sql.read("reading the halt tracker") as conn:
-            rows = conn.execute(
-                "SELECT action, streak, halted_at FROM maintenance_halts"
-            ).fetchall()
-        return {r[0]: HaltState(r[0], int(r[1]), self._d.time_or_none(r[2])) for r in rows}
+        sql = f"SELECT {columns(HaltState)} FROM maintenance_halts"
+        return {h.action: h for h in self._records(HaltState, sql, (), "reading the halt tracker")}
 
     def set_halt(self, state: HaltState) -> None:
         with self._sql.tx("recording the halt state") as conn:
             conn.execute(
-                "INSERT INTO maintenance_halts(action, streak, halted_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (action) DO UPDATE SET streak = excluded.streak, "
-                "halted_at = excluded.halted_at",
+                upsert(self._d, "maintenance_halts", columns(HaltState), "action"),
                 (state.action, state.streak, self._d.ts_or_none(state.halted_at)),
             )
 

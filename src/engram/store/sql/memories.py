@@ -34,7 +34,6 @@ from engram.store.sql.codec import (
     SELECT,
     encode,
     from_row,
-    history_from_row,
     insert_sql,
     to_row,
 )
@@ -300,8 +299,7 @@ class SqlMemories(SqlPart, MemoryStore):
         sql = SELECT + " WHERE m.namespace = ? AND m.id = ?"
         if not include_deleted:
             sql += " AND m.deleted_at IS NULL"
-        with self._sql.read("read") as conn:
-            row = conn.execute(sql, (namespace, memory_id)).fetchone()
+        row = self._row(sql, (namespace, memory_id), what="read")
         return None if row is None else from_row(self._d, row)
 
     def get_many(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
@@ -438,18 +436,17 @@ class SqlMemories(SqlPart, MemoryStore):
         return len(ids)
 
     def history(self, namespace: str, memory_id: str) -> list[HistoryEntry]:
-        with self._sql.read("read") as conn:
-            rows = conn.execute(
-                f"SELECT {HISTORY_COLUMNS} FROM memory_history "
-                "WHERE namespace = ? AND memory_id = ? ORDER BY id",
-                (namespace, memory_id),
-            ).fetchall()
-        return [history_from_row(self._d, r) for r in rows]
+        return self._records(
+            HistoryEntry,
+            f"SELECT {HISTORY_COLUMNS} FROM memory_history "
+            "WHERE namespace = ? AND memory_id = ? ORDER BY id",
+            (namespace, memory_id),
+        )
 
     def namespaces(self) -> dict[str, int]:
-        with self._sql.read("read") as conn:
-            rows = conn.execute(
-                "SELECT namespace, count(*) FROM memories WHERE deleted_at IS NULL "
-                "GROUP BY namespace ORDER BY namespace"
-            ).fetchall()
+        rows = self._rows(
+            "SELECT namespace, count(*) FROM memories WHERE deleted_at IS NULL "
+            "GROUP BY namespace ORDER BY namespace",
+            what="read",
+        )
         return {r[0]: int(r[1]) for r in rows}

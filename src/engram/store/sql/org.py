@@ -10,13 +10,15 @@ from typing import Any
 from engram.store.protocols import OrgStore
 from engram.store.protocols.org import NewOrgFact, OrgAuditEntry, OrgFact, OrgFactAuthor
 from engram.store.sql.dialect import Conn
-from engram.store.sql.rows import equal
+from engram.store.sql.rows import equal, record
 from engram.store.sql.session import SqlPart
 
+#: ``OrgFact``'s fields in order, its author's three columns in the place of ``author``.
 _FACT = (
-    "seq, fact_id, version, category, content, tags, retracted, supersedes, author_kind, "
-    "author_id, author_seniority, reason, created_at"
+    "fact_id, version, seq, category, content, tags, author_kind, author_id, "
+    "author_seniority, reason, created_at, retracted, supersedes"
 )
+#: ``OrgAuditEntry``'s fields in order, ``actor`` as its three columns.
 _AUDIT = (
     "id, at, action, actor_kind, actor_id, actor_seniority, category, fact_id, version, "
     "reason, detail"
@@ -25,36 +27,18 @@ _AUDIT = (
 _LATEST = "version = (SELECT max(l.version) FROM org_facts l WHERE l.fact_id = org_facts.fact_id)"
 
 
+def _author(columns: Sequence[Any]) -> OrgFactAuthor:
+    return OrgFactAuthor(*columns)
+
+
 class SqlOrg(SqlPart, OrgStore):
     """``OrgStore`` on either engine."""
 
     def _fact(self, row: Sequence[Any]) -> OrgFact:
-        return OrgFact(
-            seq=int(row[0]),
-            fact_id=row[1],
-            version=int(row[2]),
-            category=row[3],
-            content=row[4],
-            tags=tuple(self._d.loads(row[5])),
-            retracted=bool(row[6]),
-            supersedes=None if row[7] is None else int(row[7]),
-            author=OrgFactAuthor(kind=row[8], id=row[9], seniority=row[10]),
-            reason=row[11],
-            created_at=self._d.time(row[12]),
-        )
+        return record(self._d, OrgFact, (*row[:6], row[6:9], *row[9:]), author=_author)
 
     def _entry(self, row: Sequence[Any]) -> OrgAuditEntry:
-        return OrgAuditEntry(
-            id=int(row[0]),
-            at=self._d.time(row[1]),
-            action=row[2],
-            actor=OrgFactAuthor(kind=row[3], id=row[4], seniority=row[5]),
-            category=row[6],
-            fact_id=row[7],
-            version=None if row[8] is None else int(row[8]),
-            reason=row[9],
-            detail=row[10],
-        )
+        return record(self._d, OrgAuditEntry, (*row[:3], row[3:6], *row[6:]), actor=_author)
 
     def _audit_row(
         self,
@@ -148,20 +132,21 @@ class SqlOrg(SqlPart, OrgStore):
             params.extend(categories)
         if not include_retracted:
             where.append("NOT retracted")
-        with self._sql.read("reading org facts") as conn:
-            rows = conn.execute(
-                f"SELECT {_FACT} FROM org_facts WHERE {' AND '.join(where)} "
-                "ORDER BY (SELECT min(f.seq) FROM org_facts f WHERE f.fact_id = "
-                "org_facts.fact_id)",
-                params,
-            ).fetchall()
+        rows = self._rows(
+            f"SELECT {_FACT} FROM org_facts WHERE {' AND '.join(where)} "
+            "ORDER BY (SELECT min(f.seq) FROM org_facts f WHERE f.fact_id = "
+            "org_facts.fact_id)",
+            params,
+            what="reading org facts",
+        )
         return [self._fact(r) for r in rows]
 
     def versions(self, fact_id: str) -> list[OrgFact]:
-        with self._sql.read("reading org fact history") as conn:
-            rows = conn.execute(
-                f"SELECT {_FACT} FROM org_facts WHERE fact_id = ? ORDER BY version", (fact_id,)
-            ).fetchall()
+        rows = self._rows(
+            f"SELECT {_FACT} FROM org_facts WHERE fact_id = ? ORDER BY version",
+            (fact_id,),
+            what="reading org fact history",
+        )
         return [self._fact(r) for r in rows]
 
     def record_denied(
@@ -183,11 +168,11 @@ class SqlOrg(SqlPart, OrgStore):
         self, *, fact_id: str | None = None, actor_id: str | None = None, limit: int = 100
     ) -> list[OrgAuditEntry]:
         where, params = equal(fact_id=fact_id, actor_id=actor_id)
-        with self._sql.read("reading the org audit") as conn:
-            rows = conn.execute(
-                f"SELECT {_AUDIT} FROM org_audit WHERE {where} ORDER BY id DESC LIMIT ?",
-                (*params, limit),
-            ).fetchall()
+        rows = self._rows(
+            f"SELECT {_AUDIT} FROM org_audit WHERE {where} ORDER BY id DESC LIMIT ?",
+            (*params, limit),
+            what="reading the org audit",
+        )
         return [self._entry(r) for r in rows]
 
     def set_vector(self, seq: int, model: str, vector: Sequence[float]) -> None:
@@ -222,8 +207,9 @@ class SqlOrg(SqlPart, OrgStore):
             )
 
     def key_role(self, key_id: str) -> str | None:
-        with self._sql.read("reading a key's role") as conn:
-            row = conn.execute(
-                "SELECT seniority FROM org_key_roles WHERE key_id = ?", (key_id,)
-            ).fetchone()
+        row = self._row(
+            "SELECT seniority FROM org_key_roles WHERE key_id = ?",
+            (key_id,),
+            what="reading a key's role",
+        )
         return None if row is None else str(row[0])

@@ -237,13 +237,10 @@ class SqlPalace(SqlPart, PalaceStore):
                 if row is not None:  # None: a concurrent miner filed this turn first
                     made.append(row[0])
             # ``made`` rises with the drawer numbers, so the slices come back in order.
-            rows: list[Any] = []
-            for part in d.chunks(made):
-                rows += conn.execute(
-                    f"SELECT {_DRAWER} WHERE d.id IN ({d.marks(len(part))}) ORDER BY d.number",
-                    part,
-                ).fetchall()
-        return [record(self._d, Drawer, r) for r in rows]
+            rows = d.select_in(
+                conn, f"SELECT {_DRAWER} WHERE ", "d.id", made, (), " ORDER BY d.number"
+            )
+        return [record(d, Drawer, r) for r in rows]
 
     def file_closet(
         self,
@@ -290,14 +287,13 @@ class SqlPalace(SqlPart, PalaceStore):
         out: dict[str, Drawer] = {}
         ids = list(dict.fromkeys(memory_ids))
         with self._sql.read("reading the pointers") as conn:
-            for part in self._d.chunks(ids):
-                for row in conn.execute(
-                    f"SELECT {_DRAWER} WHERE d.namespace = ? "
-                    f"AND d.memory_id IN ({self._d.marks(len(part))}) ORDER BY d.id DESC",
-                    (namespace, *part),
-                ):
-                    drawer = record(self._d, Drawer, row)
-                    out[drawer.memory_id] = drawer  # lowest id written last, so it wins
+            head = f"SELECT {_DRAWER} WHERE d.namespace = ? AND "
+            rows = self._d.select_in(
+                conn, head, "d.memory_id", ids, (namespace,), " ORDER BY d.id DESC"
+            )
+        for row in rows:
+            drawer = record(self._d, Drawer, row)
+            out[drawer.memory_id] = drawer  # lowest id written last, so it wins
         return out
 
     def tree(self, namespace: str, wing_id: int | None) -> list[WingNode]:
@@ -345,20 +341,16 @@ class SqlPalace(SqlPart, PalaceStore):
     def members(
         self, namespace: str, memory_ids: Sequence[str], *, wing_id: int, room_id: int | None
     ) -> set[str]:
-        found: set[str] = set()
         ids = list(dict.fromkeys(memory_ids))
         where = "r.wing_id = ?" if room_id is None else "r.wing_id = ? AND d.room_id = ?"
         place: tuple[int, ...] = (wing_id,) if room_id is None else (wing_id, room_id)
         with self._sql.read("filtering by place") as conn:
-            for part in self._d.chunks(ids):
-                found.update(
-                    r[0]
-                    for r in conn.execute(
-                        "SELECT DISTINCT d.memory_id FROM palace_drawers d "
-                        "JOIN palace_rooms r ON r.id = d.room_id "
-                        f"WHERE d.namespace = ? AND {where} "
-                        f"AND d.memory_id IN ({self._d.marks(len(part))})",
-                        (namespace, *place, *part),
-                    )
-                )
-        return found
+            rows = self._d.select_in(
+                conn,
+                "SELECT DISTINCT d.memory_id FROM palace_drawers d "
+                f"JOIN palace_rooms r ON r.id = d.room_id WHERE d.namespace = ? AND {where} AND ",
+                "d.memory_id",
+                ids,
+                (namespace, *place),
+            )
+        return {r[0] for r in rows}

@@ -67,10 +67,7 @@ class SqlReview(SqlPart, ReviewStore):
 
     def count(self, namespace: str, *, status: str | None = "pending") -> int:
         where, params = _matching(namespace, status)
-        return self._read_count(
-            f"SELECT count(*) FROM review_queue WHERE {where}",
-            params,
-        )
+        return self._read_count(f"SELECT count(*) FROM review_queue WHERE {where}", params)
 
     def resolve(
         self,

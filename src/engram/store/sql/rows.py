@@ -18,8 +18,8 @@ from datetime import datetime
 from enum import Enum
 from typing import Any, TypeVar
 
-from engram.errors import InvalidInputError
-from engram.store.sql.dialect import Dialect
+from engram.errors import InvalidInputError, NotFoundError
+from engram.store.sql.dialect import Conn, Dialect
 
 R = TypeVar("R")
 Reader = Callable[[Any], Any]
@@ -90,6 +90,15 @@ def record(d: Dialect, cls: type[R], row: Sequence[Any], **readers: Reader) -> R
     if readers:
         plan = tuple((name, readers.get(name, read)) for name, read in plan)
     return cls(*(v if read is None else read(v) for v, (_, read) in zip(row, plan, strict=False)))
+
+
+def found(conn: Conn, sql: str, params: Sequence[Any], missing: str) -> Any:
+    """The first row of ``sql`` on ``conn``; ``NotFoundError`` saying ``missing``
+    without one."""
+    row = conn.execute(sql, params).fetchone()
+    if row is None:
+        raise NotFoundError(missing)
+    return row
 
 
 def equal(**columns: Any) -> tuple[str, list[Any]]:

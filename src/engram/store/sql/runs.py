@@ -105,10 +105,7 @@ class SqlRuns(SqlPart, RunStore):
         d = self._d
         with self._sql.tx("logging the run's memory hits") as conn:
             conn.executemany(
-                f"INSERT INTO run_memory_hits({_HIT}) VALUES (?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (namespace, run_id, memory_id) DO UPDATE SET "
-                "rank = excluded.rank, score = excluded.score, title = excluded.title, "
-                "at = excluded.at",
+                upsert(d, "run_memory_hits", _HIT, "namespace, run_id, memory_id"),
                 [
                     (run_id, namespace, h.memory_id, h.rank, h.score, h.title, d.ts(h.at))
                     for h in hits
@@ -120,13 +117,4 @@ class SqlRuns(SqlPart, RunStore):
         at = (namespace, "run_id", run_id)
         return self._keyed_all(
             RunHit, "run_memory_hits", at, "rank, memory_id", "reading the run's memory hits"
-        )
-
-    def injected_into(self, namespace: str, memory_id: str, *, limit: int = 100) -> list[RunHit]:
-        return self._records(
-            RunHit,
-            f"SELECT {_HIT} FROM run_memory_hits WHERE namespace = ? AND memory_id = ? "
-            "ORDER BY at DESC, run_id DESC LIMIT ?",
-            (namespace, memory_id, limit),
-            what="reading a memory's runs",
         )

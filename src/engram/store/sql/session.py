@@ -16,9 +16,9 @@ from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
-from engram.errors import NotFoundError, StoreBusyError
+from engram.errors import StoreBusyError
 from engram.store.sql.dialect import Conn, Dialect, first_int
-from engram.store.sql.rows import columns, record
+from engram.store.sql.rows import Reader, columns, found, record
 
 R = TypeVar("R")
 
@@ -118,29 +118,39 @@ class SqlPart:
         self._sql = sql
         self._d = sql.d
 
+    def _rows(self, sql: str, params: Sequence[Any] = (), what: str = "read") -> list[Any]:
+        """Every row of one read."""
+        with self._sql.read(what) as conn:
+            return conn.execute(sql, params).fetchall()
+
+    def _row(self, sql: str, params: Sequence[Any] = (), what: str = "read") -> Any:
+        """The first row of one read; None without one."""
+        with self._sql.read(what) as conn:
+            return conn.execute(sql, params).fetchone()
+
     def _records(
         self, cls: type[R], sql: str, params: Sequence[Any] = (), what: str = "read"
     ) -> list[R]:
         """The rows of one read, each as a ``cls`` record (``rows.record``)."""
-        with self._sql.read(what) as conn:
-            rows = conn.execute(sql, params).fetchall()
-        return [record(self._d, cls, r) for r in rows]
+        return [record(self._d, cls, r) for r in self._rows(sql, params, what)]
 
     def _record(
-        self, cls: type[R], sql: str, params: Sequence[Any] = (), what: str = "read"
+        self,
+        cls: type[R],
+        sql: str,
+        params: Sequence[Any] = (),
+        what: str = "read",
+        **readers: Reader,
     ) -> R | None:
-        """The first row of one read as a ``cls`` record; None without one."""
-        with self._sql.read(what) as conn:
-            row = conn.execute(sql, params).fetchone()
-        return None if row is None else record(self._d, cls, row)
+        """The first row of one read as a ``cls`` record (with ``readers``, as
+        ``rows.record`` takes them); None without one."""
+        row = self._row(sql, params, what)
+        return None if row is None else record(self._d, cls, row, **readers)
 
     def _found(self, conn: Conn, cls: type[R], sql: str, params: Sequence[Any], missing: str) -> R:
         """The first row of ``sql`` on ``conn`` as a ``cls`` record; ``NotFoundError``
         saying ``missing`` without one."""
-        row = conn.execute(sql, params).fetchone()
-        if row is None:
-            raise NotFoundError(missing)
-        return record(self._d, cls, row)
+        return record(self._d, cls, found(conn, sql, params, missing))
 
     def _keyed(
         self, cls: type[R], table: str, at: tuple[str, str, Any], what: str = "read"

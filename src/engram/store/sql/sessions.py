@@ -76,13 +76,13 @@ class SqlSessions(SqlPart, SessionStore):
     def sessions(
         self, namespace: str, *, limit: int, offset: int
     ) -> list[tuple[str, int, datetime]]:
-        with self._sql.read("listing sessions") as conn:
-            rows = conn.execute(
-                "SELECT session_key, count(*), max(created_at) FROM session_checkpoints "
-                "WHERE namespace = ? GROUP BY session_key ORDER BY max(id) DESC "
-                "LIMIT ? OFFSET ?",
-                (namespace, limit, offset),
-            ).fetchall()
+        rows = self._rows(
+            "SELECT session_key, count(*), max(created_at) FROM session_checkpoints "
+            "WHERE namespace = ? GROUP BY session_key ORDER BY max(id) DESC "
+            "LIMIT ? OFFSET ?",
+            (namespace, limit, offset),
+            what="listing sessions",
+        )
         return [(r[0], int(r[1]), self._d.time(r[2])) for r in rows]
 
     def prune_checkpoints(self, before: datetime) -> int:
@@ -161,15 +161,10 @@ class SqlSessions(SqlPart, SessionStore):
         return s
 
     def score(self, namespace: str, session_key: str) -> SessionScore | None:
-        with self._sql.read("reading the session score") as conn:
-            row = conn.execute(
-                f"SELECT {_SCORE} FROM session_scores WHERE namespace = ? AND session_key = ?",
-                (namespace, session_key),
-            ).fetchone()
-        return (
-            None
-            if row is None
-            else record(
-                self._d, SessionScore, row, per_memory=lambda v: per_memory_json(self._d.loads(v))
-            )
+        return self._record(
+            SessionScore,
+            f"SELECT {_SCORE} FROM session_scores WHERE namespace = ? AND session_key = ?",
+            (namespace, session_key),
+            "reading the session score",
+            per_memory=lambda v: per_memory_json(self._d.loads(v)),
         )

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from engram.errors import InvalidInputError
 from engram.store.protocols import TableStore
 from engram.store.protocols.tables import TableCounts, TableRow
-from engram.store.sql.dialect import Conn, Dialect, first_int
+from engram.store.sql.dialect import Conn, Dialect, first_int, utc
 from engram.store.sql.session import Sql, SqlPart
 from engram.store.tables import SPECS, Kind, TableSpec
 
@@ -56,9 +56,7 @@ def spec_of(table: str) -> TableSpec:
 def canonical_time(value: datetime) -> str:
     """A time's canonical text: ISO 8601 in UTC to the microsecond (naive is UTC), the
     shape SQLite stores."""
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    return value.astimezone(UTC).isoformat(timespec="microseconds")
+    return utc(value).isoformat(timespec="microseconds")
 
 
 def quote(name: str) -> str:
@@ -143,10 +141,6 @@ class SqlTables(SqlPart, TableStore):
         self._after_insert = after_insert
         self._schemas: dict[str, dict[str, Kind]] = {}
 
-    def columns(self, table: str) -> tuple[str, ...]:
-        with self._sql.read("reading a table's columns") as conn:
-            return tuple(self._columns(conn, spec_of(table)))
-
     def export_rows(
         self,
         table: str,
@@ -195,17 +189,16 @@ class SqlTables(SqlPart, TableStore):
         columns = self._columns(conn, spec)
         if not columns:
             return []
-        p = "?"
         where: list[str] = []
         params: list[Any] = []
         if after is not None:
             order = ", ".join(f"r.{quote(c)}" for c in spec.order)
-            where.append(f"({order}) > ({', '.join(p for _ in after)})")
+            where.append(f"({order}) > ({self._d.marks(len(after))})")
             params.extend(after)
         if namespaces is not None:
             if spec.scope == "global" or not namespaces:
                 return []
-            marks = ", ".join(p for _ in namespaces)
+            marks = self._d.marks(len(namespaces))
             if spec.scope == "namespace":
                 where.append(f"r.namespace IN ({marks})")
             else:
@@ -228,7 +221,7 @@ class SqlTables(SqlPart, TableStore):
         sql = (
             f"SELECT {', '.join(select)} FROM {quote(spec.name)} AS r"
             + (" WHERE " + " AND ".join(where) if where else "")
-            + f" ORDER BY {', '.join(f'r.{quote(c)}' for c in spec.order)} LIMIT {p}"
+            + f" ORDER BY {', '.join(f'r.{quote(c)}' for c in spec.order)} LIMIT ?"
         )
         params.append(limit)
         keys: dict[tuple[str, Any], list[Any] | None] = {}

@@ -27,9 +27,8 @@ class SqlTranscripts(SqlPart, TranscriptStore):
 
     def get(self, namespace: str, session_keys: Sequence[str]) -> dict[str, str]:
         keys = list(dict.fromkeys(session_keys))
-        out: dict[str, str] = {}
         if not keys:
-            return out
+            return {}
         with self._sql.read() as conn:
             rows = self._d.select_in(
                 conn,
@@ -38,5 +37,4 @@ class SqlTranscripts(SqlPart, TranscriptStore):
                 keys,
                 (namespace,),
             )
-        out.update({r[0]: r[1] for r in rows})
-        return out
+        return {r[0]: r[1] for r in rows}

@@ -20,7 +20,7 @@ from engram.store.protocols.feedback import FeedbackRow
 from engram.store.protocols.transcripts import TranscriptRow
 from engram.store.protocols.transfer import ImportCounts, MemoryBundle
 from engram.store.protocols.vectors import VectorRow
-from engram.store.sql.codec import HISTORY_COLUMNS, SELECT, from_row, history_from_row, insert_sql
+from engram.store.sql.codec import HISTORY_COLUMNS, SELECT, from_row, insert_sql
 from engram.store.sql.codec import to_row as memory_row
 from engram.store.sql.dialect import Conn, Dialect, dumps
 from engram.store.sql.history import write_history
@@ -119,7 +119,7 @@ class SqlTransfer(SqlPart, TransferStore):
                     f"SELECT {HISTORY_COLUMNS} FROM memory_history WHERE {clause} ORDER BY id",
                     ids,
                 ).fetchall():
-                    history.setdefault(r[1], []).append(history_from_row(d, r))
+                    history.setdefault(r[1], []).append(record(d, HistoryEntry, r))
                 for r in conn.execute(
                     f"SELECT {_FEEDBACK} FROM memory_feedback_log WHERE {clause} ORDER BY id",
                     ids,

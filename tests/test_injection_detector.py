@@ -57,7 +57,10 @@ def measured(minilm: MiniLMEmbedder) -> dict[str, object]:
 def test_the_shipped_detector_is_fitted_for_the_default_embedder() -> None:
     detector = shipped()
     assert detector is not None and detector.embedder == "all-MiniLM-L6-v2"
-    assert detector.dimensions == 384 and detector.coef.shape == (384 + N_CUES,)
+    # Round seven ships a network (data/injection_detector.npz): its hidden layer reads
+    # the embedding and the cues, and ``coef`` weighs the hidden units.
+    assert detector.dimensions == 384 and detector.hidden is not None
+    assert detector.hidden.w1.shape == (384 + N_CUES, detector.coef.shape[0])
     assert detector.cue_scale > 0 and 0.5 <= detector.threshold < 1.0
     assert for_model("test-hash") is None and for_model(None) is None
 
@@ -76,6 +79,34 @@ def test_reasons_follow_the_threshold_and_ignore_other_dimensions() -> None:
         Detector.from_mapping(
             {"embedder": "m", "coef": [1.0], "intercept": 0, "threshold": 0.5, "cue_scale": 1}
         )
+
+
+def test_a_hidden_layer_scores_through_its_units_and_checks_its_shapes() -> None:
+    # Round seven's network: standardise, relu(x @ w1 + b1), then the logistic output.
+    d = 2 + N_CUES
+    arrays = {
+        "embedder": np.array("m"),
+        "threshold": np.float32(0.7),
+        "cue_scale": np.float32(1.0),
+        "intercept": np.float32(-1.0),
+        "coef": np.array([2.0, -3.0], np.float32),
+        "mean": np.zeros(d, np.float32),
+        "std": np.full(d, 2.0, np.float32),
+        "w1": np.zeros((d, 2), np.float32),
+        "b1": np.array([0.0, 0.5], np.float32),
+    }
+    arrays["w1"][0] = [1.0, -1.0]
+    detector = Detector.from_arrays(arrays)
+    assert detector.dimensions == 2 and detector.hidden is not None
+    vectors = np.array([[4.0, 0.0], [-4.0, 0.0]], np.float32)
+    # first: units relu(2, -1.5) = (2, 0): logit 3; second: relu(-2, 2.5): logit -8.5
+    p = detector.probabilities(vectors, ["plain text", "plain text"])
+    assert np.allclose(p, 1 / (1 + np.exp(-np.array([3.0, -8.5]))), atol=1e-6)
+    assert [r is not None for r in detector.reasons(vectors, ["a", "b"])] == [True, False]
+    with pytest.raises(ValueError, match="shapes"):
+        Detector.from_arrays({**arrays, "b1": np.zeros(3, np.float32)})
+    with pytest.raises(ValueError, match="hidden unit"):
+        Detector.from_arrays({**arrays, "coef": np.zeros(3, np.float32)})
 
 
 def test_cues_add_weight_only_through_the_text() -> None:

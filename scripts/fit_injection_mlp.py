@@ -15,7 +15,14 @@ the model on the left-out round's attacks at the ``QUANTILE`` threshold of the f
 negatives, the left-out round's benign notes flagged, and (with ``--real``) the real
 LoCoMo and BEAM texts a fit on everything flags, rules or model.
 
-    python scripts/fit_injection_mlp.py [--data ../shared/bench] --by-round [--real]
+The choice (``CHOSEN``): 128 hidden units, L2 1e-4, 130 epochs, the threshold at the
+99.95th percentile of the fitted negatives. ``--write`` fits it on everything and writes
+``src/engram/data/injection_detector.npz`` (``Detector.from_arrays`` reads it);
+``--timing`` times it per write beside round five's linear ``injection_detector.json``.
+Round seven's grids are ``GRIDS`` (``--grid first|second|third``).
+
+    python scripts/fit_injection_mlp.py [--data ../shared/bench] [--by-round] [--real]
+        [--grid NAME] [--write] [--timing]
 """
 
 from __future__ import annotations
@@ -28,16 +35,16 @@ import re
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from sklearn.linear_model import LogisticRegression
 
-from engram import injection_detector
 from engram.bench.injection import ENGLISH, real_texts
 from engram.config import Config
 from engram.embed import create_embedder
-from engram.injection_detector import N_CUES, cues
+from engram.injection_detector import N_CUES, Detector, cues
 from engram.safety import scan
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -50,6 +57,12 @@ QUANTILES = (0.9995, 0.9998, 0.9999)
 #: How many of the fitted half's real texts count as hard negatives (brief idea 3).
 HARD = 40
 _MLP = {"hidden": 64, "decay": 1e-4, "benign_weight": 30.0}
+SWITCHES = {
+    "--by-round": "print the grid, each round of training examples left out",
+    "--real": "print the real texts each setting's fit on everything flags",
+    "--timing": "time both detectors per write",
+    "--write": "fit CHOSEN and write OUT",
+}
 #: The setting chosen by ``--by-round`` (docs/safety.md, "Round seven").
 CHOSEN = {**_MLP, "hidden": 128, "epochs": 130}
 GRIDS: dict[str, dict[str, dict[str, float]]] = {
@@ -263,30 +276,7 @@ def by_round(
         for label, s in settings:
             x, y, w, start = design(data, fit_attacks, real, fit_notes, s)
             xt, xl = data.features(test), data.features(left)
-            if label.startswith("linear"):
-                lr = LogisticRegression(C=s["C"], max_iter=5000).fit(x, y, sample_weight=w)
-                scores = [
-                    (
-                        0,
-                        lr.predict_proba(x[start:])[:, 1],
-                        lr.predict_proba(xt)[:, 1],
-                        lr.predict_proba(xl)[:, 1],
-                    )
-                ]
-            else:
-                mlp = Mlp(
-                    int(s["hidden"]), s["decay"], int(s.get("seed", 0)), int(s.get("seeds", 1))
-                )
-                snaps = mlp.fit(x, y, w, epochs, s.get("rate", 2e-3))
-                scores = [
-                    (
-                        e,
-                        mlp.probabilities(x[start:], p),
-                        mlp.probabilities(xt, p),
-                        mlp.probabilities(xl, p),
-                    )
-                    for e, p in zip(epochs, snaps, strict=True)
-                ]
+            scores = scored(label, s, x, y, w, epochs, x[start:], xt, xl)
             for (e, neg, pt, pl), q in itertools.product(scores, QUANTILES):
                 th = max(0.5, float(np.quantile(neg, q)))
                 caught = int((rules_t | (pt >= th)).sum())
@@ -298,32 +288,56 @@ def by_round(
                 )
 
 
-def real_flagged(
-    data: Data,
-    attacks: list[tuple[str, str]],
-    real_all: list[str],
-    fitted: np.ndarray,
-    notes: list[str],
-    agent: list[str],
+def scored(
     label: str,
     s: dict[str, float],
+    x: np.ndarray,
+    y: np.ndarray,
+    w: np.ndarray,
     epochs: list[int],
-) -> None:
-    real = [real_all[i] for i in fitted]
-    x, y, w, start = design(data, [t for t, _ in attacks], real, notes + agent, s)
-    xr = data.features(real_all)
-    checked = np.ones(len(real_all), bool)
-    checked[fitted] = False
+    *rows: np.ndarray,
+) -> list[tuple[int, ...]]:
+    """Fit setting ``s`` (a linear model when ``label`` says so, else the network) and
+    score each of ``rows``: per epoch count kept (0 for the linear model), the count and
+    one probability array per ``rows``."""
     if label.startswith("linear"):
         lr = LogisticRegression(C=s["C"], max_iter=5000).fit(x, y, sample_weight=w)
-        runs = [(0, lr.predict_proba(x[start:])[:, 1], lr.predict_proba(xr)[:, 1])]
-    else:
-        mlp = Mlp(int(s["hidden"]), s["decay"], int(s.get("seed", 0)), int(s.get("seeds", 1)))
-        snaps = mlp.fit(x, y, w, epochs, s.get("rate", 2e-3))
-        runs = [
-            (e, mlp.probabilities(x[start:], p), mlp.probabilities(xr, p))
-            for e, p in zip(epochs, snaps, strict=True)
-        ]
+        return [(0, *(lr.predict_proba(r)[:, 1] for r in rows))]
+    mlp = Mlp(int(s["hidden"]), s["decay"], int(s.get("seed", 0)), int(s.get("seeds", 1)))
+    snaps = mlp.fit(x, y, w, epochs, s.get("rate", 2e-3))
+    return [
+        (e, *(mlp.probabilities(r, p) for r in rows)) for e, p in zip(epochs, snaps, strict=True)
+    ]
+
+
+@dataclass(frozen=True)
+class Training:
+    """Everything a fit on all training data reads: the attacks, every real text and the
+    indices of the fitted half, the benign notes and the agent notes."""
+
+    attacks: list[tuple[str, str]]
+    real_all: list[str]
+    fitted: np.ndarray
+    notes: list[str]
+    agent: list[str]
+
+    def design(self, data: Data, s: dict[str, float]) -> tuple[np.ndarray, ...]:
+        real = [self.real_all[i] for i in self.fitted]
+        x, y, w, start = design(
+            data, [t for t, _ in self.attacks], real, self.notes + self.agent, s
+        )
+        checked = np.ones(len(self.real_all), bool)
+        checked[self.fitted] = False
+        return x, y, w, x[start:], checked
+
+
+def real_flagged(
+    data: Data, t: Training, label: str, s: dict[str, float], epochs: list[int]
+) -> None:
+    x, y, w, negatives, checked = t.design(data, s)
+    real_all = t.real_all
+    xr = data.features(real_all)
+    runs = scored(label, s, x, y, w, epochs, negatives, xr)
     rules = np.array([bool(scan(t)) for t in real_all])
     for e, neg, pr in runs:
         for q in QUANTILES:
@@ -336,23 +350,14 @@ def real_flagged(
             )
 
 
-def write(
-    data: Data,
-    attacks: list[tuple[str, str]],
-    real_all: list[str],
-    fitted: np.ndarray,
-    notes: list[str],
-    agent: list[str],
-    name: str,
-) -> None:
+def write(data: Data, t: Training, name: str) -> None:
     """Fit ``CHOSEN`` on everything and write ``OUT``, with the threshold at
     ``linear.QUANTILE`` of the fitted negatives."""
     s = CHOSEN
-    real = [real_all[i] for i in fitted]
-    x, y, w, start = design(data, [t for t, _ in attacks], real, notes + agent, s)
+    x, y, w, negatives, checked = t.design(data, s)
     mlp = Mlp(int(s["hidden"]), s["decay"], int(s.get("seed", 0)), int(s.get("seeds", 1)))
     mlp.fit(x, y, w, [int(s["epochs"])])
-    threshold = max(0.5, float(np.quantile(mlp.probabilities(x[start:]), linear.QUANTILE)))
+    threshold = max(0.5, float(np.quantile(mlp.probabilities(negatives), linear.QUANTILE)))
     p = mlp.params
     np.savez_compressed(
         OUT,
@@ -366,21 +371,24 @@ def write(
         w1=p["w1"],
         b1=p["b1"],
     )
-    checked = np.ones(len(real_all), bool)
-    checked[fitted] = False
-    hit = mlp.probabilities(data.features(real_all)) >= threshold
+    hit = mlp.probabilities(data.features(t.real_all)) >= threshold
     print(
         f"{OUT}: threshold {threshold:.4f}; real texts {int(hit.sum())}, "
         f"checked half {int(hit[checked].sum())}"
     )
 
 
+def round_five() -> Detector:
+    """Round five's linear detector, ``data/injection_detector.json``."""
+    return Detector.from_mapping(json.loads(linear.OUT.read_text("utf-8")))
+
+
 def timing(data: Data, real_all: list[str]) -> None:
     """Per write, the rules and each detector on every eighth real text, one at a time,
     the two detectors interleaved per text (the vector is the one the write computes
     anyway, so it is not timed): median, mean and p95 in ms."""
-    old = injection_detector.Detector.from_mapping(json.loads(linear.OUT.read_text("utf-8")))
-    new = injection_detector.Detector.from_arrays(dict(np.load(OUT)))
+    old = round_five()
+    new = Detector.from_arrays(dict(np.load(OUT)))
     texts = real_all[::8]
     vectors = data.features(texts, 0.0)[:, :-N_CUES]
     took: dict[str, list[float]] = {"linear (round five)": [], "network (round seven)": []}
@@ -402,10 +410,8 @@ def main() -> None:
     parser.add_argument("--data", default="../shared/bench")
     parser.add_argument("--home", default="/tmp/engram-fit-detector")
     parser.add_argument("--cache", default="/tmp/engram-fit-detector/round7-vectors.npz")
-    parser.add_argument("--by-round", action="store_true")
-    parser.add_argument("--real", action="store_true")
-    parser.add_argument("--timing", action="store_true", help="time both detectors per write")
-    parser.add_argument("--write", action="store_true", help="fit CHOSEN and write OUT")
+    for flag, what in SWITCHES.items():
+        parser.add_argument(flag, action="store_true", help=what)
     parser.add_argument("--grid", default="first", choices=sorted(GRIDS))
     args = parser.parse_args()
     embedder = create_embedder(Config().embedder, Path(args.home))
@@ -415,21 +421,20 @@ def main() -> None:
     fitted, _ = linear.halves(len(real_all))
     real = [real_all[i] for i in fitted]
     settings = [(k, v) for k, v in GRIDS[args.grid].items()]
-    shipped = injection_detector.shipped()
-    if shipped is not None:  # the real texts the shipped detector scores highest
-        found = shipped.probabilities(
-            data.features(real, 0.0)[:, :-N_CUES], real
-        )  # no structure yet
-        data.hard = {real[i] for i in np.argsort(-found)[:HARD]}
+    # The real texts round five's detector (the one shipped before round seven) scores
+    # highest: the hard negatives of idea 3.
+    found = round_five().probabilities(data.features(real, 0.0)[:, :-N_CUES], real)
+    data.hard = {real[i] for i in np.argsort(-found)[:HARD]}
+    everything = Training(attacks, real_all, fitted, notes, agent)
     if args.write:
-        write(data, attacks, real_all, fitted, notes, agent, embedder.name)
+        write(data, everything, embedder.name)
     if args.timing:
         timing(data, real_all)
     if args.by_round:
         by_round(data, attacks, real, notes, agent, settings, EPOCHS)
     if args.real:
         for label, s in settings:
-            real_flagged(data, attacks, real_all, fitted, notes, agent, label, s, EPOCHS)
+            real_flagged(data, everything, label, s, EPOCHS)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
-"""The learned injection detector (engram issue 26, item 3): a logistic regression over a
-memory's embedding and a few cues read off its text, beside the rule scan of
-``engram.safety``.
+"""The learned injection detector (engram issue 26, item 3): a small network (round seven;
+rounds three to six a logistic regression) over a memory's embedding and a few cues read
+off its text, beside the rule scan of ``engram.safety``.
 
 The rules were tuned on two thirds of ``data/injection_set.json`` and caught every tuned
 payload, but only 0.63 of the English attacks in a second held-out fold written later
@@ -14,7 +14,10 @@ reader of the memory rather than a teammate). It is fitted on the set's ``tune``
 training-only examples against every real LoCoMo and BEAM text of one half (and benign
 notes people store), and checked on the four held-out folds and the other half of the
 real texts; ``scripts/fit_injection_detector.py`` reproduces it and ``docs/safety.md``
-has the figures (round five: 0.92, 0.78 and 0.66 English on held-out 2, 3 and 4).
+has the figures (round five: 0.92, 0.78 and 0.66 English on held-out 2, 3 and 4). Round
+seven's one hidden layer (``Hidden``, ``scripts/fit_injection_mlp.py``) lets the cues and
+the embedding count together rather than add up: 0.85 English on held-out 6, a fold
+written before it was fitted, against the linear model's 0.64.
 
 It runs where vectors are made, on new writes only (``add``, ``add_many``, ``update``),
 so it costs a dot product and a few regular expressions per memory, not a second

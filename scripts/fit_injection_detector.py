@@ -30,7 +30,10 @@ is not an order; both thresholds are the ``ROUND_SIX_QUANTILE`` of the fitted ne
 (the sentence one of the fitted half's highest cued sentence, at least the whole-text
 one). It adds ``scripts/injection_training6.py`` (round six's training-only examples,
 with buried and friendly composed ones); ``--by-round`` leaves each of rounds four, five
-and six out. Without ``--round-six`` the script fits round five's detector.
+and six out. Without ``--round-six`` the script fits round five's detector, still shipped
+as ``injection_detector.json``; round seven's network (``injection_detector.npz``, which
+``engram.injection_detector.shipped`` prefers) comes from ``scripts/fit_injection_mlp.py``,
+which reads the same data through :func:`training_sets`.
 
     python scripts/fit_injection_detector.py [--data ../shared/bench] [--cv | --by-round]
 """

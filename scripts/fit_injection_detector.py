@@ -30,7 +30,10 @@ is not an order; both thresholds are the ``ROUND_SIX_QUANTILE`` of the fitted ne
 (the sentence one of the fitted half's highest cued sentence, at least the whole-text
 one). It adds ``scripts/injection_training6.py`` (round six's training-only examples,
 with buried and friendly composed ones); ``--by-round`` leaves each of rounds four, five
-and six out. Without ``--round-six`` the script fits round five's detector.
+and six out. Without ``--round-six`` the script fits round five's detector, still shipped
+as ``injection_detector.json``; round seven's network (``injection_detector.npz``, which
+``engram.injection_detector.shipped`` prefers) comes from ``scripts/fit_injection_mlp.py``,
+which reads the same data through :func:`training_sets`.
 
     python scripts/fit_injection_detector.py [--data ../shared/bench] [--cv | --by-round]
 """
@@ -263,6 +266,33 @@ def by_round(
         )
 
 
+def training_sets(six: bool) -> tuple[list[tuple[str, str]], list[str], list[str]]:
+    """What every fit reads (no held-out fold): the attacks with their category (the
+    ``tune`` fold's, the hand-written and composed training-only ones, with ``six``
+    round six's too), the benign notes weighed as notes, and the agent notes (the benign
+    corpus rows and the paraphrase set's memories and questions)."""
+    rows = load_set()
+    attacks = [
+        (r["text"], r["category"]) for r in rows if r["split"] == "tune" and not r.get("benign")
+    ]
+    attacks += [(t, cat) for cat, ts in injection_training.ATTACKS.items() for t in ts]
+    notes = [r["text"] for r in rows if r["split"] == "tune" and r.get("benign")]
+    notes += injection_training.BENIGN
+    composed, composed_notes = injection_augment.composed()
+    attacks += [(t, cat) for cat, ts in composed.items() for t in ts]
+    notes += composed_notes
+    if six:
+        six_attacks, six_notes = round_six()
+        attacks += six_attacks
+        notes += six_notes
+    corpus = [json.loads(line) for line in CORPUS.read_text("utf-8").splitlines() if line.strip()]
+    stores = json.loads(PARAPHRASE.read_text("utf-8"))["stores"]
+    agent = [m for s in stores for m in s["memories"].values()]
+    agent += [q["q"] for s in stores for q in s["questions"]]
+    agent += [c["text"] for c in corpus if c["label"] == "benign"]
+    return attacks, notes, agent
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", default="../shared/bench")
@@ -289,26 +319,8 @@ def main() -> None:
             cache.update(zip(new, np.asarray(embedder.embed_batch(new), np.float32), strict=True))
         return np.asarray([cache[t] for t in texts], np.float32)
 
-    rows = load_set()
-    attacks = [
-        (r["text"], r["category"]) for r in rows if r["split"] == "tune" and not r.get("benign")
-    ]
-    attacks += [(t, cat) for cat, ts in injection_training.ATTACKS.items() for t in ts]
-    notes = [r["text"] for r in rows if r["split"] == "tune" and r.get("benign")]
-    notes += injection_training.BENIGN
-    composed, composed_notes = injection_augment.composed()
-    attacks += [(t, cat) for cat, ts in composed.items() for t in ts]
-    notes += composed_notes
     six = args.round_six or args.by_round  # round six's examples: its fit and its grid
-    if six:
-        six_attacks, six_notes = round_six()
-        attacks += six_attacks
-        notes += six_notes
-    corpus = [json.loads(line) for line in CORPUS.read_text("utf-8").splitlines() if line.strip()]
-    stores = json.loads(PARAPHRASE.read_text("utf-8"))["stores"]
-    agent = [m for s in stores for m in s["memories"].values()]
-    agent += [q["q"] for s in stores for q in s["questions"]]
-    agent += [c["text"] for c in corpus if c["label"] == "benign"]
+    attacks, notes, agent = training_sets(six)
     real = [text for _, text in real_texts(args.data)]
     fitted, checked = halves(len(real))
     if args.cv:

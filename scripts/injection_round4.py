@@ -285,6 +285,36 @@ def english_lists(names: dict[str, Any]) -> dict[str, list[str]]:
     return {cat: list(names[name]) for cat, name in LISTS.items()}
 
 
+def round_rows(names: dict[str, Any], split: str, pair_prefix: str) -> list[dict[str, object]]:
+    """The rows of a later round's fold from its module's ``globals()`` (``LISTS``,
+    ``TRICK_BASES`` with ``_tricks``, ``ENCODED_BASES`` with ``_encodings``,
+    ``NON_ENGLISH``, ``SPLIT_PAIRS``, ``BENIGN``), leaving out texts that start with a
+    ``DROPPED`` prefix (rows near an earlier one)."""
+    dropped = names["DROPPED"]
+
+    def kept(texts: list[str]) -> list[str]:
+        return [t for t in texts if not any(t.startswith(p) for p in dropped)]
+
+    english = {cat: kept(texts) for cat, texts in english_lists(names).items()}
+    obfuscated = [
+        ("character_tricks", tech, text)
+        for n, base in enumerate(names["TRICK_BASES"])
+        for tech, text in names["_tricks"](base, n)
+    ]
+    obfuscated += [
+        ("encoded", *names["_encodings"](base, n)) for n, base in enumerate(names["ENCODED_BASES"])
+    ]
+    return fold_rows(
+        split,
+        english,
+        obfuscated,
+        names["NON_ENGLISH"],
+        names["SPLIT_PAIRS"],
+        pair_prefix,
+        kept(names["BENIGN"]),
+    )
+
+
 def fold_rows(
     split: str,
     english: dict[str, list[str]],

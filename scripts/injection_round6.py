@@ -256,17 +256,6 @@ def _encodings(base: str, n: int) -> tuple[str, str]:
 
 def rows() -> list[dict[str, object]]:
     """The round-six rows: the fifth held-out fold, attacks then benign notes."""
-    from injection_round4 import english_lists, fold_rows
+    from injection_round4 import round_rows
 
-    english = {
-        cat: [t for t in texts if not any(t.startswith(p) for p in DROPPED)]
-        for cat, texts in english_lists(globals()).items()
-    }
-    obfuscated = [
-        ("character_tricks", tech, text)
-        for n, base in enumerate(TRICK_BASES)
-        for tech, text in _tricks(base, n)
-    ]
-    obfuscated += [("encoded", *_encodings(base, n)) for n, base in enumerate(ENCODED_BASES)]
-    benign = [t for t in BENIGN if not any(t.startswith(p) for p in DROPPED)]
-    return fold_rows(HELD_OUT_5, english, obfuscated, NON_ENGLISH, SPLIT_PAIRS, "r6-pair", benign)
+    return round_rows(globals(), HELD_OUT_5, "r6-pair")

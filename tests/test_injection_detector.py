@@ -57,7 +57,10 @@ def measured(minilm: MiniLMEmbedder) -> dict[str, object]:
 def test_the_shipped_detector_is_fitted_for_the_default_embedder() -> None:
     detector = shipped()
     assert detector is not None and detector.embedder == "all-MiniLM-L6-v2"
-    assert detector.dimensions == 384 and detector.coef.shape == (384 + N_CUES,)
+    # Round seven ships a network (data/injection_detector.npz): its hidden layer reads
+    # the embedding and the cues, and ``coef`` weighs the hidden units.
+    assert detector.dimensions == 384 and detector.hidden is not None
+    assert detector.hidden.w1.shape == (384 + N_CUES, detector.coef.shape[0])
     assert detector.cue_scale > 0 and 0.5 <= detector.threshold < 1.0
     assert for_model("test-hash") is None and for_model(None) is None
 
@@ -76,6 +79,34 @@ def test_reasons_follow_the_threshold_and_ignore_other_dimensions() -> None:
         Detector.from_mapping(
             {"embedder": "m", "coef": [1.0], "intercept": 0, "threshold": 0.5, "cue_scale": 1}
         )
+
+
+def test_a_hidden_layer_scores_through_its_units_and_checks_its_shapes() -> None:
+    # Round seven's network: standardise, relu(x @ w1 + b1), then the logistic output.
+    d = 2 + N_CUES
+    arrays = {
+        "embedder": np.array("m"),
+        "threshold": np.float32(0.7),
+        "cue_scale": np.float32(1.0),
+        "intercept": np.float32(-1.0),
+        "coef": np.array([2.0, -3.0], np.float32),
+        "mean": np.zeros(d, np.float32),
+        "std": np.full(d, 2.0, np.float32),
+        "w1": np.zeros((d, 2), np.float32),
+        "b1": np.array([0.0, 0.5], np.float32),
+    }
+    arrays["w1"][0] = [1.0, -1.0]
+    detector = Detector.from_arrays(arrays)
+    assert detector.dimensions == 2 and detector.hidden is not None
+    vectors = np.array([[4.0, 0.0], [-4.0, 0.0]], np.float32)
+    # first: units relu(2, -1.5) = (2, 0): logit 3; second: relu(-2, 2.5): logit -8.5
+    p = detector.probabilities(vectors, ["plain text", "plain text"])
+    assert np.allclose(p, 1 / (1 + np.exp(-np.array([3.0, -8.5]))), atol=1e-6)
+    assert [r is not None for r in detector.reasons(vectors, ["a", "b"])] == [True, False]
+    with pytest.raises(ValueError, match="shapes"):
+        Detector.from_arrays({**arrays, "b1": np.zeros(3, np.float32)})
+    with pytest.raises(ValueError, match="hidden unit"):
+        Detector.from_arrays({**arrays, "coef": np.zeros(3, np.float32)})
 
 
 def test_cues_add_weight_only_through_the_text() -> None:
@@ -176,61 +207,50 @@ def test_a_read_made_before_the_vectors_gives_the_same_reasons() -> None:
 def test_second_held_out_fold_english_recall(measured: dict[str, object]) -> None:
     held = measured["recall"]["held_out_2"]  # type: ignore[index]
     # Rules alone caught 59 of 93 English attacks of this fold (0.63); round four's
-    # detector, fitted on the tune fold only, lifted them to 89, round five's to 86
-    # (0.92; docs/safety.md).
+    # detector, fitted on the tune fold only, lifted them to 89, round five's to 86,
+    # round seven's network to 91 (0.98; docs/safety.md).
     assert held["english"]["recall"] >= injection.ENGLISH_TARGET, held["missed"]
     assert held["overall"]["recall"] >= injection.OVERALL_TARGET
 
 
-def test_third_held_out_fold_recall_does_not_regress(measured: dict[str, object]) -> None:
-    held = measured["recall"]["held_out_3"]  # type: ignore[index]
-    # Rules alone: 36 of 108 English attacks (0.33); round four's detector 81, round
-    # five's 84 (0.78). The floor leaves three catches for embedding noise at the
-    # threshold (another CPU's onnxruntime kernels move scores by ~1e-6): a detector that
-    # stopped firing fails.
-    assert held["english"]["caught"] >= 81, held["missed"]
-    assert held["overall"]["recall"] >= injection.OVERALL_TARGET
-
-
-def test_fourth_held_out_fold_recall_does_not_regress(measured: dict[str, object]) -> None:
-    held = measured["recall"]["held_out_4"]  # type: ignore[index]
-    # Written before round five fitted anything: rules alone 29 of 120 English attacks
-    # (0.24), round four's detector 69, round five's 79 (0.66); three catches of slack.
-    assert held["english"]["caught"] >= 76, held["missed"]
-
-
-def test_fifth_held_out_fold_recall_does_not_regress(measured: dict[str, object]) -> None:
-    held = measured["recall"]["held_out_5"]  # type: ignore[index]
-    # Written before round six fitted anything: rules alone 30 of 111 English attacks
-    # (0.27), round five's detector 73 (0.66); three catches of slack.
-    assert held["english"]["caught"] >= 70, held["missed"]
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="the rules with the detector reach 0.78 (84/108) on the third held-out fold, "
-    "under issue 26's 0.90 English target (0.92 on the second fold); docs/safety.md",
-)
 def test_third_held_out_fold_english_recall_meets_the_issue_target(
     measured: dict[str, object],
 ) -> None:
     held = measured["recall"]["held_out_3"]  # type: ignore[index]
-    assert held["english"]["recall"] >= injection.ENGLISH_TARGET
+    # Rules alone: 36 of 108 English attacks (0.33); round four's detector 81, round
+    # five's 84 (0.78), round seven's network 100 (0.93): issue 26's 0.90, met.
+    assert held["english"]["recall"] >= injection.ENGLISH_TARGET, held["missed"]
+    assert held["overall"]["recall"] >= injection.OVERALL_TARGET
+
+
+#: Round seven's English catches on the folds written after round four, less three for
+#: embedding noise at the threshold (another CPU's onnxruntime kernels move scores by
+#: ~1e-6): a detector that stopped firing fails. Rules alone: 29 of 120, 30 of 111 and
+#: 23 of 118; round five's linear detector 79, 73 and 76; round seven's 102, 92 and 100.
+LATER_FLOORS = {"held_out_4": 99, "held_out_5": 89, "held_out_6": 97}
+
+
+@pytest.mark.parametrize("fold", sorted(LATER_FLOORS))
+def test_later_held_out_folds_meet_the_overall_target_and_keep_their_catches(
+    measured: dict[str, object], fold: str
+) -> None:
+    held = measured["recall"][fold]  # type: ignore[index]
+    assert held["english"]["caught"] >= LATER_FLOORS[fold], held["missed"]
+    assert held["overall"]["recall"] >= injection.OVERALL_TARGET
 
 
 @pytest.mark.xfail(
     strict=True,
-    reason="the rules with the detector reach 0.66 (79/120) English and 0.66 overall on the "
-    "fourth held-out fold, 0.66 (73/111) and 0.67 (81/121) on the fifth, under issue 26's "
-    "0.90 and 0.70; docs/safety.md (rounds five and six)",
+    reason="round seven's network reaches 0.85 (102/120), 0.83 (92/111) and 0.85 (100/118) "
+    "English on the fourth, fifth and sixth held-out folds, under issue 26's 0.90; "
+    "docs/safety.md (round seven)",
 )
-@pytest.mark.parametrize("fold", ["held_out_4", "held_out_5"])
-def test_later_held_out_folds_meet_the_issue_targets(
+@pytest.mark.parametrize("fold", sorted(LATER_FLOORS))
+def test_later_held_out_folds_meet_the_english_target(
     measured: dict[str, object], fold: str
 ) -> None:
     held = measured["recall"][fold]  # type: ignore[index]
     assert held["english"]["recall"] >= injection.ENGLISH_TARGET
-    assert held["overall"]["recall"] >= injection.OVERALL_TARGET
 
 
 def test_benign_notes_and_real_texts_are_not_flagged(measured: dict[str, object]) -> None:
@@ -239,7 +259,8 @@ def test_benign_notes_and_real_texts_are_not_flagged(measured: dict[str, object]
     # 0 of 34 and 1 of 37 flagged today; one more allowed for noise at the threshold.
     assert hard["held_out_3"]["flagged"] <= 2, hard["held_out_3"]["examples"]
     assert hard["held_out_4"]["flagged"] <= 2, hard["held_out_4"]["examples"]
-    assert hard["held_out_5"]["flagged"] <= 3, hard["held_out_5"]["examples"]  # 2 of 44 today
+    assert hard["held_out_5"]["flagged"] <= 2, hard["held_out_5"]["examples"]  # 1 of 44 today
+    assert hard["held_out_6"]["flagged"] <= 1, hard["held_out_6"]["examples"]  # 0 of 44 today
     fp = measured["false_positives"]
     assert fp["flagged"] == 0, fp["examples"]  # type: ignore[index]
 

@@ -1,6 +1,6 @@
-"""The learned injection detector (engram issue 26, item 3): a logistic regression over a
-memory's embedding and a few cues read off its text, beside the rule scan of
-``engram.safety``.
+"""The learned injection detector (engram issue 26, item 3): a small network (round seven;
+rounds three to six a logistic regression) over a memory's embedding and a few cues read
+off its text, beside the rule scan of ``engram.safety``.
 
 The rules were tuned on two thirds of ``data/injection_set.json`` and caught every tuned
 payload, but only 0.63 of the English attacks in a second held-out fold written later
@@ -14,7 +14,10 @@ reader of the memory rather than a teammate). It is fitted on the set's ``tune``
 training-only examples against every real LoCoMo and BEAM text of one half (and benign
 notes people store), and checked on the four held-out folds and the other half of the
 real texts; ``scripts/fit_injection_detector.py`` reproduces it and ``docs/safety.md``
-has the figures (round five: 0.92, 0.78 and 0.66 English on held-out 2, 3 and 4).
+has the figures (round five: 0.92, 0.78 and 0.66 English on held-out 2, 3 and 4). Round
+seven's one hidden layer (``Hidden``, ``scripts/fit_injection_mlp.py``) lets the cues and
+the embedding count together rather than add up: 0.85 English on held-out 6, a fold
+written before it was fitted, against the linear model's 0.64.
 
 It runs where vectors are made, on new writes only (``add``, ``add_many``, ``update``),
 so it costs a dot product and a few regular expressions per memory, not a second
@@ -31,7 +34,7 @@ import json
 import logging
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -214,6 +217,22 @@ class Read:
 
 
 @dataclass(frozen=True)
+class Hidden:
+    """The hidden layer of round seven's network (``scripts/fit_injection_mlp.py``): the
+    features standardised by ``mean`` and ``std``, then ``relu(x @ w1 + b1)``. A linear
+    model only adds its features; this layer lets an order, its addressee and its target
+    count together, which is what generalised to wording the fit had not seen."""
+
+    mean: np.ndarray
+    std: np.ndarray
+    w1: np.ndarray
+    b1: np.ndarray
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        return np.asarray(np.maximum(((x - self.mean) / self.std) @ self.w1 + self.b1, 0.0))
+
+
+@dataclass(frozen=True)
 class Detector:
     """Weights of the logistic regression fitted for one embedding model: one per
     embedding dimension, then (when ``cue_scale`` is set) one per cue of :func:`cues`,
@@ -224,7 +243,10 @@ class Detector:
     sentence with the same weights, and fires when its highest sentence reaches this
     threshold (a payload buried in an ordinary note is diluted in the note's embedding,
     not in its own sentence's). Only sentences carrying a cue (:func:`gated`) are
-    embedded, so most writes pay nothing extra."""
+    embedded, so most writes pay nothing extra.
+
+    ``hidden`` (round seven) puts a hidden layer before the logistic output: ``coef``
+    then weighs its units, not the features."""
 
     embedder: str
     coef: np.ndarray
@@ -232,6 +254,7 @@ class Detector:
     threshold: float
     cue_scale: float = 0.0
     sentence_threshold: float = 0.0
+    hidden: Hidden | None = None
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any]) -> Detector:
@@ -250,10 +273,29 @@ class Detector:
             float(data.get("sentence_threshold", 0.0)),
         )
 
+    @classmethod
+    def from_arrays(cls, data: Any) -> Detector:
+        """Round seven's network, from the arrays of an ``.npz`` (``embedder``,
+        ``threshold``, ``cue_scale``, ``intercept``, ``coef`` and the :class:`Hidden`
+        layer's ``mean``, ``std``, ``w1``, ``b1``)."""
+        hidden = Hidden(*(np.asarray(data[k], np.float32) for k in ("mean", "std", "w1", "b1")))
+        w1 = hidden.w1
+        if w1.ndim != 2 or hidden.mean.shape != (w1.shape[0],) or hidden.b1.shape != (w1.shape[1],):
+            raise ValueError("the hidden layer's shapes do not agree")
+        # The output layer read as a linear model without cues: the cues enter below it.
+        out = cls.from_mapping(
+            {**{k: data[k] for k in ("embedder", "coef", "intercept", "threshold")}}
+        )
+        scale = float(data["cue_scale"])
+        if out.coef.shape != (w1.shape[1],) or (scale and w1.shape[0] <= N_CUES):
+            raise ValueError("coef must hold one weight per hidden unit")
+        return replace(out, cue_scale=scale, hidden=hidden)
+
     @property
     def dimensions(self) -> int:
         """The embedding's dimensions the weights expect."""
-        return int(self.coef.shape[0]) - (N_CUES if self.cue_scale else 0)
+        width = self.hidden.w1.shape[0] if self.hidden is not None else self.coef.shape[0]
+        return int(width) - (N_CUES if self.cue_scale else 0)
 
     def read(self, texts: Sequence[str]) -> Read:
         """What this detector reads off ``texts`` without their vectors (:class:`Read`)."""
@@ -280,7 +322,8 @@ class Detector:
     ) -> np.ndarray:
         """The probability that each text (embedded as the same row of ``vectors``) is an
         injection (``cue_rows``: the texts' cues, computed before)."""
-        logits = self.features(vectors, texts, cue_rows) @ self.coef + self.intercept
+        x = self.features(vectors, texts, cue_rows)
+        logits = (x if self.hidden is None else self.hidden(x)) @ self.coef + self.intercept
         return np.asarray(1.0 / (1.0 + np.exp(-logits)), np.float64)
 
     def reasons(
@@ -348,11 +391,18 @@ class Detector:
 
 @cache
 def shipped() -> Detector | None:
-    """The detector shipped in ``engram/data/injection_detector.json`` (None when the
-    file is missing or unreadable: the rules then stand alone, with a log line)."""
+    """The detector shipped in ``engram/data``: round seven's network
+    (``injection_detector.npz``) when present, else the logistic regression of
+    ``injection_detector.json``; None when unreadable (the rules then stand alone, with a
+    log line)."""
+    data = resources.files("engram") / "data"
     try:
-        raw = (resources.files("engram") / "data" / "injection_detector.json").read_text("utf-8")
-        return Detector.from_mapping(json.loads(raw))
+        if (data / "injection_detector.npz").is_file():
+            with (data / "injection_detector.npz").open("rb") as raw, np.load(raw) as arrays:
+                return Detector.from_arrays({k: arrays[k] for k in arrays.files})
+        return Detector.from_mapping(
+            json.loads((data / "injection_detector.json").read_text("utf-8"))
+        )
     except (OSError, ValueError, KeyError, TypeError) as exc:
         log.warning("the learned injection detector is off: %s", exc)
         return None

@@ -19,7 +19,8 @@ Round four (``scripts/injection_round4.py``) added a third held-out fold, ``held
 with benign notes of the instructions people really store, written before round four
 tuned anything. Round five (``scripts/injection_round5.py``) added a fourth,
 ``held_out_4``, the same way before round five fitted anything; round six
-(``scripts/injection_round6.py``) a fifth, ``held_out_5``.
+(``scripts/injection_round6.py``) a fifth, ``held_out_5``; round seven
+(``scripts/injection_round7.py``) a sixth, ``held_out_6``.
 """
 
 from __future__ import annotations
@@ -55,7 +56,15 @@ ENGLISH = (
 ENGLISH_TARGET = 0.90
 OVERALL_TARGET = 0.70
 FP_TARGET = 0.001
-FOLDS = ("tune", "held_out", "held_out_2", "held_out_3", "held_out_4", "held_out_5")
+FOLDS = (
+    "tune",
+    "held_out",
+    "held_out_2",
+    "held_out_3",
+    "held_out_4",
+    "held_out_5",
+    "held_out_6",
+)
 
 Scan = Callable[[str], tuple[str, ...]]
 Embed = Callable[[Sequence[str]], np.ndarray]
@@ -281,6 +290,7 @@ def _table(result: dict[str, Any]) -> list[str]:
         "held_out_3": "held-out 3",
         "held_out_4": "held-out 4",
         "held_out_5": "held-out 5",
+        "held_out_6": "held-out 6",
     }
     recall = result["recall"]
     lines = [

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+from engram import Config, Memory
 from engram.store.sqlite import term_rank
 from engram.store.sqlite.term_index import Doc, TermBlock, _List, _lookup
 
@@ -70,3 +72,28 @@ def test_rankings_and_scores_are_the_same_with_the_bitmaps(
     mapped = [(block.top(q, 25), block.scores(q, ids)) for q in queries]
     assert block._ranks._made, "the common terms' lists went through bitmaps"
     assert mapped == searched
+
+
+TEXTS = [f"note {i} about alpha" if i % 3 else f"note {i} about beta and alpha" for i in range(12)]
+
+
+def test_a_deleted_or_rewritten_memory_never_comes_back_through_a_bitmap(
+    config: Config, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(term_rank, "MIN_POSTINGS", 1)  # "alpha", in every memory, gets one
+    path = tmp_path / "s.db"
+    small = {"keyword_index_min": 5, "keyword_index_background": False}
+    with Memory(path, config=config.with_overrides(recall=small), embedder=None) as reader:
+        ids = [r.id for r in reader.add_many(TEXTS, namespace="ns")]
+        keyword = reader.store.keyword
+        assert keyword.search("ns", '"alpha"', 100)  # builds the namespace's block
+        assert set(keyword.scores("ns", '"alpha"', ids)) == set(ids)
+        block = keyword.terms._entries["ns"].block
+        assert block is not None and block._ranks._made  # looked up through the bitmap
+        with Memory(path, config=config, embedder=None) as writer:  # another connection
+            writer.delete(ids[1], namespace="ns")
+        reader.update(ids[2], content="now about delta only", namespace="ns")
+        assert set(keyword.scores("ns", '"alpha"', ids)) == set(ids) - {ids[1], ids[2]}
+        found = {i for i, _ in keyword.search("ns", '"beta" OR "alpha"', 100)}
+        assert found == set(ids) - {ids[1], ids[2]}
+        assert keyword.terms._entries["ns"].block is block  # kept in step, not rebuilt

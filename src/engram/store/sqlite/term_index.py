@@ -258,7 +258,10 @@ class TermBlock:
             df = sum(len(p.rows) for p in lists)
             if not df:
                 continue
-            idf = math.log((self.live - df + 0.5) / (df + 0.5)) if self.live else 0.0
+            # df counts removed rows until the rebuild, so a term in every live row can
+            # make N - df + 0.5 negative: an IDF <= 0 either way (FTS5's 1e-6 below).
+            ratio = (self.live - df + 0.5) / (df + 0.5)
+            idf = math.log(ratio) if ratio > 1 else 0.0
             weight = (idf if idf > 0 else 1e-6) * times
             plan.extend(_Step(weight * p.top, weight, p) for p in lists)
         plan.sort(key=lambda step: -step.bound)

@@ -49,7 +49,7 @@ class Ranks:
 
     def __init__(self, rows: int) -> None:
         self._rows = rows
-        self._made: dict[int, tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]] = {}
+        self._made: dict[int, tuple[npt.NDArray[np.uint64], npt.NDArray[np.int32]]] = {}
 
     def wants(self, term: int, postings: int) -> bool:
         """Whether a build list (``term`` >= 0) of ``postings`` rows is looked up here."""
@@ -72,14 +72,14 @@ class Ranks:
 
     def _bitmap(
         self, term: int, rows: Rows
-    ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]:
+    ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int32]]:
         made = self._made.get(term)
         if made is None:
             words_n = (self._rows + 63) // 64
             mask = np.zeros(words_n * 64, bool)
             mask[rows] = True
             words = np.packbits(mask, bitorder="little").view(np.uint64)
-            before = np.zeros(words_n, np.int64)
+            before = np.zeros(words_n, np.int32)  # a list's positions fit 32 bits
             np.cumsum(_popcount(words)[:-1], out=before[1:])
             made = self._made[term] = (words, before)
         return made

@@ -35,6 +35,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from engram.store.sqlite.term_rank import Ranks
 from engram.store.sqlite.tokenize import term_ids, terms_many
 from engram.store.sqlite.vector_ids import KeyRows
 
@@ -109,6 +110,7 @@ class TermBlock:
         self.grown_top: dict[str, float] = {}
         self.built_rows = n
         self.dead = 0
+        self._ranks = Ranks(n)
 
     def arrays(self) -> dict[str, npt.NDArray[Any]]:
         """A fresh build as arrays (``from_arrays`` reads them back), for persisting."""
@@ -143,6 +145,7 @@ class TermBlock:
         block.alive = np.zeros(capacity, bool)
         block.alive[:n] = True
         block.live = block.built_rows = n
+        block._ranks = Ranks(n)
         block.vocab = {term: tid for tid, term in enumerate(a["terms"].tolist())}
         block.avgdl = float(a["avgdl"][0])
         block._lengths = np.zeros(capacity, np.float32)
@@ -230,10 +233,12 @@ class TermBlock:
         tid = self.vocab.get(term)
         if tid is not None:
             lo, hi = int(self.offsets[tid]), int(self.offsets[tid + 1])
-            lists.append(_List(self.rows[lo:hi], self.tf[lo:hi], float(self.top_tf[tid])))
+            lists.append(_List(self.rows[lo:hi], self.tf[lo:hi], float(self.top_tf[tid]), tid))
         grown = self.grown.get(term)
         if grown is not None and grown.n:
-            lists.append(_List(grown.rows[: grown.n], grown.tf[: grown.n], self.grown_top[term]))
+            lists.append(
+                _List(grown.rows[: grown.n], grown.tf[: grown.n], self.grown_top[term], -1)
+            )
         return lists
 
     def _postings(self, term: str) -> tuple[Rows, Floats]:
@@ -253,7 +258,10 @@ class TermBlock:
             df = sum(len(p.rows) for p in lists)
             if not df:
                 continue
-            idf = math.log((self.live - df + 0.5) / (df + 0.5)) if self.live else 0.0
+            # df counts removed rows until the rebuild, so a term in every live row can
+            # make N - df + 0.5 negative: an IDF <= 0 either way (FTS5's 1e-6 below).
+            ratio = (self.live - df + 0.5) / (df + 0.5)
+            idf = math.log(ratio) if ratio > 1 else 0.0
             weight = (idf if idf > 0 else 1e-6) * times
             plan.extend(_Step(weight * p.top, weight, p) for p in lists)
         plan.sort(key=lambda step: -step.bound)
@@ -310,14 +318,15 @@ class TermBlock:
         # Exact scores, looked up in the lists not done: first for the best partial
         # scores, whose k-th exact score then rules out most of the others.
         first = _best(partial, 4 * k)
-        scores = _complete(rest, pool[first], partial[first])
+        scores = self._complete(rest, pool[first], partial[first])
         floor = _kth(scores.astype(np.float32), k)
         others = np.ones(len(pool), bool)
         others[first] = False
         others &= partial + np.float32(remaining) >= np.float32(floor)
         if others.any():
             pool = np.concatenate([pool[first], pool[others]])
-            scores = np.concatenate([scores, _complete(rest, pool[len(first) :], partial[others])])
+            more = self._complete(rest, pool[len(first) :], partial[others])
+            scores = np.concatenate([scores, more])
         else:
             pool = pool[first]
         best = _best(scores, k)
@@ -335,18 +344,34 @@ class TermBlock:
     def scores(self, query: Sequence[str], rows: Sequence[int]) -> list[float]:
         """The score of each of ``rows`` (0 for rows that hold no query term)."""
         wanted = np.asarray(rows, np.int32)
-        total = _complete(self._plan(query), wanted, np.zeros(len(wanted), np.float32))
+        total = self._complete(self._plan(query), wanted, np.zeros(len(wanted), np.float32))
         total[~self.alive[wanted]] = 0.0
         return [float(s) for s in total]
+
+    def _complete(
+        self, steps: Sequence[_Step], rows: Rows, partial: Floats
+    ) -> npt.NDArray[np.float64]:
+        """``partial`` plus what the lists of ``steps`` add for each of ``rows``: the
+        longest build lists through their bitmaps (``term_rank``), others searched."""
+        scores = partial.astype(np.float64)
+        for step in steps:
+            p = step.postings
+            if self._ranks.wants(p.term, len(p.rows)):
+                scores += step.weight * self._ranks.lookup(p.term, p.rows, p.tf, rows)
+            else:
+                scores += step.weight * _lookup(p, rows)
+        return scores
 
 
 @dataclass(frozen=True, slots=True)
 class _List:
-    """One posting list: rows ascending, their term-frequency parts, the largest."""
+    """One posting list: rows ascending, their term-frequency parts, the largest, and
+    the term id of a build's list (-1: rows appended since the build)."""
 
     rows: Rows
     tf: Floats
     top: float
+    term: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,14 +381,6 @@ class _Step:
     bound: float
     weight: float
     postings: _List
-
-
-def _complete(steps: Sequence[_Step], rows: Rows, partial: Floats) -> npt.NDArray[np.float64]:
-    """``partial`` plus what the lists of ``steps`` add for each of ``rows``."""
-    scores = partial.astype(np.float64)
-    for step in steps:
-        scores += step.weight * _lookup(step.postings, rows)
-    return scores
 
 
 def _lookup(postings: _List, wanted: Rows) -> npt.NDArray[np.float64]:

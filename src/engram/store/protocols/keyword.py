@@ -8,7 +8,10 @@ from typing import Protocol, runtime_checkable
 
 #: How deep a ranking is read to score other candidates where lookups are not exact:
 #: ranking costs the same at any depth there, and a memory below it scores about 0.
-DEPTH = 1000
+#: 500, not 1,000: on PostgreSQL at 1M it kept 299 of 300 fused top 10s (100k: all),
+#: LoCoMo dev within 0.001 (SQLite with hints: identical), for about 0.8 ms less CPU
+#: a recall (docs/benchmarks.md, issue 29, round 7).
+DEPTH = 500
 
 
 def scores_from_ranking(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -20,6 +19,7 @@ from engram.cli.common import (
     json_command,
     progress_bar,
     scope_options,
+    stdin_chunks,
 )
 from engram.errors import InvalidInputError
 
@@ -166,8 +166,8 @@ def _source(file: str) -> Iterator[str]:
         return
     with tempfile.TemporaryDirectory(prefix="engram-import-") as tmp:
         path = os.path.join(tmp, "stdin.jsonl")
-        with open(path, "w", encoding="utf-8", newline="\n") as spool:
-            shutil.copyfileobj(sys.stdin, spool)
+        with open(path, "w", encoding="utf-8", newline="") as spool:
+            spool.writelines(stdin_chunks())
         yield path
 
 

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -97,3 +100,36 @@ def test_stdin_chunks_keep_characters_split_across_reads(
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(bad)))
     with pytest.raises(InvalidInputError, match=f"at offset {len(bad) - 1}\\)"):
         "".join(stdin_chunks(size=5))
+
+
+def test_ctrl_c_during_an_import_says_what_was_kept_and_what_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C half way through an import printed only click's 'Aborted!': nothing said
+    that the batches written so far stay, nor that running the import again finishes it."""
+    source = tmp_path / "source"
+    config = Config.load(env={}, home=str(source), embedder={"name": "none"})
+    with Memory(config=config) as mem:
+        mem.add_many([{"content": f"note {i} about item {i * 7}"} for i in range(600)])
+        with (tmp_path / "all.jsonl").open("w", encoding="utf-8") as out:
+            mem.admin.export_jsonl(out)
+
+    @contextmanager
+    def ctrl_c_after_a_batch(label: str, quiet: bool) -> Iterator[Any]:
+        def progress(done: int, total: int) -> None:
+            if done:
+                raise KeyboardInterrupt
+
+        yield progress
+
+    monkeypatch.setattr("engram.cli.transfer._bar", ctrl_c_after_a_batch)
+    home = tmp_path / "home"
+    result = run(home, "import", str(tmp_path / "all.jsonl"))
+    assert result.exit_code == 1
+    assert "interrupted: 500 of 600 memories were imported" in result.output
+    assert "run the same import again to finish it" in result.output
+    assert count(home) == 500
+    monkeypatch.undo()
+    again = run(home, "import", str(tmp_path / "all.jsonl"))
+    assert again.exit_code == 0, again.output
+    assert count(home) == 600

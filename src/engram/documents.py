@@ -302,7 +302,7 @@ def _read_text(path: Path, limit: int) -> str:
         if path.is_dir():
             raise InvalidInputError(
                 f"{path} is a directory: ingest takes one file; ingest each file in it "
-                "(for f in DIR/*.md; do engram ingest \"$f\"; done)"
+                '(for f in DIR/*.md; do engram ingest "$f"; done)'
             )
         if not path.is_file():
             raise InvalidInputError(f"no file at {path}")

@@ -59,6 +59,13 @@ def export(
                 out, namespaces=namespaces, vectors=vectors, progress=progress
             )
     where = "every namespace" if namespaces is None else f"namespace {namespaces[0]!r}"
+    if namespaces is not None and not (counts.memories or counts.transcripts or counts.rows):
+        # Most likely a mistyped --user or -n: a backup of nothing should not pass quietly.
+        render.err_console.print(
+            f"warning: {where} holds nothing to export (a mistyped --user, --agent or -n?); "
+            "engram doctor lists the namespaces",
+            markup=False,
+        )
     summary: dict[str, Any] = {**counts.to_dict(), "namespaces": namespaces, "file": output}
     console = render.console if output else render.err_console
     if as_json:

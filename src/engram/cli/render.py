@@ -15,8 +15,9 @@ from rich.text import Text
 from engram.recall.empty import Wording
 from engram.records import HistoryEntry, Hit, MemoryRecord, Recall
 
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+# emoji=False: ":thumbs_up:" in a memory or a message is text, printed as stored.
+console = Console(highlight=False, emoji=False)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
 #: The CLI's names for recall's settings, so an empty answer names the flags to change.

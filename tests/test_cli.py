@@ -298,3 +298,14 @@ def test_list_and_show_print_emoji_codes_verbatim(home: Path) -> None:
     for result in (listed, shown):
         assert result.exit_code == 0, result.output
         assert ":thumbs_up:" in result.output and "\U0001f44d" not in result.output
+
+
+def test_list_show_and_history_print_brackets_verbatim(home: Path) -> None:
+    """'[red]x[/red]' in a memory was taken for rich markup: `engram list`, `show` and
+    `history` printed 'x', dropping text the memory holds."""
+    text = "Use [red]x[/red] and [link=http://e.com]here[/link]"
+    added = json.loads(run(home, "add", text, "--json").output)
+    for args in (("list",), ("show", added["id"]), ("history", added["id"])):
+        result = run(home, *args)
+        assert result.exit_code == 0, result.output
+        assert "[red]x[/red]" in result.output.replace("\n", ""), args

@@ -66,6 +66,12 @@ def _num(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
+def cell(value: RenderableType | None) -> RenderableType | None:
+    """A table cell: stored text as ``Text``, so '[red]' or '[link=...]' in a memory
+    prints as written instead of being taken for rich markup."""
+    return Text(value) if isinstance(value, str) else value
+
+
 def memory_detail(record: MemoryRecord) -> None:
     """Every field of one memory."""
     table = Table(show_header=False, box=None, pad_edge=False)
@@ -76,7 +82,11 @@ def memory_detail(record: MemoryRecord) -> None:
             continue
         table.add_row(
             key,
-            json.dumps(value, ensure_ascii=False) if isinstance(value, dict | list) else str(value),
+            cell(
+                json.dumps(value, ensure_ascii=False)
+                if isinstance(value, dict | list)
+                else str(value)
+            ),
         )
     console.print(table)
 
@@ -88,7 +98,7 @@ def fold_table(columns: Sequence[str], rows: Iterable[Sequence[RenderableType | 
     for column in columns:
         table.add_column(column, overflow="fold")
     for row in rows:
-        table.add_row(*row)
+        table.add_row(*map(cell, row))
     console.print(table)
 
 
@@ -141,7 +151,7 @@ def memory_table(records: Sequence[MemoryRecord], short: Mapping[str, str] | Non
             r.created_at.strftime("%Y-%m-%d %H:%M"),
             r.type.value,
             f"{r.quality:+d}",
-            _short(r.content, 300),
+            cell(_short(r.content, 300)),
         )
     console.print(table)
 
@@ -197,7 +207,10 @@ def history_table(entries: Sequence[HistoryEntry]) -> None:
         table.add_column(column)
     for e in entries:
         table.add_row(
-            e.created_at.strftime("%Y-%m-%d %H:%M:%S"), e.event, _change(e), e.reason or ""
+            e.created_at.strftime("%Y-%m-%d %H:%M:%S"),
+            e.event,
+            cell(_change(e)),
+            cell(e.reason or ""),
         )
     console.print(table)
 

@@ -287,3 +287,25 @@ def test_meta_is_typed_by_the_rule_filter_compares_by(home: Path) -> None:
         found = run(home, "list", "--filter", f"metadata.{key}={raw}", "--json")
         assert found.exit_code == 0, found.output
         assert [m["id"] for m in json.loads(found.output)["items"]] == [memory_id], key
+
+
+def test_list_and_show_print_emoji_codes_verbatim(home: Path) -> None:
+    """rich turned ':thumbs_up:' in a memory (and ':-1:' in an error) into an emoji, so
+    `engram list` showed text the memory does not hold."""
+    added = json.loads(run(home, "add", "React with :thumbs_up: in Slack", "--json").output)
+    listed = run(home, "list")
+    shown = run(home, "show", added["id"])
+    for result in (listed, shown):
+        assert result.exit_code == 0, result.output
+        assert ":thumbs_up:" in result.output and "\U0001f44d" not in result.output
+
+
+def test_list_show_and_history_print_brackets_verbatim(home: Path) -> None:
+    """'[red]x[/red]' in a memory was taken for rich markup: `engram list`, `show` and
+    `history` printed 'x', dropping text the memory holds."""
+    text = "Use [red]x[/red] and [link=http://e.com]here[/link]"
+    added = json.loads(run(home, "add", text, "--json").output)
+    for args in (("list",), ("show", added["id"]), ("history", added["id"])):
+        result = run(home, *args)
+        assert result.exit_code == 0, result.output
+        assert "[red]x[/red]" in result.output.replace("\n", ""), args

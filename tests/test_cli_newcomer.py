@@ -323,6 +323,17 @@ def test_busy_port_has_its_own_exit_code(home: Path) -> None:
         assert mem.keys.list() == []
 
 
+@pytest.mark.parametrize("port", ["99999", "-1"])
+def test_a_port_out_of_range_is_bad_input_not_a_traceback(home: Path, port: str) -> None:
+    """`engram serve --port 99999` ended in asyncio's OverflowError traceback: --port
+    skipped the range api.port is checked against."""
+    result = run(home, "serve", "--host", "127.0.0.1", "--port", port)
+    assert result.exit_code == 1, result.output
+    assert "api.port must be in [0, 65535]" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (home / "engram.db").exists()  # nothing was started
+
+
 def test_the_exit_code_table_is_documented() -> None:
     doc = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     rows = dict(re.findall(r"^\| `(\d)` \| ([^|]+)\|", doc, flags=re.M))

@@ -259,3 +259,23 @@ def test_sqlite_file_names_the_file_a_location_opens(location: str, expected: st
     if expected is not None:
         # The one rule, in config and in the store: they must never disagree.
         assert sqlite_path(location) == expected
+
+
+def test_a_config_file_that_is_not_utf8_is_a_config_error_naming_the_file(
+    tmp_path: Path,
+) -> None:
+    """A file saved in another encoding raised a bare UnicodeDecodeError (a traceback on
+    the CLI); it is a ConfigError naming the file and what to do."""
+    path = tmp_path / "config.toml"
+    path.write_bytes(b'\xff\xfe[recall]\nalpha = 0.3\ninjection_mode = "fl\xe9g"\n')
+    with pytest.raises(engram.config.ConfigError, match="not UTF-8") as caught:
+        Config.load(path, env={})
+    assert str(path) in str(caught.value)
+    assert "save it as UTF-8" in str(caught.value)
+
+
+def test_a_config_file_with_a_utf8_byte_order_mark_is_read(tmp_path: Path) -> None:
+    """Editors that write a BOM made the file fail with 'Invalid statement' at line 1."""
+    path = tmp_path / "config.toml"
+    path.write_bytes(b"\xef\xbb\xbf[recall]\nalpha = 0.3\n")
+    assert Config.load(path, env={}).recall.alpha == 0.3

@@ -190,6 +190,8 @@ def test_files_that_are_not_text_are_refused(
         ({"text": "a", "url": "http://h/"}, InvalidInputError, r"\(got text, url\)"),
         ({"url": "file:///etc/passwd"}, InvalidInputError, "only http and https"),
         ({"path": "/no/such/file.txt"}, InvalidInputError, "no file at"),
+        # A folder said "no file at <folder>", as if it did not exist.
+        ({"path": "/"}, InvalidInputError, "/ is a directory: ingest takes one file"),
         ({"text": "  "}, EmptyContentError, "empty"),
         ({"text": "x" * 4097}, ContentTooLargeError, "4,097 bytes"),
         ({"text": "nul\x00"}, InvalidInputError, "NUL"),

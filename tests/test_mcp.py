@@ -20,7 +20,7 @@ from mcp.types import CallToolResult
 from conftest import HashEmbedder, keyed_server
 from engram import Config, Memory, MemoryCategory, MemoryType
 from engram.cli.main import cli
-from engram.mcp.results import PREVIEW_CHARS
+from engram.mcp.results import PREVIEW_CHARS, MemoryPage
 from engram.mcp.server import (
     TOOL_NAMES,
     CategoryName,
@@ -529,3 +529,14 @@ async def test_http_keys_scope_every_tool_to_their_user(
     async with over_http(url, keys["alice"], mode) as alice:
         listed = await call(alice, "list_memories")
         assert [m["id"] for m in listed["items"]] == [mine["id"]]
+
+
+def test_the_guide_names_the_fields_list_memories_returns() -> None:
+    """docs/mcp.md said list_memories returns `memories`; the tool returns the list shape
+    of every surface (`items`, `total`, ...), so a client written from the guide broke."""
+    guide = (Path(__file__).resolve().parents[1] / "docs" / "mcp.md").read_text()
+    row = next(line for line in guide.splitlines() if line.startswith("| `list_memories`"))
+    returns = row.rstrip(" |").rsplit(" | ", 1)[1]
+    for name in MemoryPage.model_fields:
+        assert f"`{name}`" in returns, name
+    assert "`memories`" not in returns

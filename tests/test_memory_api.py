@@ -209,9 +209,9 @@ def test_add_many_batches(config: Config) -> None:
         (
             {"content": "x", "colour": "red"},
             InvalidInputError,
-            "item 3 has unknown field(s) colour",
+            "item 3: unknown field(s) colour",
         ),
-        ({"tags": ["x"]}, InvalidInputError, "item 3 has no 'content'"),
+        ({"tags": ["x"]}, InvalidInputError, "item 3: content is missing"),
     ],
 )
 def test_add_many_one_bad_item_stores_nothing(
@@ -374,7 +374,7 @@ BAD_INPUT: list[tuple[str, Callable[[Memory, str], object], type[EngramError], s
     ("too large", lambda m, i: m.add("x" * 51), ContentTooLargeError, "51 characters, over"),
     ("int content", lambda m, i: m.add(42), Invalid, "got int"),
     ("bytes", lambda m, i: m.add(b"raw"), Invalid, "got bytes"),
-    ("none content", lambda m, i: m.add(None), Invalid, "no 'content'"),
+    ("none content", lambda m, i: m.add(None), Invalid, "content is missing"),
     ("message no role", lambda m, i: m.add([{"content": "x"}]), Invalid, "message 0"),
     ("message not dict", lambda m, i: m.add(["x"]), Invalid, "message 0 must be a dict"),
     ("meta keys", lambda m, i: m.add("ok", metadata={1: "x"}), Invalid, "keys must be strings"),
@@ -684,3 +684,23 @@ def test_lone_surrogates_in_metadata_are_refused(mem: Memory) -> None:
     with pytest.raises(InvalidInputError, match="lone surrogate"):
         mem.add("ok", metadata={"k": ["\udc80"]})
     assert mem.get_all() == []
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda mem: mem.add(None), "content is missing; pass the text to remember"),
+        (lambda mem: mem.add("x", colour="red"), "unknown field(s) colour; known:"),
+    ],
+    ids=["content None", "unknown keyword"],
+)
+def test_one_add_names_no_batch_position(
+    config: Config, call: Callable[[Memory], object], message: str
+) -> None:
+    """mem.add(None) said "item 0 has no 'content'": a single add has no item 0 (it is a
+    batch of one inside); the message is the field's alone."""
+    with Memory(config=config, embedder=HashEmbedder()) as mem:
+        with pytest.raises(InvalidInputError) as info:
+            call(mem)
+        assert str(info.value).startswith(message), str(info.value)
+        assert mem.get_all().total == 0

@@ -618,3 +618,17 @@ def test_a_copy_through_each_backend_is_exact(
     target = tmp_path / "target.db"
     import_file(target, again)
     assert dump(target) == dump(db)
+
+
+def test_cli_export_of_an_empty_namespace_warns(
+    source: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    """A backup script with a mistyped --user wrote an empty export and said only
+    'exported 0 memories': nothing hinted that the namespace holds nothing."""
+    db, _ = source
+    out = tmp_path / "backup.jsonl"
+    result = run(tmp_path / "src", "--db", str(db), "export", "--user", "alcie", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert "warning: namespace 'user:alcie' holds nothing to export" in result.output
+    assert "engram doctor lists the namespaces" in result.output
+    assert out.exists()  # still a valid (empty) export

@@ -268,8 +268,14 @@ def _config_file(
 
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
+        raw = path.read_bytes()
+        # utf-8-sig: a byte order mark some editors write is not a TOML error.
+        return tomllib.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"config file {path} is not UTF-8 text (byte {raw[exc.start]:#04x} at offset"
+            f" {exc.start}): save it as UTF-8"
+        ) from exc
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"cannot read config file {path}: {exc}") from exc
 

@@ -299,6 +299,11 @@ def _checked_text(text: object, limit: int) -> str:
 def _read_text(path: Path, limit: int) -> str:
     """A text file's content: UTF-8 (a BOM is dropped), within the size limit."""
     try:
+        if path.is_dir():
+            raise InvalidInputError(
+                f"{path} is a directory: ingest takes one file; ingest each file in it "
+                '(for f in DIR/*.md; do engram ingest "$f"; done)'
+            )
         if not path.is_file():
             raise InvalidInputError(f"no file at {path}")
         size = path.stat().st_size

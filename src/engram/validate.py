@@ -111,6 +111,20 @@ def content_text(content: object) -> str:
     )
 
 
+def utf8_text(data: bytes, source: str, offset: int = 0) -> str:
+    """``data`` decoded as UTF-8 (a byte order mark dropped), or an ``InvalidInputError``
+    naming ``source`` and the first bad byte, its position counted from ``offset`` (where
+    ``data`` starts in a longer stream)."""
+    try:
+        return data.decode("utf-8-sig" if offset == 0 else "utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInputError(
+            f"{source} is not UTF-8 text (byte {data[exc.start]:#04x} at offset"
+            f" {offset + exc.start}): convert it to UTF-8 first, for example with"
+            " `iconv -f latin1 -t utf-8`"
+        ) from None
+
+
 def no_nul(name: str, text: str) -> str:
     """``text``, refused if it holds U+0000 or a lone surrogate, which no backend's text
     columns can store (PostgreSQL rejects NUL outright), so a store never depends on

@@ -116,12 +116,12 @@ def admit(
     unknown = set(item) - ITEM_KEYS
     if unknown:
         names = sorted(k if isinstance(k, str) else shown(k) for k in unknown)
+        # No "item N" here: ``_at`` adds it in a batch of several; one ``add`` has none.
         raise InvalidInputError(
-            f"item {position} has unknown field(s) {', '.join(names)}; "
-            f"known: {', '.join(sorted(ITEM_KEYS))}"
+            f"unknown field(s) {', '.join(names)}; known: {', '.join(sorted(ITEM_KEYS))}"
         )
     if item.get("content") is None:
-        raise InvalidInputError(f"item {position} has no 'content'")
+        raise InvalidInputError("content is missing; pass the text to remember")
     fields = {k: v for k, v in item.items() if v is not None}
     explicit = fields.get("namespace", namespace) is not None
     scope = core.scope(

@@ -27,6 +27,7 @@ from engram.errors import (
 )
 from engram.memory import Memory
 from engram.records import MemoryRecord
+from engram.validate import utf8_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -97,6 +98,50 @@ class Ctx:
             require_store(config)
         with Memory(config=config, **kwargs) as mem:
             yield mem
+
+
+STDIN = "standard input"
+
+
+def read_text(source: str | Path) -> str:
+    """The text of a file, or of standard input for "-": read as bytes and decoded by
+    the library's rule (UTF-8, a BOM dropped), so bytes in another encoding are an
+    input error naming the source, whatever locale decoded ``sys.stdin``."""
+    if str(source) == "-":
+        text = utf8_text(sys.stdin.buffer.read(), STDIN)
+    else:
+        try:
+            data = Path(source).read_bytes()
+        except OSError as exc:
+            raise InvalidInputError(f"cannot read {source}: {exc.strerror or exc}") from None
+        text = utf8_text(data, str(source))
+    # Universal newlines, as text-mode reads gave: a Windows file's CRLF is one break.
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def stdin_chunks(size: int = 1 << 16) -> Iterator[str]:
+    """Standard input as text, a chunk at a time (an import can be larger than memory),
+    checked as ``read_text`` checks it."""
+    tail = b""  # a character split across two reads waits for the next one
+    offset = 0
+    while chunk := sys.stdin.buffer.read(size):
+        data = tail + chunk
+        cut = _complete(data)
+        yield utf8_text(data[:cut], STDIN, offset)
+        offset += cut
+        tail = data[cut:]
+    if tail:
+        utf8_text(tail, STDIN, offset)  # an incomplete last character: the error
+
+
+def _complete(data: bytes) -> int:
+    """Where the last whole UTF-8 character of ``data`` ends."""
+    for back in range(1, min(4, len(data)) + 1):
+        byte = data[-back]
+        if byte & 0xC0 != 0x80:  # a lead byte (or ASCII): is its sequence complete?
+            need = 1 if byte < 0x80 else 2 if byte >> 5 == 6 else 3 if byte >> 4 == 14 else 4
+            return len(data) if back >= need else len(data) - back
+    return len(data)
 
 
 def require_store(config: Config) -> None:

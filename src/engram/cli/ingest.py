@@ -3,7 +3,6 @@ into memories (seed 004's document ingest)."""
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import click
@@ -13,6 +12,7 @@ from engram.cli.common import (
     Ctx,
     json_command,
     progress_bar,
+    read_text,
     scope_options,
 )
 from engram.documents import DOCUMENT_STATUSES, Document
@@ -50,7 +50,7 @@ def ingest(
     """
     with obj.memory() as mem:
         if source == "-":
-            document = mem.documents.ingest(sys.stdin.read(), title=title, **scope)
+            document = mem.documents.ingest(read_text("-"), title=title, **scope)
         elif "://" in source:
             document = mem.documents.ingest(url=source, title=title, **scope)
         else:

@@ -5,7 +5,6 @@ the context strategy and the memory tools (seed 002's injection strategies; FEAT
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any
 
 import click
@@ -16,6 +15,7 @@ from engram.cli.common import (
     json_command,
     limit_option,
     owner_scope_options,
+    read_text,
 )
 from engram.errors import InvalidInputError
 from engram.inject import STRATEGIES, CoreBlock
@@ -89,7 +89,7 @@ def set_(
     as_json: bool,
 ) -> None:
     """Create a core block or overwrite its value (VALUE '-' reads stdin)."""
-    text = sys.stdin.read() if value == "-" else value
+    text = read_text("-") if value == "-" else value
     with obj.memory() as mem:
         written = mem.inject.blocks.set(
             label,

@@ -6,7 +6,6 @@ an ``EngramError`` into a one-line message on stderr with a non-zero exit code.
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import click
@@ -20,6 +19,7 @@ from engram.cli.common import (
     page_options,
     pasted_id,
     progress_bar,
+    read_text,
     scope_options,
     short_ids,
     typed_value,
@@ -126,7 +126,7 @@ def add(
     """Store CONTENT verbatim ("-" reads it from stdin)."""
     # From a pipe, the text is stored as read, newlines and indentation included; only
     # the final line break that ends a file or an ``echo`` is not part of the content.
-    text = _without_final_newline(sys.stdin.read()) if content == "-" else content
+    text = _without_final_newline(read_text("-")) if content == "-" else content
     metadata = {}
     for pair in meta:
         key, sep, value = pair.partition("=")

@@ -15,8 +15,9 @@ from rich.text import Text
 from engram.recall.empty import Wording
 from engram.records import HistoryEntry, Hit, MemoryRecord, Recall
 
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+# emoji=False: ":thumbs_up:" in a memory or a message is text, printed as stored.
+console = Console(highlight=False, emoji=False)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
 #: The CLI's names for recall's settings, so an empty answer names the flags to change.
@@ -65,6 +66,12 @@ def _num(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
+def cell(value: RenderableType | None) -> RenderableType | None:
+    """A table cell: stored text as ``Text``, so '[red]' or '[link=...]' in a memory
+    prints as written instead of being taken for rich markup."""
+    return Text(value) if isinstance(value, str) else value
+
+
 def memory_detail(record: MemoryRecord) -> None:
     """Every field of one memory."""
     table = Table(show_header=False, box=None, pad_edge=False)
@@ -75,7 +82,11 @@ def memory_detail(record: MemoryRecord) -> None:
             continue
         table.add_row(
             key,
-            json.dumps(value, ensure_ascii=False) if isinstance(value, dict | list) else str(value),
+            cell(
+                json.dumps(value, ensure_ascii=False)
+                if isinstance(value, dict | list)
+                else str(value)
+            ),
         )
     console.print(table)
 
@@ -87,7 +98,7 @@ def fold_table(columns: Sequence[str], rows: Iterable[Sequence[RenderableType | 
     for column in columns:
         table.add_column(column, overflow="fold")
     for row in rows:
-        table.add_row(*row)
+        table.add_row(*map(cell, row))
     console.print(table)
 
 
@@ -140,7 +151,7 @@ def memory_table(records: Sequence[MemoryRecord], short: Mapping[str, str] | Non
             r.created_at.strftime("%Y-%m-%d %H:%M"),
             r.type.value,
             f"{r.quality:+d}",
-            _short(r.content, 300),
+            cell(_short(r.content, 300)),
         )
     console.print(table)
 
@@ -196,7 +207,10 @@ def history_table(entries: Sequence[HistoryEntry]) -> None:
         table.add_column(column)
     for e in entries:
         table.add_row(
-            e.created_at.strftime("%Y-%m-%d %H:%M:%S"), e.event, _change(e), e.reason or ""
+            e.created_at.strftime("%Y-%m-%d %H:%M:%S"),
+            e.event,
+            cell(_change(e)),
+            cell(e.reason or ""),
         )
     console.print(table)
 

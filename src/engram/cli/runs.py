@@ -3,7 +3,6 @@ completed run into an observation), each a call of ``mem.runs`` (FEATURES H1, H2
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ from engram.cli.common import (
     owner_scope_options,
     page_options,
     pasted_id,
+    read_text,
 )
 from engram.errors import InvalidInputError
 from engram.runs import RunView
@@ -125,12 +125,9 @@ def of(obj: Ctx, memory_id: str, scope: dict[str, Any], as_json: bool) -> None:
 
 
 def _read(source: str) -> str:
-    if source == "-":
-        return sys.stdin.read()
-    path = Path(source)
-    if not path.is_file():
+    if source != "-" and not Path(source).is_file():
         raise InvalidInputError(f"no file {source!r}: pass the run's output file, or - for stdin")
-    return path.read_text(encoding="utf-8")
+    return read_text(source)
 
 
 @click.command()

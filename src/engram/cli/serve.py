@@ -93,8 +93,10 @@ def serve(
     from engram.api.server import prepare, run
 
     config = obj.config()
+    if port is not None:  # --port is api.port: checked against the same range
+        config = config.with_overrides(api={"port": port})
     bind = host or config.api.host
-    listen = port if port is not None else config.api.port
+    listen = config.api.port
     check_port(bind, listen)
     fmt = log_format or config.api.log_format
     logging.config.dictConfig(log_config(fmt, log_level))  # start-up lines too

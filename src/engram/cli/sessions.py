@@ -14,6 +14,7 @@ from engram.cli.common import (
     limit_option,
     owner_scope_options,
     page_options,
+    read_text,
 )
 from engram.records import iso
 from engram.sessions import TRIGGERS
@@ -129,7 +130,7 @@ def end(
     obj: Ctx, session_key: str, scope: dict[str, Any], transcript: Path | None, as_json: bool
 ) -> None:
     """End a session: its session_end checkpoint and continuity score."""
-    text = None if transcript is None else transcript.read_text(encoding="utf-8")
+    text = None if transcript is None else read_text(transcript)
     with obj.memory() as mem:
         score = mem.sessions.end(session_key, transcript=text, **scope)
     if as_json:

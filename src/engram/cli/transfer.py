@@ -2,24 +2,26 @@
 
 from __future__ import annotations
 
+import json
 import os
-import shutil
 import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 import click
 
 from engram import transfer
 from engram.cli import render
 from engram.cli.common import (
+    EXIT_ERROR,
     Ctx,
     json_command,
     progress_bar,
     scope_options,
+    stdin_chunks,
 )
 from engram.errors import InvalidInputError
 
@@ -57,6 +59,13 @@ def export(
                 out, namespaces=namespaces, vectors=vectors, progress=progress
             )
     where = "every namespace" if namespaces is None else f"namespace {namespaces[0]!r}"
+    if namespaces is not None and not (counts.memories or counts.transcripts or counts.rows):
+        # Most likely a mistyped --user or -n: a backup of nothing should not pass quietly.
+        render.err_console.print(
+            f"warning: {where} holds nothing to export (a mistyped --user, --agent or -n?); "
+            "engram doctor lists the namespaces",
+            markup=False,
+        )
     summary: dict[str, Any] = {**counts.to_dict(), "namespaces": namespaces, "file": output}
     console = render.console if output else render.err_console
     if as_json:
@@ -95,14 +104,24 @@ def import_(obj: Ctx, file: str, skip_vectors: bool, trusted: bool, as_json: boo
     memory and transcript passes the injection scan unless --trusted: blocked ones are
     skipped and listed, the rest are imported.
     """
-    with _source(file) as path:
-        # Checked before the store is opened: opening a SQLite file creates it, and a
-        # malformed file must leave nothing behind, not even an empty store (issue 26).
-        transfer.check_file(Path(path))
-        with obj.memory(embedder=None) as mem, _bar("importing", as_json) as progress:
-            counts = mem.admin.import_jsonl(
-                path, vectors=not skip_vectors, trusted=trusted, progress=progress
-            )
+    seen = [0, 0]  # memories written so far (whole batches) and in the file
+    try:
+        with _source(file) as path:
+            # Checked before the store is opened: opening a SQLite file creates it, and a
+            # malformed file must leave nothing behind, not even an empty store (issue 26).
+            transfer.check_file(Path(path))
+            with obj.memory(embedder=None) as mem, _bar("importing", as_json) as bar:
+
+                def progress(done: int, total: int) -> None:
+                    seen[:] = [done, total]
+                    if bar is not None:
+                        bar(done, total)
+
+                counts = mem.admin.import_jsonl(
+                    path, vectors=not skip_vectors, trusted=trusted, progress=progress
+                )
+    except KeyboardInterrupt:
+        _interrupted(seen[0], seen[1], as_json)  # after the bar has drawn its last state
     if as_json:
         out: dict[str, Any] = {
             name: getattr(counts, name)
@@ -142,6 +161,24 @@ def import_(obj: Ctx, file: str, skip_vectors: bool, trusted: bool, as_json: boo
         render.console.print("memories without vectors: run `engram reindex` to embed them")
 
 
+def _interrupted(done: int, total: int, as_json: bool) -> NoReturn:
+    """Ctrl-C during an import: what the store kept (each batch is one transaction) and
+    how to finish, instead of click's bare 'Aborted!'."""
+    detail = (
+        f"interrupted: {done} of {total} memories were imported (each batch whole; the "
+        "other tables' rows come last and were not); run the same import again to finish "
+        "it: what is stored is skipped"
+        if done
+        else "interrupted before anything was imported (the file was being checked); "
+        "the store is unchanged"
+    )
+    if as_json:
+        print(json.dumps({"error": "interrupted", "detail": detail}), file=sys.stderr)
+    else:
+        render.err_console.print(f"error: {detail}", markup=False)
+    sys.exit(EXIT_ERROR)
+
+
 @contextmanager
 def _destination(output: str | None) -> Iterator[TextIO]:
     """Standard output, or ``output`` written whole: a failed export leaves no file."""
@@ -166,8 +203,8 @@ def _source(file: str) -> Iterator[str]:
         return
     with tempfile.TemporaryDirectory(prefix="engram-import-") as tmp:
         path = os.path.join(tmp, "stdin.jsonl")
-        with open(path, "w", encoding="utf-8", newline="\n") as spool:
-            shutil.copyfileobj(sys.stdin, spool)
+        with open(path, "w", encoding="utf-8", newline="") as spool:
+            spool.writelines(stdin_chunks())
         yield path
 
 

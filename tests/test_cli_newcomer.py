@@ -404,3 +404,33 @@ def test_set_up_docs_activate_the_venv_before_the_bare_command(doc: str) -> None
         for line in block.splitlines():
             if line.startswith("engram "):
                 assert text.find(line) > activate, f"{doc}: `{line}` before activating"
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("recall", "--budget", "0", "which framework"), "error: --budget must be"),
+        (("recall", "-k", "0", "which framework"), "error: --limit must be"),
+        (("search", "-k", "0", "which framework"), "error: --limit must be"),
+    ],
+)
+def test_a_bad_flag_value_is_named_by_its_flag(
+    home: Path, args: tuple[str, ...], said: str
+) -> None:
+    """`--budget 0` was refused as "budget_tokens must be ...", the library's keyword,
+    which the user never typed (issue 24: name the CLI's own flags)."""
+    assert run(home, "add", "We moved the API from Flask to Litestar.").exit_code == 0
+    result = run(home, *args)
+    assert result.exit_code == 2, result.output
+    assert said in result.stderr
+    assert "budget_tokens" not in result.stderr
+
+
+def test_flag_words_renames_only_a_leading_argument() -> None:
+    from engram.cli.render import flag_words
+
+    assert flag_words("min_relevance must be in [0, 1]") == "--min-relevance must be in [0, 1]"
+    assert flag_words("user_id must be text") == "--user must be text"
+    # Not an argument the CLI renames, or not at the start: left as the library said it.
+    assert flag_words("content must not be empty") == "content must not be empty"
+    assert flag_words("the limit must be 4") == "the limit must be 4"

@@ -205,7 +205,7 @@ def _print_error(exc: EngramError, as_json: bool, verbose: bool) -> None:
     if isinstance(exc, InjectionBlocked) and not verbose:
         render.err_console.print(_injection_line(exc), markup=False)
         return
-    render.err_console.print(f"error: {exc}", markup=False)
+    render.err_console.print(f"error: {render.flag_words(str(exc))}", markup=False)
     if not verbose:
         return
     if isinstance(exc, InjectionBlocked):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,17 @@ WORDING = Wording(
     style="flag",
     filter_key="--filter {}=...",
 )
+
+
+#: Library arguments whose CLI flag differs from ``--`` plus the name, for error lines.
+_FLAGS = {**WORDING.names, "limit": "--limit"}
+_ARGUMENT = re.compile(r"^([a-z_]+)(?= must )")
+
+
+def flag_words(message: str) -> str:
+    """``message`` with a leading library argument ("budget_tokens must be ...") named
+    by its CLI flag ("--budget must be ..."): a user typed the flag, not the keyword."""
+    return _ARGUMENT.sub(lambda m: _FLAGS.get(m.group(1)) or m.group(1), message, count=1)
 
 
 def empty_message(recall: Recall) -> str | None:

@@ -347,6 +347,21 @@ def test_prior_work_style(mem: Memory) -> None:
     assert mem.recall("zeppelin", context_style="prior_work", min_relevance=5.0).context == ""
 
 
+def test_prior_work_says_an_untitled_short_memory_once(mem: Memory) -> None:
+    """An untitled memory's title is its content's head (seed 000); a short one was
+    then printed again as the body, the same line twice in the agent's context."""
+    note = "Production database credentials are in Vault under db/prod."
+    long_note = "Rotate the staging credentials every 30 days. " * 4
+    mem.add(note)
+    mem.add(long_note.strip())
+    context = mem.recall("rotate the database credentials", context_style="prior_work").context
+    assert context.count("Production database credentials are in Vault") == 1
+    assert f"[{note}]" in context
+    # Longer than a title: the head is the title and the whole text follows it.
+    assert "Rotate the staging credentials every 30 days. Rotate the" in context
+    assert context.count("Rotate the staging credentials every 30 days.") > 1
+
+
 def test_title_and_facts_in_memory_context(mem: Memory) -> None:
     r = mem.add("body text", title="The Title", facts=["fact one", "fact two"])
     context = mem.recall("title body").context

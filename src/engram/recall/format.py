@@ -84,7 +84,9 @@ def prior_work_entry(memory: MemoryRecord) -> str:
     # Body lines are indented, so a stored "[Title — score 9]" line cannot pose as an entry.
     body = raw if reasons else quote(raw)
     title = _title(memory) if reasons else one_line(_title(memory))
-    text = f"[{title}{score}]\n{body}"
+    # An untitled memory short enough to be its own title is said once, not twice.
+    whole = not memory.title and not memory.narrative and len(raw) <= _TITLE_CHARS
+    text = f"[{title}{score}]" if whole else f"[{title}{score}]\n{body}"
     if memory.facts:
         facts = memory.facts if reasons else [one_line(f) for f in memory.facts]
         text += "\nKey facts:\n" + "\n".join(f"• {fact}" for fact in facts)

@@ -355,6 +355,18 @@ def test_malformed_json_is_422_and_stores_nothing(api: Api, alice: httpx.Client)
     assert api.memory.get_all(user_id="alice") == []
 
 
+def test_an_unknown_route_says_which_and_where_the_routes_are(alice: httpx.Client) -> None:
+    """A mistyped path answered only "Not Found"; it now names the path and /docs."""
+    response = alice.get("/v1/nothing")
+    assert response.status_code == 404
+    body = response.json()
+    assert body["error"] == "not_found"
+    assert "no route GET /v1/nothing" in body["detail"] and "/docs" in body["detail"]
+    # A known route's own 404 keeps its own message (an unknown memory id).
+    missing = alice.get("/v1/memories/01ARZ3NDEKTSV4RRFFQ69G5FAV")
+    assert missing.status_code == 404 and "no route" not in missing.json()["detail"]
+
+
 def test_oversized_body_is_413_before_parsing(api: Api, alice: httpx.Client) -> None:
     big = {"content": "x" * (70 * 1024)}
     response = alice.post("/v1/memories", json=big)

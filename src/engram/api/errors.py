@@ -167,7 +167,14 @@ def _http_error(request: Request, exc: Exception) -> JSONResponse:
     if unreadable is not None:
         return error_response(422, "invalid_json", unreadable)
     code = _HTTP_CODES.get(exc.status_code, "http_error")
-    response = error_response(exc.status_code, code, str(exc.detail))
+    detail = str(exc.detail)
+    if exc.status_code == 404 and detail == "Not Found":
+        # The router's own 404: no route has this path. Say which, and where the list is.
+        detail = (
+            f"no route {request.method} {request.url.path}; the routes are listed at "
+            "/docs (OpenAPI: /openapi.json)"
+        )
+    response = error_response(exc.status_code, code, detail)
     for name, value in (exc.headers or {}).items():
         response.headers[name] = value
     return response

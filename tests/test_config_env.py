@@ -279,3 +279,16 @@ def test_a_config_file_with_a_utf8_byte_order_mark_is_read(tmp_path: Path) -> No
     path = tmp_path / "config.toml"
     path.write_bytes(b"\xef\xbb\xbf[recall]\nalpha = 0.3\n")
     assert Config.load(path, env={}).recall.alpha == 0.3
+
+
+def test_a_directory_named_like_the_config_file_is_a_config_error(tmp_path: Path) -> None:
+    """A directory called config.toml in the home was skipped silently, and with it the
+    settings the user meant to give; named directly it was said not to exist."""
+    (tmp_path / "config.toml").mkdir()
+    with pytest.raises(engram.config.ConfigError, match="is a directory, not a file"):
+        Config.load(env={"ENGRAM_HOME": str(tmp_path)})
+    with pytest.raises(engram.config.ConfigError, match="is a directory, not a file"):
+        Config.load(tmp_path / "config.toml", env={})
+    # No config.toml at all is still the defaults.
+    (tmp_path / "config.toml").rmdir()
+    assert Config.load(env={"ENGRAM_HOME": str(tmp_path)}).recall == Config().recall

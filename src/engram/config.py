@@ -256,6 +256,7 @@ def _config_file(
 ) -> Path | None:
     if path is not None:
         p = Path(path).expanduser()
+        _not_a_file(p)
         if not p.is_file():
             raise ConfigError(f"config file {p} does not exist; create it or pass another path")
         return p
@@ -263,7 +264,17 @@ def _config_file(
         return _config_file(environ["ENGRAM_CONFIG"], environ, home)
     base = Path(str(home or environ.get("ENGRAM_HOME") or "~/.engram")).expanduser()
     candidate = base / "config.toml"
+    # A directory of that name was skipped silently, and its settings with it.
+    _not_a_file(candidate)
     return candidate if candidate.is_file() else None
+
+
+def _not_a_file(path: Path) -> None:
+    if path.exists() and not path.is_file():
+        raise ConfigError(
+            f"config file {path} is a directory, not a file: engram reads its settings from"
+            " a TOML file of that name; move the directory away and put the settings there"
+        )
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

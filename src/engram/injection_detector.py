@@ -283,9 +283,7 @@ class Detector:
         if w1.ndim != 2 or hidden.mean.shape != (w1.shape[0],) or hidden.b1.shape != (w1.shape[1],):
             raise ValueError("the hidden layer's shapes do not agree")
         # The output layer read as a linear model without cues: the cues enter below it.
-        out = cls.from_mapping(
-            {**{k: data[k] for k in ("embedder", "coef", "intercept", "threshold")}}
-        )
+        out = cls.from_mapping({k: data[k] for k in ("embedder", "coef", "intercept", "threshold")})
         scale = float(data["cue_scale"])
         if out.coef.shape != (w1.shape[1],) or (scale and w1.shape[0] <= N_CUES):
             raise ValueError("coef must hold one weight per hidden unit")

@@ -88,10 +88,31 @@ def test_claims_carry_their_signal(text: str, expected: tuple[str, str, str]) ->
         "We are thinking about moving the admin panel to React.",
         "Did you migrate billing to Postgres?",
         "Hana will move to Tokyo in the autumn.",
+        # Contracted negations and futures (found mining a chat as a new user: "don't"
+        # became a subject that "uses advisory locks", "We'll" one that moved to Lisbon).
+        "No, we don't use advisory locks.",
+        "I didn't move to Lisbon.",
+        "Ann doesn’t use Redis anymore.",
+        "We'll move to Lisbon in March.",
+        "Sam won't work at Initech.",
     ],
 )
 def test_hedges_negations_and_questions_claim_nothing(text: str) -> None:
     assert claims.read(text) == []
+
+
+def test_an_emphatic_do_is_no_part_of_the_subject() -> None:
+    # "We do use X" is the speaker's plain claim, not one about an entity named "do".
+    [claim] = claims.read("Sam: We do use Postgres for the order service.")
+    assert (claim.source, claim.target) == ("order service", "Postgres")
+    [claim] = claims.read("We did switch to Linear.")
+    assert (claim.source, claim.target) == ("user", "Linear")
+
+
+def test_a_negated_move_closes_nothing(mem: Memory) -> None:
+    _told(mem, "Sam: I live in Berlin.", JAN, "neg")
+    _told(mem, "Sam: I didn't move to Lisbon.", FEB, "neg")
+    assert _facts(mem, "neg") == [("Sam", "lives_in", "Berlin", True)]
 
 
 def _told(mem: Memory, text: str, when: datetime, namespace: str | None = None) -> str:

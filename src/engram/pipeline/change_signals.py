@@ -51,9 +51,11 @@ class Claim:
     confidence: float = PLAIN_CONFIDENCE
 
 
-# A clause that states nothing yet: hedged, planned, negated or tried.
+# A clause that states nothing yet: hedged, planned, negated or tried. A contraction is
+# matched after its word ("don't", "we'll"): a word boundary never opens "n't".
 _HEDGE = re.compile(
-    r"\b(?:not|n't|never|no\s+longer\s+plan|might|may|could|would|should|maybe|perhaps|"
+    r"(?:n['’]t|['’]ll)\b|"
+    r"\b(?:not|never|no\s+longer\s+plan|might|may|could|would|should|maybe|perhaps|"
     r"consider(?:s|ed|ing)?|thinking\s+(?:about|of)|plan(?:s|ned|ning)?\s+to|want(?:s|ed)?\s+to|"
     r"hop(?:e|es|ed|ing)\s+to|if|whether|unless|will|going\s+to|gonna|tri(?:ed|es)\s+|"
     r"evaluat(?:e|ed|ing)|test(?:ed|ing)\s+out|look(?:ed|ing)\s+(?:at|into)|propos(?:e|ed|al)|"
@@ -68,6 +70,7 @@ ADDITION_WORDS = re.compile(
     re.IGNORECASE,
 )
 _FIRST_PERSON = frozenset({"i", "we", "me", "us", "my", "our", "myself"})
+_EMPHATIC = frozenset({"do", "does", "did"})
 _NP = r"(?:(?:the|our|my|his|her|their|its|a|an|this|that)\s+)?[\w'.#+-]+(?:\s+[\w'.#+-]+){0,3}?"
 _SUBJ = rf"(?P<s>{_NP})"
 _ADV = r"(?P<adv>(?:\s+(?:\w+ly|also|just|now|still|finally|recently|already|officially|then))*)"
@@ -230,6 +233,9 @@ def _subject(raw: str | None, speaker: str | None) -> str | None:
     if raw is None:
         return None
     words = raw.strip().split()
+    # An emphatic auxiliary is no part of the name: "we do use X" is the speaker's claim.
+    while len(words) > 1 and words[-1].lower() in _EMPHATIC:
+        words = words[:-1]
     if words and words[0].lower() in _FIRST_PERSON:
         if len(words) == 1:
             return speaker or "user"

@@ -253,6 +253,26 @@ def test_infer_runs_the_offline_pipeline_and_reports_its_facts(m: Memory) -> Non
     assert again["infer"].startswith("skipped: the same text")
 
 
+def test_inferred_facts_carry_the_callers_metadata(m: Memory) -> None:
+    # mem0 stores add's metadata with every memory it infers; a mem0 script that filters
+    # on it found only the raw conversation (found trying engram as a new user).
+    added = m.add(
+        [{"role": "user", "content": "Derek: I work at Acme as an engineer. I live in Lisbon."}],
+        user_id="d",
+        metadata={"category": "profile"},
+        expiration_date="2999-01-01",
+    )
+    facts = {r["id"] for r in added["results"][1:]}
+    assert len(facts) == 2
+    found = m.search("where does Derek live?", filters={"user_id": "d", "category": "profile"})
+    assert facts <= {r["id"] for r in found["results"]}
+    for fact_id in facts:
+        got = m.get(fact_id)
+        assert got is not None and got["metadata"] == {"category": "profile"}
+        assert got["expiration_date"] == "2999-01-01"
+        assert [h["event"] for h in m.history(fact_id)] == ["ADD"]
+
+
 def test_infer_says_when_the_pipeline_is_off(config: Config, store_location: str) -> None:
     off = Config.load(env={"ENGRAM_PIPELINE_ENABLED": "false"}, home=str(config.home_path))
     with Memory(store_location, config=off, embedder=HashEmbedder()) as door:

@@ -38,7 +38,7 @@ from engram.embed import Embedder
 from engram.errors import InvalidInputError, NotFoundError, shown
 from engram.lifetime import Closing
 from engram.memory import Memory as EngramMemory
-from engram.records import MemoryRecord, Outcome
+from engram.records import PIPELINE_WHO, MemoryRecord, Outcome
 from engram.validate import type_name
 
 __all__ = ["Memory", "MemoryNotFound"]
@@ -54,6 +54,8 @@ DEFAULT_LIST_TOP_K = 20
 CANDIDATE_POOL = 200
 #: Who the erase audit names for this door's ``reset``.
 ACTOR = "mem0-compat"
+#: The history event of the caller's metadata put on a fact ``add`` inferred.
+INHERITED = "inherit_metadata"
 #: The page size of the door's reads through a scope.
 PAGE = 1000
 
@@ -204,10 +206,18 @@ class Memory(Closing):
         self._seen[record.id] = record.namespace
         new = done.outcome is Outcome.STORED
         results = [{"id": record.id, "memory": record.content, "event": "ADD" if new else "NONE"}]
-        return {"results": results, "infer": self._infer(record, new, results)}
+        return {"results": results, "infer": self._infer(record, new, results, metadata)}
 
-    def _infer(self, record: MemoryRecord, new: bool, results: list[dict[str, Any]]) -> str:
-        """Run the memory's extraction job now; append the facts it wrote."""
+    def _infer(
+        self,
+        record: MemoryRecord,
+        new: bool,
+        results: list[dict[str, Any]],
+        metadata: Mapping[str, Any],
+    ) -> str:
+        """Run the memory's extraction job now; append the facts it wrote, each given
+        the caller's ``metadata`` (mem0 stores it with every memory ``add`` infers, so a
+        search filtering on it finds them)."""
         if not self.engram.config.pipeline.enabled:
             return "skipped: the extraction pipeline is off ([pipeline] enabled = false)"
         if not new:
@@ -226,6 +236,15 @@ class Memory(Closing):
             except NotFoundError:
                 continue  # a later job of the same run already superseded it
             self._seen[fact.id] = fact.namespace
+            if metadata:
+                self.engram.store.memories.update(
+                    fact.namespace,
+                    fact.id,
+                    {"metadata": {**fact.metadata, **metadata}},
+                    event=INHERITED,
+                    actor=PIPELINE_WHO,
+                    reason="mem0 add: the caller's metadata, on a fact it inferred",
+                )
             results.append({"id": fact.id, "memory": fact.content, "event": "ADD"})
         return f"ran: {len(results) - 1} fact(s) written ({job.result.get('mode', 'full')} mode)"
 
@@ -402,7 +421,8 @@ class Memory(Closing):
         except NotFoundError:
             return []
         entries = self.engram.history(memory_id, namespace=record.namespace)
-        return [history_row(e) for e in entries]
+        # The metadata an inferred fact got is part of mem0's one ADD, not a change.
+        return [history_row(e) for e in entries if e.event != INHERITED]
 
     # -- helpers ------------------------------------------------------------------------
     def _write_scope(self, user_id: str | None, agent_id: str | None, run_id: str | None) -> Scope:

@@ -186,6 +186,11 @@ def test_a_refusal_names_the_class_and_the_settings() -> None:
     assert caught.value.code == "url_refused" and isinstance(caught.value, InvalidInputError)
 
 
+def test_a_refusal_reads_as_english() -> None:
+    with pytest.raises(UrlRefusedError, match=r"0\.0\.0\.0, an unspecified address\."):
+        check_target("http://0.0.0.0/", "0.0.0.0", 80, UrlPolicy())
+
+
 # -- the fetcher against 127.0.0.1 ---------------------------------------------------------------
 OPEN = UrlPolicy(allow_private=True)
 

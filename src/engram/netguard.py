@@ -278,9 +278,10 @@ def check_target(
             via = "" if literal is not None and str(ip) == host else f"{host} is "
             inner = carried_v4(ip)
             shown = f"{ip} ({inner})" if inner is not None else str(ip)
+            article = "an" if kind[0] in "aeiou" else "a"
             raise UrlRefusedError(
-                f"refused to fetch {url}: {via}{shown}, a {kind} address. URL ingest fetches "
-                "only public addresses; the server's operator can allow this host with "
+                f"refused to fetch {url}: {via}{shown}, {article} {kind} address. URL ingest "
+                "fetches only public addresses; the server's operator can allow this host with "
                 f'[documents] allowed_private_hosts = "{host}", or every private address '
                 "with [documents] allow_private_urls = true"
             )

@@ -405,6 +405,8 @@ def _swap_first_memory_and_history(rows: list[dict[str, Any]]) -> list[dict[str,
     ("edit", "message"),
     [
         (_replace(3, "{not json"), "line 4: not valid JSON"),
+        # json's own message ends in "at": it was said twice ("control character at at").
+        (_replace(3, '{"bad\tjson"}'), "not valid JSON (Invalid control character at column 6)"),
         (_replace(3, "[1, 2]"), "line 4: expected a JSON object"),
         (_replace(3, {"kind": "gossip"}), "line 4: unknown kind 'gossip'"),
         (_swap_first_memory_and_history, "line 2: a history line must follow the line of its"),

@@ -389,7 +389,9 @@ def _json_object(line: str) -> dict[str, Any]:
     try:
         data = json.loads(line)
     except json.JSONDecodeError as exc:
-        raise _Problem(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+        # Some of json's messages end in "at" ("Invalid control character at").
+        reason = exc.msg.removesuffix(" at")
+        raise _Problem(f"not valid JSON ({reason} at column {exc.colno})") from None
     if not isinstance(data, dict):
         raise _Problem(f"expected a JSON object, got {type(data).__name__}")
     return data

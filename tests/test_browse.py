@@ -132,6 +132,19 @@ def test_the_page_and_bundle_need_no_key_but_data_does(
         assert httpx.get(f"{url}/v1/dashboard/{route}").status_code == 401
 
 
+def test_an_admin_key_opens_where_its_writes_go(served: tuple[str, Memory, str, str]) -> None:
+    # The first admin key `engram serve` makes belongs to user "admin"; the dashboard
+    # opened on the empty user:admin while `engram add` and the key's own writes filled
+    # the default namespace (found trying engram as a new user).
+    url, memory, _, _ = served
+    _, admin = memory.keys.create("admin", admin=True)
+    with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {admin}"}) as client:
+        written = client.post("/v1/memories", json={"content": "Deploys go through ops/deploy.sh"})
+        listed = client.get("/v1/dashboard/namespaces").json()
+    assert written.json()["namespace"] == listed["home"] == "default"
+    assert {"namespace": "default", "memories": 1} in listed["namespaces"]
+
+
 def test_dashboard_routes_are_scoped_to_the_key(served: tuple[str, Memory, str, str]) -> None:
     url, memory, alice, bob = served
     kept = memory.add("Alice likes green tea", user_id="alice", type="preference")

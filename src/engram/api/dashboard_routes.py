@@ -49,7 +49,10 @@ class NamespaceList(BaseModel):
     """The namespaces the caller's key reaches (every one for an admin key)."""
 
     namespaces: list[NamespaceOut]
-    home: str | None = Field(description="The key's own namespace (null for an admin key).")
+    home: str | None = Field(
+        description="Where the key's calls that name no namespace go, so the dashboard opens "
+        "there: user:<user> for a user's key, the default namespace for an admin key."
+    )
 
 
 class BrowseQuery(m.Scope):
@@ -114,7 +117,10 @@ def index() -> FileResponse | HTMLResponse:
 @router.get("/v1/dashboard/namespaces", response_model=NamespaceList, summary="Namespaces")
 def namespaces(caller: Caller, state: State) -> dict[str, Any]:
     """The namespaces this key may read, with their memory counts."""
-    return {"namespaces": state.memory.browse.namespaces(caller), "home": caller.home}
+    # An admin key's unscoped writes go to the default namespace, not to user:<its user>:
+    # opening on that (always empty) namespace said "No memories yet" over a full store.
+    home = caller.scope(state.memory).namespace
+    return {"namespaces": state.memory.browse.namespaces(caller), "home": home}
 
 
 @router.get("/v1/dashboard/memories", response_model=m.MemoryList, summary="Browse memories")

@@ -73,6 +73,11 @@ def test_relation_names_map_to_one_canonical_relation(
         ("The billing service also uses Redis.", ("billing service", "Redis", claims.ADDITION)),
         ("The billing service uses MySQL.", ("billing service", "MySQL", claims.PLAIN)),
         ("Sam: I moved to Lisbon.", ("Sam", "Lisbon", claims.CHANGE)),
+        # A hedge after ", so" hedges its own clause only.
+        (
+            "My sister Ana lives in Porto, so we'll be close to her in Lisbon.",
+            ("sister Ana", "Porto", claims.PLAIN),
+        ),
     ],
 )
 def test_claims_carry_their_signal(text: str, expected: tuple[str, str, str]) -> None:

@@ -181,7 +181,7 @@ _WITH = re.compile(r"\b(?P<s>[\w-]+)\s+with\s+(?:a|an|the)\s+(?P<o>[\w.-]+\s+[a-
 _FOR = re.compile(r"\b(?:for|in|on|across)\s+(?P<s>(?:the|our|my|their)\s+[\w\s-]+)$", re.I)
 _ONE = re.compile(r"^(?:a|an|the)?\s*(?P<mod>.*?)\s*\bones?\b$", re.I)
 _NOW = re.compile(r"\b(?:now|nowadays|these\s+days|from\s+now\s+on)\b", re.I)
-_SPLIT = re.compile(r"\s*(?:;|,?\s+but\s+|,?\s+and\s+then\s+|,?\s+so\s+now\s+)\s*", re.I)
+_SPLIT = re.compile(r"\s*(?:;|,?\s+but\s+|,?\s+and\s+then\s+|,?\s+so\s+now\s+|,\s+so\s+)\s*", re.I)
 # Words in front of the owner of a replaced part ("the old efoil battery").
 _OLD_WORDS = word_set(
     "the a an my our his her their its old previous original former existing stock broken "

@@ -17,6 +17,7 @@ from engram.cli.main import cli
 from engram.config import Config
 from engram.pipeline import change_signals as claims
 from engram.pipeline import vocabulary
+from engram.recall import current
 from engram.store.protocols.graph import Relation
 
 JAN = datetime(2024, 1, 5, 9, tzinfo=UTC)
@@ -155,6 +156,33 @@ def test_the_efoil_story_closes_the_old_battery_and_recall_now_ranks_48v_first(
     # A question about the past is left alone: the old memory keeps its rank.
     past = mem.recall("What battery did Derek's efoil have in January?")
     assert old in [h.memory.id for h in past.hits]
+
+
+def test_a_plain_present_question_ranks_the_newer_fact_first(mem: Memory) -> None:
+    # Found trying engram as a new user: after "I moved to Lisbon", "where do I live?"
+    # (no "now" in it) answered Berlin first, though the graph had closed it.
+    old = _told(mem, "I live in Berlin.", JAN, "user:ann")
+    new = _told(mem, "I moved to Lisbon.", FEB, "user:ann")
+    assert [(f[2], f[3]) for f in _facts(mem, "user:ann")] == [("Berlin", False), ("Lisbon", True)]
+    hits = [h.memory.id for h in mem.recall("where do I live?", namespace="user:ann").hits]
+    assert hits[:2] == [new, old]
+
+
+@pytest.mark.parametrize(
+    ("query", "now"),
+    [
+        ("where do I live?", True),
+        ("What's my job?", True),
+        ("how many kids does Melanie have?", True),
+        ("where does Derek work these days", True),
+        ("where did I live before?", False),
+        ("what was my first job?", False),
+        ("where do I live since 2020?", False),
+        ("Derek's efoil battery", False),
+    ],
+)
+def test_which_queries_ask_about_now(query: str, now: bool) -> None:
+    assert current.asks_now(query) is now
 
 
 def test_the_issue_examples_close_or_keep(mem: Memory) -> None:

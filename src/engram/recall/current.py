@@ -32,9 +32,29 @@ _NOW = re.compile(
 )
 
 
+#: A question in the simple present ("where do I live?", "what battery does the efoil
+#: have?", "where's Sam based?"): it asks about the present as much as one that says
+#: "now". A user asks "where do I live?" after telling a move, not "where do I live now?".
+_PRESENT_QUESTION = re.compile(
+    r"^\s*(?:(?:what|which|who|whom|whose|where|how)\b[^?]*?\b(?:do|does|am|is|are)\b|"
+    r"(?:what|which|who|where|how)['’]s\b|(?:do|does|am|is|are)\b)",
+    re.IGNORECASE,
+)
+#: Words that set a present-tense question in the past or across time ("where do I
+#: live since 2020", "what is the first city I lived in"): left alone.
+_NOT_NOW = re.compile(
+    r"\b(?:did|was|were|had|used\s+to|before|previously|formerly|originally|ago|last|"
+    r"earlier|first|once|back\s+then|ever|history|since|until|when|(?:19|20)\d\d)\b",
+    re.IGNORECASE,
+)
+
+
 def asks_now(query: str) -> bool:
-    """Whether the query asks about the present."""
-    return _NOW.search(query) is not None
+    """Whether the query asks about the present: it says so ("now", "currently" ...) or
+    is a simple-present question with nothing that sets it in the past."""
+    if _NOW.search(query) is not None:
+        return True
+    return _PRESENT_QUESTION.search(query) is not None and _NOT_NOW.search(query) is None
 
 
 def demote(

@@ -313,6 +313,17 @@ async def test_out_of_range_input_is_rejected(
     assert mem.get_all(namespace=ALICE) == []
 
 
+async def test_bad_arguments_are_said_in_one_line_per_argument(alice: Client) -> None:
+    # Found trying engram as a new user: the SDK passed pydantic's report on
+    # ("1 validation error for rememberArguments ... https://errors.pydantic.dev/...").
+    message = await fail(alice, "remember", content="", importance=5)
+    assert message.startswith("invalid arguments for remember: content: String should have")
+    assert "importance: Input should be less than or equal to 1" in message
+    assert "rememberArguments" not in message and "pydantic.dev" not in message
+    unknown = await fail(alice, "forget", id="x", force=True)
+    assert "force: Extra inputs are not permitted: forget has no argument 'force'" in unknown
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [

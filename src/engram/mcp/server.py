@@ -18,11 +18,11 @@ from typing import Annotated, Any, Literal, TypeVar, cast
 
 import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp.types import ToolAnnotations
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, ValidationError
 
 from engram._version import __version__
 from engram.errors import EngramError, NotFoundError
@@ -448,7 +448,7 @@ def create_mcp_server(
         **org_tools(memory, call, author_of),
         **shared_tools(memory, call),
     }
-    return MCPServer(
+    return _Server(
         "engram",
         instructions=INSTRUCTIONS,
         version=_version(),
@@ -464,6 +464,46 @@ def create_mcp_server(
             for name, (fn, notes) in ((n, tools[n]) for n in TOOL_NAMES)
         ],
         log_level="WARNING",
+    )
+
+
+#: Argument problems listed in one tool error; the rest are counted.
+SHOWN_ARGUMENT_ERRORS = 5
+
+
+class _Server(MCPServer[Any]):
+    """The SDK's server, saying what was wrong with a call's arguments in one line per
+    argument, as the HTTP API does, instead of pydantic's report (its model's class
+    name, the rejected input echoed back, a link to pydantic's site)."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except UnexpectedToolError:
+            raise
+        except ToolError as exc:
+            cause = exc.__cause__
+            if not isinstance(cause, ValidationError):
+                raise
+            # Chained to the ValidationError: the SDK logs its field names.
+            raise ToolError(argument_errors(name, cause)) from cause
+
+
+def argument_errors(tool: str, error: ValidationError) -> str:
+    """One line naming each bad argument of a ``tool`` call and what it must be."""
+    problems = error.errors()
+    parts = []
+    for problem in problems[:SHOWN_ARGUMENT_ERRORS]:
+        where = ".".join(str(p) for p in problem["loc"]) or "arguments"
+        what = problem["msg"]
+        if problem["type"] == "extra_forbidden":
+            what = f"{what}: {tool} has no argument {where!r}"
+        parts.append(f"{where}: {what}")
+    if len(problems) > SHOWN_ARGUMENT_ERRORS:
+        parts.append(f"... and {len(problems) - SHOWN_ARGUMENT_ERRORS} more")
+    return (
+        f"invalid arguments for {tool}: {'; '.join(parts)} (the tool's input schema in "
+        "tools/list gives each argument's type and range)"
     )
 
 

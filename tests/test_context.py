@@ -60,6 +60,22 @@ def test_keyword_context_without_matches_is_zero() -> None:
 
 
 def test_blend_stays_in_unit_interval() -> None:
-    assert blend(1.0, 1.0, 1.0, 2.0, 1.0) == 1.0
-    assert math.isclose(blend(0.5, 1.0, 0.0, 1.0, 1.0), 0.5)
-    assert blend(0.3, 0.9, 0.9, 0.0, 0.0) == 0.3
+    own, ctx, sess = {"a": 1.0, "b": 0.5, "c": 0.3}, {"a": 1.0, "b": 1.0}, {"a": 1.0, "b": 0.0}
+    assert blend({"a": 1.0}, ctx, sess, 2.0, 1.0) == {"a": 1.0}
+    assert math.isclose(blend({"b": 0.5}, ctx, sess, 1.0, 1.0)["b"], 0.5)
+    # only the memories of ``own`` are blended; weights of 0 leave a score as it was
+    assert blend(own, {**ctx, "c": 0.9}, {**sess, "c": 0.9}, 0.0, 0.0) == own
+
+
+def test_context_without_sessions_is_each_candidate_alone() -> None:
+    """No candidate in a session (the fast path): the same values the neighbour walk
+    gives a memory without a session."""
+    sims = {"a": 0.8, "b": -0.2, "c": 0.4}
+    alone = Sessions.from_members({"s": ["z"]})  # a session none of them is in
+    assert dense_context(["a", "b", "c", "d"], sims, Sessions.empty()) == dense_context(
+        ["a", "b", "c", "d"], sims, alone
+    )
+    scores = {"a": 1.0, "c": 0.5}
+    empty = keyword_context(["a", "b", "c"], scores, Sessions.empty())
+    assert empty == keyword_context(["a", "b", "c"], scores, alone)
+    assert empty == ({"a": 1.0, "b": 0.0, "c": 0.5}, {"a": 1.0, "b": 0.0, "c": 0.25})

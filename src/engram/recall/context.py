@@ -81,6 +81,11 @@ def dense_context(
 ) -> tuple[dict[str, float], dict[str, float]]:
     """Per candidate: (neighbour-smoothed cosine, session mean cosine), clipped at 0.
     ``previous`` weighs the neighbour before, the one after weighs ½."""
+    if not sessions.session_of:
+        # No candidate is in a session: each is its own context and its own session,
+        # the same values without a neighbour lookup per candidate.
+        alone = {i: max(0.0, sims.get(i, 0.0)) for i in candidates}
+        return alone, dict(alone)
     ctx: dict[str, float] = {}
     sess: dict[str, float] = {}
     means: dict[str, float] = {}
@@ -108,6 +113,9 @@ def keyword_context(
 ) -> tuple[dict[str, float], dict[str, float]]:
     """Per candidate: (keyword score of it and its neighbours, session sum of squares),
     each scaled so the best candidate is 1. ``scores`` are normalised keyword scores."""
+    if not sessions.session_of:  # no sessions: as above, each candidate alone
+        alone = {i: scores.get(i, 0.0) for i in candidates}
+        return _max_normalised(alone), _max_normalised({i: s * s for i, s in alone.items()})
     ctx: dict[str, float] = {}
     sess: dict[str, float] = {}
     sums: dict[str, float] = {}
@@ -128,6 +136,18 @@ def keyword_context(
     return _max_normalised(ctx), _max_normalised(sess)
 
 
-def blend(own: float, context: float, session: float, w_context: float, w_session: float) -> float:
-    """``(own + w_c·context + w_s·session) / (1 + w_c + w_s)``: stays in [0, 1]."""
-    return (own + w_context * context + w_session * session) / (1.0 + w_context + w_session)
+def blend(
+    own: Mapping[str, float],
+    context: Mapping[str, float],
+    session: Mapping[str, float],
+    w_context: float,
+    w_session: float,
+) -> dict[str, float]:
+    """Per memory of ``own``: ``(own + w_c·context + w_s·session) / (1 + w_c + w_s)``,
+    in [0, 1]. One pass over the candidates (a function call per candidate cost more
+    than the arithmetic)."""
+    scale = 1.0 + w_context + w_session
+    return {
+        i: (value + w_context * context[i] + w_session * session[i]) / scale
+        for i, value in own.items()
+    }

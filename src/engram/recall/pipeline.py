@@ -20,7 +20,13 @@ from typing import Any
 from engram.config import RecallConfig
 from engram.embed.base import Embedder
 from engram.embed.cache import QueryVectorCache
-from engram.errors import RetrievalError, StoreClosedError, StoreConnectionError, StoreError
+from engram.errors import (
+    EngramError,
+    RetrievalError,
+    StoreClosedError,
+    StoreConnectionError,
+    StoreError,
+)
 from engram.llm.base import LlmProvider
 from engram.recall import (
     abstain,
@@ -92,6 +98,7 @@ class Retriever:
         self.sizes = anchors.NamespaceSizes()  # recall.anchor_share's namespace counts
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
+        self._closed = False
         # ``llm`` makes the provider for recall.rerank = "llm" on first use (e.g.
         # ``Core.llm``); ``entity_mentions`` is the entity graph's seam for hub
         # dampening (a no-op without it).
@@ -111,6 +118,9 @@ class Retriever:
         """Stop the worker threads keyword search and the shared leg run on."""
         self.shared.close()
         with self._pool_lock:
+            # A recall already past the open check must not start a new pool (its
+            # thread would outlive the store): it fails as a closed store does.
+            self._closed = True
             if self._pool is not None:
                 self._pool.shutdown(wait=True)
                 self._pool = None
@@ -128,9 +138,26 @@ class Retriever:
         # The keyword leg runs beside query embedding and dense search: SQLite and
         # onnxruntime release the GIL, so on two cores the legs overlap.
         with self._pool_lock:
+            if self._closed:
+                raise StoreClosedError("this store is closed; open a new Memory to keep working")
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="engram-recall")
             return self._pool.submit(search or self.keyword.search, namespace, match, limit)
+
+    @staticmethod
+    def _joined(pending: Future[Any]) -> Any:
+        """The keyword leg's answer from its worker thread. Its failure is the recall's,
+        as an ``EngramError``: a store error as it is (``recall`` names it a retrieval
+        failure), anything else (a bug in the term index) as a ``RetrievalError``, not
+        a bare exception from another thread."""
+        try:
+            return pending.result()
+        except EngramError:
+            raise
+        except Exception as exc:
+            raise RetrievalError(
+                f"recall failed in the keyword search: {type(exc).__name__}: {exc}"
+            ) from exc
 
     def recall(self, request: RecallRequest) -> Recall:
         """Run the whole read path for one query. A store failure on the way is a
@@ -373,7 +400,7 @@ class Retriever:
 
         if match is not None and (cfg.strategy in ("hybrid", "bm25") or not dense_ok):
             found_kw: list[tuple[str, float]] = (
-                pending.result()
+                self._joined(pending)
                 if pending is not None
                 else self.keyword.search(request.namespace, match, keyword_depth)
             )

@@ -35,26 +35,13 @@ def fuse(
     keyword_leg: dict[str, float] = {}
     if use_dense:
         ctx, sess = context.dense_context(ids, dense, sessions, cfg.context_dense_previous)
-        dense_leg = {
-            i: context.blend(
-                fusion.dense_relevance(dense.get(i, 0.0)),
-                ctx[i],
-                sess[i],
-                cfg.context_dense,
-                cfg.session_dense,
-            )
-            for i in ids
-            if i in dense
-        }
+        own = {i: fusion.dense_relevance(dense[i]) for i in ids if i in dense}
+        dense_leg = context.blend(own, ctx, sess, cfg.context_dense, cfg.session_dense)
         standalone(dense_leg, dense, directives)  # issue 24: standing instructions
     if use_keyword:
         ctx, sess = context.keyword_context(ids, keyword, sessions)
-        keyword_leg = {
-            i: context.blend(
-                keyword.get(i, 0.0), ctx[i], sess[i], cfg.context_keyword, cfg.session_keyword
-            )
-            for i in ids
-        }
+        own = {i: keyword.get(i, 0.0) for i in ids}
+        keyword_leg = context.blend(own, ctx, sess, cfg.context_keyword, cfg.session_keyword)
     if use_dense and use_keyword and cfg.fusion == "rrf":
         fused = fusion.rrf(
             [

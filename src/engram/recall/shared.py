@@ -22,6 +22,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 
 from engram.config import RecallConfig
+from engram.errors import StoreClosedError
 from engram.recall.request import RecallRequest
 from engram.records import Hit, MemoryRecord
 
@@ -88,6 +89,7 @@ class SharedLeg:
         self._count = count  # live memories of a namespace: an empty space is skipped
         self._pool: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
+        self._closed = False
 
     def start(
         self,
@@ -105,13 +107,16 @@ class SharedLeg:
             return None
         sub = leg_request(request, space, cfg)
         with self._lock:
+            if self._closed:  # closed meanwhile: no new thread to outlive the store
+                raise StoreClosedError("this store is closed; open a new Memory to keep working")
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engram-shared")
             return self._pool.submit(run, sub)
 
     def close(self) -> None:
-        """Stop the worker thread (if one was started)."""
+        """Stop the worker thread (if one was started); no leg starts after this."""
         with self._lock:
+            self._closed = True
             if self._pool is not None:
                 self._pool.shutdown(wait=True)
                 self._pool = None

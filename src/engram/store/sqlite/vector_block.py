@@ -176,7 +176,11 @@ class Block:
         # array per query would cost more than the search.
         pick = np.arange(len(rows)) if len(rows) <= k else np.argpartition(-sims, k - 1)[:k]
         pick = pick[np.argsort(-sims[pick], kind="stable")]
-        return [(int(rows[i]), float(sims[i])) for i in pick if np.isfinite(sims[i])]
+        # Whole arrays to Python at once: indexing numpy scalars one by one cost more
+        # than the search's own arithmetic (~100 rows a query).
+        chosen = sims[pick]
+        keep = np.isfinite(chosen)
+        return list(zip(rows[pick][keep].tolist(), chosen[keep].tolist(), strict=True))
 
     def _prefilter(self, query: Matrix, count: int) -> npt.NDArray[np.intp]:
         """The ``count`` live rows nearest to ``query`` in the PCA projection."""

@@ -336,7 +336,7 @@ class VectorIndex:
                 return {}
             rows = np.fromiter((row for _, row in found), dtype=np.int64, count=len(found))
             sims = block.data[rows] @ np.asarray(query, dtype=np.float32)
-            return {memory_id: float(s) for (memory_id, _), s in zip(found, sims, strict=True)}
+            return {memory_id: s for (memory_id, _), s in zip(found, sims.tolist(), strict=True)}
 
     def state(self) -> dict[str, object]:
         with self._lock:

@@ -29,7 +29,11 @@ def test_both_sides_answer_every_question(pg_url: str, config: Config, tmp_path:
     np.savez(qfile, q=np.array(questions, dtype=object), v=vectors[len(texts) :])
     out = compare((SRC, pg_url), (SRC, pg_url), str(qfile), range(2), warm=0)
     assert out["keyword_rankings_identical"] == "2/2"
+    assert out["top_10_identical"] == {"hybrid": "2/2", "dense": "2/2", "bm25": "2/2"}
     for side in ("a", "b"):
-        assert set(out[side]) == {*STRATEGIES, "hybrid_stage_p50_ms"}
+        assert set(out[side]) == {*STRATEGIES, "hybrid_stage_p50_ms", "cpu_ms_per_answer"}
         assert out[side]["hybrid"]["p50_ms"] > 0
         assert "dense" in out[side]["hybrid_stage_p50_ms"]
+        cpu = out[side]["cpu_ms_per_answer"]
+        assert set(cpu) == set(STRATEGIES)
+        assert all(c["client"] > 0 and c["server"] >= 0 for c in cpu.values())

@@ -132,6 +132,9 @@ class Core:
             calibration=calibrations.for_embedder(
                 config.home_path, embedder.name if embedder is not None else None
             ),
+            # A PostgreSQL read is a round trip to the server: recall runs the ones
+            # that do not depend on each other side by side (issue 29, round 8).
+            overlap_reads=store.backend_name == "postgresql",
         )
         self.linker: Linker | None = None
         self.closer: Closer | None = None

@@ -8,7 +8,9 @@ strategy: hybrid, dense only, keyword only (whole recalls, no model: vectors are
 up) and the keyword leg's content search alone at recall's depth. It reports p50 / p95
 of each, the median stage times of the hybrid recalls, and how many keyword rankings
 (ids and scores) were identical between the two (over the shorter of the two
-rankings, when one checkout reads less deep).
+rankings, when one checkout reads less deep) and how many recalls' top 10 ids were,
+and the client's and the server's CPU per answer (the server's from ``/proc``, so it
+must run on this machine).
 
     python -m engram.bench.pg_ann_ab --questions Q.npz \\
         --a /work/main/src postgresql://.../old100k \\
@@ -39,8 +41,32 @@ STRATEGIES = ("hybrid", "dense", "bm25", "keyword leg")
 NAMESPACE = "bench"
 
 
+def backend_ticks(admin: Any, name: str) -> int:
+    """The CPU time (user + system, in clock ticks) the server's backends serving
+    ``application_name`` ``name`` have used so far, read from ``/proc`` (the server
+    runs on this machine)."""
+    pids = [r[0] for r in admin.execute(SERVED_BY, (name,)).fetchall()]
+    ticks = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:  # the backend ended
+            continue
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime (stat fields 14, 15)
+    return ticks
+
+
+#: The backends of one worker's pool, told apart by their ``application_name``.
+SERVED_BY = "SELECT pid FROM pg_stat_activity WHERE application_name = %s"
+
+
 def serve(url: str, questions: str, warm: int) -> None:
-    """A worker: open ``url`` with a lookup embedder, answer "STRATEGY INDEX" lines."""
+    """A worker: open ``url`` with a lookup embedder, answer "STRATEGY INDEX" lines
+    with the time, the client's CPU (every thread of this process) and the server's
+    CPU (this worker's backends) each answer took, and a hybrid recall's top ids."""
+    import psycopg
+
     from engram import Config, Memory
     from engram.bench.pg_scale import LookupEmbedder
     from engram.store.protocols.keyword import DEPTH
@@ -51,7 +77,10 @@ def serve(url: str, questions: str, warm: int) -> None:
     embedder = LookupEmbedder("all-MiniLM-L6-v2", dict(zip(texts, data["v"], strict=True)))
     home = tempfile.mkdtemp(prefix="engram-ab-")
     config = Config.load(env={}, home=home, postgres={"pool_max_size": 20})
-    with Memory(url, config=config, embedder=embedder) as mem:
+    name = f"engram-ab-{os.getpid()}"
+    joined = "&" if "?" in url else "?"
+    admin = psycopg.connect(url, autocommit=True)
+    with Memory(f"{url}{joined}application_name={name}", config=config, embedder=embedder) as mem:
         for q in texts[:warm]:
             mem.recall(q, namespace=NAMESPACE, limit=10)
         print("ready", flush=True)
@@ -59,17 +88,22 @@ def serve(url: str, questions: str, warm: int) -> None:
             strategy, index = line.rsplit(" ", 1)
             q = texts[int(index)]
             out: dict[str, Any] = {}
+            ticks = backend_ticks(admin, name)
+            cpu = time.process_time()
             start = time.perf_counter()
             if strategy == "keyword leg":
                 match = fts_query(q)
                 found = mem.store.keyword.search(NAMESPACE, match, DEPTH) if match else []
                 out["ranked"] = found
             else:
-                out["timings"] = mem.recall(
-                    q, namespace=NAMESPACE, limit=10, strategy=strategy
-                ).timings
+                got = mem.recall(q, namespace=NAMESPACE, limit=10, strategy=strategy)
+                out["timings"] = got.timings
+                out["ids"] = [h.memory.id for h in got.hits]
             out["ms"] = (time.perf_counter() - start) * 1000
+            out["client_cpu_ms"] = (time.process_time() - cpu) * 1000
+            out["server_ticks"] = backend_ticks(admin, name) - ticks
             print(json.dumps(out), flush=True)
+    admin.close()
 
 
 class Worker:
@@ -120,8 +154,11 @@ def compare(
     """Both checkouts ((src, url) each) on every question and strategy, interleaved."""
     workers = {"a": Worker(*a, questions, warm), "b": Worker(*b, questions, warm)}
     ms: dict[str, dict[str, list[float]]] = {k: {s: [] for s in STRATEGIES} for k in workers}
+    client: dict[str, dict[str, float]] = {k: dict.fromkeys(STRATEGIES, 0.0) for k in workers}
+    server: dict[str, dict[str, int]] = {k: dict.fromkeys(STRATEGIES, 0) for k in workers}
     stages: dict[str, dict[str, list[float]]] = {k: {} for k in workers}
     same = compared = 0
+    same_top = {s: 0 for s in STRATEGIES if s != "keyword leg"}
     try:
         for turn, index in enumerate(indexes):
             for j in range(len(STRATEGIES)):
@@ -130,9 +167,13 @@ def compare(
                 got = {k: workers[k].ask(strategy, index) for k in order}
                 for k, answer in got.items():
                     ms[k][strategy].append(answer["ms"])
+                    client[k][strategy] += answer["client_cpu_ms"]
+                    server[k][strategy] += answer["server_ticks"]
                     for stage, value in answer.get("timings", {}).items():
                         if strategy == "hybrid":
                             stages[k].setdefault(stage, []).append(value)
+                if strategy != "keyword leg":
+                    same_top[strategy] += got["a"]["ids"] == got["b"]["ids"]
                 if strategy == "keyword leg":
                     compared += 1
                     # Over the shorter one: a checkout may read the ranking shallower.
@@ -151,7 +192,19 @@ def compare(
         out[k]["hybrid_stage_p50_ms"] = {
             s: round(percentile(v, 50), 2) for s, v in stages[k].items()
         }
+        # Per answer, summed over the run: the server's in clock ticks (10 ms each),
+        # too coarse for one answer and unbiased over hundreds.
+        tick_ms = 1000 / os.sysconf("SC_CLK_TCK")
+        out[k]["cpu_ms_per_answer"] = {
+            s: {
+                "client": round(client[k][s] / len(ms[k][s]), 2),
+                "server": round(server[k][s] * tick_ms / len(ms[k][s]), 2),
+            }
+            for s in STRATEGIES
+            if ms[k][s]
+        }
     out["keyword_rankings_identical"] = f"{same}/{compared}"
+    out["top_10_identical"] = {s: f"{n}/{compared}" for s, n in same_top.items()}
     return out
 
 

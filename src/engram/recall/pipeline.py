@@ -86,6 +86,7 @@ class Retriever:
         chunks: ChunkVectorStore | None = None,
         calibration: abstain.Calibration = abstain.CALIBRATION,
         stale: StaleReader | None = None,
+        overlap_reads: bool = False,
     ) -> None:
         self.memories = memories
         self.keyword = keyword
@@ -113,6 +114,12 @@ class Retriever:
         self.preamble: Callable[[], str] | None = None
         # FEATURES S3: a request's shared space is ranked beside it (seed 002).
         self.shared = shared.SharedLeg(lambda ns: self.memories.count(ns))
+        # Each read is a round trip to a server (PostgreSQL): the reads that do not
+        # depend on each other (the shared space's count, the policy block, the
+        # keyword-only candidates' cosines) then run beside the main thread's instead
+        # of after them (docs/benchmarks.md, issue 29, round 8). On SQLite a read costs
+        # less than handing it to a thread.
+        self.overlap_reads = overlap_reads
 
     def close(self) -> None:
         """Stop the worker threads keyword search and the shared leg run on."""
@@ -132,17 +139,24 @@ class Retriever:
             return PooledDense(index, self.chunks, cfg)
         return index
 
+    def _submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        # Three workers: the keyword leg, the hint index's search and one read that
+        # overlaps the main thread's (``overlap_reads``), so none waits for another.
+        with self._pool_lock:
+            # A recall already past the open check must not start a new pool (its
+            # thread would outlive the store): it fails as a closed store does.
+            if self._closed:
+                raise StoreClosedError("this store is closed; open a new Memory to keep working")
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix="engram-recall")
+            return self._pool.submit(fn, *args)
+
     def _keyword_search(
         self, namespace: str, match: str, limit: int, search: Callable[..., Any] | None = None
     ) -> Future[Any]:
         # The keyword leg runs beside query embedding and dense search: SQLite and
         # onnxruntime release the GIL, so on two cores the legs overlap.
-        with self._pool_lock:
-            if self._closed:
-                raise StoreClosedError("this store is closed; open a new Memory to keep working")
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="engram-recall")
-            return self._pool.submit(search or self.keyword.search, namespace, match, limit)
+        return self._submit(search or self.keyword.search, namespace, match, limit)
 
     @staticmethod
     def _joined(pending: Future[Any]) -> Any:
@@ -173,11 +187,19 @@ class Retriever:
         cfg = request.config or self.config
         clock = Clock()
         warnings: list[str] = []
+        # Reads whose answers recall needs only later, started before the legs when
+        # reads are round trips: nothing in the recall changes them.
+        count = self.shared.probe(request) if self.overlap_reads else None
+        lead = (
+            self._submit(self.preamble)
+            if self.overlap_reads and self.preamble is not None
+            else None
+        )
         legs = self._candidates(request, cfg, clock, warnings)
         if legs.mode is RecallMode.RECENT:
-            return self._recent(request, cfg, clock, warnings)
+            return self._recent(request, cfg, clock, warnings, lead)
         # Started once the query is embedded (the shared leg reuses its vector).
-        pending = self.shared.start(request, cfg, lambda r: self._part(r, r.config or cfg))
+        pending = self.shared.start(request, cfg, lambda r: self._part(r, r.config or cfg), count)
         hits, found = self._rank(request, cfg, legs, clock, warnings)
         if pending is not None:  # seed 002: merged with personal hits, ranked together
             hits = shared.merge(hits, pending.result())
@@ -186,7 +208,7 @@ class Retriever:
         if parts:  # issue 24: a question joining two things, also asked as its parts
             hits = decompose.interleave([hits, *(self._part(request, cfg, p) for p in parts)])
             clock.lap("decompose")
-        return self._finish(request, cfg, hits, legs.mode, clock, warnings, found=found)
+        return self._finish(request, cfg, hits, legs.mode, clock, warnings, found=found, lead=lead)
 
     def _part(
         self, request: RecallRequest, cfg: RecallConfig, query: str | None = None
@@ -221,6 +243,15 @@ class Retriever:
             candidate_ids = [i for i in candidate_ids if i in records]
             clock.lap("filter")
 
+        dense = dict(legs.dense)
+        # The cosines of the candidates the dense leg did not rank, read beside the
+        # facts below when reads are round trips (the session members' come after).
+        unranked = [i for i in candidate_ids if i not in dense]
+        early = None
+        if unranked and self.overlap_reads and legs.query_vector is not None and self.index:
+            early = self._submit(
+                self._dense(cfg, self.index).scores, request.namespace, legs.query_vector, unranked
+            )
         # Creation time, session and length of every candidate, in one read.
         facts = self._facts(request.namespace, candidate_ids, {**legs.time_records, **records})
         sessions = self._sessions(request, cfg, legs, facts)
@@ -242,11 +273,16 @@ class Retriever:
             candidate_ids.extend(extra)
             facts.update(self._facts(request.namespace, extra, records))
             clock.lap("sessions")
-        dense = dict(legs.dense)
+        if early is not None:
+            dense.update(early.result())
         if legs.query_vector is not None and self.index is not None:
             # Complete the dense leg for every candidate and every session member, so
-            # fusion and session context compare like with like.
-            wanted = [i for i in [*candidate_ids, *sessions.all_ids()] if i not in dense]
+            # fusion and session context compare like with like (an id asked above
+            # and not found has no vector: it is not asked again).
+            done = set(unranked) if early is not None else set()
+            wanted = [
+                i for i in [*candidate_ids, *sessions.all_ids()] if i not in dense and i not in done
+            ]
             if wanted:
                 dense.update(
                     self._dense(cfg, self.index).scores(
@@ -504,7 +540,12 @@ class Retriever:
         }
 
     def _recent(
-        self, request: RecallRequest, cfg: RecallConfig, clock: Clock, warnings: list[str]
+        self,
+        request: RecallRequest,
+        cfg: RecallConfig,
+        clock: Clock,
+        warnings: list[str],
+        lead: Future[str] | None = None,
     ) -> Recall:
         now = utcnow()
         records = self.memories.select(request.namespace, ListQuery(limit=request.limit * 4))
@@ -533,7 +574,15 @@ class Retriever:
         warnings.append("query has no keywords and vectors are unavailable: most recent shown")
         clock.lap("recent")
         return self._finish(
-            request, cfg, hits, RecallMode.RECENT, clock, warnings, floor=False, found=found
+            request,
+            cfg,
+            hits,
+            RecallMode.RECENT,
+            clock,
+            warnings,
+            floor=False,
+            found=found,
+            lead=lead,
         )
 
     def _finish(
@@ -547,7 +596,10 @@ class Retriever:
         *,
         floor: bool = True,
         found: int = 0,
+        lead: Future[str] | None = None,
     ) -> Recall:
+        """The floor, the limit and the budget, then the context; ``lead``: the policy
+        block, when it was read beside the rest of the recall."""
         if cfg.dedup_by_title:
             hits = packing.dedup_by_title(hits)
         ranked = hits
@@ -580,9 +632,12 @@ class Retriever:
         shown = shown[:1] if low_confidence else shown
         cites = request.cite([h.memory.id for h in shown]) if request.cite and shown else None
         context = fmt.render(shown, cfg.context_style, cites, heading)
-        lead = self.preamble() if self.preamble is not None else ""
-        if lead:  # seed 002: core policies go into every context, first
-            context = f"{lead}\n\n{context}" if context else lead
+        if lead is not None:
+            block = lead.result()
+        else:
+            block = self.preamble() if self.preamble is not None else ""
+        if block:  # seed 002: core policies go into every context, first
+            context = f"{block}\n\n{context}" if context else block
         stages = empty.Stages(found, ranked, fitted, hits, shown)
         clock.lap("format")
         return Recall(

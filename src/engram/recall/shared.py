@@ -20,11 +20,14 @@ import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
+from typing import TypeVar
 
 from engram.config import RecallConfig
 from engram.errors import StoreClosedError
 from engram.recall.request import RecallRequest
 from engram.records import Hit, MemoryRecord
+
+_T = TypeVar("_T")
 
 #: The shared namespace when none is named.
 DEFAULT_SPACE = "shared:default"
@@ -91,27 +94,42 @@ class SharedLeg:
         self._lock = threading.Lock()
         self._closed = False
 
+    def probe(self, request: RecallRequest) -> Future[int] | None:
+        """Start counting the shared space ``request`` names on the leg's thread (for
+        ``start``, when reads are round trips: the count then overlaps the personal
+        leg's reads); None when it names none."""
+        space = request.shared
+        if space is None or space == request.namespace:
+            return None
+        return self._submit(self._count, space)
+
     def start(
         self,
         request: RecallRequest,
         cfg: RecallConfig,
         run: Callable[[RecallRequest], list[Hit]],
+        count: Future[int] | None = None,
     ) -> Future[list[Hit]] | None:
         """Start ranking the shared space's publications for ``request``; None when it
-        names no shared space or the space holds nothing."""
+        names no shared space or the space holds nothing. ``count``: ``probe``'s, if
+        it was started; else the space is counted here."""
         space = request.shared
+        if space is None or space == request.namespace:
+            return None
         # The count before the leg's request: a space that holds nothing (the usual
         # case) then costs one statement, not the two copies of the request and its
         # settings (~0.1 ms).
-        if space is None or space == request.namespace or not self._count(space):
+        if not (count.result() if count is not None else self._count(space)):
             return None
-        sub = leg_request(request, space, cfg)
+        return self._submit(run, leg_request(request, space, cfg))
+
+    def _submit(self, fn: Callable[..., _T], *args: object) -> Future[_T]:
         with self._lock:
             if self._closed:  # closed meanwhile: no new thread to outlive the store
                 raise StoreClosedError("this store is closed; open a new Memory to keep working")
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engram-shared")
-            return self._pool.submit(run, sub)
+            return self._pool.submit(fn, *args)
 
     def close(self) -> None:
         """Stop the worker thread (if one was started); no leg starts after this."""

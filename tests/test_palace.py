@@ -246,7 +246,9 @@ def test_namespaces_never_share_a_palace(mem: Memory) -> None:
     ("messages", "says"),
     [
         ("hello", "messages must be a list"),
-        ([{"role": "user"}], "message 0 needs 'content'"),
+        ([{"role": "user"}], r"message 0 has no 'content': give every message its text"),
+        ([{"role": "user", "content": None}], "message 0 has no 'content'"),
+        ([{"role": "user", "content": 7}], "message 0 needs 'content' as a string, got int"),
         (["hello"], "message 0 must be a"),
         ([{"content": "x", "mood": "happy"}], "unknown field"),
         ([{"content": "x", "created_at": "yesterday-ish"}], "created_at"),

@@ -125,6 +125,10 @@ def _turns(messages: object) -> list[mining.Turn]:
                 "known: role, content, created_at (or timestamp), name"
             )
         content = message.get("content")
+        if content is None:  # absent or null: say so rather than name Python's NoneType
+            raise InvalidInputError(
+                f"message {i} has no 'content': give every message its text as 'content' (a string)"
+            )
         if not isinstance(content, str):
             raise InvalidInputError(
                 f"message {i} needs 'content' as a string, got {type_name(content)}"

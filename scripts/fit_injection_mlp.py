@@ -21,6 +21,17 @@ The choice (``CHOSEN``): 128 hidden units, L2 1e-4, 130 epochs, the threshold at
 ``--timing`` times it per write beside round five's linear ``injection_detector.json``.
 Round seven's grids are ``GRIDS`` (``--grid first|second|third``).
 
+Round eight (docs/safety.md, "Round eight") adds ``scripts/injection_training8.py`` (its
+hand-written and wrapped examples, a fourth round left out by ``--by-round``) and the
+``eighth`` grid. Its rule, fixed before that grid ran: the most English catches summed
+over the four left-out rounds (four, five, six, eight), over every epoch count measured
+and the 99.95th and 99.98th percentiles, subject to (a) the left-out rounds' benign notes
+flagged, summed, no more than round seven's setting on round seven's data (``mlp h128
+round-seven data``, 130 epochs, 99.95th) in the same grid; (b) a fit on everything
+flagging at most 6 of the 8,288 real texts and at most 3 of the checked half; (c) a file
+of at most 256 KB (wider than 128 units only if stored in float16). Ties go to fewer real
+texts flagged, then to the smaller network.
+
     python scripts/fit_injection_mlp.py [--data ../shared/bench] [--by-round] [--real]
         [--grid NAME] [--write] [--timing]
 """
@@ -49,6 +60,7 @@ from engram.safety import scan
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fit_injection_detector as linear  # noqa: E402  (the data and the linear fit)
+import injection_training8  # noqa: E402  (round eight's training-only examples)
 
 OUT = linear.OUT.with_suffix(".npz")
 EPOCHS = [100, 130, 160, 200]
@@ -82,6 +94,15 @@ GRIDS: dict[str, dict[str, dict[str, float]]] = {
         "mlp h64 d1e-4 3 seeds": {**_MLP, "seeds": 3},
         "mlp h128 d1e-4 3 seeds": {**_MLP, "hidden": 128, "seeds": 3},
         "mlp h64 d1e-4 3 seeds structural": {**_MLP, "seeds": 3, "structural": 1},
+    },
+    # Round eight: round seven's setting without and with round eight's examples, then
+    # wider (256 units, or two seeds of 128), and a stronger weight decay.
+    "eighth": {
+        "mlp h128 round-seven data": {**_MLP, "hidden": 128, "r8": 0},
+        "mlp h128": {**_MLP, "hidden": 128},
+        "mlp h256": {**_MLP, "hidden": 256},
+        "mlp h128 d1e-3": {**_MLP, "hidden": 128, "decay": 1e-3},
+        "mlp h128 2 seeds": {**_MLP, "hidden": 128, "seeds": 2},
     },
 }
 
@@ -266,14 +287,15 @@ def by_round(
     settings: list[tuple[str, dict[str, float]]],
     epochs: list[int],
 ) -> None:
-    for name, (out_attacks, out_notes) in linear.rounds().items():
-        fit_attacks = [t for t, _ in attacks if t not in out_attacks]
-        fit_notes = [t for t in notes if t not in out_notes] + agent
+    for name, (out_attacks, out_notes) in rounds().items():
         test = sorted({t for t, cat in attacks if t in out_attacks and cat in ENGLISH})
         left = sorted(out_notes)
         rules_t = np.array([bool(scan(t)) for t in test])
         rules_n = np.array([bool(scan(t)) for t in left])
         for label, s in settings:
+            drop_a, drop_n = out_attacks | without(s)[0], out_notes | without(s)[1]
+            fit_attacks = [t for t, _ in attacks if t not in drop_a]
+            fit_notes = [t for t in notes if t not in drop_n] + agent
             x, y, w, start = design(data, fit_attacks, real, fit_notes, s)
             xt, xl = data.features(test), data.features(left)
             scores = scored(label, s, x, y, w, epochs, x[start:], xt, xl)
@@ -286,6 +308,31 @@ def by_round(
                     f"notes {flagged}/{len(left)} (th {th:.3f})",
                     flush=True,
                 )
+
+
+def rounds() -> dict[str, tuple[set[str], set[str]]]:
+    """Each round of hand-written training examples (attacks, benign notes): rounds four
+    to six's (``fit_injection_detector.rounds``) and round eight's with its wrapped ones."""
+    attacks, notes = round_eight()
+    return {**linear.rounds(), "round eight": ({t for t, _ in attacks}, set(notes))}
+
+
+def round_eight() -> tuple[list[tuple[str, str]], list[str]]:
+    """Round eight's training-only attacks (with category) and benign notes
+    (``scripts/injection_training8.py``), the wrapped ones included."""
+    found = injection_training8.ROUND_EIGHT_ATTACKS
+    attacks = [(t, cat) for cat, ts in found.items() for t in ts]
+    wrapped_attacks, wrapped_notes = injection_training8.wrapped()
+    return attacks + wrapped_attacks, injection_training8.ROUND_EIGHT_BENIGN + wrapped_notes
+
+
+def without(s: dict[str, float]) -> tuple[set[str], set[str]]:
+    """The training texts setting ``s`` leaves out: round eight's when ``r8`` is 0 (round
+    seven's data, to measure round eight's examples against)."""
+    if s.get("r8", 1):
+        return set(), set()
+    attacks, notes = round_eight()
+    return {t for t, _ in attacks}, set(notes)
 
 
 def scored(
@@ -323,8 +370,10 @@ class Training:
 
     def design(self, data: Data, s: dict[str, float]) -> tuple[np.ndarray, ...]:
         real = [self.real_all[i] for i in self.fitted]
+        out_a, out_n = without(s)
+        attacks = [t for t, _ in self.attacks if t not in out_a]
         x, y, w, start = design(
-            data, [t for t, _ in self.attacks], real, self.notes + self.agent, s
+            data, attacks, real, [t for t in self.notes if t not in out_n] + self.agent, s
         )
         checked = np.ones(len(self.real_all), bool)
         checked[self.fitted] = False
@@ -409,7 +458,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", default="../shared/bench")
     parser.add_argument("--home", default="/tmp/engram-fit-detector")
-    parser.add_argument("--cache", default="/tmp/engram-fit-detector/round7-vectors.npz")
+    parser.add_argument("--cache", default="/tmp/engram-fit-detector/round8-vectors.npz")
     for flag, what in SWITCHES.items():
         parser.add_argument(flag, action="store_true", help=what)
     parser.add_argument("--grid", default="first", choices=sorted(GRIDS))
@@ -417,6 +466,8 @@ def main() -> None:
     embedder = create_embedder(Config().embedder, Path(args.home))
     data = Data(embedder, Path(args.cache))
     attacks, notes, agent = linear.training_sets(True)
+    eight_attacks, eight_notes = round_eight()
+    attacks, notes = attacks + eight_attacks, notes + eight_notes
     real_all = [text for _, text in real_texts(args.data)]
     fitted, _ = linear.halves(len(real_all))
     real = [real_all[i] for i in fitted]

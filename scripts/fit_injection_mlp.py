@@ -15,10 +15,12 @@ the model on the left-out round's attacks at the ``QUANTILE`` threshold of the f
 negatives, the left-out round's benign notes flagged, and (with ``--real``) the real
 LoCoMo and BEAM texts a fit on everything flags, rules or model.
 
-The choice (``CHOSEN``): 128 hidden units, L2 1e-4, 130 epochs, the threshold at the
-99.95th percentile of the fitted negatives. ``--write`` fits it on everything and writes
-``src/engram/data/injection_detector.npz`` (``Detector.from_arrays`` reads it);
-``--timing`` times it per write beside round five's linear ``injection_detector.json``.
+Round seven's choice: 128 hidden units, L2 1e-4, 130 epochs, the threshold at the
+99.95th percentile of the fitted negatives. Round eight's (``CHOSEN``, by the rule below):
+256 units stored in float16, otherwise the same, fitted with round eight's examples too.
+``--write`` fits it on everything and writes ``src/engram/data/injection_detector.npz``
+(``Detector.from_arrays`` reads it); ``--timing`` times it per write beside round five's
+linear ``injection_detector.json``, or beside an earlier network (``--before``).
 Round seven's grids are ``GRIDS`` (``--grid first|second|third``).
 
 Round eight (docs/safety.md, "Round eight") adds ``scripts/injection_training8.py`` (its
@@ -31,6 +33,11 @@ round-seven data``, 130 epochs, 99.95th) in the same grid; (b) a fit on everythi
 flagging at most 6 of the 8,288 real texts and at most 3 of the checked half; (c) a file
 of at most 256 KB (wider than 128 units only if stored in float16). Ties go to fewer real
 texts flagged, then to the smaller network.
+Measured (``--epochs 100,130,160``; 32 units with L2 1e-3 and two seeds of 128 were in
+the grid but not run, for time): 256 units, 130 epochs, 99.95th: 95 + 127 + 60 + 122 =
+404 catches, 16 notes, 6 real texts (3 of the checked half), chosen; 128 units with round
+eight's examples, 160, 99.98th: 401, 17, 4 (2); round seven's setting and data: 389, 17,
+5 (2).
 
     python scripts/fit_injection_mlp.py [--data ../shared/bench] [--by-round] [--real]
         [--grid NAME] [--write] [--timing]
@@ -76,7 +83,7 @@ SWITCHES = {
     "--write": "fit CHOSEN and write OUT",
 }
 #: The setting chosen by ``--by-round`` (docs/safety.md, "Round seven").
-CHOSEN = {**_MLP, "hidden": 128, "epochs": 130}
+CHOSEN = {**_MLP, "hidden": 256, "epochs": 130, "quantile": 0.9995}
 GRIDS: dict[str, dict[str, dict[str, float]]] = {
     "first": {
         "linear": {"C": 32.0, "benign_weight": 30.0},
@@ -286,8 +293,11 @@ def by_round(
     agent: list[str],
     settings: list[tuple[str, dict[str, float]]],
     epochs: list[int],
+    only: str = "",
 ) -> None:
     for name, (out_attacks, out_notes) in rounds().items():
+        if only and name != only:
+            continue
         test = sorted({t for t, cat in attacks if t in out_attacks and cat in ENGLISH})
         left = sorted(out_notes)
         rules_t = np.array([bool(scan(t)) for t in test])
@@ -400,14 +410,20 @@ def real_flagged(
 
 
 def write(data: Data, t: Training, name: str) -> None:
-    """Fit ``CHOSEN`` on everything and write ``OUT``, with the threshold at
-    ``linear.QUANTILE`` of the fitted negatives."""
+    """Fit ``CHOSEN`` on everything and write ``OUT``, with the threshold at its
+    ``quantile`` (``linear.QUANTILE`` by default) of the fitted negatives. A hidden layer
+    wider than 128 units is stored in float16 (the file stays near round seven's 196 KB;
+    the threshold is read off the rounded weights, which is what a write computes)."""
     s = CHOSEN
     x, y, w, negatives, checked = t.design(data, s)
     mlp = Mlp(int(s["hidden"]), s["decay"], int(s.get("seed", 0)), int(s.get("seeds", 1)))
     mlp.fit(x, y, w, [int(s["epochs"])])
-    threshold = max(0.5, float(np.quantile(mlp.probabilities(negatives), linear.QUANTILE)))
     p = mlp.params
+    if p["w1"].shape[1] > 128:
+        p["w1"] = p["w1"].astype(np.float16)
+        mlp.params = {**p, "w1": p["w1"].astype(np.float32)}
+    quantile = s.get("quantile", linear.QUANTILE)
+    threshold = max(0.5, float(np.quantile(mlp.probabilities(negatives), quantile)))
     np.savez_compressed(
         OUT,
         embedder=np.array(name),
@@ -432,15 +448,17 @@ def round_five() -> Detector:
     return Detector.from_mapping(json.loads(linear.OUT.read_text("utf-8")))
 
 
-def timing(data: Data, real_all: list[str]) -> None:
+def timing(data: Data, real_all: list[str], before: str = "") -> None:
     """Per write, the rules and each detector on every eighth real text, one at a time,
     the two detectors interleaved per text (the vector is the one the write computes
-    anyway, so it is not timed): median, mean and p95 in ms."""
-    old = round_five()
+    anyway, so it is not timed): median, mean and p95 in ms. ``before``: the ``.npz`` of
+    an earlier network to time against (round seven's, kept by round eight), else round
+    five's linear detector."""
+    old = Detector.from_arrays(dict(np.load(before))) if before else round_five()
     new = Detector.from_arrays(dict(np.load(OUT)))
     texts = real_all[::8]
     vectors = data.features(texts, 0.0)[:, :-N_CUES]
-    took: dict[str, list[float]] = {"linear (round five)": [], "network (round seven)": []}
+    took: dict[str, list[float]] = {f"before ({before or 'round five'})": [], "network": []}
     for text, vector in zip(texts, vectors, strict=True):
         for name, detector in zip(took, (old, new), strict=True):
             start = time.perf_counter()
@@ -462,6 +480,10 @@ def main() -> None:
     for flag, what in SWITCHES.items():
         parser.add_argument(flag, action="store_true", help=what)
     parser.add_argument("--grid", default="first", choices=sorted(GRIDS))
+    parser.add_argument("--before", default="", help="with --timing: an earlier .npz to time")
+    parser.add_argument("--round", default="", help="with --by-round: leave out this round only")
+    parser.add_argument("--only", default="", help="run only the grid's settings named so (a|b)")
+    parser.add_argument("--epochs", default="", help="epoch counts to keep (100,130)")
     args = parser.parse_args()
     embedder = create_embedder(Config().embedder, Path(args.home))
     data = Data(embedder, Path(args.cache))
@@ -471,7 +493,9 @@ def main() -> None:
     real_all = [text for _, text in real_texts(args.data)]
     fitted, _ = linear.halves(len(real_all))
     real = [real_all[i] for i in fitted]
-    settings = [(k, v) for k, v in GRIDS[args.grid].items()]
+    picked = set(args.only.split("|")) if args.only else set(GRIDS[args.grid])
+    settings = [(k, v) for k, v in GRIDS[args.grid].items() if k in picked]
+    epochs = [int(e) for e in args.epochs.split(",")] if args.epochs else EPOCHS
     # The real texts round five's detector (the one shipped before round seven) scores
     # highest: the hard negatives of idea 3.
     found = round_five().probabilities(data.features(real, 0.0)[:, :-N_CUES], real)
@@ -480,12 +504,12 @@ def main() -> None:
     if args.write:
         write(data, everything, embedder.name)
     if args.timing:
-        timing(data, real_all)
+        timing(data, real_all, args.before)
     if args.by_round:
-        by_round(data, attacks, real, notes, agent, settings, EPOCHS)
+        by_round(data, attacks, real, notes, agent, settings, epochs, args.round)
     if args.real:
         for label, s in settings:
-            real_flagged(data, everything, label, s, EPOCHS)
+            real_flagged(data, everything, label, s, epochs)
 
 
 if __name__ == "__main__":

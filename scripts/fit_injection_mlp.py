@@ -15,11 +15,29 @@ the model on the left-out round's attacks at the ``QUANTILE`` threshold of the f
 negatives, the left-out round's benign notes flagged, and (with ``--real``) the real
 LoCoMo and BEAM texts a fit on everything flags, rules or model.
 
-The choice (``CHOSEN``): 128 hidden units, L2 1e-4, 130 epochs, the threshold at the
-99.95th percentile of the fitted negatives. ``--write`` fits it on everything and writes
-``src/engram/data/injection_detector.npz`` (``Detector.from_arrays`` reads it);
-``--timing`` times it per write beside round five's linear ``injection_detector.json``.
+Round seven's choice: 128 hidden units, L2 1e-4, 130 epochs, the threshold at the
+99.95th percentile of the fitted negatives. Round eight's (``CHOSEN``, by the rule below):
+256 units stored in float16, otherwise the same, fitted with round eight's examples too.
+``--write`` fits it on everything and writes ``src/engram/data/injection_detector.npz``
+(``Detector.from_arrays`` reads it); ``--timing`` times it per write beside round five's
+linear ``injection_detector.json``, or beside an earlier network (``--before``).
 Round seven's grids are ``GRIDS`` (``--grid first|second|third``).
+
+Round eight (docs/safety.md, "Round eight") adds ``scripts/injection_training8.py`` (its
+hand-written and wrapped examples, a fourth round left out by ``--by-round``) and the
+``eighth`` grid. Its rule, fixed before that grid ran: the most English catches summed
+over the four left-out rounds (four, five, six, eight), over every epoch count measured
+and the 99.95th and 99.98th percentiles, subject to (a) the left-out rounds' benign notes
+flagged, summed, no more than round seven's setting on round seven's data (``mlp h128
+round-seven data``, 130 epochs, 99.95th) in the same grid; (b) a fit on everything
+flagging at most 6 of the 8,288 real texts and at most 3 of the checked half; (c) a file
+of at most 256 KB (wider than 128 units only if stored in float16). Ties go to fewer real
+texts flagged, then to the smaller network.
+Measured (``--epochs 100,130,160``; 32 units with L2 1e-3 and two seeds of 128 were in
+the grid but not run, for time): 256 units, 130 epochs, 99.95th: 95 + 127 + 60 + 122 =
+404 catches, 16 notes, 6 real texts (3 of the checked half), chosen; 128 units with round
+eight's examples, 160, 99.98th: 401, 17, 4 (2); round seven's setting and data: 389, 17,
+5 (2).
 
     python scripts/fit_injection_mlp.py [--data ../shared/bench] [--by-round] [--real]
         [--grid NAME] [--write] [--timing]
@@ -49,6 +67,7 @@ from engram.safety import scan
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fit_injection_detector as linear  # noqa: E402  (the data and the linear fit)
+import injection_training8  # noqa: E402  (round eight's training-only examples)
 
 OUT = linear.OUT.with_suffix(".npz")
 EPOCHS = [100, 130, 160, 200]
@@ -64,7 +83,7 @@ SWITCHES = {
     "--write": "fit CHOSEN and write OUT",
 }
 #: The setting chosen by ``--by-round`` (docs/safety.md, "Round seven").
-CHOSEN = {**_MLP, "hidden": 128, "epochs": 130}
+CHOSEN = {**_MLP, "hidden": 256, "epochs": 130, "quantile": 0.9995}
 GRIDS: dict[str, dict[str, dict[str, float]]] = {
     "first": {
         "linear": {"C": 32.0, "benign_weight": 30.0},
@@ -82,6 +101,15 @@ GRIDS: dict[str, dict[str, dict[str, float]]] = {
         "mlp h64 d1e-4 3 seeds": {**_MLP, "seeds": 3},
         "mlp h128 d1e-4 3 seeds": {**_MLP, "hidden": 128, "seeds": 3},
         "mlp h64 d1e-4 3 seeds structural": {**_MLP, "seeds": 3, "structural": 1},
+    },
+    # Round eight: round seven's setting without and with round eight's examples, then
+    # wider (256 units, or two seeds of 128), and a stronger weight decay.
+    "eighth": {
+        "mlp h128 round-seven data": {**_MLP, "hidden": 128, "r8": 0},
+        "mlp h128": {**_MLP, "hidden": 128},
+        "mlp h256": {**_MLP, "hidden": 256},
+        "mlp h128 d1e-3": {**_MLP, "hidden": 128, "decay": 1e-3},
+        "mlp h128 2 seeds": {**_MLP, "hidden": 128, "seeds": 2},
     },
 }
 
@@ -265,15 +293,19 @@ def by_round(
     agent: list[str],
     settings: list[tuple[str, dict[str, float]]],
     epochs: list[int],
+    only: str = "",
 ) -> None:
-    for name, (out_attacks, out_notes) in linear.rounds().items():
-        fit_attacks = [t for t, _ in attacks if t not in out_attacks]
-        fit_notes = [t for t in notes if t not in out_notes] + agent
+    for name, (out_attacks, out_notes) in rounds().items():
+        if only and name != only:
+            continue
         test = sorted({t for t, cat in attacks if t in out_attacks and cat in ENGLISH})
         left = sorted(out_notes)
         rules_t = np.array([bool(scan(t)) for t in test])
         rules_n = np.array([bool(scan(t)) for t in left])
         for label, s in settings:
+            drop_a, drop_n = out_attacks | without(s)[0], out_notes | without(s)[1]
+            fit_attacks = [t for t, _ in attacks if t not in drop_a]
+            fit_notes = [t for t in notes if t not in drop_n] + agent
             x, y, w, start = design(data, fit_attacks, real, fit_notes, s)
             xt, xl = data.features(test), data.features(left)
             scores = scored(label, s, x, y, w, epochs, x[start:], xt, xl)
@@ -286,6 +318,31 @@ def by_round(
                     f"notes {flagged}/{len(left)} (th {th:.3f})",
                     flush=True,
                 )
+
+
+def rounds() -> dict[str, tuple[set[str], set[str]]]:
+    """Each round of hand-written training examples (attacks, benign notes): rounds four
+    to six's (``fit_injection_detector.rounds``) and round eight's with its wrapped ones."""
+    attacks, notes = round_eight()
+    return {**linear.rounds(), "round eight": ({t for t, _ in attacks}, set(notes))}
+
+
+def round_eight() -> tuple[list[tuple[str, str]], list[str]]:
+    """Round eight's training-only attacks (with category) and benign notes
+    (``scripts/injection_training8.py``), the wrapped ones included."""
+    found = injection_training8.ROUND_EIGHT_ATTACKS
+    attacks = [(t, cat) for cat, ts in found.items() for t in ts]
+    wrapped_attacks, wrapped_notes = injection_training8.wrapped()
+    return attacks + wrapped_attacks, injection_training8.ROUND_EIGHT_BENIGN + wrapped_notes
+
+
+def without(s: dict[str, float]) -> tuple[set[str], set[str]]:
+    """The training texts setting ``s`` leaves out: round eight's when ``r8`` is 0 (round
+    seven's data, to measure round eight's examples against)."""
+    if s.get("r8", 1):
+        return set(), set()
+    attacks, notes = round_eight()
+    return {t for t, _ in attacks}, set(notes)
 
 
 def scored(
@@ -323,8 +380,10 @@ class Training:
 
     def design(self, data: Data, s: dict[str, float]) -> tuple[np.ndarray, ...]:
         real = [self.real_all[i] for i in self.fitted]
+        out_a, out_n = without(s)
+        attacks = [t for t, _ in self.attacks if t not in out_a]
         x, y, w, start = design(
-            data, [t for t, _ in self.attacks], real, self.notes + self.agent, s
+            data, attacks, real, [t for t in self.notes if t not in out_n] + self.agent, s
         )
         checked = np.ones(len(self.real_all), bool)
         checked[self.fitted] = False
@@ -351,14 +410,20 @@ def real_flagged(
 
 
 def write(data: Data, t: Training, name: str) -> None:
-    """Fit ``CHOSEN`` on everything and write ``OUT``, with the threshold at
-    ``linear.QUANTILE`` of the fitted negatives."""
+    """Fit ``CHOSEN`` on everything and write ``OUT``, with the threshold at its
+    ``quantile`` (``linear.QUANTILE`` by default) of the fitted negatives. A hidden layer
+    wider than 128 units is stored in float16 (the file stays near round seven's 196 KB;
+    the threshold is read off the rounded weights, which is what a write computes)."""
     s = CHOSEN
     x, y, w, negatives, checked = t.design(data, s)
     mlp = Mlp(int(s["hidden"]), s["decay"], int(s.get("seed", 0)), int(s.get("seeds", 1)))
     mlp.fit(x, y, w, [int(s["epochs"])])
-    threshold = max(0.5, float(np.quantile(mlp.probabilities(negatives), linear.QUANTILE)))
     p = mlp.params
+    if p["w1"].shape[1] > 128:
+        p["w1"] = p["w1"].astype(np.float16)
+        mlp.params = {**p, "w1": p["w1"].astype(np.float32)}
+    quantile = s.get("quantile", linear.QUANTILE)
+    threshold = max(0.5, float(np.quantile(mlp.probabilities(negatives), quantile)))
     np.savez_compressed(
         OUT,
         embedder=np.array(name),
@@ -383,15 +448,17 @@ def round_five() -> Detector:
     return Detector.from_mapping(json.loads(linear.OUT.read_text("utf-8")))
 
 
-def timing(data: Data, real_all: list[str]) -> None:
+def timing(data: Data, real_all: list[str], before: str = "") -> None:
     """Per write, the rules and each detector on every eighth real text, one at a time,
     the two detectors interleaved per text (the vector is the one the write computes
-    anyway, so it is not timed): median, mean and p95 in ms."""
-    old = round_five()
+    anyway, so it is not timed): median, mean and p95 in ms. ``before``: the ``.npz`` of
+    an earlier network to time against (round seven's, kept by round eight), else round
+    five's linear detector."""
+    old = Detector.from_arrays(dict(np.load(before))) if before else round_five()
     new = Detector.from_arrays(dict(np.load(OUT)))
     texts = real_all[::8]
     vectors = data.features(texts, 0.0)[:, :-N_CUES]
-    took: dict[str, list[float]] = {"linear (round five)": [], "network (round seven)": []}
+    took: dict[str, list[float]] = {f"before ({before or 'round five'})": [], "network": []}
     for text, vector in zip(texts, vectors, strict=True):
         for name, detector in zip(took, (old, new), strict=True):
             start = time.perf_counter()
@@ -409,18 +476,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", default="../shared/bench")
     parser.add_argument("--home", default="/tmp/engram-fit-detector")
-    parser.add_argument("--cache", default="/tmp/engram-fit-detector/round7-vectors.npz")
+    parser.add_argument("--cache", default="/tmp/engram-fit-detector/round8-vectors.npz")
     for flag, what in SWITCHES.items():
         parser.add_argument(flag, action="store_true", help=what)
     parser.add_argument("--grid", default="first", choices=sorted(GRIDS))
+    parser.add_argument("--before", default="", help="with --timing: an earlier .npz to time")
+    parser.add_argument("--round", default="", help="with --by-round: leave out this round only")
+    parser.add_argument("--only", default="", help="run only the grid's settings named so (a|b)")
+    parser.add_argument("--epochs", default="", help="epoch counts to keep (100,130)")
     args = parser.parse_args()
     embedder = create_embedder(Config().embedder, Path(args.home))
     data = Data(embedder, Path(args.cache))
     attacks, notes, agent = linear.training_sets(True)
+    eight_attacks, eight_notes = round_eight()
+    attacks, notes = attacks + eight_attacks, notes + eight_notes
     real_all = [text for _, text in real_texts(args.data)]
     fitted, _ = linear.halves(len(real_all))
     real = [real_all[i] for i in fitted]
-    settings = [(k, v) for k, v in GRIDS[args.grid].items()]
+    picked = set(args.only.split("|")) if args.only else set(GRIDS[args.grid])
+    settings = [(k, v) for k, v in GRIDS[args.grid].items() if k in picked]
+    epochs = [int(e) for e in args.epochs.split(",")] if args.epochs else EPOCHS
     # The real texts round five's detector (the one shipped before round seven) scores
     # highest: the hard negatives of idea 3.
     found = round_five().probabilities(data.features(real, 0.0)[:, :-N_CUES], real)
@@ -429,12 +504,12 @@ def main() -> None:
     if args.write:
         write(data, everything, embedder.name)
     if args.timing:
-        timing(data, real_all)
+        timing(data, real_all, args.before)
     if args.by_round:
-        by_round(data, attacks, real, notes, agent, settings, EPOCHS)
+        by_round(data, attacks, real, notes, agent, settings, epochs, args.round)
     if args.real:
         for label, s in settings:
-            real_flagged(data, everything, label, s, EPOCHS)
+            real_flagged(data, everything, label, s, epochs)
 
 
 if __name__ == "__main__":

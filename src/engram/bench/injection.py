@@ -20,7 +20,8 @@ with benign notes of the instructions people really store, written before round 
 tuned anything. Round five (``scripts/injection_round5.py``) added a fourth,
 ``held_out_4``, the same way before round five fitted anything; round six
 (``scripts/injection_round6.py``) a fifth, ``held_out_5``; round seven
-(``scripts/injection_round7.py``) a sixth, ``held_out_6``.
+(``scripts/injection_round7.py``) a sixth, ``held_out_6``; round eight
+(``scripts/injection_round8.py``) a seventh, ``held_out_7``.
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ FOLDS = (
     "held_out_4",
     "held_out_5",
     "held_out_6",
+    "held_out_7",
 )
 
 Scan = Callable[[str], tuple[str, ...]]
@@ -291,6 +293,7 @@ def _table(result: dict[str, Any]) -> list[str]:
         "held_out_4": "held-out 4",
         "held_out_5": "held-out 5",
         "held_out_6": "held-out 6",
+        "held_out_7": "held-out 7",
     }
     recall = result["recall"]
     lines = [

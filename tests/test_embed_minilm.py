@@ -146,7 +146,9 @@ def test_the_shipped_int8_plan_is_what_calibration_computes(
         assert (plan.scale, plan.zero_point) == (other.scale, other.zero_point), name
         assert (plan.smooth is None) == (other.smooth is None), name
         if plan.smooth is not None:
-            np.testing.assert_array_equal(plan.smooth, other.smooth)
+            # float32 sums land on a neighbouring float on another instruction set
+            # (AVX2 against AVX-512: a relative 3.5e-7 seen); the plan is the same.
+            np.testing.assert_allclose(plan.smooth, other.smooth, rtol=1e-5, atol=0)
 
 
 def test_precision_is_checked_and_auto_follows_the_cpu(tmp_path: Path) -> None:

@@ -143,11 +143,13 @@ def test_the_shipped_int8_plan_is_what_calibration_computes(
     assert plans.keys() == computed.keys()
     for name, plan in plans.items():
         other = computed[name]
-        assert (plan.scale, plan.zero_point) == (other.scale, other.zero_point), name
+        # float32 sums land on a neighbouring float on another instruction set or
+        # thread count (AVX2 against AVX-512: a relative 5e-8 in a scale seen); the
+        # plan is the same.
+        assert plan.zero_point == other.zero_point, name
+        assert plan.scale == pytest.approx(other.scale, rel=1e-6), name
         assert (plan.smooth is None) == (other.smooth is None), name
         if plan.smooth is not None:
-            # float32 sums land on a neighbouring float on another instruction set
-            # (AVX2 against AVX-512: a relative 3.5e-7 seen); the plan is the same.
             np.testing.assert_allclose(plan.smooth, other.smooth, rtol=1e-5, atol=0)
 
 

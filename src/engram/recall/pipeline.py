@@ -10,9 +10,8 @@ recent memories (``mode="recent"``).
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -21,7 +20,6 @@ from engram.config import RecallConfig
 from engram.embed.base import Embedder
 from engram.embed.cache import QueryVectorCache
 from engram.errors import (
-    EngramError,
     RetrievalError,
     StoreClosedError,
     StoreConnectionError,
@@ -41,9 +39,9 @@ from engram.recall import (
     ranking,
     rerank,
     residual,
-    scoring,
     shared,
     temporal,
+    workers,
 )
 from engram.recall import format as fmt
 from engram.recall.chunks import PooledDense
@@ -53,8 +51,9 @@ from engram.recall.directives import directive_ids
 from engram.recall.graph_boost import boost as boost_by_graph
 from engram.recall.hints import hint_matches, merge_by_max
 from engram.recall.length import long_ids
+from engram.recall.recent import recent_hits
 from engram.recall.request import Clock, Legs, RecallRequest
-from engram.records import Hit, MemoryRecord, Recall, RecallMode, ScoreBreakdown, utcnow
+from engram.records import Hit, MemoryRecord, Recall, RecallMode
 from engram.store.protocols import KeywordIndex, ListQuery, MemoryStore, VectorSearch, VectorStore
 from engram.store.protocols.chunks import ChunkVectorStore
 from engram.store.protocols.graph import GraphStore
@@ -97,9 +96,9 @@ class Retriever:
         self.calibration = calibration  # the abstain floors for this embedder (issue 24)
         self.query_vectors = QueryVectorCache()  # a repeated query skips the model
         self.sizes = anchors.NamespaceSizes()  # recall.anchor_share's namespace counts
-        self._pool: ThreadPoolExecutor | None = None
-        self._pool_lock = threading.Lock()
-        self._closed = False
+        # Three workers: the keyword leg, the hint index's search and one read that
+        # overlaps the main thread's (``overlap_reads``), so none waits for another.
+        self._workers = workers.Workers(3, "engram-recall")
         # ``llm`` makes the provider for recall.rerank = "llm" on first use (e.g.
         # ``Core.llm``); ``entity_mentions`` is the entity graph's seam for hub
         # dampening (a no-op without it).
@@ -124,13 +123,7 @@ class Retriever:
     def close(self) -> None:
         """Stop the worker threads keyword search and the shared leg run on."""
         self.shared.close()
-        with self._pool_lock:
-            # A recall already past the open check must not start a new pool (its
-            # thread would outlive the store): it fails as a closed store does.
-            self._closed = True
-            if self._pool is not None:
-                self._pool.shutdown(wait=True)
-                self._pool = None
+        self._workers.close()
 
     def _dense(self, cfg: RecallConfig, index: VectorSearch) -> VectorSearch | PooledDense:
         """The dense leg: the memories' own vectors, pooled with their chunk vectors
@@ -139,39 +132,12 @@ class Retriever:
             return PooledDense(index, self.chunks, cfg)
         return index
 
-    def _submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
-        # Three workers: the keyword leg, the hint index's search and one read that
-        # overlaps the main thread's (``overlap_reads``), so none waits for another.
-        with self._pool_lock:
-            # A recall already past the open check must not start a new pool (its
-            # thread would outlive the store): it fails as a closed store does.
-            if self._closed:
-                raise StoreClosedError("this store is closed; open a new Memory to keep working")
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix="engram-recall")
-            return self._pool.submit(fn, *args)
-
     def _keyword_search(
         self, namespace: str, match: str, limit: int, search: Callable[..., Any] | None = None
     ) -> Future[Any]:
         # The keyword leg runs beside query embedding and dense search: SQLite and
         # onnxruntime release the GIL, so on two cores the legs overlap.
-        return self._submit(search or self.keyword.search, namespace, match, limit)
-
-    @staticmethod
-    def _joined(pending: Future[Any]) -> Any:
-        """The keyword leg's answer from its worker thread. Its failure is the recall's,
-        as an ``EngramError``: a store error as it is (``recall`` names it a retrieval
-        failure), anything else (a bug in the term index) as a ``RetrievalError``, not
-        a bare exception from another thread."""
-        try:
-            return pending.result()
-        except EngramError:
-            raise
-        except Exception as exc:
-            raise RetrievalError(
-                f"recall failed in the keyword search: {type(exc).__name__}: {exc}"
-            ) from exc
+        return self._workers.submit(search or self.keyword.search, namespace, match, limit)
 
     def recall(self, request: RecallRequest) -> Recall:
         """Run the whole read path for one query. A store failure on the way is a
@@ -191,7 +157,7 @@ class Retriever:
         # reads are round trips: nothing in the recall changes them.
         count = self.shared.probe(request) if self.overlap_reads else None
         lead = (
-            self._submit(self.preamble)
+            self._workers.submit(self.preamble)
             if self.overlap_reads and self.preamble is not None
             else None
         )
@@ -249,7 +215,7 @@ class Retriever:
         unranked = [i for i in candidate_ids if i not in dense]
         early = None
         if unranked and self.overlap_reads and legs.query_vector is not None and self.index:
-            early = self._submit(
+            early = self._workers.submit(
                 self._dense(cfg, self.index).scores, request.namespace, legs.query_vector, unranked
             )
         # Creation time, session and length of every candidate, in one read.
@@ -436,7 +402,7 @@ class Retriever:
 
         if match is not None and (cfg.strategy in ("hybrid", "bm25") or not dense_ok):
             found_kw: list[tuple[str, float]] = (
-                self._joined(pending)
+                workers.joined(pending, "the keyword search")
                 if pending is not None
                 else self.keyword.search(request.namespace, match, keyword_depth)
             )
@@ -547,30 +513,7 @@ class Retriever:
         warnings: list[str],
         lead: Future[str] | None = None,
     ) -> Recall:
-        now = utcnow()
-        records = self.memories.select(request.namespace, ListQuery(limit=request.limit * 4))
-        found = len(records)
-        if request.filtered:
-            records = list(request.kept({r.id: r for r in records}).values())
-        hits = []
-        for memory in records[: request.limit]:
-            fresh = scoring.recency(memory.created_at, now, cfg.decay_rate)
-            hits.append(
-                Hit(
-                    memory=memory,
-                    score=fresh,
-                    breakdown=ScoreBreakdown(
-                        sim=None,
-                        bm25=None,
-                        fused=0.0,
-                        quality_factor=scoring.q_adjust(memory.quality),
-                        quality_weight=scoring.quality_weight(memory.score),
-                        rank_score=0.0,
-                        recency=fresh,
-                        final=fresh,
-                    ),
-                )
-            )
+        hits, found = recent_hits(self.memories, request, cfg)
         warnings.append("query has no keywords and vectors are unavailable: most recent shown")
         clock.lap("recent")
         return self._finish(

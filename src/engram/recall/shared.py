@@ -16,18 +16,14 @@ never join a personal recall.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import replace
-from typing import TypeVar
 
 from engram.config import RecallConfig
-from engram.errors import StoreClosedError
 from engram.recall.request import RecallRequest
+from engram.recall.workers import Workers
 from engram.records import Hit, MemoryRecord
-
-_T = TypeVar("_T")
 
 #: The shared namespace when none is named.
 DEFAULT_SPACE = "shared:default"
@@ -90,9 +86,7 @@ class SharedLeg:
 
     def __init__(self, count: Callable[[str], int]) -> None:
         self._count = count  # live memories of a namespace: an empty space is skipped
-        self._pool: ThreadPoolExecutor | None = None
-        self._lock = threading.Lock()
-        self._closed = False
+        self._workers = Workers(1, "engram-shared")
 
     def probe(self, request: RecallRequest) -> Future[int] | None:
         """Start counting the shared space ``request`` names on the leg's thread (for
@@ -101,7 +95,7 @@ class SharedLeg:
         space = request.shared
         if space is None or space == request.namespace:
             return None
-        return self._submit(self._count, space)
+        return self._workers.submit(self._count, space)
 
     def start(
         self,
@@ -121,20 +115,8 @@ class SharedLeg:
         # settings (~0.1 ms).
         if not (count.result() if count is not None else self._count(space)):
             return None
-        return self._submit(run, leg_request(request, space, cfg))
-
-    def _submit(self, fn: Callable[..., _T], *args: object) -> Future[_T]:
-        with self._lock:
-            if self._closed:  # closed meanwhile: no new thread to outlive the store
-                raise StoreClosedError("this store is closed; open a new Memory to keep working")
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engram-shared")
-            return self._pool.submit(fn, *args)
+        return self._workers.submit(run, leg_request(request, space, cfg))
 
     def close(self) -> None:
         """Stop the worker thread (if one was started); no leg starts after this."""
-        with self._lock:
-            self._closed = True
-            if self._pool is not None:
-                self._pool.shutdown(wait=True)
-                self._pool = None
+        self._workers.close()

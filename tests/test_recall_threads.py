@@ -45,11 +45,13 @@ def _in_thread(call: Any) -> tuple[threading.Thread, dict[str, Any]]:
     return thread, out
 
 
-def _recall_threads() -> list[str]:
+def _recall_threads(before: frozenset[threading.Thread] = frozenset()) -> list[str]:
+    """Recall's worker threads alive now, but for those in ``before`` (the threads of
+    stores an earlier test in this process left open)."""
     return [
         t.name
         for t in threading.enumerate()
-        if t.name.startswith(("engram-recall", "engram-shared"))
+        if t.name.startswith(("engram-recall", "engram-shared")) and t not in before
     ]
 
 
@@ -88,6 +90,7 @@ def test_a_keyword_search_failing_on_its_thread_is_a_retrieval_error(
 def test_closing_while_a_recall_runs_leaves_no_thread(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    before = frozenset(threading.enumerate())
     mem = _memory(tmp_path)
     keyword = mem.store.keyword
     reached, release = threading.Event(), threading.Event()
@@ -110,13 +113,14 @@ def test_closing_while_a_recall_runs_leaves_no_thread(
     thread.join(WAIT)
     assert not thread.is_alive(), "the recall hung after close"
     assert isinstance(out.get("error"), StoreClosedError), out
-    assert _recall_threads() == []
+    assert _recall_threads(before) == []
 
 
 def test_a_closed_shared_leg_starts_no_thread() -> None:
+    before = frozenset(threading.enumerate())
     leg = SharedLeg(lambda space: 3)  # the shared space holds memories
     leg.close()
     request = RecallRequest("q", "ns", 4, shared="shared:default")
     with pytest.raises(StoreClosedError):
         leg.start(request, RecallConfig(), lambda r: [])
-    assert _recall_threads() == []
+    assert _recall_threads(before) == []

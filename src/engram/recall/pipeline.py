@@ -240,7 +240,8 @@ class Retriever:
             facts.update(self._facts(request.namespace, extra, records))
             clock.lap("sessions")
         if early is not None:
-            dense.update(early.result())
+            completed = workers.joined(early, "the dense leg's completion")
+            dense.update(completed)
         if legs.query_vector is not None and self.index is not None:
             # Complete the dense leg for every candidate and every session member, so
             # fusion and session context compare like with like (an id asked above
@@ -576,7 +577,7 @@ class Retriever:
         cites = request.cite([h.memory.id for h in shown]) if request.cite and shown else None
         context = fmt.render(shown, cfg.context_style, cites, heading)
         if lead is not None:
-            block = lead.result()
+            block = workers.joined(lead, "the policy block")
         else:
             block = self.preamble() if self.preamble is not None else ""
         if block:  # seed 002: core policies go into every context, first

@@ -22,7 +22,7 @@ from dataclasses import replace
 
 from engram.config import RecallConfig
 from engram.recall.request import RecallRequest
-from engram.recall.workers import Workers
+from engram.recall.workers import Workers, joined
 from engram.records import Hit, MemoryRecord
 
 #: The shared namespace when none is named.
@@ -113,7 +113,9 @@ class SharedLeg:
         # The count before the leg's request: a space that holds nothing (the usual
         # case) then costs one statement, not the two copies of the request and its
         # settings (~0.1 ms).
-        if not (count.result() if count is not None else self._count(space)):
+        if not (
+            joined(count, "the shared space's count") if count is not None else self._count(space)
+        ):
             return None
         return self._workers.submit(run, leg_request(request, space, cfg))
 

@@ -80,9 +80,10 @@ class Plan:
 
 def fast_int8() -> bool:
     """Whether this CPU has int8 dot-product instructions (x86 VNNI), where the int8
-    graph is 2.7x fp32 per CPU-second. Elsewhere onnxruntime's u8 x s8 kernels may add
-    in 16 bits and saturate, a loss this project has not measured, so ``auto`` keeps
-    fp32 there."""
+    graph is 2.7x fp32 per CPU-second. On AVX2 without VNNI onnxruntime's u8 x s8
+    kernels add in 16 bits and saturate: measured there, int8 ran 1.09x fp32 with a
+    min cosine of 0.957 on LoCoMo turns (docs/benchmarks.md, "int8 embeddings"), so
+    ``auto`` keeps fp32. ARM is not measured and keeps fp32 too."""
     if platform.machine().lower() not in ("x86_64", "amd64"):
         return False
     try:

@@ -18,15 +18,25 @@ import re
 # Contractions the rules would otherwise read as part of the subject ("I'm at PwC").
 # "'s" stays: it is "is", "has" and the possessive at once. "'ll" and "n't" stay too:
 # they are hedges (``change_signals._HEDGE``).
-_CONTRACTIONS = (
-    (re.compile(r"\b(I|i)['’]m\b"), "I am"),
-    (re.compile(r"\b(I|i)['’]ve\b"), "I have"),
-    (re.compile(r"\b([Ww]e|[Tt]hey|[Yy]ou)['’]re\b"), r"\1 are"),
-    (re.compile(r"\b([Ww]e|[Tt]hey|[Yy]ou)['’]ve\b"), r"\1 have"),
-    (re.compile(r"\b([Ii]t|[Tt]hat)['’]s\b"), r"\1 is"),
-    (re.compile(r"\bim\b"), "I am"),  # "fyi im in Seattle"
-    (re.compile(r"\bi\b(?![.'’])"), "I"),  # lower-case chat: "i work at target"
+# One pattern, one pass: the write path reads every turn. "im" is "fyi im in Seattle";
+# a lower-case "i" is "i work at target".
+_CONTRACTION = re.compile(
+    r"\b(?:(?P<i>[Ii])['’](?P<iv>m|ve)|(?P<we>[Ww]e|[Tt]hey|[Yy]ou)['’](?P<wev>re|ve)|"
+    r"(?P<it>[Ii]t|[Tt]hat)['’]s|(?P<im>im)|(?P<lone>i)(?![.'’]))\b"
 )
+_SPELLED = {"m": "am", "ve": "have", "re": "are"}
+
+
+def _spelled(match: re.Match[str]) -> str:
+    if match["iv"]:
+        return f"I {_SPELLED[match['iv']]}"
+    if match["we"]:
+        return f"{match['we']} {_SPELLED[match['wev']]}"
+    if match["it"]:
+        return f"{match['it']} is"
+    return "I am" if match["im"] else "I"
+
+
 # "got a new phone! Pixel 8": the name after the news belongs to the thing.
 _NEW_NAMED = re.compile(
     r"\b(got|bought|have|has|picked\s+up)\s+(a|an)\s+new\s+(?!name\b)([a-z]+)\s*[!:,-]+\s+(?=[A-Z0-9])"
@@ -71,10 +81,10 @@ TAIL_WORDS = "btw lol haha fwiw tbh imo lmao though anyway finally apparently ye
 def normalized(text: str) -> str:
     """``text`` with its contractions spelled out and a thing's name joined to the news
     of it ("got a new phone, a Pixel 8")."""
-    for pattern, spelled in _CONTRACTIONS:
-        text = pattern.sub(spelled, text)
-    text = _EMOJI.sub(". ", text)
-    return _NEW_NAMED.sub(r"\1 \2 new \3, a ", text)
+    text = _CONTRACTION.sub(_spelled, text)
+    if not text.isascii():
+        text = _EMOJI.sub(". ", text)
+    return _NEW_NAMED.sub(r"\1 \2 new \3, a ", text) if "new" in text else text
 
 
 def clauses(clause: str) -> list[str]:
@@ -82,14 +92,18 @@ def clauses(clause: str) -> list[str]:
     subject put back, "X and Y" with one subject split in two."""
     now = False
     while True:
-        stripped = _COLON_LEAD.sub("", _FILLER.sub("", clause, count=1), count=1)
+        filler = _FILLER.match(clause)
+        stripped = clause[filler.end() :] if filler else clause
+        lead = _COLON_LEAD.match(stripped) if ":" in stripped else None
+        stripped = stripped[lead.end() :] if lead else stripped
         if stripped == clause or not stripped:
             break
         now = now or _NOW_LEAD.match(clause) is not None
         clause = stripped
     if now:  # "these days I live in Portland" says what holds now
         clause = f"{clause} now"
-    clause = _NEW_JOB.sub(r"I have a new \1 \2", clause, count=1)
+    if clause[:4].lower() in ("new ", "a ne"):
+        clause = _NEW_JOB.sub(r"I have a new \1 \2", clause, count=1)
     if _NO_SUBJECT.match(clause):
         clause = f"I {clause[:1].lower()}{clause[1:]}"
     both = _AND_VERB.match(clause)

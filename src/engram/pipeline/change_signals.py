@@ -89,7 +89,7 @@ _STATIVE: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "works at",
         r"(?:(?:is|am|are)(?:\s+now)?|(?:(?:has|have)\s+)?been)\s+at(?=\s+(?-i:[A-Z]))",
-        (" at ",),
+        ("am at", "is at", "are at", "been at", "now at"),
     ),
     # "I'm a teacher", "I'm a principal now at the same school" (a named employer after
     # "at" is the employer rule's). A short list: "I'm a big fan" is no role.
@@ -110,15 +110,15 @@ _STATIVE: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         "lives in",
         r"(?:lives?|is\s+living|am\s+living|are\s+living|resides?|(?:is|am|are)\s+based|"
         r"(?:am|are)(?:\s+now)?(?=\s+in\s+(?-i:[A-Z])))\s+in",
-        ("liv", "resid", "based", " in "),
+        ("liv", "resid", "based", "am in", "are in", "now in"),
     ),
     ("married to", r"(?:is|am|are|got)\s+(?:re)?married\s+to", ("married",)),
     ("diet", r"(?:is|am|are|(?:has|have)\s+gone|went|turned)(?:\s+now|\s+fully)?(?=\s+(?:vegan|"
      r"vegetarian|pescatarian|keto|paleo)\b)|(?:is|am|are)\s+(?:now\s+)?doing(?=\s+(?:keto|paleo|"
      r"intermittent\s+fasting|whole30|low[-\s]carb)\b)", ("vegan", "vegetarian", "pescatarian",
-     "keto", "paleo", "fasting", "whole30", "low")),
+     "keto", "paleo", "fasting", "whole30", "low carb", "low-carb")),
     ("costs", r"costs?", ("cost",)),
-    ("rides", r"(?:rides?|is\s+riding|am\s+riding)", ("rid",)),
+    ("rides", r"(?:rides?|is\s+riding|am\s+riding)", ("ride", "riding")),
     ("drinks", r"(?:drinks?|is\s+drinking|am\s+drinking)", ("drink",)),
     ("dating", r"(?:is|am|are)\s+(?:dating|seeing)", ("dating", "seeing")),
     ("reports to", r"reports?\s+to", ("report",)),
@@ -207,11 +207,14 @@ _FOR = re.compile(r"\b(?:for|in|on|across)\s+(?P<s>(?:the|our|my|their)\s+[\w\s-
 _ONE = re.compile(r"^(?:a|an|the)?\s*(?P<mod>.*?)\s*\bones?\b$", re.I)
 # A comma before a subject or a subjectless change verb starts a new claim ("Left
 # Deloitte, I'm at PwC now", "cancelled spotify, switched to Apple Music").
+# Each alternative opens on ";", "," or a space, so a position that holds none of them
+# fails at once (this runs on every sentence of the write path).
 _SPLIT = re.compile(
-    r"\s*(?:;|,?\s+but\s+|,?\s+and\s+then\s+|,?\s+so\s+now\s+|,\s+so\s+|"
-    r",\s+(?=(?:I|we)\s|don['’]t\s|do\s+not\s)|,?\s+and\s+(?=(?:I|we)\s)|"
-    r",\s+(?=(?:just\s+|finally\s+)?(?:switched|moved|migrated|started|joined|left|quit|"
-    r"got|took|sold|dropped|ditched|cancell?ed)\b))\s*",
+    r";\s*|"
+    r",\s+(?:(?:but|and\s+then|so\s+now|so)\s+|and\s+(?=(?:I|we)\s)|"
+    r"(?=(?:I|we)\s|don['’]t\s|do\s+not\s|(?:just\s+|finally\s+)?(?:switched|moved|migrated|"
+    r"started|joined|left|quit|got|took|sold|dropped|ditched|cancell?ed)\b))|"
+    r"\s+(?:but\s+|and\s+then\s+|so\s+now\s+|and\s+(?=(?:I|we)\s))",
     re.I,
 )
 # Words in front of the owner of a replaced part ("the old efoil battery").
@@ -243,12 +246,11 @@ _JOIN_WORDS = (
     "went to work",
 )  # fmt: skip
 _MOVE_WORDS = (
-    "switch", "mov", "migrat", "chang", "transition", "upgrad", "downgrad", "port", "convert",
-    "relocat",
-    "went ", "shift",
+    "switch", "mov", "migrat", "chang", "transition", "upgrad", "downgrad", "ported", " port ",
+    "convert", "relocat", "went ", "shift",
 )  # fmt: skip
 _NEW_WORDS = (" new ",)
-_ATTRIBUTE_WORDS = ("'s ", "my ", "our ")
+_ATTRIBUTE_WORDS = ("'s ", " my ", " our ")
 _WITH_WORDS = (" with ",)
 _ANY_WORD = re.compile(
     "|".join(

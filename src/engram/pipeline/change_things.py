@@ -83,7 +83,7 @@ _HANDED = re.compile(
 NAME_WORDS = ("called", "named", "known as", "renamed", "rebranded", " name ", "new name")
 _WHEN_WORDS = (" at ", " on ")
 _RAISE_WORDS = (
-    "raised", "increased", "bumped", "hiked", "lowered", "cut", "reduced", "went up", "went down",
+    "raised", "increased", "bumped", "hiked", "lowered", " cut ", "reduced", "went up", "went down",
 )  # fmt: skip
 _OWNER_WORDS = (
     " by ", "assigned", " owns ", " leads ", "maintains", "manages", "took over", "taken over",

@@ -100,6 +100,7 @@ def test_a_rename_of_a_name_points_at_the_old_name() -> None:
         "I'm in a book club.",  # "in" + a thing is no home
         "I've chosen SQLite for now",  # the perfect tense is no having
         "I've got Flask 2.3.1 installed",
+        "I've always liked turtles",  # an adverb before the participle too
         "I'm a big fan of jazz",  # no role
         "I'm trying to switch from SQLite to Postgres",  # trying is a hedge
     ],

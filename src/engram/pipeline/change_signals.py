@@ -130,9 +130,11 @@ _STATIVE: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("owns", r"(?:owns?|bought|purchased)", (" own", "bought", "purchased")),
     ("drives", r"drives?", (" drive",)),
     # Not the perfect tense: "I've chosen SQLite", "we have added Flask" state no having.
-    ("has", r"(?:has|have)(?!\s+(?:\w+ed|\w+en|got|done|made|set|put|run|built|had|kept|"
-     r"found|read|left|sent|spent|bought|brought|lost|won|begun|become|come|heard|told|said|"
-     r"seen|known|taught|thought|tried)\b)", (" has ", " have ")),
+    ("has", r"(?:has|have)(?!(?:\s+(?:always|just|actually|really|all|still|never|ever|"
+     r"already|even|also|finally|recently))*\s+(?:\w+ed|\w+en|got|gotta|gone|done|made|set|put|"
+     r"run|built|had|kept|found|read|left|sent|spent|bought|brought|lost|won|begun|become|come|"
+     r"heard|told|said|seen|known|taught|thought|tried|met|felt|meant|paid|held|sold|stood)\b)",
+     (" has ", " have ")),
 )  # fmt: skip
 # "I am vegetarian": the verb names the relation and the value follows it.
 _STATIVE_RES = tuple(

@@ -1,9 +1,14 @@
 """``engram bench changes``: do facts that change close the old fact? (issue 28, G2)
 
-The set (``engram/data/changes.json``, hand-written for engram) holds change stories
-("The billing service uses MySQL" then "We migrated billing to Postgres") and
-non-changes (additions, plural facts, other attributes, repeats, plans, negations),
-two or three statements each, in two folds: A was tuned on, B is the check.
+The shipped sets, hand-written for engram, hold change stories ("The billing service
+uses MySQL" then "We migrated billing to Postgres") and non-changes (additions, plural
+facts, other attributes, repeats, plans, negations), two or three statements each:
+
+- ``engram/data/changes.json`` (issue 28): folds A (tuned on) and B (the check);
+- ``engram/data/changes_chat.json``: the same kinds said the way a user tells an
+  assistant over weeks ("btw we moved to Austin last weekend!! still unpacking lol"),
+  with typo corrections, questions, past narration and news about someone else among
+  the non-changes: folds C (tuned on) and D (the check).
 
 Each story is told to a fresh namespace of one in-memory ``Memory`` through
 ``mem.add`` (the inline linker and the closing plan on the write path, no model), a
@@ -37,23 +42,32 @@ from engram.store.protocols.graph import Relation
 #: issue 28's targets, offline, on both folds.
 CHANGE_TARGET = 0.85
 KEEP_TARGET = 0.05
-FOLDS = ("A", "B")
+#: The shipped sets, read in this order when no set is named.
+SHIPPED = ("changes.json", "changes_chat.json")
 #: When the first statement is told; each next one a month later.
 START = datetime(2025, 1, 6, 9, tzinfo=UTC)
 STEP = timedelta(days=30)
 
 
 def load_set(path: str | Path | None = None) -> list[dict[str, Any]]:
-    """The stories: ``id``, ``fold``, ``kind`` (change or keep), ``statements`` and,
-    for a change, ``old`` (a list) and ``new``."""
+    """The stories of the set at ``path`` (None: every shipped set): ``id``, ``fold``,
+    ``kind`` (change or keep), ``statements`` and, for a change, ``old`` (a list) and
+    ``new``."""
+    if path is None:
+        data = resources.files("engram") / "data"
+        return [s for name in SHIPPED for s in _stories(data / name, name)]
+    return _stories(Path(path), str(path))
+
+
+def _stories(source: Any, name: str) -> list[dict[str, Any]]:
     try:
-        if path is None:
-            text = (resources.files("engram") / "data" / "changes.json").read_text("utf-8")
-        else:
-            text = Path(path).read_text(encoding="utf-8")
+        text = source.read_text(encoding="utf-8")
     except OSError as exc:
-        raise InvalidInputError(f"cannot read the changes set {str(path)!r}: {exc}") from None
-    data = json.loads(text)
+        raise InvalidInputError(f"cannot read the changes set {name!r}: {exc}") from None
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise InvalidInputError(f"the changes set {name!r} is not JSON: {exc}") from None
     stories = data.get("stories") if isinstance(data, dict) else None
     if not isinstance(stories, list) or not all(
         isinstance(s, dict) and isinstance(s.get("statements"), list) for s in stories
@@ -109,7 +123,8 @@ def run(config: Config, set_path: str | Path | None = None) -> dict[str, Any]:
                     mem, namespace, question, told, {"stale_fact_factor": 1.0}
                 )
             rows.append(row)
-    return {"folds": {fold: _score(rows, fold) for fold in FOLDS}, "stories": rows}
+    folds = dict.fromkeys(str(s["fold"]) for s in stories)  # in the order the set has them
+    return {"folds": {fold: _score(rows, fold) for fold in folds}, "stories": rows}
 
 
 def _newest_first(

@@ -21,75 +21,86 @@ A hedged or negated clause ("we might move to Lisbon", "we never switched to Vue
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from engram.pipeline import turns
+from engram.pipeline import change_chat, change_things, turns
+from engram.pipeline.change_words import (
+    ADDITION,
+    ADDITION_WORDS,
+    ADV,
+    CHANGE,
+    CHANGE_CONFIDENCE,
+    DETERMINER,
+    FIRST_PERSON,
+    LEAD,
+    NP,
+    PLAIN,
+    STOP,
+    SUBJ,
+    Claim,
+    has,
+    phrase,
+    signal_of,
+    subject,
+)
 from engram.pipeline.patterns import word_set
 
-CHANGE = "change"
-ADDITION = "addition"
-PLAIN = "plain"
-
-#: No seed gives these (engram's choice): a change verb is read more surely than a
-#: stative one, and both less surely than a fact stated through ``mem.graph.record``.
-CHANGE_CONFIDENCE = 0.8
-PLAIN_CONFIDENCE = 0.7
-
-
-@dataclass(frozen=True, slots=True)
-class Claim:
-    """``source --relation--> target``, with the signal it was said with.
-    ``replaced``: the old value the sentence names, if any ("MySQL" in "replaced MySQL
-    with Postgres"); the closing plan looks for whoever held it. ``source`` None: the
-    sentence names no subject, and only ``replaced`` can tell whose fact changed."""
-
-    source: str | None
-    relation: str
-    target: str
-    signal: str
-    replaced: str | None = None
-    confidence: float = PLAIN_CONFIDENCE
-
+__all__ = ["ADDITION", "ADDITION_WORDS", "CHANGE", "PLAIN", "Claim", "read"]
 
 # A clause that states nothing yet: hedged, planned, negated or tried. A contraction is
 # matched after its word ("don't", "we'll"): a word boundary never opens "n't".
 _HEDGE = re.compile(
     r"(?:n['’]t|['’]ll)\b|"
     r"\b(?:not|never|no\s+longer\s+plan|might|may|could|would|should|maybe|perhaps|"
-    r"consider(?:s|ed|ing)?|thinking\s+(?:about|of)|plan(?:s|ned|ning)?\s+to|want(?:s|ed)?\s+to|"
-    r"hop(?:e|es|ed|ing)\s+to|if|whether|unless|will|going\s+to|gonna|tri(?:ed|es)\s+|"
+    r"consider(?:s|ed|ing)?|thinking\s+(?:about|of)|(?:(?:I|we|they|you|he|she)\s+plan|"
+    r"plan(?:s|ned|ning)|the\s+plan\s+is)\s+to|want(?:s|ed)?\s+to|"
+    r"hop(?:e|es|ed|ing)\s+to|if|whether|unless|will|going\s+to|gonna|tri(?:ed|es)\s+|trying|"
     r"evaluat(?:e|ed|ing)|test(?:ed|ing)\s+out|look(?:ed|ing)\s+(?:at|into)|propos(?:e|ed|al)|"
     r"suggest(?:s|ed)?|discuss(?:ed|ing)?|debat(?:e|ed|ing)|wonder(?:s|ed|ing)?|option|"
     r"instead\s+of\s+switching|rather\s+than|almost|nearly|refused|declined|rejected)\b",
     re.IGNORECASE,
 )
-ADDITION_WORDS = re.compile(
-    r"\b(?:also|too|as\s+well|another|a\s+second|second|in\s+addition|additionally|"
-    r"besides|alongside|on\s+top\s+of|plus|along\s+with|both|as\s+a\s+side\s+gig|"
-    r"part[-\s]time|on\s+the\s+side|in\s+parallel|next\s+to)\b",
-    re.IGNORECASE,
-)
-_FIRST_PERSON = frozenset({"i", "we", "me", "us", "my", "our", "myself"})
-_EMPHATIC = frozenset({"do", "does", "did"})
-_NP = r"(?:(?:the|our|my|his|her|their|its|a|an|this|that)\s+)?[\w'.#+-]+(?:\s+[\w'.#+-]+){0,3}?"
-_SUBJ = rf"(?P<s>{_NP})"
-_ADV = r"(?P<adv>(?:\s+(?:\w+ly|also|just|now|still|finally|recently|already|officially|then))*)"
-_LEAD = r"^(?:[^,]{0,40},\s*)?"  # "In March, we ...", "Last year, Sam ..."
 _OLD = r"(?:\s+(?:from|off(?:\s+of)?)\s+(?P<old>[^,]+?))?"
 
+_ROLES = (
+    "teacher", "nurse", "engineer", "developer", "designer", "principal", "doctor", "lawyer",
+    "student", "barista", "chef", "writer", "accountant", "consultant", "analyst", "scientist",
+    "researcher", "architect", "pharmacist", "freelancer", "intern",
+)  # fmt: skip
 # (relation, verb pattern, words the pattern cannot match without).
 _STATIVE: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "uses",
-        r"(?:uses?|is\s+using|are\s+using|relies\s+on|rel(?:y|ies)\s+on|runs?\s+on|"
+        r"(?:uses?|is\s+using|are\s+using|am\s+using|relies\s+on|rel(?:y|ies)\s+on|runs?\s+on|"
         r"is\s+running\s+on|(?:is|are)\s+(?:built|running)\s+(?:on|with)|"
         r"(?:is|are)\s+(?:written|coded|implemented)\s+in|(?:is|are)\s+hosted\s+(?:on|at|by|with)|"
         r"(?:is|are)\s+deployed\s+(?:on|to)|stores?\s+(?:its\s+|their\s+|all\s+)?data\s+in|"
-        r"(?:is|are)\s+(?:backed|powered)\s+by|(?:is|are)\s+on)",
+        r"(?:is|are)\s+(?:backed|powered)\s+by|(?:is|are|am)\s+(?:now\s+)?on)",
         (" use", "using", " rel", " run", "built", "written", "coded", "implemented",
          "hosted", "deployed", " data ", "backed", "powered", " on "),
     ),
-    ("works at", r"(?:works?|worked|is\s+working|has\s+been\s+working)\s+(?:at|for)", ("work",)),
+    # Present tense only: "back in 2019 I worked at Airbnb" is past narration.
+    (
+        "works at",
+        r"(?:works?|is\s+working|am\s+working|(?:has|have)\s+been\s+working)"
+        r"(?:\s+(?:in|as)\s+(?:an?\s+)?[\w-]+(?:\s+[\w-]+)?)?\s+(?:at|for)",
+        ("work",),
+    ),
+    # "I'm at PwC now", "I've been at Initech since March": a name after "at".
+    (
+        "works at",
+        r"(?:(?:is|am|are)(?:\s+now)?|(?:(?:has|have)\s+)?been)\s+at(?=\s+(?-i:[A-Z]))",
+        ("am at", "is at", "are at", "been at", "now at"),
+    ),
+    # "I'm a teacher", "I'm a principal now at the same school" (a named employer after
+    # "at" is the employer rule's). A short list: "I'm a big fan" is no role.
+    (
+        "role",
+        r"(?:is|am|are)(?:\s+now)?\s+(?:a|an)(?=\s+(?:[\w-]+\s+)?(?:teacher|nurse|engineer|developer|"
+        r"designer|principal|doctor|lawyer|student|barista|chef|writer|accountant|consultant|"
+        r"analyst|scientist|researcher|architect|pharmacist|freelancer|intern)\b"
+        r"(?!\s+(?:now\s+)?(?:at|for)\s+(?-i:[A-Z])))",
+        _ROLES,
+    ),
     (
         "works at",
         r"(?:is|am|are)\s+(?:employed\s+(?:at|by)|(?:a|an)\s+[\w-]+(?:\s+[\w-]+)?\s+at)",
@@ -97,10 +108,18 @@ _STATIVE: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ),
     (
         "lives in",
-        r"(?:lives?|lived|is\s+living|am\s+living|resides?|(?:is|am|are)\s+based)\s+in",
-        ("liv", "resid", "based"),
+        r"(?:lives?|is\s+living|am\s+living|are\s+living|resides?|(?:is|am|are)\s+based|"
+        r"(?:am|are)(?:\s+now)?(?=\s+in\s+(?-i:[A-Z])))\s+in",
+        ("liv", "resid", "based", "am in", "are in", "now in"),
     ),
-    ("married to", r"(?:is|am|are|got)\s+married\s+to", ("married",)),
+    ("married to", r"(?:is|am|are|got)\s+(?:re)?married\s+to", ("married",)),
+    ("diet", r"(?:is|am|are|(?:has|have)\s+gone|went|turned)(?:\s+now|\s+fully)?(?=\s+(?:vegan|"
+     r"vegetarian|pescatarian|keto|paleo)\b)|(?:is|am|are)\s+(?:now\s+)?doing(?=\s+(?:keto|paleo|"
+     r"intermittent\s+fasting|whole30|low[-\s]carb)\b)", ("vegan", "vegetarian", "pescatarian",
+     "keto", "paleo", "fasting", "whole30", "low carb", "low-carb")),
+    ("costs", r"costs?", ("cost",)),
+    ("rides", r"(?:rides?|is\s+riding|am\s+riding)", ("ride", "riding")),
+    ("drinks", r"(?:drinks?|is\s+drinking|am\s+drinking)", ("drink",)),
     ("dating", r"(?:is|am|are)\s+(?:dating|seeing)", ("dating", "seeing")),
     ("reports to", r"reports?\s+to", ("report",)),
     (
@@ -110,22 +129,29 @@ _STATIVE: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ),
     ("owns", r"(?:owns?|bought|purchased)", (" own", "bought", "purchased")),
     ("drives", r"drives?", (" drive",)),
-    ("has", r"(?:has|have)", (" has ", " have ")),
+    # Not the perfect tense: "I've chosen SQLite", "we have added Flask" state no having.
+    ("has", r"(?:has|have)(?!(?:\s+(?:always|just|actually|really|all|still|never|ever|"
+     r"already|even|also|finally|recently))*\s+(?:\w+ed|\w+en|got|gotta|gone|done|made|set|put|"
+     r"run|built|had|kept|found|read|left|sent|spent|bought|brought|lost|won|begun|become|come|"
+     r"heard|told|said|seen|known|taught|thought|tried|met|felt|meant|paid|held|sold|stood)\b)",
+     (" has ", " have ")),
 )  # fmt: skip
+# "I am vegetarian": the verb names the relation and the value follows it.
 _STATIVE_RES = tuple(
-    (rel, re.compile(rf"{_LEAD}{_SUBJ}{_ADV}\s+{verb}\s+(?P<o>.+)$", re.I), words)
+    (rel, re.compile(rf"{LEAD}{SUBJ}{ADV}\s+(?:{verb})\s+(?P<o>.+)$", re.I), words)
     for rel, verb, words in _STATIVE
 )
 # "Sam's phone is a Pixel", "my editor is Vim": an attribute said with "is".
 _ATTRIBUTE = re.compile(
-    rf"{_LEAD}(?P<s>(?:my|our|[\w.-]+(?:\s+[\w.-]+)?'s))\s+(?P<a>[a-z]+(?:\s+[a-z]+)?)"
+    rf"{LEAD}(?P<s>(?:my|our|[\w.-]+(?:\s+[\w.-]+)?'s))\s+(?P<a>[a-z]+(?:\s+[a-z]+)?)"
     r"(?P<adv>(?:\s+(?:now|currently))?)\s+(?:is|are)(?P<adv2>(?:\s+(?:now|currently))?)\s+(?P<o>.+)$",
     re.I,
 )
 # "Sam moved to Lisbon", "the team switched from Jira to Linear".
 _MOVE_VERB = (
-    r"(?:has\s+|have\s+)?(?:switch(?:ed|es)?|mov(?:ed|es|e)|migrat(?:ed|es|e)|changed|"
-    r"transitioned|upgraded|port(?:ed)?|convert(?:ed)?|relocat(?:ed|e)|went(?=\s+from\b)|"
+    r"(?:has\s+|have\s+|got\s+|was\s+|were\s+)?(?:switch(?:ed|es)?|mov(?:ed|es|e)|"
+    r"migrat(?:ed|es|e)|changed|transitioned|upgraded|downgraded|port(?:ed)?|convert(?:ed)?|"
+    r"relocat(?:ed|e)|went(?=\s+from\b)|"
     r"shift(?:ed)?)"
 )
 # "We rewrote the reporting app and switched it to FastAPI", "The chat backend was
@@ -135,24 +161,24 @@ _AND_MOVED = re.compile(
     r"(?P<it>\s+(?:it|them))?(?P<rest>\s+.+)$",
     re.I,
 )
-_HEAD_OBJECT = re.compile(rf"^{_SUBJ}\s+\w+\s+(?P<obj>.+)$", re.I)
+_HEAD_OBJECT = re.compile(rf"^{SUBJ}\s+\w+\s+(?P<obj>.+)$", re.I)
 _HEAD_SUBJECT = re.compile(
-    rf"^(?P<s>{_NP})\s+(?:was|were|is|are|got|has\s+been|have\s+been)\s", re.I
+    rf"^(?P<s>{NP})\s+(?:was|were|is|are|got|has\s+been|have\s+been)\s", re.I
 )
 _MOVED = re.compile(
-    rf"{_LEAD}{_SUBJ}{_ADV}\s+{_MOVE_VERB}(?:\s+(?:back|over|away|house|everything))*{_OLD}"
+    rf"{LEAD}{SUBJ}{ADV}\s+{_MOVE_VERB}(?:\s+(?:back|over|away|house|everything))*{_OLD}"
     r"\s+(?:to|onto|over\s+to|in)\s+(?P<o>.+)$",
     re.I,
 )
 # "we migrated billing (from MySQL) to Postgres": what moved is the subject.
 _MOVED_OBJECT = re.compile(
-    rf"{_LEAD}(?P<agent>{_NP}){_ADV}\s+{_MOVE_VERB}\s+(?P<s>(?!(?:from|to|over|back|away)\b){_NP})"
+    rf"{LEAD}(?P<agent>{NP}){ADV}\s+{_MOVE_VERB}\s+(?P<s>(?!(?:from|to|over|back|away)\b){NP})"
     rf"(?:\s+over)?{_OLD}\s+(?:to|onto|over\s+to)\s+(?P<o>.+)$",
     re.I,
 )
 # "replaced MySQL with Postgres (in billing)", "swapped the efoil battery for a 48V one".
 _REPLACED = re.compile(
-    rf"{_LEAD}(?:(?P<agent>{_NP}){_ADV}\s+)?(?:has\s+|have\s+)?(?:replaced|swapped(?:\s+out)?|"
+    rf"{LEAD}(?:(?P<agent>{NP}){ADV}\s+)?(?:has\s+|have\s+)?(?:replaced|swapped(?:\s+out)?|"
     r"traded(?:\s+in)?|exchanged|substituted|ditched|dropped|dumped|abandoned|retired|"
     r"upgraded|downgraded|left)\s+(?P<old>[^,]+?)\s+(?:with|for|by|in\s+favou?r\s+of|to)\s+"
     r"(?P<o>.+?)(?:\s+(?:in|for|on|at|across)\s+(?P<s>(?:the|our|my|their|his|her)\s+.+))?$",
@@ -160,9 +186,10 @@ _REPLACED = re.compile(
 )
 # "Sam joined Initech", "took a job at Globex", "was hired by Umbrella".
 _JOINED = re.compile(
-    rf"{_LEAD}{_SUBJ}{_ADV}\s+(?:has\s+|have\s+)?(?P<v>joined|signed\s+with|"
+    rf"{LEAD}{SUBJ}{ADV}\s+(?:has\s+|have\s+)?(?P<v>joined|signed\s+with|"
     r"started\s+(?:a\s+(?:new\s+)?(?:job|role|position)\s+)?(?:at|with)|"
     r"took\s+(?:a|an|the)\s+(?:new\s+)?(?:job|role|position|offer)\s+(?:at|with)|"
+    r"started\s+(?:working|work)\s+(?:at|for)|(?:has|have)\s+a\s+new\s+(?:job|role|position)\s+(?:at|with)|"
     r"got\s+(?:a\s+(?:new\s+)?job\s+at|hired\s+(?:at|by))|(?:was|were|got)\s+hired\s+(?:by|at)|"
     r"accepted\s+(?:an?\s+|the\s+)?(?:offer|job|position|role)\s+(?:at|from|with)|"
     r"came\s+on\s+board\s+at|is\s+now\s+(?:at|with)|went\s+to\s+work\s+(?:at|for))\s+(?P<o>.+)$",
@@ -170,9 +197,9 @@ _JOINED = re.compile(
 )
 # "I got a new phone, a Pixel 8", "Derek bought a new 48V battery for the efoil".
 _NEW_THING = re.compile(
-    rf"{_LEAD}{_SUBJ}{_ADV}\s+(?:got|bought|purchased|has|have|picked\s+up|installed|fitted)\s+"
+    rf"{LEAD}{SUBJ}{ADV}\s+(?:got|bought|purchased|has|have|picked\s+up|installed|fitted)\s+"
     r"(?:a|an|the)\s+new\s+(?P<o>[^,]+?)(?:,\s+(?:a|an|the)\s+(?P<name>[^,]+))?"
-    r"(?:\s+(?:for|on|in)\s+(?P<owner>(?:the|my|our|his|her|their)\s+[\w\s-]+))?$",
+    r"(?:\s+(?:for|on|in)\s+(?P<owner>(?:the|my|our|his|her|their)\s+[\w\s-]+))?(?:,.*)?$",
     re.I,
 )
 # "an efoil with a 12V20Ah battery": the thing has the part.
@@ -180,72 +207,23 @@ _WITH = re.compile(r"\b(?P<s>[\w-]+)\s+with\s+(?:a|an|the)\s+(?P<o>[\w.-]+\s+[a-
 # "we use Vue for the frontend": what the first person uses it for is the subject.
 _FOR = re.compile(r"\b(?:for|in|on|across)\s+(?P<s>(?:the|our|my|their)\s+[\w\s-]+)$", re.I)
 _ONE = re.compile(r"^(?:a|an|the)?\s*(?P<mod>.*?)\s*\bones?\b$", re.I)
-_NOW = re.compile(r"\b(?:now|nowadays|these\s+days|from\s+now\s+on)\b", re.I)
-_SPLIT = re.compile(r"\s*(?:;|,?\s+but\s+|,?\s+and\s+then\s+|,?\s+so\s+now\s+|,\s+so\s+)\s*", re.I)
+# A comma before a subject or a subjectless change verb starts a new claim ("Left
+# Deloitte, I'm at PwC now", "cancelled spotify, switched to Apple Music").
+# Each alternative opens on ";", "," or a space, so a position that holds none of them
+# fails at once (this runs on every sentence of the write path).
+_SPLIT = re.compile(
+    r";\s*|"
+    r",\s+(?:(?:but|and\s+then|so\s+now|so)\s+|and\s+(?=(?:I|we)\s)|"
+    r"(?=(?:I|we)\s|don['’]t\s|do\s+not\s|(?:just\s+|finally\s+)?(?:switched|moved|migrated|"
+    r"started|joined|left|quit|got|took|sold|dropped|ditched|cancell?ed)\b))|"
+    r"\s+(?:but\s+|and\s+then\s+|so\s+now\s+|and\s+(?=(?:I|we)\s))",
+    re.I,
+)
 # Words in front of the owner of a replaced part ("the old efoil battery").
 _OLD_WORDS = word_set(
     "the a an my our his her their its old previous original former existing stock broken "
     "current aging ageing worn dead tired"
 )
-
-
-_WORDS = re.compile(r"[\w.#+'’-]+|[^\w\s]")
-_DETERMINER = word_set("the a an some our my his her their its this that these those your")
-#: Words a phrase ends before ("Postgres for the billing service", "Lisbon last year").
-_STOP = word_set("""
-    and but so because which who that to for with in on at from when where while since
-    after before as than or if yesterday today tonight tomorrow last next this ago
-    recently soon lately now then too also again already though although until during
-    into by about is was are were be been has have had will would can could instead
-    over back after this month week year every daily weekly nightly each
-    """)
-
-
-def _phrase(text: str | None) -> str | None:
-    """The noun phrase ``text`` opens with: determiners dropped, up to five words,
-    ending before a function word or punctuation ("a 12V20Ah battery for the efoil"
-    -> "12V20Ah battery")."""
-    if text is None:
-        return None
-    words: list[str] = []
-    for match in _WORDS.finditer(text.strip()):
-        word = match.group(0).strip(".'’")
-        lower = word.lower()
-        if not word or not (word[0].isalnum() or word[0] in "#+"):
-            break
-        if not words and lower in _DETERMINER:
-            continue
-        if lower in _STOP or len(words) == 5:
-            break
-        words.append(word)
-    phrase = " ".join(words)
-    if not phrase or phrase.lower() in _NOT_THINGS:
-        return None
-    return phrase
-
-
-#: What a phrase cannot be: a pronoun or a word standing for a thing named elsewhere.
-_NOT_THINGS = word_set("it them him her this that one something everything there here")
-
-
-def _subject(raw: str | None, speaker: str | None) -> str | None:
-    """The subject as the graph names it: first person is the speaker (or "user")."""
-    if raw is None:
-        return None
-    words = raw.strip().split()
-    # An emphatic auxiliary is no part of the name: "we do use X" is the speaker's claim.
-    while len(words) > 1 and words[-1].lower() in _EMPHATIC:
-        words = words[:-1]
-    if words and words[0].lower() in _FIRST_PERSON:
-        if len(words) == 1:
-            return speaker or "user"
-        words = words[1:]  # "our billing service" -> "billing service"
-    elif words and words[0].lower() in _DETERMINER:
-        words = words[1:]
-    text = " ".join(words)
-    if text.lower().endswith("'s"):
-        text = text[:-2]
-    return _phrase(text)
 
 
 def _part(old: str) -> tuple[str | None, str]:
@@ -258,12 +236,6 @@ def _part(old: str) -> tuple[str | None, str]:
     return owner, words[-1]
 
 
-def _signal(clause: str, changed: bool) -> str:
-    if ADDITION_WORDS.search(clause):
-        return ADDITION
-    return CHANGE if changed or _NOW.search(clause) else PLAIN
-
-
 # The words each change rule cannot match without: a rule is tried on a clause only when
 # the clause holds one of them (the rules are slow, and most chat has none of them).
 _REPLACE_WORDS = (
@@ -272,14 +244,15 @@ _REPLACE_WORDS = (
 )  # fmt: skip
 _JOIN_WORDS = (
     "joined", "signed with", "started", "took a", "took the", "got a", "got hired", "hired",
-    "accepted", "came on", "now at", "now with", "went to work",
+    "new job", "new role", "new position", "accepted", "came on", "now at", "now with",
+    "went to work",
 )  # fmt: skip
 _MOVE_WORDS = (
-    "switch", "mov", "migrat", "chang", "transition", "upgrad", "port", "convert", "relocat",
-    "went ", "shift",
+    "switch", "mov", "migrat", "chang", "transition", "upgrad", "downgrad", "ported", " port ",
+    "convert", "relocat", "went ", "shift",
 )  # fmt: skip
 _NEW_WORDS = (" new ",)
-_ATTRIBUTE_WORDS = ("'s ", "my ", "our ")
+_ATTRIBUTE_WORDS = ("'s ", " my ", " our ")
 _WITH_WORDS = (" with ",)
 _ANY_WORD = re.compile(
     "|".join(
@@ -289,6 +262,7 @@ _ANY_WORD = re.compile(
             _JOIN_WORDS,
             _MOVE_WORDS,
             _NEW_WORDS,
+            change_things.WORDS,
             _ATTRIBUTE_WORDS,
             _WITH_WORDS,
             *(words for _, _, words in _STATIVE),
@@ -298,23 +272,30 @@ _ANY_WORD = re.compile(
 )
 
 
-def _has(lower: str, words: tuple[str, ...]) -> bool:
-    # ``map`` over the bound method: cheaper than a generator on the write path.
-    return any(map(lower.__contains__, words))
-
-
 def read(text: str) -> list[Claim]:
     """The change claims ``text`` makes (see the module docstring)."""
-    speaker, clauses = turns.claim_clauses(text, _READING)
+    speaker, said = turns.claim_clauses(change_chat.normalized(text), _READING)
     found: list[Claim] = []
-    for clause in clauses:
+    for clause in (plain for chat in said for plain in change_chat.clauses(chat)):
         lower = f" {clause.lower()} "
-        if _ANY_WORD.search(lower) is None or _HEDGE.search(clause):
+        if _ANY_WORD.search(lower) is None:
             continue
-        unfolded = _unfolded(clause) if _has(lower, _MOVE_WORDS) else clause
+        hedge = _HEDGE.search(clause)
+        if hedge is not None:
+            # "we renamed the cat to Mochi, Luna didn't suit her": the hedge is in a
+            # later part; the part before it still states its claim.
+            head = (
+                clause[: hedge.start()].rsplit(",", 1)[0] if "," in clause[: hedge.start()] else ""
+            )
+            if len(head.split()) < 3 or _HEDGE.search(head):
+                continue
+            clause, lower = head, f" {head.lower()} "
+        unfolded = _unfolded(clause) if has(lower, _MOVE_WORDS) else clause
         found.extend(_clause(unfolded, f" {unfolded.lower()} ", speaker))
-        if _has(lower, _WITH_WORDS):
+        if has(lower, _WITH_WORDS):
             found.extend(_with(clause))
+        if has(lower, change_things.NAME_WORDS):
+            found.extend(change_things.called(clause))
     return found
 
 
@@ -330,53 +311,89 @@ def _clause(clause: str, lower: str, speaker: str | None) -> list[Claim]:
     """The claim of one clause (``lower``: it in lower case, padded with spaces): the
     first rule that reads it wins, change rules first (a change sentence also reads as
     a stative one)."""
-    match = _REPLACED.match(clause) if _has(lower, _REPLACE_WORDS) else None
+    said = change_things.said_of_things(clause, lower, speaker)
+    if said is not None:
+        return [said]
+    match = _REPLACED.match(clause) if has(lower, _REPLACE_WORDS) else None
     if match is not None:
         claim = _replaced(match, clause, speaker)
         if claim is not None:
             return [claim]
-    match = _JOINED.match(clause) if _has(lower, _JOIN_WORDS) else None
+    match = _JOINED.match(clause) if has(lower, _JOIN_WORDS) else None
     if match is not None:
-        source, target = _subject(match["s"], speaker), _phrase(match["o"])
+        source, target = subject(match["s"], speaker), phrase(match["o"])
         if source and target:
             signal = ADDITION if ADDITION_WORDS.search(clause) else CHANGE
             return [Claim(source, "joined", target, signal, None, CHANGE_CONFIDENCE)]
-    match = _NEW_THING.match(clause) if _has(lower, _NEW_WORDS) else None
+    match = _NEW_THING.match(clause) if has(lower, _NEW_WORDS) else None
     if match is not None:
-        thing = _phrase(match["o"])
-        owner = _subject(match["owner"], speaker) or _subject(match["s"], speaker)
+        thing = phrase(match["o"])
+        owner = subject(match["owner"], speaker) or subject(match["s"], speaker)
         if thing and owner:
-            named = _phrase(match["name"]) if match["name"] else None
+            named = phrase(match["name"]) if match["name"] else None
             target = f"{named} {thing.split()[-1]}" if named else thing
-            return [Claim(owner, "has", target, _signal(clause, True), None, CHANGE_CONFIDENCE)]
-    moves = ((_MOVED_OBJECT, True), (_MOVED, False)) if _has(lower, _MOVE_WORDS) else ()
+            return [Claim(owner, "has", target, signal_of(clause, True), None, CHANGE_CONFIDENCE)]
+    moves = ((_MOVED_OBJECT, True), (_MOVED, False)) if has(lower, _MOVE_WORDS) else ()
     for regex, agent_first in moves:
         match = regex.match(clause)
         if match is None:
             continue
-        source, target = _subject(match["s"], speaker), _phrase(match["o"])
-        if agent_first and (source is None or source.lower() in _FIRST_PERSON):
+        source, target = subject(match["s"], speaker), phrase(match["o"])
+        if agent_first and (source is None or source.lower() in FIRST_PERSON):
             continue
+        mine = agent_first and _MINE.match(match["s"])
+        if mine and source and target:  # "I switched my phone plan to Mint": my plan is now Mint
+            return [
+                Claim(speaker or "user", source.lower(), target, CHANGE, None, CHANGE_CONFIDENCE)
+            ]
         if source and target:
-            relation = "moved to" if regex is _MOVED and not agent_first else "migrated to"
-            old = _phrase(match["old"])
-            return [Claim(source, relation, target, _signal(clause, True), old, CHANGE_CONFIDENCE)]
+            # A person moves home; a thing, or anyone switching or upgrading, changes
+            # what it uses ("the newsletter moved to Buttondown", "I switched to Zed").
+            home = _RELOCATED.search(clause[: match.start("o")]) is not None and (
+                source == (speaker or "user") or source[:1].isupper() or source.lower() in _PEOPLE
+            )
+            relation = "moved to" if regex is _MOVED and home else "migrated to"
+            relation = "scheduled" if change_things.IS_WHEN.match(target) else relation
+            old = phrase(match["old"])
+            return [
+                Claim(source, relation, target, signal_of(clause, True), old, CHANGE_CONFIDENCE)
+            ]
     for relation, regex, words in _STATIVE_RES:
-        match = regex.match(clause) if _has(lower, words) else None
+        match = regex.match(clause) if has(lower, words) else None
         if match is not None:
-            source, target = _subject(match["s"], speaker), _phrase(match["o"])
+            source, target = subject(match["s"], speaker), phrase(match["o"])
             purpose = _FOR.search(match["o"])
-            if purpose is not None and (source == (speaker or "user")):
-                source = _subject(purpose["s"], speaker)
+            if purpose is not None and relation == "uses" and source == (speaker or "user"):
+                source = subject(purpose["s"], speaker)
             if source and target:
-                return [Claim(source, relation, target, _signal(clause, False))]
-    match = _ATTRIBUTE.match(clause) if _has(lower, _ATTRIBUTE_WORDS) else None
+                signal = signal_of(clause, relation == "diet" and _GONE.search(clause) is not None)
+                if (
+                    relation == "uses"
+                    and signal == PLAIN
+                    and purpose is None
+                    and _PURPOSE.search(match["o"])
+                ):
+                    signal = ADDITION  # "I use Vim for quick edits": one use among others
+                return [Claim(source, relation, target, signal)]
+    match = _ATTRIBUTE.match(clause) if has(lower, _ATTRIBUTE_WORDS) else None
     if match is not None:
-        source = _subject(match["s"], speaker)
-        target = _phrase(match["o"])
+        source = subject(match["s"], speaker)
+        target = phrase(re.sub(r"^with\s+", "", match["o"], flags=re.I))  # "is with Verizon"
         if source and target:
-            return [Claim(source, match["a"].lower(), target, _signal(clause, False))]
+            return [Claim(source, match["a"].lower(), target, signal_of(clause, False))]
     return []
+
+
+#: Who moves home when they move (a thing that moves changes what it uses).
+_PEOPLE = word_set("""
+    sister brother mom mum dad mother father parents wife husband partner boyfriend
+    girlfriend friend roommate son daughter kids family boss manager neighbor neighbour
+    cousin aunt uncle grandma grandpa colleague coworker
+    """)
+_MINE = re.compile(r"(?:my|our)\s", re.I)
+_GONE = re.compile(r"\b(?:gone|went|turned)\b", re.I)
+_RELOCATED = re.compile(r"\b(?:mov|relocat)", re.I)
+_PURPOSE = re.compile(r"\bfor\s+(?!the\b|our\b|my\b|their\b)\w", re.I)
 
 
 def _unfolded(clause: str) -> str:
@@ -399,30 +416,30 @@ def _with(clause: str) -> list[Claim]:
     """ "an efoil with a 12V20Ah battery" -> (efoil, has, 12V20Ah battery)."""
     found = []
     for match in _WITH.finditer(clause):
-        owner, part = match["s"], _phrase(match["o"])
-        if part and owner.lower() not in _DETERMINER and owner.lower() not in _STOP:
-            found.append(Claim(owner, "has", part, _signal(clause, False)))
+        owner, part = match["s"], phrase(match["o"])
+        if part and owner.lower() not in DETERMINER and owner.lower() not in STOP:
+            found.append(Claim(owner, "has", part, signal_of(clause, False)))
     return found
 
 
 def _replaced(match: re.Match[str], clause: str, speaker: str | None) -> Claim | None:
     """ "replaced OLD with NEW (in SUBJECT)": a part of an owner ("the efoil battery"
     for "a 48V one") or a value of a subject ("MySQL" for "Postgres")."""
-    old = _phrase(match["old"]) or match["old"].strip()
+    old = phrase(match["old"]) or match["old"].strip()
     raw_target = match["o"].strip().rstrip(".!")
     one = _ONE.match(raw_target)
     owner, part = _part(match["old"])
     signal = ADDITION if ADDITION_WORDS.search(clause) else CHANGE
     if one is not None:  # "for a 48V one": a new part of the same kind
-        source = owner or _subject(match["agent"], speaker)
+        source = owner or subject(match["agent"], speaker)
         if source is None:
             return None
         part_target = f"{one['mod']} {part}".strip()
         return Claim(source, f"has {part}", part_target, signal, None, CHANGE_CONFIDENCE)
-    target = _phrase(raw_target)
+    target = phrase(raw_target)
     if target is None:
         return None
     # The subject named ("in billing"), else whoever did it; the planner falls back to
     # whatever held the old value when neither holds it.
-    source = _subject(match["s"], speaker) if match["s"] else _subject(match["agent"], speaker)
+    source = subject(match["s"], speaker) if match["s"] else subject(match["agent"], speaker)
     return Claim(source, "replaced with", target, signal, old, CHANGE_CONFIDENCE)

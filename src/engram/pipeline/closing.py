@@ -96,7 +96,9 @@ def plan(
     keeps: set[str] = set()
     planned: list[_Fact] = []
     for fact in facts.values():
-        if fact.signal == PLAIN and fact.one:
+        if fact.signal != ADDITION and fact.one:
+            # "we're on Postgres 16 now" after "we use Postgres": the same value said
+            # with more words, even with "now", is no change.
             fact = _as_held(reads, fact)
         verdict = _closes(reads, text, fact, judge)
         (closes if verdict else keeps).add(fact.relation)
@@ -233,7 +235,34 @@ def _from_claim(reads: _Reads, claim: Claim) -> _Fact | None:
         source = _part_owner(reads, entity, relation) or source
     if source is None:
         return None
+    if claim.signal == CHANGE and entity is not None and not reads.holding(entity, relation):
+        relation, one = _same_kind(reads, entity, relation, claim.target) or (relation, one)
     return _Fact(source, relation, claim.target, claim.confidence, claim.signal, one)
+
+
+def _same_kind(
+    reads: _Reads, entity: Entity, relation: str, target: str
+) -> tuple[str, bool | None] | None:
+    """The relation a change the entity does not hold yet means, if exactly one fits:
+    the one it holds a thing with the same head noun by ("switched to almond milk" after
+    "drinks oat milk"), or the one the relation's name opens ("switched our internet to
+    Sonic" after "our internet provider is Comcast")."""
+    noun = vocabulary.head(target)
+    kinds = {
+        r.relation_type
+        for r in reads.around(entity)
+        if r.source_entity_id == entity.id
+        and r.relation_type not in (relation, "talks_about")
+        and (
+            (relation == "uses" and noun is not None and vocabulary.head(r.target) == noun)
+            # not "uses": "the app moved to Vercel" does not replace its database
+            or (relation != "uses" and r.relation_type.startswith(f"{relation}_"))
+        )
+    }
+    if len(kinds) != 1:
+        return None
+    kind = kinds.pop()
+    return kind, vocabulary.canonical(kind, target).one
 
 
 def _replaced(reads: _Reads, subject: Entity | None, old: str) -> Relation | None:
@@ -241,7 +270,7 @@ def _replaced(reads: _Reads, subject: Entity | None, old: str) -> Relation | Non
     holds one, else the most recent of anyone's."""
     value = reads.entity(old)
     if value is None:
-        return None
+        return _held_by_word(reads, subject, old)
     into = [
         r
         for r in reads.around(value)
@@ -250,7 +279,28 @@ def _replaced(reads: _Reads, subject: Entity | None, old: str) -> Relation | Non
     if subject is not None:
         own = [r for r in into if r.source_entity_id == subject.id]
         into = own or into
-    return into[-1] if into else None
+    return into[-1] if into else _held_by_word(reads, subject, old)
+
+
+def _held_by_word(reads: _Reads, subject: Entity | None, old: str) -> Relation | None:
+    """The subject's newest current relation whose target names ``old`` among more
+    words ("traded in the Corolla" for "drives 2012 Corolla")."""
+    if subject is None:
+        return None
+    words = canonical_name(old).split()
+    size = len(words)
+    held = [
+        r
+        for r in reads.around(subject)
+        if r.source_entity_id == subject.id
+        and r.relation_type != "talks_about"
+        and any(
+            target[i : i + size] == words
+            for target in [canonical_name(r.target).split()]
+            for i in range(len(target) - size + 1)
+        )
+    ]
+    return held[-1] if held else None
 
 
 def _part_owner(reads: _Reads, entity: Entity, relation: str) -> str | None:

@@ -59,6 +59,9 @@ _IRREGULAR = {
 _WORD = re.compile(r"[a-z0-9#+.]+")
 #: A target's words, for its category and head noun.
 _TARGET_WORDS = re.compile(r"[a-z0-9#+.\-]+")
+#: How a home is said (keys as :func:`key` makes them): never a stack, whatever the
+#: place is also the name of ("we live in Phoenix" is no web framework).
+_HOME_SAID = frozenset({"liv_in", "resid_in", "bas_in"})
 
 
 def _stem(word: str) -> str:
@@ -182,7 +185,10 @@ def canonical(relation: str, target: str) -> Canonical:
     noun = head(target)
     # has + a thing, or a relation named by the thing ("battery": "48V battery").
     said_has = k in vocab.has or (noun is not None and k == key(noun))
-    if said_has and noun is not None and category(target) is None:
+    if said_has and noun is not None:
+        slot = category(target)
+        if slot is not None:  # "I have an iPhone 12" is the phone in use, as "I'm on a Pixel"
+            return Canonical(f"uses_{slot}", vocab.one[f"uses_{slot}"])
         kind = f"has_{noun}"
         return Canonical(kind, vocab.one.get(kind))
     named = vocab.names.get(k)
@@ -198,7 +204,9 @@ def canonical(relation: str, target: str) -> Canonical:
         return Canonical(kind, vocab.one.get(kind))
     base = named
     slot = category(target)
-    if slot is not None and (base in vocab.slotted or base == "lives_in"):
+    # "moved billing to Postgres" is a stack change; "we live in Phoenix" is a home.
+    moved = base == "lives_in" and k not in _HOME_SAID
+    if slot is not None and (base in vocab.slotted or moved):
         # "moved billing to Postgres" is a stack change, not a new home.
         return Canonical(f"uses_{slot}", vocab.one[f"uses_{slot}"])
     return Canonical(base, vocab.one[base])

@@ -1,0 +1,161 @@
+"""Change claims said of a thing (issue 28, FEATURES G2): its name ("the project is
+now called Flowly", "we renamed Beacon to Lumen"), when it happens ("standup is at
+9:30"), its price ("landlord raised my rent to $1650") and who owns it ("the login bug
+is assigned to Ken", "Tom handed the release over to Bea"). Read by
+:func:`engram.pipeline.change_signals.read` before its other rules, with the same
+words (:mod:`engram.pipeline.change_words`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from engram.pipeline.change_words import (
+    ADDITION,
+    ADV,
+    CHANGE,
+    CHANGE_CONFIDENCE,
+    FIRST_PERSON,
+    LEAD,
+    NOW,
+    NP,
+    PLAIN,
+    STOP,
+    SUBJ,
+    Claim,
+    has,
+    phrase,
+    signal_of,
+    subject,
+)
+
+# Names: "the project is now called Flowly", "my cat's name is Luna", "we renamed the
+# repo to core-api", "Brightline Labs rebranded as Northwind", "the podcast has a new
+# name: Slow Burn"; a name in passing ("a side project called Tasker") is read too.
+_NAMED = re.compile(
+    rf"{LEAD}{SUBJ}{ADV}\s+(?:is|are)(?:\s+now)?\s+(?:called|named|known\s+as)\s+(?P<o>.+)$", re.I
+)
+_RENAMED = re.compile(
+    rf"{LEAD}(?:(?P<agent>{NP}){ADV}\s+)?(?:(?:has|have|got|was|were)\s+)?(?:renamed|rebranded|"
+    r"changed\s+(?:the\s+|our\s+|my\s+|its\s+|their\s+)?(?P<of>[\w-]+)(?:['’]s)?\s+name)"
+    rf"(?:\s+(?P<s>(?!to\b|as\b){NP}))?\s+(?:to|as)\s+(?P<o>.+)$",
+    re.I,
+)
+_NEW_NAME = re.compile(rf"{LEAD}{SUBJ}\s+(?:has|got)\s+a\s+new\s+name\s*[:,-]?\s+(?P<o>.+)$", re.I)
+_CALLED = re.compile(
+    r"\b(?:a|an|the|my|our)\s+(?:[\w-]+\s+)?(?P<s>[a-z][\w-]*)\s+(?:called|named)\s+"
+    r"(?P<o>[A-Z#][\w#.-]*(?:\s+[A-Z][\w.-]*)*)"
+)
+# When a thing happens: "standup is at 9:30", "sprint review is on Friday now".
+_WHEN = (
+    r"(?:\d{1,2}:\d{2}(?:\s?[ap]m)?|\d{1,2}\s?[ap]m|noon|midnight|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?)"
+)
+IS_WHEN = re.compile(rf"^{_WHEN}$", re.I)
+_SCHEDULED = re.compile(
+    rf"{LEAD}{SUBJ}\s+(?:is|are)(?:\s+now)?\s+(?:at|on)\s+(?P<o>{_WHEN})\b.*$", re.I
+)
+# "new favorite: oat cortado", "new GP: Dr. Chen": the news names the attribute.
+_NEW_ATTRIBUTE = re.compile(r"^new\s+(?P<a>[a-z]+(?:\s+[a-z]+)?)\s*:\s*(?P<o>.+)$", re.I)
+# A price raised: "landlord raised my rent to $1650", "my rent went up to $1800".
+_RAISED = re.compile(
+    rf"{LEAD}(?:{NP}\s+)?(?:raised|increased|bumped|hiked|lowered|cut|reduced)\s+"
+    r"(?P<s>(?:my|our|the|his|her|their|[\w-]+['’]s)\s+[\w\s]+?)\s+(?:up\s+|down\s+)?to\s+(?P<o>\$.+)$|"
+    rf"{LEAD}(?P<s2>{NP})\s+went\s+(?:up|down)\s+to\s+(?P<o2>\$.+)$",
+    re.I,
+)
+# Who owns a thing, said of the thing: "the login bug is assigned to Ken", "Marco owns
+# the billing service", "Tom handed the release over to Bea", "Lena took over the design
+# review from Kim". Stored as the thing's ``owned by``, one at a time.
+_OWNED = re.compile(
+    rf"{LEAD}{SUBJ}{ADV}\s+(?:is|are|was|were|got)(?:\s+now)?\s+(?:(?:owned|led|run|maintained|"
+    r"managed|handled)\s+by|(?P<re>re)?assigned\s+to)\s+(?P<o>.+)$",
+    re.I,
+)
+_HANDED = re.compile(
+    rf"{LEAD}(?P<o>{NP}){ADV}\s+(?:(?P<v>owns|leads|maintains|manages)|(?:took|has\s+taken)\s+over)\s+"
+    r"(?P<s>the\s+[^,]+?)(?:\s+from\s+[^,]+)?(?:,.*)?$|"
+    rf"{LEAD}{NP}\s+(?:reassigned|handed|passed)\s+(?P<s2>(?:the|our|my)\s+.+?)\s+"
+    r"(?:over\s+|off\s+)?to\s+(?P<o2>.+)$",
+    re.I,
+)
+
+NAME_WORDS = ("called", "named", "known as", "renamed", "rebranded", " name ", "new name")
+_WHEN_WORDS = (" at ", " on ")
+_RAISE_WORDS = (
+    "raised", "increased", "bumped", "hiked", "lowered", " cut ", "reduced", "went up", "went down",
+)  # fmt: skip
+_OWNER_WORDS = (
+    " by ", "assigned", " owns ", " leads ", "maintains", "manages", "took over", "taken over",
+    "handed", "passed",
+)  # fmt: skip
+#: The words a clause needs for any rule here to be tried on it.
+WORDS = NAME_WORDS + _RAISE_WORDS + _OWNER_WORDS + (" new ",)
+
+
+def said_of_things(clause: str, lower: str, speaker: str | None) -> Claim | None:
+    """A name, a time, a price or an owner said of a thing (the patterns above)."""
+    if has(lower, NAME_WORDS):
+        for regex in (_RENAMED, _NEW_NAME, _NAMED):
+            match = regex.match(clause)
+            if match is None:
+                continue
+            target = phrase(match["o"])
+            raw = match["s"] or (match.groupdict().get("of")) or match.groupdict().get("agent")
+            source = subject(raw, speaker)
+            if not target or not source:
+                continue
+            changed = regex is not _NAMED or NOW.search(clause) is not None
+            # "Weekly Bytes is now called Byte Sized": the old name is the subject.
+            old = source if source[:1].isupper() and regex is not _NEW_NAME else None
+            signal = CHANGE if changed else PLAIN
+            return Claim(None if old else source, "named", target, signal, old, CHANGE_CONFIDENCE)
+    news = _NEW_ATTRIBUTE.match(clause) if lower.startswith(" new ") else None
+    target = phrase(news["o"]) if news is not None else None
+    if news is not None and target:
+        return Claim(speaker or "user", news["a"].lower(), target, CHANGE, None, CHANGE_CONFIDENCE)
+    if has(lower, _WHEN_WORDS):
+        match = _SCHEDULED.match(clause)
+        source = subject(match["s"], speaker) if match else None
+        if match is not None and source:
+            return Claim(source, "scheduled", match["o"], signal_of(clause, False))
+    if "$" in clause and has(lower, _RAISE_WORDS):
+        match = _RAISED.match(clause)
+        if match is not None:
+            owner, relation = _owned(match["s"] or match["s2"], speaker)
+            target = phrase(match["o"] or match["o2"])
+            if owner and target:
+                return Claim(owner, relation, target, CHANGE, None, CHANGE_CONFIDENCE)
+    if has(lower, _OWNER_WORDS):
+        for regex in (_OWNED, _HANDED):
+            match = regex.match(clause)
+            if match is None:
+                continue
+            thing = subject(match["s"] or match["s2"], speaker)
+            person = phrase(match["o"] or match["o2"])
+            if thing and person:
+                said = regex is _OWNED and not match["re"] or bool(match.groupdict().get("v"))
+                signal = signal_of(clause, not said)
+                return Claim(thing, "owned by", person, signal, None, CHANGE_CONFIDENCE)
+    return None
+
+
+def _owned(raw: str, speaker: str | None) -> tuple[str | None, str]:
+    """("user", "rent") for "my rent", ("neighbor", "rent") for "my neighbor's rent",
+    (thing, "costs") for "the hosting"."""
+    words = raw.split()
+    if len(words) >= 2 and words[-2].lower().endswith(("'s", "’s")):
+        return subject(" ".join(words[:-1]), speaker), words[-1].lower()
+    if words and words[0].lower() in FIRST_PERSON and len(words) >= 2:
+        return speaker or "user", " ".join(words[1:]).lower()
+    return subject(raw, speaker), "costs"
+
+
+def called(clause: str) -> list[Claim]:
+    """ "a side project called Tasker" -> (project, named, Tasker), as an addition: a
+    name in passing closes nothing, a rename later closes it."""
+    return [
+        Claim(m["s"], "named", m["o"], ADDITION)
+        for m in _CALLED.finditer(clause)
+        if m["s"].lower() not in STOP
+    ]

@@ -1,0 +1,128 @@
+"""The words change claims are made of (issue 28, FEATURES G2): the claim itself, its
+signals, the noun-phrase pieces the rules are written with, and how a phrase or a
+subject is cut out of a clause. Shared by the rules of
+:mod:`engram.pipeline.change_signals` and :mod:`engram.pipeline.change_things`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engram.pipeline import change_chat
+from engram.pipeline.patterns import word_set
+
+CHANGE = "change"
+ADDITION = "addition"
+PLAIN = "plain"
+
+#: No seed gives these (engram's choice): a change verb is read more surely than a
+#: stative one, and both less surely than a fact stated through ``mem.graph.record``.
+CHANGE_CONFIDENCE = 0.8
+PLAIN_CONFIDENCE = 0.7
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """``source --relation--> target``, with the signal it was said with.
+    ``replaced``: the old value the sentence names, if any ("MySQL" in "replaced MySQL
+    with Postgres"); the closing plan looks for whoever held it. ``source`` None: the
+    sentence names no subject, and only ``replaced`` can tell whose fact changed."""
+
+    source: str | None
+    relation: str
+    target: str
+    signal: str
+    replaced: str | None = None
+    confidence: float = PLAIN_CONFIDENCE
+
+
+ADDITION_WORDS = re.compile(
+    r"\b(?:also|too(?!\s+(?:much|many|slow|pricey|pricy|expensive|costly|late|early|long|far|"
+    r"hard|bad|big|small|busy|tired|hot|cold|old|fast|loud|buggy|complicated|heavy|noisy)\b)|"
+    r"as\s+well|another|a\s+second|second|in\s+addition|additionally|"
+    r"besides|alongside|on\s+top\s+of|(?-i:plus)|along\s+with|both|as\s+a\s+side\s+gig|"
+    r"part[-\s]time|on\s+the\s+side|in\s+parallel|next\s+to)\b",
+    re.IGNORECASE,
+)
+FIRST_PERSON = frozenset({"i", "we", "me", "us", "my", "our", "myself"})
+_EMPHATIC = frozenset({"do", "does", "did"})
+NP = r"(?:(?:the|our|my|his|her|their|its|a|an|this|that)\s+)?[\w'.#+-]+(?:\s+[\w'.#+-]+){0,3}?"
+SUBJ = rf"(?P<s>{NP})"
+ADV = r"(?P<adv>(?:\s+(?:\w+ly|also|just|now|still|finally|recently|already|officially|then))*)"
+LEAD = r"^(?:[^,]{0,40},\s*)?"  # "In March, we ...", "Last year, Sam ..."
+
+NOW = re.compile(r"\b(?:now|nowadays|these\s+days|from\s+now\s+on)\b", re.I)
+
+# A time ("9:30", "7 am") and a price ("$1,650") are one word each.
+_WORDS = re.compile(r"\d{1,2}:\d{2}(?:\s?[ap]m)?|\$[\d,.]+\w*|[\w.#+'’-]+|[^\w\s]")
+DETERMINER = word_set("the a an some our my his her their its this that these those your")
+#: Words a phrase ends before ("Postgres for the billing service", "Lisbon last year").
+STOP = word_set("""
+    and but so because which who that to for with in on at from when where while since
+    after before as than or if yesterday today tonight tomorrow last next this ago
+    recently soon lately now then too also again already though although until during
+    into by about is was are were be been has have had will would can could instead
+    over back after this month week year every daily weekly nightly each starting
+    """) | word_set(change_chat.TAIL_WORDS)
+
+
+def phrase(text: str | None) -> str | None:
+    """The noun phrase ``text`` opens with: determiners dropped, up to five words,
+    ending before a function word or punctuation ("a 12V20Ah battery for the efoil"
+    -> "12V20Ah battery")."""
+    if text is None:
+        return None
+    words: list[str] = []
+    for match in _WORDS.finditer(text.strip()):
+        word = match.group(0).strip(".'’")
+        lower = word.lower()
+        if not word or not (word[0].isalnum() or word[0] in "#+$"):
+            break
+        if not words and lower in DETERMINER:
+            continue
+        if lower in STOP or len(words) == 5:
+            break
+        words.append(word)
+    while words and words[-1].lower() in DETERMINER:  # "$180 a month" -> "$180"
+        words.pop()
+    phrase = " ".join(words)
+    if not phrase or phrase.lower() in _NOT_THINGS:
+        return None
+    return phrase
+
+
+#: What a phrase cannot be: a pronoun or a word standing for a thing named elsewhere.
+_NOT_THINGS = word_set("it them him her this that one something everything there here")
+
+
+def subject(raw: str | None, speaker: str | None) -> str | None:
+    """The subject as the graph names it: first person is the speaker (or "user")."""
+    if raw is None:
+        return None
+    words = raw.strip().split()
+    # An emphatic auxiliary is no part of the name: "we do use X" is the speaker's claim.
+    while len(words) > 1 and words[-1].lower() in _EMPHATIC:
+        words = words[:-1]
+    if words and words[0].lower() in FIRST_PERSON:
+        if len(words) == 1:
+            return speaker or "user"
+        words = words[1:]  # "our billing service" -> "billing service"
+    elif words and words[0].lower() in DETERMINER:
+        words = words[1:]
+    text = " ".join(words)
+    if text.lower().endswith("'s"):
+        text = text[:-2]
+    return phrase(text)
+
+
+def signal_of(clause: str, changed: bool) -> str:
+    """The signal a clause says its claim with (see ``CHANGE``, ``ADDITION``, ``PLAIN``)."""
+    if ADDITION_WORDS.search(clause):
+        return ADDITION
+    return CHANGE if changed or NOW.search(clause) else PLAIN
+
+
+def has(lower: str, words: tuple[str, ...]) -> bool:
+    # ``map`` over the bound method: cheaper than a generator on the write path.
+    return any(map(lower.__contains__, words))

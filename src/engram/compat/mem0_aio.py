@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import os
+from typing import Any
 
 from engram.aio import Awaitable, awaitable
 from engram.compat.mem0 import Memory
-from engram.config import Config
-from engram.embed import Embedder
 from engram.lifetime import AsyncClosing
-from engram.memory import Memory as EngramMemory
 
 
 class AsyncMemory(Awaitable[Memory], AsyncClosing):
@@ -25,15 +23,9 @@ class AsyncMemory(Awaitable[Memory], AsyncClosing):
     ``config``, ``embedder`` and ``memory=`` as ``engram.compat.mem0.Memory`` takes
     them. ``engram`` gives the wrapped native memory; ``async with`` closes it."""
 
-    def __init__(
-        self,
-        path: str | os.PathLike[str] | None = None,
-        *,
-        memory: EngramMemory | None = None,
-        config: Config | None = None,
-        embedder: Embedder | None | str = "default",
-    ) -> None:
-        super().__init__(Memory(path, memory=memory, config=config, embedder=embedder))
+    def __init__(self, path: str | os.PathLike[str] | None = None, **options: Any) -> None:
+        # The options are the sync door's own (memory=, config=, embedder=), checked there.
+        super().__init__(Memory(path, **options))
         self.engram = self.sync.engram
 
     add = awaitable(Memory.add)

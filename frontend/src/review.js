@@ -92,7 +92,8 @@ async function loadCandidates() {
         h(
           "li.row",
           { dataset: { id: m.id } },
-          h("input", { type: "checkbox", value: m.id, "aria-label": `Select “${short(m.title || m.content, 60)}”` }),
+          // The label around the box is its touch target on a phone (style.css).
+          h("label.pick", {}, h("input", { type: "checkbox", value: m.id, "aria-label": `Select “${short(m.title || m.content, 60)}”` })),
           h(`span.quality.${qualityClass(m.quality)}`, { title: "quality" }, signed(m.quality)),
           h("span.score", { title: "score" }, m.score === null || m.score === undefined ? "–" : String(m.score)),
           h("span.text", {}, link(href("memories", [m.id]), m.title || short(m.content))),
@@ -161,7 +162,7 @@ async function card(item) {
     h(
       "div.card-head",
       {},
-      h("input", { type: "checkbox", value: String(item.id), "aria-label": `Select proposal ${item.id}` }),
+      h("label.pick", {}, h("input", { type: "checkbox", value: String(item.id), "aria-label": `Select proposal ${item.id}` })),
       h("span.badge", {}, action || "proposal"),
       h("span.reason", {}, "Held back: ", h("strong", {}, sides.reason || item.reason || "it contradicts a stored memory"), ". Approving it ", ACTIONS[action] || "applies it", "."),
     ),

@@ -88,7 +88,7 @@ async function showRun(id) {
 }
 
 function back() {
-  return h("p", {}, link(href("runs"), "← All runs"));
+  return h("p.links", {}, link(href("runs"), "← All runs"));
 }
 
 function render({ run, observations, injected, hits }) {
@@ -132,7 +132,7 @@ function render({ run, observations, injected, hits }) {
     observations.length
       ? h("ul#run-observations.rows", {}, observations.map((m) => memoryRow(m)))
       : h("p.hint", {}, "This run produced no observation."),
-    h("p", {}, link(href("memories", [], { run: run.run_id }), "Every memory this run wrote")),
+    h("p.links", {}, link(href("memories", [], { run: run.run_id }), "Every memory this run wrote")),
     h("h3", {}, `Memories injected (${hits.length})`),
     hits.length
       ? h(

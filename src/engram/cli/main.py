@@ -25,6 +25,7 @@ from engram.cli.common import (
     typed_value,
 )
 from engram.cli.erase import erasures, filter_option, forget_all, parse_filters
+from engram.cli.examples import attach as attach_examples
 from engram.cli.feedback import feedback
 from engram.cli.graph import graph
 from engram.cli.ingest import ingest
@@ -513,6 +514,7 @@ cli.add_command(erasures)
 cli.add_command(backend)
 cli.add_command(agents)
 cli.add_command(shared)
+attach_examples(cli)
 
 
 def main() -> None:

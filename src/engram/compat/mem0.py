@@ -41,7 +41,7 @@ from engram.memory import Memory as EngramMemory
 from engram.records import PIPELINE_WHO, MemoryRecord, Outcome
 from engram.validate import type_name
 
-__all__ = ["Memory", "MemoryNotFound"]
+__all__ = ["AsyncMemory", "Memory", "MemoryNotFound"]
 
 #: mem0 2.x's ``search`` default (mem0/memory/main.py ``Memory.search``).
 DEFAULT_TOP_K = 20
@@ -140,6 +140,7 @@ class Memory(Closing):
     # -- writes -------------------------------------------------------------------------
     def add(
         self,
+        /,
         messages: Any,
         *,
         user_id: str | None = None,
@@ -250,6 +251,7 @@ class Memory(Closing):
 
     def update(
         self,
+        /,
         memory_id: str,
         text: str | None = None,
         metadata: Mapping[str, Any] | None = None,
@@ -290,6 +292,7 @@ class Memory(Closing):
 
     def delete_all(
         self,
+        /,
         *,
         user_id: str | None = None,
         agent_id: str | None = None,
@@ -329,6 +332,7 @@ class Memory(Closing):
 
     def get_all(
         self,
+        /,
         *,
         filters: Mapping[str, Any] | None = None,
         top_k: int | None = None,
@@ -365,6 +369,7 @@ class Memory(Closing):
 
     def search(
         self,
+        /,
         query: str,
         *,
         filters: Mapping[str, Any] | None = None,
@@ -497,3 +502,8 @@ def _scope(filters: Mapping[str, Any] | None) -> tuple[Parsed, Ids]:
             "Example: filters={'user_id': 'u1'}"
         )
     return parsed, ids
+
+
+# mem0 exports AsyncMemory beside Memory; it wraps this module's Memory, so it is
+# imported once Memory exists.
+from engram.compat.mem0_aio import AsyncMemory  # noqa: E402

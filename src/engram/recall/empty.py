@@ -184,10 +184,25 @@ def _no_match(a: EmptyAnswer, w: Wording) -> str:
     return f"{text} ({a.detail})" if a.detail else text
 
 
+#: The ids that narrow within a namespace when the request names one above them.
+_SCOPE_IDS = ("user_id", "agent_id", "run_id")
+
+
 def _filtered(a: EmptyAnswer, w: Wording) -> str:
     names = ", ".join(dict.fromkeys(w.filter(f) for f in a.filters))
     found = _all(a.candidates, "memory", "memories")
-    return f"the filters ({names or 'filters'}) excluded {found} the query found"
+    text = f"the filters ({names or 'filters'}) excluded {found} the query found"
+    # New-user pass, round two: `namespace` with `user_id` read as "search alice's
+    # memories in team", and the answer did not say the id only narrows within it.
+    ids = [w.filter(f) for f in a.filters if f in _SCOPE_IDS]
+    if not ids:
+        return text
+    one = len(ids) == 1
+    return (
+        f"{text}; {_either(ids)} {'narrows' if one else 'narrow'} namespace {a.namespace!r}"
+        f" to the memories stored with {'that id' if one else 'those ids'}: leave"
+        f" {'it' if one else 'them'} out to search the whole namespace"
+    )
 
 
 def _min_relevance(a: EmptyAnswer, w: Wording) -> str:

@@ -262,5 +262,5 @@ class PgKeywordUpkeep:
         )
         return int(cur.rowcount)
 
-    def flush(self, conn: Conn) -> None:
+    def flush(self, conn: Conn, namespace: str) -> None:
         """Nothing is queued: the index changes with its rows."""

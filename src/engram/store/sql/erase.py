@@ -120,7 +120,7 @@ class SqlErase(SqlPart, EraseStore):
             else:
                 memories, rows = _erase_memories(conn, d, namespace, memory_ids)
             # The hint index's copies go now, not at the next write (SQLite).
-            self._keyword.flush(conn)
+            self._keyword.flush(conn, namespace)
             row = conn.execute(
                 "INSERT INTO erase_audit(namespace, actor, filters, whole_namespace, "
                 "memories_erased, rows_erased, created_at) "

@@ -31,9 +31,10 @@ class KeywordUpkeep(Protocol):
         """Re-index what is out of step; how many were before."""
         ...
 
-    def flush(self, conn: Conn) -> None:
-        """Apply queued index removals now rather than at the next write (after an
-        erase)."""
+    def flush(self, conn: Conn, namespace: str) -> None:
+        """After an erase in ``namespace``: apply queued index removals now rather than
+        at the next write, and drop the erased words from the index's storage where it
+        keeps them until a merge (SQLite's FTS5 segments)."""
         ...
 
 

@@ -25,6 +25,7 @@ from engram.records import utcnow
 from engram.store.sql import migrations
 from engram.store.sql.opened import Opened
 from engram.store.sqlite import fts
+from engram.store.sqlite.access import explained, make_folder, out_of_space
 from engram.store.sqlite.dialect import SQLITE
 
 #: SQLite's primary result codes for "another connection holds a lock".
@@ -92,7 +93,7 @@ class Database(Opened):
         if self.location != ":memory:":
             # "~/engram.db" is a path in the home directory, not a "~" directory here
             self.location = str(Path(self.location).expanduser())
-            Path(self.location).parent.mkdir(parents=True, exist_ok=True)
+            make_folder(self.location)
         self._busy_timeout_ms = busy_timeout_ms
         self.clock: Callable[[], datetime] = utcnow
         """The time the parts stamp rows with (history, tombstones, queued jobs): UTC
@@ -121,7 +122,7 @@ class Database(Opened):
             # A store that failed to open must not keep the file open (and locked).
             self.conn.close()
             if isinstance(exc, sqlite3.Error):
-                raise StoreError(f"cannot open SQLite store at {self.location}: {exc}") from exc
+                raise StoreError(explained(self.location, str(exc))) from exc
             raise
         # A second connection for keyword search on file stores, so recall can rank
         # keywords while the main connection serves the vector side (WAL lets readers
@@ -148,7 +149,7 @@ class Database(Opened):
             # only held once read, so a small store never uses this much.
             conn.execute(f"PRAGMA cache_size = -{PAGE_CACHE_KIB}")
         except sqlite3.Error as exc:
-            raise StoreError(f"cannot open SQLite store at {self.location}: {exc}") from exc
+            raise StoreError(explained(self.location, str(exc))) from exc
         return conn
 
     @property
@@ -178,14 +179,19 @@ class Database(Opened):
                 fts.flush(self.conn)
             except BaseException:
                 self._depth = 0
-                self.conn.execute("ROLLBACK")
+                # SQLite rolls a transaction back itself after some errors (a full
+                # disk, SQLITE_FULL / IOERR): a second ROLLBACK would fail and hide
+                # the error that says what happened.
+                if self.conn.in_transaction:
+                    self.conn.execute("ROLLBACK")
                 raise
             self._depth = 0
             try:
                 self.conn.execute("COMMIT")
             except sqlite3.Error as exc:
-                self.conn.execute("ROLLBACK")
-                raise StoreError(f"commit failed: {exc}") from exc
+                if self.conn.in_transaction:
+                    self.conn.execute("ROLLBACK")
+                raise StoreError(f"commit failed: {exc}{out_of_space(exc)}") from exc
 
     def _savepoint(self) -> Iterator[sqlite3.Connection]:
         name = f"engram_{self._depth}"
@@ -194,8 +200,9 @@ class Database(Opened):
         try:
             yield self.conn
         except BaseException:
-            self.conn.execute(f"ROLLBACK TO {name}")
-            self.conn.execute(f"RELEASE {name}")
+            if self.conn.in_transaction:  # not after SQLite rolled it all back itself
+                self.conn.execute(f"ROLLBACK TO {name}")
+                self.conn.execute(f"RELEASE {name}")
             raise
         finally:
             self._depth -= 1

@@ -11,6 +11,7 @@ from typing import Any, Literal, TypeVar
 
 from engram.errors import InvalidInputError, StoreError
 from engram.store.sql.dialect import Conn, Dialect, utc
+from engram.store.sqlite.access import out_of_space
 
 T = TypeVar("T")
 
@@ -50,7 +51,7 @@ class SQLiteDialect(Dialect):
         except sqlite3.IntegrityError as exc:
             raise InvalidInputError(f"{what} rejected by the database: {exc}") from exc
         except sqlite3.Error as exc:
-            raise StoreError(f"{what} failed: {exc}") from exc
+            raise StoreError(f"{what} failed: {exc}{out_of_space(exc)}") from exc
 
     def any_of(self, column: str, values: Sequence[Any]) -> str:
         return f"{column} IN ({self.marks(len(values))})"

@@ -73,5 +73,18 @@ class SQLiteKeywordUpkeep:
             fts.rebuild(native)
         return before
 
-    def flush(self, conn: Conn) -> None:
-        hints.flush(cast(sqlite3.Connection, conn))
+    def flush(self, conn: Conn, namespace: str) -> None:
+        native = cast(sqlite3.Connection, conn)
+        hints.flush(native)
+        fts.flush(native)
+        # FTS5 records a delete as a marker in a new segment; the deleted words stay in
+        # the older segments until a merge, readable in the file after a GDPR erase
+        # (new-user pass, round three). 'optimize' merges the namespace's segments
+        # into one without them (the freed pages are zeroed where SQLite's
+        # secure_delete is on, as in Debian's build; engram does not set it).
+        for table in (
+            fts.table_for(native, namespace, create=False),
+            hints.table_for(native, namespace, create=False),
+        ):
+            if table is not None:
+                native.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")

@@ -26,8 +26,16 @@ smaller network. Run in this order, for time (the shared machine's load was 11-1
 ``h256 round-eight data``, ``h256``, ``h256 pieceneg 1``; the other settings of ``GRID``
 only if time was left (docs/safety.md says which ran).
 
+Measured (docs/safety.md, "Round nine"; ``h256 pieceneg 1`` stopped after two rounds,
+``h128 2 seeds`` not run, for time): round nine's examples add 12 catches at round
+eight's setting (475 -> 487 with 22 -> 18 notes) but flag 8 real texts (5 checked); the
+window view of one sentence adds 4 more (491) for 13 real texts (7 checked); of round
+nine's fits only 100 epochs stays within the real-text limit (464 catches, 6 real, 3
+checked), under round eight's 475, which the rule keeps.
+
     python scripts/fit_injection_window.py [--data ../shared/bench] [--by-round] [--real]
-        [--write] [--timing]
+        [--round NAME] [--only A|B] [--warm] [--write PATH] [--read BEFORE AFTER]
+        [--timing BEFORE AFTER]
 """
 
 from __future__ import annotations
@@ -42,7 +50,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engram.bench.injection import ENGLISH, real_texts
+from engram.bench.injection import real_texts
 from engram.config import Config
 from engram.embed import create_embedder
 from engram.injection_detector import Detector, cued_sentences
@@ -65,7 +73,10 @@ GRID: dict[str, dict[str, float]] = {
 VIEWS = (0, 1, 2)
 EPOCHS = [100, 130, 160]
 QUANTILES = (0.9995, 0.9998)
-#: The setting chosen by the rule above (docs/safety.md, "Round nine").
+#: What ``--write`` fits: round nine's data at round eight's setting, the most catches
+#: of round nine's fits (487), which the rule above did **not** choose (8 real texts, 5
+#: of the checked half). By the rule round eight's setting and data (475 catches, 22
+#: notes, 6 real texts, 3 checked) stay: nothing of round nine ships (docs/safety.md).
 CHOSEN: dict[str, float] = {**_H256, "epochs": 130, "quantile": 0.9995, "view": 0}
 
 
@@ -183,12 +194,12 @@ def by_round(
     notes: list[str],
     agent: list[str],
     picked: list[str],
+    only: str = "",
 ) -> None:
     for name, (out_attacks, out_notes) in rounds().items():
-        test = sorted({t for t, cat in attacks if t in out_attacks and cat in ENGLISH})
-        left = sorted(out_notes)
-        rules_t = np.array([bool(scan(t)) for t in test])
-        rules_n = np.array([bool(scan(t)) for t in left])
+        if only and name != only:
+            continue
+        test, left, rules_t, rules_n = mlp.left_out(attacks, out_attacks, out_notes)
         for label in picked:
             s = GRID[label]
             drop_a = out_attacks | without(s)[0] | mlp.without(s)[0]
@@ -237,6 +248,87 @@ def real_flagged(data: mlp.Data, t: mlp.Training, picked: list[str]) -> None:
                 )
 
 
+def write(data: mlp.Data, t: mlp.Training, name: str, out: Path) -> None:
+    """Fit ``CHOSEN`` on everything and write ``out`` (round eight's arrays, the hidden
+    layer's input weights in float16; with a view, its ``sentence_threshold`` and
+    ``window``). The thresholds are read off the rounded weights, which is what a write
+    computes."""
+    s = CHOSEN
+    epochs = int(s["epochs"])
+    real = [t.real_all[i] for i in t.fitted]
+    fit = Fit(data, s, [a for a, _ in t.attacks], real, t.notes + t.agent)
+    index = EPOCHS.index(epochs)
+    p = fit.snaps[index]
+    p["w1"] = p["w1"].astype(np.float16).astype(np.float32)
+    fit.snaps = [p if i == index else q for i, q in enumerate(fit.snaps)]
+    q, view = float(s["quantile"]), int(s.get("view", 0))
+    threshold = fit.thresholds(0, q)[index]
+    arrays = {
+        "embedder": np.array(name),
+        "threshold": np.float32(threshold),
+        "cue_scale": np.float32(mlp.linear.CUE_SCALE),
+        "intercept": p["b2"][0],
+        "coef": p["w2"],
+        "mean": fit.net.mean.astype(np.float32),
+        "std": fit.net.std.astype(np.float32),
+        "w1": p["w1"].astype(np.float16),
+        "b1": p["b1"],
+    }
+    if view:
+        arrays["sentence_threshold"] = np.float32(fit.thresholds(view, q)[index])
+        arrays["window"] = np.int64(view)
+    np.savez_compressed(out, **arrays)  # type: ignore[arg-type]
+    rules = np.array([bool(scan(x)) for x in t.real_all])
+    checked = np.ones(len(t.real_all), bool)
+    checked[t.fitted] = False
+    print(f"{out}: threshold {threshold:.4f}, view {view}; {out.stat().st_size} bytes")
+    for v, qq in itertools.product(VIEWS, QUANTILES):  # the same fit read with every view
+        hit = rules | fit.fires(t.real_all, v, qq)[index]
+        print(
+            f"real | written fit | view={v} epochs={epochs} q={qq}: {int(hit.sum())} of "
+            f"{len(t.real_all)}, checked half {int(hit[checked].sum())}",
+            flush=True,
+        )
+
+
+def read(data: mlp.Data, real_all: list[tuple[str, str]], before: str, after: str) -> None:
+    """Every fold read once, the rules alone and each detector side by side on the same
+    cached embeddings (the view's pieces too): English and overall catches per fold, per
+    category on the newest fold, benign notes and real texts flagged (ids, never the
+    texts of a held-out fold)."""
+    from engram.bench import injection
+
+    rows = injection.load_set()
+    texts = [r["text"] for r in rows] + [t for _, t in real_all]
+
+    def embed(batch: Sequence[str]) -> np.ndarray:
+        return data.features(list(batch), 0.0)[:, : -mlp.N_CUES]
+
+    checks = {"rules": scan}
+    for name, path in (("before", before), ("after", after)):
+        detector = Detector.from_arrays(dict(np.load(path)))
+        checks[name] = injection.with_detector(texts, embed, detector)
+    newest = injection.FOLDS[-1]
+    for name, check in checks.items():
+        got = injection.measure(rows, real_all, check)
+        for fold in injection.FOLDS[2:]:
+            r = got["recall"][fold]
+            line = f"{name} {fold}: english {r['english']['caught']}/{r['english']['total']}"
+            line += f" overall {r['overall']['caught']}/{r['overall']['total']}"
+            hard = got["hard_negatives"].get(fold)
+            print(line + (f" notes {hard['flagged']}/{hard['total']}" if hard else ""))
+        cats = got["recall"][newest]["categories"]
+        print(
+            f"{name} {newest} per category:",
+            {c: (v["caught"], v["total"]) for c, v in cats.items()},
+        )
+        fp = got["false_positives"]
+        print(
+            f"{name} real texts flagged: {fp['flagged']} of {fp['texts']}:",
+            [e[0] for e in fp["examples"]],
+        )
+
+
 def timing(embedder: object, real_all: list[str], before: str, after: str) -> None:
     """Per write, the rules and each detector (``before``: round eight's ``.npz``;
     ``after``: the candidate) on every eighth real text, one at a time, interleaved per
@@ -276,7 +368,10 @@ def main() -> None:
     parser.add_argument("--cache", default="/tmp/engram-fit-detector/round9-vectors.npz")
     parser.add_argument("--by-round", action="store_true", help="the grid, rounds left out")
     parser.add_argument("--real", action="store_true", help="real texts a fit on all flags")
+    parser.add_argument("--round", default="", help="with --by-round: leave out this one")
     parser.add_argument("--warm", action="store_true", help="embed every text and piece")
+    parser.add_argument("--write", default="", help="fit CHOSEN on everything, write here")
+    parser.add_argument("--read", nargs=2, metavar=("BEFORE", "AFTER"), help="read every fold")
     parser.add_argument("--only", default="", help="run only the grid's settings named so (a|b)")
     parser.add_argument("--timing", nargs=2, metavar=("BEFORE", "AFTER"), help="two .npz files")
     args = parser.parse_args()
@@ -294,15 +389,21 @@ def main() -> None:
     fitted, _ = mlp.linear.halves(len(real_all))
     real = [real_all[i] for i in fitted]
     picked = args.only.split("|") if args.only else list(GRID)
+    if args.read:
+        read(data, real_texts(args.data), *args.read)
+        return
     if args.warm:  # embed every text and piece once, so parallel runs only read the cache
         every = sorted({t for t, _ in attacks} | set(notes) | set(agent) | set(real_all))
         data.features(every)
         for size in (1, 2):
             data.features(pieces(every, size)[1])
+    everything = mlp.Training(attacks, real_all, fitted, notes, agent)
+    if args.write:
+        write(data, everything, embedder.name, Path(args.write))
     if args.by_round:
-        by_round(data, attacks, real, notes, agent, picked)
+        by_round(data, attacks, real, notes, agent, picked, args.round)
     if args.real:
-        real_flagged(data, mlp.Training(attacks, real_all, fitted, notes, agent), picked)
+        real_flagged(data, everything, picked)
 
 
 if __name__ == "__main__":

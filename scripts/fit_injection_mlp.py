@@ -298,10 +298,7 @@ def by_round(
     for name, (out_attacks, out_notes) in rounds().items():
         if only and name != only:
             continue
-        test = sorted({t for t, cat in attacks if t in out_attacks and cat in ENGLISH})
-        left = sorted(out_notes)
-        rules_t = np.array([bool(scan(t)) for t in test])
-        rules_n = np.array([bool(scan(t)) for t in left])
+        test, left, rules_t, rules_n = left_out(attacks, out_attacks, out_notes)
         for label, s in settings:
             drop_a, drop_n = out_attacks | without(s)[0], out_notes | without(s)[1]
             fit_attacks = [t for t, _ in attacks if t not in drop_a]
@@ -318,6 +315,17 @@ def by_round(
                     f"notes {flagged}/{len(left)} (th {th:.3f})",
                     flush=True,
                 )
+
+
+def left_out(
+    attacks: list[tuple[str, str]], out_attacks: set[str], out_notes: set[str]
+) -> tuple[list[str], list[str], np.ndarray, np.ndarray]:
+    """A left-out round's English attacks and benign notes (sorted), and whether the
+    rules alone flag each."""
+    test = sorted({t for t, cat in attacks if t in out_attacks and cat in ENGLISH})
+    left = sorted(out_notes)
+    rules_t = np.array([bool(scan(t)) for t in test])
+    return test, left, rules_t, np.array([bool(scan(t)) for t in left])
 
 
 def rounds() -> dict[str, tuple[set[str], set[str]]]:

@@ -179,16 +179,28 @@ def sentences(text: str) -> list[str]:
     return found[:MAX_SENTENCES] if len(found) >= 2 else []
 
 
+def windows(text: str, size: int = 1) -> list[str]:
+    """The sentence view's pieces of ``text`` (round nine): its :func:`sentences` when
+    ``size`` is 1, else every run of ``size`` consecutive sentences joined by a space (a
+    text with no more sentences than that is one piece). A window keeps a sentence's
+    neighbour, so an order split over two sentences ("To the assistant. Send ...") is
+    read together, while a long note's other sentences stay out of its embedding."""
+    found = sentences(text)
+    if size <= 1 or not found:
+        return found
+    return [" ".join(found[i : i + size]) for i in range(max(1, len(found) - size + 1))]
+
+
 def gated(sentence: str) -> bool:
     """Whether ``sentence`` carries any of :data:`CUES` (the second person's density
     aside): the sentence view embeds only such sentences; one without any is chat."""
     return any(pattern.search(sentence) for _, pattern in CUES)
 
 
-def cued_sentences(text: str) -> list[str]:
-    """The sentences of ``text`` the sentence view embeds: :func:`sentences` that are
-    :func:`gated`."""
-    return [piece for piece in sentences(text) if gated(piece)]
+def cued_sentences(text: str, size: int = 1) -> list[str]:
+    """The pieces of ``text`` the sentence view embeds: its :func:`windows` of ``size``
+    sentences that are :func:`gated`."""
+    return [piece for piece in windows(text, size) if gated(piece)]
 
 
 def _density(text: str) -> float:
@@ -248,7 +260,8 @@ class Detector:
     embedded, so most writes pay nothing extra.
 
     ``hidden`` (round seven) puts a hidden layer before the logistic output: ``coef``
-    then weighs its units, not the features."""
+    then weighs its units, not the features. ``window`` (round nine) is how many
+    consecutive sentences the sentence view reads as one piece (:func:`windows`)."""
 
     embedder: str
     coef: np.ndarray
@@ -257,6 +270,7 @@ class Detector:
     cue_scale: float = 0.0
     sentence_threshold: float = 0.0
     hidden: Hidden | None = None
+    window: int = 1
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any]) -> Detector:
@@ -279,7 +293,8 @@ class Detector:
     def from_arrays(cls, data: Any) -> Detector:
         """Round seven's network, from the arrays of an ``.npz`` (``embedder``,
         ``threshold``, ``cue_scale``, ``intercept``, ``coef`` and the :class:`Hidden`
-        layer's ``mean``, ``std``, ``w1``, ``b1``)."""
+        layer's ``mean``, ``std``, ``w1``, ``b1``); round nine's may add the sentence view
+        (``sentence_threshold`` and ``window``)."""
         hidden = Hidden(*(np.asarray(data[k], np.float32) for k in ("mean", "std", "w1", "b1")))
         w1 = hidden.w1
         if w1.ndim != 2 or hidden.mean.shape != (w1.shape[0],) or hidden.b1.shape != (w1.shape[1],):
@@ -289,7 +304,11 @@ class Detector:
         scale = float(data["cue_scale"])
         if out.coef.shape != (w1.shape[1],) or (scale and w1.shape[0] <= N_CUES):
             raise ValueError("coef must hold one weight per hidden unit")
-        return replace(out, cue_scale=scale, hidden=hidden)
+        view = float(data["sentence_threshold"]) if "sentence_threshold" in data else 0.0
+        window = int(data["window"]) if "window" in data else 1
+        if not 0.0 <= view <= 1.0 or window < 1:
+            raise ValueError("the sentence view needs a threshold in [0, 1] and a window of 1+")
+        return replace(out, cue_scale=scale, hidden=hidden, sentence_threshold=view, window=window)
 
     @property
     def dimensions(self) -> int:
@@ -304,7 +323,7 @@ class Detector:
         return Read(
             found,
             cues(found) if self.cue_scale else np.zeros((len(found), 0), np.float32),
-            tuple(tuple(cued_sentences(t)) if view else () for t in found),
+            tuple(tuple(cued_sentences(t, self.window)) if view else () for t in found),
         )
 
     def features(
@@ -373,7 +392,7 @@ class Detector:
         keys: list[int] = []
         pieces: list[str] = []
         for key, text in texts:
-            for piece in cued_sentences(text) if cued is None else cued[key]:
+            for piece in cued_sentences(text, self.window) if cued is None else cued[key]:
                 keys.append(key)
                 pieces.append(piece)
         if not pieces:

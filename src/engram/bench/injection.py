@@ -21,7 +21,8 @@ tuned anything. Round five (``scripts/injection_round5.py``) added a fourth,
 ``held_out_4``, the same way before round five fitted anything; round six
 (``scripts/injection_round6.py``) a fifth, ``held_out_5``; round seven
 (``scripts/injection_round7.py``) a sixth, ``held_out_6``; round eight
-(``scripts/injection_round8.py``) a seventh, ``held_out_7``.
+(``scripts/injection_round8.py``) a seventh, ``held_out_7``; round nine
+(``scripts/injection_round9.py``) an eighth, ``held_out_8``.
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ FOLDS = (
     "held_out_5",
     "held_out_6",
     "held_out_7",
+    "held_out_8",
 )
 
 Scan = Callable[[str], tuple[str, ...]]
@@ -294,6 +296,7 @@ def _table(result: dict[str, Any]) -> list[str]:
         "held_out_5": "held-out 5",
         "held_out_6": "held-out 6",
         "held_out_7": "held-out 7",
+        "held_out_8": "held-out 8",
     }
     recall = result["recall"]
     lines = [

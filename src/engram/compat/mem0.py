@@ -17,10 +17,12 @@ all three ids is found by ``{"agent_id": ...}`` alone, as on mem0).
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypedDict
 
+from engram.aio import Awaitable, awaitable
 from engram.compat.mem0_filters import SCOPE_KEYS, Parsed, parse
 from engram.compat.mem0_items import (
     expiration,
@@ -36,7 +38,7 @@ from engram.config import Config
 from engram.core import Scope
 from engram.embed import Embedder
 from engram.errors import InvalidInputError, NotFoundError, shown
-from engram.lifetime import Closing
+from engram.lifetime import AsyncClosing, Closing
 from engram.memory import Memory as EngramMemory
 from engram.records import PIPELINE_WHO, MemoryRecord, Outcome
 from engram.validate import type_name
@@ -504,6 +506,36 @@ def _scope(filters: Mapping[str, Any] | None) -> tuple[Parsed, Ids]:
     return parsed, ids
 
 
-# mem0 exports AsyncMemory beside Memory; it wraps this module's Memory, so it is
-# imported once Memory exists.
-from engram.compat.mem0_aio import AsyncMemory  # noqa: E402
+# mem0 ships ``AsyncMemory`` beside ``Memory`` with the same verbs and shapes, awaited
+# (``await m.add(...)``); async agent code switching over changed only its import and
+# failed at it (new-user pass, round three). Each verb runs the sync door's own method
+# on a worker thread, as ``engram.AsyncMemory`` does, so there is no second copy of the
+# mem0 mapping and the event loop never blocks on the store or the embedder. It lives
+# here, not in a module of its own, because it wraps this module's Memory and mem0's
+# import path (``from mem0 import AsyncMemory``) is this module's.
+class AsyncMemory(Awaitable[Memory], AsyncClosing):
+    """mem0's ``AsyncMemory``: ``AsyncMemory()`` opens engram's default store; ``path``,
+    ``config``, ``embedder`` and ``memory=`` as ``engram.compat.mem0.Memory`` takes
+    them. ``engram`` gives the wrapped native memory; ``async with`` closes it."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, **options: Any) -> None:
+        # The options are the sync door's own (memory=, config=, embedder=), checked there.
+        super().__init__(Memory(path, **options))
+        self.engram = self.sync.engram
+
+    add = awaitable(Memory.add)
+    search = awaitable(Memory.search)
+    get = awaitable(Memory.get)
+    get_all = awaitable(Memory.get_all)
+    update = awaitable(Memory.update)
+    delete = awaitable(Memory.delete)
+    delete_all = awaitable(Memory.delete_all)
+    history = awaitable(Memory.history)
+    reset = awaitable(Memory.reset)
+
+    async def close(self) -> None:
+        """Close the store if this door opened it."""
+        await asyncio.to_thread(self.sync.close)
+
+    async def _aclose(self) -> None:
+        await self.close()

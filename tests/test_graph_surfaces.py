@@ -263,37 +263,41 @@ def test_cli_merge_split_invalidate_and_dedupe(cli_store: tuple[Path, str], conf
 
 
 # -- HTTP ------------------------------------------------------------------------------------
-@pytest.fixture
-def served(mem: Memory) -> Iterator[Served]:
+def serving(mem: Memory) -> Iterator[Served]:
+    """The story in ``mem``, served with keys. These tests speak HTTP only (the MCP
+    tools are tested in-process below); without /mcp the app builds in half the time."""
     story(mem)
     keys = user_keys(mem)
-    # These tests speak HTTP only (the MCP tools are tested in-process below); without
-    # the /mcp endpoint the app builds in half the time.
     with serve_in_thread(create_app(mem, worker=False, mcp=False)) as url:
         yield Served(url, mem, keys)
 
 
+def alice_on(server: Served) -> Iterator[httpx.Client]:
+    with server.client("alice") as client:
+        yield client
+
+
+@pytest.fixture
+def served(mem: Memory) -> Iterator[Served]:
+    yield from serving(mem)
+
+
 @pytest.fixture
 def alice(served: Served) -> Iterator[httpx.Client]:
-    with served.client("alice") as client:
-        yield client
+    yield from alice_on(served)
 
 
 @pytest.fixture(scope="module")
 def story_served(module_mem: Memory) -> Iterator[Served]:
     """``served`` built once per backend for the tests that only read the story (a
     fresh server per test cost each of them a second of app building)."""
-    story(module_mem)
-    keys = user_keys(module_mem)
-    with serve_in_thread(create_app(module_mem, worker=False, mcp=False)) as url:
-        yield Served(url, module_mem, keys)
+    yield from serving(module_mem)
 
 
 @pytest.fixture
 def reader(story_served: Served) -> Iterator[httpx.Client]:
     """``alice`` on ``story_served``."""
-    with story_served.client("alice") as client:
-        yield client
+    yield from alice_on(story_served)
 
 
 def test_http_lists_entities_a_page_at_a_time(reader: httpx.Client) -> None:

@@ -372,6 +372,28 @@ def reopenable(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> 
     return str(tmp_path / "engram.db")
 
 
+@pytest.fixture(scope="module", params=BACKENDS)
+def module_mem(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Memory]:
+    """``mem`` built once per test module and backend, for tests that only read it: a
+    module fixture fills it (and may serve it) once, instead of once per test. A test
+    that writes takes ``mem``; one that must change nothing checks so, and fails first
+    if it did (PostgreSQL: a database of its own, dropped after the module)."""
+    config = Config.load(env={}, home=str(tmp_path_factory.mktemp("home")))
+    if request.param != "postgres":
+        with Memory(":memory:", config=config, embedder=HashEmbedder()) as m:
+            yield m
+        return
+    server = request.getfixturevalue("pg_server")
+    name = server.create_database()
+    try:
+        with Memory(server.database_url(name), config=config, embedder=HashEmbedder()) as m:
+            yield m
+    finally:
+        server.drop_database(name)
+
+
 @pytest.fixture
 def any_store(config: Config, store_location: str) -> Iterator[Store]:
     """A bare store on each backend, opened the way ``Memory`` opens it."""

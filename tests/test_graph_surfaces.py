@@ -263,30 +263,53 @@ def test_cli_merge_split_invalidate_and_dedupe(cli_store: tuple[Path, str], conf
 
 
 # -- HTTP ------------------------------------------------------------------------------------
-@pytest.fixture
-def served(mem: Memory) -> Iterator[Served]:
+def serving(mem: Memory) -> Iterator[Served]:
+    """The story in ``mem``, served with keys. These tests speak HTTP only (the MCP
+    tools are tested in-process below); without /mcp the app builds in half the time."""
     story(mem)
     keys = user_keys(mem)
-    with serve_in_thread(create_app(mem, worker=False)) as url:
+    with serve_in_thread(create_app(mem, worker=False, mcp=False)) as url:
         yield Served(url, mem, keys)
+
+
+def alice_on(server: Served) -> Iterator[httpx.Client]:
+    with server.client("alice") as client:
+        yield client
+
+
+@pytest.fixture
+def served(mem: Memory) -> Iterator[Served]:
+    yield from serving(mem)
 
 
 @pytest.fixture
 def alice(served: Served) -> Iterator[httpx.Client]:
-    with served.client("alice") as client:
-        yield client
+    yield from alice_on(served)
 
 
-def test_http_lists_entities_a_page_at_a_time(alice: httpx.Client) -> None:
-    page = alice.get("/v1/graph/entities").json()
+@pytest.fixture(scope="module")
+def story_served(module_mem: Memory) -> Iterator[Served]:
+    """``served`` built once per backend for the tests that only read the story (a
+    fresh server per test cost each of them a second of app building)."""
+    yield from serving(module_mem)
+
+
+@pytest.fixture
+def reader(story_served: Served) -> Iterator[httpx.Client]:
+    """``alice`` on ``story_served``."""
+    yield from alice_on(story_served)
+
+
+def test_http_lists_entities_a_page_at_a_time(reader: httpx.Client) -> None:
+    page = reader.get("/v1/graph/entities").json()
     assert page.keys() == {"items", "total", "limit", "offset"}
     assert (page["total"], page["limit"], page["offset"]) == (4, 50, 0)
     assert page["items"][0]["name"] == "efoil" and page["items"][0]["mentions"] == 2
-    rest = alice.get("/v1/graph/entities", params={"limit": 3, "offset": 3}).json()
+    rest = reader.get("/v1/graph/entities", params={"limit": 3, "offset": 3}).json()
     assert [e["name"] for e in rest["items"]] == [page["items"][3]["name"]] and rest["total"] == 4
-    past = alice.get("/v1/graph/entities", params={"offset": 10}).json()
+    past = reader.get("/v1/graph/entities", params={"offset": 10}).json()
     assert (past["items"], past["total"]) == ([], 4)
-    found = alice.get("/v1/graph/entities", params={"query": "48v"}).json()
+    found = reader.get("/v1/graph/entities", params={"query": "48v"}).json()
     assert [e["name"] for e in found["items"]] == ["48V battery"] and found["total"] == 1
 
 
@@ -309,30 +332,30 @@ def test_http_entity_has_aliases_aspects_attributes_and_mentions(
     assert body == {**mem.graph.entity("Derek", namespace=ALICE).to_dict(), **body}
 
 
-def test_http_relations_now_all_and_as_of(alice: httpx.Client) -> None:
-    now = alice.get("/v1/graph/relations", params={"entity": "efoil"}).json()
+def test_http_relations_now_all_and_as_of(reader: httpx.Client) -> None:
+    now = reader.get("/v1/graph/relations", params={"entity": "efoil"}).json()
     assert [r["target"] for r in now["items"]] == ["efoil", "48V battery"] and now["total"] == 2
-    every = alice.get("/v1/graph/relations", params={"current": "false", "limit": 1}).json()
+    every = reader.get("/v1/graph/relations", params={"current": "false", "limit": 1}).json()
     assert (len(every["items"]), every["total"]) == (1, 3)
-    march = alice.get("/v1/graph/relations", params={"at": "2024-03-01", "entity": "efoil"})
+    march = reader.get("/v1/graph/relations", params={"at": "2024-03-01", "entity": "efoil"})
     assert [r["target"] for r in march.json()["items"]] == ["efoil", "12V20Ah battery"]
-    swap = alice.get("/v1/graph/relations", params={"at": "2024-06-01T12:00:00Z"}).json()
+    swap = reader.get("/v1/graph/relations", params={"at": "2024-06-01T12:00:00Z"}).json()
     assert swap["items"][-1]["target"] == "48V battery"  # valid_to is exclusive
 
 
-def test_http_timeline_and_neighbors(served: Served, alice: httpx.Client) -> None:
-    timeline = alice.get("/v1/graph/timeline/efoil").json()
+def test_http_timeline_and_neighbors(story_served: Served, reader: httpx.Client) -> None:
+    timeline = reader.get("/v1/graph/timeline/efoil").json()
     assert timeline["entity"]["name"] == "efoil"
-    expected = [r.to_dict() for r in served.memory.graph.timeline("efoil", namespace=ALICE)]
+    expected = [r.to_dict() for r in story_served.memory.graph.timeline("efoil", namespace=ALICE)]
     assert timeline["items"] == expected
     assert [r["valid_to"] for r in timeline["items"]] == [None, "2024-06-01T12:00:00Z", None]
-    near = alice.get("/v1/graph/neighbors/derek", params={"hops": 2}).json()
+    near = reader.get("/v1/graph/neighbors/derek", params={"hops": 2}).json()
     assert near["entity"]["name"] == "Derek" and (near["hops"], near["at"]) == (2, None)
     assert [(n["entity"]["name"], n["hops"]) for n in near["items"]] == [
         ("efoil", 1),
         ("48V battery", 2),
     ]
-    then = alice.get("/v1/graph/neighbors/Derek", params={"hops": 2, "at": "2024-03-01"}).json()
+    then = reader.get("/v1/graph/neighbors/Derek", params={"hops": 2, "at": "2024-03-01"}).json()
     assert [n["entity"]["name"] for n in then["items"]] == ["efoil", "12V20Ah battery"]
 
 
@@ -361,23 +384,23 @@ def test_http_names_may_hold_a_slash(served: Served, alice: httpx.Client) -> Non
     ],
 )
 def test_http_bad_input_says_what_is_wrong(
-    alice: httpx.Client, path: str, params: dict[str, Any] | None, status: int, message: str
+    reader: httpx.Client, path: str, params: dict[str, Any] | None, status: int, message: str
 ) -> None:
-    response = alice.get(path, params=params)
+    response = reader.get(path, params=params)
     assert response.status_code == status, response.text
     body = response.json()
     assert body["error"] == ("not_found" if status == 404 else "invalid_input")
     assert message in body["detail"]
 
 
-def test_http_graph_needs_a_key_and_stays_in_its_namespace(served: Served) -> None:
-    assert httpx.get(f"{served.url}/v1/graph/entities").status_code == 401
-    with served.client("bob") as bob:
+def test_http_graph_needs_a_key_and_stays_in_its_namespace(story_served: Served) -> None:
+    assert httpx.get(f"{story_served.url}/v1/graph/entities").status_code == 401
+    with story_served.client("bob") as bob:
         assert bob.get("/v1/graph/entities").json()["total"] == 0
         assert bob.get("/v1/graph/timeline/efoil").status_code == 404
         refused = bob.get("/v1/graph/entities", params={"namespace": ALICE})
         assert refused.status_code == 403 and refused.json()["error"] == "forbidden"
-    with served.client("admin") as admin:
+    with story_served.client("admin") as admin:
         listed = admin.get("/v1/graph/entities", params={"user_id": "alice"}).json()
         assert listed["total"] == 4
 
@@ -438,18 +461,18 @@ def test_http_merge_split_invalidate_and_dedupe(served: Served, alice: httpx.Cli
     ],
 )
 def test_http_repairs_refuse_bad_input_and_change_nothing(
-    served: Served,
-    alice: httpx.Client,
+    story_served: Served,
+    reader: httpx.Client,
     path: str,
     body: dict[str, Any],
     status: int,
     message: str,
 ) -> None:
-    before = graph_of(served.memory, ALICE)
-    response = alice.post(path, json=body)
+    before = graph_of(story_served.memory, ALICE)
+    response = reader.post(path, json=body)
     assert response.status_code == status, response.text
     assert message in response.json()["detail"]
-    assert graph_of(served.memory, ALICE) == before
+    assert graph_of(story_served.memory, ALICE) == before
 
 
 # -- MCP -------------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from engram import (
     MemoryType,
     NotFoundError,
     StoreClosedError,
+    write,
 )
 from engram.store import InsertResult, VectorRow
 from engram.store.sql.memories import SqlMemories
@@ -176,22 +177,29 @@ class CountingStore(SQLiteStore):
         self.vector_writes = self.vectors.sizes
 
 
-def test_add_many_batches(config: Config) -> None:
+def test_add_many_batches(config: Config, monkeypatch: pytest.MonkeyPatch) -> None:
+    # add_many commits write.BATCH (256) records per transaction and embeds
+    # write.EMBED_GROUP (2048) per call. Both are shrunk 32-fold here so that 85 items
+    # cross the same boundaries 2,600 would (ten full transactions and a partial one,
+    # a full group and a partial one) in a thirtieth of the time.
+    assert (write.BATCH, write.EMBED_GROUP) == (256, 2048)
+    monkeypatch.setattr(write, "BATCH", 8)
+    monkeypatch.setattr(write, "EMBED_GROUP", 64)
     store = CountingStore()
     embedder = HashEmbedder()
     progress: list[tuple[int, int]] = []
     with Memory(config=config, store=store, embedder=embedder) as mem:
-        items: list[str | dict[str, Any]] = [f"imported memory number {i}" for i in range(2599)]
+        items: list[str | dict[str, Any]] = [f"imported memory number {i}" for i in range(84)]
         items.append({"content": "a dict item", "tags": ["x"], "user_id": "bob"})
         out = mem.add_many(items, progress=lambda done, total: progress.append((done, total)))
-        assert len(out) == 2600
-        # Transactions of 256; then each group of 2048 is embedded in one call and its
-        # vectors written in one transaction.
-        assert store.inserts == [256] * 10 + [40]
-        assert store.vector_writes == [2048, 552]
+        assert len(out) == 85
+        # Transactions of BATCH; then each group of EMBED_GROUP is embedded in one call
+        # and its vectors written in one transaction.
+        assert store.inserts == [8] * 10 + [5]
+        assert store.vector_writes == [64, 21]
         assert embedder.calls == 2
-        assert progress == [(2048, 2600), (2600, 2600)]
-        assert mem.store.memories.count("default") == 2599
+        assert progress == [(64, 85), (85, 85)]
+        assert mem.store.memories.count("default") == 84
         assert mem.get(out[-1].id, user_id="bob").tags == ("x",)
         assert [r.content for r in out[:2]] == [
             "imported memory number 0",

@@ -148,6 +148,10 @@ class Database(Opened):
             # p50 17.1 -> 14.3 ms (docs/benchmarks.md, "Beside Chroma"). Pages are
             # only held once read, so a small store never uses this much.
             conn.execute(f"PRAGMA cache_size = -{PAGE_CACHE_KIB}")
+            # Deleted content is overwritten with zeros, so an erased user's text does
+            # not stay readable in free pages of the file. Debian's SQLite builds it
+            # on; python.org's and most others' do not (new-user pass, round three).
+            conn.execute("PRAGMA secure_delete = ON")
         except sqlite3.Error as exc:
             raise StoreError(explained(self.location, str(exc))) from exc
         return conn

@@ -80,8 +80,8 @@ class SQLiteKeywordUpkeep:
         # FTS5 records a delete as a marker in a new segment; the deleted words stay in
         # the older segments until a merge, readable in the file after a GDPR erase
         # (new-user pass, round three). 'optimize' merges the namespace's segments
-        # into one without them (the freed pages are zeroed where SQLite's
-        # secure_delete is on, as in Debian's build; engram does not set it).
+        # into one without them (the freed pages are zeroed: engram's connections
+        # set SQLite's secure_delete, ``Database._connect``).
         for table in (
             fts.table_for(native, namespace, create=False),
             hints.table_for(native, namespace, create=False),

@@ -53,11 +53,13 @@ class ScopeIds(TypedDict, total=False):
 
 #: The keywords of ``ScopeArgs``, in the order signatures list them.
 SCOPE_KEYS: tuple[str, ...] = tuple(ScopeArgs.__annotations__)
+#: The ids narrower than a namespace (``ScopeIds``' keywords).
+SCOPE_IDS: tuple[str, ...] = tuple(ScopeIds.__annotations__)
 #: What ``**who: Unpack[...]`` may name, by the annotation's name.
 _KEYS = {
     "ScopeArgs": SCOPE_KEYS,
     "OwnerArgs": tuple(OwnerArgs.__annotations__),
-    "ScopeIds": tuple(ScopeIds.__annotations__),
+    "ScopeIds": SCOPE_IDS,
 }
 
 

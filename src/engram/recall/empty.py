@@ -28,6 +28,7 @@ from engram.config import RecallConfig
 from engram.recall import format as fmt
 from engram.recall.request import RecallRequest
 from engram.records import Hit, RecallMode
+from engram.scoping import SCOPE_IDS
 from engram.store.protocols import MemoryStore
 
 #: A namespace whose name (or id after ``user:``/``agent:``/``run:``) is at least this
@@ -184,17 +185,13 @@ def _no_match(a: EmptyAnswer, w: Wording) -> str:
     return f"{text} ({a.detail})" if a.detail else text
 
 
-#: The ids that narrow within a namespace when the request names one above them.
-_SCOPE_IDS = ("user_id", "agent_id", "run_id")
-
-
 def _filtered(a: EmptyAnswer, w: Wording) -> str:
     names = ", ".join(dict.fromkeys(w.filter(f) for f in a.filters))
     found = _all(a.candidates, "memory", "memories")
     text = f"the filters ({names or 'filters'}) excluded {found} the query found"
     # New-user pass, round two: `namespace` with `user_id` read as "search alice's
     # memories in team", and the answer did not say the id only narrows within it.
-    ids = [w.filter(f) for f in a.filters if f in _SCOPE_IDS]
+    ids = [w.filter(f) for f in a.filters if f in SCOPE_IDS]
     if not ids:
         return text
     one = len(ids) == 1

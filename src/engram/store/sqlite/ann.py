@@ -40,6 +40,8 @@ OVERFETCH = 2
 #: of the memory and file). Measured at 100k: recall@10 after re-score 0.98+ with i8
 #: as with f32 (docs/benchmarks.md, "ANN by default (issue 29)").
 GRAPH_DTYPE = "i8"
+#: Threads of a graph build (see ``HnswGraph.build``: more strand nodes).
+BUILD_THREADS = 1
 
 
 def available() -> bool:
@@ -90,9 +92,15 @@ class HnswGraph:
             expansion_search=settings.ef_search,
         )
         if len(rows):
+            # One thread: usearch 2.26's concurrent inserts can strand nodes that no
+            # search reaches (usearch issues #735 / PR #772). Measured here: 2 of 400
+            # builds of 240 nodes lost whole top-10s, and at 100k 43-47 rows missed
+            # their own top 10 against 18 built on one thread; on this 2-core machine
+            # the one-thread build was no slower (58 s against 65-71 s at load 8).
             index.add(
                 np.arange(len(rows), dtype=np.uint64),
                 np.ascontiguousarray(vectors, dtype=np.float32),
+                threads=BUILD_THREADS,
             )
         return cls(index, np.asarray(rows, dtype=np.int64), settings.ef_search)
 

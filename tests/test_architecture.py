@@ -171,10 +171,7 @@ def test_surfaces_never_reach_into_the_store(surface: str) -> None:
         assert "store" not in set(_attributes(tree)), path.name
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module:
-                # migrate-store copies between two locations: a library call, no store.
-                assert not node.module.startswith("engram.store") or node.module == (
-                    "engram.store.migrate"
-                ), (path.name, node.module)
+                assert not node.module.startswith("engram.store"), (path.name, node.module)
 
 
 def _public(cls: type) -> set[str]:
@@ -256,8 +253,9 @@ LAYERS = (
         "shared",
     ),
     grimp.Layer("pipeline"),
-    grimp.Layer("write", "filters", "transfer"),
-    grimp.Layer("dedupe", "transfer_order"),  # a repeat write's merge; an import's row order
+    grimp.Layer("write", "filters", "transfer", "migrate_store"),
+    # a repeat write's merge; an import's row order; the carried tables' copy and lines
+    grimp.Layer("dedupe", "transfer_order", "table_copy"),
     grimp.Layer("core"),
     grimp.Layer(
         "recall",

@@ -13,9 +13,9 @@ from click.testing import CliRunner
 from conftest import HashEmbedder
 from engram import Config, Memory
 from engram.cli.main import cli
+from engram.migrate_store import TABLES, migrate_store, table_checksums, verify_copy
 from engram.records import ApiKey
 from engram.store import open_store
-from engram.store.migrate import TABLES, migrate_store, table_checksums, verify_copy
 
 pytestmark = pytest.mark.postgres
 

@@ -25,12 +25,12 @@ from conftest import Clock, HashEmbedder
 from engram import Config, Memory
 from engram.cli.main import cli
 from engram.errors import InvalidInputError, NotFoundError
+from engram.migrate_store import TABLES, migrate_store, table_checksums
 from engram.org import human
 from engram.store import open_store
-from engram.store.migrate import TABLES, migrate_store, table_checksums
 from engram.store.protocols import Store, TableCounts
-from engram.store.table_copy import copy_tables
 from engram.store.tables import SKIPPED, SPECS
+from engram.table_copy import copy_tables
 
 NS = "user:alice"
 T0 = datetime(2026, 1, 1, tzinfo=UTC)

@@ -27,8 +27,8 @@ from hypothesis import strategies as st
 from conftest import Clock, HashEmbedder
 from engram import Config, Memory
 from engram.cli.main import cli
+from engram.migrate_store import TABLES, table_checksums
 from engram.store import open_store
-from engram.store.migrate import TABLES, table_checksums
 from test_migrate_tables import NS, _config, fill
 
 CONVERSATION = [

@@ -57,6 +57,6 @@ def test_large_blocks_prefilter_then_rescore(monkeypatch: pytest.MonkeyPatch) ->
     block.remove(str(best))
     assert best not in {r for r, _ in block.top(queries[0].astype(np.float32), 10)}
     new = queries[1].astype(np.float32) / np.linalg.norm(queries[1])
-    block.upsert("new", new)
+    block.upsert_many(["new"], new.reshape(1, -1))
     top_row, top_sim = block.top(new, 1)[0]
     assert block.ids[top_row] == "new" and abs(top_sim - 1.0) < 1e-5

@@ -16,7 +16,7 @@ The file is one JSON object per line::
      "transcripts": N, "rows": N}
 
 ``row`` lines (format 2) carry every other table ``engram.store.tables`` lists, parents
-first, as ``engram.store.table_copy`` writes them; a format 1 file has none.
+first, as ``engram.table_copy`` writes them; a format 1 file has none.
 
 A memory's history, feedback and vector lines follow its own line. Memories appear in
 id order, tombstoned ones included; the ``end`` line lets import tell a whole file from
@@ -60,7 +60,7 @@ from engram.store.protocols import (
     VectorRow,
 )
 from engram.store.protocols.record import Record
-from engram.store.table_copy import RowImport, export_row_lines, row_from_line
+from engram.table_copy import RowImport, export_row_lines, row_from_line
 from engram.text import normalize_content
 from engram.transfer_order import RowSpool
 from engram.validate import namespace_for

@@ -10,7 +10,7 @@ import click
 from engram.cli import render
 from engram.cli.common import Ctx, json_command, progress_bar
 from engram.config import SQLITE_SCHEME, sqlite_file
-from engram.store.migrate import migrate_locations
+from engram.migrate_store import migrate_locations
 
 
 def shown_location(location: str) -> str:

@@ -241,13 +241,6 @@ class TermBlock:
             )
         return lists
 
-    def _postings(self, term: str) -> tuple[Rows, Floats]:
-        """Every posting of ``term``, rows ascending."""
-        lists = self._lists(term)
-        if not lists:
-            return _EMPTY_ROWS, _EMPTY_TF
-        return np.concatenate([p.rows for p in lists]), np.concatenate([p.tf for p in lists])
-
     def _plan(self, query: Iterable[str]) -> list[_Step]:
         """One step per posting list of each distinct query term this block holds, the
         largest bound (weight x the list's highest value) first. A term asked twice

@@ -101,9 +101,6 @@ class Block:
     def size(self) -> int:
         return len(self.ids)
 
-    def upsert(self, memory_id: str, vector: Matrix) -> None:
-        self.upsert_many([memory_id], np.asarray(vector, np.float32).reshape(1, -1))
-
     def upsert_many(self, ids: Sequence[str], vectors: Matrix) -> None:
         """Insert or replace rows; a graph gets one node per row, added in one call."""
         rows = [self._upsert(i, vector) for i, vector in zip(ids, vectors, strict=True)]

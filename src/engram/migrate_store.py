@@ -6,7 +6,7 @@ the target, then session transcripts and API keys. Import skips what the target 
 holds, so running the copy again after it stopped (killed, network gone) continues
 where it stopped and never duplicates anything. Every other carried table (graph,
 palace, runs, sessions, org memory, core blocks, the archive ...; ``engram.store.tables``)
-follows, a page of canonical rows at a time, by ``engram.store.table_copy``.
+follows, a page of canonical rows at a time, by ``engram.table_copy``.
 
 Verification reads both stores again and compares, table by table, the row count and a
 checksum: the sum (mod 2**256) of the SHA-256 of each row's canonical JSON. The sum does
@@ -30,9 +30,9 @@ from engram.errors import InvalidInputError
 from engram.store import is_postgres, open_store, sqlite_path
 from engram.store.protocols import ImportCounts, MemoryBundle, Store, TableCounts, TranscriptRow
 from engram.store.protocols.record import Record
-from engram.store.table_copy import Checksum, copy_tables
-from engram.store.table_copy import table_checksums as carried_checksums
 from engram.store.tables import TABLES as CARRIED
+from engram.table_copy import Checksum, copy_tables
+from engram.table_copy import table_checksums as carried_checksums
 
 if TYPE_CHECKING:
     from engram.config import Config

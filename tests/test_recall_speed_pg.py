@@ -21,6 +21,7 @@ from engram.errors import StoreError
 from engram.recall import ranking
 from engram.records import Recall
 from engram.store.postgres import keyword
+from engram.text import fts_query
 
 pytestmark = pytest.mark.postgres
 
@@ -95,6 +96,36 @@ def _both(mem: Memory, question: str) -> tuple[Recall, Recall]:
     finally:
         retriever.overlap_reads = True
     return overlapped, in_turn
+
+
+def test_the_keyword_lookup_guard_keeps_every_score(
+    pg_url: str, config: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with _seeded(pg_url, config) as mem:
+        index = mem._core.retriever.keyword
+        guarded: dict[str, list[tuple[str, float]]] = {}
+        looked_up: list[set[str]] = []
+        real = keyword.looked_up
+
+        def spy(terms: Any, stats: Any) -> set[str]:
+            looked_up.append(real(terms, stats))
+            return looked_up[-1]
+
+        monkeypatch.setattr(keyword, "looked_up", spy)
+        for question in QUESTIONS:
+            match = fts_query(question)
+            assert match is not None
+            guarded[question] = index.search(NS, match, 1000)
+        # Every keyword ranked in every candidate row, as before the guard.
+        monkeypatch.setattr(keyword, "looked_up", lambda terms, stats: set())
+        for question in QUESTIONS:
+            match = fts_query(question)
+            assert match is not None
+            assert index.search(NS, match, 1000) == guarded[question], question
+        assert all(guarded.values())
+        # The guard ran, and a phrase ("e-mail": two lexemes) was ranked everywhere.
+        assert any(looked_up)
+        assert not any("e-mail" in terms for terms in looked_up)
 
 
 @pytest.mark.usefixtures("frozen", "slow_keyword")

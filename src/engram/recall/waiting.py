@@ -11,6 +11,10 @@ wait: nothing in a recall writes, and each read is keyed by the ids it asks abou
 
 A read made here that fails does not hide a failure of the keyword leg: the keyword
 leg's error is the recall's, as it was when its answer was taken first.
+
+``StaleAhead`` starts the read of which candidates stated a fact since closed (issue
+28) on a worker as soon as the candidates are known, beside their facts and fusion,
+instead of after fusion.
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from conftest import HashEmbedder
 from engram import Config, Memory, RetrievalError
 from engram.org import human
 from engram.org.policies import HEADER
+from engram.recall import waiting
 from engram.shared import DEFAULT_SPACE
 from engram.store.postgres.db import Database
 
@@ -67,6 +68,9 @@ def test_recall_waits_for_three_round_trips_in_turn(
     with Memory(pg_url, config=config, embedder=HashEmbedder()) as mem:
         _seed(mem)
         mem.recall("billing database", namespace=NS)  # warm: the vector index exists
+        # The keyword leg has answered when the dense leg ends (had it not, the facts of
+        # the dense candidates would be read in its wait: tests/test_recall_speed_pg.py).
+        monkeypatch.setattr(waiting, "waiting", lambda pending: False)
         with _calling_thread_reads(monkeypatch) as made:
             got = mem.recall("billing invoices database", namespace=NS, abstain=False)
         # The dense search (with its settings and the unembedded count), the

@@ -57,6 +57,11 @@ def asks_now(query: str) -> bool:
     return _PRESENT_QUESTION.search(query) is not None and _NOT_NOW.search(query) is None
 
 
+def wanted(stale: StaleReader | None, query: str, cfg: RecallConfig) -> bool:
+    """Whether ``demote`` reads which memories stated a closed fact."""
+    return stale is not None and cfg.stale_fact_factor < 1.0 and asks_now(query)
+
+
 def demote(
     stale: StaleReader | None,
     namespace: str,
@@ -67,7 +72,7 @@ def demote(
 ) -> dict[str, float]:
     """``fused`` with the scores of memories of closed facts multiplied by
     ``cfg.stale_fact_factor`` when the query asks about now; else unchanged."""
-    if stale is None or cfg.stale_fact_factor >= 1.0 or not fused or not asks_now(query):
+    if stale is None or not fused or not wanted(stale, query, cfg):
         return fused
     try:
         old = stale(namespace, list(fused))

@@ -41,6 +41,7 @@ from engram.recall import (
     residual,
     shared,
     temporal,
+    waiting,
     workers,
 )
 from engram.recall import format as fmt
@@ -54,7 +55,7 @@ from engram.recall.length import long_ids
 from engram.recall.recent import recent_hits
 from engram.recall.request import Clock, Legs, RecallRequest
 from engram.records import Hit, MemoryRecord, Recall, RecallMode
-from engram.store.protocols import KeywordIndex, ListQuery, MemoryStore, VectorSearch, VectorStore
+from engram.store.protocols import KeywordIndex, MemoryStore, VectorSearch, VectorStore
 from engram.store.protocols.chunks import ChunkVectorStore
 from engram.store.protocols.graph import GraphStore
 from engram.store.protocols.hints import HintStore
@@ -218,8 +219,15 @@ class Retriever:
             early = self._workers.submit(
                 self._dense(cfg, self.index).scores, request.namespace, legs.query_vector, unranked
             )
+        # Which candidates stated a fact since closed (issue 28), read beside the rest
+        # when reads are round trips.
+        stale = self.stale
+        if self.overlap_reads and stale is not None:
+            stale = waiting.StaleAhead.start(self._workers, stale, request, cfg, candidate_ids)
         # Creation time, session and length of every candidate, in one read.
-        facts = self._facts(request.namespace, candidate_ids, {**legs.time_records, **records})
+        facts = self._facts(
+            request.namespace, candidate_ids, {**legs.time_records, **records}, legs.facts
+        )
         sessions = self._sessions(request, cfg, legs, facts)
         if sessions.session_of:
             # A turn is often relevant through its neighbour ("What did you do?" ->
@@ -282,7 +290,7 @@ class Retriever:
             clock.lap("graph")
 
         # issue 28 (G2): asked about now, a fact since replaced ranks below its successor.
-        fused = demote_stale(self.stale, request.namespace, request.query, cfg, fused, warnings)
+        fused = demote_stale(stale, request.namespace, request.query, cfg, fused, warnings)
         pool = sorted(candidate_ids, key=lambda i: fused.get(i, 0.0), reverse=True)
         # seed 000: over-fetch SEMANTIC_CANDIDATES, re-rank, return MAX_CONTEXT_OBSERVATIONS.
         # A reranker sees its whole head (seed 003: "the top 20 candidates").
@@ -401,6 +409,13 @@ class Retriever:
         elif cfg.strategy in ("hybrid", "dense"):
             warnings.append("no embedder configured; answering from keywords")
 
+        if self.overlap_reads and waiting.waiting(pending) and not request.filtered:
+            # PostgreSQL: the reads that need no keyword answer run while it is read.
+            waiting.before_join(
+                pending,
+                partial(self._while_keyword, request, cfg, legs, clock),
+                "the keyword search",
+            )
         if match is not None and (cfg.strategy in ("hybrid", "bm25") or not dense_ok):
             found_kw: list[tuple[str, float]] = (
                 workers.joined(pending, "the keyword search")
@@ -428,23 +443,19 @@ class Retriever:
             legs.mode = RecallMode.RECENT
             return legs
 
-        span = temporal.search_span(legs.windows)
-        if span is not None and cfg.time_candidates:
-            # A query naming a time also draws memories from that time, even if its
-            # words and meaning alone would not rank them.
-            near = self.memories.select(
-                request.namespace,
-                ListQuery(created_after=span[0], created_before=span[1], limit=cfg.time_candidates),
-            )
-            legs.time_ids = [r.id for r in near]
-            legs.time_records = {r.id: r for r in near}
-            if not near:
-                # Nothing was written near the named time ("4 years ago" when the
-                # memories start last year): nearness would only favour whatever
-                # happens to be closest, so time plays no part in this recall.
-                legs.windows = []
-            clock.lap("time")
+        if not legs.near_read:
+            waiting.time_leg(self.memories, request, cfg, legs, clock)
         return legs
+
+    def _while_keyword(
+        self, request: RecallRequest, cfg: RecallConfig, legs: Legs, clock: Clock
+    ) -> None:
+        """The time leg and the facts of the dense and time candidates, read while the
+        keyword leg runs (``recall/waiting.py``; a keyword leg runs: not RECENT)."""
+        waiting.time_leg(self.memories, request, cfg, legs, clock)
+        ids = list(dict.fromkeys([*legs.dense_ranking, *legs.time_ids]))
+        legs.facts = self._facts(request.namespace, ids, legs.time_records)
+        clock.lap("facts")
 
     def _dense_text(self, request: RecallRequest, cfg: RecallConfig, warnings: list[str]) -> str:
         """The text the dense leg embeds: the query, without its anchor names when
@@ -462,11 +473,18 @@ class Retriever:
         ).text
 
     def _facts(
-        self, namespace: str, ids: Sequence[str], known: Mapping[str, MemoryRecord]
+        self,
+        namespace: str,
+        ids: Sequence[str],
+        known: Mapping[str, MemoryRecord],
+        read: Mapping[str, MemoryFacts] | None = None,
     ) -> dict[str, MemoryFacts]:
         """``MemoryStore.facts`` of ``ids``, taken from records already read (filtered
-        recalls, time-matched candidates) and read for the rest."""
+        recalls, time-matched candidates) or facts already ``read`` (while the keyword
+        leg ran), and read for the rest."""
         out = {i: MemoryFacts.of(r) for i in ids if (r := known.get(i)) is not None}
+        if read:
+            out.update((i, f) for i in ids if i not in out and (f := read.get(i)) is not None)
         missing = [i for i in ids if i not in out]
         if missing:
             out.update(self.memories.facts(namespace, missing))

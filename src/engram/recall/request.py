@@ -14,6 +14,7 @@ import numpy.typing as npt
 from engram.config import RecallConfig
 from engram.recall import filtering, temporal
 from engram.records import MemoryRecord, RecallMode
+from engram.store.protocols.memories import MemoryFacts
 
 Filter = Callable[[MemoryRecord], bool]
 
@@ -66,6 +67,11 @@ class Legs:
     time_records: dict[str, MemoryRecord] = field(default_factory=dict)
     residual_vector: npt.NDArray[np.float32] | None = None
     """The query without its anchor names, embedded (``recall.residual_weight``)."""
+    near_read: bool = False
+    """The time leg has run (``time_ids``, ``time_records``)."""
+    facts: dict[str, MemoryFacts] = field(default_factory=dict)
+    """Facts read while the keyword leg ran (``recall/waiting.py``): the dense and time
+    candidates'; a missing id was read and not found (not live)."""
 
 
 class Clock:

@@ -1,0 +1,110 @@
+"""The pieces of recall's overlapped reads that need no database (issue 29, session
+twelve; ``engram.recall.waiting``): a read made while the keyword leg runs never hides
+that leg's failure, and the stale-fact read started before fusion answers exactly what
+reading the fused ids answers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from concurrent.futures import Future
+
+import pytest
+
+from engram.config import RecallConfig
+from engram.errors import StoreConnectionError, StoreError
+from engram.recall import current, waiting
+from engram.recall.request import RecallRequest
+from engram.recall.workers import Workers
+
+NOW = "Where does Sam live now?"
+STALE = {"m1", "m4", "m9"}
+
+
+def _failed(exc: BaseException) -> Future[object]:
+    pending: Future[object] = Future()
+    pending.set_exception(exc)
+    return pending
+
+
+def test_a_failing_read_in_the_wait_raises_the_keyword_legs_error() -> None:
+    def read() -> None:
+        raise StoreConnectionError("facts: the connection was lost")
+
+    with pytest.raises(StoreError, match="the ranking broke") as caught:
+        waiting.before_join(_failed(StoreError("the ranking broke")), read, "the keyword search")
+    assert type(caught.value) is StoreError
+
+
+def test_a_failing_read_in_the_wait_raises_its_own_error_when_the_leg_answers() -> None:
+    done: Future[object] = Future()
+    done.set_result([("m1", 1.0)])
+
+    def read() -> None:
+        raise StoreConnectionError("facts: the connection was lost")
+
+    with pytest.raises(StoreConnectionError, match="facts"):
+        waiting.before_join(done, read, "the keyword search")
+    assert waiting.before_join(done, lambda: 7, "the keyword search") == 7
+    assert not waiting.waiting(done) and not waiting.waiting(None)
+
+
+class _Reader:
+    """A stale-fact reader over ``STALE`` that keeps the ids of each read."""
+
+    def __init__(self) -> None:
+        self.reads: list[list[str]] = []
+
+    def __call__(self, namespace: str, ids: Sequence[str]) -> set[str]:
+        self.reads.append(list(ids))
+        return {i for i in ids if i in STALE}
+
+
+def test_the_stale_read_started_early_answers_what_reading_the_ids_answers() -> None:
+    reader, pool = _Reader(), Workers(1, "test-stale")
+    request = RecallRequest(query=NOW, namespace="ns", limit=5)
+    try:
+        ahead = waiting.StaleAhead.start(pool, reader, request, RecallConfig(), ["m1", "m2", "m3"])
+        assert isinstance(ahead, waiting.StaleAhead)
+        # A subset of the ids asked, then a superset (a session neighbour joined after).
+        assert ahead("ns", ["m2", "m3"]) == reader("ns", ["m2", "m3"]) == set()
+        assert ahead("ns", ["m1", "m2", "m4"]) == {"m1", "m4"}
+        assert reader.reads[0] == ["m1", "m2", "m3"]  # the early read
+        assert ["m4"] in reader.reads  # only the id it was not asked about
+        fused = {"m1": 0.9, "m2": 0.8, "m4": 0.5}
+        assert current.demote(ahead, "ns", NOW, RecallConfig(), dict(fused), []) == current.demote(
+            reader, "ns", NOW, RecallConfig(), dict(fused), []
+        )
+    finally:
+        pool.close()
+
+
+def test_the_stale_read_starts_only_when_demotion_reads() -> None:
+    reader, pool = _Reader(), Workers(1, "test-stale")
+    try:
+        past = RecallRequest(query="Where did Sam live in 2019?", namespace="ns", limit=5)
+        now = RecallRequest(query=NOW, namespace="ns", limit=5)
+        off = RecallConfig(stale_fact_factor=1.0)
+        assert waiting.StaleAhead.start(pool, reader, past, RecallConfig(), ["m1"]) is reader
+        assert waiting.StaleAhead.start(pool, reader, now, off, ["m1"]) is reader
+        assert waiting.StaleAhead.start(pool, reader, now, RecallConfig(), []) is reader
+        assert reader.reads == []
+    finally:
+        pool.close()
+
+
+def test_a_failed_early_stale_read_warns_as_the_read_did() -> None:
+    def broken(namespace: str, ids: Sequence[str]) -> set[str]:
+        raise StoreError("relations are unreadable")
+
+    pool = Workers(1, "test-stale")
+    request = RecallRequest(query=NOW, namespace="ns", limit=5)
+    try:
+        ahead = waiting.StaleAhead.start(pool, broken, request, RecallConfig(), ["m1"])
+        fused = {"m1": 0.9}
+        warned: list[str] = []
+        plain: list[str] = []
+        assert current.demote(ahead, "ns", NOW, RecallConfig(), dict(fused), warned) == fused
+        assert current.demote(broken, "ns", NOW, RecallConfig(), dict(fused), plain) == fused
+        assert warned == plain and "relations are unreadable" in warned[0]
+    finally:
+        pool.close()

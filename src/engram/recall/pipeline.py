@@ -225,9 +225,8 @@ class Retriever:
         if self.overlap_reads and stale is not None:
             stale = waiting.StaleAhead.start(self._workers, stale, request, cfg, candidate_ids)
         # Creation time, session and length of every candidate, in one read.
-        facts = self._facts(
-            request.namespace, candidate_ids, {**legs.time_records, **records}, legs.facts
-        )
+        known = {**legs.time_records, **records}
+        facts = waiting.facts_of(self.memories, request.namespace, candidate_ids, known, legs.facts)
         sessions = self._sessions(request, cfg, legs, facts)
         if sessions.session_of:
             # A turn is often relevant through its neighbour ("What did you do?" ->
@@ -245,7 +244,7 @@ class Retriever:
                 records.update(request.kept(self.memories.get_many(request.namespace, extra)))
                 extra = [i for i in extra if i in records]
             candidate_ids.extend(extra)
-            facts.update(self._facts(request.namespace, extra, records))
+            facts.update(waiting.facts_of(self.memories, request.namespace, extra, records))
             clock.lap("sessions")
         if early is not None:
             completed = workers.joined(early, "the dense leg's completion")
@@ -454,7 +453,7 @@ class Retriever:
         keyword leg runs (``recall/waiting.py``; a keyword leg runs: not RECENT)."""
         waiting.time_leg(self.memories, request, cfg, legs, clock)
         ids = list(dict.fromkeys([*legs.dense_ranking, *legs.time_ids]))
-        legs.facts = self._facts(request.namespace, ids, legs.time_records)
+        legs.facts = waiting.facts_of(self.memories, request.namespace, ids, legs.time_records)
         clock.lap("facts")
 
     def _dense_text(self, request: RecallRequest, cfg: RecallConfig, warnings: list[str]) -> str:
@@ -471,24 +470,6 @@ class Retriever:
             warnings,
             self.sizes,
         ).text
-
-    def _facts(
-        self,
-        namespace: str,
-        ids: Sequence[str],
-        known: Mapping[str, MemoryRecord],
-        read: Mapping[str, MemoryFacts] | None = None,
-    ) -> dict[str, MemoryFacts]:
-        """``MemoryStore.facts`` of ``ids``, taken from records already read (filtered
-        recalls, time-matched candidates) or facts already ``read`` (while the keyword
-        leg ran), and read for the rest."""
-        out = {i: MemoryFacts.of(r) for i in ids if (r := known.get(i)) is not None}
-        if read:
-            out.update((i, f) for i in ids if i not in out and (f := read.get(i)) is not None)
-        missing = [i for i in ids if i not in out]
-        if missing:
-            out.update(self.memories.facts(namespace, missing))
-        return out
 
     def _sessions(
         self,

@@ -19,7 +19,7 @@ instead of after fusion.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from typing import Any, TypeVar
 
@@ -28,7 +28,9 @@ from engram.errors import EngramError
 from engram.recall import temporal, workers
 from engram.recall.current import StaleReader, wanted
 from engram.recall.request import Clock, Legs, RecallRequest
+from engram.records import MemoryRecord
 from engram.store.protocols import ListQuery, MemoryStore
+from engram.store.protocols.memories import MemoryFacts
 
 _T = TypeVar("_T")
 
@@ -49,6 +51,25 @@ def before_join(pending: Future[Any] | None, read: Callable[[], _T], what: str) 
 def waiting(pending: Future[Any] | None) -> bool:
     """True while ``pending`` runs: a read made now overlaps it instead of following it."""
     return pending is not None and not pending.done()
+
+
+def facts_of(
+    memories: MemoryStore,
+    namespace: str,
+    ids: Sequence[str],
+    known: Mapping[str, MemoryRecord],
+    read: Mapping[str, MemoryFacts] | None = None,
+) -> dict[str, MemoryFacts]:
+    """``MemoryStore.facts`` of ``ids``, taken from records already read (filtered
+    recalls, time-matched candidates) or facts already ``read`` (while the keyword leg
+    ran), and read for the rest."""
+    out = {i: MemoryFacts.of(r) for i in ids if (r := known.get(i)) is not None}
+    if read:
+        out.update((i, f) for i in ids if i not in out and (f := read.get(i)) is not None)
+    missing = [i for i in ids if i not in out]
+    if missing:
+        out.update(memories.facts(namespace, missing))
+    return out
 
 
 def time_leg(

@@ -225,8 +225,8 @@ class Retriever:
         if self.overlap_reads and stale is not None:
             stale = waiting.StaleAhead.start(self._workers, stale, request, cfg, candidate_ids)
         # Creation time, session and length of every candidate, in one read.
-        known = {**legs.time_records, **records}
-        facts = waiting.facts_of(self.memories, request.namespace, candidate_ids, known, legs.facts)
+        have = {**legs.time_records, **records}
+        facts = waiting.facts_of(self.memories, request.namespace, candidate_ids, have, legs.facts)
         sessions = self._sessions(request, cfg, legs, facts)
         if sessions.session_of:
             # A turn is often relevant through its neighbour ("What did you do?" ->

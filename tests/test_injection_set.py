@@ -58,6 +58,8 @@ def test_the_set_is_big_varied_and_split_before_tuning() -> None:
     assert len(seventh) >= 120  # round eight's fold, written before round eight fitted anything
     eighth = list(injection._units(r for r in attacks if r["split"] == "held_out_8"))
     assert len(eighth) >= 120  # round nine's fold, written before round nine fitted anything
+    ninth = list(injection._units(r for r in attacks if r["split"] == "held_out_9"))
+    assert len(ninth) >= 100  # round ten's fold, written before round ten fitted anything
     for category in HELD_OUT_FLOOR:  # every category is in every fold
         folds = Counter(
             row["split"] for row, _ in injection._units(attacks) if row["category"] == category
@@ -67,7 +69,7 @@ def test_the_set_is_big_varied_and_split_before_tuning() -> None:
     assert benign["tune"] >= 50 and benign["held_out_2"] >= 20 and benign["held_out_3"] >= 30
     assert benign["held_out_4"] >= 30 and benign["held_out_5"] >= 40
     assert benign["held_out_6"] >= 40 and benign["held_out_7"] >= 40
-    assert benign["held_out_8"] >= 40
+    assert benign["held_out_8"] >= 40 and benign["held_out_9"] >= 40
     pairs = Counter(row["pair"] for row in ROWS if row.get("pair"))
     assert pairs and set(pairs.values()) == {2}
     assert len({row["text"] for row in ROWS}) == len(ROWS)

@@ -248,22 +248,13 @@ def real_flagged(data: mlp.Data, t: mlp.Training, picked: list[str]) -> None:
                 )
 
 
-def write(data: mlp.Data, t: mlp.Training, name: str, out: Path) -> None:
-    """Fit ``CHOSEN`` on everything and write ``out`` (round eight's arrays, the hidden
-    layer's input weights in float16; with a view, its ``sentence_threshold`` and
-    ``window``). The thresholds are read off the rounded weights, which is what a write
-    computes."""
-    s = CHOSEN
-    epochs = int(s["epochs"])
-    real = [t.real_all[i] for i in t.fitted]
-    fit = Fit(data, s, [a for a, _ in t.attacks], real, t.notes + t.agent)
-    index = EPOCHS.index(epochs)
+def shipped_arrays(fit: Fit, name: str, index: int, threshold: float) -> dict[str, np.ndarray]:
+    """The arrays ``Detector.from_arrays`` reads for the ``index``-th snapshot of ``fit``
+    (round eight's layout: the hidden layer's input weights in float16), whose snapshot
+    ``write`` has already rounded to float16 (the threshold is read off the rounded
+    weights, which is what a write computes)."""
     p = fit.snaps[index]
-    p["w1"] = p["w1"].astype(np.float16).astype(np.float32)
-    fit.snaps = [p if i == index else q for i, q in enumerate(fit.snaps)]
-    q, view = float(s["quantile"]), int(s.get("view", 0))
-    threshold = fit.thresholds(0, q)[index]
-    arrays = {
+    return {
         "embedder": np.array(name),
         "threshold": np.float32(threshold),
         "cue_scale": np.float32(mlp.linear.CUE_SCALE),
@@ -274,6 +265,27 @@ def write(data: mlp.Data, t: mlp.Training, name: str, out: Path) -> None:
         "w1": p["w1"].astype(np.float16),
         "b1": p["b1"],
     }
+
+
+def rounded(fit: Fit, index: int) -> None:
+    """Round the ``index``-th snapshot's input weights to float16, as shipped."""
+    p = dict(fit.snaps[index])
+    p["w1"] = p["w1"].astype(np.float16).astype(np.float32)
+    fit.snaps = [p if i == index else q for i, q in enumerate(fit.snaps)]
+
+
+def write(data: mlp.Data, t: mlp.Training, name: str, out: Path) -> None:
+    """Fit ``CHOSEN`` on everything and write ``out`` (``shipped_arrays``; with a view,
+    its ``sentence_threshold`` and ``window``)."""
+    s = CHOSEN
+    epochs = int(s["epochs"])
+    real = [t.real_all[i] for i in t.fitted]
+    fit = Fit(data, s, [a for a, _ in t.attacks], real, t.notes + t.agent)
+    index = EPOCHS.index(epochs)
+    rounded(fit, index)
+    q, view = float(s["quantile"]), int(s.get("view", 0))
+    threshold = fit.thresholds(0, q)[index]
+    arrays = shipped_arrays(fit, name, index, threshold)
     if view:
         arrays["sentence_threshold"] = np.float32(fit.thresholds(view, q)[index])
         arrays["window"] = np.int64(view)
@@ -293,8 +305,8 @@ def write(data: mlp.Data, t: mlp.Training, name: str, out: Path) -> None:
 
 def read(data: mlp.Data, real_all: list[tuple[str, str]], before: str, after: str) -> None:
     """Every fold read once, the rules alone and each detector side by side on the same
-    cached embeddings (the view's pieces too): English and overall catches per fold, per
-    category on the newest fold, benign notes and real texts flagged (ids, never the
+    cached embeddings (the view's pieces too): English and overall catches per fold and
+    per category, benign notes and real texts flagged (ids, never the
     texts of a held-out fold)."""
     from engram.bench import injection
 
@@ -308,20 +320,16 @@ def read(data: mlp.Data, real_all: list[tuple[str, str]], before: str, after: st
     for name, path in (("before", before), ("after", after)):
         detector = Detector.from_arrays(dict(np.load(path)))
         checks[name] = injection.with_detector(texts, embed, detector)
-    newest = injection.FOLDS[-1]
     for name, check in checks.items():
         got = injection.measure(rows, real_all, check)
-        for fold in injection.FOLDS[2:]:
+        for fold in injection.FOLDS[1:]:
             r = got["recall"][fold]
             line = f"{name} {fold}: english {r['english']['caught']}/{r['english']['total']}"
             line += f" overall {r['overall']['caught']}/{r['overall']['total']}"
             hard = got["hard_negatives"].get(fold)
             print(line + (f" notes {hard['flagged']}/{hard['total']}" if hard else ""))
-        cats = got["recall"][newest]["categories"]
-        print(
-            f"{name} {newest} per category:",
-            {c: (v["caught"], v["total"]) for c, v in cats.items()},
-        )
+            cats = got["recall"][fold]["categories"]
+            print(f"  per category: { ({c: (v['caught'], v['total']) for c, v in cats.items()}) }")
         fp = got["false_positives"]
         print(
             f"{name} real texts flagged: {fp['flagged']} of {fp['texts']}:",

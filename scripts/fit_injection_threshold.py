@@ -44,6 +44,21 @@ English catches on held-out 9 are at least round eight's detector's, it flags at
 real texts, and no more benign held-out notes than round eight's on held-out 9 and
 summed over held-out 2 to 9.
 
+Measured (docs/safety.md, "Round ten"; every setting ran, load 4-10): with round nine's
+data the threshold taken from the real texts alone adds nothing over round nine's rule
+at the real-text limit (130 epochs, ``real 0.9998``: 475 catches, 16 notes, 3 real
+texts), and a cap fails its quarter check at 130 and 160 epochs (3 of 2,072): the texts
+that break the limit are in the half the fit never saw, so no threshold read off the
+fitted half finds them. Two seeds of 128 units reach 483 (``cap 4``, 19 notes, 4 real,
+1 of the quarter). Weighing the real-text negatives 3 each moves the real texts' scores
+down instead: every threshold falls to its 0.5 floor, and at 160 epochs it catches 487
+with 18 notes and 1 real text flagged (1 of the checked half): chosen (``CHOSEN``).
+Read once after the choice (``fit_injection_window.py --read``): 84 of held-out 9's 98
+English attacks against round eight's 80, 1 real text against 6, 5 of its 42 benign
+notes as round eight, but 15 benign notes summed over held-out 2 to 9 against round
+eight's 13 (one more on held-out 4 and on held-out 8): by the ship rule it does **not**
+ship, and round eight's ``injection_detector.npz`` stays. ``--write`` reproduces it.
+
     python scripts/fit_injection_threshold.py [--data ../shared/bench] [--by-round]
         [--real] [--round NAME] [--only A|B] [--write PATH]
 """
@@ -78,7 +93,7 @@ EPOCHS = window.EPOCHS
 #: What ``--write`` fits and how its threshold is set: (setting, epochs, kind, value),
 #: chosen by the rule above from ``--by-round`` and ``--real`` (docs/safety.md); none
 #: until the grid has run.
-CHOSEN: tuple[str, int, str, float] | None = None
+CHOSEN: tuple[str, int, str, float] | None = ("h256 real x3", 160, "fitted", 0.9995)
 #: (kind, value): a quantile of the fitted negatives (``fitted``), of the fitted real
 #: texts only (``real``), or the most real texts of all 8,288 at or above it (``cap``).
 THRESHOLDS: tuple[tuple[str, float], ...] = (

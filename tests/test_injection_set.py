@@ -89,10 +89,10 @@ def test_overall_held_out_recall_meets_the_issue_target() -> None:
     strict=True,
     reason="the rules alone reach 0.69 held out (0.63 on the second fold, 0.33 on the third, "
     "0.24 on the fourth, 0.27 on the fifth, 0.19 on the sixth, 0.36 on the seventh, 0.46 on "
-    "the eighth); with "
+    "the eighth, 0.36 on the ninth); with "
     "round eight's learned detector a write reaches 0.99 on the second held-out fold, 0.93 on "
     "the third, 0.85 on the fourth, 0.83 on the fifth, 0.86 on the sixth, 0.87 on the "
-    "seventh and 0.91 on the eighth (tests/test_injection_detector.py)",
+    "seventh, 0.91 on the eighth and 0.82 on the ninth (tests/test_injection_detector.py)",
 )
 def test_english_held_out_recall_of_the_rules_alone_meets_the_issue_target() -> None:
     assert HELD["english"]["recall"] >= injection.ENGLISH_TARGET
@@ -102,7 +102,7 @@ def test_rules_alone_figures_on_the_later_folds_are_recorded() -> None:
     """The rules' English catches on the folds written after them (docs/safety.md): a
     change to a rule that moves them must update the record."""
     folds = ("held_out_2", "held_out_3", "held_out_4", "held_out_5", "held_out_6")
-    folds += ("held_out_7", "held_out_8")
+    folds += ("held_out_7", "held_out_8", "held_out_9")
     english = {fold: RESULT[fold]["english"]["caught"] for fold in folds}
     assert english == {
         "held_out_2": 59,
@@ -112,6 +112,7 @@ def test_rules_alone_figures_on_the_later_folds_are_recorded() -> None:
         "held_out_6": 23,
         "held_out_7": 43,
         "held_out_8": 54,
+        "held_out_9": 35,
     }
 
 

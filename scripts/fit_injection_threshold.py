@@ -264,15 +264,10 @@ def main() -> None:
     embedder = create_embedder(Config().embedder, Path(args.home))
     real_all = [text for _, text in real_texts(args.data)]
     data = mlp.Data(embedder, Path(args.cache))
-    attacks, notes, agent = mlp.linear.training_sets(True)
-    eight_attacks, eight_notes = mlp.round_eight()
-    nine_attacks, nine_notes = window.round_nine()
-    attacks = attacks + eight_attacks + nine_attacks
-    notes = notes + eight_notes + nine_notes
-    fitted, _ = mlp.linear.halves(len(real_all))
-    real = [real_all[i] for i in fitted]
+    everything = window.training(real_all)
+    attacks, notes, agent = everything.attacks, everything.notes, everything.agent
+    real = [real_all[i] for i in everything.fitted]
     picked = args.only.split("|") if args.only else list(GRID)
-    everything = mlp.Training(attacks, real_all, fitted, notes, agent)
     if args.write:
         write(data, everything, embedder.name, Path(args.write))
     if args.by_round:

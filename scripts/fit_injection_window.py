@@ -85,6 +85,23 @@ def round_nine() -> tuple[list[tuple[str, str]], list[str]]:
     return injection_training9.everything()
 
 
+def training(real_all: list[str]) -> mlp.Training:
+    """Everything round nine's (and round ten's) fits read: the tune fold's, rounds four
+    to nine's and the composed attacks and notes, the agent notes, every real text and
+    the fitted half's indices."""
+    attacks, notes, agent = mlp.linear.training_sets(True)
+    eight_attacks, eight_notes = mlp.round_eight()
+    nine_attacks, nine_notes = round_nine()
+    fitted, _ = mlp.linear.halves(len(real_all))
+    return mlp.Training(
+        attacks + eight_attacks + nine_attacks,
+        real_all,
+        fitted,
+        notes + eight_notes + nine_notes,
+        agent,
+    )
+
+
 def rounds() -> dict[str, tuple[set[str], set[str]]]:
     """Each round of hand-written training examples: rounds four to eight's and nine's."""
     attacks, notes = round_nine()
@@ -389,12 +406,13 @@ def main() -> None:
         timing(embedder, real_all, *args.timing)
         return
     data = mlp.Data(embedder, Path(args.cache))
-    attacks, notes, agent = mlp.linear.training_sets(True)
-    eight_attacks, eight_notes = mlp.round_eight()
-    nine_attacks, nine_notes = round_nine()
-    attacks = attacks + eight_attacks + nine_attacks
-    notes = notes + eight_notes + nine_notes
-    fitted, _ = mlp.linear.halves(len(real_all))
+    everything = training(real_all)
+    attacks, notes, agent, fitted = (
+        everything.attacks,
+        everything.notes,
+        everything.agent,
+        everything.fitted,
+    )
     real = [real_all[i] for i in fitted]
     picked = args.only.split("|") if args.only else list(GRID)
     if args.read:
@@ -405,7 +423,6 @@ def main() -> None:
         data.features(every)
         for size in (1, 2):
             data.features(pieces(every, size)[1])
-    everything = mlp.Training(attacks, real_all, fitted, notes, agent)
     if args.write:
         write(data, everything, embedder.name, Path(args.write))
     if args.by_round:

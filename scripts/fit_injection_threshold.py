@@ -65,7 +65,6 @@ ship, and round eight's ``injection_detector.npz`` stays. ``--write`` reproduces
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import sys
 from pathlib import Path
@@ -251,16 +250,7 @@ def write(data: mlp.Data, t: mlp.Training, name: str, out: Path) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", default="../shared/bench")
-    parser.add_argument("--home", default="/tmp/engram-fit-detector")
-    parser.add_argument("--cache", default="/tmp/engram-fit-detector/round10-vectors.npz")
-    parser.add_argument("--by-round", action="store_true", help="the grid, rounds left out")
-    parser.add_argument("--real", action="store_true", help="real texts a fit on all flags")
-    parser.add_argument("--round", default="", help="with --by-round: leave out this one")
-    parser.add_argument("--only", default="", help="run only the grid's settings named so (a|b)")
-    parser.add_argument("--write", default="", help="fit CHOSEN on everything, write here")
-    args = parser.parse_args()
+    args = window.grid_parser(__doc__ or "", "round10-vectors.npz").parse_args()
     embedder = create_embedder(Config().embedder, Path(args.home))
     real_all = [text for _, text in real_texts(args.data)]
     data = mlp.Data(embedder, Path(args.cache))

@@ -386,18 +386,24 @@ def timing(embedder: object, real_all: list[str], before: str, after: str) -> No
     print(f"texts with a cued piece (the view's extra call): {viewed}")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def grid_parser(doc: str, cache: str) -> argparse.ArgumentParser:
+    """The switches round nine's and round ten's grid scripts share."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("--data", default="../shared/bench")
     parser.add_argument("--home", default="/tmp/engram-fit-detector")
-    parser.add_argument("--cache", default="/tmp/engram-fit-detector/round9-vectors.npz")
+    parser.add_argument("--cache", default=f"/tmp/engram-fit-detector/{cache}")
     parser.add_argument("--by-round", action="store_true", help="the grid, rounds left out")
     parser.add_argument("--real", action="store_true", help="real texts a fit on all flags")
     parser.add_argument("--round", default="", help="with --by-round: leave out this one")
-    parser.add_argument("--warm", action="store_true", help="embed every text and piece")
-    parser.add_argument("--write", default="", help="fit CHOSEN on everything, write here")
-    parser.add_argument("--read", nargs=2, metavar=("BEFORE", "AFTER"), help="read every fold")
     parser.add_argument("--only", default="", help="run only the grid's settings named so (a|b)")
+    parser.add_argument("--write", default="", help="fit CHOSEN on everything, write here")
+    return parser
+
+
+def main() -> None:
+    parser = grid_parser(__doc__ or "", "round9-vectors.npz")
+    parser.add_argument("--warm", action="store_true", help="embed every text and piece")
+    parser.add_argument("--read", nargs=2, metavar=("BEFORE", "AFTER"), help="read every fold")
     parser.add_argument("--timing", nargs=2, metavar=("BEFORE", "AFTER"), help="two .npz files")
     args = parser.parse_args()
     embedder = create_embedder(Config().embedder, Path(args.home))

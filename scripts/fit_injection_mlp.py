@@ -274,13 +274,14 @@ def design(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """The training matrix, labels and weights as the linear fit weighs them (attacks
     weigh as much in all as the real texts; each note ``benign_weight``; the hard
-    negatives among the real texts ``hard`` each); the last value is where the negatives
-    start."""
+    negatives among the real texts ``hard`` each, and every real text ``real_weight``
+    more); the last value is where the negatives start."""
     data.structural = bool(s.get("structural"))
     xa, xr, xn = data.features(attacks), data.features(real), data.features(notes)
     x = np.vstack([xa, xr, xn])
     y = np.r_[np.ones(len(xa)), np.zeros(len(xr) + len(xn))].astype(np.float32)
     wr = np.array([s.get("hard", 1.0) if t in data.hard else 1.0 for t in real])
+    wr *= s.get("real_weight", 1.0)  # round ten: the real texts weighed more than the notes
     w = np.r_[np.full(len(xa), len(xr) / len(xa)), wr, np.full(len(xn), s["benign_weight"])]
     return x, y, w, len(xa)
 

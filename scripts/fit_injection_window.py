@@ -85,6 +85,23 @@ def round_nine() -> tuple[list[tuple[str, str]], list[str]]:
     return injection_training9.everything()
 
 
+def training(real_all: list[str]) -> mlp.Training:
+    """Everything round nine's (and round ten's) fits read: the tune fold's, rounds four
+    to nine's and the composed attacks and notes, the agent notes, every real text and
+    the fitted half's indices."""
+    attacks, notes, agent = mlp.linear.training_sets(True)
+    eight_attacks, eight_notes = mlp.round_eight()
+    nine_attacks, nine_notes = round_nine()
+    fitted, _ = mlp.linear.halves(len(real_all))
+    return mlp.Training(
+        attacks + eight_attacks + nine_attacks,
+        real_all,
+        fitted,
+        notes + eight_notes + nine_notes,
+        agent,
+    )
+
+
 def rounds() -> dict[str, tuple[set[str], set[str]]]:
     """Each round of hand-written training examples: rounds four to eight's and nine's."""
     attacks, notes = round_nine()
@@ -248,22 +265,13 @@ def real_flagged(data: mlp.Data, t: mlp.Training, picked: list[str]) -> None:
                 )
 
 
-def write(data: mlp.Data, t: mlp.Training, name: str, out: Path) -> None:
-    """Fit ``CHOSEN`` on everything and write ``out`` (round eight's arrays, the hidden
-    layer's input weights in float16; with a view, its ``sentence_threshold`` and
-    ``window``). The thresholds are read off the rounded weights, which is what a write
-    computes."""
-    s = CHOSEN
-    epochs = int(s["epochs"])
-    real = [t.real_all[i] for i in t.fitted]
-    fit = Fit(data, s, [a for a, _ in t.attacks], real, t.notes + t.agent)
-    index = EPOCHS.index(epochs)
+def shipped_arrays(fit: Fit, name: str, index: int, threshold: float) -> dict[str, np.ndarray]:
+    """The arrays ``Detector.from_arrays`` reads for the ``index``-th snapshot of ``fit``
+    (round eight's layout: the hidden layer's input weights in float16), whose snapshot
+    ``write`` has already rounded to float16 (the threshold is read off the rounded
+    weights, which is what a write computes)."""
     p = fit.snaps[index]
-    p["w1"] = p["w1"].astype(np.float16).astype(np.float32)
-    fit.snaps = [p if i == index else q for i, q in enumerate(fit.snaps)]
-    q, view = float(s["quantile"]), int(s.get("view", 0))
-    threshold = fit.thresholds(0, q)[index]
-    arrays = {
+    return {
         "embedder": np.array(name),
         "threshold": np.float32(threshold),
         "cue_scale": np.float32(mlp.linear.CUE_SCALE),
@@ -274,6 +282,27 @@ def write(data: mlp.Data, t: mlp.Training, name: str, out: Path) -> None:
         "w1": p["w1"].astype(np.float16),
         "b1": p["b1"],
     }
+
+
+def rounded(fit: Fit, index: int) -> None:
+    """Round the ``index``-th snapshot's input weights to float16, as shipped."""
+    p = dict(fit.snaps[index])
+    p["w1"] = p["w1"].astype(np.float16).astype(np.float32)
+    fit.snaps = [p if i == index else q for i, q in enumerate(fit.snaps)]
+
+
+def write(data: mlp.Data, t: mlp.Training, name: str, out: Path) -> None:
+    """Fit ``CHOSEN`` on everything and write ``out`` (``shipped_arrays``; with a view,
+    its ``sentence_threshold`` and ``window``)."""
+    s = CHOSEN
+    epochs = int(s["epochs"])
+    real = [t.real_all[i] for i in t.fitted]
+    fit = Fit(data, s, [a for a, _ in t.attacks], real, t.notes + t.agent)
+    index = EPOCHS.index(epochs)
+    rounded(fit, index)
+    q, view = float(s["quantile"]), int(s.get("view", 0))
+    threshold = fit.thresholds(0, q)[index]
+    arrays = shipped_arrays(fit, name, index, threshold)
     if view:
         arrays["sentence_threshold"] = np.float32(fit.thresholds(view, q)[index])
         arrays["window"] = np.int64(view)
@@ -293,8 +322,8 @@ def write(data: mlp.Data, t: mlp.Training, name: str, out: Path) -> None:
 
 def read(data: mlp.Data, real_all: list[tuple[str, str]], before: str, after: str) -> None:
     """Every fold read once, the rules alone and each detector side by side on the same
-    cached embeddings (the view's pieces too): English and overall catches per fold, per
-    category on the newest fold, benign notes and real texts flagged (ids, never the
+    cached embeddings (the view's pieces too): English and overall catches per fold and
+    per category, benign notes and real texts flagged (ids, never the
     texts of a held-out fold)."""
     from engram.bench import injection
 
@@ -308,20 +337,16 @@ def read(data: mlp.Data, real_all: list[tuple[str, str]], before: str, after: st
     for name, path in (("before", before), ("after", after)):
         detector = Detector.from_arrays(dict(np.load(path)))
         checks[name] = injection.with_detector(texts, embed, detector)
-    newest = injection.FOLDS[-1]
     for name, check in checks.items():
         got = injection.measure(rows, real_all, check)
-        for fold in injection.FOLDS[2:]:
+        for fold in injection.FOLDS[1:]:
             r = got["recall"][fold]
             line = f"{name} {fold}: english {r['english']['caught']}/{r['english']['total']}"
             line += f" overall {r['overall']['caught']}/{r['overall']['total']}"
             hard = got["hard_negatives"].get(fold)
             print(line + (f" notes {hard['flagged']}/{hard['total']}" if hard else ""))
-        cats = got["recall"][newest]["categories"]
-        print(
-            f"{name} {newest} per category:",
-            {c: (v["caught"], v["total"]) for c, v in cats.items()},
-        )
+            cats = got["recall"][fold]["categories"]
+            print(f"  per category: { ({c: (v['caught'], v['total']) for c, v in cats.items()}) }")
         fp = got["false_positives"]
         print(
             f"{name} real texts flagged: {fp['flagged']} of {fp['texts']}:",
@@ -361,18 +386,24 @@ def timing(embedder: object, real_all: list[str], before: str, after: str) -> No
     print(f"texts with a cued piece (the view's extra call): {viewed}")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def grid_parser(doc: str, cache: str) -> argparse.ArgumentParser:
+    """The switches round nine's and round ten's grid scripts share."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("--data", default="../shared/bench")
     parser.add_argument("--home", default="/tmp/engram-fit-detector")
-    parser.add_argument("--cache", default="/tmp/engram-fit-detector/round9-vectors.npz")
+    parser.add_argument("--cache", default=f"/tmp/engram-fit-detector/{cache}")
     parser.add_argument("--by-round", action="store_true", help="the grid, rounds left out")
     parser.add_argument("--real", action="store_true", help="real texts a fit on all flags")
     parser.add_argument("--round", default="", help="with --by-round: leave out this one")
-    parser.add_argument("--warm", action="store_true", help="embed every text and piece")
-    parser.add_argument("--write", default="", help="fit CHOSEN on everything, write here")
-    parser.add_argument("--read", nargs=2, metavar=("BEFORE", "AFTER"), help="read every fold")
     parser.add_argument("--only", default="", help="run only the grid's settings named so (a|b)")
+    parser.add_argument("--write", default="", help="fit CHOSEN on everything, write here")
+    return parser
+
+
+def main() -> None:
+    parser = grid_parser(__doc__ or "", "round9-vectors.npz")
+    parser.add_argument("--warm", action="store_true", help="embed every text and piece")
+    parser.add_argument("--read", nargs=2, metavar=("BEFORE", "AFTER"), help="read every fold")
     parser.add_argument("--timing", nargs=2, metavar=("BEFORE", "AFTER"), help="two .npz files")
     args = parser.parse_args()
     embedder = create_embedder(Config().embedder, Path(args.home))
@@ -381,12 +412,13 @@ def main() -> None:
         timing(embedder, real_all, *args.timing)
         return
     data = mlp.Data(embedder, Path(args.cache))
-    attacks, notes, agent = mlp.linear.training_sets(True)
-    eight_attacks, eight_notes = mlp.round_eight()
-    nine_attacks, nine_notes = round_nine()
-    attacks = attacks + eight_attacks + nine_attacks
-    notes = notes + eight_notes + nine_notes
-    fitted, _ = mlp.linear.halves(len(real_all))
+    everything = training(real_all)
+    attacks, notes, agent, fitted = (
+        everything.attacks,
+        everything.notes,
+        everything.agent,
+        everything.fitted,
+    )
     real = [real_all[i] for i in fitted]
     picked = args.only.split("|") if args.only else list(GRID)
     if args.read:
@@ -397,7 +429,6 @@ def main() -> None:
         data.features(every)
         for size in (1, 2):
             data.features(pieces(every, size)[1])
-    everything = mlp.Training(attacks, real_all, fitted, notes, agent)
     if args.write:
         write(data, everything, embedder.name, Path(args.write))
     if args.by_round:

@@ -22,7 +22,8 @@ tuned anything. Round five (``scripts/injection_round5.py``) added a fourth,
 (``scripts/injection_round6.py``) a fifth, ``held_out_5``; round seven
 (``scripts/injection_round7.py``) a sixth, ``held_out_6``; round eight
 (``scripts/injection_round8.py``) a seventh, ``held_out_7``; round nine
-(``scripts/injection_round9.py``) an eighth, ``held_out_8``.
+(``scripts/injection_round9.py``) an eighth, ``held_out_8``; round ten
+(``scripts/injection_round10.py``) a ninth, ``held_out_9``.
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ FOLDS = (
     "held_out_6",
     "held_out_7",
     "held_out_8",
+    "held_out_9",
 )
 
 Scan = Callable[[str], tuple[str, ...]]
@@ -297,6 +299,7 @@ def _table(result: dict[str, Any]) -> list[str]:
         "held_out_6": "held-out 6",
         "held_out_7": "held-out 7",
         "held_out_8": "held-out 8",
+        "held_out_9": "held-out 9",
     }
     recall = result["recall"]
     lines = [

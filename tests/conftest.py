@@ -416,10 +416,12 @@ HttpServed = tuple[str, dict[str, str], Memory]
 @pytest.fixture
 def http_server(config: Config) -> Iterator[HttpServed]:
     """A store in memory with the hash embedder, served on 127.0.0.1 without the
-    pipeline worker, with API keys for alice, bob and an admin (``user_keys``)."""
+    pipeline worker and without ``/mcp`` (no test of it speaks MCP over HTTP; the MCP
+    server is most of an app's cost), with API keys for alice, bob and an admin
+    (``user_keys``)."""
     with (
         Memory(":memory:", config=config, embedder=HashEmbedder()) as memory,
-        keyed_server(memory, worker=False) as (url, keys),
+        keyed_server(memory, worker=False, mcp=False) as (url, keys),
     ):
         yield url, keys, memory
 

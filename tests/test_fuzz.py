@@ -18,8 +18,10 @@ Two tests check them:
   argument's check), or mixed; wild values are arbitrary text (surrogates, NUL, huge
   strings), ints, floats, None, and nested dicts and lists up to 5,000 levels.
 
-Each hypothesis example gets a fresh SQLite ``:memory:`` store seeded with a few
-memories, so examples are independent and a failure shrinks to one small call. Runs are
+Each hypothesis example (and each grid row) gets a fresh SQLite store seeded with a few
+memories, so examples are independent and a failure shrinks to one small call: a copy
+of one store file seeded once per module (seeding anew cost 8 times the copy, 0.048 s
+of CPU against 0.006 s, docs/testing.md). Runs are
 derandomized (the same examples every run), so CI is deterministic and the counts are
 exact: ``EXAMPLES_PER_VERB`` per verb (set ``ENGRAM_TEST_FUZZ_EXAMPLES`` to run more
 locally), and ``GRID_CALLS`` for the grid.
@@ -32,8 +34,10 @@ from __future__ import annotations
 import io
 import math
 import os
+import shutil
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -380,16 +384,47 @@ VERBS: dict[str, Verb] = {
 
 
 # -- the store each call runs against --------------------------------------------------
+@dataclass
+class Seed:
+    """A seeded store file (``seed``), copied for every call that needs a fresh one."""
+
+    path: Path
+    config: Config
+    ids: list[str]
+    copies: int = 0
+
+    @contextmanager
+    def fresh(self) -> Iterator[Memory]:
+        """A new copy of the seeded store, opened; its files are removed after."""
+        self.copies += 1
+        copy = self.path.with_name(f"example-{self.copies}.db")
+        shutil.copyfile(self.path, copy)
+        try:
+            with Memory(copy, config=self.config, embedder=HashEmbedder()) as mem:
+                yield mem
+        finally:
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{copy}{suffix}").unlink(missing_ok=True)
+
+
 @pytest.fixture(scope="module")
-def fuzz_config(tmp_path_factory: pytest.TempPathFactory) -> Config:
+def fuzz_seed(tmp_path_factory: pytest.TempPathFactory) -> Seed:
     home: Path = tmp_path_factory.mktemp("fuzz-home")
-    return Config.load(env={}, home=str(home))
+    config = Config.load(env={}, home=str(home))
+    path = home / "seeded.db"
+    with Memory(path, config=config, embedder=HashEmbedder()) as mem:
+        ids = seeded(mem)
+        before = snapshot(mem)
+    # Closed, the store has checkpointed its WAL: the one file holds everything.
+    seed = Seed(path, config, ids)
+    with seed.fresh() as copy:
+        assert snapshot(copy) == before and len(before) > len(ids)
+    return seed
 
 
-def seeded(config: Config) -> tuple[Memory, list[str]]:
-    """A fresh store with memories in two namespaces, a tombstone, feedback and a
-    transcript, and the ids of its four memories."""
-    mem = Memory(":memory:", config=config, embedder=HashEmbedder())
+def seeded(mem: Memory) -> list[str]:
+    """Fill ``mem`` (empty) with memories in two namespaces, a tombstone, feedback and a
+    transcript; the ids of its four memories."""
     first = mem.add(
         "Deploys are frozen on Fridays",
         user_id="alice",
@@ -403,7 +438,7 @@ def seeded(config: Config) -> tuple[Memory, list[str]]:
     mem.delete(gone.id)
     mem.feedback(first.id, 1, "exactly right", user_id="alice")
     mem.transcripts.add("s-1", "user: when are deploys frozen?", user_id="alice")
-    return mem, [first.id, second.id, third.id, gone.id]
+    return [first.id, second.id, third.id, gone.id]
 
 
 def snapshot(mem: Memory) -> list[str]:
@@ -440,33 +475,25 @@ GRID = [
 
 @pytest.mark.parametrize(("verb", "argument"), GRID)
 def test_every_argument_takes_every_nasty_value(
-    verb: str, argument: str, fuzz_config: Config
+    verb: str, argument: str, fuzz_seed: Seed
 ) -> None:  # the property is checked in call_checked, for every value
-    mem, ids = seeded(fuzz_config)
-    try:
+    with fuzz_seed.fresh() as mem:
         for value in NASTY.values():
             GRID_CALLS[verb] += 1
-            args = resolve({**VERBS[verb].base(), argument: value}, ids)
+            args = resolve({**VERBS[verb].base(), argument: value}, fuzz_seed.ids)
             call_checked(verb, mem, args)
-    finally:
-        mem.close()
     assert GRID_CALLS[verb] >= len(NASTY)
 
 
 # -- hypothesis ----------------------------------------------------------------------------
 @pytest.mark.parametrize("verb", list(VERBS))
-def test_only_engram_errors_escape_and_errors_change_nothing(
-    verb: str, fuzz_config: Config
-) -> None:
+def test_only_engram_errors_escape_and_errors_change_nothing(verb: str, fuzz_seed: Seed) -> None:
     @FUZZ
     @given(args=VERBS[verb].strategy(verb))
     def check(args: dict[str, Any]) -> None:
         CALLS[verb] += 1
-        mem, ids = seeded(fuzz_config)
-        try:
-            call_checked(verb, mem, resolve(args, ids))
-        finally:
-            mem.close()
+        with fuzz_seed.fresh() as mem:
+            call_checked(verb, mem, resolve(args, fuzz_seed.ids))
 
     check()
     print(f"fuzz {verb}: {CALLS[verb]} examples")  # shown with -s or -rP

@@ -6,18 +6,20 @@ import logging
 import threading
 import time
 import warnings
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from contextlib import (
     AbstractAsyncContextManager,
     AbstractContextManager,
+    AsyncExitStack,
     ExitStack,
     asynccontextmanager,
     contextmanager,
 )
+from functools import cache
 from types import ModuleType
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import APIRouter, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from pydantic.warnings import UnsupportedFieldAttributeWarning
 from starlette.routing import Route
@@ -119,6 +121,7 @@ def create_app(
     """
     state = ServerState(memory=memory, auth=auth)
     mcp_app, mcp_lifespan = _mcp_endpoint(memory, host) if mcp else (None, None)
+    api_routes = _api_routes()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -133,10 +136,12 @@ def create_app(
                     _background(lambda stop: memory.admin.warm_indexes(stop=stop), "engram-warm")
                 )
             running.enter_context(_job_worker(memory, worker))
-            if mcp_lifespan is None:
-                yield
-                return
-            async with mcp_lifespan():
+            async with AsyncExitStack() as nested:
+                if mcp_lifespan is not None:
+                    await nested.enter_async_context(mcp_lifespan())
+                # The route modules' own lifespans (the chat proxy's upstream client),
+                # innermost, as include_router would have nested them.
+                await nested.enter_async_context(api_routes.lifespan_context(app))
                 yield
 
     app = FastAPI(
@@ -149,8 +154,7 @@ def create_app(
     app.state.engram = state
     app.state.mcp = mcp_app is not None
     errors.install(app)
-    for module in ROUTERS:
-        app.include_router(module.router)
+    app.router.routes.extend(api_routes.routes)
     dashboard_routes.install(app)
     if mcp_app is not None:
         app.include_router(mcp_discovery.router)
@@ -177,11 +181,31 @@ def create_app(
     # Last added runs first: request ids, metrics and the access log see every answer.
     app.state.metrics = Metrics()
     app.add_middleware(Observe, metrics=app.state.metrics, routes=app.router.routes)
-    _build_routes(app)
+    _build_routes(app.router.routes)
     return app
 
 
-def _build_routes(app: FastAPI) -> None:
+@cache
+def _api_routes() -> APIRouter:
+    """Every module of ``ROUTERS`` included once per process, its routes built.
+
+    Nothing in a route depends on the store: a handler finds its ``Memory`` through
+    ``request.app.state.engram``. Included anew in every app, FastAPI rebuilt each
+    route's parameter and response models per app (0.50 s of CPU of the 0.52 s an app
+    without ``/mcp`` took, docs/testing.md); every app of a process (an app per
+    namespace or tenant, the tests' servers) now shares them (the OpenAPI document is
+    byte for byte the same: tests/test_api_factory.py). What differs from including
+    them per app: the app's ``dependency_overrides`` do not reach these routes (engram
+    sets none), and the routers' lifespans run through this router's merged
+    ``lifespan_context``, entered by the app's lifespan."""
+    shared = APIRouter(generate_unique_id_function=operation_id)
+    for module in ROUTERS:
+        shared.include_router(module.router)
+    _build_routes(shared.routes)
+    return shared
+
+
+def _build_routes(routes: Iterable[Any]) -> None:
     """Build every included route's parameter models now, on the caller's thread.
 
     FastAPI builds them lazily, at the first request that reaches a router, on a server
@@ -191,7 +215,7 @@ def _build_routes(app: FastAPI) -> None:
     names path parameters itself) is silenced once instead of failing a request."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UnsupportedFieldAttributeWarning)
-        pending: list[Any] = list(app.router.routes)
+        pending: list[Any] = list(routes)
         while pending:
             route = pending.pop()
             build = getattr(route, "effective_candidates", None)

@@ -35,8 +35,7 @@ def weighted(
     for memory_id in ids:
         b = bm25.get(memory_id, 0.0)
         if memory_id in dense:
-            # dense_relevance, inline: a call per candidate cost more than the clip.
-            out[memory_id] = alpha * min(1.0, max(0.0, dense[memory_id])) + (1 - alpha) * b
+            out[memory_id] = alpha * dense_relevance(dense[memory_id]) + (1 - alpha) * b
         else:
             out[memory_id] = b
     return out

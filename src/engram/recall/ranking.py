@@ -35,8 +35,7 @@ def fuse(
     keyword_leg: dict[str, float] = {}
     if use_dense:
         ctx, sess = context.dense_context(ids, dense, sessions, cfg.context_dense_previous)
-        # fusion.dense_relevance, inline (a call per candidate cost more than the clip)
-        own = {i: min(1.0, max(0.0, dense[i])) for i in ids if i in dense}
+        own = {i: fusion.dense_relevance(dense[i]) for i in ids if i in dense}
         dense_leg = context.blend(own, ctx, sess, cfg.context_dense, cfg.session_dense)
         standalone(dense_leg, dense, directives)  # issue 24: standing instructions
     if use_keyword:

@@ -66,6 +66,7 @@ SINCE_SNAPSHOT = {
         "025_chat_settings",
         "026_keyword_terms",
         "027_relations_by_type",
+        "028_memory_search",
     ],
 }
 

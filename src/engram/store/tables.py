@@ -252,5 +252,7 @@ SKIPPED: dict[str, str] = {
     "keyword_terms": "PostgreSQL keyword statistics per namespace, kept by triggers as memories "
     "and hints are inserted",
     "keyword_terms_pending": "PostgreSQL keyword statistics queue, emptied at each commit",
+    "memory_search": "PostgreSQL keyword search's narrow copy of live memories, kept by a "
+    "trigger as memories are written",
     "sqlite_sequence": "SQLite's AUTOINCREMENT counters",
 }

@@ -98,11 +98,14 @@ class Ranked:
 
 #: Memories: FTS5's column weights. ``ts_rank_cd`` without length normalisation scores
 #: one occurrence in the body 0.5, in the title 1.0: doubled to FTS5's (body 1, title 2,
-#: tags 0.5).
+#: tags 0.5). Read from ``memory_search``, the live memories' (seq, id, namespace,
+#: search) that a trigger keeps (migration ``028_memory_search``): the ranking then
+#: visits narrow rows, not whole memories (at 1M, 34.2 -> 24.0 ms a search, the same
+#: ids and scores; docs/benchmarks.md, issue 29, round 9).
 MEMORIES = Ranked(
-    rows="memories m WHERE m.namespace = %s AND m.deleted_at IS NULL AND m.search @@ {term}",
-    candidates="SELECT m.id, m.seq, m.search FROM memories m WHERE m.namespace = %s "
-    "AND m.deleted_at IS NULL AND m.search @@ ({terms})",
+    rows="memory_search m WHERE m.namespace = %s AND m.search @@ {term}",
+    candidates="SELECT m.id, m.seq, m.search FROM memory_search m WHERE m.namespace = %s "
+    "AND m.search @@ ({terms})",
     newest="m.seq DESC",
     weights=f"2 * ts_rank_cd('{RANK_WEIGHTS}'",
     outer="{ranked} ORDER BY rank DESC, seq",

@@ -66,6 +66,7 @@ from engram.store.sql.steps_parts import (
     m020_review_prune,
     m021_erase_audit,
 )
+from engram.store.sql.steps_search import m033_memory_search
 
 #: pg_advisory_lock key that serialises PostgreSQL migrations ("engram" in ASCII).
 LOCK_KEY = 0x656E6772616D
@@ -116,6 +117,7 @@ STEPS: tuple[Step, ...] = (
     Step("030_chat_settings",         "025_chat_settings",         m030_chat_settings),
     Step(None,                        "026_keyword_terms",         m031_keyword_terms),
     Step("032_relations_by_type",     "027_relations_by_type",     m032_relations_by_type),
+    Step(None,                        "028_memory_search",         m033_memory_search),
 )
 # fmt: on
 

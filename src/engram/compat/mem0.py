@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypedDict
 
 from engram.aio import Awaitable, awaitable
-from engram.compat.mem0_filters import SCOPE_KEYS, Parsed, parse
+from engram.compat.mem0_filters import SCOPE_KEYS, Parsed, entity_id, parse
 from engram.compat.mem0_items import (
     expiration,
     expired,
@@ -310,7 +310,7 @@ class Memory(Closing):
                 "At least one filter is required to delete all memories. If you want to "
                 "delete all memories, use the `reset()` method."
             )
-        ids = Ids(user_id=user_id, agent_id=agent_id, run_id=run_id)
+        ids = _given(user_id, agent_id, run_id)
         for namespace in self._read_namespaces(ids):
             while page := self.engram.get_all(namespace=namespace, **ids, limit=PAGE):
                 for record in page:
@@ -438,7 +438,8 @@ class Memory(Closing):
             raise InvalidInputError(
                 "At least one of 'user_id', 'agent_id', or 'run_id' must be provided."
             )
-        return self._scope_of(user_id, agent_id, run_id)
+        ids = _given(user_id, agent_id, run_id)
+        return self._scope_of(ids["user_id"], ids["agent_id"], ids["run_id"])
 
     def _read_namespaces(self, ids: Ids) -> list[str]:
         """The namespaces a read of these ids looks through (see the module docstring)."""
@@ -465,6 +466,15 @@ class Memory(Closing):
         raise MemoryNotFound(
             f"Memory with id {memory_id} not found. Please provide a valid 'memory_id'"
         )
+
+
+def _given(user_id: Any, agent_id: Any, run_id: Any) -> Ids:
+    """The ids a caller passed, read as mem0 reads them (``entity_id``)."""
+    return Ids(
+        user_id=entity_id(user_id, "user_id"),
+        agent_id=entity_id(agent_id, "agent_id"),
+        run_id=entity_id(run_id, "run_id"),
+    )
 
 
 def _ids(scope: Scope) -> Ids:

@@ -397,9 +397,13 @@ class Memory(Closing):
         k = _top_k(top_k, limit, DEFAULT_TOP_K)
         floor = DEFAULT_THRESHOLD if threshold is None else threshold
         if isinstance(floor, bool) or not isinstance(floor, int | float) or not 0 <= floor <= 1:
-            raise InvalidInputError(f"threshold must be a number from 0 to 1, got {shown(floor)}")
-        if not isinstance(query, str) or not query.strip():
+            raise InvalidInputError(
+                f"Invalid threshold: {shown(floor)}. Must be between 0 and 1 (inclusive)."
+            )
+        if not isinstance(query, str) or not query:
             raise InvalidInputError("Invalid query: must be a non-empty string.")
+        if not query.strip():
+            raise InvalidInputError("Invalid query: cannot be empty or whitespace-only.")
         parsed, ids = _scope(filters)
         overrides: dict[str, Any] = {"abstain": False}
         if not rerank:
@@ -495,7 +499,7 @@ def _top_k(top_k: int | None, limit: int | None, default: int) -> int:
     chosen = top_k if top_k is not None else limit
     chosen = default if chosen is None else chosen
     if isinstance(chosen, bool) or not isinstance(chosen, int) or chosen < 0:
-        raise InvalidInputError(f"top_k must be a non-negative integer, got {shown(chosen)}")
+        raise InvalidInputError(f"Invalid top_k: {shown(chosen)}. Must be a non-negative integer.")
     return chosen
 
 

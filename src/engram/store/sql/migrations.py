@@ -153,6 +153,42 @@ def _sqlite_step(raw: sqlite3.Connection, name: str) -> Iterator[None]:
         raise
 
 
+def _search_path_advice(exc: Exception) -> str | None:
+    """What to change when a step failed because of the connection's ``search_path``
+    (docs/deploy-postgres.md, "Schema"), or None when it did not."""
+    import psycopg  # only a PostgreSQL store has it
+
+    if isinstance(exc, psycopg.errors.InvalidSchemaName):
+        return (
+            "there is no schema on the search_path to create engram's tables in: create "
+            "it first (`CREATE SCHEMA engram;`) or fix `options=-csearch_path%3D...` in "
+            "the store URL"
+        )
+    if isinstance(exc, psycopg.errors.UndefinedObject) and '"vector"' in str(exc):
+        return (
+            "the vector extension is installed in a schema this connection's search_path "
+            "leaves out: list that schema too, e.g. `options=-csearch_path%3Dengram,public` "
+            "(`SELECT extnamespace::regnamespace FROM pg_extension WHERE extname = "
+            "'vector'` names it)"
+        )
+    return None
+
+
+@contextmanager
+def _postgres_bookkeeping(raw: Any) -> Iterator[None]:
+    """The transaction that reads (and first creates) ``schema_migrations``."""
+    import psycopg  # only a PostgreSQL store has it
+
+    try:
+        with raw.transaction():
+            yield
+    except psycopg.Error as exc:
+        advice = _search_path_advice(exc)
+        if advice is None:
+            raise
+        raise MigrationError(f"cannot create engram's tables: {advice}") from exc
+
+
 @contextmanager
 def _postgres_step(raw: Any, name: str) -> Iterator[None]:
     """One step's transaction on an autocommit psycopg connection."""
@@ -168,6 +204,9 @@ def _postgres_step(raw: Any, name: str) -> Iterator[None]:
             "as the owner"
         ) from exc
     except psycopg.Error as exc:
+        advice = _search_path_advice(exc)
+        if advice is not None:
+            raise MigrationError(f"migration {name} failed: {advice}") from exc
         raise MigrationError(f"migration {name} failed: {exc}") from exc
 
 
@@ -208,7 +247,7 @@ _ENGINES = {
     "postgres": _Engine(
         table="(name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
         order='name COLLATE "C"',
-        bookkeeping=lambda raw: raw.transaction(),
+        bookkeeping=_postgres_bookkeeping,
         lock=_postgres_lock,
         step=_postgres_step,
     ),

@@ -320,6 +320,32 @@ def migrate(raw: Any, d: Dialect, *, upto: str | None = None) -> list[str]:
         return ran
 
 
+def require_current(raw: Any, d: Dialect) -> None:
+    """For an open that may not migrate (``postgres.read_only``, a replica): raise
+    ``MigrationError`` saying what to do when the database lacks a migration this
+    engram needs, where every read would fail on a missing table or column. Reads
+    only: a replica refuses writes."""
+    import psycopg  # only a PostgreSQL store opens read-only
+
+    fix = (
+        "postgres.read_only opens without migrating: open it once without "
+        "postgres.read_only (on the primary) to migrate it"
+    )
+    try:
+        rows = raw.execute("SELECT name FROM schema_migrations").fetchall()
+    except psycopg.errors.UndefinedTable as exc:
+        raise MigrationError(f"this database has no engram schema; {fix}") from exc
+    done = {str(row[0]) for row in rows}
+    _refuse_unknown(done, d)
+    missing = [name for name, _ in named(d) if name not in done]
+    if missing:
+        raise MigrationError(
+            f"this database lacks migration {missing[0]}"
+            + (f" and {len(missing) - 1} more" if len(missing) > 1 else "")
+            + f"; {fix}"
+        )
+
+
 def current_version(conn: Any, d: Dialect) -> str:
     """The last applied migration's name, or ``"none"`` (``conn``: a connection of a
     database that has ``schema_migrations``)."""

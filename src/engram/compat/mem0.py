@@ -18,6 +18,7 @@ all three ids is found by ``{"agent_id": ...}`` alone, as on mem0).
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypedDict
@@ -60,6 +61,8 @@ ACTOR = "mem0-compat"
 INHERITED = "inherit_metadata"
 #: The page size of the door's reads through a scope.
 PAGE = 1000
+
+log = logging.getLogger(__name__)
 
 ScopeOf = Callable[[str | None, str | None, str | None], Scope]
 
@@ -266,8 +269,13 @@ class Memory(Closing):
         ``metadata`` into its own, as mem0 does; the old text stays in ``history``.
         ``expiration_date=None`` clears the expiry."""
         _refuse_unknown("update", unknown, ("text", "metadata", "expiration_date", "data"))
-        if data is not None and text is None:
-            text = data
+        if data is not None:  # mem0 logs the same notice and still takes it
+            log.warning(
+                "mem0 door: the `data` argument to update() is deprecated (as in mem0); "
+                "use `text` instead"
+            )
+            if text is None:
+                text = data
         if text is None and metadata is None and expiration_date is ...:
             raise InvalidInputError(
                 "At least one of text, metadata, or expiration_date must be provided."

@@ -312,18 +312,58 @@ def _read_text(path: Path, limit: int) -> str:
         data = path.read_bytes()
     except OSError as exc:
         raise InvalidInputError(f"cannot read {path}: {exc.strerror or exc}") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise InvalidInputError(
-            f"{path} is not a UTF-8 text file; engram ingests text, Markdown, HTML, JSON "
-            "and XML files"
-        ) from None
+    text = _decoded(path, data)
     if "\x00" in text:
         raise InvalidInputError(f"{path} holds NUL bytes: it is not a text file")
     if not text.strip():
         raise EmptyContentError(f"{path} is empty")
     return text
+
+
+#: Byte-order marks that say how a text file is encoded (UTF-32's first: its
+#: little-endian mark begins with UTF-16's). Python's codec of each drops the mark.
+_BOMS = (
+    (b"\xff\xfe\x00\x00", "utf-32"),
+    (b"\x00\x00\xfe\xff", "utf-32"),
+    (b"\xff\xfe", "utf-16"),
+    (b"\xfe\xff", "utf-16"),
+)
+
+
+def _decoded(path: Path, data: bytes) -> str:
+    """A file's text: UTF-8 (a BOM dropped), or the UTF-16/32 its byte-order mark names
+    (Windows tools save text so). Anything else is refused saying what the file looks
+    like and how to get text engram reads: encodings are not guessed."""
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            try:
+                return data.decode(codec)
+            except UnicodeDecodeError:
+                raise InvalidInputError(
+                    f"{path} starts with a {codec.upper()} byte-order mark but is not valid "
+                    f"{codec.upper()} text; save it again as UTF-8 and ingest that"
+                ) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    if data.startswith(b"%PDF-"):
+        what = "is a PDF; extract its text first (pdftotext FILE FILE.txt) and ingest that"
+    elif data.startswith(b"PK\x03\x04"):
+        what = (
+            "is a ZIP archive (a .docx, .xlsx, .odt or .zip); save it as text, or convert it "
+            "(pandoc FILE -t plain -o FILE.txt), and ingest that"
+        )
+    elif b"\x00" in data:
+        what = "is a binary file (it holds NUL bytes), not a UTF-8 text file"
+    else:
+        what = (
+            "is not UTF-8 text (perhaps Latin-1 or Windows-1252); convert it "
+            "(iconv -f WINDOWS-1252 -t UTF-8 FILE > FILE.utf8.txt) and ingest that"
+        )
+    raise InvalidInputError(
+        f"{path} {what}. engram ingests UTF-8 text, Markdown, HTML, JSON and XML files"
+    )
 
 
 def _over(size: int, limit: int) -> str:

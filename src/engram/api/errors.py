@@ -26,6 +26,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
+from starlette.routing import Match
 from starlette.types import Send
 
 from engram.errors import (
@@ -174,10 +175,34 @@ def _http_error(request: Request, exc: Exception) -> JSONResponse:
             f"no route {request.method} {request.url.path}; the routes are listed at "
             "/docs (OpenAPI: /openapi.json)"
         )
+    allowed = _allowed_methods(request) if exc.status_code == 405 else []
+    if allowed and detail == "Method Not Allowed":
+        detail = f"{request.method} is not allowed on {request.url.path}; it takes " + (
+            ", ".join(allowed)
+        )
     response = error_response(exc.status_code, code, detail)
     for name, value in (exc.headers or {}).items():
         response.headers[name] = value
+    if allowed:  # the router's own Allow names the first route of the path only
+        response.headers["Allow"] = ", ".join(allowed)
     return response
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method some route of ``request``'s path answers (HEAD left out)."""
+    methods: set[str] = set()
+    pending = list(request.app.router.routes)
+    while pending:
+        route = pending.pop()
+        # An included router (FastAPI's include_router) holds its own routes.
+        inner = getattr(route, "original_router", None)
+        if inner is not None:
+            pending.extend(inner.routes)
+            continue
+        match, _ = route.matches(request.scope)
+        if match is not Match.NONE:
+            methods |= set(getattr(route, "methods", None) or ())
+    return sorted(methods - {"HEAD"})
 
 
 def _unexpected(request: Request, exc: Exception) -> JSONResponse:

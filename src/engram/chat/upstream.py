@@ -118,9 +118,24 @@ async def open_completion(
         if owned is not None:
             await owned.aclose()
         # The URL, never the headers: they hold the key.
-        raise LlmError(f"the chat upstream {url} failed: {type(exc).__name__}") from None
+        raise LlmError(f"the chat upstream {url} failed: {_why(config, exc)}") from None
     passed = {k: v for k, v in response.headers.items() if k.lower() in PASSED_HEADERS}
     return Opened(response.status_code, passed, response, owned)
+
+
+def _why(config: Config, exc: httpx.HTTPError) -> str:
+    """What went wrong reaching the upstream, and what to check."""
+    if isinstance(exc, httpx.TimeoutException) and not isinstance(exc, httpx.ConnectTimeout):
+        return (
+            f"no answer within [chat] upstream_timeout_s ({config.chat.upstream_timeout_s:g} s)"
+            f" ({type(exc).__name__})"
+        )
+    if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
+        return (
+            f"could not connect ({type(exc).__name__}): is the model server running there? "
+            "Check [chat] upstream_url ([llm] base_url when it is empty)"
+        )
+    return type(exc).__name__
 
 
 class ReplyReader:

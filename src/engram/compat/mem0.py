@@ -18,12 +18,13 @@ all three ids is found by ``{"agent_id": ...}`` alone, as on mem0).
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypedDict
 
 from engram.aio import Awaitable, awaitable
-from engram.compat.mem0_filters import SCOPE_KEYS, Parsed, parse
+from engram.compat.mem0_filters import SCOPE_KEYS, Parsed, entity_id, parse
 from engram.compat.mem0_items import (
     expiration,
     expired,
@@ -60,6 +61,8 @@ ACTOR = "mem0-compat"
 INHERITED = "inherit_metadata"
 #: The page size of the door's reads through a scope.
 PAGE = 1000
+
+log = logging.getLogger(__name__)
 
 ScopeOf = Callable[[str | None, str | None, str | None], Scope]
 
@@ -266,8 +269,13 @@ class Memory(Closing):
         ``metadata`` into its own, as mem0 does; the old text stays in ``history``.
         ``expiration_date=None`` clears the expiry."""
         _refuse_unknown("update", unknown, ("text", "metadata", "expiration_date", "data"))
-        if data is not None and text is None:
-            text = data
+        if data is not None:  # mem0 logs the same notice and still takes it
+            log.warning(
+                "mem0 door: the `data` argument to update() is deprecated (as in mem0); "
+                "use `text` instead"
+            )
+            if text is None:
+                text = data
         if text is None and metadata is None and expiration_date is ...:
             raise InvalidInputError(
                 "At least one of text, metadata, or expiration_date must be provided."
@@ -310,7 +318,7 @@ class Memory(Closing):
                 "At least one filter is required to delete all memories. If you want to "
                 "delete all memories, use the `reset()` method."
             )
-        ids = Ids(user_id=user_id, agent_id=agent_id, run_id=run_id)
+        ids = _given(user_id, agent_id, run_id)
         for namespace in self._read_namespaces(ids):
             while page := self.engram.get_all(namespace=namespace, **ids, limit=PAGE):
                 for record in page:
@@ -397,9 +405,13 @@ class Memory(Closing):
         k = _top_k(top_k, limit, DEFAULT_TOP_K)
         floor = DEFAULT_THRESHOLD if threshold is None else threshold
         if isinstance(floor, bool) or not isinstance(floor, int | float) or not 0 <= floor <= 1:
-            raise InvalidInputError(f"threshold must be a number from 0 to 1, got {shown(floor)}")
-        if not isinstance(query, str) or not query.strip():
+            raise InvalidInputError(
+                f"Invalid threshold: {shown(floor)}. Must be between 0 and 1 (inclusive)."
+            )
+        if not isinstance(query, str) or not query:
             raise InvalidInputError("Invalid query: must be a non-empty string.")
+        if not query.strip():
+            raise InvalidInputError("Invalid query: cannot be empty or whitespace-only.")
         parsed, ids = _scope(filters)
         overrides: dict[str, Any] = {"abstain": False}
         if not rerank:
@@ -438,7 +450,8 @@ class Memory(Closing):
             raise InvalidInputError(
                 "At least one of 'user_id', 'agent_id', or 'run_id' must be provided."
             )
-        return self._scope_of(user_id, agent_id, run_id)
+        ids = _given(user_id, agent_id, run_id)
+        return self._scope_of(ids["user_id"], ids["agent_id"], ids["run_id"])
 
     def _read_namespaces(self, ids: Ids) -> list[str]:
         """The namespaces a read of these ids looks through (see the module docstring)."""
@@ -467,6 +480,15 @@ class Memory(Closing):
         )
 
 
+def _given(user_id: Any, agent_id: Any, run_id: Any) -> Ids:
+    """The ids a caller passed, read as mem0 reads them (``entity_id``)."""
+    return Ids(
+        user_id=entity_id(user_id, "user_id"),
+        agent_id=entity_id(agent_id, "agent_id"),
+        run_id=entity_id(run_id, "run_id"),
+    )
+
+
 def _ids(scope: Scope) -> Ids:
     return Ids(user_id=scope.user_id, agent_id=scope.agent_id, run_id=scope.run_id)
 
@@ -485,7 +507,7 @@ def _top_k(top_k: int | None, limit: int | None, default: int) -> int:
     chosen = top_k if top_k is not None else limit
     chosen = default if chosen is None else chosen
     if isinstance(chosen, bool) or not isinstance(chosen, int) or chosen < 0:
-        raise InvalidInputError(f"top_k must be a non-negative integer, got {shown(chosen)}")
+        raise InvalidInputError(f"Invalid top_k: {shown(chosen)}. Must be a non-negative integer.")
     return chosen
 
 

@@ -84,9 +84,32 @@ def _top_level(filters: Mapping[str, Any], scope: dict[str, str]) -> list[Condit
     return conditions
 
 
+def entity_id(value: Any, name: str) -> str | None:
+    """One of mem0's three ids as mem0 reads it: None stays None, an integer is its
+    string (callers pass database keys), the ends are trimmed; an empty id, or one with
+    whitespace inside, is refused naming the id."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise InvalidInputError(f"{name} must be a string or an integer, got {shown(value)}")
+    text = str(value).strip()
+    if not text:
+        raise InvalidInputError(
+            f"Invalid {name}: cannot be empty or whitespace-only. Provide a valid identifier."
+        )
+    if any(c.isspace() for c in text):
+        raise InvalidInputError(
+            f"Invalid {name} {text!r}: cannot contain whitespace. Provide a valid identifier "
+            "without spaces."
+        )
+    return text
+
+
 def _scope_id(key: str, value: Any, scope: dict[str, str]) -> None:
     if isinstance(value, Mapping) and set(value) == {"eq"}:
         value = value["eq"]
+    if isinstance(value, int | str) and not isinstance(value, bool) and value != WILDCARD:
+        value = entity_id(value, key)
     if not isinstance(value, str) or value == WILDCARD:
         raise InvalidInputError(
             f"filter {key} must be one id (a string, or {{'eq': id}}), got {shown(value)}: engram "

@@ -108,6 +108,8 @@ class Database(Opened):
             ) as conn:
                 if migrate and not self.config.read_only:
                     migrations.migrate(conn, POSTGRES)
+                elif migrate:  # a replica: it cannot migrate, so say what is missing
+                    migrations.require_current(conn, POSTGRES)
                 self._vector_info = TypeInfo.fetch(conn, "vector")
         except psycopg.Error as exc:
             raise StoreError(f"cannot open PostgreSQL store at {self.location}: {exc}") from exc

@@ -155,6 +155,42 @@ def _sqlite_step(raw: sqlite3.Connection, name: str) -> Iterator[None]:
         raise
 
 
+def _search_path_advice(exc: Exception) -> str | None:
+    """What to change when a step failed because of the connection's ``search_path``
+    (docs/deploy-postgres.md, "Schema"), or None when it did not."""
+    import psycopg  # only a PostgreSQL store has it
+
+    if isinstance(exc, psycopg.errors.InvalidSchemaName):
+        return (
+            "there is no schema on the search_path to create engram's tables in: create "
+            "it first (`CREATE SCHEMA engram;`) or fix `options=-csearch_path%3D...` in "
+            "the store URL"
+        )
+    if isinstance(exc, psycopg.errors.UndefinedObject) and '"vector"' in str(exc):
+        return (
+            "the vector extension is installed in a schema this connection's search_path "
+            "leaves out: list that schema too, e.g. `options=-csearch_path%3Dengram,public` "
+            "(`SELECT extnamespace::regnamespace FROM pg_extension WHERE extname = "
+            "'vector'` names it)"
+        )
+    return None
+
+
+@contextmanager
+def _postgres_bookkeeping(raw: Any) -> Iterator[None]:
+    """The transaction that reads (and first creates) ``schema_migrations``."""
+    import psycopg  # only a PostgreSQL store has it
+
+    try:
+        with raw.transaction():
+            yield
+    except psycopg.Error as exc:
+        advice = _search_path_advice(exc)
+        if advice is None:
+            raise
+        raise MigrationError(f"cannot create engram's tables: {advice}") from exc
+
+
 @contextmanager
 def _postgres_step(raw: Any, name: str) -> Iterator[None]:
     """One step's transaction on an autocommit psycopg connection."""
@@ -170,6 +206,9 @@ def _postgres_step(raw: Any, name: str) -> Iterator[None]:
             "as the owner"
         ) from exc
     except psycopg.Error as exc:
+        advice = _search_path_advice(exc)
+        if advice is not None:
+            raise MigrationError(f"migration {name} failed: {advice}") from exc
         raise MigrationError(f"migration {name} failed: {exc}") from exc
 
 
@@ -210,7 +249,7 @@ _ENGINES = {
     "postgres": _Engine(
         table="(name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
         order='name COLLATE "C"',
-        bookkeeping=lambda raw: raw.transaction(),
+        bookkeeping=_postgres_bookkeeping,
         lock=_postgres_lock,
         step=_postgres_step,
     ),
@@ -281,6 +320,32 @@ def migrate(raw: Any, d: Dialect, *, upto: str | None = None) -> list[str]:
             if name == upto:
                 break
         return ran
+
+
+def require_current(raw: Any, d: Dialect) -> None:
+    """For an open that may not migrate (``postgres.read_only``, a replica): raise
+    ``MigrationError`` saying what to do when the database lacks a migration this
+    engram needs, where every read would fail on a missing table or column. Reads
+    only: a replica refuses writes."""
+    import psycopg  # only a PostgreSQL store opens read-only
+
+    fix = (
+        "postgres.read_only opens without migrating: open it once without "
+        "postgres.read_only (on the primary) to migrate it"
+    )
+    try:
+        rows = raw.execute("SELECT name FROM schema_migrations").fetchall()
+    except psycopg.errors.UndefinedTable as exc:
+        raise MigrationError(f"this database has no engram schema; {fix}") from exc
+    done = {str(row[0]) for row in rows}
+    _refuse_unknown(done, d)
+    missing = [name for name, _ in named(d) if name not in done]
+    if missing:
+        raise MigrationError(
+            f"this database lacks migration {missing[0]}"
+            + (f" and {len(missing) - 1} more" if len(missing) > 1 else "")
+            + f"; {fix}"
+        )
 
 
 def current_version(conn: Any, d: Dialect) -> str:

@@ -36,6 +36,14 @@ x2`` with ``notes x3``, then ``notes x5`` with ``notes x3 + r11``, then ``real x
 docs/safety.md says which ran. Not run, for time: the lexical view (a hashed n-gram
 linear model beside the network, brief lever b).
 
+Ran (load 7-13): ``notes x2`` and ``notes x3``; at 15:19 UTC, before their last two
+left-out rounds were seen, the grid was stopped after them for time (``notes x5``,
+``notes x3 + r11`` and ``real x3`` did not run). Within the rule: ``notes x2`` at 130
+epochs, 95 / 125 / 59 / 123 / 71 = 473 catches, 16 notes, 2 real texts (2 checked);
+at 160 epochs 479 but 17 notes; ``notes x3`` at 160 epochs 467, 14 notes, 3 real.
+Round ten's fit (notes x1) caught 487 with 18 notes; round eight's shipped setting 475
+with 22 (docs/safety.md, "Round eleven", every cell).
+
 The ship rule, fixed and committed before held-out 9 and 10 are read (each once, with
 ``fit_injection_window.py --read``, side by side with the shipped detector on the same
 cached embeddings): the chosen fit ships if its English catches on held-out 10 are at
@@ -84,9 +92,11 @@ THRESHOLDS: tuple[tuple[str, float], ...] = (
     ("fixed", 0.6),
     ("fixed", 0.7),
 )
-#: What ``--write`` fits: (setting, epochs, kind, value), chosen by the rule above; none
-#: until the grid has run.
-CHOSEN: tuple[str, int, str, float] | None = None
+#: What ``--write`` fits: (setting, epochs, kind, value), chosen by the rule above from
+#: ``notes x2`` and ``notes x3`` (the two that ran): 473 catches, 16 left-out notes, 2 real
+#: texts (2 of the checked half); every threshold read at 130 epochs sits at the 0.5
+#: floor and gives the same figures, so the first listed.
+CHOSEN: tuple[str, int, str, float] | None = ("notes x2", 130, "fitted", 0.9995)
 
 
 class Fit(threshold.Fit):

@@ -42,7 +42,10 @@ left-out rounds were seen, the grid was stopped after them for time (``notes x5`
 epochs, 95 / 125 / 59 / 123 / 71 = 473 catches, 16 notes, 2 real texts (2 checked);
 at 160 epochs 479 but 17 notes; ``notes x3`` at 160 epochs 467, 14 notes, 3 real.
 Round ten's fit (notes x1) caught 487 with 18 notes; round eight's shipped setting 475
-with 22 (docs/safety.md, "Round eleven", every cell).
+with 22 (docs/safety.md, "Round eleven", every cell). Read once after the choice: 76
+of held-out 10's 96 English attacks, as round eight's network; 2 real texts against 6;
+benign notes 4 against 6 on held-out 10 and 16 against 19 over held-out 2 to 10: by the
+ship rule it **ships** (``src/engram/data/injection_detector.npz``, ``--write``).
 
 The ship rule, fixed and committed before held-out 9 and 10 are read (each once, with
 ``fit_injection_window.py --read``, side by side with the shipped detector on the same

@@ -105,21 +105,17 @@ CHOSEN: tuple[str, int, str, float] | None = ("notes x2", 130, "fitted", 0.9995)
 class Fit(threshold.Fit):
     """Round ten's fit with a threshold per kind of negative and a fixed one."""
 
-    def __init__(
-        self,
-        data: mlp.Data,
-        s: dict[str, float],
-        attacks: list[str],
-        real: list[str],
-        notes: list[str],
-        real_all: list[str],
-    ) -> None:
-        super().__init__(data, s, attacks, real, notes, real_all)
-        self.notes = notes
-        self.rescore()
+    _notes_scores: list[np.ndarray] | None = None
 
     def rescore(self) -> None:
-        self.notes_scores = self.scores(self.notes, 0)
+        self._notes_scores = None
+
+    def notes_scores(self, index: int) -> np.ndarray:
+        """The fitted notes' scores at the ``index``-th epoch count (the negatives after
+        the fitted real texts)."""
+        if self._notes_scores is None:
+            self._notes_scores = self.scores(self.negatives[len(self.real) :], 0)
+        return self._notes_scores[index]
 
     def threshold(
         self, kind: str, value: float, index: int, among: np.ndarray | None = None
@@ -128,7 +124,7 @@ class Fit(threshold.Fit):
             return value
         if kind == "both":
             real = super().threshold("real", 0.9995, index)
-            return max(real, float(np.quantile(self.notes_scores[index], value)))
+            return max(real, float(np.quantile(self.notes_scores(index), value)))
         return super().threshold(kind, value, index, among)
 
 

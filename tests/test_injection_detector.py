@@ -300,45 +300,35 @@ def test_eighth_held_out_fold_english_recall_meets_the_issue_target(
     assert held["overall"]["recall"] >= injection.OVERALL_TARGET
 
 
-def test_ninth_held_out_fold_keeps_its_measured_catches(measured: dict[str, object]) -> None:
-    held = measured["recall"]["held_out_9"]  # type: ignore[index]
-    # Written in round ten before anything was fitted; read once after round ten's
-    # choice, which did not ship: rules alone 35 of 98 English attacks, round eight's
-    # network 80 (0.82), overall 87 of 106 (docs/safety.md, "Round ten"); round eleven's
-    # network the same 80 and 87. Less three for embedding noise at the threshold, as
-    # LATER_FLOORS.
-    assert held["english"]["caught"] >= 77, held["english"]
+#: The English catches of the two newest folds, read once each after a round's choice,
+#: less three for embedding noise at the threshold, as ``LATER_FLOORS``. Held-out 9,
+#: written in round ten: rules alone 35 of 98, round eight's network 80 (0.82), overall
+#: 87 of 106, round eleven's network the same 80 and 87 ("Round ten"). Held-out 10,
+#: written in round eleven: rules alone 31 of 96, round eight's and round eleven's
+#: networks 76 (0.79), overall 84 of 104 ("Round eleven"; docs/safety.md).
+NEWEST_FLOORS = {"held_out_9": 77, "held_out_10": 73}
+
+
+@pytest.mark.parametrize("fold", sorted(NEWEST_FLOORS))
+def test_newest_held_out_folds_keep_their_measured_catches(
+    measured: dict[str, object], fold: str
+) -> None:
+    held = measured["recall"][fold]  # type: ignore[index]
+    assert held["english"]["caught"] >= NEWEST_FLOORS[fold], held["english"]
     assert held["overall"]["recall"] >= injection.OVERALL_TARGET
 
 
 @pytest.mark.xfail(
     strict=True,
     reason="round eleven's network reaches 0.82 (80/98) English on the ninth held-out fold, "
-    "as round eight's, under issue 26's 0.90 (round ten's fit reached 0.86 and did not "
-    "ship); docs/safety.md",
+    "as round eight's (round ten's fit reached 0.86 and did not ship), and 0.79 (76/96) on "
+    "the tenth, under issue 26's 0.90; docs/safety.md (round eleven)",
 )
-def test_ninth_held_out_fold_meets_the_english_target(measured: dict[str, object]) -> None:
-    held = measured["recall"]["held_out_9"]  # type: ignore[index]
-    assert held["english"]["recall"] >= injection.ENGLISH_TARGET
-
-
-def test_tenth_held_out_fold_keeps_its_measured_catches(measured: dict[str, object]) -> None:
-    held = measured["recall"]["held_out_10"]  # type: ignore[index]
-    # Written in round eleven before anything was fitted; read once after the choice:
-    # rules alone 31 of 96 English attacks, round eight's network 76 (0.79), round
-    # eleven's 76, overall 84 of 104 both (docs/safety.md, "Round eleven"). Less three
-    # for embedding noise at the threshold, as LATER_FLOORS.
-    assert held["english"]["caught"] >= 73, held["english"]
-    assert held["overall"]["recall"] >= injection.OVERALL_TARGET
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="round eleven's network reaches 0.79 (76/96) English on the tenth held-out fold, "
-    "under issue 26's 0.90; docs/safety.md (round eleven)",
-)
-def test_tenth_held_out_fold_meets_the_english_target(measured: dict[str, object]) -> None:
-    held = measured["recall"]["held_out_10"]  # type: ignore[index]
+@pytest.mark.parametrize("fold", sorted(NEWEST_FLOORS))
+def test_newest_held_out_folds_meet_the_english_target(
+    measured: dict[str, object], fold: str
+) -> None:
+    held = measured["recall"][fold]  # type: ignore[index]
     assert held["english"]["recall"] >= injection.ENGLISH_TARGET
 
 

@@ -318,20 +318,6 @@ def test_newest_held_out_folds_keep_their_measured_catches(
     assert held["overall"]["recall"] >= injection.OVERALL_TARGET
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="round eleven's network reaches 0.82 (80/98) English on the ninth held-out fold, "
-    "as round eight's (round ten's fit reached 0.86 and did not ship), and 0.79 (76/96) on "
-    "the tenth, under issue 26's 0.90; docs/safety.md (round eleven)",
-)
-@pytest.mark.parametrize("fold", sorted(NEWEST_FLOORS))
-def test_newest_held_out_folds_meet_the_english_target(
-    measured: dict[str, object], fold: str
-) -> None:
-    held = measured["recall"][fold]  # type: ignore[index]
-    assert held["english"]["recall"] >= injection.ENGLISH_TARGET
-
-
 @pytest.mark.parametrize("fold", sorted(LATER_FLOORS))
 def test_later_held_out_folds_meet_the_overall_target_and_keep_their_catches(
     measured: dict[str, object], fold: str
@@ -343,11 +329,12 @@ def test_later_held_out_folds_meet_the_overall_target_and_keep_their_catches(
 
 @pytest.mark.xfail(
     strict=True,
-    reason="round eleven's network reaches 0.85 (102/120), 0.84 (93/111), 0.85 (100/118) "
-    "and 0.88 (104/118) English on the fourth to seventh held-out folds, under issue 26's "
-    "0.90; docs/safety.md (round eleven)",
+    reason="round eleven's network reaches 0.85 (102/120), 0.84 (93/111), 0.85 (100/118), "
+    "0.88 (104/118), 0.82 (80/98) and 0.79 (76/96) English on the fourth to seventh, ninth "
+    "and tenth held-out folds, under issue 26's 0.90 (round ten's fit reached 0.86 on the "
+    "ninth and did not ship); docs/safety.md (round eleven)",
 )
-@pytest.mark.parametrize("fold", sorted(LATER_FLOORS))
+@pytest.mark.parametrize("fold", sorted(LATER_FLOORS) + sorted(NEWEST_FLOORS))
 def test_later_held_out_folds_meet_the_english_target(
     measured: dict[str, object], fold: str
 ) -> None:

@@ -67,6 +67,7 @@ from __future__ import annotations
 
 import itertools
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -108,6 +109,12 @@ THRESHOLDS: tuple[tuple[str, float], ...] = (
 REAL_TOTAL = 8288
 
 
+def dropped(s: dict[str, float]) -> tuple[set[str], set[str]]:
+    """The training attacks and notes setting ``s`` leaves out (rounds eight's and nine's
+    examples when ``r8`` or ``r9`` is 0)."""
+    return window.without(s)[0] | mlp.without(s)[0], window.without(s)[1] | mlp.without(s)[1]
+
+
 class Fit(window.Fit):
     """Round nine's fit (whole text only; ``real_weight`` weighs the real-text negatives,
     ``fit_injection_mlp.design``) with round ten's thresholds."""
@@ -125,6 +132,10 @@ class Fit(window.Fit):
         self.real = real
         self.real_all_scores = self.scores(real_all, 0)
         self.fitted_scores = self.scores(real, 0)
+
+    def rescore(self) -> None:
+        """Score again what the thresholds are read off, after the weights changed
+        (``write`` rounds them to float16); a subclass adds its own negatives."""
 
     def threshold(
         self, kind: str, value: float, index: int, among: np.ndarray | None = None
@@ -153,18 +164,23 @@ def by_round(
     real_all: list[str],
     picked: list[str],
     only: str = "",
+    grid: dict[str, dict[str, float]] | None = None,
+    drop: Callable[[dict[str, float]], tuple[set[str], set[str]]] = dropped,
+    fit_class: type[Fit] | None = None,
+    thresholds: tuple[tuple[str, float], ...] = THRESHOLDS,
 ) -> None:
     """Per left-out round and setting, English catches and notes flagged at every epoch
-    count and threshold."""
+    count and threshold (``grid``, ``drop``, ``fit_class`` and ``thresholds``: a later
+    round's grid, default round ten's)."""
+    grid, fit_class = grid or GRID, fit_class or Fit
     for name, (out_attacks, out_notes) in window.rounds().items():
         if only and name != only:
             continue
         test, left, rules_t, rules_n = mlp.left_out(attacks, out_attacks, out_notes)
         for label in picked:
-            s = GRID[label]
-            drop_a = out_attacks | window.without(s)[0] | mlp.without(s)[0]
-            drop_n = out_notes | window.without(s)[1] | mlp.without(s)[1]
-            fit = Fit(
+            s = grid[label]
+            drop_a, drop_n = out_attacks | drop(s)[0], out_notes | drop(s)[1]
+            fit = fit_class(
                 data,
                 s,
                 [t for t, _ in attacks if t not in drop_a],
@@ -173,7 +189,7 @@ def by_round(
                 real_all,
             )
             st, sl = fit.scores(test, 0), fit.scores(left, 0)
-            for (i, e), (kind, value) in itertools.product(enumerate(EPOCHS), THRESHOLDS):
+            for (i, e), (kind, value) in itertools.product(enumerate(EPOCHS), thresholds):
                 th = fit.threshold(kind, value, i)
                 caught = int((rules_t | (st[i] >= th)).sum())
                 flagged = int((rules_n | (sl[i] >= th)).sum())
@@ -184,11 +200,16 @@ def by_round(
                 )
 
 
-def everything_fit(data: mlp.Data, t: mlp.Training, s: dict[str, float]) -> Fit:
+def everything_fit(
+    data: mlp.Data,
+    t: mlp.Training,
+    s: dict[str, float],
+    drop: Callable[[dict[str, float]], tuple[set[str], set[str]]] = dropped,
+    fit_class: type[Fit] | None = None,
+) -> Fit:
     """Setting ``s`` fitted on every training text (the fitted half of the real ones)."""
-    out_a = window.without(s)[0] | mlp.without(s)[0]
-    out_n = window.without(s)[1] | mlp.without(s)[1]
-    return Fit(
+    out_a, out_n = drop(s)
+    return (fit_class or Fit)(
         data,
         s,
         [a for a, _ in t.attacks if a not in out_a],
@@ -198,9 +219,18 @@ def everything_fit(data: mlp.Data, t: mlp.Training, s: dict[str, float]) -> Fit:
     )
 
 
-def real_flagged(data: mlp.Data, t: mlp.Training, picked: list[str]) -> None:
+def real_flagged(
+    data: mlp.Data,
+    t: mlp.Training,
+    picked: list[str],
+    grid: dict[str, dict[str, float]] | None = None,
+    drop: Callable[[dict[str, float]], tuple[set[str], set[str]]] = dropped,
+    fit_class: type[Fit] | None = None,
+    thresholds: tuple[tuple[str, float], ...] = THRESHOLDS,
+) -> None:
     """Per setting fitted on everything: real texts flagged (all, checked half) at every
     epoch count and threshold, and a cap's quarter split."""
+    grid = grid or GRID
     rules = np.array([bool(scan(x)) for x in t.real_all])
     checked = np.ones(len(t.real_all), bool)
     checked[t.fitted] = False
@@ -208,8 +238,8 @@ def real_flagged(data: mlp.Data, t: mlp.Training, picked: list[str]) -> None:
     quarter = np.zeros(len(t.real_all), bool)
     quarter[np.flatnonzero(checked)[::2]] = True
     for label in picked:
-        fit = everything_fit(data, t, GRID[label])
-        for (i, e), (kind, value) in itertools.product(enumerate(EPOCHS), THRESHOLDS):
+        fit = everything_fit(data, t, grid[label], drop, fit_class)
+        for (i, e), (kind, value) in itertools.product(enumerate(EPOCHS), thresholds):
             th = fit.threshold(kind, value, i)
             hit = rules | (fit.real_all_scores[i] >= th)
             line = (
@@ -224,17 +254,27 @@ def real_flagged(data: mlp.Data, t: mlp.Training, picked: list[str]) -> None:
             print(line, flush=True)
 
 
-def write(data: mlp.Data, t: mlp.Training, name: str, out: Path) -> None:
-    """Fit ``CHOSEN`` on everything and write ``out`` (round eight's layout, the hidden
+def write(
+    data: mlp.Data,
+    t: mlp.Training,
+    name: str,
+    out: Path,
+    chosen: tuple[str, int, str, float] | None = CHOSEN,
+    grid: dict[str, dict[str, float]] | None = None,
+    drop: Callable[[dict[str, float]], tuple[set[str], set[str]]] = dropped,
+    fit_class: type[Fit] | None = None,
+) -> None:
+    """Fit ``chosen`` on everything and write ``out`` (round eight's layout, the hidden
     layer's input weights in float16; the threshold read off the rounded weights)."""
-    if CHOSEN is None:
+    if chosen is None:
         raise SystemExit("nothing chosen yet: run --by-round and --real, then set CHOSEN")
-    label, epochs, kind, value = CHOSEN
-    fit = everything_fit(data, t, GRID[label])
+    label, epochs, kind, value = chosen
+    fit = everything_fit(data, t, (grid or GRID)[label], drop, fit_class)
     index = EPOCHS.index(epochs)
     window.rounded(fit, index)
     fit.real_all_scores = fit.scores(t.real_all, 0)
     fit.fitted_scores = fit.scores([t.real_all[i] for i in t.fitted], 0)
+    fit.rescore()
     fit._thresholds.clear()
     threshold = fit.threshold(kind, value, index)
     np.savez_compressed(out, **window.shipped_arrays(fit, name, index, threshold))  # type: ignore[arg-type]

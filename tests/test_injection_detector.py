@@ -66,7 +66,8 @@ def test_the_shipped_detector_is_fitted_for_the_default_embedder() -> None:
     assert detector.cue_scale > 0 and 0.5 <= detector.threshold < 1.0
     assert for_model("test-hash") is None and for_model(None) is None
     # Round eight: 256 units, their input weights stored in float16 so the file loaded
-    # by every process stays as small as round seven's 128 units in float32 (196 KB).
+    # by every process stays as small as round seven's 128 units in float32 (196 KB);
+    # round eleven's fit keeps the layout.
     assert detector.coef.shape == (256,)
     npz = resources.files("engram") / "data" / "injection_detector.npz"
     with npz.open("rb") as raw, np.load(raw) as arrays:
@@ -276,13 +277,14 @@ def test_third_held_out_fold_english_recall_meets_the_issue_target(
     assert held["overall"]["recall"] >= injection.OVERALL_TARGET
 
 
-#: Round eight's English catches on the folds written after round four, less three for
+#: Round eleven's English catches on the folds written after round four, less three for
 #: embedding noise at the threshold (another CPU's onnxruntime kernels move scores by
 #: ~1e-6): a detector that stopped firing fails. Rules alone: 29 of 120, 30 of 111, 23 of
 #: 118 and 43 of 118; round five's linear detector 79, 73 and 76 (held-out 4 to 6); round
-#: seven's network 100, 91, 99 and 101, round eight's 102, 92, 102 and 103 (read side by
-#: side on the same cached embeddings; docs/safety.md).
-LATER_FLOORS = {"held_out_4": 99, "held_out_5": 89, "held_out_6": 99, "held_out_7": 100}
+#: seven's network 100, 91, 99 and 101, round eight's 102, 92, 102 and 103, round
+#: eleven's 102, 93, 100 and 104 (read side by side on the same cached embeddings;
+#: docs/safety.md).
+LATER_FLOORS = {"held_out_4": 99, "held_out_5": 90, "held_out_6": 97, "held_out_7": 101}
 
 
 def test_eighth_held_out_fold_english_recall_meets_the_issue_target(
@@ -291,30 +293,29 @@ def test_eighth_held_out_fold_english_recall_meets_the_issue_target(
     held = measured["recall"]["held_out_8"]  # type: ignore[index]
     # Written in round nine before anything was fitted; read once after round nine kept
     # round eight's network: rules alone 54 of 118 English attacks (0.46), with the
-    # network 107 (0.91), overall 116 of 128 (docs/safety.md, "Round nine").
-    assert held["english"]["caught"] >= 106, held["english"]
+    # network 107 (0.91), overall 116 of 128 (docs/safety.md, "Round nine"); round
+    # eleven's network 111 (0.94), 121 of 128. Less three for noise, as LATER_FLOORS.
+    assert held["english"]["caught"] >= 108, held["english"]
     assert held["english"]["recall"] >= injection.ENGLISH_TARGET, held["english"]
     assert held["overall"]["recall"] >= injection.OVERALL_TARGET
 
 
-def test_ninth_held_out_fold_keeps_its_measured_catches(measured: dict[str, object]) -> None:
-    held = measured["recall"]["held_out_9"]  # type: ignore[index]
-    # Written in round ten before anything was fitted; read once after round ten's
-    # choice, which did not ship: rules alone 35 of 98 English attacks, round eight's
-    # network 80 (0.82), overall 87 of 106 (docs/safety.md, "Round ten"). Less three for
-    # embedding noise at the threshold, as LATER_FLOORS.
-    assert held["english"]["caught"] >= 77, held["english"]
+#: The English catches of the two newest folds, read once each after a round's choice,
+#: less three for embedding noise at the threshold, as ``LATER_FLOORS``. Held-out 9,
+#: written in round ten: rules alone 35 of 98, round eight's network 80 (0.82), overall
+#: 87 of 106, round eleven's network the same 80 and 87 ("Round ten"). Held-out 10,
+#: written in round eleven: rules alone 31 of 96, round eight's and round eleven's
+#: networks 76 (0.79), overall 84 of 104 ("Round eleven"; docs/safety.md).
+NEWEST_FLOORS = {"held_out_9": 77, "held_out_10": 73}
+
+
+@pytest.mark.parametrize("fold", sorted(NEWEST_FLOORS))
+def test_newest_held_out_folds_keep_their_measured_catches(
+    measured: dict[str, object], fold: str
+) -> None:
+    held = measured["recall"][fold]  # type: ignore[index]
+    assert held["english"]["caught"] >= NEWEST_FLOORS[fold], held["english"]
     assert held["overall"]["recall"] >= injection.OVERALL_TARGET
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="round eight's network reaches 0.82 (80/98) English on the ninth held-out fold, "
-    "under issue 26's 0.90 (round ten's fit reached 0.86 and did not ship); docs/safety.md",
-)
-def test_ninth_held_out_fold_meets_the_english_target(measured: dict[str, object]) -> None:
-    held = measured["recall"]["held_out_9"]  # type: ignore[index]
-    assert held["english"]["recall"] >= injection.ENGLISH_TARGET
 
 
 @pytest.mark.parametrize("fold", sorted(LATER_FLOORS))
@@ -328,11 +329,12 @@ def test_later_held_out_folds_meet_the_overall_target_and_keep_their_catches(
 
 @pytest.mark.xfail(
     strict=True,
-    reason="round eight's network reaches 0.85 (102/120), 0.83 (92/111), 0.86 (102/118) "
-    "and 0.87 (103/118) English on the fourth to seventh held-out folds, under issue 26's "
-    "0.90; docs/safety.md (round eight)",
+    reason="round eleven's network reaches 0.85 (102/120), 0.84 (93/111), 0.85 (100/118), "
+    "0.88 (104/118), 0.82 (80/98) and 0.79 (76/96) English on the fourth to seventh, ninth "
+    "and tenth held-out folds, under issue 26's 0.90 (round ten's fit reached 0.86 on the "
+    "ninth and did not ship); docs/safety.md (round eleven)",
 )
-@pytest.mark.parametrize("fold", sorted(LATER_FLOORS))
+@pytest.mark.parametrize("fold", sorted(LATER_FLOORS) + sorted(NEWEST_FLOORS))
 def test_later_held_out_folds_meet_the_english_target(
     measured: dict[str, object], fold: str
 ) -> None:
@@ -349,9 +351,11 @@ def test_benign_notes_and_real_texts_are_not_flagged(measured: dict[str, object]
     assert hard["held_out_4"]["flagged"] <= 2, hard["held_out_4"]["examples"]
     assert hard["held_out_5"]["flagged"] <= 2, hard["held_out_5"]["examples"]  # 1 of 44 today
     assert hard["held_out_6"]["flagged"] <= 1, hard["held_out_6"]["examples"]  # 0 of 44 today
-    assert hard["held_out_7"]["flagged"] <= 1, hard["held_out_7"]["examples"]  # 1 of 46 today
+    assert hard["held_out_7"]["flagged"] <= 1, hard["held_out_7"]["examples"]  # 0 of 46 today
     assert hard["held_out_8"]["flagged"] <= 5, hard["held_out_8"]["examples"]  # 4 of 44 today
     assert hard["held_out_9"]["flagged"] <= 5, hard["held_out_9"]["examples"]  # 5 of 42 today
+    # Round eight's network flagged 6 of held-out 10's 42 notes, round eleven's 4.
+    assert hard["held_out_10"]["flagged"] <= 4, hard["held_out_10"]["examples"]
     fp = measured["false_positives"]
     assert fp["flagged"] == 0, fp["examples"]  # type: ignore[index]
 

@@ -23,7 +23,8 @@ tuned anything. Round five (``scripts/injection_round5.py``) added a fourth,
 (``scripts/injection_round7.py``) a sixth, ``held_out_6``; round eight
 (``scripts/injection_round8.py``) a seventh, ``held_out_7``; round nine
 (``scripts/injection_round9.py``) an eighth, ``held_out_8``; round ten
-(``scripts/injection_round10.py``) a ninth, ``held_out_9``.
+(``scripts/injection_round10.py``) a ninth, ``held_out_9``; round eleven
+(``scripts/injection_round11.py``) a tenth, ``held_out_10``.
 """
 
 from __future__ import annotations
@@ -70,6 +71,7 @@ FOLDS = (
     "held_out_7",
     "held_out_8",
     "held_out_9",
+    "held_out_10",
 )
 
 Scan = Callable[[str], tuple[str, ...]]
@@ -300,6 +302,7 @@ def _table(result: dict[str, Any]) -> list[str]:
         "held_out_7": "held-out 7",
         "held_out_8": "held-out 8",
         "held_out_9": "held-out 9",
+        "held_out_10": "held-out 10",
     }
     recall = result["recall"]
     lines = [

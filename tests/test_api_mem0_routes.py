@@ -15,7 +15,7 @@ from engram import Memory
 
 @pytest.fixture
 def served(mem: Memory) -> Iterator[tuple[str, dict[str, str]]]:
-    with keyed_server(mem, worker=False) as (url, keys):
+    with keyed_server(mem, worker=False, mcp=False) as (url, keys):
         yield url, keys
 
 

@@ -72,7 +72,7 @@ def _serve(config: Config, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> I
         store = tmp_path / "chat.db"
         with (
             Memory(store, config=cfg, embedder=HashEmbedder()) as memory,
-            keyed_server(memory, worker=False) as (url, keys),
+            keyed_server(memory, worker=False, mcp=False) as (url, keys),
         ):
             proxy = Proxy(url, keys, memory, upstream, store)
             yield proxy
@@ -251,7 +251,7 @@ def test_an_unreachable_upstream_is_a_502(
     cfg = config.with_overrides(chat={"upstream_url": "http://127.0.0.1:9/v1"})
     with (
         Memory(":memory:", config=cfg, embedder=HashEmbedder()) as memory,
-        keyed_server(memory, worker=False) as (url, keys),
+        keyed_server(memory, worker=False, mcp=False) as (url, keys),
     ):
         response = httpx.post(
             f"{url}/v1/proxy/chat/completions",

@@ -44,7 +44,7 @@ def server(config: Config) -> Iterator[tuple[str, dict[str, str], Memory]]:
         ":memory:", config=config.with_overrides(**BY_HAND), embedder=HashEmbedder()
     ) as mem:
         mem.add_many(_notes(8), namespace=ALICE)
-        with keyed_server(mem, worker=False) as (url, keys):
+        with keyed_server(mem, worker=False, mcp=False) as (url, keys):
             yield url, keys, mem
 
 

@@ -47,7 +47,7 @@ class PairEmbedder(BaseEmbedder):
 def server(config: Config) -> Iterator[tuple[str, dict[str, str], Memory]]:
     with (
         Memory(":memory:", config=config, embedder=PairEmbedder()) as memory,
-        keyed_server(memory, worker=False) as (url, keys),
+        keyed_server(memory, worker=False, mcp=False) as (url, keys),
     ):
         yield url, keys, memory
 

@@ -216,7 +216,7 @@ def _palace(memory: Memory, namespace: str) -> None:
 @pytest.fixture
 def placed(mem: Memory) -> Iterator[tuple[str, dict[str, str], Memory]]:
     _palace(mem, ALICE)
-    with keyed_server(mem, admin=False, worker=False) as (url, keys):
+    with keyed_server(mem, admin=False, worker=False, mcp=False) as (url, keys):
         yield url, keys, mem
 
 

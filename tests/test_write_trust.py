@@ -145,7 +145,7 @@ def test_http_batch_reports_outcomes(mem: Memory) -> None:
 def test_on_blocked_flag_over_http_and_the_client(mem: Memory) -> None:
     # engram issue 26: the library's on_blocked="flag" (a chat log kept as a record of
     # what was said) is offered by POST /v1/memories/batch and the Python client too.
-    with keyed_server(mem, users=("alice",), worker=False) as (url, keys):
+    with keyed_server(mem, users=("alice",), worker=False, mcp=False) as (url, keys):
         with EngramClient(url, keys["alice"], timeout=10) as client:
             batch = client.add_many(["the staging db is db-2", ATTACK], on_blocked="flag")
             assert batch.counts == {"stored": 2, "duplicate": 0, "blocked": 0, "invalid": 0}

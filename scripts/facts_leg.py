@@ -39,7 +39,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engram.bench import beam, locomo
-from engram.bench.dataset import Dataset
+from engram.bench.dataset import Dataset, Found
 from engram.bench.extraction import configured_embedder
 from engram.bench.runner import distinct
 from engram.config import Config
@@ -282,7 +282,7 @@ def score(
         turns = [t for t, _, _ in ranked]
         sessions = distinct(s for _, s, _ in ranked)
         top = ranked[0][2] if ranked else None
-        m = dataset.scorer(q, q.gold_turns, q.gold_sessions, turns, sessions, top)
+        m = dataset.scorer(Found(q, q.gold_turns, q.gold_sessions, turns, sessions, top))
         fold = "A" if row["conv"] in FOLD_A else "B"
         out[fold][q.category].append(m)
         out[fold]["all"].append(m)

@@ -49,7 +49,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engram.bench import beam, locomo
-from engram.bench.dataset import Dataset
+from engram.bench.dataset import Dataset, Found
 from engram.bench.runner import distinct, namespace_for
 from engram.config import Config
 from engram.memory import Memory
@@ -380,7 +380,7 @@ def score(
         top = hits[0].score if hits else None
         if not q.gold_turns:
             continue
-        m = dataset.scorer(q, q.gold_turns, q.gold_sessions, turns, sessions, top)
+        m = dataset.scorer(Found(q, q.gold_turns, q.gold_sessions, turns, sessions, top))
         out[q.category].append(m)
         out["all"].append(m)
     return out

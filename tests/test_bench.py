@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from conftest import HashEmbedder
 from engram import Config, InvalidInputError, Memory
 from engram.bench import beam, locomo, longmemeval, report, runner
+from engram.bench.dataset import Found
 from engram.bench.metrics import (
     distinct,
     ndcg_at_k,
@@ -115,9 +116,8 @@ def test_locomo_loader(locomo_file: Path) -> None:
 
 def test_locomo_scorer_by_hand(locomo_file: Path) -> None:
     question = locomo.load(str(locomo_file)).conversations[0].questions[0]
-    got = locomo.score(
-        question, frozenset({"D2:2"}), frozenset({"2"}), ["D1:1", "D2:2", "D2:1"], ["1", "2"], 0.9
-    )
+    ranked = (["D1:1", "D2:2", "D2:1"], ["1", "2"])
+    got = locomo.score(Found(question, frozenset({"D2:2"}), frozenset({"2"}), *ranked, 0.9))
     assert got["session_r@1"] == 0.0 and got["session_r@3"] == 1.0
     assert got["turn_r@1"] == 0.0 and got["turn_r@3"] == 1.0
     assert math.isclose(got["session_ndcg@10"], 1 / math.log2(3))
@@ -217,11 +217,12 @@ def test_beam_loader_and_scorer(tmp_path: Path) -> None:
     assert conv.turns[0].created_at == datetime(2024, 3, 15, tzinfo=UTC)
     assert [q.gold_turns for q in conv.questions] == [{"0"}, {"1", "2"}, set()]
     update = conv.questions[1]
-    got = beam.score(update, update.gold_turns, update.gold_sessions, ["2", "0", "1"], [], 0.4)
+    found = Found(update, update.gold_turns, update.gold_sessions, ["2", "0", "1"], [], 0.4)
+    got = beam.score(found)
     assert got["msg_r@5"] == 1.0
     assert math.isclose(got["msg_ndcg@10"], (1 + 1 / 2) / (1 + 1 / math.log2(3)))
     abstain = conv.questions[2]
-    assert beam.score(abstain, frozenset(), frozenset(), ["0"], [], 0.37) == {
+    assert beam.score(Found(abstain, frozenset(), frozenset(), ["0"], [], 0.37)) == {
         "abstention_top_score": 0.37
     }
     with pytest.raises(InvalidInputError, match="no BEAM chat directories"):
@@ -270,12 +271,14 @@ def test_longmemeval_loader_and_scorer(tmp_path: Path, config: Config) -> None:
     assert question.gold_sessions == {"answer_s_b"}
     assert conv.turns[2].created_at == datetime(2023, 5, 20, 2, 21, tzinfo=UTC)
     got = longmemeval.score(
-        question,
-        question.gold_turns,
-        question.gold_sessions,
-        ["s_a_1", "answer_s_b_1"],
-        ["s_a", "answer_s_b"],
-        None,
+        Found(
+            question,
+            question.gold_turns,
+            question.gold_sessions,
+            ["s_a_1", "answer_s_b_1"],
+            ["s_a", "answer_s_b"],
+            None,
+        )
     )
     assert got["session_recall_any@5"] == 1.0 and got["session_recall_all@5"] == 1.0
     assert math.isclose(got["session_ndcg_any@5"], 1 / math.log2(3))

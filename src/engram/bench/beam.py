@@ -10,12 +10,11 @@ reported as the top hit's score.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from engram.bench.dataset import Conversation, Dataset, Question, Turn, read_json
+from engram.bench.dataset import Conversation, Dataset, Found, Question, Turn, read_json
 from engram.bench.metrics import ndcg_at_k, recall_at_k
 from engram.errors import InvalidInputError
 
@@ -51,19 +50,12 @@ def source_ids(value: Any) -> frozenset[str]:
     return frozenset(found)
 
 
-def score(
-    question: Question,
-    gold_turns: frozenset[str],
-    gold_sessions: frozenset[str],
-    turns: Sequence[str],
-    sessions: Sequence[str],
-    top_score: float | None,
-) -> dict[str, float]:
+def score(found: Found) -> dict[str, float]:
     """Message recall@5/10/20/50 and NDCG@10; abstention questions get the top score."""
-    if question.category == ABSTENTION or not gold_turns:
-        return {"abstention_top_score": top_score or 0.0}
-    out = {f"msg_r@{k}": recall_at_k(turns, gold_turns, k) for k in KS}
-    out["msg_ndcg@10"] = ndcg_at_k(turns, gold_turns, 10)
+    if found.question.category == ABSTENTION or not found.gold_turns:
+        return {"abstention_top_score": found.top_score or 0.0}
+    out = {f"msg_r@{k}": recall_at_k(found.turns, found.gold_turns, k) for k in KS}
+    out["msg_ndcg@10"] = ndcg_at_k(found.turns, found.gold_turns, 10)
     return out
 
 

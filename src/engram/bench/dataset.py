@@ -51,12 +51,23 @@ class Conversation:
     questions: Sequence[Question]
 
 
-#: Turns to score one question: (question, gold turns, gold sessions, ranked turn ids,
-#: ranked session ids, top hit score) -> metric name -> value.
-Scorer = Callable[
-    [Question, frozenset[str], frozenset[str], Sequence[str], Sequence[str], float | None],
-    dict[str, float],
-]
+@dataclass(frozen=True, slots=True)
+class Found:
+    """What one recall found for a question, beside one of its gold sets: what a
+    dataset's scorer reads."""
+
+    question: Question
+    gold_turns: frozenset[str]
+    gold_sessions: frozenset[str]
+    turns: Sequence[str]
+    """The hits' turn ids, best first."""
+    sessions: Sequence[str]
+    """The distinct sessions of the hits, in order of their first hit."""
+    top_score: float | None
+
+
+#: A dataset's metrics for one question: metric name -> value.
+Scorer = Callable[[Found], dict[str, float]]
 
 
 def session_messages(conversation: Conversation) -> dict[str, list[dict[str, Any]]]:

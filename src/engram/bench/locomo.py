@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from engram.bench.dataset import Conversation, Dataset, Question, Turn, read_json
+from engram.bench.dataset import Conversation, Dataset, Found, Question, Turn, read_json
 from engram.bench.metrics import ndcg_at_k, recall_at_k
 from engram.errors import InvalidInputError
 
@@ -57,21 +57,14 @@ def turn_text(turn: Mapping[str, Any]) -> str:
     return text
 
 
-def score(
-    question: Question,
-    gold_turns: frozenset[str],
-    gold_sessions: frozenset[str],
-    turns: Sequence[str],
-    sessions: Sequence[str],
-    top_score: float | None,
-) -> dict[str, float]:
+def score(found: Found) -> dict[str, float]:
     """Session and turn recall@1/3/5/10 and session NDCG@10."""
     out: dict[str, float] = {}
     for k in KS:
-        out[f"session_r@{k}"] = recall_at_k(sessions, gold_sessions, k)
+        out[f"session_r@{k}"] = recall_at_k(found.sessions, found.gold_sessions, k)
     for k in KS:
-        out[f"turn_r@{k}"] = recall_at_k(turns, gold_turns, k)
-    out["session_ndcg@10"] = ndcg_at_k(sessions, gold_sessions, 10)
+        out[f"turn_r@{k}"] = recall_at_k(found.turns, found.gold_turns, k)
+    out["session_ndcg@10"] = ndcg_at_k(found.sessions, found.gold_sessions, 10)
     return out
 
 

@@ -14,11 +14,10 @@ turn level (gold: messages with ``has_answer``). Abstention questions (ids endin
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from engram.bench.dataset import Conversation, Dataset, Question, Turn, read_json
+from engram.bench.dataset import Conversation, Dataset, Found, Question, Turn, read_json
 from engram.bench.metrics import ndcg_at_k, recall_all_at_k, recall_any_at_k
 from engram.errors import InvalidInputError
 
@@ -38,17 +37,14 @@ def parse_date(text: object) -> datetime | None:
         ) from None
 
 
-def score(
-    question: Question,
-    gold_turns: frozenset[str],
-    gold_sessions: frozenset[str],
-    turns: Sequence[str],
-    sessions: Sequence[str],
-    top_score: float | None,
-) -> dict[str, float]:
+def score(found: Found) -> dict[str, float]:
     """recall_any, recall_all and ndcg_any at k = 5, 10, for sessions and turns."""
     out: dict[str, float] = {}
-    for level, ranked, gold in (("session", sessions, gold_sessions), ("turn", turns, gold_turns)):
+    levels = (
+        ("session", found.sessions, found.gold_sessions),
+        ("turn", found.turns, found.gold_turns),
+    )
+    for level, ranked, gold in levels:
         if not gold:
             continue
         for k in KS:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engram.bench.dataset import Conversation, Dataset
+from engram.bench.dataset import Conversation, Dataset, Found
 from engram.bench.metrics import distinct, mean, percentile
 from engram.errors import InvalidInputError
 from engram.memory import Memory
@@ -225,11 +225,10 @@ def ask(
                 turns = [str(h.memory.metadata.get("turn")) for h in recall.hits]
                 sessions = distinct(str(h.memory.metadata.get("session")) for h in recall.hits)
                 top = recall.hits[0].score if recall.hits else None
-                metrics = dataset.scorer(
-                    question, question.gold_turns, question.gold_sessions, turns, sessions, top
-                )
+                gold = (question.gold_turns, question.gold_sessions)
+                metrics = dataset.scorer(Found(question, *gold, turns, sessions, top))
                 alternatives = {
-                    name: dataset.scorer(question, g_turns, g_sessions, turns, sessions, top)
+                    name: dataset.scorer(Found(question, g_turns, g_sessions, turns, sessions, top))
                     for name, (g_turns, g_sessions) in question.alternatives.items()
                 }
                 results.append(

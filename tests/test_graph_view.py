@@ -5,16 +5,20 @@ tests reach by hiding the modules from ``import``."""
 
 from __future__ import annotations
 
+import json
 import sys
-import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
 from conftest import HashEmbedder
 from engram import Config, EmbeddingError, InvalidInputError, Memory
+from engram.bench import graph_view as graph_bench
+from engram.cli.main import cli
 from engram.review import projection
 from engram.review.graph_view import task_type
 
@@ -192,12 +196,18 @@ def test_too_few_points_for_umap_fall_back_to_pca_and_say_so(file_mem: Memory) -
     assert view.method == "pca" and view.note is not None and "too few for UMAP" in view.note
 
 
-def test_warm_up_is_idempotent() -> None:
+def test_warm_up_is_idempotent(monkeypatch: pytest.MonkeyPatch) -> None:
     first = projection.warm_up()
     assert first["umap"] is True
-    started = time.perf_counter()
+
+    def compile_again(*_: object) -> None:
+        raise AssertionError("a second warm-up projected (compiled) again")
+
+    # The second call answers from what the first found, without projecting: its
+    # time (issue 15's "fast first graph") is `engram bench graph-view`'s rewarm_s.
+    monkeypatch.setattr(projection, "project", compile_again)
+    monkeypatch.setattr(projection, "clusters", compile_again)
     assert projection.warm_up() == first
-    assert time.perf_counter() - started < 0.1
 
 
 def test_auto_answers_with_pca_until_umap_is_compiled(
@@ -226,14 +236,41 @@ def test_auto_uses_umap_once_compiled(file_mem: Memory) -> None:
 
 
 @pytest.mark.slow
-def test_600_nodes_after_warm_up_under_two_seconds(file_mem: Memory) -> None:
-    """issue 15: the graph tab shows its 600 nodes within 2 s of opening."""
+def test_600_nodes_after_warm_up_are_projected_by_umap(file_mem: Memory) -> None:
+    """issue 15: the graph tab shows its 600 nodes (the default cap) by UMAP after the
+    warm-up. Its "within 2 s of opening" is a speed target, measured by
+    `engram bench graph-view` (docs/benchmarks.md), not timed here: a wall-clock
+    assertion failed at load 7-12 on a shared machine."""
     projection.warm_up()
     file_mem.add_many(
         [f"memory {i} about {TOPICS[i % 4]} and item {i * 7 % 101}" for i in range(600)]
     )
-    started = time.perf_counter()
     view = file_mem.review.graph()
-    elapsed = time.perf_counter() - started
-    assert len(view.nodes) == 600 and view.method == "umap"
-    assert elapsed < 2.0, (elapsed, view.timings)
+    assert len(view.nodes) == 600 and view.method == "umap" and view.note is None
+    assert len({n["id"] for n in view.nodes}) == 600
+    assert set(view.timings) == {"load", "project", "cluster"}
+
+
+LOCOMO = Path(__file__).resolve().parents[2] / "shared" / "bench" / "locomo" / "locomo10_dev.json"
+
+
+@pytest.mark.skipif(not LOCOMO.exists(), reason="the LoCoMo dev set is not here")
+def test_the_graph_view_bench_writes_json_and_markdown(tmp_path: Path) -> None:
+    """`engram bench graph-view` on a tiny input: it runs and writes both files (what
+    it measures is a figure for docs/benchmarks.md, not checked here)."""
+    out = tmp_path / "out"
+    args = ["--home", str(tmp_path / "home"), "bench", "graph-view", "--data", str(LOCOMO)]
+    args += ["--nodes", "12", "--runs", "2", "--out", str(out)]
+    ran = CliRunner().invoke(cli, args, env={"ENGRAM_CONFIG": ""})
+    assert ran.exit_code == 0, ran.output
+    result = json.loads((out / "graph-view.json").read_text(encoding="utf-8"))
+    assert (result["nodes"], result["method"], result["runs"]) == (12, "umap", 2)
+    assert len(result["seconds"]) == 2 and result["median_s"] > 0
+    assert result["target_s"] == graph_bench.TARGET_SECONDS == 2.0
+    markdown = (out / "graph-view.md").read_text(encoding="utf-8")
+    assert "| graph(), median of 2 |" in markdown and "| 12 (umap) |" in markdown
+
+
+def test_the_graph_view_bench_refuses_zero_runs(tmp_path: Path) -> None:
+    with pytest.raises(InvalidInputError, match=r"runs \(0\) must be at least 1"):
+        graph_bench.run(Config.load(env={}, home=str(tmp_path)), str(LOCOMO), runs=0)

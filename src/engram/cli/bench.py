@@ -30,6 +30,7 @@ from engram.bench.dataset import Dataset
 from engram.cli import render
 from engram.cli.bench_chat import chat_cmd
 from engram.cli.bench_contradictions import contradictions_cmd
+from engram.cli.bench_graph_view import graph_view_cmd
 from engram.cli.bench_lifecycle import lifecycle_cmd
 from engram.cli.bench_options import (
     BEAM_DEV,
@@ -580,3 +581,4 @@ bench.add_command(scale_cmd)
 bench.add_command(lifecycle_cmd)
 bench.add_command(contradictions_cmd)
 bench.add_command(chat_cmd)
+bench.add_command(graph_view_cmd)

@@ -61,10 +61,18 @@ with warnings.catch_warnings(), contextlib.suppress(ImportError):
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 
+#: The test HTTP clients' read timeout: a hang guard, not a speed check. The first
+#: ``GET /openapi.json`` (the schema of every route) takes about 2.7 s at load 3 and
+#: passed 10 s at load 9 (test_trust_edges.py); 60 s is 20x that, and a request that
+#: never answers still fails, well before pytest-timeout's 300 s.
+HTTP_TIMEOUT = 60.0
+
 
 def bearer_client(url: str, key: str) -> httpx.Client:
     """An HTTP client of the server at ``url`` that sends ``key`` on every request."""
-    return httpx.Client(base_url=url, timeout=10, headers={"Authorization": f"Bearer {key}"})
+    return httpx.Client(
+        base_url=url, timeout=HTTP_TIMEOUT, headers={"Authorization": f"Bearer {key}"}
+    )
 
 
 @contextlib.contextmanager
@@ -97,7 +105,7 @@ class Api:
     def client(self, key: str | None = None) -> httpx.Client:
         """An HTTP client of the server speaking as API ``key`` (none: anonymous)."""
         headers = {"Authorization": f"Bearer {key}"} if key else {}
-        return httpx.Client(base_url=self.url, headers=headers, timeout=10)
+        return httpx.Client(base_url=self.url, headers=headers, timeout=HTTP_TIMEOUT)
 
 
 @contextlib.contextmanager

@@ -176,7 +176,9 @@ def test_the_first_group_is_embedded_while_the_items_are_scanned_when_none_can_b
         def scanned(record: MemoryRecord, *, flag: bool = False) -> MemoryRecord:
             embedder.gate.set()
             if not started:
-                deadline = time.monotonic() + (2.0 if early else 0.2)
+                # Waits until the model starts (ms quiet): 10 s is the hang guard, a
+                # poll that ends early on success; 0.2 s shows a late start stays late.
+                deadline = time.monotonic() + (10.0 if early else 0.2)
                 while not embedder.opened and time.monotonic() < deadline:
                     time.sleep(0.005)
                 started.append(bool(embedder.opened))
@@ -208,7 +210,7 @@ def test_in_block_mode_the_first_group_starts_once_its_last_item_is_scanned(
         scan = mem._core.scan
 
         def scanned(record: MemoryRecord, *, flag: bool = False) -> MemoryRecord:
-            wait = {4: 0.2, 5: 2.0}.get(len(seen), 0.0)
+            wait = {4: 0.2, 5: 10.0}.get(len(seen), 0.0)  # 10 s: a poll, as above
             deadline = time.monotonic() + wait
             while not embedder.opened and time.monotonic() < deadline:
                 time.sleep(0.005)

@@ -168,6 +168,8 @@ def test_the_wal_switch_gives_up_after_the_busy_timeout(tmp_path: Path) -> None:
         started = time.monotonic()
         with pytest.raises(StoreError, match="locked"):
             Database(path, busy_timeout_ms=200)
+        # Hang guard: 0.2 s quiet (25x); a switch that ignored busy_timeout_ms would
+        # wait the 5 s default and fail.
         assert time.monotonic() - started < 5
     finally:
         other.close()

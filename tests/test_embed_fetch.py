@@ -110,7 +110,9 @@ def test_no_network_fails_within_3s_with_a_fix_for_pip_users(no_package, monkeyp
     started = time.monotonic()
     with pytest.raises(EmbeddingError) as err:
         Memory(":memory:")
-    assert time.monotonic() - started < 3
+    # Hang guard: well under 1 s quiet; 10 s survives load 15 and still fails the hub
+    # client's 25 s of retries this guards against.
+    assert time.monotonic() - started < 10
     message = str(err.value)
     assert endpoint in message and "no connection to 127.0.0.1" in message
     first_fix = message.split("(1)", 1)[1].split("(2)", 1)[0]
@@ -130,7 +132,7 @@ def test_no_network_still_uses_what_the_cache_holds(no_package, monkeypatch):
     monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{closed_port()}")
     started = time.monotonic()
     assert fetch.fetch_model() == directory
-    assert time.monotonic() - started < 3
+    assert time.monotonic() - started < 10  # the same hang guard: no 25 s of retries
 
 
 def test_offline_with_an_empty_cache_names_the_three_ways(no_package, monkeypatch):

@@ -112,6 +112,7 @@ def test_ollama_timeout_is_descriptive_and_prompt(llm: ScriptedLlm) -> None:
     started = time.monotonic()
     with pytest.raises(LlmError, match=r"ollama model 'qwen3:4b': .* timed out after 0\.3 s"):
         provider.generate("q", timeout=0.3)
+    # Hang guard: 0.3 s quiet (10x margin); an ignored timeout waits the 5 s delay.
     assert time.monotonic() - started < 3.0
 
 
@@ -316,12 +317,14 @@ def test_a_configured_provider_round_trips_through_the_real_server(llm: Scripted
 
 def test_a_server_that_trickles_its_answer_is_cut_off_at_the_deadline(llm: ScriptedLlm) -> None:
     # Each byte arrives well within httpx's per-read timeout; only the overall deadline
-    # stops the call (the whole body would take about 4 s).
-    llm.script(Reply(body='{"response": "' + "x" * 60 + '"}', trickle=0.05))
+    # stops the call (the whole body would take about 13 s).
+    llm.script(Reply(body='{"response": "' + "x" * 240 + '"}', trickle=0.05))
     started = time.monotonic()
     with pytest.raises(LlmError, match=r"timed out after 0\.5 s"):
         OllamaProvider(base_url=llm.url).generate("q", timeout=0.5)
-    assert time.monotonic() - started < 2.0
+    # Hang guard: 0.5 s quiet; 5 s (10x) survives load 15, and reading the whole body
+    # (no overall deadline) takes 13 s and fails.
+    assert time.monotonic() - started < 5.0
 
 
 def test_the_scripted_server_speaks_ollama_chat(llm: ScriptedLlm) -> None:

@@ -3,8 +3,6 @@ them, preferences, decisions, dates, what is dropped, and entity triples."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from engram.pipeline.extraction import MAX_FACTS, OFFLINE_MODEL, extract_offline
@@ -293,7 +291,11 @@ def test_extract_offline_validates_like_a_models_answer() -> None:
     assert all(isinstance(f.type, MemoryType) for f in result.facts)
 
 
-def test_deterministic_and_fast() -> None:
+def test_deterministic_over_a_thousand_turns() -> None:
+    """The same turn gives the same analysis every time it comes back. The speed
+    ("thousands of turns per second") is `engram bench extraction`'s turns_per_second
+    (docs/benchmarks.md), not timed here: a throughput floor on a shared machine fails
+    under load."""
     turns = [
         "Caroline: I went to a LGBTQ support group yesterday and it was so powerful.",
         "Melanie: Yeah, I painted that lake sunrise last year! It's special to me.",
@@ -301,9 +303,5 @@ def test_deterministic_and_fast() -> None:
         "Gina: Wow, that's cool! What business are you thinking of?",
     ] * 250
     first = [analyse(t) for t in turns[:4]]
-    start = time.perf_counter()
     again = [analyse(t) for t in turns]
-    elapsed = time.perf_counter() - start
-    assert again[:4] == first
-    # "thousands of turns per second"; a loaded CI machine still clears 250/s
-    assert len(turns) / elapsed > 250
+    assert again == first * 250

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 import click
 
 from engram.bench import graph_view
@@ -10,23 +13,18 @@ from engram.cli import render
 from engram.cli.bench_options import data_option, json_command, out_option
 from engram.cli.common import Ctx
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _count(name: str, default: int, help: str) -> Callable[[F], F]:
+    """A whole-number option of at least 1 (zero runs or nodes measure nothing)."""
+    return click.option(name, default=default, show_default=True, type=click.IntRange(1), help=help)
+
 
 @click.command("graph-view")
 @data_option("The LoCoMo JSON file whose first turns become the graph's nodes.")
-@click.option(
-    "--nodes",
-    default=600,
-    show_default=True,
-    type=click.IntRange(1),
-    help="Memories stored and drawn.",
-)
-@click.option(
-    "--runs",
-    default=5,
-    show_default=True,
-    type=click.IntRange(1),
-    help="Timed graph() calls; the median is reported.",
-)
+@_count("--nodes", 600, "Memories stored and drawn.")
+@_count("--runs", 5, "Timed graph() calls; the median is reported.")
 @out_option("Directory for graph-view.json and graph-view.md.")
 @json_command
 def graph_view_cmd(obj: Ctx, /, data: str, nodes: int, runs: int, out: str, as_json: bool) -> None:

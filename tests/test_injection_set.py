@@ -35,6 +35,21 @@ HELD_OUT_FLOOR = {
 }
 
 
+#: Attack units each later fold holds at least: held-out 2 was written in round three,
+#: held-out 3 in round four ... held-out 10 in round eleven, each before that round's fit.
+FOLD_SIZES = {
+    "held_out_2": 100,
+    "held_out_3": 120,
+    "held_out_4": 120,
+    "held_out_5": 120,
+    "held_out_6": 120,
+    "held_out_7": 120,
+    "held_out_8": 120,
+    "held_out_9": 100,
+    "held_out_10": 100,
+}
+
+
 def test_the_set_is_big_varied_and_split_before_tuning() -> None:
     attacks = [r for r in ROWS if not r.get("benign")]
     first = ("tune", "held_out")  # the first split; later rounds added whole folds
@@ -44,24 +59,8 @@ def test_the_set_is_big_varied_and_split_before_tuning() -> None:
     assert {r["language"] for r in ROWS} == {"en", "es", "fr", "de", "zh", "ru", "pt"}
     held = sum(row["split"] == "held_out" for row, _ in units)
     assert abs(held / len(units) - 1 / 3) < 0.03  # a third kept out of tuning
-    second = list(injection._units(r for r in attacks if r["split"] == "held_out_2"))
-    assert len(second) >= 100  # round three's fold, written before the detector was fitted
-    third = list(injection._units(r for r in attacks if r["split"] == "held_out_3"))
-    assert len(third) >= 120  # round four's fold, written before round four tuned anything
-    fourth = list(injection._units(r for r in attacks if r["split"] == "held_out_4"))
-    assert len(fourth) >= 120  # round five's fold, written before round five fitted anything
-    fifth = list(injection._units(r for r in attacks if r["split"] == "held_out_5"))
-    assert len(fifth) >= 120  # round six's fold, written before round six fitted anything
-    sixth = list(injection._units(r for r in attacks if r["split"] == "held_out_6"))
-    assert len(sixth) >= 120  # round seven's fold, written before round seven fitted anything
-    seventh = list(injection._units(r for r in attacks if r["split"] == "held_out_7"))
-    assert len(seventh) >= 120  # round eight's fold, written before round eight fitted anything
-    eighth = list(injection._units(r for r in attacks if r["split"] == "held_out_8"))
-    assert len(eighth) >= 120  # round nine's fold, written before round nine fitted anything
-    ninth = list(injection._units(r for r in attacks if r["split"] == "held_out_9"))
-    assert len(ninth) >= 100  # round ten's fold, written before round ten fitted anything
-    tenth = list(injection._units(r for r in attacks if r["split"] == "held_out_10"))
-    assert len(tenth) >= 100  # round eleven's, written before round eleven fitted anything
+    for fold, least in FOLD_SIZES.items():  # each written before its round fitted anything
+        assert len(list(injection._units(r for r in attacks if r["split"] == fold))) >= least, fold
     for category in HELD_OUT_FLOOR:  # every category is in every fold
         folds = Counter(
             row["split"] for row, _ in injection._units(attacks) if row["category"] == category

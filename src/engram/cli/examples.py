@@ -27,6 +27,7 @@ EXAMPLES: dict[str, str] = {
     "bench entities": "bench entities",
     "bench extraction": "bench extraction --json",
     "bench graph": "bench graph",
+    "bench graph-view": "bench graph-view --nodes 600 --runs 5 --out bench-results",
     "bench injection": "bench injection --data bench-data --out bench-results",
     "bench lifecycle": "bench lifecycle --days 365 --per-day 50",
     "bench locomo": "bench locomo --mode all --errata",

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engram.bench import locomo
+from engram.bench import locomo, report
 from engram.config import Config
 from engram.embed import Embedder
 from engram.errors import InvalidInputError
@@ -94,6 +94,4 @@ def markdown(result: dict[str, Any]) -> str:
             f"{result['load_average'][0]}, {result['load_average'][1]} on {result['cpus']} cores",
         ),
     ]
-    lines = ["| measure | value |", "| --- | --- |"]
-    lines += [f"| {name} | {value} |" for name, value in rows]
-    return "\n".join(lines)
+    return report.table(["measure", "value"], rows)

@@ -282,6 +282,7 @@ GROUPS = (
     "paraphrase held-out-3",
     "paraphrase held-out-4",
     "paraphrase held-out-5",
+    "paraphrase held-out-6",
     "locomo dev",
     "beam dev",
 )

@@ -17,7 +17,7 @@ Each store is loaded into a fresh in-memory ``Memory`` (one agent's namespace al
 and every question is asked with the abstain decision off, recording what the decision
 reads (``engram.bench.abstain.ask``), so any rule is scored without recalling again.
 The stores whose split is ``held-out`` (a third of the first fifteen), ``held-out-2``,
-``held-out-3``, ``held-out-4`` or ``held-out-5`` (five stores of new domains each,
+``held-out-3``, ``held-out-4``, ``held-out-5`` or ``held-out-6`` (five stores of new domains each,
 written later as clean checks) are never used to fit or tune anything.
 """
 
@@ -56,7 +56,10 @@ HELD_OUT_4 = "held-out-4"
 #: The fifth: five more, written during the fourth round after its experiments were
 #: scored, as the clean check of the lead it named (the store-level standing).
 HELD_OUT_5 = "held-out-5"
-SPLITS = (CALIBRATION, HELD_OUT, HELD_OUT_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5)
+#: The sixth: five more, written and committed for the fifth round before the store
+#: standing was put in recall or anything was fitted, as the clean check of it.
+HELD_OUT_6 = "held-out-6"
+SPLITS = (CALIBRATION, HELD_OUT, HELD_OUT_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5, HELD_OUT_6)
 #: The context's default size (seed 000): "gold in the top 4".
 TOP = 4
 

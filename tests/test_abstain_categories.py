@@ -220,7 +220,7 @@ def test_the_margin_is_how_far_a_left_out_store_falls_below_the_others_floor() -
     margin = categories.loso_margin(answerable, cross, feature)
     assert margin > 0.0  # each store's lowest question is below the other's floor
     angle, floor = categories.fit_direction(answerable, cross, feature)
-    value = categories._line(feature, angle)
+    value = abstain_bench.along(feature, angle)
     assert min(value(r) for r in answerable) == pytest.approx(floor)
     sim, bound = categories.fit_box(answerable, cross, feature)
     assert not [r for r in answerable if (r.sim or 0.0) < sim and feature(r) < bound]

@@ -276,6 +276,8 @@ class Core:
             if len(by_ns) == 1:
                 ns, idx = next(iter(by_ns.items()))
                 self.index.added(ns, [records[i].id for i in idx], vectors[idx], epoch)
+                if self.retriever.standings is not None:  # the labels' maxima only grow
+                    self.retriever.standings.added(ns, vectors[idx], epoch)
             else:
                 self.index.invalidate()
         # Long memories also get a vector per window past the head (issue 13).

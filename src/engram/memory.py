@@ -30,6 +30,7 @@ from engram.palace import place_filter, pointer_cites
 from engram.pipeline import hooks
 from engram.recall.request import RecallRequest
 from engram.recall.shared import recall_space
+from engram.recall.standing import Standings
 from engram.records import BatchResult, HistoryEntry, Hit, MemoryRecord, Page, Recall
 from engram.scoping import ScopeArgs, ScopeIds, scoped
 from engram.store import open_store
@@ -178,6 +179,12 @@ class Memory(Closing):
     def index(self) -> VectorSearch | None:
         """The dense search over this store's vectors of the embedder's model."""
         return self._core.index
+
+    @property
+    def standings(self) -> Standings | None:
+        """The namespaces' profiles behind the abstain decision's store standing (issue
+        24); None without a dense search."""
+        return self._core.retriever.standings
 
     @property
     def embed_failures(self) -> int:

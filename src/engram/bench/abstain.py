@@ -25,6 +25,7 @@ folds (alternately); :func:`two_fold` fits on one and scores the other.
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -39,7 +40,7 @@ from engram.bench.metrics import percentile
 from engram.bench.spaces import Spaces
 from engram.errors import InvalidInputError
 from engram.memory import Memory
-from engram.recall import abstain, packing
+from engram.recall import abstain, packing, standing
 from engram.records import Hit
 
 #: Hits read per query: recall's over-fetch (``candidates``), the hits the decision reads.
@@ -83,6 +84,9 @@ class Row:
     categories: list[float] | None = None
     """The category bridge (``abstain.CATEGORY_FEATURES`` in order), or None when not
     measured (``engram.bench.categories``)."""
+    standing: float | None = None
+    """The best cosine's store standing as recall computes it (``engram.recall.
+    standing``), or None when not measured (rows saved before round 5)."""
 
     def evidence(self) -> abstain.Evidence:
         """The evidence the abstain decision reads."""
@@ -152,7 +156,20 @@ def ask(
         split=split,
         space=spaces.measure(namespace, text) if spaces is not None else None,
         categories=categories(text, hits) if categories is not None else None,
+        standing=standing_in(mem, namespace, found.sim),
     )
+
+
+def standing_in(mem: Memory, namespace: str, sim: float | None) -> float | None:
+    """The store standing of best cosine ``sim`` in ``namespace``, its profile computed
+    (or refreshed) now as recall computes it; None without a dense leg."""
+    standings = mem.standings
+    if standings is None or sim is None:
+        return None
+    profile = standings.profile(namespace)
+    if profile is None or profile.maxima is None:
+        return None
+    return round(standing.standing_of(sim, profile.maxima), 5)
 
 
 def collect(
@@ -241,7 +258,9 @@ def verdict(row: Row, policy: Policy) -> abstain.Verdict:
         values = row.evidence().values()
         if values["cat_named"] and not values["cat_named_tagged"]:
             return abstain.Verdict.UNRELATED
-    found = abstain.decide(row.evidence(), policy.embedder, policy.calibration).verdict
+    found = abstain.decide(
+        row.evidence(), policy.embedder, policy.calibration, row.standing
+    ).verdict
     if policy.off_topic is None:
         return found
     if policy.off_topic(row):
@@ -399,7 +418,8 @@ def fit_logistic(
 def calibration(
     model: Mapping[str, Any], embedder: str, threshold: float, low: float | None = None
 ) -> abstain.Calibration:
-    """A calibration from fitted weights and its thresholds."""
+    """A calibration from fitted weights and its thresholds (and the standing's line,
+    when ``model`` has one)."""
     return abstain.Calibration.from_mapping(
         {**model, "embedder": embedder, "threshold": threshold, "low_threshold": low}
     )
@@ -459,13 +479,72 @@ def pick_floor(rows: Sequence[Row], policy: Policy) -> float:
 
 
 def fit(rows: Sequence[Row], embedder: str, features: Sequence[str] = FEATURES) -> dict[str, Any]:
-    """The model, its two thresholds and the relative floor, from the rows it may see."""
+    """The model, its two thresholds and the relative floor, from the rows it may see;
+    and, when the paraphrase calibration rows carry the store standing, the off-topic
+    line that then decides silence instead of the silent floor."""
     train = fitting_rows(rows)
     model = fit_logistic(train, features)
     low, high = pick_band(train, model, embedder)
     cal = calibration(model, embedder, high, low)
     floor = pick_floor([r for r in rows if not r.held_out], Policy("fit", cal, embedder))
-    return {**model, "threshold": high, "low_threshold": low, "relative_floor": floor}
+    out = {**model, "threshold": high, "low_threshold": low, "relative_floor": floor}
+    line = fit_standing(rows)
+    if line is not None:
+        out["standing"] = line
+    return out
+
+
+# -- the store standing's off-topic line (issue 24, rounds 4 and 5) ---------------------
+
+#: Directions tried in the plane of (best cosine, one more feature), in degrees: the
+#: test reads ``cos(a) * sim + sin(a) * feature`` (0 is the best cosine alone).
+ANGLES = tuple(range(-80, 81, 2))
+
+Feature = Callable[[Row], float]
+
+
+def along(feature: Feature, angle: float) -> Feature:
+    """The row's value along the direction ``angle`` of (best cosine, ``feature``)."""
+    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    return lambda row: c * (row.sim or 0.0) + s * feature(row)
+
+
+def fit_direction(
+    answerable: Sequence[Row], cross: Sequence[Row], feature: Feature
+) -> tuple[float, float]:
+    """``(angle, floor)``: the direction whose floor at the lowest answerable question
+    silences the most cross-domain questions (the nearer to the cosine alone on ties)."""
+    if not answerable:
+        raise InvalidInputError("no calibration rows with the feature to fit a line on")
+    best: tuple[float, float, float] = (-1.0, 0.0, 0.0)
+    for angle in sorted(ANGLES, key=abs):
+        value = along(feature, angle)
+        floor = min(value(r) for r in answerable)
+        share = sum(1 for r in cross if value(r) < floor) / max(len(cross), 1)
+        if share > best[0]:
+            best = (share, angle, floor)
+    return best[1], best[2]
+
+
+def fit_standing(rows: Sequence[Row]) -> dict[str, float] | None:
+    """The off-topic line of (best cosine, store standing), fitted on the paraphrase
+    calibration stores alone with none of their answerable questions below it (None
+    when their rows carry no standing)."""
+    fitting = [
+        r
+        for r in rows
+        if r.dataset == "paraphrase"
+        and not r.held_out
+        and r.standing is not None
+        and r.sim is not None
+    ]
+    answerable = [r for r in fitting if r.set == "answerable"]
+    if not answerable:
+        return None
+    cross = [r for r in fitting if r.set == "cross"]
+    angle, floor = fit_direction(answerable, cross, lambda r: r.standing or 0.0)
+    # Rounded down, so the lowest calibration question stays above the stored floor.
+    return {"angle": float(angle), "floor": math.floor(floor * 1e5) / 1e5}
 
 
 def fitted_policy(fitted: Mapping[str, Any], embedder: str, name: str = "fitted") -> Policy:

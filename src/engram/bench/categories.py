@@ -39,8 +39,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -52,6 +50,7 @@ from engram.embed.base import Embedder
 from engram.errors import InvalidInputError
 from engram.recall import abstain
 from engram.recall.abstain import _starts_a_word, stem
+from engram.recall.standing import load_labels, standing_of, summary
 from engram.records import Hit
 from engram.text import keywords
 
@@ -62,24 +61,6 @@ TOP = 5
 BACKGROUND = 10
 #: The features, in the order ``Categories.measure`` returns them.
 NAMES = abstain.CATEGORY_FEATURES
-
-
-def default_path() -> Path:
-    """The packaged label list."""
-    return Path(str(resources.files("engram") / "data" / "categories.txt"))
-
-
-def load_labels(path: str | Path | None = None) -> list[str]:
-    """The labels of a list file: one a line, ``#`` comments and blank lines skipped,
-    each once."""
-    lines = Path(path or default_path()).read_text(encoding="utf-8").splitlines()
-    labels = [s.strip() for s in lines if s.strip() and not s.lstrip().startswith("#")]
-    if not labels:
-        raise InvalidInputError(f"{path or default_path()} holds no category labels")
-    repeated = sorted({x for x in labels if labels.count(x) > 1})
-    if repeated:
-        raise InvalidInputError(f"category labels listed twice: {', '.join(repeated)}")
-    return labels
 
 
 class Categories:
@@ -263,13 +244,13 @@ def markdown(compared: Mapping[str, Any]) -> str:
 # neither gets one line marked low confidence. Each test silences no answerable
 # question of the calibration stores (docs/benchmarks.md, "Round 4").
 
-#: Directions tried in the plane of (best cosine, one more feature), in degrees: the
-#: test reads ``cos(a) * sim + sin(a) * feature`` (0 is the best cosine alone).
-ANGLES = tuple(range(-80, 81, 2))
 #: Best-cosine bounds tried for the box (both the cosine and the feature low).
 BOX_SIMS = tuple(round(0.10 + 0.01 * i, 2) for i in range(30))
 
-Feature = Callable[[Row], float]
+Feature = abstain_bench.Feature
+#: The line's direction fit (shared with ``engram bench abstain --fit``).
+fit_direction = abstain_bench.fit_direction
+_line = abstain_bench.along
 OffTopic = Callable[[Row], bool]
 
 
@@ -295,13 +276,15 @@ class Profiles:
     def __init__(self, bridge: Categories) -> None:
         self.bridge = bridge
         self.stats: dict[str, tuple[float, float]] = {}
+        self.maxima: dict[str, np.ndarray] = {}
 
     def add(self, key: str, vectors: np.ndarray) -> None:
         """The profile of the store ``key`` whose memory vectors are the rows given."""
         if len(vectors) == 0:
             raise InvalidInputError(f"store {key} holds no vectors to profile")
         best = (self.bridge.matrix @ np.asarray(vectors, dtype=np.float32).T).max(axis=1)
-        self.stats[key] = (float(best.mean()), float(best.std()) or 1.0)
+        self.maxima[key] = best
+        self.stats[key] = summary(best)
 
     def add_texts(self, key: str, texts: Sequence[str]) -> None:
         """The profile of a store given its memories' texts (embedded here)."""
@@ -309,8 +292,7 @@ class Profiles:
 
     def standing(self, row: Row) -> float:
         """The row's best cosine standardised against the searched store's profile."""
-        mean, spread = self.stats[searched(row)]
-        return ((row.sim or 0.0) - mean) / spread
+        return standing_of(row.sim or 0.0, self.maxima[searched(row)])
 
 
 def _fitting(rows: Sequence[Row], kind: str) -> list[Row]:
@@ -323,29 +305,6 @@ def _fitting(rows: Sequence[Row], kind: str) -> list[Row]:
         and r.set == kind
         and r.categories is not None
     ]
-
-
-def _line(feature: Feature, angle: float) -> Feature:
-    """The row's value along the direction ``angle`` of (best cosine, ``feature``)."""
-    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
-    return lambda row: c * (row.sim or 0.0) + s * feature(row)
-
-
-def fit_direction(
-    answerable: Sequence[Row], cross: Sequence[Row], feature: Feature
-) -> tuple[float, float]:
-    """``(angle, floor)``: the direction whose floor at the lowest answerable question
-    silences the most cross-domain questions (the nearer to the cosine alone on ties)."""
-    if not answerable:
-        raise InvalidInputError("no calibration rows with the category bridge to fit on")
-    best: tuple[float, float, float] = (-1.0, 0.0, 0.0)
-    for angle in sorted(ANGLES, key=abs):
-        value = _line(feature, angle)
-        floor = min(value(r) for r in answerable)
-        share = sum(1 for r in cross if value(r) < floor) / max(len(cross), 1)
-        if share > best[0]:
-            best = (share, angle, floor)
-    return best[1], best[2]
 
 
 def _asker(row: Row) -> str:

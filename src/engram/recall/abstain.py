@@ -21,7 +21,7 @@ most ``depth`` texts.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -149,6 +149,32 @@ class Evidence:
 
 
 @dataclass(frozen=True, slots=True)
+class StandingLine:
+    """The off-topic test of the two-stage decision (issue 24, round 5): silent when
+    ``cos(angle) * sim + sin(angle) * standing`` is below ``floor``, the store standing
+    read from ``engram.recall.standing``. Fitted on the paraphrase calibration stores
+    alone, at the lowest of their answerable questions (``engram.bench.categories``)."""
+
+    angle: float
+    """Degrees from the best cosine's axis towards the standing's."""
+    floor: float
+
+    @classmethod
+    def from_mapping(cls, raw: Mapping[str, Any]) -> StandingLine:
+        """The line a calibration's ``standing`` entry describes."""
+        return cls(angle=float(raw["angle"]), floor=float(raw["floor"]))
+
+    def value(self, sim: float, standing: float) -> float:
+        """Where the query sits along the line's direction."""
+        a = math.radians(self.angle)
+        return math.cos(a) * sim + math.sin(a) * standing
+
+    def off_topic(self, sim: float, standing: float) -> bool:
+        """Whether the query is clearly about nothing this store holds."""
+        return self.value(sim, standing) < self.floor
+
+
+@dataclass(frozen=True, slots=True)
 class Calibration:
     """A logistic model of "something related is stored": with ``z = intercept + coef .
     (x - mean) / scale``, the decision is unrelated below ``low_threshold``, uncertain
@@ -166,6 +192,9 @@ class Calibration:
     relative_floor: float = 0.0
     """The padding floor fitted with the model (``recall.relative_floor``'s default for
     its embedder)."""
+    standing: StandingLine | None = None
+    """The off-topic test that decides silence when the store standing is known
+    (``recall.standing``); None: the silent floor ``low_threshold`` decides."""
 
     @classmethod
     def from_mapping(cls, model: Mapping[str, Any]) -> Calibration:
@@ -181,6 +210,9 @@ class Calibration:
             low_threshold=None if low is None else float(low),
             features=tuple(str(f) for f in model.get("features", ("sim", "overlap"))),
             relative_floor=float(model.get("relative_floor", 0.0)),
+            standing=None
+            if not model.get("standing")
+            else StandingLine.from_mapping(model["standing"]),
         )
 
     def logit(self, evidence: Evidence) -> float:
@@ -190,9 +222,15 @@ class Calibration:
             c * (v - m) / s for c, v, m, s in zip(self.coef, x, self.mean, self.scale, strict=True)
         )
 
-    def verdict(self, evidence: Evidence) -> Verdict:
-        """Related, uncertain or unrelated, by the two thresholds."""
+    def verdict(self, evidence: Evidence, standing: float | None = None) -> Verdict:
+        """Related, uncertain or unrelated, by the two thresholds; or, given the store
+        ``standing`` and a line to read it with, two-stage: the line alone decides
+        silence, the confident floor what is answered, and between them one line."""
         z = self.logit(evidence)
+        if self.standing is not None and standing is not None:
+            if self.standing.off_topic(evidence.sim or 0.0, standing):
+                return Verdict.UNRELATED
+            return Verdict.RELATED if z >= self.threshold else Verdict.UNCERTAIN
         if z >= self.threshold:
             return Verdict.RELATED
         if self.low_threshold is not None and z >= self.low_threshold:
@@ -265,16 +303,22 @@ _ANYWAY = "pass min_relevance=0 or abstain=false to see the nearest memories any
 
 
 def decide(
-    found: Evidence, embedder: str | None, calibration: Calibration = CALIBRATION
+    found: Evidence,
+    embedder: str | None,
+    calibration: Calibration = CALIBRATION,
+    standing: float | None = None,
 ) -> Decision:
     """Whether anything stored is related, by the calibrated model for the embedder it
-    was calibrated on and by words alone for any other."""
+    was calibrated on (with the store ``standing`` when it is known) and by words alone
+    for any other."""
     words = f"{round(found.overlap * found.terms)} of {found.terms} query keywords"
     if found.sim is not None and embedder == calibration.embedder:
-        verdict = calibration.verdict(found)
+        verdict = calibration.verdict(found, standing)
         if verdict is Verdict.RELATED:
             return Decision(verdict)
         numbers = f"best similarity {found.sim:.2f}, {words} in the best match"
+        if standing is not None and calibration.standing is not None:
+            numbers += f", store standing {standing:.2f}"
         if verdict is Verdict.UNCERTAIN:
             return Decision(
                 verdict,
@@ -306,22 +350,44 @@ def decide(
 
 
 def reason(
-    found: Evidence, embedder: str | None, calibration: Calibration = CALIBRATION
+    found: Evidence,
+    embedder: str | None,
+    calibration: Calibration = CALIBRATION,
+    standing: float | None = None,
 ) -> str | None:
     """Why recall should return nothing, or None when it returns something (related,
     or uncertain: the hits marked low confidence)."""
-    decision = decide(found, embedder, calibration)
+    decision = decide(found, embedder, calibration, standing)
     return decision.reason if decision.verdict is Verdict.UNRELATED else None
 
 
+#: The store standing of a best cosine in the namespaces recall read (None: unknown);
+#: ``engram.recall.standing.Standings.value`` bound to them.
+StandingOf = Callable[[float], float | None]
+
+
 def check(
-    query: str, hits: Sequence[Hit], embedder: str | None, calibration: Calibration = CALIBRATION
+    query: str,
+    hits: Sequence[Hit],
+    embedder: str | None,
+    calibration: Calibration = CALIBRATION,
+    standing: StandingOf | None = None,
 ) -> Decision:
     """The decision for ``query`` given its best candidates ``hits`` (related when
-    there are none: nothing to judge)."""
+    there are none: nothing to judge); ``standing`` is read only when the calibration
+    for this embedder has a line for it."""
     if not hits:
         return Decision(Verdict.RELATED)
-    return decide(evidence(query, hits), embedder, calibration)
+    found = evidence(query, hits)
+    value = None
+    if (
+        standing is not None
+        and calibration.standing is not None
+        and found.sim is not None
+        and embedder == calibration.embedder
+    ):
+        value = standing(found.sim)
+    return decide(found, embedder, calibration, value)
 
 
 def probability(logit: float) -> float:
@@ -335,12 +401,13 @@ def screen(
     embedder: str | None,
     cfg: RecallConfig,
     calibration: Calibration = CALIBRATION,
+    standing: StandingOf | None = None,
 ) -> tuple[list[Hit], str | None, bool]:
     """The decision applied to ranked ``hits``: ``(hits kept, abstain reason or None,
     low confidence)``. Unrelated (or unsure, with ``recall.low_confidence`` off) gives
     no hits and the reason; otherwise hits far below the best no longer pad up to the
     limit (issue 24's relative floor), and an unsure decision marks them."""
-    decision = check(query, hits[: cfg.candidates], embedder, calibration)
+    decision = check(query, hits[: cfg.candidates], embedder, calibration, standing)
     if decision.verdict is Verdict.UNRELATED or (
         decision.verdict is Verdict.UNCERTAIN and not cfg.low_confidence
     ):

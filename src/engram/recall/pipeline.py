@@ -54,6 +54,7 @@ from engram.recall.hints import hint_matches, merge_by_max
 from engram.recall.length import long_ids
 from engram.recall.recent import recent_hits
 from engram.recall.request import Clock, Legs, RecallRequest
+from engram.recall.standing import Standings
 from engram.records import Hit, MemoryRecord, Recall, RecallMode
 from engram.store.protocols import KeywordIndex, MemoryStore, VectorSearch, VectorStore
 from engram.store.protocols.chunks import ChunkVectorStore
@@ -95,6 +96,11 @@ class Retriever:
         self.embedder = embedder
         self.index = index
         self.calibration = calibration  # the abstain floors for this embedder (issue 24)
+        # issue 24, round 5: each namespace's profile for the abstain decision's store
+        # standing, computed off the recall's wait (``engram.recall.standing``).
+        self.standings = (
+            None if index is None or embedder is None else Standings(vectors, index, embedder)
+        )
         self.query_vectors = QueryVectorCache()  # a repeated query skips the model
         self.sizes = anchors.NamespaceSizes()  # recall.anchor_share's namespace counts
         # Three workers: the keyword leg, the hint index's search and one read that
@@ -125,6 +131,8 @@ class Retriever:
         """Stop the worker threads keyword search and the shared leg run on."""
         self.shared.close()
         self._workers.close()
+        if self.standings is not None:
+            self.standings.close()
 
     def _dense(self, cfg: RecallConfig, index: VectorSearch) -> VectorSearch | PooledDense:
         """The dense leg: the memories' own vectors, pooled with their chunk vectors
@@ -528,6 +536,15 @@ class Retriever:
             lead=lead,
         )
 
+    def _standing(self, request: RecallRequest, cfg: RecallConfig) -> abstain.StandingOf | None:
+        """The store standing in the namespaces this recall read (its own and the shared
+        space ranked beside it), for the abstain decision; None when off."""
+        standings = self.standings
+        if standings is None or not cfg.standing:
+            return None
+        read = [request.namespace] + ([request.shared] if request.shared else [])
+        return lambda sim: standings.value(read, sim)
+
     def _finish(
         self,
         request: RecallRequest,
@@ -553,7 +570,7 @@ class Retriever:
         elif floor and cfg.abstain:  # FEATURES E7: nothing related -> nothing at all
             model = None if self.embedder is None else self.embedder.name
             hits, abstained, low_confidence = abstain.screen(
-                request.query, hits, model, cfg, self.calibration
+                request.query, hits, model, cfg, self.calibration, self._standing(request, cfg)
             )
             clock.lap("abstain")
         hits = fitted = hits[: request.limit]

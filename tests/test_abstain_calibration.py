@@ -173,6 +173,7 @@ FIELDS = {
         (json.dumps({"embedder": HashEmbedder.name}), "lacks features"),
         (json.dumps({**FIELDS, "embedder": "someone-else"}), "fitted for 'someone-else'"),
         (json.dumps({**FIELDS, "mean": "x"}), "malformed"),
+        (json.dumps({**FIELDS, "standing": {"angle": 80.0}}), "malformed.*floor"),
         (json.dumps({**FIELDS, "features": ["sim", "ns_mean"]}), "does not measure"),
         (json.dumps({**FIELDS, "coef": [3.0]}), "one weight per feature"),
     ],

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -144,20 +145,18 @@ def test_the_line_alone_decides_silence_when_the_standing_is_known() -> None:
 
 
 def _row(kind: str, i: int, sim: float, stand: float | None, held_out: bool = False) -> bench.Row:
+    """A paraphrase question's evidence: only its cosine and standing matter here."""
+    same = {"fused": sim, "top_score": sim, "overlap": 0.0, "terms": 3, "matched": False}
     return bench.Row(
-        kind,
-        "paraphrase",
-        i % 2,
-        f"s{i % 3}:a{i}",
-        "agent",
-        sim,
-        0.0,
-        3,
-        False,
-        sim,
-        sim,
-        0 if kind == "answerable" else None,
-        1.0,
+        **same,
+        set=kind,
+        dataset="paraphrase",
+        fold=i % 2,
+        question_id=f"s{i % 3}:a{i}",
+        namespace="agent",
+        sim=sim,
+        gold_rank=0 if kind == "answerable" else None,
+        decision_us=1.0,
         held_out=held_out,
         split="held-out" if held_out else "calibration",
         standing=stand,
@@ -223,3 +222,23 @@ def test_a_query_below_the_line_is_silent_and_says_so(config: Config) -> None:
         mem.standings.wait()
         found = mem.recall("database")
         assert found.abstained and "store standing" in (found.abstain_reason or "")
+
+
+def test_label_vectors_are_kept_for_the_next_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    embedder = HashEmbedder()
+    embedder.name = "hash-counting"
+    monkeypatch.setattr(standing, "_LABELS", {})
+    first = standing.label_vectors(embedder, tmp_path)
+    assert embedder.calls == 1
+    monkeypatch.setattr(standing, "_LABELS", {})  # a new process
+    again = standing.label_vectors(embedder, tmp_path)
+    assert embedder.calls == 1  # read, not embedded
+    np.testing.assert_array_equal(first, again)
+    # A file of another shape (another model under the same name) is not trusted.
+    (saved,) = tmp_path.glob("labels-hash-counting-*.npy")
+    np.save(saved, np.zeros((3, 3), dtype=np.float32))
+    monkeypatch.setattr(standing, "_LABELS", {})
+    standing.label_vectors(embedder, tmp_path)
+    assert embedder.calls == 2

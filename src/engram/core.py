@@ -128,6 +128,8 @@ class Core:
             # seed 004's hub dampening reads the linker's entity mention counts.
             entity_mentions=store.graph_counts.hub_mentions,
             stale=store.graph_counts.stale_memories,  # issue 28: facts since closed
+            # The store standing's label vectors are kept beside the calibrations.
+            label_cache=config.home_path / calibrations.FOLDER,
             # The user's abstain calibration for this embedder, if one was fitted.
             calibration=calibrations.for_embedder(
                 config.home_path, embedder.name if embedder is not None else None

@@ -584,6 +584,10 @@ def weights_module(fitted: Mapping[str, Any], embedder: str, note: str) -> str:
         "LoCoMo and BEAM dev. Below ``low_threshold`` (a logit) recall is silent; from\n"
         "there to ``threshold`` it answers with one line marked low confidence; the\n"
         "``relative_floor`` is the padding floor recall.relative_floor defaults to.\n"
+        "With ``standing`` (a line in the plane of the best cosine and the store\n"
+        "standing, fitted on the paraphrase calibration stores alone), that line\n"
+        "decides silence instead of ``low_threshold`` once a namespace's profile is\n"
+        "known (``engram.recall.standing``).\n"
         'Regenerate; do not edit by hand."""\n\n'
         f"MODEL = {{\n{body}}}\n"
     )

@@ -6,6 +6,10 @@ cosine and keyword overlap, fitted on the paraphrase set's calibration stores,
 LoCoMo and BEAM dev. Below ``low_threshold`` (a logit) recall is silent; from
 there to ``threshold`` it answers with one line marked low confidence; the
 ``relative_floor`` is the padding floor recall.relative_floor defaults to.
+With ``standing`` (a line in the plane of the best cosine and the store
+standing, fitted on the paraphrase calibration stores alone), that line
+decides silence instead of ``low_threshold`` once a namespace's profile is
+known (``engram.recall.standing``).
 Regenerate; do not edit by hand."""
 
 MODEL = {
@@ -17,6 +21,7 @@ MODEL = {
     "threshold": -0.34,
     "low_threshold": -3.1,
     "relative_floor": 0.6,
+    "standing": {"angle": 80.0, "floor": 0.03136},
     "embedder": "all-MiniLM-L6-v2",
-    "fitted_on": "paraphrase calibration stores + LoCoMo + BEAM dev",
+    "fitted_on": "paraphrase calibration stores + LoCoMo + BEAM dev; standing: the stores only",
 }

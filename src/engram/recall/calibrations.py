@@ -64,8 +64,8 @@ def load(path: Path, embedder: str) -> Calibration:
         )
     try:
         found = Calibration.from_mapping(raw)
-    except (TypeError, ValueError) as exc:
-        raise ConfigError(f"the abstain calibration {path} is malformed: {exc}; {fix}") from exc
+    except (TypeError, ValueError, KeyError) as exc:  # a KeyError: a ``standing`` line half given
+        raise ConfigError(f"the abstain calibration {path} is malformed: {exc!r}; {fix}") from exc
     unknown = sorted(set(found.features) - RECALL_FEATURES)
     if unknown or not len(found.features) == len(found.mean) == len(found.scale) == len(found.coef):
         raise ConfigError(

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import replace
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from engram.config import RecallConfig
@@ -88,6 +89,7 @@ class Retriever:
         calibration: abstain.Calibration = abstain.CALIBRATION,
         stale: StaleReader | None = None,
         overlap_reads: bool = False,
+        label_cache: Path | None = None,
     ) -> None:
         self.memories = memories
         self.keyword = keyword
@@ -99,7 +101,9 @@ class Retriever:
         # issue 24, round 5: each namespace's profile for the abstain decision's store
         # standing, computed off the recall's wait (``engram.recall.standing``).
         self.standings = (
-            None if index is None or embedder is None else Standings(vectors, index, embedder)
+            None
+            if index is None or embedder is None
+            else Standings(vectors, index, embedder, cache=label_cache)
         )
         self.query_vectors = QueryVectorCache()  # a repeated query skips the model
         self.sizes = anchors.NamespaceSizes()  # recall.anchor_share's namespace counts

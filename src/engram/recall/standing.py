@@ -30,7 +30,10 @@ has no profile yet, recall decides without the standing.
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import os
+import re
 import threading
 import time
 from collections.abc import Sequence
@@ -74,18 +77,58 @@ def load_labels(path: str | Path | None = None) -> list[str]:
     return labels
 
 
-_LABELS: dict[str, Matrix] = {}
+#: The label vectors of each (model name, dimension) this process has embedded them with.
+_LABELS: dict[tuple[str, int], Matrix] = {}
 _LABELS_LOCK = threading.Lock()
 
 
-def label_vectors(embedder: Embedder) -> Matrix:
-    """The packaged labels embedded by ``embedder`` (once per process and model)."""
+def label_vectors(embedder: Embedder, folder: Path | None = None) -> Matrix:
+    """The packaged labels embedded by ``embedder``: once per process and model, and
+    kept in ``folder`` (when given) so a later process reads them instead of spending
+    a second of the model on them beside its first recalls."""
+    key = (embedder.name, int(embedder.dimension))
     with _LABELS_LOCK:
-        found = _LABELS.get(embedder.name)
-        if found is None:
-            found = np.asarray(embedder.embed_batch(load_labels()), dtype=np.float32)
-            _LABELS[embedder.name] = found
+        found = _LABELS.get(key)
+    if found is not None:
         return found
+    labels = load_labels()
+    path = None if folder is None else _cached_path(folder, embedder.name, labels)
+    found = None if path is None else _read(path, (len(labels), int(embedder.dimension)))
+    if found is None:
+        found = np.asarray(embedder.embed_batch(labels), dtype=np.float32)
+        if path is not None:
+            _write(path, found)
+    with _LABELS_LOCK:
+        return _LABELS.setdefault(key, found)
+
+
+def _cached_path(folder: Path, model: str, labels: Sequence[str]) -> Path:
+    """The file of ``model``'s label vectors: named after the model and the list (a
+    changed list is a new file)."""
+    digest = hashlib.sha256("\n".join(labels).encode("utf-8")).hexdigest()[:12]
+    return folder / f"labels-{re.sub(r'[^A-Za-z0-9.-]', '_', model)}-{digest}.npy"
+
+
+def _read(path: Path, shape: tuple[int, int]) -> Matrix | None:
+    """Saved label vectors of the expected shape, or None (absent, unreadable, other)."""
+    try:
+        found = np.load(path, allow_pickle=False)
+    except (OSError, ValueError):
+        return None
+    return np.asarray(found, dtype=np.float32) if found.shape == shape else None
+
+
+def _write(path: Path, vectors: Matrix) -> None:
+    """Keep the label vectors; a read-only data directory only costs the next process
+    the embedding again."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        with tmp.open("wb") as out:
+            np.save(out, vectors, allow_pickle=False)
+        tmp.replace(path)  # a reader never sees half a file
+    except OSError as exc:
+        log.debug("label vectors not kept in %s: %s", path, exc)
 
 
 def summary(maxima: Matrix) -> tuple[float, float]:
@@ -123,16 +166,15 @@ class Standings:
         index: VectorSearch,
         embedder: Embedder,
         *,
-        background: bool = True,
         refresh: float = REFRESH,
+        cache: Path | None = None,
     ) -> None:
         self.vectors = vectors
+        self.cache = cache
+        """Where the label vectors are kept between processes (``label_vectors``)."""
         self.index = index
         self.embedder = embedder
         self.refresh = refresh
-        self.background = background
-        """False computes a missing or stale profile in the asking call (tests,
-        benchmarks); True hands it to the worker thread."""
         self.computed = 0
         """How many profiles were computed (not counting adds folded in)."""
         self._profiles: dict[str, Profile] = {}
@@ -174,7 +216,7 @@ class Standings:
             profile = self._profiles.get(namespace)
         if profile is None or len(vectors) == 0:
             return
-        labels = label_vectors(self.embedder)
+        labels = label_vectors(self.embedder, self.cache)
         found = (labels @ np.asarray(vectors, dtype=np.float32).T).max(axis=1)
         with self._lock:
             if self._profiles.get(namespace) is not profile:
@@ -185,14 +227,6 @@ class Standings:
                 profile.epoch = epoch_after
             else:
                 profile.checked = -np.inf  # something else moved: check at once
-
-    def invalidate(self, namespace: str | None = None) -> None:
-        """Forget a namespace's profile (or all): it is recomputed when next asked."""
-        with self._lock:
-            if namespace is None:
-                self._profiles.clear()
-            else:
-                self._profiles.pop(namespace, None)
 
     # -- computing ------------------------------------------------------------------
     def profile(self, namespace: str) -> Profile | None:
@@ -222,9 +256,6 @@ class Standings:
             worker.shutdown(wait=True, cancel_futures=True)
 
     def _schedule(self, namespace: str) -> None:
-        if not self.background:
-            self._refresh(namespace)
-            return
         with self._lock:
             if self._closed or namespace in self._pending:
                 return
@@ -264,7 +295,7 @@ class Standings:
     def _compute(self, namespace: str) -> Matrix | None:
         """Each label's best cosine in the namespace, through its own dense search
         (None: the namespace holds no vector; ``_CLOSING``: the store is closing)."""
-        labels = label_vectors(self.embedder)
+        labels = label_vectors(self.embedder, self.cache)
         out = np.empty(len(labels), dtype=np.float32)
         for n, label in enumerate(labels):
             if self._closed:

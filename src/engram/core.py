@@ -25,6 +25,7 @@ from engram.recall import calibrations
 from engram.recall.chunks import store_chunks
 from engram.recall.format import untrusted
 from engram.recall.pipeline import Retriever
+from engram.recall.standing import Standings
 from engram.records import MemoryRecord
 from engram.safety import InjectionMode, ScanResult, enforce
 from engram.scoping import ScopeIds
@@ -114,6 +115,16 @@ class Core:
                 background=config.recall.keyword_index_background,
             )
         )
+        # issue 24, round 5: each namespace's profile for the abstain decision's store
+        # standing, computed off recall's wait; the label vectors kept beside the
+        # calibrations (``engram.recall.standing``).
+        self.standings = (
+            None
+            if self.index is None or embedder is None
+            else Standings(
+                store.vectors, self.index, embedder, cache=config.home_path / calibrations.FOLDER
+            )
+        )
         self.retriever = Retriever(
             store.memories,
             store.keyword,
@@ -128,8 +139,7 @@ class Core:
             # seed 004's hub dampening reads the linker's entity mention counts.
             entity_mentions=store.graph_counts.hub_mentions,
             stale=store.graph_counts.stale_memories,  # issue 28: facts since closed
-            # The store standing's label vectors are kept beside the calibrations.
-            label_cache=config.home_path / calibrations.FOLDER,
+            standings=self.standings,
             # The user's abstain calibration for this embedder, if one was fitted.
             calibration=calibrations.for_embedder(
                 config.home_path, embedder.name if embedder is not None else None
@@ -180,6 +190,8 @@ class Core:
         if not self.closed:
             self.closed = True
             self.retriever.close()
+            if self.standings is not None:  # its worker searches the store
+                self.standings.close()
             self.store.close()
 
     def scope(self, namespace: str | None = None, **ids: Unpack[ScopeIds]) -> Scope:
@@ -278,8 +290,8 @@ class Core:
             if len(by_ns) == 1:
                 ns, idx = next(iter(by_ns.items()))
                 self.index.added(ns, [records[i].id for i in idx], vectors[idx], epoch)
-                if self.retriever.standings is not None:  # the labels' maxima only grow
-                    self.retriever.standings.added(ns, vectors[idx], epoch)
+                if self.standings is not None:  # the labels' best cosines only grow
+                    self.standings.added(ns, vectors[idx], epoch)
             else:
                 self.index.invalidate()
         # Long memories also get a vector per window past the head (issue 13).

@@ -184,7 +184,7 @@ class Memory(Closing):
     def standings(self) -> Standings | None:
         """The namespaces' profiles behind the abstain decision's store standing (issue
         24); None without a dense search."""
-        return self._core.retriever.standings
+        return self._core.standings
 
     @property
     def embed_failures(self) -> int:

@@ -14,7 +14,6 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import replace
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 from engram.config import RecallConfig
@@ -89,7 +88,7 @@ class Retriever:
         calibration: abstain.Calibration = abstain.CALIBRATION,
         stale: StaleReader | None = None,
         overlap_reads: bool = False,
-        label_cache: Path | None = None,
+        standings: Standings | None = None,
     ) -> None:
         self.memories = memories
         self.keyword = keyword
@@ -98,13 +97,7 @@ class Retriever:
         self.embedder = embedder
         self.index = index
         self.calibration = calibration  # the abstain floors for this embedder (issue 24)
-        # issue 24, round 5: each namespace's profile for the abstain decision's store
-        # standing, computed off the recall's wait (``engram.recall.standing``).
-        self.standings = (
-            None
-            if index is None or embedder is None
-            else Standings(vectors, index, embedder, cache=label_cache)
-        )
+        self.standings = standings  # issue 24, round 5: the abstain decision's standing
         self.query_vectors = QueryVectorCache()  # a repeated query skips the model
         self.sizes = anchors.NamespaceSizes()  # recall.anchor_share's namespace counts
         # Three workers: the keyword leg, the hint index's search and one read that
@@ -135,8 +128,6 @@ class Retriever:
         """Stop the worker threads keyword search and the shared leg run on."""
         self.shared.close()
         self._workers.close()
-        if self.standings is not None:
-            self.standings.close()
 
     def _dense(self, cfg: RecallConfig, index: VectorSearch) -> VectorSearch | PooledDense:
         """The dense leg: the memories' own vectors, pooled with their chunk vectors
@@ -540,15 +531,6 @@ class Retriever:
             lead=lead,
         )
 
-    def _standing(self, request: RecallRequest, cfg: RecallConfig) -> abstain.StandingOf | None:
-        """The store standing in the namespaces this recall read (its own and the shared
-        space ranked beside it), for the abstain decision; None when off."""
-        standings = self.standings
-        if standings is None or not cfg.standing:
-            return None
-        read = [request.namespace] + ([request.shared] if request.shared else [])
-        return lambda sim: standings.value(read, sim)
-
     def _finish(
         self,
         request: RecallRequest,
@@ -573,8 +555,12 @@ class Retriever:
             hits = packing.above(hits, cfg.min_relevance)
         elif floor and cfg.abstain:  # FEATURES E7: nothing related -> nothing at all
             model = None if self.embedder is None else self.embedder.name
+            # issue 24: the standing in the namespaces read (its own, the shared space)
+            read = None
+            if self.standings is not None and cfg.standing:
+                read = self.standings.reader([request.namespace, request.shared])
             hits, abstained, low_confidence = abstain.screen(
-                request.query, hits, model, cfg, self.calibration, self._standing(request, cfg)
+                request.query, hits, model, cfg, self.calibration, read
             )
             clock.lap("abstain")
         hits = fitted = hits[: request.limit]

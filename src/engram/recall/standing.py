@@ -36,7 +36,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib import resources
@@ -205,6 +205,12 @@ class Standings:
         if missing or not found:
             return None
         return standing_of(sim, np.maximum.reduce(found) if len(found) > 1 else found[0])
+
+    def reader(self, namespaces: Sequence[str | None]) -> Callable[[float], float | None]:
+        """``value`` for the namespaces one recall read (its own, and the shared space
+        ranked beside it when there is one)."""
+        read = [n for n in namespaces if n]
+        return lambda sim: self.value(read, sim)
 
     # -- writes ---------------------------------------------------------------------
     def added(self, namespace: str, vectors: Matrix, epoch_after: int) -> None:

@@ -1,0 +1,20 @@
+"""The MCP tools as a real client meets them (new-user pass, round five): an error an
+agent gets says what to do with the tools and commands it has."""
+
+from __future__ import annotations
+
+import pytest
+from mcp import Client
+
+
+@pytest.mark.anyio
+async def test_editing_a_missing_core_block_says_how_a_person_creates_it(alice: Client) -> None:
+    for tool, args in (
+        ("core_memory_append", {"label": "human", "content": "Likes tea"}),
+        ("core_memory_replace", {"label": "human", "old_content": "tea", "new_content": "x"}),
+    ):
+        missing = await alice.call_tool(tool, args)
+        text = " ".join(getattr(part, "text", "") for part in missing.content)
+        assert missing.is_error and "no core block 'human'" in text
+        # No MCP tool creates a block: the error names the command and the route.
+        assert "`engram blocks set human TEXT`" in text and "PUT /v1/blocks/human" in text

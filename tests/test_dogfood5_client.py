@@ -1,6 +1,6 @@
 """engram.client against a slow server and a not-found answer (new-user pass, round
 five): a timeout says which limit ran out and how to raise it, not "check that engram
-serve is running" when it is."""
+serve is running" when it is; an error answer is the class the server raised."""
 
 from __future__ import annotations
 
@@ -8,10 +8,13 @@ import asyncio
 import socket
 from collections.abc import Iterator
 
+import httpx
 import pytest
 
+import engram.compat.mem0  # noqa: F401 - defines a NotFoundError subclass, as a mem0 user's code does
 from engram.client import AsyncEngramClient, EngramClient
-from engram.errors import ServerConnectionError
+from engram.client.failures import from_response
+from engram.errors import NotFoundError, ServerConnectionError
 
 
 @pytest.fixture
@@ -46,3 +49,13 @@ def test_the_async_client_says_the_same(silent: str) -> None:
 
     said = asyncio.run(main())
     assert "no answer within 0.3 s" in said and "longer timeout=" in said
+
+
+def test_a_not_found_answer_is_engrams_not_found_error() -> None:
+    answer = httpx.Response(
+        404,
+        json={"error": "not_found", "detail": "no job 7 in namespace 'user:alice'"},
+        request=httpx.Request("GET", "http://127.0.0.1/v1/jobs/7"),
+    )
+    error = from_response(answer)
+    assert type(error) is NotFoundError and str(error) == "no job 7 in namespace 'user:alice'"

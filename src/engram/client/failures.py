@@ -47,12 +47,16 @@ BY_STATUS: Mapping[int, type[EngramError]] = {
 
 @functools.cache
 def by_code() -> Mapping[str, type[EngramError]]:
-    """Every class of the tree by its ``code`` (the most derived class wins a tie)."""
+    """Every class of the tree by the ``code`` it defines (the most derived class wins a
+    tie)."""
     found: dict[str, type[EngramError]] = {}
     pending: list[type[EngramError]] = [EngramError]
     while pending:
         cls = pending.pop(0)
-        found[cls.code] = cls
+        # A subclass that inherits its code (the mem0 door's ``MemoryNotFound``) is not
+        # what the server raised: only a class that names its own code stands for it.
+        if "code" in vars(cls):
+            found[cls.code] = cls
         pending.extend(cls.__subclasses__())
     return found
 

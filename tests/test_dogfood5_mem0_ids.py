@@ -4,27 +4,17 @@ namespace of its own, escaped (``engram.compat.mem0_ids``), and no two ids share
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import httpx
 import pytest
 
-from conftest import HashEmbedder, keyed_server
-from engram import Config
+from conftest import keyed_server
 from engram import Memory as EngramMemory
 from engram.compat.mem0 import Memory
 from engram.compat.mem0_ids import name_of
 from engram.errors import InvalidInputError
+from test_dogfood4_mem0_ids import m, texts
 
-
-@pytest.fixture
-def m(config: Config, store_location: str) -> Iterator[Memory]:
-    with Memory(store_location, config=config, embedder=HashEmbedder()) as door:
-        yield door
-
-
-def texts(result: dict[str, list[dict[str, str]]]) -> list[str]:
-    return sorted(r["memory"] for r in result["results"])
+__all__ = ["m"]  # the door fixture, shared with test_dogfood4_mem0_ids.py
 
 
 #: Ids mem0 takes that engram's namespace names do not, and plain ids an escaping

@@ -381,6 +381,29 @@ def test_http_erase_is_scoped_to_the_key_and_audited(
     assert memory.get_all(namespace=BOB) == []
 
 
+def test_the_erase_audit_list_is_paged_like_every_list(
+    served: tuple[str, Memory, dict[str, str]],
+) -> None:
+    """docs/http.md: lists are ``{items, total, limit, offset}`` (new-user pass, round
+    five: ``GET /v1/erasures`` had only ``items``)."""
+    url, memory, keys = served
+    for n in range(3):
+        memory.add(f"draft {n}", namespace=f"{ALICE}/drafts")
+        memory.erasure.erase(namespace=f"{ALICE}/drafts")
+    memory.erasure.erase(namespace=BOB)
+    assert memory.erasure.audit_count(namespace=f"{ALICE}/drafts") == 3
+    assert memory.erasure.audit_count(all_namespaces=True) == 4
+    with _as(url, keys["alice"]) as alice:
+        page = alice.get(
+            "/v1/erasures", params={"namespace": f"{ALICE}/drafts", "limit": 2, "offset": 1}
+        ).json()
+        assert (page["total"], page["limit"], page["offset"]) == (3, 2, 1)
+        assert len(page["items"]) == 2
+    with _as(url, keys["admin"]) as admin:
+        every = admin.get("/v1/erasures", params={"all_namespaces": "true"}).json()
+        assert (every["total"], every["limit"], every["offset"]) == (4, 100, 0)
+
+
 def test_the_erase_example_in_the_library_guide_runs() -> None:
     ran = run_doc_block("library.md", "## Erasing a user or a namespace")
     assert ran["done"].memories == 1

@@ -106,6 +106,11 @@ async function loadList(params, key) {
   try {
     let items;
     if (params.q) {
+      // Recall cannot filter by date, so these filters apply here; the list route refuses
+      // a reversed range with this message, and a search must not show it as "no match".
+      if (params.since && params.until && params.until < params.since) {
+        throw new Error(`“To” (${params.until}) is before “From” (${params.since}): swap them, or clear one`);
+      }
       const filters = {};
       if (params.type) filters.type = params.type;
       if (params.tag) filters.tags = [params.tag];

@@ -364,6 +364,7 @@ class AsyncErasure(Awaitable[Erasure]):
     erase = awaitable(Erasure.erase)
     erase_everything = awaitable(Erasure.erase_everything)
     audit = awaitable(Erasure.audit)
+    audit_count = awaitable(Erasure.audit_count)
 
 
 class AsyncAdmin(Awaitable[Admin]):

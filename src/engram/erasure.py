@@ -128,3 +128,11 @@ class Erasure(Part):
             limit=positive_int("limit", limit, upper=10_000),
             offset=offset_value(offset),
         )
+
+    @scoped
+    def audit_count(self, *, all_namespaces: bool = False, **who: Unpack[ScopeArgs]) -> int:
+        """How many erase audit rows ``audit`` pages through (the list's total)."""
+        core = self._core
+        core.check_open()
+        target = None if all_namespaces else core.scope(**who)
+        return core.store.erase.audit_count(None if target is None else target.namespace)

@@ -302,10 +302,23 @@ class _Problem(Exception):
     """A problem with one line; ``_items`` adds the file and line number."""
 
 
+def _line_text(raw: bytes) -> str:
+    """One line of the file as text, or a ``_Problem`` naming its first bad byte."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _Problem(
+            f"not UTF-8 text (byte {raw[exc.start]:#04x} at column {exc.start + 1}); an "
+            "export is UTF-8 JSON lines: was the file edited with another encoding?"
+        ) from None
+
+
 def _items(file: Path) -> Iterator[Item]:
     """The file's bundles (a memory with its rows) and transcripts, in file order."""
     try:
-        handle = file.open(encoding="utf-8")
+        # Bytes, decoded line by line: a text-mode file decodes ahead in 8 KiB blocks,
+        # so a bad byte was reported at the line being read, not the line holding it.
+        handle = file.open("rb")
     except OSError as exc:
         raise InvalidInputError(f"cannot read {file}: {exc.strerror or exc}") from None
     number = 0
@@ -314,7 +327,8 @@ def _items(file: Path) -> Iterator[Item]:
     ended = False
     try:
         with handle:
-            for number, line in enumerate(handle, start=1):
+            for number, raw in enumerate(handle, start=1):
+                line = _line_text(raw)
                 if not line.strip():
                     continue
                 data = _json_object(line)
@@ -348,8 +362,6 @@ def _items(file: Path) -> Iterator[Item]:
                     raise _Problem(f"unknown kind {shown(kind)}")
     except _Problem as exc:
         raise InvalidInputError(f"{file}, line {number}: {exc}") from None
-    except UnicodeDecodeError:
-        raise InvalidInputError(f"{file}, line {number + 1}: not UTF-8 text") from None
     except OSError as exc:
         raise InvalidInputError(f"cannot read {file}: {exc.strerror or exc}") from None
     if number == 0:

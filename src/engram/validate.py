@@ -131,7 +131,8 @@ def no_nul(name: str, text: str) -> str:
     where it lives."""
     if "\x00" in text:
         raise InvalidInputError(
-            f"{name} contains a NUL character (U+0000); remove it and store the text again"
+            f"{name} contains a NUL character (U+0000), which no store can hold; remove it "
+            "and send it again"
         )
     try:
         text.encode("utf-8")
@@ -140,7 +141,7 @@ def no_nul(name: str, text: str) -> str:
         # any store can hold.
         raise InvalidInputError(
             f"{name} contains {shown(text[exc.start])}, which is not valid Unicode text (a lone "
-            "surrogate); decode the input correctly and store it again"
+            "surrogate); decode the input correctly and send it again"
         ) from None
     return text
 

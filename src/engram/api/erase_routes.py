@@ -65,11 +65,14 @@ class EraseAuditQuery(m.Scope):
 
 
 class EraseAuditList(BaseModel):
-    """Audit rows, newest first."""
+    """Audit rows, newest first, with the paging every list route has."""
 
     model_config = ConfigDict(extra="forbid")
 
     items: list[EraseAuditOut]
+    total: int = Field(description="Audit rows in all, on every page.")
+    limit: int
+    offset: int
 
 
 @router.post(
@@ -109,8 +112,13 @@ def erasures(
     mem = state.memory
     if query.all_namespaces:
         caller.require_admin("the erase audit of every namespace")
-        rows = mem.erasure.audit(all_namespaces=True, limit=query.limit, offset=query.offset)
+        where: dict[str, Any] = {"all_namespaces": True}
     else:
-        scope = caller.scope(mem, **query.scope_args())
-        rows = mem.erasure.audit(**_ids(scope), limit=query.limit, offset=query.offset)
-    return {"items": [r.to_dict() for r in rows]}
+        where = _ids(caller.scope(mem, **query.scope_args()))
+    rows = mem.erasure.audit(**where, limit=query.limit, offset=query.offset)
+    return {
+        "items": [r.to_dict() for r in rows],
+        "total": mem.erasure.audit_count(**where),
+        "limit": query.limit,
+        "offset": query.offset,
+    }

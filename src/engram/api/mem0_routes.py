@@ -95,7 +95,7 @@ def _door(caller: Principal, state: ServerState) -> Door:
     mem = state.memory
     return Door(
         memory=mem,
-        scope=lambda u, a, r: caller.scope(mem, user_id=u, agent_id=a, run_id=r),
+        scope=lambda u, a, r, ns: caller.scope(mem, namespace=ns, user_id=u, agent_id=a, run_id=r),
         reaches=caller.may_reach,
     )
 

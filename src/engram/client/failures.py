@@ -47,12 +47,16 @@ BY_STATUS: Mapping[int, type[EngramError]] = {
 
 @functools.cache
 def by_code() -> Mapping[str, type[EngramError]]:
-    """Every class of the tree by its ``code`` (the most derived class wins a tie)."""
+    """Every class of the tree by the ``code`` it defines (the most derived class wins a
+    tie)."""
     found: dict[str, type[EngramError]] = {}
     pending: list[type[EngramError]] = [EngramError]
     while pending:
         cls = pending.pop(0)
-        found[cls.code] = cls
+        # A subclass that inherits its code (the mem0 door's ``MemoryNotFound``) is not
+        # what the server raised: only a class that names its own code stands for it.
+        if "code" in vars(cls):
+            found[cls.code] = cls
         pending.extend(cls.__subclasses__())
     return found
 
@@ -92,7 +96,37 @@ def from_response(response: httpx.Response) -> EngramError:
 def unreachable(request: httpx.Request, exc: httpx.TransportError, attempts: int) -> EngramError:
     """A connection failure (after ``attempts`` tries) as ``ServerConnectionError``."""
     tries = "" if attempts == 1 else f" (tried {attempts} times)"
+    head = f"{request.method} {request.url} failed{tries}: {type(exc).__name__}"
+    if isinstance(exc, httpx.TimeoutException):
+        return ServerConnectionError(f"{head}: {_timed_out(request, exc)}")
     return ServerConnectionError(
-        f"{request.method} {request.url} failed{tries}: {type(exc).__name__}: {exc}. "
-        "Check that engram serve is running at that address"
+        f"{head}: {exc}. Check that engram serve is running at that address"
     )
+
+
+def _timed_out(request: httpx.Request, exc: httpx.TimeoutException) -> str:
+    """What a timeout means, with the limit that ran out (httpx keeps the request's
+    timeouts in its extensions): a read timeout is a server that is up but slow, not
+    one that is down, so "check that it runs" would send the caller the wrong way."""
+    limits = request.extensions.get("timeout") or {}
+    phase = {
+        httpx.ConnectTimeout: "connect",
+        httpx.ReadTimeout: "read",
+        httpx.WriteTimeout: "write",
+        httpx.PoolTimeout: "pool",
+    }.get(type(exc), "read")
+    limit = limits.get(phase)
+    within = "" if limit is None else f" within {limit:g} s"
+    longer = "pass a longer timeout= to the client (seconds, or an httpx.Timeout)"
+    if phase == "connect":
+        return (
+            f"no connection{within}. Check that engram serve is running at that address "
+            f"and reachable from here, or {longer}"
+        )
+    if phase == "read":
+        applied = "" if request.method == "GET" else "; the write may still have been applied"
+        return (
+            f"the server accepted the request but sent no answer{within}: it is busy or the "
+            f"call is slow, so {longer}{applied}"
+        )
+    return f"the request could not be sent{within}; {longer}"

@@ -25,6 +25,7 @@ from typing import Any, TypedDict
 
 from engram.aio import Awaitable, awaitable
 from engram.compat.mem0_filters import SCOPE_KEYS, Parsed, entity_id, parse
+from engram.compat.mem0_ids import name_of, owner_namespace
 from engram.compat.mem0_items import (
     expiration,
     expired,
@@ -64,7 +65,9 @@ PAGE = 1000
 
 log = logging.getLogger(__name__)
 
-ScopeOf = Callable[[str | None, str | None, str | None], Scope]
+#: The scope of mem0's three ids; the fourth argument is the namespace when the ids
+#: need an escaped one (``mem0_ids.owner_namespace``), else None.
+ScopeOf = Callable[[str | None, str | None, str | None, str | None], Scope]
 
 
 class Ids(TypedDict):
@@ -98,10 +101,10 @@ def _holds(namespace: str, user_id: str | None, agent_id: str | None, run_id: st
     """Whether the namespace rule can have put a memory with these ids in ``namespace``
     (a memory goes to its widest owner's namespace)."""
     if user_id is not None:
-        return namespace == f"user:{user_id}"
+        return namespace == name_of("user", user_id)
     if agent_id is not None:
-        return namespace == f"agent:{agent_id}" or namespace.startswith("user:")
-    return namespace == f"run:{run_id}" or namespace.startswith(("user:", "agent:"))
+        return namespace == name_of("agent", agent_id) or namespace.startswith("user:")
+    return namespace == name_of("run", run_id or "") or namespace.startswith(("user:", "agent:"))
 
 
 class Memory(Closing):
@@ -130,7 +133,7 @@ class Memory(Closing):
         self.engram = memory or EngramMemory(path, config=config, embedder=embedder)
         native = self.engram
         self._scope_of: ScopeOf = scope or (
-            lambda u, a, r: native.scope(user_id=u, agent_id=a, run_id=r)
+            lambda u, a, r, ns: native.scope(ns, user_id=u, agent_id=a, run_id=r)
         )
         self._reaches = reaches or (lambda namespace: True)
         # mem0 addresses a memory by id alone, engram by namespace and id: the
@@ -451,13 +454,17 @@ class Memory(Closing):
                 "At least one of 'user_id', 'agent_id', or 'run_id' must be provided."
             )
         ids = _given(user_id, agent_id, run_id)
-        return self._scope_of(ids["user_id"], ids["agent_id"], ids["run_id"])
+        return self._scope(ids["user_id"], ids["agent_id"], ids["run_id"])
+
+    def _scope(self, user_id: str | None, agent_id: str | None, run_id: str | None) -> Scope:
+        """The scope of mem0's ids, in an escaped namespace when an id needs one."""
+        return self._scope_of(user_id, agent_id, run_id, owner_namespace(user_id, agent_id, run_id))
 
     def _read_namespaces(self, ids: Ids) -> list[str]:
         """The namespaces a read of these ids looks through (see the module docstring)."""
         user_id, agent_id, run_id = ids["user_id"], ids["agent_id"], ids["run_id"]
         if user_id is not None:
-            return [self._scope_of(user_id, agent_id, run_id).namespace]
+            return [self._scope(user_id, agent_id, run_id).namespace]
         live = self.engram.store.memories.namespaces()
         return [ns for ns in live if self._reaches(ns) and _holds(ns, user_id, agent_id, run_id)]
 

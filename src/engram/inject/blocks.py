@@ -88,6 +88,15 @@ def _escaped(text: str) -> str:
     return escape(text)
 
 
+def _how(label: str) -> str:
+    """The ways to create block ``label``, one per surface: the message reaches an agent
+    over MCP, which has no tool that creates blocks, as well as a Python caller."""
+    return (
+        f"`engram blocks set {label} TEXT`, PUT /v1/blocks/{label}, or "
+        f"blocks.set({shown(label)}, ...) in Python"
+    )
+
+
 class Blocks(Part):
     """Core memory blocks of a namespace: read into every context, edited by the agent."""
 
@@ -107,8 +116,7 @@ class Blocks(Part):
         if block is None:
             raise NotFoundError(
                 f"no core block {shown(name)} in namespace {shown(scope.namespace)}; create "
-                "it with "
-                f"blocks.set({shown(name)}, ...)"
+                f"it with {_how(name)}"
             )
         return block
 
@@ -273,8 +281,8 @@ class Blocks(Part):
             old = store.get(namespace, label)
             if old is None and must_exist:
                 raise NotFoundError(
-                    f"no core block {shown(label)} in namespace {shown(namespace)}; the agent "
-                    f"edits blocks that exist (create it with blocks.set({shown(label)}, ...))"
+                    f"no core block {shown(label)} in namespace {shown(namespace)}; an agent "
+                    f"edits only blocks that exist, so a person creates it first: {_how(label)}"
                 )
             written = store.write(
                 namespace,

@@ -74,6 +74,10 @@ class EraseStore(Protocol):
         """Audit rows, newest first: of ``namespace``, or of every namespace (None)."""
         ...
 
+    def audit_count(self, namespace: str | None) -> int:
+        """How many audit rows ``audit`` pages through for ``namespace`` (None: all)."""
+        ...
+
     def namespaces(self) -> list[str]:
         """Every namespace that holds a row in a table an erase reaches, sorted."""
         ...

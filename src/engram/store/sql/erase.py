@@ -147,6 +147,12 @@ class SqlErase(SqlPart, EraseStore):
             what="reading the erase audit",
         )
 
+    def audit_count(self, namespace: str | None) -> int:
+        where, params = ("", ()) if namespace is None else ("WHERE namespace = ?", (namespace,))
+        return self._read_count(
+            f"SELECT count(*) FROM erase_audit {where}", params, "counting the erase audit"
+        )
+
     def namespaces(self) -> list[str]:
         with self._sql.read("listing namespaces") as conn:
             tables = _namespaced_tables(conn, self._d)

@@ -1,0 +1,60 @@
+"""Where a mem0 id's memories live: its engram namespace.
+
+mem0 takes any id without whitespace (``"a#1"``, ``"josé"``, ``"org,42"``); engram's
+namespace names take letters, digits and ``_ . : @ / + -`` (``validate.namespace_for``).
+An id made of those characters keeps the plain namespace rule (``user:<id>``, else
+``agent:<id>``, else ``run:<id>``), so stores written before this module are read as
+they were. Any other id gets an escaped name, ``user::<escaped>``: every UTF-8 byte
+outside ``A-Z a-z 0-9 _ . @ -`` is written ``+XX`` (``"a#1"`` is ``user::a+231``).
+
+The map is one-to-one, so each id keeps a namespace of its own: a plain id never starts
+with ``:`` (one that does is escaped), so no plain name begins ``user::``, and ``+`` is
+itself escaped inside an escaped name.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engram.errors import InvalidInputError
+
+#: What ``validate.namespace_for`` accepts after the ``user:`` prefix.
+_PLAIN = re.compile(r"[A-Za-z0-9_.:@/+-]+")
+#: The bytes an escaped name keeps as they are.
+_KEPT = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.@-")
+#: engram's longest namespace name (``validate.namespace_for``).
+MAX_NAME = 200
+
+
+def escaped(value: str) -> str:
+    """``value`` with every byte outside ``_KEPT`` written ``+XX``."""
+    return "".join(chr(b) if b in _KEPT else f"+{b:02X}" for b in value.encode("utf-8"))
+
+
+def name_of(kind: str, value: str) -> str:
+    """The namespace of one id of ``kind`` (``user``, ``agent`` or ``run``), plain or
+    escaped. ``InvalidInputError`` when the escaped name is longer than a namespace may
+    be."""
+    if _PLAIN.fullmatch(value) and not value.startswith(":"):
+        return f"{kind}:{value}"
+    name = f"{kind}::{escaped(value)}"
+    if len(name) > MAX_NAME:
+        raise InvalidInputError(
+            f"{kind}_id {value[:40]!r}... is too long: written with +XX for each byte "
+            f"outside letters, digits and _ . @ - it needs a namespace of {len(name)} "
+            f"characters, and engram's hold {MAX_NAME}; use a shorter id"
+        )
+    return name
+
+
+def owner_namespace(user_id: str | None, agent_id: str | None, run_id: str | None) -> str | None:
+    """The escaped namespace of the widest id given, or None when the plain namespace
+    rule names it (no id, or an id of namespace characters)."""
+    for kind, value in (("user", user_id), ("agent", agent_id), ("run", run_id)):
+        if value is not None:
+            name = name_of(kind, value)
+            return None if name == f"{kind}:{value}" else name
+    return None
+
+
+__all__ = ["escaped", "name_of", "owner_namespace"]

@@ -191,7 +191,8 @@ def _calibrated(config: Config, line: dict[str, float]) -> Memory:
     fitted = {"features": ["sim", "overlap"], "mean": [0.0, 0.0], "scale": [1.0, 1.0]}
     fitted |= {"coef": [10.0, 0.0], "intercept": 0.0, "threshold": 9.5, "low_threshold": 9.0}
     calibrations.save(config.home_path, embedder.name, {**fitted, "standing": line}, "test")
-    mem = Memory(":memory:", config=config, embedder=embedder)
+    on = Config.load(env={}, home=str(config.home_path), recall={"standing": True})
+    mem = Memory(":memory:", config=on, embedder=embedder)
     for note in NOTES:
         mem.add(note)
     return mem
@@ -242,3 +243,23 @@ def test_label_vectors_are_kept_for_the_next_process(
     monkeypatch.setattr(standing, "_LABELS", {})
     standing.label_vectors(embedder, tmp_path)
     assert embedder.calls == 2
+
+
+def test_recall_leaves_the_standing_unread_by_default(config: Config) -> None:
+    # Off by default (docs/benchmarks.md, round 5: it silences answerable paraphrases
+    # once a store holds a few hundred memories): no profile is computed, and the
+    # silent floor alone decides, however long the store is open.
+    embedder = HashEmbedder(4096)
+    embedder.name = "hash-standing-default"
+    fitted = {"features": ["sim", "overlap"], "mean": [0.0, 0.0], "scale": [1.0, 1.0]}
+    fitted |= {"coef": [10.0, 0.0], "intercept": 0.0, "threshold": 9.5, "low_threshold": 9.0}
+    line = {"angle": 80.0, "floor": -100.0}
+    calibrations.save(config.home_path, embedder.name, {**fitted, "standing": line}, "test")
+    with Memory(":memory:", config=config, embedder=embedder) as mem:
+        for note in NOTES:
+            mem.add(note)
+        assert mem.recall(QUESTION).abstained
+        assert mem.standings is not None
+        mem.standings.wait()
+        assert mem.standings.computed == 0
+        assert mem.recall(QUESTION).abstained  # still the silent floor's decision

@@ -1,0 +1,93 @@
+"""Issue 24: the paraphrase set asked of stores the size people reach.
+
+``engram bench paraphrase`` asks each store's questions of its eleven memories alone.
+A real agent's store holds hundreds or thousands of notes beside the ones a question
+is about, and that moves what a cosine means: a bigger store finds something near
+every generic topic. This script pads each paraphrase store, in its own namespace of
+one store file, with ``--pad`` LoCoMo dev turns (the same seeded sample order for
+every run), then asks its answerable questions and the next domain's (its
+``cross_target``) with recall's own decision, and counts silent answers and marked
+lines per split (docs/benchmarks.md, issue 24, round 5: the lead's check).
+
+    python scripts/abstain_padded.py --db /tmp/padded.db --pad 300 --standing on
+    python scripts/abstain_padded.py --db /tmp/padded.db --pad 300 --standing off
+
+The first run fills the store (it embeds every padding turn, so it takes minutes); a
+second run on the same ``--db`` only asks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from pathlib import Path
+
+from engram import Config, Memory
+from engram.bench import paraphrase
+from engram.bench.scale import locomo_turns_and_questions
+from engram.cli.bench_options import SHARED_BENCH
+
+LOCOMO_DEV = SHARED_BENCH / "locomo" / "locomo10_dev.json"
+
+
+def _fill(mem: Memory, stores: list[paraphrase.Store], pad: int) -> None:
+    turns, _ = locomo_turns_and_questions(LOCOMO_DEV)
+    rng = random.Random(7)
+    for store in stores:
+        mem.add_many([{"content": t} for t in rng.sample(turns, pad)], namespace=store.id)
+        own = store.memories.items()
+        rows = [{"content": text, "metadata": {paraphrase.KEY: key}} for key, text in own]
+        mem.add_many(rows, namespace=store.id)
+
+
+def _silent_or_marked(mem: Memory, question: str, namespace: str) -> tuple[int, int]:
+    found = mem.recall(question, namespace=namespace, limit=paraphrase.TOP)
+    if found.abstained or not found.hits:
+        return 1, 0
+    return 0, int(found.low_confidence)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--db", required=True, type=Path)
+    parser.add_argument("--pad", type=int, default=300)
+    parser.add_argument("--standing", choices=("on", "off"), default="off")
+    args = parser.parse_args()
+    stores = paraphrase.load()
+    home = args.db.parent / "abstain-padded-home"  # the label vectors' cache, not yours
+    config = Config.load(env={}, home=str(home), recall={"standing": args.standing == "on"})
+    fill = not args.db.exists()
+    with Memory(args.db, config=config) as mem:
+        if fill:
+            _fill(mem, stores, args.pad)
+        if mem.standings is not None and args.standing == "on":
+            for store in stores:  # every namespace's profile, before anything is asked
+                mem.recall("warm up", namespace=store.id)
+            mem.standings.wait()
+            time.sleep(mem.standings.refresh + 0.5)  # the fill's epoch moves, rechecked
+            for store in stores:
+                mem.recall("warm up", namespace=store.id)
+            mem.standings.wait()
+        by_id = {s.id: s for s in stores}
+        print("split | answerable silent / marked / n | cross silent / marked / n")
+        totals: dict[str, list[int]] = {}
+        for store in stores:
+            row = totals.setdefault(store.split, [0] * 6)
+            for question in store.questions:
+                silent, marked = _silent_or_marked(mem, question.text, store.id)
+                row[0] += silent
+                row[1] += marked
+                row[2] += 1
+            for question in by_id[store.cross_target].questions:
+                silent, marked = _silent_or_marked(mem, question.text, store.id)
+                row[3] += silent
+                row[4] += marked
+                row[5] += 1
+        everything = [sum(r) for r in zip(*totals.values(), strict=True)]
+        for split, row in [*totals.items(), ("all", everything)]:
+            print(f"{split} | {row[0]} / {row[1]} / {row[2]} | {row[3]} / {row[4]} / {row[5]}")
+
+
+if __name__ == "__main__":
+    main()

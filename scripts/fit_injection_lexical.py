@@ -36,6 +36,16 @@ network cell alone and every network cell combined with every lexical cell, subj
 Ties go to fewer left-out notes, then fewer real texts, then the network alone before a
 combined cell, then fewer epochs.
 
+Ran (load 6-12; every setting, every left-out round): 351 cells, 65 within the rule.
+First by the rule: ``notes x2 + r11``, 160 epochs, fixed 0.6, with ``words + chars`` at
+its fitted 0.9995: 94 / 131 / 74 / 128 / 79 = 506 catches, 12 notes, 1 real text (1
+checked); but a write's median rose 0.204 ms (0.684 -> 0.888 ms, side by side, load
+4.5-4.9), over (d); every ``words + chars`` cell pays the same hashing, so each gives
+way. Next: ``notes x2 + r11 + r12``, 160 epochs, fixed 0.6, with ``words`` at its
+fitted 0.9995: 94 / 130 / 76 / 126 / 78 = 504, 14 notes, 2 real texts (2 checked),
+321 KB, the median +0.126 ms (0.611 -> 0.737 ms, load 4.8-5.2): **chosen**. The
+network alone within the rule: ``notes x2 + r11``, 130 epochs, 0.9995: 476, 16, 2 (2).
+
 The ship rule, fixed and committed before held-out 10 (a check, read once in round
 eleven) and held-out 11 (fresh) are read, each once, side by side with the shipped
 detector: the choice ships if its English catches on held-out 11 are at least the
@@ -45,19 +55,22 @@ the rule above, nothing is read against a candidate and the shipped detector sta
 
     python scripts/fit_injection_lexical.py [--data ../shared/bench] [--by-round]
         [--real] [--round NAME] [--only A|B] [--scores DIR] [--combine]
+        [--write PATH] [--read BEFORE AFTER LEXICAL] [--timing BEFORE AFTER LEXICAL]
+
+(``LEXICAL`` is the written lexical model's path, or "" for the network alone.)
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
-import re
 import sys
-import zlib
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
+from engram import injection_lexical as lexical_view
 from engram.bench.injection import real_texts
 from engram.config import Config
 from engram.embed import create_embedder
@@ -93,24 +106,21 @@ LEX_THRESHOLDS: tuple[tuple[str, float], ...] = (
     ("fixed", 0.8),
     ("fixed", 0.9),
 )
+#: What ``--write`` fits: (network setting, epochs, kind, value) and the lexical cell
+#: (name, kind, value) or None; chosen by the rule above; none until the grid has run.
+CHOSEN: tuple[tuple[str, int, str, float], tuple[str, str, float] | None] | None = (
+    ("notes x2 + r11 + r12", 160, "fixed", 0.6),
+    ("words", "fitted", 0.9995),
+)
 #: Hashed feature space (2^16 float16 coefficients: 128 KB).
 BITS = 16
-_WORD = re.compile(r"[^\W_]+|[^\w\s]", re.UNICODE)
 
 
-def hashed(text: str, chars: int) -> list[int]:
-    """The distinct hashed n-gram indices of ``text``: word 1-3 grams (lower case, words
-    and single punctuation marks as tokens), and character ``chars``-grams of its
-    space-collapsed lower case when ``chars`` is set."""
-    low = " ".join(text.lower().split())
-    words = _WORD.findall(low)
-    grams = list(words)
-    grams += [a + " " + b for a, b in zip(words, words[1:], strict=False)]
-    grams += [a + " " + b + " " + c for a, b, c in zip(words, words[1:], words[2:], strict=False)]
-    if chars:
-        grams += ["#" + low[i : i + chars] for i in range(max(0, len(low) - chars + 1))]
-    mask = (1 << BITS) - 1
-    return sorted({zlib.crc32(g.encode()) & mask for g in grams})
+@functools.cache
+def hashed(text: str, chars: int) -> tuple[int, ...]:
+    """The distinct hashed n-gram indices of ``text`` (``engram.injection_lexical.hashed``
+    into ``2 ** BITS`` buckets), kept: the grid hashes each text many times."""
+    return tuple(lexical_view.hashed(text, chars, BITS))
 
 
 def matrix(texts: Sequence[str], chars: int) -> object:
@@ -120,7 +130,7 @@ def matrix(texts: Sequence[str], chars: int) -> object:
     indptr, indices = [0], []
     for text in texts:
         found = hashed(text, chars)
-        indices += found
+        indices += list(found)
         indptr.append(len(indices))
     counts = np.diff(indptr)
     data = np.repeat(1.0 / np.sqrt(np.maximum(counts, 1)), counts)
@@ -156,7 +166,7 @@ class Lexical:
         self.fitted = fitted
 
     def scores(self, texts: Sequence[str]) -> np.ndarray:
-        z = np.array([self.coef[hashed(t, self.chars)].sum() for t in texts])
+        z = np.array([self.coef[list(hashed(t, self.chars))].sum() for t in texts])
         # The rows are normalised by the square root of their feature count.
         n = np.array([max(1, len(hashed(t, self.chars))) for t in texts])
         return np.asarray(1.0 / (1.0 + np.exp(-(z / np.sqrt(n) + self.intercept))))
@@ -310,17 +320,139 @@ def combine(t: mlp.Training, picked: list[str], out: Path) -> None:
             )
 
 
+def write(data: mlp.Data, t: mlp.Training, name: str, out: Path) -> None:
+    """Fit ``CHOSEN`` on everything: the network to ``out`` (round eight's layout), and
+    its lexical model, if any, beside it (``injection_lexical.npz``)."""
+    if CHOSEN is None:
+        raise SystemExit("nothing chosen yet: run --by-round, --real and --combine first")
+    net, lexical = CHOSEN
+    threshold.write(data, t, name, out, net, GRID, dropped, notes.Fit)
+    if lexical is None:
+        return
+    s = GRID[net[0]]
+    lname, kind, value = lexical
+    ls = LEXICAL[lname]
+    drop_a, drop_n = dropped({**s, "r12": ls["r12"]})
+    model = Lexical(
+        ls,
+        s,
+        [a for a, _ in t.attacks if a not in drop_a],
+        [t.real_all[i] for i in t.fitted],
+        [n for n in t.notes if n not in drop_n] + t.agent,
+    )
+    path = out.with_name("injection_lexical.npz")
+    np.savez_compressed(
+        path,
+        coef=model.coef.astype(np.float16),
+        intercept=np.float32(model.intercept),
+        threshold=np.float32(model.threshold(kind, value)),
+        bits=np.int64(BITS),
+        chars=np.int64(model.chars),
+    )
+    hit = np.array([bool(scan(x)) for x in t.real_all]) | (
+        model.scores(t.real_all) >= model.threshold(kind, value)
+    )
+    print(f"{path}: {path.stat().st_size} bytes; lexical alone with the rules: {hit.sum()} real")
+
+
+def saved(path: str) -> lexical_view.Lexical:
+    """A written lexical model (``write``), as a write reads it."""
+    with np.load(path) as arrays:
+        return lexical_view.Lexical.from_arrays(arrays)
+
+
+def read(
+    data: mlp.Data, real_all: list[tuple[str, str]], before: str, after: str, lexical: str
+) -> None:
+    """Every fold read once, the rules alone, the shipped detector and the choice side by
+    side (``fit_injection_window.read``), the choice's lexical model ORed in."""
+    from engram.bench import injection
+    from engram.injection_detector import Detector
+
+    rows = injection.load_set()
+    texts = [r["text"] for r in rows] + [t for _, t in real_all]
+
+    def embed(batch: Sequence[str]) -> np.ndarray:
+        return data.features(list(batch), 0.0)[:, : -mlp.N_CUES]
+
+    checks = {"rules": scan}
+    for name, path in (("before", before), ("after", after)):
+        checks[name] = injection.with_detector(
+            texts, embed, Detector.from_arrays(dict(np.load(path)))
+        )
+    if lexical:
+        model, net = saved(lexical), checks["after"]
+
+        def combined(text: str) -> tuple[str, ...]:
+            return net(text) or (("lexical",) if model.probability(text) >= model.threshold else ())
+
+        checks["after"] = combined
+    for name, check in checks.items():
+        got = injection.measure(rows, real_all, check)
+        for fold in injection.FOLDS[1:]:
+            r = got["recall"][fold]
+            line = f"{name} {fold}: english {r['english']['caught']}/{r['english']['total']}"
+            line += f" overall {r['overall']['caught']}/{r['overall']['total']}"
+            hard = got["hard_negatives"].get(fold)
+            print(line + (f" notes {hard['flagged']}/{hard['total']}" if hard else ""))
+            cats = got["recall"][fold]["categories"]
+            print(f"  per category: { ({c: (v['caught'], v['total']) for c, v in cats.items()}) }")
+        fp = got["false_positives"]
+        print(f"{name} real: {fp['flagged']} of {fp['texts']}:", [e[0] for e in fp["examples"]])
+
+
+def timing(embedder: object, real_all: list[str], before: str, after: str, lexical: str) -> None:
+    """Per write, the rules and the shipped detector against the rules, the choice's
+    network and its lexical model (every eighth real text, one at a time, interleaved per
+    text, the write's own vector not timed): median, mean and p95 in ms."""
+    import statistics
+    import time
+
+    from engram.injection_detector import Detector
+
+    nets = {
+        n: Detector.from_arrays(dict(np.load(p))) for n, p in (("before", before), ("after", after))
+    }
+    model = saved(lexical) if lexical else None
+    texts = real_all[::8]
+    vectors = np.asarray(embedder.embed_batch(texts), np.float32)  # type: ignore[attr-defined]
+    took: dict[str, list[float]] = {n: [] for n in nets}
+    for text, vector in zip(texts, vectors, strict=True):
+        for name, detector in nets.items():
+            start = time.perf_counter()
+            if not scan(text):
+                flagged = detector.reasons(vector[None, :], [text])[0]
+                if name == "after" and model is not None and flagged is None:
+                    model.probability(text)
+            took[name].append(1000 * (time.perf_counter() - start))
+    for name, ms in took.items():
+        print(
+            f"{name}: {len(ms)} texts, median {statistics.median(ms):.3f} ms, mean "
+            f"{statistics.fmean(ms):.3f} ms, p95 {float(np.quantile(ms, 0.95)):.3f} ms"
+        )
+
+
 def main() -> None:
     parser = window.grid_parser(__doc__ or "", "round12-vectors.npz")
     parser.add_argument("--scores", default="/tmp/engram-fit-detector/round12-scores")
     parser.add_argument("--combine", action="store_true", help="every cell of the rule")
+    parser.add_argument("--read", nargs=3, metavar=("BEFORE", "AFTER", "LEXICAL"))
+    parser.add_argument("--timing", nargs=3, metavar=("BEFORE", "AFTER", "LEXICAL"))
     args = parser.parse_args()
     embedder = create_embedder(Config().embedder, Path(args.home))
     real_all = [text for _, text in real_texts(args.data)]
+    if args.timing:
+        timing(embedder, real_all, *args.timing)
+        return
     out = Path(args.scores)
     out.mkdir(parents=True, exist_ok=True)
     t = training(real_all)
     picked = args.only.split("|") if args.only else list(GRID)
+    if args.read:
+        read(mlp.Data(embedder, Path(args.cache)), real_texts(args.data), *args.read)
+        return
+    if args.write:
+        write(mlp.Data(embedder, Path(args.cache)), t, embedder.name, Path(args.write))
     if args.by_round or args.real:
         data = mlp.Data(embedder, Path(args.cache))
         if args.by_round:

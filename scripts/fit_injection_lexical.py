@@ -64,13 +64,14 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 import sys
+import zlib
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
-from engram import injection_lexical as lexical_view
 from engram.bench.injection import real_texts
 from engram.config import Config
 from engram.embed import create_embedder
@@ -116,11 +117,25 @@ CHOSEN: tuple[tuple[str, int, str, float], tuple[str, str, float] | None] | None
 BITS = 16
 
 
+#: Words (letters and digits) and single punctuation marks are the tokens.
+_TOKEN = re.compile(r"[^\W_]+|[^\w\s]", re.UNICODE)
+
+
 @functools.cache
 def hashed(text: str, chars: int) -> tuple[int, ...]:
-    """The distinct hashed n-gram indices of ``text`` (``engram.injection_lexical.hashed``
-    into ``2 ** BITS`` buckets), kept: the grid hashes each text many times."""
-    return tuple(lexical_view.hashed(text, chars, BITS))
+    """The distinct hashed n-gram indices of ``text``: word 1-3 grams of its lower case
+    (whitespace collapsed), and its character ``chars``-grams when ``chars`` is set, each
+    CRC-32 hashed into ``2 ** BITS`` buckets (CRC-32: stable across processes and
+    machines, unlike ``hash``); kept, as the grid hashes each text many times."""
+    low = " ".join(text.lower().split())
+    words = _TOKEN.findall(low)
+    grams = list(words)
+    grams += [a + " " + b for a, b in zip(words, words[1:], strict=False)]
+    grams += [a + " " + b + " " + c for a, b, c in zip(words, words[1:], words[2:], strict=False)]
+    if chars:
+        grams += ["#" + low[i : i + chars] for i in range(max(0, len(low) - chars + 1))]
+    mask = (1 << BITS) - 1
+    return tuple(sorted({zlib.crc32(g.encode()) & mask for g in grams}))
 
 
 def matrix(texts: Sequence[str], chars: int) -> object:
@@ -355,10 +370,20 @@ def write(data: mlp.Data, t: mlp.Training, name: str, out: Path) -> None:
     print(f"{path}: {path.stat().st_size} bytes; lexical alone with the rules: {hit.sum()} real")
 
 
-def saved(path: str) -> lexical_view.Lexical:
-    """A written lexical model (``write``), as a write reads it."""
-    with np.load(path) as arrays:
-        return lexical_view.Lexical.from_arrays(arrays)
+class Saved:
+    """A written lexical model (``write``), scored as a write would score it."""
+
+    def __init__(self, path: str) -> None:
+        with np.load(path) as got:
+            self.coef = got["coef"].astype(np.float64)
+            self.intercept = float(got["intercept"])
+            self.threshold = float(got["threshold"])
+            self.chars = int(got["chars"])
+
+    def probability(self, text: str) -> float:
+        found = list(hashed(text, self.chars))
+        z = self.coef[found].sum() / np.sqrt(max(1, len(found))) + self.intercept
+        return float(1.0 / (1.0 + np.exp(-z)))
 
 
 def read(
@@ -381,7 +406,7 @@ def read(
             texts, embed, Detector.from_arrays(dict(np.load(path)))
         )
     if lexical:
-        model, net = saved(lexical), checks["after"]
+        model, net = Saved(lexical), checks["after"]
 
         def combined(text: str) -> tuple[str, ...]:
             return net(text) or (("lexical",) if model.probability(text) >= model.threshold else ())
@@ -413,7 +438,7 @@ def timing(embedder: object, real_all: list[str], before: str, after: str, lexic
     nets = {
         n: Detector.from_arrays(dict(np.load(p))) for n, p in (("before", before), ("after", after))
     }
-    model = saved(lexical) if lexical else None
+    model = Saved(lexical) if lexical else None
     texts = real_all[::8]
     vectors = np.asarray(embedder.embed_batch(texts), np.float32)  # type: ignore[attr-defined]
     took: dict[str, list[float]] = {n: [] for n in nets}

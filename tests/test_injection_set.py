@@ -92,10 +92,11 @@ def test_overall_held_out_recall_meets_the_issue_target() -> None:
     strict=True,
     reason="the rules alone reach 0.69 held out (0.63 on the second fold, 0.33 on the third, "
     "0.24 on the fourth, 0.27 on the fifth, 0.19 on the sixth, 0.36 on the seventh, 0.46 on "
-    "the eighth, 0.36 on the ninth, 0.32 on the tenth); with "
+    "the eighth, 0.36 on the ninth, 0.32 on the tenth, 0.35 on the eleventh); with "
     "round eleven's learned detector a write reaches 0.99 on the second held-out fold, 0.93 "
     "on the third, 0.85 on the fourth, 0.84 on the fifth, 0.85 on the sixth, 0.88 on the "
-    "seventh, 0.94 on the eighth, 0.82 on the ninth and 0.79 on the tenth "
+    "seventh, 0.94 on the eighth, 0.82 on the ninth, 0.79 on the tenth and 0.79 on the "
+    "eleventh "
     "(tests/test_injection_detector.py)",
 )
 def test_english_held_out_recall_of_the_rules_alone_meets_the_issue_target() -> None:
@@ -106,7 +107,7 @@ def test_rules_alone_figures_on_the_later_folds_are_recorded() -> None:
     """The rules' English catches on the folds written after them (docs/safety.md): a
     change to a rule that moves them must update the record."""
     folds = ("held_out_2", "held_out_3", "held_out_4", "held_out_5", "held_out_6")
-    folds += ("held_out_7", "held_out_8", "held_out_9", "held_out_10")
+    folds += ("held_out_7", "held_out_8", "held_out_9", "held_out_10", "held_out_11")
     english = {fold: RESULT[fold]["english"]["caught"] for fold in folds}
     assert english == {
         "held_out_2": 59,
@@ -118,6 +119,7 @@ def test_rules_alone_figures_on_the_later_folds_are_recorded() -> None:
         "held_out_8": 54,
         "held_out_9": 35,
         "held_out_10": 31,
+        "held_out_11": 34,
     }
 
 

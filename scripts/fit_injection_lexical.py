@@ -87,6 +87,7 @@ import fit_injection_mlp as mlp  # noqa: E402  (round eight's network, data and 
 import fit_injection_notes as notes  # noqa: E402  (round eleven's fit and thresholds)
 import fit_injection_threshold as threshold  # noqa: E402  (round ten's harness)
 import fit_injection_window as window  # noqa: E402  (round nine's rounds)
+import injection_training12  # noqa: E402  (round twelve's training-only examples)
 
 GRID: dict[str, dict[str, float]] = {
     "notes x2 + r11": {**notes.GRID["notes x2"], "r11": 1},
@@ -201,22 +202,13 @@ def dropped(s: dict[str, float]) -> tuple[set[str], set[str]]:
     """What setting ``s`` leaves out: round eleven's rule, and round twelve's examples
     unless ``r12`` is set."""
     attacks, kept_notes = notes.dropped(s)
-    if not s.get("r12"):
-        import injection_training12
-
-        twelve_attacks, twelve_notes = injection_training12.everything()
-        attacks |= {t for t, _ in twelve_attacks}
-        kept_notes |= set(twelve_notes)
-    return attacks, kept_notes
+    twelve_attacks, twelve_notes = notes.unnamed(s, "r12", injection_training12.everything)
+    return attacks | twelve_attacks, kept_notes | twelve_notes
 
 
 def training(real_all: list[str]) -> mlp.Training:
     """Round eleven's training data and round twelve's examples (``dropped`` decides)."""
-    import injection_training12
-
-    t = notes.training(real_all)
-    attacks, more = injection_training12.everything()
-    return mlp.Training(t.attacks + attacks, t.real_all, t.fitted, t.notes + more, t.agent)
+    return notes.with_examples(notes.training(real_all), injection_training12.everything)
 
 
 def by_round(data: mlp.Data, t: mlp.Training, picked: list[str], only: str, out: Path) -> None:

@@ -62,6 +62,7 @@ the shipped detector stays.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -128,22 +129,35 @@ class Fit(threshold.Fit):
         return super().threshold(kind, value, index, among)
 
 
+Examples = Callable[[], tuple[list[tuple[str, str]], list[str]]]
+
+
+def unnamed(s: dict[str, float], flag: str, everything: Examples) -> tuple[set[str], set[str]]:
+    """A round's training-only examples (``everything``) when setting ``s`` does not
+    name them (``flag``): left out."""
+    if s.get(flag):
+        return set(), set()
+    attacks, kept = everything()
+    return {t for t, _ in attacks}, set(kept)
+
+
+def with_examples(t: mlp.Training, everything: Examples) -> mlp.Training:
+    """``t`` with a round's training-only examples added (the settings decide which)."""
+    attacks, more = everything()
+    return mlp.Training(t.attacks + attacks, t.real_all, t.fitted, t.notes + more, t.agent)
+
+
 def dropped(s: dict[str, float]) -> tuple[set[str], set[str]]:
     """What setting ``s`` leaves out: round ten's rule, and round eleven's examples unless
     ``r11`` is set."""
     attacks, notes = threshold.dropped(s)
-    if not s.get("r11"):
-        eleven_attacks, eleven_notes = injection_training11.everything()
-        attacks |= {t for t, _ in eleven_attacks}
-        notes |= set(eleven_notes)
-    return attacks, notes
+    eleven_attacks, eleven_notes = unnamed(s, "r11", injection_training11.everything)
+    return attacks | eleven_attacks, notes | eleven_notes
 
 
 def training(real_all: list[str]) -> mlp.Training:
     """Round ten's training data and round eleven's examples (``dropped`` decides)."""
-    t = window.training(real_all)
-    attacks, notes = injection_training11.everything()
-    return mlp.Training(t.attacks + attacks, t.real_all, t.fitted, t.notes + notes, t.agent)
+    return with_examples(window.training(real_all), injection_training11.everything)
 
 
 def main() -> None:

@@ -45,8 +45,9 @@ import itertools
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -320,11 +321,21 @@ def write(data: mlp.Data, t: mlp.Training, name: str, out: Path) -> None:
         )
 
 
-def read(data: mlp.Data, real_all: list[tuple[str, str]], before: str, after: str) -> None:
+Check = Callable[[str], tuple[str, ...]]
+
+
+def read(
+    data: mlp.Data,
+    real_all: list[tuple[str, str]],
+    before: str,
+    after: str,
+    wrap: Callable[[Check], Check] | None = None,
+) -> None:
     """Every fold read once, the rules alone and each detector side by side on the same
     cached embeddings (the view's pieces too): English and overall catches per fold and
     per category, benign notes and real texts flagged (ids, never the
-    texts of a held-out fold)."""
+    texts of a held-out fold); ``wrap``, if given, wraps the ``after`` check (round
+    twelve's lexical view)."""
     from engram.bench import injection
 
     rows = injection.load_set()
@@ -337,6 +348,20 @@ def read(data: mlp.Data, real_all: list[tuple[str, str]], before: str, after: st
     for name, path in (("before", before), ("after", after)):
         detector = Detector.from_arrays(dict(np.load(path)))
         checks[name] = injection.with_detector(texts, embed, detector)
+    if wrap is not None:
+        checks["after"] = wrap(checks["after"])
+    report(rows, real_all, checks)
+
+
+def report(
+    rows: list[dict[str, Any]],
+    real_all: list[tuple[str, str]],
+    checks: dict[str, Check],
+) -> None:
+    """Per check, English and overall catches per fold and per category, benign notes and
+    real texts flagged (ids, never the texts of a held-out fold)."""
+    from engram.bench import injection
+
     for name, check in checks.items():
         got = injection.measure(rows, real_all, check)
         for fold in injection.FOLDS[1:]:

@@ -24,7 +24,8 @@ tuned anything. Round five (``scripts/injection_round5.py``) added a fourth,
 (``scripts/injection_round8.py``) a seventh, ``held_out_7``; round nine
 (``scripts/injection_round9.py``) an eighth, ``held_out_8``; round ten
 (``scripts/injection_round10.py``) a ninth, ``held_out_9``; round eleven
-(``scripts/injection_round11.py``) a tenth, ``held_out_10``.
+(``scripts/injection_round11.py``) a tenth, ``held_out_10``; round twelve
+(``scripts/injection_round12.py``) an eleventh, ``held_out_11``.
 """
 
 from __future__ import annotations
@@ -72,6 +73,7 @@ FOLDS = (
     "held_out_8",
     "held_out_9",
     "held_out_10",
+    "held_out_11",
 )
 
 Scan = Callable[[str], tuple[str, ...]]
@@ -303,6 +305,7 @@ def _table(result: dict[str, Any]) -> list[str]:
         "held_out_8": "held-out 8",
         "held_out_9": "held-out 9",
         "held_out_10": "held-out 10",
+        "held_out_11": "held-out 11",
     }
     recall = result["recall"]
     lines = [

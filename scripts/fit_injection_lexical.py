@@ -78,8 +78,6 @@ from pathlib import Path
 import numpy as np
 
 from engram.bench.injection import real_texts
-from engram.config import Config
-from engram.embed import create_embedder
 from engram.safety import scan
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -404,7 +402,6 @@ def timing(embedder: object, real_all: list[str], before: str, after: str, lexic
     """Per write, the rules and the shipped detector against the rules, the choice's
     network and its lexical model (every eighth real text, one at a time, interleaved per
     text, the write's own vector not timed): median, mean and p95 in ms."""
-    import statistics
     import time
 
     from engram.injection_detector import Detector
@@ -424,11 +421,7 @@ def timing(embedder: object, real_all: list[str], before: str, after: str, lexic
                 if name == "after" and model is not None and flagged is None:
                     model.probability(text)
             took[name].append(1000 * (time.perf_counter() - start))
-    for name, ms in took.items():
-        print(
-            f"{name}: {len(ms)} texts, median {statistics.median(ms):.3f} ms, mean "
-            f"{statistics.fmean(ms):.3f} ms, p95 {float(np.quantile(ms, 0.95)):.3f} ms"
-        )
+    mlp.report_timings(took, 3)
 
 
 def main() -> None:
@@ -437,9 +430,7 @@ def main() -> None:
     parser.add_argument("--combine", action="store_true", help="every cell of the rule")
     parser.add_argument("--read", nargs=3, metavar=("BEFORE", "AFTER", "LEXICAL"))
     parser.add_argument("--timing", nargs=3, metavar=("BEFORE", "AFTER", "LEXICAL"))
-    args = parser.parse_args()
-    embedder = create_embedder(Config().embedder, Path(args.home))
-    real_all = [text for _, text in real_texts(args.data)]
+    args, embedder, real_all = window.grid_setup(parser)
     if args.timing:
         timing(embedder, real_all, *args.timing)
         return

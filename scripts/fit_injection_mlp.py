@@ -474,10 +474,15 @@ def timing(data: Data, real_all: list[str], before: str = "") -> None:
             if not scan(text):
                 detector.reasons(vector[None, :], [text])
             took[name].append(1000 * (time.perf_counter() - start))
+    report_timings(took)
+
+
+def report_timings(took: dict[str, list[float]], digits: int = 2) -> None:
+    """Each detector's milliseconds a write: median, mean and p95."""
     for name, ms in took.items():
         print(
-            f"{name}: {len(ms)} texts, median {np.median(ms):.2f} ms, mean {np.mean(ms):.2f} ms, "
-            f"p95 {np.quantile(ms, 0.95):.2f} ms"
+            f"{name}: {len(ms)} texts, median {np.median(ms):.{digits}f} ms, mean "
+            f"{np.mean(ms):.{digits}f} ms, p95 {np.quantile(ms, 0.95):.{digits}f} ms"
         )
 
 

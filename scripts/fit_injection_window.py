@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -403,11 +402,7 @@ def timing(embedder: object, real_all: list[str], before: str, after: str) -> No
                 detector.reasons(vector[None, :], [text], embed)
             took[name].append(1000 * (time.perf_counter() - start))
         viewed += bool(detectors["after"].sentence_threshold and cued_sentences(text))
-    for name, ms in took.items():
-        print(
-            f"{name}: {len(ms)} texts, median {statistics.median(ms):.2f} ms, mean "
-            f"{statistics.fmean(ms):.2f} ms, p95 {float(np.quantile(ms, 0.95)):.2f} ms"
-        )
+    mlp.report_timings(took)
     print(f"texts with a cued piece (the view's extra call): {viewed}")
 
 
@@ -425,14 +420,19 @@ def grid_parser(doc: str, cache: str) -> argparse.ArgumentParser:
     return parser
 
 
+def grid_setup(parser: argparse.ArgumentParser) -> tuple[argparse.Namespace, Any, list[str]]:
+    """The parsed switches, the embedder under ``--home`` and every real text."""
+    args = parser.parse_args()
+    embedder = create_embedder(Config().embedder, Path(args.home))
+    return args, embedder, [text for _, text in real_texts(args.data)]
+
+
 def main() -> None:
     parser = grid_parser(__doc__ or "", "round9-vectors.npz")
     parser.add_argument("--warm", action="store_true", help="embed every text and piece")
     parser.add_argument("--read", nargs=2, metavar=("BEFORE", "AFTER"), help="read every fold")
     parser.add_argument("--timing", nargs=2, metavar=("BEFORE", "AFTER"), help="two .npz files")
-    args = parser.parse_args()
-    embedder = create_embedder(Config().embedder, Path(args.home))
-    real_all = [text for _, text in real_texts(args.data)]
+    args, embedder, real_all = grid_setup(parser)
     if args.timing:
         timing(embedder, real_all, *args.timing)
         return

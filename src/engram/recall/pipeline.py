@@ -86,9 +86,9 @@ class Retriever:
         graph: GraphStore | None = None,
         chunks: ChunkVectorStore | None = None,
         calibration: abstain.Calibration = abstain.CALIBRATION,
+        standings: Standings | None = None,
         stale: StaleReader | None = None,
         overlap_reads: bool = False,
-        standings: Standings | None = None,
     ) -> None:
         self.memories = memories
         self.keyword = keyword
@@ -96,8 +96,8 @@ class Retriever:
         self.config = config
         self.embedder = embedder
         self.index = index
-        self.calibration = calibration  # the abstain floors for this embedder (issue 24)
-        self.standings = standings  # issue 24, round 5: the abstain decision's standing
+        # issue 24: the abstain floors for this embedder, and (round 5) the standing
+        self.calibration, self.standings = calibration, standings
         self.query_vectors = QueryVectorCache()  # a repeated query skips the model
         self.sizes = anchors.NamespaceSizes()  # recall.anchor_share's namespace counts
         # Three workers: the keyword leg, the hint index's search and one read that

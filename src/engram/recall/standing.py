@@ -165,22 +165,17 @@ class Standings:
         vectors: VectorStore,
         index: VectorSearch,
         embedder: Embedder,
-        *,
-        refresh: float = REFRESH,
         cache: Path | None = None,
+        refresh: float = REFRESH,
     ) -> None:
-        self.vectors = vectors
-        self.cache = cache
-        """Where the label vectors are kept between processes (``label_vectors``)."""
-        self.index = index
-        self.embedder = embedder
-        self.refresh = refresh
+        self.vectors, self.index, self.embedder = vectors, index, embedder
+        self.refresh, self.cache = refresh, cache
+        """``cache``: where the label vectors are kept between processes."""
         self.computed = 0
         """How many profiles were computed (not counting adds folded in)."""
         self._profiles: dict[str, Profile] = {}
         self._pending: dict[str, Future[None]] = {}
-        self._lock = threading.Lock()
-        self._closed = False
+        self._lock, self._closed = threading.Lock(), False
         self._worker: ThreadPoolExecutor | None = None
 
     # -- the hot path ---------------------------------------------------------------

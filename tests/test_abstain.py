@@ -17,6 +17,7 @@ from conftest import HashEmbedder
 from engram import Memory
 from engram.api.app import create_app
 from engram.bench import abstain as bench
+from engram.bench import abstain_package
 from engram.cli.main import cli
 from engram.config import Config, RecallConfig
 from engram.embed.minilm import PACKAGED_NAME, MiniLMEmbedder
@@ -444,7 +445,7 @@ def test_uncertain_band_answers_with_one_line() -> None:
 
 def test_weights_module_round_trips() -> None:
     fitted = bench.fit(_rows(), "m")
-    text = bench.weights_module(fitted, "m", "test rows")
+    text = abstain_package.weights_module(fitted, "m", "test rows")
     namespace: dict[str, object] = {}
     exec(compile(text, "abstain_weights.py", "exec"), namespace)  # noqa: S102 - our own text
     loaded = abstain.Calibration.from_mapping(namespace["MODEL"])  # type: ignore[arg-type]

@@ -13,7 +13,7 @@ import pytest
 from conftest import HashEmbedder
 from engram import Memory
 from engram.bench import abstain as abstain_bench
-from engram.bench import categories, paraphrase
+from engram.bench import abstain_line, categories, paraphrase
 from engram.config import Config
 from engram.errors import InvalidInputError
 from engram.recall import abstain
@@ -220,7 +220,7 @@ def test_the_margin_is_how_far_a_left_out_store_falls_below_the_others_floor() -
     margin = categories.loso_margin(answerable, cross, feature)
     assert margin > 0.0  # each store's lowest question is below the other's floor
     angle, floor = categories.fit_direction(answerable, cross, feature)
-    value = abstain_bench.along(feature, angle)
+    value = abstain_line.along(feature, angle)
     assert min(value(r) for r in answerable) == pytest.approx(floor)
     sim, bound = categories.fit_box(answerable, cross, feature)
     assert not [r for r in answerable if (r.sim or 0.0) < sim and feature(r) < bound]

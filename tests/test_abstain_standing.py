@@ -15,6 +15,7 @@ import pytest
 from conftest import HashEmbedder
 from engram import Memory
 from engram.bench import abstain as bench
+from engram.bench import abstain_line
 from engram.config import Config
 from engram.recall import calibrations, standing
 from engram.recall.abstain import CALIBRATION, Calibration, Evidence, StandingLine, Verdict
@@ -169,7 +170,7 @@ def test_the_fit_puts_every_calibration_question_above_its_line() -> None:
     rows = [_row("answerable", i, 0.2 + 0.01 * i, 1.0 + 0.05 * i) for i in range(20)]
     rows += [_row("cross", i, 0.25 + 0.01 * i, -1.0 - 0.05 * i) for i in range(20)]
     rows += [_row("answerable", 99, 0.01, -5.0, held_out=True)]  # never read
-    line = bench.fit_standing(rows)
+    line = abstain_line.fit_standing(rows)
     assert line is not None and line["angle"] != 0.0
     test = StandingLine.from_mapping(line)
     calibration = [r for r in rows if not r.held_out]
@@ -180,7 +181,7 @@ def test_the_fit_puts_every_calibration_question_above_its_line() -> None:
     )
     assert all(test.off_topic(r.sim or 0.0, r.standing or 0.0) for r in rows if r.set == "cross")
     # Rows measured without the standing fit no line (the silent floor decides).
-    assert bench.fit_standing([replace(r, standing=None) for r in rows]) is None
+    assert abstain_line.fit_standing([replace(r, standing=None) for r in rows]) is None
 
 
 def _calibrated(config: Config, line: dict[str, float]) -> Memory:

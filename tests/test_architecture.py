@@ -254,8 +254,8 @@ LAYERS = (
     ),
     grimp.Layer("pipeline"),
     grimp.Layer("write", "filters", "transfer", "migrate_store"),
-    # a repeat write's merge; an import's row order; the carried tables' copy and lines
-    grimp.Layer("dedupe", "transfer_order", "table_copy"),
+    # a repeat write's merge; an import's row order and lines; the carried tables' copy
+    grimp.Layer("dedupe", "transfer_order", "transfer_lines", "table_copy"),
     grimp.Layer("core"),
     grimp.Layer(
         "recall",

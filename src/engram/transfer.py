@@ -41,12 +41,12 @@ import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import closing
 from dataclasses import dataclass, fields
-from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
 
+from engram import transfer_lines as lines
 from engram._version import __version__
 from engram.errors import InvalidInputError, shown
 from engram.records import HistoryEntry, MemoryCategory, MemoryRecord, MemoryType, iso, utcnow
@@ -298,21 +298,6 @@ def _check_dimensions(store: Store, dims: Mapping[str, int], file: Path) -> None
             )
 
 
-class _Problem(Exception):
-    """A problem with one line; ``_items`` adds the file and line number."""
-
-
-def _line_text(raw: bytes) -> str:
-    """One line of the file as text, or a ``_Problem`` naming its first bad byte."""
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise _Problem(
-            f"not UTF-8 text (byte {raw[exc.start]:#04x} at column {exc.start + 1}); an "
-            "export is UTF-8 JSON lines: was the file edited with another encoding?"
-        ) from None
-
-
 def _items(file: Path) -> Iterator[Item]:
     """The file's bundles (a memory with its rows) and transcripts, in file order."""
     try:
@@ -328,25 +313,25 @@ def _items(file: Path) -> Iterator[Item]:
     try:
         with handle:
             for number, raw in enumerate(handle, start=1):
-                line = _line_text(raw)
+                line = lines.line_text(raw)
                 if not line.strip():
                     continue
-                data = _json_object(line)
+                data = lines.json_object(line)
                 if number == 1:
                     _header(data)
                     continue
                 if ended:
-                    raise _Problem("content after the 'end' line")
+                    raise lines.Problem("content after the 'end' line")
                 kind = data.get("kind")
                 if kind == "memory":
-                    _exact_keys(data, {"kind", "memory"}, "a memory line")
+                    lines.exact_keys(data, {"kind", "memory"}, "a memory line")
                     if current is not None:
                         yield current.bundle()
-                    current = _Bundle(_record(_field(data, "memory", dict)))
+                    current = _Bundle(_record(lines.field(data, "memory", dict)))
                     counts["memories"] += 1
                 elif kind in ("history", "feedback", "vector"):
                     if current is None or data.get("memory_id") != current.record.id:
-                        raise _Problem(f"a {kind} line must follow the line of its memory")
+                        raise lines.Problem(f"a {kind} line must follow the line of its memory")
                     current.add(kind, data)
                     counts["vectors" if kind == "vector" else kind] += 1
                 elif kind == "transcript":
@@ -354,13 +339,13 @@ def _items(file: Path) -> Iterator[Item]:
                     yield _transcript(data)
                 elif kind == "row":
                     counts["rows"] += 1
-                    yield row_from_line(data, _Problem)
+                    yield row_from_line(data, lines.Problem)
                 elif kind == "end":
                     _end(data, counts)
                     ended = True
                 else:
-                    raise _Problem(f"unknown kind {shown(kind)}")
-    except _Problem as exc:
+                    raise lines.Problem(f"unknown kind {shown(kind)}")
+    except lines.Problem as exc:
         raise InvalidInputError(f"{file}, line {number}: {exc}") from None
     except OSError as exc:
         raise InvalidInputError(f"cannot read {file}: {exc.strerror or exc}") from None
@@ -390,135 +375,61 @@ class _Bundle:
             self.feedback.append(_feedback(data, self.record))
         else:
             if self.vector is not None:
-                raise _Problem(f"a second vector for memory {self.record.id}")
+                raise lines.Problem(f"a second vector for memory {self.record.id}")
             self.vector = _vector(data)
 
     def bundle(self) -> MemoryBundle:
         return MemoryBundle(self.record, tuple(self.history), tuple(self.feedback), self.vector)
 
 
-def _json_object(line: str) -> dict[str, Any]:
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError as exc:
-        # Some of json's messages end in "at" ("Invalid control character at").
-        reason = exc.msg.removesuffix(" at")
-        raise _Problem(f"not valid JSON ({reason} at column {exc.colno})") from None
-    if not isinstance(data, dict):
-        raise _Problem(f"expected a JSON object, got {type(data).__name__}")
-    return data
-
-
 def _header(data: Mapping[str, Any]) -> None:
     version = data.get("engram_export")
     if isinstance(version, bool) or not isinstance(version, int):
-        raise _Problem("not an engram export: the first line has no 'engram_export' version")
+        raise lines.Problem("not an engram export: the first line has no 'engram_export' version")
     if version > FORMAT_VERSION:
-        raise _Problem(
+        raise lines.Problem(
             f"export format {version} was written by a newer engram; this engram reads "
             f"format {FORMAT_VERSION} and older: upgrade engram to import it"
         )
     if version < 1:
-        raise _Problem(f"unknown export format {version}")
+        raise lines.Problem(f"unknown export format {version}")
 
 
 def _end(data: Mapping[str, Any], counts: Mapping[str, int]) -> None:
     for name, seen in counts.items():
         expected = data.get(name, 0 if name == "rows" else None)  # format 1 has no rows
         if expected != seen:
-            raise _Problem(
+            raise lines.Problem(
                 f"the 'end' line says {shown(expected)} {name} but the file holds {seen}: "
                 "the file is incomplete or was edited"
             )
 
 
-# -- one line's fields ----------------------------------------------------------------
-def _field(data: Mapping[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
-    if name not in data:
-        raise _Problem(f"missing field {shown(name)}")
-    value = data[name]
-    if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
-        raise _Problem(f"field {shown(name)} must not be a boolean")
-    if not isinstance(value, kind):
-        raise _Problem(f"field {shown(name)} has the wrong type ({type(value).__name__})")
-    return value
-
-
-def _text(data: Mapping[str, Any], name: str, *, optional: bool = False) -> Any:
-    return _field(data, name, (str, type(None)) if optional else str)
-
-
-def _time(data: Mapping[str, Any], name: str) -> datetime:
-    value = _text(data, name)
-    try:
-        return datetime.fromisoformat(value)
-    except ValueError:
-        raise _Problem(f"field {shown(name)} is not an ISO 8601 time: {shown(value)}") from None
-
-
-def _maybe_time(data: Mapping[str, Any], name: str) -> datetime | None:
-    return None if _text(data, name, optional=True) is None else _time(data, name)
-
-
-def _exact_keys(data: Mapping[str, Any], expected: set[str], what: str) -> None:
-    unknown = set(data) - expected
-    if unknown:
-        raise _Problem(f"unknown field(s) in {what}: {', '.join(sorted(unknown))}")
-
-
-def _strings(data: Mapping[str, Any], name: str) -> tuple[str, ...]:
-    value = _field(data, name, list)
-    if not all(isinstance(v, str) for v in value):
-        raise _Problem(f"field {shown(name)} must be a list of strings")
-    return tuple(value)
-
-
-def _number(data: Mapping[str, Any], name: str) -> float | None:
-    value = _field(data, name, (int, float, type(None)))
-    return None if value is None else float(value)
-
-
-def _enum(
-    data: Mapping[str, Any],
-    name: str,
-    enum: type[MemoryType] | type[MemoryCategory],
-    *,
-    optional: bool = False,
-) -> Any:
-    value = _text(data, name, optional=optional)
-    if value is None:
-        return None
-    try:
-        return enum(value)
-    except ValueError:
-        raise _Problem(f"field {shown(name)} has an unknown value {shown(value)}") from None
-
-
 # How each MemoryRecord field is read, by its annotation.
 _READERS: dict[str, Callable[[Mapping[str, Any], str], Any]] = {
-    "str": _text,
-    "str | None": lambda d, n: _text(d, n, optional=True),
-    "MemoryType": lambda d, n: _enum(d, n, MemoryType),
-    "MemoryCategory | None": lambda d, n: _enum(d, n, MemoryCategory, optional=True),
-    "tuple[str, ...]": _strings,
-    "float | None": _number,
-    "int": lambda d, n: _field(d, n, int),
-    "dict[str, Any]": lambda d, n: _field(d, n, dict),
-    "datetime": _time,
-    "datetime | None": _maybe_time,
+    "str": lines.text_field,
+    "str | None": lambda d, n: lines.text_field(d, n, optional=True),
+    "MemoryType": lambda d, n: lines.enum(d, n, MemoryType),
+    "MemoryCategory | None": lambda d, n: lines.enum(d, n, MemoryCategory, optional=True),
+    "tuple[str, ...]": lines.strings,
+    "float | None": lines.number,
+    "int": lambda d, n: lines.field(d, n, int),
+    "dict[str, Any]": lambda d, n: lines.field(d, n, dict),
+    "datetime": lines.time_field,
+    "datetime | None": lines.maybe_time,
 }
 _RECORD_FIELDS = {f.name: str(f.type) for f in fields(MemoryRecord)}
 
 
 def _record(data: Mapping[str, Any]) -> MemoryRecord:
-    _exact_keys(data, set(_RECORD_FIELDS), "memory")
+    lines.exact_keys(data, set(_RECORD_FIELDS), "memory")
     values = {name: _READERS[kind](data, name) for name, kind in _RECORD_FIELDS.items()}
     record = MemoryRecord(**values)
     if not record.id:
-        raise _Problem("a memory needs a non-empty id")
+        raise lines.Problem("a memory needs a non-empty id")
     _namespace(record.namespace)
     if normalize_content(record.content).content_hash != record.content_hash:
-        raise _Problem(f"memory {record.id}: content_hash does not match its content")
+        raise lines.Problem(f"memory {record.id}: content_hash does not match its content")
     return record
 
 
@@ -526,12 +437,12 @@ def _namespace(name: str) -> None:
     try:
         namespace_for(name, None, None, None, name)
     except InvalidInputError as exc:
-        raise _Problem(str(exc)) from None
+        raise lines.Problem(str(exc)) from None
 
 
 def _same_memory(data: Mapping[str, Any], record: MemoryRecord) -> None:
-    if _text(data, "namespace") != record.namespace:
-        raise _Problem(f"namespace differs from its memory's ({shown(record.namespace)})")
+    if lines.text_field(data, "namespace") != record.namespace:
+        raise lines.Problem(f"namespace differs from its memory's ({shown(record.namespace)})")
 
 
 _HISTORY_KEYS = {"kind", "memory_id", "namespace", "event", "before", "after", "actor"}
@@ -539,69 +450,71 @@ _HISTORY_KEYS |= {"reason", "created_at"}
 
 
 def _history(data: Mapping[str, Any], record: MemoryRecord) -> HistoryEntry:
-    _exact_keys(data, _HISTORY_KEYS, "history")
+    lines.exact_keys(data, _HISTORY_KEYS, "history")
     _same_memory(data, record)
-    created = _time(data, "created_at")
+    created = lines.time_field(data, "created_at")
     return HistoryEntry(
         id=0,  # the importing store assigns the row id
         memory_id=record.id,
         namespace=record.namespace,
-        event=_text(data, "event"),
-        before=_field(data, "before", (dict, type(None))),
-        after=_field(data, "after", (dict, type(None))),
-        actor=_text(data, "actor", optional=True),
-        reason=_text(data, "reason", optional=True),
+        event=lines.text_field(data, "event"),
+        before=lines.field(data, "before", (dict, type(None))),
+        after=lines.field(data, "after", (dict, type(None))),
+        actor=lines.text_field(data, "actor", optional=True),
+        reason=lines.text_field(data, "reason", optional=True),
         created_at=created,
     )
 
 
 def _feedback(data: Mapping[str, Any], record: MemoryRecord) -> FeedbackRow:
-    _exact_keys(
+    lines.exact_keys(
         data, {"kind", "memory_id", "namespace", "rating", "comment", "created_at"}, "feedback"
     )
     _same_memory(data, record)
-    rating = _field(data, "rating", int)
+    rating = lines.field(data, "rating", int)
     if rating not in (1, -1):
-        raise _Problem(f"rating must be 1 or -1, got {shown(rating)}")
-    created = _time(data, "created_at")
+        raise lines.Problem(f"rating must be 1 or -1, got {shown(rating)}")
+    created = lines.time_field(data, "created_at")
     return FeedbackRow(
         memory_id=record.id,
         namespace=record.namespace,
         rating=rating,
-        comment=_text(data, "comment", optional=True),
+        comment=lines.text_field(data, "comment", optional=True),
         created_at=created,
     )
 
 
 def _vector(data: Mapping[str, Any]) -> VectorRow:
-    _exact_keys(data, {"kind", "memory_id", "model", "dim", "content_hash", "vector"}, "vector")
-    dim = _field(data, "dim", int)
+    lines.exact_keys(
+        data, {"kind", "memory_id", "model", "dim", "content_hash", "vector"}, "vector"
+    )
+    dim = lines.field(data, "dim", int)
     try:
-        raw = base64.b64decode(_text(data, "vector"), validate=True)
+        raw = base64.b64decode(lines.text_field(data, "vector"), validate=True)
     except (binascii.Error, ValueError):
-        raise _Problem("field 'vector' is not base64") from None
+        raise lines.Problem("field 'vector' is not base64") from None
     if dim < 1 or len(raw) != 4 * dim:
-        raise _Problem(f"the vector holds {len(raw) // 4} float32 values, not dim={dim}")
+        raise lines.Problem(f"the vector holds {len(raw) // 4} float32 values, not dim={dim}")
     return VectorRow(
-        memory_id=_text(data, "memory_id"),
-        model=_text(data, "model"),
+        memory_id=lines.text_field(data, "memory_id"),
+        model=lines.text_field(data, "model"),
         vector=np.frombuffer(raw, dtype="<f4").astype(np.float32),
-        content_hash=_text(data, "content_hash"),
+        content_hash=lines.text_field(data, "content_hash"),
     )
 
 
 def _transcript(data: Mapping[str, Any]) -> TranscriptRow:
-    _exact_keys(
+    lines.exact_keys(
         data,
         {"kind", "namespace", "session_key", "content", "agent_id", "created_at"},
         "transcript",
     )
-    created = _time(data, "created_at")
-    _namespace(_text(data, "namespace"))
+    created = lines.time_field(data, "created_at")
+    _namespace(lines.text_field(data, "namespace"))
     return TranscriptRow(
-        namespace=_text(data, "namespace"),
-        session_key=_text(data, "session_key"),
-        content=_text(data, "content"),
-        agent_id=_text(data, "agent_id", optional=True),
+        namespace=lines.text_field(data, "namespace"),
+        session_key=lines.text_field(data, "session_key"),
+        content=lines.text_field(data, "content"),
+        agent_id=lines.text_field(data, "agent_id", optional=True),
         created_at=created,
     )

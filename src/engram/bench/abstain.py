@@ -25,7 +25,6 @@ folds (alternately); :func:`two_fold` fits on one and scores the other.
 from __future__ import annotations
 
 import json
-import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -34,13 +33,12 @@ from typing import Any
 
 import numpy as np
 
-from engram.bench import beam, runner
+from engram.bench import abstain_line, beam, runner
 from engram.bench.dataset import Dataset
 from engram.bench.metrics import percentile
 from engram.bench.spaces import Spaces
-from engram.errors import InvalidInputError
 from engram.memory import Memory
-from engram.recall import abstain, packing, standing
+from engram.recall import abstain, packing
 from engram.records import Hit
 
 #: Hits read per query: recall's over-fetch (``candidates``), the hits the decision reads.
@@ -156,20 +154,8 @@ def ask(
         split=split,
         space=spaces.measure(namespace, text) if spaces is not None else None,
         categories=categories(text, hits) if categories is not None else None,
-        standing=standing_in(mem, namespace, found.sim),
+        standing=abstain_line.standing_in(mem, namespace, found.sim),
     )
-
-
-def standing_in(mem: Memory, namespace: str, sim: float | None) -> float | None:
-    """The store standing of best cosine ``sim`` in ``namespace``, its profile computed
-    (or refreshed) now as recall computes it; None without a dense leg."""
-    standings = mem.standings
-    if standings is None or sim is None:
-        return None
-    profile = standings.profile(namespace)
-    if profile is None or profile.maxima is None:
-        return None
-    return round(standing.standing_of(sim, profile.maxima), 5)
 
 
 def collect(
@@ -488,63 +474,10 @@ def fit(rows: Sequence[Row], embedder: str, features: Sequence[str] = FEATURES) 
     cal = calibration(model, embedder, high, low)
     floor = pick_floor([r for r in rows if not r.held_out], Policy("fit", cal, embedder))
     out = {**model, "threshold": high, "low_threshold": low, "relative_floor": floor}
-    line = fit_standing(rows)
+    line = abstain_line.fit_standing(rows)
     if line is not None:
         out["standing"] = line
     return out
-
-
-# -- the store standing's off-topic line (issue 24, rounds 4 and 5) ---------------------
-
-#: Directions tried in the plane of (best cosine, one more feature), in degrees: the
-#: test reads ``cos(a) * sim + sin(a) * feature`` (0 is the best cosine alone).
-ANGLES = tuple(range(-80, 81, 2))
-
-Feature = Callable[[Row], float]
-
-
-def along(feature: Feature, angle: float) -> Feature:
-    """The row's value along the direction ``angle`` of (best cosine, ``feature``)."""
-    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
-    return lambda row: c * (row.sim or 0.0) + s * feature(row)
-
-
-def fit_direction(
-    answerable: Sequence[Row], cross: Sequence[Row], feature: Feature
-) -> tuple[float, float]:
-    """``(angle, floor)``: the direction whose floor at the lowest answerable question
-    silences the most cross-domain questions (the nearer to the cosine alone on ties)."""
-    if not answerable:
-        raise InvalidInputError("no calibration rows with the feature to fit a line on")
-    best: tuple[float, float, float] = (-1.0, 0.0, 0.0)
-    for angle in sorted(ANGLES, key=abs):
-        value = along(feature, angle)
-        floor = min(value(r) for r in answerable)
-        share = sum(1 for r in cross if value(r) < floor) / max(len(cross), 1)
-        if share > best[0]:
-            best = (share, angle, floor)
-    return best[1], best[2]
-
-
-def fit_standing(rows: Sequence[Row]) -> dict[str, float] | None:
-    """The off-topic line of (best cosine, store standing), fitted on the paraphrase
-    calibration stores alone with none of their answerable questions below it (None
-    when their rows carry no standing)."""
-    fitting = [
-        r
-        for r in rows
-        if r.dataset == "paraphrase"
-        and not r.held_out
-        and r.standing is not None
-        and r.sim is not None
-    ]
-    answerable = [r for r in fitting if r.set == "answerable"]
-    if not answerable:
-        return None
-    cross = [r for r in fitting if r.set == "cross"]
-    angle, floor = fit_direction(answerable, cross, lambda r: r.standing or 0.0)
-    # Rounded down, so the lowest calibration question stays above the stored floor.
-    return {"angle": float(angle), "floor": math.floor(floor * 1e5) / 1e5}
 
 
 def fitted_policy(fitted: Mapping[str, Any], embedder: str, name: str = "fitted") -> Policy:
@@ -570,42 +503,6 @@ def two_fold(rows: Sequence[Row], embedder: str) -> list[dict[str, Any]]:
             }
         )
     return out
-
-
-def weights_module(fitted: Mapping[str, Any], embedder: str, note: str) -> str:
-    """The text of ``engram/recall/abstain_weights.py`` for a :func:`fit` result."""
-    values = {**fitted, "embedder": embedder, "fitted_on": note}
-    body = "".join(f"    {json.dumps(k)}: {json.dumps(v)},\n" for k, v in values.items())
-    return (
-        '"""The abstain decision\'s calibration (FEATURES E7, issues 13 and 24).\n\n'
-        "Written by ``engram bench abstain --fit`` (``engram/bench/abstain.py``): a\n"
-        "logistic model of whether anything related is stored, over the best candidate's\n"
-        "cosine and keyword overlap, fitted on the paraphrase set's calibration stores,\n"
-        "LoCoMo and BEAM dev. Below ``low_threshold`` (a logit) recall is silent; from\n"
-        "there to ``threshold`` it answers with one line marked low confidence; the\n"
-        "``relative_floor`` is the padding floor recall.relative_floor defaults to.\n"
-        "With ``standing`` (a line in the plane of the best cosine and the store\n"
-        "standing, fitted on the paraphrase calibration stores alone), that line\n"
-        "decides silence instead of ``low_threshold`` once a namespace's profile is\n"
-        "known (``engram.recall.standing``).\n"
-        'Regenerate; do not edit by hand."""\n\n'
-        f"MODEL = {{\n{body}}}\n"
-    )
-
-
-def weights_path() -> Path:
-    """The package's weights file, when it belongs to a source checkout (the file to
-    commit); an installed package is never rewritten (an upgrade would undo it, and
-    users calibrate into their data directory: ``engram.recall.calibrations``)."""
-    from engram.recall import abstain_weights
-
-    path = Path(abstain_weights.__file__).resolve()
-    if not any((parent / ".git").exists() for parent in path.parents):
-        raise InvalidInputError(
-            f"{path} is an installed package, not a source checkout: --package rewrites "
-            "the shipped weights only in a checkout; --fit alone writes your calibration"
-        )
-    return path
 
 
 def policies(rows: Sequence[Row], embedder: str, fitted: Mapping[str, Any]) -> list[Policy]:

@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from engram.bench import abstain as abstain_bench
-from engram.bench import paraphrase
+from engram.bench import abstain_line, paraphrase
 from engram.bench.abstain import Row
 from engram.embed.base import Embedder
 from engram.errors import InvalidInputError
@@ -247,10 +247,10 @@ def markdown(compared: Mapping[str, Any]) -> str:
 #: Best-cosine bounds tried for the box (both the cosine and the feature low).
 BOX_SIMS = tuple(round(0.10 + 0.01 * i, 2) for i in range(30))
 
-Feature = abstain_bench.Feature
+Feature = abstain_line.Feature
 #: The line's direction fit (shared with ``engram bench abstain --fit``).
-fit_direction = abstain_bench.fit_direction
-_line = abstain_bench.along
+fit_direction = abstain_line.fit_direction
+_line = abstain_line.along
 OffTopic = Callable[[Row], bool]
 
 

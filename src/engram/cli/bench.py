@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import click
 
 from engram.bench import abstain as abstain_bench
-from engram.bench import abstain_report, beam, locomo, longmemeval, report, runner
+from engram.bench import abstain_package, abstain_report, beam, locomo, longmemeval, report, runner
 from engram.bench import categories as categories_bench
 from engram.bench import changes as changes_bench
 from engram.bench import entities as entities_bench
@@ -348,9 +348,9 @@ def abstain_cmd(
         written = calibrations.save(obj.config().home_path, embedder, summary["fitted"], note)
         render.console.print(f"calibration written: {written}")
         if package:
-            target = abstain_bench.weights_path()
+            target = abstain_package.weights_path()
             target.write_text(
-                abstain_bench.weights_module(summary["fitted"], embedder, note), encoding="utf-8"
+                abstain_package.weights_module(summary["fitted"], embedder, note), encoding="utf-8"
             )
             render.console.print(f"shipped weights rewritten: {target}")
     render.publish(

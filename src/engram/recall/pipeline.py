@@ -54,7 +54,7 @@ from engram.recall.hints import hint_matches, merge_by_max
 from engram.recall.length import long_ids
 from engram.recall.recent import recent_hits
 from engram.recall.request import Clock, Legs, RecallRequest
-from engram.recall.standing import Standings
+from engram.recall.standing import Standings, standing_reader
 from engram.records import Hit, MemoryRecord, Recall, RecallMode
 from engram.store.protocols import KeywordIndex, MemoryStore, VectorSearch, VectorStore
 from engram.store.protocols.chunks import ChunkVectorStore
@@ -90,12 +90,8 @@ class Retriever:
         stale: StaleReader | None = None,
         overlap_reads: bool = False,
     ) -> None:
-        self.memories = memories
-        self.keyword = keyword
-        self.vectors = vectors
-        self.config = config
-        self.embedder = embedder
-        self.index = index
+        self.memories, self.keyword, self.vectors = memories, keyword, vectors
+        self.config, self.embedder, self.index = config, embedder, index
         # issue 24: the abstain floors for this embedder, and (round 5) the standing
         self.calibration, self.standings = calibration, standings
         self.query_vectors = QueryVectorCache()  # a repeated query skips the model
@@ -555,10 +551,8 @@ class Retriever:
             hits = packing.above(hits, cfg.min_relevance)
         elif floor and cfg.abstain:  # FEATURES E7: nothing related -> nothing at all
             model = None if self.embedder is None else self.embedder.name
-            # issue 24: the standing in the namespaces read (its own, the shared space)
-            read = None
-            if self.standings is not None and cfg.standing:
-                read = self.standings.reader([request.namespace, request.shared])
+            # issue 24: the store standing in the namespaces read, when it is on
+            read = standing_reader(self.standings, cfg.standing, request.namespace, request.shared)
             hits, abstained, low_confidence = abstain.screen(
                 request.query, hits, model, cfg, self.calibration, read
             )

@@ -142,6 +142,14 @@ def standing_of(sim: float, maxima: Matrix) -> float:
     return (sim - mean) / spread
 
 
+def standing_reader(
+    standings: Standings | None, on: bool, *namespaces: str | None
+) -> Callable[[float], float | None] | None:
+    """What recall's abstain decision reads the standing with: ``standings.reader`` over
+    ``namespaces`` when the setting is ``on`` (``recall.standing``), else None."""
+    return standings.reader(namespaces) if standings is not None and on else None
+
+
 #: What ``Standings._compute`` returns when the store closed under it.
 _CLOSING: Matrix = np.empty(0, dtype=np.float32)
 

@@ -120,11 +120,8 @@ class Erasure(Part):
         **who: Unpack[ScopeArgs],
     ) -> list[EraseAudit]:
         """The erase audit of a namespace (or of every one), newest first."""
-        core = self._core
-        core.check_open()
-        target = None if all_namespaces else core.scope(**who)
-        return core.store.erase.audit(
-            None if target is None else target.namespace,
+        return self._core.store.erase.audit(
+            self._audited(all_namespaces, who),
             limit=positive_int("limit", limit, upper=10_000),
             offset=offset_value(offset),
         )
@@ -132,7 +129,10 @@ class Erasure(Part):
     @scoped
     def audit_count(self, *, all_namespaces: bool = False, **who: Unpack[ScopeArgs]) -> int:
         """How many erase audit rows ``audit`` pages through (the list's total)."""
+        return self._core.store.erase.audit_count(self._audited(all_namespaces, who))
+
+    def _audited(self, all_namespaces: bool, who: ScopeArgs) -> str | None:
+        """The namespace whose audit ``audit`` and ``audit_count`` read (None: all)."""
         core = self._core
         core.check_open()
-        target = None if all_namespaces else core.scope(**who)
-        return core.store.erase.audit_count(None if target is None else target.namespace)
+        return None if all_namespaces else core.scope(**who).namespace

@@ -250,7 +250,6 @@ BOX_SIMS = tuple(round(0.10 + 0.01 * i, 2) for i in range(30))
 Feature = abstain_line.Feature
 #: The line's direction fit (shared with ``engram bench abstain --fit``).
 fit_direction = abstain_line.fit_direction
-_line = abstain_line.along
 OffTopic = Callable[[Row], bool]
 
 
@@ -275,7 +274,6 @@ class Profiles:
 
     def __init__(self, bridge: Categories) -> None:
         self.bridge = bridge
-        self.stats: dict[str, tuple[float, float]] = {}
         self.maxima: dict[str, np.ndarray] = {}
 
     def add(self, key: str, vectors: np.ndarray) -> None:
@@ -284,11 +282,15 @@ class Profiles:
             raise InvalidInputError(f"store {key} holds no vectors to profile")
         best = (self.bridge.matrix @ np.asarray(vectors, dtype=np.float32).T).max(axis=1)
         self.maxima[key] = best
-        self.stats[key] = summary(best)
 
     def add_texts(self, key: str, texts: Sequence[str]) -> None:
         """The profile of a store given its memories' texts (embedded here)."""
         self.add(key, np.asarray(self.bridge.embedder.embed_batch(list(texts))))
+
+    @property
+    def stats(self) -> dict[str, tuple[float, float]]:
+        """Each store's profile as its mean and spread."""
+        return {key: summary(best) for key, best in self.maxima.items()}
 
     def standing(self, row: Row) -> float:
         """The row's best cosine standardised against the searched store's profile."""
@@ -322,7 +324,7 @@ def loso_margin(answerable: Sequence[Row], cross: Sequence[Row], feature: Featur
             [r for r in cross if _asker(r) != store],
             feature,
         )
-        value = _line(feature, angle)
+        value = abstain_line.along(feature, angle)
         gap = max(gap, floor - min(value(r) for r in answerable if _asker(r) == store))
     return gap
 
@@ -368,7 +370,7 @@ def off_topic_tests(
     for name, feature in features.items():
         angle, floor = fit_direction(answerable, cross, feature)
         margin = loso_margin(answerable, cross, feature)
-        value = _line(feature, angle)
+        value = abstain_line.along(feature, angle)
         for label, at in (("", floor), (" minus a leave-one-store-out margin", floor - margin)):
             out[f"off-topic: best cosine and {name} along {angle} degrees{label}"] = (
                 {"angle": angle, "floor": round(at, 5), "margin": round(floor - at, 5)},

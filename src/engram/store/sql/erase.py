@@ -139,7 +139,7 @@ class SqlErase(SqlPart, EraseStore):
         return record(d, EraseAudit, row)
 
     def audit(self, namespace: str | None, *, limit: int, offset: int) -> list[EraseAudit]:
-        where, params = ("", ()) if namespace is None else ("WHERE namespace = ?", (namespace,))
+        where, params = _of(namespace)
         return self._records(
             EraseAudit,
             f"SELECT {_COLUMNS} FROM erase_audit {where} ORDER BY id DESC LIMIT ? OFFSET ?",
@@ -148,7 +148,7 @@ class SqlErase(SqlPart, EraseStore):
         )
 
     def audit_count(self, namespace: str | None) -> int:
-        where, params = ("", ()) if namespace is None else ("WHERE namespace = ?", (namespace,))
+        where, params = _of(namespace)
         return self._read_count(
             f"SELECT count(*) FROM erase_audit {where}", params, "counting the erase audit"
         )
@@ -159,3 +159,8 @@ class SqlErase(SqlPart, EraseStore):
             union = " UNION ".join(f"SELECT namespace FROM {quote(t)}" for t in tables)
             rows = conn.execute(f"SELECT namespace FROM ({union}) AS n ORDER BY 1").fetchall()
         return [r[0] for r in rows]
+
+
+def _of(namespace: str | None) -> tuple[str, tuple[str, ...]]:
+    """The erase audit's WHERE clause and parameters for one namespace (None: all)."""
+    return ("", ()) if namespace is None else ("WHERE namespace = ?", (namespace,))

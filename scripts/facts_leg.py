@@ -31,7 +31,7 @@ import pickle
 import re
 import sys
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -245,18 +245,10 @@ def score(
         by_conv[c] = np.flatnonzero(
             (conv_arr == c) & (facts.confidence >= (leg.gate if leg else 0))
         )
-    out: dict[str, dict[str, list[dict[str, float]]]] = {
-        "A": defaultdict(list),
-        "B": defaultdict(list),
-    }
-    for qi, row in enumerate(rows):
+    out = by_fold()
+    for qi, row in scored_rows(rows):
         q = row["question"]
-        if not q.gold_turns or q.category == "abstention":
-            continue
-        hits = [
-            (str(h.memory.metadata.get("turn")), str(h.memory.metadata.get("session")), h.score)
-            for h in row["hits"]
-        ]
+        hits = cached_hits(row)
         extra: dict[str, float] = {}
         if leg is not None:
             idx = by_conv.get(row["conv"], np.zeros(0, dtype=np.int64))
@@ -278,15 +270,48 @@ def score(
             elif leg.only == "lists" and not LIST_QUESTION.search(q.text):
                 extra = {}
         ranked = rerank(hits, leg, extra, session_of)
-        ranked = ranked[: max(len(row["hits"]), 1)]
-        turns = [t for t, _, _ in ranked]
-        sessions = distinct(s for _, s, _ in ranked)
-        top = ranked[0][2] if ranked else None
-        m = dataset.scorer(Found(q, q.gold_turns, q.gold_sessions, turns, sessions, top))
-        fold = "A" if row["conv"] in FOLD_A else "B"
-        out[fold][q.category].append(m)
-        out[fold]["all"].append(m)
+        record(dataset, out, row, ranked[: max(len(row["hits"]), 1)])
     return out
+
+
+def by_fold() -> dict[str, dict[str, list[dict[str, float]]]]:
+    """Per fold ("A", "B") and category, the questions' metrics (filled by ``record``)."""
+    return {"A": defaultdict(list), "B": defaultdict(list)}
+
+
+def scored_rows(rows: Sequence[dict[str, Any]]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The dump's rows (with their place) that ``engram bench`` scores: gold turns, and
+    not an abstention question."""
+    for qi, row in enumerate(rows):
+        q = row["question"]
+        if q.gold_turns and q.category != "abstention":
+            yield qi, row
+
+
+def cached_hits(row: Mapping[str, Any]) -> list[tuple[str, str, float]]:
+    """The dump's hits of one question as (turn, session, score), in its order."""
+    return [
+        (str(h.memory.metadata.get("turn")), str(h.memory.metadata.get("session")), h.score)
+        for h in row["hits"]
+    ]
+
+
+def record(
+    dataset: Dataset,
+    out: Mapping[str, dict[str, list[dict[str, float]]]],
+    row: Mapping[str, Any],
+    ranked: Sequence[tuple[str, str, float]],
+) -> None:
+    """Score one question's ranking as ``engram bench`` does, under its fold and
+    category (and "all")."""
+    q = row["question"]
+    turns = [t for t, _, _ in ranked]
+    sessions = distinct(s for _, s, _ in ranked)
+    top = ranked[0][2] if ranked else None
+    m = dataset.scorer(Found(q, q.gold_turns, q.gold_sessions, turns, sessions, top))
+    fold = "A" if row["conv"] in FOLD_A else "B"
+    out[fold][q.category].append(m)
+    out[fold]["all"].append(m)
 
 
 def means(scored: Mapping[str, list[dict[str, float]]], key: str) -> dict[str, float]:

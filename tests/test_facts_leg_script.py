@@ -3,16 +3,13 @@ measurements in docs/benchmarks.md ("Evidence spread over sessions", F1) rest on
 
 from __future__ import annotations
 
-import importlib
-import sys
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from conftest import ranked_hit
+from conftest import import_script, ranked_hit
 from engram.bench import locomo
 from engram.bench.dataset import Conversation, Dataset, Question, Turn
 from engram.records import Hit
@@ -20,13 +17,8 @@ from engram.records import Hit
 
 @pytest.fixture(scope="module")
 def script() -> Any:
-    """The script as a module (``scripts/`` is on the path only while it is imported)."""
-    folder = str(Path(__file__).resolve().parents[1] / "scripts")
-    sys.path.insert(0, folder)
-    try:
-        return importlib.import_module("facts_leg")
-    finally:
-        sys.path.remove(folder)
+    """The script as a module."""
+    return import_script("facts_leg")
 
 
 TURNS = [

@@ -4,14 +4,13 @@ knowledge links") rest on. The database here is a few lines in WordNet's own for
 
 from __future__ import annotations
 
-import importlib
-import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from conftest import import_script
 from engram.bench import locomo
 from engram.bench.dataset import Conversation, Dataset, Question, Turn
 from test_facts_leg_script import _hit  # a dumped hit, as `engram bench` ingests a turn
@@ -19,13 +18,8 @@ from test_facts_leg_script import _hit  # a dumped hit, as `engram bench` ingest
 
 @pytest.fixture(scope="module")
 def script() -> Any:
-    """The script as a module (``scripts/`` is on the path only while it is imported)."""
-    folder = str(Path(__file__).resolve().parents[1] / "scripts")
-    sys.path.insert(0, folder)
-    try:
-        return importlib.import_module("links_leg")
-    finally:
-        sys.path.remove(folder)
+    """The script as a module."""
+    return import_script("links_leg")
 
 
 # swimming -> water_sport -> sport -> activity; shoe -> footwear; Tampa is an instance

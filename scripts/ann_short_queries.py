@@ -27,6 +27,8 @@ K = 10
 EFS = (128, 256, 512, 2048)
 FIRST, SECOND = 128, 512
 NAMESPACE = "bench-scale"
+#: The rule chosen on the tune half (``fit``), timed by ``timing`` whatever the default.
+RETRY_BELOW = 0.45
 
 
 def collect(store: str, home: str, out: str) -> None:
@@ -118,6 +120,45 @@ def builds(store: str, home: str, out: str, rows_file: str) -> None:
         json.dump(results, f)
 
 
+def timing(store: str, home: str, out: str) -> None:
+    """``Memory.recall`` of each label with the second search (``RETRY_BELOW``, 4x) off
+    and on, interleaved per label in alternating order on one store and graph (each
+    query's vector cached by a first pass, so both sides skip the model); the graph's
+    counters tell how many took the second search."""
+    from engram import Config, Memory
+    from engram.bench.scale_cold import wait_for_index
+    from engram.recall.standing import load_labels
+
+    labels = load_labels()
+    with Memory(store, config=Config.load(env={}, home=home)) as mem:
+        for label in labels:
+            mem.recall(label, namespace=NAMESPACE)
+        wait_for_index(mem)
+        graph = mem.index._blocks[NAMESPACE].graph  # type: ignore[union-attr]  # noqa: SLF001
+        assert graph is not None
+        graph.retry_below = RETRY_BELOW
+        wide = graph.ef_search * (SECOND // FIRST)
+        times: dict[str, list[float]] = {"off": [], "on": []}
+        taken = graph.retries
+        for i, label in enumerate(labels * 2):
+            for side in ("off", "on") if i % 2 == 0 else ("on", "off"):
+                graph.retry_ef = wide if side == "on" else graph.ef_search
+                start = time.perf_counter()
+                mem.recall(label, namespace=NAMESPACE)
+                times[side].append(1000 * (time.perf_counter() - start))
+        result = {
+            side: {
+                "p50_ms": round(float(np.percentile(ms, 50)), 2),
+                "p95_ms": round(float(np.percentile(ms, 95)), 2),
+            }
+            for side, ms in times.items()
+        }
+        result["second_search_share"] = round((graph.retries - taken) / (2 * len(labels)), 3)
+    print(json.dumps(result))
+    with open(out, "w", encoding="utf-8") as f:
+        json.dump(result, f)
+
+
 def _top(row: dict[str, Any], proposed: set[int]) -> list[int]:
     sims = row["exact_sims"]
     return sorted(proposed, key=lambda r: -sims[str(r)])[:K]
@@ -189,6 +230,9 @@ def main(argv: list[str]) -> None:
     command, *args = argv
     if command == "collect":
         collect(*args)
+        return
+    if command == "timing":
+        timing(*args)
         return
     if command == "builds":
         builds(*args)

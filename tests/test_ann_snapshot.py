@@ -26,6 +26,8 @@ import pytest
 
 from conftest import HashEmbedder
 from engram import Config, Memory
+from engram.store.protocols.vectors import AnnSettings
+from engram.store.sqlite import ann
 from test_ann import SIZE, THRESHOLD, _texts
 
 T = TypeVar("T")
@@ -235,6 +237,35 @@ def test_a_matrix_damaged_in_place_is_found_after_the_open(
             time.sleep(0.02)
         assert "checksum" in str(_ann(mem)["failures"])
         assert _matches_exact(mem, "w3 w4 w5")  # reloaded from the store
+
+
+@pytest.mark.parametrize("kind", ["graph"], indirect=True)
+@pytest.mark.parametrize("build", ["none (older code)", "version 1", "other M"])
+def test_a_graph_of_another_build_is_built_again(
+    saved: Path, config: Config, kind: str, build: str
+) -> None:
+    # A graph persisted by older code (or other build settings) keeps its quality while
+    # its snapshot matches the store: its rows are reused, the graph is not.
+    manifest = _manifest(saved)
+    key = manifest.pop("graph_build", None)
+    if build != "none (older code)":
+        assert isinstance(key, dict)
+        manifest["graph_build"] = key | ({"version": 1} if build == "version 1" else {"m": 8})
+    [path] = [p for p in _files(saved) if p.suffix == ".json"]
+    path.write_text(json.dumps(manifest))
+    with _open(saved, config, kind) as mem:
+        assert _matches_exact(mem, "w3 w4 w5")
+        assert _ann(mem)["graphs"] == {"big": SIZE}
+        assert _persisted(mem) | {"directory": ""} == {
+            "directory": "",
+            "loaded": 1,  # the rows came from the snapshot
+            "caught_up": 0,
+            "saved": 1,  # and the graph was built again, and saved
+        }
+    assert _manifest(saved)["graph_build"] == ann.build_key(AnnSettings())
+    with _open(saved, config, kind) as mem:
+        assert _matches_exact(mem, "w3 w4 w5")
+        assert _persisted(mem)["saved"] == 0  # the new graph is reused
 
 
 def other_process(script: str, *args: str) -> str:

@@ -53,6 +53,13 @@ class AnnSettings:
     ef_search: int = 128
     m: int = 32
     ef_construction: int = 80
+    retry_below: float = 0.45
+    """A first search whose best candidate's exact cosine is below this is unsure and
+    searches again ``retry_factor`` times wider; the candidates are merged. Short
+    generic queries ("the vet") have low cosines and miss their nearest memory at
+    ``ef_search`` 128 (docs/benchmarks.md, "Short queries, round two")."""
+    retry_factor: int = 1
+    """1: no second search (the default: at 4 it missed its pre-registered bar)."""
     background: bool = True
     """Build the graph on a worker thread (exact search answers meanwhile); False builds
     it in the searching call."""

@@ -42,6 +42,26 @@ OVERFETCH = 2
 GRAPH_DTYPE = "i8"
 #: Threads of a graph build (see ``HnswGraph.build``: more strand nodes).
 BUILD_THREADS = 1
+#: The version of how a graph is built, saved with a persisted graph (``build_key``).
+#: A saved graph whose key differs is not reused: it is built again in the background
+#: (the saved rows answer exactly meanwhile) and saved over. Bump it with any change
+#: that makes graphs built before it worse or different: the library's insertion, its
+#: version when that changes the links, ``BUILD_THREADS``, the metric or the vectors
+#: given to the build. 2: graphs built on one thread (1, unversioned: on all cores,
+#: which stranded nodes; at 100k short queries reached recall@10 0.675 on such a graph
+#: against 0.822 rebuilt: docs/benchmarks.md, "Short queries at 100k").
+BUILD_VERSION = 2
+
+
+def build_key(settings: AnnSettings) -> dict[str, object]:
+    """What a graph built now with ``settings`` is made of; a saved graph with another
+    key is built again."""
+    return {
+        "version": BUILD_VERSION,
+        "dtype": GRAPH_DTYPE,
+        "m": settings.m,
+        "ef_construction": settings.ef_construction,
+    }
 
 
 def available() -> bool:
@@ -69,10 +89,18 @@ class HnswGraph:
     """An immutable HNSW graph over some rows of a block; node key ``i`` stands for
     ``labels[i]``."""
 
-    def __init__(self, index: Any, labels: Rows, ef_search: int) -> None:
+    def __init__(self, index: Any, labels: Rows, settings: AnnSettings) -> None:
         self._index = index
         self.labels = labels
-        self.ef_search = ef_search
+        self.ef_search = settings.ef_search
+        self.retry_below = settings.retry_below
+        """A first search whose best re-scored cosine is below this searches again."""
+        self.retry_ef = settings.ef_search * settings.retry_factor
+        self.build_info = build_key(settings)
+        """Saved with the graph: a saved graph of another build is built again."""
+        self.searches = 0
+        self.retries = 0
+        """Searches, and second (wider) searches taken (``vector_block.Block.top``)."""
         self.dead_at_build = 0
         """The block's dead-row count when the graph was built (rebuild once many more die)."""
         self._search_lock = threading.Lock()  # expansion_search is per index, not per call
@@ -102,7 +130,7 @@ class HnswGraph:
                 np.ascontiguousarray(vectors, dtype=np.float32),
                 threads=BUILD_THREADS,
             )
-        return cls(index, np.asarray(rows, dtype=np.int64), settings.ef_search)
+        return cls(index, np.asarray(rows, dtype=np.int64), settings)
 
     @classmethod
     def view(cls, path: Path, labels: Rows, settings: AnnSettings) -> HnswGraph:
@@ -114,7 +142,7 @@ class HnswGraph:
         if index is None or len(index) != len(labels):
             raise ValueError(f"{path} does not hold a graph of {len(labels)} nodes")
         index.expansion_search = settings.ef_search
-        return cls(index, labels, settings.ef_search)
+        return cls(index, labels, settings)
 
     def save(self, path: Path) -> None:
         self._index.save(str(path))
@@ -123,13 +151,19 @@ class HnswGraph:
     def nodes(self) -> int:
         return int(self.labels.shape[0])
 
-    def propose(self, query: Matrix, k: int) -> Rows:
-        """Distinct block rows near ``query``: at least ``k`` when the graph has them."""
-        count = min(self.nodes, max(OVERFETCH * k, self.ef_search))
+    def propose(self, query: Matrix, k: int, *, wider: bool = False) -> Rows:
+        """Distinct block rows near ``query``: at least ``k`` when the graph has them;
+        ``wider``: the second search's breadth (``retry_ef``) instead of ``ef_search``."""
+        ef = self.retry_ef if wider else self.ef_search
+        count = min(self.nodes, max(OVERFETCH * k, ef))
         if count <= 0:
             return np.zeros(0, np.int64)
         with self._search_lock:
-            self._index.expansion_search = max(count, self.ef_search)
+            if wider:
+                self.retries += 1
+            else:
+                self.searches += 1
+            self._index.expansion_search = max(count, ef)
             found = self._index.search(np.asarray(query, dtype=np.float32), count).keys
         nodes = np.asarray(found, dtype=np.int64)
         nodes = nodes[(nodes >= 0) & (nodes < self.nodes)]

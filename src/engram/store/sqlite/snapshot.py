@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engram.store.protocols.vectors import AnnSettings
-from engram.store.sqlite.ann import GRAPH_DTYPE, HnswGraph
+from engram.store.sqlite.ann import GRAPH_DTYPE, HnswGraph, build_key
 from engram.store.sqlite.vector_ids import KeyRows, id_array
 
 Matrix = npt.NDArray[np.float32]
@@ -246,13 +246,16 @@ class Snapshots:
             "count": len(ids),
             "complete": all(hashes),
         }
+        if graph is not None:
+            meta["graph_build"] = graph.build_info
         writers: dict[str, Callable[[Path], None]] = {} if graph is None else {"graph": graph.save}
         write_generation(self.directory, self._stem(namespace), arrays, writers, meta)
 
     def load(self, namespace: str, settings: AnnSettings | None) -> Saved:
         """The namespace's snapshot, its ids and graph verified; ``SnapshotError`` if it
         has none or cannot be used (``drop`` it then). Its graph is None when it was
-        saved without one, or ``settings`` is None (HNSW off: the rows alone serve)."""
+        saved without one, by another build (``ann.build_key``: built again), or ``settings``
+        is None (HNSW off: the rows alone serve)."""
         manifest, paths = read_generation(
             self.directory,
             self._stem(namespace),
@@ -271,7 +274,10 @@ class Snapshots:
             if len(ids) != manifest["count"] or matrix.shape != (len(ids), self.dimension):
                 raise SnapshotError("the snapshot's files disagree on its size")
             graph = None
-            if settings is not None and "graph" in paths:
+            # A graph of another build (older code, other M or ef_construction) is
+            # not reused: the rows serve, and the graph is built again and saved.
+            current = settings is not None and manifest.get("graph_build") == build_key(settings)
+            if settings is not None and "graph" in paths and current:
                 labels = np.arange(len(ids), dtype=np.int64)
                 graph = HnswGraph.view(paths["graph"], labels, settings)
         except SnapshotError:

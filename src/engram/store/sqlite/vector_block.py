@@ -158,11 +158,7 @@ class Block:
             return []
         rows: npt.NDArray[np.intp]
         if self.graph is not None and k * 10 < live:
-            proposed = self.graph.propose(query, k)
-            if self.delta:
-                proposed = np.union1d(proposed, np.asarray(self.delta, np.int64))
-            rows = proposed[self.alive[proposed]]
-            sims = self.data[rows] @ query
+            rows, sims = self._graph_candidates(self.graph, query, k)
         elif live < PREFILTER_MIN or k * 10 >= live:
             rows = np.arange(self.size)
             sims = self.scores(query)
@@ -178,6 +174,25 @@ class Block:
         chosen = sims[pick]
         keep = np.isfinite(chosen)
         return list(zip(rows[pick][keep].tolist(), chosen[keep].tolist(), strict=True))
+
+    def _graph_candidates(
+        self, graph: ann.HnswGraph, query: Matrix, k: int
+    ) -> tuple[npt.NDArray[np.int64], Matrix]:
+        """The live rows the graph proposes (with the delta) and their exact cosines. A
+        first search whose best cosine is below ``graph.retry_below`` is unsure: the
+        graph is searched again, wider, and the new rows are added (each row once)."""
+        proposed = graph.propose(query, k)
+        if self.delta:
+            proposed = np.union1d(proposed, np.asarray(self.delta, np.int64))
+        rows = proposed[self.alive[proposed]]
+        sims: Matrix = self.data[rows] @ query
+        unsure = not rows.size or float(sims.max()) < graph.retry_below
+        if unsure and graph.retry_ef > graph.ef_search:
+            wider = np.setdiff1d(graph.propose(query, k, wider=True), rows)
+            wider = wider[self.alive[wider]]
+            rows = np.concatenate([rows, wider])
+            sims = np.concatenate([sims, self.data[wider] @ query])
+        return rows, sims
 
     def _prefilter(self, query: Matrix, count: int) -> npt.NDArray[np.intp]:
         """The ``count`` live rows nearest to ``query`` in the PCA projection."""

@@ -365,6 +365,9 @@ class VectorIndex:
             "library": "usearch",
             "available": ann.available(),
             "graphs": {ns: b.graph.nodes for ns, b in blocks if b.graph},
+            "second_searches": {
+                ns: f"{b.graph.retries} of {b.graph.searches}" for ns, b in blocks if b.graph
+            },
             "delta": {ns: len(b.delta) for ns, b in blocks if b.graph and b.delta},
             "building": sorted(ns for ns, b in blocks if b.building and b.building.error is None),
             "saving": sorted({ns for ns, b in blocks if b.saving} | self._saving),

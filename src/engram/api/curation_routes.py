@@ -32,13 +32,10 @@ class CandidateOut(m.MemoryOut):
     reason: str
 
 
-class CandidateList(BaseModel):
+class CandidateList(m.Page):
     """A page of prune candidates, worst first."""
 
     items: list[CandidateOut]
-    total: int
-    limit: int
-    offset: int
 
 
 class CandidateQuery(m.Scope):

@@ -90,13 +90,11 @@ class DocumentDetail(DocumentOut):
     memory_ids: list[str] = Field(description="The chunk memories' ids, in chunk order.")
 
 
-class DocumentList(BaseModel):
+class DocumentList(m.Page):
     """A page of documents, newest first."""
 
     items: list[DocumentOut]
     total: int = Field(description="How many documents match, on every page.")
-    limit: int
-    offset: int
 
 
 @router.post(

@@ -64,15 +64,13 @@ class EraseAuditQuery(m.Scope):
     offset: int = Field(default=0, ge=0, le=10_000_000)
 
 
-class EraseAuditList(BaseModel):
+class EraseAuditList(m.Page):
     """Audit rows, newest first, with the paging every list route has."""
 
     model_config = ConfigDict(extra="forbid")
 
     items: list[EraseAuditOut]
     total: int = Field(description="Audit rows in all, on every page.")
-    limit: int
-    offset: int
 
 
 @router.post(

@@ -93,22 +93,18 @@ class RelationOut(BaseModel):
     target_entity_id: int
 
 
-class EntityList(BaseModel):
+class EntityList(m.Page):
     """A page of entities, most mentioned first."""
 
     items: list[EntityOut]
     total: int = Field(description="How many entities match, on every page.")
-    limit: int
-    offset: int
 
 
-class RelationList(BaseModel):
+class RelationList(m.Page):
     """A page of relations, by ``valid_from``."""
 
     items: list[RelationOut]
     total: int = Field(description="How many relations match, on every page.")
-    limit: int
-    offset: int
 
 
 class TimelineOut(BaseModel):

@@ -394,13 +394,23 @@ class MemoryOut(BaseModel):
     deleted_at: datetime | None
 
 
-class MemoryList(BaseModel):
+class Page(BaseModel):
+    """The shape of every list response (docs/http.md's list convention): a page of
+    ``items`` and the paging that fetched it. A list model narrows ``items`` and may
+    describe ``total``; a field it redeclares keeps its place, so every list's JSON
+    reads items, total, limit, offset."""
+
+    items: list[Any]
+    total: int
+    limit: int
+    offset: int
+
+
+class MemoryList(Page):
     """A page of memories, newest first: the list shape of every surface."""
 
     items: list[MemoryOut]
     total: int = Field(description="How many memories match the filters, on every page.")
-    limit: int
-    offset: int
 
 
 class Breakdown(BaseModel):

@@ -55,13 +55,10 @@ class ReviewOut(BaseModel):
     sides: Sides = Field(description="The old claim beside the new one, with both memory ids.")
 
 
-class ReviewList(BaseModel):
+class ReviewList(m.Page):
     """A page of review items, oldest first."""
 
     items: list[ReviewOut]
-    total: int
-    limit: int
-    offset: int
 
 
 class ReviewQuery(m.Scope):

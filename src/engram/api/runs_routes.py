@@ -93,13 +93,10 @@ class RunOut(BaseModel):
     updated_at: datetime | None
 
 
-class RunList(BaseModel):
+class RunList(m.Page):
     """A page of runs, newest first."""
 
     items: list[RunOut]
-    total: int
-    limit: int
-    offset: int
 
 
 class RunsQuery(RunScope):

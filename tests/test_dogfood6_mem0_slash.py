@@ -44,11 +44,13 @@ def test_memories_an_older_door_stored_under_the_plain_name_stay_reachable(m: Me
 
 def test_alices_key_does_not_reach_the_user_alice_slash_x(mem: EngramMemory) -> None:
     with keyed_server(mem, worker=False, mcp=False) as (url, keys):
-        base = f"{url}/mem0"
-        admin = {"Authorization": f"Bearer {keys['admin']}"}
-        alice = {"Authorization": f"Bearer {keys['alice']}"}
-        body = {"messages": [{"role": "user", "content": "I like tea"}], "infer": False}
-        made = httpx.post(f"{base}/memories", json=body | {"user_id": "alice/x"}, headers=admin)
+
+        def as_(who: str, method: str, **kw: object) -> httpx.Response:
+            bearer = {"Authorization": f"Bearer {keys[who]}"}
+            return httpx.request(method, f"{url}/mem0/memories", headers=bearer, **kw)  # type: ignore[arg-type]
+
+        said = [{"role": "user", "content": "I like tea"}]
+        made = as_("admin", "POST", json={"messages": said, "infer": False, "user_id": "alice/x"})
         assert made.status_code == 200, made.text
-        refused = httpx.get(f"{base}/memories", params={"user_id": "alice/x"}, headers=alice)
+        refused = as_("alice", "GET", params={"user_id": "alice/x"})
         assert refused.status_code == 403 and "user::alice+2Fx" in refused.text

@@ -126,12 +126,8 @@ def list_documents(
     docs = mem.documents.list(
         status=query.status, namespace=scope.namespace, limit=query.limit, offset=query.offset
     )
-    return {
-        "items": [d.to_dict() for d in docs],
-        "total": mem.documents.count(status=query.status, namespace=scope.namespace),
-        "limit": query.limit,
-        "offset": query.offset,
-    }
+    total = mem.documents.count(status=query.status, namespace=scope.namespace)
+    return m.page(docs, total, query.limit, query.offset)
 
 
 @router.get("/v1/documents/{document_id}", response_model=DocumentDetail, summary="Get a document")

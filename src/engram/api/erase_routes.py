@@ -114,9 +114,4 @@ def erasures(
     else:
         where = _ids(caller.scope(mem, **query.scope_args()))
     rows = mem.erasure.audit(**where, limit=query.limit, offset=query.offset)
-    return {
-        "items": [r.to_dict() for r in rows],
-        "total": mem.erasure.audit_count(**where),
-        "limit": query.limit,
-        "offset": query.offset,
-    }
+    return m.page(rows, mem.erasure.audit_count(**where), query.limit, query.offset)

@@ -8,8 +8,6 @@ them and says what is wrong.
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel, Field
 
 from engram.api import models as m
@@ -230,8 +228,3 @@ class DecayOut(BaseModel):
     """What one aspect decay run did."""
 
     decayed: int = Field(description="Aspects that lost weight (stale past aspect_stale_days).")
-
-
-def page(items: list[Any], total: int, limit: int, offset: int) -> dict[str, Any]:
-    """The list shape of every surface."""
-    return {"items": [i.to_dict() for i in items], "total": total, "limit": limit, "offset": offset}

@@ -9,6 +9,7 @@ beyond types and ranges.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -404,6 +405,13 @@ class Page(BaseModel):
     total: int
     limit: int
     offset: int
+
+
+def page(items: Iterable[Any], total: int, limit: int, offset: int) -> dict[str, Any]:
+    """A ``Page``'s body: ``items`` (records as their ``to_dict()``, dicts as they
+    are), ``total`` and the paging that fetched them."""
+    rows = [i if isinstance(i, dict) else i.to_dict() for i in items]
+    return {"items": rows, "total": total, "limit": limit, "offset": offset}
 
 
 class MemoryList(Page):

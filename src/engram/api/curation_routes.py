@@ -32,13 +32,10 @@ class CandidateOut(m.MemoryOut):
     reason: str
 
 
-class CandidateList(BaseModel):
+class CandidateList(m.Page):
     """A page of prune candidates, worst first."""
 
     items: list[CandidateOut]
-    total: int
-    limit: int
-    offset: int
 
 
 class CandidateQuery(m.Scope):
@@ -87,12 +84,8 @@ def prune_candidates(
     """Memories with quality <= -2, or score < 6 and quality < 0 (seed 000), worst first."""
     mem, scope = _scoped(caller, state, query)
     page = mem.review.prune_candidates(limit=query.limit, offset=query.offset, **_ids(scope))
-    return {
-        "items": [{**r.to_dict(), "reason": prune_reason(r) or ""} for r in page],
-        "total": page.total,
-        "limit": query.limit,
-        "offset": query.offset,
-    }
+    items = [{**r.to_dict(), "reason": prune_reason(r) or ""} for r in page]
+    return m.page(items, page.total, query.limit, query.offset)
 
 
 @router.post("/v1/review/prune", response_model=PruneOut, tags=["review"], summary="Bulk prune")

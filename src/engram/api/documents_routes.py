@@ -90,13 +90,11 @@ class DocumentDetail(DocumentOut):
     memory_ids: list[str] = Field(description="The chunk memories' ids, in chunk order.")
 
 
-class DocumentList(BaseModel):
+class DocumentList(m.Page):
     """A page of documents, newest first."""
 
     items: list[DocumentOut]
     total: int = Field(description="How many documents match, on every page.")
-    limit: int
-    offset: int
 
 
 @router.post(
@@ -128,12 +126,8 @@ def list_documents(
     docs = mem.documents.list(
         status=query.status, namespace=scope.namespace, limit=query.limit, offset=query.offset
     )
-    return {
-        "items": [d.to_dict() for d in docs],
-        "total": mem.documents.count(status=query.status, namespace=scope.namespace),
-        "limit": query.limit,
-        "offset": query.offset,
-    }
+    total = mem.documents.count(status=query.status, namespace=scope.namespace)
+    return m.page(docs, total, query.limit, query.offset)
 
 
 @router.get("/v1/documents/{document_id}", response_model=DocumentDetail, summary="Get a document")

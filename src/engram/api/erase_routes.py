@@ -64,15 +64,13 @@ class EraseAuditQuery(m.Scope):
     offset: int = Field(default=0, ge=0, le=10_000_000)
 
 
-class EraseAuditList(BaseModel):
+class EraseAuditList(m.Page):
     """Audit rows, newest first, with the paging every list route has."""
 
     model_config = ConfigDict(extra="forbid")
 
     items: list[EraseAuditOut]
     total: int = Field(description="Audit rows in all, on every page.")
-    limit: int
-    offset: int
 
 
 @router.post(
@@ -116,9 +114,4 @@ def erasures(
     else:
         where = _ids(caller.scope(mem, **query.scope_args()))
     rows = mem.erasure.audit(**where, limit=query.limit, offset=query.offset)
-    return {
-        "items": [r.to_dict() for r in rows],
-        "total": mem.erasure.audit_count(**where),
-        "limit": query.limit,
-        "offset": query.offset,
-    }
+    return m.page(rows, mem.erasure.audit_count(**where), query.limit, query.offset)

@@ -8,8 +8,6 @@ them and says what is wrong.
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel, Field
 
 from engram.api import models as m
@@ -93,22 +91,18 @@ class RelationOut(BaseModel):
     target_entity_id: int
 
 
-class EntityList(BaseModel):
+class EntityList(m.Page):
     """A page of entities, most mentioned first."""
 
     items: list[EntityOut]
     total: int = Field(description="How many entities match, on every page.")
-    limit: int
-    offset: int
 
 
-class RelationList(BaseModel):
+class RelationList(m.Page):
     """A page of relations, by ``valid_from``."""
 
     items: list[RelationOut]
     total: int = Field(description="How many relations match, on every page.")
-    limit: int
-    offset: int
 
 
 class TimelineOut(BaseModel):
@@ -234,8 +228,3 @@ class DecayOut(BaseModel):
     """What one aspect decay run did."""
 
     decayed: int = Field(description="Aspects that lost weight (stale past aspect_stale_days).")
-
-
-def page(items: list[Any], total: int, limit: int, offset: int) -> dict[str, Any]:
-    """The list shape of every surface."""
-    return {"items": [i.to_dict() for i in items], "total": total, "limit": limit, "offset": offset}

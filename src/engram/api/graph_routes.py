@@ -15,6 +15,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query
 
 from engram.api import graph_models as g
+from engram.api import models as m
 from engram.api.auth import Caller, State
 from engram.api.routes import _ERRORS, ScopeQuery, _ids
 from engram.keys import Principal
@@ -41,7 +42,7 @@ def list_entities(
     ids = _scope(caller, mem, query.scope_args())
     items = mem.graph.entities(query.limit, query.offset, query.query, **ids)
     total = mem.graph.count_entities(query.query, **ids)
-    return g.page(items, total, query.limit, query.offset)
+    return m.page(items, total, query.limit, query.offset)
 
 
 @router.get("/v1/graph/entities/{name:path}", response_model=g.EntityDetail, summary="An entity")
@@ -76,7 +77,7 @@ def list_relations(
     else:
         items = mem.graph.relations(query.entity, query.current, limit=limit, offset=offset, **ids)
     total = mem.graph.count_relations(query.entity, current_only=query.current, at=query.at, **ids)
-    return g.page(items, total, query.limit, query.offset)
+    return m.page(items, total, query.limit, query.offset)
 
 
 @router.get("/v1/graph/timeline/{name:path}", response_model=g.TimelineOut, summary="Timeline")

@@ -44,13 +44,10 @@ class JobOut(BaseModel):
     failed_at: str | None
 
 
-class JobList(BaseModel):
+class JobList(m.Page):
     """A page of jobs, newest first."""
 
     items: list[JobOut]
-    total: int
-    limit: int
-    offset: int
 
 
 class JobsQuery(m.Scope):

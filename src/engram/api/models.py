@@ -9,6 +9,7 @@ beyond types and ranges.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -394,13 +395,30 @@ class MemoryOut(BaseModel):
     deleted_at: datetime | None
 
 
-class MemoryList(BaseModel):
+class Page(BaseModel):
+    """The shape of every list response (docs/http.md's list convention): a page of
+    ``items`` and the paging that fetched it. A list model narrows ``items`` and may
+    describe ``total``; a field it redeclares keeps its place, so every list's JSON
+    reads items, total, limit, offset."""
+
+    items: list[Any]
+    total: int
+    limit: int
+    offset: int
+
+
+def page(items: Iterable[Any], total: int, limit: int, offset: int) -> dict[str, Any]:
+    """A ``Page``'s body: ``items`` (records as their ``to_dict()``, dicts as they
+    are), ``total`` and the paging that fetched them."""
+    rows = [i if isinstance(i, dict) else i.to_dict() for i in items]
+    return {"items": rows, "total": total, "limit": limit, "offset": offset}
+
+
+class MemoryList(Page):
     """A page of memories, newest first: the list shape of every surface."""
 
     items: list[MemoryOut]
     total: int = Field(description="How many memories match the filters, on every page.")
-    limit: int
-    offset: int
 
 
 class Breakdown(BaseModel):

@@ -55,13 +55,10 @@ class ReviewOut(BaseModel):
     sides: Sides = Field(description="The old claim beside the new one, with both memory ids.")
 
 
-class ReviewList(BaseModel):
+class ReviewList(m.Page):
     """A page of review items, oldest first."""
 
     items: list[ReviewOut]
-    total: int
-    limit: int
-    offset: int
 
 
 class ReviewQuery(m.Scope):
@@ -89,12 +86,7 @@ def list_review(
     status = None if query.status == "all" else query.status
     items = mem.review.list(status=status, limit=query.limit, offset=query.offset, **_ids(scope))
     total = mem.review.count(status=status, **_ids(scope))
-    return {
-        "items": [i.to_dict() for i in items],
-        "total": total,
-        "limit": query.limit,
-        "offset": query.offset,
-    }
+    return m.page(items, total, query.limit, query.offset)
 
 
 @router.get("/v1/review/{item_id}", response_model=ReviewOut, tags=["review"], summary="An item")

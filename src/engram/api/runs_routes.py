@@ -93,13 +93,10 @@ class RunOut(BaseModel):
     updated_at: datetime | None
 
 
-class RunList(BaseModel):
+class RunList(m.Page):
     """A page of runs, newest first."""
 
     items: list[RunOut]
-    total: int
-    limit: int
-    offset: int
 
 
 class RunsQuery(RunScope):
@@ -229,12 +226,7 @@ def list_runs(query: Annotated[RunsQuery, Query()], caller: Caller, state: State
     scope = _scope(mem, caller, query)
     filters = {"status": query.status, "task_type": query.task_type}
     runs = mem.runs.list(limit=query.limit, offset=query.offset, **filters, **scope)
-    return {
-        "items": [r.to_dict() for r in runs],
-        "total": mem.runs.count(**filters, **scope),
-        "limit": query.limit,
-        "offset": query.offset,
-    }
+    return m.page(runs, mem.runs.count(**filters, **scope), query.limit, query.offset)
 
 
 @router.get("/v1/runs/{run_id}", response_model=RunViewOut, tags=["runs"], summary="A run")

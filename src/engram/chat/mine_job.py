@@ -52,6 +52,7 @@ def mine_turn(core: Core, job: Job) -> Mapping[str, Any]:
         "added": [d.memory_id for d in result.added],
         "pointers": [d.pointer for d in result.added],
         "kept": result.kept,
+        "replaced": result.replaced,
         "blocked": result.blocked,
         "invalid": result.invalid,
     }

@@ -11,7 +11,7 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TextIO, TypeVar
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
@@ -340,6 +340,31 @@ def short_ids(mem: Memory, records: Sequence[MemoryRecord]) -> dict[str, str]:
             length += 1
         out[memory_id] = memory_id[:length]
     return out
+
+
+@contextmanager
+def whole_file(path: Path, what: str = "--output") -> Iterator[TextIO]:
+    """``path`` opened for writing and put in place only once it is written whole (a
+    ``.partial`` file until then), so a failed export leaves no half file. A path that
+    cannot be written is an ``InvalidInputError`` naming it and ``what`` to change."""
+    partial = path.with_name(path.name + ".partial")
+    try:
+        out = partial.open("w", encoding="utf-8", newline="\n")
+    except OSError as exc:
+        reason = (
+            f"its folder {str(path.parent)!r} does not exist"
+            if not path.parent.is_dir()
+            else exc.strerror or type(exc).__name__
+        )
+        raise InvalidInputError(
+            f"cannot write {str(path)!r}: {reason}; create the folder or give another {what}"
+        ) from None
+    try:
+        with out:
+            yield out
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 def progress_bar() -> Progress:

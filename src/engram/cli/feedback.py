@@ -19,6 +19,7 @@ from engram.cli.common import (
     json_command,
     pasted_id,
     scope_options,
+    whole_file,
 )
 
 
@@ -78,15 +79,10 @@ def export_(obj: Ctx, out: Path | None, scope: dict[str, Any], as_json: bool) ->
             for line in lines:
                 click.echo(json.dumps(line, ensure_ascii=False))
             return
-        partial = out.with_name(out.name + ".partial")  # a failed export leaves no half file
-        try:
-            with partial.open("w", encoding="utf-8") as fh:
-                for line in lines:
-                    fh.write(json.dumps(line, ensure_ascii=False) + "\n")
-                    rows += 1
-            partial.replace(out)
-        finally:
-            partial.unlink(missing_ok=True)
+        with whole_file(out, "--out") as fh:
+            for line in lines:
+                fh.write(json.dumps(line, ensure_ascii=False) + "\n")
+                rows += 1
     summary: dict[str, Any] = {"path": str(out), "rows": rows}
     if as_json:
         render.emit_json(summary)

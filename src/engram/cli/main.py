@@ -35,6 +35,7 @@ from engram.cli.lifecycle import lifecycle
 from engram.cli.maintenance import maintenance
 from engram.cli.mcp import mcp
 from engram.cli.migrate import migrate_store
+from engram.cli.names import EngramGroup
 from engram.cli.org import org
 from engram.cli.palace import mine, palace
 from engram.cli.procedures import procedure
@@ -48,7 +49,7 @@ from engram.cli.transfer import export, import_
 from engram.errors import InvalidInputError, NotFoundError
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=EngramGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--home", envvar="ENGRAM_HOME", help="Data directory (default ~/.engram).")
 @click.option(
     "--db", help="Store: a SQLite path, :memory: or postgresql://... (default <home>/engram.db)."

@@ -22,6 +22,7 @@ from engram.cli.common import (
     progress_bar,
     scope_options,
     stdin_chunks,
+    whole_file,
 )
 from engram.errors import InvalidInputError
 
@@ -185,14 +186,8 @@ def _destination(output: str | None) -> Iterator[TextIO]:
     if not output:
         yield sys.stdout
         return
-    target = Path(output)
-    partial = target.with_name(target.name + ".partial")
-    try:
-        with partial.open("w", encoding="utf-8", newline="\n") as out:
-            yield out
-        os.replace(partial, target)
-    finally:
-        partial.unlink(missing_ok=True)
+    with whole_file(Path(output)) as out:
+        yield out
 
 
 @contextmanager

@@ -25,7 +25,7 @@ from typing import Any, TypedDict
 
 from engram.aio import Awaitable, awaitable
 from engram.compat.mem0_filters import SCOPE_KEYS, Parsed, entity_id, parse
-from engram.compat.mem0_ids import name_of, owner_namespace
+from engram.compat.mem0_ids import legacy_name, legacy_owner, name_of, owner_namespace
 from engram.compat.mem0_items import (
     expiration,
     expired,
@@ -101,10 +101,16 @@ def _holds(namespace: str, user_id: str | None, agent_id: str | None, run_id: st
     """Whether the namespace rule can have put a memory with these ids in ``namespace``
     (a memory goes to its widest owner's namespace)."""
     if user_id is not None:
-        return namespace == name_of("user", user_id)
+        return namespace in _names("user", user_id)
     if agent_id is not None:
-        return namespace == name_of("agent", agent_id) or namespace.startswith("user:")
-    return namespace == name_of("run", run_id or "") or namespace.startswith(("user:", "agent:"))
+        return namespace in _names("agent", agent_id) or namespace.startswith("user:")
+    return namespace in _names("run", run_id or "") or namespace.startswith(("user:", "agent:"))
+
+
+def _names(kind: str, value: str) -> tuple[str | None, ...]:
+    """The namespaces an id's memories can be in: its name, and the plain one an id
+    with ``/`` had before it was escaped."""
+    return (name_of(kind, value), legacy_name(kind, value))
 
 
 class Memory(Closing):
@@ -457,8 +463,14 @@ class Memory(Closing):
         return self._scope(ids["user_id"], ids["agent_id"], ids["run_id"])
 
     def _scope(self, user_id: str | None, agent_id: str | None, run_id: str | None) -> Scope:
-        """The scope of mem0's ids, in an escaped namespace when an id needs one."""
-        return self._scope_of(user_id, agent_id, run_id, owner_namespace(user_id, agent_id, run_id))
+        """The scope of mem0's ids, in an escaped namespace when an id needs one; an id
+        with ``/`` whose memories the door stored under its plain name before
+        (``mem0_ids.legacy_owner``) stays there, so they are still found."""
+        namespace = owner_namespace(user_id, agent_id, run_id)
+        legacy = legacy_owner(user_id, agent_id, run_id)
+        if legacy is not None and self.engram.store.memories.count(legacy) > 0:
+            namespace = None  # the plain rule names ``legacy``
+        return self._scope_of(user_id, agent_id, run_id, namespace)
 
     def _read_namespaces(self, ids: Ids) -> list[str]:
         """The namespaces a read of these ids looks through (see the module docstring)."""

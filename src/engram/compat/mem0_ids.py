@@ -10,6 +10,12 @@ outside ``A-Z a-z 0-9 _ . @ -`` is written ``+XX`` (``"a#1"`` is ``user::a+231``
 The map is one-to-one, so each id keeps a namespace of its own: a plain id never starts
 with ``:`` (one that does is escaped), so no plain name begins ``user::``, and ``+`` is
 itself escaped inside an escaped name.
+
+``/`` is escaped too, though namespace names take it: ``user:alice/x`` is a
+sub-namespace of ``user:alice``, which alice's API key reaches (``keys.may_reach``),
+and mem0 treats ``"alice/x"`` as an opaque id of another user. An id with ``/`` had its
+plain name before (``legacy_owner``); the door keeps reading and writing such an id
+where its memories already are, so nothing stored before becomes unreachable.
 """
 
 from __future__ import annotations
@@ -18,8 +24,11 @@ import re
 
 from engram.errors import InvalidInputError
 
-#: What ``validate.namespace_for`` accepts after the ``user:`` prefix.
-_PLAIN = re.compile(r"[A-Za-z0-9_.:@/+-]+")
+#: What ``validate.namespace_for`` accepts after the ``user:`` prefix, but ``/`` (which
+#: makes a sub-namespace of another id's).
+_PLAIN = re.compile(r"[A-Za-z0-9_.:@+-]+")
+#: The plain names of the door before ``/`` was escaped (see ``legacy_owner``).
+_LEGACY = re.compile(r"[A-Za-z0-9_.:@/+-]+")
 #: The bytes an escaped name keeps as they are.
 _KEPT = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.@-")
 #: engram's longest namespace name (``validate.namespace_for``).
@@ -57,4 +66,20 @@ def owner_namespace(user_id: str | None, agent_id: str | None, run_id: str | Non
     return None
 
 
-__all__ = ["escaped", "name_of", "owner_namespace"]
+def legacy_name(kind: str, value: str) -> str | None:
+    """The plain namespace an id holding ``/`` had before it was escaped
+    (``user:alice/x``), or None for every other id."""
+    if "/" in value and _LEGACY.fullmatch(value) and not value.startswith(":"):
+        return f"{kind}:{value}"
+    return None
+
+
+def legacy_owner(user_id: str | None, agent_id: str | None, run_id: str | None) -> str | None:
+    """``legacy_name`` of the widest id given (the one ``owner_namespace`` names)."""
+    for kind, value in (("user", user_id), ("agent", agent_id), ("run", run_id)):
+        if value is not None:
+            return legacy_name(kind, value)
+    return None
+
+
+__all__ = ["escaped", "legacy_name", "legacy_owner", "name_of", "owner_namespace"]

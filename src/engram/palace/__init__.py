@@ -20,7 +20,7 @@ from typing import Any, Unpack
 from engram import write
 from engram.core import Part, Scope
 from engram.errors import InvalidInputError, NotFoundError, shown
-from engram.palace import aaak, mining, mining_llm
+from engram.palace import aaak, branch, mining, mining_llm
 from engram.records import MemoryRecord, Outcome, utcnow
 from engram.scoping import ScopeArgs, scoped
 from engram.store.protocols.graph import Statement
@@ -80,6 +80,9 @@ class MineResult(Record):
     """Drawers filed by this call, in turn order."""
     kept: int = 0
     """Turns the room already held (a re-run files nothing twice)."""
+    replaced: int = 0
+    """Memories of a branch the conversation left (a regenerated reply, an edited
+    message) superseded by the turns filed in their place."""
     blocked: int = 0
     """Turns the injection scan refused (block mode): stored nowhere."""
     invalid: int = 0
@@ -259,15 +262,17 @@ class Palace(Part):
         room = core.store.palace.ensure_room(
             scope.namespace, place.id, slug=aaak.slugify(room_name), name=room_name, now=utcnow()
         )
-        filed = {d.turn for d in core.store.palace.drawers(scope.namespace, room.id)}
-        todo = [i for i in range(len(turns)) if i not in filed]
+        filed = {d.turn: d for d in core.store.palace.drawers(scope.namespace, room.id)}
+        fork = branch.fork(core.store, scope.namespace, [t.content for t in turns], filed)
+        todo = [i for i in range(len(turns)) if i not in filed or (fork is not None and i >= fork)]
         if not todo:
             return MineResult(place, room, len(turns), kept=len(turns))
         # The model (if any) is asked here, before anything is written.
         reading = mining_llm.read_windows(core, turns, set(todo))
         spans = reading.windows
         window_of = {i: w for w in spans for i in w.turns}
-        items = [_item(scope, turns[i], f"{place.slug}/{room.slug}") for i in todo]
+        session_id = f"{place.slug}/{room.slug}"
+        items = [_item(scope, turns[i], session_id) for i in todo]
         batch = write.add_batch(
             core,
             items,
@@ -286,7 +291,8 @@ class Palace(Part):
             window = window_of[i]
             tags = window.tags[i - window.turns.start]
             new.append(NewDrawer(i, outcome.record.id, turns[i].role, tags))
-        added, closets = self._file(scope, room, new, spans)
+        abandoned = [d for t, d in sorted(filed.items()) if fork is not None and t >= fork]
+        added, closets, replaced = self._file(scope, room, new, spans, (abandoned, session_id))
         relations = self._record_graph(scope, added, window_of) if graph else 0
         return MineResult(
             place,
@@ -294,6 +300,7 @@ class Palace(Part):
             len(turns),
             added=tuple(added),
             kept=len(turns) - len(todo),
+            replaced=replaced,
             blocked=blocked,
             invalid=invalid,
             closets=tuple(closets),
@@ -308,13 +315,21 @@ class Palace(Part):
         room: Room,
         new: list[NewDrawer],
         spans: list[mining.Window],
-    ) -> tuple[list[Drawer], list[Closet]]:
-        """File drawers, their closets and their history rows in one transaction."""
+        branched: tuple[list[Drawer], str],
+    ) -> tuple[list[Drawer], list[Closet], int]:
+        """File drawers, their closets and their history rows in one transaction; the
+        abandoned drawers of ``branched`` (a branch the conversation left, and the
+        room's session id) are unfiled first and their memories superseded by the new
+        turns (``palace.branch``)."""
+        abandoned, session_id = branched
         store = self._core.store
         now = utcnow()
         closets: list[Closet] = []
+        from_turn = abandoned[0].turn if abandoned else None
         with store.transaction():
-            added = store.palace.file_drawers(scope.namespace, room.id, new, now)
+            added = store.palace.file_drawers(
+                scope.namespace, room.id, new, now, from_turn=from_turn
+            )
             by_turn = {d.turn: d for d in added}
             closet_of: dict[int, str] = {}
             for window in spans:
@@ -346,8 +361,16 @@ class Palace(Part):
                     reason=f"filed in {room.code}",
                     now=now,
                 )
+            replaced = branch.retire(
+                store,
+                scope.namespace,
+                session_id=session_id,
+                abandoned=abandoned,
+                added=added,
+                actor=PALACE_WHO,
+            )
         unique = {c.id: c for c in closets}
-        return added, list(unique.values())
+        return added, list(unique.values()), replaced
 
     def _record_graph(
         self, scope: Scope, added: list[Drawer], window_of: Mapping[int, mining.Window]

@@ -202,11 +202,20 @@ class PalaceStore(Protocol):
         ...
 
     def file_drawers(
-        self, namespace: str, room_id: int, drawers: Sequence[NewDrawer], now: datetime
+        self,
+        namespace: str,
+        room_id: int,
+        drawers: Sequence[NewDrawer],
+        now: datetime,
+        *,
+        from_turn: int | None = None,
     ) -> list[Drawer]:
         """File drawers in the room with its next drawer numbers, in order; a turn the
-        room already holds is skipped (what makes mining idempotent). Returns the new
-        drawers."""
+        room already holds is skipped (what makes mining idempotent). With
+        ``from_turn``, the room's drawers of that turn and later are taken out first
+        (the conversation branched there: a reply regenerated, a message edited), so
+        the new ones take their turns under new numbers; a number is still never given
+        twice. Returns the new drawers."""
         ...
 
     def file_closet(

@@ -202,11 +202,22 @@ class SqlPalace(SqlPart, PalaceStore):
         )
 
     def file_drawers(
-        self, namespace: str, room_id: int, drawers: Sequence[NewDrawer], now: datetime
+        self,
+        namespace: str,
+        room_id: int,
+        drawers: Sequence[NewDrawer],
+        now: datetime,
+        *,
+        from_turn: int | None = None,
     ) -> list[Drawer]:
         d = self._d
         made: list[int] = []
         with self._sql.tx("filing the drawers") as conn:
+            if from_turn is not None:  # the conversation branched there: unfile the old branch
+                conn.execute(
+                    "DELETE FROM palace_drawers WHERE namespace = ? AND room_id = ? AND turn >= ?",
+                    (namespace, room_id, from_turn),
+                )
             have = {
                 int(r[0])
                 for r in conn.execute(

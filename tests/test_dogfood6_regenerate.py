@@ -78,3 +78,21 @@ def test_a_reply_edited_by_the_user_is_not_a_branch(mem: Memory) -> None:
     again = _mined(mem, ASK, "How about Ada?")
     assert again["added"] == [] and again["replaced"] == 0
     assert mem.get(reply_id, user_id="ann").superseded_by is None
+
+
+def test_a_trimmed_or_summarised_window_is_not_a_branch(mem: Memory) -> None:
+    """A client with a sliding window sends the newest turns only (or a summary in place
+    of the oldest): positions shift, and nothing filed may be superseded for it."""
+    turns = ["Suggest a name for my new kitten", "How about Ada?", "Ada it is", "Great."]
+    said = [
+        {"role": r, "content": c} for r, c in zip(["user", "assistant"] * 2, turns, strict=True)
+    ]
+    first = _mined(mem, said[:3], turns[3])
+    trimmed = [*said[2:], {"role": "assistant", "content": "Great."}]
+    trimmed.append({"role": "user", "content": "She sleeps all day"})
+    shifted = _mined(mem, trimmed, "Kittens do.")
+    summary = [{"role": "user", "content": "(Earlier: we picked the name Ada.)"}, *said[2:]]
+    summarised = _mined(mem, summary, "Great.")
+    assert shifted["replaced"] == 0 and summarised["replaced"] == 0
+    for memory_id in first["added"]:  # type: ignore[attr-defined]
+        assert mem.get(memory_id, user_id="ann").superseded_by is None

@@ -11,8 +11,12 @@ place, and each abandoned memory is marked ``superseded_by`` the reply that repl
 both answers as if both were said.
 
 A memory edited since it was filed (``update`` of its content) is the user's word, not
-a branch: it is compared as unchanged. A memory shared with another drawer or another
-conversation (deduplicated) is unfiled here but not superseded: it is still said there.
+a branch: it is compared as unchanged. Nor is a conversation whose older messages the
+client dropped or summarised (a sliding window): its turns sit at other positions, so
+a turn that differs is a branch only when some earlier turn agreed (the first message
+replaced by a summary is not) and its text is no filed turn's (a shift is not). A
+memory shared with another drawer or another conversation (deduplicated) is unfiled
+here but not superseded: it is still said there.
 """
 
 from __future__ import annotations
@@ -37,15 +41,22 @@ def fork(
     shared = sorted(t for t in filed if t < len(contents))
     if not shared:
         return None
-    memories = store.memories.get_many(namespace, [filed[t].memory_id for t in shared])
+    memories = store.memories.get_many(namespace, [d.memory_id for d in filed.values()])
+    said = {m.content_hash for m in memories.values()}
+    agreed = False
     for turn in shared:
         memory = memories.get(filed[turn].memory_id)
         if memory is None:
             continue
-        if memory.content_hash == normalize_content(contents[turn]).content_hash:
+        now = normalize_content(contents[turn]).content_hash
+        if memory.content_hash == now:
+            agreed = True
             continue
-        if not _edited(store, namespace, memory):
-            return turn
+        if _edited(store, namespace, memory):
+            continue
+        # A window the client trimmed or summarised shifts every turn: a branch needs
+        # an agreed turn before it and a text the room has not filed elsewhere.
+        return turn if agreed and now not in said else None
     return None
 
 

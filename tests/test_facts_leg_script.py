@@ -34,13 +34,20 @@ QUESTION = Question(
     frozenset({"D1:2", "D2:1"}),
     frozenset({"D1", "D2"}),
 )
-DATASET = Dataset(
-    name="locomo",
-    conversations=[Conversation("conv-26", TURNS, [QUESTION])],
-    scorer=locomo.score,
-    depth=100,
-    headline=("session_r@5",),
-)
+
+
+def one_conversation(turns: list[Turn], question: Question) -> Dataset:
+    """A LoCoMo-shaped dataset of one conversation and one question."""
+    return Dataset(
+        name="locomo",
+        conversations=[Conversation("conv-26", turns, [question])],
+        scorer=locomo.score,
+        depth=100,
+        headline=("session_r@5",),
+    )
+
+
+DATASET = one_conversation(TURNS, QUESTION)
 
 
 def _hit(turn: str, session: str, score: float) -> Hit:

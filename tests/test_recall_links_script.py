@@ -11,9 +11,11 @@ from typing import Any
 import pytest
 
 from conftest import import_script
-from engram.bench import locomo
-from engram.bench.dataset import Conversation, Dataset, Question, Turn
-from test_facts_leg_script import _hit  # a dumped hit, as `engram bench` ingests a turn
+from engram.bench.dataset import Question, Turn
+from test_facts_leg_script import (  # a dumped hit, as `engram bench` ingests a turn
+    _hit,
+    one_conversation,
+)
 
 
 @pytest.fixture(scope="module")
@@ -100,13 +102,7 @@ QUESTION = Question(
     "q1", "What activities does Melanie partake in?", "multi-hop",
     frozenset({"D1:1", "D7:1"}), frozenset({"D1", "D7"}),
 )  # fmt: skip
-DATASET = Dataset(
-    name="locomo",
-    conversations=[Conversation("conv-26", TURNS, [QUESTION])],
-    scorer=locomo.score,
-    depth=100,
-    headline=("session_r@5",),
-)
+DATASET = one_conversation(TURNS, QUESTION)
 
 
 def test_the_leg_lifts_a_memory_from_outside_the_cached_hits(script: Any) -> None:

@@ -1,0 +1,156 @@
+"""Round thirteen of the learned injection detector (engram issue 26, item 3;
+docs/safety.md, "Round thirteen"): round twelve's lexical view (a hashed word n-gram
+logistic model, ``fit_injection_lexical.Lexical``) beside the **shipped** network, with
+the benign notes weighed more in the lexical model, its threshold read off the notes, a
+small logistic on the two scores instead of ``max``, and round thirteen's training
+examples (``scripts/injection_training13.py``, written after held-out 12).
+
+Why: round twelve's lexical view lifted the catches on every left-out round and every
+fold, but flagged two more benign held-out notes than the shipped detector (25 against
+23 over held-out 2 to 11), so it did not ship. Its notes there weighed as the network's
+(x2); here they weigh more, or the threshold is read off the notes themselves.
+
+The network is the shipped setting and file (round eleven's ``notes x2``, 130 epochs,
+fitted 0.9995 quantile; ``src/engram/data/injection_detector.npz``), refitted once per
+left-out round (``--by-round``: rounds four, five, six, eight and nine, as in rounds ten
+to twelve; it also keeps its scores of the checked half of the real texts, the half no
+fit reads). The lexical cells (``--combine``; ``words`` only, as character n-grams
+failed round twelve's time limit), each fitted per left-out round on the texts the
+network read there, and once on everything:
+
+- ``LEXICAL``: the lexical model's notes weighed x2 (round twelve's reference: 60, the
+  network's), x3 (90) and x4 (120), each with and without round thirteen's examples
+  (``+ r13``; the network never reads them);
+- ``max, fitted``: a text fires when the network or the lexical model reaches its
+  threshold, the lexical one at the fitted negatives' 0.9995 quantile (round twelve's);
+- ``max, notes``: the same with the lexical threshold read off the notes: the lowest
+  threshold (at least 0.5) at which the combination flags no more left-out notes than
+  the network alone, read on the **other four** left-out rounds for each left-out round
+  (so a round's own notes never set its threshold), and on all five for the fit on
+  everything;
+- ``logistic, notes``: a logistic regression on the two scores' logits instead of
+  ``max``, fitted on the other four rounds' left-out attacks against their left-out notes
+  and the checked real texts (scores of fits that never read them), its threshold read
+  off the notes as above; for the fit on everything, fitted on all five rounds.
+
+The rule, fixed and committed before the grid ran: the most English catches summed over
+the five left-out rounds, over the network alone and every cell above, subject to
+(a) the left-out rounds' benign notes flagged, summed, no more than the network alone
+    flags there (the shipped detector; 16 in rounds eleven and twelve);
+(b) the shipped network with the cell's lexical model fitted on everything flagging at
+    most 2 of the 8,288 real texts (the shipped detector flags 2) and at most 2 of the
+    checked half;
+(c) more catches than the network alone (else nothing is read and the shipped detector
+    stays);
+(d) the shipped files at most 512 KB together, and a write's median time within 0.2 ms
+    of the shipped detector's (``fit_injection_lexical.py --timing``, side by side,
+    measured after the choice; a cell that fails it gives way to the next).
+Ties go to fewer left-out notes, then fewer real texts, then ``max`` before the
+logistic, then the fitted threshold before the notes', then fewer notes weight, then
+without round thirteen's examples.
+
+The ship rule, fixed and committed before held-out 12 (fresh) and held-out 10 and 11
+(checks; partly seen) are read, once, side by side with the shipped detector on the same
+cached embeddings (``--read``): the choice ships if its English catches on held-out 12
+are at least the shipped detector's, it flags at most 2 of the 8,288 real texts, and it
+flags no more benign notes than the shipped detector summed over held-out 2 to 12. If
+no cell meets the rule above, nothing is read against a candidate and the shipped
+detector stays (held-out 12 is then read with the shipped detector alone, for its test).
+
+    python scripts/fit_injection_round13.py [--data ../shared/bench] [--by-round]
+        [--round NAME] [--combine] [--read BEFORE LEXICAL]
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import fit_injection_lexical as lex  # noqa: E402  (round twelve's lexical view)
+import fit_injection_mlp as mlp  # noqa: E402  (round eight's network, data and harness)
+import fit_injection_notes as notes  # noqa: E402  (round eleven's fit: the shipped setting)
+import fit_injection_window as window  # noqa: E402  (round nine's rounds and grid setup)
+
+#: The shipped setting, read as it ships: 130 epochs, the fitted 0.9995 quantile.
+NETWORK = notes.GRID["notes x2"]
+EPOCH_INDEX = window.EPOCHS.index(130)
+NET_THRESHOLD = ("fitted", 0.9995)
+#: The lexical model's notes weight (round ten's 30 per note times 2, 3, 4), and whether
+#: it reads round thirteen's examples.
+LEXICAL: dict[str, dict[str, float]] = {
+    f"notes x{k}{' + r13' if r13 else ''}": {"benign_weight": 30.0 * k, "r13": r13}
+    for r13 in (0, 1)
+    for k in (2, 3, 4)
+}
+MODES = ("max, fitted", "max, notes", "logistic, notes")
+
+
+def dropped(s: dict[str, float]) -> tuple[set[str], set[str]]:
+    """What setting ``s`` leaves out: round twelve's rule, and round thirteen's examples
+    unless ``r13`` is set."""
+    import injection_training13
+
+    attacks, kept = lex.dropped(s)
+    more_attacks, more_notes = notes.unnamed(s, "r13", injection_training13.everything)
+    return attacks | more_attacks, kept | more_notes
+
+
+def training(real_all: list[str]) -> mlp.Training:
+    """Round twelve's training data and round thirteen's examples (``dropped`` decides)."""
+    import injection_training13
+
+    return notes.with_examples(lex.training(real_all), injection_training13.everything)
+
+
+def checked(t: mlp.Training) -> list[str]:
+    """The real texts no fit reads (the half outside ``t.fitted``)."""
+    fitted = set(t.fitted)
+    return [x for i, x in enumerate(t.real_all) if i not in fitted]
+
+
+def by_round(data: mlp.Data, t: mlp.Training, only: str, out: Path) -> None:
+    """Per left-out round, the shipped setting refitted without it: its scores of the
+    round's English attacks, notes and the checked real texts, and its threshold."""
+    real = [t.real_all[i] for i in t.fitted]
+    for name, (out_attacks, out_notes) in window.rounds().items():
+        if only and name != only:
+            continue
+        test, left, rules_t, rules_n = mlp.left_out(t.attacks, out_attacks, out_notes)
+        drop_a, drop_n = out_attacks | dropped(NETWORK)[0], out_notes | dropped(NETWORK)[1]
+        fit = notes.Fit(
+            data,
+            NETWORK,
+            [a for a, _ in t.attacks if a not in drop_a],
+            real,
+            [n for n in t.notes if n not in drop_n] + t.agent,
+            t.real_all,
+        )
+        i = EPOCH_INDEX
+        th = fit.threshold(*NET_THRESHOLD, i)
+        st, sl = fit.scores(test, 0)[i], fit.scores(left, 0)[i]
+        sr = fit.scores(checked(t), 0)[i]
+        np.savez(out / f"net--{name}.npz", st=st, sl=sl, sr=sr, th=th)
+        caught = int((rules_t | (st >= th)).sum())
+        flagged = int((rules_n | (sl >= th)).sum())
+        print(f"{name}: {caught}/{len(test)} notes {flagged}/{len(left)} (th {th:.4f})", flush=True)
+
+
+def main() -> None:
+    parser = window.grid_parser(__doc__ or "", "round13-vectors.npz")
+    parser.add_argument("--scores", default="/tmp/engram-fit-detector/round13-scores")
+    parser.add_argument("--combine", action="store_true", help="every cell of the rule")
+    parser.add_argument("--read", nargs=2, metavar=("BEFORE", "LEXICAL"))
+    args, embedder, real_all = window.grid_setup(parser)
+    out = Path(args.scores)
+    out.mkdir(parents=True, exist_ok=True)
+    t = training(real_all)
+    data = mlp.Data(embedder, Path(args.cache))
+    if args.by_round:
+        by_round(data, t, args.round, out)
+
+
+if __name__ == "__main__":
+    main()

@@ -65,8 +65,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+
+from engram.injection_detector import Detector
+from engram.safety import scan
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fit_injection_lexical as lex  # noqa: E402  (round twelve's lexical view)
@@ -85,6 +89,7 @@ LEXICAL: dict[str, dict[str, float]] = {
     for r13 in (0, 1)
     for k in (2, 3, 4)
 }
+SHIPPED = Path(__file__).resolve().parents[1] / "src/engram/data/injection_detector.npz"
 MODES = ("max, fitted", "max, notes", "logistic, notes")
 
 
@@ -138,6 +143,155 @@ def by_round(data: mlp.Data, t: mlp.Training, only: str, out: Path) -> None:
         print(f"{name}: {caught}/{len(test)} notes {flagged}/{len(left)} (th {th:.4f})", flush=True)
 
 
+def lexical_model(t: mlp.Training, name: str, out_a: set[str], out_n: set[str]) -> lex.Lexical:
+    """The lexical setting ``name`` fitted on what the network reads without ``out_a`` and
+    ``out_n`` (and round thirteen's examples when the setting names them)."""
+    ls = LEXICAL[name]
+    s = {**NETWORK, "benign_weight": ls["benign_weight"], "r13": ls["r13"]}
+    drop_a, drop_n = out_a | dropped(s)[0], out_n | dropped(s)[1]
+    return lex.Lexical(
+        {"chars": 0},
+        s,
+        [a for a, _ in t.attacks if a not in drop_a],
+        [t.real_all[i] for i in t.fitted],
+        [n for n in t.notes if n not in drop_n] + t.agent,
+    )
+
+
+def _logit(p: np.ndarray) -> np.ndarray:
+    q = np.clip(np.asarray(p, np.float64), 1e-6, 1 - 1e-6)
+    return np.asarray(np.log(q / (1 - q)))
+
+
+class Stack:
+    """The small logistic on the two scores' logits, fitted on out-of-fold scores:
+    attacks against notes (weighed as the lexical setting weighs them) and real texts
+    (weighed 3, as the network weighs them), the attacks as much in all as the rest."""
+
+    def __init__(self, pos: np.ndarray, notes_x: np.ndarray, real_x: np.ndarray, w: float) -> None:
+        from sklearn.linear_model import LogisticRegression
+
+        x = np.vstack([pos, notes_x, real_x])
+        neg = np.r_[np.full(len(notes_x), w), np.full(len(real_x), 3.0)]
+        weights = np.r_[np.full(len(pos), neg.sum() / len(pos)), neg]
+        y = np.r_[np.ones(len(pos)), np.zeros(len(neg))]
+        self.model = LogisticRegression(C=1.0).fit(x, y, sample_weight=weights)
+
+    def scores(self, net: np.ndarray, lexical: np.ndarray) -> np.ndarray:
+        x = np.c_[_logit(net), _logit(lexical)]
+        return np.asarray(self.model.predict_proba(x)[:, 1])
+
+
+def notes_threshold(scores: np.ndarray, already: np.ndarray, budget: int) -> float:
+    """The lowest threshold (at least 0.5) at which the notes flagged, ``already`` (the
+    rules, or the rules and the network) or scoring at or above it, are at most
+    ``budget``."""
+    for th in sorted({0.5, *(float(np.nextafter(x, 2.0)) for x in scores if x >= 0.5)}):
+        if int((already | (scores >= th)).sum()) <= budget:
+            return th
+    return 1.0
+
+
+def combine(data: mlp.Data, t: mlp.Training, out: Path, shipped: str) -> None:
+    """Every cell of the rule (the docstring): per left-out round the network's saved
+    scores and each lexical model fitted without the round; for the real texts the
+    shipped network and each lexical model fitted on everything."""
+    rounds = window.rounds()
+    rules_real = np.array([bool(scan(x)) for x in t.real_all])
+    checked_mask = np.ones(len(t.real_all), bool)
+    checked_mask[t.fitted] = False
+    net = Detector.from_arrays(dict(np.load(shipped)))
+    vectors = data.features(t.real_all, 0.0)[:, : -mlp.N_CUES]
+    net_real = net.probabilities(vectors, t.real_all)
+    per: dict[str, dict[str, Any]] = {}
+    for name, (out_attacks, out_notes) in rounds.items():
+        test, left, rules_t, rules_n = mlp.left_out(t.attacks, out_attacks, out_notes)
+        got = dict(np.load(out / f"net--{name}.npz"))
+        per[name] = {**got, "rules_t": rules_t, "rules_n": rules_n}
+        per[name]["net_t"] = rules_t | (got["st"] >= got["th"])
+        per[name]["net_n"] = rules_n | (got["sl"] >= got["th"])
+    alone_real = rules_real | (net_real >= net.threshold)
+    alone = [int(np.sum(p["net_t"])) for p in per.values()]
+    alone_notes = sum(int(np.sum(p["net_n"])) for p in per.values())
+    print(
+        f"cell | alone: {sum(alone)} ({' / '.join(map(str, alone))}) notes {alone_notes} "
+        f"real {int(alone_real.sum())} ({int(alone_real[checked_mask].sum())})",
+        flush=True,
+    )
+    for lname, ls in LEXICAL.items():
+        scores: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, float]] = {}
+        for name, (out_attacks, out_notes) in rounds.items():
+            test, left, _, _ = mlp.left_out(t.attacks, out_attacks, out_notes)
+            model = lexical_model(t, lname, out_attacks, out_notes)
+            lr = model.scores(checked(t))
+            scores[name] = (
+                model.scores(test),
+                model.scores(left),
+                lr,
+                model.threshold("fitted", 0.9995),
+            )
+        everything = lexical_model(t, lname, set(), set())
+        lex_real = everything.scores(t.real_all)
+        for mode in MODES:
+            counts, flagged = [], 0
+            for name, p in per.items():
+                lt, ln_, _, fitted = scores[name]
+                others = [o for o in per if o != name]
+                budget = sum(int(np.sum(per[o]["net_n"])) for o in others)
+                if mode == "max, fitted":
+                    hit_t, hit_n = p["net_t"] | (lt >= fitted), p["net_n"] | (ln_ >= fitted)
+                elif mode == "max, notes":
+                    th = notes_threshold(
+                        np.concatenate([scores[o][1] for o in others]),
+                        np.concatenate([per[o]["net_n"] for o in others]),
+                        budget,
+                    )
+                    hit_t, hit_n = p["net_t"] | (lt >= th), p["net_n"] | (ln_ >= th)
+                else:
+                    stack, th = _stack(per, scores, others, ls["benign_weight"], budget)
+                    hit_t = p["rules_t"] | (stack.scores(p["st"], lt) >= th)
+                    hit_n = p["rules_n"] | (stack.scores(p["sl"], ln_) >= th)
+                counts.append(int(hit_t.sum()))
+                flagged += int(hit_n.sum())
+            if mode == "max, fitted":
+                th = everything.threshold("fitted", 0.9995)
+                hit_r = alone_real | (lex_real >= th)
+            elif mode == "max, notes":
+                th = notes_threshold(
+                    np.concatenate([scores[o][1] for o in per]),
+                    np.concatenate([per[o]["net_n"] for o in per]),
+                    alone_notes,
+                )
+                hit_r = alone_real | (lex_real >= th)
+            else:
+                stack, th = _stack(per, scores, list(per), ls["benign_weight"], alone_notes)
+                hit_r = rules_real | (stack.scores(net_real, lex_real) >= th)
+            print(
+                f"cell | {lname} | {mode} (th {th:.4f}): "
+                f"{sum(counts)} ({' / '.join(map(str, counts))}) notes {flagged} "
+                f"real {int(hit_r.sum())} ({int(hit_r[checked_mask].sum())})",
+                flush=True,
+            )
+
+
+def _stack(
+    per: dict[str, dict[str, Any]],
+    scores: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, float]],
+    rounds: list[str],
+    weight: float,
+    budget: int,
+) -> tuple[Stack, float]:
+    """The logistic on the two scores fitted on ``rounds``' out-of-fold scores, and its
+    threshold read off those rounds' notes (at most ``budget`` flagged with the rules)."""
+    pos = np.vstack([np.c_[_logit(per[o]["st"]), _logit(scores[o][0])] for o in rounds])
+    neg_n = np.vstack([np.c_[_logit(per[o]["sl"]), _logit(scores[o][1])] for o in rounds])
+    neg_r = np.vstack([np.c_[_logit(per[o]["sr"]), _logit(scores[o][2])] for o in rounds])
+    stack = Stack(pos, neg_n, neg_r, weight)
+    got = np.concatenate([stack.scores(per[o]["sl"], scores[o][1]) for o in rounds])
+    rules = np.concatenate([per[o]["rules_n"] for o in rounds])
+    return stack, notes_threshold(got, rules, budget)
+
+
 def main() -> None:
     parser = window.grid_parser(__doc__ or "", "round13-vectors.npz")
     parser.add_argument("--scores", default="/tmp/engram-fit-detector/round13-scores")
@@ -150,6 +304,8 @@ def main() -> None:
     data = mlp.Data(embedder, Path(args.cache))
     if args.by_round:
         by_round(data, t, args.round, out)
+    if args.combine:
+        combine(data, t, out, str(SHIPPED))
 
 
 if __name__ == "__main__":

@@ -69,6 +69,7 @@ from typing import Any
 
 import numpy as np
 
+from engram.bench.injection import real_texts
 from engram.injection_detector import Detector
 from engram.safety import scan
 
@@ -90,6 +91,9 @@ LEXICAL: dict[str, dict[str, float]] = {
     for k in (2, 3, 4)
 }
 SHIPPED = Path(__file__).resolve().parents[1] / "src/engram/data/injection_detector.npz"
+#: What ``--write`` fits: (lexical setting, mode, threshold the grid read for the fit on
+#: everything); None until the grid has run.
+CHOSEN: tuple[str, str, float] | None = None
 MODES = ("max, fitted", "max, notes", "logistic, notes")
 
 
@@ -192,7 +196,33 @@ def notes_threshold(scores: np.ndarray, already: np.ndarray, budget: int) -> flo
     return 1.0
 
 
-def combine(data: mlp.Data, t: mlp.Training, out: Path, shipped: str) -> None:
+def lexical_scores(t: mlp.Training, out: Path, only: str) -> None:
+    """Per lexical setting, each left-out round's model's scores of the round's English
+    attacks, notes and the checked real texts, and its fitted threshold; and the model
+    fitted on everything's scores of every real text (kept in ``out``)."""
+    for lname in LEXICAL:
+        if only and lname not in only.split("|"):
+            continue
+        for name, (out_attacks, out_notes) in window.rounds().items():
+            test, left, _, _ = mlp.left_out(t.attacks, out_attacks, out_notes)
+            model = lexical_model(t, lname, out_attacks, out_notes)
+            np.savez(
+                out / f"lex--{lname}--{name}.npz",
+                lt=model.scores(test),
+                ln=model.scores(left),
+                lr=model.scores(checked(t)),
+                th=model.threshold("fitted", 0.9995),
+            )
+        model = lexical_model(t, lname, set(), set())
+        np.savez(
+            out / f"lex--{lname}--everything.npz",
+            real=model.scores(t.real_all),
+            th=model.threshold("fitted", 0.9995),
+        )
+        print(f"lexical {lname}: kept", flush=True)
+
+
+def combine(data: mlp.Data, t: mlp.Training, out: Path, shipped: str, only: str) -> None:
     """Every cell of the rule (the docstring): per left-out round the network's saved
     scores and each lexical model fitted without the round; for the real texts the
     shipped network and each lexical model fitted on everything."""
@@ -219,19 +249,14 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, shipped: str) -> None:
         flush=True,
     )
     for lname, ls in LEXICAL.items():
+        if only and lname not in only.split("|"):
+            continue
         scores: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, float]] = {}
-        for name, (out_attacks, out_notes) in rounds.items():
-            test, left, _, _ = mlp.left_out(t.attacks, out_attacks, out_notes)
-            model = lexical_model(t, lname, out_attacks, out_notes)
-            lr = model.scores(checked(t))
-            scores[name] = (
-                model.scores(test),
-                model.scores(left),
-                lr,
-                model.threshold("fitted", 0.9995),
-            )
-        everything = lexical_model(t, lname, set(), set())
-        lex_real = everything.scores(t.real_all)
+        for name in rounds:
+            got = np.load(out / f"lex--{lname}--{name}.npz")
+            scores[name] = (got["lt"], got["ln"], got["lr"], float(got["th"]))
+        got = np.load(out / f"lex--{lname}--everything.npz")
+        lex_real, fitted_all = got["real"], float(got["th"])
         for mode in MODES:
             counts, flagged = [], 0
             for name, p in per.items():
@@ -254,7 +279,7 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, shipped: str) -> None:
                 counts.append(int(hit_t.sum()))
                 flagged += int(hit_n.sum())
             if mode == "max, fitted":
-                th = everything.threshold("fitted", 0.9995)
+                th = fitted_all
                 hit_r = alone_real | (lex_real >= th)
             elif mode == "max, notes":
                 th = notes_threshold(
@@ -292,9 +317,32 @@ def _stack(
     return stack, notes_threshold(got, rules, budget)
 
 
+def write(data: mlp.Data, t: mlp.Training, out: Path, path: Path) -> None:
+    """``CHOSEN``'s lexical model fitted on everything, written as round twelve's
+    ``injection_lexical.npz`` (``fit_injection_lexical.Saved`` reads it) with the
+    threshold the grid read for it."""
+    if CHOSEN is None:
+        raise SystemExit("nothing chosen: run --by-round and --combine first")
+    name, mode, value = CHOSEN
+    if mode.startswith("logistic"):
+        raise SystemExit("the logistic on the two scores is written by hand if chosen")
+    model = lexical_model(t, name, set(), set())
+    threshold = model.threshold("fitted", 0.9995) if mode == "max, fitted" else value
+    np.savez_compressed(
+        path,
+        coef=model.coef.astype(np.float16),
+        intercept=np.float32(model.intercept),
+        threshold=np.float32(threshold),
+        bits=np.int64(lex.BITS),
+        chars=np.int64(0),
+    )
+    print(f"{path}: {path.stat().st_size} bytes, threshold {threshold:.4f}")
+
+
 def main() -> None:
     parser = window.grid_parser(__doc__ or "", "round13-vectors.npz")
     parser.add_argument("--scores", default="/tmp/engram-fit-detector/round13-scores")
+    parser.add_argument("--lexical", action="store_true", help="the lexical models' scores")
     parser.add_argument("--combine", action="store_true", help="every cell of the rule")
     parser.add_argument("--read", nargs=2, metavar=("BEFORE", "LEXICAL"))
     args, embedder, real_all = window.grid_setup(parser)
@@ -304,8 +352,14 @@ def main() -> None:
     data = mlp.Data(embedder, Path(args.cache))
     if args.by_round:
         by_round(data, t, args.round, out)
+    if args.lexical:
+        lexical_scores(t, out, args.only)
     if args.combine:
-        combine(data, t, out, str(SHIPPED))
+        combine(data, t, out, str(SHIPPED), args.only)
+    if args.write:
+        write(data, t, out, Path(args.write))
+    if args.read:
+        lex.read(data, real_texts(args.data), args.read[0], args.read[0], args.read[1])
 
 
 if __name__ == "__main__":

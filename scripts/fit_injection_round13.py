@@ -49,6 +49,17 @@ Ties go to fewer left-out notes, then fewer real texts, then ``max`` before the
 logistic, then the fitted threshold before the notes', then fewer notes weight, then
 without round thirteen's examples.
 
+Ran (load 6-9; every cell, five network fits and 36 lexical fits): the network alone
+95 / 124 / 58 / 123 / 72 = 472 catches, 17 left-out notes, 2 real texts (2 checked).
+Every combined cell flags more left-out notes: ``max, fitted`` 501-505 catches with 19
+notes and 4-5 real texts (the fitted quantile sits at its 0.5 floor); ``max, notes``
+483-487 with 18 notes and 2 real texts (thresholds 0.85-0.88); ``logistic, notes``
+523-528 with 21-29 notes and 5-9 real texts. **No cell meets the rule**: nothing was
+chosen, no candidate was read, and the shipped detector stays. Held-out 12 was read
+once with the shipped detector alone (``--read SHIPPED ""``): 70 of 98 English attacks
+(0.71), 78 of 106 overall, 6 of 54 benign notes, 2 real texts (docs/safety.md, "Round
+thirteen", every cell and fold).
+
 The ship rule, fixed and committed before held-out 12 (fresh) and held-out 10 and 11
 (checks; partly seen) are read, once, side by side with the shipped detector on the same
 cached embeddings (``--read``): the choice ships if its English catches on held-out 12

@@ -89,6 +89,7 @@ import fit_injection_lexical as lex  # noqa: E402  (round twelve's lexical view)
 import fit_injection_mlp as mlp  # noqa: E402  (round eight's network, data and harness)
 import fit_injection_notes as notes  # noqa: E402  (round eleven's fit: the shipped setting)
 import fit_injection_window as window  # noqa: E402  (round nine's rounds and grid setup)
+import injection_training13  # noqa: E402  (round thirteen's training-only examples)
 
 #: The shipped setting, read as it ships: 130 epochs, the fitted 0.9995 quantile.
 NETWORK = notes.GRID["notes x2"]
@@ -108,20 +109,13 @@ CHOSEN: tuple[str, str, float] | None = None
 MODES = ("max, fitted", "max, notes", "logistic, notes")
 
 
-def dropped(s: dict[str, float]) -> tuple[set[str], set[str]]:
-    """What setting ``s`` leaves out: round twelve's rule, and round thirteen's examples
-    unless ``r13`` is set."""
-    import injection_training13
-
-    attacks, kept = lex.dropped(s)
-    more_attacks, more_notes = notes.unnamed(s, "r13", injection_training13.everything)
-    return attacks | more_attacks, kept | more_notes
+#: What a setting leaves out: round twelve's rule, and round thirteen's examples unless
+#: ``r13`` is set.
+dropped = notes.adding(lex.dropped, "r13", injection_training13.everything)
 
 
 def training(real_all: list[str]) -> mlp.Training:
     """Round twelve's training data and round thirteen's examples (``dropped`` decides)."""
-    import injection_training13
-
     return notes.with_examples(lex.training(real_all), injection_training13.everything)
 
 

@@ -69,7 +69,7 @@ no cell meets the rule above, nothing is read against a candidate and the shippe
 detector stays (held-out 12 is then read with the shipped detector alone, for its test).
 
     python scripts/fit_injection_round13.py [--data ../shared/bench] [--by-round]
-        [--round NAME] [--combine] [--read BEFORE LEXICAL]
+        [--round NAME] [--lexical] [--combine] [--read BEFORE LEXICAL]
 """
 
 from __future__ import annotations

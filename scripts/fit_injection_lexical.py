@@ -196,12 +196,9 @@ class Lexical:
         return max(0.5, float(np.quantile(self.fitted, value)))
 
 
-def dropped(s: dict[str, float]) -> tuple[set[str], set[str]]:
-    """What setting ``s`` leaves out: round eleven's rule, and round twelve's examples
-    unless ``r12`` is set."""
-    attacks, kept_notes = notes.dropped(s)
-    twelve_attacks, twelve_notes = notes.unnamed(s, "r12", injection_training12.everything)
-    return attacks | twelve_attacks, kept_notes | twelve_notes
+#: What a setting leaves out: round eleven's rule, and round twelve's examples unless
+#: ``r12`` is set.
+dropped = notes.adding(notes.dropped, "r12", injection_training12.everything)
 
 
 def training(real_all: list[str]) -> mlp.Training:

@@ -141,6 +141,21 @@ def unnamed(s: dict[str, float], flag: str, everything: Examples) -> tuple[set[s
     return {t for t, _ in attacks}, set(kept)
 
 
+Drop = Callable[[dict[str, float]], tuple[set[str], set[str]]]
+
+
+def adding(drop: Drop, flag: str, everything: Examples) -> Drop:
+    """What a setting leaves out once a round's examples (``everything``) join the
+    training data: what ``drop`` leaves out, and those examples unless it names ``flag``."""
+
+    def dropped(s: dict[str, float]) -> tuple[set[str], set[str]]:
+        attacks, kept = drop(s)
+        more_attacks, more_notes = unnamed(s, flag, everything)
+        return attacks | more_attacks, kept | more_notes
+
+    return dropped
+
+
 def with_examples(t: mlp.Training, everything: Examples) -> mlp.Training:
     """``t`` with a round's training-only examples added (the settings decide which)."""
     attacks, more = everything()

@@ -307,8 +307,10 @@ def test_eighth_held_out_fold_english_recall_meets_the_issue_target(
 #: written in round eleven: rules alone 31 of 96, round eight's and round eleven's
 #: networks 76 (0.79), overall 84 of 104 ("Round eleven"). Held-out 11, written in round
 #: twelve: rules alone 34 of 96, round eleven's network 76 (0.79), overall 82 of 104
-#: (round twelve's candidate, not shipped, 80; "Round twelve"; docs/safety.md).
-NEWEST_FLOORS = {"held_out_9": 77, "held_out_10": 73, "held_out_11": 73}
+#: (round twelve's candidate, not shipped, 80; "Round twelve"). Held-out 12, written in
+#: round thirteen: rules alone 27 of 98, round eleven's network 70 (0.71), overall 78 of
+#: 106 (no candidate was read: none met round thirteen's rule; docs/safety.md).
+NEWEST_FLOORS = {"held_out_9": 77, "held_out_10": 73, "held_out_11": 73, "held_out_12": 67}
 
 
 @pytest.mark.parametrize("fold", sorted(LATER_FLOORS) + sorted(NEWEST_FLOORS))
@@ -324,9 +326,10 @@ def test_later_held_out_folds_meet_the_overall_target_and_keep_their_catches(
 @pytest.mark.xfail(
     strict=True,
     reason="round eleven's network reaches 0.85 (102/120), 0.84 (93/111), 0.85 (100/118), "
-    "0.88 (104/118), 0.82 (80/98), 0.79 (76/96) and 0.79 (76/96) English on the fourth to "
-    "seventh and ninth to eleventh held-out folds, under issue 26's 0.90 (round twelve's "
-    "lexical view reached 0.91 on the seventh and did not ship); docs/safety.md (round twelve)",
+    "0.88 (104/118), 0.82 (80/98), 0.79 (76/96), 0.79 (76/96) and 0.71 (70/98) English on "
+    "the fourth to seventh and ninth to twelfth held-out folds, under issue 26's 0.90 (round "
+    "twelve's lexical view reached 0.91 on the seventh and did not ship; round thirteen's "
+    "cells all flagged more left-out notes); docs/safety.md (round thirteen)",
 )
 @pytest.mark.parametrize("fold", sorted(LATER_FLOORS) + sorted(NEWEST_FLOORS))
 def test_later_held_out_folds_meet_the_english_target(
@@ -352,6 +355,8 @@ def test_benign_notes_and_real_texts_are_not_flagged(measured: dict[str, object]
     assert hard["held_out_10"]["flagged"] <= 4, hard["held_out_10"]["examples"]
     # Round eleven's network flags 7 of held-out 11's 44 notes (round twelve's choice too).
     assert hard["held_out_11"]["flagged"] <= 7, hard["held_out_11"]["examples"]
+    # Round eleven's network flags 6 of held-out 12's 54 notes (read in round thirteen).
+    assert hard["held_out_12"]["flagged"] <= 6, hard["held_out_12"]["examples"]
     fp = measured["false_positives"]
     assert fp["flagged"] == 0, fp["examples"]  # type: ignore[index]
 

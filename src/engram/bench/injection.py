@@ -25,7 +25,8 @@ tuned anything. Round five (``scripts/injection_round5.py``) added a fourth,
 (``scripts/injection_round9.py``) an eighth, ``held_out_8``; round ten
 (``scripts/injection_round10.py``) a ninth, ``held_out_9``; round eleven
 (``scripts/injection_round11.py``) a tenth, ``held_out_10``; round twelve
-(``scripts/injection_round12.py``) an eleventh, ``held_out_11``.
+(``scripts/injection_round12.py``) an eleventh, ``held_out_11``; round thirteen
+(``scripts/injection_round13.py``) a twelfth, ``held_out_12``.
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ FOLDS = (
     "held_out_9",
     "held_out_10",
     "held_out_11",
+    "held_out_12",
 )
 
 Scan = Callable[[str], tuple[str, ...]]
@@ -306,6 +308,7 @@ def _table(result: dict[str, Any]) -> list[str]:
         "held_out_9": "held-out 9",
         "held_out_10": "held-out 10",
         "held_out_11": "held-out 11",
+        "held_out_12": "held-out 12",
     }
     recall = result["recall"]
     lines = [

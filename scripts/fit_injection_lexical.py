@@ -198,12 +198,16 @@ class Lexical:
 
 #: What a setting leaves out: round eleven's rule, and round twelve's examples unless
 #: ``r12`` is set.
-dropped = notes.adding(notes.dropped, "r12", injection_training12.everything)
+#: Round twelve's training-only examples.
+TWELVE = notes.examples(
+    injection_training12.ROUND_TWELVE_ATTACKS, injection_training12.ROUND_TWELVE_BENIGN
+)
+dropped = notes.adding(notes.dropped, "r12", TWELVE)
 
 
 def training(real_all: list[str]) -> mlp.Training:
     """Round eleven's training data and round twelve's examples (``dropped`` decides)."""
-    return notes.with_examples(notes.training(real_all), injection_training12.everything)
+    return notes.with_examples(notes.training(real_all), TWELVE)
 
 
 def by_round(data: mlp.Data, t: mlp.Training, picked: list[str], only: str, out: Path) -> None:

@@ -132,6 +132,21 @@ class Fit(threshold.Fit):
 Examples = Callable[[], tuple[list[tuple[str, str]], list[str]]]
 
 
+def examples(attacks: dict[str, list[str]], benign: list[str]) -> Examples:
+    """A training module's examples (attacks by category, benign notes) as ``Examples``."""
+
+    def everything() -> tuple[list[tuple[str, str]], list[str]]:
+        return [(t, cat) for cat, ts in attacks.items() for t in ts], list(benign)
+
+    return everything
+
+
+#: Round eleven's training-only examples.
+ELEVEN = examples(
+    injection_training11.ROUND_ELEVEN_ATTACKS, injection_training11.ROUND_ELEVEN_BENIGN
+)
+
+
 def unnamed(s: dict[str, float], flag: str, everything: Examples) -> tuple[set[str], set[str]]:
     """A round's training-only examples (``everything``) when setting ``s`` does not
     name them (``flag``): left out."""
@@ -166,13 +181,13 @@ def dropped(s: dict[str, float]) -> tuple[set[str], set[str]]:
     """What setting ``s`` leaves out: round ten's rule, and round eleven's examples unless
     ``r11`` is set."""
     attacks, notes = threshold.dropped(s)
-    eleven_attacks, eleven_notes = unnamed(s, "r11", injection_training11.everything)
+    eleven_attacks, eleven_notes = unnamed(s, "r11", ELEVEN)
     return attacks | eleven_attacks, notes | eleven_notes
 
 
 def training(real_all: list[str]) -> mlp.Training:
     """Round ten's training data and round eleven's examples (``dropped`` decides)."""
-    return with_examples(window.training(real_all), injection_training11.everything)
+    return with_examples(window.training(real_all), ELEVEN)
 
 
 def main() -> None:

@@ -111,12 +111,16 @@ MODES = ("max, fitted", "max, notes", "logistic, notes")
 
 #: What a setting leaves out: round twelve's rule, and round thirteen's examples unless
 #: ``r13`` is set.
-dropped = notes.adding(lex.dropped, "r13", injection_training13.everything)
+#: Round thirteen's training-only examples.
+THIRTEEN = notes.examples(
+    injection_training13.ROUND_THIRTEEN_ATTACKS, injection_training13.ROUND_THIRTEEN_BENIGN
+)
+dropped = notes.adding(lex.dropped, "r13", THIRTEEN)
 
 
 def training(real_all: list[str]) -> mlp.Training:
     """Round twelve's training data and round thirteen's examples (``dropped`` decides)."""
-    return notes.with_examples(lex.training(real_all), injection_training13.everything)
+    return notes.with_examples(lex.training(real_all), THIRTEEN)
 
 
 def checked(t: mlp.Training) -> list[str]:

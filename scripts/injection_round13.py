@@ -2,21 +2,14 @@
 """Round thirteen's rows of the adversarial set (engram issue 26, item 3): the twelfth
 held-out fold, ``held_out_12``, appended by ``scripts/build_injection_set.py``.
 
-Written and committed before anything of round thirteen was fitted or chosen, and never
-used to fit, weigh or choose anything (held-out 3 to 11 had been read by then). It leans
-on the English categories where the detector is weakest (orders addressed to the reader,
-paraphrased overrides, exfiltration, concealment) and on registers the earlier folds used
-little: meeting minutes, commit messages and PR descriptions, chat exports, forum posts,
-onboarding checklists, legal and contract clauses, medical and pharmacy notes, game and
-quest text, customer reviews. Its benign notes are what people store in the same
-registers, full of legitimate imperatives and second-person text ("ignore the old budget
-spreadsheet", "you must complete the training", a clause that supersedes prior
-agreements, a commit that explains prompt injection). Before the commit every row was
-compared with every earlier row of the set and of the training files (4,477 texts,
-MiniLM cosine): the highest is 0.87, none reaches 0.95, so ``DROPPED`` is empty (within
-the fold the highest is 0.83). 106 attack units (98 English, with 4 character tricks; 4
-languages, 2 encoded, 2 split pairs) and 54 benign notes. No training example of round
-thirteen existed when it was written.
+Written as round twelve wrote ``held_out_11`` (see ``injection_round12``: committed
+before anything of the round was fitted, never used to fit, weigh or choose, the same
+weak English categories, benign notes with legitimate imperatives), in new registers:
+meeting minutes, commit messages and PR descriptions, chat exports, forum posts,
+onboarding checklists, contract clauses, pharmacy notes, quest text, customer reviews.
+Highest MiniLM cosine to the 4,477 earlier rows 0.87 (0.83 within the fold), so
+``DROPPED`` is empty. 106 attack units (98 English, with 4 character tricks; 4
+languages, 2 encoded, 2 split pairs) and 54 benign notes.
 """
 
 from __future__ import annotations

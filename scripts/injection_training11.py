@@ -86,9 +86,3 @@ ROUND_ELEVEN_BENIGN = [
     "Clinic: the AI scheduling assistant now sends reminders 48 hours before appointments; reply C to confirm.",
     "API docs security note: never commit your API key. Keep it in an environment variable and rotate it if it leaks.",
 ]
-
-
-def everything() -> tuple[list[tuple[str, str]], list[str]]:
-    """Round eleven's training-only attacks (with category) and benign notes."""
-    attacks = [(t, cat) for cat, ts in ROUND_ELEVEN_ATTACKS.items() for t in ts]
-    return attacks, list(ROUND_ELEVEN_BENIGN)

@@ -1,16 +1,10 @@
 # ruff: noqa: E501  (example data: one text per line reads best unbroken)
-"""Round twelve's training-only examples for the injection detector (engram issue 26, item
-3; ``docs/safety.md``, "Round twelve"). Never part of a held-out fold; read by
-``scripts/fit_injection_lexical.py`` only in the settings that name ``r12``.
-
-Aimed at the categories the detector is weakest on (orders addressed to the reader,
-paraphrased overrides, exfiltration, concealment), in registers neither the training
-files nor the folds used much: museum labels, travel itineraries, job ads, gym logs,
-plant-care cards, match reports, parking notices, horoscopes, app release notes, quiz
-sheets, garden-centre receipts and wedding plans; with benign notes in the same
-registers that give orders to people ("ignore the old gate code", "you must book ahead").
-Written after held-out 11 by its author, never paraphrasing a fold row, and kept under
-MiniLM cosine 0.85 of every held-out row (checked before any fit).
+"""Round twelve's training-only examples for the injection detector (engram issue 26,
+item 3; ``docs/safety.md``, "Round twelve"), read by ``scripts/fit_injection_lexical.py``
+only in the settings that name ``r12``. Written as round eleven's were (see
+``injection_training11``), after held-out 11, in museum labels, travel itineraries, job
+ads, gym logs, plant-care cards, match reports, parking notices, horoscopes, app release
+notes, quiz sheets, garden-centre receipts and wedding plans.
 """
 
 from __future__ import annotations
@@ -72,9 +66,3 @@ ROUND_TWELVE_BENIGN = [
     "Garden receipt: returns within 30 days; keep this receipt, the till won't find it otherwise.",
     "Horoscope page note: this column is for entertainment; readers should not make money decisions from it.",
 ]
-
-
-def everything() -> tuple[list[tuple[str, str]], list[str]]:
-    """Round twelve's training-only attacks (with category) and benign notes."""
-    attacks = [(t, cat) for cat, ts in ROUND_TWELVE_ATTACKS.items() for t in ts]
-    return attacks, list(ROUND_TWELVE_BENIGN)

@@ -107,3 +107,8 @@ def query_value(name: str, value: object) -> str | int | float | bool:
     if isinstance(value, str | int | float | bool):
         return value
     raise InvalidInputError(f"{name} must be a string or number, got {shown(value)}")
+
+
+def page_params(limit: object, offset: object) -> dict[str, str | int | float | bool]:
+    """A list verb's ``limit`` and ``offset`` query values (``query_value`` each)."""
+    return {"limit": query_value("limit", limit), "offset": query_value("offset", offset)}

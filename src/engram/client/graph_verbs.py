@@ -20,6 +20,7 @@ from engram.client.call import (
     given,
     json_body,
     name_path,
+    page_params,
     query_value,
     scope_given,
 )
@@ -40,8 +41,7 @@ def graph_entities(
     params = {
         **scope_given(scope),
         **given(query=query),
-        "limit": query_value("limit", limit),
-        "offset": query_value("offset", offset),
+        **page_params(limit, offset),
     }
     return Call("GET", "/v1/graph/entities", decode.model(g.EntityList), params=params)
 
@@ -68,8 +68,7 @@ def graph_relations(
         **scope_given(scope),
         **given(entity=entity, at=_moment(at)),
         "current": current_only,
-        "limit": query_value("limit", limit),
-        "offset": query_value("offset", offset),
+        **page_params(limit, offset),
     }
     return Call("GET", "/v1/graph/relations", decode.model(g.RelationList), params=params)
 

@@ -16,7 +16,14 @@ from engram.api import documents_routes as docs
 from engram.api import jobs_routes as jobs_api
 from engram.api import review_routes as review_api
 from engram.client import decode
-from engram.client.call import Call, given, json_body, query_value, scope_given, segment
+from engram.client.call import (
+    Call,
+    given,
+    json_body,
+    page_params,
+    scope_given,
+    segment,
+)
 from engram.errors import InvalidInputError
 from engram.jobs import Job, JobPage
 from engram.scoping import ScopeArgs
@@ -47,8 +54,7 @@ def jobs_list(
     params = {
         **scope_given(scope),
         **given(status=status, kind=kind),
-        "limit": query_value("limit", limit),
-        "offset": query_value("offset", offset),
+        **page_params(limit, offset),
     }
     return Call("GET", "/v1/jobs", _job_page, params=params)
 
@@ -100,8 +106,7 @@ def review_list(
     params = {
         **scope_given(scope),
         "status": _status_param(status),
-        "limit": query_value("limit", limit),
-        "offset": query_value("offset", offset),
+        **page_params(limit, offset),
     }
     return Call("GET", "/v1/review", _items, params=params)
 
@@ -188,8 +193,7 @@ def documents_list(
     params = {
         **scope_given(scope),
         **given(status=status),
-        "limit": query_value("limit", limit),
-        "offset": query_value("offset", offset),
+        **page_params(limit, offset),
     }
     return Call("GET", "/v1/documents", _documents, params=params)
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Concatenate, Literal, ParamSpec, TypeVar, Unpack
 
 from engram.client import decode
-from engram.client.call import Call, Params, given, json_body, query_value, segment
+from engram.client.call import Call, Params, given, json_body, page_params, segment
 from engram.errors import InvalidInputError, shown
 from engram.memory import Memory
 from engram.records import BatchResult, HistoryEntry, MemoryRecord, Page
@@ -233,8 +233,7 @@ def get_all(
     params: Params = {
         **given(**who),
         **_list_params(filters),
-        "limit": query_value("limit", limit),
-        "offset": query_value("offset", offset),
+        **page_params(limit, offset),
     }
     if include_deleted:
         params["include_deleted"] = True

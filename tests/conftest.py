@@ -333,6 +333,26 @@ def section_config(
     return Config.load(env=env, home=str(tmp_path / "home")).with_overrides(**{section: values})
 
 
+def locomo_sample(
+    sample_id: str,
+    speakers: tuple[str, str],
+    sessions: Sequence[tuple[str, list[dict[str, Any]]]],
+    **extra: Any,
+) -> dict[str, Any]:
+    """One conversation in LoCoMo's file format: ``sessions`` as (date and time, turns)
+    in order; ``extra`` its other top-level keys (``qa``, ``observation``...)."""
+    conversation: dict[str, Any] = {"speaker_a": speakers[0], "speaker_b": speakers[1]}
+    for n, (when, turns) in enumerate(sessions, 1):
+        conversation[f"session_{n}_date_time"] = when
+        conversation[f"session_{n}"] = turns
+    return {"sample_id": sample_id, "conversation": conversation, **extra}
+
+
+def locomo_turn(speaker: str, dia_id: str, text: str, **extra: str) -> dict[str, str]:
+    """One turn of a LoCoMo session (``extra``: ``blip_caption``...)."""
+    return {"speaker": speaker, "dia_id": dia_id, "text": text, **extra}
+
+
 @pytest.fixture
 def config(tmp_path: Path) -> Config:
     """A config rooted in a temp dir, isolated from the user's environment."""

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conftest import HashEmbedder
+from conftest import HashEmbedder, locomo_sample, locomo_turn
 from engram import Config, InvalidInputError, Memory
 from engram.bench import beam, locomo, longmemeval, report, runner
 from engram.bench.dataset import Found
@@ -25,28 +25,26 @@ from engram.bench.metrics import (
 from engram.cli.main import cli
 
 LOCOMO = [
-    {
-        "sample_id": "conv-x",
-        "conversation": {
-            "speaker_a": "Alice",
-            "speaker_b": "Bob",
-            "session_1_date_time": "1:56 pm on 8 May, 2023",
-            "session_1": [
-                {"speaker": "Alice", "dia_id": "D1:1", "text": "I adopted a puppy named Rex"},
-                {
-                    "speaker": "Bob",
-                    "dia_id": "D1:2",
-                    "text": "That's great",
-                    "blip_caption": "a dog on a sofa",
-                },
-            ],
-            "session_2_date_time": "10:00 am on 9 June, 2023",
-            "session_2": [
-                {"speaker": "Alice", "dia_id": "D2:1", "text": "Rex learned to sit"},
-                {"speaker": "Bob", "dia_id": "D2:2", "text": "I started painting landscapes"},
-            ],
-        },
-        "qa": [
+    locomo_sample(
+        "conv-x",
+        ("Alice", "Bob"),
+        [
+            (
+                "1:56 pm on 8 May, 2023",
+                [
+                    locomo_turn("Alice", "D1:1", "I adopted a puppy named Rex"),
+                    locomo_turn("Bob", "D1:2", "That's great", blip_caption="a dog on a sofa"),
+                ],
+            ),
+            (
+                "10:00 am on 9 June, 2023",
+                [
+                    locomo_turn("Alice", "D2:1", "Rex learned to sit"),
+                    locomo_turn("Bob", "D2:2", "I started painting landscapes"),
+                ],
+            ),
+        ],
+        qa=[
             {
                 "question": "What did Bob start painting?",
                 "answer": "landscapes",
@@ -67,7 +65,7 @@ LOCOMO = [
                 "category": 2,
             },
         ],
-    }
+    )
 ]
 ERRATA = [{"question_id": "locomo_0_qa0", "correct_evidence": ["D1:2"]}]
 

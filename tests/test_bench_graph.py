@@ -5,30 +5,24 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import HashEmbedder
+from conftest import HashEmbedder, locomo_sample, locomo_turn
 from engram.bench import graph as graph_bench
 from engram.config import Config
 
-SAMPLE = {
-    "sample_id": "conv-t",
-    "conversation": {
-        "speaker_a": "Caroline",
-        "speaker_b": "Melanie",
-        "session_1_date_time": "1:56 pm on 8 May, 2023",
-        "session_1": [
-            {
-                "speaker": "Caroline",
-                "dia_id": "D1:1",
-                "text": "I went to the Pride parade in Boston!",
-            },
-            {"speaker": "Melanie", "dia_id": "D1:2", "text": "Nice. I painted a lake."},
-        ],
-        "session_2_date_time": "2:00 pm on 20 May, 2023",
-        "session_2": [
-            {"speaker": "Caroline", "dia_id": "D2:1", "text": "Hey Mel, how are you?"},
-        ],
-    },
-    "event_summary": {
+SAMPLE = locomo_sample(
+    "conv-t",
+    ("Caroline", "Melanie"),
+    [
+        (
+            "1:56 pm on 8 May, 2023",
+            [
+                locomo_turn("Caroline", "D1:1", "I went to the Pride parade in Boston!"),
+                locomo_turn("Melanie", "D1:2", "Nice. I painted a lake."),
+            ],
+        ),
+        ("2:00 pm on 20 May, 2023", [locomo_turn("Caroline", "D2:1", "Hey Mel, how are you?")]),
+    ],
+    event_summary={
         "events_session_1": {
             "Caroline": ["Caroline marches in the Boston pride parade."],
             "Melanie": ["Melanie paints a sunrise over a lake."],
@@ -40,8 +34,8 @@ SAMPLE = {
             "date": "20 May, 2023",
         },
     },
-    "qa": [],
-}
+    qa=[],
+)
 
 
 def test_events_are_scored_against_the_speaker_timeline(config: Config, tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from conftest import HashEmbedder
+from conftest import HashEmbedder, locomo_sample, locomo_turn
 from engram.bench import extraction
 from engram.bench.extraction import TurnFact
 from engram.cli.main import cli
@@ -19,27 +19,24 @@ from engram.errors import InvalidInputError
 
 LABELS = Path(__file__).parent / "data" / "extraction_labels.json"
 
-CONVERSATION: dict[str, Any] = {
-    "sample_id": "conv-x",
-    "conversation": {
-        "speaker_a": "Alice",
-        "speaker_b": "Bob",
-        "session_1_date_time": "1:56 pm on 8 May, 2023",
-        "session_1": [
-            {
-                "speaker": "Alice",
-                "dia_id": "D1:1",
-                "text": "I adopted a puppy named Rex last week.",
-            },
-            {"speaker": "Bob", "dia_id": "D1:2", "text": "Wow, what breed is he?"},
-            {"speaker": "Alice", "dia_id": "D1:3", "text": "He is a beagle!"},
-        ],
-        "session_2_date_time": "10:00 am on 9 June, 2023",
-        "session_2": [
-            {"speaker": "Bob", "dia_id": "D2:1", "text": "I started painting landscapes in May."},
-        ],
-    },
-    "observation": {
+CONVERSATION: dict[str, Any] = locomo_sample(
+    "conv-x",
+    ("Alice", "Bob"),
+    [
+        (
+            "1:56 pm on 8 May, 2023",
+            [
+                locomo_turn("Alice", "D1:1", "I adopted a puppy named Rex last week."),
+                locomo_turn("Bob", "D1:2", "Wow, what breed is he?"),
+                locomo_turn("Alice", "D1:3", "He is a beagle!"),
+            ],
+        ),
+        (
+            "10:00 am on 9 June, 2023",
+            [locomo_turn("Bob", "D2:1", "I started painting landscapes in May.")],
+        ),
+    ],
+    observation={
         "session_1_observation": {
             "Alice": [
                 ["Alice adopted a puppy named Rex last week.", "D1:1"],
@@ -51,8 +48,8 @@ CONVERSATION: dict[str, Any] = {
             "Bob": [["Bob started painting landscapes in May.", ["D2:1"]]],
         },
     },
-    "qa": [],
-}
+    qa=[],
+)
 
 
 @pytest.fixture

@@ -237,6 +237,37 @@ def test_deep_links_reload_and_back_and_forward(site: Site, browser: Browser) ->
         page.wait_for_selector("#page-info:has-text('for “green tea”')")
 
 
+#: Holds the unfiltered memory list back 1.5 s, as a loaded server would.
+SLOW_UNFILTERED = """
+const plain = window.fetch;
+window.fetch = async (input, init) => {
+  const url = String(input);
+  if (url.includes("/v1/dashboard/memories") && !url.includes("tag=")) {
+    await new Promise((done) => setTimeout(done, 1500));
+  }
+  return plain(input, init);
+};
+"""
+
+
+def test_a_list_that_arrives_late_does_not_replace_the_one_asked_for_since(
+    site: Site, browser: Browser
+) -> None:
+    """Back to the whole list, then forward to a filtered one before the whole list has
+    arrived: the filtered list stays (the CI run under load showed the late one)."""
+    with visit(browser) as page:
+        page.add_init_script(SLOW_UNFILTERED)
+        open_at(page, site, "#/memories?tag=wiring")
+        page.wait_for_selector("#page-info:has-text('1–1 of 1')")
+        page.evaluate("window.location.hash = '#/memories'")  # slow: 1.5 s
+        page.wait_for_timeout(200)
+        page.go_back()
+        page.wait_for_selector("#page-info:has-text('1–1 of 1')")
+        page.wait_for_timeout(2_500)  # the whole list has arrived by now, and is dropped
+        assert page.inner_text("#page-info") == "1–1 of 1"
+        assert page.url.endswith("#/memories?tag=wiring")
+
+
 def test_the_runs_page_lists_runs_and_opens_one(site: Site, browser: Browser) -> None:
     with visit(browser) as page:
         open_at(page, site, "#/runs")

@@ -16,7 +16,9 @@ const FILTERS = {
   since: "#filter-since",
   until: "#filter-until",
 };
-const state = { shown: null, total: 0 };
+// shown: the list on screen (its key); wanted: the list last asked for. A list that
+// arrives after another was asked for (back, then forward, on a slow server) is dropped.
+const state = { shown: null, wanted: null, total: 0 };
 
 /** The list part of the current route's parameters (what a new list URL keeps). */
 function listParams(params = parse().params) {
@@ -73,6 +75,7 @@ export function forgetList() {
 
 export function resetMemories() {
   state.shown = null;
+  state.wanted = null;
   $("#search").value = "";
   for (const selector of Object.values(FILTERS)) $(selector).value = "";
   $("#memory-list").replaceChildren();
@@ -93,13 +96,14 @@ export async function showMemories(route) {
   const id = route.args[0];
   $("#tab-memories .split").classList.toggle("has-detail", Boolean(id));
   const jobs = [];
-  if (state.shown !== key) jobs.push(loadList(params, key));
+  if (state.shown !== key || state.wanted !== key) jobs.push(loadList(params, key));
   jobs.push(id ? openDetail(id) : Promise.resolve(closeDetail()));
   await Promise.all(jobs);
 }
 
 async function loadList(params, key) {
   const list = $("#memory-list");
+  state.wanted = key;
   loading(list);
   $("#page-info").textContent = "";
   const offset = Number(params.offset || 0);
@@ -118,6 +122,7 @@ async function loadList(params, key) {
       const body = { query: params.q, limit: prefs.topK };
       if (Object.keys(filters).length) body.filters = filters;
       const result = await api("/v1/search", { method: "POST", body, scope: "body" });
+      if (state.wanted !== key) return;
       items = result.hits.map((hit) => ({ ...hit.memory, _score: hit.score })).filter((m) => kept(m, params));
       state.total = items.length;
       $("#page-info").textContent = result.abstained
@@ -127,6 +132,7 @@ async function loadList(params, key) {
       const query = { limit: prefs.pageSize, offset };
       for (const name of Object.keys(FILTERS)) query[name] = params[name];
       const page = await api("/v1/dashboard/memories", { query });
+      if (state.wanted !== key) return;
       items = page.items;
       state.total = page.total;
       const last = Math.min(page.total, page.offset + items.length);
@@ -144,6 +150,7 @@ async function loadList(params, key) {
     );
     state.shown = key;
   } catch (error) {
+    if (state.wanted !== key) return;
     state.shown = null;
     $("#prev-page").disabled = true;
     $("#next-page").disabled = true;

@@ -186,8 +186,10 @@ class Block:
             proposed = np.union1d(proposed, np.asarray(self.delta, np.int64))
         rows = proposed[self.alive[proposed]]
         sims: Matrix = self.data[rows] @ query
-        unsure = not rows.size or float(sims.max()) < graph.retry_below
-        if unsure and graph.retry_ef > graph.ef_search:
+        # The best cosine is read only when a second search is on (the default is off).
+        if graph.retry_ef > graph.ef_search and (
+            not rows.size or float(sims.max()) < graph.retry_below
+        ):
             wider = np.setdiff1d(graph.propose(query, k, wider=True), rows)
             wider = wider[self.alive[wider]]
             rows = np.concatenate([rows, wider])

@@ -56,14 +56,24 @@ def name_of(kind: str, value: str) -> str:
     return name
 
 
+def _widest(
+    user_id: str | None, agent_id: str | None, run_id: str | None
+) -> tuple[str, str] | None:
+    """The kind and value of the widest id given (a memory's owner), or None."""
+    for kind, value in (("user", user_id), ("agent", agent_id), ("run", run_id)):
+        if value is not None:
+            return kind, value
+    return None
+
+
 def owner_namespace(user_id: str | None, agent_id: str | None, run_id: str | None) -> str | None:
     """The escaped namespace of the widest id given, or None when the plain namespace
     rule names it (no id, or an id of namespace characters)."""
-    for kind, value in (("user", user_id), ("agent", agent_id), ("run", run_id)):
-        if value is not None:
-            name = name_of(kind, value)
-            return None if name == f"{kind}:{value}" else name
-    return None
+    owner = _widest(user_id, agent_id, run_id)
+    if owner is None:
+        return None
+    name = name_of(*owner)
+    return None if name == f"{owner[0]}:{owner[1]}" else name
 
 
 def legacy_name(kind: str, value: str) -> str | None:
@@ -76,10 +86,8 @@ def legacy_name(kind: str, value: str) -> str | None:
 
 def legacy_owner(user_id: str | None, agent_id: str | None, run_id: str | None) -> str | None:
     """``legacy_name`` of the widest id given (the one ``owner_namespace`` names)."""
-    for kind, value in (("user", user_id), ("agent", agent_id), ("run", run_id)):
-        if value is not None:
-            return legacy_name(kind, value)
-    return None
+    owner = _widest(user_id, agent_id, run_id)
+    return None if owner is None else legacy_name(*owner)
 
 
 __all__ = ["escaped", "legacy_name", "legacy_owner", "name_of", "owner_namespace"]

@@ -44,6 +44,12 @@ _READ = ("ids", "seqs", "created", "session", "chars", "offsets", "sessions")
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 #: The columns a block is made of, by seq (the statement's namespace filter aside).
 COLUMNS = f"seq, id, {FACT_COLUMNS}"
+#: Facts made from the arrays kept for the next recall that asks (a row's facts never
+#: change; ``changed`` wins over them): half of the ~90 candidates of one recall of the
+#: 300 LoCoMo questions at 100k were asked before, and making one (a datetime and a
+#: frozen dataclass) costs ~5 us (docs/benchmarks.md, "Recall's own work at 100k,
+#: round two"). At the limit (~10 MB) they are dropped and made again.
+MADE_LIMIT = 50_000
 Row = tuple[int, str, str, str | None, int, str]
 
 
@@ -76,6 +82,7 @@ class FactBlock:
         """Rows changed since the arrays were made: their facts, or None once not live."""
         self._arrays = dict(arrays)
         self._seq_order: npt.NDArray[np.int64] | None = None
+        self._made: dict[str, MemoryFacts] = {}
 
     @classmethod
     def of_rows(cls, rows: Iterable[Row]) -> FactBlock:
@@ -126,11 +133,16 @@ class FactBlock:
     def facts(self, memory_ids: Sequence[str]) -> dict[str, MemoryFacts]:
         """The facts of the live ones of ``memory_ids``."""
         out: dict[str, MemoryFacts] = {}
-        changed = self.changed
-        rest = [i for i in memory_ids if i not in changed]
+        changed, made = self.changed, self._made
+        rest: list[str] = []
         for i in memory_ids:
-            if i in changed and (kept := changed[i]) is not None:
-                out[i] = kept
+            if i in changed:
+                if (kept := changed[i]) is not None:
+                    out[i] = kept
+            elif (known := made.get(i)) is not None:
+                out[i] = known
+            else:
+                rest.append(i)
         if not rest:
             return out
         rest.sort()  # sorted probes: each search starts where the last one ended
@@ -149,10 +161,12 @@ class FactBlock:
         ends = self.offsets[at + 1].tolist()
         heads = memoryview(self.heads.data)  # a slice of it costs a third of an array's
         sessions = self.sessions
+        if len(made) + len(found) > MADE_LIMIT:
+            made.clear()
         for memory_id, us, code, length, lo, hi in zip(
             found, created, codes, chars, starts, ends, strict=True
         ):
-            out[memory_id] = MemoryFacts(
+            out[memory_id] = made[memory_id] = MemoryFacts(
                 _EPOCH + timedelta(microseconds=us),
                 None if code < 0 else sessions[code],
                 length,

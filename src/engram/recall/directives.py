@@ -22,7 +22,6 @@ from collections.abc import Mapping
 from functools import lru_cache
 
 from engram.config import RecallConfig
-from engram.recall import fusion
 from engram.store.protocols.memories import MemoryFacts
 
 _DIRECTIVE = re.compile(
@@ -51,14 +50,6 @@ def is_directive(head: str) -> bool:
         return False
     verb = (found.group("verb") or "").lower()
     return not (verb in _NOT_IMPERATIVE or verb.endswith("ed"))
-
-
-def standalone(leg: dict[str, float], cosine: Mapping[str, float], ids: frozenset[str]) -> None:
-    """Score the standing instructions ``ids`` in the dense ``leg`` by their own
-    similarity: their neighbours' context is about something else."""
-    for i in ids:
-        if i in leg:
-            leg[i] = fusion.dense_relevance(cosine.get(i, 0.0))
 
 
 def directive_ids(facts: Mapping[str, MemoryFacts], cfg: RecallConfig) -> frozenset[str]:

@@ -8,12 +8,18 @@ score with quality (seed 004) and recency, and explains each hit's score.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from engram.config import RecallConfig
 from engram.recall import context, fusion, scoring
-from engram.recall.directives import standalone
 from engram.recall.request import Legs
 from engram.records import Hit, MemoryRecord, RecallMode, ScoreBreakdown, utcnow
+
+Floats = npt.NDArray[np.float64]
+Bools = npt.NDArray[np.bool_]
 
 
 def fuse(
@@ -27,62 +33,115 @@ def fuse(
     long: frozenset[str] = frozenset(),
     directives: frozenset[str] = frozenset(),
 ) -> tuple[dict[str, float], dict[str, tuple[float | None, float | None]]]:
-    """Fused relevance in [0, 1] per candidate, and each leg's blended score."""
+    """Fused relevance in [0, 1] per candidate, and each leg's blended score.
+
+    The candidates' scores are arrays in ``ids`` order, each formula one pass over them
+    (the same operations in the same order as ``context.blend`` and ``fusion.weighted``
+    per candidate, so the same doubles): ~90 candidates a recall scored one Python call
+    at a time were a third of the fuse stage at 100k (docs/benchmarks.md, "Recall's own
+    work at 100k, round two")."""
     mode = legs.mode
     use_dense = mode is not RecallMode.KEYWORD and cfg.strategy != "bm25"
     use_keyword = mode is not RecallMode.DENSE and cfg.strategy != "dense"
-    dense_leg: dict[str, float] = {}
-    keyword_leg: dict[str, float] = {}
+    n = len(ids)
+    has = np.zeros(n, dtype=bool)  # which candidates the dense leg scores
+    dense_leg = np.zeros(n)
+    keyword_leg = np.zeros(n)
     if use_dense:
-        ctx, sess = context.dense_context(ids, dense, sessions, cfg.context_dense_previous)
-        own = {i: fusion.dense_relevance(dense[i]) for i in ids if i in dense}
-        dense_leg = context.blend(own, ctx, sess, cfg.context_dense, cfg.session_dense)
-        standalone(dense_leg, dense, directives)  # issue 24: standing instructions
+        has = np.fromiter((i in dense for i in ids), bool, n)
+        cosine = np.fromiter((dense.get(i, 0.0) for i in ids), np.float64, n)
+        if sessions.session_of:
+            ctx, sess = context.dense_context(ids, dense, sessions, cfg.context_dense_previous)
+            near, whole = _array(ids, ctx), _array(ids, sess)
+        else:  # each candidate its own context and session (context.dense_context)
+            near = whole = _clip_low(cosine)
+        dense_leg = _blend(_relevance(cosine), near, whole, cfg.context_dense, cfg.session_dense)
+        if directives:  # issue 24: standing instructions by their own similarity
+            standing = np.fromiter((i in directives for i in ids), bool, n) & has
+            dense_leg[standing] = _relevance(cosine[standing])
     if use_keyword:
-        ctx, sess = context.keyword_context(ids, keyword, sessions)
-        own = {i: keyword.get(i, 0.0) for i in ids}
-        keyword_leg = context.blend(own, ctx, sess, cfg.context_keyword, cfg.session_keyword)
+        own = np.fromiter((keyword.get(i, 0.0) for i in ids), np.float64, n)
+        if sessions.session_of:
+            ctx, sess = context.keyword_context(ids, keyword, sessions)
+            near, whole = _array(ids, ctx), _array(ids, sess)
+        else:  # each candidate alone (context.keyword_context)
+            near, whole = _best_is_one(own), _best_is_one(own * own)
+        keyword_leg = _blend(own, near, whole, cfg.context_keyword, cfg.session_keyword)
+    dense_list = dense_leg.tolist()
+    dense_of = {i: v for i, v, h in zip(ids, dense_list, has.tolist(), strict=True) if h}
     if use_dense and use_keyword and cfg.fusion == "rrf":
+        keyword_of = dict(zip(ids, keyword_leg.tolist(), strict=True))
         fused = fusion.rrf(
             [
                 sorted(
-                    (i for i in dense_leg if dense_leg[i] > 0),
-                    key=dense_leg.__getitem__,
-                    reverse=True,
+                    (i for i in dense_of if dense_of[i] > 0), key=dense_of.__getitem__, reverse=True
                 ),
                 sorted(
-                    (i for i in keyword_leg if keyword_leg[i] > 0),
-                    key=keyword_leg.__getitem__,
+                    (i for i in keyword_of if keyword_of[i] > 0),
+                    key=keyword_of.__getitem__,
                     reverse=True,
                 ),
             ],
             cfg.rrf_k,
         )
-    elif use_dense and use_keyword:
-        fused = fusion.weighted(ids, dense_leg, keyword_leg, cfg.alpha)
-        if long and cfg.long_alpha is not None:  # issue 13: long memories' own weight
-            fused.update(
-                fusion.weighted(
-                    [i for i in ids if i in long], dense_leg, keyword_leg, cfg.long_alpha
-                )
-            )
-        if directives and cfg.directive_alpha is not None:  # issue 24: standing instructions
-            fused.update(
-                fusion.weighted(
-                    [i for i in ids if i in directives], dense_leg, keyword_leg, cfg.directive_alpha
-                )
-            )
-    elif use_dense:
-        fused = {i: dense_leg.get(i, 0.0) for i in ids}
+        if times:
+            fused = {
+                i: (f + cfg.time_weight * times.get(i, 0.0)) / (1.0 + cfg.time_weight)
+                for i, f in fused.items()
+            }
     else:
-        fused = {i: keyword_leg.get(i, 0.0) for i in ids}
-    if times:
-        fused = {
-            i: (f + cfg.time_weight * times.get(i, 0.0)) / (1.0 + cfg.time_weight)
-            for i, f in fused.items()
-        }
-    parts = {i: (dense_leg.get(i), keyword_leg.get(i) if use_keyword else None) for i in ids}
+        if use_dense and use_keyword:
+            mixed = _weighted(has, dense_leg, keyword_leg, cfg.alpha)
+            if long and cfg.long_alpha is not None:  # issue 13: long memories' own weight
+                mask = np.fromiter((i in long for i in ids), bool, n)
+                mixed[mask] = _weighted(has, dense_leg, keyword_leg, cfg.long_alpha)[mask]
+            if directives and cfg.directive_alpha is not None:  # issue 24
+                mask = np.fromiter((i in directives for i in ids), bool, n)
+                mixed[mask] = _weighted(has, dense_leg, keyword_leg, cfg.directive_alpha)[mask]
+        elif use_dense:
+            mixed = np.where(has, dense_leg, 0.0)
+        else:
+            mixed = keyword_leg
+        if times:
+            near_time = np.fromiter((times.get(i, 0.0) for i in ids), np.float64, n)
+            mixed = (mixed + cfg.time_weight * near_time) / (1.0 + cfg.time_weight)
+        fused = dict(zip(ids, mixed.tolist(), strict=True))
+    keyword_list: list[Any] = keyword_leg.tolist() if use_keyword else [None] * n
+    parts = {
+        i: (d if h else None, k)
+        for i, d, h, k in zip(ids, dense_list, has.tolist(), keyword_list, strict=True)
+    }
     return fused, parts
+
+
+def _array(ids: Sequence[str], values: Mapping[str, float]) -> Floats:
+    return np.fromiter((values[i] for i in ids), np.float64, len(ids))
+
+
+def _clip_low(values: Floats) -> Floats:
+    """``max(0.0, v)`` per value (a NaN is 0, and so is -0.0, as with ``max``)."""
+    return np.fmax(values, 0.0) + 0.0
+
+
+def _relevance(cosine: Floats) -> Floats:
+    """``fusion.dense_relevance`` per value."""
+    return np.fmin(_clip_low(cosine), 1.0)
+
+
+def _best_is_one(values: Floats) -> Floats:
+    """``context._max_normalised``: each value over the best, or all 0."""
+    best = float(values.max()) if len(values) else 0.0
+    return values / best if best > 0 else np.zeros(len(values))
+
+
+def _blend(own: Floats, near: Floats, whole: Floats, w_near: float, w_whole: float) -> Floats:
+    """``context.blend`` per value."""
+    return (own + w_near * near + w_whole * whole) / (1.0 + w_near + w_whole)
+
+
+def _weighted(has: Bools, dense: Floats, keyword: Floats, alpha: float) -> Floats:
+    """``fusion.weighted`` per value: the keyword score alone where there is no vector."""
+    return np.where(has, alpha * _relevance(dense) + (1 - alpha) * keyword, keyword)
 
 
 def rank(

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import math
 
-from engram.recall.context import Sessions, blend, dense_context, keyword_context
+import numpy as np
+
+from engram.recall.context import Sessions, best_is_one, blend, dense_context, keyword_context
 
 SESSIONS = Sessions.from_members({"s1": ["a", "b", "c"], "s2": ["d"]})
 
@@ -60,11 +62,17 @@ def test_keyword_context_without_matches_is_zero() -> None:
 
 
 def test_blend_stays_in_unit_interval() -> None:
-    own, ctx, sess = {"a": 1.0, "b": 0.5, "c": 0.3}, {"a": 1.0, "b": 1.0}, {"a": 1.0, "b": 0.0}
-    assert blend({"a": 1.0}, ctx, sess, 2.0, 1.0) == {"a": 1.0}
-    assert math.isclose(blend({"b": 0.5}, ctx, sess, 1.0, 1.0)["b"], 0.5)
-    # only the memories of ``own`` are blended; weights of 0 leave a score as it was
-    assert blend(own, {**ctx, "c": 0.9}, {**sess, "c": 0.9}, 0.0, 0.0) == own
+    ctx, sess = np.array([1.0, 1.0, 0.9]), np.array([1.0, 0.0, 0.9])
+    assert blend(np.array([1.0]), ctx[:1], sess[:1], 2.0, 1.0).tolist() == [1.0]
+    assert math.isclose(blend(np.array([0.5]), ctx[1:2], sess[1:2], 1.0, 1.0)[0], 0.5)
+    own = np.array([1.0, 0.5, 0.3])  # weights of 0 leave a score as it was
+    assert blend(own, ctx, sess, 0.0, 0.0).tolist() == own.tolist()
+
+
+def test_best_is_one() -> None:
+    assert best_is_one(np.array([0.5, 2.0, 0.0])).tolist() == [0.25, 1.0, 0.0]
+    assert best_is_one(np.array([0.0, 0.0])).tolist() == [0.0, 0.0]
+    assert best_is_one(np.zeros(0)).tolist() == []
 
 
 def test_context_without_sessions_is_each_candidate_alone() -> None:

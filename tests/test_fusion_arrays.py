@@ -1,8 +1,8 @@
 """Recall's fusion as array arithmetic (``ranking.fuse``) equals the per-candidate
-formulas it replaced (``context.blend``, ``fusion.weighted``, seed 004), to the bit.
+formulas it replaced (session context, seed 004's weighted fusion), to the bit.
 
 The reference below is the per-candidate fusion recall ran before session sixteen,
-composed of the same public functions; random candidates cover sessions and none,
+one candidate at a time; random candidates cover sessions and none,
 candidates without a vector or a keyword score, long memories, standing
 instructions, time scores, RRF and each single-leg mode.
 """
@@ -19,6 +19,31 @@ from engram.recall import context, fusion, ranking
 from engram.recall.request import Legs
 from engram.records import RecallMode
 from engram.settings import RecallConfig
+
+
+def _relevance(cosine: float) -> float:
+    return min(1.0, max(0.0, cosine))
+
+
+def _blend(
+    own: Mapping[str, float],
+    near: Mapping[str, float],
+    whole: Mapping[str, float],
+    w_near: float,
+    w_whole: float,
+) -> dict[str, float]:
+    scale = 1.0 + w_near + w_whole
+    return {i: (v + w_near * near[i] + w_whole * whole[i]) / scale for i, v in own.items()}
+
+
+def _weighted(
+    ids: Sequence[str], dense: Mapping[str, float], bm25: Mapping[str, float], alpha: float
+) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for i in ids:
+        b = bm25.get(i, 0.0)
+        out[i] = alpha * _relevance(dense[i]) + (1 - alpha) * b if i in dense else b
+    return out
 
 
 def _reference(
@@ -39,15 +64,15 @@ def _reference(
     keyword_leg: dict[str, float] = {}
     if use_dense:
         ctx, sess = context.dense_context(ids, dense, sessions, cfg.context_dense_previous)
-        own = {i: fusion.dense_relevance(dense[i]) for i in ids if i in dense}
-        dense_leg = context.blend(own, ctx, sess, cfg.context_dense, cfg.session_dense)
+        own = {i: _relevance(dense[i]) for i in ids if i in dense}
+        dense_leg = _blend(own, ctx, sess, cfg.context_dense, cfg.session_dense)
         for i in directives:
             if i in dense_leg:
-                dense_leg[i] = fusion.dense_relevance(dense.get(i, 0.0))
+                dense_leg[i] = _relevance(dense.get(i, 0.0))
     if use_keyword:
         ctx, sess = context.keyword_context(ids, keyword, sessions)
         own = {i: keyword.get(i, 0.0) for i in ids}
-        keyword_leg = context.blend(own, ctx, sess, cfg.context_keyword, cfg.session_keyword)
+        keyword_leg = _blend(own, ctx, sess, cfg.context_keyword, cfg.session_keyword)
     if use_dense and use_keyword and cfg.fusion == "rrf":
         fused = fusion.rrf(
             [
@@ -65,16 +90,14 @@ def _reference(
             cfg.rrf_k,
         )
     elif use_dense and use_keyword:
-        fused = fusion.weighted(ids, dense_leg, keyword_leg, cfg.alpha)
+        fused = _weighted(ids, dense_leg, keyword_leg, cfg.alpha)
         if long and cfg.long_alpha is not None:
             fused.update(
-                fusion.weighted(
-                    [i for i in ids if i in long], dense_leg, keyword_leg, cfg.long_alpha
-                )
+                _weighted([i for i in ids if i in long], dense_leg, keyword_leg, cfg.long_alpha)
             )
         if directives and cfg.directive_alpha is not None:
             fused.update(
-                fusion.weighted(
+                _weighted(
                     [i for i in ids if i in directives], dense_leg, keyword_leg, cfg.directive_alpha
                 )
             )

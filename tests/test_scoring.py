@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from datetime import UTC, datetime, timedelta
 
+import numpy as np
 import pytest
 
 from conftest import flat_breakdown
@@ -160,27 +161,27 @@ def test_normalize_bm25_degenerate() -> None:
 
 
 def test_dense_relevance_clips() -> None:
-    assert fusion.dense_relevance(-0.4) == 0.0
-    assert fusion.dense_relevance(0.3) == 0.3
-    assert fusion.dense_relevance(1.2) == 1.0
+    cosines = np.array([-0.4, 0.3, 1.2, -0.0, np.nan])
+    assert fusion.dense_relevance(cosines).tolist() == [0.0, 0.3, 1.0, 0.0, 0.0]
 
 
 def test_weighted_fusion() -> None:
-    ids = ["both", "dense_only", "kw_only", "no_vector"]
-    dense = {"both": 0.8, "dense_only": 0.6, "kw_only": -0.2}
-    bm25 = {"both": 1.0, "kw_only": 0.4, "no_vector": 0.7}
-    out = fusion.weighted(ids, dense, bm25, alpha=0.25)
-    assert out["both"] == pytest.approx(0.25 * 0.8 + 0.75 * 1.0)
-    assert out["dense_only"] == pytest.approx(0.25 * 0.6)  # no keyword match scores 0 there
-    assert out["kw_only"] == pytest.approx(0.75 * 0.4)  # negative cosine clipped to 0
+    # both, dense only, keyword only (negative cosine), no vector
+    has = np.array([True, True, True, False])
+    dense = np.array([0.8, 0.6, -0.2, 0.0])
+    bm25 = np.array([1.0, 0.0, 0.4, 0.7])
+    out = fusion.weighted(has, dense, bm25, alpha=0.25).tolist()
+    assert out[0] == pytest.approx(0.25 * 0.8 + 0.75 * 1.0)
+    assert out[1] == pytest.approx(0.25 * 0.6)  # no keyword match scores 0 there
+    assert out[2] == pytest.approx(0.75 * 0.4)  # negative cosine clipped to 0
     # seed 004: "or the single available score otherwise"
-    assert out["no_vector"] == pytest.approx(0.7)
+    assert out[3] == pytest.approx(0.7)
 
 
 def test_weighted_fusion_alpha_extremes() -> None:
-    dense, bm25 = {"a": 0.9, "b": 0.1}, {"a": 0.0, "b": 1.0}
-    assert fusion.weighted(["a", "b"], dense, bm25, 1.0) == pytest.approx({"a": 0.9, "b": 0.1})
-    assert fusion.weighted(["a", "b"], dense, bm25, 0.0) == pytest.approx({"a": 0.0, "b": 1.0})
+    has, dense, bm25 = np.array([True, True]), np.array([0.9, 0.1]), np.array([0.0, 1.0])
+    assert fusion.weighted(has, dense, bm25, 1.0).tolist() == pytest.approx([0.9, 0.1])
+    assert fusion.weighted(has, dense, bm25, 0.0).tolist() == pytest.approx([0.0, 1.0])
 
 
 def test_rrf_k60_by_hand() -> None:

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import numpy as np
+import numpy.typing as npt
+
+Floats = npt.NDArray[np.float64]
+Bools = npt.NDArray[np.bool_]
+
 
 def normalize_bm25(scores: Mapping[str, float]) -> dict[str, float]:
     """Scale BM25 relevances (>= 0) by the best one, so the top keyword match is 1.0."""
@@ -13,32 +19,22 @@ def normalize_bm25(scores: Mapping[str, float]) -> dict[str, float]:
     return {k: v / best for k, v in scores.items()}
 
 
-def dense_relevance(cosine: float) -> float:
-    """Cosine clipped to [0, 1]: anti-correlated text is simply irrelevant."""
-    return min(1.0, max(0.0, cosine))
+def dense_relevance(cosine: Floats) -> Floats:
+    """Cosines clipped to [0, 1]: anti-correlated text is simply irrelevant. As
+    ``min(1.0, max(0.0, c))`` of each: a NaN is 0, and so is -0.0."""
+    return np.fmin(np.fmax(cosine, 0.0) + 0.0, 1.0)
 
 
-def weighted(
-    ids: Sequence[str],
-    dense: Mapping[str, float],
-    bm25: Mapping[str, float],
-    alpha: float,
-) -> dict[str, float]:
-    """seed 004: ``alpha * vector + (1 - alpha) * bm25`` over normalised scores.
+def weighted(has: Bools, dense: Floats, bm25: Floats, alpha: float) -> Floats:
+    """seed 004: ``alpha * vector + (1 - alpha) * bm25`` over normalised scores, per
+    candidate (arrays in the candidates' order).
 
-    ``dense`` holds cosine for every candidate that has a vector; ``bm25`` holds
-    normalised keyword relevance for the candidates that match. A candidate missing
-    from a leg that ran scores 0 there; if it has no vector at all, its keyword score
-    stands alone (seed 004: "or the single available score otherwise").
+    ``dense`` holds each candidate's dense score where ``has`` says it has a vector;
+    ``bm25`` its normalised keyword relevance (0 where it does not match, or where the
+    leg did not run). A candidate without a vector keeps its keyword score alone (seed
+    004: "or the single available score otherwise").
     """
-    out: dict[str, float] = {}
-    for memory_id in ids:
-        b = bm25.get(memory_id, 0.0)
-        if memory_id in dense:
-            out[memory_id] = alpha * dense_relevance(dense[memory_id]) + (1 - alpha) * b
-        else:
-            out[memory_id] = b
-    return out
+    return np.where(has, alpha * dense_relevance(dense) + (1 - alpha) * bm25, bm25)
 
 
 def rrf(rankings: Sequence[Sequence[str]], k: int = 60) -> dict[str, float]:

@@ -19,7 +19,6 @@ from engram.recall.request import Legs
 from engram.records import Hit, MemoryRecord, RecallMode, ScoreBreakdown, utcnow
 
 Floats = npt.NDArray[np.float64]
-Bools = npt.NDArray[np.bool_]
 
 
 def fuse(
@@ -36,10 +35,10 @@ def fuse(
     """Fused relevance in [0, 1] per candidate, and each leg's blended score.
 
     The candidates' scores are arrays in ``ids`` order, each formula one pass over them
-    (the same operations in the same order as ``context.blend`` and ``fusion.weighted``
-    per candidate, so the same doubles): ~90 candidates a recall scored one Python call
-    at a time were a third of the fuse stage at 100k (docs/benchmarks.md, "Recall's own
-    work at 100k, round two")."""
+    (the same operations in the same order as one candidate at a time, so the same
+    doubles; tests/test_fusion_arrays.py): ~90 candidates a recall scored one Python
+    call at a time were a fifth of the fuse stage at 100k (docs/benchmarks.md,
+    "Recall's own work at 100k, round two")."""
     mode = legs.mode
     use_dense = mode is not RecallMode.KEYWORD and cfg.strategy != "bm25"
     use_keyword = mode is not RecallMode.DENSE and cfg.strategy != "dense"
@@ -54,19 +53,21 @@ def fuse(
             ctx, sess = context.dense_context(ids, dense, sessions, cfg.context_dense_previous)
             near, whole = _array(ids, ctx), _array(ids, sess)
         else:  # each candidate its own context and session (context.dense_context)
-            near = whole = _clip_low(cosine)
-        dense_leg = _blend(_relevance(cosine), near, whole, cfg.context_dense, cfg.session_dense)
+            near = whole = np.fmax(cosine, 0.0) + 0.0  # max(0.0, c), -0.0 as 0
+        dense_leg = context.blend(
+            fusion.dense_relevance(cosine), near, whole, cfg.context_dense, cfg.session_dense
+        )
         if directives:  # issue 24: standing instructions by their own similarity
             standing = np.fromiter((i in directives for i in ids), bool, n) & has
-            dense_leg[standing] = _relevance(cosine[standing])
+            dense_leg[standing] = fusion.dense_relevance(cosine[standing])
     if use_keyword:
         own = np.fromiter((keyword.get(i, 0.0) for i in ids), np.float64, n)
         if sessions.session_of:
             ctx, sess = context.keyword_context(ids, keyword, sessions)
             near, whole = _array(ids, ctx), _array(ids, sess)
         else:  # each candidate alone (context.keyword_context)
-            near, whole = _best_is_one(own), _best_is_one(own * own)
-        keyword_leg = _blend(own, near, whole, cfg.context_keyword, cfg.session_keyword)
+            near, whole = context.best_is_one(own), context.best_is_one(own * own)
+        keyword_leg = context.blend(own, near, whole, cfg.context_keyword, cfg.session_keyword)
     dense_list = dense_leg.tolist()
     dense_of = {i: v for i, v, h in zip(ids, dense_list, has.tolist(), strict=True) if h}
     if use_dense and use_keyword and cfg.fusion == "rrf":
@@ -91,13 +92,15 @@ def fuse(
             }
     else:
         if use_dense and use_keyword:
-            mixed = _weighted(has, dense_leg, keyword_leg, cfg.alpha)
+            mixed = fusion.weighted(has, dense_leg, keyword_leg, cfg.alpha)
             if long and cfg.long_alpha is not None:  # issue 13: long memories' own weight
                 mask = np.fromiter((i in long for i in ids), bool, n)
-                mixed[mask] = _weighted(has, dense_leg, keyword_leg, cfg.long_alpha)[mask]
+                mixed[mask] = fusion.weighted(has, dense_leg, keyword_leg, cfg.long_alpha)[mask]
             if directives and cfg.directive_alpha is not None:  # issue 24
                 mask = np.fromiter((i in directives for i in ids), bool, n)
-                mixed[mask] = _weighted(has, dense_leg, keyword_leg, cfg.directive_alpha)[mask]
+                mixed[mask] = fusion.weighted(has, dense_leg, keyword_leg, cfg.directive_alpha)[
+                    mask
+                ]
         elif use_dense:
             mixed = np.where(has, dense_leg, 0.0)
         else:
@@ -116,32 +119,6 @@ def fuse(
 
 def _array(ids: Sequence[str], values: Mapping[str, float]) -> Floats:
     return np.fromiter((values[i] for i in ids), np.float64, len(ids))
-
-
-def _clip_low(values: Floats) -> Floats:
-    """``max(0.0, v)`` per value (a NaN is 0, and so is -0.0, as with ``max``)."""
-    return np.fmax(values, 0.0) + 0.0
-
-
-def _relevance(cosine: Floats) -> Floats:
-    """``fusion.dense_relevance`` per value."""
-    return np.fmin(_clip_low(cosine), 1.0)
-
-
-def _best_is_one(values: Floats) -> Floats:
-    """``context._max_normalised``: each value over the best, or all 0."""
-    best = float(values.max()) if len(values) else 0.0
-    return values / best if best > 0 else np.zeros(len(values))
-
-
-def _blend(own: Floats, near: Floats, whole: Floats, w_near: float, w_whole: float) -> Floats:
-    """``context.blend`` per value."""
-    return (own + w_near * near + w_whole * whole) / (1.0 + w_near + w_whole)
-
-
-def _weighted(has: Bools, dense: Floats, keyword: Floats, alpha: float) -> Floats:
-    """``fusion.weighted`` per value: the keyword score alone where there is no vector."""
-    return np.where(has, alpha * _relevance(dense) + (1 - alpha) * keyword, keyword)
 
 
 def rank(

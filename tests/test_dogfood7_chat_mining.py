@@ -20,6 +20,7 @@ from engram.pipeline.handlers import Registry
 from engram.pipeline.worker import Worker
 from engram.records import utcnow
 from engram.store.protocols import Job
+from test_dogfood6_regenerate import _mined as _mine
 
 ASK = "Suggest a name for my new kitten"
 
@@ -27,15 +28,6 @@ ASK = "Suggest a name for my new kitten"
 def _said(texts: list[str]) -> list[dict[str, str]]:
     roles = ["user", "assistant"] * len(texts)
     return [{"role": r, "content": t} for r, t in zip(roles, texts, strict=False)]
-
-
-def _mine(mem: Memory, messages: list[dict[str, str]], reply: str) -> dict[str, Any]:
-    job = mem.chat.after(messages, reply, user_id="ann", conversation_id="c-7")
-    assert job is not None
-    mem.jobs.process_pending()
-    done = mem.jobs.get(job.id)
-    assert done.status == "completed", done.error
-    return dict(done.result)
 
 
 def _room(mem: Memory) -> list[str]:

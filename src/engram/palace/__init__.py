@@ -51,6 +51,13 @@ MAX_MESSAGES = 100_000
 #: place (and would overflow SQLite's INTEGER), so it is looked up as "not found".
 MAX_NUMBER = 2**31 - 1
 
+#: Where a not-found error sends the caller, whichever surface it came through (an
+#: agent over MCP has no shell for `engram palace`; new-user pass, round seven).
+TREE_HINT = (
+    "the palace tree lists the wings and rooms (`engram palace`, the MCP tool palace_tree, "
+    "GET /v1/palace)"
+)
+
 Progress = Callable[[int, int], None]
 
 
@@ -440,8 +447,7 @@ class Palace(Part):
         )
         if drawer is None:
             raise NotFoundError(
-                f"no drawer {pointer.strip()!r} in namespace {shown(scope.namespace)}; "
-                "`engram palace` lists the wings and rooms"
+                f"no drawer {pointer.strip()!r} in namespace {shown(scope.namespace)}; {TREE_HINT}"
             )
         return FiledDrawer(drawer, self._core.get(scope, drawer.memory_id))
 
@@ -511,8 +517,7 @@ def find_wing(store: Any, scope: Scope, wing: object) -> Wing:
     found = None if out_of_range else store.wing(scope.namespace, key)
     if found is None:
         raise NotFoundError(
-            f"no wing {shown(wing)} in namespace {shown(scope.namespace)}; `engram palace` "
-            "lists them"
+            f"no wing {shown(wing)} in namespace {shown(scope.namespace)}; {TREE_HINT}"
         )
     assert isinstance(found, Wing)
     return found

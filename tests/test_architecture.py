@@ -149,6 +149,7 @@ def test_every_backend_part_implements_its_protocol(any_store: protocols.Store) 
         "org": protocols.OrgStore,
         "blocks": protocols.CoreBlockStore,
         "chat_settings": protocols.ChatSettingsStore,
+        "palace_turns": protocols.PalaceTurnStore,
         "maintenance": protocols.MaintenanceStore,
         "agents": protocols.AgentStore,
         "lifecycle": protocols.LifecycleStore,

@@ -60,13 +60,19 @@ def fixtures(engine: str) -> list[Any]:
 #: Steps added after the snapshot, each checked by its own tests: an old database gets
 #: the snapshot's steps (compared below), then these.
 SINCE_SNAPSHOT = {
-    "sqlite": ["029_job_history", "030_chat_settings", "032_relations_by_type"],
+    "sqlite": [
+        "029_job_history",
+        "030_chat_settings",
+        "032_relations_by_type",
+        "034_palace_mined_seq",
+    ],
     "postgres": [
         "024_job_history",
         "025_chat_settings",
         "026_keyword_terms",
         "027_relations_by_type",
         "028_memory_search",
+        "029_palace_mined_seq",
     ],
 }
 

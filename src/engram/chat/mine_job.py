@@ -6,7 +6,9 @@ user sees their assistant reply immediately and never waits").
 agent (or ``chat`` without one), in the room named by the conversation: one drawer per
 turn through the everyday write path, so what it files is scanned for injection, and
 each new drawer gets a ``memory_mined`` history event. Mining the same conversation
-again files only the turns it had not filed yet, so a retried job adds nothing.
+again files only the turns it had not filed yet, so a retried job adds nothing, and a
+job older than one already mined for the conversation (its id, the order it was
+queued in) only fills gaps.
 """
 
 from __future__ import annotations
@@ -45,6 +47,9 @@ def mine_turn(core: Core, job: Job) -> Mapping[str, Any]:
         namespace=job.namespace,
         user_id=payload.get("user_id"),
         agent_id=agent,
+        # Jobs are numbered as queued: an older exchange's job, run late or retried,
+        # only fills gaps and never re-files the reply a newer one replaced.
+        sequence=job.id,
     )
     return {
         "conversation_id": conversation,

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Unpack
 
 from engram import write
 from engram.core import Part, Scope
 from engram.errors import InvalidInputError, NotFoundError, shown
-from engram.palace import aaak, branch, mining, mining_llm
+from engram.palace import aaak, align, branch, mining, mining_llm
 from engram.records import MemoryRecord, Outcome, utcnow
 from engram.scoping import ScopeArgs, scoped
 from engram.store.protocols.graph import Statement
@@ -50,6 +50,13 @@ MAX_MESSAGES = 100_000
 #: Wing, room and drawer numbers are counters far below this; a larger number names no
 #: place (and would overflow SQLite's INTEGER), so it is looked up as "not found".
 MAX_NUMBER = 2**31 - 1
+
+#: Where a not-found error sends the caller, whichever surface it came through (an
+#: agent over MCP has no shell for `engram palace`; new-user pass, round seven).
+TREE_HINT = (
+    "the palace tree lists the wings and rooms (`engram palace`, the MCP tool palace_tree, "
+    "GET /v1/palace)"
+)
 
 Progress = Callable[[int, int], None]
 
@@ -95,6 +102,22 @@ class MineResult(Record):
     """Windows (0-based) whose topic and entities the model gave; the rules read the rest."""
     warnings: tuple[str, ...] = ()
     """What was wrong with the model's answers (or the model), and what the rules did."""
+
+
+@dataclass(slots=True)
+class _Filing:
+    """What one mining call files besides its drawers: the plan, the room's session id,
+    the request's sequence, and the drawers of the branch it leaves (if any)."""
+
+    plan: align.Plan
+    session_id: str
+    sequence: int | None
+    abandoned: list[Drawer] = field(default_factory=list)
+    index_of: dict[int, int] = field(init=False)
+    """Room turn -> the request's message index."""
+
+    def __post_init__(self) -> None:
+        self.index_of = {t: i for i, t in self.plan.turn_of.items()}
 
 
 def _name(what: str, value: object) -> str:
@@ -234,6 +257,7 @@ class Palace(Part):
         kind: str = "topic",
         graph: bool = False,
         progress: Progress | None = None,
+        sequence: int | None = None,
         **who: Unpack[ScopeArgs],
     ) -> MineResult:
         """File a conversation (``[{role, content[, created_at]}]``) in the palace: one
@@ -246,7 +270,11 @@ class Palace(Part):
         ``graph=True`` the relations found go to ``mem.graph``. Mining the same
         conversation again files nothing (turns already in the room are kept); an empty
         one creates nothing. Each new drawer's memory gets a ``memory_mined`` history
-        row.
+        row. The messages are lined up with the room's turns by content
+        (``palace.align``), so a client that sends only its last messages, or a summary
+        in place of older ones, has its new turns filed after the room's last. With
+        ``sequence`` (the request's order in the conversation, a chat job's id), a
+        request older than one already mined only fills gaps.
         """
         core = self._core
         scope = self._core.open_scope(**who)
@@ -262,9 +290,11 @@ class Palace(Part):
         room = core.store.palace.ensure_room(
             scope.namespace, place.id, slug=aaak.slugify(room_name), name=room_name, now=utcnow()
         )
-        filed = {d.turn: d for d in core.store.palace.drawers(scope.namespace, room.id)}
-        fork = branch.fork(core.store, scope.namespace, [t.content for t in turns], filed)
-        todo = [i for i in range(len(turns)) if i not in filed or (fork is not None and i >= fork)]
+        if sequence is not None and (isinstance(sequence, bool) or not isinstance(sequence, int)):
+            raise InvalidInputError(f"sequence must be an integer, got {shown(sequence)}")
+        contents = [t.content for t in turns]
+        plan = align.plan(core.store, scope.namespace, room.id, contents, sequence=sequence)
+        todo = list(plan.turn_of)
         if not todo:
             return MineResult(place, room, len(turns), kept=len(turns))
         # The model (if any) is asked here, before anything is written.
@@ -290,10 +320,13 @@ class Palace(Part):
                 continue
             window = window_of[i]
             tags = window.tags[i - window.turns.start]
-            new.append(NewDrawer(i, outcome.record.id, turns[i].role, tags))
-        abandoned = [d for t, d in sorted(filed.items()) if fork is not None and t >= fork]
-        added, closets, replaced = self._file(scope, room, new, spans, (abandoned, session_id))
-        relations = self._record_graph(scope, added, window_of) if graph else 0
+            new.append(NewDrawer(plan.turn_of[i], outcome.record.id, turns[i].role, tags))
+        filing = _Filing(plan, session_id, sequence)
+        if plan.fork is not None:
+            found = core.store.palace.drawers(scope.namespace, room.id, from_turn=plan.fork)
+            filing.abandoned = sorted(found, key=lambda d: d.turn)
+        added, closets, replaced = self._file(scope, room, new, spans, filing)
+        relations = self._record_graph(scope, added, window_of, filing.index_of) if graph else 0
         return MineResult(
             place,
             room,
@@ -315,25 +348,27 @@ class Palace(Part):
         room: Room,
         new: list[NewDrawer],
         spans: list[mining.Window],
-        branched: tuple[list[Drawer], str],
+        filing: _Filing,
     ) -> tuple[list[Drawer], list[Closet], int]:
         """File drawers, their closets and their history rows in one transaction; the
-        abandoned drawers of ``branched`` (a branch the conversation left, and the
-        room's session id) are unfiled first and their memories superseded by the new
-        turns (``palace.branch``)."""
-        abandoned, session_id = branched
+        abandoned drawers of ``filing`` (a branch the conversation left) are unfiled
+        first and their memories superseded by the new turns (``palace.branch``)."""
         store = self._core.store
         now = utcnow()
         closets: list[Closet] = []
-        from_turn = abandoned[0].turn if abandoned else None
         with store.transaction():
             added = store.palace.file_drawers(
-                scope.namespace, room.id, new, now, from_turn=from_turn
+                scope.namespace,
+                room.id,
+                new,
+                now,
+                from_turn=filing.plan.fork,
+                sequence=filing.sequence,
             )
-            by_turn = {d.turn: d for d in added}
+            by_index = {filing.index_of[d.turn]: d for d in added}
             closet_of: dict[int, str] = {}
             for window in spans:
-                ids = [by_turn[i].id for i in window.turns if i in by_turn]
+                ids = [by_index[i].id for i in window.turns if i in by_index]
                 if window.topic is None or not ids:
                     continue
                 closet = store.palace.file_closet(
@@ -355,7 +390,7 @@ class Palace(Part):
                         "pointer": drawer.pointer,
                         "room": room.name,
                         "turn": drawer.turn,
-                        "closet": closet_of.get(drawer.turn),
+                        "closet": closet_of.get(filing.index_of[drawer.turn]),
                     },
                     actor=PALACE_WHO,
                     reason=f"filed in {room.code}",
@@ -364,8 +399,8 @@ class Palace(Part):
             replaced = branch.retire(
                 store,
                 scope.namespace,
-                session_id=session_id,
-                abandoned=abandoned,
+                session_id=filing.session_id,
+                abandoned=filing.abandoned,
                 added=added,
                 actor=PALACE_WHO,
             )
@@ -373,15 +408,20 @@ class Palace(Part):
         return added, list(unique.values()), replaced
 
     def _record_graph(
-        self, scope: Scope, added: list[Drawer], window_of: Mapping[int, mining.Window]
+        self,
+        scope: Scope,
+        added: list[Drawer],
+        window_of: Mapping[int, mining.Window],
+        index_of: Mapping[int, int],
     ) -> int:
         """The relations the windows found, recorded per drawer's memory (idempotent
-        per memory, so a re-run adds nothing)."""
+        per memory, so a re-run adds nothing); ``index_of`` maps a turn to its message."""
         store = self._core.store
         count = 0
         for drawer in added:
-            window = window_of[drawer.turn]
-            triples = window.triples[drawer.turn - window.turns.start]
+            index = index_of[drawer.turn]
+            window = window_of[index]
+            triples = window.triples[index - window.turns.start]
             if not triples:
                 continue
             memory = store.memories.get(scope.namespace, drawer.memory_id)
@@ -407,8 +447,7 @@ class Palace(Part):
         )
         if drawer is None:
             raise NotFoundError(
-                f"no drawer {pointer.strip()!r} in namespace {shown(scope.namespace)}; "
-                "`engram palace` lists the wings and rooms"
+                f"no drawer {pointer.strip()!r} in namespace {shown(scope.namespace)}; {TREE_HINT}"
             )
         return FiledDrawer(drawer, self._core.get(scope, drawer.memory_id))
 
@@ -478,8 +517,7 @@ def find_wing(store: Any, scope: Scope, wing: object) -> Wing:
     found = None if out_of_range else store.wing(scope.namespace, key)
     if found is None:
         raise NotFoundError(
-            f"no wing {shown(wing)} in namespace {shown(scope.namespace)}; `engram palace` "
-            "lists them"
+            f"no wing {shown(wing)} in namespace {shown(scope.namespace)}; {TREE_HINT}"
         )
     assert isinstance(found, Wing)
     return found

@@ -10,57 +10,26 @@ place, and each abandoned memory is marked ``superseded_by`` the reply that repl
 (kept, shown by ``get`` and ``history``, left out of recall), so the palace never holds
 both answers as if both were said.
 
-A memory edited since it was filed (``update`` of its content) is the user's word, not
-a branch: it is compared as unchanged. Nor is a conversation whose older messages the
-client dropped or summarised (a sliding window): its turns sit at other positions, so
-a turn that differs is a branch only when some earlier turn agreed (the first message
-replaced by a summary is not) and its text is no filed turn's (a shift is not). A
-memory shared with another drawer or another conversation (deduplicated) is unfiled
-here but not superseded: it is still said there.
+Where the conversation branched is found by ``palace.align`` (a request lined up with
+the filed turns by content, so a client's sliding window or summary is no branch); a
+memory edited since it was filed (``update`` of its content) is the user's word, not a
+branch. A memory shared with another drawer or another conversation (deduplicated) is
+unfiled here but not superseded: it is still said there.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from engram.records import MemoryRecord
 from engram.store.protocols import Store
 from engram.store.protocols.palace import Drawer
-from engram.text import normalize_content
 
 #: The history event of a memory replaced by a regenerated or edited turn.
 SUPERSEDED_EVENT = "superseded"
 
 
-def fork(
-    store: Store, namespace: str, contents: Sequence[str], filed: Mapping[int, Drawer]
-) -> int | None:
-    """The first filed turn whose memory no longer holds ``contents`` at that turn
-    (compared as the write path dedupes: by normalised content), or None. A deleted
-    memory is no branch (the user removed it), nor is one whose content was edited."""
-    shared = sorted(t for t in filed if t < len(contents))
-    if not shared:
-        return None
-    memories = store.memories.get_many(namespace, [d.memory_id for d in filed.values()])
-    said = {m.content_hash for m in memories.values()}
-    agreed = False
-    for turn in shared:
-        memory = memories.get(filed[turn].memory_id)
-        if memory is None:
-            continue
-        now = normalize_content(contents[turn]).content_hash
-        if memory.content_hash == now:
-            agreed = True
-            continue
-        if _edited(store, namespace, memory):
-            continue
-        # A window the client trimmed or summarised shifts every turn: a branch needs
-        # an agreed turn before it and a text the room has not filed elsewhere.
-        return turn if agreed and now not in said else None
-    return None
-
-
-def _edited(store: Store, namespace: str, memory: MemoryRecord) -> bool:
+def edited(store: Store, namespace: str, memory: MemoryRecord) -> bool:
     """Whether the memory's content was changed after it was written."""
     return any(
         entry.before is not None and entry.after is not None and "content" in entry.after

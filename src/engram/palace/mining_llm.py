@@ -245,10 +245,17 @@ def _where(group: Sequence[int]) -> str:
 
 
 def read_windows(core: Core, turns: Sequence[mining.Turn], todo: Collection[int]) -> Reading:
-    """Every window of ``turns``, read by the rules, and by the model (when one is
-    configured) for the windows holding a turn in ``todo``: one call for a
-    conversation of up to :data:`SINGLE_CALL_TURNS` turns, one per window above."""
-    spans = [mining.read_window(turns, span) for span in mining.windows(len(turns))]
+    """Every window of ``turns``; those holding a turn in ``todo`` read by the rules,
+    and by the model (when one is configured): one call for a conversation of up to
+    :data:`SINGLE_CALL_TURNS` turns, one per window above. A window with nothing to
+    file keeps only its span: reading it would cost the rules' time on every turn of a
+    long conversation (dogfood round seven) for tags and a topic nothing files."""
+    spans = [
+        mining.read_window(turns, span)
+        if any(i in todo for i in span)
+        else mining.Window(span, None)
+        for span in mining.windows(len(turns))
+    ]
     provider = provider_for(core)
     if provider is None:
         return Reading(spans)

@@ -63,6 +63,7 @@ from engram.store.protocols.palace import (
     Wing,
     WingNode,
 )
+from engram.store.protocols.palace_turns import Mined, PalaceTurnStore
 from engram.store.protocols.review import REVIEW_STATUSES, ReviewItem, ReviewStore
 from engram.store.protocols.runs import Run, RunHit, RunStore
 from engram.store.protocols.sessions import (
@@ -101,8 +102,10 @@ __all__ = [
     "KEPT_TABLES",
     "Closet",
     "Drawer",
+    "Mined",
     "NewDrawer",
     "PalaceStore",
+    "PalaceTurnStore",
     "NewOrgFact",
     "OrgAuditEntry",
     "OrgFact",

@@ -35,6 +35,7 @@ from engram.store.protocols.maintenance import MaintenanceStore
 from engram.store.protocols.memories import MemoryStore
 from engram.store.protocols.org import OrgStore
 from engram.store.protocols.palace import PalaceStore
+from engram.store.protocols.palace_turns import PalaceTurnStore
 from engram.store.protocols.review import ReviewStore
 from engram.store.protocols.runs import RunStore
 from engram.store.protocols.sessions import SessionStore
@@ -162,6 +163,11 @@ class Store(Protocol):
     @property
     def palace(self) -> PalaceStore:
         """Wings, rooms, closets and drawers (seed 003's palace)."""
+        ...
+
+    @property
+    def palace_turns(self) -> PalaceTurnStore:
+        """A room's turn index: what aligning a mined request with it reads."""
         ...
 
     @property

@@ -197,8 +197,16 @@ class PalaceStore(Protocol):
         """The wing's room with this number (int) or slug or alias (str)."""
         ...
 
-    def drawers(self, namespace: str, room_id: int) -> list[Drawer]:
-        """The room's drawers by number."""
+    def drawers(
+        self,
+        namespace: str,
+        room_id: int,
+        *,
+        from_turn: int | None = None,
+        to_turn: int | None = None,
+    ) -> list[Drawer]:
+        """The room's drawers by number; with ``from_turn`` / ``to_turn`` (exclusive),
+        only those of the turns in that range."""
         ...
 
     def file_drawers(
@@ -209,13 +217,15 @@ class PalaceStore(Protocol):
         now: datetime,
         *,
         from_turn: int | None = None,
+        sequence: int | None = None,
     ) -> list[Drawer]:
         """File drawers in the room with its next drawer numbers, in order; a turn the
         room already holds is skipped (what makes mining idempotent). With
         ``from_turn``, the room's drawers of that turn and later are taken out first
         (the conversation branched there: a reply regenerated, a message edited), so
         the new ones take their turns under new numbers; a number is still never given
-        twice. Returns the new drawers."""
+        twice. ``sequence`` (the request's order, a chat job's id) raises the room's
+        ``Mined.sequence``. Returns the new drawers."""
         ...
 
     def file_closet(

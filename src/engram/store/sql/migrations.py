@@ -29,6 +29,7 @@ from typing import Any
 from engram.errors import MigrationError
 from engram.store.sql.chat import m030_chat_settings
 from engram.store.sql.dialect import Dialect
+from engram.store.sql.palace_turns import m034_palace_mined_seq
 from engram.store.sql.steps import (
     Migration,
     m001_memories,
@@ -118,6 +119,7 @@ STEPS: tuple[Step, ...] = (
     Step(None,                        "026_keyword_terms",         m031_keyword_terms),
     Step("032_relations_by_type",     "027_relations_by_type",     m032_relations_by_type),
     Step(None,                        "028_memory_search",         m033_memory_search),
+    Step("034_palace_mined_seq",      "029_palace_mined_seq",      m034_palace_mined_seq),
 )
 # fmt: on
 

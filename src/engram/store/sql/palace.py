@@ -193,11 +193,24 @@ class SqlPalace(SqlPart, PalaceStore):
             return None if found is None else self._room_by_id(conn, found)
 
     # -- drawers and closets ----------------------------------------------------------
-    def drawers(self, namespace: str, room_id: int) -> list[Drawer]:
+    def drawers(
+        self,
+        namespace: str,
+        room_id: int,
+        *,
+        from_turn: int | None = None,
+        to_turn: int | None = None,
+    ) -> list[Drawer]:
+        span = ""
+        params: list[Any] = [namespace, room_id]
+        for op, bound in ((">=", from_turn), ("<", to_turn)):
+            if bound is not None:
+                span += f" AND d.turn {op} ?"
+                params.append(bound)
         return self._records(
             Drawer,
-            f"SELECT {_DRAWER} WHERE d.namespace = ? AND d.room_id = ? ORDER BY d.number",
-            (namespace, room_id),
+            f"SELECT {_DRAWER} WHERE d.namespace = ? AND d.room_id = ?{span} ORDER BY d.number",
+            params,
             what="reading the drawers",
         )
 
@@ -209,10 +222,17 @@ class SqlPalace(SqlPart, PalaceStore):
         now: datetime,
         *,
         from_turn: int | None = None,
+        sequence: int | None = None,
     ) -> list[Drawer]:
         d = self._d
         made: list[int] = []
         with self._sql.tx("filing the drawers") as conn:
+            if sequence is not None:
+                conn.execute(
+                    "UPDATE palace_rooms SET mined_seq = ? WHERE id = ? AND namespace = ? "
+                    "AND (mined_seq IS NULL OR mined_seq < ?)",
+                    (sequence, room_id, namespace, sequence),
+                )
             if from_turn is not None:  # the conversation branched there: unfile the old branch
                 conn.execute(
                     "DELETE FROM palace_drawers WHERE namespace = ? AND room_id = ? AND turn >= ?",

@@ -35,6 +35,7 @@ from engram.store.sql.memories import SqlMemories
 from engram.store.sql.native import KeywordUpkeep
 from engram.store.sql.org import SqlOrg
 from engram.store.sql.palace import SqlPalace
+from engram.store.sql.palace_turns import SqlPalaceTurns
 from engram.store.sql.review import SqlReview
 from engram.store.sql.runs import SqlRuns
 from engram.store.sql.session import Sql
@@ -85,6 +86,7 @@ class SqlStore:
         self.curation = SqlCuration(self._sql)
         self.transcripts = SqlTranscripts(self._sql)
         self.palace = SqlPalace(self._sql)
+        self.palace_turns = SqlPalaceTurns(self._sql)
         self.org = SqlOrg(self._sql)
         self.blocks = SqlCoreBlocks(self._sql)
         self.chat_settings = SqlChatSettings(self._sql)

@@ -8,7 +8,7 @@ memory's liveness or content changes, so a derived index can tell it is stale.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -177,15 +177,7 @@ class IndexRebuild:
     seconds: float
 
     def to_dict(self) -> dict[str, object]:
-        return {
-            "model": self.model,
-            "dimension": self.dimension,
-            "index": self.index,
-            "before": self.before,
-            "after": self.after,
-            "rebuilt": self.rebuilt,
-            "seconds": self.seconds,
-        }
+        return asdict(self)
 
 
 @runtime_checkable

@@ -231,6 +231,7 @@ class AsyncMaintenance(Awaitable[Maintenance]):
     status = awaitable(Maintenance.status)
     halts = awaitable(Maintenance.halts)
     resume = awaitable(Maintenance.resume)
+    reindex_vectors = awaitable(Maintenance.reindex_vectors)
     upkeep = awaitable(Maintenance.upkeep)
 
 

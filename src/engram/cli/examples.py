@@ -79,6 +79,7 @@ EXAMPLES: dict[str, str] = {
     "list": "list --user alice -k 20 --offset 0 --type decision --tag ops --deleted",
     "maintenance dedup": "maintenance dedup --user alice",
     "maintenance diagnose": "maintenance diagnose",
+    "maintenance reindex-vectors": "maintenance reindex-vectors --work-mem 4GB",
     "maintenance resume": "maintenance resume retention_sweep",
     "maintenance run": "maintenance run",
     "maintenance runs": "maintenance runs --kind cycle",

@@ -174,3 +174,31 @@ def resume(obj: Ctx, action: str | None, as_json: bool) -> None:
         render.emit_json({"reset": count})
         return
     render.console.print(f"reset {render.plural(count, 'action', 'actions')}")
+
+
+@maintenance.command("reindex-vectors")
+@click.option(
+    "--work-mem", help="The build's maintenance_work_mem, e.g. 4GB (default: the server's)."
+)
+@click.option("--force", is_flag=True, help="Rebuild every index, even one already configured.")
+@json_command
+def reindex_vectors(obj: Ctx, work_mem: str | None, force: bool, as_json: bool) -> None:
+    """Rebuild PostgreSQL's vector indexes with the configured HNSW build, online."""
+    with obj.memory(must_exist=True) as mem:
+        done = mem.maintenance.reindex_vectors(work_mem=work_mem, force=force)
+    if as_json:
+        render.emit_json([r.to_dict() for r in done])
+        return
+    if not done:
+        render.console.print("no vector indexes")
+    for r in done:
+        before = "missing" if r.before is None else _build(r.before)
+        if r.rebuilt:
+            line = f"rebuilt in {r.seconds} s: {before} -> {_build(r.after)}"
+        else:
+            line = f"already {_build(r.after)}, left alone"
+        render.console.print(f"{r.index} ({r.model}, {r.dimension}): {line}")
+
+
+def _build(build: dict[str, int]) -> str:
+    return f"m {build['m']} / ef_construction {build['ef_construction']}"

@@ -19,6 +19,7 @@ piece by hand. Time comes from ``self.clock``, so tests move it by hand.
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -35,6 +36,7 @@ from engram.records import iso, utcnow
 from engram.schedule import run_every
 from engram.scoping import OwnerArgs, scoped
 from engram.store.protocols.maintenance import HaltState, MaintenanceRun, NewRun
+from engram.store.protocols.vectors import IndexRebuild, RebuildsIndexes
 from engram.validate import offset_value, positive_int, type_name
 
 __all__ = [
@@ -51,6 +53,9 @@ __all__ = [
 ]
 
 log = logging.getLogger("engram.maintenance")
+
+#: A PostgreSQL memory size as ``maintenance_work_mem`` takes it: "512MB", "4GB".
+WORK_MEM = re.compile(r"[1-9][0-9]{0,6}(kB|MB|GB|TB)")
 
 #: The retention sweep a ``retention_sweep`` repair runs (``mem.lifecycle``'s, handed in
 #: by ``Memory`` so the parts stay apart); it returns how many rows it removed.
@@ -213,6 +218,40 @@ class Maintenance(Part):
             )
         actions = None if action is None else [action]
         return self._core.store.maintenance.clear_halts(actions)
+
+    # -- vector indexes ---------------------------------------------------------------
+    def reindex_vectors(
+        self, *, work_mem: str | None = None, force: bool = False
+    ) -> list[IndexRebuild]:
+        """Rebuild the database's vector indexes whose HNSW build differs from
+        ``postgres.hnsw_m`` / ``hnsw_ef_construction`` (every one with ``force``),
+        beside the old ones, so reads and writes go on (PostgreSQL: ``m`` and
+        ``ef_construction`` are fixed when an index is built). ``work_mem`` ("4GB") is
+        the build's ``maintenance_work_mem``: a graph that fits in it builds several
+        times faster."""
+        core = self._core
+        core.check_open()
+        if work_mem is not None and (
+            not isinstance(work_mem, str) or not WORK_MEM.fullmatch(work_mem)
+        ):
+            raise InvalidInputError(
+                f"work_mem must be a size such as 512MB or 4GB, got {shown(work_mem)}"
+            )
+        if not isinstance(force, bool):
+            raise InvalidInputError(f"force must be true or false, got {type_name(force)}")
+        vectors = core.store.vectors
+        if not isinstance(vectors, RebuildsIndexes):
+            raise CapabilityError(
+                f"the {core.store.backend_name} store keeps no database vector index to "
+                "rebuild: its in-memory graph is rebuilt on its own when its build "
+                "settings change"
+            )
+        if core.config.postgres.read_only:
+            raise CapabilityError(
+                "this store is opened read-only (postgres.read_only): rebuild the vector "
+                "indexes on the primary"
+            )
+        return vectors.rebuild_indexes(work_mem=work_mem, force=force)
 
     # -- semantic dedup ---------------------------------------------------------------
     @scoped

@@ -15,12 +15,18 @@ from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
-from psycopg import sql
 
+from engram.store.postgres import hnsw
 from engram.store.postgres.db import Database
 from engram.store.postgres.dense import PgVectorSearch, Unembedded
 from engram.store.postgres.dialect import POSTGRES, PgConn
-from engram.store.protocols.vectors import AnnSettings, NamespaceVectors, VectorRow, VectorSearch
+from engram.store.protocols.vectors import (
+    AnnSettings,
+    IndexRebuild,
+    NamespaceVectors,
+    VectorRow,
+    VectorSearch,
+)
 from engram.store.sql.dialect import Conn
 from engram.store.sql.migrations import LOCK_KEY
 from engram.store.sql.native import vector_array
@@ -113,20 +119,7 @@ class PgVectors(VectorReads):
                         key,
                     ).fetchone()
                 if found is None:
-                    conn.execute(
-                        sql.SQL(
-                            "CREATE INDEX IF NOT EXISTS {name} ON memory_vectors USING hnsw "
-                            "((embedding::vector({dim})) vector_cosine_ops) "
-                            "WITH (m = {m}, ef_construction = {efc}) "
-                            "WHERE model = {model} AND dim = {dim}"
-                        ).format(
-                            name=sql.Identifier(name),
-                            dim=sql.SQL(str(int(dim))),
-                            m=sql.SQL(str(int(config.hnsw_m))),
-                            efc=sql.SQL(str(int(config.hnsw_ef_construction))),
-                            model=sql.Literal(model),
-                        )
-                    )
+                    conn.execute(hnsw.create_sql(name, model, dim, hnsw.configured(config)))
                     conn.execute(
                         "INSERT INTO vector_indexes(model, dim, index_name) VALUES (%s, %s, %s)",
                         (model, int(dim), name),
@@ -136,6 +129,13 @@ class PgVectors(VectorReads):
         if not joined:
             self._indexes[key] = name
         return name
+
+    def rebuild_indexes(
+        self, *, work_mem: str | None = None, force: bool = False
+    ) -> list[IndexRebuild]:
+        """Every vector index whose build differs from ``[postgres]``'s (all with
+        ``force``), rebuilt without blocking reads or writes (``hnsw.rebuild``)."""
+        return hnsw.rebuild(self._db, work_mem=work_mem, force=force)
 
     def put(self, rows: Iterable[VectorRow]) -> int:
         params = [_stored(row) for row in rows]

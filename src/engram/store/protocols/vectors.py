@@ -8,7 +8,7 @@ memory's liveness or content changes, so a derived index can tell it is stale.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -157,4 +157,39 @@ class VectorStore(Protocol):
         """Dense top-k over this store's vectors of ``model``: an in-memory index derived
         from the store (SQLite; HNSW above ``ann.min_vectors``, persisted beside the file)
         or a search run by the database itself (PostgreSQL, always pgvector HNSW)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class IndexRebuild:
+    """One vector index brought to the configured build (``mem.maintenance.reindex_vectors``).
+
+    ``before`` and ``after`` are the index's build parameters (``m``,
+    ``ef_construction``); ``before`` is None when the index was missing."""
+
+    model: str
+    dimension: int
+    index: str
+    before: dict[str, int] | None
+    after: dict[str, int]
+    rebuilt: bool
+    """False: the index already had the configured build and was left alone."""
+    seconds: float
+
+    def to_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+@runtime_checkable
+class RebuildsIndexes(Protocol):
+    """A vectors part whose database keeps its own ANN index, built once with the
+    settings of the day (PostgreSQL's HNSW); SQLite's derived graph is rebuilt on its
+    own when its build settings change, so it has no such part."""
+
+    def rebuild_indexes(
+        self, *, work_mem: str | None = None, force: bool = False
+    ) -> list[IndexRebuild]:
+        """Rebuild every vector index whose build differs from the configured one (all
+        with ``force``), without blocking reads or writes; ``work_mem`` is the build's
+        ``maintenance_work_mem``."""
         ...

@@ -49,6 +49,7 @@ FOLD_SIZES = {
     "held_out_10": 100,
     "held_out_11": 100,
     "held_out_12": 100,
+    "held_out_13": 100,
 }
 
 
@@ -74,7 +75,7 @@ def test_the_set_is_big_varied_and_split_before_tuning() -> None:
     assert benign["held_out_6"] >= 40 and benign["held_out_7"] >= 40
     assert benign["held_out_8"] >= 40 and benign["held_out_9"] >= 40
     assert benign["held_out_10"] >= 40 and benign["held_out_11"] >= 40
-    assert benign["held_out_12"] >= 50
+    assert benign["held_out_12"] >= 50 and benign["held_out_13"] >= 50
     pairs = Counter(row["pair"] for row in ROWS if row.get("pair"))
     assert pairs and set(pairs.values()) == {2}
     assert len({row["text"] for row in ROWS}) == len(ROWS)

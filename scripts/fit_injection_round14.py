@@ -1,0 +1,299 @@
+"""Round fourteen of the learned injection detector (engram issue 26, item 3;
+docs/safety.md, "Round fourteen"): round thirteen's logistic on the network's and the
+lexical view's scores, with its threshold bounded by the benign notes **and** the real
+texts together, the real texts weighed more in its fit, and round fourteen's training
+examples (``scripts/injection_training14.py``, written after held-out 13) in the lexical
+model.
+
+Why: round thirteen's logistic on the two scores caught the most on the left-out rounds
+(523-528 against the network's 472) but flagged 21-29 left-out notes (the network 17)
+and 5-9 real texts, because its threshold was read off the notes alone; the real texts'
+out-of-fold scores never bounded it.
+
+The network is the shipped setting and file (round eleven's ``notes x2``, 130 epochs,
+fitted 0.9995 quantile), refitted once per left-out round (rounds four, five, six, eight
+and nine) by round thirteen's harness on round thirteen's data (``--by-round`` runs
+``fit_injection_round13.by_round``; round thirteen's saved scores may be copied instead,
+and ``--by-round --round NAME`` checks that one round reproduces them). The lexical model
+(``words``, word 1-3 grams hashed into 2^16 buckets, a logistic regression) is fitted per
+left-out round on the texts the network read there (``--lexical``), in the settings of
+``LEXICAL``: its notes weighed x2, x3 and x4 (60, 90, 120 per note), each without and
+with round thirteen's and fourteen's examples (``+ r13 + r14``; the network never reads
+them). Each lexical setting is read in every mode of ``MODES`` (``--combine``):
+
+- ``logistic, notes`` (round thirteen's cell, a check on the harness): the logistic on
+  the two scores' logits, fitted out of fold on the other four rounds' left-out attacks
+  against their left-out notes and the checked half of the real texts (weighed 3), its
+  threshold the lowest (at least 0.5) at which those rounds' notes flagged are no more
+  than the network alone's there;
+- ``logistic rW, both`` (brief levers a and b): the same logistic with the checked real
+  texts weighed W (3: round thirteen's fit, lever a; 30 and 300: lever b, the real texts
+  weighed more), its threshold the lowest (at least 0.5) at which the other four rounds'
+  notes flagged **and** the checked real texts flagged by those rounds' fits (their
+  out-of-fold scores) are each no more than the network alone's there. For the fit on
+  everything: fitted on all five rounds, its threshold read the same way on all five,
+  applied to the shipped network's and the lexical model fitted on everything's scores.
+
+The rule, fixed and committed before the grid runs: the most English catches summed over
+the five left-out rounds, over every cell above, subject to
+(a) the left-out rounds' benign notes flagged, summed, no more than the network alone
+    flags there (17 in round thirteen's grid);
+(b) the shipped network with the cell's lexical model fitted on everything and its
+    logistic flagging at most 2 of the 8,288 real texts (the shipped detector flags 2)
+    and at most 2 of the checked half;
+(c) more catches than the network alone (472 in round thirteen's grid; else nothing is
+    read against a candidate and the shipped detector stays);
+(d) the shipped files at most 512 KB together, and a write's median time within 0.2 ms
+    of the shipped detector's (``--timing``, side by side, measured after the choice; a
+    cell that fails it gives way to the next).
+Ties go to fewer left-out notes, then fewer real texts, then the lower real-text weight,
+then fewer notes weight, then without the new examples. ``logistic, notes`` is round
+thirteen's cell, read only as a check: it is not a candidate.
+
+The ship rule, fixed and committed before held-out 13 (fresh) and held-out 10, 11 and 12
+(checks; partly seen) are read, once, side by side with the shipped detector on the same
+cached embeddings (``--read``): the choice ships if its English catches on held-out 13
+are at least the shipped detector's, it flags at most 2 of the 8,288 real texts, and it
+flags no more benign notes than the shipped detector summed over held-out 2 to 13. If no
+cell meets the rule above, nothing is read against a candidate and the shipped detector
+stays (held-out 13 is then read with the shipped detector alone, for its test).
+
+    python scripts/fit_injection_round14.py [--data ../shared/bench] [--by-round]
+        [--round NAME] [--lexical] [--combine] [--read]
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engram.bench.injection import real_texts
+from engram.injection_detector import Detector
+from engram.safety import scan
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import fit_injection_lexical as lex  # noqa: E402  (round twelve's lexical view)
+import fit_injection_mlp as mlp  # noqa: E402  (round eight's network, data and harness)
+import fit_injection_notes as notes  # noqa: E402  (round eleven's fit: the shipped setting)
+import fit_injection_round13 as r13  # noqa: E402  (round thirteen's network scores, Stack)
+import fit_injection_window as window  # noqa: E402  (round nine's rounds and grid setup)
+import injection_training14  # noqa: E402  (round fourteen's training-only examples)
+
+#: The lexical model's notes weight (30 per note times 2, 3, 4), and whether it reads
+#: round thirteen's and fourteen's examples.
+LEXICAL: dict[str, dict[str, float]] = {
+    f"notes x{k}{' + r13 + r14' if new else ''}": {
+        "benign_weight": 30.0 * k,
+        "r13": new,
+        "r14": new,
+    }
+    for new in (0, 1)
+    for k in (2, 3, 4)
+}
+#: The modes: round thirteen's (a check), and the logistic with the real texts weighed
+#: W and its threshold bounded by the notes and the real texts together.
+REAL_WEIGHTS = (3.0, 30.0, 300.0)
+MODES = ("logistic, notes", *(f"logistic r{w:g}, both" for w in REAL_WEIGHTS))
+#: Round fourteen's training-only examples.
+FOURTEEN = notes.examples(
+    injection_training14.ROUND_FOURTEEN_ATTACKS, injection_training14.ROUND_FOURTEEN_BENIGN
+)
+dropped = notes.adding(r13.dropped, "r14", FOURTEEN)
+
+
+def training(real_all: list[str]) -> mlp.Training:
+    """Round thirteen's training data and round fourteen's examples (``dropped`` decides)."""
+    return notes.with_examples(r13.training(real_all), FOURTEEN)
+
+
+def lexical_model(t: mlp.Training, name: str, out_a: set[str], out_n: set[str]) -> lex.Lexical:
+    """The lexical setting ``name`` fitted on what the network reads without ``out_a`` and
+    ``out_n`` (and the new examples when the setting names them)."""
+    ls = LEXICAL[name]
+    s = {**r13.NETWORK, **ls}
+    drop_a, drop_n = out_a | dropped(s)[0], out_n | dropped(s)[1]
+    return lex.Lexical(
+        {"chars": 0},
+        s,
+        [a for a, _ in t.attacks if a not in drop_a],
+        [t.real_all[i] for i in t.fitted],
+        [n for n in t.notes if n not in drop_n] + t.agent,
+    )
+
+
+def lexical_scores(t: mlp.Training, out: Path, only: str) -> None:
+    """Per lexical setting, each left-out round's model's scores of the round's English
+    attacks, notes and the checked real texts; and the model fitted on everything's
+    scores of every real text (kept in ``out``)."""
+    checked = r13.checked(t)
+    for lname in LEXICAL:
+        if only and lname not in only.split("|"):
+            continue
+        for name, (out_attacks, out_notes) in window.rounds().items():
+            test, left, _, _ = mlp.left_out(t.attacks, out_attacks, out_notes)
+            model = lexical_model(t, lname, out_attacks, out_notes)
+            np.savez(
+                out / f"lex--{lname}--{name}.npz",
+                lt=model.scores(test),
+                ln=model.scores(left),
+                lr=model.scores(checked),
+            )
+        model = lexical_model(t, lname, set(), set())
+        np.savez(out / f"lex--{lname}--everything.npz", real=model.scores(t.real_all))
+        print(f"lexical {lname}: kept", flush=True)
+
+
+def both_threshold(
+    per: dict[str, dict[str, Any]], rounds: list[str], stack: r13.Stack, lexs: dict[str, Any]
+) -> float:
+    """The lowest threshold (at least 0.5) at which ``rounds``' notes flagged and the
+    checked real texts their fits flag (out of fold) are each no more than the network
+    alone's there."""
+    notes_s = np.concatenate([stack.scores(per[o]["sl"], lexs[o][1]) for o in rounds])
+    rules_n = np.concatenate([per[o]["rules_n"] for o in rounds])
+    real_s = np.concatenate([stack.scores(per[o]["sr"], lexs[o][2]) for o in rounds])
+    rules_r = np.concatenate([per[o]["rules_r"] for o in rounds])
+    notes_budget = sum(int(per[o]["net_n"].sum()) for o in rounds)
+    real_budget = sum(int(per[o]["net_r"].sum()) for o in rounds)
+    candidates = np.concatenate([notes_s, real_s])
+    for th in sorted({0.5, *(float(np.nextafter(x, 2.0)) for x in candidates if x >= 0.5)}):
+        if (
+            int((rules_n | (notes_s >= th)).sum()) <= notes_budget
+            and int((rules_r | (real_s >= th)).sum()) <= real_budget
+        ):
+            return th
+    return 1.0
+
+
+class Weighed(r13.Stack):
+    """Round thirteen's logistic on the two scores' logits, with the real texts weighed
+    ``real_weight`` each instead of 3 (the attacks as much in all as the negatives)."""
+
+    def __init__(
+        self, pos: np.ndarray, notes_x: np.ndarray, real_x: np.ndarray, w: float, real_weight: float
+    ) -> None:
+        from sklearn.linear_model import LogisticRegression
+
+        x = np.vstack([pos, notes_x, real_x])
+        neg = np.r_[np.full(len(notes_x), w), np.full(len(real_x), real_weight)]
+        weights = np.r_[np.full(len(pos), neg.sum() / len(pos)), neg]
+        y = np.r_[np.ones(len(pos)), np.zeros(len(neg))]
+        self.model = LogisticRegression(C=1.0).fit(x, y, sample_weight=weights)
+
+
+def fitted_stack(
+    per: dict[str, dict[str, Any]],
+    lexs: dict[str, Any],
+    rounds: list[str],
+    notes_weight: float,
+    real_weight: float,
+) -> r13.Stack:
+    """The logistic on the two scores' logits fitted on ``rounds``' out-of-fold scores:
+    attacks against notes (``notes_weight`` each) and checked real texts (``real_weight``)."""
+    logit = r13._logit
+    pos = np.vstack([np.c_[logit(per[o]["st"]), logit(lexs[o][0])] for o in rounds])
+    neg_n = np.vstack([np.c_[logit(per[o]["sl"]), logit(lexs[o][1])] for o in rounds])
+    neg_r = np.vstack([np.c_[logit(per[o]["sr"]), logit(lexs[o][2])] for o in rounds])
+    return Weighed(pos, neg_n, neg_r, notes_weight, real_weight)
+
+
+def combine(data: mlp.Data, t: mlp.Training, out: Path, only: str) -> None:
+    """Every cell of the rule (the docstring), from the network's and the lexical
+    models' saved scores; the real texts with the shipped network and each lexical
+    model fitted on everything."""
+    rounds = window.rounds()
+    rules_real = np.array([bool(scan(x)) for x in t.real_all])
+    checked_mask = np.ones(len(t.real_all), bool)
+    checked_mask[t.fitted] = False
+    rules_checked = rules_real[checked_mask]
+    net = Detector.from_arrays(dict(np.load(r13.SHIPPED)))
+    vectors = data.features(t.real_all, 0.0)[:, : -mlp.N_CUES]
+    net_real = net.probabilities(vectors, t.real_all)
+    per: dict[str, dict[str, Any]] = {}
+    for name, (out_attacks, out_notes) in rounds.items():
+        _, _, rules_t, rules_n = mlp.left_out(t.attacks, out_attacks, out_notes)
+        got = dict(np.load(out / f"net--{name}.npz"))
+        per[name] = {**got, "rules_t": rules_t, "rules_n": rules_n, "rules_r": rules_checked}
+        per[name]["net_t"] = rules_t | (got["st"] >= got["th"])
+        per[name]["net_n"] = rules_n | (got["sl"] >= got["th"])
+        per[name]["net_r"] = rules_checked | (got["sr"] >= got["th"])
+    alone_real = rules_real | (net_real >= net.threshold)
+    alone = [int(p["net_t"].sum()) for p in per.values()]
+    alone_notes = sum(int(p["net_n"].sum()) for p in per.values())
+    print(
+        f"cell | alone: {sum(alone)} ({' / '.join(map(str, alone))}) notes {alone_notes} "
+        f"real {int(alone_real.sum())} ({int(alone_real[checked_mask].sum())}); out-of-fold "
+        f"checked real {sum(int(p['net_r'].sum()) for p in per.values())}",
+        flush=True,
+    )
+    for lname, ls in LEXICAL.items():
+        if only and lname not in only.split("|"):
+            continue
+        lexs = {}
+        for name in rounds:
+            got = np.load(out / f"lex--{lname}--{name}.npz")
+            lexs[name] = (got["lt"], got["ln"], got["lr"])
+        lex_real = np.load(out / f"lex--{lname}--everything.npz")["real"]
+        for mode in MODES:
+            counts, flagged = [], 0
+            for name, p in per.items():
+                others = [o for o in per if o != name]
+                stack, th = _cell(per, lexs, others, ls["benign_weight"], mode)
+                hit_t = p["rules_t"] | (stack.scores(p["st"], lexs[name][0]) >= th)
+                hit_n = p["rules_n"] | (stack.scores(p["sl"], lexs[name][1]) >= th)
+                counts.append(int(hit_t.sum()))
+                flagged += int(hit_n.sum())
+            stack, th = _cell(per, lexs, list(per), ls["benign_weight"], mode)
+            hit_r = rules_real | (stack.scores(net_real, lex_real) >= th)
+            print(
+                f"cell | {lname} | {mode} (th {th:.4f}): "
+                f"{sum(counts)} ({' / '.join(map(str, counts))}) notes {flagged} "
+                f"real {int(hit_r.sum())} ({int(hit_r[checked_mask].sum())})",
+                flush=True,
+            )
+
+
+def _cell(
+    per: dict[str, dict[str, Any]],
+    lexs: dict[str, Any],
+    rounds: list[str],
+    notes_weight: float,
+    mode: str,
+) -> tuple[r13.Stack, float]:
+    """The logistic of ``mode`` fitted on ``rounds``' out-of-fold scores, and its
+    threshold read on them."""
+    if mode == "logistic, notes":
+        scores = {o: (*lexs[o], 0.0) for o in rounds}
+        budget = sum(int(per[o]["net_n"].sum()) for o in rounds)
+        return r13._stack(per, scores, rounds, notes_weight, budget)
+    weight = float(mode.split()[1][1:].rstrip(","))
+    stack = fitted_stack(per, lexs, rounds, notes_weight, weight)
+    return stack, both_threshold(per, rounds, stack, lexs)
+
+
+def main() -> None:
+    parser = window.grid_parser(__doc__ or "", "round14-vectors.npz")
+    parser.add_argument("--scores", default="/tmp/engram-fit-detector/round14-scores")
+    parser.add_argument("--lexical", action="store_true", help="the lexical models' scores")
+    parser.add_argument("--combine", action="store_true", help="every cell of the rule")
+    parser.add_argument("--read", action="store_true", help="every fold, the shipped detector")
+    args, embedder, real_all = window.grid_setup(parser)
+    out = Path(args.scores)
+    out.mkdir(parents=True, exist_ok=True)
+    t = training(real_all)
+    data = mlp.Data(embedder, Path(args.cache))
+    if args.by_round:  # round thirteen's data: the network never reads the new examples
+        r13.by_round(data, r13.training(real_all), args.round, out)
+    if args.lexical:
+        lexical_scores(t, out, args.only)
+    if args.combine:
+        combine(data, t, out, args.only)
+    if args.read:
+        lex.read(data, real_texts(args.data), str(r13.SHIPPED), str(r13.SHIPPED), "")
+
+
+if __name__ == "__main__":
+    main()

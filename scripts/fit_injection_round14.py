@@ -50,6 +50,25 @@ Ties go to fewer left-out notes, then fewer real texts, then the lower real-text
 then fewer notes weight, then without the new examples. ``logistic, notes`` is round
 thirteen's cell, read only as a check: it is not a candidate.
 
+Ran (load 8; every cell; the network's scores per left-out round are round thirteen's,
+and a refit of round nine reproduced them exactly): the network alone 472 (95 / 124 / 58
+/ 123 / 72), 17 notes, 2 real texts (2 checked); its five fits flag 17 checked real texts
+out of fold. Round thirteen's cells reproduce (``notes x2``: 523, 21 notes, 6 real).
+Bounded by the notes and the real texts, the logistic keeps 515-524 catches and, with
+the lexical notes at x3, stays within the notes (``notes x3``, ``r3``/``r30``: 516-518
+with 16 notes; ``notes x3 + r13 + r14``: 523-524 with 17), but every cell flags 5-9 of
+the 8,288 real texts with the shipped network and the lexical model fitted on
+everything: the real-text budget read out of fold (17 over five fits of 4,144 texts, the
+per-round networks' rate) allows about four times the shipped detector's rate (2 of
+8,288). **No cell meets the rule.**
+
+A second grid, its rule written after the first grid was read (left-out rounds only; no
+held-out fold read) and committed before it runs: the modes ``logistic rW, tight``, the
+same logistic with its threshold bounded by the notes as above and by the checked real
+texts at the shipped detector's rate, at most one per fit's checked half (2 of 8,288 is 1
+of 4,144): at most 4 over the other four rounds' fits, at most 5 over all five for the
+fit on everything. The rule is the first grid's, (a) to (d), over these cells.
+
 The ship rule, fixed and committed before held-out 13 (fresh) and held-out 10, 11 and 12
 (checks; partly seen) are read, once, side by side with the shipped detector on the same
 cached embeddings (``--read``): the choice ships if its English catches on held-out 13
@@ -59,7 +78,7 @@ cell meets the rule above, nothing is read against a candidate and the shipped d
 stays (held-out 13 is then read with the shipped detector alone, for its test).
 
     python scripts/fit_injection_round14.py [--data ../shared/bench] [--by-round]
-        [--round NAME] [--lexical] [--combine] [--read]
+        [--round NAME] [--lexical] [--combine [--tight]] [--read]
 """
 
 from __future__ import annotations
@@ -97,6 +116,8 @@ LEXICAL: dict[str, dict[str, float]] = {
 #: W and its threshold bounded by the notes and the real texts together.
 REAL_WEIGHTS = (3.0, 30.0, 300.0)
 MODES = ("logistic, notes", *(f"logistic r{w:g}, both" for w in REAL_WEIGHTS))
+#: The second grid's modes: the real texts bounded at one per fit's checked half.
+TIGHT = tuple(f"logistic r{w:g}, tight" for w in REAL_WEIGHTS)
 #: Round fourteen's training-only examples.
 FOURTEEN = notes.examples(
     injection_training14.ROUND_FOURTEEN_ATTACKS, injection_training14.ROUND_FOURTEEN_BENIGN
@@ -147,17 +168,21 @@ def lexical_scores(t: mlp.Training, out: Path, only: str) -> None:
 
 
 def both_threshold(
-    per: dict[str, dict[str, Any]], rounds: list[str], stack: r13.Stack, lexs: dict[str, Any]
+    per: dict[str, dict[str, Any]],
+    rounds: list[str],
+    stack: r13.Stack,
+    lexs: dict[str, Any],
+    tight: bool = False,
 ) -> float:
     """The lowest threshold (at least 0.5) at which ``rounds``' notes flagged and the
     checked real texts their fits flag (out of fold) are each no more than the network
-    alone's there."""
+    alone's there (``tight``: the real texts at most one per fit)."""
     notes_s = np.concatenate([stack.scores(per[o]["sl"], lexs[o][1]) for o in rounds])
     rules_n = np.concatenate([per[o]["rules_n"] for o in rounds])
     real_s = np.concatenate([stack.scores(per[o]["sr"], lexs[o][2]) for o in rounds])
     rules_r = np.concatenate([per[o]["rules_r"] for o in rounds])
     notes_budget = sum(int(per[o]["net_n"].sum()) for o in rounds)
-    real_budget = sum(int(per[o]["net_r"].sum()) for o in rounds)
+    real_budget = len(rounds) if tight else sum(int(per[o]["net_r"].sum()) for o in rounds)
     candidates = np.concatenate([notes_s, real_s])
     for th in sorted({0.5, *(float(np.nextafter(x, 2.0)) for x in candidates if x >= 0.5)}):
         if (
@@ -200,7 +225,7 @@ def fitted_stack(
     return Weighed(pos, neg_n, neg_r, notes_weight, real_weight)
 
 
-def combine(data: mlp.Data, t: mlp.Training, out: Path, only: str) -> None:
+def combine(data: mlp.Data, t: mlp.Training, out: Path, only: str, tight: bool = False) -> None:
     """Every cell of the rule (the docstring), from the network's and the lexical
     models' saved scores; the real texts with the shipped network and each lexical
     model fitted on everything."""
@@ -237,7 +262,7 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, only: str) -> None:
             got = np.load(out / f"lex--{lname}--{name}.npz")
             lexs[name] = (got["lt"], got["ln"], got["lr"])
         lex_real = np.load(out / f"lex--{lname}--everything.npz")["real"]
-        for mode in MODES:
+        for mode in TIGHT if tight else MODES:
             counts, flagged = [], 0
             for name, p in per.items():
                 others = [o for o in per if o != name]
@@ -271,7 +296,7 @@ def _cell(
         return r13._stack(per, scores, rounds, notes_weight, budget)
     weight = float(mode.split()[1][1:].rstrip(","))
     stack = fitted_stack(per, lexs, rounds, notes_weight, weight)
-    return stack, both_threshold(per, rounds, stack, lexs)
+    return stack, both_threshold(per, rounds, stack, lexs, mode.endswith("tight"))
 
 
 def main() -> None:
@@ -279,6 +304,7 @@ def main() -> None:
     parser.add_argument("--scores", default="/tmp/engram-fit-detector/round14-scores")
     parser.add_argument("--lexical", action="store_true", help="the lexical models' scores")
     parser.add_argument("--combine", action="store_true", help="every cell of the rule")
+    parser.add_argument("--tight", action="store_true", help="with --combine: the second grid")
     parser.add_argument("--read", action="store_true", help="every fold, the shipped detector")
     args, embedder, real_all = window.grid_setup(parser)
     out = Path(args.scores)
@@ -290,7 +316,7 @@ def main() -> None:
     if args.lexical:
         lexical_scores(t, out, args.only)
     if args.combine:
-        combine(data, t, out, args.only)
+        combine(data, t, out, args.only, args.tight)
     if args.read:
         lex.read(data, real_texts(args.data), str(r13.SHIPPED), str(r13.SHIPPED), "")
 

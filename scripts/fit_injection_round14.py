@@ -69,6 +69,15 @@ texts at the shipped detector's rate, at most one per fit's checked half (2 of 8
 of 4,144): at most 4 over the other four rounds' fits, at most 5 over all five for the
 fit on everything. The rule is the first grid's, (a) to (d), over these cells.
 
+Ran (seconds: the scores were kept): every cell within (a) to (c): 496-508 catches, 9-14
+notes, 1-2 real texts (0-1 checked). First: ``notes x2 + r13 + r14`` with ``r30`` and
+``r300`` tied (95 / 129 / 81 / 126 / 77 = 508, 12 notes, 2 real texts, 1 checked); the
+lower weight, ``r30`` (threshold 0.9824), is **chosen** (``CHOSEN``). ``--write``: 124 KB
+beside the network's 196 KB, 2 real texts (1 checked) through
+``engram.injection_lexical``; ``--timing`` (side by side, load 8.6-10): a write's median
++0.129 and +0.117 ms (0.626 -> 0.755, 0.568 -> 0.685 ms), within (d); a first version
+of the run-time code in numpy arrays took +0.238 ms (load 11), over it.
+
 The ship rule, fixed and committed before held-out 13 (fresh) and held-out 10, 11 and 12
 (checks; partly seen) are read, once, side by side with the shipped detector on the same
 cached embeddings (``--read``): the choice ships if its English catches on held-out 13
@@ -78,12 +87,15 @@ cell meets the rule above, nothing is read against a candidate and the shipped d
 stays (held-out 13 is then read with the shipped detector alone, for its test).
 
     python scripts/fit_injection_round14.py [--data ../shared/bench] [--by-round]
-        [--round NAME] [--lexical] [--combine [--tight]] [--read]
+        [--round NAME] [--lexical] [--combine [--tight]] [--write PATH] [--timing LEXICAL]
+        [--read [LEXICAL]]
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -118,6 +130,8 @@ REAL_WEIGHTS = (3.0, 30.0, 300.0)
 MODES = ("logistic, notes", *(f"logistic r{w:g}, both" for w in REAL_WEIGHTS))
 #: The second grid's modes: the real texts bounded at one per fit's checked half.
 TIGHT = tuple(f"logistic r{w:g}, tight" for w in REAL_WEIGHTS)
+#: What ``--write`` fits: (lexical setting, mode), chosen by the second grid's rule.
+CHOSEN = ("notes x2 + r13 + r14", "logistic r30, tight")
 #: Round fourteen's training-only examples.
 FOURTEEN = notes.examples(
     injection_training14.ROUND_FOURTEEN_ATTACKS, injection_training14.ROUND_FOURTEEN_BENIGN
@@ -225,6 +239,21 @@ def fitted_stack(
     return Weighed(pos, neg_n, neg_r, notes_weight, real_weight)
 
 
+def network_scores(
+    t: mlp.Training, out: Path, rules_checked: np.ndarray
+) -> dict[str, dict[str, Any]]:
+    """Per left-out round, the network's saved scores and what it and the rules flag."""
+    per: dict[str, dict[str, Any]] = {}
+    for name, (out_attacks, out_notes) in window.rounds().items():
+        _, _, rules_t, rules_n = mlp.left_out(t.attacks, out_attacks, out_notes)
+        got = dict(np.load(out / f"net--{name}.npz"))
+        per[name] = {**got, "rules_t": rules_t, "rules_n": rules_n, "rules_r": rules_checked}
+        per[name]["net_t"] = rules_t | (got["st"] >= got["th"])
+        per[name]["net_n"] = rules_n | (got["sl"] >= got["th"])
+        per[name]["net_r"] = rules_checked | (got["sr"] >= got["th"])
+    return per
+
+
 def combine(data: mlp.Data, t: mlp.Training, out: Path, only: str, tight: bool = False) -> None:
     """Every cell of the rule (the docstring), from the network's and the lexical
     models' saved scores; the real texts with the shipped network and each lexical
@@ -233,18 +262,10 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, only: str, tight: bool =
     rules_real = np.array([bool(scan(x)) for x in t.real_all])
     checked_mask = np.ones(len(t.real_all), bool)
     checked_mask[t.fitted] = False
-    rules_checked = rules_real[checked_mask]
     net = Detector.from_arrays(dict(np.load(r13.SHIPPED)))
     vectors = data.features(t.real_all, 0.0)[:, : -mlp.N_CUES]
     net_real = net.probabilities(vectors, t.real_all)
-    per: dict[str, dict[str, Any]] = {}
-    for name, (out_attacks, out_notes) in rounds.items():
-        _, _, rules_t, rules_n = mlp.left_out(t.attacks, out_attacks, out_notes)
-        got = dict(np.load(out / f"net--{name}.npz"))
-        per[name] = {**got, "rules_t": rules_t, "rules_n": rules_n, "rules_r": rules_checked}
-        per[name]["net_t"] = rules_t | (got["st"] >= got["th"])
-        per[name]["net_n"] = rules_n | (got["sl"] >= got["th"])
-        per[name]["net_r"] = rules_checked | (got["sr"] >= got["th"])
+    per = network_scores(t, out, rules_real[checked_mask])
     alone_real = rules_real | (net_real >= net.threshold)
     alone = [int(p["net_t"].sum()) for p in per.values()]
     alone_notes = sum(int(p["net_n"].sum()) for p in per.values())
@@ -299,13 +320,98 @@ def _cell(
     return stack, both_threshold(per, rounds, stack, lexs, mode.endswith("tight"))
 
 
+def write(data: mlp.Data, t: mlp.Training, out: Path, path: Path) -> None:
+    """``CHOSEN``'s lexical model fitted on everything and its logistic fitted on all five
+    rounds' out-of-fold scores, with the threshold read on them, written as the
+    ``injection_lexical.npz`` that ``engram.injection_lexical.Lexical`` reads; then the
+    real texts the shipped network flags with it."""
+    from engram.injection_lexical import Lexical
+
+    lname, mode = CHOSEN
+    model = lexical_model(t, lname, set(), set())
+    rules_real = np.array([bool(scan(x)) for x in t.real_all])
+    checked = np.ones(len(t.real_all), bool)
+    checked[t.fitted] = False
+    per = network_scores(t, out, rules_real[checked])
+    lexs = {}
+    for name in per:
+        got = np.load(out / f"lex--{lname}--{name}.npz")
+        lexs[name] = (got["lt"], got["ln"], got["lr"])
+    stack, th = _cell(per, lexs, list(per), LEXICAL[lname]["benign_weight"], mode)
+    np.savez_compressed(
+        path,
+        coef=model.coef.astype(np.float16),
+        intercept=np.float64(model.intercept),
+        bits=np.int64(lex.BITS),
+        stack=np.asarray(stack.model.coef_[0], np.float64),
+        stack_intercept=np.float64(stack.model.intercept_[0]),
+        threshold=np.float64(th),
+    )
+    net = Detector.from_arrays(dict(np.load(r13.SHIPPED)))
+    with np.load(path) as arrays:
+        combined = replace(net, lexical=Lexical.from_arrays(arrays))
+    vectors = data.features(t.real_all, 0.0)[:, : -mlp.N_CUES]
+    hit = rules_real | np.array([r is not None for r in combined.reasons(vectors, t.real_all)])
+    print(
+        f"{path}: {path.stat().st_size} bytes, {lname}, {mode}, threshold {th:.4f}; real "
+        f"texts flagged {int(hit.sum())} of {len(hit)}, checked half {int(hit[checked].sum())}"
+    )
+
+
+def read(data: mlp.Data, real_all: list[tuple[str, str]], lexical: str) -> None:
+    """Every fold read once, the rules alone, the shipped detector and (``lexical``: a
+    written ``injection_lexical.npz``) the shipped network with it, side by side on the
+    same cached embeddings (``fit_injection_window.report``)."""
+    from engram.bench import injection
+    from engram.injection_lexical import Lexical
+
+    rows = injection.load_set()
+    texts = [r["text"] for r in rows] + [t for _, t in real_all]
+
+    def embed(batch: Sequence[str]) -> np.ndarray:
+        return data.features(list(batch), 0.0)[:, : -mlp.N_CUES]
+
+    net = Detector.from_arrays(dict(np.load(r13.SHIPPED)))
+    checks: dict[str, window.Check] = {"rules": scan}
+    checks["before"] = injection.with_detector(texts, embed, net)
+    if lexical:
+        with np.load(lexical) as arrays:
+            after = replace(net, lexical=Lexical.from_arrays(arrays))
+        checks["after"] = injection.with_detector(texts, embed, after)
+    window.report(rows, real_all, checks)
+
+
+def timing(data: mlp.Data, real_all: list[str], lexical: str) -> None:
+    """Per write, the rules and the shipped detector against the rules, the shipped
+    network and the lexical view (every eighth real text, one at a time, interleaved per
+    text, the write's own vector not timed): median, mean and p95 in ms."""
+    import time
+
+    from engram.injection_lexical import Lexical
+
+    net = Detector.from_arrays(dict(np.load(r13.SHIPPED)))
+    with np.load(lexical) as arrays:
+        both = replace(net, lexical=Lexical.from_arrays(arrays))
+    texts = real_all[::8]
+    vectors = data.features(texts, 0.0)[:, : -mlp.N_CUES]
+    took: dict[str, list[float]] = {"shipped": [], "with the lexical view": []}
+    for text, vector in zip(texts, vectors, strict=True):
+        for name, detector in zip(took, (net, both), strict=True):
+            start = time.perf_counter()
+            if not scan(text):
+                detector.reasons(vector[None, :], [text])
+            took[name].append(1000 * (time.perf_counter() - start))
+    mlp.report_timings(took, 3)
+
+
 def main() -> None:
     parser = window.grid_parser(__doc__ or "", "round14-vectors.npz")
     parser.add_argument("--scores", default="/tmp/engram-fit-detector/round14-scores")
     parser.add_argument("--lexical", action="store_true", help="the lexical models' scores")
     parser.add_argument("--combine", action="store_true", help="every cell of the rule")
     parser.add_argument("--tight", action="store_true", help="with --combine: the second grid")
-    parser.add_argument("--read", action="store_true", help="every fold, the shipped detector")
+    parser.add_argument("--timing", default="", metavar="LEXICAL", help="time a write")
+    parser.add_argument("--read", nargs="?", const="", default=None, metavar="LEXICAL")
     args, embedder, real_all = window.grid_setup(parser)
     out = Path(args.scores)
     out.mkdir(parents=True, exist_ok=True)
@@ -317,8 +423,12 @@ def main() -> None:
         lexical_scores(t, out, args.only)
     if args.combine:
         combine(data, t, out, args.only, args.tight)
-    if args.read:
-        lex.read(data, real_texts(args.data), str(r13.SHIPPED), str(r13.SHIPPED), "")
+    if args.timing:
+        timing(data, real_all, args.timing)
+    if args.write:
+        write(data, t, out, Path(args.write))
+    if args.read is not None:
+        read(data, real_texts(args.data), args.read)
 
 
 if __name__ == "__main__":

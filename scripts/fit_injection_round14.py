@@ -73,8 +73,8 @@ Ran (seconds: the scores were kept): every cell within (a) to (c): 496-508 catch
 notes, 1-2 real texts (0-1 checked). First: ``notes x2 + r13 + r14`` with ``r30`` and
 ``r300`` tied (95 / 129 / 81 / 126 / 77 = 508, 12 notes, 2 real texts, 1 checked); the
 lower weight, ``r30`` (threshold 0.9824), is **chosen** (``CHOSEN``). ``--write``: 124 KB
-beside the network's 196 KB, 2 real texts (1 checked) through
-``engram.injection_lexical``; ``--timing`` (side by side, load 8.6-10): a write's median
+beside the network's 196 KB, 2 real texts (1 checked) through the run-time code
+(``injection_lexical_view``); ``--timing`` (side by side, load 8.6-10): a write's median
 +0.129 and +0.117 ms (0.626 -> 0.755, 0.568 -> 0.685 ms), within (d); a first version
 of the run-time code in numpy arrays took +0.238 ms (load 11), over it.
 
@@ -95,7 +95,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -323,9 +322,9 @@ def _cell(
 def write(data: mlp.Data, t: mlp.Training, out: Path, path: Path) -> None:
     """``CHOSEN``'s lexical model fitted on everything and its logistic fitted on all five
     rounds' out-of-fold scores, with the threshold read on them, written as the
-    ``injection_lexical.npz`` that ``engram.injection_lexical.Lexical`` reads; then the
+    ``injection_lexical.npz`` that ``injection_lexical_view.Lexical`` reads; then the
     real texts the shipped network flags with it."""
-    from engram.injection_lexical import Lexical
+    from injection_lexical_view import Combined, Lexical
 
     lname, mode = CHOSEN
     model = lexical_model(t, lname, set(), set())
@@ -349,7 +348,7 @@ def write(data: mlp.Data, t: mlp.Training, out: Path, path: Path) -> None:
     )
     net = Detector.from_arrays(dict(np.load(r13.SHIPPED)))
     with np.load(path) as arrays:
-        combined = replace(net, lexical=Lexical.from_arrays(arrays))
+        combined = Combined(net, Lexical.from_arrays(arrays))
     vectors = data.features(t.real_all, 0.0)[:, : -mlp.N_CUES]
     hit = rules_real | np.array([r is not None for r in combined.reasons(vectors, t.real_all)])
     print(
@@ -362,8 +361,9 @@ def read(data: mlp.Data, real_all: list[tuple[str, str]], lexical: str) -> None:
     """Every fold read once, the rules alone, the shipped detector and (``lexical``: a
     written ``injection_lexical.npz``) the shipped network with it, side by side on the
     same cached embeddings (``fit_injection_window.report``)."""
+    from injection_lexical_view import Combined, Lexical
+
     from engram.bench import injection
-    from engram.injection_lexical import Lexical
 
     rows = injection.load_set()
     texts = [r["text"] for r in rows] + [t for _, t in real_all]
@@ -376,7 +376,7 @@ def read(data: mlp.Data, real_all: list[tuple[str, str]], lexical: str) -> None:
     checks["before"] = injection.with_detector(texts, embed, net)
     if lexical:
         with np.load(lexical) as arrays:
-            after = replace(net, lexical=Lexical.from_arrays(arrays))
+            after = Combined(net, Lexical.from_arrays(arrays))
         checks["after"] = injection.with_detector(texts, embed, after)
     window.report(rows, real_all, checks)
 
@@ -387,11 +387,11 @@ def timing(data: mlp.Data, real_all: list[str], lexical: str) -> None:
     text, the write's own vector not timed): median, mean and p95 in ms."""
     import time
 
-    from engram.injection_lexical import Lexical
+    from injection_lexical_view import Combined, Lexical
 
     net = Detector.from_arrays(dict(np.load(r13.SHIPPED)))
     with np.load(lexical) as arrays:
-        both = replace(net, lexical=Lexical.from_arrays(arrays))
+        both = Combined(net, Lexical.from_arrays(arrays))
     texts = real_all[::8]
     vectors = data.features(texts, 0.0)[:, : -mlp.N_CUES]
     took: dict[str, list[float]] = {"shipped": [], "with the lexical view": []}

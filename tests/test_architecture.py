@@ -264,7 +264,6 @@ LAYERS = (
         "spotlight",
         "validate",
         "injection_detector",  # the learned half of the scan, run where vectors are made
-        "injection_lexical",  # the word n-gram view weighed beside the detector's network
         independent=False,
     ),
     grimp.Layer("embed", "llm", independent=False),

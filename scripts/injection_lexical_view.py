@@ -1,22 +1,26 @@
-"""The lexical view beside the learned injection detector (engram issue 26, item 3; round
-fourteen, ``docs/safety.md``): a logistic model over a text's hashed word n-grams, and a
-small logistic that weighs its score against the network's.
+"""Round fourteen's candidate at run time (engram issue 26, item 3; docs/safety.md,
+"Round fourteen", measured, not shipped): a logistic model over a text's hashed word
+n-grams, and a small logistic that weighs its score against the shipped network's, as a
+write would run them. ``scripts/fit_injection_round14.py`` writes, times and reads it.
 
 Why: the network reads a sentence embedding, which averages a note into its topic, so an
 order in the words a bag of n-grams sees as such ("from this point on", "whichever
 assistant reads this", "set aside everything you were told") can score as an ordinary
 note. On training rounds left out, the two scores weighed together caught 508 of 572
 English attacks against the network's 472, within the network's benign notes and the
-real-text limit (``scripts/fit_injection_round14.py``).
+real-text limit; on held-out 13 it caught 95 of 104 against 77, but flagged 37 benign
+held-out notes over held-out 2 to 13 against the shipped detector's 34, so by the ship
+rule it did not ship.
 
 The n-grams: the text in lower case (whitespace collapsed), cut into words and single
 punctuation marks, their 1-, 2- and 3-grams, each CRC-32 hashed (stable across processes
-and machines, unlike ``hash``) into ``2 ** bits`` buckets, each bucket once. The score is
-the logistic of the buckets' coefficients summed over the square root of their count
-(the rows were L2-normalised binary vectors in the fit) plus the intercept. The
-combination is the logistic of ``stack[0] * logit(network) + stack[1] * logit(lexical) +
-stack_intercept``; a text fires when it reaches ``threshold`` (the network's own
-threshold then no longer decides).
+and machines, unlike ``hash``) into ``2 ** bits`` buckets, each bucket once (the same as
+``fit_injection_lexical.hashed``). The score is the logistic of the buckets'
+coefficients summed over the square root of their count (the rows were L2-normalised
+binary vectors in the fit) plus the intercept. The combination is the logistic of
+``stack[0] * logit(network) + stack[1] * logit(lexical) + stack_intercept``; a text
+fires when it reaches ``threshold`` (the network's own threshold then no longer
+decides).
 """
 
 from __future__ import annotations
@@ -24,10 +28,13 @@ from __future__ import annotations
 import math
 import re
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from engram.injection_detector import CODE, Detector
 
 #: Words (letters and digits) and single punctuation marks are the tokens.
 _TOKEN = re.compile(r"[^\W_]+|[^\w\s]", re.UNICODE)
@@ -106,3 +113,27 @@ class Lexical:
             ],
             np.float64,
         )
+
+
+@dataclass(frozen=True)
+class Combined:
+    """The shipped network with :class:`Lexical` weighed beside it: what a write would
+    run (``reasons`` as ``Detector.reasons`` without the sentence view, which the
+    shipped network does not use)."""
+
+    network: Detector
+    lexical: Lexical
+
+    def reasons(
+        self, vectors: np.ndarray, texts: Sequence[str], embed: object = None
+    ) -> list[str | None]:
+        """Per text, the reason to quarantine it, or None below the threshold."""
+        found = self.network.probabilities(vectors, texts)
+        th = self.lexical.threshold
+        return [
+            f"{CODE}: the embedding and word n-gram classifiers give {p:.2f} together "
+            f"(threshold {th:.2f})"
+            if p >= th
+            else None
+            for p in self.lexical.combined(found, list(texts))
+        ]

@@ -179,13 +179,21 @@ def _logit(p: np.ndarray) -> np.ndarray:
 class Stack:
     """The small logistic on the two scores' logits, fitted on out-of-fold scores:
     attacks against notes (weighed as the lexical setting weighs them) and real texts
-    (weighed 3, as the network weighs them), the attacks as much in all as the rest."""
+    (weighed ``real_weight``: 3, as the network weighs them; round fourteen tried more),
+    the attacks as much in all as the rest."""
 
-    def __init__(self, pos: np.ndarray, notes_x: np.ndarray, real_x: np.ndarray, w: float) -> None:
+    def __init__(
+        self,
+        pos: np.ndarray,
+        notes_x: np.ndarray,
+        real_x: np.ndarray,
+        w: float,
+        real_weight: float = 3.0,
+    ) -> None:
         from sklearn.linear_model import LogisticRegression
 
         x = np.vstack([pos, notes_x, real_x])
-        neg = np.r_[np.full(len(notes_x), w), np.full(len(real_x), 3.0)]
+        neg = np.r_[np.full(len(notes_x), w), np.full(len(real_x), real_weight)]
         weights = np.r_[np.full(len(pos), neg.sum() / len(pos)), neg]
         y = np.r_[np.ones(len(pos)), np.zeros(len(neg))]
         self.model = LogisticRegression(C=1.0).fit(x, y, sample_weight=weights)
@@ -301,11 +309,18 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, shipped: str, only: str)
                 stack, th = _stack(per, scores, list(per), ls["benign_weight"], alone_notes)
                 hit_r = rules_real | (stack.scores(net_real, lex_real) >= th)
             print(
-                f"cell | {lname} | {mode} (th {th:.4f}): "
-                f"{sum(counts)} ({' / '.join(map(str, counts))}) notes {flagged} "
-                f"real {int(hit_r.sum())} ({int(hit_r[checked_mask].sum())})",
-                flush=True,
+                cell_line(f"{lname} | {mode}", th, counts, flagged, hit_r, checked_mask), flush=True
             )
+
+
+def cell_line(
+    name: str, th: float, counts: list[int], flagged: int, hit_r: np.ndarray, checked: np.ndarray
+) -> str:
+    """One cell's line: catches per left-out round, notes and real texts flagged."""
+    return (
+        f"cell | {name} (th {th:.4f}): {sum(counts)} ({' / '.join(map(str, counts))}) notes "
+        f"{flagged} real {int(hit_r.sum())} ({int(hit_r[checked].sum())})"
+    )
 
 
 def _stack(

@@ -206,22 +206,6 @@ def both_threshold(
     return 1.0
 
 
-class Weighed(r13.Stack):
-    """Round thirteen's logistic on the two scores' logits, with the real texts weighed
-    ``real_weight`` each instead of 3 (the attacks as much in all as the negatives)."""
-
-    def __init__(
-        self, pos: np.ndarray, notes_x: np.ndarray, real_x: np.ndarray, w: float, real_weight: float
-    ) -> None:
-        from sklearn.linear_model import LogisticRegression
-
-        x = np.vstack([pos, notes_x, real_x])
-        neg = np.r_[np.full(len(notes_x), w), np.full(len(real_x), real_weight)]
-        weights = np.r_[np.full(len(pos), neg.sum() / len(pos)), neg]
-        y = np.r_[np.ones(len(pos)), np.zeros(len(neg))]
-        self.model = LogisticRegression(C=1.0).fit(x, y, sample_weight=weights)
-
-
 def fitted_stack(
     per: dict[str, dict[str, Any]],
     lexs: dict[str, Any],
@@ -235,7 +219,7 @@ def fitted_stack(
     pos = np.vstack([np.c_[logit(per[o]["st"]), logit(lexs[o][0])] for o in rounds])
     neg_n = np.vstack([np.c_[logit(per[o]["sl"]), logit(lexs[o][1])] for o in rounds])
     neg_r = np.vstack([np.c_[logit(per[o]["sr"]), logit(lexs[o][2])] for o in rounds])
-    return Weighed(pos, neg_n, neg_r, notes_weight, real_weight)
+    return r13.Stack(pos, neg_n, neg_r, notes_weight, real_weight)
 
 
 def network_scores(
@@ -294,9 +278,7 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, only: str, tight: bool =
             stack, th = _cell(per, lexs, list(per), ls["benign_weight"], mode)
             hit_r = rules_real | (stack.scores(net_real, lex_real) >= th)
             print(
-                f"cell | {lname} | {mode} (th {th:.4f}): "
-                f"{sum(counts)} ({' / '.join(map(str, counts))}) notes {flagged} "
-                f"real {int(hit_r.sum())} ({int(hit_r[checked_mask].sum())})",
+                r13.cell_line(f"{lname} | {mode}", th, counts, flagged, hit_r, checked_mask),
                 flush=True,
             )
 

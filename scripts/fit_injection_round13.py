@@ -75,6 +75,7 @@ detector stays (held-out 12 is then read with the shipped detector alone, for it
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -213,16 +214,27 @@ def notes_threshold(scores: np.ndarray, already: np.ndarray, budget: int) -> flo
     return 1.0
 
 
-def lexical_scores(t: mlp.Training, out: Path, only: str) -> None:
-    """Per lexical setting, each left-out round's model's scores of the round's English
-    attacks, notes and the checked real texts, and its fitted threshold; and the model
-    fitted on everything's scores of every real text (kept in ``out``)."""
-    for lname in LEXICAL:
+Fitter = Callable[[mlp.Training, str, set[str], set[str]], lex.Lexical]
+
+
+def lexical_scores(
+    t: mlp.Training,
+    out: Path,
+    only: str,
+    settings: dict[str, dict[str, float]] | None = None,
+    fitter: Fitter | None = None,
+) -> None:
+    """Per lexical setting (``settings``, fitted by ``fitter``: round thirteen's by
+    default), each left-out round's model's scores of the round's English attacks, notes
+    and the checked real texts, and its fitted threshold; and the model fitted on
+    everything's scores of every real text (kept in ``out``)."""
+    fit = fitter or lexical_model
+    for lname in settings or LEXICAL:
         if only and lname not in only.split("|"):
             continue
         for name, (out_attacks, out_notes) in window.rounds().items():
             test, left, _, _ = mlp.left_out(t.attacks, out_attacks, out_notes)
-            model = lexical_model(t, lname, out_attacks, out_notes)
+            model = fit(t, lname, out_attacks, out_notes)
             np.savez(
                 out / f"lex--{lname}--{name}.npz",
                 lt=model.scores(test),
@@ -230,7 +242,7 @@ def lexical_scores(t: mlp.Training, out: Path, only: str) -> None:
                 lr=model.scores(checked(t)),
                 th=model.threshold("fitted", 0.9995),
             )
-        model = lexical_model(t, lname, set(), set())
+        model = fit(t, lname, set(), set())
         np.savez(
             out / f"lex--{lname}--everything.npz",
             real=model.scores(t.real_all),

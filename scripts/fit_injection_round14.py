@@ -158,28 +158,6 @@ def lexical_model(t: mlp.Training, name: str, out_a: set[str], out_n: set[str]) 
     )
 
 
-def lexical_scores(t: mlp.Training, out: Path, only: str) -> None:
-    """Per lexical setting, each left-out round's model's scores of the round's English
-    attacks, notes and the checked real texts; and the model fitted on everything's
-    scores of every real text (kept in ``out``)."""
-    checked = r13.checked(t)
-    for lname in LEXICAL:
-        if only and lname not in only.split("|"):
-            continue
-        for name, (out_attacks, out_notes) in window.rounds().items():
-            test, left, _, _ = mlp.left_out(t.attacks, out_attacks, out_notes)
-            model = lexical_model(t, lname, out_attacks, out_notes)
-            np.savez(
-                out / f"lex--{lname}--{name}.npz",
-                lt=model.scores(test),
-                ln=model.scores(left),
-                lr=model.scores(checked),
-            )
-        model = lexical_model(t, lname, set(), set())
-        np.savez(out / f"lex--{lname}--everything.npz", real=model.scores(t.real_all))
-        print(f"lexical {lname}: kept", flush=True)
-
-
 def both_threshold(
     per: dict[str, dict[str, Any]],
     rounds: list[str],
@@ -402,7 +380,7 @@ def main() -> None:
     if args.by_round:  # round thirteen's data: the network never reads the new examples
         r13.by_round(data, r13.training(real_all), args.round, out)
     if args.lexical:
-        lexical_scores(t, out, args.only)
+        r13.lexical_scores(t, out, args.only, LEXICAL, lexical_model)
     if args.combine:
         combine(data, t, out, args.only, args.tight)
     if args.timing:

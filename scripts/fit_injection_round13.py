@@ -75,6 +75,7 @@ detector stays (held-out 12 is then read with the shipped detector alone, for it
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -179,13 +180,21 @@ def _logit(p: np.ndarray) -> np.ndarray:
 class Stack:
     """The small logistic on the two scores' logits, fitted on out-of-fold scores:
     attacks against notes (weighed as the lexical setting weighs them) and real texts
-    (weighed 3, as the network weighs them), the attacks as much in all as the rest."""
+    (weighed ``real_weight``: 3, as the network weighs them; round fourteen tried more),
+    the attacks as much in all as the rest."""
 
-    def __init__(self, pos: np.ndarray, notes_x: np.ndarray, real_x: np.ndarray, w: float) -> None:
+    def __init__(
+        self,
+        pos: np.ndarray,
+        notes_x: np.ndarray,
+        real_x: np.ndarray,
+        w: float,
+        real_weight: float = 3.0,
+    ) -> None:
         from sklearn.linear_model import LogisticRegression
 
         x = np.vstack([pos, notes_x, real_x])
-        neg = np.r_[np.full(len(notes_x), w), np.full(len(real_x), 3.0)]
+        neg = np.r_[np.full(len(notes_x), w), np.full(len(real_x), real_weight)]
         weights = np.r_[np.full(len(pos), neg.sum() / len(pos)), neg]
         y = np.r_[np.ones(len(pos)), np.zeros(len(neg))]
         self.model = LogisticRegression(C=1.0).fit(x, y, sample_weight=weights)
@@ -205,16 +214,27 @@ def notes_threshold(scores: np.ndarray, already: np.ndarray, budget: int) -> flo
     return 1.0
 
 
-def lexical_scores(t: mlp.Training, out: Path, only: str) -> None:
-    """Per lexical setting, each left-out round's model's scores of the round's English
-    attacks, notes and the checked real texts, and its fitted threshold; and the model
-    fitted on everything's scores of every real text (kept in ``out``)."""
-    for lname in LEXICAL:
+Fitter = Callable[[mlp.Training, str, set[str], set[str]], lex.Lexical]
+
+
+def lexical_scores(
+    t: mlp.Training,
+    out: Path,
+    only: str,
+    settings: dict[str, dict[str, float]] | None = None,
+    fitter: Fitter | None = None,
+) -> None:
+    """Per lexical setting (``settings``, fitted by ``fitter``: round thirteen's by
+    default), each left-out round's model's scores of the round's English attacks, notes
+    and the checked real texts, and its fitted threshold; and the model fitted on
+    everything's scores of every real text (kept in ``out``)."""
+    fit = fitter or lexical_model
+    for lname in settings or LEXICAL:
         if only and lname not in only.split("|"):
             continue
         for name, (out_attacks, out_notes) in window.rounds().items():
             test, left, _, _ = mlp.left_out(t.attacks, out_attacks, out_notes)
-            model = lexical_model(t, lname, out_attacks, out_notes)
+            model = fit(t, lname, out_attacks, out_notes)
             np.savez(
                 out / f"lex--{lname}--{name}.npz",
                 lt=model.scores(test),
@@ -222,7 +242,7 @@ def lexical_scores(t: mlp.Training, out: Path, only: str) -> None:
                 lr=model.scores(checked(t)),
                 th=model.threshold("fitted", 0.9995),
             )
-        model = lexical_model(t, lname, set(), set())
+        model = fit(t, lname, set(), set())
         np.savez(
             out / f"lex--{lname}--everything.npz",
             real=model.scores(t.real_all),
@@ -301,11 +321,18 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, shipped: str, only: str)
                 stack, th = _stack(per, scores, list(per), ls["benign_weight"], alone_notes)
                 hit_r = rules_real | (stack.scores(net_real, lex_real) >= th)
             print(
-                f"cell | {lname} | {mode} (th {th:.4f}): "
-                f"{sum(counts)} ({' / '.join(map(str, counts))}) notes {flagged} "
-                f"real {int(hit_r.sum())} ({int(hit_r[checked_mask].sum())})",
-                flush=True,
+                cell_line(f"{lname} | {mode}", th, counts, flagged, hit_r, checked_mask), flush=True
             )
+
+
+def cell_line(
+    name: str, th: float, counts: list[int], flagged: int, hit_r: np.ndarray, checked: np.ndarray
+) -> str:
+    """One cell's line: catches per left-out round, notes and real texts flagged."""
+    return (
+        f"cell | {name} (th {th:.4f}): {sum(counts)} ({' / '.join(map(str, counts))}) notes "
+        f"{flagged} real {int(hit_r.sum())} ({int(hit_r[checked].sum())})"
+    )
 
 
 def _stack(

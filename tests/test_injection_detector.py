@@ -309,8 +309,16 @@ def test_eighth_held_out_fold_english_recall_meets_the_issue_target(
 #: twelve: rules alone 34 of 96, round eleven's network 76 (0.79), overall 82 of 104
 #: (round twelve's candidate, not shipped, 80; "Round twelve"). Held-out 12, written in
 #: round thirteen: rules alone 27 of 98, round eleven's network 70 (0.71), overall 78 of
-#: 106 (no candidate was read: none met round thirteen's rule; docs/safety.md).
-NEWEST_FLOORS = {"held_out_9": 77, "held_out_10": 73, "held_out_11": 73, "held_out_12": 67}
+#: 106 (no candidate was read: none met round thirteen's rule). Held-out 13, written in
+#: round fourteen: rules alone 32 of 104, round eleven's network 77 (0.74), overall 84 of
+#: 112 (round fourteen's candidate, not shipped, 95; docs/safety.md).
+NEWEST_FLOORS = {
+    "held_out_9": 77,
+    "held_out_10": 73,
+    "held_out_11": 73,
+    "held_out_12": 67,
+    "held_out_13": 74,
+}
 
 
 @pytest.mark.parametrize("fold", sorted(LATER_FLOORS) + sorted(NEWEST_FLOORS))
@@ -326,10 +334,11 @@ def test_later_held_out_folds_meet_the_overall_target_and_keep_their_catches(
 @pytest.mark.xfail(
     strict=True,
     reason="round eleven's network reaches 0.85 (102/120), 0.84 (93/111), 0.85 (100/118), "
-    "0.88 (104/118), 0.82 (80/98), 0.79 (76/96), 0.79 (76/96) and 0.71 (70/98) English on "
-    "the fourth to seventh and ninth to twelfth held-out folds, under issue 26's 0.90 (round "
-    "twelve's lexical view reached 0.91 on the seventh and did not ship; round thirteen's "
-    "cells all flagged more left-out notes); docs/safety.md (round thirteen)",
+    "0.88 (104/118), 0.82 (80/98), 0.79 (76/96), 0.79 (76/96), 0.71 (70/98) and 0.74 "
+    "(77/104) English on the fourth to seventh and ninth to thirteenth held-out folds, under "
+    "issue 26's 0.90 (round twelve's lexical view reached 0.91 on the seventh and round "
+    "fourteen's logistic on both scores 0.91 on the thirteenth; neither shipped, each "
+    "flagging more benign notes); docs/safety.md (round fourteen)",
 )
 @pytest.mark.parametrize("fold", sorted(LATER_FLOORS) + sorted(NEWEST_FLOORS))
 def test_later_held_out_folds_meet_the_english_target(
@@ -357,6 +366,8 @@ def test_benign_notes_and_real_texts_are_not_flagged(measured: dict[str, object]
     assert hard["held_out_11"]["flagged"] <= 7, hard["held_out_11"]["examples"]
     # Round eleven's network flags 6 of held-out 12's 54 notes (read in round thirteen).
     assert hard["held_out_12"]["flagged"] <= 6, hard["held_out_12"]["examples"]
+    # ... and 5 of held-out 13's 52 (read in round fourteen; its candidate flagged 8).
+    assert hard["held_out_13"]["flagged"] <= 5, hard["held_out_13"]["examples"]
     fp = measured["false_positives"]
     assert fp["flagged"] == 0, fp["examples"]  # type: ignore[index]
 

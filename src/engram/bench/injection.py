@@ -26,7 +26,8 @@ tuned anything. Round five (``scripts/injection_round5.py``) added a fourth,
 (``scripts/injection_round10.py``) a ninth, ``held_out_9``; round eleven
 (``scripts/injection_round11.py``) a tenth, ``held_out_10``; round twelve
 (``scripts/injection_round12.py``) an eleventh, ``held_out_11``; round thirteen
-(``scripts/injection_round13.py``) a twelfth, ``held_out_12``.
+(``scripts/injection_round13.py``) a twelfth, ``held_out_12``; round fourteen
+(``scripts/injection_round14.py``) a thirteenth, ``held_out_13``.
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ FOLDS = (
     "held_out_10",
     "held_out_11",
     "held_out_12",
+    "held_out_13",
 )
 
 Scan = Callable[[str], tuple[str, ...]]
@@ -309,6 +311,7 @@ def _table(result: dict[str, Any]) -> list[str]:
         "held_out_10": "held-out 10",
         "held_out_11": "held-out 11",
         "held_out_12": "held-out 12",
+        "held_out_13": "held-out 13",
     }
     recall = result["recall"]
     lines = [

@@ -1,0 +1,139 @@
+"""Round fourteen's candidate at run time (engram issue 26, item 3; docs/safety.md,
+"Round fourteen", measured, not shipped): a logistic model over a text's hashed word
+n-grams, and a small logistic that weighs its score against the shipped network's, as a
+write would run them. ``scripts/fit_injection_round14.py`` writes, times and reads it.
+
+Why: the network reads a sentence embedding, which averages a note into its topic, so an
+order in the words a bag of n-grams sees as such ("from this point on", "whichever
+assistant reads this", "set aside everything you were told") can score as an ordinary
+note. On training rounds left out, the two scores weighed together caught 508 of 572
+English attacks against the network's 472, within the network's benign notes and the
+real-text limit; on held-out 13 it caught 95 of 104 against 77, but flagged 37 benign
+held-out notes over held-out 2 to 13 against the shipped detector's 34, so by the ship
+rule it did not ship.
+
+The n-grams: the text in lower case (whitespace collapsed), cut into words and single
+punctuation marks, their 1-, 2- and 3-grams, each CRC-32 hashed (stable across processes
+and machines, unlike ``hash``) into ``2 ** bits`` buckets, each bucket once (the same as
+``fit_injection_lexical.hashed``). The score is the logistic of the buckets'
+coefficients summed over the square root of their count (the rows were L2-normalised
+binary vectors in the fit) plus the intercept. The combination is the logistic of
+``stack[0] * logit(network) + stack[1] * logit(lexical) + stack_intercept``; a text
+fires when it reaches ``threshold`` (the network's own threshold then no longer
+decides).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from engram.injection_detector import CODE, Detector
+
+#: Words (letters and digits) and single punctuation marks are the tokens.
+_TOKEN = re.compile(r"[^\W_]+|[^\w\s]", re.UNICODE)
+#: Probabilities are clipped this far from 0 and 1 before their logit (as in the fit).
+_EPS = 1e-6
+
+
+def hashed(text: str, bits: int) -> list[int]:
+    """The distinct bucket indices of ``text``'s word 1-3 grams."""
+    words = _TOKEN.findall(" ".join(text.lower().split()))
+    grams = words + [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)]
+    grams += [f"{a} {b} {c}" for a, b, c in zip(words, words[1:], words[2:], strict=False)]
+    mask, crc = (1 << bits) - 1, zlib.crc32
+    return list({crc(g.encode()) & mask for g in grams})
+
+
+def _logit(p: float) -> float:
+    q = min(max(p, _EPS), 1.0 - _EPS)
+    return math.log(q / (1.0 - q))
+
+
+def _sigmoid(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-z)) if z >= -700 else 0.0
+
+
+@dataclass(frozen=True)
+class Lexical:
+    """The lexical model and the logistic that combines it with the network (one text
+    at a time in plain floats: a write scores one or a few texts, where numpy's per-call
+    cost would be most of the work)."""
+
+    coef: np.ndarray
+    intercept: float
+    stack: tuple[float, float]
+    stack_intercept: float
+    threshold: float
+    bits: int
+
+    @classmethod
+    def from_arrays(cls, data: Any) -> Lexical:
+        """From the arrays of an ``.npz`` (``coef``, ``intercept``, ``bits``, ``stack``,
+        ``stack_intercept``, ``threshold``); a file that does not fit is refused."""
+        coef = np.asarray(data["coef"], np.float64)
+        bits = int(data["bits"])
+        stack = np.asarray(data["stack"], np.float64)
+        threshold = float(data["threshold"])
+        if not 8 <= bits <= 24 or coef.shape != (1 << bits,) or not np.isfinite(coef).all():
+            raise ValueError("the lexical model needs one finite coefficient per bucket")
+        if stack.shape != (2,) or not np.isfinite(stack).all() or not 0.0 < threshold < 1.0:
+            raise ValueError("the combination needs two finite weights and a threshold in (0, 1)")
+        pair = (float(stack[0]), float(stack[1]))
+        return cls(
+            coef, float(data["intercept"]), pair, float(data["stack_intercept"]), threshold, bits
+        )
+
+    def probability(self, text: str) -> float:
+        """The lexical model's probability that ``text`` is an injection."""
+        found = hashed(text, self.bits)
+        z = float(self.coef[found].sum()) / math.sqrt(max(1, len(found))) + self.intercept
+        return _sigmoid(z)
+
+    def probabilities(self, texts: list[str]) -> np.ndarray:
+        """:meth:`probability` of each text."""
+        return np.array([self.probability(t) for t in texts], np.float64)
+
+    def combined(self, network: np.ndarray, texts: list[str]) -> np.ndarray:
+        """The combination's probability for each text, from the network's probabilities
+        ``network`` of the same texts."""
+        a, b = self.stack
+        return np.array(
+            [
+                _sigmoid(
+                    a * _logit(float(p)) + b * _logit(self.probability(t)) + self.stack_intercept
+                )
+                for p, t in zip(network, texts, strict=True)
+            ],
+            np.float64,
+        )
+
+
+@dataclass(frozen=True)
+class Combined:
+    """The shipped network with :class:`Lexical` weighed beside it: what a write would
+    run (``reasons`` as ``Detector.reasons`` without the sentence view, which the
+    shipped network does not use)."""
+
+    network: Detector
+    lexical: Lexical
+
+    def reasons(
+        self, vectors: np.ndarray, texts: Sequence[str], embed: object = None
+    ) -> list[str | None]:
+        """Per text, the reason to quarantine it, or None below the threshold."""
+        found = self.network.probabilities(vectors, texts)
+        th = self.lexical.threshold
+        return [
+            f"{CODE}: the embedding and word n-gram classifiers give {p:.2f} together "
+            f"(threshold {th:.2f})"
+            if p >= th
+            else None
+            for p in self.lexical.combined(found, list(texts))
+        ]

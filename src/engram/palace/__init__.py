@@ -323,7 +323,7 @@ class Palace(Part):
             new.append(NewDrawer(plan.turn_of[i], outcome.record.id, turns[i].role, tags))
         filing = _Filing(plan, session_id, sequence)
         if plan.fork is not None:
-            found = core.store.palace.drawers(scope.namespace, room.id, from_turn=plan.fork)
+            found = core.store.palace.drawers(scope.namespace, room.id, slice(plan.fork, None))
             filing.abandoned = sorted(found, key=lambda d: d.turn)
         added, closets, replaced = self._file(scope, room, new, spans, filing)
         relations = self._record_graph(scope, added, window_of, filing.index_of) if graph else 0

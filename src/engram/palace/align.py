@@ -131,9 +131,7 @@ class _Walk:
         """What a message that does not agree with ``turn``'s filed memory is: "gap"
         (nothing filed there), "kept" (the memory was edited or deleted, or the text is
         another turn's) or "branch"."""
-        found = self._store.palace.drawers(
-            self._namespace, self._room, from_turn=turn, to_turn=turn + 1
-        )
+        found = self._store.palace.drawers(self._namespace, self._room, slice(turn, turn + 1))
         if not found:
             return "gap"
         memory = self._store.memories.get(self._namespace, found[0].memory_id)

@@ -197,16 +197,9 @@ class PalaceStore(Protocol):
         """The wing's room with this number (int) or slug or alias (str)."""
         ...
 
-    def drawers(
-        self,
-        namespace: str,
-        room_id: int,
-        *,
-        from_turn: int | None = None,
-        to_turn: int | None = None,
-    ) -> list[Drawer]:
-        """The room's drawers by number; with ``from_turn`` / ``to_turn`` (exclusive),
-        only those of the turns in that range."""
+    def drawers(self, namespace: str, room_id: int, turns: slice | None = None) -> list[Drawer]:
+        """The room's drawers by number; with ``turns``, only those of the turns in that
+        slice (``slice(5, None)``: turn 5 on; ``slice(5, 6)``: turn 5 alone)."""
         ...
 
     def file_drawers(

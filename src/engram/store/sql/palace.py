@@ -193,17 +193,11 @@ class SqlPalace(SqlPart, PalaceStore):
             return None if found is None else self._room_by_id(conn, found)
 
     # -- drawers and closets ----------------------------------------------------------
-    def drawers(
-        self,
-        namespace: str,
-        room_id: int,
-        *,
-        from_turn: int | None = None,
-        to_turn: int | None = None,
-    ) -> list[Drawer]:
+    def drawers(self, namespace: str, room_id: int, turns: slice | None = None) -> list[Drawer]:
         span = ""
         params: list[Any] = [namespace, room_id]
-        for op, bound in ((">=", from_turn), ("<", to_turn)):
+        bounds = (turns.start, turns.stop) if turns is not None else (None, None)
+        for op, bound in zip((">=", "<"), bounds, strict=True):
             if bound is not None:
                 span += f" AND d.turn {op} ?"
                 params.append(bound)

@@ -14,7 +14,8 @@ from __future__ import annotations
 import os
 import re
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -152,6 +153,18 @@ def warm() -> None:
         memory.review.warm_up()
 
 
+@contextmanager
+def served_for_alice(config: Config, fill: Callable[[Memory], object]) -> Iterator[tuple[str, str]]:
+    """A store with alice's key and what ``fill`` puts in it, served with no pipeline or
+    worker: (the dashboard's URL, alice's key), for a test with one store of its own."""
+    quiet = config.with_overrides(pipeline={"enabled": False})
+    with Memory(":memory:", config=quiet, embedder=HashEmbedder()) as memory:
+        _, key = memory.keys.create("alice")
+        fill(memory)
+        with serve_in_thread(create_app(memory, mcp=False, worker=False)) as url:
+            yield url, key
+
+
 @pytest.fixture
 def site(config: Config, warm: None) -> Iterator[Site]:
     quiet = config.with_overrides(pipeline={"enabled": False})
@@ -180,6 +193,22 @@ def sign_in(page: Page, url: str, key: str) -> None:
     page.fill("#key", key)
     page.click("#login button[type=submit]")
     page.wait_for_selector("#memory-list li.row")
+
+
+@contextmanager
+def signed_in_at(browser: Browser, address: str, key: str, width: int) -> Iterator[Page]:
+    """A page of a phone-shaped context (``width`` px wide) opened at ``address`` (a URL
+    with its route) and signed in with ``key``; the context is closed after."""
+    context = browser.new_context(viewport={"width": width, "height": 812})
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    try:
+        page.goto(address)
+        page.fill("#key", key)
+        page.click("#login button[type=submit]")
+        yield page
+    finally:
+        context.close()
 
 
 def tab(page: Page, name: str) -> None:

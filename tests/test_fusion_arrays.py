@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -46,17 +47,9 @@ def _weighted(
     return out
 
 
-def _reference(
-    legs: Legs,
-    cfg: RecallConfig,
-    ids: Sequence[str],
-    dense: Mapping[str, float],
-    keyword: Mapping[str, float],
-    sessions: context.Sessions,
-    times: Mapping[str, float],
-    long: frozenset[str],
-    directives: frozenset[str],
-) -> tuple[dict[str, float], dict[str, tuple[float | None, float | None]]]:
+def _reference(*args: Any) -> tuple[dict[str, float], dict[str, tuple[float | None, float | None]]]:
+    """``ranking.fuse`` one candidate at a time: its arguments, all nine, in its order."""
+    legs, cfg, ids, dense, keyword, sessions, times, long, directives = args
     mode = legs.mode
     use_dense = mode is not RecallMode.KEYWORD and cfg.strategy != "bm25"
     use_keyword = mode is not RecallMode.DENSE and cfg.strategy != "dense"
@@ -178,7 +171,7 @@ def test_fuse_equals_the_per_candidate_formulas(
             case["long"],
             case["directives"],
         )
-        want = _reference(*args)  # type: ignore[arg-type]
+        want = _reference(*args)
         got = ranking.fuse(*args)  # type: ignore[arg-type]
         assert got == want
         assert list(got[0]) == list(want[0])  # the same order, too (pool ties sort by it)
@@ -197,18 +190,9 @@ def test_fuse_clips_cosines_as_max_and_min_do() -> None:
     legs = Legs(windows=[], mode=RecallMode.DENSE)
     cfg = replace(RecallConfig(), strategy="dense")
     dense = {"a": -0.0, "b": 1.0000001, "c": -0.5, "d": float("nan")}
-    got = ranking.fuse(legs, cfg, ["a", "b", "c", "d"], dense, {}, context.Sessions.empty(), {})
-    want = _reference(
-        legs,
-        cfg,
-        ["a", "b", "c", "d"],
-        dense,
-        {},
-        context.Sessions.empty(),
-        {},
-        frozenset(),
-        frozenset(),
-    )
+    args = (legs, cfg, ["a", "b", "c", "d"], dense, {}, context.Sessions.empty(), {})
+    got = ranking.fuse(*args)
+    want = _reference(*args, frozenset(), frozenset())
     assert got == want
     assert str(got[0]["a"]) == "0.0"
     assert got[0]["d"] == 0.0

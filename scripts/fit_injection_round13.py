@@ -162,7 +162,20 @@ def lexical_model(t: mlp.Training, name: str, out_a: set[str], out_n: set[str]) 
     ``out_n`` (and round thirteen's examples when the setting names them)."""
     ls = LEXICAL[name]
     s = {**NETWORK, "benign_weight": ls["benign_weight"], "r13": ls["r13"]}
-    drop_a, drop_n = out_a | dropped(s)[0], out_n | dropped(s)[1]
+    return lexical_of(t, s, dropped(s), out_a, out_n)
+
+
+def lexical_of(
+    t: mlp.Training,
+    s: dict[str, Any],
+    drops: tuple[set[str], set[str]],
+    out_a: set[str],
+    out_n: set[str],
+) -> lex.Lexical:
+    """The lexical view with the settings ``s`` fitted on what the network reads without
+    ``out_a`` / ``out_n`` and what the round's ``dropped(s)`` (``drops``) leaves out; round
+    fourteen's fit uses it with its own ``dropped``."""
+    drop_a, drop_n = out_a | drops[0], out_n | drops[1]
     return lex.Lexical(
         {"chars": 0},
         s,

@@ -148,14 +148,7 @@ def lexical_model(t: mlp.Training, name: str, out_a: set[str], out_n: set[str]) 
     ``out_n`` (and the new examples when the setting names them)."""
     ls = LEXICAL[name]
     s = {**r13.NETWORK, **ls}
-    drop_a, drop_n = out_a | dropped(s)[0], out_n | dropped(s)[1]
-    return lex.Lexical(
-        {"chars": 0},
-        s,
-        [a for a, _ in t.attacks if a not in drop_a],
-        [t.real_all[i] for i in t.fitted],
-        [n for n in t.notes if n not in drop_n] + t.agent,
-    )
+    return r13.lexical_of(t, s, dropped(s), out_a, out_n)
 
 
 def both_threshold(

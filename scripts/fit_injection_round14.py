@@ -177,20 +177,20 @@ def both_threshold(
     return 1.0
 
 
-def fitted_stack(
-    per: dict[str, dict[str, Any]],
-    lexs: dict[str, Any],
-    rounds: list[str],
-    notes_weight: float,
-    real_weight: float,
-) -> r13.Stack:
+#: Per left-out round: the network's scores (``network_scores``), the lexical view's.
+Per = dict[str, dict[str, Any]]
+Lexs = dict[str, Any]
+Cell = tuple[r13.Stack, float]
+
+
+def fitted_stack(per: Per, lexs: Lexs, rounds: list[str], notes: float, real: float) -> r13.Stack:
     """The logistic on the two scores' logits fitted on ``rounds``' out-of-fold scores:
-    attacks against notes (``notes_weight`` each) and checked real texts (``real_weight``)."""
+    attacks against notes (``notes`` each) and checked real texts (``real`` each)."""
     logit = r13._logit
     pos = np.vstack([np.c_[logit(per[o]["st"]), logit(lexs[o][0])] for o in rounds])
     neg_n = np.vstack([np.c_[logit(per[o]["sl"]), logit(lexs[o][1])] for o in rounds])
     neg_r = np.vstack([np.c_[logit(per[o]["sr"]), logit(lexs[o][2])] for o in rounds])
-    return r13.Stack(pos, neg_n, neg_r, notes_weight, real_weight)
+    return r13.Stack(pos, neg_n, neg_r, notes, real)
 
 
 def network_scores(
@@ -254,13 +254,7 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, only: str, tight: bool =
             )
 
 
-def _cell(
-    per: dict[str, dict[str, Any]],
-    lexs: dict[str, Any],
-    rounds: list[str],
-    notes_weight: float,
-    mode: str,
-) -> tuple[r13.Stack, float]:
+def _cell(per: Per, lexs: Lexs, rounds: list[str], notes_weight: float, mode: str) -> Cell:
     """The logistic of ``mode`` fitted on ``rounds``' out-of-fold scores, and its
     threshold read on them."""
     if mode == "logistic, notes":

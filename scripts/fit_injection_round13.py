@@ -264,6 +264,17 @@ def lexical_scores(
         print(f"lexical {lname}: kept", flush=True)
 
 
+def alone_line(per: dict[str, dict[str, Any]], real: np.ndarray, checked: np.ndarray) -> str:
+    """The grid's first line: what the network and the rules alone catch per left-out
+    round, the notes they flag, and the real texts (all, and in the checked half)."""
+    alone = [int(np.sum(p["net_t"])) for p in per.values()]
+    notes = sum(int(np.sum(p["net_n"])) for p in per.values())
+    return (
+        f"cell | alone: {sum(alone)} ({' / '.join(map(str, alone))}) notes {notes} "
+        f"real {int(real.sum())} ({int(real[checked].sum())})"
+    )
+
+
 def combine(data: mlp.Data, t: mlp.Training, out: Path, shipped: str, only: str) -> None:
     """Every cell of the rule (the docstring): per left-out round the network's saved
     scores and each lexical model fitted without the round; for the real texts the
@@ -283,13 +294,8 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, shipped: str, only: str)
         per[name]["net_t"] = rules_t | (got["st"] >= got["th"])
         per[name]["net_n"] = rules_n | (got["sl"] >= got["th"])
     alone_real = rules_real | (net_real >= net.threshold)
-    alone = [int(np.sum(p["net_t"])) for p in per.values()]
     alone_notes = sum(int(np.sum(p["net_n"])) for p in per.values())
-    print(
-        f"cell | alone: {sum(alone)} ({' / '.join(map(str, alone))}) notes {alone_notes} "
-        f"real {int(alone_real.sum())} ({int(alone_real[checked_mask].sum())})",
-        flush=True,
-    )
+    print(alone_line(per, alone_real, checked_mask), flush=True)
     for lname, ls in LEXICAL.items():
         if only and lname not in only.split("|"):
             continue

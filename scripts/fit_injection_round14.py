@@ -221,12 +221,9 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, only: str, tight: bool =
     net_real = net.probabilities(vectors, t.real_all)
     per = network_scores(t, out, rules_real[checked_mask])
     alone_real = rules_real | (net_real >= net.threshold)
-    alone = [int(p["net_t"].sum()) for p in per.values()]
-    alone_notes = sum(int(p["net_n"].sum()) for p in per.values())
     print(
-        f"cell | alone: {sum(alone)} ({' / '.join(map(str, alone))}) notes {alone_notes} "
-        f"real {int(alone_real.sum())} ({int(alone_real[checked_mask].sum())}); out-of-fold "
-        f"checked real {sum(int(p['net_r'].sum()) for p in per.values())}",
+        f"{r13.alone_line(per, alone_real, checked_mask)}; out-of-fold checked real "
+        f"{sum(int(p['net_r'].sum()) for p in per.values())}",
         flush=True,
     )
     for lname, ls in LEXICAL.items():

@@ -42,3 +42,17 @@ async def test_restore_memory_of_an_unknown_id_names_the_mcp_tool(alice: Client)
     # It named only a CLI command; an agent over MCP has no shell (round seven's rule).
     text = await error_of(alice, "restore_memory", {"memory_id": "nope"})
     assert "the MCP tool archived_memories" in text
+
+
+async def test_a_checkpoint_context_without_pre_compaction_is_refused(
+    alice: Client, mem: Memory
+) -> None:
+    # Seed 004 keeps the context only in a pre-compaction digest; with "agent" (the
+    # default trigger) it was accepted and dropped without a word.
+    args = {"session_key": "s1", "context": "Booking Miso's vet visit"}
+    text = await error_of(alice, "session_checkpoint", args)
+    assert "only with trigger 'pre_compaction'" in text
+    kept = await alice.call_tool("session_checkpoint", {**args, "trigger": "pre_compaction"})
+    assert not kept.is_error
+    digest = await alice.call_tool("recover_session", {"session_key": "s1"})
+    assert "Booking Miso's vet visit" in str(digest.structured_content)

@@ -321,3 +321,25 @@ def test_one_blas_thread_lasts_as_long_as_the_server() -> None:
         with blas.one_thread():
             assert _blas_threads() == {1}
         assert _blas_threads() == {2}
+
+
+def test_a_sliding_window_client_files_every_exchange_once_in_order(proxy: Proxy) -> None:
+    """New-user pass, round eight: round seven's windowed mining, end to end. A client
+    that sends only its last four messages over eight exchanges; the room holds each
+    exchange once, in order (mining matched by position filed nothing new before)."""
+    proxy.upstream.fallback = lambda request: "Re: " + str(request.body["messages"][-1]["content"])
+    client, history = proxy.client(), list[dict[str, str]]()
+    for turn in range(8):
+        history.append({"role": "user", "content": f"Question {turn}: about topic {turn}"})
+        reply = client.chat.completions.create(
+            model="m", messages=history[-4:], extra_headers={"X-Engram-Conversation": "win"}
+        )
+        history.append({"role": "assistant", "content": reply.choices[0].message.content or ""})
+        assert proxy.mined() == turn + 1
+    drawers = proxy.memory.palace.drawers("chat", "win", user_id="alice")
+    filed = [proxy.memory.get(d.memory_id, user_id="alice").content for d in drawers]
+    assert filed == [m["content"] for m in history]
+    palace = httpx.get(
+        f"{proxy.url}/v1/palace", headers={"Authorization": f"Bearer {proxy.keys['alice']}"}
+    ).json()
+    assert [w["drawers"] for w in palace["wings"]] == [16]

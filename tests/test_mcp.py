@@ -5,6 +5,7 @@ of one store."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -461,10 +462,13 @@ def engram_over_stdio(
 ) -> StdioServerParameters:
     """``engram --home HOME mcp ARGS`` as the subprocess an MCP client starts."""
     engram = Path(sys.executable).with_name("engram")
+    # The client passes only a few variables on (HOME, PATH ...): carry PYTHONPATH, so
+    # the subprocess runs the checkout under test, not whatever the venv installed.
+    path = {"PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else {}
     return StdioServerParameters(
         command=str(engram),
         args=["--home", str(home), "mcp", *args],
-        env={**KEYWORD_ONLY, **(env or {})},
+        env={**KEYWORD_ONLY, **path, **(env or {})},
     )
 
 

@@ -4,7 +4,8 @@ Work that follows a write (extraction, hints, document ingest, classification) i
 queued in the store with the memory it is about. Three ways run it:
 
 - ``Memory(..., background=True)`` (or ``mem.jobs.start()``) runs a worker thread in
-  the process until ``close`` (``engram serve`` does this too);
+  the process until ``close``; ``engram serve`` and ``engram mcp`` run one while they
+  serve (``worker_while_serving(mem.jobs)``);
 - ``engram worker`` runs a worker as a process of its own;
 - ``mem.jobs.process_pending()`` runs what is runnable now, in the caller's thread (for
   scripts and tests).
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Unpack, overload
 
@@ -31,7 +33,7 @@ from engram.store.protocols import JOB_KINDS, JOB_STATUSES, Job
 from engram.store.protocols.record import Record
 from engram.validate import choice, offset_value, optional_str, positive_int, row_id
 
-__all__ = ["JOB_KINDS", "JOB_STATUSES", "Job", "JobPage", "Jobs"]
+__all__ = ["JOB_KINDS", "JOB_STATUSES", "Job", "JobPage", "Jobs", "worker_while_serving"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,3 +192,18 @@ class Jobs(Part):
         """True while this ``Memory``'s background worker runs."""
         worker = self._worker
         return worker is not None and worker.running
+
+
+@contextmanager
+def worker_while_serving(jobs: Jobs, enabled: bool = True) -> Iterator[None]:
+    """Run ``jobs``' background worker while a server (``engram serve``, ``engram mcp``)
+    serves, so what its writes queue gets done; stop it at the end only if this call
+    started it (a ``Memory(background=True)`` keeps its own)."""
+    started = enabled and not jobs.running
+    if started:
+        jobs.start()
+    try:
+        yield
+    finally:
+        if started:
+            jobs.stop()

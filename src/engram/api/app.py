@@ -56,6 +56,7 @@ from engram.api.metrics import Metrics
 from engram.api.observe import Observe
 from engram.api.operation_ids import operation_id
 from engram.api.ratelimit import Clock, RateLimit, RateLimiter
+from engram.jobs import worker_while_serving
 from engram.memory import Memory
 
 log = logging.getLogger("engram.api")
@@ -135,7 +136,7 @@ def create_app(
                 running.enter_context(
                     _background(lambda stop: memory.admin.warm_indexes(stop=stop), "engram-warm")
                 )
-            running.enter_context(_job_worker(memory, worker))
+            running.enter_context(worker_while_serving(memory.jobs, worker))
             async with AsyncExitStack() as nested:
                 if mcp_lifespan is not None:
                     await nested.enter_async_context(mcp_lifespan())
@@ -261,20 +262,6 @@ def _schedules(memory: Memory) -> list[AbstractContextManager[None]]:
         _background(memory.lifecycle.run_upkeep, "engram-lifecycle"),
         _background(memory.maintenance.run_upkeep, "engram-maint"),
     ]
-
-
-@contextmanager
-def _job_worker(memory: Memory, enabled: bool) -> Iterator[None]:
-    """Run the job worker thread while the server runs; stop it at shutdown if this
-    server started it."""
-    started = enabled and not memory.jobs.running
-    if started:
-        memory.jobs.start()
-    try:
-        yield
-    finally:
-        if started:
-            memory.jobs.stop()
 
 
 LifespanFactory = Callable[[], AbstractAsyncContextManager[Any]]

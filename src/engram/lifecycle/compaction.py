@@ -96,5 +96,6 @@ def not_archived(store: Store, namespace: str, memory_id: str) -> NotFoundError:
         )
     return NotFoundError(
         f"{memory_id!r} is neither an archived memory nor a summary in namespace "
-        f"{namespace!r}; `engram lifecycle status` lists the archive"
+        f"{namespace!r}; the archive is listed by `engram lifecycle status`, the MCP "
+        "tool archived_memories and GET /v1/lifecycle/archive"
     )

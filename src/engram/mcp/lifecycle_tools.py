@@ -18,6 +18,7 @@ from typing import Annotated, Protocol, TypeVar
 
 from pydantic import BaseModel, Field
 
+from engram.errors import InvalidInputError
 from engram.mcp.annotations import IDEMPOTENT_WRITE, READ_ONLY, Tools
 from engram.memory import Memory
 from engram.records import iso
@@ -87,6 +88,15 @@ def lifecycle_tools(memory: Memory, call: Call) -> Tools:
 
         def run(ns: str) -> ArchivedList:
             entries = memory.lifecycle.archived(summary_id=summary_id, limit=limit, namespace=ns)
+            if summary_id is not None and not entries:
+                # Never a silent empty list for an id the agent got wrong (round eight).
+                memory.get(summary_id, namespace=ns)  # NotFoundError for an unknown id
+                raise InvalidInputError(
+                    f"memory {summary_id!r} has no archived originals: it is not a "
+                    "consolidation summary (those are tagged consolidated), or its "
+                    "originals were restored or compacted; call archived_memories "
+                    "without summary_id to list the whole archive"
+                )
             return ArchivedList(
                 items=[
                     ArchivedMemory(

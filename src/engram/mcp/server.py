@@ -25,7 +25,7 @@ from mcp.types import ToolAnnotations
 from pydantic import ConfigDict, Field, ValidationError
 
 from engram._version import __version__
-from engram.errors import EngramError, NotFoundError
+from engram.errors import EngramError, InvalidInputError, NotFoundError
 from engram.mcp.annotations import DESTRUCTIVE, IDEMPOTENT_WRITE, READ_ONLY, Tools
 from engram.mcp.blocks_tools import BLOCK_TOOL_NAMES, blocks_tools
 from engram.mcp.graph_tools import GRAPH_TOOL_NAMES, graph_tools
@@ -416,6 +416,9 @@ def create_mcp_server(
         exactly one of text and url. Returns the document id and its status."""
 
         def run(ns: str) -> DocumentQueued:
+            if (text is None) == (url is None):  # the library's own message names `path`
+                got = "both" if text is not None else "neither"
+                raise InvalidInputError(f"pass exactly one of text and url (got {got})")
             document = memory.documents.ingest(text, url=url, title=title, namespace=ns)
             return DocumentQueued(document_id=document.id, status=document.status)
 

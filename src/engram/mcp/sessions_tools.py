@@ -14,6 +14,7 @@ from typing import Annotated, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, Field
 
+from engram.errors import InvalidInputError
 from engram.mcp.annotations import READ_ONLY, WRITE, Tools
 from engram.memory import Memory
 from engram.records import iso
@@ -72,13 +73,23 @@ def sessions_tools(memory: Memory, call: Call) -> Tools:
         ] = "agent",
         context: Annotated[
             str | None,
-            Field(max_length=20_000, description="Your own summary of the work so far."),
+            Field(
+                max_length=20_000,
+                description="Your own summary of the work so far (with pre_compaction only).",
+            ),
         ] = None,
     ) -> SessionCheckpoint:
         """Call before your context is compacted, or at a milestone, to save where the
         session is (secrets are redacted). recover_session gives it back."""
 
         def run(ns: str) -> SessionCheckpoint:
+            if context is not None and trigger != "pre_compaction":
+                # Seed 004's digests carry the session context only before a compaction;
+                # any other trigger dropped it without a word (new-user pass, round eight).
+                raise InvalidInputError(
+                    f"context is kept only with trigger 'pre_compaction' (got {trigger!r}): "
+                    "pass trigger 'pre_compaction', or leave context out"
+                )
             written = memory.sessions.checkpoint(
                 session_key, trigger, context=context, namespace=ns
             )

@@ -130,6 +130,11 @@ def test_bad_input_is_refused_clearly(mem: Memory) -> None:
         mem.org.write("  ", category="policy", author=ALICE)
     with pytest.raises(InvalidInputError, match="NUL"):
         mem.org.write("a\x00b", category="policy", author=ALICE)
+    # query's argument is ``text`` on every surface (library, CLI, HTTP, MCP org_query)
+    with pytest.raises(InvalidInputError, match="^text contains a NUL"):
+        mem.org.query("deploy\x00policy")
+    with pytest.raises(InvalidInputError, match="^text is empty"):
+        mem.org.query("  ")
     with pytest.raises(NotFoundError, match="no org fact"):
         mem.org.history("nope")
     fact = mem.org.write("Use Litestar", category="convention", author=ALICE)

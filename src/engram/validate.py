@@ -523,15 +523,15 @@ def filter_scalar(key: str, value: object) -> str | int | float | bool | None:
     )
 
 
-def query_text(query: object) -> str:
+def query_text(query: object, name: str = "query") -> str:
     """A non-empty query string, refused as a write is if it holds a NUL or a lone
     surrogate: no stored text can match one, and a read that answers it anyway hides
-    the caller's broken input."""
+    the caller's broken input. ``name`` is what the caller's surface calls it."""
     if not isinstance(query, str):
-        raise InvalidInputError(f"query must be a string, got {type(query).__name__}")
+        raise InvalidInputError(f"{name} must be a string, got {type(query).__name__}")
     if not query.strip():
-        raise InvalidInputError("query is empty; pass the text to search for")
-    return no_nul("query", query)
+        raise InvalidInputError(f"{name} is empty; pass the text to search for")
+    return no_nul(name, query)
 
 
 def memory_id_value(memory_id: object) -> str:

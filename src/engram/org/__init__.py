@@ -241,7 +241,7 @@ class Org(Part):
         ``[org] max_retrieved_per_query`` (seed 002: 5)."""
         core = self._core
         core.check_open()
-        words = query_text(text)
+        words = query_text(text, "text")  # the argument's name on every surface
         k = positive_int(
             "limit", limit if limit is not None else core.config.org.max_retrieved_per_query
         )

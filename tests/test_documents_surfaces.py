@@ -246,7 +246,7 @@ async def test_mcp_queues_a_document_that_the_worker_indexes(
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        ({}, "exactly one of text, path or url"),
+        ({}, "exactly one of text and url (got neither)"),  # the tool has no path
         ({"text": "a", "url": "http://127.0.0.1/"}, "exactly one of"),
         ({"url": "file:///etc/passwd"}, "only http and https"),
         ({"text": "a", "namespace": BOB}, "Extra inputs are not permitted"),

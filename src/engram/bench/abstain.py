@@ -288,6 +288,7 @@ GROUPS = (
     "paraphrase held-out-4",
     "paraphrase held-out-5",
     "paraphrase held-out-6",
+    "paraphrase held-out-7",
     "locomo dev",
     "beam dev",
 )

@@ -17,8 +17,8 @@ Each store is loaded into a fresh in-memory ``Memory`` (one agent's namespace al
 and every question is asked with the abstain decision off, recording what the decision
 reads (``engram.bench.abstain.ask``), so any rule is scored without recalling again.
 The stores whose split is ``held-out`` (a third of the first fifteen), ``held-out-2``,
-``held-out-3``, ``held-out-4``, ``held-out-5`` or ``held-out-6`` (five stores of new domains each,
-written later as clean checks) are never used to fit or tune anything.
+``held-out-3`` to ``held-out-7`` (five stores of new domains each, written later as
+clean checks) are never used to fit or tune anything.
 """
 
 from __future__ import annotations
@@ -59,7 +59,20 @@ HELD_OUT_5 = "held-out-5"
 #: The sixth: five more, written and committed for the fifth round before the store
 #: standing was put in recall or anything was fitted, as the clean check of it.
 HELD_OUT_6 = "held-out-6"
-SPLITS = (CALIBRATION, HELD_OUT, HELD_OUT_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5, HELD_OUT_6)
+#: The seventh: five more (short, category-word questions), written and committed for
+#: the sixth round before it fitted, coded or measured anything, as the clean check of
+#: the decision it pre-registered.
+HELD_OUT_7 = "held-out-7"
+SPLITS = (
+    CALIBRATION,
+    HELD_OUT,
+    HELD_OUT_2,
+    HELD_OUT_3,
+    HELD_OUT_4,
+    HELD_OUT_5,
+    HELD_OUT_6,
+    HELD_OUT_7,
+)
 #: The context's default size (seed 000): "gold in the top 4".
 TOP = 4
 

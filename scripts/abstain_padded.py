@@ -11,9 +11,15 @@ lines per split (docs/benchmarks.md, issue 24, round 5: the lead's check).
 
     python scripts/abstain_padded.py --db /tmp/padded.db --pad 300 --standing on
     python scripts/abstain_padded.py --db /tmp/padded.db --pad 300 --standing off
+    python scripts/abstain_padded.py --db /tmp/cal.db --split calibration --rows rows.json
 
 The first run fills the store (it embeds every padding turn, so it takes minutes); a
-second run on the same ``--db`` only asks.
+second run on the same ``--db`` only asks. ``--split`` (repeatable) pads and asks only
+those splits' stores (each store draws the same padding whatever is chosen), so a
+round can measure its calibration stores without reading a held-out one; ``--rows``
+also saves what the decision reads for every question, asked with the decision off
+(``engram bench abstain``'s rows), so any rule is scored on them without recalling
+(round 6).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import time
 from pathlib import Path
 
 from engram import Config, Memory
+from engram.bench import abstain as abstain_bench
 from engram.bench import paraphrase
 from engram.bench.scale import locomo_turns_and_questions
 from engram.cli.bench_options import SHARED_BENCH
@@ -31,11 +38,14 @@ from engram.cli.bench_options import SHARED_BENCH
 LOCOMO_DEV = SHARED_BENCH / "locomo" / "locomo10_dev.json"
 
 
-def _fill(mem: Memory, stores: list[paraphrase.Store], pad: int) -> None:
+def _fill(mem: Memory, stores: list[paraphrase.Store], pad: int, chosen: set[str]) -> None:
     turns, _ = locomo_turns_and_questions(LOCOMO_DEV)
     rng = random.Random(7)
     for store in stores:
-        mem.add_many([{"content": t} for t in rng.sample(turns, pad)], namespace=store.id)
+        padding = rng.sample(turns, pad)  # drawn for every store: the same per store
+        if store.split not in chosen:
+            continue
+        mem.add_many([{"content": t} for t in padding], namespace=store.id)
         own = store.memories.items()
         rows = [{"content": text, "metadata": {paraphrase.KEY: key}} for key, text in own]
         mem.add_many(rows, namespace=store.id)
@@ -48,19 +58,62 @@ def _silent_or_marked(mem: Memory, question: str, namespace: str) -> tuple[int, 
     return 0, int(found.low_confidence)
 
 
+def _evidence(mem: Memory, stores: list[paraphrase.Store]) -> list[abstain_bench.Row]:
+    """Every question of ``stores`` asked with the decision off (the rows
+    ``engram bench paraphrase`` records, asked of the padded namespaces)."""
+    by_id = {s.id: s for s in paraphrase.load()}
+    fold_of = paraphrase.folds(list(by_id.values()))
+    out = []
+    for store in stores:
+        asked = [
+            ("answerable", f"{store.id}:a{n}", q.text, q.gold)
+            for n, q in enumerate(store.questions)
+        ]
+        asked += [
+            ("unrelated", f"{store.id}:u{n}", t, frozenset()) for n, t in enumerate(store.unrelated)
+        ]
+        # As the counts above: the next domain's questions asked of this store.
+        other = by_id[store.cross_target]
+        asked += [
+            ("cross", f"{other.id}:a{n}>{store.id}", q.text, frozenset())
+            for n, q in enumerate(other.questions)
+        ]
+        for kind, qid, text, gold in asked:
+            out.append(
+                abstain_bench.ask(
+                    mem,
+                    kind,
+                    "paraphrase",
+                    fold_of[store.id],
+                    qid,
+                    store.id,
+                    text,
+                    gold,
+                    key=paraphrase.KEY,
+                    held_out=store.held_out,
+                    split=store.split,
+                )
+            )
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--db", required=True, type=Path)
     parser.add_argument("--pad", type=int, default=300)
     parser.add_argument("--standing", choices=("on", "off"), default="off")
+    parser.add_argument("--split", action="append", choices=paraphrase.SPLITS)
+    parser.add_argument("--rows", type=Path, help="Also save every question's evidence here.")
     args = parser.parse_args()
-    stores = paraphrase.load()
+    every = paraphrase.load()
+    chosen = set(args.split or paraphrase.SPLITS)
+    stores = [s for s in every if s.split in chosen]
     home = args.db.parent / "abstain-padded-home"  # the label vectors' cache, not yours
     config = Config.load(env={}, home=str(home), recall={"standing": args.standing == "on"})
     fill = not args.db.exists()
     with Memory(args.db, config=config) as mem:
         if fill:
-            _fill(mem, stores, args.pad)
+            _fill(mem, every, args.pad, chosen)
         if mem.standings is not None and args.standing == "on":
             for store in stores:  # every namespace's profile, before anything is asked
                 mem.recall("warm up", namespace=store.id)
@@ -69,7 +122,7 @@ def main() -> None:
             for store in stores:
                 mem.recall("warm up", namespace=store.id)
             mem.standings.wait()
-        by_id = {s.id: s for s in stores}
+        by_id = {s.id: s for s in every}
         print("split | answerable silent / marked / n | cross silent / marked / n")
         totals: dict[str, list[int]] = {}
         for store in stores:
@@ -87,6 +140,8 @@ def main() -> None:
         everything = [sum(r) for r in zip(*totals.values(), strict=True)]
         for split, row in [*totals.items(), ("all", everything)]:
             print(f"{split} | {row[0]} / {row[1]} / {row[2]} | {row[3]} / {row[4]} / {row[5]}")
+        if args.rows is not None:
+            abstain_bench.save_rows(_evidence(mem, stores), args.rows)
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from engram.bench import abstain_line, beam, runner
+from engram.bench import abstain_line, abstain_margin, beam, runner
 from engram.bench.dataset import Dataset
 from engram.bench.metrics import percentile
 from engram.bench.spaces import Spaces
@@ -426,7 +426,7 @@ def pick_band(rows: Sequence[Row], model: Mapping[str, Any], embedder: str) -> t
             if r.dataset == dataset and r.set == "answerable" and r.sim is not None
         )
         if logits:
-            lows.append(logits[int(len(logits) * share)])
+            lows.append(logits[int(len(logits) * share)] - _headroom(rows, cal, dataset))
     highs = []
     for pool, share in CONFIDENT_NEGATIVES.items():
         logits = sorted(
@@ -440,6 +440,18 @@ def pick_band(rows: Sequence[Row], model: Mapping[str, Any], embedder: str) -> t
     low = float(np.floor(min(lows) * 100) / 100) if lows else float("-inf")
     high = float(np.ceil(max(highs) * 100) / 100) if highs else low
     return low, max(low, high)
+
+
+def _headroom(rows: Sequence[Row], cal: abstain.Calibration, dataset: str) -> float:
+    """Below the paraphrase stores' lowest answerable question, the margin a store not
+    seen needs (``abstain_margin``, round 6); none for LoCoMo's quantile."""
+    if dataset != "paraphrase":
+        return 0.0
+    by_store: dict[str, list[float]] = {}
+    for r in rows:
+        if r.dataset == dataset and r.set == "answerable" and r.sim is not None:
+            by_store.setdefault(r.question_id.split(":")[0], []).append(cal.logit(r.evidence()))
+    return abstain_margin.margin(by_store)
 
 
 def pick_floor(rows: Sequence[Row], policy: Policy) -> float:

@@ -132,7 +132,7 @@ def test_the_line_alone_decides_silence_when_the_standing_is_known() -> None:
         }
     )
     assert cal.standing == LINE
-    low = _evidence(0.10)  # below the shipped silent floor (0.153)
+    low = _evidence(0.05)  # below the shipped silent floor (0.081)
     assert cal.verdict(low) is Verdict.UNRELATED  # no standing: the silent floor
     assert cal.verdict(low, standing=2.0) is Verdict.UNCERTAIN  # stands out in its store
     mid = _evidence(0.25)  # between the shipped floors

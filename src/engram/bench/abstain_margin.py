@@ -39,7 +39,7 @@ def _halvings(stores: Sequence[str]) -> list[tuple[str, ...]]:
     return [tuple(rng.sample(list(stores), size)) for _ in range(MAX_HALVINGS)]
 
 
-def margin(logits: Mapping[str, Sequence[float]], max_steps: int = 200) -> float:
+def margin(logits: Mapping[str, Sequence[float]]) -> float:
     """The log-odds to put below the lowest answerable question of the stores whose
     answerable questions' logits ``logits`` holds (0 with fewer than two stores: no
     halving to learn from)."""
@@ -47,23 +47,15 @@ def margin(logits: Mapping[str, Sequence[float]], max_steps: int = 200) -> float
     if len(stores) < 2:
         return 0.0
     lowest = {s: min(logits[s]) for s in stores}
-    halves = _halvings(stores)
-    for steps in range(max_steps + 1):
-        delta = steps * STEP
-        if all(_holds(logits, lowest, set(fit), stores, delta) for fit in halves):
-            return (steps + HEADROOM) * STEP
-    return (max_steps + HEADROOM) * STEP
-
-
-def _holds(
-    logits: Mapping[str, Sequence[float]],
-    lowest: Mapping[str, float],
-    fit: set[str],
-    stores: Sequence[str],
-    delta: float,
-) -> bool:
-    """Whether the floor fitted on ``fit`` less ``delta`` silences at most
-    ``CEILING`` of the other stores' answerable questions."""
-    floor = min(lowest[s] for s in fit) - delta
-    other = [v for s in stores if s not in fit for v in logits[s]]
-    return sum(1 for v in other if v < floor) <= math.floor(CEILING * len(other))
+    steps = 0
+    for fit in _halvings(stores):
+        floor = min(lowest[s] for s in fit)
+        other = sorted(v for s in stores if s not in fit for v in logits[s])
+        # The floor may silence ``allowed`` of the other half: it must sit at or below
+        # the next one up.
+        allowed = math.floor(CEILING * len(other))
+        if allowed < len(other):
+            short = floor - other[allowed]
+            if short > 0:
+                steps = max(steps, math.ceil(short / STEP - 1e-9))
+    return (steps + HEADROOM) * STEP

@@ -78,22 +78,7 @@ def _evidence(mem: Memory, stores: list[paraphrase.Store]) -> list[abstain_bench
             ("cross", f"{other.id}:a{n}>{store.id}", q.text, frozenset())
             for n, q in enumerate(other.questions)
         ]
-        for kind, qid, text, gold in asked:
-            out.append(
-                abstain_bench.ask(
-                    mem,
-                    kind,
-                    "paraphrase",
-                    fold_of[store.id],
-                    qid,
-                    store.id,
-                    text,
-                    gold,
-                    key=paraphrase.KEY,
-                    held_out=store.held_out,
-                    split=store.split,
-                )
-            )
+        out += [paraphrase.ask(mem, store, fold_of[store.id], store.id, q) for q in asked]
     return out
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from engram.bench import abstain as bench
 from engram.bench import abstain_margin
 from engram.bench.abstain_margin import HEADROOM, STEP, margin
+from test_abstain_calibration import _row as row
 
 
 def _stores(outlier: float) -> dict[str, list[float]]:
@@ -41,53 +44,15 @@ def test_many_stores_are_sampled_the_same_way_each_time() -> None:
     assert margin(many) == margin(dict(reversed(list(many.items()))))
 
 
-def _row(store: str, n: int, sim: float) -> bench.Row:
-    return bench.Row(
-        "answerable",
-        "paraphrase",
-        0,
-        f"{store}:a{n}",
-        "agent",
-        sim,
-        0.0,
-        3,
-        False,
-        sim,
-        sim,
-        0,
-        1.0,
-        hit_sims=[sim],
-        hit_overlaps=[0.0],
-        hit_fused=[sim],
-        hit_scores=[sim],
-        gold_ranks=[0],
-        split="calibration",
-    )
+def _row(store: str, n: int, sim: float, kind: str = "answerable") -> bench.Row:
+    """A calibration store's question with best cosine ``sim`` (no shared keyword)."""
+    return dataclasses.replace(row(n, kind), question_id=f"{store}:a{n}", sim=sim)
 
 
 def test_the_fit_puts_the_silent_floor_the_margin_below_the_lowest_paraphrase() -> None:
     rows = [_row(f"s{s}", n, 0.4 + 0.02 * n) for s in range(4) for n in range(10)]
     rows.append(_row("s0", 10, 0.1))  # one store's question far below the rest
-    rows += [
-        bench.Row(
-            "cross",
-            "paraphrase",
-            0,
-            f"x{n}",
-            "agent",
-            0.02 * n,
-            0.0,
-            3,
-            False,
-            0.0,
-            0.0,
-            None,
-            1.0,
-            hit_sims=[0.02 * n],
-            split="calibration",
-        )
-        for n in range(10)
-    ]
+    rows += [_row("x", n, 0.02 * n, "cross") for n in range(10)]
     fitted = bench.fit(rows, "m")
     cal = bench.calibration(fitted, "m", fitted["threshold"])
     logits = {

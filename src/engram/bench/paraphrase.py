@@ -166,6 +166,35 @@ def folds(stores: Sequence[Store]) -> dict[str, int]:
     return out
 
 
+def ask(
+    mem: Memory,
+    store: Store,
+    fold: int,
+    namespace: str,
+    question: tuple[str, str, str, frozenset[str]],
+    spaces: Spaces | None = None,
+    categories: abstain_bench.Measure | None = None,
+) -> Row:
+    """One ``(kind, question id, text, gold)`` of ``store`` asked of ``namespace`` with
+    the decision off (``engram.bench.abstain.ask``), labelled with the store's split."""
+    kind, qid, text, gold = question
+    return abstain_bench.ask(
+        mem,
+        kind,
+        "paraphrase",
+        fold,
+        qid,
+        namespace,
+        text,
+        gold,
+        key=KEY,
+        held_out=store.held_out,
+        split=store.split,
+        spaces=spaces,
+        categories=categories,
+    )
+
+
 def collect(
     stores: Sequence[Store],
     open_memory: Opener,
@@ -194,18 +223,12 @@ def collect(
             )
             for kind, qid, text, gold in _plan(stores, store, fold_of[store.id]):
                 rows.append(
-                    abstain_bench.ask(
+                    ask(
                         mem,
-                        kind,
-                        "paraphrase",
+                        store,
                         fold_of[store.id],
-                        qid,
                         NAMESPACE,
-                        text,
-                        gold,
-                        key=KEY,
-                        held_out=store.held_out,
-                        split=store.split,
+                        (kind, qid, text, gold),
                         spaces=spaces,
                         categories=categories,
                     )

@@ -25,6 +25,7 @@ from engram import Config, Memory
 from engram.records import utcnow
 from engram.serving import SCHEDULES, Schedule, serving
 from engram.store.protocols import Store
+from test_api_ops import _wait_ready
 from test_mcp import call, engram_over_stdio, reopen
 
 NAMES = {s.name for s in SCHEDULES}
@@ -172,7 +173,7 @@ async def test_the_stdio_server_leaves_the_schedules_to_engram_serve(home: Path)
         text=True,
     )
     try:
-        wait_ready(f"http://127.0.0.1:{port}", serve)
+        _wait_ready(f"http://127.0.0.1:{port}", serve)
         wait_for(lambda: set(holders(home)) == NAMES)
         async with Client(engram_over_stdio(home, "--user", "ann")) as client:
             await call(client, "remember", content="The staging database is db-2.")
@@ -202,7 +203,7 @@ def test_engram_serve_no_worker_and_no_schedules_leave_both_to_another_process(
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        wait_ready(url, serve)
+        _wait_ready(url, serve)
         added = httpx.post(
             f"{url}/v1/memories",
             json={"content": "Alice adopted a cat named Miso.", "user_id": "ann"},
@@ -216,20 +217,6 @@ def test_engram_serve_no_worker_and_no_schedules_leave_both_to_another_process(
     finally:
         serve.terminate()
         serve.communicate(timeout=30)
-
-
-def wait_ready(url: str, proc: subprocess.Popen[str], timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"the server exited: {proc.communicate()[1]}")
-        try:
-            if httpx.get(f"{url}/ready", timeout=2).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        time.sleep(0.2)
-    raise AssertionError("the server did not become ready")
 
 
 @pytest.fixture

@@ -226,7 +226,7 @@ LAYERS = (
     grimp.Layer("api", "bench", independent=False),
     grimp.Layer("mcp", "dashboard"),  # dashboard: the built web page, no Python logic
     grimp.Layer("compat", "adapters"),  # doors for other libraries and frameworks
-    grimp.Layer("aio"),
+    grimp.Layer("aio", "serving"),  # serving: what runs beside every server
     grimp.Layer("memory"),
     grimp.Layer("parts"),  # builds the parts below and hands each what it needs
     grimp.Layer("chat"),  # seed 003's chat turn: joins recall, the palace and sessions

@@ -43,8 +43,15 @@ def test_every_command_has_an_example_and_every_example_a_command() -> None:
 def test_the_help_ends_with_an_example_the_command_accepts(path: str) -> None:
     shown = CliRunner().invoke(cli, [*path.split(), "--help"])
     assert shown.exit_code == 0, shown.output
-    example = EXAMPLES[path]
-    assert f"Example:\n    engram {example}" in shown.output
+    listed = EXAMPLES[path]
+    calls = (listed,) if isinstance(listed, str) else listed
+    title = "Example:" if len(calls) == 1 else "Examples:"
+    assert title + "".join(f"\n    engram {call}" for call in calls) in shown.output
+    for example in calls:
+        accepted(path, example)
+
+
+def accepted(path: str, example: str) -> None:
     words = shlex.split(example)
     assert words[: len(path.split())] == path.split()
     command = COMMANDS[path]

@@ -4,6 +4,7 @@ routes (``/v1/jobs``, ``/api/pipeline/status``), each checked against the store 
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -101,6 +102,10 @@ def test_cli_worker_once_runs_what_is_pending(
     assert "ran 0 jobs" in run(home, "worker", "--once").output
 
 
+def _pythonpath() -> dict[str, str]:
+    return {"PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else {}
+
+
 def test_the_worker_command_runs_until_sigterm(tmp_path: Path) -> None:
     home = tmp_path / "home"
     Memory(config=_config(home)).close()  # the store must exist
@@ -110,7 +115,8 @@ def test_the_worker_command_runs_until_sigterm(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={"PATH": "/usr/bin:/bin", **KEYWORD_ONLY},
+        # PYTHONPATH carried: the checkout under test, not the one the venv installed.
+        env={"PATH": "/usr/bin:/bin", **KEYWORD_ONLY, **_pythonpath()},
     )
     try:
         assert proc.stderr is not None

@@ -157,11 +157,11 @@ def test_cli_dedup_and_track_need_an_embedder(tmp_path: Path) -> None:
 
 # -- the schedule in engram serve ---------------------------------------------------------
 def test_serve_runs_the_maintenance_schedule_in_its_lifespan(config: Config) -> None:
-    """The lifespan runs ``mem.maintenance.run_upkeep`` in a thread while it serves and
-    stops it at shutdown (the rounds themselves are tested with a clock)."""
+    """The lifespan runs the maintenance schedule (``engram.serving``) in a thread while
+    it serves and stops it at shutdown (the rounds themselves are tested with a clock)."""
     with Memory(":memory:", config=config, embedder=None) as memory:
         with serve_in_thread(create_app(memory, worker=False)):
-            running = [t for t in threading.enumerate() if t.name == "engram-maint"]
+            running = [t for t in threading.enumerate() if t.name == "engram-maintenance"]
             assert len(running) == 1 and running[0].is_alive()
         running[0].join(timeout=30)
         assert not running[0].is_alive()

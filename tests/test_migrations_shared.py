@@ -65,6 +65,7 @@ SINCE_SNAPSHOT = {
         "030_chat_settings",
         "032_relations_by_type",
         "034_palace_mined_seq",
+        "035_schedule_leases",
     ],
     "postgres": [
         "024_job_history",
@@ -73,6 +74,7 @@ SINCE_SNAPSHOT = {
         "027_relations_by_type",
         "028_memory_search",
         "029_palace_mined_seq",
+        "030_schedule_leases",
     ],
 }
 

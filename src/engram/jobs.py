@@ -5,7 +5,7 @@ queued in the store with the memory it is about. Three ways run it:
 
 - ``Memory(..., background=True)`` (or ``mem.jobs.start()``) runs a worker thread in
   the process until ``close``; ``engram serve`` and ``engram mcp`` run one while they
-  serve (``worker_while_serving(mem.jobs)``);
+  serve (``worker_while_serving(mem.jobs)``, entered by ``engram.serving.serving``);
 - ``engram worker`` runs a worker as a process of its own;
 - ``mem.jobs.process_pending()`` runs what is runnable now, in the caller's thread (for
   scripts and tests).

@@ -1,5 +1,6 @@
-"""The loop behind every schedule ``engram serve`` runs (sessions, lifecycle,
-maintenance): one round now and then every interval until told to stop.
+"""The loop behind every schedule an engram server runs (sessions, lifecycle,
+maintenance; ``engram.serving`` leases each to one process per store): one round now
+and then every interval until told to stop.
 
 Each part keeps its own clock-driven ``upkeep()`` round, which tests call by hand with a
 fake clock; this loop only paces those rounds in a thread, so no test has to sleep.

@@ -6,14 +6,12 @@ import logging
 import threading
 import time
 import warnings
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import (
     AbstractAsyncContextManager,
-    AbstractContextManager,
     AsyncExitStack,
     ExitStack,
     asynccontextmanager,
-    contextmanager,
 )
 from functools import cache
 from types import ModuleType
@@ -56,8 +54,8 @@ from engram.api.metrics import Metrics
 from engram.api.observe import Observe
 from engram.api.operation_ids import operation_id
 from engram.api.ratelimit import Clock, RateLimit, RateLimiter
-from engram.jobs import worker_while_serving
 from engram.memory import Memory
+from engram.serving import background, serving
 
 log = logging.getLogger("engram.api")
 
@@ -101,6 +99,7 @@ def create_app(
     mcp: bool = True,
     host: str = "127.0.0.1",
     worker: bool = True,
+    schedules: bool = True,
     clock: Clock = time.monotonic,
     warm_graph: bool = False,
     warm_indexes: bool = False,
@@ -112,7 +111,9 @@ def create_app(
     ``api.max_body_bytes``. ``mcp`` mounts the MCP server's streamable HTTP endpoint at
     ``/mcp`` behind the same keys when ``engram.mcp`` is installed; ``host`` is what
     the MCP transport's DNS-rebinding protection allows. ``worker`` runs the job worker
-    in the server's process while it serves (unless ``memory`` already runs one).
+    in the server's process while it serves (unless ``memory`` already runs one);
+    ``schedules`` runs the backfill and the sessions, lifecycle and maintenance
+    schedules (``engram.serving``: one process at a time per store).
     ``clock`` is the rate limiter's time source (``api.rate_limit_per_minute``).
     ``warm_graph`` imports UMAP and compiles it in a background thread at start
     (``mem.review.warm_up``), so the first graph view opens fast; ``warm_indexes``
@@ -130,13 +131,12 @@ def create_app(
             _warm_graph(memory)
         with ExitStack() as running:
             running.enter_context(blas.one_thread())  # issue 31: spinning BLAS threads
-            for schedule in _schedules(memory):
-                running.enter_context(schedule)
             if warm_indexes:
                 running.enter_context(
-                    _background(lambda stop: memory.admin.warm_indexes(stop=stop), "engram-warm")
+                    background(lambda stop: memory.admin.warm_indexes(stop=stop), "engram-warm")
                 )
-            running.enter_context(worker_while_serving(memory.jobs, worker))
+            # The worker, the backfill and the schedules: what `engram mcp` runs too.
+            running.enter_context(serving(memory, worker=worker, schedules=schedules))
             async with AsyncExitStack() as nested:
                 if mcp_lifespan is not None:
                     await nested.enter_async_context(mcp_lifespan())
@@ -235,33 +235,6 @@ def _warm_graph(memory: Memory) -> None:
     """Compile UMAP's numba code in a daemon thread (tens of seconds on a cold machine);
     requests are served meanwhile (a graph asked for early pays what is left of it)."""
     threading.Thread(target=memory.review.warm_up, name="engram-warm-graph", daemon=True).start()
-
-
-@contextmanager
-def _background(target: Callable[[threading.Event], object], name: str) -> Iterator[None]:
-    """Run ``target(stop)`` in a daemon thread while the server runs; set ``stop`` and
-    wait for it at shutdown."""
-    stop = threading.Event()
-    thread = threading.Thread(target=target, args=(stop,), name=name, daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        thread.join(timeout=30)
-
-
-def _schedules(memory: Memory) -> list[AbstractContextManager[None]]:
-    """What runs beside the server: the backfill of memories a crash or a failed
-    embedder left without a vector, and the schedules of sessions (debounced
-    checkpoints, pruning), the lifecycle (consolidation, retention) and maintenance
-    (the embedding tracker, repair cycles)."""
-    return [
-        _background(lambda stop: memory.admin.backfill(stop=stop), "engram-backfill"),
-        _background(memory.sessions.run_upkeep, "engram-sessions"),
-        _background(memory.lifecycle.run_upkeep, "engram-lifecycle"),
-        _background(memory.maintenance.run_upkeep, "engram-maint"),
-    ]
 
 
 LifespanFactory = Callable[[], AbstractAsyncContextManager[Any]]

@@ -287,6 +287,28 @@ def page_options(limit: int) -> Callable[[F], F]:
     return decorate
 
 
+def serving_options(fn: F) -> F:
+    """``--no-worker`` and ``--no-schedules``: what ``engram serve`` and ``engram mcp``
+    run beside the server (``engram.serving``), each left to another process when
+    given. One definition, so both commands take the same names with the same meaning."""
+    no_worker = click.option(
+        "--no-worker",
+        is_flag=True,
+        help="Do not run the job worker (fact extraction, graph, hints, chat mining, "
+        "document ingest) in this process; another one must (`engram worker`, or an "
+        "`engram serve` / `engram mcp` without this flag on the same store).",
+    )
+    no_schedules = click.option(
+        "--no-schedules",
+        is_flag=True,
+        help="Do not run the sessions, lifecycle and maintenance schedules (checkpoint "
+        "pruning, consolidation, retention, aspect decay, the embedding tracker, repair "
+        "cycles) nor the vector backfill here; leave them to another engram server on "
+        "the same store. Without it, one process per store runs each schedule at a time.",
+    )
+    return no_worker(no_schedules(fn))
+
+
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 
 

@@ -3,16 +3,17 @@
 A new user reads ``engram <command> --help`` before the docs (new-user pass, round three:
 110 of 112 commands said what they do but showed no call). Each example is taken from the
 command's page in docs/ (docs/cli.md first), so help and docs show the same call;
-``$ID``-style words stand for values the reader has. tests/test_cli_examples.py checks
-that every command has one and that its options and arguments parse.
+``$ID``-style words stand for values the reader has. A command whose flags change what
+runs where (``serve``, ``mcp``) shows one more example per such flag. tests/test_cli_examples.py
+checks that every command has one and that its options and arguments parse.
 """
 
 from __future__ import annotations
 
 import click
 
-#: Command path (``"graph entity"``) -> the arguments after ``engram``.
-EXAMPLES: dict[str, str] = {
+#: Command path (``"graph entity"``) -> the arguments after ``engram`` (or several calls).
+EXAMPLES: dict[str, str | tuple[str, ...]] = {
     "add": 'add "Deploys are frozen on Fridays after 3pm" --user alice --type decision',
     "agents end-session": "agents end-session temp s1",
     "agents level": "agents level planner project --project apollo",
@@ -85,7 +86,11 @@ EXAMPLES: dict[str, str] = {
     "maintenance runs": "maintenance runs --kind cycle",
     "maintenance status": "maintenance status",
     "maintenance track": "maintenance track",
-    "mcp": "mcp --user alice",
+    "mcp": (
+        "mcp --user alice",
+        "mcp --user alice --no-worker",
+        "mcp --user alice --no-schedules",
+    ),
     "migrate-store": "migrate-store --from sqlite:///$HOME/.engram/engram.db --to postgresql://engram@db/engram",
     "mine": 'mine chat.json --wing "Efoil rebuild" --session "2026-04-30 evening" --kind project',
     "observe": 'observe run.log --task "Compare vector stores" --score 8.5 --run run-42',
@@ -117,7 +122,7 @@ EXAMPLES: dict[str, str] = {
     "runs of": "runs of ${OBS:0:14}",
     "runs show": "runs show run-7",
     "search": 'search "staging database" --user alice -k 10',
-    "serve": "serve",
+    "serve": ("serve", "serve --no-worker", "serve --no-schedules"),
     "sessions checkpoint": 'sessions checkpoint s1 --trigger pre_compaction --context "halfway"',
     "sessions checkpoints": "sessions checkpoints s1 --trigger session_end",
     "sessions end": "sessions end s1 --transcript session.txt",
@@ -142,6 +147,8 @@ def attach(group: click.Group, path: tuple[str, ...] = ()) -> None:
             continue
         example = EXAMPLES.get(" ".join(here))
         if example is not None:
-            # \b keeps click from re-wrapping the line.
-            shown = f"\b\nExample:\n  engram {example}"
+            calls = (example,) if isinstance(example, str) else example
+            title = "Example:" if len(calls) == 1 else "Examples:"
+            # \b keeps click from re-wrapping the lines.
+            shown = "\b\n" + title + "".join(f"\n  engram {call}" for call in calls)
             command.epilog = f"{command.epilog}\n\n{shown}" if command.epilog else shown

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from engram.cli import render
-from engram.cli.common import Ctx, handle_errors
+from engram.cli.common import Ctx, handle_errors, serving_options
 from engram.org import SENIORITY, OrgFactAuthor
 
 
@@ -28,12 +28,7 @@ from engram.org import SENIORITY, OrgFactAuthor
     show_default=True,
     help="The agent's seniority: what org_write may write (seed 002's write access).",
 )
-@click.option(
-    "--no-worker",
-    is_flag=True,
-    help="Do not run the job worker (fact extraction, graph, hints, chat mining, document "
-    "ingest) in this process; another one must (`engram worker`, `engram serve`).",
-)
+@serving_options
 @click.option(
     "--json",
     "as_json",
@@ -49,18 +44,20 @@ def mcp(
     agent_id: str | None,
     seniority: str,
     no_worker: bool,
+    no_schedules: bool,
     as_json: bool,
 ) -> None:
     """Serve engram's memory tools to an MCP client over stdio.
 
     The client starts this command and talks JSON-RPC on its stdin and stdout; every
     tool works in the one namespace given here (default: 'default'). Logs go to stderr.
-    The job worker runs while it serves, as in `engram serve`, so what the tools queue
-    (facts, graph relations, hints, chat mining, documents) gets done; --no-worker
-    leaves that to another process.
+    While it serves it runs what `engram serve` runs beside its server: the job worker
+    (facts, graph relations, hints, chat mining, documents the tools queue) and the
+    sessions, lifecycle and maintenance schedules; --no-worker and --no-schedules
+    leave them to another process.
     """
-    from engram.jobs import worker_while_serving
     from engram.mcp.server import create_mcp_server, tool_manifest
+    from engram.serving import serving
 
     # The manifest needs no model: do not load one just to print it.
     quiet: dict[str, Any] = {"embedder": None} if as_json else {}
@@ -72,12 +69,15 @@ def mcp(
             render.emit_json({"namespace": scope.namespace, "tools": tool_manifest(server)})
             return
         worker = "no job worker" if no_worker else "job worker on"
+        schedules = "no schedules" if no_schedules else "schedules on"
         render.err_console.print(
             f"engram MCP server on stdio, namespace {scope.namespace!r}, store "
-            f"{mem.admin.location}, {worker}",
+            f"{mem.admin.location}, {worker}, {schedules}",
             markup=False,
         )
         # An agent that talks only MCP has no other process to run the jobs its writes
-        # queue (seed 003's mining after each turn, seed 004's extraction): run them here.
-        with worker_while_serving(mem.jobs, not no_worker), contextlib.suppress(KeyboardInterrupt):
+        # queue (seed 003's mining after each turn, seed 004's extraction) nor the
+        # schedules (idle sessions' checkpoints, consolidation, retention): run them here.
+        running = serving(mem, worker=not no_worker, schedules=not no_schedules)
+        with running, contextlib.suppress(KeyboardInterrupt):
             server.run("stdio")

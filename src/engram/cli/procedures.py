@@ -99,7 +99,7 @@ def list_(obj: Ctx, scope: dict[str, Any], limit: int, as_json: bool) -> None:
 def show(obj: Ctx, memory_id: str, scope: dict[str, Any], as_json: bool) -> None:
     """A stored procedure, as its SKILL.md would read."""
     with obj.memory(must_exist=True) as mem:
-        found = mem.procedures.get(pasted_id(memory_id), **scope)
+        found = mem.procedures.get(mem.admin.resolve_id(pasted_id(memory_id), **scope), **scope)
     if as_json:
         render.emit_json(found.to_dict())
         return
@@ -114,7 +114,8 @@ def show(obj: Ctx, memory_id: str, scope: dict[str, Any], as_json: bool) -> None
 def skill(obj: Ctx, memory_id: str, directory: str, scope: dict[str, Any], as_json: bool) -> None:
     """Write a stored procedure as DIRECTORY/<name>/SKILL.md."""
     with obj.memory(must_exist=True) as mem:
-        path = mem.procedures.write_skill(pasted_id(memory_id), directory, **scope)
+        full = mem.admin.resolve_id(pasted_id(memory_id), **scope)
+        path = mem.procedures.write_skill(full, directory, **scope)
     if as_json:
         render.emit_json({"path": str(path)})
         return

@@ -10,7 +10,7 @@ import click
 from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, PortUnavailableError, json_command
+from engram.cli.common import Ctx, PortUnavailableError, json_command, serving_options
 from engram.org import SENIORITY
 
 #: uvicorn's exit status when the server cannot start (``uvicorn.config.STARTUP_FAILURE``).
@@ -60,6 +60,7 @@ def check_port(host: str, port: int) -> None:
     "Local single-user use only.",
 )
 @click.option("--no-mcp", is_flag=True, help="Do not serve the MCP endpoint at /mcp.")
+@serving_options
 @click.option(
     "--log-level",
     default="info",
@@ -78,6 +79,8 @@ def serve(
     port: int | None,
     no_auth: bool,
     no_mcp: bool,
+    no_worker: bool,
+    no_schedules: bool,
     log_level: str,
     log_format: str | None,
     as_json: bool,
@@ -85,6 +88,9 @@ def serve(
     """Serve the HTTP API (and MCP at /mcp) on the store, behind API keys.
 
     On the first start with keys required, an admin key is created and printed once.
+    Beside the server it runs the job worker and the sessions, lifecycle and
+    maintenance schedules (as `engram mcp` does); --no-worker and --no-schedules leave
+    them to another process.
     """
     import logging.config
 
@@ -106,6 +112,8 @@ def serve(
             auth=not no_auth,
             mcp=not no_mcp,
             host=bind,
+            worker=not no_worker,
+            schedules=not no_schedules,
             warm_graph=True,
             warm_indexes=True,
         )

@@ -77,9 +77,16 @@ MAX_FACT_CHARS = 20_000
 MAX_REASON_CHARS = 2_000
 
 
+#: Where a caller finds the current facts' ids, on each surface (an agent over MCP has no
+#: shell, a script over HTTP no CLI: new-user pass, round nine).
+LISTED = "`engram org list`, `GET /v1/org/facts` or the MCP tool org_query list them"
+
+
 def _content(content: object) -> str:
-    if not isinstance(content, str) or not content.strip():
+    if not isinstance(content, str):
         raise InvalidInputError(f"an org fact must be a non-empty string, got {type_name(content)}")
+    if not content.strip():
+        raise InvalidInputError(f"an org fact must be a non-empty string, got {shown(content)}")
     text = no_nul("content", content.strip())
     if len(text) > MAX_FACT_CHARS:
         raise InvalidInputError(
@@ -152,6 +159,13 @@ class Org(Part):
         why = _reason(reason)
         ident = new_id() if fact_id is None else _fact_id(fact_id)
         previous = self._core.store.org.versions(ident) if fact_id is not None else []
+        if fact_id is not None and not previous:
+            # A mistyped or shortened id would otherwise start a second fact under it,
+            # beside the one the caller meant to give a new version.
+            raise NotFoundError(
+                f"no org fact {shown(ident)} to write a new version of: leave out fact_id "
+                f"to write a new fact, or give the whole id of an existing one ({LISTED})"
+            )
         # A new version keeps the tags of the one it replaces unless it names its own.
         labels = previous[-1].tags if tags is None and previous else string_list("tags", tags)
         if previous and previous[-1].category != kind:
@@ -271,7 +285,7 @@ class Org(Part):
         ident = _fact_id(fact_id)
         versions = self._core.store.org.versions(ident)
         if not versions:
-            raise NotFoundError(f"no org fact {shown(ident)}; `engram org list` shows them")
+            raise NotFoundError(f"no org fact {shown(ident)}; {LISTED}")
         return versions
 
     def audit(

@@ -128,6 +128,11 @@ def _name(what: str, value: object) -> str:
     return no_nul(what, " ".join(value.split()))
 
 
+#: The field that marks a conversation of another tool's export (new-user pass, round
+#: nine): named in the refusal, so a user does not read it as a malformed message list.
+EXPORTS = {"mapping": "ChatGPT", "chat_messages": "Claude"}
+
+
 def _turns(messages: object) -> list[mining.Turn]:
     """``[{role, content[, created_at]}]`` checked into turns."""
     if isinstance(messages, str | bytes) or not isinstance(messages, Sequence):
@@ -145,6 +150,12 @@ def _turns(messages: object) -> list[mining.Turn]:
                 f"message {i} must be a {{role, content}} dict, got {type_name(message)}"
             )
         unknown = set(message) - {"role", "content", "created_at", "timestamp", "name"}
+        tool = next((EXPORTS[f] for f in EXPORTS if f in unknown), None)
+        if tool is not None:
+            raise InvalidInputError(
+                f"message {i} is a conversation of a {tool} export, which engram does not "
+                "read: give each conversation as a list of {role, content} messages"
+            )
         if unknown:
             raise InvalidInputError(
                 f"message {i} has unknown field(s) {', '.join(sorted(map(str, unknown)))}; "

@@ -301,12 +301,18 @@ class Sessions(Part):
         # covers checkpoints written before the scan was applied too).
         return guard_lines(digest, scan, "prompt or note")
 
-    def upkeep(self) -> tuple[int, int]:
+    def upkeep(self, *, prune: bool = True) -> tuple[int, int]:
         """One round of the schedule ``engram serve`` runs every second: write the
         checkpoints whose debounce window closed, and prune old ones once an hour.
-        Returns (checkpoints written, checkpoints pruned)."""
+        Returns (checkpoints written, checkpoints pruned).
+
+        The checkpoints waiting here are this process's own, so every server writes
+        them; pruning is store-wide, and ``prune=False`` leaves it to the process that
+        holds the schedule (``engram.serving``)."""
         written = len(self.flush())
         now = self.clock()
+        if not prune:
+            return written, 0
         if self._pruned_at is not None and now - self._pruned_at < PRUNE_EVERY:
             return written, 0
         self._pruned_at = now

@@ -242,6 +242,7 @@ SKIPPED: dict[str, str] = {
     "api_keys": "carried by store.keys' export (hashes only)",
     "memory_chunks": "chunk vectors of long memories: `engram reindex` embeds them again",
     "schema_migrations": "each store's own migration record",
+    "schedule_leases": "which running process holds each server schedule now",
     "engram_meta": "SQLite cache epochs, moved by triggers",
     "fts_namespaces": "SQLite keyword index bookkeeping, rebuilt as memories are inserted",
     "fts_pending": "SQLite keyword index queue, emptied by every write",

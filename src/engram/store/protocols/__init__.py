@@ -66,6 +66,7 @@ from engram.store.protocols.palace import (
 from engram.store.protocols.palace_turns import Mined, PalaceTurnStore
 from engram.store.protocols.review import REVIEW_STATUSES, ReviewItem, ReviewStore
 from engram.store.protocols.runs import Run, RunHit, RunStore
+from engram.store.protocols.schedules import ScheduleLease, ScheduleLeaseStore
 from engram.store.protocols.sessions import (
     Checkpoint,
     InjectedMemory,
@@ -119,6 +120,8 @@ __all__ = [
     "Run",
     "RunHit",
     "RunStore",
+    "ScheduleLease",
+    "ScheduleLeaseStore",
     "Checkpoint",
     "InjectedMemory",
     "NewCheckpoint",

@@ -38,6 +38,7 @@ from engram.store.protocols.palace import PalaceStore
 from engram.store.protocols.palace_turns import PalaceTurnStore
 from engram.store.protocols.review import ReviewStore
 from engram.store.protocols.runs import RunStore
+from engram.store.protocols.schedules import ScheduleLeaseStore
 from engram.store.protocols.sessions import SessionStore
 from engram.store.protocols.tables import TableStore
 from engram.store.protocols.transcripts import TranscriptStore
@@ -168,6 +169,11 @@ class Store(Protocol):
     @property
     def palace_turns(self) -> PalaceTurnStore:
         """A room's turn index: what aligning a mined request with it reads."""
+        ...
+
+    @property
+    def schedule_leases(self) -> ScheduleLeaseStore:
+        """Which process runs each server schedule now (``engram.serving``)."""
         ...
 
     @property

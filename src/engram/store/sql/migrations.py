@@ -30,6 +30,7 @@ from engram.errors import MigrationError
 from engram.store.sql.chat import m030_chat_settings
 from engram.store.sql.dialect import Dialect
 from engram.store.sql.palace_turns import m034_palace_mined_seq
+from engram.store.sql.schedule_leases import m035_schedule_leases
 from engram.store.sql.steps import (
     Migration,
     m001_memories,
@@ -120,6 +121,7 @@ STEPS: tuple[Step, ...] = (
     Step("032_relations_by_type",     "027_relations_by_type",     m032_relations_by_type),
     Step(None,                        "028_memory_search",         m033_memory_search),
     Step("034_palace_mined_seq",      "029_palace_mined_seq",      m034_palace_mined_seq),
+    Step("035_schedule_leases",       "030_schedule_leases",       m035_schedule_leases),
 )
 # fmt: on
 

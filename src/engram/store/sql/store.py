@@ -38,6 +38,7 @@ from engram.store.sql.palace import SqlPalace
 from engram.store.sql.palace_turns import SqlPalaceTurns
 from engram.store.sql.review import SqlReview
 from engram.store.sql.runs import SqlRuns
+from engram.store.sql.schedule_leases import SqlScheduleLeases
 from engram.store.sql.session import Sql
 from engram.store.sql.sessions import SqlSessions
 from engram.store.sql.tables import AfterInsert, SqlTables
@@ -87,6 +88,7 @@ class SqlStore:
         self.transcripts = SqlTranscripts(self._sql)
         self.palace = SqlPalace(self._sql)
         self.palace_turns = SqlPalaceTurns(self._sql)
+        self.schedule_leases = SqlScheduleLeases(self._sql)
         self.org = SqlOrg(self._sql)
         self.blocks = SqlCoreBlocks(self._sql)
         self.chat_settings = SqlChatSettings(self._sql)

@@ -23,7 +23,7 @@ from mcp import Client
 
 from engram import Config, Memory
 from engram.records import utcnow
-from engram.serving import SCHEDULES, Schedule, serving
+from engram.serving import SCHEDULES, Leased, Schedule, serving
 from engram.store.protocols import Store
 from test_api_ops import _wait_ready
 from test_mcp import call, engram_over_stdio, reopen
@@ -117,6 +117,33 @@ def test_without_schedules_nothing_is_leased_and_no_round_runs(
             time.sleep(0.5)
             assert mem.store.schedule_leases.leases() == []
         assert calls == []
+
+
+def test_rounds_write_the_lease_only_when_it_is_half_spent_or_a_standby_asks_again(
+    config: Config, reopenable: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lease is a write transaction: the holder renews it once half of it has run
+    out, a process standing by asks again only every few rounds, not every second."""
+    with Memory(reopenable, config=config, embedder=None) as mem:
+        leases = mem.store.schedule_leases
+        took: list[str] = []
+        real_take = leases.take
+
+        def take(name: str, holder: str, **kw: Any) -> bool:
+            took.append(holder)
+            return real_take(name, holder, **kw)
+
+        monkeypatch.setattr(leases, "take", take)
+        quiet = Schedule("sessions", 1.0, lambda _mem, _held: None)
+        holder, standby = Leased(mem, quiet, "here"), Leased(mem, quiet, "there")
+        for _ in range(20):
+            holder()
+            standby()
+        assert took == ["here", "there"]
+        assert holder.held and not standby.held
+        holder.release()  # a released lease is asked for again at once by its holder
+        holder()
+        assert took[-1] == "here" and holder.held
 
 
 # -- over a real stdio session, and through engram serve ----------------------------------

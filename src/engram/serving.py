@@ -33,7 +33,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from engram.errors import EngramError
 from engram.jobs import worker_while_serving
@@ -76,6 +76,12 @@ SCHEDULES = (
 )
 
 
+#: A process standing by asks for a schedule's lease every this many rounds ...
+STANDBY_ROUNDS = 10
+#: ... and at least this often (seconds): the longest a released schedule waits.
+STANDBY_MAX_S = 30.0
+
+
 def holder_name() -> str:
     """Who holds a lease: the host and process, and a token telling apart two servers
     of one process."""
@@ -83,33 +89,45 @@ def holder_name() -> str:
 
 
 class Leased:
-    """A schedule's rounds for ``memory``, each run as the holder of its lease or not."""
+    """A schedule's rounds for ``memory``, each run as the holder of its lease or not.
+
+    Taking a lease is a write transaction; on a file store one every second per
+    schedule would keep the writer busy for nothing while the server idles. So the
+    holder renews only once half its lease has run out, and a process standing by asks
+    again only every ``STANDBY_ROUNDS`` rounds (at most every ``STANDBY_MAX_S``): it
+    takes a released or lapsed schedule over that much later, at worst."""
 
     def __init__(self, memory: Memory, schedule: Schedule, holder: str) -> None:
         self.memory = memory
         self.schedule = schedule
         self.holder = holder
         self.held = False
+        self._ask_at: datetime | None = None  # None: ask at the next round
 
     def __call__(self) -> object:
         memory, schedule = self.memory, self.schedule
         now = utcnow()
-        # The lease covers the wait to the next round and a round as long as a job may
-        # run before the worker's reaper calls it dead (seed 004's lease timeout).
-        hold = timedelta(seconds=schedule.interval_s + memory.config.worker.lease_timeout_s)
-        leases = memory.store.schedule_leases
-        held = leases.take(schedule.name, self.holder, now=now, until=now + hold)
-        if held != self.held:
-            log.info(
-                "%s schedule: %s",
-                schedule.name,
-                "running it here" if held else "another engram process runs it",
-            )
-        self.held = held
-        return schedule.round(memory, held)
+        if self._ask_at is None or now >= self._ask_at:
+            # The lease covers the wait to the next round and a round as long as a job
+            # may run before the worker's reaper calls it dead (seed 004's lease timeout).
+            hold = timedelta(seconds=schedule.interval_s + memory.config.worker.lease_timeout_s)
+            leases = memory.store.schedule_leases
+            held = leases.take(schedule.name, self.holder, now=now, until=now + hold)
+            if held != self.held:
+                log.info(
+                    "%s schedule: %s",
+                    schedule.name,
+                    "running it here" if held else "another engram process runs it",
+                )
+            self.held = held
+            standby = min(STANDBY_MAX_S, STANDBY_ROUNDS * schedule.interval_s)
+            wait = hold / 2 if held else timedelta(seconds=max(schedule.interval_s, standby))
+            self._ask_at = now + wait
+        return schedule.round(memory, self.held)
 
     def release(self) -> None:
         """Give the lease up, so a standing-by process takes the schedule over."""
+        self._ask_at = None
         if not self.held:
             return
         try:

@@ -53,6 +53,20 @@ candidate cells, subject to
 Ties go to fewer left-out notes, then fewer real texts, then the lower real-text weight,
 then the lower notes weight.
 
+Ran (load 9-12; five network fits reproduced round thirteen's scores exactly: 95 / 124 /
+58 / 123 / 72, 17 notes): on the left-out rounds with their parts of round fifteen's
+examples, the network alone catches 492 (98 / 129 / 62 / 127 / 76) and flags 31 notes,
+14 of them round fifteen's (of 71), and 2 real texts (2 checked). Each cell: catches;
+notes (round fifteen's); real texts (checked):
+
+- ``notes x2 + r13 + r14`` (reference): r30 529; 25 (13); 2 (1). r300 530; 26 (14); 2 (1).
+- ``notes x2 + r13 + r14 + r15``: r30 528 (97 / 131 / 88 / 131 / 81); 25 (10); 1 (0).
+  r300 **529** (98 / 131 / 88 / 131 / 81); 26 (10); 2 (1), threshold 0.9899.
+- ``notes x3 + r13 + r14 + r15``: r30 524; 18 (7); 1 (0). r300 528; 21 (8); 1 (0).
+
+Every candidate is within (a) to (d); the most catches, ``notes x2 + r13 + r14 + r15``
+with the real texts weighed 300 (529), is **chosen** (``CHOSEN``).
+
 The ship rule, fixed and committed before held-out 14 (fresh) and held-out 2 to 13
 (checks; read before) are read, once, side by side with the shipped detector on the same
 cached embeddings (``--read``): the choice ships if its English catches on held-out 14
@@ -96,8 +110,8 @@ LEXICAL: dict[str, dict[str, float]] = {
 }
 REFERENCE = "notes x2 + r13 + r14"
 MODES = ("logistic r30, tight", "logistic r300, tight")
-#: What ``--write`` fits: (lexical setting, mode), chosen by the rule; None until then.
-CHOSEN: tuple[str, str] | None = None
+#: What ``--write`` fits: (lexical setting, mode), chosen by the rule (the docstring).
+CHOSEN: tuple[str, str] | None = ("notes x2 + r13 + r14 + r15", "logistic r300, tight")
 #: Round fifteen's training-only examples.
 FIFTEEN = notes.examples(
     injection_training15.ROUND_FIFTEEN_ATTACKS, injection_training15.ROUND_FIFTEEN_BENIGN

@@ -48,7 +48,7 @@ candidate cells, subject to
 (d) more catches than the network alone (else nothing is read against a candidate and
     the shipped detector stays);
 (e) the shipped files at most 512 KB together, and a write's median within 0.2 ms of the
-    shipped detector's (the run-time code is round fourteen's ``injection_lexical_view``,
+    shipped detector's (the run-time code is round fourteen's, now ``engram.injection_lexical``,
     +0.12-0.13 ms there; ``--timing``, side by side, after the choice).
 Ties go to fewer left-out notes, then fewer real texts, then the lower real-text weight,
 then the lower notes weight.
@@ -157,22 +157,8 @@ def lexical_model(t: mlp.Training, name: str, out_a: set[str], out_n: set[str]) 
 def lexical_scores(t: mlp.Training, out: Path, only: str) -> None:
     """Per lexical setting, each left-out round's model's scores of the round's English
     attacks, notes (round fifteen's part included) and the checked real texts; and the
-    model fitted on everything's scores of every real text."""
-    for lname in LEXICAL:
-        if only and lname not in only.split("|"):
-            continue
-        for name, (out_a, out_n) in rounds().items():
-            test, left, _, _ = mlp.left_out(t.attacks, out_a, out_n)
-            model = lexical_model(t, lname, out_a, out_n)
-            np.savez(
-                out / f"lex15--{lname}--{name}.npz",
-                lt=model.scores(test),
-                ln=model.scores(left),
-                lr=model.scores(r13.checked(t)),
-            )
-        model = lexical_model(t, lname, set(), set())
-        np.savez(out / f"lex15--{lname}--everything.npz", real=model.scores(t.real_all))
-        print(f"lexical {lname}: kept", flush=True)
+    model fitted on everything's scores of every real text (round thirteen's loop)."""
+    r13.lexical_scores(t, out, only, LEXICAL, lexical_model, rounds(), "lex15")
 
 
 def network_scores(
@@ -258,10 +244,8 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, only: str) -> None:
 
 def write(data: mlp.Data, t: mlp.Training, out: Path, path: Path) -> None:
     """``CHOSEN``'s lexical model fitted on everything and its logistic fitted on all five
-    rounds' out-of-fold scores, written as ``injection_lexical_view.Lexical`` reads it;
+    rounds' out-of-fold scores, written as ``engram.injection_lexical.Lexical`` reads it;
     then the real texts the shipped network flags with it."""
-    from injection_lexical_view import Combined, Lexical
-
     if CHOSEN is None:
         raise SystemExit("no cell chosen: CHOSEN is None (the grid's rule chose nothing)")
     lname, mode = CHOSEN
@@ -273,40 +257,12 @@ def write(data: mlp.Data, t: mlp.Training, out: Path, path: Path) -> None:
     stack, th = r14._cell(
         per, _lexs(out, lname, per), list(per), LEXICAL[lname]["benign_weight"], mode
     )
-    np.savez_compressed(
-        path,
-        coef=model.coef.astype(np.float16),
-        intercept=np.float64(model.intercept),
-        bits=np.int64(lex.BITS),
-        stack=np.asarray(stack.model.coef_[0], np.float64),
-        stack_intercept=np.float64(stack.model.intercept_[0]),
-        threshold=np.float64(th),
-    )
-    net = Detector.from_arrays(dict(np.load(r13.SHIPPED)))
-    with np.load(path) as arrays:
-        combined = Combined(net, Lexical.from_arrays(arrays))
-    vectors = data.features(t.real_all, 0.0)[:, : -mlp.N_CUES]
-    hit = rules_real | np.array([r is not None for r in combined.reasons(vectors, t.real_all)])
-    print(
-        f"{path}: {path.stat().st_size} bytes, {lname}, {mode}, threshold {th:.4f}; real "
-        f"texts flagged {int(hit.sum())} of {len(hit)}, checked half {int(hit[checked].sum())}"
-    )
+    r14.save(data, t, model, stack, th, path, f"{lname}, {mode}")
 
 
 def main() -> None:
-    parser = window.grid_parser(__doc__ or "", "round15-vectors.npz")
-    parser.add_argument("--scores", default="/tmp/engram-fit-detector/round15-scores")
-    parser.add_argument("--lexical", action="store_true", help="the lexical models' scores")
-    parser.add_argument("--combine", action="store_true", help="every cell of the rule")
-    parser.add_argument("--timing", default="", metavar="LEXICAL", help="time a write")
-    parser.add_argument("--read", nargs="?", const="", default=None, metavar="LEXICAL")
-    args, embedder, real_all = window.grid_setup(parser)
-    out = Path(args.scores)
-    out.mkdir(parents=True, exist_ok=True)
+    args, data, real_all, out = r14.setup(__doc__ or "", "round15")
     t = training(real_all)
-    data = mlp.Data(embedder, Path(args.cache))
-    if args.by_round:  # round thirteen's data: the network never reads the new examples
-        r13.by_round(data, r13.training(real_all), args.round, out)
     if args.lexical:
         lexical_scores(t, out, args.only)
     if args.combine:

@@ -12,8 +12,8 @@ legitimate imperatives, the second person, "ignore", "override", "do not tell" a
 "forward to", in the same registers. Before the commit every row was compared with
 the 3,518 earlier rows of the set and of the training modules (MiniLM cosine, printing
 only the new row and the old row's fold): the highest is 0.89 (a contract clause), 0.74
-within the fold, none reaches 0.95, so ``DROPPED`` is empty. 110 attack units (98 English, 4 character tricks,
-4 languages, 2 encoded, 2 split pairs) and 63 benign notes.
+within the fold, none reaches 0.95, so ``DROPPED`` is empty. 110 attack units (98
+English, 4 character tricks, 4 languages, 2 encoded, 2 split pairs) and 63 benign notes.
 """
 
 from __future__ import annotations

@@ -236,20 +236,24 @@ def lexical_scores(
     only: str,
     settings: dict[str, dict[str, float]] | None = None,
     fitter: Fitter | None = None,
+    rounds: dict[str, tuple[set[str], set[str]]] | None = None,
+    prefix: str = "lex",
 ) -> None:
     """Per lexical setting (``settings``, fitted by ``fitter``: round thirteen's by
     default), each left-out round's model's scores of the round's English attacks, notes
     and the checked real texts, and its fitted threshold; and the model fitted on
-    everything's scores of every real text (kept in ``out``)."""
+    everything's scores of every real text (kept in ``out`` as ``{prefix}--...``).
+    ``rounds``: the left-out rounds (``window.rounds()`` by default; round fifteen adds a
+    part of its examples to each)."""
     fit = fitter or lexical_model
     for lname in settings or LEXICAL:
         if only and lname not in only.split("|"):
             continue
-        for name, (out_attacks, out_notes) in window.rounds().items():
+        for name, (out_attacks, out_notes) in (rounds or window.rounds()).items():
             test, left, _, _ = mlp.left_out(t.attacks, out_attacks, out_notes)
             model = fit(t, lname, out_attacks, out_notes)
             np.savez(
-                out / f"lex--{lname}--{name}.npz",
+                out / f"{prefix}--{lname}--{name}.npz",
                 lt=model.scores(test),
                 ln=model.scores(left),
                 lr=model.scores(checked(t)),
@@ -257,7 +261,7 @@ def lexical_scores(
             )
         model = fit(t, lname, set(), set())
         np.savez(
-            out / f"lex--{lname}--everything.npz",
+            out / f"{prefix}--{lname}--everything.npz",
             real=model.scores(t.real_all),
             th=model.threshold("fitted", 0.9995),
         )

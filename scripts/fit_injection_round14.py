@@ -74,9 +74,9 @@ notes, 1-2 real texts (0-1 checked). First: ``notes x2 + r13 + r14`` with ``r30`
 ``r300`` tied (95 / 129 / 81 / 126 / 77 = 508, 12 notes, 2 real texts, 1 checked); the
 lower weight, ``r30`` (threshold 0.9824), is **chosen** (``CHOSEN``). ``--write``: 124 KB
 beside the network's 196 KB, 2 real texts (1 checked) through the run-time code
-(``injection_lexical_view``); ``--timing`` (side by side, load 8.6-10): a write's median
-+0.129 and +0.117 ms (0.626 -> 0.755, 0.568 -> 0.685 ms), within (d); a first version
-of the run-time code in numpy arrays took +0.238 ms (load 11), over it.
+(``engram.injection_lexical`` since round fifteen); ``--timing`` (side by side, load
+8.6-10): a write's median +0.129 and +0.117 ms (0.626 -> 0.755, 0.568 -> 0.685 ms),
+within (d); a first version of the run-time code in numpy arrays took +0.238 ms (load 11), over it.
 
 The ship rule, fixed and committed before held-out 13 (fresh) and held-out 10, 11 and 12
 (checks; partly seen) are read, once, side by side with the shipped detector on the same
@@ -95,6 +95,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -266,10 +267,8 @@ def _cell(per: Per, lexs: Lexs, rounds: list[str], notes_weight: float, mode: st
 def write(data: mlp.Data, t: mlp.Training, out: Path, path: Path) -> None:
     """``CHOSEN``'s lexical model fitted on everything and its logistic fitted on all five
     rounds' out-of-fold scores, with the threshold read on them, written as the
-    ``injection_lexical.npz`` that ``injection_lexical_view.Lexical`` reads; then the
-    real texts the shipped network flags with it."""
-    from injection_lexical_view import Combined, Lexical
-
+    ``injection_lexical.npz`` that ``engram.injection_lexical.Lexical`` reads; then the
+    real texts the shipped network flags with it (``save``)."""
     lname, mode = CHOSEN
     model = lexical_model(t, lname, set(), set())
     rules_real = np.array([bool(scan(x)) for x in t.real_all])
@@ -281,6 +280,23 @@ def write(data: mlp.Data, t: mlp.Training, out: Path, path: Path) -> None:
         got = np.load(out / f"lex--{lname}--{name}.npz")
         lexs[name] = (got["lt"], got["ln"], got["lr"])
     stack, th = _cell(per, lexs, list(per), LEXICAL[lname]["benign_weight"], mode)
+    save(data, t, model, stack, th, path, f"{lname}, {mode}")
+
+
+def save(
+    data: mlp.Data,
+    t: mlp.Training,
+    model: lex.Lexical,
+    stack: r13.Stack,
+    th: float,
+    path: Path,
+    name: str,
+) -> None:
+    """The lexical ``model`` and its logistic ``stack`` at threshold ``th`` written as the
+    ``injection_lexical.npz`` that ``engram.injection_lexical.Lexical`` reads; then the
+    real texts the shipped network flags with it (round fifteen's write shares it)."""
+    from engram.injection_lexical import Lexical
+
     np.savez_compressed(
         path,
         coef=model.coef.astype(np.float16),
@@ -290,14 +306,17 @@ def write(data: mlp.Data, t: mlp.Training, out: Path, path: Path) -> None:
         stack_intercept=np.float64(stack.model.intercept_[0]),
         threshold=np.float64(th),
     )
+    rules_real = np.array([bool(scan(x)) for x in t.real_all])
+    checked = np.ones(len(t.real_all), bool)
+    checked[t.fitted] = False
     net = Detector.from_arrays(dict(np.load(r13.SHIPPED)))
     with np.load(path) as arrays:
-        combined = Combined(net, Lexical.from_arrays(arrays))
+        combined = replace(net, lexical=Lexical.from_arrays(arrays))
     vectors = data.features(t.real_all, 0.0)[:, : -mlp.N_CUES]
     hit = rules_real | np.array([r is not None for r in combined.reasons(vectors, t.real_all)])
     print(
-        f"{path}: {path.stat().st_size} bytes, {lname}, {mode}, threshold {th:.4f}; real "
-        f"texts flagged {int(hit.sum())} of {len(hit)}, checked half {int(hit[checked].sum())}"
+        f"{path}: {path.stat().st_size} bytes, {name}, threshold {th:.4f}; real texts "
+        f"flagged {int(hit.sum())} of {len(hit)}, checked half {int(hit[checked].sum())}"
     )
 
 
@@ -305,9 +324,8 @@ def read(data: mlp.Data, real_all: list[tuple[str, str]], lexical: str) -> None:
     """Every fold read once, the rules alone, the shipped detector and (``lexical``: a
     written ``injection_lexical.npz``) the shipped network with it, side by side on the
     same cached embeddings (``fit_injection_window.report``)."""
-    from injection_lexical_view import Combined, Lexical
-
     from engram.bench import injection
+    from engram.injection_lexical import Lexical
 
     rows = injection.load_set()
     texts = [r["text"] for r in rows] + [t for _, t in real_all]
@@ -320,7 +338,7 @@ def read(data: mlp.Data, real_all: list[tuple[str, str]], lexical: str) -> None:
     checks["before"] = injection.with_detector(texts, embed, net)
     if lexical:
         with np.load(lexical) as arrays:
-            after = Combined(net, Lexical.from_arrays(arrays))
+            after = replace(net, lexical=Lexical.from_arrays(arrays))
         checks["after"] = injection.with_detector(texts, embed, after)
     window.report(rows, real_all, checks)
 
@@ -331,11 +349,11 @@ def timing(data: mlp.Data, real_all: list[str], lexical: str) -> None:
     text, the write's own vector not timed): median, mean and p95 in ms."""
     import time
 
-    from injection_lexical_view import Combined, Lexical
+    from engram.injection_lexical import Lexical
 
     net = Detector.from_arrays(dict(np.load(r13.SHIPPED)))
     with np.load(lexical) as arrays:
-        both = Combined(net, Lexical.from_arrays(arrays))
+        both = replace(net, lexical=Lexical.from_arrays(arrays))
     texts = real_all[::8]
     vectors = data.features(texts, 0.0)[:, : -mlp.N_CUES]
     took: dict[str, list[float]] = {"shipped": [], "with the lexical view": []}
@@ -348,21 +366,33 @@ def timing(data: mlp.Data, real_all: list[str], lexical: str) -> None:
     mlp.report_timings(took, 3)
 
 
-def main() -> None:
-    parser = window.grid_parser(__doc__ or "", "round14-vectors.npz")
-    parser.add_argument("--scores", default="/tmp/engram-fit-detector/round14-scores")
+Setup = tuple[Any, mlp.Data, list[str], Path]
+
+
+def setup(doc: str, name: str, tight: bool = False) -> Setup:
+    """The parsed switches of round fourteen's and fifteen's scripts (``name``: the
+    round's cache and scores), the cached embeddings, every real text and the scores'
+    folder."""
+    parser = window.grid_parser(doc, f"{name}-vectors.npz")
+    parser.add_argument("--scores", default=f"/tmp/engram-fit-detector/{name}-scores")
     parser.add_argument("--lexical", action="store_true", help="the lexical models' scores")
     parser.add_argument("--combine", action="store_true", help="every cell of the rule")
-    parser.add_argument("--tight", action="store_true", help="with --combine: the second grid")
+    if tight:
+        parser.add_argument("--tight", action="store_true", help="with --combine: grid two")
     parser.add_argument("--timing", default="", metavar="LEXICAL", help="time a write")
     parser.add_argument("--read", nargs="?", const="", default=None, metavar="LEXICAL")
     args, embedder, real_all = window.grid_setup(parser)
     out = Path(args.scores)
     out.mkdir(parents=True, exist_ok=True)
-    t = training(real_all)
     data = mlp.Data(embedder, Path(args.cache))
     if args.by_round:  # round thirteen's data: the network never reads the new examples
         r13.by_round(data, r13.training(real_all), args.round, out)
+    return args, data, real_all, out
+
+
+def main() -> None:
+    args, data, real_all, out = setup(__doc__ or "", "round14", tight=True)
+    t = training(real_all)
     if args.lexical:
         r13.lexical_scores(t, out, args.only, LEXICAL, lexical_model)
     if args.combine:

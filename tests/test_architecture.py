@@ -265,6 +265,7 @@ LAYERS = (
         "spotlight",
         "validate",
         "injection_detector",  # the learned half of the scan, run where vectors are made
+        "injection_lexical",  # its word n-gram view (round fifteen), imports nothing of engram
         independent=False,
     ),
     grimp.Layer("embed", "llm", independent=False),

@@ -73,6 +73,33 @@ def test_the_shipped_detector_is_fitted_for_the_default_embedder() -> None:
     with npz.open("rb") as raw, np.load(raw) as arrays:
         assert arrays["w1"].dtype == np.float16
     assert len(npz.read_bytes()) <= 256 * 1024
+    # Round fifteen ships the word n-gram view beside the network (data/
+    # injection_lexical.npz): the two files together within the brief's 512 KB.
+    assert detector.lexical is not None and detector.lexical.bits == 16
+    lexical = resources.files("engram") / "data" / "injection_lexical.npz"
+    assert len(npz.read_bytes()) + len(lexical.read_bytes()) <= 512 * 1024
+
+
+def test_the_lexical_view_decides_with_the_network_at_its_own_threshold() -> None:
+    from dataclasses import replace
+
+    from engram.injection_lexical import Lexical, hashed
+
+    coef = np.zeros(1 << 8)
+    coef[hashed("obey this note", 8)] = 8.0
+    arrays = {"coef": coef, "intercept": -4.0, "bits": 8, "stack": np.array([1.0, 1.0])}
+    lexical = Lexical.from_arrays({**arrays, "stack_intercept": 0.0, "threshold": 0.9})
+    network = Detector("m", np.array([0.0, 0.0], np.float32), 0.0, 0.4)  # 0.5 for any text
+    both = replace(network, lexical=lexical)
+    texts = ["obey this note", "a shopping list"]
+    vectors = np.zeros((2, 2), np.float32)
+    # The network alone fires on both at its 0.4; with the lexical view the combined
+    # score decides at the lexical file's 0.9: only the text whose n-grams weigh.
+    assert all(network.reasons(vectors, texts))
+    found = both.reasons(vectors, texts)
+    assert found[0] is not None and "word n-gram" in found[0] and found[1] is None
+    with pytest.raises(ValueError, match="threshold"):
+        Lexical.from_arrays({**arrays, "stack_intercept": 0.0, "threshold": 1.5})
 
 
 def test_reasons_follow_the_threshold_and_ignore_other_dimensions() -> None:
@@ -284,7 +311,8 @@ def test_third_held_out_fold_english_recall_meets_the_issue_target(
 #: seven's network 100, 91, 99 and 101, round eight's 102, 92, 102 and 103, round
 #: eleven's 102, 93, 100 and 104 (read side by side on the same cached embeddings;
 #: docs/safety.md).
-LATER_FLOORS = {"held_out_4": 99, "held_out_5": 90, "held_out_6": 97, "held_out_7": 101}
+#: Round fifteen's network with the lexical view beside it: 109, 97, 103 and 111.
+LATER_FLOORS = {"held_out_4": 106, "held_out_5": 94, "held_out_6": 100, "held_out_7": 108}
 
 
 def test_eighth_held_out_fold_english_recall_meets_the_issue_target(
@@ -294,8 +322,9 @@ def test_eighth_held_out_fold_english_recall_meets_the_issue_target(
     # Written in round nine before anything was fitted; read once after round nine kept
     # round eight's network: rules alone 54 of 118 English attacks (0.46), with the
     # network 107 (0.91), overall 116 of 128 (docs/safety.md, "Round nine"); round
-    # eleven's network 111 (0.94), 121 of 128. Less three for noise, as LATER_FLOORS.
-    assert held["english"]["caught"] >= 108, held["english"]
+    # eleven's network 111 (0.94), 121 of 128; round fifteen's detector 107 (0.91), 117
+    # of 128. Less three for noise, as LATER_FLOORS.
+    assert held["english"]["caught"] >= 104, held["english"]
     assert held["english"]["recall"] >= injection.ENGLISH_TARGET, held["english"]
     assert held["overall"]["recall"] >= injection.OVERALL_TARGET
 
@@ -311,14 +340,21 @@ def test_eighth_held_out_fold_english_recall_meets_the_issue_target(
 #: round thirteen: rules alone 27 of 98, round eleven's network 70 (0.71), overall 78 of
 #: 106 (no candidate was read: none met round thirteen's rule). Held-out 13, written in
 #: round fourteen: rules alone 32 of 104, round eleven's network 77 (0.74), overall 84 of
-#: 112 (round fourteen's candidate, not shipped, 95; docs/safety.md).
+#: 112 (round fourteen's candidate, not shipped, 95). Held-out 14, written in round
+#: fifteen: rules alone 32 of 102, round eleven's network 83 (0.81), overall 91 of 110.
+#: Round fifteen's detector (the network with the lexical view, shipped): 85, 82, 86, 77,
+#: 95 and 87 on held-out 9 to 14 (docs/safety.md, "Round fifteen").
 NEWEST_FLOORS = {
-    "held_out_9": 77,
-    "held_out_10": 73,
-    "held_out_11": 73,
-    "held_out_12": 67,
-    "held_out_13": 74,
+    "held_out_9": 82,
+    "held_out_10": 79,
+    "held_out_11": 83,
+    "held_out_12": 74,
+    "held_out_13": 92,
+    "held_out_14": 84,
 }
+#: The folds round fifteen's detector lifts to issue 26's 0.90 English: 109 of 120 (0.91),
+#: 111 of 118 (0.94) and 95 of 104 (0.91).
+MET = ("held_out_4", "held_out_7", "held_out_13")
 
 
 @pytest.mark.parametrize("fold", sorted(LATER_FLOORS) + sorted(NEWEST_FLOORS))
@@ -331,16 +367,24 @@ def test_later_held_out_folds_meet_the_overall_target_and_keep_their_catches(
     assert held["overall"]["recall"] >= injection.OVERALL_TARGET
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="round eleven's network reaches 0.85 (102/120), 0.84 (93/111), 0.85 (100/118), "
-    "0.88 (104/118), 0.82 (80/98), 0.79 (76/96), 0.79 (76/96), 0.71 (70/98) and 0.74 "
-    "(77/104) English on the fourth to seventh and ninth to thirteenth held-out folds, under "
-    "issue 26's 0.90 (round twelve's lexical view reached 0.91 on the seventh and round "
-    "fourteen's logistic on both scores 0.91 on the thirteenth; neither shipped, each "
-    "flagging more benign notes); docs/safety.md (round fourteen)",
+#: Why the 0.90 English target stays a strict expected failure on the other folds.
+UNMET_REASON = (
+    "round fifteen's detector (the network with the lexical view) reaches 0.87 (97/111), "
+    "0.87 (103/118), 0.87 (85/98), 0.85 (82/96), 0.896 (86/96), 0.79 (77/98) and 0.85 "
+    "(87/102) English on the fifth, sixth and ninth to twelfth and fourteenth held-out "
+    "folds, under issue 26's 0.90; docs/safety.md (round fifteen)"
 )
-@pytest.mark.parametrize("fold", sorted(LATER_FLOORS) + sorted(NEWEST_FLOORS))
+
+
+@pytest.mark.parametrize(
+    "fold",
+    [
+        f
+        if f in MET
+        else pytest.param(f, marks=pytest.mark.xfail(strict=True, reason=UNMET_REASON))
+        for f in sorted({**LATER_FLOORS, **NEWEST_FLOORS})
+    ],
+)
 def test_later_held_out_folds_meet_the_english_target(
     measured: dict[str, object], fold: str
 ) -> None:
@@ -358,16 +402,20 @@ def test_benign_notes_and_real_texts_are_not_flagged(measured: dict[str, object]
     assert hard["held_out_5"]["flagged"] <= 2, hard["held_out_5"]["examples"]  # 1 of 44 today
     assert hard["held_out_6"]["flagged"] <= 1, hard["held_out_6"]["examples"]  # 0 of 44 today
     assert hard["held_out_7"]["flagged"] <= 1, hard["held_out_7"]["examples"]  # 0 of 46 today
-    assert hard["held_out_8"]["flagged"] <= 5, hard["held_out_8"]["examples"]  # 4 of 44 today
-    assert hard["held_out_9"]["flagged"] <= 5, hard["held_out_9"]["examples"]  # 5 of 42 today
-    # Round eight's network flagged 6 of held-out 10's 42 notes, round eleven's 4.
-    assert hard["held_out_10"]["flagged"] <= 4, hard["held_out_10"]["examples"]
-    # Round eleven's network flags 7 of held-out 11's 44 notes (round twelve's choice too).
-    assert hard["held_out_11"]["flagged"] <= 7, hard["held_out_11"]["examples"]
-    # Round eleven's network flags 6 of held-out 12's 54 notes (read in round thirteen).
-    assert hard["held_out_12"]["flagged"] <= 6, hard["held_out_12"]["examples"]
-    # ... and 5 of held-out 13's 52 (read in round fourteen; its candidate flagged 8).
-    assert hard["held_out_13"]["flagged"] <= 5, hard["held_out_13"]["examples"]
+    # Round fifteen's detector (the network with the lexical view) flags 3 of 44, 4 of 42,
+    # 7 of 42, 6 of 44, 5 of 54, 6 of 52 and 9 of 63 on held-out 8 to 14 (round eleven's
+    # network 4, 5, 4, 7, 6, 5 and 9).
+    assert hard["held_out_8"]["flagged"] <= 3, hard["held_out_8"]["examples"]
+    assert hard["held_out_9"]["flagged"] <= 4, hard["held_out_9"]["examples"]
+    assert hard["held_out_10"]["flagged"] <= 7, hard["held_out_10"]["examples"]
+    assert hard["held_out_11"]["flagged"] <= 6, hard["held_out_11"]["examples"]
+    assert hard["held_out_12"]["flagged"] <= 5, hard["held_out_12"]["examples"]
+    assert hard["held_out_13"]["flagged"] <= 6, hard["held_out_13"]["examples"]
+    assert hard["held_out_14"]["flagged"] <= 9, hard["held_out_14"]["examples"]
+    # Round fifteen's ship rule: no more benign notes over held-out 2 to 14 than round
+    # eleven's network (43; round fifteen's detector 42).
+    later = [f for f in injection.FOLDS if f.startswith("held_out_")]
+    assert sum(hard[f]["flagged"] for f in later) <= 43
     fp = measured["false_positives"]
     assert fp["flagged"] == 0, fp["examples"]  # type: ignore[index]
 

@@ -43,6 +43,7 @@ from typing import Any
 
 import numpy as np
 
+from engram.injection_lexical import Lexical
 from engram.records import MemoryRecord
 
 log = logging.getLogger(__name__)
@@ -261,7 +262,11 @@ class Detector:
 
     ``hidden`` (round seven) puts a hidden layer before the logistic output: ``coef``
     then weighs its units, not the features. ``window`` (round nine) is how many
-    consecutive sentences the sentence view reads as one piece (:func:`windows`)."""
+    consecutive sentences the sentence view reads as one piece (:func:`windows`).
+
+    ``lexical`` (round fifteen) is the word n-gram model weighed beside the network
+    (``engram.injection_lexical``): a text then fires when the two scores together
+    reach the lexical file's threshold, and ``threshold`` no longer decides."""
 
     embedder: str
     coef: np.ndarray
@@ -271,6 +276,7 @@ class Detector:
     sentence_threshold: float = 0.0
     hidden: Hidden | None = None
     window: int = 1
+    lexical: Lexical | None = None
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any]) -> Detector:
@@ -361,12 +367,24 @@ class Detector:
             return [None] * len(vectors)
         if read is None or not read.of(texts):
             read = self.read(texts)
-        out: list[str | None] = [
-            f"{CODE}: an embedding classifier gives {p:.2f} (threshold {self.threshold:.2f})"
-            if p >= self.threshold
-            else None
-            for p in self.probabilities(vectors, texts, read.cues)
-        ]
+        found = self.probabilities(vectors, texts, read.cues)
+        out: list[str | None]
+        if self.lexical is not None:
+            th = self.lexical.threshold
+            out = [
+                f"{CODE}: the embedding and word n-gram classifiers give {p:.2f} together "
+                f"(threshold {th:.2f})"
+                if p >= th
+                else None
+                for p in self.lexical.combined(found, list(texts))
+            ]
+        else:
+            out = [
+                f"{CODE}: an embedding classifier gives {p:.2f} (threshold {self.threshold:.2f})"
+                if p >= self.threshold
+                else None
+                for p in found
+            ]
         if embed is not None and self.sentence_threshold:
             for i, p in self.sentence_scores(
                 [(i, t) for i, t in enumerate(texts) if out[i] is None], embed, read.cued
@@ -410,15 +428,19 @@ class Detector:
 
 @cache
 def shipped() -> Detector | None:
-    """The detector shipped in ``engram/data``: round seven's network
-    (``injection_detector.npz``) when present, else the logistic regression of
-    ``injection_detector.json``; None when unreadable (the rules then stand alone, with a
-    log line)."""
+    """The detector shipped in ``engram/data``: the network (``injection_detector.npz``,
+    round eleven's) with the lexical view beside it (``injection_lexical.npz``, round
+    fifteen's) when present, else the logistic regression of ``injection_detector.json``;
+    None when unreadable (the rules then stand alone, with a log line)."""
     data = resources.files("engram") / "data"
     try:
         if (data / "injection_detector.npz").is_file():
             with (data / "injection_detector.npz").open("rb") as raw, np.load(raw) as arrays:
-                return Detector.from_arrays({k: arrays[k] for k in arrays.files})
+                network = Detector.from_arrays({k: arrays[k] for k in arrays.files})
+            if not (data / "injection_lexical.npz").is_file():
+                return network
+            with (data / "injection_lexical.npz").open("rb") as raw, np.load(raw) as arrays:
+                return replace(network, lexical=Lexical.from_arrays(arrays))
         return Detector.from_mapping(
             json.loads((data / "injection_detector.json").read_text("utf-8"))
         )

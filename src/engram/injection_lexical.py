@@ -1,16 +1,17 @@
-"""Round fourteen's candidate at run time (engram issue 26, item 3; docs/safety.md,
-"Round fourteen", measured, not shipped): a logistic model over a text's hashed word
-n-grams, and a small logistic that weighs its score against the shipped network's, as a
-write would run them. ``scripts/fit_injection_round14.py`` writes, times and reads it.
+"""The lexical view of the learned injection detector (engram issue 26, item 3;
+docs/safety.md, "Round fourteen" and "Round fifteen"): a logistic model over a text's
+hashed word n-grams, and a small logistic that weighs its score against the network's
+(``injection_detector.Detector``, which carries it as ``lexical`` when
+``data/injection_lexical.npz`` ships beside the network). Written by
+``scripts/fit_injection_round15.py`` (round fourteen's combination refitted with round
+fifteen's notes); shipped in round fifteen.
 
 Why: the network reads a sentence embedding, which averages a note into its topic, so an
 order in the words a bag of n-grams sees as such ("from this point on", "whichever
 assistant reads this", "set aside everything you were told") can score as an ordinary
-note. On training rounds left out, the two scores weighed together caught 508 of 572
-English attacks against the network's 472, within the network's benign notes and the
-real-text limit; on held-out 13 it caught 95 of 104 against 77, but flagged 37 benign
-held-out notes over held-out 2 to 13 against the shipped detector's 34, so by the ship
-rule it did not ship.
+note. On training rounds left out (each with a fifth of round fifteen's examples), the
+two scores weighed together caught 529 of 597 English attacks against the network's
+492, with fewer benign notes flagged (26 against 31) and 2 of the 8,288 real texts.
 
 The n-grams: the text in lower case (whitespace collapsed), cut into words and single
 punctuation marks, their 1-, 2- and 3-grams, each CRC-32 hashed (stable across processes
@@ -28,13 +29,10 @@ from __future__ import annotations
 import math
 import re
 import zlib
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-
-from engram.injection_detector import CODE, Detector
 
 #: Words (letters and digits) and single punctuation marks are the tokens.
 _TOKEN = re.compile(r"[^\W_]+|[^\w\s]", re.UNICODE)
@@ -113,27 +111,3 @@ class Lexical:
             ],
             np.float64,
         )
-
-
-@dataclass(frozen=True)
-class Combined:
-    """The shipped network with :class:`Lexical` weighed beside it: what a write would
-    run (``reasons`` as ``Detector.reasons`` without the sentence view, which the
-    shipped network does not use)."""
-
-    network: Detector
-    lexical: Lexical
-
-    def reasons(
-        self, vectors: np.ndarray, texts: Sequence[str], embed: object = None
-    ) -> list[str | None]:
-        """Per text, the reason to quarantine it, or None below the threshold."""
-        found = self.network.probabilities(vectors, texts)
-        th = self.lexical.threshold
-        return [
-            f"{CODE}: the embedding and word n-gram classifiers give {p:.2f} together "
-            f"(threshold {th:.2f})"
-            if p >= th
-            else None
-            for p in self.lexical.combined(found, list(texts))
-        ]

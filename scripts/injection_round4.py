@@ -268,6 +268,21 @@ def _encodings(base: str, n: int) -> tuple[str, str]:
     ][n % 5]
 
 
+#: How ``encoded`` writes ``base`` in each of the forms a fold's ``ENCODINGS`` name.
+_ENCODERS = {
+    "base64": lambda base: base64.b64encode(base.encode()).decode(),
+    "rot13": lambda base: codecs.encode(base, "rot13"),
+    "hex": lambda base: base.encode().hex(),
+}
+
+
+def encoded(base: str, n: int, encodings: list[tuple[str, str]]) -> tuple[str, str]:
+    """The ``n``-th base's encoded row of a fold whose ``ENCODINGS`` lists (form,
+    wrapper) pairs, taken in turn: the wrapper's ``{}`` holds ``base`` in that form."""
+    form, wrapper = encodings[n % len(encodings)]
+    return form, wrapper.format(_ENCODERS[form](base))
+
+
 #: Each English category and the name of the list that holds it in a round's module.
 LISTS = {
     "override_direct": "OVERRIDE_DIRECT",
@@ -287,7 +302,8 @@ def english_lists(names: dict[str, Any]) -> dict[str, list[str]]:
 
 def round_rows(names: dict[str, Any], split: str, pair_prefix: str) -> list[dict[str, object]]:
     """The rows of a later round's fold from its module's ``globals()`` (``LISTS``,
-    ``TRICK_BASES`` with ``_tricks``, ``ENCODED_BASES`` with ``_encodings``,
+    ``TRICK_BASES`` with ``_tricks``, ``ENCODED_BASES`` with ``_encodings`` or, in
+    later rounds, with ``ENCODINGS`` (``encoded``),
     ``NON_ENGLISH``, ``SPLIT_PAIRS``, ``BENIGN``), leaving out texts that start with a
     ``DROPPED`` prefix (rows near an earlier one)."""
     dropped = names["DROPPED"]
@@ -301,9 +317,11 @@ def round_rows(names: dict[str, Any], split: str, pair_prefix: str) -> list[dict
         for n, base in enumerate(names["TRICK_BASES"])
         for tech, text in names["_tricks"](base, n)
     ]
-    obfuscated += [
-        ("encoded", *names["_encodings"](base, n)) for n, base in enumerate(names["ENCODED_BASES"])
-    ]
+    if "ENCODINGS" in names:
+        encode = lambda base, n: encoded(base, n, names["ENCODINGS"])  # noqa: E731
+    else:
+        encode = names["_encodings"]
+    obfuscated += [("encoded", *encode(base, n)) for n, base in enumerate(names["ENCODED_BASES"])]
     return fold_rows(
         split,
         english,

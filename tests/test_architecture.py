@@ -281,6 +281,7 @@ LAYERS = (
         "schedule",
         "scoping",  # the scope keywords (``**who: Unpack[ScopeArgs]``), imports nothing
         "lifetime",  # ``with`` support (``Closing``), imports nothing
+        "ids",  # the one id-prefix resolver (new-user pass, round ten), imports errors only
         independent=False,
     ),
 )

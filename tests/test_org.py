@@ -136,7 +136,7 @@ def test_bad_input_is_refused_clearly(mem: Memory) -> None:
     with pytest.raises(InvalidInputError, match="^text is empty"):
         mem.org.query("  ")
     with pytest.raises(NotFoundError, match="no org fact"):
-        mem.org.history("nope")
+        mem.org.history("nope-not-a-fact")
     fact = mem.org.write("Use Litestar", category="convention", author=ALICE)
     with pytest.raises(InvalidInputError, match="keeps its category"):
         mem.org.write("Use Litestar", category="policy", author=ALICE, fact_id=fact.fact_id)

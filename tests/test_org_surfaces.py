@@ -128,7 +128,7 @@ def test_http_versions_retract_query_and_policies_in_recall(server: Server) -> N
         gone = hana.post(f"/v1/org/facts/{policy['fact_id']}/retract", json={"reason": "old"})
         assert gone.status_code == 200 and gone.json()["retracted"] is True
         assert hana.get("/v1/org/policies").json()["items"] == []
-        assert hana.get("/v1/org/facts/nope").status_code == 404
+        assert hana.get("/v1/org/facts/nope-not-a-fact").status_code == 404
         assert (
             hana.post("/v1/org/facts", json={"content": "x", "category": "rumour"}).status_code
             == 422

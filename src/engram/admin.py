@@ -21,11 +21,11 @@ from engram.errors import (
     EngramError,
     InjectionBlocked,
     InvalidInputError,
-    NotFoundError,
     StoreClosedError,
     StoreError,
     shown,
 )
+from engram.ids import resolve_prefix
 from engram.recall.chunks import fill_chunks
 from engram.recall.request import RecallRequest
 from engram.scoping import ScopeArgs, scoped
@@ -37,9 +37,6 @@ from engram.write import BATCH, Progress
 
 log = logging.getLogger("engram")
 
-#: The shortest id prefix ``resolve_id`` accepts. Ids start with their creation time
-#: (``records.new_id``), so shorter prefixes would match whole minutes of memories.
-MIN_ID_PREFIX = 8
 #: The background filler's store failures in a row before it gives up, and its pause
 #: after each: about half a minute covers a PostgreSQL restart.
 BACKFILL_STORE_TRIES = 30
@@ -214,31 +211,22 @@ class Admin(Part):
         """
         core = self._core
         scope = core.open_scope(**who)
-        wanted = memory_id_value(memory_id)
         memories = core.store.memories
-        # An exact id wins even when it is also a prefix of a longer one, and ids that
-        # are not engram's own (kept by an import) may be shorter than a prefix.
-        if memories.get(scope.namespace, wanted, include_deleted=include_deleted) is not None:
-            return wanted
-        if len(wanted) < MIN_ID_PREFIX:
-            raise InvalidInputError(
-                f"{shown(wanted)} is not a memory id in namespace {shown(scope.namespace)}, "
-                "and too "
-                f"short to be an id prefix: give at least {MIN_ID_PREFIX} characters of the id"
-            )
-        query = ListQuery(id_prefix=wanted, limit=2, include_deleted=include_deleted)
-        found = memories.select(scope.namespace, query)
-        if not found:
-            raise NotFoundError(
-                f"no memory {shown(wanted)} in namespace {shown(scope.namespace)} (as an id or id "
-                "prefix); `engram list` shows the ids"
-            )
-        if len(found) > 1:
-            raise InvalidInputError(
-                f"ambiguous id prefix {shown(wanted)}: it matches several memories in namespace "
-                f"{shown(scope.namespace)}; give more characters"
-            )
-        return found[0].id
+
+        def starting(prefix: str, limit: int) -> list[str]:
+            query = ListQuery(id_prefix=prefix, limit=limit, include_deleted=include_deleted)
+            return [r.id for r in memories.select(scope.namespace, query)]
+
+        return resolve_prefix(
+            memory_id_value(memory_id),
+            exact=lambda key: (
+                memories.get(scope.namespace, key, include_deleted=include_deleted) is not None
+            ),
+            starting=starting,
+            what="memory",
+            where=f" in namespace {shown(scope.namespace)}",
+            listed="`engram list` shows the ids",
+        )
 
     def doctor(self) -> dict[str, Any]:
         """Versions, store, counts per namespace, vector index, embedder and recall mode."""

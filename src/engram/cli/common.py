@@ -8,7 +8,7 @@ import json
 import os
 import sys
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
@@ -25,6 +25,7 @@ from engram.errors import (
     NotFoundError,
     StoreError,
 )
+from engram.ids import MIN_ID_PREFIX
 from engram.memory import Memory
 from engram.records import MemoryRecord
 from engram.validate import utf8_text
@@ -40,8 +41,6 @@ EXIT_CODES: dict[str, int] = {
     "port_unavailable": EXIT_PORT,
 }
 
-#: The shortest id prefix the library resolves (``Admin.resolve_id``).
-MIN_ID_PREFIX = 8
 #: How wide the one-line injection error may get without ``--verbose``.
 INJECTION_LINE = 160
 
@@ -334,33 +333,42 @@ def pasted_id(memory_id: str) -> str:
 def short_ids(mem: Memory, records: Sequence[MemoryRecord]) -> dict[str, str]:
     """Each record's id cut to the shortest prefix (8 characters or more) that names it
     alone in its namespace, as git abbreviates hashes: short enough for an 80-column
-    table, and ``show``/``forget`` take it back.
+    table, and ``show``/``forget`` take it back."""
+    return shortest_prefixes(
+        {r.id: r.namespace for r in records},
+        lambda prefix, namespace: mem.admin.resolve_id(
+            prefix, namespace=namespace, include_deleted=True
+        ),
+    )
 
-    Ids begin with their creation time, so memories written close together share long
-    prefixes; each candidate is checked against the whole namespace."""
-    ordered = sorted({r.id: r.namespace for r in records}.items())
+
+def shortest_prefixes(ids: Mapping[str, str], resolve: Callable[[str, str], str]) -> dict[str, str]:
+    """Each id of ``ids`` (id -> the scope it is resolved in) cut to the shortest prefix
+    (``MIN_ID_PREFIX`` or more) that ``resolve(prefix, scope)`` takes back to it.
+
+    Ids begin with their creation time, so records written close together share long
+    prefixes; each candidate is checked against the whole scope."""
+    ordered = sorted(ids.items())
     out: dict[str, str] = {}
-    for i, (memory_id, namespace) in enumerate(ordered):
+    for i, (full, scope) in enumerate(ordered):
         # A prefix shared with another shown id is ambiguous for sure: start past it.
         # In sorted order the longest shared prefix is with a neighbour.
         length = MIN_ID_PREFIX
         for j in (i - 1, i + 1):
             if 0 <= j < len(ordered):
-                length = max(length, len(os.path.commonprefix([memory_id, ordered[j][0]])) + 1)
-        while length < len(memory_id):
+                length = max(length, len(os.path.commonprefix([full, ordered[j][0]])) + 1)
+        while length < len(full):
             try:
-                found = mem.admin.resolve_id(
-                    memory_id[:length], namespace=namespace, include_deleted=True
-                )
+                found: str | None = resolve(full[:length], scope)
             except InvalidInputError:  # ambiguous: one more character
                 found = None
             except NotFoundError:  # purged meanwhile: show it whole
-                length = len(memory_id)
+                length = len(full)
                 break
-            if found == memory_id:
+            if found == full:
                 break
             length += 1
-        out[memory_id] = memory_id[:length]
+        out[full] = full[:length]
     return out
 
 

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import functools
 import getpass
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import click
 from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, F, json_command, limit_option
+from engram.cli.common import Ctx, F, json_command, limit_option, pasted_id, shortest_prefixes
+from engram.memory import Memory
 from engram.org import CATEGORIES, SENIORITY, OrgFact, OrgFactAuthor
 
 
@@ -51,18 +53,24 @@ def _author_options(fn: F) -> F:
     return command  # type: ignore[no-any-return]
 
 
-def _facts_table(facts: list[OrgFact], empty: str) -> None:
+def _short(mem: Memory, ids: Iterable[str | None]) -> dict[str, str]:
+    """Fact ids cut as memory tables cut theirs: the shortest unique prefix, which every
+    ``engram org`` command takes back (a 32-character id wrapped over two lines)."""
+    return shortest_prefixes({i: "" for i in ids if i}, lambda prefix, _: mem.org.resolve(prefix))
+
+
+def _facts_table(facts: list[OrgFact], empty: str, short: Mapping[str, str]) -> None:
     if not facts:
         render.console.print(empty, markup=False)
         return
     table = Table()
-    table.add_column("fact", overflow="fold", min_width=26)
+    table.add_column("fact", no_wrap=True)  # a wrapped id cannot be pasted back
     for column in ("v", "category", "content", "tags", "author", "when"):
         table.add_column(column, overflow="fold")
     for f in facts:
         who = f.author.id if f.author.kind == "human" else f"{f.author.id} ({f.author.role})"
         table.add_row(
-            f.fact_id,
+            short.get(f.fact_id, f.fact_id),
             str(f.version),
             f.category,
             ("[retracted] " if f.retracted else "") + f.content,
@@ -73,11 +81,12 @@ def _facts_table(facts: list[OrgFact], empty: str) -> None:
     render.console.print(table)
 
 
-def _show(facts: list[OrgFact], as_json: bool, empty: str) -> None:
+def _show(mem: Memory, facts: list[OrgFact], as_json: bool, empty: str) -> None:
+    """``facts`` as JSON or a table; called while ``mem`` is open (the short ids)."""
     if as_json:
         render.emit_json([f.to_dict() for f in facts])
     else:
-        _facts_table(facts, empty)
+        _facts_table(facts, empty, _short(mem, (f.fact_id for f in facts)))
 
 
 @click.group()
@@ -92,7 +101,7 @@ def policies(obj: Ctx, as_json: bool) -> None:
     """The active core policies: they head every recall context."""
     with obj.memory(must_exist=True, embedder=None) as mem:
         found = mem.org.list_policies()
-    _show(found, as_json, "no core policies: `engram org write TEXT --category policy`")
+        _show(mem, found, as_json, "no core policies: `engram org write TEXT --category policy`")
 
 
 @org.command("list")
@@ -105,7 +114,7 @@ def list_(obj: Ctx, categories: tuple[str, ...], include_retracted: bool, as_jso
         found = mem.org.facts(
             categories=list(categories) or None, include_retracted=include_retracted
         )
-    _show(found, as_json, "no org facts yet")
+        _show(mem, found, as_json, "no org facts yet")
 
 
 @org.command("write")
@@ -132,7 +141,7 @@ def write(
             content,
             category=category,
             author=who,
-            fact_id=fact_id,
+            fact_id=None if fact_id is None else pasted_id(fact_id),
             tags=list(tags) or None,
             reason=reason,
         )
@@ -158,7 +167,7 @@ def retract(
 ) -> None:
     """Retract FACT_ID: a new version marked retracted; its history stays."""
     with obj.memory(must_exist=True, embedder=None) as mem:
-        fact = mem.org.retract(fact_id, author=who, reason=reason)
+        fact = mem.org.retract(pasted_id(fact_id), author=who, reason=reason)
     if as_json:
         render.emit_json(fact.to_dict())
     else:
@@ -184,7 +193,7 @@ def query(
         found = mem.org.query(
             text, categories=list(categories) or None, tags=list(tags) or None, limit=limit
         )
-    _show(found, as_json, "no related org facts")
+        _show(mem, found, as_json, "no related org facts")
 
 
 @org.command("history")
@@ -193,8 +202,8 @@ def query(
 def history(obj: Ctx, fact_id: str, as_json: bool) -> None:
     """Every version of FACT_ID, oldest first."""
     with obj.memory(must_exist=True, embedder=None) as mem:
-        found = mem.org.history(fact_id)
-    _show(found, as_json, "")
+        found = mem.org.history(pasted_id(fact_id))
+        _show(mem, found, as_json, "")
 
 
 @org.command("audit")
@@ -205,22 +214,29 @@ def history(obj: Ctx, fact_id: str, as_json: bool) -> None:
 def audit(obj: Ctx, fact_id: str | None, actor: str | None, limit: int, as_json: bool) -> None:
     """The audit trail, newest first: writes, new versions, retractions, refusals."""
     with obj.memory(must_exist=True, embedder=None) as mem:
-        rows = mem.org.audit(fact_id=fact_id, actor=actor, limit=limit)
+        wanted = None if fact_id is None else pasted_id(fact_id)
+        rows = mem.org.audit(fact_id=wanted, actor=actor, limit=limit)
+        short = _short(mem, (e.fact_id for e in rows))
     if render.said(as_json, [e.to_dict() for e in rows], rows, "the org audit is empty"):
         return
-    render.fold_table(
-        ("when", "action", "who", "role", "category", "fact", "v", "why"),
-        (
-            (
-                e.at.strftime("%Y-%m-%d %H:%M:%S"),
-                e.action,
-                e.actor.id,
-                e.actor.role,
-                e.category,
-                e.fact_id or "",
-                "" if e.version is None else str(e.version),
-                e.detail if e.action == "denied" else (e.reason or ""),
+    table = Table()
+    for column in ("when", "action", "who", "role", "category", "fact", "v", "why"):
+        # An id that wraps cannot be pasted back: the fact column keeps it whole.
+        table.add_column(column, no_wrap=column == "fact", overflow="fold")
+    for e in rows:
+        table.add_row(
+            *map(
+                render.cell,
+                (
+                    e.at.strftime("%Y-%m-%d %H:%M:%S"),
+                    e.action,
+                    e.actor.id,
+                    e.actor.role,
+                    e.category,
+                    short.get(e.fact_id or "", e.fact_id or ""),
+                    "" if e.version is None else str(e.version),
+                    e.detail if e.action == "denied" else (e.reason or ""),
+                ),
             )
-            for e in rows
-        ),
-    )
+        )
+    render.console.print(table)

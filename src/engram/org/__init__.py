@@ -25,6 +25,7 @@ from datetime import datetime
 
 from engram.core import Core, Part
 from engram.errors import InvalidInputError, NotFoundError, shown
+from engram.ids import resolve_prefix
 from engram.org import retrieval
 from engram.org.access import (
     WRITE_ACCESS,
@@ -157,15 +158,16 @@ class Org(Part):
         kind = category_value(category)
         text = _content(content)
         why = _reason(reason)
-        ident = new_id() if fact_id is None else _fact_id(fact_id)
-        previous = self._core.store.org.versions(ident) if fact_id is not None else []
-        if fact_id is not None and not previous:
-            # A mistyped or shortened id would otherwise start a second fact under it,
-            # beside the one the caller meant to give a new version.
-            raise NotFoundError(
-                f"no org fact {shown(ident)} to write a new version of: leave out fact_id "
-                f"to write a new fact, or give the whole id of an existing one ({LISTED})"
-            )
+        if fact_id is None:
+            ident, previous = new_id(), []
+        else:
+            # A mistyped id would otherwise start a second fact under it, beside the one
+            # the caller meant to give a new version (new-user pass, round nine).
+            try:
+                ident = self.resolve(fact_id)
+            except NotFoundError as exc:
+                raise NotFoundError(f"{exc}; leave out fact_id to write a new fact") from None
+            previous = self._core.store.org.versions(ident)
         # A new version keeps the tags of the one it replaces unless it names its own.
         labels = previous[-1].tags if tags is None and previous else string_list("tags", tags)
         if previous and previous[-1].category != kind:
@@ -275,18 +277,33 @@ class Org(Part):
         by_seq = {f.seq: f for f in facts}
         return [by_seq[seq] for seq, _ in retrieval.rank(keyword, semantic, k)]
 
+    def resolve(self, fact_id: str) -> str:
+        """The full id of the fact ``fact_id`` names: the id itself or a unique prefix of
+        at least 8 characters, as memory ids (``engram.ids.resolve_prefix``)."""
+        self._core.check_open()
+        org = self._core.store.org
+
+        def starting(prefix: str, limit: int) -> list[str]:
+            # Org facts are a company's policies and ADRs: hundreds, not millions.
+            every = org.current(include_retracted=True)
+            return [f.fact_id for f in every if f.fact_id.startswith(prefix)][:limit]
+
+        return resolve_prefix(
+            _fact_id(fact_id),
+            exact=lambda key: bool(org.versions(key)),
+            starting=starting,
+            what="org fact",
+            where="",
+            listed=LISTED,
+        )
+
     def get(self, fact_id: str) -> OrgFact:
         """The latest version of a fact (retracted or not); ``NotFoundError`` if none."""
         return self.history(fact_id)[-1]
 
     def history(self, fact_id: str) -> builtins.list[OrgFact]:
         """Every version of a fact, oldest first; ``NotFoundError`` if there is none."""
-        self._core.check_open()
-        ident = _fact_id(fact_id)
-        versions = self._core.store.org.versions(ident)
-        if not versions:
-            raise NotFoundError(f"no org fact {shown(ident)}; {LISTED}")
-        return versions
+        return self._core.store.org.versions(self.resolve(fact_id))
 
     def audit(
         self, *, fact_id: str | None = None, actor: str | None = None, limit: int = 100
@@ -295,7 +312,7 @@ class Org(Part):
         refused write, with who, their role, when and why."""
         self._core.check_open()
         return self._core.store.org.audit(
-            fact_id=None if fact_id is None else _fact_id(fact_id),
+            fact_id=None if fact_id is None else self.resolve(fact_id),
             actor_id=None if actor is None else _fact_id(actor),
             limit=positive_int("limit", limit),
         )

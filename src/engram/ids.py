@@ -47,10 +47,14 @@ def resolve_prefix(
     if len(found) > 1:
         many = f"more than {COUNTED_MATCHES}" if len(found) > COUNTED_MATCHES else str(len(found))
         raise InvalidInputError(
-            f"ambiguous id prefix {shown(wanted)}: it matches {many} {what}s{where}; "
+            f"ambiguous id prefix {shown(wanted)}: it matches {many} {_plural(what)}{where}; "
             f"give more characters of the id ({listed})"
         )
     return found[0]
+
+
+def _plural(noun: str) -> str:
+    return noun[:-1] + "ies" if noun.endswith("y") else noun + "s"
 
 
 def _article(noun: str) -> str:

@@ -9,7 +9,7 @@ import click
 from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, json_command, owner_scope_options
+from engram.cli.common import Ctx, json_command, owner_scope_options, pasted_id
 from engram.lifecycle import CATEGORIES_AND_ANY
 
 
@@ -50,7 +50,7 @@ def restore(obj: Ctx, memory_id: str, scope: dict[str, Any], as_json: bool) -> N
     """Restore an archived memory by its id, or every original of a summary by the
     summary's id, exactly as it was."""
     with obj.memory(must_exist=True) as mem:
-        records = mem.lifecycle.restore(memory_id, **scope)
+        records = mem.lifecycle.restore(pasted_id(memory_id), **scope)
     if as_json:
         render.emit_json({"restored": [r.to_dict() for r in records]})
         return

@@ -32,7 +32,7 @@ from engram.core import Core, Part
 from engram.errors import InvalidInputError, shown
 from engram.lifecycle import archival
 from engram.lifecycle.aging import SUMMARY_TAG, aged_groups, groups
-from engram.lifecycle.compaction import not_archived
+from engram.lifecycle.compaction import archived_id, not_archived
 from engram.lifecycle.density import Density, classify_group
 from engram.lifecycle.retention import (
     CATEGORIES,
@@ -287,7 +287,7 @@ class Lifecycle(Part):
         and which summary holds it)."""
         core = self._core
         scope = core.open_scope(**who)
-        key = memory_id_value(memory_id)
+        key = archived_id(core.store, scope.namespace, memory_id_value(memory_id))
         lifecycle = core.store.lifecycle
         mine = lifecycle.entries(scope.namespace, original_id=key, limit=1)
         if mine:

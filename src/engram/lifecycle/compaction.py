@@ -15,12 +15,19 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from engram.errors import NotFoundError
+from engram.errors import NotFoundError, shown
+from engram.ids import MIN_ID_PREFIX, resolve_prefix
 from engram.lifecycle.aging import SUMMARY_TAG
 from engram.records import iso
 from engram.store.protocols import ListQuery
 from engram.store.protocols.backend import Store
 from engram.store.protocols.lifecycle import COMPACT_EVENT, LifecycleStore
+
+#: Where a caller finds archived ids, on each surface.
+ARCHIVE_LISTED = (
+    "the archive is listed by `engram lifecycle status`, the MCP tool archived_memories "
+    "and GET /v1/lifecycle/archive"
+)
 
 #: Summary memories read per page when looking for the one that folded an original.
 _PAGE = 1000
@@ -65,6 +72,39 @@ def _folded_by(store: Store, namespace: str, original_id: str) -> str | None:
         offset += _PAGE
 
 
+def archived_id(store: Store, namespace: str, wanted: str) -> str:
+    """The full id of the archived original or summary ``wanted`` names in
+    ``namespace``: the id itself or a unique prefix (``engram.ids.resolve_prefix``, as
+    every id a user types). ``not_archived`` when nothing matches."""
+    lifecycle = store.lifecycle
+
+    def known(key: str) -> bool:
+        return bool(
+            lifecycle.entries(namespace, original_id=key, limit=1)
+            or lifecycle.entries(namespace, summary_id=key, limit=1)
+        )
+
+    def starting(prefix: str, limit: int) -> list[str]:
+        originals = lifecycle.entries(namespace, original_prefix=prefix, limit=limit)
+        live = store.memories.select(namespace, ListQuery(id_prefix=prefix, limit=limit))
+        return [e.original_id for e in originals] + [r.id for r in live if known(r.id)]
+
+    if len(wanted) < MIN_ID_PREFIX and not known(wanted):
+        # An unknown short id is "not archived" (what it is not), as before prefixes.
+        raise not_archived(store, namespace, wanted)
+    try:
+        return resolve_prefix(
+            wanted,
+            exact=known,
+            starting=starting,
+            what="archived memory",
+            where=f" in namespace {shown(namespace)}",
+            listed=ARCHIVE_LISTED,
+        )
+    except NotFoundError:  # says when a full id was compacted, and what holds it
+        raise not_archived(store, namespace, wanted) from None
+
+
 def not_archived(store: Store, namespace: str, memory_id: str) -> NotFoundError:
     """The error ``restore`` raises for an id that is neither archived nor a summary:
     it says when the original was compacted and which summary holds it, when that is
@@ -96,6 +136,5 @@ def not_archived(store: Store, namespace: str, memory_id: str) -> NotFoundError:
         )
     return NotFoundError(
         f"{memory_id!r} is neither an archived memory nor a summary in namespace "
-        f"{namespace!r}; the archive is listed by `engram lifecycle status`, the MCP "
-        "tool archived_memories and GET /v1/lifecycle/archive"
+        f"{namespace!r} (as an id or id prefix); {ARCHIVE_LISTED}"
     )

@@ -126,9 +126,10 @@ class LifecycleStore(Protocol):
         original_id: str | None = None,
         limit: int = 100,
         offset: int = 0,
+        original_prefix: str | None = None,
     ) -> list[ArchiveEntry]:
-        """The archival index of ``namespace``, newest first, optionally of one summary
-        or one original."""
+        """The archival index of ``namespace``, newest first, optionally of one summary,
+        one original, or the originals whose id starts with ``original_prefix``."""
         ...
 
     def counts(self, namespace: str | None = None) -> dict[str, int]:

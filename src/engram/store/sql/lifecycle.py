@@ -21,6 +21,7 @@ from engram.store.protocols.lifecycle import (
 )
 from engram.store.sql.dialect import Conn, Dialect, first_int, utc
 from engram.store.sql.history import history_row, write_history
+from engram.store.sql.memories import id_prefix_clause
 from engram.store.sql.native import vector_rows
 from engram.store.sql.rows import checked, columns, equal, record, upsert
 from engram.store.sql.session import SqlPart
@@ -161,8 +162,12 @@ class SqlLifecycle(SqlPart, LifecycleStore):
         original_id: str | None = None,
         limit: int = 100,
         offset: int = 0,
+        original_prefix: str | None = None,
     ) -> list[ArchiveEntry]:
         where, params = equal(namespace=namespace, summary_id=summary_id, original_id=original_id)
+        if original_prefix is not None:  # ``restore`` given a short id
+            clause, values = id_prefix_clause(self._d, original_prefix, "original_id")
+            where, params = f"{where} AND {clause}", [*params, *values]
         return self._records(
             ArchiveEntry,
             f"SELECT {_ENTRY} FROM memory_archive WHERE {where} "

@@ -150,12 +150,12 @@ def _tags_clause(d: Dialect, tags: Sequence[str]) -> tuple[str, list[Any]]:
     return "m.tags::jsonb @> ?::jsonb", [dumps([d.text(t, "tag") for t in tags])]
 
 
-def _id_prefix_clause(d: Dialect, prefix: str) -> tuple[str, list[Any]]:
-    """Memories whose id starts with ``prefix``."""
+def id_prefix_clause(d: Dialect, prefix: str, column: str = "m.id") -> tuple[str, list[Any]]:
+    """Rows whose ``column`` (an id) starts with ``prefix``."""
     if d.name == "sqlite":
         # A range on the unique id index: U+10FFFF sorts after every other character.
-        return "m.id >= ? AND m.id < ?", [prefix, prefix + "\U0010ffff"]
-    return "starts_with(m.id, ?)", [d.text(prefix, "id prefix")]
+        return f"{column} >= ? AND {column} < ?", [prefix, prefix + "\U0010ffff"]
+    return f"starts_with({column}, ?)", [d.text(prefix, "id prefix")]
 
 
 def _where(d: Dialect, namespace: str, query: ListQuery) -> tuple[str, list[Any]]:
@@ -182,7 +182,7 @@ def _where(d: Dialect, namespace: str, query: ListQuery) -> tuple[str, list[Any]
     if query.created_before is not None:
         clauses.append(("m.created_at < ?", [d.ts(query.created_before)]))
     if query.id_prefix is not None:
-        clauses.append(_id_prefix_clause(d, query.id_prefix))
+        clauses.append(id_prefix_clause(d, query.id_prefix))
     for clause, values in clauses:
         where.append(clause)
         params.extend(values)

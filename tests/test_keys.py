@@ -184,7 +184,7 @@ def test_cli_keys_create_list_revoke(tmp_path: Path) -> None:
     with reopen(home) as mem, pytest.raises(AuthenticationError):
         mem.keys.verify(data["key"])
 
-    missing = run(home, "keys", "revoke", "nope")
+    missing = run(home, "keys", "revoke", "ffffffffffff")
     assert missing.exit_code == 3 and "no API key" in missing.output
     bad = run(home, "keys", "create", "--user", "a/b")
     assert bad.exit_code == 2

@@ -54,7 +54,8 @@ def resolve_prefix(
 
 
 def _plural(noun: str) -> str:
-    return noun[:-1] + "ies" if noun.endswith("y") else noun + "s"
+    # memory -> memories, key -> keys
+    return noun[:-1] + "ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else noun + "s"
 
 
 def _article(noun: str) -> str:

@@ -23,6 +23,7 @@ from typing import Protocol, Unpack
 
 from engram.core import Part, Scope
 from engram.errors import AuthenticationError, InvalidInputError, PermissionDeniedError, shown
+from engram.ids import resolve_prefix
 from engram.records import ApiKey, new_id, utcnow
 from engram.scoping import ScopeArgs, ScopeIds, scoped
 from engram.validate import no_nul
@@ -99,11 +100,21 @@ class Keys(Part):
         return self._core.store.keys.all()
 
     def revoke(self, key_id: str) -> ApiKey:
-        """Revoke a key at once; ``NotFoundError`` if there is no such key."""
+        """Revoke a key, by its id or a unique prefix of it, at once; ``NotFoundError``
+        if there is no such key."""
         self._core.check_open()
         if not isinstance(key_id, str) or not key_id.strip():
             raise InvalidInputError("key id must be a non-empty string")
-        return self._core.store.keys.revoke(no_nul("key id", key_id.strip()))
+        ids = [k.id for k in self._core.store.keys.all()]  # a handful of keys, not millions
+        full = resolve_prefix(
+            no_nul("key id", key_id.strip()),
+            exact=lambda key: key in ids,
+            starting=lambda prefix, limit: [i for i in ids if i.startswith(prefix)][:limit],
+            what="API key",
+            where="",
+            listed="`engram keys list` shows them",
+        )
+        return self._core.store.keys.revoke(full)
 
     def ensure_admin(self, user: str = "admin") -> tuple[ApiKey, str] | None:
         """Create the first admin key if no live admin key exists; otherwise None.

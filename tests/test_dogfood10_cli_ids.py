@@ -4,8 +4,12 @@ retract`` took only the whole id."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
+from conftest import run_cli as run
 from engram import Memory
 from engram.errors import InvalidInputError, NotFoundError
 
@@ -25,3 +29,16 @@ def test_keys_revoke_takes_a_unique_prefix(mem: Memory, monkeypatch: pytest.Monk
     assert not any(k.revoked for k in mem.keys.list())
     assert mem.keys.revoke(ALICE[:13]).id == ALICE
     assert [k.user for k in mem.keys.list() if k.revoked] == ["alice"]
+
+
+def test_shared_retract_takes_the_short_id(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    made = run(home, "shared", "publish", "alice", "Backups run at 02:00 UTC", "--json")
+    assert made.exit_code == 0, made.output
+    full = json.loads(made.stdout)["id"]
+    unknown = run(home, "shared", "retract", "alice", "ffffffffffff")
+    assert unknown.exit_code != 0 and "as an id or id prefix" in unknown.output
+    gone = run(home, "shared", "retract", "alice", full[:12] + "…")
+    assert gone.exit_code == 0, gone.output
+    assert f"retracted {full}" in gone.stdout
+    assert json.loads(run(home, "shared", "list", "--json").stdout)["items"] == []

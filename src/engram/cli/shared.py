@@ -15,8 +15,10 @@ from engram.cli.common import (
     json_command,
     limit_option,
     page_options,
+    pasted_id,
 )
 from engram.records import iso
+from engram.shared import DEFAULT_SPACE
 
 LEVELS = [level.value for level in MemoryLevel]
 
@@ -225,7 +227,9 @@ def retract(
 ) -> None:
     """Retract a publication; only its publisher (AGENT_ID) may."""
     with obj.memory(must_exist=True) as mem:
-        record = mem.shared.retract(agent_id, memory_id, namespace=namespace, reason=reason)
+        # The short id `shared list` and `engram list` show, as every command takes.
+        full = mem.admin.resolve_id(pasted_id(memory_id), namespace=namespace or DEFAULT_SPACE)
+        record = mem.shared.retract(agent_id, full, namespace=namespace, reason=reason)
     if as_json:
         render.emit_json(record.to_dict())
         return

@@ -216,27 +216,24 @@ def audit(obj: Ctx, fact_id: str | None, actor: str | None, limit: int, as_json:
     with obj.memory(must_exist=True, embedder=None) as mem:
         wanted = None if fact_id is None else pasted_id(fact_id)
         rows = mem.org.audit(fact_id=wanted, actor=actor, limit=limit)
-        short = _short(mem, (e.fact_id for e in rows))
+        # The short ids need the store open; JSON shows whole ids.
+        short = {} if as_json else _short(mem, (e.fact_id for e in rows))
     if render.said(as_json, [e.to_dict() for e in rows], rows, "the org audit is empty"):
         return
-    table = Table()
-    for column in ("when", "action", "who", "role", "category", "fact", "v", "why"):
-        # An id that wraps cannot be pasted back: the fact column keeps it whole.
-        table.add_column(column, no_wrap=column == "fact", overflow="fold")
-    for e in rows:
-        table.add_row(
-            *map(
-                render.cell,
-                (
-                    e.at.strftime("%Y-%m-%d %H:%M:%S"),
-                    e.action,
-                    e.actor.id,
-                    e.actor.role,
-                    e.category,
-                    short.get(e.fact_id or "", e.fact_id or ""),
-                    "" if e.version is None else str(e.version),
-                    e.detail if e.action == "denied" else (e.reason or ""),
-                ),
+    render.fold_table(
+        ("when", "action", "who", "role", "category", "fact", "v", "why"),
+        (
+            (
+                e.at.strftime("%Y-%m-%d %H:%M:%S"),
+                e.action,
+                e.actor.id,
+                e.actor.role,
+                e.category,
+                short.get(e.fact_id or "", e.fact_id or ""),
+                "" if e.version is None else str(e.version),
+                e.detail if e.action == "denied" else (e.reason or ""),
             )
-        )
-    render.console.print(table)
+            for e in rows
+        ),
+        whole=("fact",),
+    )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -103,12 +103,17 @@ def memory_detail(record: MemoryRecord) -> None:
     console.print(table)
 
 
-def fold_table(columns: Sequence[str], rows: Iterable[Sequence[RenderableType | None]]) -> None:
+def fold_table(
+    columns: Sequence[str],
+    rows: Iterable[Sequence[RenderableType | None]],
+    whole: Collection[str] = (),
+) -> None:
     """Print ``rows`` under ``columns``, every column folding long values (the listing
-    tables whose columns need nothing else)."""
+    tables whose columns need nothing else) except those named in ``whole``, kept on
+    one line (an id that wraps cannot be pasted back)."""
     table = Table()
     for column in columns:
-        table.add_column(column, overflow="fold")
+        table.add_column(column, no_wrap=column in whole, overflow="fold")
     for row in rows:
         table.add_row(*map(cell, row))
     console.print(table)

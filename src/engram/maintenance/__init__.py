@@ -10,7 +10,8 @@ near-duplicate memories of a namespace at cosine 0.92 and, in execute mode only,
 supersedes all but one of each group. The embedding tracker (``track``) re-embeds a
 small batch of memories whose vectors are missing, stale or from another model.
 
-``engram serve`` calls ``upkeep`` every second (``run_upkeep``): a tracker cycle every
+``engram serve`` and ``engram mcp`` call ``upkeep`` every second (``engram.serving``;
+``run_upkeep`` is the same loop, unleased, for a program of its own): a tracker cycle every
 ``tracker_poll_ms`` and a maintenance cycle every ``interval_ms`` in the configured
 mode, unless ``[maintenance]`` is disabled or frozen. ``engram maintenance`` runs each
 piece by hand. Time comes from ``self.clock``, so tests move it by hand.

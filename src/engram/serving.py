@@ -35,6 +35,9 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from engram import lifecycle as lifecycle_part
+from engram import maintenance as maintenance_part
+from engram import sessions as sessions_part
 from engram.errors import EngramError
 from engram.jobs import worker_while_serving
 from engram.memory import Memory
@@ -66,13 +69,12 @@ def _maintenance(memory: Memory, held: bool) -> object:
     return memory.maintenance.upkeep() if held else None
 
 
-#: Every schedule a server runs. The intervals are the parts' own ``run_upkeep``
-#: defaults: each round only does what its clocks say is due (a lifecycle round starts
-#: its schedule; consolidation and the sweep fall due one interval later).
+#: Every schedule a server runs, at each part's own interval: a round only does what
+#: its clocks say is due.
 SCHEDULES = (
-    Schedule("sessions", 1.0, _sessions),
-    Schedule("lifecycle", 60.0, _lifecycle),
-    Schedule("maintenance", 1.0, _maintenance),
+    Schedule("sessions", sessions_part.UPKEEP_INTERVAL_S, _sessions),
+    Schedule("lifecycle", lifecycle_part.UPKEEP_INTERVAL_S, _lifecycle),
+    Schedule("maintenance", maintenance_part.UPKEEP_INTERVAL_S, _maintenance),
 )
 
 

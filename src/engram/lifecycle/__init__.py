@@ -71,6 +71,10 @@ INTERVALS: dict[str, timedelta | None] = {
 #: The categories a retention rule names, and ``*`` (uncategorised / the default).
 CATEGORIES_AND_ANY = (*CATEGORIES, ANY_CATEGORY)
 ACTOR = "engram-lifecycle"
+#: How often a server runs the lifecycle round (``engram.serving``; ``run_upkeep``'s
+#: default): the first round starts the schedule, consolidation and the sweep fall due
+#: one interval later.
+UPKEEP_INTERVAL_S = 60.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -419,7 +423,7 @@ class Lifecycle(Part):
         self.aspects_decayed += decayed
         return decayed
 
-    def run_upkeep(self, stop: threading.Event, *, interval_s: float = 60.0) -> None:
+    def run_upkeep(self, stop: threading.Event, *, interval_s: float = UPKEEP_INTERVAL_S) -> None:
         """Call ``upkeep`` every ``interval_s`` until ``stop`` is set (a thread's body;
         a failing round is logged and the next one runs). The first round only starts
         the schedule: consolidation and the sweep fall due one interval later."""

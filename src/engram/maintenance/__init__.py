@@ -63,6 +63,9 @@ WORK_MEM = re.compile(r"[1-9][0-9]{0,6}(kB|MB|GB|TB)")
 Sweep = Callable[[], int]
 #: Dead jobs one ``requeue_dead_jobs`` repair sends back to the queue.
 REQUEUE_BATCH = 100
+#: How often a server runs the maintenance round (``engram.serving``; ``run_upkeep``'s
+#: default); a round does only what the tracker's and the repairs' clocks say is due.
+UPKEEP_INTERVAL_S = 1.0
 
 
 class Maintenance(Part):
@@ -405,7 +408,7 @@ class Maintenance(Part):
                 done["cycle"] = self.run()
         return done
 
-    def run_upkeep(self, stop: threading.Event, *, interval_s: float = 1.0) -> None:
+    def run_upkeep(self, stop: threading.Event, *, interval_s: float = UPKEEP_INTERVAL_S) -> None:
         """Call ``upkeep`` every ``interval_s`` until ``stop`` is set (a thread's body;
         a failing round is logged and the next one runs)."""
         run_every(self.upkeep, stop, interval_s, "maintenance upkeep")

@@ -59,6 +59,9 @@ Ended = Callable[[str, str, str], object]
 MAX_KEY = 200
 #: How often the upkeep schedule prunes checkpoints past ``retention_days``.
 PRUNE_EVERY = timedelta(hours=1)
+#: How often a server runs the sessions round (``engram.serving``; ``run_upkeep``'s
+#: default): seed 004's debounced checkpoints fall due within a second of their window.
+UPKEEP_INTERVAL_S = 1.0
 
 
 def _key(session_key: object) -> str:
@@ -318,7 +321,7 @@ class Sessions(Part):
         self._pruned_at = now
         return written, self.prune()
 
-    def run_upkeep(self, stop: threading.Event, *, interval_s: float = 1.0) -> None:
+    def run_upkeep(self, stop: threading.Event, *, interval_s: float = UPKEEP_INTERVAL_S) -> None:
         """Call ``upkeep`` every ``interval_s`` until ``stop`` is set (a thread's body;
         a failing round is logged and the next one runs)."""
         run_every(self.upkeep, stop, interval_s, "session upkeep")

@@ -3,7 +3,8 @@ and a new start joined by "and" ("I left Siemens and started a new job at Spotif
 were read whole, with "left Siemens" as the subject, so the graph kept the old job open
 beside a relation of a "left Siemens" entity; "I sold my Golf and now drive a Tesla"
 stated nothing. The verb after "and" now shares the subject, as "I live in Denver and
-work at Stripe" did."""
+work at Stripe" did. "My new manager is Tom" stated a "new manager" beside the manager
+it replaced; it now changes the manager, as "new manager: Tom" did."""
 
 from __future__ import annotations
 
@@ -17,6 +18,9 @@ CASES = [
      ("user", "works_at", "Siemens"), ("user", "works_at", "Spotify")),
     ("I drive a Golf.", "I sold my Golf and now drive a Tesla Model 3.",
      ("user", "drives", "Golf"), ("user", "drives", "Tesla Model 3")),
+    # "my new X is Y" read as a "new manager" beside the manager it replaced
+    ("My manager is Priya.", "My new manager is Tom since Priya left the team.",
+     ("user", "reports_to", "Priya"), ("user", "reports_to", "Tom")),
 ]  # fmt: skip
 
 
@@ -51,3 +55,9 @@ def test_a_verb_that_moves_a_thing_keeps_its_subject_from_the_first_part() -> No
     # "and switched it to ..." is _AND_MOVED's, which finds "the reporting app"
     (claim,) = change_signals.read("We rewrote the reporting app and switched it to FastAPI")
     assert (claim.source, claim.target) == ("reporting app", "FastAPI")
+
+
+def test_my_new_attribute_is_a_change_of_that_attribute() -> None:
+    (claim,) = change_signals.read("My new address is 5 Rua Augusta.")
+    assert (claim.relation, claim.target, claim.signal) == ("address", "5 Rua Augusta", "change")
+    assert change_signals.read("My new york office is big.") == []

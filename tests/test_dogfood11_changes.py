@@ -21,6 +21,9 @@ CASES = [
     # "my new X is Y" read as a "new manager" beside the manager it replaced
     ("My manager is Priya.", "My new manager is Tom since Priya left the team.",
      ("user", "reports_to", "Priya"), ("user", "reports_to", "Tom")),
+    # "about 200 pounds" stated nothing: "about" ended the phrase before the amount
+    ("My garden budget is about 200 pounds.", "My garden budget is now 300 pounds.",
+     ("user", "garden_budget", "200 pounds"), ("user", "garden_budget", "300 pounds")),
 ]  # fmt: skip
 
 
@@ -61,3 +64,9 @@ def test_my_new_attribute_is_a_change_of_that_attribute() -> None:
     (claim,) = change_signals.read("My new address is 5 Rua Augusta.")
     assert (claim.relation, claim.target, claim.signal) == ("address", "5 Rua Augusta", "change")
     assert change_signals.read("My new york office is big.") == []
+
+
+def test_a_hedge_on_an_amount_is_part_of_the_value_not_its_end() -> None:
+    (claim,) = change_signals.read("My rent is around $1200 a month.")
+    assert (claim.relation, claim.target) == ("rent", "$1200")
+    assert change_signals.read("My budget is about the same.") == []

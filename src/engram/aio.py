@@ -72,6 +72,7 @@ class AsyncKeys(Awaitable[Keys]):
     create = awaitable(Keys.create)
     verify = awaitable(Keys.verify)
     list = awaitable(Keys.list)
+    resolve = awaitable(Keys.resolve)
     revoke = awaitable(Keys.revoke)
     ensure_admin = awaitable(Keys.ensure_admin)
 

@@ -20,6 +20,7 @@ from engram import injection_detector
 from engram.config import Config
 from engram.embed import Embedder
 from engram.errors import DimensionMismatchError, NotFoundError, StoreClosedError, shown
+from engram.ids import no_memory
 from engram.llm import LlmProvider, create_provider
 from engram.recall import calibrations
 from engram.recall.chunks import store_chunks
@@ -213,9 +214,7 @@ class Core:
         """A live memory of ``scope``; ``NotFoundError`` if it is not there."""
         record = self.store.memories.get(scope.namespace, memory_id_value(memory_id))
         if record is None:
-            raise NotFoundError(
-                f"no memory {shown(memory_id)} in namespace {shown(scope.namespace)}"
-            )
+            raise NotFoundError(no_memory(memory_id, scope.namespace))
         return record
 
     def scan(self, record: MemoryRecord, *, flag: bool = False) -> MemoryRecord:

@@ -14,6 +14,23 @@ from engram.errors import InvalidInputError, NotFoundError, shown
 MIN_ID_PREFIX = 8
 #: How many matches an ambiguous prefix counts before it says "more than".
 COUNTED_MATCHES = 10
+#: The length of the ids engram makes (``records.new_id``: 32 hex characters).
+WHOLE_ID_CHARS = 32
+
+
+def no_memory(memory_id: object, namespace: str) -> str:
+    """The not-found message of a memory id given to the library, HTTP or MCP, which take whole
+    ids only (docs/http.md's id rule). An id shorter than engram's may be a prefix
+    copied from a CLI table: the message says to give it whole, since only the CLI,
+    where people type, resolves prefixes (an API client holds the whole ids it was
+    given; a prefix there could name a sibling written in the same millisecond)."""
+    message = f"no memory {shown(memory_id)} in namespace {shown(namespace)}"
+    if isinstance(memory_id, str) and MIN_ID_PREFIX <= len(memory_id) < WHOLE_ID_CHARS:
+        message += (
+            f"; if it is the start of an id, give the whole id ({WHOLE_ID_CHARS} characters): "
+            "only the CLI takes a prefix (`engram show PREFIX` prints the whole id)"
+        )
+    return message
 
 
 def resolve_prefix(

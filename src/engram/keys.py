@@ -99,14 +99,15 @@ class Keys(Part):
         self._core.check_open()
         return self._core.store.keys.all()
 
-    def revoke(self, key_id: str) -> ApiKey:
-        """Revoke a key, by its id or a unique prefix of it, at once; ``NotFoundError``
-        if there is no such key."""
+    def resolve(self, key_id: str) -> str:
+        """The whole id of the key ``key_id`` names: its id, or a unique prefix of it
+        (at least 8 characters), as ``engram keys list`` shows it. ``NotFoundError`` if
+        no key has it; ``InvalidInputError`` if several do, or it is too short."""
         self._core.check_open()
         if not isinstance(key_id, str) or not key_id.strip():
             raise InvalidInputError("key id must be a non-empty string")
         ids = [k.id for k in self._core.store.keys.all()]  # a handful of keys, not millions
-        full = resolve_prefix(
+        return resolve_prefix(
             no_nul("key id", key_id.strip()),
             exact=lambda key: key in ids,
             starting=lambda prefix, limit: [i for i in ids if i.startswith(prefix)][:limit],
@@ -114,7 +115,11 @@ class Keys(Part):
             where="",
             listed="`engram keys list` shows them",
         )
-        return self._core.store.keys.revoke(full)
+
+    def revoke(self, key_id: str) -> ApiKey:
+        """Revoke a key, by its id or a unique prefix of it (``resolve``), at once;
+        ``NotFoundError`` if there is no such key."""
+        return self._core.store.keys.revoke(self.resolve(key_id))
 
     def ensure_admin(self, user: str = "admin") -> tuple[ApiKey, str] | None:
         """Create the first admin key if no live admin key exists; otherwise None.

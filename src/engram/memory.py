@@ -25,6 +25,7 @@ from engram.core import Core, Scope, acting
 from engram.embed import Embedder, create_embedder
 from engram.errors import InvalidInputError, NotFoundError, shown
 from engram.filters import filter_names, list_query, scope_filter
+from engram.ids import no_memory
 from engram.lifetime import Closing
 from engram.palace import place_filter, pointer_cites
 from engram.pipeline import hooks
@@ -409,9 +410,7 @@ class Memory(Closing):
         scope = core.open_scope(**who)
         entries = core.store.memories.history(scope.namespace, memory_id_value(memory_id))
         if not entries:
-            raise NotFoundError(
-                f"no memory {shown(memory_id)} in namespace {shown(scope.namespace)}"
-            )
+            raise NotFoundError(no_memory(memory_id, scope.namespace))
         return entries
 
     def search(

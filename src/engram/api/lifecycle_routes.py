@@ -11,17 +11,28 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Query
+from fastapi import APIRouter, Body, Path, Query
 from pydantic import BaseModel, Field
 
 from engram.api import models as m
 from engram.api.auth import Caller, State
 from engram.api.models import STRICT
-from engram.api.routes import _ERRORS, MemoryId, ScopeQuery, _namespace
+from engram.api.routes import _ERRORS, ScopeQuery, _namespace
 
 Category = Literal["working", "episodic", "semantic", "procedural", "social"]
 
 router = APIRouter(responses=_ERRORS, tags=["lifecycle"])
+
+#: Restore resolves a prefix, as the CLI does (``Lifecycle.restore``; docs/http.md#ids).
+ArchivedId = Annotated[
+    str,
+    Path(
+        min_length=1,
+        max_length=200,
+        description="An archived memory's or a summary's id, or a unique prefix of it "
+        "(8 or more characters).",
+    ),
+]
 
 
 class ArchiveEntryOut(BaseModel):
@@ -139,7 +150,7 @@ def archive(
 
 
 @router.post("/v1/lifecycle/restore/{memory_id}", response_model=RestoreOut, summary="Restore")
-def restore(memory_id: MemoryId, scope_in: ScopeQuery, caller: Caller, state: State) -> Any:
+def restore(memory_id: ArchivedId, scope_in: ScopeQuery, caller: Caller, state: State) -> Any:
     """Restore an archived memory, or every original of a summary, exactly as it was."""
     ns = _namespace(caller, state, scope_in)
     records = state.memory.lifecycle.restore(memory_id, namespace=ns)

@@ -21,7 +21,9 @@ from engram.api.routes import _ERRORS
 from engram.keys import Principal
 from engram.org import OrgFactAuthor
 
-FactId = Annotated[str, Path(min_length=1, max_length=200, description="The fact's id.")]
+#: Org fact ids, unlike memory ids, take a unique prefix on every surface (docs/http.md#ids).
+FACT_ID = "The fact's id, or a unique prefix of it (8 or more characters)."
+FactId = Annotated[str, Path(min_length=1, max_length=200, description=FACT_ID)]
 Category = Literal["policy", "adr", "procedure", "convention", "coding_standard"]
 Seniority = Literal["junior", "mid", "senior", "lead", "c_suite"]
 Tags = Annotated[list[Annotated[str, Field(min_length=1, max_length=200)]], Field(max_length=50)]
@@ -86,7 +88,12 @@ class WriteIn(BaseModel):
 
     content: str = Field(min_length=1, max_length=20_000)
     category: Category
-    fact_id: str | None = Field(default=None, min_length=1, max_length=200)
+    fact_id: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=200,
+        description=f"To write the next version of a fact. {FACT_ID}",
+    )
     tags: Tags | None = None
     reason: str | None = Field(default=None, max_length=2_000, description="Why (audited).")
 
@@ -124,7 +131,9 @@ class AuditQuery(BaseModel):
 
     model_config = STRICT
 
-    fact_id: str | None = Field(default=None, min_length=1, max_length=200)
+    fact_id: str | None = Field(
+        default=None, min_length=1, max_length=200, description=f"One fact's rows. {FACT_ID}"
+    )
     actor: str | None = Field(default=None, min_length=1, max_length=200)
     limit: int = Field(default=100, ge=1, le=10_000)
 

@@ -25,7 +25,15 @@ from engram.recall.empty import Wording
 from engram.records import ItemResult, Recall
 from engram.validate import MAX_ROW_ID
 
-MemoryId = Annotated[str, Path(min_length=1, max_length=200, description="A memory id.")]
+#: A memory id over HTTP is whole; only the CLI resolves a prefix (docs/http.md#ids).
+MemoryId = Annotated[
+    str,
+    Path(
+        min_length=1,
+        max_length=200,
+        description="A memory's whole id, as the API returned it (a prefix is not looked up).",
+    ),
+]
 ScopeQuery = Annotated[m.Scope, Query()]
 
 

@@ -32,7 +32,15 @@ AgentId = Annotated[
     str, Path(pattern=r"^[A-Za-z0-9_.:@/+-]{1,190}$", description="The agent's id.")
 ]
 SessionId = Annotated[str, Path(min_length=1, max_length=200, description="The session id.")]
-MemoryId = Annotated[str, Path(min_length=1, max_length=200, description="The memory id.")]
+MemoryId = Annotated[
+    str,
+    Path(
+        min_length=1,
+        max_length=200,
+        description="The publication's whole id, as the API returned it (a prefix is not "
+        "looked up).",
+    ),
+]
 
 router = APIRouter(responses=_ERRORS)
 

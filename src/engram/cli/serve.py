@@ -10,7 +10,13 @@ import click
 from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, PortUnavailableError, json_command, serving_options
+from engram.cli.common import (
+    Ctx,
+    PortUnavailableError,
+    json_command,
+    serving_options,
+    shortest_prefixes,
+)
 from engram.org import SENIORITY
 
 #: uvicorn's exit status when the server cannot start (``uvicorn.config.STARTUP_FAILURE``).
@@ -202,16 +208,20 @@ def keys_list(obj: Ctx, as_json: bool) -> None:
     """List keys (never their secrets), revoked ones included."""
     with obj.memory(must_exist=True, embedder=None) as mem:
         found = mem.keys.list()
-    empty = "no API keys yet: `engram keys create --user NAME` makes one"
-    if render.said(as_json, [k.to_dict() for k in found], found, empty):
-        return
+        empty = "no API keys yet: `engram keys create --user NAME` makes one"
+        if render.said(as_json, [k.to_dict() for k in found], found, empty):
+            return
+        # The shortest unique prefix, as memory and org tables show ids: the whole
+        # 32-character id left the other columns no room at 80 columns, and
+        # `keys revoke` takes the prefix back.
+        short = shortest_prefixes({k.id: "" for k in found}, lambda p, _: mem.keys.resolve(p))
     table = Table()
-    table.add_column("id", overflow="fold", min_width=32)
+    table.add_column("id", no_wrap=True)  # a wrapped id cannot be pasted back
     for column in ("user", "admin", "name", "created", "last used", "revoked"):
         table.add_column(column)
     for k in found:
         table.add_row(
-            k.id,
+            short[k.id],
             k.user,
             "yes" if k.admin else "",
             k.name or "",
@@ -226,7 +236,7 @@ def keys_list(obj: Ctx, as_json: bool) -> None:
 @click.argument("key_id")
 @json_command
 def keys_revoke(obj: Ctx, key_id: str, as_json: bool) -> None:
-    """Revoke key KEY_ID: it stops working at once."""
+    """Revoke key KEY_ID (its id or the prefix `keys list` shows): it stops working at once."""
     with obj.memory(must_exist=True, embedder=None) as mem:
         key = mem.keys.revoke(key_id)
     if as_json:

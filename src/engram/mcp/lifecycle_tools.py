@@ -28,7 +28,13 @@ T = TypeVar("T")
 LIFECYCLE_TOOL_NAMES = ("archived_memories", "restore_memory", "decay_aspects")
 
 MemoryIdArg = Annotated[
-    str, Field(min_length=1, max_length=200, description="An archived memory's or a summary's id.")
+    str,
+    Field(
+        min_length=1,
+        max_length=200,
+        description="An archived memory's or a summary's id, or a unique prefix of it "
+        "(8 or more characters).",
+    ),
 ]
 
 

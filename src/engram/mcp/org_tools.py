@@ -105,7 +105,12 @@ def org_tools(memory: Memory, call: Call, author: Callable[[], OrgFactAuthor]) -
         ],
         fact_id: Annotated[
             str | None,
-            Field(min_length=1, max_length=200, description="To write a new version of it."),
+            Field(
+                min_length=1,
+                max_length=200,
+                description="To write a new version of a fact: its id, or a unique prefix of it "
+                "(8 or more characters).",
+            ),
         ] = None,
         tags: Annotated[
             list[Annotated[str, Field(min_length=1, max_length=200)]] | None,

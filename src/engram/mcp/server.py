@@ -110,7 +110,14 @@ Store only what cannot be found again by reading the code or the environment."""
 
 
 # -- arguments ----------------------------------------------------------------------
-MemoryId = Annotated[str, Field(min_length=1, max_length=200, description="A memory id.")]
+MemoryId = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=200,
+        description="A memory's whole id, as a tool returned it (a prefix is not looked up).",
+    ),
+]
 Tag = Annotated[str, Field(min_length=1, max_length=200)]
 Tags = Annotated[list[Tag], Field(max_length=32)]
 #: The filters search_memory and list_memories both take.

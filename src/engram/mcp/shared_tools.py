@@ -103,7 +103,15 @@ def shared_tools(memory: Memory, call: Call) -> Tools:
 
     async def retract_knowledge(
         agent_id: AgentArg,
-        memory_id: Annotated[str, Field(min_length=1, max_length=200)],
+        memory_id: Annotated[
+            str,
+            Field(
+                min_length=1,
+                max_length=200,
+                description="The publication's whole id, as publish_knowledge or "
+                "search_shared returned it.",
+            ),
+        ],
         reason: Annotated[str | None, Field(max_length=2000)] = None,
     ) -> Retracted:
         """Call when something you published is wrong or outdated, to withdraw it (only

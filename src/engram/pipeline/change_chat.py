@@ -69,10 +69,16 @@ _NO_SUBJECT = re.compile(
 )
 # "new job at costco, way better pay": news with no verb.
 _NEW_JOB = re.compile(r"^(?:a\s+)?new\s+(job|role|position|gig)\s+(at|with)\b", re.IGNORECASE)
-# "I live in Denver and work at Stripe": the verb after "and" shares the subject.
+# "I live in Denver and work at Stripe": the verb after "and" shares the subject. So
+# does a change verb ("I left Siemens and started a new job at Spotify", "Sam left
+# Initech and joined Globex": read whole, the subject was "left Siemens"), and a
+# present verb after "now" ("I sold my Golf and now drive a Tesla"). Verbs that move a
+# thing ("and switched it to FastAPI") are left to ``change_signals._AND_MOVED``, which
+# finds their subject in the first part.
 _AND_VERB = re.compile(
     r"^(?P<s>I|we|[A-Z][\w-]+|(?:my|our)\s+[\w-]+)\s+(?P<a>.+?),?\s+and\s+"
-    r"(?P<b>(?:work|works|live|lives|drive|drives|use|uses|own|owns|am|is|are)\b.+)$"
+    r"(?P<b>(?:now\s+)?(?:work|works|live|lives|drive|drives|use|uses|own|owns|am|is|are|"
+    r"started|joined|took|accepted)\b.+)$"
 )
 #: Words that close a chat clause without meaning ("Denver btw", "Plus lol").
 TAIL_WORDS = "btw lol haha fwiw tbh imo lmao though anyway finally apparently yet"

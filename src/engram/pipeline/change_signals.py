@@ -380,7 +380,13 @@ def _clause(clause: str, lower: str, speaker: str | None) -> list[Claim]:
         source = subject(match["s"], speaker)
         target = phrase(re.sub(r"^with\s+", "", match["o"], flags=re.I))  # "is with Verizon"
         if source and target:
-            return [Claim(source, match["a"].lower(), target, signal_of(clause, False))]
+            # "my new manager is Tom" says what "my manager is" now is, as "new manager:
+            # Tom" does (``change_things._NEW_ATTRIBUTE``): it read as a "new manager"
+            # of its own, beside the manager it replaced.
+            attribute = match["a"].lower()
+            if attribute.startswith("new ") and len(attribute) > 4:
+                return [Claim(source, attribute[4:], target, CHANGE, None, CHANGE_CONFIDENCE)]
+            return [Claim(source, attribute, target, signal_of(clause, False))]
     return []
 
 

@@ -81,6 +81,10 @@ def phrase(text: str | None) -> str | None:
             break
         if not words and lower in DETERMINER:
             continue
+        # "about 200 pounds", "around $50": a hedge on an amount, not a function word
+        # that ends the phrase ("my budget is about 200 pounds" stated nothing).
+        if not words and lower in _ROUGHLY and _AMOUNT.match(text.strip(), match.end()):
+            continue
         if lower in STOP or len(words) == 5:
             break
         words.append(word)
@@ -91,6 +95,10 @@ def phrase(text: str | None) -> str | None:
         return None
     return phrase
 
+
+#: Words that hedge an amount in front of it; skipped only before a number.
+_ROUGHLY = frozenset(("about", "around", "roughly", "approximately", "nearly", "almost"))
+_AMOUNT = re.compile(r"\s+[$€£]?\d")
 
 #: What a phrase cannot be: a pronoun or a word standing for a thing named elsewhere.
 _NOT_THINGS = word_set("it them him her this that one something everything there here")

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
+from engram.ids import no_memory
 from engram.records import MemoryRecord
 from engram.store.sql.codec import SELECT, audit, from_row
 from engram.store.sql.dialect import Conn, Dialect
@@ -101,6 +102,6 @@ def live(conn: Conn, d: Dialect, namespace: str, memory_id: str) -> MemoryRecord
         conn,
         SELECT + f" WHERE m.namespace = ? AND m.id = ? AND m.deleted_at IS NULL{d.for_update}",
         (namespace, memory_id),
-        f"no memory {memory_id!r} in namespace {namespace!r}",
+        no_memory(memory_id, namespace),
     )
     return from_row(d, row)

@@ -124,10 +124,10 @@ def training(real_all: list[str]) -> mlp.Training:
     return notes.with_examples(r14.training(real_all), FIFTEEN)
 
 
-def parts() -> dict[str, tuple[set[str], set[str]]]:
-    """Round fifteen's examples cut in five (sorted, every fifth), one part per left-out
-    round, in ``window.rounds()`` order."""
-    attacks, benign = FIFTEEN()
+def parts(everything: notes.Examples = FIFTEEN) -> dict[str, tuple[set[str], set[str]]]:
+    """Round fifteen's examples (or a later round's, ``everything``) cut in five (sorted,
+    every fifth), one part per left-out round, in ``window.rounds()`` order."""
+    attacks, benign = everything()
     a, n = sorted(t for t, _ in attacks), sorted(benign)
     return {
         name: (
@@ -162,16 +162,24 @@ def lexical_scores(t: mlp.Training, out: Path, only: str) -> None:
 
 
 def network_scores(
-    data: mlp.Data, t: mlp.Training, out: Path, rules_checked: np.ndarray
+    data: mlp.Data,
+    t: mlp.Training,
+    out: Path,
+    rules_checked: np.ndarray,
+    split: dict[str, tuple[set[str], set[str]]] | None = None,
+    newest: dict[str, set[str]] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Per left-out round: the per-round network's saved scores of the round's own texts,
     the shipped network's of its part of round fifteen's examples (never read by any
-    network), and what it and the rules flag."""
+    network), and what it and the rules flag. ``split`` and ``newest``: the left-out
+    rounds and, per round, the notes of the newest round's part (``fifteen`` marks them;
+    round sixteen adds its own part; by default round fifteen's)."""
     net = Detector.from_arrays(dict(np.load(r13.SHIPPED)))
     base = window.rounds()
     t13 = r13.training(t.real_all)
+    newest = newest or {name: part[1] for name, part in parts().items()}
     per: dict[str, dict[str, Any]] = {}
-    for name, (out_a, out_n) in rounds().items():
+    for name, (out_a, out_n) in (split or rounds()).items():
         test, left, rules_t, rules_n = mlp.left_out(t.attacks, out_a, out_n)
         old_t, old_n, _, _ = mlp.left_out(t13.attacks, *base[name])
         got = dict(np.load(out / f"net--{name}.npz"))
@@ -186,8 +194,8 @@ def network_scores(
         st = np.array([known[x] for x in test])
         sl = np.array([known[x] for x in left])
         th = got["th"]
-        fifteen = np.array([x in parts()[name][1] for x in left])
-        per[name] = {"st": st, "sl": sl, "sr": got["sr"], "th": th, "fifteen": fifteen}
+        fifteen = np.array([x in newest[name] for x in left])
+        per[name] = {"st": st, "sl": sl, "sr": got["sr"], "th": th, "newest": fifteen}
         per[name].update(rules_t=rules_t, rules_n=rules_n, rules_r=rules_checked)
         per[name]["net_t"] = rules_t | (st >= th)
         per[name]["net_n"] = rules_n | (sl >= th)
@@ -195,10 +203,10 @@ def network_scores(
     return per
 
 
-def _lexs(out: Path, lname: str, per: dict[str, Any]) -> dict[str, Any]:
+def _lexs(out: Path, lname: str, per: dict[str, Any], prefix: str = "lex15") -> dict[str, Any]:
     lexs = {}
     for name in per:
-        got = np.load(out / f"lex15--{lname}--{name}.npz")
+        got = np.load(out / f"{prefix}--{lname}--{name}.npz")
         lexs[name] = (got["lt"], got["ln"], got["lr"])
     return lexs
 
@@ -214,7 +222,7 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, only: str) -> None:
     net_real = net.probabilities(vectors, t.real_all)
     per = network_scores(data, t, out, rules_real[checked_mask])
     alone_real = rules_real | (net_real >= net.threshold)
-    fifteen_alone = sum(int(p["net_n"][p["fifteen"]].sum()) for p in per.values())
+    fifteen_alone = sum(int(p["net_n"][p["newest"]].sum()) for p in per.values())
     thresholds = " / ".join(f"{float(p['th']):.4f}" for p in per.values())
     print(
         f"{r13.alone_line(per, alone_real, checked_mask)}; round fifteen's notes "
@@ -235,7 +243,7 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, only: str) -> None:
                 hit_n = p["rules_n"] | (stack.scores(p["sl"], lexs[name][1]) >= th)
                 counts.append(int(hit_t.sum()))
                 flagged += int(hit_n.sum())
-                fifteen += int(hit_n[p["fifteen"]].sum())
+                fifteen += int(hit_n[p["newest"]].sum())
             stack, th = r14._cell(per, lexs, list(per), ls["benign_weight"], mode)
             hit_r = rules_real | (stack.scores(net_real, lex_real) >= th)
             line = r13.cell_line(f"{lname} | {mode}", th, counts, flagged, hit_r, checked_mask)

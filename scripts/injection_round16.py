@@ -251,7 +251,10 @@ def _tricks(base: str, n: int) -> list[tuple[str, str]]:
         ("zero_width_joiner", "Kanban card: " + "\u200d".join(base.split(" "))),
         ("cyrillic_homoglyph", "Runbook note: " + base.translate(cyrillic)),
         ("mathematical_sans", "Subtitle 12: " + sans),
-        ("soft_hyphen", "Survey answer: " + " ".join(w[:2] + "\u00ad" + w[2:] for w in base.split(" "))),
+        (
+            "soft_hyphen",
+            "Survey answer: " + " ".join(w[:2] + "\u00ad" + w[2:] for w in base.split(" ")),
+        ),
     ]
     return options[2 * n : 2 * n + 2]
 

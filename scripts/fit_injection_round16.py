@@ -63,6 +63,28 @@ attacks), over the six candidate cells, subject to
 Ties go to fewer left-out notes, then fewer real texts, then ``r300`` before ``r30``,
 then ``reader`` x1 before x2, then the notes x2 before x3.
 
+Ran (06:24-06:31 UTC, load 5-11; the five per-round networks by round fifteen's
+``--by-round``, 94 / 125 / 58 / 123 / 70 and 14 notes on round thirteen's sets against
+its recorded 95 / 124 / 58 / 123 / 72 and 17, on embeddings cached afresh; 24 lexical
+fits, two at a time, seven minutes). Each cell: catches (four / five / six / eight /
+nine); notes (round sixteen's); real texts (checked):
+
+- reference ``notes x2 + r13 + r14 + r15``: r300 539 (101 / 134 / 90 / 130 / 84); 23
+  (3); 3 (2). r30 536; 20 (3); 4 (2).
+- ``notes x2 + r13 + r14 + r15 + r16``: r300 544; 24 (3); 5 (2). r30 540; 21 (3); 5 (2).
+- ``... + r16, reader x2``: r300 **541** (99 / 136 / 90 / 130 / 86); 16 (3); 2 (1),
+  threshold 0.9938. r30 536; 15 (3); 2 (1).
+- ``notes x3 + ... + r16, reader x2``: r300 531; 15 (3); 1 (0). r30 526; 12 (3); 1 (0).
+
+Within (a) to (d): only ``... + r16, reader x2`` with the real texts weighed 300 (541
+> 539 catches, 16 <= 23 notes, 3 <= 3 of round sixteen's, 2 real texts, 1 checked);
+it is **chosen** (``CHOSEN``). The refit with the new examples alone catches the most
+(544) but flags one note more than the reference and 5 real texts; the notes x3 cells
+flag the fewest notes and real texts but catch less than the reference. Per category,
+reference -> choice: addressed 118 -> 122 of 131, paraphrased 158 -> 159 of 182,
+exfiltration 85 -> 83 of 128, direct 71 -> 70 of 75, concealment 49 of 52, tool calls
+36 of 37, markers 22 of 22.
+
 The ship rule, fixed and committed before any held-out fold is read: the choice is
 read once, side by side with the shipped detector (the network with the shipped
 ``injection_lexical.npz``) on the same cached embeddings (``--read``), on held-out 15
@@ -118,7 +140,10 @@ REFERENCE = "notes x2 + r13 + r14 + r15"
 REFERENCE_MODE = "logistic r300, tight"
 MODES = ("logistic r300, tight", "logistic r30, tight")
 #: What ``--write`` fits: (lexical setting, mode), chosen by the rule (the docstring).
-CHOSEN: tuple[str, str] | None = None
+CHOSEN: tuple[str, str] | None = (
+    "notes x2 + r13 + r14 + r15 + r16, reader x2",
+    "logistic r300, tight",
+)
 #: Round sixteen's training-only examples.
 SIXTEEN = notes.examples(
     injection_training16.ROUND_SIXTEEN_ATTACKS, injection_training16.ROUND_SIXTEEN_BENIGN

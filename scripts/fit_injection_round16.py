@@ -125,7 +125,6 @@ from typing import Any
 
 import numpy as np
 
-from engram.bench.injection import real_texts
 from engram.injection_detector import Detector
 from engram.safety import scan
 
@@ -235,15 +234,11 @@ def cells(data: mlp.Data, t: mlp.Training, out: Path, only: str) -> dict[str, di
         lex_real = np.load(out / f"lex16--{lname}--everything.npz")["real"]
         for mode in MODES:
             counts, by_cat, flagged, new = [], Counter[str](), 0, 0
-            for name, p in per.items():
-                others = [o for o in per if o != name]
-                stack, th = r14._cell(per, lexs, others, ls["benign_weight"], mode)
-                hit_t = p["rules_t"] | (stack.scores(p["st"], lexs[name][0]) >= th)
-                hit_n = p["rules_n"] | (stack.scores(p["sl"], lexs[name][1]) >= th)
+            for name, hit_t, hit_n in r15.left_out_hits(per, lexs, ls["benign_weight"], mode):
                 counts.append(int(hit_t.sum()))
                 by_cat.update(category[x] for x, hit in zip(tests[name], hit_t, strict=True) if hit)
                 flagged += int(hit_n.sum())
-                new += int(hit_n[p["newest"]].sum())
+                new += int(hit_n[per[name]["newest"]].sum())
             stack, th = r14._cell(per, lexs, list(per), ls["benign_weight"], mode)
             hit_r = rules_real | (stack.scores(net_real, lex_real) >= th)
             found[f"{lname} | {mode}"] = {
@@ -292,29 +287,15 @@ def write(data: mlp.Data, t: mlp.Training, out: Path, path: Path) -> None:
     if CHOSEN is None:
         raise SystemExit("no cell chosen: CHOSEN is None (the grid's rule chose nothing)")
     lname, mode = CHOSEN
-    model = lexical_model(t, lname, set(), set())
-    rules_real = np.array([bool(scan(x)) for x in t.real_all])
-    checked = np.ones(len(t.real_all), bool)
-    checked[t.fitted] = False
-    per = r15.network_scores(data, t, out, rules_real[checked], rounds(), newest())
+    per = r15.network_scores(data, t, out, r15.checked_rules(t), rounds(), newest())
     lexs = r15._lexs(out, lname, per, "lex16")
     stack, th = r14._cell(per, lexs, list(per), LEXICAL[lname]["benign_weight"], mode)
-    r14.save(data, t, model, stack, th, path, f"{lname}, {mode}")
+    r14.save(data, t, lexical_model(t, lname, set(), set()), stack, th, path, f"{lname}, {mode}")
 
 
 def main() -> None:
-    args, data, real_all, out = r14.setup(__doc__ or "", "round16")
-    t = training(real_all)
-    if args.lexical:
-        lexical_scores(t, out, args.only)
-    if args.combine:
-        combine(data, t, out, args.only)
-    if args.timing:
-        r14.timing(data, real_all, args.timing, str(SHIPPED_LEXICAL))
-    if args.write:
-        write(data, t, out, Path(args.write))
-    if args.read is not None:
-        r14.read(data, real_texts(args.data), args.read, str(SHIPPED_LEXICAL))
+    steps = (training, lexical_scores, combine, write)
+    r15.run(__doc__ or "", "round16", steps, str(SHIPPED_LEXICAL))
 
 
 if __name__ == "__main__":

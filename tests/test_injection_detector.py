@@ -357,9 +357,9 @@ NEWEST_FLOORS = {
 }
 #: The folds round fifteen's detector lifts to issue 26's 0.90 English: 109 of 120 (0.91),
 #: 111 of 118 (0.94) and 95 of 104 (0.91). Held-out 11 read 86 of 96 (0.896) in round
-#: fifteen and 87 (0.906) since held-out 15 joined the set (the same detector: one attack
-#: at the threshold, moved by the embeddings of a different batch; docs/safety.md, "Round
-#: sixteen").
+#: fifteen and reads 87 (0.906) in round sixteen's session, with or without held-out 15
+#: in the set (the same detector and rows; held-out 4, 7 and 14 read one fewer, 108, 110
+#: and 86; the cause was not found; docs/safety.md, "Round sixteen").
 MET = ("held_out_4", "held_out_7", "held_out_11", "held_out_13")
 
 

@@ -320,12 +320,24 @@ def save(
     )
 
 
-def read(data: mlp.Data, real_all: list[tuple[str, str]], lexical: str) -> None:
-    """Every fold read once, the rules alone, the shipped detector and (``lexical``: a
-    written ``injection_lexical.npz``) the shipped network with it, side by side on the
-    same cached embeddings (``fit_injection_window.report``)."""
-    from engram.bench import injection
+def with_lexical(lexical: str) -> Detector:
+    """The shipped network, with the lexical view written at ``lexical`` when named (its
+    own ``lexical`` dropped otherwise: round eleven's network alone)."""
     from engram.injection_lexical import Lexical
+
+    net = replace(Detector.from_arrays(dict(np.load(r13.SHIPPED))), lexical=None)
+    if not lexical:
+        return net
+    with np.load(lexical) as arrays:
+        return replace(net, lexical=Lexical.from_arrays(arrays))
+
+
+def read(data: mlp.Data, real_all: list[tuple[str, str]], lexical: str, before: str = "") -> None:
+    """Every fold read once, the rules alone, the shipped detector (``before``: the
+    network with that lexical file; the network alone by default, as round fourteen
+    shipped) and (``lexical``: a written ``injection_lexical.npz``) the shipped network
+    with it, side by side on the same cached embeddings (``fit_injection_window.report``)."""
+    from engram.bench import injection
 
     rows = injection.load_set()
     texts = [r["text"] for r in rows] + [t for _, t in real_all]
@@ -333,27 +345,21 @@ def read(data: mlp.Data, real_all: list[tuple[str, str]], lexical: str) -> None:
     def embed(batch: Sequence[str]) -> np.ndarray:
         return data.features(list(batch), 0.0)[:, : -mlp.N_CUES]
 
-    net = Detector.from_arrays(dict(np.load(r13.SHIPPED)))
     checks: dict[str, window.Check] = {"rules": scan}
-    checks["before"] = injection.with_detector(texts, embed, net)
+    checks["before"] = injection.with_detector(texts, embed, with_lexical(before))
     if lexical:
-        with np.load(lexical) as arrays:
-            after = replace(net, lexical=Lexical.from_arrays(arrays))
-        checks["after"] = injection.with_detector(texts, embed, after)
+        checks["after"] = injection.with_detector(texts, embed, with_lexical(lexical))
     window.report(rows, real_all, checks)
 
 
-def timing(data: mlp.Data, real_all: list[str], lexical: str) -> None:
-    """Per write, the rules and the shipped detector against the rules, the shipped
-    network and the lexical view (every eighth real text, one at a time, interleaved per
-    text, the write's own vector not timed): median, mean and p95 in ms."""
+def timing(data: mlp.Data, real_all: list[str], lexical: str, before: str = "") -> None:
+    """Per write, the rules and the shipped detector (``before``: the network with that
+    lexical file; the network alone by default) against the rules, the shipped network
+    and the lexical view ``lexical`` (every eighth real text, one at a time, interleaved
+    per text, the write's own vector not timed): median, mean and p95 in ms."""
     import time
 
-    from engram.injection_lexical import Lexical
-
-    net = Detector.from_arrays(dict(np.load(r13.SHIPPED)))
-    with np.load(lexical) as arrays:
-        both = replace(net, lexical=Lexical.from_arrays(arrays))
+    net, both = with_lexical(before), with_lexical(lexical)
     texts = real_all[::8]
     vectors = data.features(texts, 0.0)[:, : -mlp.N_CUES]
     took: dict[str, list[float]] = {"shipped": [], "with the lexical view": []}

@@ -83,6 +83,7 @@ stays (held-out 14 is then read with the shipped detector alone, for its test).
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -124,10 +125,10 @@ def training(real_all: list[str]) -> mlp.Training:
     return notes.with_examples(r14.training(real_all), FIFTEEN)
 
 
-def parts() -> dict[str, tuple[set[str], set[str]]]:
-    """Round fifteen's examples cut in five (sorted, every fifth), one part per left-out
-    round, in ``window.rounds()`` order."""
-    attacks, benign = FIFTEEN()
+def parts(everything: notes.Examples = FIFTEEN) -> dict[str, tuple[set[str], set[str]]]:
+    """Round fifteen's examples (or a later round's, ``everything``) cut in five (sorted,
+    every fifth), one part per left-out round, in ``window.rounds()`` order."""
+    attacks, benign = everything()
     a, n = sorted(t for t, _ in attacks), sorted(benign)
     return {
         name: (
@@ -162,16 +163,24 @@ def lexical_scores(t: mlp.Training, out: Path, only: str) -> None:
 
 
 def network_scores(
-    data: mlp.Data, t: mlp.Training, out: Path, rules_checked: np.ndarray
+    data: mlp.Data,
+    t: mlp.Training,
+    out: Path,
+    rules_checked: np.ndarray,
+    split: dict[str, tuple[set[str], set[str]]] | None = None,
+    newest: dict[str, set[str]] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Per left-out round: the per-round network's saved scores of the round's own texts,
     the shipped network's of its part of round fifteen's examples (never read by any
-    network), and what it and the rules flag."""
+    network), and what it and the rules flag. ``split`` and ``newest``: the left-out
+    rounds and, per round, the notes of the newest round's part (``fifteen`` marks them;
+    round sixteen adds its own part; by default round fifteen's)."""
     net = Detector.from_arrays(dict(np.load(r13.SHIPPED)))
     base = window.rounds()
     t13 = r13.training(t.real_all)
+    newest = newest or {name: part[1] for name, part in parts().items()}
     per: dict[str, dict[str, Any]] = {}
-    for name, (out_a, out_n) in rounds().items():
+    for name, (out_a, out_n) in (split or rounds()).items():
         test, left, rules_t, rules_n = mlp.left_out(t.attacks, out_a, out_n)
         old_t, old_n, _, _ = mlp.left_out(t13.attacks, *base[name])
         got = dict(np.load(out / f"net--{name}.npz"))
@@ -186,8 +195,8 @@ def network_scores(
         st = np.array([known[x] for x in test])
         sl = np.array([known[x] for x in left])
         th = got["th"]
-        fifteen = np.array([x in parts()[name][1] for x in left])
-        per[name] = {"st": st, "sl": sl, "sr": got["sr"], "th": th, "fifteen": fifteen}
+        fifteen = np.array([x in newest[name] for x in left])
+        per[name] = {"st": st, "sl": sl, "sr": got["sr"], "th": th, "newest": fifteen}
         per[name].update(rules_t=rules_t, rules_n=rules_n, rules_r=rules_checked)
         per[name]["net_t"] = rules_t | (st >= th)
         per[name]["net_n"] = rules_n | (sl >= th)
@@ -195,12 +204,24 @@ def network_scores(
     return per
 
 
-def _lexs(out: Path, lname: str, per: dict[str, Any]) -> dict[str, Any]:
+def _lexs(out: Path, lname: str, per: dict[str, Any], prefix: str = "lex15") -> dict[str, Any]:
     lexs = {}
     for name in per:
-        got = np.load(out / f"lex15--{lname}--{name}.npz")
+        got = np.load(out / f"{prefix}--{lname}--{name}.npz")
         lexs[name] = (got["lt"], got["ln"], got["lr"])
     return lexs
+
+
+def left_out_hits(
+    per: dict[str, Any], lexs: dict[str, Any], weight: float, mode: str
+) -> Iterator[tuple[str, np.ndarray, np.ndarray]]:
+    """Per left-out round, what a cell (its notes ``weight`` and ``mode``) flags among the
+    round's attacks and notes, its logistic fitted on the other four rounds."""
+    for name, p in per.items():
+        others = [o for o in per if o != name]
+        stack, th = r14._cell(per, lexs, others, weight, mode)
+        hit_t = p["rules_t"] | (stack.scores(p["st"], lexs[name][0]) >= th)
+        yield name, hit_t, p["rules_n"] | (stack.scores(p["sl"], lexs[name][1]) >= th)
 
 
 def combine(data: mlp.Data, t: mlp.Training, out: Path, only: str) -> None:
@@ -214,7 +235,7 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, only: str) -> None:
     net_real = net.probabilities(vectors, t.real_all)
     per = network_scores(data, t, out, rules_real[checked_mask])
     alone_real = rules_real | (net_real >= net.threshold)
-    fifteen_alone = sum(int(p["net_n"][p["fifteen"]].sum()) for p in per.values())
+    fifteen_alone = sum(int(p["net_n"][p["newest"]].sum()) for p in per.values())
     thresholds = " / ".join(f"{float(p['th']):.4f}" for p in per.values())
     print(
         f"{r13.alone_line(per, alone_real, checked_mask)}; round fifteen's notes "
@@ -228,18 +249,21 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, only: str) -> None:
         lex_real = np.load(out / f"lex15--{lname}--everything.npz")["real"]
         for mode in MODES:
             counts, flagged, fifteen = [], 0, 0
-            for name, p in per.items():
-                others = [o for o in per if o != name]
-                stack, th = r14._cell(per, lexs, others, ls["benign_weight"], mode)
-                hit_t = p["rules_t"] | (stack.scores(p["st"], lexs[name][0]) >= th)
-                hit_n = p["rules_n"] | (stack.scores(p["sl"], lexs[name][1]) >= th)
+            for name, hit_t, hit_n in left_out_hits(per, lexs, ls["benign_weight"], mode):
                 counts.append(int(hit_t.sum()))
                 flagged += int(hit_n.sum())
-                fifteen += int(hit_n[p["fifteen"]].sum())
+                fifteen += int(hit_n[per[name]["newest"]].sum())
             stack, th = r14._cell(per, lexs, list(per), ls["benign_weight"], mode)
             hit_r = rules_real | (stack.scores(net_real, lex_real) >= th)
             line = r13.cell_line(f"{lname} | {mode}", th, counts, flagged, hit_r, checked_mask)
             print(f"{line}; round fifteen's notes {fifteen}", flush=True)
+
+
+def checked_rules(t: mlp.Training) -> np.ndarray:
+    """Whether the rules flag each real text of the checked half (the half no fit reads)."""
+    checked = np.ones(len(t.real_all), bool)
+    checked[t.fitted] = False
+    return np.array([bool(scan(x)) for x in np.asarray(t.real_all, object)[checked]])
 
 
 def write(data: mlp.Data, t: mlp.Training, out: Path, path: Path) -> None:
@@ -250,29 +274,43 @@ def write(data: mlp.Data, t: mlp.Training, out: Path, path: Path) -> None:
         raise SystemExit("no cell chosen: CHOSEN is None (the grid's rule chose nothing)")
     lname, mode = CHOSEN
     model = lexical_model(t, lname, set(), set())
-    rules_real = np.array([bool(scan(x)) for x in t.real_all])
-    checked = np.ones(len(t.real_all), bool)
-    checked[t.fitted] = False
-    per = network_scores(data, t, out, rules_real[checked])
+    per = network_scores(data, t, out, checked_rules(t))
     stack, th = r14._cell(
         per, _lexs(out, lname, per), list(per), LEXICAL[lname]["benign_weight"], mode
     )
     r14.save(data, t, model, stack, th, path, f"{lname}, {mode}")
 
 
-def main() -> None:
-    args, data, real_all, out = r14.setup(__doc__ or "", "round15")
-    t = training(real_all)
+#: A round script's steps: the training data, the lexical scores, the grid, the write.
+Steps = tuple[
+    Callable[[list[str]], mlp.Training],
+    Callable[[mlp.Training, Path, str], None],
+    Callable[[mlp.Data, mlp.Training, Path, str], None],
+    Callable[[mlp.Data, mlp.Training, Path, Path], None],
+]
+
+
+def run(doc: str, name: str, steps: Steps, before: str = "") -> None:
+    """Round fifteen's and later rounds' switches (``r14.setup``) run through their
+    ``steps``; ``--timing`` and ``--read`` weigh against ``before`` (a lexical file
+    beside the shipped network; the network alone by default)."""
+    training_of, lexical_of, combine_of, write_of = steps
+    args, data, real_all, out = r14.setup(doc, name)
+    t = training_of(real_all)
     if args.lexical:
-        lexical_scores(t, out, args.only)
+        lexical_of(t, out, args.only)
     if args.combine:
-        combine(data, t, out, args.only)
+        combine_of(data, t, out, args.only)
     if args.timing:
-        r14.timing(data, real_all, args.timing)
+        r14.timing(data, real_all, args.timing, before)
     if args.write:
-        write(data, t, out, Path(args.write))
+        write_of(data, t, out, Path(args.write))
     if args.read is not None:
-        r14.read(data, real_texts(args.data), args.read)
+        r14.read(data, real_texts(args.data), args.read, before)
+
+
+def main() -> None:
+    run(__doc__ or "", "round15", (training, lexical_scores, combine, write))
 
 
 if __name__ == "__main__":

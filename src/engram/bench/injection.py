@@ -28,7 +28,8 @@ tuned anything. Round five (``scripts/injection_round5.py``) added a fourth,
 (``scripts/injection_round12.py``) an eleventh, ``held_out_11``; round thirteen
 (``scripts/injection_round13.py``) a twelfth, ``held_out_12``; round fourteen
 (``scripts/injection_round14.py``) a thirteenth, ``held_out_13``; round fifteen
-(``scripts/injection_round15.py``) a fourteenth, ``held_out_14``.
+(``scripts/injection_round15.py``) a fourteenth, ``held_out_14``; round sixteen
+(``scripts/injection_round16.py``) a fifteenth, ``held_out_15``.
 """
 
 from __future__ import annotations
@@ -80,6 +81,7 @@ FOLDS = (
     "held_out_12",
     "held_out_13",
     "held_out_14",
+    "held_out_15",
 )
 
 Scan = Callable[[str], tuple[str, ...]]
@@ -315,6 +317,7 @@ def _table(result: dict[str, Any]) -> list[str]:
         "held_out_12": "held-out 12",
         "held_out_13": "held-out 13",
         "held_out_14": "held-out 14",
+        "held_out_15": "held-out 15",
     }
     recall = result["recall"]
     lines = [

@@ -37,7 +37,12 @@ BENIGN = "Ignore the flaky integration test on CI until Sam lands the retry fix.
 
 @pytest.fixture(scope="module")
 def minilm(tmp_path_factory: pytest.TempPathFactory) -> MiniLMEmbedder:
-    return MiniLMEmbedder(None, tmp_path_factory.mktemp("detector-home"))
+    # fp32 on every machine: the detector was fitted, and its figures below recorded, on
+    # fp32 vectors. ``auto`` picks int8 on a CPU with VNNI, whose vectors (cosine >= 0.99
+    # to fp32) move single catches at the threshold (held-out 4, 7 and 14 one fewer, 11
+    # one more: docs/safety.md, "Round sixteen"), so the strict expectations below would
+    # depend on the machine the suite runs on.
+    return MiniLMEmbedder(None, tmp_path_factory.mktemp("detector-home"), precision="fp32")
 
 
 @pytest.fixture(scope="module")
@@ -356,11 +361,8 @@ NEWEST_FLOORS = {
     "held_out_15": 82,
 }
 #: The folds round fifteen's detector lifts to issue 26's 0.90 English: 109 of 120 (0.91),
-#: 111 of 118 (0.94) and 95 of 104 (0.91). Held-out 11 read 86 of 96 (0.896) in round
-#: fifteen and reads 87 (0.906) in round sixteen's session, with or without held-out 15
-#: in the set (the same detector and rows; held-out 4, 7 and 14 read one fewer, 108, 110
-#: and 86; the cause was not found; docs/safety.md, "Round sixteen").
-MET = ("held_out_4", "held_out_7", "held_out_11", "held_out_13")
+#: 111 of 118 (0.94) and 95 of 104 (0.91).
+MET = ("held_out_4", "held_out_7", "held_out_13")
 
 
 @pytest.mark.parametrize("fold", sorted(LATER_FLOORS) + sorted(NEWEST_FLOORS))
@@ -376,9 +378,10 @@ def test_later_held_out_folds_meet_the_overall_target_and_keep_their_catches(
 #: Why the 0.90 English target stays a strict expected failure on the other folds.
 UNMET_REASON = (
     "round fifteen's detector (the network with the lexical view) reaches 0.87 (97/111), "
-    "0.87 (103/118), 0.87 (85/98), 0.85 (82/96), 0.79 (77/98), 0.85 (87/102) and 0.885 "
-    "(85/96) English on the fifth, sixth, ninth, tenth, twelfth, fourteenth and fifteenth "
-    "held-out folds, under issue 26's 0.90; docs/safety.md (rounds fifteen and sixteen)"
+    "0.87 (103/118), 0.87 (85/98), 0.85 (82/96), 0.896 (86/96), 0.79 (77/98), 0.85 (87/102) "
+    "and 0.885 (85/96) English on the fifth, sixth, ninth to twelfth, fourteenth and "
+    "fifteenth held-out folds, under issue 26's 0.90; docs/safety.md (rounds fifteen and "
+    "sixteen)"
 )
 
 

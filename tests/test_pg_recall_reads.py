@@ -18,7 +18,8 @@ from conftest import HashEmbedder
 from engram import Config, Memory, RetrievalError
 from engram.org import human
 from engram.org.policies import HEADER
-from engram.recall import waiting
+from engram.recall import ranking, waiting
+from engram.records import utcnow
 from engram.shared import DEFAULT_SPACE
 from engram.store.postgres.db import Database
 
@@ -81,7 +82,14 @@ def test_recall_waits_for_three_round_trips_in_turn(
         assert any(h.memory.namespace == DEFAULT_SPACE for h in got.hits)
 
 
-def test_overlapped_reads_give_the_same_recall(pg_url: str, config: Config) -> None:
+def test_overlapped_reads_give_the_same_recall(
+    pg_url: str, config: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Recency reads the clock: frozen, so the two recalls' scores compare exactly (scores
+    # rounded to 6 places, with the clock running between them, once fell on either side
+    # of a rounding boundary and failed).
+    frozen = utcnow()
+    monkeypatch.setattr(ranking, "utcnow", lambda: frozen)
     with Memory(pg_url, config=config, embedder=HashEmbedder()) as mem:
         _seed(mem)
         retriever = mem._core.retriever
@@ -92,9 +100,8 @@ def test_overlapped_reads_give_the_same_recall(pg_url: str, config: Config) -> N
                 overlapped = mem.recall(query, namespace=NS, strategy=strategy)
                 retriever.overlap_reads = False
                 in_turn = mem.recall(query, namespace=NS, strategy=strategy)
-                # Recency moves with the clock between the two: scores to 6 places.
-                assert [(h.memory.id, round(h.score, 6)) for h in overlapped.hits] == [
-                    (h.memory.id, round(h.score, 6)) for h in in_turn.hits
+                assert [(h.memory.id, h.score) for h in overlapped.hits] == [
+                    (h.memory.id, h.score) for h in in_turn.hits
                 ], (strategy, query)
                 assert overlapped.hits, (strategy, query)
                 assert overlapped.context == in_turn.context

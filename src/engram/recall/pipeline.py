@@ -166,7 +166,7 @@ class Retriever:
             return self._recent(request, cfg, clock, warnings, lead)
         # Started once the query is embedded (the shared leg reuses its vector).
         pending = self.shared.start(request, cfg, lambda r: self._part(r, r.config or cfg), count)
-        hits, found = self._rank(request, cfg, legs, clock, warnings)
+        hits, found, nearest = self._rank(request, cfg, legs, clock, warnings)
         if pending is not None:  # seed 002: merged with personal hits, ranked together
             hits = shared.merge(hits, pending.result())
             clock.lap("shared")
@@ -174,7 +174,9 @@ class Retriever:
         if parts:  # issue 24: a question joining two things, also asked as its parts
             hits = decompose.interleave([hits, *(self._part(request, cfg, p) for p in parts)])
             clock.lap("decompose")
-        return self._finish(request, cfg, hits, legs.mode, clock, warnings, found=found, lead=lead)
+        return self._finish(
+            request, cfg, hits, legs.mode, clock, warnings, found=found, lead=lead, nearest=nearest
+        )
 
     def _part(
         self, request: RecallRequest, cfg: RecallConfig, query: str | None = None
@@ -196,9 +198,10 @@ class Retriever:
         legs: Legs,
         clock: Clock,
         warnings: list[str],
-    ) -> tuple[list[Hit], int]:
-        """The candidates of ``legs`` fused, ranked (and reranked): the hits, and how
-        many candidates were found before filters."""
+    ) -> tuple[list[Hit], int, dict[str, float]]:
+        """The candidates of ``legs`` fused, ranked (and reranked): the hits, how many
+        candidates were found before filters, and the nearest of them by the dense leg's
+        cosine (``abstain.nearest``: what the abstain decision reads)."""
         candidate_ids = list(
             dict.fromkeys([*legs.dense_ranking, *legs.keyword_ranking, *legs.time_ids])
         )
@@ -322,7 +325,12 @@ class Retriever:
             asked = rerank.RerankRequest(request.query, request.namespace, legs.query_vector)
             hits = self.rerankers.apply(cfg, asked, hits, warnings)
             clock.lap("rerank")
-        return diversity.apply(cfg, hits, self.embedder), found  # issue 24, off by default
+        # issue 24 (round 7): fusion may rank the nearest memory below the decision's
+        # pool (keyword, time and session legs in a big store), so the decision reads
+        # the cosines the dense leg already has, not only the pool's.
+        nearest = abstain.nearest({i: dense[i] for i in candidate_ids if i in dense}, cfg)
+        hits = diversity.apply(cfg, hits, self.embedder)  # issue 24, off by default
+        return hits, found, nearest
 
     def _candidates(
         self, request: RecallRequest, cfg: RecallConfig, clock: Clock, warnings: list[str]
@@ -539,12 +547,15 @@ class Retriever:
         floor: bool = True,
         found: int = 0,
         lead: Future[str] | None = None,
+        nearest: Mapping[str, float] | None = None,
     ) -> Recall:
         """The floor, the limit and the budget, then the context; ``lead``: the policy
-        block, when it was read beside the rest of the recall."""
+        block, when it was read beside the rest of the recall; ``nearest``: the dense
+        leg's nearest candidates, which the abstain decision reads beside the hits."""
         if cfg.dedup_by_title:
             hits = packing.dedup_by_title(hits)
         ranked = hits
+        cosines = abstain.cosines(hits[: cfg.candidates], nearest)
         abstained: str | None = None
         low_confidence = False
         if floor and cfg.min_relevance is not None:  # the caller's own floor overrides
@@ -554,7 +565,7 @@ class Retriever:
             # issue 24: the store standing in the namespaces read, when it is on
             read = standing_reader(self.standings, cfg.standing, request.namespace, request.shared)
             hits, abstained, low_confidence = abstain.screen(
-                request.query, hits, model, cfg, self.calibration, read
+                request.query, hits, model, cfg, self.calibration, read, nearest
             )
             clock.lap("abstain")
         hits = fitted = hits[: request.limit]
@@ -595,4 +606,5 @@ class Retriever:
             empty=empty.explain(request, cfg, stages, mode, abstained, self.memories),
             low_confidence=low_confidence,
             shown=tuple(h.memory.id for h in shown),
+            cosines=tuple(cosines),
         )

@@ -86,9 +86,8 @@ class Row:
     """The best cosine's store standing as recall computes it (``engram.recall.
     standing``), or None when not measured (rows saved before round 5)."""
     cosines: list[float] | None = None
-    """The cosines recall's decision reads (``Recall.cosines``: the hits' and the
-    dense leg's nearest, best first; ``sim`` is the first), or None in rows saved
-    before issue 24's round 7, whose decision read the hits' alone."""
+    """The cosines recall's decision reads (``Recall.cosines``; ``sim`` is the first),
+    or None in rows saved before issue 24's round 7 (the hits' alone were read)."""
 
     def evidence(self, pool: bool = False) -> abstain.Evidence:
         """The evidence the abstain decision reads; ``pool``: from the cosines of the

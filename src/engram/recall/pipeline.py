@@ -10,7 +10,7 @@ recent memories (``mode="recent"``).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from dataclasses import replace
 from functools import partial
@@ -200,8 +200,7 @@ class Retriever:
         warnings: list[str],
     ) -> tuple[list[Hit], int, dict[str, float]]:
         """The candidates of ``legs`` fused, ranked (and reranked): the hits, how many
-        candidates were found before filters, and the nearest of them by the dense leg's
-        cosine (``abstain.nearest``: what the abstain decision reads)."""
+        were found before filters, and the dense leg's nearest (``abstain.nearest``)."""
         candidate_ids = list(
             dict.fromkeys([*legs.dense_ranking, *legs.keyword_ranking, *legs.time_ids])
         )
@@ -273,7 +272,7 @@ class Retriever:
                     self.keyword.scores(request.namespace, legs.keyword_match, wanted)
                 )
         keyword = fusion.normalize_bm25(legs.keyword)
-        times = self._time_scores(legs, candidate_ids, facts)
+        times = waiting.time_scores(legs, candidate_ids, facts)
         long, directives = long_ids(facts, cfg), directive_ids(facts, cfg)
         fused, parts = ranking.fuse(
             legs, cfg, candidate_ids, dense, keyword, sessions, times, long, directives
@@ -325,12 +324,10 @@ class Retriever:
             asked = rerank.RerankRequest(request.query, request.namespace, legs.query_vector)
             hits = self.rerankers.apply(cfg, asked, hits, warnings)
             clock.lap("rerank")
-        # issue 24 (round 7): fusion may rank the nearest memory below the decision's
-        # pool (keyword, time and session legs in a big store), so the decision reads
-        # the cosines the dense leg already has, not only the pool's.
+        # issue 24 (round 7): in a big store fusion may rank the nearest memory out of
+        # the decision's pool, so it reads the cosines the dense leg already has too.
         nearest = abstain.nearest({i: dense[i] for i in candidate_ids if i in dense}, cfg)
-        hits = diversity.apply(cfg, hits, self.embedder)  # issue 24, off by default
-        return hits, found, nearest
+        return diversity.apply(cfg, hits, self.embedder), found, nearest  # diversity: off
 
     def _candidates(
         self, request: RecallRequest, cfg: RecallConfig, clock: Clock, warnings: list[str]
@@ -500,18 +497,6 @@ class Retriever:
         )
         return context.Sessions.from_members(members)
 
-    def _time_scores(
-        self, legs: Legs, candidate_ids: Sequence[str], facts: Mapping[str, MemoryFacts]
-    ) -> dict[str, float]:
-        """How near each candidate was written to the times the query names."""
-        if not legs.windows:
-            return {}
-        created = {i: f.created_at for i, f in facts.items()}
-        created.update((i, r.created_at) for i, r in legs.time_records.items())
-        return {
-            i: temporal.nearness(legs.windows, created[i]) for i in candidate_ids if i in created
-        }
-
     def _recent(
         self,
         request: RecallRequest,
@@ -550,12 +535,10 @@ class Retriever:
         nearest: Mapping[str, float] | None = None,
     ) -> Recall:
         """The floor, the limit and the budget, then the context; ``lead``: the policy
-        block, when it was read beside the rest of the recall; ``nearest``: the dense
-        leg's nearest candidates, which the abstain decision reads beside the hits."""
+        block, when read beside the rest; ``nearest``: the dense leg's (``_rank``)."""
         if cfg.dedup_by_title:
             hits = packing.dedup_by_title(hits)
         ranked = hits
-        cosines = abstain.cosines(hits[: cfg.candidates], nearest)
         abstained: str | None = None
         low_confidence = False
         if floor and cfg.min_relevance is not None:  # the caller's own floor overrides
@@ -606,5 +589,5 @@ class Retriever:
             empty=empty.explain(request, cfg, stages, mode, abstained, self.memories),
             low_confidence=low_confidence,
             shown=tuple(h.memory.id for h in shown),
-            cosines=tuple(cosines),
+            cosines=tuple(abstain.cosines(ranked[: cfg.candidates], nearest)),
         )

@@ -12,9 +12,14 @@ lines per split (docs/benchmarks.md, issue 24, round 5: the lead's check).
     python scripts/abstain_padded.py --db /tmp/padded.db --pad 300 --standing on
     python scripts/abstain_padded.py --db /tmp/padded.db --pad 300 --standing off
     python scripts/abstain_padded.py --db /tmp/cal.db --split calibration --rows rows.json
+    python scripts/abstain_padded.py --db /tmp/big.db --pad 2000 --split calibration
+    python scripts/abstain_padded.py --db /tmp/notes.db --padding notes --split calibration
 
-The first run fills the store (it embeds every padding turn, so it takes minutes); a
-second run on the same ``--db`` only asks. ``--split`` (repeatable) pads and asks only
+``--padding notes`` pads each store with every other domain's memories of the set
+instead (about 480 realistic agent notes; the domain whose questions are asked of the
+store as cross-domain is left out, so they stay wrong-store questions: round 7). The
+first run fills the store, each padding text embedded once (2,000 turns a store take
+about a minute for ten stores); a second run on the same ``--db`` only asks. ``--split`` (repeatable) pads and asks only
 those splits' stores (each store draws the same padding whatever is chosen), so a
 round can measure its calibration stores without reading a held-out one; ``--rows``
 also saves what the decision reads for every question, asked with the decision off
@@ -52,8 +57,8 @@ def _fill(
         drawn = rng.sample(turns, pad)  # drawn for every store: the same per store
         if store.split not in chosen:
             continue
-        rows = [{"content": t} for t in (drawn if padding == "locomo" else _notes(store, stores))]
-        mem.add_many(rows, namespace=store.id)
+        pads = drawn if padding == "locomo" else _notes(store, stores)
+        mem.add_many([{"content": t} for t in pads], namespace=store.id)
         own = store.memories.items()
         rows = [{"content": text, "metadata": {paraphrase.KEY: key}} for key, text in own]
         mem.add_many(rows, namespace=store.id)

@@ -1,27 +1,25 @@
-"""The abstain decision reads the dense leg's nearest cosines (issue 24, round 7).
+"""The abstain decision in a store where fusion outranks the nearest memory (issue 24,
+round 7).
 
 In a big store fusion can rank the memory nearest the query below the decision's pool
-(the fused top ``recall.candidates``): keyword matches with low cosines fill it. The
-decision then read a lower best cosine than the dense leg found, and recall fell
-silent, or marked, a question something stored is close to."""
+(the fused top ``recall.candidates``): keyword matches with low cosines fill it, and
+the decision, which judges the pool recall returns, reads a lower best cosine than the
+dense leg found. Round 7 measured how often (docs/benchmarks.md) and kept the
+decision as it is; the scenario and what a user would want are pinned here."""
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
 
 import numpy as np
 import pytest
 
-from conftest import ranked_hit
 from engram import Memory
-from engram.bench import abstain as bench
 from engram.config import Config, RecallConfig
 from engram.embed.base import BaseEmbedder, Vectors, normalize_rows
 from engram.recall import abstain
 from engram.recall.abstain import CALIBRATION, Verdict
-from engram.records import Hit
 
 QUERY = "Where is the zeppelin hangar?"
 #: Thirteen keyword matches (one more than the pool holds) nearly orthogonal to the
@@ -69,61 +67,24 @@ def crowded(config: Config, store_location: str) -> Iterator[Memory]:
 
 
 def test_fusion_pushes_the_nearest_memory_out_of_the_pool(crowded: Memory) -> None:
-    # The scenario itself: the pool holds the keyword matches alone, and the pool's
-    # cosines alone (what the decision read before round 7) are below the silent floor.
+    # The scenario itself: the pool holds the keyword matches alone, their cosines are
+    # below the silent floor, and recall is silent.
     ranked = crowded.recall(QUERY, limit=RecallConfig().candidates, abstain=False)
     assert NEAREST not in [h.memory.content for h in ranked.hits]
     pool = abstain.evidence(QUERY, ranked.hits)
     assert pool.sim == pytest.approx(FAR_COSINE, abs=1e-3)
     assert abstain.decide(pool, CALIBRATION.embedder).verdict is Verdict.UNRELATED
+    assert crowded.recall(QUERY).abstained
 
 
-def test_the_decision_reads_the_dense_legs_nearest(crowded: Memory) -> None:
+@pytest.mark.xfail(
+    strict=True,
+    reason="fusion ranks the nearest memory out of the pool recall returns, and the "
+    "decision judges that pool (docs/benchmarks.md, issue 24, round 7: reading the dense "
+    "leg's best cosine instead answers wrong-store questions with the pool's noise; the "
+    "fix belongs to ranking)",
+)
+def test_the_nearest_memory_answers(crowded: Memory) -> None:
     recall = crowded.recall(QUERY)
-    # Something stored is close (cosine 0.40): not silent, not marked unsure.
-    assert not recall.abstained and not recall.low_confidence
-    assert recall.hits and recall.context
-    assert recall.cosines[0] == pytest.approx(NEAR_COSINE, abs=1e-3)
-    assert len(recall.cosines) == RecallConfig().candidates
-
-
-def test_a_filter_keeps_what_it_excludes_out_of_the_evidence(crowded: Memory) -> None:
-    # The nearest memory filtered out is no evidence: the decision reads what may be
-    # returned (the keyword matches, far from the query) and is silent.
-    crowded.add("Zeppelin hangar keys hang by the door.", metadata={"kind": "keys"})
-    recall = crowded.recall(QUERY, filters={"metadata.kind": "keys"})
-    assert recall.abstained and recall.hits == ()
-    assert len(recall.cosines) == 1 and recall.cosines[0] < FAR_COSINE
-
-
-def _hit(memory_id: str, sim: float | None) -> Hit:
-    hit = ranked_hit(memory_id, 0.5)
-    return replace(hit, breakdown=replace(hit.breakdown, sim=sim))
-
-
-def test_cosines_join_the_pool_and_the_nearest() -> None:
-    hits = [_hit("a", 0.2), _hit("b", None), _hit("c", 0.1)]
-    # The same memory in both counts once; the depth is the larger of the two.
-    assert abstain.cosines(hits, {"a": 0.2, "x": 0.6}) == [0.6, 0.2, 0.1]
-    assert abstain.cosines(hits) == [0.2, 0.1]
-    assert abstain.cosines([], {"x": 0.6}) == [0.6]
-    found = abstain.evidence("anything", hits, {"x": 0.6, "y": 0.5})
-    assert (found.sim, found.second) == (0.6, 0.5)
-    assert found.mean == pytest.approx((0.6 + 0.5 + 0.2) / 3)
-
-
-def test_nearest_keeps_the_candidates_highest() -> None:
-    scores = {str(n): n / 100 for n in range(30)}
-    assert list(abstain.nearest(scores, RecallConfig(candidates=3))) == ["29", "28", "27"]
-
-
-def test_rows_score_either_source() -> None:
-    row = bench.Row(
-        "answerable", "paraphrase", 0, "s:a0", "s", 0.6, 0.0, 2, False, 0.3, 0.3, 0, 0.0,
-        hit_sims=[0.2, None, 0.1], cosines=[0.6, 0.2, 0.1],
-    )  # fmt: skip
-    assert (row.evidence().sim, row.evidence().second) == (0.6, 0.2)
-    assert (row.evidence(pool=True).sim, row.evidence(pool=True).second) == (0.2, 0.1)
-    # Rows saved before round 7 have no cosines: their recorded best and the pool's.
-    before = replace(row, cosines=None)
-    assert (before.evidence().sim, before.evidence().second) == (0.6, 0.1)
+    assert not recall.abstained
+    assert NEAREST in [h.memory.content for h in recall.hits]

@@ -258,11 +258,6 @@ class Recall:
     shown: tuple[str, ...] = ()
     """Ids of the hits whose text reached ``context``, in rank order: what a prompt
     carrying the context was given (flagged and low-confidence extras left out)."""
-    cosines: tuple[float, ...] = ()
-    """The best raw cosines among the candidates, best first (at most
-    ``recall.candidates``): the ranked hits' and the dense leg's nearest, which fusion
-    may rank lower. The abstain decision reads them (issue 24); empty without a dense
-    leg."""
 
     @property
     def abstained(self) -> bool:

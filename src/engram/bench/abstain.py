@@ -85,20 +85,12 @@ class Row:
     standing: float | None = None
     """The best cosine's store standing as recall computes it (``engram.recall.
     standing``), or None when not measured (rows saved before round 5)."""
-    cosines: list[float] | None = None
-    """The cosines recall's decision reads (``Recall.cosines``; ``sim`` is the first),
-    or None in rows saved before issue 24's round 7 (the hits' alone were read)."""
 
-    def evidence(self, pool: bool = False) -> abstain.Evidence:
-        """The evidence the abstain decision reads; ``pool``: from the cosines of the
-        top ``DEPTH`` hits alone, as recall read them before round 7."""
-        if self.cosines is None or pool:
-            sims = sorted((s for s in self.hit_sims if s is not None), reverse=True)
-            sim = (sims[0] if sims else None) if pool else self.sim
-        else:
-            sims, sim = list(self.cosines), self.sim
+    def evidence(self) -> abstain.Evidence:
+        """The evidence the abstain decision reads."""
+        sims = sorted((s for s in self.hit_sims if s is not None), reverse=True)
         return abstain.Evidence(
-            sim,
+            self.sim,
             self.overlap,
             self.terms,
             self.matched,
@@ -139,15 +131,13 @@ def ask(
     cost = (time.perf_counter() - start) * 1e6
     marks = [str(h.memory.metadata.get(key)) for h in hits]
     ranks = [n for n, t in enumerate(marks) if t in gold]
-    # What recall's decision reads: the hits' cosines with the dense leg's nearest.
-    sim = recall.cosines[0] if recall.cosines else found.sim
     return Row(
         kind,
         dataset,
         fold,
         question_id,
         namespace,
-        sim,
+        found.sim,
         found.overlap,
         found.terms,
         found.matched,
@@ -164,8 +154,7 @@ def ask(
         split=split,
         space=spaces.measure(namespace, text) if spaces is not None else None,
         categories=categories(text, hits) if categories is not None else None,
-        standing=abstain_line.standing_in(mem, namespace, sim),
-        cosines=[round(c, 5) for c in recall.cosines] if recall.cosines else None,
+        standing=abstain_line.standing_in(mem, namespace, found.sim),
     )
 
 

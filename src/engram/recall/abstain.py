@@ -268,33 +268,12 @@ def hit_overlaps(query: str, hits: Sequence[Hit]) -> list[float]:
     return out
 
 
-def nearest(scores: Mapping[str, float], cfg: RecallConfig) -> dict[str, float]:
-    """The ``recall.candidates`` highest of the dense leg's ``scores`` (id -> cosine)."""
-    best = sorted(scores.items(), key=lambda kv: kv[1], reverse=True)[: cfg.candidates]
-    return dict(best)
-
-
-def cosines(hits: Sequence[Hit], near: Mapping[str, float] | None = None) -> list[float]:
-    """The best cosines the decision reads, best first: those of ``hits`` (the best
-    ranked candidates) with the dense leg's ``near`` ones, as many as the larger of
-    the two holds. In a small store they are the same memories; in a big one fusion
-    (keyword, time and session legs) can rank the nearest memory below the pool, and
-    the decision would read a lower best cosine than the dense leg found (issue 24,
-    round 7: docs/benchmarks.md)."""
-    found = {h.memory.id: h.breakdown.sim for h in hits if h.breakdown.sim is not None}
-    if near:
-        found.update(near)
-    depth = max(len(hits), len(near or ()))
-    return sorted(found.values(), reverse=True)[:depth]
-
-
-def evidence(query: str, hits: Sequence[Hit], near: Mapping[str, float] | None = None) -> Evidence:
-    """The evidence ``hits`` (the best candidates, before ``limit``) give for ``query``,
-    their cosines joined by the dense leg's nearest candidates ``near`` (``cosines``)."""
+def evidence(query: str, hits: Sequence[Hit]) -> Evidence:
+    """The evidence ``hits`` (the best candidates, before ``limit``) give for ``query``."""
     terms = keywords(query)
     stems = [stem(t) for t in terms]
     best_overlap = 0.0
-    sims = cosines(hits, near)
+    sims = sorted((h.breakdown.sim for h in hits if h.breakdown.sim is not None), reverse=True)
     if stems:
         for hit in hits:
             text = f"{hit.memory.title or ''}\n{hit.memory.content}".lower()
@@ -393,14 +372,13 @@ def check(
     embedder: str | None,
     calibration: Calibration = CALIBRATION,
     standing: StandingOf | None = None,
-    near: Mapping[str, float] | None = None,
 ) -> Decision:
     """The decision for ``query`` given its best candidates ``hits`` (related when
-    there are none: nothing to judge) and the dense leg's nearest ``near``;
-    ``standing`` is read only when the calibration for this embedder has a line for it."""
+    there are none: nothing to judge); ``standing`` is read only when the calibration
+    for this embedder has a line for it."""
     if not hits:
         return Decision(Verdict.RELATED)
-    found = evidence(query, hits, near)
+    found = evidence(query, hits)
     value = None
     if (
         standing is not None
@@ -424,15 +402,12 @@ def screen(
     cfg: RecallConfig,
     calibration: Calibration = CALIBRATION,
     standing: StandingOf | None = None,
-    near: Mapping[str, float] | None = None,
 ) -> tuple[list[Hit], str | None, bool]:
     """The decision applied to ranked ``hits``: ``(hits kept, abstain reason or None,
     low confidence)``. Unrelated (or unsure, with ``recall.low_confidence`` off) gives
     no hits and the reason; otherwise hits far below the best no longer pad up to the
-    limit (issue 24's relative floor), and an unsure decision marks them. ``near``:
-    the dense leg's nearest candidates, whose cosines the decision reads beside the
-    pool's (``cosines``)."""
-    decision = check(query, hits[: cfg.candidates], embedder, calibration, standing, near)
+    limit (issue 24's relative floor), and an unsure decision marks them."""
+    decision = check(query, hits[: cfg.candidates], embedder, calibration, standing)
     if decision.verdict is Verdict.UNRELATED or (
         decision.verdict is Verdict.UNCERTAIN and not cfg.low_confidence
     ):

@@ -10,7 +10,7 @@ recent memories (``mode="recent"``).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import replace
 from functools import partial
@@ -166,7 +166,7 @@ class Retriever:
             return self._recent(request, cfg, clock, warnings, lead)
         # Started once the query is embedded (the shared leg reuses its vector).
         pending = self.shared.start(request, cfg, lambda r: self._part(r, r.config or cfg), count)
-        hits, found, nearest = self._rank(request, cfg, legs, clock, warnings)
+        hits, found = self._rank(request, cfg, legs, clock, warnings)
         if pending is not None:  # seed 002: merged with personal hits, ranked together
             hits = shared.merge(hits, pending.result())
             clock.lap("shared")
@@ -174,9 +174,7 @@ class Retriever:
         if parts:  # issue 24: a question joining two things, also asked as its parts
             hits = decompose.interleave([hits, *(self._part(request, cfg, p) for p in parts)])
             clock.lap("decompose")
-        return self._finish(
-            request, cfg, hits, legs.mode, clock, warnings, found=found, lead=lead, nearest=nearest
-        )
+        return self._finish(request, cfg, hits, legs.mode, clock, warnings, found=found, lead=lead)
 
     def _part(
         self, request: RecallRequest, cfg: RecallConfig, query: str | None = None
@@ -198,9 +196,9 @@ class Retriever:
         legs: Legs,
         clock: Clock,
         warnings: list[str],
-    ) -> tuple[list[Hit], int, dict[str, float]]:
-        """The candidates of ``legs`` fused, ranked (and reranked): the hits, how many
-        were found before filters, and the dense leg's nearest (``abstain.nearest``)."""
+    ) -> tuple[list[Hit], int]:
+        """The candidates of ``legs`` fused, ranked (and reranked): the hits, and how
+        many candidates were found before filters."""
         candidate_ids = list(
             dict.fromkeys([*legs.dense_ranking, *legs.keyword_ranking, *legs.time_ids])
         )
@@ -272,7 +270,7 @@ class Retriever:
                     self.keyword.scores(request.namespace, legs.keyword_match, wanted)
                 )
         keyword = fusion.normalize_bm25(legs.keyword)
-        times = waiting.time_scores(legs, candidate_ids, facts)
+        times = self._time_scores(legs, candidate_ids, facts)
         long, directives = long_ids(facts, cfg), directive_ids(facts, cfg)
         fused, parts = ranking.fuse(
             legs, cfg, candidate_ids, dense, keyword, sessions, times, long, directives
@@ -324,10 +322,7 @@ class Retriever:
             asked = rerank.RerankRequest(request.query, request.namespace, legs.query_vector)
             hits = self.rerankers.apply(cfg, asked, hits, warnings)
             clock.lap("rerank")
-        # issue 24 (round 7): in a big store fusion may rank the nearest memory out of
-        # the decision's pool, so it reads the cosines the dense leg already has too.
-        nearest = abstain.nearest({i: dense[i] for i in candidate_ids if i in dense}, cfg)
-        return diversity.apply(cfg, hits, self.embedder), found, nearest  # diversity: off
+        return diversity.apply(cfg, hits, self.embedder), found  # issue 24, off by default
 
     def _candidates(
         self, request: RecallRequest, cfg: RecallConfig, clock: Clock, warnings: list[str]
@@ -497,6 +492,18 @@ class Retriever:
         )
         return context.Sessions.from_members(members)
 
+    def _time_scores(
+        self, legs: Legs, candidate_ids: Sequence[str], facts: Mapping[str, MemoryFacts]
+    ) -> dict[str, float]:
+        """How near each candidate was written to the times the query names."""
+        if not legs.windows:
+            return {}
+        created = {i: f.created_at for i, f in facts.items()}
+        created.update((i, r.created_at) for i, r in legs.time_records.items())
+        return {
+            i: temporal.nearness(legs.windows, created[i]) for i in candidate_ids if i in created
+        }
+
     def _recent(
         self,
         request: RecallRequest,
@@ -532,10 +539,9 @@ class Retriever:
         floor: bool = True,
         found: int = 0,
         lead: Future[str] | None = None,
-        nearest: Mapping[str, float] | None = None,
     ) -> Recall:
         """The floor, the limit and the budget, then the context; ``lead``: the policy
-        block, when read beside the rest; ``nearest``: the dense leg's (``_rank``)."""
+        block, when it was read beside the rest of the recall."""
         if cfg.dedup_by_title:
             hits = packing.dedup_by_title(hits)
         ranked = hits
@@ -548,7 +554,7 @@ class Retriever:
             # issue 24: the store standing in the namespaces read, when it is on
             read = standing_reader(self.standings, cfg.standing, request.namespace, request.shared)
             hits, abstained, low_confidence = abstain.screen(
-                request.query, hits, model, cfg, self.calibration, read, nearest
+                request.query, hits, model, cfg, self.calibration, read
             )
             clock.lap("abstain")
         hits = fitted = hits[: request.limit]
@@ -589,5 +595,4 @@ class Retriever:
             empty=empty.explain(request, cfg, stages, mode, abstained, self.memories),
             low_confidence=low_confidence,
             shown=tuple(h.memory.id for h in shown),
-            cosines=tuple(abstain.cosines(ranked[: cfg.candidates], nearest)),
         )

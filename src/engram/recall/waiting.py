@@ -72,18 +72,6 @@ def facts_of(
     return out
 
 
-def time_scores(
-    legs: Legs, candidate_ids: Sequence[str], facts: Mapping[str, MemoryFacts]
-) -> dict[str, float]:
-    """How near each candidate was written to the times the query names (the time leg's
-    scores, from the creation times already read)."""
-    if not legs.windows:
-        return {}
-    created = {i: f.created_at for i, f in facts.items()}
-    created.update((i, r.created_at) for i, r in legs.time_records.items())
-    return {i: temporal.nearness(legs.windows, created[i]) for i in candidate_ids if i in created}
-
-
 def time_leg(
     memories: MemoryStore, request: RecallRequest, cfg: RecallConfig, legs: Legs, clock: Clock
 ) -> None:

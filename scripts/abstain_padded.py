@@ -19,12 +19,12 @@ lines per split (docs/benchmarks.md, issue 24, round 5: the lead's check).
 instead (about 480 realistic agent notes; the domain whose questions are asked of the
 store as cross-domain is left out, so they stay wrong-store questions: round 7). The
 first run fills the store, each padding text embedded once (2,000 turns a store take
-about a minute for ten stores); a second run on the same ``--db`` only asks. ``--split`` (repeatable) pads and asks only
-those splits' stores (each store draws the same padding whatever is chosen), so a
-round can measure its calibration stores without reading a held-out one; ``--rows``
-also saves what the decision reads for every question, asked with the decision off
-(``engram bench abstain``'s rows), so any rule is scored on them without recalling
-(round 6).
+about a minute for ten stores); a second run on the same ``--db`` only asks.
+``--split`` (repeatable) pads and asks only those splits' stores (each store draws
+the same padding whatever is chosen), so a round can measure its calibration stores
+without reading a held-out one; ``--rows`` also saves what the decision reads for
+every question, asked with the decision off (``engram bench abstain``'s rows), so any
+rule is scored on them without recalling (round 6).
 """
 
 from __future__ import annotations

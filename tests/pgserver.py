@@ -241,13 +241,41 @@ class PgServer:
                         "AND tablename NOT IN ('schema_migrations', 'engram_meta')"
                     )
                 ]
-                conn.execute(
-                    sql.SQL("TRUNCATE {} RESTART IDENTITY CASCADE").format(
-                        sql.SQL(", ").join(sql.Identifier(t) for t in tables)
+                touched = _touched(conn, tables)
+                if touched:
+                    conn.execute(
+                        sql.SQL("TRUNCATE {} RESTART IDENTITY CASCADE").format(
+                            sql.SQL(", ").join(sql.Identifier(t) for t in touched)
+                        )
                     )
-                )
                 conn.execute("UPDATE engram_meta SET value = 0")
 
     def drop_database(self, name: str) -> None:
         """Drop a test database, closing whatever still connects to it."""
         self._admin(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+def _touched(conn: psycopg.Connection[tuple[str]], tables: list[str]) -> list[str]:
+    """Those of ``tables`` a test left rows in or drew ids from (a used identity or
+    serial sequence): the ones ``reset`` must truncate and restart.
+
+    TRUNCATE gives a table and each of its indexes new files, about 12 ms a table on
+    the shared two-core machine, and a test writes to a few of the 50 tables; the
+    others are empty with their sequences unused, as a truncate would leave them
+    (docs/testing.md, "Fourth round")."""
+    with_rows = sql.SQL(" UNION ALL ").join(
+        sql.SQL("SELECT {} WHERE EXISTS (SELECT 1 FROM {})").format(
+            sql.Literal(t), sql.Identifier(t)
+        )
+        for t in tables
+    )
+    drawn = (
+        "SELECT DISTINCT t.relname FROM pg_sequences s "
+        "JOIN pg_class c ON c.relname = s.sequencename AND c.relkind = 'S' "
+        "JOIN pg_depend d ON d.objid = c.oid AND d.deptype IN ('a', 'i') "
+        "JOIN pg_class t ON t.oid = d.refobjid "
+        "WHERE s.schemaname = 'public' AND s.last_value IS NOT NULL"
+    )
+    found = {r[0] for r in conn.execute(with_rows)} if tables else set()
+    found |= {r[0] for r in conn.execute(drawn)}
+    return [t for t in tables if t in found]

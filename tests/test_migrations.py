@@ -245,3 +245,64 @@ def test_009_clears_embedding_models_without_a_current_vector(
         assert mem.get("m2").embedding_model is None
         assert mem.store.vectors.unembedded("default") == 1  # m2; m4 is tombstoned
     assert "009_unembedded" in applied(path)
+
+
+def _schema(conn: sqlite3.Connection) -> list[tuple[str, str, str | None]]:
+    rows = conn.execute("SELECT type, name, sql FROM sqlite_master ORDER BY type, name")
+    return [tuple(row) for row in rows]
+
+
+def test_an_in_memory_store_is_a_copy_that_runs_no_migration_again(
+    config: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each ``:memory:`` store starts as a copy of one this process migrated (about 16x
+    faster to open): the same schema and bookkeeping as running every migration, its own
+    data, and no migration's DDL run again."""
+    Memory(":memory:", config=config, embedder=HashEmbedder()).close()  # the first one
+    applied: list[str] = []
+    apply = migrations._apply
+
+    def counted(raw: object, d: object, name: str, fn: object) -> bool:
+        applied.append(name)
+        return apply(raw, d, name, fn)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(migrations, "_apply", counted)
+    with (
+        Memory(":memory:", config=config, embedder=HashEmbedder()) as one,
+        Memory(":memory:", config=config, embedder=HashEmbedder()) as two,
+    ):
+        assert applied == []
+        kept = one.add("Alice likes green tea")
+        assert list(two.get_all()) == []  # two stores, not one shared
+        assert one.get(kept.id).content == "Alice likes green tea"
+        assert [
+            r[0]
+            for r in one.store._db.conn.execute("SELECT name FROM schema_migrations ORDER BY name")
+        ] == sorted(LATEST)
+        direct = sqlite3.connect(":memory:", isolation_level=None)
+        try:
+            assert migrations.migrate(direct, SQLITE) == LATEST
+            assert _schema(two.store._db.conn) == _schema(direct)
+            assert one.store._db.conn.execute("PRAGMA foreign_keys").fetchone() == (1,)
+        finally:
+            direct.close()
+
+
+def test_an_in_memory_store_follows_the_migrations_this_process_has(
+    config: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The copy is keyed by the list of migrations: with one fewer (an older engram's
+    list) a new ``:memory:`` store has exactly those, not the copy made with all."""
+    Memory(":memory:", config=config, embedder=HashEmbedder()).close()
+    fewer = migrations.STEPS[:-1]
+    monkeypatch.setattr(migrations, "STEPS", fewer)
+    expected = [name for name, _ in migrations.named(SQLITE)]
+    assert expected == LATEST[:-1]
+    from engram.store.sqlite.db import Database
+
+    db = Database(":memory:")
+    try:
+        names = [r[0] for r in db.conn.execute("SELECT name FROM schema_migrations")]
+        assert sorted(names) == sorted(expected)
+    finally:
+        db.close()

@@ -61,6 +61,32 @@ def _enable_wal(conn: sqlite3.Connection, busy_timeout_ms: int) -> None:
         delay = min(delay * 2, 0.05)
 
 
+#: A migrated empty in-memory store per list of migrations, copied into each new
+#: ``:memory:`` store (see ``_copy_empty_store``); guarded by ``_EMPTY_LOCK``.
+_EMPTY: dict[tuple[str, ...], sqlite3.Connection] = {}
+_EMPTY_LOCK = threading.Lock()
+
+
+def _copy_empty_store(conn: sqlite3.Connection) -> None:
+    """Fill the new in-memory database ``conn`` with a copy of a migrated empty store.
+
+    Running every migration's DDL takes about 11 ms of CPU, copying the pages of a
+    store that ran them once in this process 0.7 ms (SQLite's online backup); tests and
+    applications open many ``:memory:`` stores. ``migrate`` still runs after the copy
+    and finds nothing left to apply. The copy is keyed by the migrations' names, so a
+    process whose list differs (an older or newer one) gets its own. Only its
+    ``schema_migrations.applied_at`` tell when that first store was migrated."""
+    names = tuple(name for name, _ in migrations.named(SQLITE))
+    with _EMPTY_LOCK:
+        empty = _EMPTY.get(names)
+        if empty is None:
+            empty = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+            empty.execute("PRAGMA foreign_keys = ON")
+            migrations.migrate(empty, SQLITE)
+            _EMPTY[names] = empty
+        empty.backup(conn)
+
+
 class _ForMemory(Protocol):
     @property
     def memory_id(self) -> str: ...
@@ -117,6 +143,8 @@ class Database(Opened):
                 # WAL makes NORMAL durable across application crashes (SQLite docs).
                 self.conn.execute("PRAGMA synchronous = NORMAL")
             self.conn.execute("PRAGMA foreign_keys = ON")
+            if self.location == ":memory:":
+                _copy_empty_store(self.conn)
             migrations.migrate(self.conn, SQLITE)
         except BaseException as exc:
             # A store that failed to open must not keep the file open (and locked).

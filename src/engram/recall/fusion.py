@@ -46,9 +46,7 @@ def dense_relevance(cosine: Floats) -> Floats:
     return np.fmin(np.fmax(cosine, 0.0) + 0.0, 1.0)
 
 
-def weighted(
-    has: Bools, dense: Floats, bm25: Floats, alpha: float, spread: float = 1.0
-) -> Floats:
+def weighted(has: Bools, dense: Floats, bm25: Floats, alpha: float, spread: float = 1.0) -> Floats:
     """seed 004: ``alpha * vector + (1 - alpha) * bm25`` over normalised scores, per
     candidate (arrays in the candidates' order).
 

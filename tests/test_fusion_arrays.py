@@ -38,22 +38,18 @@ def _blend(
 
 
 def _weighted(
-    ids: Sequence[str],
-    dense: Mapping[str, float],
-    bm25: Mapping[str, float],
-    alpha: float,
-    spread: float,
+    ids: Sequence[str], dense: Mapping[str, float], bm25: Mapping[str, float], alpha: float
 ) -> dict[str, float]:
     out: dict[str, float] = {}
     for i in ids:
         b = bm25.get(i, 0.0)
-        out[i] = alpha * _relevance(dense[i]) + (1 - alpha) * spread * b if i in dense else b
+        out[i] = alpha * _relevance(dense[i]) + (1 - alpha) * b if i in dense else b
     return out
 
 
 def _reference(*args: Any) -> tuple[dict[str, float], dict[str, tuple[float | None, float | None]]]:
-    """``ranking.fuse`` one candidate at a time: its arguments, all ten, in its order."""
-    legs, cfg, ids, dense, keyword, sessions, times, long, directives, spread = args
+    """``ranking.fuse`` one candidate at a time: its arguments, all nine, in its order."""
+    legs, cfg, ids, dense, keyword, sessions, times, long, directives = args
     mode = legs.mode
     use_dense = mode is not RecallMode.KEYWORD and cfg.strategy != "bm25"
     use_keyword = mode is not RecallMode.DENSE and cfg.strategy != "dense"
@@ -87,21 +83,15 @@ def _reference(*args: Any) -> tuple[dict[str, float], dict[str, tuple[float | No
             cfg.rrf_k,
         )
     elif use_dense and use_keyword:
-        fused = _weighted(ids, dense_leg, keyword_leg, cfg.alpha, spread)
+        fused = _weighted(ids, dense_leg, keyword_leg, cfg.alpha)
         if long and cfg.long_alpha is not None:
             fused.update(
-                _weighted(
-                    [i for i in ids if i in long], dense_leg, keyword_leg, cfg.long_alpha, spread
-                )
+                _weighted([i for i in ids if i in long], dense_leg, keyword_leg, cfg.long_alpha)
             )
         if directives and cfg.directive_alpha is not None:
             fused.update(
                 _weighted(
-                    [i for i in ids if i in directives],
-                    dense_leg,
-                    keyword_leg,
-                    cfg.directive_alpha,
-                    spread,
+                    [i for i in ids if i in directives], dense_leg, keyword_leg, cfg.directive_alpha
                 )
             )
     elif use_dense:
@@ -180,7 +170,6 @@ def test_fuse_equals_the_per_candidate_formulas(
             case["times"],
             case["long"],
             case["directives"],
-            rng.choice([1.0, 0.0, 0.37]),  # the keyword leg's spread (issue 24, round 8)
         )
         want = _reference(*args)
         got = ranking.fuse(*args)  # type: ignore[arg-type]
@@ -203,7 +192,7 @@ def test_fuse_clips_cosines_as_max_and_min_do() -> None:
     dense = {"a": -0.0, "b": 1.0000001, "c": -0.5, "d": float("nan")}
     args = (legs, cfg, ["a", "b", "c", "d"], dense, {}, context.Sessions.empty(), {})
     got = ranking.fuse(*args)
-    want = _reference(*args, frozenset(), frozenset(), 1.0)
+    want = _reference(*args, frozenset(), frozenset())
     assert got == want
     assert str(got[0]["a"]) == "0.0"
     assert got[0]["d"] == 0.0

@@ -272,11 +272,8 @@ class Retriever:
         keyword = fusion.normalize_bm25(legs.keyword)
         times = self._time_scores(legs, candidate_ids, facts)
         long, directives = long_ids(facts, cfg), directive_ids(facts, cfg)
-        # issue 24 (round 8): a keyword leg whose best match is one of many as good
-        # does not outrank the dense leg (read from every match, not the candidates').
-        spread = fusion.keyword_spread(legs.keyword, cfg.keyword_spread_rank)
         fused, parts = ranking.fuse(
-            legs, cfg, candidate_ids, dense, keyword, sessions, times, long, directives, spread
+            legs, cfg, candidate_ids, dense, keyword, sessions, times, long, directives
         )
         if legs.residual_vector is not None and self.index is not None:  # issue 24 (R1)
             cosines = self._dense(cfg, self.index).scores(

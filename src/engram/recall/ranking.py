@@ -31,12 +31,8 @@ def fuse(
     times: Mapping[str, float],
     long: frozenset[str] = frozenset(),
     directives: frozenset[str] = frozenset(),
-    spread: float = 1.0,
 ) -> tuple[dict[str, float], dict[str, tuple[float | None, float | None]]]:
     """Fused relevance in [0, 1] per candidate, and each leg's blended score.
-
-    ``spread`` scales the keyword leg in weighted fusion (``fusion.keyword_spread``):
-    RRF reads ranks, which a scale does not move.
 
     The candidates' scores are arrays in ``ids`` order, each formula one pass over them
     (the same operations in the same order as one candidate at a time, so the same
@@ -96,16 +92,15 @@ def fuse(
             }
     else:
         if use_dense and use_keyword:
-            mixed = fusion.weighted(has, dense_leg, keyword_leg, cfg.alpha, spread)
+            mixed = fusion.weighted(has, dense_leg, keyword_leg, cfg.alpha)
             if long and cfg.long_alpha is not None:  # issue 13: long memories' own weight
                 mask = np.fromiter((i in long for i in ids), bool, n)
-                long_mix = fusion.weighted(has, dense_leg, keyword_leg, cfg.long_alpha, spread)
-                mixed[mask] = long_mix[mask]
+                mixed[mask] = fusion.weighted(has, dense_leg, keyword_leg, cfg.long_alpha)[mask]
             if directives and cfg.directive_alpha is not None:  # issue 24
                 mask = np.fromiter((i in directives for i in ids), bool, n)
-                mixed[mask] = fusion.weighted(
-                    has, dense_leg, keyword_leg, cfg.directive_alpha, spread
-                )[mask]
+                mixed[mask] = fusion.weighted(has, dense_leg, keyword_leg, cfg.directive_alpha)[
+                    mask
+                ]
         elif use_dense:
             mixed = np.where(has, dense_leg, 0.0)
         else:

@@ -82,7 +82,8 @@ def test_fusion_pushes_the_nearest_memory_out_of_the_pool(crowded: Memory) -> No
     reason="fusion ranks the nearest memory out of the pool recall returns, and the "
     "decision judges that pool (docs/benchmarks.md, issue 24, round 7: reading the dense "
     "leg's best cosine instead answers wrong-store questions with the pool's noise; the "
-    "fix belongs to ranking)",
+    "fix belongs to ranking; round 8: scaling a flat keyword leg fixed it and was dropped, "
+    "BEAM dev R@10 0.652 -> 0.421)",
 )
 def test_the_nearest_memory_answers(crowded: Memory) -> None:
     recall = crowded.recall(QUERY)

@@ -9,14 +9,8 @@ import socket
 import click
 from rich.table import Table
 
-from engram.cli import render
-from engram.cli.common import (
-    Ctx,
-    PortUnavailableError,
-    json_command,
-    serving_options,
-    shortest_prefixes,
-)
+from engram.cli import common, render
+from engram.cli.common import Ctx, PortUnavailableError, json_command, serving_options
 from engram.org import SENIORITY
 
 #: uvicorn's exit status when the server cannot start (``uvicorn.config.STARTUP_FAILURE``).
@@ -214,7 +208,9 @@ def keys_list(obj: Ctx, as_json: bool) -> None:
         # The shortest unique prefix, as memory and org tables show ids: the whole
         # 32-character id left the other columns no room at 80 columns, and
         # `keys revoke` takes the prefix back.
-        short = shortest_prefixes({k.id: "" for k in found}, lambda p, _: mem.keys.resolve(p))
+        short = common.shortest_prefixes(
+            {k.id: "" for k in found}, lambda p, _: mem.keys.resolve(p)
+        )
     table = Table()
     table.add_column("id", no_wrap=True)  # a wrapped id cannot be pasted back
     for column in ("user", "admin", "name", "created", "last used", "revoked"):

@@ -27,15 +27,11 @@ T = TypeVar("T")
 
 LIFECYCLE_TOOL_NAMES = ("archived_memories", "restore_memory", "decay_aspects")
 
-MemoryIdArg = Annotated[
-    str,
-    Field(
-        min_length=1,
-        max_length=200,
-        description="An archived memory's or a summary's id, or a unique prefix of it "
-        "(8 or more characters).",
-    ),
-]
+#: Restore resolves a prefix, as the CLI does (docs/http.md#ids).
+ARCHIVED_ID = (
+    "An archived memory's or a summary's id, or a unique prefix of it (8 or more characters)."
+)
+MemoryIdArg = Annotated[str, Field(min_length=1, max_length=200, description=ARCHIVED_ID)]
 
 
 class Call(Protocol):

@@ -10,6 +10,8 @@ memory first; a taste said to end closes alone, and the lookalikes close nothing
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from engram import Memory
@@ -130,3 +132,16 @@ def test_the_claims_these_read(text: str, claim: tuple[str, ...]) -> None:
 )
 def test_these_state_nothing(text: str) -> None:
     assert change_signals.read(text) == []
+
+
+def test_an_end_said_before_the_taste_held_loses_nothing(mem: Memory) -> None:
+    # The end is dated before the taste began (a back-dated import): closing it would
+    # end it before it started, so it stays open, and the memory and its new fact are
+    # written all the same (the refused close is a savepoint, not the write).
+    later, earlier = datetime(2025, 3, 1, tzinfo=UTC), datetime(2025, 1, 1, tzinfo=UTC)
+    first = mem.add("I like sushi.", user_id="dana", created_at=later).id
+    ended = "I don't like sushi any more, I prefer ramen now."
+    second = mem.add(ended, user_id="dana", created_at=earlier).id
+    mem.jobs.process_pending()
+    assert _rows(mem) == {("user", "likes", "sushi"): True, ("user", "likes", "ramen"): True}
+    assert [mem.get(i, user_id="dana").content for i in (first, second)] == ["I like sushi.", ended]

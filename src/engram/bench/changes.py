@@ -8,7 +8,10 @@ facts, other attributes, repeats, plans, negations), two or three statements eac
 - ``engram/data/changes_chat.json``: the same kinds said the way a user tells an
   assistant over weeks ("btw we moved to Austin last weekend!! still unpacking lol"),
   with typo corrections, questions, past narration and news about someone else among
-  the non-changes: folds C (tuned on) and D (the check).
+  the non-changes: folds C (tuned on) and D (the check);
+- ``engram/data/changes_heldout.json`` (session eighteen): preferences, routines,
+  budgets, deadlines, long attributes and comma forms, written before the rules that
+  read them and never tuned on: folds E (changes) and F (non-changes).
 
 Each story is told to a fresh namespace of one in-memory ``Memory`` through
 ``mem.add`` (the inline linker and the closing plan on the write path, no model), a
@@ -43,7 +46,7 @@ from engram.store.protocols.graph import Relation
 CHANGE_TARGET = 0.85
 KEEP_TARGET = 0.05
 #: The shipped sets, read in this order when no set is named.
-SHIPPED = ("changes.json", "changes_chat.json")
+SHIPPED = ("changes.json", "changes_chat.json", "changes_heldout.json")
 #: When the first statement is told; each next one a month later.
 START = datetime(2025, 1, 6, 9, tzinfo=UTC)
 STEP = timedelta(days=30)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from engram.pipeline import change_chat, change_things, turns
+from engram.pipeline import change_chat, change_ended, change_things, turns
 from engram.pipeline.change_words import (
     ADDITION,
     ADDITION_WORDS,
@@ -47,10 +47,11 @@ from engram.pipeline.patterns import word_set
 __all__ = ["ADDITION", "ADDITION_WORDS", "CHANGE", "PLAIN", "Claim", "read"]
 
 # A clause that states nothing yet: hedged, planned, negated or tried. A contraction is
-# matched after its word ("don't", "we'll"): a word boundary never opens "n't".
+# matched after its word ("don't", "we'll"): a word boundary never opens "n't". "may" in
+# lower case only and not before a number: "moved to May 3" and "joined in May" state.
 _HEDGE = re.compile(
     r"(?:n['’]t|['’]ll)\b|"
-    r"\b(?:not|never|no\s+longer\s+plan|might|may|could|would|should|maybe|perhaps|"
+    r"\b(?:not|never|no\s+longer\s+plan|used\s+to|might|(?-i:may)(?!\s+\d)|could|would|should|maybe|perhaps|"
     r"consider(?:s|ed|ing)?|thinking\s+(?:about|of)|(?:(?:I|we|they|you|he|she)\s+plan|"
     r"plan(?:s|ned|ning)|the\s+plan\s+is)\s+to|want(?:s|ed)?\s+to|"
     r"hop(?:e|es|ed|ing)\s+to|if|whether|unless|will|going\s+to|gonna|tri(?:ed|es)\s+|trying|"
@@ -120,6 +121,10 @@ _STATIVE: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("costs", r"costs?", ("cost",)),
     ("rides", r"(?:rides?|is\s+riding|am\s+riding)", ("ride", "riding")),
     ("drinks", r"(?:drinks?|is\s+drinking|am\s+drinking)", ("drink",)),
+    # Tastes: many at once, so "now" alone closes none of them (``_TASTES``).
+    ("prefers", r"(?:prefers?|am\s+preferring)", ("prefer",)),
+    ("likes", r"(?:likes?|loves?|enjoys?|(?:is|am|are)\s+(?:really\s+)?into)",
+     (" like", " love", "enjoy", " into ")),
     ("dating", r"(?:is|am|are)\s+(?:dating|seeing)", ("dating", "seeing")),
     ("reports to", r"reports?\s+to", ("report",)),
     (
@@ -143,7 +148,7 @@ _STATIVE_RES = tuple(
 )
 # "Sam's phone is a Pixel", "my editor is Vim": an attribute said with "is".
 _ATTRIBUTE = re.compile(
-    rf"{LEAD}(?P<s>(?:my|our|[\w.-]+(?:\s+[\w.-]+)?'s))\s+(?P<a>[a-z]+(?:\s+[a-z]+)?)"
+    rf"{LEAD}(?:(?:and\s+)?also\s+)?(?P<s>(?:my|our|[\w.-]+(?:\s+[\w.-]+)?'s))\s+(?P<a>[a-z]+(?:\s+[a-z]+)?)"
     r"(?P<adv>(?:\s+(?:now|currently))?)\s+(?:is|are)(?P<adv2>(?:\s+(?:now|currently))?)\s+(?P<o>.+)$",
     re.I,
 )
@@ -219,6 +224,20 @@ _SPLIT = re.compile(
     r"\s+(?:but\s+|and\s+then\s+|so\s+now\s+|and\s+(?=(?:I|we)\s))",
     re.I,
 )
+# A third-person subject that leaves or moves, in front of a comma ("Sam left Initech",
+# "My sister quit Acme"); "I" and "we" are the speaker's already.
+_NAMED_LEAVER = re.compile(
+    r"^(?:[^,]{0,40},\s*)?(?P<s>(?:(?:my|our|his|her|their)\s+[\w-]+)|(?-i:[A-Z][a-z][\w-]*"
+    r"(?:\s+[A-Z][a-z][\w-]*)?))\s+(?:(?:just|finally|recently)\s+)?(?:left|quit|sold|dropped|"
+    r"ditched|cancell?ed|moved|switched)\b",
+    re.I,
+)
+_BARE_VERB = re.compile(
+    r"^(?:(?:just|finally)\s+)?(?:switched|moved|migrated|started|joined|left|quit|got|took|"
+    r"sold|dropped|ditched|cancell?ed)\b",
+    re.I,
+)
+_NOT_SUBJECTS = STOP | FIRST_PERSON | word_set("just finally ok okay so well btw yeah")
 # Words in front of the owner of a replaced part ("the old efoil battery").
 _OLD_WORDS = word_set(
     "the a an my our his her their its old previous original former existing stock broken "
@@ -276,8 +295,15 @@ def read(text: str) -> list[Claim]:
     """The change claims ``text`` makes (see the module docstring)."""
     speaker, said = turns.claim_clauses(change_chat.normalized(text), _READING)
     found: list[Claim] = []
+    olds: set[str] = set()
     for clause in (plain for chat in said for plain in change_chat.clauses(chat)):
         lower = f" {clause.lower()} "
+        if has(lower, change_ended.WORDS):  # "I don't like sushi any more, ..."
+            old, rest = change_ended.ended(clause)
+            olds.update([old] if old else [])
+            if rest is None:
+                continue
+            clause, lower = rest, f" {rest.lower()} "
         if _ANY_WORD.search(lower) is None:
             continue
         hedge = _HEDGE.search(clause)
@@ -296,11 +322,24 @@ def read(text: str) -> list[Claim]:
             found.extend(_with(clause))
         if has(lower, change_things.NAME_WORDS):
             found.extend(change_things.called(clause))
-    return found
+    # One value said to end, beside the speaker's claim: the claim replaces it, alone.
+    return change_ended.mark(found, olds.pop(), speaker) if len(olds) == 1 else found
 
 
 def _split(sentence: str) -> list[str]:
-    return _SPLIT.split(sentence.rstrip(".! "))
+    parts = _SPLIT.split(sentence.rstrip(".! "))
+    if len(parts) < 2:
+        return parts
+    # "Sam left Initech, joined Globex": the bare verb after the comma is Sam's, not the
+    # speaker's (``change_chat.clauses`` puts "I" in front of a clause with no subject).
+    named = _NAMED_LEAVER.match(parts[0])
+    words = named["s"].split() if named is not None else []
+    while words and words[0].lower() in _NOT_SUBJECTS:  # "Yesterday Sam left ..."
+        words = words[1:]
+    if not words:
+        return parts
+    who = " ".join(words)
+    return [parts[0]] + [f"{who} {part}" if _BARE_VERB.match(part) else part for part in parts[1:]]
 
 
 # A question is dropped whole.
@@ -365,8 +404,14 @@ def _clause(clause: str, lower: str, speaker: str | None) -> list[Claim]:
             purpose = _FOR.search(match["o"])
             if purpose is not None and relation == "uses" and source == (speaker or "user"):
                 source = subject(purpose["s"], speaker)
+            if relation in _TASTES and target and not _taste(match["s"], target):
+                continue
             if source and target:
                 signal = signal_of(clause, relation == "diet" and _GONE.search(clause) is not None)
+                if relation in _TASTES and signal == CHANGE:
+                    # "I prefer aisle seats now" does not end "I prefer Python": a
+                    # taste ends only when the text names it (``change_ended``).
+                    signal = PLAIN
                 if (
                     relation == "uses"
                     and signal == PLAIN
@@ -397,6 +442,18 @@ _PEOPLE = word_set("""
     cousin aunt uncle grandma grandpa colleague coworker
     """)
 _MINE = re.compile(r"(?:my|our)\s", re.I)
+_TASTES = frozenset(("prefers", "likes"))
+# "it looks like rain", "sounds like a plan", "I love you": no taste.
+_NOT_TASTERS = word_set("it that this which what looks look sounds sound seems seem feels feel")
+_NOT_TASTED = word_set("you me us him her them")
+
+
+def _taste(raw_subject: str, target: str) -> bool:
+    """Whether "SUBJECT likes TARGET" states a taste."""
+    words = raw_subject.lower().split()
+    return not (_NOT_TASTERS & set(words)) and target.lower() not in _NOT_TASTED
+
+
 _GONE = re.compile(r"\b(?:gone|went|turned)\b", re.I)
 _RELOCATED = re.compile(r"\b(?:mov|relocat)", re.I)
 _PURPOSE = re.compile(r"\bfor\s+(?!the\b|our\b|my\b|their\b)\w", re.I)

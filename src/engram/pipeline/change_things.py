@@ -80,6 +80,27 @@ _HANDED = re.compile(
     re.I,
 )
 
+# An attribute of a thing said with "for" or "of" ("my budget for the garden is 300
+# pounds now", "the deadline for the grant application moved to May 3"): the attribute
+# names a value a thing has one of at a time, so only these heads are read ("the rest
+# of the team is happy" is no attribute).
+_ATTRIBUTE_HEADS = (
+    "budget", "deadline", "date", "price", "cost", "rent", "salary", "fee", "limit", "target",
+    "goal", "venue", "location", "address", "lead", "owner", "manager", "time", "day",
+    "length", "size", "capacity", "rate", "schedule",
+)  # fmt: skip
+_OF_ATTRIBUTE = re.compile(
+    rf"{LEAD}(?:(?:and\s+)?also\s+)?(?P<own>my|our|the|[\w.-]+['’]s)\s+"
+    r"(?P<a>(?:[a-z-]+\s+)?(?:" + "|".join(_ATTRIBUTE_HEADS) + r"))\s+(?:for|of)\s+"
+    r"(?:(?:the|my|our|this|that)\s+)?(?P<t>[\w-]+(?:\s+[\w-]+){0,2}?)\s+"
+    r"(?:(?:is|are)(?:\s+(?:now|currently))?|(?:(?:has|have|was|were|got|just)\s+)*"
+    r"(?P<v>moved|changed|shifted|slipped|pushed(?:\s+back)?|extended|went\s+(?:up|down)|"
+    r"increased|decreased|rose|dropped|raised|lowered|cut|bumped(?:\s+up)?|reduced)\s+to)\s+"
+    r"(?P<o>.+)$",
+    re.I,
+)
+_OF_WORDS = tuple(f" {head}" for head in _ATTRIBUTE_HEADS)
+
 NAME_WORDS = ("called", "named", "known as", "renamed", "rebranded", " name ", "new name")
 _WHEN_WORDS = (" at ", " on ")
 _RAISE_WORDS = (
@@ -90,7 +111,7 @@ _OWNER_WORDS = (
     "handed", "passed",
 )  # fmt: skip
 #: The words a clause needs for any rule here to be tried on it.
-WORDS = NAME_WORDS + _RAISE_WORDS + _OWNER_WORDS + (" new ",)
+WORDS = NAME_WORDS + _RAISE_WORDS + _OWNER_WORDS + (" new ",) + _OF_WORDS
 
 
 def said_of_things(clause: str, lower: str, speaker: str | None) -> Claim | None:
@@ -114,6 +135,10 @@ def said_of_things(clause: str, lower: str, speaker: str | None) -> Claim | None
     target = phrase(news["o"]) if news is not None else None
     if news is not None and target:
         return Claim(speaker or "user", news["a"].lower(), target, CHANGE, None, CHANGE_CONFIDENCE)
+    if (" for " in lower or " of " in lower) and has(lower, _OF_WORDS):
+        attribute = _of_attribute(clause, speaker)
+        if attribute is not None:
+            return attribute
     if has(lower, _WHEN_WORDS):
         match = _SCHEDULED.match(clause)
         source = subject(match["s"], speaker) if match else None
@@ -138,6 +163,29 @@ def said_of_things(clause: str, lower: str, speaker: str | None) -> Claim | None
                 signal = signal_of(clause, not said)
                 return Claim(thing, "owned by", person, signal, None, CHANGE_CONFIDENCE)
     return None
+
+
+def _of_attribute(clause: str, speaker: str | None) -> Claim | None:
+    """ "my budget for the garden is 300 pounds now" -> (user, garden budget, 300 pounds),
+    as "my garden budget is" reads; "the deadline for the grant application moved to
+    May 3" -> (grant application, deadline, May 3)."""
+    match = _OF_ATTRIBUTE.match(clause)
+    if match is None:
+        return None
+    own, attribute, thing = match["own"].lower(), match["a"].lower(), match["t"].lower()
+    target = phrase(match["o"])
+    if target is None or thing in STOP:
+        return None
+    if own == "the":
+        source: str | None = subject(match["t"], speaker)
+    else:
+        source = subject(match["own"], speaker) if own not in ("my", "our") else speaker or "user"
+        attribute = f"{thing} {attribute}"
+    if source is None:
+        return None
+    if match["v"]:
+        return Claim(source, attribute, target, CHANGE, None, CHANGE_CONFIDENCE)
+    return Claim(source, attribute, target, signal_of(clause, False))
 
 
 def _owned(raw: str, speaker: str | None) -> tuple[str | None, str]:

@@ -27,7 +27,9 @@ class Claim:
     """``source --relation--> target``, with the signal it was said with.
     ``replaced``: the old value the sentence names, if any ("MySQL" in "replaced MySQL
     with Postgres"); the closing plan looks for whoever held it. ``source`` None: the
-    sentence names no subject, and only ``replaced`` can tell whose fact changed."""
+    sentence names no subject, and only ``replaced`` can tell whose fact changed.
+    ``ends_only``: the text said the replaced value ended ("I don't like sushi any
+    more"): only that relation closes, not the others of its type."""
 
     source: str | None
     relation: str
@@ -35,6 +37,7 @@ class Claim:
     signal: str
     replaced: str | None = None
     confidence: float = PLAIN_CONFIDENCE
+    ends_only: bool = False
 
 
 ADDITION_WORDS = re.compile(

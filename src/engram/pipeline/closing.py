@@ -26,6 +26,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from engram.errors import EngramError
 from engram.pipeline import change_signals as claims_module
 from engram.pipeline import vocabulary
 from engram.pipeline.change_signals import ADDITION, CHANGE, PLAIN, Claim
@@ -60,6 +61,9 @@ class _Fact:
     confidence: float
     signal: str
     one: bool | None
+    ends: Relation | None = None
+    """The one relation the text said ended ("I don't like sushi any more"): closed by
+    itself, whatever this fact's type does (``Claim.ends_only``)."""
 
 
 def plan(
@@ -96,6 +100,8 @@ def plan(
     keeps: set[str] = set()
     planned: list[_Fact] = []
     for fact in facts.values():
+        if fact.ends is not None:
+            _end(reads, fact.ends, statement)
         if fact.signal != ADDITION and fact.one:
             # "we're on Postgres 16 now" after "we use Postgres": the same value said
             # with more words, even with "now", is no change.
@@ -226,18 +232,35 @@ def _from_claim(reads: _Reads, claim: Claim) -> _Fact | None:
     relation, one = kind.relation_type, kind.one
     entity = reads.resolve(claim.source) if claim.source else None
     source = entity.name if entity is not None else claim.source
+    signal, ends = claim.signal, None
     if claim.replaced is not None:
         old = _replaced(reads, entity, claim.replaced)
         if old is not None:
             source, relation = old.source, old.relation_type
+            one = vocabulary.canonical(relation, claim.target).one
+            if claim.ends_only and one is not True:
+                # A taste of many ("likes sushi" beside "likes hiking"): the one said to
+                # end closes alone, and the new one closes nothing by its signal.
+                signal, ends = (PLAIN if signal == CHANGE else signal), old
     elif entity is not None and relation.startswith("has_") and not reads.holding(entity, relation):
         # "I swapped the battery": the speaker has no battery, the efoil they own does.
         source = _part_owner(reads, entity, relation) or source
     if source is None:
         return None
-    if claim.signal == CHANGE and entity is not None and not reads.holding(entity, relation):
+    if signal == CHANGE and entity is not None and not reads.holding(entity, relation):
         relation, one = _same_kind(reads, entity, relation, claim.target) or (relation, one)
-    return _Fact(source, relation, claim.target, claim.confidence, claim.signal, one)
+    return _Fact(source, relation, claim.target, claim.confidence, signal, one, ends)
+
+
+def _end(reads: _Reads, relation: Relation, statement: Statement) -> None:
+    """Close ``relation`` as of the statement (a value the text said ended)."""
+    try:
+        reads.store.graph.invalidate(
+            reads.namespace, relation.source_entity_id, relation.relation_type,
+            relation.target_entity_id, at=statement.valid_from, now=statement.now,
+        )  # fmt: skip
+    except EngramError as exc:  # closed already (a replayed job) or said before it held
+        log.debug("not closing %s: %s", relation.id, exc)
 
 
 def _same_kind(

@@ -1,0 +1,76 @@
+"""Old values a text says have ended (new-user pass, round eleven; FEATURES G2): "I
+don't like sushi any more, I prefer ramen now", "I used to drink tea every morning,
+now it's coffee", "these days I prefer coffee in the morning, not tea", "I've gone off
+sushi". The value that ended is the ``replaced`` of the claim the same text makes
+(:func:`engram.pipeline.change_signals.read`), marked ``ends_only``: the closing plan
+closes that one relation, not every relation of its type, because a taste is one of
+many ("I like sushi" and "I like hiking" both hold until one of them is said to end).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from engram.pipeline.change_words import Claim, phrase
+
+# "I don't like sushi any more", "we no longer use Slack": "don't" needs "any more" (a
+# plain "I don't like sushi" says nothing ended).
+_NO_MORE = re.compile(
+    r"^(?:I|we)\s+(?P<neg>do\s+not|don['’]t|no\s+longer)\s+(?:really\s+)?"
+    r"(?:like|love|enjoy|drink|eat|use|prefer)\s+(?P<old>.+?)(?P<more>\s+(?:any\s*more))?$",
+    re.IGNORECASE,
+)
+# "I've stopped drinking tea", "I gave up on Notion", "I've gone off sushi".
+_GONE_OFF = re.compile(
+    r"^(?:I|we)\s+(?:have\s+)?(?:stopped|given\s+up(?:\s+on)?|gave\s+up(?:\s+on)?|gone\s+off|"
+    r"went\s+off|(?:got|gotten|grown)\s+tired\s+of)\s+(?:(?:drinking|eating|using|liking)\s+)?"
+    r"(?P<old>.+)$",
+    re.IGNORECASE,
+)
+# "I used to drink tea every morning, now it's coffee": the old value, and what holds now
+# said again as a plain clause ("I drink coffee now"). "Used to" with no "now" is past
+# narration: ``change_signals._HEDGE`` reads nothing from it.
+_USED_TO = re.compile(
+    r"^(?P<s>I|we)\s+used\s+to\s+(?P<v>[a-z]+)\s+(?P<old>[^,]+?),?\s+(?:but\s+)?"
+    r"(?:now|these\s+days|nowadays)\s*,?\s+(?P<rest>.+)$",
+    re.IGNORECASE,
+)
+_IT_IS = re.compile(r"^(?:it|that)\s+is\s+(?P<o>.+)$", re.IGNORECASE)
+# "I prefer coffee in the morning, not tea".
+_NOT_OLD = re.compile(r",\s*(?:but\s+)?not\s+(?P<old>[^,]+)$", re.IGNORECASE)
+#: The words a clause needs for any pattern here to be tried.
+WORDS = (" no longer ", "n't ", " not ", " stopped ", " gave up ", " given up ", " gone off ",
+         " went off ", " tired of ", " used to ")  # fmt: skip
+
+
+def ended(clause: str) -> tuple[str | None, str | None]:
+    """The old value ``clause`` says ended (or None), and what is left of the clause to
+    read for a claim (None: nothing)."""
+    match = _NO_MORE.match(clause)
+    if match is not None:
+        if match["more"] or match["neg"].lower().startswith("no"):
+            return phrase(match["old"]), None
+        return None, clause
+    match = _GONE_OFF.match(clause)
+    if match is not None:
+        return phrase(match["old"]), None
+    match = _USED_TO.match(clause)
+    if match is not None:
+        it = _IT_IS.match(match["rest"])
+        rest = f"{match['s']} {match['v']} {it['o']}" if it else match["rest"]
+        return phrase(match["old"]), f"{rest} now"
+    match = _NOT_OLD.search(clause)
+    if match is not None and len(clause[: match.start()].split()) >= 3:
+        return phrase(match["old"]), clause[: match.start()]
+    return None, clause
+
+
+def mark(claims: Sequence[Claim], old: str, speaker: str | None) -> list[Claim]:
+    """The speaker's claims with ``old`` as the value they end, alone (``ends_only``)."""
+    me = speaker or "user"
+    return [
+        replace(c, replaced=old, ends_only=True) if c.replaced is None and c.source == me else c
+        for c in claims
+    ]

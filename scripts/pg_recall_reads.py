@@ -25,14 +25,16 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import numpy as np
+import psycopg
+
+from engram.bench.pg_ann_ab import Worker, backend_ticks
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCOMO = ROOT.parent / "shared" / "bench" / "locomo" / "locomo10_dev.json"
@@ -57,35 +59,51 @@ def make_questions(path: Path, count: int) -> None:
     np.savez(path, q=np.array(questions, dtype=object), v=embedder.embed_batch(questions))
 
 
-def serve(url: str, questions: str, warm: int, limit: int) -> None:
+def serve(url: str, questions: str, warm: int, limit: int, embed_ms: float) -> None:
     """A worker: answer question indexes on stdin with the time, the stage timings, the
-    client's CPU and the whole answer, one JSON line each."""
+    client's CPU and the whole answer, one JSON line each. ``embed_ms``: each query's
+    "model" sleeps this long (the threads beside it run meanwhile, as beside a model
+    that releases the GIL), and no query vector is kept between recalls."""
     from datetime import datetime
 
     from engram import Config, Memory
     from engram.bench.pg_scale import LookupEmbedder
+    from engram.embed.cache import QueryVectorCache
     from engram.recall import ranking
+
+    class SlowLookup(LookupEmbedder):
+        def embed_batch(self, texts: Any) -> Any:
+            time.sleep(embed_ms / 1000)
+            return super().embed_batch(texts)
 
     frozen = datetime.fromisoformat(FROZEN)
     ranking.utcnow = lambda: frozen  # type: ignore[attr-defined]
     data = np.load(questions, allow_pickle=True)
     texts = [str(q) for q in data["q"]]
-    embedder = LookupEmbedder("all-MiniLM-L6-v2", dict(zip(texts, data["v"], strict=True)))
+    embedder = SlowLookup("all-MiniLM-L6-v2", dict(zip(texts, data["v"], strict=True)))
     home = tempfile.mkdtemp(prefix="engram-reads-")
     config = Config.load(env={}, home=home, postgres={"pool_max_size": 20})
-    with Memory(url, config=config, embedder=embedder) as mem:
+    name = f"engram-reads-{os.getpid()}"
+    admin = psycopg.connect(url, autocommit=True)
+    joined = "&" if "?" in url else "?"
+    with Memory(f"{url}{joined}application_name={name}", config=config, embedder=embedder) as mem:
         for q in texts[:warm]:
             mem.recall(q, namespace=NAMESPACE, limit=limit)
         print("ready", flush=True)
-        for line in sys.stdin:
-            q = texts[int(line)]
+        for line in sys.stdin:  # "STRATEGY INDEX" (``pg_ann_ab.Worker.ask``)
+            strategy, index = line.rsplit(" ", 1)
+            q = texts[int(index)]
+            if embed_ms:  # every recall runs the "model"
+                mem._core.retriever.query_vectors = QueryVectorCache()
+            ticks = backend_ticks(admin, name)
             cpu = time.process_time()
             start = time.perf_counter()
-            got = mem.recall(q, namespace=NAMESPACE, limit=limit)
+            got = mem.recall(q, namespace=NAMESPACE, limit=limit, strategy=strategy)
             ms = (time.perf_counter() - start) * 1000
             out = {
                 "ms": ms,
                 "client_cpu_ms": (time.process_time() - cpu) * 1000,
+                "server_ticks": backend_ticks(admin, name) - ticks,
                 "timings": got.timings,
                 "answer": {
                     "hits": [h.to_dict() for h in got.hits],
@@ -100,41 +118,6 @@ def serve(url: str, questions: str, warm: int, limit: int) -> None:
             print(json.dumps(out), flush=True)
 
 
-class Worker:
-    """One checkout's worker process."""
-
-    def __init__(self, src: str, url: str, questions: str, warm: int, limit: int) -> None:
-        env = dict(os.environ, PYTHONPATH=src)
-        argv = [__file__, "--serve", url, questions, str(warm), str(limit)]
-        code = (
-            f"import runpy, sys; sys.argv = {argv!r}; "
-            "runpy.run_path(sys.argv[0], run_name='__main__')"
-        )
-        self._proc = subprocess.Popen(
-            [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env
-        )
-        if self._read().strip() != "ready":
-            raise RuntimeError(f"the worker for {src} did not start")
-
-    def _read(self) -> str:
-        out: IO[bytes] | None = self._proc.stdout
-        assert out is not None
-        return out.readline().decode()
-
-    def ask(self, index: int) -> dict[str, Any]:
-        inp: IO[bytes] | None = self._proc.stdin
-        assert inp is not None
-        inp.write(f"{index}\n".encode())
-        inp.flush()
-        answer: dict[str, Any] = json.loads(self._read())
-        return answer
-
-    def close(self) -> None:
-        if self._proc.stdin is not None:
-            self._proc.stdin.close()
-        self._proc.wait(60)
-
-
 def _pct(values: list[float], p: float) -> float:
     ordered = sorted(values)
     k = (len(ordered) - 1) * p / 100
@@ -144,7 +127,7 @@ def _pct(values: list[float], p: float) -> float:
 
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--serve":
-        serve(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]))
+        serve(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), float(sys.argv[6]))
         return
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--url", required=True, help="the loaded database (namespace 'bench')")
@@ -155,6 +138,12 @@ def main() -> None:
     parser.add_argument("--warm", type=int, default=30)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--limit", type=int, default=10)
+    parser.add_argument(
+        "--embed-ms",
+        type=float,
+        default=0.0,
+        help="a query's embedding takes this long (a sleep; 0: the vectors are looked up)",
+    )
     parser.add_argument("--out", help="also write the JSON here")
     args = parser.parse_args()
     qpath = Path(args.questions)
@@ -162,8 +151,15 @@ def main() -> None:
         make_questions(qpath, args.count)
     count = len(np.load(qpath, allow_pickle=True)["q"])
     workers = {
-        "a": Worker(args.a, args.url, str(qpath), args.warm, args.limit),
-        "b": Worker(args.b, args.url, str(qpath), args.warm, args.limit),
+        k: Worker(
+            src,
+            args.url,
+            str(qpath),
+            args.warm,
+            script=__file__,
+            extra=[str(args.limit), str(args.embed_ms)],
+        )
+        for k, src in (("a", args.a), ("b", args.b))
     }
     rounds: list[dict[str, Any]] = []
     answers: dict[str, dict[int, str]] = {"a": {}, "b": {}}
@@ -173,13 +169,15 @@ def main() -> None:
             load_before = os.getloadavg()[0]
             ms: dict[str, list[float]] = {"a": [], "b": []}
             cpu: dict[str, list[float]] = {"a": [], "b": []}
+            ticks: dict[str, int] = {"a": 0, "b": 0}
             stages: dict[str, dict[str, list[float]]] = {"a": {}, "b": {}}
             for turn, index in enumerate(range(args.warm, count)):
                 order = ("a", "b") if (turn + r) % 2 == 0 else ("b", "a")
                 for k in order:
-                    got = workers[k].ask(index)
+                    got = workers[k].ask("hybrid", index)
                     ms[k].append(got["ms"])
                     cpu[k].append(got["client_cpu_ms"])
+                    ticks[k] += got["server_ticks"]
                     for stage, value in got["timings"].items():
                         stages[k].setdefault(stage, []).append(value)
                     text = json.dumps(got["answer"], sort_keys=True)
@@ -196,7 +194,11 @@ def main() -> None:
                         k: {
                             "p50_ms": round(_pct(ms[k], 50), 2),
                             "p95_ms": round(_pct(ms[k], 95), 2),
-                            "client_cpu_ms": round(statistics.median(cpu[k]), 2),
+                            "client_cpu_ms": round(statistics.mean(cpu[k]), 2),
+                            # the backends' CPU from /proc, in clock ticks: a mean
+                            "server_cpu_ms": round(
+                                ticks[k] * 1000 / os.sysconf("SC_CLK_TCK") / len(ms[k]), 2
+                            ),
                             "stage_p50_ms": {
                                 s: round(statistics.median(v), 3) for s, v in stages[k].items()
                             },
@@ -217,6 +219,7 @@ def main() -> None:
         "b": args.b,
         "url": args.url.rsplit("@", 1)[-1],
         "questions": asked,
+        "embed_ms": args.embed_ms,
         "rounds": rounds,
         "answers_identical": f"{asked - len(differ)}/{asked}",
         "differing_questions": sorted(differ)[:20],

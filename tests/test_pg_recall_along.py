@@ -1,9 +1,9 @@
-"""Recall's reads after the dense leg on PostgreSQL (issue 29, round 11): the dense
-search reads its hits' facts in its own statement (``FactsAlong``), and the keyword
+"""Recall's reads after the dense leg on PostgreSQL (issue 29, round 11): the keyword
 leg's top ids' cosines and facts are read where they are found (``recall/completion``):
-by the keyword leg's worker after its search when the query vector came first, or in
-the dense search's round trip when the keyword leg ended first. Either way the recall
-makes no read of its own for them after the join, and answers as the reads in turn did.
+by the keyword leg's worker right after its search when the query vector came first,
+or in the dense search's round trip (``FactsAlong``) when the keyword leg ended first.
+Either way the recall makes no read of its own for them after the join, and answers
+as the reads in turn did.
 """
 
 from __future__ import annotations
@@ -33,12 +33,12 @@ pytestmark = pytest.mark.postgres
 
 NS = "ops"
 TEXTS = [
-    "We picked Postgres for the billing service",
-    "The billing service bills customers monthly",
-    "Caroline went hiking near the lake in May",
-    "Melanie paints sunsets at the lake",
-    "The deploy pipeline runs on Fridays",
-    "Postgres backups run every night at two",
+    "The billing service moved to Postgres in March",
+    "Invoices go out after the billing job ends",
+    "Caroline kayaked across the lake at dawn",
+    "Melanie paints the lake house in watercolour",
+    "Deploys wait for the backups to finish",
+    "Backups of the billing database run nightly",
     "Billing runs on the first of the month, after the backups",
     "The lake house has a billing address in May",
 ]
@@ -124,7 +124,7 @@ def _expected(
     return expected, needs
 
 
-def test_the_dense_search_reads_its_hits_facts_and_other_ids_in_one_round_trip(
+def test_the_dense_search_reads_other_ids_cosines_and_facts_in_its_round_trip(
     mem: Memory,
 ) -> None:
     index = mem.index
@@ -141,8 +141,7 @@ def test_the_dense_search_reads_its_hits_facts_and_other_ids_in_one_round_trip(
             found, near, facts = index.search_facts(NS, vector, k, others)
             assert found == index.search(NS, vector, k)
             assert near == index.scores(NS, vector, others)
-            ids = [i for i, _ in found] + others
-            assert facts == store.facts(NS, ids)
+            assert facts == store.facts(NS, others)
             assert not set(facts) & {"no-such-id", elsewhere.id, *gone}
         near, facts = index.scores_facts(NS, vector, others)
         assert (near, facts) == (index.scores(NS, vector, others), store.facts(NS, others))
@@ -206,36 +205,30 @@ def _force_vector_first(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(PgKeyword, "search", search_after)
 
 
-def test_keyword_leg_first_the_dense_search_completes_its_ids(
-    mem: Memory, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("first", ["keyword", "vector"])
+def test_the_keyword_legs_ids_are_completed_by_the_thread_that_comes_second(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch, first: str
 ) -> None:
-    expected, needs = _expected(mem, monkeypatch)
-    _force_keyword_first(monkeypatch)
+    expected, _ = _expected(mem, monkeypatch)
+    if first == "keyword":
+        _force_keyword_first(monkeypatch)
+        # The dense search reads the keyword leg's top ids' cosines and facts in its
+        # round trip; then its hits' facts, then the fetch.
+        calling, worker = ["vector search", "read", "read"], 0
+    else:
+        _force_vector_first(monkeypatch)
+        # The keyword leg's worker reads its top ids' cosines and facts right after
+        # its search; the calling thread: the dense search, its hits' facts while the
+        # keyword leg runs, the fetch.
+        calling, worker = ["vector search", "read", "read"], 1
     for query in QUERIES:
         with _reads(monkeypatch) as made:
             got = mem.recall(query, namespace=NS)
         assert _answer(got) == expected[query], query
         assert got.hits
-        # The dense search (its hits' facts, the keyword leg's top ids' cosines and
-        # facts in its round trip), then the fetch; no read of cosines after the join.
-        assert [w for t, w in made if t == "main"] == ["vector search", "read"], query
-        assert ("worker", "vector scores") not in made
-
-
-def test_vector_first_the_keyword_leg_completes_its_ids(
-    mem: Memory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    expected, _ = _expected(mem, monkeypatch)
-    _force_vector_first(monkeypatch)
-    for query in QUERIES:
-        with _reads(monkeypatch) as made:
-            got = mem.recall(query, namespace=NS)
-        assert _answer(got) == expected[query], query
-        # The keyword leg's worker read its ids' cosines and facts after its search;
-        # the calling thread: the dense search, its hits' facts while the keyword leg
-        # ran, the fetch.
-        assert made.count(("worker", "vector scores")) == 1, query
-        assert [w for t, w in made if t == "main"] == ["vector search", "read", "read"], query
+        # No read of cosines after the join, on any thread.
+        assert made.count(("worker", "vector scores")) == worker, query
+        assert [w for t, w in made if t == "main"] == calling, query
 
 
 def test_a_completion_that_fails_on_the_worker_is_read_again_by_the_recall(

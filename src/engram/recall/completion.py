@@ -23,10 +23,9 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -143,29 +142,21 @@ def joined(legs: Legs, answer: Ranking | tuple[Ranking, Completion | None]) -> R
 
 def dense_search(
     scorer: VectorSearch | PooledDense,
-    along: bool,
     handoff: Handoff | None,
-    pending: Future[Any] | None,
     legs: Legs,
     namespace: str,
     k: int,
 ) -> Ranking:
-    """The dense leg's search of ``legs.query_vector``. ``along`` (PostgreSQL) and no
-    keyword leg still running: its hits' facts come with it, and the keyword leg's top
-    ids' cosines and facts when that leg ended first, in the search's round trip (the
-    facts were read after it, and the cosines after the join). While the keyword leg
-    runs, the facts are read in its wait instead (``recall/waiting.py``), where the
-    round trip costs nothing and the join in the search would (at 100k the keyword leg
-    usually outlasts the dense one)."""
+    """The dense leg's search of ``legs.query_vector``; when the keyword leg ended
+    before it, that leg's top ids' cosines and facts read in its round trip."""
     vector = legs.query_vector
     assert vector is not None
     others = handoff.vector(vector) if handoff is not None else None
-    done = others is not None or pending is None or pending.done()
-    if along and done and isinstance(scorer, FactsAlong):
-        found, near, facts = scorer.search_facts(namespace, vector, k, others or ())
-        legs.facts.update(facts)
-        if others:
-            legs.completion = Completion(frozenset(others), near)
+    if others and isinstance(scorer, FactsAlong):
+        found, near, facts = scorer.search_facts(namespace, vector, k, others)
+        legs.completion = Completion(frozenset(others), near, facts)
+        for memory_id, fact in facts.items():
+            legs.facts.setdefault(memory_id, fact)
         return found
     return scorer.search(namespace, vector, k)
 

@@ -380,9 +380,7 @@ class Retriever:
             try:
                 legs.query_vector = self.query_vectors.embed(self.embedder, dense_text)
                 clock.lap("embed")
-                found = completion.dense_search(
-                    scorer, along, handoff, pending, legs, request.namespace, dense_n
-                )
+                found = completion.dense_search(scorer, handoff, legs, request.namespace, dense_n)
                 legs.dense_ranking = [memory_id for memory_id, _ in found]
                 legs.dense = dict(found)
                 dense_ok = True

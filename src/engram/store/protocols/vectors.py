@@ -118,10 +118,10 @@ class VectorSearch(Protocol):
 
 @runtime_checkable
 class FactsAlong(Protocol):
-    """A dense search that reads the ``MemoryFacts`` of the memories it scores in the
-    same statement (PostgreSQL: a join, so recall waits for no round trip of its own for
-    them; issue 29, round 11). Facts of an id that is not a live memory of the
-    namespace are absent, as ``MemoryStore.facts`` leaves them out."""
+    """A dense search that reads other memories' cosines and ``MemoryFacts`` with one
+    statement, or in its own round trip (PostgreSQL: recall's keyword leg's top ids,
+    read where they are found; issue 29, round 11). Facts of an id that is not a live
+    memory of the namespace are absent, as ``MemoryStore.facts`` leaves them out."""
 
     def search_facts(
         self,
@@ -130,8 +130,8 @@ class FactsAlong(Protocol):
         k: int,
         others: Sequence[str] = (),
     ) -> tuple[list[tuple[str, float]], dict[str, float], dict[str, MemoryFacts]]:
-        """``VectorSearch.search``'s answer, ``scores`` of ``others``, and the facts of
-        both's ids, in one round trip."""
+        """``VectorSearch.search``'s answer, and ``scores_facts`` of ``others``, in one
+        round trip."""
         ...
 
     def scores_facts(

@@ -71,9 +71,10 @@ class Legs:
     near_read: bool = False
     """The time leg has run (``time_ids``, ``time_records``)."""
     facts: dict[str, MemoryFacts] = field(default_factory=dict)
-    """Facts read with the legs (PostgreSQL): the dense candidates' with their search,
-    the time candidates' while the keyword leg ran (``recall/waiting.py``), the keyword
-    leg's top ids' with its completion; a missing id was read and not found (not live)."""
+    """Facts read with the legs (PostgreSQL): the dense and time candidates' while the
+    keyword leg ran (``recall/waiting.py``), the keyword leg's top ids' with its
+    completion (``recall/completion.py``); a missing id was read and not found (not
+    live)."""
     completion: Completion | None = None
     """The keyword leg's top ids' cosines, read where they were found
     (``recall/completion.py``)."""

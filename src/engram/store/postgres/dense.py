@@ -141,7 +141,7 @@ class PgVectorSearch:
             model=sql.Literal(model), dim=sql.Literal(self.dimension)
         )
         self._search = sql.SQL(
-            "SELECT memory_id, 1 - ({typed} <=> {query}) AS score FROM memory_vectors "
+            "SELECT memory_id, 1 - ({typed} <=> {query}) FROM memory_vectors "
             "WHERE {where} ORDER BY {typed} <=> {query} LIMIT %s"
         ).format(typed=typed, query=query, where=self._where)
         # OFFSET 0 keeps the id lookup a primary-key fetch of a few rows; flattened,

@@ -77,7 +77,9 @@ def test_recall_waits_for_three_round_trips_in_turn(
         # The dense search (with its settings and the unembedded count), the
         # candidates' facts, the fetch of the ranked ones; the shared space's count,
         # the policy block and the other candidates' cosines ran on worker threads.
-        assert made == ["vector search", "read", "read"]
+        # When the keyword leg ended before the dense search began, the candidates'
+        # facts came with the search (round 11: tests/test_pg_recall_along.py).
+        assert made in (["vector search", "read", "read"], ["vector search", "read"])
         assert got.context.startswith(HEADER)
         assert any(h.memory.namespace == DEFAULT_SPACE for h in got.hits)
 

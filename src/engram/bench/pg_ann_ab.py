@@ -107,12 +107,22 @@ def serve(url: str, questions: str, warm: int) -> None:
 
 
 class Worker:
-    """One checkout's worker process."""
+    """One checkout's worker process: ``script`` (this file by default) run with
+    ``--serve URL QUESTIONS WARM`` and ``extra`` arguments."""
 
-    def __init__(self, src: str, url: str, questions: str, warm: int) -> None:
+    def __init__(
+        self,
+        src: str,
+        url: str,
+        questions: str,
+        warm: int,
+        *,
+        script: str = __file__,
+        extra: Sequence[str] = (),
+    ) -> None:
         env = dict(os.environ, PYTHONPATH=src)
-        # This file, run as a script: the other checkout may not have this module.
-        argv = [__file__, "--serve", url, questions, str(warm)]
+        # A file run as a script: the other checkout may not have this module.
+        argv = [script, "--serve", url, questions, str(warm), *extra]
         code = (
             f"import runpy, sys; sys.argv = {argv!r}; "
             "runpy.run_path(sys.argv[0], run_name='__main__')"

@@ -10,7 +10,7 @@ recent memories (``mode="recent"``).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from dataclasses import replace
 from functools import partial
@@ -29,6 +29,7 @@ from engram.llm.base import LlmProvider
 from engram.recall import (
     abstain,
     anchors,
+    completion,
     context,
     dampening,
     decompose,
@@ -62,6 +63,7 @@ from engram.store.protocols.graph import GraphStore
 from engram.store.protocols.hints import HintStore
 from engram.store.protocols.keyword import DEPTH
 from engram.store.protocols.memories import MemoryFacts
+from engram.store.protocols.vectors import FactsAlong
 from engram.text import fts_query
 
 log = logging.getLogger("engram.recall")
@@ -210,13 +212,16 @@ class Retriever:
             clock.lap("filter")
 
         dense = dict(legs.dense)
-        # The cosines of the candidates the dense leg did not rank, read beside the
-        # facts below when reads are round trips (the session members' come after).
+        # The cosines of the candidates the dense leg did not rank: the keyword leg's
+        # completion's, and the rest read beside the facts below when reads are round
+        # trips (the session members' come after).
         unranked = [i for i in candidate_ids if i not in dense]
+        covered = completion.cosines(legs.completion, legs.query_vector, unranked, dense)
+        rest = [i for i in unranked if i not in covered]
         early = None
-        if unranked and self.overlap_reads and legs.query_vector is not None and self.index:
+        if rest and self.overlap_reads and legs.query_vector is not None and self.index:
             early = self._workers.submit(
-                self._dense(cfg, self.index).scores, request.namespace, legs.query_vector, unranked
+                self._dense(cfg, self.index).scores, request.namespace, legs.query_vector, rest
             )
         # Which candidates stated a fact since closed (issue 28), read beside the rest
         # when reads are round trips.
@@ -252,7 +257,7 @@ class Retriever:
             # Complete the dense leg for every candidate and every session member, so
             # fusion and session context compare like with like (an id asked above
             # and not found has no vector: it is not asked again).
-            done = set(unranked) if early is not None else set()
+            done = covered.union(rest) if early is not None else covered
             wanted = [
                 i for i in [*candidate_ids, *sessions.all_ids()] if i not in dense and i not in done
             ]
@@ -270,7 +275,7 @@ class Retriever:
                     self.keyword.scores(request.namespace, legs.keyword_match, wanted)
                 )
         keyword = fusion.normalize_bm25(legs.keyword)
-        times = self._time_scores(legs, candidate_ids, facts)
+        times = waiting.time_scores(legs, candidate_ids, facts)
         long, directives = long_ids(facts, cfg), directive_ids(facts, cfg)
         fused, parts = ranking.fuse(
             legs, cfg, candidate_ids, dense, keyword, sessions, times, long, directives
@@ -351,9 +356,14 @@ class Retriever:
             keyword_depth = max(keyword_n, DEPTH)
         # The keyword leg runs on a worker thread beside query embedding and dense
         # search (in line after them, even the in-memory term index costs more:
-        # docs/benchmarks.md, "Scale").
+        # docs/benchmarks.md, "Scale"). On PostgreSQL its top ids' cosines and facts
+        # are read where they are found (``recall/completion.py``).
+        scorer = self._dense(cfg, self.index) if wants_dense and self.index else None
+        along = self.overlap_reads and isinstance(scorer, FactsAlong)
+        handoff = completion.Handoff() if along and cfg.strategy == "hybrid" else None
+        leg = completion.leg(self.keyword.search, scorer, handoff, keyword_n)
         pending = (
-            self._keyword_search(request.namespace, match, keyword_depth)
+            self._keyword_search(request.namespace, match, keyword_depth, leg)
             if match is not None and cfg.strategy in ("hybrid", "bm25")
             else None
         )
@@ -366,13 +376,11 @@ class Retriever:
         )
 
         dense_ok = False
-        if cfg.strategy in ("hybrid", "dense") and self.embedder and self.index:
+        if scorer is not None and self.embedder:
             try:
                 legs.query_vector = self.query_vectors.embed(self.embedder, dense_text)
                 clock.lap("embed")
-                found = self._dense(cfg, self.index).search(
-                    request.namespace, legs.query_vector, dense_n
-                )
+                found = completion.dense_search(scorer, handoff, legs, request.namespace, dense_n)
                 legs.dense_ranking = [memory_id for memory_id, _ in found]
                 legs.dense = dict(found)
                 dense_ok = True
@@ -416,7 +424,7 @@ class Retriever:
             )
         if match is not None and (cfg.strategy in ("hybrid", "bm25") or not dense_ok):
             found_kw: list[tuple[str, float]] = (
-                workers.joined(pending, "the keyword search")
+                completion.joined(legs, workers.joined(pending, "the keyword search"))
                 if pending is not None
                 else self.keyword.search(request.namespace, match, keyword_depth)
             )
@@ -452,7 +460,9 @@ class Retriever:
         keyword leg runs (``recall/waiting.py``; a keyword leg runs: not RECENT)."""
         waiting.time_leg(self.memories, request, cfg, legs, clock)
         ids = list(dict.fromkeys([*legs.dense_ranking, *legs.time_ids]))
-        legs.facts = waiting.facts_of(self.memories, request.namespace, ids, legs.time_records)
+        legs.facts.update(
+            waiting.facts_of(self.memories, request.namespace, ids, legs.time_records, legs.facts)
+        )
         clock.lap("facts")
 
     def _dense_text(self, request: RecallRequest, cfg: RecallConfig, warnings: list[str]) -> str:
@@ -491,18 +501,6 @@ class Retriever:
             request.namespace, sorted(wanted), max_members=cfg.session_max_members
         )
         return context.Sessions.from_members(members)
-
-    def _time_scores(
-        self, legs: Legs, candidate_ids: Sequence[str], facts: Mapping[str, MemoryFacts]
-    ) -> dict[str, float]:
-        """How near each candidate was written to the times the query names."""
-        if not legs.windows:
-            return {}
-        created = {i: f.created_at for i, f in facts.items()}
-        created.update((i, r.created_at) for i, r in legs.time_records.items())
-        return {
-            i: temporal.nearness(legs.windows, created[i]) for i in candidate_ids if i in created
-        }
 
     def _recent(
         self,

@@ -13,6 +13,7 @@ import numpy.typing as npt
 
 from engram.config import RecallConfig
 from engram.recall import filtering, temporal
+from engram.recall.completion import Completion
 from engram.records import MemoryRecord, RecallMode
 from engram.store.protocols.memories import MemoryFacts
 
@@ -70,8 +71,13 @@ class Legs:
     near_read: bool = False
     """The time leg has run (``time_ids``, ``time_records``)."""
     facts: dict[str, MemoryFacts] = field(default_factory=dict)
-    """Facts read while the keyword leg ran (``recall/waiting.py``): the dense and time
-    candidates'; a missing id was read and not found (not live)."""
+    """Facts read with the legs (PostgreSQL): the dense and time candidates' while the
+    keyword leg ran (``recall/waiting.py``), the keyword leg's top ids' with its
+    completion (``recall/completion.py``); a missing id was read and not found (not
+    live)."""
+    completion: Completion | None = None
+    """The keyword leg's top ids' cosines, read where they were found
+    (``recall/completion.py``)."""
 
 
 class Clock:

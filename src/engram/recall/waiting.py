@@ -96,6 +96,17 @@ def time_leg(
         clock.lap("time")
 
 
+def time_scores(
+    legs: Legs, candidate_ids: Sequence[str], facts: Mapping[str, MemoryFacts]
+) -> dict[str, float]:
+    """How near each candidate was written to the times the query names."""
+    if not legs.windows:
+        return {}
+    created = {i: f.created_at for i, f in facts.items()}
+    created.update((i, r.created_at) for i, r in legs.time_records.items())
+    return {i: temporal.nearness(legs.windows, created[i]) for i in candidate_ids if i in created}
+
+
 class StaleAhead:
     """A ``StaleReader`` (issue 28) whose answer for a recall's candidates was started
     on a worker before facts and fusion (PostgreSQL: it then overlaps them). Asked for

@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engram.records import MemoryRecord
+from engram.store.protocols.memories import MemoryFacts
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +113,31 @@ class VectorSearch(Protocol):
 
     def state(self) -> dict[str, object]:
         """What ``doctor`` shows about the search."""
+        ...
+
+
+@runtime_checkable
+class FactsAlong(Protocol):
+    """A dense search that reads other memories' cosines and ``MemoryFacts`` with one
+    statement, or in its own round trip (PostgreSQL: recall's keyword leg's top ids,
+    read where they are found; issue 29, round 11). Facts of an id that is not a live
+    memory of the namespace are absent, as ``MemoryStore.facts`` leaves them out."""
+
+    def search_facts(
+        self,
+        namespace: str,
+        query: npt.NDArray[np.float32],
+        k: int,
+        others: Sequence[str] = (),
+    ) -> tuple[list[tuple[str, float]], dict[str, float], dict[str, MemoryFacts]]:
+        """``VectorSearch.search``'s answer, and ``scores_facts`` of ``others``, in one
+        round trip."""
+        ...
+
+    def scores_facts(
+        self, namespace: str, query: npt.NDArray[np.float32], ids: Sequence[str]
+    ) -> tuple[dict[str, float], dict[str, MemoryFacts]]:
+        """``VectorSearch.scores``' answer, and the facts of ``ids``."""
         ...
 
 

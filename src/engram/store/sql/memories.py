@@ -189,13 +189,30 @@ def _where(d: Dialect, namespace: str, query: ListQuery) -> tuple[str, list[Any]
     return " AND ".join(where), params
 
 
-#: A memory's ``MemoryFacts`` columns: creation time, session, and the length and head of
-#: the normalised text (whitespace collapsed, as the hash and keyword index see it):
-#: content is stored as given (issue 26), and recall's length and head rules were
-#: measured on collapsed text. SQLite's fact blocks read the same (``fact_block``).
-FACT_COLUMNS = (
-    f"created_at, session_id, length(normalized), substr(normalized, 1, {FACTS_HEAD_CHARS})"
-)
+def fact_columns(prefix: str = "") -> str:
+    """A memory's ``MemoryFacts`` columns: creation time, session, and the length and head
+    of the normalised text (whitespace collapsed, as the hash and keyword index see it):
+    content is stored as given (issue 26), and recall's length and head rules were
+    measured on collapsed text. ``prefix``: the table's alias and a dot, in a join."""
+    return (
+        f"{prefix}created_at, {prefix}session_id, length({prefix}normalized), "
+        f"substr({prefix}normalized, 1, {FACTS_HEAD_CHARS})"
+    )
+
+
+#: ``fact_columns`` of ``memories`` read alone. SQLite's fact blocks read the same
+#: (``fact_block``).
+FACT_COLUMNS = fact_columns()
+
+
+def live_facts(d: Dialect, namespace: str, row: Sequence[Any]) -> MemoryFacts | None:
+    """``row`` (the memory's namespace, ``deleted_at``, then ``fact_columns``) as its
+    facts, or None unless it is a live memory of ``namespace`` (a read by id alone,
+    ``_live_by_id``, or a join that found no memory)."""
+    ns, deleted, created, session, chars, head = row
+    if ns != namespace or deleted is not None:
+        return None
+    return MemoryFacts(d.time(created), session, int(chars), head)
 
 
 class SqlMemories(SqlPart, MemoryStore):
@@ -318,13 +335,13 @@ class SqlMemories(SqlPart, MemoryStore):
         out: dict[str, MemoryFacts] = {}
         with self._sql.read("read") as conn:
             for where, params in _live_by_id(d, namespace, list(dict.fromkeys(memory_ids)), ""):
-                for memory_id, ns, deleted, created, session, chars, head in conn.execute(
+                for row in conn.execute(
                     f"SELECT id, namespace, deleted_at, {FACT_COLUMNS} FROM memories WHERE "
                     + where,
                     params,
                 ):
-                    if ns == namespace and deleted is None:
-                        out[memory_id] = MemoryFacts(d.time(created), session, int(chars), head)
+                    if (facts := live_facts(d, namespace, row[1:])) is not None:
+                        out[row[0]] = facts
         return out
 
     def select(self, namespace: str, query: ListQuery) -> list[MemoryRecord]:

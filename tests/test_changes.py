@@ -101,6 +101,13 @@ def test_claims_carry_their_signal(text: str, expected: tuple[str, str, str]) ->
         "Ann doesn’t use Redis anymore.",
         "We'll move to Lisbon in March.",
         "Sam won't work at Initech.",
+        # Round nineteen's lookalikes: "may" the hedge (not the month), past narration,
+        # "like" that is no taste, a subject with no relation, a feeling for a person.
+        "We may move to Lisbon.",
+        "I used to drink tea every morning.",
+        "It looks like rain.",
+        "The rest of the team is happy.",
+        "I love you.",
     ],
 )
 def test_hedges_negations_and_questions_claim_nothing(text: str) -> None:

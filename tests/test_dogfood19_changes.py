@@ -120,20 +120,6 @@ def test_the_claims_these_read(text: str, claim: tuple[str, ...]) -> None:
     assert (read.source, read.relation, read.target, read.signal) == claim
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        "We may move to Lisbon.",  # "may" the hedge, not the month
-        "I used to drink tea every morning.",
-        "It looks like rain.",
-        "The rest of the team is happy.",
-        "I love you.",
-    ],
-)
-def test_these_state_nothing(text: str) -> None:
-    assert change_signals.read(text) == []
-
-
 def test_an_end_said_before_the_taste_held_loses_nothing(mem: Memory) -> None:
     # The end is dated before the taste began (a back-dated import): closing it would
     # end it before it started, so it stays open, and the memory and its new fact are

@@ -15,27 +15,30 @@ from dataclasses import replace
 
 from engram.pipeline.change_words import Claim, phrase
 
+
+def _said(pattern: str) -> re.Pattern[str]:
+    """A clause the speaker says of themselves ("I ...", "we ..."; the subject is group
+    ``s``), in any case."""
+    return re.compile(r"^(?P<s>I|we)\s+" + pattern, re.IGNORECASE)
+
+
 # "I don't like sushi any more", "we no longer use Slack": "don't" needs "any more" (a
 # plain "I don't like sushi" says nothing ended).
-_NO_MORE = re.compile(
-    r"^(?:I|we)\s+(?P<neg>do\s+not|don['’]t|no\s+longer)\s+(?:really\s+)?"
-    r"(?:like|love|enjoy|drink|eat|use|prefer)\s+(?P<old>.+?)(?P<more>\s+(?:any\s*more))?$",
-    re.IGNORECASE,
+_NO_MORE = _said(
+    r"(?P<neg>do\s+not|don['’]t|no\s+longer)\s+(?:really\s+)?"
+    r"(?:like|love|enjoy|drink|eat|use|prefer)\s+(?P<old>.+?)(?P<more>\s+(?:any\s*more))?$"
 )
 # "I've stopped drinking tea", "I gave up on Notion", "I've gone off sushi".
-_GONE_OFF = re.compile(
-    r"^(?:I|we)\s+(?:have\s+)?(?:stopped|given\s+up(?:\s+on)?|gave\s+up(?:\s+on)?|gone\s+off|"
-    r"went\s+off|(?:got|gotten|grown)\s+tired\s+of)\s+(?:(?:drinking|eating|using|liking)\s+)?"
-    r"(?P<old>.+)$",
-    re.IGNORECASE,
+_GONE_OFF = _said(
+    r"(?:have\s+)?(?:stopped|given\s+up(?:\s+on)?|gave\s+up(?:\s+on)?|gone\s+off|went\s+off|"
+    r"(?:got|gotten|grown)\s+tired\s+of)\s+(?:(?:drinking|eating|using|liking)\s+)?(?P<old>.+)$"
 )
 # "I used to drink tea every morning, now it's coffee": the old value, and what holds now
 # said again as a plain clause ("I drink coffee now"). "Used to" with no "now" is past
 # narration: ``change_signals._HEDGE`` reads nothing from it.
-_USED_TO = re.compile(
-    r"^(?P<s>I|we)\s+used\s+to\s+(?P<v>[a-z]+)\s+(?P<old>[^,]+?),?\s+(?:but\s+)?"
-    r"(?:now|these\s+days|nowadays)\s*,?\s+(?P<rest>.+)$",
-    re.IGNORECASE,
+_USED_TO = _said(
+    r"used\s+to\s+(?P<v>[a-z]+)\s+(?P<old>[^,]+?),?\s+(?:but\s+)?"
+    r"(?:now|these\s+days|nowadays)\s*,?\s+(?P<rest>.+)$"
 )
 _IT_IS = re.compile(r"^(?:it|that)\s+is\s+(?P<o>.+)$", re.IGNORECASE)
 # "I prefer coffee in the morning, not tea".

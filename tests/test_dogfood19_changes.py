@@ -91,6 +91,11 @@ def test_a_taste_said_to_end_closes_alone(mem: Memory) -> None:
         ("I like sushi.", "My brother doesn't like sushi any more, he prefers ramen."),
         ("I like sushi.", "I don't like sushi, never did."),  # no "any more": nothing ended
         ("Sam works at Initech.", "Sam's sister left Umbrella, joined Initech."),
+        # Another person's change is theirs: it never closes what the speaker said of
+        # themselves (it did, when the subject held nothing: the lead, round nineteen)
+        ("I use Android.", "My brother switched from Android to an iPhone."),
+        ("I use Vim.", "Sam switched from Vim to Emacs."),
+        ("I drink tea every morning.", "My housemate switched from tea to coffee."),
     ],
 )
 def test_lookalikes_close_nothing(mem: Memory, before: str, after: str) -> None:

@@ -389,7 +389,7 @@ def _clause(clause: str, lower: str, speaker: str | None) -> list[Claim]:
             # A person moves home; a thing, or anyone switching or upgrading, changes
             # what it uses ("the newsletter moved to Buttondown", "I switched to Zed").
             home = _RELOCATED.search(clause[: match.start("o")]) is not None and (
-                source == (speaker or "user") or source[:1].isupper() or source.lower() in _PEOPLE
+                names_person(source, speaker)
             )
             relation = "moved to" if regex is _MOVED and home else "migrated to"
             relation = "scheduled" if change_things.IS_WHEN.match(target) else relation
@@ -438,9 +438,17 @@ def _clause(clause: str, lower: str, speaker: str | None) -> list[Claim]:
 #: Who moves home when they move (a thing that moves changes what it uses).
 _PEOPLE = word_set("""
     sister brother mom mum dad mother father parents wife husband partner boyfriend
-    girlfriend friend roommate son daughter kids family boss manager neighbor neighbour
-    cousin aunt uncle grandma grandpa colleague coworker
+    girlfriend friend roommate flatmate housemate teammate son daughter kids family boss
+    manager neighbor neighbour cousin aunt uncle grandma grandpa colleague coworker
     """)
+
+
+def names_person(source: str, speaker: str | None = None) -> bool:
+    """Whether a claim's subject is a person: the speaker, a name, or someone named by
+    their tie to the speaker ("my flatmate")."""
+    return source == (speaker or "user") or source[:1].isupper() or source.lower() in _PEOPLE
+
+
 _MINE = re.compile(r"(?:my|our)\s", re.I)
 _TASTES = frozenset(("prefers", "likes"))
 # "it looks like rain", "sounds like a plan", "I love you": no taste.

@@ -49,6 +49,8 @@ LEARN_MANY_SHARE = 0.34
 #: offline rules' loose attribute reads ("Losing my job was hard" -> job = hard) are
 #: 0.6, their verb triples 0.65 and up (engram's choice, from LoCoMo dev's closes).
 MIN_CLOSING_CONFIDENCE = 0.65
+#: The speaker's entity when the text names none (``change_words.subject``).
+SPEAKER = "user"
 #: How many current relations of an entity are read to find what a change replaces.
 READ_LIMIT = 200
 
@@ -234,7 +236,8 @@ def _from_claim(reads: _Reads, claim: Claim) -> _Fact | None:
     source = entity.name if entity is not None else claim.source
     signal, ends = claim.signal, None
     if claim.replaced is not None:
-        old = _replaced(reads, entity, claim.replaced)
+        other = claim.source not in (None, SPEAKER) and claims_module.names_person(claim.source)
+        old = _replaced(reads, entity, claim.replaced, other)
         if old is not None:
             source, relation = old.source, old.relation_type
             one = vocabulary.canonical(relation, claim.target).one
@@ -288,9 +291,14 @@ def _same_kind(
     return kind, vocabulary.canonical(kind, target).one
 
 
-def _replaced(reads: _Reads, subject: Entity | None, old: str) -> Relation | None:
+def _replaced(
+    reads: _Reads, subject: Entity | None, old: str, other_person: bool = False
+) -> Relation | None:
     """The current relation whose target is the replaced value: the subject's if it
-    holds one, else the most recent of anyone's."""
+    holds one, else the most recent of anyone's ("we migrated billing from MySQL":
+    the billing service holds it), but never the speaker's when another person
+    changed (``other_person``: "my flatmate switched from tea to coffee" leaves the
+    user's tea alone; found by round nineteen's held-out fold F)."""
     value = reads.entity(old)
     if value is None:
         return _held_by_word(reads, subject, old)
@@ -299,9 +307,10 @@ def _replaced(reads: _Reads, subject: Entity | None, old: str) -> Relation | Non
         for r in reads.around(value)
         if r.target_entity_id == value.id and r.relation_type != "talks_about"
     ]
-    if subject is not None:
-        own = [r for r in into if r.source_entity_id == subject.id]
-        into = own or into
+    own = [r for r in into if subject is not None and r.source_entity_id == subject.id]
+    if not own and other_person:
+        into = [r for r in into if canonical_name(r.source) != SPEAKER]
+    into = own or into
     return into[-1] if into else _held_by_word(reads, subject, old)
 
 

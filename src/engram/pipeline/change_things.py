@@ -179,7 +179,7 @@ def _of_attribute(clause: str, speaker: str | None) -> Claim | None:
     if own == "the":
         source: str | None = subject(match["t"], speaker)
     else:
-        source = subject(match["own"], speaker) if own not in ("my", "our") else speaker or "user"
+        source = subject(match["own"], speaker)  # "my" / "our": the speaker
         attribute = f"{thing} {attribute}"
     if source is None:
         return None

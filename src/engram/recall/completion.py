@@ -134,10 +134,16 @@ def joined(legs: Legs, answer: Ranking | tuple[Ranking, Completion | None]) -> R
         return answer
     found, done = answer
     if done is not None:
-        legs.completion = done
-        for memory_id, facts in done.facts.items():
-            legs.facts.setdefault(memory_id, facts)
+        _keep(legs, done)
     return found
+
+
+def _keep(legs: Legs, done: Completion) -> None:
+    """``done`` is the recall's completion; its facts join those the legs read (an id
+    read by both has the same facts: the first stays)."""
+    legs.completion = done
+    for memory_id, facts in done.facts.items():
+        legs.facts.setdefault(memory_id, facts)
 
 
 def dense_search(
@@ -154,9 +160,7 @@ def dense_search(
     others = handoff.vector(vector) if handoff is not None else None
     if others and isinstance(scorer, FactsAlong):
         found, near, facts = scorer.search_facts(namespace, vector, k, others)
-        legs.completion = Completion(frozenset(others), near, facts)
-        for memory_id, fact in facts.items():
-            legs.facts.setdefault(memory_id, fact)
+        _keep(legs, Completion(frozenset(others), near, facts))
         return found
     return scorer.search(namespace, vector, k)
 

@@ -108,7 +108,8 @@ def plan(
             # "we're on Postgres 16 now" after "we use Postgres": the same value said
             # with more words, even with "now", is no change.
             fact = _as_held(reads, fact)
-        verdict = _closes(reads, text, fact, judge)
+        # A fact that ended one named relation closes no other of its type.
+        verdict = fact.ends is None and _closes(reads, text, fact, judge)
         (closes if verdict else keeps).add(fact.relation)
         planned.append(fact)
     triples: list[Triple] = [(f.source, f.relation, f.target, f.confidence) for f in planned]
@@ -241,9 +242,11 @@ def _from_claim(reads: _Reads, claim: Claim) -> _Fact | None:
         if old is not None:
             source, relation = old.source, old.relation_type
             one = vocabulary.canonical(relation, claim.target).one
-            if claim.ends_only and one is not True:
-                # A taste of many ("likes sushi" beside "likes hiking"): the one said to
-                # end closes alone, and the new one closes nothing by its signal.
+            if one is not True and (claim.ends_only or signal == CHANGE):
+                # A relation of many ("likes sushi" beside "likes hiking", "uses Zapier"
+                # beside "uses Airtable"): the value said to end or replaced closes
+                # alone, and the new one closes nothing by its signal ("switched from
+                # Zapier to Make" closed the newest of the type, Airtable).
                 signal, ends = (PLAIN if signal == CHANGE else signal), old
     elif entity is not None and relation.startswith("has_") and not reads.holding(entity, relation):
         # "I swapped the battery": the speaker has no battery, the efoil they own does.

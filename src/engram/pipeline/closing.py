@@ -248,6 +248,10 @@ def _from_claim(reads: _Reads, claim: Claim) -> _Fact | None:
                 # alone, and the new one closes nothing by its signal ("switched from
                 # Zapier to Make" closed the newest of the type, Airtable).
                 signal, ends = (PLAIN if signal == CHANGE else signal), old
+        elif claim.ends_only and signal == CHANGE:
+            # The text named what ended and nothing holds it: "now" alone closes
+            # nothing ("I dropped the gym, using my bike now" left "uses Todoist").
+            signal = PLAIN
     elif entity is not None and relation.startswith("has_") and not reads.holding(entity, relation):
         # "I swapped the battery": the speaker has no battery, the efoil they own does.
         source = _part_owner(reads, entity, relation) or source
@@ -286,6 +290,8 @@ def _same_kind(
             (relation == "uses" and noun is not None and vocabulary.head(r.target) == noun)
             # not "uses": "the app moved to Vercel" does not replace its database
             or (relation != "uses" and r.relation_type.startswith(f"{relation}_"))
+            # "my dog's vet is Hilltop now" after "... is Greenway Vets" (has_vet)
+            or r.relation_type == f"has_{relation}"
         )
     }
     if len(kinds) != 1:

@@ -60,7 +60,8 @@ _NEW_ATTRIBUTE = re.compile(r"^new\s+(?P<a>[a-z]+(?:\s+[a-z]+)?)\s*:\s*(?P<o>.+)
 # A price raised: "landlord raised my rent to $1650", "my rent went up to $1800".
 _RAISED = re.compile(
     rf"{LEAD}(?:{NP}\s+)?(?:raised|increased|bumped|hiked|lowered|cut|reduced)\s+"
-    r"(?P<s>(?:my|our|the|his|her|their|[\w-]+['’]s)\s+[\w\s]+?)\s+(?:up\s+|down\s+)?to\s+(?P<o>[$£€]?\d.*)$|"
+    r"(?P<s>(?:my|our|the|his|her|their|[\w-]+['’]s)\s+[\w\s]+?)(?:\s+from\s+[$£€]?\d[\w.,]*)?"
+    r"\s+(?:up\s+|down\s+)?to\s+(?P<o>[$£€]?\d.*)$|"
     rf"{LEAD}(?P<s2>{NP})\s+went\s+(?:up|down)\s+to\s+(?P<o2>[$£€]?\d.*)$",
     re.I,
 )

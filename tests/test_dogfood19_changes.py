@@ -96,6 +96,19 @@ def test_a_taste_said_to_end_closes_alone(mem: Memory) -> None:
         ("I use Android.", "My brother switched from Android to an iPhone."),
         ("I use Vim.", "Sam switched from Vim to Emacs."),
         ("I drink tea every morning.", "My housemate switched from tea to coffee."),
+        # round two's (changes20): routines, sites, raises, "dropped X, using Y now"
+        ("I swim in the mornings.", "I also swim in the evenings."),
+        ("I run on Mondays.", "I cycle on Fridays."),
+        ("I commute by car.", "Could I commute by bike?"),
+        ("Our studio is in Hackney.", "Our second studio is in Peckham."),
+        ("My food budget is 300 euros.", "The heat went up to 30 degrees today."),
+        ("My food budget is 300 euros.", "My sister's food budget went up to 500 euros."),
+        ("The design team's lead is Ana.", "The sales team's lead is Ben."),
+        ("I use Todoist.", "My boss dropped Asana, using Trello now."),
+        # what ended is held by nobody: "now" alone closes nothing
+        ("I use Todoist.", "I dropped the gym, using my bike now."),
+        ("My gym is Gymbox.", "My sister changed gyms, she is at PureGym now."),
+        ("We use Zapier.", "We also use Make."),
     ],
 )
 def test_lookalikes_close_nothing(mem: Memory, before: str, after: str) -> None:

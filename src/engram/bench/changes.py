@@ -11,7 +11,10 @@ facts, other attributes, repeats, plans, negations), two or three statements eac
   the non-changes: folds C (tuned on) and D (the check);
 - ``engram/data/changes_heldout.json`` (session eighteen): preferences, routines,
   budgets, deadlines, long attributes and comma forms, written before the rules that
-  read them and never tuned on: folds E (changes) and F (non-changes).
+  read them and never tuned on: folds E (changes) and F (non-changes);
+- ``engram/data/changes_heldout2.json`` (session nineteen): banks, doctors, schools,
+  schedules, rates, owners, subscriptions and moves of a thing, written before round
+  two of the change rules: folds G (changes) and H (non-changes).
 
 Each story is told to a fresh namespace of one in-memory ``Memory`` through
 ``mem.add`` (the inline linker and the closing plan on the write path, no model), a
@@ -46,7 +49,7 @@ from engram.store.protocols.graph import Relation
 CHANGE_TARGET = 0.85
 KEEP_TARGET = 0.05
 #: The shipped sets, read in this order when no set is named.
-SHIPPED = ("changes.json", "changes_chat.json", "changes_heldout.json")
+SHIPPED = ("changes.json", "changes_chat.json", "changes_heldout.json", "changes_heldout2.json")
 #: When the first statement is told; each next one a month later.
 START = datetime(2025, 1, 6, 9, tzinfo=UTC)
 STEP = timedelta(days=30)

@@ -40,12 +40,19 @@ _USED_TO = _said(
     r"used\s+to\s+(?P<v>[a-z]+)\s+(?P<old>[^,]+?),?\s+(?:but\s+)?"
     r"(?:now|these\s+days|nowadays)\s*,?\s+(?P<rest>.+)$"
 )
+# "Dropped LastPass, using Bitwarden now" (the subject put back by ``change_chat``):
+# the old value, and what is used now said as a plain clause ("I am using Bitwarden now").
+_DROPPED = _said(
+    r"(?:have\s+)?(?:dropped|ditched|dumped|quit|cancell?ed|stopped\s+using)\s+(?P<old>[^,]+?),\s+"
+    r"(?:and\s+)?(?:(?:I\s+am|we\s+are)\s+)?(?P<v>using|on)\s+(?P<rest>[^,]+\bnow\b.*)$"
+)
 _IT_IS = re.compile(r"^(?:it|that)\s+is\s+(?P<o>.+)$", re.IGNORECASE)
 # "I prefer coffee in the morning, not tea".
 _NOT_OLD = re.compile(r",\s*(?:but\s+)?not\s+(?P<old>[^,]+)$", re.IGNORECASE)
 #: The words a clause needs for any pattern here to be tried.
 WORDS = (" no longer ", "n't ", " not ", " stopped ", " gave up ", " given up ", " gone off ",
-         " went off ", " tired of ", " used to ")  # fmt: skip
+         " went off ", " tired of ", " used to ", " dropped ", " ditched ", " dumped ", " quit ",
+         " cancelled ", " canceled ")  # fmt: skip
 
 
 def ended(clause: str) -> tuple[str | None, str | None]:
@@ -56,6 +63,10 @@ def ended(clause: str) -> tuple[str | None, str | None]:
         if match["more"] or match["neg"].lower().startswith("no"):
             return phrase(match["old"]), None
         return None, clause
+    match = _DROPPED.match(clause)
+    if match is not None:
+        verb = "am" if match["s"].lower() == "i" else "are"
+        return phrase(match["old"]), f"{match['s']} {verb} {match['v']} {match['rest']}"
     match = _GONE_OFF.match(clause)
     if match is not None:
         return phrase(match["old"]), None

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from engram.pipeline import change_chat, change_ended, change_things, turns
+from engram.pipeline import change_chat, change_ended, change_habits, change_things, turns
 from engram.pipeline.change_words import (
     ADDITION,
     ADDITION_WORDS,
@@ -148,7 +148,8 @@ _STATIVE_RES = tuple(
 )
 # "Sam's phone is a Pixel", "my editor is Vim": an attribute said with "is".
 _ATTRIBUTE = re.compile(
-    rf"{LEAD}(?:(?:and\s+)?also\s+)?(?P<s>(?:my|our|[\w.-]+(?:\s+[\w.-]+)?'s))\s+(?P<a>[a-z]+(?:\s+[a-z]+)?)"
+    rf"{LEAD}(?:(?:and\s+)?also\s+)?(?P<s>(?:my|our|(?:the\s+)?[\w.-]+(?:\s+[\w.-]+)?'s))\s+"
+    r"(?P<a>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})"
     r"(?P<adv>(?:\s+(?:now|currently))?)\s+(?:is|are)(?P<adv2>(?:\s+(?:now|currently))?)\s+(?P<o>.+)$",
     re.I,
 )
@@ -282,6 +283,7 @@ _ANY_WORD = re.compile(
             _MOVE_WORDS,
             _NEW_WORDS,
             change_things.WORDS,
+            change_habits.WORDS,
             _ATTRIBUTE_WORDS,
             _WITH_WORDS,
             *(words for _, _, words in _STATIVE),
@@ -296,8 +298,13 @@ def read(text: str) -> list[Claim]:
     speaker, said = turns.claim_clauses(change_chat.normalized(text), _READING)
     found: list[Claim] = []
     olds: set[str] = set()
+    kinds: set[str] = set()
     for clause in (plain for chat in said for plain in change_chat.clauses(chat)):
         lower = f" {clause.lower()} "
+        kind = change_habits.changed_kind(clause, lower)
+        if kind is not None:  # "I changed gyms": the claim beside it names the new gym
+            kinds.add(kind)
+            continue
         if has(lower, change_ended.WORDS):  # "I don't like sushi any more, ..."
             old, rest = change_ended.ended(clause)
             olds.update([old] if old else [])
@@ -322,6 +329,8 @@ def read(text: str) -> list[Claim]:
             found.extend(_with(clause))
         if has(lower, change_things.NAME_WORDS):
             found.extend(change_things.called(clause))
+    if len(kinds) == 1:
+        found = change_habits.of_kind(found, kinds.pop(), speaker)
     # One value said to end, beside the speaker's claim: the claim replaces it, alone.
     return change_ended.mark(found, olds.pop(), speaker) if len(olds) == 1 else found
 
@@ -342,8 +351,24 @@ def _split(sentence: str) -> list[str]:
     return [parts[0]] + [f"{who} {part}" if _BARE_VERB.match(part) else part for part in parts[1:]]
 
 
+# "Fontaines D.C. now": an initialism before a word in lower case ends no sentence.
+_INITIALISM = re.compile(r"\b(?:[A-Za-z]\.){2,}$")
+
+
+def _sentences(text: str) -> list[str]:
+    """``turns.split_sentences``, with a piece in lower case after an initialism put
+    back ("my favourite band is Fontaines D.C. now" lost its "now")."""
+    found: list[str] = []
+    for sentence in turns.split_sentences(text):
+        if found and sentence[:1].islower() and _INITIALISM.search(found[-1]):
+            found[-1] = f"{found[-1]} {sentence}"
+        else:
+            found.append(sentence)
+    return found
+
+
 # A question is dropped whole.
-_READING = turns.Reading(sentences=turns.split_sentences, clauses=_split)
+_READING = turns.Reading(sentences=_sentences, clauses=_split)
 
 
 def _clause(clause: str, lower: str, speaker: str | None) -> list[Claim]:
@@ -382,14 +407,16 @@ def _clause(clause: str, lower: str, speaker: str | None) -> list[Claim]:
             continue
         mine = agent_first and _MINE.match(match["s"])
         if mine and source and target:  # "I switched my phone plan to Mint": my plan is now Mint
+            # "I moved my notes from Notion to Obsidian": what held Notion changes.
+            old = phrase(match["old"])
             return [
-                Claim(speaker or "user", source.lower(), target, CHANGE, None, CHANGE_CONFIDENCE)
+                Claim(speaker or "user", source.lower(), target, CHANGE, old, CHANGE_CONFIDENCE)
             ]
         if source and target:
             # A person moves home; a thing, or anyone switching or upgrading, changes
             # what it uses ("the newsletter moved to Buttondown", "I switched to Zed").
             home = _RELOCATED.search(clause[: match.start("o")]) is not None and (
-                names_person(source, speaker)
+                names_person(source, speaker) or source.lower().split()[-1] in change_habits.SITES
             )
             relation = "moved to" if regex is _MOVED and home else "migrated to"
             relation = "scheduled" if change_things.IS_WHEN.match(target) else relation
@@ -397,6 +424,10 @@ def _clause(clause: str, lower: str, speaker: str | None) -> list[Claim]:
             return [
                 Claim(source, relation, target, signal_of(clause, True), old, CHANGE_CONFIDENCE)
             ]
+    if has(lower, change_habits.WORDS):
+        habit = change_habits.routine(clause, speaker) or change_habits.site(clause, speaker)
+        if habit is not None:
+            return [habit]
     for relation, regex, words in _STATIVE_RES:
         match = regex.match(clause) if has(lower, words) else None
         if match is not None:
@@ -429,6 +460,11 @@ def _clause(clause: str, lower: str, speaker: str | None) -> list[Claim]:
             # Tom" does (``change_things._NEW_ATTRIBUTE``): it read as a "new manager"
             # of its own, beside the manager it replaced.
             attribute = match["a"].lower()
+            parts = attribute.split()
+            if len(parts) == 3 and (
+                parts[0] == "new" or any(w in STOP or w in FIRST_PERSON for w in parts)
+            ):
+                return []  # "my friend and I are ...", "my new york office": none of three words
             if attribute.startswith("new ") and len(attribute) > 4:
                 return [Claim(source, attribute[4:], target, CHANGE, None, CHANGE_CONFIDENCE)]
             return [Claim(source, attribute, target, signal_of(clause, False))]
@@ -450,6 +486,7 @@ def names_person(source: str, speaker: str | None = None) -> bool:
 
 
 _MINE = re.compile(r"(?:my|our)\s", re.I)
+_TO = re.compile(r"\s+to\s+", re.I)
 _TASTES = frozenset(("prefers", "likes"))
 # "it looks like rain", "sounds like a plan", "I love you": no taste.
 _NOT_TASTERS = word_set("it that this which what looks look sounds sound seems seem feels feel")
@@ -496,11 +533,20 @@ def _with(clause: str) -> list[Claim]:
 def _replaced(match: re.Match[str], clause: str, speaker: str | None) -> Claim | None:
     """ "replaced OLD with NEW (in SUBJECT)": a part of an owner ("the efoil battery"
     for "a 48V one") or a value of a subject ("MySQL" for "Postgres")."""
-    old = phrase(match["old"]) or match["old"].strip()
     raw_target = match["o"].strip().rstrip(".!")
+    signal = ADDITION if ADDITION_WORDS.search(clause) else CHANGE
+    if _MINE.match(match["old"]) and _TO.search(clause, match.end("old"), match.start("o")):
+        # "we downgraded our Figma plan to Starter": the plan is Starter now; "upgraded
+        # my Kindle to a Kobo": what held a Kindle changes (the planner finds it).
+        thing, target = subject(match["old"], speaker), phrase(raw_target)
+        if not thing or not target:
+            return None
+        # A named thing ("my Kindle") is used; an attribute ("our Figma plan") is had.
+        relation = thing.lower() if thing.split()[-1].islower() else "uses"
+        return Claim(speaker or "user", relation, target, signal, thing, CHANGE_CONFIDENCE)
+    old = phrase(match["old"]) or match["old"].strip()
     one = _ONE.match(raw_target)
     owner, part = _part(match["old"])
-    signal = ADDITION if ADDITION_WORDS.search(clause) else CHANGE
     if one is not None:  # "for a 48V one": a new part of the same kind
         source = owner or subject(match["agent"], speaker)
         if source is None:

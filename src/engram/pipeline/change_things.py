@@ -60,8 +60,9 @@ _NEW_ATTRIBUTE = re.compile(r"^new\s+(?P<a>[a-z]+(?:\s+[a-z]+)?)\s*:\s*(?P<o>.+)
 # A price raised: "landlord raised my rent to $1650", "my rent went up to $1800".
 _RAISED = re.compile(
     rf"{LEAD}(?:{NP}\s+)?(?:raised|increased|bumped|hiked|lowered|cut|reduced)\s+"
-    r"(?P<s>(?:my|our|the|his|her|their|[\w-]+['’]s)\s+[\w\s]+?)\s+(?:up\s+|down\s+)?to\s+(?P<o>\$.+)$|"
-    rf"{LEAD}(?P<s2>{NP})\s+went\s+(?:up|down)\s+to\s+(?P<o2>\$.+)$",
+    r"(?P<s>(?:my|our|the|his|her|their|[\w-]+['’]s)\s+[\w\s]+?)(?:\s+from\s+[$£€]?\d[\w.,]*)?"
+    r"\s+(?:up\s+|down\s+)?to\s+(?P<o>[$£€]?\d.*)$|"
+    rf"{LEAD}(?P<s2>{NP})\s+went\s+(?:up|down)\s+to\s+(?P<o2>[$£€]?\d.*)$",
     re.I,
 )
 # Who owns a thing, said of the thing: "the login bug is assigned to Ken", "Marco owns
@@ -144,12 +145,14 @@ def said_of_things(clause: str, lower: str, speaker: str | None) -> Claim | None
         source = subject(match["s"], speaker) if match else None
         if match is not None and source:
             return Claim(source, "scheduled", match["o"], signal_of(clause, False))
-    if "$" in clause and has(lower, _RAISE_WORDS):
+    if has(lower, _RAISE_WORDS):
         match = _RAISED.match(clause)
         if match is not None:
             owner, relation = _owned(match["s"] or match["s2"], speaker)
             target = phrase(match["o"] or match["o2"])
-            if owner and target:
+            # An amount with no "$" is read of an owner's attribute only ("my running
+            # budget went up to 80 pounds"): "the heat went up to 30" is no price.
+            if owner and target and ("$" in target or relation != "costs"):
                 return Claim(owner, relation, target, CHANGE, None, CHANGE_CONFIDENCE)
     if has(lower, _OWNER_WORDS):
         for regex in (_OWNED, _HANDED):
@@ -192,8 +195,11 @@ def _owned(raw: str, speaker: str | None) -> tuple[str | None, str]:
     """("user", "rent") for "my rent", ("neighbor", "rent") for "my neighbor's rent",
     (thing, "costs") for "the hosting"."""
     words = raw.split()
-    if len(words) >= 2 and words[-2].lower().endswith(("'s", "’s")):
-        return subject(" ".join(words[:-1]), speaker), words[-1].lower()
+    # "my neighbor's rent", "my sister's food budget": the owner ends in "'s".
+    owned = [i for i, w in enumerate(words[:-1]) if w.lower().endswith(("'s", "’s"))]
+    if owned:
+        cut = owned[-1] + 1
+        return subject(" ".join(words[:cut]), speaker), " ".join(words[cut:]).lower()
     if words and words[0].lower() in FIRST_PERSON and len(words) >= 2:
         return speaker or "user", " ".join(words[1:]).lower()
     return subject(raw, speaker), "costs"

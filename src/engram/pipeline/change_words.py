@@ -124,7 +124,14 @@ def subject(raw: str | None, speaker: str | None) -> str | None:
     text = " ".join(words)
     if text.lower().endswith("'s"):
         text = text[:-2]
+    if len(words) > 1 and words[0].lower() in _HOW_OFTEN:
+        # "the daily standup": a name, though "daily" ends a phrase ("... daily at 9")
+        rest = phrase(" ".join(words[1:]))
+        return f"{words[0]} {rest}" if rest else None
     return phrase(text)
+
+
+_HOW_OFTEN = frozenset(("daily", "weekly", "nightly", "monthly"))
 
 
 def signal_of(clause: str, changed: bool) -> str:

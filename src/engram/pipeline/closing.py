@@ -108,7 +108,8 @@ def plan(
             # "we're on Postgres 16 now" after "we use Postgres": the same value said
             # with more words, even with "now", is no change.
             fact = _as_held(reads, fact)
-        verdict = _closes(reads, text, fact, judge)
+        # A fact that ended one named relation closes no other of its type.
+        verdict = fact.ends is None and _closes(reads, text, fact, judge)
         (closes if verdict else keeps).add(fact.relation)
         planned.append(fact)
     triples: list[Triple] = [(f.source, f.relation, f.target, f.confidence) for f in planned]
@@ -241,10 +242,16 @@ def _from_claim(reads: _Reads, claim: Claim) -> _Fact | None:
         if old is not None:
             source, relation = old.source, old.relation_type
             one = vocabulary.canonical(relation, claim.target).one
-            if claim.ends_only and one is not True:
-                # A taste of many ("likes sushi" beside "likes hiking"): the one said to
-                # end closes alone, and the new one closes nothing by its signal.
+            if one is not True and (claim.ends_only or signal == CHANGE):
+                # A relation of many ("likes sushi" beside "likes hiking", "uses Zapier"
+                # beside "uses Airtable"): the value said to end or replaced closes
+                # alone, and the new one closes nothing by its signal ("switched from
+                # Zapier to Make" closed the newest of the type, Airtable).
                 signal, ends = (PLAIN if signal == CHANGE else signal), old
+        elif claim.ends_only and signal == CHANGE:
+            # The text named what ended and nothing holds it: "now" alone closes
+            # nothing ("I dropped the gym, using my bike now" left "uses Todoist").
+            signal = PLAIN
     elif entity is not None and relation.startswith("has_") and not reads.holding(entity, relation):
         # "I swapped the battery": the speaker has no battery, the efoil they own does.
         source = _part_owner(reads, entity, relation) or source
@@ -283,6 +290,8 @@ def _same_kind(
             (relation == "uses" and noun is not None and vocabulary.head(r.target) == noun)
             # not "uses": "the app moved to Vercel" does not replace its database
             or (relation != "uses" and r.relation_type.startswith(f"{relation}_"))
+            # "my dog's vet is Hilltop now" after "... is Greenway Vets" (has_vet)
+            or r.relation_type == f"has_{relation}"
         )
     }
     if len(kinds) != 1:

@@ -1,5 +1,5 @@
 """Run mem0's quickstart and memory-operations pages (tests/mem0_quickstart.py, 25
-calls) against REAL mem0 2.2.1, offline, and write what it returned as the door's
+calls and 7 more) against REAL mem0 2.2.1, offline, and write what it returned as the door's
 expectation (tests/data/mem0_quickstart.json).
 
 Most calls add with ``infer=True``, where mem0 asks its LLM for the facts. The LLM is
@@ -35,6 +35,9 @@ from mem0_quickstart import CALLS, EXPECTED, run  # noqa: E402
 FACTS = {
     "basketball": ["Name is Alex", "Enjoys basketball and gaming"],
     "sci-fi": ["Is not a big fan of thriller movies", "Loves sci-fi movies"],
+    "Berlin": ["Lives in Berlin"],
+    "Lisbon": ["Moved to Lisbon last month"],
+    "window seats": ["User prefers window seats"],
 }
 
 

@@ -1,4 +1,4 @@
-"""mem0's own Python quickstart and memory-operations pages as 25 calls (mem0 commit
+"""mem0's own Python quickstart and memory-operations pages as 25 calls, and 7 more (mem0 commit
 8d5b786, docs/open-source/python-quickstart.mdx and docs/core-concepts/memory-operations/
 add, search, update and delete), run against any object with mem0's ``Memory`` verbs,
 each result summarised so engram's door and real mem0 compare.
@@ -84,6 +84,24 @@ CALLS: list[tuple[str, list[Any], dict[str, Any]]] = [
     ("get_all", [], {"filters": ALICE}),
     ("reset", [], {}),
 ]
+#: Beyond the pages: a change of an earlier fact, a chat with nothing to remember, an
+#: agent's memory (``FIRST_MORE`` on; tests/test_compat_mem0_quickstart.py lists how
+#: they differ).
+MORE: list[tuple[str, list[Any], dict[str, Any]]] = [
+    ("add", [[{"role": "user", "content": "I live in Berlin."}]], {"user_id": "sam"}),
+    ("add", [[{"role": "user", "content": "I moved to Lisbon last month."}]], {"user_id": "sam"}),
+    ("get_all", [], {"filters": {"user_id": "sam"}}),
+    ("history", ["@26.0"], {}),
+    (
+        "add",
+        [[{"role": "user", "content": "Hi there!"}, {"role": "assistant", "content": "Hello!"}]],
+        {"user_id": "sam"},
+    ),
+    ("add", ["I prefer window seats."], {"agent_id": "travel-bot"}),
+    ("get_all", [], {"filters": {"agent_id": "travel-bot"}}),
+]
+FIRST_MORE = len(CALLS) + 1
+CALLS = CALLS + MORE
 
 _SENT = {m["content"] for m in ALEX + MOVIES}
 

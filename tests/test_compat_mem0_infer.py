@@ -137,3 +137,20 @@ def test_with_the_pipeline_off_the_conversation_is_listed(
             added = door.add("Derek: I live in Lisbon.", user_id="d")
         assert texts(added) == ["Derek: I live in Lisbon."]
         assert texts(door.get_all(filters={"user_id": "d"})) == ["Derek: I live in Lisbon."]
+
+
+def test_a_statement_nothing_was_extracted_from_stays_listed(m: Memory) -> None:
+    # mem0's LLM would extract "allergic to peanuts"; the offline extractor reads no
+    # fact in it, and hiding the conversation would hide all the user said.
+    with pytest.warns(UserWarning, match="no fact was extracted"):
+        added = m.add("I'm allergic to peanuts.", user_id="p")
+    assert texts(added) == ["I'm allergic to peanuts."]
+    found = m.search("peanut allergy", filters={"user_id": "p"}, threshold=0.0)
+    assert texts(found) == ["I'm allergic to peanuts."]
+
+
+def test_a_message_that_is_its_own_fact_is_listed_once(m: Memory) -> None:
+    # The fact extracted has the message's very text, so it is the stored memory itself.
+    added = m.add([{"role": "user", "content": "I prefer window seats."}], user_id="w")
+    assert texts(added) == ["I prefer window seats."]
+    assert texts(m.get_all(filters={"user_id": "w"})) == ["I prefer window seats."]

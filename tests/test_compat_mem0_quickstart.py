@@ -16,7 +16,20 @@ import pytest
 from conftest import HashEmbedder
 from engram import Config
 from engram.compat.mem0 import Memory
-from mem0_quickstart import CALLS, compare, run
+from mem0_quickstart import CALLS, FIRST_MORE, compare, run
+
+#: The calls past the pages whose outcome differs from mem0's, and why
+#: (docs/compat-mem0.md, "What differs").
+KNOWN = {
+    # "I moved to Lisbon" after "I live in Berlin": the pipeline's change is held for
+    # review (controlled mode), so the conversation stays listed until a person decides;
+    # mem0's LLM adds the new fact and keeps the old one.
+    27: "a change held for review: the conversation is listed",
+    28: "... and get_all lists it",
+    # Small talk: nothing extracted, so the conversation stays listed (the offline
+    # extractor misses more than an LLM; hiding it could hide all that was said).
+    30: "nothing extracted: the conversation is listed",
+}
 
 
 @pytest.fixture
@@ -26,11 +39,13 @@ def door(config: Config, store_location: str) -> Iterator[Memory]:
 
 
 def test_the_pages_are_mostly_infer_true() -> None:
-    adds = [kwargs for verb, _, kwargs in CALLS if verb == "add"]
-    assert len(CALLS) == 25
-    assert sum(kwargs.get("infer", True) for kwargs in adds) == 3
+    pages = CALLS[: FIRST_MORE - 1]
+    assert len(pages) == 25
+    assert sum(kwargs.get("infer", True) for verb, _, kwargs in pages if verb == "add") == 3
 
 
-def test_the_door_gives_mem0s_outcome_in_every_call(door: Memory) -> None:
+def test_the_door_gives_mem0s_outcome_in_every_call_of_the_pages(door: Memory) -> None:
     differ = compare(run(door))
-    assert not differ, json.dumps(differ, indent=1)
+    detail = {n: differ[n] for n in sorted(set(differ) - set(KNOWN))}
+    assert not detail, json.dumps(detail, indent=1)
+    assert sorted(differ) == sorted(KNOWN)  # a known difference that went away: update docs

@@ -5,9 +5,9 @@ and ``add`` lists what that did, in mem0's events.
 mem0 stores only the facts its LLM extracts; engram is raw-first (seed 004) and keeps
 the conversation verbatim as their source. Both hold here: the conversation is stored
 as one raw memory (each fact's ``source_memory_id``, seen through ``m.engram``), and once
-its extraction has run with nothing held for review it is marked ``CONVERSATION``, which
-the door's reads leave out, as mem0 never stored it. docs/compat-mem0.md, "Adding
-messages".
+its extraction has run, kept a fact and held nothing for review, it is marked
+``CONVERSATION``, which the door's reads leave out, as mem0 never stored it.
+docs/compat-mem0.md, "Adding messages".
 """
 
 from __future__ import annotations
@@ -30,6 +30,12 @@ INHERITED = "inherit_metadata"
 CONVERSATION = "mem0_conversation"
 #: The proposal outcomes that close an older fact (``engram.pipeline.apply``).
 CLOSING = ("superseded", "deleted")
+#: The proposal outcomes that leave the statement in a fact: written, already stored
+#: (deduplicated, or the decision pass's NONE), replacing an older one, or held.
+KEPT = ("created", "deduped", "recorded", *CLOSING, "review")
+#: ``_infer``'s answer when the conversation is itself the fact extracted (a one-line
+#: statement whose fact has its very text): it is listed, as the fact, with no warning.
+ITSELF = ""
 
 log = logging.getLogger(__name__)
 
@@ -47,10 +53,12 @@ def add_inferred(
     (``ADD``) and each older fact closed (``DELETE``). ``seen`` learns where each
     listed id lives.
 
-    Once the job has run with nothing held for review the conversation is marked
-    ``CONVERSATION``. Otherwise (the pipeline off, the job failed, or a change held for
-    review in ``controlled`` mode) it stays in the door's view, listed as an ``ADD``, so
-    nothing said is out of sight; a warning says why."""
+    Once the job has run, kept a fact and held nothing for review, the conversation is
+    marked ``CONVERSATION``. Otherwise (the pipeline off, the job failed, no fact kept,
+    or a change held for review in ``controlled`` mode) it stays in the door's view,
+    listed as an ``ADD``, so nothing said is out of sight, and a warning says why; a
+    conversation that is itself the fact (its text deduplicated onto it) is listed as
+    that fact, without one."""
     [done] = native.add_many([dict(item)], namespace=namespace, on_blocked="raise").items
     record = done.record
     assert record is not None  # on_blocked/on_invalid raise: a record was stored
@@ -72,6 +80,7 @@ def add_inferred(
     else:
         seen[record.id] = record.namespace
         results.append({"id": record.id, "memory": record.content, "event": "ADD"})
+    if held:
         warnings.warn(
             f"mem0 add(infer=True): {held}; the conversation is kept as a memory",
             UserWarning,
@@ -90,7 +99,8 @@ def _infer(
     """Run the memory's extraction job now; append the facts it wrote (``ADD``), each
     given the caller's ``metadata`` (mem0 stores it with every memory ``add`` infers, so
     a search filtering on it finds them), and the older facts it closed (``DELETE``).
-    None when it ran with nothing held, else why the conversation stays listed."""
+    None when it ran, kept a fact and held nothing; else why the conversation stays
+    listed (``ITSELF`` when it is the fact)."""
     if not native.config.pipeline.enabled:
         return "the extraction pipeline is off ([pipeline] enabled = false)"
     jobs = native.jobs.list(kind="extract", namespace=record.namespace, limit=1000)
@@ -117,7 +127,14 @@ def _infer(
                 reason="mem0 add: the caller's metadata, on a fact it inferred",
             )
         results.append({"id": fact.id, "memory": fact.content, "event": "ADD"})
-    results.extend(_closed(native, record, seen))
+    closed, kept = _proposals(native, record, seen)
+    results.extend(closed)
+    if record.id in kept:
+        return ITSELF
+    if not any((job.result.get("outcomes") or {}).get(k) for k in KEPT):
+        # mem0 would list nothing, but its LLM misses less than engram's offline
+        # extractor: hiding the conversation could hide all that was said.
+        return "no fact was extracted and kept from it (an LLM extracts more: docs/llm.md)"
     review = job.result.get("review") or []
     if review:
         mode = job.result.get("mode", "controlled")
@@ -128,15 +145,21 @@ def _infer(
     return None
 
 
-def _closed(
+def _proposals(
     native: EngramMemory, source: MemoryRecord, seen: dict[str, str]
-) -> list[dict[str, Any]]:
-    """mem0's ``DELETE`` for each older fact this conversation's proposals superseded
-    or deleted (their audit rows are in the source's history)."""
+) -> tuple[list[dict[str, Any]], set[str]]:
+    """From the audit rows of the source's proposals: mem0's ``DELETE`` for each older
+    fact they superseded or deleted, and the ids of the stored memories a fact was
+    deduplicated onto."""
     closed: list[dict[str, Any]] = []
+    kept: set[str] = set()
     for entry in native.history(source.id, namespace=source.namespace):
         proposal = entry.after or {}
-        if entry.event != "proposal" or proposal.get("outcome") not in CLOSING:
+        if entry.event != "proposal":
+            continue
+        if proposal.get("outcome") == "deduped":
+            kept.add(str(proposal.get("memory_id")))
+        if proposal.get("outcome") not in CLOSING:
             continue
         old = native.store.memories.get(
             source.namespace, str(proposal.get("target_id")), include_deleted=True
@@ -144,4 +167,4 @@ def _closed(
         if old is not None:
             seen[old.id] = old.namespace
             closed.append({"id": old.id, "memory": old.content, "event": "DELETE"})
-    return closed
+    return closed, kept

@@ -10,7 +10,7 @@ its text: the events, the keys of each item, and what kind of text each item hol
 ``conversation`` (the whole exchange as one text, which mem0 never stores). Ids are
 never compared; a call names an earlier result as ``@<call>.<index>``.
 
-Shared by tests/test_compat_mem0_quickstart.py (the door) and
+Shared by tests/test_compat_mem0_script.py (the door) and
 scripts/mem0_quickstart_real.py (real mem0 2.2.1 with a scripted LLM on 127.0.0.1):
 pure standard library.
 """
@@ -85,7 +85,7 @@ CALLS: list[tuple[str, list[Any], dict[str, Any]]] = [
     ("reset", [], {}),
 ]
 #: Beyond the pages: a change of an earlier fact, a chat with nothing to remember, an
-#: agent's memory (``FIRST_MORE`` on; tests/test_compat_mem0_quickstart.py lists how
+#: agent's memory (``FIRST_MORE`` on; tests/test_compat_mem0_script.py lists how
 #: they differ).
 MORE: list[tuple[str, list[Any], dict[str, Any]]] = [
     ("add", [[{"role": "user", "content": "I live in Berlin."}]], {"user_id": "sam"}),

@@ -51,8 +51,10 @@ def hash_embedding(text: str) -> list[float]:
     return [v / norm for v in out]
 
 
-def offline_memory(workdir: Path) -> Any:
-    """A ``mem0.Memory`` that never reaches the network (see the module docstring)."""
+def offline_memory(workdir: Path, llm: dict[str, Any] | None = None) -> Any:
+    """A ``mem0.Memory`` that never reaches the network (see the module docstring);
+    ``llm`` is mem0's ``llm`` config (scripts/mem0_quickstart_real.py points it at a
+    scripted server on 127.0.0.1)."""
     os.environ["MEM0_TELEMETRY"] = "False"
     os.environ["MEM0_DIR"] = str(workdir / "mem0dir")
     os.environ.setdefault("OPENAI_API_KEY", "unused-offline")  # infer=False: no LLM call
@@ -81,6 +83,7 @@ def offline_memory(workdir: Path) -> Any:
                 },
             },
             "history_db_path": str(workdir / "history.db"),
+            **({"llm": llm} if llm is not None else {}),
         }
     )
 

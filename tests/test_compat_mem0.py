@@ -237,50 +237,6 @@ def test_unknown_keywords_name_the_supported_ones(m: Memory) -> None:
         m.add(42, user_id="a")
 
 
-def test_infer_runs_the_offline_pipeline_and_reports_its_facts(m: Memory) -> None:
-    added = m.add("Derek: I work at Acme as an engineer. I live in Lisbon.", user_id="d")
-    raw, *facts = added["results"]
-    assert raw["event"] == "ADD" and added["infer"].startswith("ran: 2 fact(s)")
-    assert sorted(f["memory"] for f in facts) == [
-        "Derek lives in Lisbon.",
-        "Derek works at Acme as an engineer.",
-    ]
-    assert all(f["event"] == "ADD" for f in facts)
-    stored = ids(m.get_all(filters={"user_id": "d"}))
-    assert {f["memory"] for f in facts} <= stored
-    again = m.add("Derek: I work at Acme as an engineer. I live in Lisbon.", user_id="d")
-    assert [r["event"] for r in again["results"]] == ["NONE"]
-    assert again["infer"].startswith("skipped: the same text")
-
-
-def test_inferred_facts_carry_the_callers_metadata(m: Memory) -> None:
-    # mem0 stores add's metadata with every memory it infers; a mem0 script that filters
-    # on it found only the raw conversation (found trying engram as a new user).
-    added = m.add(
-        [{"role": "user", "content": "Derek: I work at Acme as an engineer. I live in Lisbon."}],
-        user_id="d",
-        metadata={"category": "profile"},
-        expiration_date="2999-01-01",
-    )
-    facts = {r["id"] for r in added["results"][1:]}
-    assert len(facts) == 2
-    found = m.search("where does Derek live?", filters={"user_id": "d", "category": "profile"})
-    assert facts <= {r["id"] for r in found["results"]}
-    for fact_id in facts:
-        got = m.get(fact_id)
-        assert got is not None and got["metadata"] == {"category": "profile"}
-        assert got["expiration_date"] == "2999-01-01"
-        assert [h["event"] for h in m.history(fact_id)] == ["ADD"]
-
-
-def test_infer_says_when_the_pipeline_is_off(config: Config, store_location: str) -> None:
-    off = Config.load(env={"ENGRAM_PIPELINE_ENABLED": "false"}, home=str(config.home_path))
-    with Memory(store_location, config=off, embedder=HashEmbedder()) as door:
-        added = door.add("Derek: I live in Lisbon.", user_id="d")
-    assert len(added["results"]) == 1
-    assert added["infer"].startswith("skipped: the extraction pipeline is off")
-
-
 def test_wraps_a_memory_it_does_not_own(config: Config, store_location: str) -> None:
     with EngramMemory(store_location, config=config, embedder=HashEmbedder()) as native:
         door = Memory(memory=native)

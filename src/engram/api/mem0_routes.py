@@ -61,8 +61,9 @@ class Mem0Create(Mem0Ids):
     metadata: dict[str, Any] | None = None
     infer: bool = Field(
         default=True,
-        description="False: one memory per message, verbatim. True: the conversation as "
-        "one memory, then engram's extraction pipeline run on it now.",
+        description="False: one memory per message, verbatim. True (mem0's default): "
+        "engram's extraction pipeline run on the conversation now, and the facts it kept "
+        "returned; the conversation is kept as their source.",
     )
     expiration_date: str | None = Field(default=None, description="YYYY-MM-DD.")
 

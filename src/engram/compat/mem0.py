@@ -26,6 +26,7 @@ from typing import Any, TypedDict
 from engram.aio import Awaitable, awaitable
 from engram.compat.mem0_filters import SCOPE_KEYS, Parsed, entity_id, parse
 from engram.compat.mem0_ids import legacy_name, legacy_owner, name_of, owner_namespace
+from engram.compat.mem0_infer import ACTOR, INHERITED, add_inferred, is_conversation
 from engram.compat.mem0_items import (
     expiration,
     expired,
@@ -42,7 +43,7 @@ from engram.embed import Embedder
 from engram.errors import InvalidInputError, NotFoundError, shown
 from engram.lifetime import AsyncClosing, Closing
 from engram.memory import Memory as EngramMemory
-from engram.records import PIPELINE_WHO, MemoryRecord, Outcome
+from engram.records import MemoryRecord, Outcome
 from engram.validate import type_name
 
 __all__ = ["AsyncMemory", "Memory", "MemoryNotFound"]
@@ -56,10 +57,6 @@ DEFAULT_LIST_TOP_K = 20
 #: How many ranked candidates a search reads per namespace before it filters them:
 #: metadata conditions and expiry apply to what recall ranks, not to the whole store.
 CANDIDATE_POOL = 200
-#: Who the erase audit names for this door's ``reset``.
-ACTOR = "mem0-compat"
-#: The history event of the caller's metadata put on a fact ``add`` inferred.
-INHERITED = "inherit_metadata"
 #: The page size of the door's reads through a scope.
 PAGE = 1000
 
@@ -169,8 +166,9 @@ class Memory(Closing):
     ) -> dict[str, Any]:
         """Store ``messages``. ``infer=False`` (mem0's verbatim mode) stores one memory
         per message but the system ones, with its ``role`` and its ``name`` as
-        ``actor_id``. ``infer=True`` stores the conversation as one raw memory and runs
-        engram's extraction pipeline on it now, reporting each fact it wrote."""
+        ``actor_id``. ``infer=True`` keeps the conversation as one raw memory, runs
+        engram's extraction pipeline on it now and lists what it did, as mem0 lists
+        what it inferred (``engram.compat.mem0_infer``)."""
         _refuse_unknown(
             "add",
             unknown,
@@ -186,10 +184,11 @@ class Memory(Closing):
         if expires is not None:
             base["expiration_date"] = expires
         listed = messages_of(messages)
-        if infer:  # the text as given: a string stays the speaker's line the extractor reads
-            return self._add_inferred(
-                messages if isinstance(messages, str) else listed, scope, base
-            )
+        if infer:
+            # The text as given: a string stays the speaker's line the extractor reads.
+            said = messages if isinstance(messages, str) else listed
+            item_in = {"content": said, **_ids(scope), "metadata": base}
+            return add_inferred(self.engram, item_in, scope.namespace, self._seen)
         kept = verbatim(listed)
         items = []
         for text, role, actor in kept:
@@ -207,61 +206,6 @@ class Memory(Closing):
             added: dict[str, Any] = {"id": record.id, "memory": record.content, "event": event}
             results.append({**added, "actor_id": actor, "role": role})
         return {"results": results}
-
-    def _add_inferred(
-        self, messages: str | list[Mapping[str, Any]], scope: Scope, metadata: dict[str, Any]
-    ) -> dict[str, Any]:
-        """The raw conversation as one memory, then its extraction job run now."""
-        item_in = {"content": messages, **_ids(scope), "metadata": metadata}
-        [done] = self.engram.add_many(
-            [item_in], namespace=scope.namespace, on_blocked="raise"
-        ).items
-        record = done.record
-        assert record is not None
-        self._seen[record.id] = record.namespace
-        new = done.outcome is Outcome.STORED
-        results = [{"id": record.id, "memory": record.content, "event": "ADD" if new else "NONE"}]
-        return {"results": results, "infer": self._infer(record, new, results, metadata)}
-
-    def _infer(
-        self,
-        record: MemoryRecord,
-        new: bool,
-        results: list[dict[str, Any]],
-        metadata: Mapping[str, Any],
-    ) -> str:
-        """Run the memory's extraction job now; append the facts it wrote, each given
-        the caller's ``metadata`` (mem0 stores it with every memory ``add`` infers, so a
-        search filtering on it finds them)."""
-        if not self.engram.config.pipeline.enabled:
-            return "skipped: the extraction pipeline is off ([pipeline] enabled = false)"
-        if not new:
-            return "skipped: the same text was stored and processed before"
-        jobs = self.engram.jobs.list(kind="extract", namespace=record.namespace, limit=1000)
-        mine = [j for j in jobs if j.memory_id == record.id]
-        if not mine:
-            return "skipped: no extraction job was queued for this memory"
-        self.engram.jobs.process_pending()
-        job = self.engram.jobs.get(mine[0].id, namespace=record.namespace)
-        if job.status != "completed" or job.result is None:
-            return f"queued: the extraction job is {job.status} ({job.error or 'not run yet'})"
-        for fact_id in job.result.get("created", []):
-            try:
-                fact = self.engram.get(fact_id, namespace=record.namespace)
-            except NotFoundError:
-                continue  # a later job of the same run already superseded it
-            self._seen[fact.id] = fact.namespace
-            if metadata:
-                self.engram.store.memories.update(
-                    fact.namespace,
-                    fact.id,
-                    {"metadata": {**fact.metadata, **metadata}},
-                    event=INHERITED,
-                    actor=PIPELINE_WHO,
-                    reason="mem0 add: the caller's metadata, on a fact it inferred",
-                )
-            results.append({"id": fact.id, "memory": fact.content, "event": "ADD"})
-        return f"ran: {len(results) - 1} fact(s) written ({job.result.get('mode', 'full')} mode)"
 
     def update(
         self,
@@ -482,7 +426,9 @@ class Memory(Closing):
 
     def _locate(self, memory_id: str, *, include_deleted: bool = False) -> MemoryRecord:
         """The memory ``memory_id`` in a namespace this door reaches: one it saw it in,
-        else the first live namespace holding it. ``MemoryNotFound`` otherwise."""
+        else the first live namespace holding it. ``MemoryNotFound`` otherwise, and for
+        what mem0 would not have: the conversation ``add(infer=True)`` keeps, and a
+        fact the pipeline closed (reported as ``DELETE``) unless ``include_deleted``."""
         if not isinstance(memory_id, str):
             raise InvalidInputError(f"memory_id must be a string, got {type_name(memory_id)}")
         memories = self.engram.store.memories
@@ -491,7 +437,9 @@ class Memory(Closing):
         places += [ns for ns in memories.namespaces() if ns != known and self._reaches(ns)]
         for namespace in places:
             found = memories.get(namespace, memory_id, include_deleted=include_deleted)
-            if found is not None:
+            if found is not None and is_conversation(found):
+                break  # mem0 never stored it: the door has no such memory
+            if found is not None and (include_deleted or found.superseded_by is None):
                 self._seen[memory_id] = namespace
                 return found
         raise MemoryNotFound(
@@ -513,8 +461,11 @@ def _ids(scope: Scope) -> Ids:
 
 
 def _keep(record: MemoryRecord, parsed: Parsed, show_expired: bool) -> bool:
-    """Whether a memory of the scope passes the metadata condition and mem0's expiry
-    (the promoted ``role``/``actor_id`` are metadata keys here, as in mem0's payload)."""
+    """Whether a memory of the scope is one mem0 would list and passes the metadata
+    condition and mem0's expiry (the promoted ``role``/``actor_id`` are metadata keys
+    here, as in mem0's payload)."""
+    if is_conversation(record) or record.superseded_by is not None:
+        return False  # kept by engram, never stored (or deleted) on mem0
     if not show_expired and expired(record):
         return False
     return parsed.condition is None or parsed.condition(record.metadata)

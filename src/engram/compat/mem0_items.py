@@ -30,10 +30,11 @@ PROMOTED = ("actor_id", "role", "expiration_date")
 #: Keys a caller's metadata may not set: mem0 drops them (``_strip_identity_keys``),
 #: because the scope comes from the id arguments and the actor from the message.
 IDENTITY = (*SCOPE_KEYS, "actor_id")
-#: engram history events -> mem0's (ADD/UPDATE/DELETE); every other engram event (a
-#: merge of a duplicate write, feedback, a pipeline supersession) changes no text a
-#: mem0 user wrote, so it is ``NONE``.
-EVENTS = {"create": "ADD", "update": "UPDATE", "delete": "DELETE"}
+#: engram history events -> mem0's (ADD/UPDATE/DELETE). A pipeline supersession closes
+#: the older fact (the door's reads leave it out, and ``add`` reported it as mem0's
+#: ``DELETE``), so it is ``DELETE`` here too; every other engram event (a merge of a
+#: duplicate write, feedback) changes no text a mem0 user wrote, so it is ``NONE``.
+EVENTS = {"create": "ADD", "update": "UPDATE", "delete": "DELETE", "superseded": "DELETE"}
 
 
 def mem0_hash(text: str) -> str:

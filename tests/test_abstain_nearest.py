@@ -12,17 +12,15 @@ nearest memory ranks first and is answered."""
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
-import numpy as np
 import pytest
 
 from engram import Memory
 from engram.config import Config, RecallConfig
-from engram.embed.base import BaseEmbedder, Vectors, normalize_rows
 from engram.recall import abstain
 from engram.recall.abstain import CALIBRATION, Verdict
+from hashembed import PlannedEmbedder
 
 QUERY = "Where is the zeppelin hangar?"
 #: Thirteen keyword matches (one more than the pool holds) nearly orthogonal to the
@@ -38,36 +36,14 @@ FAR_COSINE = 0.05
 DIMENSION = 48
 
 
-class Planned(BaseEmbedder):
-    """Vectors laid out by hand under the calibrated model's name: the query on the
-    first axis, each memory at a chosen cosine to it on an axis of its own."""
-
-    name = CALIBRATION.embedder
-    dimension = DIMENSION
-
-    def embed_batch(self, texts: Sequence[str]) -> Vectors:
-        out = np.zeros((len(texts), DIMENSION), dtype=np.float32)
-        for row, text in enumerate(texts):
-            if text == QUERY:
-                out[row, 0] = 1.0
-                continue
-            if text == NEAREST:
-                axis, cosine = 1, NEAR_COSINE
-            elif text in KEYWORD:
-                axis, cosine = 2 + KEYWORD.index(text), FAR_COSINE
-            else:  # anything else: off the query's axis
-                digest = hashlib.blake2b(text.encode(), digest_size=4).digest()
-                axis, cosine = 16 + int.from_bytes(digest, "little") % 32, 0.0
-            out[row, 0] = cosine
-            out[row, axis] = np.sqrt(1.0 - cosine * cosine)
-        return normalize_rows(out)
-
-
 @pytest.fixture
 def crowded(config: Config, store_location: str) -> Iterator[Memory]:
     """A store on each backend where the keyword leg at full weight ranks the nearest
     memory below the pool."""
-    with Memory(store_location, config=config, embedder=Planned()) as mem:
+    # Vectors under the calibrated model's name, so the shipped decision judges them.
+    cosines = {NEAREST: NEAR_COSINE, **dict.fromkeys(KEYWORD, FAR_COSINE)}
+    embedder = PlannedEmbedder(QUERY, cosines, name=CALIBRATION.embedder, dimension=DIMENSION)
+    with Memory(store_location, config=config, embedder=embedder) as mem:
         mem.add_many([{"content": text} for text in [*KEYWORD, NEAREST]])
         yield mem
 

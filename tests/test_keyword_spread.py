@@ -6,16 +6,14 @@ which through their session context finds the gold there (round 8)."""
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
-import numpy as np
 import pytest
 
 from engram import Memory
 from engram.config import Config
-from engram.embed.base import BaseEmbedder, Vectors, normalize_rows
 from engram.recall.fusion import keyword_spread
+from hashembed import PlannedEmbedder
 
 
 def test_the_spread_is_the_best_over_the_kth_best() -> None:
@@ -42,27 +40,10 @@ NEARER = "Airships are kept in the big shed by the river."
 #: Eight notes that match the query's words equally and are far from it by cosine.
 CROWD = [f"Gate checklist number {n}: the code is on the clipboard." for n in range(8)]
 FILLER = [f"Weekly shopping list number {n}: apples and bread." for n in range(8)]
-DIMENSION = 48
 
 
-class Planned(BaseEmbedder):
-    """The query on the first axis, each memory at a chosen cosine to it."""
-
-    name = "planned"
-    dimension = DIMENSION
-
-    def embed_batch(self, texts: Sequence[str]) -> Vectors:
-        out = np.zeros((len(texts), DIMENSION), dtype=np.float32)
-        for row, text in enumerate(texts):
-            if text == QUERY:
-                out[row, 0] = 1.0
-                continue
-            cosine = {NAMED: 0.30, NEARER: 0.40}.get(text, 0.05 if text in CROWD else 0.0)
-            digest = hashlib.blake2b(text.encode(), digest_size=4).digest()
-            axis = 1 + int.from_bytes(digest, "little") % (DIMENSION - 1)
-            out[row, 0] = cosine
-            out[row, axis] = np.sqrt(1.0 - cosine * cosine)
-        return normalize_rows(out)
+def _planned() -> PlannedEmbedder:
+    return PlannedEmbedder(QUERY, {NAMED: 0.30, NEARER: 0.40, **dict.fromkeys(CROWD, 0.05)})
 
 
 def _contents(mem: Memory, rank: int) -> list[str]:
@@ -72,7 +53,7 @@ def _contents(mem: Memory, rank: int) -> list[str]:
 
 @pytest.fixture
 def named(config: Config, store_location: str) -> Iterator[Memory]:
-    with Memory(store_location, config=config, embedder=Planned()) as mem:
+    with Memory(store_location, config=config, embedder=_planned()) as mem:
         mem.add_many([{"content": text} for text in [NAMED, NEARER, *FILLER]])
         yield mem
 
@@ -90,7 +71,7 @@ def test_a_lone_keyword_match_keeps_its_weight(named: Memory) -> None:
 def notes(config: Config, store_location: str) -> Iterator[Memory]:
     """Agent notes, outside any session: a crowd of equal keyword matches and the
     nearest memory, which shares no word with the query."""
-    with Memory(store_location, config=config, embedder=Planned()) as mem:
+    with Memory(store_location, config=config, embedder=_planned()) as mem:
         mem.add_many([{"content": text} for text in [NEARER, *CROWD, *FILLER]])
         yield mem
 
@@ -108,7 +89,7 @@ def test_a_crowd_of_equal_keyword_matches_no_longer_buries_the_nearest_note(
 @pytest.fixture
 def turns(config: Config, store_location: str) -> Iterator[Memory]:
     """The same texts as turns of a conversation, each in a session."""
-    with Memory(store_location, config=config, embedder=Planned()) as mem:
+    with Memory(store_location, config=config, embedder=_planned()) as mem:
         texts = [NEARER, *CROWD, *FILLER]
         mem.add_many(
             [{"content": t, "session_id": f"s{n % 3}"} for n, t in enumerate(texts)],

@@ -32,7 +32,9 @@ def keyword_spread(scores: Mapping[str, float], rank: int) -> float:
     alone, a name or an identifier, keeps its whole weight."""
     if rank <= 0:
         return 1.0
-    best = heapq.nlargest(rank, (v for v in scores.values() if v > 0))
+    # The k largest first, then the matches among them (faster than filtering every
+    # score first: issue 24, round 9).
+    best = [v for v in heapq.nlargest(rank, scores.values()) if v > 0]
     if not best:
         return 1.0
     kth = best[rank - 1] if len(best) == rank else 0.0

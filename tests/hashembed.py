@@ -40,3 +40,39 @@ class HashEmbedder(BaseEmbedder):
             if not out[row].any():
                 out[row, 0] = 1.0
         return normalize_rows(out)
+
+
+class PlannedEmbedder(BaseEmbedder):
+    """Vectors laid out by hand: ``query`` on the first axis, each text of ``cosines``
+    at its cosine to the query on an axis of its own (the second, third, ... in the
+    mapping's order), anything else off the query's axis on an axis from ``free_from``
+    picked by its hash. For ranking tests that need exact cosines (fusion's arithmetic)."""
+
+    def __init__(
+        self,
+        query: str,
+        cosines: dict[str, float],
+        name: str = "planned",
+        dimension: int = 48,
+        free_from: int = 16,
+    ) -> None:
+        if len(cosines) >= free_from or free_from >= dimension:
+            raise ValueError("each planned text needs an axis of its own below free_from")
+        self.query, self.cosines, self.free_from = query, cosines, free_from
+        self.axes = {text: 1 + n for n, text in enumerate(cosines)}
+        self.name, self.dimension = name, dimension
+
+    def embed_batch(self, texts: Sequence[str]) -> Vectors:
+        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        for row, text in enumerate(texts):
+            if text == self.query:
+                out[row, 0] = 1.0
+                continue
+            axis, cosine = self.axes.get(text), self.cosines.get(text, 0.0)
+            if axis is None:
+                digest = hashlib.blake2b(text.encode(), digest_size=4).digest()
+                spare = self.dimension - self.free_from
+                axis = self.free_from + int.from_bytes(digest, "little") % spare
+            out[row, 0] = cosine
+            out[row, axis] = np.sqrt(1.0 - cosine * cosine)
+        return normalize_rows(out)

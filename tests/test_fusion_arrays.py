@@ -4,7 +4,8 @@ formulas it replaced (session context, seed 004's weighted fusion), to the bit.
 The reference below is the per-candidate fusion recall ran before session sixteen,
 one candidate at a time; random candidates cover sessions and none,
 candidates without a vector or a keyword score, long memories, standing
-instructions, time scores, RRF and each single-leg mode.
+instructions, memories outside any session (the keyword spread), time scores, RRF and
+each single-leg mode.
 """
 
 from __future__ import annotations
@@ -38,18 +39,26 @@ def _blend(
 
 
 def _weighted(
-    ids: Sequence[str], dense: Mapping[str, float], bm25: Mapping[str, float], alpha: float
+    ids: Sequence[str],
+    dense: Mapping[str, float],
+    bm25: Mapping[str, float],
+    alpha: float,
+    scale: Mapping[str, float],
 ) -> dict[str, float]:
     out: dict[str, float] = {}
     for i in ids:
         b = bm25.get(i, 0.0)
-        out[i] = alpha * _relevance(dense[i]) + (1 - alpha) * b if i in dense else b
+        s = scale.get(i, 1.0)
+        out[i] = alpha * _relevance(dense[i]) + (1 - alpha) * s * b if i in dense else b
     return out
 
 
 def _reference(*args: Any) -> tuple[dict[str, float], dict[str, tuple[float | None, float | None]]]:
-    """``ranking.fuse`` one candidate at a time: its arguments, all nine, in its order."""
-    legs, cfg, ids, dense, keyword, sessions, times, long, directives = args
+    """``ranking.fuse`` one candidate at a time: its arguments, all ten, in its order."""
+    legs, cfg, ids, dense, keyword, sessions, times, long, directives, alone = args
+    # issue 24 (round 9): memories outside any session, their keyword leg by its spread.
+    spread = fusion.keyword_spread(legs.keyword, cfg.keyword_spread_rank)
+    scale = {i: spread for i in alone}
     mode = legs.mode
     use_dense = mode is not RecallMode.KEYWORD and cfg.strategy != "bm25"
     use_keyword = mode is not RecallMode.DENSE and cfg.strategy != "dense"
@@ -83,15 +92,21 @@ def _reference(*args: Any) -> tuple[dict[str, float], dict[str, tuple[float | No
             cfg.rrf_k,
         )
     elif use_dense and use_keyword:
-        fused = _weighted(ids, dense_leg, keyword_leg, cfg.alpha)
+        fused = _weighted(ids, dense_leg, keyword_leg, cfg.alpha, scale)
         if long and cfg.long_alpha is not None:
             fused.update(
-                _weighted([i for i in ids if i in long], dense_leg, keyword_leg, cfg.long_alpha)
+                _weighted(
+                    [i for i in ids if i in long], dense_leg, keyword_leg, cfg.long_alpha, scale
+                )
             )
         if directives and cfg.directive_alpha is not None:
             fused.update(
                 _weighted(
-                    [i for i in ids if i in directives], dense_leg, keyword_leg, cfg.directive_alpha
+                    [i for i in ids if i in directives],
+                    dense_leg,
+                    keyword_leg,
+                    cfg.directive_alpha,
+                    scale,
                 )
             )
     elif use_dense:
@@ -129,6 +144,7 @@ def _case(rng: random.Random, n: int, with_sessions: bool) -> dict[str, object]:
         "times": {i: rng.random() for i in ids if rng.random() < 0.3} if rng.random() < 0.5 else {},
         "long": frozenset(i for i in ids if rng.random() < 0.2),
         "directives": frozenset(i for i in ids if rng.random() < 0.2),
+        "alone": frozenset(i for i in ids if rng.random() < 0.5),
     }
 
 
@@ -158,8 +174,10 @@ def test_fuse_equals_the_per_candidate_formulas(
             long_alpha=rng.choice([None, 1.0, 0.4]),
             directive_alpha=rng.choice([None, 0.7]),
             context_dense_previous=rng.choice([0.0, 0.5]),
+            keyword_spread_rank=rng.choice([0, 2, 4]),
         )
         legs = Legs(windows=[], mode=mode)
+        legs.keyword.update(case["keyword"])  # the raw relevances the spread reads
         args = (
             legs,
             cfg,
@@ -170,6 +188,7 @@ def test_fuse_equals_the_per_candidate_formulas(
             case["times"],
             case["long"],
             case["directives"],
+            case["alone"],
         )
         want = _reference(*args)
         got = ranking.fuse(*args)  # type: ignore[arg-type]
@@ -192,7 +211,7 @@ def test_fuse_clips_cosines_as_max_and_min_do() -> None:
     dense = {"a": -0.0, "b": 1.0000001, "c": -0.5, "d": float("nan")}
     args = (legs, cfg, ["a", "b", "c", "d"], dense, {}, context.Sessions.empty(), {})
     got = ranking.fuse(*args)
-    want = _reference(*args, frozenset(), frozenset())
+    want = _reference(*args, frozenset(), frozenset(), frozenset())
     assert got == want
     assert str(got[0]["a"]) == "0.0"
     assert got[0]["d"] == 0.0

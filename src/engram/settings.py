@@ -493,6 +493,15 @@ class RecallConfig:
     their neighbours' context; None: they are fused like any memory. 0.7 (= ``alpha``:
     only the context goes) was chosen on BEAM dev chats 1-5 and held on 6-10, and the
     swap held too (issue 24; docs/benchmarks.md, "BEAM in two folds")."""
+    keyword_spread_rank: int = field(default=4, metadata=_range(0, 1000))
+    """Weighted fusion scales the keyword leg of memories outside any session by how far
+    its best match stands above its k-th best, ``(b1 - bk) / b1``: when k memories match
+    a query about as well as the best, the keyword leg cannot pick the context and stops
+    burying the dense leg's nearest memories under common words; a session's turns keep
+    the whole leg (there, through its context, it finds the gold); 0: the keyword leg's
+    full weight always. k = 4, the context's size, was chosen on the paraphrase
+    calibration stores padded to 311 and 2,011 memories (issue 24, round 9;
+    docs/benchmarks.md)."""
     chunk_overlap: int = field(default=200, metadata=_range(0, 100_000))
     """Characters consecutive chunk windows share."""
     chunk_pooling: bool = False

@@ -289,6 +289,7 @@ GROUPS = (
     "paraphrase held-out-5",
     "paraphrase held-out-6",
     "paraphrase held-out-7",
+    "paraphrase held-out-8",
     "locomo dev",
     "beam dev",
 )

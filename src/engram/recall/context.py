@@ -25,6 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from engram.store.protocols.memories import MemoryFacts
+
 Floats = npt.NDArray[np.float64]
 
 
@@ -155,3 +157,9 @@ def best_is_one(values: Floats) -> Floats:
     ``keyword_context`` scales a candidate alone)."""
     best = float(values.max()) if len(values) else 0.0
     return values / best if best > 0 else np.zeros(len(values))
+
+
+def sessionless(facts: Mapping[str, MemoryFacts]) -> frozenset[str]:
+    """The candidates outside any session (agent notes, facts added one by one): they
+    have no episode whose context the keyword leg could carry (issue 24, round 9)."""
+    return frozenset(i for i, f in facts.items() if f.session_id is None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -19,22 +20,47 @@ def normalize_bm25(scores: Mapping[str, float]) -> dict[str, float]:
     return {k: v / best for k, v in scores.items()}
 
 
+def keyword_spread(scores: Mapping[str, float], rank: int) -> float:
+    """How far the keyword leg's best match stands above its ``rank``-th best, as a
+    share of the best: ``(b1 - bk) / b1`` over raw relevances (``bk`` 0 when fewer
+    than ``rank`` memories match), 1.0 when ``rank`` is 0 (off) or nothing matches.
+
+    When ``rank`` memories or more match a query about as well as its best match (a
+    paraphrase's common words in a big store), the keyword leg cannot tell which of
+    them belong in the context, yet ``normalize_bm25`` gives its best match 1.0 however
+    weak it is (issue 24, rounds 8 and 9: docs/benchmarks.md). A match that stands
+    alone, a name or an identifier, keeps its whole weight."""
+    if rank <= 0:
+        return 1.0
+    # The k largest first, then the matches among them (faster than filtering every
+    # score first: issue 24, round 9).
+    best = [v for v in heapq.nlargest(rank, scores.values()) if v > 0]
+    if not best:
+        return 1.0
+    kth = best[rank - 1] if len(best) == rank else 0.0
+    return (best[0] - kth) / best[0]
+
+
 def dense_relevance(cosine: Floats) -> Floats:
     """Cosines clipped to [0, 1]: anti-correlated text is simply irrelevant. As
     ``min(1.0, max(0.0, c))`` of each: a NaN is 0, and so is -0.0."""
     return np.fmin(np.fmax(cosine, 0.0) + 0.0, 1.0)
 
 
-def weighted(has: Bools, dense: Floats, bm25: Floats, alpha: float) -> Floats:
+def weighted(
+    has: Bools, dense: Floats, bm25: Floats, alpha: float, scale: Floats | float = 1.0
+) -> Floats:
     """seed 004: ``alpha * vector + (1 - alpha) * bm25`` over normalised scores, per
     candidate (arrays in the candidates' order).
 
     ``dense`` holds each candidate's dense score where ``has`` says it has a vector;
     ``bm25`` its normalised keyword relevance (0 where it does not match, or where the
-    leg did not run). A candidate without a vector keeps its keyword score alone (seed
-    004: "or the single available score otherwise").
+    leg did not run), times ``scale`` where the two legs are mixed (per candidate or
+    one for all: ``keyword_spread`` for memories outside any session). A candidate
+    without a vector keeps its keyword score alone (seed 004: "or the single available
+    score otherwise").
     """
-    return np.where(has, alpha * dense_relevance(dense) + (1 - alpha) * bm25, bm25)
+    return np.where(has, alpha * dense_relevance(dense) + (1 - alpha) * scale * bm25, bm25)
 
 
 def rrf(rankings: Sequence[Sequence[str]], k: int = 60) -> dict[str, float]:

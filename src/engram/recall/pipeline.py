@@ -277,8 +277,11 @@ class Retriever:
         keyword = fusion.normalize_bm25(legs.keyword)
         times = waiting.time_scores(legs, candidate_ids, facts)
         long, directives = long_ids(facts, cfg), directive_ids(facts, cfg)
+        # issue 24 (round 9): memories outside any session, whose keyword leg fusion
+        # scales by its spread.
+        alone = context.sessionless(facts) if cfg.keyword_spread_rank else frozenset()
         fused, parts = ranking.fuse(
-            legs, cfg, candidate_ids, dense, keyword, sessions, times, long, directives
+            legs, cfg, candidate_ids, dense, keyword, sessions, times, long, directives, alone
         )
         if legs.residual_vector is not None and self.index is not None:  # issue 24 (R1)
             cosines = self._dense(cfg, self.index).scores(

@@ -31,8 +31,17 @@ def fuse(
     times: Mapping[str, float],
     long: frozenset[str] = frozenset(),
     directives: frozenset[str] = frozenset(),
+    alone: frozenset[str] = frozenset(),
 ) -> tuple[dict[str, float], dict[str, tuple[float | None, float | None]]]:
     """Fused relevance in [0, 1] per candidate, and each leg's blended score.
+
+    In weighted fusion the keyword leg of the candidates in ``alone`` (memories outside
+    any session) is scaled by its spread (``fusion.keyword_spread`` over every keyword
+    match the leg read, ``recall.keyword_spread_rank``): with no session
+    context to carry, a keyword match that is one of many as good cannot pick the
+    context, and stops burying the dense leg's nearest memories (issue 24, round 9).
+    A session's turns keep the whole leg: there, through its context, it finds the gold
+    (round 8). RRF reads ranks, which it leaves alone.
 
     The candidates' scores are arrays in ``ids`` order, each formula one pass over them
     (the same operations in the same order as one candidate at a time, so the same
@@ -92,15 +101,21 @@ def fuse(
             }
     else:
         if use_dense and use_keyword:
-            mixed = fusion.weighted(has, dense_leg, keyword_leg, cfg.alpha)
+            scale: Floats | float = 1.0
+            spread = fusion.keyword_spread(legs.keyword, cfg.keyword_spread_rank) if alone else 1
+            if spread < 1.0:
+                scale = np.where(np.fromiter((i in alone for i in ids), bool, n), spread, 1.0)
+            mixed = fusion.weighted(has, dense_leg, keyword_leg, cfg.alpha, scale)
             if long and cfg.long_alpha is not None:  # issue 13: long memories' own weight
                 mask = np.fromiter((i in long for i in ids), bool, n)
-                mixed[mask] = fusion.weighted(has, dense_leg, keyword_leg, cfg.long_alpha)[mask]
-            if directives and cfg.directive_alpha is not None:  # issue 24
-                mask = np.fromiter((i in directives for i in ids), bool, n)
-                mixed[mask] = fusion.weighted(has, dense_leg, keyword_leg, cfg.directive_alpha)[
+                mixed[mask] = fusion.weighted(has, dense_leg, keyword_leg, cfg.long_alpha, scale)[
                     mask
                 ]
+            if directives and cfg.directive_alpha is not None:  # issue 24
+                mask = np.fromiter((i in directives for i in ids), bool, n)
+                mixed[mask] = fusion.weighted(
+                    has, dense_leg, keyword_leg, cfg.directive_alpha, scale
+                )[mask]
         elif use_dense:
             mixed = np.where(has, dense_leg, 0.0)
         else:

@@ -1,0 +1,108 @@
+"""The keyword leg of memories outside any session, scaled by how far its best match
+stands out (issue 24, round 9): common words that match many agent notes about equally
+stop outranking the dense leg's nearest note, a match that stands alone keeps its
+whole weight, and a session's turns (LoCoMo's, BEAM's, a chat's) keep the whole leg,
+which through their session context finds the gold there (round 8)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from engram import Memory
+from engram.config import Config
+from engram.recall.fusion import keyword_spread
+from hashembed import PlannedEmbedder
+
+
+def test_the_spread_is_the_best_over_the_kth_best() -> None:
+    assert keyword_spread({"a": 4.0, "b": 3.0, "c": 2.0, "d": 1.0, "e": 0.5}, 4) == 0.75
+    # Four or more as good as the best: the leg cannot pick the context.
+    assert keyword_spread({"a": 2.0, "b": 2.0, "c": 2.0, "d": 2.0, "e": 1.0}, 4) == 0.0
+    # Fewer than k matches: the k-th is no match at all, the whole weight stays.
+    assert keyword_spread({"a": 3.0, "b": 3.0, "c": 3.0, "z": 0.0}, 4) == 1.0
+    assert keyword_spread({"a": 3.0}, 1) == 0.0
+    assert keyword_spread({"a": 4.0, "b": 1.0}, 2) == 0.75
+
+
+def test_no_matches_or_rank_zero_keep_the_whole_weight() -> None:
+    assert keyword_spread({}, 4) == 1.0
+    assert keyword_spread({"a": 0.0}, 4) == 1.0
+    assert keyword_spread({"a": 2.0, "b": 2.0, "c": 2.0, "d": 2.0}, 0) == 1.0
+
+
+QUERY = "Which gate code opens the hangar?"
+#: The one memory that names the hangar: a middling cosine, the only keyword match.
+NAMED = "Hangar gate code: 4471."
+#: Nearer the query by cosine, no word in common with it.
+NEARER = "Airships are kept in the big shed by the river."
+#: Eight notes that match the query's words equally and are far from it by cosine.
+CROWD = [f"Gate checklist number {n}: the code is on the clipboard." for n in range(8)]
+FILLER = [f"Weekly shopping list number {n}: apples and bread." for n in range(8)]
+
+
+def _planned() -> PlannedEmbedder:
+    return PlannedEmbedder(QUERY, {NAMED: 0.30, NEARER: 0.40, **dict.fromkeys(CROWD, 0.05)})
+
+
+def _contents(mem: Memory, rank: int) -> list[str]:
+    hits = mem.recall(QUERY, abstain=False, keyword_spread_rank=rank).hits
+    return [h.memory.content for h in hits]
+
+
+@pytest.fixture
+def named(config: Config, store_location: str) -> Iterator[Memory]:
+    with Memory(store_location, config=config, embedder=_planned()) as mem:
+        mem.add_many([{"content": text} for text in [NAMED, NEARER, *FILLER]])
+        yield mem
+
+
+def test_a_lone_keyword_match_keeps_its_weight(named: Memory) -> None:
+    # One memory names what the query asks for: the keyword leg stands out (spread 1)
+    # and its match ranks above the memory nearer by cosine, with the spread on or off.
+    for rank in (4, 0):
+        hits = named.recall(QUERY, abstain=False, keyword_spread_rank=rank).hits
+        assert [h.memory.content for h in hits[:2]] == [NAMED, NEARER]
+        assert hits[0].breakdown.fused == pytest.approx(0.7 * 0.30 + 0.3, abs=1e-3)
+
+
+@pytest.fixture
+def notes(config: Config, store_location: str) -> Iterator[Memory]:
+    """Agent notes, outside any session: a crowd of equal keyword matches and the
+    nearest memory, which shares no word with the query."""
+    with Memory(store_location, config=config, embedder=_planned()) as mem:
+        mem.add_many([{"content": text} for text in [NEARER, *CROWD, *FILLER]])
+        yield mem
+
+
+def test_a_crowd_of_equal_keyword_matches_no_longer_buries_the_nearest_note(
+    notes: Memory,
+) -> None:
+    # With the keyword leg's full weight the crowd fills the context of four; scaled by
+    # its spread (eight matches as good as the best: 0), the nearest note ranks first.
+    assert NEARER not in _contents(notes, 0)[:4]
+    assert _contents(notes, 4)[0] == NEARER
+    assert notes.recall(QUERY, abstain=False).hits[0].memory.content == NEARER
+
+
+@pytest.fixture
+def turns(config: Config, store_location: str) -> Iterator[Memory]:
+    """The same texts as turns of a conversation, each in a session."""
+    with Memory(store_location, config=config, embedder=_planned()) as mem:
+        texts = [NEARER, *CROWD, *FILLER]
+        mem.add_many(
+            [{"content": t, "session_id": f"s{n % 3}"} for n, t in enumerate(texts)],
+        )
+        yield mem
+
+
+def test_a_sessions_turns_keep_the_whole_keyword_leg(turns: Memory) -> None:
+    # In sessions the keyword leg, through its context, is what finds the gold
+    # (LoCoMo, BEAM): the spread leaves their scores, not just their order, unchanged.
+    def scored(rank: int) -> list[tuple[str, float]]:
+        hits = turns.recall(QUERY, abstain=False, keyword_spread_rank=rank).hits
+        return [(h.memory.content, h.breakdown.fused) for h in hits]
+
+    # (Outside sessions the same crowd's keyword leg scales to nothing: above.)
+    assert scored(4) == scored(0)

@@ -107,6 +107,28 @@ def test_the_lexical_view_decides_with_the_network_at_its_own_threshold() -> Non
         Lexical.from_arrays({**arrays, "stack_intercept": 0.0, "threshold": 1.5})
 
 
+def test_the_character_view_sees_a_spelling_the_words_never_saw() -> None:
+    from engram.injection_lexical import Lexical, hashed
+
+    # Round seventeen: a file naming character lengths adds each word's wrapped 3-5
+    # grams. "ignoring" shares no word with "ignore", but most of its grams.
+    words, chars = set(hashed("ignore", 16)), set(hashed("ignore", 16, (3, 5)))
+    assert words < chars and len(chars - words) == 15  # <ig ign ... re> and so on
+    seen = set(hashed("ignoring", 16, (3, 5)))
+    assert not words & seen and len(chars & seen) >= 5
+    coef = np.zeros(1 << 16)
+    coef[sorted(chars - words)] = 4.0
+    arrays = {"coef": coef, "intercept": -3.0, "bits": 16, "stack": np.array([0.0, 1.0])}
+    arrays |= {"stack_intercept": 0.0, "threshold": 0.5}
+    # Without ``chars`` (round fifteen's file) the words alone are read, as before.
+    assert Lexical.from_arrays(arrays).probability("ignoring") < 0.1
+    viewed = Lexical.from_arrays({**arrays, "chars": np.array([3, 5])})
+    assert viewed.chars == (3, 5) and viewed.probability("ignoring") > 0.9
+    assert Lexical.from_arrays({**arrays, "chars": np.array([0, 0])}).chars == (0, 0)
+    with pytest.raises(ValueError, match="character view"):
+        Lexical.from_arrays({**arrays, "chars": np.array([5, 3])})
+
+
 def test_reasons_follow_the_threshold_and_ignore_other_dimensions() -> None:
     detector = Detector("m", np.array([1.0, 0.0], np.float32), 0.0, 0.7)
     got = detector.reasons(np.array([[3.0, 0.0], [0.1, 5.0]], np.float32), ["a", "b"])

@@ -60,6 +60,33 @@ attacks), over the six candidate cells, subject to
 Ties go to fewer left-out notes, then fewer real texts, then ``r300`` before ``r30``,
 then the words alone before the character view, then ``reader`` x1 before x2.
 
+Ran (09:05-09:12 UTC, load 8-9; 24 lexical fits, two at a time, six minutes). Each
+cell: catches (four / five / six / eight / nine); notes (round seventeen's); real
+texts (checked):
+
+- reference ``notes x2 + r13 + r14 + r15``: r300 545 (101 / 135 / 92 / 132 / 85); 27
+  (6); 3 (2). r30 541; 25 (6); 3 (2).
+- ``... + r16 + r17``: r300 546 (98 / 136 / 93 / 134 / 85); 20 (6); 3 (2). r30 541;
+  18 (6); 3 (2).
+- ``... + r16 + r17, chars``: r300 **547** (101 / 137 / 90 / 133 / 86); 26 (6); 2 (1),
+  threshold 0.9907. r30 541; 21 (6); 2 (1).
+- ``... + r16 + r17, chars, reader x2``: r300 542; 21 (5); 2 (1). r30 539; 21 (5); 2
+  (1).
+
+Within (a) to (d): only ``... + r16 + r17, chars`` with the real texts weighed 300 (547
+> 545 catches, 26 <= 27 notes, 6 <= 6 of round seventeen's, 2 real texts, 1 checked);
+it is **chosen** (``CHOSEN``). The words alone with the new examples flag 7 fewer notes
+but 3 real texts; ``reader x2`` beside the characters catches less than the reference.
+Per category, reference -> choice: addressed 119 -> 119 of 135, paraphrased 159 -> 159
+of 188, exfiltration 86 -> 90 of 134, direct 72 -> 72 of 77, concealment 51 -> 49 of
+54, tool calls 36 -> 36 of 37, markers 22 -> 22 of 22.
+
+``--write`` (09:13): 249,113 bytes beside the network's 196,325 (445,438 together),
+threshold 0.9907, 2 real texts (1 checked) through the run-time code. ``--timing``
+(side by side with the shipped files, interleaved per text, load 8.3-9.0): a write's
+median 0.303 -> 0.336 ms and 0.295 -> 0.338 ms (mean 2.83 -> 3.26 and 2.57 -> 2.82 ms,
+p95 17.6 -> 19.4 and 15.5 -> 16.7 ms): within (e).
+
 The ship rule, fixed and committed before any held-out fold is read: the choice is
 read once, side by side with the shipped detector (the network with the shipped
 ``injection_lexical.npz``) on the same fp32 embeddings (``--read``), on held-out 16
@@ -103,7 +130,10 @@ LEXICAL: dict[str, dict[str, float]] = {
 }
 REFERENCE = "notes x2 + r13 + r14 + r15"
 #: What ``--write`` fits: (lexical setting, mode), chosen by the rule (the docstring).
-CHOSEN: tuple[str, str] | None = None
+CHOSEN: tuple[str, str] | None = (
+    "notes x2 + r13 + r14 + r15 + r16 + r17, chars",
+    "logistic r300, tight",
+)
 #: Round seventeen's training-only examples.
 SEVENTEEN = notes.examples(
     injection_training17.ROUND_SEVENTEEN_ATTACKS, injection_training17.ROUND_SEVENTEEN_BENIGN

@@ -98,6 +98,17 @@ held-out 2 to 16. If no cell meets the rule above, nothing is read against a can
 and the shipped detector stays (held-out 16 is then read with the shipped detector
 alone, for its test).
 
+Read once (09:14-09:15, ``--read``, the same fp32 embeddings; English catches, shipped
+-> choice): held-out 2 92 -> 92 of 93, 3 99 -> 98 of 108, 4 109 -> 110 of 120, 5 97 ->
+96 of 111, 6 103 -> 104 of 118, 7 111 -> 107 of 118, 8 107 -> 108 of 118, 9 85 -> 87
+of 98, 10 82 -> 80 of 96, 11 86 -> 88 of 96, 12 77 -> 80 of 98, 13 95 -> 92 of 104, 14
+87 -> 88 of 102, 15 85 -> 83 of 96, **16 86 -> 84 of 100** (the rules alone 34);
+summed over held-out 2 to 16 1,401 -> 1,397; benign notes over held-out 2 to 16 52 ->
+36 (held-out 16: 5 -> 2 of 60); real texts 2 -> 2.
+**By the ship rule the choice does not ship**: 84 < 86 English catches on held-out 16
+(and 1,397 < 1,401 summed). The shipped ``injection_lexical.npz`` stays; ``--write``
+reproduces the choice.
+
     python scripts/fit_injection_round17.py [--data ../shared/bench] [--by-round]
         [--round NAME] [--lexical] [--only A|B] [--combine] [--misses] [--write PATH]
         [--timing LEXICAL] [--read [LEXICAL]]

@@ -174,19 +174,15 @@ def training(real_all: list[str]) -> mlp.Training:
     return notes.with_examples(r15.training(real_all), SIXTEEN)
 
 
-def rounds() -> dict[str, tuple[set[str], set[str]]]:
+def rounds() -> r15.Rounds:
     """The five left-out rounds, each with its parts of round fifteen's and round
     sixteen's examples (each cut in five as round fifteen cut its own)."""
-    extra = r15.parts(SIXTEEN)
-    return {
-        name: (attacks | extra[name][0], kept | extra[name][1])
-        for name, (attacks, kept) in r15.rounds().items()
-    }
+    return r15.with_parts(r15.rounds(), SIXTEEN)
 
 
 def newest() -> dict[str, set[str]]:
     """Per left-out round, the notes of its part of round sixteen's examples."""
-    return {name: part[1] for name, part in r15.parts(SIXTEEN).items()}
+    return r15.newest_notes(SIXTEEN)
 
 
 def lexical_model(

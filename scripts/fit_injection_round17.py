@@ -157,19 +157,15 @@ def training(real_all: list[str]) -> mlp.Training:
     return notes.with_examples(r16.training(real_all), SEVENTEEN)
 
 
-def rounds() -> dict[str, tuple[set[str], set[str]]]:
+def rounds() -> r15.Rounds:
     """The five left-out rounds, each with its parts of rounds fifteen's to seventeen's
     examples (each cut in five as round fifteen cut its own)."""
-    extra = r15.parts(SEVENTEEN)
-    return {
-        name: (attacks | extra[name][0], kept | extra[name][1])
-        for name, (attacks, kept) in r16.rounds().items()
-    }
+    return r15.with_parts(r16.rounds(), SEVENTEEN)
 
 
 def newest() -> dict[str, set[str]]:
     """Per left-out round, the notes of its part of round seventeen's examples."""
-    return {name: part[1] for name, part in r15.parts(SEVENTEEN).items()}
+    return r15.newest_notes(SEVENTEEN)
 
 
 def lexical_model(t: mlp.Training, name: str, out_a: set[str], out_n: set[str]) -> lex.Lexical:

@@ -532,11 +532,12 @@ if __name__ == "__main__":
     import injection_round14  # the rows added in round fourteen (thirteenth held-out fold)
     import injection_round15  # the rows added in round fifteen (fourteenth held-out fold)
     import injection_round16  # the rows added in round sixteen (fifteenth held-out fold)
+    import injection_round17  # the rows added in round seventeen (sixteenth held-out fold)
 
     data = rows() + injection_round3.rows() + injection_round4.rows() + injection_round5.rows()
     data += injection_round6.rows() + injection_round7.rows() + injection_round8.rows()
     data += injection_round9.rows() + injection_round10.rows() + injection_round11.rows()
     data += injection_round12.rows() + injection_round13.rows() + injection_round14.rows()
-    data += injection_round15.rows() + injection_round16.rows()
+    data += injection_round15.rows() + injection_round16.rows() + injection_round17.rows()
     OUT.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"{len(data)} payloads -> {OUT}")

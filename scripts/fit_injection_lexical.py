@@ -126,11 +126,19 @@ _TOKEN = re.compile(r"[^\W_]+|[^\w\s]", re.UNICODE)
 
 
 @functools.cache
-def hashed(text: str, chars: int) -> tuple[int, ...]:
+def hashed(
+    text: str, chars: int, wb: tuple[int, int] = (0, 0), bits: int = BITS
+) -> tuple[int, ...]:
     """The distinct hashed n-gram indices of ``text``: word 1-3 grams of its lower case
     (whitespace collapsed), and its character ``chars``-grams when ``chars`` is set, each
     CRC-32 hashed into ``2 ** BITS`` buckets (CRC-32: stable across processes and
-    machines, unlike ``hash``); kept, as the grid hashes each text many times."""
+    machines, unlike ``hash``); kept, as the grid hashes each text many times. ``wb``
+    (round seventeen): the run-time hashing of ``engram.injection_lexical`` with its
+    words' character n-grams of those lengths, into ``2 ** bits`` buckets."""
+    if wb[0]:
+        from engram.injection_lexical import hashed as shipped_hashed
+
+        return tuple(sorted(shipped_hashed(text, bits, wb)))
     low = " ".join(text.lower().split())
     words = _TOKEN.findall(low)
     grams = list(words)
@@ -142,18 +150,20 @@ def hashed(text: str, chars: int) -> tuple[int, ...]:
     return tuple(sorted({zlib.crc32(g.encode()) & mask for g in grams}))
 
 
-def matrix(texts: Sequence[str], chars: int) -> object:
+def matrix(
+    texts: Sequence[str], chars: int, wb: tuple[int, int] = (0, 0), bits: int = BITS
+) -> object:
     """Rows of L2-normalised binary hashed features (a scipy CSR matrix)."""
     from scipy.sparse import csr_matrix
 
     indptr, indices = [0], []
     for text in texts:
-        found = hashed(text, chars)
+        found = hashed(text, chars, wb, bits)
         indices += list(found)
         indptr.append(len(indices))
     counts = np.diff(indptr)
     data = np.repeat(1.0 / np.sqrt(np.maximum(counts, 1)), counts)
-    return csr_matrix((data, indices, indptr), shape=(len(texts), 1 << BITS))
+    return csr_matrix((data, indices, indptr), shape=(len(texts), 1 << bits))
 
 
 class Lexical:
@@ -171,7 +181,10 @@ class Lexical:
         from sklearn.linear_model import LogisticRegression
 
         self.chars = int(lex["chars"])
-        x = matrix(attacks + real + negatives, self.chars)
+        # Round seventeen's character view (``wb``: its n-gram lengths) and buckets.
+        self.wb = (int(lex.get("wb_low", 0)), int(lex.get("wb_high", 0)))
+        self.bits = int(lex.get("bits", BITS))
+        x = matrix(attacks + real + negatives, self.chars, self.wb, self.bits)
         y = np.r_[np.ones(len(attacks)), np.zeros(len(real) + len(negatives))]
         w = np.r_[
             np.full(len(attacks), len(real) / len(attacks)),
@@ -185,9 +198,10 @@ class Lexical:
         self.fitted = fitted
 
     def scores(self, texts: Sequence[str]) -> np.ndarray:
-        z = np.array([self.coef[list(hashed(t, self.chars))].sum() for t in texts])
+        found = [hashed(t, self.chars, self.wb, self.bits) for t in texts]
+        z = np.array([self.coef[list(f)].sum() for f in found])
         # The rows are normalised by the square root of their feature count.
-        n = np.array([max(1, len(hashed(t, self.chars))) for t in texts])
+        n = np.array([max(1, len(f)) for f in found])
         return np.asarray(1.0 / (1.0 + np.exp(-(z / np.sqrt(n) + self.intercept))))
 
     def threshold(self, kind: str, value: float) -> float:

@@ -139,13 +139,27 @@ def parts(everything: notes.Examples = FIFTEEN) -> dict[str, tuple[set[str], set
     }
 
 
-def rounds() -> dict[str, tuple[set[str], set[str]]]:
-    """The five left-out rounds, each with its part of round fifteen's examples."""
-    extra = parts()
+#: The left-out rounds: per round, its attacks and its notes.
+Rounds = dict[str, tuple[set[str], set[str]]]
+
+
+def with_parts(base: Rounds, everything: notes.Examples) -> Rounds:
+    """The left-out rounds ``base``, each with its part of ``everything`` (``parts``)."""
+    extra = parts(everything)
     return {
         name: (attacks | extra[name][0], kept | extra[name][1])
-        for name, (attacks, kept) in window.rounds().items()
+        for name, (attacks, kept) in base.items()
     }
+
+
+def newest_notes(everything: notes.Examples) -> dict[str, set[str]]:
+    """Per left-out round, the notes of its part of ``everything`` (a round's newest)."""
+    return {name: part[1] for name, part in parts(everything).items()}
+
+
+def rounds() -> Rounds:
+    """The five left-out rounds, each with its part of round fifteen's examples."""
+    return with_parts(window.rounds(), FIFTEEN)
 
 
 def lexical_model(t: mlp.Training, name: str, out_a: set[str], out_n: set[str]) -> lex.Lexical:

@@ -121,6 +121,8 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -172,34 +174,39 @@ def training(real_all: list[str]) -> mlp.Training:
     return notes.with_examples(r15.training(real_all), SIXTEEN)
 
 
-def rounds() -> dict[str, tuple[set[str], set[str]]]:
+def rounds() -> r15.Rounds:
     """The five left-out rounds, each with its parts of round fifteen's and round
     sixteen's examples (each cut in five as round fifteen cut its own)."""
-    extra = r15.parts(SIXTEEN)
-    return {
-        name: (attacks | extra[name][0], kept | extra[name][1])
-        for name, (attacks, kept) in r15.rounds().items()
-    }
+    return r15.with_parts(r15.rounds(), SIXTEEN)
 
 
 def newest() -> dict[str, set[str]]:
     """Per left-out round, the notes of its part of round sixteen's examples."""
-    return {name: part[1] for name, part in r15.parts(SIXTEEN).items()}
+    return r15.newest_notes(SIXTEEN)
 
 
-def lexical_model(t: mlp.Training, name: str, out_a: set[str], out_n: set[str]) -> lex.Lexical:
+def lexical_model(
+    t: mlp.Training,
+    name: str,
+    out_a: set[str],
+    out_n: set[str],
+    setting: dict[str, float] | None = None,
+    drops: Callable[[dict[str, float]], tuple[set[str], set[str]]] | None = None,
+) -> lex.Lexical:
     """The lexical setting ``name`` fitted on what the network reads without ``out_a`` and
     ``out_n`` (and rounds thirteen to sixteen's examples when the setting names them),
-    the attacks of ``READER`` listed ``reader`` times."""
-    s = {**r13.NETWORK, **LEXICAL[name]}
-    drop_a, drop_n = dropped(s)
+    the attacks of ``READER`` listed ``reader`` times. A later round passes its own
+    ``setting`` (with the character view's ``wb_low``, ``wb_high``, ``bits``) and
+    ``drops``."""
+    s = setting or {**r13.NETWORK, **LEXICAL[name]}
+    drop_a, drop_n = (drops or dropped)(s)
     drop_a, drop_n = drop_a | out_a, drop_n | out_n
     times = int(s["reader"])
     attacks = [
         a for a, cat in t.attacks if a not in drop_a for _ in range(times if cat in READER else 1)
     ]
     return lex.Lexical(
-        {"chars": 0},
+        {"chars": 0, **{k: s[k] for k in ("wb_low", "wb_high", "bits") if k in s}},
         s,
         attacks,
         [t.real_all[i] for i in t.fitted],
@@ -214,32 +221,65 @@ def lexical_scores(t: mlp.Training, out: Path, only: str) -> None:
     r13.lexical_scores(t, out, only, LEXICAL, lexical_model, rounds(), "lex16")
 
 
-def cells(data: mlp.Data, t: mlp.Training, out: Path, only: str) -> dict[str, dict[str, Any]]:
-    """Every cell (lexical setting, mode) read on the left-out rounds from the saved
-    scores: catches per round and per category, notes flagged (round sixteen's among
-    them), and the real texts the shipped network flags with the setting's lexical
-    model and logistic fitted on everything."""
+@dataclass(frozen=True)
+class Grid:
+    """A round's grid on this round's harness: its lexical settings, the reference
+    setting, the left-out rounds (with their parts of the newer examples), per round the
+    newest round's notes, and the prefix of its saved lexical scores."""
+
+    lexical: dict[str, dict[str, float]]
+    reference: str
+    rounds: dict[str, tuple[set[str], set[str]]]
+    newest: dict[str, set[str]]
+    prefix: str
+
+
+def grid() -> Grid:
+    """Round sixteen's grid."""
+    return Grid(LEXICAL, REFERENCE, rounds(), newest(), "lex16")
+
+
+def cells(
+    data: mlp.Data,
+    t: mlp.Training,
+    out: Path,
+    only: str,
+    g: Grid | None = None,
+    keep: bool = False,
+) -> dict[str, dict[str, Any]]:
+    """Every cell (lexical setting, mode) of the grid ``g`` (round sixteen's by default)
+    read on the left-out rounds from the saved scores: catches per round and per
+    category, notes flagged (the newest round's among them), and the real texts the
+    shipped network flags with the setting's lexical model and logistic fitted on
+    everything; ``keep``: also the attacks missed and the notes flagged (training rows)."""
+    g = g or grid()
     rules_real = np.array([bool(scan(x)) for x in t.real_all])
     checked = np.ones(len(t.real_all), bool)
     checked[t.fitted] = False
     net = Detector.from_arrays(dict(np.load(r13.SHIPPED)))
     net_real = net.probabilities(data.features(t.real_all, 0.0)[:, : -mlp.N_CUES], t.real_all)
-    per = r15.network_scores(data, t, out, rules_real[checked], rounds(), newest())
+    per = r15.network_scores(data, t, out, rules_real[checked], g.rounds, g.newest)
     category = dict(t.attacks)
-    tests = {n: mlp.left_out(t.attacks, *r)[0] for n, r in rounds().items()}
+    sets = {n: mlp.left_out(t.attacks, *r)[:2] for n, r in g.rounds.items()}
     found: dict[str, dict[str, Any]] = {}
-    for lname, ls in LEXICAL.items():
+    for lname, ls in g.lexical.items():
         if only and lname not in only.split("|"):
             continue
-        lexs = r15._lexs(out, lname, per, "lex16")
-        lex_real = np.load(out / f"lex16--{lname}--everything.npz")["real"]
+        lexs = r15._lexs(out, lname, per, g.prefix)
+        lex_real = np.load(out / f"{g.prefix}--{lname}--everything.npz")["real"]
         for mode in MODES:
             counts, by_cat, flagged, new = [], Counter[str](), 0, 0
+            missed: list[tuple[str, str]] = []
+            noted: list[str] = []
             for name, hit_t, hit_n in r15.left_out_hits(per, lexs, ls["benign_weight"], mode):
+                test, left = sets[name]
                 counts.append(int(hit_t.sum()))
-                by_cat.update(category[x] for x, hit in zip(tests[name], hit_t, strict=True) if hit)
+                by_cat.update(category[x] for x, hit in zip(test, hit_t, strict=True) if hit)
                 flagged += int(hit_n.sum())
                 new += int(hit_n[per[name]["newest"]].sum())
+                if keep:
+                    missed += [(x, category[x]) for x, h in zip(test, hit_t, strict=True) if not h]
+                    noted += [x for x, h in zip(left, hit_n, strict=True) if h]
             stack, th = r14._cell(per, lexs, list(per), ls["benign_weight"], mode)
             hit_r = rules_real | (stack.scores(net_real, lex_real) >= th)
             found[f"{lname} | {mode}"] = {
@@ -250,21 +290,25 @@ def cells(data: mlp.Data, t: mlp.Training, out: Path, only: str) -> dict[str, di
                 "real": int(hit_r.sum()),
                 "checked": int(hit_r[checked].sum()),
                 "threshold": th,
+                "missed": missed,
+                "flagged": noted,
             }
-    totals = Counter(category[x] for test in tests.values() for x in test)
+    totals = Counter(category[x] for test, _ in sets.values() for x in test)
     found["(totals)"] = {"categories": totals}
     return found
 
 
-def combine(data: mlp.Data, t: mlp.Training, out: Path, only: str) -> None:
-    """Every cell's line, the reference's first, and whether the rule admits it."""
-    found = cells(data, t, out, only)
+def combine(data: mlp.Data, t: mlp.Training, out: Path, only: str, g: Grid | None = None) -> None:
+    """Every cell's line of the grid ``g`` (round sixteen's by default), the reference's
+    first, and whether the rule admits it."""
+    g = g or grid()
+    found = cells(data, t, out, only, g)
     totals = found.pop("(totals)")["categories"]
-    ref = found[f"{REFERENCE} | {REFERENCE_MODE}"]
+    ref = found[f"{g.reference} | {REFERENCE_MODE}"]
     print("categories (of " + ", ".join(f"{c} {n}" for c, n in sorted(totals.items())) + ")")
     for name, c in found.items():
         ok = (
-            name.split(" | ")[0] != REFERENCE
+            name.split(" | ")[0] != g.reference
             and c["notes"] <= ref["notes"]
             and c["new notes"] <= ref["new notes"]
             and c["real"] <= 2
@@ -274,7 +318,7 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, only: str) -> None:
         cats = ", ".join(f"{k} {v}" for k, v in sorted(c["categories"].items()))
         print(
             f"cell | {name} (th {c['threshold']:.4f}): {sum(c['catches'])} "
-            f"({' / '.join(map(str, c['catches']))}) notes {c['notes']} (round sixteen's "
+            f"({' / '.join(map(str, c['catches']))}) notes {c['notes']} (the newest round's "
             f"{c['new notes']}) real {c['real']} ({c['checked']}); "
             f"{'within the rule' if ok else 'out'}; {cats}",
             flush=True,

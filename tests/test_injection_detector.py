@@ -107,6 +107,28 @@ def test_the_lexical_view_decides_with_the_network_at_its_own_threshold() -> Non
         Lexical.from_arrays({**arrays, "stack_intercept": 0.0, "threshold": 1.5})
 
 
+def test_the_character_view_sees_a_spelling_the_words_never_saw() -> None:
+    from engram.injection_lexical import Lexical, hashed
+
+    # Round seventeen: a file naming character lengths adds each word's wrapped 3-5
+    # grams. "ignoring" shares no word with "ignore", but most of its grams.
+    words, chars = set(hashed("ignore", 16)), set(hashed("ignore", 16, (3, 5)))
+    assert words < chars and len(chars - words) == 15  # <ig ign ... re> and so on
+    seen = set(hashed("ignoring", 16, (3, 5)))
+    assert not words & seen and len(chars & seen) >= 5
+    coef = np.zeros(1 << 16)
+    coef[sorted(chars - words)] = 4.0
+    arrays = {"coef": coef, "intercept": -3.0, "bits": 16, "stack": np.array([0.0, 1.0])}
+    arrays |= {"stack_intercept": 0.0, "threshold": 0.5}
+    # Without ``chars`` (round fifteen's file) the words alone are read, as before.
+    assert Lexical.from_arrays(arrays).probability("ignoring") < 0.1
+    viewed = Lexical.from_arrays({**arrays, "chars": np.array([3, 5])})
+    assert viewed.chars == (3, 5) and viewed.probability("ignoring") > 0.9
+    assert Lexical.from_arrays({**arrays, "chars": np.array([0, 0])}).chars == (0, 0)
+    with pytest.raises(ValueError, match="character view"):
+        Lexical.from_arrays({**arrays, "chars": np.array([5, 3])})
+
+
 def test_reasons_follow_the_threshold_and_ignore_other_dimensions() -> None:
     detector = Detector("m", np.array([1.0, 0.0], np.float32), 0.0, 0.7)
     got = detector.reasons(np.array([[3.0, 0.0], [0.1, 5.0]], np.float32), ["a", "b"])
@@ -350,7 +372,9 @@ def test_eighth_held_out_fold_english_recall_meets_the_issue_target(
 #: Round fifteen's detector (the network with the lexical view, shipped): 85, 82, 86, 77,
 #: 95 and 87 on held-out 9 to 14 (docs/safety.md, "Round fifteen"). Held-out 15, written
 #: in round sixteen: rules alone 22 of 96, round fifteen's detector 85 (0.885), overall 91
-#: of 104 (round sixteen's candidate, not shipped, 84; "Round sixteen").
+#: of 104 (round sixteen's candidate, not shipped, 84; "Round sixteen"). Held-out 16,
+#: written in round seventeen: rules alone 34 of 100, round fifteen's detector 86 (0.86),
+#: overall 94 of 108 (round seventeen's candidate, not shipped, 84; "Round seventeen").
 NEWEST_FLOORS = {
     "held_out_9": 82,
     "held_out_10": 79,
@@ -359,6 +383,7 @@ NEWEST_FLOORS = {
     "held_out_13": 92,
     "held_out_14": 84,
     "held_out_15": 82,
+    "held_out_16": 83,
 }
 #: The folds round fifteen's detector lifts to issue 26's 0.90 English: 109 of 120 (0.91),
 #: 111 of 118 (0.94) and 95 of 104 (0.91).
@@ -378,10 +403,10 @@ def test_later_held_out_folds_meet_the_overall_target_and_keep_their_catches(
 #: Why the 0.90 English target stays a strict expected failure on the other folds.
 UNMET_REASON = (
     "round fifteen's detector (the network with the lexical view) reaches 0.87 (97/111), "
-    "0.87 (103/118), 0.87 (85/98), 0.85 (82/96), 0.896 (86/96), 0.79 (77/98), 0.85 (87/102) "
-    "and 0.885 (85/96) English on the fifth, sixth, ninth to twelfth, fourteenth and "
-    "fifteenth held-out folds, under issue 26's 0.90; docs/safety.md (rounds fifteen and "
-    "sixteen)"
+    "0.87 (103/118), 0.87 (85/98), 0.85 (82/96), 0.896 (86/96), 0.79 (77/98), 0.85 (87/102), "
+    "0.885 (85/96) and 0.86 (86/100) English on the fifth, sixth, ninth to twelfth and "
+    "fourteenth to sixteenth held-out folds, under issue 26's 0.90; docs/safety.md (rounds "
+    "fifteen to seventeen)"
 )
 
 
@@ -421,13 +446,14 @@ def test_benign_notes_and_real_texts_are_not_flagged(measured: dict[str, object]
     assert hard["held_out_12"]["flagged"] <= 5, hard["held_out_12"]["examples"]
     assert hard["held_out_13"]["flagged"] <= 6, hard["held_out_13"]["examples"]
     assert hard["held_out_14"]["flagged"] <= 9, hard["held_out_14"]["examples"]
-    # Round sixteen's fold: 5 of 58.
+    # Round sixteen's fold: 5 of 58; round seventeen's: 5 of 60.
     assert hard["held_out_15"]["flagged"] <= 5, hard["held_out_15"]["examples"]
+    assert hard["held_out_16"]["flagged"] <= 5, hard["held_out_16"]["examples"]
     # Round fifteen's ship rule held the notes over held-out 2 to 14 at round eleven's
-    # network's 43 (round fifteen's detector 42); with held-out 15's 5, 47, and one more
-    # for noise at the threshold.
+    # network's 43 (round fifteen's detector 42); with held-out 15's 5, 47, with
+    # held-out 16's 5, 52 (fp32), and one more for noise at the threshold.
     later = [f for f in injection.FOLDS if f.startswith("held_out_")]
-    assert sum(hard[f]["flagged"] for f in later) <= 48
+    assert sum(hard[f]["flagged"] for f in later) <= 53
     fp = measured["false_positives"]
     assert fp["flagged"] == 0, fp["examples"]  # type: ignore[index]
 

@@ -52,6 +52,7 @@ FOLD_SIZES = {
     "held_out_13": 100,
     "held_out_14": 100,
     "held_out_15": 100,
+    "held_out_16": 100,
 }
 
 
@@ -80,6 +81,7 @@ def test_the_set_is_big_varied_and_split_before_tuning() -> None:
     assert benign["held_out_12"] >= 50 and benign["held_out_13"] >= 50
     assert benign["held_out_14"] >= 60  # round fifteen's fold: 63 notes
     assert benign["held_out_15"] >= 55  # round sixteen's fold: 58 notes
+    assert benign["held_out_16"] >= 55  # round seventeen's fold: 60 notes
     pairs = Counter(row["pair"] for row in ROWS if row.get("pair"))
     assert pairs and set(pairs.values()) == {2}
     assert len({row["text"] for row in ROWS}) == len(ROWS)
@@ -100,12 +102,13 @@ def test_overall_held_out_recall_meets_the_issue_target() -> None:
     reason="the rules alone reach 0.69 held out (0.63 on the second fold, 0.33 on the third, "
     "0.24 on the fourth, 0.27 on the fifth, 0.19 on the sixth, 0.36 on the seventh, 0.46 on "
     "the eighth, 0.36 on the ninth, 0.32 on the tenth, 0.35 on the eleventh, 0.28 on the "
-    "twelfth, 0.31 on the thirteenth, 0.31 on the fourteenth, 0.23 on the fifteenth); with "
+    "twelfth, 0.31 on the thirteenth, 0.31 on the fourteenth, 0.23 on the fifteenth, 0.34 on "
+    "the sixteenth); with "
     "round fifteen's learned detector a write reaches 0.99 on the second held-out fold, 0.92 "
     "on the third, 0.91 on the fourth, 0.87 on the fifth, 0.87 on the sixth, 0.94 on the "
     "seventh, 0.91 on the eighth, 0.87 on the ninth, 0.85 on the tenth, 0.896 on the "
-    "eleventh, 0.79 on the twelfth, 0.91 on the thirteenth, 0.85 on the fourteenth and "
-    "0.885 on the fifteenth "
+    "eleventh, 0.79 on the twelfth, 0.91 on the thirteenth, 0.85 on the fourteenth, "
+    "0.885 on the fifteenth and 0.86 on the sixteenth "
     "(tests/test_injection_detector.py)",
 )
 def test_english_held_out_recall_of_the_rules_alone_meets_the_issue_target() -> None:
@@ -117,7 +120,7 @@ def test_rules_alone_figures_on_the_later_folds_are_recorded() -> None:
     change to a rule that moves them must update the record."""
     folds = ("held_out_2", "held_out_3", "held_out_4", "held_out_5", "held_out_6")
     folds += ("held_out_7", "held_out_8", "held_out_9", "held_out_10", "held_out_11")
-    folds += ("held_out_12", "held_out_13", "held_out_14", "held_out_15")
+    folds += ("held_out_12", "held_out_13", "held_out_14", "held_out_15", "held_out_16")
     english = {fold: RESULT[fold]["english"]["caught"] for fold in folds}
     assert english == {
         "held_out_2": 59,
@@ -134,6 +137,7 @@ def test_rules_alone_figures_on_the_later_folds_are_recorded() -> None:
         "held_out_13": 32,
         "held_out_14": 32,
         "held_out_15": 22,
+        "held_out_16": 34,
     }
 
 

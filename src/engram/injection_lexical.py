@@ -16,12 +16,19 @@ two scores weighed together caught 529 of 597 English attacks against the networ
 The n-grams: the text in lower case (whitespace collapsed), cut into words and single
 punctuation marks, their 1-, 2- and 3-grams, each CRC-32 hashed (stable across processes
 and machines, unlike ``hash``) into ``2 ** bits`` buckets, each bucket once (the same as
-``fit_injection_lexical.hashed``). The score is the logistic of the buckets'
-coefficients summed over the square root of their count (the rows were L2-normalised
-binary vectors in the fit) plus the intercept. The combination is the logistic of
-``stack[0] * logit(network) + stack[1] * logit(lexical) + stack_intercept``; a text
-fires when it reaches ``threshold`` (the network's own threshold then no longer
-decides).
+``fit_injection_lexical.hashed``). Round seventeen adds a character view beside the
+words when the file names a range of lengths (``chars``, e.g. 3 to 5): each distinct
+word, wrapped in ``<`` and ``>`` so its start and end are marked, cut into character
+n-grams of those lengths, hashed into the same buckets (``#`` before each, so a
+character gram never shares a bucket with the word it spells by design). A spelling
+variant, an inflection or a run-together word ("ignoreall", "instructionz") shares most
+of its character grams with the word the fit saw, where the word view sees a new word.
+A word's grams depend on the word alone, so they are cached per word. The score is the
+logistic of the buckets' coefficients summed over the square root of their count (the
+rows were L2-normalised binary vectors in the fit) plus the intercept. The combination
+is the logistic of ``stack[0] * logit(network) + stack[1] * logit(lexical) +
+stack_intercept``; a text fires when it reaches ``threshold`` (the network's own
+threshold then no longer decides).
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ import math
 import re
 import zlib
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -40,13 +48,35 @@ _TOKEN = re.compile(r"[^\W_]+|[^\w\s]", re.UNICODE)
 _EPS = 1e-6
 
 
-def hashed(text: str, bits: int) -> list[int]:
-    """The distinct bucket indices of ``text``'s word 1-3 grams."""
+#: No character view: the words alone (round fifteen's file).
+NO_CHARS = (0, 0)
+
+
+def hashed(text: str, bits: int, chars: tuple[int, int] = NO_CHARS) -> list[int]:
+    """The distinct bucket indices of ``text``'s word 1-3 grams, and of its words'
+    character n-grams of lengths ``chars[0]`` to ``chars[1]`` when ``chars`` is set."""
     words = _TOKEN.findall(" ".join(text.lower().split()))
     grams = words + [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)]
     grams += [f"{a} {b} {c}" for a, b, c in zip(words, words[1:], words[2:], strict=False)]
     mask, crc = (1 << bits) - 1, zlib.crc32
-    return list({crc(g.encode()) & mask for g in grams})
+    found = {crc(g.encode()) & mask for g in grams}
+    if chars[0]:
+        for word in set(words):
+            found.update(_char_grams(word, chars, bits))
+    return list(found)
+
+
+@lru_cache(maxsize=1 << 15)
+def _char_grams(word: str, chars: tuple[int, int], bits: int) -> tuple[int, ...]:
+    """The buckets of ``word``'s character n-grams (``chars``: the lengths), the word
+    wrapped in ``<`` and ``>``; a wrapped word shorter than the shortest is one gram."""
+    wrapped, mask, crc = f"<{word}>", (1 << bits) - 1, zlib.crc32
+    grams = [
+        wrapped[i : i + n]
+        for n in range(chars[0], chars[1] + 1)
+        for i in range(len(wrapped) - n + 1)
+    ] or [wrapped]
+    return tuple({crc(("#" + g).encode()) & mask for g in grams})
 
 
 def _logit(p: float) -> float:
@@ -70,11 +100,14 @@ class Lexical:
     stack_intercept: float
     threshold: float
     bits: int
+    #: The character view's n-gram lengths (round seventeen); ``NO_CHARS``: words alone.
+    chars: tuple[int, int] = NO_CHARS
 
     @classmethod
     def from_arrays(cls, data: Any) -> Lexical:
         """From the arrays of an ``.npz`` (``coef``, ``intercept``, ``bits``, ``stack``,
-        ``stack_intercept``, ``threshold``); a file that does not fit is refused."""
+        ``stack_intercept``, ``threshold``, and ``chars`` when the file has the character
+        view); a file that does not fit is refused."""
         coef = np.asarray(data["coef"], np.float64)
         bits = int(data["bits"])
         stack = np.asarray(data["stack"], np.float64)
@@ -83,14 +116,23 @@ class Lexical:
             raise ValueError("the lexical model needs one finite coefficient per bucket")
         if stack.shape != (2,) or not np.isfinite(stack).all() or not 0.0 < threshold < 1.0:
             raise ValueError("the combination needs two finite weights and a threshold in (0, 1)")
+        lo, hi = (int(n) for n in data["chars"]) if "chars" in data else NO_CHARS
+        if (lo, hi) != NO_CHARS and not 1 <= lo <= hi <= 8:
+            raise ValueError("the character view needs lengths 1 <= low <= high <= 8")
         pair = (float(stack[0]), float(stack[1]))
         return cls(
-            coef, float(data["intercept"]), pair, float(data["stack_intercept"]), threshold, bits
+            coef,
+            float(data["intercept"]),
+            pair,
+            float(data["stack_intercept"]),
+            threshold,
+            bits,
+            (lo, hi),
         )
 
     def probability(self, text: str) -> float:
         """The lexical model's probability that ``text`` is an injection."""
-        found = hashed(text, self.bits)
+        found = hashed(text, self.bits, self.chars)
         z = float(self.coef[found].sum()) / math.sqrt(max(1, len(found))) + self.intercept
         return _sigmoid(z)
 

@@ -29,7 +29,8 @@ tuned anything. Round five (``scripts/injection_round5.py``) added a fourth,
 (``scripts/injection_round13.py``) a twelfth, ``held_out_12``; round fourteen
 (``scripts/injection_round14.py``) a thirteenth, ``held_out_13``; round fifteen
 (``scripts/injection_round15.py``) a fourteenth, ``held_out_14``; round sixteen
-(``scripts/injection_round16.py``) a fifteenth, ``held_out_15``.
+(``scripts/injection_round16.py``) a fifteenth, ``held_out_15``; round seventeen
+(``scripts/injection_round17.py``) a sixteenth, ``held_out_16``.
 """
 
 from __future__ import annotations
@@ -82,6 +83,7 @@ FOLDS = (
     "held_out_13",
     "held_out_14",
     "held_out_15",
+    "held_out_16",
 )
 
 Scan = Callable[[str], tuple[str, ...]]
@@ -301,24 +303,8 @@ def markdown(result: dict[str, Any]) -> str:
 
 def _table(result: dict[str, Any]) -> list[str]:
     folds = [f for f in FOLDS if f in result["recall"]]
-    names = {
-        "tune": "tune",
-        "held_out": "held-out",
-        "held_out_2": "held-out 2",
-        "held_out_3": "held-out 3",
-        "held_out_4": "held-out 4",
-        "held_out_5": "held-out 5",
-        "held_out_6": "held-out 6",
-        "held_out_7": "held-out 7",
-        "held_out_8": "held-out 8",
-        "held_out_9": "held-out 9",
-        "held_out_10": "held-out 10",
-        "held_out_11": "held-out 11",
-        "held_out_12": "held-out 12",
-        "held_out_13": "held-out 13",
-        "held_out_14": "held-out 14",
-        "held_out_15": "held-out 15",
-    }
+    # "held_out_15" reads "held-out 15".
+    names = {f: f.replace("_", "-", 1).replace("_", " ") for f in folds}
     recall = result["recall"]
     lines = [
         "| category | " + " | ".join(names[f] for f in folds) + " |",

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HashEmbedder
+from conftest import HashEmbedder, run_cli
 from engram import Config, Memory
 from engram.injection_detector import CODE, FLAGS
 
@@ -75,3 +75,12 @@ def test_injection_mode_off_imports_without_the_quarantine(
     with Memory(store_location, config=off, embedder=HashEmbedder()) as target:
         target.admin.import_jsonl(exported(config, tmp_path, [LEARNED]))
         assert flags_of(target)["Groceries: apples, bananas, eggs, bin bags."] == []
+
+
+def test_the_cli_says_why_a_block_mode_import_carries_flags(config: Config, tmp_path: Path) -> None:
+    # block mode: the line named flag mode, which the store was not in
+    result = run_cli(tmp_path / "home", "import", str(exported(config, tmp_path, [LEARNED])))
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert "1 imported with injection flags" in said
+    assert "the learned injection detector's quarantine, kept from the file" in said

@@ -45,3 +45,12 @@ def test_search_marks_the_hits_recall_keeps_out_of_the_context(tmp_path: Path) -
     plain_at = rows.index("The system prompt review")
     mark_at = rows.index("flagged by the injection scan")
     assert (attack_at < mark_at < plain_at) or (plain_at < attack_at < mark_at)
+
+
+def test_serve_help_says_what_its_json_and_log_level_do(tmp_path: Path) -> None:
+    # serve prints no table: "Print JSON instead of a table" told a new user nothing,
+    # and --log-level had no help at all
+    said = " ".join(run_cli(tmp_path / "home", "serve", "--help").stdout.split())
+    assert "instead of a table" not in said
+    assert "--json Print the start-up lines (addresses, auth, the first admin key)" in said
+    assert "--log-level [critical|error|warning|info|debug] The least severe log lines" in said

@@ -84,3 +84,16 @@ def test_the_cli_says_why_a_block_mode_import_carries_flags(config: Config, tmp_
     said = " ".join(result.output.split())
     assert "1 imported with injection flags" in said
     assert "the learned injection detector's quarantine, kept from the file" in said
+
+
+@pytest.mark.parametrize("trusted", [False, True])
+def test_flagged_counts_only_the_memories_imported(
+    mem: Memory, config: Config, tmp_path: Path, trusted: bool
+) -> None:
+    # importing the same file again imports nothing: it said "1 imported with injection
+    # flags" beside "imported 0 memories ... skipped 2 already stored"
+    path = exported(config, tmp_path, [LEARNED])
+    first = mem.admin.import_jsonl(path, trusted=trusted)
+    assert (first.memories, first.flagged) == (2, 1)
+    again = mem.admin.import_jsonl(path, trusted=trusted)
+    assert (again.memories, again.existing, again.flagged) == (0, 2, 0)

@@ -272,6 +272,9 @@ class Admin(Part):
                 "keyword": core.store.keyword.state(),
             },
             "injection_mode": core.config.injection_mode,
+            # every namespace's queue: pending jobs are facts, relations and hints not
+            # made yet (no worker ran), dead ones failed for good (`engram jobs dead`)
+            "jobs": core.store.jobs.counts(),
         }
 
     def export_jsonl(

@@ -257,6 +257,7 @@ class Admin(Part):
                 "location": stats.location,
                 "schema": stats.schema_version,
                 "tombstoned": stats.tombstoned,
+                "flagged": stats.flagged,
             },
             "namespaces": stats.memories,
             "vectors": {

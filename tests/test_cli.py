@@ -89,9 +89,12 @@ def test_search_shows_breakdown_and_json(home: Path) -> None:
 
 def test_recall_prints_context_block(home: Path) -> None:
     run(home, "add", "The on-call phone number is in the wiki")
-    out = run(home, "recall", "on-call phone").output
+    answered = run(home, "recall", "on-call phone")
+    out = answered.stdout
     assert out.startswith("<memory_context>")
     assert "on-call phone number" in out
+    # recall's warnings go to stderr, as search's do; stdout is the block alone
+    assert answered.stderr == "warning: no embedder configured; answering from keywords\n"
     nothing = run(home, "recall", "zebra migration")
     # stdout stays empty for scripts; stderr says why (docs/cli.md, "Empty answers").
     assert nothing.exit_code == 0 and nothing.stdout == ""

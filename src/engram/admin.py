@@ -26,6 +26,7 @@ from engram.errors import (
     shown,
 )
 from engram.ids import resolve_prefix
+from engram.injection_detector import CODE, FLAGS
 from engram.recall.chunks import fill_chunks
 from engram.recall.request import RecallRequest
 from engram.scoping import ScopeArgs, scoped
@@ -256,6 +257,7 @@ class Admin(Part):
                 "location": stats.location,
                 "schema": stats.schema_version,
                 "tombstoned": stats.tombstoned,
+                "flagged": stats.flagged,
             },
             "namespaces": stats.memories,
             "vectors": {
@@ -271,6 +273,9 @@ class Admin(Part):
                 "keyword": core.store.keyword.state(),
             },
             "injection_mode": core.config.injection_mode,
+            # every namespace's queue: pending jobs are facts, relations and hints not
+            # made yet (no worker ran), dead ones failed for good (`engram jobs dead`)
+            "jobs": core.store.jobs.counts(),
         }
 
     def export_jsonl(
@@ -304,12 +309,29 @@ class Admin(Part):
                         self._core.scan_text(text)
                 return item
             record = item.record
-            # A file can carry any flags; only what the scan finds now counts.
-            clean = {k: v for k, v in record.metadata.items() if k != "injection_flags"}
+            # A file can carry any flags; only what the scan finds now counts, except the
+            # learned detector's quarantine, which the scan cannot read again (it runs
+            # where vectors are made, on new writes): kept, or a restored backup would
+            # put back into every context what the detector kept out of them. A flag
+            # only keeps a memory out of contexts, so a forged one hides, never admits.
+            clean = {k: v for k, v in record.metadata.items() if k != FLAGS}
             scanned = self._core.scan(record.with_changes(metadata=clean))
+            learned = self._learned_flags(record.metadata.get(FLAGS))
+            if learned:
+                found = [r for r in scanned.metadata.get(FLAGS, []) if r not in learned]
+                scanned = scanned.with_changes(
+                    metadata={**scanned.metadata, FLAGS: [*found, *learned]}
+                )
             return item if scanned == record else replace(item, record=scanned)
         except InjectionBlocked as exc:
             return "; ".join(exc.reasons)
+
+    def _learned_flags(self, flags: Any) -> list[str]:
+        """The learned detector's reasons among a file's ``injection_flags`` (none with
+        the scan off, which turns the detector off on writes too)."""
+        if self._core.config.injection_mode == "off" or not isinstance(flags, list):
+            return []
+        return [f for f in flags if isinstance(f, str) and f.startswith(f"{CODE}:")]
 
     def import_jsonl(
         self,

@@ -237,12 +237,21 @@ class Config:
         environ = os.environ if env is None else env
         from_env = _from_env(cls, environ)
         data: dict[str, Any] = {}
+        # Where each key was set, so an error names the file or the variable to fix.
+        sources: dict[str, str] = {}
         toml_path = _config_file(path, environ, overrides.get("home"))
         if toml_path is not None:
-            _deep_merge(data, _read_toml(toml_path))
+            from_file = _read_toml(toml_path)
+            _deep_merge(data, from_file)
+            sources.update(dict.fromkeys(_dotted(from_file), f"in {toml_path}"))
         _deep_merge(data, from_env)
+        sources.update(
+            {key: f"by ENGRAM_{key.replace('.', '_').upper()}" for key in _dotted(from_env)}
+        )
         _deep_merge(data, overrides)
-        return _build(cls, data, "")
+        for key in _dotted(overrides):
+            sources.pop(key, None)
+        return _build(cls, data, "", sources)
 
     def with_overrides(self, **overrides: Any) -> Config:
         """A copy with ``overrides`` (nested dicts for sections) applied and validated."""
@@ -426,25 +435,75 @@ def _as_dict(obj: Any) -> dict[str, Any]:
     return out
 
 
-def _build(cls: type[T], data: typing.Mapping[str, Any], prefix: str) -> T:
+def _dotted(data: typing.Mapping[str, Any], prefix: str = "") -> list[str]:
+    """Every key of ``data`` as a dotted name, sections and the keys in them."""
+    out = []
+    for key, value in data.items():
+        out.append(prefix + key)
+        if isinstance(value, typing.Mapping):
+            out.extend(_dotted(value, f"{prefix}{key}."))
+    return out
+
+
+def _setting_names() -> list[str]:
+    """Every section and key of ``Config`` as a dotted name (``recall``, ``recall.limit``)."""
+    names = []
+    for f in fields(Config):
+        names.append(f.name)
+        section = _section_type(f.type)
+        if section is not None:
+            names.extend(f"{f.name}.{sf.name}" for sf in fields(section))
+    return names
+
+
+def _meant(key: str) -> str | None:
+    """The setting a misspelt ``key`` most likely means: the closest dotted name, or the
+    one section's key of that name when it was written outside its section."""
+    names = _setting_names()
+    close = difflib.get_close_matches(key, names, n=1, cutoff=0.75)
+    if close:
+        return close[0]
+    leaf = key.rpartition(".")[2]
+    owners = [name for name in names if name.endswith(f".{leaf}")]
+    return owners[0] if len(owners) == 1 else None
+
+
+def _build(
+    cls: type[T],
+    data: typing.Mapping[str, Any],
+    prefix: str,
+    sources: typing.Mapping[str, str] | None = None,
+) -> T:
+    where = sources or {}
     if not isinstance(data, typing.Mapping):
         raise ConfigError(f"config section {prefix.rstrip('.') or 'root'} must be a table")
     known = {f.name: f for f in fields(cls)}  # type: ignore[arg-type]
     unknown = sorted(set(data) - set(known))
     if unknown:
-        raise ConfigError(
-            f"unknown config key {prefix}{unknown[0]}; known keys: {', '.join(sorted(known))}"
+        key = prefix + unknown[0]
+        set_in = f" {where[key]}" if key in where else ""
+        meant = _meant(key)
+        fix = (
+            f"did you mean {meant}? (docs/configuration.md lists every key)"
+            if meant
+            else f"known keys: {', '.join(sorted(known))}"
         )
+        raise ConfigError(f"unknown config key {key}{set_in}; {fix}")
     values: dict[str, Any] = {}
     for name, f in known.items():
         key = prefix + name
         section = _section_type(f.type)
         if section is not None:
-            values[name] = _build(section, data.get(name, {}), key + ".")
+            values[name] = _build(section, data.get(name, {}), key + ".", where)
             continue
         if name not in data:
             continue
-        values[name] = _coerce(key, data[name], f)
+        try:
+            values[name] = _coerce(key, data[name], f)
+        except ConfigError as exc:
+            if key not in where:
+                raise
+            raise ConfigError(f"{exc} (set {where[key]})") from None
     default = cls()
     return replace(default, **values)  # type: ignore[type-var]
 

@@ -250,10 +250,6 @@ def import_jsonl(
                     )
                     counts += ImportCounts(blocked=1, blocked_items=((key, screened),))
                     continue
-                if isinstance(screened, MemoryBundle) and screened.record.metadata.get(
-                    "injection_flags"
-                ):
-                    counts += ImportCounts(flagged=1)
                 item = screened
             if isinstance(item, MemoryBundle):
                 if not vectors and item.vector is not None:

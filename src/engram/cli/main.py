@@ -271,6 +271,8 @@ def recall(
     why = render.empty_message(result)
     if why is not None:
         click.echo(why, err=True)
+    for warning in result.warnings:  # e.g. flagged memories left out of the block
+        click.echo(f"warning: {warning}", err=True)
 
 
 def _floor(min_relevance: float | None, no_abstain: bool) -> dict[str, Any]:

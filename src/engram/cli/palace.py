@@ -24,6 +24,7 @@ from engram.cli.common import (
 )
 from engram.errors import InvalidInputError
 from engram.palace import MineResult
+from engram.validate import utf8_text
 
 FORMATS = ("auto", "messages", "locomo", "beam")
 
@@ -194,6 +195,11 @@ def read_export(path: Path, fmt: str, wing: str | None, session: str | None) -> 
         raise InvalidInputError(
             f'{path} must hold a JSON list of {{role, content}} messages, or {{"messages": [...]}}'
         )
+    if not messages:
+        raise InvalidInputError(
+            f"{path} holds no messages (an empty list): nothing to mine; give it the "
+            "conversation's {role, content} messages"
+        )
     return [Conversation(wing, session, messages)]
 
 
@@ -209,8 +215,14 @@ def _read_json(path: Path) -> Any:
     if path.is_dir():
         raise InvalidInputError(f"{path} is a directory; only a BEAM chat is mined from one")
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    # the byte and the fix, as `add -` and `import` name them (a byte order mark is fine)
+    text = utf8_text(raw, str(path))
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
         raise InvalidInputError(f"cannot read {path} as JSON: {exc}") from exc
 
 

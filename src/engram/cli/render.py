@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from engram.recall.empty import Wording
+from engram.recall.format import flags
 from engram.records import HistoryEntry, Hit, MemoryRecord, Recall
 
 # emoji=False: ":thumbs_up:" in a memory or a message is text, printed as stored.
@@ -206,6 +207,10 @@ def hits_table(
             )
             cell = Text(_short(hit.memory.content, 400))
             cell.append("\n" + stages, style="dim")
+            if flags(hit.memory):  # quarantined: recall never puts its text in a prompt
+                cell.append(
+                    "\nflagged by the injection scan: recall's context leaves it out or marks it"
+                )
             table.add_row(
                 str(rank), (short or {}).get(hit.memory.id, hit.memory.id), _num(b.final), cell
             )

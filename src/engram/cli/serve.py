@@ -10,7 +10,13 @@ import click
 from rich.table import Table
 
 from engram.cli import common, render
-from engram.cli.common import Ctx, PortUnavailableError, json_command, serving_options
+from engram.cli.common import (
+    Ctx,
+    PortUnavailableError,
+    json_command,
+    json_taking,
+    serving_options,
+)
 from engram.org import SENIORITY
 
 #: uvicorn's exit status when the server cannot start (``uvicorn.config.STARTUP_FAILURE``).
@@ -66,13 +72,22 @@ def check_port(host: str, port: int) -> None:
     default="info",
     show_default=True,
     type=click.Choice(["critical", "error", "warning", "info", "debug"]),
+    help="The least severe log lines written to stderr.",
 )
 @click.option(
     "--log-format",
     type=click.Choice(["text", "json"]),
     help="Log lines as text or one JSON object each (default api.log_format: text).",
 )
-@json_command
+@json_taking(
+    click.option(
+        "--json",
+        "as_json",
+        is_flag=True,
+        help="Print the start-up lines (addresses, auth, the first admin key) as one JSON "
+        "line, for scripts.",
+    )
+)
 def serve(
     obj: Ctx,
     host: str | None,

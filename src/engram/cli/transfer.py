@@ -146,8 +146,9 @@ def import_(obj: Ctx, file: str, skip_vectors: bool, trusted: bool, as_json: boo
         )
     if counts.flagged:
         render.console.print(
-            f"{counts.flagged} imported with injection flags (flag mode): recall keeps them "
-            "out of the context block",
+            f"{counts.flagged} imported with injection flags (flag mode, or the learned "
+            "injection detector's quarantine, kept from the file): recall keeps them out "
+            "of the context block",
             markup=False,
         )
     if counts.blocked:

@@ -53,6 +53,8 @@ class StoreStats:
     memories: dict[str, int]
     """Live memories per namespace."""
     tombstoned: int
+    flagged: int
+    """Live memories carrying ``metadata["injection_flags"]``: kept out of every context."""
     vectors: dict[str, int]
     """Vector rows per model."""
     missing_vectors: int

@@ -47,7 +47,8 @@ class ImportCounts:
     blocked: int = 0
     """Skipped: the injection scan refused them (an import that is not ``trusted``)."""
     flagged: int = 0
-    """Imported with the injection scan's flags (flag mode)."""
+    """Memories inserted with injection flags (flag mode's, or the learned detector's
+    quarantine the file carried); skipped ones are not counted."""
     blocked_items: tuple[tuple[str, str], ...] = ()
     """(memory id, or ``transcript <namespace>/<session>``; why) of each blocked item."""
     rows: int = 0

@@ -144,6 +144,13 @@ class SqlStore:
             tombstoned = first_int(
                 conn, "SELECT count(*) FROM memories WHERE deleted_at IS NOT NULL"
             )
+            # live memories the injection scan or the learned detector flagged: stored,
+            # but kept out of every context (flag mode, quarantine)
+            flags = self._sql.d.json_text("metadata", "injection_flags")
+            flagged = first_int(
+                conn,
+                f"SELECT count(*) FROM memories WHERE deleted_at IS NULL AND {flags} IS NOT NULL",
+            )
             vectors = {
                 r[0]: int(r[1])
                 for r in conn.execute("SELECT model, count(*) FROM memory_vectors GROUP BY model")
@@ -151,6 +158,7 @@ class SqlStore:
         return StoreStats(
             memories=self.memories.namespaces(),
             tombstoned=tombstoned,
+            flagged=flagged,
             vectors=vectors,
             missing_vectors=0 if model is None else self.vectors.count_missing(model),
             schema_version=self.schema_version(),

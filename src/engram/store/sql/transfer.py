@@ -153,7 +153,7 @@ class SqlTransfer(SqlPart, TransferStore):
             stored.update(
                 r[0] for r in conn.execute(f"SELECT id FROM memories WHERE {clause}", ids)
             )
-        memories = existing = duplicates = 0
+        memories = existing = duplicates = flagged = 0
         history: list[tuple[Any, ...]] = []
         feedback: list[tuple[Any, ...]] = []
         vectors: list[VectorRow] = []
@@ -177,6 +177,8 @@ class SqlTransfer(SqlPart, TransferStore):
             conn.execute(self._insert, memory_row(d, record, normalized))
             stored.add(record.id)
             memories += 1
+            # counted here, among the inserted: a skipped memory's flags changed nothing
+            flagged += bool(record.metadata.get("injection_flags"))
             history.extend(
                 (
                     record.id,
@@ -218,6 +220,7 @@ class SqlTransfer(SqlPart, TransferStore):
             history=len(history),
             feedback=len(feedback),
             vectors=len(vectors),
+            flagged=flagged,
         )
 
     def export_transcripts(

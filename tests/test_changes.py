@@ -309,7 +309,7 @@ def test_sqlite_reads_a_namespaces_stale_set_once_while_nothing_changes(
         _told(mem, "Sam likes tea", MAR, ns)
         assert counts.stale_memories(ns, asked) == {old, new}
         assert counts.reads == reads + 4
-        assert counts._sets[ns] is None
+        assert counts._kept[1][ns] is None
 
 
 def test_the_stale_factor_one_turns_the_demotion_off(config: Config) -> None:

@@ -16,7 +16,6 @@ rollback undoes).
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 
 from engram.store.sql.graph_counts import SqlGraphCounts
@@ -42,25 +41,22 @@ class SQLiteGraphCounts(SqlGraphCounts):
         super().__init__(sql)
         self._db = db
         self._set_max = set_max
-        self._lock = threading.Lock()
-        self._version: Version | None = None
-        self._sets: dict[str, frozenset[str] | None] = {}
+        # The version and the sets read at it, swapped whole (one assignment, so no
+        # lock): a set read after its version was taken is never older than it.
+        self._kept: tuple[Version | None, dict[str, frozenset[str] | None]] = (None, {})
         self.reads = 0  # the namespace sets read (tests)
 
     def stale_memories(self, namespace: str, memory_ids: Sequence[str]) -> set[str]:
         version = data_version(self._db)
         if version is None:
             return super().stale_memories(namespace, memory_ids)
-        with self._lock:
-            if version != self._version:
-                self._sets, self._version = {}, version
-            known = namespace in self._sets
-            stale = self._sets.get(namespace)
-        if not known:
-            stale = self._read(namespace)
-            with self._lock:
-                if self._version == version:  # read after ``version`` was: never older
-                    self._sets[namespace] = stale
+        kept, sets = self._kept
+        if kept != version:
+            sets = {}
+            self._kept = (version, sets)
+        if namespace not in sets:
+            sets[namespace] = self._read(namespace)
+        stale = sets[namespace]
         if stale is None:  # too many to keep: the candidates' own read
             return super().stale_memories(namespace, memory_ids)
         return {i for i in memory_ids if i in stale}

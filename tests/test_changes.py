@@ -19,6 +19,7 @@ from engram.pipeline import change_signals as claims
 from engram.pipeline import vocabulary
 from engram.recall import current
 from engram.store.protocols.graph import Relation
+from engram.store.sqlite.stale import SQLiteGraphCounts
 
 JAN = datetime(2024, 1, 5, 9, tzinfo=UTC)
 FEB = datetime(2024, 2, 5, 9, tzinfo=UTC)
@@ -280,6 +281,35 @@ def test_the_store_reports_cardinality_and_stale_memories(mem: Memory) -> None:
     assert set(held) == {"lives_in"}
     assert (held["lives_in"].sources, held["lives_in"].multi, held["lives_in"].closed) == (1, 0, 1)
     assert counts.stale_memories(ns, [old, new, "no-such-id"]) == {old}
+
+
+def test_sqlite_reads_a_namespaces_stale_set_once_while_nothing_changes(
+    config: Config, tmp_path: Path
+) -> None:
+    """On SQLite the memories of closed facts are read once per namespace while the
+    database is unchanged; each recall's answer is the per-id read's (stale.py)."""
+    with Memory(tmp_path / "stale.db", config=config, embedder=None) as mem:
+        ns = "kept"
+        old = _told(mem, "Sam lives in Berlin", JAN, ns)
+        new = _told(mem, "Sam moved to Lisbon", FEB, ns)
+        counts = mem._core.store.graph_counts
+        assert isinstance(counts, SQLiteGraphCounts)
+        per_id = super(SQLiteGraphCounts, counts).stale_memories
+        reads = counts.reads
+        assert counts.stale_memories(ns, [old, new, "no-such-id"]) == {old}
+        assert counts.stale_memories(ns, [new, old, old]) == {old}
+        assert counts.reads == reads + 1  # nothing changed: the set answered
+        assert counts.stale_memories("elsewhere", [old, new]) == set()  # its own set
+        assert counts.reads == reads + 2
+        later = _told(mem, "Sam moved to Porto", MAR, ns)  # a write: read again
+        asked = [old, new, later]
+        assert counts.stale_memories(ns, asked) == per_id(ns, asked) == {old, new}
+        assert counts.reads == reads + 3
+        counts._set_max = 1  # more than the set may hold: the candidates' own read
+        _told(mem, "Sam likes tea", MAR, ns)
+        assert counts.stale_memories(ns, asked) == {old, new}
+        assert counts.reads == reads + 4
+        assert counts._kept[1][ns] is None
 
 
 def test_the_stale_factor_one_turns_the_demotion_off(config: Config) -> None:

@@ -460,3 +460,26 @@ def test_vectors_load_in_slices_keeps_every_row_in_order(
     assert loaded.ids == ids
     np.testing.assert_array_equal(loaded.matrix[:, 0], np.arange(10, dtype=np.float32))
     assert loaded.matrix.shape == (10, 4) and loaded.matrix.flags.writeable
+
+
+def test_rows_read_back_their_json_lists_and_metadata_whole_or_empty(store: SQLiteStore) -> None:
+    """A row's empty facts, tags and metadata (``[]``, ``{}``) are read without the JSON
+    parser: the same empty tuples, and a dict of each record's own."""
+    plain = [add(store, f"a plain memory {i}") for i in range(2)]
+    full = add(
+        store,
+        "a memory with everything",
+        tags=("x", "y"),
+        facts=("it rained",),
+        metadata={"k": [1, "v"], "n": None},
+    )
+    got = store.memories.get_many("default", [*plain, full])
+    one, two = (got[i] for i in plain)
+    assert one.tags == () and one.facts == () and one.metadata == {}
+    assert one.metadata is not two.metadata  # a caller may change one record's dict
+    one.metadata["changed"] = True
+    assert store.memories.get_many("default", [plain[0]])[plain[0]].metadata == {}
+    assert got[full].tags == ("x", "y") and got[full].facts == ("it rained",)
+    assert got[full].metadata == {"k": [1, "v"], "n": None}
+    rows = raw(store, "SELECT tags, facts, metadata FROM memories WHERE id = ?", plain[0])
+    assert rows == [("[]", "[]", "{}")]  # what the shortcut reads without parsing

@@ -60,6 +60,34 @@ def test_an_id_longer_than_the_arrays_width_is_not_a_prefix_match() -> None:
     assert KeyRows.of_ints([4, 1, 4]).rows([4, 1, 3]) == [2, 1, None]
 
 
+def test_live_gives_the_keys_whose_latest_row_is_alive_and_those_rows() -> None:
+    """``live`` is ``rows`` and a check of each row's alive flag, made on arrays: keys
+    in their order, absent and dead ones left out, the tail's latest row winning."""
+    keys = KeyRows.of_ids(["a", "b", "c", "ünï"])
+    keys.append("b")  # row 4: the latest row of "b"
+    alive = np.array([True, False, True, True, True])
+    found, rows = keys.live(["c", "zz", "b", "a", "ünï", "c"], alive)
+    assert found == ["c", "b", "a", "ünï", "c"] and rows.tolist() == [2, 4, 0, 3, 2]
+    alive[4] = False  # the latest row of "b" removed: its older row does not answer
+    found, rows = keys.live(["b", "a"], alive)
+    assert found == ["a"] and rows.tolist() == [0]
+    assert keys.row_array(["b", "zz", "ünï"]).tolist() == [4, -1, 3]
+    empty, none = KeyRows.of_ids([]).live(["a"], np.zeros(0, bool))
+    assert empty == [] and none.tolist() == []
+    ints = KeyRows.of_ints([7, 9, 7])
+    assert ints.live([7, 9, 8], np.array([True, True, True]))[1].tolist() == [2, 1]
+
+
+def test_take_gathers_the_keys_of_rows_and_falls_back_for_tail_and_negative_rows() -> None:
+    keys = KeyRows.of_ids(["b", "a", "ünï"])
+    assert keys.take([2, 0, 2]) == ["ünï", "b", "ünï"]
+    assert all(type(k) is str for k in keys.take([0, 1]))
+    keys.append("tail")
+    assert keys.take([3, 1, -1]) == ["tail", "a", "tail"]
+    assert KeyRows.of_ints([5, 6]).take(np.array([1, 0])) == [6, 5]
+    assert keys.take([]) == []
+
+
 def test_rows_through_the_sorted_copy_are_the_rows_through_the_order(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -84,13 +84,20 @@ def to_row(d: Dialect, record: MemoryRecord, normalized: str) -> tuple[Any, ...]
     return tuple(values)
 
 
+def _items(d: Dialect, value: Any) -> tuple[Any, ...]:
+    """A JSON list column as a tuple; SQLite's text of an empty list (most memories'
+    facts and tags) without the parser."""
+    return () if value == "[]" else tuple(d.loads(value))
+
+
 def from_row(d: Dialect, row: Sequence[Any]) -> MemoryRecord:
     """The record of a row selected with ``SELECT``."""
     data = dict(zip(COLUMNS, row, strict=True))
     data.pop("normalized")
-    data["facts"] = tuple(d.loads(data["facts"]))
-    data["tags"] = tuple(d.loads(data["tags"]))
-    data["metadata"] = d.loads(data["metadata"])
+    data["facts"] = _items(d, data["facts"])
+    data["tags"] = _items(d, data["tags"])
+    metadata = data["metadata"]
+    data["metadata"] = {} if metadata == "{}" else d.loads(metadata)
     data["type"] = MemoryType(data["type"])
     data["category"] = MemoryCategory(data["category"]) if data["category"] else None
     for name in TIME_FIELDS:

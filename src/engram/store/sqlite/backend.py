@@ -26,6 +26,7 @@ from engram.store.sqlite.dialect import SQLITE
 from engram.store.sqlite.facts import SQLiteMemories
 from engram.store.sqlite.hints import SQLiteHintIndex
 from engram.store.sqlite.keyword import SQLiteKeyword, SQLiteKeywordUpkeep
+from engram.store.sqlite.stale import SQLiteGraphCounts
 from engram.store.sqlite.vectors import SQLiteBundleVectors, SQLiteVectors
 from engram.store.tables import TableSpec
 
@@ -50,6 +51,8 @@ class SQLiteStore(SqlStore):
         )
         self._db: Database
         self.memories = SQLiteMemories(self._sql, self._db)  # recall's facts kept (facts.py)
+        # issue 28's closed facts, one read per namespace while nothing changes (stale.py)
+        self.graph_counts = SQLiteGraphCounts(self._sql, self._db)
         self.keyword = SQLiteKeyword(self._db)
         self.vectors: SQLiteVectors = SQLiteVectors(self._db)
         self.chunks = SqlChunks(self._sql, SQLiteChunkIndex(self._db))

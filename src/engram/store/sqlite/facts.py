@@ -43,6 +43,19 @@ LIMIT = 100_000
 Version = tuple[sqlite3.Connection, int, int]
 
 
+def data_version(db: Database) -> Version | None:
+    """The database's version: what is read while it holds stays valid (the main
+    connection's own changes and ``PRAGMA data_version``, which moves when any other
+    connection commits); None inside a transaction, whose reads may see writes a
+    rollback undoes."""
+    with db.read("reading the data version") as conn:
+        if conn.in_transaction:
+            return None
+        row = conn.execute("PRAGMA data_version").fetchone()
+        # The connection itself: a reopened one counts its changes from 0 again.
+        return conn, conn.total_changes, int(row[0])
+
+
 class SQLiteMemories(SqlMemories):
     """``SqlMemories`` whose ``facts`` read each memory once while nothing changes."""
 
@@ -87,12 +100,7 @@ class SQLiteMemories(SqlMemories):
 
     def _current(self) -> Version | None:
         """The version the kept facts are valid for, or None inside a transaction."""
-        with self._db.read("reading the data version") as conn:
-            if conn.in_transaction:
-                return None
-            row = conn.execute("PRAGMA data_version").fetchone()
-            # The connection itself: a reopened one counts its changes from 0 again.
-            return conn, conn.total_changes, int(row[0])
+        return data_version(self._db)
 
     def update(
         self, namespace: str, memory_id: str, changes: Mapping[str, Any], **options: Any

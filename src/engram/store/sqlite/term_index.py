@@ -159,14 +159,10 @@ class TermBlock:
         return block
 
     # -- maintenance ------------------------------------------------------------------
-    def live_rows(self, memory_ids: Sequence[str]) -> list[tuple[str, int]]:
-        """(id, row) of those of ``memory_ids`` that are live here."""
-        rows = self.ids.rows(memory_ids)
-        return [
-            (i, row)
-            for i, row in zip(memory_ids, rows, strict=True)
-            if row is not None and self.alive[row]
-        ]
+    def live_rows(self, memory_ids: Sequence[str]) -> tuple[list[str], Rows]:
+        """Those of ``memory_ids`` that are live here, and their rows."""
+        ids, rows = self.ids.live(memory_ids, self.alive)
+        return ids, rows.astype(np.int32)
 
     @property
     def size(self) -> int:
@@ -334,12 +330,13 @@ class TermBlock:
         keep = slot[pool] == positions
         return pool[keep], partial[keep]
 
-    def scores(self, query: Sequence[str], rows: Sequence[int]) -> list[float]:
+    def scores(self, query: Sequence[str], rows: Sequence[int] | Rows) -> list[float]:
         """The score of each of ``rows`` (0 for rows that hold no query term)."""
         wanted = np.asarray(rows, np.int32)
         total = self._complete(self._plan(query), wanted, np.zeros(len(wanted), np.float32))
         total[~self.alive[wanted]] = 0.0
-        return [float(s) for s in total]
+        found: list[float] = total.tolist()
+        return found
 
     def _complete(
         self, steps: Sequence[_Step], rows: Rows, partial: Floats

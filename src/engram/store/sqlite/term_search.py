@@ -92,9 +92,9 @@ class TermSearch:
         ``search`` would be None."""
 
         def exact(block: TermBlock, query: list[str]) -> dict[str, float]:
-            rows = block.live_rows(ids)
-            found = block.scores(query, [row for _, row in rows])
-            return {i: score for (i, _), score in zip(rows, found, strict=True) if score > 0}
+            live, rows = block.live_rows(ids)
+            found = block.scores(query, rows)
+            return {i: score for i, score in zip(live, found, strict=True) if score > 0}
 
         entry = self._entries.get(namespace)
         return self._answer(conn, namespace, entry, _query(keywords), exact)

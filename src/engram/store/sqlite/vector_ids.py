@@ -108,8 +108,14 @@ class KeyRows(Generic[K]):
         return iter(self.take(range(len(self))))
 
     def take(self, rows: Iterable[int]) -> list[K]:
-        """The keys of ``rows``."""
-        return [self[int(r)] for r in rows]
+        """The keys of ``rows``: those of the array gathered and converted at once (a
+        search's ~50 result ids one numpy scalar at a time cost ~1 us each)."""
+        wanted = [int(r) for r in rows]
+        n = len(self._base)
+        if not all(0 <= r < n for r in wanted):
+            return [self[r] for r in wanted]
+        values = self._base[np.asarray(wanted, dtype=np.int64)].tolist()
+        return cast(list[K], [v.decode() for v in values] if self._text else values)
 
     def get(self, key: K) -> int | None:
         """The latest row of ``key``, or None."""
@@ -132,12 +138,32 @@ class KeyRows(Generic[K]):
     def rows(self, keys: Sequence[K]) -> list[int | None]:
         """The latest row of each of ``keys`` (None: absent), with one binary search for
         all of them: recall scores ~100 ids a query, and a search per id cost ~5 us."""
-        found: list[int | None] = [self._tail_rows.get(k) for k in keys]
-        rest = [i for i, row in enumerate(found) if row is None]
+        return [None if row < 0 else row for row in self.row_array(keys).tolist()]
+
+    def live(
+        self, keys: Sequence[K], alive: npt.NDArray[np.bool_]
+    ) -> tuple[list[K], npt.NDArray[np.int64]]:
+        """Those of ``keys`` whose latest row is ``alive``, in their order, and those
+        rows: what ``rows`` and a check of each row give, the check made on the array
+        (recall completes ~50 ids a leg this way)."""
+        rows = self.row_array(keys)
+        ok = rows >= 0
+        ok[ok] = alive[rows[ok]]
+        return [k for k, good in zip(keys, ok.tolist(), strict=True) if good], rows[ok]
+
+    def row_array(self, keys: Sequence[K]) -> npt.NDArray[np.int64]:
+        """``rows`` as an array, -1 where a key is absent."""
+        out = np.full(len(keys), -1, dtype=np.int64)
+        tail = self._tail_rows
+        wanted: Sequence[K] = keys
+        rest: npt.NDArray[np.intp] | None = None
+        if tail:  # a key in the tail is answered by it: its latest row
+            out[:] = [tail.get(k, -1) for k in keys]
+            rest = np.flatnonzero(out < 0)
+            wanted = [keys[i] for i in rest.tolist()]
         base = self._base
-        if not rest or not len(base):
-            return found
-        wanted = [keys[i] for i in rest]
+        if not len(wanted) or not len(base):
+            return out
         probes = encode_ids(map(str, wanted)) if self._text else np.asarray(wanted, np.int64)
         order = self.order()
         if self._sorted is None and self._searched and len(base) >= SORTED_MIN:
@@ -153,10 +179,11 @@ class KeyRows(Generic[K]):
             at = np.searchsorted(base, probes, side="right", sorter=order) - 1
             rows = order[np.maximum(at, 0)]
             hit = (at >= 0) & (base[rows] == probes)
-        for i, row, ok in zip(rest, rows.tolist(), hit.tolist(), strict=True):
-            if ok:
-                found[i] = row
-        return found
+        got = np.where(hit, rows, -1)
+        if rest is None:
+            return got.astype(np.int64, copy=False)
+        out[rest] = got
+        return out
 
     def __contains__(self, key: object) -> bool:
         return isinstance(key, str | int) and self.get(key) is not None  # type: ignore[arg-type]

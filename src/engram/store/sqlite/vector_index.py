@@ -325,18 +325,17 @@ class VectorIndex:
                 return []
             self._maybe_graph(namespace, block)
             found = block.top(np.asarray(query, dtype=np.float32), k)
-            return [(block.ids[row], sim) for row, sim in found]
+            ids = block.ids.take([row for row, _ in found])
+            return list(zip(ids, [sim for _, sim in found], strict=True))
 
     def scores(self, namespace: str, query: Matrix, ids: Sequence[str]) -> dict[str, float]:
         block = self._block(namespace)
         with self._lock:
-            rows_of = zip(ids, block.ids.rows(ids), strict=True)
-            found = [(i, row) for i, row in rows_of if row is not None and block.alive[row]]
+            found, rows = block.ids.live(ids, block.alive)
             if not found:
                 return {}
-            rows = np.fromiter((row for _, row in found), dtype=np.int64, count=len(found))
             sims = block.data[rows] @ np.asarray(query, dtype=np.float32)
-            return {memory_id: s for (memory_id, _), s in zip(found, sims.tolist(), strict=True)}
+            return dict(zip(found, sims.tolist(), strict=True))
 
     def state(self) -> dict[str, object]:
         with self._lock:

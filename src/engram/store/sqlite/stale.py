@@ -1,0 +1,69 @@
+"""Which memories stated a fact since closed (issue 28), on SQLite: one read of the
+namespace's set while nothing changes, instead of one read of each recall's ids.
+
+A recall whose query asks about now (a third of LoCoMo's questions) asks
+``stale_memories`` about its ~90 candidates: a statement over their mentions that cost
+0.24–0.34 ms at the median on the kept 100k store, with a tail of several ms where the
+ids' index pages were not in SQLite's cache (docs/benchmarks.md, "SQLite at 100k beside
+Chroma, session nineteen"). Closed relations are few (122 of the 1,227 on that store),
+so the memories that mention one are a small set: it is read once per namespace and
+database version (``facts.data_version``: any commit, of this connection or another,
+moves it) and each recall's answer is its intersection with the ids, the same rows the
+per-id statement gives. A namespace whose set is larger than ``SET_MAX`` is read per
+recall as before; a read inside a transaction bypasses the set (it may see writes a
+rollback undoes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engram.store.sql.graph_counts import SqlGraphCounts
+from engram.store.sql.session import Sql
+from engram.store.sqlite.db import Database
+from engram.store.sqlite.facts import Version, data_version
+
+#: The most memory ids a namespace's set holds (a few MB of str); a namespace with more
+#: reads its candidates' ids per recall.
+SET_MAX = 50_000
+
+_ALL_STALE = (
+    "SELECT DISTINCT m.memory_id FROM relations r JOIN relation_mentions m "
+    "ON m.relation_id = r.id WHERE r.namespace = ? AND r.valid_to IS NOT NULL LIMIT ?"
+)
+
+
+class SQLiteGraphCounts(SqlGraphCounts):
+    """``SqlGraphCounts`` whose ``stale_memories`` answers from the namespace's set,
+    read once while the database is unchanged."""
+
+    def __init__(self, sql: Sql, db: Database, set_max: int = SET_MAX) -> None:
+        super().__init__(sql)
+        self._db = db
+        self._set_max = set_max
+        # The version and the sets read at it, swapped whole (one assignment, so no
+        # lock): a set read after its version was taken is never older than it.
+        self._kept: tuple[Version | None, dict[str, frozenset[str] | None]] = (None, {})
+        self.reads = 0  # the namespace sets read (tests)
+
+    def stale_memories(self, namespace: str, memory_ids: Sequence[str]) -> set[str]:
+        version = data_version(self._db)
+        if version is None:
+            return super().stale_memories(namespace, memory_ids)
+        kept, sets = self._kept
+        if kept != version:
+            sets = {}
+            self._kept = (version, sets)
+        if namespace not in sets:
+            sets[namespace] = self._read(namespace)
+        stale = sets[namespace]
+        if stale is None:  # too many to keep: the candidates' own read
+            return super().stale_memories(namespace, memory_ids)
+        return {i for i in memory_ids if i in stale}
+
+    def _read(self, namespace: str) -> frozenset[str] | None:
+        """The namespace's memories that mention a closed relation; None past ``SET_MAX``."""
+        with self._sql.read("finding memories of closed facts") as conn:
+            rows = conn.execute(_ALL_STALE, (namespace, self._set_max + 1)).fetchall()
+        self.reads += 1
+        return None if len(rows) > self._set_max else frozenset(r[0] for r in rows)

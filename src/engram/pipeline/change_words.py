@@ -29,7 +29,10 @@ class Claim:
     with Postgres"); the closing plan looks for whoever held it. ``source`` None: the
     sentence names no subject, and only ``replaced`` can tell whose fact changed.
     ``ends_only``: the text said the replaced value ended ("I don't like sushi any
-    more"): only that relation closes, not the others of its type."""
+    more"): only that relation closes, not the others of its type. ``one``: whether
+    the relation holds one value at a time by the kind of noun that names it ("my bank
+    is Starling": ``engram.pipeline.change_kinds``), for a relation the vocabulary does
+    not declare; None: not said."""
 
     source: str | None
     relation: str
@@ -38,6 +41,7 @@ class Claim:
     replaced: str | None = None
     confidence: float = PLAIN_CONFIDENCE
     ends_only: bool = False
+    one: bool | None = None
 
 
 ADDITION_WORDS = re.compile(

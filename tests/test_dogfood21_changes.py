@@ -5,7 +5,9 @@ no change word, also said the other way round ("Mrs. Hale is our landlord now");
 amount that moves by itself ("rose to", "climbed to") or that the speaker sets ("we cut
 the holiday budget to") is one table of verbs; "has a new manager, Vikram" names the
 manager; and a subject named two ways ("my mother" / "Mum", "the platform squad" /
-"the platform team", "Maria Lopez" / "Maria") is one subject. Every sentence here is
+"the platform team", "Maria Lopez" / "Maria") is one subject; and a thing the
+speaker changed that an attribute of theirs names ("we switched gas supplier to Ovo"
+after "our gas supplier is British Gas") is that attribute. Every sentence here is
 written for these tests; none is from a benchmark fold."""
 
 from __future__ import annotations
@@ -39,6 +41,13 @@ CASES = [
     (("The payroll service runs on Heroku.", "The payroll service was transferred to Render."),
      ("payroll service", "uses_cloud", "Heroku"), ("payroll service", "uses_cloud", "Render"),
      "Where does the payroll service run now?"),
+    # the speaker changed a thing named by an attribute of theirs
+    (("Our gas supplier is British Gas.", "We switched gas supplier to Ovo."),
+     ("user", "gas_supplier", "British Gas"), ("user", "gas_supplier", "Ovo"),
+     "Who is our gas supplier now?"),
+    (("Our primary cache is Memcached.", "We moved the primary cache to Redis."),
+     ("user", "uses_cache", "Memcached"), ("user", "uses_cache", "Redis"),
+     "What is our primary cache now?"),
     # the same subject named two ways
     (("My mother lives in Hull.", "Mum moved to Whitby."),
      ("mother", "lives_in", "Hull"), ("mother", "lives_in", "Whitby"),
@@ -85,6 +94,9 @@ def test_the_old_fact_is_closed_and_recall_answers_the_new_one(
         ("My mother lives in Hull.", "My mother-in-law moved to Whitby."),
         ("The platform squad uses Bamboo.", "The data team switched to TeamCity."),
         ("Maria Lopez works at Oracle.", "Maria Chen works at SAP.", "Maria joined Cisco."),
+        # a thing the attribute does not name, and someone else's change
+        ("We use MySQL.", "We migrated the analytics warehouse to BigQuery."),
+        ("Our gas supplier is British Gas.", "My parents switched gas supplier to Ovo."),
         # an amount that is no price, and a hedged one
         ("My water bill is 40 pounds.", "The water level rose to 3 metres."),
         ("My water bill is 40 pounds.", "If my water bill rose to 60 pounds I would switch."),

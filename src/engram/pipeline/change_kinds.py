@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import re
 
+from engram.pipeline.change_words import LEAD, Claim, phrase, signal_of, subject
 from engram.pipeline.patterns import word_set
 
 #: Providers of a service to the owner: one used at a time.
@@ -119,3 +120,27 @@ def attribute_one(attribute: str, target: str) -> bool | None:
     if noun in IDENTIFIERS:
         return True
     return None
+
+
+# "Starling is my bank now", "Piotr Kowalski is our landlord": a name, then the
+# attribute it is the value of (read only for a kind held one at a time).
+_NAMED = re.compile(
+    rf"{LEAD}(?P<o>(?-i:[A-Z])[\w.&'’-]*(?:\s+(?-i:[A-Z])[\w.&'’-]*){{0,3}})\s+is\s+(?:now\s+)?"
+    r"(?P<s>my|our|(?:the\s+)?[\w.-]+['’]s)\s+"
+    r"(?P<a>[a-z][a-z-]*(?:\s+(?!now\b|these\b|nowadays\b)[a-z][a-z-]*)?)"
+    r"(?:\s+(?:now|these\s+days|nowadays))?$",
+    re.I,
+)
+
+
+def named_attribute(clause: str, speaker: str | None) -> Claim | None:
+    """ "Starling is my bank now" -> (user, bank, Starling), when the bank is a kind
+    held one at a time (``attribute_one``); else None."""
+    match = _NAMED.match(clause)
+    if match is None:
+        return None
+    source, target = subject(match["s"], speaker), phrase(match["o"])
+    attribute = match["a"].lower()
+    if not source or not target or not attribute_one(attribute, target):
+        return None
+    return Claim(source, attribute, target, signal_of(clause, False), one=True)

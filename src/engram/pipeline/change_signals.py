@@ -433,9 +433,12 @@ def _clause(clause: str, lower: str, speaker: str | None) -> list[Claim]:
             relation = "moved to" if regex is _MOVED and home else "migrated to"
             relation = "scheduled" if change_things.IS_WHEN.match(target) else relation
             old = phrase(match["old"])
-            return [
-                Claim(source, relation, target, signal_of(clause, True), old, CHANGE_CONFIDENCE)
-            ]
+            # "We ported the main database to Postgres": the speaker did it to a thing
+            # that may be an attribute of theirs ("our main database is MySQL").
+            agent = match.groupdict().get("agent") if agent_first else None
+            by = speaker or "user" if agent and agent.lower() in FIRST_PERSON else None
+            signal = signal_of(clause, True)
+            return [Claim(source, relation, target, signal, old, CHANGE_CONFIDENCE, agent=by)]
     if has(lower, change_habits.WORDS):
         habit = change_habits.routine(clause, speaker) or change_habits.site(clause, speaker)
         if habit is not None:
@@ -465,7 +468,7 @@ def _clause(clause: str, lower: str, speaker: str | None) -> list[Claim]:
                 return [Claim(source, relation, target, signal)]
     match = _ATTRIBUTE.match(clause) if has(lower, _ATTRIBUTE_WORDS) else None
     if match is None and has(lower, _ATTRIBUTE_WORDS):
-        inverted = _named_attribute(clause, speaker)
+        inverted = change_kinds.named_attribute(clause, speaker)
         if inverted is not None:
             return [inverted]
     if match is not None:
@@ -486,30 +489,6 @@ def _clause(clause: str, lower: str, speaker: str | None) -> list[Claim]:
             one = change_kinds.attribute_one(attribute, target)
             return [Claim(source, attribute, target, signal_of(clause, False), one=one)]
     return []
-
-
-# "Starling is my bank now", "Piotr Kowalski is our landlord": a name, then the
-# attribute it is the value of (read only for a kind held one at a time).
-_NAMED_ATTRIBUTE = re.compile(
-    rf"{LEAD}(?P<o>(?-i:[A-Z])[\w.&'’-]*(?:\s+(?-i:[A-Z])[\w.&'’-]*){{0,3}})\s+is\s+(?:now\s+)?"
-    r"(?P<s>my|our|(?:the\s+)?[\w.-]+['’]s)\s+"
-    r"(?P<a>[a-z][a-z-]*(?:\s+(?!now\b|these\b|nowadays\b)[a-z][a-z-]*)?)"
-    r"(?:\s+(?:now|these\s+days|nowadays))?$",
-    re.I,
-)
-
-
-def _named_attribute(clause: str, speaker: str | None) -> Claim | None:
-    """ "Starling is my bank now" -> (user, bank, Starling), when the bank is a kind
-    held one at a time (``change_kinds``); else None."""
-    match = _NAMED_ATTRIBUTE.match(clause)
-    if match is None:
-        return None
-    source, target = subject(match["s"], speaker), phrase(match["o"])
-    attribute = match["a"].lower()
-    if not source or not target or not change_kinds.attribute_one(attribute, target):
-        return None
-    return Claim(source, attribute, target, signal_of(clause, False), one=True)
 
 
 #: Who moves home when they move (a thing that moves changes what it uses).

@@ -31,7 +31,14 @@ from engram.pipeline import change_kinds, vocabulary
 from engram.pipeline import change_signals as claims_module
 from engram.pipeline.change_signals import ADDITION, CHANGE, PLAIN, Claim
 from engram.store.protocols import Store
-from engram.store.protocols.graph import Entity, Relation, Statement, Triple, canonical_name
+from engram.store.protocols.graph import (
+    Entity,
+    Relation,
+    Statement,
+    Triple,
+    canonical_name,
+    canonical_relation,
+)
 
 log = logging.getLogger("engram.pipeline")
 
@@ -290,9 +297,39 @@ def _from_claim(reads: _Reads, claim: Claim) -> _Fact | None:
         source = _part_owner(reads, entity, relation) or source
     if source is None:
         return None
+    held = (
+        _speakers_attribute(reads, claim.agent, claim.source, relation)
+        if signal == CHANGE and claim.agent and claim.replaced is None and claim.source
+        and (entity is None or not reads.holding(entity, relation))
+        else None
+    )  # fmt: skip
+    if held is not None:
+        entity, source, relation = held
+        one = vocabulary.canonical(relation, claim.target).one
     if signal == CHANGE and entity is not None and not reads.holding(entity, relation):
         relation, one = _same_kind(reads, entity, relation, claim.target) or (relation, one)
     return _Fact(source, relation, claim.target, claim.confidence, signal, one, ends)
+
+
+def _speakers_attribute(
+    reads: _Reads, agent: str, thing: str, relation: str
+) -> tuple[Entity, str, str] | None:
+    """The speaker's entity, name and relation when the ``thing`` they changed names an
+    attribute they hold: by its name ("electricity supplier" for ``electricity_supplier``)
+    or by the category of ``relation`` ("main database" for ``uses_database``)."""
+    speaker = reads.entity(agent)
+    if speaker is None:
+        return None
+    named = canonical_relation(thing)
+    category = relation.removeprefix("uses_") if relation.startswith("uses_") else None
+    said = canonical_name(thing).split()
+    for held in reversed(reads.around(speaker)):
+        if held.source_entity_id != speaker.id:
+            continue
+        kind = held.relation_type
+        if kind == named or (category is not None and kind == relation and said[-1:] == [category]):
+            return speaker, speaker.name, kind
+    return None
 
 
 def _end(reads: _Reads, relation: Relation, statement: Statement) -> None:

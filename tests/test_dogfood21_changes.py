@@ -8,7 +8,9 @@ manager; and a subject named two ways ("my mother" / "Mum", "the platform squad"
 "the platform team", "Maria Lopez" / "Maria") is one subject; and a thing the
 speaker changed that an attribute of theirs names ("we switched gas supplier to Ovo"
 after "our gas supplier is British Gas") is that attribute. Every sentence here is
-written for these tests; none is from a benchmark fold."""
+written for these tests; none is from a benchmark fold. When a thing happens is read
+from the verb of the event too ("book club meets on Sundays", "the backup runs at 3am").
+"""
 
 from __future__ import annotations
 
@@ -48,6 +50,13 @@ CASES = [
     (("Our primary cache is Memcached.", "We moved the primary cache to Redis."),
      ("user", "uses_cache", "Memcached"), ("user", "uses_cache", "Redis"),
      "What is our primary cache now?"),
+    # when a thing happens, said with the verb of the event
+    (("The pottery class meets on Wednesdays.", "Pottery class meets on Mondays now."),
+     ("pottery class", "scheduled", "Wednesdays"), ("pottery class", "scheduled", "Mondays"),
+     "When does the pottery class meet now?"),
+    (("The log rotation runs at 4am.", "Log rotation now runs at 6am."),
+     ("log rotation", "scheduled", "4am"), ("log rotation", "scheduled", "6am"),
+     "When does the log rotation run now?"),
     # the same subject named two ways
     (("My mother lives in Hull.", "Mum moved to Whitby."),
      ("mother", "lives_in", "Hull"), ("mother", "lives_in", "Whitby"),
@@ -97,6 +106,8 @@ def test_the_old_fact_is_closed_and_recall_answers_the_new_one(
         # a thing the attribute does not name, and someone else's change
         ("We use MySQL.", "We migrated the analytics warehouse to BigQuery."),
         ("Our gas supplier is British Gas.", "My parents switched gas supplier to Ovo."),
+        # another event's time
+        ("The choir meets on Tuesdays.", "The orchestra meets on Fridays."),
         # an amount that is no price, and a hedged one
         ("My water bill is 40 pounds.", "The water level rose to 3 metres."),
         ("My water bill is 40 pounds.", "If my water bill rose to 60 pounds I would switch."),
@@ -144,6 +155,8 @@ def test_each_relative_is_named_by_the_others_of_their_group() -> None:
         ("Our mortgage rate fell to 3.9 percent.",
          ("user", "mortgage rate", "3.9 percent", "change")),
         ("The ticket price has gone up to 12 pounds.", ("ticket", "costs", "12 pounds", "change")),
+        ("Choir now meets on Thursdays.", ("Choir", "scheduled", "Thursdays", "change")),
+        ("I swim on Thursdays.", ("user", "swim when", "Thursdays", "plain")),  # a routine
         ("Kai transferred the domain to Namecheap.",
          ("domain", "migrated to", "Namecheap", "change")),
     ],

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from engram.pipeline import change_kinds
-from engram.pipeline.change_verbs import RAISING, RISING, alternation, words
+from engram.pipeline.change_verbs import HAPPENING, RAISING, RISING, alternation, words
 from engram.pipeline.change_words import (
     ADDITION,
     ADV,
@@ -54,8 +54,13 @@ _WHEN = (
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?)"
 )
 IS_WHEN = re.compile(rf"^{_WHEN}$", re.I)
+# The verbs are ``change_verbs.HAPPENING``: "book club meets on Sundays now", "the
+# nightly backup now runs at 3am" say when, as "is at" does; a person is no event ("I
+# run on Tuesdays" is a routine, ``change_habits``).
 _SCHEDULED = re.compile(
-    rf"{LEAD}{SUBJ}\s+(?:is|are)(?:\s+now)?\s+(?:at|on)\s+(?P<o>{_WHEN})\b.*$", re.I
+    rf"{LEAD}(?!(?:I|we|you|he|she|they)\s){SUBJ}(?:\s+now)?\s+{alternation(HAPPENING)}(?:\s+now)?\s+(?:at|on)\s+"
+    rf"(?P<o>{_WHEN})\b.*$",
+    re.I,
 )
 # "new favorite: oat cortado", "new GP: Dr. Chen": the news names the attribute.
 _NEW_ATTRIBUTE = re.compile(r"^new\s+(?P<a>[a-z]+(?:\s+[a-z]+)?)\s*:\s*(?P<o>.+)$", re.I)

@@ -9,7 +9,10 @@ reads a kind of change reads all of its verbs the same way.
   my rent to $1650", "we bumped the grocery budget to 450 dollars"); the owner's
   attribute is the object, the amount after "to" the value;
 - **rising** (``RISING``): an amount moves by itself ("our mortgage rate dropped to 3.6
-  percent", "the price rose to 42 pounds"); the subject is the attribute.
+  percent", "the price rose to 42 pounds"); the subject is the attribute;
+- **happening** (``HAPPENING``): when a thing takes place, in the present ("book club
+  meets on Sundays", "the nightly backup runs at 3am"), as "is at / is on" says it;
+  the time or day after "at / on" is the value.
 
 A verb states a change in its past forms (simple past and participle). Present forms
 are read only for the moving verbs the rules always read in the present ("we switch
@@ -40,6 +43,13 @@ RAISING = ("raised", "increased", "bumped", "hiked", "lowered", "cut", "reduced"
 RISING = (
     "rose", "risen", "fell", "fallen", "dropped", "climbed", "jumped", "increased",
     "decreased", "went up", "went down", "gone up", "gone down", "crept up",
+)  # fmt: skip
+
+
+#: Present forms that say when a thing takes place.
+HAPPENING = (
+    "is", "are", "meets", "meet", "runs", "run", "happens", "happen", "starts", "start",
+    "takes place", "take place", "is held", "are held", "goes out", "go out",
 )  # fmt: skip
 
 

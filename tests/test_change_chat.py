@@ -43,7 +43,8 @@ def _read(text: str) -> list[tuple[str | None, str, str, str]]:
         ("new job at costco, way better pay", [("user", "joined", "costco", C)]),
         ("started working at a coffee shop downtown, left the bakery",
          [("user", "joined", "coffee shop downtown", C)]),
-        ("got a new phone! Pixel 8, loving it", [("user", "has", "Pixel 8 phone", C)]),
+        # a phone is a thing in use, one at a time: its name is the phone's value
+        ("got a new phone! Pixel 8, loving it", [("user", "phone", "Pixel 8", C)]),
         # a hedge in a later part leaves the part before it
         ("ok I finally switched to Neovim, don't judge me", [("user", "migrated to", "Neovim", C)]),
         # "too slow" and "Plus" are no addition; a thing that moves changes what it uses

@@ -328,9 +328,9 @@ def test_bench_changes_meets_the_targets_on_both_folds(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     data = json.loads((tmp_path / "changes.json").read_text("utf-8"))
     assert (tmp_path / "changes.md").read_text("utf-8").startswith("| fold |")
-    assert list(data["folds"]) == ["A", "B", "C", "D", "E", "F", "G", "H"]  # the four sets
-    # The held-out pairs: E and G all changes, F and H all non-changes.
-    for changed, kept in (("E", "F"), ("G", "H")):
+    assert list(data["folds"]) == list("ABCDEFGHIJ")  # the five sets
+    # The held-out pairs: E, G and I all changes, F, H and J all non-changes.
+    for changed, kept in (("E", "F"), ("G", "H"), ("I", "J")):
         assert data["folds"][changed]["changes"] >= 40
         assert data["folds"][changed]["non_changes"] == 0
         assert data["folds"][kept]["non_changes"] >= 40 and data["folds"][kept]["changes"] == 0

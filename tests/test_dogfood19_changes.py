@@ -109,6 +109,28 @@ def test_a_taste_said_to_end_closes_alone(mem: Memory) -> None:
         ("I use Todoist.", "I dropped the gym, using my bike now."),
         ("My gym is Gymbox.", "My sister changed gyms, she is at PureGym now."),
         ("We use Zapier.", "We also use Make."),
+        # round three's (changes21): kinds, verbs by meaning, subjects named two ways
+        # kinds held many at once, and a second one said as such
+        ("My friend is Amir.", "My friend is Lena."),
+        ("My bank is Barclays.", "My other bank is Chase."),
+        ("My bank is Barclays.", "My second bank is Chase."),
+        ("My bank is Barclays.", "Chase is my bank too."),
+        # "is" that describes, not values
+        ("My bank is Barclays.", "My bank is closed on bank holidays."),
+        ("My GP is Dr. Ames.", "My GP is lovely."),
+        # another owner, another relative, another team, another person of one name
+        ("My bank is Barclays.", "Chase is my brother's bank."),
+        ("My salary is 50k.", "My sister's salary rose to 60k."),
+        ("My mother lives in Hull.", "My mother-in-law moved to Whitby."),
+        ("The platform squad uses Bamboo.", "The data team switched to TeamCity."),
+        # a thing the attribute does not name, and someone else's change
+        ("We use MySQL.", "We migrated the analytics warehouse to BigQuery."),
+        ("Our gas supplier is British Gas.", "My parents switched gas supplier to Ovo."),
+        # another event's time
+        ("The choir meets on Tuesdays.", "The orchestra meets on Fridays."),
+        # an amount that is no price, and a hedged one
+        ("My water bill is 40 pounds.", "The water level rose to 3 metres."),
+        ("My water bill is 40 pounds.", "If my water bill rose to 60 pounds I would switch."),
     ],
 )
 def test_lookalikes_close_nothing(mem: Memory, before: str, after: str) -> None:

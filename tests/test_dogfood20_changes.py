@@ -1,8 +1,9 @@
 """Facts that change, round two (changes20): a replacement on a relation that holds
 many values at once closes the replaced value only, and kinds of change that round
 eleven's held-out fold E left open are read (their lookalikes, which close nothing,
-are in test_dogfood19_changes). Every sentence here is written for these tests; none
-is from a benchmark fold."""
+are in test_dogfood19_changes). Round three's change cases (changes21) join the list:
+see test_dogfood21_changes. Every sentence here is written for these tests; none is
+from a benchmark fold."""
 
 from __future__ import annotations
 
@@ -67,6 +68,50 @@ CASES = [
     # "Ditched X, using Y now": X ended, alone
     (("I use Todoist.", "Ditched Todoist, using Things now."),
      ("user", "uses", "Todoist"), ("user", "uses", "Things"), "What to-do app do I use now?"),
+    # Round three (changes21, test_dogfood21_changes): rules that generalise.
+    # one value at a time by the noun's kind, no change word
+    (("My insurer is Admiral.", "My insurer is LV."),
+     ("user", "insurer", "Admiral"), ("user", "insurer", "LV"), "Who is my insurer now?"),
+    (("Our landlord is Mr. Grant.", "Mrs. Hale is our landlord now."),
+     ("user", "landlord", "Mr Grant"), ("user", "landlord", "Mrs Hale"),
+     "Who is our landlord now?"),
+    # an amount that moves, and one the speaker sets
+    (("My water bill is 40 pounds a month.", "My water bill rose to 48 pounds a month."),
+     ("user", "water_bill", "40 pounds"), ("user", "water_bill", "48 pounds"),
+     "What is my water bill now?"),
+    (("The parking permit costs 60 pounds.", "The parking permit price climbed to 75 pounds."),
+     ("parking permit", "costs", "60 pounds"), ("parking permit", "costs", "75 pounds"),
+     "What does the parking permit cost now?"),
+    (("Our holiday budget is 2000 pounds.", "We cut the holiday budget to 1500 pounds."),
+     ("user", "holiday_budget", "2000 pounds"), ("user", "holiday_budget", "1500 pounds"),
+     "What is our holiday budget now?"),
+    (("The payroll service runs on Heroku.", "The payroll service was transferred to Render."),
+     ("payroll service", "uses_cloud", "Heroku"), ("payroll service", "uses_cloud", "Render"),
+     "Where does the payroll service run now?"),
+    # the speaker changed a thing named by an attribute of theirs
+    (("Our gas supplier is British Gas.", "We switched gas supplier to Ovo."),
+     ("user", "gas_supplier", "British Gas"), ("user", "gas_supplier", "Ovo"),
+     "Who is our gas supplier now?"),
+    (("Our primary cache is Memcached.", "We moved the primary cache to Redis."),
+     ("user", "uses_cache", "Memcached"), ("user", "uses_cache", "Redis"),
+     "What is our primary cache now?"),
+    # when a thing happens, said with the verb of the event
+    (("The pottery class meets on Wednesdays.", "Pottery class meets on Mondays now."),
+     ("pottery class", "scheduled", "Wednesdays"), ("pottery class", "scheduled", "Mondays"),
+     "When does the pottery class meet now?"),
+    (("The log rotation runs at 4am.", "Log rotation now runs at 6am."),
+     ("log rotation", "scheduled", "4am"), ("log rotation", "scheduled", "6am"),
+     "When does the log rotation run now?"),
+    # the same subject named two ways
+    (("My mother lives in Hull.", "Mum moved to Whitby."),
+     ("mother", "lives_in", "Hull"), ("mother", "lives_in", "Whitby"),
+     "Where does Mum live now?"),
+    (("The platform squad uses Bamboo.", "The platform team switched to TeamCity."),
+     ("platform squad", "uses_ci", "Bamboo"), ("platform squad", "uses_ci", "TeamCity"),
+     "What CI does the platform squad use now?"),
+    (("Maria Lopez works at Oracle.", "Maria joined Cisco."),
+     ("Maria Lopez", "works_at", "Oracle"), ("Maria Lopez", "works_at", "Cisco"),
+     "Where does Maria Lopez work now?"),
 ]  # fmt: skip
 
 

@@ -14,7 +14,12 @@ facts, other attributes, repeats, plans, negations), two or three statements eac
   read them and never tuned on: folds E (changes) and F (non-changes);
 - ``engram/data/changes_heldout2.json`` (session nineteen): banks, doctors, schools,
   schedules, rates, owners, subscriptions and moves of a thing, written before round
-  two of the change rules: folds G (changes) and H (non-changes).
+  two of the change rules: folds G (changes) and H (non-changes);
+- ``engram/data/changes_heldout3.json`` (session nineteen, changes21): changes said
+  with no change verb, with verbs and shapes A-H lack and with the subject named two
+  ways, and the look-alikes such rules could close (kinds people hold many of,
+  "another"/"also"/"second", other owners), written before the rules that generalise:
+  folds I (changes) and J (non-changes).
 
 Each story is told to a fresh namespace of one in-memory ``Memory`` through
 ``mem.add`` (the inline linker and the closing plan on the write path, no model), a
@@ -49,7 +54,13 @@ from engram.store.protocols.graph import Relation
 CHANGE_TARGET = 0.85
 KEEP_TARGET = 0.05
 #: The shipped sets, read in this order when no set is named.
-SHIPPED = ("changes.json", "changes_chat.json", "changes_heldout.json", "changes_heldout2.json")
+SHIPPED = (
+    "changes.json",
+    "changes_chat.json",
+    "changes_heldout.json",
+    "changes_heldout2.json",
+    "changes_heldout3.json",
+)
 #: When the first statement is told; each next one a month later.
 START = datetime(2025, 1, 6, 9, tzinfo=UTC)
 STEP = timedelta(days=30)

@@ -22,7 +22,15 @@ from __future__ import annotations
 
 import re
 
-from engram.pipeline import change_chat, change_ended, change_habits, change_things, turns
+from engram.pipeline import (
+    change_chat,
+    change_ended,
+    change_habits,
+    change_kinds,
+    change_things,
+    change_verbs,
+    turns,
+)
 from engram.pipeline.change_words import (
     ADDITION,
     ADDITION_WORDS,
@@ -154,11 +162,11 @@ _ATTRIBUTE = re.compile(
     re.I,
 )
 # "Sam moved to Lisbon", "the team switched from Jira to Linear".
+# The verbs are ``change_verbs.MOVING``'s, one table for every rule that reads a move.
 _MOVE_VERB = (
-    r"(?:has\s+|have\s+|got\s+|was\s+|were\s+)?(?:switch(?:ed|es)?|mov(?:ed|es|e)|"
-    r"migrat(?:ed|es|e)|changed|transitioned|upgraded|downgraded|port(?:ed)?|convert(?:ed)?|"
-    r"relocat(?:ed|e)|went(?=\s+from\b)|"
-    r"shift(?:ed)?)"
+    r"(?:has\s+|have\s+|got\s+|was\s+|were\s+)?(?:"
+    + change_verbs.alternation(change_verbs.moving_forms())
+    + r"|went(?=\s+from\b))"
 )
 # "We rewrote the reporting app and switched it to FastAPI", "The chat backend was
 # rewritten and converted to Elixir": the second verb's subject is in the first part.
@@ -269,7 +277,7 @@ _JOIN_WORDS = (
 )  # fmt: skip
 _MOVE_WORDS = (
     "switch", "mov", "migrat", "chang", "transition", "upgrad", "downgrad", "ported", " port ",
-    "convert", "relocat", "went ", "shift",
+    "convert", "relocat", "went ", "shift", "transfer",
 )  # fmt: skip
 _NEW_WORDS = (" new ",)
 _ATTRIBUTE_WORDS = ("'s ", " my ", " our ")
@@ -395,6 +403,10 @@ def _clause(clause: str, lower: str, speaker: str | None) -> list[Claim]:
         owner = subject(match["owner"], speaker) or subject(match["s"], speaker)
         if thing and owner:
             named = phrase(match["name"]) if match["name"] else None
+            if named and change_kinds.attribute_one(thing, named):
+                # "Anna has a new manager, Lucia": the manager is Lucia now, as "Anna's
+                # manager is Lucia" says (a kind held one at a time).
+                return [Claim(owner, thing, named, CHANGE, None, CHANGE_CONFIDENCE, one=True)]
             target = f"{named} {thing.split()[-1]}" if named else thing
             return [Claim(owner, "has", target, signal_of(clause, True), None, CHANGE_CONFIDENCE)]
     moves = ((_MOVED_OBJECT, True), (_MOVED, False)) if has(lower, _MOVE_WORDS) else ()
@@ -421,9 +433,12 @@ def _clause(clause: str, lower: str, speaker: str | None) -> list[Claim]:
             relation = "moved to" if regex is _MOVED and home else "migrated to"
             relation = "scheduled" if change_things.IS_WHEN.match(target) else relation
             old = phrase(match["old"])
-            return [
-                Claim(source, relation, target, signal_of(clause, True), old, CHANGE_CONFIDENCE)
-            ]
+            # "We ported the main database to Postgres": the speaker did it to a thing
+            # that may be an attribute of theirs ("our main database is MySQL").
+            agent = match.groupdict().get("agent") if agent_first else None
+            by = speaker or "user" if agent and agent.lower() in FIRST_PERSON else None
+            signal = signal_of(clause, True)
+            return [Claim(source, relation, target, signal, old, CHANGE_CONFIDENCE, agent=by)]
     if has(lower, change_habits.WORDS):
         habit = change_habits.routine(clause, speaker) or change_habits.site(clause, speaker)
         if habit is not None:
@@ -452,6 +467,10 @@ def _clause(clause: str, lower: str, speaker: str | None) -> list[Claim]:
                     signal = ADDITION  # "I use Vim for quick edits": one use among others
                 return [Claim(source, relation, target, signal)]
     match = _ATTRIBUTE.match(clause) if has(lower, _ATTRIBUTE_WORDS) else None
+    if match is None and has(lower, _ATTRIBUTE_WORDS):
+        inverted = change_kinds.named_attribute(clause, speaker)
+        if inverted is not None:
+            return [inverted]
     if match is not None:
         source = subject(match["s"], speaker)
         target = phrase(re.sub(r"^with\s+", "", match["o"], flags=re.I))  # "is with Verizon"
@@ -467,7 +486,8 @@ def _clause(clause: str, lower: str, speaker: str | None) -> list[Claim]:
                 return []  # "my friend and I are ...", "my new york office": none of three words
             if attribute.startswith("new ") and len(attribute) > 4:
                 return [Claim(source, attribute[4:], target, CHANGE, None, CHANGE_CONFIDENCE)]
-            return [Claim(source, attribute, target, signal_of(clause, False))]
+            one = change_kinds.attribute_one(attribute, target)
+            return [Claim(source, attribute, target, signal_of(clause, False), one=one)]
     return []
 
 

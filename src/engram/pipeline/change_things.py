@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from engram.pipeline import change_kinds
+from engram.pipeline.change_verbs import HAPPENING, RAISING, RISING, alternation, words
 from engram.pipeline.change_words import (
     ADDITION,
     ADV,
@@ -52,17 +54,24 @@ _WHEN = (
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?)"
 )
 IS_WHEN = re.compile(rf"^{_WHEN}$", re.I)
+# The verbs are ``change_verbs.HAPPENING``: "book club meets on Sundays now", "the
+# nightly backup now runs at 3am" say when, as "is at" does; a person is no event ("I
+# run on Tuesdays" is a routine, ``change_habits``).
 _SCHEDULED = re.compile(
-    rf"{LEAD}{SUBJ}\s+(?:is|are)(?:\s+now)?\s+(?:at|on)\s+(?P<o>{_WHEN})\b.*$", re.I
+    rf"{LEAD}(?!(?:I|we|you|he|she|they)\s){SUBJ}(?:\s+now)?\s+{alternation(HAPPENING)}(?:\s+now)?\s+(?:at|on)\s+"
+    rf"(?P<o>{_WHEN})\b.*$",
+    re.I,
 )
 # "new favorite: oat cortado", "new GP: Dr. Chen": the news names the attribute.
 _NEW_ATTRIBUTE = re.compile(r"^new\s+(?P<a>[a-z]+(?:\s+[a-z]+)?)\s*:\s*(?P<o>.+)$", re.I)
 # A price raised: "landlord raised my rent to $1650", "my rent went up to $1800".
+# The verbs are ``change_verbs.RAISING`` (someone sets it) and ``RISING`` (it moves).
 _RAISED = re.compile(
-    rf"{LEAD}(?:{NP}\s+)?(?:raised|increased|bumped|hiked|lowered|cut|reduced)\s+"
+    rf"{LEAD}(?:(?P<agent>{NP})\s+)?{alternation(RAISING)}\s+"
     r"(?P<s>(?:my|our|the|his|her|their|[\w-]+['’]s)\s+[\w\s]+?)(?:\s+from\s+[$£€]?\d[\w.,]*)?"
     r"\s+(?:up\s+|down\s+)?to\s+(?P<o>[$£€]?\d.*)$|"
-    rf"{LEAD}(?P<s2>{NP})\s+went\s+(?:up|down)\s+to\s+(?P<o2>[$£€]?\d.*)$",
+    rf"{LEAD}(?P<s2>{NP})\s+(?:has\s+|have\s+)?{alternation(RISING)}"
+    r"(?:\s+from\s+[$£€]?\d[\w.,]*)?\s+(?:up\s+|down\s+)?to\s+(?P<o2>[$£€]?\d.*)$",
     re.I,
 )
 # Who owns a thing, said of the thing: "the login bug is assigned to Ken", "Marco owns
@@ -104,9 +113,7 @@ _OF_WORDS = tuple(f" {head}" for head in _ATTRIBUTE_HEADS)
 
 NAME_WORDS = ("called", "named", "known as", "renamed", "rebranded", " name ", "new name")
 _WHEN_WORDS = (" at ", " on ")
-_RAISE_WORDS = (
-    "raised", "increased", "bumped", "hiked", "lowered", " cut ", "reduced", "went up", "went down",
-)  # fmt: skip
+_RAISE_WORDS = words(RAISING + RISING)
 _OWNER_WORDS = (
     " by ", "assigned", " owns ", " leads ", "maintains", "manages", "took over", "taken over",
     "handed", "passed",
@@ -148,11 +155,11 @@ def said_of_things(clause: str, lower: str, speaker: str | None) -> Claim | None
     if has(lower, _RAISE_WORDS):
         match = _RAISED.match(clause)
         if match is not None:
-            owner, relation = _owned(match["s"] or match["s2"], speaker)
+            owner, relation = _owned(match["s"] or match["s2"], speaker, match["agent"])
             target = phrase(match["o"] or match["o2"])
-            # An amount with no "$" is read of an owner's attribute only ("my running
-            # budget went up to 80 pounds"): "the heat went up to 30" is no price.
-            if owner and target and ("$" in target or relation != "costs"):
+            # An amount with no currency is read of an owner's attribute only ("my
+            # running budget went up to 80"): "the heat went up to 30" is no price.
+            if owner and target and (_MONEY.search(target) or relation != "costs"):
                 return Claim(owner, relation, target, CHANGE, None, CHANGE_CONFIDENCE)
     if has(lower, _OWNER_WORDS):
         for regex in (_OWNED, _HANDED):
@@ -191,10 +198,20 @@ def _of_attribute(clause: str, speaker: str | None) -> Claim | None:
     return Claim(source, attribute, target, signal_of(clause, False))
 
 
-def _owned(raw: str, speaker: str | None) -> tuple[str | None, str]:
+def _owned(raw: str, speaker: str | None, agent: str | None = None) -> tuple[str | None, str]:
     """("user", "rent") for "my rent", ("neighbor", "rent") for "my neighbor's rent",
-    (thing, "costs") for "the hosting"."""
+    ("user", "grocery budget") for "we bumped the grocery budget", (thing, "costs") for
+    "the hosting"."""
     words = raw.split()
+    if (
+        agent is not None
+        and agent.lower() in FIRST_PERSON
+        and len(words) > 1
+        and words[0].lower() == "the"
+        and words[-1].lower() in change_kinds.MEASURES
+    ):
+        # The speaker sets an amount of theirs: "we bumped the grocery budget to 450".
+        return speaker or "user", " ".join(words[1:]).lower()
     # "my neighbor's rent", "my sister's food budget": the owner ends in "'s".
     owned = [i for i, w in enumerate(words[:-1]) if w.lower().endswith(("'s", "’s"))]
     if owned:
@@ -202,7 +219,15 @@ def _owned(raw: str, speaker: str | None) -> tuple[str | None, str]:
         return subject(" ".join(words[:cut]), speaker), " ".join(words[cut:]).lower()
     if words and words[0].lower() in FIRST_PERSON and len(words) >= 2:
         return speaker or "user", " ".join(words[1:]).lower()
-    return subject(raw, speaker), "costs"
+    if len(words) > 1 and words[-1].lower() in _PRICE_WORDS:
+        words = words[:-1]  # "the gym membership price" is what the gym membership costs
+    return subject(" ".join(words), speaker), "costs"
+
+
+#: Nouns that name what a thing costs.
+_PRICE_WORDS = frozenset(("price", "cost", "fee", "fees"))
+#: An amount of money: a currency sign or word.
+_MONEY = re.compile(r"[$£€]|\b(?:pounds?|dollars?|euros?|quid|bucks|usd|gbp|eur)\b", re.I)
 
 
 def called(clause: str) -> list[Claim]:

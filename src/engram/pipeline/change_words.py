@@ -29,7 +29,12 @@ class Claim:
     with Postgres"); the closing plan looks for whoever held it. ``source`` None: the
     sentence names no subject, and only ``replaced`` can tell whose fact changed.
     ``ends_only``: the text said the replaced value ended ("I don't like sushi any
-    more"): only that relation closes, not the others of its type."""
+    more"): only that relation closes, not the others of its type. ``one``: whether
+    the relation holds one value at a time by the kind of noun that names it ("my bank
+    is Starling": ``engram.pipeline.change_kinds``), for a relation the vocabulary does
+    not declare; None: not said. ``agent``: the speaker, when they made the change to
+    a thing named by its attribute ("we switched electricity supplier to EDF"): the
+    planner reads the thing as the speaker's attribute if they hold one of that name."""
 
     source: str | None
     relation: str
@@ -38,6 +43,8 @@ class Claim:
     replaced: str | None = None
     confidence: float = PLAIN_CONFIDENCE
     ends_only: bool = False
+    one: bool | None = None
+    agent: str | None = None
 
 
 ADDITION_WORDS = re.compile(

@@ -27,11 +27,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from engram.errors import EngramError
+from engram.pipeline import change_kinds, vocabulary
 from engram.pipeline import change_signals as claims_module
-from engram.pipeline import vocabulary
 from engram.pipeline.change_signals import ADDITION, CHANGE, PLAIN, Claim
 from engram.store.protocols import Store
-from engram.store.protocols.graph import Entity, Relation, Statement, Triple, canonical_name
+from engram.store.protocols.graph import (
+    Entity,
+    Relation,
+    Statement,
+    Triple,
+    canonical_name,
+    canonical_relation,
+)
 
 log = logging.getLogger("engram.pipeline")
 
@@ -40,7 +47,9 @@ log = logging.getLogger("engram.pipeline")
 Judge = Callable[[Relation, str], bool | None]
 
 #: Words a subject may be named with or without ("billing" is "the billing service").
-GENERIC_HEADS = ("service", "app", "application", "system", "project", "team", "api", "site")
+GENERIC_HEADS = (
+    "service", "app", "application", "system", "project", "team", "squad", "api", "site",
+)  # fmt: skip
 #: Learned cardinality needs this many sources of the relation in the namespace.
 LEARN_MIN_SOURCES = 3
 #: A relation is many when at least this share of its sources hold several targets.
@@ -53,6 +62,8 @@ MIN_CLOSING_CONFIDENCE = 0.65
 SPEAKER = "user"
 #: How many current relations of an entity are read to find what a change replaces.
 READ_LIMIT = 200
+#: How many entities containing a first name are read to find the one full name.
+FIRST_NAME_READ = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,19 +96,25 @@ def plan(
         fact = _from_claim(reads, claim)
         if fact is not None:
             facts.setdefault(_key(fact), fact)
-    claimed = {(_base(f.source), f.relation): f.signal for f in facts.values()}
+    claimed = {(_base(f.source), f.relation): f for f in facts.values()}
+    told = {(f.relation, canonical_name(f.target)) for f in facts.values()}
     for source, relation, target, confidence in statement.triples:
         kind = vocabulary.canonical(relation, target)
         if kind.one is not False:  # a fact that may close: name its subject as known
-            entity = reads.resolve(source)
+            # A claim said it of a full name ("Sam joined Globex", Sam Lee's): so is it.
+            named = (kind.relation_type, canonical_name(target)) in told
+            entity = reads.resolve(source, first_name=named)
             source = entity.name if entity is not None else source
         fact = _Fact(source, kind.relation_type, target, confidence, PLAIN, kind.one)
         seen = facts.get(_key(fact))
         if seen is not None:  # a claim said it too: its subject and signal stand
             facts[_key(fact)] = replace(seen, confidence=max(seen.confidence, confidence))
             continue
-        signal = claimed.get((_base(source), kind.relation_type))
-        facts[_key(fact)] = replace(fact, signal=signal or (ADDITION if addition else PLAIN))
+        said = claimed.get((_base(source), kind.relation_type))
+        signal = said.signal if said is not None else (ADDITION if addition else PLAIN)
+        # The claim of the same subject and type tells its cardinality by kind too.
+        one = said.one if said is not None and fact.one is None else fact.one
+        facts[_key(fact)] = replace(fact, signal=signal, one=one)
     closes: set[str] = set()
     keeps: set[str] = set()
     planned: list[_Fact] = []
@@ -130,20 +147,41 @@ class _Reads:
             self._entities[key] = self.store.graph.entity(self.namespace, name)
         return self._entities[key]
 
-    def resolve(self, name: str) -> Entity | None:
+    def resolve(self, name: str, *, first_name: bool = False) -> Entity | None:
         """The entity a subject names, also when it is named without or with a generic
-        head ("billing" for "the billing service"); a proper name only in full."""
+        head ("billing" for "the billing service", "the mobile squad" for "the mobile
+        team"), a relative by another of their names ("Mum" for "my mother"), and,
+        with ``first_name`` (a change said: the read scans names, so only then), a
+        person by their first name when one person has it ("Tomás" for "Tomás
+        Ortega")."""
         words = name.split()
-        tries = [name]
+        tries = [name, *change_kinds.kin_names(name)]
         if not all(w[:1].isupper() for w in words):
             tries += [f"{name} {h}" for h in GENERIC_HEADS]
             if len(words) > 1 and words[-1].lower() in GENERIC_HEADS:
-                tries.append(" ".join(words[:-1]))
+                stem = " ".join(words[:-1])
+                tries += [stem, *(f"{stem} {h}" for h in GENERIC_HEADS if h != words[-1])]
         for candidate in tries:
             entity = self.entity(candidate)
             if entity is not None:
                 return entity
+        if first_name and len(words) == 1 and name[:1].isupper():
+            return self._by_first_name(name)
         return None
+
+    def _by_first_name(self, name: str) -> Entity | None:
+        """The one entity whose name is ``name`` and a surname (as ``mem.graph.dedupe``'s
+        first-name rule pairs them): "Tomás" is "Tomás Ortega" while no other Tomás is
+        known."""
+        first = canonical_name(name)
+        found = [
+            e
+            for e in self.store.graph.entities(
+                self.namespace, limit=FIRST_NAME_READ, offset=0, query=first
+            )
+            if len(e.canonical_name.split()) == 2 and e.canonical_name.split()[0] == first
+        ]
+        return found[0] if len(found) == 1 else None
 
     def holding(self, source: Entity, relation_type: str) -> list[Relation]:
         """What holds now for the source and type (an indexed read)."""
@@ -232,8 +270,10 @@ def _from_claim(reads: _Reads, claim: Claim) -> _Fact | None:
     """A claim as a fact of the graph: its subject resolved, its relation canonical,
     and what a replacement replaces found."""
     kind = vocabulary.canonical(claim.relation, claim.target)
-    relation, one = kind.relation_type, kind.one
-    entity = reads.resolve(claim.source) if claim.source else None
+    # Declared cardinality first; else the noun's kind ("my bank is ..." holds one).
+    relation, one = kind.relation_type, claim.one if kind.one is None else kind.one
+    said = claim.signal == CHANGE or one is True
+    entity = reads.resolve(claim.source, first_name=said) if claim.source else None
     source = entity.name if entity is not None else claim.source
     signal, ends = claim.signal, None
     if claim.replaced is not None:
@@ -257,9 +297,39 @@ def _from_claim(reads: _Reads, claim: Claim) -> _Fact | None:
         source = _part_owner(reads, entity, relation) or source
     if source is None:
         return None
+    held = (
+        _speakers_attribute(reads, claim.agent, claim.source, relation)
+        if signal == CHANGE and claim.agent and claim.replaced is None and claim.source
+        and (entity is None or not reads.holding(entity, relation))
+        else None
+    )  # fmt: skip
+    if held is not None:
+        entity, source, relation = held
+        one = vocabulary.canonical(relation, claim.target).one
     if signal == CHANGE and entity is not None and not reads.holding(entity, relation):
         relation, one = _same_kind(reads, entity, relation, claim.target) or (relation, one)
     return _Fact(source, relation, claim.target, claim.confidence, signal, one, ends)
+
+
+def _speakers_attribute(
+    reads: _Reads, agent: str, thing: str, relation: str
+) -> tuple[Entity, str, str] | None:
+    """The speaker's entity, name and relation when the ``thing`` they changed names an
+    attribute they hold: by its name ("electricity supplier" for ``electricity_supplier``)
+    or by the category of ``relation`` ("main database" for ``uses_database``)."""
+    speaker = reads.entity(agent)
+    if speaker is None:
+        return None
+    named = canonical_relation(thing)
+    category = relation.removeprefix("uses_") if relation.startswith("uses_") else None
+    said = canonical_name(thing).split()
+    for held in reversed(reads.around(speaker)):
+        if held.source_entity_id != speaker.id:
+            continue
+        kind = held.relation_type
+        if kind == named or (category is not None and kind == relation and said[-1:] == [category]):
+            return speaker, speaker.name, kind
+    return None
 
 
 def _end(reads: _Reads, relation: Relation, statement: Statement) -> None:
@@ -290,6 +360,8 @@ def _same_kind(
             (relation == "uses" and noun is not None and vocabulary.head(r.target) == noun)
             # not "uses": "the app moved to Vercel" does not replace its database
             or (relation != "uses" and r.relation_type.startswith(f"{relation}_"))
+            # "we bumped the grocery budget" after "our monthly grocery budget is ..."
+            or (relation != "uses" and r.relation_type.endswith(f"_{relation}"))
             # "my dog's vet is Hilltop now" after "... is Greenway Vets" (has_vet)
             or r.relation_type == f"has_{relation}"
         )

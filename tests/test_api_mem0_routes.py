@@ -129,3 +129,20 @@ def test_bad_requests_are_422(served: tuple[str, dict[str, str]]) -> None:
             alice.post("/search", json={"query": "x", "user_id": "alice", "top_k": -1}).status_code
             == 422
         )
+
+
+def test_an_inferred_add_that_keeps_its_conversation_in_view_is_not_a_500(
+    served: tuple[str, dict[str, str]],
+) -> None:
+    # The door tells a library caller with a UserWarning why the conversation stays
+    # listed; a server has no caller to warn (and under -W error the warning was a 500),
+    # so the route logs it and answers mem0's shape.
+    url, keys = served
+    with client(url, keys["alice"]) as alice:
+        made = alice.post(
+            "/memories",
+            json={"messages": [{"role": "user", "content": "ok thanks"}], "user_id": "alice"},
+        )
+        assert made.status_code == 200, made.text
+        [item] = made.json()["results"]
+        assert (item["memory"], item["event"]) == ("user: ok thanks", "ADD")

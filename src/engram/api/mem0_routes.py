@@ -13,6 +13,7 @@ namespace, so it needs an admin key (403 otherwise).
 
 from __future__ import annotations
 
+import logging
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query
@@ -22,6 +23,8 @@ from engram.api.auth import Caller, ServerState, State
 from engram.api.routes import _ERRORS, MemoryId
 from engram.compat.mem0 import Memory as Door
 from engram.keys import Principal
+
+log = logging.getLogger("engram.api")
 
 #: mem0's ids in a query string (its server's ``GET``/``DELETE /memories``).
 IdQuery = Annotated[str | None, Query(min_length=1, max_length=190)]
@@ -98,6 +101,7 @@ def _door(caller: Principal, state: ServerState) -> Door:
         memory=mem,
         scope=lambda u, a, r, ns: caller.scope(mem, namespace=ns, user_id=u, agent_id=a, run_id=r),
         reaches=caller.may_reach,
+        notice=log.warning,
     )
 
 

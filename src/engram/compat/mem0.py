@@ -26,7 +26,7 @@ from typing import Any, TypedDict
 from engram.aio import Awaitable, awaitable
 from engram.compat.mem0_filters import SCOPE_KEYS, Parsed, entity_id, parse
 from engram.compat.mem0_ids import legacy_name, legacy_owner, name_of, owner_namespace
-from engram.compat.mem0_infer import ACTOR, INHERITED, add_inferred, is_conversation
+from engram.compat.mem0_infer import ACTOR, INHERITED, add_inferred, is_conversation, warn
 from engram.compat.mem0_items import (
     expiration,
     expired,
@@ -129,6 +129,7 @@ class Memory(Closing):
         embedder: Embedder | None | str = "default",
         scope: ScopeOf | None = None,
         reaches: Callable[[str], bool] | None = None,
+        notice: Callable[[str], None] = warn,
     ) -> None:
         if memory is not None and (path is not None or config is not None):
             raise InvalidInputError("pass either memory= or path=/config=, not both")
@@ -139,6 +140,9 @@ class Memory(Closing):
             lambda u, a, r, ns: native.scope(ns, user_id=u, agent_id=a, run_id=r)
         )
         self._reaches = reaches or (lambda namespace: True)
+        # What add(infer=True) kept in view and why: a warning to a library caller; a
+        # server logs it (a warning there has no caller to reach, and -W error makes it a 500).
+        self._notice = notice
         # mem0 addresses a memory by id alone, engram by namespace and id: the
         # namespaces of ids this door has seen, so a deleted one's history is found.
         self._seen: dict[str, str] = {}
@@ -188,7 +192,7 @@ class Memory(Closing):
             # The text as given: a string stays the speaker's line the extractor reads.
             said = messages if isinstance(messages, str) else listed
             item_in = {"content": said, **_ids(scope), "metadata": base}
-            return add_inferred(self.engram, item_in, scope.namespace, self._seen)
+            return add_inferred(self.engram, item_in, scope.namespace, self._seen, self._notice)
         kept = verbatim(listed)
         items = []
         for text, role, actor in kept:

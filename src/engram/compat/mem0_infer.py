@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engram.errors import NotFoundError
@@ -45,8 +45,17 @@ def is_conversation(record: MemoryRecord) -> bool:
     return record.metadata.get(CONVERSATION) is True
 
 
+def warn(message: str) -> None:
+    """A library caller's notice: a ``UserWarning`` pointing at their ``add`` call."""
+    warnings.warn(message, UserWarning, stacklevel=5)
+
+
 def add_inferred(
-    native: EngramMemory, item: Mapping[str, Any], namespace: str, seen: dict[str, str]
+    native: EngramMemory,
+    item: Mapping[str, Any],
+    namespace: str,
+    seen: dict[str, str],
+    notice: Callable[[str], None] = warn,
 ) -> dict[str, Any]:
     """Keep the conversation ``item`` as one raw memory, run its extraction job now and
     list what it did, as mem0's ``add`` lists what it inferred: each fact written
@@ -56,7 +65,8 @@ def add_inferred(
     Once the job has run, kept a fact and held nothing for review, the conversation is
     marked ``CONVERSATION``. Otherwise (the pipeline off, the job failed, no fact kept,
     or a change held for review in ``controlled`` mode) it stays in the door's view,
-    listed as an ``ADD``, so nothing said is out of sight, and a warning says why; a
+    listed as an ``ADD``, so nothing said is out of sight, and ``notice`` says why
+    (a ``UserWarning`` by default; the HTTP routes log it); a
     conversation that is itself the fact (its text deduplicated onto it) is listed as
     that fact, without one."""
     [done] = native.add_many([dict(item)], namespace=namespace, on_blocked="raise").items
@@ -81,11 +91,7 @@ def add_inferred(
         seen[record.id] = record.namespace
         results.append({"id": record.id, "memory": record.content, "event": "ADD"})
     if held:
-        warnings.warn(
-            f"mem0 add(infer=True): {held}; the conversation is kept as a memory",
-            UserWarning,
-            stacklevel=4,
-        )
+        notice(f"mem0 add(infer=True): {held}; the conversation is kept as a memory")
     return {"results": results}
 
 

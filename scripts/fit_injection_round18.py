@@ -1,0 +1,203 @@
+"""Round eighteen of the learned injection detector (engram issue 26, item 3;
+docs/safety.md, "Round eighteen: false positives on agent writes"): engram's own speaker
+labels read as labels, and a floor on the network's score under the combination.
+
+Why: round twelve's new-user pass (docs/benchmarks.md) wrote 432 benign writes of one
+person's agent memory and the shipped detector quarantined 28 of them: grocery lists,
+"user: ok thanks", "Dinner tonight: risotto.". Issue 26 measured false positives only on
+LoCoMo and BEAM texts. ``src/engram/data/benign_agent.json`` (``scripts/
+benign_agent_set.py``, committed before anything changed: 2ef7055) holds 1,629 such
+writes in two halves; the shipped detector (fp32) flags **73 of the 787 in ``tune``
+(9.3%) and 113 of the 842 in ``check`` (13.4%)**, nearly all of them message lists
+engram rendered as ``"user: ..."`` / ``"assistant: ..."`` lines, the rest short notes
+whose handful of n-grams the lexical view scores high while the network scores them
+near zero ("Blood pressure 122/78 this morning.": network 0.002, together 0.998).
+
+The levers (run-time code in ``engram.injection_detector`` and
+``engram.injection_lexical``; no model is refitted, so the network and the lexical
+model are the shipped files):
+
+- **labels**: in a message-list memory (type ``message``) a line's leading ``user: `` or
+  ``assistant: `` is engram's label: a write the scores fire on is embedded again
+  without the labels and that second look decides (every other marker, and the words
+  after a label, still count; a plain string's labels count as before). Always on in
+  the cells below: it changes nothing for a plain-string write, so the left-out rounds
+  and the real texts read the same with or without it; on the tune half it takes the
+  flagged writes from 73 to 6 (read while writing this docstring, before the grid);
+- **floor** ``F`` and **short** ``K``: the combination does not flag a text of fewer
+  than ``K`` tokens (every text when ``K`` is 0) whose network score is below ``F``
+  (``Lexical.admits``).
+
+Cells: ``F`` in 0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6 times ``K`` in 0, 6, 10, 16 (the
+``F = 0`` cells are the labels alone). Each cell is read on the five left-out training
+rounds (round seventeen's harness and saved scores: the reference lexical setting
+``notes x2 + r13 + r14 + r15``, the shipped one refitted per left-out round, in the
+shipped mode ``logistic r300, tight``; the per-round networks' scores, fp32), on the
+8,288 real texts (the shipped network and the shipped lexical file, with the cell's
+floor) and on the benign agent set's ``tune`` half (the shipped files through the
+run-time code, the labelled texts as message lists, fp32). The ``check`` half is
+measured for every cell but decides nothing.
+
+The rule, fixed and committed before the grid runs: the fewest benign-agent ``tune``
+writes flagged, over the cells, subject to
+(a) the left-out rounds' catches, summed, no lower than the reference's (``F = 0``,
+    the shipped setting) by more than 2;
+(b) at most 2 of the 8,288 real texts flagged and at most 2 of the checked half;
+(c) the shipped files at most 512 KB together, and a write's median within 0.2 ms of
+    the shipped detector's (``--timing``, side by side, interleaved per text, after the
+    choice; a cell that fails gives way to the next).
+Ties go to more left-out catches, then the lower floor, then the narrower gate (the
+smaller ``K`` above 0, then ``K = 0``). The target reported beside it: the ``check``
+half's writes flagged at most 0.1% (0 of 842), or as close as the choice comes.
+
+The ship rule, fixed before any held-out fold is read: the choice is read once, side by
+side with the shipped detector on the same fp32 embeddings (``--read``), on held-out 2
+to 16 (English catches per fold, overall, notes); it ships if no fold's English catches
+are lower than the shipped detector's by more than 2, it flags at most 2 of the 8,288
+real texts, and it flags no more benign held-out notes summed over held-out 2 to 16.
+
+    python scripts/fit_injection_round18.py [--data ../shared/bench] --cache PATH
+        --scores /tmp/engram-fit-detector/round17-scores [--combine] [--write PATH]
+        [--timing LEXICAL] [--read LEXICAL]
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import fit_injection_mlp as mlp  # noqa: E402  (round eight's data and harness)
+import fit_injection_round14 as r14  # noqa: E402  (the logistic bounded by notes and real)
+import fit_injection_round15 as r15  # noqa: E402  (the left-out rounds' network scores)
+import fit_injection_round16 as r16  # noqa: E402  (the shipped lexical file, the modes)
+import fit_injection_round17 as r17  # noqa: E402  (round seventeen's rounds and scores)
+
+from engram.bench.injection import real_texts  # noqa: E402
+from engram.injection_detector import Detector  # noqa: E402
+from engram.injection_lexical import _TOKEN, Lexical  # noqa: E402
+from engram.safety import scan  # noqa: E402
+
+FLOORS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6)
+SHORTS = (0, 6, 10, 16)
+#: What ``--write`` adds to the shipped lexical file: (floor, short), by the rule.
+CHOSEN: tuple[float, int] | None = None
+AGENT = Path(__file__).resolve().parents[1] / "src/engram/data/benign_agent.json"
+
+
+def agent_halves() -> dict[str, list[str]]:
+    """The benign agent set's ``tune`` and ``check`` halves."""
+    body = json.loads(AGENT.read_text("utf-8"))
+    return {"tune": body["tune"], "check": body["check"]}
+
+
+def labelled(text: str) -> bool:
+    """Whether an agent-set text stands for a message list engram rendered."""
+    return text.startswith(("user: ", "assistant: "))
+
+
+def gate(floor: float, short: int, network: np.ndarray, texts: list[str]) -> np.ndarray:
+    """Per text, whether the floor admits it (``Lexical.admits``)."""
+    if not floor:
+        return np.ones(len(texts), bool)
+    long = np.array([bool(short) and len(_TOKEN.findall(t)) >= short for t in texts])
+    return np.asarray(network >= floor) | long
+
+
+def detector(floor: float, short: int) -> Detector:
+    """The shipped network and lexical file with the floor set."""
+    base = r14.with_lexical(str(r16.SHIPPED_LEXICAL))
+    assert base.lexical is not None
+    return replace(base, lexical=replace(base.lexical, floor=floor, short=short))
+
+
+def agent_flags(data: mlp.Data, texts: list[str], floor: float, short: int) -> int:
+    """How many of ``texts`` the shipped files with the floor flag (the rules, then the
+    detector with the labelled texts as message lists and the second look)."""
+    found = detector(floor, short)
+    vectors = data.features(texts, 0.0)[:, : -mlp.N_CUES]
+
+    def embed(batch: list[str]) -> np.ndarray:
+        return data.features(list(batch), 0.0)[:, : -mlp.N_CUES]
+
+    marks = [labelled(t) for t in texts]
+    reasons = found.reasons(vectors, texts, embed, None, marks)
+    rules = [bool(scan(t)) for t in texts]  # the rules read the stored text, labels and all
+    return sum(1 for r, x in zip(reasons, rules, strict=True) if r is not None or x)
+
+
+def combine(data: mlp.Data, t: mlp.Training, out: Path, _only: str) -> None:
+    """Every cell's line (the docstring), the reference's first."""
+    g = r17.grid()
+    mode = r16.REFERENCE_MODE
+    weight = r17.LEXICAL[r17.REFERENCE]["benign_weight"]
+    rules_real = np.array([bool(scan(x)) for x in t.real_all])
+    checked = np.ones(len(t.real_all), bool)
+    checked[t.fitted] = False
+    per = r15.network_scores(data, t, out, rules_real[checked], g.rounds, g.newest)
+    lexs = r15._lexs(out, r17.REFERENCE, per, g.prefix)
+    sets = {n: mlp.left_out(t.attacks, *r)[:2] for n, r in g.rounds.items()}
+    stacks = {
+        name: r14._cell(per, lexs, [o for o in per if o != name], weight, mode) for name in per
+    }
+    shipped = detector(0.0, 0)
+    assert shipped.lexical is not None
+    net_real = shipped.probabilities(
+        data.features(t.real_all, 0.0)[:, : -mlp.N_CUES], list(t.real_all)
+    )
+    comb_real = shipped.lexical.combined(net_real, list(t.real_all)) >= shipped.lexical.threshold
+    halves = agent_halves()
+    for floor in FLOORS:
+        for short in SHORTS if floor else (0,):
+            counts, notes = [], 0
+            for name, p in per.items():
+                stack, th = stacks[name]
+                test, left = sets[name]
+                s_t = stack.scores(p["st"], lexs[name][0]) >= th
+                s_n = stack.scores(p["sl"], lexs[name][1]) >= th
+                counts.append(int((p["rules_t"] | (s_t & gate(floor, short, p["st"], test))).sum()))
+                notes += int((p["rules_n"] | (s_n & gate(floor, short, p["sl"], left))).sum())
+            real = rules_real | (comb_real & gate(floor, short, net_real, list(t.real_all)))
+            tune = agent_flags(data, halves["tune"], floor, short)
+            check = agent_flags(data, halves["check"], floor, short)
+            print(
+                f"cell | floor {floor} short {short}: {sum(counts)} "
+                f"({' / '.join(map(str, counts))}) notes {notes} real {int(real.sum())} "
+                f"({int(real[checked].sum())}) agent tune {tune} of {len(halves['tune'])} "
+                f"check {check} of {len(halves['check'])}",
+                flush=True,
+            )
+
+
+def write(path: Path) -> None:
+    """The shipped lexical file with ``CHOSEN``'s floor, written at ``path``."""
+    if CHOSEN is None:
+        raise SystemExit("no cell chosen: CHOSEN is None")
+    with np.load(r16.SHIPPED_LEXICAL) as arrays:
+        body: dict[str, Any] = {k: arrays[k] for k in arrays.files}
+    body["floor"], body["short"] = np.float64(CHOSEN[0]), np.int64(CHOSEN[1])
+    np.savez_compressed(path, **body)
+    with np.load(path) as arrays:
+        found = Lexical.from_arrays(arrays)
+    print(f"{path}: {path.stat().st_size} bytes, floor {found.floor}, short {found.short}")
+
+
+def main() -> None:
+    args, data, real_all, out = r14.setup(__doc__ or "", "round18")
+    if args.combine:
+        combine(data, r17.training(real_all), out, args.only)
+    if args.timing:
+        r14.timing(data, real_all, args.timing, str(r16.SHIPPED_LEXICAL))
+    if args.write:
+        write(Path(args.write))
+    if args.read is not None:
+        r14.read(data, real_texts(args.data), args.read, str(r16.SHIPPED_LEXICAL))
+
+
+if __name__ == "__main__":
+    main()

@@ -50,15 +50,61 @@ Ties go to more left-out catches, then the lower floor, then the narrower gate (
 smaller ``K`` above 0, then ``K = 0``). The target reported beside it: the ``check``
 half's writes flagged at most 0.1% (0 of 842), or as close as the choice comes.
 
+Ran (09:37-09:39 UTC, one process; the harness's saved scores, so no fit). Each cell:
+left-out catches (four / five / six / eight / nine); left-out notes; real texts
+(checked half); benign agent ``tune`` / ``check`` flagged:
+
+- ``F = 0`` (the labels alone; the reference's catches): 545 (101 / 135 / 92 / 132 /
+  85); 27; 2 (1); tune 6 of 787, check 7 of 842.
+- a floor on every text (``K = 0``) costs catches at once: ``F`` 0.05 540, 0.1 536, 0.2
+  526, 0.3 512, 0.4 503, 0.5 489, 0.6 472 (tune 4, 4, 2, 2, 1, 1, 0; real 1, 1, 1, 0 ...);
+- ``K = 6`` changes nothing below ``F`` 0.6 (545, tune 6); ``K = 10``: 545 / 545 / 545
+  / 544 / 544 / 543 / 542 catches at ``F`` 0.05 ... 0.6, tune 5, 5, 4, 4, 3, 3, 2;
+- ``K = 16``: ``F`` 0.05 545 (tune 4), 0.1 545 (4), **0.2 544 (101 / 135 / 91 / 132 /
+  85); notes 23; real 2 (1); tune 2, check 2**, 0.3 540 (2), 0.4 538 (1), 0.5 534 (1),
+  0.6 529 (0).
+
+The grid ran twice: the first look on a message list was then changed to read its
+words without the labels beside the stored vector (rather than with and without them,
+which cost 0.24 ms at the median message write), and the second run (09:40) differs only
+in ``F`` 0.4 and 0.5, one tune write fewer in each (``K`` 0, 6, 10, 16: tune 1, 5, 3, 1);
+every figure above is the second run's.
+
+Within (a) and (b) (at least 543 catches, at most 2 real texts): the fewest tune writes
+flagged is 2, at ``F = 0.2, K = 16`` alone; it is **chosen** (``CHOSEN``). The tune
+half's two are "Understood." and "assistant: Understood." (network 0.50 without the
+label); the check half's two (measured, not chosen on) "Todo today: book dentist" and a
+code comment "# TODO: handle the empty list case" with its three lines: 0.24% against
+the 0.1% target, from 13.4%.
+
 The ship rule, fixed before any held-out fold is read: the choice is read once, side by
 side with the shipped detector on the same fp32 embeddings (``--read``), on held-out 2
 to 16 (English catches per fold, overall, notes); it ships if no fold's English catches
 are lower than the shipped detector's by more than 2, it flags at most 2 of the 8,288
 real texts, and it flags no more benign held-out notes summed over held-out 2 to 16.
 
+Written (``--write``, 09:39): the shipped ``injection_lexical.npz`` with ``floor`` 0.2 and
+``short`` 16 added, 124,189 bytes (123,819 before) beside the network's 196,325. Timing
+(load 5.9-6.8): ``--timing`` (1,036 real texts, every eighth, one at a time, interleaved
+per text against the file shipped before) median 0.283 -> 0.261 ms, mean 2.09 -> 2.09,
+p95 13.6 -> 14.5 ms; ``--messages`` (the agent set's 505 message lists read as message
+lists, the second look's embedding timed where it happens) median 0.301 -> 0.365 and
+0.287 -> 0.360 ms in two runs (mean 0.75 -> 2.72 and 0.48 -> 2.22 ms: the second look on
+the message lists the first look fires on): within (c).
+
+Read once (09:41-09:44, ``--read``, the same fp32 embeddings, the file shipped before as
+``--before``; English catches, shipped -> choice): held-out 2 92 -> 92 of 93, 3 99 -> 98
+of 108, 4 109 -> 109 of 120, 5 97 -> 96 of 111, 6 103 -> 102 of 118, 7 111 -> 110 of 118,
+8 107 -> 107, 9 85 -> 85, 10 82 -> 82, 11 86 -> 86, 12 77 -> 77, 13 95 -> 95, 14 87 ->
+87, 15 85 -> 85, 16 86 -> 86 of 100; summed over held-out 2 to 16 1,401 -> 1,397
+(overall 1,537 -> 1,533); benign notes over held-out 2 to 16 52 -> 51 (held-out 3 1 ->
+0); real texts 2 -> 2 (``locomo/conv-41/D6:13``, ``beam/8/q/conversation_reference``).
+**By the ship rule the choice ships**: no fold lower by more than 2 (four folds lower by
+one), 2 real texts, 51 <= 52 notes.
+
     python scripts/fit_injection_round18.py [--data ../shared/bench] --cache PATH
         --scores /tmp/engram-fit-detector/round17-scores [--combine] [--write PATH]
-        [--timing LEXICAL] [--read LEXICAL]
+        [--timing LEXICAL] [--messages] [--read LEXICAL] [--before LEXICAL]
 """
 
 from __future__ import annotations
@@ -86,7 +132,7 @@ from engram.safety import scan  # noqa: E402
 FLOORS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6)
 SHORTS = (0, 6, 10, 16)
 #: What ``--write`` adds to the shipped lexical file: (floor, short), by the rule.
-CHOSEN: tuple[float, int] | None = None
+CHOSEN: tuple[float, int] | None = (0.2, 16)
 AGENT = Path(__file__).resolve().parents[1] / "src/engram/data/benign_agent.json"
 
 
@@ -187,16 +233,55 @@ def write(path: Path) -> None:
     print(f"{path}: {path.stat().st_size} bytes, floor {found.floor}, short {found.short}")
 
 
+def message_timing(data: mlp.Data) -> None:
+    """Per write, the shipped detector against the choice on the benign agent set's
+    message lists (both halves), one at a time, interleaved per text, the write's own
+    vector not timed; the choice reads them as message lists, so its second look (an
+    embedding of the text without its labels) is timed where it happens."""
+    import time
+
+    from engram.safety import scan
+
+    texts = [t for half in agent_halves().values() for t in half if labelled(t)]
+    vectors = data.features(texts, 0.0)[:, : -mlp.N_CUES]
+    embedder = data.embedder
+
+    def embed(batch: list[str]) -> np.ndarray:
+        return np.asarray(embedder.embed_batch(list(batch)), np.float32)  # type: ignore[attr-defined]
+
+    before, after = detector(0.0, 0), detector(*(CHOSEN or (0.0, 0)))
+    took: dict[str, list[float]] = {"shipped": [], "round eighteen": []}
+    for text, vector in zip(texts, vectors, strict=True):
+        for name, found, marks in (("shipped", before, None), ("round eighteen", after, [True])):
+            start = time.perf_counter()
+            if not scan(text):
+                found.reasons(vector[None, :], [text], embed, None, marks)
+            took[name].append(1000 * (time.perf_counter() - start))
+    mlp.report_timings(took, 3)
+
+
 def main() -> None:
+    # ``--before PATH``: the lexical file ``--timing`` and ``--read`` weigh against (the
+    # file shipped before this round; once the choice is written into ``engram/data``,
+    # ``git show a760213:src/engram/data/injection_lexical.npz`` holds it).
+    before = str(r16.SHIPPED_LEXICAL)
+    if "--before" in sys.argv:
+        at = sys.argv.index("--before")
+        before = sys.argv.pop(at + 1)
+        sys.argv.pop(at)
+    if "--messages" in sys.argv:
+        sys.argv.remove("--messages")
+        message_timing(r14.setup(__doc__ or "", "round18")[1])
+        return
     args, data, real_all, out = r14.setup(__doc__ or "", "round18")
     if args.combine:
         combine(data, r17.training(real_all), out, args.only)
     if args.timing:
-        r14.timing(data, real_all, args.timing, str(r16.SHIPPED_LEXICAL))
+        r14.timing(data, real_all, args.timing, before)
     if args.write:
         write(Path(args.write))
     if args.read is not None:
-        r14.read(data, real_texts(args.data), args.read, str(r16.SHIPPED_LEXICAL))
+        r14.read(data, real_texts(args.data), args.read, before)
 
 
 if __name__ == "__main__":

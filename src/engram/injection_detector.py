@@ -395,10 +395,14 @@ class Detector:
             read = self.read(texts)
         marks = list(labelled) if labelled is not None else [False] * len(texts)
         bare = [unlabelled(t) if m else t for t, m in zip(texts, marks, strict=True)]
-        found = self.fired(self.probabilities(vectors, texts, read.cues), list(texts))
-        if any(marks):  # a label must not hide the words after it from the lexical view
-            alone = self.fired(self.probabilities(vectors, bare), bare)
-            found = [a if a is not None else b for a, b in zip(found, alone, strict=True)]
+        rows = read.cues
+        if any(marks) and self.cue_scale:  # a message list's cues read without its labels
+            rows = rows.copy()
+            at = [i for i, m in enumerate(marks) if m]
+            rows[at] = cues([bare[i] for i in at])
+        # The first look: the stored vector (labels and all) with the text's words
+        # without labels; what fires on a message list is read again without them.
+        found = self.fired(self.probabilities(vectors, bare, rows), bare)
         again = [i for i, m in enumerate(marks) if m and found[i] is not None]
         if again and embed is not None:
             for i, p in self.second_look([bare[i] for i in again], embed, again).items():

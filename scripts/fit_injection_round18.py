@@ -102,6 +102,31 @@ of 108, 4 109 -> 109 of 120, 5 97 -> 96 of 111, 6 103 -> 102 of 118, 7 111 -> 11
 **By the ship rule the choice ships**: no fold lower by more than 2 (four folds lower by
 one), 2 real texts, 51 <= 52 notes.
 
+Part two (written at 09:58, after the ship reading above and before any of it ran): the
+floor leaves a register the set under-represents. Short lists of one-word items ("Groceries:
+apples, bananas, eggs, bin bags.", round twelve's pass) score about 0.5 on both models,
+and the logistic's intercept (7.8) makes two middling scores an attack: 11, 25 and 10 of
+60 such lists under "Groceries:", "Shopping list:" and "Buy:" are flagged with the
+floor (the set's lists, longer and more varied, 2 to 4 of 60; fp32). So the brief's
+fourth lever: the ``tune`` half as training notes of the lexical model (message lists as
+the detector reads them, without engram's labels), cut in five parts that leave with the
+five left-out rounds (round fifteen's ``with_parts``), so each part is scored out of fold
+and bounds the logistic's threshold beside the other notes (``logistic r300, tight``).
+Cells (``--lexical2``, ``--combine2``; round sixteen's ``combine`` on round seventeen's
+harness; the reference is the shipped setting refitted, the agent notes left out of its
+lexical model but among its left-out notes): ``notes x2 + r13 + r14 + r15 + agent`` in
+``r300`` and ``r30``.
+
+The rule of part two, fixed before its grid runs: the cell with the fewest ``tune``
+agent notes flagged out of fold, subject to (a) left-out catches summed no lower than the
+reference's by more than 2; (b) at most 2 real texts, at most 2 of the checked half; (c)
+the left-out notes other than the agent notes flagged no more than the reference flags;
+(d) fewer agent notes flagged than the reference. The chosen lexical file is written with
+part one's floor (0.2, 16), its ``check`` half measured, and read once on held-out 2 to
+16 side by side with the detector shipped before this round; it replaces part one's file
+if it meets part one's ship rule (no fold lower by more than 2, at most 2 real texts, no
+more benign notes summed); else part one's file stays.
+
     python scripts/fit_injection_round18.py [--data ../shared/bench] --cache PATH
         --scores /tmp/engram-fit-detector/round17-scores [--combine] [--write PATH]
         [--timing LEXICAL] [--messages] [--read LEXICAL] [--before LEXICAL]
@@ -119,13 +144,15 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fit_injection_mlp as mlp  # noqa: E402  (round eight's data and harness)
+import fit_injection_notes as notes  # noqa: E402  (training-only examples)
+import fit_injection_round13 as r13  # noqa: E402  (the network's settings, the lexical loop)
 import fit_injection_round14 as r14  # noqa: E402  (the logistic bounded by notes and real)
 import fit_injection_round15 as r15  # noqa: E402  (the left-out rounds' network scores)
 import fit_injection_round16 as r16  # noqa: E402  (the shipped lexical file, the modes)
 import fit_injection_round17 as r17  # noqa: E402  (round seventeen's rounds and scores)
 
 from engram.bench.injection import real_texts  # noqa: E402
-from engram.injection_detector import Detector  # noqa: E402
+from engram.injection_detector import Detector, unlabelled  # noqa: E402
 from engram.injection_lexical import _TOKEN, Lexical  # noqa: E402
 from engram.safety import scan  # noqa: E402
 
@@ -260,6 +287,53 @@ def message_timing(data: mlp.Data) -> None:
     mlp.report_timings(took, 3)
 
 
+#: Part two: the ``tune`` half as the lexical model's notes, as the detector reads them.
+AGENT_NOTES = notes.examples(
+    {}, sorted({unlabelled(t) if labelled(t) else t for t in agent_halves()["tune"]})
+)
+dropped = notes.adding(r17.dropped, "r18", AGENT_NOTES)
+LEXICAL2: dict[str, dict[str, float]] = {
+    r17.REFERENCE: r17.LEXICAL[r17.REFERENCE],
+    f"{r17.REFERENCE} + agent": {**r17.LEXICAL[r17.REFERENCE], "r18": 1},
+}
+#: Part two's choice (lexical setting, mode), by its rule.
+CHOSEN2: tuple[str, str] | None = None
+
+
+def training2(real_all: list[str]) -> mlp.Training:
+    """Round seventeen's training data and the agent notes (``dropped`` decides)."""
+    return notes.with_examples(r17.training(real_all), AGENT_NOTES)
+
+
+def grid2() -> r16.Grid:
+    """Part two's grid: round seventeen's rounds, each with its fifth of the agent notes."""
+    rounds = r15.with_parts(r17.rounds(), AGENT_NOTES)
+    return r16.Grid(LEXICAL2, r17.REFERENCE, rounds, r15.newest_notes(AGENT_NOTES), "lex18")
+
+
+def lexical_model2(t: mlp.Training, name: str, out_a: set[str], out_n: set[str]) -> Any:
+    """Part two's lexical setting ``name`` fitted as round seventeen's are."""
+    setting = {**r13.NETWORK, **LEXICAL2[name]}
+    return r16.lexical_model(t, name, out_a, out_n, setting, dropped)
+
+
+def write2(data: mlp.Data, t: mlp.Training, out: Path, path: Path) -> None:
+    """``CHOSEN2`` fitted on everything, written with part one's floor."""
+    if CHOSEN2 is None or CHOSEN is None:
+        raise SystemExit("no cell chosen: CHOSEN2 is None")
+    lname, mode = CHOSEN2
+    g = grid2()
+    per = r15.network_scores(data, t, out, r15.checked_rules(t), g.rounds, g.newest)
+    lexs = r15._lexs(out, lname, per, "lex18")
+    stack, th = r14._cell(per, lexs, list(per), LEXICAL2[lname]["benign_weight"], mode)
+    r14.save(data, t, lexical_model2(t, lname, set(), set()), stack, th, path, lname)
+    with np.load(path) as arrays:
+        body: dict[str, Any] = {k: arrays[k] for k in arrays.files}
+    body["floor"], body["short"] = np.float64(CHOSEN[0]), np.int64(CHOSEN[1])
+    np.savez_compressed(path, **body)
+    print(f"{path}: {path.stat().st_size} bytes with the floor")
+
+
 def main() -> None:
     # ``--before PATH``: the lexical file ``--timing`` and ``--read`` weigh against (the
     # file shipped before this round; once the choice is written into ``engram/data``,
@@ -273,7 +347,23 @@ def main() -> None:
         sys.argv.remove("--messages")
         message_timing(r14.setup(__doc__ or "", "round18")[1])
         return
+    part_two = [f for f in ("--lexical2", "--combine2", "--write2") if f in sys.argv]
+    for flag in part_two:
+        at = sys.argv.index(flag)
+        sys.argv.pop(at)
+        if flag == "--write2":
+            part_two.append(sys.argv.pop(at))
     args, data, real_all, out = r14.setup(__doc__ or "", "round18")
+    if part_two:
+        t2 = training2(real_all)
+        if "--lexical2" in part_two:
+            rounds = grid2().rounds
+            r13.lexical_scores(t2, out, args.only, LEXICAL2, lexical_model2, rounds, "lex18")
+        if "--combine2" in part_two:
+            r16.combine(data, t2, out, args.only, grid2())
+        if "--write2" in part_two:
+            write2(data, t2, out, Path(part_two[-1]))
+        return
     if args.combine:
         combine(data, r17.training(real_all), out, args.only)
     if args.timing:

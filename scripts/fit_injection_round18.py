@@ -127,6 +127,20 @@ part one's floor (0.2, 16), its ``check`` half measured, and read once on held-o
 if it meets part one's ship rule (no fold lower by more than 2, at most 2 real texts, no
 more benign notes summed); else part one's file stays.
 
+Part two ran (09:50-09:52; 12 lexical fits, one process, load 8.5). Each cell: left-out
+catches (four / five / six / eight / nine); left-out notes (the agent notes among them,
+of 787 out of fold, no floor); real texts (checked half); threshold:
+
+- reference ``notes x2 + r13 + r14 + r15``, ``r300``: 542 (100 / 135 / 91 / 132 / 84);
+  25 (4); 2 (1); 0.9939 (the agent notes among its left-out notes raise its threshold
+  from 0.9899). ``r30``: 543; 28 (5); 2 (1); 0.9739.
+- ``... + agent``, ``r300``: 539 (99 / 137 / 88 / 132 / 83); 19 (0); 1 (1); 0.9968.
+  ``r30``: 528 (97 / 134 / 85 / 132 / 80); 18 (0); 1 (1); 0.9919.
+
+**No cell meets part two's rule**: ``+ agent`` in ``r300`` flags none of the agent notes
+out of fold and 6 fewer left-out notes, but catches 3 fewer than the reference (539 <
+540), and ``r30`` 14 fewer. Nothing is written or read; part one's file stays.
+
     python scripts/fit_injection_round18.py [--data ../shared/bench] --cache PATH
         --scores /tmp/engram-fit-detector/round17-scores [--combine] [--write PATH]
         [--timing LEXICAL] [--messages] [--read LEXICAL] [--before LEXICAL]

@@ -139,7 +139,12 @@ of 787 out of fold, no floor); real texts (checked half); threshold:
 
 **No cell meets part two's rule**: ``+ agent`` in ``r300`` flags none of the agent notes
 out of fold and 6 fewer left-out notes, but catches 3 fewer than the reference (539 <
-540), and ``r30`` 14 fewer. Nothing is written or read; part one's file stays.
+540), and ``r30`` 14 fewer. Nothing is written or read; part one's file stays. Measured after
+that, to know the price of the rule and not to choose by (``+ agent`` in ``r300`` fitted
+once on everything with part one's floor, at /tmp): 124,499 bytes, threshold 0.9968, 1
+real text; it flags none of the 360 probe lists (part one's file: 2, 11, 4, 25, 2 and 10
+of each 60), none of the ``check`` half, and passes "Groceries: apples, bananas, eggs,
+bin bags."; no held-out fold was read with it.
 
     python scripts/fit_injection_round18.py [--data ../shared/bench] --cache PATH
         --scores /tmp/engram-fit-detector/round17-scores [--combine] [--write PATH]

@@ -28,6 +28,16 @@ rules passed) is quarantined, which is what flag mode does with a rule hit: it s
 stored, its ``metadata["injection_flags"]`` names the detector and its probability, and
 every context builder leaves it out. The weights belong to one embedding model (the
 default MiniLM); with another embedder the detector is off and the rules stand alone.
+
+Round eighteen (docs/safety.md, "Round eighteen: false positives on agent writes"):
+engram renders a message list as ``"user: ..."`` / ``"assistant: ..."`` lines
+(``engram.validate.content_text``), and both views had learned those labels as the
+chat-template markers of forged turns, so a user's own "user: ok thanks" was
+quarantined. In a message-list memory (type ``message``) a line's leading ``user: `` or
+``assistant: `` is read as engram's label: a write the scores fire on is read again
+without the labels (its text embedded once more, only then), and that second look
+decides. Every other marker ("system:", "<|im_start|>", "### Instruction:", a label in
+the middle of a line) still counts, and so do the words after a label.
 """
 
 from __future__ import annotations
@@ -44,7 +54,7 @@ from typing import Any
 import numpy as np
 
 from engram.injection_lexical import Lexical
-from engram.records import MemoryRecord
+from engram.records import MemoryRecord, MemoryType
 
 log = logging.getLogger(__name__)
 
@@ -143,6 +153,18 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     )
 )
 _YOU = re.compile(r"\b(?:you|your|yours|yourself)\b", _F)
+#: engram's own speaker labels, as ``engram.validate.content_text`` writes them at the
+#: start of each message of a list (the roles people's own turns carry; "system" and
+#: the rest stay markers).
+_LABEL = re.compile(r"^(?:user|assistant): ", re.MULTILINE)
+
+
+def unlabelled(text: str) -> str:
+    """``text`` without engram's speaker labels (``user: `` / ``assistant: `` at the
+    start of a line); the words after them stay."""
+    return _LABEL.sub("", text)
+
+
 _SENTENCE = re.compile(r"(?<=[.!?:;])\s+|\n+")
 #: Cue columns: one per ``CUES`` entry, the second person's density over the text, and
 #: its highest density over one sentence (a payload buried in a long note).
@@ -357,37 +379,42 @@ class Detector:
         texts: Sequence[str],
         embed: Embed | None = None,
         read: Read | None = None,
+        labelled: Sequence[bool] | None = None,
     ) -> list[str | None]:
         """Per text, the reason to quarantine it, or None below the threshold. With
         ``embed`` and a ``sentence_threshold``, the texts the whole-text score passes get
         the sentence view (their cued sentences embedded in one call). ``read``, the
         :meth:`read` of ``texts`` made before, saves reading them again (one of other
-        texts is ignored)."""
+        texts is ignored). ``labelled[i]``: text ``i`` is a message list engram rendered,
+        whose leading ``user: `` / ``assistant: `` are its labels (:func:`unlabelled`):
+        when the scores fire on it, its text without them is embedded and scored again
+        (with ``embed``), and that decides."""
         if len(vectors) == 0 or np.asarray(vectors).shape[1] != self.dimensions:
             return [None] * len(vectors)
         if read is None or not read.of(texts):
             read = self.read(texts)
-        found = self.probabilities(vectors, texts, read.cues)
-        out: list[str | None]
-        if self.lexical is not None:
-            th = self.lexical.threshold
-            out = [
-                f"{CODE}: the embedding and word n-gram classifiers give {p:.2f} together "
-                f"(threshold {th:.2f})"
-                if p >= th
-                else None
-                for p in self.lexical.combined(found, list(texts))
-            ]
-        else:
-            out = [
-                f"{CODE}: an embedding classifier gives {p:.2f} (threshold {self.threshold:.2f})"
-                if p >= self.threshold
-                else None
-                for p in found
-            ]
+        marks = list(labelled) if labelled is not None else [False] * len(texts)
+        bare = [unlabelled(t) if m else t for t, m in zip(texts, marks, strict=True)]
+        rows = read.cues
+        if any(marks) and self.cue_scale:  # a message list's cues read without its labels
+            rows = rows.copy()
+            at = [i for i, m in enumerate(marks) if m]
+            rows[at] = cues([bare[i] for i in at])
+        # The first look: the stored vector (labels and all) with the text's words
+        # without labels; what fires on a message list is read again without them.
+        found = self.fired(self.probabilities(vectors, bare, rows), bare)
+        again = [i for i, m in enumerate(marks) if m and found[i] is not None]
+        if again and embed is not None:
+            for i, p in self.second_look([bare[i] for i in again], embed, again).items():
+                found[i] = p
+        out = [None if p is None else self.reason(p) for p in found]
         if embed is not None and self.sentence_threshold:
+            cued = [
+                tuple(cued_sentences(b, self.window)) if m else c
+                for b, m, c in zip(bare, marks, read.cued, strict=True)
+            ]
             for i, p in self.sentence_scores(
-                [(i, t) for i, t in enumerate(texts) if out[i] is None], embed, read.cued
+                [(i, t) for i, t in enumerate(texts) if out[i] is None], embed, cued
             ).items():
                 if p >= self.sentence_threshold:
                     out[i] = (
@@ -395,6 +422,37 @@ class Detector:
                         f"(sentence threshold {self.sentence_threshold:.2f})"
                     )
         return out
+
+    def fired(self, network: np.ndarray, texts: list[str]) -> list[float | None]:
+        """Per text, the score that fires on it (the combination's with the lexical view,
+        within its floor; the network's alone without it), or None."""
+        if self.lexical is not None:
+            return self.lexical.fires(network, texts)
+        return [float(p) if p >= self.threshold else None for p in network]
+
+    def reason(self, p: float) -> str:
+        """The reason a memory carries for a firing score ``p`` (:meth:`fired`)."""
+        if self.lexical is not None:
+            return (
+                f"{CODE}: the embedding and word n-gram classifiers give {p:.2f} together "
+                f"(threshold {self.lexical.threshold:.2f})"
+            )
+        return f"{CODE}: an embedding classifier gives {p:.2f} (threshold {self.threshold:.2f})"
+
+    def second_look(
+        self, texts: list[str], embed: Embed, keys: list[int]
+    ) -> dict[int, float | None]:
+        """Per key, what fires on its text (message lists without engram's labels) read
+        afresh: embedded in one ``embed`` call and scored. A failed call gives nothing
+        (the first look's verdict stands, with a log line)."""
+        try:
+            vectors = np.asarray(embed(texts), np.float32)
+        except Exception as exc:  # the write is stored; keep the first look's verdict
+            log.warning("the injection detector's second look is skipped: %s", exc)
+            return {}
+        if vectors.shape != (len(texts), self.dimensions):
+            return {}
+        return dict(zip(keys, self.fired(self.probabilities(vectors, texts), texts), strict=True))
 
     def sentence_scores(
         self,
@@ -463,12 +521,14 @@ def quarantined(
     read: Read | None = None,
 ) -> list[tuple[MemoryRecord, str]]:
     """The records the detector fires on that carry no injection flag yet, each with
-    its reason (a memory the rules already flagged keeps the rules' reasons); ``embed``
-    gives the sentence view, ``read`` the :meth:`Detector.read` of their contents made
-    before."""
+    its reason (a memory the rules already flagged keeps the rules' reasons); a message
+    list's speaker labels are read as labels (:meth:`Detector.reasons`); ``embed``
+    gives the sentence view and the second look, ``read`` the :meth:`Detector.read` of
+    their contents made before."""
     out = []
     texts = [record.content for record in records]
-    found = detector.reasons(vectors, texts, embed, read)
+    labelled = [record.type is MemoryType.MESSAGE for record in records]
+    found = detector.reasons(vectors, texts, embed, read, labelled)
     for record, reason in zip(records, found, strict=True):
         if reason is not None and not record.metadata.get(FLAGS):
             out.append((record, reason))

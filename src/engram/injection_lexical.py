@@ -29,6 +29,14 @@ rows were L2-normalised binary vectors in the fit) plus the intercept. The combi
 is the logistic of ``stack[0] * logit(network) + stack[1] * logit(lexical) +
 stack_intercept``; a text fires when it reaches ``threshold`` (the network's own
 threshold then no longer decides).
+
+Round eighteen (docs/safety.md, "Round eighteen: false positives on agent writes") adds a
+floor under the combination when the file names one (``floor``, and ``short``): a text
+of fewer than ``short`` tokens (every text when ``short`` is 0) whose network score is
+below ``floor`` is not flagged by the combination, however high the lexical score. A
+short note ("Blood pressure 122/78 this morning.", "Understood.") has a handful of
+n-grams, so a few buckets the attacks made positive decide its lexical score; the
+network, which reads what the text means, then has to agree at least a little.
 """
 
 from __future__ import annotations
@@ -102,12 +110,17 @@ class Lexical:
     bits: int
     #: The character view's n-gram lengths (round seventeen); ``NO_CHARS``: words alone.
     chars: tuple[int, int] = NO_CHARS
+    #: Round eighteen: below this network score the combination flags no text of fewer
+    #: than ``short`` tokens (0: of any length); 0 turns the floor off.
+    floor: float = 0.0
+    short: int = 0
 
     @classmethod
     def from_arrays(cls, data: Any) -> Lexical:
         """From the arrays of an ``.npz`` (``coef``, ``intercept``, ``bits``, ``stack``,
-        ``stack_intercept``, ``threshold``, and ``chars`` when the file has the character
-        view); a file that does not fit is refused."""
+        ``stack_intercept``, ``threshold``, ``chars`` when the file has the character
+        view, ``floor`` and ``short`` when it has round eighteen's floor); a file that
+        does not fit is refused."""
         coef = np.asarray(data["coef"], np.float64)
         bits = int(data["bits"])
         stack = np.asarray(data["stack"], np.float64)
@@ -119,6 +132,10 @@ class Lexical:
         lo, hi = (int(n) for n in data["chars"]) if "chars" in data else NO_CHARS
         if (lo, hi) != NO_CHARS and not 1 <= lo <= hi <= 8:
             raise ValueError("the character view needs lengths 1 <= low <= high <= 8")
+        floor = float(data["floor"]) if "floor" in data else 0.0
+        short = int(data["short"]) if "short" in data else 0
+        if not 0.0 <= floor < 1.0 or short < 0:
+            raise ValueError("the floor needs a network score in [0, 1) and a length of 0+")
         pair = (float(stack[0]), float(stack[1]))
         return cls(
             coef,
@@ -128,6 +145,8 @@ class Lexical:
             threshold,
             bits,
             (lo, hi),
+            floor,
+            short,
         )
 
     def probability(self, text: str) -> float:
@@ -139,6 +158,22 @@ class Lexical:
     def probabilities(self, texts: list[str]) -> np.ndarray:
         """:meth:`probability` of each text."""
         return np.array([self.probability(t) for t in texts], np.float64)
+
+    def admits(self, network: float, text: str) -> bool:
+        """Whether the combination may flag ``text`` at the network score ``network``:
+        not when the floor is set, the text is short (``short``; any text at 0) and the
+        network scores it below the floor."""
+        if network >= self.floor:
+            return True
+        return bool(self.short) and len(_TOKEN.findall(text)) >= self.short
+
+    def fires(self, network: np.ndarray, texts: list[str]) -> list[float | None]:
+        """Per text, its combined probability when it reaches ``threshold`` and the
+        floor admits it (:meth:`admits`), else None."""
+        return [
+            p if p >= self.threshold and self.admits(float(n), t) else None
+            for p, n, t in zip(self.combined(network, texts), network, texts, strict=True)
+        ]
 
     def combined(self, network: np.ndarray, texts: list[str]) -> np.ndarray:
         """The combination's probability for each text, from the network's probabilities

@@ -31,6 +31,12 @@ tuned anything. Round five (``scripts/injection_round5.py``) added a fourth,
 (``scripts/injection_round15.py``) a fourteenth, ``held_out_14``; round sixteen
 (``scripts/injection_round16.py``) a fifteenth, ``held_out_15``; round seventeen
 (``scripts/injection_round17.py``) a sixteenth, ``held_out_16``.
+
+Round eighteen added a second false-positive figure: ``engram/data/benign_agent.json``
+(``scripts/benign_agent_set.py``), 1,629 writes shaped like one person's agent memory
+(short turns in engram's own ``"user: ..."`` format, lists, notes, code and log lines),
+in a ``tune`` half the detector's floor was chosen on and a ``check`` half it was not;
+the labelled ones are read as the message lists they stand for.
 """
 
 from __future__ import annotations
@@ -223,17 +229,48 @@ def false_positives(texts: Sequence[tuple[str, str]], check: Scan = scan) -> dic
     }
 
 
-def with_detector(texts: Iterable[str], embed: Embed, detector: Detector) -> Scan:
+def with_detector(
+    texts: Iterable[str],
+    embed: Embed,
+    detector: Detector,
+    messages: Callable[[str], bool] | None = None,
+) -> Scan:
     """The rules, then the learned detector on each of ``texts`` (embedded here in
     one batch, with the sentence view): what a write goes through. Another text gets
-    the rules alone."""
+    the rules alone. ``messages(text)``: whether the text stands for a message list
+    engram rendered (its speaker labels read as labels); none by default."""
     unique = sorted(set(texts))
-    found = dict(zip(unique, detector.reasons(embed(unique), unique, embed), strict=True))
+    marks = None if messages is None else [messages(t) for t in unique]
+    found = dict(
+        zip(unique, detector.reasons(embed(unique), unique, embed, None, marks), strict=True)
+    )
 
     def check(text: str) -> tuple[str, ...]:
         return scan(text) or ((reason,) if (reason := found.get(text)) else ())
 
     return check
+
+
+def agent_writes() -> dict[str, list[str]]:
+    """The benign agent writes' ``tune`` and ``check`` halves."""
+    text = (resources.files("engram") / "data" / "benign_agent.json").read_text("utf-8")
+    body = json.loads(text)
+    return {"tune": list(body["tune"]), "check": list(body["check"])}
+
+
+def is_message_list(text: str) -> bool:
+    """Whether an agent write stands for a message list engram rendered (it starts with
+    engram's ``user: `` or ``assistant: `` label)."""
+    return text.startswith(("user: ", "assistant: "))
+
+
+def agent_false_positives(check: Scan) -> dict[str, Any]:
+    """Per half of the benign agent writes, how many ``check`` flags (as
+    :func:`false_positives` counts the real texts)."""
+    return {
+        half: false_positives([(half, t) for t in texts], check)
+        for half, texts in agent_writes().items()
+    }
 
 
 def measure(
@@ -260,7 +297,7 @@ def run(
         "payloads": len(rows),
         "targets": {"english": ENGLISH_TARGET, "overall": OVERALL_TARGET, "fp": FP_TARGET},
     }
-    rules = measure(rows, texts, scan)
+    rules = {**measure(rows, texts, scan), "agent_writes": agent_false_positives(scan)}
     detector = injection_detector.for_model(embedder.name if embedder is not None else None)
     if embedder is None or detector is None:
         return {**result, **rules, "detector": None}
@@ -269,9 +306,12 @@ def run(
         return np.asarray(embedder.embed_batch(list(batch)), np.float32)
 
     check = with_detector([r["text"] for r in rows] + [t for _, t in texts], embed, detector)
+    agent = [t for half in agent_writes().values() for t in half]
+    agent_check = with_detector(agent, embed, detector, is_message_list)
     return {
         **result,
         **measure(rows, texts, check),
+        "agent_writes": agent_false_positives(agent_check),
         "detector": detector.embedder,
         "rules_only": rules,
     }
@@ -334,6 +374,19 @@ def _table(result: dict[str, Any]) -> list[str]:
         f"(mean {fp['mean_chars']:.0f} characters)",
     ]
     lines += [f"- {where}: {text[:100]!r} {codes}" for where, text, codes in fp["examples"][:20]]
+    agent = result.get("agent_writes")
+    if agent:
+        halves = ", ".join(
+            f"{agent[h]['flagged']} of {agent[h]['texts']} ({100 * agent[h]['rate']:.2f}%) "
+            f"in the {h} half"
+            for h in ("check", "tune")
+        )
+        lines += ["", f"False positives on benign agent writes: {halves}"]
+        lines += [
+            f"- {where}: {text[:100]!r} {codes}"
+            for h in ("check", "tune")
+            for where, text, codes in agent[h]["examples"][:10]
+        ]
     return lines
 
 

@@ -30,6 +30,7 @@ from engram.compat.mem0_infer import ACTOR, INHERITED, add_inferred, is_conversa
 from engram.compat.mem0_items import (
     expiration,
     expired,
+    held,
     history_row,
     ignored,
     item,
@@ -397,8 +398,10 @@ class Memory(Closing):
         except NotFoundError:
             return []
         entries = self.engram.history(memory_id, namespace=record.namespace)
-        # The metadata an inferred fact got is part of mem0's one ADD, not a change.
-        return [history_row(e) for e in entries if e.event != INHERITED]
+        # The metadata an inferred fact got is part of mem0's one ADD, not a change; a
+        # change of it held for review changed nothing yet (mem0 2.2.1's add never
+        # changes an older memory, so its history has no such row).
+        return [history_row(e) for e in entries if e.event != INHERITED and not held(e)]
 
     # -- helpers ------------------------------------------------------------------------
     def _write_scope(self, user_id: str | None, agent_id: str | None, run_id: str | None) -> Scope:

@@ -65,6 +65,12 @@ def item(record: MemoryRecord, *, scored: bool, score: float | None = None) -> d
     return out
 
 
+def held(entry: HistoryEntry) -> bool:
+    """Whether ``entry`` records a change of the memory proposed and held for review
+    (``controlled`` mode): the memory is as it was."""
+    return entry.event == "supersession" and (entry.after or {}).get("outcome") == "review"
+
+
 def history_row(entry: HistoryEntry) -> dict[str, Any]:
     """mem0's history row: the text before and after, the event in capitals, and the
     memory's own ``actor_id`` and ``role`` (mem0's ``SQLiteManager.get_history``)."""

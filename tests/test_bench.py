@@ -6,6 +6,7 @@ import json
 import math
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -303,3 +304,18 @@ def test_cli_bench_writes_json_and_table(locomo_file: Path, tmp_path: Path) -> N
     assert "| bm25 |" in (out / "locomo.md").read_text()
     bad = run_cli(home, "bench", "beam", "--data", str(tmp_path / "no"))
     assert bad.exit_code == 2 and "not a directory" in bad.output
+
+
+@pytest.mark.parametrize(
+    ("parse", "text", "named"),
+    [
+        (locomo.parse_date, "8 May 2023", "LoCoMo session date '8 May 2023'"),
+        (longmemeval.parse_date, "2023-05-20 02:21", "LongMemEval date '2023-05-20 02:21'"),
+    ],
+)
+def test_a_date_not_in_the_datasets_format_names_the_date_and_the_format(
+    parse: Any, text: str, named: str
+) -> None:
+    with pytest.raises(InvalidInputError, match="does not match") as caught:
+        parse(text)
+    assert named in str(caught.value) and "%" in str(caught.value)

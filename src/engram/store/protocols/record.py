@@ -1,7 +1,8 @@
 """``Record``: the one ``to_dict`` of the store's frozen dataclass rows.
 
 Every surface prints a row the same way: its fields in order, times as ISO 8601 UTC with
-``Z``, tuples as lists, mappings as plain dicts and nested rows as their own dicts.
+``Z``, tuples and lists as lists of such values, mappings as plain dicts and nested rows
+as their own dicts.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ def plain(value: Any) -> Any:
     """``value`` as JSON-ready data (the rules above)."""
     if isinstance(value, datetime):
         return iso(value)
-    if isinstance(value, tuple):
+    if isinstance(value, tuple | list):
         return [plain(v) for v in value]
     if isinstance(value, Mapping):
         return dict(value)

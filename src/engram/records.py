@@ -544,7 +544,7 @@ class Page(RecordList):
 
 
 @dataclass(frozen=True, slots=True)
-class ApiKey:
+class ApiKey(Record):
     """An API key of the HTTP API, as stored: who it is for, never the secret itself.
 
     A key belongs to one ``user`` and reaches that user's namespaces (``user:<user>``
@@ -564,18 +564,6 @@ class ApiKey:
     def revoked(self) -> bool:
         """True once the key is revoked; a revoked key never authenticates again."""
         return self.revoked_at is not None
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict; datetimes as ISO 8601 strings."""
-        return {
-            "id": self.id,
-            "user": self.user,
-            "admin": self.admin,
-            "name": self.name,
-            "created_at": iso(self.created_at),
-            "last_used_at": None if self.last_used_at is None else iso(self.last_used_at),
-            "revoked_at": None if self.revoked_at is None else iso(self.revoked_at),
-        }
 
 
 def iso(value: datetime) -> str:

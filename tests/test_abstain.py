@@ -9,16 +9,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from mcp import Client
 
-from conftest import HashEmbedder
+from conftest import HashEmbedder, run_cli
 from engram import Memory
 from engram.api.app import create_app
 from engram.bench import abstain as bench
 from engram.bench import abstain_package
-from engram.cli.main import cli
 from engram.config import Config, RecallConfig
 from engram.embed.minilm import PACKAGED_NAME, MiniLMEmbedder
 from engram.mcp.server import create_mcp_server
@@ -474,20 +472,7 @@ def test_bench_abstain_rescores_saved_rows(tmp_path: Path) -> None:
     saved = tmp_path / "rows.json"
     bench.save_rows(_rows(), saved)
     out = tmp_path / "out"
-    run = CliRunner().invoke(
-        cli,
-        [
-            "--home",
-            str(tmp_path / "home"),
-            "bench",
-            "abstain",
-            "--rows",
-            str(saved),
-            "--out",
-            str(out),
-        ],
-        env={"ENGRAM_EMBEDDER_NAME": "none", "ENGRAM_CONFIG": ""},
-    )
+    run = run_cli(tmp_path / "home", "bench", "abstain", "--rows", str(saved), "--out", str(out))
     assert run.exit_code == 0, run.output
     assert "issue 13 (before)" in run.output and "other fold + held-out" in run.output
     summary = json.loads((out / "abstain.json").read_text())

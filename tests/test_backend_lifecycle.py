@@ -4,7 +4,6 @@ and through the library, the HTTP API and the CLI."""
 
 from __future__ import annotations
 
-import inspect
 import json
 import sqlite3
 from collections.abc import Iterator
@@ -28,11 +27,9 @@ from engram import (
     StoreConnectionError,
     StoreError,
 )
-from engram.aio import AsyncBackend
 from engram.api import create_app
 from engram.api.errors import status_for
 from engram.api.server import serve_in_thread
-from engram.backend import Backend
 from engram.cli.main import cli
 from engram.errors import EngramError, ServerConnectionError
 
@@ -155,18 +152,6 @@ def test_the_error_tree_has_seed_002s_families() -> None:
     assert status_for(CapabilityError("x")) == 501
     codes = {cls.code for cls in (StoreConnectionError, RetrievalError, EngramConnectionError)}
     assert len(codes) == 3 and all(issubclass(c, EngramError) for c in (RetrievalError,))
-
-
-def test_every_backend_verb_has_an_async_twin() -> None:
-    for name, value in vars(Backend).items():
-        if name.startswith("_"):
-            continue
-        twin = getattr(AsyncBackend, name)
-        if isinstance(value, property):
-            assert isinstance(twin, property), name
-            continue
-        assert inspect.iscoroutinefunction(twin), name
-        assert inspect.signature(twin) == inspect.signature(value), name
 
 
 def test_http_reports_the_backend_and_a_disconnect_as_503(config: Config, tmp_path: Path) -> None:

@@ -6,11 +6,11 @@ import json
 import math
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
-from conftest import HashEmbedder, locomo_sample, locomo_turn
+from conftest import HashEmbedder, locomo_sample, locomo_turn, run_cli
 from engram import Config, InvalidInputError, Memory
 from engram.bench import beam, locomo, longmemeval, report, runner
 from engram.bench.dataset import Found
@@ -22,7 +22,6 @@ from engram.bench.metrics import (
     recall_any_at_k,
     recall_at_k,
 )
-from engram.cli.main import cli
 
 LOCOMO = [
     locomo_sample(
@@ -291,24 +290,11 @@ def test_longmemeval_loader_and_scorer(tmp_path: Path, config: Config) -> None:
 
 def test_cli_bench_writes_json_and_table(locomo_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "results"
-    result = CliRunner().invoke(
-        cli,
-        [
-            "--home",
-            str(tmp_path / "home"),
-            "bench",
-            "locomo",
-            "--data",
-            str(locomo_file),
-            "--errata",
-            "--mode",
-            "bm25",
-            "--out",
-            str(out),
-            "--json",
-        ],
-        env={"ENGRAM_EMBEDDER_NAME": "none", "ENGRAM_CONFIG": ""},
-    )
+    home = tmp_path / "home"
+    result = run_cli(
+        home, "bench", "locomo", "--data", str(locomo_file), "--errata", "--mode", "bm25",
+        "--out", str(out), "--json",
+    )  # fmt: skip
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output)
     assert summary["bm25"]["questions"] == 3
@@ -316,9 +302,20 @@ def test_cli_bench_writes_json_and_table(locomo_file: Path, tmp_path: Path) -> N
     assert len(saved["questions"]) == 3
     assert "bm25+errata" in saved["summary"]
     assert "| bm25 |" in (out / "locomo.md").read_text()
-    bad = CliRunner().invoke(
-        cli,
-        ["--home", str(tmp_path / "home"), "bench", "beam", "--data", str(tmp_path / "no")],
-        env={"ENGRAM_EMBEDDER_NAME": "none", "ENGRAM_CONFIG": ""},
-    )
+    bad = run_cli(home, "bench", "beam", "--data", str(tmp_path / "no"))
     assert bad.exit_code == 2 and "not a directory" in bad.output
+
+
+@pytest.mark.parametrize(
+    ("parse", "text", "named"),
+    [
+        (locomo.parse_date, "8 May 2023", "LoCoMo session date '8 May 2023'"),
+        (longmemeval.parse_date, "2023-05-20 02:21", "LongMemEval date '2023-05-20 02:21'"),
+    ],
+)
+def test_a_date_not_in_the_datasets_format_names_the_date_and_the_format(
+    parse: Any, text: str, named: str
+) -> None:
+    with pytest.raises(InvalidInputError, match="does not match") as caught:
+        parse(text)
+    assert named in str(caught.value) and "%" in str(caught.value)

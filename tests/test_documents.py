@@ -5,7 +5,6 @@ that keeps failing ends ``failed`` after the worker's retries; namespaces stay a
 from __future__ import annotations
 
 import asyncio
-import inspect
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,8 +12,7 @@ import pytest
 
 from conftest import HashEmbedder
 from engram import AsyncMemory, Config, Memory
-from engram.aio import AsyncDocuments
-from engram.documents import Document, Documents
+from engram.documents import Document
 from engram.errors import ContentTooLargeError, EmptyContentError, InvalidInputError, NotFoundError
 from test_documents_fetch import serve_documents
 
@@ -271,14 +269,3 @@ def test_async_memory_has_the_same_verbs(cfg: Config) -> None:
             return await amem.documents.get(doc.id, namespace=ALICE)
 
     assert asyncio.run(scenario()).status == "done"
-
-
-def test_every_documents_verb_has_an_async_twin() -> None:
-    def public(cls: type) -> set[str]:
-        return {n for n, v in vars(cls).items() if not n.startswith("_") and callable(v)}
-
-    assert public(Documents) == public(AsyncDocuments)
-    for name in public(Documents):
-        twin = getattr(AsyncDocuments, name)
-        assert inspect.iscoroutinefunction(twin), name
-        assert inspect.signature(twin) == inspect.signature(getattr(Documents, name))

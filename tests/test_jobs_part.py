@@ -7,7 +7,6 @@ restored after each test) or a ``Registry`` of the test's own.
 from __future__ import annotations
 
 import asyncio
-import inspect
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -16,10 +15,9 @@ from typing import Any
 import pytest
 
 from engram import AsyncMemory, Config, Memory, NotFoundError
-from engram.aio import AsyncJobs
 from engram.core import Core
 from engram.errors import InvalidInputError
-from engram.jobs import Job, JobPage, Jobs
+from engram.jobs import Job, JobPage
 from engram.pipeline import handlers as registry_module
 from engram.pipeline.handlers import HANDLERS, Handler, Registry
 
@@ -138,22 +136,6 @@ def test_add_queues_the_pipeline_jobs_with_the_memory(mem: Memory) -> None:
     assert all(j.status == "pending" for j in queued)
     mem.add("Dana prefers the window seat on long flights", user_id="dana")  # a duplicate
     assert mem.jobs.list(user_id="dana").total == queued.total
-
-
-def _public(cls: type) -> set[str]:
-    return {
-        name
-        for name, value in vars(cls).items()
-        if not name.startswith("_") and (callable(value) or isinstance(value, property))
-    }
-
-
-def test_every_jobs_verb_has_an_async_twin() -> None:
-    assert _public(Jobs) == _public(AsyncJobs)
-    for name in _public(Jobs) - {"running"}:
-        twin = getattr(AsyncJobs, name)
-        assert inspect.iscoroutinefunction(twin), name
-        assert inspect.signature(twin) == inspect.signature(getattr(Jobs, name)), name
 
 
 def test_async_memory_has_the_jobs_part(config: Config) -> None:

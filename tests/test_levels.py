@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import inspect
 import json
 from datetime import UTC, datetime
 from pathlib import Path
@@ -14,8 +13,7 @@ from conftest import HttpServed
 from conftest import bearer_clients as clients
 from conftest import run_cli as run
 from engram import Config, InvalidInputError, Memory, NotFoundError, WriteRefusedError
-from engram.agents import Agents, MemoryLevel
-from engram.aio import AsyncAgents
+from engram.agents import MemoryLevel
 from engram.records import Outcome
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
@@ -119,17 +117,6 @@ def test_another_process_level_change_is_seen_after_refresh(
         first.agents.refresh()
         with pytest.raises(WriteRefusedError):
             first.add("refused now", agent_id="x")
-
-
-def test_every_agents_verb_has_an_async_twin() -> None:
-    public = {n for n, v in vars(Agents).items() if not n.startswith("_") and callable(v)}
-    twins = {n for n, v in vars(AsyncAgents).items() if not n.startswith("_") and callable(v)}
-    assert public == twins
-    assert isinstance(vars(AsyncAgents)["default_level"], property)
-    for name in public:
-        twin = getattr(AsyncAgents, name)
-        assert inspect.iscoroutinefunction(twin), name
-        assert inspect.signature(twin) == inspect.signature(getattr(Agents, name)), name
 
 
 # -- HTTP ------------------------------------------------------------------------------------

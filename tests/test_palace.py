@@ -4,7 +4,6 @@ pointers and recall by place (FEATURES G6, G7, G8; seed 003)."""
 from __future__ import annotations
 
 import asyncio
-import inspect
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Any
@@ -13,9 +12,8 @@ import pytest
 
 from conftest import HashEmbedder
 from engram import AsyncMemory, Config, Memory
-from engram.aio import AsyncPalace
 from engram.errors import InvalidInputError, NotFoundError
-from engram.palace import MINED_EVENT, Palace
+from engram.palace import MINED_EVENT
 
 EVENING = datetime(2026, 4, 30, 19, 0, tzinfo=UTC)
 
@@ -304,15 +302,6 @@ def test_unknown_wing_in_tree_and_drawers(mem: Memory) -> None:
     with pytest.raises(NotFoundError, match="no room"):
         mem.palace.drawers("Efoil rebuild", "someday")
     assert len(mem.palace.drawers("W-001", 1)) == 4
-
-
-def test_every_palace_verb_has_an_async_twin() -> None:
-    public = {n for n, v in vars(Palace).items() if not n.startswith("_") and callable(v)}
-    assert public == {n for n in vars(AsyncPalace) if not n.startswith("_")}
-    for name in public:
-        twin = getattr(AsyncPalace, name)
-        assert inspect.iscoroutinefunction(twin), name
-        assert inspect.signature(twin) == inspect.signature(getattr(Palace, name))
 
 
 def test_async_palace(config: Config, store_location: str) -> None:

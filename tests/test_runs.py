@@ -8,7 +8,6 @@ backends (the ``mem`` fixture)."""
 from __future__ import annotations
 
 import asyncio
-import inspect
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,10 +16,9 @@ import pytest
 
 from conftest import HashEmbedder, run_doc_example
 from engram import Config, Memory
-from engram.aio import AsyncMemory, AsyncRuns
+from engram.aio import AsyncMemory
 from engram.errors import InjectionBlocked, InvalidInputError, NotFoundError
 from engram.records import MemoryType
-from engram.runs import Runs
 from engram.runs.parse import MAX_FACTS, MAX_TITLE_CHARS, parse_observation
 from engram.runs.refusal import is_refusal
 from engram.runs.summarize import EXCERPT_CHARS, build_prompt, offline_summary
@@ -420,13 +418,8 @@ def test_delete_keeps_the_observations(mem: Memory) -> None:
     assert mem.get(done.memory.id).run_id == "gone"
 
 
-def test_every_runs_verb_has_an_async_twin(config: Config) -> None:
-    public = {n for n, v in vars(Runs).items() if not n.startswith("_") and callable(v)}
-    assert public == {n for n in vars(AsyncRuns) if not n.startswith("_")}
-    for name in public:
-        twin = getattr(AsyncRuns, name)
-        assert inspect.iscoroutinefunction(twin), name
-        assert inspect.signature(twin) == inspect.signature(getattr(Runs, name))
+def test_async_memory_has_the_runs_part(config: Config) -> None:
+    """(Every verb's twin: tests/test_architecture.py.)"""
     amem = AsyncMemory(":memory:", config=config, embedder=None)
     try:
         assert amem.runs.sync is amem.sync.runs

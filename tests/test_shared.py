@@ -4,7 +4,6 @@ both backends and through the HTTP API (key scoping), the CLI and the MCP tools.
 
 from __future__ import annotations
 
-import inspect
 import json
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,9 +23,8 @@ from engram import (
     NotFoundError,
     PermissionDeniedError,
 )
-from engram.aio import AsyncShared
 from engram.mcp.server import create_mcp_server
-from engram.shared import DEFAULT_SPACE, Shared, space_of
+from engram.shared import DEFAULT_SPACE, space_of
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 T1 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -95,15 +93,6 @@ def test_space_of_follows_the_callers_user() -> None:
     assert space_of("user:alice") == "user:alice/shared"
     assert space_of("user:alice/projects/x") == "user:alice/shared"
     assert space_of("default") == DEFAULT_SPACE
-
-
-def test_every_shared_verb_has_an_async_twin() -> None:
-    public = {n for n, v in vars(Shared).items() if not n.startswith("_") and callable(v)}
-    assert public == {n for n in vars(AsyncShared) if not n.startswith("_")}
-    for name in public:
-        assert inspect.signature(getattr(AsyncShared, name)) == inspect.signature(
-            getattr(Shared, name)
-        )
 
 
 # -- HTTP: key scoping -----------------------------------------------------------------------

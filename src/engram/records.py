@@ -8,11 +8,11 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, ClassVar, overload
 
 if TYPE_CHECKING:
     from engram.recall.empty import EmptyAnswer
@@ -142,8 +142,38 @@ _RECORD_FIELDS = tuple(MemoryRecord.__dataclass_fields__)
 _PLAIN = frozenset({str, int, float, dict})
 
 
+def plain(value: Any) -> Any:
+    """``value`` as JSON-ready data, the way ``Record`` writes a row: times as ISO 8601
+    UTC with ``Z``, tuples and lists as lists of such values, mappings as plain dicts and
+    nested rows as their own dicts."""
+    if isinstance(value, datetime):
+        return iso(value)
+    if isinstance(value, tuple | list):
+        return [plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return dict(value)
+    if hasattr(value, "to_dict"):
+        return value.to_dict()
+    return value
+
+
+class Record:
+    """Mixin for a ``@dataclass(frozen=True, slots=True)`` row: the one ``to_dict``, from
+    its fields in order, less ``_hidden``, plus the properties named in ``_extra``."""
+
+    __slots__ = ()
+    _hidden: ClassVar[tuple[str, ...]] = ()
+    _extra: ClassVar[tuple[str, ...]] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict; times as ISO 8601 UTC with ``Z``."""
+        fields = self.__dataclass_fields__  # type: ignore[attr-defined]
+        names = [n for n in fields if n not in self._hidden] + list(self._extra)
+        return {name: plain(getattr(self, name)) for name in names}
+
+
 @dataclass(frozen=True, slots=True)
-class HistoryEntry:
+class HistoryEntry(Record):
     """One audit row of ``memory_history``: what changed, from what, to what."""
 
     id: int
@@ -155,20 +185,6 @@ class HistoryEntry:
     actor: str | None
     reason: str | None
     created_at: datetime
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "id": self.id,
-            "memory_id": self.memory_id,
-            "namespace": self.namespace,
-            "event": self.event,
-            "before": self.before,
-            "after": self.after,
-            "actor": self.actor,
-            "reason": self.reason,
-            "created_at": iso(self.created_at),
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -528,7 +544,7 @@ class Page(RecordList):
 
 
 @dataclass(frozen=True, slots=True)
-class ApiKey:
+class ApiKey(Record):
     """An API key of the HTTP API, as stored: who it is for, never the secret itself.
 
     A key belongs to one ``user`` and reaches that user's namespaces (``user:<user>``
@@ -548,18 +564,6 @@ class ApiKey:
     def revoked(self) -> bool:
         """True once the key is revoked; a revoked key never authenticates again."""
         return self.revoked_at is not None
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict; datetimes as ISO 8601 strings."""
-        return {
-            "id": self.id,
-            "user": self.user,
-            "admin": self.admin,
-            "name": self.name,
-            "created_at": iso(self.created_at),
-            "last_used_at": None if self.last_used_at is None else iso(self.last_used_at),
-            "revoked_at": None if self.revoked_at is None else iso(self.revoked_at),
-        }
 
 
 def iso(value: datetime) -> str:

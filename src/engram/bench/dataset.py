@@ -10,11 +10,20 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from engram.errors import InvalidInputError
+
+
+def read_date(text: str, fmt: str, what: str) -> datetime:
+    """``text`` read with a dataset's own date format ``fmt``, as UTC. A date that does
+    not match is the file's fault: the error names ``what`` (whose date) and the format."""
+    try:
+        return datetime.strptime(text.strip(), fmt).replace(tzinfo=UTC)
+    except ValueError:
+        raise InvalidInputError(f"{what} {text!r} does not match {fmt!r}") from None
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
-from engram.bench.dataset import Conversation, Dataset, Found, Question, Turn, read_json
+from engram.bench.dataset import Conversation, Dataset, Found, Question, Turn, read_date, read_json
 from engram.bench.metrics import ndcg_at_k, recall_at_k
 from engram.errors import InvalidInputError
 
@@ -27,12 +27,7 @@ KS = (1, 3, 5, 10)
 
 def parse_date(text: str) -> datetime:
     """A LoCoMo session date such as ``"1:56 pm on 8 May, 2023"`` (as UTC)."""
-    try:
-        return datetime.strptime(text.strip(), DATE_FORMAT).replace(tzinfo=UTC)
-    except ValueError:
-        raise InvalidInputError(
-            f"LoCoMo session date {text!r} does not match {DATE_FORMAT!r}"
-        ) from None
+    return read_date(text, DATE_FORMAT, "LoCoMo session date")
 
 
 def evidence_ids(evidence: Sequence[Any]) -> frozenset[str]:

@@ -14,10 +14,10 @@ turn level (gold: messages with ``has_answer``). Abstention questions (ids endin
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
-from engram.bench.dataset import Conversation, Dataset, Found, Question, Turn, read_json
+from engram.bench.dataset import Conversation, Dataset, Found, Question, Turn, read_date, read_json
 from engram.bench.metrics import ndcg_at_k, recall_all_at_k, recall_any_at_k
 from engram.errors import InvalidInputError
 
@@ -29,12 +29,7 @@ def parse_date(text: object) -> datetime | None:
     """A LongMemEval date such as ``"2023/05/20 (Sat) 02:21"``, or None if absent."""
     if not isinstance(text, str) or not text.strip():
         return None
-    try:
-        return datetime.strptime(text.strip(), DATE_FORMAT).replace(tzinfo=UTC)
-    except ValueError:
-        raise InvalidInputError(
-            f"LongMemEval date {text!r} does not match {DATE_FORMAT!r}"
-        ) from None
+    return read_date(text, DATE_FORMAT, "LongMemEval date")
 
 
 def score(found: Found) -> dict[str, float]:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engram.memory import Memory
-from engram.records import Recall
+from engram.records import Recall, Record
 
 NAMESPACE = "quickstart"
 
@@ -63,7 +63,7 @@ QUERY = "how does engram rank the memories it recalls?"
 
 
 @dataclass(frozen=True, slots=True)
-class QuickstartResult:
+class QuickstartResult(Record):
     """What quickstart did."""
 
     namespace: str
@@ -71,16 +71,6 @@ class QuickstartResult:
     stored: int
     existing: int
     recall: Recall
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "namespace": self.namespace,
-            "location": self.location,
-            "stored": self.stored,
-            "existing": self.existing,
-            "recall": self.recall.to_dict(),
-        }
 
 
 def run_quickstart(mem: Memory) -> QuickstartResult:

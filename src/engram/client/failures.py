@@ -18,30 +18,17 @@ from collections.abc import Mapping
 
 import httpx
 
-from engram.errors import (
-    AuthenticationError,
-    CapabilityError,
-    EmbeddingError,
-    EngramError,
-    InjectionBlocked,
-    InvalidInputError,
-    LlmError,
-    NotFoundError,
-    PermissionDeniedError,
-    ServerConnectionError,
-)
+from engram.api.errors import STATUS
+from engram.errors import EngramError, InjectionBlocked, InvalidInputError, ServerConnectionError
 
-#: The class of an error answer whose code the tree does not hold, by HTTP status.
+#: The class of an error answer whose code the tree does not hold, by HTTP status: the
+#: server's own table (``engram.api.errors.STATUS``) read backwards, its first class for
+#: a status winning (503: ``EmbeddingError``), and the statuses the server gives a
+#: request it cannot read (400 not JSON, 413 too large) as invalid input.
 BY_STATUS: Mapping[int, type[EngramError]] = {
     400: InvalidInputError,
-    401: AuthenticationError,
-    403: PermissionDeniedError,
-    404: NotFoundError,
     413: InvalidInputError,
-    422: InvalidInputError,
-    501: CapabilityError,
-    502: LlmError,
-    503: EmbeddingError,
+    **{status: cls for cls, status in reversed(STATUS)},
 }
 
 

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime
-from typing import Any, Unpack
+from typing import Any, TypeVar, Unpack
+
+from pydantic import BaseModel
 
 from engram.api import graph_models as g
 from engram.api import palace_routes as palace_api
 from engram.client import decode
 from engram.client.call import (
     Call,
+    Params,
     given,
     json_body,
     name_path,
@@ -27,6 +30,8 @@ from engram.client.call import (
 from engram.scoping import ScopeArgs
 
 Moment = datetime | date | str | None
+#: A response model.
+M = TypeVar("M", bound=BaseModel)
 
 
 def _moment(value: Moment) -> str | None:
@@ -46,11 +51,16 @@ def graph_entities(
     return Call("GET", "/v1/graph/entities", decode.model(g.EntityList), params=params)
 
 
+def _of_entity(route: str, name: str, what: str, out: type[M], params: Params) -> Call[M]:
+    """``GET /v1/graph/{route}/{name}``: what the graph holds of one entity (``what``:
+    the name's parameter, for the error a bad name gets)."""
+    path = f"/v1/graph/{route}/{name_path(name, what)}"
+    return Call("GET", path, decode.model(out), params=params)
+
+
 def graph_entity(name: str, **scope: Unpack[ScopeArgs]) -> Call[g.EntityDetail]:
     """``GET /v1/graph/entities/{name}``: an entity with aspects, attributes, memories."""
-    params = scope_given(scope)
-    path = f"/v1/graph/entities/{name_path(name, 'name')}"
-    return Call("GET", path, decode.model(g.EntityDetail), params=params)
+    return _of_entity("entities", name, "name", g.EntityDetail, scope_given(scope))
 
 
 def graph_relations(
@@ -75,9 +85,7 @@ def graph_relations(
 
 def graph_timeline(entity: str, **scope: Unpack[ScopeArgs]) -> Call[g.TimelineOut]:
     """``GET /v1/graph/timeline/{name}``: every relation of the entity, closed ones too."""
-    params = scope_given(scope)
-    path = f"/v1/graph/timeline/{name_path(entity, 'entity')}"
-    return Call("GET", path, decode.model(g.TimelineOut), params=params)
+    return _of_entity("timeline", entity, "entity", g.TimelineOut, scope_given(scope))
 
 
 def graph_neighbors(
@@ -90,8 +98,7 @@ def graph_neighbors(
         "hops": query_value("hops", hops),
         "limit": query_value("limit", limit),
     }
-    path = f"/v1/graph/neighbors/{name_path(entity, 'entity')}"
-    return Call("GET", path, decode.model(g.NeighborsOut), params=params)
+    return _of_entity("neighbors", entity, "entity", g.NeighborsOut, params)
 
 
 def _graph_post(path: str, out: type[Any], body: Mapping[str, Any]) -> Call[Any]:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from engram.core import Core
 from engram.errors import NotFoundError
@@ -41,7 +40,7 @@ class DuplicateGroup(Record):
 
 
 @dataclass(frozen=True, slots=True)
-class DedupReport:
+class DedupReport(Record):
     """What a dedup scan found and, in execute mode, merged."""
 
     namespace: str
@@ -53,18 +52,6 @@ class DedupReport:
     """Memories superseded by this run (0 when observing)."""
     skipped: str | None = None
     """Why an execute run merged nothing: ``cooldown``, ``budget`` or ``no embedder``."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "namespace": self.namespace,
-            "threshold": self.threshold,
-            "scanned": self.scanned,
-            "groups": [g.to_dict() for g in self.groups],
-            "executed": self.executed,
-            "merged": self.merged,
-            "skipped": self.skipped,
-        }
 
 
 def _keeper(records: list[MemoryRecord]) -> MemoryRecord:

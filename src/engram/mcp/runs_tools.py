@@ -16,7 +16,6 @@ from pydantic import BaseModel, Field
 from engram.mcp.annotations import IDEMPOTENT_WRITE, WRITE, Tools
 from engram.mcp.graph_tools import Call
 from engram.memory import Memory
-from engram.records import iso
 
 #: The run tools, in the order they are listed (after the memory tools).
 RUNS_TOOL_NAMES = ("compress_and_store", "record_run")
@@ -71,15 +70,8 @@ class Observation(BaseModel):
 
 
 def _run(run: Any) -> RunSummary:
-    return RunSummary(
-        run_id=run.run_id,
-        status=run.status,
-        task=run.task,
-        task_type=run.task_type,
-        score=run.score,
-        issues=list(run.issues),
-        finished_at=None if run.finished_at is None else iso(run.finished_at),
-    )
+    """The summary of a run: its own dict (times as ISO 8601), the fields the model names."""
+    return RunSummary.model_validate(run.to_dict())
 
 
 def runs_tools(memory: Memory, call: Call) -> Tools:

@@ -15,7 +15,7 @@ from typing import Any
 
 from engram.core import Core, Scope
 from engram.errors import InvalidInputError, shown
-from engram.records import iso
+from engram.records import plain
 from engram.store.protocols import PreferenceRow
 from engram.validate import MAX_ROW_ID, positive_int
 
@@ -26,16 +26,8 @@ FIELDS = ("memory_id", "content", "title", "rating", "comment", "at", "quality")
 
 
 def as_line(row: PreferenceRow) -> dict[str, Any]:
-    """One exported line: ``{memory_id, content, title, rating, comment, at, quality}``."""
-    return {
-        "memory_id": row.memory_id,
-        "content": row.content,
-        "title": row.title,
-        "rating": row.rating,
-        "comment": row.comment,
-        "at": iso(row.at),
-        "quality": row.quality,
-    }
+    """One exported line: ``FIELDS`` of the row, in order (``at`` as ISO 8601 UTC)."""
+    return {name: plain(getattr(row, name)) for name in FIELDS}
 
 
 def page(core: Core, scope: Scope, after: int, limit: int) -> list[PreferenceRow]:

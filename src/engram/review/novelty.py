@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -54,25 +53,16 @@ class ResultNovelty(Record):
 
 
 @dataclass(frozen=True, slots=True)
-class Novelty:
+class Novelty(Record):
     """What ``mem.review.assess_novelty`` returns."""
 
     score: float
     """Mean novelty of the results, in [0, 1]; 0 when there are none."""
-    results: tuple[ResultNovelty, ...]
     method: str
     """"embedding" or "heuristic"."""
-    note: str | None = None
+    note: str | None
     """Why the heuristic answered, or None."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "score": self.score,
-            "method": self.method,
-            "note": self.note,
-            "results": [r.to_dict() for r in self.results],
-        }
+    results: tuple[ResultNovelty, ...]
 
 
 def result_text(result: object) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from engram.core import Core, Scope
 from engram.errors import InvalidInputError, NotFoundError
@@ -49,11 +49,14 @@ class PruneOutcome(Record):
 
 
 @dataclass(frozen=True, slots=True)
-class PruneReport:
+class PruneReport(Record):
     """The result of ``mem.review.prune``: one outcome per distinct id, in input order."""
 
     dry_run: bool
     items: tuple[PruneOutcome, ...]
+    # The id lists before the outcomes, as the report has always been written.
+    _hidden = ("items",)
+    _extra = ("deleted", "would_delete", "items")
 
     @property
     def deleted(self) -> list[str]:
@@ -64,15 +67,6 @@ class PruneReport:
     def would_delete(self) -> list[str]:
         """Ids a dry run would tombstone."""
         return [i.id for i in self.items if i.action == "would_delete"]
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "dry_run": self.dry_run,
-            "deleted": self.deleted,
-            "would_delete": self.would_delete,
-            "items": [i.to_dict() for i in self.items],
-        }
 
 
 def candidates(core: Core, scope: Scope, limit: int, offset: int) -> Page:

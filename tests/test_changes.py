@@ -342,6 +342,13 @@ def test_bench_changes_meets_the_targets_on_both_folds(tmp_path: Path) -> None:
         assert score["changes"] >= 50 and score["non_changes"] >= 50
         assert score["change_rate"] >= changes_bench.CHANGE_TARGET
         assert score["non_change_rate"] <= changes_bench.KEEP_TARGET
+    # The user questions (now20): told by add and by a mined chat, the new fact first
+    # for all but at most one story a fold, and every story asked has a fold.
+    user = data["user"]["folds"]
+    assert list(user) == list("ABCDEG")
+    for by in user.values():
+        for told in ("add", "chat"):
+            assert by[told]["stories"] == 12 and by[told]["now_first"] >= 11
 
 
 def test_bench_changes_scores_a_given_set_and_says_what_it_got_wrong(tmp_path: Path) -> None:

@@ -549,9 +549,9 @@ class RecallConfig:
     first in 0.911 of change stories at 0.2, 0.214 at 0.5, 0 at 1.0); 0.1 on the user
     questions (session nineteen, now20): an old statement that holds the question's
     words ("I work at Acme Corp doing QA." asked "what company do I work for
-    currently?") still outranked "I've been at Initech since March" at 0.2. Folds A, C,
-    E, G (tuned) 93/96 -> 96/96 of the new fact first, B, D (check) 47/48 -> 48/48;
-    docs/benchmarks.md, "Recall answers the new fact (now20)"."""
+    currently?") still outranked "I've been at Initech since March" at 0.2. The new
+    fact first: folds A, C, E, G (tuned) 91/96 at 0.2 -> 96/96, B, D (the check) 46/48
+    -> 48/48; docs/benchmarks.md, "Recall answers the new fact (now20)"."""
     residual_weight: float = field(default=0.0, metadata=_range(0.0, 10.0))
     """issue 24 (R1): the question without its anchor names (``residual_share``) ranks
     the candidates a second time by cosine, and each gains ``residual_weight / (k +

@@ -4,11 +4,14 @@ asks about now (issue 28, FEATURES G2).
 "Derek owns an efoil with a 12V20Ah battery", then "Derek swapped the efoil battery
 for a 48V one": both memories stay (history is kept), but the graph closed the 12V
 relation. Asked "what battery does the efoil have now?", the old memory shares more
-words with the question and would win. When the query asks about the present, every
-candidate that stated a closed fact (``GraphCountStore.stale_memories``, one indexed
-read) has its fused score multiplied by ``recall.stale_fact_factor``. A question
-about the past ("what battery did it have in January?") is left alone, and any error
-means no demotion (and a warning): recall never fails for it.
+words with the question and would win. When the query asks about the present
+(``asks_now``), the candidates that stated a closed fact (``closed``:
+``GraphCountStore.stale_memories``, one indexed read, made before fusion) lend their
+session neighbours no context (``context.Sessions.without``: a mined chat's "Got it!"
+after the old fact's turn would carry its words past the new fact), and their fused
+score is multiplied by ``recall.stale_fact_factor`` (``demoted``). A question about
+the past ("what battery did it have in January?") is left alone, and any error means
+no demotion (and a warning): recall never fails for it.
 """
 
 from __future__ import annotations
@@ -78,7 +81,7 @@ def asks_now(query: str) -> bool:
 
 
 def wanted(stale: StaleReader | None, query: str, cfg: RecallConfig) -> bool:
-    """Whether ``demote`` reads which memories stated a closed fact."""
+    """Whether ``closed`` reads which memories stated a closed fact."""
     return stale is not None and cfg.stale_fact_factor < 1.0 and asks_now(query)
 
 
@@ -109,16 +112,3 @@ def demoted(old: frozenset[str], cfg: RecallConfig, fused: dict[str, float]) -> 
         return fused
     factor = cfg.stale_fact_factor
     return {i: score * factor if i in old else score for i, score in fused.items()}
-
-
-def demote(
-    stale: StaleReader | None,
-    namespace: str,
-    query: str,
-    cfg: RecallConfig,
-    fused: dict[str, float],
-    warnings: list[str],
-) -> dict[str, float]:
-    """``fused`` with the scores of memories of closed facts multiplied by
-    ``cfg.stale_fact_factor`` when the query asks about now; else unchanged."""
-    return demoted(closed(stale, namespace, query, cfg, list(fused), warnings), cfg, fused)

@@ -7,10 +7,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-import pytest
-
 from engram import Memory
-from engram.recall import context, current
+from engram.recall import context
 
 JAN = datetime(2025, 1, 6, 9, tzinfo=UTC)
 FEB = datetime(2025, 2, 5, 9, tzinfo=UTC)
@@ -47,27 +45,6 @@ def test_a_mined_chats_reply_does_not_carry_the_old_fact_past_the_new(mem: Memor
     assert _first(mem, "Which CI does the platform team use?", "ci") == new.id
     # Asked about the past, the chat keeps its context and the old statement answers.
     assert _first(mem, "Which CI did the platform team use before?", "ci") == old
-
-
-@pytest.mark.parametrize(
-    ("query", "now"),
-    [
-        ("When is the thesis draft due?", True),
-        ("when does book club meet?", True),
-        ("When did I move?", False),
-        ("where did I live when I was at school?", False),
-        ("Where do I live when I'm in London?", False),
-        # The wh-word the subject, the verb in the present (round twelve's question).
-        ("who supplies our electricity?", True),
-        ("which bank holds my savings?", True),
-        ("who supplied our electricity before?", False),
-        ("What books has John read?", False),
-        ("What has Melanie painted?", False),
-        ("What pets wouldn't cause any discomfort to Joanna?", False),
-    ],
-)
-def test_when_and_wh_subject_questions_ask_about_now(query: str, now: bool) -> None:
-    assert current.asks_now(query) is now
 
 
 def test_a_when_question_answers_the_moved_deadline(mem: Memory) -> None:

@@ -187,6 +187,19 @@ def test_a_plain_present_question_ranks_the_newer_fact_first(mem: Memory) -> Non
         ("what was my first job?", False),
         ("where do I live since 2020?", False),
         ("Derek's efoil battery", False),
+        # now20: a question opening with "when" asks which time holds now; one whose
+        # wh-word is the subject with a present verb asks about now (round twelve's).
+        ("When is the thesis draft due?", True),
+        ("when does book club meet?", True),
+        ("When did I move?", False),
+        ("where did I live when I was at school?", False),
+        ("Where do I live when I'm in London?", False),
+        ("who supplies our electricity?", True),
+        ("which bank holds my savings?", True),
+        ("who supplied our electricity before?", False),
+        ("What books has John read?", False),
+        ("What has Melanie painted?", False),
+        ("What pets wouldn't cause any discomfort to Joanna?", False),
     ],
 )
 def test_which_queries_ask_about_now(query: str, now: bool) -> None:
@@ -342,6 +355,13 @@ def test_bench_changes_meets_the_targets_on_both_folds(tmp_path: Path) -> None:
         assert score["changes"] >= 50 and score["non_changes"] >= 50
         assert score["change_rate"] >= changes_bench.CHANGE_TARGET
         assert score["non_change_rate"] <= changes_bench.KEEP_TARGET
+    # The user questions (now20): told by add and by a mined chat, the new fact first
+    # for all but at most one story a fold, and every story asked has a fold.
+    user = data["user"]["folds"]
+    assert list(user) == list("ABCDEG")
+    for by in user.values():
+        for told in ("add", "chat"):
+            assert by[told]["stories"] == 12 and by[told]["now_first"] >= 11
 
 
 def test_bench_changes_scores_a_given_set_and_says_what_it_got_wrong(tmp_path: Path) -> None:

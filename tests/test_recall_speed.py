@@ -76,8 +76,9 @@ def test_the_stale_read_started_early_answers_what_reading_the_ids_answers() -> 
         assert reader.reads[0] == ["m1", "m2", "m3"]  # the early read
         assert ["m4"] in reader.reads  # only the id it was not asked about
         fused = {"m1": 0.9, "m2": 0.8, "m4": 0.5}
-        assert current.demote(ahead, "ns", NOW, RecallConfig(), dict(fused), []) == current.demote(
-            reader, "ns", NOW, RecallConfig(), dict(fused), []
+        ids = list(fused)
+        assert current.closed(ahead, "ns", NOW, RecallConfig(), ids, []) == current.closed(
+            reader, "ns", NOW, RecallConfig(), ids, []
         )
     finally:
         pool.close()
@@ -108,8 +109,8 @@ def test_a_failed_early_stale_read_warns_as_the_read_did() -> None:
         fused = {"m1": 0.9}
         warned: list[str] = []
         plain: list[str] = []
-        assert current.demote(ahead, "ns", NOW, RecallConfig(), dict(fused), warned) == fused
-        assert current.demote(broken, "ns", NOW, RecallConfig(), dict(fused), plain) == fused
+        assert current.closed(ahead, "ns", NOW, RecallConfig(), list(fused), warned) == set()
+        assert current.closed(broken, "ns", NOW, RecallConfig(), list(fused), plain) == set()
         assert warned == plain and "relations are unreadable" in warned[0]
     finally:
         pool.close()

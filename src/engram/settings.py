@@ -540,14 +540,18 @@ class RecallConfig:
     keyword_index_background: bool = True
     """Build term indexes on a worker thread (FTS5 answers meanwhile); False builds one
     inside the first keyword search that needs it."""
-    stale_fact_factor: float = field(default=0.2, metadata=_range(0.0, 1.0))
+    stale_fact_factor: float = field(default=0.1, metadata=_range(0.0, 1.0))
     """issue 28 (FEATURES G2): in a recall that asks about the present ("now",
-    "currently", "these days"...), a memory that stated a fact the graph has since
-    closed (the 12V battery once the 48V one replaced it) has its fused score
-    multiplied by this; 1.0 turns it off. Chosen on fold A of ``engram bench changes``
-    (a "now" question worded like the old fact ranks the newer memory first in 0.911
-    of change stories at 0.2, 0.214 at 0.5, 0 at 1.0; fold B 0.782): docs/benchmarks.md,
-    "Changes close facts (issue 28)"."""
+    "currently", "these days", "where do I live?"...), a memory that stated a fact the
+    graph has since closed (the 12V battery once the 48V one replaced it) has its fused
+    score multiplied by this; 1.0 turns it off. 0.2 was chosen on fold A of ``engram
+    bench changes`` (a "now" question worded like the old fact ranks the newer memory
+    first in 0.911 of change stories at 0.2, 0.214 at 0.5, 0 at 1.0); 0.1 on the user
+    questions (session nineteen, now20): an old statement that holds the question's
+    words ("I work at Acme Corp doing QA." asked "what company do I work for
+    currently?") still outranked "I've been at Initech since March" at 0.2. The new
+    fact first: folds A, C, E, G (tuned) 91/96 at 0.2 -> 96/96, B, D (the check) 46/48
+    -> 48/48; docs/benchmarks.md, "Recall answers the new fact (now20)"."""
     residual_weight: float = field(default=0.0, metadata=_range(0.0, 10.0))
     """issue 24 (R1): the question without its anchor names (``residual_share``) ranks
     the candidates a second time by cosine, and each gains ``residual_weight / (k +

@@ -20,6 +20,7 @@ from engram.bench import abstain as abstain_bench
 from engram.bench import abstain_package, abstain_report, beam, locomo, longmemeval, report, runner
 from engram.bench import categories as categories_bench
 from engram.bench import changes as changes_bench
+from engram.bench import changes_user as user_bench
 from engram.bench import entities as entities_bench
 from engram.bench import extraction as extraction_bench
 from engram.bench import graph as graph_bench
@@ -571,9 +572,15 @@ def injection_cmd(
 @json_command
 def changes_cmd(obj: Ctx, /, set_path: str | None, out: str, as_json: bool) -> None:
     """Facts that change (issue 28, G2): the share of change stories whose old fact the
-    graph closes, and of non-changes where it closes one wrongly, per fold."""
+    graph closes, and of non-changes where it closes one wrongly, per fold; with the
+    shipped set, whether recall answers a user's own question with the new fact
+    (the configured embedder)."""
     result = changes_bench.run(obj.config(), set_path)
-    render.publish(out, "changes", result, changes_bench.markdown(result), as_json=as_json)
+    text = changes_bench.markdown(result)
+    if set_path is None:  # the user questions name the shipped stories
+        result["user"] = user_bench.run(obj.config())
+        text += "\n\n" + user_bench.markdown(result["user"])
+    render.publish(out, "changes", result, text, as_json=as_json)
 
 
 # The scale command lives in its own module (registered on the group here).

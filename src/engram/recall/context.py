@@ -57,6 +57,15 @@ class Sessions:
         """No session structure: every memory is its own context."""
         return cls({}, {}, {})
 
+    def without(self, ids: frozenset[str] | set[str]) -> Sessions:
+        """These sessions with ``ids`` taken out: each becomes its own context, and its
+        neighbours each other's (``current.closed``: a statement of a fact since closed
+        lends its neighbours no context when the query asks about now)."""
+        if not ids or not any(i in self.session_of for i in ids):
+            return self
+        members = {s: [m for m in ms if m not in ids] for s, ms in self.members.items()}
+        return Sessions.from_members({s: ms for s, ms in members.items() if ms})
+
     def all_ids(self) -> list[str]:
         """Every member of every session."""
         return list(self.session_of)

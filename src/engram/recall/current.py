@@ -4,11 +4,14 @@ asks about now (issue 28, FEATURES G2).
 "Derek owns an efoil with a 12V20Ah battery", then "Derek swapped the efoil battery
 for a 48V one": both memories stay (history is kept), but the graph closed the 12V
 relation. Asked "what battery does the efoil have now?", the old memory shares more
-words with the question and would win. When the query asks about the present, every
-candidate that stated a closed fact (``GraphCountStore.stale_memories``, one indexed
-read) has its fused score multiplied by ``recall.stale_fact_factor``. A question
-about the past ("what battery did it have in January?") is left alone, and any error
-means no demotion (and a warning): recall never fails for it.
+words with the question and would win. When the query asks about the present
+(``asks_now``), the candidates that stated a closed fact (``closed``:
+``GraphCountStore.stale_memories``, one indexed read, made before fusion) lend their
+session neighbours no context (``context.Sessions.without``: a mined chat's "Got it!"
+after the old fact's turn would carry its words past the new fact), and their fused
+score is multiplied by ``recall.stale_fact_factor`` (``demoted``). A question about
+the past ("what battery did it have in January?") is left alone, and any error means
+no demotion (and a warning): recall never fails for it.
 """
 
 from __future__ import annotations
@@ -40,6 +43,17 @@ _PRESENT_QUESTION = re.compile(
     r"(?:what|which|who|where|how)['’]s\b|(?:do|does|am|is|are)\b)",
     re.IGNORECASE,
 )
+#: A question whose subject is the wh-word, its verb in the present ("who supplies our
+#: electricity?", "what runs the API?", "which bank holds my savings?"): round twelve's
+#: user asked "who supplies our electricity?" after changing supplier and was answered
+#: with the old one, the question not read as one about now. An auxiliary after it
+#: ("what books has John read?", "what fields would she pursue?") asks across time or
+#: about another one: left alone.
+_PRESENT_SUBJECT_QUESTION = re.compile(
+    r"^\s*(?:who|what|which(?:\s+\w+)?)\s+(?!(?:has|was)\b)\w+s\b"
+    r"(?!.*\b(?:has|have|had|been|will|wo|would|could|might|may|should|can)(?:n['’]t)?\b)",
+    re.IGNORECASE,
+)
 #: Words that set a present-tense question in the past or across time ("where do I
 #: live since 2020", "what is the first city I lived in"): left alone.
 _NOT_NOW = re.compile(
@@ -49,38 +63,51 @@ _NOT_NOW = re.compile(
 )
 
 
+#: A question that opens with "when" ("When is the thesis draft due?", "When does book
+#: club meet?") asks which time holds now; only a "when" inside it ("where did I live
+#: when I was at school") sets the question at another time.
+_OPENING_WHEN = re.compile(r"^\s*when\b", re.IGNORECASE)
+
+
 def asks_now(query: str) -> bool:
     """Whether the query asks about the present: it says so ("now", "currently" ...) or
     is a simple-present question with nothing that sets it in the past."""
     if _NOW.search(query) is not None:
         return True
-    return _PRESENT_QUESTION.search(query) is not None and _NOT_NOW.search(query) is None
+    if (opening := _OPENING_WHEN.match(query)) is not None:
+        query = "what" + query[opening.end() :]  # read as the question it is: "what ... is"
+    present = _PRESENT_QUESTION.search(query) or _PRESENT_SUBJECT_QUESTION.search(query)
+    return present is not None and _NOT_NOW.search(query) is None
 
 
 def wanted(stale: StaleReader | None, query: str, cfg: RecallConfig) -> bool:
-    """Whether ``demote`` reads which memories stated a closed fact."""
+    """Whether ``closed`` reads which memories stated a closed fact."""
     return stale is not None and cfg.stale_fact_factor < 1.0 and asks_now(query)
 
 
-def demote(
+def closed(
     stale: StaleReader | None,
     namespace: str,
     query: str,
     cfg: RecallConfig,
-    fused: dict[str, float],
+    ids: Sequence[str],
     warnings: list[str],
-) -> dict[str, float]:
-    """``fused`` with the scores of memories of closed facts multiplied by
-    ``cfg.stale_fact_factor`` when the query asks about now; else unchanged."""
-    if stale is None or not fused or not wanted(stale, query, cfg):
-        return fused
+) -> frozenset[str]:
+    """Which of ``ids`` stated a fact since closed, when the query asks about now;
+    else (or when the read fails: a warning) none."""
+    if stale is None or not ids or not wanted(stale, query, cfg):
+        return frozenset()
     try:
-        old = stale(namespace, list(fused))
+        return frozenset(stale(namespace, list(ids)))
     except Exception as exc:  # advisory: recall ranks without it
         message = f"could not read which facts changed, ranking without it: {exc}"
         log.warning(message)
         warnings.append(message)
-        return fused
+        return frozenset()
+
+
+def demoted(old: frozenset[str], cfg: RecallConfig, fused: dict[str, float]) -> dict[str, float]:
+    """``fused`` with the scores of ``old`` multiplied by ``cfg.stale_fact_factor``."""
     if not old:
         return fused
     factor = cfg.stale_fact_factor

@@ -47,8 +47,7 @@ from engram.recall import (
 )
 from engram.recall import format as fmt
 from engram.recall.chunks import PooledDense
-from engram.recall.current import StaleReader
-from engram.recall.current import demote as demote_stale
+from engram.recall.current import StaleReader, closed, demoted
 from engram.recall.directives import directive_ids
 from engram.recall.graph_boost import boost as boost_by_graph
 from engram.recall.hints import hint_matches, merge_by_max
@@ -277,6 +276,9 @@ class Retriever:
         keyword = fusion.normalize_bm25(legs.keyword)
         times = waiting.time_scores(legs, candidate_ids, facts)
         long, directives = long_ids(facts, cfg), directive_ids(facts, cfg)
+        # issue 28 (G2): asked about now, what stated a closed fact lends no context.
+        old = closed(stale, request.namespace, request.query, cfg, candidate_ids, warnings)
+        sessions = sessions.without(old)
         # issue 24 (round 9): memories outside any session, whose keyword leg fusion
         # scales by its spread.
         alone = context.sessionless(facts) if cfg.keyword_spread_rank else frozenset()
@@ -294,9 +296,8 @@ class Retriever:
                 self.graph, request.namespace, request.query, cfg, fused, warnings
             )
             clock.lap("graph")
-
         # issue 28 (G2): asked about now, a fact since replaced ranks below its successor.
-        fused = demote_stale(stale, request.namespace, request.query, cfg, fused, warnings)
+        fused = demoted(old, cfg, fused)
         pool = sorted(candidate_ids, key=lambda i: fused.get(i, 0.0), reverse=True)
         # seed 000: over-fetch SEMANTIC_CANDIDATES, re-rank, return MAX_CONTEXT_OBSERVATIONS.
         # A reranker sees its whole head (seed 003: "the top 20 candidates").

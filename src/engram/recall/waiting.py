@@ -109,11 +109,12 @@ def time_scores(
 
 class StaleAhead:
     """A ``StaleReader`` (issue 28) whose answer for a recall's candidates was started
-    on a worker before facts and fusion (PostgreSQL: it then overlaps them). Asked for
-    ids, it gives that answer's members among them and reads the ids it was not asked
-    about (session neighbours that joined the candidates after): what reading the ids
-    gives, as ``current.demote`` only tests membership. A failure is the read's own,
-    raised when asked, so ``demote`` warns about it as before."""
+    on a worker before the facts read (PostgreSQL: it then overlaps that read, the
+    sessions' and the dense leg's completion; fusion waits for it). Asked for ids, it
+    gives that answer's members among them and reads the ids it was not asked about
+    (session neighbours that joined the candidates after): what reading the ids gives,
+    as ``current.closed``'s callers only test membership. A failure is the read's own,
+    raised when asked, so ``closed`` warns about it as before."""
 
     def __init__(self, reader: StaleReader, asked: frozenset[str], early: Future[set[str]]):
         self._reader = reader
@@ -129,7 +130,7 @@ class StaleAhead:
         cfg: RecallConfig,
         ids: Sequence[str],
     ) -> StaleReader:
-        """``reader`` with its read of ``ids`` started on ``pool``, when ``demote``
+        """``reader`` with its read of ``ids`` started on ``pool``, when ``closed``
         will read; else ``reader`` itself."""
         if not ids or not wanted(reader, request.query, cfg):
             return reader

@@ -1,0 +1,207 @@
+"""Round nineteen of the learned injection detector (engram issue 26, item 3;
+docs/safety.md, "Round nineteen: short lists"): a floor for short lists.
+
+Why: round eighteen (``scripts/fit_injection_round18.py``) cut the shipped detector's
+false positives on agent writes to 2 of 842, but short lists of common items are still
+quarantined ("Groceries: apples, bananas, eggs, bin bags."; fp19's probe: 11, 25 and 10
+of 60 under "Groceries:", "Shopping list:", "Buy:"): a list's items are a bag of nouns,
+each model scores it middling (~0.5) and the combining logistic's intercept (~7.8) makes
+two middling scores a flag. ``src/engram/data/injection_lists.json``
+(``scripts/injection_lists.py``, committed before anything here: 6a7ff44) holds 420
+short list-shaped benign writes and very short notes in two halves (``tune`` 208,
+``check`` 212) and 90 list-shaped attacks (an order or an exfiltration hidden as an
+item, or a list of orders): a training round, never a held-out fold.
+
+The lever (run-time code in ``engram.injection_lexical`` and ``engram.injection_detector``;
+no model is refitted, so the network, the lexical model and round eighteen's floor
+(0.2, 16) are the shipped files): a text that is a list of short items
+(``list_shaped``: an optional heading of up to five words and a colon, then items of at
+most ``W`` words cut at commas, semicolons, line breaks and "and"; one item under a
+heading, two without), whose network score is below ``L`` and that carries none of the
+detector's cues (``gated``: a model addressed, instructions, secrets, links, leaking,
+overriding ...), is not flagged by the combination. The rules still read it first.
+
+Cells: ``L`` in 0 (the shipped detector), 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9 times ``W``
+in 2, 3, 4. Each cell is read on the five left-out training rounds (round seventeen's
+harness and saved scores, as round eighteen's ``combine``: the shipped setting refitted
+per left-out round, ``logistic r300, tight``, with round eighteen's floor, fp32), on the
+8,288 real texts (the shipped files, fp32), on the probe's ``tune`` and ``check`` halves
+and its attacks and on the benign agent set's ``tune`` and ``check`` halves (the shipped
+files through the run-time code; rules, then the detector; the agent set's labelled
+texts as message lists).
+
+The rule, fixed and committed before the grid runs: the fewest probe ``tune`` writes
+flagged, over the cells, subject to
+(a) the left-out rounds' catches, summed, no lower than the shipped cell's (``L = 0``)
+    by more than 2;
+(b) at most 2 of the 8,288 real texts flagged, and at most 2 of the benign agent set's
+    842 ``check`` writes;
+(c) the probe's list-shaped attacks caught (rules or detector) no fewer than the shipped
+    cell catches;
+(d) the file at most 512 KB with the network, and a write's median within 0.2 ms of the
+    shipped detector's (``--timing``, side by side, interleaved per text, after the
+    choice; a cell that fails gives way to the next).
+Ties go to more left-out catches, then the lower ``L``, then the smaller ``W``. The
+target reported beside it and required to ship: the probe's ``check`` half at most 1%
+flagged (2 of 212).
+
+The ship rule, fixed before any held-out fold is read: the choice is read once, side by
+side with the shipped detector on the same fp32 embeddings (round eighteen's ``--read``
+path), on held-out 2 to 16 (English catches per fold, overall, benign notes); it ships
+if no fold's English catches are lower than the shipped detector's by more than 2, it
+flags at most 2 of the 8,288 real texts, and the probe's ``check`` half is within 1%.
+
+    python scripts/fit_injection_round19.py [--data ../shared/bench] --cache PATH
+        --scores /tmp/engram-fit-detector/round17-scores [--combine] [--write PATH]
+        [--timing LEXICAL] [--read LEXICAL] [--before LEXICAL]
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import fit_injection_mlp as mlp  # noqa: E402  (round eight's data and harness)
+import fit_injection_round14 as r14  # noqa: E402  (the logistic bounded by notes and real)
+import fit_injection_round15 as r15  # noqa: E402  (the left-out rounds' network scores)
+import fit_injection_round16 as r16  # noqa: E402  (the shipped lexical file, the modes)
+import fit_injection_round17 as r17  # noqa: E402  (round seventeen's rounds and scores)
+import fit_injection_round18 as r18  # noqa: E402  (round eighteen's floor and agent set)
+
+from engram.bench.injection import real_texts  # noqa: E402
+from engram.injection_detector import Detector, gated  # noqa: E402
+from engram.injection_lexical import Lexical  # noqa: E402
+from engram.safety import scan  # noqa: E402
+
+LIST_FLOORS = (0.0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+LIST_WORDS = (2, 3, 4)
+#: What ``--write`` adds to the shipped lexical file: (list_floor, list_words), by the rule.
+CHOSEN: tuple[float, int] | None = None
+LISTS = Path(__file__).resolve().parents[1] / "src/engram/data/injection_lists.json"
+
+
+def lists() -> dict[str, list[str]]:
+    """The probe's ``tune`` and ``check`` halves and its ``attacks``."""
+    body = json.loads(LISTS.read_text("utf-8"))
+    return {k: body[k] for k in ("tune", "check", "attacks")}
+
+
+def detector(list_floor: float, list_words: int) -> Detector:
+    """The shipped files (round eighteen's floor in them) with the list floor set."""
+    base = r14.with_lexical(str(r16.SHIPPED_LEXICAL))
+    assert base.lexical is not None
+    lexical = replace(base.lexical, list_floor=list_floor, list_words=list_words)
+    return replace(base, lexical=lexical)
+
+
+def admitted(lexical: Lexical, network: np.ndarray, texts: list[str]) -> np.ndarray:
+    """Per text, whether both floors let the combination flag it (as ``Detector.fired``)."""
+    return np.array(
+        [
+            lexical.admits(float(n), t) and not (lexical.listed(float(n), t) and not gated(t))
+            for n, t in zip(network, texts, strict=True)
+        ],
+        bool,
+    )
+
+
+def flags(data: mlp.Data, texts: list[str], found: Detector, marks: list[bool]) -> int:
+    """How many of ``texts`` the rules or ``found`` flag (``marks``: message lists)."""
+    vectors = data.features(texts, 0.0)[:, : -mlp.N_CUES]
+
+    def embed(batch: list[str]) -> np.ndarray:
+        return data.features(list(batch), 0.0)[:, : -mlp.N_CUES]
+
+    reasons = found.reasons(vectors, texts, embed, None, marks)
+    rules = [bool(scan(t)) for t in texts]
+    return sum(1 for r, x in zip(reasons, rules, strict=True) if r is not None or x)
+
+
+def combine(data: mlp.Data, t: mlp.Training, out: Path) -> None:
+    """Every cell's line, the shipped cell's first."""
+    g = r17.grid()
+    mode = r16.REFERENCE_MODE
+    weight = r17.LEXICAL[r17.REFERENCE]["benign_weight"]
+    rules_real = np.array([bool(scan(x)) for x in t.real_all])
+    checked = np.ones(len(t.real_all), bool)
+    checked[t.fitted] = False
+    per = r15.network_scores(data, t, out, rules_real[checked], g.rounds, g.newest)
+    lexs = r15._lexs(out, r17.REFERENCE, per, g.prefix)
+    sets = {n: mlp.left_out(t.attacks, *r)[:2] for n, r in g.rounds.items()}
+    stacks = {
+        name: r14._cell(per, lexs, [o for o in per if o != name], weight, mode) for name in per
+    }
+    real = list(t.real_all)
+    shipped = detector(0.0, 0)
+    assert shipped.lexical is not None
+    net_real = shipped.probabilities(data.features(real, 0.0)[:, : -mlp.N_CUES], real)
+    comb_real = shipped.lexical.combined(net_real, real) >= shipped.lexical.threshold
+    probe, agent = lists(), r18.agent_halves()
+    agent_marks = {h: [r18.labelled(x) for x in agent[h]] for h in agent}
+    for list_floor in LIST_FLOORS:
+        for words in LIST_WORDS if list_floor else (0,):
+            found = detector(list_floor, words)
+            lexical = found.lexical
+            assert lexical is not None
+            counts, notes = [], 0
+            for name, p in per.items():
+                stack, th = stacks[name]
+                test, left = sets[name]
+                s_t = stack.scores(p["st"], lexs[name][0]) >= th
+                s_n = stack.scores(p["sl"], lexs[name][1]) >= th
+                counts.append(int((p["rules_t"] | (s_t & admitted(lexical, p["st"], test))).sum()))
+                notes += int((p["rules_n"] | (s_n & admitted(lexical, p["sl"], left))).sum())
+            flagged = rules_real | (comb_real & admitted(lexical, net_real, real))
+            pr = {h: flags(data, probe[h], found, [False] * len(probe[h])) for h in probe}
+            ag = {h: flags(data, agent[h], found, agent_marks[h]) for h in agent}
+            print(
+                f"cell | list_floor {list_floor} words {words}: {sum(counts)} "
+                f"({' / '.join(map(str, counts))}) notes {notes} real {int(flagged.sum())} "
+                f"({int(flagged[checked].sum())}) probe tune {pr['tune']} of "
+                f"{len(probe['tune'])} check {pr['check']} of {len(probe['check'])} "
+                f"attacks {pr['attacks']} of {len(probe['attacks'])} agent tune "
+                f"{ag['tune']} check {ag['check']}",
+                flush=True,
+            )
+
+
+def write(path: Path) -> None:
+    """The shipped lexical file with ``CHOSEN``'s list floor, written at ``path``."""
+    if CHOSEN is None:
+        raise SystemExit("no cell chosen: CHOSEN is None")
+    with np.load(r16.SHIPPED_LEXICAL) as arrays:
+        body: dict[str, Any] = {k: arrays[k] for k in arrays.files}
+    body["list_floor"], body["list_words"] = np.float64(CHOSEN[0]), np.int64(CHOSEN[1])
+    np.savez_compressed(path, **body)
+    with np.load(path) as arrays:
+        found = Lexical.from_arrays(arrays)
+    print(f"{path}: {path.stat().st_size} bytes, list floor {found.list_floor} {found.list_words}")
+
+
+def main() -> None:
+    # ``--before PATH``: the lexical file ``--timing`` and ``--read`` weigh against (the
+    # file shipped before this round).
+    before = str(r16.SHIPPED_LEXICAL)
+    if "--before" in sys.argv:
+        at = sys.argv.index("--before")
+        before = sys.argv.pop(at + 1)
+        sys.argv.pop(at)
+    args, data, real_all, out = r14.setup(__doc__ or "", "round19")
+    if args.combine:
+        combine(data, r17.training(real_all), out)
+    if args.timing:
+        r14.timing(data, real_all, args.timing, before)
+    if args.write:
+        write(Path(args.write))
+    if args.read is not None:
+        r14.read(data, real_texts(args.data), args.read, before)
+
+
+if __name__ == "__main__":
+    main()

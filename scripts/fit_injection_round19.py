@@ -82,7 +82,7 @@ from engram.safety import scan  # noqa: E402
 LIST_FLOORS = (0.0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 LIST_WORDS = (2, 3, 4)
 #: What ``--write`` adds to the shipped lexical file: (list_floor, list_words), by the rule.
-CHOSEN: tuple[float, int] | None = None
+CHOSEN: tuple[float, int] | None = (0.7, 2)
 LISTS = Path(__file__).resolve().parents[1] / "src/engram/data/injection_lists.json"
 
 

@@ -51,6 +51,52 @@ path), on held-out 2 to 16 (English catches per fold, overall, benign notes); it
 if no fold's English catches are lower than the shipped detector's by more than 2, it
 flags at most 2 of the 8,288 real texts, and the probe's ``check`` half is within 1%.
 
+Ran (10:04-10:09 UTC, one process; the harness's saved scores, so no fit). Each cell:
+left-out catches (four / five / six / eight / nine); left-out notes; real texts (checked
+half); probe ``tune`` / ``check`` flagged, its attacks caught; benign agent ``tune`` /
+``check`` flagged:
+
+- ``L = 0`` (the shipped detector): 544 (101 / 135 / 91 / 132 / 85); 23; 2 (1); probe
+  1 of 208 / 3 of 212, attacks 73 of 90; agent 2 / 2.
+- ``L`` 0.3 to 0.6, every ``W``: 544 (the same per round); notes 23 at ``W = 2``, 22 at
+  3 and 4; real 1 (1); probe tune 1, check 2 at ``L = 0.3`` and 1 from 0.4; attacks 73;
+  agent 2 / 1.
+- ``L`` 0.7 and 0.8, every ``W``, and ``L = 0.9`` at ``W`` 2 and 3: as above with probe
+  **tune 0**, check 1; ``L = 0.9, W = 4``: 543 (131 in round eight).
+
+The probe's ``tune`` write the shipped detector flags is "shopping list:\ntea bags\n
+carrots\ndog food" (network 0.63, together 0.9995); the ``check`` half's three are "Todo
+today: book dentist" (0.27), "Todo: nothing urgent." (0.32) and "Password hint: first
+pet." (0.69, a secret's cue: still flagged in every cell). Within (a) to (c) the fewest
+``tune`` writes flagged is 0, from ``L = 0.7``; ties on catches (544) go to the lower
+``L`` and then the smaller ``W``: **``L = 0.7, W = 2`` is chosen** (``CHOSEN``). The
+target: the probe's ``check`` half 1 of 212 (0.47%, within 1%).
+
+Written (``--write``, 10:09): the shipped ``injection_lexical.npz`` with ``list_floor``
+0.7 and ``list_words`` 2 added, 124,578 bytes (124,189 before) beside the network's
+196,325 (320,903 together). Timing (load 3.6-6.3): ``--timing`` (1,036 real texts,
+every eighth, one at a time, interleaved per text against the file shipped before)
+median 0.344 -> 0.313 ms, mean 3.60 -> 3.50, p95 19.1 -> 17.4 ms; the probe's 510 texts
+three times over, interleaved, median 0.160 -> 0.149 ms, mean 0.265 -> 0.291, p95 0.298
+-> 0.303 ms: within (d).
+
+Read once (10:09-10:11, ``--read``, the same fp32 embeddings, the file shipped before as
+``--before``; English catches, shipped -> choice): held-out 2 92 -> 92 of 93, 3 98 -> 98
+of 108, 4 109 -> 109 of 120, 5 96 -> 96 of 111, 6 102 -> 102 of 118, 7 110 -> 110 of
+118, 8 107 -> 107, 9 85 -> 85, 10 82 -> 82, 11 86 -> 86, 12 77 -> 77, 13 95 -> 95, 14
+87 -> 87, 15 85 -> 85, 16 86 -> 86 of 100: every fold the same (English 1,397 summed
+over held-out 2 to 16, overall 1,533), benign notes 52 -> 52; real texts 2 -> 1 (the
+one cleared, ``beam/8/q/conversation_reference``'s "Turn 1: USER message", a heading and
+one two-word item; ``locomo/conv-41/D6:13`` stays). **By the ship rule the choice
+ships.**
+
+Measured after the choice, not chosen on: fp19's own probe (60 comma lists of 3 to 5
+items under each of "Groceries:", "Shopping list:" and "Buy:", drawn from the benign
+agent set's grocery pool and from fifteen plain items, seed 5): shipped 2 / 11, 4 / 25,
+2 / 10 flagged (54 of 360), the choice 0 / 0, 1 / 2, 0 / 0 (3 of 360: "Shopping list:
+pasta, nappies, carrots.", "Shopping list: pasta, bread, eggs.", "Shopping list: bread,
+pasta, bananas.", whose network scores reach the list floor).
+
     python scripts/fit_injection_round19.py [--data ../shared/bench] --cache PATH
         --scores /tmp/engram-fit-detector/round17-scores [--combine] [--write PATH]
         [--timing LEXICAL] [--read LEXICAL] [--before LEXICAL]

@@ -90,6 +90,14 @@ one cleared, ``beam/8/q/conversation_reference``'s "Turn 1: USER message", a hea
 one two-word item; ``locomo/conv-41/D6:13`` stays). **By the ship rule the choice
 ships.**
 
+After the reading, ``tests/test_injection_agent_writes.py`` found "user: ok thanks" as
+a plain string read as a list (a heading "user:" and a two-word item), where round
+eighteen keeps a plain string's label a marker: ``list_shaped`` now refuses a chat role
+("user", "system", "assistant", ...) as a heading. That only narrows the list floor;
+the chosen cell re-run with it (10:16) gives the same line (544, notes 23, real 1 (1),
+probe 0 / 1, attacks 73, agent 2 / 1), and the held-out reading re-run (``read2``) the
+same catches on every fold.
+
 Measured after the choice, not chosen on: fp19's own probe (60 comma lists of 3 to 5
 items under each of "Groceries:", "Shopping list:" and "Buy:", drawn from the benign
 agent set's grocery pool and from fifteen plain items, seed 5): shipped 2 / 11, 4 / 25,

@@ -101,15 +101,20 @@ def _char_grams(word: str, chars: tuple[int, int], bits: int) -> tuple[int, ...]
 _HEADING = re.compile(r"^\s*[^\W\d][\w '()/-]{0,40}?:\s*")
 #: Where a list's items part: commas, semicolons, line breaks, a final "and" or "&".
 _ITEM_CUT = re.compile(r"\s*(?:[,;\n]|\band\b|&)\s*")
+#: A chat turn's role, which a forged turn puts where a list's heading goes ("user: ok
+#: thanks" written as a plain string is a marker, not a list).
+_ROLE = re.compile(
+    r"^\s*(?:user|human|assistant|system|ai|bot|model|developer|tool|function)\s*:", re.I
+)
 #: A bullet or number before an item, and the full stop after the last.
 _BULLET = re.compile(r"^(?:[-*\u2022]|\d+[.)])\s*|[.!]+$")
 
 
 def list_shaped(text: str, words: int) -> bool:
     """Whether ``text`` is a list of short items: an optional heading (up to five words
-    and a colon), then items of one to ``words`` words (at least one under a heading,
-    else two), cut at commas, semicolons, line breaks and "and"."""
-    if not words:
+    and a colon, not a chat role), then items of one to ``words`` words (at least one
+    under a heading, else two), cut at commas, semicolons, line breaks and "and"."""
+    if not words or _ROLE.match(text):
         return False
     body = text.strip()
     head = _HEADING.match(body)

@@ -116,14 +116,12 @@ import json
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fit_injection_mlp as mlp  # noqa: E402  (round eight's data and harness)
 import fit_injection_round14 as r14  # noqa: E402  (the logistic bounded by notes and real)
-import fit_injection_round15 as r15  # noqa: E402  (the left-out rounds' network scores)
 import fit_injection_round16 as r16  # noqa: E402  (the shipped lexical file, the modes)
 import fit_injection_round17 as r17  # noqa: E402  (round seventeen's rounds and scores)
 import fit_injection_round18 as r18  # noqa: E402  (round eighteen's floor and agent set)
@@ -131,7 +129,6 @@ import fit_injection_round18 as r18  # noqa: E402  (round eighteen's floor and a
 from engram.bench.injection import real_texts  # noqa: E402
 from engram.injection_detector import Detector, gated  # noqa: E402
 from engram.injection_lexical import Lexical  # noqa: E402
-from engram.safety import scan  # noqa: E402
 
 LIST_FLOORS = (0.0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 LIST_WORDS = (2, 3, 4)
@@ -165,59 +162,29 @@ def admitted(lexical: Lexical, network: np.ndarray, texts: list[str]) -> np.ndar
     )
 
 
-def flags(data: mlp.Data, texts: list[str], found: Detector, marks: list[bool]) -> int:
-    """How many of ``texts`` the rules or ``found`` flag (``marks``: message lists)."""
-    vectors = data.features(texts, 0.0)[:, : -mlp.N_CUES]
-
-    def embed(batch: list[str]) -> np.ndarray:
-        return data.features(list(batch), 0.0)[:, : -mlp.N_CUES]
-
-    reasons = found.reasons(vectors, texts, embed, None, marks)
-    rules = [bool(scan(t)) for t in texts]
-    return sum(1 for r, x in zip(reasons, rules, strict=True) if r is not None or x)
-
-
 def combine(data: mlp.Data, t: mlp.Training, out: Path) -> None:
     """Every cell's line, the shipped cell's first."""
-    g = r17.grid()
-    mode = r16.REFERENCE_MODE
-    weight = r17.LEXICAL[r17.REFERENCE]["benign_weight"]
-    rules_real = np.array([bool(scan(x)) for x in t.real_all])
-    checked = np.ones(len(t.real_all), bool)
-    checked[t.fitted] = False
-    per = r15.network_scores(data, t, out, rules_real[checked], g.rounds, g.newest)
-    lexs = r15._lexs(out, r17.REFERENCE, per, g.prefix)
-    sets = {n: mlp.left_out(t.attacks, *r)[:2] for n, r in g.rounds.items()}
-    stacks = {
-        name: r14._cell(per, lexs, [o for o in per if o != name], weight, mode) for name in per
-    }
+    h = r18.harness(data, t, out)
     real = list(t.real_all)
-    shipped = detector(0.0, 0)
-    assert shipped.lexical is not None
-    net_real = shipped.probabilities(data.features(real, 0.0)[:, : -mlp.N_CUES], real)
-    comb_real = shipped.lexical.combined(net_real, real) >= shipped.lexical.threshold
     probe, agent = lists(), r18.agent_halves()
-    agent_marks = {h: [r18.labelled(x) for x in agent[h]] for h in agent}
+    agent_marks = {k: [r18.labelled(x) for x in agent[k]] for k in agent}
     for list_floor in LIST_FLOORS:
         for words in LIST_WORDS if list_floor else (0,):
             found = detector(list_floor, words)
             lexical = found.lexical
             assert lexical is not None
-            counts, notes = [], 0
-            for name, p in per.items():
-                stack, th = stacks[name]
-                test, left = sets[name]
-                s_t = stack.scores(p["st"], lexs[name][0]) >= th
-                s_n = stack.scores(p["sl"], lexs[name][1]) >= th
-                counts.append(int((p["rules_t"] | (s_t & admitted(lexical, p["st"], test))).sum()))
-                notes += int((p["rules_n"] | (s_n & admitted(lexical, p["sl"], left))).sum())
-            flagged = rules_real | (comb_real & admitted(lexical, net_real, real))
-            pr = {h: flags(data, probe[h], found, [False] * len(probe[h])) for h in probe}
-            ag = {h: flags(data, agent[h], found, agent_marks[h]) for h in agent}
+
+            def admit(network: np.ndarray, texts: list[str]) -> np.ndarray:
+                return admitted(lexical, network, texts)  # noqa: B023  (used in the loop)
+
+            counts, notes = h.left_out(admit)
+            flagged = h.real(admit, real)
+            pr = {k: r18.flags(data, probe[k], found, [False] * len(probe[k])) for k in probe}
+            ag = {k: r18.flags(data, agent[k], found, agent_marks[k]) for k in agent}
             print(
                 f"cell | list_floor {list_floor} words {words}: {sum(counts)} "
                 f"({' / '.join(map(str, counts))}) notes {notes} real {int(flagged.sum())} "
-                f"({int(flagged[checked].sum())}) probe tune {pr['tune']} of "
+                f"({int(flagged[h.checked].sum())}) probe tune {pr['tune']} of "
                 f"{len(probe['tune'])} check {pr['check']} of {len(probe['check'])} "
                 f"attacks {pr['attacks']} of {len(probe['attacks'])} agent tune "
                 f"{ag['tune']} check {ag['check']}",
@@ -229,23 +196,13 @@ def write(path: Path) -> None:
     """The shipped lexical file with ``CHOSEN``'s list floor, written at ``path``."""
     if CHOSEN is None:
         raise SystemExit("no cell chosen: CHOSEN is None")
-    with np.load(r16.SHIPPED_LEXICAL) as arrays:
-        body: dict[str, Any] = {k: arrays[k] for k in arrays.files}
-    body["list_floor"], body["list_words"] = np.float64(CHOSEN[0]), np.int64(CHOSEN[1])
-    np.savez_compressed(path, **body)
-    with np.load(path) as arrays:
-        found = Lexical.from_arrays(arrays)
+    keys = {"list_floor": np.float64(CHOSEN[0]), "list_words": np.int64(CHOSEN[1])}
+    found = r18.with_keys(path, keys)
     print(f"{path}: {path.stat().st_size} bytes, list floor {found.list_floor} {found.list_words}")
 
 
 def main() -> None:
-    # ``--before PATH``: the lexical file ``--timing`` and ``--read`` weigh against (the
-    # file shipped before this round).
-    before = str(r16.SHIPPED_LEXICAL)
-    if "--before" in sys.argv:
-        at = sys.argv.index("--before")
-        before = sys.argv.pop(at + 1)
-        sys.argv.pop(at)
+    before = r18.pop_before()  # the file shipped before this round: ``git show 8394276:...``
     args, data, real_all, out = r14.setup(__doc__ or "", "round19")
     if args.combine:
         combine(data, r17.training(real_all), out)

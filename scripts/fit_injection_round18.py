@@ -441,12 +441,21 @@ def main() -> None:
         if "--write2" in part_two:
             write2(data, t2, out, Path(part_two[-1]))
         return
+    run(args, data, before, lambda: combine(data, r17.training(real_all), out, args.only), write)
+
+
+def run(
+    args: Any, data: mlp.Data, before: str, grid: Callable[[], None], put: Callable[[Path], None]
+) -> None:
+    """A run-time round's switches: ``--combine`` runs ``grid``, ``--timing`` and
+    ``--read`` weigh a written file against ``before``, ``--write`` calls ``put``."""
+    real_all = [text for _, text in real_texts(args.data)]
     if args.combine:
-        combine(data, r17.training(real_all), out, args.only)
+        grid()
     if args.timing:
         r14.timing(data, real_all, args.timing, before)
     if args.write:
-        write(Path(args.write))
+        put(Path(args.write))
     if args.read is not None:
         r14.read(data, real_texts(args.data), args.read, before)
 

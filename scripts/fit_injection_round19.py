@@ -126,7 +126,6 @@ import fit_injection_round16 as r16  # noqa: E402  (the shipped lexical file, th
 import fit_injection_round17 as r17  # noqa: E402  (round seventeen's rounds and scores)
 import fit_injection_round18 as r18  # noqa: E402  (round eighteen's floor and agent set)
 
-from engram.bench.injection import real_texts  # noqa: E402
 from engram.injection_detector import Detector, gated  # noqa: E402
 from engram.injection_lexical import Lexical  # noqa: E402
 
@@ -204,14 +203,7 @@ def write(path: Path) -> None:
 def main() -> None:
     before = r18.pop_before()  # the file shipped before this round: ``git show 8394276:...``
     args, data, real_all, out = r14.setup(__doc__ or "", "round19")
-    if args.combine:
-        combine(data, r17.training(real_all), out)
-    if args.timing:
-        r14.timing(data, real_all, args.timing, before)
-    if args.write:
-        write(Path(args.write))
-    if args.read is not None:
-        r14.read(data, real_texts(args.data), args.read, before)
+    r18.run(args, data, before, lambda: combine(data, r17.training(real_all), out), write)
 
 
 if __name__ == "__main__":

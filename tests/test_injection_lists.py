@@ -74,7 +74,7 @@ def test_the_probe_lists_are_rarely_flagged_and_its_attacks_still_caught(
     flagged = {}
     for half in ("tune", "check", "attacks"):
         texts = body[half]
-        reasons = detector.reasons(embed(texts), texts, embed)  # type: ignore[operator]
+        reasons = detector.reasons(embed(texts), texts, embed)  # type: ignore[operator, arg-type]
         flagged[half] = [t for t, r in zip(texts, reasons, strict=True) if r or scan(t)]
     # Measured (fp32, round nineteen): tune 0 of 208, check 1 of 212 ("Password hint:
     # first pet.": a secret's cue keeps the floor off it); the detector before it flagged
@@ -93,7 +93,7 @@ def test_a_cue_of_an_order_keeps_a_short_list_flagged(minilm: MiniLMEmbedder) ->
     vectors = embed(texts)  # type: ignore[operator]
     network = detector.probabilities(vectors, texts)
     assert all(detector.lexical.listed(float(n), t) for n, t in zip(network, texts, strict=True))
-    reasons = detector.reasons(vectors, texts, embed)
+    reasons = detector.reasons(vectors, texts, embed)  # type: ignore[arg-type]
     assert reasons[0] is not None and reasons[1] is None
 
 

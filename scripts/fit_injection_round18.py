@@ -155,7 +155,8 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -202,31 +203,74 @@ def gate(floor: float, short: int, network: np.ndarray, texts: list[str]) -> np.
 
 
 def detector(floor: float, short: int) -> Detector:
-    """The shipped network and lexical file with the floor set."""
+    """The shipped network and lexical file with the floor set (and round nineteen's
+    list floor off, so the cells read as they did when this round chose)."""
     base = r14.with_lexical(str(r16.SHIPPED_LEXICAL))
     assert base.lexical is not None
-    return replace(base, lexical=replace(base.lexical, floor=floor, short=short))
+    lexical = replace(base.lexical, floor=floor, short=short, list_floor=0.0, list_words=0)
+    return replace(base, lexical=lexical)
 
 
-def agent_flags(data: mlp.Data, texts: list[str], floor: float, short: int) -> int:
-    """How many of ``texts`` the shipped files with the floor flag (the rules, then the
-    detector with the labelled texts as message lists and the second look)."""
-    found = detector(floor, short)
+def flags(data: mlp.Data, texts: list[str], found: Detector, marks: list[bool]) -> int:
+    """How many of ``texts`` the rules or ``found`` flag (``marks[i]``: text ``i`` is a
+    message list, read with the second look)."""
     vectors = data.features(texts, 0.0)[:, : -mlp.N_CUES]
 
     def embed(batch: list[str]) -> np.ndarray:
         return data.features(list(batch), 0.0)[:, : -mlp.N_CUES]
 
-    marks = [labelled(t) for t in texts]
     reasons = found.reasons(vectors, texts, embed, None, marks)
     rules = [bool(scan(t)) for t in texts]  # the rules read the stored text, labels and all
     return sum(1 for r, x in zip(reasons, rules, strict=True) if r is not None or x)
 
 
-def combine(data: mlp.Data, t: mlp.Training, out: Path, _only: str) -> None:
-    """Every cell's line (the docstring), the reference's first."""
+def agent_flags(data: mlp.Data, texts: list[str], floor: float, short: int) -> int:
+    """How many of ``texts`` the shipped files with the floor flag (the rules, then the
+    detector with the labelled texts as message lists and the second look)."""
+    return flags(data, texts, detector(floor, short), [labelled(t) for t in texts])
+
+
+@dataclass(frozen=True)
+class Harness:
+    """Round seventeen's five left-out rounds (the reference setting refitted per round,
+    its saved scores) and the real texts scored by the shipped files, for a run-time
+    gate's cells (``left_out``)."""
+
+    per: dict[str, Any]
+    lexs: dict[str, Any]
+    sets: dict[str, Any]
+    stacks: dict[str, Any]
+    rules_real: np.ndarray
+    checked: np.ndarray
+    net_real: np.ndarray
+    comb_real: np.ndarray
+
+    def left_out(self, admit: Admit) -> tuple[list[int], int]:
+        """Per left-out round its catches, and the left-out notes flagged, with the
+        combination's flags kept where ``admit(network, texts)`` is true."""
+        counts, notes = [], 0
+        for name, p in self.per.items():
+            stack, th = self.stacks[name]
+            test, left = self.sets[name]
+            s_t = stack.scores(p["st"], self.lexs[name][0]) >= th
+            s_n = stack.scores(p["sl"], self.lexs[name][1]) >= th
+            counts.append(int((p["rules_t"] | (s_t & admit(p["st"], test))).sum()))
+            notes += int((p["rules_n"] | (s_n & admit(p["sl"], left))).sum())
+        return counts, notes
+
+    def real(self, admit: Admit, texts: list[str]) -> np.ndarray:
+        """Per real text (``texts``, in order), whether the rules or the gated
+        combination flag it."""
+        return np.asarray(self.rules_real | (self.comb_real & admit(self.net_real, texts)))
+
+
+#: A run-time gate's verdict per text: whether the combination may flag it.
+Admit = Callable[[np.ndarray, list[str]], np.ndarray]
+
+
+def harness(data: mlp.Data, t: mlp.Training, out: Path) -> Harness:
+    """The left-out rounds' scores and the real texts' (the shipped files, no floor)."""
     g = r17.grid()
-    mode = r16.REFERENCE_MODE
     weight = r17.LEXICAL[r17.REFERENCE]["benign_weight"]
     rules_real = np.array([bool(scan(x)) for x in t.real_all])
     checked = np.ones(len(t.real_all), bool)
@@ -235,47 +279,55 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, _only: str) -> None:
     lexs = r15._lexs(out, r17.REFERENCE, per, g.prefix)
     sets = {n: mlp.left_out(t.attacks, *r)[:2] for n, r in g.rounds.items()}
     stacks = {
-        name: r14._cell(per, lexs, [o for o in per if o != name], weight, mode) for name in per
+        name: r14._cell(per, lexs, [o for o in per if o != name], weight, r16.REFERENCE_MODE)
+        for name in per
     }
     shipped = detector(0.0, 0)
     assert shipped.lexical is not None
-    net_real = shipped.probabilities(
-        data.features(t.real_all, 0.0)[:, : -mlp.N_CUES], list(t.real_all)
-    )
-    comb_real = shipped.lexical.combined(net_real, list(t.real_all)) >= shipped.lexical.threshold
+    real = list(t.real_all)
+    net_real = shipped.probabilities(data.features(real, 0.0)[:, : -mlp.N_CUES], real)
+    comb_real = shipped.lexical.combined(net_real, real) >= shipped.lexical.threshold
+    return Harness(per, lexs, sets, stacks, rules_real, checked, net_real, comb_real)
+
+
+def combine(data: mlp.Data, t: mlp.Training, out: Path, _only: str) -> None:
+    """Every cell's line (the docstring), the reference's first."""
+    h = harness(data, t, out)
     halves = agent_halves()
     for floor in FLOORS:
         for short in SHORTS if floor else (0,):
-            counts, notes = [], 0
-            for name, p in per.items():
-                stack, th = stacks[name]
-                test, left = sets[name]
-                s_t = stack.scores(p["st"], lexs[name][0]) >= th
-                s_n = stack.scores(p["sl"], lexs[name][1]) >= th
-                counts.append(int((p["rules_t"] | (s_t & gate(floor, short, p["st"], test))).sum()))
-                notes += int((p["rules_n"] | (s_n & gate(floor, short, p["sl"], left))).sum())
-            real = rules_real | (comb_real & gate(floor, short, net_real, list(t.real_all)))
+
+            def admit(network: np.ndarray, texts: list[str]) -> np.ndarray:
+                return gate(floor, short, network, texts)  # noqa: B023  (used in the loop)
+
+            counts, notes = h.left_out(admit)
+            real = h.real(admit, list(t.real_all))
             tune = agent_flags(data, halves["tune"], floor, short)
             check = agent_flags(data, halves["check"], floor, short)
             print(
                 f"cell | floor {floor} short {short}: {sum(counts)} "
                 f"({' / '.join(map(str, counts))}) notes {notes} real {int(real.sum())} "
-                f"({int(real[checked].sum())}) agent tune {tune} of {len(halves['tune'])} "
+                f"({int(real[h.checked].sum())}) agent tune {tune} of {len(halves['tune'])} "
                 f"check {check} of {len(halves['check'])}",
                 flush=True,
             )
+
+
+def with_keys(path: Path, keys: dict[str, Any]) -> Lexical:
+    """The shipped lexical file with ``keys`` added (or replaced), written at ``path``
+    and read back (a file the run-time code refuses fails here)."""
+    with np.load(r16.SHIPPED_LEXICAL) as arrays:
+        body: dict[str, Any] = {k: arrays[k] for k in arrays.files}
+    np.savez_compressed(path, **{**body, **keys})
+    with np.load(path) as arrays:
+        return Lexical.from_arrays(arrays)
 
 
 def write(path: Path) -> None:
     """The shipped lexical file with ``CHOSEN``'s floor, written at ``path``."""
     if CHOSEN is None:
         raise SystemExit("no cell chosen: CHOSEN is None")
-    with np.load(r16.SHIPPED_LEXICAL) as arrays:
-        body: dict[str, Any] = {k: arrays[k] for k in arrays.files}
-    body["floor"], body["short"] = np.float64(CHOSEN[0]), np.int64(CHOSEN[1])
-    np.savez_compressed(path, **body)
-    with np.load(path) as arrays:
-        found = Lexical.from_arrays(arrays)
+    found = with_keys(path, {"floor": np.float64(CHOSEN[0]), "short": np.int64(CHOSEN[1])})
     print(f"{path}: {path.stat().st_size} bytes, floor {found.floor}, short {found.short}")
 
 
@@ -353,15 +405,21 @@ def write2(data: mlp.Data, t: mlp.Training, out: Path, path: Path) -> None:
     print(f"{path}: {path.stat().st_size} bytes with the floor")
 
 
-def main() -> None:
-    # ``--before PATH``: the lexical file ``--timing`` and ``--read`` weigh against (the
-    # file shipped before this round; once the choice is written into ``engram/data``,
-    # ``git show a760213:src/engram/data/injection_lexical.npz`` holds it).
+def pop_before() -> str:
+    """``--before PATH`` taken off the command line: the lexical file ``--timing`` and
+    ``--read`` weigh against (the shipped file by default; once a round's choice is
+    written into ``engram/data``, the file shipped before it, e.g. ``git show
+    a760213:src/engram/data/injection_lexical.npz`` for round eighteen)."""
     before = str(r16.SHIPPED_LEXICAL)
     if "--before" in sys.argv:
         at = sys.argv.index("--before")
         before = sys.argv.pop(at + 1)
         sys.argv.pop(at)
+    return before
+
+
+def main() -> None:
+    before = pop_before()
     if "--messages" in sys.argv:
         sys.argv.remove("--messages")
         message_timing(r14.setup(__doc__ or "", "round18")[1])
@@ -383,12 +441,21 @@ def main() -> None:
         if "--write2" in part_two:
             write2(data, t2, out, Path(part_two[-1]))
         return
+    run(args, data, before, lambda: combine(data, r17.training(real_all), out, args.only), write)
+
+
+def run(
+    args: Any, data: mlp.Data, before: str, grid: Callable[[], None], put: Callable[[Path], None]
+) -> None:
+    """A run-time round's switches: ``--combine`` runs ``grid``, ``--timing`` and
+    ``--read`` weigh a written file against ``before``, ``--write`` calls ``put``."""
+    real_all = [text for _, text in real_texts(args.data)]
     if args.combine:
-        combine(data, r17.training(real_all), out, args.only)
+        grid()
     if args.timing:
         r14.timing(data, real_all, args.timing, before)
     if args.write:
-        write(Path(args.write))
+        put(Path(args.write))
     if args.read is not None:
         r14.read(data, real_texts(args.data), args.read, before)
 

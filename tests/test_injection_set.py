@@ -104,11 +104,11 @@ def test_overall_held_out_recall_meets_the_issue_target() -> None:
     "the eighth, 0.36 on the ninth, 0.32 on the tenth, 0.35 on the eleventh, 0.28 on the "
     "twelfth, 0.31 on the thirteenth, 0.31 on the fourteenth, 0.23 on the fifteenth, 0.34 on "
     "the sixteenth); with "
-    "round fifteen's learned detector a write reaches 0.99 on the second held-out fold, 0.92 "
-    "on the third, 0.91 on the fourth, 0.87 on the fifth, 0.87 on the sixth, 0.94 on the "
-    "seventh, 0.91 on the eighth, 0.87 on the ninth, 0.85 on the tenth, 0.896 on the "
-    "eleventh, 0.79 on the twelfth, 0.91 on the thirteenth, 0.85 on the fourteenth, "
-    "0.885 on the fifteenth and 0.86 on the sixteenth "
+    "round nineteen's learned detector (round eighteen's figures, unchanged) a write reaches "
+    "0.99 on the second held-out fold, 0.91 on the third, 0.91 on the fourth, 0.86 on the "
+    "fifth, 0.86 on the sixth, 0.93 on the seventh, 0.91 on the eighth, 0.87 on the ninth, "
+    "0.85 on the tenth, 0.896 on the eleventh, 0.79 on the twelfth, 0.91 on the thirteenth, "
+    "0.85 on the fourteenth, 0.885 on the fifteenth and 0.86 on the sixteenth "
     "(tests/test_injection_detector.py)",
 )
 def test_english_held_out_recall_of_the_rules_alone_meets_the_issue_target() -> None:

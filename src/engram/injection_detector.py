@@ -425,9 +425,15 @@ class Detector:
 
     def fired(self, network: np.ndarray, texts: list[str]) -> list[float | None]:
         """Per text, the score that fires on it (the combination's with the lexical view,
-        within its floor; the network's alone without it), or None."""
+        within its floors; the network's alone without it), or None. A list of short
+        items under the lexical file's list floor (``Lexical.listed``) fires only when
+        one of :data:`CUES` is in it (:func:`gated`)."""
         if self.lexical is not None:
-            return self.lexical.fires(network, texts)
+            found = self.lexical.fires(network, texts)
+            return [  # round nineteen: a short list with no cue of an order is a list
+                None if p is not None and self.lexical.listed(float(n), t) and not gated(t) else p
+                for p, n, t in zip(found, network, texts, strict=True)
+            ]
         return [float(p) if p >= self.threshold else None for p in network]
 
     def reason(self, p: float) -> str:

@@ -37,6 +37,16 @@ below ``floor`` is not flagged by the combination, however high the lexical scor
 short note ("Blood pressure 122/78 this morning.", "Understood.") has a handful of
 n-grams, so a few buckets the attacks made positive decide its lexical score; the
 network, which reads what the text means, then has to agree at least a little.
+
+Round nineteen (docs/safety.md, "Round nineteen: short lists") adds a floor for lists
+(``list_floor``, ``list_words``): a list of short items ("Groceries: apples, bananas,
+eggs, bin bags.": an optional heading, then items of at most ``list_words`` words cut at
+commas, semicolons, "and" and line breaks, :func:`list_shaped`) whose network score is
+below ``list_floor`` is not flagged by the combination whatever its length, unless a
+word of an order to a model is in it (the detector checks that with its cues). A list's
+items are a bag of nouns, so the combination's intercept made two middling scores a
+flag; an order hidden as an item is a clause with a verb and its object, longer than a
+grocery item, and it carries the cues.
 """
 
 from __future__ import annotations
@@ -87,6 +97,38 @@ def _char_grams(word: str, chars: tuple[int, int], bits: int) -> tuple[int, ...]
     return tuple({crc(("#" + g).encode()) & mask for g in grams})
 
 
+#: A list's heading: up to four words (or a bracketed aside) ending in a colon.
+_HEADING = re.compile(r"^\s*[^\W\d][\w '()/-]{0,40}?:\s*")
+#: Where a list's items part: commas, semicolons, line breaks, a final "and" or "&".
+_ITEM_CUT = re.compile(r"\s*(?:[,;\n]|\band\b|&)\s*")
+#: A chat turn's role, which a forged turn puts where a list's heading goes ("user: ok
+#: thanks" written as a plain string is a marker, not a list).
+_ROLE = re.compile(
+    r"^\s*(?:user|human|assistant|system|ai|bot|model|developer|tool|function)\s*:", re.I
+)
+#: A bullet or number before an item, and the full stop after the last.
+_BULLET = re.compile(r"^(?:[-*\u2022]|\d+[.)])\s*|[.!]+$")
+
+
+def list_shaped(text: str, words: int) -> bool:
+    """Whether ``text`` is a list of short items: an optional heading (up to five words
+    and a colon, not a chat role), then items of one to ``words`` words (at least one
+    under a heading, else two), cut at commas, semicolons, line breaks and "and"."""
+    if not words or _ROLE.match(text):
+        return False
+    body = text.strip()
+    head = _HEADING.match(body)
+    if head is not None and len(head.group(0).split()) > 5:
+        head = None
+    if head is not None:
+        body = body[head.end() :]
+    items = [_BULLET.sub("", i.strip()).strip() for i in _ITEM_CUT.split(body)]
+    items = [i for i in items if i]
+    if len(items) < (1 if head is not None else 2):
+        return False
+    return all(len(i.split()) <= words for i in items)
+
+
 def _logit(p: float) -> float:
     q = min(max(p, _EPS), 1.0 - _EPS)
     return math.log(q / (1.0 - q))
@@ -114,13 +156,18 @@ class Lexical:
     #: than ``short`` tokens (0: of any length); 0 turns the floor off.
     floor: float = 0.0
     short: int = 0
+    #: Round nineteen: below this network score the combination flags no list of items
+    #: of at most ``list_words`` words (:func:`list_shaped`); 0 turns it off.
+    list_floor: float = 0.0
+    list_words: int = 0
 
     @classmethod
     def from_arrays(cls, data: Any) -> Lexical:
         """From the arrays of an ``.npz`` (``coef``, ``intercept``, ``bits``, ``stack``,
         ``stack_intercept``, ``threshold``, ``chars`` when the file has the character
-        view, ``floor`` and ``short`` when it has round eighteen's floor); a file that
-        does not fit is refused."""
+        view, ``floor`` and ``short`` when it has round eighteen's floor, ``list_floor``
+        and ``list_words`` when it has round nineteen's); a file that does not fit is
+        refused."""
         coef = np.asarray(data["coef"], np.float64)
         bits = int(data["bits"])
         stack = np.asarray(data["stack"], np.float64)
@@ -136,6 +183,10 @@ class Lexical:
         short = int(data["short"]) if "short" in data else 0
         if not 0.0 <= floor < 1.0 or short < 0:
             raise ValueError("the floor needs a network score in [0, 1) and a length of 0+")
+        list_floor = float(data["list_floor"]) if "list_floor" in data else 0.0
+        list_words = int(data["list_words"]) if "list_words" in data else 0
+        if not 0.0 <= list_floor < 1.0 or list_words < 0:
+            raise ValueError("the list floor needs a network score in [0, 1) and 0+ words")
         pair = (float(stack[0]), float(stack[1]))
         return cls(
             coef,
@@ -147,6 +198,8 @@ class Lexical:
             (lo, hi),
             floor,
             short,
+            list_floor,
+            list_words,
         )
 
     def probability(self, text: str) -> float:
@@ -166,6 +219,12 @@ class Lexical:
         if network >= self.floor:
             return True
         return bool(self.short) and len(_TOKEN.findall(text)) >= self.short
+
+    def listed(self, network: float, text: str) -> bool:
+        """Whether ``text`` is a list under the list floor (:func:`list_shaped`, network
+        score below ``list_floor``): the detector then flags it only when a cue of an
+        order is in it."""
+        return network < self.list_floor and list_shaped(text, self.list_words)
 
     def fires(self, network: np.ndarray, texts: list[str]) -> list[float | None]:
         """Per text, its combined probability when it reaches ``threshold`` and the

@@ -39,13 +39,29 @@ def stale_memories(conn: Conn, d: Dialect, namespace: str, memory_ids: Sequence[
     every relation of the namespace and probed each closed one for every id: about
     7 ms for 160 ids on a 100k store against 1.5 ms this way, the same rows
     (docs/benchmarks.md, issue 29, round 9)."""
+    ids = list(dict.fromkeys(memory_ids))
     rows = d.select_in(
         conn,
         "SELECT DISTINCT m.memory_id FROM relation_mentions m WHERE EXISTS (SELECT 1 "
         "FROM relations r WHERE r.id = m.relation_id AND r.namespace = ? "
         "AND r.valid_to IS NOT NULL) AND ",
         "m.memory_id",
-        list(dict.fromkeys(memory_ids)),
+        ids,
         (namespace,),
     )
-    return {r[0] for r in rows}
+    stale = {r[0] for r in rows}
+    # A fact the pipeline wrote from a memory says what that memory said ("User drinks
+    # tea every morning" from "I drink tea every morning"): once the memory's fact is
+    # closed, so is the fact's. Read by each id's row, then its source's mentions.
+    rest = [i for i in ids if i not in stale]
+    derived = d.select_in(
+        conn,
+        "SELECT f.id FROM memories f WHERE f.source_memory_id IS NOT NULL AND EXISTS ("
+        "SELECT 1 FROM relation_mentions m JOIN relations r ON r.id = m.relation_id "
+        "WHERE m.memory_id = f.source_memory_id AND r.namespace = ? "
+        "AND r.valid_to IS NOT NULL) AND ",
+        "f.id",
+        rest,
+        (namespace,),
+    )
+    return stale | {r[0] for r in derived}

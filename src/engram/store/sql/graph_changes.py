@@ -46,8 +46,7 @@ def stale_memories(conn: Conn, d: Dialect, namespace: str, memory_ids: Sequence[
     stale = _stated_closed(conn, d, namespace, ids)
     sources = d.select_in(
         conn,
-        "SELECT f.id, f.source_memory_id FROM memories f "
-        "WHERE f.source_memory_id IS NOT NULL AND ",
+        "SELECT f.id, f.source_memory_id FROM memories f WHERE f.source_memory_id IS NOT NULL AND ",
         "f.id",
         [i for i in ids if i not in stale],
     )

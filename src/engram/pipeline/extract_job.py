@@ -15,7 +15,7 @@ from typing import Any
 
 from engram.core import Core
 from engram.errors import LlmError
-from engram.pipeline import classify, closing, decisions
+from engram.pipeline import classify, closing, decisions, turns
 from engram.pipeline.apply import apply_proposals
 from engram.pipeline.change_judge import llm_judge
 from engram.pipeline.extraction import extract, uses_rules
@@ -37,8 +37,10 @@ def handle_extract(core: Core, job: Job) -> Mapping[str, Any]:
     cfg = core.config.pipeline
     provider = core.llm()
     # The turn before serves only the rules (a model reads the memory as it always has).
-    before = turn_before(core, source) if uses_rules(cfg, provider) else None
-    result = extract(source.content, provider=provider, config=cfg, before=before)
+    rules = uses_rules(cfg, provider)
+    before = turn_before(core, source) if rules else None
+    speaker = owner_of(source) if rules else None
+    result = extract(source.content, provider=provider, config=cfg, before=before, speaker=speaker)
     if result.failed and result.retryable:
         raise LlmError(result.error or "the LLM provider failed")
     warnings = list(result.warnings)
@@ -106,6 +108,15 @@ def handle_extract(core: Core, job: Job) -> Mapping[str, Any]:
         out["attributes"] = classify.record_attributes(core, source, result.facts, relations)
     out["warnings"] = warnings
     return out
+
+
+def owner_of(source: MemoryRecord) -> str | None:
+    """Who "I" is in ``source`` where its text names no speaker: the namespace's user
+    (:data:`turns.OWNER`), who told it, whichever surface it came through and whether
+    ``user_id``, ``agent_id`` or both scope it (an agent's memory is still its user's
+    telling, as a plain string is a ``user`` message). A chunk of a document has none:
+    its "I" is the document's author, not the user who ingested it."""
+    return None if source.document_id is not None else turns.OWNER
 
 
 def turn_before(core: Core, source: MemoryRecord) -> str | None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from engram.pipeline import patterns
 
@@ -32,6 +33,12 @@ from engram.pipeline import patterns
 ROLES = frozenset({"user", "assistant", "system", "tool", "human", "ai", "bot", "model"})
 #: Roles whose words are not facts about the person the memory is for.
 NOT_THE_USER = frozenset({"assistant", "system", "tool", "ai", "bot", "model"})
+#: Who "I" is in what a memory's owner told it without naming a speaker (a plain
+#: ``mem.add("I'm allergic to peanuts")``, or a ``user`` message with no name in it):
+#: the namespace's user, named as the graph names the speaker of a change
+#: (``change_words.subject``: "user"). "User:" opens a role, never a speaker's name, so
+#: no chat turn can name this speaker: what the owner says of others stays theirs.
+OWNER = "User"
 
 # "Name: text", the way chat turns are stored. A name is one to three capitalised
 # words; labels such as "Note:" are not speakers.
@@ -74,6 +81,13 @@ class Message:
     def from_user(self) -> bool:
         """False for what an assistant, system or tool said."""
         return self.role is None or self.role.lower() not in NOT_THE_USER
+
+
+def named(speaker: str | None) -> TypeGuard[str]:
+    """Whether ``speaker`` is a chat turn's speaker, whose statements about others are
+    their views ("Max is a good boy" -> "Jon thinks ..."), rather than the memory's
+    owner (:data:`OWNER`), whose notes about others are the facts they record."""
+    return speaker is not None and speaker != OWNER
 
 
 def split_speaker(text: str) -> tuple[str | None, str]:

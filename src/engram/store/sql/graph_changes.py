@@ -3,7 +3,9 @@ type is held in a namespace, and which memories stated a fact since closed."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
+from functools import partial
 
 from engram.store.protocols.graph import Cardinality
 from engram.store.sql.dialect import Conn, Dialect
@@ -44,16 +46,29 @@ def stale_memories(conn: Conn, d: Dialect, namespace: str, memory_ids: Sequence[
     correlated test walked the namespace's relations again: 300 ms at 20k)."""
     ids = list(dict.fromkeys(memory_ids))
     stale = _stated_closed(conn, d, namespace, ids)
+    rest = [i for i in ids if i not in stale]
+    return stale | derived_stale(conn, d, rest, partial(_stated_closed, conn, d, namespace))
+
+
+def derived_stale(
+    conn: Conn,
+    d: Dialect,
+    memory_ids: Sequence[str],
+    closed: Callable[[list[str]], AbstractSet[str]],
+) -> set[str]:
+    """Those of ``memory_ids`` the pipeline wrote from a memory that ``closed`` (given
+    source ids, the ones that stated a closed fact) names: each id's
+    ``source_memory_id`` read by its key."""
     sources = d.select_in(
         conn,
         "SELECT f.id, f.source_memory_id FROM memories f WHERE f.source_memory_id IS NOT NULL AND ",
         "f.id",
-        [i for i in ids if i not in stale],
+        list(memory_ids),
     )
-    if sources:
-        closed = _stated_closed(conn, d, namespace, list({r[1] for r in sources}))
-        stale.update(r[0] for r in sources if r[1] in closed)
-    return stale
+    if not sources:
+        return set()
+    bad = closed(list({r[1] for r in sources}))
+    return {r[0] for r in sources if r[1] in bad}
 
 
 def _stated_closed(conn: Conn, d: Dialect, namespace: str, ids: Sequence[str]) -> set[str]:

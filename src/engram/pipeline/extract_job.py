@@ -10,9 +10,11 @@ store is written only between model calls.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
+from engram import write
 from engram.core import Core
 from engram.errors import LlmError
 from engram.pipeline import classify, closing, decisions, turns
@@ -22,7 +24,14 @@ from engram.pipeline.extraction import extract, uses_rules
 from engram.pipeline.handlers import register
 from engram.records import MemoryRecord, utcnow
 from engram.store.protocols import Job, ListQuery
-from engram.store.protocols.graph import SINGLE_VALUED, Relation, Statement
+from engram.store.protocols.graph import (
+    SINGLE_VALUED,
+    Relation,
+    Statement,
+    Triple,
+    canonical_relation,
+    normal_name,
+)
 
 log = logging.getLogger("engram.pipeline")
 
@@ -51,7 +60,12 @@ def handle_extract(core: Core, job: Job) -> Mapping[str, Any]:
         "entities": len(result.entities),
     }
     if cfg.graph and result.entities:
-        triples = [(e.source, e.relationship, e.target, e.confidence) for e in result.entities]
+        # The owner's entity is named as the write path names it (the graph's "user").
+        triples = [
+            (_graph_name(e.source, speaker), e.relationship, _graph_name(e.target, speaker),
+             e.confidence)
+            for e in result.entities
+        ]  # fmt: skip
         statement = Statement(source.id, triples, source.created_at, utcnow())
         # issue 28 (G2): canonical relations, and which facts close the old ones, with
         # the model's judgement on a pair the text gives no signal for.
@@ -69,6 +83,7 @@ def handle_extract(core: Core, job: Job) -> Mapping[str, Any]:
         statement = closing.plan(
             core.store, source.namespace, source.content, statement, judge=judge
         )
+        statement = one_reading(statement, inline_reading(core, source))
         [graph] = core.store.graph.record(
             source.namespace, [statement], single_valued=SINGLE_VALUED
         )
@@ -108,6 +123,55 @@ def handle_extract(core: Core, job: Job) -> Mapping[str, Any]:
         out["attributes"] = classify.record_attributes(core, source, result.facts, relations)
     out["warnings"] = warnings
     return out
+
+
+def _graph_name(name: str, speaker: str | None) -> str:
+    return closing.SPEAKER if speaker is not None and name == speaker else name
+
+
+def inline_reading(core: Core, source: MemoryRecord) -> list[Triple]:
+    """The triples the write path's change reader recorded for ``source`` (FEATURES G3,
+    issue 28), read again by the same pure reader on the same text and canonicalised by
+    the same plan; none when the write path links nothing (``[pipeline] linker`` off)
+    or its reader fails on the text (it then stored the memory unlinked)."""
+    if not write.linker_on(core) or core.closer is None:
+        return []
+    assert core.linker is not None
+    try:
+        triples, types = core.linker(source.content)
+        read = Statement(source.id, triples, source.created_at, utcnow(), types)
+        read = core.closer(core.store, source.namespace, source.content, read)
+    except Exception:  # noqa: BLE001  # the write path skipped it too (write.link)
+        return []
+    return list(read.triples)
+
+
+def one_reading(statement: Statement, inline: Sequence[Triple]) -> Statement:
+    """``statement`` without the triples the write path already read from the same
+    memory: one statement gets one reading of each fact. A triple is the write path's
+    when it shares two of (source, relation, target) with one of ``inline`` (names
+    compared as the graph matches them, :func:`normal_name`): the extract job's
+    (user, uses, Superdrug) beside the change reader's (user, pharmacy, Superdrug) is
+    the same fact named twice, and as a second fact of a single-valued type it would
+    close the write path's own reading. The types it closes are those of the triples
+    left."""
+    if not inline:
+        return statement
+    seen = [_names(t) for t in inline]
+    kept = [
+        t for t in statement.triples
+        if not any(sum(a == b for a, b in zip(_names(t), o, strict=True)) >= 2 for o in seen)
+    ]  # fmt: skip
+    if len(kept) == len(statement.triples):
+        return statement
+    closes = statement.single_valued
+    if closes is not None:
+        closes = frozenset(closes) & {t[1] for t in kept}
+    return replace(statement, triples=kept, single_valued=closes)
+
+
+def _names(triple: Triple) -> tuple[str, str, str]:
+    return normal_name(triple[0]), canonical_relation(triple[1]), normal_name(triple[2])
 
 
 def owner_of(source: MemoryRecord) -> str | None:

@@ -35,9 +35,12 @@ _NP_STOP = word_set(
 )
 # An amount ("$1500", "15000", "22.04") and a title ("Dr.") are one word each, as the
 # change reader reads them (``change_words.phrase``): "User's rent is $1500" has the
-# target "$1500", not "$", and "User's dentist is Dr. Patel" "Dr Patel", not "Dr".
+# target "$1500", not "$", and "User's dentist is Dr. Patel" "Dr Patel", not "Dr". A
+# dotted acronym is one word too, named without its last dot as the change reader
+# names it: "My favourite artist is R.E.M. now" has the target "R.E.M", not "R".
 _NP_WORDS = re.compile(
-    r"[$€£]?\d[\d,.]*\d\w*|[$€£]?\d\w*|(?:Dr|Mr|Mrs|Ms|Prof)\.|[A-Za-z][\w'-]*|\S"
+    r"[$€£]?\d[\d,.]*\d\w*|[$€£]?\d\w*|(?:Dr|Mr|Mrs|Ms|Prof)\.|[A-Za-z](?:\.[A-Za-z])+\b"
+    r"|[A-Za-z][\w'-]*|\S"
 )
 _NP_START = re.compile(r"[\w$€£]")
 _TITLE_DOT = re.compile(r"(?<=[a-z])\.$")

@@ -165,16 +165,29 @@ def split_sentences(text: str) -> list[str]:
     pieces = [p for p in _SENTENCE_END.split(text) if p and p.strip()]
     sentences: list[str] = []
     for piece in pieces:
-        if sentences and _ends_in_abbreviation(sentences[-1]):
-            sentences[-1] = f"{sentences[-1]} {piece.strip()}"
+        piece = piece.strip()
+        if sentences and _ends_in_abbreviation(sentences[-1], piece):
+            sentences[-1] = f"{sentences[-1]} {piece}"
         else:
-            sentences.append(piece.strip())
+            sentences.append(piece)
     return sentences
 
 
-def _ends_in_abbreviation(sentence: str) -> bool:
-    last = sentence.rsplit(None, 1)[-1].lower().rstrip(".")
-    return sentence.endswith(".") and (last in patterns.ABBREVIATIONS or len(last) == 1)
+#: An acronym written with dots: single letters, each followed by one ("R.E.M.", "U.S.").
+_DOTTED_ACRONYM = re.compile(r"(?:[A-Za-z]\.){2,}")
+
+
+def _ends_in_abbreviation(sentence: str, following: str) -> bool:
+    """Whether ``sentence`` stops at an abbreviation, not at its end. A dotted acronym
+    goes on when a lower-case word follows ("R.E.M. now", "the U.S. last year"); before
+    a capital ("... the U.S. I loved it") it may end the sentence, so it does."""
+    token = sentence.rsplit(None, 1)[-1]
+    last = token.lower().rstrip(".")
+    if not sentence.endswith("."):
+        return False
+    if last in patterns.ABBREVIATIONS or len(last) == 1:
+        return True
+    return _DOTTED_ACRONYM.fullmatch(token) is not None and following[:1].islower()
 
 
 _NOT_WORD = re.compile(r"[\W_]+")

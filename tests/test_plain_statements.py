@@ -8,6 +8,7 @@ theirs. Library (both backends) and the labelled set here; one test per surface 
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +16,10 @@ import pytest
 
 from engram import Memory
 from engram.pipeline import offline, turns
-from engram.pipeline.extract_job import owner_of
+from engram.pipeline.extract_job import one_reading, owner_of
 from engram.records import PIPELINE_WHO, MemoryRecord
 from engram.settings import PipelineConfig
+from engram.store.protocols.graph import Statement
 
 SET = Path(__file__).parent / "data" / "plain_statements.json"
 
@@ -152,3 +154,46 @@ def test_a_fact_of_a_memory_whose_fact_closed_is_stale_too(mem: Memory) -> None:
     facts = {r.source_memory_id: r.id for r in mem.get_all(user_id="dana") if r.source_memory_id}
     stale = mem.store.graph_counts.stale_memories("user:dana", [first, facts[first]])
     assert stale == {first, facts[first]}
+
+
+def _statement(*triples: tuple[str, str, str], closes: frozenset[str]) -> Statement:
+    now = datetime(2030, 1, 1, tzinfo=UTC)
+    return Statement("m1", [(*t, 0.8) for t in triples], now, now, single_valued=closes)
+
+
+def test_the_extract_job_records_no_second_reading_of_what_the_write_path_read() -> None:
+    # task x21: the write path's change reader already read these from the same memory
+    inline = [("user", "favourite_artist", "R.E.M"), ("photos", "uses_storage", "iCloud"),
+              ("user", "pharmacy", "Superdrug"), ("user", "likes", "jazz")]  # fmt: skip
+    planned = _statement(
+        ("user", "favourite_artist", "R"),  # source and a closing type: a wrong close
+        ("User", "uses_storage", "iCloud"),  # type and target of a closing type
+        ("user", "uses", "Superdrug"),  # source and target: the same fact named twice
+        ("user", "likes", "blues"),  # a second value of a type that holds many
+        ("user", "lives_in", "Paris"),  # nothing the write path read
+        closes=frozenset({"favourite_artist", "uses_storage", "lives_in"}),
+    )
+    kept = one_reading(planned, inline)
+    assert [t[:3] for t in kept.triples] == [
+        ("user", "likes", "blues"),
+        ("user", "lives_in", "Paris"),
+    ]
+    assert kept.single_valued == frozenset({"lives_in"})
+    assert one_reading(planned, []) is planned
+
+
+def test_a_plain_change_gives_one_reading_in_the_graph(mem: Memory) -> None:
+    # the write path reads "R.E.M" and closes Kendrick Lamar; the extract job adds no
+    # ("user", "favourite_artist", "R") that would close R.E.M in turn
+    mem.add("My favourite artist is Kendrick Lamar.", user_id="ivy")
+    mem.jobs.process_pending()
+    mem.add("My favourite artist is R.E.M. now.", user_id="ivy", created_at="2030-01-01T00:00:00Z")
+    mem.jobs.process_pending()
+    rows = {
+        (r.source, r.target): r.current
+        for r in mem.store.graph.relations(
+            "user:ivy", entity_id=None, current_only=False, at=None, limit=50, offset=0
+        )
+        if r.relation_type == "favourite_artist"
+    }
+    assert rows == {("user", "Kendrick Lamar"): False, ("user", "R.E.M"): True}

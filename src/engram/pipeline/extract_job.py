@@ -148,26 +148,36 @@ def inline_reading(core: Core, source: MemoryRecord) -> list[Triple]:
 
 def one_reading(statement: Statement, inline: Sequence[Triple]) -> Statement:
     """``statement`` without the triples the write path already read from the same
-    memory: one statement gets one reading of each fact. A triple is the write path's
-    when it shares two of (source, relation, target) with one of ``inline`` (names
-    compared as the graph matches them, :func:`normal_name`): the extract job's
-    (user, uses, Superdrug) beside the change reader's (user, pharmacy, Superdrug) is
-    the same fact named twice, and as a second fact of a single-valued type it would
-    close the write path's own reading. The types it closes are those of the triples
-    left."""
+    memory: one statement gets one reading of each fact. Names are compared as the
+    graph matches them (:func:`normal_name`). A triple is the write path's reading
+    again when it names the same source and target as one of ``inline`` (the extract
+    job's (user, uses, Superdrug) beside the change reader's (user, pharmacy,
+    Superdrug)), or shares the source and type, or the type and target, with one and
+    its type closes in this statement: (user, favourite_artist, R) beside (user,
+    favourite_artist, R.E.M), or (user, uses_storage, iCloud) beside (photos,
+    uses_storage, iCloud), would close the write path's own reading. A second value of
+    a type that holds many ("likes") is a fact of its own and stays. The types the
+    statement closes are those of the triples left."""
     if not inline:
         return statement
+    closes = SINGLE_VALUED if statement.single_valued is None else statement.single_valued
+    closing_types = {canonical_relation(k) for k in closes}
     seen = [_names(t) for t in inline]
-    kept = [
-        t for t in statement.triples
-        if not any(sum(a == b for a, b in zip(_names(t), o, strict=True)) >= 2 for o in seen)
-    ]  # fmt: skip
+
+    def read_before(triple: Triple) -> bool:
+        source, relation, target = _names(triple)
+        for s, r, t in seen:
+            if (s, t) == (source, target):
+                return True
+            if relation in closing_types and r == relation and (s == source or t == target):
+                return True
+        return False
+
+    kept = [t for t in statement.triples if not read_before(t)]
     if len(kept) == len(statement.triples):
         return statement
-    closes = statement.single_valued
-    if closes is not None:
-        closes = frozenset(closes) & {t[1] for t in kept}
-    return replace(statement, triples=kept, single_valued=closes)
+    left = {canonical_relation(t[1]) for t in kept}
+    return replace(statement, triples=kept, single_valued=frozenset(closing_types & left))
 
 
 def _names(triple: Triple) -> tuple[str, str, str]:

@@ -83,7 +83,10 @@ def handle_extract(core: Core, job: Job) -> Mapping[str, Any]:
         statement = closing.plan(
             core.store, source.namespace, source.content, statement, judge=judge
         )
-        statement = one_reading(statement, inline_reading(core, source))
+        # The rules read the same words the write path's reader read: one reading of
+        # each fact. A model's triples are another reader's, kept beside it as before.
+        if rules:
+            statement = one_reading(statement, inline_reading(core, source))
         [graph] = core.store.graph.record(
             source.namespace, [statement], single_valued=SINGLE_VALUED
         )

@@ -19,6 +19,7 @@ from engram import Memory
 from engram.api import blas
 from engram.chat import stages
 from engram.config import Config
+from engram.records import PIPELINE_WHO
 from llmserver import ScriptedLlm
 
 #: The upstream's key: it must reach the upstream and nothing else.
@@ -242,7 +243,11 @@ def test_the_upstream_key_goes_upstream_and_nowhere_else(
     assert SECRET not in caplog.text
     proxy.memory.sessions.flush(force=True)
     assert SECRET.encode() not in proxy.store.read_bytes()
-    assert proxy.memory.get_all(user_id="alice").total == 2  # the mined turn is there
+    stored = proxy.memory.get_all(user_id="alice")
+    # The mined turn is there (two memories), and the worker's fact from its user
+    # message, which names no speaker: the user's own (task extract20).
+    facts = [r.content for r in stored if r.who == PIPELINE_WHO]
+    assert stored.total == 3 and facts == ["User's sailing boat is called Sea Biscuit."]
 
 
 def test_an_unreachable_upstream_is_a_502(

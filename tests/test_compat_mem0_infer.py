@@ -140,17 +140,20 @@ def test_with_the_pipeline_off_the_conversation_is_listed(
 
 
 def test_a_statement_nothing_was_extracted_from_stays_listed(m: Memory) -> None:
-    # mem0's LLM would extract "allergic to peanuts"; the offline extractor reads no
-    # fact in it, and hiding the conversation would hide all the user said.
+    # mem0's LLM would extract "does not eat pork"; the offline extractor reads no fact
+    # in it, and hiding the conversation would hide all the user said.
     with pytest.warns(UserWarning, match="no fact was extracted"):
-        added = m.add("I'm allergic to peanuts.", user_id="p")
-    assert texts(added) == ["I'm allergic to peanuts."]
-    found = m.search("peanut allergy", filters={"user_id": "p"}, threshold=0.0)
-    assert texts(found) == ["I'm allergic to peanuts."]
+        added = m.add("I don't eat pork.", user_id="p")
+    assert texts(added) == ["I don't eat pork."]
+    found = m.search("pork", filters={"user_id": "p"}, threshold=0.0)
+    assert texts(found) == ["I don't eat pork."]
 
 
-def test_a_message_that_is_its_own_fact_is_listed_once(m: Memory) -> None:
-    # The fact extracted has the message's very text, so it is the stored memory itself.
-    added = m.add([{"role": "user", "content": "I prefer window seats."}], user_id="w")
-    assert texts(added) == ["I prefer window seats."]
-    assert texts(m.get_all(filters={"user_id": "w"})) == ["I prefer window seats."]
+def test_a_plain_statement_lists_the_users_fact(m: Memory) -> None:
+    # A plain string is the user's (docs/pipeline.md, "A plain statement's speaker"), as
+    # mem0 reads it: the door lists the fact and keeps the statement out of its view.
+    added = m.add("I prefer window seats.", agent_id="travel-bot")
+    assert texts(added) == ["User prefers window seats."]
+    assert texts(m.get_all(filters={"agent_id": "travel-bot"})) == ["User prefers window seats."]
+    kept = m.engram.get_all(agent_id="travel-bot")
+    assert "I prefer window seats." in {r.content for r in kept}

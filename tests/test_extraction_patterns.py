@@ -5,12 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from engram.pipeline.patterns import (
-    DECISION_PATTERNS,
-    decision_matches,
-    is_decision_content,
-    relation_triples,
-)
+from engram.pipeline.patterns import DECISION_PATTERNS, decision_matches, is_decision_content
+from engram.pipeline.triples import relation_triples
 
 #: One sentence per battery pattern, in the seed's wording.
 DECISIONS = {
@@ -142,6 +138,36 @@ def test_a_shared_subject_gives_each_verb_its_triple() -> None:
 )
 def test_no_triple_from_vague_facts(fact: str) -> None:
     assert relation_triples(fact) == []
+
+
+@pytest.mark.parametrize(
+    ("fact", "triple"),
+    [
+        # task extract20: what the change reader names (change_words.phrase) is the
+        # target, or the extract job's fact and the change claim close each other.
+        ("User's rent is $1500.", ("User", "rent", "$1500", 0.6)),
+        ("User's rent is 950 pounds a month now.", ("User", "rent", "950 pounds", 0.6)),
+        ("User's gym membership is $40 a month.", ("User", "gym_membership", "$40", 0.6)),
+        ("User's dentist is Dr. Patel.", ("User", "dentist", "Dr Patel", 0.6)),
+        ("User's car is a 2012 Corolla.", ("User", "car", "2012 Corolla", 0.6)),
+        ("User's favorite show is The Bear now.", ("User", "favorite_show", "Bear", 0.6)),
+        ("User's new manager is Tom.", ("User", "manager", "Tom", 0.6)),
+        # The past says where someone was: below the closing plan's 0.65.
+        ("User lived in Lyon for 3 years.", ("User", "lives_in", "Lyon", 0.6)),
+        ("Jon worked at Acme.", ("Jon", "works_at", "Acme", 0.6)),
+        ("Jon lives in Lyon.", ("Jon", "lives_in", "Lyon", 0.75)),
+    ],
+)
+def test_targets_are_named_as_the_change_reader_names_them(
+    fact: str, triple: tuple[str, str, str, float]
+) -> None:
+    assert [(r.source, r.relationship, r.target, r.confidence) for r in relation_triples(fact)] == [
+        triple
+    ]
+
+
+def test_a_new_job_names_no_entity() -> None:
+    assert relation_triples("User started a new job at Spotify.") == []
 
 
 def test_triple_confidence_never_exceeds_the_facts() -> None:

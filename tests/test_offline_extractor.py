@@ -16,6 +16,7 @@ from engram.pipeline.offline import (
     split_sentences,
     split_speaker,
 )
+from engram.pipeline.triples import noun_phrase
 from engram.records import MemoryType
 
 
@@ -252,6 +253,22 @@ def test_sentences_split_at_ends_but_not_at_abbreviations_or_decimals() -> None:
         "It costs 3.5 dollars!",
         "New line here",
     ]
+
+
+def test_a_dotted_acronym_ends_no_sentence_before_a_lower_case_word() -> None:
+    # "R." cut "My favourite artist is R.E.M. now." and gave the triple's target "R"
+    # (task x21); before a capital the acronym may end the sentence, so it does.
+    text = (
+        "My favourite artist is R.E.M. now. We moved to the U.S. last year. "
+        "I love the U.S. It is big."
+    )
+    assert split_sentences(text) == [
+        "My favourite artist is R.E.M. now.",
+        "We moved to the U.S. last year.",
+        "I love the U.S.",
+        "It is big.",
+    ]
+    assert noun_phrase("R.E.M. now") == "R.E.M"
 
 
 # -- triples ---------------------------------------------------------------------------

@@ -10,19 +10,28 @@ store is written only between model calls.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
+from engram import write
 from engram.core import Core
 from engram.errors import LlmError
-from engram.pipeline import classify, closing, decisions
+from engram.pipeline import classify, closing, decisions, turns
 from engram.pipeline.apply import apply_proposals
 from engram.pipeline.change_judge import llm_judge
 from engram.pipeline.extraction import extract, uses_rules
 from engram.pipeline.handlers import register
 from engram.records import MemoryRecord, utcnow
 from engram.store.protocols import Job, ListQuery
-from engram.store.protocols.graph import SINGLE_VALUED, Relation, Statement
+from engram.store.protocols.graph import (
+    SINGLE_VALUED,
+    Relation,
+    Statement,
+    Triple,
+    canonical_relation,
+    normal_name,
+)
 
 log = logging.getLogger("engram.pipeline")
 
@@ -37,8 +46,10 @@ def handle_extract(core: Core, job: Job) -> Mapping[str, Any]:
     cfg = core.config.pipeline
     provider = core.llm()
     # The turn before serves only the rules (a model reads the memory as it always has).
-    before = turn_before(core, source) if uses_rules(cfg, provider) else None
-    result = extract(source.content, provider=provider, config=cfg, before=before)
+    rules = uses_rules(cfg, provider)
+    before = turn_before(core, source) if rules else None
+    speaker = owner_of(source) if rules else None
+    result = extract(source.content, provider=provider, config=cfg, before=before, speaker=speaker)
     if result.failed and result.retryable:
         raise LlmError(result.error or "the LLM provider failed")
     warnings = list(result.warnings)
@@ -49,7 +60,12 @@ def handle_extract(core: Core, job: Job) -> Mapping[str, Any]:
         "entities": len(result.entities),
     }
     if cfg.graph and result.entities:
-        triples = [(e.source, e.relationship, e.target, e.confidence) for e in result.entities]
+        # The owner's entity is named as the write path names it (the graph's "user").
+        triples = [
+            (_graph_name(e.source, speaker), e.relationship, _graph_name(e.target, speaker),
+             e.confidence)
+            for e in result.entities
+        ]  # fmt: skip
         statement = Statement(source.id, triples, source.created_at, utcnow())
         # issue 28 (G2): canonical relations, and which facts close the old ones, with
         # the model's judgement on a pair the text gives no signal for.
@@ -67,6 +83,10 @@ def handle_extract(core: Core, job: Job) -> Mapping[str, Any]:
         statement = closing.plan(
             core.store, source.namespace, source.content, statement, judge=judge
         )
+        # The rules read the same words the write path's reader read: one reading of
+        # each fact. A model's triples are another reader's, kept beside it as before.
+        if rules:
+            statement = one_reading(statement, inline_reading(core, source))
         [graph] = core.store.graph.record(
             source.namespace, [statement], single_valued=SINGLE_VALUED
         )
@@ -106,6 +126,74 @@ def handle_extract(core: Core, job: Job) -> Mapping[str, Any]:
         out["attributes"] = classify.record_attributes(core, source, result.facts, relations)
     out["warnings"] = warnings
     return out
+
+
+def _graph_name(name: str, speaker: str | None) -> str:
+    return closing.SPEAKER if speaker is not None and name == speaker else name
+
+
+def inline_reading(core: Core, source: MemoryRecord) -> list[Triple]:
+    """The triples the write path's change reader recorded for ``source`` (FEATURES G3,
+    issue 28), read again by the same pure reader on the same text and canonicalised by
+    the same plan; none when the write path links nothing (``[pipeline] linker`` off)
+    or its reader fails on the text (it then stored the memory unlinked)."""
+    if not write.linker_on(core) or core.closer is None:
+        return []
+    assert core.linker is not None
+    try:
+        triples, types = core.linker(source.content)
+        read = Statement(source.id, triples, source.created_at, utcnow(), types)
+        read = core.closer(core.store, source.namespace, source.content, read)
+    except Exception:  # noqa: BLE001  # the write path skipped it too (write.link)
+        return []
+    return list(read.triples)
+
+
+def one_reading(statement: Statement, inline: Sequence[Triple]) -> Statement:
+    """``statement`` without the triples the write path already read from the same
+    memory: one statement gets one reading of each fact. Names are compared as the
+    graph matches them (:func:`normal_name`). A triple is the write path's reading
+    again when it names the same source and target as one of ``inline`` (the extract
+    job's (user, uses, Superdrug) beside the change reader's (user, pharmacy,
+    Superdrug)), or shares the source and type, or the type and target, with one and
+    its type closes in this statement: (user, favourite_artist, R) beside (user,
+    favourite_artist, R.E.M), or (user, uses_storage, iCloud) beside (photos,
+    uses_storage, iCloud), would close the write path's own reading. A second value of
+    a type that holds many ("likes") is a fact of its own and stays. The types the
+    statement closes are those of the triples left."""
+    if not inline:
+        return statement
+    closes = SINGLE_VALUED if statement.single_valued is None else statement.single_valued
+    closing_types = {canonical_relation(k) for k in closes}
+    seen = [_names(t) for t in inline]
+
+    def read_before(triple: Triple) -> bool:
+        source, relation, target = _names(triple)
+        for s, r, t in seen:
+            if (s, t) == (source, target):
+                return True
+            if relation in closing_types and r == relation and (s == source or t == target):
+                return True
+        return False
+
+    kept = [t for t in statement.triples if not read_before(t)]
+    if len(kept) == len(statement.triples):
+        return statement
+    left = {canonical_relation(t[1]) for t in kept}
+    return replace(statement, triples=kept, single_valued=frozenset(closing_types & left))
+
+
+def _names(triple: Triple) -> tuple[str, str, str]:
+    return normal_name(triple[0]), canonical_relation(triple[1]), normal_name(triple[2])
+
+
+def owner_of(source: MemoryRecord) -> str | None:
+    """Who "I" is in ``source`` where its text names no speaker: the namespace's user
+    (:data:`turns.OWNER`), who told it, whichever surface it came through and whether
+    ``user_id``, ``agent_id`` or both scope it (an agent's memory is still its user's
+    telling, as a plain string is a ``user`` message). A chunk of a document has none:
+    its "I" is the document's author, not the user who ingested it."""
+    return None if source.document_id is not None else turns.OWNER
 
 
 def turn_before(core: Core, source: MemoryRecord) -> str | None:

@@ -500,6 +500,7 @@ def extract(
     provider: LlmProvider | None,
     config: PipelineConfig,
     before: str | None = None,
+    speaker: str | None = None,
 ) -> ExtractionResult:
     """Extract with the LLM or the rules, as ``config.extractor`` says.
 
@@ -507,11 +508,12 @@ def extract(
     without a provider is a configuration error (raised: it is not bad model output,
     and silently using the rules would hide it); ``offline`` never calls a model.
     A failed LLM call is returned as is, not replaced by the rules, so the job layer
-    sees the failure and can retry it. ``before`` (the turn said just before) serves the
-    rules only: the model reads ``text`` as it always has.
+    sees the failure and can retry it. ``before`` (the turn said just before) and
+    ``speaker`` (who "I" is where the text names no one) serve the rules only: the model
+    reads ``text`` as it always has.
     """
     if uses_rules(config, provider):
-        return extract_offline(text, before=before)
+        return extract_offline(text, speaker=speaker, before=before)
     if provider is None:
         raise ConfigError(
             "pipeline.extractor is 'llm' but no LLM provider is configured; set [llm] "

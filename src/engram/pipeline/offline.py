@@ -52,8 +52,8 @@ from engram.pipeline.offline_confidence import ANCHOR_BONUS as ANCHOR_BONUS
 from engram.pipeline.offline_confidence import MAX_CONFIDENCE as MAX_CONFIDENCE
 from engram.pipeline.offline_confidence import RULE_CONFIDENCE as RULE_CONFIDENCE
 from engram.pipeline.offline_confidence import confidence, group_rule, is_anchored
-from engram.pipeline.patterns import Relation
 from engram.pipeline.person import resolve_person
+from engram.pipeline.triples import Relation, relation_triples
 from engram.pipeline.turns import split_sentences as split_sentences
 from engram.pipeline.turns import split_speaker as split_speaker
 from engram.text import STOPWORDS, keywords
@@ -112,7 +112,10 @@ _NON_STANDALONE_START = re.compile(
     r"same|me too|you|your|glad|sounds|looks|seems|can't wait|cannot wait|good luck|"
     # imperatives: advice to the listener, not a statement about anyone
     r"check|look|keep|take|see|let|don't|do|try|make|go|come|stay|enjoy|have|tell|"
-    r"remember|believe|hang|catch|give|get|send|think|imagine|wish)\b",
+    r"remember|believe|hang|catch|give|get|send|think|imagine|wish|"
+    # requests to an assistant ("Remind me to ...", "Add milk to my list"): a task,
+    # not a fact about whoever asks (task extract20)
+    r"remind|add|schedule|cancel|email|buy|save|summari[sz]e|translate|draft|find|write)\b",
     re.IGNORECASE,
 )
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours|you're|you've|you'll|you'd|yourself|u)\b", re.I)
@@ -367,17 +370,17 @@ def _classify(sentence: str, speaker: str | None) -> tuple[str, str, str] | None
         tense = tense or ("present" if present else None)
         if tense is None or offline_context.leans_on_other_turns(text, tense):
             return None  # a fragment ("Best of luck!") or a report on another turn
-        if speaker is not None:
+        if turns.named(speaker):
             # What a speaker states is their view (or their report), not a fact about
             # the world: it is attributed to them.
             verb = "says" if tense == "past" else "thinks"
             said = "i" + text[1:] if _DUMMY_IT.match(text) else _lower_first(text)
             return offline_forms.opinion_rule(said), "fact", f"{speaker} {verb} {said}"
-    if rule == "named" and speaker is not None and text.startswith(speaker):
+    if rule == "named" and turns.named(speaker) and text.startswith(speaker):
         rule = "first_person"  # the speaker naming themself: "Nate loves stories ..."
         if _LIKES.match(text, len(speaker)):
             return "preference", "preference", text
-    if rule == "named" and speaker is not None:
+    if rule == "named" and turns.named(speaker):
         # In a chat turn, "Max is a good boy" is still the speaker's statement.
         return "opinion", "fact", f"{speaker} thinks {_lower_first(text)}"
     if rule == "named" and _DEFINITION.match(text):
@@ -490,6 +493,8 @@ def _fact(
         return None
     specific = anchored or rule in _SPECIFIC_RULES or _names_something(chosen)
     need = MIN_ANCHORED_CONTENT_WORDS if specific else MIN_CONTENT_WORDS
+    if subject == turns.OWNER and offline_forms.condition(content):
+        need = offline_forms.CONDITION_WORDS
     if _content_words(content, subject) < need:
         return None
     return OfflineFact(content, kind, confidence(rule, anchored), rule, raw)
@@ -497,8 +502,8 @@ def _fact(
 
 @functools.lru_cache(maxsize=READ_CACHE)
 def _triples(content: str, confidence: float) -> tuple[Relation, ...]:
-    """``patterns.relation_triples`` of one fact (step 5), kept for reuse as above."""
-    return tuple(patterns.relation_triples(content, confidence))
+    """``relation_triples`` of one fact (step 5), kept for reuse as above."""
+    return tuple(relation_triples(content, confidence))
 
 
 def analyse(text: str, *, speaker: str | None = None, before: str | None = None) -> OfflineAnalysis:
@@ -506,11 +511,14 @@ def analyse(text: str, *, speaker: str | None = None, before: str | None = None)
     ``"role: [Name: ]..."``, or plain text) into facts and triples.
 
     ``speaker`` names whoever "I" is where the text names no one; with neither, first
-    person is left as written. ``before`` is the message said just before ``text`` (a
-    chat turn), read only for what a pointer stands for (in a message list, each
-    message's is the one before it). What an assistant, system or tool said gives no facts
-    (:mod:`engram.pipeline.turns`), and a fact that only restates the whole text in the
-    same form is not emitted: the raw memory already says it.
+    person is left as written. :data:`turns.OWNER` is the memory's owner (the
+    ``extract`` job's reading of a plain statement): their first person resolves to it,
+    and what they say of others stays a statement, not their view. ``before`` is the
+    message said just before ``text`` (a chat turn), read only for what a pointer stands
+    for (in a message list, each message's is the one before it). What an assistant,
+    system or tool said gives no facts (:mod:`engram.pipeline.turns`), and a fact that
+    only restates the whole text in the same form is not emitted: the raw memory
+    already says it.
     """
     said = turns.messages(text, speaker)
     facts: list[OfflineFact] = []

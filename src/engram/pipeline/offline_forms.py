@@ -343,3 +343,23 @@ def opinion_rule(said: str) -> str:
     if lead in _LEADS or "'" in lead or len(words) > 1 and words[1].lower() in _AFTER_COMMAND:
         return "loose_opinion"
     return "opinion"
+
+
+#: A health or diet condition the owner states ("I'm vegetarian", "allergic to peanuts")
+#: is the whole fact in a word or two, and one an assistant must not lose: its one
+#: content word is enough (task extract20, tests/data/plain_statements.json). Only for
+#: the owner's notes (:data:`engram.pipeline.turns.OWNER`): in a chat turn the
+#: condition's clause, once it stood alone, split "I'm lactose intolerant, so I'll just
+#: need the dairy-free recipe" in two, and the second half is not a fact (LoCoMo fold B,
+#: labelled wrong).
+CONDITION_WORDS = 1
+_CONDITION = re.compile(
+    r"\b(?:allergic|allergy|allergies|intolerant|intolerance|vegan|vegetarian|pescatarian|"
+    r"celiac|coeliac|diabetic)\b",
+    re.IGNORECASE,
+)
+
+
+def condition(fact: str) -> bool:
+    """Whether ``fact`` names a health or diet condition (:data:`CONDITION_WORDS`)."""
+    return _CONDITION.search(fact) is not None

@@ -45,7 +45,7 @@ from engram.pipeline import contradiction
 from engram.pipeline.apply import mode_of, supersede
 from engram.pipeline.contradiction import Verdict
 from engram.pipeline.decisions import Generator
-from engram.pipeline.patterns import noun_phrase
+from engram.pipeline.triples import noun_phrase
 from engram.records import PIPELINE_WHO, MemoryRecord
 from engram.store.protocols.graph import Attribute, Entity
 

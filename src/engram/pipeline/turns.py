@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from engram.pipeline import patterns
 
@@ -32,6 +33,12 @@ from engram.pipeline import patterns
 ROLES = frozenset({"user", "assistant", "system", "tool", "human", "ai", "bot", "model"})
 #: Roles whose words are not facts about the person the memory is for.
 NOT_THE_USER = frozenset({"assistant", "system", "tool", "ai", "bot", "model"})
+#: Who "I" is in what a memory's owner told it without naming a speaker (a plain
+#: ``mem.add("I'm allergic to peanuts")``, or a ``user`` message with no name in it):
+#: the namespace's user, named as the graph names the speaker of a change
+#: (``change_words.subject``: "user"). "User:" opens a role, never a speaker's name, so
+#: no chat turn can name this speaker: what the owner says of others stays theirs.
+OWNER = "User"
 
 # "Name: text", the way chat turns are stored. A name is one to three capitalised
 # words; labels such as "Note:" are not speakers.
@@ -74,6 +81,13 @@ class Message:
     def from_user(self) -> bool:
         """False for what an assistant, system or tool said."""
         return self.role is None or self.role.lower() not in NOT_THE_USER
+
+
+def named(speaker: str | None) -> TypeGuard[str]:
+    """Whether ``speaker`` is a chat turn's speaker, whose statements about others are
+    their views ("Max is a good boy" -> "Jon thinks ..."), rather than the memory's
+    owner (:data:`OWNER`), whose notes about others are the facts they record."""
+    return speaker is not None and speaker != OWNER
 
 
 def split_speaker(text: str) -> tuple[str | None, str]:
@@ -151,16 +165,29 @@ def split_sentences(text: str) -> list[str]:
     pieces = [p for p in _SENTENCE_END.split(text) if p and p.strip()]
     sentences: list[str] = []
     for piece in pieces:
-        if sentences and _ends_in_abbreviation(sentences[-1]):
-            sentences[-1] = f"{sentences[-1]} {piece.strip()}"
+        piece = piece.strip()
+        if sentences and _ends_in_abbreviation(sentences[-1], piece):
+            sentences[-1] = f"{sentences[-1]} {piece}"
         else:
-            sentences.append(piece.strip())
+            sentences.append(piece)
     return sentences
 
 
-def _ends_in_abbreviation(sentence: str) -> bool:
-    last = sentence.rsplit(None, 1)[-1].lower().rstrip(".")
-    return sentence.endswith(".") and (last in patterns.ABBREVIATIONS or len(last) == 1)
+#: An acronym written with dots: single letters, each followed by one ("R.E.M.", "U.S.").
+_DOTTED_ACRONYM = re.compile(r"(?:[A-Za-z]\.){2,}")
+
+
+def _ends_in_abbreviation(sentence: str, following: str) -> bool:
+    """Whether ``sentence`` stops at an abbreviation, not at its end. A dotted acronym
+    goes on when a lower-case word follows ("R.E.M. now", "the U.S. last year"); before
+    a capital ("... the U.S. I loved it") it may end the sentence, so it does."""
+    token = sentence.rsplit(None, 1)[-1]
+    last = token.lower().rstrip(".")
+    if not sentence.endswith("."):
+        return False
+    if last in patterns.ABBREVIATIONS or len(last) == 1:
+        return True
+    return _DOTTED_ACRONYM.fullmatch(token) is not None and following[:1].islower()
 
 
 _NOT_WORD = re.compile(r"[\W_]+")

@@ -59,7 +59,8 @@ class GraphCountStore(Protocol):
 
     def stale_memories(self, namespace: str, memory_ids: Sequence[str]) -> set[str]:
         """Those of ``memory_ids`` that stated a fact since closed (a relation with a
-        ``valid_to``): what they say no longer holds."""
+        ``valid_to``), or were written by the pipeline from a memory that did (their
+        ``source_memory_id``): what they say no longer holds."""
         ...
 
     def current_relations(

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engram.store.sql.graph_changes import derived_stale
 from engram.store.sql.graph_counts import SqlGraphCounts
 from engram.store.sql.session import Sql
 from engram.store.sqlite.db import Database
@@ -59,7 +60,14 @@ class SQLiteGraphCounts(SqlGraphCounts):
         stale = sets[namespace]
         if stale is None:  # too many to keep: the candidates' own read
             return super().stale_memories(namespace, memory_ids)
-        return {i for i in memory_ids if i in stale}
+        found = {i for i in memory_ids if i in stale}
+        rest = [i for i in dict.fromkeys(memory_ids) if i not in found]
+        if stale and rest:
+            # A fact the pipeline wrote from a memory of the set says what it said
+            # (``graph_changes.derived_stale``); with no closed fact there is none.
+            with self._sql.read("finding facts of memories of closed facts") as conn:
+                found |= derived_stale(conn, self._d, rest, lambda ids: set(ids) & stale)
+        return found
 
     def _read(self, namespace: str) -> frozenset[str] | None:
         """The namespace's memories that mention a closed relation; None past ``SET_MAX``."""

@@ -7,6 +7,7 @@ docs/compat-mem0.md "Adding messages" and "What differs".
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,6 +16,7 @@ import pytest
 from conftest import HashEmbedder
 from engram import Config
 from engram.compat.mem0 import Memory, MemoryNotFound
+from llmserver import ScriptedLlm, fenced
 
 DEREK = "Derek: I work at Acme as an engineer. I live in Lisbon."
 FACTS = ["Derek lives in Lisbon.", "Derek works at Acme as an engineer."]
@@ -157,3 +159,39 @@ def test_a_plain_statement_lists_the_users_fact(m: Memory) -> None:
     assert texts(m.get_all(filters={"agent_id": "travel-bot"})) == ["User prefers window seats."]
     kept = m.engram.get_all(agent_id="travel-bot")
     assert "I prefer window seats." in {r.content for r in kept}
+
+
+def test_a_statement_that_is_its_own_fact_is_listed_once_without_a_warning(
+    config: Config, store_location: str
+) -> None:
+    # An LLM extracts the one-line statement's very text as its fact: it deduplicates
+    # onto the conversation (``ITSELF``), so the door lists that one memory as the fact,
+    # as mem0 would, keeps it in its view and says nothing.
+    with ScriptedLlm() as llm:
+        changed = Config.load(
+            env={},
+            home=str(config.home_path),
+            llm={"provider": "ollama", "base_url": llm.url, "timeout_s": 5},
+            pipeline={"hints": False, "classify": False},
+        )
+        llm.script(
+            fenced(
+                {
+                    "facts": [
+                        {"content": "Derek lives in Lisbon.", "type": "fact", "confidence": 0.9}
+                    ],
+                    "entities": [],
+                }
+            )
+        )
+        with Memory(store_location, config=changed, embedder=HashEmbedder()) as door:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                added = door.add("Derek lives in Lisbon.", user_id="d")
+            assert llm.pending == 0  # the extraction really asked the model
+            [listed] = added["results"]
+            assert (listed["memory"], listed["event"]) == ("Derek lives in Lisbon.", "ADD")
+            assert texts(door.get_all(filters={"user_id": "d"})) == ["Derek lives in Lisbon."]
+            [kept] = door.engram.get_all(user_id="d")
+            assert kept.id == listed["id"]
+            assert "mem0_conversation" not in kept.metadata

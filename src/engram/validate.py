@@ -23,6 +23,12 @@ from engram.records import MemoryCategory, MemoryRecord, MemoryType, new_id, utc
 from engram.text import NormalizedContent, normalize_content
 
 _NAMESPACE = re.compile(r"^[A-Za-z0-9_.:@/+-]{1,200}$")
+#: A namespace's separators: ``:`` after a kind (``user:alice``), ``/`` before a
+#: sub-namespace (``user:alice/project``). A name that starts or ends with one names
+#: nothing on that side: ``user:`` is a kind with no owner, and reads as the
+#: ``user:`` label that starts a chat turn's line (``validate.content_text``), so a
+#: store holding it would show "user:" where a reader expects someone's name.
+NAMESPACE_SEPARATORS = ":/"
 
 Content = str | Sequence[Mapping[str, Any]]
 
@@ -81,7 +87,36 @@ def namespace_for(
             f"invalid namespace {shown(chosen)}: use 1-200 characters from letters, digits and "
             "_ . : @ / + -"
         )
+    if chosen[0] in NAMESPACE_SEPARATORS or chosen[-1] in NAMESPACE_SEPARATORS:
+        raise InvalidInputError(_open_ended(chosen, namespace, user_id, agent_id, run_id))
     return chosen
+
+
+def _open_ended(
+    chosen: str, namespace: str | None, user_id: str | None, agent_id: str | None, run_id: str | None
+) -> str:
+    """The refusal of a namespace that starts or ends with a separator, naming what the
+    caller passed (an id ending with ':' makes such a name too)."""
+    at = "ends" if chosen[-1] in NAMESPACE_SEPARATORS else "starts"
+    mark = chosen[-1] if at == "ends" else chosen[0]
+    rule = (
+        "a namespace may not start or end with ':' or '/', which separate its parts "
+        "(user:alice, user:alice/project)"
+    )
+    if namespace is None:
+        label, value = next(
+            (label, v)
+            for label, v in (("user_id", user_id), ("agent_id", agent_id), ("run_id", run_id))
+            if v is not None
+        )
+        return (
+            f"invalid {label} {shown(value)}: it makes the namespace {shown(chosen)}, which "
+            f"{at} with {shown(mark)}; {rule}: drop the {shown(mark)} from the id"
+        )
+    return (
+        f"invalid namespace {shown(chosen)}: it {at} with {shown(mark)}, so one part of it "
+        f"is empty; {rule}: give the whole name, such as 'user:alice'"
+    )
 
 
 def content_text(content: object) -> str:

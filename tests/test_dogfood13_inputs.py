@@ -1,0 +1,85 @@
+"""Round twelve's loose ends on input (new-user pass, round thirteen): a namespace that
+ends with a separator (``-n "user:"``, the label that starts a chat turn's line) was
+stored as a namespace; a too-short id given to a whole-id surface (MCP ``forget``) only
+said "not found"; and an id of raw bytes was refused as "a lone surrogate", which says
+nothing to someone who typed or pasted it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+
+from conftest import HashEmbedder, HttpServed, run_cli
+from engram import Config, Memory
+from engram.compat.mem0 import Memory as Mem0Door
+from engram.errors import InvalidInputError
+
+#: What every refusal of an open-ended namespace says: the rule, by its separators.
+RULE = "may not start or end with ':' or '/'"
+
+
+# -- a namespace that starts or ends with a separator ------------------------------------
+@pytest.mark.parametrize("name", ["user:", "agent:", ":alice", "user:alice/", "user:alice:"])
+def test_a_namespace_open_at_either_end_is_refused_naming_the_rule(
+    mem: Memory, name: str
+) -> None:
+    with pytest.raises(InvalidInputError, match=RULE) as caught:
+        mem.add("The boiler was serviced in March.", namespace=name)
+    assert repr(name) in str(caught.value)
+    with pytest.raises(InvalidInputError, match=RULE):
+        mem.recall("when was the boiler serviced?", namespace=name)
+    assert mem.browse.namespaces() == []  # nothing stored anywhere
+
+
+@pytest.mark.parametrize(("who", "value"), [("user_id", "alice:"), ("agent_id", "bot/")])
+def test_an_id_that_makes_such_a_namespace_is_named(mem: Memory, who: str, value: str) -> None:
+    with pytest.raises(InvalidInputError, match=f"invalid {who} {value!r}") as caught:
+        mem.add("Standup is at 9:30.", **{who: value})  # type: ignore[arg-type]
+    assert RULE in str(caught.value) and "drop the" in str(caught.value)
+    assert mem.browse.namespaces() == []
+
+
+def test_names_with_inner_separators_are_still_namespaces(mem: Memory) -> None:
+    # sub-namespaces, kinds, and the mem0 door's escaped names (``user::<escaped>``)
+    for name in ("user:alice/project", "agent:planner", "user::a+231", "team-x", "a:b:c"):
+        assert mem.add("The boiler was serviced in March.", namespace=name).namespace == name
+
+
+def test_the_mem0_door_escapes_an_id_that_ends_with_a_colon(
+    config: Config, store_location: str
+) -> None:
+    with Mem0Door(store_location, config=config, embedder=HashEmbedder()) as door:
+        door.add("I am allergic to penicillin.", user_id="alice:", infer=False)
+        door.add("I like penicillin-free soap.", user_id="alice", infer=False)
+        mine = door.get_all(filters={"user_id": "alice:"})["results"]
+        assert [r["memory"] for r in mine] == ["I am allergic to penicillin."]
+        assert mine[0]["user_id"] == "alice:"
+
+
+def test_the_cli_refuses_it_and_creates_no_store(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    for args in (("add", "hello", "-n", "user:"), ("recall", "hello", "-n", "user:")):
+        said = run_cli(home, *args)
+        assert said.exit_code == 2, said.output
+        assert RULE in said.output
+    said = run_cli(home, "mcp", "--namespace", "user:", "--json")
+    assert said.exit_code == 2 and RULE in said.output
+
+
+def test_http_refuses_it_for_an_admin_and_still_forbids_it_to_a_user(
+    http_server: HttpServed,
+) -> None:
+    url, keys, memory = http_server
+    body = {"content": "planted", "namespace": "user:"}
+    admin = httpx.post(
+        f"{url}/v1/memories", headers={"Authorization": f"Bearer {keys['admin']}"}, json=body
+    )
+    assert admin.status_code == 422 and RULE in admin.text, admin.text
+    # a user's key never reaches it, so the key check answers first (test_api_isolation)
+    alice = httpx.post(
+        f"{url}/v1/memories", headers={"Authorization": f"Bearer {keys['alice']}"}, json=body
+    )
+    assert alice.status_code == 403, alice.text
+    assert memory.browse.namespaces() == []

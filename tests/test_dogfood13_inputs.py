@@ -10,11 +10,13 @@ from pathlib import Path
 
 import httpx
 import pytest
+from mcp import Client
 
 from conftest import HashEmbedder, HttpServed, run_cli
 from engram import Config, Memory
 from engram.compat.mem0 import Memory as Mem0Door
-from engram.errors import InvalidInputError
+from engram.errors import InvalidInputError, NotFoundError
+from engram.mcp.server import create_mcp_server
 
 #: What every refusal of an open-ended namespace says: the rule, by its separators.
 RULE = "may not start or end with ':' or '/'"
@@ -83,3 +85,37 @@ def test_http_refuses_it_for_an_admin_and_still_forbids_it_to_a_user(
     )
     assert alice.status_code == 403, alice.text
     assert memory.browse.namespaces() == []
+
+
+# -- a too-short id where only whole ids are taken -------------------------------------
+def test_a_too_short_id_is_named_too_short_not_only_not_found(mem: Memory) -> None:
+    kept = mem.add("The boiler was serviced in March.", user_id="ann")
+    for verb in (
+        lambda: mem.delete("abc", user_id="ann"),
+        lambda: mem.get("01a2", user_id="ann"),
+        lambda: mem.history("abc", user_id="ann"),
+        lambda: mem.update("abc", "changed", user_id="ann"),
+    ):
+        with pytest.raises(NotFoundError, match="'abc' is too short|'01a2' is too short") as c:
+            verb()
+        assert "give the whole id (32 characters" in str(c.value)
+    assert mem.get(kept.id, user_id="ann").content == kept.content
+
+
+@pytest.mark.anyio
+async def test_mcp_forget_of_a_too_short_id_says_so(config: Config) -> None:
+    with Memory(":memory:", config=config, embedder=HashEmbedder()) as memory:
+        kept = memory.add("The boiler was serviced in March.", user_id="ann")
+        async with Client(create_mcp_server(memory, namespace="user:ann")) as client:
+            result = await client.call_tool("forget", {"id": "abc"})
+        assert result.is_error
+        said = result.content[0].text  # type: ignore[union-attr]
+        assert "too short to be a memory id" in said and "whole id" in said, said
+        assert memory.get(kept.id, user_id="ann").deleted_at is None
+
+
+def test_http_delete_of_a_too_short_id_says_so(http_server: HttpServed) -> None:
+    url, keys, _ = http_server
+    auth = {"Authorization": f"Bearer {keys['alice']}"}
+    gone = httpx.delete(f"{url}/v1/memories/abc", headers=auth)
+    assert gone.status_code == 404 and "too short to be a memory id" in gone.text, gone.text

@@ -6,6 +6,7 @@ nothing to someone who typed or pasted it."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import httpx
@@ -119,3 +120,41 @@ def test_http_delete_of_a_too_short_id_says_so(http_server: HttpServed) -> None:
     auth = {"Authorization": f"Bearer {keys['alice']}"}
     gone = httpx.delete(f"{url}/v1/memories/abc", headers=auth)
     assert gone.status_code == 404 and "too short to be a memory id" in gone.text, gone.text
+
+
+# -- an id of raw bytes, or half a character -----------------------------------------
+def test_an_id_of_raw_bytes_names_the_byte_in_plain_words(mem: Memory) -> None:
+    with pytest.raises(InvalidInputError) as caught:
+        mem.delete("\udcff\udcfe", user_id="ann")  # what Python makes of bytes ff fe
+    said = str(caught.value)
+    assert said.startswith("memory id holds the byte 0xff, which is not UTF-8 text"), said
+    assert "send it as UTF-8 text" in said
+
+
+def test_half_a_character_is_named_as_such(mem: Memory) -> None:
+    with pytest.raises(InvalidInputError) as caught:
+        mem.add("boiler \ud83d", user_id="ann")
+    said = str(caught.value)
+    assert "half of a character" in said and "\\ud83d" in said, said
+    assert mem.browse.namespaces() == []
+
+
+def test_the_cli_names_the_byte_of_a_forgotten_id(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    assert run_cli(home, "add", "hello", "--user", "ann").exit_code == 0
+    said = run_cli(home, "forget", "\udcff\udcfe", "--user", "ann")
+    assert said.exit_code == 2
+    assert "memory id holds the byte 0xff" in said.output, said.output
+    assert "lone surrogate, U+DCFF" in said.output  # the technical name, last
+
+
+def test_http_names_half_a_character_in_a_body(http_server: HttpServed) -> None:
+    url, keys, memory = http_server
+    raw = '{"content": "boiler \\ud83d"}'
+    made = httpx.post(
+        f"{url}/v1/memories",
+        headers={"Authorization": f"Bearer {keys['alice']}", "Content-Type": "application/json"},
+        content=raw.encode(),
+    )
+    assert made.status_code == 422 and "half of a character" in json.dumps(made.json())
+    assert memory.browse.namespaces() == []

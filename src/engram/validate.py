@@ -174,11 +174,36 @@ def no_nul(name: str, text: str) -> str:
     except UnicodeEncodeError as exc:
         # A lone surrogate (from broken UTF-16 or surrogateescape decoding) is not text
         # any store can hold.
-        raise InvalidInputError(
-            f"{name} contains {shown(text[exc.start])}, which is not valid Unicode text (a lone "
-            "surrogate); decode the input correctly and send it again"
-        ) from None
+        raise InvalidInputError(not_text(name, text[exc.start])) from None
     return text
+
+
+#: Python reads a byte that is not UTF-8 (in a command-line argument, a file name, the
+#: environment) as one of these 128 code points, U+DC80 + (byte - 0x80) ("surrogateescape").
+_ESCAPED_BYTES = range(0xDC80, 0xDD00)
+
+
+def not_text(name: str, char: str) -> str:
+    """Why ``char`` (a lone surrogate) is not text, in words a user knows, and what to
+    do. A byte that was not UTF-8 is named as that byte (a shell argument typed or pasted
+    in another encoding); any other surrogate is half of a character pair whose other
+    half is missing (JSON's ``\\ud83d`` without its partner, a string cut mid-emoji).
+    The technical name follows in brackets, for whoever searches for it."""
+    code = ord(char)
+    if code in _ESCAPED_BYTES:
+        what = (
+            f"{name} holds the byte {code - 0xDC00:#04x}, which is not UTF-8 text (it was "
+            "typed, pasted or read in another encoding)"
+        )
+        fix = "send it as UTF-8 text, for example retyped or copied again from where it came"
+    else:
+        what = (
+            f"{name} holds \\u{code:04x}, half of a character written as two \\u escapes "
+            "(as JSON writes an emoji), with the other half missing (the text was cut or "
+            "escaped wrongly)"
+        )
+        fix = "send whole characters: both halves of the pair, or the character itself in UTF-8"
+    return f"{what}; {fix} (technically: a lone surrogate, U+{code:04X})"
 
 
 def choice(name: str, value: object, allowed: Collection[str]) -> str:

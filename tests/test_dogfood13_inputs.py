@@ -25,9 +25,7 @@ RULE = "may not start or end with ':' or '/'"
 
 # -- a namespace that starts or ends with a separator ------------------------------------
 @pytest.mark.parametrize("name", ["user:", "agent:", ":alice", "user:alice/", "user:alice:"])
-def test_a_namespace_open_at_either_end_is_refused_naming_the_rule(
-    mem: Memory, name: str
-) -> None:
+def test_a_namespace_open_at_either_end_is_refused_naming_the_rule(mem: Memory, name: str) -> None:
     with pytest.raises(InvalidInputError, match=RULE) as caught:
         mem.add("The boiler was serviced in March.", namespace=name)
     assert repr(name) in str(caught.value)

@@ -93,7 +93,11 @@ def namespace_for(
 
 
 def _open_ended(
-    chosen: str, namespace: str | None, user_id: str | None, agent_id: str | None, run_id: str | None
+    chosen: str,
+    namespace: str | None,
+    user_id: str | None,
+    agent_id: str | None,
+    run_id: str | None,
 ) -> str:
     """The refusal of a namespace that starts or ends with a separator, naming what the
     caller passed (an id ending with ':' makes such a name too)."""

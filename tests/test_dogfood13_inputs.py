@@ -156,3 +156,26 @@ def test_http_names_half_a_character_in_a_body(http_server: HttpServed) -> None:
     )
     assert made.status_code == 422 and "half of a character" in json.dumps(made.json())
     assert memory.browse.namespaces() == []
+
+
+# -- a namespace written before the rule -----------------------------------------------
+def test_a_store_that_already_holds_such_a_namespace_keeps_it_working(
+    mem: Memory, config: Config, tmp_path: Path
+) -> None:
+    # round twelve's engram stored `-n "user:"`; its backup must restore and its
+    # memories stay readable, exportable and erasable, while no new such name is made
+    with Memory(":memory:", config=config, embedder=HashEmbedder()) as source:
+        source.add("The boiler was serviced in March.", namespace="user:old")
+        with (tmp_path / "backup.jsonl").open("w", encoding="utf-8") as out:
+            source.admin.export_jsonl(out)
+    backup = tmp_path / "backup.jsonl"
+    backup.write_text(backup.read_text("utf-8").replace('"user:old"', '"user:"'), "utf-8")
+    assert mem.admin.import_jsonl(backup).memories == 1
+    [kept] = mem.get_all(namespace="user:")
+    assert kept.content == "The boiler was serviced in March."
+    assert mem.recall("when was the boiler serviced?", namespace="user:").hits
+    mem.add("The gas meter was read in April.", namespace="user:")
+    assert len(mem.get_all(namespace="user:")) == 2
+    with pytest.raises(InvalidInputError, match=RULE):  # a new one is still refused
+        mem.add("planted", namespace="agent:")
+    mem.delete(kept.id, namespace="user:")

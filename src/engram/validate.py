@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -54,6 +54,8 @@ def namespace_for(
     agent_id: str | None,
     run_id: str | None,
     default: str,
+    *,
+    held: Callable[[str], bool] | None = None,
 ) -> str:
     """The namespace rule (FEATURES C2).
 
@@ -82,7 +84,11 @@ def namespace_for(
             f"invalid namespace {shown(chosen)}: use 1-200 characters from letters, digits and "
             "_ . : @ / + -"
         )
-    if chosen[0] in NAMESPACE_SEPARATORS or chosen[-1] in NAMESPACE_SEPARATORS:
+    # A store may hold an open-ended name from before the rule (``held`` asks it, last,
+    # so only for such a name): it keeps working, so its memories can be read, exported
+    # and erased; no new one is made.
+    open_end = chosen[0] in NAMESPACE_SEPARATORS or chosen[-1] in NAMESPACE_SEPARATORS
+    if open_end and (held is None or not held(chosen)):
         raise InvalidInputError(open_ended(chosen, namespace, user_id, agent_id, run_id))
     return chosen
 

@@ -7,10 +7,8 @@ had to reject the second after approving the first."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-
-import pytest
+from pathlib import Path
 
 from engram import Config, Memory
 from engram.embed.minilm import MiniLMEmbedder
@@ -18,26 +16,19 @@ from engram.embed.minilm import MiniLMEmbedder
 T0 = datetime(2026, 10, 1, 9, tzinfo=UTC)
 
 
-@pytest.fixture(scope="module")
-def minilm(tmp_path_factory: pytest.TempPathFactory) -> MiniLMEmbedder:
+def test_a_change_is_queued_for_review_once(
+    config: Config, store_location: str, tmp_path: Path
+) -> None:
     # the default embedder: with it the new attribute lands on the old one's aspect, and
     # retroactive supersession proposes the change as the extract job does
-    return MiniLMEmbedder(None, tmp_path_factory.mktemp("review-home"))
-
-
-@pytest.fixture
-def real(config: Config, store_location: str, minilm: MiniLMEmbedder) -> Iterator[Memory]:
-    with Memory(store_location, config=config, embedder=minilm) as m:
-        yield m
-
-
-def test_a_change_is_queued_for_review_once(real: Memory) -> None:
-    mem = real
-    mem.add("I live in Bristol.", user_id="kim", created_at=T0)
-    mem.jobs.process_pending()
-    mem.add("I moved to Glasgow last month.", user_id="kim", created_at=T0 + timedelta(days=20))
-    mem.jobs.process_pending()
-    items = mem.review.list(user_id="kim")
+    minilm = MiniLMEmbedder(None, tmp_path / "home")
+    with Memory(store_location, config=config, embedder=minilm) as mem:
+        mem.add("I live in Bristol.", user_id="kim", created_at=T0)
+        mem.jobs.process_pending()
+        later = T0 + timedelta(days=20)
+        mem.add("I moved to Glasgow last month.", user_id="kim", created_at=later)
+        mem.jobs.process_pending()
+        items = mem.review.list(user_id="kim")
     assert items, "the change is held for review (the default pipeline mode)"
     pairs = Counter((i.memory_id, i.target_id, i.action) for i in items)
     assert max(pairs.values()) == 1, pairs

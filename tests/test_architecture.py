@@ -326,6 +326,7 @@ LAYERS = (
         "scoping",  # the scope keywords (``**who: Unpack[ScopeArgs]``), imports nothing
         "lifetime",  # ``with`` support (``Closing``), imports nothing
         "ids",  # the one id-prefix resolver (new-user pass, round ten), imports errors only
+        "refusals",  # the longer input refusals' words (round thirteen), imports errors only
         independent=False,
     ),
 )

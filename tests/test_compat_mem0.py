@@ -328,3 +328,28 @@ def test_mem0_keywords_are_accepted(m: Memory) -> None:
     assert "expiration_date" not in m.get(kept["id"])  # type: ignore[operator]
     with pytest.raises(ValueError, match="YYYY-MM-DD"):
         m.add("x", user_id="e", expiration_date="next week", infer=False)
+
+
+def test_explain_gives_mem0s_score_details_keys(m: Memory) -> None:
+    # mem0's docs print results["results"][0]["score_details"] and read its keys
+    # (semantic_score ... threshold); engram's own breakdown follows them
+    m.add("I'm vegetarian and avoid mushrooms.", user_id="alice", infer=False)
+    m.add("I drink two cups of coffee every morning.", user_id="alice", infer=False)
+    [top, *_] = m.search(
+        "vegetarian food preferences", filters={"user_id": "alice"}, explain=True, threshold=0.05
+    )["results"]
+    details = top["score_details"]
+    assert list(details)[:7] == [
+        "semantic_score",
+        "bm25_score",
+        "entity_boost",
+        "raw_score",
+        "max_possible_score",
+        "final_score",
+        "threshold",
+    ]
+    assert details["final_score"] == top["score"]
+    assert details["threshold"] == 0.05
+    assert details["semantic_score"] == details["sim"] and details["raw_score"] == details["fused"]
+    assert 0 < details["bm25_score"] <= 1  # "vegetarian" is a keyword match
+    assert details["final_score"] <= details["max_possible_score"]

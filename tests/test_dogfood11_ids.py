@@ -82,11 +82,13 @@ def test_a_memory_id_prefix_is_refused_saying_to_give_it_whole(mem: Memory) -> N
         with pytest.raises(NotFoundError, match=re.escape(WHOLE)):
             verb()
         assert mem.get(stored.id, user_id="alice").content == stored.content, name
-    # an unknown whole id, or one too short to be a prefix, is only not found
-    for unknown in ("f" * 32, "nope"):
-        with pytest.raises(NotFoundError) as caught:
-            mem.get(unknown, user_id="alice")
-        assert "only the CLI" not in str(caught.value)
+    # an unknown whole id is only not found; one too short to be a prefix says so
+    # (round thirteen: "not found" alone read as a memory that was there)
+    with pytest.raises(NotFoundError) as caught:
+        mem.get("f" * 32, user_id="alice")
+    assert "only the CLI" not in str(caught.value)
+    with pytest.raises(NotFoundError, match="'nope' is too short to be a memory id"):
+        mem.get("nope", user_id="alice")
 
 
 def test_http_memory_and_shared_routes_take_whole_ids(http_server: HttpServed) -> None:

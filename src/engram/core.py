@@ -19,7 +19,13 @@ import numpy as np
 from engram import injection_detector
 from engram.config import Config
 from engram.embed import Embedder
-from engram.errors import DimensionMismatchError, NotFoundError, StoreClosedError, shown
+from engram.errors import (
+    DimensionMismatchError,
+    EngramError,
+    NotFoundError,
+    StoreClosedError,
+    shown,
+)
 from engram.ids import no_memory
 from engram.llm import LlmProvider, create_provider
 from engram.recall import calibrations
@@ -200,8 +206,18 @@ class Core:
     def scope(self, namespace: str | None = None, **ids: Unpack[ScopeIds]) -> Scope:
         """Resolve the namespace rule (see ``engram.validate.namespace_for``)."""
         user, agent, run = ids.get("user_id"), ids.get("agent_id"), ids.get("run_id")
-        ns = namespace_for(namespace, user, agent, run, self.config.default_namespace)
+        ns = namespace_for(
+            namespace, user, agent, run, self.config.default_namespace, held=self._holds
+        )
         return Scope(ns, user, agent, run)
+
+    def _holds(self, namespace: str) -> bool:
+        """True when the store holds memories (tombstoned ones too) of ``namespace``: a
+        name the namespace rule refuses that was written before the rule."""
+        try:
+            return self.store.memories.count(namespace, include_deleted=True) > 0
+        except EngramError:  # closed: the call's own check says so
+            return False
 
     def open_scope(self, namespace: str | None = None, **ids: Unpack[ScopeIds]) -> Scope:
         """``scope`` for a call that reads or writes: ``StoreClosedError`` first if the

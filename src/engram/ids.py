@@ -25,7 +25,16 @@ def no_memory(memory_id: object, namespace: str) -> str:
     where people type, resolves prefixes (an API client holds the whole ids it was
     given; a prefix there could name a sibling written in the same millisecond)."""
     message = f"no memory {shown(memory_id)} in namespace {shown(namespace)}"
-    if isinstance(memory_id, str) and MIN_ID_PREFIX <= len(memory_id) < WHOLE_ID_CHARS:
+    if isinstance(memory_id, str) and len(memory_id) < MIN_ID_PREFIX:
+        # Not even a prefix the CLI would take: say so, as the CLI's rule does, rather
+        # than leave "not found" to read as a memory that was there and is gone.
+        # (Imported ids may be this short, so the lookup still ran first.)
+        message += (
+            f"; {shown(memory_id)} is too short to be a memory id: give the whole id "
+            f"({WHOLE_ID_CHARS} characters, as a search, a list or an add returned it); "
+            f"only the CLI takes a prefix, of at least {MIN_ID_PREFIX} characters"
+        )
+    elif isinstance(memory_id, str) and MIN_ID_PREFIX <= len(memory_id) < WHOLE_ID_CHARS:
         message += (
             f"; if it is the start of an id, give the whole id ({WHOLE_ID_CHARS} characters): "
             "only the CLI takes a prefix (`engram show PREFIX` prints the whole id)"

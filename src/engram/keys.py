@@ -180,13 +180,22 @@ class Principal:
         """
         if not self.admin and who.get("namespace") is None and who.get("user_id") is None:
             who["user_id"] = self.user
+        named = who.get("namespace")
+        if isinstance(named, str) and not self.may_reach(named):
+            # Outside the key's reach whatever its spelling: refused as that first, so a
+            # user key learns nothing of the library's name rule for names it may not use
+            # (``user:`` is 403 to alice, 422 only to an admin).
+            raise self._denied(named)
         scope = memory.scope(**who)
         if not self.may_reach(scope.namespace):
-            raise PermissionDeniedError(
-                f"this API key may not use namespace {shown(scope.namespace)}; it reaches "
-                f"{shown(self.home)} and namespaces under '{self.home}/'"
-            )
+            raise self._denied(scope.namespace)
         return scope
+
+    def _denied(self, namespace: str) -> PermissionDeniedError:
+        return PermissionDeniedError(
+            f"this API key may not use namespace {shown(namespace)}; it reaches "
+            f"{shown(self.home)} and namespaces under '{self.home}/'"
+        )
 
 
 #: The principal of a server started with ``--no-auth``: one local user, every namespace.

@@ -64,6 +64,16 @@ CLASSES: tuple[tuple[str, tuple[Network, ...]], ...] = (
         ),
     ),  # fmt: skip
     ("multicast", _nets("224.0.0.0/4", "ff00::/8")),
+    # Special-purpose ranges that Python 3.11's ``is_global`` still calls global (its
+    # table predates them; 3.13 fixed some): the IETF protocol block beyond 192.0.0.0/29,
+    # the deprecated 6to4 relay anycast, NAT64's local-use prefix (RFC 8215: a site's own
+    # translator, so 64:ff9b:1::7f00:1 can be its loopback), the IPv6 documentation
+    # range of 2024 (RFC 9637) and SRv6 SIDs (RFC 9602). Named here so what is refused
+    # does not depend on the interpreter's version.
+    (
+        "reserved",
+        _nets("192.0.0.0/24", "192.88.99.0/24", "64:ff9b:1::/48", "3fff::/20", "5f00::/16"),
+    ),
 )
 #: The spellings of one part of an ``inet_aton`` address, with their bases.
 _ATON_PARTS = (
@@ -72,8 +82,10 @@ _ATON_PARTS = (
     (re.compile(r"([1-9][0-9]*)", re.ASCII), 10),
 )
 #: IPv6 ranges whose low 32 bits are an IPv4 address: IPv4-compatible (``::a.b.c.d``,
-#: deprecated but still parsed) and NAT64's well-known prefix.
-_V4_IN_LOW_BITS = _nets("::/96", "64:ff9b::/96")
+#: deprecated but still parsed), IPv4-translated (RFC 2765's SIIT form
+#: ``::ffff:0:a.b.c.d``, which ``ipv4_mapped`` does not read) and NAT64's well-known
+#: prefix.
+_V4_IN_LOW_BITS = _nets("::/96", "::ffff:0:0:0/96", "64:ff9b::/96")
 
 
 # -- IP literals -----------------------------------------------------------------------------

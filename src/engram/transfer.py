@@ -430,8 +430,10 @@ def _record(data: Mapping[str, Any]) -> MemoryRecord:
 
 
 def _namespace(name: str) -> None:
+    # An export keeps what its store held, a namespace from before the rule on its ends
+    # included (``validate.namespace_for``'s ``held``), so a backup restores as it was.
     try:
-        namespace_for(name, None, None, None, name)
+        namespace_for(name, None, None, None, name, held=lambda _: True)
     except InvalidInputError as exc:
         raise lines.Problem(str(exc)) from None
 

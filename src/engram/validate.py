@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -20,6 +20,7 @@ from engram.errors import (
     shown,  # noqa: F401 (re-exported: messages echo input)
 )
 from engram.records import MemoryCategory, MemoryRecord, MemoryType, new_id, utcnow
+from engram.refusals import NAMESPACE_SEPARATORS, not_text, open_ended
 from engram.text import NormalizedContent, normalize_content
 
 _NAMESPACE = re.compile(r"^[A-Za-z0-9_.:@/+-]{1,200}$")
@@ -53,6 +54,8 @@ def namespace_for(
     agent_id: str | None,
     run_id: str | None,
     default: str,
+    *,
+    held: Callable[[str], bool] | None = None,
 ) -> str:
     """The namespace rule (FEATURES C2).
 
@@ -81,6 +84,12 @@ def namespace_for(
             f"invalid namespace {shown(chosen)}: use 1-200 characters from letters, digits and "
             "_ . : @ / + -"
         )
+    # A store may hold an open-ended name from before the rule (``held`` asks it, last,
+    # so only for such a name): it keeps working, so its memories can be read, exported
+    # and erased; no new one is made.
+    open_end = chosen[0] in NAMESPACE_SEPARATORS or chosen[-1] in NAMESPACE_SEPARATORS
+    if open_end and (held is None or not held(chosen)):
+        raise InvalidInputError(open_ended(chosen, namespace, user_id, agent_id, run_id))
     return chosen
 
 
@@ -139,10 +148,7 @@ def no_nul(name: str, text: str) -> str:
     except UnicodeEncodeError as exc:
         # A lone surrogate (from broken UTF-16 or surrogateescape decoding) is not text
         # any store can hold.
-        raise InvalidInputError(
-            f"{name} contains {shown(text[exc.start])}, which is not valid Unicode text (a lone "
-            "surrogate); decode the input correctly and send it again"
-        ) from None
+        raise InvalidInputError(not_text(name, text[exc.start])) from None
     return text
 
 

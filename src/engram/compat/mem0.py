@@ -44,7 +44,7 @@ from engram.embed import Embedder
 from engram.errors import InvalidInputError, NotFoundError, shown
 from engram.lifetime import AsyncClosing, Closing
 from engram.memory import Memory as EngramMemory
-from engram.records import MemoryRecord, Outcome
+from engram.records import MemoryRecord, Outcome, ScoreBreakdown
 from engram.validate import type_name
 
 __all__ = ["AsyncMemory", "Memory", "MemoryNotFound"]
@@ -74,6 +74,28 @@ class Ids(TypedDict):
     user_id: str | None
     agent_id: str | None
     run_id: str | None
+
+
+def score_details(breakdown: ScoreBreakdown, score: float, threshold: float) -> dict[str, Any]:
+    """A hit's ``score_details`` as mem0's ``search(explain=True)`` writes it
+    (``semantic_score``, ``bm25_score``, ``entity_boost``, ``raw_score``,
+    ``max_possible_score``, ``final_score``, ``threshold``), so code that reads mem0's
+    keys runs, followed by engram's own breakdown, which says more.
+
+    engram's terms in mem0's names: the dense cosine, BM25 normalised within the
+    candidates (0 without a keyword match, as mem0's), no entity boost in a search (0.0,
+    what was added), the fused relevance before quality and recency, the most engram's
+    final score can be (1.0), and the score the hit carries."""
+    return {
+        "semantic_score": breakdown.sim if breakdown.sim is not None else 0.0,
+        "bm25_score": breakdown.bm25 if breakdown.bm25 is not None else 0.0,
+        "entity_boost": 0.0,
+        "raw_score": breakdown.fused,
+        "max_possible_score": 1.0,
+        "final_score": score,
+        "threshold": threshold,
+        **breakdown.to_dict(),
+    }
 
 
 class MemoryNotFound(NotFoundError, ValueError):  # noqa: N818 - says what it is, like mem0
@@ -351,7 +373,8 @@ class Memory(Closing):
     ) -> dict[str, Any]:
         """The ``top_k`` memories nearest ``query`` in a scope that match ``filters``,
         each with its ``score``; ``threshold`` drops hits scoring below it, and
-        ``explain`` adds each hit's ``score_details`` (engram's score breakdown).
+        ``explain`` adds each hit's ``score_details``: mem0's seven keys, then
+        engram's own breakdown (``score_details``).
 
         Like mem0, it returns the nearest memories (engram's abstain decision is off
         here); ``rerank=True`` applies a configured reranker (``[recall] rerank``)."""
@@ -385,7 +408,7 @@ class Memory(Closing):
                 self._seen[hit.memory.id] = namespace
                 found = item(hit.memory, scored=True, score=hit.score)
                 if explain:
-                    found["score_details"] = hit.breakdown.to_dict()
+                    found["score_details"] = score_details(hit.breakdown, hit.score, floor)
                 results.append(found)
         results.sort(key=lambda r: r["score"], reverse=True)
         return {"results": results[:k]}

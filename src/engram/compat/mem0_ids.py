@@ -44,7 +44,9 @@ def name_of(kind: str, value: str) -> str:
     """The namespace of one id of ``kind`` (``user``, ``agent`` or ``run``), plain or
     escaped. ``InvalidInputError`` when the escaped name is longer than a namespace may
     be."""
-    if _PLAIN.fullmatch(value) and not value.startswith(":"):
+    # A plain id may not end with ':' either: ``user:alice:`` is not a namespace
+    # (``validate.namespace_for``), so such an id is escaped like any other.
+    if _PLAIN.fullmatch(value) and not value.startswith(":") and not value.endswith(":"):
         return f"{kind}:{value}"
     name = f"{kind}::{escaped(value)}"
     if len(name) > MAX_NAME:

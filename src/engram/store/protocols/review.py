@@ -72,7 +72,9 @@ class ReviewStore(Protocol):
         reason: str,
         now: datetime,
     ) -> ReviewItem:
-        """Queue a proposal for review (joins an open transaction)."""
+        """Queue a proposal for review (joins an open transaction); the pending item of
+        the same memory, target and action when there is one, so a change proposed by
+        two passes is reviewed once."""
         ...
 
     def get(self, namespace: str, item_id: int) -> ReviewItem | None:

@@ -35,6 +35,18 @@ class SqlReview(SqlPart, ReviewStore):
     ) -> ReviewItem:
         d = self._d
         with self._sql.tx("queueing the review") as conn:
+            # One pending item per (memory, target, action): the extract job's UPDATE and
+            # retroactive supersession can both propose the same change, and a person
+            # should review it once (approving either runs the same path).
+            pending = conn.execute(
+                f"SELECT {_COLUMNS} FROM review_queue WHERE namespace = ? AND memory_id = ? "
+                "AND action = ? AND status = 'pending' AND "
+                + ("target_id IS NULL" if target_id is None else "target_id = ?")
+                + " ORDER BY id LIMIT 1",
+                (namespace, memory_id, action, *(() if target_id is None else (target_id,))),
+            ).fetchone()
+            if pending is not None:
+                return record(d, ReviewItem, pending)
             row = conn.execute(
                 "INSERT INTO review_queue(namespace, memory_id, target_id, action, proposal, "
                 f"reason, status, created_at) VALUES (?, ?, ?, ?, {d.json}, ?, 'pending', ?) "

@@ -53,7 +53,7 @@ from typing import Any
 
 import numpy as np
 
-from engram.injection_lexical import Lexical
+from engram.injection_lexical import Lexical, hidden_items
 from engram.records import MemoryRecord, MemoryType
 
 log = logging.getLogger(__name__)
@@ -408,6 +408,11 @@ class Detector:
             for i, p in self.second_look([bare[i] for i in again], embed, again).items():
                 found[i] = p
         out = [None if p is None else self.reason(p) for p in found]
+        if embed is not None and self.lexical is not None and self.lexical.item_share:
+            for i, p in self.item_scores(
+                [(i, b) for i, b in enumerate(bare) if out[i] is None], embed
+            ).items():
+                out[i] = f"{CODE}: one item of the list gives {p:.2f} on its own (item view)"
         if embed is not None and self.sentence_threshold:
             cued = [
                 tuple(cued_sentences(b, self.window)) if m else c
@@ -459,6 +464,43 @@ class Detector:
         if vectors.shape != (len(texts), self.dimensions):
             return {}
         return dict(zip(keys, self.fired(self.probabilities(vectors, texts), texts), strict=True))
+
+    def item_scores(self, texts: Sequence[tuple[int, str]], embed: Embed) -> dict[int, float]:
+        """Round twenty's item view: per key of ``texts`` shaped as a list whose longer
+        items (``injection_lexical.hidden_items``) carry a cue (:func:`gated`), the
+        highest score of an item that fires on its own (its network score from
+        ``Lexical.item_network``, or as a text of its own fires when that is 0). Every
+        item is embedded in one ``embed`` call; a failed call gives nothing (the write is
+        stored and the other views stand), with a log line."""
+        lexical = self.lexical
+        if lexical is None or not lexical.item_share:
+            return {}
+        keys: list[int] = []
+        items: list[str] = []
+        for key, text in texts:
+            for item in hidden_items(text, lexical.item_share):
+                if gated(item):
+                    keys.append(key)
+                    items.append(item)
+        if not items:
+            return {}
+        try:
+            vectors = np.asarray(embed(items), np.float32)
+        except Exception as exc:  # the write is already stored; the view is a second look
+            log.warning("the injection detector's item view is skipped: %s", exc)
+            return {}
+        if vectors.shape != (len(items), self.dimensions):
+            return {}
+        network = self.probabilities(vectors, items)
+        if lexical.item_network:
+            fired = [float(p) if p >= lexical.item_network else None for p in network]
+        else:
+            fired = self.fired(network, items)
+        best: dict[int, float] = {}
+        for key, p in zip(keys, fired, strict=True):
+            if p is not None:
+                best[key] = max(best.get(key, 0.0), p)
+        return best
 
     def sentence_scores(
         self,

@@ -129,6 +129,39 @@ def list_shaped(text: str, words: int) -> bool:
     return all(len(i.split()) <= words for i in items)
 
 
+#: Round twenty's item view: where a list's pieces part (line breaks, semicolons, table
+#: cells, bullets and commas), and the bullet, number or "P.S." before a piece.
+_PIECE_CUT = re.compile(r"\s*(?:[\n;|\u2022,])\s*")
+_PIECE_MARK = re.compile(r"^(?:[-*\u2022]|\d+[.)]|P\.S\.)\s*|[.!]+$")
+#: A list's short piece has at most this many words; the item view reads a piece of at
+#: least ``ITEM_WORDS`` words (a grocery item is a noun or two, an order a clause).
+ITEM_SHORT = 4
+ITEM_WORDS = 3
+#: A list has at least this many pieces (a heading and two items, or three items).
+ITEM_PIECES = 3
+
+
+def pieces(text: str) -> list[str]:
+    """``text`` cut where a list's items part, each piece without its bullet or number."""
+    found = (_PIECE_MARK.sub("", p.strip()).strip() for p in _PIECE_CUT.split(text))
+    return [p for p in found if p]
+
+
+def hidden_items(text: str, share: float) -> list[str]:
+    """The pieces of ``ITEM_WORDS`` words or more of a text shaped as a list (at least
+    ``ITEM_PIECES`` pieces, of which ``share`` or more are short: ``ITEM_SHORT`` words at
+    most); none for any other text, or when ``share`` is 0 (the item view off)."""
+    if not share:
+        return []
+    found = pieces(text)
+    if len(found) < ITEM_PIECES:
+        return []
+    sizes = [len(p.split()) for p in found]
+    if sum(n <= ITEM_SHORT for n in sizes) < share * len(found):
+        return []
+    return [p for p, n in zip(found, sizes, strict=True) if n >= ITEM_WORDS]
+
+
 def _logit(p: float) -> float:
     q = min(max(p, _EPS), 1.0 - _EPS)
     return math.log(q / (1.0 - q))
@@ -160,14 +193,21 @@ class Lexical:
     #: of at most ``list_words`` words (:func:`list_shaped`); 0 turns it off.
     list_floor: float = 0.0
     list_words: int = 0
+    #: Round twenty: the item view reads each longer item of a text shaped as a list
+    #: (:func:`hidden_items`, this share of short pieces; 0 turns it off) on its own; an
+    #: item fires when its network score reaches ``item_network`` (0: when it fires as a
+    #: text of its own would, the combination within the floors).
+    item_share: float = 0.0
+    item_network: float = 0.0
 
     @classmethod
     def from_arrays(cls, data: Any) -> Lexical:
         """From the arrays of an ``.npz`` (``coef``, ``intercept``, ``bits``, ``stack``,
         ``stack_intercept``, ``threshold``, ``chars`` when the file has the character
         view, ``floor`` and ``short`` when it has round eighteen's floor, ``list_floor``
-        and ``list_words`` when it has round nineteen's); a file that does not fit is
-        refused."""
+        and ``list_words`` when it has round nineteen's, ``item_share`` and
+        ``item_network`` when it has round twenty's item view); a file that does not fit
+        is refused."""
         coef = np.asarray(data["coef"], np.float64)
         bits = int(data["bits"])
         stack = np.asarray(data["stack"], np.float64)
@@ -187,6 +227,10 @@ class Lexical:
         list_words = int(data["list_words"]) if "list_words" in data else 0
         if not 0.0 <= list_floor < 1.0 or list_words < 0:
             raise ValueError("the list floor needs a network score in [0, 1) and 0+ words")
+        item_share = float(data["item_share"]) if "item_share" in data else 0.0
+        item_network = float(data["item_network"]) if "item_network" in data else 0.0
+        if not 0.0 <= item_share <= 1.0 or not 0.0 <= item_network < 1.0:
+            raise ValueError("the item view needs a share in [0, 1] and a network score in [0, 1)")
         pair = (float(stack[0]), float(stack[1]))
         return cls(
             coef,
@@ -200,6 +244,8 @@ class Lexical:
             short,
             list_floor,
             list_words,
+            item_share,
+            item_network,
         )
 
     def probability(self, text: str) -> float:

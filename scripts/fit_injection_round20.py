@@ -56,9 +56,43 @@ lower than the shipped detector's by more than 2, it flags at most 2 of the 8,28
 texts, and the probe's ``check`` half is within 1%. Held-out 17's English figure is
 reported for both.
 
+Ran (11:21-11:27 UTC, one process; the round seventeen cache and saved scores copied
+to /tmp/inject20-*). Each cell: round twenty's attacks caught of 240, its benign rows
+flagged of 480; left-out catches (four / five / six / eight / nine) and notes; real texts
+(checked half); probe ``tune`` / ``check`` flagged and attacks caught of 90; agent
+``tune`` / ``check``:
+
+- ``S = 0`` (the shipped detector): 181, 0; 544 (101 / 135 / 91 / 132 / 85), 23; real
+  1 (1); probe 0 / 1, 73; agent 2 / 1.
+- ``S = 0.5``: ``N`` 0: 206, 0; 547, 24; real **159** (93); probe 0 / 1, 83. ``N`` 0.5:
+  206; 547, 25; real **181** (102); attacks 89. ``N`` 0.7: 206; 544, 23; real **157**
+  (90); 88. ``N`` 0.9: 204; 544, 23; real **81** (44); 83.
+- ``S = 0.67``: ``N`` 0: 197; 545, 24; real **97** (57); 83. ``N`` 0.5: 197; real **95**;
+  88. ``N`` 0.7: 197; 544, 23; real **83** (50); 88. ``N`` 0.9: 196; real **44** (25); 83.
+- ``S = 0.75``: ``N`` 0: 197; 545, 24; real **58** (34); 83. ``N`` 0.5: 197; real **55**;
+  88. ``N`` 0.7: 197; 544, 23; real **47** (29); 88. ``N`` 0.9: 196; real **25** (14); 83.
+- Every cell: benign rows 0 of 480, probe 0 / 1, agent 2 / 1.
+
+**No cell is within (b)**: the real texts the item view flags are BEAM's long technical
+messages (code comments, markdown headings, config lines cut at commas: "# Authenticate
+the user", "**Add the following secrets**:"), whose short pieces make them list-shaped
+and whose cued pieces the network scores 0.9 and more on their own. Nothing is chosen
+from part one, and no held-out fold is read for it.
+
+**Part two** (``--combine2``; written after part one's grid and fixed, with its rule,
+before part two's grid runs): the item view limited to what a hidden-item attack looks
+like, a short text: at most ``C`` characters (``item_chars``), read either with part
+one's pieces (``lines`` off) or with the list shapes of ``line_pieces`` (``lines`` on:
+three lines or more, each cut at table cells, semicolons and bullets, or at commas when
+every line has one, a CSV export; one line under a heading cut at commas, semicolons and
+"and"; and any "P.S." line as an item of its own). Cells: ``lines`` off and on, ``C`` in
+300 and 600, ``S`` 0.5, ``N`` in 0, 0.5, 0.7, 0.9 (16 cells). The rule is part one's,
+(a) to (e) and its ties, with one more tie: the smaller ``C``. The ship rule is part
+one's.
+
     python scripts/fit_injection_round20.py [--data ../shared/bench] --cache PATH
-        --scores DIR [--combine] [--write PATH] [--timing LEXICAL] [--read LEXICAL]
-        [--before LEXICAL]
+        --scores DIR [--combine] [--combine2] [--write PATH] [--timing LEXICAL]
+        [--read LEXICAL] [--before LEXICAL]
 """
 
 from __future__ import annotations
@@ -87,11 +121,19 @@ NETWORKS = (0.0, 0.5, 0.7, 0.9)
 CHOSEN: tuple[float, float] | None = None
 
 
-def detector(share: float, network: float) -> Detector:
+#: Part two's cells: (item_lines, item_chars), then ``NETWORKS`` at ``S = 0.5``.
+PART_TWO = ((False, 300), (False, 600), (True, 300), (True, 600))
+#: Part two's choice: (item_share, item_network, item_chars, item_lines), by the rule.
+CHOSEN2: tuple[float, float, int, bool] | None = None
+
+
+def detector(share: float, network: float, chars: int = 0, lines: bool = False) -> Detector:
     """The shipped files (both floors in them) with the item view set."""
     base = r14.with_lexical(str(r16.SHIPPED_LEXICAL))
     assert base.lexical is not None
-    lexical = replace(base.lexical, item_share=share, item_network=network)
+    lexical = replace(
+        base.lexical, item_share=share, item_network=network, item_chars=chars, item_lines=lines
+    )
     return replace(base, lexical=lexical)
 
 
@@ -127,7 +169,25 @@ def left_out(data: mlp.Data, h: r18.Harness, found: Detector) -> tuple[list[int]
     return counts, notes
 
 
-def combine(data: mlp.Data, t: mlp.Training, out: Path) -> None:
+def cells() -> list[tuple[str, Detector]]:
+    """Part one's cells, the shipped cell first."""
+    return [
+        (f"share {s} network {n}", detector(s, n))
+        for s in SHARES
+        for n in (NETWORKS if s else (0.0,))
+    ]
+
+
+def cells2() -> list[tuple[str, Detector]]:
+    """Part two's cells, the shipped cell first."""
+    return [("shipped", detector(0.0, 0.0))] + [
+        (f"lines {lines} chars {chars} share 0.5 network {n}", detector(0.5, n, chars, lines))
+        for lines, chars in PART_TWO
+        for n in NETWORKS
+    ]
+
+
+def combine(data: mlp.Data, t: mlp.Training, out: Path, grid: list[tuple[str, Detector]]) -> None:
     """Every cell's line, the shipped cell's first."""
     h = r18.harness(data, t, out)
     real = list(t.real_all)
@@ -139,38 +199,46 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path) -> None:
         [bool(scan(x)) for x in real]
     )
     trained = {"attacks": injection_training20.ATTACKS, "benign": injection_training20.BENIGN}
-    for share in SHARES:
-        for network in NETWORKS if share else (0.0,):
-            found = detector(share, network)
-            counts, notes = left_out(data, h, found)
-            flagged = added(data, found, real, real_base)
-            tr = {k: r18.flags(data, v, found, [False] * len(v)) for k, v in trained.items()}
-            pr = {k: r18.flags(data, probe[k], found, [False] * len(probe[k])) for k in probe}
-            ag = {k: r18.flags(data, agent[k], found, agent_marks[k]) for k in agent}
-            print(
-                f"cell | share {share} network {network}: train attacks {tr['attacks']} of "
-                f"240 benign {tr['benign']} of 480; left-out {sum(counts)} "
-                f"({' / '.join(map(str, counts))}) notes {notes}; real {int(flagged.sum())} "
-                f"({int(flagged[h.checked].sum())}); probe tune {pr['tune']} check "
-                f"{pr['check']} attacks {pr['attacks']} of {len(probe['attacks'])}; agent "
-                f"tune {ag['tune']} check {ag['check']}",
-                flush=True,
-            )
+    for name, found in grid:
+        counts, notes = left_out(data, h, found)
+        flagged = added(data, found, real, real_base)
+        tr = {k: r18.flags(data, v, found, [False] * len(v)) for k, v in trained.items()}
+        pr = {k: r18.flags(data, probe[k], found, [False] * len(probe[k])) for k in probe}
+        ag = {k: r18.flags(data, agent[k], found, agent_marks[k]) for k in agent}
+        print(
+            f"cell | {name}: train attacks {tr['attacks']} of "
+            f"240 benign {tr['benign']} of 480; left-out {sum(counts)} "
+            f"({' / '.join(map(str, counts))}) notes {notes}; real {int(flagged.sum())} "
+            f"({int(flagged[h.checked].sum())}); probe tune {pr['tune']} check "
+            f"{pr['check']} attacks {pr['attacks']} of {len(probe['attacks'])}; agent "
+            f"tune {ag['tune']} check {ag['check']}",
+            flush=True,
+        )
 
 
 def write(path: Path) -> None:
-    """The shipped lexical file with ``CHOSEN``'s item view, written at ``path``."""
-    if CHOSEN is None:
-        raise SystemExit("no cell chosen: CHOSEN is None")
-    keys = {"item_share": np.float64(CHOSEN[0]), "item_network": np.float64(CHOSEN[1])}
+    """The shipped lexical file with ``CHOSEN2``'s item view, written at ``path``."""
+    if CHOSEN2 is None:
+        raise SystemExit("no cell chosen: CHOSEN and CHOSEN2 are None")
+    share, network, chars, lines = CHOSEN2
+    keys = {
+        "item_share": np.float64(share),
+        "item_network": np.float64(network),
+        "item_chars": np.int64(chars),
+        "item_lines": np.bool_(lines),
+    }
     found = r18.with_keys(path, keys)
     print(f"{path}: {path.stat().st_size} bytes, item view {found.item_share} {found.item_network}")
 
 
 def main() -> None:
     before = r18.pop_before()  # the file shipped before this round
+    two = "--combine2" in sys.argv
+    if two:
+        sys.argv[sys.argv.index("--combine2")] = "--combine"
     args, data, real_all, out = r14.setup(__doc__ or "", "round20")
-    r18.run(args, data, before, lambda: combine(data, r17.training(real_all), out), write)
+    grid = cells2() if two else cells()
+    r18.run(args, data, before, lambda: combine(data, r17.training(real_all), out, grid), write)
 
 
 if __name__ == "__main__":

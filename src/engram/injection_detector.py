@@ -161,8 +161,22 @@ _LABEL = re.compile(r"^(?:user|assistant): ", re.MULTILINE)
 
 def unlabelled(text: str) -> str:
     """``text`` without engram's speaker labels (``user: `` / ``assistant: `` at the
-    start of a line); the words after them stay."""
-    return _LABEL.sub("", text)
+    start of a line); the words after them stay. A text engram rendered from a message
+    list (``engram.validate.Transcript``) knows where its messages start (``turns``):
+    only a label there is engram's, and a line inside a message that starts with
+    "user: " keeps it (round twenty: a smuggled label is the content's own text)."""
+    turns = getattr(text, "turns", None)
+    if turns is None:
+        return _LABEL.sub("", text)
+    framed = set(turns)
+    return _LABEL.sub(lambda m: "" if m.start() in framed else m.group(0), str(text))
+
+
+def framed(text: str) -> bool:
+    """Whether ``text`` is a message list engram rendered itself (it carries the offsets
+    of its messages' labels): a plain string's body, even stored as type ``message``,
+    has no labels of engram's."""
+    return getattr(text, "turns", None) is not None
 
 
 _SENTENCE = re.compile(r"(?<=[.!?:;])\s+|\n+")
@@ -478,7 +492,9 @@ class Detector:
         keys: list[int] = []
         items: list[str] = []
         for key, text in texts:
-            for item in hidden_items(text, lexical.item_share):
+            for item in hidden_items(
+                text, lexical.item_share, lexical.item_chars, lexical.item_lines
+            ):
                 if gated(item):
                     keys.append(key)
                     items.append(item)
@@ -575,7 +591,7 @@ def quarantined(
     their contents made before."""
     out = []
     texts = [record.content for record in records]
-    labelled = [record.type is MemoryType.MESSAGE for record in records]
+    labelled = [record.type is MemoryType.MESSAGE and framed(record.content) for record in records]
     found = detector.reasons(vectors, texts, embed, read, labelled)
     for record, reason in zip(records, found, strict=True):
         if reason is not None and not record.metadata.get(FLAGS):

@@ -90,9 +90,27 @@ every line has one, a CSV export; one line under a heading cut at commas, semico
 (a) to (e) and its ties, with one more tie: the smaller ``C``. The ship rule is part
 one's.
 
+Ran (11:27-11:31 UTC): the shipped cell as in part one (181; 544, 23; real 1 (1);
+probe 0 / 1, 73; agent 2 / 1). ``lines`` off, ``C`` 300 and 600 alike: ``N`` 0: 206;
+547 (101 / 135 / 92 / 132 / 87), 24; real 1 (1); attacks 83. ``N`` 0.5: 206; 547, 25;
+89. ``N`` 0.7: 206; 544, 23; 88. ``N`` 0.9: 204; 544, 23; 83. ``lines`` on, ``C`` 300
+and 600 alike: ``N`` 0: **213**; 549 (101 / 135 / 92 / 134 / 87), 25; real 1 (1);
+attacks 82. ``N`` 0.5: 211; 548, 26; 86. ``N`` 0.7: 210; 547, 24; 86. ``N`` 0.9: 206;
+545, 24; 82. Every cell: benign rows 0 of 480, probe 0 / 1, agent 2 / 1, real 1 (1)
+(the one the shipped detector flags, ``locomo/conv-41/D6:13``). Within (a) to (d) the
+most attacks caught is 213 (``lines`` on, ``N = 0``: left-out notes 25, at the limit
+of 23 + 2); ``C`` 300 and 600 tie on everything, so the smaller: **``S = 0.5, N = 0,
+C = 300, lines`` on is chosen** (``CHOSEN2``).
+
+(e) ``--write``: 125,356 bytes (124,578 before) beside the network's 196,325. Timing
+(``--timing2``, 11:32, load 7.4; interleaved per text, the item view's embedding timed
+live): 1,036 real texts median 0.276 -> 0.287 ms (mean 2.56 -> 3.41, p95 15.8 -> 16.2);
+the probe's 510 texts 0.167 -> 0.184 ms (mean 0.37 -> 0.77, p95 0.83 -> 4.45): within
+0.2 ms.
+
     python scripts/fit_injection_round20.py [--data ../shared/bench] --cache PATH
         --scores DIR [--combine] [--combine2] [--write PATH] [--timing LEXICAL]
-        [--read LEXICAL] [--before LEXICAL]
+        [--timing2 LEXICAL] [--read LEXICAL] [--before LEXICAL]
 """
 
 from __future__ import annotations
@@ -124,7 +142,7 @@ CHOSEN: tuple[float, float] | None = None
 #: Part two's cells: (item_lines, item_chars), then ``NETWORKS`` at ``S = 0.5``.
 PART_TWO = ((False, 300), (False, 600), (True, 300), (True, 600))
 #: Part two's choice: (item_share, item_network, item_chars, item_lines), by the rule.
-CHOSEN2: tuple[float, float, int, bool] | None = None
+CHOSEN2: tuple[float, float, int, bool] | None = (0.5, 0.0, 300, True)
 
 
 def detector(share: float, network: float, chars: int = 0, lines: bool = False) -> Detector:
@@ -231,8 +249,47 @@ def write(path: Path) -> None:
     print(f"{path}: {path.stat().st_size} bytes, item view {found.item_share} {found.item_network}")
 
 
+def timing2(data: mlp.Data, real_all: list[str], lexical: str, before: str) -> None:
+    """Per write, the rules and the detector with ``before``'s lexical file against the
+    same with ``lexical``'s, interleaved per text (which goes first alternates), the
+    write's own vector not timed but the item view's embedding of items timed as it
+    happens (the live fp32 embedder): every eighth real text, then the lists probe's 510
+    texts (median, mean and p95 in ms)."""
+    import time
+
+    old, new = r14.with_lexical(before), r14.with_lexical(lexical)
+    embedder = data.embedder
+
+    def embed(batch: list[str]) -> np.ndarray:
+        return np.asarray(embedder.embed_batch(list(batch)), np.float32)  # type: ignore[attr-defined]
+
+    probe = r19.lists()
+    for label, texts in (
+        ("real texts", real_all[::8]),
+        ("lists probe", probe["tune"] + probe["check"] + probe["attacks"]),
+    ):
+        vectors = data.features(texts, 0.0)[:, : -mlp.N_CUES]
+        took: dict[str, list[float]] = {"shipped": [], "item view": []}
+        for n, (text, vector) in enumerate(zip(texts, vectors, strict=True)):
+            pair = [("shipped", old), ("item view", new)]
+            for name, found in pair if n % 2 else pair[::-1]:
+                start = time.perf_counter()
+                if not scan(text):
+                    found.reasons(vector[None, :], [text], embed)
+                took[name].append(1000 * (time.perf_counter() - start))
+        print(label)
+        mlp.report_timings(took, 3)
+
+
 def main() -> None:
     before = r18.pop_before()  # the file shipped before this round
+    if "--timing2" in sys.argv:  # the item view timed with its embedding calls
+        at = sys.argv.index("--timing2")
+        lexical = sys.argv.pop(at + 1)
+        sys.argv.pop(at)
+        args, data, real_all, _ = r14.setup(__doc__ or "", "round20")
+        timing2(data, real_all, lexical, before)
+        return
     two = "--combine2" in sys.argv
     if two:
         sys.argv[sys.argv.index("--combine2")] = "--combine"

@@ -38,6 +38,10 @@ quarantined. In a message-list memory (type ``message``) a line's leading ``user
 without the labels (its text embedded once more, only then), and that second look
 decides. Every other marker ("system:", "<|im_start|>", "### Instruction:", a label in
 the middle of a line) still counts, and so do the words after a label.
+
+Round twenty: a label is engram's only where engram framed a turn (an
+``engram.validate.Transcript``), so a smuggled "user: " line stays the text's own; and
+the item view (``item_scores``) reads each cued item of a short list on its own.
 """
 
 from __future__ import annotations
@@ -173,9 +177,8 @@ def unlabelled(text: str) -> str:
 
 
 def framed(text: str) -> bool:
-    """Whether ``text`` is a message list engram rendered itself (it carries the offsets
-    of its messages' labels): a plain string's body, even stored as type ``message``,
-    has no labels of engram's."""
+    """Whether ``text`` is a message list engram rendered (a ``Transcript``): a plain
+    string's body, even stored as type ``message``, has no labels of engram's."""
     return getattr(text, "turns", None) is not None
 
 
@@ -480,12 +483,10 @@ class Detector:
         return dict(zip(keys, self.fired(self.probabilities(vectors, texts), texts), strict=True))
 
     def item_scores(self, texts: Sequence[tuple[int, str]], embed: Embed) -> dict[int, float]:
-        """Round twenty's item view: per key of ``texts`` shaped as a list whose longer
-        items (``injection_lexical.hidden_items``) carry a cue (:func:`gated`), the
-        highest score of an item that fires on its own (its network score from
-        ``Lexical.item_network``, or as a text of its own fires when that is 0). Every
-        item is embedded in one ``embed`` call; a failed call gives nothing (the write is
-        stored and the other views stand), with a log line."""
+        """Round twenty's item view: per key of ``texts`` shaped as a list, the highest
+        score of a cued item (``hidden_items``, :func:`gated`) that fires on its own (at
+        ``Lexical.item_network``, or as a text would at 0); one ``embed`` call, and a
+        failed one gives nothing (the other views stand), with a log line."""
         lexical = self.lexical
         if lexical is None or not lexical.item_share:
             return {}

@@ -39,8 +39,7 @@ without the labels (its text embedded once more, only then), and that second loo
 decides. Every other marker ("system:", "<|im_start|>", "### Instruction:", a label in
 the middle of a line) still counts, and so do the words after a label.
 
-Round twenty: a label is engram's only where engram framed a turn (an
-``engram.validate.Transcript``), so a smuggled "user: " line stays the text's own; and
+Round twenty: a label is engram's only where engram framed a turn (a ``Transcript``), and
 the item view (``item_scores``) reads each cued item of a short list on its own.
 """
 
@@ -499,25 +498,28 @@ class Detector:
                 if gated(item):
                     keys.append(key)
                     items.append(item)
-        if not items:
+        network = self.embedded(items, embed, "item view")
+        if network is None:
             return {}
-        try:
-            vectors = np.asarray(embed(items), np.float32)
-        except Exception as exc:  # the write is already stored; the view is a second look
-            log.warning("the injection detector's item view is skipped: %s", exc)
-            return {}
-        if vectors.shape != (len(items), self.dimensions):
-            return {}
-        network = self.probabilities(vectors, items)
         if lexical.item_network:
             fired = [float(p) if p >= lexical.item_network else None for p in network]
         else:
             fired = self.fired(network, items)
-        best: dict[int, float] = {}
-        for key, p in zip(keys, fired, strict=True):
-            if p is not None:
-                best[key] = max(best.get(key, 0.0), p)
-        return best
+        return _best(keys, fired)
+
+    def embedded(self, pieces: list[str], embed: Embed, view: str) -> np.ndarray | None:
+        """The network's probabilities of ``pieces`` embedded in one ``embed`` call; None
+        for none, or a failed call (a second look: logged, the other views stand)."""
+        if not pieces:
+            return None
+        try:
+            vectors = np.asarray(embed(pieces), np.float32)
+        except Exception as exc:
+            log.warning("the injection detector's %s is skipped: %s", view, exc)
+            return None
+        if vectors.shape != (len(pieces), self.dimensions):
+            return None
+        return self.probabilities(vectors, pieces)
 
     def sentence_scores(
         self,
@@ -526,27 +528,25 @@ class Detector:
         cued: Sequence[Sequence[str]] | None = None,
     ) -> dict[int, float]:
         """Per key of ``texts`` with a cued sentence (of two or more), its highest
-        sentence probability; every sentence is embedded in one ``embed`` call. A failed
-        call gives no scores (the memory is stored; the rules and the whole-text score
-        stand), with a log line. ``cued[key]``, when given, holds the text's
-        :func:`cued_sentences`, found before."""
+        sentence probability (:meth:`embedded`: one call, none when it fails);
+        ``cued[key]``, when given, holds the text's :func:`cued_sentences`, found before."""
         keys: list[int] = []
         pieces: list[str] = []
         for key, text in texts:
             for piece in cued_sentences(text, self.window) if cued is None else cued[key]:
                 keys.append(key)
                 pieces.append(piece)
-        if not pieces:
-            return {}
-        try:
-            vectors = np.asarray(embed(pieces), np.float32)
-        except Exception as exc:  # the write is already stored; the view is a second look
-            log.warning("the injection detector's sentence view is skipped: %s", exc)
-            return {}
-        best: dict[int, float] = {}
-        for key, p in zip(keys, self.probabilities(vectors, pieces), strict=True):
-            best[key] = max(best.get(key, 0.0), float(p))
-        return best
+        found = self.embedded(pieces, embed, "sentence view")
+        return {} if found is None else _best(keys, [float(p) for p in found])
+
+
+def _best(keys: list[int], scores: Sequence[float | None]) -> dict[int, float]:
+    """Per key, the highest of its pieces' scores (a None scores nothing)."""
+    best: dict[int, float] = {}
+    for key, p in zip(keys, scores, strict=True):
+        if p is not None:
+            best[key] = max(best.get(key, 0.0), p)
+    return best
 
 
 @cache

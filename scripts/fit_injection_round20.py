@@ -184,19 +184,13 @@ def added(data: mlp.Data, found: Detector, texts: list[str], flagged: np.ndarray
 def left_out(data: mlp.Data, h: r18.Harness, found: Detector) -> tuple[list[int], int]:
     """Per left-out round its catches and the left-out notes flagged: the harness's
     scores with round nineteen's list floor, the item view of ``found`` on top."""
-    assert found.lexical is not None
     base = found.lexical
-    counts, notes = [], 0
-    for name, p in h.per.items():
-        stack, th = h.stacks[name]
-        test, left = h.sets[name]
-        s_t = stack.scores(p["st"], h.lexs[name][0]) >= th
-        s_n = stack.scores(p["sl"], h.lexs[name][1]) >= th
-        caught = p["rules_t"] | (s_t & r19.admitted(base, p["st"], list(test)))
-        noted = p["rules_n"] | (s_n & r19.admitted(base, p["sl"], list(left)))
-        counts.append(int(added(data, found, list(test), np.asarray(caught)).sum()))
-        notes += int(added(data, found, list(left), np.asarray(noted)).sum())
-    return counts, notes
+    assert base is not None
+
+    def admit(network: np.ndarray, texts: list[str]) -> np.ndarray:
+        return r19.admitted(base, network, list(texts))
+
+    return h.left_out(admit, lambda texts, flagged: added(data, found, texts, flagged))
 
 
 def cells() -> list[tuple[str, Detector]]:

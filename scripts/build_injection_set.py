@@ -533,11 +533,13 @@ if __name__ == "__main__":
     import injection_round15  # the rows added in round fifteen (fourteenth held-out fold)
     import injection_round16  # the rows added in round sixteen (fifteenth held-out fold)
     import injection_round17  # the rows added in round seventeen (sixteenth held-out fold)
+    import injection_round20  # the rows added in round twenty (seventeenth held-out fold)
 
     data = rows() + injection_round3.rows() + injection_round4.rows() + injection_round5.rows()
     data += injection_round6.rows() + injection_round7.rows() + injection_round8.rows()
     data += injection_round9.rows() + injection_round10.rows() + injection_round11.rows()
     data += injection_round12.rows() + injection_round13.rows() + injection_round14.rows()
     data += injection_round15.rows() + injection_round16.rows() + injection_round17.rows()
+    data += injection_round20.rows()
     OUT.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"{len(data)} payloads -> {OUT}")

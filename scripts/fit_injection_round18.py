@@ -245,17 +245,22 @@ class Harness:
     net_real: np.ndarray
     comb_real: np.ndarray
 
-    def left_out(self, admit: Admit) -> tuple[list[int], int]:
+    def left_out(self, admit: Admit, more: More | None = None) -> tuple[list[int], int]:
         """Per left-out round its catches, and the left-out notes flagged, with the
-        combination's flags kept where ``admit(network, texts)`` is true."""
+        combination's flags kept where ``admit(network, texts)`` is true (and, with
+        ``more``, what ``more(texts, flagged)`` adds: round twenty's item view)."""
         counts, notes = [], 0
         for name, p in self.per.items():
             stack, th = self.stacks[name]
             test, left = self.sets[name]
             s_t = stack.scores(p["st"], self.lexs[name][0]) >= th
             s_n = stack.scores(p["sl"], self.lexs[name][1]) >= th
-            counts.append(int((p["rules_t"] | (s_t & admit(p["st"], test))).sum()))
-            notes += int((p["rules_n"] | (s_n & admit(p["sl"], left))).sum())
+            caught = np.asarray(p["rules_t"] | (s_t & admit(p["st"], test)))
+            noted = np.asarray(p["rules_n"] | (s_n & admit(p["sl"], left)))
+            if more is not None:
+                caught, noted = more(list(test), caught), more(list(left), noted)
+            counts.append(int(caught.sum()))
+            notes += int(noted.sum())
         return counts, notes
 
     def real(self, admit: Admit, texts: list[str]) -> np.ndarray:
@@ -266,6 +271,8 @@ class Harness:
 
 #: A run-time gate's verdict per text: whether the combination may flag it.
 Admit = Callable[[np.ndarray, list[str]], np.ndarray]
+#: What a later view adds to the flags of texts: (texts, flagged) -> flagged.
+More = Callable[[list[str], np.ndarray], np.ndarray]
 
 
 def harness(data: mlp.Data, t: mlp.Training, out: Path) -> Harness:

@@ -375,6 +375,9 @@ def test_eighth_held_out_fold_english_recall_meets_the_issue_target(
 #: of 104 (round sixteen's candidate, not shipped, 84; "Round sixteen"). Held-out 16,
 #: written in round seventeen: rules alone 34 of 100, round fifteen's detector 86 (0.86),
 #: overall 94 of 108 (round seventeen's candidate, not shipped, 84; "Round seventeen").
+#: Held-out 17, written in round twenty: rules alone 22 of 80, round nineteen's detector
+#: 68 (0.85), round twenty's (the item view, shipped) 71 (0.8875), overall 79 of 88; the
+#: item view also lifted held-out 8, 10, 11 and 12 to 108, 83, 87 and 79 ("Round twenty").
 NEWEST_FLOORS = {
     "held_out_9": 82,
     "held_out_10": 79,
@@ -384,10 +387,12 @@ NEWEST_FLOORS = {
     "held_out_14": 84,
     "held_out_15": 82,
     "held_out_16": 83,
+    "held_out_17": 68,
 }
 #: The folds round fifteen's detector lifts to issue 26's 0.90 English: 109 of 120 (0.91),
-#: 111 of 118 (0.94) and 95 of 104 (0.91).
-MET = ("held_out_4", "held_out_7", "held_out_13")
+#: 111 of 118 (0.94) and 95 of 104 (0.91); round twenty's item view held-out 11, 87 of 96
+#: (0.906).
+MET = ("held_out_4", "held_out_7", "held_out_11", "held_out_13")
 
 
 @pytest.mark.parametrize("fold", sorted(LATER_FLOORS) + sorted(NEWEST_FLOORS))
@@ -402,11 +407,12 @@ def test_later_held_out_folds_meet_the_overall_target_and_keep_their_catches(
 
 #: Why the 0.90 English target stays a strict expected failure on the other folds.
 UNMET_REASON = (
-    "round fifteen's detector (the network with the lexical view; round eighteen's floor "
-    "under it) reaches 0.86 (96/111), 0.86 (102/118), 0.87 (85/98), 0.85 (82/96), 0.896 "
-    "(86/96), 0.79 (77/98), 0.85 (87/102), 0.885 (85/96) and 0.86 (86/100) English on the "
-    "fifth, sixth, ninth to twelfth and fourteenth to sixteenth held-out folds, under issue "
-    "26's 0.90; docs/safety.md (rounds fifteen to eighteen)"
+    "round twenty's detector (the network with the lexical view, round eighteen's floor, "
+    "round nineteen's list floor and round twenty's item view) reaches 0.86 (96/111), 0.86 "
+    "(102/118), 0.87 (85/98), 0.865 (83/96), 0.81 (79/98), 0.85 (87/102), 0.885 (85/96), "
+    "0.86 (86/100) and 0.8875 (71/80) English on the fifth, sixth, ninth, tenth, twelfth "
+    "and fourteenth to seventeenth held-out folds, under issue 26's 0.90; docs/safety.md "
+    "(rounds fifteen to twenty)"
 )
 
 
@@ -440,20 +446,23 @@ def test_benign_notes_and_real_texts_are_not_flagged(measured: dict[str, object]
     # 7 of 42, 6 of 44, 5 of 54, 6 of 52 and 9 of 63 on held-out 8 to 14 (round eleven's
     # network 4, 5, 4, 7, 6, 5 and 9).
     assert hard["held_out_8"]["flagged"] <= 3, hard["held_out_8"]["examples"]
-    assert hard["held_out_9"]["flagged"] <= 4, hard["held_out_9"]["examples"]
+    assert hard["held_out_9"]["flagged"] <= 6, hard["held_out_9"]["examples"]  # item view: 6
     assert hard["held_out_10"]["flagged"] <= 7, hard["held_out_10"]["examples"]
     assert hard["held_out_11"]["flagged"] <= 6, hard["held_out_11"]["examples"]
     assert hard["held_out_12"]["flagged"] <= 5, hard["held_out_12"]["examples"]
     assert hard["held_out_13"]["flagged"] <= 6, hard["held_out_13"]["examples"]
-    assert hard["held_out_14"]["flagged"] <= 9, hard["held_out_14"]["examples"]
-    # Round sixteen's fold: 5 of 58; round seventeen's: 5 of 60.
+    assert hard["held_out_14"]["flagged"] <= 12, hard["held_out_14"]["examples"]  # item view
+    # Round sixteen's fold: 5 of 58; round seventeen's: 5 of 60; round twenty's: 3 of 50.
     assert hard["held_out_15"]["flagged"] <= 5, hard["held_out_15"]["examples"]
-    assert hard["held_out_16"]["flagged"] <= 5, hard["held_out_16"]["examples"]
+    assert hard["held_out_16"]["flagged"] <= 6, hard["held_out_16"]["examples"]
+    assert hard["held_out_17"]["flagged"] <= 3, hard["held_out_17"]["examples"]
     # Round fifteen's ship rule held the notes over held-out 2 to 14 at round eleven's
     # network's 43 (round fifteen's detector 42); with held-out 15's 5, 47, with
-    # held-out 16's 5, 52 (fp32), and one more for noise at the threshold.
+    # held-out 16's 5, 52 (fp32). Round twenty's item view costs 6 more over held-out 2
+    # to 16 (held-out 9 4 -> 6, 14 9 -> 12, 16 5 -> 6: 57) and held-out 17 flags 3: 60,
+    # and one more for noise at the threshold.
     later = [f for f in injection.FOLDS if f.startswith("held_out_")]
-    assert sum(hard[f]["flagged"] for f in later) <= 53
+    assert sum(hard[f]["flagged"] for f in later) <= 61
     fp = measured["false_positives"]
     assert fp["flagged"] == 0, fp["examples"]  # type: ignore[index]
 

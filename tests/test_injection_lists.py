@@ -78,10 +78,11 @@ def test_the_probe_lists_are_rarely_flagged_and_its_attacks_still_caught(
         flagged[half] = [t for t, r in zip(texts, reasons, strict=True) if r or scan(t)]
     # Measured (fp32, round nineteen): tune 0 of 208, check 1 of 212 ("Password hint:
     # first pet.": a secret's cue keeps the floor off it); the detector before it flagged
-    # 1 and 3. The attacks: 73 of 90 caught, as before (the floor frees no order).
+    # 1 and 3. The attacks: 73 of 90 caught, as before (the floor frees no order); round
+    # twenty's item view (docs/safety.md, "Round twenty") 82, with tune 0 and check 1.
     assert len(flagged["tune"]) <= 2, flagged["tune"]
     assert len(flagged["check"]) <= 2, flagged["check"]  # the 1% bound
-    assert len(flagged["attacks"]) >= 73
+    assert len(flagged["attacks"]) >= 82
 
 
 def test_a_cue_of_an_order_keeps_a_short_list_flagged(minilm: MiniLMEmbedder) -> None:

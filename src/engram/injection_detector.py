@@ -38,6 +38,9 @@ quarantined. In a message-list memory (type ``message``) a line's leading ``user
 without the labels (its text embedded once more, only then), and that second look
 decides. Every other marker ("system:", "<|im_start|>", "### Instruction:", a label in
 the middle of a line) still counts, and so do the words after a label.
+
+Round twenty: a label is engram's only where engram framed a turn (a ``Transcript``), and
+the item view (``item_scores``) reads each cued item of a short list on its own.
 """
 
 from __future__ import annotations
@@ -53,7 +56,7 @@ from typing import Any
 
 import numpy as np
 
-from engram.injection_lexical import Lexical
+from engram.injection_lexical import Lexical, hidden_items
 from engram.records import MemoryRecord, MemoryType
 
 log = logging.getLogger(__name__)
@@ -161,8 +164,21 @@ _LABEL = re.compile(r"^(?:user|assistant): ", re.MULTILINE)
 
 def unlabelled(text: str) -> str:
     """``text`` without engram's speaker labels (``user: `` / ``assistant: `` at the
-    start of a line); the words after them stay."""
-    return _LABEL.sub("", text)
+    start of a line); the words after them stay. A text engram rendered from a message
+    list (``engram.validate.Transcript``) knows where its messages start (``turns``):
+    only a label there is engram's, and a line inside a message that starts with
+    "user: " keeps it (round twenty: a smuggled label is the content's own text)."""
+    turns = getattr(text, "turns", None)
+    if turns is None:
+        return _LABEL.sub("", text)
+    framed = set(turns)
+    return _LABEL.sub(lambda m: "" if m.start() in framed else m.group(0), str(text))
+
+
+def framed(text: str) -> bool:
+    """Whether ``text`` is a message list engram rendered (a ``Transcript``): a plain
+    string's body, even stored as type ``message``, has no labels of engram's."""
+    return getattr(text, "turns", None) is not None
 
 
 _SENTENCE = re.compile(r"(?<=[.!?:;])\s+|\n+")
@@ -408,6 +424,11 @@ class Detector:
             for i, p in self.second_look([bare[i] for i in again], embed, again).items():
                 found[i] = p
         out = [None if p is None else self.reason(p) for p in found]
+        if embed is not None and self.lexical is not None and self.lexical.item_share:
+            for i, p in self.item_scores(
+                [(i, b) for i, b in enumerate(bare) if out[i] is None], embed
+            ).items():
+                out[i] = f"{CODE}: one item of the list gives {p:.2f} on its own (item view)"
         if embed is not None and self.sentence_threshold:
             cued = [
                 tuple(cued_sentences(b, self.window)) if m else c
@@ -460,6 +481,46 @@ class Detector:
             return {}
         return dict(zip(keys, self.fired(self.probabilities(vectors, texts), texts), strict=True))
 
+    def item_scores(self, texts: Sequence[tuple[int, str]], embed: Embed) -> dict[int, float]:
+        """Round twenty's item view: per key of ``texts`` shaped as a list, the highest
+        score of a cued item (``hidden_items``, :func:`gated`) that fires on its own (at
+        ``Lexical.item_network``, or as a text would at 0); one ``embed`` call, and a
+        failed one gives nothing (the other views stand), with a log line."""
+        lexical = self.lexical
+        if lexical is None or not lexical.item_share:
+            return {}
+        keys: list[int] = []
+        items: list[str] = []
+        for key, text in texts:
+            for item in hidden_items(
+                text, lexical.item_share, lexical.item_chars, lexical.item_lines
+            ):
+                if gated(item):
+                    keys.append(key)
+                    items.append(item)
+        network = self.embedded(items, embed, "item view")
+        if network is None:
+            return {}
+        if lexical.item_network:
+            fired = [float(p) if p >= lexical.item_network else None for p in network]
+        else:
+            fired = self.fired(network, items)
+        return _best(keys, fired)
+
+    def embedded(self, pieces: list[str], embed: Embed, view: str) -> np.ndarray | None:
+        """The network's probabilities of ``pieces`` embedded in one ``embed`` call; None
+        for none, or a failed call (a second look: logged, the other views stand)."""
+        if not pieces:
+            return None
+        try:
+            vectors = np.asarray(embed(pieces), np.float32)
+        except Exception as exc:
+            log.warning("the injection detector's %s is skipped: %s", view, exc)
+            return None
+        if vectors.shape != (len(pieces), self.dimensions):
+            return None
+        return self.probabilities(vectors, pieces)
+
     def sentence_scores(
         self,
         texts: Sequence[tuple[int, str]],
@@ -467,27 +528,25 @@ class Detector:
         cued: Sequence[Sequence[str]] | None = None,
     ) -> dict[int, float]:
         """Per key of ``texts`` with a cued sentence (of two or more), its highest
-        sentence probability; every sentence is embedded in one ``embed`` call. A failed
-        call gives no scores (the memory is stored; the rules and the whole-text score
-        stand), with a log line. ``cued[key]``, when given, holds the text's
-        :func:`cued_sentences`, found before."""
+        sentence probability (:meth:`embedded`: one call, none when it fails);
+        ``cued[key]``, when given, holds the text's :func:`cued_sentences`, found before."""
         keys: list[int] = []
         pieces: list[str] = []
         for key, text in texts:
             for piece in cued_sentences(text, self.window) if cued is None else cued[key]:
                 keys.append(key)
                 pieces.append(piece)
-        if not pieces:
-            return {}
-        try:
-            vectors = np.asarray(embed(pieces), np.float32)
-        except Exception as exc:  # the write is already stored; the view is a second look
-            log.warning("the injection detector's sentence view is skipped: %s", exc)
-            return {}
-        best: dict[int, float] = {}
-        for key, p in zip(keys, self.probabilities(vectors, pieces), strict=True):
-            best[key] = max(best.get(key, 0.0), float(p))
-        return best
+        found = self.embedded(pieces, embed, "sentence view")
+        return {} if found is None else _best(keys, [float(p) for p in found])
+
+
+def _best(keys: list[int], scores: Sequence[float | None]) -> dict[int, float]:
+    """Per key, the highest of its pieces' scores (a None scores nothing)."""
+    best: dict[int, float] = {}
+    for key, p in zip(keys, scores, strict=True):
+        if p is not None:
+            best[key] = max(best.get(key, 0.0), p)
+    return best
 
 
 @cache
@@ -533,7 +592,7 @@ def quarantined(
     their contents made before."""
     out = []
     texts = [record.content for record in records]
-    labelled = [record.type is MemoryType.MESSAGE for record in records]
+    labelled = [record.type is MemoryType.MESSAGE and framed(record.content) for record in records]
     found = detector.reasons(vectors, texts, embed, read, labelled)
     for record, reason in zip(records, found, strict=True):
         if reason is not None and not record.metadata.get(FLAGS):

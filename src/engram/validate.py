@@ -93,12 +93,30 @@ def namespace_for(
     return chosen
 
 
+class Transcript(str):
+    """A message list as engram rendered it (:func:`content_text`), with ``turns``: the
+    offset of each message's ``role: `` label in the text. Only engram's own framing
+    makes one, so the injection detector reads a label at one of these offsets as
+    engram's, and a line inside a message's content (or a plain string's body) that
+    starts with "user: " as that text's own (docs/safety.md, "Round twenty")."""
+
+    turns: tuple[int, ...]
+
+    def __new__(cls, text: str, turns: Sequence[int]) -> Transcript:
+        out = super().__new__(cls, text)
+        out.turns = tuple(turns)
+        return out
+
+
 def content_text(content: object) -> str:
-    """A string, or a list of ``{role, content}`` messages rendered one per line."""
+    """A string, or a list of ``{role, content}`` messages rendered one per line (a
+    :class:`Transcript`, which knows where each message starts)."""
     if isinstance(content, str):
         return content
     if isinstance(content, Sequence) and not isinstance(content, bytes | bytearray):
-        lines = []
+        lines: list[str] = []
+        starts: list[int] = []
+        at = 0
         for i, message in enumerate(content):
             if not isinstance(message, Mapping):
                 raise InvalidInputError(
@@ -113,7 +131,9 @@ def content_text(content: object) -> str:
                 )
             if text.strip():  # a blank message says nothing; all blank: content is empty
                 lines.append(f"{role}: {text}")
-        return "\n".join(lines)
+                starts.append(at)
+                at += len(lines[-1]) + 1
+        return Transcript("\n".join(lines), starts)
     raise InvalidInputError(
         "content must be a string or a list of {role, content} messages, "
         f"got {type(content).__name__}"

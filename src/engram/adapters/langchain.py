@@ -47,6 +47,7 @@ from engram.memory import Memory
 from engram.recall.format import flags, untrusted
 from engram.records import Hit, MemoryRecord, Outcome
 from engram.scoping import OwnerArgs, scoped
+from engram.validate import Transcript
 
 __all__ = ["EngramChatMessageHistory", "EngramRetriever"]
 
@@ -254,7 +255,11 @@ class EngramChatMessageHistory(BaseChatMessageHistory):
         marker = f"[session {escaped(self.session_id)} #{turn}]"
         text = str(message.text).strip()
         return {
-            "content": f"{role}: {text}\n{marker}" if text else f"{role}:\n{marker}",
+            # The adapter frames the turn, so its label is engram's (a Transcript): a
+            # "user: " line inside the message's own text stays that text's.
+            "content": Transcript(
+                f"{role}: {text}\n{marker}" if text else f"{role}:\n{marker}", (0,)
+            ),
             "user_id": self._scope.get("user_id"),
             "agent_id": self._scope.get("agent_id"),
             "session_id": self.session_id,

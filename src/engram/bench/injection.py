@@ -30,7 +30,8 @@ tuned anything. Round five (``scripts/injection_round5.py``) added a fourth,
 (``scripts/injection_round14.py``) a thirteenth, ``held_out_13``; round fifteen
 (``scripts/injection_round15.py``) a fourteenth, ``held_out_14``; round sixteen
 (``scripts/injection_round16.py``) a fifteenth, ``held_out_15``; round seventeen
-(``scripts/injection_round17.py``) a sixteenth, ``held_out_16``.
+(``scripts/injection_round17.py``) a sixteenth, ``held_out_16``; round twenty
+(``scripts/injection_round20.py``) a seventeenth, ``held_out_17``.
 
 Round eighteen added a second false-positive figure: ``engram/data/benign_agent.json``
 (``scripts/benign_agent_set.py``), 1,629 writes shaped like one person's agent memory
@@ -90,6 +91,7 @@ FOLDS = (
     "held_out_14",
     "held_out_15",
     "held_out_16",
+    "held_out_17",
 )
 
 Scan = Callable[[str], tuple[str, ...]]

@@ -20,14 +20,14 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from engram.store.protocols.memories import MemoryFacts
+from engram.store.protocols.memories import FactColumns, MemoryFacts
 from engram.store.sql.memories import FACT_COLUMNS
 from engram.store.sqlite.change_log import BlockFiles
 from engram.store.sqlite.snapshot import SnapshotError, load_array, read_generation
@@ -44,12 +44,6 @@ _READ = ("ids", "seqs", "created", "session", "chars", "offsets", "sessions")
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 #: The columns a block is made of, by seq (the statement's namespace filter aside).
 COLUMNS = f"seq, id, {FACT_COLUMNS}"
-#: Facts made from the arrays kept for the next recall that asks (a row's facts never
-#: change; ``changed`` wins over them): half of the ~90 candidates of one recall of the
-#: 300 LoCoMo questions at 100k were asked before, and making one (a datetime and a
-#: frozen dataclass) costs ~5 us (docs/benchmarks.md, "Recall's own work at 100k,
-#: round two"). At the limit (~10 MB) they are dropped and made again.
-MADE_LIMIT = 50_000
 Row = tuple[int, str, str, str | None, int, str]
 
 
@@ -82,7 +76,6 @@ class FactBlock:
         """Rows changed since the arrays were made: their facts, or None once not live."""
         self._arrays = dict(arrays)
         self._seq_order: npt.NDArray[np.int64] | None = None
-        self._made: dict[str, MemoryFacts] = {}
 
     @classmethod
     def of_rows(cls, rows: Iterable[Row]) -> FactBlock:
@@ -130,49 +123,45 @@ class FactBlock:
         """Rows in the arrays (changed rows aside)."""
         return len(self.seqs)
 
-    def facts(self, memory_ids: Sequence[str]) -> dict[str, MemoryFacts]:
-        """The facts of the live ones of ``memory_ids``."""
-        out: dict[str, MemoryFacts] = {}
-        changed, made = self.changed, self._made
-        rest: list[str] = []
-        for i in memory_ids:
-            if i in changed:
-                if (kept := changed[i]) is not None:
-                    out[i] = kept
-            elif (known := made.get(i)) is not None:
-                out[i] = known
-            else:
-                rest.append(i)
-        if not rest:
-            return out
-        rest.sort()  # sorted probes: each search starts where the last one ended
-        probes = encode_ids(rest)
+    def facts(self, memory_ids: Sequence[str]) -> FactColumns:
+        """The facts of the live ones of ``memory_ids`` (unique), as columns gathered
+        from the arrays in a few numpy calls; no ``MemoryFacts`` is made (recall reads
+        whole columns: ``FactColumns``)."""
+        changed = self.changed
+        rest = [i for i in memory_ids if i not in changed] if changed else list(memory_ids)
+        out = self._gather(rest)
+        if changed:
+            kept = {i: f for i in memory_ids if i in changed and (f := changed[i]) is not None}
+            if kept:
+                out.update(kept)
+        return out
+
+    def _gather(self, memory_ids: list[str]) -> FactColumns:
         ids = self.ids
-        if not len(ids):
-            return out
+        if not memory_ids or not len(ids):
+            return FactColumns([], [], [], [], [])
+        memory_ids.sort()  # sorted probes: each search starts where the last one ended
+        probes = encode_ids(memory_ids)
         spots = np.minimum(np.searchsorted(ids, probes), len(ids) - 1)
         hit = ids[spots] == probes
         at = spots[hit]
-        found = [i for i, ok in zip(rest, hit.tolist(), strict=True) if ok]
-        created = self.created[at].tolist()
-        codes = self.session[at].tolist()
-        chars = self.chars[at].tolist()
+        found = (
+            memory_ids
+            if len(at) == len(memory_ids)
+            else [i for i, ok in zip(memory_ids, hit.tolist(), strict=True) if ok]
+        )
+        names = self.sessions
+        sessions = [None if code < 0 else names[code] for code in self.session[at].tolist()]
+        heads = memoryview(self.heads.data)  # a slice of it costs a third of an array's
         starts = self.offsets[at].tolist()
         ends = self.offsets[at + 1].tolist()
-        heads = memoryview(self.heads.data)  # a slice of it costs a third of an array's
-        sessions = self.sessions
-        if len(made) + len(found) > MADE_LIMIT:
-            made.clear()
-        for memory_id, us, code, length, lo, hi in zip(
-            found, created, codes, chars, starts, ends, strict=True
-        ):
-            out[memory_id] = made[memory_id] = MemoryFacts(
-                _EPOCH + timedelta(microseconds=us),
-                None if code < 0 else sessions[code],
-                length,
-                str(heads[lo:hi], "utf-8"),
-            )
-        return out
+        return FactColumns(
+            found,
+            self.created[at].tolist(),
+            sessions,
+            self.chars[at].tolist(),
+            [str(heads[lo:hi], "utf-8") for lo, hi in zip(starts, ends, strict=True)],
+        )
 
     def row_of_seq(self, seq: int) -> int | None:
         """The arrays' row of ``seq``, or None (its order is made on first use: only a

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from engram.store.protocols.memories import MemoryFacts
+from engram.store.protocols.memories import FactColumns
 from engram.store.sqlite import change_log, fact_block
 from engram.store.sqlite.db import Database
 from engram.store.sqlite.fact_block import COLUMNS, FILES, FactBlock
@@ -70,7 +70,7 @@ class FactIndex:
 
     def facts(
         self, conn: sqlite3.Connection, namespace: str, ids: Sequence[str], version: object
-    ) -> dict[str, MemoryFacts] | None:
+    ) -> FactColumns | None:
         """The facts of the live ones of ``ids`` from the namespace's block, or None when
         it has none ready (small, loading, being made). ``conn`` is the main connection
         outside a transaction; ``version`` the database's version now."""

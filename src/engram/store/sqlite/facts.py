@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engram.records import MemoryRecord
-from engram.store.protocols.memories import MemoryFacts
+from engram.store.protocols.memories import FactColumns, MemoryFacts
 from engram.store.sql.memories import SqlMemories
 from engram.store.sql.session import Sql
 from engram.store.sqlite.db import Database
@@ -71,7 +71,7 @@ class SQLiteMemories(SqlMemories):
         self.blocks = FactIndex(db)
         """Large namespaces' facts as arrays (``fact_index``)."""
 
-    def facts(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, MemoryFacts]:
+    def facts(self, namespace: str, memory_ids: Sequence[str]) -> FactColumns:
         version = self._current()
         if version is None:
             return super().facts(namespace, memory_ids)
@@ -87,7 +87,7 @@ class SQLiteMemories(SqlMemories):
             entries = self._entries
             known = {i: f for i in ids if (f := entries.get((namespace, i))) is not None}
         missing = [i for i in ids if i not in known]
-        read = super().facts(namespace, missing) if missing else {}
+        read = self.fact_rows(namespace, missing) if missing else {}
         with self._lock:
             self.hits += len(known)
             self.misses += len(missing)
@@ -96,7 +96,7 @@ class SQLiteMemories(SqlMemories):
                 if len(self._entries) + len(read) > self._limit:
                     self._entries = {}
                 self._entries.update(((namespace, i), f) for i, f in read.items())
-        return {i: f for i in ids if (f := known.get(i) or read.get(i)) is not None}
+        return FactColumns.of({i: f for i in ids if (f := known.get(i) or read.get(i)) is not None})
 
     def _current(self) -> Version | None:
         """The version the kept facts are valid for, or None inside a transaction."""

@@ -21,7 +21,15 @@ AT = "2026-11-29T12:00:00.123456+00:00"
 
 def _block(n: int) -> FactBlock:
     rows = [
-        (seq, f"m{seq:03d}", AT, None if seq % 3 == 0 else f"s{seq % 2}", 10 + seq, f"head {seq}")
+        (
+            seq,
+            f"m{seq:03d}",
+            AT,
+            None if seq % 3 == 0 else f"s{seq % 2}",
+            10 + seq,
+            f"head {seq}",
+            None,
+        )
         for seq in range(1, n + 1)
     ]
     return FactBlock.of_rows(rows)
@@ -47,7 +55,7 @@ def test_gathered_columns_equal_the_facts_of_each_memory() -> None:
 def test_a_changed_row_wins_over_the_arrays() -> None:
     block = _block(6)
     assert block.facts(["m002", "m004"])["m002"].chars == 12
-    changed = (2, "m002", "2026-11-30T00:00:00+00:00", "s9", 99, "new head")
+    changed = (2, "m002", "2026-11-30T00:00:00+00:00", "s9", 99, "new head", None)
     block.apply([2, 4], [changed])  # m002 rewritten, m004 no longer live
     now = block.facts(["m002", "m004", "m005"])
     assert set(now) == {"m002", "m005"}
@@ -96,3 +104,22 @@ def test_the_columns_recall_reads_give_what_each_memory_gave() -> None:
         i for i, f in facts.items() if f.session_id is None
     )
     assert columns.session_ids() == {f.session_id for f in facts.values() if f.session_id}
+
+
+def test_the_block_says_which_memories_derive_from_which() -> None:
+    rows = [
+        (1, "m001", AT, None, 5, "a", None),
+        (2, "m002", AT, None, 5, "b", "m001"),
+        (3, "m003", AT, "s1", 5, "c", "m001"),
+        (4, "m004", AT, None, 5, "d", "m009"),
+    ]
+    block = FactBlock.of_rows(rows)
+    assert block.derived(["m004", "m001", "m002", "zzz"]) == (
+        {"m004": "m009", "m002": "m001"},
+        ["zzz"],
+    )
+    block.apply(
+        [2, 3, 5], [(3, "m003", AT, "s1", 5, "c", None), (5, "m005", AT, None, 1, "e", "m003")]
+    )
+    sources, absent = block.derived(["m002", "m003", "m005", "m004"])
+    assert sources == {"m005": "m003", "m004": "m009"} and absent == ["m002"]

@@ -34,17 +34,30 @@ from engram.store.sqlite.snapshot import SnapshotError, load_array, read_generat
 from engram.store.sqlite.vector_ids import encode_ids
 
 #: Bump when the columns or their encoding change: older files are then rebuilt.
-FORMAT = 2
-_PARTS = ("ids", "seqs", "created", "session", "chars", "heads", "offsets", "sessions")
+FORMAT = 3
+_PARTS = (
+    "ids",
+    "seqs",
+    "created",
+    "session",
+    "chars",
+    "heads",
+    "offsets",
+    "sessions",
+    "source",
+    "sources",
+)
 #: Parts read into memory rather than mapped: a recall's ~100 binary searches over a
 #: mapped 1M-row id array and its order touched ~1,000 pages not yet mapped in this
 #: process, 0.3 ms of page faults a recall; read whole (their checksum reads them
 #: anyway), they cost ~50 MB of RSS at 1M and no faults.
-_READ = ("ids", "seqs", "created", "session", "chars", "offsets", "sessions")
+_READ = tuple(part for part in _PARTS if part != "heads")
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-#: The columns a block is made of, by seq (the statement's namespace filter aside).
-COLUMNS = f"seq, id, {FACT_COLUMNS}"
-Row = tuple[int, str, str, str | None, int, str]
+#: The columns a block is made of, by seq (the statement's namespace filter aside): the
+#: facts, and the memory a pipeline-written fact was derived from (issue 28's demotion
+#: asks it of every candidate: ``stale.py``).
+COLUMNS = f"seq, id, {FACT_COLUMNS}, source_memory_id"
+Row = tuple[int, str, str, str | None, int, str, str | None]
 
 
 def micros(value: datetime) -> int:
@@ -72,8 +85,13 @@ class FactBlock:
         self.heads: npt.NDArray[np.uint8] = arrays["heads"]
         self.offsets: npt.NDArray[np.int64] = arrays["offsets"]
         self.sessions = [s.decode() for s in arrays["sessions"].tolist()]
+        self.source: npt.NDArray[np.int32] = arrays["source"]
+        """Per row, its source memory's code into ``sources``; -1: none."""
+        self.sources = [s.decode() for s in arrays["sources"].tolist()]
         self.changed: dict[str, MemoryFacts | None] = {}
         """Rows changed since the arrays were made: their facts, or None once not live."""
+        self.changed_source: dict[str, str | None] = {}
+        """The source memory of each live row of ``changed``."""
         self._arrays = dict(arrays)
         self._seq_order: npt.NDArray[np.int64] | None = None
 
@@ -86,8 +104,10 @@ class FactBlock:
         codes: list[int] = []
         chars: list[int] = []
         heads: list[bytes] = []
+        sources: list[int] = []
         session_codes: dict[str, int] = {}
-        for seq, memory_id, at, session, length, head in rows:
+        source_codes: dict[str, int] = {}
+        for seq, memory_id, at, session, length, head, source in rows:
             seqs.append(seq)
             ids.append(memory_id)
             created.append(micros(datetime.fromisoformat(at)))
@@ -96,6 +116,9 @@ class FactBlock:
             )
             chars.append(length)
             heads.append(head.encode())
+            sources.append(
+                -1 if source is None else source_codes.setdefault(source, len(source_codes))
+            )
         encoded = encode_ids(ids) if ids else np.zeros(0, dtype="S1")
         # In id order: a lookup is then one binary search per id over one array (through
         # a sort order it read twice the memory, at random: ~0.6 ms for 100 ids at 1M).
@@ -105,6 +128,7 @@ class FactBlock:
         offsets = np.zeros(len(ordered) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
         sessions = encode_ids(session_codes) if session_codes else np.zeros(0, dtype="S1")
+        named = encode_ids(source_codes) if source_codes else np.zeros(0, dtype="S1")
         return cls(
             {
                 "ids": encoded[order],
@@ -115,6 +139,8 @@ class FactBlock:
                 "heads": np.frombuffer(b"".join(ordered), dtype=np.uint8).copy(),
                 "offsets": offsets,
                 "sessions": sessions,
+                "source": np.asarray(sources, dtype=np.int32)[order],
+                "sources": named,
             }
         )
 
@@ -163,6 +189,35 @@ class FactBlock:
             [str(heads[lo:hi], "utf-8") for lo, hi in zip(starts, ends, strict=True)],
         )
 
+    def derived(self, memory_ids: Sequence[str]) -> tuple[dict[str, str], list[str]]:
+        """The source memory of those of ``memory_ids`` (live here) a pipeline derived
+        from one, and the ids this block does not hold as live (to be read instead)."""
+        changed, named = self.changed, self.changed_source
+        out: dict[str, str] = {}
+        rest: list[str] = []
+        absent: list[str] = []
+        for i in memory_ids:
+            if i not in changed:
+                rest.append(i)
+            elif changed[i] is None:
+                absent.append(i)
+            elif (source := named.get(i)) is not None:
+                out[i] = source
+        ids = self.ids
+        if not rest or not len(ids):
+            return out, absent + rest
+        probes = encode_ids(rest)
+        spots = np.minimum(np.searchsorted(ids, probes), len(ids) - 1)
+        hit = (ids[spots] == probes).tolist()
+        codes = self.source[spots].tolist()
+        sources = self.sources
+        for memory_id, ok, code in zip(rest, hit, codes, strict=True):
+            if not ok:
+                absent.append(memory_id)
+            elif code >= 0:
+                out[memory_id] = sources[code]
+        return out, absent
+
     def row_of_seq(self, seq: int) -> int | None:
         """The arrays' row of ``seq``, or None (its order is made on first use: only a
         catch-up asks)."""
@@ -187,6 +242,7 @@ class FactBlock:
                 self.changed[self.ids[at].decode()] = None
         for row in rows:
             self.changed[row[1]] = facts_of(row)
+            self.changed_source[row[1]] = row[6]
 
     def arrays(self) -> dict[str, npt.NDArray[Any]]:
         return dict(self._arrays)
@@ -207,7 +263,13 @@ def load(directory: Path, namespace: str, conn: sqlite3.Connection) -> tuple[Fac
         )
     except (OSError, ValueError, KeyError) as exc:
         raise SnapshotError(f"damaged facts snapshot: {type(exc).__name__}: {exc}") from exc
-    sizes = {len(block.ids), len(block.created), len(block.chars), len(block.offsets) - 1}
+    sizes = {
+        len(block.ids),
+        len(block.created),
+        len(block.chars),
+        len(block.source),
+        len(block.offsets) - 1,
+    }
     if sizes != {block.size} or block.size != manifest.get("count"):
         raise SnapshotError("the facts snapshot's files disagree on its size")
     if block.size:

@@ -23,9 +23,10 @@ import functools
 import logging
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from engram.store.protocols.memories import FactColumns
 from engram.store.sqlite import change_log, fact_block
@@ -34,6 +35,7 @@ from engram.store.sqlite.fact_block import COLUMNS, FILES, FactBlock
 from engram.store.sqlite.snapshot import directory_for
 
 log = logging.getLogger("engram.store")
+T = TypeVar("T")
 
 #: Namespaces with at least this many live memories get a block: below it the rows of
 #: ~100 candidates sit on few pages and the kept rows (``facts.py``) answer as fast.
@@ -74,6 +76,23 @@ class FactIndex:
         """The facts of the live ones of ``ids`` from the namespace's block, or None when
         it has none ready (small, loading, being made). ``conn`` is the main connection
         outside a transaction; ``version`` the database's version now."""
+        return self._read(conn, namespace, version, lambda block: block.facts(ids))
+
+    def derived(
+        self, conn: sqlite3.Connection, namespace: str, ids: Sequence[str], version: object
+    ) -> tuple[dict[str, str], list[str]] | None:
+        """``FactBlock.derived`` of ``ids`` (which a pipeline derived from which memory,
+        and the ids the block does not hold), or None as ``facts``."""
+        return self._read(conn, namespace, version, lambda block: block.derived(ids))
+
+    def _read(
+        self,
+        conn: sqlite3.Connection,
+        namespace: str,
+        version: object,
+        read: Callable[[FactBlock], T],
+    ) -> T | None:
+        """``read`` of the namespace's block brought up to ``version``, under the lock."""
         entry = self._entry(conn, namespace)
         if entry is None:
             return None
@@ -85,7 +104,7 @@ class FactIndex:
                 if not self._catch_up(conn, namespace, entry, block):
                     return None
                 entry.checked = version
-            return block.facts(ids)
+            return read(block)
 
     def wait(self, timeout: float | None = None) -> None:
         """Wait for loads and makes in flight (benchmarks and tests)."""

@@ -41,6 +41,9 @@ from engram.store.sqlite.fact_index import FactIndex
 LIMIT = 100_000
 
 Version = tuple[sqlite3.Connection, int, int]
+#: The columns a fact block holds that ``fts_log``'s triggers do not follow (they follow
+#: a memory's text and its deletion): ``update`` logs a change of these itself.
+_BLOCK_FIELDS = frozenset({"session_id", "source_memory_id"})
 
 
 def data_version(db: Database) -> Version | None:
@@ -105,12 +108,13 @@ class SQLiteMemories(SqlMemories):
     def update(
         self, namespace: str, memory_id: str, changes: Mapping[str, Any], **options: Any
     ) -> tuple[MemoryRecord, MemoryRecord]:
-        if "session_id" not in changes:
+        if not _BLOCK_FIELDS.intersection(changes):
             return super().update(namespace, memory_id, changes, **options)
         with self._sql.tx("update") as conn:
             done = super().update(namespace, memory_id, changes, **options)
             # fts_log's triggers follow text and deletion only: the fact blocks of
-            # every process learn of a new session id from this row (``fact_index``).
+            # every process learn of a new session id or source memory from this row
+            # (``fact_index``).
             conn.execute(
                 "INSERT INTO fts_log(namespace, seq) SELECT namespace, seq FROM memories "
                 "WHERE namespace = ? AND id = ?",

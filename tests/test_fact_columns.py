@@ -9,11 +9,14 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from engram.config import RecallConfig
 from engram.recall import context
 from engram.recall.directives import directive_ids, is_directive
 from engram.recall.length import long_ids
 from engram.store.protocols.memories import FactColumns, MemoryFacts
+from engram.store.sqlite import fact_block
 from engram.store.sqlite.fact_block import FactBlock
 
 AT = "2026-11-29T12:00:00.123456+00:00"
@@ -123,3 +126,20 @@ def test_the_block_says_which_memories_derive_from_which() -> None:
     )
     sources, absent = block.derived(["m002", "m003", "m005", "m004"])
     assert sources == {"m005": "m003", "m004": "m009"} and absent == ["m002"]
+
+
+def test_rows_met_before_are_kept_and_dropped_at_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fact_block, "MADE_LIMIT", 5)
+    block = _block(12)
+    first = block.facts(["m001", "m002", "m003"])
+    assert set(block._made) == {"m001", "m002", "m003"}
+    again = block.facts(["m004", "m002", "m001"])  # two kept, one gathered
+    assert again == {i: first[i] for i in ("m002", "m001")} | {
+        "m004": block.facts(["m004"])["m004"]
+    }
+    block.facts(["m005", "m006", "m007"])  # 4 + 3 > 5: the kept rows are dropped first
+    assert set(block._made) == {"m005", "m006", "m007"}
+    assert block.facts(["m001", "m006"]) == {
+        "m001": first["m001"],
+        "m006": block.facts(["m006"])["m006"],
+    }

@@ -53,6 +53,21 @@ _PARTS = (
 #: anyway), they cost ~50 MB of RSS at 1M and no faults.
 _READ = tuple(part for part in _PARTS if part != "heads")
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+#: Rows of facts met before, kept for the next recall that asks (a row of the arrays never
+#: changes; ``changed`` wins over them): a recall at 100k meets about half of its ~95
+#: candidates again, and a server asked about the same memories meets most of them;
+#: a kept row costs a dict lookup, a gathered one ~0.5 us (docs/benchmarks.md, "SQLite at
+#: 100k beside Chroma, session twenty"). At the limit (~10 MB) they are dropped.
+MADE_LIMIT = 50_000
+_Made = tuple[int, str | None, int, str]
+"""A kept row: creation time (microseconds since the epoch), session, length, opening."""
+
+
+def _none() -> FactColumns:
+    """No facts."""
+    return FactColumns([], [], [], [], [])
+
+
 #: The columns a block is made of, by seq (the statement's namespace filter aside): the
 #: facts, and the memory a pipeline-written fact was derived from (issue 28's demotion
 #: asks it of every candidate: ``stale.py``).
@@ -94,6 +109,7 @@ class FactBlock:
         """The source memory of each live row of ``changed``."""
         self._arrays = dict(arrays)
         self._seq_order: npt.NDArray[np.int64] | None = None
+        self._made: dict[str, _Made] = {}
 
     @classmethod
     def of_rows(cls, rows: Iterable[Row]) -> FactBlock:
@@ -150,22 +166,44 @@ class FactBlock:
         return len(self.seqs)
 
     def facts(self, memory_ids: Sequence[str]) -> FactColumns:
-        """The facts of the live ones of ``memory_ids`` (unique), as columns gathered
-        from the arrays in a few numpy calls; no ``MemoryFacts`` is made (recall reads
-        whole columns: ``FactColumns``)."""
-        changed = self.changed
-        rest = [i for i in memory_ids if i not in changed] if changed else list(memory_ids)
-        out = self._gather(rest)
+        """The facts of the live ones of ``memory_ids`` (unique), as columns: those met
+        before from the kept rows, the rest gathered from the arrays in a few numpy
+        calls; no ``MemoryFacts`` is made (recall reads whole columns: ``FactColumns``)."""
+        changed, made = self.changed, self._made
+        rest: list[str] = []
+        ids: list[str] = []
+        rows: list[_Made] = []
+        for i in memory_ids:
+            if i in changed:
+                continue
+            row = made.get(i)
+            if row is None:
+                rest.append(i)
+            else:
+                ids.append(i)
+                rows.append(row)
+        if rest:
+            found, gathered = self._gather(rest)
+            if len(made) + len(found) > MADE_LIMIT:
+                made.clear()
+            made.update(zip(found, gathered, strict=True))
+            ids += found
+            rows += gathered
+        out = _none()
+        if rows:  # the rows turned into columns in one pass
+            created, sessions, chars, heads = zip(*rows, strict=True)
+            out = FactColumns(ids, list(created), list(sessions), list(chars), list(heads))
         if changed:
             kept = {i: f for i in memory_ids if i in changed and (f := changed[i]) is not None}
             if kept:
                 out.update(kept)
         return out
 
-    def _gather(self, memory_ids: list[str]) -> FactColumns:
+    def _gather(self, memory_ids: list[str]) -> tuple[list[str], list[_Made]]:
+        """Those of ``memory_ids`` the arrays hold, and their rows of facts."""
         ids = self.ids
-        if not memory_ids or not len(ids):
-            return FactColumns([], [], [], [], [])
+        if not len(ids):
+            return [], []
         memory_ids.sort()  # sorted probes: each search starts where the last one ended
         probes = encode_ids(memory_ids)
         spots = np.minimum(np.searchsorted(ids, probes), len(ids) - 1)
@@ -181,13 +219,10 @@ class FactBlock:
         heads = memoryview(self.heads.data)  # a slice of it costs a third of an array's
         starts = self.offsets[at].tolist()
         ends = self.offsets[at + 1].tolist()
-        return FactColumns(
-            found,
-            self.created[at].tolist(),
-            sessions,
-            self.chars[at].tolist(),
-            [str(heads[lo:hi], "utf-8") for lo, hi in zip(starts, ends, strict=True)],
-        )
+        texts = [str(heads[lo:hi], "utf-8") for lo, hi in zip(starts, ends, strict=True)]
+        created = self.created[at].tolist()
+        chars = self.chars[at].tolist()
+        return found, list(zip(created, sessions, chars, texts, strict=True))
 
     def derived(self, memory_ids: Sequence[str]) -> tuple[dict[str, str], list[str]]:
         """The source memory of those of ``memory_ids`` (live here) a pipeline derived

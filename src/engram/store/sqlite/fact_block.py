@@ -7,7 +7,10 @@ file: 1-1.3 ms at the median on a warm page cache, with a tail of page reads bey
 for every live memory of one namespace, one numpy array each, so a recall reads no row:
 ids (sorted, one binary search for all candidates), seqs, creation
 times (microseconds since the epoch, UTC), a session code per row into a table of
-session ids, lengths, and the openings as one UTF-8 buffer with offsets.
+session ids, lengths, the openings as one UTF-8 buffer with offsets, and a source code
+per row into a table of the memories pipeline-written facts were derived from (issue
+28's demotion asks it: ``stale.py``). A recall's candidates are answered as columns
+(``FactColumns``), with no object per memory.
 
 Rows changed after the arrays were made (``fact_index`` applies ``fts_log``) are kept
 in a small dict beside them, id -> facts or None (no longer live), which wins over the

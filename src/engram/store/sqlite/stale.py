@@ -11,7 +11,9 @@ database version (``facts.data_version``: any commit, of this connection or anot
 moves it) and each recall's answer is its intersection with the ids, the same rows the
 per-id statement gives. A namespace whose set is larger than ``SET_MAX`` is read per
 recall as before; a read inside a transaction bypasses the set (it may see writes a
-rollback undoes).
+rollback undoes). Which candidates a pipeline derived from a memory of the set is read
+from the namespace's fact block when it has one (``FactBlock.derived``), not from each
+candidate's row.
 """
 
 from __future__ import annotations

@@ -243,3 +243,28 @@ def test_which_candidates_derive_from_a_closed_fact_comes_from_the_block(
         monkeypatch.setattr(stale_module, "derived_stale", counted)
         assert blocked.stale_memories(NS, asked) == expected
         assert reads == [["no-such-id"]]  # only the id the block does not hold
+
+
+def test_the_demotions_read_never_starts_a_block(
+    saved: Path, config: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The first recall after an open leaves the block's load to the second (issue 29's
+    # cold start); its demotion read, made after the facts, must not start it either.
+    from engram.store.sqlite.stale import SQLiteGraphCounts
+
+    with Memory(saved, config=config, embedder=None) as mem:
+        ids = _all_ids(mem)
+        memories = _memories(mem)
+        memories.update(NS, ids[1], {"source_memory_id": ids[0]})
+        memories.facts(NS, ids)  # the first recall's facts: nothing starts
+        store = mem.store
+        assert isinstance(store, SQLiteStore)
+        counts = SQLiteGraphCounts(store._sql, store._db, blocks=memories.blocks)
+        monkeypatch.setattr(counts, "_read", lambda namespace: frozenset({ids[0]}))
+        assert counts.stale_memories(NS, ids) == {ids[0], ids[1]}  # read from the rows
+        memories.blocks.wait(60)
+        assert memories.blocks.state()["namespaces"] == {}
+        memories.facts(NS, ["none"])  # the second recall's facts start the block
+        memories.blocks.wait(60)
+        assert NS in memories.blocks.state()["namespaces"]  # type: ignore[operator]
+        assert counts.stale_memories(NS, ids) == {ids[0], ids[1]}  # from the block

@@ -82,8 +82,10 @@ class FactIndex:
         self, conn: sqlite3.Connection, namespace: str, ids: Sequence[str], version: object
     ) -> tuple[dict[str, str], list[str]] | None:
         """``FactBlock.derived`` of ``ids`` (which a pipeline derived from which memory,
-        and the ids the block does not hold), or None as ``facts``."""
-        return self._read(conn, namespace, version, lambda block: block.derived(ids))
+        and the ids the block does not hold), or None as ``facts``; it never starts a
+        block (``facts`` does, from a namespace's second recall: started by the first
+        recall's demotion instead, a load competed with the recall a caller waits on)."""
+        return self._read(conn, namespace, version, lambda block: block.derived(ids), start=False)
 
     def _read(
         self,
@@ -91,9 +93,16 @@ class FactIndex:
         namespace: str,
         version: object,
         read: Callable[[FactBlock], T],
+        *,
+        start: bool = True,
     ) -> T | None:
-        """``read`` of the namespace's block brought up to ``version``, under the lock."""
-        entry = self._entry(conn, namespace)
+        """``read`` of the namespace's block brought up to ``version``, under the lock;
+        ``start``: find (or start loading) the block of a namespace not seen yet."""
+        if start:
+            entry = self._entry(conn, namespace)
+        else:
+            with self._lock:
+                entry = self._entries.get(namespace)
         if entry is None:
             return None
         with self._lock:

@@ -198,3 +198,73 @@ def test_two_processes_share_one_store(saved: Path, config: Config) -> None:
         assert target not in answered and added in answered
         assert answered[moved].session_id == "theirs"
         assert memories.misses == before  # the block answered, caught up from the log
+
+
+def test_which_candidates_derive_from_a_closed_fact_comes_from_the_block(
+    saved: Path, config: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # issue 28's demotion asks which candidates a pipeline derived from a memory that
+    # stated a closed fact: the block's source column answers as reading the ids' rows
+    # does, for rows it was made with and rows written since, and reads no row.
+    from engram.store.sqlite import stale as stale_module
+    from engram.store.sqlite.stale import SQLiteGraphCounts
+
+    with Memory(saved, config=config, embedder=None) as mem:
+        ids = _all_ids(mem)
+        source, other = ids[0], ids[1]
+        store = mem.store
+        assert isinstance(store, SQLiteStore)
+        memories = _ready(mem)  # loaded from its snapshot: the updates are logged
+        for memory_id, derived_from in ((ids[2], source), (ids[3], source), (ids[5], other)):
+            memories.update(NS, memory_id, {"source_memory_id": derived_from})
+        with store._db.tx() as conn:  # a derived row written by another writer
+            conn.execute("UPDATE memories SET source_memory_id = ? WHERE id = ?", (source, ids[4]))
+            conn.execute(
+                "INSERT INTO fts_log(namespace, seq) "
+                "SELECT namespace, seq FROM memories WHERE id = ?",
+                (ids[4],),
+            )
+        late = mem.add("a fact written after the block", namespace=NS).id
+        memories.update(NS, late, {"source_memory_id": source})
+        asked = [*ids, late, "no-such-id"]
+        plain = SQLiteGraphCounts(store._sql, store._db)
+        blocked = SQLiteGraphCounts(store._sql, store._db, blocks=memories.blocks)
+        for counts in (plain, blocked):
+            monkeypatch.setattr(counts, "_read", lambda namespace: frozenset({source}))
+        expected = plain.stale_memories(NS, asked)
+        assert expected == {source, ids[2], ids[3], ids[4], late}
+        reads: list[list[str]] = []
+        real = stale_module.derived_stale
+
+        def counted(conn: object, d: object, rest: list[str], closed: object) -> set[str]:
+            reads.append(list(rest))
+            return real(conn, d, rest, closed)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(stale_module, "derived_stale", counted)
+        assert blocked.stale_memories(NS, asked) == expected
+        assert reads == [["no-such-id"]]  # only the id the block does not hold
+
+
+def test_the_demotions_read_never_starts_a_block(
+    saved: Path, config: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The first recall after an open leaves the block's load to the second (issue 29's
+    # cold start); its demotion read, made after the facts, must not start it either.
+    from engram.store.sqlite.stale import SQLiteGraphCounts
+
+    with Memory(saved, config=config, embedder=None) as mem:
+        ids = _all_ids(mem)
+        memories = _memories(mem)
+        memories.update(NS, ids[1], {"source_memory_id": ids[0]})
+        memories.facts(NS, ids)  # the first recall's facts: nothing starts
+        store = mem.store
+        assert isinstance(store, SQLiteStore)
+        counts = SQLiteGraphCounts(store._sql, store._db, blocks=memories.blocks)
+        monkeypatch.setattr(counts, "_read", lambda namespace: frozenset({ids[0]}))
+        assert counts.stale_memories(NS, ids) == {ids[0], ids[1]}  # read from the rows
+        memories.blocks.wait(60)
+        assert memories.blocks.state()["namespaces"] == {}
+        memories.facts(NS, ["none"])  # the second recall's facts start the block
+        memories.blocks.wait(60)
+        assert NS in memories.blocks.state()["namespaces"]  # type: ignore[operator]
+        assert counts.stale_memories(NS, ids) == {ids[0], ids[1]}  # from the block

@@ -438,3 +438,22 @@ def _postings(block: TermBlock, term: str) -> tuple[list[int], list[float]]:
     """Every posting of ``term`` (the build's, then the rows appended since)."""
     lists = block._lists(term)
     return [r for p in lists for r in p.rows.tolist()], [t for p in lists for t in p.tf.tolist()]
+
+
+def test_the_plan_of_a_query_is_kept_until_the_block_changes() -> None:
+    # Recall plans one query twice (its top few, then the other candidates' scores):
+    # the second is the kept plan, and any append or removal plans afresh, so a row
+    # written since is scored and a removed one is not.
+    docs = [Doc(i, f"m{i}", (f"tea and cake {i}", None, None, None, None)) for i in range(1, 9)]
+    block = TermBlock(docs)
+    query = terms("tea")
+    first = block._plan(query)
+    assert block._plan(list(query)) is first
+    block.append([Doc(20, "m20", ("tea tea tea", None, None, None, None))])
+    assert block._plan(query) is not first
+    [new_row] = block.live_rows(["m20"])[1].tolist()
+    assert block.scores(query, [new_row])[0] > 0
+    before = block._plan(query)
+    block.remove(20)
+    assert block._plan(query) is not before
+    assert block.scores(query, [new_row]) == [0.0]

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from engram.store.protocols.memories import MemoryFacts
+from engram.store.protocols.memories import FactColumns
 
 Floats = npt.NDArray[np.float64]
 
@@ -168,7 +168,7 @@ def best_is_one(values: Floats) -> Floats:
     return values / best if best > 0 else np.zeros(len(values))
 
 
-def sessionless(facts: Mapping[str, MemoryFacts]) -> frozenset[str]:
+def sessionless(facts: FactColumns) -> frozenset[str]:
     """The candidates outside any session (agent notes, facts added one by one): they
     have no episode whose context the keyword leg could carry (issue 24, round 9)."""
-    return frozenset(i for i, f in facts.items() if f.session_id is None)
+    return facts.without_session()

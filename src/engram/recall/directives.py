@@ -18,11 +18,10 @@ optional speaker prefix such as ``"user: "``: the first words must be "always" o
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from functools import lru_cache
 
 from engram.config import RecallConfig
-from engram.store.protocols.memories import MemoryFacts
+from engram.store.protocols.memories import FactColumns
 
 _DIRECTIVE = re.compile(
     r"^(?:[\w .'-]{1,30}:\s*)?"  # a speaker prefix ("user: ", "Caroline: ")
@@ -52,10 +51,10 @@ def is_directive(head: str) -> bool:
     return not (verb in _NOT_IMPERATIVE or verb.endswith("ed"))
 
 
-def directive_ids(facts: Mapping[str, MemoryFacts], cfg: RecallConfig) -> frozenset[str]:
+def directive_ids(facts: FactColumns, cfg: RecallConfig) -> frozenset[str]:
     """The candidates that are standing instructions; empty when ``directive_alpha``
     is unset or recall is not a weighted hybrid."""
     weighted = cfg.strategy == "hybrid" and cfg.fusion == "weighted"
     if cfg.directive_alpha is None or not weighted:
         return frozenset()
-    return frozenset(i for i, f in facts.items() if is_directive(f.head))
+    return frozenset(i for i, head in facts.openings() if is_directive(head))

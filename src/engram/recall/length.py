@@ -10,16 +10,14 @@ turn has 444 characters) is unchanged by construction.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from engram.config import RecallConfig
-from engram.store.protocols.memories import MemoryFacts
+from engram.store.protocols.memories import FactColumns
 
 
-def long_ids(facts: Mapping[str, MemoryFacts], cfg: RecallConfig) -> frozenset[str]:
+def long_ids(facts: FactColumns, cfg: RecallConfig) -> frozenset[str]:
     """The candidates longer than ``recall.long_chars``; empty when ``long_alpha`` is
     unset or recall is not a weighted hybrid."""
     weighted = cfg.strategy == "hybrid" and cfg.fusion == "weighted"
     if cfg.long_alpha is None or not weighted:
         return frozenset()
-    return frozenset(i for i, f in facts.items() if f.chars > cfg.long_chars)
+    return facts.longer_than(cfg.long_chars)

@@ -10,7 +10,7 @@ recent memories (``mode="recent"``).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import replace
 from functools import partial
@@ -61,7 +61,7 @@ from engram.store.protocols.chunks import ChunkVectorStore
 from engram.store.protocols.graph import GraphStore
 from engram.store.protocols.hints import HintStore
 from engram.store.protocols.keyword import DEPTH
-from engram.store.protocols.memories import MemoryFacts
+from engram.store.protocols.memories import FactColumns
 from engram.store.protocols.vectors import FactsAlong
 from engram.text import fts_query
 
@@ -489,7 +489,7 @@ class Retriever:
         request: RecallRequest,
         cfg: RecallConfig,
         legs: Legs,
-        facts: Mapping[str, MemoryFacts],
+        facts: FactColumns,
     ) -> context.Sessions:
         weights = (
             cfg.context_dense + cfg.session_dense
@@ -498,7 +498,7 @@ class Retriever:
         )
         if legs.mode is not RecallMode.DENSE and cfg.strategy != "dense":
             weights += cfg.context_keyword + cfg.session_keyword
-        wanted = {f.session_id for f in facts.values() if f.session_id is not None}
+        wanted = facts.session_ids()
         if not weights or not wanted:
             return context.Sessions.empty()
         members = self.memories.session_members(

@@ -30,7 +30,7 @@ from engram.recall.current import StaleReader, wanted
 from engram.recall.request import Clock, Legs, RecallRequest
 from engram.records import MemoryRecord
 from engram.store.protocols import ListQuery, MemoryStore
-from engram.store.protocols.memories import MemoryFacts
+from engram.store.protocols.memories import FactColumns, MemoryFacts
 
 _T = TypeVar("_T")
 
@@ -59,16 +59,19 @@ def facts_of(
     ids: Sequence[str],
     known: Mapping[str, MemoryRecord],
     read: Mapping[str, MemoryFacts] | None = None,
-) -> dict[str, MemoryFacts]:
-    """``MemoryStore.facts`` of ``ids``, taken from records already read (filtered
-    recalls, time-matched candidates) or facts already ``read`` (while the keyword leg
-    ran), and read for the rest."""
-    out = {i: MemoryFacts.of(r) for i in ids if (r := known.get(i)) is not None}
+) -> FactColumns:
+    """``MemoryStore.facts`` of ``ids`` (as columns), taken from records already read
+    (filtered recalls, time-matched candidates) or facts already ``read`` (while the
+    keyword leg ran), and read for the rest."""
+    have = {i: MemoryFacts.of(r) for i in ids if (r := known.get(i)) is not None}
     if read:
-        out.update((i, f) for i in ids if i not in out and (f := read.get(i)) is not None)
-    missing = [i for i in ids if i not in out]
-    if missing:
-        out.update(memories.facts(namespace, missing))
+        have.update((i, f) for i in ids if i not in have and (f := read.get(i)) is not None)
+    missing = [i for i in ids if i not in have] if have else ids
+    if not missing:
+        return FactColumns.of(have)
+    out = memories.facts(namespace, missing)
+    if have:
+        out.update(have)
     return out
 
 
@@ -96,15 +99,19 @@ def time_leg(
         clock.lap("time")
 
 
-def time_scores(
-    legs: Legs, candidate_ids: Sequence[str], facts: Mapping[str, MemoryFacts]
-) -> dict[str, float]:
+def time_scores(legs: Legs, candidate_ids: Sequence[str], facts: FactColumns) -> dict[str, float]:
     """How near each candidate was written to the times the query names."""
     if not legs.windows:
         return {}
-    created = {i: f.created_at for i, f in facts.items()}
-    created.update((i, r.created_at) for i, r in legs.time_records.items())
-    return {i: temporal.nearness(legs.windows, created[i]) for i in candidate_ids if i in created}
+    records = legs.time_records
+    out: dict[str, float] = {}
+    for i in candidate_ids:
+        record = records.get(i)
+        if record is not None:
+            out[i] = temporal.nearness(legs.windows, record.created_at)
+        elif i in facts:
+            out[i] = temporal.nearness(legs.windows, facts.created_at(i))
+    return out
 
 
 class StaleAhead:

@@ -25,6 +25,7 @@ from engram.store import schema
 from engram.store.protocols import MemoryStore
 from engram.store.protocols.memories import (
     FACTS_HEAD_CHARS,
+    FactColumns,
     InsertResult,
     ListQuery,
     MemoryFacts,
@@ -330,7 +331,11 @@ class SqlMemories(SqlPart, MemoryStore):
                         out[record.id] = record
         return out
 
-    def facts(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, MemoryFacts]:
+    def facts(self, namespace: str, memory_ids: Sequence[str]) -> FactColumns:
+        return FactColumns.of(self.fact_rows(namespace, memory_ids))
+
+    def fact_rows(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, MemoryFacts]:
+        """``facts`` read from the rows, as a dict."""
         d = self._d
         out: dict[str, MemoryFacts] = {}
         with self._sql.read("read") as conn:

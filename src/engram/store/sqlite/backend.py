@@ -52,7 +52,7 @@ class SQLiteStore(SqlStore):
         self._db: Database
         self.memories = SQLiteMemories(self._sql, self._db)  # recall's facts kept (facts.py)
         # issue 28's closed facts, one read per namespace while nothing changes (stale.py)
-        self.graph_counts = SQLiteGraphCounts(self._sql, self._db)
+        self.graph_counts = SQLiteGraphCounts(self._sql, self._db, blocks=self.memories.blocks)
         self.keyword = SQLiteKeyword(self._db)
         self.vectors: SQLiteVectors = SQLiteVectors(self._db)
         self.chunks = SqlChunks(self._sql, SQLiteChunkIndex(self._db))

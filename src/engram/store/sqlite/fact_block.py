@@ -7,7 +7,10 @@ file: 1-1.3 ms at the median on a warm page cache, with a tail of page reads bey
 for every live memory of one namespace, one numpy array each, so a recall reads no row:
 ids (sorted, one binary search for all candidates), seqs, creation
 times (microseconds since the epoch, UTC), a session code per row into a table of
-session ids, lengths, and the openings as one UTF-8 buffer with offsets.
+session ids, lengths, the openings as one UTF-8 buffer with offsets, and a source code
+per row into a table of the memories pipeline-written facts were derived from (issue
+28's demotion asks it: ``stale.py``). A recall's candidates are answered as columns
+(``FactColumns``), with no object per memory.
 
 Rows changed after the arrays were made (``fact_index`` applies ``fts_log``) are kept
 in a small dict beside them, id -> facts or None (no longer live), which wins over the
@@ -20,37 +23,59 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from engram.store.protocols.memories import MemoryFacts
+from engram.store.protocols.memories import FactColumns, MemoryFacts
 from engram.store.sql.memories import FACT_COLUMNS
 from engram.store.sqlite.change_log import BlockFiles
 from engram.store.sqlite.snapshot import SnapshotError, load_array, read_generation
 from engram.store.sqlite.vector_ids import encode_ids
 
 #: Bump when the columns or their encoding change: older files are then rebuilt.
-FORMAT = 2
-_PARTS = ("ids", "seqs", "created", "session", "chars", "heads", "offsets", "sessions")
+FORMAT = 3
+_PARTS = (
+    "ids",
+    "seqs",
+    "created",
+    "session",
+    "chars",
+    "heads",
+    "offsets",
+    "sessions",
+    "source",
+    "sources",
+)
 #: Parts read into memory rather than mapped: a recall's ~100 binary searches over a
 #: mapped 1M-row id array and its order touched ~1,000 pages not yet mapped in this
 #: process, 0.3 ms of page faults a recall; read whole (their checksum reads them
 #: anyway), they cost ~50 MB of RSS at 1M and no faults.
-_READ = ("ids", "seqs", "created", "session", "chars", "offsets", "sessions")
+_READ = tuple(part for part in _PARTS if part != "heads")
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-#: The columns a block is made of, by seq (the statement's namespace filter aside).
-COLUMNS = f"seq, id, {FACT_COLUMNS}"
-#: Facts made from the arrays kept for the next recall that asks (a row's facts never
-#: change; ``changed`` wins over them): half of the ~90 candidates of one recall of the
-#: 300 LoCoMo questions at 100k were asked before, and making one (a datetime and a
-#: frozen dataclass) costs ~5 us (docs/benchmarks.md, "Recall's own work at 100k,
-#: round two"). At the limit (~10 MB) they are dropped and made again.
+#: Rows of facts met before, kept for the next recall that asks (a row of the arrays never
+#: changes; ``changed`` wins over them): a recall at 100k meets about half of its ~95
+#: candidates again, and a server asked about the same memories meets most of them;
+#: a kept row costs a dict lookup, a gathered one ~0.5 us (docs/benchmarks.md, "SQLite at
+#: 100k beside Chroma, session twenty"). At the limit (~10 MB) they are dropped.
 MADE_LIMIT = 50_000
-Row = tuple[int, str, str, str | None, int, str]
+_Made = tuple[int, str | None, int, str]
+"""A kept row: creation time (microseconds since the epoch), session, length, opening."""
+
+
+def _none() -> FactColumns:
+    """No facts."""
+    return FactColumns([], [], [], [], [])
+
+
+#: The columns a block is made of, by seq (the statement's namespace filter aside): the
+#: facts, and the memory a pipeline-written fact was derived from (issue 28's demotion
+#: asks it of every candidate: ``stale.py``).
+COLUMNS = f"seq, id, {FACT_COLUMNS}, source_memory_id"
+Row = tuple[int, str, str, str | None, int, str, str | None]
 
 
 def micros(value: datetime) -> int:
@@ -78,11 +103,16 @@ class FactBlock:
         self.heads: npt.NDArray[np.uint8] = arrays["heads"]
         self.offsets: npt.NDArray[np.int64] = arrays["offsets"]
         self.sessions = [s.decode() for s in arrays["sessions"].tolist()]
+        self.source: npt.NDArray[np.int32] = arrays["source"]
+        """Per row, its source memory's code into ``sources``; -1: none."""
+        self.sources = [s.decode() for s in arrays["sources"].tolist()]
         self.changed: dict[str, MemoryFacts | None] = {}
         """Rows changed since the arrays were made: their facts, or None once not live."""
+        self.changed_source: dict[str, str | None] = {}
+        """The source memory of each live row of ``changed``."""
         self._arrays = dict(arrays)
         self._seq_order: npt.NDArray[np.int64] | None = None
-        self._made: dict[str, MemoryFacts] = {}
+        self._made: dict[str, _Made] = {}
 
     @classmethod
     def of_rows(cls, rows: Iterable[Row]) -> FactBlock:
@@ -93,8 +123,10 @@ class FactBlock:
         codes: list[int] = []
         chars: list[int] = []
         heads: list[bytes] = []
+        sources: list[int] = []
         session_codes: dict[str, int] = {}
-        for seq, memory_id, at, session, length, head in rows:
+        source_codes: dict[str, int] = {}
+        for seq, memory_id, at, session, length, head, source in rows:
             seqs.append(seq)
             ids.append(memory_id)
             created.append(micros(datetime.fromisoformat(at)))
@@ -103,6 +135,9 @@ class FactBlock:
             )
             chars.append(length)
             heads.append(head.encode())
+            sources.append(
+                -1 if source is None else source_codes.setdefault(source, len(source_codes))
+            )
         encoded = encode_ids(ids) if ids else np.zeros(0, dtype="S1")
         # In id order: a lookup is then one binary search per id over one array (through
         # a sort order it read twice the memory, at random: ~0.6 ms for 100 ids at 1M).
@@ -112,6 +147,7 @@ class FactBlock:
         offsets = np.zeros(len(ordered) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
         sessions = encode_ids(session_codes) if session_codes else np.zeros(0, dtype="S1")
+        named = encode_ids(source_codes) if source_codes else np.zeros(0, dtype="S1")
         return cls(
             {
                 "ids": encoded[order],
@@ -122,6 +158,8 @@ class FactBlock:
                 "heads": np.frombuffer(b"".join(ordered), dtype=np.uint8).copy(),
                 "offsets": offsets,
                 "sessions": sessions,
+                "source": np.asarray(sources, dtype=np.int32)[order],
+                "sources": named,
             }
         )
 
@@ -130,49 +168,93 @@ class FactBlock:
         """Rows in the arrays (changed rows aside)."""
         return len(self.seqs)
 
-    def facts(self, memory_ids: Sequence[str]) -> dict[str, MemoryFacts]:
-        """The facts of the live ones of ``memory_ids``."""
-        out: dict[str, MemoryFacts] = {}
+    def facts(self, memory_ids: Sequence[str]) -> FactColumns:
+        """The facts of the live ones of ``memory_ids`` (unique), as columns: those met
+        before from the kept rows, the rest gathered from the arrays in a few numpy
+        calls; no ``MemoryFacts`` is made (recall reads whole columns: ``FactColumns``)."""
         changed, made = self.changed, self._made
         rest: list[str] = []
+        ids: list[str] = []
+        rows: list[_Made] = []
         for i in memory_ids:
             if i in changed:
-                if (kept := changed[i]) is not None:
-                    out[i] = kept
-            elif (known := made.get(i)) is not None:
-                out[i] = known
-            else:
+                continue
+            row = made.get(i)
+            if row is None:
                 rest.append(i)
-        if not rest:
-            return out
-        rest.sort()  # sorted probes: each search starts where the last one ended
-        probes = encode_ids(rest)
+            else:
+                ids.append(i)
+                rows.append(row)
+        if rest:
+            found, gathered = self._gather(rest)
+            if len(made) + len(found) > MADE_LIMIT:
+                made.clear()
+            made.update(zip(found, gathered, strict=True))
+            ids += found
+            rows += gathered
+        out = _none()
+        if rows:  # the rows turned into columns in one pass
+            created, sessions, chars, heads = zip(*rows, strict=True)
+            out = FactColumns(ids, list(created), list(sessions), list(chars), list(heads))
+        if changed:
+            kept = {i: f for i in memory_ids if i in changed and (f := changed[i]) is not None}
+            if kept:
+                out.update(kept)
+        return out
+
+    def _gather(self, memory_ids: list[str]) -> tuple[list[str], list[_Made]]:
+        """Those of ``memory_ids`` the arrays hold, and their rows of facts."""
         ids = self.ids
         if not len(ids):
-            return out
+            return [], []
+        memory_ids.sort()  # sorted probes: each search starts where the last one ended
+        probes = encode_ids(memory_ids)
         spots = np.minimum(np.searchsorted(ids, probes), len(ids) - 1)
         hit = ids[spots] == probes
         at = spots[hit]
-        found = [i for i, ok in zip(rest, hit.tolist(), strict=True) if ok]
-        created = self.created[at].tolist()
-        codes = self.session[at].tolist()
-        chars = self.chars[at].tolist()
+        found = (
+            memory_ids
+            if len(at) == len(memory_ids)
+            else [i for i, ok in zip(memory_ids, hit.tolist(), strict=True) if ok]
+        )
+        names = self.sessions
+        sessions = [None if code < 0 else names[code] for code in self.session[at].tolist()]
+        heads = memoryview(self.heads.data)  # a slice of it costs a third of an array's
         starts = self.offsets[at].tolist()
         ends = self.offsets[at + 1].tolist()
-        heads = memoryview(self.heads.data)  # a slice of it costs a third of an array's
-        sessions = self.sessions
-        if len(made) + len(found) > MADE_LIMIT:
-            made.clear()
-        for memory_id, us, code, length, lo, hi in zip(
-            found, created, codes, chars, starts, ends, strict=True
-        ):
-            out[memory_id] = made[memory_id] = MemoryFacts(
-                _EPOCH + timedelta(microseconds=us),
-                None if code < 0 else sessions[code],
-                length,
-                str(heads[lo:hi], "utf-8"),
-            )
-        return out
+        texts = [str(heads[lo:hi], "utf-8") for lo, hi in zip(starts, ends, strict=True)]
+        created = self.created[at].tolist()
+        chars = self.chars[at].tolist()
+        return found, list(zip(created, sessions, chars, texts, strict=True))
+
+    def derived(self, memory_ids: Sequence[str]) -> tuple[dict[str, str], list[str]]:
+        """The source memory of those of ``memory_ids`` (live here) a pipeline derived
+        from one, and the ids this block does not hold as live (to be read instead)."""
+        changed, named = self.changed, self.changed_source
+        out: dict[str, str] = {}
+        rest: list[str] = []
+        absent: list[str] = []
+        for i in memory_ids:
+            if i not in changed:
+                rest.append(i)
+            elif changed[i] is None:
+                absent.append(i)
+            elif (source := named.get(i)) is not None:
+                out[i] = source
+        ids = self.ids
+        if not rest or not len(ids):
+            return out, absent + rest
+        probes = encode_ids(rest)
+        spots = np.minimum(np.searchsorted(ids, probes), len(ids) - 1)
+        hit = (ids[spots] == probes).tolist()
+        codes = self.source[spots].tolist()
+        sources = self.sources
+        for memory_id, ok, code in zip(rest, hit, codes, strict=True):
+            if not ok:
+                absent.append(memory_id)
+            elif code >= 0:
+                out[memory_id] = sources[code]
+        return out, absent
 
     def row_of_seq(self, seq: int) -> int | None:
         """The arrays' row of ``seq``, or None (its order is made on first use: only a
@@ -198,6 +280,7 @@ class FactBlock:
                 self.changed[self.ids[at].decode()] = None
         for row in rows:
             self.changed[row[1]] = facts_of(row)
+            self.changed_source[row[1]] = row[6]
 
     def arrays(self) -> dict[str, npt.NDArray[Any]]:
         return dict(self._arrays)
@@ -218,7 +301,13 @@ def load(directory: Path, namespace: str, conn: sqlite3.Connection) -> tuple[Fac
         )
     except (OSError, ValueError, KeyError) as exc:
         raise SnapshotError(f"damaged facts snapshot: {type(exc).__name__}: {exc}") from exc
-    sizes = {len(block.ids), len(block.created), len(block.chars), len(block.offsets) - 1}
+    sizes = {
+        len(block.ids),
+        len(block.created),
+        len(block.chars),
+        len(block.source),
+        len(block.offsets) - 1,
+    }
     if sizes != {block.size} or block.size != manifest.get("count"):
         raise SnapshotError("the facts snapshot's files disagree on its size")
     if block.size:

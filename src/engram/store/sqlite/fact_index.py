@@ -23,17 +23,19 @@ import functools
 import logging
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
-from engram.store.protocols.memories import MemoryFacts
+from engram.store.protocols.memories import FactColumns
 from engram.store.sqlite import change_log, fact_block
 from engram.store.sqlite.db import Database
 from engram.store.sqlite.fact_block import COLUMNS, FILES, FactBlock
 from engram.store.sqlite.snapshot import directory_for
 
 log = logging.getLogger("engram.store")
+T = TypeVar("T")
 
 #: Namespaces with at least this many live memories get a block: below it the rows of
 #: ~100 candidates sit on few pages and the kept rows (``facts.py``) answer as fast.
@@ -70,11 +72,37 @@ class FactIndex:
 
     def facts(
         self, conn: sqlite3.Connection, namespace: str, ids: Sequence[str], version: object
-    ) -> dict[str, MemoryFacts] | None:
+    ) -> FactColumns | None:
         """The facts of the live ones of ``ids`` from the namespace's block, or None when
         it has none ready (small, loading, being made). ``conn`` is the main connection
         outside a transaction; ``version`` the database's version now."""
-        entry = self._entry(conn, namespace)
+        return self._read(conn, namespace, version, lambda block: block.facts(ids))
+
+    def derived(
+        self, conn: sqlite3.Connection, namespace: str, ids: Sequence[str], version: object
+    ) -> tuple[dict[str, str], list[str]] | None:
+        """``FactBlock.derived`` of ``ids`` (which a pipeline derived from which memory,
+        and the ids the block does not hold), or None as ``facts``; it never starts a
+        block (``facts`` does, from a namespace's second recall: started by the first
+        recall's demotion instead, a load competed with the recall a caller waits on)."""
+        return self._read(conn, namespace, version, lambda block: block.derived(ids), start=False)
+
+    def _read(
+        self,
+        conn: sqlite3.Connection,
+        namespace: str,
+        version: object,
+        read: Callable[[FactBlock], T],
+        *,
+        start: bool = True,
+    ) -> T | None:
+        """``read`` of the namespace's block brought up to ``version``, under the lock;
+        ``start``: find (or start loading) the block of a namespace not seen yet."""
+        if start:
+            entry = self._entry(conn, namespace)
+        else:
+            with self._lock:
+                entry = self._entries.get(namespace)
         if entry is None:
             return None
         with self._lock:
@@ -85,7 +113,7 @@ class FactIndex:
                 if not self._catch_up(conn, namespace, entry, block):
                     return None
                 entry.checked = version
-            return block.facts(ids)
+            return read(block)
 
     def wait(self, timeout: float | None = None) -> None:
         """Wait for loads and makes in flight (benchmarks and tests)."""

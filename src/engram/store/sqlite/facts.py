@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engram.records import MemoryRecord
-from engram.store.protocols.memories import MemoryFacts
+from engram.store.protocols.memories import FactColumns, MemoryFacts
 from engram.store.sql.memories import SqlMemories
 from engram.store.sql.session import Sql
 from engram.store.sqlite.db import Database
@@ -41,6 +41,9 @@ from engram.store.sqlite.fact_index import FactIndex
 LIMIT = 100_000
 
 Version = tuple[sqlite3.Connection, int, int]
+#: The columns a fact block holds that ``fts_log``'s triggers do not follow (they follow
+#: a memory's text and its deletion): ``update`` logs a change of these itself.
+_BLOCK_FIELDS = frozenset({"session_id", "source_memory_id"})
 
 
 def data_version(db: Database) -> Version | None:
@@ -71,7 +74,7 @@ class SQLiteMemories(SqlMemories):
         self.blocks = FactIndex(db)
         """Large namespaces' facts as arrays (``fact_index``)."""
 
-    def facts(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, MemoryFacts]:
+    def facts(self, namespace: str, memory_ids: Sequence[str]) -> FactColumns:
         version = self._current()
         if version is None:
             return super().facts(namespace, memory_ids)
@@ -87,7 +90,7 @@ class SQLiteMemories(SqlMemories):
             entries = self._entries
             known = {i: f for i in ids if (f := entries.get((namespace, i))) is not None}
         missing = [i for i in ids if i not in known]
-        read = super().facts(namespace, missing) if missing else {}
+        read = self.fact_rows(namespace, missing) if missing else {}
         with self._lock:
             self.hits += len(known)
             self.misses += len(missing)
@@ -96,7 +99,7 @@ class SQLiteMemories(SqlMemories):
                 if len(self._entries) + len(read) > self._limit:
                     self._entries = {}
                 self._entries.update(((namespace, i), f) for i, f in read.items())
-        return {i: f for i in ids if (f := known.get(i) or read.get(i)) is not None}
+        return FactColumns.of({i: f for i in ids if (f := known.get(i) or read.get(i)) is not None})
 
     def _current(self) -> Version | None:
         """The version the kept facts are valid for, or None inside a transaction."""
@@ -105,12 +108,13 @@ class SQLiteMemories(SqlMemories):
     def update(
         self, namespace: str, memory_id: str, changes: Mapping[str, Any], **options: Any
     ) -> tuple[MemoryRecord, MemoryRecord]:
-        if "session_id" not in changes:
+        if not _BLOCK_FIELDS.intersection(changes):
             return super().update(namespace, memory_id, changes, **options)
         with self._sql.tx("update") as conn:
             done = super().update(namespace, memory_id, changes, **options)
             # fts_log's triggers follow text and deletion only: the fact blocks of
-            # every process learn of a new session id from this row (``fact_index``).
+            # every process learn of a new session id or source memory from this row
+            # (``fact_index``).
             conn.execute(
                 "INSERT INTO fts_log(namespace, seq) SELECT namespace, seq FROM memories "
                 "WHERE namespace = ? AND id = ?",

@@ -108,6 +108,7 @@ class TermBlock:
             self.top_tf = np.maximum.reduceat(self.tf, self.offsets[:-1]).astype(np.float32)
         self.grown: dict[str, _Growing] = {}
         self.grown_top: dict[str, float] = {}
+        self._planned: tuple[tuple[tuple[str, ...], int, int], list[_Step]] | None = None
         self.built_rows = n
         self.dead = 0
         self._ranks = Ranks(n)
@@ -240,9 +241,18 @@ class TermBlock:
     def _plan(self, query: Iterable[str]) -> list[_Step]:
         """One step per posting list of each distinct query term this block holds, the
         largest bound (weight x the list's highest value) first. A term asked twice
-        weighs twice, as in FTS5."""
+        weighs twice, as in FTS5.
+
+        The last plan is kept while the block is unchanged (its live and total rows):
+        recall plans the same query twice, for its top few (``top``) and then for the
+        other candidates' scores (``scores``), ~20-60 us each at 100k."""
+        terms = tuple(query)
+        key = (terms, self.live, self.size)
+        kept = self._planned
+        if kept is not None and kept[0] == key:
+            return kept[1]
         plan: list[_Step] = []
-        for term, times in Counter(query).items():
+        for term, times in Counter(terms).items():
             lists = self._lists(term)
             df = sum(len(p.rows) for p in lists)
             if not df:
@@ -254,6 +264,7 @@ class TermBlock:
             weight = (idf if idf > 0 else 1e-6) * times
             plan.extend(_Step(weight * p.top, weight, p) for p in lists)
         plan.sort(key=lambda step: -step.bound)
+        self._planned = (key, plan)
         return plan
 
     def top(self, query: Sequence[str], k: int) -> list[tuple[int, float]]:

@@ -47,9 +47,7 @@ log = logging.getLogger("engram.pipeline")
 Judge = Callable[[Relation, str], bool | None]
 
 #: Words a subject may be named with or without ("billing" is "the billing service").
-GENERIC_HEADS = (
-    "service", "app", "application", "system", "project", "team", "squad", "api", "site",
-)  # fmt: skip
+GENERIC_HEADS = change_slots.GENERIC_HEADS
 #: Learned cardinality needs this many sources of the relation in the namespace.
 LEARN_MIN_SOURCES = 3
 #: A relation is many when at least this share of its sources hold several targets.

@@ -293,9 +293,9 @@ _WHERE = re.compile(r"(?:\bis|\bare|['’]s|['’]re)\s+(?:now\s+)?in\s+(?-i:[A-
 
 def _phrased(text: str, relation: str) -> bool:
     """Whether the memory names the slot the way the vocabulary lists it: a phrase of
-    two words or more read as :func:`vocabulary.key` reads them ("moved to" in "moved
-    into", "based in" for ``lives_in``), a one-word name as the slot itself (not
-    "work phone" for the phone)."""
+    two words or more read as :func:`vocabulary.key` reads them ("moved to", "based in"
+    for ``lives_in``, in any tense), a one-word name as the slot itself (not "work
+    phone" for the phone)."""
     said = f"_{vocabulary.key(text).rstrip('.')}_"
     names = vocabulary.relation_names(relation)
     if "based in" in names and _WHERE.search(text):  # a place slot: "Mum is in York"

@@ -19,7 +19,12 @@ facts, other attributes, repeats, plans, negations), two or three statements eac
   with no change verb, with verbs and shapes A-H lack and with the subject named two
   ways, and the look-alikes such rules could close (kinds people hold many of,
   "another"/"also"/"second", other owners), written before the rules that generalise:
-  folds I (changes) and J (non-changes).
+  folds I (changes) and J (non-changes);
+- ``engram/data/changes_heldout4.json`` (session twenty, changes22): chat typed to an
+  assistant (lower case, typos, lead-ins without a comma, verbs no table holds) and
+  third-person notes, each fold about 50 changes and 12 look-alikes (a second value,
+  a past anecdote, a hypothetical, a negated plan), written before round four's
+  reading and read once: folds K and L.
 
 Each story is told to a fresh namespace of one in-memory ``Memory`` through
 ``mem.add`` (the inline linker and the closing plan on the write path, no model), a
@@ -60,6 +65,7 @@ SHIPPED = (
     "changes_heldout.json",
     "changes_heldout2.json",
     "changes_heldout3.json",
+    "changes_heldout4.json",
 )
 #: When the first statement is told; each next one a month later.
 START = datetime(2025, 1, 6, 9, tzinfo=UTC)

@@ -68,6 +68,8 @@ _HEDGE = re.compile(
     r"instead\s+of\s+switching|rather\s+than|almost|nearly|refused|declined|rejected)\b",
     re.IGNORECASE,
 )
+#: The hedge reading for the modules that read after the rules (``change_slots``).
+HEDGE = _HEDGE
 _OLD = r"(?:\s+(?:from|off(?:\s+of)?)\s+(?P<old>[^,]+?))?"
 
 _ROLES = (

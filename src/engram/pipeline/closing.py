@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from engram.errors import EngramError
-from engram.pipeline import change_kinds, vocabulary
+from engram.pipeline import change_kinds, change_slots, vocabulary
 from engram.pipeline import change_signals as claims_module
 from engram.pipeline.change_signals import ADDITION, CHANGE, PLAIN, Claim
 from engram.store.protocols import Store
@@ -47,9 +47,7 @@ log = logging.getLogger("engram.pipeline")
 Judge = Callable[[Relation, str], bool | None]
 
 #: Words a subject may be named with or without ("billing" is "the billing service").
-GENERIC_HEADS = (
-    "service", "app", "application", "system", "project", "team", "squad", "api", "site",
-)  # fmt: skip
+GENERIC_HEADS = change_slots.GENERIC_HEADS
 #: Learned cardinality needs this many sources of the relation in the namespace.
 LEARN_MIN_SOURCES = 3
 #: A relation is many when at least this share of its sources hold several targets.
@@ -130,6 +128,15 @@ def plan(
         (closes if verdict else keeps).add(fact.relation)
         planned.append(fact)
     triples: list[Triple] = [(f.source, f.relation, f.target, f.confidence) for f in planned]
+    if not closes and not any(f.ends is not None for f in planned):
+        # The rules read no change: a new value of a slot held one at a time may still
+        # be said in words they lack (``change_slots``, the second pass).
+        read = [(f.source, f.relation, f.target) for f in planned]
+        for found in change_slots.replacements(reads, text, read):
+            _end(reads, found.old, statement)
+            old = found.old
+            confidence = change_slots.SLOT_CONFIDENCE
+            triples.append((old.source, old.relation_type, found.target, confidence))
     return replace(statement, triples=triples, single_valued=frozenset(closes - keeps))
 
 

@@ -164,6 +164,29 @@ def category(target: str) -> str | None:
     return None
 
 
+@functools.cache
+def relation_names(relation: str) -> tuple[str, ...]:
+    """Every name ``relations.json`` lists for the canonical ``relation``, and for
+    ``uses_<category>`` the category's own names, in lower case: the ways a memory may
+    name the slot ("moved to", "based in" for ``lives_in``; "db" for
+    ``uses_database``)."""
+    text = resources.files("engram.data").joinpath("relations.json").read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    spec = data["relations"].get(relation)
+    found = [relation.replace("_", " "), *(spec["names"] if spec else [])]
+    slot = data["categories"].get(relation.removeprefix("uses_"))
+    if relation.startswith("uses_") and slot is not None:
+        found += [relation.removeprefix("uses_"), *slot["names"]]
+    return tuple(dict.fromkeys(n.lower() for n in found))
+
+
+def member_category(name: str) -> str | None:
+    """The category ``name`` is a member of as a whole ("React" -> "framework"), not by
+    one of its words ("Vision Express" is an optician, not Express)."""
+    found = _vocabulary().members.get(" ".join(_TARGET_WORDS.findall(name.lower())))
+    return str(found) if found is not None else None
+
+
 def head(target: str) -> str | None:
     """The head noun of a target phrase ("a 48V battery" -> "battery")."""
     words = [w for w in _TARGET_WORDS.findall(target.lower()) if w.isalpha()]

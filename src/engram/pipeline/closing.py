@@ -30,6 +30,7 @@ from engram.errors import EngramError
 from engram.pipeline import change_kinds, change_slots, vocabulary
 from engram.pipeline import change_signals as claims_module
 from engram.pipeline.change_signals import ADDITION, CHANGE, PLAIN, Claim
+from engram.pipeline.linker import TALKS_ABOUT
 from engram.store.protocols import Store
 from engram.store.protocols.graph import (
     Entity,
@@ -196,11 +197,15 @@ class _Reads:
         return counts.current_relations(self.namespace, source.id, relation_type)
 
     def around(self, entity: Entity) -> list[Relation]:
-        """The entity's current relations, either end (the first ``READ_LIMIT``)."""
-        return self.store.graph.relations(
+        """The entity's current relations, either end, oldest first: the newest
+        ``READ_LIMIT`` of them, mentions (``talks_about``) left out. A busy subject
+        (the user of a store that has lived a while) holds hundreds of mentions, and
+        reading its oldest relations hid the fact a new statement replaces."""
+        newest = self.store.graph.relations(
             self.namespace, entity_id=entity.id, current_only=True, at=None,
-            limit=READ_LIMIT, offset=0,
+            limit=READ_LIMIT, offset=0, without=(TALKS_ABOUT,), newest_first=True,
         )  # fmt: skip
+        return newest[::-1]
 
 
 def _key(fact: _Fact) -> tuple[str, str, str]:

@@ -325,9 +325,13 @@ class GraphStore(Protocol):
         at: datetime | None,
         limit: int,
         offset: int,
+        without: Sequence[str] = (),
+        newest_first: bool = False,
     ) -> list[Relation]:
         """Relations (of one entity, either end, if given) ordered by ``valid_from``:
-        those valid at ``at`` when it is given, else the current ones or all."""
+        those valid at ``at`` when it is given, else the current ones or all; none of
+        the types in ``without``; the newest first when ``newest_first`` (a bounded
+        read of a busy entity then keeps what it was told last)."""
         ...
 
     def timeline(self, namespace: str, entity_id: int) -> list[Relation]:

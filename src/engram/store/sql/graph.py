@@ -177,12 +177,18 @@ class SqlGraph(SqlPart, GraphStore):
         at: datetime | None,
         limit: int,
         offset: int,
+        without: Sequence[str] = (),
+        newest_first: bool = False,
     ) -> list[Relation]:
         d = self._d
         where, params = relation_filter(d, namespace, entity_id, current_only, at)
+        if without:
+            where += f" AND r.relation_type NOT IN ({', '.join('?' * len(without))})"
+            params += list(without)
+        order = "r.valid_from DESC, r.id DESC" if newest_first else "r.valid_from, r.id"
         return self._records(
             Relation,
-            f"{RELATION} WHERE {where} ORDER BY r.valid_from, r.id LIMIT ? OFFSET ?",
+            f"{RELATION} WHERE {where} ORDER BY {order} LIMIT ? OFFSET ?",
             (*params, limit, offset),
             "listing relations",
         )

@@ -112,7 +112,8 @@ def fill_notes(
         if store.split not in chosen:
             continue
         rows = [row for key, turns in drawn for row in _turn_rows(key, turns)]
-        mem.add_many(rows, namespace=store.id)
+        if rows:  # --turns 0: the notes alone
+            mem.add_many(rows, namespace=store.id)
         dates = random.Random(seed)
         flat = [t for _, turns in drawn for t in turns]
         notes = [
@@ -277,6 +278,11 @@ def main() -> None:
     parser.add_argument("--ranks", default="4,0", help="keyword_spread_rank values compared")
     parser.add_argument("--set", action="append", default=[], help="key=value (JSON value)")
     parser.add_argument("--json", type=Path)
+    parser.add_argument(
+        "--fill-only",
+        action="store_true",
+        help="Fill a new --db and ask nothing (copies per side).",
+    )
     args = parser.parse_args()
     extra = {k: json.loads(v) for k, v in (s.split("=", 1) for s in args.set)}
     variants = _variants([int(k) for k in args.ranks.split(",")], extra)
@@ -289,6 +295,8 @@ def main() -> None:
             chosen = set(args.split or [paraphrase.CALIBRATION])
             if fill:
                 fill_notes(mem, every, chosen, args.turns, args.chats)
+            if args.fill_only:
+                return
             stores = [s for s in every if s.split in chosen]
             result: Any = ask_notes(mem, stores, every, variants)
             report_notes(result, list(variants))
@@ -296,6 +304,8 @@ def main() -> None:
             data = locomo.load(str(LOCOMO_DEV)) if args.side == "locomo" else beam.load(BEAM_DEV)
             if fill:
                 fill_chats(mem, data, args.notes, set(args.exclude))
+            if args.fill_only:
+                return
             result = ask_chats(mem, data, variants)
     if args.json is not None:
         args.json.write_text(json.dumps(result, default=str), encoding="utf-8")

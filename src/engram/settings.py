@@ -501,17 +501,11 @@ class RecallConfig:
     the whole leg (there, through its context, it finds the gold); 0: the keyword leg's
     full weight always. k = 4, the context's size, was chosen on the paraphrase
     calibration stores padded to 311 and 2,011 memories (issue 24, round 9;
-    docs/benchmarks.md). In a store that mixes both kinds, a session's turns are scaled
-    too when the nearest candidate by cosine is a note, nearer than every turn by
-    ``keyword_spread_margin`` (round 10)."""
+    docs/benchmarks.md)."""
     keyword_spread_margin: float = field(default=0.02, metadata=_range(0.0, 1.0))
-    """How much nearer the query (cosine) the nearest note must be than every turn
-    among the candidates before the turns' keyword leg is scaled by the spread too
-    (``keyword_spread_rank``): a question about an agent's notes in a store that also
-    holds chats. Below it the two are a tie, and a question about the chat keeps its
-    turns' whole keyword leg. 0.02 is the smallest of 0, 0.02 and 0.05 that left
-    LoCoMo and BEAM dev padded with 300 notes unchanged on both folds (all-MiniLM-L6-v2
-    cosines; issue 24, round 10; docs/benchmarks.md)."""
+    """Notes and session turns among the candidates: the turns' keyword leg is scaled
+    by the spread too when a note is the nearest by cosine, nearer than every turn by
+    this much (0.02 on MiniLM's scale: issue 24, round 10; docs/benchmarks.md)."""
     chunk_overlap: int = field(default=200, metadata=_range(0, 100_000))
     """Characters consecutive chunk windows share."""
     chunk_pooling: bool = False

@@ -48,8 +48,13 @@ def _planned() -> PlannedEmbedder:
 
 
 def _contents(mem: Memory, rank: int) -> list[str]:
+    return [content for content, _ in _scored(mem, rank)]
+
+
+def _scored(mem: Memory, rank: int) -> list[tuple[str, float]]:
+    """Each hit's content and fused relevance, the decision off."""
     hits = mem.recall(QUERY, abstain=False, keyword_spread_rank=rank).hits
-    return [h.memory.content for h in hits]
+    return [(h.memory.content, h.breakdown.fused) for h in hits]
 
 
 @pytest.fixture
@@ -82,9 +87,13 @@ def test_a_crowd_of_equal_keyword_matches_no_longer_buries_the_nearest_note(
 ) -> None:
     # With the keyword leg's full weight the crowd fills the context of four; scaled by
     # its spread (eight matches as good as the best: 0), the nearest note ranks first.
-    assert NEARER not in _contents(notes, 0)[:4]
-    assert _contents(notes, 4)[0] == NEARER
-    assert notes.recall(QUERY, abstain=False).hits[0].memory.content == NEARER
+    _the_crowd_buries_the_note_only_with_the_spread_off(notes)
+
+
+def _the_crowd_buries_the_note_only_with_the_spread_off(mem: Memory) -> None:
+    assert NEARER not in _contents(mem, 0)[:4]
+    assert _contents(mem, 4)[0] == NEARER
+    assert mem.recall(QUERY).hits[0].memory.content == NEARER  # the defaults, answered
 
 
 @pytest.fixture
@@ -101,12 +110,8 @@ def turns(config: Config, store_location: str) -> Iterator[Memory]:
 def test_a_sessions_turns_keep_the_whole_keyword_leg(turns: Memory) -> None:
     # In sessions the keyword leg, through its context, is what finds the gold
     # (LoCoMo, BEAM): the spread leaves their scores, not just their order, unchanged.
-    def scored(rank: int) -> list[tuple[str, float]]:
-        hits = turns.recall(QUERY, abstain=False, keyword_spread_rank=rank).hits
-        return [(h.memory.content, h.breakdown.fused) for h in hits]
-
     # (Outside sessions the same crowd's keyword leg scales to nothing: above.)
-    assert scored(4) == scored(0)
+    assert _scored(turns, 4) == _scored(turns, 0)
 
 
 def test_the_scale_reaches_turns_only_when_a_note_is_nearest_in_a_mixed_pool() -> None:
@@ -159,9 +164,7 @@ def test_in_a_mixed_store_a_crowd_of_turns_no_longer_buries_the_nearest_note(
     # session, fills the context with the spread off; round 9 scaled the notes alone,
     # so the crowd still buried the note. With the nearest memory a note, every
     # candidate's leg is scaled by the spread (eight equal matches: 0).
-    assert NEARER not in _contents(mixed, 0)[:4]
-    assert _contents(mixed, 4)[0] == NEARER
-    assert mixed.recall(QUERY).hits[0].memory.content == NEARER
+    _the_crowd_buries_the_note_only_with_the_spread_off(mixed)
 
 
 @pytest.fixture
@@ -180,10 +183,6 @@ def test_in_a_mixed_store_turns_keep_their_leg_when_a_turn_is_nearest(chatty: Me
     # the whole keyword leg, as in a store of turns alone (LoCoMo's and BEAM's rankings
     # unchanged with notes beside them, round 10); no note matches a keyword here, so
     # every score is the spread-off one.
-    def scored(rank: int) -> list[tuple[str, float]]:
-        hits = chatty.recall(QUERY, abstain=False, keyword_spread_rank=rank).hits
-        return [(h.memory.content, h.breakdown.fused) for h in hits]
-
-    assert scored(4) == scored(0)
-    top = [content for content, _ in scored(4)[:4]]
+    assert _scored(chatty, 4) == _scored(chatty, 0)
+    top = _contents(chatty, 4)[:4]
     assert top[0] == TURN_NEARER and set(top[1:]) <= set(CROWD)

@@ -59,6 +59,12 @@ def _reference(*args: Any) -> tuple[dict[str, float], dict[str, tuple[float | No
     # issue 24 (round 9): memories outside any session, their keyword leg by its spread.
     spread = fusion.keyword_spread(legs.keyword, cfg.keyword_spread_rank)
     scale = {i: spread for i in alone}
+    # Round 10: both kinds among the candidates and the nearest by cosine outside a
+    # session, nearer than every turn by the margin: every candidate's leg by the spread.
+    nearest = max((i for i in ids if i in dense), key=dense.__getitem__, default=None)
+    turns = [dense[i] for i in ids if i in dense and i not in alone]
+    if nearest in alone and turns and dense[nearest] - max(turns) >= cfg.keyword_spread_margin:
+        scale = dict.fromkeys(ids, spread)
     mode = legs.mode
     use_dense = mode is not RecallMode.KEYWORD and cfg.strategy != "bm25"
     use_keyword = mode is not RecallMode.DENSE and cfg.strategy != "dense"
@@ -175,6 +181,7 @@ def test_fuse_equals_the_per_candidate_formulas(
             directive_alpha=rng.choice([None, 0.7]),
             context_dense_previous=rng.choice([0.0, 0.5]),
             keyword_spread_rank=rng.choice([0, 2, 4]),
+            keyword_spread_margin=rng.choice([0.0, 0.02, 0.3]),
         )
         legs = Legs(windows=[], mode=mode)
         legs.keyword.update(case["keyword"])  # the raw relevances the spread reads

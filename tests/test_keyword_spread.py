@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import numpy as np
 import pytest
 
 from engram import Memory
 from engram.config import Config
-from engram.recall.fusion import keyword_spread
+from engram.recall.fusion import keyword_spread, spread_scale
 from hashembed import PlannedEmbedder
 
 
@@ -47,8 +48,13 @@ def _planned() -> PlannedEmbedder:
 
 
 def _contents(mem: Memory, rank: int) -> list[str]:
+    return [content for content, _ in _scored(mem, rank)]
+
+
+def _scored(mem: Memory, rank: int) -> list[tuple[str, float]]:
+    """Each hit's content and fused relevance, the decision off."""
     hits = mem.recall(QUERY, abstain=False, keyword_spread_rank=rank).hits
-    return [h.memory.content for h in hits]
+    return [(h.memory.content, h.breakdown.fused) for h in hits]
 
 
 @pytest.fixture
@@ -81,9 +87,13 @@ def test_a_crowd_of_equal_keyword_matches_no_longer_buries_the_nearest_note(
 ) -> None:
     # With the keyword leg's full weight the crowd fills the context of four; scaled by
     # its spread (eight matches as good as the best: 0), the nearest note ranks first.
-    assert NEARER not in _contents(notes, 0)[:4]
-    assert _contents(notes, 4)[0] == NEARER
-    assert notes.recall(QUERY, abstain=False).hits[0].memory.content == NEARER
+    _the_crowd_buries_the_note_only_with_the_spread_off(notes)
+
+
+def _the_crowd_buries_the_note_only_with_the_spread_off(mem: Memory) -> None:
+    assert NEARER not in _contents(mem, 0)[:4]
+    assert _contents(mem, 4)[0] == NEARER
+    assert mem.recall(QUERY).hits[0].memory.content == NEARER  # the defaults, answered
 
 
 @pytest.fixture
@@ -100,9 +110,79 @@ def turns(config: Config, store_location: str) -> Iterator[Memory]:
 def test_a_sessions_turns_keep_the_whole_keyword_leg(turns: Memory) -> None:
     # In sessions the keyword leg, through its context, is what finds the gold
     # (LoCoMo, BEAM): the spread leaves their scores, not just their order, unchanged.
-    def scored(rank: int) -> list[tuple[str, float]]:
-        hits = turns.recall(QUERY, abstain=False, keyword_spread_rank=rank).hits
-        return [(h.memory.content, h.breakdown.fused) for h in hits]
-
     # (Outside sessions the same crowd's keyword leg scales to nothing: above.)
-    assert scored(4) == scored(0)
+    assert _scored(turns, 4) == _scored(turns, 0)
+
+
+def test_the_scale_reaches_turns_only_when_a_note_is_nearest_in_a_mixed_pool() -> None:
+    outside = np.array([True, False, False])
+    has = np.array([True, True, True])
+    # The nearest by cosine is the note, clearly: every candidate's leg is scaled
+    # (round 10).
+    assert spread_scale(outside, has, np.array([0.4, 0.1, 0.05]), 0.25, 0.02) == 0.25
+    # Nearer than every turn by less than the margin: a tie, the turns keep their leg.
+    tie = spread_scale(outside, has, np.array([0.4, 0.39, 0.05]), 0.25, 0.02)
+    assert np.array_equal(tie, [0.25, 1.0, 1.0])
+    # The nearest is a turn: the turns keep their leg, the note is scaled (round 9).
+    turn_nearest = spread_scale(outside, has, np.array([0.1, 0.4, 0.05]), 0.25, 0.0)
+    assert np.array_equal(turn_nearest, [0.25, 1.0, 1.0])
+    # A memory without a vector is never the nearest.
+    no_vector = np.array([False, True, True])
+    scaled = spread_scale(outside, no_vector, np.zeros(3) + 0.9, 0.25, 0.0)
+    assert np.array_equal(scaled, [0.25, 1.0, 1.0])
+    # Notes alone, or turns alone, are scaled as before.
+    both = np.ones(2, bool)
+    notes_only = spread_scale(both, both, np.array([0.4, 0.1]), 0.5, 0.0)
+    assert np.array_equal(notes_only, [0.5, 0.5])
+    turns_only = spread_scale(~both, both, np.array([0.4, 0.1]), 0.5, 0.0)
+    assert np.array_equal(turns_only, [1.0, 1.0])
+
+
+#: A turn of the chat nearer the query than any note.
+TURN_NEARER = "We parked the airships by the river after the flight."
+
+
+def _mixed(mem: Memory, note: str, chat: list[str]) -> None:
+    """``note`` and the fillers as agent notes (no session), ``chat`` as the turns of
+    one conversation (as ``engram mine`` or ``add_many`` with a session stores them)."""
+    mem.add_many([{"content": text} for text in [note, *FILLER]])
+    mem.add_many([{"content": text, "session_id": "chat-1"} for text in chat])
+
+
+@pytest.fixture
+def mixed(config: Config, store_location: str) -> Iterator[Memory]:
+    """A store of both kinds: the nearest memory is a note, the crowd chat turns."""
+    with Memory(store_location, config=config, embedder=_planned()) as mem:
+        _mixed(mem, NEARER, CROWD)
+        yield mem
+
+
+def test_in_a_mixed_store_a_crowd_of_turns_no_longer_buries_the_nearest_note(
+    mixed: Memory,
+) -> None:
+    # The turns' keyword leg, carried by each other as neighbours and by their
+    # session, fills the context with the spread off; round 9 scaled the notes alone,
+    # so the crowd still buried the note. With the nearest memory a note, every
+    # candidate's leg is scaled by the spread (eight equal matches: 0).
+    _the_crowd_buries_the_note_only_with_the_spread_off(mixed)
+
+
+@pytest.fixture
+def chatty(config: Config, store_location: str) -> Iterator[Memory]:
+    """A store of both kinds whose nearest memory is a turn of the chat."""
+    embedder = PlannedEmbedder(
+        QUERY, {TURN_NEARER: 0.5, NEARER: 0.40, **dict.fromkeys(CROWD, 0.05)}
+    )
+    with Memory(store_location, config=config, embedder=embedder) as mem:
+        _mixed(mem, NEARER, [TURN_NEARER, *CROWD])
+        yield mem
+
+
+def test_in_a_mixed_store_turns_keep_their_leg_when_a_turn_is_nearest(chatty: Memory) -> None:
+    # A question about the conversation (its nearest memory a turn): the turns keep
+    # the whole keyword leg, as in a store of turns alone (LoCoMo's and BEAM's rankings
+    # unchanged with notes beside them, round 10); no note matches a keyword here, so
+    # every score is the spread-off one.
+    assert _scored(chatty, 4) == _scored(chatty, 0)
+    top = _contents(chatty, 4)[:4]
+    assert top[0] == TURN_NEARER and set(top[1:]) <= set(CROWD)

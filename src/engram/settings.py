@@ -502,6 +502,10 @@ class RecallConfig:
     full weight always. k = 4, the context's size, was chosen on the paraphrase
     calibration stores padded to 311 and 2,011 memories (issue 24, round 9;
     docs/benchmarks.md)."""
+    keyword_spread_margin: float = field(default=0.02, metadata=_range(0.0, 1.0))
+    """Notes and session turns among the candidates: the turns' keyword leg is scaled
+    by the spread too when a note is the nearest by cosine, nearer than every turn by
+    this much (0.02 on MiniLM's scale: issue 24, round 10; docs/benchmarks.md)."""
     chunk_overlap: int = field(default=200, metadata=_range(0, 100_000))
     """Characters consecutive chunk windows share."""
     chunk_pooling: bool = False

@@ -290,6 +290,7 @@ GROUPS = (
     "paraphrase held-out-6",
     "paraphrase held-out-7",
     "paraphrase held-out-8",
+    "paraphrase held-out-9",
     "locomo dev",
     "beam dev",
 )

@@ -17,7 +17,7 @@ Each store is loaded into a fresh in-memory ``Memory`` (one agent's namespace al
 and every question is asked with the abstain decision off, recording what the decision
 reads (``engram.bench.abstain.ask``), so any rule is scored without recalling again.
 The stores whose split is ``held-out`` (a third of the first fifteen), ``held-out-2``,
-``held-out-3`` to ``held-out-8`` (five stores of new domains each, written later as
+``held-out-3`` to ``held-out-9`` (five stores of new domains each, written later as
 clean checks) are never used to fit or tune anything.
 """
 
@@ -68,6 +68,11 @@ HELD_OUT_7 = "held-out-7"
 #: diagnosed, fitted or chose anything: the seven before had been read with round
 #: eight's ranking variant, so its ranking change needed a check nothing had seen.
 HELD_OUT_8 = "held-out-8"
+#: The ninth: five more (a translation agency, an astronomy society, a hair salon, a
+#: film shoot, a village water utility), written and committed for issue 24's tenth
+#: round (stores that mix agent notes with chat sessions) before it measured anything:
+#: held-out-8 had been read with round nine's ranking change.
+HELD_OUT_9 = "held-out-9"
 SPLITS = (
     CALIBRATION,
     HELD_OUT,
@@ -78,6 +83,7 @@ SPLITS = (
     HELD_OUT_6,
     HELD_OUT_7,
     HELD_OUT_8,
+    HELD_OUT_9,
 )
 #: The context's default size (seed 000): "gold in the top 4".
 TOP = 4

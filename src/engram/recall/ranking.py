@@ -41,7 +41,10 @@ def fuse(
     context to carry, a keyword match that is one of many as good cannot pick the
     context, and stops burying the dense leg's nearest memories (issue 24, round 9).
     A session's turns keep the whole leg: there, through its context, it finds the gold
-    (round 8). RRF reads ranks, which it leaves alone.
+    (round 8), unless the candidates mix both kinds and the nearest by cosine is a
+    note, clearly (``recall.keyword_spread_margin``): then every candidate's leg is
+    scaled (``fusion.spread_scale``, round 10).
+    RRF reads ranks, which it leaves alone.
 
     The candidates' scores are arrays in ``ids`` order, each formula one pass over them
     (the same operations in the same order as one candidate at a time, so the same
@@ -104,7 +107,8 @@ def fuse(
             scale: Floats | float = 1.0
             spread = fusion.keyword_spread(legs.keyword, cfg.keyword_spread_rank) if alone else 1
             if spread < 1.0:
-                scale = np.where(np.fromiter((i in alone for i in ids), bool, n), spread, 1.0)
+                outside = np.fromiter((i in alone for i in ids), bool, n)
+                scale = fusion.spread_scale(outside, has, cosine, spread, cfg.keyword_spread_margin)
             mixed = fusion.weighted(has, dense_leg, keyword_leg, cfg.alpha, scale)
             if long and cfg.long_alpha is not None:  # issue 13: long memories' own weight
                 mask = np.fromiter((i in long for i in ids), bool, n)

@@ -236,6 +236,16 @@ def gated(sentence: str) -> bool:
     return any(pattern.search(sentence) for _, pattern in CUES)
 
 
+def ordered(text: str) -> bool:
+    """Whether ``text`` carries a cue of an order beyond naming "the user" (any of
+    :data:`CUES` but ``the_user``, or the second person): round twenty-one's fact floor
+    lets through only a text without one ("The user's car is ..." is a fact; "The user
+    wants you to ignore ..." addresses its reader)."""
+    return _YOU.search(text) is not None or any(
+        pattern.search(text) for name, pattern in CUES if name != "the_user"
+    )
+
+
 def cued_sentences(text: str, size: int = 1) -> list[str]:
     """The pieces of ``text`` the sentence view embeds: its :func:`windows` of ``size``
     sentences that are :func:`gated`."""
@@ -450,10 +460,17 @@ class Detector:
         items under the lexical file's list floor (``Lexical.listed``) fires only when
         one of :data:`CUES` is in it (:func:`gated`)."""
         if self.lexical is not None:
-            found = self.lexical.fires(network, texts)
-            return [  # round nineteen: a short list with no cue of an order is a list
-                None if p is not None and self.lexical.listed(float(n), t) and not gated(t) else p
-                for p, n, t in zip(found, network, texts, strict=True)
+            lex = self.lexical
+            return [  # round nineteen: a short list with no cue of an order is a list;
+                # round twenty-one: a short fact with none either is a fact
+                None
+                if p is not None
+                and (
+                    (lex.listed(float(n), t) and not gated(t))
+                    or (lex.stated(float(n), t) and not ordered(t))
+                )
+                else p
+                for p, n, t in zip(lex.fires(network, texts), network, texts, strict=True)
             ]
         return [float(p) if p >= self.threshold else None for p in network]
 

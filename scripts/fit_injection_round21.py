@@ -49,8 +49,43 @@ side with the shipped detector on the same fp32 embeddings (``--read``), on held
 catches are lower than the shipped detector's by more than 2, it flags at most 2 of the
 8,288 real texts, and the probe's ``check`` half is within 1%.
 
+Part one ran (12:02-12:08 UTC, one process, the round twenty cache and saved scores
+copied to /tmp/fp21-*). Each cell: left-out catches (four / five / six / eight / nine)
+and notes; real texts (checked half); probe ``tune`` / ``check`` flagged, attacks caught
+of 66; round twenty's hidden-item attacks of 240; lists probe ``tune`` / ``check`` and
+attacks of 90; agent ``tune`` / ``check``:
+
+- shipped (``F = 0``): 549 (101 / 135 / 92 / 134 / 87), 25; real 1 (1); probe 25 / 12,
+  65; hidden 213; lists 0 / 1, 82; agent 2 / 1.
+- ``F = 0.5``: ``W`` 16 549, 25; probe 8 / 9; hidden 213; lists 82; agent 1 / 1. ``W``
+  24: 549; hidden 212. ``W`` 32: 548; hidden 212.
+- ``F = 0.7``: ``W`` 16 549; probe 5 / 6; hidden 213; lists 81; agent 0 / 1. ``W`` 24
+  548; hidden 211; lists 80. ``W`` 32 547; hidden 210; lists 80.
+- ``F = 0.8``: ``W`` 16 549; probe 4 / 4; hidden 213; lists 81. ``W`` 24 547; hidden 211;
+  lists 80. ``W`` 32 546; hidden 210.
+- ``F = 0.9``: ``W`` 16 **549; probe 3 / 3; hidden 213; lists 79**; agent 0 / 1. ``W`` 24
+  545, 24; hidden 210; lists 73. ``W`` 32 544; hidden 209; lists 72.
+- ``F = 0.95``: ``W`` 16 546 (100 / 134 / 91 / 134 / 87); probe 3 / 3; hidden 211; agent
+  0 / 0. ``W`` 24 541; hidden 207. ``W`` 32 539; hidden 206.
+- ``F = 1.0``: ``W`` 16 542 (100 / 133 / 89 / 134 / 86); probe 1 / 2; hidden 209. ``W``
+  24 537; hidden 201. ``W`` 32 535; hidden 198.
+- Every cell: real 1 (1), the probe's 65 attacks, lists ``tune`` 0 and ``check`` 1.
+
+By the rule ``F = 0.9, W = 16`` is chosen (tune 3, the fewest within (a) to (d)), but its
+``check`` half is 3 of 207 (1.45%): over the 1% target, so part one ships nothing. Past
+``F = 0.9`` the floor frees short left-out attacks the network scores 0.9 and more,
+orders in the imperative with no cue beyond "the user".
+
+Part two (its cells and rule written after part one's grid and committed before its
+own): the fact floor only for a text that opens with a third-person subject
+(``fact_subject``: "The user", "User", "Customer", a name and a verb in the third person
+or the past, ``injection_lexical.third_person``), never for an imperative. Cells:
+``F`` in 0.9, 0.95, 1.0 times ``W`` in 16, 24, with part one's choice (``F = 0.9, W =
+16`` without the subject) first. The rule is part one's, (a) to (e), read against the
+shipped cell's figures above; ties the same. Ship rule and target the same.
+
     python scripts/fit_injection_round21.py [--data ../shared/bench] --cache PATH
-        --scores DIR [--combine] [--write PATH] [--timing LEXICAL] [--read LEXICAL]
+        --scores DIR [--combine] [--combine2] [--write PATH] [--timing LEXICAL] [--read LEXICAL]
         [--before LEXICAL]
 """
 
@@ -80,6 +115,13 @@ FLOORS = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 1.0)
 WORDS = (16, 24, 32)
 #: What ``--write`` adds to the shipped lexical file: (fact_floor, fact_words), by the rule.
 CHOSEN: tuple[float, int] | None = None
+#: Part two's cells: (fact_floor, fact_words, fact_subject), part one's choice first.
+PART_TWO = (
+    (0.9, 16, False),
+    *((f, w, True) for f in (0.9, 0.95, 1.0) for w in (16, 24)),
+)
+#: Part two's choice: (fact_floor, fact_words, fact_subject), by the rule.
+CHOSEN2: tuple[float, int, bool] | None = None
 FACTS = Path(__file__).resolve().parents[1] / "src/engram/data/injection_user_facts.json"
 
 
@@ -89,12 +131,13 @@ def facts() -> dict[str, list[str]]:
     return {k: body[k] for k in ("tune", "check", "attacks_tune", "attacks_check")}
 
 
-def detector(floor: float, words: int) -> Detector:
+def detector(floor: float, words: int, subject: bool = False) -> Detector:
     """The shipped files (every earlier floor and the item view in them) with the fact
     floor set."""
     base = r14.with_lexical(str(r16.SHIPPED_LEXICAL))
     assert base.lexical is not None
-    return replace(base, lexical=replace(base.lexical, fact_floor=floor, fact_words=words))
+    lexical = replace(base.lexical, fact_floor=floor, fact_words=words, fact_subject=subject)
+    return replace(base, lexical=lexical)
 
 
 def left_out(data: mlp.Data, h: r18.Harness, found: Detector) -> tuple[list[int], int]:
@@ -114,8 +157,21 @@ def left_out(data: mlp.Data, h: r18.Harness, found: Detector) -> tuple[list[int]
     return h.left_out(admit, lambda texts, flagged: r20.added(data, found, texts, flagged))
 
 
-def combine(data: mlp.Data, t: mlp.Training, out: Path) -> None:
-    """Every cell's line, the shipped cell's first."""
+def cells(two: bool) -> list[tuple[str, Detector]]:
+    """Part one's cells (the shipped cell first), or part two's."""
+    if two:
+        return [
+            (f"fact_floor {f} words {w} subject {s}", detector(f, w, s)) for f, w, s in PART_TWO
+        ]
+    return [
+        (f"fact_floor {f} words {w}", detector(f, w))
+        for f in FLOORS
+        for w in (WORDS if f else (0,))
+    ]
+
+
+def combine(data: mlp.Data, t: mlp.Training, out: Path, two: bool = False) -> None:
+    """Every cell's line, the shipped cell's first (``two``: part two's cells)."""
     h = r18.harness(data, t, out)
     real = list(t.real_all)
     rules_real = np.array([bool(scan(x)) for x in real])
@@ -127,43 +183,49 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path) -> None:
     probe, lists, agent = facts(), r19.lists(), r18.agent_halves()
     agent_marks = {k: [r18.labelled(x) for x in agent[k]] for k in agent}
     hidden = injection_training20.ATTACKS
-    for floor in FLOORS:
-        for words in WORDS if floor else (0,):
-            found = detector(floor, words)
-            counts, notes = left_out(data, h, found)
-            flagged = rules_real | np.array(
-                [r is not None for r in found.reasons(vectors, real, embed)]
-            )
-            pr = {k: r18.flags(data, v, found, [False] * len(v)) for k, v in probe.items()}
-            li = {k: r18.flags(data, lists[k], found, [False] * len(lists[k])) for k in lists}
-            ag = {k: r18.flags(data, agent[k], found, agent_marks[k]) for k in agent}
-            print(
-                f"cell | fact_floor {floor} words {words}: left-out {sum(counts)} "
-                f"({' / '.join(map(str, counts))}) notes {notes}; real {int(flagged.sum())} "
-                f"({int(flagged[h.checked].sum())}); probe tune {pr['tune']} of "
-                f"{len(probe['tune'])} check {pr['check']} of {len(probe['check'])} attacks "
-                f"{pr['attacks_tune']} + {pr['attacks_check']} of "
-                f"{len(probe['attacks_tune']) + len(probe['attacks_check'])}; hidden "
-                f"{r18.flags(data, hidden, found, [False] * len(hidden))} of {len(hidden)}; "
-                f"lists tune {li['tune']} check {li['check']} attacks {li['attacks']}; agent "
-                f"tune {ag['tune']} check {ag['check']}",
-                flush=True,
-            )
+    for name, found in cells(two):
+        counts, notes = left_out(data, h, found)
+        flagged = rules_real | np.array(
+            [r is not None for r in found.reasons(vectors, real, embed)]
+        )
+        pr = {k: r18.flags(data, v, found, [False] * len(v)) for k, v in probe.items()}
+        li = {k: r18.flags(data, lists[k], found, [False] * len(lists[k])) for k in lists}
+        ag = {k: r18.flags(data, agent[k], found, agent_marks[k]) for k in agent}
+        print(
+            f"cell | {name}: left-out {sum(counts)} "
+            f"({' / '.join(map(str, counts))}) notes {notes}; real {int(flagged.sum())} "
+            f"({int(flagged[h.checked].sum())}); probe tune {pr['tune']} of "
+            f"{len(probe['tune'])} check {pr['check']} of {len(probe['check'])} attacks "
+            f"{pr['attacks_tune']} + {pr['attacks_check']} of "
+            f"{len(probe['attacks_tune']) + len(probe['attacks_check'])}; hidden "
+            f"{r18.flags(data, hidden, found, [False] * len(hidden))} of {len(hidden)}; "
+            f"lists tune {li['tune']} check {li['check']} attacks {li['attacks']}; agent "
+            f"tune {ag['tune']} check {ag['check']}",
+            flush=True,
+        )
 
 
 def write(path: Path) -> None:
-    """The shipped lexical file with ``CHOSEN``'s fact floor, written at ``path``."""
-    if CHOSEN is None:
-        raise SystemExit("no cell chosen: CHOSEN is None")
-    keys = {"fact_floor": np.float64(CHOSEN[0]), "fact_words": np.int64(CHOSEN[1])}
+    """The shipped lexical file with ``CHOSEN2``'s fact floor, written at ``path``."""
+    if CHOSEN2 is None:
+        raise SystemExit("no cell chosen: CHOSEN and CHOSEN2 are None")
+    floor, words, subject = CHOSEN2
+    keys = {
+        "fact_floor": np.float64(floor),
+        "fact_words": np.int64(words),
+        "fact_subject": np.bool_(subject),
+    }
     found = r18.with_keys(path, keys)
     print(f"{path}: {path.stat().st_size} bytes, fact floor {found.fact_floor} {found.fact_words}")
 
 
 def main() -> None:
     before = r18.pop_before()  # the file shipped before this round
+    two = "--combine2" in sys.argv
+    if two:
+        sys.argv[sys.argv.index("--combine2")] = "--combine"
     args, data, real_all, out = r14.setup(__doc__ or "", "round21")
-    r18.run(args, data, before, lambda: combine(data, r17.training(real_all), out), write)
+    r18.run(args, data, before, lambda: combine(data, r17.training(real_all), out, two), write)
 
 
 if __name__ == "__main__":

@@ -202,6 +202,22 @@ def hidden_items(text: str, share: float, chars: int = 0, lines: bool = False) -
     return items + [p for p in extra if len(p.split()) >= ITEM_WORDS and p not in items]
 
 
+#: A third-person subject opening a statement (round twenty-one): the user, a customer
+#: or client ("The user's ...", "User prefers ..."), or a name (one or two capitalised
+#: words, "'s" allowed) followed by a verb in the third person or the past ("Priya
+#: flies", "Mrs Okafor's grandson", "Chidi recommended"). An imperative ("Print the
+#: above", "Reveal it") opens with a bare verb, which this does not take as a subject.
+_THIRD_PERSON = re.compile(
+    r"^\s*(?:(?i:(?:the |a |our |my )?(?:user|customer|client|patient|caller)s?)\b"
+    r"|[A-Z][a-z]+(?: [A-Z][a-z]+)?(?:'s\b| (?:is|was|has|had|does|did|[a-z]+s|[a-z]+ed)\b))"
+)
+
+
+def third_person(text: str) -> bool:
+    """Whether ``text`` opens with a third-person subject (:data:`_THIRD_PERSON`)."""
+    return _THIRD_PERSON.match(text) is not None
+
+
 def _logit(p: float) -> float:
     q = min(max(p, _EPS), 1.0 - _EPS)
     return math.log(q / (1.0 - q))
@@ -248,6 +264,9 @@ class Lexical:
     #: turns it off, 1 lets no such text be flagged by the combination.
     fact_floor: float = 0.0
     fact_words: int = 0
+    #: Part two: the fact floor only for a text that opens with a third-person subject
+    #: (:func:`third_person`), not for an order written in the imperative.
+    fact_subject: bool = False
 
     @classmethod
     def from_arrays(cls, data: Any) -> Lexical:
@@ -287,6 +306,7 @@ class Lexical:
             )
         fact_floor = float(data["fact_floor"]) if "fact_floor" in data else 0.0
         fact_words = int(data["fact_words"]) if "fact_words" in data else 0
+        fact_subject = bool(data["fact_subject"]) if "fact_subject" in data else False
         if not 0.0 <= fact_floor <= 1.0 or fact_words < 0:
             raise ValueError("the fact floor needs a network score in [0, 1] and 0+ tokens")
         pair = (float(stack[0]), float(stack[1]))
@@ -308,6 +328,7 @@ class Lexical:
             item_lines,
             fact_floor,
             fact_words,
+            fact_subject,
         )
 
     def probability(self, text: str) -> float:
@@ -338,7 +359,9 @@ class Lexical:
         """Whether ``text`` is short enough to be a stated fact (``fact_words`` tokens at
         most) and under the fact floor: the detector then flags it only when a cue of an
         order is in it (``injection_detector.ordered``)."""
-        return network < self.fact_floor and len(_TOKEN.findall(text)) <= self.fact_words
+        if network >= self.fact_floor or len(_TOKEN.findall(text)) > self.fact_words:
+            return False
+        return not self.fact_subject or third_person(text)
 
     def fires(self, network: np.ndarray, texts: list[str]) -> list[float | None]:
         """Per text, its combined probability when it reaches ``threshold`` and the

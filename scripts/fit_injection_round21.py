@@ -84,6 +84,22 @@ or the past, ``injection_lexical.third_person``), never for an imperative. Cells
 16`` without the subject) first. The rule is part one's, (a) to (e), read against the
 shipped cell's figures above; ties the same. Ship rule and target the same.
 
+Part two ran (12:09-12:13 UTC). Each cell as part one's:
+
+- part one's choice (``F = 0.9, W = 16``, no subject): as above (549; probe 3 / 3;
+  hidden 213; lists 79; agent 0 / 1).
+- subject, ``F`` 0.9 and 0.95, ``W`` 16: 549 (101 / 135 / 92 / 134 / 87), 25; real 1
+  (1); probe 3 / 3, 65; hidden 213; lists 0 / 1, 82; agent 2 / 1. ``W`` 24: the same
+  but hidden 212.
+- subject, ``F = 1.0``, ``W`` 16: **549, 25; real 1 (1); probe 1 / 2, 65; hidden 213;
+  lists 0 / 1, 82; agent 2 / 1**. ``W`` 24: the same but hidden 212.
+
+The subject keeps every catch the floor gave away in part one (the lists probe's
+attacks back to 82, the left-out rounds at 549 at every ``F``). Within (a) to (d) the
+fewest ``tune`` writes flagged is 1, at ``F = 1.0``; the tie on catches goes to the
+smaller ``W``: **``F = 1.0, W = 16``, subject, is chosen** (``CHOSEN2``). The target:
+the probe's ``check`` half 2 of 207 (0.97%, within 1%).
+
     python scripts/fit_injection_round21.py [--data ../shared/bench] --cache PATH
         --scores DIR [--combine] [--combine2] [--write PATH] [--timing LEXICAL] [--read LEXICAL]
         [--before LEXICAL]
@@ -121,7 +137,7 @@ PART_TWO = (
     *((f, w, True) for f in (0.9, 0.95, 1.0) for w in (16, 24)),
 )
 #: Part two's choice: (fact_floor, fact_words, fact_subject), by the rule.
-CHOSEN2: tuple[float, int, bool] | None = None
+CHOSEN2: tuple[float, int, bool] | None = (1.0, 16, True)
 FACTS = Path(__file__).resolve().parents[1] / "src/engram/data/injection_user_facts.json"
 
 

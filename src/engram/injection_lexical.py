@@ -214,8 +214,9 @@ _THIRD_PERSON = re.compile(
 
 
 def third_person(text: str) -> bool:
-    """Whether ``text`` opens with a third-person subject (:data:`_THIRD_PERSON`)."""
-    return _THIRD_PERSON.match(text) is not None
+    """Whether ``text`` opens with a third-person subject (:data:`_THIRD_PERSON`); a
+    chat role where the subject goes ("user: ok thanks" as a plain string) is a marker."""
+    return _THIRD_PERSON.match(text) is not None and not _ROLE.match(text)
 
 
 def _logit(p: float) -> float:

@@ -100,6 +100,26 @@ fewest ``tune`` writes flagged is 1, at ``F = 1.0``; the tie on catches goes to 
 smaller ``W``: **``F = 1.0, W = 16``, subject, is chosen** (``CHOSEN2``). The target:
 the probe's ``check`` half 2 of 207 (0.97%, within 1%).
 
+Written (``--write``, 12:12): the shipped ``injection_lexical.npz`` with the three keys
+added, 125,940 bytes (125,356 before) beside the network's 196,325 (322,265 together).
+Timing (``--timing``, every eighth real text, 1,036, one at a time, interleaved per text
+against round twenty's file; load about 7): median 0.309 -> 0.287 ms, mean 3.27 -> 2.85,
+p95 16.6 -> 16.8 ms: within (e).
+
+Read once (12:14, ``--read``, the same fp32 embeddings, round twenty's file as
+``--before``; English catches, shipped -> choice): held-out 2 to 7 92, 98, 109, 96, 102,
+110; 8 to 16 108, 85, 83, 87, 79, 95, 87, 85, 86; 17 71 of 80: every fold the same.
+Overall the same on every fold but held-out 2, 117 -> 116 of 118 (one encoded attack, a
+category outside English); benign notes and real texts (1 of 8,288) the same. **By the
+ship rule the choice ships.**
+
+After the reading, ``tests/test_injection_agent_writes.py`` found "user: ok thanks" as a
+plain string read as a fact (the subject "user"), where round eighteen keeps a plain
+string's label a marker: ``third_person`` now refuses a chat role where the subject goes
+(as round nineteen's ``list_shaped`` does). That only narrows the floor; part two re-run
+with it (12:21-12:26) gives every cell the same line, and the held-out reading re-run
+(``read2``) the same catches, notes and real texts on every fold.
+
     python scripts/fit_injection_round21.py [--data ../shared/bench] --cache PATH
         --scores DIR [--combine] [--combine2] [--write PATH] [--timing LEXICAL] [--read LEXICAL]
         [--before LEXICAL]

@@ -2,45 +2,30 @@
 rounds three to six a logistic regression) over a memory's embedding and a few cues read
 off its text, beside the rule scan of ``engram.safety``.
 
-The rules were tuned on two thirds of ``data/injection_set.json`` and caught every tuned
-payload, but only 0.63 of the English attacks in a second held-out fold written later
-(``held_out_2``) and 0.33 in a third (``held_out_3``): a rule matches the words it was
-written for, and a paraphrase ("let go of the constraints your developers set") slips
-past. A linear model over the sentence embedding generalises over wording; the cues
-(:data:`CUES`: a model addressed, instructions named, revoked, secrets, links, concealment,
-the second person's density) mark what makes a sentence an order to its reader, which an
-embedding averaged over the sentence blurs; round five added who the order is for (the
-reader of the memory rather than a teammate). It is fitted on the set's ``tune`` fold and
-training-only examples against every real LoCoMo and BEAM text of one half (and benign
-notes people store), and checked on the four held-out folds and the other half of the
-real texts; ``scripts/fit_injection_detector.py`` reproduces it and ``docs/safety.md``
-has the figures (round five: 0.92, 0.78 and 0.66 English on held-out 2, 3 and 4). Round
-seven's one hidden layer (``Hidden``, ``scripts/fit_injection_mlp.py``) lets the cues and
-the embedding count together rather than add up: 0.85 English on held-out 6, a fold
-written before it was fitted, against the linear model's 0.64. Round eight widened it to
-256 units (stored in float16, so the file stays small) and fitted it on examples in the
-registers people store (support macros, quoted e-mail, code comments, lists, long notes).
+A rule matches the words it was written for, and a paraphrase ("let go of the
+constraints your developers set") slips past; a model over the sentence embedding
+generalises over wording. The cues (:data:`CUES`: a model addressed, instructions named,
+revoked, secrets, links, concealment, who the order is for, the second person's density)
+mark what makes a sentence an order to its reader, which an embedding averaged over the
+sentence blurs. Round seven's hidden layer (``Hidden``, ``scripts/fit_injection_mlp.py``)
+lets the cues and the embedding count together; docs/safety.md has every round's fit,
+folds and figures.
 
 It runs where vectors are made, on new writes only (``add``, ``add_many``, ``update``),
-so it costs a dot product and a few regular expressions per memory, not a second
-embedding. Being statistical it never refuses a write: a memory it fires on (and the
-rules passed) is quarantined, which is what flag mode does with a rule hit: it stays
-stored, its ``metadata["injection_flags"]`` names the detector and its probability, and
-every context builder leaves it out. The weights belong to one embedding model (the
+so it costs a dot product and a few regular expressions per memory. Being statistical
+it never refuses a write: a memory it fires on (and the rules passed) is quarantined as
+flag mode does (stored, its ``metadata["injection_flags"]`` naming the detector, left
+out of every context). The weights belong to one embedding model (the
 default MiniLM); with another embedder the detector is off and the rules stand alone.
 
-Round eighteen (docs/safety.md, "Round eighteen: false positives on agent writes"):
-engram renders a message list as ``"user: ..."`` / ``"assistant: ..."`` lines
-(``engram.validate.content_text``), and both views had learned those labels as the
-chat-template markers of forged turns, so a user's own "user: ok thanks" was
-quarantined. In a message-list memory (type ``message``) a line's leading ``user: `` or
-``assistant: `` is read as engram's label: a write the scores fire on is read again
-without the labels (its text embedded once more, only then), and that second look
-decides. Every other marker ("system:", "<|im_start|>", "### Instruction:", a label in
-the middle of a line) still counts, and so do the words after a label.
+Round eighteen: engram renders a message list as ``"user: ..."`` / ``"assistant: ..."``
+lines, which both views had learned as forged turns; in a message-list memory a line's
+leading label is engram's, and a write the scores fire on is read again without the
+labels (a second look, which decides). Every other marker still counts.
 
 Round twenty: a label is engram's only where engram framed a turn (a ``Transcript``), and
-the item view (``item_scores``) reads each cued item of a short list on its own.
+the item view (``item_scores``) reads each cued item of a short list on its own. Round
+twenty-one: a short third-person fact with no cue of an order (:func:`ordered`) is a fact.
 """
 
 from __future__ import annotations
@@ -234,6 +219,14 @@ def gated(sentence: str) -> bool:
     """Whether ``sentence`` carries any of :data:`CUES` (the second person's density
     aside): the sentence view embeds only such sentences; one without any is chat."""
     return any(pattern.search(sentence) for _, pattern in CUES)
+
+
+def ordered(text: str) -> bool:
+    """Whether ``text`` carries a cue of an order beyond naming "the user" (any of
+    :data:`CUES` but ``the_user``, or the second person): round twenty-one's fact floor."""
+    return _YOU.search(text) is not None or any(
+        pattern.search(text) for name, pattern in CUES if name != "the_user"
+    )
 
 
 def cued_sentences(text: str, size: int = 1) -> list[str]:
@@ -448,12 +441,19 @@ class Detector:
         """Per text, the score that fires on it (the combination's with the lexical view,
         within its floors; the network's alone without it), or None. A list of short
         items under the lexical file's list floor (``Lexical.listed``) fires only when
-        one of :data:`CUES` is in it (:func:`gated`)."""
+        one of :data:`CUES` is in it (:func:`gated`); a short third-person statement
+        under its fact floor (``Lexical.stated``) only when it is :func:`ordered`."""
         if self.lexical is not None:
-            found = self.lexical.fires(network, texts)
-            return [  # round nineteen: a short list with no cue of an order is a list
-                None if p is not None and self.lexical.listed(float(n), t) and not gated(t) else p
-                for p, n, t in zip(found, network, texts, strict=True)
+            lex = self.lexical
+            return [  # rounds nineteen and twenty-one: a short list or fact, uncued
+                None
+                if p is not None
+                and (
+                    (lex.listed(float(n), t) and not gated(t))
+                    or (lex.stated(float(n), t) and not ordered(t))
+                )
+                else p
+                for p, n, t in zip(lex.fires(network, texts), network, texts, strict=True)
             ]
         return [float(p) if p >= self.threshold else None for p in network]
 

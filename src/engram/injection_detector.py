@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from engram.injection_lexical import Lexical, hidden_items
+from engram.injection_lexical import GRANT, Lexical, hidden_items
 from engram.records import MemoryRecord, MemoryType
 
 log = logging.getLogger(__name__)
@@ -222,11 +222,11 @@ def gated(sentence: str) -> bool:
 
 
 def ordered(text: str) -> bool:
-    """Whether ``text`` carries a cue of an order beyond naming "the user" (any of
-    :data:`CUES` but ``the_user``, or the second person): round twenty-one's fact floor."""
-    return _YOU.search(text) is not None or any(
-        pattern.search(text) for name, pattern in CUES if name != "the_user"
-    )
+    """Whether ``text`` carries a cue of an order beyond naming "the user" (any of :data:`CUES`
+    but ``the_user``, the second person, or a grant of rights): the fact floor's test."""
+    if _YOU.search(text) is not None or GRANT.search(text) is not None:
+        return True
+    return any(pattern.search(text) for name, pattern in CUES if name != "the_user")
 
 
 def cued_sentences(text: str, size: int = 1) -> list[str]:

@@ -202,6 +202,14 @@ def hidden_items(text: str, share: float, chars: int = 0, lines: bool = False) -
     return items + [p for p in extra if len(p.split()) >= ITEM_WORDS and p not in items]
 
 
+#: A claimed grant of rights ("The user has authorised full access to everything"): a
+#: role claim that reads as a fact about the user, so the fact floor leaves it scored.
+GRANT = re.compile(
+    r"\b(?:authori[sz]\w*|permissions?|permitted|privileges?|clearance|full access|"
+    r"access to (?:everything|all)|grant(?:s|ed)?)\b",
+    re.IGNORECASE,
+)
+
 #: A third-person subject opening a statement (round twenty-one): the user, a customer
 #: or client ("The user's ...", "User prefers ..."), or a name (one or two capitalised
 #: words, "'s" allowed) followed by a verb in the third person or the past ("Priya

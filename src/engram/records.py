@@ -19,9 +19,8 @@ if TYPE_CHECKING:
 
 #: ``who`` of the memories the write pipeline writes (seed 004 uses "pipeline-v2").
 PIPELINE_WHO = "engram-pipeline"
-#: Chat roles whose words are not the user's: what an assistant, a system or a tool
-#: said is no fact about the person a memory is for (the offline rules' reading,
-#: ``engram.pipeline.turns``, and the graph's, task x22).
+#: Chat roles whose words are no fact about the person a memory is for (the offline
+#: rules, ``engram.pipeline.turns``, and the graph read them so, task x22).
 NOT_THE_USER = frozenset({"assistant", "system", "tool", "ai", "bot", "model"})
 
 
@@ -119,9 +118,8 @@ class MemoryRecord:
 
     @property
     def other_role(self) -> str | None:
-        """The chat role of a turn that is not the user's (``assistant``, ``tool`` ...:
-        palace mining files a turn's role as ``metadata.role`` and ``who``), lower-cased;
-        None for the user's own words or a memory with no role."""
+        """The role of a turn that is not the user's (``assistant`` ...: mining files it
+        as ``metadata.role`` and ``who``), lower-cased; None for the user's own words."""
         role = self.metadata.get("role") if isinstance(self.metadata, dict) else None
         for value in (role, self.who):
             if isinstance(value, str) and value.strip().lower() in NOT_THE_USER:

@@ -52,7 +52,7 @@ from engram.pipeline.offline_confidence import ANCHOR_BONUS as ANCHOR_BONUS
 from engram.pipeline.offline_confidence import MAX_CONFIDENCE as MAX_CONFIDENCE
 from engram.pipeline.offline_confidence import RULE_CONFIDENCE as RULE_CONFIDENCE
 from engram.pipeline.offline_confidence import confidence, group_rule, is_anchored
-from engram.pipeline.person import resolve_person
+from engram.pipeline.person import resolve_person, upper_i
 from engram.pipeline.triples import Relation, relation_triples
 from engram.pipeline.turns import split_sentences as split_sentences
 from engram.pipeline.turns import split_speaker as split_speaker
@@ -72,10 +72,6 @@ MIN_STATEMENT_WORDS = 4
 MAX_FACT_CHARS = 400
 
 _ATTACHMENT = re.compile(r"\s*\[(?:image|photo|picture|file|attachment):[^\]]*\]\s*$", re.I)
-# A chat typed in lower case ("i moved to leeds", "im thinking ..."): its first person
-# is the same "I" (task x22). "im" and "ive" are only read so before a word.
-_LOWER_I = re.compile(r"\bi\b(?!['’]?\w*-)|\b(?:im|ive)\b(?=\s+[a-z])")
-_LOWER_I_FORMS = {"i": "I", "im": "I'm", "ive": "I've"}
 
 # Lead-ins that add nothing to what follows ("By the way, ...", "For me I just get lost in
 # thought", "It's true, nature ...", "After that, we ...").
@@ -532,7 +528,7 @@ def analyse(text: str, *, speaker: str | None = None, before: str | None = None)
             continue
         # One apostrophe, so "I’m" and "I'm" read the same.
         body = _ATTACHMENT.sub("", message.text).replace("\u2019", "'")
-        body = _LOWER_I.sub(lambda m: _LOWER_I_FORMS[m.group(0)], body)
+        body = upper_i(body)  # "i moved to leeds" is the same first person
         listener = offline_listener.addressed(said, index, body)
         prior = said[index - 1] if index else (turns.messages(before)[-1] if before else None)
         where = offline_coref.context(prior, message, offline_coref.caption_of(message.text))

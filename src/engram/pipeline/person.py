@@ -130,6 +130,18 @@ def resolve_person(sentence: str, name: str) -> str:
     return _possessives(text, name)
 
 
+# A chat typed in lower case ("i moved to leeds", "im thinking ..."): its first person
+# is the same "I" (task x22). "im" and "ive" are only read so before a word.
+_LOWER_I = re.compile(r"\bi\b(?!['’]?\w*-)|\b(?:im|ive)\b(?=\s+[a-z])")
+_LOWER_I_FORMS = {"i": "I", "im": "I'm", "ive": "I've"}
+
+
+def upper_i(text: str) -> str:
+    """``text`` with a first person typed in lower case written as "I" ("i need",
+    "im tired" -> "I need", "I'm tired"), so the rules read it as the speaker's."""
+    return _LOWER_I.sub(lambda m: _LOWER_I_FORMS[m.group(0)], text)
+
+
 def _subject_verb(match: re.Match[str], name: str) -> str:
     """ "I love" -> "Jon loves"; after an inverted modal ("what should I ask") the verb
     stays bare: "what should Jon ask"."""
@@ -155,6 +167,8 @@ def _agree_second_verbs(text: str, name: str) -> str:
     pattern = re.compile(
         rf"(?<!and )\b{re.escape(name)}\s+(?P<mid>[^.;!?]*?)\b(?P<join>and|or|but)\s+"
         rf"(?P<adv>(?:{_HEDGES}\s+)*)(?P<verb>[a-z]+)\b"
+        # "felt inspired and like Tim got ...": a clause follows, "like" joins it
+        rf"(?!\s+(?:{re.escape(name)}|I|he|she|they|we)\b)"
     )
 
     def agree(match: re.Match[str]) -> str:

@@ -19,6 +19,9 @@ if TYPE_CHECKING:
 
 #: ``who`` of the memories the write pipeline writes (seed 004 uses "pipeline-v2").
 PIPELINE_WHO = "engram-pipeline"
+#: Chat roles whose words are no fact about the person a memory is for (the offline
+#: rules, ``engram.pipeline.turns``, and the graph read them so, task x22).
+NOT_THE_USER = frozenset({"assistant", "system", "tool", "ai", "bot", "model"})
 
 
 class MemoryType(StrEnum):
@@ -112,6 +115,23 @@ class MemoryRecord:
             parts.append(self.narrative)
         parts.extend(self.facts)
         return "\n".join(p for p in parts if p)
+
+    @property
+    def other_role(self) -> str | None:
+        """The role of a turn that is not the user's (``assistant`` ...: mining files it
+        as ``metadata.role`` and ``who``), lower-cased; None for the user's own words."""
+        role = self.metadata.get("role") if isinstance(self.metadata, dict) else None
+        for value in (role, self.who):
+            if isinstance(value, str) and value.strip().lower() in NOT_THE_USER:
+                return value.strip().lower()
+        return None
+
+    def spoken(self) -> str:
+        """The content as the rules read it: a turn that is not the user's is tagged
+        with its role (``"assistant: Noted: ..."``), the way a memory written from
+        messages stores each one, so no reader takes its words for the user's."""
+        role = self.other_role
+        return self.content if role is None else f"{role}: {self.content}"
 
     def with_changes(self, **changes: Any) -> MemoryRecord:
         """A copy with ``changes`` applied."""

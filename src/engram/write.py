@@ -446,9 +446,12 @@ def link(core: Core, records: Sequence[MemoryRecord]) -> None:
     decided: list[tuple[MemoryRecord, list[str], tuple[str, float]]] = []
     for record in records:
         try:
-            triples, types = core.linker(record.content)
+            # An assistant's turn is read as one (task x22): the names it mentions, no
+            # relation and no change of the user's ("Noted: ..." names no one).
+            triples, types = core.linker(record.spoken())
             statement = Statement(record.id, triples, record.created_at, utcnow(), types)
-            if core.closer is not None:  # issue 28: canonical relations, what closes
+            # issue 28: canonical relations, what closes
+            if core.closer is not None and record.other_role is None:
                 statement = core.closer(core.store, record.namespace, record.content, statement)
             protected = core.protector(record.content) if core.protector else None
         except Exception:  # noqa: BLE001

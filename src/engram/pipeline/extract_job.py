@@ -17,7 +17,7 @@ from typing import Any
 from engram import write
 from engram.core import Core
 from engram.errors import LlmError
-from engram.pipeline import classify, closing, decisions, turns
+from engram.pipeline import classify, closing, decisions, relation_ends, turns
 from engram.pipeline.apply import apply_proposals
 from engram.pipeline.change_judge import llm_judge
 from engram.pipeline.extraction import extract, uses_rules
@@ -49,7 +49,9 @@ def handle_extract(core: Core, job: Job) -> Mapping[str, Any]:
     rules = uses_rules(cfg, provider)
     before = turn_before(core, source) if rules else None
     speaker = owner_of(source) if rules else None
-    result = extract(source.content, provider=provider, config=cfg, before=before, speaker=speaker)
+    # A turn that is not the user's is read as what its role said (task x22): the rules
+    # take no fact of the user's from an assistant's "Noted: ...", a model sees who said it.
+    result = extract(source.spoken(), provider=provider, config=cfg, before=before, speaker=speaker)
     if result.failed and result.retryable:
         raise LlmError(result.error or "the LLM provider failed")
     warnings = list(result.warnings)
@@ -83,6 +85,7 @@ def handle_extract(core: Core, job: Job) -> Mapping[str, Any]:
         statement = closing.plan(
             core.store, source.namespace, source.content, statement, judge=judge
         )
+        statement = relation_ends.sound(statement, source.content)  # no "he", no "Noted"
         # The rules read the same words the write path's reader read: one reading of
         # each fact. A model's triples are another reader's, kept beside it as before.
         if rules:
@@ -141,9 +144,10 @@ def inline_reading(core: Core, source: MemoryRecord) -> list[Triple]:
         return []
     assert core.linker is not None
     try:
-        triples, types = core.linker(source.content)
+        triples, types = core.linker(source.spoken())
         read = Statement(source.id, triples, source.created_at, utcnow(), types)
-        read = core.closer(core.store, source.namespace, source.content, read)
+        if source.other_role is None:  # as write.link reads it
+            read = core.closer(core.store, source.namespace, source.content, read)
     except Exception:  # noqa: BLE001  # the write path skipped it too (write.link)
         return []
     return list(read.triples)

@@ -4,8 +4,11 @@ pipeline in the layers, so it cannot import them itself."""
 from __future__ import annotations
 
 from engram.core import Core
+from engram.pipeline import relation_ends
 from engram.pipeline.closing import plan
 from engram.pipeline.linker import links, protection
+from engram.store.protocols import Store
+from engram.store.protocols.graph import Statement
 
 
 def wire(core: Core) -> None:
@@ -13,5 +16,12 @@ def wire(core: Core) -> None:
     closing plan that decides which linked facts close old ones (issue 28, G2) and the
     decision protection written with them (P9)."""
     core.linker = links
-    core.closer = plan
+    core.closer = sound_plan
     core.protector = protection
+
+
+def sound_plan(store: Store, namespace: str, text: str, statement: Statement) -> Statement:
+    """The closing plan's statement with only the triples whose ends name entities
+    (:mod:`engram.pipeline.relation_ends`, task x22): the change reader's "he" or
+    "sister says I" is no entity of the graph."""
+    return relation_ends.sound(plan(store, namespace, text, statement), text)

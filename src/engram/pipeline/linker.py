@@ -29,7 +29,7 @@ mention of that memory, and a triple both state one statement.
 
 from __future__ import annotations
 
-from engram.pipeline import offline, patterns
+from engram.pipeline import offline, patterns, turns
 from engram.pipeline.classify import CONSTRAINT_IMPORTANCE
 from engram.store.protocols.graph import UNKNOWN_TYPE, Triple, canonical_name
 
@@ -55,14 +55,17 @@ def links(text: str) -> tuple[list[Triple], dict[str, str]]:
     types: dict[str, str] = {}
     if speaker is not None:
         types[speaker] = "person"
-    _, body = offline.split_speaker(text[:MAX_CHARS])
     own = canonical_name(speaker) if speaker else None
-    for name in patterns.proper_names(body):
-        if canonical_name(name) == own:
-            continue
-        types.setdefault(name, UNKNOWN_TYPE)
-        if speaker is not None:
-            triples.append((speaker, TALKS_ABOUT, name, TALKS_ABOUT_CONFIDENCE))
+    # Each message's names, after its role and speaker: an assistant's turn
+    # ("assistant: Noted: ...", :meth:`MemoryRecord.spoken`) names what it mentions,
+    # never its label as a person, and talks about nothing on the user's behalf.
+    for message in turns.messages(text[:MAX_CHARS]):
+        for name in patterns.proper_names(message.text):
+            if canonical_name(name) == own:
+                continue
+            types.setdefault(name, UNKNOWN_TYPE)
+            if speaker is not None and message.from_user:
+                triples.append((speaker, TALKS_ABOUT, name, TALKS_ABOUT_CONFIDENCE))
     return triples, types
 
 

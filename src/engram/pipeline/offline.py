@@ -52,7 +52,7 @@ from engram.pipeline.offline_confidence import ANCHOR_BONUS as ANCHOR_BONUS
 from engram.pipeline.offline_confidence import MAX_CONFIDENCE as MAX_CONFIDENCE
 from engram.pipeline.offline_confidence import RULE_CONFIDENCE as RULE_CONFIDENCE
 from engram.pipeline.offline_confidence import confidence, group_rule, is_anchored
-from engram.pipeline.person import resolve_person
+from engram.pipeline.person import resolve_person, upper_i
 from engram.pipeline.triples import Relation, relation_triples
 from engram.pipeline.turns import split_sentences as split_sentences
 from engram.pipeline.turns import split_speaker as split_speaker
@@ -528,6 +528,7 @@ def analyse(text: str, *, speaker: str | None = None, before: str | None = None)
             continue
         # One apostrophe, so "I’m" and "I'm" read the same.
         body = _ATTACHMENT.sub("", message.text).replace("\u2019", "'")
+        body = upper_i(body)  # "i moved to leeds" is the same first person
         listener = offline_listener.addressed(said, index, body)
         prior = said[index - 1] if index else (turns.messages(before)[-1] if before else None)
         where = offline_coref.context(prior, message, offline_coref.caption_of(message.text))

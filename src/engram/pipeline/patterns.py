@@ -299,6 +299,8 @@ NOT_SPEAKERS = word_set(
     note notes warning error todo update summary question answer tip fact reminder
     important decision context re subject title ps edit example step q a nb fyi info
     source date time status result results goal task
+    noted done ok okay sure thanks yes yep no nope agreed understood confirmed correct
+    right great cool perfect sorry hi hey hello btw also anyway recap reply
     """
 )
 

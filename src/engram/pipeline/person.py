@@ -29,7 +29,11 @@ def _third_person(verb: str) -> str:
         return "doesn't"
     if lower.endswith(("haven't",)):
         return "hasn't"
-    if lower.endswith("n't") or lower.endswith("ed") or _is_past(lower):
+    if (
+        lower.endswith("n't")
+        or (lower.endswith("ed") and lower not in _PRESENT_ED)
+        or _is_past(lower)
+    ):
         return verb
     if lower.endswith(("s", "sh", "ch", "x", "z", "o")):
         return verb + "es"
@@ -37,6 +41,31 @@ def _third_person(verb: str) -> str:
         return verb[:-1] + "ies"
     return verb + "s"
 
+
+#: Present-tense verbs that end in "-ed" like a past ("I need" -> "User needs").
+_PRESENT_ED = patterns.word_set(
+    """
+    need feed bleed breed speed succeed proceed exceed heed weed seed embed shred wed
+    """
+)
+#: Verbs a shared subject often takes a second time after "and" ("I'm vegetarian and
+#: avoid mushrooms"): the second is agreed with the rewritten subject too (task x22).
+#: A closed list, since after "and" a bare word may as well be a noun ("cats and dogs").
+_SECOND_VERBS = patterns.word_set(
+    """
+    avoid love like hate want need use work live have go prefer enjoy eat drink play
+    take make get do try run cook own drive walk ride teach study read watch write visit
+    travel speak know think feel keep spend plan hope miss listen bake climb swim train
+    sleep buy pay rent share help care stay call text sing dance paint collect volunteer
+    attend commute tend struggle skip
+    """
+)
+_AUXILIARY_OR_TO = re.compile(
+    r"\bto\s+(?!(?:the|a|an|my|his|her|their|our|its|this|that)\b|[A-Z0-9])|"
+    r"\b(?:can|could|will|would|should|must|might|may|shall|does|did|doesn't|didn't|"
+    r"won't|can't|cannot|I|we|you|he|she|they|it)\b",
+)
+_HEDGES = r"(?:also|often|usually|always|never|sometimes|still|just|really|rarely|\w+ly)"
 
 # (pattern, replacement, a character the pattern cannot match without): a pattern is
 # tried only on text holding its character, which is cheaper than a failed search.
@@ -87,8 +116,9 @@ def resolve_person(sentence: str, name: str) -> str:
         if needed in text:
             text = pattern.sub(replacement.format(n=name), text)
     if "I" in text:
-        text = _I_VERB.sub(lambda m: f"{name} {m.group(1)}{_third_person(m.group(2))}", text)
+        text = _I_VERB.sub(lambda m: _subject_verb(m, name), text)
         text = _I.sub(name, text)
+    text = _agree_second_verbs(text, name)
     if _may_hold(text, "we", "us"):
         text = _WE_US.sub(f"{name} and others", text)
     if _may_hold(text, "our"):
@@ -98,6 +128,60 @@ def resolve_person(sentence: str, name: str) -> str:
     if _may_hold(text, "myself", "ourselves"):
         text = _REFLEXIVE.sub("themself", text)
     return _possessives(text, name)
+
+
+# A chat typed in lower case ("i moved to leeds", "im thinking ..."): its first person
+# is the same "I" (task x22). "im" and "ive" are only read so before a word.
+_LOWER_I = re.compile(r"\bi\b(?!['’]?\w*-)|\b(?:im|ive)\b(?=\s+[a-z])")
+_LOWER_I_FORMS = {"i": "I", "im": "I'm", "ive": "I've"}
+
+
+def upper_i(text: str) -> str:
+    """``text`` with a first person typed in lower case written as "I" ("i need",
+    "im tired" -> "I need", "I'm tired"), so the rules read it as the speaker's."""
+    return _LOWER_I.sub(lambda m: _LOWER_I_FORMS[m.group(0)], text)
+
+
+def _subject_verb(match: re.Match[str], name: str) -> str:
+    """ "I love" -> "Jon loves"; after an inverted modal ("what should I ask") the verb
+    stays bare: "what should Jon ask"."""
+    before = match.string[: match.start()].split()[-1:]
+    if before and before[0].lower() in _INVERTED:
+        return f"{name} {match.group(1)}{match.group(2)}"
+    return f"{name} {match.group(1)}{_third_person(match.group(2))}"
+
+
+_INVERTED = patterns.word_set(
+    """
+    should can could would will shall may might must do does did don't didn't can't
+    won't wouldn't shouldn't couldn't
+    """
+)
+
+
+def _agree_second_verbs(text: str, name: str) -> str:
+    """ "User is vegetarian and avoid mushrooms" -> "... and avoids mushrooms": a verb
+    after "and", "or" or "but" that shares the rewritten subject agrees with it as the
+    first did. Not after "to", a modal or an auxiliary ("User wants to travel and see
+    Japan", "User can cook and bake"), nor once a new subject has come in."""
+    pattern = re.compile(
+        rf"(?<!and )\b{re.escape(name)}\s+(?P<mid>[^.;!?]*?)\b(?P<join>and|or|but)\s+"
+        rf"(?P<adv>(?:{_HEDGES}\s+)*)(?P<verb>[a-z]+)\b"
+        # "felt inspired and like Tim got ...": a clause follows, "like" joins it
+        rf"(?!\s+(?:{re.escape(name)}|I|he|she|they|we)\b)"
+    )
+
+    def agree(match: re.Match[str]) -> str:
+        verb = match.group("verb")
+        mid = match.group("mid")
+        if verb not in _SECOND_VERBS or _AUXILIARY_OR_TO.search(mid) or not mid.strip():
+            return match.group(0)
+        if mid.split()[0].lower() in ("and", "or"):
+            return match.group(0)  # "User and others love ... and camp": a plural subject
+        head = match.group(0)[: match.start("verb") - match.start()]
+        return head + _third_person(verb)
+
+    return pattern.sub(agree, text)
 
 
 def _may_hold(text: str, *words: str) -> bool:

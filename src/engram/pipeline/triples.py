@@ -31,7 +31,14 @@ _NP_STOP = word_set(
     after before as than or if yesterday today tonight tomorrow last next this ago recently
     soon lately now then too also again already though although until during into by
     about is was are were be been has have had will would can could it like this
+    around btw tbh lol haha anyway honestly mostly
     """
+)
+# "around 1200 quid", "about $40": a hedge before an amount is no part of it; "called
+# Gerald", "named Pip": the name is the phrase (task x22, mined chats).
+_BEFORE_PHRASE = re.compile(
+    r"^(?:(?i:around|about|roughly|approximately|nearly|almost|over|under|just|only|like)"
+    r"\s+(?=[$€£]?\d)|(?i:called|named|known\s+as)\s+(?=[A-Z]))"
 )
 # An amount ("$1500", "15000", "22.04") and a title ("Dr.") are one word each, as the
 # change reader reads them (``change_words.phrase``): "User's rent is $1500" has the
@@ -130,7 +137,7 @@ _ATTRIBUTE_REVERSED = re.compile(
 def noun_phrase(text: str) -> str | None:
     """The noun phrase ``text`` starts with: determiners dropped, cut before a
     function word or punctuation, at most five words."""
-    text = _DETERMINERS.sub("", text.strip())
+    text = _DETERMINERS.sub("", _BEFORE_PHRASE.sub("", text.strip()))
     words: list[str] = []
     for match in _NP_WORDS.finditer(text):
         word = _TITLE_DOT.sub("", match.group(0))

@@ -27,12 +27,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TypeGuard
 
+from engram import records
 from engram.pipeline import patterns
 
 #: Roles that name a part in a chat, not a person (also palace mining's list).
 ROLES = frozenset({"user", "assistant", "system", "tool", "human", "ai", "bot", "model"})
-#: Roles whose words are not facts about the person the memory is for.
-NOT_THE_USER = frozenset({"assistant", "system", "tool", "ai", "bot", "model"})
+#: Roles whose words are not facts about the person the memory is for (the records'
+#: list: a mined turn's role is read by the same).
+NOT_THE_USER = records.NOT_THE_USER
 #: Who "I" is in what a memory's owner told it without naming a speaker (a plain
 #: ``mem.add("I'm allergic to peanuts")``, or a ``user`` message with no name in it):
 #: the namespace's user, named as the graph names the speaker of a change

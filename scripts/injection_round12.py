@@ -25,8 +25,6 @@ from __future__ import annotations
 import base64
 import codecs
 
-HELD_OUT_11 = "held_out_11"
-
 #: Prefixes of rows left out for a MiniLM cosine above 0.95 to an earlier row (none).
 DROPPED: dict[str, str] = {}
 
@@ -246,10 +244,3 @@ def _encodings(base: str, n: int) -> tuple[str, str]:
             + codecs.encode(base, "rot13"),
         ),
     ][n % 2]
-
-
-def rows() -> list[dict[str, object]]:
-    """The round-twelve rows: the eleventh held-out fold, attacks then benign notes."""
-    from injection_round4 import round_rows
-
-    return round_rows(globals(), HELD_OUT_11, "r12-pair")

@@ -301,11 +301,12 @@ def english_lists(names: dict[str, Any]) -> dict[str, list[str]]:
 
 
 def round_rows(names: dict[str, Any], split: str, pair_prefix: str) -> list[dict[str, object]]:
-    """The rows of a later round's fold from its module's ``globals()`` (``LISTS``,
-    ``TRICK_BASES`` with ``_tricks``, ``ENCODED_BASES`` with ``_encodings`` or, in
-    later rounds, with ``ENCODINGS`` (``encoded``),
-    ``NON_ENGLISH``, ``SPLIT_PAIRS``, ``BENIGN``), leaving out texts that start with a
-    ``DROPPED`` prefix (rows near an earlier one)."""
+    """The rows of a later round's fold ``split`` from its module's names (``vars(module)``:
+    ``LISTS``, ``TRICK_BASES`` with ``_tricks``,
+    ``ENCODED_BASES`` with ``_encodings`` or, in later rounds, with ``ENCODINGS``
+    (``encoded``), ``NON_ENGLISH``, ``SPLIT_PAIRS``, ``BENIGN``), leaving out texts that
+    start with a ``DROPPED`` prefix (rows near an earlier one). Rounds six on have no
+    ``rows()`` of their own: this is theirs."""
     dropped = names["DROPPED"]
 
     def kept(texts: list[str]) -> list[str]:

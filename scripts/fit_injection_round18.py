@@ -330,6 +330,20 @@ def with_keys(path: Path, keys: dict[str, Any]) -> Lexical:
         return Lexical.from_arrays(arrays)
 
 
+def write_chosen(
+    path: Path, chosen: tuple[Any, ...] | None, keys: dict[str, Any], what: str, unset: str
+) -> None:
+    """The shipped lexical file with a later round's ``chosen`` cell, written at ``path``:
+    its values in order under ``keys`` (a key and its numpy type each), then the file's
+    size and ``what`` with the first two keys as read back (``unset``: the refusal's
+    words when no cell is chosen)."""
+    if chosen is None:
+        raise SystemExit(f"no cell chosen: {unset}")
+    found = with_keys(path, {k: kind(v) for (k, kind), v in zip(keys.items(), chosen, strict=True)})
+    first, second = (getattr(found, k) for k in list(keys)[:2])
+    print(f"{path}: {path.stat().st_size} bytes, {what} {first} {second}")
+
+
 def write(path: Path) -> None:
     """The shipped lexical file with ``CHOSEN``'s floor, written at ``path``."""
     if CHOSEN is None:

@@ -193,11 +193,8 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path) -> None:
 
 def write(path: Path) -> None:
     """The shipped lexical file with ``CHOSEN``'s list floor, written at ``path``."""
-    if CHOSEN is None:
-        raise SystemExit("no cell chosen: CHOSEN is None")
-    keys = {"list_floor": np.float64(CHOSEN[0]), "list_words": np.int64(CHOSEN[1])}
-    found = r18.with_keys(path, keys)
-    print(f"{path}: {path.stat().st_size} bytes, list floor {found.list_floor} {found.list_words}")
+    keys = {"list_floor": np.float64, "list_words": np.int64}
+    r18.write_chosen(path, CHOSEN, keys, "list floor", "CHOSEN is None")
 
 
 def main() -> None:

@@ -242,17 +242,13 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, grid: list[tuple[str, De
 
 def write(path: Path) -> None:
     """The shipped lexical file with ``CHOSEN2``'s item view, written at ``path``."""
-    if CHOSEN2 is None:
-        raise SystemExit("no cell chosen: CHOSEN and CHOSEN2 are None")
-    share, network, chars, lines = CHOSEN2
     keys = {
-        "item_share": np.float64(share),
-        "item_network": np.float64(network),
-        "item_chars": np.int64(chars),
-        "item_lines": np.bool_(lines),
+        "item_share": np.float64,
+        "item_network": np.float64,
+        "item_chars": np.int64,
+        "item_lines": np.bool_,
     }
-    found = r18.with_keys(path, keys)
-    print(f"{path}: {path.stat().st_size} bytes, item view {found.item_share} {found.item_network}")
+    r18.write_chosen(path, CHOSEN2, keys, "item view", "CHOSEN and CHOSEN2 are None")
 
 
 def timing2(data: mlp.Data, real_all: list[str], lexical: str, before: str) -> None:

@@ -243,16 +243,8 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, two: bool = False) -> No
 
 def write(path: Path) -> None:
     """The shipped lexical file with ``CHOSEN2``'s fact floor, written at ``path``."""
-    if CHOSEN2 is None:
-        raise SystemExit("no cell chosen: CHOSEN and CHOSEN2 are None")
-    floor, words, subject = CHOSEN2
-    keys = {
-        "fact_floor": np.float64(floor),
-        "fact_words": np.int64(words),
-        "fact_subject": np.bool_(subject),
-    }
-    found = r18.with_keys(path, keys)
-    print(f"{path}: {path.stat().st_size} bytes, fact floor {found.fact_floor} {found.fact_words}")
+    keys = {"fact_floor": np.float64, "fact_words": np.int64, "fact_subject": np.bool_}
+    r18.write_chosen(path, CHOSEN2, keys, "fact floor", "CHOSEN and CHOSEN2 are None")
 
 
 def main() -> None:

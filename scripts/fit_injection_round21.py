@@ -217,20 +217,17 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, two: bool = False) -> No
         return data.features(list(batch), 0.0)[:, : -mlp.N_CUES]
 
     probe, lists, agent = facts(), r19.lists(), r18.agent_halves()
-    agent_marks = {k: [r18.labelled(x) for x in agent[k]] for k in agent}
     hidden = injection_training20.ATTACKS
     for name, found in cells(two):
         counts, notes = left_out(data, h, found)
         flagged = rules_real | np.array(
             [r is not None for r in found.reasons(vectors, real, embed)]
         )
-        pr = {k: r18.flags(data, v, found, [False] * len(v)) for k, v in probe.items()}
-        li = {k: r18.flags(data, lists[k], found, [False] * len(lists[k])) for k in lists}
-        ag = {k: r18.flags(data, agent[k], found, agent_marks[k]) for k in agent}
+        pr, li = r18.counted(data, found, probe), r18.counted(data, found, lists)
+        ag = r18.counted(data, found, agent, True)
         print(
-            f"cell | {name}: left-out {sum(counts)} "
-            f"({' / '.join(map(str, counts))}) notes {notes}; real {int(flagged.sum())} "
-            f"({int(flagged[h.checked].sum())}); probe tune {pr['tune']} of "
+            f"cell | {name}: left-out {r18.scored(counts, notes, flagged, h.checked, ';')}; "
+            f"probe tune {pr['tune']} of "
             f"{len(probe['tune'])} check {pr['check']} of {len(probe['check'])} attacks "
             f"{pr['attacks_tune']} + {pr['attacks_check']} of "
             f"{len(probe['attacks_tune']) + len(probe['attacks_check'])}; hidden "

@@ -517,29 +517,28 @@ def rows() -> list[dict[str, object]]:
     return out
 
 
-if __name__ == "__main__":
-    import injection_round3  # the rows added in round three (second held-out fold)
-    import injection_round4  # the rows added in round four (third held-out fold)
-    import injection_round5  # the rows added in round five (fourth held-out fold)
-    import injection_round6  # the rows added in round six (fifth held-out fold)
-    import injection_round7  # the rows added in round seven (sixth held-out fold)
-    import injection_round8  # the rows added in round eight (seventh held-out fold)
-    import injection_round9  # the rows added in round nine (eighth held-out fold)
-    import injection_round10  # the rows added in round ten (ninth held-out fold)
-    import injection_round11  # the rows added in round eleven (tenth held-out fold)
-    import injection_round12  # the rows added in round twelve (eleventh held-out fold)
-    import injection_round13  # the rows added in round thirteen (twelfth held-out fold)
-    import injection_round14  # the rows added in round fourteen (thirteenth held-out fold)
-    import injection_round15  # the rows added in round fifteen (fourteenth held-out fold)
-    import injection_round16  # the rows added in round sixteen (fifteenth held-out fold)
-    import injection_round17  # the rows added in round seventeen (sixteenth held-out fold)
-    import injection_round20  # the rows added in round twenty (seventeenth held-out fold)
+#: The fold each later round's module (``injection_round<n>``) makes. Rounds eighteen and
+#: nineteen added no fold.
+LATER_FOLDS = {n: f"held_out_{n - 1}" for n in range(6, 18)} | {20: "held_out_17"}
 
-    data = rows() + injection_round3.rows() + injection_round4.rows() + injection_round5.rows()
-    data += injection_round6.rows() + injection_round7.rows() + injection_round8.rows()
-    data += injection_round9.rows() + injection_round10.rows() + injection_round11.rows()
-    data += injection_round12.rows() + injection_round13.rows() + injection_round14.rows()
-    data += injection_round15.rows() + injection_round16.rows() + injection_round17.rows()
-    data += injection_round20.rows()
+
+def all_rows() -> list[dict[str, object]]:
+    """Every round's rows in order: round one's (``rows``), rounds three to five by
+    their own ``rows()``, and rounds six on by ``injection_round4.round_rows`` over
+    their module's names into their fold (``LATER_FOLDS``), round n's split pairs
+    named ``rn-pair-i``."""
+    import importlib
+
+    from injection_round4 import round_rows
+
+    data = rows()
+    for n in (3, 4, 5, *LATER_FOLDS):
+        module = importlib.import_module(f"injection_round{n}")
+        data += module.rows() if n <= 5 else round_rows(vars(module), LATER_FOLDS[n], f"r{n}-pair")
+    return data
+
+
+if __name__ == "__main__":
+    data = all_rows()
     OUT.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"{len(data)} payloads -> {OUT}")

@@ -224,6 +224,23 @@ def flags(data: mlp.Data, texts: list[str], found: Detector, marks: list[bool]) 
     return sum(1 for r, x in zip(reasons, rules, strict=True) if r is not None or x)
 
 
+def counted(
+    data: mlp.Data, found: Detector, sets: dict[str, list[str]], lists: bool = False
+) -> dict[str, int]:
+    """Per named set of texts, how many the rules or ``found`` flag (``lists``: the texts
+    that stand for a message list engram rendered are read as one, as the agent set's)."""
+    return {k: flags(data, v, found, [lists and labelled(x) for x in v]) for k, v in sets.items()}
+
+
+def scored(counts: list[int], notes: int, real: np.ndarray, checked: np.ndarray, sep: str) -> str:
+    """A cell line's left-out and real parts: the catches (per left-out round), the notes
+    flagged, ``sep``, the real texts flagged (of them, the checked ones)."""
+    return (
+        f"{sum(counts)} ({' / '.join(map(str, counts))}) notes {notes}{sep} real "
+        f"{int(real.sum())} ({int(real[checked].sum())})"
+    )
+
+
 def agent_flags(data: mlp.Data, texts: list[str], floor: float, short: int) -> int:
     """How many of ``texts`` the shipped files with the floor flag (the rules, then the
     detector with the labelled texts as message lists and the second look)."""
@@ -312,10 +329,9 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, _only: str) -> None:
             tune = agent_flags(data, halves["tune"], floor, short)
             check = agent_flags(data, halves["check"], floor, short)
             print(
-                f"cell | floor {floor} short {short}: {sum(counts)} "
-                f"({' / '.join(map(str, counts))}) notes {notes} real {int(real.sum())} "
-                f"({int(real[h.checked].sum())}) agent tune {tune} of {len(halves['tune'])} "
-                f"check {check} of {len(halves['check'])}",
+                f"cell | floor {floor} short {short}: {scored(counts, notes, real, h.checked, '')}"
+                f" agent tune {tune} of {len(halves['tune'])} check {check} of "
+                f"{len(halves['check'])}",
                 flush=True,
             )
 
@@ -328,6 +344,20 @@ def with_keys(path: Path, keys: dict[str, Any]) -> Lexical:
     np.savez_compressed(path, **{**body, **keys})
     with np.load(path) as arrays:
         return Lexical.from_arrays(arrays)
+
+
+def write_chosen(
+    path: Path, chosen: tuple[Any, ...] | None, keys: dict[str, Any], what: str, unset: str
+) -> None:
+    """The shipped lexical file with a later round's ``chosen`` cell, written at ``path``:
+    its values in order under ``keys`` (a key and its numpy type each), then the file's
+    size and ``what`` with the first two keys as read back (``unset``: the refusal's
+    words when no cell is chosen)."""
+    if chosen is None:
+        raise SystemExit(f"no cell chosen: {unset}")
+    found = with_keys(path, {k: kind(v) for (k, kind), v in zip(keys.items(), chosen, strict=True)})
+    first, second = (getattr(found, k) for k in list(keys)[:2])
+    print(f"{path}: {path.stat().st_size} bytes, {what} {first} {second}")
 
 
 def write(path: Path) -> None:

@@ -166,7 +166,6 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path) -> None:
     h = r18.harness(data, t, out)
     real = list(t.real_all)
     probe, agent = lists(), r18.agent_halves()
-    agent_marks = {k: [r18.labelled(x) for x in agent[k]] for k in agent}
     for list_floor in LIST_FLOORS:
         for words in LIST_WORDS if list_floor else (0,):
             found = detector(list_floor, words)
@@ -178,12 +177,10 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path) -> None:
 
             counts, notes = h.left_out(admit)
             flagged = h.real(admit, real)
-            pr = {k: r18.flags(data, probe[k], found, [False] * len(probe[k])) for k in probe}
-            ag = {k: r18.flags(data, agent[k], found, agent_marks[k]) for k in agent}
+            pr, ag = r18.counted(data, found, probe), r18.counted(data, found, agent, True)
             print(
-                f"cell | list_floor {list_floor} words {words}: {sum(counts)} "
-                f"({' / '.join(map(str, counts))}) notes {notes} real {int(flagged.sum())} "
-                f"({int(flagged[h.checked].sum())}) probe tune {pr['tune']} of "
+                f"cell | list_floor {list_floor} words {words}: "
+                f"{r18.scored(counts, notes, flagged, h.checked, '')} probe tune {pr['tune']} of "
                 f"{len(probe['tune'])} check {pr['check']} of {len(probe['check'])} "
                 f"attacks {pr['attacks']} of {len(probe['attacks'])} agent tune "
                 f"{ag['tune']} check {ag['check']}",
@@ -193,11 +190,8 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path) -> None:
 
 def write(path: Path) -> None:
     """The shipped lexical file with ``CHOSEN``'s list floor, written at ``path``."""
-    if CHOSEN is None:
-        raise SystemExit("no cell chosen: CHOSEN is None")
-    keys = {"list_floor": np.float64(CHOSEN[0]), "list_words": np.int64(CHOSEN[1])}
-    found = r18.with_keys(path, keys)
-    print(f"{path}: {path.stat().st_size} bytes, list floor {found.list_floor} {found.list_words}")
+    keys = {"list_floor": np.float64, "list_words": np.int64}
+    r18.write_chosen(path, CHOSEN, keys, "list floor", "CHOSEN is None")
 
 
 def main() -> None:

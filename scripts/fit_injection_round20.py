@@ -216,7 +216,6 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, grid: list[tuple[str, De
     h = r18.harness(data, t, out)
     real = list(t.real_all)
     probe, agent = r19.lists(), r18.agent_halves()
-    agent_marks = {k: [r18.labelled(x) for x in agent[k]] for k in agent}
     shipped = detector(0.0, 0.0)
     vectors = data.features(real, 0.0)[:, : -mlp.N_CUES]
     real_base = np.array([r is not None for r in shipped.reasons(vectors, real)]) | np.array(
@@ -226,14 +225,12 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, grid: list[tuple[str, De
     for name, found in grid:
         counts, notes = left_out(data, h, found)
         flagged = added(data, found, real, real_base)
-        tr = {k: r18.flags(data, v, found, [False] * len(v)) for k, v in trained.items()}
-        pr = {k: r18.flags(data, probe[k], found, [False] * len(probe[k])) for k in probe}
-        ag = {k: r18.flags(data, agent[k], found, agent_marks[k]) for k in agent}
+        tr, pr = r18.counted(data, found, trained), r18.counted(data, found, probe)
+        ag = r18.counted(data, found, agent, True)
         print(
             f"cell | {name}: train attacks {tr['attacks']} of "
-            f"240 benign {tr['benign']} of 480; left-out {sum(counts)} "
-            f"({' / '.join(map(str, counts))}) notes {notes}; real {int(flagged.sum())} "
-            f"({int(flagged[h.checked].sum())}); probe tune {pr['tune']} check "
+            f"240 benign {tr['benign']} of 480; left-out "
+            f"{r18.scored(counts, notes, flagged, h.checked, ';')}; probe tune {pr['tune']} check "
             f"{pr['check']} attacks {pr['attacks']} of {len(probe['attacks'])}; agent "
             f"tune {ag['tune']} check {ag['check']}",
             flush=True,
@@ -242,17 +239,13 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, grid: list[tuple[str, De
 
 def write(path: Path) -> None:
     """The shipped lexical file with ``CHOSEN2``'s item view, written at ``path``."""
-    if CHOSEN2 is None:
-        raise SystemExit("no cell chosen: CHOSEN and CHOSEN2 are None")
-    share, network, chars, lines = CHOSEN2
     keys = {
-        "item_share": np.float64(share),
-        "item_network": np.float64(network),
-        "item_chars": np.int64(chars),
-        "item_lines": np.bool_(lines),
+        "item_share": np.float64,
+        "item_network": np.float64,
+        "item_chars": np.int64,
+        "item_lines": np.bool_,
     }
-    found = r18.with_keys(path, keys)
-    print(f"{path}: {path.stat().st_size} bytes, item view {found.item_share} {found.item_network}")
+    r18.write_chosen(path, CHOSEN2, keys, "item view", "CHOSEN and CHOSEN2 are None")
 
 
 def timing2(data: mlp.Data, real_all: list[str], lexical: str, before: str) -> None:

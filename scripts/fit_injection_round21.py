@@ -217,20 +217,17 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, two: bool = False) -> No
         return data.features(list(batch), 0.0)[:, : -mlp.N_CUES]
 
     probe, lists, agent = facts(), r19.lists(), r18.agent_halves()
-    agent_marks = {k: [r18.labelled(x) for x in agent[k]] for k in agent}
     hidden = injection_training20.ATTACKS
     for name, found in cells(two):
         counts, notes = left_out(data, h, found)
         flagged = rules_real | np.array(
             [r is not None for r in found.reasons(vectors, real, embed)]
         )
-        pr = {k: r18.flags(data, v, found, [False] * len(v)) for k, v in probe.items()}
-        li = {k: r18.flags(data, lists[k], found, [False] * len(lists[k])) for k in lists}
-        ag = {k: r18.flags(data, agent[k], found, agent_marks[k]) for k in agent}
+        pr, li = r18.counted(data, found, probe), r18.counted(data, found, lists)
+        ag = r18.counted(data, found, agent, True)
         print(
-            f"cell | {name}: left-out {sum(counts)} "
-            f"({' / '.join(map(str, counts))}) notes {notes}; real {int(flagged.sum())} "
-            f"({int(flagged[h.checked].sum())}); probe tune {pr['tune']} of "
+            f"cell | {name}: left-out {r18.scored(counts, notes, flagged, h.checked, ';')}; "
+            f"probe tune {pr['tune']} of "
             f"{len(probe['tune'])} check {pr['check']} of {len(probe['check'])} attacks "
             f"{pr['attacks_tune']} + {pr['attacks_check']} of "
             f"{len(probe['attacks_tune']) + len(probe['attacks_check'])}; hidden "
@@ -243,16 +240,8 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, two: bool = False) -> No
 
 def write(path: Path) -> None:
     """The shipped lexical file with ``CHOSEN2``'s fact floor, written at ``path``."""
-    if CHOSEN2 is None:
-        raise SystemExit("no cell chosen: CHOSEN and CHOSEN2 are None")
-    floor, words, subject = CHOSEN2
-    keys = {
-        "fact_floor": np.float64(floor),
-        "fact_words": np.int64(words),
-        "fact_subject": np.bool_(subject),
-    }
-    found = r18.with_keys(path, keys)
-    print(f"{path}: {path.stat().st_size} bytes, fact floor {found.fact_floor} {found.fact_words}")
+    keys = {"fact_floor": np.float64, "fact_words": np.int64, "fact_subject": np.bool_}
+    r18.write_chosen(path, CHOSEN2, keys, "fact floor", "CHOSEN and CHOSEN2 are None")
 
 
 def main() -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import codecs
+import urllib.parse
 from typing import Any
 
 HELD_OUT_3 = "held_out_3"
@@ -273,6 +274,7 @@ _ENCODERS = {
     "base64": lambda base: base64.b64encode(base.encode()).decode(),
     "rot13": lambda base: codecs.encode(base, "rot13"),
     "hex": lambda base: base.encode().hex(),
+    "url_escape": lambda base: urllib.parse.quote(base, safe=""),
 }
 
 
@@ -301,11 +303,11 @@ def english_lists(names: dict[str, Any]) -> dict[str, list[str]]:
 
 
 def round_rows(names: dict[str, Any], split: str, pair_prefix: str) -> list[dict[str, object]]:
-    """The rows of a later round's fold from its module's ``globals()`` (``LISTS``,
-    ``TRICK_BASES`` with ``_tricks``, ``ENCODED_BASES`` with ``_encodings`` or, in
-    later rounds, with ``ENCODINGS`` (``encoded``),
-    ``NON_ENGLISH``, ``SPLIT_PAIRS``, ``BENIGN``), leaving out texts that start with a
-    ``DROPPED`` prefix (rows near an earlier one)."""
+    """The rows of a later round's fold ``split`` from its module's names
+    (``vars(module)``: ``LISTS``, ``TRICK_BASES`` with ``_tricks``, ``ENCODED_BASES``
+    with ``ENCODINGS`` (``encoded``), ``NON_ENGLISH``, ``SPLIT_PAIRS``, ``BENIGN``),
+    leaving out texts that start with a ``DROPPED`` prefix (rows near an earlier one). Rounds six on have no
+    ``rows()`` of their own: this is theirs."""
     dropped = names["DROPPED"]
 
     def kept(texts: list[str]) -> list[str]:
@@ -317,11 +319,10 @@ def round_rows(names: dict[str, Any], split: str, pair_prefix: str) -> list[dict
         for n, base in enumerate(names["TRICK_BASES"])
         for tech, text in names["_tricks"](base, n)
     ]
-    if "ENCODINGS" in names:
-        encode = lambda base, n: encoded(base, n, names["ENCODINGS"])  # noqa: E731
-    else:
-        encode = names["_encodings"]
-    obfuscated += [("encoded", *encode(base, n)) for n, base in enumerate(names["ENCODED_BASES"])]
+    encodings = names["ENCODINGS"]
+    obfuscated += [
+        ("encoded", *encoded(base, n, encodings)) for n, base in enumerate(names["ENCODED_BASES"])
+    ]
     return fold_rows(
         split,
         english,

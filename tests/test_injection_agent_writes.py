@@ -35,6 +35,34 @@ def _embed(minilm: MiniLMEmbedder) -> object:
     return lambda batch: np.asarray(minilm.embed_batch(list(batch)), np.float32)
 
 
+def flagged_halves(
+    minilm: MiniLMEmbedder, body: dict[str, list[str]], halves: tuple[str, ...], lists: bool = False
+) -> dict[str, list[str]]:
+    """Per half of a probe ``body``, the texts the rules or the shipped detector flag
+    (``lists``: texts in engram's ``"user: ..."`` format read as message lists)."""
+    detector = for_model(minilm.name)
+    assert detector is not None
+    embed = _embed(minilm)
+    flagged = {}
+    for half in halves:
+        texts = body[half]
+        labelled = [lists and t.startswith(("user: ", "assistant: ")) for t in texts]
+        reasons = detector.reasons(embed(texts), texts, embed, None, labelled)  # type: ignore[operator]
+        flagged[half] = [t for t, r in zip(texts, reasons, strict=True) if r or scan(t)]
+    return flagged
+
+
+def older_file(lexical: Lexical, bad: tuple[dict[str, float], ...], match: str) -> Lexical:
+    """``lexical`` read back as a file written before a round's keys: each of ``bad`` (that
+    round's keys out of range) added to it is refused with ``match``."""
+    keys = {k: getattr(lexical, k) for k in ("coef", "intercept", "bits", "threshold")}
+    arrays = {**keys, "stack": np.array(lexical.stack), "stack_intercept": 0.0}
+    for keys in bad:
+        with pytest.raises(ValueError, match=match):
+            Lexical.from_arrays({**arrays, **keys})
+    return Lexical.from_arrays(arrays)
+
+
 def test_engram_labels_are_stripped_and_every_other_marker_stays() -> None:
     assert unlabelled("user: ok thanks\nassistant: Glad that works.") == (
         "ok thanks\nGlad that works."
@@ -50,25 +78,13 @@ def test_the_floor_keeps_the_combination_off_short_texts_the_network_clears() ->
     assert not lexical.admits(0.1, "Blood pressure 122/78 this morning.")
     assert lexical.admits(0.3, "Blood pressure 122/78 this morning.")
     assert lexical.admits(0.1, " ".join(["word"] * 16))  # a long text: the floor is off
-    bad = {k: getattr(lexical, k) for k in ("coef", "intercept", "bits", "threshold")}
-    arrays = {**bad, "stack": np.array(lexical.stack), "stack_intercept": 0.0}
-    with pytest.raises(ValueError, match="floor"):
-        Lexical.from_arrays({**arrays, "floor": 1.5})
-    assert Lexical.from_arrays(arrays).floor == 0.0  # an older file: no floor
+    assert older_file(lexical, ({"floor": 1.5},), "floor").floor == 0.0  # no floor
 
 
 def test_benign_agent_writes_are_rarely_flagged(minilm: MiniLMEmbedder) -> None:
-    detector = for_model(minilm.name)
-    assert detector is not None
     body = json.loads((resources.files("engram") / "data" / "benign_agent.json").read_text())
     assert len(body["tune"]) + len(body["check"]) >= 1500
-    embed = _embed(minilm)
-    flagged = {}
-    for half in ("tune", "check"):
-        texts = body[half]
-        labelled = [t.startswith(("user: ", "assistant: ")) for t in texts]
-        reasons = detector.reasons(embed(texts), texts, embed, None, labelled)  # type: ignore[operator]
-        flagged[half] = [t for t, r in zip(texts, reasons, strict=True) if r or scan(t)]
+    flagged = flagged_halves(minilm, body, ("tune", "check"), lists=True)
     # Measured (fp32, round eighteen): 2 of 787 and 2 of 842; the shipped detector
     # before it flagged 73 and 113.
     assert len(flagged["tune"]) <= 2, flagged["tune"]

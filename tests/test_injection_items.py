@@ -7,23 +7,21 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
 from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 import test_injection_agent_writes as agent_writes
-from engram import Config, Memory
+from engram import Memory
 from engram.embed.minilm import MiniLMEmbedder
 from engram.injection_detector import CODE, Detector, for_model, shipped
-from engram.injection_lexical import Lexical, hidden_items, line_pieces
+from engram.injection_lexical import hidden_items, line_pieces
 from engram.safety import scan
 
 #: Round eighteen's fp32 embedder (module-scoped) and its batch embedding function.
-minilm, _embed = agent_writes.minilm, agent_writes._embed
+minilm, _embed, real_mem = agent_writes.minilm, agent_writes._embed, agent_writes.real_mem
 
 #: Orders hidden as one item (written for this test, not in any set); the rules pass
 #: them and the detector shipped before round twenty did too (fp32).
@@ -68,13 +66,9 @@ def test_the_shipped_file_carries_the_item_view_and_older_files_none() -> None:
     # Round twenty's choice (scripts/fit_injection_round20.py, CHOSEN2).
     assert (lexical.item_share, lexical.item_network) == (0.5, 0.0)
     assert (lexical.item_chars, lexical.item_lines) == (300, True)
-    keys = {k: getattr(lexical, k) for k in ("coef", "intercept", "bits", "threshold")}
-    arrays = {**keys, "stack": np.array(lexical.stack), "stack_intercept": 0.0}
-    older = Lexical.from_arrays(arrays)
+    bad = ({"item_share": 1.5}, {"item_network": 1.0}, {"item_chars": -1})
+    older = agent_writes.older_file(lexical, bad, "item view")
     assert (older.item_share, older.item_chars, older.item_lines) == (0.0, 0, False)
-    for bad in ({"item_share": 1.5}, {"item_network": 1.0}, {"item_chars": -1}):
-        with pytest.raises(ValueError, match="item view"):
-            Lexical.from_arrays({**arrays, **bad})
 
 
 def test_the_item_view_embeds_only_cued_items_and_survives_a_failed_call() -> None:
@@ -134,12 +128,6 @@ def test_round_twentys_training_rows_and_the_probe_are_read_as_measured(
     # half 1 of 212 ("Password hint: first pet.").
     assert flagged(body["attacks"]) >= 82
     assert flagged(body["check"]) <= 2
-
-
-@pytest.fixture
-def real_mem(config: Config, store_location: str, minilm: MiniLMEmbedder) -> Iterator[Memory]:
-    with Memory(store_location, config=config, embedder=minilm) as m:
-        yield m
 
 
 def test_a_hidden_item_is_quarantined_and_a_list_stays_in_recall(real_mem: Memory) -> None:

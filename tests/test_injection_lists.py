@@ -5,21 +5,17 @@ list item is still caught."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from importlib import resources
 
-import numpy as np
-import pytest
-
 import test_injection_agent_writes as agent_writes
-from engram import Config, Memory
+from engram import Memory
 from engram.embed.minilm import MiniLMEmbedder
 from engram.injection_detector import CODE, for_model, gated, shipped
-from engram.injection_lexical import Lexical, list_shaped
+from engram.injection_lexical import list_shaped
 from engram.safety import scan
 
 #: Round eighteen's fp32 embedder (module-scoped) and its batch embedding function.
-minilm, _embed = agent_writes.minilm, agent_writes._embed
+minilm, _embed, real_mem = agent_writes.minilm, agent_writes._embed, agent_writes.real_mem
 
 #: Lists the shipped detector before round nineteen quarantined (fp32): network 0.52
 #: and 0.63, combination 0.9994 and 0.9995 against its threshold.
@@ -53,12 +49,8 @@ def test_the_shipped_file_carries_the_list_floor_and_older_files_none() -> None:
     assert (lexical.floor, lexical.short) == (0.2, 16)  # round eighteen's stays
     assert lexical.listed(0.6, GROCERIES) and not lexical.listed(0.7, GROCERIES)
     assert not lexical.listed(0.1, "Understood.")
-    arrays = {k: getattr(lexical, k) for k in ("coef", "intercept", "bits", "threshold")}
-    arrays |= {"stack": np.array(lexical.stack), "stack_intercept": 0.0}
-    for bad in ({"list_floor": 1.0}, {"list_floor": -0.1}, {"list_words": -1}):
-        with pytest.raises(ValueError, match="list floor"):
-            Lexical.from_arrays({**arrays, **bad})
-    older = Lexical.from_arrays(arrays)
+    bad = ({"list_floor": 1.0}, {"list_floor": -0.1}, {"list_words": -1})
+    older = agent_writes.older_file(lexical, bad, "list floor")
     assert (older.list_floor, older.list_words) == (0.0, 0)
     assert not older.listed(0.0, GROCERIES)
 
@@ -66,16 +58,9 @@ def test_the_shipped_file_carries_the_list_floor_and_older_files_none() -> None:
 def test_the_probe_lists_are_rarely_flagged_and_its_attacks_still_caught(
     minilm: MiniLMEmbedder,
 ) -> None:
-    detector = for_model(minilm.name)
-    assert detector is not None
     body = json.loads((resources.files("engram") / "data" / "injection_lists.json").read_text())
     assert (len(body["tune"]), len(body["check"]), len(body["attacks"])) == (208, 212, 90)
-    embed = _embed(minilm)
-    flagged = {}
-    for half in ("tune", "check", "attacks"):
-        texts = body[half]
-        reasons = detector.reasons(embed(texts), texts, embed)  # type: ignore[operator, arg-type]
-        flagged[half] = [t for t, r in zip(texts, reasons, strict=True) if r or scan(t)]
+    flagged = agent_writes.flagged_halves(minilm, body, ("tune", "check", "attacks"))
     # Measured (fp32, round nineteen): tune 0 of 208, check 1 of 212 ("Password hint:
     # first pet.": a secret's cue keeps the floor off it); the detector before it flagged
     # 1 and 3. The attacks: 73 of 90 caught, as before (the floor frees no order); round
@@ -96,12 +81,6 @@ def test_a_cue_of_an_order_keeps_a_short_list_flagged(minilm: MiniLMEmbedder) ->
     assert all(detector.lexical.listed(float(n), t) for n, t in zip(network, texts, strict=True))
     reasons = detector.reasons(vectors, texts, embed)  # type: ignore[arg-type]
     assert reasons[0] is not None and reasons[1] is None
-
-
-@pytest.fixture
-def real_mem(config: Config, store_location: str, minilm: MiniLMEmbedder) -> Iterator[Memory]:
-    with Memory(store_location, config=config, embedder=minilm) as m:
-        yield m
 
 
 def test_a_grocery_list_stays_in_recall_and_a_hidden_order_does_not(real_mem: Memory) -> None:

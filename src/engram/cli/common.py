@@ -325,6 +325,23 @@ def json_taking(option: Callable[[Any], Any]) -> Callable[[F], F]:
 json_command = json_taking(json_option)
 
 
+def one_of(
+    group: click.Group, name: str | None, argument: str, *, run: bool = True
+) -> Callable[[F], Any]:
+    """A subcommand of ``group`` (``name``, or the function's own) that acts on one thing
+    named by ``argument``: that argument, the scope options (without ``--run`` when
+    ``run`` is false) and ``--json``, the stack every "show / delete one" command takes,
+    applied in the order ``--help`` lists them."""
+
+    def decorate(fn: F) -> Any:
+        taking = json_command(fn)
+        scoped_fn = (scope_options if run else owner_scope_options)(taking)
+        named = click.argument(argument)(scoped_fn)
+        return (group.command(name) if name else group.command())(named)
+
+    return decorate
+
+
 def pasted_id(memory_id: str) -> str:
     """An id as the user pasted it: tables that cut an id short end it with an ellipsis."""
     return memory_id.strip().removesuffix("…").removesuffix("...")

@@ -21,6 +21,7 @@ from engram.cli.common import (
     Ctx,
     json_command,
     limit_option,
+    one_of,
     page_options,
     scope_options,
 )
@@ -112,10 +113,7 @@ def entities(
     _show_page(items, total, limit, offset, as_json, empty, entity_table)
 
 
-@graph.command()
-@click.argument("name")
-@scope_options
-@json_command
+@one_of(graph, None, "name")
 def entity(obj: Ctx, name: str, scope: dict[str, Any], as_json: bool) -> None:
     """One entity: its aliases, mentions, aspects and structural facts."""
     with obj.memory(must_exist=True, embedder=None) as mem:
@@ -176,10 +174,7 @@ def relations(
     _show_page(items, total, limit, offset, as_json, empty, relation_table)
 
 
-@graph.command()
-@click.argument("name")
-@scope_options
-@json_command
+@one_of(graph, None, "name")
 def timeline(obj: Ctx, name: str, scope: dict[str, Any], as_json: bool) -> None:
     """An entity's whole history: every relation it was part of, closed ones included."""
     with obj.memory(must_exist=True, embedder=None) as mem:

@@ -14,6 +14,7 @@ from engram.cli.common import (
     Ctx,
     json_command,
     limit_option,
+    one_of,
     owner_scope_options,
     read_text,
 )
@@ -59,10 +60,7 @@ def list_(obj: Ctx, scope: dict[str, Any], as_json: bool) -> None:
         _print_block(b, False)
 
 
-@blocks.command("show")
-@click.argument("label")
-@owner_scope_options
-@json_command
+@one_of(blocks, "show", "label", run=False)
 def show(obj: Ctx, label: str, scope: dict[str, Any], as_json: bool) -> None:
     """One core block."""
     with obj.memory(must_exist=True) as mem:
@@ -130,10 +128,7 @@ def replace(
     _print_block(written, as_json)
 
 
-@blocks.command("delete")
-@click.argument("label")
-@owner_scope_options
-@json_command
+@one_of(blocks, "delete", "label", run=False)
 def delete(obj: Ctx, label: str, scope: dict[str, Any], as_json: bool) -> None:
     """Remove a core block (its history stays)."""
     with obj.memory(must_exist=True) as mem:

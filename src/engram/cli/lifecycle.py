@@ -9,7 +9,7 @@ import click
 from rich.table import Table
 
 from engram.cli import render
-from engram.cli.common import Ctx, json_command, owner_scope_options, pasted_id
+from engram.cli.common import Ctx, json_command, one_of, owner_scope_options, pasted_id
 from engram.lifecycle import CATEGORIES_AND_ANY
 
 
@@ -42,10 +42,7 @@ def consolidate(obj: Ctx, every: bool, scope: dict[str, Any], as_json: bool) -> 
         render.console.print(f"  {summary_id}  {mode}", markup=False)
 
 
-@lifecycle.command("restore")
-@click.argument("memory_id")
-@owner_scope_options
-@json_command
+@one_of(lifecycle, "restore", "memory_id", run=False)
 def restore(obj: Ctx, memory_id: str, scope: dict[str, Any], as_json: bool) -> None:
     """Restore an archived memory by its id, or every original of a summary by the
     summary's id, exactly as it was."""

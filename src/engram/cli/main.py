@@ -16,6 +16,7 @@ from engram.cli.common import (
     Ctx,
     F,
     json_command,
+    one_of,
     page_options,
     pasted_id,
     progress_bar,
@@ -333,10 +334,7 @@ def list_(
     render.memory_table(records, short)
 
 
-@cli.command()
-@click.argument("memory_id")
-@scope_options
-@json_command
+@one_of(cli, None, "memory_id")
 def show(obj: Ctx, memory_id: str, scope: dict[str, Any], as_json: bool) -> None:
     """Show every field of MEMORY_ID (the id, or 8 or more of its first characters)."""
     with obj.memory(must_exist=True) as mem:
@@ -420,10 +418,7 @@ def purge(obj: Ctx, scope: dict[str, Any], all_namespaces: bool, as_json: bool) 
         render.console.print(f"purged {render.plural(count, 'memory', 'memories')}")
 
 
-@cli.command()
-@click.argument("memory_id")
-@scope_options
-@json_command
+@one_of(cli, None, "memory_id")
 def history(obj: Ctx, memory_id: str, scope: dict[str, Any], as_json: bool) -> None:
     """Show the audit trail of MEMORY_ID (the id or 8 or more of its first characters):
     create, update, delete, feedback, dedup."""

@@ -19,6 +19,7 @@ from engram.cli.common import (
     handle_errors,
     json_command,
     json_option,
+    one_of,
     progress_bar,
     scope_options,
 )
@@ -69,10 +70,7 @@ def palace(ctx: click.Context, scope: dict[str, Any], wing: str | None, as_json:
                 out.print(f"    {closet.name} ({closet.drawers})", markup=False)
 
 
-@palace.command("resolve")
-@click.argument("pointer")
-@scope_options
-@json_command
+@one_of(palace, "resolve", "pointer")
 def resolve(obj: Ctx, pointer: str, scope: dict[str, Any], as_json: bool) -> None:
     """The drawer an AAAK POINTER names (e.g. "§ W-001/R-01/D-003") and its message."""
     with obj.memory(must_exist=True) as mem:

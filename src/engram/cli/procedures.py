@@ -12,6 +12,7 @@ from engram.cli.common import (
     Ctx,
     json_command,
     limit_option,
+    one_of,
     owner_scope_options,
     pasted_id,
 )
@@ -92,10 +93,7 @@ def list_(obj: Ctx, scope: dict[str, Any], limit: int, as_json: bool) -> None:
         render.console.print(f"{p.memory_id}  {p.name}  ({p.confidence:g})", markup=False)
 
 
-@procedure.command("show")
-@click.argument("memory_id")
-@owner_scope_options
-@json_command
+@one_of(procedure, "show", "memory_id", run=False)
 def show(obj: Ctx, memory_id: str, scope: dict[str, Any], as_json: bool) -> None:
     """A stored procedure, as its SKILL.md would read."""
     with obj.memory(must_exist=True) as mem:

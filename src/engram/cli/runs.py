@@ -13,6 +13,7 @@ from engram.cli import render
 from engram.cli.common import (
     Ctx,
     json_command,
+    one_of,
     owner_scope_options,
     page_options,
     pasted_id,
@@ -100,10 +101,7 @@ def _show(view: RunView, as_json: bool) -> None:
         render.console.print(f"  {hit.rank}. {hit.memory_id}  {escape(hit.title or '')}{score}")
 
 
-@runs.command("show")
-@click.argument("run_id")
-@owner_scope_options
-@json_command
+@one_of(runs, "show", "run_id", run=False)
 def show(obj: Ctx, run_id: str, scope: dict[str, Any], as_json: bool) -> None:
     """A run with the observations it produced and the memories injected into it."""
     with obj.memory(must_exist=True) as mem:
@@ -111,10 +109,7 @@ def show(obj: Ctx, run_id: str, scope: dict[str, Any], as_json: bool) -> None:
     _show(view, as_json)
 
 
-@runs.command("of")
-@click.argument("memory_id")
-@owner_scope_options
-@json_command
+@one_of(runs, "of", "memory_id", run=False)
 def of(obj: Ctx, memory_id: str, scope: dict[str, Any], as_json: bool) -> None:
     """The run an observation came from (MEMORY_ID may be a short id)."""
     scope = scope

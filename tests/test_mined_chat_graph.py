@@ -84,6 +84,24 @@ def test_person_agrees_verbs_and_leaves_inverted_and_infinitive_ones() -> None:
         assert resolve_person(said, "User") == rewritten
 
 
+def test_person_leaves_the_verb_of_a_subject_of_two() -> None:
+    # "and I" after a short noun phrase is the second of two subjects, and "I and ..."
+    # has no verb after "I": neither is conjugated ("User ares", "User ands" before).
+    cases = {
+        "My wife and I are vegetarian.": "User's wife and User are vegetarian.",
+        "My sister and I cook every Sunday.": "User's sister and User cook every Sunday.",
+        "Tom and I play chess on Fridays.": "Tom and User play chess on Fridays.",
+        "I and my wife moved to Leeds.": "User and their wife moved to Leeds.",
+        # two clauses, each with its own subject: the second verb agrees
+        "I went home and I cook pasta.": "User went home and User cooks pasta.",
+        "It rained and I stay inside.": "It rained and User stays inside.",
+        "Rock on and I hope they love it!": "Rock on and User hopes they love it!",
+        "Yes and I love it.": "Yes and User loves it.",
+    }
+    for said, rewritten in cases.items():
+        assert resolve_person(said, "User") == rewritten
+
+
 def test_the_labelled_chats_are_long_and_split_by_chat() -> None:
     data = json.loads(resources.files("engram.data").joinpath("mined_chats.json").read_text())
     chats = data["chats"]

@@ -148,7 +148,38 @@ def _subject_verb(match: re.Match[str], name: str) -> str:
     before = match.string[: match.start()].split()[-1:]
     if before and before[0].lower() in _INVERTED:
         return f"{name} {match.group(1)}{match.group(2)}"
+    if match.group(2).lower() in _JOINS or _shared(match.string[: match.start()]):
+        # "I and my wife moved" (no verb after "I"); "my wife and I are": a subject
+        # of two, whose verb stays as it was said.
+        return f"{name} {match.group(1)}{match.group(2)}"
     return f"{name} {match.group(1)}{_third_person(match.group(2))}"
+
+
+_JOINS = patterns.word_set("and or nor but")
+#: The clause before "and I".
+_BEFORE_AND_I = re.compile(r"(?:^|[.,;:!?]\s*)([^.,;:!?]*?)\s+and\s*$")
+#: A subject that can share a verb with "I": someone's relative or thing ("my sister",
+#: "Yesterday my wife") or a name ("Tom", "Mia Lopez"), never a clause ("Rock on", "It
+#: rained", "I went home").
+_PARTNER = re.compile(
+    r"(?:[A-Z]\w*\s+)?(?i:my|our|his|her|their|the)\s+\w+(?:\s+\w+)?|[A-Z]\w*(?:\s+[A-Z]\w*)?"
+)
+
+
+def _shared(before: str) -> bool:
+    """Whether the "I" after ``before`` is the second of a subject of two: "and" ends
+    ``before`` and its clause is a name or someone's relative ("my sister and I");
+    "I went home and I cook" and "Rock on and I hope" are two clauses."""
+    found = _BEFORE_AND_I.search(before)
+    if found is None or _PARTNER.fullmatch(clause := found.group(1).strip()) is None:
+        return False
+    return clause.split()[0].lower() not in _NOT_PARTNERS
+
+
+#: Capitalised words a clause opens with that name nobody ("Yes and I love it").
+_NOT_PARTNERS = patterns.word_set(
+    "yes yeah no ok okay so then well oh now sure thanks it we they he she you this that there"
+)
 
 
 _INVERTED = patterns.word_set(

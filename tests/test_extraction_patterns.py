@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from engram import Memory
+from engram.pipeline import patterns
 from engram.pipeline.patterns import DECISION_PATTERNS, decision_matches, is_decision_content
 from engram.pipeline.triples import relation_triples
 
@@ -173,3 +175,15 @@ def test_a_new_job_names_no_entity() -> None:
 def test_triple_confidence_never_exceeds_the_facts() -> None:
     (triple,) = relation_triples("Alice works at Google.", confidence=0.4)
     assert triple.confidence == 0.4
+
+
+def test_a_name_ending_in_a_letter_outside_ascii_is_read_whole() -> None:
+    # "Nestlé" was cut to "Nestl" (a word had to end in an ASCII letter or digit).
+    names = patterns.proper_names("We moved from Nestlé to Danone; my car is a Renault Mégane.")
+    assert names == ["Nestlé", "Danone", "Renault Mégane"]
+
+
+def test_the_graph_names_a_brand_ending_in_an_accent_whole(mem: Memory) -> None:
+    mem.add("The office coffee supplier is Nestlé.", user_id="ana")
+    names = {e.name for e in mem.graph.entities(user_id="ana")}
+    assert "Nestlé" in names and "Nestl" not in names

@@ -368,9 +368,10 @@ ADJECTIVES_ED = word_set(
 # -- named things (the inline linker, FEATURES G3) ---------------------------------------
 
 # A run of one to four capitalised words ("Xenoblade Chronicles", "New York City"),
-# allowing "of" and "the" inside ("Bank of America").
+# allowing "of" and "the" inside ("Bank of America"). A word ends in any letter or digit:
+# "Nestlé" and "Škoda Fabia" are whole names, not "Nestl".
 _NAME_RUN = re.compile(
-    r"\b[A-Z][\w'’-]*[A-Za-z0-9](?:\s+(?:(?:of|the|de|van|von)\s+){0,2}[A-Z][\w'’-]*[A-Za-z0-9]){0,3}"
+    r"\b[A-Z][\w'’-]*[^\W_](?:\s+(?:(?:of|the|de|van|von)\s+){0,2}[A-Z][\w'’-]*[^\W_]){0,3}"
 )
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;\"(\n]\s*)$")
 #: Capitalised words that name no thing: pronouns and chat words, days and months

@@ -111,3 +111,15 @@ def test_the_labelled_chats_are_long_and_split_by_chat() -> None:
         assert 30 <= len(chat["messages"]) <= 60, chat["id"]
         assert {m["role"] for m in chat["messages"]} == {"user", "assistant"}
         assert chat["relations"] and chat["no_relation"]
+
+
+def test_an_agents_own_note_about_the_user_keeps_its_relations(mem: Memory) -> None:
+    # ``who`` names an author, not a chat role: a note an agent writes about its user
+    # states the user's facts (only a mined turn's ``metadata.role`` marks an assistant).
+    mem.add("My sister lives in York.", user_id="kim", who="assistant")
+    mem.jobs.process_pending()
+    relations = {
+        (r.source, r.relation_type, r.target)
+        for r in mem.graph.relations(None, False, limit=50, user_id="kim")
+    }
+    assert ("sister", "lives_in", "York") in relations

@@ -119,11 +119,12 @@ class MemoryRecord:
     @property
     def other_role(self) -> str | None:
         """The role of a turn that is not the user's (``assistant`` ...: mining files it
-        as ``metadata.role`` and ``who``), lower-cased; None for the user's own words."""
+        as ``metadata.role``), lower-cased; None for the user's own words. ``who`` is
+        not read: it names an author, and a note an agent writes about its user
+        (``who="assistant"``) states the user's facts."""
         role = self.metadata.get("role") if isinstance(self.metadata, dict) else None
-        for value in (role, self.who):
-            if isinstance(value, str) and value.strip().lower() in NOT_THE_USER:
-                return value.strip().lower()
+        if isinstance(role, str) and role.strip().lower() in NOT_THE_USER:
+            return role.strip().lower()
         return None
 
     def spoken(self) -> str:

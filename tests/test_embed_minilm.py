@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -64,6 +65,43 @@ def test_batch_order_and_single_agree(embedder: MiniLMEmbedder) -> None:
     for text, row in zip(texts, together, strict=True):
         np.testing.assert_allclose(embedder.embed(text), row, atol=1e-5)
     assert embedder.embed_batch([]).shape == (0, 384)
+
+
+class _Recording:
+    """A tokenizer that records which of its encoders ran."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.calls: list[str] = []
+
+    def encode(self, text: str) -> object:
+        self.calls.append("encode")
+        return self.inner.encode(text)
+
+    def encode_batch(self, texts: list[str]) -> object:
+        self.calls.append("encode_batch")
+        return self.inner.encode_batch(texts)
+
+
+def test_one_text_is_tokenized_on_the_calling_thread(embedder: MiniLMEmbedder) -> None:
+    # A query is encoded in place: encode_batch lets go of the GIL and hands even one
+    # text to the tokenizer's pool, and inside a recall the keyword worker then took
+    # the GIL before the model could start (docs/benchmarks.md, "The model inside a
+    # recall"). Both encoders give the same ids, truncation and non-ASCII included.
+    texts = _reference()[0]
+    batch = embedder.embed_batch(texts)
+    tokenizer = embedder._tokenizer
+    recording = _Recording(tokenizer)
+    embedder._tokenizer = recording
+    try:
+        for text, row in zip(texts, batch, strict=True):
+            np.testing.assert_allclose(embedder.embed_batch([text])[0], row, atol=1e-5)
+            assert tokenizer.encode(text).ids == tokenizer.encode_batch([text])[0].ids
+        assert recording.calls == ["encode"] * len(texts)
+        embedder.embed_batch(texts[:2])
+        assert recording.calls[-1] == "encode_batch"
+    finally:
+        embedder._tokenizer = tokenizer
 
 
 def test_related_pairs_are_sane(embedder: MiniLMEmbedder) -> None:

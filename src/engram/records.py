@@ -118,10 +118,9 @@ class MemoryRecord:
 
     @property
     def other_role(self) -> str | None:
-        """The role of a turn that is not the user's (``assistant`` ...: mining files it
-        as ``metadata.role``), lower-cased; None for the user's own words. ``who`` is
-        not read: it names an author, and a note an agent writes about its user
-        (``who="assistant"``) states the user's facts."""
+        """The role (``metadata.role``, as mining files it) of a turn that is not the
+        user's, lower-cased; None for the user's own words. Not ``who``, an author: an
+        agent's note about its user (``who="assistant"``) states the user's facts."""
         role = self.metadata.get("role") if isinstance(self.metadata, dict) else None
         if isinstance(role, str) and role.strip().lower() in NOT_THE_USER:
             return role.strip().lower()

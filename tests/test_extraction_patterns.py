@@ -183,6 +183,13 @@ def test_a_name_ending_in_a_letter_outside_ascii_is_read_whole() -> None:
     assert names == ["Nestlé", "Danone", "Renault Mégane"]
 
 
+def test_a_name_opening_with_a_capital_outside_ascii_is_read() -> None:
+    # A name had to open with A-Z: "Émilie", "Łódź" and "Ørsted" were no names.
+    assert patterns.proper_names("I met Émilie at work.") == ["Émilie"]
+    assert patterns.proper_names("My friend Łukasz lives in Łódź.") == ["Łukasz", "Łódź"]
+    assert patterns.proper_names("We buy our power from Ørsted now.") == ["Ørsted"]
+
+
 def test_the_graph_names_a_brand_ending_in_an_accent_whole(mem: Memory) -> None:
     mem.add("The office coffee supplier is Nestlé.", user_id="ana")
     names = {e.name for e in mem.graph.entities(user_id="ana")}

@@ -370,8 +370,11 @@ ADJECTIVES_ED = word_set(
 # A run of one to four capitalised words ("Xenoblade Chronicles", "New York City"),
 # allowing "of" and "the" inside ("Bank of America"). A word ends in any letter or digit:
 # "Nestlé" and "Škoda Fabia" are whole names, not "Nestl".
+# A word starts with any capital letter ("Émilie", "Łukasz", "Ørsted"), not only A-Z.
+_CAPITAL = "".join(sorted({c for c in map(chr, range(0x250)) if c.isupper()}))
 _NAME_RUN = re.compile(
-    r"\b[A-Z][\w'’-]*[^\W_](?:\s+(?:(?:of|the|de|van|von)\s+){0,2}[A-Z][\w'’-]*[^\W_]){0,3}"
+    rf"\b[{_CAPITAL}][\w'’-]*[^\W_](?:\s+(?:(?:of|the|de|van|von)\s+){{0,2}}"
+    rf"[{_CAPITAL}][\w'’-]*[^\W_]){{0,3}}"
 )
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;\"(\n]\s*)$")
 #: Capitalised words that name no thing: pronouns and chat words, days and months

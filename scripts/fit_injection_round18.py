@@ -262,18 +262,24 @@ class Harness:
     net_real: np.ndarray
     comb_real: np.ndarray
 
-    def left_out(self, admit: Admit, more: More | None = None) -> tuple[list[int], int]:
+    def left_out(
+        self, admit: Admit, more: More | None = None, reports: Reports | None = None
+    ) -> tuple[list[int], int]:
         """Per left-out round its catches, and the left-out notes flagged, with the
         combination's flags kept where ``admit(network, texts)`` is true (and, with
-        ``more``, what ``more(texts, flagged)`` adds: round twenty's item view)."""
+        ``more``, what ``more(texts, flagged)`` adds: round twenty's item view; with
+        ``reports``, the texts ``reports(combined, texts)`` flags whatever the floors say:
+        round twenty-two's reported orders)."""
         counts, notes = [], 0
         for name, p in self.per.items():
             stack, th = self.stacks[name]
             test, left = self.sets[name]
-            s_t = stack.scores(p["st"], self.lexs[name][0]) >= th
-            s_n = stack.scores(p["sl"], self.lexs[name][1]) >= th
-            caught = np.asarray(p["rules_t"] | (s_t & admit(p["st"], test)))
-            noted = np.asarray(p["rules_n"] | (s_n & admit(p["sl"], left)))
+            c_t = stack.scores(p["st"], self.lexs[name][0])
+            c_n = stack.scores(p["sl"], self.lexs[name][1])
+            caught = np.asarray(p["rules_t"] | ((c_t >= th) & admit(p["st"], test)))
+            noted = np.asarray(p["rules_n"] | ((c_n >= th) & admit(p["sl"], left)))
+            if reports is not None:
+                caught, noted = caught | reports(c_t, test), noted | reports(c_n, left)
             if more is not None:
                 caught, noted = more(list(test), caught), more(list(left), noted)
             counts.append(int(caught.sum()))
@@ -290,6 +296,8 @@ class Harness:
 Admit = Callable[[np.ndarray, list[str]], np.ndarray]
 #: What a later view adds to the flags of texts: (texts, flagged) -> flagged.
 More = Callable[[list[str], np.ndarray], np.ndarray]
+#: What fires whatever the floors say: (combined scores, texts) -> flagged.
+Reports = Callable[[np.ndarray, list[str]], np.ndarray]
 
 
 def harness(data: mlp.Data, t: mlp.Training, out: Path) -> Harness:

@@ -176,9 +176,12 @@ def detector(floor: float, words: int, subject: bool = False) -> Detector:
     return replace(base, lexical=lexical)
 
 
-def left_out(data: mlp.Data, h: r18.Harness, found: Detector) -> tuple[list[int], int]:
+def left_out(
+    data: mlp.Data, h: r18.Harness, found: Detector, reports: r18.Reports | None = None
+) -> tuple[list[int], int]:
     """Per left-out round its catches and the notes flagged: the harness's scores with
-    the list floor and the fact floor of ``found``, its item view on top."""
+    the list floor and the fact floor of ``found``, its item view on top (and with
+    ``reports``, round twenty-two's reported orders)."""
     lexical = found.lexical
     assert lexical is not None
 
@@ -190,7 +193,7 @@ def left_out(data: mlp.Data, h: r18.Harness, found: Detector) -> tuple[list[int]
         ]
         return listed & ~np.array(stated, bool)
 
-    return h.left_out(admit, lambda texts, flagged: r20.added(data, found, texts, flagged))
+    return h.left_out(admit, lambda texts, flagged: r20.added(data, found, texts, flagged), reports)
 
 
 def cells(two: bool) -> list[tuple[str, Detector]]:

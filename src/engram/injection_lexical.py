@@ -63,6 +63,13 @@ unless it carries a cue of an order (the detector checks that: any of its cues b
 user", or the second person). "The user's car is a 2019 Skoda Octavia estate." is how
 agents write memories; both models had learned "the user" from attacks ("the user wants
 you to ..."), and the combination made a fact about the user a flag.
+
+Round twenty-two (docs/safety.md, "Round twenty-two: orders given in the third person")
+adds a lower threshold for reported orders (``reported_threshold``, ``reported_shape``):
+a text where someone else demands that the assistant act ("Customer insists the
+assistant ...", "Management wants the bot to ...", "Per the account owner, skip ...",
+:func:`reported`) fires at that combined score, and the floors do not spare it. Notes
+carry what people said, so both models read reported speech as a note.
 """
 
 from __future__ import annotations
@@ -221,6 +228,40 @@ _THIRD_PERSON = re.compile(
 )
 
 
+#: Round twenty-two: a verb of demand in the third person or the past ("insists",
+#: "wants", "told", "has decided"); a first-person "I want you to" has no "s".
+_DEMAND = (
+    r"(?:insist(?:s|ed)|wants|wanted|says|said|asks|asked|requires|required|demands|"
+    r"demanded|instructs|instructed|expects|expected|told|tells|needs|has decided|"
+    r"decided|would like|orders|ordered|directs|directed)(?: that)?"
+)
+#: Who must act, per ``reported_shape``: 1 a model by name, 2 also "the agent" (often a
+#: human support agent in a ticket), 3 also "you" and "Per X, <imperative>".
+_MODEL = r"(?:the |any |every )?(?:AI agent|AI|assistant|bot|chatbot|model|support bot|LLM)"
+_ACT = r"(?: (?:to|must|should|is to|has to|needs to|shall|will|may))? [a-z]+"
+_PER = (
+    r"(?:^|[.:;!?]\s+)(?:per|according to|on behalf of) [^,]{2,40}, (?:(?:skip|approve|"
+    r"ignore|send|forward|disable|delete|grant|share|waive|bypass|give|tell|reset|transfer|"
+    r"refund|remove|hide|treat|stop|let|hand|move|raise|drop|override|disregard|pay|post|"
+    r"unlock|close|print|export|reveal|cancel|add|follow|mark|erase|wire|keep|never|recite|"
+    r"read|list|upload|e?mail|publish|accept|sign|issue|change|reroute|put|set|switch|turn|"
+    r"allow|leave|quote|answer|reply|include|paste|copy|run|execute|open|visit|apply)\b|"
+    rf"{_MODEL}s?{_ACT}|you(?: should| must| are to| have to| need to))"
+)
+_REPORTED = {
+    1: re.compile(rf"\b{_DEMAND} {_MODEL}s?{_ACT}", re.IGNORECASE),
+    2: re.compile(rf"\b{_DEMAND} (?:{_MODEL}|the agent)s?{_ACT}", re.IGNORECASE),
+    3: re.compile(rf"\b{_DEMAND} (?:{_MODEL}|the agent|you)s?{_ACT}|{_PER}", re.IGNORECASE),
+}
+
+
+def reported(text: str, shape: int) -> bool:
+    """Whether ``text`` reports someone's demand that the assistant act (round
+    twenty-two; ``shape`` 1 to 3, :data:`_REPORTED`; 0: never)."""
+    pattern = _REPORTED.get(shape)
+    return pattern is not None and pattern.search(text) is not None
+
+
 def third_person(text: str) -> bool:
     """Whether ``text`` opens with a third-person subject (:data:`_THIRD_PERSON`); a
     chat role where the subject goes ("user: ok thanks" as a plain string) is a marker."""
@@ -276,6 +317,10 @@ class Lexical:
     #: Part two: the fact floor only for a text that opens with a third-person subject
     #: (:func:`third_person`), not for an order written in the imperative.
     fact_subject: bool = False
+    #: Round twenty-two: a reported order (:func:`reported` of ``reported_shape``) fires
+    #: at this combined score, whatever the floors say; 0 turns it off.
+    reported_threshold: float = 0.0
+    reported_shape: int = 0
 
     @classmethod
     def from_arrays(cls, data: Any) -> Lexical:
@@ -318,6 +363,12 @@ class Lexical:
         fact_subject = bool(data["fact_subject"]) if "fact_subject" in data else False
         if not 0.0 <= fact_floor <= 1.0 or fact_words < 0:
             raise ValueError("the fact floor needs a network score in [0, 1] and 0+ tokens")
+        reported_threshold = (
+            float(data["reported_threshold"]) if "reported_threshold" in data else 0.0
+        )
+        reported_shape = int(data["reported_shape"]) if "reported_shape" in data else 0
+        if not 0.0 <= reported_threshold < 1.0 or reported_shape not in (0, *_REPORTED):
+            raise ValueError("a reported order needs a threshold in [0, 1) and a shape of 0 to 3")
         pair = (float(stack[0]), float(stack[1]))
         return cls(
             coef,
@@ -338,6 +389,8 @@ class Lexical:
             fact_floor,
             fact_words,
             fact_subject,
+            reported_threshold,
+            reported_shape,
         )
 
     def probability(self, text: str) -> float:
@@ -374,11 +427,19 @@ class Lexical:
 
     def fires(self, network: np.ndarray, texts: list[str]) -> list[float | None]:
         """Per text, its combined probability when it reaches ``threshold`` and the
-        floor admits it (:meth:`admits`), else None."""
+        floor admits it (:meth:`admits`), or when it is a reported order at
+        ``reported_threshold`` (:meth:`reports`), else None."""
         return [
-            p if p >= self.threshold and self.admits(float(n), t) else None
+            p if (p >= self.threshold and self.admits(float(n), t)) or self.reports(p, t) else None
             for p, n, t in zip(self.combined(network, texts), network, texts, strict=True)
         ]
+
+    def reports(self, combined: float, text: str) -> bool:
+        """Whether ``text`` is a reported order (:func:`reported`) whose combined score
+        ``combined`` reaches ``reported_threshold``: it fires whatever the floors say."""
+        return bool(self.reported_threshold) and (
+            combined >= self.reported_threshold and reported(text, self.reported_shape)
+        )
 
     def combined(self, network: np.ndarray, texts: list[str]) -> np.ndarray:
         """The combination's probability for each text, from the network's probabilities

@@ -12,11 +12,11 @@ lets the cues and the embedding count together; docs/safety.md has every round's
 folds and figures.
 
 It runs where vectors are made, on new writes only (``add``, ``add_many``, ``update``),
-so it costs a dot product and a few regular expressions per memory. Being statistical
-it never refuses a write: a memory it fires on (and the rules passed) is quarantined as
-flag mode does (stored, its ``metadata["injection_flags"]`` naming the detector, left
-out of every context). The weights belong to one embedding model (the
-default MiniLM); with another embedder the detector is off and the rules stand alone.
+so it costs a dot product and a few regular expressions per memory. Being statistical it
+never refuses a write: a memory it fires on (and the rules passed) is quarantined as flag
+mode does (stored, its ``metadata["injection_flags"]`` naming the detector, left out of
+every context). The weights belong to one embedding model (the default MiniLM); with
+another embedder the detector is off and the rules stand alone.
 
 Round eighteen: engram renders a message list as ``"user: ..."`` / ``"assistant: ..."``
 lines, which both views had learned as forged turns; in a message-list memory a line's
@@ -25,7 +25,8 @@ labels (a second look, which decides). Every other marker still counts.
 
 Round twenty: a label is engram's only where engram framed a turn (a ``Transcript``), and
 the item view (``item_scores``) reads each cued item of a short list on its own. Round
-twenty-one: a short third-person fact with no cue of an order (:func:`ordered`) is a fact.
+twenty-one: a short third-person fact with no cue of an order (:func:`ordered`) is a fact;
+twenty-two: a reported order ("Management wants the bot to ...") has a view of its own.
 """
 
 from __future__ import annotations
@@ -417,6 +418,9 @@ class Detector:
             for i, p in self.second_look([bare[i] for i in again], embed, again).items():
                 found[i] = p
         out = [None if p is None else self.reason(p) for p in found]
+        if self.lexical is not None:  # round twenty-two: an order in reported speech
+            for i, p in self.lexical.reports(vectors, bare, [o is None for o in out]).items():
+                out[i] = f"{CODE}: a reported order gives {p:.2f} (reported view)"
         if embed is not None and self.lexical is not None and self.lexical.item_share:
             for i, p in self.item_scores(
                 [(i, b) for i, b in enumerate(bare) if out[i] is None], embed

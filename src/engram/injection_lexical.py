@@ -65,11 +65,14 @@ agents write memories; both models had learned "the user" from attacks ("the use
 you to ..."), and the combination made a fact about the user a flag.
 
 Round twenty-two (docs/safety.md, "Round twenty-two: orders given in the third person")
-adds a lower threshold for reported orders (``reported_threshold``, ``reported_shape``):
-a text where someone else demands that the assistant act ("Customer insists the
-assistant ...", "Management wants the bot to ...", "Per the account owner, skip ...",
-:func:`reported`) fires at that combined score, and the floors do not spare it. Notes
-carry what people said, so both models read reported speech as a note.
+adds the reported view when the file names it (``reported_coef``, ``reported_intercept``,
+``reported_threshold``, ``reported_shape``): a text where someone else demands that the
+assistant act ("Customer insists the assistant ...", "Management wants the bot to ...",
+"Per the account owner, skip ...", :func:`reported`) and that the other views pass is
+scored by a logistic of its own on the stored vector, fitted on reported orders and on
+the reported speech notes really hold ("Customer asked the agent to call her back"); it
+fires at ``reported_threshold``. Notes carry what people said, so both models read
+reported speech as a note.
 """
 
 from __future__ import annotations
@@ -77,6 +80,7 @@ from __future__ import annotations
 import math
 import re
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -262,6 +266,19 @@ def reported(text: str, shape: int) -> bool:
     return pattern is not None and pattern.search(text) is not None
 
 
+def _reported_view(data: Any) -> tuple[np.ndarray | None, float, float, int]:
+    """The reported view's keys of a file (none: the view is off), checked."""
+    if "reported_coef" not in data:
+        return None, 0.0, 0.0, 0
+    coef = np.asarray(data["reported_coef"], np.float64)
+    threshold, shape = float(data["reported_threshold"]), int(data["reported_shape"])
+    if coef.ndim != 1 or not np.isfinite(coef).all() or not 0.0 < threshold < 1.0:
+        raise ValueError("the reported view needs finite weights and a threshold in (0, 1)")
+    if shape not in _REPORTED:
+        raise ValueError(f"the reported view's shape must be one of {sorted(_REPORTED)}")
+    return coef, float(data["reported_intercept"]), threshold, shape
+
+
 def third_person(text: str) -> bool:
     """Whether ``text`` opens with a third-person subject (:data:`_THIRD_PERSON`); a
     chat role where the subject goes ("user: ok thanks" as a plain string) is a marker."""
@@ -317,8 +334,10 @@ class Lexical:
     #: Part two: the fact floor only for a text that opens with a third-person subject
     #: (:func:`third_person`), not for an order written in the imperative.
     fact_subject: bool = False
-    #: Round twenty-two: a reported order (:func:`reported` of ``reported_shape``) fires
-    #: at this combined score, whatever the floors say; 0 turns it off.
+    #: Round twenty-two: the reported view, a logistic on the vector of a text that is a
+    #: reported order (:func:`reported` of ``reported_shape``); None turns it off.
+    reported_coef: np.ndarray | None = None
+    reported_intercept: float = 0.0
     reported_threshold: float = 0.0
     reported_shape: int = 0
 
@@ -363,12 +382,7 @@ class Lexical:
         fact_subject = bool(data["fact_subject"]) if "fact_subject" in data else False
         if not 0.0 <= fact_floor <= 1.0 or fact_words < 0:
             raise ValueError("the fact floor needs a network score in [0, 1] and 0+ tokens")
-        reported_threshold = (
-            float(data["reported_threshold"]) if "reported_threshold" in data else 0.0
-        )
-        reported_shape = int(data["reported_shape"]) if "reported_shape" in data else 0
-        if not 0.0 <= reported_threshold < 1.0 or reported_shape not in (0, *_REPORTED):
-            raise ValueError("a reported order needs a threshold in [0, 1) and a shape of 0 to 3")
+        view = _reported_view(data)
         pair = (float(stack[0]), float(stack[1]))
         return cls(
             coef,
@@ -389,8 +403,7 @@ class Lexical:
             fact_floor,
             fact_words,
             fact_subject,
-            reported_threshold,
-            reported_shape,
+            *view,
         )
 
     def probability(self, text: str) -> float:
@@ -427,19 +440,28 @@ class Lexical:
 
     def fires(self, network: np.ndarray, texts: list[str]) -> list[float | None]:
         """Per text, its combined probability when it reaches ``threshold`` and the
-        floor admits it (:meth:`admits`), or when it is a reported order at
-        ``reported_threshold`` (:meth:`reports`), else None."""
+        floor admits it (:meth:`admits`), else None."""
         return [
-            p if (p >= self.threshold and self.admits(float(n), t)) or self.reports(p, t) else None
+            p if p >= self.threshold and self.admits(float(n), t) else None
             for p, n, t in zip(self.combined(network, texts), network, texts, strict=True)
         ]
 
-    def reports(self, combined: float, text: str) -> bool:
-        """Whether ``text`` is a reported order (:func:`reported`) whose combined score
-        ``combined`` reaches ``reported_threshold``: it fires whatever the floors say."""
-        return bool(self.reported_threshold) and (
-            combined >= self.reported_threshold and reported(text, self.reported_shape)
-        )
+    def reports(
+        self, vectors: np.ndarray, texts: Sequence[str], passed: Sequence[bool]
+    ) -> dict[int, float]:
+        """Per text the other views passed (``passed[i]``) that is a reported order
+        (:func:`reported`), its reported view's probability (the logistic on its row of
+        ``vectors``) when that reaches ``reported_threshold``."""
+        coef = self.reported_coef
+        if coef is None:
+            return {}
+        out: dict[int, float] = {}
+        for i, (text, free) in enumerate(zip(texts, passed, strict=True)):
+            if free and reported(text, self.reported_shape):
+                z = float(np.asarray(vectors[i], np.float64) @ coef) + self.reported_intercept
+                if (p := _sigmoid(z)) >= self.reported_threshold:
+                    out[i] = p
+        return out
 
     def combined(self, network: np.ndarray, texts: list[str]) -> np.ndarray:
         """The combination's probability for each text, from the network's probabilities

@@ -61,7 +61,7 @@ attacks of 66; hidden-item attacks of 240; lists ``check``; agent ``check``:
 - ``T`` 0.8: 157 / 56, 167 / 74, 189 / 74 (real 4).
 - ``T`` 0.9: 146 / 50, 154 / 61, 175 / 61 (real 3).
 - ``T`` 0.95: 136 / 44, 142 / 50, 156 / 50 (real 3).
-- ``T`` 0.97: 129 / 42, 133 / 48, (``S`` 3 in the log).
+- ``T`` 0.97: 129 / 42, 133 / 48, 142 / 48 (real 3).
 - every cell: left-out 549 (25) (no left-out text is a reported order the shipped
   detector passes), facts 1 / 2 and 65 or 66, hidden 213, lists 1, agent 1; real 1 for
   ``S`` 1 and 2.
@@ -86,6 +86,43 @@ The rule is part one's with the training figures out of fold: the most out-of-fo
 training attacks caught, within (a) to (e), (d) read out of fold; ties go to fewer
 out-of-fold benign rows, then the higher ``P``, the smaller ``C``, the smaller ``S``.
 Ship rule: part one's.
+
+Part two ran (14:20-14:25 UTC). The shipped detector: training attacks 113 of 240,
+benign 26 of 480; left-out 549 (25); real 1; facts ``check`` 2, attacks 65; lists
+``check`` 1, attacks 82; agent ``check`` 1; hidden 213. Each cell: out-of-fold training
+attacks / benign; real texts (where not 1); every other figure as the shipped detector's
+but the facts attacks at 66 where the view adds one:
+
+- ``S`` 2, ``C`` 0.3: ``P`` 0.5 181 / 82; 0.7 130 / 28; 0.8 115 / 26; 0.9 113 / 26.
+- ``S`` 2, ``C`` 1: 181 / 67; 148 / 33; 130 / 28; 118 / 26.
+- ``S`` 2, ``C`` 3: 180 / 65; 164 / 35; **145 / 30**; 129 / 27.
+- ``S`` 3, ``C`` 0.3: 236 / 121 (real 26, left-out notes 26); 174 / 32 (real 15);
+  124 / 26 (real 2); 113 / 26.
+- ``S`` 3, ``C`` 1: 226 / 87 (real 24); 194 / 38 (real 18); 162 / 29 (real 6); 124 / 26
+  (real 2).
+- ``S`` 3, ``C`` 3: 224 / 81 (real 24); 209 / 40 (real 19); 183 / 33 (real 15); 149 / 29
+  (real 5).
+- every cell: left-out 549 (101 / 135 / 92 / 134 / 87), notes 25 (26 in one); facts
+  ``check`` 2; lists ``check`` 1, attacks 82; agent ``check`` 1; hidden 213.
+
+Shape 3's "you" and "Per X," forms read 26 real texts as reported orders ("she told
+you to ...") and the view fires on up to 26 of them, so (b) leaves it only at ``P`` 0.8
+to 0.9 with ``C`` 0.3 to 1 (124 at most). Within (a) to (d) the most out-of-fold catches
+are **``S`` 2, ``C`` 3, ``P`` 0.8: 145 of 240 (shipped 113), 30 of 480 benign (26, +4)**,
+chosen (``CHOSEN``).
+
+Written (``--write``, 14:25): the shipped ``injection_lexical.npz`` with the view's four
+keys, fitted on the 344 gated rows (this round's and the ``tune`` halves'), 128,251 bytes
+(125,940 before), 324,576 with the network. Timing (``--timing``, every eighth real text,
+1,036, interleaved per text against round twenty-one's file; load 5.2 to 5.9): median
+0.292 -> 0.290 ms, mean 2.83 -> 3.01, p95 17.0 -> 18.6 ms: within (e).
+
+Read once (14:26, ``--read``, the same fp32 embeddings, round twenty-one's file as
+``--before``): English catches on held-out 2 to 17 the same on every fold (92, 98, 109,
+96, 102, 110, 108, 85, 83, 87, 79, 95, 87, 85, 86, 71), overall and benign notes the
+same; **held-out 18: English 58 -> 64 of 80 (0.725 -> 0.80), overall 63 -> 69 of 88,
+benign notes 3 -> 4 of 50** (rules alone 12 of 80, 13 of 88, 0 notes); real texts 1 of
+8,288 (``locomo/conv-41/D6:13``) for both. **By the ship rule the choice ships.**
 
     python scripts/fit_injection_round22.py [--data ../shared/bench] --cache PATH
         --scores DIR [--combine] [--combine2] [--write PATH] [--timing LEXICAL]
@@ -122,7 +159,7 @@ SHAPES = (1, 2, 3)
 #: Part two's cells: shapes, the logistic's ``C`` and the view's thresholds.
 SHAPES2, CS, PS = (2, 3), (0.3, 1.0, 3.0), (0.5, 0.7, 0.8, 0.9)
 #: What ``--write`` adds to the shipped lexical file: part two's (shape, C, P), by the rule.
-CHOSEN: tuple[int, float, float] | None = None
+CHOSEN: tuple[int, float, float] | None = (2, 3.0, 0.8)
 
 
 @dataclass(frozen=True)

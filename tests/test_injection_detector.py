@@ -378,6 +378,9 @@ def test_eighth_held_out_fold_english_recall_meets_the_issue_target(
 #: Held-out 17, written in round twenty: rules alone 22 of 80, round nineteen's detector
 #: 68 (0.85), round twenty's (the item view, shipped) 71 (0.8875), overall 79 of 88; the
 #: item view also lifted held-out 8, 10, 11 and 12 to 108, 83, 87 and 79 ("Round twenty").
+#: Held-out 18, written in round twenty-two (a third of it orders in reported speech):
+#: rules alone 12 of 80, round twenty-one's detector 58 (0.725), round twenty-two's (the
+#: reported view, shipped) 64 (0.80), overall 69 of 88 ("Round twenty-two").
 NEWEST_FLOORS = {
     "held_out_9": 82,
     "held_out_10": 79,
@@ -388,6 +391,7 @@ NEWEST_FLOORS = {
     "held_out_15": 82,
     "held_out_16": 83,
     "held_out_17": 68,
+    "held_out_18": 61,
 }
 #: The folds round fifteen's detector lifts to issue 26's 0.90 English: 109 of 120 (0.91),
 #: 111 of 118 (0.94) and 95 of 104 (0.91); round twenty's item view held-out 11, 87 of 96
@@ -407,13 +411,13 @@ def test_later_held_out_folds_meet_the_overall_target_and_keep_their_catches(
 
 #: Why the 0.90 English target stays a strict expected failure on the other folds.
 UNMET_REASON = (
-    "round twenty-one's detector (the network with the lexical view, round eighteen's "
-    "floor, round nineteen's list floor, round twenty's item view and round twenty-one's "
-    "fact floor, which moved no English catch) reaches 0.86 (96/111), 0.86 "
+    "round twenty-two's detector (the network with the lexical view, round eighteen's "
+    "floor, round nineteen's list floor, round twenty's item view, round twenty-one's "
+    "fact floor and round twenty-two's reported view) reaches 0.86 (96/111), 0.86 "
     "(102/118), 0.87 (85/98), 0.865 (83/96), 0.81 (79/98), 0.85 (87/102), 0.885 (85/96), "
-    "0.86 (86/100) and 0.8875 (71/80) English on the fifth, sixth, ninth, tenth, twelfth "
-    "and fourteenth to seventeenth held-out folds, under issue 26's 0.90; docs/safety.md "
-    "(rounds fifteen to twenty-one)"
+    "0.86 (86/100), 0.8875 (71/80) and 0.80 (64/80) English on the fifth, sixth, ninth, "
+    "tenth, twelfth and fourteenth to eighteenth held-out folds, under issue 26's 0.90; "
+    "docs/safety.md (rounds fifteen to twenty-two)"
 )
 
 
@@ -457,13 +461,15 @@ def test_benign_notes_and_real_texts_are_not_flagged(measured: dict[str, object]
     assert hard["held_out_15"]["flagged"] <= 5, hard["held_out_15"]["examples"]
     assert hard["held_out_16"]["flagged"] <= 6, hard["held_out_16"]["examples"]
     assert hard["held_out_17"]["flagged"] <= 3, hard["held_out_17"]["examples"]
+    # Round twenty-two's fold: 3 of 50 before its reported view, 4 with it.
+    assert hard["held_out_18"]["flagged"] <= 4, hard["held_out_18"]["examples"]
     # Round fifteen's ship rule held the notes over held-out 2 to 14 at round eleven's
     # network's 43 (round fifteen's detector 42); with held-out 15's 5, 47, with
     # held-out 16's 5, 52 (fp32). Round twenty's item view costs 6 more over held-out 2
-    # to 16 (held-out 9 4 -> 6, 14 9 -> 12, 16 5 -> 6: 57) and held-out 17 flags 3: 60,
-    # and one more for noise at the threshold.
+    # to 16 (held-out 9 4 -> 6, 14 9 -> 12, 16 5 -> 6: 57) and held-out 17 flags 3: 60;
+    # held-out 18 flags 4: 64; and one more for noise at the threshold.
     later = [f for f in injection.FOLDS if f.startswith("held_out_")]
-    assert sum(hard[f]["flagged"] for f in later) <= 61
+    assert sum(hard[f]["flagged"] for f in later) <= 65
     fp = measured["false_positives"]
     assert fp["flagged"] == 0, fp["examples"]  # type: ignore[index]
 

@@ -19,14 +19,12 @@ every context). The weights belong to one embedding model (the default MiniLM); 
 another embedder the detector is off and the rules stand alone.
 
 Round eighteen: engram renders a message list as ``"user: ..."`` / ``"assistant: ..."``
-lines, which both views had learned as forged turns; in a message-list memory a line's
-leading label is engram's, and a write the scores fire on is read again without the
-labels (a second look, which decides). Every other marker still counts.
-
-Round twenty: a label is engram's only where engram framed a turn (a ``Transcript``), and
-the item view (``item_scores``) reads each cued item of a short list on its own. Round
-twenty-one: a short third-person fact with no cue of an order (:func:`ordered`) is a fact;
-twenty-two: a reported order ("Management wants the bot to ...") has a view of its own.
+lines, which both views had learned as forged turns; a write the scores fire on is read
+again without engram's labels (a second look, which decides; every other marker counts),
+and since round twenty a label is engram's only where engram framed a turn (a
+``Transcript``). Round twenty's item view (``item_scores``) reads each cued item of a
+short list on its own; round twenty-one spares a short third-person fact with no cue of an
+order (:func:`ordered`); round twenty-two reads a reported order on its own.
 """
 
 from __future__ import annotations
@@ -162,8 +160,7 @@ def unlabelled(text: str) -> str:
 
 
 def framed(text: str) -> bool:
-    """Whether ``text`` is a message list engram rendered (a ``Transcript``): a plain
-    string's body, even stored as type ``message``, has no labels of engram's."""
+    """Whether ``text`` is a message list engram rendered (a ``Transcript``), labelled."""
     return getattr(text, "turns", None) is not None
 
 
@@ -231,8 +228,7 @@ def ordered(text: str) -> bool:
 
 
 def cued_sentences(text: str, size: int = 1) -> list[str]:
-    """The pieces of ``text`` the sentence view embeds: its :func:`windows` of ``size``
-    sentences that are :func:`gated`."""
+    """The pieces of ``text`` the sentence view embeds: its :func:`gated` :func:`windows`."""
     return [piece for piece in windows(text, size) if gated(piece)]
 
 

@@ -124,6 +124,10 @@ same; **held-out 18: English 58 -> 64 of 80 (0.725 -> 0.80), overall 63 -> 69 of
 benign notes 3 -> 4 of 50** (rules alone 12 of 80, 13 of 88, 0 notes); real texts 1 of
 8,288 (``locomo/conv-41/D6:13``) for both. **By the ship rule the choice ships.**
 
+Both grids read the shipped files of the time, round twenty-one's (``git show
+62366e3:src/engram/data/injection_lexical.npz``, as ``--before``); with this round's
+file in ``engram/data`` their shipped cells include the view.
+
     python scripts/fit_injection_round22.py [--data ../shared/bench] --cache PATH
         --scores DIR [--combine] [--combine2] [--write PATH] [--timing LEXICAL]
         [--read LEXICAL] [--before LEXICAL]
@@ -204,14 +208,7 @@ def cells() -> list[tuple[str, Detector]]:
 
 def combine(data: mlp.Data, t: mlp.Training, out: Path) -> None:
     """Every cell's line, the shipped cell's first."""
-    h = r18.harness(data, t, out)
-    real = list(t.real_all)
-    rules_real = np.array([bool(scan(x)) for x in real])
-    vectors = data.features(real, 0.0)[:, : -mlp.N_CUES]
-
-    def embed(batch: list[str]) -> np.ndarray:
-        return data.features(list(batch), 0.0)[:, : -mlp.N_CUES]
-
+    h, real = r18.harness(data, t, out), list(t.real_all)
     probe, lists, agent = r21.facts(), r19.lists(), r18.agent_halves()
     hidden = injection_training20.ATTACKS
     train = {"attacks": injection_training22.ATTACKS, "benign": injection_training22.BENIGN}
@@ -219,9 +216,7 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path) -> None:
         lexical = found.lexical
         assert lexical is not None
         counts, notes = r21.left_out(data, h, found, combined_reports(lexical))
-        flagged = rules_real | np.array(
-            [r is not None for r in found.reasons(vectors, real, embed)]
-        )
+        flagged = ~passed(data, found, real)
         pr, li = r18.counted(data, found, probe), r18.counted(data, found, lists)
         ag, tr = r18.counted(data, found, agent, True), r18.counted(data, found, train)
         print(

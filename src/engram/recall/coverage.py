@@ -85,10 +85,23 @@ _SPAN = re.compile(
 )
 
 
+# Every cue above holds one of these (lower-cased): most questions hold none, and a few
+# substring tests cost a fraction of the regular expressions (docs/benchmarks.md, T1).
+_STEMS = (
+    *("summar", "overview", "recap", "sum up", "sums up", "summed up", "catch me up"),
+    *("how has", "how have", "how had", "how did", "how many", "how much"),
+    *("order", "sequence", "chronolog", "timeline"),
+    *("total", "altogether", "all together", "in all", "add up", "adds up", "added up"),
+)
+
+
 @lru_cache(maxsize=4096)
 def shape(query: str) -> Shape | None:
     """The thread shape ``query`` asks for, or None for an ordinary question. Order
     wins over summary (a timeline of events is asked as a sequence), summary over total."""
+    lowered = query.lower()
+    if not any(stem in lowered for stem in _STEMS):
+        return None
     if _ORDER.search(query):
         return Shape.ORDER
     if _SUMMARY.search(query):

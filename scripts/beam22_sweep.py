@@ -10,7 +10,8 @@ often ``coverage.shape`` fires per ability. Usage (a kept store of each, as
 
     PYTHONPATH=src python scripts/beam22_sweep.py BEAM_STORE LOCOMO_STORE [VARIANT...]
 
-Named variants print their per-ability table too (e.g. ``"n50 f0.5 o0.5 r0"``).
+Named variants print their per-ability table too (e.g. ``"n50 f0.5 o0.5 r0"``);
+``--quick`` leaves out the centroid variants, which embed every thread question's hits.
 """
 
 from __future__ import annotations
@@ -58,8 +59,8 @@ def recalled(store: str, dataset: Dataset, limit: int, vectors: bool) -> list[As
 
 def reorder(hits: list[Hit], asked: Shape, rows: Any, v: dict[str, Any]) -> list[Hit]:
     """One variant: an optional centroid rescoring (``k`` top hits' mean vector, weight
-    ``w``), then the spread with ``rounds`` rounds (0: all) and ``others`` applied to the
-    shapes in ``weighed``."""
+    ``w``), then the spread with ``rounds`` rounds (0: all; after them the rest of the head
+    in its ordinary order) and ``others`` applied to the shapes in ``weighed``."""
     if v.get("w") and rows is not None:
         centre = rows[: v["k"]].mean(axis=0)
         cosines = rows @ (centre / np.linalg.norm(centre))
@@ -68,6 +69,10 @@ def reorder(hits: list[Hit], asked: Shape, rows: Any, v: dict[str, Any]) -> list
         hits = [replace(hits[i], score=float(mixed[i])) for i in np.argsort(-mixed)]
     if not v.get("spread", True):
         return hits
+    if v.get("lead"):  # the ordinary first ``lead`` hits stay in place
+        k = v["lead"]
+        rest = reorder(hits[k:], asked, None, {**v, "lead": 0, "n": v["n"] - k})
+        return [*hits[:k], *rest]
     others = v["others"] if asked in v.get("weighed", (Shape.ORDER,)) else 1.0
     # ORDER: the shape whose spread weighs ``others`` (1.0 leaves every hit as it is).
     spread = coverage.spread(hits, Shape.ORDER, top_n=v["n"], floor=v["floor"], others=others)
@@ -83,7 +88,7 @@ def reorder(hits: list[Hit], asked: Shape, rows: Any, v: dict[str, Any]) -> list
             early.append(h)
         firsts[coverage.bucket_of(h)] = seen + 1
     taken = {h.id for h in early}
-    return [*early, *(h for h in spread[: len(head)] if h.id not in taken), *hits[v["n"] :]]
+    return [*early, *(h for h in head if h.id not in taken), *hits[v["n"] :]]
 
 
 def scored(dataset: Dataset, q: Question, hits: list[Hit]) -> dict[str, float]:
@@ -107,6 +112,7 @@ def run(data: Dataset, asked: list[Asked], v: dict[str, Any] | None) -> dict[str
         if data.name == "beam" and "msg_r@10" in m:
             for key in ("all", q.category):
                 rows[f"{key} {fold(conv)}"].append(m["msg_r@10"])
+                rows[f"R@5 {key} {fold(conv)}"].append(m["msg_r@5"])
         elif data.name != "beam":
             for metric in ("session_r@5", "turn_r@10"):
                 for key in ("all", q.category):
@@ -117,17 +123,23 @@ def run(data: Dataset, asked: list[Asked], v: dict[str, Any] | None) -> dict[str
 def main(beam_store: str, locomo_store: str, shown: set[str]) -> None:
     bdata = beam.load("../shared/bench/beam-100k")
     ldata = locomo.load("../shared/bench/locomo/locomo10_dev.json")
-    bq, lq = recalled(beam_store, bdata, 100, True), recalled(locomo_store, ldata, 50, False)
+    quick = "--quick" in shown  # no centroid variants (they embed every thread hit again)
+    bq = recalled(beam_store, bdata, 100, not quick)
+    lq = recalled(locomo_store, ldata, 50, False)
     fires = Counter((q.category, str(coverage.shape(q.text))) for q, *_ in bq + lq)
     print("shape per ability:", sorted(fires.items()))
     variants: dict[str, dict[str, Any] | None] = {"base": None}
     for n, floor, others, rounds in product((20, 30, 50, 100), (0, 0.5, 0.7), (1, 0.5), (0, 2)):
         v = {"n": n, "floor": floor, "others": others, "rounds": rounds}
         variants[f"n{n} f{floor} o{others} r{rounds}"] = v
+    for lead in (1, 2, 3):
+        v = {"n": 50, "floor": 0.5, "others": 0.5, "lead": lead}
+        variants[f"n50 f0.5 o0.5 lead{lead}"] = v
     for others in (0.5, 0.8):  # the user's words preferred for totals too
         v = {"n": 50, "floor": 0.5, "others": others, "weighed": (Shape.ORDER, Shape.TOTAL)}
         variants[f"n50 f0.5 o{others} order+total"] = v
-    for k, w, spread in product((3, 5, 10, 20), (0.3, 0.5, 0.7, 1.0), (False, True)):
+    centroids = [] if quick else product((3, 5, 10, 20), (0.3, 0.5, 0.7, 1.0), (False, True))
+    for k, w, spread in centroids:
         v = {"n": 50, "floor": 0.5, "others": 0.5, "k": k, "w": w, "spread": spread}
         variants[f"centroid k{k} w{w}" + (" + spread" if spread else "")] = v
     base_b, base_l = run(bdata, bq, None), run(ldata, lq, None)
@@ -139,6 +151,7 @@ def main(beam_store: str, locomo_store: str, shown: set[str]) -> None:
         print(
             f"{name:34s} A {mean['all A']:.4f} ({mean['all A'] - base['all A']:+.4f})"
             f"  B {mean['all B']:.4f} ({mean['all B'] - base['all B']:+.4f})"
+            f"  R@5 {mean['R@5 all A']:.3f} / {mean['R@5 all B']:.3f}"
             f"  LoCoMo worst category {worst:+.4f}"
         )
         if name in shown or name == "base":

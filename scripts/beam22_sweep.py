@@ -74,6 +74,7 @@ def reorder(hits: list[Hit], asked: Shape, rows: Any, v: dict[str, Any]) -> list
         rest = reorder(hits[k:], asked, None, {**v, "lead": 0, "n": v["n"] - k})
         return [*hits[:k], *rest]
     others = v["others"] if asked in v.get("weighed", (Shape.ORDER,)) else 1.0
+    others = v.get("per_shape", {}).get(asked, others)  # e.g. the assistant's, for summaries
     # ORDER: the shape whose spread weighs ``others`` (1.0 leaves every hit as it is).
     spread = coverage.spread(hits, Shape.ORDER, top_n=v["n"], floor=v["floor"], others=others)
     if not v.get("rounds"):
@@ -135,6 +136,11 @@ def main(beam_store: str, locomo_store: str, shown: set[str]) -> None:
     for lead in (1, 2, 3):
         v = {"n": 50, "floor": 0.5, "others": 0.5, "lead": lead}
         variants[f"n50 f0.5 o0.5 lead{lead}"] = v
+    for others in (0.25, 0.0):  # the assistant's turns weigh less still (order questions)
+        variants[f"n50 f0.5 o{others} r0"] = {"n": 50, "floor": 0.5, "others": others}
+    for more in (1.2, 1.5, 2.0):  # summaries: the assistant's long answers preferred
+        v = {"n": 50, "floor": 0.5, "others": 0.5, "per_shape": {Shape.SUMMARY: more}}
+        variants[f"n50 f0.5 o0.5, summaries' assistant x{more}"] = v
     for others in (0.5, 0.8):  # the user's words preferred for totals too
         v = {"n": 50, "floor": 0.5, "others": others, "weighed": (Shape.ORDER, Shape.TOTAL)}
         variants[f"n50 f0.5 o{others} order+total"] = v

@@ -462,6 +462,9 @@ class RecallConfig:
     diversity_margin: float = field(default=0.05, metadata=_range(0.0, 1.0))
     diversity_top_n: int = field(default=20, metadata=_range(2, 1000))
     mmr_lambda: float = field(default=0.7, metadata=_range(0.0, 1.0))
+    coverage_top_n: int = field(default=50, metadata=_range(0, 1000))
+    """issue 24: a question about a whole thread (a summary, an order, a total) has this many
+    first hits spread over its sessions or days (recall/coverage.py); 0: off (docs/recall.md)."""
     decompose: bool = False
     """issue 24: a question that joins two names ("Jon and Gina") or says both, compare,
     before or after is also ranked as its two parts, and the three rankings are
@@ -473,10 +476,9 @@ class RecallConfig:
     such as a conversation's speakers; None embeds the whole query (docs/recall.md,
     "Anchor names"; measured in docs/benchmarks.md, "Evidence spread over sessions")."""
     flagged_context: str = field(default="omit", metadata=_choices("omit", "mark"))
-    """What the context block does with memories the injection scan flagged (flag mode):
-    leave them out (the default: flagged text never reaches a prompt), or show them
-    inside an explicit untrusted marker. Either way the hit, with its flags, stays in
-    ``Recall.hits``."""
+    """What the context block does with memories the injection scan flagged (flag mode): leave them
+    out (the default: flagged text never reaches a prompt), or show them inside an explicit
+    untrusted marker. Either way the hit, with its flags, stays in ``Recall.hits``."""
     chunk_chars: int = field(default=0, metadata=_range(0, 100_000))
     """A memory whose embedded text is longer than this also gets a vector per window of
     this size past its head; 0 writes none. Read at write time (``engram reindex`` fills
@@ -494,14 +496,13 @@ class RecallConfig:
     only the context goes) was chosen on BEAM dev chats 1-5 and held on 6-10, and the
     swap held too (issue 24; docs/benchmarks.md, "BEAM in two folds")."""
     keyword_spread_rank: int = field(default=4, metadata=_range(0, 1000))
-    """Weighted fusion scales the keyword leg of memories outside any session by how far
-    its best match stands above its k-th best, ``(b1 - bk) / b1``: when k memories match
-    a query about as well as the best, the keyword leg cannot pick the context and stops
-    burying the dense leg's nearest memories under common words; a session's turns keep
-    the whole leg (there, through its context, it finds the gold); 0: the keyword leg's
-    full weight always. k = 4, the context's size, was chosen on the paraphrase
-    calibration stores padded to 311 and 2,011 memories (issue 24, round 9;
-    docs/benchmarks.md)."""
+    """Weighted fusion scales the keyword leg of memories outside any session by how far its best
+    match stands above its k-th best, ``(b1 - bk) / b1``: when k memories match a query about as
+    well as the best, the keyword leg cannot pick the context and stops burying the dense leg's
+    nearest memories under common words; a session's turns keep the whole leg (there, through its
+    context, it finds the gold); 0: the keyword leg's full weight always. k = 4, the context's size,
+    was chosen on the paraphrase calibration stores padded to 311 and 2,011 memories (issue 24,
+    round 9; docs/benchmarks.md)."""
     keyword_spread_margin: float = field(default=0.02, metadata=_range(0.0, 1.0))
     """Notes and session turns among the candidates: the turns' keyword leg is scaled
     by the spread too when a note is the nearest by cosine, nearer than every turn by
@@ -545,17 +546,16 @@ class RecallConfig:
     """Build term indexes on a worker thread (FTS5 answers meanwhile); False builds one
     inside the first keyword search that needs it."""
     stale_fact_factor: float = field(default=0.1, metadata=_range(0.0, 1.0))
-    """issue 28 (FEATURES G2): in a recall that asks about the present ("now",
-    "currently", "these days", "where do I live?"...), a memory that stated a fact the
-    graph has since closed (the 12V battery once the 48V one replaced it) has its fused
-    score multiplied by this; 1.0 turns it off. 0.2 was chosen on fold A of ``engram
-    bench changes`` (a "now" question worded like the old fact ranks the newer memory
-    first in 0.911 of change stories at 0.2, 0.214 at 0.5, 0 at 1.0); 0.1 on the user
-    questions (session nineteen, now20): an old statement that holds the question's
-    words ("I work at Acme Corp doing QA." asked "what company do I work for
-    currently?") still outranked "I've been at Initech since March" at 0.2. The new
-    fact first: folds A, C, E, G (tuned) 91/96 at 0.2 -> 96/96, B, D (the check) 46/48
-    -> 48/48; docs/benchmarks.md, "Recall answers the new fact (now20)"."""
+    """issue 28 (FEATURES G2): in a recall that asks about the present ("now", "currently", "these
+    days", "where do I live?"...), a memory that stated a fact the graph has since closed (the 12V
+    battery once the 48V one replaced it) has its fused score multiplied by this; 1.0 turns it off.
+    0.2 was chosen on fold A of ``engram bench changes`` (a "now" question worded like the old fact
+    ranks the newer memory first in 0.911 of change stories at 0.2, 0.214 at 0.5, 0 at 1.0); 0.1 on
+    the user questions (session nineteen, now20): an old statement that holds the question's words
+    ("I work at Acme Corp doing QA." asked "what company do I work for currently?") still outranked
+    "I've been at Initech since March" at 0.2. The new fact first: folds A, C, E, G (tuned) 91/96 at
+    0.2 -> 96/96, B, D (the check) 46/48 -> 48/48; docs/benchmarks.md, "Recall answers the new fact
+    (now20)"."""
     residual_weight: float = field(default=0.0, metadata=_range(0.0, 10.0))
     """issue 24 (R1): the question without its anchor names (``residual_share``) ranks
     the candidates a second time by cosine, and each gains ``residual_weight / (k +

@@ -31,6 +31,7 @@ from engram.recall import (
     anchors,
     completion,
     context,
+    coverage,
     dampening,
     decompose,
     diversity,
@@ -302,7 +303,7 @@ class Retriever:
         # seed 000: over-fetch SEMANTIC_CANDIDATES, re-rank, return MAX_CONTEXT_OBSERVATIONS.
         # A reranker sees its whole head (seed 003: "the top 20 candidates").
         head = cfg.rerank_top_n if cfg.rerank != "none" else 0
-        pool = pool[: max(cfg.candidates, request.limit, head)]
+        pool = pool[: max(cfg.candidates, request.limit, head, coverage.depth(request.query, cfg))]
         if request.matches is None:
             missing = [i for i in pool if i not in records]
             records.update(self.memories.get_many(request.namespace, missing))
@@ -517,16 +518,9 @@ class Retriever:
         hits, found = recent_hits(self.memories, request, cfg)
         warnings.append("query has no keywords and vectors are unavailable: most recent shown")
         clock.lap("recent")
+        mode = RecallMode.RECENT
         return self._finish(
-            request,
-            cfg,
-            hits,
-            RecallMode.RECENT,
-            clock,
-            warnings,
-            floor=False,
-            found=found,
-            lead=lead,
+            request, cfg, hits, mode, clock, warnings, floor=False, found=found, lead=lead
         )
 
     def _finish(
@@ -559,6 +553,8 @@ class Retriever:
                 request.query, hits, model, cfg, self.calibration, read
             )
             clock.lap("abstain")
+        if floor:  # issue 24: a question about a whole thread sees it spread over time
+            hits = coverage.apply(request.query, cfg, hits)
         hits = fitted = hits[: request.limit]
         if request.budget_tokens is not None:
             hits = packing.pack_budget(hits, request.budget_tokens, fmt.hit_cost(cfg.context_style))

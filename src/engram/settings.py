@@ -569,6 +569,22 @@ class RecallConfig:
     residual_share: float = field(default=0.2, metadata=_range(0.0, 1.0))
     """issue 24 (R1): a name is an anchor when more than this share of the namespace's
     memories mention it (as ``anchor_share``, which replaces the dense query instead)."""
+    statement: str = field(default="off", metadata=_choices("off", "leg", "query", "mean"))
+    """issue 24 (Q1): the question read as the statement that would answer it ("What
+    has Melanie painted?" -> "Melanie painted", ``recall/statement.py``, rules, no
+    model): "leg" ranks the candidates a second time by their cosine to it and each
+    gains ``statement_weight / (statement_k + rank)`` (R1's fusion; the question's
+    cosines, which the abstain decision reads, do not move); "query" embeds it instead
+    of the question for the dense leg, "mean" the mean of both vectors. Off: on LoCoMo
+    dev no setting lifted multi-hop session R@5 on both folds without losing a
+    category (docs/benchmarks.md, "Evidence spread over sessions", Q1)."""
+    statement_weight: float = field(default=0.5, metadata=_range(0.0, 10.0))
+    """issue 24 (Q1): the weight of the "leg" fusion."""
+    statement_k: int = field(default=10, metadata=_range(1, 1000))
+    """issue 24 (Q1): the rank constant of the "leg" fusion."""
+    statement_person: str = field(default="third", metadata=_choices("third", "first"))
+    """issue 24 (Q1): "first" restates a named subject as its owner would ("What has
+    Melanie painted?" -> "I painted"), the way people state their own news."""
 
 
 @dataclass(frozen=True, slots=True)

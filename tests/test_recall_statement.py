@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -77,7 +79,7 @@ def test_questions_among_memories_are_told_apart() -> None:
 
 def test_a_query_and_its_statement_cost_one_model_call() -> None:
     embedder, cache = HashEmbedder(), QueryVectorCache()
-    cfg = RecallConfig(statement="leg")
+    cfg = RecallConfig(statement="leg", statement_person="third")
     asked, said = statement.vectors("What has Melanie painted?", "x", cfg, embedder, cache)
     assert embedder.calls == 1 and said is not None
     assert np.allclose(said, embedder.embed_batch(["Melanie painted"])[0])
@@ -88,7 +90,7 @@ def test_a_query_and_its_statement_cost_one_model_call() -> None:
     off = statement.vectors("What has Melanie painted?", "y", RecallConfig(), embedder, cache)
     assert off[1] is None and embedder.calls == calls + 1
     mean, none = statement.vectors(
-        "What has Melanie painted?", "x", RecallConfig(statement="mean"), embedder, cache
+        "What has Melanie painted?", "x", replace(cfg, statement="mean"), embedder, cache
     )
     assert none is None and np.isclose(float(np.linalg.norm(mean)), 1.0)
     assert np.allclose(mean, (asked + said) / np.linalg.norm(asked + said), atol=1e-6)

@@ -463,15 +463,12 @@ class RecallConfig:
     diversity_top_n: int = field(default=20, metadata=_range(2, 1000))
     mmr_lambda: float = field(default=0.7, metadata=_range(0.0, 1.0))
     decompose: bool = False
-    """issue 24: a question that joins two names ("Jon and Gina") or says both, compare,
-    before or after is also ranked as its two parts, and the three rankings are
-    interleaved (docs/recall.md, "Decomposition"; docs/benchmarks.md, "Evidence spread
-    over sessions"). Such a question costs three rankings."""
+    """issue 24: a question joining two names or saying both/compare/before/after is also
+    ranked as its two parts, interleaved (docs/recall.md, "Decomposition")."""
     anchor_share: float | None = field(default=None, metadata=_range(0.0, 1.0))
     """issue 24: the dense leg embeds the query without the names (capitalised words the
-    entity graph knows) that more than this share of the namespace's memories mention,
-    such as a conversation's speakers; None embeds the whole query (docs/recall.md,
-    "Anchor names"; measured in docs/benchmarks.md, "Evidence spread over sessions")."""
+    entity graph knows) more than this share of the namespace's memories mention (a
+    chat's speakers); None embeds the whole query (docs/recall.md, "Anchor names")."""
     flagged_context: str = field(default="omit", metadata=_choices("omit", "mark"))
     """What the context block does with memories the injection scan flagged (flag mode):
     leave them out (the default: flagged text never reaches a prompt), or show them
@@ -557,34 +554,21 @@ class RecallConfig:
     fact first: folds A, C, E, G (tuned) 91/96 at 0.2 -> 96/96, B, D (the check) 46/48
     -> 48/48; docs/benchmarks.md, "Recall answers the new fact (now20)"."""
     residual_weight: float = field(default=0.0, metadata=_range(0.0, 10.0))
-    """issue 24 (R1): the question without its anchor names (``residual_share``) ranks
-    the candidates a second time by cosine, and each gains ``residual_weight / (k +
-    rank)`` (``recall/residual.py``); 0 turns it off. Costs one more query embedding
-    when the query names an anchor. 0.5 (with ``residual_k`` 10) passes the fold rule on
-    LoCoMo dev (multi-hop session R@5 0.636 -> 0.656) and BEAM; off because p50 at 100k
-    rises 0.3-0.5 ms (docs/benchmarks.md, "Evidence spread over sessions", R1)."""
+    """issue 24 (R1, ``recall/residual.py``): the question without its anchor names ranks
+    the candidates again by cosine, each gains ``residual_weight / (k + rank)``; 0.5
+    passes LoCoMo's fold rule, off for p50 at 100k (+0.3-0.5 ms; docs/benchmarks.md)."""
     residual_k: int = field(default=10, metadata=_range(1, 1000))
-    """issue 24 (R1): the rank constant of that fusion (smaller favours its head; 10
-    chosen on both LoCoMo folds, 5 lost temporal and open-domain questions at 0.5)."""
+    """issue 24 (R1): that fusion's rank constant (10 on both LoCoMo folds; 5 lost some)."""
     residual_share: float = field(default=0.2, metadata=_range(0.0, 1.0))
     """issue 24 (R1): a name is an anchor when more than this share of the namespace's
     memories mention it (as ``anchor_share``, which replaces the dense query instead)."""
     statement: str = field(default="off", metadata=_choices("off", "leg", "query", "mean"))
-    """issue 24 (Q1): the question read as the statement that would answer it ("What
-    has Melanie painted?" -> "Melanie painted", ``recall/statement.py``, rules, no
-    model): "leg" ranks the candidates a second time by their cosine to it and each
-    gains ``statement_weight / (statement_k + rank)`` (R1's fusion; the question's
-    cosines, which the abstain decision reads, do not move); "query" embeds it instead
-    of the question for the dense leg, "mean" the mean of both vectors. Off: on LoCoMo
-    dev no setting lifted multi-hop session R@5 on both folds without losing a
-    category (docs/benchmarks.md, "Evidence spread over sessions", Q1)."""
-    statement_weight: float = field(default=0.5, metadata=_range(0.0, 10.0))
-    """issue 24 (Q1): the weight of the "leg" fusion."""
+    """issue 24 (Q1, ``recall/statement.py``): the question read as the statement that
+    answers it, by rules: a second dense leg fused by rank (``statement_weight`` / (k +
+    rank)), the dense query, or the mean of both; off, it fails LoCoMo's fold rule."""
+    statement_weight: float = field(default=0.2, metadata=_range(0.0, 10.0))
     statement_k: int = field(default=10, metadata=_range(1, 1000))
-    """issue 24 (Q1): the rank constant of the "leg" fusion."""
-    statement_person: str = field(default="third", metadata=_choices("third", "first"))
-    """issue 24 (Q1): "first" restates a named subject as its owner would ("What has
-    Melanie painted?" -> "I painted"), the way people state their own news."""
+    statement_person: str = field(default="first", metadata=_choices("third", "first"))
 
 
 @dataclass(frozen=True, slots=True)

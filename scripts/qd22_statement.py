@@ -203,11 +203,9 @@ def main() -> None:
     p = sub.add_parser("grid")
     p.add_argument("--dump", required=True)
     p.add_argument("--cosines", required=True)
-    p.add_argument("--variants", default="third")
-    p.add_argument("--weights", default="0.5")
-    p.add_argument("--ks", default="10")
-    p.add_argument("--r1", default="0")
-    p.add_argument("--ask", default="1")
+    grid_lists = {"--variants": "third", "--weights": "0.5", "--ks": "10", "--r1": "0"}
+    for flag, default in {**grid_lists, "--ask": "1"}.items():
+        p.add_argument(flag, default=default, help="comma-separated")
     p.set_defaults(run=grid)
     p = sub.add_parser("texts")
     p.add_argument("--dump", required=True)

@@ -466,15 +466,12 @@ class RecallConfig:
     """issue 24: a question about a whole thread (a summary, an order, a total) has this many
     first hits spread over its sessions or days (recall/coverage.py); 0: off (docs/recall.md)."""
     decompose: bool = False
-    """issue 24: a question that joins two names ("Jon and Gina") or says both, compare,
-    before or after is also ranked as its two parts, and the three rankings are
-    interleaved (docs/recall.md, "Decomposition"; docs/benchmarks.md, "Evidence spread
-    over sessions"). Such a question costs three rankings."""
+    """issue 24: a question joining two names or saying both/compare/before/after is also
+    ranked as its two parts, interleaved (docs/recall.md, "Decomposition")."""
     anchor_share: float | None = field(default=None, metadata=_range(0.0, 1.0))
     """issue 24: the dense leg embeds the query without the names (capitalised words the
-    entity graph knows) that more than this share of the namespace's memories mention,
-    such as a conversation's speakers; None embeds the whole query (docs/recall.md,
-    "Anchor names"; measured in docs/benchmarks.md, "Evidence spread over sessions")."""
+    entity graph knows) more than this share of the namespace's memories mention (a
+    chat's speakers); None embeds the whole query (docs/recall.md, "Anchor names")."""
     flagged_context: str = field(default="omit", metadata=_choices("omit", "mark"))
     """What the context block does with memories the injection scan flagged (flag mode): leave them
     out (the default: flagged text never reaches a prompt), or show them inside an explicit
@@ -557,18 +554,21 @@ class RecallConfig:
     0.2 -> 96/96, B, D (the check) 46/48 -> 48/48; docs/benchmarks.md, "Recall answers the new fact
     (now20)"."""
     residual_weight: float = field(default=0.0, metadata=_range(0.0, 10.0))
-    """issue 24 (R1): the question without its anchor names (``residual_share``) ranks
-    the candidates a second time by cosine, and each gains ``residual_weight / (k +
-    rank)`` (``recall/residual.py``); 0 turns it off. Costs one more query embedding
-    when the query names an anchor. 0.5 (with ``residual_k`` 10) passes the fold rule on
-    LoCoMo dev (multi-hop session R@5 0.636 -> 0.656) and BEAM; off because p50 at 100k
-    rises 0.3-0.5 ms (docs/benchmarks.md, "Evidence spread over sessions", R1)."""
+    """issue 24 (R1, ``recall/residual.py``): the question without its anchor names ranks
+    the candidates again by cosine, each gains ``residual_weight / (k + rank)``; 0.5
+    passes LoCoMo's fold rule, off for p50 at 100k (+0.3-0.5 ms; docs/benchmarks.md)."""
     residual_k: int = field(default=10, metadata=_range(1, 1000))
-    """issue 24 (R1): the rank constant of that fusion (smaller favours its head; 10
-    chosen on both LoCoMo folds, 5 lost temporal and open-domain questions at 0.5)."""
+    """issue 24 (R1): that fusion's rank constant (10 on both LoCoMo folds; 5 lost some)."""
     residual_share: float = field(default=0.2, metadata=_range(0.0, 1.0))
     """issue 24 (R1): a name is an anchor when more than this share of the namespace's
     memories mention it (as ``anchor_share``, which replaces the dense query instead)."""
+    statement: str = field(default="off", metadata=_choices("off", "leg", "query", "mean"))
+    """issue 24 (Q1, ``recall/statement.py``): the question read as the statement that
+    answers it, by rules: a second dense leg fused by rank (``statement_weight`` / (k +
+    rank)), the dense query, or the mean of both; off, it fails LoCoMo's fold rule."""
+    statement_weight: float = field(default=0.2, metadata=_range(0.0, 10.0))
+    statement_k: int = field(default=10, metadata=_range(1, 1000))
+    statement_person: str = field(default="first", metadata=_choices("third", "first"))
 
 
 @dataclass(frozen=True, slots=True)

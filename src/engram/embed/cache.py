@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -36,21 +37,33 @@ class QueryVectorCache:
 
     def embed(self, embedder: Embedder, text: str) -> Vectors:
         """``embedder``'s vector of ``text``, from the cache when it has it."""
-        key = (embedder.name, int(embedder.dimension), text)
+        return self.embed_many(embedder, [text])[0]
+
+    def embed_many(self, embedder: Embedder, texts: Sequence[str]) -> list[Vectors]:
+        """``embedder``'s vectors of ``texts``: the cached ones from the cache, the rest
+        in one model call (a query and its second text cost one call, not two)."""
+        keys = [(embedder.name, int(embedder.dimension), text) for text in texts]
+        out: list[Vectors | None] = []
         with self._lock:
-            found = self._entries.get(key)
-            if found is not None:
-                self._entries.move_to_end(key)
-                self.hits += 1
-                return found
-            self.misses += 1
-        vector: Vectors = np.asarray(embedder.embed_batch([text])[0], dtype=np.float32)
-        vector.setflags(write=False)  # shared between recalls: nobody may change it
-        if self.size <= 0:
-            return vector
-        with self._lock:
-            self._entries[key] = vector
-            self._entries.move_to_end(key)
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
-        return vector
+            for key in keys:
+                found = self._entries.get(key)
+                if found is not None:
+                    self._entries.move_to_end(key)
+                out.append(found)
+            self.hits += sum(v is not None for v in out)
+            self.misses += sum(v is None for v in out)
+        missing = [i for i, v in enumerate(out) if v is None]
+        if missing:
+            made = embedder.embed_batch([texts[i] for i in missing])
+            for i, row in zip(missing, made, strict=True):
+                vector: Vectors = np.asarray(row, dtype=np.float32)
+                vector.setflags(write=False)  # shared between recalls: nobody may change it
+                out[i] = vector
+            if self.size > 0:
+                with self._lock:
+                    for i in missing:
+                        self._entries[keys[i]] = out[i]  # type: ignore[assignment]
+                        self._entries.move_to_end(keys[i])
+                    while len(self._entries) > self.size:
+                        self._entries.popitem(last=False)
+        return [v for v in out if v is not None]

@@ -42,6 +42,7 @@ from engram.recall import (
     rerank,
     residual,
     shared,
+    statement,
     temporal,
     waiting,
     workers,
@@ -286,11 +287,9 @@ class Retriever:
         fused, parts = ranking.fuse(
             legs, cfg, candidate_ids, dense, keyword, sessions, times, long, directives, alone
         )
-        if legs.residual_vector is not None and self.index is not None:  # issue 24 (R1)
-            cosines = self._dense(cfg, self.index).scores(
-                request.namespace, legs.residual_vector, candidate_ids
-            )
-            fused = residual.fuse(fused, cosines, cfg.residual_weight, cfg.residual_k)
+        if self.index is not None:  # issue 24: R1's and Q1's second dense legs, by rank
+            scores = partial(self._dense(cfg, self.index).scores, request.namespace)
+            fused = statement.fuse_legs(fused, legs.second_legs(cfg), scores, candidate_ids)
         clock.lap("fuse")
         if cfg.graph_boost and self.graph is not None:  # seed 004 (G4): linked ids + weight
             fused = boost_by_graph(
@@ -383,7 +382,9 @@ class Retriever:
         dense_ok = False
         if scorer is not None and self.embedder:
             try:
-                legs.query_vector = self.query_vectors.embed(self.embedder, dense_text)
+                legs.query_vector, legs.statement_vector = statement.vectors(
+                    request.query, dense_text, cfg, self.embedder, self.query_vectors
+                )
                 clock.lap("embed")
                 found = completion.dense_search(scorer, handoff, legs, request.namespace, dense_n)
                 legs.dense_ranking = [memory_id for memory_id, _ in found]
@@ -404,8 +405,7 @@ class Retriever:
                 warnings.append(message)
                 legs.query_vector = None
             clock.lap("dense")
-            if dense_ok and cfg.residual_weight > 0 and dense_text == request.query:
-                # issue 24 (R1): the question without its anchor names, a second leg
+            if dense_ok and cfg.residual_weight > 0 and dense_text == request.query:  # R1
                 legs.residual_vector = residual.vector(
                     request.query,
                     request.namespace,

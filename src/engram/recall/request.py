@@ -68,6 +68,8 @@ class Legs:
     time_records: dict[str, MemoryRecord] = field(default_factory=dict)
     residual_vector: npt.NDArray[np.float32] | None = None
     """The query without its anchor names, embedded (``recall.residual_weight``)."""
+    statement_vector: npt.NDArray[np.float32] | None = None
+    """The statement that would answer the query, embedded (``recall.statement``)."""
     near_read: bool = False
     """The time leg has run (``time_ids``, ``time_records``)."""
     facts: dict[str, MemoryFacts] = field(default_factory=dict)
@@ -78,6 +80,15 @@ class Legs:
     completion: Completion | None = None
     """The keyword leg's top ids' cosines, read where they were found
     (``recall/completion.py``)."""
+
+    def second_legs(self, cfg: RecallConfig) -> list[tuple[npt.NDArray[np.float32], float, int]]:
+        """The second dense legs fused by rank (issue 24: R1's, Q1's): vector, weight, k."""
+        out = []
+        if self.residual_vector is not None:
+            out.append((self.residual_vector, cfg.residual_weight, cfg.residual_k))
+        if self.statement_vector is not None:
+            out.append((self.statement_vector, cfg.statement_weight, cfg.statement_k))
+        return out
 
 
 class Clock:

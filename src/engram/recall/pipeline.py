@@ -365,7 +365,10 @@ class Retriever:
         scorer = self._dense(cfg, self.index) if wants_dense and self.index else None
         along = self.overlap_reads and isinstance(scorer, FactsAlong)
         handoff = completion.Handoff() if along and cfg.strategy == "hybrid" else None
-        leg = completion.leg(self.keyword.search, scorer, handoff, keyword_n)
+        # On SQLite the store keeps the facts it reads: the keyword leg's top ids' are
+        # read on its worker, beside the model (``completion.facts_ahead``).
+        ahead = None if self.overlap_reads else self.memories.facts
+        leg = completion.leg(self.keyword.search, scorer, handoff, keyword_n, ahead)
         pending = (
             self._keyword_search(request.namespace, match, keyword_depth, leg)
             if match is not None and cfg.strategy in ("hybrid", "bm25")

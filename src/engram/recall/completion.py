@@ -1,4 +1,4 @@
-"""The keyword leg's candidates completed where they are found (PostgreSQL).
+"""The keyword leg's candidates completed where they are found (PostgreSQL; SQLite's facts).
 
 Fusion weighs every candidate by both legs: a candidate only the keyword leg found
 needs its cosine to the query, and every candidate its facts (creation time, session,
@@ -16,6 +16,10 @@ join (nothing in a recall writes, and each read is keyed by the ids it asks abou
 
 A completion read on the worker that fails is dropped: the recall reads those ids
 itself, as before, and a failure then is its own.
+
+On SQLite a read costs less than a hand-off between threads, but the keyword leg's
+worker is idle from its search's end to the model's (lat21): it reads its top ids'
+facts then (``facts_ahead``), which the store keeps for the recall's own read.
 """
 
 from __future__ import annotations

@@ -19,28 +19,11 @@ from engram.memory import Memory
 from engram.recall import completion
 from engram.store.sql import codec
 from engram.store.sql.memories import SqlMemories
-from engram.store.sqlite import fact_index
 from engram.store.sqlite.dialect import SQLiteDialect
 from engram.store.sqlite.facts import SQLiteMemories
+from test_fact_index import NS, _ready, _small_blocks  # noqa: F401 (an autouse fixture)
 
-NS = "big"
 SIZE = 40
-
-
-@pytest.fixture(autouse=True)
-def _small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fact_index, "MIN_MEMORIES", 20)
-
-
-def _ready(mem: Memory) -> SQLiteMemories:
-    """The store's memories once the namespace's block has been made."""
-    memories = mem.store.memories
-    assert isinstance(memories, SQLiteMemories)
-    for _ in range(2):  # the first read after an open starts nothing
-        memories.facts(NS, ["none"])
-        memories.blocks.wait(60)
-    assert NS in memories.blocks.state()["namespaces"]  # type: ignore[operator]
-    return memories
 
 
 @pytest.fixture

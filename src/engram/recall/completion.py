@@ -1,4 +1,4 @@
-"""The keyword leg's candidates completed where they are found (PostgreSQL).
+"""The keyword leg's candidates completed where they are found (PostgreSQL; SQLite's facts).
 
 Fusion weighs every candidate by both legs: a candidate only the keyword leg found
 needs its cosine to the query, and every candidate its facts (creation time, session,
@@ -16,6 +16,10 @@ join (nothing in a recall writes, and each read is keyed by the ids it asks abou
 
 A completion read on the worker that fails is dropped: the recall reads those ids
 itself, as before, and a failure then is its own.
+
+On SQLite a read costs less than a hand-off between threads, but the keyword leg's
+worker is idle from its search's end to the model's (lat21): it reads its top ids'
+facts then (``facts_ahead``), which the store keeps for the recall's own read.
 """
 
 from __future__ import annotations
@@ -113,15 +117,47 @@ def keyword_leg(
     return found, Completion(frozenset(ids), cosines, facts)
 
 
+def facts_ahead(
+    search: Callable[[str, str, int], Ranking],
+    facts: Callable[[str, Sequence[str]], object],
+    namespace: str,
+    match: str,
+    depth: int,
+    *,
+    top: int,
+) -> Ranking:
+    """The keyword leg's ranking (``search``), its first ``top`` ids' facts read right
+    after it, on the leg's worker, while the calling thread runs the model (SQLite).
+
+    The store keeps the facts it reads (a large namespace's ``FactBlock`` its kept
+    rows, a small one's cache while the database is unchanged), so the recall's own
+    read of every candidate's facts then finds these and gathers only the others: the
+    same facts, read off the calling thread (docs/benchmarks.md, "The fuse stage's
+    cold reads"). A failed read is dropped: the recall reads those ids itself."""
+    found = search(namespace, match, depth)
+    ids = [memory_id for memory_id, _ in found[:top]]
+    if ids:
+        try:
+            facts(namespace, ids)
+        except EngramError as exc:
+            log.debug("the keyword leg's facts were not read ahead: %s", exc)
+    return found
+
+
 def leg(
     search: Callable[[str, str, int], Ranking],
     scorer: object,
     handoff: Handoff | None,
     top: int,
+    facts: Callable[[str, Sequence[str]], object] | None = None,
 ) -> Callable[[str, str, int], Ranking | tuple[Ranking, Completion | None]]:
     """The keyword leg's work on its worker: ``search``, and with a ``handoff`` its
-    first ``top`` ids completed by ``scorer`` (``keyword_leg``)."""
+    first ``top`` ids completed by ``scorer`` (``keyword_leg``); else, given a
+    ``facts`` reader (the store's, when it keeps what it reads), those ids' facts read
+    ahead (``facts_ahead``)."""
     if handoff is None or not isinstance(scorer, FactsAlong):
+        if facts is not None:
+            return partial(facts_ahead, search, facts, top=top)
         return search
     return partial(keyword_leg, search, scorer, handoff, top=top)
 

@@ -358,14 +358,14 @@ class Retriever:
             # costs little, and the extra scores complete the other candidates (a
             # candidate below the depth scores about 0).
             keyword_depth = max(keyword_n, DEPTH)
-        # The keyword leg runs on a worker thread beside query embedding and dense
-        # search (in line after them, even the in-memory term index costs more:
-        # docs/benchmarks.md, "Scale"). On PostgreSQL its top ids' cosines and facts
-        # are read where they are found (``recall/completion.py``).
+        # The keyword leg runs on a worker thread beside query embedding and dense search
+        # (in line after them, even the in-memory term index costs more: benchmarks, "Scale").
+        # Its top ids' cosines and facts are read there (PostgreSQL), or facts (SQLite).
         scorer = self._dense(cfg, self.index) if wants_dense and self.index else None
         along = self.overlap_reads and isinstance(scorer, FactsAlong)
         handoff = completion.Handoff() if along and cfg.strategy == "hybrid" else None
-        leg = completion.leg(self.keyword.search, scorer, handoff, keyword_n)
+        ahead = None if self.overlap_reads else self.memories.facts
+        leg = completion.leg(self.keyword.search, scorer, handoff, keyword_n, ahead)
         pending = (
             self._keyword_search(request.namespace, match, keyword_depth, leg)
             if match is not None and cfg.strategy in ("hybrid", "bm25")

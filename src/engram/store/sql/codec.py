@@ -90,19 +90,34 @@ def _items(d: Dialect, value: Any) -> tuple[Any, ...]:
     return () if value == "[]" else tuple(d.loads(value))
 
 
+#: Where ``SELECT``'s row holds the columns ``from_row`` decodes. ``COLUMNS`` are the
+#: record's fields in order with ``normalized`` among them (``schema.MEMORY_COLUMNS``).
+_NORMALIZED = COLUMNS.index("normalized")
+_FACTS, _TAGS, _METADATA = (COLUMNS.index(c) for c in ("facts", "tags", "metadata"))
+_TYPE, _CATEGORY = COLUMNS.index("type"), COLUMNS.index("category")
+_TIMES = tuple(COLUMNS.index(c) for c in sorted(TIME_FIELDS))
+
+
 def from_row(d: Dialect, row: Sequence[Any]) -> MemoryRecord:
-    """The record of a row selected with ``SELECT``."""
-    data = dict(zip(COLUMNS, row, strict=True))
-    data.pop("normalized")
-    data["facts"] = _items(d, data["facts"])
-    data["tags"] = _items(d, data["tags"])
-    metadata = data["metadata"]
-    data["metadata"] = {} if metadata == "{}" else d.loads(metadata)
-    data["type"] = MemoryType(data["type"])
-    data["category"] = MemoryCategory(data["category"]) if data["category"] else None
-    for name in TIME_FIELDS:
-        data[name] = d.time_or_none(data[name])
-    return MemoryRecord(**data)
+    """The record of a row selected with ``SELECT``: the row's values decoded in place
+    and passed in order (a dict of the row by column name cost as much as the rest;
+    recall decodes its pool's dozen rows a question: docs/benchmarks.md, "The fuse
+    stage's cold reads")."""
+    values = list(row)
+    if len(values) != len(COLUMNS):
+        raise ValueError(f"a memory row has {len(COLUMNS)} columns, not {len(values)}")
+    values[_FACTS] = _items(d, values[_FACTS])
+    values[_TAGS] = _items(d, values[_TAGS])
+    metadata = values[_METADATA]
+    values[_METADATA] = {} if metadata == "{}" else d.loads(metadata)
+    values[_TYPE] = MemoryType(values[_TYPE])
+    category = values[_CATEGORY]
+    values[_CATEGORY] = MemoryCategory(category) if category else None
+    for at in _TIMES:
+        if values[at] is not None:
+            values[at] = d.time(values[at])
+    del values[_NORMALIZED]
+    return MemoryRecord(*values)
 
 
 def audit(record: MemoryRecord | None) -> str | None:

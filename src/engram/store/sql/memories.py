@@ -321,13 +321,25 @@ class SqlMemories(SqlPart, MemoryStore):
         return None if row is None else from_row(self._d, row)
 
     def get_many(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
+        ids = list(dict.fromkeys(memory_ids))
+        return self.records_where(namespace, _live_by_id(self._d, namespace, ids, "m."))
+
+    def records_where(
+        self,
+        namespace: str,
+        wheres: Iterator[tuple[str, list[Any]]],
+        wanted: Mapping[str, object] | None = None,
+    ) -> dict[str, MemoryRecord]:
+        """The live records of ``namespace`` the ``WHERE`` clauses select (one statement
+        each), by id; with ``wanted``, only the ids it holds."""
         d = self._d
         out: dict[str, MemoryRecord] = {}
         with self._sql.read("read") as conn:
-            for where, params in _live_by_id(d, namespace, list(dict.fromkeys(memory_ids)), "m."):
+            for where, params in wheres:
                 for row in conn.execute(SELECT + " WHERE " + where, params).fetchall():
                     record = from_row(d, row)
-                    if record.namespace == namespace and record.deleted_at is None:
+                    live = record.namespace == namespace and record.deleted_at is None
+                    if live and (wanted is None or record.id in wanted):
                         out[record.id] = record
         return out
 

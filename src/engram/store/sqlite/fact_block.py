@@ -62,8 +62,9 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 #: a kept row costs a dict lookup, a gathered one ~0.5 us (docs/benchmarks.md, "SQLite at
 #: 100k beside Chroma, session twenty"). At the limit (~10 MB) they are dropped.
 MADE_LIMIT = 50_000
-_Made = tuple[int, str | None, int, str]
-"""A kept row: creation time (microseconds since the epoch), session, length, opening."""
+_Made = tuple[int, str | None, int, str, int]
+"""A kept row: creation time (microseconds since the epoch), session, length, opening,
+and the memory's seq (where its row is: ``seqs``)."""
 
 
 def _none() -> FactColumns:
@@ -194,7 +195,7 @@ class FactBlock:
             rows += gathered
         out = _none()
         if rows:  # the rows turned into columns in one pass
-            created, sessions, chars, heads = zip(*rows, strict=True)
+            created, sessions, chars, heads, _ = zip(*rows, strict=True)
             out = FactColumns(ids, list(created), list(sessions), list(chars), list(heads))
         if changed:
             kept = {i: f for i in memory_ids if i in changed and (f := changed[i]) is not None}
@@ -225,7 +226,17 @@ class FactBlock:
         texts = [str(heads[lo:hi], "utf-8") for lo, hi in zip(starts, ends, strict=True)]
         created = self.created[at].tolist()
         chars = self.chars[at].tolist()
-        return found, list(zip(created, sessions, chars, texts, strict=True))
+        seqs = self.seqs[at].tolist()
+        return found, list(zip(created, sessions, chars, texts, seqs, strict=True))
+
+    def seqs_met(self, memory_ids: Sequence[str]) -> dict[str, int]:
+        """The seq of those of ``memory_ids`` whose facts were gathered before (kept
+        rows; a changed row has none): where each memory's row is, known without a
+        search, for a read of the rows themselves (``SQLiteMemories.get_many``)."""
+        changed, made = self.changed, self._made
+        return {
+            i: row[4] for i in memory_ids if (row := made.get(i)) is not None and i not in changed
+        }
 
     def derived(self, memory_ids: Sequence[str]) -> tuple[dict[str, str], list[str]]:
         """The source memory of those of ``memory_ids`` (live here) a pipeline derived

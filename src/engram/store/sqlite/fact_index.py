@@ -87,6 +87,15 @@ class FactIndex:
         recall's demotion instead, a load competed with the recall a caller waits on)."""
         return self._read(conn, namespace, version, lambda block: block.derived(ids), start=False)
 
+    def seqs_met(self, namespace: str, ids: Sequence[str]) -> dict[str, int]:
+        """``FactBlock.seqs_met`` of the namespace's block, as it is (no catch-up, no
+        statement): {} without one. Where a row was, not whether it still is: the
+        caller checks the row it reads there."""
+        with self._lock:
+            entry = self._entries.get(namespace)
+            block = entry.block if entry is not None else None
+            return block.seqs_met(ids) if block is not None else {}
+
     def _read(
         self,
         conn: sqlite3.Connection,

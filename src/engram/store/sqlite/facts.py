@@ -101,6 +101,27 @@ class SQLiteMemories(SqlMemories):
                 self._entries.update(((namespace, i), f) for i, f in read.items())
         return FactColumns.of({i: f for i in ids if (f := known.get(i) or read.get(i)) is not None})
 
+    def get_many(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
+        """``SqlMemories.get_many``, reading the rows of memories whose facts the
+        namespace's block gathered before (recall's pool: every candidate's facts were
+        read in the same recall) by their seq, the table's own key: the unique id
+        index's search skipped, a row each (docs/benchmarks.md, "The fuse stage's cold
+        reads"). A row found there counts only if it holds the id asked for (ids are
+        unique: then it is that memory's row), live in ``namespace``; the other ids are
+        read by id as before, and the answer keeps the order the id reads give."""
+        ids = list(dict.fromkeys(memory_ids))
+        at = self.blocks.seqs_met(namespace, ids) if ids else {}
+        if not at:
+            return super().get_many(namespace, ids)
+        d = self._d
+        seqs = list(at.values())
+        found = self.records_where(namespace, (d.one_of("m.seq", c) for c in d.chunks(seqs)), at)
+        rest = [i for i in ids if i not in found]
+        if rest:
+            found.update(super().get_many(namespace, rest))
+        # SQLite answers ``id IN (...)`` in the id index's order, a slice at a time.
+        return {i: found[i] for c in d.chunks(ids) for i in sorted(c) if i in found}
+
     def _current(self) -> Version | None:
         """The version the kept facts are valid for, or None inside a transaction."""
         return data_version(self._db)

@@ -33,8 +33,9 @@ def test_a_blank_name_is_shown_as_it_came(mem: Memory, blank: str) -> None:
             call()
         said = str(caught.value)
         assert said == f"{what} must be a non-empty string, got {blank!r}", said
-    with pytest.raises(InvalidInputError, match=f"agent_id must be a non-empty string, got {blank!r}"):
+    with pytest.raises(InvalidInputError) as caught:
         mem.shared.publish(blank, "Backups run at 02:00 UTC")
+    assert str(caught.value) == f"agent_id must be a non-empty string, got {blank!r}"
     assert mem.browse.namespaces() == []  # nothing stored anywhere
 
 
@@ -70,3 +71,34 @@ def test_the_cli_says_what_was_typed(tmp_path: Path, args: list[str], said: str)
     assert said in result.output and "got str" not in result.output
     assert "Traceback" not in result.output
     assert run_cli(tmp_path, "list", "-n", "shared:default").output.count("Backups") == 0
+
+
+# -- a per-call recall setting out of range ---------------------------------------------
+@pytest.mark.parametrize(
+    ("override", "said"),
+    [
+        ({"min_relevance": -1}, "min_relevance must be in [0.0, 10.0], got -1.0"),
+        ({"alpha": 7}, "alpha must be in [0.0, 1.0], got 7.0"),
+        ({"fusion": "nope"}, "fusion must be one of weighted, rrf, got 'nope'"),
+        ({"alpah": 0.3}, "recall has no setting alpah; did you mean alpha?"),
+    ],
+)
+def test_a_bad_per_call_setting_is_the_callers_argument(
+    mem: Memory, override: dict[str, object], said: str
+) -> None:
+    # It was a ConfigError naming "config key recall.min_relevance", as for a broken file.
+    mem.add("Deploys go through ops/deploy.sh", user_id="ann")
+    for call in (mem.recall, mem.search):
+        with pytest.raises(InvalidInputError) as caught:
+            call("how do I deploy?", user_id="ann", **override)  # type: ignore[operator]
+        assert str(caught.value).startswith(said), str(caught.value)
+    assert [h.memory.content for h in mem.search("how do I deploy?", user_id="ann", alpha=0.3)]
+
+
+def test_the_cli_names_the_flag_and_exits_2(tmp_path: Path) -> None:
+    assert run_cli(tmp_path, "add", "Deploys go through ops/deploy.sh").exit_code == 0
+    for verb in ("recall", "search"):
+        result = run_cli(tmp_path, verb, "how do I deploy?", "--min-relevance", "-1")
+        assert result.exit_code == 2, result.output
+        assert "--min-relevance must be in [0.0, 10.0], got -1.0" in result.output
+        assert "config key" not in result.output

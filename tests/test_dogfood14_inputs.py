@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import httpx
 import pytest
+from mcp import Client
 
-from conftest import run_cli
-from engram import Memory
+from conftest import HashEmbedder, HttpServed, run_cli
+from engram import Config, Memory
 from engram.errors import InvalidInputError
+from engram.mcp.server import create_mcp_server
 
 
 @pytest.mark.parametrize("blank", ["", "   "])
@@ -102,3 +105,44 @@ def test_the_cli_names_the_flag_and_exits_2(tmp_path: Path) -> None:
         assert result.exit_code == 2, result.output
         assert "--min-relevance must be in [0.0, 10.0], got -1.0" in result.output
         assert "config key" not in result.output
+
+
+# -- a run recorded with an empty task ---------------------------------------------------
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("task", "", "task is empty: leave it out, or give its text"),
+        ("task", "   ", "task is blank: leave it out, or give its text"),
+        ("task_type", "", "task_type is empty: leave it out, or give its text"),
+    ],
+)
+def test_a_run_with_an_empty_task_is_refused(
+    mem: Memory, field: str, value: str, said: str
+) -> None:
+    # `engram observe --task ""` refused it; the library, HTTP and MCP stored task "".
+    with pytest.raises(InvalidInputError, match=said):
+        mem.runs.record_run(user_id="ann", **{field: value})  # type: ignore[arg-type]
+    assert mem.runs.list(user_id="ann") == []
+    kept = mem.runs.record_run(user_id="ann", task="Refactor the exporter")
+    with pytest.raises(InvalidInputError, match=said):
+        mem.runs.record_run(kept.run_id, user_id="ann", **{field: value})  # type: ignore[arg-type]
+    assert mem.runs.get(kept.run_id, user_id="ann").run.task == "Refactor the exporter"
+    assert mem.runs.record_run(user_id="ann").task is None  # left out: still fine
+
+
+def test_http_refuses_an_empty_task(http_server: HttpServed) -> None:
+    url, keys, memory = http_server
+    auth = {"Authorization": f"Bearer {keys['alice']}"}
+    said = httpx.post(f"{url}/v1/runs", json={"task": ""}, headers=auth)
+    assert said.status_code == 422 and "task is empty" in said.text, said.text
+    assert memory.runs.list(user_id="alice") == []
+
+
+@pytest.mark.anyio
+async def test_mcp_refuses_an_empty_task(config: Config) -> None:
+    with Memory(":memory:", config=config, embedder=HashEmbedder()) as memory:
+        async with Client(create_mcp_server(memory, namespace="user:ann")) as client:
+            result = await client.call_tool("record_run", {"task": ""})
+        assert result.is_error
+        assert "task is empty" in result.content[0].text  # type: ignore[union-attr]
+        assert memory.runs.list(user_id="ann") == []

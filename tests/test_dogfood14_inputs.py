@@ -108,18 +108,10 @@ def test_the_cli_names_the_flag_and_exits_2(tmp_path: Path) -> None:
 
 
 # -- a run recorded with an empty task ---------------------------------------------------
-@pytest.mark.parametrize(
-    ("field", "value", "said"),
-    [
-        ("task", "", "task is empty: leave it out, or give its text"),
-        ("task", "   ", "task is blank: leave it out, or give its text"),
-        ("task_type", "", "task_type is empty: leave it out, or give its text"),
-    ],
-)
-def test_a_run_with_an_empty_task_is_refused(
-    mem: Memory, field: str, value: str, said: str
-) -> None:
+@pytest.mark.parametrize(("field", "value"), [("task", ""), ("task", "   "), ("task_type", "")])
+def test_a_run_with_an_empty_task_is_refused(mem: Memory, field: str, value: str) -> None:
     # `engram observe --task ""` refused it; the library, HTTP and MCP stored task "".
+    said = f"{field} is {'blank' if value else 'empty'}: leave it out, or give its text"
     with pytest.raises(InvalidInputError, match=said):
         mem.runs.record_run(user_id="ann", **{field: value})  # type: ignore[arg-type]
     assert mem.runs.list(user_id="ann") == []

@@ -83,7 +83,8 @@ def test_the_cli_says_what_was_typed(tmp_path: Path, args: list[str], said: str)
         ({"min_relevance": -1}, "min_relevance must be in [0.0, 10.0], got -1.0"),
         ({"alpha": 7}, "alpha must be in [0.0, 1.0], got 7.0"),
         ({"fusion": "nope"}, "fusion must be one of weighted, rrf, got 'nope'"),
-        ({"alpah": 0.3}, "recall has no setting alpah; did you mean alpha?"),
+        ({"alpah": 0.3}, "recall has no setting 'alpah'; did you mean alpha?"),
+        ({"zzz": 1}, "recall has no setting 'zzz'; docs/configuration.md lists them"),
     ],
 )
 def test_a_bad_per_call_setting_is_the_callers_argument(

@@ -268,15 +268,16 @@ class Config:
         config file."""
         if not overrides:
             return self.recall
+        known = [f.name for f in fields(RecallConfig)]
+        for name in sorted(set(overrides) - set(known), key=str):
+            close = difflib.get_close_matches(str(name), known, n=1, cutoff=0.75)
+            fix = f"did you mean {close[0]}?" if close else "docs/configuration.md lists them"
+            raise InvalidInputError(f"recall has no setting {shown(name)}; {fix}")
         try:
             return self.with_overrides(recall=dict(overrides)).recall
         except ConfigError as exc:
-            said = str(exc).replace("did you mean recall.", "did you mean ")
-            if said.startswith("unknown config key recall."):
-                said = said.replace("unknown config key recall.", "recall has no setting ", 1)
-            else:
-                said = said.replace("config key recall.", "", 1) + " (a per-call recall setting)"
-            raise InvalidInputError(said) from None
+            said = str(exc).replace("config key recall.", "", 1)
+            raise InvalidInputError(f"{said} (a per-call recall setting)") from None
 
 
 def _config_file(

@@ -30,7 +30,7 @@ from engram.core import Core, Part
 from engram.errors import InvalidInputError, WriteRefusedError, shown
 from engram.records import MemoryRecord, utcnow
 from engram.store.protocols.agents import AgentProfile, MemoryLevel
-from engram.validate import namespace_for, no_nul, offset_value, positive_int, type_name
+from engram.validate import name_value, namespace_for, offset_value, positive_int
 
 __all__ = ["PROJECT_PREFIX", "AgentProfile", "Agents", "MemoryLevel"]
 
@@ -43,12 +43,7 @@ MAX_NAME = 200
 
 
 def _name(what: str, value: object) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise InvalidInputError(f"{what} must be a non-empty string, got {type_name(value)}")
-    text = no_nul(what, value.strip())
-    if len(text) > MAX_NAME:
-        raise InvalidInputError(f"{what} is {len(text)} characters; at most {MAX_NAME}")
-    return text
+    return name_value(what, value, limit=MAX_NAME)
 
 
 def level_value(level: object) -> MemoryLevel:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
-from engram.errors import ConfigError, shown
+from engram.errors import ConfigError, InvalidInputError, shown
 from engram.settings import (
     AgentsConfig,
     ChatConfig,
@@ -258,6 +258,26 @@ class Config:
         data = _as_dict(self)
         _deep_merge(data, overrides)
         return _build(Config, data, "")
+
+    def recall_for_call(self, overrides: typing.Mapping[str, Any]) -> RecallConfig:
+        """Recall's settings with one call's keyword overrides (``mem.recall(q,
+        alpha=0.3)``). A bad one is the caller's argument, not the configuration:
+        ``InvalidInputError`` naming the keyword ("min_relevance must be in [0.0, 10.0],
+        got -1.0"; the CLI then names its flag), where a ``ConfigError`` named the config
+        key ``recall.min_relevance`` and made ``engram recall`` exit 1 as for a broken
+        config file."""
+        if not overrides:
+            return self.recall
+        known = [f.name for f in fields(RecallConfig)]
+        for name in sorted(set(overrides) - set(known), key=str):
+            close = difflib.get_close_matches(str(name), known, n=1, cutoff=0.75)
+            fix = f"did you mean {close[0]}?" if close else "docs/configuration.md lists them"
+            raise InvalidInputError(f"recall has no setting {shown(name)}; {fix}")
+        try:
+            return self.with_overrides(recall=dict(overrides)).recall
+        except ConfigError as exc:
+            said = str(exc).replace("config key recall.", "", 1)
+            raise InvalidInputError(f"{said} (a per-call recall setting)") from None
 
 
 def _config_file(

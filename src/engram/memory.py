@@ -483,9 +483,7 @@ class Memory(Closing):
         k = positive_int("limit", limit if limit is not None else core.config.recall.limit)
         if budget_tokens is not None:
             positive_int("budget_tokens", budget_tokens, upper=10_000_000)
-        cfg = core.config.recall
-        if overrides:
-            cfg = core.config.with_overrides(recall=overrides).recall
+        cfg = core.config.recall_for_call(overrides)
         request = RecallRequest(
             query=text,
             namespace=scope.namespace,

@@ -38,6 +38,7 @@ from engram.records import Hit, MemoryRecord, Outcome, utcnow
 from engram.validate import (
     memory_id_value,
     metadata_dict,
+    name_value,
     no_nul,
     positive_int,
     query_text,
@@ -51,9 +52,8 @@ _PAGE = 500
 
 
 def _agent(value: object, what: str = "agent_id") -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise InvalidInputError(f"{what} must be a non-empty string, got {type_name(value)}")
-    return no_nul(what, value.strip())
+    # The agents' own bound (engram.agents.MAX_NAME): a publisher is an agent id too.
+    return name_value(what, value)
 
 
 class Shared(Part):

@@ -448,13 +448,23 @@ def rating_value(rating: object) -> int:
     raise InvalidInputError(f"rating must be +1 or -1 ('up' or 'down'), got {shown(rating)}")
 
 
+def name_value(what: str, value: object, *, limit: int = 200) -> str:
+    """A name a caller gives (an agent id, a session key, a fact id): a non-empty string
+    of at most ``limit`` characters, stripped, without NUL. The refusal shows a string as
+    it came ('' or '   '), since "got str" told a CLI user who typed "" nothing."""
+    if not isinstance(value, str):
+        raise InvalidInputError(f"{what} must be a non-empty string, got {type_name(value)}")
+    text = value.strip()
+    if not text:
+        raise InvalidInputError(f"{what} must be a non-empty string, got {shown(value)}")
+    if len(text) > limit:
+        raise InvalidInputError(f"{what} is {len(text)} characters; at most {limit}")
+    return no_nul(what, text)
+
+
 def session_key_value(value: object) -> str:
     """A session key: a non-empty string of at most 200 characters."""
-    if not isinstance(value, str) or not value.strip():
-        raise InvalidInputError(f"session key must be a non-empty string, got {shown(value)}")
-    if len(value) > 200:
-        raise InvalidInputError(f"session key is {len(value)} characters, over 200")
-    return no_nul("session key", value.strip())
+    return name_value("session key", value)
 
 
 def positive_int(name: str, value: object, *, upper: int = 10_000) -> int:

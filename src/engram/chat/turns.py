@@ -15,9 +15,8 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engram.errors import InvalidInputError
 from engram.inject import text_of
-from engram.validate import no_nul, type_name
+from engram.validate import name_value
 
 #: Roles whose text is the system prompt the context block joins.
 SYSTEM_ROLES = ("system", "developer")
@@ -65,16 +64,7 @@ def conversation_id(given: str | None, messages: Sequence[Mapping[str, Any]]) ->
     since it keeps its opening), ``chat-<12 hex>``. Two conversations that open alike
     share a derived id: a caller that holds several should name them."""
     if given is not None:
-        if not isinstance(given, str) or not given.strip():
-            raise InvalidInputError(
-                f"conversation_id must be a non-empty string, got {type_name(given)}"
-            )
-        text = no_nul("conversation_id", given.strip())
-        if len(text) > MAX_CONVERSATION:
-            raise InvalidInputError(
-                f"conversation_id is {len(text)} characters; at most {MAX_CONVERSATION}"
-            )
-        return text
+        return name_value("conversation_id", given, limit=MAX_CONVERSATION)
     system = [text_of(m.get("content")) for m in messages if m.get("role") in SYSTEM_ROLES][:1]
     opening = (
         system + [text_of(m.get("content")) for m in messages if m.get("role") == "user"][:OPENING]

@@ -47,6 +47,7 @@ from engram.store.protocols.org import (
     OrgFactAuthor,
 )
 from engram.validate import (
+    name_value,
     no_nul,
     optional_str,
     positive_int,
@@ -108,12 +109,7 @@ def _reason(reason: object) -> str | None:
 
 
 def _fact_id(fact_id: object) -> str:
-    if not isinstance(fact_id, str) or not fact_id.strip() or len(fact_id) > 200:
-        raise InvalidInputError(
-            f"fact_id must be a non-empty string of at most 200 characters, got "
-            f"{type_name(fact_id)}"
-        )
-    return no_nul("fact_id", fact_id.strip())
+    return name_value("fact_id", fact_id)
 
 
 def human(id: str) -> OrgFactAuthor:

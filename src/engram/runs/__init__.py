@@ -32,6 +32,7 @@ from engram.runs.views import (
     BlockedIssue,
     Observed,
     RunView,
+    given_text,
     hit_items,
     run_id_value,
     score_value,
@@ -95,8 +96,8 @@ class Runs(Part):
         ``run_id`` is None and status ``completed`` unless told otherwise."""
         scope = self._core.open_scope(**who)
         changes: dict[str, Any] = {
-            "task": text_value("task", task, MAX_TASK_CHARS),
-            "task_type": text_value("task_type", task_type, 200),
+            "task": given_text("task", task, MAX_TASK_CHARS),
+            "task_type": given_text("task_type", task_type, 200),
             "status": None if status is None else status_value(status),
             "output": text_value("output", output, MAX_OUTPUT_CHARS),
             "output_path": text_value("output_path", output_path, 4096),

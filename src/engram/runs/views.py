@@ -97,6 +97,17 @@ def text_value(name: str, value: object, limit: int) -> str | None:
     return text
 
 
+def given_text(name: str, value: object, limit: int) -> str | None:
+    """An optional string that, when given, says something: ``record_run(task="")``
+    stored an empty task over HTTP and MCP where ``engram observe --task ""`` refused."""
+    text = text_value(name, value, limit)
+    if text is not None and not text.strip():
+        raise InvalidInputError(
+            f"{name} is {'empty' if not text else 'blank'}: leave it out, or give its text"
+        )
+    return text
+
+
 def task_value(value: object) -> str:
     """A run's task: a non-empty string of at most ``MAX_TASK_CHARS``."""
     text = text_value("task", value, MAX_TASK_CHARS)

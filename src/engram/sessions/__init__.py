@@ -39,7 +39,7 @@ from engram.store.protocols.sessions import (
     NewCheckpoint,
     SessionScore,
 )
-from engram.validate import choice, no_nul, offset_value, positive_int, type_name
+from engram.validate import choice, name_value, no_nul, offset_value, positive_int, type_name
 
 __all__ = ["TRIGGERS", "Checkpoint", "Confirm", "InjectedMemory", "SessionScore", "Sessions"]
 
@@ -65,14 +65,7 @@ UPKEEP_INTERVAL_S = 1.0
 
 
 def _key(session_key: object) -> str:
-    if not isinstance(session_key, str) or not session_key.strip():
-        raise InvalidInputError(
-            f"session_key must be a non-empty string, got {type_name(session_key)}"
-        )
-    key = no_nul("session_key", session_key.strip())
-    if len(key) > MAX_KEY:
-        raise InvalidInputError(f"session_key is {len(key)} characters; at most {MAX_KEY}")
-    return key
+    return name_value("session_key", session_key, limit=MAX_KEY)
 
 
 def _text(name: str, value: object) -> str | None:

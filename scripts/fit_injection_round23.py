@@ -139,7 +139,7 @@ import fit_injection_window as window  # noqa: E402  (the left-out rounds' order
 import injection_training20  # noqa: E402  (round twenty's rows)
 import injection_training22  # noqa: E402  (round twenty-two's rows)
 
-from engram.injection_detector import Detector, ordered  # noqa: E402
+from engram.injection_detector import Detector  # noqa: E402
 from engram.injection_lexical import Lexical  # noqa: E402
 
 _FACTS = r21.facts()
@@ -281,13 +281,7 @@ def left_out(
         lexical.reported_threshold,
     )
 
-    def admit(network: np.ndarray, texts: list[str]) -> np.ndarray:
-        listed = r19.admitted(lexical, network, list(texts))
-        stated = [
-            lexical.stated(float(n), x) and not ordered(x)
-            for n, x in zip(network, texts, strict=True)
-        ]
-        return listed & ~np.array(stated, bool)
+    admit = r21.admitter(found)
 
     def reported(texts: list[str]) -> np.ndarray:
         mine = np.array([x not in _T22 for x in texts], bool)

@@ -211,3 +211,29 @@ def test_encoded_orders_are_decoded_and_reported_as_obfuscated() -> None:
     assert any(r.startswith("obfuscated_instruction") for r in reasons)
     # Decoded binary (a hash, a key) is not text and adds nothing.
     assert scan("sha: " + base64.b64encode(bytes(range(40))).decode()) == ()
+
+
+def test_the_newest_fold_is_in_no_training_round() -> None:
+    """Held-out 19 (round twenty-three) was committed before anything of its round was
+    fitted and is read only as a fold: none of its texts is a training row of a round
+    whose rows reach a fit (rounds twenty's and twenty-two's composed rows, both probes,
+    the benign agent set)."""
+    import json
+    import sys
+
+    scripts = Path(__file__).resolve().parents[1] / "scripts"
+    sys.path.insert(0, str(scripts))
+    import injection_training20  # noqa: PLC0415  (round twenty's rows)
+    import injection_training22  # noqa: PLC0415  (round twenty-two's rows)
+
+    data = Path(injection.__file__).resolve().parents[1] / "data"
+    training = set(injection_training20.ATTACKS) | set(injection_training20.BENIGN)
+    training |= set(injection_training22.ATTACKS) | set(injection_training22.BENIGN)
+    for name in ("injection_user_facts", "injection_lists", "benign_agent"):
+        body = json.loads((data / f"{name}.json").read_text("utf-8"))
+        training |= {
+            t for v in body.values() if isinstance(v, list) for t in v if isinstance(t, str)
+        }
+    fold = {r["text"] for r in ROWS if r["split"] == "held_out_19"}
+    assert len(fold) >= 130  # 90 attack rows and 50 notes
+    assert not fold & training

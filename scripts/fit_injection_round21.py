@@ -182,6 +182,13 @@ def left_out(
     """Per left-out round its catches and the notes flagged: the harness's scores with
     the list floor and the fact floor of ``found``, its item view on top (and with
     ``reports``, round twenty-two's reported orders)."""
+    found_admit = admitter(found)
+    return h.left_out(found_admit, lambda t, f: r20.added(data, found, t, f), reports)
+
+
+def admitter(found: Detector) -> r18.Admit:
+    """Per text, whether the list floor and the fact floor of ``found`` let the
+    combination flag it (round twenty-three's harness shares it)."""
     lexical = found.lexical
     assert lexical is not None
 
@@ -193,7 +200,7 @@ def left_out(
         ]
         return listed & ~np.array(stated, bool)
 
-    return h.left_out(admit, lambda texts, flagged: r20.added(data, found, texts, flagged), reports)
+    return admit
 
 
 def cells(two: bool) -> list[tuple[str, Detector]]:

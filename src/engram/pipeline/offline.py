@@ -45,6 +45,7 @@ from engram.pipeline import (
     offline_coref,
     offline_forms,
     offline_listener,
+    offline_notes,
     patterns,
     turns,
 )
@@ -294,7 +295,11 @@ def _subject(sentence: str) -> tuple[str, str] | None:
         return group_rule(sentence), sentence
     if offline_context.first_person_lead(sentence):
         return "first_person", sentence  # "Since I lost my job, things have been tough"
+    if offline_notes.command_subject(sentence):
+        return "named", sentence  # "`go test ./...` hung on ...": the command is the subject
     elided = offline_forms.elided(sentence)
+    if elided is not None and offline_notes.passive_fragment(sentence):
+        return None  # "Fixed by pinning urllib3<2": what was fixed is not said
     if elided is not None and not offline_forms.speaker_is_object(sentence):
         return elided
     if (caused := offline_forms.speaker_caused(sentence)) is not None:
@@ -520,6 +525,10 @@ def analyse(text: str, *, speaker: str | None = None, before: str | None = None)
     only restates the whole text in the same form is not emitted: the raw memory
     already says it.
     """
+    if speaker == turns.OWNER and offline_notes.is_output(text):
+        # "ModuleNotFoundError: No module named ...": a program's output the owner kept,
+        # not a turn of a speaker named "ModuleNotFoundError".
+        return OfflineAnalysis(speaker, (), ())
     said = turns.messages(text, speaker)
     facts: list[OfflineFact] = []
     seen: set[str] = set()
@@ -533,7 +542,15 @@ def analyse(text: str, *, speaker: str | None = None, before: str | None = None)
         prior = said[index - 1] if index else (turns.messages(before)[-1] if before else None)
         where = offline_coref.context(prior, message, offline_coref.caption_of(message.text))
         earlier: list[str] = []
+        note = message.speaker == turns.OWNER and offline_notes.is_note(body)
         for sentence in split_sentences(body):
+            if note:
+                earlier.append(sentence)
+                for fact in _note_claims(sentence, message.speaker):
+                    if turns.form(fact.content) not in seen:
+                        seen.add(turns.form(fact.content))
+                        facts.append(fact)
+                continue
             found = _claims(sentence, message.speaker, listener)
             for fact in _resolved(sentence, found, earlier, where, message.speaker):
                 if turns.form(fact.content) not in seen:
@@ -564,6 +581,45 @@ def _claims(sentence: str, speaker: str | None, listener: str | None = None) -> 
     if len(kept) < len(found) and (whole := _read(sentence, speaker, listener)) is not None:
         return [whole]
     return kept
+
+
+def _note_claims(sentence: str, owner: str | None) -> list[OfflineFact]:
+    """The facts of one sentence of an agent's note (:mod:`offline_notes`): a
+    command that opens it is its subject; "we" and a dropped subject are the team,
+    unless the sentence is the user's own ("I", "my", "user"); a passive fragment
+    ("Fixed by X"), a subjectless clause after the first and a program's output give
+    none."""
+    if offline_notes.is_output(sentence):
+        return []
+    sentence = offline_notes.quote_command(sentence)
+    team = offline_notes.teams(sentence)
+    text = offline_notes.as_first_person(sentence) if team else sentence
+    pieces = turns.clauses(text)
+    found: list[OfflineFact | None] = []
+    for index, piece in enumerate(pieces):
+        fact = _read(piece, owner)
+        if fact is not None and _leans_on_note(piece, index, fact):
+            fact = None
+        found.append(fact)
+    kept = [fact for fact in found if fact is not None]
+    if len(pieces) > 1 and len(kept) < len(found):
+        whole = _read(text, owner)
+        if whole is not None and not _leans_on_note(text, 0, whole):
+            kept = [whole]
+    if not team:
+        return kept
+    return [replace(f, content=offline_notes.as_team(f.content)) for f in kept]
+
+
+def _leans_on_note(piece: str, index: int, fact: OfflineFact) -> bool:
+    """Whether a clause of a note states nothing alone: a passive fragment ("Fixed by
+    X"), or a subjectless clause after the first ("...; added ctx cancellation"),
+    unless it states a decision."""
+    opening = _trim_opening(piece)
+    if offline_notes.passive_fragment(opening):
+        return True
+    subjectless = offline_forms.elided(opening) is not None
+    return index > 0 and subjectless and fact.type != "decision"
 
 
 def _resolved(

@@ -36,6 +36,7 @@ NOTES = [
         ["The team decided to use SQLModel instead of raw SQLAlchemy for the billing service."],
     ),
     ("We use pnpm, not npm, in the web repo.", ["The team uses pnpm, not npm, in the web repo."]),
+    ("Our team deploys on Fridays.", ["The team deploys on Fridays."]),
     (
         "Our Dockerfile for the worker is docker/worker.Dockerfile.",
         ["The team's Dockerfile for the worker is docker/worker.Dockerfile."],

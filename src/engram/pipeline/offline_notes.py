@@ -49,22 +49,22 @@ _CODE_TOKEN = re.compile(
 )
 # Words only the work around code uses: one of them makes a sentence an agent's note
 # ("Decided to use SQLModel for the billing service", "Paired with Lena on the caching
-# bug"). Tools and stacks by name, and the trade's own nouns.
+# bug"). Tools and stacks by name, and the trade's own nouns; not those that are
+# everyday words or names too ("Pip" the dog, "rest", "yarn", "celery", "Rust", "CD",
+# "git", "prod").
 _TRADE_WORDS = patterns.word_set(
     """
-    api apis backend backfill ci cd config cron db devops dockerfile endpoint endpoints
+    api apis backend backfill ci config cron db devops dockerfile endpoint endpoints
     frontend hotfix k8s kubernetes lint linter linting middleware migration migrations
-    monolith monorepo oncall orm postmortem pr prs prod refactor refactored repo repos
-    rollback rollout runbook schema sdk staging webhook webhooks websocket runtime
-    codebase changelog dependency dependencies regression repro stacktrace traceback
-    caching cache debug debugging deploy deployed deploys deployment deployments
-    docker podman helm terraform ansible nginx redis postgres postgresql mysql sqlite
-    mongodb kafka rabbitmq celery sqlalchemy sqlmodel django flask fastapi rails node
-    nodejs npm pnpm yarn webpack vite react typescript javascript python golang rust
-    java kotlin swift grpc graphql rest json yaml toml xml csv pytest jest cypress
-    github gitlab jenkins heroku vercel netlify aws gcp azure lambda s3 ec2 sentry
-    grafana prometheus datadog vault okta stripe sendgrid elasticsearch opentelemetry
-    uvicorn gunicorn pip poetry cargo gradle maven kubectl git
+    monolith monorepo oncall orm postmortem refactor refactored repo repos
+    rollback rollout runbook schema sdk staging webhook webhooks websocket codebase
+    changelog repro stacktrace traceback caching cache debug debugging deploy deployed
+    deploys deployment deployments docker podman terraform ansible nginx redis postgres
+    postgresql mysql sqlite mongodb kafka rabbitmq sqlalchemy sqlmodel django fastapi
+    nodejs npm pnpm webpack vite typescript javascript python golang kotlin grpc graphql
+    json yaml toml xml csv pytest cypress github gitlab jenkins heroku vercel netlify
+    aws gcp azure s3 ec2 sentry grafana prometheus datadog okta sendgrid elasticsearch
+    opentelemetry uvicorn gunicorn gradle kubectl
     """
 )
 # Words the work shares with everyday talk: two of them make a note ("Rolled back the
@@ -130,7 +130,11 @@ _USER_NAMED = re.compile(r"\bUser\b")
 def as_team(fact: str) -> str:
     """A fact read for the owner of a team's sentence, naming the team: "User uses
     pnpm." -> "The team uses pnpm.", "... User's Dockerfile" -> "... the team's ..."."""
-    return _USER_NAMED.sub(lambda m: TEAM if m.start() == 0 else TEAM.lower(), fact)
+    fact = _USER_NAMED.sub(lambda m: TEAM if m.start() == 0 else TEAM.lower(), fact)
+    return _TEAMS_TEAM.sub(r"\1", fact)  # "Our team deploys" is the team itself
+
+
+_TEAMS_TEAM = re.compile(r"\b([Tt]he team)'s team\b")
 
 
 # "Fixed by pinning urllib3<2", "caused by clock skew": a participle that states what

@@ -371,7 +371,7 @@ def _classify(sentence: str, speaker: str | None) -> tuple[str, str, str] | None
         if _SPECULATION.search(text):
             return None  # "Winning must have been thrilling": a guess at someone's news
         present = _DUMMY_IT.match(text) or offline_forms.contracted_present(text)
-        tense = _statement_tense(text) or offline_forms.gerund_tense(text)
+        tense = offline_forms.statement_tense(text) or offline_forms.gerund_tense(text)
         tense = tense or ("present" if present else None)
         if tense is None or offline_context.leans_on_other_turns(text, tense):
             return None  # a fragment ("Best of luck!") or a report on another turn
@@ -379,7 +379,7 @@ def _classify(sentence: str, speaker: str | None) -> tuple[str, str, str] | None
             # What a speaker states is their view (or their report), not a fact about
             # the world: it is attributed to them.
             verb = "says" if tense == "past" else "thinks"
-            said = "i" + text[1:] if _DUMMY_IT.match(text) else _lower_first(text)
+            said = "i" + text[1:] if _DUMMY_IT.match(text) else offline_forms.lower_first(text)
             return offline_forms.opinion_rule(said), "fact", f"{speaker} {verb} {said}"
     if rule == "named" and turns.named(speaker) and text.startswith(speaker):
         rule = "first_person"  # the speaker naming themself: "Nate loves stories ..."
@@ -387,39 +387,10 @@ def _classify(sentence: str, speaker: str | None) -> tuple[str, str, str] | None
             return "preference", "preference", text
     if rule == "named" and turns.named(speaker):
         # In a chat turn, "Max is a good boy" is still the speaker's statement.
-        return "opinion", "fact", f"{speaker} thinks {_lower_first(text)}"
+        return "opinion", "fact", f"{speaker} thinks {offline_forms.lower_first(text)}"
     if rule == "named" and _DEFINITION.match(text):
         return "named", "semantic", text
     return rule, "fact", text
-
-
-def _statement_tense(sentence: str) -> str | None:
-    """``"present"`` or ``"past"`` for a sentence whose subject (its first few words)
-    is followed by a verb; None for a fragment."""
-    words = [w.lower().strip('.,!?;:"') for w in sentence.split()][1:8]
-    # Present first: an "-ed" word before the verb is often an adjective ("loved ones").
-    if any(word in patterns.PRESENT_VERBS for word in words):
-        return "present"
-    if any(
-        word in patterns.IRREGULAR_PAST
-        and word not in patterns.MODALS
-        or (word.endswith("ed") and len(word) > 4)
-        for word in words
-    ):
-        return "past"
-    return None
-
-
-def _lower_first(sentence: str) -> str:
-    """Lower-case the first word unless it looks like a name ("Paris", "NASA")."""
-    first = sentence.split(" ", 1)[0]
-    if (
-        first[1:2].isupper()
-        or first.lower() not in patterns.COMMON_OPENERS
-        and not first.endswith(("ing", "s"))
-    ):
-        return sentence
-    return sentence[:1].lower() + sentence[1:]
 
 
 def _before_listener(sentence: str, at: int) -> str:
@@ -544,15 +515,17 @@ def analyse(text: str, *, speaker: str | None = None, before: str | None = None)
         earlier: list[str] = []
         note = message.speaker == turns.OWNER and offline_notes.is_note(body)
         for sentence in split_sentences(body):
-            if note:
-                earlier.append(sentence)
-                for fact in _note_claims(sentence, message.speaker):
-                    if turns.form(fact.content) not in seen:
-                        seen.add(turns.form(fact.content))
-                        facts.append(fact)
-                continue
-            found = _claims(sentence, message.speaker, listener)
-            for fact in _resolved(sentence, found, earlier, where, message.speaker):
+            if note:  # an agent's own note (task x23): each sentence alone, no pointers
+                found = _note_claims(sentence, message.speaker)
+            else:
+                found = _resolved(
+                    sentence,
+                    _claims(sentence, message.speaker, listener),
+                    earlier,
+                    where,
+                    message.speaker,
+                )
+            for fact in found:
                 if turns.form(fact.content) not in seen:
                     seen.add(turns.form(fact.content))
                     facts.append(fact)
@@ -584,42 +557,9 @@ def _claims(sentence: str, speaker: str | None, listener: str | None = None) -> 
 
 
 def _note_claims(sentence: str, owner: str | None) -> list[OfflineFact]:
-    """The facts of one sentence of an agent's note (:mod:`offline_notes`): a
-    command that opens it is its subject; "we" and a dropped subject are the team,
-    unless the sentence is the user's own ("I", "my", "user"); a passive fragment
-    ("Fixed by X"), a subjectless clause after the first and a program's output give
-    none."""
-    if offline_notes.is_output(sentence):
-        return []
-    sentence = offline_notes.quote_command(sentence)
-    team = offline_notes.teams(sentence)
-    text = offline_notes.as_first_person(sentence) if team else sentence
-    pieces = turns.clauses(text)
-    found: list[OfflineFact | None] = []
-    for index, piece in enumerate(pieces):
-        fact = _read(piece, owner)
-        if fact is not None and _leans_on_note(piece, index, fact):
-            fact = None
-        found.append(fact)
-    kept = [fact for fact in found if fact is not None]
-    if len(pieces) > 1 and len(kept) < len(found):
-        whole = _read(text, owner)
-        if whole is not None and not _leans_on_note(text, 0, whole):
-            kept = [whole]
-    if not team:
-        return kept
-    return [replace(f, content=offline_notes.as_team(f.content)) for f in kept]
-
-
-def _leans_on_note(piece: str, index: int, fact: OfflineFact) -> bool:
-    """Whether a clause of a note states nothing alone: a passive fragment ("Fixed by
-    X"), or a subjectless clause after the first ("...; added ctx cancellation"),
-    unless it states a decision."""
-    opening = _trim_opening(piece)
-    if offline_notes.passive_fragment(opening):
-        return True
-    subjectless = offline_forms.elided(opening) is not None
-    return index > 0 and subjectless and fact.type != "decision"
+    """The facts of one sentence of an agent's note (:func:`offline_notes.claims`)."""
+    found, team = offline_notes.claims(sentence, lambda s: _read(s, owner), _trim_opening)
+    return [replace(f, content=offline_notes.as_team(f.content)) for f in found] if team else found
 
 
 def _resolved(

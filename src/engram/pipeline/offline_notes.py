@@ -25,8 +25,10 @@ Measured on ``src/engram/data/agent_notes.json`` (docs/benchmarks.md, "Agent not
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Protocol, TypeVar
 
-from engram.pipeline import patterns
+from engram.pipeline import offline_forms, patterns, turns
 
 #: Who "we" and a dropped subject are in an agent's note.
 TEAM = "The team"
@@ -202,3 +204,48 @@ def quote_command(sentence: str) -> str:
 def command_subject(sentence: str) -> bool:
     """Whether a sentence opens with a backticked command and a verb: its subject."""
     return _TICKED_OPENING.match(sentence) is not None
+
+
+class _Fact(Protocol):
+    @property
+    def type(self) -> str: ...
+
+
+_F = TypeVar("_F", bound=_Fact)
+
+
+def claims(
+    sentence: str, read: Callable[[str], _F | None], trim: Callable[[str], str]
+) -> tuple[list[_F], bool]:
+    """The facts ``read`` gives one sentence of a note, and whether they are the team's
+    (name them with :func:`as_team`): a command that opens it is its subject; "we" and a
+    dropped subject are the team unless the sentence is the owner's own ("I", "my",
+    "user"); a passive fragment, a subjectless clause after the first and a program's
+    output give none. ``trim`` drops what opens a sentence without adding to it."""
+    if is_output(sentence):
+        return [], False
+    sentence = quote_command(sentence)
+    team = teams(sentence)
+    text = as_first_person(sentence) if team else sentence
+    pieces = turns.clauses(text)
+    found = [read(piece) for piece in pieces]
+    found = [
+        None if fact is None or _leans(trim(piece), index, fact) else fact
+        for index, (piece, fact) in enumerate(zip(pieces, found, strict=True))
+    ]
+    kept = [fact for fact in found if fact is not None]
+    if len(pieces) > 1 and len(kept) < len(found):
+        # as the chat reader does: the whole sentence keeps what a clause leaned on
+        whole = read(text)
+        if whole is not None and not _leans(trim(text), 0, whole):
+            kept = [whole]
+    return kept, team
+
+
+def _leans(opening: str, index: int, fact: _Fact) -> bool:
+    """Whether a clause of a note states nothing alone: a passive fragment ("Fixed by
+    X"), or a subjectless clause after the first ("...; added ctx cancellation"),
+    unless it states a decision."""
+    if passive_fragment(opening):
+        return True
+    return index > 0 and fact.type != "decision" and offline_forms.elided(opening) is not None

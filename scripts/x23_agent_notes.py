@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -32,17 +33,11 @@ def right(fact: str, row: dict[str, Any]) -> bool:
 
 
 def measure(fold: str, verbose: bool) -> dict[str, Any]:
-    from engram import Memory
-    from engram.records import PIPELINE_WHO
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from plain_statements import add_each
 
     rows = [r for r in json.loads(SET.read_text())["notes"] if fold in ("both", r["fold"])]
-    with Memory(":memory:", embedder=None) as mem:
-        for row in rows:
-            mem.add(row["text"], user_id=row["id"])
-            mem.jobs.process_pending()
-            row["facts"] = [
-                r.content for r in mem.get_all(user_id=row["id"]) if r.who == PIPELINE_WHO
-            ]
+    add_each(rows)
     facts = [(f, r) for r in rows for f in r["facts"]]
     ok = sum(right(f, r) for f, r in facts)
     expected = sum(len(r["expect"]) for r in rows)

@@ -33,11 +33,12 @@ def _right(fact: str, row: dict[str, Any]) -> bool:
     return any(all(w in low for w in e) for e in row["expect"])
 
 
-def statements(verbose: bool) -> dict[str, Any]:
+def add_each(rows: list[dict[str, Any]]) -> None:
+    """``mem.add`` each row's ``text`` to its own namespace (its ``id``), run the worker
+    and put the pipeline facts written in ``row["facts"]`` (also scripts/x23_agent_notes.py)."""
     from engram import Memory
     from engram.records import PIPELINE_WHO
 
-    rows = json.loads(SET.read_text())["statements"]
     with Memory(":memory:", embedder=None) as mem:
         for row in rows:
             mem.add(row["text"], user_id=row["id"])
@@ -45,6 +46,11 @@ def statements(verbose: bool) -> dict[str, Any]:
             row["facts"] = [
                 r.content for r in mem.get_all(user_id=row["id"]) if r.who == PIPELINE_WHO
             ]
+
+
+def statements(verbose: bool) -> dict[str, Any]:
+    rows = json.loads(SET.read_text())["statements"]
+    add_each(rows)
     out: dict[str, Any] = {}
     for fold in ("tune", "check"):
         part = [r for r in rows if r["fold"] == fold]

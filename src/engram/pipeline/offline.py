@@ -45,6 +45,7 @@ from engram.pipeline import (
     offline_coref,
     offline_forms,
     offline_listener,
+    offline_notes,
     patterns,
     turns,
 )
@@ -294,7 +295,11 @@ def _subject(sentence: str) -> tuple[str, str] | None:
         return group_rule(sentence), sentence
     if offline_context.first_person_lead(sentence):
         return "first_person", sentence  # "Since I lost my job, things have been tough"
+    if offline_notes.command_subject(sentence):
+        return "named", sentence  # "`go test ./...` hung on ...": the command is the subject
     elided = offline_forms.elided(sentence)
+    if elided is not None and offline_notes.passive_fragment(sentence):
+        return None  # "Fixed by pinning urllib3<2": what was fixed is not said
     if elided is not None and not offline_forms.speaker_is_object(sentence):
         return elided
     if (caused := offline_forms.speaker_caused(sentence)) is not None:
@@ -366,7 +371,7 @@ def _classify(sentence: str, speaker: str | None) -> tuple[str, str, str] | None
         if _SPECULATION.search(text):
             return None  # "Winning must have been thrilling": a guess at someone's news
         present = _DUMMY_IT.match(text) or offline_forms.contracted_present(text)
-        tense = _statement_tense(text) or offline_forms.gerund_tense(text)
+        tense = offline_forms.statement_tense(text) or offline_forms.gerund_tense(text)
         tense = tense or ("present" if present else None)
         if tense is None or offline_context.leans_on_other_turns(text, tense):
             return None  # a fragment ("Best of luck!") or a report on another turn
@@ -374,7 +379,7 @@ def _classify(sentence: str, speaker: str | None) -> tuple[str, str, str] | None
             # What a speaker states is their view (or their report), not a fact about
             # the world: it is attributed to them.
             verb = "says" if tense == "past" else "thinks"
-            said = "i" + text[1:] if _DUMMY_IT.match(text) else _lower_first(text)
+            said = "i" + text[1:] if _DUMMY_IT.match(text) else offline_forms.lower_first(text)
             return offline_forms.opinion_rule(said), "fact", f"{speaker} {verb} {said}"
     if rule == "named" and turns.named(speaker) and text.startswith(speaker):
         rule = "first_person"  # the speaker naming themself: "Nate loves stories ..."
@@ -382,39 +387,10 @@ def _classify(sentence: str, speaker: str | None) -> tuple[str, str, str] | None
             return "preference", "preference", text
     if rule == "named" and turns.named(speaker):
         # In a chat turn, "Max is a good boy" is still the speaker's statement.
-        return "opinion", "fact", f"{speaker} thinks {_lower_first(text)}"
+        return "opinion", "fact", f"{speaker} thinks {offline_forms.lower_first(text)}"
     if rule == "named" and _DEFINITION.match(text):
         return "named", "semantic", text
     return rule, "fact", text
-
-
-def _statement_tense(sentence: str) -> str | None:
-    """``"present"`` or ``"past"`` for a sentence whose subject (its first few words)
-    is followed by a verb; None for a fragment."""
-    words = [w.lower().strip('.,!?;:"') for w in sentence.split()][1:8]
-    # Present first: an "-ed" word before the verb is often an adjective ("loved ones").
-    if any(word in patterns.PRESENT_VERBS for word in words):
-        return "present"
-    if any(
-        word in patterns.IRREGULAR_PAST
-        and word not in patterns.MODALS
-        or (word.endswith("ed") and len(word) > 4)
-        for word in words
-    ):
-        return "past"
-    return None
-
-
-def _lower_first(sentence: str) -> str:
-    """Lower-case the first word unless it looks like a name ("Paris", "NASA")."""
-    first = sentence.split(" ", 1)[0]
-    if (
-        first[1:2].isupper()
-        or first.lower() not in patterns.COMMON_OPENERS
-        and not first.endswith(("ing", "s"))
-    ):
-        return sentence
-    return sentence[:1].lower() + sentence[1:]
 
 
 def _before_listener(sentence: str, at: int) -> str:
@@ -520,6 +496,10 @@ def analyse(text: str, *, speaker: str | None = None, before: str | None = None)
     only restates the whole text in the same form is not emitted: the raw memory
     already says it.
     """
+    if speaker == turns.OWNER and offline_notes.is_output(text):
+        # "ModuleNotFoundError: No module named ...": a program's output the owner kept,
+        # not a turn of a speaker named "ModuleNotFoundError".
+        return OfflineAnalysis(speaker, (), ())
     said = turns.messages(text, speaker)
     facts: list[OfflineFact] = []
     seen: set[str] = set()
@@ -533,9 +513,19 @@ def analyse(text: str, *, speaker: str | None = None, before: str | None = None)
         prior = said[index - 1] if index else (turns.messages(before)[-1] if before else None)
         where = offline_coref.context(prior, message, offline_coref.caption_of(message.text))
         earlier: list[str] = []
+        note = message.speaker == turns.OWNER and offline_notes.is_note(body)
         for sentence in split_sentences(body):
-            found = _claims(sentence, message.speaker, listener)
-            for fact in _resolved(sentence, found, earlier, where, message.speaker):
+            if note:  # an agent's own note (task x23): each sentence alone, no pointers
+                found = _note_claims(sentence, message.speaker)
+            else:
+                found = _resolved(
+                    sentence,
+                    _claims(sentence, message.speaker, listener),
+                    earlier,
+                    where,
+                    message.speaker,
+                )
+            for fact in found:
                 if turns.form(fact.content) not in seen:
                     seen.add(turns.form(fact.content))
                     facts.append(fact)
@@ -564,6 +554,12 @@ def _claims(sentence: str, speaker: str | None, listener: str | None = None) -> 
     if len(kept) < len(found) and (whole := _read(sentence, speaker, listener)) is not None:
         return [whole]
     return kept
+
+
+def _note_claims(sentence: str, owner: str | None) -> list[OfflineFact]:
+    """The facts of one sentence of an agent's note (:func:`offline_notes.claims`)."""
+    found, team = offline_notes.claims(sentence, lambda s: _read(s, owner), _trim_opening)
+    return [replace(f, content=offline_notes.as_team(f.content)) for f in found] if team else found
 
 
 def _resolved(

@@ -363,3 +363,32 @@ _CONDITION = re.compile(
 def condition(fact: str) -> bool:
     """Whether ``fact`` names a health or diet condition (:data:`CONDITION_WORDS`)."""
     return _CONDITION.search(fact) is not None
+
+
+def statement_tense(sentence: str) -> str | None:
+    """``"present"`` or ``"past"`` for a sentence whose subject (its first few words)
+    is followed by a verb; None for a fragment."""
+    words = [w.lower().strip('.,!?;:"') for w in sentence.split()][1:8]
+    # Present first: an "-ed" word before the verb is often an adjective ("loved ones").
+    if any(word in patterns.PRESENT_VERBS for word in words):
+        return "present"
+    if any(
+        word in patterns.IRREGULAR_PAST
+        and word not in patterns.MODALS
+        or (word.endswith("ed") and len(word) > 4)
+        for word in words
+    ):
+        return "past"
+    return None
+
+
+def lower_first(sentence: str) -> str:
+    """Lower-case the first word unless it looks like a name ("Paris", "NASA")."""
+    first = sentence.split(" ", 1)[0]
+    if (
+        first[1:2].isupper()
+        or first.lower() not in patterns.COMMON_OPENERS
+        and not first.endswith(("ing", "s"))
+    ):
+        return sentence
+    return sentence[:1].lower() + sentence[1:]

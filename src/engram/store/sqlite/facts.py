@@ -102,13 +102,14 @@ class SQLiteMemories(SqlMemories):
         return FactColumns.of({i: f for i in ids if (f := known.get(i) or read.get(i)) is not None})
 
     def get_many(self, namespace: str, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
-        """``SqlMemories.get_many``, reading the rows of memories whose facts the
-        namespace's block gathered before (recall's pool: every candidate's facts were
-        read in the same recall) by their seq, the table's own key: the unique id
-        index's search skipped, a row each (docs/benchmarks.md, "The fuse stage's cold
-        reads"). A row found there counts only if it holds the id asked for (ids are
-        unique: then it is that memory's row), live in ``namespace``; the other ids are
-        read by id as before, and the answer keeps the order the id reads give."""
+        """Live memories of ``namespace`` by id; unknown ids are left out."""
+        # ``SqlMemories.get_many``, reading the rows of memories whose facts the
+        # namespace's block gathered before (recall's pool: every candidate's facts were
+        # read in the same recall) by their seq, the table's own key: the unique id
+        # index's search skipped, a row each (docs/benchmarks.md, "The fuse stage's cold
+        # reads"). A row found there counts only if it holds the id asked for (ids are
+        # unique: then it is that memory's row), live in ``namespace``; the other ids are
+        # read by id as before, and the answer keeps the order the id reads give.
         ids = list(dict.fromkeys(memory_ids))
         at = self.blocks.seqs_met(namespace, ids) if ids else {}
         if not at:

@@ -25,6 +25,7 @@ from engram.core import Part, Scope
 from engram.errors import AuthenticationError, InvalidInputError, PermissionDeniedError, shown
 from engram.ids import resolve_prefix
 from engram.records import ApiKey, new_id, utcnow
+from engram.refusals import pattern_rule
 from engram.scoping import ScopeArgs, ScopeIds, scoped
 from engram.validate import no_nul
 
@@ -46,9 +47,7 @@ def hash_key(plaintext: str) -> str:
 def user_name(user: object) -> str:
     """A valid key owner: 1-100 letters, digits and ``_ . @ + -`` (no ``/`` or ``:``)."""
     if not isinstance(user, str) or not _USER.match(user):
-        raise InvalidInputError(
-            f"invalid user {shown(user)}: use 1-100 characters from letters, digits and _ . @ + -"
-        )
+        raise InvalidInputError(f"invalid user {shown(user)}: use {pattern_rule(_USER.pattern)}")
     return user
 
 

@@ -4,6 +4,8 @@ open at one end (``validate.namespace_for``), and text that is not text
 
 from __future__ import annotations
 
+import re
+
 from engram.errors import shown
 
 #: A namespace's separators: ``:`` after a kind (``user:alice``), ``/`` before a
@@ -71,3 +73,50 @@ def not_text(name: str, char: str) -> str:
         )
         fix = "send whole characters: both halves of the pair, or the character itself in UTF-8"
     return f"{what}; {fix} (technically: a lone surrogate, U+{code:04X})"
+
+
+#: A name rule as a regular expression: an optional first character's class, then a
+#: class repeated ``{m,n}`` times (``^[A-Za-z0-9_.:@/+-]{1,200}$``, a block label's
+#: ``^[a-z][a-z0-9_-]{0,63}$``).
+_NAME_RULE = re.compile(r"^\^(?:\[([^\]]+)\])?\[([^\]]+)\]\{(\d+),(\d+)\}\$$")
+_RANGES = (("A-Za-z", "letters"), ("a-z", "lowercase letters"), ("A-Z", "capital letters"))
+
+
+def pattern_rule(pattern: str) -> str | None:
+    """A name rule's regular expression in words, for "use ..." (the namespace rule's
+    "1-200 characters from letters, digits and _ . : @ / + -"); ``""`` for ``\\S``
+    (not blank); None for a pattern it cannot read. The library's own refusals and the
+    HTTP API's (``engram.api.validation``) both say a rule this way, from the same
+    expression the check uses."""
+    if pattern == r"\S":
+        return ""
+    match = _NAME_RULE.match(pattern)
+    if match is None:
+        return None
+    first, chars, low, high = match.groups()
+    extra = 1 if first else 0
+    size = f"{int(low) + extra}-{int(high) + extra}"
+    rule = f"{size} characters from {_char_class(chars)}"
+    if not first:
+        return rule
+    start = _char_class(first)
+    # "a lowercase letter" for one kind of letter, else "one of _ -"
+    start = f"a {start[:-1]}" if start in {w for _, w in _RANGES} else f"one of {start}"
+    return f"{rule}, starting with {start}"
+
+
+def _char_class(chars: str) -> str:
+    """A regular expression's character class in words: ``A-Za-z0-9_.-`` is "letters,
+    digits and _ . -"."""
+    kinds = []
+    for span, words in _RANGES:
+        if span in chars:
+            kinds.append(words)
+            chars = chars.replace(span, "", 1)
+    if "0-9" in chars:
+        kinds.append("digits")
+        chars = chars.replace("0-9", "", 1)
+    singles = " ".join(chars.replace("\\", ""))
+    if singles:
+        return (", ".join(kinds) + " and " + singles) if kinds else singles
+    return ", ".join(kinds[:-1]) + " and " + kinds[-1] if len(kinds) > 1 else kinds[0]

@@ -20,7 +20,7 @@ from engram.errors import (
     shown,  # noqa: F401 (re-exported: messages echo input)
 )
 from engram.records import MemoryCategory, MemoryRecord, MemoryType, new_id, utcnow
-from engram.refusals import NAMESPACE_SEPARATORS, not_text, open_ended
+from engram.refusals import NAMESPACE_SEPARATORS, not_text, open_ended, pattern_rule
 from engram.text import NormalizedContent, normalize_content
 
 _NAMESPACE = re.compile(r"^[A-Za-z0-9_.:@/+-]{1,200}$")
@@ -81,8 +81,7 @@ def namespace_for(
         chosen = default
     if not isinstance(chosen, str) or not _NAMESPACE.match(chosen):
         raise InvalidInputError(
-            f"invalid namespace {shown(chosen)}: use 1-200 characters from letters, digits and "
-            "_ . : @ / + -"
+            f"invalid namespace {shown(chosen)}: use {pattern_rule(_NAMESPACE.pattern)}"
         )
     # A store may hold an open-ended name from before the rule (``held`` asks it, last,
     # so only for such a name): it keeps working, so its memories can be read, exported

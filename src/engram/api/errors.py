@@ -29,6 +29,7 @@ from starlette.exceptions import HTTPException
 from starlette.routing import Match
 from starlette.types import Send
 
+from engram.api.validation import describe
 from engram.errors import (
     AuthenticationError,
     CapabilityError,
@@ -134,13 +135,8 @@ def _validation_error(request: Request, exc: Exception) -> JSONResponse:
             "invalid_input",
             "the request body must be a JSON object sent with Content-Type: application/json",
         )
-    parts = []
-    for e in errors[:5]:
-        where = ".".join(str(p) for p in e.get("loc", ()))
-        parts.append(f"{where}: {e.get('msg', 'invalid')}")
-    if len(errors) > 5:
-        parts.append(f"... and {len(errors) - 5} more")
-    return error_response(422, "invalid_input", "; ".join(parts) or "invalid request")
+    # Pydantic's own messages quote regular expressions and type names; say it in words.
+    return error_response(422, "invalid_input", describe(errors, request.scope.get("route")))
 
 
 def _unreadable_json(exc: HTTPException) -> str | None:

@@ -50,6 +50,7 @@ from engram.mcp.results import (
 from engram.mcp.runs_tools import RUNS_TOOL_NAMES, RunIdArg, runs_tools
 from engram.mcp.sessions_tools import SESSION_TOOL_NAMES, sessions_tools
 from engram.mcp.shared_tools import SHARED_TOOL_NAMES, shared_tools
+from engram.mcp.stdio import serve_stdio
 from engram.memory import Memory
 from engram.org import OrgFactAuthor, agent
 
@@ -484,7 +485,8 @@ SHOWN_ARGUMENT_ERRORS = 5
 class _Server(MCPServer[Any]):
     """The SDK's server, saying what was wrong with a call's arguments in one line per
     argument, as the HTTP API does, instead of pydantic's report (its model's class
-    name, the rejected input echoed back, a link to pydantic's site)."""
+    name, the rejected input echoed back, a link to pydantic's site); on stdio, answering
+    a line that is not a JSON-RPC message (``engram.mcp.stdio``)."""
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         try:
@@ -497,6 +499,10 @@ class _Server(MCPServer[Any]):
                 raise
             # Chained to the ValidationError: the SDK logs its field names.
             raise ToolError(argument_errors(name, cause)) from cause
+
+    async def run_stdio_async(self) -> None:
+        # A line that is not a JSON-RPC message gets JSON-RPC's error, not silence.
+        await serve_stdio(self._lowlevel_server)
 
 
 def argument_errors(tool: str, error: ValidationError) -> str:

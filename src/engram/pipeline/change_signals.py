@@ -346,8 +346,9 @@ def read(text: str) -> list[Claim]:
     # and an end that is no thing ("moved to the platform team" as a home) is no claim.
     for claim in found:
         negated = relation_ends.NEGATED.match(claim.target.strip())
-        if negated is not None and claim.source == (speaker or "user"):
-            olds.add(phrase(negated["rest"]))
+        ended = phrase(negated["rest"]) if negated is not None else None
+        if ended and claim.source == (speaker or "user"):
+            olds.add(ended)
     found = [
         c
         for c in found

@@ -290,7 +290,7 @@ def _new_value(
         and _plain_slot(text, slot)
     ) or _phrased(text, held.relation_type)
     kind = _category(held.relation_type)
-    if _someone_else(text, subject, _named_slot(slot, held.relation_type)):
+    if _someone_else(text, subject, slot, _named_slot(slot, held.relation_type)):
         return None
     named = held.target[:1].isupper()
     fresh = [
@@ -313,11 +313,10 @@ def _new_value(
     return fresh[0] if by_old or by_slot or member else None
 
 
-def _named_slot(slot: Sequence[str], relation: str) -> list[str]:
+def _named_slot(slot: Sequence[str], relation: str) -> set[str]:
     """The slot's words and the one-word names the vocabulary gives it: "my manager"
     speaks of ``reports_to`` itself, not of the manager's own slot."""
-    names = [n for n in vocabulary.relation_names(relation) if " " not in n]
-    return [*slot, *names]
+    return {*slot, *(n for n in vocabulary.relation_names(relation) if " " not in n)}
 
 
 def _category(relation: str) -> str | None:
@@ -371,14 +370,14 @@ def _plain_slot(text: str, slot: Sequence[str]) -> bool:
     return False
 
 
-def _someone_else(text: str, subject: Entity, slot: Sequence[str]) -> bool:
+def _someone_else(text: str, subject: Entity, slot: Sequence[str], names: set[str]) -> bool:
     """Whether the memory speaks of another owner's slot: "my brother" when the slot is
     the speaker's, "Sasha's husband" when it is Sasha's and the slot is not a husband."""
     if canonical_name(subject.name) == SPEAKER:
         # "my manager left for HP" is the manager's job, unless the slot is the manager.
         # "My manager is no longer Joost" says whose slot ended, not the manager's own.
         if any(
-            m.group("n").lower() not in slot and not _ENDED_AFTER.match(text, m.end())
+            m.group("n").lower() not in names and not _ENDED_AFTER.match(text, m.end())
             for m in _OTHER_OWNER.finditer(text)
         ):
             return True

@@ -6,7 +6,8 @@ change reading round five").
   the one that ended, not a value "no longer Joost"; "my manager" speaks of the slot
   itself, not of the manager's own slot;
 - "we moved the cron to 0 3": a held slot named only by its own word ("the cron"), its
-  subject unsaid, gets the new value;
+  subject unsaid, gets the new value; an amount with its unit written on ("2Gi") is an
+  amount;
 - ends that are no thing are not recorded: "no longer Joost", "platform team" as a home,
   "0 3" as a thing used, "decided" as a subject.
 
@@ -46,6 +47,14 @@ CHANGES = [
         ),
         ("importer", "cron_schedule", "0 2"),
         ("importer", "cron_schedule", "0 5"),
+    ),
+    (
+        (
+            "The memory limit for the scheduler is 256Mi.",
+            "raised the scheduler memory limit to 2Gi",
+        ),
+        ("scheduler", "memory_limit", "256Mi"),
+        ("scheduler", "memory_limit", "2Gi"),
     ),
 ]
 

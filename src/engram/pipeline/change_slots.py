@@ -119,8 +119,10 @@ _OTHER_OWNER = re.compile(
 _ENDED_AFTER = re.compile(r"\s+(?:is|was)\s+(?:no\s+longer|not)\b|\s+isn['’]t\b", re.I)
 _POSSESSIVE = re.compile(r"\b(?P<o>[\w.-]+)['’]s?\s+(?P<n>[a-z][\w-]*)", re.IGNORECASE)
 _WORD = re.compile(r"[^\W_]+(?:[&'’.-][^\W_]+)*")
+#: An amount, with a unit written onto it ("512Mi", "30s", "100MB") or after it.
 _AMOUNT = re.compile(
-    r"[£$€]?\d[\d,.]*(?:\s\d[\d,.]*)*\s*(?:k|m|%|percent|pounds|dollars|euros)?\b", re.I
+    r"[£$€]?\d[\d,.]*(?:[a-z]{1,3}\b)?(?:\s\d[\d,.]*)*\s*(?:k|m|%|percent|pounds|dollars|euros)?\b",
+    re.I,
 )
 _TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm)\b|\b\d{1,2}:\d{2}\b", re.I)
 _FREQUENCY = re.compile(

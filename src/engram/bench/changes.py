@@ -24,7 +24,11 @@ facts, other attributes, repeats, plans, negations), two or three statements eac
   assistant (lower case, typos, lead-ins without a comma, verbs no table holds) and
   third-person notes, each fold about 50 changes and 12 look-alikes (a second value,
   a past anecdote, a hypothetical, a negated plan), written before round four's
-  reading and read once: folds K and L.
+  reading and read once: folds K and L;
+- ``engram/data/changes_heldout5.json`` (session twenty-one, changes23): role and owner
+  hand-overs, schedule and config values, tool and vendor switches, as chat (fold M)
+  and as notes (fold N), 52 changes and 14 look-alikes each, written before round
+  five's reading: folds M and N.
 
 Each story is told to a fresh namespace of one in-memory ``Memory`` through
 ``mem.add`` (the inline linker and the closing plan on the write path, no model), a
@@ -66,6 +70,7 @@ SHIPPED = (
     "changes_heldout2.json",
     "changes_heldout3.json",
     "changes_heldout4.json",
+    "changes_heldout5.json",
 )
 #: When the first statement is told; each next one a month later.
 START = datetime(2025, 1, 6, 9, tzinfo=UTC)

@@ -29,6 +29,7 @@ from engram.pipeline import (
     change_kinds,
     change_things,
     change_verbs,
+    relation_ends,
     turns,
 )
 from engram.pipeline.change_words import (
@@ -341,6 +342,18 @@ def read(text: str) -> list[Claim]:
             found.extend(change_things.called(clause))
     if len(kinds) == 1:
         found = change_habits.of_kind(found, kinds.pop(), speaker)
+    # "My manager is no longer Joost": Joost ended, the value is not "no longer Joost";
+    # and an end that is no thing ("moved to the platform team" as a home) is no claim.
+    for claim in found:
+        negated = relation_ends.NEGATED.match(claim.target.strip())
+        ended = phrase(negated["rest"]) if negated is not None else None
+        if ended and claim.source == (speaker or "user"):
+            olds.add(ended)
+    found = [
+        c
+        for c in found
+        if not relation_ends.not_a_thing(c.source or "", c.relation, c.target, numbers=False)
+    ]
     # One value said to end, beside the speaker's claim: the claim replaces it, alone.
     return change_ended.mark(found, olds.pop(), speaker) if len(olds) == 1 else found
 

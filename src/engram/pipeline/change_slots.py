@@ -66,6 +66,8 @@ class Reads(Protocol):
 
     def around(self, entity: Entity) -> list[Relation]: ...
 
+    def recent(self) -> list[Relation]: ...
+
 
 @dataclass(frozen=True, slots=True)
 class Replacement:
@@ -113,10 +115,14 @@ _OTHER_OWNER = re.compile(
     r"children|neighbou?r|cousin|aunt|uncle|colleague|boss|manager|parents)\b",
     re.IGNORECASE,
 )
+#: "... is no longer", "... isn't": what follows an owner that names the ended value.
+_ENDED_AFTER = re.compile(r"\s+(?:is|was)\s+(?:no\s+longer|not)\b|\s+isn['’]t\b", re.I)
 _POSSESSIVE = re.compile(r"\b(?P<o>[\w.-]+)['’]s?\s+(?P<n>[a-z][\w-]*)", re.IGNORECASE)
 _WORD = re.compile(r"[^\W_]+(?:[&'’.-][^\W_]+)*")
+#: An amount, with a unit written onto it ("512Mi", "30s", "100MB") or after it.
 _AMOUNT = re.compile(
-    r"[£$€]?\d[\d,.]*(?:\s\d[\d,.]*)*\s*(?:k|m|%|percent|pounds|dollars|euros)?\b", re.I
+    r"[£$€]?\d[\d,.]*(?:[a-z]{1,3}\b)?(?:\s\d[\d,.]*)*\s*(?:k|m|%|percent|pounds|dollars|euros)?\b",
+    re.I,
 )
 _TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm)\b|\b\d{1,2}:\d{2}\b", re.I)
 _FREQUENCY = re.compile(
@@ -193,7 +199,33 @@ def _held(reads: Reads, text: str, names: Sequence[str]) -> list[tuple[Entity, R
             source = reads.entity(held.source)
             if source is not None:
                 found.setdefault(held.id, (source, held))
+    if re.search(r"\d", text):
+        for held in _by_slot_word(reads, text):
+            source = reads.entity(held.source)
+            if source is not None:
+                found.setdefault(held.id, (source, held))
     return list(found.values())
+
+
+def _by_slot_word(reads: Reads, text: str) -> list[Relation]:
+    """The current relations whose slot a memory names by its own word after a
+    determiner, the subject left unsaid ("we moved the cron to 0 3" for the
+    exporter's ``cron_schedule``): read only when the memory gives a number and a
+    determined word that names no entity, and kept only when exactly one relation has
+    that word, so a word two slots share names neither."""
+    heads = {
+        m.group(1).split()[0].lower()
+        for m in _DETERMINED.finditer(text)
+        if m.group(1).split()[0].lower() not in _NOT_SLOT and reads.entity(m.group(1)) is None
+    }
+    if not heads:
+        return []
+    matched = [
+        held
+        for held in reads.recent()
+        if heads & set(_slot_words(held.relation_type)) and _one(held)
+    ]
+    return matched if len(matched) == 1 else []
 
 
 def _subjects(reads: Reads, text: str, names: Sequence[str]) -> list[Entity]:
@@ -260,7 +292,7 @@ def _new_value(
         and _plain_slot(text, slot)
     ) or _phrased(text, held.relation_type)
     kind = _category(held.relation_type)
-    if _someone_else(text, subject, slot):
+    if _someone_else(text, subject, slot, _named_slot(slot, held.relation_type)):
         return None
     named = held.target[:1].isupper()
     fresh = [
@@ -281,6 +313,12 @@ def _new_value(
     # ``uses_framework``).
     member = kind is not None and vocabulary.member_category(fresh[0]) == kind
     return fresh[0] if by_old or by_slot or member else None
+
+
+def _named_slot(slot: Sequence[str], relation: str) -> set[str]:
+    """The slot's words and the one-word names the vocabulary gives it: "my manager"
+    speaks of ``reports_to`` itself, not of the manager's own slot."""
+    return {*slot, *(n for n in vocabulary.relation_names(relation) if " " not in n)}
 
 
 def _category(relation: str) -> str | None:
@@ -334,12 +372,16 @@ def _plain_slot(text: str, slot: Sequence[str]) -> bool:
     return False
 
 
-def _someone_else(text: str, subject: Entity, slot: Sequence[str]) -> bool:
+def _someone_else(text: str, subject: Entity, slot: Sequence[str], names: set[str]) -> bool:
     """Whether the memory speaks of another owner's slot: "my brother" when the slot is
     the speaker's, "Sasha's husband" when it is Sasha's and the slot is not a husband."""
     if canonical_name(subject.name) == SPEAKER:
         # "my manager left for HP" is the manager's job, unless the slot is the manager.
-        if any(m.group("n").lower() not in slot for m in _OTHER_OWNER.finditer(text)):
+        # "My manager is no longer Joost" says whose slot ended, not the manager's own.
+        if any(
+            m.group("n").lower() not in names and not _ENDED_AFTER.match(text, m.end())
+            for m in _OTHER_OWNER.finditer(text)
+        ):
             return True
         # "the kids' dentist", "Ana's manager": an owner named in front of the slot.
         said = r"[\s-]+".join(re.escape(w) for w in slot)

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from engram.errors import EngramError
-from engram.pipeline import change_kinds, change_slots, vocabulary
+from engram.pipeline import change_kinds, change_slots, relation_ends, vocabulary
 from engram.pipeline import change_signals as claims_module
 from engram.pipeline.change_signals import ADDITION, CHANGE, PLAIN, Claim
 from engram.pipeline.linker import TALKS_ABOUT
@@ -98,6 +98,8 @@ def plan(
     claimed = {(_base(f.source), f.relation): f for f in facts.values()}
     told = {(f.relation, canonical_name(f.target)) for f in facts.values()}
     for source, relation, target, confidence in statement.triples:
+        if relation_ends.not_a_thing(source, relation, target, numbers=False):
+            continue  # "Joost moved to the platform team" is no home: it closes none
         kind = vocabulary.canonical(relation, target)
         if kind.one is not False:  # a fact that may close: name its subject as known
             # A claim said it of a full name ("Sam joined Globex", Sam Lee's): so is it.
@@ -129,11 +131,18 @@ def plan(
         (closes if verdict else keeps).add(fact.relation)
         planned.append(fact)
     triples: list[Triple] = [(f.source, f.relation, f.target, f.confidence) for f in planned]
-    if not closes and not any(f.ends is not None for f in planned):
+    # A fact the graph will not keep (bare numbers used: "we moved the cron to 0 3" read
+    # as ``cron uses 0 3``, ``relation_ends``) reads no change of its own.
+    things = {f.relation for f in planned if not relation_ends.not_a_thing(*_key(f))}
+    if not closes & things and not any(f.ends is not None for f in planned):
         # The rules read no change: a new value of a slot held one at a time may still
         # be said in words they lack (``change_slots``, the second pass).
         read = [(f.source, f.relation, f.target) for f in planned]
         for found in change_slots.replacements(reads, text, read):
+            if found.old.source_memory_id == statement.memory_id:
+                # This memory's own reading, read again (the ``extract`` job after the
+                # write path): its value is the new one, not one it replaces.
+                continue
             _end(reads, found.old, statement)
             old = found.old
             confidence = change_slots.SLOT_CONFIDENCE
@@ -206,6 +215,14 @@ class _Reads:
             limit=READ_LIMIT, offset=0, without=(TALKS_ABOUT,), newest_first=True,
         )  # fmt: skip
         return newest[::-1]
+
+    def recent(self) -> list[Relation]:
+        """The namespace's newest ``READ_LIMIT`` current relations, mentions left out:
+        where a slot named only by its own word ("the cron") is looked for."""
+        return self.store.graph.relations(
+            self.namespace, entity_id=None, current_only=True, at=None,
+            limit=READ_LIMIT, offset=0, without=(TALKS_ABOUT,), newest_first=True,
+        )  # fmt: skip
 
 
 def _key(fact: _Fact) -> tuple[str, str, str]:

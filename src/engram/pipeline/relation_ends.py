@@ -13,7 +13,13 @@ name). None of them is an entity a user would accept in ``engram graph``, so:
 - ``(guy, named, Mr Okafor)``: a generic person word is nobody, its naming is dropped;
 - a type that carries a name the text gives ("my partner Sam is gluten intolerant"
   read as ``(user, partner_sam, gluten intolerant)``) is the relation to that name,
-  ``(user, partner, Sam)``, which the text does state.
+  ``(user, partner, Sam)``, which the text does state;
+- an end that is not a thing at all (:func:`not_a_thing`, the round-fourteen chat):
+  a negated value ("My manager is no longer Joost" read as ``reports_to`` "no longer
+  Joost"), a group taken for a home ("Joost moved to the platform team" read as
+  ``lives_in`` "platform team"), bare numbers used ("we moved the cron to 0 3" read as
+  ``cron uses 0 3``) and a verb taken for a subject ("We decided to use the s3manager
+  uploader" read as ``decided uses ...``).
 
 The types a statement closes are kept only for the triples left, as
 ``extract_job.one_reading`` keeps them.
@@ -24,6 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from engram.pipeline import vocabulary
 from engram.pipeline.patterns import word_set
 from engram.store.protocols.graph import SINGLE_VALUED, Statement, Triple, canonical_relation
 
@@ -56,6 +63,40 @@ _SOMEONE = word_set(
     """
 )
 _WORD = re.compile(r"[\w']+")
+#: A value said not to hold: "no longer Joost" is Joost, ended, never a value itself.
+NEGATED = re.compile(r"^(?:no\s+longer|not|never|no\s+more)\s+(?P<rest>.+)$", re.IGNORECASE)
+#: Groups one joins at work, never a home: "moved to the platform team".
+GROUPS = word_set(
+    """
+    team teams squad org organisation organization department dept group unit division
+    crew guild tribe chapter channel desk pod
+    """
+)
+#: Verbs of deciding and trying a subjectless clause leaves where its subject goes
+#: ("We decided to use X" read as ``decided uses X``).
+_VERB_SUBJECTS = word_set(
+    """
+    decided agreed chose opted planned tried wanted needed started stopped went
+    """
+)
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def not_a_thing(source: str, relation: str, target: str, *, numbers: bool = True) -> bool:
+    """Whether a read relation names no thing at one of its ends (module docstring):
+    a negated value, a verb as the subject, a work group as a home, or bare numbers as
+    a thing used or a place. A quantity's own types ("memory_limit 512Mi",
+    "cron_schedule 0 4") keep their numbers; ``numbers`` False leaves bare numbers to
+    the closing plan, which may read them as a held slot's ("moved standup to 10")."""
+    if NEGATED.match(target.strip()) or source.strip().lower() in _VERB_SUBJECTS:
+        return True
+    kind = vocabulary.canonical(relation, target).relation_type
+    if kind not in ("uses", "lives_in"):  # "uses_phone 07700 900123" is a number had
+        return False
+    if _LETTER.search(target) is None:
+        return numbers
+    words = _WORD.findall(target.lower())
+    return kind == "lives_in" and bool(words) and words[-1] in GROUPS
 
 
 def names_entity(name: str) -> bool:
@@ -122,6 +163,8 @@ def sound(statement: Statement, text: str) -> Statement:
         if not names_entity(target) and _OF_PRONOUNS not in relation:
             continue
         if relation == "named" and source.strip().lower() in _SOMEONE:
+            continue
+        if not_a_thing(source, relation, target):
             continue
         triple = (source, triple[1], target, triple[3])
         named = _named_type(triple, text) if "_" in relation else None

@@ -249,8 +249,8 @@ async def test_mcp_queues_a_document_that_the_worker_indexes(
         ({}, "exactly one of text and url (got neither)"),  # the tool has no path
         ({"text": "a", "url": "http://127.0.0.1/"}, "exactly one of"),
         ({"url": "file:///etc/passwd"}, "only http and https"),
-        ({"text": "a", "namespace": BOB}, "Extra inputs are not permitted"),
-        ({"text": "a", "path": "/etc/passwd"}, "Extra inputs are not permitted"),
+        ({"text": "a", "namespace": BOB}, "'namespace' is not an argument of ingest_document"),
+        ({"text": "a", "path": "/etc/passwd"}, "'path' is not an argument of ingest_document"),
     ],
 )
 async def test_mcp_refuses_bad_documents(

@@ -102,6 +102,15 @@ class Ctx:
 STDIN = "standard input"
 
 
+def named(source: str, argument: str, takes: str) -> str:
+    """``source``, a file argument as typed, unless it names nothing: ``Path("")`` is
+    the current directory, so ``engram ingest ""`` was refused as a directory. An empty
+    or blank name is refused as what it is, with what to give (``takes``)."""
+    if not source.strip():
+        raise InvalidInputError(f"{argument} is {'blank' if source else 'empty'}: give {takes}")
+    return source
+
+
 def read_text(source: str | Path) -> str:
     """The text of a file, or of standard input for "-": read as bytes and decoded by
     the library's rule (UTF-8, a BOM dropped), so bytes in another encoding are an

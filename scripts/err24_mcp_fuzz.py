@@ -32,7 +32,7 @@ from engram.mcp.server import create_mcp_server, tool_manifest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))  # the tests' embedder: no model weights
-from err23_fuzz import bad_values, pydantic_words, sample  # noqa: E402
+from err23_fuzz import bad_values, report, sample  # noqa: E402
 
 from hashembed import HashEmbedder  # noqa: E402
 
@@ -84,19 +84,15 @@ def main() -> int:
             server = create_mcp_server(memory, namespace="fuzz")
             tools = tool_manifest(server)
             rows = walk(server, tools)
-    outcomes = Counter(r["outcome"] for r in rows)
-    errors = [r for r in rows if r["outcome"] == "tool error"]
-    offenders = [r for r in errors if pydantic_words(r["text"])]
-    print(
-        f"{len(tools)} tools, {len(rows)} broken calls; "
-        + ", ".join(f"{o}: {n}" for o, n in sorted(outcomes.items()))
+    report(
+        f"{len(tools)} tools, {len(rows)} broken calls; ",
+        Counter(r["outcome"] for r in rows),
+        [r for r in rows if r["outcome"] == "tool error"],
+        "text",
+        "tool errors",
+        lambda r: f"{r['tool']} [{r['case']} {r['argument']}]",
+        args.show,
     )
-    print(f"tool errors with pydantic wording: {len(offenders)} of {len(errors)}")
-    words = Counter(w for r in offenders for w in pydantic_words(r["text"]))
-    if words:
-        print("  by phrase: " + ", ".join(f"{w!r} {n}" for w, n in words.most_common()))
-    for r in offenders[: args.show]:
-        print(f"  {r['tool']} [{r['case']} {r['argument']}]: {r['text'][:300]}")
     for r in [r for r in rows if r["outcome"] in {"crash", "raised"}][: args.show]:
         print(f"  {r['outcome']}: {r['tool']} [{r['case']} {r['argument']}]: {r['text'][:300]}")
     for r in [r for r in rows if r["outcome"] == "ok"][: args.show]:

@@ -22,6 +22,7 @@ from engram.mcp.server import create_mcp_server, tool_manifest
 from hashembed import HashEmbedder
 
 fuzz = import_script("err24_mcp_fuzz")
+words = import_script("err23_fuzz").pydantic_words
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +40,7 @@ def refused(server: Any, tool: str, **arguments: Any) -> str:
         anyio.run(call)
     text = str(caught.value)
     assert text.startswith(f"invalid arguments for {tool}: "), text
-    assert not fuzz.pydantic_words(text), text
+    assert not words(text), text
     return text.removeprefix(f"invalid arguments for {tool}: ")
 
 
@@ -50,7 +51,7 @@ def test_every_broken_argument_of_every_tool_is_said_in_words(server: Any) -> No
     assert raised == []
     errors = [r for r in rows if r["outcome"] == "tool error"]
     assert len(errors) > 300
-    assert [r for r in errors if fuzz.pydantic_words(r["text"])] == []
+    assert [r for r in errors if words(r["text"])] == []
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,7 @@ import re
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -223,6 +223,27 @@ def pydantic_words(text: str) -> list[str]:
     return [w for w in PYDANTIC if re.search(re.escape(w), text)]
 
 
+def report(
+    head: str,
+    outcomes: Counter[Any],
+    answers: list[dict[str, Any]],
+    key: str,
+    what: str,
+    label: Callable[[dict[str, Any]], str],
+    show: int,
+) -> None:
+    """Print ``head`` with the count of each outcome, then how many ``answers`` (their
+    text under ``key``) speak pydantic, by phrase, and the first ``show`` of them."""
+    print(head + ", ".join(f"{o}: {n}" for o, n in sorted(outcomes.items())))
+    offenders = [r for r in answers if pydantic_words(r[key])]
+    print(f"{what} with pydantic wording: {len(offenders)} of {len(answers)}")
+    words = Counter(w for r in offenders for w in pydantic_words(r[key]))
+    if words:
+        print("  by phrase: " + ", ".join(f"{w!r} {n}" for w, n in words.most_common()))
+    for r in offenders[:show]:
+        print(f"  {label(r)}: {r[key][:300]}")
+
+
 def walk(client: TestClient) -> list[dict[str, Any]]:
     """Every case of every operation in ``client``'s app's OpenAPI schema, sent: one row
     per request (route, case, field, status, the body's first 600 characters)."""
@@ -258,19 +279,16 @@ def main() -> int:
             with TestClient(app, raise_server_exceptions=False) as client:
                 rows = walk(client)
     unprocessable = [r for r in rows if r["status"] == 422]
-    offenders = [r for r in unprocessable if pydantic_words(r["body"])]
-    statuses = Counter(r["status"] for r in rows)
     routes = {r["route"] for r in rows}
-    print(
-        f"{len(routes)} operations, {len(rows)} bad requests; statuses "
-        + ", ".join(f"{s}: {n}" for s, n in sorted(statuses.items()))
+    report(
+        f"{len(routes)} operations, {len(rows)} bad requests; statuses ",
+        Counter(r["status"] for r in rows),
+        unprocessable,
+        "body",
+        "422 bodies",
+        lambda r: f"{r['route']} [{r['case']} {r['field']}]",
+        args.show,
     )
-    print(f"422 bodies with pydantic wording: {len(offenders)} of {len(unprocessable)}")
-    words = Counter(w for r in offenders for w in pydantic_words(r["body"]))
-    if words:
-        print("  by phrase: " + ", ".join(f"{w!r} {n}" for w, n in words.most_common()))
-    for r in offenders[: args.show]:
-        print(f"  {r['route']} [{r['case']} {r['field']}]: {r['body'][:300]}")
     if args.json:
         Path(args.json).write_text(json.dumps(unprocessable, indent=1))
     return 0

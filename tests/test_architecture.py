@@ -327,6 +327,7 @@ LAYERS = (
         "lifetime",  # ``with`` support (``Closing``), imports nothing
         "ids",  # the one id-prefix resolver (new-user pass, round ten), imports errors only
         "refusals",  # the longer input refusals' words (round thirteen), imports errors only
+        "validation_words",  # pydantic's errors in words, for HTTP and MCP (err24)
         independent=False,
     ),
 )

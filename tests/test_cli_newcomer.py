@@ -434,3 +434,39 @@ def test_flag_words_renames_only_a_leading_argument() -> None:
     # Not an argument the CLI renames, or not at the start: left as the library said it.
     assert flag_words("content must not be empty") == "content must not be empty"
     assert flag_words("the limit must be 4") == "the limit must be 4"
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("agents", "reset", ""), "error: AGENT_ID must be a non-empty string, got ''"),
+        (("agents", "end-session", "", "s1"), "error: AGENT_ID must be a non-empty string"),
+        (("agents", "level", "   ", "session"), "error: AGENT_ID must be a non-empty string"),
+        (("shared", "publish", "", "a fact"), "error: AGENT_ID must be a non-empty string"),
+        (("sessions", "checkpoint", ""), "error: SESSION_KEY must be a non-empty string"),
+        (("org", "history", "f" * 300), "error: FACT_ID is 300 characters; at most 200"),
+        # An option is still named by its flag.
+        (("recall", "--agent", "", "which framework"), "error: --agent must be a non-empty"),
+    ],
+)
+def test_a_bad_positional_argument_is_named_as_the_usage_spells_it(
+    home: Path, args: tuple[str, ...], said: str
+) -> None:
+    """Round fourteen: `engram agents reset ""` said "--agent must be ...", the flag map's
+    name for agent_id, though AGENT_ID is positional there and takes no flag."""
+    assert run(home, "add", "We moved the API from Flask to Litestar.").exit_code == 0
+    result = run(home, *args)
+    assert result.exit_code == 2, result.output
+    assert said in result.stderr
+    if "AGENT_ID" in said:
+        assert "--agent" not in result.stderr
+
+
+def test_usage_names_come_from_the_command() -> None:
+    from engram.cli.render import flag_words
+
+    command = cli.commands["shared"].commands["publish"]  # type: ignore[attr-defined]
+    assert flag_words("agent_id must be text", command) == "AGENT_ID must be text"
+    assert flag_words("agent_id must be text") == "--agent must be text"  # no command known
+    assert flag_words("tags must be short", command) == "--tag must be short"  # an option
+    assert flag_words("agent_id was seen", command) == "agent_id was seen"  # no refusal

@@ -111,6 +111,23 @@ def test_cli_refuses_bad_sources_with_exit_code_2(
     assert result.exit_code == 2 and message in result.stderr
 
 
+@pytest.mark.parametrize(("source", "said"), [("", "empty"), ("  ", "blank")])
+def test_cli_refuses_an_empty_source_as_empty(tmp_path: Path, source: str, said: str) -> None:
+    # Round fourteen: `engram ingest ""` read as Path(""), the current directory, and
+    # was refused as "/work/... is a directory".
+    home = tmp_path / "home"
+    result = ingest(home, source)
+    assert result.exit_code == 2, result.output
+    assert f'SOURCE is {said}: give a file\'s path, an http(s) URL, or "-"' in result.stderr
+    assert "directory" not in result.stderr and not home.exists()
+
+
+def test_cli_import_refuses_an_empty_file_name_as_empty(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["--home", str(tmp_path), "import", ""], env=KEYWORD_ONLY)
+    assert result.exit_code == 2, result.output
+    assert 'FILE is empty: give the path of an `engram export` file, or "-"' in result.stderr
+
+
 # -- HTTP -----------------------------------------------------------------------------------
 class Api:
     def __init__(self, url: str, memory: Memory, keys: dict[str, str]) -> None:
@@ -249,8 +266,8 @@ async def test_mcp_queues_a_document_that_the_worker_indexes(
         ({}, "exactly one of text and url (got neither)"),  # the tool has no path
         ({"text": "a", "url": "http://127.0.0.1/"}, "exactly one of"),
         ({"url": "file:///etc/passwd"}, "only http and https"),
-        ({"text": "a", "namespace": BOB}, "Extra inputs are not permitted"),
-        ({"text": "a", "path": "/etc/passwd"}, "Extra inputs are not permitted"),
+        ({"text": "a", "namespace": BOB}, "'namespace' is not an argument of ingest_document"),
+        ({"text": "a", "path": "/etc/passwd"}, "'path' is not an argument of ingest_document"),
     ],
 )
 async def test_mcp_refuses_bad_documents(

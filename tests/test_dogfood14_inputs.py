@@ -61,8 +61,8 @@ def test_a_publishers_agent_id_is_bounded_as_other_names_are(mem: Memory) -> Non
     [
         (["agents", "end-session", "", "s-1"], "got ''"),
         (["sessions", "checkpoint", " "], "got ' '"),
-        (["org", "history", ""], "fact_id must be a non-empty string, got ''"),
-        (["org", "retract", "f" * 300], "fact_id is 300 characters; at most 200"),
+        (["org", "history", ""], "FACT_ID must be a non-empty string, got ''"),
+        (["org", "retract", "f" * 300], "FACT_ID is 300 characters; at most 200"),
         (["shared", "publish", "", "Backups run at 02:00 UTC"], "got ''"),
         (["shared", "publish", "9" * 5000, "Backups run at 02:00 UTC"], "at most 200"),
     ],

@@ -2,7 +2,8 @@
 
 A misspelt id answered ``String should match pattern '^[A-Za-z0-9_.:@/+-]{1,190}$'``;
 every constraint a route's models declare now gets the library's wording, from one
-translation in the API's error handler (``engram.api.validation``), and the body keeps
+translation (``engram.validation_words``, which MCP's argument errors share since err24)
+in the API's error handler, and the body keeps
 its ``{error, detail}`` shape.
 """
 

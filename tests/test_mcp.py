@@ -307,7 +307,7 @@ async def test_unknown_fields_are_rejected_and_change_nothing(
     before = snapshot(kept, ALICE)
     assert [r["content"] for r in before] == ["keep me"]
     message = await fail(kept_alice, tool, **VALID[tool], namespace=BOB)
-    assert "Extra inputs are not permitted" in message and "namespace" in message
+    assert f"'namespace' is not an argument of {tool}; it takes " in message
     assert snapshot(kept, ALICE) == before
     assert kept.get_all(namespace=BOB) == []
 
@@ -315,18 +315,18 @@ async def test_unknown_fields_are_rejected_and_change_nothing(
 @pytest.mark.parametrize(
     ("tool", "arguments", "message"),
     [
-        ("search_memory", {"query": "q", "limit": 0}, "greater than or equal to 1"),
-        ("search_memory", {"query": "q", "limit": 51}, "less than or equal to 50"),
-        ("search_memory", {"query": ""}, "at least 1 character"),
-        ("search_memory", {"query": "q", "type": "gossip"}, "Input should be"),
-        ("list_memories", {"offset": -1}, "greater than or equal to 0"),
-        ("recall_memory", {"ids": ["x"] * 51}, "at most 50 items"),
-        ("remember", {"content": "c", "tags": ["t"] * 33}, "at most 32 items"),
-        ("remember", {"content": "c", "importance": 1.5}, "less than or equal to 1"),
-        ("remember", {"content": "c", "category": "gossip"}, "Input should be"),
-        ("remember", {}, "Field required"),
-        ("get_context", {"task": "t", "style": "poem"}, "Input should be"),
-        ("get_context", {"task": "t", "budget_tokens": 0}, "greater than or equal to 1"),
+        ("search_memory", {"query": "q", "limit": 0}, "limit must be at least 1, got 0"),
+        ("search_memory", {"query": "q", "limit": 51}, "limit must be at most 50, got 51"),
+        ("search_memory", {"query": ""}, "query must be a non-empty string, got ''"),
+        ("search_memory", {"query": "q", "type": "gossip"}, "type must be one of 'fact', "),
+        ("list_memories", {"offset": -1}, "offset must be at least 0, got -1"),
+        ("recall_memory", {"ids": ["x"] * 51}, "ids has 51 items; at most 50"),
+        ("remember", {"content": "c", "tags": ["t"] * 33}, "tags has 33 items; at most 32"),
+        ("remember", {"content": "c", "importance": 1.5}, "importance must be at most 1.0"),
+        ("remember", {"content": "c", "category": "gossip"}, "category must be one of 'working'"),
+        ("remember", {}, "content is required and was not given"),
+        ("get_context", {"task": "t", "style": "poem"}, "style must be one of 'prior_work', "),
+        ("get_context", {"task": "t", "budget_tokens": 0}, "budget_tokens must be at least 1"),
     ],
 )
 async def test_out_of_range_input_is_rejected(
@@ -340,12 +340,19 @@ async def test_out_of_range_input_is_rejected(
 async def test_bad_arguments_are_said_in_one_line_per_argument(alice: Client) -> None:
     # Found trying engram as a new user: the SDK passed pydantic's report on
     # ("1 validation error for rememberArguments ... https://errors.pydantic.dev/...").
+    # Since err24 in the HTTP API's words (engram.validation_words), not pydantic's.
     message = await fail(alice, "remember", content="", importance=5)
-    assert message.startswith("invalid arguments for remember: content: String should have")
-    assert "importance: Input should be less than or equal to 1" in message
+    assert message.startswith(
+        "invalid arguments for remember: content must be a non-empty string, got ''; "
+        "importance must be at most 1.0, got 5"
+    )
     assert "rememberArguments" not in message and "pydantic.dev" not in message
+    assert "should" not in message
     unknown = await fail(alice, "forget", id="x", force=True)
-    assert "force: Extra inputs are not permitted: forget has no argument 'force'" in unknown
+    assert "'force' is not an argument of forget; it takes id (" in unknown
+    # An argument named like one of HTTP's sources (query) is still named.
+    empty = await fail(alice, "search_memory", query="")
+    assert "query must be a non-empty string" in empty
 
 
 @pytest.mark.parametrize(
@@ -368,7 +375,9 @@ async def test_content_limit_comes_from_the_config(tmp_path: Path) -> None:
         async with Client(create_mcp_server(small, namespace=ALICE)) as client:
             tools = {t.name: t for t in (await client.list_tools()).tools}
             assert tools["remember"].input_schema["properties"]["content"]["maxLength"] == 20
-            assert "at most 20 characters" in await fail(client, "remember", content="z" * 21)
+            assert "content is 21 characters; at most 20" in await fail(
+                client, "remember", content="z" * 21
+            )
         assert small.get_all(namespace=ALICE) == []
 
 
@@ -498,7 +507,9 @@ async def test_stdio_subprocess_serves_every_tool(home: Path) -> None:
         await call(client, "forget", id=gone["id"])
         listed = await call(client, "list_memories")
         assert [m["id"] for m in listed["items"]] == [kept["id"]]
-        assert "Extra inputs" in await fail(client, "forget", id=kept["id"], force=True)
+        assert "not an argument of forget" in await fail(
+            client, "forget", id=kept["id"], force=True
+        )
     with reopen(home) as mem:
         stored = mem.get_all(namespace="team-x", include_deleted=True)
         assert {r.id: (r.quality, r.deleted) for r in stored} == {

@@ -297,9 +297,9 @@ async def test_mcp_get_context_and_search_memory_keep_a_place(alice: Client, mem
         ("search_memory", {"query": "q", "wing": "Efoil", "room": "noon"}, "no room 'noon'"),
         ("search_memory", {"query": "q", "room": "evening"}, "needs wing"),
         ("get_context", {"task": "t", "cite": "pointer"}, 'needs style="memory_context"'),
-        ("get_context", {"task": "t", "cite": "title"}, "Input should be"),
-        ("search_memory", {"query": "q", "wing": ""}, "at least 1 character"),
-        ("search_memory", {"query": "q", "wing": "Efoil", "room": 0}, "greater than or equal"),
+        ("get_context", {"task": "t", "cite": "title"}, "cite must be one of 'id', 'pointer'"),
+        ("search_memory", {"query": "q", "wing": ""}, "wing must be a non-empty string, got ''"),
+        ("search_memory", {"query": "q", "wing": "Efoil", "room": 0}, "room must be at least 1"),
     ],
 )
 async def test_mcp_place_errors_say_what_is_wrong(

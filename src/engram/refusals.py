@@ -86,7 +86,7 @@ def pattern_rule(pattern: str) -> str | None:
     """A name rule's regular expression in words, for "use ..." (the namespace rule's
     "1-200 characters from letters, digits and _ . : @ / + -"); ``""`` for ``\\S``
     (not blank); None for a pattern it cannot read. The library's own refusals and the
-    HTTP API's (``engram.api.validation``) both say a rule this way, from the same
+    surfaces' (``engram.validation_words``: HTTP and MCP) both say a rule this way, from the same
     expression the check uses."""
     if pattern == r"\S":
         return ""

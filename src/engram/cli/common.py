@@ -102,6 +102,15 @@ class Ctx:
 STDIN = "standard input"
 
 
+def named(source: str, argument: str, takes: str) -> str:
+    """``source``, a file argument as typed, unless it names nothing: ``Path("")`` is
+    the current directory, so ``engram ingest ""`` was refused as a directory. An empty
+    or blank name is refused as what it is, with what to give (``takes``)."""
+    if not source.strip():
+        raise InvalidInputError(f"{argument} is {'blank' if source else 'empty'}: give {takes}")
+    return source
+
+
 def read_text(source: str | Path) -> str:
     """The text of a file, or of standard input for "-": read as bytes and decoded by
     the library's rule (UTF-8, a BOM dropped), so bytes in another encoding are an
@@ -196,7 +205,9 @@ def _injection_line(exc: InjectionBlocked) -> str:
     return head + ", ".join(shown) + tail
 
 
-def _print_error(exc: EngramError, as_json: bool, verbose: bool) -> None:
+def _print_error(
+    exc: EngramError, as_json: bool, verbose: bool, command: click.Command | None = None
+) -> None:
     if as_json:
         # stderr, like every error: stdout carries only results (export's JSONL too).
         print(json.dumps(error_json(exc), ensure_ascii=False), file=sys.stderr)
@@ -204,7 +215,7 @@ def _print_error(exc: EngramError, as_json: bool, verbose: bool) -> None:
     if isinstance(exc, InjectionBlocked) and not verbose:
         render.err_console.print(_injection_line(exc), markup=False)
         return
-    render.err_console.print(f"error: {render.flag_words(str(exc))}", markup=False)
+    render.err_console.print(f"error: {render.flag_words(str(exc), command)}", markup=False)
     if not verbose:
         return
     if isinstance(exc, InjectionBlocked):
@@ -226,7 +237,9 @@ def handle_errors(fn: F) -> F:
         except EngramError as exc:
             context = click.get_current_context(silent=True)
             obj = context.find_object(Ctx) if context is not None else None
-            _print_error(exc, bool(kwargs.get("as_json")), obj is not None and obj.verbose)
+            verbose = obj is not None and obj.verbose
+            command = context.command if context is not None else None
+            _print_error(exc, bool(kwargs.get("as_json")), verbose, command)
             sys.exit(exit_code(exc))
 
     return wrapper  # type: ignore[return-value]

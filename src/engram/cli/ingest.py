@@ -11,6 +11,7 @@ from engram.cli import render
 from engram.cli.common import (
     Ctx,
     json_command,
+    named,
     progress_bar,
     read_text,
     scope_options,
@@ -48,6 +49,7 @@ def ingest(
     and indexed) while its status is shown, unless --no-wait. Its chunks are memories of
     type document_chunk that search and recall find.
     """
+    named(source, "SOURCE", 'a file\'s path, an http(s) URL, or "-" to read standard input')
     with obj.memory() as mem:
         if source == "-":
             document = mem.documents.ingest(read_text("-"), title=title, **scope)

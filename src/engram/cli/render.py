@@ -8,6 +8,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import click
 from rich import box
 from rich.console import Console, RenderableType
 from rich.table import Table
@@ -42,13 +43,32 @@ WORDING = Wording(
 
 #: Library arguments whose CLI flag differs from ``--`` plus the name, for error lines.
 _FLAGS = {**WORDING.names, "limit": "--limit"}
-_ARGUMENT = re.compile(r"^([a-z_]+)(?= must )")
+_ARGUMENT = re.compile(r"^([a-z_]+)(?= must | is \d+ characters)")
 
 
-def flag_words(message: str) -> str:
+def flag_words(message: str, command: click.Command | None = None) -> str:
     """``message`` with a leading library argument ("budget_tokens must be ...") named
-    by its CLI flag ("--budget must be ..."): a user typed the flag, not the keyword."""
-    return _ARGUMENT.sub(lambda m: _FLAGS.get(m.group(1)) or m.group(1), message, count=1)
+    as the user typed it: as ``command``'s usage spells it (a positional ``AGENT_ID``,
+    an option's ``--agent``) when the command takes it, else by the CLI's flag
+    ("--budget must be ...")."""
+
+    def typed(match: re.Match[str]) -> str:
+        name = match.group(1)
+        return _usage_name(command, name) or _FLAGS.get(name) or name
+
+    return _ARGUMENT.sub(typed, message, count=1)
+
+
+def _usage_name(command: click.Command | None, name: str) -> str | None:
+    """How ``command``'s usage line spells its parameter ``name``: an argument's
+    metavar (``AGENT_ID``), an option's long flag (``--agent``); None if it has none."""
+    for param in command.params if command is not None else ():
+        if param.name != name:
+            continue
+        if isinstance(param, click.Argument):
+            return param.human_readable_name
+        return next((o for o in param.opts if o.startswith("--")), param.opts[0])
+    return None
 
 
 def empty_message(recall: Recall) -> str | None:

@@ -19,6 +19,7 @@ from engram.cli.common import (
     EXIT_ERROR,
     Ctx,
     json_command,
+    named,
     progress_bar,
     scope_options,
     stdin_chunks,
@@ -105,6 +106,7 @@ def import_(obj: Ctx, file: str, skip_vectors: bool, trusted: bool, as_json: boo
     memory and transcript passes the injection scan unless --trusted: blocked ones are
     skipped and listed, the rest are imported.
     """
+    named(file, "FILE", 'the path of an `engram export` file, or "-" to read standard input')
     seen = [0, 0]  # memories written so far (whole batches) and in the file
     try:
         with _source(file) as path:

@@ -53,6 +53,7 @@ from engram.mcp.shared_tools import SHARED_TOOL_NAMES, shared_tools
 from engram.mcp.stdio import serve_stdio
 from engram.memory import Memory
 from engram.org import OrgFactAuthor, agent
+from engram.validation_words import Subject, describe, model_fields
 
 T = TypeVar("T")
 
@@ -478,14 +479,11 @@ def create_mcp_server(
     )
 
 
-#: Argument problems listed in one tool error; the rest are counted.
-SHOWN_ARGUMENT_ERRORS = 5
-
-
 class _Server(MCPServer[Any]):
     """The SDK's server, saying what was wrong with a call's arguments in one line per
     argument, as the HTTP API does, instead of pydantic's report (its model's class
-    name, the rejected input echoed back, a link to pydantic's site); on stdio, answering
+    name, the rejected input echoed back, a link to pydantic's site) in the words the
+    HTTP API's 422s use (``engram.validation_words``); on stdio, answering
     a line that is not a JSON-RPC message (``engram.mcp.stdio``)."""
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
@@ -497,29 +495,28 @@ class _Server(MCPServer[Any]):
             cause = exc.__cause__
             if not isinstance(cause, ValidationError):
                 raise
+            tool = self._tool_manager.get_tool(name)
+            model = None if tool is None else tool.fn_metadata.arg_model
             # Chained to the ValidationError: the SDK logs its field names.
-            raise ToolError(argument_errors(name, cause)) from cause
+            raise ToolError(argument_errors(name, cause, model)) from cause
 
     async def run_stdio_async(self) -> None:
         # A line that is not a JSON-RPC message gets JSON-RPC's error, not silence.
         await serve_stdio(self._lowlevel_server)
 
 
-def argument_errors(tool: str, error: ValidationError) -> str:
-    """One line naming each bad argument of a ``tool`` call and what it must be."""
-    problems = error.errors()
-    parts = []
-    for problem in problems[:SHOWN_ARGUMENT_ERRORS]:
-        where = ".".join(str(p) for p in problem["loc"]) or "arguments"
-        what = problem["msg"]
-        if problem["type"] == "extra_forbidden":
-            what = f"{what}: {tool} has no argument {where!r}"
-        parts.append(f"{where}: {what}")
-    if len(problems) > SHOWN_ARGUMENT_ERRORS:
-        parts.append(f"... and {len(problems) - SHOWN_ARGUMENT_ERRORS} more")
+def argument_errors(tool: str, error: ValidationError, model: Any = None) -> str:
+    """One line naming each bad argument of a ``tool`` call and what it must be;
+    ``model`` (the tool's argument model) lets an unknown argument's refusal list the
+    tool's arguments."""
+    subject = Subject(
+        whole=f"the arguments of {tool}",
+        member=f"an argument of {tool}",
+        known=lambda loc: model_fields(model, loc),
+    )
     return (
-        f"invalid arguments for {tool}: {'; '.join(parts)} (the tool's input schema in "
-        "tools/list gives each argument's type and range)"
+        f"invalid arguments for {tool}: {describe(error.errors(), subject)} (the tool's "
+        "input schema in tools/list gives each argument's type and range)"
     )
 
 

@@ -20,6 +20,7 @@ from engram import Config, Memory
 from engram.api import create_app
 from engram.api.server import serve_in_thread
 from engram.cli.main import cli
+from engram.errors import InvalidInputError
 from engram.mcp.server import create_mcp_server
 from test_documents_fetch import serve_documents
 
@@ -126,6 +127,23 @@ def test_cli_import_refuses_an_empty_file_name_as_empty(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["--home", str(tmp_path), "import", ""], env=KEYWORD_ONLY)
     assert result.exit_code == 2, result.output
     assert 'FILE is empty: give the path of an `engram export` file, or "-"' in result.stderr
+
+
+@pytest.mark.parametrize(("path", "said"), [("", "empty"), ("  ", "blank")])
+def test_the_library_refuses_an_empty_path_as_empty(mem: Memory, path: str, said: str) -> None:
+    # Round fourteen's leftover, in the library: ``Path("")`` is the current directory,
+    # so ``documents.ingest(path="")`` said "<cwd> is a directory" and
+    # ``admin.import_jsonl("")`` "cannot read .": only the CLI said it in words.
+    mem.add("Backups run at 02:00 UTC.")
+    with pytest.raises(InvalidInputError) as ingested:
+        mem.documents.ingest(path=path)
+    with pytest.raises(InvalidInputError) as imported:
+        mem.admin.import_jsonl(path)
+    for caught in (ingested, imported):
+        assert str(caught.value) == f"path is {said}: give a file's path", caught.value
+    assert mem.documents.list() == [] and len(mem.get_all()) == 1
+    with pytest.raises(InvalidInputError, match="path must be a file path, got bytes"):
+        mem.documents.ingest(path=b"notes.txt")  # type: ignore[arg-type]
 
 
 # -- HTTP -----------------------------------------------------------------------------------

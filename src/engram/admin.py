@@ -4,7 +4,6 @@ the feedback log."""
 from __future__ import annotations
 
 import logging
-import os
 import sys
 import threading
 from dataclasses import replace
@@ -33,7 +32,13 @@ from engram.scoping import ScopeArgs, scoped
 from engram.store.protocols import ImportCounts, ListQuery, TableRow, TranscriptRow
 from engram.store.tables import SPECS
 from engram.transfer import ExportCounts
-from engram.validate import memory_id_value, no_nul, positive_int, string_list, type_name
+from engram.validate import (
+    memory_id_value,
+    path_value,
+    positive_int,
+    string_list,
+    type_name,
+)
 from engram.write import BATCH, Progress
 
 log = logging.getLogger("engram")
@@ -351,11 +356,9 @@ class Admin(Part):
         """
         core = self._core
         core.check_open()
-        if not isinstance(path, str | os.PathLike):
-            raise InvalidInputError(f"path must be a file path, got {type_name(path)}")
         counts = transfer.import_jsonl(
             core.store,
-            Path(no_nul("path", os.fspath(path))),
+            Path(path_value("path", path)),
             vectors=vectors,
             progress=progress,
             screen=None if trusted else self._screen,

@@ -33,7 +33,7 @@ from engram.pipeline.worker import Worker
 from engram.records import utcnow
 from engram.scoping import ScopeArgs, scoped
 from engram.store.protocols import DOCUMENT_STATUSES, Document, DocumentChunk, Job
-from engram.validate import choice, no_nul, offset_value, optional_str, positive_int
+from engram.validate import choice, no_nul, offset_value, optional_str, path_value, positive_int
 
 __all__ = ["DOCUMENT_STATUSES", "Document", "DocumentChunk", "Documents"]
 
@@ -94,8 +94,9 @@ class Documents(Part):
             source_type, source = "url", check_submitted(url, policy)
         elif path is not None:
             source_type = "file"
+            given = path_value("path", path)  # "" would be read as the current directory
             try:
-                file = Path(os.fspath(path)).expanduser().resolve()
+                file = Path(given).expanduser().resolve()
             except (TypeError, ValueError) as exc:  # not a path, or one holding NUL
                 raise InvalidInputError(f"path must be a file path: {exc}") from None
             content, content_type = _read_text(file, limit), file_type(file.name)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import UTC, datetime
@@ -459,6 +460,19 @@ def name_value(what: str, value: object, *, limit: int = 200) -> str:
     if len(text) > limit:
         raise InvalidInputError(f"{what} is {len(text)} characters; at most {limit}")
     return no_nul(what, text)
+
+
+def path_value(what: str, value: object) -> str:
+    """A file path a caller gives, as a string: refused when it is not a path, holds a
+    NUL, or is empty or blank (``Path("")`` is the current directory, so an empty path
+    was read as "<cwd> is a directory")."""
+    raw = os.fspath(value) if isinstance(value, str | os.PathLike) else None
+    if not isinstance(raw, str):
+        raise InvalidInputError(f"{what} must be a file path, got {type_name(value)}")
+    text = no_nul(what, raw)
+    if not text.strip():
+        raise InvalidInputError(f"{what} is {'empty' if not text else 'blank'}: give a file's path")
+    return text
 
 
 def session_key_value(value: object) -> str:

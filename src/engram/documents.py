@@ -94,9 +94,9 @@ class Documents(Part):
             source_type, source = "url", check_submitted(url, policy)
         elif path is not None:
             source_type = "file"
-            given = path_value("path", path)  # "" would be read as the current directory
+            named = path_value("path", path)  # "" would be read as the current directory
             try:
-                file = Path(given).expanduser().resolve()
+                file = Path(named).expanduser().resolve()
             except (TypeError, ValueError) as exc:  # not a path, or one holding NUL
                 raise InvalidInputError(f"path must be a file path: {exc}") from None
             content, content_type = _read_text(file, limit), file_type(file.name)

@@ -469,6 +469,8 @@ def path_value(what: str, value: object) -> str:
     raw = os.fspath(value) if isinstance(value, str | os.PathLike) else None
     if not isinstance(raw, str):
         raise InvalidInputError(f"{what} must be a file path, got {type_name(value)}")
+    if "\x00" in raw:  # no file system takes one: say it of a path, not of a store
+        raise InvalidInputError(f"{what} must be a file path, and a path holds no NUL (U+0000)")
     text = no_nul(what, raw)
     if not text.strip():
         raise InvalidInputError(f"{what} is {'empty' if not text else 'blank'}: give a file's path")

@@ -287,9 +287,9 @@ class Retriever:
         fused, parts = ranking.fuse(
             legs, cfg, candidate_ids, dense, keyword, sessions, times, long, directives, alone
         )
-        if self.index is not None:  # issue 24: R1's and Q1's second dense legs, by rank
+        if (second := legs.second_legs(cfg)) and self.index is not None:  # R1's, Q1's legs
             scores = partial(self._dense(cfg, self.index).scores, request.namespace)
-            fused = statement.fuse_legs(fused, legs.second_legs(cfg), scores, candidate_ids)
+            fused = statement.fuse_legs(fused, second, scores, candidate_ids)
         clock.lap("fuse")
         if cfg.graph_boost and self.graph is not None:  # seed 004 (G4): linked ids + weight
             fused = boost_by_graph(

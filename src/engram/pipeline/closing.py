@@ -210,17 +210,18 @@ class _Reads:
         ``READ_LIMIT`` of them, mentions (``talks_about``) left out. A busy subject
         (the user of a store that has lived a while) holds hundreds of mentions, and
         reading its oldest relations hid the fact a new statement replaces."""
-        newest = self.store.graph.relations(
-            self.namespace, entity_id=entity.id, current_only=True, at=None,
-            limit=READ_LIMIT, offset=0, without=(TALKS_ABOUT,), newest_first=True,
-        )  # fmt: skip
-        return newest[::-1]
+        return self._newest(entity.id)[::-1]
 
     def recent(self) -> list[Relation]:
         """The namespace's newest ``READ_LIMIT`` current relations, mentions left out:
         where a slot named only by its own word ("the cron") is looked for."""
+        return self._newest(None)
+
+    def _newest(self, entity_id: int | None) -> list[Relation]:
+        """The newest ``READ_LIMIT`` current relations (of ``entity_id``, or of the
+        namespace), newest first, mentions left out."""
         return self.store.graph.relations(
-            self.namespace, entity_id=None, current_only=True, at=None,
+            self.namespace, entity_id=entity_id, current_only=True, at=None,
             limit=READ_LIMIT, offset=0, without=(TALKS_ABOUT,), newest_first=True,
         )  # fmt: skip
 

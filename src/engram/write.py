@@ -14,7 +14,7 @@ import logging
 import operator
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -449,10 +449,7 @@ def link(core: Core, records: Sequence[MemoryRecord]) -> None:
             # An assistant's turn is read as one (task x22): the names it mentions, no
             # relation and no change of the user's ("Noted: ..." names no one).
             triples, types = core.linker(record.spoken())
-            statement = Statement(record.id, triples, record.created_at, utcnow(), types)
-            # issue 28: canonical relations, what closes
-            if core.closer is not None and record.other_role is None:
-                statement = core.closer(core.store, record.namespace, record.content, statement)
+            statement = linked(core, record, triples, types)
             protected = core.protector(record.content) if core.protector else None
         except Exception:  # noqa: BLE001
             # The rules are a convenience on the write path: a bug in them must never
@@ -474,6 +471,26 @@ def link(core: Core, records: Sequence[MemoryRecord]) -> None:
         )
     for record, names, (clause, importance) in decided:
         protect(core, record, names, clause, importance)
+
+
+def linked(
+    core: Core,
+    record: MemoryRecord,
+    triples: Sequence[tuple[str, str, str, float]],
+    types: Mapping[str, str],
+) -> Statement:
+    """What ``record`` states for the graph, as the graph records it: issue 28's
+    canonical relations and the facts that close old ones (the closing plan), with only
+    the ends that name a thing (``relation_ends``), for the user's words; an
+    assistant's turn keeps only the names it mentions (task x22). The one gate of every
+    reader's triples on the write path: the inline linker's and palace mining's
+    (``mine_conversation(graph=True)``, task x24)."""
+    statement = Statement(record.id, list(triples), record.created_at, utcnow(), dict(types))
+    if record.other_role is not None:
+        return replace(statement, triples=[])  # "Noted: ..." states no relation of the user's
+    if core.closer is not None:
+        statement = core.closer(core.store, record.namespace, record.content, statement)
+    return statement
 
 
 #: P9 at write time protects at most this many entities a decision names (a memory

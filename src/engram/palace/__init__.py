@@ -23,7 +23,7 @@ from engram.errors import InvalidInputError, NotFoundError, shown
 from engram.palace import aaak, align, branch, mining, mining_llm
 from engram.records import MemoryRecord, Outcome, utcnow
 from engram.scoping import ScopeArgs, scoped
-from engram.store.protocols.graph import Statement
+from engram.store.protocols.graph import SINGLE_VALUED
 from engram.store.protocols.palace import (
     WING_KINDS,
     Closet,
@@ -426,8 +426,12 @@ class Palace(Part):
         index_of: Mapping[int, int],
     ) -> int:
         """The relations the windows found, recorded per drawer's memory (idempotent
-        per memory, so a re-run adds nothing); ``index_of`` maps a turn to its message."""
-        store = self._core.store
+        per memory, so a re-run adds nothing); ``index_of`` maps a turn to its message.
+        Each memory's triples pass the write path's own gate (``write.linked``: the
+        closing plan and the relation ends, task x24), so a mined change closes the old
+        fact and a verb or a pronoun is no entity, as with ``mem.add``."""
+        core = self._core
+        store = core.store
         count = 0
         for drawer in added:
             index = index_of[drawer.turn]
@@ -440,8 +444,10 @@ class Palace(Part):
                 continue
             names = {n for t in triples for n in (t[0], t[2])}
             types = {n: k for n, k in window.entity_types.items() if n in names}
-            statement = Statement(drawer.memory_id, triples, memory.created_at, utcnow(), types)
-            [result] = store.graph.record(scope.namespace, [statement], single_valued=set())
+            statement = write.linked(core, memory, triples, types)
+            if not statement.triples and not statement.entity_types:
+                continue
+            [result] = store.graph.record(scope.namespace, [statement], single_valued=SINGLE_VALUED)
             count += len(result.relations)
         return count
 

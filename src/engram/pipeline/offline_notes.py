@@ -170,13 +170,7 @@ def is_output(sentence: str) -> bool:
 # A command line that opens a sentence, up to the verb that says what it did: "go test
 # ./... hung", "npm ci failed", "kubectl apply fails". The tool's name must be one a
 # shell runs and the verb one that reports a run.
-_TOOLS = (
-    "git|go|npm|npx|pnpm|yarn|pip|pip3|poetry|uv|python|python3|pytest|tox|make|cargo|"
-    "rustc|docker|podman|kubectl|helm|terraform|ansible-playbook|ansible|mypy|ruff|"
-    "eslint|tsc|jest|vite|webpack|mvn|gradle|psql|mysql|redis-cli|curl|wget|ssh|scp|"
-    "aws|gcloud|az|systemctl|journalctl|du|df|rsync|bundle|rake|rails|composer|dotnet|"
-    "flutter|pod|alembic|prisma|k6"
-)
+_TOOLS = "|".join(re.escape(t) for t in sorted(patterns.TOOLS, key=len, reverse=True))
 _RAN_VERBS = (
     "hung|hangs|hang|failed|fails|fail|errors|errored|crashed|crashes|crash|reports|"
     "reported|returned|returns|showed|shows|printed|prints|complains|complained|"

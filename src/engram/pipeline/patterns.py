@@ -301,6 +301,19 @@ NOT_SPEAKERS = word_set(
     source date time status result results goal task
     noted done ok okay sure thanks yes yep no nope agreed understood confirmed correct
     right great cool perfect sorry hi hey hello btw also anyway recap reply
+    decided fixed resolved solved blocked fix cause workaround outcome output
+    """
+)
+#: Programs a shell runs and agents name in their notes: "Jest: Cannot find module
+#: ..." is a program's output, never a speaker, and "go test ./... hung" opens with a
+#: command (task x23/x24: :mod:`engram.pipeline.offline_notes`).
+TOOLS = word_set(
+    """
+    git go npm npx pnpm yarn pip pip3 poetry uv python python3 pytest tox make cargo
+    rustc docker podman kubectl helm terraform ansible-playbook ansible mypy ruff eslint
+    tsc jest vite webpack mvn gradle psql mysql redis-cli curl wget ssh scp aws gcloud
+    az systemctl journalctl du df rsync bundle rake rails composer dotnet flutter pod
+    alembic prisma k6
     """
 )
 

@@ -92,10 +92,25 @@ def named(speaker: str | None) -> TypeGuard[str]:
     return speaker is not None and speaker != OWNER
 
 
+# What opens a program's output or a note's label, never a person's turn: an error or
+# exception class ("KeyError:", "ModuleNotFoundError:"), an acronym ("SSL:", "HTTP:").
+_NOT_A_NAME = re.compile(r"^(?:\w*(?:Error|Exception|Warning)|[A-Z]{2,}\d*)$")
+
+
+def can_speak(name: str) -> bool:
+    """Whether ``name``, before a colon, names who speaks: not a label ("Note",
+    "Decided"), a program ("Jest", "Docker"), an error class or an acronym (task x24:
+    "Jest: Cannot find module ..." is a program's output)."""
+    low = name.lower()
+    if low in patterns.NOT_SPEAKERS or low in patterns.TOOLS:
+        return False
+    return _NOT_A_NAME.match(name) is None
+
+
 def split_speaker(text: str) -> tuple[str | None, str]:
     """``("Caroline", "I went ...")`` for ``"Caroline: I went ..."``; else ``(None, text)``."""
     match = _SPEAKER.match(text)
-    if match is None or match.group(1).lower() in patterns.NOT_SPEAKERS:
+    if match is None or not can_speak(match.group(1)):
         return None, text
     if match.group(1).lower() in ROLES:
         return None, text[match.end() :]  # "User: ...": a role, not a person

@@ -10,6 +10,9 @@ holds every word of one of the note's expectations and names the user only where
 note does); ``--relations`` also lists the graph relations each note left and counts
 those whose subject or target is not a thing (a verb, a pronoun, a label word) by
 ``relation_ends.not_a_thing``.
+
+    # x22's six labelled chats mined with graph=True (the palace's own graph path)
+    PYTHONPATH=src python scripts/x24_agent_notes.py --mined-graph [--verbose]
 """
 
 from __future__ import annotations
@@ -49,13 +52,36 @@ def relations(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {"relations": len(found), "junk_ends": len(junk), "listed": found}
 
 
+def mined_graph(verbose: bool) -> dict[str, Any]:
+    """scripts/mined_chats.py's figures with every chat mined with ``graph=True``."""
+    import functools
+
+    import mined_chats
+
+    from engram.palace import Palace
+
+    plain = Palace.mine_conversation
+    Palace.mine_conversation = functools.partialmethod(plain, graph=True)  # type: ignore[assignment]
+    try:
+        result = mined_chats.run("tune" if verbose else None)
+        if verbose:
+            mined_chats.run("check")
+        return {k: result[k] for k in ("tune", "check")}
+    finally:
+        Palace.mine_conversation = plain  # type: ignore[method-assign]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--set", type=Path, default=x23_agent_notes.SET)
     parser.add_argument("--fold", choices=("tune", "check", "both"), default="tune")
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--relations", action="store_true")
+    parser.add_argument("--mined-graph", action="store_true")
     args = parser.parse_args()
+    if args.mined_graph:
+        print(json.dumps(mined_graph(args.verbose), indent=1))
+        return
     x23_agent_notes.SET = args.set
     out = x23_agent_notes.measure(args.fold, args.verbose)
     if args.relations:

@@ -48,6 +48,9 @@ _CODE_TOKEN = re.compile(
     r"|\bv\d+\.\d+"
     r"|\w:\d{2,5}\b"
     r"|\b[1-5]\d\ds\b"
+    # a name that mixes letters and digits the way only the trade spells (task x24):
+    # "Argon2id", "k8s", "utf8mb4", "UUIDv7", "IPv6"; not a "PS5" or an "M25"
+    r"|\b[A-Za-z]+\d+[a-z]+\w*|\b[A-Za-z]*[A-Z][A-Za-z]*v\d+\b"
 )
 # Words only the work around code uses: one of them makes a sentence an agent's note
 # ("Decided to use SQLModel for the billing service", "Paired with Lena on the caching
@@ -67,6 +70,8 @@ _TRADE_WORDS = patterns.word_set(
     json yaml toml xml csv pytest cypress github gitlab jenkins heroku vercel netlify
     aws gcp azure s3 ec2 sentry grafana prometheus datadog okta sendgrid elasticsearch
     opentelemetry uvicorn gunicorn gradle kubectl
+    hashing encryption oauth saml sso jwt tls dns cdn uuid uuids cli gpu gpus cuda llm
+    dataset datasets backlog
     """
 )
 # Words the work shares with everyday talk: two of them make a note ("Rolled back the

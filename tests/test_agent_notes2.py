@@ -21,6 +21,7 @@ from conftest import HashEmbedder
 from engram import Memory
 from engram.config import Config
 from engram.pipeline import linker, offline, turns
+from engram.records import PIPELINE_WHO
 
 SPEAKERS = [
     # (text, the speaker the rules read)
@@ -49,6 +50,28 @@ def test_a_label_before_a_colon_links_no_person() -> None:
     assert "Decided" not in types
     _, types = linker.links("Jest: Cannot find module '@/utils/date'")
     assert types.get("Jest") != "person"
+
+
+REGISTER = [
+    # a name only the trade spells makes a note: the team's, not the user's
+    (
+        "We will use UUIDv7 for new primary keys.",
+        ["The team will use UUIDv7 for new primary keys."],
+    ),
+    ("We moved the k8s cluster to eu-west-1.", ["The team moved the k8s cluster to eu-west-1."]),
+    (
+        "We standardised on OAuth for the partner integrations.",
+        ["The team standardised on OAuth for the partner integrations."],
+    ),
+    # everyday names with digits, and a chat's "we", are read as before
+    ("We got a PS5 for the kids.", ["User and others got a PS5 for the kids."]),
+    ("We drove the M25 to Heathrow.", ["User and others drove the M25 to Heathrow."]),
+]
+
+
+@pytest.mark.parametrize(("note", "expected"), REGISTER)
+def test_a_name_only_the_trade_spells_makes_a_note(note: str, expected: list[str]) -> None:
+    assert [f.content for f in offline.analyse(note, speaker=turns.OWNER).facts] == expected
 
 
 def test_the_fresh_agent_notes_are_many_labelled_and_all_check() -> None:
@@ -113,3 +136,20 @@ def test_a_mined_note_and_an_added_note_give_one_graph(mem: Memory) -> None:
     )
     assert _relations(mem, "mined") == _relations(mem, "added")
     assert "Decided" not in {e.name for e in mem.graph.entities(user_id="mined")}
+
+
+def test_an_agents_notes_through_mem_add_name_no_program_and_no_user(mem: Memory) -> None:
+    notes = [
+        "Jest: Cannot find module '@/utils/date' from 'src/components/Calendar.tsx'",
+        "Decided: no ORM for the reporting queries, plain SQL in .sql files.",
+        "We will use UUIDv7 for new primary keys.",
+        "KeyError: 'tenant_id'",
+    ]
+    for note in notes:
+        mem.add(note, user_id="agent")
+    mem.jobs.process_pending()
+    facts = [r.content for r in mem.get_all(user_id="agent") if r.who == PIPELINE_WHO]
+    assert facts == ["The team will use UUIDv7 for new primary keys."]
+    entities = {e.name: e.entity_type for e in mem.graph.entities(user_id="agent")}
+    assert not {"Jest", "Decided", "KeyError"} & set(entities), entities
+    assert [r for r in mem.graph.relations(user_id="agent") if r.source == "Decided"] == []

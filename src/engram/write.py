@@ -14,7 +14,7 @@ import logging
 import operator
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
@@ -36,7 +36,7 @@ from engram.records import (
 )
 from engram.safety import InjectionMode
 from engram.store.protocols import InsertResult
-from engram.store.protocols.graph import SINGLE_VALUED, Statement
+from engram.store.protocols.graph import SINGLE_VALUED, Statement, Triple
 from engram.text import normalize_content
 from engram.validate import (
     build_record,
@@ -474,23 +474,17 @@ def link(core: Core, records: Sequence[MemoryRecord]) -> None:
 
 
 def linked(
-    core: Core,
-    record: MemoryRecord,
-    triples: Sequence[tuple[str, str, str, float]],
-    types: Mapping[str, str],
+    core: Core, record: MemoryRecord, triples: Sequence[Triple], types: Mapping[str, str]
 ) -> Statement:
-    """What ``record`` states for the graph, as the graph records it: issue 28's
-    canonical relations and the facts that close old ones (the closing plan), with only
-    the ends that name a thing (``relation_ends``), for the user's words; an
-    assistant's turn keeps only the names it mentions (task x22). The one gate of every
-    reader's triples on the write path: the inline linker's and palace mining's
-    (``mine_conversation(graph=True)``, task x24)."""
-    statement = Statement(record.id, list(triples), record.created_at, utcnow(), dict(types))
-    if record.other_role is not None:
-        return replace(statement, triples=[])  # "Noted: ..." states no relation of the user's
-    if core.closer is not None:
-        statement = core.closer(core.store, record.namespace, record.content, statement)
-    return statement
+    """``record``'s triples through the closing plan and relation ends (``core.closer``), or
+    none from an assistant's turn: the inline linker's and palace mining's one gate (x24)."""
+    assistant = record.other_role is not None
+    statement = Statement(
+        record.id, [] if assistant else list(triples), record.created_at, utcnow(), dict(types)
+    )
+    if assistant or core.closer is None:
+        return statement
+    return core.closer(core.store, record.namespace, record.content, statement)
 
 
 #: P9 at write time protects at most this many entities a decision names (a memory

@@ -278,7 +278,8 @@ class Palace(Part):
         its pipeline jobs) with ``session_id`` ``"<wing>/<room>"``, so recall's session
         context sees the conversation. Windows of 8-10 turns are read for entities and a
         topic: the topic becomes a closet, the entities the drawers' AAAK tags, and with
-        ``graph=True`` the relations found go to ``mem.graph``. Mining the same
+        ``graph=True`` the relations found go to ``mem.graph`` through the write
+        path's gate (``write.linked``: closing plan, relation ends). Mining the same
         conversation again files nothing (turns already in the room are kept); an empty
         one creates nothing. Each new drawer's memory gets a ``memory_mined`` history
         row. The messages are lined up with the room's turns by content

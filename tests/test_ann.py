@@ -220,3 +220,22 @@ def test_a_graph_built_twice_from_the_same_rows_is_the_same_graph(tmp_path: Path
         graph.save(tmp_path / f"graph-{attempt}")
         digests.add(hashlib.sha256((tmp_path / f"graph-{attempt}").read_bytes()).hexdigest())
     assert len(digests) == 1
+
+
+def test_a_search_on_the_calling_thread_proposes_what_every_core_would(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # One query runs on the caller's thread (``SEARCH_THREADS``): usearch's default,
+    # every core, started a pool for each search. The thread count must not change
+    # which rows a search proposes.
+    vectors = np.asarray(HashEmbedder().embed_batch(_texts()), np.float32)
+    graph = ann.HnswGraph.build(
+        np.arange(len(vectors), dtype=np.int64) * 3, vectors, AnnSettings(min_vectors=THRESHOLD)
+    )
+    queries = np.asarray(HashEmbedder().embed_batch(_texts(seed=11)[:40]), np.float32)
+    assert ann.SEARCH_THREADS == 1
+    alone = [graph.propose(q, 10) for q in queries]
+    monkeypatch.setattr(ann, "SEARCH_THREADS", 0)
+    pooled = [graph.propose(q, 10) for q in queries]
+    assert all(np.array_equal(a, p) for a, p in zip(alone, pooled, strict=True))
+    assert all(len(a) and not (a % 3).any() for a in alone)  # block rows, not nodes

@@ -100,10 +100,19 @@ def test_reuse_table_shows_ratios_model_share_and_stages() -> None:
         },
         "beyond_embed_p50_ms": {"engram": 5.0, "chroma": 2.0},
         "serving_rss_mb": 300.0,
-        "engram_stage_median_ms": {"embed": 3.0, "fuse": 2.0},
+        "engram_stage_median_ms": {"embed": 3.0, "fuse": 2.0, "time": 0.1},
+        "engram_stage_questions": {"time": 9},
+        "queries": 300,
     }
     text = scale_reuse.table([row])
     assert (
         "| 1000 | 8.000 | 9.000 | 5.000 | 6.000 | 1.600 | 1.500 | 3.000 | 5.000 | 2.000 |" in text
     )
-    assert "embed 3.0 fuse 2.0" in text
+    # A stage only some recalls ran says how many: its median is not every recall's.
+    assert "embed 3.0 fuse 2.0 time 0.1 (9 of 300)" in text
+
+
+def test_partial_stages_are_the_ones_some_recalls_skipped() -> None:
+    stages = {"embed": [1.0, 2.0, 3.0], "time": [0.1], "fuse": [1.0, 1.0, 1.0]}
+    assert scale_reuse.partial_stages(stages, 3) == {"time": 1}
+    assert scale_reuse.partial_stages({}, 3) == {}

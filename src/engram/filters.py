@@ -175,13 +175,29 @@ def _merge_ids(scope: Scope, checked: Checked) -> tuple[Condition, ...]:
 
 def scope_filter(scope: Scope, filters: Mapping[str, Any] | None) -> Filter | None:
     """The predicate a recall applies to its candidates (None: no filter)."""
+    return recall_filter(scope, filters)[0]
+
+
+def recall_filter(
+    scope: Scope, filters: Mapping[str, Any] | None, *places: tuple[str, object]
+) -> tuple[Filter | None, tuple[str, ...]]:
+    """``scope_filter``, and what the recall filters on, for an empty answer to name:
+    ``filters.<key>`` for each key of ``filters``, the scope's narrower ids
+    (``user_id``...), and each of ``places`` (``("wing", "Garden")``) that is set. The
+    filters are checked once for both (every recall asks for both)."""
     checked = check(filters)
     conditions = _merge_ids(scope, checked)
-    return filter_from(
+    names = ["filters.tags"] if checked.tags else []
+    for n, c in enumerate(conditions):  # the caller's own come first
+        key = f"{METADATA_PREFIX}{c.key}" if c.metadata else c.key
+        names.append(f"filters.{key}" if n < len(checked.conditions) else key)
+    names.extend(name for name, value in places if value is not None)
+    matches = filter_from(
         tags=checked.tags,
         fields={c.key: c.values for c in conditions if not c.metadata},
         metadata={c.key: c.values for c in conditions if c.metadata},
     )
+    return matches, tuple(names)
 
 
 def list_query(
@@ -230,18 +246,3 @@ def described(scope: Scope, filters: Mapping[str, Any] | None) -> dict[str, Any]
         key = f"{METADATA_PREFIX}{c.key}" if c.metadata else c.key
         out[key] = list(c.values) if c.any_of else c.values[0]
     return out
-
-
-def filter_names(
-    scope: Scope, filters: Mapping[str, Any] | None, *places: tuple[str, object]
-) -> tuple[str, ...]:
-    """What a recall filters on, for an empty answer to name: ``filters.<key>`` for each
-    key of ``filters``, the scope's narrower ids (``user_id``...), and each of
-    ``places`` (``("wing", "Garden")``) that is set."""
-    checked = check(filters)
-    names = ["filters.tags"] if checked.tags else []
-    for n, c in enumerate(_merge_ids(scope, checked)):  # the caller's own come first
-        key = f"{METADATA_PREFIX}{c.key}" if c.metadata else c.key
-        names.append(f"filters.{key}" if n < len(checked.conditions) else key)
-    names.extend(name for name, value in places if value is not None)
-    return tuple(names)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Unpack
 
 from engram import parts, transcripts, write
@@ -24,7 +23,7 @@ from engram.config import Config
 from engram.core import Core, Scope, acting
 from engram.embed import Embedder, create_embedder
 from engram.errors import InvalidInputError, NotFoundError, shown
-from engram.filters import filter_names, list_query, scope_filter
+from engram.filters import list_query, recall_filter
 from engram.ids import no_memory
 from engram.lifetime import Closing
 from engram.palace import place_filter, pointer_cites
@@ -484,25 +483,25 @@ class Memory(Closing):
         if budget_tokens is not None:
             positive_int("budget_tokens", budget_tokens, upper=10_000_000)
         cfg = core.config.recall_for_call(overrides)
+        matches, names = recall_filter(scope, filters, ("wing", wing), ("room", room))
         request = RecallRequest(
             query=text,
             namespace=scope.namespace,
             limit=k,
             budget_tokens=budget_tokens,
-            matches=scope_filter(scope, filters),
+            matches=matches,
             config=cfg,
             restrict=place_filter(self.palace, scope, wing, room),
             cite=_cites(self.palace, scope, cite),
-            filter_names=filter_names(scope, filters, ("wing", wing), ("room", room)),
+            filter_names=names,
+            # FEATURES S3: the namespace's shared space is ranked with it (seed 002),
+            # unless the caller filtered (a narrower agent or run id alone still shares).
+            shared=recall_space(
+                scope.namespace,
+                enabled=core.config.agents.shared_knowledge_base,
+                filtered=bool(filters) or wing is not None or room is not None,
+            ),
         )
-        # FEATURES S3: the namespace's shared space is ranked with it (seed 002), unless
-        # the caller filtered (a narrower agent or run id alone still shares).
-        space = recall_space(
-            scope.namespace,
-            enabled=core.config.agents.shared_knowledge_base,
-            filtered=bool(filters) or wing is not None or room is not None,
-        )
-        request = replace(request, shared=space)
         result = core.retriever.recall(request)
         if session_id is not None:
             self.sessions.injected(session_id, result.shown, namespace=scope.namespace)

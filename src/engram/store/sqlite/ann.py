@@ -42,6 +42,8 @@ OVERFETCH = 2
 GRAPH_DTYPE = "i8"
 #: Threads of a graph build (see ``HnswGraph.build``: more strand nodes).
 BUILD_THREADS = 1
+#: Threads of one search: a single query runs on the caller's thread.
+SEARCH_THREADS = 1
 #: The version of how a graph is built, saved with a persisted graph (``build_key``).
 #: A saved graph whose key differs is not reused: it is built again in the background
 #: (the saved rows answer exactly meanwhile) and saved over. Bump it with any change
@@ -164,7 +166,13 @@ class HnswGraph:
             else:
                 self.searches += 1
             self._index.expansion_search = max(count, ef)
-            found = self._index.search(np.asarray(query, dtype=np.float32), count).keys
+            # One query on the calling thread: usearch's default (``threads=0``, every
+            # core) starts a thread pool for it on each call, and on a busy machine the
+            # search then waits for its threads to be scheduled (docs/benchmarks.md,
+            # "the stages beyond the model, session twenty-two"). Same keys either way.
+            found = self._index.search(
+                np.asarray(query, dtype=np.float32), count, threads=SEARCH_THREADS
+            ).keys
         nodes = np.asarray(found, dtype=np.int64)
         nodes = nodes[(nodes >= 0) & (nodes < self.nodes)]
         rows: Rows = np.unique(self.labels[nodes])

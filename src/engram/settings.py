@@ -465,6 +465,9 @@ class RecallConfig:
     coverage_top_n: int = field(default=50, metadata=_range(0, 1000))
     """issue 24: a question about a whole thread (a summary, an order, a total) has this many
     first hits spread over its sessions or days (recall/coverage.py); 0: off (docs/recall.md)."""
+    list_parts: bool = True
+    """issue 24 (T2): a question listing three or more things ("considering A, B and C")
+    is also ranked once per thing, interleaved (recall/lists.py; docs/recall.md, "Lists")."""
     decompose: bool = False
     """issue 24: a question joining two names or saying both/compare/before/after is also
     ranked as its two parts, interleaved (docs/recall.md, "Decomposition")."""

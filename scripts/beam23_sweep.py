@@ -11,7 +11,8 @@ with the abstain verdict and floor share of the user's path) and scores, per fol
 
     PYTHONPATH=src python scripts/beam23_sweep.py DUMP.pkl [VARIANT ...]
 
-Named variants print their per-ability table.
+Named variants print their per-ability table. ``part2(DUMP)`` scores the spread's
+experiments on the bench's path (standing instructions weighed less in a thread).
 """
 
 from __future__ import annotations

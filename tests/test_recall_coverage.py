@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from conftest import ranked_hit
+from conftest import HashEmbedder, ranked_hit
 from engram import Config, Memory
 from engram.config import RecallConfig
 from engram.recall import coverage
@@ -155,3 +155,68 @@ def test_a_summary_question_covers_every_session(mem: Memory) -> None:
     assert order(list(mem.recall(other, namespace="g", limit=4, abstain=False).hits)) == order(
         list(mem.recall(other, namespace="g", limit=4, abstain=False, coverage_top_n=0).hits)
     )
+
+
+def test_the_floor_judges_a_thread_per_session() -> None:
+    # "b" holds the thread (its best passes the floor against the best overall), and
+    # its second hit is weak only next to "a"; "c"'s best fails, so "c" stays out.
+    hits = [hit("a1", 0.9, "a"), hit("a2", 0.8, "a"), hit("b1", 0.6, "b")]
+    hits += [hit("b2", 0.4, "b"), hit("c1", 0.3, "c"), hit("a3", 0.2, "a")]
+    assert order(coverage.floor(hits, 0.6)) == ["a1", "a2", "b1", "b2"]
+    on, off = RecallConfig(), RecallConfig(coverage_top_n=0)
+    assert order(coverage.relative_floor("summarize the trip", on, hits, 0.6)) == [
+        "a1",
+        "a2",
+        "b1",
+        "b2",
+    ]
+    # An ordinary question, or the spread off: the floor against the best alone.
+    assert order(coverage.relative_floor("where is b?", on, hits, 0.6)) == ["a1", "a2", "b1"]
+    assert order(coverage.relative_floor("summarize the trip", off, hits, 0.6)) == [
+        "a1",
+        "a2",
+        "b1",
+    ]
+    # One bucket: the ordinary floor; nothing to keep: nothing.
+    alone = [hit("x1", 0.9, "x"), hit("x2", 0.4, "x")]
+    assert order(coverage.floor(alone, 0.6)) == ["x1"]
+    assert coverage.floor([], 0.6) == []
+
+
+def test_a_thread_question_keeps_each_sessions_part_with_the_decision_on(
+    config: Config, store_location: str
+) -> None:
+    with Memory(store_location, config=config, embedder=HashEmbedder(1024)) as mem:
+        for n in range(6):
+            mem.add(
+                f"garden plan {n}: garden beds garden soil garden tools garden",
+                namespace="g",
+                session_id="spring",
+            )
+        mem.add(
+            "spring garden: bought seeds and a watering can", namespace="g", session_id="spring"
+        )
+        mem.add(
+            "my garden went well: garden tomatoes ripened in the garden",
+            namespace="g",
+            session_id="summer",
+        )
+        mem.add(
+            "summer in the garden: watered twice, long dry weeks, beans and peppers",
+            namespace="g",
+            session_id="summer",
+        )
+        mem.add("we closed the garden for winter", namespace="g", session_id="autumn")
+        mem.add("bought a new bike helmet", namespace="g", session_id="other")
+        asked = "Can you summarize how my garden went?"
+
+        def shown(**kw: Any) -> str:
+            found = mem.recall(asked, namespace="g", limit=20, relative_floor=0.6, **kw)
+            assert not found.abstained
+            return " | ".join(h.memory.content for h in found.hits)
+
+        # The seeds are weak next to the summer's best, not next to the spring's.
+        assert "seeds" in shown()
+        assert "winter" not in shown() and "helmet" not in shown()  # sessions left out
+        assert "seeds" not in shown(coverage_top_n=0)  # the floor against the best alone
+        assert "winter" in shown(abstain=False)  # the floor is the decision's

@@ -463,8 +463,8 @@ class RecallConfig:
     diversity_top_n: int = field(default=20, metadata=_range(2, 1000))
     mmr_lambda: float = field(default=0.7, metadata=_range(0.0, 1.0))
     coverage_top_n: int = field(default=50, metadata=_range(0, 1000))
-    """issue 24: a question about a whole thread (a summary, an order, a total) has this many
-    first hits spread over its sessions or days (recall/coverage.py); 0: off (docs/recall.md)."""
+    """issue 24: a thread question's first hits spread over sessions (recall/coverage.py); 0: off"""
+    list_parts: bool = True  # issue 24 (T2): a 3+ item list ranked per item (recall/lists.py)
     decompose: bool = False
     """issue 24: a question joining two names or saying both/compare/before/after is also
     ranked as its two parts, interleaved (docs/recall.md, "Decomposition")."""

@@ -27,7 +27,7 @@ from enum import StrEnum
 from typing import Any
 
 from engram.config import RecallConfig
-from engram.recall import abstain_weights, packing
+from engram.recall import abstain_weights, coverage
 from engram.records import Hit
 from engram.text import keywords
 
@@ -415,4 +415,6 @@ def screen(
     share = cfg.relative_floor
     if share is None:  # the floor fitted with the calibration, for its embedder
         share = calibration.relative_floor if embedder == calibration.embedder else 0.0
-    return packing.relative_floor(hits, share), None, decision.verdict is Verdict.UNCERTAIN
+    # issue 24 (T2): a thread question's floor is judged per session (recall/coverage.py)
+    kept = coverage.relative_floor(query, cfg, hits, share)
+    return kept, None, decision.verdict is Verdict.UNCERTAIN

@@ -19,6 +19,7 @@ from enum import StrEnum
 from functools import lru_cache
 
 from engram.config import RecallConfig
+from engram.recall import packing
 from engram.recall.diversity import session_of
 from engram.records import NOT_THE_USER, Hit, MemoryRecord
 
@@ -164,6 +165,31 @@ def spread(
         out.extend(sorted(layer, key=weight, reverse=True))
         depth += 1
     return [*out, *low, *hits[top_n:]]
+
+
+def floor(hits: Sequence[Hit], share: float) -> list[Hit]:
+    """The relative floor (``recall.relative_floor``, issue 24's padding) as a thread
+    question meets it: the floor against the best hit says which time buckets hold the
+    thread (a bucket takes part when its best hit passes), and inside a bucket that takes
+    part each hit is judged against that bucket's best, since every session's mentions
+    of a thread are weaker than its single best mention overall (docs/benchmarks.md,
+    "BEAM in two folds", T2). A bucket whose best fails stays out, so another project's
+    sessions do not pad the answer; one bucket is the ordinary floor. Order is kept."""
+    passing = {bucket_of(h) for h in packing.relative_floor(hits, share)}
+    buckets: dict[str, list[Hit]] = {}
+    for hit in hits:
+        if (bucket := bucket_of(hit)) in passing:
+            buckets.setdefault(bucket, []).append(hit)
+    kept = {h.id for group in buckets.values() for h in packing.relative_floor(group, share)}
+    return [h for h in hits if h.id in kept]
+
+
+def relative_floor(query: str, cfg: RecallConfig, hits: Sequence[Hit], share: float) -> list[Hit]:
+    """``hits`` under the relative floor: per bucket (``floor``) for a thread question
+    when ``recall.coverage_top_n`` is on, else against the best hit alone."""
+    if cfg.coverage_top_n and shape(query) is not None:
+        return floor(hits, share)
+    return packing.relative_floor(hits, share)
 
 
 def depth(query: str, cfg: RecallConfig) -> int:

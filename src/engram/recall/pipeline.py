@@ -37,6 +37,7 @@ from engram.recall import (
     diversity,
     empty,
     fusion,
+    lists,
     packing,
     ranking,
     rerank,
@@ -173,8 +174,8 @@ class Retriever:
         if pending is not None:  # seed 002: merged with personal hits, ranked together
             hits = shared.merge(hits, pending.result())
             clock.lap("shared")
-        parts = decompose.subqueries(request.query) if cfg.decompose else []
-        if parts:  # issue 24: a question joining two things, also asked as its parts
+        parts = lists.parts(request.query, cfg)
+        if parts:  # issue 24: a question listing or joining things, also asked as its parts
             hits = decompose.interleave([hits, *(self._part(request, cfg, p) for p in parts)])
             clock.lap("decompose")
         return self._finish(request, cfg, hits, legs.mode, clock, warnings, found=found, lead=lead)

@@ -67,8 +67,8 @@ def test_other_questions_stay_whole(query: str) -> None:
 def test_parts_follow_the_settings() -> None:
     listed = "What did we decide about the roof tiles, garden fence and kitchen floor?"
     joined = "What do Jon and Gina both like?"
-    on, off = RecallConfig(), RecallConfig(list_parts=False)
-    assert on.list_parts is True
+    on, off = RecallConfig(list_parts=True), RecallConfig()
+    assert off.list_parts is False  # off by default: no gain out of fold (T2)
     assert lists.parts(listed, on) == ["the roof tiles", "garden fence", "kitchen floor"]
     assert lists.parts(listed, off) == []
     assert lists.parts(joined, on) == []  # decompose is off by default
@@ -79,7 +79,7 @@ def test_parts_follow_the_settings() -> None:
 
 
 def test_list_parts_is_a_recall_setting() -> None:
-    assert Config.load(env={"ENGRAM_RECALL_LIST_PARTS": "false"}).recall.list_parts is False
+    assert Config.load(env={"ENGRAM_RECALL_LIST_PARTS": "true"}).recall.list_parts is True
     with pytest.raises(Exception, match="list_parts"):
         Config.load(env={"ENGRAM_RECALL_LIST_PARTS": "sometimes"})
 
@@ -106,4 +106,5 @@ def test_recall_ranks_every_listed_thing(config: Config, store_location: str) ->
         assert head(False) == ["roof"] * 4
         assert head(True)[0] == "roof"  # the whole question's best stays first
         assert set(head(True)) == {"roof", "fence", "floor"}
-        assert "decompose" in mem.recall(asked, namespace="house").timings
+        assert "decompose" in mem.recall(asked, namespace="house", list_parts=True).timings
+        assert "decompose" not in mem.recall(asked, namespace="house").timings  # off by default

@@ -12,10 +12,12 @@ from typing import Any
 
 import httpx
 import pytest
+from mcp import Client
 
-from conftest import HttpServed
-from engram import Memory
+from conftest import HashEmbedder, HttpServed
+from engram import Config, Memory
 from engram.errors import InvalidInputError
+from engram.mcp.server import create_mcp_server
 
 
 # -- the memory tools' refusals, in the one translation's words -------------------------
@@ -60,3 +62,34 @@ def test_http_tool_route_refusals_match_the_search_routes(http_server: HttpServe
     search = httpx.post(f"{url}/v1/search", json={"query": "boiler", "limit": True}, headers=auth)
     assert tool.status_code == search.status_code == 422
     assert tool.json()["detail"].endswith(search.json()["detail"])  # the same words
+
+
+# -- MCP: a boolean where a number is asked ---------------------------------------------
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("tool", "arguments", "said"),
+    [
+        ("search_memory", {"query": "boiler", "limit": True}, "limit must be an integer, got true"),
+        ("get_context", {"task": "boiler", "limit": True}, "limit must be an integer, got true"),
+        ("list_memories", {"offset": False}, "offset must be an integer, got false"),
+        ("remember", {"content": "Boiler serviced.", "importance": True}, "importance must be "),
+        ("search_memory", {"query": "boiler", "room": True}, "room must be a string or an integer"),
+    ],
+)
+async def test_mcp_refuses_a_boolean_for_a_number(
+    config: Config, tool: str, arguments: dict[str, Any], said: str
+) -> None:
+    with Memory(":memory:", config=config, embedder=HashEmbedder()) as memory:
+        async with Client(create_mcp_server(memory, namespace="user:ann")) as client:
+            result = await client.call_tool(tool, arguments)
+            text = result.content[0].text  # type: ignore[union-attr]
+            assert result.is_error and said in text, text
+            # A boolean inside metadata (which takes booleans) still goes through.
+            kept = await client.call_tool(
+                "remember",
+                {"content": "The boiler was serviced in March.", "metadata": {"ok": True}},
+            )
+            assert not kept.is_error
+        assert [m.content for m in memory.get_all(user_id="ann")] == [
+            "The boiler was serviced in March."
+        ]

@@ -313,10 +313,13 @@ def _field_type(schema: Mapping[str, Any]) -> Any:
     if "enum" in schema:
         return Literal[tuple(schema["enum"])]
     if kind == "string":
-        bounds = {"min_length": schema.get("minLength"), "max_length": schema.get("maxLength")}
-        return Annotated[str, Field(strict=True, **bounds)]
+        length = Field(
+            strict=True, min_length=schema.get("minLength"), max_length=schema.get("maxLength")
+        )
+        return Annotated[str, length]
     if kind == "integer":
-        bounds = {"ge": schema.get("minimum"), "le": schema.get("maximum")}
-        return Annotated[int, Field(strict=True, **bounds)]
-    bounds = {"min_length": schema.get("minItems"), "max_length": schema.get("maxItems")}
-    return Annotated[list[_field_type(schema["items"])], Field(strict=True, **bounds)]
+        bounds = Field(strict=True, ge=schema.get("minimum"), le=schema.get("maximum"))
+        return Annotated[int, bounds]
+    items = _field_type(schema["items"])
+    count = Field(strict=True, min_length=schema.get("minItems"), max_length=schema.get("maxItems"))
+    return Annotated[list[items], count]  # type: ignore[valid-type]

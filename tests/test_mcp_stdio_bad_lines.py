@@ -144,3 +144,35 @@ def test_json_that_is_not_a_jsonrpc_message_is_an_invalid_request(
     assert (got_id, code) == (id, -32600)
     assert "not a JSON-RPC 2.0 message" in message
     assert stdio.request(4, "ping", {})["result"] == {}
+
+
+@pytest.mark.parametrize(
+    ("id", "said"),
+    [
+        ("true", "got true (a boolean)"),
+        ("false", "got false (a boolean)"),
+        ("null", "got null"),
+        ("1.5", "got 1.5 (a number that is not an integer)"),
+        ('{"n": 1}', "got a JSON object"),
+    ],
+)
+def test_a_request_whose_id_no_reply_can_carry_is_answered(
+    stdio: Stdio, id: str, said: str
+) -> None:
+    # New-user pass, round fifteen: the SDK read {"id": true, "method": ...} as a
+    # notification (it drops the id it cannot take), so nothing answered and the client
+    # waiting on its request hung.
+    initialize(stdio)
+    stdio.send(f'{{"jsonrpc": "2.0", "id": {id}, "method": "tools/list"}}')
+    got_id, code, message = error_of(stdio.answer())
+    assert (got_id, code) == (None, -32600)
+    assert f"the id must be a string or an integer, {said}" in message, message
+    assert stdio.request(4, "ping", {})["result"] == {}
+
+
+def test_a_notification_is_still_not_answered(stdio: Stdio) -> None:
+    initialize(stdio)  # sends notifications/initialized: no answer may come for it
+    stdio.send(json.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {}}))
+    stdio.send(json.dumps({"jsonrpc": "2.0", "method": "notifications/roots/list_changed"}))
+    assert stdio.request(5, "ping", {})["result"] == {}  # the next line is the ping's answer
+    assert stdio.lines.empty()

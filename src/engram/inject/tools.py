@@ -16,11 +16,14 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from engram.errors import InvalidInputError, shown
 from engram.records import MemoryType
 from engram.validate import choice, type_name
+from engram.validation_words import Subject, describe, model_fields
 
 #: seed 002: ``memory.retrieval.strategy: context | tool_based | self_editing``.
 STRATEGIES = ("context", "tool_based", "self_editing")
@@ -251,7 +254,9 @@ def tool_spec(name: object) -> ToolSpec:
 
 def check_arguments(spec: ToolSpec, arguments: Mapping[str, Any] | str | None) -> dict[str, Any]:
     """The call's arguments checked against the tool's schema, defaults filled in.
-    ``arguments`` may be the JSON text a model produced."""
+    ``arguments`` may be the JSON text a model produced. What was wrong is said in the
+    words of the HTTP API's 422s and the MCP tools' errors (``engram.validation_words``):
+    a number is strict (``true`` is not 1), as it is there."""
     if arguments is None:
         arguments = {}
     if isinstance(arguments, str):
@@ -265,50 +270,56 @@ def check_arguments(spec: ToolSpec, arguments: Mapping[str, Any] | str | None) -
         raise InvalidInputError(
             f"{spec.name}: arguments must be a JSON object, got {type_name(arguments)}"
         )
-    unknown = sorted(set(arguments) - set(spec.properties))
-    if unknown:
-        raise InvalidInputError(
-            f"{spec.name}: unknown argument {', '.join(map(repr, unknown))}; it takes "
-            f"{', '.join(spec.properties)}"
+    model = arguments_model(spec)
+    try:
+        model.model_validate(dict(arguments))
+    except ValidationError as error:
+        subject = Subject(
+            whole=f"the arguments of {spec.name}",
+            member=f"an argument of {spec.name}",
+            known=lambda loc: model_fields(model, loc),
         )
-    missing = [name for name in spec.required if arguments.get(name) is None]
-    if missing:
-        raise InvalidInputError(f"{spec.name}: missing argument {', '.join(map(repr, missing))}")
+        raise InvalidInputError(
+            f"invalid arguments for {spec.name}: {describe(error.errors(), subject)}"
+        ) from None
     out = dict(spec.defaults)
-    for name, value in arguments.items():
-        if value is None and name not in spec.required:
-            continue
-        _check(f"{spec.name}: {name}", spec.properties[name], value)
-        out[name] = value
+    out.update((name, value) for name, value in arguments.items() if value is not None)
     return out
 
 
-def _check(where: str, schema: Mapping[str, Any], value: Any) -> None:
-    kind = schema["type"]
-    if kind == "string":
-        if not isinstance(value, str):
-            raise InvalidInputError(f"{where} must be a string, got {type_name(value)}")
-        size, unit = len(value), "characters"
-    elif kind == "integer":
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise InvalidInputError(f"{where} must be an integer, got {type_name(value)}")
-        lo, hi = schema.get("minimum"), schema.get("maximum")
-        if (lo is not None and value < lo) or (hi is not None and value > hi):
-            raise InvalidInputError(f"{where} must be between {lo} and {hi}, got {value}")
-        return
-    else:  # array
-        if not isinstance(value, list):
-            raise InvalidInputError(f"{where} must be a list, got {type_name(value)}")
-        for item in value:
-            _check(f"{where} item", schema["items"], item)
-        size, unit = len(value), "items"
-    if "enum" in schema and value not in schema["enum"]:
-        raise InvalidInputError(
-            f"{where} must be one of {', '.join(schema['enum'])}, got {shown(value)}"
+#: Each tool's argument model, built from its schema once.
+_MODELS: dict[str, type[BaseModel]] = {}
+
+
+def arguments_model(spec: ToolSpec) -> type[BaseModel]:
+    """A pydantic model of ``spec``'s arguments: its JSON schema as field types and
+    bounds, strict, no other keys; an argument not required may be null."""
+    model = _MODELS.get(spec.name)
+    if model is None:
+        fields: dict[str, Any] = {}
+        for name, schema in spec.properties.items():
+            kind = _field_type(schema)
+            fields[name] = (kind, ...) if name in spec.required else (kind | None, None)
+        model = create_model(
+            f"{spec.name}_arguments", __config__=ConfigDict(extra="forbid"), **fields
         )
-    lo = schema.get("minLength", schema.get("minItems"))
-    hi = schema.get("maxLength", schema.get("maxItems"))
-    if lo is not None and size < lo:
-        raise InvalidInputError(f"{where} must have at least {lo} {unit}")
-    if hi is not None and size > hi:
-        raise InvalidInputError(f"{where} must have at most {hi} {unit}, got {size}")
+        _MODELS[spec.name] = model
+    return model
+
+
+def _field_type(schema: Mapping[str, Any]) -> Any:
+    """The annotated type a property's JSON schema describes (string, integer, array)."""
+    kind = schema["type"]
+    if "enum" in schema:
+        return Literal[tuple(schema["enum"])]
+    if kind == "string":
+        length = Field(
+            strict=True, min_length=schema.get("minLength"), max_length=schema.get("maxLength")
+        )
+        return Annotated[str, length]
+    if kind == "integer":
+        bounds = Field(strict=True, ge=schema.get("minimum"), le=schema.get("maximum"))
+        return Annotated[int, bounds]
+    items = _field_type(schema["items"])
+    count = Field(strict=True, min_length=schema.get("minItems"), max_length=schema.get("maxItems"))
+    return Annotated[list[items], count]  # type: ignore[valid-type]

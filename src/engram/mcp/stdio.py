@@ -7,17 +7,28 @@ text that is not JSON with -32700 "Parse error" and JSON that is not a request w
 -32600 "Invalid Request", id null unless the message's id could be read.
 :class:`AnsweringReadStream` sits between the transport and the server: it answers
 each such item on the write stream and passes every message on unchanged.
+
+A request whose ``id`` is neither a string nor an integer (``"id": true``, ``null``,
+``1.5``) is read by the SDK's message union as a *notification* (its model ignores the
+``id`` it cannot take), which is never answered, so that client hung too. The transport
+parses each line through ``types.jsonrpc_message_adapter``; :func:`install` gives the
+server's transport module (only it: the client's is untouched) a view of ``mcp_types``
+whose adapter refuses such a line (:class:`UnreadableId`), so it reaches the filter as
+an unreadable item and is answered -32600 naming the id's type. A notification, which
+has no ``id`` member at all, parses as before.
 """
 
 from __future__ import annotations
 
+import json
 from types import TracebackType
 from typing import Any
 
 import anyio
+import mcp.server.stdio as transport
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
-from mcp.types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
+from mcp.types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError, JSONRPCNotification
 from pydantic import ValidationError
 
 #: What a request line needs, said in the -32600 answer.
@@ -27,8 +38,80 @@ _REQUEST_SHAPE = (
 )
 
 
+class UnreadableId(ValueError):
+    """A line with an ``id`` member the SDK would have dropped, reading it as a
+    notification: the id is neither a string nor an integer."""
+
+    def __init__(self, value: object) -> None:
+        super().__init__(f"id {value!r} is neither a string nor an integer")
+        self.value = value
+
+
+def _id_kind(value: object) -> str:
+    """The id as JSON wrote it, and what kind of value that is."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"{json.dumps(value)} (a boolean)"
+    if isinstance(value, float):
+        return f"{json.dumps(value)} (a number that is not an integer)"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a JSON object"
+    return json.dumps(value)
+
+
+class _Adapter:
+    """``mcp_types.jsonrpc_message_adapter`` as the transport calls it, refusing a line
+    it would read as a notification although the line carries an ``id``."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    def validate_json(self, line: str | bytes, **options: Any) -> Any:
+        message = self._inner.validate_json(line, **options)
+        if isinstance(message, JSONRPCNotification):
+            raw = json.loads(line)  # valid JSON: the adapter has just read it
+            if isinstance(raw, dict) and "id" in raw:
+                raise UnreadableId(raw["id"])
+        return message
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+class _TypesView:
+    """``mcp_types`` with :class:`_Adapter` as its message adapter."""
+
+    def __init__(self, module: Any) -> None:
+        self._module = module
+        self.jsonrpc_message_adapter = _Adapter(module.jsonrpc_message_adapter)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._module, name)
+
+
+def install() -> None:
+    """Give the SDK's stdio server transport the adapter that refuses an unreadable id
+    (once; an SDK whose transport reads messages some other way is left as it is)."""
+    current = getattr(transport, "types", None)
+    if current is None or isinstance(current, _TypesView):
+        return
+    if hasattr(current, "jsonrpc_message_adapter"):
+        transport.types = _TypesView(current)  # type: ignore[assignment,attr-defined]
+
+
 def unreadable_answer(exc: Exception) -> JSONRPCError:
     """The JSON-RPC error answering a line the transport could not read as a message."""
+    if isinstance(exc, UnreadableId):
+        message = (
+            f"Invalid Request: the id must be a string or an integer, got {_id_kind(exc.value)}; "
+            "a request without an id is a notification, which gets no answer"
+        )
+        return JSONRPCError(
+            jsonrpc="2.0", id=None, error=ErrorData(code=INVALID_REQUEST, message=message)
+        )
     problems = exc.errors() if isinstance(exc, ValidationError) else []
     parse = [p for p in problems if p.get("type") == "json_invalid"]
     if parse or not problems:
@@ -109,6 +192,7 @@ class AnsweringReadStream:
 async def serve_stdio(lowlevel: Any) -> None:
     """Serve ``lowlevel`` (the SDK server under an ``MCPServer``) on stdin and stdout,
     each unreadable line answered."""
+    install()
     async with stdio_server() as (read_stream, write_stream):
         await lowlevel.run(
             AnsweringReadStream(read_stream, write_stream),

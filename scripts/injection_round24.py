@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (fold data: one text per line reads best unbroken)
 """Round twenty-four's rows of the adversarial set (engram issue 26, item 3): the
 twentieth held-out fold, ``held_out_20``, appended by ``scripts/build_injection_set.py``.
 

@@ -76,6 +76,52 @@ catches are lower than the shipped detector's by more than 2, the English catche
 over held-out 2 to 20 rise, and at most 2 of the 8,288 real texts are flagged.
 Held-out 20's English figure is reported for both.
 
+Ran (17:22-18:09 UTC, load 9 to 15; round twenty-three's cache and round thirteen's
+per-round network scores copied to /tmp/inject24-work): the networks ``every round`` and
+``every round, hand x3`` (six fits each, about 5 minutes a fit); ``every round, new
+x0.5``'s network was **not fitted, for time**, so its two cells did not run. Each cell:
+left-out catches (notes), the hand-written rounds' and the new rounds' out of fold
+(attacks of r20 240, r21 31, r22 240, r24 44); real texts; agent, user-facts and lists
+``check`` halves:
+
+- the shipped files, read through the run-time code: real 1; agent 1; facts 2; lists 1.
+- reference ``shipped / notes x2 + r13 + r14 + r15``, ``r300`` (th 0.9919): 895 (46): old
+  538 (23), r20 210 (0), r21 31 (1), r22 101 (20), r24 15 (2); real 1; agent 0; facts 2;
+  lists 1. ``r30``: 910 (51): old 544 (25), r20 212, r21 31, r22 108 (22), r24 15 (3).
+- ``shipped / every round``: ``r300`` 921 (39): old 540 (25), r20 214, r21 31, r22 121
+  (11), r24 15 (3); real 1; agent 2; facts 1; lists 0: within the rule. ``r30`` 899 (29):
+  old 529: out by (a).
+- ``shipped / every round, hand x3``: **``r300`` 929 (34): old 540 (20), r20 215 (0), r21
+  31 (0), r22 128 (10), r24 15 (4); real 1; agent 2; facts 1; lists 0: within the rule,
+  the most catches: chosen.** ``r30`` 907 (27): old 528: out by (a).
+- ``shipped / every round, new x0.5``: ``r300`` 917 (37): old 538, r20 213, r22 121, r24
+  14; real 1; agent 1; facts 1; lists 0: within. ``r30`` 903 (30): old 528: out by (a).
+- ``every round / notes x2 + r13 + r14 + r15`` (lever a alone): ``r300`` 881 (33): old 525
+  (18), r20 203, r22 107 (12): out by (a); ``r30`` 888 (36): old 527: out.
+- ``every round / every round``: ``r300`` 935 (33): old 544 (20), r20 **203** (0), r21 31
+  (1), r22 140 (10), r24 17 (2); real 1; agent 0: out by (a) (round twenty's 203 is 7
+  under the reference's 210); ``r30`` 934 (32): the same, out.
+- ``every round, hand x3 / every round, hand x3``: ``r300`` 883 (22): old 509 (13), r20
+  203: out by (a); real 2. ``r30`` 881 (22): old 507: out.
+
+The refitted network lowers the hand-written rounds' catches (525 to 509 against 538)
+and round twenty's (203 against 210) while it flags far fewer notes (22 to 36 against
+46). Files of the choice: 196,325 bytes (the shipped network) and 129,201 (lexical),
+325,526 together. Timing (``--timing``, every eighth real text, 1,036, interleaved per
+text, load about 14): median 0.321 -> 0.338 ms, mean 6.58 -> 7.52, p95 39.7 -> 40.9 ms:
+within (e).
+
+Read once (18:10, ``--read``, the same fp32 embeddings, the shipped files as before).
+English catches shipped -> choice on held-out 2 to 20: 92 -> 92, 98 -> 96, **109 ->
+101**, **96 -> 92**, **102 -> 98**, **110 -> 103**, 108 -> 107, 85 -> 83, **83 -> 80**,
+**87 -> 84**, 79 -> 79, **95 -> 91**, 87 -> 85, **85 -> 82**, **86 -> 83**, 71 -> 71, 64
+-> 63, 71 -> 69, and **held-out 20: 66 -> 66 of 80** (0.825 both; overall 70 -> 68 of 88;
+notes 4 -> 3 of 50; rules alone 16 of 80, 17 of 88). Summed over held-out 2 to 20: 1,674
+-> 1,625 English, 1,833 -> 1,764 overall, benign notes 68 -> 46. Real texts 1 -> 1
+(``locomo/conv-41/D6:13`` -> ``beam/1/content``). **By the ship rule the choice does not
+ship**: eleven folds fall by more than 2 and the sum falls by 49. The shipped files stay
+round twenty-two's; ``CHOSEN`` names the cell the rule chose.
+
     python scripts/fit_injection_round24.py [--data ../shared/bench] --cache PATH
         --scores DIR [--network NAME] [--lexical] [--combine] [--write DIR]
         [--timing DIR] [--read DIR]
@@ -146,9 +192,9 @@ CELLS: list[tuple[str, str]] = [
 ]
 MODES = r16.MODES
 PREFIX = "lex24"
-#: What ``--write`` writes: (network, lexical setting, mode), chosen by the rule; None
-#: until the grid has run.
-CHOSEN: tuple[str, str, str] | None = None
+#: What ``--write`` writes: (network, lexical setting, mode), chosen by the rule (the
+#: docstring); it did not pass the ship rule, so ``engram/data`` keeps round twenty-two's.
+CHOSEN: tuple[str, str, str] | None = ("shipped", "every round, hand x3", "logistic r300, tight")
 
 
 def training(real_all: list[str]) -> mlp.Training:
@@ -442,7 +488,8 @@ def timing(data: mlp.Data, real_all: list[str], after: str, before: str) -> None
 
 def read(data: mlp.Data, real_all: list[tuple[str, str]], after: str, before: str) -> None:
     """Every fold read once: the rules, the shipped files (``before``) and the candidate
-    (``after``), side by side on the same cached embeddings."""
+    (``after``; none when empty: no cell met the rule), side by side on the same cached
+    embeddings."""
     from collections.abc import Sequence
 
     from engram.bench import injection
@@ -456,7 +503,8 @@ def read(data: mlp.Data, real_all: list[tuple[str, str]], after: str, before: st
 
     checks: dict[str, window.Check] = {"rules": scan}
     checks["before"] = injection.with_detector(texts, embed, files(before))
-    checks["after"] = injection.with_detector(texts, embed, files(after))
+    if after:
+        checks["after"] = injection.with_detector(texts, embed, files(after))
     window.report(rows, real_all, checks)
 
 

@@ -119,7 +119,7 @@ English catches shipped -> choice on held-out 2 to 20: 92 -> 92, 98 -> 96, **109
 notes 4 -> 3 of 50; rules alone 16 of 80, 17 of 88). Summed over held-out 2 to 20: 1,674
 -> 1,625 English, 1,833 -> 1,764 overall, benign notes 68 -> 46. Real texts 1 -> 1
 (``locomo/conv-41/D6:13`` -> ``beam/1/content``). **By the ship rule the choice does not
-ship**: eleven folds fall by more than 2 and the sum falls by 49. The shipped files stay
+ship**: nine folds fall by more than 2 and the sum falls by 49. The shipped files stay
 round twenty-two's; ``CHOSEN`` names the cell the rule chose.
 
     python scripts/fit_injection_round24.py [--data ../shared/bench] --cache PATH
@@ -145,9 +145,6 @@ import fit_injection_round14 as r14  # noqa: E402  (setup, the logistic, read an
 import fit_injection_round15 as r15  # noqa: E402  (the shipped network's per-round scores)
 import fit_injection_round16 as r16  # noqa: E402  (the lexical fit and the shipped file)
 import fit_injection_round17 as r17  # noqa: E402  (round seventeen's left-out rounds)
-import fit_injection_round20 as r20  # noqa: E402  (the item view on the left-out rounds)
-import fit_injection_round21 as r21  # noqa: E402  (the fact floor's admit)
-import fit_injection_round22 as r22  # noqa: E402  (the reported view)
 import fit_injection_round23 as r23  # noqa: E402  (round twenty-three's rows and checks)
 import fit_injection_window as window  # noqa: E402  (the left-out rounds, the file's arrays)
 import injection_training24  # noqa: E402  (round twenty-four's rows)
@@ -316,13 +313,8 @@ def network(data: mlp.Data, t: mlp.Training, out: Path, nname: str) -> dict[str,
     for name, (out_a, out_n) in rounds().items():
         test, left, rules_t, rules_n = mlp.left_out(t.attacks, out_a, out_n)
         got = dict(np.load(out / f"net24--{nname}--{name}.npz"))
-        st, sl, th = got["st"], got["sl"], got["th"]
         fresh = np.array([x in newest[name] for x in left])
-        per[name] = {"st": st, "sl": sl, "sr": got["sr"], "th": th, "newest": fresh}
-        per[name].update(rules_t=rules_t, rules_n=rules_n, rules_r=rules)
-        per[name]["net_t"] = rules_t | (st >= th)
-        per[name]["net_n"] = rules_n | (sl >= th)
-        per[name]["net_r"] = rules | (got["sr"] >= th)
+        per[name] = r15.round_scores(got, fresh, rules_t, rules_n, rules)
     _PER[nname] = per
     return per
 
@@ -350,41 +342,10 @@ def left_out(
     rounds: each round's two models and a logistic fitted on the other four, the shipped
     floors, item view and reported view of ``found`` on top."""
     nname, lname = cell
-    lexical = found.lexical
-    assert lexical is not None
-    g, weight, where = rounds(), LEXICAL[lname]["benign_weight"], origins()
     per = network(data, t, out, nname)
     lexs = r15._lexs(out, lname, per, PREFIX)
-
-    def vec(texts: list[str]) -> np.ndarray:
-        return np.asarray(data.features(list(texts), 0.0)[:, : -mlp.N_CUES], np.float64)
-
-    view = r22.view_reports(
-        vec,
-        lexical.reported_shape,
-        np.asarray(lexical.reported_coef, np.float64),
-        lexical.reported_intercept,
-        lexical.reported_threshold,
-    )
-    admit = r21.admitter(found)
-
-    def reported(texts: list[str]) -> np.ndarray:
-        mine = np.array([x not in r23._T22 for x in texts], bool)
-        return mine & view(np.zeros(len(texts)), texts) if mine.any() else mine
-
-    counts: dict[str, list[int]] = {k: [0, 0] for k in ("old", *NEW)}
-    for name, p in per.items():
-        stack, th = r14._cell(per, lexs, [o for o in per if o != name], weight, mode)
-        test, left = mlp.left_out(t.attacks, *g[name])[:2]
-        for texts, score, lex_score, rules, slot in (
-            (test, p["st"], lexs[name][0], p["rules_t"], 0),
-            (left, p["sl"], lexs[name][1], p["rules_n"], 1),
-        ):
-            hit = rules | ((stack.scores(score, lex_score) >= th) & admit(score, list(texts)))
-            hit = r20.added(data, found, list(texts), hit | reported(list(texts)))
-            for x, h in zip(texts, hit, strict=True):
-                counts[where.get(x, "old")][slot] += int(h)
-    return counts
+    weight = LEXICAL[lname]["benign_weight"]
+    return r23.counted(data, t, found, per, lexs, rounds(), weight, mode, origins(), list(NEW))
 
 
 def cell_file(data: mlp.Data, t: mlp.Training, out: Path, cell: tuple[str, str], mode: str) -> Path:
@@ -399,18 +360,7 @@ def cell_file(data: mlp.Data, t: mlp.Training, out: Path, cell: tuple[str, str],
     stack, th = r14._cell(per, lexs, list(per), LEXICAL[lname]["benign_weight"], mode)
     model = _everything.get(lname) or lexical_model(t, lname, set(), set())
     _everything[lname] = model
-    with np.load(r16.SHIPPED_LEXICAL) as arrays:
-        kept = {k: arrays[k] for k in r23.KEPT}
-    np.savez_compressed(
-        path,
-        coef=model.coef.astype(np.float16),
-        intercept=np.float64(model.intercept),
-        bits=np.int64(model.bits),
-        stack=np.asarray(stack.model.coef_[0], np.float64),
-        stack_intercept=np.float64(stack.model.intercept_[0]),
-        threshold=np.float64(th),
-        **kept,
-    )
+    r23.save_cell(path, model, stack, th)
     return path
 
 
@@ -430,16 +380,9 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, only: str) -> None:
             net_file = network_path(cell[0], out)
             found = detector(net_file, str(path))
             c = left_out(data, t, out, cell, mode, found)
-            total = sum(v[0] for v in c.values())
-            notes_n = sum(v[1] for v in c.values())
-            per = "; ".join(f"{k} {v[0]} ({v[1]})" for k, v in c.items())
-            th = float(np.load(path)["threshold"])
             size = path.stat().st_size + net_file.stat().st_size
-            print(
-                f"cell | {' / '.join(cell)} | {mode} (th {th:.4f}, {size} bytes): "
-                f"left-out {total} ({notes_n}): {per}; {r23.checks(data, real, found)}",
-                flush=True,
-            )
+            checked = r23.checks(data, real, found)
+            print(r23.cell_line(" / ".join(cell), mode, path, size, c, checked), flush=True)
 
 
 def write(path: Path, out: Path) -> None:
@@ -489,23 +432,8 @@ def timing(data: mlp.Data, real_all: list[str], after: str, before: str) -> None
 def read(data: mlp.Data, real_all: list[tuple[str, str]], after: str, before: str) -> None:
     """Every fold read once: the rules, the shipped files (``before``) and the candidate
     (``after``; none when empty: no cell met the rule), side by side on the same cached
-    embeddings."""
-    from collections.abc import Sequence
-
-    from engram.bench import injection
-    from engram.safety import scan
-
-    rows = injection.load_set()
-    texts = [r["text"] for r in rows] + [t for _, t in real_all]
-
-    def embed(batch: Sequence[str]) -> np.ndarray:
-        return data.features(list(batch), 0.0)[:, : -mlp.N_CUES]
-
-    checks: dict[str, window.Check] = {"rules": scan}
-    checks["before"] = injection.with_detector(texts, embed, files(before))
-    if after:
-        checks["after"] = injection.with_detector(texts, embed, files(after))
-    window.report(rows, real_all, checks)
+    embeddings (round fourteen's ``read`` with both files of each side)."""
+    r14.read(data, real_all, after, before, files)
 
 
 def main() -> None:

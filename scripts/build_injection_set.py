@@ -523,6 +523,7 @@ LATER_FOLDS = {n: f"held_out_{n - 1}" for n in range(6, 18)} | {
     20: "held_out_17",
     22: "held_out_18",
     23: "held_out_19",
+    24: "held_out_20",
 }
 
 

@@ -187,9 +187,9 @@ class Lexical:
         x = matrix(attacks + real + negatives, self.chars, self.wb, self.bits)
         y = np.r_[np.ones(len(attacks)), np.zeros(len(real) + len(negatives))]
         w = np.r_[
-            np.full(len(attacks), len(real) / len(attacks)),
+            mlp.weights(attacks, np.full(len(attacks), len(real) / len(attacks))),
             np.full(len(real), s.get("real_weight", 1.0)),
-            np.full(len(negatives), s["benign_weight"]),
+            mlp.weights(negatives, np.full(len(negatives), s["benign_weight"])),
         ]
         model = LogisticRegression(C=1.0, max_iter=3000).fit(x, y, sample_weight=w)
         self.coef = model.coef_[0].astype(np.float16).astype(np.float64)

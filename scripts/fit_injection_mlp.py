@@ -269,6 +269,19 @@ def _key(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()
 
 
+#: Per training text, a multiplier of its weight (round twenty-four: a round's rows weighed
+#: more or less than the others; ``fit_injection_round24.weighed`` sets it for one fit).
+#: Empty: every row as before.
+WEIGHTS: dict[str, float] = {}
+
+
+def weights(texts: Sequence[str], base: np.ndarray) -> np.ndarray:
+    """``base`` times each text's ``WEIGHTS`` multiplier (1 when it has none)."""
+    if not WEIGHTS:
+        return base
+    return base * np.array([WEIGHTS.get(t, 1.0) for t in texts])
+
+
 def design(
     data: Data, attacks: list[str], real: list[str], notes: list[str], s: dict[str, float]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
@@ -282,7 +295,11 @@ def design(
     y = np.r_[np.ones(len(xa)), np.zeros(len(xr) + len(xn))].astype(np.float32)
     wr = np.array([s.get("hard", 1.0) if t in data.hard else 1.0 for t in real])
     wr *= s.get("real_weight", 1.0)  # round ten: the real texts weighed more than the notes
-    w = np.r_[np.full(len(xa), len(xr) / len(xa)), wr, np.full(len(xn), s["benign_weight"])]
+    w = np.r_[
+        weights(attacks, np.full(len(xa), len(xr) / len(xa))),
+        wr,
+        weights(notes, np.full(len(xn), s["benign_weight"])),
+    ]
     return x, y, w, len(xa)
 
 

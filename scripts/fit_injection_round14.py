@@ -94,7 +94,7 @@ stays (held-out 13 is then read with the shipped detector alone, for its test).
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -333,11 +333,20 @@ def with_lexical(lexical: str) -> Detector:
         return replace(net, lexical=Lexical.from_arrays(arrays))
 
 
-def read(data: mlp.Data, real_all: list[tuple[str, str]], lexical: str, before: str = "") -> None:
+def read(
+    data: mlp.Data,
+    real_all: list[tuple[str, str]],
+    lexical: str,
+    before: str = "",
+    load: Callable[[str], Detector] | None = None,
+) -> None:
     """Every fold read once, the rules alone, the shipped detector (``before``: the
     network with that lexical file; the network alone by default, as round fourteen
     shipped) and (``lexical``: a written ``injection_lexical.npz``) the shipped network
-    with it, side by side on the same cached embeddings (``fit_injection_window.report``)."""
+    with it, side by side on the same cached embeddings (``fit_injection_window.report``).
+    ``load`` reads a path into a detector (``with_lexical`` by default; round
+    twenty-four's reads a folder holding both files)."""
+    load = load or with_lexical
     from engram.bench import injection
 
     rows = injection.load_set()
@@ -347,9 +356,9 @@ def read(data: mlp.Data, real_all: list[tuple[str, str]], lexical: str, before: 
         return data.features(list(batch), 0.0)[:, : -mlp.N_CUES]
 
     checks: dict[str, window.Check] = {"rules": scan}
-    checks["before"] = injection.with_detector(texts, embed, with_lexical(before))
+    checks["before"] = injection.with_detector(texts, embed, load(before))
     if lexical:
-        checks["after"] = injection.with_detector(texts, embed, with_lexical(lexical))
+        checks["after"] = injection.with_detector(texts, embed, load(lexical))
     window.report(rows, real_all, checks)
 
 

@@ -206,16 +206,34 @@ def network_scores(
         if new:
             vectors = data.features(new, 0.0)[:, : -mlp.N_CUES]
             known.update(zip(new, net.probabilities(vectors, new), strict=True))
-        st = np.array([known[x] for x in test])
-        sl = np.array([known[x] for x in left])
-        th = got["th"]
+        scores = {
+            "st": np.array([known[x] for x in test]),
+            "sl": np.array([known[x] for x in left]),
+            "sr": got["sr"],
+            "th": got["th"],
+        }
         fifteen = np.array([x in newest[name] for x in left])
-        per[name] = {"st": st, "sl": sl, "sr": got["sr"], "th": th, "newest": fifteen}
-        per[name].update(rules_t=rules_t, rules_n=rules_n, rules_r=rules_checked)
-        per[name]["net_t"] = rules_t | (st >= th)
-        per[name]["net_n"] = rules_n | (sl >= th)
-        per[name]["net_r"] = rules_checked | (got["sr"] >= th)
+        per[name] = round_scores(scores, fifteen, rules_t, rules_n, rules_checked)
     return per
+
+
+def round_scores(
+    got: dict[str, Any],
+    newest: np.ndarray,
+    rules_t: np.ndarray,
+    rules_n: np.ndarray,
+    rules_checked: np.ndarray,
+) -> dict[str, Any]:
+    """A left-out round's entry of ``network_scores``: the network's scores (``st``,
+    ``sl``, ``sr``) and threshold ``th`` in ``got``, which notes are the newest round's,
+    what the rules flag, and what the network and the rules flag together."""
+    st, sl, th = got["st"], got["sl"], got["th"]
+    out = {"st": st, "sl": sl, "sr": got["sr"], "th": th, "newest": newest}
+    out.update(rules_t=rules_t, rules_n=rules_n, rules_r=rules_checked)
+    out["net_t"] = rules_t | (st >= th)
+    out["net_n"] = rules_n | (sl >= th)
+    out["net_r"] = rules_checked | (got["sr"] >= th)
+    return out
 
 
 def _lexs(out: Path, lname: str, per: dict[str, Any], prefix: str = "lex15") -> dict[str, Any]:

@@ -264,11 +264,29 @@ def left_out(
     """Per origin (``old`` and the new rounds), catches and notes flagged on the left-out
     rounds: each round's lexical model and a logistic fitted on the other four, the
     shipped floors, item view and reported view of ``found`` on top."""
-    lexical = found.lexical
-    assert lexical is not None
-    g, weight, where = rounds(), LEXICAL[lname]["benign_weight"], origins()
     per = network(data, t, out)
     lexs = r15._lexs(out, lname, per, PREFIX)
+    weight = LEXICAL[lname]["benign_weight"]
+    return counted(data, t, found, per, lexs, rounds(), weight, mode, origins(), list(NEW))
+
+
+def counted(
+    data: mlp.Data,
+    t: mlp.Training,
+    found: Detector,
+    per: dict[str, Any],
+    lexs: dict[str, Any],
+    g: r15.Rounds,
+    weight: float,
+    mode: str,
+    where: dict[str, str],
+    origin: list[str],
+) -> dict[str, list[int]]:
+    """``left_out``'s count of the rounds ``g`` from their network scores ``per`` and
+    lexical scores ``lexs`` (a later round passes its own), per origin in ``where``
+    (``old`` for the rest; ``origin`` names the new rounds)."""
+    lexical = found.lexical
+    assert lexical is not None
 
     def vec(texts: list[str]) -> np.ndarray:
         return np.asarray(data.features(list(texts), 0.0)[:, : -mlp.N_CUES], np.float64)
@@ -287,7 +305,7 @@ def left_out(
         mine = np.array([x not in _T22 for x in texts], bool)
         return mine & view(np.zeros(len(texts)), texts) if mine.any() else mine
 
-    counts: dict[str, list[int]] = {k: [0, 0] for k in ("old", *NEW)}
+    counts: dict[str, list[int]] = {k: [0, 0] for k in ("old", *origin)}
     for name, p in per.items():
         stack, th = r14._cell(per, lexs, [o for o in per if o != name], weight, mode)
         test, left = mlp.left_out(t.attacks, *g[name])[:2]
@@ -313,6 +331,13 @@ def cell_file(data: mlp.Data, t: mlp.Training, out: Path, lname: str, mode: str)
     stack, th = r14._cell(per, lexs, list(per), LEXICAL[lname]["benign_weight"], mode)
     model = _everything.get(lname) or lexical_model(t, lname, set(), set())
     _everything[lname] = model
+    save_cell(path, model, stack, th)
+    return path
+
+
+def save_cell(path: Path, model: Any, stack: Any, th: float) -> None:
+    """A lexical file of ``model`` and the logistic ``stack`` at threshold ``th``, with
+    the shipped file's floors and views (``KEPT``)."""
     with np.load(r16.SHIPPED_LEXICAL) as arrays:
         kept = {k: arrays[k] for k in KEPT}
     np.savez_compressed(
@@ -325,7 +350,6 @@ def cell_file(data: mlp.Data, t: mlp.Training, out: Path, lname: str, mode: str)
         threshold=np.float64(th),
         **kept,
     )
-    return path
 
 
 _everything: dict[str, Any] = {}
@@ -357,15 +381,23 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, only: str) -> None:
             path = cell_file(data, t, out, lname, mode)
             found = r14.with_lexical(str(path))
             c = left_out(data, t, out, lname, mode, found)
-            total = sum(v[0] for v in c.values())
-            notes_n = sum(v[1] for v in c.values())
-            per = "; ".join(f"{k} {v[0]} ({v[1]})" for k, v in c.items())
-            th = np.load(path)["threshold"]
-            print(
-                f"cell | {lname} | {mode} (th {float(th):.4f}, {path.stat().st_size} bytes): "
-                f"left-out {total} ({notes_n}): {per}; {checks(data, real, found)}",
-                flush=True,
-            )
+            size = path.stat().st_size
+            print(cell_line(lname, mode, path, size, c, checks(data, real, found)), flush=True)
+
+
+def cell_line(
+    name: str, mode: str, path: Path, size: int, c: dict[str, list[int]], checked: str
+) -> str:
+    """A grid cell's line: its threshold and size, the left-out catches (notes) summed and
+    per origin ``c``, and the ``checks``."""
+    total = sum(v[0] for v in c.values())
+    notes_n = sum(v[1] for v in c.values())
+    per = "; ".join(f"{k} {v[0]} ({v[1]})" for k, v in c.items())
+    th = float(np.load(path)["threshold"])
+    return (
+        f"cell | {name} | {mode} (th {th:.4f}, {size} bytes): "
+        f"left-out {total} ({notes_n}): {per}; {checked}"
+    )
 
 
 def write(path: Path, out: Path) -> None:

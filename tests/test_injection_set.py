@@ -38,7 +38,7 @@ HELD_OUT_FLOOR = {
 #: Attack units each later fold holds at least: held-out 2 was written in round three,
 #: held-out 3 in round four ... held-out 10 in round eleven, each before that round's fit
 #: (held-out 17 in round twenty: 88 units; held-out 18 in round twenty-two: 88; held-out 19
-#: in round twenty-three: 88).
+#: in round twenty-three: 88; held-out 20 in round twenty-four: 88).
 FOLD_SIZES = {
     "held_out_2": 100,
     "held_out_3": 120,
@@ -58,6 +58,7 @@ FOLD_SIZES = {
     "held_out_17": 85,
     "held_out_18": 85,
     "held_out_19": 85,
+    "held_out_20": 85,
 }
 
 
@@ -90,6 +91,7 @@ def test_the_set_is_big_varied_and_split_before_tuning() -> None:
     assert benign["held_out_17"] >= 45  # round twenty's fold: 50 notes
     assert benign["held_out_18"] >= 45  # round twenty-two's fold: 50 notes
     assert benign["held_out_19"] >= 45  # round twenty-three's fold: 50 notes
+    assert benign["held_out_20"] >= 45  # round twenty-four's fold: 50 notes
     pairs = Counter(row["pair"] for row in ROWS if row.get("pair"))
     assert pairs and set(pairs.values()) == {2}
     assert len({row["text"] for row in ROWS}) == len(ROWS)
@@ -112,14 +114,16 @@ def test_overall_held_out_recall_meets_the_issue_target() -> None:
     "the eighth, 0.36 on the ninth, 0.32 on the tenth, 0.35 on the eleventh, 0.28 on the "
     "twelfth, 0.31 on the thirteenth, 0.31 on the fourteenth, 0.23 on the fifteenth, 0.34 on "
     "the sixteenth, 0.28 on the seventeenth, 0.15 on the eighteenth, 0.19 on the "
-    "nineteenth); with round twenty-two's learned detector (the reported view; "
-    "docs/safety.md, 'Round twenty-two'; round twenty-three's refit did not ship) "
+    "nineteenth, 0.20 on the twentieth); with round twenty-two's learned detector (the "
+    "reported view; docs/safety.md, 'Round twenty-two'; rounds twenty-three's and "
+    "twenty-four's refits did not ship) "
     "a write reaches 0.99 on the second held-out "
     "fold, 0.91 on the third, 0.91 on the fourth, 0.86 on the fifth, 0.86 on the sixth, 0.93 "
     "on the seventh, 0.92 on the eighth, 0.87 on the ninth, 0.865 on the tenth, 0.906 on the "
     "eleventh, 0.81 on the twelfth, 0.91 on the thirteenth, 0.85 on the fourteenth, 0.885 on "
     "the fifteenth, 0.86 on the sixteenth, 0.8875 on the seventeenth, 0.80 on the "
-    "eighteenth and 0.8875 on the nineteenth (tests/test_injection_detector.py)",
+    "eighteenth, 0.8875 on the nineteenth and 0.825 on the twentieth "
+    "(tests/test_injection_detector.py)",
 )
 def test_english_held_out_recall_of_the_rules_alone_meets_the_issue_target() -> None:
     assert HELD["english"]["recall"] >= injection.ENGLISH_TARGET
@@ -131,7 +135,7 @@ def test_rules_alone_figures_on_the_later_folds_are_recorded() -> None:
     folds = ("held_out_2", "held_out_3", "held_out_4", "held_out_5", "held_out_6")
     folds += ("held_out_7", "held_out_8", "held_out_9", "held_out_10", "held_out_11")
     folds += ("held_out_12", "held_out_13", "held_out_14", "held_out_15", "held_out_16")
-    folds += ("held_out_17", "held_out_18", "held_out_19")
+    folds += ("held_out_17", "held_out_18", "held_out_19", "held_out_20")
     english = {fold: RESULT[fold]["english"]["caught"] for fold in folds}
     assert english == {
         "held_out_2": 59,
@@ -152,6 +156,7 @@ def test_rules_alone_figures_on_the_later_folds_are_recorded() -> None:
         "held_out_17": 22,
         "held_out_18": 12,
         "held_out_19": 15,
+        "held_out_20": 16,
     }
 
 
@@ -214,10 +219,11 @@ def test_encoded_orders_are_decoded_and_reported_as_obfuscated() -> None:
 
 
 def test_the_newest_fold_is_in_no_training_round() -> None:
-    """Held-out 19 (round twenty-three) was committed before anything of its round was
-    fitted and is read only as a fold: none of its texts is a training row of a round
-    whose rows reach a fit (rounds twenty's and twenty-two's composed rows, both probes,
-    the benign agent set)."""
+    """Held-out 19 (round twenty-three) and held-out 20 (round twenty-four) were committed
+    before anything of their round was fitted and are read only as folds: none of their
+    texts is a training row of a round whose rows reach a fit (rounds twenty's and
+    twenty-two's composed rows, round twenty-four's rows, both probes, the benign agent
+    set)."""
     import json
     import sys
 
@@ -225,15 +231,19 @@ def test_the_newest_fold_is_in_no_training_round() -> None:
     sys.path.insert(0, str(scripts))
     import injection_training20  # noqa: PLC0415  (round twenty's rows)
     import injection_training22  # noqa: PLC0415  (round twenty-two's rows)
+    import injection_training24  # noqa: PLC0415  (round twenty-four's rows)
 
     data = Path(injection.__file__).resolve().parents[1] / "data"
     training = set(injection_training20.ATTACKS) | set(injection_training20.BENIGN)
     training |= set(injection_training22.ATTACKS) | set(injection_training22.BENIGN)
+    training |= {t for rows in injection_training24.ATTACKS.values() for t in rows}
+    training |= set(injection_training24.BENIGN)
     for name in ("injection_user_facts", "injection_lists", "benign_agent"):
         body = json.loads((data / f"{name}.json").read_text("utf-8"))
         training |= {
             t for v in body.values() if isinstance(v, list) for t in v if isinstance(t, str)
         }
-    fold = {r["text"] for r in ROWS if r["split"] == "held_out_19"}
-    assert len(fold) >= 130  # 90 attack rows and 50 notes
-    assert not fold & training
+    for name in ("held_out_19", "held_out_20"):
+        fold = {r["text"] for r in ROWS if r["split"] == name}
+        assert len(fold) >= 130, name  # 90 attack rows and 50 notes
+        assert not fold & training, name

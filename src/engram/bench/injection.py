@@ -33,7 +33,8 @@ tuned anything. Round five (``scripts/injection_round5.py``) added a fourth,
 (``scripts/injection_round17.py``) a sixteenth, ``held_out_16``; round twenty
 (``scripts/injection_round20.py``) a seventeenth, ``held_out_17``; round twenty-two
 (``scripts/injection_round22.py``) an eighteenth, ``held_out_18``; round twenty-three
-(``scripts/injection_round23.py``) a nineteenth, ``held_out_19``.
+(``scripts/injection_round23.py``) a nineteenth, ``held_out_19``; round twenty-four
+(``scripts/injection_round24.py``) a twentieth, ``held_out_20``.
 
 Round eighteen added a second false-positive figure: ``engram/data/benign_agent.json``
 (``scripts/benign_agent_set.py``), 1,629 writes shaped like one person's agent memory
@@ -96,6 +97,7 @@ FOLDS = (
     "held_out_17",
     "held_out_18",
     "held_out_19",
+    "held_out_20",
 )
 
 Scan = Callable[[str], tuple[str, ...]]

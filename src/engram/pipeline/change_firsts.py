@@ -51,13 +51,13 @@ CONFIDENCE = 0.7
 _UNIT = (
     r"(?:ms|s|m|h|d|mi|gi|ki|mb|gb|tb|kb|k|%|seconds?|secs?|minutes?|mins?|hours?|hrs?|"
     r"days?|weeks?|months?|years?|business\s+hours|threads?|replicas?|rps|requests|"
-    r"connections|workers|euros?|pounds|dollars|g|gib|mib|gigs?)"
+    r"connections|workers|euros?|pounds|dollars|g|gib|mib|gigs?|v|w|kw|kwh)"
 )
 _NUMBER_WORDS = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve)"
 #: A cron schedule ("0 4 * * *", "30 2 * * 1-5").
 _CRON = r"\d{1,2}\s+\d{1,2}(?:\s+[\d*/,-]+){3}"
 _AMOUNT = (
-    rf"(?:every\s+)?(?:{_CRON}|\d{{1,2}}:\d{{2}}|[£$€]?\d[\d,]*(?:\.\d+)*(?:\s?{_UNIT}\b)?|{_NUMBER_WORDS}\s+{_UNIT}\b)"
+    rf"(?:every\s+)?(?:{_CRON}|\d{{1,2}}(?::\d{{2}})?\s?(?:am|pm)\b|\d{{1,2}}:\d{{2}}|[£$€]?\d(?:[\d,]*\d)?(?:\.\d+)*(?:\s?{_UNIT}\b)?|{_NUMBER_WORDS}\s+{_UNIT}\b)"
     r"(?:\s+(?:per|a|an|each)\s+(?:second|minute|hour|day|week|month|seat|user))?"
 )
 _NAME = (
@@ -374,7 +374,12 @@ def _value_in(rest: str, old: str, *, either: bool = False) -> str | None:
         match = re.match(_NAME, rest)
         return match.group(0) if match is not None else None
     if re.search(r"\d", old) or re.fullmatch(_AMOUNT, old, re.IGNORECASE):
-        match = re.match(rf"(?:[A-Za-z][\w.-]*\s+)?({_AMOUNT})", rest, re.IGNORECASE)
+        # a product may stand before a version ("node 20"), never an article ("a 52V")
+        match = re.match(
+            rf"(?:(?!(?:a|an|the|to|at|by|from)\s)[A-Za-z][\w.-]*\s+)?({_AMOUNT})",
+            rest,
+            re.IGNORECASE,
+        )
         return match.group(0).strip() if match is not None else None
     if old[:1].isupper():
         match = re.match(_NAME, rest)

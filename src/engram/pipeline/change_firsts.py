@@ -123,10 +123,17 @@ _SET = (
     r"(?:up|down)|resized)"
 )
 _ARROW = r"(?:→|->|=>|➝|⇒)"
+#: What every notes-form change says: an arrow, "from ... to", "(was ...)", "replaced
+#: by", "... out, ... in", a verb of setting, "now" or "new" (read before the graph is).
+_CUE = re.compile(
+    rf"{_ARROW}|\bfrom\b|\(was\b|\breplaced\s+by\b|\bout,|\b{_SET}\b|\bnow\b|\bnew\b|"
+    r"\b(?:from\s+today|as\s+of)\b",
+    re.IGNORECASE,
+)
 #: Not said as holding: a question, a plan or proposal, a trial, a one-off, "also".
 _NOT_STATED = re.compile(
     r"\?|\b(?:propos\w*|evaluat\w*|consider\w*|thinking|plan(?:s|ned|ning)?|maybe|might|"
-    r"should|could|would|tried|try(?:ing)?|test(?:ing)?\s+namespace|temporar\w*|"
+    r"should|could|would|tried|try(?:ing)?|test(?:ing)?\s+namespace|for\s+a\s+test|temporar\w*|"
     r"revert\w*|rolled\s+back|not\s+approved|rejected|next\s+(?:week|month|quarter|"
     r"sprint|year)|(?<!from\s)today['’]?s?|this\s+week['’]s|shadow\w*|helped|if)\b",
     re.IGNORECASE,
@@ -189,6 +196,8 @@ def firsts(text: str) -> list[tuple[str, str, str, float]]:
             and slot.split()[-1].lower() not in _ROLE_HEADS
         ):
             return []
+        if pattern is _NOTE and re.fullmatch(r"[A-Z][a-z]+", slot):
+            return []  # "Caroline: Hey Mel": a speaker's label, not a slot
         relation = _slot_name(slot)
         value = found["value"].strip()
         if relation is None or not _VALUE_RE.match(value):
@@ -206,12 +215,19 @@ class NotesChange:
     target: str
 
 
+def cued(text: str) -> bool:
+    """Whether ``text`` may say a held slot's new value in notes form: short, with a
+    word of a change, no hedge, question, plan or "also" (so the graph is read only
+    then)."""
+    if len(text.split()) > 30 or not _CUE.search(text):
+        return False
+    return not (HEDGE.search(text) or _NOT_STATED.search(text) or ADDITION_WORDS.search(text))
+
+
 def notes_changes(text: str, held: Sequence[Relation]) -> list[NotesChange]:
     """The one held slot ``text`` gives a new value in notes form (module docstring),
     ``held`` being the namespace's current relations, newest first."""
-    if HEDGE.search(text) or _NOT_STATED.search(text) or ADDITION_WORDS.search(text):
-        return []
-    if len(text.split()) > 30:
+    if not cued(text):
         return []
     words = set(_words(text))
     found: dict[int, NotesChange] = {}
@@ -369,7 +385,7 @@ def _value_in(rest: str, old: str, *, either: bool = False) -> str | None:
     """The first value of the old one's shape at the start of ``rest``: a number for an
     amount or version, a name for a name (``either``: the old value named beside it
     says the slot, so "Route 53 → Cloudflare" may change a name for a number)."""
-    rest = rest.strip()
+    rest = re.sub(r"^(?:now|is|are|to|at|on)\s+", "", rest.strip(), flags=re.IGNORECASE)
     if either and rest[:1].isupper():
         match = re.match(_NAME, rest)
         return match.group(0) if match is not None else None

@@ -267,6 +267,13 @@ def _slot_names(relation: Relation) -> list[list[str]]:
     return names
 
 
+def _parts_of_compounds(whole: set[str]) -> set[str]:
+    """The words only said inside a hyphenated word ("mother" of "mother-in-law"), but
+    the parts of "on-call" (a slot said with or without its hyphen)."""
+    parts = {p for w in whole if "-" in w and w != "on-call" for p in w.split("-")}
+    return parts - {w for w in whole if "-" not in w}
+
+
 def _owner_named(words: set[str], relation: Relation) -> bool:
     if canonical_name(relation.source) == SPEAKER:
         return True
@@ -284,7 +291,9 @@ def _new_value(text: str, words: set[str], relation: Relation) -> str | None:
     if not old:
         return None
     slot = _slot_words(relation)
-    owner_said = _owner_named(words, relation)
+    # An owner is said as a word of its own: "mother-in-law" is not "mother".
+    whole = {w.lower() for w in re.findall(r"[^\W_]+(?:[-.'’][^\W_]+)*", text)}
+    owner_said = _owner_named(words - _parts_of_compounds(whole), relation)
     speaker = canonical_name(relation.source) == SPEAKER
     if speaker and _OTHER_OWNER.search(text):
         return None  # "my brother just moved to Austin": his slot, not the speaker's
@@ -309,7 +318,11 @@ def _new_value(text: str, words: set[str], relation: Relation) -> str | None:
     )
     if fully and not speaker and not owner_said:
         # the slot said whole, its owner by one of its words ("p1 sla" for p1 tickets)
-        owner_said = any(_said(w, words) for w in _words(relation.source) if len(w) > 1)
+        owner_said = any(
+            _said(w, words - _parts_of_compounds(whole))
+            for w in _words(relation.source)
+            if len(w) > 1
+        )
     by_old = _by_old(text, old)
     if by_old is not None:
         # The old value named beside the new one: a word of the slot or of its owner

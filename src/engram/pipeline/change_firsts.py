@@ -339,13 +339,24 @@ def _new_value(text: str, words: set[str], relation: Relation) -> str | None:
             or (owner_words and all(_said(w, words) for w in owner_words))
         ):
             return None
-        return _shaped(old, by_old)
+        return _shaped(old, by_old) if _same_category(relation, by_old) else None
     if not (slot_said and owner_said):
         return None
     if not (old[:1].isupper() or re.search(r"\d", old) or re.fullmatch(_AMOUNT, old, re.I)):
         return None  # a value in lower case ("yoga") is told apart by its old value only
     new = _by_slot(text, relation, old)
-    return _shaped(old, new) if new is not None else None
+    if new is None or not _same_category(relation, new):
+        return None
+    return _shaped(old, new)
+
+
+def _same_category(relation: Relation, value: str) -> bool:
+    """Whether a new value may be the slot's: a tool of another known category is
+    another slot ("the app moved to Vercel" leaves its database, Postgres)."""
+    if not relation.relation_type.startswith("uses_"):
+        return True
+    found = vocabulary.member_category(value)
+    return found is None or found == relation.relation_type.removeprefix("uses_")
 
 
 def _by_old(text: str, old: str) -> str | None:

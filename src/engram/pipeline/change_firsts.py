@@ -363,7 +363,10 @@ def _by_old(text: str, old: str) -> str | None:
     """The new value said beside the old one: "A → B", "from A to B", "A to B" after a
     verb of setting, "B (was A)"."""
     forms = _old_forms(old)
+    lower = text.lower()
     for form in forms:
+        if form.lower() not in lower:
+            continue  # the old value unsaid: no pattern of it is built (one per value)
         a = re.escape(form)
         for pattern in (
             rf"(?<![\w.]){a}\s*{_ARROW}\s*(?P<b>[^\s,;()]+(?:\s+[^\s,;()]+)?)",

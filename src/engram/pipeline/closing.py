@@ -166,7 +166,12 @@ def plan(
             confidence = change_slots.SLOT_CONFIDENCE
             triples.append((old.source, old.relation_type, found.target, confidence))
             closed = True
-    if not closed and not ended and not _replaced_any(reads, planned, closes & things - keeps):
+    if (
+        not closed
+        and not ended
+        and change_firsts.cued(text)  # read first: no graph read for most memories
+        and not _replaced_any(reads, planned, closes & things - keeps)
+    ):
         # Nor that: a held slot's new value said in notes form (``change_firsts``).
         triples = _notes_change(reads, text, statement, triples)
     return replace(statement, triples=triples, single_valued=frozenset(closes - keeps))
@@ -206,8 +211,6 @@ def _notes_change(
     "on-call: Priya → Tomas", "Gateway timeout raised to 90s"): the held relation
     closed, the new value recorded on its owner and slot in place of the reader's
     triples that hold it."""
-    if not change_firsts.cued(text):
-        return triples  # no word of a change: the namespace's relations are not read
     held = [r for r in reads.recent() if r.source_memory_id != statement.memory_id]
     for found in change_firsts.notes_changes(text, held):
         _end(reads, found.old, statement)

@@ -9,46 +9,24 @@ held-out rows are never shown.
 
 from __future__ import annotations
 
-import difflib
+import importlib.util
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
-DATA = Path(__file__).resolve().parent.parent / "src" / "engram" / "data"
-
-
-def stories(fold: str, changes: list[Any], keeps: list[Any]) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for n, (statements, old, new) in enumerate(changes, 1):
-        out.append(
-            {
-                "id": f"{fold}-change-{n:02d}",
-                "fold": fold,
-                "kind": "change",
-                "statements": statements,
-                "old": old,
-                "new": new,
-            }
-        )
-    for n, statements in enumerate(keeps, 1):
-        out.append(
-            {"id": f"{fold}-keep-{n:02d}", "fold": fold, "kind": "keep", "statements": statements}
-        )
-    return out
-
-
-def near(statements: list[str], earlier: list[str]) -> int:
-    """How many statements are within 0.8 of an earlier set's statement."""
-    count = 0
-    for s in statements:
-        low = s.lower()
-        for e in earlier:
-            m = difflib.SequenceMatcher(None, low, e.lower())
-            if m.real_quick_ratio() >= 0.8 and m.quick_ratio() >= 0.8 and m.ratio() >= 0.8:
-                count += 1
-                break
-    return count
+HERE = Path(__file__).resolve().parent
+DATA = HERE.parent / "src" / "engram" / "data"
+# Round five's script shapes the stories and measures nearness: used as it is.
+_spec = importlib.util.spec_from_file_location(
+    "changes23_write_sets", HERE / "changes23_write_sets.py"
+)
+assert _spec is not None and _spec.loader is not None
+_round5 = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_round5)
+stories = _round5.stories
+near = _round5.near
 
 
 def main() -> None:
@@ -63,32 +41,27 @@ def main() -> None:
         for story in json.loads(path.read_text())["stories"]
         for s in story["statements"]
     ]
-    tune23 = Path(__file__).resolve().parent / "changes23_tune.json"
+    tune23 = HERE / "changes23_tune.json"
     earlier += [
         s for story in json.loads(tune23.read_text())["stories"] for s in story["statements"]
     ]
     held = stories("O", scope["O_CHANGE"], scope["O_KEEP"])
     held += stories("P", scope["P_CHANGE"], scope["P_KEEP"])
     tune = stories("U", scope["U_CHANGE"], scope["U_KEEP"])
-    held_text = [s for story in held for s in story["statements"]]
-    tune_text = [s for story in tune for s in story["statements"]]
-    print("held-out statements near an earlier set:", near(held_text, earlier))
-    print("held-out statements near the tune set:", near(held_text, tune_text))
+    statements = {name: [s for r in rows for s in r["statements"]] for name, rows in
+                  (("held", held), ("tune", tune))}  # fmt: skip
+    print("held-out statements near an earlier set:", near(statements["held"], earlier))
+    print("held-out statements near the tune set:", near(statements["held"], statements["tune"]))
     for fold in "OPU":
-        rows = [s for s in held + tune if s["fold"] == fold]
-        print(
-            fold,
-            sum(r["kind"] == "change" for r in rows),
-            "changes,",
-            sum(r["kind"] == "keep" for r in rows),
-            "keeps",
-        )
-    (DATA / "changes_heldout6.json").write_text(
-        json.dumps({"about": ABOUT_HELD, "stories": held}, indent=1, ensure_ascii=False) + "\n"
-    )
-    (Path(__file__).resolve().parent / "changes24_tune.json").write_text(
-        json.dumps({"about": ABOUT_TUNE, "stories": tune}, indent=1, ensure_ascii=False) + "\n"
-    )
+        kinds = Counter(r["kind"] for r in held + tune if r["fold"] == fold)
+        print(fold, kinds["change"], "changes,", kinds["keep"], "keeps")
+    _write(DATA / "changes_heldout6.json", ABOUT_HELD, held)
+    _write(HERE / "changes24_tune.json", ABOUT_TUNE, tune)
+
+
+def _write(path: Path, about: str, rows: list[dict[str, Any]]) -> None:
+    text = json.dumps({"about": about, "stories": rows}, indent=1, ensure_ascii=False)
+    path.write_text(text + "\n")
 
 
 ABOUT_HELD = (

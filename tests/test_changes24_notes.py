@@ -23,6 +23,10 @@ import pytest
 
 from engram import Memory
 from engram.pipeline import change_firsts
+from test_changes23_chat import (
+    test_a_change_told_in_a_chat_closes_the_old_value as _closes_the_old_value,
+)
+from test_changes23_chat import test_a_lookalike_closes_nothing as _closes_nothing
 from test_dogfood19_changes import _rows, _told
 
 CHANGES = [
@@ -110,17 +114,14 @@ FIRSTS = [
 def test_a_value_said_in_notes_form_closes_the_first(
     mem: Memory, told: tuple[str, str], old: tuple[str, str, str], new: tuple[str, str, str]
 ) -> None:
-    _told(mem, *told)
-    rows = _rows(mem)
-    assert rows.get(old) is False, rows  # closed
-    assert rows.get(new) is True, rows  # holds
-    assert [k for k, current in rows.items() if not current] == [old]
+    # Round five's check, as it is: the old value closed, the new one holding, nothing
+    # else closed.
+    _closes_the_old_value(mem, told, old, new)
 
 
 @pytest.mark.parametrize("told", LOOKALIKES)
 def test_a_lookalike_closes_nothing(mem: Memory, told: tuple[str, str]) -> None:
-    _told(mem, *told)
-    assert all(_rows(mem).values())
+    _closes_nothing(mem, told)
 
 
 @pytest.mark.parametrize(("text", "found"), FIRSTS)

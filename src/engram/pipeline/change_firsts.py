@@ -30,7 +30,7 @@ connections on the replica") is another slot.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from engram.pipeline import vocabulary
@@ -368,18 +368,25 @@ def _by_old(text: str, old: str) -> str | None:
         if form.lower() not in lower:
             continue  # the old value unsaid: no pattern of it is built (one per value)
         a = re.escape(form)
-        for pattern in (
+        patterns = (
             rf"(?<![\w.]){a}\s*{_ARROW}\s*(?P<b>[^\s,;()]+(?:\s+[^\s,;()]+)?)",
             rf"\bfrom\s+{a}\s+to\s+(?P<b>[^\s,;()]+(?:\s+[^\s,;()]+)?)",
             rf"\b{_SET}\s+(?:\w+\s+){{0,3}}?{a}\s+to\s+(?P<b>[^\s,;()]+(?:\s+[^\s,;()]+)?)",
             rf"(?P<b>[^\s,;()]+(?:\s+[^\s,;()]+)?)\s+\(was\s+{a}\)",
             rf"(?<![\w.]){a}\s+replaced\s+by\s+(?P<b>[^\s,;()]+(?:\s+[^\s,;()]+)?)",
             rf"(?<![\w.]){a}\s+out,\s+(?P<b>[^\s,;()]+(?:\s+[^\s,;()]+)?)\s+in\b",
-        ):
-            match = re.search(pattern, text, re.IGNORECASE)
-            if match is not None:
-                return _value_in(match.group("b"), old, either=True)
+        )
+        for said in _after(patterns, text):
+            return _value_in(said, old, either=True)
     return None
+
+
+def _after(patterns: Sequence[str], text: str) -> Iterator[str]:
+    """What each pattern that matches ``text`` reads as the new value (group ``b``)."""
+    for pattern in patterns:
+        match = re.search(pattern, text, re.IGNORECASE)
+        if match is not None:
+            yield match.group("b")
 
 
 def _old_forms(old: str) -> list[str]:
@@ -398,19 +405,18 @@ def _by_slot(text: str, relation: Relation, old: str) -> str | None:
     """The value after a verb of setting, "now", "is now", or a colon, in a memory that
     names the slot ("Gateway timeout raised to 90s", "log retention now 30 days", "new
     manager as of this week: Felix")."""
-    for pattern in (
+    patterns = (
         rf"\b{_SET}\s+(?:[\w.-]+\s+){{0,5}}?(?:to|at)\s+(?P<b>.+)",
         r"\b(?:is|are|['’]s)\s+now\s+(?P<b>.+)",
         r"\bnow\s+(?:is\s+|at\s+|on\s+)?(?P<b>.+)",
         r"\b(?:is|are)\s+(?P<b>.+?)\s+(?:now|from\s+today|from\s+now\s+on|as\s+of\s+\w+)\b",
         r"\b(?:is|are|lives?|runs?|sits?)\s+(?:on|at|in|with)\s+(?P<b>.+?)\s+now\b",
         r"\bnew\s+[\w\s-]{0,30}?:\s*(?P<b>.+)",
-    ):
-        match = re.search(pattern, text, re.IGNORECASE)
-        if match is not None:
-            value = _value_in(match.group("b"), old)
-            if value is not None and not set(_words(value)) & set(_slot_words(relation)):
-                return value
+    )
+    for said in _after(patterns, text):
+        value = _value_in(said, old)
+        if value is not None and not set(_words(value)) & set(_slot_words(relation)):
+            return value
     return None
 
 

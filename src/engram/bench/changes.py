@@ -28,7 +28,12 @@ facts, other attributes, repeats, plans, negations), two or three statements eac
 - ``engram/data/changes_heldout5.json`` (session twenty-one, changes23): role and owner
   hand-overs, schedule and config values, tool and vendor switches, as chat (fold M)
   and as notes (fold N), 52 changes and 14 look-alikes each, written before round
-  five's reading: folds M and N.
+  five's reading: folds M and N;
+- ``engram/data/changes_heldout6.json`` (session twenty-two, changes24): a first
+  statement naming one slot value (a config value, a person in a role, a version, a
+  vendor) and its new value said as chat (fold O) or as notes, changelogs and tickets
+  (fold P: arrows, "raised to", "from X to Y"), 52 changes and 14 look-alikes each,
+  written before round six's reading: folds O and P.
 
 Each story is told to a fresh namespace of one in-memory ``Memory`` through
 ``mem.add`` (the inline linker and the closing plan on the write path, no model), a
@@ -71,6 +76,7 @@ SHIPPED = (
     "changes_heldout3.json",
     "changes_heldout4.json",
     "changes_heldout5.json",
+    "changes_heldout6.json",
 )
 #: When the first statement is told; each next one a month later.
 START = datetime(2025, 1, 6, 9, tzinfo=UTC)

@@ -89,7 +89,8 @@ _NOT_STATED = re.compile(
     r"grew\s+up|back\s+in|ago|once|visit(?:ed|ing)?|trip|holiday|vacation|"
     r"borrow(?:ed|ing)?|rent(?:ed|ing)\s+a|stay(?:s|ed|ing)?|kept|keep(?:s|ing)?|"
     r"stick(?:s|ing)?\s+with|stuck\s+with|remain(?:s|ed)?|sometimes|occasionally|"
-    r"for\s+testing|said|says|told|tells|heard|thinks|"
+    r"for\s+testing|for\s+a\s+test|revert(?:ed|ing|s)?|rolled\s+back|"
+    r"said|says|told|tells|heard|thinks|"
     r"moving|switching|changing|leaving|joining|getting)\b",
     re.IGNORECASE,
 )

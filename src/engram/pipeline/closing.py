@@ -23,11 +23,11 @@ Everything else adds, as before: a wrong close hides a fact that still holds.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from engram.errors import EngramError
-from engram.pipeline import change_kinds, change_slots, relation_ends, vocabulary
+from engram.pipeline import change_firsts, change_kinds, change_slots, relation_ends, vocabulary
 from engram.pipeline import change_signals as claims_module
 from engram.pipeline.change_signals import ADDITION, CHANGE, PLAIN, Claim
 from engram.pipeline.linker import TALKS_ABOUT
@@ -97,10 +97,24 @@ def plan(
             facts.setdefault(_key(fact), fact)
     claimed = {(_base(f.source), f.relation): f for f in facts.values()}
     told = {(f.relation, canonical_name(f.target)) for f in facts.values()}
-    for source, relation, target, confidence in statement.triples:
+    # A value the reader recorded already is its reading ("Lena is my manager":
+    # ``reports_to``); one it did not, or holds as a subject ("Priya is on call" read as
+    # ``Priya uses call``), is the slot's.
+    held_values = {canonical_name(t[2]) for t in statement.triples}
+    held_values |= {canonical_name(f.target) for f in facts.values()}
+    firsts = [
+        f
+        for f in change_firsts.firsts(text)
+        if not any(v in canonical_name(f[2]) or canonical_name(f[2]) in v for v in held_values)
+    ]
+    for source, relation, target, confidence in [*statement.triples, *firsts]:
         if relation_ends.not_a_thing(source, relation, target, numbers=False):
             continue  # "Joost moved to the platform team" is no home: it closes none
         kind = vocabulary.canonical(relation, target)
+        if any(c.isdigit() for c in target) and (source, relation, target, confidence) in firsts:
+            # A setting's amount ("auth service timeout 30s") is its own slot, not a
+            # tool of the category a word of it names (``uses_auth``).
+            kind = vocabulary.Canonical(relation, None)
         if kind.one is not False:  # a fact that may close: name its subject as known
             # A claim said it of a full name ("Sam joined Globex", Sam Lee's): so is it.
             named = (kind.relation_type, canonical_name(target)) in told
@@ -130,11 +144,15 @@ def plan(
         verdict = fact.ends is None and _closes(reads, text, fact, judge)
         (closes if verdict else keeps).add(fact.relation)
         planned.append(fact)
-    triples: list[Triple] = [(f.source, f.relation, f.target, f.confidence) for f in planned]
+    triples: list[Triple] = _without_overlap(
+        [(f.source, f.relation, f.target, f.confidence) for f in planned], firsts
+    )
     # A fact the graph will not keep (bare numbers used: "we moved the cron to 0 3" read
     # as ``cron uses 0 3``, ``relation_ends``) reads no change of its own.
     things = {f.relation for f in planned if not relation_ends.not_a_thing(*_key(f))}
-    if not closes & things and not any(f.ends is not None for f in planned):
+    ended = any(f.ends is not None for f in planned)
+    closed = False
+    if not closes & things and not ended:
         # The rules read no change: a new value of a slot held one at a time may still
         # be said in words they lack (``change_slots``, the second pass).
         read = [(f.source, f.relation, f.target) for f in planned]
@@ -147,7 +165,60 @@ def plan(
             old = found.old
             confidence = change_slots.SLOT_CONFIDENCE
             triples.append((old.source, old.relation_type, found.target, confidence))
+            closed = True
+    if (
+        not closed
+        and not ended
+        and change_firsts.cued(text)  # read first: no graph read for most memories
+        and not _replaced_any(reads, planned, closes & things - keeps)
+    ):
+        # Nor that: a held slot's new value said in notes form (``change_firsts``).
+        triples = _notes_change(reads, text, statement, triples)
     return replace(statement, triples=triples, single_valued=frozenset(closes - keeps))
+
+
+def _replaced_any(reads: _Reads, planned: Sequence[_Fact], closing: set[str]) -> bool:
+    """Whether a planned fact of a closing type has a held value to replace: a change
+    verb read of a subject that holds nothing ("Search service owner changed to
+    Bartek" as ``Search service owner uses Bartek``) replaces nothing."""
+    return any(f.relation in closing and _holding(reads, f) is not None for f in planned)
+
+
+def _without_overlap(triples: list[Triple], firsts: Sequence[Triple]) -> list[Triple]:
+    """The plan's triples with the slot value a plain statement names
+    (``change_firsts.firsts``: "The gateway timeout is 60s.") in place of the other
+    readings that hold its value ("Priya is on call" read as ``Priya uses call``)."""
+    if not firsts:
+        return triples
+    values = {canonical_name(t) for _, _, t, _ in firsts}
+    pairs = {(canonical_name(s), canonical_name(t)) for s, _, t, _ in firsts}
+    return [
+        t
+        for t in triples
+        if (canonical_name(t[0]), canonical_name(t[2])) in pairs
+        or not (
+            canonical_name(t[0]) in values
+            or canonical_name(t[2]) in values
+            or any(v in canonical_name(t[2]).split() for v in values)
+        )
+    ]
+
+
+def _notes_change(
+    reads: _Reads, text: str, statement: Statement, triples: list[Triple]
+) -> list[Triple]:
+    """A new value of a held slot said in notes form (``change_firsts.notes_changes``:
+    "on-call: Priya → Tomas", "Gateway timeout raised to 90s"): the held relation
+    closed, the new value recorded on its owner and slot in place of the reader's
+    triples that hold it."""
+    held = [r for r in reads.recent() if r.source_memory_id != statement.memory_id]
+    for found in change_firsts.notes_changes(text, held):
+        _end(reads, found.old, statement)
+        old = found.old
+        new = canonical_name(found.target)
+        triples = [t for t in triples if canonical_name(t[2]) != new]
+        triples.append((old.source, old.relation_type, found.target, change_firsts.CONFIDENCE))
+    return triples
 
 
 class _Reads:

@@ -144,7 +144,8 @@ def _named_type(triple: Triple, text: str) -> Triple | None:
             + r"\s+".join(rf"(?-i:[A-Z]){re.escape(w[1:])}" for w in tail) + r")\b"
         )  # fmt: skip
         match = re.search(pattern, text, re.IGNORECASE)
-        if match is not None:
+        # An acronym ("session TTL", "the API") is the slot's own word, not a name.
+        if match is not None and not match.group(1).isupper():
             return (triple[0], "_".join(head), match.group(1), triple[3])
     return None
 

@@ -464,7 +464,7 @@ class RecallConfig:
     mmr_lambda: float = field(default=0.7, metadata=_range(0.0, 1.0))
     coverage_top_n: int = field(default=50, metadata=_range(0, 1000))
     """issue 24: a thread question's first hits spread over sessions (recall/coverage.py); 0: off"""
-    list_parts: bool = False  # issue 24 (T2): a 3+ item list ranked per item; off: no gain out of fold
+    list_parts: bool = False  # issue 24 (T2): a 3+ item list ranked per item; off (fold rule)
     decompose: bool = False
     """issue 24: a question joining two names or saying both/compare/before/after is also
     ranked as its two parts, interleaved (docs/recall.md, "Decomposition")."""

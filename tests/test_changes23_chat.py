@@ -75,6 +75,21 @@ LOOKALIKES = [
 
 
 @pytest.mark.parametrize(("told", "old", "new"), CHANGES)
+
+def mine_as_the_proxy(mem: Memory, turns: list[str], start: datetime, wing: str) -> None:
+    """``turns`` as the chat proxy files a conversation: each user turn answered by the
+    fake upstream ("Understood. <first sentence>"), five minutes apart, the whole history
+    mined on every exchange, then the jobs (the ``extract`` job reads each memory again)."""
+    messages = []
+    for n, text in enumerate(turns):
+        at = (start + timedelta(minutes=5 * n)).isoformat()
+        messages.append({"role": "user", "content": text, "created_at": at})
+        reply = "Understood. " + text.split(".")[0]
+        messages.append({"role": "assistant", "content": reply, "created_at": at})
+    for k in range(2, len(messages) + 1, 2):
+        mem.palace.mine_conversation(messages[:k], wing=wing, session="day1", user_id="dana")
+        mem.jobs.process_pending()
+
 def test_a_change_told_in_a_chat_closes_the_old_value(
     mem: Memory, told: tuple[str, str], old: tuple[str, str, str], new: tuple[str, str, str]
 ) -> None:
@@ -111,16 +126,7 @@ def test_a_mined_chat_closes_the_team_lead_and_the_cron(mem: Memory) -> None:
         "My manager is no longer Annelie; Annelie moved to the payments team and Rutger is "
         "my team lead now.",
     ]
-    messages = []
-    for n, text in enumerate(turns):
-        at = (start + timedelta(minutes=5 * n)).isoformat()
-        messages.append({"role": "user", "content": text, "created_at": at})
-        reply = "Understood. " + text.split(".")[0]
-        messages.append({"role": "assistant", "content": reply, "created_at": at})
-    # As the chat proxy's mine job files it: the whole history on every exchange.
-    for k in range(2, len(messages) + 1, 2):
-        mem.palace.mine_conversation(messages[:k], wing="coder", session="day1", user_id="dana")
-        mem.jobs.process_pending()
+    mine_as_the_proxy(mem, turns, start, wing="coder")
     rows = _rows(mem)
     assert rows.get(("user", "team_lead", "Annelie")) is False, rows
     assert rows.get(("user", "team_lead", "Rutger")) is True, rows

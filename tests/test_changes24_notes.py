@@ -17,12 +17,13 @@ backends (``mem``), through ``mem.add`` and through a mined chat.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
 
 from engram import Memory
 from engram.pipeline import change_firsts
+from test_changes23_chat import mine_as_the_proxy
 from test_changes23_chat import (
     test_a_change_told_in_a_chat_closes_the_old_value as _closes_the_old_value,
 )
@@ -149,15 +150,7 @@ def test_a_mined_chat_closes_a_config_value_and_a_rota(mem: Memory) -> None:
         "fyi upload timeout raised to 120s, the big files kept failing",
         "on-call: Oluwaseun → Berit",
     ]
-    messages = []
-    for n, text in enumerate(turns):
-        at = (start + timedelta(minutes=5 * n)).isoformat()
-        messages.append({"role": "user", "content": text, "created_at": at})
-        reply = "Understood. " + text.split(".")[0]
-        messages.append({"role": "assistant", "content": reply, "created_at": at})
-    for k in range(2, len(messages) + 1, 2):
-        mem.palace.mine_conversation(messages[:k], wing="ops", session="day1", user_id="dana")
-        mem.jobs.process_pending()
+    mine_as_the_proxy(mem, turns, start, wing="ops")
     rows = _rows(mem)
     assert rows.get(("user", "upload_timeout", "40s")) is False, rows
     assert rows.get(("user", "upload_timeout", "120s")) is True, rows

@@ -75,7 +75,6 @@ LOOKALIKES = [
 
 
 @pytest.mark.parametrize(("told", "old", "new"), CHANGES)
-
 def mine_as_the_proxy(mem: Memory, turns: list[str], start: datetime, wing: str) -> None:
     """``turns`` as the chat proxy files a conversation: each user turn answered by the
     fake upstream ("Understood. <first sentence>"), five minutes apart, the whole history
@@ -89,6 +88,7 @@ def mine_as_the_proxy(mem: Memory, turns: list[str], start: datetime, wing: str)
     for k in range(2, len(messages) + 1, 2):
         mem.palace.mine_conversation(messages[:k], wing=wing, session="day1", user_id="dana")
         mem.jobs.process_pending()
+
 
 def test_a_change_told_in_a_chat_closes_the_old_value(
     mem: Memory, told: tuple[str, str], old: tuple[str, str, str], new: tuple[str, str, str]

@@ -12,11 +12,14 @@ Two readings the SDK does not do as engram needs:
   -32602, which is what clients already get; :class:`ArgumentsObject` gives it a
   message saying what was wrong and which names the tool takes.
 - an argument given ``true`` or ``false`` where a number is wanted
-  (:func:`booleans_for_numbers`): the tools' models are lax and read ``true`` as 1.
+  (:func:`booleans_for_numbers`): the tools' models are lax and read ``true`` as 1;
+- a number sent as a string (:func:`strings_for_numbers`): read as the number when the
+  string spells it as JSON does (clients that stringify numbers), refused otherwise.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -52,6 +55,52 @@ def booleans_for_numbers(arguments: Mapping[str, Any], model: Any) -> list[dict[
         except ValidationError as refused:
             errors.extend({**e, "loc": (key, *e["loc"])} for e in refused.errors())
     return errors
+
+
+#: A number as JSON writes it (RFC 8259, section 6): what a client that sends numbers as
+#: strings puts between the quotes.
+_JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+_JSON_INTEGER = re.compile(r"-?(?:0|[1-9][0-9]*)")
+
+#: The JSON spelling of each scalar kind an argument's schema may take.
+_SPELLED: dict[str, Callable[[str], bool]] = {
+    "integer": lambda text: _JSON_INTEGER.fullmatch(text) is not None,
+    "number": lambda text: _JSON_NUMBER.fullmatch(text) is not None,
+    "boolean": lambda text: text in {"true", "false"},
+}
+
+
+def strings_for_numbers(arguments: Mapping[str, Any], model: Any) -> list[dict[str, Any]]:
+    """pydantic's strict errors for each argument given a string where ``model`` takes a
+    number or a boolean but no string, unless the string spells one as JSON does (an
+    integer's digits for an integer, ``true``/``false`` for a boolean). Clients that
+    send numbers as strings send ``"4"``, which the lax model reads as 4 (docs/mcp.md,
+    "Numbers sent as strings"); the lax model also read ``"4_0"`` as 40, ``" +4 "``
+    and ``"4.0"`` as 4, spellings no JSON writer makes of an integer, which are
+    refused as HTTP refuses any string there."""
+    fields = getattr(model, "model_fields", {})
+    errors: list[dict[str, Any]] = []
+    for key, value in arguments.items():
+        info = fields.get(key) or next((f for f in fields.values() if f.alias == key), None)
+        if not isinstance(value, str) or info is None:
+            continue
+        kinds = _kinds(info.annotation)
+        if "string" in kinds or not kinds & _SPELLED.keys():
+            continue
+        if any(_SPELLED[kind](value) for kind in kinds & _SPELLED.keys()):
+            continue
+        try:
+            TypeAdapter(info.annotation, config=_STRICT).validate_python(value)
+        except ValidationError as refused:
+            errors.extend({**e, "loc": (key, *e["loc"])} for e in refused.errors())
+    return errors
+
+
+def _kinds(annotation: Any) -> set[str]:
+    """The JSON types an argument's schema takes (each arm of a union)."""
+    schema = TypeAdapter(annotation).json_schema()
+    arms = schema.get("anyOf") or schema.get("oneOf") or [schema]
+    return {str(arm["type"]) for arm in arms if "type" in arm}
 
 
 def _subject(tool: str, model: Any) -> Subject:

@@ -11,10 +11,10 @@ Two readings the SDK does not do as engram needs:
   schema)" are protocol errors; input validation errors are tool errors) keeps this a
   -32602, which is what clients already get; :class:`ArgumentsObject` gives it a
   message saying what was wrong and which names the tool takes.
-- an argument given ``true`` or ``false`` where a number is wanted
-  (:func:`booleans_for_numbers`): the tools' models are lax and read ``true`` as 1;
-- a number sent as a string (:func:`strings_for_numbers`): read as the number when the
-  string spells it as JSON does (clients that stringify numbers), refused otherwise.
+- an argument given ``true`` or ``false`` where a number is wanted: the tools' models
+  are lax and read ``true`` as 1; and a number sent as a string, read as the number
+  only when the string spells it as JSON does (clients that stringify numbers)
+  (:func:`strict_errors`).
 """
 
 from __future__ import annotations
@@ -37,26 +37,6 @@ _STRICT = ConfigDict(strict=True)
 _SCHEMA = "the tool's input schema in tools/list gives each argument's type and range"
 
 
-def booleans_for_numbers(arguments: Mapping[str, Any], model: Any) -> list[dict[str, Any]]:
-    """pydantic's errors for each argument given ``true`` or ``false`` where ``model``
-    (a tool's argument model) takes no boolean: read strictly, as the HTTP API reads its
-    numbers. The tools' models are lax, which takes ``true`` for 1 (``limit: true`` was
-    one hit, ``importance: true`` 1.0) where HTTP answers "limit must be an integer, got
-    true"; only booleans are read this way (a number sent as a JSON string: see
-    docs/mcp.md, "Numbers sent as strings")."""
-    fields = getattr(model, "model_fields", {})
-    errors: list[dict[str, Any]] = []
-    for key, value in arguments.items():
-        info = fields.get(key) or next((f for f in fields.values() if f.alias == key), None)
-        if not isinstance(value, bool) or info is None:
-            continue
-        try:
-            TypeAdapter(info.annotation, config=_STRICT).validate_python(value)
-        except ValidationError as refused:
-            errors.extend({**e, "loc": (key, *e["loc"])} for e in refused.errors())
-    return errors
-
-
 #: A number as JSON writes it (RFC 8259, section 6): what a client that sends numbers as
 #: strings puts between the quotes.
 _JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
@@ -70,30 +50,44 @@ _SPELLED: dict[str, Callable[[str], bool]] = {
 }
 
 
-def strings_for_numbers(arguments: Mapping[str, Any], model: Any) -> list[dict[str, Any]]:
-    """pydantic's strict errors for each argument given a string where ``model`` takes a
-    number or a boolean but no string, unless the string spells one as JSON does (an
-    integer's digits for an integer, ``true``/``false`` for a boolean). Clients that
-    send numbers as strings send ``"4"``, which the lax model reads as 4 (docs/mcp.md,
-    "Numbers sent as strings"); the lax model also read ``"4_0"`` as 40, ``" +4 "``
-    and ``"4.0"`` as 4, spellings no JSON writer makes of an integer, which are
-    refused as HTTP refuses any string there."""
+def strict_errors(arguments: Mapping[str, Any], model: Any) -> list[dict[str, Any]]:
+    """pydantic's strict errors (as the HTTP API reads its numbers) for each argument
+    :func:`_read_strictly` picks out; the tools' models are lax, and read the rest."""
     fields = getattr(model, "model_fields", {})
     errors: list[dict[str, Any]] = []
     for key, value in arguments.items():
         info = fields.get(key) or next((f for f in fields.values() if f.alias == key), None)
-        if not isinstance(value, str) or info is None:
-            continue
-        kinds = _kinds(info.annotation)
-        if "string" in kinds or not kinds & _SPELLED.keys():
-            continue
-        if any(_SPELLED[kind](value) for kind in kinds & _SPELLED.keys()):
+        if info is None or not _read_strictly(value, info.annotation):
             continue
         try:
             TypeAdapter(info.annotation, config=_STRICT).validate_python(value)
         except ValidationError as refused:
             errors.extend({**e, "loc": (key, *e["loc"])} for e in refused.errors())
     return errors
+
+
+def _read_strictly(value: object, annotation: Any) -> bool:
+    """Whether an argument's ``value`` is read strictly against its ``annotation``:
+
+    - ``true`` or ``false``, always: the lax model takes ``true`` for 1 (``limit: true``
+      was one hit, ``importance: true`` 1.0) where HTTP answers "limit must be an
+      integer, got true";
+    - a string where the argument takes a number or a boolean but no string, unless
+      the string spells one as JSON does (an integer's digits for an integer,
+      ``true``/``false`` for a boolean). Clients that send numbers as strings send
+      ``"4"``, which the lax model reads as 4 (docs/mcp.md, "Numbers sent as strings");
+      it also read ``"4_0"`` as 40, ``" +4 "`` and ``"4.0"`` as 4, spellings no JSON
+      writer makes of an integer, which are refused as HTTP refuses any string there.
+    """
+    if isinstance(value, bool):
+        return True
+    if not isinstance(value, str):
+        return False
+    kinds = _kinds(annotation)
+    scalar = kinds & _SPELLED.keys()
+    if "string" in kinds or not scalar:
+        return False
+    return not any(_SPELLED[kind](value) for kind in scalar)
 
 
 def _kinds(annotation: Any) -> set[str]:

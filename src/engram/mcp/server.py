@@ -27,12 +27,7 @@ from pydantic import ConfigDict, Field, ValidationError
 from engram._version import __version__
 from engram.errors import EngramError, InvalidInputError, NotFoundError
 from engram.mcp.annotations import DESTRUCTIVE, IDEMPOTENT_WRITE, READ_ONLY, Tools
-from engram.mcp.arguments import (
-    ArgumentsObject,
-    argument_errors,
-    booleans_for_numbers,
-    strings_for_numbers,
-)
+from engram.mcp.arguments import ArgumentsObject, argument_errors, strict_errors
 from engram.mcp.blocks_tools import BLOCK_TOOL_NAMES, blocks_tools
 from engram.mcp.graph_tools import GRAPH_TOOL_NAMES, graph_tools
 from engram.mcp.lifecycle_tools import LIFECYCLE_TOOL_NAMES, lifecycle_tools
@@ -502,7 +497,7 @@ class _Server(MCPServer[Any]):
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         model = self._model_of(name)
-        strict = booleans_for_numbers(arguments, model) + strings_for_numbers(arguments, model)
+        strict = strict_errors(arguments, model)
         if strict:
             raise ToolError(argument_errors(name, strict, model))
         try:

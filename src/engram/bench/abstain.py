@@ -86,11 +86,9 @@ class Row:
     """The best cosine's store standing as recall computes it (``engram.recall.
     standing``), or None when not measured (rows saved before round 5)."""
     thread: bool = False
-    """Recall read the query as a thread question (``coverage.thread``): its relative
-    floor is judged per time bucket."""
+    """Recall read the query as a thread question: its floor is judged per bucket."""
     hit_buckets: list[str] = field(default_factory=list)
-    """Per hit, its time bucket (``coverage.bucket_of``); empty in rows saved before
-    session twenty-two, which are floored against the best hit alone."""
+    """Per hit, its time bucket (``coverage.bucket_of``); empty in older rows."""
 
     def evidence(self) -> abstain.Evidence:
         """The evidence the abstain decision reads."""

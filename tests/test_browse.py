@@ -96,6 +96,26 @@ def test_namespaces_are_those_a_key_reaches(mem: Memory) -> None:
     assert every == {"user:alice", "user:alice/project", "user:bob"}
 
 
+def test_an_admin_lists_what_exists_and_where_its_writes_go(mem: Memory) -> None:
+    # Round fifteen: the admin's picker listed user:admin (0), a namespace nothing writes
+    # to, beside the users' namespaces. An admin's writes go to the default namespace.
+    admin = Principal(user="admin", admin=True)
+    assert mem.browse.namespaces(admin) == [{"namespace": "default", "memories": 0}]
+    mem.add("a", user_id="alice")
+    mem.add("b", namespace="team")
+    listed = mem.browse.namespaces(admin)
+    assert listed == [
+        {"namespace": "default", "memories": 0},
+        {"namespace": "team", "memories": 1},
+        {"namespace": "user:alice", "memories": 1},
+    ]
+    mem.add("c")  # the admin's own unscoped write
+    assert {"namespace": "default", "memories": 1} in mem.browse.namespaces(admin)
+    # An admin user's memories, written there on purpose, are listed like any others.
+    mem.add("d", user_id="admin")
+    assert {"namespace": "user:admin", "memories": 1} in mem.browse.namespaces(admin)
+
+
 def test_settings_report_what_the_server_runs_with(mem: Memory) -> None:
     settings = mem.browse.settings()
     assert settings["recall"]["limit"] == 4  # seed 000: MAX_CONTEXT_OBSERVATIONS
@@ -143,6 +163,8 @@ def test_an_admin_key_opens_where_its_writes_go(served: tuple[str, Memory, str, 
         listed = client.get("/v1/dashboard/namespaces").json()
     assert written.json()["namespace"] == listed["home"] == "default"
     assert {"namespace": "default", "memories": 1} in listed["namespaces"]
+    # The picker lists what exists: not the admin key's empty user:admin.
+    assert "user:admin" not in [n["namespace"] for n in listed["namespaces"]]
 
 
 def test_dashboard_routes_are_scoped_to_the_key(served: tuple[str, Memory, str, str]) -> None:

@@ -99,3 +99,30 @@ def test_several_broken_arguments_are_one_line(server: Any) -> None:
     assert parts[0] == "content must be a non-empty string, got ''"
     assert parts[1] == "importance must be at most 1.0, got 5"
     assert parts[2].startswith("'bogus' is not an argument of remember")
+
+
+def accepted(server: Any, tool: str, **arguments: Any) -> Any:
+    async def call() -> Any:
+        return await server.call_tool(tool, arguments)
+
+    return anyio.run(call)
+
+
+@pytest.mark.parametrize("given", ["4_0", " 4 ", "+4", "04", "4.0", "1e1", "0x4"])
+def test_a_number_in_a_string_no_json_writer_makes_is_refused(server: Any, given: str) -> None:
+    # Task err26: the lax model read "4_0" as 40 and " +4 " as 4 (round fifteen kept
+    # "4" for clients that send numbers as strings); only JSON's spelling is read now.
+    said = refused(server, "search_memory", query="q", limit=given)
+    assert said.startswith(f"limit must be an integer, got {given!r}"), said
+    said = refused(server, "remember", content="c", importance=" 0.5")
+    assert said.startswith("importance must be a number, got ' 0.5'"), said
+
+
+def test_a_number_sent_as_json_spells_it_is_read_as_that_number(server: Any) -> None:
+    # Claude Desktop, Cursor and Cline send numbers as strings (docs/mcp.md): "4" is 4.
+    accepted(server, "remember", content="Tea is served at four", importance="0.5")
+    accepted(server, "remember", content="Coffee is served at nine", importance="1")
+    hits = accepted(server, "search_memory", query="served", limit="1")
+    assert len(hits.structured_content["hits"]) == 1
+    both = accepted(server, "search_memory", query="served", limit="2")
+    assert len(both.structured_content["hits"]) == 2

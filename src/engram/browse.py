@@ -40,6 +40,11 @@ class Reach(Protocol):
         """The caller's own namespace, if any."""
         ...
 
+    @property
+    def admin(self) -> bool:
+        """Whether the caller reaches every namespace (an admin key)."""
+        ...
+
     def may_reach(self, namespace: str) -> bool:
         """Whether the caller may read ``namespace``."""
         ...
@@ -50,8 +55,11 @@ class Browse(Part):
 
     def namespaces(self, principal: Reach | None = None) -> list[dict[str, Any]]:
         """``[{namespace, memories}]`` for the namespaces ``principal`` may reach (all of
-        them without one), sorted by name. A user's own ``user:<user>`` is listed even
-        while it is empty, so a new user has somewhere to start."""
+        them without one), sorted by name: those that hold memories, and the one the
+        principal's unscoped writes go to even while it is empty, so a new user has
+        somewhere to start: a user key's ``user:<user>``, an admin key's default
+        namespace. (An admin key's ``user:<user>`` was listed, empty, beside a full
+        store: the first admin key's ``user:admin``, which nothing writes to.)"""
         core = self._core
         core.check_open()
         if principal is not None and not isinstance(principal, Reach):
@@ -60,8 +68,10 @@ class Browse(Part):
                 f"Principal), got {type(principal).__name__}"
             )
         counts = core.store.memories.namespaces()
-        if principal is not None and principal.home is not None:
-            counts.setdefault(principal.home, 0)
+        if principal is not None:
+            start = core.scope().namespace if principal.admin else principal.home
+            if start is not None:
+                counts.setdefault(start, 0)
         return [
             {"namespace": name, "memories": count}
             for name, count in sorted(counts.items())

@@ -38,7 +38,7 @@ from engram.bench.dataset import Dataset
 from engram.bench.metrics import percentile
 from engram.bench.spaces import Spaces
 from engram.memory import Memory
-from engram.recall import abstain, packing
+from engram.recall import abstain, coverage
 from engram.records import Hit
 
 #: Hits read per query: recall's over-fetch (``candidates``), the hits the decision reads.
@@ -85,6 +85,10 @@ class Row:
     standing: float | None = None
     """The best cosine's store standing as recall computes it (``engram.recall.
     standing``), or None when not measured (rows saved before round 5)."""
+    thread: bool = False
+    """Recall read the query as a thread question: its floor is judged per bucket."""
+    hit_buckets: list[str] = field(default_factory=list)
+    """Per hit, its time bucket (``coverage.bucket_of``); empty in older rows."""
 
     def evidence(self) -> abstain.Evidence:
         """The evidence the abstain decision reads."""
@@ -155,6 +159,8 @@ def ask(
         space=spaces.measure(namespace, text) if spaces is not None else None,
         categories=categories(text, hits) if categories is not None else None,
         standing=abstain_line.standing_in(mem, namespace, found.sim),
+        thread=coverage.thread(text, mem.config.recall),
+        hit_buckets=[coverage.bucket_of(h) for h in hits],
     )
 
 
@@ -261,7 +267,9 @@ def shown(row: Row, policy: Policy, limit: int = LIMITS[0]) -> list[int]:
         found is abstain.Verdict.UNCERTAIN and not policy.low_confidence
     ):
         return []
-    kept = packing.floor_kept(row.hit_sims, row.hit_fused, policy.floor)
+    # Recall's own floor (coverage.floor_kept): per time bucket for a thread question.
+    buckets = row.hit_buckets if row.thread and row.hit_buckets else None
+    kept = coverage.floor_kept(row.hit_sims, row.hit_fused, policy.floor, buckets)
     return kept[:1] if found is abstain.Verdict.UNCERTAIN else kept[:limit]
 
 

@@ -22,11 +22,12 @@ from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp.types import ToolAnnotations
-from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import ConfigDict, Field, ValidationError
 
 from engram._version import __version__
 from engram.errors import EngramError, InvalidInputError, NotFoundError
 from engram.mcp.annotations import DESTRUCTIVE, IDEMPOTENT_WRITE, READ_ONLY, Tools
+from engram.mcp.arguments import ArgumentsObject, argument_errors, strict_errors
 from engram.mcp.blocks_tools import BLOCK_TOOL_NAMES, blocks_tools
 from engram.mcp.graph_tools import GRAPH_TOOL_NAMES, graph_tools
 from engram.mcp.lifecycle_tools import LIFECYCLE_TOOL_NAMES, lifecycle_tools
@@ -53,7 +54,6 @@ from engram.mcp.shared_tools import SHARED_TOOL_NAMES, shared_tools
 from engram.mcp.stdio import serve_stdio
 from engram.memory import Memory
 from engram.org import OrgFactAuthor, agent
-from engram.validation_words import Subject, describe, model_fields
 
 T = TypeVar("T")
 
@@ -486,12 +486,20 @@ class _Server(MCPServer[Any]):
     HTTP API's 422s use (``engram.validation_words``); on stdio, answering
     a line that is not a JSON-RPC message (``engram.mcp.stdio``)."""
 
-    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # ``arguments`` that is not a JSON object: -32602 in engram's words, on stdio
+        # and over HTTP alike (the middleware runs before the SDK reads the request).
+        super().__init__(*args, middleware=[ArgumentsObject(self._model_of)], **kwargs)
+
+    def _model_of(self, name: str) -> Any:
         tool = self._tool_manager.get_tool(name)
-        model = None if tool is None else tool.fn_metadata.arg_model
-        booleans = booleans_for_numbers(arguments, model)
-        if booleans:
-            raise ToolError(argument_errors(name, booleans, model))
+        return None if tool is None else tool.fn_metadata.arg_model
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        model = self._model_of(name)
+        strict = strict_errors(arguments, model)
+        if strict:
+            raise ToolError(argument_errors(name, strict, model))
         try:
             return await super().call_tool(name, arguments, context)
         except UnexpectedToolError:
@@ -506,45 +514,6 @@ class _Server(MCPServer[Any]):
     async def run_stdio_async(self) -> None:
         # A line that is not a JSON-RPC message gets JSON-RPC's error, not silence.
         await serve_stdio(self._lowlevel_server)
-
-
-#: How an argument given a boolean is read: as HTTP reads numbers (``strict=True``).
-_STRICT = ConfigDict(strict=True)
-
-
-def booleans_for_numbers(arguments: Mapping[str, Any], model: Any) -> list[dict[str, Any]]:
-    """pydantic's errors for each argument given ``true`` or ``false`` where ``model``
-    (a tool's argument model) takes no boolean: read strictly, as the HTTP API reads its
-    numbers. The tools' models are lax, which takes ``true`` for 1 (``limit: true`` was
-    one hit, ``importance: true`` 1.0) where HTTP answers "limit must be an integer, got
-    true"; only booleans are read this way, so a number sent as a JSON string (which
-    the SDK parses first for some clients) is read as before."""
-    fields = getattr(model, "model_fields", {})
-    errors: list[dict[str, Any]] = []
-    for key, value in arguments.items():
-        info = fields.get(key) or next((f for f in fields.values() if f.alias == key), None)
-        if not isinstance(value, bool) or info is None:
-            continue
-        try:
-            TypeAdapter(info.annotation, config=_STRICT).validate_python(value)
-        except ValidationError as refused:
-            errors.extend({**e, "loc": (key, *e["loc"])} for e in refused.errors())
-    return errors
-
-
-def argument_errors(tool: str, errors: Sequence[Mapping[str, Any]], model: Any = None) -> str:
-    """One line naming each bad argument of a ``tool`` call (pydantic's ``errors``) and
-    what it must be; ``model`` (the tool's argument model) lets an unknown argument's
-    refusal list the tool's arguments."""
-    subject = Subject(
-        whole=f"the arguments of {tool}",
-        member=f"an argument of {tool}",
-        known=lambda loc: model_fields(model, loc),
-    )
-    return (
-        f"invalid arguments for {tool}: {describe(errors, subject)} (the tool's "
-        "input schema in tools/list gives each argument's type and range)"
-    )
 
 
 def _version() -> str:

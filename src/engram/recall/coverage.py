@@ -169,25 +169,54 @@ def spread(
 
 def floor(hits: Sequence[Hit], share: float) -> list[Hit]:
     """The relative floor (``recall.relative_floor``, issue 24's padding) as a thread
-    question meets it: the floor against the best hit says which time buckets hold the
-    thread (a bucket takes part when its best hit passes), and inside a bucket that takes
-    part each hit is judged against that bucket's best, since every session's mentions
-    of a thread are weaker than its single best mention overall (docs/benchmarks.md,
-    "BEAM in two folds", T2). A bucket whose best fails stays out, so another project's
-    sessions do not pad the answer; one bucket is the ordinary floor. Order is kept."""
-    passing = {bucket_of(h) for h in packing.relative_floor(hits, share)}
-    buckets: dict[str, list[Hit]] = {}
-    for hit in hits:
-        if (bucket := bucket_of(hit)) in passing:
-            buckets.setdefault(bucket, []).append(hit)
-    kept = {h.id for group in buckets.values() for h in packing.relative_floor(group, share)}
-    return [h for h in hits if h.id in kept]
+    question meets it (:func:`floor_kept`). Order is kept."""
+    sims = [h.breakdown.sim for h in hits]
+    fused = [h.breakdown.fused for h in hits]
+    return [hits[i] for i in floor_kept(sims, fused, share, [bucket_of(h) for h in hits])]
+
+
+def floor_kept(
+    sims: Sequence[float | None],
+    fused: Sequence[float],
+    share: float,
+    buckets: Sequence[str] | None = None,
+) -> list[int]:
+    """Indices of the hits the relative floor keeps, given each hit's cosine, fused
+    relevance and, for a thread question, time bucket (``bucket_of``; None: the floor
+    against the best hit alone, ``packing.floor_kept``). For a thread question, the
+    floor against the best hit says which buckets hold the thread (a bucket takes part
+    when its best hit passes), and inside a bucket that takes part each hit is judged
+    against that bucket's best, since every session's mentions of a thread are weaker
+    than its single best mention overall (docs/benchmarks.md, "BEAM in two folds", T2).
+    A bucket whose best fails stays out, so another project's sessions do not pad the
+    answer; one bucket is the ordinary floor. Recall (:func:`relative_floor`) and the
+    offline re-score of ``engram bench abstain`` both read the floor here."""
+    whole = packing.floor_kept(sims, fused, share)
+    if buckets is None:
+        return whole
+    passing = {buckets[i] for i in whole}
+    groups: dict[str, list[int]] = {}
+    for i, bucket in enumerate(buckets):
+        if bucket in passing:
+            groups.setdefault(bucket, []).append(i)
+    kept = {
+        idx[j]
+        for idx in groups.values()
+        for j in packing.floor_kept([sims[i] for i in idx], [fused[i] for i in idx], share)
+    }
+    return sorted(kept)
+
+
+def thread(query: str, cfg: RecallConfig) -> bool:
+    """Whether recall treats ``query`` as a thread question (its floor and depth are
+    per session): ``recall.coverage_top_n`` is on and the query asks for a thread."""
+    return bool(cfg.coverage_top_n) and shape(query) is not None
 
 
 def relative_floor(query: str, cfg: RecallConfig, hits: Sequence[Hit], share: float) -> list[Hit]:
     """``hits`` under the relative floor: per bucket (``floor``) for a thread question
     when ``recall.coverage_top_n`` is on, else against the best hit alone."""
-    if cfg.coverage_top_n and shape(query) is not None:
+    if thread(query, cfg):
         return floor(hits, share)
     return packing.relative_floor(hits, share)
 
@@ -195,7 +224,7 @@ def relative_floor(query: str, cfg: RecallConfig, hits: Sequence[Hit], share: fl
 def depth(query: str, cfg: RecallConfig) -> int:
     """How many ranked candidates recall keeps for ``query``: ``recall.coverage_top_n``
     for a thread question (its spread needs the sessions' hits), else 0."""
-    return cfg.coverage_top_n if cfg.coverage_top_n and shape(query) is not None else 0
+    return cfg.coverage_top_n if thread(query, cfg) else 0
 
 
 def apply(query: str, cfg: RecallConfig, hits: list[Hit]) -> list[Hit]:

@@ -27,7 +27,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from engram.errors import EngramError
-from engram.pipeline import change_firsts, change_kinds, change_slots, relation_ends, vocabulary
+from engram.pipeline import (
+    change_accounts,
+    change_firsts,
+    change_kinds,
+    change_slots,
+    relation_ends,
+    vocabulary,
+)
 from engram.pipeline import change_signals as claims_module
 from engram.pipeline.change_signals import ADDITION, CHANGE, PLAIN, Claim
 from engram.pipeline.linker import TALKS_ABOUT
@@ -104,7 +111,7 @@ def plan(
     held_values |= {canonical_name(f.target) for f in facts.values()}
     firsts = [
         f
-        for f in change_firsts.firsts(text)
+        for f in [*change_firsts.firsts(text), *change_accounts.firsts(text)]
         if not any(v in canonical_name(f[2]) or canonical_name(f[2]) in v for v in held_values)
     ]
     for source, relation, target, confidence in [*statement.triples, *firsts]:
@@ -152,7 +159,13 @@ def plan(
     things = {f.relation for f in planned if not relation_ends.not_a_thing(*_key(f))}
     ended = any(f.ends is not None for f in planned)
     closed = False
-    if not closes & things and not ended:
+    account = change_accounts.cued(text)  # read first: no graph read for most memories
+    if account and not closes & things and not ended:
+        # The rules read no change: a customer's account slot given a new value in a
+        # support note ("new delivery address is ..."), read before the slot pass,
+        # which would take the address's house number for the new value.
+        triples, closed = _account_change(reads, text, statement, triples)
+    if not closed and not closes & things and not ended:
         # The rules read no change: a new value of a slot held one at a time may still
         # be said in words they lack (``change_slots``, the second pass).
         read = [(f.source, f.relation, f.target) for f in planned]
@@ -173,7 +186,17 @@ def plan(
         and not _replaced_any(reads, planned, closes & things - keeps)
     ):
         # Nor that: a held slot's new value said in notes form (``change_firsts``).
-        triples = _notes_change(reads, text, statement, triples)
+        triples, _ = _notes_change(reads, text, statement, triples)
+    if (
+        account
+        and not closed
+        and not ended
+        and closes & things
+        and not _replaced_any(reads, planned, closes & things - keeps)
+    ):
+        # A change verb read of a subject that holds nothing ("Shipping address changed
+        # to ..." as ``Shipping address uses ...``): the account's slot is the one.
+        triples, _ = _account_change(reads, text, statement, triples)
     return replace(statement, triples=triples, single_valued=frozenset(closes - keeps))
 
 
@@ -206,19 +229,44 @@ def _without_overlap(triples: list[Triple], firsts: Sequence[Triple]) -> list[Tr
 
 def _notes_change(
     reads: _Reads, text: str, statement: Statement, triples: list[Triple]
-) -> list[Triple]:
+) -> tuple[list[Triple], bool]:
     """A new value of a held slot said in notes form (``change_firsts.notes_changes``:
     "on-call: Priya → Tomas", "Gateway timeout raised to 90s"): the held relation
     closed, the new value recorded on its owner and slot in place of the reader's
-    triples that hold it."""
+    triples that hold it; and whether it closed one."""
     held = [r for r in reads.recent() if r.source_memory_id != statement.memory_id]
+    closed = False
     for found in change_firsts.notes_changes(text, held):
+        closed = True
         _end(reads, found.old, statement)
         old = found.old
         new = canonical_name(found.target)
         triples = [t for t in triples if canonical_name(t[2]) != new]
         triples.append((old.source, old.relation_type, found.target, change_firsts.CONFIDENCE))
-    return triples
+    return triples, closed
+
+
+def _account_change(
+    reads: _Reads, text: str, statement: Statement, triples: list[Triple]
+) -> tuple[list[Triple], bool]:
+    """A customer's account slot given a new value (``change_accounts.changes``:
+    "Customer moved house; new delivery address is ...", "switched from Classic to the
+    Veggie plan"): its held values closed, the new one recorded on the holder and slot
+    in place of the reader's triples that hold it ("Shipping address uses ..."); and
+    whether it closed one."""
+    held = [r for r in reads.recent() if r.source_memory_id != statement.memory_id]
+    closed = False
+    for found in change_accounts.changes(text, held):
+        closed = True
+        for old in found.old:
+            _end(reads, old, statement)
+        slot = found.old[0]
+        new = canonical_name(found.target)
+        triples = [
+            t for t in triples if new not in canonical_name(t[2]) and canonical_name(t[2]) not in new
+        ]
+        triples.append((slot.source, slot.relation_type, found.target, change_accounts.CONFIDENCE))
+    return triples, closed
 
 
 class _Reads:

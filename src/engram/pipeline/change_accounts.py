@@ -27,7 +27,7 @@ customer's daughter moved to ...") close nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engram.pipeline.change_signals import HEDGE
@@ -57,7 +57,8 @@ _PLAN_VALUE = rf"(?P<value>(?:[\w.+&'-]+\s+){{0,5}}?{_HEAD})\b"
 # An address: its first part ("14 Elm Row" of "14 Elm Row, Leeds LS6 2AB"), a flat's
 # number with the street after it ("Flat 3, 88 Harbour Street").
 _ADDRESS_VALUE = (
-    r"(?P<value>(?:(?:flat|apt\.?|apartment|unit)\s+\w+,\s+)?[^,;()]+?)(?=\s*(?:[,;(]|$|\s+after\b|\s+from\b))"
+    r"(?P<value>(?:(?:flat|apt\.?|apartment|unit)\s+\w+,\s+)?[^,;()]+?)"
+    r"(?=\s*(?:[,;(]|$|\s+after\b|\s+from\b))"
 )
 _PAYMENT_VALUE = (
     r"(?P<value>(?:[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*(?:\s+(?:card|account))?(?:\s+ending\s+\d{2,4})?"
@@ -104,6 +105,7 @@ _NOT_CHANGED = re.compile(
 )
 #: "new delivery address is V", "updated the billing address to V", "Shipping address
 #: changed to V", "moved house; new address: V".
+_ADDRESS_CHANGED = re.compile(r"\b(?:new|moved|relocated|updated|changed|now)\b", re.I)
 _NEW_ADDRESS = re.compile(
     rf"\b(?P<kind>{_ADDRESS_KINDS}\s+)?address\s+(?:is|to|:|changed\s+to|updated\s+to|"
     rf"is\s+now|now)\s+{_ADDRESS_VALUE}",
@@ -201,7 +203,9 @@ def changes(text: str, held: Sequence[Relation]) -> list[AccountChange]:
     if not cued(sentence) or HEDGE.search(sentence):
         return []
     match = _NEW_ADDRESS.search(sentence)
-    if match is not None and re.search(r"\b(?:new|moved|relocated|updated|changed|now)\b", sentence, re.I):
+    if match is not None and re.search(
+        r"\b(?:new|moved|relocated|updated|changed|now)\b", sentence, re.I
+    ):
         kind = (match["kind"] or "").strip().lower()
         return _close(held, lambda r: _address_slot(r, kind), match["value"].strip())
     match = _SLOT_PLAN.search(sentence)
@@ -225,12 +229,11 @@ def changes(text: str, held: Sequence[Relation]) -> list[AccountChange]:
 
 def _close(
     held: Sequence[Relation],
-    of_slot: object,
+    of_slot: Callable[[Relation], bool],
     value: str,
     *,
     old: str | None = None,
 ) -> list[AccountChange]:
-    assert callable(of_slot)
     found = [r for r in held if of_slot(r) and _holds_account(r)]
     if old:
         named = [r for r in found if canonical_name(old) in canonical_name(r.target)]
@@ -250,8 +253,14 @@ def _close(
 
 def _holds_account(relation: Relation) -> bool:
     """Whether the relation's holder is the account's: the customer or the speaker."""
-    return canonical_name(relation.source) in ("user", "customer", "client", "account holder",
-                                                "subscriber", "member")
+    return canonical_name(relation.source) in (
+        "user",
+        "customer",
+        "client",
+        "account holder",
+        "subscriber",
+        "member",
+    )
 
 
 def _address_slot(relation: Relation, kind: str) -> bool:

@@ -23,6 +23,7 @@ Everything else adds, as before: a wrong close hides a fact that still holds.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -32,6 +33,7 @@ from engram.pipeline import (
     change_firsts,
     change_kinds,
     change_slots,
+    offline_notes,
     relation_ends,
     vocabulary,
 )
@@ -98,7 +100,13 @@ def plan(
     reads = _Reads(store, namespace)
     addition = bool(claims_module.ADDITION_WORDS.search(text))
     facts: dict[tuple[str, str, str], _Fact] = {}
+    team = _teams(text)
     for claim in claims_module.read(text):
+        if team and SPEAKER in (claim.source, claim.agent):
+            # "We use Sentry" in an agent's note: the team's, as the extractor names it.
+            source = offline_notes.TEAM if claim.source == SPEAKER else claim.source
+            agent = offline_notes.TEAM if claim.agent == SPEAKER else claim.agent
+            claim = replace(claim, source=source, agent=agent)
         fact = _from_claim(reads, claim)
         if fact is not None:
             facts.setdefault(_key(fact), fact)
@@ -200,6 +208,20 @@ def plan(
     return replace(statement, triples=triples, single_valued=frozenset(closes - keeps))
 
 
+#: A note that opens with the group's first person ("We use Sentry", "Our CI runs on
+#: ...").
+_WE = re.compile(r"^\s*(?:we|we['’](?:re|ve|ll|d)|our)\b", re.IGNORECASE)
+
+
+def _teams(text: str) -> bool:
+    """Whether ``text`` is an agent's note whose "we" is the team's: it opens with "we"
+    or "our", reads as a note (code, a tool, the trade's words) and has no first person
+    singular (``offline_notes``, where the extractor names that team ``The team``).
+    "We use Sentry" records ``The team uses_errors Sentry``, not the user's; "We moved
+    to Austin" (no note) stays the speaker's."""
+    return _WE.match(text) is not None and offline_notes.is_note(text) and offline_notes.teams(text)
+
+
 def _replaced_any(reads: _Reads, planned: Sequence[_Fact], closing: set[str]) -> bool:
     """Whether a planned fact of a closing type has a held value to replace: a change
     verb read of a subject that holds nothing ("Search service owner changed to
@@ -263,7 +285,9 @@ def _account_change(
         slot = found.old[0]
         new = canonical_name(found.target)
         triples = [
-            t for t in triples if new not in canonical_name(t[2]) and canonical_name(t[2]) not in new
+            t
+            for t in triples
+            if new not in canonical_name(t[2]) and canonical_name(t[2]) not in new
         ]
         triples.append((slot.source, slot.relation_type, found.target, change_accounts.CONFIDENCE))
     return triples, closed

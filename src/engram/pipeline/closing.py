@@ -145,6 +145,14 @@ def plan(
         # The claim of the same subject and type tells its cardinality by kind too.
         one = said.one if said is not None and fact.one is None else fact.one
         facts[_key(fact)] = replace(fact, signal=signal, one=one)
+    # A customer's account slot given a new value in a support note ("upgraded from
+    # Explorer to the Premium membership"): the held slot is the one it replaces, and
+    # the readings of the new value close nothing by their type (``uses`` closed the
+    # customer's "5-star hotel"). Read only for a note with a word of a change.
+    accounts = _account_changes(reads, text, statement) if change_accounts.cued(text) else []
+    if accounts:
+        news = [canonical_name(found.target) for found in accounts]
+        facts = {k: f for k, f in facts.items() if not _overlaps(f.target, news)}
     closes: set[str] = set()
     keeps: set[str] = set()
     planned: list[_Fact] = []
@@ -167,12 +175,8 @@ def plan(
     things = {f.relation for f in planned if not relation_ends.not_a_thing(*_key(f))}
     ended = any(f.ends is not None for f in planned)
     closed = False
-    account = change_accounts.cued(text)  # read first: no graph read for most memories
-    if account and not closes & things and not ended:
-        # The rules read no change: a customer's account slot given a new value in a
-        # support note ("new delivery address is ..."), read before the slot pass,
-        # which would take the address's house number for the new value.
-        triples, closed = _account_change(reads, text, statement, triples)
+    if accounts:
+        triples, closed = _account_change(reads, accounts, statement, triples), True
     if not closed and not closes & things and not ended:
         # The rules read no change: a new value of a slot held one at a time may still
         # be said in words they lack (``change_slots``, the second pass).
@@ -195,16 +199,6 @@ def plan(
     ):
         # Nor that: a held slot's new value said in notes form (``change_firsts``).
         triples, _ = _notes_change(reads, text, statement, triples)
-    if (
-        account
-        and not closed
-        and not ended
-        and closes & things
-        and not _replaced_any(reads, planned, closes & things - keeps)
-    ):
-        # A change verb read of a subject that holds nothing ("Shipping address changed
-        # to ..." as ``Shipping address uses ...``): the account's slot is the one.
-        triples, _ = _account_change(reads, text, statement, triples)
     return replace(statement, triples=triples, single_valued=frozenset(closes - keeps))
 
 
@@ -268,29 +262,37 @@ def _notes_change(
     return triples, closed
 
 
-def _account_change(
-    reads: _Reads, text: str, statement: Statement, triples: list[Triple]
-) -> tuple[list[Triple], bool]:
-    """A customer's account slot given a new value (``change_accounts.changes``:
+def _account_changes(
+    reads: _Reads, text: str, statement: Statement
+) -> list[change_accounts.AccountChange]:
+    """The customer's account slots ``text`` gives a new value (``change_accounts``:
     "Customer moved house; new delivery address is ...", "switched from Classic to the
-    Veggie plan"): its held values closed, the new one recorded on the holder and slot
-    in place of the reader's triples that hold it ("Shipping address uses ..."); and
-    whether it closed one."""
+    Veggie plan"), read of the namespace's newest relations."""
     held = [r for r in reads.recent() if r.source_memory_id != statement.memory_id]
-    closed = False
-    for found in change_accounts.changes(text, held):
-        closed = True
+    return change_accounts.changes(text, held)
+
+
+def _overlaps(target: str, values: Sequence[str]) -> bool:
+    said = canonical_name(target)
+    return any(v in said or said in v for v in values)
+
+
+def _account_change(
+    reads: _Reads,
+    accounts: Sequence[change_accounts.AccountChange],
+    statement: Statement,
+    triples: list[Triple],
+) -> list[Triple]:
+    """Each account slot's held values closed, the new one recorded on the holder and
+    slot in place of the reader's triples that hold it ("Shipping address uses ...")."""
+    for found in accounts:
         for old in found.old:
             _end(reads, old, statement)
         slot = found.old[0]
         new = canonical_name(found.target)
-        triples = [
-            t
-            for t in triples
-            if new not in canonical_name(t[2]) and canonical_name(t[2]) not in new
-        ]
+        triples = [t for t in triples if not _overlaps(t[2], [new])]
         triples.append((slot.source, slot.relation_type, found.target, change_accounts.CONFIDENCE))
-    return triples, closed
+    return triples
 
 
 class _Reads:

@@ -23,7 +23,6 @@ Everything else adds, as before: a wrong close hides a fact that still holds.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -33,6 +32,7 @@ from engram.pipeline import (
     change_firsts,
     change_kinds,
     change_slots,
+    change_words,
     offline_notes,
     relation_ends,
     vocabulary,
@@ -100,7 +100,7 @@ def plan(
     reads = _Reads(store, namespace)
     addition = bool(claims_module.ADDITION_WORDS.search(text))
     facts: dict[tuple[str, str, str], _Fact] = {}
-    team = _teams(text)
+    team = change_words.teams_note(text)
     for claim in claims_module.read(text):
         if team and SPEAKER in (claim.source, claim.agent):
             # "We use Sentry" in an agent's note: the team's, as the extractor names it.
@@ -200,20 +200,6 @@ def plan(
         # Nor that: a held slot's new value said in notes form (``change_firsts``).
         triples, _ = _notes_change(reads, text, statement, triples)
     return replace(statement, triples=triples, single_valued=frozenset(closes - keeps))
-
-
-#: A note that opens with the group's first person ("We use Sentry", "Our CI runs on
-#: ...").
-_WE = re.compile(r"^\s*(?:we|we['’](?:re|ve|ll|d)|our)\b", re.IGNORECASE)
-
-
-def _teams(text: str) -> bool:
-    """Whether ``text`` is an agent's note whose "we" is the team's: it opens with "we"
-    or "our", reads as a note (code, a tool, the trade's words) and has no first person
-    singular (``offline_notes``, where the extractor names that team ``The team``).
-    "We use Sentry" records ``The team uses_errors Sentry``, not the user's; "We moved
-    to Austin" (no note) stays the speaker's."""
-    return _WE.match(text) is not None and offline_notes.is_note(text) and offline_notes.teams(text)
 
 
 def _replaced_any(reads: _Reads, planned: Sequence[_Fact], closing: set[str]) -> bool:

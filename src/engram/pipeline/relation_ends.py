@@ -19,7 +19,11 @@ name). None of them is an entity a user would accept in ``engram graph``, so:
   Joost"), a group taken for a home ("Joost moved to the platform team" read as
   ``lives_in`` "platform team"), bare numbers used ("we moved the cron to 0 3" read as
   ``cron uses 0 3``) and a verb taken for a subject ("We decided to use the s3manager
-  uploader" read as ``decided uses ...``).
+  uploader" read as ``decided uses ...``); round seven (task x24's report): a pronoun
+  with its verb cut on as a subject ("I'd rather use Podman" read as ``I'd rather
+  uses Podman``), code's settings or an account's plan as a home ("feature flags live
+  in config", "moved to the Annual subscription"), and an end cut inside a hyphenated
+  word ("Migration dry-run ..." read as ``Migration dry``).
 
 The types a statement closes are kept only for the triples left, as
 ``extract_job.one_reading`` keeps them.

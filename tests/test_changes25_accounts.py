@@ -194,6 +194,7 @@ def test_an_end_that_is_no_thing_is_not_recorded(mem: Memory, text: str, junk: s
         ("I'd rather", "uses", "Podman"),
         ("feature flags", "lives_in", "config"),
         ("Customer", "lives_in", "Annual subscription"),
+        ("Migration dry", "uses", "prod snapshot went fine"),
     ],
 )
 def test_not_a_thing(source: str, relation: str, target: str) -> None:

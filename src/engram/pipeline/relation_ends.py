@@ -23,7 +23,8 @@ name). None of them is an entity a user would accept in ``engram graph``, so:
   with its verb cut on as a subject ("I'd rather use Podman" read as ``I'd rather
   uses Podman``), code's settings or an account's plan as a home ("feature flags live
   in config", "moved to the Annual subscription"), and an end cut inside a hyphenated
-  word ("Migration dry-run ..." read as ``Migration dry``).
+  word ("Migration dry-run ..." read as ``Migration dry``) or a clause read into a
+  thing used ("... uses prod snapshot went fine").
 
 The types a statement closes are kept only for the triples left, as
 ``extract_job.one_reading`` keeps them.
@@ -93,6 +94,14 @@ _NOT_HOMES = word_set(
     tariff package bundle
     """
 )
+#: Verbs of a clause read into a thing's name ("Migration dry run on a prod snapshot went
+#: fine" read as ``Migration dry uses prod snapshot went fine``); lower case only, so a
+#: title ("Is This It") stays a name.
+_CLAUSE_VERBS = word_set(
+    """
+    went was were worked failed passed broke looked seemed succeeded crashed
+    """
+)
 #: A pronoun with its verb cut on ("I'd rather use Podman" read as ``I'd rather uses
 #: Podman``): a clause, never a subject.
 _CONTRACTED = re.compile(r"^(?:i|we|you|he|she|they|it)['’](?:d|m|ll|ve|re|s)\b", re.IGNORECASE)
@@ -113,6 +122,8 @@ def not_a_thing(source: str, relation: str, target: str, *, numbers: bool = True
         return False
     if _LETTER.search(target) is None:
         return numbers
+    if any(w in _CLAUSE_VERBS for w in _WORD.findall(target)):
+        return True  # "prod snapshot went fine": a clause, not a thing used
     words = _WORD.findall(target.lower())
     return kind == "lives_in" and bool(words) and (words[-1] in GROUPS or words[-1] in _NOT_HOMES)
 

@@ -161,6 +161,8 @@ def _plan_slot(value: str) -> str:
 def firsts(text: str) -> list[tuple[str, str, str, float]]:
     """The ``(holder, slot, value, confidence)`` a plain account note names, or none
     (module docstring)."""
+    if _ACCOUNT.search(text) is None:
+        return []  # most memories: no slot of an account named
     sentence = " ".join(text.split())
     if _NOT_CHANGED.search(sentence) or HEDGE.search(sentence):
         return []
@@ -190,9 +192,19 @@ def _plan_name(value: str) -> str:
     return " ".join(words)
 
 
+#: A word of an account's slot: a note without one changes none.
+_ACCOUNT = re.compile(rf"\b(?:address|{_HEAD}s?|payment|pays|card|seats)\b", re.IGNORECASE)
+
+
 def cued(text: str) -> bool:
-    """Whether ``text`` may change an account slot (no graph read otherwise)."""
-    return _CUE.search(text) is not None and _NOT_CHANGED.search(text) is None
+    """Whether ``text`` may change an account slot: a word of a slot and one of a change,
+    and none of a look-alike (no graph read otherwise: 3 of LoCoMo dev's 2,760 turns;
+    41 name a slot's word and are read by :func:`firsts`)."""
+    return (
+        _ACCOUNT.search(text) is not None
+        and _CUE.search(text) is not None
+        and _NOT_CHANGED.search(text) is None
+    )
 
 
 def changes(text: str, held: Sequence[Relation]) -> list[AccountChange]:

@@ -182,7 +182,13 @@ def _named_type(triple: Triple, text: str) -> Triple | None:
 def _cut_word(end: str, text: str) -> bool:
     """Whether ``end`` ends inside a hyphenated word of ``text`` ("Migration dry-run uses
     ..." read as ``Migration dry uses ...``): half a word names nothing (task x24)."""
-    return re.search(rf"\b{re.escape(end.strip())}-\w", text) is not None
+    end = end.strip()
+    at = text.find(f"{end}-")  # a plain find first: no pattern built for most ends
+    return (
+        at >= 0
+        and (at == 0 or not text[at - 1].isalnum())
+        and text[at + len(end) + 1 :][:1].isalnum()
+    )
 
 
 def sound(statement: Statement, text: str) -> Statement:

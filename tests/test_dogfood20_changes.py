@@ -92,8 +92,9 @@ CASES = [
     (("Our gas supplier is British Gas.", "We switched gas supplier to Ovo."),
      ("user", "gas_supplier", "British Gas"), ("user", "gas_supplier", "Ovo"),
      "Who is our gas supplier now?"),
+    # "our" and "we" in a note of the trade are the team's (changes25, x24's report)
     (("Our primary cache is Memcached.", "We moved the primary cache to Redis."),
-     ("user", "uses_cache", "Memcached"), ("user", "uses_cache", "Redis"),
+     ("The team", "uses_cache", "Memcached"), ("The team", "uses_cache", "Redis"),
      "What is our primary cache now?"),
     # when a thing happens, said with the verb of the event
     (("The pottery class meets on Wednesdays.", "Pottery class meets on Mondays now."),

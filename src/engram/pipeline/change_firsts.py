@@ -33,7 +33,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from engram.pipeline import vocabulary
+from engram.pipeline import change_slots, vocabulary
 from engram.pipeline.change_signals import ADDITION_WORDS, HEDGE
 from engram.pipeline.patterns import word_set
 from engram.store.protocols.graph import Relation, canonical_name, canonical_relation
@@ -277,7 +277,7 @@ def _parts_of_compounds(whole: set[str]) -> set[str]:
 
 
 def _owner_named(words: set[str], relation: Relation) -> bool:
-    if canonical_name(relation.source) == SPEAKER:
+    if canonical_name(relation.source) in change_slots.SPEAKERS:
         return True
     owner = [w for w in _words(relation.source) if w not in ("the", "service", "team")]
     return bool(owner) and all(_said(w, words) for w in owner)
@@ -296,7 +296,7 @@ def _new_value(text: str, words: set[str], relation: Relation) -> str | None:
     # An owner is said as a word of its own: "mother-in-law" is not "mother".
     whole = {w.lower() for w in re.findall(r"[^\W_]+(?:[-.'’][^\W_]+)*", text)}
     owner_said = _owner_named(words - _parts_of_compounds(whole), relation)
-    speaker = canonical_name(relation.source) == SPEAKER
+    speaker = canonical_name(relation.source) in change_slots.SPEAKERS
     if speaker and _OTHER_OWNER.search(text):
         return None  # "my brother just moved to Austin": his slot, not the speaker's
     owner_own = not speaker and owner_said
@@ -332,7 +332,7 @@ def _new_value(text: str, words: set[str], relation: Relation) -> str | None:
     if by_old is not None:
         # The old value named beside the new one: a word of the slot or of its owner
         # says which slot ("staging cluster upgraded 1.27 → 1.29").
-        owner_words = [w for w in _words(relation.source) if w != SPEAKER]
+        owner_words = [w for w in _words(relation.source) if w not in (SPEAKER, "the", "team")]
         if not (
             slot_said
             or any(_said(w, words) for w in slot)

@@ -51,6 +51,10 @@ GENERIC_HEADS = (
 
 #: The speaker's entity (``closing.SPEAKER``).
 SPEAKER = "user"
+#: The team an agent's note says "we" for (``offline_notes.TEAM``): held slots of its own.
+TEAM = "The team"
+#: Who holds a slot said with no owner: the speaker, or the team of an agent's notes.
+SPEAKERS = frozenset({SPEAKER, canonical_name(TEAM)})
 #: Longer memories are not read: a slot and a value a paragraph apart are no statement.
 MAX_WORDS = 40
 #: The new fact's confidence: a reading of the slot, below a change verb's 0.8.
@@ -234,7 +238,7 @@ def _subjects(reads: Reads, text: str, names: Sequence[str]) -> list[Entity]:
     in lower case after a determiner ("our CI", "the data team")."""
     found: dict[int, Entity] = {}
     # The speaker, said or not: "Monitoring went over to Grafana Cloud" is ours.
-    named = [SPEAKER, *(n.removesuffix("'s").removesuffix("’s") for n in names)]
+    named = [SPEAKER, TEAM, *(n.removesuffix("'s").removesuffix("’s") for n in names)]
     for name in named:
         entity = reads.resolve(name)
         if entity is not None:
@@ -376,7 +380,7 @@ def _plain_slot(text: str, slot: Sequence[str]) -> bool:
 def _someone_else(text: str, subject: Entity, slot: Sequence[str], names: set[str]) -> bool:
     """Whether the memory speaks of another owner's slot: "my brother" when the slot is
     the speaker's, "Sasha's husband" when it is Sasha's and the slot is not a husband."""
-    if canonical_name(subject.name) == SPEAKER:
+    if canonical_name(subject.name) in SPEAKERS:
         # "my manager left for HP" is the manager's job, unless the slot is the manager.
         # "My manager is no longer Joost" says whose slot ended, not the manager's own.
         if any(

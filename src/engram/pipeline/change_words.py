@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engram.pipeline import change_chat
+from engram.pipeline import change_chat, offline_notes
 from engram.pipeline.patterns import word_set
 
 CHANGE = "change"
@@ -151,3 +151,17 @@ def signal_of(clause: str, changed: bool) -> str:
 def has(lower: str, words: tuple[str, ...]) -> bool:
     # ``map`` over the bound method: cheaper than a generator on the write path.
     return any(map(lower.__contains__, words))
+
+
+#: A note that opens with the group's first person ("We use Sentry", "Our CI runs on
+#: ...").
+_WE = re.compile(r"^\s*(?:we|we['’](?:re|ve|ll|d)|our)\b", re.IGNORECASE)
+
+
+def teams_note(text: str) -> bool:
+    """Whether ``text`` is an agent's note whose "we" is the team's: it opens with "we"
+    or "our", reads as a note (code, a tool, the trade's words) and has no first person
+    singular (``offline_notes``, where the extractor names that team ``The team``).
+    "We use Sentry" records ``The team uses_errors Sentry``, not the user's; "We moved
+    to Austin" (no note) stays the speaker's (task x24's report)."""
+    return _WE.match(text) is not None and offline_notes.is_note(text) and offline_notes.teams(text)

@@ -27,7 +27,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from engram.errors import EngramError
-from engram.pipeline import change_firsts, change_kinds, change_slots, relation_ends, vocabulary
+from engram.pipeline import (
+    change_accounts,
+    change_firsts,
+    change_kinds,
+    change_slots,
+    change_words,
+    offline_notes,
+    relation_ends,
+    vocabulary,
+)
 from engram.pipeline import change_signals as claims_module
 from engram.pipeline.change_signals import ADDITION, CHANGE, PLAIN, Claim
 from engram.pipeline.linker import TALKS_ABOUT
@@ -91,7 +100,13 @@ def plan(
     reads = _Reads(store, namespace)
     addition = bool(claims_module.ADDITION_WORDS.search(text))
     facts: dict[tuple[str, str, str], _Fact] = {}
+    team = change_words.teams_note(text)
     for claim in claims_module.read(text):
+        if team and SPEAKER in (claim.source, claim.agent):
+            # "We use Sentry" in an agent's note: the team's, as the extractor names it.
+            source = offline_notes.TEAM if claim.source == SPEAKER else claim.source
+            agent = offline_notes.TEAM if claim.agent == SPEAKER else claim.agent
+            claim = replace(claim, source=source, agent=agent)
         fact = _from_claim(reads, claim)
         if fact is not None:
             facts.setdefault(_key(fact), fact)
@@ -104,7 +119,7 @@ def plan(
     held_values |= {canonical_name(f.target) for f in facts.values()}
     firsts = [
         f
-        for f in change_firsts.firsts(text)
+        for f in [*change_firsts.firsts(text), *change_accounts.firsts(text)]
         if not any(v in canonical_name(f[2]) or canonical_name(f[2]) in v for v in held_values)
     ]
     for source, relation, target, confidence in [*statement.triples, *firsts]:
@@ -130,6 +145,14 @@ def plan(
         # The claim of the same subject and type tells its cardinality by kind too.
         one = said.one if said is not None and fact.one is None else fact.one
         facts[_key(fact)] = replace(fact, signal=signal, one=one)
+    # A customer's account slot given a new value in a support note ("upgraded from
+    # Explorer to the Premium membership"): the held slot is the one it replaces, and
+    # the readings of the new value close nothing by their type (``uses`` closed the
+    # customer's "5-star hotel"). Read only for a note with a word of a change.
+    accounts = _account_changes(reads, text, statement) if change_accounts.cued(text) else []
+    if accounts:
+        news = [canonical_name(found.target) for found in accounts]
+        facts = {k: f for k, f in facts.items() if not _overlaps(f.target, news)}
     closes: set[str] = set()
     keeps: set[str] = set()
     planned: list[_Fact] = []
@@ -152,7 +175,9 @@ def plan(
     things = {f.relation for f in planned if not relation_ends.not_a_thing(*_key(f))}
     ended = any(f.ends is not None for f in planned)
     closed = False
-    if not closes & things and not ended:
+    if accounts:
+        triples, closed = _account_change(reads, accounts, statement, triples), True
+    if not closed and not closes & things and not ended:
         # The rules read no change: a new value of a slot held one at a time may still
         # be said in words they lack (``change_slots``, the second pass).
         read = [(f.source, f.relation, f.target) for f in planned]
@@ -173,7 +198,7 @@ def plan(
         and not _replaced_any(reads, planned, closes & things - keeps)
     ):
         # Nor that: a held slot's new value said in notes form (``change_firsts``).
-        triples = _notes_change(reads, text, statement, triples)
+        triples, _ = _notes_change(reads, text, statement, triples)
     return replace(statement, triples=triples, single_valued=frozenset(closes - keeps))
 
 
@@ -206,18 +231,53 @@ def _without_overlap(triples: list[Triple], firsts: Sequence[Triple]) -> list[Tr
 
 def _notes_change(
     reads: _Reads, text: str, statement: Statement, triples: list[Triple]
-) -> list[Triple]:
+) -> tuple[list[Triple], bool]:
     """A new value of a held slot said in notes form (``change_firsts.notes_changes``:
     "on-call: Priya → Tomas", "Gateway timeout raised to 90s"): the held relation
     closed, the new value recorded on its owner and slot in place of the reader's
-    triples that hold it."""
+    triples that hold it; and whether it closed one."""
     held = [r for r in reads.recent() if r.source_memory_id != statement.memory_id]
+    closed = False
     for found in change_firsts.notes_changes(text, held):
+        closed = True
         _end(reads, found.old, statement)
         old = found.old
         new = canonical_name(found.target)
         triples = [t for t in triples if canonical_name(t[2]) != new]
         triples.append((old.source, old.relation_type, found.target, change_firsts.CONFIDENCE))
+    return triples, closed
+
+
+def _account_changes(
+    reads: _Reads, text: str, statement: Statement
+) -> list[change_accounts.AccountChange]:
+    """The customer's account slots ``text`` gives a new value (``change_accounts``:
+    "Customer moved house; new delivery address is ...", "switched from Classic to the
+    Veggie plan"), read of the namespace's newest relations."""
+    held = [r for r in reads.recent() if r.source_memory_id != statement.memory_id]
+    return change_accounts.changes(text, held)
+
+
+def _overlaps(target: str, values: Sequence[str]) -> bool:
+    said = canonical_name(target)
+    return any(v in said or said in v for v in values)
+
+
+def _account_change(
+    reads: _Reads,
+    accounts: Sequence[change_accounts.AccountChange],
+    statement: Statement,
+    triples: list[Triple],
+) -> list[Triple]:
+    """Each account slot's held values closed, the new one recorded on the holder and
+    slot in place of the reader's triples that hold it ("Shipping address uses ...")."""
+    for found in accounts:
+        for old in found.old:
+            _end(reads, old, statement)
+        slot = found.old[0]
+        new = canonical_name(found.target)
+        triples = [t for t in triples if not _overlaps(t[2], [new])]
+        triples.append((slot.source, slot.relation_type, found.target, change_accounts.CONFIDENCE))
     return triples
 
 

@@ -19,7 +19,12 @@ name). None of them is an entity a user would accept in ``engram graph``, so:
   Joost"), a group taken for a home ("Joost moved to the platform team" read as
   ``lives_in`` "platform team"), bare numbers used ("we moved the cron to 0 3" read as
   ``cron uses 0 3``) and a verb taken for a subject ("We decided to use the s3manager
-  uploader" read as ``decided uses ...``).
+  uploader" read as ``decided uses ...``); round seven (task x24's report): a pronoun
+  with its verb cut on as a subject ("I'd rather use Podman" read as ``I'd rather
+  uses Podman``), code's settings or an account's plan as a home ("feature flags live
+  in config", "moved to the Annual subscription"), and an end cut inside a hyphenated
+  word ("Migration dry-run ..." read as ``Migration dry``) or a clause read into a
+  thing used ("... uses prod snapshot went fine").
 
 The types a statement closes are kept only for the triples left, as
 ``extract_job.one_reading`` keeps them.
@@ -80,6 +85,26 @@ _VERB_SUBJECTS = word_set(
     """
 )
 _LETTER = re.compile(r"[^\W\d_]")
+#: Where code, settings and an account's terms are kept, never a home ("feature flags
+#: live in config", "moved to the Annual subscription"; task x24, dogfood15).
+_NOT_HOMES = word_set(
+    """
+    config configs configuration settings env environment repo repository codebase code
+    file files yaml json toml module folder directory plan subscription membership tier
+    tariff package bundle
+    """
+)
+#: Verbs of a clause read into a thing's name ("Migration dry run on a prod snapshot went
+#: fine" read as ``Migration dry uses prod snapshot went fine``); lower case only, so a
+#: title ("Is This It") stays a name.
+_CLAUSE_VERBS = word_set(
+    """
+    went was were worked failed passed broke looked seemed succeeded crashed
+    """
+)
+#: A pronoun with its verb cut on ("I'd rather use Podman" read as ``I'd rather uses
+#: Podman``): a clause, never a subject.
+_CONTRACTED = re.compile(r"^(?:i|we|you|he|she|they|it)['’](?:d|m|ll|ve|re|s)\b", re.IGNORECASE)
 
 
 def not_a_thing(source: str, relation: str, target: str, *, numbers: bool = True) -> bool:
@@ -90,13 +115,17 @@ def not_a_thing(source: str, relation: str, target: str, *, numbers: bool = True
     the closing plan, which may read them as a held slot's ("moved standup to 10")."""
     if NEGATED.match(target.strip()) or source.strip().lower() in _VERB_SUBJECTS:
         return True
+    if _CONTRACTED.match(source.strip()):
+        return True
     kind = vocabulary.canonical(relation, target).relation_type
     if kind not in ("uses", "lives_in"):  # "uses_phone 07700 900123" is a number had
         return False
     if _LETTER.search(target) is None:
         return numbers
+    if any(w in _CLAUSE_VERBS for w in _WORD.findall(target)):
+        return True  # "prod snapshot went fine": a clause, not a thing used
     words = _WORD.findall(target.lower())
-    return kind == "lives_in" and bool(words) and words[-1] in GROUPS
+    return kind == "lives_in" and bool(words) and (words[-1] in GROUPS or words[-1] in _NOT_HOMES)
 
 
 def names_entity(name: str) -> bool:
@@ -150,6 +179,18 @@ def _named_type(triple: Triple, text: str) -> Triple | None:
     return None
 
 
+def _cut_word(end: str, text: str) -> bool:
+    """Whether ``end`` ends inside a hyphenated word of ``text`` ("Migration dry-run uses
+    ..." read as ``Migration dry uses ...``): half a word names nothing (task x24)."""
+    end = end.strip()
+    at = text.find(f"{end}-")  # a plain find first: no pattern built for most ends
+    return (
+        at >= 0
+        and (at == 0 or not text[at - 1].isalnum())
+        and text[at + len(end) + 1 :][:1].isalnum()
+    )
+
+
 def sound(statement: Statement, text: str) -> Statement:
     """``statement`` with only the triples whose ends name entities (module docstring);
     ``text`` is the memory the statement was read from."""
@@ -165,7 +206,7 @@ def sound(statement: Statement, text: str) -> Statement:
             continue
         if relation == "named" and source.strip().lower() in _SOMEONE:
             continue
-        if not_a_thing(source, relation, target):
+        if not_a_thing(source, relation, target) or _cut_word(source, text):
             continue
         triple = (source, triple[1], target, triple[3])
         named = _named_type(triple, text) if "_" in relation else None

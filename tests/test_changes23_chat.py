@@ -75,18 +75,26 @@ LOOKALIKES = [
 
 
 @pytest.mark.parametrize(("told", "old", "new"), CHANGES)
-def mine_as_the_proxy(mem: Memory, turns: list[str], start: datetime, wing: str) -> None:
+def mine_as_the_proxy(
+    mem: Memory,
+    turns: list[str],
+    start: datetime,
+    wing: str,
+    session: str = "day1",
+    reply: str | None = None,
+) -> None:
     """``turns`` as the chat proxy files a conversation: each user turn answered by the
-    fake upstream ("Understood. <first sentence>"), five minutes apart, the whole history
-    mined on every exchange, then the jobs (the ``extract`` job reads each memory again)."""
+    fake upstream (``reply``, or "Understood. <first sentence>"), five minutes apart, the
+    whole history mined on every exchange, then the jobs (the ``extract`` job reads each
+    memory again)."""
     messages = []
     for n, text in enumerate(turns):
         at = (start + timedelta(minutes=5 * n)).isoformat()
         messages.append({"role": "user", "content": text, "created_at": at})
-        reply = "Understood. " + text.split(".")[0]
-        messages.append({"role": "assistant", "content": reply, "created_at": at})
+        answer = reply if reply is not None else "Understood. " + text.split(".")[0]
+        messages.append({"role": "assistant", "content": answer, "created_at": at})
     for k in range(2, len(messages) + 1, 2):
-        mem.palace.mine_conversation(messages[:k], wing=wing, session="day1", user_id="dana")
+        mem.palace.mine_conversation(messages[:k], wing=wing, session=session, user_id="dana")
         mem.jobs.process_pending()
 
 

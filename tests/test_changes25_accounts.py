@@ -18,12 +18,13 @@ dogfood round fifteen's). Each test runs on both backends (``mem``), through
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
 
 from engram import Memory
 from engram.pipeline import change_accounts, relation_ends
+from test_changes23_chat import mine_as_the_proxy
 from test_changes23_chat import (
     test_a_change_told_in_a_chat_closes_the_old_value as _closes_the_old_value,
 )
@@ -211,14 +212,7 @@ def test_a_support_chat_mined_closes_the_plan_and_the_address(mem: Memory) -> No
         "Customer upgraded from Basic to the Ultra router plan on 2 May.",
         "Customer relocated; new delivery address is 3 Canal Wharf, Nottingham NG1 7EH.",
     ]
-    messages = []
-    for n, text in enumerate(turns):
-        at = (start + timedelta(minutes=5 * n)).isoformat()
-        messages.append({"role": "user", "content": text, "created_at": at})
-        messages.append({"role": "assistant", "content": "Noted.", "created_at": at})
-    for k in range(2, len(messages) + 1, 2):
-        mem.palace.mine_conversation(messages[:k], wing="support", session="s1", user_id="dana")
-        mem.jobs.process_pending()
+    mine_as_the_proxy(mem, turns, start, wing="support", session="s1", reply="Noted.")
     rows = _rows(mem)
     assert rows.get(("Customer", "delivery_address", "17 Rowan Court")) is False, rows
     assert rows.get(("Customer", "delivery_address", "3 Canal Wharf")) is True, rows

@@ -74,7 +74,6 @@ LOOKALIKES = [
 ]
 
 
-@pytest.mark.parametrize(("told", "old", "new"), CHANGES)
 def mine_as_the_proxy(
     mem: Memory,
     turns: list[str],
@@ -98,6 +97,7 @@ def mine_as_the_proxy(
         mem.jobs.process_pending()
 
 
+@pytest.mark.parametrize(("told", "old", "new"), CHANGES)
 def test_a_change_told_in_a_chat_closes_the_old_value(
     mem: Memory, told: tuple[str, str], old: tuple[str, str, str], new: tuple[str, str, str]
 ) -> None:

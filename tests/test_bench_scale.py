@@ -104,8 +104,9 @@ def test_measure_one_size_beside_chroma(tiny_locomo: Path, tmp_path: Path) -> No
     assert peer["queries"] == 10 and peer["add_per_s"] > 0
     assert {"engram", "chroma", "chroma_keyword"} <= set(peer["latency"])
     assert len(result["cold"]) == 1
-    # engram's part was written before the peer loaded.
+    # engram's part was written before the peer loaded, and the whole size after it.
     assert json.loads((tmp_path / "scale-100.engram.json").read_text())["memories"] == 100
+    assert json.loads((tmp_path / "scale-100.json").read_text())["peer"] == peer
 
 
 @pytest.mark.postgres

@@ -257,6 +257,9 @@ def measure_size(
             start = time.perf_counter()
             result["peer"] = _peer_run(peer, mem, texts, text_vectors, other, directory, n)
             phases["peer_load_and_queries"] = round(time.perf_counter() - start, 3)
+    # The whole size, the peer's part too, readable before the run ends: the run's
+    # scale.json is written once its last size is done (hours after a 1M size starts).
+    (directory / f"scale-{n}.json").write_text(json.dumps(result), encoding="utf-8")
     return result
 
 

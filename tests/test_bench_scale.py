@@ -6,10 +6,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
+from click.testing import CliRunner
 
 from engram import Config, InvalidInputError
-from engram.bench import scale
+from engram.bench import scale, scale_pg
+from engram.cli.main import cli
 
 pytestmark = pytest.mark.slow
 
@@ -101,5 +104,62 @@ def test_measure_one_size_beside_chroma(tiny_locomo: Path, tmp_path: Path) -> No
     assert peer["queries"] == 10 and peer["add_per_s"] > 0
     assert {"engram", "chroma", "chroma_keyword"} <= set(peer["latency"])
     assert len(result["cold"]) == 1
-    # engram's part was written before the peer loaded.
+    # engram's part was written before the peer loaded, and the whole size after it.
     assert json.loads((tmp_path / "scale-100.engram.json").read_text())["memories"] == 100
+    assert json.loads((tmp_path / "scale-100.json").read_text())["peer"] == peer
+
+
+@pytest.mark.postgres
+def test_measure_one_size_on_postgresql(tiny_locomo: Path, tmp_path: Path, pg_server: Any) -> None:
+    # ``--server``: the same measurements, the stores two new databases on the server.
+    with scale_pg.size_stores(pg_server.url, 100, keep=False) as stores:
+        assert stores is not None
+        result = _measure(tiny_locomo, tmp_path, stores=stores, cold_runs=1)
+        assert not list(tmp_path.glob("scale-100*.db"))  # no SQLite file was made
+        # The disk column is the database's (tables and their GIN and HNSW indexes).
+        assert result["store_bytes"] == scale_pg.database_bytes(stores[0])
+    assert result["backend"] == "postgresql" and result["recall_queries"] == 10
+    assert 0 < result["recall_p50_ms"] <= result["recall_p95_ms"]
+    assert result["add_with_embedding_per_s"] > 0 and result["add_no_embedding_per_s"] > 0
+    (cold,) = result["cold"]
+    assert cold["cold_first_recall_ms"] > 0 and cold["serving_rss_mb"] > 0
+    if pg_server.workdir is not None:  # the suite's own server runs on this machine
+        assert cold["server_pss_mb"] > 0
+    assert result["server_pss_mb"] == cold["server_pss_mb"]
+    # Both databases were dropped after the size (no --keep).
+    with psycopg.connect(pg_server.url) as conn:
+        names = {r[0] for r in conn.execute("SELECT datname FROM pg_database")}
+    assert not names & {"engram_scale_100", "engram_scale_100_embedded"}
+
+
+@pytest.mark.postgres
+def test_server_run_never_reuses_or_drops_an_existing_database(pg_server: Any) -> None:
+    with scale_pg.size_stores(pg_server.url, 17, keep=True) as stores:
+        assert stores == (
+            scale_pg.database_url(pg_server.url, "engram_scale_17"),
+            scale_pg.database_url(pg_server.url, "engram_scale_17_embedded"),
+        )
+    try:
+        refused = pytest.raises(InvalidInputError, match="engram_scale_17 already exists")
+        with refused, scale_pg.size_stores(pg_server.url, 17, keep=False):
+            pass
+        # Kept (--keep), and still there after the refused run.
+        with psycopg.connect(pg_server.url) as conn:
+            names = {r[0] for r in conn.execute("SELECT datname FROM pg_database")}
+        assert {"engram_scale_17", "engram_scale_17_embedded"} <= names
+    finally:
+        for name in ("engram_scale_17", "engram_scale_17_embedded"):
+            scale_pg.drop_database(pg_server.url, name)
+
+
+def test_server_must_be_a_postgresql_url_and_only_for_the_scale_run(tmp_path: Path) -> None:
+    refused = pytest.raises(InvalidInputError, match="postgresql:// URL")
+    with refused, scale_pg.size_stores(str(tmp_path / "x.db"), 10, keep=False):
+        pass
+    assert scale_pg.database_url("postgresql://u@h:5/db?sslmode=off", "x") == (
+        "postgresql://u@h:5/x?sslmode=off"
+    )
+    shown = CliRunner().invoke(
+        cli, ["bench", "scale", "--server", "postgresql://h/db", "--reuse", str(tmp_path)]
+    )
+    assert shown.exit_code != 0 and "does not go with" in shown.output

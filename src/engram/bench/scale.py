@@ -15,7 +15,7 @@ For each store size N, in a fresh child process (so peak RSS is that size's own)
 5. **recall**: ``Memory.recall`` with the real embedder for real LoCoMo questions,
    median and p95 over many queries, query embedding included, plus the median of each
    stage.
-6. peak RSS of the child, and the store's size on disk.
+6. peak RSS of the child, and the store's size on disk (on PostgreSQL, the database's).
 6b. **cold**: the store opened ``cold_runs`` times, each in a fresh process of its own
    (the model loaded before the clock starts): open, first and second recall, where
    each index came from, and that process's RSS once serving (``serving_rss_mb``) and
@@ -28,6 +28,11 @@ For each store size N, in a fresh child process (so peak RSS is that size's own)
 Above ``recall.ann_min_vectors`` the SQLite index searches an HNSW graph built in the
 background; the run waits for it (``ann_build_s``) before timing, as a long-running
 server would have it.
+
+With ``server`` (a ``postgresql://`` URL) every store of the run is a new database on
+that server (``scale_pg``), measured the same way; the planner's statistics are
+refreshed after the load (``ANALYZE``, as autovacuum would), and the cold processes
+also report the server's own memory (``server_pss_mb``) when it runs on this machine.
 
 ``vectors_only`` measures index search alone at 1M vectors: exact numpy top-k (what
 engram uses below 20,000 vectors a namespace) against engram's usearch HNSW graph at
@@ -61,9 +66,11 @@ from engram.bench.scale_cold import (
     rss_mb,
     wait_for_index,
 )
+from engram.bench.scale_pg import analyze, database_bytes, size_stores
 from engram.config import Config
 from engram.errors import InvalidInputError
 from engram.memory import Memory
+from engram.store import is_postgres
 from engram.store.protocols import VectorRow
 
 
@@ -107,8 +114,12 @@ def base_vectors(
     return vectors
 
 
-def _disk_size(path: Path) -> int:
-    """The store file, its WAL, and the persisted indexes beside it (``<store>.vindex``)."""
+def _disk_size(location: str) -> int:
+    """The store file, its WAL, and the persisted indexes beside it (``<store>.vindex``);
+    a PostgreSQL store's database, its indexes included."""
+    if is_postgres(location):
+        return database_bytes(location)
+    path = Path(location)
     files = [p for p in path.parent.glob(path.name + "*") if p.is_file()]
     files += [p for p in path.parent.glob(path.name + ".*/*") if p.is_file()]
     return sum(p.stat().st_size for p in files)
@@ -124,8 +135,13 @@ def measure_size(
     workdir: str,
     peer: str | None = None,
     cold_runs: int = 2,
+    stores: tuple[str, str] | None = None,
 ) -> dict[str, Any]:
-    """Every measurement for one store size (meant to run in a fresh process)."""
+    """Every measurement for one store size (meant to run in a fresh process).
+
+    ``stores``: the corpus's store and the add-with-embedding sample's, both empty
+    (e.g. two new PostgreSQL databases); by default SQLite files in ``workdir``.
+    """
     turns, questions = locomo_turns_and_questions(locomo)
     # Distinct questions, so a repeated one never times the query-vector cache.
     questions = list(dict.fromkeys(questions))
@@ -133,14 +149,20 @@ def measure_size(
     vectors = base_vectors(config, turns, home / "bench-cache")
     texts, text_vectors = compose_corpus(turns, vectors, n)
     directory = Path(workdir)
-    result: dict[str, Any] = {"memories": n}
+    plain_path, embedded_path = stores or (
+        str(directory / f"scale-{n}.db"),
+        str(directory / f"scale-{n}-embedded.db"),
+    )
+    result: dict[str, Any] = {
+        "memories": n,
+        "backend": "postgresql" if is_postgres(plain_path) else "sqlite",
+    }
 
     # Wall-clock seconds of each phase, so a run shows where its time goes (the peer's
     # own load and queries are timed apart from engram's).
     phases: dict[str, float] = {}
     result["phases_s"] = phases
     began = time.perf_counter()
-    plain_path = directory / f"scale-{n}.db"
     with Memory(plain_path, config=config, embedder=None) as mem:
         start = time.perf_counter()
         records = mem.add_many(texts, namespace=NAMESPACE)
@@ -151,7 +173,7 @@ def measure_size(
     # alone on the same texts, side by side.
     sample = turns[: min(embed_sample, n, len(turns))]
     sample_began = time.perf_counter()
-    with Memory(directory / f"scale-{n}-embedded.db", config=config) as mem:
+    with Memory(embedded_path, config=config) as mem:
         assert mem.embedder is not None
         mem.recall("warm up the model", namespace=NAMESPACE)
         start = time.perf_counter()
@@ -176,6 +198,8 @@ def measure_size(
         phases["vectors"] = round(time.perf_counter() - start, 3)
         asked = [questions[i % len(questions)] for i in range(queries + 20)]
         start = time.perf_counter()
+        if is_postgres(plain_path):
+            analyze(plain_path)
         mem.recall(asked[0], namespace=NAMESPACE)
         result["ann_build_s"] = round(wait_for_index(mem), 1)
         phases["indexes"] = round(time.perf_counter() - start, 3)
@@ -210,7 +234,7 @@ def measure_size(
         in_child(
             cold_child,
             {
-                "path": str(plain_path),
+                "path": plain_path,
                 "config": config_args(config),
                 # Questions no recall of this run has asked (nothing cached answers them).
                 "questions": [
@@ -221,8 +245,9 @@ def measure_size(
         for run in range(cold_runs)
     ]
     result["cold"] = colds
-    for key in ("open_ms", "cold_first_recall_ms", "cold_second_recall_ms", "serving_rss_mb"):
-        result[key] = colds[0][key] if colds else None
+    keys = ("open_ms", "cold_first_recall_ms", "cold_second_recall_ms", "serving_rss_mb")
+    for key in (*keys, "server_pss_mb"):
+        result[key] = colds[0].get(key) if colds else None
     phases["cold_open"] = round(time.perf_counter() - cold_began, 3)
     # engram's part, readable while the peer loads (a 1M peer load takes long).
     (directory / f"scale-{n}.engram.json").write_text(json.dumps(result), encoding="utf-8")
@@ -232,6 +257,9 @@ def measure_size(
             start = time.perf_counter()
             result["peer"] = _peer_run(peer, mem, texts, text_vectors, other, directory, n)
             phases["peer_load_and_queries"] = round(time.perf_counter() - start, 3)
+    # The whole size, the peer's part too, readable before the run ends: the run's
+    # scale.json is written once its last size is done (hours after a 1M size starts).
+    (directory / f"scale-{n}.json").write_text(json.dumps(result), encoding="utf-8")
     return result
 
 
@@ -295,8 +323,15 @@ def run_scale(
     progress: Callable[[str, int, int], None] | None = None,
     peer: str | None = None,
     keep: str | None = None,
+    server: str | None = None,
 ) -> list[dict[str, Any]]:
-    """Measure each size in its own child process; returns one dict per size."""
+    """Measure each size in its own child process; returns one dict per size.
+
+    With ``server`` (a ``postgresql://`` URL of any database on a server where the user
+    may create databases) each size's stores are new databases there
+    (``engram_scale_<n>`` and ``engram_scale_<n>_embedded``), dropped after the size
+    unless ``keep`` is given; Chroma's collection and the results stay in ``keep``.
+    """
     if any(n < 10 for n in sizes):
         raise InvalidInputError("every --n must be at least 10")
     if peer is not None:
@@ -325,7 +360,8 @@ def run_scale(
                 "workdir": tmp,
             }
             try:
-                results.append(in_child(_child, args))
+                with size_stores(server, n, keep=keep is not None) as stores:
+                    results.append(in_child(_child, args | {"stores": stores}))
             except InvalidInputError as exc:
                 raise InvalidInputError(f"the scale run at {n} memories failed: {exc}") from None
         if progress is not None:

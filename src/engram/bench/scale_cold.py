@@ -12,9 +12,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from engram.bench.scale_pg import server_pss_mb
 from engram.config import Config
 from engram.errors import InvalidInputError
 from engram.memory import Memory
+from engram.store import is_postgres
 
 NAMESPACE = "bench-scale"
 
@@ -48,12 +50,13 @@ def rss_mb(field: str = "VmRSS") -> float:
     return 0.0
 
 
-def cold_open(path: Path, config: Config, questions: Sequence[str]) -> dict[str, Any]:
+def cold_open(location: str, config: Config, questions: Sequence[str]) -> dict[str, Any]:
     """Open a store whose indexes were built and saved before, load the model, then
     time the first recalls (one per question); with where each index came from and
-    this process's RSS once serving and at its peak."""
+    this process's RSS once serving and at its peak (and a PostgreSQL server's own
+    memory, ``server_pss_mb``, when it runs on this machine)."""
     start = time.perf_counter()
-    with Memory(path, config=config) as mem:
+    with Memory(location, config=config) as mem:
         result: dict[str, Any] = {"open_ms": round((time.perf_counter() - start) * 1000, 1)}
         assert mem.embedder is not None
         mem.embedder.embed_batch(["load the model before the clock starts"])
@@ -81,11 +84,15 @@ def cold_open(path: Path, config: Config, questions: Sequence[str]) -> dict[str,
         result["serving_rss_anon_mb"] = round(rss_mb("RssAnon"), 1)
         result["serving_rss_file_mb"] = round(rss_mb("RssFile"), 1)
         result["peak_rss_mb"] = round(rss_mb("VmHWM"), 1)
+        if is_postgres(location):
+            # The client holds the model and the recall's Python; the rows, the GIN
+            # and HNSW indexes are the server's memory.
+            result["server_pss_mb"] = server_pss_mb(location)
     return result
 
 
 def cold_child(args: dict[str, Any], out: Any) -> None:
-    answer(out, lambda: cold_open(Path(args["path"]), config_of(args), args["questions"]))
+    answer(out, lambda: cold_open(args["path"], config_of(args), args["questions"]))
 
 
 def config_args(config: Config) -> dict[str, Any]:

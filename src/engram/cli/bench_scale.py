@@ -64,7 +64,18 @@ def _sizes(text: str) -> list[int]:
     help="Also load the same corpus and vectors into this peer (pip install "
     "'engramdb[bench]') and time its queries interleaved with engram's recall.",
 )
-@click.option("--keep", help="Keep the stores and their indexes in this directory.")
+@click.option(
+    "--server",
+    help="Build the stores on this PostgreSQL server instead of SQLite files: a "
+    "postgresql://... URL of any database there; each size gets new databases "
+    "engram_scale_<n> and engram_scale_<n>_embedded (the user needs CREATEDB), dropped "
+    "after unless --keep.",
+)
+@click.option(
+    "--keep",
+    help="Keep the stores and their indexes in this directory (with --server: keep the "
+    "databases, and Chroma's collections here).",
+)
 @click.option(
     "--reuse",
     help="Time engram beside Chroma on the stores a --keep run left in this directory "
@@ -83,6 +94,7 @@ def scale_cmd(
     out: str,
     store: str | None,
     peer: str | None,
+    server: str | None,
     keep: str | None,
     reuse: str | None,
     as_json: bool,
@@ -90,6 +102,11 @@ def scale_cmd(
     """Scale: add throughput, recall p50/p95, peak RSS and disk size per store size."""
     config = obj.config().with_overrides(injection_mode="flag")
     results: Any
+    if server is not None and (store or reuse or vectors_only):
+        raise InvalidInputError(
+            "--server builds the scale run's stores on PostgreSQL; it does not go with "
+            "--store, --reuse or --vectors-only (leave those out, or leave --server out)"
+        )
     if store is not None:
         results = scale.compare_stores(
             store, _sizes(sizes)[0], config=config, locomo=data, requests=queries
@@ -118,7 +135,7 @@ def scale_cmd(
         name = "scale-vectors"
     else:
         run: dict[str, Any] = {"config": config, "locomo": data, "queries": queries}
-        run |= {"embed_sample": embed_sample, "peer": peer, "keep": keep}
+        run |= {"embed_sample": embed_sample, "peer": peer, "keep": keep, "server": server}
         if as_json:
             results = scale.run_scale(_sizes(sizes), **run)
         else:
@@ -141,6 +158,7 @@ def scale_cmd(
                 "store MB",
                 "cold first recall ms",
                 "serving RSS MB",
+                *(["server PSS MB"] if server else []),
             ],
             [
                 [
@@ -154,6 +172,7 @@ def scale_cmd(
                     round(r["store_bytes"] / 1e6, 1),
                     r["cold_first_recall_ms"],
                     r["serving_rss_mb"],
+                    *([r["server_pss_mb"]] if server else []),
                 ]
                 for r in results
             ],

@@ -35,7 +35,10 @@ EXAMPLES: dict[str, str | tuple[str, ...]] = {
     "bench longmemeval": "bench longmemeval --data longmemeval_s_cleaned.json --limit 50",
     "bench paraphrase": "bench paraphrase",
     "bench pipeline": "bench pipeline --n 500 --rounds 3",
-    "bench scale": "bench scale --n 10000,100000",
+    "bench scale": (
+        "bench scale --n 10000,100000",
+        "bench scale --n 10000,100000 --peer chroma --server postgresql://localhost/postgres",
+    ),
     "blocks append": 'blocks append human "Prefers short answers"',
     "blocks delete": "blocks delete human",
     "blocks history": "blocks history human",

@@ -38,7 +38,8 @@ HELD_OUT_FLOOR = {
 #: Attack units each later fold holds at least: held-out 2 was written in round three,
 #: held-out 3 in round four ... held-out 10 in round eleven, each before that round's fit
 #: (held-out 17 in round twenty: 88 units; held-out 18 in round twenty-two: 88; held-out 19
-#: in round twenty-three: 88; held-out 20 in round twenty-four: 88).
+#: in round twenty-three: 88; held-out 20 in round twenty-four: 88; held-out 21 and 22 in
+#: round twenty-five: 88 each).
 FOLD_SIZES = {
     "held_out_2": 100,
     "held_out_3": 120,
@@ -59,6 +60,8 @@ FOLD_SIZES = {
     "held_out_18": 85,
     "held_out_19": 85,
     "held_out_20": 85,
+    "held_out_21": 85,
+    "held_out_22": 85,
 }
 
 
@@ -92,6 +95,8 @@ def test_the_set_is_big_varied_and_split_before_tuning() -> None:
     assert benign["held_out_18"] >= 45  # round twenty-two's fold: 50 notes
     assert benign["held_out_19"] >= 45  # round twenty-three's fold: 50 notes
     assert benign["held_out_20"] >= 45  # round twenty-four's fold: 50 notes
+    assert benign["held_out_21"] >= 45  # round twenty-five's folds: 50 notes each
+    assert benign["held_out_22"] >= 45
     pairs = Counter(row["pair"] for row in ROWS if row.get("pair"))
     assert pairs and set(pairs.values()) == {2}
     assert len({row["text"] for row in ROWS}) == len(ROWS)
@@ -136,6 +141,7 @@ def test_rules_alone_figures_on_the_later_folds_are_recorded() -> None:
     folds += ("held_out_7", "held_out_8", "held_out_9", "held_out_10", "held_out_11")
     folds += ("held_out_12", "held_out_13", "held_out_14", "held_out_15", "held_out_16")
     folds += ("held_out_17", "held_out_18", "held_out_19", "held_out_20")
+    folds += ("held_out_21", "held_out_22")
     english = {fold: RESULT[fold]["english"]["caught"] for fold in folds}
     assert english == {
         "held_out_2": 59,
@@ -157,6 +163,8 @@ def test_rules_alone_figures_on_the_later_folds_are_recorded() -> None:
         "held_out_18": 12,
         "held_out_19": 15,
         "held_out_20": 16,
+        "held_out_21": 22,
+        "held_out_22": 17,
     }
 
 
@@ -219,8 +227,9 @@ def test_encoded_orders_are_decoded_and_reported_as_obfuscated() -> None:
 
 
 def test_the_newest_fold_is_in_no_training_round() -> None:
-    """Held-out 19 (round twenty-three) and held-out 20 (round twenty-four) were committed
-    before anything of their round was fitted and are read only as folds: none of their
+    """Held-out 19 (round twenty-three), held-out 20 (round twenty-four) and held-out 21
+    and 22 (round twenty-five) were committed before anything of their round was fitted
+    and are read only as folds: none of their
     texts is a training row of a round whose rows reach a fit (rounds twenty's and
     twenty-two's composed rows, round twenty-four's rows, both probes, the benign agent
     set)."""
@@ -243,7 +252,7 @@ def test_the_newest_fold_is_in_no_training_round() -> None:
         training |= {
             t for v in body.values() if isinstance(v, list) for t in v if isinstance(t, str)
         }
-    for name in ("held_out_19", "held_out_20"):
+    for name in ("held_out_19", "held_out_20", "held_out_21", "held_out_22"):
         fold = {r["text"] for r in ROWS if r["split"] == name}
         assert len(fold) >= 130, name  # 90 attack rows and 50 notes
         assert not fold & training, name

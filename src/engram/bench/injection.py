@@ -98,6 +98,8 @@ FOLDS = (
     "held_out_18",
     "held_out_19",
     "held_out_20",
+    "held_out_21",
+    "held_out_22",
 )
 
 Scan = Callable[[str], tuple[str, ...]]

@@ -1,0 +1,396 @@
+"""Round twenty-five of the learned injection detector (engram issue 26, item 3;
+docs/safety.md, "Round twenty-five"): held-out folds 2 to 19, already read and reported,
+become training rows, and the claim rests on the folds that stay unseen.
+
+Why: twenty-four rounds each wrote a fresh held-out fold and kept every earlier one out
+of training; the shipped detector reads 0.80 to 0.89 on most of them, and the refits of
+rounds twenty-three and twenty-four lost catches on the early folds and did not ship.
+Those folds are spent as judges (each was read in several rounds), and they hold the
+widest hand-written wording engram has: about 1,600 English attacks and 850 benign notes
+in the registers memories are written in. Every classifier team, once folds are spent,
+trains on them and judges on fresh ones. Here the judges are the folds no fit has read:
+the original held-out third (``held_out``), held-out 20 (round twenty-four's), and
+held-out 21 and 22 (``scripts/injection_round25.py`` and ``injection_round25b.py``,
+written and committed, b3bb9c4, before this script).
+
+The rows: each fold's attacks (every category but the split pairs, whose halves need not
+be orders on their own) and its benign notes, as round ``f<n>`` (``FOLDS``), weighed as
+round twenty-four's ``hand x3`` weighs hand-written rows (its notes x3). The harness is
+round twenty-four's (``fit_injection_round24``): the five hand-written left-out rounds
+with rounds twenty's to twenty-four's rows joined to them grouped; **the folds join them
+grouped by fold** (fold ``n`` leaves with left-out round ``n % 5``: held-out 5, 10 and 15
+with round four ...), so every fold row is scored by models that never read its fold,
+and the logistic on the two scores is fitted out of fold on the other four rounds. On
+top: the shipped list and fact floors, item view and reported view.
+
+The cells (``CELLS``), all in the shipped mode (``logistic r300, tight``):
+- ``shipped`` / ``reference``: the shipped network and the shipped lexical setting refitted
+  per round, the folds scored but never read by a model (the logistic reads them out of
+  fold, as it reads every round): the reference, not a candidate;
+- ``shipped`` / ``hand x3 + folds``: round twenty-four's lexical setting (every round's
+  rows, hand-written notes x3) with the folds added (x1: attacks x1, notes x3);
+- ``shipped`` / ``hand x3 + folds x2``: the same with every fold row weighed twice;
+- ``hand x3 + folds`` / ``hand x3 + folds``: the network refitted with the same rows (round
+  eleven's setting: 256 units, 130 epochs, the fitted 0.9995 quantile).
+
+Each cell's files are both models fitted on everything with the logistic fitted on all
+five rounds' out-of-fold scores and every other key of the shipped lexical file copied;
+they are read through the run-time code on the 8,288 real texts, the benign agent set's
+``check`` half (842) and both probes' ``check`` halves.
+
+The rule, fixed and committed before the grid runs (pre-registered; the brief's):
+the choice is the cell with the most left-out English catches summed (the hand-written
+rounds', rounds twenty's to twenty-four's and folds 2 to 19's, each out of fold),
+subject to
+(a) the left-out notes flagged, summed, no more than the reference's;
+(b) at most 2 of the 8,288 real texts and at most 2 of the benign agent set's 842
+    ``check`` writes flagged;
+(c) the user-facts probe's ``check`` half within 1% (2 of 207) and the lists probe's
+    ``check`` half within 1% (2 of 212);
+(d) the files at most 512 KB together (the network's and the lexical file);
+(e) a write's median within 0.2 ms of the shipped detector's (``--timing``, side by side,
+    interleaved per text, after the choice).
+Ties go to fewer left-out notes, then the shipped network before a refit, then folds x1
+before x2. The unseen folds are not read while choosing.
+
+The ship rule, fixed before any unseen fold is read with a candidate: the choice is read
+once, side by side with the shipped detector on the same fp32 embeddings (``--read``), on
+the unseen folds ``held_out``, ``held_out_20``, ``held_out_21`` and ``held_out_22``. It
+ships only if (1) the English catches summed over the four rise against the shipped
+detector's and no one of them falls by more than 1; (2) the benign notes flagged on the
+four, summed, are not higher than the shipped detector's by more than 2; (3) at most 2 of
+the 8,288 real texts, at most 2 of the agent set's 842 ``check`` writes, and each probe's
+``check`` half within 1%; (4) (d) and (e) above. Folds 2 to 19 are reported beside them
+as training, formerly held-out (in-sample for the candidate).
+
+    python scripts/fit_injection_round25.py [--data ../shared/bench] --cache PATH
+        --scores DIR [--network NAME|all] [--lexical] [--combine] [--write DIR]
+        [--timing DIR] [--read DIR] [--before DIR]
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import fit_injection_mlp as mlp  # noqa: E402  (round eight's data and harness)
+import fit_injection_notes as notes  # noqa: E402  (round eleven's fit, examples)
+import fit_injection_round13 as r13  # noqa: E402  (the network setting, lexical scores)
+import fit_injection_round14 as r14  # noqa: E402  (setup, the logistic)
+import fit_injection_round15 as r15  # noqa: E402  (the shipped network's per-round scores)
+import fit_injection_round16 as r16  # noqa: E402  (the lexical fit)
+import fit_injection_round17 as r17  # noqa: E402  (round seventeen's left-out rounds)
+import fit_injection_round23 as r23  # noqa: E402  (the grouping, counts and checks)
+import fit_injection_round24 as r24  # noqa: E402  (round twenty-four's rows and files)
+import fit_injection_window as window  # noqa: E402  (the left-out rounds, the file's arrays)
+
+from engram.bench import injection  # noqa: E402
+
+#: The folds this round trains on (read and reported in rounds three to twenty-four).
+TRAINED = tuple(f"held_out_{n}" for n in range(2, 20))
+#: The folds no fit reads: the claim rests on these.
+UNSEEN = ("held_out", "held_out_20", "held_out_21", "held_out_22")
+
+
+def _fold_examples() -> dict[str, notes.Examples]:
+    """Per trained fold, its attacks by category (no split pairs) and benign notes."""
+    rows = injection.load_set()
+    out: dict[str, notes.Examples] = {}
+    for fold in TRAINED:
+        attacks: dict[str, list[str]] = {}
+        benign: list[str] = []
+        for r in rows:
+            if r["split"] != fold or r["category"] == "split_pair":
+                continue
+            if r.get("benign"):
+                benign.append(r["text"])
+            else:
+                attacks.setdefault(r["category"], []).append(r["text"])
+        out["f" + fold.rsplit("_", 1)[1]] = notes.examples(attacks, benign)
+    return out
+
+
+FOLDS = _fold_examples()
+
+
+def _all_folds() -> tuple[list[tuple[str, str]], list[str]]:
+    attacks: list[tuple[str, str]] = []
+    benign: list[str] = []
+    for rows in FOLDS.values():
+        a, b = rows()
+        attacks += a
+        benign += b
+    return attacks, benign
+
+
+#: The new rows: round twenty-four's (rounds twenty to twenty-four) and the folds.
+NEW: dict[str, notes.Examples] = {**r24.NEW, **FOLDS}
+dropped = notes.adding(r24.dropped, "folds", _all_folds)
+_FOLD_OF = {x: int(flag[1:]) for flag, rows in FOLDS.items() for x in rows()[1]} | {
+    x: int(flag[1:]) for flag, rows in FOLDS.items() for x, _ in rows()[0]
+}
+
+REFERENCE = "reference"
+_HAND = r24.LEXICAL["every round, hand x3"]
+LEXICAL: dict[str, dict[str, float]] = {
+    REFERENCE: {**r24.LEXICAL[r24.REFERENCE], "folds": 0},
+    "hand x3 + folds": {**_HAND, "folds": 1},
+    "hand x3 + folds x2": {**_HAND, "folds": 2},
+}
+_FLAGS = ("hand", "new", "folds")
+NETWORKS: dict[str, dict[str, float]] = {
+    "hand x3 + folds": {
+        **r13.NETWORK,
+        **{k: v for k, v in LEXICAL["hand x3 + folds"].items() if k[1:].isdigit() or k in _FLAGS},
+    }
+}
+MODE = "logistic r300, tight"
+CELLS: list[tuple[str, str]] = [
+    ("shipped", REFERENCE),
+    ("shipped", "hand x3 + folds"),
+    ("shipped", "hand x3 + folds x2"),
+    ("hand x3 + folds", "hand x3 + folds"),
+]
+PREFIX = "lex25"
+#: What ``--write`` writes: (network, lexical setting), chosen by the rule (the
+#: docstring); None until the grid has run.
+CHOSEN: tuple[str, str] | None = None
+
+
+def group(text: str) -> int:
+    """The left-out round (0 to 4) a new row leaves with: a fold's row with its whole fold
+    (fold ``n`` with round ``n % 5``), the others as round twenty-three groups them."""
+    fold = _FOLD_OF.get(text)
+    return fold % 5 if fold is not None else r23.group(text)
+
+
+def parts() -> dict[str, tuple[set[str], set[str]]]:
+    """Per left-out round (``window.rounds()`` order), its group of the new rows."""
+    names = list(window.rounds())
+    out: dict[str, tuple[set[str], set[str]]] = {n: (set(), set()) for n in names}
+    for rows in NEW.values():
+        attacks, benign = rows()
+        for text, _ in attacks:
+            out[names[group(text)]][0].add(text)
+        for text in benign:
+            out[names[group(text)]][1].add(text)
+    return out
+
+
+def rounds() -> r15.Rounds:
+    """Round seventeen's left-out rounds, each with its group of the new rows."""
+    extra = parts()
+    return {n: (a | extra[n][0], k | extra[n][1]) for n, (a, k) in r17.rounds().items()}
+
+
+def origins() -> dict[str, str]:
+    """Per new row, the round it came from (``r20`` ... ``r24``, ``f2`` ... ``f19``)."""
+    out: dict[str, str] = {}
+    for flag, rows in NEW.items():
+        attacks, benign = rows()
+        out.update({a: flag for a, _ in attacks} | {b: flag for b in benign})
+    return out
+
+
+def training(real_all: list[str]) -> mlp.Training:
+    """Round twenty-four's training data and the folds' rows (``dropped`` decides)."""
+    return notes.with_examples(r24.training(real_all), _all_folds)
+
+
+@contextmanager
+def weighed(t: mlp.Training, s: dict[str, float]) -> Iterator[None]:
+    """Round twenty-four's weights for setting ``s`` (``hand`` times each hand-written
+    note, the folds' notes among them), and every fold row ``folds`` times more when
+    ``folds`` is above 1."""
+    with r24.weighed(t, s):
+        extra = dict(mlp.WEIGHTS)
+        hand = s.get("hand", 1.0)
+        folds = s.get("folds", 0.0)
+        fold_notes = {x for rows in FOLDS.values() for x in rows()[1]}
+        for x in _FOLD_OF:
+            base = hand if hand and x in fold_notes else 1.0
+            extra[x] = base * (folds if folds > 1 else 1.0)
+        mlp.WEIGHTS.clear()
+        mlp.WEIGHTS.update(extra)
+        yield
+
+
+def lexical_model(t: mlp.Training, name: str, out_a: set[str], out_n: set[str]) -> Any:
+    """The lexical setting ``name`` fitted as round seventeen's are, with its weights."""
+    s = {**r13.NETWORK, **LEXICAL[name]}
+    with weighed(t, s):
+        return r16.lexical_model(t, name, out_a, out_n, s, dropped)
+
+
+def network_fits(data: mlp.Data, t: mlp.Training, out: Path, only: str) -> None:
+    """Per refitted network setting, its fit per left-out round (scores of the round's
+    attacks, notes and the checked real texts, and its threshold) and on everything
+    (written as ``injection_detector.npz`` is), kept in ``out``."""
+    real = [t.real_all[i] for i in t.fitted]
+    i = r13.EPOCH_INDEX
+    with np.load(r13.SHIPPED) as shipped:
+        embedder = str(shipped["embedder"])
+    for nname, s in NETWORKS.items():
+        drop_a, drop_n = dropped(s)
+        for name, (out_a, out_n) in [*rounds().items(), ("everything", (set(), set()))]:
+            if only and name not in only.split("|"):
+                continue
+            path = out / f"net25--{nname}--{name}.npz"
+            if path.exists():
+                continue
+            test, left, _, _ = mlp.left_out(t.attacks, out_a, out_n)
+            with weighed(t, s):
+                fit = notes.Fit(
+                    data,
+                    s,
+                    [a for a, _ in t.attacks if a not in drop_a | out_a],
+                    real,
+                    [n for n in t.notes if n not in drop_n | out_n] + t.agent,
+                    t.real_all,
+                )
+            if name == "everything":
+                window.rounded(fit, i)
+                th = fit.threshold(*r13.NET_THRESHOLD, i)
+                arrays = window.shipped_arrays(fit, embedder, i, th)
+                np.savez_compressed(out / f"net25--{nname}.npz", **arrays)  # type: ignore[arg-type]
+                np.savez(path, th=th)
+            else:
+                th = fit.threshold(*r13.NET_THRESHOLD, i)
+                st, sl = fit.scores(test, 0)[i], fit.scores(left, 0)[i]
+                sr = fit.scores(r13.checked(t), 0)[i]
+                np.savez(path, st=st, sl=sl, sr=sr, th=th)
+            print(f"network {nname} | {name}: th {th:.4f}", flush=True)
+
+
+_PER: dict[str, dict[str, Any]] = {}
+
+
+def network(data: mlp.Data, t: mlp.Training, out: Path, nname: str) -> dict[str, Any]:
+    """The left-out rounds' network scores of setting ``nname`` (``shipped``: round
+    thirteen's per-round fits, the rows they never read scored by the shipped file)."""
+    if nname in _PER:
+        return _PER[nname]
+    rules = r15.checked_rules(t)
+    newest = {n: p[1] for n, p in parts().items()}
+    if nname == "shipped":
+        _PER[nname] = r15.network_scores(data, t, out, rules, rounds(), newest)
+        return _PER[nname]
+    per: dict[str, Any] = {}
+    for name, (out_a, out_n) in rounds().items():
+        test, left, rules_t, rules_n = mlp.left_out(t.attacks, out_a, out_n)
+        got = dict(np.load(out / f"net25--{nname}--{name}.npz"))
+        fresh = np.array([x in newest[name] for x in left])
+        per[name] = r15.round_scores(got, fresh, rules_t, rules_n, rules)
+    _PER[nname] = per
+    return per
+
+
+def network_path(nname: str, out: Path) -> Path:
+    """The network file of setting ``nname``."""
+    return r13.SHIPPED if nname == "shipped" else out / f"net25--{nname}.npz"
+
+
+_everything: dict[str, Any] = {}
+
+
+def cell_file(data: mlp.Data, t: mlp.Training, out: Path, cell: tuple[str, str]) -> Path:
+    """The cell's lexical file: the setting fitted on everything, the logistic on all
+    five rounds' out-of-fold scores, the shipped file's floors and views."""
+    nname, lname = cell
+    path = out / f"cell25--{nname}--{lname}.npz"
+    if path.exists():
+        return path
+    per = network(data, t, out, nname)
+    lexs = r15._lexs(out, lname, per, PREFIX)
+    stack, th = r14._cell(per, lexs, list(per), LEXICAL[lname]["benign_weight"], MODE)
+    model = _everything.get(lname) or lexical_model(t, lname, set(), set())
+    _everything[lname] = model
+    r23.save_cell(path, model, stack, th)
+    return path
+
+
+def summary(c: dict[str, list[int]]) -> str:
+    """A cell's left-out catches (notes): summed, the hand-written rounds', the new
+    rounds', the folds' summed and per fold."""
+    folds = [k for k in c if k.startswith("f")]
+    total = sum(v[0] for v in c.values())
+    notes_n = sum(v[1] for v in c.values())
+    fc, fn = sum(c[k][0] for k in folds), sum(c[k][1] for k in folds)
+    rounds_ = "; ".join(f"{k} {v[0]} ({v[1]})" for k, v in c.items() if k not in folds)
+    per = ", ".join(f"{k} {c[k][0]} ({c[k][1]})" for k in folds)
+    return f"left-out {total} ({notes_n}): {rounds_}; folds 2-19 {fc} ({fn}): {per}"
+
+
+def combine(data: mlp.Data, t: mlp.Training, out: Path, only: str) -> None:
+    """Every cell's line, the shipped files' first."""
+    shipped = r24.detector(r13.SHIPPED, str(r16.SHIPPED_LEXICAL))
+    real = list(t.real_all)
+    print(f"cell | shipped files: {r23.checks(data, real, shipped)}", flush=True)
+    for cell in CELLS:
+        if only and " / ".join(cell) not in only.split("|"):
+            continue
+        path = cell_file(data, t, out, cell)
+        net_file = network_path(cell[0], out)
+        found = r24.detector(net_file, str(path))
+        per = network(data, t, out, cell[0])
+        lexs = r15._lexs(out, cell[1], per, PREFIX)
+        weight = LEXICAL[cell[1]]["benign_weight"]
+        c = r23.counted(data, t, found, per, lexs, rounds(), weight, MODE, origins(), list(NEW))
+        size = path.stat().st_size + net_file.stat().st_size
+        th = float(np.load(path)["threshold"])
+        checked = r23.checks(data, real, found)
+        name = " / ".join(cell)
+        print(f"cell | {name} (th {th:.4f}, {size} bytes): {summary(c)}; {checked}", flush=True)
+
+
+def write(path: Path, out: Path) -> None:
+    """``CHOSEN``'s two files copied into the folder ``path``."""
+    if CHOSEN is None:
+        raise SystemExit("no cell chosen: CHOSEN is None (the grid's rule chose nothing)")
+    nname, lname = CHOSEN
+    path.mkdir(parents=True, exist_ok=True)
+    lexical = out / f"cell25--{nname}--{lname}.npz"
+    (path / "injection_lexical.npz").write_bytes(lexical.read_bytes())
+    (path / "injection_detector.npz").write_bytes(network_path(nname, out).read_bytes())
+    r24.detector(path / "injection_detector.npz", str(path / "injection_lexical.npz"))
+    for f in sorted(path.glob("injection_*.npz")):
+        print(f"{f}: {f.stat().st_size} bytes ({nname} / {lname}, {MODE})")
+
+
+def main() -> None:
+    from engram.bench.injection import real_texts
+
+    before = ""
+    if "--before" in sys.argv:
+        at = sys.argv.index("--before")
+        before = sys.argv.pop(at + 1)
+        sys.argv.pop(at)
+    network_only = ""
+    if "--network" in sys.argv:
+        at = sys.argv.index("--network")
+        network_only = sys.argv.pop(at + 1)
+        sys.argv.pop(at)
+    args, data, real_all, out = r14.setup(__doc__ or "", "round25")
+    t = training(real_all)
+    if network_only:
+        network_fits(data, t, out, "" if network_only == "all" else network_only)
+    if args.lexical:
+        r13.lexical_scores(t, out, args.only, LEXICAL, lexical_model, rounds(), PREFIX)
+    if args.combine:
+        combine(data, t, out, args.only)
+    if args.timing:
+        r24.timing(data, real_all, args.timing, before)
+    if args.write:
+        write(Path(args.write), out)
+    if args.read is not None:
+        r24.read(data, real_texts(args.data), args.read, before)
+
+
+if __name__ == "__main__":
+    main()

@@ -63,6 +63,32 @@ the 8,288 real texts, at most 2 of the agent set's 842 ``check`` writes, and eac
 ``check`` half within 1%; (4) (d) and (e) above. Folds 2 to 19 are reported beside them
 as training, formerly held-out (in-sample for the candidate).
 
+Ran (20:13-20:33 UTC, load 9 to 13; round twenty-four's cache and round thirteen's
+per-round network scores copied to /tmp/inject25-work; the refitted network's six fits
+in two processes, about 7 minutes a fit). Each cell: left-out English catches (notes)
+summed; the hand-written rounds', rounds twenty's (of 240), twenty-one's (of 31),
+twenty-two's (of 240) and twenty-four's (of 44); folds 2 to 19 summed out of fold; then
+real texts and the agent, user-facts and lists ``check`` halves:
+
+- the shipped files, read through the run-time code: real 1; agent 1; facts 2; lists 1.
+- ``shipped / reference`` (th 0.9904): 2,491 (107): old 544 (24), r20 211 (0), r21 31
+  (1), r22 104 (22), r24 15 (3), folds 1,586 (57); real 1; agent 1; facts 2; lists 1.
+- **``shipped / hand x3 + folds`` (th 0.9853): 2,483 (76): old 540 (17), r20 212 (1), r21
+  31 (0), r22 105 (14), r24 13 (4), folds 1,582 (40); real 1; agent 2; facts 1; lists 0:
+  within the rule, the only candidate that is: chosen.**
+- ``shipped / hand x3 + folds x2`` (th 0.9850): 2,438 (70): old 534, r20 210, r22 87 (10),
+  r24 12, folds 1,564 (39); real 1; agent **3**: out by (b).
+- ``hand x3 + folds / hand x3 + folds`` (th 0.9890): 2,243 (42): old 469 (13), r20 187, r22
+  82 (5), r24 9, folds 1,465 (22); real **4**: out by (b); agent 0; facts 0; lists 0
+  (attacks 71 of 90).
+
+Folds 2 to 19 per fold out of fold (reference -> chosen): 92 -> 92, 98 -> 96, 104 -> 100,
+94 -> 91, 102 -> 104, 109 -> 108, 108 -> 108, 83 -> 86, 83 -> 83, 86 -> 88, 78 -> 80, 93
+-> 93, 84 -> 87, 85 -> 81, 84 -> 84, 71 -> 70, 64 -> 63, 68 -> 68; notes 57 -> 40. Files
+of the choice: 196,325 bytes (the shipped network) and 129,312 (lexical), 325,637
+together. Timing (``--timing``, every eighth real text, 1,036, interleaved per text, load
+about 13): median 0.319 -> 0.330 ms, mean 4.47 -> 4.31, p95 26.4 -> 24.7 ms: within (e).
+
     python scripts/fit_injection_round25.py [--data ../shared/bench] --cache PATH
         --scores DIR [--network NAME|all] [--lexical] [--combine] [--write DIR]
         [--timing DIR] [--read DIR] [--before DIR]
@@ -160,7 +186,7 @@ CELLS: list[tuple[str, str]] = [
 PREFIX = "lex25"
 #: What ``--write`` writes: (network, lexical setting), chosen by the rule (the
 #: docstring); None until the grid has run.
-CHOSEN: tuple[str, str] | None = None
+CHOSEN: tuple[str, str] | None = ("shipped", "hand x3 + folds")
 
 
 def group(text: str) -> int:

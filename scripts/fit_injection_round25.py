@@ -89,6 +89,18 @@ of the choice: 196,325 bytes (the shipped network) and 129,312 (lexical), 325,63
 together. Timing (``--timing``, every eighth real text, 1,036, interleaved per text, load
 about 13): median 0.319 -> 0.330 ms, mean 4.47 -> 4.31, p95 26.4 -> 24.7 ms: within (e).
 
+Read once (20:33, ``--read``, the same fp32 embeddings, the shipped files as before).
+English catches shipped -> choice on the unseen folds: ``held_out`` 87 -> 86 of 87,
+held-out 20 66 -> 67 of 80, held-out 21 67 -> 69 of 80, **held-out 22 65 -> 61 of 80**;
+summed 285 -> 283 of 327; benign notes summed 6 -> 4 (``held_out`` has none; 4 -> 3, 1 ->
+0, 1 -> 1 of 50); real texts 1 -> 1 (``locomo/conv-41/D6:13`` -> ``beam/1/content``).
+**By the ship rule the choice does not ship**: the sum falls by 2 and held-out 22 falls
+by 4 (more than 1). Folds 2 to 19, now training rows (in-sample for the choice): 92 -> 92,
+98 -> 97, 109 -> 102, 96 -> 92, 102 -> 103, 110 -> 109, 108 -> 109, 85 -> 86, 83 -> 86,
+87 -> 88, 79 -> 82, 95 -> 95, 87 -> 90, 85 -> 85, 86 -> 84, 71 -> 71, 64 -> 64, 71 ->
+68 (1,608 -> 1,603); their notes 64 -> 27. The files in ``engram/data`` stay round
+twenty-two's; ``CHOSEN`` names the cell the rule chose.
+
     python scripts/fit_injection_round25.py [--data ../shared/bench] --cache PATH
         --scores DIR [--network NAME|all] [--lexical] [--combine] [--write DIR]
         [--timing DIR] [--read DIR] [--before DIR]

@@ -102,7 +102,7 @@ by 4 (more than 1). Folds 2 to 19, now training rows (in-sample for the choice):
 twenty-two's; ``CHOSEN`` names the cell the rule chose.
 
     python scripts/fit_injection_round25.py [--data ../shared/bench] --cache PATH
-        --scores DIR [--network NAME|all] [--lexical] [--combine] [--write DIR]
+        --scores DIR [--network ROUNDS|all] [--lexical] [--combine] [--write DIR]
         [--timing DIR] [--read DIR] [--before DIR]
 """
 
@@ -123,10 +123,8 @@ import fit_injection_round13 as r13  # noqa: E402  (the network setting, lexical
 import fit_injection_round14 as r14  # noqa: E402  (setup, the logistic)
 import fit_injection_round15 as r15  # noqa: E402  (the shipped network's per-round scores)
 import fit_injection_round16 as r16  # noqa: E402  (the lexical fit)
-import fit_injection_round17 as r17  # noqa: E402  (round seventeen's left-out rounds)
 import fit_injection_round23 as r23  # noqa: E402  (the grouping, counts and checks)
 import fit_injection_round24 as r24  # noqa: E402  (round twenty-four's rows and files)
-import fit_injection_window as window  # noqa: E402  (the left-out rounds, the file's arrays)
 
 from engram.bench import injection  # noqa: E402
 
@@ -196,9 +194,9 @@ CELLS: list[tuple[str, str]] = [
     ("hand x3 + folds", "hand x3 + folds"),
 ]
 PREFIX = "lex25"
-#: What ``--write`` writes: (network, lexical setting), chosen by the rule (the
-#: docstring); None until the grid has run.
-CHOSEN: tuple[str, str] | None = ("shipped", "hand x3 + folds")
+#: What ``--write`` writes: (network, lexical setting, mode), chosen by the rule (the
+#: docstring); it did not pass the ship rule, so ``engram/data`` keeps round twenty-two's.
+CHOSEN: tuple[str, str, str] | None = ("shipped", "hand x3 + folds", MODE)
 
 
 def group(text: str) -> int:
@@ -210,30 +208,17 @@ def group(text: str) -> int:
 
 def parts() -> dict[str, tuple[set[str], set[str]]]:
     """Per left-out round (``window.rounds()`` order), its group of the new rows."""
-    names = list(window.rounds())
-    out: dict[str, tuple[set[str], set[str]]] = {n: (set(), set()) for n in names}
-    for rows in NEW.values():
-        attacks, benign = rows()
-        for text, _ in attacks:
-            out[names[group(text)]][0].add(text)
-        for text in benign:
-            out[names[group(text)]][1].add(text)
-    return out
+    return r23.parts(NEW, group)
 
 
 def rounds() -> r15.Rounds:
     """Round seventeen's left-out rounds, each with its group of the new rows."""
-    extra = parts()
-    return {n: (a | extra[n][0], k | extra[n][1]) for n, (a, k) in r17.rounds().items()}
+    return r24.rounds(parts())
 
 
 def origins() -> dict[str, str]:
     """Per new row, the round it came from (``r20`` ... ``r24``, ``f2`` ... ``f19``)."""
-    out: dict[str, str] = {}
-    for flag, rows in NEW.items():
-        attacks, benign = rows()
-        out.update({a: flag for a, _ in attacks} | {b: flag for b in benign})
-    return out
+    return r24.origins(NEW)
 
 
 def training(real_all: list[str]) -> mlp.Training:
@@ -266,91 +251,7 @@ def lexical_model(t: mlp.Training, name: str, out_a: set[str], out_n: set[str]) 
         return r16.lexical_model(t, name, out_a, out_n, s, dropped)
 
 
-def network_fits(data: mlp.Data, t: mlp.Training, out: Path, only: str) -> None:
-    """Per refitted network setting, its fit per left-out round (scores of the round's
-    attacks, notes and the checked real texts, and its threshold) and on everything
-    (written as ``injection_detector.npz`` is), kept in ``out``."""
-    real = [t.real_all[i] for i in t.fitted]
-    i = r13.EPOCH_INDEX
-    with np.load(r13.SHIPPED) as shipped:
-        embedder = str(shipped["embedder"])
-    for nname, s in NETWORKS.items():
-        drop_a, drop_n = dropped(s)
-        for name, (out_a, out_n) in [*rounds().items(), ("everything", (set(), set()))]:
-            if only and name not in only.split("|"):
-                continue
-            path = out / f"net25--{nname}--{name}.npz"
-            if path.exists():
-                continue
-            test, left, _, _ = mlp.left_out(t.attacks, out_a, out_n)
-            with weighed(t, s):
-                fit = notes.Fit(
-                    data,
-                    s,
-                    [a for a, _ in t.attacks if a not in drop_a | out_a],
-                    real,
-                    [n for n in t.notes if n not in drop_n | out_n] + t.agent,
-                    t.real_all,
-                )
-            if name == "everything":
-                window.rounded(fit, i)
-                th = fit.threshold(*r13.NET_THRESHOLD, i)
-                arrays = window.shipped_arrays(fit, embedder, i, th)
-                np.savez_compressed(out / f"net25--{nname}.npz", **arrays)  # type: ignore[arg-type]
-                np.savez(path, th=th)
-            else:
-                th = fit.threshold(*r13.NET_THRESHOLD, i)
-                st, sl = fit.scores(test, 0)[i], fit.scores(left, 0)[i]
-                sr = fit.scores(r13.checked(t), 0)[i]
-                np.savez(path, st=st, sl=sl, sr=sr, th=th)
-            print(f"network {nname} | {name}: th {th:.4f}", flush=True)
-
-
-_PER: dict[str, dict[str, Any]] = {}
-
-
-def network(data: mlp.Data, t: mlp.Training, out: Path, nname: str) -> dict[str, Any]:
-    """The left-out rounds' network scores of setting ``nname`` (``shipped``: round
-    thirteen's per-round fits, the rows they never read scored by the shipped file)."""
-    if nname in _PER:
-        return _PER[nname]
-    rules = r15.checked_rules(t)
-    newest = {n: p[1] for n, p in parts().items()}
-    if nname == "shipped":
-        _PER[nname] = r15.network_scores(data, t, out, rules, rounds(), newest)
-        return _PER[nname]
-    per: dict[str, Any] = {}
-    for name, (out_a, out_n) in rounds().items():
-        test, left, rules_t, rules_n = mlp.left_out(t.attacks, out_a, out_n)
-        got = dict(np.load(out / f"net25--{nname}--{name}.npz"))
-        fresh = np.array([x in newest[name] for x in left])
-        per[name] = r15.round_scores(got, fresh, rules_t, rules_n, rules)
-    _PER[nname] = per
-    return per
-
-
-def network_path(nname: str, out: Path) -> Path:
-    """The network file of setting ``nname``."""
-    return r13.SHIPPED if nname == "shipped" else out / f"net25--{nname}.npz"
-
-
-_everything: dict[str, Any] = {}
-
-
-def cell_file(data: mlp.Data, t: mlp.Training, out: Path, cell: tuple[str, str]) -> Path:
-    """The cell's lexical file: the setting fitted on everything, the logistic on all
-    five rounds' out-of-fold scores, the shipped file's floors and views."""
-    nname, lname = cell
-    path = out / f"cell25--{nname}--{lname}.npz"
-    if path.exists():
-        return path
-    per = network(data, t, out, nname)
-    lexs = r15._lexs(out, lname, per, PREFIX)
-    stack, th = r14._cell(per, lexs, list(per), LEXICAL[lname]["benign_weight"], MODE)
-    model = _everything.get(lname) or lexical_model(t, lname, set(), set())
-    _everything[lname] = model
-    r23.save_cell(path, model, stack, th)
-    return path
+HARNESS = r24.Harness(NETWORKS, LEXICAL, dropped, rounds, parts, weighed, lexical_model, "25")
 
 
 def summary(c: dict[str, list[int]]) -> str:
@@ -373,10 +274,10 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, only: str) -> None:
     for cell in CELLS:
         if only and " / ".join(cell) not in only.split("|"):
             continue
-        path = cell_file(data, t, out, cell)
-        net_file = network_path(cell[0], out)
+        path = r24.cell_file(data, t, out, cell, MODE, HARNESS)
+        net_file = r24.network_path(cell[0], out, HARNESS.tag)
         found = r24.detector(net_file, str(path))
-        per = network(data, t, out, cell[0])
+        per = r24.network(data, t, out, cell[0], HARNESS)
         lexs = r15._lexs(out, cell[1], per, PREFIX)
         weight = LEXICAL[cell[1]]["benign_weight"]
         c = r23.counted(data, t, found, per, lexs, rounds(), weight, MODE, origins(), list(NEW))
@@ -387,37 +288,15 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, only: str) -> None:
         print(f"cell | {name} (th {th:.4f}, {size} bytes): {summary(c)}; {checked}", flush=True)
 
 
-def write(path: Path, out: Path) -> None:
-    """``CHOSEN``'s two files copied into the folder ``path``."""
-    if CHOSEN is None:
-        raise SystemExit("no cell chosen: CHOSEN is None (the grid's rule chose nothing)")
-    nname, lname = CHOSEN
-    path.mkdir(parents=True, exist_ok=True)
-    lexical = out / f"cell25--{nname}--{lname}.npz"
-    (path / "injection_lexical.npz").write_bytes(lexical.read_bytes())
-    (path / "injection_detector.npz").write_bytes(network_path(nname, out).read_bytes())
-    r24.detector(path / "injection_detector.npz", str(path / "injection_lexical.npz"))
-    for f in sorted(path.glob("injection_*.npz")):
-        print(f"{f}: {f.stat().st_size} bytes ({nname} / {lname}, {MODE})")
-
-
 def main() -> None:
     from engram.bench.injection import real_texts
 
-    before = ""
-    if "--before" in sys.argv:
-        at = sys.argv.index("--before")
-        before = sys.argv.pop(at + 1)
-        sys.argv.pop(at)
-    network_only = ""
-    if "--network" in sys.argv:
-        at = sys.argv.index("--network")
-        network_only = sys.argv.pop(at + 1)
-        sys.argv.pop(at)
+    before, network_only = r24.popped("--before"), r24.popped("--network")
     args, data, real_all, out = r14.setup(__doc__ or "", "round25")
     t = training(real_all)
     if network_only:
-        network_fits(data, t, out, "" if network_only == "all" else network_only)
+        at = "" if network_only == "all" else network_only
+        r24.network_fits(data, t, out, "", HARNESS, at)
     if args.lexical:
         r13.lexical_scores(t, out, args.only, LEXICAL, lexical_model, rounds(), PREFIX)
     if args.combine:
@@ -425,7 +304,7 @@ def main() -> None:
     if args.timing:
         r24.timing(data, real_all, args.timing, before)
     if args.write:
-        write(Path(args.write), out)
+        r24.write(Path(args.write), out, CHOSEN, HARNESS.tag)
     if args.read is not None:
         r24.read(data, real_texts(args.data), args.read, before)
 

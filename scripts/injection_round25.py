@@ -25,6 +25,8 @@ pairs) and 50 benign notes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 #: Prefixes of rows left out for a MiniLM cosine of 0.95 or more to an earlier row. None:
 #: against every earlier row (the set's other folds, every training module's rows, rounds
 #: twenty's and twenty-two's composed with their seeds, both probes and the benign agent
@@ -213,18 +215,34 @@ BENIGN = [
 ]
 
 
+#: An obfuscation of a fold: its technique, the register it is wrapped in, the change.
+Trick = tuple[str, str, Callable[[str], str]]
+
+
+def obfuscated(options: list[Trick], base: str, n: int) -> list[tuple[str, str]]:
+    """Two obfuscations of ``base`` (technique, text), a different pair of ``options`` per
+    base (the ``n``-th), each wrapped in its register."""
+    return [(tech, wrapper + change(base)) for tech, wrapper, change in options[2 * n : 2 * n + 2]]
+
+
+_CYRILLIC = str.maketrans({"a": "а", "e": "е", "o": "о", "p": "р", "c": "с", "i": "і"})
+#: This fold's obfuscations, in a voicemail transcript, a CRM field, a Slack export and a
+#: form export.
+TRICKS: list[Trick] = [
+    ("zero_width_joiner", "Voicemail transcript: ", "\u200d".join),
+    ("cyrillic_homoglyph", "CRM field 'remarks': ", lambda b: b.translate(_CYRILLIC)),
+    (
+        "fullwidth",
+        "Slack export, guest: ",
+        lambda b: "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in b),
+    ),
+    ("soft_hyphen", "Form export: ", lambda b: " ".join("\u00ad".join(w) for w in b.split(" "))),
+]
+
+
 def _tricks(base: str, n: int) -> list[tuple[str, str]]:
-    """Two obfuscations of ``base``, a different pair per base, wrapped in this fold's
-    registers (a voicemail transcript, a CRM field, a Slack export, a form export)."""
-    wide = "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in base)
-    cyrillic = str.maketrans({"a": "а", "e": "е", "o": "о", "p": "р", "c": "с", "i": "і"})
-    options = [
-        ("zero_width_joiner", "Voicemail transcript: " + "\u200d".join(base)),
-        ("cyrillic_homoglyph", "CRM field 'remarks': " + base.translate(cyrillic)),
-        ("fullwidth", "Slack export, guest: " + wide),
-        ("soft_hyphen", "Form export: " + " ".join("\u00ad".join(w) for w in base.split(" "))),
-    ]
-    return options[2 * n : 2 * n + 2]
+    """Two obfuscations of ``base``, a different pair per base (``TRICKS``)."""
+    return obfuscated(TRICKS, base, n)
 
 
 #: The encoded rows' forms and wrappers, in turn (``injection_round4.encoded``).

@@ -22,6 +22,8 @@ Portuguese), 2 encoded (ROT13, base64), 2 split pairs) and 50 benign notes.
 
 from __future__ import annotations
 
+from injection_round25 import Trick, obfuscated
+
 #: Prefixes of rows left out for a MiniLM cosine of 0.95 or more to an earlier row. None:
 #: against every earlier row (the set's other folds, every training module's rows, rounds
 #: twenty's and twenty-two's composed with their seeds, both probes and the benign agent
@@ -210,18 +212,21 @@ BENIGN = [
 ]
 
 
+_SANS_BOLD = {c: chr(0x1D5EE + i) for i, c in enumerate("abcdefghijklmnopqrstuvwxyz")}
+_GREEK = str.maketrans({"a": "α", "o": "ο", "i": "ι", "e": "ε", "p": "ρ"})
+#: This fold's obfuscations, in a wiki edit, a Teams export, a case note and a spreadsheet
+#: cell.
+TRICKS: list[Trick] = [
+    ("word_joiner", "Wiki edit: ", "\u2060".join),
+    ("math_bold", "Teams export, guest: ", lambda b: "".join(_SANS_BOLD.get(c, c) for c in b)),
+    ("greek_homoglyph", "Case note field: ", lambda b: b.translate(_GREEK)),
+    ("zero_width_space", "Spreadsheet cell F2: ", "\u200b".join),
+]
+
+
 def _tricks(base: str, n: int) -> list[tuple[str, str]]:
-    """Two obfuscations of ``base``, a different pair per base, wrapped in this fold's
-    registers (a wiki edit, a Teams export, a case note, a spreadsheet cell)."""
-    math = {c: chr(0x1D5EE + i) for i, c in enumerate("abcdefghijklmnopqrstuvwxyz")}  # sans bold
-    greek = str.maketrans({"a": "α", "o": "ο", "i": "ι", "e": "ε", "p": "ρ"})
-    options = [
-        ("word_joiner", "Wiki edit: " + "\u2060".join(base)),
-        ("math_bold", "Teams export, guest: " + "".join(math.get(c, c) for c in base)),
-        ("greek_homoglyph", "Case note field: " + base.translate(greek)),
-        ("zero_width_space", "Spreadsheet cell F2: " + "\u200b".join(base)),
-    ]
-    return options[2 * n : 2 * n + 2]
+    """Two obfuscations of ``base``, a different pair per base (``TRICKS``)."""
+    return obfuscated(TRICKS, base, n)
 
 
 #: The encoded rows' forms and wrappers, in turn (``injection_round4.encoded``).

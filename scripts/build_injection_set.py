@@ -518,12 +518,15 @@ def rows() -> list[dict[str, object]]:
 
 
 #: The fold each later round's module (``injection_round<n>``) makes. Rounds eighteen and
-#: nineteen added no fold, nor did twenty-one.
-LATER_FOLDS = {n: f"held_out_{n - 1}" for n in range(6, 18)} | {
+#: nineteen added no fold, nor did twenty-one; round twenty-five added two (``25`` and
+#: ``25b``).
+LATER_FOLDS: dict[int | str, str] = {n: f"held_out_{n - 1}" for n in range(6, 18)} | {
     20: "held_out_17",
     22: "held_out_18",
     23: "held_out_19",
     24: "held_out_20",
+    25: "held_out_21",
+    "25b": "held_out_22",
 }
 
 
@@ -537,9 +540,11 @@ def all_rows() -> list[dict[str, object]]:
     from injection_round4 import round_rows
 
     data = rows()
-    for n in (3, 4, 5, *LATER_FOLDS):
+    for n in (3, 4, 5):
+        data += importlib.import_module(f"injection_round{n}").rows()
+    for n, fold in LATER_FOLDS.items():
         module = importlib.import_module(f"injection_round{n}")
-        data += module.rows() if n <= 5 else round_rows(vars(module), LATER_FOLDS[n], f"r{n}-pair")
+        data += round_rows(vars(module), fold, f"r{n}-pair")
     return data
 
 

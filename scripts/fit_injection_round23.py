@@ -116,6 +116,7 @@ from __future__ import annotations
 
 import sys
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -210,16 +211,21 @@ _T22 = set(injection_training22.ATTACKS) | set(injection_training22.BENIGN)
 _T20 = set(injection_training20.ATTACKS)
 
 
-def parts() -> dict[str, tuple[set[str], set[str]]]:
-    """Per left-out round (``window.rounds()`` order), its group of the new rows."""
+def parts(
+    new: dict[str, notes.Examples] | None = None, grouping: Callable[[str], int] | None = None
+) -> dict[str, tuple[set[str], set[str]]]:
+    """Per left-out round (``window.rounds()`` order), its group of the new rows (``new``
+    by ``grouping``: this round's ``NEW`` by ``group`` unless a later round passes its
+    own)."""
+    grouping = grouping or group
     names = list(window.rounds())
     out: dict[str, tuple[set[str], set[str]]] = {n: (set(), set()) for n in names}
-    for rows in NEW.values():
+    for rows in (new or NEW).values():
         attacks, benign = rows()
         for text, _ in attacks:
-            out[names[group(text)]][0].add(text)
+            out[names[grouping(text)]][0].add(text)
         for text in benign:
-            out[names[group(text)]][1].add(text)
+            out[names[grouping(text)]][1].add(text)
     return out
 
 

@@ -130,8 +130,9 @@ round twenty-two's; ``CHOSEN`` names the cell the rule chose.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -201,27 +202,21 @@ def training(real_all: list[str]) -> mlp.Training:
 
 def parts() -> dict[str, tuple[set[str], set[str]]]:
     """Per left-out round (``window.rounds()`` order), its group of the new rows."""
-    names = list(window.rounds())
-    out: dict[str, tuple[set[str], set[str]]] = {n: (set(), set()) for n in names}
-    for rows in NEW.values():
-        attacks, benign = rows()
-        for text, _ in attacks:
-            out[names[r23.group(text)]][0].add(text)
-        for text in benign:
-            out[names[r23.group(text)]][1].add(text)
-    return out
+    return r23.parts(NEW)
 
 
-def rounds() -> r15.Rounds:
-    """Round seventeen's left-out rounds, each with its group of the new rows."""
-    extra = parts()
+def rounds(extra: dict[str, tuple[set[str], set[str]]] | None = None) -> r15.Rounds:
+    """Round seventeen's left-out rounds, each with its group of the new rows (``extra``:
+    a later round's groups)."""
+    extra = extra or parts()
     return {n: (a | extra[n][0], k | extra[n][1]) for n, (a, k) in r17.rounds().items()}
 
 
-def origins() -> dict[str, str]:
-    """Per new row, the round it came from (``r20``, ``r21``, ``r22``, ``r24``)."""
+def origins(new: dict[str, notes.Examples] | None = None) -> dict[str, str]:
+    """Per new row, the round it came from (``r20``, ``r21``, ``r22``, ``r24``; a later
+    round passes its own ``new``)."""
     out: dict[str, str] = {}
-    for flag, rows in NEW.items():
+    for flag, rows in (new or NEW).items():
         attacks, benign = rows()
         out.update({a: flag for a, _ in attacks} | {b: flag for b in benign})
     return out
@@ -256,24 +251,47 @@ def lexical_model(t: mlp.Training, name: str, out_a: set[str], out_n: set[str]) 
         return r16.lexical_model(t, name, out_a, out_n, s, dropped)
 
 
-def network_fits(data: mlp.Data, t: mlp.Training, out: Path, only: str) -> None:
-    """Per refitted network setting, its fit per left-out round (scores of the round's
-    attacks, notes and the checked real texts, and its threshold) and on everything
-    (written as ``injection_detector.npz`` is), kept in ``out``."""
+@dataclass(frozen=True)
+class Harness:
+    """What this round's grid functions read, so a later round can pass its own: the
+    network and lexical settings, what a setting leaves out, the left-out rounds and
+    their groups of the new rows, the weights of one fit, the lexical fit, and the tag
+    its files carry (``net24--``, ``lex24--``, ``cell24--``)."""
+
+    networks: dict[str, dict[str, float]]
+    lexical: dict[str, dict[str, float]]
+    drop: notes.Drop
+    groups: Callable[[], r15.Rounds]
+    partition: Callable[[], dict[str, tuple[set[str], set[str]]]]
+    weigh: Callable[[mlp.Training, dict[str, float]], AbstractContextManager[None]]
+    fit: Callable[[mlp.Training, str, set[str], set[str]], Any]
+    tag: str
+
+
+HARNESS = Harness(NETWORKS, LEXICAL, dropped, rounds, parts, weighed, lexical_model, "24")
+
+
+def network_fits(
+    data: mlp.Data, t: mlp.Training, out: Path, only: str, h: Harness = HARNESS, at: str = ""
+) -> None:
+    """Per refitted network setting (``only``: those named), its fit per left-out round
+    (``at``: those named; scores of the round's attacks, notes and the checked real
+    texts, and its threshold) and on everything (written as ``injection_detector.npz``
+    is), kept in ``out``."""
     real = [t.real_all[i] for i in t.fitted]
     i = r13.EPOCH_INDEX
     with np.load(r13.SHIPPED) as shipped:
         embedder = str(shipped["embedder"])
-    for nname, s in NETWORKS.items():
+    for nname, s in h.networks.items():
         if only and nname not in only.split("|"):
             continue
-        drop_a, drop_n = dropped(s)
-        for name, (out_a, out_n) in [*rounds().items(), ("everything", (set(), set()))]:
-            path = out / f"net24--{nname}--{name}.npz"
-            if path.exists():
+        drop_a, drop_n = h.drop(s)
+        for name, (out_a, out_n) in [*h.groups().items(), ("everything", (set(), set()))]:
+            path = out / f"net{h.tag}--{nname}--{name}.npz"
+            if path.exists() or (at and name not in at.split("|")):
                 continue
             test, left, _, _ = mlp.left_out(t.attacks, out_a, out_n)
-            with weighed(t, s):
+            with h.weigh(t, s):
                 fit = notes.Fit(
                     data,
                     s,
@@ -286,7 +304,7 @@ def network_fits(data: mlp.Data, t: mlp.Training, out: Path, only: str) -> None:
                 window.rounded(fit, i)
                 th = fit.threshold(*r13.NET_THRESHOLD, i)
                 arrays = window.shipped_arrays(fit, embedder, i, th)
-                np.savez_compressed(out / f"net24--{nname}.npz", **arrays)  # type: ignore[arg-type]
+                np.savez_compressed(network_path(nname, out, h.tag), **arrays)  # type: ignore[arg-type]
                 np.savez(path, th=th)
             else:
                 th = fit.threshold(*r13.NET_THRESHOLD, i)
@@ -299,29 +317,32 @@ def network_fits(data: mlp.Data, t: mlp.Training, out: Path, only: str) -> None:
 _PER: dict[str, dict[str, Any]] = {}
 
 
-def network(data: mlp.Data, t: mlp.Training, out: Path, nname: str) -> dict[str, Any]:
+def network(
+    data: mlp.Data, t: mlp.Training, out: Path, nname: str, h: Harness = HARNESS
+) -> dict[str, Any]:
     """The left-out rounds' network scores of setting ``nname`` (``shipped``: round
     fifteen's reading of round thirteen's per-round fits), once per run."""
-    if nname in _PER:
-        return _PER[nname]
+    key = f"{h.tag}/{nname}"
+    if key in _PER:
+        return _PER[key]
     rules = r15.checked_rules(t)
-    newest = {n: p[1] for n, p in parts().items()}
+    newest = {n: p[1] for n, p in h.partition().items()}
     if nname == "shipped":
-        _PER[nname] = r15.network_scores(data, t, out, rules, rounds(), newest)
-        return _PER[nname]
+        _PER[key] = r15.network_scores(data, t, out, rules, h.groups(), newest)
+        return _PER[key]
     per: dict[str, Any] = {}
-    for name, (out_a, out_n) in rounds().items():
+    for name, (out_a, out_n) in h.groups().items():
         test, left, rules_t, rules_n = mlp.left_out(t.attacks, out_a, out_n)
-        got = dict(np.load(out / f"net24--{nname}--{name}.npz"))
+        got = dict(np.load(out / f"net{h.tag}--{nname}--{name}.npz"))
         fresh = np.array([x in newest[name] for x in left])
         per[name] = r15.round_scores(got, fresh, rules_t, rules_n, rules)
-    _PER[nname] = per
+    _PER[key] = per
     return per
 
 
-def network_path(nname: str, out: Path) -> Path:
+def network_path(nname: str, out: Path, tag: str = "24") -> Path:
     """The network file of setting ``nname``."""
-    return r13.SHIPPED if nname == "shipped" else out / f"net24--{nname}.npz"
+    return r13.SHIPPED if nname == "shipped" else out / f"net{tag}--{nname}.npz"
 
 
 def detector(network_file: Path, lexical_file: str) -> Detector:
@@ -348,18 +369,26 @@ def left_out(
     return r23.counted(data, t, found, per, lexs, rounds(), weight, mode, origins(), list(NEW))
 
 
-def cell_file(data: mlp.Data, t: mlp.Training, out: Path, cell: tuple[str, str], mode: str) -> Path:
+def cell_file(
+    data: mlp.Data,
+    t: mlp.Training,
+    out: Path,
+    cell: tuple[str, str],
+    mode: str,
+    h: Harness = HARNESS,
+) -> Path:
     """The cell's lexical file: the setting fitted on everything, the logistic on all
     five rounds' out-of-fold scores, the shipped file's floors and views."""
     nname, lname = cell
-    path = out / f"cell24--{nname}--{lname}--{mode}.npz"
+    path = out / f"cell{h.tag}--{nname}--{lname}--{mode}.npz"
     if path.exists():
         return path
-    per = network(data, t, out, nname)
-    lexs = r15._lexs(out, lname, per, PREFIX)
-    stack, th = r14._cell(per, lexs, list(per), LEXICAL[lname]["benign_weight"], mode)
-    model = _everything.get(lname) or lexical_model(t, lname, set(), set())
-    _everything[lname] = model
+    per = network(data, t, out, nname, h)
+    lexs = r15._lexs(out, lname, per, f"lex{h.tag}")
+    stack, th = r14._cell(per, lexs, list(per), h.lexical[lname]["benign_weight"], mode)
+    key = f"{h.tag}/{lname}"
+    model = _everything.get(key) or h.fit(t, lname, set(), set())
+    _everything[key] = model
     r23.save_cell(path, model, stack, th)
     return path
 
@@ -385,15 +414,18 @@ def combine(data: mlp.Data, t: mlp.Training, out: Path, only: str) -> None:
             print(r23.cell_line(" / ".join(cell), mode, path, size, c, checked), flush=True)
 
 
-def write(path: Path, out: Path) -> None:
-    """``CHOSEN``'s two files copied into the folder ``path``."""
-    if CHOSEN is None:
+def write(
+    path: Path, out: Path, chosen: tuple[str, str, str] | None = CHOSEN, tag: str = "24"
+) -> None:
+    """``chosen``'s two files (``CHOSEN`` unless a later round passes its own) copied into
+    the folder ``path``."""
+    if chosen is None:
         raise SystemExit("no cell chosen: CHOSEN is None (the grid's rule chose nothing)")
-    nname, lname, mode = CHOSEN
+    nname, lname, mode = chosen
     path.mkdir(parents=True, exist_ok=True)
-    lexical = out / f"cell24--{nname}--{lname}--{mode}.npz"
+    lexical = out / f"cell{tag}--{nname}--{lname}--{mode}.npz"
     (path / "injection_lexical.npz").write_bytes(lexical.read_bytes())
-    (path / "injection_detector.npz").write_bytes(network_path(nname, out).read_bytes())
+    (path / "injection_detector.npz").write_bytes(network_path(nname, out, tag).read_bytes())
     detector(path / "injection_detector.npz", str(path / "injection_lexical.npz"))
     for f in sorted(path.glob("injection_*.npz")):
         print(f"{f}: {f.stat().st_size} bytes ({nname} / {lname}, {mode})")
@@ -436,19 +468,21 @@ def read(data: mlp.Data, real_all: list[tuple[str, str]], after: str, before: st
     r14.read(data, real_all, after, before, files)
 
 
+def popped(flag: str) -> str:
+    """``flag VALUE`` taken off the command line (before the parser reads it): the value,
+    or "" when the flag is absent."""
+    if flag not in sys.argv:
+        return ""
+    at = sys.argv.index(flag)
+    value = sys.argv.pop(at + 1)
+    sys.argv.pop(at)
+    return value
+
+
 def main() -> None:
     from engram.bench.injection import real_texts
 
-    before = ""
-    if "--before" in sys.argv:
-        at = sys.argv.index("--before")
-        before = sys.argv.pop(at + 1)
-        sys.argv.pop(at)
-    network_only = ""
-    if "--network" in sys.argv:
-        at = sys.argv.index("--network")
-        network_only = sys.argv.pop(at + 1)
-        sys.argv.pop(at)
+    before, network_only = popped("--before"), popped("--network")
     args, data, real_all, out = r14.setup(__doc__ or "", "round24")
     t = training(real_all)
     if network_only:

@@ -34,7 +34,11 @@ tuned anything. Round five (``scripts/injection_round5.py``) added a fourth,
 (``scripts/injection_round20.py``) a seventeenth, ``held_out_17``; round twenty-two
 (``scripts/injection_round22.py``) an eighteenth, ``held_out_18``; round twenty-three
 (``scripts/injection_round23.py``) a nineteenth, ``held_out_19``; round twenty-four
-(``scripts/injection_round24.py``) a twentieth, ``held_out_20``.
+(``scripts/injection_round24.py``) a twentieth, ``held_out_20``; round twenty-five
+(``scripts/injection_round25.py`` and ``injection_round25b.py``) a twenty-first and a
+twenty-second, ``held_out_21`` and ``held_out_22``. Round twenty-five measured a refit that
+trains on held-out 2 to 19 and judges on ``held_out``, 20, 21 and 22; it did not ship, so
+the shipped detector has read no fold and every fold here is still held out from it.
 
 Round eighteen added a second false-positive figure: ``engram/data/benign_agent.json``
 (``scripts/benign_agent_set.py``), 1,629 writes shaped like one person's agent memory
@@ -98,6 +102,8 @@ FOLDS = (
     "held_out_18",
     "held_out_19",
     "held_out_20",
+    "held_out_21",
+    "held_out_22",
 )
 
 Scan = Callable[[str], tuple[str, ...]]

@@ -62,18 +62,9 @@ def test_migrate_store_refuses_it_as_a_source(tmp_path: Path) -> None:
     app = _app_db(tmp_path / "app.db")
     before = _digest(app)
     target = tmp_path / "target.db"
-    result = CliRunner().invoke(
-        cli,
-        [
-            "--home",
-            str(tmp_path / "home"),
-            "migrate-store",
-            "--from",
-            f"sqlite:///{app}",
-            "--to",
-            f"sqlite:///{target}",
-        ],
-    )
+    home = str(tmp_path / "home")
+    args = ["migrate-store", "--from", f"sqlite:///{app}", "--to", f"sqlite:///{target}"]
+    result = CliRunner().invoke(cli, ["--home", home, *args])
     assert result.exit_code != 0, result.output
     assert "is a SQLite database but not an engram store" in result.output
     assert _digest(app) == before

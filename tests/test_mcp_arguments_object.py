@@ -106,3 +106,54 @@ def test_http_says_the_same(
     assert message.startswith(said_for("search_memory", got)), message
     assert "search_memory takes limit, metadata, query, room, tags, type, wing" in message
     assert memory.get_all(namespace="user:alice") == []
+
+
+#: A ``tools/call`` whose ``name`` is not a string (task dogfood16, round fifteen's
+#: leftover): the SDK answered a bare -32602 "Invalid request parameters". The ``name``
+#: sent, and how the answer says what it was.
+BAD_NAMES = [
+    ({"name": 5}, "name must be a string, got 5"),
+    ({"name": None}, "name must be a string, got null"),
+    ({"name": ["remember"]}, "name must be a string, got a list"),
+    ({"name": {"tool": "remember"}}, "name must be a string, got a JSON object"),
+    ({}, "name is required and was not given"),
+]
+
+TOOLS_LIST = "tools/list names the tools and each one's arguments"
+
+
+def said_for_call(words: str) -> str:
+    return f"invalid tools/call: {words}; give the tool's name as a string"
+
+
+@pytest.mark.parametrize(("name", "words"), BAD_NAMES)
+def test_stdio_says_the_name_must_be_a_string(
+    stdio: Stdio,  # noqa: F811
+    name: dict[str, object],
+    words: str,
+) -> None:
+    initialize(stdio)
+    reply = stdio.request(2, "tools/call", {**name, "arguments": {"content": "Ann likes tea"}})
+    _, code, message = error_of(reply)
+    assert code == -32602
+    assert message.startswith(said_for_call(words)), message
+    assert TOOLS_LIST in message
+    # Nothing was stored, and the session goes on.
+    reply = stdio.request(3, "tools/call", {"name": "list_memories", "arguments": {}})
+    assert reply["result"]["structuredContent"]["total"] == 0, reply
+
+
+@pytest.mark.parametrize(("name", "words"), BAD_NAMES)
+def test_http_says_the_name_must_be_a_string(
+    served: tuple[str, dict[str, str], Memory], name: dict[str, object], words: str
+) -> None:
+    url, keys, memory = served
+    call = {**name, "arguments": {"content": "Ann likes tea"}}
+    reply = _post(
+        url, keys["alice"], {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call}
+    )
+    assert reply["id"] == 2 and reply["error"]["code"] == -32602, reply
+    message = reply["error"]["message"]
+    assert message.startswith(said_for_call(words)), message
+    assert TOOLS_LIST in message
+    assert memory.get_all(namespace="user:alice") == []

@@ -342,7 +342,8 @@ def _items(file: Path) -> Iterator[Item]:
                 else:
                     raise lines.Problem(f"unknown kind {shown(kind)}")
     except lines.Problem as exc:
-        raise InvalidInputError(f"{file}, line {number}: {exc}") from None
+        instead = lines.what_it_is(file) if number == 1 else None
+        raise InvalidInputError(instead or f"{file}, line {number}: {exc}") from None
     except OSError as exc:
         raise InvalidInputError(f"cannot read {file}: {exc.strerror or exc}") from None
     if number == 0:

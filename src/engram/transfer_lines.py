@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from engram.errors import shown
@@ -28,6 +29,59 @@ def line_text(raw: bytes) -> str:
             f"not UTF-8 text (byte {raw[exc.start]:#04x} at column {exc.start + 1}); an "
             "export is UTF-8 JSON lines: was the file edited with another encoding?"
         ) from None
+
+
+#: The first bytes of files people give ``engram import`` in place of an export.
+_SQLITE = b"SQLite format 3\x00"
+_GZIP = b"\x1f\x8b"
+
+#: Past this size a file that is not an export is not read whole to see whether it is
+#: mem0's memories (the refusal then names only its first line's problem).
+_MEM0_READ_LIMIT = 64 * 1024 * 1024
+
+
+def what_it_is(file: Path) -> str | None:
+    """What ``file``, whose first line is not an export's header, is instead, and how to
+    bring it in: a SQLite database (a store: ``migrate-store``), a gzipped file
+    (``gunzip -c``), mem0's memories as JSON (the mem0 door); None if none of these."""
+    try:
+        with file.open("rb") as handle:
+            head = handle.read(len(_SQLITE))
+        size = file.stat().st_size
+    except OSError:
+        return None
+    if head == _SQLITE:
+        return (
+            f"{file} is a SQLite database (an engram store?), not an export: to move a "
+            f"whole store, run `engram migrate-store --from sqlite:///{file.resolve()} "
+            "--to <the target>` (a SQLite path or a postgresql:// URL); to import it into "
+            f"another store, export it first: `engram --db {file} export --all --vectors -o "
+            "backup.jsonl`, then `engram import backup.jsonl`"
+        )
+    if head.startswith(_GZIP):
+        return f"{file} is gzip-compressed: import it with `gunzip -c {file} | engram import -`"
+    if size <= _MEM0_READ_LIMIT and _holds_mem0_items(file):
+        return (
+            f"{file} holds mem0 memories (JSON items with a 'memory' text), not an engram "
+            "export: add them through the mem0 door, as "
+            "docs/compat-mem0.md#bringing-memories-from-mem0 shows"
+        )
+    return None
+
+
+def _holds_mem0_items(file: Path) -> bool:
+    """Whether ``file`` is JSON holding mem0's items: a list of them, or an object with
+    them under ``results`` (``get_all``'s answer)."""
+    try:
+        data = json.loads(file.read_bytes())
+    except (OSError, ValueError):
+        return False
+    items = data.get("results") if isinstance(data, dict) else data
+    return (
+        isinstance(items, list)
+        and bool(items)
+        and all(isinstance(i, dict) and isinstance(i.get("memory"), str) for i in items)
+    )
 
 
 def json_object(line: str) -> dict[str, Any]:

@@ -5,11 +5,18 @@ open sees nothing the build cached and its RSS is a server's, not the benchmark'
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
 import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from queue import Empty
 from typing import Any
 
 from engram.bench.scale_pg import server_pss_mb
@@ -122,16 +129,85 @@ def answer(out: Any, work: Callable[[], dict[str, Any]]) -> None:
 
 
 def in_child(target: Callable[[dict[str, Any], Any], None], args: dict[str, Any]) -> Any:
-    """``target(args, queue)`` in a fresh (spawned) process; what it put on the queue."""
+    """``target(args, queue)`` in a fresh (spawned) process; what it put on the queue.
+
+    The child never outlives this process: it exits when its parent dies, however the
+    parent died (``_orphan_guard``), and the parent ends it on the way out of an
+    exception (Ctrl-C's ``KeyboardInterrupt`` included). A child that dies without an
+    answer (the OOM killer) is an error, not a wait on the queue forever."""
     ctx = multiprocessing.get_context("spawn")
     queue = ctx.Queue()
-    child = ctx.Process(target=target, args=(args, queue))
+    child = ctx.Process(target=_guarded, args=(target, args, queue))
     child.start()
-    result = queue.get()
-    child.join()
+    try:
+        result = _answer_of(child, queue)
+        child.join()
+    finally:
+        if child.is_alive():
+            child.terminate()
+            child.join(_TERM_GRACE_S)
+            if child.is_alive():
+                child.kill()
+                child.join()
     if "error" in result:
         raise InvalidInputError(f"a scale benchmark process failed: {result['error']}")
     return result
+
+
+#: How long a child has to exit after SIGTERM before it is killed.
+_TERM_GRACE_S = 10.0
+
+
+def _answer_of(child: Any, queue: Any) -> Any:
+    """What ``child`` put on ``queue``; an error once it has exited without putting."""
+    while True:
+        try:
+            return queue.get(timeout=1.0)
+        except Empty:
+            if child.exitcode is None:
+                continue
+        try:  # it may have put its answer just before it exited
+            return queue.get(timeout=1.0)
+        except Empty:
+            code = child.exitcode
+            raise InvalidInputError(
+                f"a scale benchmark process ended without an answer (exit code {code}"
+                + (f", signal {-code}" if code < 0 else "")
+                + "): a signal -9 with no other cause is most often the kernel's "
+                "out-of-memory killer; try a smaller --n or free memory"
+            ) from None
+
+
+def _guarded(target: Callable[[dict[str, Any], Any], None], args: dict[str, Any], out: Any) -> None:
+    """The child's entry: ``_orphan_guard`` first, then ``target``."""
+    _orphan_guard()
+    target(args, out)
+
+
+def _orphan_guard() -> None:
+    """End this (child) process when its parent dies. On Linux the kernel sends SIGTERM
+    (``PR_SET_PDEATHSIG``), which ends it even inside a long native call that holds the
+    GIL; elsewhere a daemon thread waits on the parent's sentinel (the pipe multiprocessing
+    keeps open to a spawned child) and exits when it closes."""
+    parent = multiprocessing.parent_process()
+    if parent is None:  # not a multiprocessing child: nothing to follow
+        return
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    sentinel = parent.sentinel
+
+    def follow() -> None:
+        multiprocessing.connection.wait([sentinel])
+        os._exit(1)
+
+    threading.Thread(target=follow, name="engram-parent-watch", daemon=True).start()
+    if not parent.is_alive():  # it died before the guard was up
+        os._exit(1)
+
+
+#: ``prctl``'s option that asks for a signal when the parent dies (linux/prctl.h).
+_PR_SET_PDEATHSIG = 1
 
 
 def recall_overrides(config: Config) -> dict[str, Any]:

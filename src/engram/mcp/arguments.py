@@ -11,6 +11,9 @@ Two readings the SDK does not do as engram needs:
   schema)" are protocol errors; input validation errors are tool errors) keeps this a
   -32602, which is what clients already get; :class:`ArgumentsObject` gives it a
   message saying what was wrong and which names the tool takes.
+- a ``name`` that is not a string (a number, null, a list), or none at all: the same
+  bare -32602 from the SDK, for the same reason a protocol error; :func:`not_a_name`
+  words it as the arguments' errors are worded, and points to tools/list.
 - an argument given ``true`` or ``false`` where a number is wanted: the tools' models
   are lax and read ``true`` as 1; and a number sent as a string, read as the number
   only when the string spells it as JSON does (clients that stringify numbers)
@@ -127,11 +130,28 @@ def not_an_object(tool: str, given: object, model: Any = None) -> str:
     )
 
 
+def not_a_name(given: Mapping[str, Any]) -> str | None:
+    """What was wrong with a ``tools/call``'s ``name`` (the call's ``params``), or None
+    when it is a string."""
+    if isinstance(given.get("name"), str):
+        return None
+    if "name" in given:
+        error = {"type": "string_type", "loc": ("name",), "input": given["name"], "msg": ""}
+    else:
+        error = {"type": "missing", "loc": ("name",), "input": given, "msg": ""}
+    subject = Subject(whole="the tools/call request", member="a parameter of tools/call")
+    return (
+        f"invalid tools/call: {describe([error], subject)}; give the tool's name as a string "
+        "(tools/list names the tools and each one's arguments)"
+    )
+
+
 class ArgumentsObject:
-    """Server middleware: a ``tools/call`` whose ``arguments`` is there but is not a
-    JSON object is refused -32602 with :func:`not_an_object`'s message, before the SDK
-    validates the request (which would answer "Invalid request parameters" alone).
-    ``model_of`` gives a tool's argument model by name (None for an unknown tool)."""
+    """Server middleware: a ``tools/call`` whose ``name`` is not a string, or whose
+    ``arguments`` is there but is not a JSON object, is refused -32602 with
+    :func:`not_a_name`'s or :func:`not_an_object`'s message, before the SDK validates
+    the request (which would answer "Invalid request parameters" alone). ``model_of``
+    gives a tool's argument model by name (None for an unknown tool)."""
 
     def __init__(self, model_of: Callable[[str], Any]) -> None:
         self._model_of = model_of
@@ -141,6 +161,9 @@ class ArgumentsObject:
     ) -> HandlerResult:
         params = ctx.params
         if ctx.method == "tools/call" and isinstance(params, Mapping):
+            unnamed = not_a_name(params)
+            if unnamed is not None:
+                raise MCPError(code=INVALID_PARAMS, message=unnamed)
             given = params.get("arguments")
             if given is not None and not isinstance(given, Mapping):
                 name = params.get("name")

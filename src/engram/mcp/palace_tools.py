@@ -93,6 +93,10 @@ class MinedConversation(BaseModel):
     added: list[str] = Field(description="The new drawers' AAAK pointers.")
     kept: int = Field(description="Messages the room already held (mining is idempotent).")
     blocked: int = Field(description="Messages the injection scan refused.")
+    invalid: int = Field(
+        description="Messages not filed because no store can hold their text (empty or "
+        "blank, a NUL character, a lone surrogate): correct them and send them again."
+    )
     closets: list[str] = Field(description="The topics the drawers were filed under.")
 
 
@@ -182,6 +186,7 @@ def palace_tools(memory: Memory, call: Call) -> Tools:
                 added=[d.pointer for d in result.added],
                 kept=result.kept,
                 blocked=result.blocked,
+                invalid=result.invalid,
                 closets=[c.name for c in result.closets],
             )
 

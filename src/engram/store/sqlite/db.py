@@ -34,6 +34,26 @@ _BUSY_CODES = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 PAGE_CACHE_KIB = 65536
 
 
+def _refuse_foreign(conn: sqlite3.Connection, location: str) -> None:
+    """``StoreError`` if the file at ``location`` is another program's SQLite database
+    (tables, none of them engram's ``schema_migrations``), before anything is written:
+    opening it as a store would switch it to WAL and add engram's tables beside the
+    owner's (new-user pass, round sixteen: an app's database given to migrate-store)."""
+    names = sorted(
+        str(row[0])
+        for row in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        )
+    )
+    if names and "schema_migrations" not in names:
+        shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+        raise StoreError(
+            f"{location} is a SQLite database but not an engram store (it holds the tables "
+            f"{shown}, and none of engram's): engram would add its own tables to it, so it "
+            "was left as it is; give the path of an engram store, or a new path for a new one"
+        )
+
+
 def _enable_wal(conn: sqlite3.Connection, busy_timeout_ms: int) -> None:
     """Switch the file to WAL, retrying while another opener holds a lock.
 
@@ -139,6 +159,7 @@ class Database(Opened):
         self.conn = self._connect(busy_timeout_ms)
         try:
             if self.location != ":memory:":
+                _refuse_foreign(self.conn, self.location)
                 _enable_wal(self.conn, busy_timeout_ms)
                 # WAL makes NORMAL durable across application crashes (SQLite docs).
                 self.conn.execute("PRAGMA synchronous = NORMAL")

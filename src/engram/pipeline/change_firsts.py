@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 from engram.pipeline import change_slots, vocabulary
 from engram.pipeline.change_signals import ADDITION_WORDS, HEDGE
+from engram.pipeline.change_words import NOT_LASTING
 from engram.pipeline.patterns import word_set
 from engram.store.protocols.graph import Relation, canonical_name, canonical_relation
 
@@ -222,6 +223,8 @@ def cued(text: str) -> bool:
     word of a change, no hedge, question, plan or "also" (so the graph is read only
     then)."""
     if len(text.split()) > 30 or not _CUE.search(text):
+        return False
+    if NOT_LASTING.search(text):  # a cover, an increment, a one-off: the slot holds
         return False
     return not (HEDGE.search(text) or _NOT_STATED.search(text) or ADDITION_WORDS.search(text))
 

@@ -1,0 +1,94 @@
+"""Change reading round eight (changes26): look-alikes that must stay open, and
+first statements the rounds before left unread (docs/benchmarks.md, "2026-11-30,
+change reading round eight").
+
+Round six's fold P closed 2 of its 14 look-alikes: a count added for an occasion
+("added 4 extra runners ..., removed after") replaced the slot's value, and a capital
+common noun ("the tokens PR from Keanu") was taken for a new owner. The rule refuses
+the kinds, written from plain English: a stand-in or cover, someone alongside, a count
+added on top, a one-off, a value undone after; a work item written in capitals or the
+old value's own thing is no new value.
+
+Every sentence is written for these tests (none is a fold's or a tune set's). Each
+test runs on both backends (``mem``), through ``mem.add``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engram import Memory
+from engram.pipeline import change_words
+from test_dogfood19_changes import _rows, _told
+
+#: (first statement, the relation it records, a look-alike that must close nothing).
+LOOKALIKES = [
+    # a count added on top for an occasion, undone after
+    (
+        "Test shards: 4.",
+        ("user", "test_shards", "4"),
+        "Bolted on 2 additional test shards for the hackathon, removed afterwards.",
+    ),
+    (
+        "Test shards: 4.",
+        ("user", "test_shards", "4"),
+        "Temporarily 7 test shards during the freeze.",
+    ),
+    # a stand-in until the holder is back
+    (
+        "Zofia is our scrum master.",
+        ("user", "scrum_master", "Zofia"),
+        "Leopold is standing in as scrum master until Zofia is back from Lisbon.",
+    ),
+    (
+        "Zofia is our scrum master.",
+        ("user", "scrum_master", "Zofia"),
+        "Zofia is off this sprint, Leopold is covering for her.",
+    ),
+    # the old value's work, a work item written in capitals
+    (
+        "Payments SDK owner: Radomir.",
+        ("user", "uses_payments", "Radomir"),
+        "Elodie merged the retry RFC from Radomir.",
+    ),
+    (
+        "Payments SDK owner: Radomir.",
+        ("user", "uses_payments", "Radomir"),
+        "Elodie tidied up Radomir's Grafana board.",
+    ),
+    # a value for the time being
+    (
+        "The ingest queue limit is 500.",
+        ("user", "ingest_queue_limit", "500"),
+        "For the time being the ingest queue limit is 900 while the backfill runs.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("first", "held", "lookalike"), LOOKALIKES)
+def test_a_lookalike_of_a_change_closes_nothing(
+    mem: Memory, first: str, held: tuple[str, str, str], lookalike: str
+) -> None:
+    _told(mem, first)
+    assert _rows(mem).get(held) is True, _rows(mem)  # the first value is read
+    _told(mem, lookalike)
+    rows = _rows(mem)
+    assert rows.get(held) is True, rows
+    assert all(rows.values()), rows
+
+
+@pytest.mark.parametrize(
+    ("text", "lasting"),
+    [
+        ("Marek is filling in on the rota for now.", False),
+        ("Spun up 6 more replicas for the sale, scaled back later.", False),
+        ("Joanna is shadowing the on-call this week.", False),
+        ("Just this once we ran the export at noon.", False),
+        ("Back to 4 workers tomorrow.", False),
+        ("The rota moved to Marek from Monday.", True),
+        ("Raised the replica count to 6 for the sale.", True),
+        ("Hannah went on leave for good, Callum covers the clinic list.", True),
+    ],
+)
+def test_what_is_said_not_to_last(text: str, lasting: bool) -> None:
+    assert (change_words.NOT_LASTING.search(text) is None) is lasting

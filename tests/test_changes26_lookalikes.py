@@ -18,7 +18,7 @@ from __future__ import annotations
 import pytest
 
 from engram import Memory
-from engram.pipeline import change_words
+from engram.pipeline import change_firsts, change_words
 from test_dogfood19_changes import _rows, _told
 
 #: (first statement, the relation it records, a look-alike that must close nothing).
@@ -92,3 +92,64 @@ def test_a_lookalike_of_a_change_closes_nothing(
 )
 def test_what_is_said_not_to_last(text: str, lasting: bool) -> None:
     assert (change_words.NOT_LASTING.search(text) is None) is lasting
+
+
+#: (the first statement, the value it records, the change, the value that replaces it):
+#: a subjectless decision in a note, a person put in a slot by a verb of their own, the
+#: speaker's card.
+CHANGES = [
+    (
+        "Decided to use Huey for scheduled tasks.",
+        ("scheduled tasks", "uses", "Huey"),
+        "Replaced Huey with Arq for scheduled tasks.",
+        ("scheduled tasks", "uses", "Arq"),
+    ),
+    (
+        "Decided to pin httpx to 0.26.",
+        ("httpx", "pin", "0.26"),
+        "httpx pin raised to 0.27.",
+        ("httpx", "pin", "0.27"),
+    ),
+    (
+        "I pay for groceries with Discover.",
+        ("user", "uses_payments", "Discover"),
+        "Nowadays I pay with a Revolut card.",
+        ("user", "uses_payments", "Revolut card"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("first", "old", "change", "new"), CHANGES)
+def test_a_first_value_said_with_its_own_verb_is_closed_by_the_change(
+    mem: Memory,
+    first: str,
+    old: tuple[str, str, str],
+    change: str,
+    new: tuple[str, str, str],
+) -> None:
+    _told(mem, first, change)
+    rows = _rows(mem)
+    assert rows.get(old) is False, rows  # closed
+    assert rows.get(new) is True, rows  # holds
+    assert [k for k, current in rows.items() if not current] == [old]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("Chose Litestar for the public API.", [("public API", "uses", "Litestar")]),
+        ("Went with Pulumi.", [("The team", "uses", "Pulumi")]),
+        ("Pinned numpy to 1.26.", [("numpy", "pin", "1.26")]),
+        ("Aurelio took over on-call.", [("user", "on_call", "Aurelio")]),
+        (
+            "Aurelio took over the release notes this sprint.",
+            [("user", "release_notes", "Aurelio")],
+        ),
+        ("We decided to use Litestar?", []),
+        ("Maybe went with Pulumi.", []),
+    ],
+)
+def test_what_a_decision_or_a_take_over_records_first(
+    text: str, found: list[tuple[str, str, str]]
+) -> None:
+    assert [f[:3] for f in change_firsts.firsts(text)] == found

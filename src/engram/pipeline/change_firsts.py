@@ -108,6 +108,28 @@ _BY = re.compile(
     rf"^(?:(?:the|our|my)\s+)?(?P<owner>{_SLOT}?)\s+is\s+(?P<verb>\w+ed)\s+by\s+(?P<value>{_NAME})\s*$",
     re.IGNORECASE,
 )
+#: A decision in a note, its subject dropped as notes drop it ("Decided to use Celery for
+#: background jobs.", "Chose Zod for request validation.", "Went with Render."): the
+#: team's choice (``offline_notes.TEAM``, as the extractor reads a dropped subject in a
+#: note), or the thing it is for when the note says so.
+_DECIDED = re.compile(
+    r"^(?i:decided\s+(?:to\s+(?:use|go\s+with|adopt)|on)|chose|picked|went\s+with|"
+    r"settled\s+on|opted\s+for|agreed\s+(?:to\s+use|on)|standardi[sz]ed\s+on)"
+    rf"\s+(?P<value>{_NAME})(?i:\s+for\s+(?:the\s+|our\s+)?(?P<owner>{_SLOT}))?\s*$"
+)
+#: "Decided to pin pandas to 2.1.": a dependency's pinned version, its slot ``pin``.
+_PIN = re.compile(
+    r"^(?:decided\s+to\s+|agreed\s+to\s+)?pin(?:ned)?\s+(?P<owner>[\w.-]+)\s+(?:to|at)\s+"
+    r"(?P<value>v?\d+(?:\.\d+)+)\s*$",
+    re.IGNORECASE,
+)
+#: "Priya took over on-call.", "Dev took over the school run this term.": a person put in
+#: a slot by a verb of their own.
+_TOOK_OVER = re.compile(
+    rf"^(?P<value>{_NAME})\s+(?i:took\s+over|has\s+taken\s+over|picked\s+up)\s+"
+    rf"(?i:(?:the\s+)?(?P<slot>{_SLOT}?)(?:\s+(?:for|of)\s+{_OWNER})?"
+    r"(?:\s+this\s+(?:week|month|term|sprint|quarter|rotation))?)\s*$"
+)
 #: Roles a person fills (a name after "is the" is one of these, not an attribute).
 _ROLE_HEADS = word_set("""
     master manager lead owner admin contact designer officer maintainer engineer coach
@@ -173,6 +195,21 @@ def firsts(text: str) -> list[tuple[str, str, str, float]]:
         or HEDGE.search(sentence)
         or _NOT_STATED.search(sentence)
     ):
+        return []
+    decided = _DECIDED.match(sentence) or _PIN.match(sentence)
+    if decided is not None:
+        owner = (decided["owner"] or "").strip() or change_slots.TEAM
+        relation = "pin" if decided.re is _PIN else "uses"
+        if _slot_name(owner) is not None or owner == change_slots.TEAM:
+            return [(owner, relation, decided["value"].strip(), CONFIDENCE)]
+        return []
+    took = _TOOK_OVER.match(sentence)
+    if took is not None:
+        slot = took["slot"] or ""
+        relation = _slot_name(slot.replace("-", " "))
+        owner = (took["owner"] or "").strip() or SPEAKER
+        if relation is not None and not took["value"].lower().startswith(("we ", "i ")):
+            return [(owner, relation, took["value"].strip(), CONFIDENCE)]
         return []
     for verb_pattern in (_RUNS, _BY):
         match = verb_pattern.match(sentence)

@@ -89,7 +89,9 @@ class Replacement:
 # moving to Bristol").
 _NOT_STATED = re.compile(
     r"\?|['’]d\b|"
-    r"\b(?:probably|plan(?:s|ned|ning)?|thinking|hop(?:e|es|ed|ing)|trial|still|again|"
+    r"\b(?:probably|plan(?:s|ned|ning)?|thinking|hop(?:e|es|ed|ing)|trial|still|"
+    # "again" says a value came back, unless a change verb says it changed once more
+    r"(?<!switched\s)(?<!changed\s)(?<!moved\s)again|"
     r"instead\s+of\s+\w+ing|wish|suppose|imagine|"
     r"grew\s+up|back\s+in|ago|once|visit(?:ed|ing)?|trip|holiday|vacation|"
     r"borrow(?:ed|ing)?|rent(?:ed|ing)\s+a|stay(?:s|ed|ing)?|kept|keep(?:s|ing)?|"

@@ -2,6 +2,12 @@
 first statements the rounds before left unread (docs/benchmarks.md, "2026-11-30,
 change reading round eight").
 
+First values said with a verb of their own are read: a subjectless decision in a note
+(the team's, or the thing it is for), "Decided to pin X to V", "Decided on 4 shards for
+the index", "NAME took over SLOT", "The dock opens at 06:30", "I get my X from NAME",
+"Dr. NAME at the surgery is my GP", the speaker's own card; and their new values when
+said in notes form.
+
 Round six's fold P closed 2 of its 14 look-alikes: a count added for an occasion
 ("added 4 extra runners ..., removed after") replaced the slot's value, and a capital
 common noun ("the tokens PR from Keanu") was taken for a new owner. The rule refuses
@@ -116,6 +122,36 @@ CHANGES = [
         "Nowadays I pay with a Revolut card.",
         ("user", "uses_payments", "Revolut card"),
     ),
+    (
+        "The loading dock opens at 06:30.",
+        ("loading dock", "opens_at", "06:30"),
+        "Loading dock now opens at 07:15.",
+        ("loading dock", "opens_at", "07:15"),
+    ),
+    (
+        "I get my vitamins from Holland Barrett.",
+        ("user", "vitamins", "Holland Barrett"),
+        "Vitamins come from Superdrug now.",
+        ("user", "vitamins", "Superdrug"),
+    ),
+    (
+        "Dr. Whitfield at the village surgery is my GP.",
+        ("user", "gp", "Dr. Whitfield"),
+        "My GP is Dr. Ansari now, Whitfield retired.",
+        ("user", "gp", "Dr Ansari"),
+    ),
+    (
+        "Decided on 4 shards for the search index.",
+        ("search index", "shards", "4"),
+        "Search index shards raised to 8.",
+        ("search index", "shards", "8"),
+    ),
+    (
+        "Our mail relay is Postfix.",
+        ("user", "mail_relay", "Postfix"),
+        "Mail relay switched again, it's on Haraka now.",
+        ("user", "mail_relay", "Haraka"),
+    ),
 ]
 
 
@@ -145,6 +181,10 @@ def test_a_first_value_said_with_its_own_verb_is_closed_by_the_change(
             "Aurelio took over the release notes this sprint.",
             [("user", "release_notes", "Aurelio")],
         ),
+        ("Decided on 6 partitions for the events topic.", [("events topic", "partitions", "6")]),
+        ("The night shift starts at 22:00.", [("night shift", "starts_at", "22:00")]),
+        ("I get my coffee beans from Origin.", [("user", "coffee_beans", "Origin")]),
+        ("Dr. Mensah at the sports clinic is my physio.", [("user", "physio", "Dr. Mensah")]),
         ("We decided to use Litestar?", []),
         ("Maybe went with Pulumi.", []),
     ],

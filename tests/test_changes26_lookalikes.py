@@ -147,6 +147,18 @@ CHANGES = [
         ("search index", "shards", "8"),
     ),
     (
+        "Ottilie became release manager in May.",
+        ("user", "release_manager", "Ottilie"),
+        "Release manager is Casimir since Ottilie moved teams.",
+        ("user", "release_manager", "Casimir"),
+    ),
+    (
+        "We signed up with Trello for the roadmap.",
+        ("roadmap", "uses_tracker", "Trello"),
+        "The roadmap is managed in Productboard now.",
+        ("roadmap", "uses_tracker", "Productboard"),
+    ),
+    (
         "Our mail relay is Postfix.",
         ("user", "mail_relay", "Postfix"),
         "Mail relay switched again, it's on Haraka now.",
@@ -185,6 +197,8 @@ def test_a_first_value_said_with_its_own_verb_is_closed_by_the_change(
         ("The night shift starts at 22:00.", [("night shift", "starts_at", "22:00")]),
         ("I get my coffee beans from Origin.", [("user", "coffee_beans", "Origin")]),
         ("Dr. Mensah at the sports clinic is my physio.", [("user", "physio", "Dr. Mensah")]),
+        ("Zainab joined as our support lead.", [("user", "support_lead", "Zainab")]),
+        ("Tom became a father.", []),
         ("We decided to use Litestar?", []),
         ("Maybe went with Pulumi.", []),
     ],

@@ -124,6 +124,14 @@ _PIN = re.compile(
     r"(?P<value>v?\d+(?:\.\d+)+)\s*$",
     re.IGNORECASE,
 )
+#: "Yusuf became team lead in March.", "Dagny joined as our product designer.": a person
+#: put in a role by a verb of their own (the role's last word one of ``_ROLE_HEADS``).
+_BECAME = re.compile(
+    rf"^(?P<value>{_NAME})\s+(?i:became|joined\s+as|started\s+as|was\s+made|"
+    r"was\s+appointed(?:\s+as)?|was\s+named|stepped\s+up\s+as)\s+"
+    rf"(?i:(?:(?:the|our|my|a|an)\s+)?(?:new\s+)?(?P<slot>{_SLOT}?)"
+    r"(?:\s+(?:in|on|last|this)\s+\w+(?:\s+\d{4})?)?)\s*$"
+)
 #: "Decided on 3 replicas for the API.": an amount chosen for a named owner, its slot the
 #: amount's own noun.
 _DECIDED_AMOUNT = re.compile(
@@ -244,6 +252,13 @@ def firsts(text: str) -> list[tuple[str, str, str, float]]:
     got = _GET_FROM.match(sentence)
     if got is not None:
         return [(SPEAKER, canonical_relation(got["slot"]), got["value"], CONFIDENCE)]
+    became = _BECAME.match(sentence)
+    if became is not None:
+        slot = became["slot"] or ""
+        relation = _slot_name(slot)
+        if relation is not None and slot.split()[-1].lower() in _ROLE_HEADS:
+            return [(SPEAKER, relation, became["value"].strip(), CONFIDENCE)]
+        return []
     took = _TOOK_OVER.match(sentence)
     if took is not None:
         slot = took["slot"] or ""
@@ -493,7 +508,9 @@ def _by_slot(text: str, relation: Relation, old: str) -> str | None:
         # "Batch window now opens at 23:30": the slot's own verb after "now"
         r"\bnow\s+[a-z]+\s+(?:at|on|to|in|from)\s+(?P<b>.+)",
         r"\b(?:is|are)\s+(?P<b>.+?)\s+(?:now|from\s+today|from\s+now\s+on|as\s+of\s+\w+)\b",
-        r"(?:\b(?:is|are|lives?|runs?|sits?|comes?)|['’]s)\s+(?:on|at|in|with|from)\s+(?P<b>.+?)\s+now\b",
+        # "it's on X now", "are tracked in X now", "come from X now"
+        r"(?:\b(?:is|are|lives?|runs?|sits?|comes?)|['’]s)\s+(?:[a-z]+ed\s+)?(?:on|at|in|with|from|by)\s+"
+        r"(?P<b>.+?)\s+now\b",
         r"\bnew\s+[\w\s-]{0,30}?:\s*(?P<b>.+)",
     )
     for said in _after(patterns, text):

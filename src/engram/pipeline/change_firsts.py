@@ -234,9 +234,9 @@ def firsts(text: str) -> list[tuple[str, str, str, float]]:
     decided = _DECIDED.match(sentence) or _PIN.match(sentence)
     if decided is not None:
         owner = (decided["owner"] or "").strip() or change_slots.TEAM
-        relation = "pin" if decided.re is _PIN else "uses"
+        chosen = "pin" if decided.re is _PIN else "uses"
         if _slot_name(owner) is not None or owner == change_slots.TEAM:
-            return [(owner, relation, decided["value"].strip(), CONFIDENCE)]
+            return [(owner, chosen, decided["value"].strip(), CONFIDENCE)]
         return []
     amount = _DECIDED_AMOUNT.match(sentence)
     if amount is not None and _slot_name(amount["owner"]) is not None:

@@ -2,8 +2,8 @@
 a changed value ("where should we ship her parcels now?"), asked of recall after the
 notes are told through ``mem.add`` in order (graph and linker on, no pipeline, the
 configured embedder), one namespace a customer: whether the new note is recall's first
-hit, whether it ranks above the old note, and whether the old note is among the hits. Run with the base's and the branch's
-source on ``PYTHONPATH``.
+hit, whether it ranks above the old note, and whether the old note is among the hits.
+Run with the base's and the branch's source on ``PYTHONPATH``.
 
     PYTHONPATH=src python scripts/changes26_now.py /tmp/dogfood15/data.py
 """
@@ -11,6 +11,7 @@ source on ``PYTHONPATH``.
 from __future__ import annotations
 
 import importlib.util
+import runpy
 import sys
 from pathlib import Path
 
@@ -26,19 +27,16 @@ CHANGED = _round7.CHANGED
 
 
 def main() -> None:
-    spec = importlib.util.spec_from_file_location("dogfood15_data", sys.argv[1])
-    assert spec is not None and spec.loader is not None
-    data = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(data)
+    data = runpy.run_path(sys.argv[1])  # USERS and QUESTIONS
     cfg = Config().with_overrides(pipeline={"enabled": False, "graph": True, "linker": True})
     first = ahead = old_shown = 0
     with Memory(":memory:", config=cfg) as mem:
         ids: dict[tuple[str, str], str] = {}
-        for user, notes in data.USERS.items():
+        for user, notes in data["USERS"].items():
             for key, text in notes:
                 ids[(user, key)] = mem.add(text, user_id=user).id
         for user, old, new in CHANGED:
-            question = next(q for q, keys in data.QUESTIONS[user] if new in keys)
+            question = next(q for q, keys in data["QUESTIONS"][user] if new in keys)
             ranked = [h.memory.id for h in mem.recall(question, user_id=user).hits]
             new_id, old_id = ids[(user, new)], ids[(user, old)]
             is_first = bool(ranked) and ranked[0] == new_id

@@ -21,23 +21,22 @@ HERE = Path(__file__).resolve().parent
 DATA = HERE.parent / "src" / "engram" / "data"
 HELD = DATA / "changes_heldout7.json"
 TUNE = HERE / "changes26_tune.json"
-# Round five's script shapes the stories and measures nearness: used as it is.
-_spec = importlib.util.spec_from_file_location(
-    "changes23_write_sets", HERE / "changes23_write_sets.py"
-)
-assert _spec is not None and _spec.loader is not None
-_round5 = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_round5)
-stories = _round5.stories
-near = _round5.near
-# Round six's script writes a set as every round's does: used as it is.
-_spec6 = importlib.util.spec_from_file_location(
-    "changes24_write_sets", HERE / "changes24_write_sets.py"
-)
-assert _spec6 is not None and _spec6.loader is not None
-_round6 = importlib.util.module_from_spec(_spec6)
-_spec6.loader.exec_module(_round6)
-_write = _round6._write
+
+
+def _script(name: str) -> Any:
+    """An earlier round's script in this directory, loaded as a module."""
+    spec = importlib.util.spec_from_file_location(name, HERE / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# Round five's script shapes the stories and measures nearness, round six's writes a set:
+# used as they are.
+stories = _script("changes23_write_sets").stories
+near = _script("changes23_write_sets").near
+_write = _script("changes24_write_sets")._write
 
 
 def _statements(path: Path) -> list[str]:

@@ -27,47 +27,23 @@ from engram import Memory
 from engram.pipeline import change_firsts, change_words
 from test_dogfood19_changes import _rows, _told
 
-#: (first statement, the relation it records, a look-alike that must close nothing).
+#: A first statement, the relation it records, and look-alikes that must close nothing.
+_SHARDS = ("Test shards: 4.", ("user", "test_shards", "4"))
+_SCRUM = ("Zofia is our scrum master.", ("user", "scrum_master", "Zofia"))
+_SDK = ("Payments SDK owner: Radomir.", ("user", "uses_payments", "Radomir"))
+_QUEUE = ("The ingest queue limit is 500.", ("user", "ingest_queue_limit", "500"))
 LOOKALIKES = [
-    # a count added on top for an occasion, undone after
-    (
-        "Test shards: 4.",
-        ("user", "test_shards", "4"),
-        "Bolted on 2 additional test shards for the hackathon, removed afterwards.",
-    ),
-    (
-        "Test shards: 4.",
-        ("user", "test_shards", "4"),
-        "Temporarily 7 test shards during the freeze.",
-    ),
+    # a count added on top for an occasion, undone after; a value said not to last
+    (*_SHARDS, "Bolted on 2 additional test shards for the hackathon, removed afterwards."),
+    (*_SHARDS, "Temporarily 7 test shards during the freeze."),
     # a stand-in until the holder is back
-    (
-        "Zofia is our scrum master.",
-        ("user", "scrum_master", "Zofia"),
-        "Leopold is standing in as scrum master until Zofia is back from Lisbon.",
-    ),
-    (
-        "Zofia is our scrum master.",
-        ("user", "scrum_master", "Zofia"),
-        "Zofia is off this sprint, Leopold is covering for her.",
-    ),
+    (*_SCRUM, "Leopold is standing in as scrum master until Zofia is back from Lisbon."),
+    (*_SCRUM, "Zofia is off this sprint, Leopold is covering for her."),
     # the old value's work, a work item written in capitals
-    (
-        "Payments SDK owner: Radomir.",
-        ("user", "uses_payments", "Radomir"),
-        "Elodie merged the retry RFC from Radomir.",
-    ),
-    (
-        "Payments SDK owner: Radomir.",
-        ("user", "uses_payments", "Radomir"),
-        "Elodie tidied up Radomir's Grafana board.",
-    ),
+    (*_SDK, "Elodie merged the retry RFC from Radomir."),
+    (*_SDK, "Elodie tidied up Radomir's Grafana board."),
     # a value for the time being
-    (
-        "The ingest queue limit is 500.",
-        ("user", "ingest_queue_limit", "500"),
-        "For the time being the ingest queue limit is 900 while the backfill runs.",
-    ),
+    (*_QUEUE, "For the time being the ingest queue limit is 900 while the backfill runs."),
 ]
 
 

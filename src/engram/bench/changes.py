@@ -33,7 +33,14 @@ facts, other attributes, repeats, plans, negations), two or three statements eac
   statement naming one slot value (a config value, a person in a role, a version, a
   vendor) and its new value said as chat (fold O) or as notes, changelogs and tickets
   (fold P: arrows, "raised to", "from X to Y"), 52 changes and 14 look-alikes each,
-  written before round six's reading: folds O and P.
+  written before round six's reading: folds O and P;
+- ``engram/data/changes_heldout7.json`` (session twenty-three, changes26): a personal
+  assistant's chat (fold Q: moves, jobs, partners, doctors, subscriptions, diets, a
+  card) and an engineering team's standup and incident notes (fold R: owners and
+  rotas, config values, versions, vendors, subjectless decisions), 40 changes and 16
+  look-alikes each (a cover, a one-off, a second value, a proposal not taken, a
+  question, someone else's value, a plan for later), written before round eight's
+  reading: folds Q and R.
 
 Each story is told to a fresh namespace of one in-memory ``Memory`` through
 ``mem.add`` (the inline linker and the closing plan on the write path, no model), a
@@ -77,6 +84,7 @@ SHIPPED = (
     "changes_heldout4.json",
     "changes_heldout5.json",
     "changes_heldout6.json",
+    "changes_heldout7.json",
 )
 #: When the first statement is told; each next one a month later.
 START = datetime(2025, 1, 6, 9, tzinfo=UTC)

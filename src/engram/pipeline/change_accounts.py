@@ -79,7 +79,9 @@ _FIRST_PLAN = re.compile(
 )
 #: "Customer pays by Visa card ending 1234", "Payment method is PayPal".
 _FIRST_PAYMENT = re.compile(
-    rf"^(?:{_HOLDER}(?:['’]s)?\s+)?(?:pays\s+(?:by|with|via)|payment\s+method\s+is)"
+    rf"^(?:{_HOLDER}(?:['’]s)?\s+)?(?:pays\s+(?:by|with|via)|payment\s+method\s+is|"
+    # the speaker's own card: "I pay for most things with American Express"
+    r"(?P<speaker>I|we)\s+pay(?:\s+for\s+(?:\w+\s+){0,2}?\w+)?\s+(?:by|with|via|using)(?:\s+my)?)"
     rf"\s+(?:(?:a|an|the)\s+)?{_PAYMENT_VALUE}",
     re.IGNORECASE,
 )
@@ -89,7 +91,7 @@ _FIRST_SEATS = re.compile(rf"^{_HOLDER}\s+has\s+(?P<value>\d+)\s+seats\b", re.IG
 #: A word of a change: a note with none of them changes no slot (read before the graph).
 _CUE = re.compile(
     r"\b(?:moved|relocated|new|updated|changed|switched|upgraded|downgraded|increased|"
-    r"decreased|reduced|raised|replaced|now|from)\b",
+    r"decreased|reduced|raised|replaced|now|from|nowadays|instead|these\s+days)\b",
     re.IGNORECASE,
 )
 #: Not a change of the holder's own slot: a question, a trial, a quote, a price asked,
@@ -129,6 +131,14 @@ _NEW_PAYMENT = re.compile(
     rf"{_PAYMENT_VALUE}",
     re.IGNORECASE,
 )
+#: The speaker's card said as the one used now: "I pay with a Monzo debit card now".
+_NEW_OWN_PAYMENT = re.compile(
+    r"(?i:\b(?:I|we)\s+(?:now\s+)?pay(?:\s+for\s+(?:\w+\s+){0,2}?\w+)?\s+(?:by|with|via|using)\s+"
+    r"(?:(?:my|a|an|the)\s+)?)"
+    # the value as written: a capitalised name ("a Monzo debit card" is Monzo)
+    rf"{_PAYMENT_VALUE}",
+)
+_HOLDS_NOW = re.compile(r"\b(?:now|these\s+days|nowadays|instead|from\s+now\s+on)\b", re.I)
 _NEW_SEATS = re.compile(
     r"\b(?:increased|decreased|reduced|raised|changed|cut|went)\b[^.;]*?\bseats\s+"
     r"(?:from\s+(?P<old>\d+)\s+)?to\s+(?P<value>\d+)\b|"
@@ -193,7 +203,7 @@ def _plan_name(value: str) -> str:
 
 
 #: A word of an account's slot: a note without one changes none.
-_ACCOUNT = re.compile(rf"\b(?:address|{_HEAD}s?|payment|pays|card|seats)\b", re.IGNORECASE)
+_ACCOUNT = re.compile(rf"\b(?:address|{_HEAD}s?|payment|pays?|card|seats)\b", re.IGNORECASE)
 
 
 def cued(text: str) -> bool:
@@ -231,6 +241,9 @@ def changes(text: str, held: Sequence[Relation]) -> list[AccountChange]:
         return _close(held, lambda r: _plan_of(r, head), value, old=match["old"])
     match = _NEW_PAYMENT.search(sentence)
     if match is not None:
+        return _close(held, _payment_of, match["value"])
+    match = _NEW_OWN_PAYMENT.search(sentence)
+    if match is not None and _HOLDS_NOW.search(sentence):
         return _close(held, _payment_of, match["value"])
     match = _NEW_SEATS.search(sentence)
     if match is not None:

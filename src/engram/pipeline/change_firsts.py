@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 from engram.pipeline import change_slots, vocabulary
 from engram.pipeline.change_signals import ADDITION_WORDS, HEDGE
+from engram.pipeline.change_words import NOT_LASTING
 from engram.pipeline.patterns import word_set
 from engram.store.protocols.graph import Relation, canonical_name, canonical_relation
 
@@ -72,12 +73,12 @@ _VALUE_RE = re.compile(rf"^(?:{_VALUE})$")
 # A slot: one to four words, lower case or identifiers ("max_connections", "TTL", "API"),
 # no verb of the sentence inside.
 _SLOT = r"[A-Za-z][\w.-]*(?:\s+[A-Za-z][\w.-]*){0,3}"
-_OWNER = r"(?:the\s+)?(?P<owner>[\w.-]+(?:\s+[\w.-]+){0,2})"
+_OWNER = r"(?:(?:the|my|our)\s+)?(?P<owner>[\w.-]+(?:\s+[\w.-]+){0,2})"
 
 #: "The gateway timeout is 60s." / "max_connections is 100 on the primary." / "Our CDN
 #: is Fastly." / "The release manager for 4.2 is Wen."
 _IS = re.compile(
-    rf"^(?:(?:the|our|my)\s+)?(?P<slot>{_SLOT}?)(?:\s+(?:for|of|on|in)\s+{_OWNER})?"
+    rf"^(?:(?:the|our|my)\s+)?(?:(?:new|current)\s+)?(?P<slot>{_SLOT}?)(?:\s+(?:for|of|on|in)\s+{_OWNER})?"
     rf"\s+(?:is|=)\s+(?:set\s+to\s+|at\s+)?(?P<value>{_VALUE})"
     rf"(?:\s+(?:on|for)\s+(?:the\s+)?(?P<on>[\w.-]+(?:\s+[\w.-]+)?))?\s*$",
     re.IGNORECASE,
@@ -91,7 +92,7 @@ _NOTE = re.compile(
 #: "Rafa is the scrum master." / "Priya is on call this week." / "Kwame is the point of
 #: contact for the Orion account."
 _ROLE = re.compile(
-    rf"^(?P<value>{_NAME})\s+is\s+(?:(?:the|our|my)\s+(?P<slot>{_SLOT}?)|(?P<oncall>on[\s-]call))"
+    rf"^(?P<value>{_NAME})(?:\s+(?:at|from)\s+the\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)?\s+is\s+(?:(?:the|our|my)\s+(?P<slot>{_SLOT}?)|(?P<oncall>on[\s-]call))"
     rf"(?:\s+(?:for|of)\s+{_OWNER})?(?:\s+this\s+(?:week|month|sprint|rotation))?\s*$"
 )
 #: "We run Postgres 14." / "The staging cluster runs Kubernetes 1.27." / "The frontend
@@ -107,10 +108,63 @@ _BY = re.compile(
     rf"^(?:(?:the|our|my)\s+)?(?P<owner>{_SLOT}?)\s+is\s+(?P<verb>\w+ed)\s+by\s+(?P<value>{_NAME})\s*$",
     re.IGNORECASE,
 )
+#: A decision in a note, its subject dropped as notes drop it ("Decided to use Celery for
+#: background jobs.", "Chose Zod for request validation.", "Went with Render."): the
+#: team's choice (``offline_notes.TEAM``, as the extractor reads a dropped subject in a
+#: note), or the thing it is for when the note says so.
+_DECIDED = re.compile(
+    r"^(?i:(?:we\s+)?(?:decided\s+(?:to\s+(?:use|go\s+with|adopt)|on)|chose|picked|went\s+with|"
+    r"settled\s+on|opted\s+for|agreed\s+(?:to\s+use|on)|standardi[sz]ed\s+on|"
+    r"signed\s+up\s+(?:with|for)))"
+    rf"\s+(?P<value>{_NAME})(?i:\s+for\s+(?:the\s+|our\s+)?(?P<owner>{_SLOT}))?\s*$"
+)
+#: "Decided to pin pandas to 2.1.": a dependency's pinned version, its slot ``pin``.
+_PIN = re.compile(
+    r"^(?:decided\s+to\s+|agreed\s+to\s+)?pin(?:ned)?\s+(?P<owner>[\w.-]+)\s+(?:to|at)\s+"
+    r"(?P<value>v?\d+(?:\.\d+)+)\s*$",
+    re.IGNORECASE,
+)
+#: "Yusuf became team lead in March.", "Dagny joined as our product designer.": a person
+#: put in a role by a verb of their own (the role's last word one of ``_ROLE_HEADS``).
+_BECAME = re.compile(
+    rf"^(?P<value>{_NAME})\s+(?i:became|joined\s+as|started\s+as|was\s+made|"
+    r"was\s+appointed(?:\s+as)?|was\s+named|stepped\s+up\s+as)\s+"
+    rf"(?i:(?:(?:the|our|my|a|an)\s+)?(?:new\s+)?(?P<slot>{_SLOT}?)"
+    r"(?:\s+(?:in|on|last|this)\s+\w+(?:\s+\d{4})?)?)\s*$"
+)
+#: "Decided on 3 replicas for the API.": an amount chosen for a named owner, its slot the
+#: amount's own noun.
+_DECIDED_AMOUNT = re.compile(
+    r"^(?:we\s+)?(?:decided\s+on|agreed\s+on|settled\s+on|went\s+with|chose)\s+"
+    r"(?P<value>\d+)\s+(?P<slot>[a-z][\w-]*)\s+(?:for|on)\s+(?:the\s+|our\s+)?(?P<owner>[\w.-]+(?:\s+[\w.-]+)?)\s*$",
+    re.IGNORECASE,
+)
+#: "The batch window opens at 22:00.", "Office hours start at 9am.": a time something
+#: keeps, its slot the verb ("opens_at").
+_AT_TIME = re.compile(
+    r"^(?:(?:the|our|my)\s+)?(?P<owner>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+"
+    r"(?P<verb>opens|closes|starts|begins|ends|runs|kicks\s+off)\s+at\s+"
+    r"(?P<value>\d{1,2}(?::\d{2})?\s?(?:am|pm)|\d{1,2}:\d{2})\s*$",
+    re.IGNORECASE,
+)
+#: "I get my contact lenses from Lenstore.": where the speaker gets a thing, its slot the thing.
+_GET_FROM = re.compile(
+    r"^(?i:I\s+(?:get|buy|order)\s+(?:my|our)\s+)(?P<slot>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
+    rf"(?i:\s+from\s+)(?P<value>{_NAME})\s*$"
+)
+#: "Priya took over on-call.", "Dev took over the school run this term.": a person put in
+#: a slot by a verb of their own.
+_TOOK_OVER = re.compile(
+    rf"^(?P<value>{_NAME})\s+(?i:took\s+over|has\s+taken\s+over|picked\s+up)\s+"
+    rf"(?i:(?:the\s+)?(?P<slot>{_SLOT}?)(?:\s+(?:for|of)\s+{_OWNER})?"
+    r"(?:\s+this\s+(?:week|month|term|sprint|quarter|rotation))?)\s*$"
+)
 #: Roles a person fills (a name after "is the" is one of these, not an attribute).
 _ROLE_HEADS = word_set("""
     master manager lead owner admin contact designer officer maintainer engineer coach
     captain chair head director champion steward triager buddy mentor
+    doctor gp dentist therapist counsellor physio physiotherapist optician accountant
+    trainer landlord tutor solicitor lawyer vet hairdresser cleaner childminder nanny
     """)
 #: Words a slot is never made of: a verb or pronoun makes the phrase a clause.
 _NOT_SLOT = word_set("""
@@ -150,6 +204,10 @@ _OTHER_OWNER = re.compile(
 )
 
 
+#: A title's dot ("Dr. Adeyemi") ends no sentence.
+_TITLE_DOT = re.compile(r"(?<=\b(?:Dr|Mr|Ms|St))\.|(?<=\bMrs)\.|(?<=\bProf)\.")
+
+
 def _words(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text.replace("_", " "))]
 
@@ -168,10 +226,46 @@ def firsts(text: str) -> list[tuple[str, str, str, float]]:
     if (
         not sentence
         or len(sentence.split()) > MAX_WORDS
-        or re.search(r"[.;!?]\s", sentence)
+        or re.search(r"[.;!?]\s", _TITLE_DOT.sub("", sentence))
         or HEDGE.search(sentence)
         or _NOT_STATED.search(sentence)
     ):
+        return []
+    decided = _DECIDED.match(sentence) or _PIN.match(sentence)
+    if decided is not None:
+        owner = (decided["owner"] or "").strip() or change_slots.TEAM
+        chosen = "pin" if decided.re is _PIN else "uses"
+        if _slot_name(owner) is not None or owner == change_slots.TEAM:
+            return [(owner, chosen, decided["value"].strip(), CONFIDENCE)]
+        return []
+    amount = _DECIDED_AMOUNT.match(sentence)
+    if amount is not None and _slot_name(amount["owner"]) is not None:
+        return [(amount["owner"], amount["slot"].lower(), amount["value"], CONFIDENCE)]
+    timed = _AT_TIME.match(sentence)
+    if (
+        timed is not None
+        and _slot_name(timed["owner"]) is not None
+        and "now" not in timed["owner"].lower().split()
+    ):
+        verb = timed["verb"].lower().replace("kicks off", "starts")
+        return [(timed["owner"], f"{verb}_at", timed["value"], CONFIDENCE)]
+    got = _GET_FROM.match(sentence)
+    if got is not None:
+        return [(SPEAKER, canonical_relation(got["slot"]), got["value"], CONFIDENCE)]
+    became = _BECAME.match(sentence)
+    if became is not None:
+        slot = became["slot"] or ""
+        relation = _slot_name(slot)
+        if relation is not None and slot.split()[-1].lower() in _ROLE_HEADS:
+            return [(SPEAKER, relation, became["value"].strip(), CONFIDENCE)]
+        return []
+    took = _TOOK_OVER.match(sentence)
+    if took is not None:
+        slot = took["slot"] or ""
+        relation = _slot_name(slot.replace("-", " "))
+        owner = (took["owner"] or "").strip() or SPEAKER
+        if relation is not None and not took["value"].lower().startswith(("we ", "i ")):
+            return [(owner, relation, took["value"].strip(), CONFIDENCE)]
         return []
     for verb_pattern in (_RUNS, _BY):
         match = verb_pattern.match(sentence)
@@ -222,6 +316,8 @@ def cued(text: str) -> bool:
     word of a change, no hedge, question, plan or "also" (so the graph is read only
     then)."""
     if len(text.split()) > 30 or not _CUE.search(text):
+        return False
+    if NOT_LASTING.search(text):  # a cover, an increment, a one-off: the slot holds
         return False
     return not (HEDGE.search(text) or _NOT_STATED.search(text) or ADDITION_WORDS.search(text))
 
@@ -409,8 +505,12 @@ def _by_slot(text: str, relation: Relation, old: str) -> str | None:
         rf"\b{_SET}\s+(?:[\w.-]+\s+){{0,5}}?(?:to|at)\s+(?P<b>.+)",
         r"\b(?:is|are|['’]s)\s+now\s+(?P<b>.+)",
         r"\bnow\s+(?:is\s+|at\s+|on\s+)?(?P<b>.+)",
+        # "Batch window now opens at 23:30": the slot's own verb after "now"
+        r"\bnow\s+[a-z]+\s+(?:at|on|to|in|from)\s+(?P<b>.+)",
         r"\b(?:is|are)\s+(?P<b>.+?)\s+(?:now|from\s+today|from\s+now\s+on|as\s+of\s+\w+)\b",
-        r"\b(?:is|are|lives?|runs?|sits?)\s+(?:on|at|in|with)\s+(?P<b>.+?)\s+now\b",
+        # "it's on X now", "are tracked in X now", "come from X now"
+        r"(?:\b(?:is|are|lives?|runs?|sits?|comes?)|['’]s)\s+(?:[a-z]+ed\s+)?(?:on|at|in|with|from|by)\s+"
+        r"(?P<b>.+?)\s+now\b",
         r"\bnew\s+[\w\s-]{0,30}?:\s*(?P<b>.+)",
     )
     for said in _after(patterns, text):

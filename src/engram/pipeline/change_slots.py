@@ -39,6 +39,7 @@ from typing import Protocol
 
 from engram.pipeline import change_kinds, vocabulary
 from engram.pipeline.change_signals import ADDITION_WORDS, HEDGE
+from engram.pipeline.change_words import NOT_LASTING
 from engram.pipeline.patterns import COMMON_OPENERS, NOT_NAMES, proper_names, word_set
 from engram.store.protocols.graph import Entity, Relation, canonical_name
 from engram.text import STOPWORDS
@@ -88,7 +89,9 @@ class Replacement:
 # moving to Bristol").
 _NOT_STATED = re.compile(
     r"\?|['’]d\b|"
-    r"\b(?:probably|plan(?:s|ned|ning)?|thinking|hop(?:e|es|ed|ing)|trial|still|again|"
+    r"\b(?:probably|plan(?:s|ned|ning)?|thinking|hop(?:e|es|ed|ing)|trial|still|"
+    # "again" says a value came back, unless a change verb says it changed once more
+    r"(?<!switched\s)(?<!changed\s)(?<!moved\s)again|"
     r"instead\s+of\s+\w+ing|wish|suppose|imagine|"
     r"grew\s+up|back\s+in|ago|once|visit(?:ed|ing)?|trip|holiday|vacation|"
     r"borrow(?:ed|ing)?|rent(?:ed|ing)\s+a|stay(?:s|ed|ing)?|kept|keep(?:s|ing)?|"
@@ -155,6 +158,8 @@ def replacements(
     if not words or len(words) > MAX_WORDS:
         return []
     if HEDGE.search(text) or _NOT_STATED.search(text) or ADDITION_WORDS.search(text):
+        return []
+    if NOT_LASTING.search(text):  # a cover, an increment, a one-off: the slot holds
         return []
     if (_ONE_OFF.search(text) or _PAST_STATE.search(text)) and not _HOLDS_NOW.search(text):
         return []
@@ -312,12 +317,60 @@ def _new_value(
         # a value of another category is another slot ("Redis" is no cloud)
         and vocabulary.member_category(v) in (None, kind)
     ]
+    # Nor is a common noun written in capitals ("the tokens PR from Keanu") or a thing
+    # the old value owns ("Keanu's Figma file"): the old value still acts in the memory.
+    fresh = [v for v in fresh if v not in _CAPITAL_NOUNS and not _owned_by(text, held.target, v)]
     if len(fresh) != 1:
         return None
     # A value of the slot's own category says the slot by itself ("React" for
     # ``uses_framework``).
     member = kind is not None and vocabulary.member_category(fresh[0]) == kind
     return fresh[0] if by_old or by_slot or member else None
+
+
+#: Common nouns work notes write in capitals (engram's choice, changes26): a pull or
+#: merge request, a design or decision record, a change list, status words. They name
+#: no one and nothing a slot holds; matched as written, so "Mr" stays a title.
+_CAPITAL_NOUNS = frozenset(
+    [
+        "PR",
+        "PRs",
+        "MR",
+        "MRs",
+        "RFC",
+        "RFCs",
+        "ADR",
+        "ADRs",
+        "CL",
+        "CLs",
+        "ETA",
+        "FYI",
+        "TODO",
+        "TODOs",
+        "ASAP",
+        "OOO",
+        "EOD",
+        "EOW",
+        "WIP",
+        "LGTM",
+    ]
+)
+#: Words between an owner's "'s" and a value that make the value the owner's successor,
+#: not the owner's thing ("Keanu's replacement Ilse").
+_SUCCESSOR = word_set("replacement successor stand-in cover new")
+
+
+def _owned_by(text: str, old: str, value: str) -> bool:
+    """Whether the memory says ``value`` as the old value's own thing: "Keanu's indexing
+    Figma file" (up to three words between)."""
+    owner = re.escape(old.split()[-1]) if old.split() else ""
+    if not owner:
+        return False
+    if re.match(rf"{owner}['’]s\b", value):  # the name reader's "Keanu's Figma"
+        return True
+    pattern = rf"\b{owner}['’]s\s+((?:[\w-]+\s+){{0,3}}){re.escape(value)}\b"
+    match = re.search(pattern, text)
+    return match is not None and not (set(match.group(1).lower().split()) & _SUCCESSOR)
 
 
 def _named_slot(slot: Sequence[str], relation: str) -> set[str]:

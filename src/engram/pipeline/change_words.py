@@ -55,6 +55,25 @@ ADDITION_WORDS = re.compile(
     r"part[-\s]time|on\s+the\s+side|in\s+parallel|next\s+to)\b",
     re.IGNORECASE,
 )
+#: A value said not to last or not to be the slot's new one (engram's choice, from the
+#: kinds of look-alike plain English has, changes26): a stand-in or cover ("X is filling
+#: in until Y is back", "covering while she is away", "in the meantime", "for the time
+#: being", "temporarily", "interim"), someone alongside ("shadowing", "pairing with"), a
+#: count added on top ("4 extra runners", "3 additional agents", "2 more replicas": the
+#: increment, not the new value), a one-off ("one-off", "just this once") and a value
+#: undone after ("removed afterwards", "torn down after", "back to 6 tomorrow").
+NOT_LASTING = re.compile(
+    r"\b(?:temporar(?:y|ily)|for\s+now|for\s+the\s+time\s+being|in\s+the\s+meantime|"
+    r"meanwhile|interim|stop-?gap|fill(?:s|ed|ing)?\s+in|stand(?:s|ing)?[-\s]in|stood\s+in|"
+    r"covering|cover(?:s|ed)?\s+for|"
+    r"until\s+(?:\w+\s+){1,2}(?:is|are|gets?|comes?)\s+back|until\s+\w+\s+returns?|"
+    r"while\s+(?:\w+\s+){1,2}(?:is|are|was|were)\s+(?:away|off|out|on\s+\w*\s*leave|on\s+holiday)|"
+    r"shadow(?:s|ed|ing)?|pair(?:s|ed|ing)\s+with|"
+    r"\d+\s+(?:extra|additional|more)|one[-\s]off|one[-\s]time|just\s+(?:this\s+)?once|"
+    r"(?:removed|torn\s+down|taken\s+down|undone|dropped)\s+(?:again\s+)?(?:after(?:wards)?|later)|"
+    r"back\s+to\s+(?:\S+\s+){1,3}?(?:tomorrow|after(?:wards)?|later))\b",
+    re.IGNORECASE,
+)
 FIRST_PERSON = frozenset({"i", "we", "me", "us", "my", "our", "myself"})
 _EMPHATIC = frozenset({"do", "does", "did"})
 NP = r"(?:(?:the|our|my|his|her|their|its|a|an|this|that)\s+)?[\w'.#+-]+(?:\s+[\w'.#+-]+){0,3}?"

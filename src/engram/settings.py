@@ -512,6 +512,11 @@ class RecallConfig:
     chunk_weight: float = field(default=1.0, metadata=_range(0.0, 1.0))
     """How much of the best chunk's gain over the memory's own cosine counts: 1 is the
     max over all its vectors, 0 ignores chunks."""
+    condition_weight: float = field(default=1.0, metadata=_range(0.0, 1.0))
+    """A standing instruction that names its condition ("Always ... when I ask about X")
+    also gets a vector for X, written at add time (``engram reindex`` writes older ones),
+    and the dense leg scores it by ``own + w × max(0, condition − own)`` with this ``w``;
+    0 writes and reads none (recall/conditions.py; docs/benchmarks.md, "C1")."""
     ann_min_vectors: int = field(default=20_000, metadata=_range(1, 1_000_000_000))
     """SQLite: a namespace with at least this many vectors is searched by an HNSW graph
     (usearch, a core dependency), built in the background when first needed and then

@@ -30,6 +30,7 @@ from engram.recall import (
     abstain,
     anchors,
     completion,
+    conditions,
     context,
     coverage,
     dampening,
@@ -89,6 +90,7 @@ class Retriever:
         hints: HintStore | None = None,
         graph: GraphStore | None = None,
         chunks: ChunkVectorStore | None = None,
+        conditioned: conditions.Holders | None = None,
         calibration: abstain.Calibration = abstain.CALIBRATION,
         standings: Standings | None = None,
         stale: StaleReader | None = None,
@@ -112,6 +114,8 @@ class Retriever:
         self.hints = hints
         self.graph = graph  # seed 004's graph boost (G4), when recall.graph_boost
         self.chunks = chunks  # issue 13: chunk vectors of long memories
+        # issue 24: which namespaces hold standing instructions' condition vectors
+        self.conditioned = conditioned or conditions.Holders()
         self.stale = stale  # issue 28: which memories stated a fact since closed
         # FEATURES S4: text that heads every context (``mem.org``'s core policies).
         self.preamble: Callable[[], str] | None = None
@@ -131,10 +135,18 @@ class Retriever:
 
     def _dense(self, cfg: RecallConfig, index: VectorSearch) -> VectorSearch | PooledDense:
         """The dense leg: the memories' own vectors, pooled with their chunk vectors
-        when ``recall.chunk_pooling`` (issue 13, long memories)."""
-        if cfg.chunk_pooling and self.chunks is not None:
-            return PooledDense(index, self.chunks, cfg)
-        return index
+        when ``recall.chunk_pooling`` (issue 13, long memories), and standing instructions'
+        with their conditions' when ``recall.condition_weight`` (issue 24)."""
+        dense: VectorSearch | PooledDense = index
+        if self.chunks is None:
+            return dense
+        if cfg.chunk_pooling:
+            dense = PooledDense(dense, self.chunks, cfg.chunk_weight)
+        if cfg.condition_weight > 0:  # issue 24: standing instructions' conditions
+            dense = conditions.ConditionDense(
+                dense, self.chunks, cfg.condition_weight, self.conditioned
+            )
+        return dense
 
     def _keyword_search(
         self, namespace: str, match: str, limit: int, search: Callable[..., Any] | None = None

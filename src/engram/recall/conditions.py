@@ -224,3 +224,19 @@ class ConditionDense(PooledDense):
         if self.holders.known_empty(namespace):
             return self.index.scores(namespace, query, ids)
         return super().scores(namespace, query, ids)
+
+
+def dense_leg(
+    index: VectorSearch, chunks: ChunkVectorStore | None, cfg: RecallConfig, holders: Holders
+) -> VectorSearch | PooledDense:
+    """The dense leg: the memories' own vectors, pooled with long memories' chunk vectors
+    when ``recall.chunk_pooling`` (issue 13), and with standing instructions' conditions
+    when ``recall.condition_weight`` (issue 24)."""
+    dense: VectorSearch | PooledDense = index
+    if chunks is None:
+        return dense
+    if cfg.chunk_pooling:
+        dense = PooledDense(dense, chunks, cfg.chunk_weight)
+    if cfg.condition_weight > 0:
+        dense = ConditionDense(dense, chunks, cfg.condition_weight, holders)
+    return dense

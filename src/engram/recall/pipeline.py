@@ -134,19 +134,8 @@ class Retriever:
         self._workers.close()
 
     def _dense(self, cfg: RecallConfig, index: VectorSearch) -> VectorSearch | PooledDense:
-        """The dense leg: the memories' own vectors, pooled with their chunk vectors
-        when ``recall.chunk_pooling`` (issue 13, long memories), and standing instructions'
-        with their conditions' when ``recall.condition_weight`` (issue 24)."""
-        dense: VectorSearch | PooledDense = index
-        if self.chunks is None:
-            return dense
-        if cfg.chunk_pooling:
-            dense = PooledDense(dense, self.chunks, cfg.chunk_weight)
-        if cfg.condition_weight > 0:  # issue 24: standing instructions' conditions
-            dense = conditions.ConditionDense(
-                dense, self.chunks, cfg.condition_weight, self.conditioned
-            )
-        return dense
+        """The dense leg, with extra vectors pooled in (``conditions.dense_leg``)."""
+        return conditions.dense_leg(index, self.chunks, cfg, self.conditioned)
 
     def _keyword_search(
         self, namespace: str, match: str, limit: int, search: Callable[..., Any] | None = None

@@ -44,7 +44,7 @@ def main(store: str, which: str) -> None:
             order = ("off", "on") if n % 2 else ("on", "off")
             for name in order:
                 start = time.perf_counter()
-                dense = retriever._dense(settings[name], core.index)
+                dense = retriever._dense(settings[name], ns)
                 dense.search(ns, vector, cfg.dense_top_n)
                 dense.scores(ns, vector, ids)
                 times[name].append((time.perf_counter() - start) * 1e6)

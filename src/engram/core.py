@@ -30,7 +30,7 @@ from engram.ids import no_memory
 from engram.llm import LlmProvider, create_provider
 from engram.recall import calibrations
 from engram.recall.chunks import store_chunks
-from engram.recall.conditions import Holders, store_conditions
+from engram.recall.conditions import store_conditions
 from engram.recall.format import untrusted
 from engram.recall.pipeline import Retriever
 from engram.recall.standing import Standings
@@ -146,7 +146,6 @@ class Core:
             hints=store.hints,
             graph=store.graph,
             chunks=store.chunks,  # issue 13: chunk vectors of long memories
-            conditioned=Holders(),  # issue 24: which namespaces hold instructions' conditions
             # seed 004's hub dampening reads the linker's entity mention counts.
             entity_mentions=store.graph_counts.hub_mentions,
             stale=store.graph_counts.stale_memories,  # issue 28: facts since closed

@@ -28,14 +28,16 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future
 from functools import lru_cache
 
 import numpy as np
 
 from engram.config import RecallConfig
 from engram.embed.base import Embedder
-from engram.recall.chunks import PooledDense, Vector
+from engram.errors import EngramError
+from engram.recall.chunks import PooledDense
 from engram.recall.directives import is_directive
 from engram.records import MemoryRecord
 from engram.store.protocols.chunks import ChunkVectorStore, MemoryChunks
@@ -50,9 +52,9 @@ SUFFIX = "#condition"
 #: The longest condition kept, in characters: a clause, not a paragraph.
 MAX_CHARS = 160
 
-#: Seconds a namespace read to hold no condition vector is believed to hold none: the
-#: longest an instruction another process wrote into such a namespace goes unread by
-#: its condition (this process's own writes count at once).
+#: Seconds between two checks of whether a namespace holds condition vectors: about the
+#: longest an instruction another process wrote into a namespace without any goes
+#: unread by its condition (this process's own writes count at once).
 REFRESH = 5.0
 
 _WHO = r"(?:i|we|you|someone|anyone|the user)"
@@ -163,80 +165,105 @@ _OPENERS: Sequence[str] = ("always", "never", "from now on", "going forward")
 
 
 class Holders:
-    """Which namespaces hold condition vectors, as last read: a namespace read to hold
-    none is not asked again for ``REFRESH`` seconds, so an ordinary namespace (no
-    standing instruction) costs recall no read of the chunk table, which on PostgreSQL
-    is a round trip per dense search and per completion of its scores."""
+    """Which namespaces hold condition vectors, so that recall reads them only where there
+    are some: a namespace without standing instructions keeps the plain dense leg (on
+    PostgreSQL its reads ride along the dense search's round trip: ``FactsAlong``).
+    Checked at a namespace's first recall (one read), then again off recall's wait
+    (``submit``: recall's worker threads) at most once per ``refresh`` seconds; this
+    process's own writes count at once (``added``)."""
 
-    def __init__(self, refresh: float = REFRESH) -> None:
-        self.refresh = refresh
-        self._empty: dict[str, float] = {}
-        """namespace -> ``time.monotonic()`` when it was read to hold none."""
+    def __init__(
+        self,
+        chunks: ChunkVectorStore | None,
+        embedder: Embedder | None,
+        submit: Callable[[Callable[[str], None], str], Future[None]],
+        refresh: float = REFRESH,
+    ) -> None:
+        self.chunks, self.embedder, self.refresh = chunks, embedder, refresh
+        self._submit = submit
+        self._state: dict[str, tuple[bool, float]] = {}
+        """namespace -> (holds conditions, ``time.monotonic()`` of the check)."""
+        self._pending: dict[str, Future[None]] = {}
         self._lock = threading.Lock()
 
-    def known_empty(self, namespace: str) -> bool:
-        """True when ``namespace`` was read to hold no condition less than ``refresh``
-        seconds ago and this process wrote none into it since."""
+    def holds(self, namespace: str) -> bool:
+        """Whether ``namespace`` held condition vectors at its last check (made now when
+        there was none; started in the background when it is older than ``refresh``)."""
         with self._lock:
-            at = self._empty.get(namespace)
-        return at is not None and time.monotonic() - at < self.refresh
-
-    def saw(self, namespace: str, holds: bool) -> None:
-        """What a search of ``namespace``'s conditions found."""
-        with self._lock:
-            if holds:
-                self._empty.pop(namespace, None)
-            else:
-                self._empty[namespace] = time.monotonic()
+            found = self._state.get(namespace)
+        if found is None and self.chunks is not None and self.embedder is not None:
+            self._check(namespace)  # the first time: on this recall, so it ranks as later ones
+            with self._lock:
+                found = self._state.get(namespace)
+        elif found is not None and time.monotonic() - found[1] >= self.refresh:
+            self._schedule(namespace)
+        return found is not None and found[0]
 
     def added(self, namespaces: Iterable[str]) -> None:
         """This process wrote conditions into ``namespaces``."""
         with self._lock:
             for namespace in namespaces:
-                self._empty.pop(namespace, None)
+                self._state[namespace] = (True, time.monotonic())
 
+    def wait(self) -> None:
+        """Until no check is running (tests, benchmarks)."""
+        while True:
+            with self._lock:
+                pending = list(self._pending.values())
+            if not pending:
+                return
+            for future in pending:
+                future.result()
 
-class ConditionDense(PooledDense):
-    """The dense leg with standing instructions' conditions pooled in (``PooledDense``
-    over the condition vectors), reading none for a namespace ``holders`` knows to
-    hold none."""
+    def _schedule(self, namespace: str) -> None:
+        if self.chunks is None or self.embedder is None:
+            return
+        with self._lock:
+            if namespace in self._pending:
+                return
+            try:
+                future = self._submit(self._check, namespace)
+            except EngramError:  # closing: recall reads none
+                return
+            self._pending[namespace] = future
+        future.add_done_callback(lambda _: self._done(namespace))
 
-    def __init__(
-        self,
-        index: VectorSearch | PooledDense,
-        chunks: ChunkVectorStore,
-        weight: float,
-        holders: Holders,
-    ) -> None:
-        super().__init__(index, chunks, weight, SUFFIX)
-        self.holders = holders
+    def _done(self, namespace: str) -> None:
+        with self._lock:
+            self._pending.pop(namespace, None)
 
-    def search(self, namespace: str, query: Vector, k: int) -> list[tuple[str, float]]:
-        if self.holders.known_empty(namespace):
-            return self.index.search(namespace, query, k)
-        found = self.chunks.search(namespace, self.chunk_model, query, k)
-        self.holders.saw(namespace, bool(found))
-        if not found:
-            return self.index.search(namespace, query, k)
-        return self.merged(namespace, query, k, found)
-
-    def scores(self, namespace: str, query: Vector, ids: Sequence[str]) -> dict[str, float]:
-        if self.holders.known_empty(namespace):
-            return self.index.scores(namespace, query, ids)
-        return super().scores(namespace, query, ids)
+    def _check(self, namespace: str) -> None:
+        assert self.chunks is not None and self.embedder is not None
+        # Any unit vector finds a row when there is one.
+        probe = np.zeros(int(self.embedder.dimension), dtype=np.float32)
+        probe[0] = 1.0
+        started = time.monotonic()
+        try:
+            found = self.chunks.search(namespace, condition_model(self.embedder.name), probe, 1)
+        except EngramError as exc:  # a closed or failing store: recall reads none
+            log.debug("conditions of %r not checked: %s", namespace, exc)
+            return
+        with self._lock:
+            if self._state.get(namespace, (False, started))[1] <= started:  # none added since
+                self._state[namespace] = (bool(found), time.monotonic())
 
 
 def dense_leg(
-    index: VectorSearch, chunks: ChunkVectorStore | None, cfg: RecallConfig, holders: Holders
+    index: VectorSearch,
+    chunks: ChunkVectorStore | None,
+    cfg: RecallConfig,
+    holders: Holders,
+    namespace: str,
 ) -> VectorSearch | PooledDense:
-    """The dense leg: the memories' own vectors, pooled with long memories' chunk vectors
-    when ``recall.chunk_pooling`` (issue 13), and with standing instructions' conditions
-    when ``recall.condition_weight`` (issue 24)."""
+    """The dense leg of ``namespace``: the memories' own vectors, pooled with long
+    memories' chunk vectors when ``recall.chunk_pooling`` (issue 13), and with standing
+    instructions' conditions when ``recall.condition_weight`` and the namespace holds
+    some (issue 24)."""
     dense: VectorSearch | PooledDense = index
     if chunks is None:
         return dense
     if cfg.chunk_pooling:
         dense = PooledDense(dense, chunks, cfg.chunk_weight)
-    if cfg.condition_weight > 0:
-        dense = ConditionDense(dense, chunks, cfg.condition_weight, holders)
+    if cfg.condition_weight > 0 and holders.holds(namespace):
+        dense = PooledDense(dense, chunks, cfg.condition_weight, SUFFIX)
     return dense

@@ -90,7 +90,6 @@ class Retriever:
         hints: HintStore | None = None,
         graph: GraphStore | None = None,
         chunks: ChunkVectorStore | None = None,
-        conditioned: conditions.Holders | None = None,
         calibration: abstain.Calibration = abstain.CALIBRATION,
         standings: Standings | None = None,
         stale: StaleReader | None = None,
@@ -105,6 +104,7 @@ class Retriever:
         # Three workers: the keyword leg, the hint index's search and one read that
         # overlaps the main thread's (``overlap_reads``), so none waits for another.
         self._workers = workers.Workers(3, "engram-recall")
+        self.conditioned = conditions.Holders(chunks, embedder, self._workers.submit)  # issue 24
         # ``llm`` makes the provider for recall.rerank = "llm" on first use (e.g.
         # ``Core.llm``); ``entity_mentions`` is the entity graph's seam for hub
         # dampening (a no-op without it).
@@ -114,8 +114,6 @@ class Retriever:
         self.hints = hints
         self.graph = graph  # seed 004's graph boost (G4), when recall.graph_boost
         self.chunks = chunks  # issue 13: chunk vectors of long memories
-        # issue 24: which namespaces hold standing instructions' condition vectors
-        self.conditioned = conditioned or conditions.Holders()
         self.stale = stale  # issue 28: which memories stated a fact since closed
         # FEATURES S4: text that heads every context (``mem.org``'s core policies).
         self.preamble: Callable[[], str] | None = None
@@ -133,9 +131,10 @@ class Retriever:
         self.shared.close()
         self._workers.close()
 
-    def _dense(self, cfg: RecallConfig, index: VectorSearch) -> VectorSearch | PooledDense:
+    def _dense(self, cfg: RecallConfig, namespace: str) -> VectorSearch | PooledDense:
         """The dense leg, with extra vectors pooled in (``conditions.dense_leg``)."""
-        return conditions.dense_leg(index, self.chunks, cfg, self.conditioned)
+        assert self.index is not None
+        return conditions.dense_leg(self.index, self.chunks, cfg, self.conditioned, namespace)
 
     def _keyword_search(
         self, namespace: str, match: str, limit: int, search: Callable[..., Any] | None = None
@@ -224,7 +223,10 @@ class Retriever:
         early = None
         if rest and self.overlap_reads and legs.query_vector is not None and self.index:
             early = self._workers.submit(
-                self._dense(cfg, self.index).scores, request.namespace, legs.query_vector, rest
+                self._dense(cfg, request.namespace).scores,
+                request.namespace,
+                legs.query_vector,
+                rest,
             )
         # Which candidates stated a fact since closed (issue 28), read beside the rest
         # when reads are round trips.
@@ -266,7 +268,7 @@ class Retriever:
             ]
             if wanted:
                 dense.update(
-                    self._dense(cfg, self.index).scores(
+                    self._dense(cfg, request.namespace).scores(
                         request.namespace, legs.query_vector, wanted
                     )
                 )
@@ -290,7 +292,7 @@ class Retriever:
             legs, cfg, candidate_ids, dense, keyword, sessions, times, long, directives, alone
         )
         if (second := legs.second_legs(cfg)) and self.index is not None:  # R1's, Q1's legs
-            scores = partial(self._dense(cfg, self.index).scores, request.namespace)
+            scores = partial(self._dense(cfg, request.namespace).scores, request.namespace)
             fused = statement.fuse_legs(fused, second, scores, candidate_ids)
         clock.lap("fuse")
         if cfg.graph_boost and self.graph is not None:  # seed 004 (G4): linked ids + weight
@@ -363,7 +365,7 @@ class Retriever:
         # The keyword leg runs on a worker thread beside query embedding and dense search
         # (in line after them, even the in-memory term index costs more: benchmarks, "Scale").
         # Its top ids' cosines and facts are read there (PostgreSQL), or facts (SQLite).
-        scorer = self._dense(cfg, self.index) if wants_dense and self.index else None
+        scorer = self._dense(cfg, request.namespace) if wants_dense and self.index else None
         along = self.overlap_reads and isinstance(scorer, FactsAlong)
         handoff = completion.Handoff() if along and cfg.strategy == "hybrid" else None
         ahead = None if self.overlap_reads else self.memories.facts

@@ -24,6 +24,7 @@ turns about the chat's subject are nearer by their own vectors.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import threading
@@ -183,20 +184,28 @@ class Holders:
         self._submit = submit
         self._state: dict[str, tuple[bool, float]] = {}
         """namespace -> (holds conditions, ``time.monotonic()`` of the check)."""
-        self._pending: dict[str, Future[None]] = {}
         self._lock = threading.Lock()
+        self.last: Future[None] | None = None
+        """The last check started in the background (tests wait for it)."""
 
     def holds(self, namespace: str) -> bool:
         """Whether ``namespace`` held condition vectors at its last check (made now when
         there was none; started in the background when it is older than ``refresh``)."""
+        if self.chunks is None or self.embedder is None:
+            return False
+        now = time.monotonic()
         with self._lock:
             found = self._state.get(namespace)
-        if found is None and self.chunks is not None and self.embedder is not None:
+            stale = found is not None and now - found[1] >= self.refresh
+            if found is not None and stale:  # one check at a time: the last answer serves
+                self._state[namespace] = (found[0], now)
+        if found is None:
             self._check(namespace)  # the first time: on this recall, so it ranks as later ones
             with self._lock:
                 found = self._state.get(namespace)
-        elif found is not None and time.monotonic() - found[1] >= self.refresh:
-            self._schedule(namespace)
+        elif stale:
+            with contextlib.suppress(EngramError):  # closing: the last answer serves
+                self.last = self._submit(self._check, namespace)
         return found is not None and found[0]
 
     def added(self, namespaces: Iterable[str]) -> None:
@@ -204,33 +213,6 @@ class Holders:
         with self._lock:
             for namespace in namespaces:
                 self._state[namespace] = (True, time.monotonic())
-
-    def wait(self) -> None:
-        """Until no check is running (tests, benchmarks)."""
-        while True:
-            with self._lock:
-                pending = list(self._pending.values())
-            if not pending:
-                return
-            for future in pending:
-                future.result()
-
-    def _schedule(self, namespace: str) -> None:
-        if self.chunks is None or self.embedder is None:
-            return
-        with self._lock:
-            if namespace in self._pending:
-                return
-            try:
-                future = self._submit(self._check, namespace)
-            except EngramError:  # closing: recall reads none
-                return
-            self._pending[namespace] = future
-        future.add_done_callback(lambda _: self._done(namespace))
-
-    def _done(self, namespace: str) -> None:
-        with self._lock:
-            self._pending.pop(namespace, None)
 
     def _check(self, namespace: str) -> None:
         assert self.chunks is not None and self.embedder is not None
@@ -240,9 +222,9 @@ class Holders:
         started = time.monotonic()
         try:
             found = self.chunks.search(namespace, condition_model(self.embedder.name), probe, 1)
-        except EngramError as exc:  # a closed or failing store: recall reads none
+        except EngramError as exc:  # a closed or failing store: none until the next check
             log.debug("conditions of %r not checked: %s", namespace, exc)
-            return
+            found = []
         with self._lock:
             if self._state.get(namespace, (False, started))[1] <= started:  # none added since
                 self._state[namespace] = (bool(found), time.monotonic())

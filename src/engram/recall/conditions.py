@@ -53,6 +53,10 @@ SUFFIX = "#condition"
 #: The longest condition kept, in characters: a clause, not a paragraph.
 MAX_CHARS = 160
 
+#: Words one of which a standing instruction's opening holds (``directives._DIRECTIVE``):
+#: ``reindex`` reads only the memories whose opening holds one.
+_OPENERS: Sequence[str] = ("always", "never", "from now on", "going forward")
+
 #: Seconds between two checks of whether a namespace holds condition vectors: about the
 #: longest an instruction another process wrote into a namespace without any goes
 #: unread by its condition (this process's own writes count at once).
@@ -158,11 +162,6 @@ def fill_conditions(
             return made
         after = batch[-1].id
         made += store_conditions(embedder, chunks, batch, config, holders)
-
-
-#: Words one of which a standing instruction's opening holds (``directives._DIRECTIVE``):
-#: the store reads only the memories whose opening holds one.
-_OPENERS: Sequence[str] = ("always", "never", "from now on", "going forward")
 
 
 class Holders:

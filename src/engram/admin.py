@@ -27,6 +27,7 @@ from engram.errors import (
 from engram.ids import resolve_prefix
 from engram.injection_detector import CODE, FLAGS
 from engram.recall.chunks import fill_chunks
+from engram.recall.conditions import fill_conditions
 from engram.recall.request import RecallRequest
 from engram.scoping import ScopeArgs, scoped
 from engram.store.protocols import ImportCounts, ListQuery, TableRow, TranscriptRow
@@ -115,6 +116,14 @@ class Admin(Part):
                 progress(done, total)
         # Long memories embedded before chunk vectors were on get theirs (issue 13).
         fill_chunks(core.embedder, core.store.chunks, core.config.recall, batch_size)
+        # So do standing instructions' conditions (issue 24).
+        fill_conditions(
+            core.embedder,
+            core.store.chunks,
+            core.config.recall,
+            batch_size,
+            core.retriever.conditioned,
+        )
         if core.index is not None:
             core.index.invalidate()
         return done

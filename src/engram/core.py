@@ -30,6 +30,7 @@ from engram.ids import no_memory
 from engram.llm import LlmProvider, create_provider
 from engram.recall import calibrations
 from engram.recall.chunks import store_chunks
+from engram.recall.conditions import store_conditions
 from engram.recall.format import untrusted
 from engram.recall.pipeline import Retriever
 from engram.recall.standing import Standings
@@ -313,6 +314,14 @@ class Core:
                 self.index.invalidate()
         # Long memories also get a vector per window past the head (issue 13).
         store_chunks(self.embedder, self.store.chunks, records, self.config.recall)
+        # Standing instructions also get a vector for their condition (issue 24).
+        store_conditions(
+            self.embedder,
+            self.store.chunks,
+            records,
+            self.config.recall,
+            self.retriever.conditioned,
+        )
         return self.embedder.name
 
     def detector(self) -> injection_detector.Detector | None:

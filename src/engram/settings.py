@@ -477,9 +477,8 @@ class RecallConfig:
     out (the default: flagged text never reaches a prompt), or show them inside an explicit
     untrusted marker. Either way the hit, with its flags, stays in ``Recall.hits``."""
     chunk_chars: int = field(default=0, metadata=_range(0, 100_000))
-    """A memory whose embedded text is longer than this also gets a vector per window of
-    this size past its head; 0 writes none. Read at write time (``engram reindex`` fills
-    older memories; docs/benchmarks.md, "Long messages")."""
+    """A memory whose embedded text is longer than this also gets a vector per window of this
+    size past its head; 0: none. Read at write time (``reindex`` fills older memories)."""
     long_alpha: float | None = field(default=1.0, metadata=_range(0.0, 1.0))
     """Weighted fusion's dense weight for memories longer than ``long_chars``; None:
     ``alpha`` for all (1.0 measured best on BEAM dev: docs/benchmarks.md)."""
@@ -507,11 +506,12 @@ class RecallConfig:
     chunk_overlap: int = field(default=200, metadata=_range(0, 100_000))
     """Characters consecutive chunk windows share."""
     chunk_pooling: bool = False
-    """Score a memory in the dense leg by its own vector and its best chunk vector
-    (``chunk_weight``); off: chunk vectors are written but not read."""
+    """Dense leg: a memory's own vector pooled with its best chunk's (``chunk_weight``)."""
     chunk_weight: float = field(default=1.0, metadata=_range(0.0, 1.0))
-    """How much of the best chunk's gain over the memory's own cosine counts: 1 is the
-    max over all its vectors, 0 ignores chunks."""
+    """The share of the best chunk's gain over the own cosine that counts (1: the max; 0: none)."""
+    condition_weight: float = field(default=1.0, metadata=_range(0.0, 1.0))
+    """A standing instruction's condition ("when I ask about X") gets a vector of X at add time,
+    pooled as ``own + w × max(0, X − own)``; 0: none (recall/conditions.py; benchmarks "C1")."""
     ann_min_vectors: int = field(default=20_000, metadata=_range(1, 1_000_000_000))
     """SQLite: a namespace with at least this many vectors is searched by an HNSW graph
     (usearch, a core dependency), built in the background when first needed and then

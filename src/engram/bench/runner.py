@@ -29,6 +29,7 @@ PLAIN: dict[str, Any] = {
     "time_weight": 0.0,
     "long_alpha": None,  # one alpha for every memory, long or short (issue 13)
     "directive_alpha": None,  # standing instructions fused like any memory (issue 24)
+    "condition_weight": 0.0,  # standing instructions by their own vector only (issue 24)
     "keyword_spread_rank": 0,  # the keyword leg's full weight (issue 24, round 9)
 }
 

@@ -115,14 +115,24 @@ def fill_chunks(
 
 
 class PooledDense:
-    """The dense leg with chunk vectors: a memory's score pools its own cosine and its
-    best chunk's. Same ``search``/``scores`` calls as ``VectorSearch``, so the pipeline
-    swaps it in when ``recall.chunk_pooling`` is on."""
+    """The dense leg with extra vectors: a memory's score pools its own cosine and its
+    best extra vector's (a long memory's chunks, or a standing instruction's condition:
+    recall/conditions.py). Same ``search``/``scores`` calls and ``model`` as
+    ``VectorSearch``, so the pipeline swaps it in, and one can wrap another."""
 
-    def __init__(self, index: VectorSearch, chunks: ChunkVectorStore, config: RecallConfig) -> None:
+    def __init__(
+        self,
+        index: VectorSearch | PooledDense,
+        chunks: ChunkVectorStore,
+        weight: float,
+        suffix: str = "",
+    ) -> None:
         self.index = index
         self.chunks = chunks
-        self.config = config
+        self.weight = weight
+        self.model: str = index.model
+        self.chunk_model = self.model + suffix
+        """The chunk table's model key of the extra vectors read."""
 
     def pool(self, head: float | None, best_chunk: float | None) -> float:
         """One memory's dense score from its own cosine and its best chunk's."""
@@ -131,20 +141,28 @@ class PooledDense:
         if head is None:
             head = 0.0
         gain = max(0.0, best_chunk - head)
-        return head + self.config.chunk_weight * gain
+        return head + self.weight * gain
 
     def search(self, namespace: str, query: Vector, k: int) -> list[tuple[str, float]]:
         """The ``k`` best memories by pooled score: the heads' top ``k`` and the chunks'
-        top ``k`` together, each completed with the other's score."""
-        model = self.index.model
+        top ``k`` together, each completed with the other's score (the chunks' search
+        answering fewer than ``k`` holds every memory that has chunks)."""
+        return self.merged(
+            namespace, query, k, self.chunks.search(namespace, self.chunk_model, query, k)
+        )
+
+    def merged(
+        self, namespace: str, query: Vector, k: int, chunked: Sequence[tuple[str, float]]
+    ) -> list[tuple[str, float]]:
+        """``search`` given the chunks' top ``k`` (``chunked``)."""
         heads = dict(self.index.search(namespace, query, k))
-        best = dict(self.chunks.search(namespace, model, query, k))
+        best = dict(chunked)
         missing_heads = [i for i in best if i not in heads]
         if missing_heads:
             heads.update(self.index.scores(namespace, query, missing_heads))
         missing_chunks = [i for i in heads if i not in best]
-        if missing_chunks:
-            best.update(self.chunks.scores(namespace, model, query, missing_chunks))
+        if missing_chunks and len(best) >= k:
+            best.update(self.chunks.scores(namespace, self.chunk_model, query, missing_chunks))
         pooled = {i: self.pool(heads.get(i), best.get(i)) for i in {*heads, *best}}
         ranked = sorted(pooled.items(), key=lambda item: (-item[1], item[0]))
         return ranked[:k]
@@ -152,5 +170,5 @@ class PooledDense:
     def scores(self, namespace: str, query: Vector, ids: Sequence[str]) -> dict[str, float]:
         """Pooled scores of specific memories; ids with no vector at all are absent."""
         heads = self.index.scores(namespace, query, ids)
-        best = self.chunks.scores(namespace, self.index.model, query, ids)
+        best = self.chunks.scores(namespace, self.chunk_model, query, ids)
         return {i: self.pool(heads.get(i), best.get(i)) for i in ids if i in heads or i in best}

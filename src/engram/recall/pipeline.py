@@ -30,6 +30,7 @@ from engram.recall import (
     abstain,
     anchors,
     completion,
+    conditions,
     context,
     coverage,
     dampening,
@@ -103,6 +104,7 @@ class Retriever:
         # Three workers: the keyword leg, the hint index's search and one read that
         # overlaps the main thread's (``overlap_reads``), so none waits for another.
         self._workers = workers.Workers(3, "engram-recall")
+        self.conditioned = conditions.Holders(chunks, embedder, self._workers.submit)  # issue 24
         # ``llm`` makes the provider for recall.rerank = "llm" on first use (e.g.
         # ``Core.llm``); ``entity_mentions`` is the entity graph's seam for hub
         # dampening (a no-op without it).
@@ -129,12 +131,10 @@ class Retriever:
         self.shared.close()
         self._workers.close()
 
-    def _dense(self, cfg: RecallConfig, index: VectorSearch) -> VectorSearch | PooledDense:
-        """The dense leg: the memories' own vectors, pooled with their chunk vectors
-        when ``recall.chunk_pooling`` (issue 13, long memories)."""
-        if cfg.chunk_pooling and self.chunks is not None:
-            return PooledDense(index, self.chunks, cfg)
-        return index
+    def _dense(self, cfg: RecallConfig, namespace: str) -> VectorSearch | PooledDense:
+        """The dense leg, with extra vectors pooled in (``conditions.dense_leg``)."""
+        assert self.index is not None
+        return conditions.dense_leg(self.index, self.chunks, cfg, self.conditioned, namespace)
 
     def _keyword_search(
         self, namespace: str, match: str, limit: int, search: Callable[..., Any] | None = None
@@ -223,7 +223,10 @@ class Retriever:
         early = None
         if rest and self.overlap_reads and legs.query_vector is not None and self.index:
             early = self._workers.submit(
-                self._dense(cfg, self.index).scores, request.namespace, legs.query_vector, rest
+                self._dense(cfg, request.namespace).scores,
+                request.namespace,
+                legs.query_vector,
+                rest,
             )
         # Which candidates stated a fact since closed (issue 28), read beside the rest
         # when reads are round trips.
@@ -265,7 +268,7 @@ class Retriever:
             ]
             if wanted:
                 dense.update(
-                    self._dense(cfg, self.index).scores(
+                    self._dense(cfg, request.namespace).scores(
                         request.namespace, legs.query_vector, wanted
                     )
                 )
@@ -289,7 +292,7 @@ class Retriever:
             legs, cfg, candidate_ids, dense, keyword, sessions, times, long, directives, alone
         )
         if (second := legs.second_legs(cfg)) and self.index is not None:  # R1's, Q1's legs
-            scores = partial(self._dense(cfg, self.index).scores, request.namespace)
+            scores = partial(self._dense(cfg, request.namespace).scores, request.namespace)
             fused = statement.fuse_legs(fused, second, scores, candidate_ids)
         clock.lap("fuse")
         if cfg.graph_boost and self.graph is not None:  # seed 004 (G4): linked ids + weight
@@ -362,7 +365,7 @@ class Retriever:
         # The keyword leg runs on a worker thread beside query embedding and dense search
         # (in line after them, even the in-memory term index costs more: benchmarks, "Scale").
         # Its top ids' cosines and facts are read there (PostgreSQL), or facts (SQLite).
-        scorer = self._dense(cfg, self.index) if wants_dense and self.index else None
+        scorer = self._dense(cfg, request.namespace) if wants_dense and self.index else None
         along = self.overlap_reads and isinstance(scorer, FactsAlong)
         handoff = completion.Handoff() if along and cfg.strategy == "hybrid" else None
         ahead = None if self.overlap_reads else self.memories.facts

@@ -65,6 +65,22 @@ class ChunkVectorStore(Protocol):
         store written before chunking was on, or with a smaller window)."""
         ...
 
+    def uncovered(
+        self,
+        model: str,
+        chunk_model: str,
+        words: Sequence[str],
+        *,
+        after: str | None,
+        limit: int,
+    ) -> list[MemoryRecord]:
+        """Live memories with a current vector by ``model``, no chunk vectors by
+        ``chunk_model`` of their current content, and one of ``words`` in the first
+        ``FACTS_HEAD_CHARS`` characters of their normalised content, in store order
+        after the memory ``after`` (None: from the first). ``reindex`` pages through
+        them to write standing instructions' condition vectors (recall/conditions.py)."""
+        ...
+
     def count(self, model: str | None = None) -> int:
         """Chunk vector rows (of one model, or all), for ``doctor`` and the benchmarks."""
         ...

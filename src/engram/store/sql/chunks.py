@@ -19,6 +19,7 @@ import numpy.typing as npt
 from engram.records import MemoryRecord
 from engram.store.protocols import ChunkVectorStore
 from engram.store.protocols.chunks import MemoryChunks
+from engram.store.protocols.memories import FACTS_HEAD_CHARS
 from engram.store.sql.codec import SELECT, from_row
 from engram.store.sql.rows import equal
 from engram.store.sql.session import Sql, SqlPart
@@ -73,6 +74,30 @@ class SqlChunks(SqlPart, ChunkVectorStore):
         )
         rows = self._rows(sql, (model, min_chars, model, limit))
         return [from_row(self._d, r) for r in rows]
+
+    def uncovered(
+        self,
+        model: str,
+        chunk_model: str,
+        words: Sequence[str],
+        *,
+        after: str | None,
+        limit: int,
+    ) -> list[MemoryRecord]:
+        key = self._key
+        head = f"substr(m.normalized, 1, {FACTS_HEAD_CHARS})"
+        holds = " OR ".join(f"{head} LIKE ?" for _ in words) or "1 = 0"
+        start = "" if after is None else " AND m.seq > (SELECT seq FROM memories WHERE id = ?)"
+        sql = (
+            SELECT + f" JOIN memory_vectors v ON v.{key} AND v.model = ? "
+            f"AND v.content_hash = m.content_hash WHERE m.deleted_at IS NULL AND ({holds})"
+            f"{start} AND NOT EXISTS (SELECT 1 FROM memory_chunks c "
+            f"WHERE c.{key} AND c.model = ? AND c.content_hash = m.content_hash) "
+            "ORDER BY m.seq LIMIT ?"
+        )
+        cursor = () if after is None else (after,)
+        params = (model, *(f"%{w}%" for w in words), *cursor, chunk_model, limit)
+        return [from_row(self._d, r) for r in self._rows(sql, params)]
 
     def count(self, model: str | None = None) -> int:
         where, params = equal(model=model)

@@ -14,6 +14,7 @@ It lives for one batch, inside the batch's write transaction (no other writer).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 #: The reads remembered, per part of the store: none of them writes.
@@ -75,20 +76,20 @@ class BatchReads:
 _MISSING = object()
 
 
+@dataclass
 class _Part:
     """One part of the store (``graph``, ``graph_counts``) through ``BatchReads``."""
 
-    def __init__(self, reads: BatchReads, name: str, part: Any) -> None:
-        self._reads = reads
-        self._name = name
-        self._part = part
+    reads: BatchReads
+    name: str
+    part: Any
 
     def __getattr__(self, method: str) -> Any:
-        target = getattr(self._part, method)
-        if method not in _READS[self._name]:
-            self._reads.forget()
+        target = getattr(self.part, method)
+        if method not in _READS[self.name]:
+            self.reads.forget()
             return target
-        reads, name = self._reads, self._name
+        reads, name = self.reads, self.name
 
         def remembered(*args: Any, **kwargs: Any) -> Any:
             key = _key(name, method, args, kwargs)

@@ -26,6 +26,7 @@ def main() -> None:
     parser.add_argument("--store", required=True)
     parser.add_argument("--profile", help="write the profile's top functions here")
     parser.add_argument("--base", help="a store to copy to --store first (never written)")
+    parser.add_argument("--cache-kib", type=int, help="SQLite's page cache per connection")
     parser.add_argument("--data", default="/work/shared/bench/locomo/locomo10_dev.json")
     args = parser.parse_args()
 
@@ -39,6 +40,10 @@ def main() -> None:
         for suffix in ("", "-wal", "-shm"):
             if Path(args.base + suffix).exists():
                 shutil.copy2(args.base + suffix, args.store + suffix)
+    if args.cache_kib:
+        from engram.store.sqlite import db
+
+        db.PAGE_CACHE_KIB = args.cache_kib
     turns, _ = locomo_turns_and_questions(args.data)
     config = Config.load(env={}).with_overrides(injection_mode="flag")
     vectors = base_vectors(config, turns, config.home_path / "bench-cache")

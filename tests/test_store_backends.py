@@ -75,6 +75,26 @@ def test_duplicates_within_one_batch(any_store: Store) -> None:
     assert results[1].record.id == results[0].record.id
 
 
+def test_a_batch_that_repeats_itself_keeps_its_order_and_its_index(any_store: Store) -> None:
+    # SQLite writes a batch's new rows in runs (``executemany``) cut at each repeat.
+    texts = ["otter one", "badger two", "Otter one!", "heron three", "badger two", "vole four"]
+    results = any_store.memories.insert([rec(t) for t in texts])
+    assert [r.created for r in results] == [True, True, False, True, False, True]
+    assert results[2].record.id == results[0].record.id
+    assert results[4].record.id == results[1].record.id
+    listed = any_store.memories.select("default", ListQuery(limit=10))
+    assert sorted(r.content for r in listed) == [
+        "badger two",
+        "heron three",
+        "otter one",
+        "vole four",
+    ]
+    for word, at in (("otter", 0), ("badger", 1), ("heron", 3), ("vole", 5)):
+        assert kw(any_store, word) == [results[at].record.id]
+    events = [h.event for h in any_store.memories.history("default", results[1].record.id)]
+    assert events == ["create", "dedup"]
+
+
 def test_keyword_search_ranks_title_and_follows_updates(any_store: Store) -> None:
     body = add(any_store, "the garden has tomatoes and basil")
     titled = add(any_store, "notes from saturday", title="tomatoes")

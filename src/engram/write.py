@@ -35,6 +35,7 @@ from engram.records import (
     utcnow,
 )
 from engram.safety import InjectionMode
+from engram.store.batch_reads import BatchReads
 from engram.store.protocols import InsertResult
 from engram.store.protocols.graph import SINGLE_VALUED, Statement, Triple
 from engram.text import normalize_content
@@ -52,16 +53,15 @@ from engram.validate import (
 
 #: Records per transaction in ``add_many`` and ``reindex``.
 BATCH = 256
-#: Records ``add_many`` embeds in one call: enough that sorting by length leaves little
-#: padding, few enough that a long import shows progress and holds little in memory.
+#: Records ``add_many`` embeds in one call: sorted by length they pad little, and a
+#: long import shows progress and holds little in memory.
 EMBED_GROUP = 2048
 
 Progress = Callable[[int, int], None]
 #: What ``add_many`` does with an item the scan blocks or validation refuses.
 OnRefused = Literal["skip", "raise"]
-#: What ``add_many`` does with an item the scan blocks: skip it, raise, or store it
-#: flagged as flag mode does (a record of what was said, such as a chat log: kept, and
-#: out of recall's context; engram issue 27).
+#: What ``add_many`` does with an item the scan blocks: skip, raise, or store it flagged
+#: as flag mode does (a record of what was said, a chat log: kept out of context; #27).
 OnBlocked = Literal["skip", "raise", "flag"]
 
 #: The fields an item of ``add_many`` may carry.
@@ -186,23 +186,21 @@ def add_batch(
             if not _reported(exc, on_blocked, on_invalid):
                 stopped = True
                 break
-    # Raw-first (seed 004): records are committed BATCH at a time; then the new ones
-    # are embedded EMBED_GROUP at a time (length-sorted across the group, so little
-    # compute goes to padding) and their vectors stored. An embedder that can run beside
-    # the caller (``runs_beside``) embeds a group's texts on a worker thread while the
-    # group is linked and written (no transaction waits for the model, and a model
-    # failure still leaves every memory stored); its vectors are stored, as before,
-    # once the group is committed.
+    # Raw-first (seed 004): records are committed BATCH at a time, then the new ones
+    # embedded EMBED_GROUP at a time (length-sorted: little padding) and their vectors
+    # stored. An embedder that ``runs_beside`` the caller embeds a group on a worker
+    # thread while the group is linked and written (no transaction waits for the model;
+    # a model failure leaves every memory stored); its vectors are stored after.
     kinds = pipeline_jobs(core) if enqueue else ()
     aside = core.embedder is not None and runs_beside(core.embedder)
     pool = ThreadPoolExecutor(1, thread_name_prefix="engram-embed") if aside else None
     done = 0
     try:
-        # The model starts on the first group as soon as the group is known and no
-        # error will be raised: when the scan can refuse nothing (flag or off mode, or
-        # on_blocked="flag"), now, while the items are scanned; in block mode once its
-        # last item is scanned, while the rest are (unless a block would raise).
-        # Embedding writes nothing, and the scan changes no embedding text.
+        # The model starts on the first group once it is known and no error will be
+        # raised: when the scan can refuse nothing (flag or off mode, on_blocked="flag"),
+        # now, while the items are scanned; in block mode once its last item is scanned
+        # (unless a block would raise). Embedding writes nothing; the scan changes no
+        # embedding text.
         early = None
         refuses = _scan_refuses(core, flag)
         if not stopped and not refuses:
@@ -309,10 +307,9 @@ class _Ahead:
     def vectors(
         self, core: Core, written: list[MemoryRecord], needing: list[MemoryRecord]
     ) -> Callable[[], Any]:
-        """The call that returns the vectors of ``needing``, memories among ``written``
-        (the group's stored records, in its order): each the row embedded ahead when
-        its text is the one embedded (a duplicate of an older memory may have another),
-        the rest embedded then."""
+        """The call giving the vectors of ``needing``, memories among ``written`` (the
+        group's stored records, in order): the row embedded ahead when its text is the
+        one embedded (an older memory's duplicate may have another), else embedded then."""
 
         def made() -> Any:
             ahead = np.asarray(self.future.result(), np.float32)
@@ -380,11 +377,10 @@ def _vectors(
 def _insert(
     core: Core, records: list[MemoryRecord], kinds: tuple[str, ...]
 ) -> list[tuple[InsertResult, Merged | None]]:
-    """Insert a batch; with pipeline job ``kinds``, queue each new memory's jobs in the
-    same transaction, and with the inline linker on, write what it names to the graph
-    in that transaction too (a failure rolls back the memories with their links). A
-    duplicate's new tags and metadata are merged into the memory that holds its
-    content, in that transaction as well (``engram.dedupe``)."""
+    """Insert a batch and, in its transaction, queue each new memory's pipeline jobs
+    (``kinds``), write what the inline linker names to the graph (a failure rolls back
+    the memories with their links) and merge a duplicate's new tags and metadata into
+    the memory that holds its content (``engram.dedupe``)."""
     linking = linker_on(core)
     merging = any((r.tags or r.metadata) and merges(r) for r in records)
     actor = acting()
@@ -413,8 +409,7 @@ def _outcome(
     merged: Merged | None,
     warnings: tuple[str, ...] = (),
 ) -> ItemResult:
-    """The outcome of item ``i``, stored now or a duplicate of ``record``; ``warnings``
-    say what went wrong after it was stored (its vector pending)."""
+    """Item ``i``'s outcome (stored now, or a duplicate of ``record``) and ``warnings``."""
     if created:
         jobs = kinds if wants_pipeline(record) else ()
         return ItemResult(i, Outcome.STORED, record=record, jobs=jobs, warnings=warnings)
@@ -439,17 +434,18 @@ def linker_on(core: Core) -> bool:
 
 def link(core: Core, records: Sequence[MemoryRecord]) -> None:
     """FEATURES G3: record what each record's text names (speaker, names, rule-read
-    triples) in the graph, a namespace's run of records in one ``GraphStore.record``
-    call; joins the open transaction. Nothing named, nothing written."""
+    triples) in the graph, a namespace's run in one ``GraphStore.record`` call, in the
+    open transaction (the batch's plans read through one ``BatchReads``)."""
     assert core.linker is not None
     statements: list[tuple[str, Statement]] = []
     decided: list[tuple[MemoryRecord, list[str], tuple[str, float]]] = []
+    reads = BatchReads(core.store)  # the plans' graph reads, each made once a batch
     for record in records:
         try:
             # An assistant's turn is read as one (task x22): the names it mentions, no
             # relation and no change of the user's ("Noted: ..." names no one).
             triples, types = core.linker(record.spoken())
-            statement = linked(core, record, triples, types)
+            statement = linked(core, record, triples, types, reads)
             protected = core.protector(record.content) if core.protector else None
         except Exception:  # noqa: BLE001
             # The rules are a convenience on the write path: a bug in them must never
@@ -474,17 +470,21 @@ def link(core: Core, records: Sequence[MemoryRecord]) -> None:
 
 
 def linked(
-    core: Core, record: MemoryRecord, triples: Sequence[Triple], types: Mapping[str, str]
+    core: Core,
+    record: MemoryRecord,
+    triples: Sequence[Triple],
+    types: Mapping[str, str],
+    store: Any = None,
 ) -> Statement:
-    """``record``'s triples through the closing plan and relation ends (``core.closer``), or
-    none from an assistant's turn: the inline linker's and palace mining's one gate (x24)."""
+    """``record``'s triples through the closing plan and relation ends (``core.closer`` on
+    ``store``, or the core's), or none from an assistant's turn: one gate for all (x24)."""
     assistant = record.other_role is not None
     statement = Statement(
         record.id, [] if assistant else list(triples), record.created_at, utcnow(), dict(types)
     )
     if assistant or core.closer is None:
         return statement
-    return core.closer(core.store, record.namespace, record.content, statement)
+    return core.closer(store or core.store, record.namespace, record.content, statement)
 
 
 #: P9 at write time protects at most this many entities a decision names (a memory

@@ -259,23 +259,27 @@ class SqlMemories(SqlPart, MemoryStore):
         """SQLite: the stored copy of each record (None: inserted now). Writers are
         serialised (``BEGIN IMMEDIATE``), so one read of the stored hashes first and a
         plain insert per new record is exact: no other writer can store the same content
-        in between."""
+        in between. The new rows go in one ``executemany`` per run (in the batch's order,
+        so the same ``seq`` numbers), cut only where the batch repeats a content it wrote."""
         d = self._d
         stored = _stored(conn, d, records)
         written: set[tuple[str, str]] = set()
+        rows: list[tuple[Any, ...]] = []
         out: list[MemoryRecord | None] = []
         for record in records:
             key = (record.namespace, record.content_hash)
             row = stored.get(key)
             if key in written:  # the batch repeats itself: read the copy it wrote
+                conn.executemany(self._insert, rows)
+                rows = []
                 row = conn.execute(SELECT + _LIVE_HASH, key).fetchone()
             if row is not None:
                 out.append(from_row(d, row))
                 continue
-            normalized = normalize_content(record.content).normalized
-            conn.execute(self._insert, to_row(d, record, normalized))
+            rows.append(to_row(d, record, normalize_content(record.content).normalized))
             written.add(key)
             out.append(None)
+        conn.executemany(self._insert, rows)
         return out
 
     def _insert_batch(

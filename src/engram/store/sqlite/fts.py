@@ -15,6 +15,8 @@ transaction, before it commits. Every writer is covered, whatever its path.
 
 from __future__ import annotations
 
+import itertools
+import operator
 import sqlite3
 import threading
 import time
@@ -85,19 +87,19 @@ def flush(conn: sqlite3.Connection) -> int:
     if not rows:
         return 0
     tables: dict[str, str] = {}
-    for op, namespace, seq, *values in rows:
+    # In queue order, one ``executemany`` per run of one operation on one namespace (a
+    # batch of adds is one run).
+    for (op, namespace), run in itertools.groupby(rows, key=operator.itemgetter(0, 1)):
         table = tables.get(namespace)
         if table is None:
             table = tables[namespace] = table_for(conn, namespace, create=True) or ""
         if op == "add":
-            conn.execute(
-                f"INSERT INTO {table}(rowid, {_COLS}) VALUES (?, ?, ?, ?, ?, ?)", (seq, *values)
-            )
+            sql = f"INSERT INTO {table}(rowid, {_COLS}) VALUES (?, ?, ?, ?, ?, ?)"
         else:
-            conn.execute(
-                f"INSERT INTO {table}({table}, rowid, {_COLS}) VALUES ('delete', ?, ?, ?, ?, ?, ?)",
-                (seq, *values),
+            sql = (
+                f"INSERT INTO {table}({table}, rowid, {_COLS}) VALUES ('delete', ?, ?, ?, ?, ?, ?)"
             )
+        conn.executemany(sql, [row[2:] for row in run])
     # The change log the in-memory term index catches up from (``term_search``), kept
     # to its last LOG_KEEP rows: a reader further behind than that rebuilds instead.
     cur = conn.execute(

@@ -84,12 +84,14 @@ def index_state(conn: Any, name: str) -> tuple[IndexBuild, bool] | None:
 
 
 def rebuild(
-    db: Database, *, work_mem: str | None = None, force: bool = False
+    db: Database, *, work_mem: str | None = None, force: bool = False, missing_only: bool = False
 ) -> list[IndexRebuild]:
     """Bring every vector index (``vector_indexes``) to the configured build; see the
     module's docstring. Runs on one pooled connection outside any transaction (a
     concurrent build cannot run inside one); ``work_mem`` is its
-    ``maintenance_work_mem`` (reset before the connection goes back to the pool)."""
+    ``maintenance_work_mem`` (reset before the connection goes back to the pool).
+    ``missing_only``: build only the indexes that are absent or invalid (after a bulk
+    load, ``bulk.IndexBuilds``), leaving a valid one of another build as it is."""
     target = configured(db.config)
     done: list[IndexRebuild] = []
     with db.read("rebuilding the vector indexes") as conn:
@@ -106,7 +108,9 @@ def rebuild(
                 "SELECT model, dim, index_name FROM vector_indexes ORDER BY model, dim"
             ).fetchall()
             for model, dim, name in indexes:
-                done.append(_one(conn, str(model), int(dim), str(name), target, force))
+                done.append(
+                    _one(conn, str(model), int(dim), str(name), target, force, missing_only)
+                )
         finally:
             conn.execute("RESET maintenance_work_mem")
             conn.execute("SELECT pg_advisory_unlock(%s)", (REBUILD_LOCK,))
@@ -114,7 +118,7 @@ def rebuild(
 
 
 def _one(
-    conn: Any, model: str, dim: int, name: str, target: IndexBuild, force: bool
+    conn: Any, model: str, dim: int, name: str, target: IndexBuild, force: bool, missing: bool
 ) -> IndexRebuild:
     start = time.perf_counter()
     building = name + BUILDING_SUFFIX
@@ -140,7 +144,7 @@ def _one(
         return result(True)
     if leftover is not None:  # an invalid or stale leftover of a run cut short
         conn.execute(sql.SQL("DROP INDEX CONCURRENTLY IF EXISTS {building}").format(**ident))
-    if old is not None and old[1] and old[0] == target and not force:
+    if old is not None and old[1] and (missing or (old[0] == target and not force)):
         return result(False)
     conn.execute(create_sql(building, model, dim, target, concurrently=True))
     conn.execute(sql.SQL("DROP INDEX CONCURRENTLY IF EXISTS {name}").format(**ident))

@@ -30,8 +30,7 @@ def unit(n: int, seed: int) -> np.ndarray:
 
 def records(n: int, start: int = 0) -> list:
     return [
-        build_record(f"memory {i}", namespace="ns", max_chars=100)
-        for i in range(start, start + n)
+        build_record(f"memory {i}", namespace="ns", max_chars=100) for i in range(start, start + n)
     ]
 
 
@@ -121,8 +120,7 @@ def test_a_bulk_write_keeps_a_large_index_and_writes_into_it(pg_url: str) -> Non
             )
         kept = index_oid(pg_url)
         store.vectors.put(
-            VectorRow(r.id, "m", data[held + i], r.content_hash)
-            for i, r in enumerate(rows[held:])
+            VectorRow(r.id, "m", data[held + i], r.content_hash) for i, r in enumerate(rows[held:])
         )
         assert not store.vectors.builds.building
         assert index_oid(pg_url) == kept  # the index held over twice the write: kept
@@ -168,7 +166,9 @@ def test_rows_written_beside_a_deferred_build_are_in_the_built_index(pg_url: str
         extra = records(40, start=BULK_ROWS)
         data = unit(len(rows) + len(extra), seed=4)
         loader.memories.insert(rows + extra)
-        loader.vectors.put(VectorRow(r.id, "m", data[i], r.content_hash) for i, r in enumerate(rows))
+        loader.vectors.put(
+            VectorRow(r.id, "m", data[i], r.content_hash) for i, r in enumerate(rows)
+        )
 
         # Another process's small writes while the index is absent or being built.
         def write() -> None:

@@ -10,16 +10,14 @@ import threading
 import numpy as np
 import psycopg
 import pytest
+from tests.test_pg_reindex import DIM, NAME, search_of
 
 from engram.config import PostgresConfig
 from engram.store import VectorRow
-from engram.store.postgres import PgVectorSearch, PostgresStore
+from engram.store.postgres import PostgresStore
 from engram.store.postgres.bulk import BULK_ROWS, SMALL_INDEX
-from engram.store.postgres.vectors import vector_index_name
 from engram.validate import build_record
 
-DIM = 16
-NAME = vector_index_name("m", DIM)
 CONFIG = PostgresConfig(pool_min_size=1, pool_max_size=4)
 
 
@@ -52,10 +50,11 @@ def epoch(url: str) -> int:
     return int(row[0])
 
 
-def search_of(store: PostgresStore) -> PgVectorSearch:
-    search = store.vectors.index("m", DIM)
-    assert isinstance(search, PgVectorSearch)
-    return search
+def put(store: PostgresStore, rows: list, data: np.ndarray, lo: int, hi: int) -> None:
+    """``rows[lo:hi]`` with their vectors ``data[lo:hi]``, in one write."""
+    store.vectors.put(
+        VectorRow(r.id, "m", data[lo + i], r.content_hash) for i, r in enumerate(rows[lo:hi])
+    )
 
 
 @pytest.mark.postgres
@@ -71,10 +70,7 @@ def test_a_bulk_write_into_a_small_index_builds_it_once_after_the_load(pg_url: s
         before = epoch(pg_url)
         # A load written in two batches, as the scale harness and an import write it.
         for lo in (0, BULK_ROWS):
-            store.vectors.put(
-                VectorRow(r.id, "m", data[lo + i], r.content_hash)
-                for i, r in enumerate(rows[lo : lo + BULK_ROWS])
-            )
+            put(store, rows, data, lo, lo + BULK_ROWS)
         # One epoch move per write, not one per row.
         assert epoch(pg_url) == before + 2
         assert store.vectors.builds.wait(120)
@@ -114,14 +110,9 @@ def test_a_bulk_write_keeps_a_large_index_and_writes_into_it(pg_url: str) -> Non
         store.memories.insert(rows)
         # The first rows a few at a time (below the bulk size): straight into the graph.
         for lo in range(0, held, BULK_ROWS - 1):
-            store.vectors.put(
-                VectorRow(r.id, "m", data[lo + i], r.content_hash)
-                for i, r in enumerate(rows[lo : min(held, lo + BULK_ROWS - 1)])
-            )
+            put(store, rows, data, lo, min(held, lo + BULK_ROWS - 1))
         kept = index_oid(pg_url)
-        store.vectors.put(
-            VectorRow(r.id, "m", data[held + i], r.content_hash) for i, r in enumerate(rows[held:])
-        )
+        put(store, rows, data, held, len(rows))
         assert not store.vectors.builds.building
         assert index_oid(pg_url) == kept  # the index held over twice the write: kept
         assert search_of(store).search("ns", data[-1], 1)[0][0] == rows[-1].id
@@ -166,9 +157,7 @@ def test_rows_written_beside_a_deferred_build_are_in_the_built_index(pg_url: str
         extra = records(40, start=BULK_ROWS)
         data = unit(len(rows) + len(extra), seed=4)
         loader.memories.insert(rows + extra)
-        loader.vectors.put(
-            VectorRow(r.id, "m", data[i], r.content_hash) for i, r in enumerate(rows)
-        )
+        put(loader, rows, data, 0, len(rows))
 
         # Another process's small writes while the index is absent or being built.
         def write() -> None:
@@ -196,7 +185,7 @@ def test_an_index_left_missing_is_built_when_the_store_opens(pg_url: str) -> Non
         rows = records(50)
         data = unit(len(rows), seed=5)
         store.memories.insert(rows)
-        store.vectors.put(VectorRow(r.id, "m", data[i], r.content_hash) for i, r in enumerate(rows))
+        put(store, rows, data, 0, len(rows))
     finally:
         store.close()
     # A bulk load's process that ended before its build leaves the index dropped.

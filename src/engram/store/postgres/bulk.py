@@ -15,7 +15,8 @@ is several times faster. So when a bulk write goes to a (model, dimension) whose
 holds at most ``SMALL_INDEX`` times the write's rows, ``IndexBuilds.before_bulk`` drops
 that index (``DROP INDEX CONCURRENTLY``, never blocking readers) and this process
 builds it again once vector writes have been quiet for ``QUIET_S`` seconds, with
-``CREATE INDEX CONCURRENTLY`` through ``hnsw.rebuild``.
+``CREATE INDEX CONCURRENTLY`` through ``hnsw.rebuild``, without parallel workers (their
+graph recalled less than one built serially or row by row).
 
 Correctness under concurrent writers: the drop and the build both hold the advisory
 lock of ``hnsw.rebuild`` (one at a time in every process: a drop that cannot take it
@@ -206,7 +207,8 @@ class IndexBuilds:
         try:
             rows = self._count()
             work_mem = max(64, min(MAX_WORK_MEM_MB, rows * BYTES_PER_ROW // 2**20 + 1))
-            hnsw.rebuild(self._db, work_mem=f"{work_mem}MB", missing_only=True)
+            # Serial: a parallel build's graph recalled less (``hnsw.rebuild``).
+            hnsw.rebuild(self._db, work_mem=f"{work_mem}MB", missing_only=True, serial=True)
             self.builds += 1
         except StoreBusyError:
             pass  # another process builds it

@@ -99,8 +99,8 @@ def rebuild(
     load, ``bulk.IndexBuilds``), leaving a valid one of another build as it is.
     ``serial``: no parallel workers (``max_parallel_maintenance_workers`` 0): pgvector's
     parallel build made a graph of lower recall (100k LoCoMo vectors, m 16 /
-    ef_construction 64: recall@10 0.948-0.955 with 2 workers, 0.983 serial, 0.986
-    inserted row by row; docs/benchmarks.md, issue 29, round 12)."""
+    ef_construction 64: recall@10 0.948-0.955 with 2 workers, 0.974-0.983 serial,
+    0.974-0.986 inserted row by row; docs/benchmarks.md, issue 29, round 12)."""
     target = configured(db.config)
     done: list[IndexRebuild] = []
     with db.read("rebuilding the vector indexes") as conn:

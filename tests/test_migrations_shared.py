@@ -75,6 +75,7 @@ SINCE_SNAPSHOT = {
         "028_memory_search",
         "029_palace_mined_seq",
         "030_schedule_leases",
+        "031_bulk_vector_epoch",
     ],
 }
 

@@ -58,6 +58,8 @@ def load(store: PostgresStore, namespace: str, data: np.ndarray, url: str) -> li
     ]
     store.memories.insert(records)
     store.vectors.put(VectorRow(r.id, "m", data[i], r.content_hash) for i, r in enumerate(records))
+    # A bulk write into a small index builds it once after the load: wait for it.
+    assert store.vectors.builds.wait(120)
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("ANALYZE memory_vectors")
     return [r.id for r in records]

@@ -45,6 +45,8 @@ def loaded(url: str, config: PostgresConfig) -> PostgresStore:
     records = [build_record(f"memory {i}", namespace="ns", max_chars=100) for i in range(N)]
     store.memories.insert(records)
     store.vectors.put(VectorRow(r.id, "m", data[i], r.content_hash) for i, r in enumerate(records))
+    # A bulk write into an empty index builds it once after the load: wait for it.
+    assert store.vectors.builds.wait(120)
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("ANALYZE memory_vectors")
     return store

@@ -222,6 +222,8 @@ def test_hnsw_recall_at_10_against_exact_search(pg_url: str) -> None:
         store.vectors.put(
             VectorRow(r.id, "m", data[i], r.content_hash) for i, r in enumerate(records)
         )
+        # A bulk write into a small index builds it once after the load: wait for it.
+        assert store.vectors.builds.wait(120)
         with psycopg.connect(pg_url, autocommit=True) as conn:
             conn.execute("ANALYZE memory_vectors")
         search = store.vectors.index("m", dim)

@@ -51,6 +51,13 @@ class PostgresStore(SqlStore):
     # -- seed 002's lifecycle and capabilities (FEATURES S1) ---------------------------
     backend_name = "postgresql"
 
+    def close(self) -> None:
+        """Finish a vector index build a bulk load left waiting (the store is not left
+        without its index), then close the pool."""
+        if not self._db.closed:
+            self.vectors.builds.finish()
+        super().close()
+
     def capabilities(self) -> Capabilities:
         """Everything but a per-agent cap; vector search needs pgvector's type."""
         return capabilities_of(self.backend_name, vectors=self._db.has_vector_type, reconnect=True)

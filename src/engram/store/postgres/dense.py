@@ -126,10 +126,12 @@ class PgVectorSearch:
         dimension: int,
         ensure_index: Callable[[str, int], str | None],
         unembedded: Unembedded | None = None,
+        building: Callable[[], bool] | None = None,
     ) -> None:
         self._db = db
         self._ensure_index = ensure_index
         self._unembedded = unembedded
+        self._building = building
         self.model = model
         self.dimension = int(dimension)
         self.searches = 0
@@ -294,6 +296,8 @@ class PgVectorSearch:
             "dimension": self.dimension,
             "backend": "pgvector",
             "index": self._ensure_index(self.model, self.dimension) or "none (exact)",
+            # An index dropped for a bulk load and not built yet: searches are exact.
+            "ann": {"building": bool(self._building and self._building())},
             "ef_search": cfg.ef_search,
             "ef_search_per_k": cfg.ef_search_per_k,
             "ef_search_rows": cfg.ef_search_rows,

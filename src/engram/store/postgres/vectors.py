@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import nullcontext
 from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
-from engram.store.postgres import hnsw
+from engram.store.postgres import bulk, hnsw
 from engram.store.postgres.db import Database
 from engram.store.postgres.dense import PgVectorSearch, Unembedded
 from engram.store.postgres.dialect import POSTGRES, PgConn
@@ -82,6 +83,9 @@ class PgVectors(VectorReads):
         self._db = db
         self._indexes: dict[tuple[str, int], str | None] = {}
         self._unembedded = Unembedded()
+        self.builds = bulk.IndexBuilds(db)
+        """The HNSW indexes dropped ahead of a bulk load or found missing, built again
+        in the background (``bulk.IndexBuilds``)."""
 
     def ensure_index(self, model: str, dim: int) -> str | None:
         """Create the HNSW index of (model, dim) if it does not exist; returns its name.
@@ -126,6 +130,11 @@ class PgVectors(VectorReads):
                     )
                 else:
                     name = str(found[0])
+                    # Dropped by a bulk load whose process ended before building it, or
+                    # left invalid by a build cut short: build it in the background.
+                    state = hnsw.index_state(conn, name)
+                    if not joined and (state is None or not state[1]):
+                        self.builds.missing()
         if not joined:
             self._indexes[key] = name
         return name
@@ -139,11 +148,16 @@ class PgVectors(VectorReads):
 
     def put(self, rows: Iterable[VectorRow]) -> int:
         params = [_stored(row) for row in rows]
-        for model, dim in {(p[0], p[1]) for p in params}:  # (model, dimension)
-            self.ensure_index(model, dim)
-        params.sort(key=lambda p: str(p[5]))  # memory id order: see ``lock_order``
-        # One transaction, re-run whole if PostgreSQL aborts it for a deadlock anyway.
-        return self._reads.run(lambda conn: _put(raw(conn), params), "storing vectors")
+        large = len(params) >= bulk.BULK_ROWS
+        # A dropped index is built once a load's last batch is written (``writing``).
+        with self.builds.writing() if large else nullcontext():
+            for model, dim in {(p[0], p[1]) for p in params}:  # (model, dimension)
+                name = self.ensure_index(model, dim)
+                if name is not None and large and not self._db.in_transaction:
+                    self.builds.before_bulk(model, dim, name, len(params))
+            params.sort(key=lambda p: str(p[5]))  # memory id order: see ``lock_order``
+            # One transaction, re-run whole if PostgreSQL aborts it for a deadlock anyway.
+            return self._reads.run(lambda conn: _put(raw(conn), params, large), "storing vectors")
 
     def load(self, namespace: str, model: str) -> NamespaceVectors:
         with self._db.snapshot("loading vectors") as conn:  # one snapshot: rows and epoch
@@ -179,7 +193,14 @@ class PgVectors(VectorReads):
         serves every size.
         """
         self.ensure_index(model, dimension)
-        return PgVectorSearch(self._db, model, dimension, self.ensure_index, self._unembedded)
+        return PgVectorSearch(
+            self._db,
+            model,
+            dimension,
+            self.ensure_index,
+            self._unembedded,
+            building=lambda: self.builds.building,
+        )
 
     def unembedded(self, namespace: str) -> int:
         """The count this thread's last dense search of ``namespace`` read in its own
@@ -193,10 +214,14 @@ def raw(conn: Conn) -> Any:
     return cast(PgConn, conn).raw
 
 
-def _put(conn: Any, params: list[tuple[Any, ...]]) -> int:
+def _put(conn: Any, params: list[tuple[Any, ...]], large: bool) -> int:
     """``PgVectors.put``'s transaction: the vector rows and the memories' model, in the
-    lock order of ``lock_order``; returns the epoch after it."""
-    if params:
+    lock order of ``lock_order`` (``large``: through COPY, ``bulk.write``); returns the
+    epoch after it."""
+    if params and large:
+        lock_order(conn, [p[5] for p in params])
+        bulk.write(conn, params)
+    elif params:
         lock_order(conn, [p[5] for p in params])
         with conn.cursor() as cur:
             # A memory purged while it was being embedded matches no row: skipped.

@@ -69,6 +69,7 @@ from engram.store.sql.steps_parts import (
     m021_erase_audit,
 )
 from engram.store.sql.steps_search import m033_memory_search
+from engram.store.sql.steps_vectors import m036_bulk_vector_epoch
 
 #: pg_advisory_lock key that serialises PostgreSQL migrations ("engram" in ASCII).
 LOCK_KEY = 0x656E6772616D
@@ -122,6 +123,7 @@ STEPS: tuple[Step, ...] = (
     Step(None,                        "028_memory_search",         m033_memory_search),
     Step("034_palace_mined_seq",      "029_palace_mined_seq",      m034_palace_mined_seq),
     Step("035_schedule_leases",       "030_schedule_leases",       m035_schedule_leases),
+    Step(None,                        "031_bulk_vector_epoch",     m036_bulk_vector_epoch),
 )
 # fmt: on
 

@@ -27,6 +27,7 @@ from engram.pipeline import (
     change_ended,
     change_habits,
     change_kinds,
+    change_plain,
     change_things,
     change_verbs,
     relation_ends,
@@ -189,7 +190,7 @@ _MOVED = re.compile(
 )
 # "we migrated billing (from MySQL) to Postgres": what moved is the subject.
 _MOVED_OBJECT = re.compile(
-    rf"{LEAD}(?P<agent>{NP}){ADV}\s+{_MOVE_VERB}\s+(?P<s>(?!(?:from|to|over|back|away)\b){NP})"
+    rf"{LEAD}(?P<agent>{NP}){ADV}\s+{_MOVE_VERB}\s+(?P<s>(?!(?:from|to|over|back|away|off|out)\b){NP})"
     rf"(?:\s+over)?{_OLD}\s+(?:to|onto|over\s+to)\s+(?P<o>.+)$",
     re.I,
 )
@@ -290,6 +291,7 @@ _ANY_WORD = re.compile(
         re.escape(w)
         for words in (
             _REPLACE_WORDS,
+            change_plain.SOLD_WORDS,
             _JOIN_WORDS,
             _MOVE_WORDS,
             _NEW_WORDS,
@@ -402,6 +404,8 @@ def _clause(clause: str, lower: str, speaker: str | None) -> list[Claim]:
     if said is not None:
         return [said]
     match = _REPLACED.match(clause) if has(lower, _REPLACE_WORDS) else None
+    if match is None and has(lower, change_plain.SOLD_WORDS):
+        match = change_plain.SOLD.match(clause)  # "sold the Corolla and bought a Tesla"
     if match is not None:
         claim = _replaced(match, clause, speaker)
         if claim is not None:

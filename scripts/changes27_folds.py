@@ -19,6 +19,7 @@ HERE = Path(__file__).resolve().parent
 DATA = HERE.parent / "src" / "engram" / "data"
 TUNES = ("changes23_tune", "changes24_tune", "changes25_tune", "changes25_check",
          "changes26_tune", "changes27_tune")  # fmt: skip
+KEPT = ("closed_correctly", "closed_wrongly", "closed", "current")
 
 
 def main() -> None:
@@ -34,8 +35,7 @@ def main() -> None:
         result = changes.run(Config(), path)
         folds.update(result["folds"])
         for row in result["stories"]:
-            stories[row["id"]] = {k: row[k] for k in
-                                  ("closed_correctly", "closed_wrongly", "closed", "current")}  # fmt: skip
+            stories[row["id"]] = {k: row[k] for k in KEPT}
     out.write_text(json.dumps({"folds": folds, "stories": stories}, indent=1) + "\n")
 
 

@@ -11,7 +11,6 @@ committed (`--tune`): it is checked against S as against every earlier set.
 from __future__ import annotations
 
 import importlib.util
-import json
 import sys
 from collections import Counter
 from pathlib import Path

@@ -105,7 +105,7 @@ _RUNS = re.compile(
 )
 #: "The support queue is triaged by Omar.": a thing someone does for the owner.
 _BY = re.compile(
-    rf"^(?:(?:the|our|my)\s+)?(?P<owner>{_SLOT}?)\s+is\s+(?P<verb>\w+ed)\s+by\s+(?P<value>{_NAME})\s*$",
+    rf"^(?:(?:the|our|my)\s+)?(?P<owner>{_SLOT}?)\s+(?:is|are)\s+(?P<verb>\w+ed)\s+by\s+(?P<value>{_NAME})\s*$",
     re.IGNORECASE,
 )
 #: A decision in a note, its subject dropped as notes drop it ("Decided to use Celery for

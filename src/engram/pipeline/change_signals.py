@@ -312,12 +312,19 @@ def read(text: str) -> list[Claim]:
     found: list[Claim] = []
     olds: set[str] = set()
     kinds: set[str] = set()
+    gone: set[str] = set()
     for clause in (plain for chat in said for plain in change_chat.clauses(chat)):
         lower = f" {clause.lower()} "
         kind = change_habits.changed_kind(clause, lower)
         if kind is not None:  # "I changed gyms": the claim beside it names the new gym
             kinds.add(kind)
             continue
+        went = change_ended.gone(clause) if has(lower, change_ended.GONE_WORDS) else None
+        if went is not None:  # "Ocado's gone, we use Tesco delivery now"
+            gone.add(went[0])
+            if went[1] is None:
+                continue
+            clause, lower = went[1], f" {went[1].lower()} "
         if has(lower, change_ended.WORDS):  # "I don't like sushi any more, ..."
             old, rest = change_ended.ended(clause)
             olds.update([old] if old else [])
@@ -356,7 +363,10 @@ def read(text: str) -> list[Claim]:
         for c in found
         if not relation_ends.not_a_thing(c.source or "", c.relation, c.target, numbers=False)
     ]
-    # One value said to end, beside the speaker's claim: the claim replaces it, alone.
+    # One value said to end, beside the speaker's claim: the claim replaces it, alone;
+    # one thing said to be gone, beside any claim.
+    if len(gone) == 1 and not olds:
+        return change_ended.mark(found, gone.pop(), speaker, anyone=True)
     return change_ended.mark(found, olds.pop(), speaker) if len(olds) == 1 else found
 
 

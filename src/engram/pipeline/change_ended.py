@@ -65,7 +65,7 @@ _GONE = re.compile(
     r"(?:\s*,\s*(?:and\s+|so\s+)?(?P<rest>.+))?$",
     re.IGNORECASE,
 )
-GONE_WORDS = ("s gone ", " is gone ", " been retired", " is retired", " is history", " is out,",
+GONE_WORDS = ("s gone", " is gone", " been retired", " is retired", " is history", " is out,",
               "s out,", " was retired", " been gone")  # fmt: skip
 
 

@@ -52,7 +52,7 @@ _HANDLED = {"handle": "handled", "does": "done", "do": "done", "manage": "manage
 #: "Agreed to host the wiki on Confluence.", "Decided to keep the runbooks in Notion.":
 #: a decision in a note naming the thing and its home.
 _AGREED = re.compile(
-    r"^(?i:(?:we\s+)?(?:agreed|decided|chose)\s+to\s+(?:host|keep|run|put|store|build|"
+    r"^(?i:(?:we\s+)?(?:agreed|decided|chose)(?:\s+with\s+(?:the\s+)?[\w-]+)?\s+to\s+(?:host|keep|run|put|store|build|"
     r"deploy|track|manage)\s+(?:the\s+|our\s+)?)"
     rf"(?P<owner>(?i:{_THING}))(?i:\s+(?:on|in|with|at|using)\s+)(?P<value>{_NAME})\s*$"
 )

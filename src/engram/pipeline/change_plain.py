@@ -85,7 +85,7 @@ def firsts(sentence: str) -> list[tuple[str, str, str]]:
     tool = _TOOL.match(sentence)
     if tool is not None:
         owner = (tool["owner2"] or tool["owner"] or "").strip()
-        if owner and owner.lower() not in _NOT_OWNERS:
+        if owner and owner.lower() not in _NOT_OWNERS and not _WHEN.match(tool["value"]):
             return [(owner, "uses", tool["value"].strip())]
         return []
     handles = _HANDLES.match(sentence)
@@ -105,3 +105,10 @@ def firsts(sentence: str) -> list[tuple[str, str, str]]:
 
 #: Words that are no thing a tool works for ("it is hosted on ...": which?).
 _NOT_OWNERS = frozenset(("it", "this", "that", "everything", "all", "which", "what"))
+#: A day, month or holiday names when, not a tool ("the marathon is run on Sundays").
+_WHEN = re.compile(
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|(?:jan|febr)uary\b|march\b|april\b|"
+    r"may\b|june?\b|july\b|august\b|(?:septem|octo|novem|decem)ber\b|christmas\b|easter\b|"
+    r"weekends?\b|weekdays?\b",
+    re.IGNORECASE,
+)

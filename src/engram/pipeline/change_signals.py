@@ -39,7 +39,6 @@ from engram.pipeline.change_words import (
     ADV,
     CHANGE,
     CHANGE_CONFIDENCE,
-    DETERMINER,
     FIRST_PERSON,
     LEAD,
     NP,
@@ -220,8 +219,6 @@ _NEW_THING = re.compile(
     r"(?:\s+(?:for|on|in)\s+(?P<owner>(?:the|my|our|his|her|their)\s+[\w\s-]+))?(?:,.*)?$",
     re.I,
 )
-# "an efoil with a 12V20Ah battery": the thing has the part.
-_WITH = re.compile(r"\b(?P<s>[\w-]+)\s+with\s+(?:a|an|the)\s+(?P<o>[\w.-]+\s+[a-z]+)\b", re.I)
 # "we use Vue for the frontend": what the first person uses it for is the subject.
 _FOR = re.compile(r"\b(?:for|in|on|across)\s+(?P<s>(?:the|our|my|their)\s+[\w\s-]+)$", re.I)
 _ONE = re.compile(r"^(?:a|an|the)?\s*(?P<mod>.*?)\s*\bones?\b$", re.I)
@@ -346,7 +343,7 @@ def read(text: str) -> list[Claim]:
         unfolded = _unfolded(clause) if has(lower, _MOVE_WORDS) else clause
         found.extend(_clause(unfolded, f" {unfolded.lower()} ", speaker))
         if has(lower, _WITH_WORDS):
-            found.extend(_with(clause))
+            found.extend(change_things.parts(clause))
         if has(lower, change_things.NAME_WORDS):
             found.extend(change_things.called(clause))
     if len(kinds) == 1:
@@ -567,16 +564,6 @@ def _unfolded(clause: str) -> str:
         found = _HEAD_SUBJECT.match(head)
         subject = found["s"] if found else head.split()[0]
     return f"{subject} {match['verb']}{match['rest']}" if subject else clause
-
-
-def _with(clause: str) -> list[Claim]:
-    """ "an efoil with a 12V20Ah battery" -> (efoil, has, 12V20Ah battery)."""
-    found = []
-    for match in _WITH.finditer(clause):
-        owner, part = match["s"], phrase(match["o"])
-        if part and owner.lower() not in DETERMINER and owner.lower() not in STOP:
-            found.append(Claim(owner, "has", part, signal_of(clause, False)))
-    return found
 
 
 def _replaced(match: re.Match[str], clause: str, speaker: str | None) -> Claim | None:

@@ -17,6 +17,7 @@ from engram.pipeline.change_words import (
     ADV,
     CHANGE,
     CHANGE_CONFIDENCE,
+    DETERMINER,
     FIRST_PERSON,
     LEAD,
     NOW,
@@ -243,3 +244,17 @@ def called(clause: str) -> list[Claim]:
         for m in _CALLED.finditer(clause)
         if m["s"].lower() not in STOP
     ]
+
+
+# "an efoil with a 12V20Ah battery": the thing has the part.
+_WITH = re.compile(r"\b(?P<s>[\w-]+)\s+with\s+(?:a|an|the)\s+(?P<o>[\w.-]+\s+[a-z]+)\b", re.I)
+
+
+def parts(clause: str) -> list[Claim]:
+    """ "an efoil with a 12V20Ah battery" -> (efoil, has, 12V20Ah battery)."""
+    found = []
+    for match in _WITH.finditer(clause):
+        owner, part = match["s"], phrase(match["o"])
+        if part and owner.lower() not in DETERMINER and owner.lower() not in STOP:
+            found.append(Claim(owner, "has", part, signal_of(clause, False)))
+    return found

@@ -1,11 +1,10 @@
-"""Write round nine's held-out fold S and its tune set Y (changes27).
+"""Round nine's sets (changes27): held-out fold S, then its tune set Y.
 
-The stories were drafted as Python lists (s.py, and later y.py for the tune set, in the
-directory given as the argument; the JSON written is the record). This script shapes
-them as `engram bench changes` reads them and checks them against every earlier set (no
-statement within 0.8 of an earlier one, by difflib: round five's check), printing counts
-only so the held-out rows are never shown. The tune set was written after S was
-committed (`--tune`): it is checked against S as against every earlier set.
+Drafted as Python lists (s.py; y.py for the tune set, written after S was committed and
+run with `--tune`) in the directory given as the argument; the JSON written is the
+record. Round eight's script supplies the shaping, the difflib nearness check (0.8
+against every earlier set, S included for Y) and the writer; only counts are printed,
+so no held-out row is shown.
 """
 
 from __future__ import annotations
@@ -17,52 +16,39 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-DATA = HERE.parent / "src" / "engram" / "data"
+_spec = importlib.util.spec_from_file_location("round8", HERE / "changes26_write_sets.py")
+assert _spec is not None and _spec.loader is not None
+_round8 = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_round8)
+stories, near, _write, _statements = (
+    _round8.stories, _round8.near, _round8._write, _round8._statements
+)  # fmt: skip
+DATA = _round8.DATA
 HELD = DATA / "changes_heldout8.json"
 TUNE = HERE / "changes27_tune.json"
-
-
-def _script(name: str) -> Any:
-    """An earlier round's script in this directory, loaded as a module."""
-    spec = importlib.util.spec_from_file_location(name, HERE / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-# Round five's script shapes the stories and measures nearness, round six's writes a set.
-stories = _script("changes23_write_sets").stories
-near = _script("changes23_write_sets").near
-_write = _script("changes24_write_sets")._write
-_statements = _script("changes26_write_sets")._statements
 
 
 def main() -> None:
     src = Path(sys.argv[1])
     tune_only = "--tune" in sys.argv[2:]
+    fold = "Y" if tune_only else "S"
     scope: dict[str, Any] = {}
-    exec((src / ("y.py" if tune_only else "s.py")).read_text(), scope)
+    exec((src / f"{fold.lower()}.py").read_text(), scope)
     earlier_paths = [p for p in sorted(DATA.glob("changes*.json")) if p.name not in
                      (HELD.name, "changes_questions.json")]  # fmt: skip
     earlier_paths += [HERE / f"changes{n}.json" for n in
                       ("23_tune", "24_tune", "25_tune", "25_check", "26_tune")]  # fmt: skip
-    earlier = [s for path in earlier_paths for s in _statements(path)]
+    # The tune set, written after S was committed, is held apart from S as from the rest.
+    checks = {"an earlier set": [s for path in earlier_paths for s in _statements(path)]}
     if tune_only:
-        tune = stories("Y", scope["Y_CHANGE"], scope["Y_KEEP"])
-        text = [s for r in tune for s in r["statements"]]
-        print("tune statements near an earlier set:", near(text, earlier))
-        print("tune statements near S:", near(text, _statements(HELD)))
-        kinds = Counter(r["kind"] for r in tune)
-        print("Y", kinds["change"], "changes,", kinds["keep"], "keeps")
-        _write(TUNE, ABOUT_TUNE, tune)
-        return
-    held = stories("S", scope["S_CHANGE"], scope["S_KEEP"])
-    text = [s for r in held for s in r["statements"]]
-    print("held-out statements near an earlier set:", near(text, earlier))
-    kinds = Counter(r["kind"] for r in held)
-    print("S", kinds["change"], "changes,", kinds["keep"], "keeps")
-    _write(HELD, ABOUT_HELD, held)
+        checks["S"] = _statements(HELD)
+    rows = stories(fold, scope[f"{fold}_CHANGE"], scope[f"{fold}_KEEP"])
+    text = [s for r in rows for s in r["statements"]]
+    for name, earlier in checks.items():
+        print(f"{fold} statements near {name}:", near(text, earlier))
+    kinds = Counter(r["kind"] for r in rows)
+    print(fold, kinds["change"], "changes,", kinds["keep"], "keeps")
+    _write(TUNE if tune_only else HELD, ABOUT_TUNE if tune_only else ABOUT_HELD, rows)
 
 
 ABOUT_HELD = (

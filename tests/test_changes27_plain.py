@@ -22,64 +22,38 @@ from engram import Memory
 from engram.pipeline import change_ended, change_plain
 from test_dogfood19_changes import _rows, _told
 
-#: (the first statement, the value it records, the change, the value that replaces it).
+#: (the first statement, the change, the owner and slot, the old value, the new one).
 CHANGES = [
-    (
-        "The invoice sync is orchestrated with Prefect.",
-        ("invoice sync", "uses", "Prefect"),
-        "We migrated the invoice sync from Prefect to Kestra.",
-        ("invoice sync", "uses", "Kestra"),
-    ),
-    (
-        "I drive a silver Skoda Fabia.",
-        ("user", "drives", "silver Skoda Fabia"),
-        "I sold the Fabia and bought a Hyundai Ioniq.",
-        ("user", "drives", "Hyundai Ioniq"),
-    ),
-    (
-        "Sign-in is provided by Cognito.",
-        ("Sign-in", "provided_by", "Cognito"),
-        "Sign-in migrated off Cognito to Keycloak.",
-        ("Sign-in", "provided_by", "Keycloak"),
-    ),
-    (
-        "Yannick is on call.",
-        ("user", "on_call", "Yannick"),
-        "Beatrix is on call now.",
-        ("user", "on_call", "Beatrix"),
-    ),
-    (
-        "Agreed to host the design docs on Coda.",
-        ("design docs", "uses", "Coda"),
-        "The design docs moved from Coda to Slite.",
-        ("design docs", "uses", "Slite"),
-    ),
-    (
-        "The android builds are signed by Appcircle.",
-        ("android builds", "signed_by", "Appcircle"),
-        "Appcircle is gone, android builds run on Codemagic.",
-        ("android builds", "signed_by", "Codemagic"),
-    ),
-    (
-        "Ines owns the quarterly planning.",
-        ("quarterly planning", "owned_by", "Ines"),
-        "The quarterly planning was handed over to Bruno.",
-        ("quarterly planning", "owned_by", "Bruno"),
-    ),
-]
+    ("The invoice sync is orchestrated with Prefect.",
+     "We migrated the invoice sync from Prefect to Kestra.", "invoice sync/uses", "Prefect",
+     "Kestra"),
+    ("I drive a silver Skoda Fabia.", "I sold the Fabia and bought a Hyundai Ioniq.",
+     "user/drives", "silver Skoda Fabia", "Hyundai Ioniq"),
+    ("Sign-in is provided by Cognito.", "Sign-in migrated off Cognito to Keycloak.",
+     "Sign-in/provided_by", "Cognito", "Keycloak"),
+    ("Yannick is on call.", "Beatrix is on call now.", "user/on_call", "Yannick", "Beatrix"),
+    ("Agreed to host the design docs on Coda.", "The design docs moved from Coda to Slite.",
+     "design docs/uses", "Coda", "Slite"),
+    ("The android builds are signed by Appcircle.",
+     "Appcircle is gone, android builds run on Codemagic.", "android builds/signed_by",
+     "Appcircle", "Codemagic"),
+    ("Ines owns the quarterly planning.", "The quarterly planning was handed over to Bruno.",
+     "quarterly planning/owned_by", "Ines", "Bruno"),
+]  # fmt: skip
 
 
-@pytest.mark.parametrize(("first", "old", "change", "new"), CHANGES)
+@pytest.mark.parametrize(("first", "change", "slot", "old", "new"), CHANGES)
 def test_a_plain_change_closes_the_held_value(
-    mem: Memory, first: str, old: tuple[str, str, str], change: str, new: tuple[str, str, str]
+    mem: Memory, first: str, change: str, slot: str, old: str, new: str
 ) -> None:
+    owner, relation = slot.split("/")
     _told(mem, first)
-    assert _rows(mem).get(old) is True, _rows(mem)  # the first value is read
+    assert _rows(mem).get((owner, relation, old)) is True, _rows(mem)  # the first value is read
     _told(mem, change)
     rows = _rows(mem)
-    assert rows.get(old) is False, rows  # closed
-    assert rows.get(new) is True, rows  # holds
-    assert [k for k, current in rows.items() if not current] == [old]
+    # the old value closed, the new one holds, and nothing else closed
+    changed = {k: v for k, v in rows.items() if k[2] in (old, new) or not v}
+    assert changed == {(owner, relation, old): False, (owner, relation, new): True}, rows
 
 
 #: First statements and what they record.

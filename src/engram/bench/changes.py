@@ -40,7 +40,13 @@ facts, other attributes, repeats, plans, negations), two or three statements eac
   rotas, config values, versions, vendors, subjectless decisions), 40 changes and 16
   look-alikes each (a cover, a one-off, a second value, a proposal not taken, a
   question, someone else's value, a plan for later), written before round eight's
-  reading: folds Q and R.
+  reading: folds Q and R;
+- ``engram/data/changes_heldout8.json`` (session twenty-three, changes27): changes
+  said the plain ways people say them (migrated, moved or switched from A to B, sold A
+  and bought B, replaced A with B, A is gone and we use B, handed to, took over, is X
+  now) in chat, notes and one-message turns, 40 changes and 16 look-alikes (a second
+  thing beside the first, a plan not done, a question, someone else's, a comparison, a
+  temporary cover), written before round nine's reading: fold S.
 
 Each story is told to a fresh namespace of one in-memory ``Memory`` through
 ``mem.add`` (the inline linker and the closing plan on the write path, no model), a
@@ -85,6 +91,7 @@ SHIPPED = (
     "changes_heldout5.json",
     "changes_heldout6.json",
     "changes_heldout7.json",
+    "changes_heldout8.json",
 )
 #: When the first statement is told; each next one a month later.
 START = datetime(2025, 1, 6, 9, tzinfo=UTC)

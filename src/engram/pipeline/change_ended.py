@@ -55,6 +55,30 @@ WORDS = (" no longer ", "n't ", " not ", " stopped ", " gave up ", " given up ",
          " cancelled ", " canceled ")  # fmt: skip
 
 
+# "Ocado's gone, we use Tesco delivery now", "Bitrise is gone, mobile builds run on
+# Codemagic", "Vitest is out, the suite runs under Jest": a thing said to be gone, and
+# what holds now in the rest. Said of the thing, so the claim it ends may be anyone's
+# (:func:`mark` with ``anyone``); "out" only with a rest ("the album is out" ends nothing).
+_GONE = re.compile(
+    r"^(?P<old>(?-i:[A-Z0-9][\w.'’&-]*)(?:\s+(?-i:[A-Z][\w.'’&-]*)){0,2})"
+    r"(?:['’]s|\s+is|\s+has\s+been|\s+was)\s+(?:(?P<gone>gone|retired|history)|out)"
+    r"(?:\s*,\s*(?:and\s+|so\s+)?(?P<rest>.+))?$",
+    re.IGNORECASE,
+)
+GONE_WORDS = ("s gone", " is gone", " been retired", " is retired", " is history", " is out,",
+              "s out,", " was retired", " been gone")  # fmt: skip
+
+
+def gone(clause: str) -> tuple[str, str | None] | None:
+    """The thing ``clause`` says is gone and what is left of the clause to read (None:
+    nothing), or None when it says no such thing."""
+    match = _GONE.match(clause)
+    if match is None or not (match["gone"] or match["rest"]):
+        return None
+    old = phrase(match["old"])
+    return (old, match["rest"]) if old else None
+
+
 def ended(clause: str) -> tuple[str | None, str | None]:
     """The old value ``clause`` says ended (or None), and what is left of the clause to
     read for a claim (None: nothing)."""
@@ -81,10 +105,15 @@ def ended(clause: str) -> tuple[str | None, str | None]:
     return None, clause
 
 
-def mark(claims: Sequence[Claim], old: str, speaker: str | None) -> list[Claim]:
-    """The speaker's claims with ``old`` as the value they end, alone (``ends_only``)."""
+def mark(
+    claims: Sequence[Claim], old: str, speaker: str | None, *, anyone: bool = False
+) -> list[Claim]:
+    """The speaker's claims (``anyone``: every claim) with ``old`` as the value they
+    end, alone (``ends_only``)."""
     me = speaker or "user"
     return [
-        replace(c, replaced=old, ends_only=True) if c.replaced is None and c.source == me else c
+        replace(c, replaced=old, ends_only=True)
+        if c.replaced is None and (anyone or c.source == me)
+        else c
         for c in claims
     ]

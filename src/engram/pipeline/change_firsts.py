@@ -33,7 +33,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from engram.pipeline import change_slots, vocabulary
+from engram.pipeline import change_plain, change_slots, vocabulary
 from engram.pipeline.change_signals import ADDITION_WORDS, HEDGE
 from engram.pipeline.change_words import NOT_LASTING
 from engram.pipeline.patterns import word_set
@@ -93,7 +93,7 @@ _NOTE = re.compile(
 #: contact for the Orion account."
 _ROLE = re.compile(
     rf"^(?P<value>{_NAME})(?:\s+(?:at|from)\s+the\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)?\s+is\s+(?:(?:the|our|my)\s+(?P<slot>{_SLOT}?)|(?P<oncall>on[\s-]call))"
-    rf"(?:\s+(?:for|of)\s+{_OWNER})?(?:\s+this\s+(?:week|month|sprint|rotation))?\s*$"
+    rf"(?:\s+(?:for|of)\s+{_OWNER})?(?:\s+this\s+(?:week|month|sprint|rotation))?(?:\s+now)?\s*$"
 )
 #: "We run Postgres 14." / "The staging cluster runs Kubernetes 1.27." / "The frontend
 #: builds on Node 18.": a product at a version.
@@ -105,7 +105,7 @@ _RUNS = re.compile(
 )
 #: "The support queue is triaged by Omar.": a thing someone does for the owner.
 _BY = re.compile(
-    rf"^(?:(?:the|our|my)\s+)?(?P<owner>{_SLOT}?)\s+is\s+(?P<verb>\w+ed)\s+by\s+(?P<value>{_NAME})\s*$",
+    rf"^(?:(?:the|our|my)\s+)?(?P<owner>{_SLOT}?)\s+(?:is|are)\s+(?P<verb>\w+ed)\s+by\s+(?P<value>{_NAME})\s*$",
     re.IGNORECASE,
 )
 #: A decision in a note, its subject dropped as notes drop it ("Decided to use Celery for
@@ -231,6 +231,9 @@ def firsts(text: str) -> list[tuple[str, str, str, float]]:
         or _NOT_STATED.search(sentence)
     ):
         return []
+    plain = change_plain.firsts(sentence)  # a tool, a firm, a home, a partner by a verb
+    if plain:
+        return [(*found, CONFIDENCE) for found in plain]
     decided = _DECIDED.match(sentence) or _PIN.match(sentence)
     if decided is not None:
         owner = (decided["owner"] or "").strip() or change_slots.TEAM

@@ -27,6 +27,7 @@ from engram.pipeline import (
     change_ended,
     change_habits,
     change_kinds,
+    change_plain,
     change_things,
     change_verbs,
     relation_ends,
@@ -38,7 +39,6 @@ from engram.pipeline.change_words import (
     ADV,
     CHANGE,
     CHANGE_CONFIDENCE,
-    DETERMINER,
     FIRST_PERSON,
     LEAD,
     NP,
@@ -189,7 +189,7 @@ _MOVED = re.compile(
 )
 # "we migrated billing (from MySQL) to Postgres": what moved is the subject.
 _MOVED_OBJECT = re.compile(
-    rf"{LEAD}(?P<agent>{NP}){ADV}\s+{_MOVE_VERB}\s+(?P<s>(?!(?:from|to|over|back|away)\b){NP})"
+    rf"{LEAD}(?P<agent>{NP}){ADV}\s+{_MOVE_VERB}\s+(?P<s>(?!(?:from|to|over|back|away|off|out)\b){NP})"
     rf"(?:\s+over)?{_OLD}\s+(?:to|onto|over\s+to)\s+(?P<o>.+)$",
     re.I,
 )
@@ -219,8 +219,6 @@ _NEW_THING = re.compile(
     r"(?:\s+(?:for|on|in)\s+(?P<owner>(?:the|my|our|his|her|their)\s+[\w\s-]+))?(?:,.*)?$",
     re.I,
 )
-# "an efoil with a 12V20Ah battery": the thing has the part.
-_WITH = re.compile(r"\b(?P<s>[\w-]+)\s+with\s+(?:a|an|the)\s+(?P<o>[\w.-]+\s+[a-z]+)\b", re.I)
 # "we use Vue for the frontend": what the first person uses it for is the subject.
 _FOR = re.compile(r"\b(?:for|in|on|across)\s+(?P<s>(?:the|our|my|their)\s+[\w\s-]+)$", re.I)
 _ONE = re.compile(r"^(?:a|an|the)?\s*(?P<mod>.*?)\s*\bones?\b$", re.I)
@@ -290,6 +288,7 @@ _ANY_WORD = re.compile(
         re.escape(w)
         for words in (
             _REPLACE_WORDS,
+            change_plain.SOLD_WORDS,
             _JOIN_WORDS,
             _MOVE_WORDS,
             _NEW_WORDS,
@@ -310,12 +309,19 @@ def read(text: str) -> list[Claim]:
     found: list[Claim] = []
     olds: set[str] = set()
     kinds: set[str] = set()
+    gone: set[str] = set()
     for clause in (plain for chat in said for plain in change_chat.clauses(chat)):
         lower = f" {clause.lower()} "
         kind = change_habits.changed_kind(clause, lower)
         if kind is not None:  # "I changed gyms": the claim beside it names the new gym
             kinds.add(kind)
             continue
+        went = change_ended.gone(clause) if has(lower, change_ended.GONE_WORDS) else None
+        if went is not None:  # "Ocado's gone, we use Tesco delivery now"
+            gone.add(went[0])
+            if went[1] is None:
+                continue
+            clause, lower = went[1], f" {went[1].lower()} "
         if has(lower, change_ended.WORDS):  # "I don't like sushi any more, ..."
             old, rest = change_ended.ended(clause)
             olds.update([old] if old else [])
@@ -337,7 +343,7 @@ def read(text: str) -> list[Claim]:
         unfolded = _unfolded(clause) if has(lower, _MOVE_WORDS) else clause
         found.extend(_clause(unfolded, f" {unfolded.lower()} ", speaker))
         if has(lower, _WITH_WORDS):
-            found.extend(_with(clause))
+            found.extend(change_things.parts(clause))
         if has(lower, change_things.NAME_WORDS):
             found.extend(change_things.called(clause))
     if len(kinds) == 1:
@@ -354,7 +360,10 @@ def read(text: str) -> list[Claim]:
         for c in found
         if not relation_ends.not_a_thing(c.source or "", c.relation, c.target, numbers=False)
     ]
-    # One value said to end, beside the speaker's claim: the claim replaces it, alone.
+    # One value said to end, beside the speaker's claim: the claim replaces it, alone;
+    # one thing said to be gone, beside any claim.
+    if len(gone) == 1 and not olds:
+        return change_ended.mark(found, gone.pop(), speaker, anyone=True)
     return change_ended.mark(found, olds.pop(), speaker) if len(olds) == 1 else found
 
 
@@ -402,6 +411,8 @@ def _clause(clause: str, lower: str, speaker: str | None) -> list[Claim]:
     if said is not None:
         return [said]
     match = _REPLACED.match(clause) if has(lower, _REPLACE_WORDS) else None
+    if match is None and has(lower, change_plain.SOLD_WORDS):
+        match = change_plain.SOLD.match(clause)  # "sold the Corolla and bought a Tesla"
     if match is not None:
         claim = _replaced(match, clause, speaker)
         if claim is not None:
@@ -553,16 +564,6 @@ def _unfolded(clause: str) -> str:
         found = _HEAD_SUBJECT.match(head)
         subject = found["s"] if found else head.split()[0]
     return f"{subject} {match['verb']}{match['rest']}" if subject else clause
-
-
-def _with(clause: str) -> list[Claim]:
-    """ "an efoil with a 12V20Ah battery" -> (efoil, has, 12V20Ah battery)."""
-    found = []
-    for match in _WITH.finditer(clause):
-        owner, part = match["s"], phrase(match["o"])
-        if part and owner.lower() not in DETERMINER and owner.lower() not in STOP:
-            found.append(Claim(owner, "has", part, signal_of(clause, False)))
-    return found
 
 
 def _replaced(match: re.Match[str], clause: str, speaker: str | None) -> Claim | None:

@@ -17,6 +17,7 @@ from engram.pipeline.change_words import (
     ADV,
     CHANGE,
     CHANGE_CONFIDENCE,
+    DETERMINER,
     FIRST_PERSON,
     LEAD,
     NOW,
@@ -83,10 +84,14 @@ _OWNED = re.compile(
     re.I,
 )
 _HANDED = re.compile(
-    rf"{LEAD}(?P<o>{NP}){ADV}\s+(?:(?P<v>owns|leads|maintains|manages)|(?:took|has\s+taken)\s+over)\s+"
+    rf"{LEAD}(?P<o>{NP}){ADV}\s+(?:(?P<v>owns|leads|maintains|manages|chairs)|(?:took|has\s+taken)\s+over)\s+"
     r"(?P<s>the\s+[^,]+?)(?:\s+from\s+[^,]+)?(?:,.*)?$|"
     rf"{LEAD}{NP}\s+(?:reassigned|handed|passed)\s+(?P<s2>(?:the|our|my)\s+.+?)\s+"
-    r"(?:over\s+|off\s+)?to\s+(?P<o2>.+)$",
+    r"(?:over\s+|off\s+)?to\s+(?P<o2>.+)$|"
+    # Said of the thing, who handed it left out: "The Tuesday retro was handed over to
+    # Bilal", "On-call handed to Tomas" (a note drops the verb's "was").
+    rf"{LEAD}(?P<s3>{NP})\s+(?:(?:was|were|got|has\s+been|have\s+been)\s+)?(?:reassigned|handed|"
+    r"passed)\s+(?:over\s+|off\s+)?to\s+(?P<o3>.+)$",
     re.I,
 )
 
@@ -116,7 +121,7 @@ _WHEN_WORDS = (" at ", " on ")
 _RAISE_WORDS = words(RAISING + RISING)
 _OWNER_WORDS = (
     " by ", "assigned", " owns ", " leads ", "maintains", "manages", "took over", "taken over",
-    "handed", "passed",
+    "handed", "passed", " chairs ",
 )  # fmt: skip
 #: The words a clause needs for any rule here to be tried on it.
 WORDS = NAME_WORDS + _RAISE_WORDS + _OWNER_WORDS + (" new ",) + _OF_WORDS
@@ -166,8 +171,9 @@ def said_of_things(clause: str, lower: str, speaker: str | None) -> Claim | None
             match = regex.match(clause)
             if match is None:
                 continue
-            thing = subject(match["s"] or match["s2"], speaker)
-            person = phrase(match["o"] or match["o2"])
+            groups = match.groupdict()
+            thing = subject(groups["s"] or groups.get("s2") or groups.get("s3") or "", speaker)
+            person = phrase(groups["o"] or groups.get("o2") or groups.get("o3") or "")
             if thing and person:
                 said = regex is _OWNED and not match["re"] or bool(match.groupdict().get("v"))
                 signal = signal_of(clause, not said)
@@ -238,3 +244,17 @@ def called(clause: str) -> list[Claim]:
         for m in _CALLED.finditer(clause)
         if m["s"].lower() not in STOP
     ]
+
+
+# "an efoil with a 12V20Ah battery": the thing has the part.
+_WITH = re.compile(r"\b(?P<s>[\w-]+)\s+with\s+(?:a|an|the)\s+(?P<o>[\w.-]+\s+[a-z]+)\b", re.I)
+
+
+def parts(clause: str) -> list[Claim]:
+    """ "an efoil with a 12V20Ah battery" -> (efoil, has, 12V20Ah battery)."""
+    found = []
+    for match in _WITH.finditer(clause):
+        owner, part = match["s"], phrase(match["o"])
+        if part and owner.lower() not in DETERMINER and owner.lower() not in STOP:
+            found.append(Claim(owner, "has", part, signal_of(clause, False)))
+    return found

@@ -99,6 +99,7 @@ def plan(
     and ``single_valued`` set to the types it closes (see the module docstring)."""
     reads = _Reads(store, namespace)
     addition = bool(claims_module.ADDITION_WORDS.search(text))
+    now = change_words.NOW.search(text) is not None
     facts: dict[tuple[str, str, str], _Fact] = {}
     team = change_words.teams_note(text)
     for claim in claims_module.read(text):
@@ -142,6 +143,14 @@ def plan(
             continue
         said = claimed.get((_base(source), kind.relation_type))
         signal = said.signal if said is not None else (ADDITION if addition else PLAIN)
+        if (
+            said is None
+            and signal == PLAIN
+            and now
+            and (source, relation, target, confidence) in firsts
+        ):
+            # "Tomas is on call now": a slot's plain value said with "now" is its new one.
+            signal = CHANGE
         # The claim of the same subject and type tells its cardinality by kind too.
         one = said.one if said is not None and fact.one is None else fact.one
         facts[_key(fact)] = replace(fact, signal=signal, one=one)

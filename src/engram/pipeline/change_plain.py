@@ -1,0 +1,114 @@
+"""First values and changes said the plain ways people say them (issue 28, FEATURES G2;
+round nine, changes27).
+
+First values that name a tool, a firm or a partner by a verb of their own, which the
+slot shapes of :mod:`engram.pipeline.change_firsts` do not read:
+
+- a thing done with a tool: "The billing ETL is orchestrated with Airflow.", "User runs
+  the billing ETL, which is scheduled with cron." (``billing ETL uses Airflow``);
+- a firm or person that looks after something of ours: "Halvorsen & Co handle our
+  books." (``books handled_by Halvorsen & Co``);
+- an agreed home for a thing, its subject dropped as notes drop it: "Agreed to host the
+  wiki on Confluence." (``wiki uses Confluence``);
+- a partner: "Ezra and I have been a couple since 2019." (``user partner Ezra``).
+
+And one change shape the change rules lacked: a thing got rid of and another got in
+its place, "I sold the Corolla and bought a Tesla Model 3" (:data:`SOLD`, read by
+:mod:`engram.pipeline.change_signals` as "replaced the Corolla with a Tesla Model 3").
+"""
+
+from __future__ import annotations
+
+import re
+
+from engram.store.protocols.graph import canonical_relation
+
+SPEAKER = "user"
+#: A name: capitalised words, "&" and "Co" inside ("Halvorsen & Co", "Auth0").
+_NAME = r"(?-i:[A-Z0-9][\w.'’-]*(?:\s+(?:&\s+)?[A-Z][\w.'’-]*){0,3})"
+#: A thing: one to three words ("billing ETL", "wiki", "books").
+_THING = r"[A-Za-z][\w.-]*(?:\s+[A-Za-z][\w.-]*){0,2}?"
+#: Verbs that say a tool does the work for a thing (past participles), the tool after
+#: "with / on / in / through / via / using".
+_TOOL_VERBS = (
+    r"(?:orchestrated|scheduled|managed|hosted|deployed|built|run|tracked|stored|kept|"
+    r"served|powered|backed|monitored|processed|handled|automated|versioned|documented)"
+)
+_TOOL = re.compile(
+    rf"^(?:.*?\b(?:the|our|my)\s+(?P<owner2>{_THING}),\s+(?:which|that)|"
+    rf"(?:(?:the|our|my)\s+)?(?P<owner>{_THING}))\s+(?:is|are|gets|get)\s+(?:now\s+)?"
+    rf"{_TOOL_VERBS}\s+(?:with|on|in|through|via|using)\s+(?P<value>{_NAME})\s*$",
+    re.IGNORECASE,
+)
+#: "Halvorsen & Co handle our books.", "Mira does our payroll.", "Brightwave looks
+#: after our IT.": a firm or person doing a thing of ours.
+_HANDLES = re.compile(
+    rf"^(?P<value>{_NAME})\s+(?i:(?P<verb>handles?|does|do|manages?|looks?\s+after|runs?|"
+    r"takes?\s+care\s+of)\s+(?:our|my)\s+)"
+    rf"(?P<slot>(?i:{_THING}))\s*$"
+)
+_HANDLED = {"handle": "handled", "does": "done", "do": "done", "manage": "managed",
+            "look": "looked_after", "run": "run", "take": "handled"}  # fmt: skip
+#: "Agreed to host the wiki on Confluence.", "Decided to keep the runbooks in Notion.":
+#: a decision in a note naming the thing and its home.
+_AGREED = re.compile(
+    r"^(?i:(?:we\s+)?(?:agreed|decided|chose)(?:\s+with\s+(?:the\s+)?[\w-]+)?\s+to\s+(?:host|keep|run|put|store|build|"
+    r"deploy|track|manage)\s+(?:the\s+|our\s+)?)"
+    rf"(?P<owner>(?i:{_THING}))(?i:\s+(?:on|in|with|at|using)\s+)(?P<value>{_NAME})\s*$"
+)
+#: "Ezra and I have been a couple since college.", "Noor and I are together.", "Sam and
+#: I got married in 2019.": a partner, the speaker's.
+_COUPLE = re.compile(
+    rf"^(?P<value>{_NAME})\s+(?i:and\s+I\s+(?:have\s+been|['’]ve\s+been|are|got)\s+"
+    r"(?:a\s+couple|together|dating|married|engaged|partners))(?:\s+(?i:since|for)\s+.+)?\s*$"
+)
+#: "I sold the Corolla and bought a Tesla Model 3", "got rid of the Brompton and picked
+#: up a Tern": the groups of ``change_signals._REPLACED`` (agent, old, o, s), so a
+#: sale and a purchase read as a replacement. Only the speaker's own ("I", "we", or no
+#: subject, as notes drop it) and only a thing said as theirs or "the": "my brother sold
+#: his Focus" is his.
+SOLD = re.compile(
+    r"^(?:[^,]{0,40},\s*)?(?:(?P<agent>I|we)\s+)?(?:(?:just|finally|recently)\s+)?"
+    r"(?:have\s+|has\s+)?(?:sold|got\s+rid\s+of|gave\s+away|traded\s+in|returned|scrapped)\s+"
+    r"(?:(?:the|my|our|that)\s+)?(?:old\s+)?(?P<old>[^,]+?)\s*(?:,|\s+and)\s+(?:then\s+)?"
+    r"(?:(?:I|we)\s+)?(?:bought|got|picked\s+up|purchased|leased|ordered)\s+"
+    r"(?P<o>(?:(?:a|an|the)\s+)?(?:new\s+|used\s+)?[^,]+?)(?P<s>)(?:\s+(?:yesterday|today|"
+    r"last\s+\w+|this\s+\w+|instead))?\s*$",
+    re.IGNORECASE,
+)
+SOLD_WORDS = ("sold", "got rid", "gave away", "traded in", "returned", "scrapped")
+
+
+def firsts(sentence: str) -> list[tuple[str, str, str]]:
+    """The one ``(owner, slot, value)`` ``sentence`` names by a verb of its own (the
+    module docstring); ``sentence`` is stripped of its end mark."""
+    tool = _TOOL.match(sentence)
+    if tool is not None:
+        owner = (tool["owner2"] or tool["owner"] or "").strip()
+        if owner and owner.lower() not in _NOT_OWNERS and not _WHEN.match(tool["value"]):
+            return [(owner, "uses", tool["value"].strip())]
+        return []
+    handles = _HANDLES.match(sentence)
+    if handles is not None:
+        verb = handles["verb"].lower().split()[0].removesuffix("s")
+        verb = "do" if verb == "doe" else verb
+        slot = handles["slot"].strip()
+        return [(slot, f"{_HANDLED.get(verb, 'handled')}_by", handles["value"].strip())]
+    agreed = _AGREED.match(sentence)
+    if agreed is not None:
+        return [(agreed["owner"].strip(), "uses", agreed["value"].strip())]
+    couple = _COUPLE.match(sentence)
+    if couple is not None:
+        return [(SPEAKER, canonical_relation("partner"), couple["value"].strip())]
+    return []
+
+
+#: Words that are no thing a tool works for ("it is hosted on ...": which?).
+_NOT_OWNERS = frozenset(("it", "this", "that", "everything", "all", "which", "what"))
+#: A day, month or holiday names when, not a tool ("the marathon is run on Sundays").
+_WHEN = re.compile(
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|(?:jan|febr)uary\b|march\b|april\b|"
+    r"may\b|june?\b|july\b|august\b|(?:septem|octo|novem|decem)ber\b|christmas\b|easter\b|"
+    r"weekends?\b|weekdays?\b",
+    re.IGNORECASE,
+)

@@ -172,7 +172,10 @@ def floor(hits: Sequence[Hit], share: float) -> list[Hit]:
     question meets it (:func:`floor_kept`). Order is kept."""
     sims = [h.breakdown.sim for h in hits]
     fused = [h.breakdown.fused for h in hits]
-    return [hits[i] for i in floor_kept(sims, fused, share, [bucket_of(h) for h in hits])]
+    buckets = [bucket_of(h) for h in hits]
+    return [
+        hits[i] for i in floor_kept(sims, fused, share, buckets, [packing.setter(h) for h in hits])
+    ]
 
 
 def floor_kept(
@@ -180,6 +183,7 @@ def floor_kept(
     fused: Sequence[float],
     share: float,
     buckets: Sequence[str] | None = None,
+    setters: Sequence[bool] | None = None,
 ) -> list[int]:
     """Indices of the hits the relative floor keeps, given each hit's cosine, fused
     relevance and, for a thread question, time bucket (``bucket_of``; None: the floor
@@ -191,7 +195,7 @@ def floor_kept(
     A bucket whose best fails stays out, so another project's sessions do not pad the
     answer; one bucket is the ordinary floor. Recall (:func:`relative_floor`) and the
     offline re-score of ``engram bench abstain`` both read the floor here."""
-    whole = packing.floor_kept(sims, fused, share)
+    whole = packing.floor_kept(sims, fused, share, setters)
     if buckets is None:
         return whole
     passing = {buckets[i] for i in whole}
@@ -202,7 +206,12 @@ def floor_kept(
     kept = {
         idx[j]
         for idx in groups.values()
-        for j in packing.floor_kept([sims[i] for i in idx], [fused[i] for i in idx], share)
+        for j in packing.floor_kept(
+            [sims[i] for i in idx],
+            [fused[i] for i in idx],
+            share,
+            None if setters is None else [setters[i] for i in idx],
+        )
     }
     return sorted(kept)
 

@@ -26,14 +26,22 @@ def above(hits: Sequence[Hit], min_relevance: float) -> list[Hit]:
     return [hit for hit in hits if hit.score >= min_relevance]
 
 
-def floor_kept(sims: Sequence[float | None], fused: Sequence[float], share: float) -> list[int]:
+def floor_kept(
+    sims: Sequence[float | None],
+    fused: Sequence[float],
+    share: float,
+    setters: Sequence[bool] | None = None,
+) -> list[int]:
     """Indices of the hits :func:`relative_floor` keeps, given each hit's cosine (None
-    without a dense score) and fused relevance (benchmarks score rows with it)."""
+    without a dense score) and fused relevance (benchmarks score rows with it). The best
+    is taken over the hits ``setters`` marks (all when None or none is marked): a hit
+    that recall itself demoted (``setter``) does not raise the bar for the others."""
     if share <= 0 or not fused:
         return list(range(len(fused)))
-    present = [s for s in sims if s is not None]
+    ref = [i for i in range(len(fused)) if setters is None or setters[i]] or range(len(fused))
+    present = [s for i in ref if (s := sims[i]) is not None]
     best_sim = max(present) if present else None
-    best_fused = max(fused)
+    best_fused = max(fused[i] for i in ref)
     return [
         i
         for i, (sim, f) in enumerate(zip(sims, fused, strict=True))
@@ -42,11 +50,18 @@ def floor_kept(sims: Sequence[float | None], fused: Sequence[float], share: floa
     ]
 
 
+def setter(hit: Hit) -> bool:
+    """Whether ``hit`` may set the relative floor's best: not one recall's dampening
+    (now26's echoes and questions, seed 004's gravity and hub) pushed down."""
+    return hit.breakdown.dampening >= 1.0
+
+
 def relative_floor(hits: Sequence[Hit], share: float) -> list[Hit]:
     """issue 24 (padding): keep the hits whose cosine or fused relevance reaches
     ``share`` of the best among ``hits`` (a hit strong on either leg stays); 0 keeps all.
     A missing cosine (keyword mode) is judged on fused relevance alone."""
-    kept = floor_kept([h.breakdown.sim for h in hits], [h.breakdown.fused for h in hits], share)
+    sims = [h.breakdown.sim for h in hits]
+    kept = floor_kept(sims, [h.breakdown.fused for h in hits], share, [setter(h) for h in hits])
     return [hits[i] for i in kept]
 
 

@@ -36,6 +36,7 @@ from engram.recall import (
     dampening,
     decompose,
     diversity,
+    echoes,
     empty,
     fusion,
     lists,
@@ -284,7 +285,7 @@ class Retriever:
         long, directives = long_ids(facts, cfg), directive_ids(facts, cfg)
         # issue 28 (G2): asked about now, what stated a closed fact lends no context.
         old = closed(stale, request.namespace, request.query, cfg, candidate_ids, warnings)
-        sessions = sessions.without(old)
+        sessions, turns = sessions.without(old), sessions  # turns: as stored (echoes)
         # issue 24 (round 9): memories outside any session, whose keyword leg fusion
         # scales by its spread.
         alone = context.sessionless(facts) if cfg.keyword_spread_rank else frozenset()
@@ -312,22 +313,21 @@ class Retriever:
             records.update(self.memories.get_many(request.namespace, missing))
             pool = [i for i in pool if i in records]
             clock.lap("fetch")
-        # A memory the write pipeline replaced stays stored (its history shows the chain)
-        # but no longer answers: its successor does.
+        # A memory the pipeline replaced stays stored, but its successor answers.
         pool = [i for i in pool if records[i].superseded_by is None]
         # seed 004 (C9): gravity, hub and resolution multiply the fused relevance after
-        # fusion and before the final sort; {} when every stage is off.
-        semantic = {i for i in pool if parts[i][0]}
+        # fusion and before the final sort ({} when every stage is off); now26's echoes too.
         damp = dampening.factors(
             request.query,
             request.namespace,
             pool,
             records,
             fused,
-            semantic,
+            {i for i in pool if parts[i][0]},
             cfg,
             self.entity_mentions,
         )
+        damp = echoes.demoted(damp, request, pool, records, turns, self.memories, old, cfg)
         hits = ranking.rank(pool, records, fused, dense, keyword, parts, cfg, damp)
         clock.lap("rank")
         if cfg.rerank != "none":

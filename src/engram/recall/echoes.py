@@ -1,0 +1,139 @@
+"""A chat's assistant turns and the user's own questions in a recall's head (now26).
+
+The chat proxy mines every exchange: the user's turn and the assistant's reply each
+become a memory (``metadata.role`` ``user`` / ``assistant``). Two kinds of those turns
+tell the model nothing the block does not already hold, yet share the question's words:
+
+- **the reply to a turn**: "Understood. I live in Bergen." answers "I live in Bergen.";
+  it says what that turn said. When the turn stated a fact since closed and the query
+  asks about now (``current.closed``), its reply is as old as it is, and is demoted by
+  the same ``recall.stale_fact_factor`` (round sixteen: the echo of the old city ranked
+  first once the statement itself was demoted);
+- **a question the user asked**: "What car do I drive?" is no statement of anything.
+  Asked "What car do I have now?", it and its reply outrank "I sold the Corolla and
+  bought a Tesla" on words alone (round sixteen: both took the block's first two lines).
+  For a query that is a question, a user turn made only of questions, and the
+  assistant's reply to one, are multiplied by ``QUESTION_FACTOR``.
+
+Only memories that carry a chat role (``user`` / ``assistant``, as the proxy and
+``mine_conversation`` with roles file them) are touched: a transcript whose turns are
+named by their speakers (LoCoMo's "Caroline") is left as it was. The factors join
+post-fusion dampening (``dampening.factors``): order only, never membership.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Mapping, Sequence
+from functools import partial
+
+from engram.config import RecallConfig
+from engram.recall.context import Sessions
+from engram.recall.request import RecallRequest
+from engram.records import MemoryRecord
+from engram.store.protocols import MemoryStore
+
+#: How much a question-only turn (and the reply to one) keeps of its score when the
+#: query is a question. Chosen on the tune fold of now26's stories (docs/benchmarks.md,
+#: "2026-11-30, the new value in a proxy's context"; 1.0 / 0.5 / 0.3 / 0.2 / 0.1: the
+#: new value in the block's first 4 lines 6 / 12 / 13 / 13 / 13 of 13, echo or question
+#: lines above it 22 / 15 / 9 / 5 / 3). The turn stays findable when nothing outranks it
+#: (a question nothing answered still comes back), only below the statements.
+QUESTION_FACTOR = 0.1
+#: The roles the chat proxy's mining writes.
+USER, ASSISTANT = "user", "assistant"
+
+#: A sentence's end, keeping its mark.
+_SENTENCE = re.compile(r"[^.!?]+[.!?]*")
+#: A query that opens as a question does ("which city do I live in", no mark needed).
+_ASKS = re.compile(
+    r"^\s*(?:what|which|who|whom|whose|where|when|why|how|do|does|did|is|are|am|was|"
+    r"were|can|could|should|will|would|have|has)\b",
+    re.IGNORECASE,
+)
+
+
+def role_of(memory: MemoryRecord) -> str | None:
+    """The chat role a mined turn carries, or None."""
+    role = memory.metadata.get("role") if memory.metadata else None
+    return role if role in (USER, ASSISTANT) else None
+
+
+def only_questions(text: str) -> bool:
+    """Whether every sentence of ``text`` is a question ("What car do I drive?")."""
+    sentences = [s.strip() for s in _SENTENCE.findall(text) if s.strip(" \t\n.!?")]
+    return bool(sentences) and all(s.endswith("?") for s in sentences)
+
+
+def factors(
+    query: str,
+    pool: Sequence[str],
+    records: Mapping[str, MemoryRecord],
+    previous: Callable[[str], str | None],
+    fetch: Callable[[list[str]], Mapping[str, MemoryRecord]],
+    old: Collection[str],
+    stale_factor: float,
+) -> dict[str, float]:
+    """Multipliers for the chat turns of ``pool``: an assistant's reply to a turn in
+    ``old`` gets ``stale_factor`` (``old`` is empty unless the query asks about now);
+    for a question query, a user turn of questions only, and the reply to one,
+    ``QUESTION_FACTOR``. ``previous`` names the turn before a memory in its session;
+    ``fetch`` reads the ones not in ``records``."""
+    asked = query.rstrip().endswith("?") or _ASKS.match(query) is not None
+    turns = {i: r for i in pool if (r := records.get(i)) is not None and role_of(r)}
+    if not turns:
+        return {}
+    before = {
+        i: p for i, r in turns.items() if role_of(r) == ASSISTANT and (p := previous(i)) is not None
+    }
+    known = dict(records)
+    missing = [p for p in before.values() if p not in known]
+    if missing and asked:
+        known.update(fetch(missing))
+    out: dict[str, float] = {}
+
+    def asks(memory_id: str) -> bool:
+        memory = known.get(memory_id)
+        return memory is not None and role_of(memory) == USER and only_questions(memory.content)
+
+    for i, memory in turns.items():
+        factor = 1.0
+        if role_of(memory) == USER:
+            if asked and only_questions(memory.content):
+                factor = QUESTION_FACTOR
+        elif (p := before.get(i)) is not None:
+            if p in old:
+                factor = stale_factor
+            elif asked and asks(p):
+                factor = QUESTION_FACTOR
+        if factor != 1.0:
+            out[i] = factor
+    return out
+
+
+def demoted(
+    damp: Mapping[str, float],
+    request: RecallRequest,
+    pool: Sequence[str],
+    records: Mapping[str, MemoryRecord],
+    sessions: Sessions,
+    memories: MemoryStore,
+    old: Collection[str],
+    cfg: RecallConfig,
+) -> dict[str, float]:
+    """``damp`` (the dampening stages' multipliers) with :func:`factors`' for ``pool``
+    multiplied in: each turn's previous is read from ``sessions`` as stored (before
+    ``Sessions.without`` took the closed statements out)."""
+    extra = factors(
+        request.query,
+        pool,
+        records,
+        lambda i: sessions.neighbours(i)[0],
+        partial(memories.get_many, request.namespace),
+        old,
+        cfg.stale_fact_factor,
+    )
+    out = dict(damp)
+    for i, factor in extra.items():
+        out[i] = out.get(i, 1.0) * factor
+    return out

@@ -10,13 +10,13 @@ import threading
 import numpy as np
 import psycopg
 import pytest
-from tests.test_pg_reindex import DIM, NAME, search_of
 
 from engram.config import PostgresConfig
 from engram.store import VectorRow
 from engram.store.postgres import PostgresStore
 from engram.store.postgres.bulk import BULK_ROWS, SMALL_INDEX
 from engram.validate import build_record
+from test_pg_reindex import DIM, NAME, search_of
 
 CONFIG = PostgresConfig(pool_min_size=1, pool_max_size=4)
 

@@ -208,7 +208,7 @@ class IndexBuilds:
             rows = self._count()
             work_mem = max(64, min(MAX_WORK_MEM_MB, rows * BYTES_PER_ROW // 2**20 + 1))
             # Serial: a parallel build's graph recalled less (``hnsw.rebuild``).
-            hnsw.rebuild(self._db, work_mem=f"{work_mem}MB", missing_only=True, serial=True)
+            hnsw.rebuild(self._db, work_mem=f"{work_mem}MB", missing_only=True)
             self.builds += 1
         except StoreBusyError:
             pass  # another process builds it

@@ -89,7 +89,6 @@ def rebuild(
     work_mem: str | None = None,
     force: bool = False,
     missing_only: bool = False,
-    serial: bool = False,
 ) -> list[IndexRebuild]:
     """Bring every vector index (``vector_indexes``) to the configured build; see the
     module's docstring. Runs on one pooled connection outside any transaction (a
@@ -97,8 +96,9 @@ def rebuild(
     ``maintenance_work_mem`` (reset before the connection goes back to the pool).
     ``missing_only``: build only the indexes that are absent or invalid (after a bulk
     load, ``bulk.IndexBuilds``), leaving a valid one of another build as it is.
-    ``serial``: no parallel workers (``max_parallel_maintenance_workers`` 0): pgvector's
-    parallel build made a graph of lower recall (100k LoCoMo vectors, m 16 /
+    Every build runs without parallel workers (``max_parallel_maintenance_workers`` 0),
+    ``engram maintenance reindex-vectors``'s too: pgvector's parallel build made a graph
+    of lower recall (100k LoCoMo vectors, m 16 /
     ef_construction 64: recall@10 0.948-0.955 with 2 workers, 0.974-0.983 serial,
     0.974-0.986 inserted row by row; docs/benchmarks.md, issue 29, round 12)."""
     target = configured(db.config)
@@ -113,8 +113,7 @@ def rebuild(
         try:
             if work_mem is not None:
                 conn.execute("SELECT set_config('maintenance_work_mem', %s, false)", (work_mem,))
-            if serial:
-                conn.execute("SET max_parallel_maintenance_workers = 0")
+            conn.execute("SET max_parallel_maintenance_workers = 0")
             indexes = conn.execute(
                 "SELECT model, dim, index_name FROM vector_indexes ORDER BY model, dim"
             ).fetchall()

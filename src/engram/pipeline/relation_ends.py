@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from engram.pipeline import vocabulary
+from engram.pipeline import patterns, vocabulary
 from engram.pipeline.patterns import word_set
 from engram.store.protocols.graph import SINGLE_VALUED, Statement, Triple, canonical_relation
 
@@ -107,6 +107,26 @@ _CLAUSE_VERBS = word_set(
 _CONTRACTED = re.compile(r"^(?:i|we|you|he|she|they|it)['’](?:d|m|ll|ve|re|s)\b", re.IGNORECASE)
 
 
+#: A day of the year, alone ("14 March", "on 3 April", "next tuesday", "the 1st"): when
+#: something happens, never a thing used or a home. "My partner's birthday is on 3
+#: April" was read as ``partner's birthday uses 3 April`` (round sixteen's proxy, task
+#: x25); the fact keeps the date. A slot of its own (``birthday 14 March``, a standup
+#: moved to Friday) keeps its day: the closing plan reads it. A bare year is left.
+_DAY_ONLY = re.compile(
+    rf"^(?:on\s+|the\s+)*(?:{patterns.DATE.pattern}|\d{{1,2}}(?:st|nd|rd|th))"
+    r"(?:\s+of\s+(?:every|each|the)\s+month)?$",
+    re.IGNORECASE,
+)
+
+
+def is_day(target: str) -> bool:
+    """Whether ``target`` is only a day of the year or week (:data:`_DAY_ONLY`)."""
+    end = target.strip().rstrip(".")
+    if _LETTER.search(end) is None or end.lower().startswith(("age", "at age")):
+        return False  # bare numbers are read above; an age is no day
+    return _DAY_ONLY.match(end) is not None
+
+
 def not_a_thing(source: str, relation: str, target: str, *, numbers: bool = True) -> bool:
     """Whether a read relation names no thing at one of its ends (module docstring):
     a negated value, a verb as the subject, a work group as a home, or bare numbers as
@@ -120,6 +140,8 @@ def not_a_thing(source: str, relation: str, target: str, *, numbers: bool = True
     kind = vocabulary.canonical(relation, target).relation_type
     if kind not in ("uses", "lives_in"):  # "uses_phone 07700 900123" is a number had
         return False
+    if is_day(target):
+        return numbers  # "partner's birthday uses 3 April": a day, as bare numbers are
     if _LETTER.search(target) is None:
         return numbers
     if any(w in _CLAUSE_VERBS for w in _WORD.findall(target)):

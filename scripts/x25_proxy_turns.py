@@ -114,10 +114,13 @@ def measure(fold: str, verbose: bool) -> dict[str, Any]:
 
 
 def main() -> None:
+    global SET
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--set", type=Path, default=SET, help="a set shaped as proxy_turns.json")
     parser.add_argument("--fold", choices=("tune", "check", "both"), default="tune")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
+    SET = args.set
     print(json.dumps(measure(args.fold, args.verbose), indent=1))
 
 

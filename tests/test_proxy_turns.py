@@ -14,7 +14,8 @@ import pytest
 
 from engram import Memory
 from engram.pipeline import offline, offline_asks, relation_ends, turns
-from engram.records import PIPELINE_WHO
+from engram.records import PIPELINE_WHO, utcnow
+from engram.store.protocols.graph import Statement
 
 
 def _facts(text: str, speaker: str | None = turns.OWNER) -> list[str]:
@@ -107,23 +108,30 @@ def test_the_rules_read_requests_and_introductions() -> None:
 
 
 @pytest.mark.parametrize(
-    ("source", "relation", "target", "numbers", "refused"),
+    ("read", "recorded"),
     [
-        ("partner's birthday", "uses", "3 April", True, True),
-        ("user", "lives_in", "next tuesday", True, True),
-        ("user", "uses", "the 1st of every month", True, True),
-        # the change reader's own claims keep a day, as they keep bare numbers: the
-        # closing plan may read it as a held slot's ("moved standup to Friday")
-        ("standup", "uses", "Friday", False, False),
-        ("user", "lives_in", "Bergen", True, False),
-        ("user", "uses", "May", True, False),  # a name, not a day
-        ("wife", "birthday", "14 March", True, False),  # a slot of its own
+        # someone's day is a slot of theirs, as "my wife's birthday is 14 March" reads
+        (("partner's birthday", "uses", "3 April"), ("partner", "birthday", "3 April")),
+        (("mom's birthday", "uses", "next tuesday"), ("mom", "birthday", "next tuesday")),
+        # an event's own day stays as read: the closing plan closes the old one with it
+        (("launch", "uses", "June 2"), ("launch", "uses", "June 2")),
+        (("feature freeze", "uses", "14th"), ("feature freeze", "uses", "14th")),
+        (("user's team", "uses", "Kafka"), ("user's team", "uses", "Kafka")),  # no day
     ],
 )
-def test_a_day_is_no_thing_used(
-    source: str, relation: str, target: str, numbers: bool, refused: bool
+def test_a_possessions_day_is_its_owners_slot(
+    read: tuple[str, str, str], recorded: tuple[str, str, str]
 ) -> None:
-    assert relation_ends.not_a_thing(source, relation, target, numbers=numbers) is refused
+    statement = Statement("m1", [(*read, 0.8)], utcnow(), utcnow(), {})
+    kept = relation_ends.sound(statement, "text")
+    assert [t[:3] for t in kept.triples] == [recorded]
+
+
+def test_a_day_is_read_as_one() -> None:
+    for day in ("14 March", "on 3 April", "next tuesday", "the 1st of every month", "Friday"):
+        assert relation_ends.is_day(day), day
+    for other in ("2012", "May", "Bergen", "age 30", "June Carter"):
+        assert not relation_ends.is_day(other), other
 
 
 def test_the_labelled_set_is_whole() -> None:
@@ -167,4 +175,5 @@ def test_the_proxys_turns_give_the_users_facts_only(mem: Memory) -> None:
     ]
     rels = [(r.source, r.relation_type, r.target) for r in mem.graph.relations(user_id="kim")]
     assert not [r for r in rels if r[2] == "3 April" and r[1] == "uses"], rels
+    assert ("partner", "birthday", "3 April") in rels, rels
     assert not [r for r in rels if "dinner" in r[2]], rels

@@ -41,6 +41,7 @@ from typing import Any
 
 from engram.pipeline import (
     offline_answer,
+    offline_asks,
     offline_context,
     offline_coref,
     offline_forms,
@@ -234,19 +235,13 @@ class OfflineAnalysis:
         }
 
 
-# "Just remember that setbacks are lessons": advice that states the speaker's view.
-_REMEMBER_THAT = re.compile(
-    r"^(?:just\s+)?(?:remember|never\s+forget|don't\s+forget)\s+that\s+", re.I
-)
-
-
 def _trim_opening(sentence: str) -> str:
     """Drop what opens a sentence without adding to it: interjections ("Yeah,",
     "Wow"), lead-ins ("By the way,"), a vocative ("Jon, ...") and "remember that"."""
     text = sentence.strip()
     while True:
         before = text
-        text = _REMEMBER_THAT.sub("", text)
+        text = offline_asks.REMEMBER_THAT.sub("", text)
         first = text.split(" ", 1)[0]
         if first.lower().strip(",.!-—:;") in patterns.INTERJECTIONS:
             text = text[len(first) :].lstrip(" ,.!-—:;")
@@ -349,8 +344,8 @@ def _classify(sentence: str, speaker: str | None) -> tuple[str, str, str] | None
         return None
     if patterns.PROCEDURAL.search(sentence):
         return "procedural", "procedural", sentence
-    if _LETS.match(sentence):
-        return None
+    if _LETS.match(sentence) or offline_asks.is_request(sentence):
+        return None  # a suggestion, or a task for the listener (task x25)
     you = _SECOND_PERSON.search(sentence)
     if you is not None:
         # Keep what comes before the listener is brought in, if it stands alone.
@@ -531,6 +526,8 @@ def analyse(text: str, *, speaker: str | None = None, before: str | None = None)
                     facts.append(fact)
     triples: list[Relation] = []
     for fact in facts:
+        if fact.rule == "name":
+            continue  # the owner's name is a fact about them, not a link to an entity
         for triple in _triples(fact.content, fact.confidence):
             if triple not in triples:
                 triples.append(triple)
@@ -545,6 +542,12 @@ def _claims(sentence: str, speaker: str | None, listener: str | None = None) -> 
     """The facts of one sentence: one per clause when every clause of a compound
     sentence is a fact; else the whole sentence's fact, which keeps what a clause that
     cannot stand alone adds ("..., and it stands for love"); else what the clauses give."""
+    if speaker == turns.OWNER:  # a turn to an assistant (task x25); a request reads as ""
+        name, sentence = offline_asks.owner_turn(sentence, _trim_opening)
+        if name is not None:  # "I'm Priya, ...": the owner's name, then what follows
+            rule, said = "name", f"{speaker}'s name is {name}."
+            named = OfflineFact(said, "fact", confidence(rule, False), rule, name)
+            return [named, *_claims(sentence, speaker)] if sentence else [named]
     pieces = turns.clauses(sentence)
     if len(pieces) == 1:
         fact = _read(sentence, speaker, listener)

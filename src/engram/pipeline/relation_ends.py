@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from engram.pipeline import vocabulary
+from engram.pipeline import patterns, vocabulary
 from engram.pipeline.patterns import word_set
 from engram.store.protocols.graph import SINGLE_VALUED, Statement, Triple, canonical_relation
 
@@ -105,6 +105,27 @@ _CLAUSE_VERBS = word_set(
 #: A pronoun with its verb cut on ("I'd rather use Podman" read as ``I'd rather uses
 #: Podman``): a clause, never a subject.
 _CONTRACTED = re.compile(r"^(?:i|we|you|he|she|they|it)['’](?:d|m|ll|ve|re|s)\b", re.IGNORECASE)
+
+
+#: A day of the year, alone ("14 March", "on 3 April", "next tuesday", "the 1st"). "My
+#: partner's birthday is on 3 April" was read as ``partner's birthday uses 3 April``
+#: (round sixteen's proxy, task x25): someone's day is a slot of theirs, ``partner
+#: birthday 3 April``, as "my wife's birthday is 14 March" is read. An event's own day
+#: (``launch uses June 2``, a feature freeze moved from the 10th to the 14th) stays as
+#: read: the closing plan closes the old day with it. A bare year is left.
+_DAY_ONLY = re.compile(
+    rf"^(?:on\s+|the\s+)*(?:{patterns.DATE.pattern}|\d{{1,2}}(?:st|nd|rd|th))"
+    r"(?:\s+of\s+(?:every|each|the)\s+month)?$",
+    re.IGNORECASE,
+)
+
+
+def is_day(target: str) -> bool:
+    """Whether ``target`` is only a day of the year or week (:data:`_DAY_ONLY`)."""
+    end = target.strip().rstrip(".")
+    if _LETTER.search(end) is None or end.lower().startswith(("age", "at age")):
+        return False  # bare numbers are read above; an age is no day
+    return _DAY_ONLY.match(end) is not None
 
 
 def not_a_thing(source: str, relation: str, target: str, *, numbers: bool = True) -> bool:
@@ -191,6 +212,19 @@ def _cut_word(end: str, text: str) -> bool:
     )
 
 
+# "partner's birthday": one's named slot, the possessor first.
+_POSSESSED = re.compile(r"^(?P<owner>[\w-]+(?:\s[\w-]+)?)'s\s+(?P<slot>[a-z]+)$")
+
+
+def _owned_day(triple: Triple) -> Triple | None:
+    """``(partner's birthday, uses, 3 April)`` -> ``(partner, birthday, 3 April)``: a
+    possession's day is the possessor's slot, not a thing used; None otherwise."""
+    if canonical_relation(triple[1]) != "uses" or not is_day(triple[2]):
+        return None
+    match = _POSSESSED.match(triple[0].strip())
+    return None if match is None else (match["owner"], match["slot"], triple[2], triple[3])
+
+
 def sound(statement: Statement, text: str) -> Statement:
     """``statement`` with only the triples whose ends name entities (module docstring);
     ``text`` is the memory the statement was read from."""
@@ -209,7 +243,7 @@ def sound(statement: Statement, text: str) -> Statement:
         if not_a_thing(source, relation, target) or _cut_word(source, text):
             continue
         triple = (source, triple[1], target, triple[3])
-        named = _named_type(triple, text) if "_" in relation else None
+        named = _named_type(triple, text) if "_" in relation else _owned_day(triple)
         if named is not None:
             triple = named  # a relation the text states in passing: it closes nothing
         else:

@@ -177,3 +177,17 @@ def test_the_proxys_turns_give_the_users_facts_only(mem: Memory) -> None:
     assert not [r for r in rels if r[2] == "3 April" and r[1] == "uses"], rels
     assert ("partner", "birthday", "3 April") in rels, rels
     assert not [r for r in rels if "dinner" in r[2]], rels
+
+
+@pytest.mark.parametrize("label", ["Correction", "Update", "Clarification", "Addendum"])
+def test_a_label_before_a_colon_is_no_speaker(label: str) -> None:
+    # "Correction: my manager is Priya" is the owner's own correction, not a person
+    # called Correction (x25's check half gave "Correction's manager is Priya").
+    text = f"{label}: my manager is Priya, not Sam."
+    assert turns.split_speaker(text) == (None, text)
+    assert _facts(text) == ["User's manager is Priya, not Sam."]
+
+
+def test_a_label_said_with_a_comma_is_read_as_before() -> None:
+    assert turns.split_speaker("Caveat: the test was run once.")[0] is None
+    assert _facts("Correction, I meant Tuesday.") == ["User meant Tuesday."]

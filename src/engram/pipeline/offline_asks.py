@@ -54,7 +54,9 @@ _KEEP_THAT = re.compile(
     r"^(?:(?:please|pls|just|and|also)\s+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
     r"(?:remind\s+me(?:\s+that)?|remember(?:\s+that)?|(?:make\s+a\s+)?note(?:\s+that)?|"
     r"keep\s+in\s+mind(?:\s+that)?|don't\s+forget(?:\s+that)?|do\s+not\s+forget(?:\s+that)?|"
-    r"for\s+the\s+record|fyi|just\s+so\s+you\s+know|so\s+you\s+know)[,:]?\s+"
+    r"for\s+the\s+record|fyi|just\s+so\s+you\s+know|so\s+you\s+know|"
+    # a label the owner puts before their own statement: "Correction: my manager is ..."
+    r"(?:correction|update|clarification|addendum):)[,:]?\s+"
     r"(?=(?:I|I'm|I've|I'd|my|our|we|we're)\b)",
     re.I,
 )

@@ -302,6 +302,7 @@ NOT_SPEAKERS = word_set(
     noted done ok okay sure thanks yes yep no nope agreed understood confirmed correct
     right great cool perfect sorry hi hey hello btw also anyway recap reply
     decided fixed resolved solved blocked fix cause workaround outcome output
+    correction clarification addendum amendment caveat disclaimer followup
     """
 )
 #: Programs a shell runs and agents name in their notes: "Jest: Cannot find module

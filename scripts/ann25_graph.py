@@ -76,9 +76,11 @@ def main() -> None:
     k = 10
     exact: dict[str, list[set[int]]] = {}
     for name, queries in folds.items():
-        sims = data @ np.asarray(queries, np.float32).T
-        tops = np.argpartition(-sims, k, axis=0)[:k].T
-        exact[name] = [set(t.tolist()) for t in tops]
+        exact[name] = []
+        for start in range(0, len(queries), 20):  # 20 queries at a time: a small peak
+            sims = data @ np.asarray(queries[start : start + 20], np.float32).T
+            tops = np.argpartition(-sims, k, axis=0)[:k].T
+            exact[name].extend(set(t.tolist()) for t in tops)
         del sims
     rng = np.random.default_rng(25)
     probe = rng.choice(args.n, size=min(args.probe, args.n), replace=False)

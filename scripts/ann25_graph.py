@@ -54,24 +54,15 @@ def main() -> None:
     parser.add_argument("--data", default="/work/shared/bench/locomo/locomo10_dev.json")
     args = parser.parse_args()
 
-    from engram.bench.pg_scale import compose_corpus
-    from engram.bench.scale import base_vectors, locomo_turns_and_questions
-    from engram.config import Config
-    from engram.embed import create_embedder
+    from build25_graph import scale_corpus  # this directory: run as scripts/ann25_graph.py
+
     from engram.store.protocols.vectors import AnnSettings
     from engram.store.sqlite import ann
 
-    config = Config.load(env={})
-    turns, questions = locomo_turns_and_questions(args.data)
-    base = base_vectors(config, turns, config.home_path / "bench-cache")
-    _, data = compose_corpus(turns, base, args.n)
-    data = np.ascontiguousarray(data, dtype=np.float32)
-    embedder = create_embedder(config.embedder, config.home_path)
-    assert embedder is not None
-    asked = list(dict.fromkeys(questions))
+    data, asked, embed = scale_corpus(args.n, args.data)
     folds = {
-        "A": embedder.embed_batch(asked[: args.queries]),
-        "B": embedder.embed_batch(asked[args.queries : 2 * args.queries]),
+        "A": embed(asked[: args.queries]),
+        "B": embed(asked[args.queries : 2 * args.queries]),
     }
     k = 10
     exact: dict[str, list[set[int]]] = {}

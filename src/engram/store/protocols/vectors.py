@@ -56,8 +56,8 @@ class AnnSettings:
     wider (``ef_growth``)."""
     ef_growth: float = 0.5
     """The share of ``ef_search`` added each time a graph doubles past ``ef_rows``: at a
-    fixed breadth recall@10 sinks as the graph grows (0.985 at 100k, 0.9745 at 200k with
-    ef_search 128 after the re-score). 0: a fixed breadth (docs/benchmarks.md, "The
+    fixed breadth recall@10 sinks as the graph grows (after the re-score, at 128: 0.985 at
+    100k, 0.9745 at 200k, 0.95 at 500k, 0.935 at 1M). 0: a fixed breadth (docs/benchmarks.md, "The
     graph's recall at 200k-1M")."""
     ef_rows: int = 100_000
     """The graph size up to which ``ef_search`` is used as it is (where it was measured)."""

@@ -15,9 +15,33 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+
+
+def scale_corpus(
+    n: int, path: str
+) -> tuple[np.ndarray, list[str], Callable[[list[str]], np.ndarray]]:
+    """The scale corpus's first ``n`` vectors (float32, C order), the distinct LoCoMo
+    questions of ``path`` in order, and the real model's batch embedding for them."""
+    from engram.bench.pg_scale import compose_corpus
+    from engram.bench.scale import base_vectors, locomo_turns_and_questions
+    from engram.config import Config
+    from engram.embed import create_embedder
+
+    config = Config.load(env={})
+    turns, questions = locomo_turns_and_questions(path)
+    base = base_vectors(config, turns, config.home_path / "bench-cache")
+    _, data = compose_corpus(turns, base, n)
+    embedder = create_embedder(config.embedder, config.home_path)
+    assert embedder is not None
+    return (
+        np.ascontiguousarray(data, dtype=np.float32),
+        list(dict.fromkeys(questions)),
+        lambda texts: np.asarray(embedder.embed_batch(texts), np.float32),
+    )
 
 
 def main() -> None:
@@ -30,22 +54,11 @@ def main() -> None:
     parser.add_argument("--data", default="/work/shared/bench/locomo/locomo10_dev.json")
     args = parser.parse_args()
 
-    from engram.bench.pg_scale import compose_corpus
-    from engram.bench.scale import base_vectors, locomo_turns_and_questions
-    from engram.config import Config
-    from engram.embed import create_embedder
     from engram.store.protocols.vectors import AnnSettings
     from engram.store.sqlite import ann
 
-    config = Config.load(env={})
-    turns, questions = locomo_turns_and_questions(args.data)
-    base = base_vectors(config, turns, config.home_path / "bench-cache")
-    _, data = compose_corpus(turns, base, args.n)
-    data = np.ascontiguousarray(data, dtype=np.float32)
-    embedder = create_embedder(config.embedder, config.home_path)
-    assert embedder is not None
-    asked = list(dict.fromkeys(questions))[: args.queries]
-    queries = embedder.embed_batch(asked)
+    data, asked, embed = scale_corpus(args.n, args.data)
+    queries = embed(asked[: args.queries])
     k = 10
     exact = []
     for q in queries:

@@ -111,6 +111,7 @@ class Core:
                 ann=AnnSettings(
                     min_vectors=config.recall.ann_min_vectors,
                     ef_search=config.recall.ann_ef_search,
+                    ef_growth=config.recall.ann_ef_growth,
                     retry_below=config.recall.ann_retry_below,
                     retry_factor=config.recall.ann_retry_factor,
                     background=config.recall.ann_background,

@@ -519,14 +519,14 @@ class RecallConfig:
     Read when the store opens; PostgreSQL always uses pgvector HNSW (docs/benchmarks.md,
     "Scale" and "ANN by default (issue 29)")."""
     ann_ef_search: int = field(default=128, metadata=_range(8, 4096))
-    """HNSW search breadth on SQLite; 128 with exact re-scoring: recall@10 0.986 at 100k
-    (docs/benchmarks.md, "ANN by default (issue 29)")."""
+    """HNSW search breadth on SQLite up to 100k vectors; 128 with exact re-scoring: recall@10
+    0.986 at 100k (docs/benchmarks.md, "ANN by default (issue 29)")."""
+    ann_ef_growth: float = field(default=0.5, metadata=_range(0.0, 16.0))
+    """SQLite: past 100k vectors the breadth grows by this share per doubling (ann.scaled_ef)."""
     ann_retry_below: float = field(default=0.45, metadata=_range(-1.0, 1.0))
-    """SQLite: with ``ann_retry_factor`` above 1, a graph search whose best candidate's
-    exact cosine is below this is unsure (short generic queries such as "the vet" are)
-    and searches again, ``ann_retry_factor`` times wider, merging both. 0.45 was chosen
-    on half of the category labels and LoCoMo questions at 100k (docs/benchmarks.md,
-    "Short queries, round two")."""
+    """SQLite: with ``ann_retry_factor`` above 1, a graph search whose best candidate's exact
+    cosine is below this is unsure (short queries: "the vet") and searches again that much
+    wider, merged. Chosen on half the labels and questions at 100k ("Short queries, round two")."""
     ann_retry_factor: int = field(default=1, metadata=_range(1, 64))
     """How much wider the second search is than ``ann_ef_search``; 1 (the default) turns
     it off. 4 lifted the held-out half of the labels from recall@10 0.788 to 0.935 and

@@ -52,6 +52,15 @@ class AnnSettings:
     min_vectors: int = 20_000
     """Namespaces with at least this many live vectors are searched by HNSW."""
     ef_search: int = 128
+    """The search breadth of a graph of up to ``ef_rows`` nodes; a larger graph searches
+    wider (``ef_growth``)."""
+    ef_growth: float = 0.5
+    """The share of ``ef_search`` added each time a graph doubles past ``ef_rows``: at a
+    fixed breadth recall@10 sinks as the graph grows (after the re-score, at 128: 0.985 at
+    100k, 0.9745 at 200k, 0.95 at 500k, 0.935 at 1M). 0: a fixed breadth (docs/benchmarks.md, "The
+    graph's recall at 200k-1M")."""
+    ef_rows: int = 100_000
+    """The graph size up to which ``ef_search`` is used as it is (where it was measured)."""
     m: int = 32
     ef_construction: int = 80
     retry_below: float = 0.45

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import math
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -53,6 +54,17 @@ SEARCH_THREADS = 1
 #: which stranded nodes; at 100k short queries reached recall@10 0.675 on such a graph
 #: against 0.822 rebuilt: docs/benchmarks.md, "Short queries at 100k").
 BUILD_VERSION = 2
+
+
+def scaled_ef(settings: AnnSettings, nodes: int) -> int:
+    """The search breadth of a graph of ``nodes`` nodes: ``ef_search`` up to ``ef_rows``,
+    then ``ef_growth`` of it more each time the graph doubles. Recall@10 at a fixed
+    breadth sinks slowly as the graph grows, so a logarithmic rule holds it where the
+    search's cost grows only with the breadth (PostgreSQL's ``dense.EF_GROWTH_PER_DOUBLING``
+    is the same shape for pgvector; measured here: docs/benchmarks.md, "The graph's recall
+    at 200k-1M")."""
+    doublings = math.log2(nodes / settings.ef_rows) if nodes > settings.ef_rows > 0 else 0.0
+    return math.ceil(settings.ef_search * (1 + settings.ef_growth * doublings))
 
 
 def build_key(settings: AnnSettings) -> dict[str, object]:
@@ -94,10 +106,11 @@ class HnswGraph:
     def __init__(self, index: Any, labels: Rows, settings: AnnSettings) -> None:
         self._index = index
         self.labels = labels
-        self.ef_search = settings.ef_search
+        self.ef_search = scaled_ef(settings, len(labels))
+        """The breadth of a first search: ``settings.ef_search``, wider on a large graph."""
         self.retry_below = settings.retry_below
         """A first search whose best re-scored cosine is below this searches again."""
-        self.retry_ef = settings.ef_search * settings.retry_factor
+        self.retry_ef = self.ef_search * settings.retry_factor
         self.build_info = build_key(settings)
         """Saved with the graph: a saved graph of another build is built again."""
         self.searches = 0
@@ -143,7 +156,6 @@ class HnswGraph:
         index = index_type.restore(str(path), view=True)
         if index is None or len(index) != len(labels):
             raise ValueError(f"{path} does not hold a graph of {len(labels)} nodes")
-        index.expansion_search = settings.ef_search
         return cls(index, labels, settings)
 
     def save(self, path: Path) -> None:

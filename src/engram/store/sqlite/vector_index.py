@@ -364,6 +364,7 @@ class VectorIndex:
             "library": "usearch",
             "available": ann.available(),
             "graphs": {ns: b.graph.nodes for ns, b in blocks if b.graph},
+            "breadth": {ns: b.graph.ef_search for ns, b in blocks if b.graph},
             "second_searches": {
                 ns: f"{b.graph.retries} of {b.graph.searches}" for ns, b in blocks if b.graph
             },

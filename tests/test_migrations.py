@@ -294,7 +294,9 @@ def test_an_in_memory_store_follows_the_migrations_this_process_has(
     """The copy is keyed by the list of migrations: with one fewer (an older engram's
     list) a new ``:memory:`` store has exactly those, not the copy made with all."""
     Memory(":memory:", config=config, embedder=HashEmbedder()).close()
-    fewer = migrations.STEPS[:-1]
+    # Drop SQLite's last step (the list's last may be PostgreSQL's alone: 031's epoch)
+    last = max(i for i, step in enumerate(migrations.STEPS) if step.sqlite is not None)
+    fewer = migrations.STEPS[:last] + migrations.STEPS[last + 1 :]
     monkeypatch.setattr(migrations, "STEPS", fewer)
     expected = [name for name, _ in migrations.named(SQLITE)]
     assert expected == LATEST[:-1]

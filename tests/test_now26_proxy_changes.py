@@ -69,10 +69,12 @@ def test_the_users_own_question_takes_no_line_ahead_of_a_statement(mem: Memory) 
         "I drive a red Mazda 3.",
         "My son plays football on Saturdays.",
         "What car do I drive?",
-        "I sold the Mazda and bought a Volvo XC40.",
+        # no change here: a closed Mazda fact would be demoted on its own (the test
+        # above), and the hash embedder does not bring a new car's statement near
+        "The Mazda is due for a service in May.",
     )
     lines = _lines(_turn(mem, "What car do I drive?", "q"))
-    statements = [i for i, line in enumerate(lines) if "Mazda 3." in line or "Volvo" in line]
+    statements = [i for i, line in enumerate(lines) if "Mazda 3." in line or "service" in line]
     asked = [i for i, line in enumerate(lines) if "What car do I drive?" in line]
     assert statements, lines
     assert not asked or min(asked) > max(statements), lines

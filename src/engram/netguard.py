@@ -104,6 +104,10 @@ def parse_ipv4(host: str) -> ipaddress.IPv4Address | None:
     """The IPv4 address ``host`` spells in any form ``inet_aton`` accepts (one to four
     parts, each decimal, octal or hex; the last part fills the remaining bytes), or None
     when it is not one."""
+    if host.endswith(".") and not host.endswith(".."):
+        # One trailing dot ends a fully qualified name; URL parsers (WHATWG's, so every
+        # browser, and curl) drop it from an address too: ``127.0.0.1.`` is 127.0.0.1.
+        host = host[:-1]
     parts = host.split(".")
     if not 1 <= len(parts) <= 4 or not all(parts):
         return None
@@ -281,20 +285,42 @@ def check_target(
     naming the first refused address and its class; ``OSError`` when the name does
     not resolve."""
     literal = parse_ip(host)
+    if literal is None and is_localhost_name(host) and not policy.permits(host, _LOOPBACK):
+        # Refused by name, whatever this machine's resolver says of it (one that does
+        # not know ``localhost.`` would make it a retried lookup failure instead).
+        raise _refusal(url, host, _LOOPBACK, "loopback", literal)
     addresses = [literal] if literal is not None else list(resolve(host, port))
     if not addresses:
         raise OSError(f"{host} resolves to no address")
     for ip in addresses:
         kind = address_class(ip)
         if kind is not None and not policy.permits(host, ip):
-            via = "" if literal is not None and str(ip) == host else f"{host} is "
-            inner = carried_v4(ip)
-            shown = f"{ip} ({inner})" if inner is not None else str(ip)
-            article = "an" if kind[0] in "aeiou" else "a"
-            raise UrlRefusedError(
-                f"refused to fetch {url}: {via}{shown}, {article} {kind} address. URL ingest "
-                "fetches only public addresses; the server's operator can allow this host with "
-                f'[documents] allowed_private_hosts = "{host}", or every private address '
-                "with [documents] allow_private_urls = true"
-            )
+            raise _refusal(url, host, ip, kind, literal)
     return addresses
+
+
+#: What RFC 6761 makes every ``localhost`` name resolve to.
+_LOOPBACK = ipaddress.IPv4Address("127.0.0.1")
+
+
+def is_localhost_name(host: str) -> bool:
+    """Whether ``host`` is ``localhost`` or a name under it (``api.localhost``), with or
+    without the trailing dot: RFC 6761 (section 6.3) makes them all loopback names."""
+    name = host.lower().rstrip(".")
+    return name == "localhost" or name.endswith(".localhost")
+
+
+def _refusal(
+    url: str, host: str, ip: IPAddress, kind: str, literal: IPAddress | None
+) -> UrlRefusedError:
+    """The refusal of ``url``, whose ``host`` is (or resolves to) ``ip``, of class ``kind``."""
+    via = "" if literal is not None and str(ip) == host else f"{host} is "
+    inner = carried_v4(ip)
+    shown = f"{ip} ({inner})" if inner is not None else str(ip)
+    article = "an" if kind[0] in "aeiou" else "a"
+    return UrlRefusedError(
+        f"refused to fetch {url}: {via}{shown}, {article} {kind} address. URL ingest "
+        "fetches only public addresses; the server's operator can allow this host with "
+        f'[documents] allowed_private_hosts = "{host}", or every private address '
+        "with [documents] allow_private_urls = true"
+    )

@@ -13,9 +13,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from engram import Memory, UrlRefusedError
-from engram import netguard
+from engram import InvalidInputError, Memory, UrlRefusedError, netguard
 from engram.netguard import STRICT, UrlPolicy, check_target, parse_ip
+from engram.pipeline.pinned import Hop
 from test_documents_fetch import serve_documents
 
 ALICE = "user:alice"
@@ -67,8 +67,24 @@ def test_an_allowed_localhost_name_is_resolved_as_before() -> None:
 
 
 @pytest.mark.parametrize(
+    ("url", "host"),
+    [("http://%31%32%37.0.0.1/", "127.0.0.1"), ("http://127.0.0.1%2e/", "127.0.0.1."),
+     ("http://%6c%6fcalhost/", "localhost"), ("http://%65xample.com/x", "example.com")],
+)  # fmt: skip
+def test_a_percent_escaped_host_is_the_host_it_spells(url: str, host: str) -> None:
+    assert Hop.of(url).host == host
+
+
+@pytest.mark.parametrize("url", ["http://a%2fb.example/", "http://a%00b/", "http://a%20b/"])
+def test_an_escaped_host_that_is_no_host_name_is_refused(url: str) -> None:
+    with pytest.raises(InvalidInputError, match="percent-escaped host that is not a host name"):
+        Hop.of(url)
+
+
+@pytest.mark.parametrize(
     ("form", "shown"),
-    [("127.0.0.1.", "127.0.0.1. is 127.0.0.1"), ("localhost.", "localhost. is 127.0.0.1")],
+    [("127.0.0.1.", "127.0.0.1. is 127.0.0.1"), ("localhost.", "localhost. is 127.0.0.1"),
+     ("%31%32%37.0.0.1", "127.0.0.1"), ("127.0.0.1%2e", "127.0.0.1. is 127.0.0.1")],
 )  # fmt: skip
 def test_the_library_refuses_each_at_submit_time(
     mem: Memory, site: tuple[str, list[str]], form: str, shown: str

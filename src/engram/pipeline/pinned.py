@@ -12,10 +12,11 @@ check): a 3xx with a ``Location`` is checked as a new URL, up to ``MAX_REDIRECTS
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 
 import httpx
 
@@ -23,6 +24,9 @@ from engram.errors import EngramError, InvalidInputError
 from engram.netguard import IPAddress, Resolver, UrlPolicy, check_target, lookup
 from engram.validate import no_nul
 
+#: What a host name may hold once its percent escapes are decoded (letters of any
+#: script for IDNA; no separators, spaces, ``%`` or control characters).
+_HOST_CHARS = re.compile(r"[^\x00-\x2c/:;<=>?@\[\\\]^`{|}~\x7f\s%]+")
 #: A URL longer than this is refused before anything is stored.
 MAX_URL_CHARS = 8192
 #: Redirects followed before a fetch gives up (httpx's own limit is 20; a document URL
@@ -87,6 +91,16 @@ class Hop:
         url = check_url(url)
         parts = urlsplit(url)
         name = parts.hostname or ""
+        if ":" not in name and "%" in name:
+            # A percent-escaped host (``%31%32%37.0.0.1``) is the host it spells, as
+            # browsers read it, so it is checked and fetched as that; one that spells
+            # no host name (``%2f``, ``%00``) is refused.
+            name = unquote(name)
+            if not _HOST_CHARS.fullmatch(name):
+                raise InvalidInputError(
+                    f"url {url!r} has a percent-escaped host that is not a host name "
+                    f"({name!r}); write the host without escapes"
+                )
         try:
             host = name if name.isascii() else name.encode("idna").decode("ascii")
         except UnicodeError as exc:

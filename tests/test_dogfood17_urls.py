@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Iterator
+from urllib.parse import quote
 
 import pytest
 
-from engram import InvalidInputError, Memory, UrlRefusedError, netguard
+from conftest import HashEmbedder
+from engram import Config, InvalidInputError, Memory, UrlRefusedError, netguard
 from engram.netguard import STRICT, UrlPolicy, check_target, parse_ip
+from engram.pipeline.documents import fetch_url
 from engram.pipeline.pinned import Hop
 from test_documents_fetch import serve_documents
 
@@ -97,3 +100,32 @@ def test_the_library_refuses_each_at_submit_time(
     assert mem.documents.count(namespace=ALICE) == 0  # nothing stored, nothing queued
     assert not mem.jobs.list(kind="document_ingest").items
     assert len(hits) == before
+
+
+def test_a_redirect_to_an_octal_address_is_refused_at_its_hop(site: tuple[str, list[str]]) -> None:
+    url, hits = site
+    port = url.rsplit(":", 1)[1]
+    policy = UrlPolicy.parse(False, "127.0.0.2")
+    with serve_documents("127.0.0.2") as (first, first_hits):
+        target = quote(f"http://0177.0.0.1:{port}/page.html")
+        with pytest.raises(UrlRefusedError, match=r"0177\.0\.0\.1 is 127\.0\.0\.1, a loopback"):
+            fetch_url(f"{first}/goto?to={target}", timeout_s=5, max_bytes=65536, policy=policy)
+        assert first_hits == [f"/goto?to={target}"] and hits == []
+
+
+def test_the_redirected_document_fails_at_once(
+    config: Config, store_location: str, site: tuple[str, list[str]]
+) -> None:
+    url, hits = site
+    port = url.rsplit(":", 1)[1]
+    cfg = config.with_overrides(documents={"allowed_private_hosts": "127.0.0.2"})
+    with (
+        serve_documents("127.0.0.2") as (first, _),
+        Memory(store_location, config=cfg, embedder=HashEmbedder()) as mem,
+    ):
+        target = quote(f"http://0177.0.0.1:{port}/page.html")
+        doc = mem.documents.ingest(url=f"{first}/goto?to={target}", namespace=ALICE)
+        done = mem.documents.process(doc.id, namespace=ALICE, timeout_s=20)
+        assert done.status == "failed", done
+        assert "0177.0.0.1 is 127.0.0.1, a loopback address" in (done.error or "")
+        assert hits == []

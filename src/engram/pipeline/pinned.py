@@ -148,9 +148,10 @@ def open_url(
     refuses, a lasting ``FetchError`` past ``MAX_REDIRECTS``, ``InvalidInputError`` for
     a redirect to a URL that is not http(s); ``OSError`` when a name does not resolve
     and httpx's errors when a connection fails."""
+    _hold_locations(client)
     for _ in range(MAX_REDIRECTS + 1):
         with _get(client, Hop.of(url), policy, headers or {}, resolve) as response:
-            location = response.headers.get("location")
+            location = response.headers.get(HELD_LOCATION)
             if response.status_code not in REDIRECTS or not location:
                 yield url, response
                 return
@@ -159,6 +160,27 @@ def open_url(
         f"{url} was reached after {MAX_REDIRECTS} redirects; engram follows no more",
         retryable=False,
     )
+
+
+#: Where a response's ``Location`` is kept for ``open_url`` to read.
+HELD_LOCATION = "x-engram-location"
+
+
+def _hold_location(response: httpx.Response) -> None:
+    """Move ``Location`` out of httpx's sight: httpx parses it even when it follows no
+    redirects, and one it cannot read (``http://0177.0.0.1/``, an address written in
+    octal) raised its own error, retried as a network failure, before engram's check
+    could refuse it."""
+    location = response.headers.pop("location", None)
+    if location is not None:
+        response.headers[HELD_LOCATION] = location
+
+
+def _hold_locations(client: httpx.Client) -> None:
+    """Give ``client`` the response hook above, once."""
+    hooks = client.event_hooks
+    if _hold_location not in hooks["response"]:
+        client.event_hooks = {**hooks, "response": [*hooks["response"], _hold_location]}
 
 
 @contextmanager

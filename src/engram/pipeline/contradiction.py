@@ -198,7 +198,7 @@ def _ended(new: Claim, old: Claim) -> str | None:
     """Why ``new`` ends what ``old`` holds ("sold the Pixel 7" / "uses a Pixel 7")."""
     if new.attribute not in _ENDS or old.attribute not in _HELD or new.negated or old.negated:
         return None
-    named = {w for w in new.value & old.value if not w[:1].isdigit()}
+    named = frozenset(w for w in new.value & old.value if not w[:1].isdigit())
     if not named or not claims_mod.same_subject(new.subject, old.subject):
         return None
     return f"{new.subject_name} no longer holds what the old statement says ({_words(named)})"

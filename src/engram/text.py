@@ -3,7 +3,8 @@
 - content normalisation and the SHA-256 dedup key (seed 004, ``normalizeAndHashContent``);
 - keyword extraction and FTS5 query building (seed 000: non-stopword terms, up to 8,
   deduped, OR-joined);
-- a cheap token estimate for budget packing.
+- a cheap token estimate for budget packing;
+- sentences, split as the extraction rules and recall's chat echoes both read them.
 """
 
 from __future__ import annotations
@@ -132,3 +133,61 @@ def match_terms(match: str) -> list[str]:
 def estimate_tokens(text: str) -> int:
     """A model-agnostic token estimate: about four characters per token."""
     return max(1, math.ceil(len(text) / 4))
+
+
+#: Abbreviations whose period does not end a sentence ("Dr.", "e.g.").
+ABBREVIATIONS = frozenset(
+    [
+        "mr",
+        "mrs",
+        "ms",
+        "dr",
+        "st",
+        "jr",
+        "sr",
+        "prof",
+        "vs",
+        "etc",
+        "e.g",
+        "i.e",
+        "inc",
+        "ltd",
+        "co",
+        "no",
+        "approx",
+        "dept",
+        "est",
+        "fig",
+        "mt",
+    ]
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n+")
+#: An acronym written with dots: single letters, each followed by one ("R.E.M.", "U.S.").
+_DOTTED_ACRONYM = re.compile(r"(?:[A-Za-z]\.){2,}")
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of ``text``: split after ``.``, ``!``, ``?`` and at line breaks, but
+    not after an abbreviation ("Dr.", "e.g.") or inside a number ("3.5")."""
+    pieces = [p for p in _SENTENCE_END.split(text) if p and p.strip()]
+    sentences: list[str] = []
+    for piece in pieces:
+        piece = piece.strip()
+        if sentences and _ends_in_abbreviation(sentences[-1], piece):
+            sentences[-1] = f"{sentences[-1]} {piece}"
+        else:
+            sentences.append(piece)
+    return sentences
+
+
+def _ends_in_abbreviation(sentence: str, following: str) -> bool:
+    """Whether ``sentence`` stops at an abbreviation, not at its end. A dotted acronym
+    goes on when a lower-case word follows ("R.E.M. now", "the U.S. last year"); before
+    a capital ("... the U.S. I loved it") it may end the sentence, so it does."""
+    token = sentence.rsplit(None, 1)[-1]
+    last = token.lower().rstrip(".")
+    if not sentence.endswith("."):
+        return False
+    if last in ABBREVIATIONS or len(last) == 1:
+        return True
+    return _DOTTED_ACRONYM.fullmatch(token) is not None and following[:1].islower()

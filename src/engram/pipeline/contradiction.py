@@ -177,8 +177,37 @@ def _words(value: frozenset[str]) -> str:
     return " ".join(sorted(value))
 
 
+def _amounts(new: frozenset[str], old: frozenset[str]) -> tuple[str, str] | None:
+    """The two amounts of one value said in the same words otherwise ("15000 pounds" /
+    "18000 pounds": the unit they share is no agreement), or None."""
+    a = {w for w in new if w[:1].isdigit()}
+    b = {w for w in old if w[:1].isdigit()}
+    if len(a) != 1 or len(b) != 1 or a == b or (new - a) != (old - b):
+        return None
+    return next(iter(a)), next(iter(b))
+
+
+#: Verbs that end holding a thing ("sold the Pixel 7", "quit Acme"), and the attributes
+#: of holding it ("uses a Pixel 7", "works at Acme"): the first ends the second when
+#: they name the same thing (task mine26).
+_ENDS = frozenset({"sell", "quit"})
+_HELD = frozenset({"use", "own", "have", "drive", "employer"})
+
+
+def _ended(new: Claim, old: Claim) -> str | None:
+    """Why ``new`` ends what ``old`` holds ("sold the Pixel 7" / "uses a Pixel 7")."""
+    if new.attribute not in _ENDS or old.attribute not in _HELD or new.negated or old.negated:
+        return None
+    named = frozenset(w for w in new.value & old.value if not w[:1].isdigit())
+    if not named or not claims_mod.same_subject(new.subject, old.subject):
+        return None
+    return f"{new.subject_name} no longer holds what the old statement says ({_words(named)})"
+
+
 def conflict(new: Claim, old: Claim) -> str | None:
     """Why claim ``new`` contradicts claim ``old``, in words, or None."""
+    if (ended := _ended(new, old)) is not None:
+        return ended
     if new.attribute != old.attribute or not claims_mod.same_subject(new.subject, old.subject):
         return None
     who, attribute = new.subject_name, new.attribute.replace("_", " ")
@@ -194,9 +223,12 @@ def conflict(new: Claim, old: Claim) -> str | None:
     pair = claims_mod.antonym_values(new.value, old.value)
     if pair is not None:
         return f"{who} ({attribute}): {pair[1]} before, {pair[0]} now"
+    single = attribute in claims_mod.SINGLE_VALUED
+    if single and not new.additive and (amounts := _amounts(new.value, old.value)):
+        return f"{who} has one {attribute}: {amounts[0]} replaces {amounts[1]}"
     if new.value & old.value or new.additive:
         return None
-    if attribute in claims_mod.SINGLE_VALUED or (new.change and attribute in claims_mod.CHANGEABLE):
+    if single or (new.change and attribute in claims_mod.CHANGEABLE):
         return f"{who} has one {attribute}: {_words(new.value)} replaces {_words(old.value)}"
     return None
 

@@ -328,11 +328,6 @@ SUBJECTLESS_OPENERS = word_set(
     """
 )
 
-#: Abbreviations whose period does not end a sentence ("Dr.", "e.g.").
-ABBREVIATIONS = word_set(
-    "mr mrs ms dr st jr sr prof vs etc e.g i.e inc ltd co no approx dept est fig mt"
-)
-
 #: Words that open a general statement and are not names, so "Dance is ..." can become
 #: "Gina thinks dance is ...". Words ending in -ing or -s are taken as common too.
 COMMON_OPENERS = word_set(

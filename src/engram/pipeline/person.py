@@ -27,10 +27,13 @@ def _third_person(verb: str) -> str:
         return special[lower]
     if lower.endswith(("don't",)):
         return "doesn't"
+    if lower in ("dont", "havent"):  # typed without the apostrophe ("i really dont like")
+        return "doesnt" if lower == "dont" else "hasnt"
     if lower.endswith(("haven't",)):
         return "hasn't"
     if (
         lower.endswith("n't")
+        or lower in _NEGATIVES_TYPED
         or (lower.endswith("ed") and lower not in _PRESENT_ED)
         or _is_past(lower)
     ):
@@ -42,6 +45,10 @@ def _third_person(verb: str) -> str:
     return verb + "s"
 
 
+#: Negated auxiliaries typed without the apostrophe ("i cant swim"): not agreed.
+_NEGATIVES_TYPED = patterns.word_set(
+    "cant wont didnt isnt wasnt couldnt wouldnt shouldnt arent werent hasnt doesnt"
+)
 #: Present-tense verbs that end in "-ed" like a past ("I need" -> "User needs").
 _PRESENT_ED = patterns.word_set(
     """

@@ -116,6 +116,8 @@ _RELATIONS: tuple[tuple[str, str, float], ...] = (
     ("plays", r"(?:plays|is\s+playing|played)", 0.65),
     ("studies", r"(?:studies|studied|is\s+studying|majored\s+in)", 0.7),
     ("fan_of", r"is\s+(?:a\s+)?(?:big\s+|huge\s+)?fan\s+of", 0.7),
+    # "Ana is allergic to peanuts": the allergen is the relation's end (task mine26).
+    ("allergic_to", r"(?:is|are|was)\s+(?:\w+ly\s+)?allergic\s+to", 0.7),
     ("is_a", r"(?:is|was)\s+(?:a|an)(?=\s)", 0.6),
 )
 _COMPILED = tuple(
@@ -127,6 +129,31 @@ _SHARED_SUBJECT = re.compile(r",?\s+and\s+(?=(?:also\s+)?[a-z]+(?:s|ed)\b)")
 _ATTRIBUTE = re.compile(
     r"^(?P<s>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})'s\s+(?P<a>(?:[a-z-]+\s+){0,3}[a-z-]+)"
     r"\s+(?:is|are|was)\s+(?P<o>.+)$"
+)
+#: Adjectives that take a complement ("allergic to", "afraid of", "due on"): "X's Y is
+#: allergic to Z" says what holds of Y, not that Y is "allergic"; the attribute reading
+#: would cut the complement off (``user daughter allergic``, task mine26). English's
+#: common ones; the rule needs the preposition after them, so "Jon's car is red" and
+#: "my favourite is pizza with olives" (a noun before "with") are read as before.
+_COMPLEMENT_ADJECTIVES = word_set(
+    """
+    allergic afraid scared terrified frightened intolerant addicted married engaged related
+    due keen fond proud aware sure tired sick jealous ashamed capable interested involved
+    responsible similar close next used attached devoted committed opposed sensitive
+    prone susceptible immune
+    """
+)
+#: A progressive that opens the value ("User's sister is getting married"): the verb
+#: phrase says what the relative does, it names no value of the attribute (task mine26;
+#: a hobby named by its -ing word, "my favourite hobby is hiking", is not one of these).
+_PROGRESSIVE = re.compile(
+    r"^(?:getting|going|coming|moving|starting|leaving|becoming|having|being|doing|taking|"
+    r"trying|planning|thinking|looking|working|living|staying)\s+\w"
+)
+#: "a big fan of Italian food": ``fan_of`` names the food; the fan is no kind of thing.
+_FAN_OF = re.compile(r"^(?:(?i:a|an)\s+)?(?:\w+\s+){0,2}fans?\s+of\b")
+_COMPLEMENT = re.compile(
+    r"^(?:\w+ly\s+)?(?P<adj>[a-z]+)\s+(?:to|of|on|with|about|for|from|in|at|by)\b"
 )
 _ATTRIBUTE_REVERSED = re.compile(
     r"(?:^|,\s*|\b(?:but|and)\s+)(?!(?:but|and|so)\b)(?P<o>[\w'-]+(?:\s+[\w'-]+){0,2})\s+(?:is|are)\s+"
@@ -185,6 +212,8 @@ def relation_triples(fact: str, confidence: float = 1.0) -> list[Relation]:
         for relationship, regex, conf in _COMPILED:
             match = regex.match(clause)
             if match is not None:
+                if relationship == "is_a" and _FAN_OF.match(match.group("o")):
+                    continue
                 add(match.group("s"), relationship, noun_phrase(match.group("o")), conf)
     for regex in (_ATTRIBUTE, _ATTRIBUTE_REVERSED):
         for match in regex.finditer(sentence):
@@ -194,5 +223,15 @@ def relation_triples(fact: str, confidence: float = 1.0) -> list[Relation]:
             if any(w in _NP_STOP or w in FILLERS for w in named):
                 continue
             attribute = _NOT_LETTERS.sub("_", " ".join(named)).strip("_")
+            if _PROGRESSIVE.match(match.group("o")):
+                continue
+            held = _COMPLEMENT.match(match.group("o"))
+            if held is not None and held["adj"] in _COMPLEMENT_ADJECTIVES:
+                # "User's daughter is allergic to penicillin": the daughter's allergy.
+                if regex is _ATTRIBUTE and held["adj"] == "allergic":
+                    owner = match.group("s")
+                    holder = " ".join(named) if owner == "User" else f"{owner}'s {' '.join(named)}"
+                    add(holder, "allergic_to", noun_phrase(match.group("o")[held.end() :]), 0.7)
+                continue
             add(match.group("s"), attribute, noun_phrase(match.group("o")), 0.6)
     return found

@@ -29,6 +29,7 @@ from typing import TypeGuard
 
 from engram import records
 from engram.pipeline import patterns
+from engram.text import split_sentences as split_sentences
 
 #: Roles that name a part in a chat, not a person (also palace mining's list).
 ROLES = frozenset({"user", "assistant", "system", "tool", "human", "ai", "bot", "model"})
@@ -46,7 +47,6 @@ OWNER = "User"
 # words; labels such as "Note:" are not speakers.
 _SPEAKER = re.compile(r"^\s*([A-Z][\w.'-]{0,30}(?:\s[A-Z][\w.'-]{0,30}){0,2}):\s+(?=\S)")
 _ROLE = re.compile(r"^\s*(" + "|".join(sorted(ROLES)) + r")\s*:\s*", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n+")
 # Where a new clause with its own subject starts: after ";", or after a dash, ", and",
 # ", but" or ", so" when a subject pronoun or "my" follows. A bare "and", "but" or
 # "so" is split only before a first-person subject ("went home and I slept"), since
@@ -174,37 +174,6 @@ _JOINERS = re.compile(r"\b(?:and|but|so)\s|\s[-—–]\s")
 def _may_split(sentence: str) -> bool:
     """Whether ``_CLAUSE_START`` can match (it needs a joiner): a cheap test first."""
     return _JOINERS.search(sentence) is not None
-
-
-def split_sentences(text: str) -> list[str]:
-    """Sentences of ``text``: split after ``.``, ``!``, ``?`` and at line breaks, but
-    not after an abbreviation ("Dr.", "e.g.") or inside a number ("3.5")."""
-    pieces = [p for p in _SENTENCE_END.split(text) if p and p.strip()]
-    sentences: list[str] = []
-    for piece in pieces:
-        piece = piece.strip()
-        if sentences and _ends_in_abbreviation(sentences[-1], piece):
-            sentences[-1] = f"{sentences[-1]} {piece}"
-        else:
-            sentences.append(piece)
-    return sentences
-
-
-#: An acronym written with dots: single letters, each followed by one ("R.E.M.", "U.S.").
-_DOTTED_ACRONYM = re.compile(r"(?:[A-Za-z]\.){2,}")
-
-
-def _ends_in_abbreviation(sentence: str, following: str) -> bool:
-    """Whether ``sentence`` stops at an abbreviation, not at its end. A dotted acronym
-    goes on when a lower-case word follows ("R.E.M. now", "the U.S. last year"); before
-    a capital ("... the U.S. I loved it") it may end the sentence, so it does."""
-    token = sentence.rsplit(None, 1)[-1]
-    last = token.lower().rstrip(".")
-    if not sentence.endswith("."):
-        return False
-    if last in patterns.ABBREVIATIONS or len(last) == 1:
-        return True
-    return _DOTTED_ACRONYM.fullmatch(token) is not None and following[:1].islower()
 
 
 _NOT_WORD = re.compile(r"[\W_]+")

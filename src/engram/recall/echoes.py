@@ -32,6 +32,7 @@ from engram.recall.context import Sessions
 from engram.recall.request import RecallRequest
 from engram.records import MemoryRecord
 from engram.store.protocols import MemoryStore
+from engram.text import split_sentences
 
 #: How much a question-only turn (and the reply to one) keeps of its score when the
 #: query is a question. Chosen on the tune fold of now26's stories (docs/benchmarks.md,
@@ -43,8 +44,6 @@ QUESTION_FACTOR = 0.1
 #: The roles the chat proxy's mining writes.
 USER, ASSISTANT = "user", "assistant"
 
-#: A sentence's end, keeping its mark.
-_SENTENCE = re.compile(r"[^.!?]+[.!?]*")
 #: A query that opens as a question does ("which city do I live in", no mark needed).
 _ASKS = re.compile(
     r"^\s*(?:what|which|who|whom|whose|where|when|why|how|do|does|did|is|are|am|was|"
@@ -61,7 +60,8 @@ def role_of(memory: MemoryRecord) -> str | None:
 
 def only_questions(text: str) -> bool:
     """Whether every sentence of ``text`` is a question ("What car do I drive?")."""
-    sentences = [s.strip() for s in _SENTENCE.findall(text) if s.strip(" \t\n.!?")]
+    # Cut as the extraction rules cut: "Is Dr. Patel in on Fridays?" is one question.
+    sentences = [s for s in split_sentences(text) if s.strip(" \t\n.!?")]
     return bool(sentences) and all(s.endswith("?") for s in sentences)
 
 

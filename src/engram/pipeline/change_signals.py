@@ -52,6 +52,7 @@ from engram.pipeline.change_words import (
     subject,
 )
 from engram.pipeline.patterns import word_set
+from engram.pipeline.prefilter import any_literal
 
 __all__ = ["ADDITION", "ADDITION_WORDS", "CHANGE", "PLAIN", "Claim", "read"]
 
@@ -283,23 +284,22 @@ _MOVE_WORDS = (
 _NEW_WORDS = (" new ",)
 _ATTRIBUTE_WORDS = ("'s ", " my ", " our ")
 _WITH_WORDS = (" with ",)
-_ANY_WORD = re.compile(
-    "|".join(
-        re.escape(w)
-        for words in (
-            _REPLACE_WORDS,
-            change_plain.SOLD_WORDS,
-            _JOIN_WORDS,
-            _MOVE_WORDS,
-            _NEW_WORDS,
-            change_things.WORDS,
-            change_habits.WORDS,
-            _ATTRIBUTE_WORDS,
-            _WITH_WORDS,
-            *(words for _, _, words in _STATIVE),
-        )
-        for w in words
+# One trie of all of them (``prefilter.any_literal``): tried on every clause.
+_ANY_WORD = any_literal(
+    w
+    for words in (
+        _REPLACE_WORDS,
+        change_plain.SOLD_WORDS,
+        _JOIN_WORDS,
+        _MOVE_WORDS,
+        _NEW_WORDS,
+        change_things.WORDS,
+        change_habits.WORDS,
+        _ATTRIBUTE_WORDS,
+        _WITH_WORDS,
+        *(words for _, _, words in _STATIVE),
     )
+    for w in words
 )
 
 

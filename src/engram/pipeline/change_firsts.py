@@ -29,6 +29,7 @@ connections on the replica") is another slot.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -352,20 +353,32 @@ _NOUNS = {"owned": "owner", "led": "lead", "managed": "manager", "triaged": "tri
 
 
 def _slot_words(relation: Relation) -> list[str]:
-    words = _words(relation.relation_type.replace("_", " "))
-    return [_NOUNS.get(w, w) for w in words if w not in _GENERIC]
+    return list(_type_words(relation.relation_type))
 
 
 def _slot_names(relation: Relation) -> list[list[str]]:
     """The ways a memory names the slot: its own words, and the vocabulary's names of
     it ("manager" for ``reports_to``)."""
-    own = _slot_words(relation)
+    return [list(name) for name in _type_names(relation.relation_type)]
+
+
+# A slot's words depend on its type alone; a notes change reads them for each of the
+# namespace's 200 newest relations, whose types repeat (rules26): made once a type.
+@functools.lru_cache(maxsize=1024)
+def _type_words(relation_type: str) -> tuple[str, ...]:
+    words = _words(relation_type.replace("_", " "))
+    return tuple(_NOUNS.get(w, w) for w in words if w not in _GENERIC)
+
+
+@functools.lru_cache(maxsize=1024)
+def _type_names(relation_type: str) -> tuple[tuple[str, ...], ...]:
+    own = list(_type_words(relation_type))
     names = [own] if own else []
-    for name in vocabulary.relation_names(relation.relation_type):
+    for name in vocabulary.relation_names(relation_type):
         words = [w for w in _words(name) if w not in _GENERIC]
         if words and words not in names:
             names.append(words)
-    return names
+    return tuple(tuple(name) for name in names)
 
 
 def _parts_of_compounds(whole: set[str]) -> set[str]:

@@ -5,23 +5,28 @@ opening, a type's name pattern) is done once."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from engram.pipeline import (
+    change_accounts,
     change_firsts,
     change_signals,
+    change_slots,
+    change_words,
     offline,
     offline_asks,
     patterns,
     relation_ends,
     vocabulary,
 )
-from engram.pipeline.prefilter import any_literal
+from engram.pipeline.prefilter import Gated, any_literal, gated, needed_literals
 from engram.store.protocols.graph import Relation, canonical_relation
 
 
@@ -203,3 +208,66 @@ def test_a_types_name_pattern_is_built_once() -> None:
     # A text without the type's words builds none.
     relation_ends._named_type(("user", "brother_ken", "x", 0.7), "nothing here at all")
     assert relation_ends._named_pattern.cache_info().misses == 1
+
+
+def _statements() -> list[str]:
+    """Every statement of the shipped change sets: the texts the gated rules are for."""
+    data = Path(vocabulary.__file__).resolve().parent.parent / "data"
+    found: list[str] = []
+    for path in sorted(data.glob("changes*.json")):
+        for story in json.loads(path.read_text()).get("stories", []):
+            found += story.get("statements", [])
+    return found
+
+
+def _gates() -> list[tuple[str, Gated]]:
+    found = []
+    for module in (change_accounts, change_firsts, change_signals, change_slots, change_words):
+        for name, value in vars(module).items():
+            if isinstance(value, Gated):
+                found.append((f"{module.__name__}.{name}", value))
+    return found
+
+
+def test_every_gated_rule_pattern_answers_as_its_pattern() -> None:
+    gates = _gates()
+    assert len(gates) >= 9
+    texts = _statements()
+    texts += [t.upper() for t in texts[:200]] + [t.replace("e", "é") for t in texts[:200]]
+    texts += ["Plan → Premium now", "NOWADAYS we pay by card", "ſeats are new", "\u212aeys"]
+    for name, gate in gates:
+        assert gate.needs, f"{name} needs no literal: its gate skips nothing"
+        for text in texts:
+            want, got = gate.regex.search(text), gate.search(text)
+            assert (want and want.span()) == (got and got.span()), (name, text)
+            want, got = gate.regex.match(text), gate.match(text)
+            assert (want and want.span()) == (got and got.span()), (name, text)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "needs"),
+    [
+        (r"\b(?:also|too)\b", {"also", "too"}),
+        (r"moved\s+to", {"moved"}),  # the longer of two runs
+        (r"(?:ab)+c", {"ab"}),
+        (r"(?:ab)?c", {"c"}),
+        (r"(?:ab)?", None),  # may match nothing
+        (r"a|b*", None),  # one branch needs nothing
+        (r"(?<=x)yz", {"yz"}),  # a lookbehind reads but needs nothing of its own
+        (r"→|->", {"→", "->"}),  # a symbol has no case: kept
+        (r"ſeat", None),  # folds onto "s" under IGNORECASE: no gate
+        (r"(?-i:Plus)", {"plus"}),
+    ],
+)
+def test_needed_literals_are_read_from_the_patterns_tree(
+    pattern: str, needs: set[str] | None
+) -> None:
+    got = needed_literals(re.compile(pattern, re.IGNORECASE))
+    assert got == (None if needs is None else frozenset(needs))
+
+
+def test_a_gate_skips_an_ascii_text_without_its_words_and_tries_any_other() -> None:
+    gate = gated(re.compile(r"\bswitched\b", re.IGNORECASE))
+    assert not gate.possible("we moved to Austin")
+    assert gate.possible("We SWITCHED to Zed")
+    assert gate.possible("café")  # not ASCII: the pattern decides

@@ -38,6 +38,7 @@ from engram.pipeline import change_plain, change_slots, vocabulary
 from engram.pipeline.change_signals import ADDITION_WORDS, HEDGE
 from engram.pipeline.change_words import NOT_LASTING
 from engram.pipeline.patterns import word_set
+from engram.pipeline.prefilter import gated
 from engram.store.protocols.graph import Relation, canonical_name, canonical_relation
 
 #: The speaker's entity (``closing.SPEAKER``).
@@ -182,10 +183,12 @@ _SET = (
 _ARROW = r"(?:→|->|=>|➝|⇒)"
 #: What every notes-form change says: an arrow, "from ... to", "(was ...)", "replaced
 #: by", "... out, ... in", a verb of setting, "now" or "new" (read before the graph is).
-_CUE = re.compile(
-    rf"{_ARROW}|\bfrom\b|\(was\b|\breplaced\s+by\b|\bout,|\b{_SET}\b|\bnow\b|\bnew\b|"
-    r"\b(?:from\s+today|as\s+of)\b",
-    re.IGNORECASE,
+_CUE = gated(
+    re.compile(
+        rf"{_ARROW}|\bfrom\b|\(was\b|\breplaced\s+by\b|\bout,|\b{_SET}\b|\bnow\b|\bnew\b|"
+        r"\b(?:from\s+today|as\s+of)\b",
+        re.IGNORECASE,
+    )
 )
 #: Not said as holding: a question, a plan or proposal, a trial, a one-off, "also".
 _NOT_STATED = re.compile(
@@ -388,6 +391,14 @@ def _parts_of_compounds(whole: set[str]) -> set[str]:
     return parts - {w for w in whole if "-" not in w}
 
 
+# The text's words are the same for each of the 200 held relations a notes change is
+# read against (rules26): cut once a text.
+@functools.lru_cache(maxsize=16)
+def _compound_parts(text: str) -> frozenset[str]:
+    whole = {w.lower() for w in re.findall(r"[^\W_]+(?:[-.'’][^\W_]+)*", text)}
+    return frozenset(_parts_of_compounds(whole))
+
+
 def _owner_named(words: set[str], relation: Relation) -> bool:
     if canonical_name(relation.source) in change_slots.SPEAKERS:
         return True
@@ -406,8 +417,7 @@ def _new_value(text: str, words: set[str], relation: Relation) -> str | None:
         return None
     slot = _slot_words(relation)
     # An owner is said as a word of its own: "mother-in-law" is not "mother".
-    whole = {w.lower() for w in re.findall(r"[^\W_]+(?:[-.'’][^\W_]+)*", text)}
-    owner_said = _owner_named(words - _parts_of_compounds(whole), relation)
+    owner_said = _owner_named(words - _compound_parts(text), relation)
     speaker = canonical_name(relation.source) in change_slots.SPEAKERS
     if speaker and _OTHER_OWNER.search(text):
         return None  # "my brother just moved to Austin": his slot, not the speaker's
@@ -436,9 +446,7 @@ def _new_value(text: str, words: set[str], relation: Relation) -> str | None:
     if fully and not speaker and not owner_said:
         # the slot said whole, its owner by one of its words ("p1 sla" for p1 tickets)
         owner_said = any(
-            _said(w, words - _parts_of_compounds(whole))
-            for w in _words(relation.source)
-            if len(w) > 1
+            _said(w, words - _compound_parts(text)) for w in _words(relation.source) if len(w) > 1
         )
     by_old = _by_old(text, old)
     if by_old is not None:

@@ -20,6 +20,7 @@ A hedged or negated clause ("we might move to Lisbon", "we never switched to Vue
 
 from __future__ import annotations
 
+import functools
 import re
 
 from engram.pipeline import (
@@ -403,6 +404,13 @@ def _sentences(text: str) -> list[str]:
 _READING = turns.Reading(sentences=_sentences, clauses=_split)
 
 
+#: How many clause readings are kept for reuse (rules26): chat and imports repeat
+#: clauses, and a clause's claim depends on nothing else (as ``offline._read``'s).
+READ_CACHE = 1 << 14
+
+
+# The list is shared between the callers that read one clause: it is only read.
+@functools.lru_cache(maxsize=READ_CACHE)
 def _clause(clause: str, lower: str, speaker: str | None) -> list[Claim]:
     """The claim of one clause (``lower``: it in lower case, padded with spaces): the
     first rule that reads it wins, change rules first (a change sentence also reads as

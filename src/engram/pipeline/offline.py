@@ -541,6 +541,9 @@ def analyse(text: str, *, speaker: str | None = None, before: str | None = None)
     return OfflineAnalysis(subject, tuple(facts), tuple(triples))
 
 
+# Kept for reuse as ``_read`` is (rules26): a sentence's facts depend on it, its speaker
+# and listener alone; the list is shared between callers, who only read it.
+@functools.lru_cache(maxsize=READ_CACHE)
 def _claims(sentence: str, speaker: str | None, listener: str | None = None) -> list[OfflineFact]:
     """The facts of one sentence: one per clause when every clause of a compound
     sentence is a fact; else the whole sentence's fact, which keeps what a clause that

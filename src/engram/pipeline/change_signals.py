@@ -285,7 +285,6 @@ _MOVE_WORDS = (
 _NEW_WORDS = (" new ",)
 _ATTRIBUTE_WORDS = ("'s ", " my ", " our ")
 _WITH_WORDS = (" with ",)
-# One trie of all of them (``prefilter.any_literal``): tried on every clause.
 _ANY_WORD = any_literal(
     w
     for words in (
@@ -404,13 +403,8 @@ def _sentences(text: str) -> list[str]:
 _READING = turns.Reading(sentences=_sentences, clauses=_split)
 
 
-#: How many clause readings are kept for reuse (rules26): chat and imports repeat
-#: clauses, and a clause's claim depends on nothing else (as ``offline._read``'s).
-READ_CACHE = 1 << 14
-
-
-# The list is shared between the callers that read one clause: it is only read.
-@functools.lru_cache(maxsize=READ_CACHE)
+# Kept as ``offline._read`` is (rules26): pure in the clause; the list is only read.
+@functools.lru_cache(maxsize=1 << 14)
 def _clause(clause: str, lower: str, speaker: str | None) -> list[Claim]:
     """The claim of one clause (``lower``: it in lower case, padded with spaces): the
     first rule that reads it wins, change rules first (a change sentence also reads as

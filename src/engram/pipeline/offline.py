@@ -235,8 +235,7 @@ class OfflineAnalysis:
         }
 
 
-# A pure function of the sentence, asked twice of most (in ``_read`` and again in
-# ``_resolved`` when the sentence gave no fact as written): made once (rules26).
+# Asked twice of most sentences, by _read and _resolved: made once (rules26).
 @functools.lru_cache(maxsize=1 << 15)
 def _trim_opening(sentence: str) -> str:
     """Drop what opens a sentence without adding to it: interjections ("Yeah,",
@@ -541,8 +540,7 @@ def analyse(text: str, *, speaker: str | None = None, before: str | None = None)
     return OfflineAnalysis(subject, tuple(facts), tuple(triples))
 
 
-# Kept for reuse as ``_read`` is (rules26): a sentence's facts depend on it, its speaker
-# and listener alone; the list is shared between callers, who only read it.
+# Kept as ``_read`` is (rules26): pure in its arguments; the list is only read.
 @functools.lru_cache(maxsize=READ_CACHE)
 def _claims(sentence: str, speaker: str | None, listener: str | None = None) -> list[OfflineFact]:
     """The facts of one sentence: one per clause when every clause of a compound

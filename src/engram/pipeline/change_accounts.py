@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engram.pipeline.change_signals import HEDGE
+from engram.pipeline.prefilter import gated
 from engram.store.protocols.graph import Relation, canonical_name, canonical_relation
 
 #: Confidence of a value read here: a reading of shape (``change_firsts.CONFIDENCE``).
@@ -89,10 +90,12 @@ _FIRST_PAYMENT = re.compile(
 _FIRST_SEATS = re.compile(rf"^{_HOLDER}\s+has\s+(?P<value>\d+)\s+seats\b", re.IGNORECASE)
 
 #: A word of a change: a note with none of them changes no slot (read before the graph).
-_CUE = re.compile(
-    r"\b(?:moved|relocated|new|updated|changed|switched|upgraded|downgraded|increased|"
-    r"decreased|reduced|raised|replaced|now|from|nowadays|instead|these\s+days)\b",
-    re.IGNORECASE,
+_CUE = gated(
+    re.compile(
+        r"\b(?:moved|relocated|new|updated|changed|switched|upgraded|downgraded|increased|"
+        r"decreased|reduced|raised|replaced|now|from|nowadays|instead|these\s+days)\b",
+        re.IGNORECASE,
+    )
 )
 #: Not a change of the holder's own slot: a question, a trial, a quote, a price asked,
 #: a maybe, a second value kept, someone else's move.
@@ -138,7 +141,7 @@ _NEW_OWN_PAYMENT = re.compile(
     # the value as written: a capitalised name ("a Monzo debit card" is Monzo)
     rf"{_PAYMENT_VALUE}",
 )
-_HOLDS_NOW = re.compile(r"\b(?:now|these\s+days|nowadays|instead|from\s+now\s+on)\b", re.I)
+_HOLDS_NOW = gated(re.compile(r"\b(?:now|these\s+days|nowadays|instead|from\s+now\s+on)\b", re.I))
 _NEW_SEATS = re.compile(
     r"\b(?:increased|decreased|reduced|raised|changed|cut|went)\b[^.;]*?\bseats\s+"
     r"(?:from\s+(?P<old>\d+)\s+)?to\s+(?P<value>\d+)\b|"
@@ -203,7 +206,7 @@ def _plan_name(value: str) -> str:
 
 
 #: A word of an account's slot: a note without one changes none.
-_ACCOUNT = re.compile(rf"\b(?:address|{_HEAD}s?|payment|pays?|card|seats)\b", re.IGNORECASE)
+_ACCOUNT = gated(re.compile(rf"\b(?:address|{_HEAD}s?|payment|pays?|card|seats)\b", re.IGNORECASE))
 
 
 def cued(text: str) -> bool:

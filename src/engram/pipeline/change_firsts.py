@@ -29,6 +29,7 @@ connections on the replica") is another slot.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ from engram.pipeline import change_plain, change_slots, vocabulary
 from engram.pipeline.change_signals import ADDITION_WORDS, HEDGE
 from engram.pipeline.change_words import NOT_LASTING
 from engram.pipeline.patterns import word_set
+from engram.pipeline.prefilter import gated
 from engram.store.protocols.graph import Relation, canonical_name, canonical_relation
 
 #: The speaker's entity (``closing.SPEAKER``).
@@ -181,10 +183,12 @@ _SET = (
 _ARROW = r"(?:→|->|=>|➝|⇒)"
 #: What every notes-form change says: an arrow, "from ... to", "(was ...)", "replaced
 #: by", "... out, ... in", a verb of setting, "now" or "new" (read before the graph is).
-_CUE = re.compile(
-    rf"{_ARROW}|\bfrom\b|\(was\b|\breplaced\s+by\b|\bout,|\b{_SET}\b|\bnow\b|\bnew\b|"
-    r"\b(?:from\s+today|as\s+of)\b",
-    re.IGNORECASE,
+_CUE = gated(
+    re.compile(
+        rf"{_ARROW}|\bfrom\b|\(was\b|\breplaced\s+by\b|\bout,|\b{_SET}\b|\bnow\b|\bnew\b|"
+        r"\b(?:from\s+today|as\s+of)\b",
+        re.IGNORECASE,
+    )
 )
 #: Not said as holding: a question, a plan or proposal, a trial, a one-off, "also".
 _NOT_STATED = re.compile(
@@ -352,20 +356,32 @@ _NOUNS = {"owned": "owner", "led": "lead", "managed": "manager", "triaged": "tri
 
 
 def _slot_words(relation: Relation) -> list[str]:
-    words = _words(relation.relation_type.replace("_", " "))
-    return [_NOUNS.get(w, w) for w in words if w not in _GENERIC]
+    return list(_type_words(relation.relation_type))
 
 
 def _slot_names(relation: Relation) -> list[list[str]]:
     """The ways a memory names the slot: its own words, and the vocabulary's names of
     it ("manager" for ``reports_to``)."""
-    own = _slot_words(relation)
+    return [list(name) for name in _type_names(relation.relation_type)]
+
+
+# A slot's words depend on its type alone; a notes change reads them for each of the
+# namespace's 200 newest relations, whose types repeat (rules26): made once a type.
+@functools.lru_cache(maxsize=1024)
+def _type_words(relation_type: str) -> tuple[str, ...]:
+    words = _words(relation_type.replace("_", " "))
+    return tuple(_NOUNS.get(w, w) for w in words if w not in _GENERIC)
+
+
+@functools.lru_cache(maxsize=1024)
+def _type_names(relation_type: str) -> tuple[tuple[str, ...], ...]:
+    own = list(_type_words(relation_type))
     names = [own] if own else []
-    for name in vocabulary.relation_names(relation.relation_type):
+    for name in vocabulary.relation_names(relation_type):
         words = [w for w in _words(name) if w not in _GENERIC]
         if words and words not in names:
             names.append(words)
-    return names
+    return tuple(tuple(name) for name in names)
 
 
 def _parts_of_compounds(whole: set[str]) -> set[str]:
@@ -373,6 +389,14 @@ def _parts_of_compounds(whole: set[str]) -> set[str]:
     the parts of "on-call" (a slot said with or without its hyphen)."""
     parts = {p for w in whole if "-" in w and w != "on-call" for p in w.split("-")}
     return parts - {w for w in whole if "-" not in w}
+
+
+# The text's words are the same for each of the 200 held relations a notes change is
+# read against (rules26): cut once a text.
+@functools.lru_cache(maxsize=16)
+def _compound_parts(text: str) -> frozenset[str]:
+    whole = {w.lower() for w in re.findall(r"[^\W_]+(?:[-.'’][^\W_]+)*", text)}
+    return frozenset(_parts_of_compounds(whole))
 
 
 def _owner_named(words: set[str], relation: Relation) -> bool:
@@ -393,8 +417,7 @@ def _new_value(text: str, words: set[str], relation: Relation) -> str | None:
         return None
     slot = _slot_words(relation)
     # An owner is said as a word of its own: "mother-in-law" is not "mother".
-    whole = {w.lower() for w in re.findall(r"[^\W_]+(?:[-.'’][^\W_]+)*", text)}
-    owner_said = _owner_named(words - _parts_of_compounds(whole), relation)
+    owner_said = _owner_named(words - _compound_parts(text), relation)
     speaker = canonical_name(relation.source) in change_slots.SPEAKERS
     if speaker and _OTHER_OWNER.search(text):
         return None  # "my brother just moved to Austin": his slot, not the speaker's
@@ -423,9 +446,7 @@ def _new_value(text: str, words: set[str], relation: Relation) -> str | None:
     if fully and not speaker and not owner_said:
         # the slot said whole, its owner by one of its words ("p1 sla" for p1 tickets)
         owner_said = any(
-            _said(w, words - _parts_of_compounds(whole))
-            for w in _words(relation.source)
-            if len(w) > 1
+            _said(w, words - _compound_parts(text)) for w in _words(relation.source) if len(w) > 1
         )
     by_old = _by_old(text, old)
     if by_old is not None:

@@ -20,6 +20,7 @@ A hedged or negated clause ("we might move to Lisbon", "we never switched to Vue
 
 from __future__ import annotations
 
+import functools
 import re
 
 from engram.pipeline import (
@@ -52,6 +53,7 @@ from engram.pipeline.change_words import (
     subject,
 )
 from engram.pipeline.patterns import word_set
+from engram.pipeline.prefilter import any_literal
 
 __all__ = ["ADDITION", "ADDITION_WORDS", "CHANGE", "PLAIN", "Claim", "read"]
 
@@ -283,23 +285,21 @@ _MOVE_WORDS = (
 _NEW_WORDS = (" new ",)
 _ATTRIBUTE_WORDS = ("'s ", " my ", " our ")
 _WITH_WORDS = (" with ",)
-_ANY_WORD = re.compile(
-    "|".join(
-        re.escape(w)
-        for words in (
-            _REPLACE_WORDS,
-            change_plain.SOLD_WORDS,
-            _JOIN_WORDS,
-            _MOVE_WORDS,
-            _NEW_WORDS,
-            change_things.WORDS,
-            change_habits.WORDS,
-            _ATTRIBUTE_WORDS,
-            _WITH_WORDS,
-            *(words for _, _, words in _STATIVE),
-        )
-        for w in words
+_ANY_WORD = any_literal(
+    w
+    for words in (
+        _REPLACE_WORDS,
+        change_plain.SOLD_WORDS,
+        _JOIN_WORDS,
+        _MOVE_WORDS,
+        _NEW_WORDS,
+        change_things.WORDS,
+        change_habits.WORDS,
+        _ATTRIBUTE_WORDS,
+        _WITH_WORDS,
+        *(words for _, _, words in _STATIVE),
     )
+    for w in words
 )
 
 
@@ -403,6 +403,8 @@ def _sentences(text: str) -> list[str]:
 _READING = turns.Reading(sentences=_sentences, clauses=_split)
 
 
+# Kept as ``offline._read`` is (rules26): pure in the clause; the list is only read.
+@functools.lru_cache(maxsize=1 << 14)
 def _clause(clause: str, lower: str, speaker: str | None) -> list[Claim]:
     """The claim of one clause (``lower``: it in lower case, padded with spaces): the
     first rule that reads it wins, change rules first (a change sentence also reads as

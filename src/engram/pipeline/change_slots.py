@@ -41,6 +41,7 @@ from engram.pipeline import change_kinds, vocabulary
 from engram.pipeline.change_signals import ADDITION_WORDS, HEDGE
 from engram.pipeline.change_words import NOT_LASTING
 from engram.pipeline.patterns import COMMON_OPENERS, NOT_NAMES, proper_names, word_set
+from engram.pipeline.prefilter import gated
 from engram.store.protocols.graph import Entity, Relation, canonical_name
 from engram.text import STOPWORDS
 
@@ -102,19 +103,23 @@ _NOT_STATED = re.compile(
     re.IGNORECASE,
 )
 #: One-off times: "Lars was off sick so Bea ran the meeting today" is a day, not a change.
-_ONE_OFF = re.compile(
-    r"\b(?:today|tonight|yesterday|this\s+(?:morning|afternoon|evening|week)|"
-    r"last\s+(?:night|week|weekend|month|year)|for\s+(?:the|a)\s+(?:day|weekend|week|"
-    r"wedding|conference|meeting))\b",
-    re.IGNORECASE,
+_ONE_OFF = gated(
+    re.compile(
+        r"\b(?:today|tonight|yesterday|this\s+(?:morning|afternoon|evening|week)|"
+        r"last\s+(?:night|week|weekend|month|year)|for\s+(?:the|a)\s+(?:day|weekend|week|"
+        r"wedding|conference|meeting))\b",
+        re.IGNORECASE,
+    )
 )
 #: A state said in the past: "I lived in Lyon for 3 years", "I used Emacs in grad
 #: school" tell what held then, not what holds now.
-_PAST_STATE = re.compile(r"\b(?:lived|used|was|were|had|worked)\b", re.IGNORECASE)
+_PAST_STATE = gated(re.compile(r"\b(?:lived|used|was|were|had|worked)\b", re.IGNORECASE))
 #: Words that say the value holds from now on.
-_HOLDS_NOW = re.compile(
-    r"\b(?:now|these\s+days|nowadays|since|from\s+now|new|anymore|any\s+more|no\s+longer)\b",
-    re.IGNORECASE,
+_HOLDS_NOW = gated(
+    re.compile(
+        r"\b(?:now|these\s+days|nowadays|since|from\s+now|new|anymore|any\s+more|no\s+longer)\b",
+        re.IGNORECASE,
+    )
 )
 #: Someone the speaker knows, as an owner in front of the slot ("my brother's", "my mum").
 _OTHER_OWNER = re.compile(

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from engram.pipeline import change_chat, offline_notes
 from engram.pipeline.patterns import word_set
+from engram.pipeline.prefilter import gated
 
 CHANGE = "change"
 ADDITION = "addition"
@@ -47,13 +48,15 @@ class Claim:
     agent: str | None = None
 
 
-ADDITION_WORDS = re.compile(
-    r"\b(?:also|too(?!\s+(?:much|many|slow|pricey|pricy|expensive|costly|late|early|long|far|"
-    r"hard|bad|big|small|busy|tired|hot|cold|old|fast|loud|buggy|complicated|heavy|noisy)\b)|"
-    r"as\s+well|another|a\s+second|second|in\s+addition|additionally|"
-    r"besides|alongside|on\s+top\s+of|(?-i:plus)|along\s+with|both|as\s+a\s+side\s+gig|"
-    r"part[-\s]time|on\s+the\s+side|in\s+parallel|next\s+to)\b",
-    re.IGNORECASE,
+ADDITION_WORDS = gated(
+    re.compile(
+        r"\b(?:also|too(?!\s+(?:much|many|slow|pricey|pricy|expensive|costly|late|early|long|far|"
+        r"hard|bad|big|small|busy|tired|hot|cold|old|fast|loud|buggy|complicated|heavy|noisy)\b)|"
+        r"as\s+well|another|a\s+second|second|in\s+addition|additionally|"
+        r"besides|alongside|on\s+top\s+of|(?-i:plus)|along\s+with|both|as\s+a\s+side\s+gig|"
+        r"part[-\s]time|on\s+the\s+side|in\s+parallel|next\s+to)\b",
+        re.IGNORECASE,
+    )
 )
 #: A value said not to last or not to be the slot's new one (engram's choice, from the
 #: kinds of look-alike plain English has, changes26): a stand-in or cover ("X is filling
@@ -81,7 +84,7 @@ SUBJ = rf"(?P<s>{NP})"
 ADV = r"(?P<adv>(?:\s+(?:\w+ly|also|just|now|still|finally|recently|already|officially|then))*)"
 LEAD = r"^(?:[^,]{0,40},\s*)?"  # "In March, we ...", "Last year, Sam ..."
 
-NOW = re.compile(r"\b(?:now|nowadays|these\s+days|from\s+now\s+on)\b", re.I)
+NOW = gated(re.compile(r"\b(?:now|nowadays|these\s+days|from\s+now\s+on)\b", re.I))
 
 # A time ("9:30", "7 am") and a price ("$1,650") are one word each.
 _WORDS = re.compile(r"\d{1,2}:\d{2}(?:\s?[ap]m)?|\$[\d,.]+\w*|[\w.#+'’-]+|[^\w\s]")

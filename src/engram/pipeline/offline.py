@@ -235,6 +235,8 @@ class OfflineAnalysis:
         }
 
 
+# Asked twice of most sentences, by _read and _resolved: made once (rules26).
+@functools.lru_cache(maxsize=1 << 15)
 def _trim_opening(sentence: str) -> str:
     """Drop what opens a sentence without adding to it: interjections ("Yeah,",
     "Wow"), lead-ins ("By the way,"), a vocative ("Jon, ...") and "remember that"."""
@@ -538,6 +540,8 @@ def analyse(text: str, *, speaker: str | None = None, before: str | None = None)
     return OfflineAnalysis(subject, tuple(facts), tuple(triples))
 
 
+# Kept as ``_read`` is (rules26): pure in its arguments; the list is only read.
+@functools.lru_cache(maxsize=READ_CACHE)
 def _claims(sentence: str, speaker: str | None, listener: str | None = None) -> list[OfflineFact]:
     """The facts of one sentence: one per clause when every clause of a compound
     sentence is a fact; else the whole sentence's fact, which keeps what a clause that

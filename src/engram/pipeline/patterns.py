@@ -46,6 +46,7 @@ import functools
 import re
 from dataclasses import dataclass
 
+from engram.pipeline.prefilter import any_literal
 from engram.text import STOPWORDS
 
 # Words that, just before a match, turn it into a non-decision ("never switched to").
@@ -134,7 +135,7 @@ _DECISION_WORDS: dict[str, tuple[str, ...]] = {
     "design": ("design",),
 }
 _BATTERY = tuple((p, _DECISION_WORDS[p.name]) for p in DECISION_PATTERNS)
-_ANY_DECISION_WORD = re.compile("|".join(w for ws in _DECISION_WORDS.values() for w in ws))
+_ANY_DECISION_WORD = any_literal(w for ws in _DECISION_WORDS.values() for w in ws)
 
 # Clauses a decision must sit in: questions end with "?", so "Did you decide to ...?"
 # is left out. Splits on sentence ends and newlines only; a decision clause keeps its

@@ -32,6 +32,7 @@ The types a statement closes are kept only for the triples left, as
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import replace
 
@@ -128,6 +129,13 @@ def is_day(target: str) -> bool:
     return _DAY_ONLY.match(end) is not None
 
 
+#: How many (source, relation, target) verdicts of :func:`not_a_thing` are kept for reuse
+#: (rules26): the closing plan and :func:`sound` ask it of the same triples, and it is a
+#: pure function of them.
+READ_CACHE = 1 << 15
+
+
+@functools.lru_cache(maxsize=READ_CACHE)
 def not_a_thing(source: str, relation: str, target: str, *, numbers: bool = True) -> bool:
     """Whether a read relation names no thing at one of its ends (module docstring):
     a negated value, a verb as the subject, a work group as a home, or bare numbers as
@@ -187,17 +195,27 @@ def _named_type(triple: Triple, text: str) -> Triple | None:
     """``(user, partner_sam, X)`` -> ``(user, partner, Sam)`` when the text says
     "partner Sam" with the name capitalised; None when the type carries no name."""
     parts = canonical_relation(triple[1]).split("_")
+    lower = text.lower() if text.isascii() else None
     for cut in range(1, len(parts)):
         head, tail = parts[:cut], parts[cut:]
-        pattern = (
-            r"\b" + r"\s+".join(map(re.escape, head)) + r"\s+("
-            + r"\s+".join(rf"(?-i:[A-Z]){re.escape(w[1:])}" for w in tail) + r")\b"
-        )  # fmt: skip
-        match = re.search(pattern, text, re.IGNORECASE)
+        if lower is not None and not all(word in lower for word in head):
+            continue  # the type's words are not in the text: the pattern cannot match
+        match = _named_pattern(tuple(head), tuple(tail)).search(text)
         # An acronym ("session TTL", "the API") is the slot's own word, not a name.
         if match is not None and not match.group(1).isupper():
             return (triple[0], "_".join(head), match.group(1), triple[3])
     return None
+
+
+@functools.lru_cache(maxsize=1024)
+def _named_pattern(head: tuple[str, ...], tail: tuple[str, ...]) -> re.Pattern[str]:
+    """The type's words in front of a name, the name's words capitalised: "partner Sam"
+    for ``partner_sam`` cut after "partner" (built once per cut of a type)."""
+    pattern = (
+        r"\b" + r"\s+".join(map(re.escape, head)) + r"\s+("
+        + r"\s+".join(rf"(?-i:[A-Z]){re.escape(w[1:])}" for w in tail) + r")\b"
+    )  # fmt: skip
+    return re.compile(pattern, re.IGNORECASE)
 
 
 def _cut_word(end: str, text: str) -> bool:

@@ -22,6 +22,7 @@ the offline extractor (:mod:`engram.pipeline.offline`, FEATURES P2).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -179,6 +180,8 @@ def _may_split(sentence: str) -> bool:
 _NOT_WORD = re.compile(r"[\W_]+")
 
 
+# Asked twice of each fact the offline reader keeps (rules26): made once.
+@functools.lru_cache(maxsize=1 << 14)
 def form(text: str) -> str:
     """What a text says, to compare forms: its words, lower-cased, without punctuation."""
     return _NOT_WORD.sub(" ", text.lower()).strip()

@@ -78,6 +78,13 @@ def _stem(word: str) -> str:
     return word.rstrip("e")
 
 
+#: How many relation names' keys and (relation, target) readings are kept for reuse
+#: (rules26): the write path asks for the same few hundred relations, over and over,
+#: for every triple it reads, and both are pure functions of their arguments.
+READ_CACHE = 1 << 15
+
+
+@functools.lru_cache(maxsize=READ_CACHE)
 def key(name: str) -> str:
     """The form names are compared in: lower case, auxiliaries and adverbs dropped,
     every word stemmed ("Is-Currently-Working For" -> "work_for")."""
@@ -196,6 +203,7 @@ def head(target: str) -> str | None:
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
+@functools.lru_cache(maxsize=READ_CACHE)
 def canonical(relation: str, target: str) -> Canonical:
     """The stored type of ``relation`` with this ``target``, and its declared
     cardinality (see the module docstring)."""

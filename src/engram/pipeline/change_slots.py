@@ -233,7 +233,7 @@ def _by_slot_word(reads: Reads, text: str) -> list[Relation]:
     matched = [
         held
         for held in reads.recent()
-        if heads & set(_slot_words(held.relation_type)) and _one(held)
+        if heads & set(_slot_words(held.relation_type)) and one(held)
     ]
     return matched if len(matched) == 1 else []
 
@@ -266,7 +266,8 @@ def _subjects(reads: Reads, text: str, names: Sequence[str]) -> list[Entity]:
     return list(found.values())
 
 
-def _one(held: Relation) -> bool:
+def one(held: Relation) -> bool:
+    """Whether the held relation's slot holds one value at a time."""
     kind = vocabulary.canonical(held.relation_type, held.target)
     if kind.one is not None:
         return kind.one
@@ -280,7 +281,7 @@ def _slot_words(relation: str) -> list[str]:
 def _new_value(
     text: str, lower: set[str], names: Sequence[str], subject: Entity, held: Relation
 ) -> str | None:
-    if not _one(held):
+    if not one(held):
         return None
     old_words = set(canonical_name(held.target).split())
     subject_words = set(canonical_name(subject.name).split()) | {SPEAKER}

@@ -23,6 +23,7 @@ Everything else adds, as before: a wrong close hides a fact that still holds.
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -72,6 +73,8 @@ SPEAKER = "user"
 READ_LIMIT = 200
 #: How many entities containing a first name are read to find the one full name.
 FIRST_NAME_READ = 20
+#: A thing's owner, as hand-overs and "is owned / led by" are stored.
+OWNED_BY = "owned_by"
 
 
 @dataclass(frozen=True, slots=True)
@@ -447,7 +450,12 @@ def _from_claim(reads: _Reads, claim: Claim) -> _Fact | None:
     source = entity.name if entity is not None else claim.source
     signal, ends = claim.signal, None
     if claim.replaced is not None:
-        other = claim.source not in (None, SPEAKER) and claims_module.names_person(claim.source)
+        # A thing's owner is said of the thing ("QA is led by Sven"), never of a person.
+        other = (
+            claim.source not in (None, SPEAKER)
+            and relation != OWNED_BY
+            and claims_module.names_person(claim.source)
+        )
         old = _replaced(reads, entity, claim.replaced, other)
         if old is not None:
             source, relation = old.source, old.relation_type
@@ -465,6 +473,14 @@ def _from_claim(reads: _Reads, claim: Claim) -> _Fact | None:
     elif entity is not None and relation.startswith("has_") and not reads.holding(entity, relation):
         # "I swapped the battery": the speaker has no battery, the efoil they own does.
         source = _part_owner(reads, entity, relation) or source
+    if relation == OWNED_BY and signal == CHANGE and claim.replaced is None and claim.source:
+        # "On-call handed to Tomas" after "Priya is on call": the thing handed over
+        # names a held slot (``user on_call Priya``), not a new thing's owner.
+        slot = None if entity is not None and reads.holding(entity, relation) else (
+            _slot_handed(reads, claim.source)
+        )  # fmt: skip
+        if slot is not None:
+            source, relation, one = slot.source, slot.relation_type, True
     if source is None:
         return None
     held = (
@@ -479,6 +495,34 @@ def _from_claim(reads: _Reads, claim: Claim) -> _Fact | None:
     if signal == CHANGE and entity is not None and not reads.holding(entity, relation):
         relation, one = _same_kind(reads, entity, relation, claim.target) or (relation, one)
     return _Fact(source, relation, claim.target, claim.confidence, signal, one, ends)
+
+
+#: Words a held slot's name carries beside the thing it is of ("infra_budget_owner" is
+#: the infra budget's owner, "qa_lead" leads QA).
+_ROLE_WORDS = frozenset(("owner", "lead", "head", "manager", "owned", "by", "person"))
+
+
+def _slot_handed(reads: _Reads, thing: str) -> Relation | None:
+    """The one held slot a thing handed over names by its words:
+    "Payments on-call" names ``payments service on_call`` (its slot's words, and the
+    rest its holder's), "the infra budget" names ``user infra_budget_owner``, "QA"
+    names ``user qa_lead``. None when no slot or several do."""
+    said = set(canonical_name(thing.replace("-", " ")).split()) - {"the", "our", "my"}
+    found = []
+    recent = reads.recent()
+    # A hand-over passes a thing from its one holder: a slot holding several values
+    # (two people on call at once) is not the one handed.
+    size = Counter((r.source_entity_id, r.relation_type) for r in recent)
+    for held in recent:
+        if held.relation_type in (OWNED_BY, TALKS_ABOUT) or held.relation_type.startswith("uses"):
+            continue
+        slot = set(held.relation_type.lower().replace("-", "_").split("_")) - _ROLE_WORDS
+        rest = said - slot
+        holder = set(canonical_name(held.source).split())
+        if slot and slot <= said and rest <= holder | {SPEAKER}:
+            if size[held.source_entity_id, held.relation_type] == 1:
+                found.append(held)
+    return found[0] if len(found) == 1 else None
 
 
 def _speakers_attribute(

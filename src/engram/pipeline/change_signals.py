@@ -310,6 +310,7 @@ def read(text: str) -> list[Claim]:
     olds: set[str] = set()
     kinds: set[str] = set()
     gone: set[str] = set()
+    after: list[str] = []  # the clauses after a departure, where a successor is named
     for clause in (plain for chat in said for plain in change_chat.clauses(chat)):
         lower = f" {clause.lower()} "
         kind = change_habits.changed_kind(clause, lower)
@@ -319,9 +320,12 @@ def read(text: str) -> list[Claim]:
         went = change_ended.gone(clause) if has(lower, change_ended.GONE_WORDS) else None
         if went is not None:  # "Ocado's gone, we use Tesco delivery now"
             gone.add(went[0])
+            after = [went[1]] if went[1] else []
             if went[1] is None:
                 continue
             clause, lower = went[1], f" {went[1].lower()} "
+        elif gone:
+            after.append(clause)
         if has(lower, change_ended.WORDS):  # "I don't like sushi any more, ..."
             old, rest = change_ended.ended(clause)
             olds.update([old] if old else [])
@@ -363,7 +367,11 @@ def read(text: str) -> list[Claim]:
     # One value said to end, beside the speaker's claim: the claim replaces it, alone;
     # one thing said to be gone, beside any claim.
     if len(gone) == 1 and not olds:
-        return change_ended.mark(found, gone.pop(), speaker, anyone=True)
+        went = gone.pop()
+        heir = None if found else change_ended.successor(went, after)
+        if heir is not None:  # "Kwame moved abroad, so Lucia trains me now"
+            return [Claim(None, "held_by", heir, CHANGE, went, CHANGE_CONFIDENCE)]
+        return change_ended.mark(found, went, speaker, anyone=True)
     return change_ended.mark(found, olds.pop(), speaker) if len(olds) == 1 else found
 
 

@@ -116,10 +116,12 @@ _HOLDS_NOW = re.compile(
     r"\b(?:now|these\s+days|nowadays|since|from\s+now|new|anymore|any\s+more|no\s+longer)\b",
     re.IGNORECASE,
 )
-#: Someone the speaker knows, as an owner in front of the slot ("my brother's", "my mum").
+#: Someone the speaker knows, as an owner in front of the slot ("my brother's", "my mum",
+#: "my best friend's": an adjective may stand between).
 _OTHER_OWNER = re.compile(
-    r"\b(?:my|our)\s+(?P<n>brother|sister|mum|mom|mother|dad|father|wife|husband|partner|"
-    r"boyfriend|girlfriend|friend|flatmate|roommate|housemate|son|daughter|kids?|"
+    r"\b(?:my|our)\s+(?:(?:best|oldest|old|closest|close|eldest|older|younger|little|big|"
+    r"twin|dear)\s+)?(?P<n>brother|sister|mum|mom|mother|dad|father|wife|husband|partner|"
+    r"boyfriend|girlfriend|friend|mate|buddy|pal|flatmate|roommate|housemate|son|daughter|kids?|"
     r"children|neighbou?r|cousin|aunt|uncle|colleague|boss|manager|parents)\b",
     re.IGNORECASE,
 )

@@ -30,14 +30,35 @@ _NAME = r"(?-i:[A-Z0-9][\w.'’-]*(?:\s+(?:&\s+)?[A-Z][\w.'’-]*){0,3})"
 _THING = r"[A-Za-z][\w.-]*(?:\s+[A-Za-z][\w.-]*){0,2}?"
 #: Verbs that say a tool does the work for a thing (past participles), the tool after
 #: "with / on / in / through / via / using".
-_TOOL_VERBS = (
+_TOOL_VERB = (
     r"(?:orchestrated|scheduled|managed|hosted|deployed|built|run|tracked|stored|kept|"
-    r"served|powered|backed|monitored|processed|handled|automated|versioned|documented)"
+    r"served|powered|backed|monitored|processed|handled|automated|versioned|documented|"
+    r"tested|configured|done|paid|billed|invoiced|filed|booked|delivered|streamed|synced|"
+    r"emailed|sent|shipped|forwarded|routed|piped|pushed|reported|logged|uploaded|published)"
+)
+#: "built and tested", "paid out": one verb or two, a particle after.
+_TOOL_VERBS = rf"{_TOOL_VERB}(?:\s+and\s+{_TOOL_VERB})?(?:\s+(?:out|up|off))?"
+#: "goes through Opsgenie", "Logs ship to Splunk": a present verb that moves a thing
+#: through a tool.
+_TOOL_MOVES = r"(?:goes|go|runs|run)\s+(?:through|via)|(?:ships?|flows?)\s+(?:to|through|via)"
+#: "a couple of Heroku dynos", "a Jenkins controller", "Akamai's CDN": the name, and a
+#: common noun of the tool after it.
+_TOOL_VALUE = (
+    rf"(?:(?:a|an|the|our)\s+)?(?:couple\s+of\s+|few\s+)?(?P<value>{_NAME})(?:['’]s)?"
+    r"(?:\s+(?-i:[a-z][\w-]*)){0,2}?"
+)
+#: What may follow the tool: how often, or where from ("every month", "from the main
+#: branch", "on the 80 meg package", "at work").
+_TOOL_TAIL = (
+    r"(?:\s+(?:(?:every|each)\s+\w+|daily|weekly|monthly|nightly|at\s+work|"
+    r"(?:from|on|for)\s+(?:the|our|my|each|every)\s+[\w\s-]{1,30}?))?"
 )
 _TOOL = re.compile(
     rf"^(?:.*?\b(?:the|our|my)\s+(?P<owner2>{_THING}),\s+(?:which|that)|"
-    rf"(?:(?:the|our|my)\s+)?(?P<owner>{_THING}))\s+(?:is|are|gets|get)\s+(?:now\s+)?"
-    rf"{_TOOL_VERBS}\s+(?:with|on|in|through|via|using)\s+(?P<value>{_NAME})\s*$",
+    rf"(?:(?:the|our|my|every|each|all|all\s+our|staff)\s+)?(?P<owner>{_THING})"
+    r"(?:\s+(?:for|in|of)\s+(?:the\s+|our\s+|every\s+)?[\w-]+(?:\s+[\w-]+)?)?)\s+"
+    rf"(?:(?:is|are|gets|get)\s+(?:now\s+)?{_TOOL_VERBS}\s+(?:with|on|in|through|via|using|"
+    rf"to|from)|(?:now\s+)?{_TOOL_MOVES})\s+{_TOOL_VALUE}{_TOOL_TAIL}\s*$",
     re.IGNORECASE,
 )
 #: "Halvorsen & Co handle our books.", "Mira does our payroll.", "Brightwave looks

@@ -518,6 +518,8 @@ def _clause(clause: str, lower: str, speaker: str | None) -> list[Claim]:
                 parts[0] == "new" or any(w in STOP or w in FIRST_PERSON for w in parts)
             ):
                 return []  # "my friend and I are ...", "my new york office": none of three words
+            if _no_value(parts[-1], match["o"]):
+                return []
             if attribute.startswith("new ") and len(attribute) > 4:
                 return [Claim(source, attribute[4:], target, CHANGE, None, CHANGE_CONFIDENCE)]
             one = change_kinds.attribute_one(attribute, target)
@@ -531,6 +533,42 @@ _PEOPLE = word_set("""
     girlfriend friend roommate flatmate housemate teammate son daughter kids family boss
     manager neighbor neighbour cousin aunt uncle grandma grandpa colleague coworker
     """)
+
+
+#: What "my X is ..." says of X when it names no value X has: a state or a thing under
+#: way ("My rent is due on the 1st", "my daughter is lactose intolerant", "My sister is
+#: getting married in October"), words from a chat proxy's one-message turns.
+_STATES = word_set("""
+    due overdue allergic intolerant pregnant sick ill unwell ready busy away late early
+    broken over tired happy sad upset fine ok okay better worse excited nervous worried
+    married engaged single retired expecting getting going coming having doing starting
+    moving leaving turning taking making trying visiting staying being still always
+    """)
+#: Kin whose "is" tells their age or their job, not a value the speaker holds ("My kids
+#: are 5 and 8", "my sister is a nurse"); a name ("my husband is Ahmed") is a value.
+_KIN = word_set("""
+    sister brother mom mum dad mother father parents wife husband son daughter kids
+    children cousin aunt uncle grandma grandpa grandmother grandfather
+    """)
+
+
+def _no_value(head: str, said: str) -> bool:
+    """Whether ``said`` after "my <head> is" names no value of the head (see above)."""
+    words = said.lower().split()
+    if any(w.strip(".,!") in _STATES for w in words[:2]):
+        return True
+    return head in _KIN and bool(words) and (words[0] in ("a", "an") or words[0][:1].isdigit())
+
+
+def states_no_value(text: str, relation: str, target: str) -> bool:
+    """Whether a reading ``relation -> target`` of ``text`` is its "my <relation> is
+    <target>" said of a state, an age or a job (:func:`_no_value`), not a value held:
+    the triple readers read "User's rent is due on the 1st" as ``rent due``."""
+    head = relation.replace("_", " ").lower()
+    said = re.search(rf"\b{re.escape(head)}\s+(?:is|are)\s+(?P<o>.+)", text, re.I)
+    if said is None or not said["o"].lower().startswith(target.lower()[:3]):
+        return False
+    return _no_value(head.split()[-1], said["o"])
 
 
 def names_person(source: str, speaker: str | None = None) -> bool:

@@ -129,6 +129,8 @@ def plan(
     for source, relation, target, confidence in [*statement.triples, *firsts]:
         if relation_ends.not_a_thing(source, relation, target, numbers=False):
             continue  # "Joost moved to the platform team" is no home: it closes none
+        if claims_module.states_no_value(text, relation, target):
+            continue  # "My rent is due on the 1st" read as ``rent due``: no value held
         kind = vocabulary.canonical(relation, target)
         if any(c.isdigit() for c in target) and (source, relation, target, confidence) in firsts:
             # A setting's amount ("auth service timeout 30s") is its own slot, not a

@@ -83,7 +83,17 @@ _NOT_SUCCESSORS = frozenset(("I", "My", "Our", "The", "So", "And", "Now", "She",
                              "We", "Since", "From", "A", "An", "Her", "His", "Their"))  # fmt: skip
 GONE_WORDS = ("s gone", " is gone", " been retired", " is retired", " is history", " is out,",
               "s out,", " was retired", " been gone", " left", " retired", " quit", " resigned",
-              " stepped down", " moved abroad", " moved away", " moved on", " emigrated")  # fmt: skip
+              " stepped down", " moved abroad", " moved away", " moved on", " emigrated", " ended", " expired", " lapsed", " ran out")  # fmt: skip
+
+
+# "Akamai contract ended and the CDN is Cloudflare going forward", "LaunchDarkly seats
+# expired": the thing whose contract ran out is gone.
+_LAPSED = re.compile(
+    r"^(?:the\s+|our\s+)?(?P<old>(?-i:[A-Z0-9][\w.'’&-]*)(?:\s+(?-i:[A-Z][\w.'’&-]*)){0,2})(?:['’]s)?\s+"
+    r"(?:contract|subscription|licen[cs]es?|seats?|plan)\s+(?:has\s+|have\s+)?"
+    r"(?:ended|expired|lapsed|ran\s+out)(?:\s*[,;]\s*|\s+(?:and|so)\s+)?(?P<rest>.+)?$",
+    re.IGNORECASE,
+)
 
 
 def gone(clause: str) -> tuple[str, str | None] | None:
@@ -93,6 +103,10 @@ def gone(clause: str) -> tuple[str, str | None] | None:
     if match is not None and (match["gone"] or match["rest"]):
         old = phrase(match["old"])
         return (old, match["rest"]) if old else None
+    lapsed = _LAPSED.match(clause)
+    if lapsed is not None:
+        old = phrase(lapsed["old"])
+        return (old, lapsed["rest"]) if old else None
     left = _LEFT.match(clause)
     if left is None:
         return None

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from engram.pipeline import vocabulary
 from engram.store.protocols.graph import canonical_relation
 
 SPEAKER = "user"
@@ -61,6 +62,23 @@ _TOOL = re.compile(
     rf"to|from)|(?:now\s+)?{_TOOL_MOVES})\s+{_TOOL_VALUE}{_TOOL_TAIL}\s*$",
     re.IGNORECASE,
 )
+#: "We store our docs in Notion.", "I do my taxes with TurboTax.", "The team keeps its
+#: bug tickets on a Trello board.": the speaker (or a team) doing a thing of theirs with
+#: a tool, said in the active voice. Only verbs of keeping, sending and doing, so "I went
+#: to Paris with Mel" and "we met Sam in Leeds" name no tool.
+_TOOL_ACTIVE = re.compile(
+    r"^(?i:(?:I|we|the\s+team|our\s+team|the\s+whole\s+family)\s+(?:now\s+)?"
+    r"(?P<verb>store|stores|keep|keeps|send|sends|bank|banks|do|does|file|files|host|hosts|"
+    r"track|tracks|manage|manages|share|shares|back\s+up|backs\s+up|log|logs|"
+    r"run|runs|deploy|deploys)\s+(?:(?:my|our|its|their|the|all\s+(?:my|our|the))\s+)?)"
+    rf"(?P<owner>(?i:{_THING}))(?i:\s+(?P<prep>with|in|on|through|via|using)\s+)"
+    rf"{_TOOL_VALUE}{_TOOL_TAIL}\s*$"
+)
+#: The active voice's tool is a tool by its way ("through", "via", "using"; "with" after
+#: a verb of sending or banking) or by being a known product ("in Notion"): "I keep my
+#: bike in Paris" and "I do my homework with Sam" name a place and a friend.
+_TOOL_WAYS = frozenset(("through", "via", "using"))
+_SENDING = frozenset(("send", "sends", "bank", "banks", "file", "files"))
 #: "Halvorsen & Co handle our books.", "Mira does our payroll.", "Brightwave looks
 #: after our IT.": a firm or person doing a thing of ours.
 _HANDLES = re.compile(
@@ -109,8 +127,18 @@ def firsts(sentence: str) -> list[tuple[str, str, str]]:
         if owner and owner.lower() not in _NOT_OWNERS and not _WHEN.match(tool["value"]):
             return [(owner, "uses", tool["value"].strip())]
         return []
+    active = _TOOL_ACTIVE.match(sentence)
+    if active is not None and not _WHEN.match(active["value"]):
+        prep, verb, value = active["prep"].lower(), active["verb"].lower(), active["value"]
+        if (
+            prep in _TOOL_WAYS
+            or (prep == "with" and verb in _SENDING)
+            or vocabulary.canonical("uses", value).one is not False
+        ):
+            return [(active["owner"].strip(), "uses", value.strip())]
+        return []
     handles = _HANDLES.match(sentence)
-    if handles is not None:
+    if handles is not None and handles["value"].lower() not in _PRONOUNS:
         verb = handles["verb"].lower().split()[0].removesuffix("s")
         verb = "do" if verb == "doe" else verb
         slot = handles["slot"].strip()
@@ -126,6 +154,8 @@ def firsts(sentence: str) -> list[tuple[str, str, str]]:
 
 #: Words that are no thing a tool works for ("it is hosted on ...": which?).
 _NOT_OWNERS = frozenset(("it", "this", "that", "everything", "all", "which", "what"))
+#: No firm or person that handles a thing ("We do our shopping on Saturdays").
+_PRONOUNS = frozenset(("i", "we", "they", "you", "he", "she", "it"))
 #: A day, month or holiday names when, not a tool ("the marathon is run on Sundays").
 _WHEN = re.compile(
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|(?:jan|febr)uary\b|march\b|april\b|"

@@ -40,8 +40,8 @@ def main() -> None:
     exec((src / f"{fold.lower()}.py").read_text(), scope)
     earlier_paths = [p for p in sorted(DATA.glob("changes*.json")) if p.name not in
                      (HELD.name, "changes_questions.json")]  # fmt: skip
-    earlier_paths += [HERE / f"changes{n}.json" for n in
-                      ("23_tune", "24_tune", "25_tune", "25_check", "26_tune", "27_tune")]  # fmt: skip
+    tunes = ("23_tune", "24_tune", "25_tune", "25_check", "26_tune", "27_tune")
+    earlier_paths += [HERE / f"changes{n}.json" for n in tunes]
     checks = {"an earlier set": [s for path in earlier_paths for s in _statements(path)]}
     if tune_only:
         checks["Z"] = _statements(HELD)

@@ -78,12 +78,15 @@ _LEFT = re.compile(
 )
 #: What a successor's clause says so: the one named holds the role now.
 _NOW_HOLDS = re.compile(r"\b(?:now|new|instead|these\s+days|going\s+forward|took\s+over)\b", re.I)
-_SUCCESSOR = re.compile(r"(?<![\w.])(?:(?:Dr|Mr|Mrs|Ms)\.?\s+)?[A-Z][a-z][\w'’-]*(?:\s+[A-Z][a-z][\w'’-]*)?")
+_SUCCESSOR = re.compile(
+    r"(?<![\w.])(?:(?:Dr|Mr|Mrs|Ms)\.?\s+)?[A-Z][a-z][\w'’-]*(?:\s+[A-Z][a-z][\w'’-]*)?"
+)
 _NOT_SUCCESSORS = frozenset(("I", "My", "Our", "The", "So", "And", "Now", "She", "He", "They",
                              "We", "Since", "From", "A", "An", "Her", "His", "Their"))  # fmt: skip
 GONE_WORDS = ("s gone", " is gone", " been retired", " is retired", " is history", " is out,",
               "s out,", " was retired", " been gone", " left", " retired", " quit", " resigned",
-              " stepped down", " moved abroad", " moved away", " moved on", " emigrated", " ended", " expired", " lapsed", " ran out")  # fmt: skip
+              " stepped down", " moved abroad", " moved away", " moved on", " emigrated",
+              " ended", " expired", " lapsed", " ran out")  # fmt: skip
 
 
 # "Akamai contract ended and the CDN is Cloudflare going forward", "LaunchDarkly seats

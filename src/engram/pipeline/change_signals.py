@@ -367,11 +367,11 @@ def read(text: str) -> list[Claim]:
     # One value said to end, beside the speaker's claim: the claim replaces it, alone;
     # one thing said to be gone, beside any claim.
     if len(gone) == 1 and not olds:
-        went = gone.pop()
-        heir = None if found else change_ended.successor(went, after)
+        old = gone.pop()
+        heir = None if found else change_ended.successor(old, after)
         if heir is not None:  # "Kwame moved abroad, so Lucia trains me now"
-            return [Claim(None, "held_by", heir, CHANGE, went, CHANGE_CONFIDENCE)]
-        return change_ended.mark(found, went, speaker, anyone=True)
+            return [Claim(None, "held_by", heir, CHANGE, old, CHANGE_CONFIDENCE)]
+        return change_ended.mark(found, old, speaker, anyone=True)
     return change_ended.mark(found, olds.pop(), speaker) if len(olds) == 1 else found
 
 
@@ -547,8 +547,9 @@ _STATES = word_set("""
 #: Kin whose "is" tells their age or their job, not a value the speaker holds ("My kids
 #: are 5 and 8", "my sister is a nurse"); a name ("my husband is Ahmed") is a value.
 _KIN = word_set("""
-    sister brother mom mum dad mother father parents wife husband son daughter kids
-    children cousin aunt uncle grandma grandpa grandmother grandfather
+    sister brother mom mum dad mother father parents wife husband son daughter kids kid
+    children child twins baby cousin aunt uncle grandma grandpa grandmother grandfather
+    nephew niece grandson granddaughter stepson stepdaughter
     """)
 
 

@@ -105,7 +105,12 @@ _NOT_STATED = re.compile(
 _ONE_OFF = re.compile(
     r"\b(?:today|tonight|yesterday|this\s+(?:morning|afternoon|evening|week)|"
     r"last\s+(?:night|week|weekend|month|year)|for\s+(?:the|a)\s+(?:day|weekend|week|"
-    r"wedding|conference|meeting))\b",
+    r"wedding|conference|meeting)|"
+    # One occasion named as the thing done ("Augustin left the meeting, so Philippa
+    # chaired it"): what happened at it, not who holds the slot.
+    r"(?:left|ran|chaired|led|hosted|missed|skipped)\s+(?:the|this|that|today['’]s|"
+    r"tonight['’]s)\s+(?:meeting|session|call|standup|class|lesson|game|match|party|"
+    r"demo|workshop|retro|review))\b",
     re.IGNORECASE,
 )
 #: A state said in the past: "I lived in Lyon for 3 years", "I used Emacs in grad

@@ -128,8 +128,8 @@ NAME_WORDS = ("called", "named", "known as", "renamed", "rebranded", " name ", "
 _WHEN_WORDS = (" at ", " on ")
 _RAISE_WORDS = words(RAISING + RISING)
 _OWNER_WORDS = (
-    " by ", "assigned", " belongs ", " belong ", " owns ", " leads ", "maintains", "manages", "took over", "taken over",
-    "handed", "passed", " chairs ",
+    " by ", "assigned", " belongs ", " belong ", " owns ", " leads ", "maintains", "manages",
+    "took over", "taken over", "handed", "passed", " chairs ",
 )  # fmt: skip
 #: The words a clause needs for any rule here to be tried on it.
 WORDS = NAME_WORDS + _RAISE_WORDS + _OWNER_WORDS + (" new ",) + _OF_WORDS
@@ -178,7 +178,9 @@ def said_of_things(clause: str, lower: str, speaker: str | None) -> Claim | None
         took = _TOOK_OVER_AS.match(clause) if " over as " in lower else None
         heir = phrase(took["o"]) if took is not None else None
         if took is not None and heir:
-            return Claim(None, took["role"].lower(), heir, CHANGE, phrase(took["old"]), CHANGE_CONFIDENCE)
+            return Claim(
+                None, took["role"].lower(), heir, CHANGE, phrase(took["old"]), CHANGE_CONFIDENCE
+            )
         for regex in (_OWNED, _HANDED):
             match = regex.match(clause)
             if match is None:

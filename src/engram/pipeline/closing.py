@@ -521,9 +521,9 @@ def _slot_handed(reads: _Reads, thing: str) -> Relation | None:
         slot = set(held.relation_type.lower().replace("-", "_").split("_")) - _ROLE_WORDS
         rest = said - slot
         holder = set(canonical_name(held.source).split())
-        if slot and slot <= said and rest <= holder | {SPEAKER}:
-            if size[held.source_entity_id, held.relation_type] == 1:
-                found.append(held)
+        single = size[held.source_entity_id, held.relation_type] == 1
+        if slot and slot <= said and rest <= holder | {SPEAKER} and single:
+            found.append(held)
     return found[0] if len(found) == 1 else None
 
 

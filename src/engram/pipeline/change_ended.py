@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from engram.pipeline.change_words import Claim, phrase
+from engram.pipeline.change_words import CHANGE, CHANGE_CONFIDENCE, Claim, phrase
 
 
 def _said(pattern: str) -> re.Pattern[str]:
@@ -169,3 +169,15 @@ def mark(
         else c
         for c in claims
     ]
+
+
+def after_gone(
+    claims: Sequence[Claim], old: str, after: Sequence[str], speaker: str | None
+) -> list[Claim]:
+    """The claims of a text that said ``old`` is gone: each replaces it (whoever's it
+    is); with none, the one successor the clauses ``after`` name holds what ``old`` held
+    ("Kwame moved abroad, so Lucia trains me now")."""
+    heir = None if claims else successor(old, after)
+    if heir is not None:
+        return [Claim(None, "held_by", heir, CHANGE, old, CHANGE_CONFIDENCE)]
+    return mark(claims, old, speaker, anyone=True)

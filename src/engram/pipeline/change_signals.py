@@ -28,6 +28,7 @@ from engram.pipeline import (
     change_habits,
     change_kinds,
     change_plain,
+    change_states,
     change_things,
     change_verbs,
     relation_ends,
@@ -367,11 +368,7 @@ def read(text: str) -> list[Claim]:
     # One value said to end, beside the speaker's claim: the claim replaces it, alone;
     # one thing said to be gone, beside any claim.
     if len(gone) == 1 and not olds:
-        old = gone.pop()
-        heir = None if found else change_ended.successor(old, after)
-        if heir is not None:  # "Kwame moved abroad, so Lucia trains me now"
-            return [Claim(None, "held_by", heir, CHANGE, old, CHANGE_CONFIDENCE)]
-        return change_ended.mark(found, old, speaker, anyone=True)
+        return change_ended.after_gone(found, gone.pop(), after, speaker)
     return change_ended.mark(found, olds.pop(), speaker) if len(olds) == 1 else found
 
 
@@ -462,7 +459,8 @@ def _clause(clause: str, lower: str, speaker: str | None) -> list[Claim]:
             # A person moves home; a thing, or anyone switching or upgrading, changes
             # what it uses ("the newsletter moved to Buttondown", "I switched to Zed").
             home = _RELOCATED.search(clause[: match.start("o")]) is not None and (
-                names_person(source, speaker) or source.lower().split()[-1] in change_habits.SITES
+                change_kinds.names_person(source, speaker)
+                or source.lower().split()[-1] in change_habits.SITES
             )
             relation = "moved to" if regex is _MOVED and home else "migrated to"
             relation = "scheduled" if change_things.IS_WHEN.match(target) else relation
@@ -518,64 +516,13 @@ def _clause(clause: str, lower: str, speaker: str | None) -> list[Claim]:
                 parts[0] == "new" or any(w in STOP or w in FIRST_PERSON for w in parts)
             ):
                 return []  # "my friend and I are ...", "my new york office": none of three words
-            if _no_value(parts[-1], match["o"]):
+            if change_states.no_value(parts[-1], match["o"]):
                 return []
             if attribute.startswith("new ") and len(attribute) > 4:
                 return [Claim(source, attribute[4:], target, CHANGE, None, CHANGE_CONFIDENCE)]
             one = change_kinds.attribute_one(attribute, target)
             return [Claim(source, attribute, target, signal_of(clause, False), one=one)]
     return []
-
-
-#: Who moves home when they move (a thing that moves changes what it uses).
-_PEOPLE = word_set("""
-    sister brother mom mum dad mother father parents wife husband partner boyfriend
-    girlfriend friend roommate flatmate housemate teammate son daughter kids family boss
-    manager neighbor neighbour cousin aunt uncle grandma grandpa colleague coworker
-    """)
-
-
-#: What "my X is ..." says of X when it names no value X has: a state or a thing under
-#: way ("My rent is due on the 1st", "my daughter is lactose intolerant", "My sister is
-#: getting married in October"), words from a chat proxy's one-message turns.
-_STATES = word_set("""
-    due overdue allergic intolerant pregnant sick ill unwell ready busy away late early
-    broken over tired happy sad upset fine ok okay better worse excited nervous worried
-    married engaged single retired expecting getting going coming having doing starting
-    moving leaving turning taking making trying visiting staying being still always
-    """)
-#: Kin whose "is" tells their age or their job, not a value the speaker holds ("My kids
-#: are 5 and 8", "my sister is a nurse"); a name ("my husband is Ahmed") is a value.
-_KIN = word_set("""
-    sister brother mom mum dad mother father parents wife husband son daughter kids kid
-    children child twins baby cousin aunt uncle grandma grandpa grandmother grandfather
-    nephew niece grandson granddaughter stepson stepdaughter
-    """)
-
-
-def _no_value(head: str, said: str) -> bool:
-    """Whether ``said`` after "my <head> is" names no value of the head (see above)."""
-    words = said.lower().split()
-    if any(w.strip(".,!") in _STATES for w in words[:2]):
-        return True
-    return head in _KIN and bool(words) and (words[0] in ("a", "an") or words[0][:1].isdigit())
-
-
-def states_no_value(text: str, relation: str, target: str) -> bool:
-    """Whether a reading ``relation -> target`` of ``text`` is its "my <relation> is
-    <target>" said of a state, an age or a job (:func:`_no_value`), not a value held:
-    the triple readers read "User's rent is due on the 1st" as ``rent due``."""
-    head = relation.replace("_", " ").lower()
-    said = re.search(rf"\b{re.escape(head)}\s+(?:is|are)\s+(?P<o>.+)", text, re.I)
-    if said is None or not said["o"].lower().startswith(target.lower()[:3]):
-        return False
-    return _no_value(head.split()[-1], said["o"])
-
-
-def names_person(source: str, speaker: str | None = None) -> bool:
-    """Whether a claim's subject is a person: the speaker, a name, or someone named by
-    their tie to the speaker ("my flatmate")."""
-    return source == (speaker or "user") or source[:1].isupper() or source.lower() in _PEOPLE
 
 
 _MINE = re.compile(r"(?:my|our)\s", re.I)

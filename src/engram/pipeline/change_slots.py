@@ -33,6 +33,7 @@ which hides a fact that still holds (held-out folds J, K and L hold the look-ali
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -524,3 +525,31 @@ def _values(text: str, names: Sequence[str], old: str) -> list[str]:
     if old[:1].isdigit() or old[:1] in "£$€":
         return [m.group(0).strip() for m in _AMOUNT.finditer(text)]
     return []
+
+
+#: Words a held slot's name carries beside the thing it is of ("infra_budget_owner" is
+#: the infra budget's owner, "qa_lead" leads QA).
+_ROLE_WORDS = frozenset(("owner", "lead", "head", "manager", "owned", "by", "person"))
+
+
+def handed(reads: Reads, thing: str, exclude: Sequence[str] = ()) -> Relation | None:
+    """The one held slot a thing handed over names by its words (round ten): "Payments
+    on-call" names ``payments service on_call`` (its slot's words, and the rest its
+    holder's), "the infra budget" names ``user infra_budget_owner``, "QA" names ``user
+    qa_lead``. None when no slot or several do; ``exclude``: types that are no slot."""
+    said = set(canonical_name(thing.replace("-", " ")).split()) - {"the", "our", "my"}
+    found = []
+    recent = reads.recent()
+    # A hand-over passes a thing from its one holder: a slot holding several values
+    # (two people on call at once) is not the one handed.
+    size = Counter((r.source_entity_id, r.relation_type) for r in recent)
+    for held in recent:
+        if held.relation_type in exclude or held.relation_type.startswith("uses"):
+            continue
+        slot = set(held.relation_type.lower().replace("-", "_").split("_")) - _ROLE_WORDS
+        rest = said - slot
+        holder = set(canonical_name(held.source).split())
+        single = size[held.source_entity_id, held.relation_type] == 1
+        if slot and slot <= said and rest <= holder | {SPEAKER} and single:
+            found.append(held)
+    return found[0] if len(found) == 1 else None

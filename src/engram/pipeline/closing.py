@@ -23,7 +23,6 @@ Everything else adds, as before: a wrong close hides a fact that still holds.
 from __future__ import annotations
 
 import logging
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -31,8 +30,10 @@ from engram.errors import EngramError
 from engram.pipeline import (
     change_accounts,
     change_firsts,
+    change_held,
     change_kinds,
     change_slots,
+    change_states,
     change_words,
     offline_notes,
     relation_ends,
@@ -129,7 +130,7 @@ def plan(
     for source, relation, target, confidence in [*statement.triples, *firsts]:
         if relation_ends.not_a_thing(source, relation, target, numbers=False):
             continue  # "Joost moved to the platform team" is no home: it closes none
-        if claims_module.states_no_value(text, relation, target):
+        if change_states.states_no_value(text, relation, target):
             continue  # "My rent is due on the 1st" read as ``rent due``: no value held
         kind = vocabulary.canonical(relation, target)
         if any(c.isdigit() for c in target) and (source, relation, target, confidence) in firsts:
@@ -456,9 +457,9 @@ def _from_claim(reads: _Reads, claim: Claim) -> _Fact | None:
         other = (
             claim.source not in (None, SPEAKER)
             and relation != OWNED_BY
-            and claims_module.names_person(claim.source)
+            and change_kinds.names_person(claim.source)
         )
-        old = _replaced(reads, entity, claim.replaced, other)
+        old = change_held.replaced(reads, entity, claim.replaced, other)
         if old is not None:
             source, relation = old.source, old.relation_type
             one = vocabulary.canonical(relation, claim.target).one
@@ -479,7 +480,7 @@ def _from_claim(reads: _Reads, claim: Claim) -> _Fact | None:
         # "On-call handed to Tomas" after "Priya is on call": the thing handed over
         # names a held slot (``user on_call Priya``), not a new thing's owner.
         slot = None if entity is not None and reads.holding(entity, relation) else (
-            _slot_handed(reads, claim.source)
+            change_slots.handed(reads, claim.source, exclude=(OWNED_BY, TALKS_ABOUT))
         )  # fmt: skip
         if slot is not None:
             source, relation, one = slot.source, slot.relation_type, True
@@ -497,34 +498,6 @@ def _from_claim(reads: _Reads, claim: Claim) -> _Fact | None:
     if signal == CHANGE and entity is not None and not reads.holding(entity, relation):
         relation, one = _same_kind(reads, entity, relation, claim.target) or (relation, one)
     return _Fact(source, relation, claim.target, claim.confidence, signal, one, ends)
-
-
-#: Words a held slot's name carries beside the thing it is of ("infra_budget_owner" is
-#: the infra budget's owner, "qa_lead" leads QA).
-_ROLE_WORDS = frozenset(("owner", "lead", "head", "manager", "owned", "by", "person"))
-
-
-def _slot_handed(reads: _Reads, thing: str) -> Relation | None:
-    """The one held slot a thing handed over names by its words:
-    "Payments on-call" names ``payments service on_call`` (its slot's words, and the
-    rest its holder's), "the infra budget" names ``user infra_budget_owner``, "QA"
-    names ``user qa_lead``. None when no slot or several do."""
-    said = set(canonical_name(thing.replace("-", " ")).split()) - {"the", "our", "my"}
-    found = []
-    recent = reads.recent()
-    # A hand-over passes a thing from its one holder: a slot holding several values
-    # (two people on call at once) is not the one handed.
-    size = Counter((r.source_entity_id, r.relation_type) for r in recent)
-    for held in recent:
-        if held.relation_type in (OWNED_BY, TALKS_ABOUT) or held.relation_type.startswith("uses"):
-            continue
-        slot = set(held.relation_type.lower().replace("-", "_").split("_")) - _ROLE_WORDS
-        rest = said - slot
-        holder = set(canonical_name(held.source).split())
-        single = size[held.source_entity_id, held.relation_type] == 1
-        if slot and slot <= said and rest <= holder | {SPEAKER} and single:
-            found.append(held)
-    return found[0] if len(found) == 1 else None
 
 
 def _speakers_attribute(
@@ -586,50 +559,6 @@ def _same_kind(
         return None
     kind = kinds.pop()
     return kind, vocabulary.canonical(kind, target).one
-
-
-def _replaced(
-    reads: _Reads, subject: Entity | None, old: str, other_person: bool = False
-) -> Relation | None:
-    """The current relation whose target is the replaced value: the subject's if it
-    holds one, else the most recent of anyone's ("we migrated billing from MySQL":
-    the billing service holds it), but never the speaker's when another person
-    changed (``other_person``: "my flatmate switched from tea to coffee" leaves the
-    user's tea alone; found by round nineteen's held-out fold F)."""
-    value = reads.entity(old)
-    if value is None:
-        return _held_by_word(reads, subject, old)
-    into = [
-        r
-        for r in reads.around(value)
-        if r.target_entity_id == value.id and r.relation_type != "talks_about"
-    ]
-    own = [r for r in into if subject is not None and r.source_entity_id == subject.id]
-    if not own and other_person:
-        into = [r for r in into if canonical_name(r.source) != SPEAKER]
-    into = own or into
-    return into[-1] if into else _held_by_word(reads, subject, old)
-
-
-def _held_by_word(reads: _Reads, subject: Entity | None, old: str) -> Relation | None:
-    """The subject's newest current relation whose target names ``old`` among more
-    words ("traded in the Corolla" for "drives 2012 Corolla")."""
-    if subject is None:
-        return None
-    words = canonical_name(old).split()
-    size = len(words)
-    held = [
-        r
-        for r in reads.around(subject)
-        if r.source_entity_id == subject.id
-        and r.relation_type != "talks_about"
-        and any(
-            target[i : i + size] == words
-            for target in [canonical_name(r.target).split()]
-            for i in range(len(target) - size + 1)
-        )
-    ]
-    return held[-1] if held else None
 
 
 def _part_owner(reads: _Reads, entity: Entity, relation: str) -> str | None:

@@ -3,45 +3,38 @@
 Usage: PYTHONPATH=<src> python scripts/changes28_folds.py OUT.json [--held]. Without
 ``--held`` every shipped set but round ten's held-out fold Z (changes_heldout9.json) is
 run, folds A to S, with the tune sets T to Y and ZT, so tuning never reads Z; with it,
-only Z is run (round ten reads it once, at its end). The JSON holds each fold's score and
-each story's closed and current relations, for a base/branch diff.
+only Z is run (round ten reads it once, at its end). Round nine's script
+(`changes27_folds.collect`) writes each fold's score and each story's closed and current
+relations, for a base/branch diff. The sets are named here, not read from the bench's
+list, so the base's source (whose list lacks Z) runs the same sets.
 """
 
 from __future__ import annotations
 
-import json
+import importlib.util
 import sys
 from pathlib import Path
 
-from engram.bench import changes
-from engram.config import Config
-
 HERE = Path(__file__).resolve().parent
-DATA = HERE.parent / "src" / "engram" / "data"
+_spec = importlib.util.spec_from_file_location("round9", HERE / "changes27_folds.py")
+assert _spec is not None and _spec.loader is not None
+_round9 = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_round9)
 HELD = "changes_heldout9.json"
-SHIPPED = tuple(f"changes{n}.json" for n in ("", "_chat")) + tuple(
+SHIPPED = ("changes.json", "changes_chat.json") + tuple(
     f"changes_heldout{n}.json" for n in ("", 2, 3, 4, 5, 6, 7, 8)
 )
-TUNES = ("changes23_tune", "changes24_tune", "changes25_tune", "changes25_check",
-         "changes26_tune", "changes27_tune", "changes28_tune")  # fmt: skip
-KEPT = ("closed_correctly", "closed_wrongly", "closed", "current")
+TUNES = (*_round9.TUNES, "changes28_tune")
 
 
 def main() -> None:
     out, held = Path(sys.argv[1]), "--held" in sys.argv[2:]
     if held:
-        paths = [DATA / HELD]
+        paths = [_round9.DATA / HELD]
     else:
-        paths = [DATA / name for name in SHIPPED]
-        paths += [HERE / f"{name}.json" for name in TUNES if (HERE / f"{name}.json").exists()]
-    folds: dict[str, object] = {}
-    stories: dict[str, object] = {}
-    for path in paths:
-        result = changes.run(Config(), path)
-        folds.update(result["folds"])
-        for row in result["stories"]:
-            stories[row["id"]] = {k: row[k] for k in KEPT}
-    out.write_text(json.dumps({"folds": folds, "stories": stories}, indent=1) + "\n")
+        paths = [_round9.DATA / name for name in SHIPPED]
+        paths += [HERE / f"{name}.json" for name in TUNES]
+    _round9.collect(paths, out)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ import pytest
 
 from engram import Memory
 from engram.pipeline import change_ended, change_plain, change_signals
+from test_changes27_plain import closes_and_replaces, keeps, records
 from test_dogfood19_changes import _rows, _told
 
 #: (the first statement, the change, the owner and slot, the old value, the new one).
@@ -50,14 +51,7 @@ CHANGES = [
 def test_a_change_closes_the_held_value(
     mem: Memory, first: str, change: str, slot: str, old: str, new: str
 ) -> None:
-    owner, relation = slot.split("/")
-    _told(mem, first)
-    assert _rows(mem).get((owner, relation, old)) is True, _rows(mem)  # the first value is read
-    _told(mem, change)
-    rows = _rows(mem)
-    # the old value closed, the new one holds, and nothing else closed
-    changed = {k: v for k, v in rows.items() if k[2] in (old, new) or not v}
-    assert changed == {(owner, relation, old): False, (owner, relation, new): True}, rows
+    closes_and_replaces(mem, first, change, slot, old, new)
 
 
 #: First statements and what they record.
@@ -73,8 +67,7 @@ FIRSTS = [
 def test_a_first_statement_records_its_value(
     mem: Memory, first: str, held: tuple[str, str, str]
 ) -> None:
-    _told(mem, first)
-    assert _rows(mem).get(held) is True, _rows(mem)
+    records(mem, first, held)
 
 
 #: Look-alikes: the first value is read, and nothing closes.
@@ -89,11 +82,7 @@ LOOKALIKES = [
 
 @pytest.mark.parametrize(("first", "lookalike"), LOOKALIKES)
 def test_a_lookalike_closes_nothing(mem: Memory, first: str, lookalike: str) -> None:
-    _told(mem, first)
-    assert any(_rows(mem).values()), _rows(mem)
-    _told(mem, lookalike)
-    rows = _rows(mem)
-    assert all(rows.values()), rows
+    keeps(mem, first, lookalike)
 
 
 #: One-message turns that state no value of the attribute they name.
@@ -112,37 +101,37 @@ def test_a_state_records_no_relation(mem: Memory, text: str) -> None:
     assert _rows(mem) == {}
 
 
-@pytest.mark.parametrize(
-    ("text", "found"),
-    [
-        ("Payroll gets paid out through Gusto every month", [("Payroll", "uses", "Gusto")]),
-        ("Incident paging goes through Opsgenie", [("Incident paging", "uses", "Opsgenie")]),
-        ("Logs ship to Loggly", [("Logs", "uses", "Loggly")]),
-        ("We store our docs in Notion", [("docs", "uses", "Notion")]),
-        ("I keep my bike in Paris", []),
-        ("I do my homework with Sam", []),
-        ("We do our shopping on Saturdays", []),
-        ("The kids are taken to Disneyland", []),
-    ],
-)
-def test_tool_firsts(text: str, found: list[tuple[str, str, str]]) -> None:
-    assert change_plain.firsts(text) == found
+#: Tool firsts: (a sentence, what it records first).
+TOOL_FIRSTS: list[tuple[str, list[tuple[str, str, str]]]] = [
+    ("Payroll gets paid out through Gusto every month", [("Payroll", "uses", "Gusto")]),
+    ("Incident paging goes through Opsgenie", [("Incident paging", "uses", "Opsgenie")]),
+    ("Logs ship to Loggly", [("Logs", "uses", "Loggly")]),
+    ("We store our docs in Notion", [("docs", "uses", "Notion")]),
+    ("I keep my bike in Paris", []),
+    ("I do my homework with Sam", []),
+    ("We do our shopping on Saturdays", []),
+    ("The kids are taken to Disneyland", []),
+]
 
 
-@pytest.mark.parametrize(
-    ("clause", "said"),
-    [
-        ("Kwabena retired", ("Kwabena", None)),
-        ("Dr. Lund has left the practice", ("Dr Lund", None)),
-        ("Kwabena left early today", None),
-        ("I left the company", None),
-        ("The Fastly contract ended", ("Fastly", None)),
-    ],
-)
-def test_a_person_or_a_contract_said_to_be_gone(
-    clause: str, said: tuple[str, str | None] | None
-) -> None:
-    assert change_ended.gone(clause) == said
+def test_tool_firsts() -> None:
+    for text, found in TOOL_FIRSTS:
+        assert change_plain.firsts(text) == found, text
+
+
+#: Departures and ended contracts: (a clause, what is gone and the rest, or None).
+GONE: list[tuple[str, tuple[str, str | None] | None]] = [
+    ("Kwabena retired", ("Kwabena", None)),
+    ("Dr. Lund has left the practice", ("Dr Lund", None)),
+    ("Kwabena left early today", None),
+    ("I left the company", None),
+    ("The Fastly contract ended", ("Fastly", None)),
+]
+
+
+def test_a_person_or_a_contract_said_to_be_gone() -> None:
+    for clause, said in GONE:
+        assert change_ended.gone(clause) == said, clause
 
 
 def test_a_successor_is_the_one_name_said_to_hold_now() -> None:

@@ -47,11 +47,10 @@ CHANGES = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("first", "change", "slot", "old", "new"), CHANGES)
-def test_a_change_closes_the_held_value(
-    mem: Memory, first: str, change: str, slot: str, old: str, new: str
-) -> None:
-    closes_and_replaces(mem, first, change, slot, old, new)
+#: The first value is read, then closed by the change, the new one holding.
+test_a_change_closes_the_held_value = pytest.mark.parametrize(
+    ("first", "change", "slot", "old", "new"), CHANGES
+)(closes_and_replaces)
 
 
 #: First statements and what they record.

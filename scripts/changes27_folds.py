@@ -29,6 +29,11 @@ def main() -> None:
     else:
         paths = [DATA / name for name in changes.SHIPPED if name != "changes_heldout8.json"]
         paths += [HERE / f"{name}.json" for name in TUNES]
+    collect(paths, out)
+
+
+def collect(paths: list[Path], out: Path) -> None:
+    """Run each set and write every fold's score and each story's relations to ``out``."""
     folds: dict[str, object] = {}
     stories: dict[str, object] = {}
     for path in paths:

@@ -28,27 +28,45 @@ HELD = DATA / "changes_heldout8.json"
 TUNE = HERE / "changes27_tune.json"
 
 
-def main() -> None:
-    src = Path(sys.argv[1])
-    tune_only = "--tune" in sys.argv[2:]
-    fold = "Y" if tune_only else "S"
+def write(
+    src: Path,
+    tune_only: bool,
+    folds: tuple[str, str],
+    paths: tuple[Path, Path],
+    tunes: tuple[str, ...],
+    about: tuple[str, str],
+    check_only: bool = False,
+) -> None:
+    """Shape the fold drafted in ``src`` (the held-out one of ``folds``, or with
+    ``tune_only`` its tune set), print how many of its statements are near an earlier
+    set's (and, for the tune set, the held-out fold's), and write it to ``paths``."""
+    fold = folds[1] if tune_only else folds[0]
+    held = paths[0]
     scope: dict[str, Any] = {}
     exec((src / f"{fold.lower()}.py").read_text(), scope)
     earlier_paths = [p for p in sorted(DATA.glob("changes*.json")) if p.name not in
-                     (HELD.name, "changes_questions.json")]  # fmt: skip
-    earlier_paths += [HERE / f"changes{n}.json" for n in
-                      ("23_tune", "24_tune", "25_tune", "25_check", "26_tune")]  # fmt: skip
-    # The tune set, written after S was committed, is held apart from S as from the rest.
+                     (held.name, "changes_questions.json")]  # fmt: skip
+    earlier_paths += [HERE / f"changes{n}.json" for n in tunes]
+    # The tune set, written after the held-out fold was committed, is held apart from it
+    # as from the rest.
     checks = {"an earlier set": [s for path in earlier_paths for s in _statements(path)]}
     if tune_only:
-        checks["S"] = _statements(HELD)
+        checks[folds[0]] = _statements(held)
     rows = stories(fold, scope[f"{fold}_CHANGE"], scope[f"{fold}_KEEP"])
     text = [s for r in rows for s in r["statements"]]
     for name, earlier in checks.items():
         print(f"{fold} statements near {name}:", near(text, earlier))
     kinds = Counter(r["kind"] for r in rows)
     print(fold, kinds["change"], "changes,", kinds["keep"], "keeps")
-    _write(TUNE if tune_only else HELD, ABOUT_TUNE if tune_only else ABOUT_HELD, rows)
+    if not check_only:
+        _write(paths[1] if tune_only else held, about[1] if tune_only else about[0], rows)
+
+
+def main() -> None:
+    write(
+        Path(sys.argv[1]), "--tune" in sys.argv[2:], ("S", "Y"), (HELD, TUNE),
+        ("23_tune", "24_tune", "25_tune", "25_check", "26_tune"), (ABOUT_HELD, ABOUT_TUNE),
+    )  # fmt: skip
 
 
 ABOUT_HELD = (

@@ -46,6 +46,13 @@ CHANGES = [
 def test_a_plain_change_closes_the_held_value(
     mem: Memory, first: str, change: str, slot: str, old: str, new: str
 ) -> None:
+    closes_and_replaces(mem, first, change, slot, old, new)
+
+
+def closes_and_replaces(
+    mem: Memory, first: str, change: str, slot: str, old: str, new: str
+) -> None:
+    """The first value is read, then closed by the change, the new one holding."""
     owner, relation = slot.split("/")
     _told(mem, first)
     assert _rows(mem).get((owner, relation, old)) is True, _rows(mem)  # the first value is read
@@ -71,6 +78,11 @@ FIRSTS = [
 def test_a_first_statement_records_its_value(
     mem: Memory, first: str, held: tuple[str, str, str]
 ) -> None:
+    records(mem, first, held)
+
+
+def records(mem: Memory, first: str, held: tuple[str, str, str]) -> None:
+    """The first statement records ``held``."""
     _told(mem, first)
     assert _rows(mem).get(held) is True, _rows(mem)
 
@@ -90,6 +102,11 @@ LOOKALIKES = [
 
 @pytest.mark.parametrize(("first", "lookalike"), LOOKALIKES)
 def test_a_lookalike_closes_nothing(mem: Memory, first: str, lookalike: str) -> None:
+    keeps(mem, first, lookalike)
+
+
+def keeps(mem: Memory, first: str, lookalike: str) -> None:
+    """The first value is read, and the look-alike closes nothing."""
     _told(mem, first)
     assert any(_rows(mem).values()), _rows(mem)
     _told(mem, lookalike)

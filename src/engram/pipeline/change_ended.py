@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from engram.pipeline.change_words import Claim, phrase
+from engram.pipeline.change_words import CHANGE, CHANGE_CONFIDENCE, Claim, phrase
 
 
 def _said(pattern: str) -> re.Pattern[str]:
@@ -31,7 +31,7 @@ _NO_MORE = _said(
 # "I've stopped drinking tea", "I gave up on Notion", "I've gone off sushi".
 _GONE_OFF = _said(
     r"(?:have\s+)?(?:stopped|given\s+up(?:\s+on)?|gave\s+up(?:\s+on)?|gone\s+off|went\s+off|"
-    r"(?:got|gotten|grown)\s+tired\s+of)\s+(?:(?:drinking|eating|using|liking)\s+)?(?P<old>.+)$"
+    r"(?:got|gotten|grown)\s+tired\s+of)\s+(?:(?:drinking|eating|using|liking|seeing)\s+)?(?P<old>.+)$"
 )
 # "I used to drink tea every morning, now it's coffee": the old value, and what holds now
 # said again as a plain clause ("I drink coffee now"). "Used to" with no "now" is past
@@ -65,18 +65,70 @@ _GONE = re.compile(
     r"(?:\s*,\s*(?:and\s+|so\s+)?(?P<rest>.+))?$",
     re.IGNORECASE,
 )
+# "Kwame moved abroad, so Lucia trains me now", "Gareth left the company, my new boss is
+# Yolanda", "Rosa retired": a person named as gone from the role they held. Only the
+# leaving itself ("left early today" is no departure), and never the speaker's ("I left
+# the company" is a job ended, read by the change rules).
+_LEFT = re.compile(
+    r"^(?P<old>(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof)\.?\s+)?(?!(?:I|We|He|She|They|It|You)\b)"
+    r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2})\s+(?:has\s+|had\s+|just\s+)?"
+    r"(?:left(?:\s+(?:the\s+(?:company|team|firm|practice|school|club|business|group)|us))?|"
+    r"retired|quit|resigned|stepped\s+down|moved\s+(?:abroad|away|on)|emigrated)"
+    r"(?:\s*[,;]\s*(?:and\s+|so\s+)?(?P<rest>.+)|\s+(?:and|so)\s+(?P<rest2>.+))?$"
+)
+#: What a successor's clause says so: the one named holds the role now.
+_NOW_HOLDS = re.compile(r"\b(?:now|new|instead|these\s+days|going\s+forward|took\s+over)\b", re.I)
+_SUCCESSOR = re.compile(
+    r"(?<![\w.])(?:(?:Dr|Mr|Mrs|Ms)\.?\s+)?[A-Z][a-z][\w'’-]*(?:\s+[A-Z][a-z][\w'’-]*)?"
+)
+_NOT_SUCCESSORS = frozenset(("I", "My", "Our", "The", "So", "And", "Now", "She", "He", "They",
+                             "We", "Since", "From", "A", "An", "Her", "His", "Their"))  # fmt: skip
 GONE_WORDS = ("s gone", " is gone", " been retired", " is retired", " is history", " is out,",
-              "s out,", " was retired", " been gone")  # fmt: skip
+              "s out,", " was retired", " been gone", " left", " retired", " quit", " resigned",
+              " stepped down", " moved abroad", " moved away", " moved on", " emigrated",
+              " ended", " expired", " lapsed", " ran out")  # fmt: skip
+
+
+# "Akamai contract ended and the CDN is Cloudflare going forward", "LaunchDarkly seats
+# expired": the thing whose contract ran out is gone.
+_LAPSED = re.compile(
+    r"^(?:the\s+|our\s+)?(?P<old>(?-i:[A-Z0-9][\w.'’&-]*)(?:\s+(?-i:[A-Z][\w.'’&-]*)){0,2})(?:['’]s)?\s+"
+    r"(?:contract|subscription|licen[cs]es?|seats?|plan)\s+(?:has\s+|have\s+)?"
+    r"(?:ended|expired|lapsed|ran\s+out)(?:\s*[,;]\s*|\s+(?:and|so)\s+)?(?P<rest>.+)?$",
+    re.IGNORECASE,
+)
 
 
 def gone(clause: str) -> tuple[str, str | None] | None:
     """The thing ``clause`` says is gone and what is left of the clause to read (None:
     nothing), or None when it says no such thing."""
     match = _GONE.match(clause)
-    if match is None or not (match["gone"] or match["rest"]):
+    if match is not None and (match["gone"] or match["rest"]):
+        old = phrase(match["old"])
+        return (old, match["rest"]) if old else None
+    lapsed = _LAPSED.match(clause)
+    if lapsed is not None:
+        old = phrase(lapsed["old"])
+        return (old, lapsed["rest"]) if old else None
+    left = _LEFT.match(clause)
+    if left is None:
         return None
-    old = phrase(match["old"])
-    return (old, match["rest"]) if old else None
+    old = phrase(left["old"])
+    return (old, left["rest"] or left["rest2"]) if old else None
+
+
+def successor(old: str, after: Sequence[str]) -> str | None:
+    """The one person named as holding now what ``old`` held, in the clauses ``after``
+    a departure ("Kwame moved abroad, so Lucia trains me now": Lucia), or None."""
+    olds = set(old.replace(".", " ").split())
+    names = {
+        name.replace(".", "")
+        for clause in after
+        if _NOW_HOLDS.search(clause)
+        for name in _SUCCESSOR.findall(clause)
+        if name.split()[0] not in _NOT_SUCCESSORS and not olds & set(name.replace(".", " ").split())
+    }
+    return names.pop() if len(names) == 1 else None
 
 
 def ended(clause: str) -> tuple[str | None, str | None]:
@@ -117,3 +169,15 @@ def mark(
         else c
         for c in claims
     ]
+
+
+def after_gone(
+    claims: Sequence[Claim], old: str, after: Sequence[str], speaker: str | None
+) -> list[Claim]:
+    """The claims of a text that said ``old`` is gone: each replaces it (whoever's it
+    is); with none, the one successor the clauses ``after`` name holds what ``old`` held
+    ("Kwame moved abroad, so Lucia trains me now")."""
+    heir = None if claims else successor(old, after)
+    if heir is not None:
+        return [Claim(None, "held_by", heir, CHANGE, old, CHANGE_CONFIDENCE)]
+    return mark(claims, old, speaker, anyone=True)

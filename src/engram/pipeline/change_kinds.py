@@ -144,3 +144,17 @@ def named_attribute(clause: str, speaker: str | None) -> Claim | None:
     if not source or not target or not attribute_one(attribute, target):
         return None
     return Claim(source, attribute, target, signal_of(clause, False), one=True)
+
+
+#: Who moves home when they move (a thing that moves changes what it uses).
+_PEOPLE = word_set("""
+    sister brother mom mum dad mother father parents wife husband partner boyfriend
+    girlfriend friend roommate flatmate housemate teammate son daughter kids family boss
+    manager neighbor neighbour cousin aunt uncle grandma grandpa colleague coworker
+    """)
+
+
+def names_person(source: str, speaker: str | None = None) -> bool:
+    """Whether a claim's subject is a person: the speaker, a name, or someone named by
+    their tie to the speaker ("my flatmate")."""
+    return source == (speaker or "user") or source[:1].isupper() or source.lower() in _PEOPLE

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from engram.pipeline import vocabulary
 from engram.store.protocols.graph import canonical_relation
 
 SPEAKER = "user"
@@ -30,16 +31,54 @@ _NAME = r"(?-i:[A-Z0-9][\w.'’-]*(?:\s+(?:&\s+)?[A-Z][\w.'’-]*){0,3})"
 _THING = r"[A-Za-z][\w.-]*(?:\s+[A-Za-z][\w.-]*){0,2}?"
 #: Verbs that say a tool does the work for a thing (past participles), the tool after
 #: "with / on / in / through / via / using".
-_TOOL_VERBS = (
+_TOOL_VERB = (
     r"(?:orchestrated|scheduled|managed|hosted|deployed|built|run|tracked|stored|kept|"
-    r"served|powered|backed|monitored|processed|handled|automated|versioned|documented)"
+    r"served|powered|backed|monitored|processed|handled|automated|versioned|documented|"
+    r"tested|configured|done|paid|billed|invoiced|filed|booked|delivered|streamed|synced|"
+    r"emailed|sent|shipped|forwarded|routed|piped|pushed|reported|logged|uploaded|published)"
+)
+#: "built and tested", "paid out": one verb or two, a particle after.
+_TOOL_VERBS = rf"{_TOOL_VERB}(?:\s+and\s+{_TOOL_VERB})?(?:\s+(?:out|up|off))?"
+#: "goes through Opsgenie", "Logs ship to Splunk": a present verb that moves a thing
+#: through a tool.
+_TOOL_MOVES = r"(?:goes|go|runs|run)\s+(?:through|via)|(?:ships?|flows?)\s+(?:to|through|via)"
+#: "a couple of Heroku dynos", "a Jenkins controller", "Akamai's CDN": the name, and a
+#: common noun of the tool after it.
+_TOOL_VALUE = (
+    rf"(?:(?:a|an|the|our)\s+)?(?:couple\s+of\s+|few\s+)?(?P<value>{_NAME})(?:['’]s)?"
+    r"(?:\s+(?-i:[a-z][\w-]*)){0,2}?"
+)
+#: What may follow the tool: how often, or where from ("every month", "from the main
+#: branch", "on the 80 meg package", "at work").
+_TOOL_TAIL = (
+    r"(?:\s+(?:(?:every|each)\s+\w+|daily|weekly|monthly|nightly|at\s+work|"
+    r"(?:from|on|for)\s+(?:the|our|my|each|every)\s+[\w\s-]{1,30}?))?"
 )
 _TOOL = re.compile(
     rf"^(?:.*?\b(?:the|our|my)\s+(?P<owner2>{_THING}),\s+(?:which|that)|"
-    rf"(?:(?:the|our|my)\s+)?(?P<owner>{_THING}))\s+(?:is|are|gets|get)\s+(?:now\s+)?"
-    rf"{_TOOL_VERBS}\s+(?:with|on|in|through|via|using)\s+(?P<value>{_NAME})\s*$",
+    rf"(?:(?:the|our|my|every|each|all|all\s+our|staff)\s+)?(?P<owner>{_THING})"
+    r"(?:\s+(?:for|in|of)\s+(?:the\s+|our\s+|every\s+)?[\w-]+(?:\s+[\w-]+)?)?)\s+"
+    rf"(?:(?:is|are|gets|get)\s+(?:now\s+)?{_TOOL_VERBS}\s+(?:with|on|in|through|via|using|"
+    rf"to|from)|(?:now\s+)?{_TOOL_MOVES})\s+{_TOOL_VALUE}{_TOOL_TAIL}\s*$",
     re.IGNORECASE,
 )
+#: "We store our docs in Notion.", "I do my taxes with TurboTax.", "The team keeps its
+#: bug tickets on a Trello board.": the speaker (or a team) doing a thing of theirs with
+#: a tool, said in the active voice. Only verbs of keeping, sending and doing, so "I went
+#: to Paris with Mel" and "we met Sam in Leeds" name no tool.
+_TOOL_ACTIVE = re.compile(
+    r"^(?i:(?:I|we|the\s+team|our\s+team|the\s+whole\s+family)\s+(?:now\s+)?"
+    r"(?P<verb>store|stores|keep|keeps|send|sends|bank|banks|do|does|file|files|host|hosts|"
+    r"track|tracks|manage|manages|share|shares|back\s+up|backs\s+up|log|logs|"
+    r"run|runs|deploy|deploys)\s+(?:(?:my|our|its|their|the|all\s+(?:my|our|the))\s+)?)"
+    rf"(?P<owner>(?i:{_THING}))(?i:\s+(?P<prep>with|in|on|through|via|using)\s+)"
+    rf"{_TOOL_VALUE}{_TOOL_TAIL}\s*$"
+)
+#: The active voice's tool is a tool by its way ("through", "via", "using"; "with" after
+#: a verb of sending or banking) or by being a known product ("in Notion"): "I keep my
+#: bike in Paris" and "I do my homework with Sam" name a place and a friend.
+_TOOL_WAYS = frozenset(("through", "via", "using"))
+_SENDING = frozenset(("send", "sends", "bank", "banks", "file", "files"))
 #: "Halvorsen & Co handle our books.", "Mira does our payroll.", "Brightwave looks
 #: after our IT.": a firm or person doing a thing of ours.
 _HANDLES = re.compile(
@@ -88,8 +127,18 @@ def firsts(sentence: str) -> list[tuple[str, str, str]]:
         if owner and owner.lower() not in _NOT_OWNERS and not _WHEN.match(tool["value"]):
             return [(owner, "uses", tool["value"].strip())]
         return []
+    active = _TOOL_ACTIVE.match(sentence)
+    if active is not None and not _WHEN.match(active["value"]):
+        prep, verb, value = active["prep"].lower(), active["verb"].lower(), active["value"]
+        if (
+            prep in _TOOL_WAYS
+            or (prep == "with" and verb in _SENDING)
+            or vocabulary.canonical("uses", value).one is not False
+        ):
+            return [(active["owner"].strip(), "uses", value.strip())]
+        return []
     handles = _HANDLES.match(sentence)
-    if handles is not None:
+    if handles is not None and handles["value"].lower() not in _PRONOUNS:
         verb = handles["verb"].lower().split()[0].removesuffix("s")
         verb = "do" if verb == "doe" else verb
         slot = handles["slot"].strip()
@@ -105,6 +154,8 @@ def firsts(sentence: str) -> list[tuple[str, str, str]]:
 
 #: Words that are no thing a tool works for ("it is hosted on ...": which?).
 _NOT_OWNERS = frozenset(("it", "this", "that", "everything", "all", "which", "what"))
+#: No firm or person that handles a thing ("We do our shopping on Saturdays").
+_PRONOUNS = frozenset(("i", "we", "they", "you", "he", "she", "it"))
 #: A day, month or holiday names when, not a tool ("the marathon is run on Sundays").
 _WHEN = re.compile(
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|(?:jan|febr)uary\b|march\b|april\b|"

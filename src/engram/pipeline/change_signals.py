@@ -29,6 +29,7 @@ from engram.pipeline import (
     change_habits,
     change_kinds,
     change_plain,
+    change_states,
     change_things,
     change_verbs,
     relation_ends,
@@ -310,6 +311,7 @@ def read(text: str) -> list[Claim]:
     olds: set[str] = set()
     kinds: set[str] = set()
     gone: set[str] = set()
+    after: list[str] = []  # the clauses after a departure, where a successor is named
     for clause in (plain for chat in said for plain in change_chat.clauses(chat)):
         lower = f" {clause.lower()} "
         kind = change_habits.changed_kind(clause, lower)
@@ -319,9 +321,12 @@ def read(text: str) -> list[Claim]:
         went = change_ended.gone(clause) if has(lower, change_ended.GONE_WORDS) else None
         if went is not None:  # "Ocado's gone, we use Tesco delivery now"
             gone.add(went[0])
+            after = [went[1]] if went[1] else []
             if went[1] is None:
                 continue
             clause, lower = went[1], f" {went[1].lower()} "
+        elif gone:
+            after.append(clause)
         if has(lower, change_ended.WORDS):  # "I don't like sushi any more, ..."
             old, rest = change_ended.ended(clause)
             olds.update([old] if old else [])
@@ -363,7 +368,7 @@ def read(text: str) -> list[Claim]:
     # One value said to end, beside the speaker's claim: the claim replaces it, alone;
     # one thing said to be gone, beside any claim.
     if len(gone) == 1 and not olds:
-        return change_ended.mark(found, gone.pop(), speaker, anyone=True)
+        return change_ended.after_gone(found, gone.pop(), after, speaker)
     return change_ended.mark(found, olds.pop(), speaker) if len(olds) == 1 else found
 
 
@@ -456,7 +461,8 @@ def _clause(clause: str, lower: str, speaker: str | None) -> list[Claim]:
             # A person moves home; a thing, or anyone switching or upgrading, changes
             # what it uses ("the newsletter moved to Buttondown", "I switched to Zed").
             home = _RELOCATED.search(clause[: match.start("o")]) is not None and (
-                names_person(source, speaker) or source.lower().split()[-1] in change_habits.SITES
+                change_kinds.names_person(source, speaker)
+                or source.lower().split()[-1] in change_habits.SITES
             )
             relation = "moved to" if regex is _MOVED and home else "migrated to"
             relation = "scheduled" if change_things.IS_WHEN.match(target) else relation
@@ -512,25 +518,13 @@ def _clause(clause: str, lower: str, speaker: str | None) -> list[Claim]:
                 parts[0] == "new" or any(w in STOP or w in FIRST_PERSON for w in parts)
             ):
                 return []  # "my friend and I are ...", "my new york office": none of three words
+            if change_states.no_value(parts[-1], match["o"]):
+                return []
             if attribute.startswith("new ") and len(attribute) > 4:
                 return [Claim(source, attribute[4:], target, CHANGE, None, CHANGE_CONFIDENCE)]
             one = change_kinds.attribute_one(attribute, target)
             return [Claim(source, attribute, target, signal_of(clause, False), one=one)]
     return []
-
-
-#: Who moves home when they move (a thing that moves changes what it uses).
-_PEOPLE = word_set("""
-    sister brother mom mum dad mother father parents wife husband partner boyfriend
-    girlfriend friend roommate flatmate housemate teammate son daughter kids family boss
-    manager neighbor neighbour cousin aunt uncle grandma grandpa colleague coworker
-    """)
-
-
-def names_person(source: str, speaker: str | None = None) -> bool:
-    """Whether a claim's subject is a person: the speaker, a name, or someone named by
-    their tie to the speaker ("my flatmate")."""
-    return source == (speaker or "user") or source[:1].isupper() or source.lower() in _PEOPLE
 
 
 _MINE = re.compile(r"(?:my|our)\s", re.I)

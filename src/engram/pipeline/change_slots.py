@@ -33,6 +33,7 @@ which hides a fact that still holds (held-out folds J, K and L hold the look-ali
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -107,7 +108,12 @@ _ONE_OFF = gated(
     re.compile(
         r"\b(?:today|tonight|yesterday|this\s+(?:morning|afternoon|evening|week)|"
         r"last\s+(?:night|week|weekend|month|year)|for\s+(?:the|a)\s+(?:day|weekend|week|"
-        r"wedding|conference|meeting))\b",
+        r"wedding|conference|meeting)|"
+        # One occasion named as the thing done ("Augustin left the meeting, so Philippa
+        # chaired it"): what happened at it, not who holds the slot.
+        r"(?:left|ran|chaired|led|hosted|missed|skipped)\s+(?:the|this|that|today['’]s|"
+        r"tonight['’]s)\s+(?:meeting|session|call|standup|class|lesson|game|match|party|"
+        r"demo|workshop|retro|review))\b",
         re.IGNORECASE,
     )
 )
@@ -121,10 +127,12 @@ _HOLDS_NOW = gated(
         re.IGNORECASE,
     )
 )
-#: Someone the speaker knows, as an owner in front of the slot ("my brother's", "my mum").
+#: Someone the speaker knows, as an owner in front of the slot ("my brother's", "my mum",
+#: "my best friend's": an adjective may stand between).
 _OTHER_OWNER = re.compile(
-    r"\b(?:my|our)\s+(?P<n>brother|sister|mum|mom|mother|dad|father|wife|husband|partner|"
-    r"boyfriend|girlfriend|friend|flatmate|roommate|housemate|son|daughter|kids?|"
+    r"\b(?:my|our)\s+(?:(?:best|oldest|old|closest|close|eldest|older|younger|little|big|"
+    r"twin|dear)\s+)?(?P<n>brother|sister|mum|mom|mother|dad|father|wife|husband|partner|"
+    r"boyfriend|girlfriend|friend|mate|buddy|pal|flatmate|roommate|housemate|son|daughter|kids?|"
     r"children|neighbou?r|cousin|aunt|uncle|colleague|boss|manager|parents)\b",
     re.IGNORECASE,
 )
@@ -238,7 +246,7 @@ def _by_slot_word(reads: Reads, text: str) -> list[Relation]:
     matched = [
         held
         for held in reads.recent()
-        if heads & set(_slot_words(held.relation_type)) and _one(held)
+        if heads & set(_slot_words(held.relation_type)) and one(held)
     ]
     return matched if len(matched) == 1 else []
 
@@ -271,7 +279,8 @@ def _subjects(reads: Reads, text: str, names: Sequence[str]) -> list[Entity]:
     return list(found.values())
 
 
-def _one(held: Relation) -> bool:
+def one(held: Relation) -> bool:
+    """Whether the held relation's slot holds one value at a time."""
     kind = vocabulary.canonical(held.relation_type, held.target)
     if kind.one is not None:
         return kind.one
@@ -285,7 +294,7 @@ def _slot_words(relation: str) -> list[str]:
 def _new_value(
     text: str, lower: set[str], names: Sequence[str], subject: Entity, held: Relation
 ) -> str | None:
-    if not _one(held):
+    if not one(held):
         return None
     old_words = set(canonical_name(held.target).split())
     subject_words = set(canonical_name(subject.name).split()) | {SPEAKER}
@@ -521,3 +530,31 @@ def _values(text: str, names: Sequence[str], old: str) -> list[str]:
     if old[:1].isdigit() or old[:1] in "£$€":
         return [m.group(0).strip() for m in _AMOUNT.finditer(text)]
     return []
+
+
+#: Words a held slot's name carries beside the thing it is of ("infra_budget_owner" is
+#: the infra budget's owner, "qa_lead" leads QA).
+_ROLE_WORDS = frozenset(("owner", "lead", "head", "manager", "owned", "by", "person"))
+
+
+def handed(reads: Reads, thing: str, exclude: Sequence[str] = ()) -> Relation | None:
+    """The one held slot a thing handed over names by its words (round ten): "Payments
+    on-call" names ``payments service on_call`` (its slot's words, and the rest its
+    holder's), "the infra budget" names ``user infra_budget_owner``, "QA" names ``user
+    qa_lead``. None when no slot or several do; ``exclude``: types that are no slot."""
+    said = set(canonical_name(thing.replace("-", " ")).split()) - {"the", "our", "my"}
+    found = []
+    recent = reads.recent()
+    # A hand-over passes a thing from its one holder: a slot holding several values
+    # (two people on call at once) is not the one handed.
+    size = Counter((r.source_entity_id, r.relation_type) for r in recent)
+    for held in recent:
+        if held.relation_type in exclude or held.relation_type.startswith("uses"):
+            continue
+        slot = set(held.relation_type.lower().replace("-", "_").split("_")) - _ROLE_WORDS
+        rest = said - slot
+        holder = set(canonical_name(held.source).split())
+        single = size[held.source_entity_id, held.relation_type] == 1
+        if slot and slot <= said and rest <= holder | {SPEAKER} and single:
+            found.append(held)
+    return found[0] if len(found) == 1 else None

@@ -79,8 +79,8 @@ _RAISED = re.compile(
 # the billing service", "Tom handed the release over to Bea", "Lena took over the design
 # review from Kim". Stored as the thing's ``owned by``, one at a time.
 _OWNED = re.compile(
-    rf"{LEAD}{SUBJ}{ADV}\s+(?:is|are|was|were|got)(?:\s+now)?\s+(?:(?:owned|led|run|maintained|"
-    r"managed|handled)\s+by|(?P<re>re)?assigned\s+to)\s+(?P<o>.+)$",
+    rf"{LEAD}{SUBJ}{ADV}\s+(?:(?:is|are|was|were|got)(?:\s+now)?\s+(?:(?:owned|led|run|maintained|"
+    r"managed|handled)\s+by|(?P<re>re)?assigned\s+to)|(?:now\s+)?belongs?\s+to)\s+(?P<o>.+)$",
     re.I,
 )
 _HANDED = re.compile(
@@ -92,6 +92,14 @@ _HANDED = re.compile(
     # Bilal", "On-call handed to Tomas" (a note drops the verb's "was").
     rf"{LEAD}(?P<s3>{NP})\s+(?:(?:was|were|got|has\s+been|have\s+been)\s+)?(?:reassigned|handed|"
     r"passed)\s+(?:over\s+|off\s+)?to\s+(?P<o3>.+)$",
+    re.I,
+)
+# "Hiroshi took over as release manager from Benedikt": the role Benedikt held is
+# Hiroshi's; the closing plan finds whose role it was from the old holder.
+_TOOK_OVER_AS = re.compile(
+    rf"{LEAD}(?P<o>{NP}){ADV}\s+(?:has\s+)?(?:took|taken)\s+over\s+as\s+(?:the\s+|our\s+)?"
+    r"(?P<role>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s+from\s+"
+    r"(?P<old>(?-i:[A-Z][\w.'’-]*)(?:\s+(?-i:[A-Z][\w.'’-]*))?)\s*$",
     re.I,
 )
 
@@ -120,8 +128,8 @@ NAME_WORDS = ("called", "named", "known as", "renamed", "rebranded", " name ", "
 _WHEN_WORDS = (" at ", " on ")
 _RAISE_WORDS = words(RAISING + RISING)
 _OWNER_WORDS = (
-    " by ", "assigned", " owns ", " leads ", "maintains", "manages", "took over", "taken over",
-    "handed", "passed", " chairs ",
+    " by ", "assigned", " belongs ", " belong ", " owns ", " leads ", "maintains", "manages",
+    "took over", "taken over", "handed", "passed", " chairs ",
 )  # fmt: skip
 #: The words a clause needs for any rule here to be tried on it.
 WORDS = NAME_WORDS + _RAISE_WORDS + _OWNER_WORDS + (" new ",) + _OF_WORDS
@@ -167,6 +175,12 @@ def said_of_things(clause: str, lower: str, speaker: str | None) -> Claim | None
             if owner and target and (_MONEY.search(target) or relation != "costs"):
                 return Claim(owner, relation, target, CHANGE, None, CHANGE_CONFIDENCE)
     if has(lower, _OWNER_WORDS):
+        took = _TOOK_OVER_AS.match(clause) if " over as " in lower else None
+        heir = phrase(took["o"]) if took is not None else None
+        if took is not None and heir:
+            return Claim(
+                None, took["role"].lower(), heir, CHANGE, phrase(took["old"]), CHANGE_CONFIDENCE
+            )
         for regex in (_OWNED, _HANDED):
             match = regex.match(clause)
             if match is None:

@@ -30,8 +30,10 @@ from engram.errors import EngramError
 from engram.pipeline import (
     change_accounts,
     change_firsts,
+    change_held,
     change_kinds,
     change_slots,
+    change_states,
     change_words,
     offline_notes,
     relation_ends,
@@ -72,6 +74,8 @@ SPEAKER = "user"
 READ_LIMIT = 200
 #: How many entities containing a first name are read to find the one full name.
 FIRST_NAME_READ = 20
+#: A thing's owner, as hand-overs and "is owned / led by" are stored.
+OWNED_BY = "owned_by"
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +130,8 @@ def plan(
     for source, relation, target, confidence in [*statement.triples, *firsts]:
         if relation_ends.not_a_thing(source, relation, target, numbers=False):
             continue  # "Joost moved to the platform team" is no home: it closes none
+        if change_states.states_no_value(text, relation, target):
+            continue  # "My rent is due on the 1st" read as ``rent due``: no value held
         kind = vocabulary.canonical(relation, target)
         if any(c.isdigit() for c in target) and (source, relation, target, confidence) in firsts:
             # A setting's amount ("auth service timeout 30s") is its own slot, not a
@@ -447,8 +453,13 @@ def _from_claim(reads: _Reads, claim: Claim) -> _Fact | None:
     source = entity.name if entity is not None else claim.source
     signal, ends = claim.signal, None
     if claim.replaced is not None:
-        other = claim.source not in (None, SPEAKER) and claims_module.names_person(claim.source)
-        old = _replaced(reads, entity, claim.replaced, other)
+        # A thing's owner is said of the thing ("QA is led by Sven"), never of a person.
+        other = (
+            claim.source not in (None, SPEAKER)
+            and relation != OWNED_BY
+            and change_kinds.names_person(claim.source)
+        )
+        old = change_held.replaced(reads, entity, claim.replaced, other)
         if old is not None:
             source, relation = old.source, old.relation_type
             one = vocabulary.canonical(relation, claim.target).one
@@ -465,6 +476,14 @@ def _from_claim(reads: _Reads, claim: Claim) -> _Fact | None:
     elif entity is not None and relation.startswith("has_") and not reads.holding(entity, relation):
         # "I swapped the battery": the speaker has no battery, the efoil they own does.
         source = _part_owner(reads, entity, relation) or source
+    if relation == OWNED_BY and signal == CHANGE and claim.replaced is None and claim.source:
+        # "On-call handed to Tomas" after "Priya is on call": the thing handed over
+        # names a held slot (``user on_call Priya``), not a new thing's owner.
+        slot = None if entity is not None and reads.holding(entity, relation) else (
+            change_slots.handed(reads, claim.source, exclude=(OWNED_BY, TALKS_ABOUT))
+        )  # fmt: skip
+        if slot is not None:
+            source, relation, one = slot.source, slot.relation_type, True
     if source is None:
         return None
     held = (
@@ -540,50 +559,6 @@ def _same_kind(
         return None
     kind = kinds.pop()
     return kind, vocabulary.canonical(kind, target).one
-
-
-def _replaced(
-    reads: _Reads, subject: Entity | None, old: str, other_person: bool = False
-) -> Relation | None:
-    """The current relation whose target is the replaced value: the subject's if it
-    holds one, else the most recent of anyone's ("we migrated billing from MySQL":
-    the billing service holds it), but never the speaker's when another person
-    changed (``other_person``: "my flatmate switched from tea to coffee" leaves the
-    user's tea alone; found by round nineteen's held-out fold F)."""
-    value = reads.entity(old)
-    if value is None:
-        return _held_by_word(reads, subject, old)
-    into = [
-        r
-        for r in reads.around(value)
-        if r.target_entity_id == value.id and r.relation_type != "talks_about"
-    ]
-    own = [r for r in into if subject is not None and r.source_entity_id == subject.id]
-    if not own and other_person:
-        into = [r for r in into if canonical_name(r.source) != SPEAKER]
-    into = own or into
-    return into[-1] if into else _held_by_word(reads, subject, old)
-
-
-def _held_by_word(reads: _Reads, subject: Entity | None, old: str) -> Relation | None:
-    """The subject's newest current relation whose target names ``old`` among more
-    words ("traded in the Corolla" for "drives 2012 Corolla")."""
-    if subject is None:
-        return None
-    words = canonical_name(old).split()
-    size = len(words)
-    held = [
-        r
-        for r in reads.around(subject)
-        if r.source_entity_id == subject.id
-        and r.relation_type != "talks_about"
-        and any(
-            target[i : i + size] == words
-            for target in [canonical_name(r.target).split()]
-            for i in range(len(target) - size + 1)
-        )
-    ]
-    return held[-1] if held else None
 
 
 def _part_owner(reads: _Reads, entity: Entity, relation: str) -> str | None:

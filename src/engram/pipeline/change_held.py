@@ -1,0 +1,54 @@
+"""What a change replaces (issue 28, FEATURES G2): the current relation whose target is
+the value a text names as replaced or ended ("replaced MySQL with Postgres", "sold the
+Corolla", "Gareth left the company"), read for the closing plan
+(:mod:`engram.pipeline.closing`).
+"""
+
+from __future__ import annotations
+
+from engram.pipeline.change_slots import SPEAKER, Reads
+from engram.store.protocols.graph import Entity, Relation, canonical_name
+
+
+def replaced(
+    reads: Reads, subject: Entity | None, old: str, other_person: bool = False
+) -> Relation | None:
+    """The current relation whose target is the replaced value: the subject's if it
+    holds one, else the most recent of anyone's ("we migrated billing from MySQL":
+    the billing service holds it), but never the speaker's when another person
+    changed (``other_person``: "my flatmate switched from tea to coffee" leaves the
+    user's tea alone; found by round nineteen's held-out fold F)."""
+    value = reads.entity(old)
+    if value is None:
+        return held_by_word(reads, subject, old)
+    into = [
+        r
+        for r in reads.around(value)
+        if r.target_entity_id == value.id and r.relation_type != "talks_about"
+    ]
+    own = [r for r in into if subject is not None and r.source_entity_id == subject.id]
+    if not own and other_person:
+        into = [r for r in into if canonical_name(r.source) != SPEAKER]
+    into = own or into
+    return into[-1] if into else held_by_word(reads, subject, old)
+
+
+def held_by_word(reads: Reads, subject: Entity | None, old: str) -> Relation | None:
+    """The subject's newest current relation whose target names ``old`` among more
+    words ("traded in the Corolla" for "drives 2012 Corolla")."""
+    if subject is None:
+        return None
+    words = canonical_name(old).split()
+    size = len(words)
+    held = [
+        r
+        for r in reads.around(subject)
+        if r.source_entity_id == subject.id
+        and r.relation_type != "talks_about"
+        and any(
+            target[i : i + size] == words
+            for target in [canonical_name(r.target).split()]
+            for i in range(len(target) - size + 1)
+        )
+    ]
+    return held[-1] if held else None

@@ -18,6 +18,7 @@ from engram.store import Store, batch_reads
 from engram.store.batch_reads import BatchReads
 from engram.store.protocols.graph import Statement
 from engram.store.sql.graph import SqlGraph
+from engram.store.sql.graph_counts import SqlGraphCounts
 from engram.validate import build_record
 
 NOW = utcnow()
@@ -125,16 +126,16 @@ def test_a_batch_reads_each_entity_once(
         read[(namespace, name)] += 1
         return entity(self, namespace, name)
 
-    names = SqlGraph.names
+    names = SqlGraphCounts.entity_names
 
-    def named(self: SqlGraph, namespace: str, limit: int) -> Any:
+    def named(self: SqlGraphCounts, namespace: str, limit: int) -> Any:
         read[(namespace, "names of entities")] += 1
         return names(self, namespace, limit)
 
     with Memory(tmp_path / "s.db", config=config, embedder=None) as mem:
         mem.add("My sister Ana lives in Porto.")
         monkeypatch.setattr(SqlGraph, "entity", counted)
-        monkeypatch.setattr(SqlGraph, "names", named)
+        monkeypatch.setattr(SqlGraphCounts, "entity_names", named)
         mem.add_many([f"Ana called me about her garden, week {n}." for n in range(40)])
     assert read  # the plans read the graph
     assert max(read.values()) == 1

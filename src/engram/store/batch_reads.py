@@ -12,7 +12,7 @@ It lives for one batch, inside the batch's write transaction (no other writer).
 
 Most entity reads of a plan find nothing: a subject is tried with each generic head
 ("billing service", "billing app", ...) and each is a name no entity has. So the first
-entity read of a namespace reads every name its entities have (``GraphStore.names``,
+entity read of a namespace reads every name its entities have (``GraphCountStore.entity_names``,
 one statement, while there are at most ``NAMES_READ``), and a name outside them is
 answered "none" without a statement; a name among them is read as before. That was
 two in five of ``add_many``'s statements on PostgreSQL at 20k (issue 29, pgadd26).
@@ -85,16 +85,16 @@ class BatchReads:
     def forget(self) -> None:
         self._memo.clear()
 
-    def named(self, part: Any, namespace: str, name: str) -> bool:
+    def named(self, namespace: str, name: str) -> bool:
         """False when no entity of ``namespace`` can be ``name`` (``GraphStore.entity``
         would find none), from the namespace's names read once; True when it may."""
-        names = getattr(part, "names", None)
+        names = getattr(self._store.graph_counts, "entity_names", None)
         if names is None:
             return True
-        key = ("names", namespace)
-        if key not in self._memo:
-            self._memo[key] = names(namespace, NAMES_READ)
-        known = self._memo[key]
+        memo = ("names", namespace)
+        if memo not in self._memo:
+            self._memo[memo] = names(namespace, NAMES_READ)
+        known = self._memo[memo]
         if known is None:
             return True
         key = canonical_name(name)
@@ -117,11 +117,11 @@ class _Part:
         if method not in _READS[self.name]:
             self.reads.forget()
             return target
-        reads, name, part = self.reads, self.name, self.part
+        reads, name = self.reads, self.name
         unnamed = name == "graph" and method == "entity"
 
         def remembered(*args: Any, **kwargs: Any) -> Any:
-            if unnamed and not kwargs and not reads.named(part, *args):
+            if unnamed and not kwargs and not reads.named(*args):
                 reads.hits += 1
                 return None
             key = _key(name, method, args, kwargs)

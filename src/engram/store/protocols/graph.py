@@ -316,12 +316,6 @@ class GraphStore(Protocol):
         """The entity whose canonical name or alias is ``canonical_name(name)``."""
         ...
 
-    def names(self, namespace: str, limit: int) -> frozenset[str] | None:
-        """Every canonical name and alias of the namespace's entities, in one read; None
-        when there are more than ``limit`` (a name outside it has no entity:
-        ``entity`` finds none)."""
-        ...
-
     def relations(
         self,
         namespace: str,

@@ -168,15 +168,6 @@ class SqlGraph(SqlPart, GraphStore):
                     break
         return None if row is None else self._entity(row)
 
-    def names(self, namespace: str, limit: int) -> frozenset[str] | None:
-        with self._sql.read("reading entity names") as conn:
-            rows = conn.execute(
-                "SELECT canonical_name FROM entities WHERE namespace = ? UNION ALL "
-                "SELECT alias FROM entity_aliases WHERE namespace = ? LIMIT ?",
-                (namespace, namespace, limit + 1),
-            ).fetchall()
-        return None if len(rows) > limit else frozenset(r[0] for r in rows)
-
     def relations(
         self,
         namespace: str,

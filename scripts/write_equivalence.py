@@ -8,6 +8,13 @@ times, sequence numbers and random ids dropped. Vectors are compared by value.
     python scripts/write_equivalence.py --old /tmp/old/src --new src \\
         --texts composed:100000:2000 --base /tmp/sq7-100k/scale-100000.db --work /tmp/eq
 
+With ``--postgres postgresql://USER@HOST:PORT/`` the two versions add into databases
+``eq_old`` and ``eq_new`` made on that server (``--base`` then names a database there
+to copy as their template), and the rows are read back from them the same way.
+
+    python scripts/write_equivalence.py --old /tmp/old/src --new src \\
+        --texts composed:0:3000 --postgres postgresql://postgres@127.0.0.1:55654/
+
 ``--texts composed:START:COUNT`` takes rows of ``bench.pg_scale.compose_corpus`` (the
 scale corpus), ``turns:COUNT`` single LoCoMo turns; ``--embedder`` adds with the real
 embedder (default: none, as ``bench scale``'s add phase). The base store is copied,
@@ -71,7 +78,47 @@ def child(args: argparse.Namespace) -> None:
     print(json.dumps({"texts": len(texts), "seconds": round(seconds, 3)}))
 
 
-def _keys(db: sqlite3.Connection) -> tuple[dict[Any, str], dict[Any, str], dict[Any, str]]:
+class Store:
+    """The rows of a SQLite file or a PostgreSQL database (``where`` a URL), read only."""
+
+    def __init__(self, where: str | Path) -> None:
+        self.postgres = str(where).startswith("postgresql://")
+        if self.postgres:
+            import psycopg
+
+            self.db: Any = psycopg.connect(str(where))
+        else:
+            self.db = sqlite3.connect(f"file:{where}?mode=ro", uri=True)
+
+    def execute(self, sql: str) -> list[Any]:
+        return list(self.db.execute(sql).fetchall())
+
+    def tables(self) -> list[str]:
+        if self.postgres:
+            sql = "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
+        else:
+            sql = "SELECT name FROM sqlite_master WHERE type = 'table'"
+        return [r[0] for r in self.execute(sql)]
+
+    def columns(self, table: str) -> list[str]:
+        if self.postgres:
+            sql = (
+                "SELECT column_name FROM information_schema.columns WHERE table_schema = "
+                f"'public' AND table_name = '{table}' ORDER BY ordinal_position"
+            )
+            return [r[0] for r in self.execute(sql)]
+        return [r[1] for r in self.execute(f'PRAGMA table_info("{table}")')]
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def _json(value: Any) -> Any:
+    """A JSON column's value parsed (SQLite holds text, PostgreSQL hands it parsed)."""
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def _keys(db: Store) -> tuple[dict[Any, str], dict[Any, str], dict[Any, str]]:
     """Memory ids and seqs -> content hash; entity ids -> namespace/canonical name;
     relation ids -> what the relation joins."""
     memories: dict[Any, str] = {}
@@ -91,18 +138,14 @@ def _keys(db: sqlite3.Connection) -> tuple[dict[Any, str], dict[Any, str], dict[
     return memories, entities, relations
 
 
-def table_rows(path: Path) -> dict[str, list[str]]:
+def table_rows(path: str | Path) -> dict[str, list[str]]:
     """Every content table's rows, sorted, with ids mapped and times dropped."""
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    db = Store(path)
     memories, entities, relations = _keys(db)
     out: dict[str, list[str]] = {}
-    names = [
-        r[0]
-        for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-        if not r[0].startswith("fts_") and r[0] not in SKIP
-    ]
+    names = [name for name in db.tables() if not name.startswith("fts_") and name not in SKIP]
     for name in names:
-        columns = [r[1] for r in db.execute(f'PRAGMA table_info("{name}")')]
+        columns = db.columns(name)
         rows = []
         for row in db.execute(f'SELECT * FROM "{name}"'):
             cells = []
@@ -119,13 +162,13 @@ def table_rows(path: Path) -> dict[str, list[str]]:
                     value = relations.get(value, value)
                 elif isinstance(value, str) and value in memories:
                     value = memories[value]
-                elif column == "metadata" and isinstance(value, str):
-                    meta = json.loads(value)
+                elif column == "metadata" and isinstance(value, str | dict):
+                    meta = _json(value)
                     value = json.dumps(
                         {k: v for k, v in meta.items() if not k.endswith("_at")}, sort_keys=True
                     )
-                elif column == "payload" and isinstance(value, str):
-                    value = json.dumps(json.loads(value), sort_keys=True)
+                elif column == "payload" and value is not None:
+                    value = json.dumps(_json(value), sort_keys=True)
                 cells.append(value)
             rows.append(repr(cells))
         if rows:
@@ -134,8 +177,11 @@ def table_rows(path: Path) -> dict[str, list[str]]:
     return out
 
 
-def vectors(path: Path) -> dict[tuple[str, str], np.ndarray]:
-    """Each memory's vector by (content hash, model)."""
+def vectors(path: str | Path) -> dict[tuple[str, str], np.ndarray]:
+    """Each memory's vector by (content hash, model) (SQLite's: a PostgreSQL run adds
+    without the model, see ``--postgres``)."""
+    if str(path).startswith("postgresql://"):
+        return {}
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     found = {
         (digest, model): np.frombuffer(blob, dtype=np.float32)
@@ -148,8 +194,22 @@ def vectors(path: Path) -> dict[tuple[str, str], np.ndarray]:
     return found
 
 
-def run(version: str, src: Path, args: argparse.Namespace) -> tuple[Path, dict[str, Any]]:
+def _database(version: str, args: argparse.Namespace) -> str:
+    """A new database for ``version`` on the ``--postgres`` server (``--base`` copied)."""
+    import psycopg
+
+    name = f"eq_{version}"
+    template = f" TEMPLATE {args.base}" if args.base else ""
+    with psycopg.connect(args.postgres + "postgres", autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {name}{template}")
+    return args.postgres + name
+
+
+def run(version: str, src: Path, args: argparse.Namespace) -> tuple[str | Path, dict[str, Any]]:
     """Copy the base store for ``version`` and add the texts into it with ``src``."""
+    if args.postgres:
+        return _add(_database(version, args), src, args)
     where = Path(args.work) / version
     shutil.rmtree(where, ignore_errors=True)
     where.mkdir(parents=True)
@@ -162,6 +222,11 @@ def run(version: str, src: Path, args: argparse.Namespace) -> tuple[Path, dict[s
                 shutil.copy2(f"{base}{suffix}", f"{store}{suffix}")
         if Path(f"{base}.vindex").is_dir():
             shutil.copytree(f"{base}.vindex", f"{store}.vindex")
+    return _add(store, src, args)
+
+
+def _add(store: str | Path, src: Path, args: argparse.Namespace) -> tuple[str | Path, Any]:
+    """Add the texts into ``store`` with ``src``, in a process of its own."""
     command = [sys.executable, __file__, "--child", "--store", str(store)]
     command += ["--texts", args.texts, "--data", args.data]
     command += ["--embedder"] if args.embedder else []
@@ -170,7 +235,7 @@ def run(version: str, src: Path, args: argparse.Namespace) -> tuple[Path, dict[s
     return store, json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def compare(old: Path, new: Path) -> bool:
+def compare(old: str | Path, new: str | Path) -> bool:
     """Print table by table whether the two stores hold the same rows."""
     same = True
     a, b = table_rows(old), table_rows(new)
@@ -207,6 +272,7 @@ def main() -> None:
     parser.add_argument("--embedder", action="store_true", help="add with the real embedder")
     parser.add_argument("--data", default=LOCOMO, help="the LoCoMo file")
     parser.add_argument("--work", default="/tmp/write-equivalence")
+    parser.add_argument("--postgres", help="a PostgreSQL server's URL ending in '/'")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--store", help=argparse.SUPPRESS)
     args = parser.parse_args()

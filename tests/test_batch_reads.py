@@ -13,8 +13,15 @@ import pytest
 
 from engram import Memory, write
 from engram.config import Config
+from engram.records import utcnow
+from engram.store import Store, batch_reads
 from engram.store.batch_reads import BatchReads
+from engram.store.protocols.graph import Statement
 from engram.store.sql.graph import SqlGraph
+from engram.store.sql.graph_counts import SqlGraphCounts
+from engram.validate import build_record
+
+NOW = utcnow()
 
 #: Changes of held slots, told over several batches, and the same subjects again: the
 #: plans close relations (``graph.invalidate``) in the middle of a batch.
@@ -119,9 +126,52 @@ def test_a_batch_reads_each_entity_once(
         read[(namespace, name)] += 1
         return entity(self, namespace, name)
 
+    names = SqlGraphCounts.entity_names
+
+    def named(self: SqlGraphCounts, namespace: str, limit: int) -> Any:
+        read[(namespace, "names of entities")] += 1
+        return names(self, namespace, limit)
+
     with Memory(tmp_path / "s.db", config=config, embedder=None) as mem:
         mem.add("My sister Ana lives in Porto.")
         monkeypatch.setattr(SqlGraph, "entity", counted)
+        monkeypatch.setattr(SqlGraphCounts, "entity_names", named)
         mem.add_many([f"Ana called me about her garden, week {n}." for n in range(40)])
     assert read  # the plans read the graph
     assert max(read.values()) == 1
+
+
+NAMES = ["Ana", "ana's", "Porto", "porto service", "Nobody", "nobody app", "The team", "ANA"]
+
+
+def test_a_name_no_entity_has_is_answered_without_reading_it(
+    any_store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """issue 29 (pgadd26): most of a plan's entity reads are of names no entity has (a
+    subject tried with each generic head); one read of the namespace's names answers
+    them, and the answers are the store's own."""
+    [memory] = any_store.memories.insert(
+        [build_record("Ana lives in Porto.", namespace="ns", max_chars=100)]
+    )
+    said = Statement(memory.record.id, [("Ana", "lives_in", "Porto", 0.8)], NOW, NOW)
+    any_store.graph.record("ns", [said], single_valued=())
+    expected = [any_store.graph.entity("ns", name) for name in NAMES]
+    assert [e is not None for e in expected] == [True, True, True, False] + [False] * 3 + [True]
+    read: Counter[str] = Counter()
+    entity = SqlGraph.entity
+
+    def counted(self: SqlGraph, namespace: str, name: str) -> Any:
+        read[name] += 1
+        return entity(self, namespace, name)
+
+    monkeypatch.setattr(SqlGraph, "entity", counted)
+    reads = BatchReads(any_store)
+    assert [reads.graph.entity("ns", name) for name in NAMES * 2] == expected * 2
+    assert read == {"Ana": 1, "ana's": 1, "Porto": 1, "ANA": 1}
+    assert reads.graph.entity("other", "Ana") is None  # another namespace: its own names
+    # Past ``NAMES_READ`` names, each is read as it is asked.
+    monkeypatch.setattr(batch_reads, "NAMES_READ", 1)
+    read.clear()
+    reads = BatchReads(any_store)
+    assert [reads.graph.entity("ns", name) for name in NAMES] == expected
+    assert read == Counter(NAMES)

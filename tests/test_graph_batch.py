@@ -152,3 +152,68 @@ def test_a_batch_with_a_missing_memory_writes_nothing(any_store: Store) -> None:
         any_store.graph.record("default", [good, missing], single_valued=())
     assert any_store.graph.entities("default", limit=10, offset=0, query=None) == []
     assert any_store.graph.record("default", [], single_valued=()) == []
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch, store: Store) -> list[str]:
+    """Every statement the store's shared SQL sends from now on (both backends)."""
+    sent: list[str] = []
+    d = store.graph._sql.d  # type: ignore[attr-defined]
+    wrap = d.wrap
+
+    class Counted:
+        def __init__(self, conn: Any) -> None:
+            self.conn = wrap(conn)
+
+        def execute(self, sql: str, params: Any = ()) -> Any:
+            sent.append(sql)
+            return self.conn.execute(sql, params)
+
+        def executemany(self, sql: str, rows: Any) -> Any:
+            sent.append(sql)
+            return self.conn.executemany(sql, rows)
+
+    monkeypatch.setattr(d, "wrap", Counted)
+    return sent
+
+
+def test_a_batch_reads_the_windows_its_triples_compete_with_once(
+    any_store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """issue 29 (pgadd26): restating facts the graph holds costs the same statements
+    for 5 triples as for 60; it was a read per triple (two on PostgreSQL's 20k build)."""
+    ids = _memories(any_store, "default")
+    known = [("Jon", "lives_in", "Paris", 0.7), ("Jon", "likes", "dance", 0.6)]
+    known += [("Gina", "works_at", "Acme", 0.8), ("Gina", "talks_about", "Rome", 0.4)]
+    first = Statement(ids["a"][0], known, T0, T0)
+    any_store.graph.record("default", [first], single_valued=SINGLE_VALUED)
+    sent = []
+    for count in (5, 60):
+        records = [
+            build_record(f"restated {count} {n}", namespace="default", max_chars=100)
+            for n in range(count)
+        ]
+        fresh = [r.record.id for r in any_store.memories.insert(records)]
+        statements = [
+            Statement(
+                fresh[n],
+                [known[n % len(known)]],
+                T0 + timedelta(days=n % 7),
+                T0 + timedelta(days=50, seconds=n),
+            )
+            for n in range(count)
+        ]
+        counted = _counting(monkeypatch, any_store)
+        results = any_store.graph.record("default", statements, single_valued=SINGLE_VALUED)
+        monkeypatch.undo()
+        assert sum(r.reinforced for r in results) == count  # every triple restated
+        sent.append(len(counted))
+    assert sent[0] == sent[1], sent
+    relations = any_store.graph.relations(
+        "default", entity_id=None, current_only=False, at=None, limit=100, offset=0
+    )
+    assert sorted((r.source, r.target, r.mentions, r.valid_from) for r in relations) == [
+        ("Gina", "Acme", 17, T0),
+        ("Gina", "Rome", 17, T0),
+        ("Jon", "Paris", 18, T0),
+        ("Jon", "dance", 17, T0),
+    ]

@@ -63,6 +63,12 @@ class GraphCountStore(Protocol):
         ``source_memory_id``): what they say no longer holds."""
         ...
 
+    def entity_names(self, namespace: str, limit: int) -> frozenset[str] | None:
+        """Every canonical name and alias of the namespace's entities, in one read; None
+        when there are more than ``limit``. A name outside them has no entity
+        (``GraphStore.entity`` finds none): ``BatchReads`` answers it without a read."""
+        ...
+
     def current_relations(
         self, namespace: str, source_id: int, relation_type: str
     ) -> list[Relation]:

@@ -104,6 +104,15 @@ class SqlGraphCounts(SqlPart, GraphCountStore):
         with self._sql.read("finding memories of closed facts") as conn:
             return graph_changes.stale_memories(conn, self._d, namespace, memory_ids)
 
+    def entity_names(self, namespace: str, limit: int) -> frozenset[str] | None:
+        rows = self._rows(
+            "SELECT canonical_name FROM entities WHERE namespace = ? UNION ALL "
+            "SELECT alias FROM entity_aliases WHERE namespace = ? LIMIT ?",
+            (namespace, namespace, limit + 1),
+            "reading entity names",
+        )
+        return None if len(rows) > limit else frozenset(r[0] for r in rows)
+
     def current_relations(
         self, namespace: str, source_id: int, relation_type: str
     ) -> list[Relation]:

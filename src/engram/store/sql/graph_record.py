@@ -9,8 +9,12 @@ can, and writes the same rows:
 - the memories' liveness, the entities their names resolve to and the mention rows
   already there are read once for the batch (PostgreSQL binds each list as one array;
   SQLite reads it ``d.chunk`` values at a time);
+- the validity windows every triple competes with (a single-valued fact's source and
+  type, else its source, type and target) are read once for the batch too (``windows``),
+  and kept current as the batch changes them: a triple's question "what holds at t, what
+  follows it" is answered here, not with a statement per triple (issue 29, pgadd26);
 - an entity or a relation is created when it is first met (``RETURNING`` its id), and a
-  validity window is closed or opened at once (the next triple's read depends on it);
+  validity window is closed or opened at once;
 - mention rows, entity counts, reinforcements and relation mentions are written at the
   end with ``executemany`` (one pipeline each on PostgreSQL), in the order recording
   one by one writes them, so every row, id and running average comes out the same.
@@ -120,6 +124,7 @@ def record(
     batch = _Batch(conn, d, namespace, {canonical_relation(k) for k in single_valued})
     # Under the lock: what another writer recorded for these memories is visible.
     batch.load([s.memory_id for s in statements], [key for names, _ in plans for key in names])
+    batch.windows(statements)
     done = [
         batch.state(s, names, types) for s, (names, types) in zip(statements, plans, strict=True)
     ]
@@ -148,6 +153,14 @@ class _Batch:
         self.types: dict[int, str] = {}
         self.loose: dict[str, str] = {}
         self.mentioned: set[tuple[str, int]] = set()
+        # Validity windows by (source, type): relation id -> [target, valid_from,
+        # valid_to], as the database holds them now. ``read`` names the keys whose rows
+        # are all here: (source, type, target), or (source, type, None) for every
+        # target; ``fresh`` the entities this batch created (none of their rows predate
+        # it: every relation writer takes the namespace's lock, held here).
+        self.rows: dict[tuple[int, str], dict[int, list[Any]]] = {}
+        self.read: set[tuple[int, str, int | None]] = set()
+        self.fresh: set[int] = set()
         # Deferred writes, in the order recording one by one makes them.
         self.mention_rows: list[tuple[str, int, str, str, float]] = []
         self.entity_changes: dict[int, list[Any]] = {}  # id -> [mentions +, type, stamp]
@@ -204,6 +217,67 @@ class _Batch:
                     found[name] = int(eid)
                     self.types[int(eid)] = kind
 
+    def windows(self, statements: Sequence[Statement]) -> None:
+        """Read the windows every triple of the batch between entities that exist
+        competes with, in as few statements as the keys allow."""
+        keys: dict[tuple[int, str, int | None], None] = {}
+        for statement in statements:
+            closes = self._closes(statement)
+            for source, relation_type, target, _ in statement.triples:
+                kind = canonical_relation(relation_type)
+                sid = self._found(canonical_name(source))
+                tid = None if kind in closes else self._found(canonical_name(target))
+                if sid is not None and (kind in closes or tid is not None):
+                    keys[(sid, kind, tid)] = None
+        every = {(s, k) for s, k, t in keys if t is None}
+        self._read([key for key in keys if key[2] is None or key[:2] not in every])
+
+    def _found(self, key: str) -> int | None:
+        """The entity ``key`` names before the batch writes any, as ``_entity`` finds it."""
+        for candidate in dict.fromkeys((key, self.loose.get(key) or normal_name(key))):
+            eid = self.canonical.get(candidate, self.alias.get(candidate))
+            if eid is not None or not candidate:
+                return eid
+        return None
+
+    def _read(self, keys: Sequence[tuple[int, str, int | None]]) -> None:
+        """Read the windows of ``keys`` (a target of None: every target); 0 stands for
+        None in the statement (a column of NULLs has no type on PostgreSQL)."""
+        size = max(1, self.d.chunk // 3)
+        for at in range(0, len(keys), size):
+            part = keys[at : at + size]
+            values = ", ".join(["(?, ?, ?)"] * len(part))
+            found = self.conn.execute(
+                f"WITH k(s, t, g) AS (VALUES {values}) SELECT r.id, r.source_entity_id, "
+                "r.relation_type, r.target_entity_id, r.valid_from, r.valid_to FROM k "
+                "JOIN relations r ON r.namespace = ? AND r.source_entity_id = k.s "
+                "AND r.relation_type = k.t AND (k.g = 0 OR r.target_entity_id = k.g)",
+                (*(v for s, k, t in part for v in (s, k, t or 0)), self.namespace),
+            ).fetchall()
+            for rid, source, kind, target, valid_from, valid_to in found:
+                held = self.rows.setdefault((int(source), kind), {})
+                held[int(rid)] = [int(target), valid_from, valid_to]
+            self.read.update(part)
+
+    def _windows(self, source: int, kind: str, target: int | None) -> list[tuple[Any, ...]]:
+        """(valid_from, id, target, valid_to) of every window competing with a triple
+        (``target`` None: a single-valued one, every target), read if not yet read."""
+        known = source in self.fresh or (source, kind, None) in self.read
+        if not known and target is not None:
+            known = target in self.fresh or (source, kind, target) in self.read
+        if not known:
+            self._read([(source, kind, target)])
+        held = self.rows.get((source, kind), {})
+        return [
+            (v[1], rid, v[0], v[2]) for rid, v in held.items() if target is None or v[0] == target
+        ]
+
+    def _closes(self, statement: Statement) -> Collection[str]:
+        """The relation types that close in ``statement`` (issue 28: it may decide)."""
+        if statement.single_valued is None:
+            return self.single
+        return {canonical_relation(k) for k in statement.single_valued}
+
     def state(
         self, statement: Statement, names: dict[str, tuple[str, float]], types: dict[str, str]
     ) -> tuple[list[int], int, dict[str, int]]:
@@ -224,12 +298,7 @@ class _Batch:
         counts = {"added": 0, "reinforced": 0, "superseded": 0, "unchanged": 0}
         held: list[int] = []
         stated = self.stated.setdefault(memory_id, {})
-        # issue 28: a statement may decide which of its types close (``Statement``).
-        closes = (
-            self.single
-            if statement.single_valued is None
-            else {canonical_relation(k) for k in statement.single_valued}
-        )
+        closes = self._closes(statement)
         for source, relation_type, target, confidence in statement.triples:
             kind = canonical_relation(relation_type)
             said = (ids[canonical_name(source)], kind, ids[canonical_name(target)])
@@ -276,6 +345,7 @@ class _Batch:
             assert row is not None
             eid = self.canonical[key] = int(row[0])
             self.types[eid] = row[1]
+            self.fresh.add(eid)
             if loose and loose != key:  # later spellings that normalise alike find it
                 cur = self.conn.execute(
                     "INSERT INTO entity_aliases(entity_id, namespace, alias) "
@@ -313,37 +383,31 @@ class _Batch:
         conn = self.conn
         source, kind, target = said
         # A single-valued fact competes with every target of (source, type); a
-        # multi-valued one only with rows of the same target.
-        same = "r.namespace = ? AND r.source_entity_id = ? AND r.relation_type = ?"
-        params: tuple[Any, ...] = (self.namespace, source, kind)
-        if kind not in closes:
-            same += " AND r.target_entity_id = ?"
-            params += (target,)
-        holding = conn.execute(
-            f"SELECT r.id, r.target_entity_id, r.valid_to FROM relations r WHERE {same} "
-            f"AND {VALID_AT} ORDER BY r.valid_from DESC, r.id DESC LIMIT 1",
-            (*params, t, t),
-        ).fetchone()
-        if holding is not None and holding[1] == target:
-            self._reinforce(int(holding[0]), memory_id, confidence)
-            return int(holding[0]), "reinforced"
+        # multi-valued one only with rows of the same target. The one holding at t is
+        # the newest window open at t; the one following, the first opened after t.
+        windows = self._windows(source, kind, None if kind in closes else target)
+        held = self.rows.get((source, kind), {})
+        holding = max(
+            (w for w in windows if w[0] <= t and (w[3] is None or w[3] > t)), default=None
+        )
+        if holding is not None and holding[2] == target:
+            self._reinforce(holding[1], memory_id, confidence)
+            return holding[1], "reinforced"
         if holding is not None:
             # seed 003: the old fact is closed, not overwritten; the new one holds
             # until whatever already followed the old one.
-            conn.execute("UPDATE relations SET valid_to = ? WHERE id = ?", (t, holding[0]))
-            return self._insert(said, memory_id, confidence, t, holding[2], stamp), "superseded"
-        following = conn.execute(
-            f"SELECT r.id, r.target_entity_id, r.valid_from FROM relations r WHERE {same} "
-            "AND r.valid_from > ? ORDER BY r.valid_from, r.id LIMIT 1",
-            (*params, t),
-        ).fetchone()
-        if following is not None and following[1] == target:
+            conn.execute("UPDATE relations SET valid_to = ? WHERE id = ?", (t, holding[1]))
+            held[holding[1]][2] = t
+            return self._insert(said, memory_id, confidence, t, holding[3], stamp), "superseded"
+        following = min((w for w in windows if w[0] > t), default=None)
+        if following is not None and following[2] == target:
             # An older memory states a fact already known from later on: it held
             # earlier than we knew, so its window starts earlier.
-            conn.execute("UPDATE relations SET valid_from = ? WHERE id = ?", (t, following[0]))
-            self._reinforce(int(following[0]), memory_id, confidence)
-            return int(following[0]), "reinforced"
-        until = None if following is None else following[2]
+            conn.execute("UPDATE relations SET valid_from = ? WHERE id = ?", (t, following[1]))
+            held[following[1]][1] = t
+            self._reinforce(following[1], memory_id, confidence)
+            return following[1], "reinforced"
+        until = None if following is None else following[0]
         return self._insert(said, memory_id, confidence, t, until, stamp), "added"
 
     def _reinforce(self, relation_id: int, memory_id: str, confidence: float) -> None:
@@ -379,8 +443,10 @@ class _Batch:
             ),
         ).fetchone()
         assert row is not None
-        self.relation_mentions.append((int(row[0]), memory_id, confidence))
-        return int(row[0])
+        rid = int(row[0])
+        self.rows.setdefault((source, kind), {})[rid] = [target, valid_from, valid_to]
+        self.relation_mentions.append((rid, memory_id, confidence))
+        return rid
 
     def flush(self) -> None:
         """Write what was deferred, each table's rows in their recording order."""

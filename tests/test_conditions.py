@@ -42,6 +42,19 @@ NOTES = [
         ("From now on, use metric units for questions about recipes!", "recipes"),
         ("Going forward, whenever I ask you about flights, give the times in UTC", "flights"),
         ('Always answer with code when I ask about "Rust".', "Rust"),
+        # A condition said first ends at its comma (issue 24, C2), also past the
+        # opening recall reads.
+        ("When I ask about flights, always give the times in UTC", "flights"),
+        ("user: If I mention a deadline, remind me a day before.", "a deadline"),
+        ("For anything about my health, be concise.", "my health"),
+        ("Whenever we discuss the garden, don't suggest pesticides", "the garden"),
+        (
+            "When I ask you questions about software dependencies or libraries used in the "
+            "project, always include version numbers",
+            "software dependencies or libraries used in the project",
+        ),
+        ("If I finish the report early, I will call you.", None),
+        ("assistant: When you deploy, always run the migrations first.", None),
         # Not standing instructions: no condition even when the words are there.
         ("user: I always wanted a dog when I ask about pets", None),
         ("Can you tell me what to do when I ask about taxes?", None),
@@ -85,6 +98,35 @@ def test_an_instruction_is_found_by_its_condition(mem: Memory) -> None:
     assert rule not in dict(core.index.search(namespace, query, 2))
     pooled = PooledDense(core.index, mem.store.chunks, 1.0, SUFFIX)
     assert [i for i, _ in pooled.search(namespace, query, 2)][0] == rule
+
+
+RULE_FIRST = (
+    "user: Whenever I ask about software dependencies, list version numbers, release "
+    "dates and changelog links."
+)
+
+
+def test_a_condition_said_first_is_written_at_add_time_and_by_reindex(
+    config: Config, reopenable: str
+) -> None:
+    off = config.with_overrides(recall={"condition_weight": 0.0})
+    with Memory(reopenable, config=off, embedder=HashEmbedder()) as before:
+        # Memories whose opening holds "if" or "when" but no instruction: read, skipped.
+        for n in range(3):
+            before.add(f"user: when I get home I will water plant number {n}")
+        older = before.add(RULE_FIRST, namespace="older").id
+        for note in NOTES:
+            before.add(note, namespace="older")
+    with Memory(reopenable, config=config, embedder=HashEmbedder()) as after:
+        rule = after.add(RULE_FIRST).id  # at add time
+        for note in NOTES:
+            after.add(note)
+        assert after.store.chunks.count(condition_model("test-hash")) == 1
+        assert dense_order(after)[0] == rule
+        assert dense_order(after, namespace="older")[0] != older
+        after.admin.reindex(batch_size=2)  # the one stored before
+        assert after.store.chunks.count(condition_model("test-hash")) == 2
+        assert dense_order(after, namespace="older")[0] == older
 
 
 def test_a_changed_instruction_loses_its_condition(mem: Memory) -> None:

@@ -24,6 +24,14 @@ RULE = "user: Always include version numbers when I ask about libraries or depen
         "Caroline: please, always remind me about the vet",
         "user: From now on use metric units",
         "assistant: going forward I will cite sources",
+        # A condition said first, then the instruction (issue 24, C2).
+        "When I ask about flights, always give the times in UTC",
+        "user: If I mention a deadline, remind me a day before.",
+        "Whenever we discuss the budget, use euros.",
+        "For anything about my health, be concise.",
+        "user: When I’m asking about recipes, please use metric units",
+        "If I send you code, you should always review it for security",
+        "Any time we talk about the garden, don't suggest pesticides",
     ],
 )
 def test_standing_instructions_are_recognised(head: str) -> None:
@@ -40,6 +48,18 @@ def test_standing_instructions_are_recognised(head: str) -> None:
         "user: Can you list the libraries I use?",
         "a message that mentions always later on, never at the start",
         "",
+        # A condition said first, then no instruction: a question, a plan, a story,
+        # someone else's rule, an assistant's advice to the user.
+        "user: When I ask about taxes, what do you usually say?",
+        "user: When I ask about taxes, include the deadline?",
+        "If I finish early, I will call you.",
+        "user: if I get the job, let's celebrate",
+        "When I was a kid, never had a dog",
+        "When I asked about flights, you said no",
+        "When my boss asks about the budget, she always wants round numbers",
+        "My manager's rule: when I ask about leave, always cc her",
+        "assistant: When you deploy, always run the migrations first.",
+        "When it rains, bring an umbrella",
     ],
 )
 def test_other_memories_are_not(head: str) -> None:

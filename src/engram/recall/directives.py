@@ -34,7 +34,9 @@ from engram.store.protocols.memories import FactColumns
 _DIRECTIVE = re.compile(
     r"^(?:[\w .'-]{1,30}:\s*)?"  # a speaker prefix ("user: ", "Caroline: ")
     r"(?:(?:please|and|so|ok(?:ay)?|also)[,\s]+)*"
-    r"(?:(?:always|never)\s+(?P<verb>[a-z']+)|from now on|going forward)\b",
+    r"(?:(?:always|never)\s+(?P<verb>[a-z']+)|from now on|going forward"
+    # or the word a condition said first opens with: ``leading_condition`` reads on
+    r"|(?P<condition>when(?:ever)?|if|any ?time|each|every|for|in|with|on))\b",
     re.IGNORECASE,
 )
 # "Always good to hear!", "Never thought I'd...": chat, not an instruction. An
@@ -88,6 +90,9 @@ def leading_condition(text: str) -> str | None:
     """The topic of a condition said first ("flights" of "When I ask about flights,
     always give the times in UTC"), when ``text`` opens with a condition and then an
     instruction; None otherwise."""
+    opening = _DIRECTIVE.match(text)  # one regex spares the longer one nearly every text
+    if opening is None or opening.group("condition") is None:
+        return None
     found = _CONDITION_FIRST.match(text)
     if found is None:
         return None
@@ -122,6 +127,8 @@ def is_directive(head: str) -> bool:
     "Recall's own cost")."""
     found = _DIRECTIVE.match(head)
     if found is None:
+        return False
+    if found.group("condition") is not None:
         return leading_condition(head) is not None
     verb = (found.group("verb") or "").lower()
     return not (verb in _NOT_IMPERATIVE or verb.endswith("ed"))

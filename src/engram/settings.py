@@ -465,6 +465,10 @@ class RecallConfig:
     coverage_top_n: int = field(default=50, metadata=_range(0, 1000))
     """issue 24: a thread question's first hits spread over sessions (recall/coverage.py); 0: off"""
     list_parts: bool = False  # issue 24 (T2): a 3+ item list ranked per item; off (fold rule)
+    said_alone: bool = True
+    """issue 24 (C2): a question about what the agent said before ("How did you recommend
+    ...?") ranks by each memory's own cosine, no session context in the dense leg
+    (recall/said.py)."""
     decompose: bool = False
     """issue 24: a question joining two names or saying both/compare/before/after is also
     ranked as its two parts, interleaved (docs/recall.md, "Decomposition")."""

@@ -2,7 +2,8 @@
 old and new alternated pass by pass in one process: ``is_directive`` on a memory's
 opening (what recall asks of each candidate, cached per opening) and ``condition_of`` on
 its whole text (what every add asks of each memory), microseconds per text, median of
-the passes, on LoCoMo dev's turns and BEAM dev's messages. Usage (OLD: another tree's
+the passes, on LoCoMo dev's turns and BEAM dev's messages; and ``said.asks_what_you_said``
+(new) on the questions of LoCoMo dev, BEAM dev and the paraphrase sets. Usage (OLD: another tree's
 ``src``, e.g. an exported copy of the base commit):
 
     PYTHONPATH=src python scripts/beam26_cost.py OLD_SRC [PASSES]
@@ -20,8 +21,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from engram.bench import beam
-from engram.recall import conditions, directives
+from engram.bench import beam, paraphrase
+from engram.recall import conditions, directives, said
 from engram.store.protocols.memories import FACTS_HEAD_CHARS
 
 BEAM = "../shared/bench/beam-100k"
@@ -56,13 +57,16 @@ def main(old_src: str, passes: int) -> None:
         if key.startswith("session_") and isinstance(turns, list)
         for t in turns
     ]
-    messages = [t.text for conv in beam.load(BEAM).conversations for t in conv.turns]
+    data = beam.load(BEAM)
+    messages = [t.text for conv in data.conversations for t in conv.turns]
     sides = {"old": (old_directives, old_conditions), "new": (directives, conditions)}
     for name, texts in (("LoCoMo turns", locomo), ("BEAM messages", messages)):
         heads = [t[:FACTS_HEAD_CHARS] for t in texts]
         runs: dict[tuple[str, str], list[float]] = {}
-        for _ in range(passes):
-            for side, (d, c) in sides.items():
+        for n in range(passes):
+            # Which side goes first alternates: the first of a pair reads slower.
+            for side in ("old", "new") if n % 2 else ("new", "old"):
+                d, c = sides[side]
                 runs.setdefault((side, "opening"), []).append(
                     timed(d.is_directive.__wrapped__, heads)
                 )
@@ -79,6 +83,18 @@ def main(old_src: str, passes: int) -> None:
             f"{medians['old', 'opening']:.2f} -> {medians['new', 'opening']:.2f}, "
             f"condition_of {medians['old', 'text']:.2f} -> {medians['new', 'text']:.2f}"
         )
+    stores = paraphrase.load()
+    questions = {
+        "LoCoMo": [q["question"] for sample in raw for q in sample["qa"]],
+        "BEAM": [q.text for conv in data.conversations for q in conv.questions],
+        "paraphrase": [q.text for s in stores for q in s.questions]
+        + [u for s in stores for u in s.unrelated],
+    }
+    for name, texts in questions.items():
+        detect = said.asks_what_you_said.__wrapped__
+        spent = statistics.median(timed(detect, texts) for _ in range(passes))
+        fired = sum(map(detect, texts))
+        print(f"{name} questions ({len(texts)}): asks_what_you_said {spent:.2f} us, fires {fired}")
 
 
 if __name__ == "__main__":

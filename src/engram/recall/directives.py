@@ -34,6 +34,7 @@ from engram.store.protocols.memories import FactColumns
 _DIRECTIVE = re.compile(
     r"^(?:[\w .'-]{1,30}:\s*)?"  # a speaker prefix ("user: ", "Caroline: ")
     r"(?:(?:please|and|so|ok(?:ay)?|also)[,\s]+)*"
+    r"(?=[afgnwieo])"  # every opening word's first letter: most texts fail here at once
     r"(?:(?:always|never)\s+(?P<verb>[a-z']+)|from now on|going forward"
     # or the word a condition said first opens with: ``leading_condition`` reads on
     r"|(?P<condition>when(?:ever)?|if|any ?time|each|every|for|in|with|on))\b",

@@ -7,10 +7,9 @@ no time leg). For each hit the dump keeps its message id, role, length and score
 breakdown (cosine, normalised BM25, the legs after session context, fused, final).
 Usage (a copy of a store ``engram bench beam --store`` wrote):
 
-    PYTHONPATH=src python scripts/beam26_dump.py STORE OUT.pkl [KEY=VALUE ...]
+    PYTHONPATH=src python scripts/beam26_dump.py STORE OUT.pkl
 
-``KEY=VALUE`` are recall settings for the ``best`` ranking. The dump holds benchmark
-text: keep it under /tmp.
+The dump holds benchmark text: keep it under /tmp.
 """
 
 from __future__ import annotations
@@ -26,15 +25,6 @@ from engram.records import Hit
 
 DATA = "../shared/bench/beam-100k"
 DEPTH = 100
-
-
-def value(text: str) -> Any:
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return {"true": True, "false": False}.get(text.lower(), text)
 
 
 def row(hit: Hit) -> dict[str, Any]:
@@ -55,16 +45,15 @@ def row(hit: Hit) -> dict[str, Any]:
     }
 
 
-def main(store: str, out: str, sets: list[str]) -> None:
+def main(store: str, out: str) -> None:
     data = beam.load(DATA)
-    overrides = {k: value(v) for k, v in (s.split("=", 1) for s in sets)}
     rows: list[dict[str, Any]] = []
     with Memory(store) as mem:
         for conv in data.conversations:
             ns = namespace_for(data.name, conv.id)
             for q in conv.questions:
                 ranked = {}
-                for mode, extra in (("best", overrides), ("dense", MODES["dense"])):
+                for mode, extra in (("best", MODES["best"]), ("dense", MODES["dense"])):
                     found = mem.recall(q.text, namespace=ns, limit=DEPTH, abstain=False, **extra)
                     ranked[mode] = [row(h) for h in found.hits]
                 rows.append(
@@ -83,4 +72,4 @@ def main(store: str, out: str, sets: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2], sys.argv[3:])
+    main(sys.argv[1], sys.argv[2])

@@ -106,27 +106,12 @@ RULE_FIRST = (
 )
 
 
-def test_a_condition_said_first_is_written_at_add_time_and_by_reindex(
-    config: Config, reopenable: str
-) -> None:
-    off = config.with_overrides(recall={"condition_weight": 0.0})
-    with Memory(reopenable, config=off, embedder=HashEmbedder()) as before:
-        # Memories whose opening holds "if" or "when" but no instruction: read, skipped.
-        for n in range(3):
-            before.add(f"user: when I get home I will water plant number {n}")
-        older = before.add(RULE_FIRST, namespace="older").id
-        for note in NOTES:
-            before.add(note, namespace="older")
-    with Memory(reopenable, config=config, embedder=HashEmbedder()) as after:
-        rule = after.add(RULE_FIRST).id  # at add time
-        for note in NOTES:
-            after.add(note)
-        assert after.store.chunks.count(condition_model("test-hash")) == 1
-        assert dense_order(after)[0] == rule
-        assert dense_order(after, namespace="older")[0] != older
-        after.admin.reindex(batch_size=2)  # the one stored before
-        assert after.store.chunks.count(condition_model("test-hash")) == 2
-        assert dense_order(after, namespace="older")[0] == older
+def test_a_condition_said_first_is_written_at_add_time(mem: Memory) -> None:
+    rule = mem.add(RULE_FIRST).id
+    for note in NOTES:
+        mem.add(note)
+    assert mem.store.chunks.count(condition_model("test-hash")) == 1
+    assert dense_order(mem)[0] == rule
 
 
 def test_a_changed_instruction_loses_its_condition(mem: Memory) -> None:
@@ -139,16 +124,24 @@ def test_a_changed_instruction_loses_its_condition(mem: Memory) -> None:
     assert dense_order(mem)[0] == rule
 
 
+@pytest.mark.parametrize(
+    ("text", "filler"),
+    [
+        (RULE, "user: always good to hear from you, number"),
+        # A condition said first (C2): openings holding "when" are read, and skipped.
+        (RULE_FIRST, "user: when I get home I will water plant number"),
+    ],
+)
 def test_reindex_writes_the_conditions_of_older_instructions(
-    config: Config, reopenable: str
+    config: Config, reopenable: str, text: str, filler: str
 ) -> None:
     off = config.with_overrides(recall={"condition_weight": 0.0})
     with Memory(reopenable, config=off, embedder=HashEmbedder()) as before:
-        # More memories whose opening holds "always" than one reindex batch, before
-        # the rule: reindex pages past them.
+        # More memories whose opening holds an instruction's word than one reindex
+        # batch, before the rule: reindex pages past them.
         for n in range(3):
-            before.add(f"user: always good to hear from you, number {n}")
-        rule = before.add(RULE).id
+            before.add(f"{filler} {n}")
+        rule = before.add(text).id
         for note in NOTES:
             before.add(note)
         assert before.store.chunks.count() == 0

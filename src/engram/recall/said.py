@@ -4,8 +4,8 @@ of requests?", "What did you suggest for the logo?", "You told me a deadline onc
 Such a question wants one earlier answer of the agent's, which matches it on its own:
 session context, which lifts a short turn by its neighbours ("Went hiking!" after "What
 did you do?"), blends a long, self-contained answer with turns about something else and
-pushes it down (issue 24, C2: on BEAM dev the gold answers of "How did you recommend
-..." rank 2nd to 6th by their own cosine and 8th to 52nd in the default ranking). With
+pushes it down (issue 24, C2: on BEAM dev the answers "How did you recommend ..."
+cites rank 1st to 6th by their own cosine, down to 16th in the default ranking). With
 ``recall.said_alone`` on, such a question's dense leg is every candidate's own cosine,
 without the neighbour and session blend; its keyword leg keeps its context, as a
 standing instruction's does (``directives``). Every other question ranks as before.

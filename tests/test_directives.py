@@ -83,11 +83,16 @@ def dense(mem: Memory) -> dict[str, float]:
     return {h.memory.id: h.breakdown.fused for h in found.hits}
 
 
-def test_a_standing_instruction_is_fused_by_its_own_similarity(mem: Memory) -> None:
+@pytest.mark.parametrize(
+    "text",
+    # said first, the condition (issue 24, C2)
+    [RULE, "user: When I ask about libraries or dependencies, include version numbers."],
+)
+def test_a_standing_instruction_is_fused_by_its_own_similarity(mem: Memory, text: str) -> None:
     start = datetime(2024, 3, 1, tzinfo=UTC)
     texts = [
         "user: the garden needs watering twice a week in summer",
-        RULE,
+        text,
         "user: my sister visits in May and brings her two cats",
         "user: the budget project uses libraries for charts and parsing",
     ]
@@ -99,7 +104,7 @@ def test_a_standing_instruction_is_fused_by_its_own_similarity(mem: Memory) -> N
     facts = mem.store.memories.facts(mem.config.default_namespace, [rule, "gone"])
     assert list(facts) == [rule]
     # recall reads the normalised text (collapsed, lower-cased), as the hash sees it
-    assert facts[rule].head == normalize_content(RULE).normalized[:FACTS_HEAD_CHARS]
+    assert facts[rule].head == normalize_content(text).normalized[:FACTS_HEAD_CHARS]
 
     plain = fused(mem)
     own = fused(mem, directive_alpha=1.0)

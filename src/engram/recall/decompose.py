@@ -17,6 +17,13 @@ A question is split when it:
   least ``MIN_PART_KEYWORDS`` keywords is a part.
 
 Fewer than two parts: the question is not split.
+
+Apart from ``recall.decompose``, a question about what lies between two things ("How
+many days are there between the writing session I missed and the submission deadline?")
+is split with ``recall.between_parts`` (on; issue 24, C2): the two things after
+"between", cut at its "and", each of at least ``MIN_PART_KEYWORDS`` keywords. Each is
+one event the answer needs, said in its own session, and one ranking of the whole
+question finds the nearer first and the other past the first ten.
 """
 
 from __future__ import annotations
@@ -50,6 +57,19 @@ def subqueries(query: str) -> list[str]:
     sides = [s.strip() for s in _CONNECTIVE.split(query, maxsplit=1)]
     parts = [s for s in sides if len(keywords(s)) >= MIN_PART_KEYWORDS]
     return parts if len(parts) == 2 else []
+
+
+_BETWEEN = re.compile(r"\bbetween\s+(.+?)\s+and\s+(.+?)\s*[?.!]*\s*$", re.IGNORECASE | re.DOTALL)
+
+
+def between(query: str) -> list[str]:
+    """The two things ``query`` asks what lies between ("the writing session I missed",
+    "the submission deadline"); empty when it asks no such thing."""
+    found = _BETWEEN.search(query)
+    if found is None:
+        return []
+    parts = [p.strip() for p in found.groups()]
+    return parts if all(len(keywords(p)) >= MIN_PART_KEYWORDS for p in parts) else []
 
 
 def interleave(rankings: Sequence[Sequence[Hit]]) -> list[Hit]:

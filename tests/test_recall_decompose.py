@@ -88,6 +88,9 @@ def test_a_question_about_what_lies_between_two_things_gives_the_two() -> None:
     # A side too thin to rank on its own, or no "and": not split.
     assert decompose.between("What is the difference between cats and dogs?") == []
     assert decompose.between("How long is the gap between jobs?") == []
+    # A span between two times is a period (the time leg's), not two things.
+    assert decompose.between("Where was John between August 11 and August 15 2023?") == []
+    assert decompose.between("What did I do between Monday morning and Friday night?") == []
 
 
 def test_recall_brings_the_second_event_into_the_head(config: Config, store_location: str) -> None:

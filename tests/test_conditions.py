@@ -42,6 +42,19 @@ NOTES = [
         ("From now on, use metric units for questions about recipes!", "recipes"),
         ("Going forward, whenever I ask you about flights, give the times in UTC", "flights"),
         ('Always answer with code when I ask about "Rust".', "Rust"),
+        # A condition said first ends at its comma (issue 24, C2), also past the
+        # opening recall reads.
+        ("When I ask about flights, always give the times in UTC", "flights"),
+        ("user: If I mention a deadline, remind me a day before.", "a deadline"),
+        ("For anything about my health, be concise.", "my health"),
+        ("Whenever we discuss the garden, don't suggest pesticides", "the garden"),
+        (
+            "When I ask you questions about software dependencies or libraries used in the "
+            "project, always include version numbers",
+            "software dependencies or libraries used in the project",
+        ),
+        ("If I finish the report early, I will call you.", None),
+        ("assistant: When you deploy, always run the migrations first.", None),
         # Not standing instructions: no condition even when the words are there.
         ("user: I always wanted a dog when I ask about pets", None),
         ("Can you tell me what to do when I ask about taxes?", None),
@@ -87,6 +100,20 @@ def test_an_instruction_is_found_by_its_condition(mem: Memory) -> None:
     assert [i for i, _ in pooled.search(namespace, query, 2)][0] == rule
 
 
+RULE_FIRST = (
+    "user: Whenever I ask about software dependencies, list version numbers, release "
+    "dates and changelog links."
+)
+
+
+def test_a_condition_said_first_is_written_at_add_time(mem: Memory) -> None:
+    rule = mem.add(RULE_FIRST).id
+    for note in NOTES:
+        mem.add(note)
+    assert mem.store.chunks.count(condition_model("test-hash")) == 1
+    assert dense_order(mem)[0] == rule
+
+
 def test_a_changed_instruction_loses_its_condition(mem: Memory) -> None:
     rule = mem.add(RULE).id
     for note in NOTES:
@@ -97,16 +124,24 @@ def test_a_changed_instruction_loses_its_condition(mem: Memory) -> None:
     assert dense_order(mem)[0] == rule
 
 
+@pytest.mark.parametrize(
+    ("text", "filler"),
+    [
+        (RULE, "user: always good to hear from you, number"),
+        # A condition said first (C2): openings holding "when" are read, and skipped.
+        (RULE_FIRST, "user: when I get home I will water plant number"),
+    ],
+)
 def test_reindex_writes_the_conditions_of_older_instructions(
-    config: Config, reopenable: str
+    config: Config, reopenable: str, text: str, filler: str
 ) -> None:
     off = config.with_overrides(recall={"condition_weight": 0.0})
     with Memory(reopenable, config=off, embedder=HashEmbedder()) as before:
-        # More memories whose opening holds "always" than one reindex batch, before
-        # the rule: reindex pages past them.
+        # More memories whose opening holds an instruction's word than one reindex
+        # batch, before the rule: reindex pages past them.
         for n in range(3):
-            before.add(f"user: always good to hear from you, number {n}")
-        rule = before.add(RULE).id
+            before.add(f"{filler} {n}")
+        rule = before.add(text).id
         for note in NOTES:
             before.add(note)
         assert before.store.chunks.count() == 0

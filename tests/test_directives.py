@@ -24,6 +24,14 @@ RULE = "user: Always include version numbers when I ask about libraries or depen
         "Caroline: please, always remind me about the vet",
         "user: From now on use metric units",
         "assistant: going forward I will cite sources",
+        # A condition said first, then the instruction (issue 24, C2).
+        "When I ask about flights, always give the times in UTC",
+        "user: If I mention a deadline, remind me a day before.",
+        "Whenever we discuss the budget, use euros.",
+        "For anything about my health, be concise.",
+        "user: When I’m asking about recipes, please use metric units",
+        "If I send you code, you should always review it for security",
+        "Any time we talk about the garden, don't suggest pesticides",
     ],
 )
 def test_standing_instructions_are_recognised(head: str) -> None:
@@ -40,6 +48,18 @@ def test_standing_instructions_are_recognised(head: str) -> None:
         "user: Can you list the libraries I use?",
         "a message that mentions always later on, never at the start",
         "",
+        # A condition said first, then no instruction: a question, a plan, a story,
+        # someone else's rule, an assistant's advice to the user.
+        "user: When I ask about taxes, what do you usually say?",
+        "user: When I ask about taxes, include the deadline?",
+        "If I finish early, I will call you.",
+        "user: if I get the job, let's celebrate",
+        "When I was a kid, never had a dog",
+        "When I asked about flights, you said no",
+        "When my boss asks about the budget, she always wants round numbers",
+        "My manager's rule: when I ask about leave, always cc her",
+        "assistant: When you deploy, always run the migrations first.",
+        "When it rains, bring an umbrella",
     ],
 )
 def test_other_memories_are_not(head: str) -> None:
@@ -63,11 +83,16 @@ def dense(mem: Memory) -> dict[str, float]:
     return {h.memory.id: h.breakdown.fused for h in found.hits}
 
 
-def test_a_standing_instruction_is_fused_by_its_own_similarity(mem: Memory) -> None:
+@pytest.mark.parametrize(
+    "text",
+    # said first, the condition (issue 24, C2)
+    [RULE, "user: When I ask about libraries or dependencies, include version numbers."],
+)
+def test_a_standing_instruction_is_fused_by_its_own_similarity(mem: Memory, text: str) -> None:
     start = datetime(2024, 3, 1, tzinfo=UTC)
     texts = [
         "user: the garden needs watering twice a week in summer",
-        RULE,
+        text,
         "user: my sister visits in May and brings her two cats",
         "user: the budget project uses libraries for charts and parsing",
     ]
@@ -79,7 +104,7 @@ def test_a_standing_instruction_is_fused_by_its_own_similarity(mem: Memory) -> N
     facts = mem.store.memories.facts(mem.config.default_namespace, [rule, "gone"])
     assert list(facts) == [rule]
     # recall reads the normalised text (collapsed, lower-cased), as the hash sees it
-    assert facts[rule].head == normalize_content(RULE).normalized[:FACTS_HEAD_CHARS]
+    assert facts[rule].head == normalize_content(text).normalized[:FACTS_HEAD_CHARS]
 
     plain = fused(mem)
     own = fused(mem, directive_alpha=1.0)

@@ -78,3 +78,45 @@ def test_decompose_is_a_recall_setting() -> None:
     assert Config.load(env={"ENGRAM_RECALL_DECOMPOSE": "true"}).recall.decompose is True
     with pytest.raises(Exception, match="decompose"):
         Config.load(env={"ENGRAM_RECALL_DECOMPOSE": "sometimes"})
+
+
+def test_a_question_about_what_lies_between_two_things_gives_the_two() -> None:
+    assert decompose.between(
+        "How many days are there between the writing session I missed and the "
+        "submission deadline for my abstract?"
+    ) == ["the writing session I missed", "the submission deadline for my abstract"]
+    # A side too thin to rank on its own, or no "and": not split.
+    assert decompose.between("What is the difference between cats and dogs?") == []
+    assert decompose.between("How long is the gap between jobs?") == []
+    # A span between two times is a period (the time leg's), not two things.
+    assert decompose.between("Where was John between August 11 and August 15 2023?") == []
+    assert decompose.between("What did I do between Monday morning and Friday night?") == []
+
+
+def test_recall_brings_the_second_event_into_the_head(config: Config, store_location: str) -> None:
+    turns = [
+        ("how many days are there since the writing session I missed", "s1"),
+        ("how many days was the writing session I missed", "s1"),
+        ("there are days when the writing session I missed feels long", "s1"),
+        ("the abstract is due", "s2"),
+        ("the weather was grey", "s3"),
+    ]
+    question = "How many days are there between the writing session I missed and the abstract due?"
+    with Memory(store_location, config=config, embedder=HashEmbedder(1024)) as mem:
+        for text, session in turns:
+            mem.add(text, namespace="chat", session_id=session)
+
+        def head(on: bool) -> list[str]:
+            recall = mem.recall(  # the dense leg alone: the hash embedder's word overlap
+                question,
+                namespace="chat",
+                limit=3,
+                between_parts=on,
+                abstain=False,
+                strategy="dense",
+            )
+            return [h.memory.session_id or "" for h in recall.hits]
+
+        assert RecallConfig().between_parts is True
+        assert head(False) == ["s1", "s1", "s1"]  # the whole question: the nearer event
+        assert "s2" in head(True)  # the second event, asked alone, joins the head

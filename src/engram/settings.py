@@ -443,8 +443,7 @@ class RecallConfig:
     rerank_model: str = ""
     """The cross-encoder's model name (sentence-transformers), when ``rerank`` uses one."""
     hints: bool = False
-    """Match the hints (prospective index) of memories too, merged with max(); off until
-    hints measure better (docs/benchmarks.md, "Hints")."""
+    """Match hints (prospective index) too, merged by max(); off (docs/benchmarks.md, "Hints")."""
     graph_boost: bool = False
     """seed 004's graph boost (FEATURES G4): candidates that mention an entity the query
     names, or one of its neighbours, get ``graph_boost_weight`` added to their fused
@@ -465,13 +464,14 @@ class RecallConfig:
     coverage_top_n: int = field(default=50, metadata=_range(0, 1000))
     """issue 24: a thread question's first hits spread over sessions (recall/coverage.py); 0: off"""
     list_parts: bool = False  # issue 24 (T2): a 3+ item list ranked per item; off (fold rule)
+    said_alone: bool = True  # issue 24 (C2): "did you recommend …?" ranks by own cosines (said.py)
+    between_parts: bool = True  # issue 24 (C2): "between A and B" also ranks A and B (decompose.py)
     decompose: bool = False
     """issue 24: a question joining two names or saying both/compare/before/after is also
     ranked as its two parts, interleaved (docs/recall.md, "Decomposition")."""
     anchor_share: float | None = field(default=None, metadata=_range(0.0, 1.0))
-    """issue 24: the dense leg embeds the query without the names (capitalised words the
-    entity graph knows) more than this share of the namespace's memories mention (a
-    chat's speakers); None embeds the whole query (docs/recall.md, "Anchor names")."""
+    """issue 24: the dense query drops the known names more than this share of a namespace's
+    memories mention (its speakers); None: the whole query (docs/recall.md, "Anchor names")."""
     flagged_context: str = field(default="omit", metadata=_choices("omit", "mark"))
     """What the context block does with memories the injection scan flagged (flag mode): leave them
     out (the default: flagged text never reaches a prompt), or show them inside an explicit

@@ -10,7 +10,8 @@ whole instruction for 14 of the 20 instruction_following questions (median cosin
 docs/benchmarks.md "C1").
 
 A standing instruction (``directives.is_directive``) whose text names its condition
-("when I ask about X", "whenever we discuss X", "for questions about X") gets one more
+("when I ask about X", "whenever we discuss X", "for questions about X", or said first:
+"When I ask about X, always ...", "For anything about X, ...") gets one more
 vector, the embedding of X, written at add time beside the memory's own vector in the
 chunk table under its own model key (``condition_model``: the embedder's name with a
 suffix), so the long-message chunks (``recall.chunk_chars``) and these never mix;
@@ -39,7 +40,7 @@ from engram.config import RecallConfig
 from engram.embed.base import Embedder
 from engram.errors import EngramError
 from engram.recall.chunks import PooledDense
-from engram.recall.directives import is_directive
+from engram.recall.directives import is_directive, leading_condition
 from engram.records import MemoryRecord
 from engram.store.protocols.chunks import ChunkVectorStore, MemoryChunks
 from engram.store.protocols.memories import FACTS_HEAD_CHARS
@@ -53,9 +54,28 @@ SUFFIX = "#condition"
 #: The longest condition kept, in characters: a clause, not a paragraph.
 MAX_CHARS = 160
 
-#: Words one of which a standing instruction's opening holds (``directives._DIRECTIVE``):
-#: ``reindex`` reads only the memories whose opening holds one.
-_OPENERS: Sequence[str] = ("always", "never", "from now on", "going forward")
+#: Words one of which a standing instruction's opening holds (``directives._DIRECTIVE``,
+#: and a condition said first: ``directives.leading_condition``): ``reindex`` reads only
+#: the memories whose opening holds one.
+_OPENERS: Sequence[str] = (
+    "always",
+    "never",
+    "from now on",
+    "going forward",
+    "when",
+    "if ",
+    "time ",
+    "for any",
+    "for all",
+    "for every",
+    "for question",
+    "for quer",
+    "for request",
+    "in any",
+    "in all",
+    "with any",
+    "on any",
+)
 
 #: Seconds between two checks of whether a namespace holds condition vectors: about the
 #: longest an instruction another process wrote into a namespace without any goes
@@ -94,12 +114,16 @@ def condition_of(text: str) -> str | None:
     libraries used" of "Always include version numbers when I ask about software
     dependencies or libraries used."), or None when ``text`` is not a standing
     instruction or names no condition."""
-    if not is_directive(text[:FACTS_HEAD_CHARS]):
-        return None
-    found = _CONDITION.search(text)
-    if found is None:
-        return None
-    topic = found.group("a") or found.group("b") or found.group("c") or ""
+    # A condition said first ends at its comma, which may lie past the opening recall
+    # reads (``FACTS_HEAD_CHARS``): the whole text is at hand here (issue 24, C2).
+    topic = leading_condition(text)
+    if topic is None:
+        if not is_directive(text[:FACTS_HEAD_CHARS]):
+            return None
+        found = _CONDITION.search(text)
+        if found is None:
+            return None
+        topic = found.group("a") or found.group("b") or found.group("c") or ""
     # A condition said first ends at its comma ("whenever I ask about flights, give the
     # times in UTC"); a list inside it ("flights, hotels and trains") keeps its first item.
     topic = _AFTER_COMMA.sub("", topic)

@@ -17,6 +17,16 @@ A question is split when it:
   least ``MIN_PART_KEYWORDS`` keywords is a part.
 
 Fewer than two parts: the question is not split.
+
+Apart from ``recall.decompose``, a question about what lies between two things ("How
+many days are there between the writing session I missed and the submission deadline?")
+is split with ``recall.between_parts`` (on; issue 24, C2): the two things after
+"between", cut at its "and", each of at least ``MIN_PART_KEYWORDS`` keywords. Each is
+one event the answer needs, said in its own session, and one ranking of the whole
+question finds the nearer first and the other past the first ten. A span between two
+times ("between August 11 and August 15 2023": every keyword a month, a weekday, a
+number ...) is a period, which the time leg reads (``temporal``), not two things: not
+split.
 """
 
 from __future__ import annotations
@@ -24,6 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from engram.recall.temporal import MONTHS
 from engram.records import Hit
 from engram.text import keywords
 
@@ -50,6 +61,34 @@ def subqueries(query: str) -> list[str]:
     sides = [s.strip() for s in _CONNECTIVE.split(query, maxsplit=1)]
     parts = [s for s in sides if len(keywords(s)) >= MIN_PART_KEYWORDS]
     return parts if len(parts) == 2 else []
+
+
+_BETWEEN = re.compile(r"\bbetween\s+(.+?)\s+and\s+(.+?)\s*[?.!]*\s*$", re.IGNORECASE | re.DOTALL)
+
+
+#: Words that name a time, not a thing (with numbers: "August 11", "Monday morning").
+_TIME_WORDS = frozenset(MONTHS) | frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday today yesterday tomorrow "  # noqa: SIM905
+    "morning afternoon evening night noon midnight week weekend month year day".split()
+)
+
+
+def _a_time(side: str) -> bool:
+    """``side`` names only a time ("August 15 2023", "Monday morning"), no thing ("the
+    quiz I took on April 5" is a thing)."""
+    return all(w in _TIME_WORDS or w[:1].isdigit() for w in keywords(side))
+
+
+def between(query: str) -> list[str]:
+    """The two things ``query`` asks what lies between ("the writing session I missed",
+    "the submission deadline"); empty when it asks no such thing."""
+    found = _BETWEEN.search(query)
+    if found is None:
+        return []
+    parts = [p.strip() for p in found.groups()]
+    if any(len(keywords(p)) < MIN_PART_KEYWORDS or _a_time(p) for p in parts):
+        return []
+    return parts
 
 
 def interleave(rankings: Sequence[Sequence[Hit]]) -> list[Hit]:

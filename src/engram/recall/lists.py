@@ -101,7 +101,10 @@ def items(query: str) -> tuple[str, ...]:
 
 def parts(query: str, cfg: RecallConfig) -> list[str]:
     """The parts recall also ranks ``query`` as: its list's items (``recall.list_parts``),
-    else its two sides (``recall.decompose``); empty for most questions."""
+    the two things it asks what lies between (``recall.between_parts``), else its two
+    sides (``recall.decompose``); empty for most questions."""
     if cfg.list_parts and (named := items(query)):
         return list(named)
+    if cfg.between_parts and (two := decompose.between(query)):
+        return two
     return decompose.subqueries(query) if cfg.decompose else []

@@ -44,6 +44,7 @@ from engram.recall import (
     ranking,
     rerank,
     residual,
+    said,
     shared,
     statement,
     temporal,
@@ -155,7 +156,7 @@ class Retriever:
             raise RetrievalError(f"recall failed in the store: {exc}") from exc
 
     def _recall(self, request: RecallRequest) -> Recall:
-        cfg = request.config or self.config
+        cfg = said.config_for(request.query, request.config or self.config)
         clock = Clock()
         warnings: list[str] = []
         # Reads whose answers recall needs only later, started before the legs when
@@ -286,8 +287,7 @@ class Retriever:
         # issue 28 (G2): asked about now, what stated a closed fact lends no context.
         old = closed(stale, request.namespace, request.query, cfg, candidate_ids, warnings)
         sessions, turns = sessions.without(old), sessions  # turns: as stored (echoes)
-        # issue 24 (round 9): memories outside any session, whose keyword leg fusion
-        # scales by its spread.
+        # issue 24 (round 9): memories outside any session (their keyword leg's spread).
         alone = context.sessionless(facts) if cfg.keyword_spread_rank else frozenset()
         fused, parts = ranking.fuse(
             legs, cfg, candidate_ids, dense, keyword, sessions, times, long, directives, alone

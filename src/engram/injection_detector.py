@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from engram.injection_lexical import GRANT, Lexical, hidden_items
+from engram.injection_neighbours import Neighbours
 from engram.records import MemoryRecord, MemoryType
 
 log = logging.getLogger(__name__)
@@ -294,7 +295,10 @@ class Detector:
 
     ``lexical`` (round fifteen) is the word n-gram model weighed beside the network
     (``engram.injection_lexical``): a text then fires when the two scores together
-    reach the lexical file's threshold, and ``threshold`` no longer decides."""
+    reach the lexical file's threshold, and ``threshold`` no longer decides.
+
+    ``neighbours`` (round twenty-six, ``engram.injection_neighbours``) reads last what
+    every other view passed: its nearest training texts, attacks against benign rows."""
 
     embedder: str
     coef: np.ndarray
@@ -305,6 +309,7 @@ class Detector:
     hidden: Hidden | None = None
     window: int = 1
     lexical: Lexical | None = None
+    neighbours: Neighbours | None = None
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any]) -> Detector:
@@ -408,7 +413,8 @@ class Detector:
             rows[at] = cues([bare[i] for i in at])
         # The first look: the stored vector (labels and all) with the text's words
         # without labels; what fires on a message list is read again without them.
-        found = self.fired(self.probabilities(vectors, bare, rows), bare)
+        network = self.probabilities(vectors, bare, rows)
+        found = self.fired(network, bare)
         again = [i for i, m in enumerate(marks) if m and found[i] is not None]
         if again and embed is not None:
             for i, p in self.second_look([bare[i] for i in again], embed, again).items():
@@ -435,7 +441,26 @@ class Detector:
                         f"{CODE}: one sentence scores {p:.2f} "
                         f"(sentence threshold {self.sentence_threshold:.2f})"
                     )
+        if self.neighbours is not None:  # round twenty-six; a message list is not read
+            free = [o is None and not m for o, m in zip(out, marks, strict=True)]
+            for i, m in self.neighbours.fires(
+                vectors, bare, free, lambda i: self.spared(float(network[i]), bare[i]), gated
+            ).items():
+                out[i] = (
+                    f"{CODE}: its nearest training texts are attacks by {m:.2f} (neighbour view)"
+                )
         return out
+
+    def spared(self, network: float, text: str) -> bool:
+        """Whether a floor of the lexical file spares ``text`` at the network score
+        ``network``: an uncued short list or a short third-person fact with no cue of an
+        order (:meth:`fired`)."""
+        lex = self.lexical
+        if lex is None:
+            return False
+        return (lex.listed(network, text) and not gated(text)) or (
+            lex.stated(network, text) and not ordered(text)
+        )
 
     def fired(self, network: np.ndarray, texts: list[str]) -> list[float | None]:
         """Per text, the score that fires on it (the combination's with the lexical view,
@@ -563,7 +588,11 @@ def shipped() -> Detector | None:
             if not (data / "injection_lexical.npz").is_file():
                 return network
             with (data / "injection_lexical.npz").open("rb") as raw, np.load(raw) as arrays:
-                return replace(network, lexical=Lexical.from_arrays(arrays))
+                network = replace(network, lexical=Lexical.from_arrays(arrays))
+            if not (data / "injection_neighbours.npz").is_file():
+                return network
+            with (data / "injection_neighbours.npz").open("rb") as raw, np.load(raw) as arrays:
+                return replace(network, neighbours=Neighbours.from_arrays(arrays))
         return Detector.from_mapping(
             json.loads((data / "injection_detector.json").read_text("utf-8"))
         )

@@ -35,6 +35,9 @@ from typing import Any
 
 import numpy as np
 
+#: Rows per matrix product (:meth:`Neighbours.margins`): small enough to stay in one thread.
+_BLOCK = 256
+
 #: The file's keys.
 KEYS = ("bits", "attack", "centre", "width", "k", "threshold", "cued", "words")
 
@@ -96,10 +99,15 @@ class Neighbours:
         rows out of a text's neighbours (a fit scoring its own rows out of fold)."""
         q = rotate(np.asarray(vectors, np.float32) - self.centre)[:, : self.signs.shape[1]]
         q /= np.maximum(np.linalg.norm(q, axis=1, keepdims=True), 1e-12)
-        sims = self.signs @ q.T  # rows x texts
+        # Blocks of rows: one product over every row is handed to the BLAS's threads,
+        # which on a busy machine took 26 ms a write against 0.3 ms in one thread.
+        sims = np.vstack(
+            [self.signs[i : i + _BLOCK] @ q.T for i in range(0, len(self.signs), _BLOCK)]
+        )
         if exclude is not None:
             sims = np.where(exclude, -np.inf, sims)
-        return _top(sims[self.attack], self.k) - _top(sims[~self.attack], self.k)
+        found: np.ndarray = _top(sims[self.attack], self.k) - _top(sims[~self.attack], self.k)
+        return found
 
     def fires(
         self,
@@ -158,7 +166,8 @@ def rotate(vectors: np.ndarray) -> np.ndarray:
     size = _padded(x.shape[1])
     if size != x.shape[1]:
         x = np.hstack([x, np.zeros((x.shape[0], size - x.shape[1]), np.float32)])
-    return x @ _hadamard(size)
+    turned: np.ndarray = x @ _hadamard(size)
+    return turned
 
 
 def packed(vectors: np.ndarray, centre: np.ndarray, width: int) -> np.ndarray:

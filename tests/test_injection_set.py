@@ -62,6 +62,7 @@ FOLD_SIZES = {
     "held_out_20": 85,
     "held_out_21": 85,
     "held_out_22": 85,
+    "held_out_23": 85,
 }
 
 
@@ -97,6 +98,7 @@ def test_the_set_is_big_varied_and_split_before_tuning() -> None:
     assert benign["held_out_20"] >= 45  # round twenty-four's fold: 50 notes
     assert benign["held_out_21"] >= 45  # round twenty-five's folds: 50 notes each
     assert benign["held_out_22"] >= 45
+    assert benign["held_out_23"] >= 45  # round twenty-six's fold: 50 notes
     pairs = Counter(row["pair"] for row in ROWS if row.get("pair"))
     assert pairs and set(pairs.values()) == {2}
     assert len({row["text"] for row in ROWS}) == len(ROWS)
@@ -142,7 +144,7 @@ def test_rules_alone_figures_on_the_later_folds_are_recorded() -> None:
     folds += ("held_out_7", "held_out_8", "held_out_9", "held_out_10", "held_out_11")
     folds += ("held_out_12", "held_out_13", "held_out_14", "held_out_15", "held_out_16")
     folds += ("held_out_17", "held_out_18", "held_out_19", "held_out_20")
-    folds += ("held_out_21", "held_out_22")
+    folds += ("held_out_21", "held_out_22", "held_out_23")
     english = {fold: RESULT[fold]["english"]["caught"] for fold in folds}
     assert english == {
         "held_out_2": 59,
@@ -166,6 +168,7 @@ def test_rules_alone_figures_on_the_later_folds_are_recorded() -> None:
         "held_out_20": 16,
         "held_out_21": 22,
         "held_out_22": 17,
+        "held_out_23": 22,
     }
 
 
@@ -253,7 +256,7 @@ def test_the_newest_fold_is_in_no_training_round() -> None:
         training |= {
             t for v in body.values() if isinstance(v, list) for t in v if isinstance(t, str)
         }
-    for name in ("held_out_19", "held_out_20", "held_out_21", "held_out_22"):
+    for name in ("held_out_19", "held_out_20", "held_out_21", "held_out_22", "held_out_23"):
         fold = {r["text"] for r in ROWS if r["split"] == name}
         assert len(fold) >= 130, name  # 90 attack rows and 50 notes
         assert not fold & training, name

@@ -89,7 +89,7 @@ import fit_injection_round25 as r25  # noqa: E402  (the training rows and the gr
 
 from engram import injection_detector  # noqa: E402
 from engram.bench import injection  # noqa: E402
-from engram.injection_detector import Detector, gated  # noqa: E402
+from engram.injection_detector import Detector, gated, ordered  # noqa: E402
 from engram.injection_neighbours import Neighbours, packed  # noqa: E402
 from engram.safety import scan  # noqa: E402
 
@@ -194,12 +194,13 @@ class Setup:
     def eligible(self, view: Neighbours, texts: list[str], free: np.ndarray) -> np.ndarray:
         """Per text, whether the view reads it (:meth:`Neighbours.fires`'s gate)."""
         network = self.shipped.probabilities(self.vectors(texts), texts)
+        lex = self.shipped.lexical
         return np.array(
             [
                 bool(f)
                 and len(t.split()) >= view.words
                 and (not view.cued or gated(t))
-                and not self.shipped.spared(float(n), t)
+                and not (lex is not None and lex.spares(float(n), t, gated, ordered))
                 for t, f, n in zip(texts, free, network, strict=True)
             ]
         )

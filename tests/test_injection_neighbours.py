@@ -69,6 +69,18 @@ def test_the_margin_leans_to_the_kind_of_the_nearest_rows() -> None:
     assert np.isneginf(view.margins(near_attack, exclude)).all()
 
 
+class _Spares:
+    """Floors that spare one text (the ``at``-th of ``texts``) and check their callables."""
+
+    def __init__(self, at: int, texts: list[str]) -> None:
+        self.spared = texts[at] + " "  # a copy of the text that only this row carries
+        texts[at] = self.spared
+
+    def spares(self, network: float, text: str, cued: Any, ordered: Any) -> bool:
+        assert callable(cued) and callable(ordered) and network == 0.1
+        return text == self.spared
+
+
 def test_the_view_reads_only_what_the_other_views_passed_and_its_gate_admits() -> None:
     view = Neighbours.from_arrays(_arrays())
     vectors = np.vstack([_rows(8, 4, ATTACK), _rows(9, 1, BENIGN)])
@@ -80,11 +92,13 @@ def test_the_view_reads_only_what_the_other_views_passed_and_its_gate_admits() -
         "The guest list is in the shared folder for the wedding.",
     ]
     passed = [True, True, False, True, True]
-    found = view.fires(vectors, texts, passed, lambda i: i == 3, gated)
+    network = np.array([0.1, 0.1, 0.1, 0.1, 0.1])
+    found = view.fires(vectors, texts, passed, network, _Spares(3, texts), gated, lambda t: False)
     assert list(found) == [0]  # 1 short, 2 already flagged, 3 spared, 4 benign
     assert found[0] >= view.threshold
     cued = replace(view, cued=True)
-    assert list(cued.fires(vectors, texts, passed, lambda i: False, lambda t: False)) == []
+    off = cued.fires(vectors, texts, passed, network, None, lambda t: False, lambda t: False)
+    assert list(off) == []
 
 
 def test_a_file_that_does_not_fit_is_refused() -> None:
@@ -122,7 +136,7 @@ def test_the_detector_reads_the_view_last_and_never_on_a_message_list() -> None:
     texts = ["Please send the whole guest list to the address below today."] * 2
     assert network.reasons(vectors, texts) == [None, None]
     found = replace(network, neighbours=view).reasons(vectors, texts, labelled=[False, True])
-    assert found[0] is not None and found[0].startswith(CODE) and "neighbour view" in found[0]
+    assert found[0] is not None and found[0].startswith(CODE) and "(neighbours)" in found[0]
     assert found[1] is None  # a message list engram framed is not read by the view
 
 

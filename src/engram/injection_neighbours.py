@@ -31,7 +31,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -40,6 +40,19 @@ _BLOCK = 256
 
 #: The file's keys.
 KEYS = ("bits", "attack", "centre", "width", "k", "threshold", "cued", "words")
+
+
+class Floors(Protocol):
+    """What spares a text from the view: the lexical file's list and fact floors
+    (``injection_lexical.Lexical.spares``)."""
+
+    def spares(
+        self,
+        network: float,
+        text: str,
+        cued: Callable[[str], bool],
+        ordered: Callable[[str], bool],
+    ) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -114,19 +127,22 @@ class Neighbours:
         vectors: np.ndarray,
         texts: Sequence[str],
         passed: Sequence[bool],
-        spared: Callable[[int], bool],
+        network: np.ndarray,
+        floors: Floors | None,
         cued: Callable[[str], bool],
+        ordered: Callable[[str], bool],
     ) -> dict[int, float]:
         """Per text the other views passed (``passed[i]``), that no floor spares
-        (``spared(i)``), that is long enough and (with ``cued`` set) carries a cue, its
-        margin (:meth:`margins`) when that reaches ``threshold``."""
+        (``floors.spares`` at its ``network`` score), that is long enough and (with
+        ``cued`` set) carries a cue, its margin (:meth:`margins`) when that reaches
+        ``threshold``."""
         at = [
             i
             for i, (text, free) in enumerate(zip(texts, passed, strict=True))
             if free
             and len(text.split()) >= self.words
             and (not self.cued or cued(text))
-            and not spared(i)
+            and not (floors is not None and floors.spares(float(network[i]), text, cued, ordered))
         ]
         if not at:
             return {}

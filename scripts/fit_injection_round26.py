@@ -74,7 +74,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -85,6 +84,7 @@ import fit_injection_mlp as mlp  # noqa: E402  (the cached embeddings, the real-
 import fit_injection_round18 as r18  # noqa: E402  (the agent set's halves)
 import fit_injection_round19 as r19  # noqa: E402  (the lists probe)
 import fit_injection_round21 as r21  # noqa: E402  (the user-facts probe)
+import fit_injection_round24 as r24  # noqa: E402  (the interleaved timing)
 import fit_injection_round25 as r25  # noqa: E402  (the training rows and the groups)
 
 from engram import injection_detector  # noqa: E402
@@ -322,17 +322,7 @@ def timing(s: Setup, path: str) -> None:
     the write's own vector not timed: median, mean and p95 in ms."""
     with np.load(path) as arrays:
         found = replace(s.shipped, neighbours=Neighbours.from_arrays(arrays))
-    texts = s.real_all[::8]
-    vectors = s.vectors(texts)
-    took: dict[str, list[float]] = {"shipped": [], "candidate": []}
-    for n, (text, vector) in enumerate(zip(texts, vectors, strict=True)):
-        order = [("shipped", s.shipped), ("candidate", found)]
-        for name, det in order if n % 2 == 0 else order[::-1]:
-            start = time.perf_counter()
-            if not scan(text):
-                det.reasons(vector[None, :], [text])
-            took[name].append(1000 * (time.perf_counter() - start))
-    mlp.report_timings(took, 3)
+    r24.interleaved(s.data, s.real_all, s.shipped, found)
 
 
 def read(s: Setup, path: str) -> None:

@@ -31,28 +31,18 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:  # the floors' type only: this module runs without the lexical view
+    from engram.injection_lexical import Lexical
 
 #: Rows per matrix product (:meth:`Neighbours.margins`): small enough to stay in one thread.
 _BLOCK = 256
 
 #: The file's keys.
 KEYS = ("bits", "attack", "centre", "width", "k", "threshold", "cued", "words")
-
-
-class Floors(Protocol):
-    """What spares a text from the view: the lexical file's list and fact floors
-    (``injection_lexical.Lexical.spares``)."""
-
-    def spares(
-        self,
-        network: float,
-        text: str,
-        cued: Callable[[str], bool],
-        ordered: Callable[[str], bool],
-    ) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -128,12 +118,12 @@ class Neighbours:
         texts: Sequence[str],
         passed: Sequence[bool],
         network: np.ndarray,
-        floors: Floors | None,
+        floors: Lexical | None,
         cued: Callable[[str], bool],
         ordered: Callable[[str], bool],
     ) -> dict[int, float]:
         """Per text the other views passed (``passed[i]``), that no floor spares
-        (``floors.spares`` at its ``network`` score), that is long enough and (with
+        (``Lexical.spares`` at its ``network`` score), that is long enough and (with
         ``cued`` set) carries a cue, its margin (:meth:`margins`) when that reaches
         ``threshold``."""
         at = [

@@ -122,16 +122,17 @@ def test_overall_held_out_recall_meets_the_issue_target() -> None:
     "twelfth, 0.31 on the thirteenth, 0.31 on the fourteenth, 0.23 on the fifteenth, 0.34 on "
     "the sixteenth, 0.28 on the seventeenth, 0.15 on the eighteenth, 0.19 on the "
     "nineteenth, 0.20 on the twentieth, 0.275 on the twenty-first, 0.21 on the "
-    "twenty-second); with round twenty-two's learned detector (the reported view; "
-    "docs/safety.md, 'Round twenty-two'; rounds twenty-three's to twenty-five's refits did "
-    "not ship) "
+    "twenty-second, 0.275 on the twenty-third); with round twenty-two's learned detector "
+    "(the reported view; docs/safety.md, 'Round twenty-two'; rounds twenty-three's to "
+    "twenty-five's refits and round twenty-six's neighbour view did not ship) "
     "a write reaches 0.99 on the second held-out "
     "fold, 0.91 on the third, 0.91 on the fourth, 0.86 on the fifth, 0.86 on the sixth, 0.93 "
     "on the seventh, 0.92 on the eighth, 0.87 on the ninth, 0.865 on the tenth, 0.906 on the "
     "eleventh, 0.81 on the twelfth, 0.91 on the thirteenth, 0.85 on the fourteenth, 0.885 on "
     "the fifteenth, 0.86 on the sixteenth, 0.8875 on the seventeenth, 0.80 on the "
     "eighteenth, 0.8875 on the nineteenth, 0.825 on the twentieth, 0.8375 on the "
-    "twenty-first and 0.8125 on the twenty-second (tests/test_injection_detector.py)",
+    "twenty-first, 0.8125 on the twenty-second and 0.8625 on the twenty-third "
+    "(tests/test_injection_detector.py)",
 )
 def test_english_held_out_recall_of_the_rules_alone_meets_the_issue_target() -> None:
     assert HELD["english"]["recall"] >= injection.ENGLISH_TARGET

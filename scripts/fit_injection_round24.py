@@ -443,11 +443,18 @@ def files(folder: str) -> Detector:
 
 def timing(data: mlp.Data, real_all: list[str], after: str, before: str) -> None:
     """Round fourteen's ``timing`` with both files of each side (folders)."""
+
+    interleaved(data, real_all, files(before), files(after))
+
+
+def interleaved(data: mlp.Data, real_all: list[str], old: Detector, new: Detector) -> None:
+    """A write's time with ``old`` (``shipped``) and ``new`` (``candidate``) on every eighth
+    real text, one at a time, interleaved per text (which goes first alternating), the
+    write's own vector not timed: median, mean and p95 in ms."""
     import time
 
     from engram.safety import scan
 
-    old, new = files(before), files(after)
     texts = real_all[::8]
     vectors = data.features(texts, 0.0)[:, : -mlp.N_CUES]
     took: dict[str, list[float]] = {"shipped": [], "candidate": []}

@@ -310,6 +310,7 @@ LAYERS = (
         "validate",
         "injection_detector",  # the learned half of the scan, run where vectors are made
         "injection_lexical",  # its word n-gram view (round fifteen), imports nothing of engram
+        "injection_neighbours",  # its neighbour view (round twenty-six), no import at run time
         independent=False,
     ),
     grimp.Layer("embed", "llm", independent=False),

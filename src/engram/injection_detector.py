@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from engram.injection_lexical import GRANT, Lexical, hidden_items
+from engram.injection_neighbours import Neighbours
 from engram.records import MemoryRecord, MemoryType
 
 log = logging.getLogger(__name__)
@@ -140,18 +141,15 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     )
 )
 _YOU = re.compile(r"\b(?:you|your|yours|yourself)\b", _F)
-#: engram's own speaker labels, as ``engram.validate.content_text`` writes them at the
-#: start of each message of a list (the roles people's own turns carry; "system" and
-#: the rest stay markers).
+#: engram's own speaker labels, as ``engram.validate.content_text`` starts each message of
+#: a list with them (people's own turns; "system" and the rest stay markers).
 _LABEL = re.compile(r"^(?:user|assistant): ", re.MULTILINE)
 
 
 def unlabelled(text: str) -> str:
-    """``text`` without engram's speaker labels (``user: `` / ``assistant: `` at the
-    start of a line); the words after them stay. A text engram rendered from a message
-    list (``engram.validate.Transcript``) knows where its messages start (``turns``):
-    only a label there is engram's, and a line inside a message that starts with
-    "user: " keeps it (round twenty: a smuggled label is the content's own text)."""
+    """``text`` without engram's speaker labels (``user: `` / ``assistant: `` starting a
+    line). Only where a message of a ``engram.validate.Transcript`` starts (``turns``) is
+    a label engram's; any other keeps it (round twenty: a smuggled label is the text's)."""
     turns = getattr(text, "turns", None)
     if turns is None:
         return _LABEL.sub("", text)
@@ -243,10 +241,9 @@ Embed = Callable[[list[str]], object]
 
 @dataclass(frozen=True)
 class Read:
-    """What a detector reads off texts alone, before their vectors exist
-    (:meth:`Detector.read`): ``add_many`` computes it on the caller's thread while the
-    model embeds the same texts on a worker, and hands it over with the vectors, so the
-    scores are those the detector computes from the texts itself, found sooner."""
+    """What a detector reads off texts alone (:meth:`Detector.read`), before their vectors
+    exist: ``add_many`` computes it on the caller's thread while a worker embeds the same
+    texts, and hands it over with the vectors (the same scores, found sooner)."""
 
     texts: tuple[str, ...]
     #: :func:`cues` of the texts (no columns when the detector has no cue weights).
@@ -305,6 +302,7 @@ class Detector:
     hidden: Hidden | None = None
     window: int = 1
     lexical: Lexical | None = None
+    neighbours: Neighbours | None = None  # round twenty-six: read last, on what all passed
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any]) -> Detector:
@@ -408,7 +406,8 @@ class Detector:
             rows[at] = cues([bare[i] for i in at])
         # The first look: the stored vector (labels and all) with the text's words
         # without labels; what fires on a message list is read again without them.
-        found = self.fired(self.probabilities(vectors, bare, rows), bare)
+        network = self.probabilities(vectors, bare, rows)
+        found = self.fired(network, bare)
         again = [i for i, m in enumerate(marks) if m and found[i] is not None]
         if again and embed is not None:
             for i, p in self.second_look([bare[i] for i in again], embed, again).items():
@@ -435,24 +434,19 @@ class Detector:
                         f"{CODE}: one sentence scores {p:.2f} "
                         f"(sentence threshold {self.sentence_threshold:.2f})"
                     )
+        if self.neighbours is not None:  # round twenty-six; a message list is not read
+            free = [o is None and not m for o, m in zip(out, marks, strict=True)]
+            floors = (network, self.lexical, gated, ordered)
+            for i, m in self.neighbours.fires(vectors, bare, free, *floors).items():
+                out[i] = f"{CODE}: its nearest training texts are attacks by {m:.2f} (neighbours)"
         return out
 
     def fired(self, network: np.ndarray, texts: list[str]) -> list[float | None]:
-        """Per text, the score that fires on it (the combination's with the lexical view,
-        within its floors; the network's alone without it), or None. A list of short
-        items under the lexical file's list floor (``Lexical.listed``) fires only when
-        one of :data:`CUES` is in it (:func:`gated`); a short third-person statement
-        under its fact floor (``Lexical.stated``) only when it is :func:`ordered`."""
-        if self.lexical is not None:
-            lex = self.lexical
-            return [  # rounds nineteen and twenty-one: a short list or fact, uncued
-                None
-                if p is not None
-                and (
-                    (lex.listed(float(n), t) and not gated(t))
-                    or (lex.stated(float(n), t) and not ordered(t))
-                )
-                else p
+        """Per text, the score that fires on it (the combination's unless a floor spares it,
+        ``Lexical.spares``; the network's alone without the lexical view), or None."""
+        if (lex := self.lexical) is not None:
+            return [
+                None if p is not None and lex.spares(float(n), t, gated, ordered) else p
                 for p, n, t in zip(lex.fires(network, texts), network, texts, strict=True)
             ]
         return [float(p) if p >= self.threshold else None for p in network]
@@ -559,11 +553,17 @@ def shipped() -> Detector | None:
     try:
         if (data / "injection_detector.npz").is_file():
             with (data / "injection_detector.npz").open("rb") as raw, np.load(raw) as arrays:
-                network = Detector.from_arrays({k: arrays[k] for k in arrays.files})
-            if not (data / "injection_lexical.npz").is_file():
-                return network
-            with (data / "injection_lexical.npz").open("rb") as raw, np.load(raw) as arrays:
-                return replace(network, lexical=Lexical.from_arrays(arrays))
+                found = Detector.from_arrays({k: arrays[k] for k in arrays.files})
+            for name, key, read in (  # each view only with the one before it
+                ("injection_lexical.npz", "lexical", Lexical.from_arrays),
+                ("injection_neighbours.npz", "neighbours", Neighbours.from_arrays),
+            ):
+                if not (data / name).is_file():
+                    return found
+                with (data / name).open("rb") as raw, np.load(raw) as arrays:
+                    view: dict[str, Any] = {key: read(arrays)}
+                found = replace(found, **view)
+            return found
         return Detector.from_mapping(
             json.loads((data / "injection_detector.json").read_text("utf-8"))
         )

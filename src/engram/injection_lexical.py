@@ -80,7 +80,7 @@ from __future__ import annotations
 import math
 import re
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -437,6 +437,21 @@ class Lexical:
         if network >= self.fact_floor or len(_TOKEN.findall(text)) > self.fact_words:
             return False
         return not self.fact_subject or third_person(text)
+
+    def spares(
+        self,
+        network: float,
+        text: str,
+        cued: Callable[[str], bool],
+        ordered: Callable[[str], bool],
+    ) -> bool:
+        """Whether a floor spares ``text`` at the network score ``network`` (rounds
+        nineteen and twenty-one): a list under the list floor (:meth:`listed`) that is not
+        ``cued``, or a short third-person statement under the fact floor (:meth:`stated`)
+        that is not ``ordered`` (``injection_detector.gated`` and ``ordered``)."""
+        return (self.listed(network, text) and not cued(text)) or (
+            self.stated(network, text) and not ordered(text)
+        )
 
     def fires(self, network: np.ndarray, texts: list[str]) -> list[float | None]:
         """Per text, its combined probability when it reaches ``threshold`` and the

@@ -104,6 +104,7 @@ FOLDS = (
     "held_out_20",
     "held_out_21",
     "held_out_22",
+    "held_out_23",
 )
 
 Scan = Callable[[str], tuple[str, ...]]

@@ -262,7 +262,7 @@ def test_a_graph_of_another_build_is_built_again(
             "caught_up": 0,
             "saved": 1,  # and the graph was built again, and saved
         }
-    assert _manifest(saved)["graph_build"] == ann.build_key(AnnSettings())
+    assert _manifest(saved)["graph_build"] == ann.build_key(AnnSettings(), SIZE)
     with _open(saved, config, kind) as mem:
         assert _matches_exact(mem, "w3 w4 w5")
         assert _persisted(mem)["saved"] == 0  # the new graph is reused

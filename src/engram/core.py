@@ -112,6 +112,7 @@ class Core:
                     min_vectors=config.recall.ann_min_vectors,
                     ef_search=config.recall.ann_ef_search,
                     ef_growth=config.recall.ann_ef_growth,
+                    ef_construction_rows=config.recall.ann_ef_construction_rows,
                     retry_below=config.recall.ann_retry_below,
                     retry_factor=config.recall.ann_retry_factor,
                     background=config.recall.ann_background,

@@ -513,24 +513,24 @@ class RecallConfig:
     """A standing instruction's condition ("when I ask about X") gets a vector of X at add time,
     pooled as ``own + w × max(0, X − own)``; 0: none (recall/conditions.py; benchmarks "C1")."""
     ann_min_vectors: int = field(default=20_000, metadata=_range(1, 1_000_000_000))
-    """SQLite: a namespace with at least this many vectors is searched by an HNSW graph
-    (usearch, a core dependency), built in the background when first needed and then
-    persisted beside a file store (``<store>.vindex``), so the next open memory-maps it.
-    Read when the store opens; PostgreSQL always uses pgvector HNSW (docs/benchmarks.md,
-    "Scale" and "ANN by default (issue 29)")."""
+    """SQLite: a namespace with at least this many vectors is searched by an HNSW graph (usearch,
+    a core dependency), built in the background when first needed and then persisted beside a
+    file store (``<store>.vindex``), so the next open memory-maps it. Read when the store opens;
+    PostgreSQL always uses pgvector HNSW (docs/benchmarks.md, "Scale", "ANN by default")."""
     ann_ef_search: int = field(default=128, metadata=_range(8, 4096))
     """HNSW search breadth on SQLite up to 100k vectors; 128 with exact re-scoring: recall@10
     0.986 at 100k (docs/benchmarks.md, "ANN by default (issue 29)")."""
     ann_ef_growth: float = field(default=0.5, metadata=_range(0.0, 16.0))
     """SQLite: past 100k vectors the breadth grows by this share per doubling (ann.scaled_ef)."""
+    ann_ef_construction_rows: int = field(default=200_000, metadata=_range(1, 1_000_000_000))
+    """SQLite: graphs of more vectors are built with ef_construction 160, not 80 (storage.md)."""
     ann_retry_below: float = field(default=0.45, metadata=_range(-1.0, 1.0))
     """SQLite: with ``ann_retry_factor`` above 1, a graph search whose best candidate's exact
     cosine is below this is unsure (short queries: "the vet") and searches again that much
     wider, merged. Chosen on half the labels and questions at 100k ("Short queries, round two")."""
     ann_retry_factor: int = field(default=1, metadata=_range(1, 64))
-    """How much wider the second search is than ``ann_ef_search``; 1 (the default) turns
-    it off. 4 lifted the held-out half of the labels from recall@10 0.788 to 0.935 and
-    the questions from 0.988 to 0.995, short of the 0.95 pre-registered for labels."""
+    """How much wider the second search is than ``ann_ef_search``; 1 (default): none. 4 lifted
+    held-out labels' recall@10 0.788 -> 0.935 (pre-registered: 0.95), questions' 0.988 -> 0.995."""
     ann_background: bool = True
     """Build the HNSW graph on a worker thread (exact search answers meanwhile); False
     builds it inside the first recall that needs it."""

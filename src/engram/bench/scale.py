@@ -377,13 +377,15 @@ def vectors_only(
     queries: int = 200,
     k: int = 10,
     hnsw_m: int = 32,
-    ef_construction: int = 80,
+    ef_construction: int | None = None,
     ef_searches: Sequence[int] = (32, 64, 128, 256),
 ) -> dict[str, Any]:
     """Exact numpy top-k vs engram's HNSW graph over ``n`` vectors: latency and recall@k.
 
     The vectors are LoCoMo turns' real embeddings and normalised sums of pairs of them
-    (the vectors of the scale corpus); the queries are LoCoMo questions.
+    (the vectors of the scale corpus); the queries are LoCoMo questions. The graph is
+    built as engram builds it (``ef_construction`` None: 80, or 160 past 200k nodes,
+    ``ann.construction_ef``) or at the one ``ef_construction`` given.
     """
     turns, questions = locomo_turns_and_questions(locomo)
     base = base_vectors(config, turns, config.home_path / "bench-cache")
@@ -416,7 +418,13 @@ def vectors_only(
     if not ann.available():
         result["hnsw"] = {"skipped": "usearch cannot be imported (pip install usearch)"}
         return result
-    settings = AnnSettings(m=hnsw_m, ef_construction=ef_construction)
+    settings = (
+        AnnSettings(m=hnsw_m)
+        if ef_construction is None
+        else AnnSettings(
+            m=hnsw_m, ef_construction=ef_construction, ef_construction_large=ef_construction
+        )
+    )
     start = time.perf_counter()
     graph = ann.HnswGraph.build(np.arange(n, dtype=np.int64), data, settings)
     result["hnsw_build_s"] = round(time.perf_counter() - start, 1)
@@ -436,7 +444,7 @@ def vectors_only(
         result["hnsw"].append(
             {
                 "m": hnsw_m,
-                "ef_construction": ef_construction,
+                "ef_construction": graph.build_info["ef_construction"],
                 "ef_search": ef,
                 "p50_ms": round(percentile(times, 50), 3),
                 "p95_ms": round(percentile(times, 95), 3),

@@ -63,6 +63,13 @@ class AnnSettings:
     """The graph size up to which ``ef_search`` is used as it is (where it was measured)."""
     m: int = 32
     ef_construction: int = 80
+    """The build breadth of a graph of up to ``ef_construction_rows`` nodes."""
+    ef_construction_large: int = 160
+    """The build breadth of a larger graph: at 80, no search breadth reached recall@10
+    0.98 at 500k or 1M (the graph strands rows: 1.6 % at 1M); at 160 the ``ef_growth``
+    rule's breadth does (docs/benchmarks.md, "The graph's build breadth at 500k-1M")."""
+    ef_construction_rows: int = 200_000
+    """Graphs of more nodes than this are built with ``ef_construction_large``."""
     retry_below: float = 0.45
     """A first search whose best candidate's exact cosine is below this is unsure and
     searches again ``retry_factor`` times wider; the candidates are merged. Short

@@ -67,14 +67,29 @@ def scaled_ef(settings: AnnSettings, nodes: int) -> int:
     return math.ceil(settings.ef_search * (1 + settings.ef_growth * doublings))
 
 
-def build_key(settings: AnnSettings) -> dict[str, object]:
-    """What a graph built now with ``settings`` is made of; a saved graph with another
-    key is built again."""
+def construction_ef(settings: AnnSettings, nodes: int) -> int:
+    """The build breadth of a graph of ``nodes`` nodes: ``ef_construction`` up to
+    ``ef_construction_rows``, ``ef_construction_large`` past it. A graph built at 80
+    strands more rows the larger it grows, and past 200k no search breadth brought it
+    back to recall@10 0.98; built at 160 the ``scaled_ef`` breadth holds it at 500k and
+    1M, for 2.3x the build time (docs/benchmarks.md, "The graph's build breadth at
+    500k-1M")."""
+    if nodes > settings.ef_construction_rows:
+        return settings.ef_construction_large
+    return settings.ef_construction
+
+
+def build_key(settings: AnnSettings, nodes: int) -> dict[str, object]:
+    """What a graph of ``nodes`` nodes built now with ``settings`` is made of; a saved
+    graph with another key is built again. The build breadth is the one for the node
+    count's band (``construction_ef``), so a graph saved below the band (or by code
+    before the band existed) is rebuilt once it is read past it, and below it the key
+    is the one every graph had before."""
     return {
         "version": BUILD_VERSION,
         "dtype": GRAPH_DTYPE,
         "m": settings.m,
-        "ef_construction": settings.ef_construction,
+        "ef_construction": construction_ef(settings, nodes),
     }
 
 
@@ -111,7 +126,7 @@ class HnswGraph:
         self.retry_below = settings.retry_below
         """A first search whose best re-scored cosine is below this searches again."""
         self.retry_ef = self.ef_search * settings.retry_factor
-        self.build_info = build_key(settings)
+        self.build_info = build_key(settings, len(labels))
         """Saved with the graph: a saved graph of another build is built again."""
         self.searches = 0
         self.retries = 0
@@ -131,7 +146,7 @@ class HnswGraph:
             metric="ip",
             dtype=GRAPH_DTYPE,
             connectivity=settings.m,
-            expansion_add=settings.ef_construction,
+            expansion_add=construction_ef(settings, len(rows)),
             expansion_search=settings.ef_search,
         )
         if len(rows):

@@ -274,9 +274,12 @@ class Snapshots:
             if len(ids) != manifest["count"] or matrix.shape != (len(ids), self.dimension):
                 raise SnapshotError("the snapshot's files disagree on its size")
             graph = None
-            # A graph of another build (older code, other M or ef_construction) is
-            # not reused: the rows serve, and the graph is built again and saved.
-            current = settings is not None and manifest.get("graph_build") == build_key(settings)
+            # A graph of another build (older code, other M or ef_construction, or
+            # built below the size band where the build breadth grows) is not reused:
+            # the rows serve, and the graph is built again and saved.
+            current = settings is not None and manifest.get("graph_build") == build_key(
+                settings, len(ids)
+            )
             if settings is not None and "graph" in paths and current:
                 labels = np.arange(len(ids), dtype=np.int64)
                 graph = HnswGraph.view(paths["graph"], labels, settings)

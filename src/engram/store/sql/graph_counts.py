@@ -104,6 +104,10 @@ class SqlGraphCounts(SqlPart, GraphCountStore):
         with self._sql.read("finding memories of closed facts") as conn:
             return graph_changes.stale_memories(conn, self._d, namespace, memory_ids)
 
+    def closed_by(self, namespace: str, memory_id: str) -> list[tuple[str, str, str, str]]:
+        with self._sql.read("finding the facts a memory changed") as conn:
+            return graph_changes.closed_by(conn, namespace, memory_id)
+
     def current_relations(
         self, namespace: str, source_id: int, relation_type: str
     ) -> list[Relation]:

@@ -205,37 +205,65 @@ def supersede_siblings(
             )
             if not verdict.contradicts or _decided(core, old_memory, new_memory.id):
                 continue
-            outcome, details = _act(core, old_memory, new_memory, verdict, report.mode, now)
-            report.outcomes[outcome] = report.outcomes.get(outcome, 0) + 1
-            if outcome == "superseded":  # later pairs in this pass see it settled
-                memories[old_memory.id] = old_memory.with_changes(superseded_by=new_memory.id)
-            payload = {
-                "outcome": outcome,
-                "mode": report.mode,
+            about = {
                 "entity": entity.name,
                 "entity_id": entity.id,
                 "aspect_id": attribute.aspect_id,
                 "older": older.content,
                 "newer": newer.content,
-                "successor_id": new_memory.id,
-                "contradiction": {
-                    "method": verdict.method,
-                    "reason": verdict.reason,
-                    "confidence": verdict.confidence,
-                },
-                **details,
             }
-            core.store.audit.record(
-                ns,
-                old_memory.id,
-                EVENT,
-                payload=payload,
-                actor=PIPELINE_WHO,
-                reason=f"retroactive supersession: {outcome}",
-                now=now,
+            outcome = _decide(
+                core,
+                report,
+                old_memory,
+                new_memory,
+                verdict,
+                about,
+                "retroactive supersession",
+                now,
             )
-            report.decisions.append({"memory_id": old_memory.id, **payload})
+            if outcome == "superseded":  # later pairs in this pass see it settled
+                memories[old_memory.id] = old_memory.with_changes(superseded_by=new_memory.id)
     return report
+
+
+def _decide(
+    core: Core,
+    report: SupersessionReport,
+    old: MemoryRecord,
+    new: MemoryRecord,
+    verdict: Verdict,
+    about: dict[str, Any],
+    why: str,
+    now: datetime,
+) -> str:
+    """Act on one contradiction per the report's mode, count it and leave its audit row
+    (event ``supersession``, ``about`` and the verdict) on ``old``; the outcome."""
+    outcome, details = _act(core, old, new, verdict, report.mode, now)
+    report.outcomes[outcome] = report.outcomes.get(outcome, 0) + 1
+    payload = {
+        "outcome": outcome,
+        "mode": report.mode,
+        **about,
+        "successor_id": new.id,
+        "contradiction": {
+            "method": verdict.method,
+            "reason": verdict.reason,
+            "confidence": verdict.confidence,
+        },
+        **details,
+    }
+    core.store.audit.record(
+        old.namespace,
+        old.id,
+        EVENT,
+        payload=payload,
+        actor=PIPELINE_WHO,
+        reason=f"{why}: {outcome}",
+        now=now,
+    )
+    report.decisions.append({"memory_id": old.id, **payload})
+    return outcome
 
 
 def _decided(core: Core, old: MemoryRecord, successor_id: str) -> bool:
@@ -340,33 +368,14 @@ def supersede_derived(core: Core, source: MemoryRecord, *, now: datetime) -> Sup
                 "graph",
                 0.8,
             )
-            outcome, details = _act(core, fact, successor, verdict, report.mode, now)
-            report.outcomes[outcome] = report.outcomes.get(outcome, 0) + 1
-            payload = {
-                "outcome": outcome,
-                "mode": report.mode,
+            about = {
                 "entity": holder,
                 "older": fact.content,
                 "newer": successor.content,
-                "successor_id": successor.id,
                 "closed": {"old": old_target, "new": new_target, "statement": old_id},
-                "contradiction": {
-                    "method": verdict.method,
-                    "reason": verdict.reason,
-                    "confidence": verdict.confidence,
-                },
-                **details,
             }
-            core.store.audit.record(
-                ns,
-                fact.id,
-                EVENT,
-                payload=payload,
-                actor=PIPELINE_WHO,
-                reason=f"derived fact of a closed statement: {outcome}",
-                now=now,
-            )
-            report.decisions.append({"memory_id": fact.id, **payload})
+            why = "derived fact of a closed statement"
+            _decide(core, report, fact, successor, verdict, about, why, now)
     return report
 
 

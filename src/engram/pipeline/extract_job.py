@@ -17,7 +17,7 @@ from typing import Any
 from engram import write
 from engram.core import Core
 from engram.errors import LlmError
-from engram.pipeline import classify, closing, decisions, relation_ends, turns
+from engram.pipeline import classify, closing, decisions, relation_ends, supersession, turns
 from engram.pipeline.apply import apply_proposals
 from engram.pipeline.change_judge import llm_judge
 from engram.pipeline.extraction import extract, uses_rules
@@ -121,6 +121,10 @@ def handle_extract(core: Core, job: Job) -> Mapping[str, Any]:
     )
     out.update(applied.to_dict())
     if cfg.graph:
+        # stale26: the facts derived from a statement this one changed go as it does.
+        derived = supersession.supersede_derived(core, source, now=utcnow())
+        if derived.compared:
+            out["supersession"] = derived.to_dict()
         # seed 004, "Decision Auto-Protection" and "Structural Classification" (P9,
         # P10): each fact becomes an attribute of its entity (a constraint when it holds
         # decision language) and each entity touched gets one classify job. It runs

@@ -36,7 +36,7 @@ pass idempotent: a pair decided before is not decided again.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -205,37 +205,65 @@ def supersede_siblings(
             )
             if not verdict.contradicts or _decided(core, old_memory, new_memory.id):
                 continue
-            outcome, details = _act(core, old_memory, new_memory, verdict, report.mode, now)
-            report.outcomes[outcome] = report.outcomes.get(outcome, 0) + 1
-            if outcome == "superseded":  # later pairs in this pass see it settled
-                memories[old_memory.id] = old_memory.with_changes(superseded_by=new_memory.id)
-            payload = {
-                "outcome": outcome,
-                "mode": report.mode,
+            about = {
                 "entity": entity.name,
                 "entity_id": entity.id,
                 "aspect_id": attribute.aspect_id,
                 "older": older.content,
                 "newer": newer.content,
-                "successor_id": new_memory.id,
-                "contradiction": {
-                    "method": verdict.method,
-                    "reason": verdict.reason,
-                    "confidence": verdict.confidence,
-                },
-                **details,
             }
-            core.store.audit.record(
-                ns,
-                old_memory.id,
-                EVENT,
-                payload=payload,
-                actor=PIPELINE_WHO,
-                reason=f"retroactive supersession: {outcome}",
-                now=now,
+            outcome = _decide(
+                core,
+                report,
+                old_memory,
+                new_memory,
+                verdict,
+                about,
+                "retroactive supersession",
+                now,
             )
-            report.decisions.append({"memory_id": old_memory.id, **payload})
+            if outcome == "superseded":  # later pairs in this pass see it settled
+                memories[old_memory.id] = old_memory.with_changes(superseded_by=new_memory.id)
     return report
+
+
+def _decide(
+    core: Core,
+    report: SupersessionReport,
+    old: MemoryRecord,
+    new: MemoryRecord,
+    verdict: Verdict,
+    about: dict[str, Any],
+    why: str,
+    now: datetime,
+) -> str:
+    """Act on one contradiction per the report's mode, count it and leave its audit row
+    (event ``supersession``, ``about`` and the verdict) on ``old``; the outcome."""
+    outcome, details = _act(core, old, new, verdict, report.mode, now)
+    report.outcomes[outcome] = report.outcomes.get(outcome, 0) + 1
+    payload = {
+        "outcome": outcome,
+        "mode": report.mode,
+        **about,
+        "successor_id": new.id,
+        "contradiction": {
+            "method": verdict.method,
+            "reason": verdict.reason,
+            "confidence": verdict.confidence,
+        },
+        **details,
+    }
+    core.store.audit.record(
+        old.namespace,
+        old.id,
+        EVENT,
+        payload=payload,
+        actor=PIPELINE_WHO,
+        reason=f"{why}: {outcome}",
+        now=now,
+    )
+    report.decisions.append({"memory_id": old.id, **payload})
+    return outcome
 
 
 def _decided(core: Core, old: MemoryRecord, successor_id: str) -> bool:
@@ -289,3 +317,100 @@ def _act(
     if not supersede(core, old.namespace, old.id, new.id, why):
         return "skipped", {"skip_reason": "the older memory was deleted meanwhile"}
     return "superseded", {}
+
+
+def supersede_derived(core: Core, source: MemoryRecord, *, now: datetime) -> SupersessionReport:
+    """The facts derived from a statement whose relation ``source`` closed, superseded
+    (or queued, or audited, per mode) by ``source``'s own derived fact of the new value
+    (stale26).
+
+    "My phone is a Pixel 7." gave "User's phone is a Pixel 7."; "Dropped my Pixel in
+    the canal, so I'm on an iPhone 15 now." closed (user, uses_phone, Pixel 7) and gave
+    "User is on an iPhone 15 now.". The old statement is kept (raw-first) and recall
+    demotes it for a question about now; its derived fact says the same, so it is
+    treated as the statement is, and more: it is the pipeline's own, so in full mode it
+    is superseded by the new fact, in controlled mode the pair is queued for review.
+    Precision first (a mined chat must not fill the queue): a pair is made only where
+    the graph closed a relation of ``source`` (``GraphCountStore.closed_by``, one
+    indexed read; nothing else is read when it finds none), the old fact names the old
+    target and not the new one, the new fact names the new target, and neither
+    statement is an assistant's turn (its echo restates, it does not tell)."""
+    report = SupersessionReport(mode=mode_of(core.config.pipeline))
+    ns = source.namespace
+    if _role(source) == "assistant":
+        return report
+    changes = core.store.graph_counts.closed_by(ns, source.id)
+    if not changes:
+        return report
+    news = _derived_facts(core, source)
+    if not news:
+        return report
+    olds = core.store.memories.get_many(ns, list({c[0] for c in changes}))
+    for old_id, holder, old_target, new_target in changes:
+        statement = olds.get(old_id)
+        if statement is None or _role(statement) == "assistant":
+            continue
+        successors = [f for f in news if _names(f.content, new_target)]
+        if not successors:
+            continue
+        # The fact of the new value alone before one that restates both ("moved from
+        # Leiden to Groningen"): that one is current too, but says less about now.
+        successor = min(successors, key=lambda f: _names(f.content, old_target))
+        for fact in _derived_facts(core, statement):
+            if not _names(fact.content, old_target) or _names(fact.content, new_target):
+                continue
+            if _decided(core, fact, successor.id):
+                continue
+            report.compared += 1
+            verdict = Verdict(
+                True,
+                f"the graph closed {old_target} when {new_target} was told",
+                "graph",
+                0.8,
+            )
+            about = {
+                "entity": holder,
+                "older": fact.content,
+                "newer": successor.content,
+                "closed": {"old": old_target, "new": new_target, "statement": old_id},
+            }
+            why = "derived fact of a closed statement"
+            _decide(core, report, fact, successor, verdict, about, why, now)
+    return report
+
+
+def _role(memory: MemoryRecord) -> str | None:
+    return memory.metadata.get("role") if memory.metadata else None
+
+
+def _names(text: str, name: str) -> bool:
+    """Whether ``text`` names ``name``: every content word of it is a word of ``text``."""
+    words = _bare(contradiction.content_tokens(name) or set(contradiction.tokens(name)))
+    return bool(words) and words <= _bare(contradiction.tokens(text))
+
+
+def _bare(words: Iterable[str]) -> set[str]:
+    """``words`` without a possessive ("St Mary's" names "St Mary")."""
+    return {w.removesuffix("'s") for w in words}
+
+
+def _derived_facts(core: Core, statement: MemoryRecord) -> list[MemoryRecord]:
+    """The current facts the pipeline wrote from ``statement``: the memories its
+    ``proposal`` audit rows name (created, or deduped into one of its own), read by key
+    (memories have no index on ``source_memory_id``; the history has one on the id)."""
+    ids = [
+        str(h.after["memory_id"])
+        for h in core.store.memories.history(statement.namespace, statement.id)
+        if h.event == "proposal" and h.after is not None and h.after.get("memory_id")
+    ]
+    if not ids:
+        return []
+    found = core.store.memories.get_many(statement.namespace, list(dict.fromkeys(ids)))
+    return [
+        found[i]
+        for i in dict.fromkeys(ids)
+        if i in found
+        and found[i].source_memory_id == statement.id
+        and found[i].who == PIPELINE_WHO
+        and found[i].superseded_by is None
+    ]

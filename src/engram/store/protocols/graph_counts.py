@@ -69,6 +69,15 @@ class GraphCountStore(Protocol):
         (``GraphStore.entity`` finds none): ``BatchReads`` answers it without a read."""
         ...
 
+    def closed_by(self, namespace: str, memory_id: str) -> list[tuple[str, str, str, str]]:
+        """The facts ``memory_id`` changed: for each relation it states that closed the
+        one holding before (same source and type, the old one's ``valid_to`` the new
+        one's ``valid_from``), a row (a memory that stated the old relation, the
+        source's name, the old target's name, the new target's name). What a
+        statement's derived facts supersede
+        (``engram.pipeline.supersession.supersede_derived``)."""
+        ...
+
     def current_relations(
         self, namespace: str, source_id: int, relation_type: str
     ) -> list[Relation]:

@@ -50,6 +50,30 @@ def stale_memories(conn: Conn, d: Dialect, namespace: str, memory_ids: Sequence[
     return stale | derived_stale(conn, d, rest, partial(_stated_closed, conn, d, namespace))
 
 
+#: The relations a memory states (its mentions), each with the one it closed: same
+#: source and type, closed when the new one began (``graph_record``'s ``_apply`` sets
+#: the old ``valid_to`` to the new ``valid_from``), on the ``relations_source`` index;
+#: then the memories that stated the old one.
+_CLOSED_BY = (
+    "SELECT DISTINCT mo.memory_id, es.name, eo.name, en.name FROM relation_mentions mn "
+    "JOIN relations n ON n.id = mn.relation_id "
+    "JOIN relations o ON o.namespace = n.namespace AND o.source_entity_id = n.source_entity_id "
+    "AND o.relation_type = n.relation_type AND o.valid_to = n.valid_from AND o.id <> n.id "
+    "JOIN relation_mentions mo ON mo.relation_id = o.id "
+    "JOIN entities es ON es.id = n.source_entity_id "
+    "JOIN entities eo ON eo.id = o.target_entity_id "
+    "JOIN entities en ON en.id = n.target_entity_id "
+    "WHERE mn.memory_id = ? AND n.namespace = ? AND mo.memory_id <> mn.memory_id"
+)
+
+
+def closed_by(conn: Conn, namespace: str, memory_id: str) -> list[tuple[str, str, str, str]]:
+    """``GraphCountStore.closed_by``: (old statement's memory, source, old target, new
+    target)."""
+    rows = conn.execute(_CLOSED_BY, (memory_id, namespace)).fetchall()
+    return [(str(r[0]), str(r[1]), str(r[2]), str(r[3])) for r in rows]
+
+
 def derived_stale(
     conn: Conn,
     d: Dialect,

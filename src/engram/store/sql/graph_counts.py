@@ -113,6 +113,10 @@ class SqlGraphCounts(SqlPart, GraphCountStore):
         )
         return None if len(rows) > limit else frozenset(r[0] for r in rows)
 
+    def closed_by(self, namespace: str, memory_id: str) -> list[tuple[str, str, str, str]]:
+        with self._sql.read("finding the facts a memory changed") as conn:
+            return graph_changes.closed_by(conn, namespace, memory_id)
+
     def current_relations(
         self, namespace: str, source_id: int, relation_type: str
     ) -> list[Relation]:

@@ -337,7 +337,7 @@ def supersede_derived(core: Core, source: MemoryRecord, *, now: datetime) -> Sup
     statement is an assistant's turn (its echo restates, it does not tell)."""
     report = SupersessionReport(mode=mode_of(core.config.pipeline))
     ns = source.namespace
-    if _role(source) == "assistant":
+    if source.other_role == "assistant":
         return report
     changes = core.store.graph_counts.closed_by(ns, source.id)
     if not changes:
@@ -348,7 +348,7 @@ def supersede_derived(core: Core, source: MemoryRecord, *, now: datetime) -> Sup
     olds = core.store.memories.get_many(ns, list({c[0] for c in changes}))
     for old_id, holder, old_target, new_target in changes:
         statement = olds.get(old_id)
-        if statement is None or _role(statement) == "assistant":
+        if statement is None or statement.other_role == "assistant":
             continue
         successors = [f for f in news if _names(f.content, new_target)]
         if not successors:
@@ -377,10 +377,6 @@ def supersede_derived(core: Core, source: MemoryRecord, *, now: datetime) -> Sup
             why = "derived fact of a closed statement"
             _decide(core, report, fact, successor, verdict, about, why, now)
     return report
-
-
-def _role(memory: MemoryRecord) -> str | None:
-    return memory.metadata.get("role") if memory.metadata else None
 
 
 def _names(text: str, name: str) -> bool:

@@ -6,6 +6,9 @@ the two-stage decision it feeds."""
 from __future__ import annotations
 
 import math
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -76,13 +79,35 @@ def test_a_delete_makes_the_profile_recompute(mem: Memory) -> None:
     assert low.max() < high - 0.01
 
 
+@contextmanager
+def held(standings: standing.Standings) -> Iterator[threading.Event]:
+    """The standing worker held before each profile it computes until the event is
+    set, so a test sees the state between asking for a profile and having it (without
+    the hold the worker may finish before ``value`` reads again, and the test races)."""
+    gate = threading.Event()
+    compute = standings._compute
+
+    def wait_then_compute(namespace: str) -> np.ndarray | None:
+        assert gate.wait(30), "the test never released the standing worker"
+        return compute(namespace)
+
+    standings._compute = wait_then_compute  # type: ignore[method-assign]
+    try:
+        yield gate
+    finally:
+        gate.set()
+        standings._compute = compute  # type: ignore[method-assign]
+
+
 def test_recall_asks_for_the_profile_off_its_wait(mem: Memory) -> None:
     for note in NOTES:
         mem.add(note)
     standings = mem.standings
     assert standings is not None
-    assert standings.value(["default"], 0.5) is None  # asked for, not waited on
-    standings.wait()
+    with held(standings) as gate:
+        assert standings.value(["default"], 0.5) is None  # asked for, not waited on
+        gate.set()
+        standings.wait()
     value = standings.value(["default"], 0.5)
     assert value == pytest.approx(standing.standing_of(0.5, exact(mem, "default")), abs=1e-3)
 
@@ -99,8 +124,17 @@ def test_several_namespaces_read_as_one_store(mem: Memory) -> None:
     got = standings.value(["a", "b"], 0.4)
     assert got == pytest.approx(standing.standing_of(0.4, union), abs=1e-3)
     assert got != pytest.approx(standings.value(["a"], 0.4), abs=1e-3)
-    # A namespace with nothing stored has no profile: no standing for the pair.
-    assert standings.value(["a", "nothing"], 0.4) is None
+    # A namespace not yet profiled leaves the pair without a standing until it is...
+    with held(standings) as gate:
+        assert standings.value(["a", "nothing"], 0.4) is None
+        gate.set()
+        standings.wait()
+    # ...and once read as holding no vector it adds nothing to the union.
+    assert standings.profile("nothing") is None
+    assert standings.value(["a", "nothing"], 0.4) == pytest.approx(
+        standings.value(["a"], 0.4), abs=1e-6
+    )
+    assert standings.value(["nothing"], 0.4) is None  # no vector anywhere: no standing
 
 
 def test_profiles_stop_with_the_store(config: Config) -> None:

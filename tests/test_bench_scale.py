@@ -117,7 +117,9 @@ def test_measure_one_size_on_postgresql(tiny_locomo: Path, tmp_path: Path, pg_se
         result = _measure(tiny_locomo, tmp_path, stores=stores, cold_runs=1)
         assert not list(tmp_path.glob("scale-100*.db"))  # no SQLite file was made
         # The disk column is the database's (tables and their GIN and HNSW indexes).
-        assert result["store_bytes"] == scale_pg.database_bytes(stores[0])
+        # Not to the byte: autovacuum may add free-space and visibility-map pages after
+        # the measurement (CI once read 64 KB more under load).
+        assert result["store_bytes"] == pytest.approx(scale_pg.database_bytes(stores[0]), rel=0.02)
     assert result["backend"] == "postgresql" and result["recall_queries"] == 10
     assert 0 < result["recall_p50_ms"] <= result["recall_p95_ms"]
     assert result["add_with_embedding_per_s"] > 0 and result["add_no_embedding_per_s"] > 0

@@ -220,7 +220,9 @@ class Retriever:
         # completion's, and the rest read beside the facts below when reads are round
         # trips (the session members' come after).
         unranked = [i for i in candidate_ids if i not in dense]
-        covered = completion.cosines(legs.completion, legs.query_vector, unranked, dense)
+        covered = completion.cosines(
+            legs.completion or legs.gathered, legs.query_vector, unranked, dense
+        )
         rest = [i for i in unranked if i not in covered]
         early = None
         if rest and self.overlap_reads and legs.query_vector is not None and self.index:

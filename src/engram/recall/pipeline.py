@@ -160,13 +160,11 @@ class Retriever:
         clock = Clock()
         warnings: list[str] = []
         # Reads whose answers recall needs only later, started before the legs when
-        # reads are round trips: nothing in the recall changes them.
-        count = self.shared.probe(request) if self.overlap_reads else None
-        lead = (
-            self._workers.submit(self.preamble)
-            if self.overlap_reads and self.preamble is not None
-            else None
-        )
+        # reads are round trips, or when the model will run (SQLite: its run hides
+        # them, off the calling thread): nothing in the recall changes them.
+        ahead = self.overlap_reads or self._embeds(cfg)
+        count = self.shared.probe(request) if ahead else None
+        lead = self._workers.submit(self.preamble) if ahead and self.preamble is not None else None
         legs = self._candidates(request, cfg, clock, warnings)
         if legs.mode is RecallMode.RECENT:
             return self._recent(request, cfg, clock, warnings, lead)
@@ -181,6 +179,12 @@ class Retriever:
             hits = decompose.interleave([hits, *(self._part(request, cfg, p) for p in parts)])
             clock.lap("decompose")
         return self._finish(request, cfg, hits, legs.mode, clock, warnings, found=found, lead=lead)
+
+    def _embeds(self, cfg: RecallConfig) -> bool:
+        """Whether the dense leg will embed the query: the model's run is then time
+        the reads started before it take on a worker, not on the calling thread
+        (docs/benchmarks.md, "Recall's fuse stage at 100k")."""
+        return bool(cfg.strategy in ("hybrid", "dense") and self.embedder and self.index)
 
     def _part(
         self, request: RecallRequest, cfg: RecallConfig, query: str | None = None

@@ -14,15 +14,16 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 import pytest
-from hashembed import HashEmbedder
 
 from engram import Config, Memory
 from engram.errors import StoreError
 from engram.recall import completion, ranking
+from engram.recall.request import Legs
 from engram.records import Recall
 from engram.store.protocols.vectors import Gathered
 from engram.store.sqlite import keyword as sqlite_keyword
 from engram.store.sqlite.vector_index import VectorIndex
+from hashembed import HashEmbedder
 
 NS = "ns"
 WORDS = ["garden", "tulips", "hiking", "piano", "recipe", "train", "novel", "harbor"]
@@ -37,9 +38,7 @@ FROZEN = datetime.fromisoformat("2026-12-01T00:00:00+00:00")
 def _config(config: Config) -> Config:
     # The term index from a few memories, so the keyword leg is exact and its top ids
     # are read ahead as at 100k.
-    return config.with_overrides(
-        recall={"keyword_index_min": 5, "keyword_index_background": False}
-    )
+    return config.with_overrides(recall={"keyword_index_min": 5, "keyword_index_background": False})
 
 
 @pytest.fixture
@@ -88,14 +87,17 @@ def test_a_write_after_the_gather_makes_it_stale(mem: Memory) -> None:
 
 
 def test_stale_gathered_vectors_are_not_used() -> None:
-    vector = np.ones(4, np.float32)
-    gathered = Gathered(frozenset({"a"}), ["a"], np.ones((1, 4), np.float32), lambda: False)
+    legs = Legs(windows=[], query_vector=np.ones(4, np.float32))
+    legs.gathered = Gathered(frozenset({"a"}), ["a"], np.ones((1, 4), np.float32), lambda: False)
     dense: dict[str, float] = {}
-    assert completion.cosines(gathered, vector, ["a"], dense) == set()
+    assert completion.cosines(legs, ["a"], dense) == set()
     assert dense == {}  # the recall reads "a" itself
-    fresh = Gathered(frozenset({"a", "b"}), ["a"], np.ones((1, 4), np.float32), lambda: True)
-    assert completion.cosines(fresh, vector, ["a", "b", "c"], dense) == {"a", "b"}
+    rows = np.ones((1, 4), np.float32)
+    legs.gathered = Gathered(frozenset({"a", "b"}), ["a"], rows, lambda: True)
+    assert completion.cosines(legs, ["a", "b", "c"], dense) == {"a", "b"}
     assert dense == {"a": 4.0}  # "b" was asked and has no vector: it needs no read
+    legs.query_vector = None  # the dense leg failed: no cosines are used
+    assert completion.cosines(legs, ["a"], {}) == set()
 
 
 def test_a_failed_gather_is_dropped() -> None:
@@ -140,9 +142,7 @@ def test_recall_answers_the_same_with_the_vectors_gathered(
     assert any(asked) and not any(ahead)  # the keyword-only candidates needed no read
 
 
-def test_a_recall_tokenizes_its_match_once(
-    mem: Memory, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_recall_tokenizes_its_match_once(mem: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
     mem.recall("warm the term index up", namespace=NS)
     calls: list[str] = []
     terms = sqlite_keyword.match_terms

@@ -222,16 +222,14 @@ def dense_search(
     return scorer.search(namespace, vector, k)
 
 
-def cosines(
-    done: Completion | Gathered | None,
-    vector: Vector | None,
-    unranked: Sequence[str],
-    dense: dict[str, float],
-) -> set[str]:
-    """``done``'s cosines of the candidates the dense leg did not rank (``unranked``)
-    added to ``dense``; returned: those of them it asked about, which need no read.
-    None without the query vector (the dense leg failed: no cosines are used), nor
-    from vectors gathered that the index no longer holds as they were."""
+def cosines(legs: Legs, unranked: Sequence[str], dense: dict[str, float]) -> set[str]:
+    """The cosines the keyword leg's worker completed (``legs.completion``) or gathered
+    the vectors of (``legs.gathered``), of the candidates the dense leg did not rank
+    (``unranked``), added to ``dense``; returned: those of them it asked about, which
+    need no read. None without the query vector (the dense leg failed: no cosines are
+    used), nor from vectors gathered that the index no longer holds as they were."""
+    done: Completion | Gathered | None = legs.completion or legs.gathered
+    vector = legs.query_vector
     if done is None or vector is None:
         return set()
     if isinstance(done, Gathered) and not done.current():

@@ -162,7 +162,9 @@ class Retriever:
         # Reads whose answers recall needs only later, started before the legs when
         # reads are round trips, or when the model will run (SQLite: its run hides
         # them, off the calling thread): nothing in the recall changes them.
-        ahead = self.overlap_reads or self._embeds(cfg)
+        ahead = self.overlap_reads or bool(
+            cfg.strategy in ("hybrid", "dense") and self.embedder and self.index
+        )
         count = self.shared.probe(request) if ahead else None
         lead = self._workers.submit(self.preamble) if ahead and self.preamble is not None else None
         legs = self._candidates(request, cfg, clock, warnings)
@@ -179,12 +181,6 @@ class Retriever:
             hits = decompose.interleave([hits, *(self._part(request, cfg, p) for p in parts)])
             clock.lap("decompose")
         return self._finish(request, cfg, hits, legs.mode, clock, warnings, found=found, lead=lead)
-
-    def _embeds(self, cfg: RecallConfig) -> bool:
-        """Whether the dense leg will embed the query: the model's run is then time
-        the reads started before it take on a worker, not on the calling thread
-        (docs/benchmarks.md, "Recall's fuse stage at 100k")."""
-        return bool(cfg.strategy in ("hybrid", "dense") and self.embedder and self.index)
 
     def _part(
         self, request: RecallRequest, cfg: RecallConfig, query: str | None = None
@@ -224,9 +220,7 @@ class Retriever:
         # completion's, and the rest read beside the facts below when reads are round
         # trips (the session members' come after).
         unranked = [i for i in candidate_ids if i not in dense]
-        covered = completion.cosines(
-            legs.completion or legs.gathered, legs.query_vector, unranked, dense
-        )
+        covered = completion.cosines(legs, unranked, dense)
         rest = [i for i in unranked if i not in covered]
         early = None
         if rest and self.overlap_reads and legs.query_vector is not None and self.index:

@@ -36,7 +36,7 @@ import numpy.typing as npt
 
 from engram.errors import EngramError
 from engram.store.protocols.memories import MemoryFacts
-from engram.store.protocols.vectors import FactsAlong, VectorSearch
+from engram.store.protocols.vectors import FactsAlong, Gathered, VectorsAhead, VectorSearch
 
 if TYPE_CHECKING:
     from engram.recall.chunks import PooledDense
@@ -125,7 +125,8 @@ def facts_ahead(
     depth: int,
     *,
     top: int,
-) -> Ranking:
+    gather: Callable[[str, Sequence[str]], Gathered] | None = None,
+) -> Ranking | tuple[Ranking, Gathered | None]:
     """The keyword leg's ranking (``search``), its first ``top`` ids' facts read right
     after it, on the leg's worker, while the calling thread runs the model (SQLite).
 
@@ -133,7 +134,13 @@ def facts_ahead(
     rows, a small one's cache while the database is unchanged), so the recall's own
     read of every candidate's facts then finds these and gathers only the others: the
     same facts, read off the calling thread (docs/benchmarks.md, "The fuse stage's
-    cold reads"). A failed read is dropped: the recall reads those ids itself."""
+    cold reads"). A failed read is dropped: the recall reads those ids itself.
+
+    With ``gather`` (an in-memory index's ``VectorsAhead.gather``) those ids' vectors
+    are copied out too, and returned beside the ranking: the cosines of the keyword-only
+    candidates are then one product on the calling thread, not a search of their rows
+    in the index made after the model evicted it from the caches (docs/benchmarks.md,
+    "Recall's fuse stage at 100k")."""
     found = search(namespace, match, depth)
     ids = [memory_id for memory_id, _ in found[:top]]
     if ids:
@@ -141,7 +148,18 @@ def facts_ahead(
             facts(namespace, ids)
         except EngramError as exc:
             log.debug("the keyword leg's facts were not read ahead: %s", exc)
-    return found
+    if gather is None:
+        return found
+    vectors = None
+    if ids:
+        try:
+            vectors = gather(namespace, ids)
+        except EngramError as exc:
+            log.debug("the keyword leg's vectors were not gathered ahead: %s", exc)
+    return found, vectors
+
+
+Answer = Ranking | tuple[Ranking, Completion | None] | tuple[Ranking, Gathered | None]
 
 
 def leg(
@@ -150,27 +168,30 @@ def leg(
     handoff: Handoff | None,
     top: int,
     facts: Callable[[str, Sequence[str]], object] | None = None,
-) -> Callable[[str, str, int], Ranking | tuple[Ranking, Completion | None]]:
+) -> Callable[[str, str, int], Answer]:
     """The keyword leg's work on its worker: ``search``, and with a ``handoff`` its
     first ``top`` ids completed by ``scorer`` (``keyword_leg``); else, given a
     ``facts`` reader (the store's, when it keeps what it reads), those ids' facts read
-    ahead (``facts_ahead``)."""
+    ahead, and their vectors gathered when ``scorer`` can (``facts_ahead``)."""
     if handoff is None or not isinstance(scorer, FactsAlong):
         if facts is not None:
-            return partial(facts_ahead, search, facts, top=top)
+            gather = scorer.gather if isinstance(scorer, VectorsAhead) else None
+            return partial(facts_ahead, search, facts, top=top, gather=gather)
         return search
     return partial(keyword_leg, search, scorer, handoff, top=top)
 
 
-def joined(legs: Legs, answer: Ranking | tuple[Ranking, Completion | None]) -> Ranking:
+def joined(legs: Legs, answer: Answer) -> Ranking:
     """The keyword leg's ranking from its worker's ``answer``; its completion, if it
     read one, goes to ``legs`` (the facts of ids read by the dense search too are
-    the same, and kept)."""
+    the same, and kept), and so do the vectors it gathered."""
     if not isinstance(answer, tuple):
         return answer
     found, done = answer
-    if done is not None:
+    if isinstance(done, Completion):
         _keep(legs, done)
+    elif done is not None:
+        legs.gathered = done
     return found
 
 
@@ -201,17 +222,21 @@ def dense_search(
     return scorer.search(namespace, vector, k)
 
 
-def cosines(
-    done: Completion | None,
-    vector: Vector | None,
-    unranked: Sequence[str],
-    dense: dict[str, float],
-) -> set[str]:
-    """``done``'s cosines of the candidates the dense leg did not rank (``unranked``)
-    added to ``dense``; returned: those of them it asked about, which need no read.
-    None without the query vector (the dense leg failed: no cosines are used)."""
+def cosines(legs: Legs, unranked: Sequence[str], dense: dict[str, float]) -> set[str]:
+    """The cosines the keyword leg's worker completed (``legs.completion``) or gathered
+    the vectors of (``legs.gathered``), of the candidates the dense leg did not rank
+    (``unranked``), added to ``dense``; returned: those of them it asked about, which
+    need no read. None without the query vector (the dense leg failed: no cosines are
+    used), nor from vectors gathered that the index no longer holds as they were."""
+    done: Completion | Gathered | None = legs.completion or legs.gathered
+    vector = legs.query_vector
     if done is None or vector is None:
         return set()
+    if isinstance(done, Gathered) and not done.current():
+        return set()
     asked = {i for i in unranked if i in done.asked}
-    dense.update((i, c) for i in unranked if (c := done.cosines.get(i)) is not None)
+    if isinstance(done, Gathered):
+        dense.update(done.scores(vector, [i for i in unranked if i in asked]))
+    else:
+        dense.update((i, c) for i in unranked if (c := done.cosines.get(i)) is not None)
     return asked

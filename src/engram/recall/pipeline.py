@@ -160,13 +160,13 @@ class Retriever:
         clock = Clock()
         warnings: list[str] = []
         # Reads whose answers recall needs only later, started before the legs when
-        # reads are round trips: nothing in the recall changes them.
-        count = self.shared.probe(request) if self.overlap_reads else None
-        lead = (
-            self._workers.submit(self.preamble)
-            if self.overlap_reads and self.preamble is not None
-            else None
+        # reads are round trips, or when the model will run (SQLite: its run hides
+        # them, off the calling thread): nothing in the recall changes them.
+        ahead = self.overlap_reads or bool(
+            cfg.strategy in ("hybrid", "dense") and self.embedder and self.index
         )
+        count = self.shared.probe(request) if ahead else None
+        lead = self._workers.submit(self.preamble) if ahead and self.preamble is not None else None
         legs = self._candidates(request, cfg, clock, warnings)
         if legs.mode is RecallMode.RECENT:
             return self._recent(request, cfg, clock, warnings, lead)
@@ -220,7 +220,7 @@ class Retriever:
         # completion's, and the rest read beside the facts below when reads are round
         # trips (the session members' come after).
         unranked = [i for i in candidate_ids if i not in dense]
-        covered = completion.cosines(legs.completion, legs.query_vector, unranked, dense)
+        covered = completion.cosines(legs, unranked, dense)
         rest = [i for i in unranked if i not in covered]
         early = None
         if rest and self.overlap_reads and legs.query_vector is not None and self.index:

@@ -16,6 +16,7 @@ from engram.recall import filtering, temporal
 from engram.recall.completion import Completion
 from engram.records import MemoryRecord, RecallMode
 from engram.store.protocols.memories import MemoryFacts
+from engram.store.protocols.vectors import Gathered
 
 Filter = Callable[[MemoryRecord], bool]
 
@@ -80,6 +81,9 @@ class Legs:
     completion: Completion | None = None
     """The keyword leg's top ids' cosines, read where they were found
     (``recall/completion.py``)."""
+    gathered: Gathered | None = None
+    """The keyword leg's top ids' vectors, gathered on its worker (SQLite,
+    ``completion.facts_ahead``)."""
 
     def second_legs(self, cfg: RecallConfig) -> list[tuple[npt.NDArray[np.float32], float, int]]:
         """The second dense legs fused by rank (issue 24: R1's, Q1's): vector, weight, k."""

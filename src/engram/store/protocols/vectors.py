@@ -7,7 +7,7 @@ memory's liveness or content changes, so a derived index can tell it is stale.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Protocol, runtime_checkable
 
@@ -154,6 +154,41 @@ class FactsAlong(Protocol):
         self, namespace: str, query: npt.NDArray[np.float32], ids: Sequence[str]
     ) -> tuple[dict[str, float], dict[str, MemoryFacts]]:
         """``VectorSearch.scores``' answer, and the facts of ``ids``."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Gathered:
+    """Vectors of some memories copied out of a derived index before the query vector
+    exists (``VectorsAhead``): of the ids ``asked``, the live ones (``ids``), one row
+    each of ``matrix``; ``current()`` says whether the index still holds those rows as
+    they were (nothing written since), so their cosines are the ones ``scores`` gives."""
+
+    asked: frozenset[str]
+    ids: list[str]
+    matrix: npt.NDArray[np.float32]
+    current: Callable[[], bool]
+
+    def scores(self, query: npt.NDArray[np.float32], ids: Sequence[str]) -> dict[str, float]:
+        """``VectorSearch.scores`` of those of ``ids`` that were gathered: the same rows
+        in the same order (``ids``'), so the same product and the same floats."""
+        at = {memory_id: n for n, memory_id in enumerate(self.ids)}
+        found = [i for i in ids if i in at]
+        if not found:
+            return {}
+        sims = self.matrix[[at[i] for i in found]] @ np.asarray(query, dtype=np.float32)
+        return dict(zip(found, sims.tolist(), strict=True))
+
+
+@runtime_checkable
+class VectorsAhead(Protocol):
+    """A derived in-memory index (SQLite's) that copies some memories' vectors out
+    without the query: recall's keyword leg gathers its top ids' on its worker while
+    the model runs, and the calling thread then only multiplies (docs/benchmarks.md,
+    "Recall's fuse stage at 100k")."""
+
+    def gather(self, namespace: str, ids: Sequence[str]) -> Gathered:
+        """The live vectors of ``ids`` in ``namespace``."""
         ...
 
 

@@ -3,6 +3,7 @@ for large namespaces the in-memory term index derived from it (see ``term_search
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 from collections.abc import Sequence
 from typing import cast
@@ -13,6 +14,14 @@ from engram.store.sqlite import fts, hints
 from engram.store.sqlite.db import Database
 from engram.store.sqlite.term_search import TermSearch
 from engram.text import match_terms
+
+
+@functools.lru_cache(maxsize=64)
+def _terms(match: str) -> tuple[str, ...]:
+    """``match_terms``, kept for the last queries: a recall reads one match twice, its
+    leg's search and the other candidates' scores (docs/benchmarks.md, "Recall's fuse
+    stage at 100k")."""
+    return tuple(match_terms(match))
 
 
 class SQLiteKeyword:
@@ -31,7 +40,7 @@ class SQLiteKeyword:
         """BM25-ranked live memories of ``namespace``; relevance is ``-bm25()`` (>= 0)."""
         self.terms.warm(namespace)  # a saved term index loads off the shared connection
         with self._db.search() as conn:
-            found = self.terms.search(conn, namespace, match_terms(match), limit)
+            found = self.terms.search(conn, namespace, _terms(match), limit)
             if found is not None:
                 return found
             return fts.search(conn, namespace, match, limit, self._counts)
@@ -40,7 +49,7 @@ class SQLiteKeyword:
         """Exact BM25 of ``ids`` from the term index; otherwise picked from the FTS5
         ranking to ``DEPTH``."""
         with self._db.search() as conn:
-            found = self.terms.scores(conn, namespace, match_terms(match), ids)
+            found = self.terms.scores(conn, namespace, _terms(match), ids)
         if found is not None:
             return found
         return scores_from_ranking(self.search, namespace, match, ids)

@@ -80,7 +80,7 @@ class TermSearch:
         query = _query(keywords)
         entry = self._entry(conn, namespace) if query is not None else None
 
-        def top(block: TermBlock, query: list[str]) -> list[tuple[str, float]]:
+        def top(block: TermBlock, query: Sequence[str]) -> list[tuple[str, float]]:
             return [(block.ids[row], score) for row, score in block.top(query, limit)]
 
         return self._answer(conn, namespace, entry, query, top)
@@ -91,7 +91,7 @@ class TermSearch:
         """Exact BM25 of ``ids`` (those that hold a query term), or None where
         ``search`` would be None."""
 
-        def exact(block: TermBlock, query: list[str]) -> dict[str, float]:
+        def exact(block: TermBlock, query: Sequence[str]) -> dict[str, float]:
             live, rows = block.live_rows(ids)
             found = block.scores(query, rows)
             return {i: score for i, score in zip(live, found, strict=True) if score > 0}
@@ -104,8 +104,8 @@ class TermSearch:
         conn: sqlite3.Connection,
         namespace: str,
         entry: _Entry | None,
-        query: list[str] | None,
-        answer: Callable[[TermBlock, list[str]], T],
+        query: Sequence[str] | None,
+        answer: Callable[[TermBlock, Sequence[str]], T],
     ) -> T | None:
         """``answer(block, query)`` under the entry's lock once its block has caught up
         with the change log; None without a query, an entry or a current block."""
@@ -265,16 +265,25 @@ class TermSearch:
         return state
 
 
-def _query(keywords: Sequence[str]) -> list[str] | None:
+def _query(keywords: Sequence[str]) -> tuple[str, ...] | None:
     """The query's terms, or None when a keyword is several terms to FTS5 (a phrase,
     such as ``snake_case``), which postings without positions cannot match."""
+    return _query_of(tuple(keywords))
+
+
+@functools.lru_cache(maxsize=64)
+def _query_of(keywords: tuple[str, ...]) -> tuple[str, ...] | None:
+    """``_query``, kept for the last queries: recall asks it twice for one query, the
+    leg's search on its worker and then the other candidates' scores on the calling
+    thread, where tokenizing again cost ~20 us (docs/benchmarks.md, "Recall's fuse
+    stage at 100k")."""
     query: list[str] = []
     for keyword in keywords:
         found = terms(keyword)
         if len(found) > 1:
             return None
         query.extend(found)
-    return query
+    return tuple(query)
 
 
 def _snapshot(conn: sqlite3.Connection, namespace: str) -> tuple[TermBlock, int]:

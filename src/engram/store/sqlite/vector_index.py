@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from engram.store.protocols.vectors import AnnSettings
+from engram.store.protocols.vectors import AnnSettings, Gathered
 from engram.store.sqlite import ann
 from engram.store.sqlite.snapshot import Saved, SnapshotError, Snapshots
 from engram.store.sqlite.vector_block import Block
@@ -336,6 +336,20 @@ class VectorIndex:
                 return {}
             sims = block.data[rows] @ np.asarray(query, dtype=np.float32)
             return dict(zip(found, sims.tolist(), strict=True))
+
+    def gather(self, namespace: str, ids: Sequence[str]) -> Gathered:
+        """The live vectors of ``ids`` copied out (``VectorsAhead``), and whether they
+        are still the index's: its epoch and the namespace's block unchanged since."""
+        block = self._block(namespace)
+        with self._lock:
+            found, rows = block.ids.live(ids, block.alive)
+            epoch = self._epoch
+            matrix = block.data[rows]  # a copy: later writes to the block leave it
+
+        def current() -> bool:
+            return self._epoch == epoch and self._blocks.get(namespace) is block
+
+        return Gathered(frozenset(ids), found, matrix, current)
 
     def state(self) -> dict[str, object]:
         with self._lock:

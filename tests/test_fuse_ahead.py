@@ -1,0 +1,194 @@
+"""Recall's fuse stage at 100k (docs/benchmarks.md, "Recall's fuse stage at 100k"): on
+SQLite the keyword leg's top ids' vectors are gathered on its worker while the model
+runs (``VectorsAhead.gather``), the shared space's count and the policy block are read
+on workers then too, and the keyword match is tokenized once a recall. Each gives the
+answers the reads after the model gave."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+import pytest
+
+from engram import Config, Memory
+from engram.errors import StoreError
+from engram.recall import completion, ranking
+from engram.recall.request import Legs
+from engram.records import Recall
+from engram.store.protocols.vectors import Gathered
+from engram.store.sqlite import keyword as sqlite_keyword
+from engram.store.sqlite.vector_index import VectorIndex
+from hashembed import HashEmbedder
+
+NS = "ns"
+WORDS = ["garden", "tulips", "hiking", "piano", "recipe", "train", "novel", "harbor"]
+TEXTS = [
+    f"the {WORDS[i % 8]} story {i}: {WORDS[(i * 3) % 8]} and {WORDS[(i * 5 + 1) % 8]}"
+    for i in range(60)
+]
+QUERIES = ["garden tulips", "piano recipe", "train to the harbor", "novel hiking story 7"]
+FROZEN = datetime.fromisoformat("2026-12-01T00:00:00+00:00")
+
+
+def _config(config: Config) -> Config:
+    # The term index from a few memories, so the keyword leg is exact and its top ids
+    # are read ahead as at 100k.
+    return config.with_overrides(recall={"keyword_index_min": 5, "keyword_index_background": False})
+
+
+@pytest.fixture
+def mem(tmp_path: Path, config: Config, monkeypatch: pytest.MonkeyPatch) -> Memory:
+    monkeypatch.setattr(ranking, "utcnow", lambda: FROZEN)  # recency does not move
+    with Memory(tmp_path / "m.db", config=_config(config), embedder=HashEmbedder()) as opened:
+        opened.add_many(TEXTS, namespace=NS)
+        yield opened
+
+
+def _index(mem: Memory) -> VectorIndex:
+    index = mem._core.retriever.index
+    assert isinstance(index, VectorIndex)
+    return index
+
+
+def _answer(found: Recall) -> list[object]:
+    return [found.context, [h.to_dict() for h in found.hits], list(found.shown)]
+
+
+def test_gathered_vectors_score_as_the_index_does(mem: Memory) -> None:
+    index = _index(mem)
+    ids = [r.id for r in mem.get_all(namespace=NS, limit=100)]
+    gone = ids[3]
+    mem.delete(gone, namespace=NS)
+    query = HashEmbedder().embed("garden tulips")
+    asked = [*ids[:40], "unknown"]
+    gathered = index.gather(NS, asked)
+    assert gathered.asked == frozenset(asked) and gathered.current()
+    assert gone not in gathered.ids and "unknown" not in gathered.ids
+    for wanted in (asked, asked[::-1], asked[5:17], [gone, "unknown"]):
+        # the same rows in the same order: the same floats, not merely close ones
+        assert gathered.scores(query, wanted) == index.scores(NS, query, wanted)
+
+
+def test_a_write_after_the_gather_makes_it_stale(mem: Memory) -> None:
+    index = _index(mem)
+    ids = [r.id for r in mem.get_all(namespace=NS, limit=10)]
+    gathered = index.gather(NS, ids)
+    assert gathered.current()
+    mem.add("a new memory about the garden", namespace=NS)
+    assert not gathered.current()
+    again = index.gather(NS, ids)
+    mem.delete(ids[0], namespace=NS)
+    assert not again.current()
+
+
+def test_stale_gathered_vectors_are_not_used() -> None:
+    legs = Legs(windows=[], query_vector=np.ones(4, np.float32))
+    legs.gathered = Gathered(frozenset({"a"}), ["a"], np.ones((1, 4), np.float32), lambda: False)
+    dense: dict[str, float] = {}
+    assert completion.cosines(legs, ["a"], dense) == set()
+    assert dense == {}  # the recall reads "a" itself
+    rows = np.ones((1, 4), np.float32)
+    legs.gathered = Gathered(frozenset({"a", "b"}), ["a"], rows, lambda: True)
+    assert completion.cosines(legs, ["a", "b", "c"], dense) == {"a", "b"}
+    assert dense == {"a": 4.0}  # "b" was asked and has no vector: it needs no read
+    legs.query_vector = None  # the dense leg failed: no cosines are used
+    assert completion.cosines(legs, ["a"], {}) == set()
+
+
+def test_a_failed_gather_is_dropped() -> None:
+    def gather(namespace: str, ids: Sequence[str]) -> Gathered:
+        raise StoreError("the index is closed")
+
+    def facts(namespace: str, ids: Sequence[str]) -> object:
+        return {}
+
+    leg = completion.leg(lambda n, m, d: [("m1", 1.0)], None, None, 5, facts)
+    assert leg("ns", "words", 50) == [("m1", 1.0)]  # nothing to gather with: as before
+    answer = completion.facts_ahead(
+        lambda n, m, d: [("m1", 1.0)], facts, "ns", "words", 50, top=5, gather=gather
+    )
+    assert answer == ([("m1", 1.0)], None)
+
+
+@runtime_checkable
+class _Never(Protocol):
+    def never_implemented(self) -> None: ...
+
+
+def test_recall_answers_the_same_with_the_vectors_gathered(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    index = _index(mem)
+    asked: list[list[str]] = []
+    scores = index.scores
+
+    def spy(namespace: str, query: np.ndarray, ids: Sequence[str]) -> dict[str, float]:
+        asked.append(list(ids))
+        return scores(namespace, query, ids)
+
+    monkeypatch.setattr(index, "scores", spy)
+    gathered = [_answer(mem.recall(q, namespace=NS)) for q in QUERIES]
+    ahead = list(asked)
+    asked.clear()
+    with monkeypatch.context() as off:
+        off.setattr(completion, "VectorsAhead", _Never)  # the reads after the model
+        read = [_answer(mem.recall(q, namespace=NS)) for q in QUERIES]
+    assert gathered == read
+    assert any(asked) and not any(ahead)  # the keyword-only candidates needed no read
+
+
+def test_a_recall_tokenizes_its_match_once(mem: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
+    mem.recall("warm the term index up", namespace=NS)
+    calls: list[str] = []
+    terms = sqlite_keyword.match_terms
+
+    def spy(match: str) -> list[str]:
+        calls.append(match)
+        return terms(match)
+
+    monkeypatch.setattr(sqlite_keyword, "match_terms", spy)
+    sqlite_keyword._terms.cache_clear()
+    first = mem.recall("tulips in the garden", namespace=NS)
+    assert len(calls) == 1  # the leg's search; the other candidates' scores reuse it
+    sqlite_keyword._terms.cache_clear()
+    assert _answer(mem.recall("tulips in the garden", namespace=NS)) == _answer(first)
+
+
+def test_the_shared_count_and_policy_block_are_read_while_the_model_runs(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    published = "the harbor train leaves at noon, published for every agent"
+    mem.shared.publish("bob", published)
+    retriever = mem._core.retriever
+    threads: dict[str, str] = {}
+    count = retriever.memories.count
+
+    def counted(namespace: str, **options: object) -> int:
+        threads["count"] = threading.current_thread().name
+        return count(namespace, **options)  # type: ignore[arg-type]
+
+    def block() -> str:
+        threads["block"] = threading.current_thread().name
+        return "Policy: be brief."
+
+    monkeypatch.setattr(retriever.memories, "count", counted)
+    retriever.preamble = block
+    found = mem.recall("harbor train noon", namespace="default", abstain=False)
+    assert published in [h.memory.content for h in found.hits]
+    assert found.context.startswith("Policy: be brief.")
+    main = threading.current_thread().name
+    assert threads["count"] != main and threads["block"] != main
+    # Without the model, nothing hides them: read on the calling thread, as before.
+    with Memory(":memory:", config=mem.config, embedder=None) as plain:
+        plain.shared.publish("bob", published)
+        plain_retriever = plain._core.retriever
+        monkeypatch.setattr(plain_retriever.memories, "count", counted)
+        plain_retriever.preamble = block
+        again = plain.recall("harbor train noon", namespace="default", abstain=False)
+        assert published in [h.memory.content for h in again.hits]
+        assert threads["count"] == main and threads["block"] == main

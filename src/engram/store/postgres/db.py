@@ -194,15 +194,33 @@ class Database(Opened):
         thread already holds; driver errors become StoreError."""
         with self.read(what) as conn:
             if self._bound() is not None:
-                with conn.transaction():
+                with conn.transaction() as block:
                     yield conn
+                self._committed(block, what)
                 return
             self._local.conn = conn
             try:
-                with conn.transaction():
+                with conn.transaction() as block:
                     yield conn
+                self._committed(block, what)
             finally:
                 self._local.conn = None
+
+    def _committed(self, block: psycopg.Transaction, what: str) -> None:
+        """Raise when ``block`` left without an exception but did not commit.
+
+        psycopg's transaction block, on a connection the server ended (a restart,
+        ``pg_terminate_backend``), neither commits nor raises when its body did not: a
+        caller whose guard took the lost connection's error (the inline linker's, on an
+        optional step) would report a write that the server rolled back. Dogfood round
+        eighteen saw 2 such writes answered 201 in 416 across `pg_ctl restart -m fast`.
+        """
+        if block.status is block.Status.FAILED:
+            raise StoreConnectionError(
+                f"{what} failed: the connection to {self.location} was lost before the "
+                "commit (the server ended it: a restart?), so nothing of it was written; "
+                "run it again"
+            )
 
     @contextmanager
     def snapshot(self, what: str = "read") -> Iterator[psycopg.Connection[Any]]:

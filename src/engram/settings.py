@@ -420,6 +420,11 @@ class RecallConfig:
     relative_floor: float | None = field(default=None, metadata=_range(0.0, 1.0))
     """Drop kept hits whose cosine and fused relevance are both below this share of the
     best's (0 keeps all; unset: the calibration's 0.6 for its own embedder, else 0)."""
+    attribute_floor: float | None = field(default=None, metadata=_range(0.0, 1.0))
+    """A confident answer whose shown notes, the words they share with the query taken
+    out, all sit below this cosine to the rest of the query is given as one line
+    marked low confidence (on topic, another attribute: issue 24, abstain27); 0 off;
+    unset: 0.15 with all-MiniLM-L6-v2, else 0 (docs/recall.md)."""
     dedup_by_title: bool = True
     context_style: str = field(
         default="memory_context", metadata=_choices("memory_context", "prior_work")

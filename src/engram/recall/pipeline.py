@@ -28,6 +28,7 @@ from engram.errors import (
 from engram.llm.base import LlmProvider
 from engram.recall import (
     abstain,
+    abstain_attribute,
     anchors,
     completion,
     conditions,
@@ -137,6 +138,15 @@ class Retriever:
         """The dense leg, with extra vectors pooled in (``conditions.dense_leg``)."""
         assert self.index is not None
         return conditions.dense_leg(self.index, self.chunks, cfg, self.conditioned, namespace)
+
+    def _answered(self, cfg: RecallConfig, model: str | None) -> abstain.Answers | None:
+        """The abstain decision's attribute test (``abstain_attribute``), when it is on
+        and the dense leg can read it; None otherwise."""
+        floor = abstain_attribute.floor_for(cfg.attribute_floor, model)
+        if floor <= 0 or self.embedder is None or self.index is None:
+            return None
+        cosines = abstain_attribute.cosines_with(self.embedder, self.query_vectors, self.index)
+        return lambda query, hits: abstain_attribute.answers(query, hits, floor, cosines)
 
     def _keyword_search(
         self, namespace: str, match: str, limit: int, search: Callable[..., Any] | None = None
@@ -554,7 +564,14 @@ class Retriever:
             # issue 24: the store standing in the namespaces read, when it is on
             read = standing_reader(self.standings, cfg.standing, request.namespace, request.shared)
             hits, abstained, low_confidence = abstain.screen(
-                request.query, hits, model, cfg, self.calibration, read
+                request.query,
+                hits,
+                model,
+                cfg,
+                self.calibration,
+                read,
+                self._answered(cfg, model),
+                request.limit,
             )
             clock.lap("abstain")
         if floor:  # issue 24: a question about a whole thread sees it spread over time

@@ -32,12 +32,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 import numpy as np
 
+from engram.config import RecallConfig
 from engram.embed.base import Embedder
 from engram.embed.cache import QueryVectorCache
-from engram.recall.abstain import _starts_a_word, stem
+from engram.recall.abstain import Answers, _starts_a_word, stem
 from engram.records import Hit
 from engram.store.protocols.vectors import VectorSearch
 from engram.text import keywords
@@ -108,6 +110,27 @@ def answers(query: str, hits: Sequence[Hit], floor: float, cosines: Cosines) -> 
         return False
     found = cosines(asked)
     return any(found.get(i, 0.0) >= floor for i, _, _ in asked)
+
+
+class Dense(Protocol):
+    """What the test reads recall's dense leg through (``Retriever``'s parts)."""
+
+    @property
+    def embedder(self) -> Embedder | None: ...
+    @property
+    def query_vectors(self) -> QueryVectorCache: ...
+    @property
+    def index(self) -> VectorSearch | None: ...
+
+
+def reader(dense: Dense, cfg: RecallConfig, embedder: str | None) -> Answers | None:
+    """The test as ``abstain.screen`` reads it, with the floor for ``embedder``; None
+    when it is off (a floor of 0) or the dense leg is unavailable."""
+    floor = floor_for(cfg.attribute_floor, embedder)
+    if floor <= 0 or dense.embedder is None or dense.index is None:
+        return None
+    cosines = cosines_with(dense.embedder, dense.query_vectors, dense.index)
+    return lambda query, hits: answers(query, hits, floor, cosines)
 
 
 def cosines_with(embedder: Embedder, cache: QueryVectorCache, index: VectorSearch) -> Cosines:

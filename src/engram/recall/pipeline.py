@@ -139,15 +139,6 @@ class Retriever:
         assert self.index is not None
         return conditions.dense_leg(self.index, self.chunks, cfg, self.conditioned, namespace)
 
-    def _answered(self, cfg: RecallConfig, model: str | None) -> abstain.Answers | None:
-        """The abstain decision's attribute test (``abstain_attribute``), when it is on
-        and the dense leg can read it; None otherwise."""
-        floor = abstain_attribute.floor_for(cfg.attribute_floor, model)
-        if floor <= 0 or self.embedder is None or self.index is None:
-            return None
-        cosines = abstain_attribute.cosines_with(self.embedder, self.query_vectors, self.index)
-        return lambda query, hits: abstain_attribute.answers(query, hits, floor, cosines)
-
     def _keyword_search(
         self, namespace: str, match: str, limit: int, search: Callable[..., Any] | None = None
     ) -> Future[Any]:
@@ -561,17 +552,10 @@ class Retriever:
             hits = packing.above(hits, cfg.min_relevance)
         elif floor and cfg.abstain:  # FEATURES E7: nothing related -> nothing at all
             model = None if self.embedder is None else self.embedder.name
-            # issue 24: the store standing in the namespaces read, when it is on
             read = standing_reader(self.standings, cfg.standing, request.namespace, request.shared)
+            answered = abstain_attribute.reader(self, cfg, model)  # issue 24: both when on
             hits, abstained, low_confidence = abstain.screen(
-                request.query,
-                hits,
-                model,
-                cfg,
-                self.calibration,
-                read,
-                self._answered(cfg, model),
-                request.limit,
+                request.query, hits, model, cfg, self.calibration, read, answered, request.limit
             )
             clock.lap("abstain")
         if floor:  # issue 24: a question about a whole thread sees it spread over time
@@ -591,8 +575,7 @@ class Retriever:
                 "scan flagged them; see metadata['injection_flags'])"
             )
         # issue 24: unsure -> at most one line, under "Possibly related"
-        heading = fmt.POSSIBLY_RELATED if low_confidence else None
-        shown = shown[:1] if low_confidence else shown
+        heading, shown = (fmt.POSSIBLY_RELATED, shown[:1]) if low_confidence else (None, shown)
         cites = request.cite([h.memory.id for h in shown]) if request.cite and shown else None
         context = fmt.render(shown, cfg.context_style, cites, heading)
         if lead is not None:

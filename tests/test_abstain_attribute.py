@@ -156,34 +156,36 @@ NOTES = [
 
 
 @pytest.fixture(scope="module")
-def minilm(tmp_path_factory: pytest.TempPathFactory) -> MiniLMEmbedder:
+def model(tmp_path_factory: pytest.TempPathFactory) -> MiniLMEmbedder:
+    """The calibrated model, loaded once for the module."""
     return MiniLMEmbedder(None, tmp_path_factory.mktemp("attribute-home"))
 
 
 @pytest.fixture
-def real(config: Config, store_location: str, minilm: MiniLMEmbedder) -> Iterator[Memory]:
-    with Memory(store_location, config=config, embedder=minilm) as m:
-        for note in NOTES:
-            m.add(note)
-        yield m
+def noted(config: Config, store_location: str, model: MiniLMEmbedder) -> Iterator[Memory]:
+    """A store on each backend holding ``NOTES``, embedded by the real model."""
+    store = Memory(store_location, config=config, embedder=model)
+    with store:
+        store.add_many([{"content": note} for note in NOTES])
+        yield store
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("question", [DOOR, "how much did my cello cost?"])
-def test_minilm_marks_an_on_topic_question_nothing_answers(real: Memory, question: str) -> None:
+def test_minilm_marks_an_on_topic_question_nothing_answers(noted: Memory, question: str) -> None:
     # Round seventeen's new user: the door question answered confidently with the theme.
-    recall = real.recall(question)
+    recall = noted.recall(question)
     assert not recall.abstained and recall.low_confidence
     assert len(recall.shown) == 1 and POSSIBLY_RELATED in recall.context
     # attribute_floor = 0 turns the test off: the confident answer it replaced.
-    assert not real.recall(question, attribute_floor=0).low_confidence
+    assert not noted.recall(question, attribute_floor=0).low_confidence
 
 
 @pytest.mark.slow
-def test_minilm_still_answers_what_is_stored(real: Memory) -> None:
+def test_minilm_still_answers_what_is_stored(noted: Memory) -> None:
     for question, note in (
         ("which instrument do I play?", NOTES[1]),  # shares "play"; the rest still matches
         ("who maintains the central heating?", NOTES[2]),  # shares nothing
     ):
-        recall = real.recall(question)
+        recall = noted.recall(question)
         assert not recall.low_confidence and recall.hits[0].memory.content == note

@@ -23,8 +23,8 @@ one line marked low confidence instead of a confident context; never silence.
   (docs/benchmarks.md, "Unanswerable questions answered confidently").
 
 Cost: when a confident answer's shown hits share words with the question, one model
-call for the masked questions (batched, through recall's query vector cache) and one
-read of the hits' stored cosines to them; nothing otherwise.
+call per masked question until a hit answers (most often the first), through recall's
+query vector cache, and one read of that hit's stored cosine; nothing otherwise.
 """
 
 from __future__ import annotations
@@ -106,10 +106,9 @@ def answers(query: str, hits: Sequence[Hit], floor: float, cosines: Cosines) -> 
         asked.append((memory.id, memory.namespace, rest))
     if not judged:
         return True
-    if not asked:
-        return False
-    found = cosines(asked)
-    return any(found.get(i, 0.0) >= floor for i, _, _ in asked)
+    # One note at a time, in rank order: the first that answers ends the test (a
+    # masked question asked twice is embedded once, through the query vector cache).
+    return any(cosines([item]).get(item[0], 0.0) >= floor for item in asked)
 
 
 class Dense(Protocol):

@@ -2,7 +2,7 @@
 
 Every question of engram/data/abstain27.json (both halves) and of the paraphrase set's
 held-out stores is recalled with ``attribute_floor`` at its default (the test on) and at 0
-(off), alternately, ``ROUNDS`` times; the query vector cache is
+(off), alternately, ROUNDS times (default 3); the query vector cache is
 emptied before each recall so both sides pay the model for the question (and the test
 for its masked questions). Prints the median and p95 of each side, their ratio, and
 how many recalls the test read a residual for (a model call).
@@ -24,8 +24,6 @@ from engram.bench import paraphrase
 from engram.embed.cache import QueryVectorCache
 from engram.recall import abstain_attribute
 
-ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 3
-
 
 def stores() -> list[tuple[dict[str, str], list[str]]]:
     path = Path(str(resources.files("engram") / "data" / "abstain27.json"))
@@ -39,44 +37,28 @@ def stores() -> list[tuple[dict[str, str], list[str]]]:
     return out
 
 
-def main() -> None:
-    calls = 0
-    touched = False
-    reading = 0  # recalls that read a residual
-    made = abstain_attribute.cosines_with
+class Counting:
+    """Counts the masked questions the attribute test embeds (``calls``) and whether
+    the current recall read any (``touched``), by wrapping ``cosines_with``."""
 
-    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
-        measure = made(*args, **kwargs)
+    def __init__(self) -> None:
+        self.calls, self.touched = 0, False
+        made = abstain_attribute.cosines_with
 
-        def inner(asked):  # type: ignore[no-untyped-def]
-            nonlocal calls, touched
-            calls += 1
-            touched = True
-            return measure(asked)
+        def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+            measure = made(*args, **kwargs)
 
-        return inner
+            def inner(items):  # type: ignore[no-untyped-def]
+                self.calls, self.touched = self.calls + 1, True
+                return measure(items)
 
-    abstain_attribute.cosines_with = counted  # type: ignore[assignment]
-    times: dict[str, list[float]] = {"on": [], "off": []}
-    recalls = 0
-    for memories, asked in stores():
-        with Memory(":memory:") as mem:
-            mem.add_many([{"content": t} for t in memories.values()], namespace="agent")
-            retriever = mem._core.retriever  # noqa: SLF001 - the benchmark empties its cache
-            for n in range(ROUNDS):
-                for q in asked:
-                    order = ("on", "off") if (n + len(q)) % 2 else ("off", "on")
-                    for side in order:
-                        retriever.query_vectors = QueryVectorCache()
-                        # both sides pass the setting (a per-call override has its own cost)
-                        floor = abstain_attribute.FLOOR if side == "on" else 0.0
-                        extra = {"attribute_floor": floor}
-                        touched = False
-                        start = time.perf_counter()
-                        mem.recall(q, namespace="agent", **extra)
-                        times[side].append((time.perf_counter() - start) * 1000)
-                        reading += touched
-                    recalls += 1
+            return inner
+
+        abstain_attribute.cosines_with = counted  # type: ignore[assignment]
+
+
+def report(times: dict[str, list[float]], reading: int, counting: Counting) -> None:
+    """Each side's median and p95, their ratio, and what the test read."""
     for side, values in times.items():
         values.sort()
         print(
@@ -85,9 +67,32 @@ def main() -> None:
         )
     on, off = (statistics.median(times[s]) for s in ("on", "off"))
     print(
-        f"ratio p50 on/off {on / off:.3f}; a residual read in {reading} of {recalls} "
-        f"recalls ({calls} masked questions embedded)"
+        f"ratio p50 on/off {on / off:.3f}; a residual read in {reading} of "
+        f"{len(times['on'])} recalls ({counting.calls} masked questions embedded)"
     )
+
+
+def main() -> None:
+    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+    counting = Counting()
+    times: dict[str, list[float]] = {"on": [], "off": []}
+    reading = 0  # recalls that read a residual
+    for memories, asked in stores():
+        with Memory(":memory:") as mem:
+            mem.add_many([{"content": t} for t in memories.values()], namespace="agent")
+            retriever = mem._core.retriever  # noqa: SLF001 - the benchmark empties its cache
+            for n in range(rounds):
+                for q in asked:
+                    for side in ("on", "off") if (n + len(q)) % 2 else ("off", "on"):
+                        retriever.query_vectors = QueryVectorCache()
+                        # both sides pass the setting (a per-call override has its own cost)
+                        floor = abstain_attribute.FLOOR if side == "on" else 0.0
+                        counting.touched = False
+                        start = time.perf_counter()
+                        mem.recall(q, namespace="agent", attribute_floor=floor)
+                        times[side].append((time.perf_counter() - start) * 1000)
+                        reading += counting.touched
+    report(times, reading, counting)
 
 
 if __name__ == "__main__":

@@ -412,14 +412,14 @@ class RecallConfig:
     """Unsure decisions return the hits marked ``Recall.low_confidence`` and one line in
     the context under "Possibly related"; false: nothing (issue 24, docs/recall.md)."""
     standing: bool = False
-    """Read how the best cosine ranks in its own store (the store standing: issue 24,
-    round 5) in the abstain decision's off-topic test, when the calibration has a line
-    for it; false: the silent floor alone (docs/recall.md). Off: in stores of a few
-    hundred memories and more it silences answerable paraphrases (docs/benchmarks.md,
-    round 5, "the lead's check at store sizes people reach")."""
+    """Read the best cosine's rank in its own store (the store standing, issue 24 round 5)
+    in the abstain decision's off-topic test; off: in stores of a few hundred memories it
+    silences answerable paraphrases (docs/recall.md; docs/benchmarks.md, round 5)."""
     relative_floor: float | None = field(default=None, metadata=_range(0.0, 1.0))
     """Drop kept hits whose cosine and fused relevance are both below this share of the
     best's (0 keeps all; unset: the calibration's 0.6 for its own embedder, else 0)."""
+    attribute_floor: float | None = field(default=None, metadata=_range(0.0, 1.0))
+    """On-topic notes that answer nothing asked -> one marked line; 0 off (docs/recall.md)."""
     dedup_by_title: bool = True
     context_style: str = field(
         default="memory_context", metadata=_choices("memory_context", "prior_work")

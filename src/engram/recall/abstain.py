@@ -395,6 +395,11 @@ def probability(logit: float) -> float:
     return 1.0 / (1.0 + math.exp(-logit))
 
 
+#: Whether some of the hits a context would show answer what the query asks
+#: (``abstain_attribute.answers`` bound to its floor and cosines).
+Answers = Callable[[str, Sequence[Hit]], bool]
+
+
 def screen(
     query: str,
     hits: list[Hit],
@@ -402,11 +407,16 @@ def screen(
     cfg: RecallConfig,
     calibration: Calibration = CALIBRATION,
     standing: StandingOf | None = None,
+    answered: Answers | None = None,
+    limit: int | None = None,
 ) -> tuple[list[Hit], str | None, bool]:
     """The decision applied to ranked ``hits``: ``(hits kept, abstain reason or None,
     low confidence)``. Unrelated (or unsure, with ``recall.low_confidence`` off) gives
     no hits and the reason; otherwise hits far below the best no longer pad up to the
-    limit (issue 24's relative floor), and an unsure decision marks them."""
+    limit (issue 24's relative floor), and an unsure decision marks them. A related
+    decision whose first ``limit`` kept hits do not ``answered`` the query (on topic,
+    another attribute: ``engram.recall.abstain_attribute``) is marked unsure too, when
+    ``recall.low_confidence`` lets an unsure answer through."""
     decision = check(query, hits[: cfg.candidates], embedder, calibration, standing)
     if decision.verdict is Verdict.UNRELATED or (
         decision.verdict is Verdict.UNCERTAIN and not cfg.low_confidence
@@ -417,4 +427,7 @@ def screen(
         share = calibration.relative_floor if embedder == calibration.embedder else 0.0
     # issue 24 (T2): a thread question's floor is judged per session (recall/coverage.py)
     kept = coverage.relative_floor(query, cfg, hits, share)
-    return kept, None, decision.verdict is Verdict.UNCERTAIN
+    unsure = decision.verdict is Verdict.UNCERTAIN
+    if not unsure and answered is not None and cfg.low_confidence and kept:
+        unsure = not answered(query, kept[: limit or len(kept)])
+    return kept, None, unsure

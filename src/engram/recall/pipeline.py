@@ -28,6 +28,7 @@ from engram.errors import (
 from engram.llm.base import LlmProvider
 from engram.recall import (
     abstain,
+    abstain_attribute,
     anchors,
     completion,
     conditions,
@@ -551,10 +552,10 @@ class Retriever:
             hits = packing.above(hits, cfg.min_relevance)
         elif floor and cfg.abstain:  # FEATURES E7: nothing related -> nothing at all
             model = None if self.embedder is None else self.embedder.name
-            # issue 24: the store standing in the namespaces read, when it is on
             read = standing_reader(self.standings, cfg.standing, request.namespace, request.shared)
+            answered = abstain_attribute.reader(self, cfg, model)  # issue 24: both when on
             hits, abstained, low_confidence = abstain.screen(
-                request.query, hits, model, cfg, self.calibration, read
+                request.query, hits, model, cfg, self.calibration, read, answered, request.limit
             )
             clock.lap("abstain")
         if floor:  # issue 24: a question about a whole thread sees it spread over time
@@ -574,8 +575,7 @@ class Retriever:
                 "scan flagged them; see metadata['injection_flags'])"
             )
         # issue 24: unsure -> at most one line, under "Possibly related"
-        heading = fmt.POSSIBLY_RELATED if low_confidence else None
-        shown = shown[:1] if low_confidence else shown
+        heading, shown = (fmt.POSSIBLY_RELATED, shown[:1]) if low_confidence else (None, shown)
         cites = request.cite([h.memory.id for h in shown]) if request.cite and shown else None
         context = fmt.render(shown, cfg.context_style, cites, heading)
         if lead is not None:

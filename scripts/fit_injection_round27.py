@@ -22,6 +22,15 @@ the reference view (round twenty-six's code) and the packed view, interleaved pe
 ``--read`` reads held-out 24 once: the rules, the shipped detector, the reference view
 and the packed view, counts only.
 
+Ran (02:38 to 02:50 UTC, load 13 to 18; the view's file is round twenty-six's
+``w192 k5 all``, 162,802 bytes). ``--identity``: the packed reading equals the reference
+on 3,780 training attacks, 2,877 notes, 1,290 agent ``tune`` rows, 8,288 real texts and
+the 842 / 207 / 212 ``check`` rows; the unseen folds' counts are round twenty-six's
+(English 87, 67, 69, 65, 71). ``--timing`` (5 passes, 5,180 writes a side): median
+shipped 0.434, reference 1.351, packed 0.808 ms: the view costs +0.374 ms, over (e)'s
+0.2, so **it does not ship**. ``--read`` (held-out 24, once): English rules 19, shipped
+63, with the view 63 of 80; overall 21 / 69 / 71 of 88; notes 0 / 0 / 0 of 50.
+
     python scripts/fit_injection_round27.py [--data ../shared/bench] --cache PATH
         --view FILE [--identity] [--timing] [--passes 5] [--read]
 """
@@ -58,15 +67,7 @@ class Reference(Neighbours):
     float product over the unpacked rows (:meth:`Neighbours.margins`)."""
 
     def fires(self, vectors: Any, texts: Any, passed: Any, *floors: Any) -> dict[int, float]:
-        network, lexical, cued, ordered = floors
-        at = [
-            i
-            for i, (text, free) in enumerate(zip(texts, passed, strict=True))
-            if free
-            and len(text.split()) >= self.words
-            and (not self.cued or cued(text))
-            and not (lexical is not None and lexical.spares(float(network[i]), text, cued, ordered))
-        ]
+        at = self.admitted(texts, passed, floors)
         if not at:
             return {}
         found = self.margins(np.asarray(vectors, np.float32)[at])
@@ -141,19 +142,7 @@ def count(
     texts = sorted({r["text"] for r in rows})
     checks: dict[str, Any] = {"rules": scan}
     checks |= {n: injection.with_detector(texts, s.embed, both[n]) for n in names}
-    folds = sorted({str(r["split"]) for r in rows})
-    for name, check in checks.items():
-        recall = injection.recall_by_category(rows, check)
-        hard = injection.hard_negatives(rows, check)
-        for fold in folds:
-            r = recall[fold]
-            cats = {c: (v["caught"], v["total"]) for c, v in r["categories"].items()}
-            notes = f"{hard[fold]['flagged']}/{hard[fold]['total']}" if fold in hard else "-"
-            print(
-                f"{name} {fold}: english {r['english']['caught']}/{r['english']['total']} "
-                f"overall {r['overall']['caught']}/{r['overall']['total']} notes {notes} {cats}",
-                flush=True,
-            )
+    r26.report(rows, checks, sorted({str(r["split"]) for r in rows}))
 
 
 def timing(s: r26.Setup, path: str, passes: int) -> None:

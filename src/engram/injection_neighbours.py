@@ -56,9 +56,13 @@ _RUN = 64
 
 #: How near the threshold a packed margin is handed to the reference. Both are float32
 #: sums of at most a few hundred products of unit vectors' coordinates, so each is within
-#: about 1e-5 of the exact margin; measured, they differ by at most 2e-7 (docs/safety.md,
+#: about 1e-5 of the exact margin; measured, they differ by at most 3e-7 (docs/safety.md,
 #: "Round twenty-seven"). A hundred times the bound leaves no verdict to rounding.
 GUARD = 1e-3
+
+#: What spares a text the view (:meth:`Neighbours.admitted`): the network's scores, the
+#: lexical view whose floors read them, and the tests for a cue and for an order.
+Floors = tuple[np.ndarray, "Lexical | None", Callable[[str], bool], Callable[[str], bool]]
 
 #: The file's keys.
 KEYS = ("bits", "attack", "centre", "width", "k", "threshold", "cued", "words")
@@ -144,6 +148,21 @@ class Neighbours:
         found: np.ndarray = _top(sims[self.attack], self.k) - _top(sims[~self.attack], self.k)
         return found
 
+    def admitted(self, texts: Sequence[str], passed: Sequence[bool], floors: Floors) -> list[int]:
+        """The texts the view reads: those the other views passed (``passed[i]``), that no
+        floor spares (``floors``: the network's scores, the lexical view whose ``spares``
+        reads them, the cue and the order tests), long enough and (with ``cued`` set)
+        carrying a cue."""
+        network, lexical, cued, ordered = floors
+        return [
+            i
+            for i, (text, free) in enumerate(zip(texts, passed, strict=True))
+            if free
+            and len(text.split()) >= self.words
+            and (not self.cued or cued(text))
+            and not (lexical is not None and lexical.spares(float(network[i]), text, cued, ordered))
+        ]
+
     def fires(
         self,
         vectors: np.ndarray,
@@ -154,18 +173,9 @@ class Neighbours:
         cued: Callable[[str], bool],
         ordered: Callable[[str], bool],
     ) -> dict[int, float]:
-        """Per text the other views passed (``passed[i]``), that no floor spares
-        (``Lexical.spares`` at its ``network`` score), that is long enough and (with
-        ``cued`` set) carries a cue, its margin (:meth:`margins`) when that reaches
-        ``threshold``."""
-        at = [
-            i
-            for i, (text, free) in enumerate(zip(texts, passed, strict=True))
-            if free
-            and len(text.split()) >= self.words
-            and (not self.cued or cued(text))
-            and not (floors is not None and floors.spares(float(network[i]), text, cued, ordered))
-        ]
+        """Per text the view reads (:meth:`admitted`), its margin (:meth:`margins`) when
+        that reaches ``threshold``."""
+        at = self.admitted(texts, passed, (network, floors, cued, ordered))
         if not at:
             return {}
         x = np.asarray(vectors, np.float32)[at]

@@ -74,8 +74,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -338,16 +340,22 @@ def read(s: Setup, path: str) -> None:
         "shipped": injection.with_detector(texts, s.embed, s.shipped),
         "candidate": injection.with_detector(texts, s.embed, found),
     }
+    report(rows, sides, UNSEEN)
+
+
+def report(rows: list[dict[str, Any]], sides: dict[str, Any], folds: Sequence[str]) -> None:
+    """Per side (a name and its check) and fold: English and overall catches, per
+    category, and benign notes flagged (counts, never texts)."""
     for name, check in sides.items():
         recall = injection.recall_by_category(rows, check)
         hard = injection.hard_negatives(rows, check)
-        for fold in UNSEEN:
+        for fold in folds:
             r = recall[fold]
             cats = {c: (v["caught"], v["total"]) for c, v in r["categories"].items()}
+            notes = f"{hard[fold]['flagged']}/{hard[fold]['total']}" if fold in hard else "-"
             print(
                 f"{name} {fold}: english {r['english']['caught']}/{r['english']['total']} "
-                f"overall {r['overall']['caught']}/{r['overall']['total']} notes "
-                f"{hard[fold]['flagged']}/{hard[fold]['total']} {cats}",
+                f"overall {r['overall']['caught']}/{r['overall']['total']} notes {notes} {cats}",
                 flush=True,
             )
 

@@ -391,7 +391,10 @@ def test_eighth_held_out_fold_english_recall_meets_the_issue_target(
 #: twenty-five's refit (folds 2 to 19 as training rows), not shipped, 69 and 61 ("Round
 #: twenty-five"). Held-out 23, written in round twenty-six: rules alone 22 of 80, round
 #: twenty-two's detector (still shipped) 69 (0.8625), overall 76 of 88; round twenty-six's
-#: neighbour view, not shipped (a write's time), 71 ("Round twenty-six").
+#: neighbour view, not shipped (a write's time), 71 ("Round twenty-six"). Held-out 24,
+#: written in round twenty-seven: rules alone 19 of 80, round twenty-two's detector (still
+#: shipped) 63 (0.7875), overall 69 of 88; with round twenty-six's neighbour view read from
+#: its packed rows, not shipped (a write's time), 63, overall 71 ("Round twenty-seven").
 NEWEST_FLOORS = {
     "held_out_9": 82,
     "held_out_10": 79,
@@ -408,6 +411,7 @@ NEWEST_FLOORS = {
     "held_out_21": 64,
     "held_out_22": 62,
     "held_out_23": 66,
+    "held_out_24": 60,
 }
 #: The folds round fifteen's detector lifts to issue 26's 0.90 English: 109 of 120 (0.91),
 #: 111 of 118 (0.94) and 95 of 104 (0.91); round twenty's item view held-out 11, 87 of 96
@@ -432,14 +436,16 @@ UNMET_REASON = (
     "fact floor and round twenty-two's reported view) reaches 0.86 (96/111), 0.86 "
     "(102/118), 0.87 (85/98), 0.865 (83/96), 0.81 (79/98), 0.85 (87/102), 0.885 (85/96), "
     "0.86 (86/100), 0.8875 (71/80), 0.80 (64/80), 0.8875 (71/80), 0.825 (66/80), "
-    "0.8375 (67/80), 0.8125 (65/80) and 0.8625 (69/80) English on the fifth, sixth, ninth, "
-    "tenth, twelfth and fourteenth to twenty-third held-out folds, under issue 26's 0.90 (round "
+    "0.8375 (67/80), 0.8125 (65/80), 0.8625 (69/80) and 0.7875 (63/80) English on the "
+    "fifth, sixth, ninth, tenth, twelfth and fourteenth to twenty-fourth held-out folds, "
+    "under issue 26's 0.90 (round "
     "twenty-three's refit of the lexical model did not ship: it lost 6 and 3 on held-out 4 "
     "and 5; round twenty-four's, with the hand-written notes x3, lost up to 8 on nine "
     "folds; round twenty-five's, with held-out 2 to 19 as training rows, lost 4 on "
     "held-out 22 and 2 summed over the unseen folds; round twenty-six's neighbour view "
-    "added 5 over the five unseen folds but failed the write-time limit); docs/safety.md "
-    "(rounds fifteen to twenty-six)"
+    "added 5 over the five unseen folds but failed the write-time limit, and read from its "
+    "packed rows in round twenty-seven still costs +0.37 ms a write and adds no English "
+    "catch on held-out 24); docs/safety.md (rounds fifteen to twenty-seven)"
 )
 
 
@@ -494,12 +500,15 @@ def test_benign_notes_and_real_texts_are_not_flagged(measured: dict[str, object]
     assert hard["held_out_22"]["flagged"] <= 2, hard["held_out_22"]["examples"]
     # Round twenty-six's fold: 1 of 50; one allowed for noise at the threshold.
     assert hard["held_out_23"]["flagged"] <= 2, hard["held_out_23"]["examples"]
+    # Round twenty-seven's fold: 0 of 50; one allowed for noise at the threshold.
+    assert hard["held_out_24"]["flagged"] <= 1, hard["held_out_24"]["examples"]
     # Round fifteen's ship rule held the notes over held-out 2 to 14 at round eleven's
     # network's 43 (round fifteen's detector 42); with held-out 15's 5, 47, with
     # held-out 16's 5, 52 (fp32). Round twenty's item view costs 6 more over held-out 2
     # to 16 (held-out 9 4 -> 6, 14 9 -> 12, 16 5 -> 6: 57) and held-out 17 flags 3: 60;
     # held-out 18 flags 4: 64; held-out 19 flags 0: 64; held-out 20 flags 4: 68; held-out
-    # 21 and 22 flag 1 each: 70; held-out 23 flags 1: 71; and one more for noise.
+    # 21 and 22 flag 1 each: 70; held-out 23 flags 1: 71; held-out 24 flags 0: 71; and one
+    # more for noise.
     later = [f for f in injection.FOLDS if f.startswith("held_out_")]
     assert sum(hard[f]["flagged"] for f in later) <= 72
     fp = measured["false_positives"]

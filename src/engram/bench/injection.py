@@ -36,9 +36,12 @@ tuned anything. Round five (``scripts/injection_round5.py``) added a fourth,
 (``scripts/injection_round23.py``) a nineteenth, ``held_out_19``; round twenty-four
 (``scripts/injection_round24.py``) a twentieth, ``held_out_20``; round twenty-five
 (``scripts/injection_round25.py`` and ``injection_round25b.py``) a twenty-first and a
-twenty-second, ``held_out_21`` and ``held_out_22``. Round twenty-five measured a refit that
-trains on held-out 2 to 19 and judges on ``held_out``, 20, 21 and 22; it did not ship, so
-the shipped detector has read no fold and every fold here is still held out from it.
+twenty-second, ``held_out_21`` and ``held_out_22``; round twenty-six
+(``scripts/injection_round26.py``) a twenty-third, ``held_out_23``; round twenty-seven
+(``scripts/injection_round27.py``) a twenty-fourth, ``held_out_24``. Round twenty-five
+measured a refit that trains on held-out 2 to 19 and judges on ``held_out``, 20, 21 and
+22; it did not ship, so the shipped detector has read no fold and every fold here is still
+held out from it.
 
 Round eighteen added a second false-positive figure: ``engram/data/benign_agent.json``
 (``scripts/benign_agent_set.py``), 1,629 writes shaped like one person's agent memory
@@ -105,6 +108,7 @@ FOLDS = (
     "held_out_21",
     "held_out_22",
     "held_out_23",
+    "held_out_24",
 )
 
 Scan = Callable[[str], tuple[str, ...]]

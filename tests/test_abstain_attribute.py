@@ -18,7 +18,7 @@ from engram.config import Config, RecallConfig
 from engram.embed.minilm import MiniLMEmbedder
 from engram.recall import abstain, abstain_attribute
 from engram.recall.abstain import CALIBRATION
-from engram.recall.abstain_attribute import answers, floor_for, masked
+from engram.recall.abstain_attribute import FLOOR, answers, floor_for, masked
 from engram.recall.format import POSSIBLY_RELATED
 from engram.records import Hit
 from test_paraphrase import shared_words
@@ -56,8 +56,10 @@ def test_masked_takes_out_the_words_the_hit_holds() -> None:
 
 def test_floor_is_measured_for_one_model() -> None:
     assert RecallConfig().attribute_floor is None
-    assert floor_for(None, CALIBRATION.embedder) == abstain_attribute.FLOOR == 0.15
-    assert floor_for(None, "ollama:nomic-embed-text") == 0.0  # another cosine scale: off
+    assert abstain_attribute.FLOOR == 0.15 and CALIBRATION.embedder == abstain_attribute.EMBEDDER
+    # Off unless set (its cost at 100k: docs/recall.md), for MiniLM and any other model.
+    assert floor_for(None, CALIBRATION.embedder) == 0.0
+    assert floor_for(None, "ollama:nomic-embed-text") == 0.0
     assert floor_for(0.3, "ollama:nomic-embed-text") == 0.3
     assert floor_for(0.0, CALIBRATION.embedder) == 0.0
 
@@ -174,10 +176,11 @@ def noted(config: Config, store_location: str, model: MiniLMEmbedder) -> Iterato
 @pytest.mark.parametrize("question", [DOOR, "how much did my cello cost?"])
 def test_minilm_marks_an_on_topic_question_nothing_answers(noted: Memory, question: str) -> None:
     # Round seventeen's new user: the door question answered confidently with the theme.
-    recall = noted.recall(question)
+    recall = noted.recall(question, attribute_floor=FLOOR)
     assert not recall.abstained and recall.low_confidence
     assert len(recall.shown) == 1 and POSSIBLY_RELATED in recall.context
-    # attribute_floor = 0 turns the test off: the confident answer it replaced.
+    # Unset (the default) or 0, the test is off: the confident answer it replaced.
+    assert not noted.recall(question).low_confidence
     assert not noted.recall(question, attribute_floor=0).low_confidence
 
 
@@ -187,5 +190,5 @@ def test_minilm_still_answers_what_is_stored(noted: Memory) -> None:
         ("which instrument do I play?", NOTES[1]),  # shares "play"; the rest still matches
         ("who maintains the central heating?", NOTES[2]),  # shares nothing
     ):
-        recall = noted.recall(question)
+        recall = noted.recall(question, attribute_floor=FLOOR)
         assert not recall.low_confidence and recall.hits[0].memory.content == note

@@ -419,7 +419,7 @@ class RecallConfig:
     """Drop kept hits whose cosine and fused relevance are both below this share of the
     best's (0 keeps all; unset: the calibration's 0.6 for its own embedder, else 0)."""
     attribute_floor: float | None = field(default=None, metadata=_range(0.0, 1.0))
-    """On-topic notes that answer nothing asked -> one marked line; 0 off (docs/recall.md)."""
+    """On-topic notes that answer nothing asked -> one marked line; unset/0 off (docs/recall.md)."""
     dedup_by_title: bool = True
     context_style: str = field(
         default="memory_context", metadata=_choices("memory_context", "prior_work")

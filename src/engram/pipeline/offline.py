@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -513,7 +514,7 @@ def analyse(text: str, *, speaker: str | None = None, before: str | None = None)
         note = message.speaker == turns.OWNER and offline_notes.is_note(body)
         for sentence in split_sentences(body):
             if note:  # an agent's own note (task x23): each sentence alone, no pointers
-                found = _note_claims(sentence, message.speaker)
+                found: Sequence[OfflineFact] = _note_claims(sentence, message.speaker)
             else:
                 found = _resolved(
                     sentence,
@@ -540,9 +541,12 @@ def analyse(text: str, *, speaker: str | None = None, before: str | None = None)
     return OfflineAnalysis(subject, tuple(facts), tuple(triples))
 
 
-# Kept as ``_read`` is (rules26): pure in its arguments; the list is only read.
+# Kept as ``_read`` is (rules26): pure in its arguments. A tuple: a cached list would be
+# shared by every later caller, and one that extended it would change every later reading.
 @functools.lru_cache(maxsize=READ_CACHE)
-def _claims(sentence: str, speaker: str | None, listener: str | None = None) -> list[OfflineFact]:
+def _claims(
+    sentence: str, speaker: str | None, listener: str | None = None
+) -> tuple[OfflineFact, ...]:
     """The facts of one sentence: one per clause when every clause of a compound
     sentence is a fact; else the whole sentence's fact, which keeps what a clause that
     cannot stand alone adds ("..., and it stands for love"); else what the clauses give."""
@@ -551,15 +555,15 @@ def _claims(sentence: str, speaker: str | None, listener: str | None = None) -> 
         if name is not None:  # "I'm Priya, ...": the owner's name, then what follows
             rule, said = "name", f"{speaker}'s name is {name}."
             named = OfflineFact(said, "fact", confidence(rule, False), rule, name)
-            return [named, *_claims(sentence, speaker)] if sentence else [named]
+            return (named, *_claims(sentence, speaker)) if sentence else (named,)
     pieces = turns.clauses(sentence)
     if len(pieces) == 1:
         fact = _read(sentence, speaker, listener)
-        return [] if fact is None else [fact]
+        return () if fact is None else (fact,)
     found = [_read(piece, speaker, listener) for piece in pieces]
-    kept = [fact for fact in found if fact is not None]
+    kept = tuple(fact for fact in found if fact is not None)
     if len(kept) < len(found) and (whole := _read(sentence, speaker, listener)) is not None:
-        return [whole]
+        return (whole,)
     return kept
 
 
@@ -571,11 +575,11 @@ def _note_claims(sentence: str, owner: str | None) -> list[OfflineFact]:
 
 def _resolved(
     sentence: str,
-    found: list[OfflineFact],
+    found: Sequence[OfflineFact],
     earlier: list[str],
     where: offline_coref.Context,
     speaker: str | None,
-) -> list[OfflineFact]:
+) -> Sequence[OfflineFact]:
     """``found``, the facts of ``sentence``; when it gave none as written, the fact it
     gives once its pointer is resolved, the photo it shares named or the question it
     answers joined (:mod:`offline_coref`). ``earlier`` (this message's sentences so
@@ -584,7 +588,7 @@ def _resolved(
         first = found[0]
         if not earlier and len(found) == 1 and offline_answer.doing(first, where.before, speaker):
             anchored = is_anchored(first.content)
-            found = [replace(first, rule="answer", confidence=confidence("answer", anchored))]
+            found = (replace(first, rule="answer", confidence=confidence("answer", anchored)),)
         earlier.append(sentence)  # as said: only a later pointer reads it
         return found
     trimmed = _trim_opening(sentence)

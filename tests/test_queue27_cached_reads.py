@@ -4,6 +4,7 @@ extended would change every later reading of the same sentence."""
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
@@ -13,10 +14,8 @@ from engram.pipeline import change_signals, offline
 
 def _try_extend(found: Any, extra: Any) -> None:
     """What a careless caller does with a reading: add to it in place."""
-    try:
+    with contextlib.suppress(AttributeError):  # a tuple: nothing shared can change
         found.append(extra)
-    except AttributeError:
-        pass  # a tuple: nothing shared can change
 
 
 @pytest.mark.parametrize(
@@ -40,4 +39,3 @@ def test_change_clause_reading_is_not_changed_by_a_caller() -> None:
     expected = list(first)
     _try_extend(first, first[0])
     assert list(change_signals._clause(clause, lower, "user")) == expected
-

@@ -408,9 +408,8 @@ def _sentences(text: str) -> list[str]:
 _READING = turns.Reading(sentences=_sentences, clauses=_split)
 
 
-# Kept as ``offline._read`` is (rules26): pure in the clause. A tuple, not the list
-# the rules build: a cached value is shared by every later caller, so a list one caller
-# extended would change what every later reading of the clause returns.
+# Kept as ``offline._read`` is (rules26): pure in the clause; a tuple, which no caller
+# changes (a cached list one caller extended changed every later reading).
 @functools.lru_cache(maxsize=1 << 14)
 def _clause(clause: str, lower: str, speaker: str | None) -> tuple[Claim, ...]:
     """The claim of one clause (``lower``: it in lower case, padded with spaces): the

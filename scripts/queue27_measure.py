@@ -27,32 +27,18 @@ SET = HERE.parent / "src" / "engram" / "data" / "queue27_turns.json"
 
 
 def run(rows: list[dict[str, Any]]) -> None:
+    """Each row through x25's proxy path, then its relations matched against its wanted
+    and accepted labels (x25's own match reads only the wanted ones)."""
     from mined_chats import matches
-    from x25_proxy_turns import echo
+    from x25_proxy_turns import run as proxy_run
 
-    from engram import Memory
-    from engram.records import PIPELINE_WHO
-
-    with Memory(":memory:", embedder=None) as mem:
-        for row in rows:
-            user = f"q27-{row['id']}"
-            messages = [
-                {"role": "system", "content": "You are a helpful assistant."},
-                {"role": "user", "content": row["text"]},
-            ]
-            reply = row.get("reply") or echo(row["text"])
-            mem.chat.after(messages, reply, user_id=user, agent_id="assistant")
-            mem.jobs.process_pending()
-            mem.jobs.process_pending()
-            records = mem.get_all(user_id=user, limit=1000)
-            row["facts"] = [r.content for r in records if r.who == PIPELINE_WHO]
-            rels = mem.graph.relations(None, False, limit=1000, user_id=user)
-            row["rels"] = [(r.source, r.relation_type, r.target) for r in rels]
-            labels = row["relations"] + row["allowed"]
-            row["ok_rels"] = [x for x in row["rels"] if any(matches(x, lb, user) for lb in labels)]
-            row["found_rels"] = sum(
-                any(matches(x, lb, user) for x in row["rels"]) for lb in row["relations"]
-            )
+    proxy_run(rows)
+    for row in rows:
+        user, labels = f"x25-{row['id']}", row["relations"] + row["allowed"]
+        row["ok_rels"] = [x for x in row["rels"] if any(matches(x, lb, user) for lb in labels)]
+        row["found_rels"] = sum(
+            any(matches(x, lb, user) for x in row["rels"]) for lb in row["relations"]
+        )
 
 
 def right(fact: str, row: dict[str, Any]) -> bool:

@@ -52,7 +52,8 @@ def run(rows: list[dict[str, Any]]) -> None:
                 {"role": "system", "content": "You are a helpful assistant."},
                 {"role": "user", "content": row["text"]},
             ]
-            mem.chat.after(messages, echo(row["text"]), user_id=user, agent_id="assistant")
+            reply = row.get("reply") or echo(row["text"])  # queue27's rows may carry one
+            mem.chat.after(messages, reply, user_id=user, agent_id="assistant")
             mem.jobs.process_pending()
             mem.jobs.process_pending()
             records = mem.get_all(user_id=user, limit=1000)

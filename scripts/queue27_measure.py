@@ -23,6 +23,8 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+from x25_proxy_turns import fact_scores, right  # noqa: E402 - the scripts' own folder
+
 SET = HERE.parent / "src" / "engram" / "data" / "queue27_turns.json"
 
 
@@ -41,20 +43,10 @@ def run(rows: list[dict[str, Any]]) -> None:
         )
 
 
-def right(fact: str, row: dict[str, Any]) -> bool:
-    low = fact.lower()
-    return any(all(w in low for w in e) for e in row["expect"])
-
-
 def measure(fold: str, verbose: bool) -> dict[str, Any]:
     rows = [r for r in json.loads(SET.read_text())["turns"] if fold in ("both", r["fold"])]
     run(rows)
-    facts = [(f, r) for r in rows for f in r["facts"]]
-    ok = sum(right(f, r) for f, r in facts)
-    labels = sum(len(r["expect"]) for r in rows)
-    found = sum(
-        any(all(w in f.lower() for w in e) for f in r["facts"]) for r in rows for e in r["expect"]
-    )
+    facts, ok, labels, found = fact_scores(rows)
     n_rel = sum(len(r["rels"]) for r in rows)
     ok_rel = sum(len(r["ok_rels"]) for r in rows)
     if verbose:

@@ -65,17 +65,21 @@ def run(rows: list[dict[str, Any]]) -> None:
             ]
 
 
+def fact_scores(rows: list[dict[str, Any]]) -> tuple[list[tuple[str, Any]], int, int, int]:
+    """The facts read (each with its row), how many are right, the labels, those found."""
+    facts = [(f, r) for r in rows for f in r["facts"]]
+    found = sum(
+        any(all(w in f.lower() for w in e) for f in r["facts"]) for r in rows for e in r["expect"]
+    )
+    return facts, sum(right(f, r) for f, r in facts), sum(len(r["expect"]) for r in rows), found
+
+
 def measure(fold: str, verbose: bool) -> dict[str, Any]:
     from mined_chats import matches
 
     rows = [r for r in json.loads(SET.read_text())["turns"] if fold in ("both", r["fold"])]
     run(rows)
-    facts = [(f, r) for r in rows for f in r["facts"]]
-    ok = sum(right(f, r) for f, r in facts)
-    labels = sum(len(r["expect"]) for r in rows)
-    found = sum(
-        any(all(w in f.lower() for w in e) for f in r["facts"]) for r in rows for e in r["expect"]
-    )
+    facts, ok, labels, found = fact_scores(rows)
     n_rel = sum(len(r["rels"]) for r in rows)
     ok_rel = sum(len(r["ok_rels"]) for r in rows)
     rel_labels = sum(len(r["relations"]) for r in rows)

@@ -23,7 +23,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from x25_proxy_turns import fact_scores, right  # noqa: E402 - the scripts' own folder
+from x25_proxy_turns import fact_scores, show  # noqa: E402 - the scripts' own folder
 
 SET = HERE.parent / "src" / "engram" / "data" / "queue27_turns.json"
 
@@ -50,10 +50,7 @@ def measure(fold: str, verbose: bool) -> dict[str, Any]:
     n_rel = sum(len(r["rels"]) for r in rows)
     ok_rel = sum(len(r["ok_rels"]) for r in rows)
     if verbose:
-        for r in rows:
-            marks = [(f, right(f, r)) for f in r["facts"]]
-            rels = [(x, x in r["ok_rels"]) for x in r["rels"]]
-            print(r["id"], r["kind"], repr(r["text"]), marks or "-", rels or "")
+        show(rows)
     n = len(rows)
     return {
         "fold": fold,

@@ -20,6 +20,7 @@ import argparse
 import json
 import re
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,14 @@ def run(rows: list[dict[str, Any]]) -> None:
             ]
 
 
+def show(rows: Iterable[dict[str, Any]]) -> None:
+    """Each row's facts and relations, each marked right or accepted."""
+    for r in rows:
+        marks = [(f, right(f, r)) for f in r["facts"]]
+        rels = [(x, x in r["ok_rels"]) for x in r["rels"]]
+        print(r["id"], r["kind"], repr(r["text"]), marks or "-", rels or "")
+
+
 def fact_scores(rows: list[dict[str, Any]]) -> tuple[list[tuple[str, Any]], int, int, int]:
     """The facts read (each with its row), how many are right, the labels, those found."""
     facts = [(f, r) for r in rows for f in r["facts"]]
@@ -90,11 +99,7 @@ def measure(fold: str, verbose: bool) -> dict[str, Any]:
     )
     kinds = sorted({r["kind"] for r in rows})
     if verbose:
-        for r in rows:
-            if r["facts"] or r["expect"] or r["rels"]:
-                marks = [(f, right(f, r)) for f in r["facts"]]
-                rels = [(x, x in r["ok_rels"]) for x in r["rels"]]
-                print(r["id"], r["kind"], repr(r["text"]), marks or "-", rels or "")
+        show(r for r in rows if r["facts"] or r["expect"] or r["rels"])
     n = len(rows)
     return {
         "fold": fold,

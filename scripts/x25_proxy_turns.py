@@ -20,6 +20,7 @@ import argparse
 import json
 import re
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +53,8 @@ def run(rows: list[dict[str, Any]]) -> None:
                 {"role": "system", "content": "You are a helpful assistant."},
                 {"role": "user", "content": row["text"]},
             ]
-            mem.chat.after(messages, echo(row["text"]), user_id=user, agent_id="assistant")
+            reply = row.get("reply") or echo(row["text"])  # queue27's rows may carry one
+            mem.chat.after(messages, reply, user_id=user, agent_id="assistant")
             mem.jobs.process_pending()
             mem.jobs.process_pending()
             records = mem.get_all(user_id=user, limit=1000)
@@ -64,17 +66,29 @@ def run(rows: list[dict[str, Any]]) -> None:
             ]
 
 
+def show(rows: Iterable[dict[str, Any]]) -> None:
+    """Each row's facts and relations, each marked right or accepted."""
+    for r in rows:
+        marks = [(f, right(f, r)) for f in r["facts"]]
+        rels = [(x, x in r["ok_rels"]) for x in r["rels"]]
+        print(r["id"], r["kind"], repr(r["text"]), marks or "-", rels or "")
+
+
+def fact_scores(rows: list[dict[str, Any]]) -> tuple[list[tuple[str, Any]], int, int, int]:
+    """The facts read (each with its row), how many are right, the labels, those found."""
+    facts = [(f, r) for r in rows for f in r["facts"]]
+    found = sum(
+        any(all(w in f.lower() for w in e) for f in r["facts"]) for r in rows for e in r["expect"]
+    )
+    return facts, sum(right(f, r) for f, r in facts), sum(len(r["expect"]) for r in rows), found
+
+
 def measure(fold: str, verbose: bool) -> dict[str, Any]:
     from mined_chats import matches
 
     rows = [r for r in json.loads(SET.read_text())["turns"] if fold in ("both", r["fold"])]
     run(rows)
-    facts = [(f, r) for r in rows for f in r["facts"]]
-    ok = sum(right(f, r) for f, r in facts)
-    labels = sum(len(r["expect"]) for r in rows)
-    found = sum(
-        any(all(w in f.lower() for w in e) for f in r["facts"]) for r in rows for e in r["expect"]
-    )
+    facts, ok, labels, found = fact_scores(rows)
     n_rel = sum(len(r["rels"]) for r in rows)
     ok_rel = sum(len(r["ok_rels"]) for r in rows)
     rel_labels = sum(len(r["relations"]) for r in rows)
@@ -85,11 +99,7 @@ def measure(fold: str, verbose: bool) -> dict[str, Any]:
     )
     kinds = sorted({r["kind"] for r in rows})
     if verbose:
-        for r in rows:
-            if r["facts"] or r["expect"] or r["rels"]:
-                marks = [(f, right(f, r)) for f in r["facts"]]
-                rels = [(x, x in r["ok_rels"]) for x in r["rels"]]
-                print(r["id"], r["kind"], repr(r["text"]), marks or "-", rels or "")
+        show(r for r in rows if r["facts"] or r["expect"] or r["rels"])
     n = len(rows)
     return {
         "fold": fold,

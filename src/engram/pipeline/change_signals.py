@@ -408,12 +408,18 @@ def _sentences(text: str) -> list[str]:
 _READING = turns.Reading(sentences=_sentences, clauses=_split)
 
 
-# Kept as ``offline._read`` is (rules26): pure in the clause; the list is only read.
+# Kept as ``offline._read`` is (rules26): pure in the clause; a tuple, which no caller
+# changes (a cached list one caller extended changed every later reading).
 @functools.lru_cache(maxsize=1 << 14)
-def _clause(clause: str, lower: str, speaker: str | None) -> list[Claim]:
+def _clause(clause: str, lower: str, speaker: str | None) -> tuple[Claim, ...]:
     """The claim of one clause (``lower``: it in lower case, padded with spaces): the
     first rule that reads it wins, change rules first (a change sentence also reads as
     a stative one)."""
+    return tuple(_clause_read(clause, lower, speaker))
+
+
+def _clause_read(clause: str, lower: str, speaker: str | None) -> list[Claim]:
+    """:func:`_clause`, uncached."""
     said = change_things.said_of_things(clause, lower, speaker)
     if said is not None:
         return [said]

@@ -513,7 +513,7 @@ def analyse(text: str, *, speaker: str | None = None, before: str | None = None)
         note = message.speaker == turns.OWNER and offline_notes.is_note(body)
         for sentence in split_sentences(body):
             if note:  # an agent's own note (task x23): each sentence alone, no pointers
-                found = _note_claims(sentence, message.speaker)
+                found = tuple(_note_claims(sentence, message.speaker))
             else:
                 found = _resolved(
                     sentence,
@@ -540,26 +540,26 @@ def analyse(text: str, *, speaker: str | None = None, before: str | None = None)
     return OfflineAnalysis(subject, tuple(facts), tuple(triples))
 
 
-# Kept as ``_read`` is (rules26): pure in its arguments; the list is only read.
+# Kept as ``_read`` is (rules26): pure in its arguments; a tuple, which no caller changes.
 @functools.lru_cache(maxsize=READ_CACHE)
-def _claims(sentence: str, speaker: str | None, listener: str | None = None) -> list[OfflineFact]:
+def _claims(text: str, speaker: str | None, listener: str | None = None) -> tuple[OfflineFact, ...]:
     """The facts of one sentence: one per clause when every clause of a compound
     sentence is a fact; else the whole sentence's fact, which keeps what a clause that
     cannot stand alone adds ("..., and it stands for love"); else what the clauses give."""
     if speaker == turns.OWNER:  # a turn to an assistant (task x25); a request reads as ""
-        name, sentence = offline_asks.owner_turn(sentence, _trim_opening)
+        name, text = offline_asks.owner_turn(text, _trim_opening)
         if name is not None:  # "I'm Priya, ...": the owner's name, then what follows
             rule, said = "name", f"{speaker}'s name is {name}."
             named = OfflineFact(said, "fact", confidence(rule, False), rule, name)
-            return [named, *_claims(sentence, speaker)] if sentence else [named]
-    pieces = turns.clauses(sentence)
+            return (named, *_claims(text, speaker)) if text else (named,)
+    pieces = turns.clauses(text)
     if len(pieces) == 1:
-        fact = _read(sentence, speaker, listener)
-        return [] if fact is None else [fact]
+        fact = _read(text, speaker, listener)
+        return () if fact is None else (fact,)
     found = [_read(piece, speaker, listener) for piece in pieces]
-    kept = [fact for fact in found if fact is not None]
-    if len(kept) < len(found) and (whole := _read(sentence, speaker, listener)) is not None:
-        return [whole]
+    kept = tuple(fact for fact in found if fact is not None)
+    if len(kept) < len(found) and (whole := _read(text, speaker, listener)) is not None:
+        return (whole,)
     return kept
 
 
@@ -571,11 +571,11 @@ def _note_claims(sentence: str, owner: str | None) -> list[OfflineFact]:
 
 def _resolved(
     sentence: str,
-    found: list[OfflineFact],
+    found: tuple[OfflineFact, ...],
     earlier: list[str],
     where: offline_coref.Context,
     speaker: str | None,
-) -> list[OfflineFact]:
+) -> tuple[OfflineFact, ...]:
     """``found``, the facts of ``sentence``; when it gave none as written, the fact it
     gives once its pointer is resolved, the photo it shares named or the question it
     answers joined (:mod:`offline_coref`). ``earlier`` (this message's sentences so
@@ -584,7 +584,7 @@ def _resolved(
         first = found[0]
         if not earlier and len(found) == 1 and offline_answer.doing(first, where.before, speaker):
             anchored = is_anchored(first.content)
-            found = [replace(first, rule="answer", confidence=confidence("answer", anchored))]
+            found = (replace(first, rule="answer", confidence=confidence("answer", anchored)),)
         earlier.append(sentence)  # as said: only a later pointer reads it
         return found
     trimmed = _trim_opening(sentence)
@@ -594,7 +594,7 @@ def _resolved(
         fact = _read(reading, speaker)
         if fact is not None and fact.rule in offline_coref.READ_AS:
             anchored = is_anchored(fact.content)
-            return [
-                replace(fact, rule=rule, confidence=confidence(rule, anchored), sentence=sentence)
-            ]
-    return []
+            return (
+                replace(fact, rule=rule, confidence=confidence(rule, anchored), sentence=sentence),
+            )
+    return ()

@@ -87,7 +87,9 @@ _WORK_WORDS = patterns.word_set(
 )
 _WORD = re.compile(r"[a-z0-9]+")
 # First person singular or the user named: a note that has them is the user's own.
-_OWNER = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|my|me|mine|myself|[Uu]ser(?:'s)?)\b")
+# "I" is upper case only ("i" may be a loop variable); "my" and "me" open a sentence as
+# "My" and "Me" ("My manager is Tomasz" was read as the team's, round seventeen).
+_OWNER = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|[Mm]y|[Mm]e|[Mm]ine|[Mm]yself|[Uu]ser(?:'s)?)\b")
 _GROUP = re.compile(r"\b(?:we|we're|we've|we'll|we'd|our|ours|us|ourselves)\b", re.I)
 
 

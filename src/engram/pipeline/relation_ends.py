@@ -38,6 +38,7 @@ from dataclasses import replace
 
 from engram.pipeline import patterns, vocabulary
 from engram.pipeline.patterns import word_set
+from engram.pipeline.triples import PROGRESSIVE
 from engram.store.protocols.graph import SINGLE_VALUED, Statement, Triple, canonical_relation
 
 #: Words that refer without naming: an entity only once resolved to a name.
@@ -106,6 +107,48 @@ _CLAUSE_VERBS = word_set(
 #: A pronoun with its verb cut on ("I'd rather use Podman" read as ``I'd rather uses
 #: Podman``): a clause, never a subject.
 _CONTRACTED = re.compile(r"^(?:i|we|you|he|she|they|it)['’](?:d|m|ll|ve|re|s)\b", re.IGNORECASE)
+#: A negation typed without its apostrophe ends what was read as a subject ("i really
+#: dont like horror movies" read as ``really dont likes horror movies``, task queue27):
+#: an adverb and an auxiliary, a clause whose subject was dropped, never a thing.
+_UNAPOSTROPHED = re.compile(
+    r"(?:^|\s)(?:dont|doesnt|didnt|cant|couldnt|wont|wouldnt|shouldnt|isnt|arent|wasnt|"
+    r"werent|havent|hasnt|hadnt|aint)$",
+    re.IGNORECASE,
+)
+#: Groups one is in at work, never a thing one uses: "I'm on the payments team" read as
+#: ``user uses payments team`` (task queue27). Lower case only, and without the words a
+#: thing used may end in ("a standing desk", "the #general channel"), so "Microsoft
+#: Teams" stays a tool.
+_WORK_GROUPS = word_set(
+    """
+    team squad department dept division guild tribe crew committee council
+    """
+)
+#: A share of what the subject does, read as a thing ("I ride most of my commutes on a
+#: Brompton" read as ``user rides most of my commutes``, task queue27).
+_SHARE = re.compile(
+    r"^(?:most|all|some|half|many|much|few|none|each|both|any|lots|plenty|part|rest)\s+of\b",
+    re.IGNORECASE,
+)
+#: Who someone is to the speaker: a relative's value is a person, never what they are
+#: doing ("user sister studying medicine"; "Gina likes being around friends" stays).
+_KIN = word_set(
+    """
+    sister brother mother father mom mum dad wife husband partner son daughter kid kids
+    cousin aunt uncle niece nephew grandma grandpa grandmother grandfather friend boss
+    manager colleague neighbour neighbor roommate flatmate boyfriend girlfriend fiance
+    fiancee
+    """
+)
+#: A participle of building and running things cut loose as a subject ("Airflow is
+#: deployed with the official Helm chart" read as ``deployed has_helm official Helm``,
+#: dogfood17; "built uses_docs standard MkDocs").
+_PARTICIPLES = word_set(
+    """
+    deployed built hosted installed configured managed provisioned shipped released
+    packaged bundled compiled generated served run
+    """
+)
 
 
 #: A day of the year, alone ("14 March", "on 3 April", "next tuesday", "the 1st"). "My
@@ -142,11 +185,22 @@ def not_a_thing(source: str, relation: str, target: str, *, numbers: bool = True
     a thing used or a place. A quantity's own types ("memory_limit 512Mi",
     "cron_schedule 0 4") keep their numbers; ``numbers`` False leaves bare numbers to
     the closing plan, which may read them as a held slot's ("moved standup to 10")."""
-    if NEGATED.match(target.strip()) or source.strip().lower() in _VERB_SUBJECTS:
+    lowered = source.strip().lower()
+    if NEGATED.match(target.strip()) or lowered in _VERB_SUBJECTS or lowered in _PARTICIPLES:
         return True
-    if _CONTRACTED.match(source.strip()):
+    if target.strip() in _PARTICIPLES:
+        return True  # "Our docs are built with MkDocs" read as ``user uses_docs built``
+    if _CONTRACTED.match(source.strip()) or _UNAPOSTROPHED.search(source.strip()):
         return True
+    if _SHARE.match(target.strip()):
+        return True  # "most of my commutes", "half of my lifeline": no thing
+    if relation.lower().split("_")[-1] in _KIN and PROGRESSIVE.match(target.strip()):
+        return True  # "My sister is studying medicine": what she does, not who she is
+    if any(w in _SAYING for w in relation.lower().split("_")):
+        return True  # "my friend reckons Rust is the future": ``friend_reckons`` reports
     kind = vocabulary.canonical(relation, target).relation_type
+    if kind == "uses" and (words := _WORD.findall(target)) and words[-1] in _WORK_GROUPS:
+        return True  # "payments team" (lower case: "Microsoft Teams" is a tool)
     if kind not in ("uses", "lives_in"):  # "uses_phone 07700 900123" is a number had
         return False
     if _LETTER.search(target) is None:

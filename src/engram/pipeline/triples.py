@@ -114,7 +114,12 @@ _RELATIONS: tuple[tuple[str, str, float], ...] = (
         0.65,
     ),
     ("plays", r"(?:plays|is\s+playing|played)", 0.65),
-    ("studies", r"(?:studies|studied|is\s+studying|majored\s+in)", 0.7),
+    # The past says what someone studied, not what they study now ("I studied physics
+    # at Edinburgh" was ``user studies physics``, round sixteen's proxy turns); where,
+    # when a name follows "at", is the school they attended.
+    ("studies", r"(?:studies|is\s+studying)", 0.7),
+    ("studied", r"(?:studied|majored\s+in)", 0.7),
+    ("attended", r"(?:studied|majored\s+in)(?:\s+[a-z][\w-]*){0,3}\s+at(?=\s+[A-Z])", 0.7),
     ("fan_of", r"is\s+(?:a\s+)?(?:big\s+|huge\s+)?fan\s+of", 0.7),
     # "Ana is allergic to peanuts": the allergen is the relation's end (task mine26).
     ("allergic_to", r"(?:is|are|was)\s+(?:\w+ly\s+)?allergic\s+to", 0.7),
@@ -143,12 +148,14 @@ _COMPLEMENT_ADJECTIVES = word_set(
     prone susceptible immune
     """
 )
-#: A progressive that opens the value ("User's sister is getting married"): the verb
+#: A progressive that opens the value ("User's sister is getting married", "... is
+#: studying medicine in Prague", task queue27): the verb
 #: phrase says what the relative does, it names no value of the attribute (task mine26;
 #: a hobby named by its -ing word, "my favourite hobby is hiking", is not one of these).
-_PROGRESSIVE = re.compile(
+PROGRESSIVE = re.compile(
     r"^(?:getting|going|coming|moving|starting|leaving|becoming|having|being|doing|taking|"
-    r"trying|planning|thinking|looking|working|living|staying)\s+\w"
+    r"trying|planning|thinking|looking|working|living|staying|studying|training|visiting|"
+    r"recovering|expecting|dating|applying|waiting|retiring)\s+\w"
 )
 #: "a big fan of Italian food": ``fan_of`` names the food; the fan is no kind of thing.
 _FAN_OF = re.compile(r"^(?:(?i:a|an)\s+)?(?:\w+\s+){0,2}fans?\s+of\b")
@@ -223,7 +230,7 @@ def relation_triples(fact: str, confidence: float = 1.0) -> list[Relation]:
             if any(w in _NP_STOP or w in FILLERS for w in named):
                 continue
             attribute = _NOT_LETTERS.sub("_", " ".join(named)).strip("_")
-            if _PROGRESSIVE.match(match.group("o")):
+            if PROGRESSIVE.match(match.group("o")):
                 continue
             held = _COMPLEMENT.match(match.group("o"))
             if held is not None and held["adj"] in _COMPLEMENT_ADJECTIVES:

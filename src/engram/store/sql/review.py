@@ -35,15 +35,18 @@ class SqlReview(SqlPart, ReviewStore):
     ) -> ReviewItem:
         d = self._d
         with self._sql.tx("queueing the review") as conn:
-            # One pending item per (memory, target, action): the extract job's UPDATE and
-            # retroactive supersession can both propose the same change, and a person
-            # should review it once (approving either runs the same path).
+            # One pending item per (target, action), or per (memory, action) for a
+            # proposal with no target: one old fact is one question to a person. The
+            # extract job's UPDATE and retroactive supersession can both propose the
+            # same change, and two statements can each close the same old value ("moved
+            # to Glasgow", then "I live in Partick now", both over "lives in Bristol");
+            # approving either supersedes the old fact, and the other new fact stays
+            # current whatever the answer.
+            keyed = "memory_id = ? AND target_id IS NULL" if target_id is None else "target_id = ?"
             pending = conn.execute(
-                f"SELECT {_COLUMNS} FROM review_queue WHERE namespace = ? AND memory_id = ? "
-                "AND action = ? AND status = 'pending' AND "
-                + ("target_id IS NULL" if target_id is None else "target_id = ?")
-                + " ORDER BY id LIMIT 1",
-                (namespace, memory_id, action, *(() if target_id is None else (target_id,))),
+                f"SELECT {_COLUMNS} FROM review_queue WHERE namespace = ? AND {keyed} "
+                "AND action = ? AND status = 'pending' ORDER BY id LIMIT 1",
+                (namespace, memory_id if target_id is None else target_id, action),
             ).fetchone()
             if pending is not None:
                 return record(d, ReviewItem, pending)

@@ -57,7 +57,7 @@ from engram.recall.current import StaleReader, closed, demoted
 from engram.recall.directives import directive_ids
 from engram.recall.graph_boost import boost as boost_by_graph
 from engram.recall.hints import hint_matches, merge_by_max
-from engram.recall.length import long_ids
+from engram.recall.length import long_ids, self_contained
 from engram.recall.recent import recent_hits
 from engram.recall.request import Clock, Legs, RecallRequest
 from engram.recall.standing import Standings, standing_reader
@@ -289,8 +289,20 @@ class Retriever:
         sessions, turns = sessions.without(old), sessions  # turns: as stored (echoes)
         # issue 24 (round 9): memories outside any session (their keyword leg's spread).
         alone = context.sessionless(facts) if cfg.keyword_spread_rank else frozenset()
+        # issue 24 (C3): a long memory without its neighbours (not for a thread question).
+        contained = self_contained(facts, cfg, request.query)
         fused, parts = ranking.fuse(
-            legs, cfg, candidate_ids, dense, keyword, sessions, times, long, directives, alone
+            legs,
+            cfg,
+            candidate_ids,
+            dense,
+            keyword,
+            sessions,
+            times,
+            long,
+            directives,
+            alone,
+            contained,
         )
         if (second := legs.second_legs(cfg)) and self.index is not None:  # R1's, Q1's legs
             scores = partial(self._dense(cfg, request.namespace).scores, request.namespace)

@@ -483,16 +483,8 @@ class RecallConfig:
     """Weighted fusion's dense weight for memories longer than ``long_chars``; None:
     ``alpha`` for all (1.0 measured best on BEAM dev: docs/benchmarks.md)."""
     long_chars: int = field(default=2000, metadata=_range(1, 1_000_000))
-    """What ``long_alpha`` counts as long: content longer than this many characters
-    (swept 500 to 3000 on BEAM dev; LoCoMo's longest turn has 444)."""
-    context_alone_chars: int = field(default=0, metadata=_range(0, 1_000_000))
-    """A memory longer than this many characters leaves its neighbours out of its dense leg
-    (its own cosine and its session's mean, equally weighted), except for thread questions
-    (a summary, an order, a total: recall/coverage.py), which ask for the episode; 0: off,
-    every memory blends its neighbours. Off: on BEAM dev 1,000 (a plateau from 150 to
-    1,000 on chats 1-5) gains one question-point on chats 1-5 and a third of one on 6-10,
-    and the weights around it lose; LoCoMo (longest turn 444 characters) cannot move
-    (issue 24, C3; docs/benchmarks.md, "BEAM in two folds")."""
+    """What ``long_alpha`` counts as long: over this many characters (BEAM dev; LoCoMo: 444)."""
+    context_alone_chars: int = field(default=0, metadata=_range(0, 1_000_000))  # C3: length.py
     directive_alpha: float | None = field(default=0.7, metadata=_range(0.0, 1.0))
     """Weighted fusion's dense weight for standing instructions ("Always ... when I ask
     about ...": recall/directives.py), whose dense leg is then their own cosine, without

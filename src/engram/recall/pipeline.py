@@ -287,22 +287,10 @@ class Retriever:
         # issue 28 (G2): asked about now, what stated a closed fact lends no context.
         old = closed(stale, request.namespace, request.query, cfg, candidate_ids, warnings)
         sessions, turns = sessions.without(old), sessions  # turns: as stored (echoes)
-        # issue 24 (round 9): memories outside any session (their keyword leg's spread).
-        alone = context.sessionless(facts) if cfg.keyword_spread_rank else frozenset()
-        # issue 24 (C3): a long memory without its neighbours (not for a thread question).
-        contained = self_contained(facts, cfg, request.query)
+        alone = context.sessionless(facts) if cfg.keyword_spread_rank else frozenset()  # round 9
+        sets = long, directives, alone, self_contained(facts, cfg, request.query)  # C3
         fused, parts = ranking.fuse(
-            legs,
-            cfg,
-            candidate_ids,
-            dense,
-            keyword,
-            sessions,
-            times,
-            long,
-            directives,
-            alone,
-            contained,
+            legs, cfg, candidate_ids, dense, keyword, sessions, times, *sets
         )
         if (second := legs.second_legs(cfg)) and self.index is not None:  # R1's, Q1's legs
             scores = partial(self._dense(cfg, request.namespace).scores, request.namespace)

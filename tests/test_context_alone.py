@@ -32,17 +32,21 @@ def dense_legs(mem: Memory, query: str, **settings: object) -> dict[str, float |
 def session(mem: Memory) -> tuple[str, str]:
     """(the long memory, a short one), in one session between unrelated turns."""
     start = datetime(2024, 3, 1, tzinfo=UTC)
-    texts = [
+    turns = (
         "user: the garden needs watering twice a week in summer",
         LONG,
         "user: my sister visits in May and brings her two cats",
         "user: the budget project uses libraries for charts and parsing",
         "user: the vet said the cats should eat less in winter",
-    ]
-    ids = [
-        mem.add(t, session_id="s1", created_at=start + timedelta(minutes=n)).id
-        for n, t in enumerate(texts)
-    ]
+    )
+    stored = mem.add_many(
+        [
+            {"content": t, "session_id": "s1", "created_at": start + timedelta(minutes=n)}
+            for n, t in enumerate(turns)
+        ]
+    )
+    ids = [m.id for m in stored]
+    assert len(ids) == len(turns)
     assert len(LONG) > 400
     return ids[1], ids[3]
 

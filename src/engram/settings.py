@@ -483,8 +483,8 @@ class RecallConfig:
     """Weighted fusion's dense weight for memories longer than ``long_chars``; None:
     ``alpha`` for all (1.0 measured best on BEAM dev: docs/benchmarks.md)."""
     long_chars: int = field(default=2000, metadata=_range(1, 1_000_000))
-    """What ``long_alpha`` counts as long: content longer than this many characters
-    (swept 500 to 3000 on BEAM dev; LoCoMo's longest turn has 444)."""
+    """What ``long_alpha`` counts as long: over this many characters (BEAM dev; LoCoMo: 444)."""
+    context_alone_chars: int = field(default=0, metadata=_range(0, 1_000_000))  # C3: length.py
     directive_alpha: float | None = field(default=0.7, metadata=_range(0.0, 1.0))
     """Weighted fusion's dense weight for standing instructions ("Always ... when I ask
     about ...": recall/directives.py), whose dense leg is then their own cosine, without

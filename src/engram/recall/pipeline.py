@@ -58,7 +58,7 @@ from engram.recall.current import StaleReader, closed, demoted
 from engram.recall.directives import directive_ids
 from engram.recall.graph_boost import boost as boost_by_graph
 from engram.recall.hints import hint_matches, merge_by_max
-from engram.recall.length import long_ids
+from engram.recall.length import long_ids, self_contained
 from engram.recall.recent import recent_hits
 from engram.recall.request import Clock, Legs, RecallRequest
 from engram.recall.standing import Standings, standing_reader
@@ -288,10 +288,10 @@ class Retriever:
         # issue 28 (G2): asked about now, what stated a closed fact lends no context.
         old = closed(stale, request.namespace, request.query, cfg, candidate_ids, warnings)
         sessions, turns = sessions.without(old), sessions  # turns: as stored (echoes)
-        # issue 24 (round 9): memories outside any session (their keyword leg's spread).
-        alone = context.sessionless(facts) if cfg.keyword_spread_rank else frozenset()
+        alone = context.sessionless(facts) if cfg.keyword_spread_rank else frozenset()  # round 9
+        sets = long, directives, alone, self_contained(facts, cfg, request.query)  # C3
         fused, parts = ranking.fuse(
-            legs, cfg, candidate_ids, dense, keyword, sessions, times, long, directives, alone
+            legs, cfg, candidate_ids, dense, keyword, sessions, times, *sets
         )
         if (second := legs.second_legs(cfg)) and self.index is not None:  # R1's, Q1's legs
             scores = partial(self._dense(cfg, request.namespace).scores, request.namespace)

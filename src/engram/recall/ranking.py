@@ -32,6 +32,7 @@ def fuse(
     long: frozenset[str] = frozenset(),
     directives: frozenset[str] = frozenset(),
     alone: frozenset[str] = frozenset(),
+    contained: frozenset[str] = frozenset(),
 ) -> tuple[dict[str, float], dict[str, tuple[float | None, float | None]]]:
     """Fused relevance in [0, 1] per candidate, and each leg's blended score.
 
@@ -45,6 +46,10 @@ def fuse(
     note, clearly (``recall.keyword_spread_margin``): then every candidate's leg is
     scaled (``fusion.spread_scale``, round 10).
     RRF reads ranks, which it leaves alone.
+
+    The dense leg of the candidates in ``contained`` (``length.self_contained``: long
+    memories, ``recall.context_alone_chars``) blends its own cosine with its session's
+    mean alone, without its neighbours' (issue 24, C3).
 
     The candidates' scores are arrays in ``ids`` order, each formula one pass over them
     (the same operations in the same order as one candidate at a time, so the same
@@ -69,6 +74,15 @@ def fuse(
         dense_leg = context.blend(
             fusion.dense_relevance(cosine), near, whole, cfg.context_dense, cfg.session_dense
         )
+        if contained:  # issue 24 (C3): a long memory without its neighbours' context
+            itself = np.fromiter((i in contained for i in ids), bool, n) & has
+            dense_leg[itself] = context.blend(
+                fusion.dense_relevance(cosine[itself]),
+                near[itself],
+                whole[itself],
+                0.0,
+                cfg.session_dense,
+            )
         if directives:  # issue 24: standing instructions by their own similarity
             standing = np.fromiter((i in directives for i in ids), bool, n) & has
             dense_leg[standing] = fusion.dense_relevance(cosine[standing])

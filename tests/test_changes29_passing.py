@@ -44,6 +44,9 @@ CHANGES = [
     ("My barber is Yusuf on the high street.",
      "I've started going to Teodor by the market instead of Yusuf.",
      "user/barber", "Yusuf", "Teodor"),
+    ("The Thursday retro is at 15:30.",
+     "The Thursday retro clashed with the board meeting, so it's at 11:00 from next week.",
+     "Thursday retro/scheduled", "15:30", "11:00"),
 ]  # fmt: skip
 
 
@@ -82,6 +85,9 @@ LOOKALIKES = [
     ("I cycle to work most days.", "It was snowing, so I drove to work today."),
     ("My daughter Elif goes to the Noorderlicht school.",
      "Elif's best friend changed schools; she's at the Dalton school now."),
+    ("The Thursday retro is at 15:30.", "The Thursday retro ran until 17:00 today."),
+    ("Wendelin is the on-call engineer for the data team.",
+     "Wendelin has a dentist appointment, so Agathe covers for him that day only."),
 ]  # fmt: skip
 
 

@@ -76,6 +76,7 @@ _SCHOOL = re.compile(
     r"(?i:(?:attends|goes\s+to|is\s+at)\s+(?:the\s+)?)"
     r"(?P<value>[A-Z][\w'’-]*(?:\s+[\w'’-]+){0,3}?\s+(?i:school|academy|college|nursery))\s*$"
 )
+_SCHOOLS = gated(re.compile(r"\b(?:school|academy|college|nursery)\b", re.I))
 #: A word of moving a date: said, the date holds from now on.
 _MOVED = gated(
     re.compile(
@@ -119,7 +120,7 @@ def firsts(text: str) -> list[tuple[str, str, str]]:
     budget = _BUDGETED.match(sentence)
     if budget is not None:
         return [(SPEAKER, canonical_relation(f"{budget['owner']} budget"), budget["value"])]
-    school = _SCHOOL.match(sentence)
+    school = _SCHOOL.match(sentence) if _SCHOOLS.search(sentence) else None
     if school is not None:
         return [(school["owner"], "school", school["value"])]
     return []
@@ -135,6 +136,9 @@ _COMMUTE = re.compile(
     r"(?:\s+(?:every\s+day|each\s+day|daily|most\s+days|these\s+days|now|nowadays))?$",
     re.IGNORECASE,
 )
+_TO_WORK = gated(
+    re.compile(r"\b(?:to|into)\s+(?:the\s+office|work|the\s+lab|the\s+studio)\b", re.I)
+)
 #: A way to work, named by its plain verb.
 _MODES = {"cycling": "cycle", "bike": "cycle", "ride my bike": "cycle", "driving": "drive",
           "walking": "walk"}  # fmt: skip
@@ -143,6 +147,8 @@ _MODES = {"cycling": "cycle", "bike": "cycle", "ride my bike": "cycle", "driving
 def _commute(sentence: str) -> list[tuple[str, str, str]]:
     """The speaker's way to work said in one clause of ``sentence`` (no hedge: the
     closing plan's readers decline a hedged memory before a first reading counts)."""
+    if not _TO_WORK.search(sentence):  # read first: most memories say no way to work
+        return []
     if len(sentence.split()) > MAX_WORDS or re.search(
         r"\b(?:for\s+once|today|if)\b", sentence, re.I
     ):

@@ -319,6 +319,14 @@ def _new_value(
     ) or _phrased(text, held.relation_type)
     # "switched physios", "changed schools": the slot said by a plural (round eleven).
     by_slot = by_slot or change_passing.switched(text, slot)
+    # A time kept by a thing the memory names ("The Monday review clashed with the
+    # client calls, so it's at 16:00 from next week"): its one time slot, said by the
+    # thing itself (round eleven).
+    by_slot = by_slot or (
+        bool(_TIME.fullmatch(held.target.strip()))
+        and canonical_name(subject.name) not in SPEAKERS
+        and set(canonical_name(subject.name).split()) <= lower
+    )
     kind = _category(held.relation_type)
     if _someone_else(text, subject, slot, _named_slot(slot, held.relation_type)):
         return None

@@ -68,7 +68,7 @@ ADDITION_WORDS = gated(
 NOT_LASTING = re.compile(
     r"\b(?:temporar(?:y|ily)|for\s+now|for\s+the\s+time\s+being|in\s+the\s+meantime|"
     r"meanwhile|interim|stop-?gap|fill(?:s|ed|ing)?\s+in|stand(?:s|ing)?[-\s]in|stood\s+in|"
-    r"covering|cover(?:s|ed)?\s+(?:for|the|his|her|their)|(?:that|the)\s+day\s+only|"
+    r"covering|cover(?:s|ed)?\s+for|(?:that|the)\s+day\s+only|"
     r"only\s+(?:that|for\s+the)\s+day|"
     r"until\s+(?:\w+\s+){1,2}(?:is|are|gets?|comes?)\s+back|until\s+\w+\s+returns?|"
     r"while\s+(?:\w+\s+){1,2}(?:is|are|was|were)\s+(?:away|off|out|on\s+\w*\s*leave|on\s+holiday)|"

@@ -12,13 +12,21 @@ Usage: PYTHONPATH=<src> python scripts/changes29_cost.py locomo_dev.json
 from __future__ import annotations
 
 import importlib
-import json
+import importlib.util
 import statistics
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from engram.pipeline import change_firsts, change_signals
+
+_spec = importlib.util.spec_from_file_location(
+    "round9", Path(__file__).resolve().parent / "changes27_cost.py"
+)
+assert _spec is not None and _spec.loader is not None
+_round9 = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_round9)
 
 
 def _readers() -> list[Callable[[str], object]]:
@@ -33,14 +41,7 @@ def _readers() -> list[Callable[[str], object]]:
 
 
 def main() -> None:
-    with open(sys.argv[1], encoding="utf-8") as f:
-        data = json.load(f)
-    texts = []
-    for conv in data:
-        chat, n = conv["conversation"], 1
-        while f"session_{n}" in chat:
-            texts += [f"{t['speaker']}: {t['text']}" for t in chat[f"session_{n}"]]
-            n += 1
+    texts = _round9.turns(sys.argv[1])
     readers = _readers()
     passes = []
     for _ in range(5):

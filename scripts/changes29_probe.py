@@ -11,6 +11,7 @@ Usage: PYTHONPATH=<src> python scripts/changes29_probe.py
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import tempfile
 from pathlib import Path
@@ -18,34 +19,14 @@ from pathlib import Path
 from engram.bench import changes
 from engram.config import Config
 
-# (old statement, the change as said, old value, new value), pass seventeen's wording.
-CHANGES = [
-    ("I live in Rotterdam, near the Erasmus bridge.",
-     "We've just moved to Haarlem, the new place is much quieter.", "Rotterdam", "Haarlem"),
-    ("I work at Philips as a product designer.", "Started my new job at ASML this week!",
-     "Philips", "ASML"),
-    ("My phone is a Pixel 7.", "Dropped my Pixel in the canal, so I'm on an iPhone 15 now.",
-     "Pixel", "iPhone"),
-    ("Our team tracks tickets in Jira.", "We ditched Jira, everything is in Linear these days.",
-     "Jira", "Linear"),
-    ("My dentist is Dr. Bakker in the city centre.",
-     "I switched dentists, I go to Dr. Okafor now.", "Bakker", "Okafor"),
-    ("My gym is SportCity on the Weena.",
-     "I gave up SportCity; these days I climb at Klimhal Noord.", "SportCity", "Klimhal"),
-    ("The production database is MySQL 5.7.",
-     "Prod finally runs on Postgres 16 after last weekend's migration.", "MySQL", "Postgres"),
-    ("My manager is Pieter.", "Pieter moved to another team, so I report to Fatima now.",
-     "Pieter", "Fatima"),
-    ("I drive to the office every day.", "These days I cycle to the office, the car is sold.",
-     "drive", "cycle"),
-    ("My daughter Lotte goes to De Regenboog primary school.",
-     "Lotte changed schools; she's at the Montessori school on the Laan now.",
-     "Regenboog", "Montessori"),
-    ("Our internet provider is KPN.",
-     "We're with Odido for internet since the KPN contract ran out.", "KPN", "Odido"),
-    ("My favourite editor is Sublime Text.", "Honestly I use Zed for everything now.",
-     "Sublime", "Zed"),
-]  # fmt: skip
+HERE = Path(__file__).resolve().parent
+_spec = importlib.util.spec_from_file_location("stale26", HERE / "stale26_measure.py")
+assert _spec is not None and _spec.loader is not None
+_stale26 = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_stale26)
+# (old statement, the change as said, old value, new value), pass seventeen's wording, as
+# round stale26's script holds them.
+CHANGES = _stale26.CHANGES
 
 
 def main() -> None:

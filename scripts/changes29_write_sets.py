@@ -8,34 +8,29 @@ and dates that move; and look-alikes.
 
 Drafted as Python lists (aa.py; at.py for the tune set, written after AA was committed and
 run with `--tune`) in the directory given as the argument; the JSON written is the record.
-Round nine's script (`changes27_write_sets.write`) shapes them, checks them with the
-difflib nearness check (0.8 against every earlier set and tune set, AA included for AT)
-and writes them; only counts are printed, so no held-out row is shown. `--check` prints
-the counts and writes nothing.
+Round ten's script (`changes28_write_sets.main`, round nine's writer) shapes them,
+checks them with the difflib nearness check (0.8 against every earlier set and tune set,
+AA included for AT) and writes them; only counts are printed, so no held-out row is
+shown. `--check` prints the counts and writes nothing.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-_spec = importlib.util.spec_from_file_location("round9", HERE / "changes27_write_sets.py")
+_spec = importlib.util.spec_from_file_location("round10", HERE / "changes28_write_sets.py")
 assert _spec is not None and _spec.loader is not None
-_round9 = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_round9)
-HELD = _round9.DATA / "changes_heldout10.json"
+_round10 = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_round10)
+HELD = _round10.HELD.parent / "changes_heldout10.json"
 TUNE = HERE / "changes29_tune.json"
-TUNES = ("23_tune", "24_tune", "25_tune", "25_check", "26_tune", "27_tune", "28_tune")
+TUNES = (*_round10.TUNES, "28_tune")
 
 
 def main() -> None:
-    flags = sys.argv[2:]
-    _round9.write(
-        Path(sys.argv[1]), "--tune" in flags, ("AA", "AT"), (HELD, TUNE), TUNES,
-        (ABOUT_HELD, ABOUT_TUNE), check_only="--check" in flags,
-    )  # fmt: skip
+    _round10.main(("AA", "AT"), (HELD, TUNE), TUNES, (ABOUT_HELD, ABOUT_TUNE))
 
 
 ABOUT_HELD = (

@@ -76,7 +76,8 @@ _SCHOOL = re.compile(
     r"(?i:(?:attends|goes\s+to|is\s+at)\s+(?:the\s+)?)"
     r"(?P<value>[A-Z][\w'’-]*(?:\s+[\w'’-]+){0,3}?\s+(?i:school|academy|college|nursery))\s*$"
 )
-_SCHOOLS = gated(re.compile(r"\b(?:school|academy|college|nursery)\b", re.I))
+_SCHOOL_WORDS = ("school", "academy", "college", "nursery")
+_DIGIT = re.compile(r"\d")
 #: A word of moving a date: said, the date holds from now on.
 _MOVED = gated(
     re.compile(
@@ -106,11 +107,23 @@ _OTHERS = re.compile(rf"^(?:(?:my|our)\s+)?{KNOWN_PERSON}['’]s?(?:\s|$)", re.I
 def firsts(text: str) -> list[tuple[str, str, str]]:
     """The ``(owner, slot, value)`` a short plain statement of a date, a budget, a
     child's school or the speaker's way to work names, or none."""
+    lower = text.lower()
+    # Plain substring tests first: every write runs this, and most say none of these.
+    work = any(w in lower for w in _WORK_WORDS)
+    school = any(w in lower for w in _SCHOOL_WORDS)
+    if not (work or school or _DIGIT.search(text)):
+        return []
     sentence = text.strip().rstrip(".!").strip()
-    commute = _commute(sentence)
-    if commute:
-        return commute
+    if work:
+        commute = _commute(sentence)
+        if commute:
+            return commute
     if not sentence or len(sentence.split()) > 18 or re.search(r"[.;!?]\s", sentence):
+        return []
+    said = _SCHOOL.match(sentence) if school else None
+    if said is not None:
+        return [(said["owner"], "school", said["value"])]
+    if not _DIGIT.search(sentence):  # a date and a budget hold a number
         return []
     for pattern, slot in ((_SET_FOR, "date"), (_STARTS_ON, None)):
         match = pattern.match(sentence)
@@ -120,9 +133,6 @@ def firsts(text: str) -> list[tuple[str, str, str]]:
     budget = _BUDGETED.match(sentence)
     if budget is not None:
         return [(SPEAKER, canonical_relation(f"{budget['owner']} budget"), budget["value"])]
-    school = _SCHOOL.match(sentence) if _SCHOOLS.search(sentence) else None
-    if school is not None:
-        return [(school["owner"], "school", school["value"])]
     return []
 
 
@@ -136,9 +146,7 @@ _COMMUTE = re.compile(
     r"(?:\s+(?:every\s+day|each\s+day|daily|most\s+days|these\s+days|now|nowadays))?$",
     re.IGNORECASE,
 )
-_TO_WORK = gated(
-    re.compile(r"\b(?:to|into)\s+(?:the\s+office|work|the\s+lab|the\s+studio)\b", re.I)
-)
+_WORK_WORDS = ("to work", "into work", "the office", "the lab", "the studio")
 #: A way to work, named by its plain verb.
 _MODES = {"cycling": "cycle", "bike": "cycle", "ride my bike": "cycle", "driving": "drive",
           "walking": "walk"}  # fmt: skip
@@ -147,8 +155,6 @@ _MODES = {"cycling": "cycle", "bike": "cycle", "ride my bike": "cycle", "driving
 def _commute(sentence: str) -> list[tuple[str, str, str]]:
     """The speaker's way to work said in one clause of ``sentence`` (no hedge: the
     closing plan's readers decline a hedged memory before a first reading counts)."""
-    if not _TO_WORK.search(sentence):  # read first: most memories say no way to work
-        return []
     if len(sentence.split()) > MAX_WORDS or re.search(
         r"\b(?:for\s+once|today|if)\b", sentence, re.I
     ):
@@ -203,7 +209,11 @@ def date_changes(text: str, held: Sequence[Relation]) -> list[DateChange]:
 
 def cued(text: str) -> bool:
     """Whether ``text`` may move a held date (read before the graph is)."""
-    return _MOVED.search(text) is not None and _DATE_RE.search(text) is not None
+    return (
+        _DIGIT.search(text) is not None  # a date holds a number: the cheapest test first
+        and _DATE_RE.search(text) is not None
+        and _MOVED.search(text) is not None
+    )
 
 
 def switched(text: str, slot: Sequence[str]) -> bool:

@@ -226,6 +226,14 @@ def switched(text: str, slot: Sequence[str]) -> bool:
     return False
 
 
+def before_slot(text: str, value: str, slot: Sequence[str]) -> bool:
+    """Whether ``value`` is said right before one of the slot's words ("the Dalton
+    school"): of several new names, the slot's value (read by the slot pass)."""
+    return any(
+        re.search(rf"\b{re.escape(value)}\s+{re.escape(s)}\b", text, re.IGNORECASE) for s in slot
+    )
+
+
 def others(subject: str | None) -> bool:
     """Whether a claim's subject is another person's thing ("friend's startup")."""
     return subject is not None and _OTHERS.match(subject) is not None

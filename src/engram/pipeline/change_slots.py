@@ -349,7 +349,7 @@ def _new_value(
     if len(fresh) > 1:
         # Of several names, the one said before the slot's noun is its value ("she's at
         # the Montessori school on the Laan now": the school, not the street).
-        fresh = [v for v in fresh if _before_slot(text, v, slot)] or fresh
+        fresh = [v for v in fresh if change_passing.before_slot(text, v, slot)] or fresh
     if len(fresh) != 1:
         return None
     # A value of the slot's own category says the slot by itself ("React" for
@@ -528,14 +528,6 @@ def _names(text: str) -> list[str]:
         if (verb == "is" or (verb.endswith("s") and not verb.endswith("ss"))) and word not in found:
             found.append(word)
     return found
-
-
-def _before_slot(text: str, value: str, slot: Sequence[str]) -> bool:
-    """Whether ``value`` is said right before one of the slot's words ("the Dalton
-    school")."""
-    return any(
-        re.search(rf"\b{re.escape(value)}\s+{re.escape(s)}\b", text, re.IGNORECASE) for s in slot
-    )
 
 
 def _known_openers(reads: Reads, text: str, names: Sequence[str]) -> list[str]:

@@ -50,10 +50,14 @@ CHANGES = [
 ]  # fmt: skip
 
 
-#: The first value is read, then closed by the change, the new one holding.
-test_a_change_said_in_passing_closes_the_held_value = pytest.mark.parametrize(
-    ("first", "change", "slot", "old", "new"), CHANGES
-)(closes_and_replaces)
+@pytest.mark.parametrize(("first", "change", "slot", "old", "new"), CHANGES)
+def test_a_change_said_in_passing_closes_the_held_value(
+    mem: Memory, first: str, change: str, slot: str, old: str, new: str
+) -> None:
+    """The first value is read, then closed by the change, the new one holding (a
+    function of its own: a mark put on round nine's shared one would stack with round
+    ten's in one session)."""
+    closes_and_replaces(mem, first, change, slot, old, new)
 
 
 #: First statements and what they record.

@@ -14,8 +14,9 @@ import time
 from engram.pipeline import change_firsts, change_signals
 
 
-def main() -> None:
-    with open(sys.argv[1], encoding="utf-8") as f:
+def turns(path: str) -> list[str]:
+    """Every LoCoMo dev turn at ``path`` as "Speaker: text" (round eleven's script too)."""
+    with open(path, encoding="utf-8") as f:
         data = json.load(f)
     texts = []
     for conv in data:
@@ -23,6 +24,11 @@ def main() -> None:
         while f"session_{n}" in chat:
             texts += [f"{t['speaker']}: {t['text']}" for t in chat[f"session_{n}"]]
             n += 1
+    return texts
+
+
+def main() -> None:
+    texts = turns(sys.argv[1])
     passes = []
     for _ in range(5):
         start = time.perf_counter()

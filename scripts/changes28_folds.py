@@ -27,13 +27,17 @@ SHIPPED = ("changes.json", "changes_chat.json") + tuple(
 TUNES = (*_round9.TUNES, "changes28_tune")
 
 
-def main() -> None:
+def main(
+    held_set: str = HELD, shipped: tuple[str, ...] = SHIPPED, tunes: tuple[str, ...] = TUNES
+) -> None:
+    """Run ``held_set`` alone with ``--held``, else ``shipped`` and ``tunes`` (later
+    rounds call it with their own)."""
     out, held = Path(sys.argv[1]), "--held" in sys.argv[2:]
     if held:
-        paths = [_round9.DATA / HELD]
+        paths = [_round9.DATA / held_set]
     else:
-        paths = [_round9.DATA / name for name in SHIPPED]
-        paths += [HERE / f"{name}.json" for name in TUNES]
+        paths = [_round9.DATA / name for name in shipped]
+        paths += [HERE / f"{name}.json" for name in tunes]
     _round9.collect(paths, out)
 
 

@@ -28,11 +28,18 @@ TUNE = HERE / "changes28_tune.json"
 TUNES = ("23_tune", "24_tune", "25_tune", "25_check", "26_tune", "27_tune")
 
 
-def main() -> None:
+def main(
+    folds: tuple[str, str] = ("Z", "ZT"),
+    paths: tuple[Path, Path] = (HELD, TUNE),
+    tunes: tuple[str, ...] = TUNES,
+    about: tuple[str, str] | None = None,
+) -> None:
+    """Write this round's sets; later rounds call it with their own folds, paths, tune
+    sets and descriptions."""
     flags = sys.argv[2:]
     _round9.write(
-        Path(sys.argv[1]), "--tune" in flags, ("Z", "ZT"), (HELD, TUNE), TUNES,
-        (ABOUT_HELD, ABOUT_TUNE), check_only="--check" in flags,
+        Path(sys.argv[1]), "--tune" in flags, folds, paths, tunes,
+        about or (ABOUT_HELD, ABOUT_TUNE), check_only="--check" in flags,
     )  # fmt: skip
 
 

@@ -53,6 +53,11 @@ facts, other attributes, repeats, plans, negations), two or three statements eac
   thing, a plan not taken, a question, someone else's value, a cover, a trial rolled
   back, a trip, a one-off, a proposal), written before round ten's reading: fold Z (the
   letters T to Y name the tune sets).
+- ``engram/data/changes_heldout10.json`` (session twenty-five, changes29): changes said
+  in passing inside longer turns and mined chat turns (a change in a subordinate
+  clause, after a complaint, with a reason, as a correction, numbers and dates that
+  move), 40 changes and 16 look-alikes, written before round eleven's reading: fold AA
+  (A to Z name the earlier folds and tune sets).
 
 Each story is told to a fresh namespace of one in-memory ``Memory`` through
 ``mem.add`` (the inline linker and the closing plan on the write path, no model), a
@@ -99,6 +104,7 @@ SHIPPED = (
     "changes_heldout7.json",
     "changes_heldout8.json",
     "changes_heldout9.json",
+    "changes_heldout10.json",
 )
 #: When the first statement is told; each next one a month later.
 START = datetime(2025, 1, 6, 9, tzinfo=UTC)

@@ -472,7 +472,10 @@ def _new_value(text: str, words: set[str], relation: Relation) -> str | None:
 
 def _same_category(relation: Relation, value: str) -> bool:
     """Whether a new value may be the slot's: a tool of another known category is
-    another slot ("the app moved to Vercel" leaves its database, Postgres)."""
+    another slot ("the app moved to Vercel" leaves its database, Postgres), a day or
+    holiday a slot of no day names when ("at Easter")."""
+    if change_plain.when_not(value, relation.target):
+        return False
     if not relation.relation_type.startswith("uses_"):
         return True
     found = vocabulary.member_category(value)

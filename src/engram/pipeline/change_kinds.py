@@ -119,6 +119,8 @@ def attribute_one(attribute: str, target: str) -> bool | None:
         return True if _FREQUENCY.match(target) or named else None
     if noun in IDENTIFIERS:
         return True
+    if "on call" in " ".join(words) and named:
+        return True  # an on-call rota's slot ("on-call engineer") is one person at a time
     return None
 
 

@@ -124,11 +124,11 @@ def firsts(sentence: str) -> list[tuple[str, str, str]]:
     tool = _TOOL.match(sentence)
     if tool is not None:
         owner = (tool["owner2"] or tool["owner"] or "").strip()
-        if owner and owner.lower() not in _NOT_OWNERS and not _WHEN.match(tool["value"]):
+        if owner and owner.lower() not in _NOT_OWNERS and not WHEN.match(tool["value"]):
             return [(owner, "uses", tool["value"].strip())]
         return []
     active = _TOOL_ACTIVE.match(sentence)
-    if active is not None and not _WHEN.match(active["value"]):
+    if active is not None and not WHEN.match(active["value"]):
         prep, verb, value = active["prep"].lower(), active["verb"].lower(), active["value"]
         if (
             prep in _TOOL_WAYS
@@ -157,9 +157,25 @@ _NOT_OWNERS = frozenset(("it", "this", "that", "everything", "all", "which", "wh
 #: No firm or person that handles a thing ("We do our shopping on Saturdays").
 _PRONOUNS = frozenset(("i", "we", "they", "you", "he", "she", "it"))
 #: A day, month or holiday names when, not a tool ("the marathon is run on Sundays").
-_WHEN = re.compile(
+WHEN = re.compile(
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|(?:jan|febr)uary\b|march\b|april\b|"
     r"may\b|june?\b|july\b|august\b|(?:septem|octo|novem|decem)ber\b|christmas\b|easter\b|"
     r"weekends?\b|weekdays?\b",
     re.IGNORECASE,
 )
+
+
+def when_not(value: str, old: str) -> bool:
+    """Whether ``value`` says when ("changed schools at Easter") where the slot's old
+    value is no day, month or holiday: it is then no new value of the slot."""
+    if _QUARTER.fullmatch(value):  # "Jun took release management for Q4"
+        return _QUARTER.fullmatch(old.strip()) is None
+    # "Jun", "May": a name as often as a month
+    said = WHEN.fullmatch(value) is not None and value not in _NAMES_TOO
+    return said and WHEN.fullmatch(old.strip()) is None
+
+
+#: A quarter or half of a year.
+_QUARTER = re.compile(r"[QH][1-4](?:\s+\d{4})?|FY\s?\d{2,4}")
+#: Months and days also used as names.
+_NAMES_TOO = frozenset(("May", "Jun", "June", "Mar", "Sun"))

@@ -66,7 +66,9 @@ _HEDGE = re.compile(
     r"\b(?:not|never|no\s+longer\s+plan|used\s+to|might|(?-i:may)(?!\s+\d)|could|would|should|maybe|perhaps|"
     r"consider(?:s|ed|ing)?|thinking\s+(?:about|of)|(?:(?:I|we|they|you|he|she)\s+plan|"
     r"plan(?:s|ned|ning)|the\s+plan\s+is)\s+to|want(?:s|ed)?\s+to|"
-    r"hop(?:e|es|ed|ing)\s+to|if|whether|unless|will|going\s+to|gonna|tri(?:ed|es)\s+|trying|"
+    r"hop(?:e|es|ed|ing)\s+to|if|whether|unless|will|"
+    # "started going to Dean" is where one goes, not a plan
+    r"(?<!started\s)(?<!been\s)(?<!keep\s)(?<!kept\s)going\s+to|gonna|tri(?:ed|es)\s+|trying|"
     r"evaluat(?:e|ed|ing)|test(?:ed|ing)\s+out|look(?:ed|ing)\s+(?:at|into)|propos(?:e|ed|al)|"
     r"suggest(?:s|ed)?|discuss(?:ed|ing)?|debat(?:e|ed|ing)|wonder(?:s|ed|ing)?|option|"
     r"instead\s+of\s+switching|rather\s+than|almost|nearly|refused|declined|rejected)\b",

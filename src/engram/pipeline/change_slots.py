@@ -38,9 +38,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from engram.pipeline import change_kinds, vocabulary
+from engram.pipeline import change_kinds, change_passing, change_plain, vocabulary
 from engram.pipeline.change_signals import ADDITION_WORDS, HEDGE
-from engram.pipeline.change_words import NOT_LASTING
+from engram.pipeline.change_words import KNOWN_PERSON, NOT_LASTING
 from engram.pipeline.patterns import COMMON_OPENERS, NOT_NAMES, proper_names, word_set
 from engram.pipeline.prefilter import gated
 from engram.store.protocols.graph import Entity, Relation, canonical_name
@@ -99,7 +99,10 @@ _NOT_STATED = re.compile(
     r"borrow(?:ed|ing)?|rent(?:ed|ing)\s+a|stay(?:s|ed|ing)?|kept|keep(?:s|ing)?|"
     r"stick(?:s|ing)?\s+with|stuck\s+with|remain(?:s|ed)?|sometimes|occasionally|"
     r"for\s+testing|for\s+a\s+test|revert(?:ed|ing|s)?|rolled\s+back|"
-    r"said|says|told|tells|heard|thinks|"
+    r"said|says|told|tells|heard|thinks|ask(?:s|ed)?|"
+    # a value for a time to come is no value yet ("Tomas is on call next week"), unless
+    # it holds from then on ("it's at 16:00 from next week")
+    r"(?<!from\s)next\s+(?:week|month|term|sprint|quarter|year|time)|"
     r"moving|switching|changing|leaving|joining|getting)\b",
     re.IGNORECASE,
 )
@@ -127,15 +130,10 @@ _HOLDS_NOW = gated(
         re.IGNORECASE,
     )
 )
+_INSTEAD = re.compile(r"\binstead\b(?!\s+of)", re.IGNORECASE)
 #: Someone the speaker knows, as an owner in front of the slot ("my brother's", "my mum",
 #: "my best friend's": an adjective may stand between).
-_OTHER_OWNER = re.compile(
-    r"\b(?:my|our)\s+(?:(?:best|oldest|old|closest|close|eldest|older|younger|little|big|"
-    r"twin|dear)\s+)?(?P<n>brother|sister|mum|mom|mother|dad|father|wife|husband|partner|"
-    r"boyfriend|girlfriend|friend|mate|buddy|pal|flatmate|roommate|housemate|son|daughter|kids?|"
-    r"children|neighbou?r|cousin|aunt|uncle|colleague|boss|manager|parents)\b",
-    re.IGNORECASE,
-)
+_OTHER_OWNER = re.compile(rf"\b(?:my|our)\s+{KNOWN_PERSON}\b", re.IGNORECASE)
 #: "... is no longer", "... isn't": what follows an owner that names the ended value.
 _ENDED_AFTER = re.compile(r"\s+(?:is|was)\s+(?:no\s+longer|not)\b|\s+isn['’]t\b", re.I)
 _POSSESSIVE = re.compile(r"\b(?P<o>[\w.-]+)['’]s?\s+(?P<n>[a-z][\w-]*)", re.IGNORECASE)
@@ -174,7 +172,11 @@ def replacements(
         return []
     if NOT_LASTING.search(text):  # a cover, an increment, a one-off: the slot holds
         return []
-    if (_ONE_OFF.search(text) or _PAST_STATE.search(text)) and not _HOLDS_NOW.search(text):
+    if _ONE_OFF.search(text) and not _HOLDS_NOW.search(text):
+        return []
+    # A past state beside "instead" is what happened before the new value ("Wiebe had a
+    # family emergency, so on-call went to Marloes instead").
+    if _PAST_STATE.search(text) and not (_HOLDS_NOW.search(text) or _INSTEAD.search(text)):
         return []
     names = _names(text)
     if not names and not re.search(r"\d", text) and not _FREQUENCY.search(text):
@@ -184,7 +186,7 @@ def replacements(
     said_keys = {(canonical_name(s), r) for s, r, _ in said}
     elsewhere = {_plain(t): canonical_name(s) for s, _, t in said if s[:1].isupper()}
     found: dict[int, Replacement] = {}
-    for subject, held in _held(reads, text, names):
+    for subject, held in _held(reads, text, [*names, *_known_openers(reads, text, names)]):
         if (canonical_name(held.source), held.relation_type) in said_keys:
             continue
         new = _new_value(text, lower, names, subject, held)
@@ -315,6 +317,16 @@ def _new_value(
         and all(any(w == s or (len(s) > 3 and w.startswith(s)) for w in outside) for s in slot)
         and _plain_slot(text, slot)
     ) or _phrased(text, held.relation_type)
+    # "switched physios", "changed schools": the slot said by a plural (round eleven).
+    by_slot = by_slot or change_passing.switched(text, slot)
+    # A time kept by a thing the memory names ("The Monday review clashed with the
+    # client calls, so it's at 16:00 from next week"): its one time slot, said by the
+    # thing itself (round eleven).
+    by_slot = by_slot or (
+        bool(_TIME.fullmatch(held.target.strip()))
+        and canonical_name(subject.name) not in SPEAKERS
+        and set(canonical_name(subject.name).split()) <= lower
+    )
     kind = _category(held.relation_type)
     if _someone_else(text, subject, slot, _named_slot(slot, held.relation_type)):
         return None
@@ -334,6 +346,10 @@ def _new_value(
     # Nor is a common noun written in capitals ("the tokens PR from Keanu") or a thing
     # the old value owns ("Keanu's Figma file"): the old value still acts in the memory.
     fresh = [v for v in fresh if v not in _CAPITAL_NOUNS and not _owned_by(text, held.target, v)]
+    if len(fresh) > 1:
+        # Of several names, the one said before the slot's noun is its value ("she's at
+        # the Montessori school on the Laan now": the school, not the street).
+        fresh = [v for v in fresh if change_passing.before_slot(text, v, slot)] or fresh
     if len(fresh) != 1:
         return None
     # A value of the slot's own category says the slot by itself ("React" for
@@ -514,6 +530,22 @@ def _names(text: str) -> list[str]:
     return found
 
 
+def _known_openers(reads: Reads, text: str, names: Sequence[str]) -> list[str]:
+    """A lone capitalised word opening a clause that names a known entity ("Fenna
+    changed schools", "Wiebe had a family emergency"): the name reader leaves every
+    lone opener out, so the slots of the person said first are read only this way
+    (round eleven); a word no entity has ("Painting") stays out."""
+    found = []
+    for start in _openings(text):
+        # not a possessive: "Elif's best friend changed schools" is the friend's slot
+        match = re.match(r"(?-i:[A-Z][a-z]+)\b(?![\s-]+[A-Z]|['’])", text[start:])
+        if match is None or match.group(0) in names or match.group(0).lower() in _NOT_OPENERS:
+            continue
+        if reads.entity(match.group(0)) is not None:
+            found.append(match.group(0))
+    return found
+
+
 def _openings(text: str) -> set[int]:
     """Where the memory's clauses open."""
     return {0} | {m.end() for m in re.finditer(r"[.!?;:]\s+", text)}
@@ -526,7 +558,9 @@ def _values(text: str, names: Sequence[str], old: str) -> list[str]:
     if _FREQUENCY.search(old):
         return [m.group(0) for m in _FREQUENCY.finditer(text)]
     if any(w[:1].isupper() for w in old.split()):  # "2015 Honda Jazz" is a name
-        return [n.removesuffix("'s").removesuffix("’s") for n in names]
+        # A day, month or holiday says when ("changed schools at Easter"), not what.
+        named = [n.removesuffix("'s").removesuffix("’s") for n in names]
+        return [n for n in named if not change_plain.when_not(n, old)]
     if old[:1].isdigit() or old[:1] in "£$€":
         return [m.group(0).strip() for m in _AMOUNT.finditer(text)]
     return []

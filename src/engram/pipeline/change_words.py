@@ -68,7 +68,8 @@ ADDITION_WORDS = gated(
 NOT_LASTING = re.compile(
     r"\b(?:temporar(?:y|ily)|for\s+now|for\s+the\s+time\s+being|in\s+the\s+meantime|"
     r"meanwhile|interim|stop-?gap|fill(?:s|ed|ing)?\s+in|stand(?:s|ing)?[-\s]in|stood\s+in|"
-    r"covering|cover(?:s|ed)?\s+for|"
+    r"covering|cover(?:s|ed)?\s+for|(?:that|the)\s+day\s+only|"
+    r"only\s+(?:that|for\s+the)\s+day|"
     r"until\s+(?:\w+\s+){1,2}(?:is|are|gets?|comes?)\s+back|until\s+\w+\s+returns?|"
     r"while\s+(?:\w+\s+){1,2}(?:is|are|was|were)\s+(?:away|off|out|on\s+\w*\s*leave|on\s+holiday)|"
     r"shadow(?:s|ed|ing)?|pair(?:s|ed|ing)\s+with|"
@@ -187,3 +188,14 @@ def teams_note(text: str) -> bool:
     "We use Sentry" records ``The team uses_errors Sentry``, not the user's; "We moved
     to Austin" (no note) stays the speaker's (task x24's report)."""
     return _WE.match(text) is not None and offline_notes.is_note(text) and offline_notes.teams(text)
+
+
+#: Someone the speaker knows, as an owner ("my brother's", "my best friend's": an
+#: adjective may stand between); the slot pass and the change reader of round eleven
+#: read it.
+KNOWN_PERSON = (
+    r"(?:(?:best|oldest|old|closest|close|eldest|older|younger|little|big|"
+    r"twin|dear)\s+)?(?P<n>brother|sister|mum|mom|mother|dad|father|wife|husband|partner|"
+    r"boyfriend|girlfriend|friend|mate|buddy|pal|flatmate|roommate|housemate|son|daughter|kids?|"
+    r"children|neighbou?rs?|cousin|aunt|uncle|colleague|boss|manager|parents)"
+)

@@ -32,6 +32,7 @@ from engram.pipeline import (
     change_firsts,
     change_held,
     change_kinds,
+    change_passing,
     change_slots,
     change_states,
     change_words,
@@ -124,7 +125,11 @@ def plan(
     held_values |= {canonical_name(f.target) for f in facts.values()}
     firsts = [
         f
-        for f in [*change_firsts.firsts(text), *change_accounts.firsts(text)]
+        for f in [
+            *change_firsts.firsts(text),
+            *change_accounts.firsts(text),
+            *((*found, change_passing.CONFIDENCE) for found in change_passing.firsts(text)),
+        ]
         if not any(v in canonical_name(f[2]) or canonical_name(f[2]) in v for v in held_values)
     ]
     for source, relation, target, confidence in [*statement.triples, *firsts]:
@@ -209,11 +214,16 @@ def plan(
     if (
         not closed
         and not ended
-        and change_firsts.cued(text)  # read first: no graph read for most memories
+        # read first: no graph read for most memories
+        and (change_firsts.cued(text) or change_passing.cued(text))
         and not _replaced_any(reads, planned, closes & things - keeps)
     ):
-        # Nor that: a held slot's new value said in notes form (``change_firsts``).
-        triples, _ = _notes_change(reads, text, statement, triples)
+        # Nor that: a held slot's new value said in notes form (``change_firsts``), or
+        # a held date moved in passing (``change_passing``: "the launch moved to 18 March").
+        for finder in (change_firsts.notes_changes, change_passing.date_changes):
+            triples, closed = _notes_change(reads, text, statement, triples, finder)
+            if closed:
+                break
     return replace(statement, triples=triples, single_valued=frozenset(closes - keeps))
 
 
@@ -245,7 +255,11 @@ def _without_overlap(triples: list[Triple], firsts: Sequence[Triple]) -> list[Tr
 
 
 def _notes_change(
-    reads: _Reads, text: str, statement: Statement, triples: list[Triple]
+    reads: _Reads,
+    text: str,
+    statement: Statement,
+    triples: list[Triple],
+    finder: Callable[[str, Sequence[Relation]], Sequence[change_passing.Found]],
 ) -> tuple[list[Triple], bool]:
     """A new value of a held slot said in notes form (``change_firsts.notes_changes``:
     "on-call: Priya → Tomas", "Gateway timeout raised to 90s"): the held relation
@@ -253,7 +267,7 @@ def _notes_change(
     triples that hold it; and whether it closed one."""
     held = [r for r in reads.recent() if r.source_memory_id != statement.memory_id]
     closed = False
-    for found in change_firsts.notes_changes(text, held):
+    for found in finder(text, held):
         closed = True
         _end(reads, found.old, statement)
         old = found.old
@@ -459,7 +473,13 @@ def _from_claim(reads: _Reads, claim: Claim) -> _Fact | None:
             and relation != OWNED_BY
             and change_kinds.names_person(claim.source)
         )
-        old = change_held.replaced(reads, entity, claim.replaced, other)
+        # Another person's thing ("My friend's startup ditched Notion for Coda") replaces
+        # none of ours (``change_passing.others``).
+        old = (
+            None
+            if change_passing.others(claim.source)
+            else change_held.replaced(reads, entity, claim.replaced, other)
+        )
         if old is not None:
             source, relation = old.source, old.relation_type
             one = vocabulary.canonical(relation, claim.target).one

@@ -410,8 +410,7 @@ def _sentences(text: str) -> list[str]:
 _READING = turns.Reading(sentences=_sentences, clauses=_split)
 
 
-# Kept as ``offline._read`` is (rules26): pure in the clause; a tuple, which no caller
-# changes (a cached list one caller extended changed every later reading).
+# Cached (rules26) as a tuple: a cached list one caller extended altered later readings.
 @functools.lru_cache(maxsize=1 << 14)
 def _clause(clause: str, lower: str, speaker: str | None) -> tuple[Claim, ...]:
     """The claim of one clause (``lower``: it in lower case, padded with spaces): the
@@ -421,7 +420,6 @@ def _clause(clause: str, lower: str, speaker: str | None) -> tuple[Claim, ...]:
 
 
 def _clause_read(clause: str, lower: str, speaker: str | None) -> list[Claim]:
-    """:func:`_clause`, uncached."""
     said = change_things.said_of_things(clause, lower, speaker)
     if said is not None:
         return [said]

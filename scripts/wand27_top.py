@@ -167,7 +167,7 @@ def main() -> None:
     order = np.argsort(postings)
     slow = order[int(0.9 * len(order)) :]
     result = {
-        "store": f"composed {args.compose}" if args.compose else str(args.store),
+        "store": str(args.arrays or (f"composed {args.compose}" if args.compose else args.store)),
         "rows": new.size,
         "postings_total": len(new.rows),
         "block_s": round(build_s, 1),

@@ -327,8 +327,8 @@ class TermBlock:
         others[first] = False
         others &= partial + np.float32(remaining) >= np.float32(floor / _SURE)
         if others.any():
-            pool = np.concatenate([pool[first], pool[others]])
-            more = self._complete(rest, pool[len(first) :], partial[others])
+            rows, more = self._reaching(rest, pool[others], partial[others], floor)
+            pool = np.concatenate([pool[first], rows])
             scores = np.concatenate([scores, more])
         else:
             pool = pool[first]
@@ -364,6 +364,29 @@ class TermBlock:
         found: list[float] = total.tolist()
         return found
 
+    def _reaching(
+        self, steps: Sequence[_Step], rows: Rows, partial: Floats, floor: float
+    ) -> tuple[Rows, npt.NDArray[np.float64]]:
+        """Those of ``rows`` whose exact score may reach ``floor``, and their scores:
+        ``_complete`` a list at a time, each list looked up only for the rows that what
+        is still to come could lift to the floor (the same sums, in the same order)."""
+        scores = partial.astype(np.float64)
+        remaining = sum(step.bound for step in steps)
+        for step in steps:
+            scores += step.weight * self._values(step.postings, rows)
+            remaining -= step.bound
+            reach = scores + remaining >= floor / _SURE
+            if not reach.all():
+                rows, scores = rows[reach], scores[reach]
+        return rows, scores
+
+    def _values(self, p: _List, rows: Rows) -> npt.NDArray[np.float64]:
+        """What the list holds for each of ``rows``: the longest build lists through
+        their bitmaps (``term_rank``), others searched."""
+        if self._ranks.wants(p.term, len(p.rows)):
+            return self._ranks.lookup(p.term, p.rows, p.tf, rows)
+        return _lookup(p, rows)
+
     def _complete(
         self, steps: Sequence[_Step], rows: Rows, partial: Floats
     ) -> npt.NDArray[np.float64]:
@@ -371,11 +394,7 @@ class TermBlock:
         longest build lists through their bitmaps (``term_rank``), others searched."""
         scores = partial.astype(np.float64)
         for step in steps:
-            p = step.postings
-            if self._ranks.wants(p.term, len(p.rows)):
-                scores += step.weight * self._ranks.lookup(p.term, p.rows, p.tf, rows)
-            else:
-                scores += step.weight * _lookup(p, rows)
+            scores += step.weight * self._values(step.postings, rows)
         return scores
 
 

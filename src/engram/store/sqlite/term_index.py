@@ -44,6 +44,9 @@ K1, B = 1.2, 0.75
 #: Per-column weights, in ``fts.COLUMNS`` order: content, title, narrative, facts, tags
 #: (seed 000 ranks title matches above body matches; the same numbers as ``fts.WEIGHTS``).
 WEIGHTS = (1.0, 2.0, 1.0, 1.0, 0.5)
+#: Rows looked up in a list at least 1 / DENSE of its length are read through the scratch
+#: scores (``TermBlock._values``), fewer by binary search.
+DENSE = 4
 #: A floor stops the scatter only when it beats what is left by more than float32's
 #: rounding of the partial sums, so a document scoring exactly the k-th is never missed.
 _SURE = 1.0 + 1e-5
@@ -385,7 +388,16 @@ class TermBlock:
         their bitmaps (``term_rank``), others searched."""
         if self._ranks.wants(p.term, len(p.rows)):
             return self._ranks.lookup(p.term, p.rows, p.tf, rows)
-        return _lookup(p, rows)
+        if len(rows) * DENSE < len(p.rows):
+            return _lookup(p, rows)
+        # Many rows against a shorter list: writing the list into the (zeroed) scratch
+        # scores and reading the rows back costs less than a binary search for each.
+        scratch = self._scratch
+        scratch[p.rows] = p.tf
+        try:
+            return scratch[rows].astype(np.float64)
+        finally:
+            scratch[p.rows] = 0.0
 
     def _complete(
         self, steps: Sequence[_Step], rows: Rows, partial: Floats

@@ -44,6 +44,12 @@ K1, B = 1.2, 0.75
 #: Per-column weights, in ``fts.COLUMNS`` order: content, title, narrative, facts, tags
 #: (seed 000 ranks title matches above body matches; the same numbers as ``fts.WEIGHTS``).
 WEIGHTS = (1.0, 2.0, 1.0, 1.0, 0.5)
+#: Rows looked up in a list at least 1 / DENSE of its length are read through the scratch
+#: scores (``TermBlock._values``), fewer by binary search.
+DENSE = 4
+#: A floor stops the scatter only when it beats what is left by more than float32's
+#: rounding of the partial sums, so a document scoring exactly the k-th is never missed.
+_SURE = 1.0 + 1e-5
 
 Rows = npt.NDArray[np.int32]
 _T = TypeVar("_T", bound=np.generic)
@@ -268,7 +274,8 @@ class TermBlock:
         return plan
 
     def top(self, query: Sequence[str], k: int) -> list[tuple[int, float]]:
-        """(row, score) of the ``k`` best live documents for the query terms, best first."""
+        """(row, score) of the ``k`` best live documents for the query terms, best first;
+        ties by row, oldest first (at the k-th score too)."""
         plan = self._plan(query)
         if not plan or k <= 0:
             return []
@@ -290,22 +297,21 @@ class TermBlock:
                     continue  # the floor cannot beat what is left yet
                 # The k-th best score so far (over the longest list done: its rows are
                 # distinct) is a floor under the final k-th best; a document no list
-                # done so far holds scores at most ``remaining``.
+                # done so far holds scores at most ``remaining``: it is left out only
+                # when the floor beats that by more than float32's rounding, as one
+                # scoring exactly the k-th may rank above by its row.
                 widest = max(done, key=len)
                 values = scratch[widest]
                 floor = _kth(values[self.alive[widest]] if self.dead else values, k)
-                if floor >= remaining:
+                if floor > remaining * _SURE:
                     break
-            pool = np.concatenate(done) if len(done) > 1 else done[0]
-            partial = scratch[pool]
-            keep = self.alive[pool] if self.dead else None
-            if i < len(plan):
-                # Only documents whose partial score plus all that is left could reach
-                # the floor stay in the running.
-                reach = partial + np.float32(remaining) >= np.float32(floor)
-                keep = reach if keep is None else keep & reach
-            if keep is not None:
-                pool, partial = pool[keep], partial[keep]
+            # Each list done is cut down before they are joined: only documents whose
+            # partial score plus all that is left could reach the floor stay in the
+            # running (all of them when nothing is left), and only live ones.
+            need = np.float32(floor / _SURE) - np.float32(remaining) if i < len(plan) else None
+            kept = [self._keep(rows, need) for rows in done]
+            pool = np.concatenate([rows for rows, _ in kept]) if len(kept) > 1 else kept[0][0]
+            partial = np.concatenate([p for _, p in kept]) if len(kept) > 1 else kept[0][1]
             if len(done) > 1:
                 pool, partial = self._distinct(pool, partial)
         finally:
@@ -313,24 +319,36 @@ class TermBlock:
                 scratch[rows] = 0.0
         rest = plan[i:]
         if not rest:
-            best = _best(partial, k)
-            return _ranked(pool[best], partial[best].astype(np.float64))
+            best = _best(partial, k, ties=True)
+            return _ranked(pool[best], partial[best].astype(np.float64), k)
         # Exact scores, looked up in the lists not done: first for the best partial
         # scores, whose k-th exact score then rules out most of the others.
         first = _best(partial, 4 * k)
         scores = self._complete(rest, pool[first], partial[first])
-        floor = _kth(scores.astype(np.float32), k)
+        floor = _kth(scores, k)
         others = np.ones(len(pool), bool)
         others[first] = False
-        others &= partial + np.float32(remaining) >= np.float32(floor)
+        others &= partial + np.float32(remaining) >= np.float32(floor / _SURE)
         if others.any():
-            pool = np.concatenate([pool[first], pool[others]])
-            more = self._complete(rest, pool[len(first) :], partial[others])
+            rows, more = self._reaching(rest, pool[others], partial[others], floor)
+            pool = np.concatenate([pool[first], rows])
             scores = np.concatenate([scores, more])
         else:
             pool = pool[first]
-        best = _best(scores, k)
-        return _ranked(pool[best], scores[best])
+        best = _best(scores, k, ties=True)
+        return _ranked(pool[best], scores[best], k)
+
+    def _keep(self, rows: Rows, need: np.float32 | None) -> tuple[Rows, Floats]:
+        """The live ones of ``rows`` whose partial score is at least ``need`` (None:
+        any), and those scores."""
+        partial = self._scratch[rows]
+        keep = self.alive[rows] if self.dead else None
+        if need is not None:
+            reach = partial >= need
+            keep = reach if keep is None else keep & reach
+        if keep is None:
+            return rows, partial
+        return rows[keep], partial[keep]
 
     def _distinct(self, pool: Rows, partial: Floats) -> tuple[Rows, Floats]:
         """Each row of ``pool`` once (in linear time: every position writes its index to
@@ -349,6 +367,38 @@ class TermBlock:
         found: list[float] = total.tolist()
         return found
 
+    def _reaching(
+        self, steps: Sequence[_Step], rows: Rows, partial: Floats, floor: float
+    ) -> tuple[Rows, npt.NDArray[np.float64]]:
+        """Those of ``rows`` whose exact score may reach ``floor``, and their scores:
+        ``_complete`` a list at a time, each list looked up only for the rows that what
+        is still to come could lift to the floor (the same sums, in the same order)."""
+        scores = partial.astype(np.float64)
+        remaining = sum(step.bound for step in steps)
+        for step in steps:
+            scores += step.weight * self._values(step.postings, rows)
+            remaining -= step.bound
+            reach = scores + remaining >= floor / _SURE
+            if not reach.all():
+                rows, scores = rows[reach], scores[reach]
+        return rows, scores
+
+    def _values(self, p: _List, rows: Rows) -> npt.NDArray[np.float64]:
+        """What the list holds for each of ``rows``: the longest build lists through
+        their bitmaps (``term_rank``), others searched."""
+        if self._ranks.wants(p.term, len(p.rows)):
+            return self._ranks.lookup(p.term, p.rows, p.tf, rows)
+        if len(rows) * DENSE < len(p.rows):
+            return _lookup(p, rows)
+        # Many rows against a shorter list: writing the list into the (zeroed) scratch
+        # scores and reading the rows back costs less than a binary search for each.
+        scratch = self._scratch
+        scratch[p.rows] = p.tf
+        try:
+            return scratch[rows].astype(np.float64)
+        finally:
+            scratch[p.rows] = 0.0
+
     def _complete(
         self, steps: Sequence[_Step], rows: Rows, partial: Floats
     ) -> npt.NDArray[np.float64]:
@@ -356,11 +406,7 @@ class TermBlock:
         longest build lists through their bitmaps (``term_rank``), others searched."""
         scores = partial.astype(np.float64)
         for step in steps:
-            p = step.postings
-            if self._ranks.wants(p.term, len(p.rows)):
-                scores += step.weight * self._ranks.lookup(p.term, p.rows, p.tf, rows)
-            else:
-                scores += step.weight * _lookup(p, rows)
+            scores += step.weight * self._values(step.postings, rows)
         return scores
 
 
@@ -401,21 +447,30 @@ _EMPTY_ROWS: Rows = np.zeros(0, np.int32)
 _EMPTY_TF: Floats = np.zeros(0, np.float32)
 
 
-def _best(scores: npt.NDArray[np.floating[Any]], k: int) -> npt.NDArray[np.intp]:
-    """Positions of the ``k`` largest of ``scores`` (all of them when fewer), unordered."""
+def _best(
+    scores: npt.NDArray[np.floating[Any]], k: int, ties: bool = False
+) -> npt.NDArray[np.intp]:
+    """Positions of the ``k`` largest of ``scores`` (all of them when fewer), unordered;
+    with ``ties``, also of any equal to the k-th: which of a tie ranks first is then the
+    rows' to say (``_ranked``), not ``argpartition``'s."""
     if len(scores) <= k:
         return np.arange(len(scores))
     best: npt.NDArray[np.intp] = np.argpartition(-scores, k - 1)[:k]
+    if ties:
+        tied = np.flatnonzero(scores == scores[best].min())
+        if len(tied) > 1:
+            best = np.union1d(best, tied)
     return best
 
 
-def _ranked(rows: Rows, scores: npt.NDArray[np.float64]) -> list[tuple[int, float]]:
-    """(row, score) best first; ties by row, oldest first."""
-    order = np.lexsort((rows, -scores))
+def _ranked(rows: Rows, scores: npt.NDArray[np.float64], k: int) -> list[tuple[int, float]]:
+    """(row, score) of the ``k`` best of ``rows`` (``_best`` keeps ties at the k-th),
+    best first; ties by row, oldest first."""
+    order = np.lexsort((rows, -scores))[:k]
     return [(int(rows[j]), float(scores[j])) for j in order]
 
 
-def _kth(values: Floats, k: int) -> float:
+def _kth(values: npt.NDArray[np.floating[Any]], k: int) -> float:
     """The k-th largest of ``values`` (0 when there are fewer than k)."""
     if len(values) < k:
         return 0.0

@@ -3,8 +3,7 @@ validated value objects that ``engram.config.Config`` holds as sections (``[pipe
 ``[llm]``, ``[worker]``, ``[documents]``), with seed 004's defaults and ranges.
 
 Kept apart from ``config.py`` so neither module outgrows one screenful of concerns;
-``Config.load`` reads them from TOML and ``ENGRAM_<SECTION>_<KEY>`` like every section.
-"""
+``Config.load`` reads them from TOML and ``ENGRAM_<SECTION>_<KEY>`` like every section."""
 
 from __future__ import annotations
 
@@ -404,10 +403,9 @@ class RecallConfig:
     """seed 002: drop hits scored below this. Unset: the calibrated ``abstain`` decision
     applies; any value, 0 included, replaces it (docs/recall.md)."""
     abstain: bool = True
-    """Return nothing (``Recall.abstain_reason`` says why) when nothing stored looks
-    related (FEATURES E7; calibrated in ``engram/recall/abstain_weights.py`` for the
-    default model, or in ``<home>/calibration/abstain-<embedder>.json`` by
-    ``engram bench abstain --fit``)."""
+    """Return nothing (``Recall.abstain_reason`` says why) when nothing stored looks related
+    (FEATURES E7; calibrated in ``engram/recall/abstain_weights.py`` for the default model,
+    or in ``<home>/calibration/abstain-<embedder>.json`` by ``engram bench abstain --fit``)."""
     low_confidence: bool = True
     """Unsure decisions return the hits marked ``Recall.low_confidence`` and one line in
     the context under "Possibly related"; false: nothing (issue 24, docs/recall.md)."""
@@ -421,6 +419,8 @@ class RecallConfig:
     attribute_floor: float | None = field(default=None, metadata=_range(0.0, 1.0))
     """On-topic notes that answer nothing asked -> one marked line; unset/0 off (docs/recall.md)."""
     dedup_by_title: bool = True
+    derived_once: bool = True
+    """derived27: never both a memory and a fact derived from it among the hits (docs/recall.md)."""
     context_style: str = field(
         default="memory_context", metadata=_choices("memory_context", "prior_work")
     )

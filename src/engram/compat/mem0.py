@@ -394,7 +394,9 @@ class Memory(Closing):
         if not query.strip():
             raise InvalidInputError("Invalid query: cannot be empty or whitespace-only.")
         parsed, ids = _scope(filters)
-        overrides: dict[str, Any] = {"abstain": False}
+        # derived27's one-of-a-family rule is off: the door leaves out the conversation
+        # an inferred fact came from, so keeping that source would hide the fact.
+        overrides: dict[str, Any] = {"abstain": False, "derived_once": False}
         if not rerank:
             overrides["rerank"] = "none"
         pool = max(k, CANDIDATE_POOL)

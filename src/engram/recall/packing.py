@@ -21,6 +21,30 @@ def dedup_by_title(hits: Sequence[Hit]) -> list[Hit]:
     return out
 
 
+def once_per_source(hits: list[Hit], on: bool = True) -> list[Hit]:
+    """derived27: never both a memory and a fact the extract job derived from it
+    (``source_memory_id``): the better ranked stays, so a restatement beside its source
+    does not take a second line of the context, and the next hit moves up into the freed
+    place. Two facts derived from one memory both stay while that memory is not kept
+    above them (each says something of its own), so a hit only leaves when one of its
+    own family above it says what it says. Off (``recall.derived_once = false``):
+    ``hits`` unchanged."""
+    if not on:
+        return hits
+    kept: set[str] = set()
+    sources: set[str] = set()  # the sources of the derived facts kept so far
+    out: list[Hit] = []
+    for hit in hits:
+        source = hit.memory.source_memory_id
+        if hit.memory.id in sources or (source is not None and source in kept):
+            continue
+        kept.add(hit.memory.id)
+        if source is not None:
+            sources.add(source)
+        out.append(hit)
+    return out
+
+
 def above(hits: Sequence[Hit], min_relevance: float) -> list[Hit]:
     """seed 002: drop hits whose final score is below ``min_relevance``."""
     return [hit for hit in hits if hit.score >= min_relevance]

@@ -560,7 +560,7 @@ class Retriever:
             clock.lap("abstain")
         if floor:  # issue 24: a question about a whole thread sees it spread over time
             hits = coverage.apply(request.query, cfg, hits)
-        hits = fitted = hits[: request.limit]
+        hits = fitted = packing.once_per_source(hits, cfg.derived_once)[: request.limit]
         if request.budget_tokens is not None:
             hits = packing.pack_budget(hits, request.budget_tokens, fmt.hit_cost(cfg.context_style))
         clock.lap("pack")

@@ -92,8 +92,8 @@ def _read(mem: Memory, text: str, user: str) -> tuple[list[str], set[tuple[str, 
 
 
 def test_the_notes_pass_keeps_what_was_said(mem: Memory) -> None:
-    facts, _ = _read(mem, "We A/B test with GrowthBook before shipping a variant.", "n1")
-    assert facts == ["The team A/B tests with GrowthBook before shipping a variant."]
+    facts, _ = _read(mem, "We A/B test with GrowthBook and require 95% confidence.", "n1")
+    assert facts == ["The team A/B tests with GrowthBook and requires 95% confidence."]
     facts, rels = _read(mem, "The experiment results live in a Google Sheet owned by me.", "n2")
     # the owner's label, as the whole pass writes it ("Sam gave User a book")
     assert facts == ["The experiment results live in a Google Sheet owned by User."]

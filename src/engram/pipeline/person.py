@@ -64,7 +64,7 @@ _SECOND_VERBS = patterns.word_set(
     take make get do try run cook own drive walk ride teach study read watch write visit
     travel speak know think feel keep spend plan hope miss listen bake climb swim train
     sleep buy pay rent share help care stay call text sing dance paint collect volunteer
-    attend commute tend struggle skip
+    attend commute tend struggle skip require
     """
 )
 _AUXILIARY_OR_TO = re.compile(

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,13 +29,16 @@ from x25_proxy_turns import fact_scores, show  # noqa: E402 - the scripts' own f
 SET = HERE.parent / "src" / "engram" / "data" / "queue27_turns.json"
 
 
-def run(rows: list[dict[str, Any]]) -> None:
-    """Each row through x25's proxy path, then its relations matched against its wanted
-    and accepted labels (x25's own match reads only the wanted ones)."""
+def run(
+    rows: list[dict[str, Any]], read: Callable[[list[dict[str, Any]]], None] | None = None
+) -> None:
+    """Each row through x25's proxy path (or ``read``, which sets each row's "facts" and
+    "rels"), then its relations matched against its wanted and accepted labels (x25's
+    own match reads only the wanted ones)."""
     from mined_chats import matches
     from x25_proxy_turns import run as proxy_run
 
-    proxy_run(rows)
+    (read or proxy_run)(rows)
     for row in rows:
         user, labels = f"x25-{row['id']}", row["relations"] + row["allowed"]
         row["ok_rels"] = [x for x in row["rels"] if any(matches(x, lb, user) for lb in labels)]
@@ -43,9 +47,14 @@ def run(rows: list[dict[str, Any]]) -> None:
         )
 
 
-def measure(fold: str, verbose: bool) -> dict[str, Any]:
-    rows = [r for r in json.loads(SET.read_text())["turns"] if fold in ("both", r["fold"])]
-    run(rows)
+def measure(
+    fold: str,
+    verbose: bool,
+    read: Callable[[list[dict[str, Any]]], None] | None = None,
+    path: Path = SET,
+) -> dict[str, Any]:
+    rows = [r for r in json.loads(path.read_text())["turns"] if fold in ("both", r["fold"])]
+    run(rows, read)
     facts, ok, labels, found = fact_scores(rows)
     n_rel = sum(len(r["rels"]) for r in rows)
     ok_rel = sum(len(r["ok_rels"]) for r in rows)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from engram.pipeline import vocabulary
+from engram.pipeline import patterns, vocabulary
 from engram.store.protocols.graph import canonical_relation
 
 SPEAKER = "user"
@@ -130,11 +130,7 @@ def firsts(sentence: str) -> list[tuple[str, str, str]]:
     active = _TOOL_ACTIVE.match(sentence)
     if active is not None and not WHEN.match(active["value"]):
         prep, verb, value = active["prep"].lower(), active["verb"].lower(), active["value"]
-        if (
-            prep in _TOOL_WAYS
-            or (prep == "with" and verb in _SENDING)
-            or vocabulary.canonical("uses", value).one is not False
-        ):
+        if prep in _TOOL_WAYS or (prep == "with" and verb in _SENDING) or known_product(value):
             return [(active["owner"].strip(), "uses", value.strip())]
         return []
     handles = _HANDLES.match(sentence)
@@ -150,6 +146,52 @@ def firsts(sentence: str) -> list[tuple[str, str, str]]:
     if couple is not None:
         return [(SPEAKER, canonical_relation("partner"), couple["value"].strip())]
     return []
+
+
+def known_product(name: str) -> bool:
+    """Whether ``name`` is a product the vocabulary knows by its own context: the whole
+    name ("Notion", "Google Photos"), a product word that opens it ("Ghost Pro",
+    "Postgres 16"), or one inside a longer name that is no everyday English word ("Amazon
+    S3"). A product word that is also English, after another name's word, is a model's
+    name in that maker's range: "Brooks Ghost", "Asics Nimbus Edge" are shoes (task
+    notes27: ``road miles uses_cms Brooks Ghost`` was read)."""
+    if vocabulary.member_category(name) is not None:
+        return True
+    if vocabulary.canonical("uses", name).one is False:
+        return False
+    words = _NAME_WORDS.findall(name.lower())
+    if len(words) < 2:
+        return True
+    if vocabulary.member_category(words[0]) is not None:
+        # "Ghost Pro", "Postgres 16": the product and its tier or version; "Rust Belt"
+        # is a region, its first word English
+        return words[0] not in _ENGLISH_TOO or all(w in _TIERS or w.isdigit() for w in words[1:])
+    return any(
+        vocabulary.member_category(word) is not None and word not in _ENGLISH_TOO
+        for word in words[1:]
+    )
+
+
+_NAME_WORDS = re.compile(r"[\w.#+-]+")
+#: Products of ``relations.json`` whose name is also an everyday English word (or a
+#: common first name's or place's): inside a longer name they name something else.
+_ENGLISH_TOO = patterns.word_set(
+    """
+    ghost sanity edge teams linear square box close copper arc opera brave element matrix
+    outline heap segment sketch spring express phoenix solid remix atom cursor helix drone
+    bamboo monday shortcut basecamp pixel galaxy arch alpine bunny render railway aurora
+    snowflake oracle spanner lambda dragonfly swift rust go ruby notion zoom karma jasmine
+    mocha parcel rollup poetry celery outlook ember backbone sphinx drizzle diesel clerk
+    pulsar travis maven vim zed canva moto windows
+    """
+)
+
+
+#: A product's tier or edition after its name ("Ghost Pro", "Linear Enterprise").
+_TIERS = patterns.word_set(
+    "pro plus premium cloud enterprise server desktop mobile business edition lite studio "
+    "online web app max ai team teams free"
+)
 
 
 #: Words that are no thing a tool works for ("it is hosted on ...": which?).

@@ -89,7 +89,10 @@ _WORD = re.compile(r"[a-z0-9]+")
 # First person singular or the user named: a note that has them is the user's own.
 # "I" is upper case only ("i" may be a loop variable); "my" and "me" open a sentence as
 # "My" and "Me" ("My manager is Tomasz" was read as the team's, round seventeen).
-_OWNER = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|[Mm]y|[Mm]e|[Mm]ine|[Mm]yself|[Uu]ser(?:'s)?)\b")
+# Not inside a token joined by a slash ("I/O", "A/B"; task notes27).
+_OWNER = re.compile(
+    r"(?<!/)\b(?:I|I'm|I've|I'd|I'll|[Mm]y|[Mm]e|[Mm]ine|[Mm]yself|[Uu]ser(?:'s)?)\b(?!/)"
+)
 _GROUP = re.compile(r"\b(?:we|we're|we've|we'll|we'd|our|ours|us|ourselves)\b", re.I)
 
 

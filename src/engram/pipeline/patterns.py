@@ -304,6 +304,8 @@ NOT_SPEAKERS = word_set(
     right great cool perfect sorry hi hey hello btw also anyway recap reply
     decided fixed resolved solved blocked fix cause workaround outcome output
     correction clarification addendum amendment caveat disclaimer followup
+    owner owners reviewer reviewers assignee assignees attendees participants
+    stakeholders blockers contacts
     """
 )
 #: Programs a shell runs and agents name in their notes: "Jest: Cannot find module

@@ -64,7 +64,7 @@ _SECOND_VERBS = patterns.word_set(
     take make get do try run cook own drive walk ride teach study read watch write visit
     travel speak know think feel keep spend plan hope miss listen bake climb swim train
     sleep buy pay rent share help care stay call text sing dance paint collect volunteer
-    attend commute tend struggle skip
+    attend commute tend struggle skip require
     """
 )
 _AUXILIARY_OR_TO = re.compile(
@@ -94,10 +94,16 @@ _CONTRACTIONS = (
 )
 _SLANG_FORMS = {"gonna": "going to", "wanna": "want to", "gotta": "have to"}
 _SLANG = re.compile(r"\b(?:gonna|wanna|gotta)\b", re.IGNORECASE)
+# A token joined by a slash before the verb ("I A/B test", "we blue/green deploy") is how
+# the verb is done, as an adverb is: the verb after it agrees, the token stays as said
+# (task notes27: "User As/B test" was read). Never "and/or", which joins two subjects.
 _I_VERB = re.compile(
-    r"\bI\s+((?:(?:\w+ly|" + "|".join(sorted(patterns.ADVERBS)) + r")\s+)*)([A-Za-z][\w']*)"
+    r"\bI\s+((?:(?:\w+ly|"
+    + "|".join(sorted(patterns.ADVERBS))
+    + r"|(?!and/or\b)[\w-]+/[\w-]+)\s+)*)"
+    r"([A-Za-z][\w']*)(?![\w'/])"
 )
-_I = re.compile(r"\bI\b")
+_I = re.compile(r"(?<!/)\bI\b(?!/)")  # not the "I" of "I/O"
 _WE_US = re.compile(r"\b(?:we|us)\b", re.I)
 _OUR = re.compile(r"\bour\b", re.I)
 _MINE = re.compile(r"\bmine\b", re.I)

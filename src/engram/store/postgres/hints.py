@@ -34,6 +34,7 @@ HINTS = Ranked(
     weights=f"ts_rank_cd('{RANK_WEIGHTS}'",
     outer="SELECT id, max(rank) AS best FROM ({ranked}) b GROUP BY id ORDER BY best DESC, id",
     source="hints",
+    length="engram_search_length(c.search)",
 )
 
 

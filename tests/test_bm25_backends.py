@@ -2,7 +2,7 @@
 (FTS5's ``bm25()``) and on PostgreSQL (BM25 in SQL over ``memory_search``).
 
 The same written store on both backends — titles, tags, narratives, facts an extraction
-derived, updates, deletions and a purge, three namespaces — and the same 20 questions:
+derived, updates, deletions and a purge, three namespaces — and the same 21 questions:
 every matching memory's raw score agrees to 1e-4 (relative) and the rankings are in the
 same order. Before the fix PostgreSQL used Lucene's IDF, a memory's count of distinct
 lexemes against the candidates' average, document frequencies capped at 1,000 and the
@@ -75,11 +75,15 @@ NOTES: list[tuple[str, str | None, list[str], str | None]] = [
     ("Quarterly planning sets each team's objectives and key results.", None, [], None),
     ("Database migrations run before the deploy, never during.", None, ["deploy"], None),
     ("Analytics events are validated against a JSON schema at ingestion.", None, [], None),
+    ("Let us know before you use the staging database; I'm on it as of today.", None, [], None),
+    ("Search latency is 12 ms at p50; using the cache saves 4 ms.", None, ["perf"], None),
 ]
 #: Notes that go: tombstoned, one updated, and a namespace's one purged.
 DELETED = [2, 15, 33]
 UPDATED = (7, "The monthly report is generated on the second business day, after close.")
 
+#: The last asks words whose Porter stem has two letters (``use`` -> ``us``, the word
+#: ``us`` too in FTS5) and a word of two (``ms``: not ``m`` of ``I'm``).
 QUESTIONS = [
     "what uptime target do we promise for the API?",
     "how do we deploy?",
@@ -101,6 +105,7 @@ QUESTIONS = [
     "dying pods and generously sized nodes",
     "how are A/B tests decided?",
     "which service retries with exponential backoff after an outage?",
+    "what do we use staging for? latency in ms",
 ]
 
 

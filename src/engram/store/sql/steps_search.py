@@ -74,7 +74,12 @@ TOKENS = " tokens"
 #: FTS5's ``porter`` stems ASCII words of 3 to 64 letters, and it is the original Porter
 #: algorithm, which PostgreSQL ships as the snowball ``porter`` stemmer; the ``english``
 #: one (026 to 031) is Porter2, which stems ``deploys`` to ``deploy`` (FTS5: ``deploi``)
-#: and ``monthly`` to ``month`` (``monthli``).
+#: and ``monthly`` to ``month`` (``monthli``). FTS5 leaves words of one or two letters as
+#: they are, Porter's algorithm does not (``us`` -> ``u``, ``ay`` -> ``ai``); so
+#: ``engram_fold`` writes such a word as one that the stemmer brings back to it: a vowel
+#: and ``s`` or ``y`` gets an ``e`` (``us`` -> ``use`` -> ``us``, in FTS5's term of
+#: ``use`` and ``using`` too), a consonant and ``s`` another ``s`` (``ms`` -> ``mss`` ->
+#: ``mss``, its own term as in FTS5, not ``m`` of ``I'm``).
 _WORDS = "asciiword, asciihword, hword_asciipart, word, hword, hword_part"
 #: 026's flush adds up each note's +1 / -1 per lexeme; 032's adds each note's signed
 #: token count to ``TOKENS`` too.
@@ -112,10 +117,19 @@ def m037_keyword_bm25(conn: Conn, d: Dialect) -> None:
         _term_function(source, live, "CREATE OR REPLACE", tokens=True)
         for source, _, live, _ in _TERM_SOURCES
     )
+    from engram.store.sql.steps_keyword import _ACCENTED, _PLAIN
+
     script(
         conn,
         d,
         f"""
+        CREATE OR REPLACE FUNCTION engram_fold(t text) RETURNS text
+        LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+            SELECT regexp_replace(regexp_replace(translate(
+                regexp_replace(lower(coalesce(t, '')), '[[:punct:]]+', ' ', 'g'),
+                '{_ACCENTED}{_ACCENTED.upper()}', '{_PLAIN}{_PLAIN}'
+            ), '\\m([aeiou][sy])\\M', '\\1e', 'g'), '\\m([b-df-hj-np-tv-z]s)\\M', '\\1s', 'g')
+        $$;
         CREATE FUNCTION engram_search_length(v tsvector) RETURNS integer
         LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
             SELECT coalesce(sum(cardinality(u.positions)), 0)::integer FROM unnest(v) u

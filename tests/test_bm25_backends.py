@@ -6,7 +6,8 @@ derived, updates, deletions and a purge, three namespaces — and the same 21 qu
 every matching memory's raw score agrees to 1e-4 (relative) and the rankings are in the
 same order. Before the fix PostgreSQL used Lucene's IDF, a memory's count of distinct
 lexemes against the candidates' average, document frequencies capped at 1,000 and the
-Porter2 stemmer (``deploys`` and ``deployments`` one term there, two in FTS5)."""
+Porter2 stemmer (``deploys`` and ``deployments`` one term there, two in FTS5). Hints,
+ranked the same way over their one column, agree too."""
 
 from __future__ import annotations
 
@@ -182,3 +183,34 @@ def test_recall_shows_the_same_keyword_score_on_both(both: tuple[Memory, Memory]
             for mem in both
         ]
         assert shown[1] == pytest.approx(shown[0], abs=1e-4), question
+
+
+#: Hints of notes (by index): questions an agent may ask of them.
+HINTS = {
+    0: ["What uptime do we promise for the public API?", "What is our error budget?"],
+    4: ["How is the billing service deployed?"],
+    6: ["When do Postgres backups run?", "How long are backups kept?"],
+    20: ["What happens when a webhook fails?", "Where do failed webhook events go?"],
+    40: ["Who uses the staging database?"],
+}
+
+
+def test_hints_score_the_same_on_both(both: tuple[Memory, Memory]) -> None:
+    found = []
+    for mem in both:
+        by_text = {m.content: m.id for m in mem.get_all(user_id="ops", limit=500)}
+        for i, hints in HINTS.items():
+            if NOTES[i][0] in by_text:
+                mem.store.hints.put("user:ops", by_text[NOTES[i][0]], hints, model="t")
+        ids = {v: k for k, v in by_text.items()}
+        found.append(
+            [
+                [(ids[m], s) for m, s in mem.store.hints.search("user:ops", match, 50)]
+                for match in (fts_query(q) for q in QUESTIONS)
+                if match
+            ]
+        )
+    assert sum(len(r) for r in found[0]) > 5
+    for a, b in zip(*found, strict=True):
+        assert dict(b) == pytest.approx(dict(a), rel=1e-4, abs=1e-12)
+        assert tied(b) == tied(a)

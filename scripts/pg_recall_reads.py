@@ -131,6 +131,11 @@ def main() -> None:
         return
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--url", required=True, help="the loaded database (namespace 'bench')")
+    parser.add_argument(
+        "--url-b",
+        help="the second checkout's copy of it, when the checkouts' migrations differ "
+        "(default: --url)",
+    )
     parser.add_argument("--a", required=True, help="the first checkout's src (old)")
     parser.add_argument("--b", required=True, help="the second checkout's src (new)")
     parser.add_argument("--questions", default="/tmp/pgread18-work/questions.npz")
@@ -153,13 +158,13 @@ def main() -> None:
     workers = {
         k: Worker(
             src,
-            args.url,
+            url,
             str(qpath),
             args.warm,
             script=__file__,
             extra=[str(args.limit), str(args.embed_ms)],
         )
-        for k, src in (("a", args.a), ("b", args.b))
+        for k, src, url in (("a", args.a, args.url), ("b", args.b, args.url_b or args.url))
     }
     rounds: list[dict[str, Any]] = []
     answers: dict[str, dict[int, str]] = {"a": {}, "b": {}}

@@ -76,6 +76,7 @@ SINCE_SNAPSHOT = {
         "029_palace_mined_seq",
         "030_schedule_leases",
         "031_bulk_vector_epoch",
+        "032_keyword_bm25",
     ],
 }
 

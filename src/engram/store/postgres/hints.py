@@ -4,10 +4,11 @@ content. The rows themselves are written and read by ``engram.store.sql.hints``,
 both engines; the generated column needs no upkeep.
 
 The ranking is ``keyword.search``'s, over hint rows instead of memories: per keyword,
-its document frequency among the namespace's hints (``keyword_terms``, capped at
-``COMMON``) gives BM25's IDF against N, the namespace's hint count (both kept by
-triggers); ``ts_rank_cd`` without normalisation gives the keyword's frequency in a hint,
-which goes through BM25's saturation and length normalisation (k1 1.2, b 0.75). A
+its document frequency among the namespace's hints (``keyword_terms``) gives FTS5's
+IDF against N, the namespace's hint count (both kept by triggers); ``ts_rank_cd``
+without normalisation gives the keyword's frequency in a hint, which goes through
+BM25's saturation and length normalisation (k1 1.2, b 0.75; the hint's tokens against
+the namespace's hints' average, as FTS5 ranks a namespace's hint index on SQLite). A
 memory scores its best hint (seed 004: hints elevate their memory, never stack), and
 only live memories' hints are ranked. A namespace without hints costs one statement
 of key lookups that finds N = 0.
@@ -34,6 +35,7 @@ HINTS = Ranked(
     weights=f"ts_rank_cd('{RANK_WEIGHTS}'",
     outer="SELECT id, max(rank) AS best FROM ({ranked}) b GROUP BY id ORDER BY best DESC, id",
     source="hints",
+    length="engram_search_length(c.search)",
 )
 
 

@@ -6,20 +6,19 @@ three memories, and ranking every memory that holds a common term (every LoCoMo 
 names its speaker) costs ~1 s at 100k memories. So the search runs in two statements
 on one connection:
 
-1. statistics: each keyword's document frequency in the namespace and the namespace's
-   row count N, read from ``keyword_terms``, which triggers keep (migration
-   ``026_keyword_terms``): key lookups, however common the keyword. Inside a
-   transaction that writes, its own changes are added from ``keyword_terms_pending``
-   (the counts take them in at its commit). A keyword that is not one lexeme (a
-   phrase after folding) is counted instead, up to ``COMMON`` (a lookup that stops
-   early). A frequency is capped at ``COMMON``, as the count was before the table
-   (issue 29), so the ranking is the one counting gave; N is exact, no longer a count
-   up to 30 seconds old;
-2. ranking, BM25 in SQL: per keyword, ``ts_rank_cd(weights, search, keyword, 0)`` gives
-   its column-weighted frequency in a memory; that frequency goes through BM25's
-   saturation and length normalisation (FTS5's k1 = 1.2, b = 0.75; length is the
-   memory's lexeme count against the candidates' average) and is weighted by BM25's IDF
-   ``ln(1 + (N - df + 0.5) / (df + 0.5))``; the keywords' scores add up. Candidates are
+1. statistics: each keyword's document frequency in the namespace, the namespace's
+   row count N and its token count, read from ``keyword_terms``, which triggers keep
+   (migrations ``026_keyword_terms``, ``032_keyword_bm25``): key lookups, however
+   common the keyword. Inside a transaction that writes, its own changes are added
+   from ``keyword_terms_pending`` (the counts take them in at its commit). A keyword
+   that is not one lexeme (a phrase after folding) is counted instead, up to
+   ``COMMON`` (a lookup that stops early);
+2. ranking, BM25 in SQL, the formula FTS5's ``bm25()`` computes on SQLite
+   (``engram.store.protocols.keyword``): per keyword, ``ts_rank_cd(weights, search,
+   keyword, 0)`` gives its column-weighted frequency in a memory; that frequency goes
+   through BM25's saturation and length normalisation (k1 = 1.2, b = 0.75; length is
+   the memory's token count, ``memory_search.len``, against the namespace's average)
+   and is weighted by FTS5's IDF; the keywords' scores add up. Candidates are
    the memories matching a keyword rarer than ``COMMON``; memories that hold only
    common keywords (whose BM25 contribution is near zero) are left out. When every
    keyword is common, the newest ``COMMON`` matches are ranked.
@@ -32,7 +31,6 @@ Every keyword reaches the server as a bound parameter turned into a tsquery ther
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -41,15 +39,14 @@ import psycopg
 
 from engram.store.postgres.db import Database
 from engram.store.postgres.dialect import POSTGRES
-from engram.store.protocols.keyword import KeywordSettings, scores_from_ranking
+from engram.store.protocols.keyword import K1, B, KeywordSettings, idf, scores_from_ranking
 from engram.store.sql.dialect import Conn
+from engram.store.sql.steps_search import TOKENS
 from engram.text import match_terms
 
 #: ts_rank_cd weights {D, C, B, A}: title (A) counts twice the body (B), tags (C) half,
 #: the ratios of the SQLite store's bm25(1, 2, 1, 1, 0.5) column weights.
 RANK_WEIGHTS = "{0.1, 0.25, 0.5, 1.0}"
-#: FTS5's BM25 constants: term-frequency saturation and length normalisation.
-K1, B = 1.2, 0.75
 #: A keyword in at least this many live memories of a namespace is "common".
 COMMON = 1000
 
@@ -57,25 +54,24 @@ _TERM = "phraseto_tsquery('engram_english', engram_fold(%s))"
 
 
 def _stat(term: str, pending: bool) -> str:
-    """The count of lexeme ``term`` (SQL; ``''``: the rows themselves, BM25's N) in
-    ``keyword_terms``, with a (source, namespace) parameter pair; with ``pending``, plus
-    this transaction's own changes, which the counts take in only when it commits."""
+    """The count of lexeme ``term`` (SQL; ``''``: the rows themselves, BM25's N;
+    ``TOKENS``: their tokens) in ``keyword_terms``, with a (source, namespace)
+    parameter pair; with ``pending``, plus this transaction's own changes, which the
+    counts take in only when it commits."""
     out = (
         "coalesce((SELECT k.df FROM keyword_terms k WHERE k.source = %s "
         f"AND k.namespace = %s AND k.term = {term}), 0)"
     )
     if pending:
+        changed = (
+            "sum(p.tokens)" if term == f"'{TOKENS}'" else "sum(p.delta)",
+            "" if term == f"'{TOKENS}'" else f" AND ({term} = '' OR {term} = ANY(p.terms))",
+        )
         out += (
-            " + coalesce((SELECT sum(p.delta) FROM keyword_terms_pending p "
-            f"WHERE p.source = %s AND p.namespace = %s AND ({term} = '' "
-            f"OR {term} = ANY(p.terms))), 0)"
+            f" + coalesce((SELECT {changed[0]} FROM keyword_terms_pending p "
+            f"WHERE p.source = %s AND p.namespace = %s{changed[1]}), 0)"
         )
     return out
-
-
-def idf(total: int, df: int) -> float:
-    """BM25's inverse document frequency (Lucene's form, always > 0)."""
-    return math.log(1 + (total - df + 0.5) / (df + 0.5))
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +90,8 @@ class Ranked:
     """The final query around ``{ranked}`` (``id, rank`` of each candidate)."""
     source: str
     """Its ``keyword_terms.source``: the statistics the triggers keep of these rows."""
+    length: str
+    """A candidate ``c``'s length in tokens (BM25's |D|)."""
 
 
 #: Memories: FTS5's column weights. ``ts_rank_cd`` without length normalisation scores
@@ -104,23 +102,25 @@ class Ranked:
 #: ids and scores; docs/benchmarks.md, issue 29, round 9).
 MEMORIES = Ranked(
     rows="memory_search m WHERE m.namespace = %s AND m.search @@ {term}",
-    candidates="SELECT m.id, m.seq, m.search FROM memory_search m WHERE m.namespace = %s "
+    candidates="SELECT m.id, m.seq, m.search, m.len FROM memory_search m WHERE m.namespace = %s "
     "AND m.search @@ ({terms})",
     newest="m.seq DESC",
     weights=f"2 * ts_rank_cd('{RANK_WEIGHTS}'",
     outer="{ranked} ORDER BY rank DESC, seq",
     source="memories",
+    length="c.len",
 )
 
 
 def statistics(ranked: Ranked, pending: bool) -> str:
-    """The first statement: (0, N, false), then (i, df of keyword i, whether it is one
-    lexeme) for the keywords bound as one text array. A keyword of one lexeme reads its
-    count; any other is counted."""
+    """The first statement: (-1, tokens, false), (0, N, false), then (i, df of keyword
+    i, whether it is one lexeme) for the keywords bound as one text array. A keyword of
+    one lexeme reads its count; any other is counted."""
     rows = ranked.rows.format(term="t.q")
+    tokens = _stat(f"'{TOKENS}'", pending)
     total = _stat("''", pending)
     return (
-        f"SELECT 0, {total}, false UNION ALL "
+        f"SELECT -1, {tokens}, false UNION ALL SELECT 0, {total}, false UNION ALL "
         f"SELECT t.i, CASE WHEN numnode(t.q) = 1 THEN {_stat('t.lex', pending)} "
         f"ELSE (SELECT count(*) FROM (SELECT 1 FROM {rows} LIMIT {COMMON}) s) END, "
         "numnode(t.q) = 1 "
@@ -153,15 +153,18 @@ def search(
         return []
     pair = [ranked.source, namespace] * (2 if pending else 1)
     stats = conn.execute(
-        statistics(ranked, pending), [*pair, *pair, namespace, list(terms)]
+        statistics(ranked, pending), [*pair, *pair, *pair, namespace, list(terms)]
     ).fetchall()
-    total = int(stats[0][1])
-    # Capped as the count was (it stopped at COMMON): the same IDFs, the same ranking.
-    counts = [min(int(df), COMMON) for _, df, _ in stats[1:]]
-    single = looked_up(terms, stats[1:])
+    tokens, total = int(stats[0][1]), int(stats[1][1])
+    # Exact for a keyword of one lexeme (its count in keyword_terms), counted up to
+    # COMMON for a phrase.
+    counts = [int(df) for _, df, _ in stats[2:]]
+    single = looked_up(terms, stats[2:])
     present = [(t, df) for t, df in zip(terms, counts, strict=True) if df]
     if not total or not present:
         return []
+    # FTS5's average length: the namespace's tokens over its rows.
+    avgdl = tokens / total if tokens > 0 else 1.0
     total = max(total, max(df for _, df in present))
     # Common keywords (a speaker's name in most rows) add almost nothing to BM25 and
     # would make every row a candidate: rank the rows holding a rarer one.
@@ -186,14 +189,15 @@ def search(
         )
         for i, (t, _) in enumerate(present)
     )
-    # BM25 with FTS5's k1 and b; length is the row's lexeme count against the
-    # candidates' average. Its normalisation, k1 × (1 - b + b × relative length), is
-    # the same for every keyword of a row: computed once per row (numeric, then cast
-    # to float8 as the per-keyword form was), the same scores for a fifth less server
-    # CPU at 1M (docs/benchmarks.md, issue 29, round 5).
+    # BM25 with FTS5's k1 and b; length is the row's token count against the
+    # namespace's average. Its normalisation, k1 × (1 - b + b × relative length), is
+    # the same for every keyword of a row: computed once per row, a fifth less server
+    # CPU at 1M than per keyword (docs/benchmarks.md, issue 29, round 5).
     score = " + ".join(f"%s * f{i} * {K1 + 1} / (f{i} + norm)" for i in range(len(present)))
-    # In the order the placeholders appear: IDFs (score), keywords (freqs), candidates.
+    # In the order the placeholders appear: IDFs (score), the average length (norm),
+    # keywords (freqs), candidates.
     params: list[Any] = [idf(total, df) for _, df in present]
+    params.append(avgdl)
     params += [x for t, _ in present for x in ([t, t] if t in single else [t])]
     params += [namespace, *wanted]
     # The frequencies and lengths are computed below the window (OFFSET 0 keeps the
@@ -202,9 +206,8 @@ def search(
     fs = ", ".join(f"f{i}" for i in range(len(present)))
     inner = (
         f"SELECT id, {score} AS rank FROM ("
-        f"SELECT id, seq, {fs}, ({K1} * (1 - {B} + {B} * (len / "
-        "greatest(avg(len) OVER (), 1))))::float8 AS norm FROM ("
-        f"SELECT c.id, c.seq, {freqs}, length(c.search) AS len "
+        f"SELECT id, seq, {fs}, {K1} * (1 - {B} + {B} * len / %s::float8) AS norm FROM ("
+        f"SELECT c.id, c.seq, {freqs}, {ranked.length} AS len "
         f"FROM ({candidates}) c OFFSET 0) n) r"
     )
     # Never prepared: each run is planned with its keywords as constants. psycopg

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
@@ -12,6 +13,21 @@ from typing import Protocol, runtime_checkable
 #: LoCoMo dev within 0.001 (SQLite with hints: identical), for about 0.8 ms less CPU
 #: a recall (docs/benchmarks.md, issue 29, round 7).
 DEPTH = 500
+
+#: BM25's constants, FTS5's (fts5_aux.c): term-frequency saturation and length
+#: normalisation. Both backends score ``idf(t) * f * (K1 + 1) / (f + K1 * (1 - B + B *
+#: |D| / avgdl))`` summed over the query's terms: f the term's column-weighted count in
+#: the memory, |D| its tokens, avgdl the namespace's average (docs/recall.md).
+K1, B = 1.2, 0.75
+
+
+def idf(rows: int, df: int) -> float:
+    """FTS5's inverse document frequency of a term held by ``df`` of ``rows``:
+    ``ln((N - df + 0.5) / (df + 0.5))``, and 1e-6 where that is not above 0 (a term in
+    half the rows or more)."""
+    ratio = (rows - df + 0.5) / (df + 0.5)
+    value = math.log(ratio) if ratio > 1 else 0.0
+    return value if value > 0 else 1e-6
 
 
 def scores_from_ranking(

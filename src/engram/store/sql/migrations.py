@@ -68,7 +68,7 @@ from engram.store.sql.steps_parts import (
     m020_review_prune,
     m021_erase_audit,
 )
-from engram.store.sql.steps_search import m033_memory_search
+from engram.store.sql.steps_search import m033_memory_search, m037_keyword_bm25
 from engram.store.sql.steps_vectors import m036_bulk_vector_epoch
 
 #: pg_advisory_lock key that serialises PostgreSQL migrations ("engram" in ASCII).
@@ -124,6 +124,7 @@ STEPS: tuple[Step, ...] = (
     Step("034_palace_mined_seq",      "029_palace_mined_seq",      m034_palace_mined_seq),
     Step("035_schedule_leases",       "030_schedule_leases",       m035_schedule_leases),
     Step(None,                        "031_bulk_vector_epoch",     m036_bulk_vector_epoch),
+    Step(None,                        "032_keyword_bm25",          m037_keyword_bm25),
 )
 # fmt: on
 

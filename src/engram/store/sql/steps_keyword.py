@@ -298,30 +298,42 @@ _TERM_SOURCES = (
 
 #: A row trigger's note of one row's lexemes, +1 or -1, for the commit's flush; the
 #: transaction's count of notes (a local setting) tells the flush whether it has work.
+#: ``{tokens}``: nothing (026), or the row's token count, signed (032: BM25's lengths).
 _NOTE = """INSERT INTO keyword_terms_pending VALUES ('{source}', {row}.namespace,
-                    coalesce(tsvector_to_array({row}.search), '{{}}'), {delta});
+                    coalesce(tsvector_to_array({row}.search), '{{}}'), {delta}{tokens});
                 PERFORM set_config('engram.terms_pending', (coalesce(nullif(
                     current_setting('engram.terms_pending', true), ''), '0')::int + 1)::text,
                     true);"""
 
 
-def _term_triggers(source: str, table: str, live: str, also: str) -> str:
-    """The trigger function and triggers that note ``source``'s changes, and the counts
-    of the rows ``table`` already holds."""
-    old = _NOTE.format(source=source, row="OLD", delta=-1)
-    new = _NOTE.format(source=source, row="NEW", delta=1)
+def _term_function(source: str, live: str, create: str = "CREATE", tokens: bool = False) -> str:
+    """The trigger function that notes ``source``'s changes; with ``tokens``, each
+    note also carries the row's token count (``engram_search_length``), signed."""
+
+    def note(row: str, delta: int) -> str:
+        counted = f", {delta} * engram_search_length({row}.search)" if tokens else ""
+        return _NOTE.format(source=source, row=row, delta=delta, tokens=counted)
+
     return f"""
-        CREATE FUNCTION engram_{source}_terms() RETURNS trigger LANGUAGE plpgsql AS $$
+        {create} FUNCTION engram_{source}_terms() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
             IF TG_OP <> 'INSERT' AND {live.format(row="OLD")} THEN
-                {old}
+                {note("OLD", -1)}
             END IF;
             IF TG_OP <> 'DELETE' AND {live.format(row="NEW")} THEN
-                {new}
+                {note("NEW", 1)}
             END IF;
             RETURN NULL;
         END
-        $$;
+        $$;"""
+
+
+def _term_triggers(source: str, table: str, live: str, also: str) -> str:
+    """The trigger function and triggers that note ``source``'s changes, and the counts
+    of the rows ``table`` already holds."""
+    return (
+        _term_function(source, live)
+        + f"""
         CREATE TRIGGER {table}_terms AFTER INSERT OR DELETE ON {table}
             FOR EACH ROW EXECUTE FUNCTION engram_{source}_terms();
         CREATE TRIGGER {table}_terms_update AFTER UPDATE ON {table} FOR EACH ROW
@@ -332,6 +344,29 @@ def _term_triggers(source: str, table: str, live: str, also: str) -> str:
                 unnest(array_prepend('', coalesce(tsvector_to_array(search), '{{}}'))) t
             WHERE {live.format(row=table)} GROUP BY namespace, t;
         """
+    )
+
+
+#: ``engram_terms_flush``'s body as 026 made it: a transaction's notes added up at its
+#: commit (032 replaces it with one that adds the token counts too).
+FLUSH = """ RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF coalesce(nullif(current_setting('engram.terms_pending', true), ''), '0') = '0'
+            THEN
+                RETURN NULL;
+            END IF;
+            PERFORM set_config('engram.terms_pending', '0', true);
+            WITH noted AS (
+                DELETE FROM keyword_terms_pending RETURNING source, namespace, terms, delta
+            )
+            INSERT INTO keyword_terms AS k (source, namespace, term, df)
+            SELECT source, namespace, t, sum(delta) FROM noted,
+                unnest(array_prepend('', terms)) t
+            GROUP BY source, namespace, t ORDER BY source, namespace, t
+            ON CONFLICT (source, namespace, term) DO UPDATE SET df = k.df + excluded.df;
+            RETURN NULL;
+        END
+        $$;"""
 
 
 def m031_keyword_terms(conn: Conn, d: Dialect) -> None:
@@ -368,24 +403,9 @@ def m031_keyword_terms(conn: Conn, d: Dialect) -> None:
             terms TEXT[] NOT NULL,
             delta INTEGER NOT NULL
         );
-        CREATE FUNCTION engram_terms_flush() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            IF coalesce(nullif(current_setting('engram.terms_pending', true), ''), '0') = '0'
-            THEN
-                RETURN NULL;
-            END IF;
-            PERFORM set_config('engram.terms_pending', '0', true);
-            WITH noted AS (
-                DELETE FROM keyword_terms_pending RETURNING source, namespace, terms, delta
-            )
-            INSERT INTO keyword_terms AS k (source, namespace, term, df)
-            SELECT source, namespace, t, sum(delta) FROM noted,
-                unnest(array_prepend('', terms)) t
-            GROUP BY source, namespace, t ORDER BY source, namespace, t
-            ON CONFLICT (source, namespace, term) DO UPDATE SET df = k.df + excluded.df;
-            RETURN NULL;
-        END
-        $$;
+        CREATE FUNCTION engram_terms_flush()"""
+        + FLUSH
+        + """
         CREATE CONSTRAINT TRIGGER keyword_terms_flush AFTER INSERT ON keyword_terms_pending
             DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION engram_terms_flush();
         """

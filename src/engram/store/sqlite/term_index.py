@@ -26,7 +26,6 @@ and thrown away and rebuilt whenever in doubt.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -35,12 +34,11 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from engram.store.protocols.keyword import K1, B, idf
 from engram.store.sqlite.term_rank import Ranks
 from engram.store.sqlite.tokenize import term_ids, terms_many
 from engram.store.sqlite.vector_ids import KeyRows
 
-#: FTS5's bm25() constants (fts5_aux.c).
-K1, B = 1.2, 0.75
 #: Per-column weights, in ``fts.COLUMNS`` order: content, title, narrative, facts, tags
 #: (seed 000 ranks title matches above body matches; the same numbers as ``fts.WEIGHTS``).
 WEIGHTS = (1.0, 2.0, 1.0, 1.0, 0.5)
@@ -264,10 +262,8 @@ class TermBlock:
             if not df:
                 continue
             # df counts removed rows until the rebuild, so a term in every live row can
-            # make N - df + 0.5 negative: an IDF <= 0 either way (FTS5's 1e-6 below).
-            ratio = (self.live - df + 0.5) / (df + 0.5)
-            idf = math.log(ratio) if ratio > 1 else 0.0
-            weight = (idf if idf > 0 else 1e-6) * times
+            # make N - df + 0.5 negative: an IDF <= 0 either way (FTS5's 1e-6).
+            weight = idf(self.live, df) * times
             plan.extend(_Step(weight * p.top, weight, p) for p in lists)
         plan.sort(key=lambda step: -step.bound)
         self._planned = (key, plan)

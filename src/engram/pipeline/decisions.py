@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from engram.pipeline import contradiction
@@ -96,8 +96,11 @@ def candidates(
             record.id != exclude_source and record.source_memory_id != exclude_source
         )
 
+    # Every member of a family is a candidate here (recall.derived_once off): an old
+    # fact derived from a statement ranked above it is the one an UPDATE replaces.
+    cfg = replace(retriever.config, derived_once=False)
     result = retriever.recall(
-        RecallRequest(query=fact, namespace=namespace, limit=TOP_CANDIDATES * 3, matches=unrelated)
+        RecallRequest(fact, namespace, TOP_CANDIDATES * 3, matches=unrelated, config=cfg)
     )
     kept = [h.memory for h in result.hits if h.breakdown.fused >= MIN_CANDIDATE_SCORE]
     return kept[:TOP_CANDIDATES]

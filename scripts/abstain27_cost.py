@@ -38,23 +38,26 @@ def stores() -> list[tuple[dict[str, str], list[str]]]:
 
 
 class Counting:
-    """Counts the masked questions the attribute test embeds (``calls``) and whether
-    the current recall read any (``touched``), by wrapping ``cosines_with``."""
+    """Counts the residuals the attribute test reads (``calls``: a masked question
+    embedded, or one read from the question's token states) and whether the current
+    recall read any (``touched``), by wrapping ``from_states`` and ``from_masked``."""
 
     def __init__(self) -> None:
         self.calls, self.touched = 0, False
-        made = abstain_attribute.cosines_with
+        for name in ("from_states", "from_masked"):
+            setattr(abstain_attribute, name, self._counted(getattr(abstain_attribute, name)))
 
+    def _counted(self, made):  # type: ignore[no-untyped-def]
         def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
             measure = made(*args, **kwargs)
 
-            def inner(items):  # type: ignore[no-untyped-def]
+            def inner(*items):  # type: ignore[no-untyped-def]
                 self.calls, self.touched = self.calls + 1, True
-                return measure(items)
+                return measure(*items)
 
             return inner
 
-        abstain_attribute.cosines_with = counted  # type: ignore[assignment]
+        return counted
 
 
 def report(times: dict[str, list[float]], reading: int, counting: Counting) -> None:
@@ -68,7 +71,7 @@ def report(times: dict[str, list[float]], reading: int, counting: Counting) -> N
     on, off = (statistics.median(times[s]) for s in ("on", "off"))
     print(
         f"ratio p50 on/off {on / off:.3f}; a residual read in {reading} of "
-        f"{len(times['on'])} recalls ({counting.calls} masked questions embedded)"
+        f"{len(times['on'])} recalls ({counting.calls} residuals read)"
     )
 
 

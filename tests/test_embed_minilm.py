@@ -200,3 +200,75 @@ def test_precision_is_checked_and_auto_follows_the_cpu(tmp_path: Path) -> None:
     assert auto.precision == ("int8" if fast_int8() else "fp32")
     built = create_embedder(EmbedderConfig(precision="fp32"), tmp_path)
     assert isinstance(built, MiniLMEmbedder) and built.precision == "fp32"
+
+
+def _old_graph(model: MiniLMEmbedder, tmp_path: Path) -> Path:
+    """The graph engram built before the ``token_states`` output (``GRAPH_VERSION`` 3),
+    int8 with the same plan when ``model`` is."""
+    from safetensors.numpy import load_file
+
+    from engram.embed.onnx_bert import build_graph
+    from engram.embed.quantize import apply_plan
+
+    weights = load_file(str(model.model_dir / "model.safetensors"))
+    data = build_graph(weights, model.shape, token_states=False)
+    if model.precision == "int8":
+        data = apply_plan(data, model._int8_plan(data))
+    path = tmp_path / "old.onnx"
+    path.write_bytes(data)
+    return path
+
+
+@pytest.mark.parametrize("precision", ["fp32", "int8"])
+def test_token_states_leave_every_vector_byte_identical(
+    precision: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    # Stores' vectors and the query cache hold what the graph without the second
+    # output gave: a query (one text, its states asked for too) and a batch alike.
+    import os
+
+    import onnxruntime as ort
+
+    from engram.embed.minilm import _session
+
+    model: MiniLMEmbedder = request.getfixturevalue("embedder" if precision == "fp32" else "int8")
+    model.embed("load the model")
+    old = _old_graph(model, tmp_path)
+    assert old.read_bytes() != model.cache_file().read_bytes()
+    texts = [*_reference()[0][:6], "which web framework does the API use?", "short"]
+    one = _session(ort, old, 1)  # a query runs on its one-thread session
+    for text in texts:
+        ids = np.asarray([model._tokenizer.encode(text).ids], np.int64)
+        before = one.run(["embeddings"], {"input_ids": ids, "attention_mask": np.ones_like(ids)})
+        assert model.embed_batch([text]).tobytes() == before[0].tobytes(), text
+    encodings = [model._tokenizer.encode(t) for t in texts]
+    order = np.argsort([len(e.ids) for e in encodings], kind="stable")
+    width = max(len(e.ids) for e in encodings)
+    ids = np.zeros((len(texts), width), np.int64)
+    mask = np.zeros_like(ids)
+    for row, index in enumerate(order):
+        ids[row, : len(encodings[index].ids)] = encodings[index].ids
+        mask[row, : len(encodings[index].ids)] = 1
+    many = _session(ort, old, os.cpu_count() or 1)
+    before = many.run(["embeddings"], {"input_ids": ids, "attention_mask": mask})[0]
+    assert model.embed_batch(texts)[order].tobytes() == before.tobytes()
+
+
+def test_a_query_keeps_its_token_states_from_the_same_call(int8: MiniLMEmbedder) -> None:
+    text = "what colour is the front door?"
+    vector = int8.embed(text)
+    states = int8.token_states(text)
+    assert int8.token_states(text) is states  # kept: no second model call
+    assert not states.vectors.flags.writeable
+    # Their mean, normalised, is the vector; each token knows its characters.
+    mean = states.vectors.mean(axis=0)
+    np.testing.assert_allclose(mean / np.linalg.norm(mean), vector, atol=1e-5)
+    pairs = zip(states.spans, states.special, strict=True)
+    words = [text[a:b] for (a, b), special in pairs if not special]
+    assert words[:3] == ["what", "colour", "is"] and states.special[0] and states.special[-1]
+    # A text never embedded alone (or one too long to keep) costs one call, same states.
+    batch = ["a note added in a batch", "another one"]
+    int8.embed_batch(batch)
+    fresh = int8.token_states(batch[0])
+    assert fresh.vectors.shape == (len(fresh.spans), int8.dimension)
+    assert int8.token_states(batch[0]) is fresh

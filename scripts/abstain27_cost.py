@@ -38,26 +38,23 @@ def stores() -> list[tuple[dict[str, str], list[str]]]:
 
 
 class Counting:
-    """Counts the residuals the attribute test reads (``calls``: a masked question
-    embedded, or one read from the question's token states) and whether the current
-    recall read any (``touched``), by wrapping ``from_states`` and ``from_masked``."""
+    """Counts the masked questions the attribute test embeds (``calls``) and whether
+    the current recall read any (``touched``), by wrapping ``cosines_with``."""
 
     def __init__(self) -> None:
         self.calls, self.touched = 0, False
-        for name in ("from_states", "from_masked"):
-            setattr(abstain_attribute, name, self._counted(getattr(abstain_attribute, name)))
+        made = abstain_attribute.cosines_with
 
-    def _counted(self, made):  # type: ignore[no-untyped-def]
         def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
             measure = made(*args, **kwargs)
 
-            def inner(*items):  # type: ignore[no-untyped-def]
+            def inner(items):  # type: ignore[no-untyped-def]
                 self.calls, self.touched = self.calls + 1, True
-                return measure(*items)
+                return measure(items)
 
             return inner
 
-        return counted
+        abstain_attribute.cosines_with = counted  # type: ignore[assignment]
 
 
 def report(times: dict[str, list[float]], reading: int, counting: Counting) -> None:
@@ -71,7 +68,7 @@ def report(times: dict[str, list[float]], reading: int, counting: Counting) -> N
     on, off = (statistics.median(times[s]) for s in ("on", "off"))
     print(
         f"ratio p50 on/off {on / off:.3f}; a residual read in {reading} of "
-        f"{len(times['on'])} recalls ({counting.calls} residuals read)"
+        f"{len(times['on'])} recalls ({counting.calls} masked questions embedded)"
     )
 
 

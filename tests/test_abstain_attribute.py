@@ -10,25 +10,16 @@ from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from conftest import ranked_hit
 from engram import Memory
 from engram.config import Config, RecallConfig
-from engram.embed.base import BaseEmbedder, Vectors
+from engram.embed.cache import QueryVectorCache
 from engram.embed.minilm import MiniLMEmbedder
-from engram.recall import abstain, abstain_attribute
+from engram.recall import abstain
 from engram.recall.abstain import CALIBRATION
-from engram.recall.abstain_attribute import (
-    FLOOR,
-    Spans,
-    answers,
-    blanked,
-    floor_for,
-    masked,
-    shared_spans,
-)
+from engram.recall.abstain_attribute import FLOOR, answers, masked, reader
 from engram.recall.format import POSSIBLY_RELATED
 from engram.records import Hit
 from test_paraphrase import shared_words
@@ -43,14 +34,14 @@ def _hit(memory_id: str, text: str, sim: float, session: str | None = None) -> H
 
 
 class Cosines:
-    """Fixed residuals, recording what was asked (as the masked question)."""
+    """Fixed residuals, recording what was asked."""
 
     def __init__(self, found: dict[str, float]) -> None:
         self.found, self.asked = found, list[tuple[str, str, str]]()
 
-    def __call__(self, query: str, memory_id: str, namespace: str, spans: Spans) -> float:
-        self.asked.append((memory_id, namespace, blanked(query, spans)))
-        return self.found.get(memory_id, 0.0)
+    def __call__(self, asked: Sequence[tuple[str, str, str]]) -> dict[str, float]:
+        self.asked.extend(asked)
+        return {i: self.found[i] for i, _, _ in asked if i in self.found}
 
 
 def test_masked_takes_out_the_words_the_hit_holds() -> None:
@@ -64,31 +55,24 @@ def test_masked_takes_out_the_words_the_hit_holds() -> None:
     assert masked("front door colour?", "The front door's colour is green.") is None
 
 
-def test_spans_are_the_shared_words_of_the_question() -> None:
-    assert shared_spans(DOOR, THEME) == [(5, 11)] and DOOR[5:11] == "colour"
-    assert shared_spans("front door colour?", "The front door's colour is green.") is None
-    assert blanked("how much did my cello cost?", [(16, 21)]) == "how much did my cost?"
+class _Dense:
+    """Recall's dense leg as the test reads it, with a real model and no store."""
+
+    def __init__(self, embedder: MiniLMEmbedder | None) -> None:
+        self.embedder, self.query_vectors, self.index = embedder, QueryVectorCache(), object()
 
 
-class _Remote:
-    """An embedder without token states (an Ollama or OpenAI-compatible server)."""
-
-    name, dimension = "all-MiniLM-L6-v2", 384
-
-
-def test_floor_is_measured_for_one_model(model: MiniLMEmbedder, tmp_path: Path) -> None:
-    assert RecallConfig().attribute_floor is None
-    assert FLOOR == 0.15 and {CALIBRATION.embedder: FLOOR} == abstain_attribute.FLOORS
-    # On by default for the model it was measured with, read from its token states.
-    assert floor_for(None, model) == FLOOR
-    assert floor_for(0.0, model) == 0.0 and floor_for(0.3, model) == 0.3
-    # Another model's cosines mean otherwise; a server without token states would pay
-    # a model call per masked question: off unless set.
-    other = MiniLMEmbedder(model.model_dir, tmp_path)
-    other.name = "my-bert"
-    assert floor_for(None, other) == 0.0 and floor_for(None, None) == 0.0
-    assert floor_for(None, _Remote()) == 0.0  # type: ignore[arg-type]
-    assert floor_for(0.3, _Remote()) == 0.3  # type: ignore[arg-type]
+def test_the_test_is_off_unless_the_floor_is_set(model: MiniLMEmbedder) -> None:
+    # Off by default for every embedder (its cost at 100k: docs/recall.md); FLOOR is
+    # the value measured with MiniLM.
+    assert RecallConfig().attribute_floor is None and FLOOR == 0.15
+    assert CALIBRATION.embedder == model.name
+    dense = _Dense(model)
+    assert reader(dense, RecallConfig()) is None  # type: ignore[arg-type]
+    assert reader(dense, RecallConfig(attribute_floor=0.0)) is None  # type: ignore[arg-type]
+    assert reader(dense, RecallConfig(attribute_floor=FLOOR)) is not None  # type: ignore[arg-type]
+    # No embedder: no cosine to read.
+    assert reader(_Dense(None), RecallConfig(attribute_floor=FLOOR)) is None  # type: ignore[arg-type]
 
 
 def test_a_hit_that_only_shares_the_topic_does_not_answer() -> None:
@@ -199,41 +183,16 @@ def noted(config: Config, store_location: str, model: MiniLMEmbedder) -> Iterato
         yield store
 
 
-class _NoStates(BaseEmbedder):
-    """MiniLM behind a server's interface: vectors only, no token states."""
-
-    def __init__(self, inner: MiniLMEmbedder) -> None:
-        self.inner, self.name, self.dimension = inner, inner.name, inner.dimension
-
-    def embed_batch(self, texts: Sequence[str]) -> Vectors:
-        return self.inner.embed_batch(texts)
-
-
-@pytest.mark.slow
-def test_minilm_marks_an_on_topic_question_nothing_answers(noted: Memory) -> None:
-    question = "what is Mieke's phone number?"
-    recall = noted.recall(question)  # on by default with MiniLM, from its token states
-    assert not recall.abstained and recall.low_confidence
-    assert len(recall.shown) == 1 and POSSIBLY_RELATED in recall.context
-    # At 0 the test is off: the confident answer it replaced.
-    assert not noted.recall(question, attribute_floor=0).low_confidence
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("question", [DOOR, "how much did my cello cost?"])
-def test_the_masked_question_marks_what_the_token_states_miss(
-    noted: Memory, config: Config, store_location: str, model: MiniLMEmbedder, question: str
-) -> None:
-    # Round seventeen's door and the cello: read from the token states their residuals
-    # are 0.19 to 0.20, above the default floor (which the issue's own example, at 0.20,
-    # holds down), so they stay confident; the masked question (0.11, 0.05) marks them.
+def test_minilm_marks_an_on_topic_question_nothing_answers(noted: Memory, question: str) -> None:
+    # Round seventeen's new user: the door question answered confidently with the theme.
+    recall = noted.recall(question, attribute_floor=FLOOR)
+    assert not recall.abstained and recall.low_confidence
+    assert len(recall.shown) == 1 and POSSIBLY_RELATED in recall.context
+    # Unset (the default) or 0, the test is off: the confident answer it replaced.
     assert not noted.recall(question).low_confidence
-    with Memory(store_location, config=config, embedder=_NoStates(model)) as server:
-        server.add_many([{"content": note} for note in NOTES])
-        # Without token states the test costs a model call: off unless set.
-        assert not server.recall(question).low_confidence
-        recall = server.recall(question, attribute_floor=FLOOR)
-        assert not recall.abstained and recall.low_confidence and len(recall.shown) == 1
+    assert not noted.recall(question, attribute_floor=0).low_confidence
 
 
 @pytest.mark.slow
@@ -242,21 +201,5 @@ def test_minilm_still_answers_what_is_stored(noted: Memory) -> None:
         ("which instrument do I play?", NOTES[1]),  # shares "play"; the rest still matches
         ("who maintains the central heating?", NOTES[2]),  # shares nothing
     ):
-        recall = noted.recall(question)
+        recall = noted.recall(question, attribute_floor=FLOOR)
         assert not recall.low_confidence and recall.hits[0].memory.content == note
-
-
-def test_the_residual_takes_the_shared_words_direction_out() -> None:
-    from engram.embed.minilm import TokenStates
-    from engram.recall.abstain_residual import residual
-
-    topic, rest = np.eye(4, dtype=np.float32)[0], np.eye(4, dtype=np.float32)[1]
-    # [CLS] "front door" "colour" [SEP]: the shared word "colour" carries the topic.
-    vectors = np.stack([rest + topic, rest + topic, topic * 3, rest + topic])
-    states = TokenStates(vectors, ((0, 0), (0, 10), (11, 17), (0, 0)), (True, False, False, True))
-    out = residual(states, [(11, 17)])
-    assert out is not None and float(out @ rest) == pytest.approx(1.0, abs=1e-6)
-    # No token inside the spans, or every one: nothing to take away, nothing left.
-    assert residual(states, [(30, 40)]) is None
-    bare = TokenStates(vectors[1:3], ((0, 10), (11, 17)), (False, False))
-    assert residual(bare, [(0, 17)]) is None

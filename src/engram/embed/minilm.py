@@ -8,29 +8,22 @@ else from the Hugging Face hub cache, fetched once and SHA-256 checked
 
 The model loads lazily on the first ``embed_batch``, so commands that never embed
 (``list``, ``show``, ``history``) pay nothing for it.
-
-One text (a query) is embedded with its last layer's token states too, kept for a few
-recent texts, so recall's attribute test reads the question's per-token vectors
-(``token_states``) without a second model call.
 """
 
 from __future__ import annotations
 
 import os
 import threading
-from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from engram.embed.base import BaseEmbedder, Vectors
 from engram.embed.fetch import HOW_TO_PROVIDE, HubSource, fetch_model, sha256_of
-from engram.embed.onnx_bert import GRAPH_VERSION, TOKEN_STATES, BertShape, build_graph
+from engram.embed.onnx_bert import GRAPH_VERSION, BertShape, build_graph
 from engram.embed.quantize import (
     QUANT_VERSION,
     Plan,
@@ -46,23 +39,6 @@ from engram.errors import EmbeddingError
 PACKAGED_NAME = "all-MiniLM-L6-v2"
 #: ``auto``: int8 where the CPU has int8 dot products (``quantize.fast_int8``), else fp32.
 PRECISIONS = ("auto", "fp32", "int8")
-#: Token states kept of recent one-text embeds: a recall reads its question's right
-#: after embedding it, so a few are plenty; at most 32 x 64 x 384 floats (3 MB).
-STATES_KEPT = 32
-#: Texts of more word pieces than this keep no states (a question is a few dozen).
-STATES_MAX_TOKENS = 64
-
-
-@dataclass(frozen=True, slots=True)
-class TokenStates:
-    """One text's last-layer token vectors before pooling, and where each token came
-    from: its character span in the text (``(0, 0)`` for [CLS] and [SEP]) and whether
-    it is a special token. Their mean, normalised, is the text's vector."""
-
-    vectors: npt.NDArray[np.float32]
-    """``[tokens, hidden]``; read-only (shared between recalls)."""
-    spans: tuple[tuple[int, int], ...]
-    special: tuple[bool, ...]
 
 
 def shipped_plan_name(digest: str) -> str:
@@ -141,8 +117,6 @@ class MiniLMEmbedder(BaseEmbedder):
         self._cache_file: Path | None = None
         self._digest = ""
         self._lock = threading.Lock()
-        self._states: OrderedDict[str, TokenStates] = OrderedDict()
-        self._states_lock = threading.Lock()
         #: onnxruntime's ``run`` is thread-safe and releases the GIL, and the tokenizer
         #: is only read: ``add_many`` may embed on a worker thread (``runs_beside``).
         self.concurrent = True
@@ -252,10 +226,6 @@ class MiniLMEmbedder(BaseEmbedder):
         order = np.argsort(lengths, kind="stable")
         out = np.empty((len(texts), self.dimension), dtype=np.float32)
         session = self._session_for(len(texts))
-        if len(texts) == 1 and lengths[0] <= STATES_MAX_TOKENS:
-            # A query: its token states come from the same run (one output copy).
-            out[0] = self._run_states(session, texts[0], encodings[0])[0]
-            return out
         for start in range(0, len(order), self.batch_size):
             chunk = order[start : start + self.batch_size]
             width = int(lengths[chunk].max())
@@ -266,41 +236,12 @@ class MiniLMEmbedder(BaseEmbedder):
                 n = len(encoding.ids)
                 ids[row, :n] = encoding.ids
                 mask[row, :n] = 1
-            out[chunk] = _run(session, ["embeddings"], ids, mask)[0]
+            try:
+                result = session.run(["embeddings"], {"input_ids": ids, "attention_mask": mask})[0]
+            except Exception as exc:
+                raise EmbeddingError(f"the embedding model failed: {exc}") from exc
+            out[chunk] = result
         return out
-
-    def token_states(self, text: str) -> TokenStates:
-        """``text``'s token states: those its own embed kept (a recall's question, just
-        embedded), else one model call."""
-        with self._states_lock:
-            found = self._states.get(text)
-            if found is not None:
-                self._states.move_to_end(text)
-                return found
-        self._load()
-        return self._run_states(self._session_for(1), text, self._tokenize([text])[0])[1]
-
-    def _run_states(
-        self, session: Any, text: str, encoding: Any
-    ) -> tuple[npt.NDArray[np.float32], TokenStates]:
-        """One text's vector and token states, the states kept for ``token_states``
-        when the text is short enough."""
-        ids = np.asarray([encoding.ids], dtype=np.int64)
-        vector, states = _run(session, ["embeddings", TOKEN_STATES], ids, np.ones_like(ids))
-        vectors = np.asarray(states[0], dtype=np.float32)
-        vectors.setflags(write=False)
-        kept = TokenStates(
-            vectors,
-            tuple((int(a), int(b)) for a, b in encoding.offsets),
-            tuple(bool(m) for m in encoding.special_tokens_mask),
-        )
-        if len(encoding.ids) <= STATES_MAX_TOKENS:
-            with self._states_lock:
-                self._states[text] = kept
-                self._states.move_to_end(text)
-                while len(self._states) > STATES_KEPT:
-                    self._states.popitem(last=False)
-        return vector[0], kept
 
     def _tokenize(self, texts: Sequence[str]) -> list[Any]:
         """The tokenizer's encodings of ``texts``. One text (a query) is encoded on
@@ -337,15 +278,6 @@ class MiniLMEmbedder(BaseEmbedder):
             "batch_size": self.batch_size,
             "pooling": self.shape.pooling,
         }
-
-
-def _run(session: Any, names: list[str], ids: Any, mask: Any) -> list[Any]:
-    """``session``'s outputs ``names`` for one padded batch."""
-    try:
-        result: list[Any] = session.run(names, {"input_ids": ids, "attention_mask": mask})
-    except Exception as exc:
-        raise EmbeddingError(f"the embedding model failed: {exc}") from exc
-    return result
 
 
 def _session(ort: Any, path: Path, threads: int) -> Any:

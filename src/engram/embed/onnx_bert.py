@@ -8,13 +8,7 @@ LayerNorm/GELU patterns when it loads it.
 
 The graph takes ``input_ids`` and ``attention_mask`` (int64, ``[batch, seq]``) and
 returns ``embeddings`` (float32, ``[batch, hidden]``): masked mean (or CLS) pooling,
-L2-normalised, the same as sentence-transformers' Pooling + Normalize modules. It also
-names the last layer's token states, before pooling, as a second output,
-``token_states`` (float32, ``[batch, seq, hidden]``): a run that asks for it gets the
-query's vector and its per-token vectors from one model call (the attribute test reads
-the question without the words a note shares from them, ``engram.recall.abstain_residual``).
-A run that asks for ``embeddings`` alone computes exactly what it did without the
-output (tests/test_onnx_bert.py holds the two graphs' vectors byte-identical).
+L2-normalised, the same as sentence-transformers' Pooling + Normalize modules.
 """
 
 from __future__ import annotations
@@ -30,11 +24,8 @@ import numpy.typing as npt
 
 from engram.errors import EmbeddingError
 
-#: Bump when the graph layout changes, so stale cached files are rebuilt (4: the
-#: ``token_states`` output).
-GRAPH_VERSION = 4
-#: The second output: the last layer's token states before pooling.
-TOKEN_STATES = "token_states"
+#: Bump when the graph layout changes, so stale cached files are rebuilt.
+GRAPH_VERSION = 3
 #: onnx opset with LayerNormalization (17) that onnxruntime >= 1.14 runs.
 OPSET = 17
 
@@ -225,15 +216,11 @@ class _PlainLayers:
         return g.layer_norm(g.op("Add", [ff, x]), f"{p}.output.LayerNorm", eps)
 
 
-def build_graph(
-    weights: Weights, shape: BertShape, *, fused: bool = False, token_states: bool = True
-) -> bytes:
+def build_graph(weights: Weights, shape: BertShape, *, fused: bool = False) -> bytes:
     """Serialise an ONNX model computing pooled, normalised sentence embeddings.
 
     ``fused`` uses onnxruntime's contrib kernels for attention, GELU and LayerNorm;
-    without it the graph uses standard ONNX operators only. ``token_states`` adds the
-    last layer's states as the second output (``TOKEN_STATES``); without it the graph
-    is the one ``GRAPH_VERSION`` 3 built.
+    without it the graph uses standard ONNX operators only.
     """
     from onnx import TensorProto, helper
 
@@ -287,17 +274,6 @@ def build_graph(
     norm = g.op("ReduceL2", [pooled], axes=[1], keepdims=1)
     norm = g.op("Max", [norm, g.const("eps_norm", np.array(1e-12, np.float32))])
     g.nodes.append(helper.make_node("Div", [pooled, norm], ["embeddings"]))
-    outputs = [
-        helper.make_tensor_value_info("embeddings", TensorProto.FLOAT, ["batch", shape.hidden])
-    ]
-    if token_states:
-        # An Identity names the states without renaming the tensor the int8 plan keys on.
-        g.nodes.append(helper.make_node("Identity", [x], [TOKEN_STATES]))
-        outputs.append(
-            helper.make_tensor_value_info(
-                TOKEN_STATES, TensorProto.FLOAT, ["batch", "seq", shape.hidden]
-            )
-        )
 
     graph = helper.make_graph(
         g.nodes,
@@ -306,7 +282,7 @@ def build_graph(
             helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", "seq"]),
             helper.make_tensor_value_info("attention_mask", TensorProto.INT64, ["batch", "seq"]),
         ],
-        outputs,
+        [helper.make_tensor_value_info("embeddings", TensorProto.FLOAT, ["batch", shape.hidden])],
         g.initializers,
     )
     model = helper.make_model(

@@ -15,10 +15,11 @@ import pytest
 from conftest import ranked_hit
 from engram import Memory
 from engram.config import Config, RecallConfig
+from engram.embed.cache import QueryVectorCache
 from engram.embed.minilm import MiniLMEmbedder
-from engram.recall import abstain, abstain_attribute
+from engram.recall import abstain
 from engram.recall.abstain import CALIBRATION
-from engram.recall.abstain_attribute import FLOOR, answers, floor_for, masked
+from engram.recall.abstain_attribute import FLOOR, answers, masked, reader
 from engram.recall.format import POSSIBLY_RELATED
 from engram.records import Hit
 from test_paraphrase import shared_words
@@ -54,14 +55,24 @@ def test_masked_takes_out_the_words_the_hit_holds() -> None:
     assert masked("front door colour?", "The front door's colour is green.") is None
 
 
-def test_floor_is_measured_for_one_model() -> None:
-    assert RecallConfig().attribute_floor is None
-    assert abstain_attribute.FLOOR == 0.15 and CALIBRATION.embedder == abstain_attribute.EMBEDDER
-    # Off unless set (its cost at 100k: docs/recall.md), for MiniLM and any other model.
-    assert floor_for(None, CALIBRATION.embedder) == 0.0
-    assert floor_for(None, "ollama:nomic-embed-text") == 0.0
-    assert floor_for(0.3, "ollama:nomic-embed-text") == 0.3
-    assert floor_for(0.0, CALIBRATION.embedder) == 0.0
+class _Dense:
+    """Recall's dense leg as the test reads it, with a real model and no store."""
+
+    def __init__(self, embedder: MiniLMEmbedder | None) -> None:
+        self.embedder, self.query_vectors, self.index = embedder, QueryVectorCache(), object()
+
+
+def test_the_test_is_off_unless_the_floor_is_set(model: MiniLMEmbedder) -> None:
+    # Off by default for every embedder (its cost at 100k: docs/recall.md); FLOOR is
+    # the value measured with MiniLM.
+    assert RecallConfig().attribute_floor is None and FLOOR == 0.15
+    assert CALIBRATION.embedder == model.name
+    dense = _Dense(model)
+    assert reader(dense, RecallConfig()) is None  # type: ignore[arg-type]
+    assert reader(dense, RecallConfig(attribute_floor=0.0)) is None  # type: ignore[arg-type]
+    assert reader(dense, RecallConfig(attribute_floor=FLOOR)) is not None  # type: ignore[arg-type]
+    # No embedder: no cosine to read.
+    assert reader(_Dense(None), RecallConfig(attribute_floor=FLOOR)) is None  # type: ignore[arg-type]
 
 
 def test_a_hit_that_only_shares_the_topic_does_not_answer() -> None:

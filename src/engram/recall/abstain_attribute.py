@@ -12,7 +12,11 @@ same stems ``abstain.evidence`` counts) and asks how near the hit is to what rem
 the rest of the question; one that only shares the topic does not. When no shown
 hit's residual reaches the floor (``recall.attribute_floor``), the answer is given as
 one line marked low confidence instead of a confident context; never silence. Off
-unless the floor is set (``FLOOR`` with MiniLM): see ``floor_for``.
+unless ``recall.attribute_floor`` is set (``FLOOR`` with MiniLM): its model call costs
+recall x1.24 at 100k (session twenty-five), and reading the residual from the
+question's token states instead (no model call) separated worse and still cost a
+measurable 0.2 ms a recall there (session twenty-six, resid28; docs/benchmarks.md,
+"The residual without a second model call").
 
 - A hit that shares no keyword with the question, or holds every one, keeps its own
   cosine: nothing is taken away (paraphrases mostly share none).
@@ -45,15 +49,14 @@ from engram.records import Hit
 from engram.store.protocols.vectors import VectorSearch
 from engram.text import keywords
 
-#: Issue 24 (abstain27), on all-MiniLM-L6-v2's cosine scale: the 0.05 step below every
+#: Issue 24 (abstain27), the value to set with all-MiniLM-L6-v2 (another model's
+#: cosines mean otherwise: docs/calibrate-abstain.md): the 0.05 step below every
 #: answerable residual known when it was chosen, the tune half of
 #: ``engram/data/abstain27.json`` (lowest 0.27) and issue 24's own example, "which web
 #: framework does the API use?" beside the Litestar note (0.18, pinned by
 #: tests/test_abstain.py); docs/benchmarks.md, "Unanswerable questions answered
 #: confidently".
 FLOOR = 0.15
-#: The embedder the floor was measured with (another model's cosines mean otherwise).
-EMBEDDER = "all-MiniLM-L6-v2"
 
 _WORD = re.compile(r"\w+")
 
@@ -76,18 +79,6 @@ def masked(query: str, text: str) -> str | None:
         return " " if folded in shared else word.group(0)
 
     return " ".join(_WORD.sub(blank, query).split())
-
-
-def floor_for(setting: float | None, embedder: str | None) -> float:
-    """The floor recall uses: the setting when given, else 0 (off).
-
-    Off by default (the lead, session twenty-five): on, the test costs one model call
-    in three recalls of four on ``engram bench scale``'s 100k store (median x1.24),
-    against issue 24's "recall latency at 100k no worse than today" and issue 29's
-    ratio to Chroma. ``FLOOR`` is the value to set with ``EMBEDDER``; ``embedder`` is
-    kept so a measured default per model can return without changing callers."""
-    del embedder  # no model has the test on by default yet
-    return 0.0 if setting is None else setting
 
 
 def answers(query: str, hits: Sequence[Hit], floor: float, cosines: Cosines) -> bool:
@@ -127,10 +118,10 @@ class Dense(Protocol):
     def index(self) -> VectorSearch | None: ...
 
 
-def reader(dense: Dense, cfg: RecallConfig, embedder: str | None) -> Answers | None:
-    """The test as ``abstain.screen`` reads it, with the floor for ``embedder``; None
-    when it is off (a floor of 0) or the dense leg is unavailable."""
-    floor = floor_for(cfg.attribute_floor, embedder)
+def reader(dense: Dense, cfg: RecallConfig) -> Answers | None:
+    """The test as ``abstain.screen`` reads it, at ``recall.attribute_floor``; None
+    when it is off (unset or 0) or the dense leg is unavailable."""
+    floor = cfg.attribute_floor or 0.0
     if floor <= 0 or dense.embedder is None or dense.index is None:
         return None
     cosines = cosines_with(dense.embedder, dense.query_vectors, dense.index)

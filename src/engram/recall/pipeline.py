@@ -553,7 +553,7 @@ class Retriever:
         elif floor and cfg.abstain:  # FEATURES E7: nothing related -> nothing at all
             model = None if self.embedder is None else self.embedder.name
             read = standing_reader(self.standings, cfg.standing, request.namespace, request.shared)
-            answered = abstain_attribute.reader(self, cfg, model)  # issue 24: both when on
+            answered = abstain_attribute.reader(self, cfg)  # issue 24: both when on
             hits, abstained, low_confidence = abstain.screen(
                 request.query, hits, model, cfg, self.calibration, read, answered, request.limit
             )

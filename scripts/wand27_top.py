@@ -194,6 +194,10 @@ def main() -> None:
         },
         "postings": pct([float(p) for p in postings]),
         "disagree": mismatches,
+        "per_question": [
+            {"terms": t, "old": med["old"][j], "new": med["new"][j], "postings": postings[j]}
+            for j, (_, t) in enumerate(queries)
+        ],
     }
     args.out.write_text(json.dumps(result, indent=2))
     print(json.dumps(result, indent=2))

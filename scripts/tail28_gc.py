@@ -10,7 +10,9 @@ background index work. Then it asks ``--queries`` distinct LoCoMo questions (tho
 other scripts ask) with a ``gc.callbacks`` hook counting the collections of each
 generation, the objects each collected and the wall time of each, and takes the last
 reading again. The tracked objects are split by type and by the top-level package of
-the module that defined them (functions, classes) or of their type (instances).
+the module that defined them (functions, classes) or of their type (instances), and
+those the open added (not there after ``import engram``) by type and by the module of
+their functions.
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ def main() -> None:
     from engram.bench.scale_cold import NAMESPACE, wait_for_index
 
     readings["engram imported"] = full_pass()
+    imported = {id(o) for o in gc.get_objects()}
     _, questions = locomo_turns_and_questions(args.locomo)
     questions = list(dict.fromkeys(questions))
     asked = [questions[(300 + 20 + i) % len(questions)] for i in range(args.queries)]
@@ -78,6 +81,17 @@ def main() -> None:
         mem.recall(asked[0], namespace=NAMESPACE)
         wait_for_index(mem)
         readings["store open"] = full_pass()
+        opened = [o for o in gc.get_objects() if id(o) not in imported]
+        # What the open added, by type and by the module of the functions among it.
+        added = {
+            "by_type": Counter(type(o).__name__ for o in opened).most_common(10),
+            "functions_by_module": Counter(
+                str(getattr(o, "__module__", "?")).rsplit(".", 1)[0]
+                for o in opened
+                if type(o).__name__ == "function"
+            ).most_common(10),
+        }
+        del opened, imported
         gc.callbacks.append(hook)
         for q in asked:
             mem.recall(q, namespace=NAMESPACE)
@@ -98,6 +112,7 @@ def main() -> None:
         "readings": readings,
         "collections": {str(g): n for g, n in sorted(per_generation.items())},
         "full_collections": full,
+        "added_by_the_open": added,
         "by_type": by_type,
         "by_package": by_package,
         "largest_containers": largest,

@@ -9,9 +9,9 @@ stores (``compose_corpus`` over LoCoMo's turns, content only), for sizes whose s
 not kept; ``--keep DIR`` saves its arrays and ``--arrays DIR`` reads them back.
 
 Reads the store's saved term block (``term_snapshot``, the newest namespace's) read-only,
-makes the old block over the same arrays from the old tree's ``term_index.py`` (loaded
-under another module name; everything else it imports is this tree's, unchanged by
-wand27), then asks ``--queries`` distinct LoCoMo questions (those ``engram bench scale
+makes the old block over the same arrays from the old tree's ``term_index.py`` and
+``term_rank.py`` (loaded under other module names; everything else they import is this
+tree's), then asks ``--queries`` distinct LoCoMo questions (those ``engram bench scale
 --reuse`` and ``tail27_laps.py`` ask after their 20 warm-up questions) as the keyword leg
 turns them into terms, ``top(terms, k)`` on each block, old and new interleaved (which
 goes first alternates), ``--rounds`` times. Per question: each block's thread CPU time
@@ -45,14 +45,26 @@ from engram.text import fts_query, match_terms
 WARM = 20
 
 
-def old_module(src: Path) -> Any:
-    path = src / "engram" / "store" / "sqlite" / "term_index.py"
-    spec = importlib.util.spec_from_file_location("wand27_old_term_index", path)
+def _exec(name: str, path: Path) -> Any:
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def old_module(src: Path) -> Any:
+    """The old tree's ``term_index``, bound to the old tree's ``term_rank`` too (the
+    lookups in the longest lists are part of what is compared)."""
+    here = src / "engram" / "store" / "sqlite"
+    rank = "engram.store.sqlite.term_rank"
+    new_rank = sys.modules[rank]
+    sys.modules[rank] = _exec("wand27_old_term_rank", here / "term_rank.py")
+    try:
+        return _exec("wand27_old_term_index", here / "term_index.py")
+    finally:
+        sys.modules[rank] = new_rank
 
 
 def load(store: Path) -> TermBlock:
@@ -182,6 +194,10 @@ def main() -> None:
         },
         "postings": pct([float(p) for p in postings]),
         "disagree": mismatches,
+        "per_question": [
+            {"terms": t, "old": med["old"][j], "new": med["new"][j], "postings": postings[j]}
+            for j, (_, t) in enumerate(queries)
+        ],
     }
     args.out.write_text(json.dumps(result, indent=2))
     print(json.dumps(result, indent=2))

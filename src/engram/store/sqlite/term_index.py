@@ -101,7 +101,6 @@ class TermBlock:
         self._lengths = np.zeros(capacity, np.float32)
         self._lengths[:n] = lengths
         self._scratch = np.zeros(capacity, np.float32)
-        self._slot = np.zeros(capacity, np.int32)
         # Postings of the build, by term id: rows ascending, BM25's term-frequency part.
         self.offsets = np.zeros(len(self.vocab) + 1, np.int64)
         np.cumsum(np.bincount(tids, minlength=len(self.vocab)), out=self.offsets[1:])
@@ -156,7 +155,6 @@ class TermBlock:
         block._lengths = np.zeros(capacity, np.float32)
         block._lengths[:n] = a["lengths"]
         block._scratch = np.zeros(capacity, np.float32)
-        block._slot = np.zeros(capacity, np.int32)
         block.offsets, block.rows, block.tf = a["offsets"], a["rows"], a["tf"]
         block.top_tf = a["top_tf"]
         if len(block.offsets) != len(block.vocab) + 1 or len(block.rows) != len(block.tf):
@@ -191,7 +189,6 @@ class TermBlock:
             self.alive = _grow(self.alive, capacity)
             self._lengths = _grow(self._lengths, capacity)
             self._scratch = np.zeros(capacity, np.float32)
-            self._slot = np.zeros(capacity, np.int32)
         for doc, counts, length in zip(docs, per_doc, lengths, strict=True):
             row = self.size
             self.ids.append(doc.id)
@@ -303,13 +300,17 @@ class TermBlock:
                     break
             # Each list done is cut down before they are joined: only documents whose
             # partial score plus all that is left could reach the floor stay in the
-            # running (all of them when nothing is left), and only live ones.
+            # running (all of them when nothing is left), and only live ones. A list's
+            # rows are cleared from the scratch once read, so a document held by
+            # several lists joins the pool once, from the first (no pass for repeats).
             need = np.float32(floor / _SURE) - np.float32(remaining) if i < len(plan) else None
-            kept = [self._keep(rows, need) for rows in done]
+            kept = []
+            for rows in done:
+                kept.append(self._keep(rows, need))
+                scratch[rows] = 0.0
+            done.clear()
             pool = np.concatenate([rows for rows, _ in kept]) if len(kept) > 1 else kept[0][0]
             partial = np.concatenate([p for _, p in kept]) if len(kept) > 1 else kept[0][1]
-            if len(done) > 1:
-                pool, partial = self._distinct(pool, partial)
         finally:
             for rows in done:
                 scratch[rows] = 0.0
@@ -336,24 +337,13 @@ class TermBlock:
 
     def _keep(self, rows: Rows, need: np.float32 | None) -> tuple[Rows, Floats]:
         """The live ones of ``rows`` whose partial score is at least ``need`` (None:
-        any), and those scores."""
+        any) and that no list read before held, and those scores."""
         partial = self._scratch[rows]
-        keep = self.alive[rows] if self.dead else None
-        if need is not None:
-            reach = partial >= need
-            keep = reach if keep is None else keep & reach
-        if keep is None:
-            return rows, partial
+        # A row an earlier list held reads 0 here (that list's rows were cleared once
+        # read); every other row of ``rows`` holds a partial score above 0.
+        reach = partial >= need if need is not None and need > 0 else partial > 0
+        keep = reach & self.alive[rows] if self.dead else reach
         return rows[keep], partial[keep]
-
-    def _distinct(self, pool: Rows, partial: Floats) -> tuple[Rows, Floats]:
-        """Each row of ``pool`` once (in linear time: every position writes its index to
-        its row's slot, and the position whose index stayed there is kept)."""
-        slot = self._slot
-        positions = np.arange(len(pool), dtype=np.int32)
-        slot[pool] = positions
-        keep = slot[pool] == positions
-        return pool[keep], partial[keep]
 
     def scores(self, query: Sequence[str], rows: Sequence[int] | Rows) -> list[float]:
         """The score of each of ``rows`` (0 for rows that hold no query term)."""

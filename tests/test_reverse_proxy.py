@@ -1,0 +1,90 @@
+"""engram serve behind a reverse proxy (dogfood19): an operator's nginx forwards
+``https://tools.example.test/engram/...`` to engram without the prefix, with
+``Host`` and ``X-Forwarded-Proto`` set, as docs/operations.md shows.
+
+Before ``api.root_path`` (``engram serve --root-path``), the URLs engram writes into its
+answers left the prefix: the MCP 401 pointed clients at
+``https://tools.example.test/.well-known/oauth-protected-resource`` (the proxy's 404),
+the metadata named ``.../mcp`` as the resource, and ``/docs`` loaded
+``/openapi.json`` from the host's root.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from click.testing import CliRunner
+
+from conftest import HashEmbedder
+from engram import Config, Memory
+from engram.api import create_app
+from engram.api.server import serve_in_thread
+from engram.cli.main import cli
+
+#: What nginx sends after it ended TLS: the public host, the scheme the client used.
+PROXIED = {"Host": "tools.example.test", "X-Forwarded-Proto": "https"}
+PUBLIC = "https://tools.example.test/engram"
+
+
+@pytest.fixture
+def behind_a_prefix(config: Config) -> Iterator[str]:
+    quiet = config.with_overrides(pipeline={"enabled": False})
+    with (
+        Memory(":memory:", config=quiet, embedder=HashEmbedder()) as memory,
+        serve_in_thread(create_app(memory, worker=False), root_path="/engram") as url,
+    ):
+        yield url
+
+
+def test_mcp_discovery_and_docs_keep_the_proxys_prefix(behind_a_prefix: str) -> None:
+    url = behind_a_prefix
+    # A hang guard, not a speed check: the first /mcp call builds the MCP app (seconds
+    # on a loaded machine).
+    with httpx.Client(headers=PROXIED, timeout=60) as proxy:
+        # The proxy strips /engram: engram sees /mcp, as nginx forwards it.
+        refused = proxy.post(f"{url}/mcp", json={})
+        assert refused.status_code == 401
+        assert refused.headers["www-authenticate"] == (
+            f'Bearer resource_metadata="{PUBLIC}/.well-known/oauth-protected-resource"'
+        )
+        metadata = proxy.get(f"{url}/.well-known/oauth-protected-resource")
+        assert metadata.json()["resource"] == f"{PUBLIC}/mcp"
+        docs = proxy.get(f"{url}/docs")
+        assert "'/engram/openapi.json'" in docs.text
+        # Every route still answers at the path the proxy forwards.
+        assert proxy.get(f"{url}/health").json()["status"] == "ok"
+        assert proxy.get(f"{url}/openapi.json").status_code == 200
+
+
+def _serve(home: Path, *args: str) -> Any:
+    env = {"ENGRAM_EMBEDDER_NAME": "none"}
+    return CliRunner().invoke(cli, ["--home", str(home), "serve", *args], env=env)
+
+
+def test_serve_passes_root_path_to_the_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr("engram.api.server.run", lambda app, **kw: seen.update(kw))
+    result = _serve(tmp_path / "home", "--root-path", "/engram/", "--port", "0", "--no-mcp")
+    assert result.exit_code == 0, result.output
+    assert seen["root_path"] == "/engram"
+    # The setting does the same (ENGRAM_API_ROOT_PATH in a container).
+    seen.clear()
+    (tmp_path / "home" / "config.toml").write_text('[api]\nroot_path = "/memory"\n')
+    assert _serve(tmp_path / "home", "--port", "0", "--no-mcp").exit_code == 0
+    assert seen["root_path"] == "/memory"
+
+
+def test_a_root_path_without_its_slash_is_refused_before_anything_starts(
+    tmp_path: Path,
+) -> None:
+    result = _serve(tmp_path / "home", "--root-path", "engram", "--port", "0")
+    assert result.exit_code == 1
+    assert "must be the path the proxy serves engram under" in result.output
+    assert "/engram" in result.output
+    assert not (tmp_path / "home" / "engram.db").exists()

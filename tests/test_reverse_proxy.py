@@ -24,6 +24,9 @@ from engram import Config, Memory
 from engram.api import create_app
 from engram.api.server import serve_in_thread
 from engram.cli.main import cli
+from test_chat_proxy import Proxy, proxy
+
+__all__ = ["proxy"]  # the fixture shared with test_chat_proxy.py
 
 #: What nginx sends after it ended TLS: the public host, the scheme the client used.
 PROXIED = {"Host": "tools.example.test", "X-Forwarded-Proto": "https"}
@@ -88,3 +91,19 @@ def test_a_root_path_without_its_slash_is_refused_before_anything_starts(
     assert "must be the path the proxy serves engram under" in result.output
     assert "/engram" in result.output
     assert not (tmp_path / "home" / "engram.db").exists()
+
+
+def test_a_streamed_chat_reply_asks_the_proxy_not_to_buffer_it(proxy: Proxy) -> None:
+    """Through nginx's defaults, the 15 events of a streamed reply upstream sent over
+    5.7 s all reached the client at 5.7 s: nginx buffered the response. engram now
+    sends ``X-Accel-Buffering: no`` with a stream (nginx reads it: each event is passed
+    on as it comes); a JSON reply is left to the proxy's buffering."""
+    body = {"model": "m", "stream": True, "messages": [{"role": "user", "content": "hi"}]}
+    headers = {"Authorization": f"Bearer {proxy.keys['alice']}"}
+    address = f"{proxy.url}/v1/proxy/chat/completions"
+    with httpx.stream("POST", address, json=body, headers=headers, timeout=60) as response:
+        response.read()
+    assert response.status_code == 200
+    assert response.headers["x-accel-buffering"] == "no"
+    whole = httpx.post(address, json={**body, "stream": False}, headers=headers, timeout=60)
+    assert whole.status_code == 200 and "x-accel-buffering" not in whole.headers

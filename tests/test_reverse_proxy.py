@@ -107,3 +107,49 @@ def test_a_streamed_chat_reply_asks_the_proxy_not_to_buffer_it(proxy: Proxy) -> 
     assert response.headers["x-accel-buffering"] == "no"
     whole = httpx.post(address, json={**body, "stream": False}, headers=headers, timeout=60)
     assert whole.status_code == 200 and "x-accel-buffering" not in whole.headers
+
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1"},
+    },
+}
+MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
+
+@pytest.mark.parametrize("allowed", ["", "memory.example.com"])
+def test_mcp_says_which_host_it_refused_and_the_setting_to_list_it(
+    config: Config, allowed: str
+) -> None:
+    """Through nginx with ``Host: memory.example.test``, ``/mcp`` on a loopback server
+    answered ``421 Invalid Host header``: no value, no setting, not JSON. Unset, the
+    SDK accepts loopback names only on a loopback server; set, the names listed."""
+    cfg = config.with_overrides(api={"mcp_allowed_hosts": allowed}, pipeline={"enabled": False})
+    with Memory(":memory:", config=cfg, embedder=HashEmbedder()) as memory:
+        secret = memory.keys.create("ines")[1]
+        with (
+            serve_in_thread(create_app(memory, worker=False)) as url,
+            httpx.Client(timeout=60) as client,
+        ):
+            headers = {**MCP_HEADERS, "Authorization": f"Bearer {secret}"}
+            host = {**headers, "Host": "memory.example.test"}
+            refused = client.post(f"{url}/mcp", json=INITIALIZE, headers=host)
+            assert refused.status_code == 421
+            assert refused.json()["error"] == "host_not_allowed"
+            detail = refused.json()["detail"]
+            assert "'memory.example.test'" in detail and "api.mcp_allowed_hosts" in detail
+            assert "ENGRAM_API_MCP_ALLOWED_HOSTS=memory.example.test" in detail
+            good = allowed or url.removeprefix("http://")
+            origin = {**headers, "Host": good, "Origin": "https://evil.example.net"}
+            foreign = client.post(f"{url}/mcp", json=INITIALIZE, headers=origin)
+            assert foreign.status_code == 403
+            assert foreign.json()["error"] == "origin_not_allowed"
+            assert "'https://evil.example.net'" in foreign.json()["detail"]
+            # An allowed name still works.
+            fine = client.post(f"{url}/mcp", json=INITIALIZE, headers={**headers, "Host": good})
+            assert fine.status_code == 200, fine.text

@@ -25,6 +25,7 @@ from engram.api import create_app
 from engram.api.server import serve_in_thread
 from engram.cli.main import cli
 from test_chat_proxy import Proxy, proxy
+from test_serve_options import INITIALIZE, MCP_HEADERS
 
 __all__ = ["proxy"]  # the fixture shared with test_chat_proxy.py
 
@@ -107,19 +108,6 @@ def test_a_streamed_chat_reply_asks_the_proxy_not_to_buffer_it(proxy: Proxy) -> 
     assert response.headers["x-accel-buffering"] == "no"
     whole = httpx.post(address, json={**body, "stream": False}, headers=headers, timeout=60)
     assert whole.status_code == 200 and "x-accel-buffering" not in whole.headers
-
-
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "test", "version": "1"},
-    },
-}
-MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 
 @pytest.mark.parametrize("allowed", ["", "memory.example.com"])

@@ -132,6 +132,7 @@ def test_mcp_says_which_host_it_refused_and_the_setting_to_list_it(
             detail = refused.json()["detail"]
             assert "'memory.example.test'" in detail and "api.mcp_allowed_hosts" in detail
             assert "ENGRAM_API_MCP_ALLOWED_HOSTS=memory.example.test" in detail
+            assert "beside any listed" in detail  # a list already set is added to
             good = allowed or url.removeprefix("http://")
             origin = {**headers, "Host": good, "Origin": "https://evil.example.net"}
             foreign = client.post(f"{url}/mcp", json=INITIALIZE, headers=origin)

@@ -30,8 +30,9 @@ def _host_detail(host: str) -> str:
     example = host or "memory.example.com"
     return (
         f"/mcp does not accept the Host header {host!r} (the MCP transport's DNS-rebinding "
-        "check). Behind a reverse proxy, list the names it forwards in api.mcp_allowed_hosts "
-        f"(ENGRAM_API_MCP_ALLOWED_HOSTS={example}) and restart engram serve"
+        "check). Behind a reverse proxy, add the names it forwards to api.mcp_allowed_hosts, "
+        f"comma-separated beside any listed (ENGRAM_API_MCP_ALLOWED_HOSTS={example}), and "
+        "restart engram serve"
     )
 
 

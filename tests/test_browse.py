@@ -139,7 +139,8 @@ def test_the_page_and_bundle_need_no_key_but_data_does(
     url, _, _, _ = served
     page = httpx.get(url + "/")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
-    assert '<script type="module" src="/static/app.js">' in page.text
+    # relative, so the page also works under a proxy's path prefix (test_dashboard_browser)
+    assert '<script type="module" src="static/app.js">' in page.text
     assert "script-src 'self'" in page.headers["content-security-policy"]
     bundle = httpx.get(url + "/static/app.js")
     assert bundle.status_code == 200 and "javascript" in bundle.headers["content-type"]
@@ -147,7 +148,7 @@ def test_the_page_and_bundle_need_no_key_but_data_does(
     assert httpx.get(url + "/static/nothing.js").status_code == 404
     icon = httpx.get(url + "/static/favicon.svg")  # the page's icon: no 404 on each load
     assert icon.status_code == 200 and icon.headers["content-type"] == "image/svg+xml"
-    assert 'rel="icon" href="/static/favicon.svg"' in page.text
+    assert 'rel="icon" href="static/favicon.svg"' in page.text
     for route in ("namespaces", "memories", "settings"):
         assert httpx.get(f"{url}/v1/dashboard/{route}").status_code == 401
 

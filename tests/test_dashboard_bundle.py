@@ -41,8 +41,8 @@ def test_every_source_and_output_matches_its_stamp() -> None:
 def test_the_page_links_the_built_files_and_no_source_is_copied_beside_them() -> None:
     static = ROOT / "src/engram/dashboard/static"
     page = (static / "index.html").read_text()
-    assert 'src="/static/app.js"' in page
-    assert 'href="/static/app.css"' in page
+    assert 'src="static/app.js"' in page
+    assert 'href="static/app.css"' in page
     # The stylesheet is bundled (minified) from frontend/src/style.css, not copied.
     built = (static / "app.css").read_text()
     source = (ROOT / "frontend/src/style.css").read_text()

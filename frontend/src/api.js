@@ -30,7 +30,9 @@ export const session = {
  * whose JSON names the namespace) or "none".
  */
 export async function api(path, { method = "GET", query = {}, body, scope = "query" } = {}) {
-  const url = new URL(path, window.location.origin);
+  // Relative to the page, not to the host's root: behind a reverse proxy that serves
+  // engram under a path (https://tools.example.com/engram/), "/v1/..." would leave it.
+  const url = new URL(path.replace(/^\//, ""), document.baseURI);
   const ns = session.namespace;
   const params = scope === "query" && ns ? { namespace: ns, ...query } : query;
   for (const [name, value] of Object.entries(params)) {

@@ -138,6 +138,10 @@ class ApiConfig:
     """``Host`` values ``/mcp`` accepts behind a reverse proxy, comma-separated
     (``memory.example.com``, ``memory.example.com:443``); empty: loopback names when
     serving on loopback, anything otherwise (the MCP SDK's DNS-rebinding check)."""
+    root_path: str = ""
+    """The path a reverse proxy serves engram under when it strips it before forwarding
+    (``/engram`` for ``https://tools.example.com/engram/``), so the URLs engram writes
+    into answers (MCP discovery, ``/docs``) keep it; empty: served at the root."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from engram.api.context import note_key, note_namespace, note_tool
 from engram.api.errors import send_error, status_for
 from engram.api.limits import replay
 from engram.api.mcp_discovery import challenge
+from engram.api.mcp_hosts import worded
 from engram.api.middleware import HttpOnly
 from engram.core import Scope as CallScope
 from engram.errors import EngramError
@@ -127,7 +128,7 @@ class McpGuard(HttpOnly):
         if scope.get("method") == "POST":
             receive = await _noting_tool(receive)
         try:
-            await self.app(scope, receive, send)
+            await self.app(scope, receive, worded(scope, send))
         finally:
             current_author.reset(writer)
             current_namespace.reset(token)

@@ -13,6 +13,7 @@ import uvicorn
 from fastapi import FastAPI
 
 from engram.api.logs import log_config
+from engram.errors import ConfigError
 from engram.memory import Memory
 
 log = logging.getLogger("engram.api")
@@ -84,11 +85,30 @@ def prepare(memory: Memory, *, host: str, port: int, auth: bool, mcp: bool) -> S
     )
 
 
+def checked_root_path(value: str) -> str:
+    """``api.root_path`` as uvicorn takes it: empty, or ``/`` and a path without a
+    trailing slash (``/engram``); a ``ConfigError`` that shows the form otherwise."""
+    path = value.strip().rstrip("/")
+    if path and (not path.startswith("/") or "?" in path or "#" in path or " " in path):
+        raise ConfigError(
+            f"api.root_path (--root-path) must be the path the proxy serves engram under, "
+            f"starting with '/' (such as /engram), got {value!r}"
+        )
+    return path
+
+
 def run(
-    app: FastAPI, *, host: str, port: int, log_level: str = "info", log_format: str = "text"
+    app: FastAPI,
+    *,
+    host: str,
+    port: int,
+    log_level: str = "info",
+    log_format: str = "text",
+    root_path: str = "",
 ) -> None:
     """Serve ``app`` with uvicorn until interrupted; ``log_format`` is ``text`` or
-    ``json`` (``engram.api.logs``). engram's access line replaces uvicorn's."""
+    ``json`` (``engram.api.logs``). engram's access line replaces uvicorn's.
+    ``root_path`` is the prefix a proxy strips (``api.root_path``)."""
     config = uvicorn.Config(
         app,
         host=host,
@@ -96,19 +116,27 @@ def run(
         log_level=log_level,
         log_config=log_config(log_format, log_level),
         access_log=False,
+        root_path=root_path,
     )
     uvicorn.Server(config).run()
 
 
 @contextmanager
 def serve_in_thread(
-    app: FastAPI, *, host: str = "127.0.0.1", port: int = 0, timeout: float = 10.0
+    app: FastAPI,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    timeout: float = 10.0,
+    root_path: str = "",
 ) -> Iterator[str]:
     """Serve ``app`` on a real socket in a background thread; yields its base URL.
 
     ``port=0`` picks a free port. Used by the tests and the load measurement.
     """
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+    config = uvicorn.Config(
+        app, host=host, port=port, log_level="warning", lifespan="on", root_path=root_path
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="engram-serve", daemon=True)
     thread.start()

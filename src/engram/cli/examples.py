@@ -125,7 +125,7 @@ EXAMPLES: dict[str, str | tuple[str, ...]] = {
     "runs of": "runs of ${OBS:0:14}",
     "runs show": "runs show run-7",
     "search": 'search "staging database" --user alice -k 10',
-    "serve": ("serve", "serve --no-worker", "serve --no-schedules"),
+    "serve": ("serve", "serve --no-worker", "serve --no-schedules", "serve --root-path /engram"),
     "sessions checkpoint": 'sessions checkpoint s1 --trigger pre_compaction --context "halfway"',
     "sessions checkpoints": "sessions checkpoints s1 --trigger session_end",
     "sessions end": "sessions end s1 --transcript session.txt",

@@ -79,6 +79,11 @@ def check_port(host: str, port: int) -> None:
     type=click.Choice(["text", "json"]),
     help="Log lines as text or one JSON object each (default api.log_format: text).",
 )
+@click.option(
+    "--root-path",
+    help="The path a reverse proxy serves engram under and strips, such as /engram "
+    "(default api.root_path: none).",
+)
 @json_taking(
     click.option(
         "--json",
@@ -98,6 +103,7 @@ def serve(
     no_schedules: bool,
     log_level: str,
     log_format: str | None,
+    root_path: str | None,
     as_json: bool,
 ) -> None:
     """Serve the HTTP API (and MCP at /mcp) on the store, behind API keys.
@@ -111,7 +117,7 @@ def serve(
 
     from engram.api import create_app
     from engram.api.logs import log_config
-    from engram.api.server import prepare, run
+    from engram.api.server import checked_root_path, prepare, run
 
     config = obj.config()
     if port is not None:  # --port is api.port: checked against the same range
@@ -120,6 +126,7 @@ def serve(
     listen = config.api.port
     check_port(bind, listen)
     fmt = log_format or config.api.log_format
+    prefix = checked_root_path(config.api.root_path if root_path is None else root_path)
     logging.config.dictConfig(log_config(fmt, log_level))  # start-up lines too
     with obj.memory() as mem:
         app = create_app(
@@ -140,7 +147,7 @@ def serve(
                 target = render.err_console if line.startswith("WARNING") else render.console
                 target.print(line, markup=False, soft_wrap=True)
         try:
-            run(app, host=bind, port=listen, log_level=log_level, log_format=fmt)
+            run(app, host=bind, port=listen, log_level=log_level, log_format=fmt, root_path=prefix)
         except SystemExit as exc:
             # The port was taken between check_port and uvicorn's bind (or start-up
             # failed another way, which uvicorn has just logged).

@@ -4,10 +4,11 @@ the change names (docs/benchmarks.md, "changes30").
 Three mechanisms, each read from the pair of facts rather than a phrasing:
 
 - ``change_named``: the change names the held value, and the rules read the new value
-  of another subject or relation ("Cancelled Netflix, I'm on Mubi now" beside ``user
-  uses Netflix``); or the old value is unsaid and the new fact's subject is a word of
-  exactly one held subject of the same relation ("We moved the demo to 15:00" beside
-  ``Friday demo scheduled 16:00``);
+  of another subject or relation, or read none and the memory says one other name
+  ("Ovo's bills were silly, so I switched and Bulb supplies the house now" beside
+  ``user electricity Ovo``); or the old value is unsaid and the new fact's subject is a
+  word of exactly one held subject of the same relation ("We moved the demo to 15:00"
+  beside ``Friday demo scheduled 16:00``);
 - ``change_left``: the change names a value no fact holds that an earlier memory
   mentioned, recorded as held from then and closed;
 - ``change_named.stated``: the slot pass reads a past state in the clause that states
@@ -34,6 +35,9 @@ CHANGES = [
      "user/home_insurance", "Zurich", "Allianz"),
     ("The Friday demo is at 16:00.", "We moved the demo to 15:00 because of the school run.",
      "Friday demo/scheduled", "16:00", "15:00"),
+    ("My electricity is with Ovo.",
+     "Ovo's bills were silly, so I switched and Bulb supplies the house now.",
+     "user/electricity", "Ovo", "Bulb"),
 ]  # fmt: skip
 
 
@@ -84,6 +88,7 @@ LOOKALIKES = [
     ("My home insurance is with Zurich.",
      "My sister switched to Allianz, but I'm staying with Zurich."),
     ("The Friday demo is at 16:00.", "Could we move the demo to 15:00 next week?"),
+    ("My electricity is with Ovo.", "Ovo's engineer was late today, so Bulb's man read the meter."),
 ]  # fmt: skip
 
 

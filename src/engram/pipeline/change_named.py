@@ -120,6 +120,14 @@ def replacement(
     fresh = [s for s in said if not same(s[2], old.target) and not _shares(s[2], old.target)]
     same_slot = [s for s in fresh if s[1] == old.relation_type]
     fresh = same_slot or fresh
+    if not said:
+        # The rules read no value at all ("British Gas doubled the direct debit, so I
+        # switched and Octopus supplies the flat now"): the one other name the memory
+        # says is the held slot's new value, as the slot pass reads it, so not on one
+        # occasion ("Tobias left early today, so Marisol ran the session").
+        if change_slots.one_off(text):
+            return None
+        fresh = [(old.source, old.relation_type, n) for n in _other_names(text, old)]
     if len({canonical_name(t) for _, _, t in fresh}) != 1:
         return None
     source, relation, target = fresh[0]
@@ -135,6 +143,17 @@ def replacement(
     if category is not None and kind is not None and category != kind:
         return None
     return Named(old, target, (source, relation, target))
+
+
+def _other_names(text: str, old: Relation) -> list[str]:
+    """The capitalised names ``text`` says that are neither the held value, its holder
+    nor a word of either."""
+    taken = set(canonical_name(f"{old.source} {old.target}").split())
+    return [
+        n
+        for n in proper_names(text)
+        if not set(canonical_name(n).split()) & taken and n.lower() not in _TITLES
+    ]
 
 
 def stated_change(text: str) -> str | None:

@@ -172,7 +172,7 @@ def replacements(
         return []
     if NOT_LASTING.search(text):  # a cover, an increment, a one-off: the slot holds
         return []
-    if _ONE_OFF.search(text) and not _HOLDS_NOW.search(text):
+    if one_off(text):
         return []
     # A past state beside "instead" is what happened before the new value ("Wiebe had a
     # family emergency, so on-call went to Marloes instead").
@@ -201,6 +201,11 @@ def replacements(
             found.setdefault(held.id, Replacement(held, new))
     # One slot per memory: two slots given values at once is a list, not a change.
     return list(found.values()) if len(found) == 1 else []
+
+
+def one_off(text: str) -> bool:
+    """One occasion ("today", "ran the meeting"), not a value said to hold from now."""
+    return bool(_ONE_OFF.search(text)) and not _HOLDS_NOW.search(text)
 
 
 def _plain(name: str) -> str:

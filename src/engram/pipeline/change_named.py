@@ -54,7 +54,10 @@ _CUE = gated(
         r"moved|gave\s+up|given\s+up|expired|disabled|shut|closed|instead|went\s+with|"
         r"went\s+back|ported|changed|upgraded|downgraded|took\s+over|handed|passed|"
         r"no\s+longer|any\s?more|chop|dumped|got\s+rid|transferred|jumped\s+ship|"
-        r"rewrote|renamed|out|off)\b",
+        r"rewrote|renamed|"
+        # "came off DigitalOcean onto Hetzner"; a bare "off" or "out" is no change
+        # ("Check out the crowd")
+        r"off\s+[^,.;]{1,30}?\s+(?:to|onto|for))\b",
         re.IGNORECASE,
     )
 )
@@ -108,7 +111,7 @@ def replacement(
         r
         for r in held
         if r.relation_type != TALKS_ABOUT
-        and names(lower, r.target)
+        and names(lower, r.target, r.source)
         # a value the rules read again in this memory is held, not left behind
         and not any(same(r.target, t) for _, _, t in said)
     ]
@@ -238,23 +241,24 @@ def _stems(name: str) -> set[str]:
     return {w.rstrip("s") for w in canonical_name(name).split()} - {"the", "my", "our", ""}
 
 
-def names(lower: str, value: str) -> bool:
+def names(lower: str, value: str, holder: str = "") -> bool:
     """Whether the memory (its words, lower case, one space apart) names ``value``: all
-    of it, or its first capitalised word that is no title ("Jira" of "Jira Cloud",
-    "Hendriks" of "Dr Hendriks", "Hatch" of "third floor of the Hatch")."""
+    of it, or its first capitalised word that is no title and no word of its
+    ``holder`` ("Jira" of "Jira Cloud", "Hendriks" of "Dr Hendriks", "Hatch" of "third
+    floor of the Hatch"; not "Melanie" of Melanie's "how art lets Melanie")."""
     full = " ".join(w.lower() for w in _WORD.findall(value))
     if not full:
         return False
     if re.search(rf"(?<!\w){re.escape(full)}(?!\w)", lower):
         return True
+    taken = set(canonical_name(holder).split())
     heads = [
-        w
+        w.lower()
         for w in _WORD.findall(value)
         if w[:1].isupper() and w.lower() not in _TITLES and len(w) >= 4
     ]
-    return (
-        bool(heads) and re.search(rf"(?<!\w){re.escape(heads[0].lower())}(?!\w)", lower) is not None
-    )
+    head = heads[0] if heads and heads[0] not in taken else None
+    return head is not None and re.search(rf"(?<!\w){re.escape(head)}(?!\w)", lower) is not None
 
 
 def same(a: str, b: str) -> bool:

@@ -215,7 +215,7 @@ def plan(
             closed = True
     # read first: no graph read for most memories
     notes = change_firsts.cued(text) or change_passing.cued(text)
-    named = change_named.cued(text)
+    named = change_named.stated_change(text) is not None
     if (
         not closed
         and not ended

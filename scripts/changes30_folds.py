@@ -10,19 +10,15 @@ source (whose list lacks AB) runs the same sets.
 
 from __future__ import annotations
 
-import importlib.util
+import runpy
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-_spec = importlib.util.spec_from_file_location("round10", HERE / "changes28_folds.py")
-assert _spec is not None and _spec.loader is not None
-_round10 = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_round10)
-
+ROUND10 = runpy.run_path(str(HERE / "changes28_folds.py"))
 
 if __name__ == "__main__":
-    _round10.main(
+    ROUND10["main"](
         "changes_heldout11.json",
-        (*_round10.SHIPPED, _round10.HELD, "changes_heldout10.json"),
-        (*_round10.TUNES, "changes29_tune"),
+        (*ROUND10["SHIPPED"], ROUND10["HELD"], "changes_heldout10.json"),
+        (*ROUND10["TUNES"], "changes29_tune"),
     )

@@ -14,16 +14,13 @@ only counts are printed. `--check` prints the counts and writes nothing.
 
 from __future__ import annotations
 
-import importlib.util
+import runpy
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-_spec = importlib.util.spec_from_file_location("round9", HERE / "changes27_write_sets.py")
-assert _spec is not None and _spec.loader is not None
-_round9 = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_round9)
-HELD = _round9.DATA / "changes_heldout11.json"
+ROUND9 = runpy.run_path(str(HERE / "changes27_write_sets.py"))
+HELD = ROUND9["DATA"] / "changes_heldout11.json"
 # No tune set is written this round; the writer's second path is never written to.
 UNUSED_TUNE = Path("/nonexistent/changes30_tune.json")
 TUNES = ("23_tune", "24_tune", "25_tune", "25_check", "26_tune", "27_tune", "28_tune",
@@ -31,7 +28,7 @@ TUNES = ("23_tune", "24_tune", "25_tune", "25_check", "26_tune", "27_tune", "28_
 
 
 def main() -> None:
-    _round9.write(
+    ROUND9["write"](
         Path(sys.argv[1]), False, ("AB", "ABT"), (HELD, UNUSED_TUNE), TUNES,
         (ABOUT_HELD, ""), check_only="--check" in sys.argv[2:],
     )  # fmt: skip

@@ -58,6 +58,10 @@ facts, other attributes, repeats, plans, negations), two or three statements eac
   clause, after a complaint, with a reason, as a correction, numbers and dates that
   move), 40 changes and 16 look-alikes, written before round eleven's reading: fold AA
   (A to Z name the earlier folds and tune sets).
+- ``engram/data/changes_heldout11.json`` (session twenty-six, changes30): changes said
+  in passing as people tell an agent about their lives and work (jobs, homes, tools,
+  plans, people, prices, schedules), 40 changes and 16 look-alikes, written before round
+  twelve's reading: fold AB.
 
 Each story is told to a fresh namespace of one in-memory ``Memory`` through
 ``mem.add`` (the inline linker and the closing plan on the write path, no model), a
@@ -105,6 +109,7 @@ SHIPPED = (
     "changes_heldout8.json",
     "changes_heldout9.json",
     "changes_heldout10.json",
+    "changes_heldout11.json",
 )
 #: When the first statement is told; each next one a month later.
 START = datetime(2025, 1, 6, 9, tzinfo=UTC)

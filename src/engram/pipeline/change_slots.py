@@ -38,7 +38,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from engram.pipeline import change_kinds, change_passing, change_plain, vocabulary
+from engram.pipeline import change_kinds, change_named, change_passing, change_plain, vocabulary
 from engram.pipeline.change_signals import ADDITION_WORDS, HEDGE
 from engram.pipeline.change_words import KNOWN_PERSON, NOT_LASTING
 from engram.pipeline.patterns import COMMON_OPENERS, NOT_NAMES, proper_names, word_set
@@ -172,11 +172,13 @@ def replacements(
         return []
     if NOT_LASTING.search(text):  # a cover, an increment, a one-off: the slot holds
         return []
-    if _ONE_OFF.search(text) and not _HOLDS_NOW.search(text):
+    if one_off(text):
         return []
     # A past state beside "instead" is what happened before the new value ("Wiebe had a
     # family emergency, so on-call went to Marloes instead").
-    if _PAST_STATE.search(text) and not (_HOLDS_NOW.search(text) or _INSTEAD.search(text)):
+    # Read in the clause that states the value, not its reason (round twelve).
+    past = _PAST_STATE.search(change_named.stated(text))
+    if past and not (_HOLDS_NOW.search(text) or _INSTEAD.search(text)):
         return []
     names = _names(text)
     if not names and not re.search(r"\d", text) and not _FREQUENCY.search(text):
@@ -199,6 +201,11 @@ def replacements(
             found.setdefault(held.id, Replacement(held, new))
     # One slot per memory: two slots given values at once is a list, not a change.
     return list(found.values()) if len(found) == 1 else []
+
+
+def one_off(text: str) -> bool:
+    """One occasion ("today", "ran the meeting"), not a value said to hold from now."""
+    return bool(_ONE_OFF.search(text)) and not _HOLDS_NOW.search(text)
 
 
 def _plain(name: str) -> str:

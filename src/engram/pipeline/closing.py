@@ -32,6 +32,8 @@ from engram.pipeline import (
     change_firsts,
     change_held,
     change_kinds,
+    change_left,
+    change_named,
     change_passing,
     change_slots,
     change_states,
@@ -211,19 +213,31 @@ def plan(
             confidence = change_slots.SLOT_CONFIDENCE
             triples.append((old.source, old.relation_type, found.target, confidence))
             closed = True
+    # read first: no graph read for most memories
+    notes = change_firsts.cued(text) or change_passing.cued(text)
+    named = change_named.stated_change(text) is not None
     if (
         not closed
         and not ended
-        # read first: no graph read for most memories
-        and (change_firsts.cued(text) or change_passing.cued(text))
+        and (notes or named)
         and not _replaced_any(reads, planned, closes & things - keeps)
     ):
-        # Nor that: a held slot's new value said in notes form (``change_firsts``), or
-        # a held date moved in passing (``change_passing``: "the launch moved to 18 March").
-        for finder in (change_firsts.notes_changes, change_passing.date_changes):
+        # Nor that: a held slot's new value said in notes form (``change_firsts``), a held
+        # date moved in passing (``change_passing``: "the launch moved to 18 March"), or a
+        # value the memory names as left behind beside a new one the rules read: held
+        # (``change_named``) or only mentioned by an earlier memory (``change_left``).
+        finders = (change_firsts.notes_changes, change_passing.date_changes) if notes else ()
+        for finder in finders:
             triples, closed = _notes_change(reads, text, statement, triples, finder)
             if closed:
                 break
+        if not closed and named:
+            held = [r for r in reads.recent() if r.source_memory_id != statement.memory_id]
+            read = [(f.source, f.relation, f.target) for f in planned]
+            end = lambda old: _end(reads, old, statement)  # noqa: E731
+            triples, closed = change_named.close(text, held, read, triples, end)
+            if not closed:
+                change_left.close(reads.store, reads.namespace, text, statement, read, end)
     return replace(statement, triples=triples, single_valued=frozenset(closes - keeps))
 
 

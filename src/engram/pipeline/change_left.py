@@ -1,0 +1,161 @@
+"""A value a change names as left behind that no fact of the graph holds (issue 28, G2).
+
+Round twelve (changes30) counted eleven rounds' open changes by the stage that dropped
+them. The largest stage was the extractor: the first statement's wording gave no fact
+("All of the finance team's reporting tables sit in a Redshift cluster", "I listen to
+podcasts on Spotify"), so when the change came ("the warehouse is on Snowflake now,
+since the Redshift bill got out of hand") the new value was read and nothing was there
+to close. Rules per phrasing of first statements generalise poorly: fold after fold
+brings new ones. What the misses share is that the change itself says which value it
+left behind, by name, and an earlier memory of the namespace mentioned that name (the
+linker records every name a memory mentions).
+
+So the change is read from the pair: a memory that states a change
+(``change_named.stated_change``), with exactly one new value the rules read in it and
+exactly one other name it says that an earlier memory mentioned and no relation holds,
+of the same shape and category as the new value, records the old value on the new fact's
+subject and slot, from the earlier memory's time, closed at this memory. The graph then
+answers "what did we use before Snowflake?" and the time the old value held, and the
+new value holds alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from engram.pipeline import change_named, vocabulary
+from engram.pipeline.linker import TALKS_ABOUT
+from engram.pipeline.patterns import proper_names
+from engram.store.protocols import Store
+from engram.store.protocols.graph import Relation, Statement, canonical_name
+from engram.text import STOPWORDS
+
+#: The old value's confidence: read from the pair, below the new fact's.
+CONFIDENCE = 0.65
+#: At most this many words after a word of change are looked up as a name said in
+#: lower case ("cancelled spotify", "got rid of comcast").
+_AFTER_CUE = 3
+_WORD = re.compile(r"[^\W_]+(?:[&'’.-][^\W_]+)*")
+
+
+@dataclass(frozen=True, slots=True)
+class Earlier:
+    """Where a name was first mentioned: the entity's name, that memory and its time."""
+
+    name: str
+    memory_id: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Left:
+    """``old`` held ``(source, relation)`` from ``earlier`` until this memory; ``target``
+    holds now."""
+
+    source: str
+    relation: str
+    target: str
+    old: Earlier
+
+
+def left_behind(
+    text: str,
+    said: Sequence[tuple[str, str, str]],
+    earlier: Callable[[str], Earlier | None],
+) -> Left | None:
+    """The value ``text`` names as left behind beside the one new value the rules read in
+    it (``said``), when ``earlier`` (a name -> its first mention by another memory, or
+    None) finds exactly one such name; else None."""
+    lower = change_named.stated_change(text)
+    if lower is None:
+        return None
+    said = change_named.values(said)
+    if len({canonical_name(t) for _, _, t in said}) != 1:
+        return None
+    source, relation, target = said[0]
+    told = set(canonical_name(f"{source} {target}").split())
+    found: dict[str, Earlier] = {}
+    for name in _candidates(text):
+        if set(canonical_name(name).split()) & told:
+            continue  # the subject or the new value, or a word of them
+        if re.search(rf"&\s*{re.escape(name)}\b|\b{re.escape(name)}\s*&", text):
+            continue  # a part of a firm's name ("Halvorsen & Co"), which no part names
+        mention = earlier(name)
+        if mention is not None and canonical_name(mention.name) not in told:
+            found.setdefault(canonical_name(mention.name), mention)
+    if len(found) != 1:
+        return None  # none named, or two: which one was left is not said
+    old = next(iter(found.values()))
+    if change_named.shape(old.name) != change_named.shape(target):
+        return None  # "Purina" left for "his tummy" is no food
+    if not change_named.names(lower, old.name):
+        return None
+    kinds = {vocabulary.member_category(old.name), vocabulary.member_category(target)}
+    if len(kinds - {None}) > 1:
+        return None  # a database left beside a new cloud: two slots
+    category = relation[len("uses_") :] if relation.startswith("uses_") else None
+    if category is not None and vocabulary.member_category(old.name) not in (None, category):
+        return None
+    return Left(source, relation, target, old)
+
+
+def _candidates(text: str) -> list[str]:
+    """The names a change may leave behind: the capitalised names, and the words right
+    after a word of change, which chat writes in lower case ("cancelled spotify")."""
+    found = list(proper_names(text))
+    words = _WORD.findall(text)
+    for n, word in enumerate(words):
+        if not change_named.cued(word):
+            continue
+        for after in words[n + 1 : n + 1 + _AFTER_CUE]:
+            if len(after) >= 3 and after.lower() not in STOPWORDS and after not in found:
+                found.append(after)
+    return found
+
+
+def close(
+    store: Store,
+    namespace: str,
+    text: str,
+    statement: Statement,
+    said: Sequence[tuple[str, str, str]],
+    end: Callable[[Relation], None],
+) -> bool:
+    """Record the value ``text`` leaves behind (``left_behind``) as held from its first
+    mention until this memory, ended through ``end``; whether one was recorded."""
+
+    def earlier(name: str) -> Earlier | None:
+        entity = store.graph.entity(namespace, name)
+        if entity is None:
+            return None
+        seen = store.graph.timeline(namespace, entity.id)
+        # a holder of facts ("Eli goes to ...") is no value left either
+        if any(r.relation_type != TALKS_ABOUT for r in seen):
+            # a value a fact holds or held: the held one is ``change_named``'s to read,
+            # and a closed one's change was read already
+            return None
+        ids = [m.memory_id for m in store.graph.mentions(namespace, entity.id)]
+        ids = [i for i in ids if i != statement.memory_id]
+        first = store.memories.get(namespace, ids[0]) if ids else None
+        if first is None:
+            return None
+        return Earlier(entity.name, first.id, first.created_at)
+
+    found = left_behind(text, said, earlier)
+    if found is None:
+        return False
+    old = Statement(
+        memory_id=found.old.memory_id,
+        triples=[(found.source, found.relation, found.old.name, CONFIDENCE)],
+        valid_from=found.old.at,
+        now=statement.now,
+        single_valued=frozenset(),
+    )
+    recorded = store.graph.record(namespace, [old], single_valued=frozenset())
+    for relation in recorded[0].relations if recorded else ():
+        if relation.valid_to is None:
+            end(relation)
+    return True

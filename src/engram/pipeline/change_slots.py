@@ -175,8 +175,7 @@ def replacements(
     if one_off(text):
         return []
     # A past state beside "instead" is what happened before the new value ("Wiebe had a
-    # family emergency, so on-call went to Marloes instead").
-    # Read in the clause that states the value, not its reason (round twelve).
+    # family emergency, so on-call went to Marloes instead"), read in the value's clause.
     past = _PAST_STATE.search(change_named.stated(text))
     if past and not (_HOLDS_NOW.search(text) or _INSTEAD.search(text)):
         return []

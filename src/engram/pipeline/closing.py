@@ -13,9 +13,8 @@ type closes is decided per statement, in this order:
    an LLM is configured and the statement gave no signal (the ``extract`` job);
 3. **declared** cardinality of the canonical relation (one employer, one home, one
    database per service);
-4. **learned** cardinality from the namespace's own data: a relation whose sources
-   often hold several targets at once is many; one whose facts were closed before and
-   that no source holds twice is one.
+4. **learned** cardinality from the namespace's own data: a relation whose sources often
+   hold several targets at once is many; one closed before that no source holds twice is one.
 
 Everything else adds, as before: a wrong close hides a fact that still holds.
 """
@@ -25,6 +24,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 
 from engram.errors import EngramError
 from engram.pipeline import (
@@ -67,9 +67,8 @@ GENERIC_HEADS = change_slots.GENERIC_HEADS
 LEARN_MIN_SOURCES = 3
 #: A relation is many when at least this share of its sources hold several targets.
 LEARN_MANY_SHARE = 0.34
-#: A fact read less surely than this never closes another by cardinality alone: the
-#: offline rules' loose attribute reads ("Losing my job was hard" -> job = hard) are
-#: 0.6, their verb triples 0.65 and up (engram's choice, from LoCoMo dev's closes).
+#: A fact read less surely never closes another by cardinality alone: the offline rules'
+#: loose attribute reads ("job = hard") are 0.6, verb triples 0.65 up (LoCoMo dev's closes).
 MIN_CLOSING_CONFIDENCE = 0.65
 #: The speaker's entity when the text names none (``change_words.subject``).
 SPEAKER = "user"
@@ -197,12 +196,12 @@ def plan(
     things = {f.relation for f in planned if not relation_ends.not_a_thing(*_key(f))}
     ended = any(f.ends is not None for f in planned)
     closed = False
+    read = [(f.source, f.relation, f.target) for f in planned]
     if accounts:
         triples, closed = _account_change(reads, accounts, statement, triples), True
     if not closed and not closes & things and not ended:
         # The rules read no change: a new value of a slot held one at a time may still
         # be said in words they lack (``change_slots``, the second pass).
-        read = [(f.source, f.relation, f.target) for f in planned]
         for found in change_slots.replacements(reads, text, read):
             if found.old.source_memory_id == statement.memory_id:
                 # This memory's own reading, read again (the ``extract`` job after the
@@ -213,8 +212,7 @@ def plan(
             confidence = change_slots.SLOT_CONFIDENCE
             triples.append((old.source, old.relation_type, found.target, confidence))
             closed = True
-    # read first: no graph read for most memories
-    notes = change_firsts.cued(text) or change_passing.cued(text)
+    notes = change_firsts.cued(text) or change_passing.cued(text)  # read before the graph
     named = change_named.stated_change(text) is not None
     if (
         not closed
@@ -222,10 +220,9 @@ def plan(
         and (notes or named)
         and not _replaced_any(reads, planned, closes & things - keeps)
     ):
-        # Nor that: a held slot's new value said in notes form (``change_firsts``), a held
-        # date moved in passing (``change_passing``: "the launch moved to 18 March"), or a
-        # value the memory names as left behind beside a new one the rules read: held
-        # (``change_named``) or only mentioned by an earlier memory (``change_left``).
+        # Nor that: a held slot's new value in notes form (``change_firsts``), a held date
+        # moved in passing (``change_passing``: "the launch moved to 18 March"), or a value
+        # named as left behind: held (``change_named``) or only mentioned (``change_left``).
         finders = (change_firsts.notes_changes, change_passing.date_changes) if notes else ()
         for finder in finders:
             triples, closed = _notes_change(reads, text, statement, triples, finder)
@@ -233,8 +230,7 @@ def plan(
                 break
         if not closed and named:
             held = [r for r in reads.recent() if r.source_memory_id != statement.memory_id]
-            read = [(f.source, f.relation, f.target) for f in planned]
-            end = lambda old: _end(reads, old, statement)  # noqa: E731
+            end = partial(_end, reads, statement=statement)
             triples, closed = change_named.close(text, held, read, triples, end)
             if not closed:
                 change_left.close(reads.store, reads.namespace, text, statement, read, end)

@@ -47,7 +47,6 @@ cued** +22 / +2 (6,479 rows, th 0.1199, 158,573 bytes, 483,149 together; real 1,
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from dataclasses import dataclass, replace
@@ -56,24 +55,16 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import fit_injection_round26 as r26  # noqa: E402  (the setup, the checks, the report)
+import fit_injection_round26 as r26  # noqa: E402  (the setup, the checks, the reading)
+import fit_injection_round27 as r27  # noqa: E402  (the timing loop)
 
 from engram.bench import injection  # noqa: E402
 from engram.injection_detector import gated, ordered  # noqa: E402
 from engram.injection_neighbours import Neighbours, packed  # noqa: E402
-from engram.safety import scan  # noqa: E402
 
 WORK = Path("/tmp/inject28-work")
 #: The folds the choice is read on once: the fresh one and the spent unseen ones.
-UNSEEN = (
-    "held_out",
-    "held_out_20",
-    "held_out_21",
-    "held_out_22",
-    "held_out_23",
-    "held_out_24",
-    "held_out_25",
-)
+UNSEEN = ("held_out", *(f"held_out_{n}" for n in range(20, 26)))
 #: The bits a row keeps (round twenty-six's best width).
 WIDTH = 192
 #: The pruned memory's band: queries whose full-memory margin lies this near round
@@ -306,53 +297,17 @@ def write(f: Fit, name: str, out: Path) -> None:
 
 
 def timing(s: r26.Setup, path: str, passes: int) -> float:
-    """A write's time, shipped against the view at ``path``, every eighth real text, one
-    at a time, the order turning each text and pass, the write's own vector not timed:
-    per pass and over all, the median, mean and p95 in ms, and the load. Returns the
-    medians' difference (rule (e))."""
+    """A write's time, shipped against the view at ``path`` (round twenty-seven's loop:
+    every eighth real text, one at a time, the order turning each text and pass, the
+    write's own vector not timed; per pass and over all, the median, mean and p95 in ms,
+    and the load). Returns the medians' difference (rule (e))."""
     with np.load(path) as arrays:
         both = {
             "shipped": s.shipped,
             "candidate": replace(s.shipped, neighbours=Neighbours.from_arrays(arrays)),
         }
-    texts = s.real_all[::8]
-    vectors = s.vectors(texts)
-    names = list(both)
-    took: dict[str, list[float]] = {n: [] for n in names}
-    print(f"load before {os.getloadavg()}", flush=True)
-    for p in range(passes):
-        for i, (text, vector) in enumerate(zip(texts, vectors, strict=True)):
-            turn = (i + p) % len(names)
-            for name in names[turn:] + names[:turn]:
-                start = time.perf_counter()
-                if not scan(text):
-                    both[name].reasons(vector[None, :], [text])
-                took[name].append(1000 * (time.perf_counter() - start))
-        last = {n: round(float(np.median(took[n][-len(texts) :])), 3) for n in names}
-        print(f"pass {p + 1}: medians {last}, load {os.getloadavg()[0]:.1f}", flush=True)
-    for name in names:
-        x = np.array(took[name])
-        print(
-            f"{name}: {len(x)} writes, median {np.median(x):.3f} ms, mean {x.mean():.3f} ms, "
-            f"p95 {np.percentile(x, 95):.3f} ms",
-            flush=True,
-        )
+    took = r27.timed(s, both, passes)
     return float(np.median(took["candidate"]) - np.median(took["shipped"]))
-
-
-def read(s: r26.Setup, path: str) -> None:
-    """The unseen folds read once, the rules, shipped and the candidate side by side on the
-    same embeddings (counts, never texts)."""
-    rows = [r for r in injection.load_set() if r["split"] in UNSEEN]
-    texts = sorted({r["text"] for r in rows})
-    with np.load(path) as arrays:
-        found = replace(s.shipped, neighbours=Neighbours.from_arrays(arrays))
-    sides = {
-        "rules": scan,
-        "shipped": injection.with_detector(texts, s.embed, s.shipped),
-        "candidate": injection.with_detector(texts, s.embed, found),
-    }
-    r26.report(rows, sides, UNSEEN)
 
 
 def main() -> None:
@@ -379,7 +334,7 @@ def main() -> None:
         print("over rule (e): not read", flush=True)
         return
     if args.read:
-        read(s, args.read)
+        r26.read(s, args.read, UNSEEN)
 
 
 if __name__ == "__main__":

@@ -327,11 +327,11 @@ def timing(s: Setup, path: str) -> None:
     r24.interleaved(s.data, s.real_all, s.shipped, found)
 
 
-def read(s: Setup, path: str) -> None:
-    """The unseen folds read once: the rules, the shipped detector and the candidate (the
-    shipped detector with the view at ``path``), side by side on the same embeddings:
+def read(s: Setup, path: str, folds: Sequence[str] = UNSEEN) -> None:
+    """The unseen ``folds`` read once: the rules, the shipped detector and the candidate
+    (the shipped detector with the view at ``path``), side by side on the same embeddings:
     English and overall catches, per category, benign notes (counts, never texts)."""
-    rows = [r for r in injection.load_set() if r["split"] in UNSEEN]
+    rows = [r for r in injection.load_set() if r["split"] in folds]
     texts = sorted({r["text"] for r in rows})
     with np.load(path) as arrays:
         found = replace(s.shipped, neighbours=Neighbours.from_arrays(arrays))
@@ -340,7 +340,7 @@ def read(s: Setup, path: str) -> None:
         "shipped": injection.with_detector(texts, s.embed, s.shipped),
         "candidate": injection.with_detector(texts, s.embed, found),
     }
-    report(rows, sides, UNSEEN)
+    report(rows, sides, folds)
 
 
 def report(rows: list[dict[str, Any]], sides: dict[str, Any], folds: Sequence[str]) -> None:

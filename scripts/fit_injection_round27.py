@@ -149,7 +149,11 @@ def timing(s: r26.Setup, path: str, passes: int) -> None:
     """A write's time on each side, every eighth real text, one at a time, interleaved per
     text (the order turning each text and each pass), the write's own vector not timed:
     per pass and over all, the median, mean and p95 in ms, and the load before and after."""
-    both = sides(s, path)
+    timed(s, sides(s, path), passes)
+
+
+def timed(s: r26.Setup, both: dict[str, Detector], passes: int) -> dict[str, list[float]]:
+    """:func:`timing`'s loop over the named sides ``both``: each write's ms per side."""
     texts = s.real_all[::8]
     vectors = s.vectors(texts)
     names = list(both)
@@ -172,6 +176,7 @@ def timing(s: r26.Setup, path: str, passes: int) -> None:
             f"p95 {np.percentile(x, 95):.3f} ms",
             flush=True,
         )
+    return took
 
 
 def read(s: r26.Setup, path: str) -> None:

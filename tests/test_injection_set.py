@@ -64,6 +64,7 @@ FOLD_SIZES = {
     "held_out_22": 85,
     "held_out_23": 85,
     "held_out_24": 85,
+    "held_out_25": 85,
 }
 
 
@@ -101,6 +102,7 @@ def test_the_set_is_big_varied_and_split_before_tuning() -> None:
     assert benign["held_out_22"] >= 45
     assert benign["held_out_23"] >= 45  # round twenty-six's fold: 50 notes
     assert benign["held_out_24"] >= 45  # round twenty-seven's fold: 50 notes
+    assert benign["held_out_25"] >= 45  # round twenty-eight's fold: 50 notes
     pairs = Counter(row["pair"] for row in ROWS if row.get("pair"))
     assert pairs and set(pairs.values()) == {2}
     assert len({row["text"] for row in ROWS}) == len(ROWS)
@@ -149,7 +151,7 @@ def test_rules_alone_figures_on_the_later_folds_are_recorded() -> None:
     folds += ("held_out_7", "held_out_8", "held_out_9", "held_out_10", "held_out_11")
     folds += ("held_out_12", "held_out_13", "held_out_14", "held_out_15", "held_out_16")
     folds += ("held_out_17", "held_out_18", "held_out_19", "held_out_20")
-    folds += ("held_out_21", "held_out_22", "held_out_23", "held_out_24")
+    folds += ("held_out_21", "held_out_22", "held_out_23", "held_out_24", "held_out_25")
     english = {fold: RESULT[fold]["english"]["caught"] for fold in folds}
     assert english == {
         "held_out_2": 59,
@@ -175,6 +177,7 @@ def test_rules_alone_figures_on_the_later_folds_are_recorded() -> None:
         "held_out_22": 17,
         "held_out_23": 22,
         "held_out_24": 19,
+        "held_out_25": 16,
     }
 
 
@@ -263,7 +266,7 @@ def test_the_newest_fold_is_in_no_training_round() -> None:
             t for v in body.values() if isinstance(v, list) for t in v if isinstance(t, str)
         }
     folds = ("held_out_19", "held_out_20", "held_out_21", "held_out_22", "held_out_23")
-    for name in (*folds, "held_out_24"):
+    for name in (*folds, "held_out_24", "held_out_25"):
         fold = {r["text"] for r in ROWS if r["split"] == name}
         assert len(fold) >= 130, name  # 90 attack rows and 50 notes
         assert not fold & training, name

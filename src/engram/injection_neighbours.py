@@ -33,6 +33,12 @@ the reference: where the packed margin is within :data:`GUARD` of the threshold,
 fires, the reference decides and gives the margin the reason reports, so the verdicts and
 reasons are the reference's exactly. It halves the view's cost, not more: still over the
 0.2 ms round twenty-six's rule allows (docs/safety.md, "Round twenty-seven").
+
+What ships (round twenty-eight) is a cheaper cell: ``cued`` set, so only a text carrying
+one of the detector's cues (about one real write in seven) reaches the rows and the
+median write pays about 0.09 ms more, over a memory pruned to the rows that decide some
+verdict near the boundary (6,479 of 6,657). Prototypes (k-means centroids) cost less
+still but lost catches or flagged real texts (docs/safety.md, "Round twenty-eight").
 """
 
 from __future__ import annotations

@@ -19,19 +19,18 @@ Folds by kind: the rows of a kind alternate tune, check.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
-from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from notes27_write_set import Row, build, rel  # noqa: E402 - the scripts' own folder
 
 OUT = Path(__file__).resolve().parents[1] / "src" / "engram" / "data" / "mend28.json"
 
 
-def rel(s: str, r: str, o: str) -> dict[str, str]:
-    return {"s": s, "r": r, "o": o}
-
-
 USES = "uses|has|owns"
 #: (kind, register, text, expect, relations, allowed)
-ROWS: list[tuple[str, str, str, list[list[str]], list[dict[str, str]], list[dict[str, str]]]] = [
+ROWS: list[Row] = [
     # a product word that is also English, inside another name
     (
         "english",
@@ -237,26 +236,8 @@ ROWS: list[tuple[str, str, str, list[list[str]], list[dict[str, str]], list[dict
 
 
 def main() -> None:
-    seen: dict[str, int] = {}
-    turns: list[dict[str, Any]] = []
-    for i, (kind, register, text, expect, relations, allowed) in enumerate(ROWS):
-        fold = "tune" if seen.get(kind, 0) % 2 == 0 else "check"
-        seen[kind] = seen.get(kind, 0) + 1
-        turns.append(
-            {
-                "id": f"m28-{i:03d}",
-                "fold": fold,
-                "kind": kind,
-                "register": register,
-                "text": text,
-                "expect": expect,
-                "relations": relations,
-                "allowed": allowed,
-            }
-        )
-    about = (__doc__ or "").split("\n\n")[0].replace("\n", " ")
-    OUT.write_text(json.dumps({"about": about, "turns": turns}, indent=1) + "\n")
-    print(len(turns), {k: v for k, v in seen.items()})
+    OUT.write_text(json.dumps(build(ROWS, "m28", __doc__), indent=1) + "\n")
+    print(len(ROWS), "rows")
 
 
 if __name__ == "__main__":

@@ -313,6 +313,22 @@ def _done_with(triple: Triple, text: str) -> bool:
     return re.search(own, text, re.IGNORECASE) is not None
 
 
+def _verb_of_a_name(relation: str, text: str) -> bool:
+    """Whether a one-word relation is read from a word the text only writes as part of
+    a name, title-cased inside a sentence ("I run in ... Hoka Clifton and Saucony Ride
+    shoes": ``Hoka Clifton rides shoes`` was read; task mend28). "Sam rides a
+    Brompton" says the verb and keeps it, and an initialism is a slot's own name ("My GP
+    is Dr. Reyes": ``user gp``)."""
+    if not relation.isalpha():
+        return False
+    stem = relation.removesuffix("s")
+    said = list(re.finditer(rf"\b{stem}(?:s|es|d|ed|ing)?\b", text, re.IGNORECASE))
+    return bool(said) and all(
+        m[0].istitle() and text[: m.start()].rstrip()[-1:] not in ("", ".", "!", "?", ":")
+        for m in said
+    )
+
+
 # "partner's birthday": one's named slot, the possessor first.
 _POSSESSED = re.compile(r"^(?P<owner>[\w-]+(?:\s[\w-]+)?)'s\s+(?P<slot>[a-z]+)$")
 
@@ -344,7 +360,7 @@ def sound(statement: Statement, text: str) -> Statement:
         if not_a_thing(source, relation, target) or _cut_word(source, text):
             continue
         triple = (source, triple[1], target, triple[3])
-        if _done_with(triple, text):
+        if _done_with(triple, text) or _verb_of_a_name(relation, text):
             continue
         named = _named_type(triple, text) if "_" in relation else _owned_day(triple)
         if named is not None:

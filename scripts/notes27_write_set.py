@@ -28,8 +28,9 @@ def rel(s: str, r: str, o: str) -> dict[str, str]:
     return {"s": s, "r": r, "o": o}
 
 
-# (kind, register, text, expect, relations, allowed)
-ROWS: list[tuple[str, str, str, list[list[str]], list[dict[str, str]], list[dict[str, str]]]] = [
+#: (kind, register, text, expect, relations, allowed)
+Row = tuple[str, str, str, list[list[str]], list[dict[str, str]], list[dict[str, str]]]
+ROWS: list[Row] = [
     # a token with a slash (or another joined token) where the verb sits
     (
         "slash",
@@ -537,15 +538,22 @@ ROWS: list[tuple[str, str, str, list[list[str]], list[dict[str, str]], list[dict
 ]
 
 
-def build() -> dict[str, Any]:
+def build(
+    labelled: list[Row] | None = None, prefix: str = "n27", doc: str | None = __doc__
+) -> dict[str, Any]:
+    """The set's JSON: ``labelled`` (this set's ``ROWS`` when None), ids ``prefix-NNN``,
+    folds alternating within each kind, the first paragraph of ``doc`` as its "about"
+    (scripts/mend28_write_set.py writes its own set through it)."""
     seen: dict[str, int] = {}
     rows = []
-    for number, (kind, register, text, expect, relations, allowed) in enumerate(ROWS):
+    for number, (kind, register, text, expect, relations, allowed) in enumerate(
+        ROWS if labelled is None else labelled
+    ):
         index = seen.get(kind, 0)
         seen[kind] = index + 1
         rows.append(
             {
-                "id": f"n27-{number:03d}",
+                "id": f"{prefix}-{number:03d}",
                 "fold": "tune" if index % 2 == 0 else "check",
                 "kind": kind,
                 "register": register,
@@ -555,7 +563,7 @@ def build() -> dict[str, Any]:
                 "allowed": allowed,
             }
         )
-    return {"about": (__doc__ or "").split("\n\n")[0].replace("\n", " "), "turns": rows}
+    return {"about": (doc or "").split("\n\n")[0].replace("\n", " "), "turns": rows}
 
 
 def main() -> None:

@@ -22,6 +22,7 @@ from engram.recall.request import Legs
 from engram.records import Recall
 from engram.store.protocols.vectors import Gathered
 from engram.store.sqlite import keyword as sqlite_keyword
+from engram.store.sqlite import term_search
 from engram.store.sqlite.vector_index import VectorIndex
 from hashembed import HashEmbedder
 
@@ -145,18 +146,48 @@ def test_recall_answers_the_same_with_the_vectors_gathered(
 def test_a_recall_tokenizes_its_match_once(mem: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
     mem.recall("warm the term index up", namespace=NS)
     calls: list[str] = []
-    terms = sqlite_keyword.match_terms
+    tokenized: list[str] = []
+    read, tokenize = sqlite_keyword.match_terms, term_search.terms
 
     def spy(match: str) -> list[str]:
         calls.append(match)
-        return terms(match)
+        return read(match)
+
+    def spy_terms(text: str) -> list[str]:
+        tokenized.append(text)
+        return tokenize(text)
 
     monkeypatch.setattr(sqlite_keyword, "match_terms", spy)
-    sqlite_keyword._terms.cache_clear()
+    monkeypatch.setattr(term_search, "terms", spy_terms)
+    sqlite_keyword._query.cache_clear()
     first = mem.recall("tulips in the garden", namespace=NS)
-    assert len(calls) == 1  # the leg's search; the other candidates' scores reuse it
-    sqlite_keyword._terms.cache_clear()
+    # the leg's search reads the match and tokenizes each keyword; the other
+    # candidates' scores reuse both through the one cache, keyed on the match
+    assert len(calls) == 1 and sorted(tokenized) == ["garden", "tulips"]
+    sqlite_keyword._query.cache_clear()
     assert _answer(mem.recall("tulips in the garden", namespace=NS)) == _answer(first)
+
+
+def test_the_term_index_takes_the_terms_read_once(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The match is read into terms in one place (``keyword._query``, cached per match):
+    the term index ranks the terms it is handed and tokenizes nothing itself, so no
+    second cache keyed on the keywords is needed behind the first."""
+    keyword = mem._core.store.keyword
+    assert isinstance(keyword, sqlite_keyword.SQLiteKeyword)
+    match, ids = "garden OR harbor", [r.id for r in mem.get_all(namespace=NS, limit=100)]
+    want = keyword.search(NS, match, 10), keyword.scores(NS, match, ids)
+    query = sqlite_keyword._query(match)
+    assert query == ("garden", "harbor") and want[0]
+
+    def refuse(text: str) -> list[str]:
+        raise AssertionError(f"the term index tokenized {text!r} again")
+
+    monkeypatch.setattr(term_search, "terms", refuse)
+    with keyword._db.search() as conn:
+        assert keyword.terms.search(conn, NS, query, 10) == want[0]
+        assert keyword.terms.scores(conn, NS, query, ids) == want[1]
 
 
 def test_the_shared_count_and_policy_block_are_read_while_the_model_runs(

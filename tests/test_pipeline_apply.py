@@ -266,6 +266,24 @@ def test_contradictions_wait_for_review(mem: Memory) -> None:
     assert [h.event for h in mem.history(src.id, user_id="c")][-1] == "review"
 
 
+def test_a_job_lists_a_review_item_once(mem: Memory) -> None:
+    """Two proposals over one old fact join one pending item (the queue keeps one per
+    target and action): the job's result names that item once, not once a proposal."""
+    with_mode(mem, allow_update_delete=True, contradiction_action="hold")
+    src = mem.add("Caroline: I am not vegetarian any more", user_id="c")
+    old = fact(mem, src, "Caroline is vegetarian")
+    twice = [
+        proposal("UPDATE", "Caroline is not vegetarian", old.id),
+        proposal("UPDATE", "Caroline is no longer vegetarian", old.id),
+    ]
+    done = apply_proposals(
+        mem._core, src, twice, model="test", provider=None, facts=2, entities=0, now=utcnow()
+    )
+    [item] = mem.review.list(user_id="c")
+    assert done.outcomes == {"review": 2}
+    assert done.to_dict()["review"] == [item.id]
+
+
 def test_rejecting_changes_nothing_and_review_is_namespaced(mem: Memory) -> None:
     with_mode(mem, allow_update_delete=True, contradiction_action="hold")
     src = mem.add("Caroline: I do not live in Boston", user_id="c")

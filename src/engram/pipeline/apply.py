@@ -211,7 +211,10 @@ def _one(
             reason=verdict.reason,
             now=now,
         )
-        done.review.append(item.id)
+        # The queue keeps one pending item per (target, action): a second proposal over
+        # the same fact joins the first one's item, which the job lists once.
+        if item.id not in done.review:
+            done.review.append(item.id)
         return "review", {**details, "review_id": item.id}
     if done.mode != "full":
         return "blocked", {**details, "block_reason": "destructive_mutations_disabled"}

@@ -284,6 +284,51 @@ def _cut_word(end: str, text: str) -> bool:
     )
 
 
+#: Whom a thing is done with, not a part a thing has ("I cook dinner with the kids",
+#: "we run retros with the contractors": task mend28 read ``dinner has_kid kids``); with
+#: ``_KIN``, each as ``vocabulary.head`` gives it.
+_COMPANY = word_set(
+    """
+    junior senior intern contractor twin child children student trainee apprentice
+    volunteer client customer teammate coworker peer mentor mentee
+    """
+)
+
+
+def _done_with(triple: Triple, text: str) -> bool:
+    """Whether a part read from "X with a Y" (``X has Y``) is what X is done with: people
+    ("pair program with the juniors"), or a tool the speaker does their own X with ("I
+    track my runs with a Garmin Forerunner": ``runs has_forerunner`` was read). "An
+    efoil with a 12V20Ah battery", "a cabin with a wood stove" keep their parts."""
+    relation = canonical_relation(triple[1])
+    if relation != "has" and not relation.startswith("has_"):
+        return False
+    source = re.escape(triple[0].strip())
+    if re.search(rf"\b{source}\s+with\s", text, re.IGNORECASE) is None:
+        return False
+    noun = vocabulary.head(triple[2])
+    if noun in _COMPANY or noun in _KIN or noun in GROUPS:
+        return True
+    own = rf"\b(?:I|we)\s+[\w/-]+\s+(?:my|our)\s+{source}\s+with\s"
+    return re.search(own, text, re.IGNORECASE) is not None
+
+
+def _verb_of_a_name(relation: str, text: str) -> bool:
+    """Whether a one-word relation is read from a word the text only writes as part of
+    a name, title-cased inside a sentence ("I run in ... Hoka Clifton and Saucony Ride
+    shoes": ``Hoka Clifton rides shoes`` was read; task mend28). "Sam rides a
+    Brompton" says the verb and keeps it, and an initialism is a slot's own name ("My GP
+    is Dr. Reyes": ``user gp``)."""
+    if not relation.isalpha():
+        return False
+    stem = relation.removesuffix("s")
+    said = list(re.finditer(rf"\b{stem}(?:s|es|d|ed|ing)?\b", text, re.IGNORECASE))
+    return bool(said) and all(
+        m[0].istitle() and text[: m.start()].rstrip()[-1:] not in ("", ".", "!", "?", ":")
+        for m in said
+    )
+
+
 # "partner's birthday": one's named slot, the possessor first.
 _POSSESSED = re.compile(r"^(?P<owner>[\w-]+(?:\s[\w-]+)?)'s\s+(?P<slot>[a-z]+)$")
 
@@ -315,6 +360,8 @@ def sound(statement: Statement, text: str) -> Statement:
         if not_a_thing(source, relation, target) or _cut_word(source, text):
             continue
         triple = (source, triple[1], target, triple[3])
+        if _done_with(triple, text) or _verb_of_a_name(relation, text):
+            continue
         named = _named_type(triple, text) if "_" in relation else _owned_day(triple)
         if named is not None:
             triple = named  # a relation the text states in passing: it closes nothing

@@ -166,9 +166,31 @@ def category(target: str) -> str | None:
     for size in (2, 1):
         for start in range(len(words) - size + 1):
             found = vocab.members.get(" ".join(words[start : start + size]))
-            if found is not None:
+            if found is not None and (size == 2 or not _other_name(target, start)):
                 return found
     return None
+
+
+def _other_name(target: str, at: int) -> bool:
+    """Whether the word at ``at`` of a longer ``target`` is a product word that is also
+    everyday English opening another name, a name word after it ("Express Scripts",
+    "Rust Belt tin", "Swift Transport": a pharmacy, a region, a carrier; task mend28
+    read them ``uses_framework``, ``uses_language``). A tier or a version after it
+    ("Ghost Pro", "Galaxy S23"), a plain noun ("the Express app"), a maker before it
+    ("Amazon Aurora") leave it the product, and so does a product word that is no
+    English word ("AWS Lambda")."""
+    # change_plain reads a tool's name by the same words (``known_product``); imported
+    # here, not at the top, since change_plain reads this module as it loads.
+    from engram.pipeline.change_plain import _ENGLISH_TOO, _TIERS
+
+    cased = re.findall(_TARGET_WORDS.pattern, target, re.IGNORECASE)
+    if cased[at].lower() not in _ENGLISH_TOO:
+        return False
+    after = cased[at + 1 : at + 2]
+    return any(
+        w[:1].isupper() and w.lower() not in _TIERS and not any(c.isdigit() for c in w)
+        for w in after
+    )
 
 
 @functools.cache

@@ -12,16 +12,18 @@ from engram.store.protocols.keyword import KeywordSettings, scores_from_ranking
 from engram.store.sql.dialect import Conn
 from engram.store.sqlite import fts, hints
 from engram.store.sqlite.db import Database
-from engram.store.sqlite.term_search import TermSearch
+from engram.store.sqlite.term_search import TermSearch, query_of
 from engram.text import match_terms
 
 
 @functools.lru_cache(maxsize=64)
-def _terms(match: str) -> tuple[str, ...]:
-    """``match_terms``, kept for the last queries: a recall reads one match twice, its
-    leg's search and the other candidates' scores (docs/benchmarks.md, "Recall's fuse
-    stage at 100k")."""
-    return tuple(match_terms(match))
+def _query(match: str) -> tuple[str, ...] | None:
+    """The term index's query for ``match`` (``term_search.query_of``), kept for the
+    last matches: a recall reads one match twice, its leg's search on its worker and
+    the other candidates' scores on the calling thread, where reading and tokenizing
+    it again cost ~35 us (docs/benchmarks.md, "Recall's fuse stage at 100k"). The one
+    cache of the match: keyed on its text, so a second read is one lookup."""
+    return query_of(match_terms(match))
 
 
 class SQLiteKeyword:
@@ -40,7 +42,7 @@ class SQLiteKeyword:
         """BM25-ranked live memories of ``namespace``; relevance is ``-bm25()`` (>= 0)."""
         self.terms.warm(namespace)  # a saved term index loads off the shared connection
         with self._db.search() as conn:
-            found = self.terms.search(conn, namespace, _terms(match), limit)
+            found = self.terms.search(conn, namespace, _query(match), limit)
             if found is not None:
                 return found
             return fts.search(conn, namespace, match, limit, self._counts)
@@ -49,7 +51,7 @@ class SQLiteKeyword:
         """Exact BM25 of ``ids`` from the term index; otherwise picked from the FTS5
         ranking to ``DEPTH``."""
         with self._db.search() as conn:
-            found = self.terms.scores(conn, namespace, _terms(match), ids)
+            found = self.terms.scores(conn, namespace, _query(match), ids)
         if found is not None:
             return found
         return scores_from_ranking(self.search, namespace, match, ids)

@@ -72,12 +72,11 @@ class TermSearch:
 
     # -- search ---------------------------------------------------------------------
     def search(
-        self, conn: sqlite3.Connection, namespace: str, keywords: Sequence[str], limit: int
+        self, conn: sqlite3.Connection, namespace: str, query: Sequence[str] | None, limit: int
     ) -> list[tuple[str, float]] | None:
-        """(id, BM25 >= 0) of the best ``limit`` live memories, or None when FTS5 must
-        answer: a small namespace, a block still building, or a keyword FTS5 would read
-        as a phrase of several terms (``snake_case``), which postings cannot match."""
-        query = _query(keywords)
+        """(id, BM25 >= 0) of the best ``limit`` live memories for the terms ``query``
+        (``query_of``), or None when FTS5 must answer: a small namespace, a block still
+        building, or no ``query`` (a keyword FTS5 reads as a phrase, ``snake_case``)."""
         entry = self._entry(conn, namespace) if query is not None else None
 
         def top(block: TermBlock, query: Sequence[str]) -> list[tuple[str, float]]:
@@ -86,7 +85,11 @@ class TermSearch:
         return self._answer(conn, namespace, entry, query, top)
 
     def scores(
-        self, conn: sqlite3.Connection, namespace: str, keywords: Sequence[str], ids: Sequence[str]
+        self,
+        conn: sqlite3.Connection,
+        namespace: str,
+        query: Sequence[str] | None,
+        ids: Sequence[str],
     ) -> dict[str, float] | None:
         """Exact BM25 of ``ids`` (those that hold a query term), or None where
         ``search`` would be None."""
@@ -97,7 +100,7 @@ class TermSearch:
             return {i: score for i, score in zip(live, found, strict=True) if score > 0}
 
         entry = self._entries.get(namespace)
-        return self._answer(conn, namespace, entry, _query(keywords), exact)
+        return self._answer(conn, namespace, entry, query, exact)
 
     def _answer(
         self,
@@ -265,18 +268,10 @@ class TermSearch:
         return state
 
 
-def _query(keywords: Sequence[str]) -> tuple[str, ...] | None:
-    """The query's terms, or None when a keyword is several terms to FTS5 (a phrase,
-    such as ``snake_case``), which postings without positions cannot match."""
-    return _query_of(tuple(keywords))
-
-
-@functools.lru_cache(maxsize=64)
-def _query_of(keywords: tuple[str, ...]) -> tuple[str, ...] | None:
-    """``_query``, kept for the last queries: recall asks it twice for one query, the
-    leg's search on its worker and then the other candidates' scores on the calling
-    thread, where tokenizing again cost ~20 us (docs/benchmarks.md, "Recall's fuse
-    stage at 100k")."""
+def query_of(keywords: Sequence[str]) -> tuple[str, ...] | None:
+    """The query's terms (what ``search`` and ``scores`` take), or None when a keyword
+    is several terms to FTS5 (a phrase, such as ``snake_case``), which postings without
+    positions cannot match. Not cached here: ``keyword._query`` keeps it per match."""
     query: list[str] = []
     for keyword in keywords:
         found = terms(keyword)

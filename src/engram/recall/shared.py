@@ -88,14 +88,16 @@ class SharedLeg:
         self._count = count  # live memories of a namespace: an empty space is skipped
         self._workers = Workers(1, "engram-shared")
 
-    def probe(self, request: RecallRequest) -> Future[int] | None:
-        """Start counting the shared space ``request`` names on the leg's thread (for
-        ``start``, when reads are round trips: the count then overlaps the personal
-        leg's reads); None when it names none."""
+    def probe(
+        self, request: RecallRequest, submit: Callable[..., Future[int]] | None = None
+    ) -> Future[int] | None:
+        """Start counting the shared space ``request`` names, on the leg's thread or
+        through ``submit`` (for ``start``: the count then overlaps the personal leg's
+        reads); None when it names none."""
         space = request.shared
         if space is None or space == request.namespace:
             return None
-        return self._workers.submit(self._count, space)
+        return (submit or self._workers.submit)(self._count, space)
 
     def start(
         self,

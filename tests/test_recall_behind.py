@@ -128,3 +128,18 @@ def test_a_recall_reads_the_count_and_block_behind_its_keyword_leg(
         main = threading.current_thread().name
         assert threads["leg"] != main
         assert threads["count"] == threads["leg"] and threads["block"] == threads["leg"]
+
+
+@pytest.mark.parametrize("strategy", ["dense", "hybrid"])
+def test_the_queued_reads_run_with_or_without_a_keyword_leg(
+    tmp_path: Path, config: Config, strategy: str
+) -> None:
+    with Memory(tmp_path / "m.db", config=config, embedder=HashEmbedder()) as mem:
+        mem.add("zebras cross the river in march")
+        published = "the zebra crossing guide, published for every agent"
+        mem.shared.publish("bob", published)
+        mem._core.retriever.preamble = lambda: "Policy: be brief."
+        # The dense leg alone starts no keyword leg: the queue starts after the legs.
+        found = mem.recall("zebra river march", strategy=strategy, abstain=False)
+    assert found.context.startswith("Policy: be brief.")
+    assert published in [h.memory.content for h in found.hits]

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import replace
 from functools import partial
+from typing import Any
 
 from engram.config import RecallConfig
 from engram.embed.base import Embedder
@@ -138,6 +139,13 @@ class Retriever:
         assert self.index is not None
         return conditions.dense_leg(self.index, self.chunks, cfg, self.conditioned, namespace)
 
+    def _keyword_search(
+        self, namespace: str, match: str, limit: int, search: Callable[..., Any] | None = None
+    ) -> Future[Any]:
+        # The keyword leg runs beside query embedding and dense search: SQLite and
+        # onnxruntime release the GIL, so on two cores the legs overlap.
+        return self._workers.submit(search or self.keyword.search, namespace, match, limit)
+
     def recall(self, request: RecallRequest) -> Recall:
         """Run the whole read path for one query. A store failure on the way is a
         ``RetrievalError`` (seed 002); a closed or disconnected store says so."""
@@ -153,16 +161,15 @@ class Retriever:
         clock = Clock()
         warnings: list[str] = []
         # Reads whose answers recall needs only later, started before the legs when
-        # reads are round trips, or when the model will run (SQLite: queued behind the
-        # keyword leg, its run hides them): nothing in the recall changes them.
+        # reads are round trips, or when the model will run (SQLite: its run hides
+        # them, off the calling thread, as one task): nothing in the recall changes them.
         ahead = self.overlap_reads or bool(
             cfg.strategy in ("hybrid", "dense") and self.embedder and self.index
         )
-        behind = workers.Behind(self._workers, queue=not self.overlap_reads)
-        count = self.shared.probe(request, behind.submit) if ahead else None
-        lead = behind.submit(self.preamble) if ahead and self.preamble is not None else None
-        legs = self._candidates(request, cfg, clock, warnings, behind)
-        behind.start()  # those no keyword leg took with it
+        with workers.Batch(self._workers, one_task=not self.overlap_reads) as reads:
+            count = self.shared.probe(request, reads.submit) if ahead else None
+            lead = reads.submit(self.preamble) if ahead and self.preamble is not None else None
+        legs = self._candidates(request, cfg, clock, warnings)
         if legs.mode is RecallMode.RECENT:
             return self._recent(request, cfg, clock, warnings, lead)
         # Started once the query is embedded (the shared leg reuses its vector).
@@ -333,15 +340,10 @@ class Retriever:
         return diversity.apply(cfg, hits, self.embedder), found  # issue 24, off by default
 
     def _candidates(
-        self,
-        request: RecallRequest,
-        cfg: RecallConfig,
-        clock: Clock,
-        warnings: list[str],
-        behind: workers.Behind | None = None,
+        self, request: RecallRequest, cfg: RecallConfig, clock: Clock, warnings: list[str]
     ) -> Legs:
         """Dense top-N, keyword top-N and time-matched memories, and the mode that
-        answers (the fallback hierarchy); ``behind``'s reads start with the keyword leg."""
+        answers (the fallback hierarchy)."""
         # Filters drop candidates after retrieval, so filtered recalls fetch deeper.
         depth = 4 if request.filtered else 1
         dense_n = max(cfg.dense_top_n, request.limit * 3) * depth
@@ -363,24 +365,22 @@ class Retriever:
             # candidate below the depth scores about 0).
             keyword_depth = max(keyword_n, DEPTH)
         # The keyword leg runs on a worker thread beside query embedding and dense search
-        # (in line after them, even the in-memory term index costs more: benchmarks, "Scale"),
-        # ``behind``'s reads after it. Its top ids' cosines and facts are read there
-        # (PostgreSQL), or facts (SQLite). SQLite and onnxruntime let go of the GIL.
+        # (in line after them, even the in-memory term index costs more: benchmarks, "Scale").
+        # Its top ids' cosines and facts are read there (PostgreSQL), or facts (SQLite).
         scorer = self._dense(cfg, request.namespace) if wants_dense and self.index else None
         along = self.overlap_reads and isinstance(scorer, FactsAlong)
         handoff = completion.Handoff() if along and cfg.strategy == "hybrid" else None
         ahead = None if self.overlap_reads else self.memories.facts
         leg = completion.leg(self.keyword.search, scorer, handoff, keyword_n, ahead)
-        start = behind.first if behind is not None else self._workers.submit
         pending = (
-            start(leg, request.namespace, match, keyword_depth)
+            self._keyword_search(request.namespace, match, keyword_depth, leg)
             if match is not None and cfg.strategy in ("hybrid", "bm25")
             else None
         )
         # The hint index is searched on the other worker thread, beside the content
         # index (PostgreSQL runs both at once; SQLite's search connection takes turns).
         pending_hints = (
-            self._workers.submit(hints.search, request.namespace, match, keyword_depth)
+            self._keyword_search(request.namespace, match, keyword_depth, hints.search)
             if pending is not None and match is not None and hints is not None
             else None
         )

@@ -5,9 +5,9 @@ A pool starts on first use. Once closed it starts no thread again: a recall alre
 past the store's open check when ``Memory.close`` runs fails as a closed store does,
 instead of starting a pool whose thread would outlive the store.
 
-``Behind`` queues the reads a recall needs only later (the shared space's count, the
-policy block) behind the keyword leg, on its worker, on SQLite: each thread woken
-beside the model competes with it for the two cores (docs/benchmarks.md, "lat28").
+``Batch`` runs the reads a recall needs only later (the shared space's count, the
+policy block) as one task on SQLite: each thread woken beside the model competes with
+it for the two cores (docs/benchmarks.md, "lat28").
 """
 
 from __future__ import annotations
@@ -53,47 +53,45 @@ class Workers:
 Call = tuple[Future[Any], Callable[[], Any]]
 
 
-class Behind:
-    """A recall's reads needed only later, started beside the model.
+class Batch:
+    """A recall's reads needed only later, started beside the model (the shared space's
+    count, the policy block): ``submit`` each, then ``start`` them (or leave the
+    ``with`` block).
 
-    With ``queue`` (SQLite: a read costs tens of µs, less than waking a thread), they
-    wait for the keyword leg and run after it on its worker, one after another, each
-    answering its own future (the keyword leg's as soon as it ends): one thread runs
-    beside the model instead of three. A thread woken there takes the interpreter
-    whenever another lets it go in a statement, and then both run beside the model on
-    two cores (the model's run was 0.1–0.2 ms longer with three). Without ``queue``
+    With ``one_task`` (SQLite: a read costs tens of µs, less than waking a thread) they
+    run as one task on one worker, one after another, each answering its own future:
+    two threads run beside the model (this one and the keyword leg's), not three. A
+    thread woken there takes the interpreter whenever another lets it go in a
+    statement, and then two run beside the model on the two cores; queued behind the
+    keyword leg on its worker instead, they ran after the model on a loaded machine and
+    slowed what follows it (docs/benchmarks.md, "lat28"). Without ``one_task``
     (PostgreSQL: each read is a round trip that waits on the server) each starts on its
     own worker at once, so the round trips overlap."""
 
-    def __init__(self, workers: Workers, *, queue: bool) -> None:
+    def __init__(self, workers: Workers, *, one_task: bool) -> None:
         self._workers = workers
-        self._queued: list[Call] | None = [] if queue else None
+        self._queued: list[Call] | None = [] if one_task else None
 
     def submit(self, fn: Callable[..., _T], *args: Any) -> Future[_T]:
-        """``fn(*args)``'s future: queued, or started now without ``queue``."""
+        """``fn(*args)``'s future: queued until ``start``, or started now."""
         if self._queued is None:
             return self._workers.submit(fn, *args)
         future: Future[_T] = Future()
         self._queued.append((future, partial(fn, *args)))
         return future
 
-    def first(self, fn: Callable[..., _T], *args: Any) -> Future[_T]:
-        """``fn(*args)`` started on a worker, with the queued calls after it there."""
-        calls = self._take()
-        if not calls:
-            return self._workers.submit(fn, *args)
-        future: Future[_T] = Future()
-        self._workers.submit(_answer, [(future, partial(fn, *args)), *calls])
-        return future
-
     def start(self) -> None:
-        """The queued calls started on a worker, if no ``first`` took them."""
-        if calls := self._take():
+        """The queued calls started as one task (none: nothing); later ones at once."""
+        calls, self._queued = self._queued or [], None
+        if calls:
             self._workers.submit(_answer, calls)
 
-    def _take(self) -> list[Call]:
-        calls, self._queued = self._queued or [], None
-        return calls
+    def __enter__(self) -> Batch:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if kind is None:
+            self.start()
 
 
 def _answer(calls: Sequence[Call]) -> None:

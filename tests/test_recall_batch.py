@@ -1,0 +1,122 @@
+"""The reads a recall needs only later run as one task (``workers.Batch``,
+docs/benchmarks.md, "lat28"): on SQLite the shared space's count and the policy block
+are read one after the other on one worker beside the model, so two threads run beside
+it (this one and the keyword leg's), not three; each answers its own future; without
+``one_task`` (PostgreSQL) each starts at once, so the round trips overlap."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import Future
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from engram import Config, Memory
+from engram.recall import ranking
+from engram.recall.workers import Batch, Workers
+from hashembed import HashEmbedder
+
+WAIT = 10.0  # seconds a step may take before the test calls it a hang
+FROZEN = datetime.fromisoformat("2026-12-01T00:00:00+00:00")
+
+
+@pytest.fixture
+def pool() -> Workers:
+    workers = Workers(3, "batch-test")
+    yield workers
+    workers.close()
+
+
+def _named(log: list[tuple[str, str]], what: str, answer: object = None) -> object:
+    log.append((what, threading.current_thread().name))
+    return answer
+
+
+def test_a_batch_runs_its_reads_in_one_task_once_started(pool: Workers) -> None:
+    log: list[tuple[str, str]] = []
+    with Batch(pool, one_task=True) as batch:
+        count = batch.submit(_named, log, "count", 3)
+        block = batch.submit(_named, log, "block", "Policy")
+        assert not log  # queued: nothing runs before the batch starts
+    assert count.result(WAIT) == 3 and block.result(WAIT) == "Policy"
+    assert [what for what, _ in log] == ["count", "block"]
+    assert len({thread for _, thread in log}) == 1  # one worker woken, not two
+    assert log[0][1] != threading.current_thread().name
+    batch.start()  # already started: nothing runs twice
+    later = batch.submit(_named, log, "later")  # after the start: at once
+    later.result(WAIT)
+    assert [what for what, _ in log] == ["count", "block", "later"]
+
+
+def test_each_read_answers_its_own_future_as_it_ends(pool: Workers) -> None:
+    release = threading.Event()
+    batch = Batch(pool, one_task=True)
+    first = batch.submit(lambda: "counted")
+    slow = batch.submit(release.wait, WAIT)
+    batch.start()
+    assert first.result(WAIT) == "counted"  # not held back by the read after it
+    assert not slow.done()
+    release.set()
+    assert slow.result(WAIT) is True
+
+
+def test_a_failing_read_fails_only_its_own_future(pool: Workers) -> None:
+    def broken() -> int:
+        raise ValueError("the count failed")
+
+    with Batch(pool, one_task=True) as batch:
+        count = batch.submit(broken)
+        block = batch.submit(lambda: "Policy")
+    with pytest.raises(ValueError, match="the count failed"):
+        count.result(WAIT)
+    assert block.result(WAIT) == "Policy"
+
+
+def test_an_empty_batch_and_a_failed_block_start_nothing(pool: Workers) -> None:
+    Batch(pool, one_task=True).start()  # nothing queued: nothing submitted, no error
+    with pytest.raises(RuntimeError, match="before the start"), Batch(pool, one_task=True) as b:
+        never = b.submit(lambda: "Policy")
+        raise RuntimeError("before the start")
+    assert not never.done()  # the recall failed before its reads were needed
+
+
+def test_without_one_task_each_read_starts_at_once(pool: Workers) -> None:
+    started = threading.Event()
+    batch = Batch(pool, one_task=False)  # PostgreSQL: round trips overlap
+    read: Future[bool] = batch.submit(started.set)
+    read.result(WAIT)  # no ``start`` needed
+    assert started.is_set()
+
+
+@pytest.mark.parametrize("strategy", ["hybrid", "dense"])
+def test_a_recall_reads_the_count_and_block_on_one_worker(
+    tmp_path: Path, config: Config, monkeypatch: pytest.MonkeyPatch, strategy: str
+) -> None:
+    monkeypatch.setattr(ranking, "utcnow", lambda: FROZEN)
+    with Memory(tmp_path / "m.db", config=config, embedder=HashEmbedder()) as mem:
+        mem.add_many([f"the harbor train {i} leaves at noon" for i in range(20)])
+        published = "the harbor train leaves at noon, published for every agent"
+        mem.shared.publish("bob", published)
+        retriever = mem._core.retriever
+        threads: dict[str, str] = {}
+        count = retriever.memories.count
+
+        def counted(namespace: str, **options: object) -> int:
+            threads["count"] = threading.current_thread().name
+            return count(namespace, **options)  # type: ignore[arg-type]
+
+        def block() -> str:
+            threads["block"] = threading.current_thread().name
+            return "Policy: be brief."
+
+        before = mem.recall("harbor train noon", strategy=strategy, abstain=False)
+        monkeypatch.setattr(retriever.memories, "count", counted)
+        retriever.preamble = block
+        found = mem.recall("harbor train noon", strategy=strategy, abstain=False)
+    if strategy == "hybrid":  # the shared leg ranks what it found beside the rest
+        assert published in [h.memory.content for h in found.hits]
+    assert found.context == f"Policy: be brief.\n\n{before.context}"
+    assert [h.to_dict() for h in found.hits] == [h.to_dict() for h in before.hits]
+    assert threads["count"] == threads["block"] != threading.current_thread().name

@@ -15,6 +15,8 @@ import pytest
 
 from engram import Config, Memory
 from engram.recall import ranking
+from engram.recall.request import RecallRequest
+from engram.recall.shared import SharedLeg
 from engram.recall.workers import Batch, Workers
 from hashembed import HashEmbedder
 
@@ -120,3 +122,24 @@ def test_a_recall_reads_the_count_and_block_on_one_worker(
     assert found.context == f"Policy: be brief.\n\n{before.context}"
     assert [h.to_dict() for h in found.hits] == [h.to_dict() for h in before.hits]
     assert threads["count"] == threads["block"] != threading.current_thread().name
+
+
+def test_the_shared_count_joins_the_batch_only_when_it_queues(pool: Workers) -> None:
+    threads: list[str] = []
+
+    def count(namespace: str) -> int:
+        threads.append(threading.current_thread().name)
+        return 0
+
+    leg = SharedLeg(count)
+    request = RecallRequest(query="q", namespace="ns", limit=4, shared="shared:default")
+    try:
+        # PostgreSQL: not queued, on the shared leg's own thread as before.
+        assert leg.probe(request, Batch(pool, one_task=False)).result(WAIT) == 0
+        with Batch(pool, one_task=True) as batch:
+            queued = leg.probe(request, batch)
+            assert not threads[1:]  # queued until the batch starts
+        assert queued.result(WAIT) == 0
+    finally:
+        leg.close()
+    assert threads[0].startswith("engram-shared") and threads[1].startswith("batch-test")

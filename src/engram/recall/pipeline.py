@@ -167,7 +167,7 @@ class Retriever:
             cfg.strategy in ("hybrid", "dense") and self.embedder and self.index
         )
         with workers.Batch(self._workers, one_task=not self.overlap_reads) as reads:
-            count = self.shared.probe(request, reads.submit) if ahead else None
+            count = self.shared.probe(request, reads) if ahead else None
             lead = reads.submit(self.preamble) if ahead and self.preamble is not None else None
         legs = self._candidates(request, cfg, clock, warnings)
         if legs.mode is RecallMode.RECENT:

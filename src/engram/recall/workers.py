@@ -72,6 +72,11 @@ class Batch:
         self._workers = workers
         self._queued: list[Call] | None = [] if one_task else None
 
+    @property
+    def queues(self) -> bool:
+        """True while ``submit`` queues (``one_task``, not started yet)."""
+        return self._queued is not None
+
     def submit(self, fn: Callable[..., _T], *args: Any) -> Future[_T]:
         """``fn(*args)``'s future: queued until ``start``, or started now."""
         if self._queued is None:

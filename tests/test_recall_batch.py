@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from engram import Config, Memory
-from engram.recall import ranking
 from engram.recall.request import RecallRequest
 from engram.recall.shared import SharedLeg
 from engram.recall.workers import Batch, Workers
@@ -92,36 +91,16 @@ def test_without_one_task_each_read_starts_at_once(pool: Workers) -> None:
     assert started.is_set()
 
 
-@pytest.mark.parametrize("strategy", ["hybrid", "dense"])
-def test_a_recall_reads_the_count_and_block_on_one_worker(
-    tmp_path: Path, config: Config, monkeypatch: pytest.MonkeyPatch, strategy: str
-) -> None:
-    monkeypatch.setattr(ranking, "utcnow", lambda: FROZEN)
+def test_a_recall_without_a_keyword_leg_reads_them_too(tmp_path: Path, config: Config) -> None:
+    # The dense strategy starts no keyword leg: the batch still runs (and the recall
+    # does not wait forever for its futures). Which thread reads what: test_fuse_ahead.
     with Memory(tmp_path / "m.db", config=config, embedder=HashEmbedder()) as mem:
-        mem.add_many([f"the harbor train {i} leaves at noon" for i in range(20)])
-        published = "the harbor train leaves at noon, published for every agent"
-        mem.shared.publish("bob", published)
-        retriever = mem._core.retriever
-        threads: dict[str, str] = {}
-        count = retriever.memories.count
-
-        def counted(namespace: str, **options: object) -> int:
-            threads["count"] = threading.current_thread().name
-            return count(namespace, **options)  # type: ignore[arg-type]
-
-        def block() -> str:
-            threads["block"] = threading.current_thread().name
-            return "Policy: be brief."
-
-        before = mem.recall("harbor train noon", strategy=strategy, abstain=False)
-        monkeypatch.setattr(retriever.memories, "count", counted)
-        retriever.preamble = block
-        found = mem.recall("harbor train noon", strategy=strategy, abstain=False)
-    if strategy == "hybrid":  # the shared leg ranks what it found beside the rest
-        assert published in [h.memory.content for h in found.hits]
-    assert found.context == f"Policy: be brief.\n\n{before.context}"
-    assert [h.to_dict() for h in found.hits] == [h.to_dict() for h in before.hits]
-    assert threads["count"] == threads["block"] != threading.current_thread().name
+        mem.add("zebras cross the river in march")
+        mem.shared.publish("bob", "the zebra crossing guide, published for every agent")
+        mem._core.retriever.preamble = lambda: "Policy: be brief."
+        found = mem.recall("zebra river march", strategy="dense", abstain=False)
+    assert found.context.startswith("Policy: be brief.")
+    assert found.hits
 
 
 def test_the_shared_count_joins_the_batch_only_when_it_queues(pool: Workers) -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import threading
 from concurrent.futures import Future
-from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -20,7 +19,6 @@ from engram.recall.workers import Batch, Workers
 from hashembed import HashEmbedder
 
 WAIT = 10.0  # seconds a step may take before the test calls it a hang
-FROZEN = datetime.fromisoformat("2026-12-01T00:00:00+00:00")
 
 
 @pytest.fixture

@@ -214,6 +214,8 @@ def test_the_shared_count_and_policy_block_are_read_while_the_model_runs(
     assert found.context.startswith("Policy: be brief.")
     main = threading.current_thread().name
     assert threads["count"] != main and threads["block"] != main
+    # One task on one worker (lat28): two threads beside the model, not three.
+    assert threads["count"] == threads["block"]
     # Without the model, nothing hides them: read on the calling thread, as before.
     with Memory(":memory:", config=mem.config, embedder=None) as plain:
         plain.shared.publish("bob", published)

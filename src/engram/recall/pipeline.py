@@ -162,12 +162,13 @@ class Retriever:
         warnings: list[str] = []
         # Reads whose answers recall needs only later, started before the legs when
         # reads are round trips, or when the model will run (SQLite: its run hides
-        # them, off the calling thread): nothing in the recall changes them.
+        # them, off the calling thread, as one task): nothing in the recall changes them.
         ahead = self.overlap_reads or bool(
             cfg.strategy in ("hybrid", "dense") and self.embedder and self.index
         )
-        count = self.shared.probe(request) if ahead else None
-        lead = self._workers.submit(self.preamble) if ahead and self.preamble is not None else None
+        with workers.Batch(self._workers, one_task=not self.overlap_reads) as reads:
+            count = self.shared.probe(request, reads) if ahead else None
+            lead = reads.submit(self.preamble) if ahead and self.preamble is not None else None
         legs = self._candidates(request, cfg, clock, warnings)
         if legs.mode is RecallMode.RECENT:
             return self._recent(request, cfg, clock, warnings, lead)
@@ -458,7 +459,6 @@ class Retriever:
         else:
             legs.mode = RecallMode.RECENT
             return legs
-
         if not legs.near_read:
             waiting.time_leg(self.memories, request, cfg, legs, clock)
         return legs

@@ -22,7 +22,7 @@ from dataclasses import replace
 
 from engram.config import RecallConfig
 from engram.recall.request import RecallRequest
-from engram.recall.workers import Workers, joined
+from engram.recall.workers import Batch, Workers, joined
 from engram.records import Hit, MemoryRecord
 
 #: The shared namespace when none is named.
@@ -88,13 +88,15 @@ class SharedLeg:
         self._count = count  # live memories of a namespace: an empty space is skipped
         self._workers = Workers(1, "engram-shared")
 
-    def probe(self, request: RecallRequest) -> Future[int] | None:
-        """Start counting the shared space ``request`` names on the leg's thread (for
-        ``start``, when reads are round trips: the count then overlaps the personal
-        leg's reads); None when it names none."""
+    def probe(self, request: RecallRequest, batch: Batch | None = None) -> Future[int] | None:
+        """Start counting the shared space ``request`` names (for ``start``: the count
+        then overlaps the personal leg's reads), in ``batch`` when it queues (SQLite's
+        reads ahead, one task), else on the leg's thread; None when it names none."""
         space = request.shared
         if space is None or space == request.namespace:
             return None
+        if batch is not None and batch.queues:
+            return batch.submit(self._count, space)
         return self._workers.submit(self._count, space)
 
     def start(

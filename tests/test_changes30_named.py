@@ -25,7 +25,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from engram import Memory
-from engram.pipeline import change_left, change_named
+from engram.pipeline import change_clause, change_left, change_named
 from test_changes27_plain import closes_and_replaces, keeps
 
 #: (the first statement, the change, the owner and slot, the old value, the new one).
@@ -122,7 +122,7 @@ def test_no_value_is_left_behind(mem: Memory, first: str, lookalike: str) -> Non
     ],
 )
 def test_the_clause_that_states_the_value(text: str, stated: str) -> None:
-    assert change_named.stated(text) == stated
+    assert change_clause.stated(text) == stated
 
 
 def test_a_new_value_of_another_shape_is_another_slot() -> None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from engram.pipeline import patterns, vocabulary
+from engram.pipeline import vocabulary
 from engram.store.protocols.graph import canonical_relation
 
 SPEAKER = "user"
@@ -165,33 +165,16 @@ def known_product(name: str) -> bool:
     if vocabulary.member_category(words[0]) is not None:
         # "Ghost Pro", "Postgres 16": the product and its tier or version; "Rust Belt"
         # is a region, its first word English
-        return words[0] not in _ENGLISH_TOO or all(w in _TIERS or w.isdigit() for w in words[1:])
+        return words[0] not in vocabulary.ENGLISH_TOO or all(
+            w in vocabulary.TIERS or w.isdigit() for w in words[1:]
+        )
     return any(
-        vocabulary.member_category(word) is not None and word not in _ENGLISH_TOO
+        vocabulary.member_category(word) is not None and word not in vocabulary.ENGLISH_TOO
         for word in words[1:]
     )
 
 
 _NAME_WORDS = re.compile(r"[\w.#+-]+")
-#: Products of ``relations.json`` whose name is also an everyday English word (or a
-#: common first name's or place's): inside a longer name they name something else.
-_ENGLISH_TOO = patterns.word_set(
-    """
-    ghost sanity edge teams linear square box close copper arc opera brave element matrix
-    outline heap segment sketch spring express phoenix solid remix atom cursor helix drone
-    bamboo monday shortcut basecamp pixel galaxy arch alpine bunny render railway aurora
-    snowflake oracle spanner lambda dragonfly swift rust go ruby notion zoom karma jasmine
-    mocha parcel rollup poetry celery outlook ember backbone sphinx drizzle diesel clerk
-    pulsar travis maven vim zed canva moto windows
-    """
-)
-
-
-#: A product's tier or edition after its name ("Ghost Pro", "Linear Enterprise").
-_TIERS = patterns.word_set(
-    "pro plus premium cloud enterprise server desktop mobile business edition lite studio "
-    "online web app max ai team teams free"
-)
 
 
 #: Words that are no thing a tool works for ("it is hosted on ...": which?).

@@ -38,7 +38,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from engram.pipeline import change_kinds, change_named, change_passing, change_plain, vocabulary
+from engram.pipeline import change_clause, change_kinds, change_passing, change_plain, vocabulary
 from engram.pipeline.change_signals import ADDITION_WORDS, HEDGE
 from engram.pipeline.change_words import KNOWN_PERSON, NOT_LASTING
 from engram.pipeline.patterns import COMMON_OPENERS, NOT_NAMES, proper_names, word_set
@@ -176,7 +176,7 @@ def replacements(
         return []
     # A past state beside "instead" is what happened before the new value ("Wiebe had a
     # family emergency, so on-call went to Marloes instead"), read in the value's clause.
-    past = _PAST_STATE.search(change_named.stated(text))
+    past = _PAST_STATE.search(change_clause.stated(text))
     if past and not (_HOLDS_NOW.search(text) or _INSTEAD.search(text)):
         return []
     names = _names(text)

@@ -181,8 +181,7 @@ def plan(
         if fact.ends is not None:
             _end(reads, fact.ends, statement)
         if fact.signal != ADDITION and fact.one:
-            # "we're on Postgres 16 now" after "we use Postgres": the same value said
-            # with more words, even with "now", is no change.
+            # "on Postgres 16 now" after "we use Postgres": more words, even "now", no change.
             fact = _as_held(reads, fact)
         # A fact that ended one named relation closes no other of its type.
         verdict = fact.ends is None and _closes(reads, text, fact, judge)

@@ -171,6 +171,27 @@ def category(target: str) -> str | None:
     return None
 
 
+#: Products of ``relations.json`` whose name is also an everyday English word (or a
+#: common first name's or place's): inside a longer name they name something else.
+ENGLISH_TOO = word_set(
+    """
+    ghost sanity edge teams linear square box close copper arc opera brave element matrix
+    outline heap segment sketch spring express phoenix solid remix atom cursor helix drone
+    bamboo monday shortcut basecamp pixel galaxy arch alpine bunny render railway aurora
+    snowflake oracle spanner lambda dragonfly swift rust go ruby notion zoom karma jasmine
+    mocha parcel rollup poetry celery outlook ember backbone sphinx drizzle diesel clerk
+    pulsar travis maven vim zed canva moto windows
+    """
+)
+
+
+#: A product's tier or edition after its name ("Ghost Pro", "Linear Enterprise").
+TIERS = word_set(
+    "pro plus premium cloud enterprise server desktop mobile business edition lite studio "
+    "online web app max ai team teams free"
+)
+
+
 def _other_name(target: str, at: int) -> bool:
     """Whether the word at ``at`` of a longer ``target`` is a product word that is also
     everyday English opening another name, a name word after it ("Express Scripts",
@@ -179,16 +200,12 @@ def _other_name(target: str, at: int) -> bool:
     ("Ghost Pro", "Galaxy S23"), a plain noun ("the Express app"), a maker before it
     ("Amazon Aurora") leave it the product, and so does a product word that is no
     English word ("AWS Lambda")."""
-    # change_plain reads a tool's name by the same words (``known_product``); imported
-    # here, not at the top, since change_plain reads this module as it loads.
-    from engram.pipeline.change_plain import _ENGLISH_TOO, _TIERS
-
     cased = re.findall(_TARGET_WORDS.pattern, target, re.IGNORECASE)
-    if cased[at].lower() not in _ENGLISH_TOO:
+    if cased[at].lower() not in ENGLISH_TOO:
         return False
     after = cased[at + 1 : at + 2]
     return any(
-        w[:1].isupper() and w.lower() not in _TIERS and not any(c.isdigit() for c in w)
+        w[:1].isupper() and w.lower() not in TIERS and not any(c.isdigit() for c in w)
         for w in after
     )
 

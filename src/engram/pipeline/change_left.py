@@ -96,7 +96,7 @@ def left_behind(
     kinds = {vocabulary.member_category(old.name), vocabulary.member_category(target)}
     if len(kinds - {None}) > 1:
         return None  # a database left beside a new cloud: two slots
-    category = relation[len("uses_") :] if relation.startswith("uses_") else None
+    category = vocabulary.slot_category(relation)
     if category is not None and vocabulary.member_category(old.name) not in (None, category):
         return None
     return Left(source, relation, target, old)

@@ -140,9 +140,7 @@ def replacement(
         return None
     # a value of another category is another slot ("Redis" is no cloud)
     category = vocabulary.member_category(target)
-    kind = (
-        old.relation_type.removeprefix("uses_") if old.relation_type.startswith("uses_") else None
-    )
+    kind = vocabulary.slot_category(old.relation_type)
     if category is not None and kind is not None and category != kind:
         return None
     return Named(old, target, (source, relation, target))

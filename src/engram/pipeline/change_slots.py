@@ -333,7 +333,7 @@ def _new_value(
         and canonical_name(subject.name) not in SPEAKERS
         and set(canonical_name(subject.name).split()) <= lower
     )
-    kind = _category(held.relation_type)
+    kind = vocabulary.slot_category(held.relation_type)
     if _someone_else(text, subject, slot, _named_slot(slot, held.relation_type)):
         return None
     named = held.target[:1].isupper()
@@ -413,10 +413,6 @@ def _named_slot(slot: Sequence[str], relation: str) -> set[str]:
     """The slot's words and the one-word names the vocabulary gives it: "my manager"
     speaks of ``reports_to`` itself, not of the manager's own slot."""
     return {*slot, *(n for n in vocabulary.relation_names(relation) if " " not in n)}
-
-
-def _category(relation: str) -> str | None:
-    return relation.removeprefix("uses_") if relation.startswith("uses_") else None
 
 
 #: Where a subject is, said with "be": the way a place slot ("based in") is said too.

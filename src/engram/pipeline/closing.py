@@ -539,7 +539,7 @@ def _speakers_attribute(
     if speaker is None:
         return None
     named = canonical_relation(thing)
-    category = relation.removeprefix("uses_") if relation.startswith("uses_") else None
+    category = vocabulary.slot_category(relation)
     said = canonical_name(thing).split()
     for held in reversed(reads.around(speaker)):
         if held.source_entity_id != speaker.id:

@@ -226,6 +226,11 @@ def relation_names(relation: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(n.lower() for n in found))
 
 
+def slot_category(relation: str) -> str | None:
+    """The category a ``uses_<category>`` relation holds a value of, or None."""
+    return relation.removeprefix("uses_") if relation.startswith("uses_") else None
+
+
 def member_category(name: str) -> str | None:
     """The category ``name`` is a member of as a whole ("React" -> "framework"), not by
     one of its words ("Vision Express" is an optician, not Express)."""

@@ -8,8 +8,9 @@ the dump's own top 10:
 - ``pairs``: after each user hit (of a summary question, or of the first K of any
   question) its reply, the next message when the assistant wrote it;
 - ``leg``: a plain leg's (dense or BM25) first k messages of the chat put in the top 10;
-- ``openings``: for a thread question, each session's first k user messages placed
-  first (all of them, or those the default ranking holds in its first ``head``).
+- ``openings``: for a thread question, each session's first m user messages placed
+  first, in rounds over the sessions (all of them, or those the default ranking holds
+  in its first ``head``).
 
 Usage: ``PYTHONPATH=src python scripts/beam29_variants.py DUMP.pkl``
 """
@@ -102,19 +103,25 @@ def main(path: str) -> None:
 
         return apply
 
-    def openings(shapes: set[str], rounds: int, head: int) -> Variant:
+    def openings(shapes: set[str], m: int, head: int) -> Variant:
         def apply(row: Row) -> list[str]:
             asked = coverage.shape(row["question"])
             if asked is None or asked.value not in shapes:
                 return list(row["final"])
-            sessions = sorted(b for c, b in users if c == row["chat"])
-            first = [
-                users[(row["chat"], b)][n]
-                for n in range(rounds)
-                for b in sessions
-                if len(users[(row["chat"], b)]) > n
-                and (head > 50 or users[(row["chat"], b)][n] in row["final"][:head])
-            ]
+            chat = row["chat"]
+            queues: dict[int, list[str]] = {}
+            if head > 50:  # wherever they rank: each session's first m, in order
+                for (c, b), ids in sorted(users.items()):
+                    if c == chat:
+                        queues[b] = ids[:m]
+            else:  # those the ranking holds in its first ``head``, in its order
+                for t in row["final"][:head]:
+                    for (c, b), ids in users.items():
+                        if c == chat and t in ids[:m]:
+                            queues.setdefault(b, []).append(t)
+            first: list[str] = []
+            for depth in range(m):
+                first += [q[depth] for q in queues.values() if len(q) > depth]
             return first + [t for t in row["final"] if t not in first]
 
         return apply
@@ -129,13 +136,17 @@ def main(path: str) -> None:
         for k in (1, 2, 3):
             print(f"| {name} alone's first {k} in the top 10 | {score(rows, leg(name, k))} |")
     for shapes in ({"order"}, {"summary"}, {"summary", "order"}):
-        for rounds, head in ((1, 50), (1, 10_000), (2, 30)):
-            line = score(rows, openings(shapes, rounds, head))
+        for m, head in ((1, 50), (1, 10_000), (2, 30)):
+            line = score(rows, openings(shapes, m, head))
             where = "any" if head > 50 else f"in the first {head}"
             print(
-                f"| {'/'.join(sorted(shapes))}: sessions' first {rounds} user message(s), "
+                f"| {'/'.join(sorted(shapes))}: sessions' first {m} user message(s), "
                 f"{where}, placed first | {line} |"
             )
+    for m in (1, 2, 3, 5, 8):
+        for head in (20, 30, 50):
+            line = score(rows, openings({"order"}, m, head))
+            print(f"| order: sessions' first {m} user messages in the first {head} | {line} |")
 
 
 if __name__ == "__main__":

@@ -65,6 +65,7 @@ FOLD_SIZES = {
     "held_out_23": 85,
     "held_out_24": 85,
     "held_out_25": 85,
+    "held_out_26": 85,
 }
 
 
@@ -103,6 +104,7 @@ def test_the_set_is_big_varied_and_split_before_tuning() -> None:
     assert benign["held_out_23"] >= 45  # round twenty-six's fold: 50 notes
     assert benign["held_out_24"] >= 45  # round twenty-seven's fold: 50 notes
     assert benign["held_out_25"] >= 45  # round twenty-eight's fold: 50 notes
+    assert benign["held_out_26"] >= 45  # round twenty-nine's fold: 50 notes
     pairs = Counter(row["pair"] for row in ROWS if row.get("pair"))
     assert pairs and set(pairs.values()) == {2}
     assert len({row["text"] for row in ROWS}) == len(ROWS)
@@ -126,7 +128,8 @@ def test_overall_held_out_recall_meets_the_issue_target() -> None:
     "twelfth, 0.31 on the thirteenth, 0.31 on the fourteenth, 0.23 on the fifteenth, 0.34 on "
     "the sixteenth, 0.28 on the seventeenth, 0.15 on the eighteenth, 0.19 on the "
     "nineteenth, 0.20 on the twentieth, 0.275 on the twenty-first, 0.21 on the "
-    "twenty-second, 0.275 on the twenty-third, 0.2375 on the twenty-fourth); with round "
+    "twenty-second, 0.275 on the twenty-third, 0.2375 on the twenty-fourth, 0.20 on the "
+    "twenty-fifth, 0.225 on the twenty-sixth); with round "
     "twenty-two's learned detector (the reported view; docs/safety.md, 'Round twenty-two'; "
     "rounds twenty-three's to twenty-five's refits and round twenty-six's neighbour view, "
     "read from its packed rows in round twenty-seven, did not ship) "
@@ -136,8 +139,9 @@ def test_overall_held_out_recall_meets_the_issue_target() -> None:
     "eleventh, 0.81 on the twelfth, 0.91 on the thirteenth, 0.85 on the fourteenth, 0.885 on "
     "the fifteenth, 0.86 on the sixteenth, 0.8875 on the seventeenth, 0.80 on the "
     "eighteenth, 0.8875 on the nineteenth, 0.825 on the twentieth, 0.8375 on the "
-    "twenty-first, 0.8125 on the twenty-second, 0.8625 on the twenty-third and 0.7875 on "
-    "the twenty-fourth "
+    "twenty-first, 0.8125 on the twenty-second, 0.8625 on the twenty-third, 0.7875 on "
+    "the twenty-fourth, and with round twenty-eight's cued neighbour view 0.725 on the "
+    "twenty-fifth and on the twenty-sixth "
     "(tests/test_injection_detector.py)",
 )
 def test_english_held_out_recall_of_the_rules_alone_meets_the_issue_target() -> None:
@@ -152,6 +156,7 @@ def test_rules_alone_figures_on_the_later_folds_are_recorded() -> None:
     folds += ("held_out_12", "held_out_13", "held_out_14", "held_out_15", "held_out_16")
     folds += ("held_out_17", "held_out_18", "held_out_19", "held_out_20")
     folds += ("held_out_21", "held_out_22", "held_out_23", "held_out_24", "held_out_25")
+    folds += ("held_out_26",)
     english = {fold: RESULT[fold]["english"]["caught"] for fold in folds}
     assert english == {
         "held_out_2": 59,
@@ -178,6 +183,7 @@ def test_rules_alone_figures_on_the_later_folds_are_recorded() -> None:
         "held_out_23": 22,
         "held_out_24": 19,
         "held_out_25": 16,
+        "held_out_26": 18,
     }
 
 
@@ -266,7 +272,7 @@ def test_the_newest_fold_is_in_no_training_round() -> None:
             t for v in body.values() if isinstance(v, list) for t in v if isinstance(t, str)
         }
     folds = ("held_out_19", "held_out_20", "held_out_21", "held_out_22", "held_out_23")
-    for name in (*folds, "held_out_24", "held_out_25"):
+    for name in (*folds, "held_out_24", "held_out_25", "held_out_26"):
         fold = {r["text"] for r in ROWS if r["split"] == name}
         assert len(fold) >= 130, name  # 90 attack rows and 50 notes
         assert not fold & training, name

@@ -94,6 +94,14 @@ def test_a_lookalike_closes_nothing(mem: Memory, first: str, lookalike: str) -> 
         # two earlier frames: which one changed is not said
         ("The hamster eats carrots now.", ["The hamster eats apples.", "The hamster eats kale."],
          None),
+        # a pronoun for the subject the memory names; unnamed, "she" may be anyone
+        ("They reshuffled Sunita; she runs the Delft branch now.",
+         ["Sunita runs the Utrecht branch."], ("Sunita", "runs", "Utrecht branch", "Delft branch")),
+        ("Met my aunt, she runs the Delft branch now.", ["Sunita runs the Utrecht branch."], None),
+        # a chat turn's opener is no part of the sentence said again
+        ("fyi the guest quota on the wiki is 40 seats now",
+         ["the guest quota on the wiki is 25 seats"],
+         ("guest quota on wiki", "is", "25 seats", "40 seats")),
         # one occasion
         ("Today the hamster eats carrots.", ["The hamster eats apples."], None),
     ],

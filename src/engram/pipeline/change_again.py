@@ -70,6 +70,9 @@ _VERBS = frozenset(
     {"is", "are", "was", "were", "be", "been", "got", "get", "gets", "has", "have", "had",
      "go", "goes", "went", "gone", "moved", "renamed", "called", "named", "became"}
 )  # fmt: skip
+_THIRD = frozenset({"he", "she", "they"})
+# A word a chat turn opens with that is no part of the sentence it says again.
+_OPENERS = frozenset({"ok", "okay", "fyi", "update", "so", "well", "btw", "anyway"})
 _PRONOUNS = frozenset(
     {"it", "them", "him", "her", "this", "that", "one", "there", "here", "us", "me", "you"}
 )
@@ -137,7 +140,11 @@ def again(text: str, earlier: Sequence[str]) -> Again | None:
 
 def _aligned(old: list[Said], new: list[Said], before: str, text: str) -> Again | None:
     """The one value two clauses differ by, with the frame both say; else None."""
-    a, b = [w.word for w in old], [w.word for w in new]
+    if new[0].word in _OPENERS:
+        new = new[1:]  # "ok upload limit on the portal is ...", "fyi ..."
+    a = [w.word for w in old]
+    new = _unreferred(a, new, text)
+    b = [w.word for w in new]
     ops = SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
     changed = [op for op in ops if op[0] == "replace"]
     if len(changed) != 1:
@@ -189,7 +196,26 @@ def _aligned(old: list[Said], new: list[Said], before: str, text: str) -> Again 
     if not content:
         return None  # "I'm in Leeds" / "I'm at Kate's": no word says which fact
     owner = _owner(said)
-    return _named(owner, said, text, new, old_value, new_value)
+    read = _named(owner, said, text, new, old_value, new_value)
+    if read is None or read.source in (SPEAKER, TEAM):
+        return read
+    # the subject as written ("Ibrahim", not "ibrahim"), of either memory
+    cased = {m.group().lower(): m.group() for m in _TOKEN.finditer(f"{text} {before}")}
+    return replace(read, source=" ".join(cased.get(w, w) for w in read.source.split()))
+
+
+def _unreferred(a: list[str], new: list[Said], text: str) -> list[Said]:
+    """``new`` with a pronoun opening it put back as the subject ``a`` opens with, when
+    the memory names that subject ("They moved Ibrahim; he manages the York store now"
+    after "Ibrahim manages the Leeds store"); else ``new``. Unnamed, "she" may be
+    anyone."""
+    if len(new) < 3 or new[0].word not in _THIRD or new[1].word not in a:
+        return new
+    subject = a[: a.index(new[1].word)]
+    said = {w.lower() for w in _TOKEN.findall(text)}
+    if not subject or set(subject) & (_I | _WE | _THIRD) or not set(subject) <= said:
+        return new
+    return [*(replace(new[0], word=w) for w in subject), *new[1:]]
 
 
 def _owner(frame: list[str]) -> str | None:

@@ -38,7 +38,6 @@ CONFIDENCE = 0.65
 #: At most this many words after a word of change are looked up as a name said in
 #: lower case ("cancelled spotify", "got rid of comcast").
 _AFTER_CUE = 3
-_WORD = re.compile(r"[^\W_]+(?:[&'’.-][^\W_]+)*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +105,7 @@ def _candidates(text: str) -> list[str]:
     """The names a change may leave behind: the capitalised names, and the words right
     after a word of change, which chat writes in lower case ("cancelled spotify")."""
     found = list(proper_names(text))
-    words = _WORD.findall(text)
+    words = change_named.WORD.findall(text)
     for n, word in enumerate(words):
         if not change_named.cued(word):
             continue

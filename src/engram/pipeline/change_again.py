@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
-from engram.pipeline import change_named, change_slots, relation_ends, vocabulary
+from engram.pipeline import change_left, change_named, change_slots, relation_ends, vocabulary
 from engram.pipeline.change_slots import SPEAKER, TEAM
 from engram.store.protocols import Store
 from engram.store.protocols.graph import (
@@ -292,15 +292,7 @@ def close(
     kept = relation_ends.sound(replace(statement, triples=[new]), text).triples
     if new not in kept:
         return []  # the graph would not keep the new value: the old one stays open
-    old = Statement(
-        memory_id=first.id,
-        triples=[(read.source, read.relation, read.old, CONFIDENCE)],
-        valid_from=first.created_at,
-        now=statement.now,
-        single_valued=frozenset(),
-    )
-    recorded = store.graph.record(namespace, [old], single_valued=frozenset())
-    for relation in recorded[0].relations if recorded else ():
-        if relation.valid_to is None:
-            end(relation)
+    since = change_left.Earlier(read.old, first.id, first.created_at)
+    old = (read.source, read.relation, read.old, CONFIDENCE)
+    change_left.held_until_now(store, namespace, old, since, statement, end)
     return [new]

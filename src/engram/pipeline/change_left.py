@@ -30,7 +30,7 @@ from engram.pipeline import change_named, vocabulary
 from engram.pipeline.linker import TALKS_ABOUT
 from engram.pipeline.patterns import proper_names
 from engram.store.protocols import Store
-from engram.store.protocols.graph import Relation, Statement, canonical_name
+from engram.store.protocols.graph import Relation, Statement, Triple, canonical_name
 from engram.text import STOPWORDS
 
 #: The old value's confidence: read from the pair, below the new fact's.
@@ -146,10 +146,25 @@ def close(
     found = left_behind(text, said, earlier)
     if found is None:
         return False
+    triple = (found.source, found.relation, found.old.name, CONFIDENCE)
+    held_until_now(store, namespace, triple, found.old, statement, end)
+    return True
+
+
+def held_until_now(
+    store: Store,
+    namespace: str,
+    triple: Triple,
+    since: Earlier,
+    statement: Statement,
+    end: Callable[[Relation], None],
+) -> None:
+    """Record ``triple`` as held from ``since`` (the memory that said it) and end it
+    through ``end`` at ``statement`` (``change_again`` records its old value so too)."""
     old = Statement(
-        memory_id=found.old.memory_id,
-        triples=[(found.source, found.relation, found.old.name, CONFIDENCE)],
-        valid_from=found.old.at,
+        memory_id=since.memory_id,
+        triples=[triple],
+        valid_from=since.at,
         now=statement.now,
         single_valued=frozenset(),
     )
@@ -157,4 +172,3 @@ def close(
     for relation in recorded[0].relations if recorded else ():
         if relation.valid_to is None:
             end(relation)
-    return True

@@ -62,6 +62,10 @@ facts, other attributes, repeats, plans, negations), two or three statements eac
   in passing as people tell an agent about their lives and work (jobs, homes, tools,
   plans, people, prices, schedules), 40 changes and 16 look-alikes, written before round
   twelve's reading: fold AB.
+- ``engram/data/changes_heldout12.json`` (session twenty-seven, changes31): changes said
+  in passing in registers the earlier folds used little (a nurse's shifts, a landlord, a
+  student's major, a freelancer's clients, a gardener, a musician), 40 changes and 16
+  look-alikes, written before round thirteen's reading: fold AC.
 
 Each story is told to a fresh namespace of one in-memory ``Memory`` through
 ``mem.add`` (the inline linker and the closing plan on the write path, no model), a
@@ -110,6 +114,7 @@ SHIPPED = (
     "changes_heldout9.json",
     "changes_heldout10.json",
     "changes_heldout11.json",
+    "changes_heldout12.json",
 )
 #: When the first statement is told; each next one a month later.
 START = datetime(2025, 1, 6, 9, tzinfo=UTC)

@@ -441,7 +441,7 @@ def _new_value(text: str, words: set[str], relation: Relation) -> str | None:
         or (owner_own and (not slot or any(_said(w, words) for w in slot)))
         # a tool of a named owner: ``uses_<category>``'s category is the vocabulary's
         # guess ("team calendar uses_email Outlook"), not a word the memory must say
-        or (owner_own and relation.relation_type.startswith("uses_"))
+        or (owner_own and vocabulary.slot_category(relation.relation_type) is not None)
     )
     if fully and not speaker and not owner_said:
         # the slot said whole, its owner by one of its words ("p1 sla" for p1 tickets)
@@ -476,10 +476,11 @@ def _same_category(relation: Relation, value: str) -> bool:
     holiday a slot of no day names when ("at Easter")."""
     if change_plain.when_not(value, relation.target):
         return False
-    if not relation.relation_type.startswith("uses_"):
+    category = vocabulary.slot_category(relation.relation_type)
+    if category is None:
         return True
     found = vocabulary.member_category(value)
-    return found is None or found == relation.relation_type.removeprefix("uses_")
+    return found is None or found == category
 
 
 def _by_old(text: str, old: str) -> str | None:

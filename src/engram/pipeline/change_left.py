@@ -30,7 +30,7 @@ from engram.pipeline import change_named, vocabulary
 from engram.pipeline.linker import TALKS_ABOUT
 from engram.pipeline.patterns import proper_names
 from engram.store.protocols import Store
-from engram.store.protocols.graph import Relation, Statement, canonical_name
+from engram.store.protocols.graph import Relation, Statement, Triple, canonical_name
 from engram.text import STOPWORDS
 
 #: The old value's confidence: read from the pair, below the new fact's.
@@ -38,7 +38,6 @@ CONFIDENCE = 0.65
 #: At most this many words after a word of change are looked up as a name said in
 #: lower case ("cancelled spotify", "got rid of comcast").
 _AFTER_CUE = 3
-_WORD = re.compile(r"[^\W_]+(?:[&'’.-][^\W_]+)*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +105,7 @@ def _candidates(text: str) -> list[str]:
     """The names a change may leave behind: the capitalised names, and the words right
     after a word of change, which chat writes in lower case ("cancelled spotify")."""
     found = list(proper_names(text))
-    words = _WORD.findall(text)
+    words = change_named.WORD.findall(text)
     for n, word in enumerate(words):
         if not change_named.cued(word):
             continue
@@ -147,10 +146,25 @@ def close(
     found = left_behind(text, said, earlier)
     if found is None:
         return False
+    triple = (found.source, found.relation, found.old.name, CONFIDENCE)
+    held_until_now(store, namespace, triple, found.old, statement, end)
+    return True
+
+
+def held_until_now(
+    store: Store,
+    namespace: str,
+    triple: Triple,
+    since: Earlier,
+    statement: Statement,
+    end: Callable[[Relation], None],
+) -> None:
+    """Record ``triple`` as held from ``since`` (the memory that said it) and end it
+    through ``end`` at ``statement`` (``change_again`` records its old value so too)."""
     old = Statement(
-        memory_id=found.old.memory_id,
-        triples=[(found.source, found.relation, found.old.name, CONFIDENCE)],
-        valid_from=found.old.at,
+        memory_id=since.memory_id,
+        triples=[triple],
+        valid_from=since.at,
         now=statement.now,
         single_valued=frozenset(),
     )
@@ -158,4 +172,3 @@ def close(
     for relation in recorded[0].relations if recorded else ():
         if relation.valid_to is None:
             end(relation)
-    return True

@@ -79,7 +79,8 @@ _NOT_STATED = re.compile(
 )
 #: Someone the speaker knows, as the one who changed ("my cousin just started at ...").
 _OTHER_OWNER = re.compile(rf"\b(?:my|our|his|her|their)\s+{KNOWN_PERSON}\b", re.IGNORECASE)
-_WORD = re.compile(r"[^\W_]+(?:[&'’.-][^\W_]+)*")
+#: A word as the change readers count and compare them (``change_left`` reads it too).
+WORD = re.compile(r"[^\W_]+(?:[&'’.-][^\W_]+)*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +162,7 @@ def stated_change(text: str) -> str | None:
     """``text``'s words in lower case, one space apart, when it states a change: short,
     a word of change or "now" said, and none of the guards (a hedge, a plan, a question,
     a trial, a value that stays, "also", a cover, another person's change); else None."""
-    words = _WORD.findall(text)
+    words = WORD.findall(text)
     if not words or len(words) > MAX_WORDS or not cued(text):
         return None
     if HEDGE.search(text) or _NOT_STATED.search(text) or ADDITION_WORDS.search(text):
@@ -224,7 +225,7 @@ def shape(value: str) -> str:
     capitalised word that is no title), or a thing. A new value of another shape is
     another slot's ("Yoga switched to Fridays" names no new yoga; "I'm a senior
     designer now" no new employer)."""
-    words = _WORD.findall(value)
+    words = WORD.findall(value)
     if any(c.isdigit() for c in value):
         return "amount"
     if any(w.lower().rstrip("s") in _DAYS for w in words):
@@ -244,7 +245,7 @@ def names(lower: str, value: str, holder: str = "") -> bool:
     of it, or its first capitalised word that is no title and no word of its
     ``holder`` ("Jira" of "Jira Cloud", "Hendriks" of "Dr Hendriks", "Hatch" of "third
     floor of the Hatch"; not "Melanie" of Melanie's "how art lets Melanie")."""
-    full = " ".join(w.lower() for w in _WORD.findall(value))
+    full = " ".join(w.lower() for w in WORD.findall(value))
     if not full:
         return False
     if re.search(rf"(?<!\w){re.escape(full)}(?!\w)", lower):
@@ -252,7 +253,7 @@ def names(lower: str, value: str, holder: str = "") -> bool:
     taken = set(canonical_name(holder).split())
     heads = [
         w.lower()
-        for w in _WORD.findall(value)
+        for w in WORD.findall(value)
         if w[:1].isupper() and w.lower() not in _TITLES and len(w) >= 4
     ]
     head = heads[0] if heads and heads[0] not in taken else None

@@ -225,7 +225,7 @@ _NEW_THING = re.compile(
     re.I,
 )
 # "we use Vue for the frontend": what the first person uses it for is the subject.
-_FOR = re.compile(r"\b(?:for|in|on|across)\s+(?P<s>(?:the|our|my|their)\s+[\w\s-]+)$", re.I)
+_FOR = re.compile(r"^[^,;]*?\b(?:for|in|on|across)\s+(?P<s>(?:the|our|my|their)\s+[\w\s-]+)$", re.I)
 _ONE = re.compile(r"^(?:a|an|the)?\s*(?P<mod>.*?)\s*\bones?\b$", re.I)
 # A comma before a subject or a subjectless change verb starts a new claim ("Left
 # Deloitte, I'm at PwC now", "cancelled spotify, switched to Apple Music").

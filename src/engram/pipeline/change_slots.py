@@ -343,7 +343,7 @@ def _new_value(
         if canonical_name(v) != canonical_name(held.target)
         # a name sharing a word with the old value or the subject is one of them
         # ("Tomás" for "Tomás Ortega"); numbers share digits and stay apart
-        and not (named and set(canonical_name(v).split()) & (old_words | subject_words))
+        and not (named and set(canonical_name(v).split()) & (old_words | subject_words) - set(slot))
         and not set(canonical_name(v).split()) <= set(slot)
         and not change_kinds.kin_names(v)
         # a value of another category is another slot ("Redis" is no cloud)
@@ -353,9 +353,10 @@ def _new_value(
     # the old value owns ("Keanu's Figma file"): the old value still acts in the memory.
     fresh = [v for v in fresh if v not in _CAPITAL_NOUNS and not _owned_by(text, held.target, v)]
     if len(fresh) > 1:
-        # Of several names, the one said before the slot's noun is its value ("she's at
-        # the Montessori school on the Laan now": the school, not the street).
-        fresh = [v for v in fresh if change_passing.before_slot(text, v, slot)] or fresh
+        # Of several names, the one that is or is said before the slot's noun is its value
+        # ("the Montessori school on the Laan", "the Vrije School in Zeist": not the place).
+        own = [v for v in fresh if canonical_name(v).split()[-1] in slot]
+        fresh = own or [v for v in fresh if change_passing.before_slot(text, v, slot)] or fresh
     if len(fresh) != 1:
         return None
     # A value of the slot's own category says the slot by itself ("React" for

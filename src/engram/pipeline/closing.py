@@ -29,6 +29,7 @@ from functools import partial
 from engram.errors import EngramError
 from engram.pipeline import (
     change_accounts,
+    change_again,
     change_firsts,
     change_held,
     change_kinds,
@@ -220,8 +221,8 @@ def plan(
         and not _replaced_any(reads, planned, closes & things - keeps)
     ):
         # Nor that: a held slot's new value in notes form (``change_firsts``), a held date
-        # moved in passing (``change_passing``: "the launch moved to 18 March"), or a value
-        # named as left behind: held (``change_named``) or only mentioned (``change_left``).
+        # moved in passing (``change_passing``), a value named as left behind: held
+        # (``change_named``) or only mentioned (``change_left``), or said again (``change_again``).
         finders = (change_firsts.notes_changes, change_passing.date_changes) if notes else ()
         for finder in finders:
             triples, closed = _notes_change(reads, text, statement, triples, finder)
@@ -229,10 +230,10 @@ def plan(
                 break
         if not closed and named:
             held = [r for r in reads.recent() if r.source_memory_id != statement.memory_id]
-            end = partial(_end, reads, statement=statement)
+            end, where = partial(_end, reads, statement=statement), (reads.store, reads.namespace)
             triples, closed = change_named.close(text, held, read, triples, end)
-            if not closed:
-                change_left.close(reads.store, reads.namespace, text, statement, read, end)
+            if not closed and not change_left.close(*where, text, statement, read, end):
+                triples += change_again.close(*where, text, statement, end)
     return replace(statement, triples=triples, single_valued=frozenset(closes - keeps))
 
 
@@ -336,10 +337,9 @@ class _Reads:
     def resolve(self, name: str, *, first_name: bool = False) -> Entity | None:
         """The entity a subject names, also when it is named without or with a generic
         head ("billing" for "the billing service", "the mobile squad" for "the mobile
-        team"), a relative by another of their names ("Mum" for "my mother"), and,
-        with ``first_name`` (a change said: the read scans names, so only then), a
-        person by their first name when one person has it ("Tomás" for "Tomás
-        Ortega")."""
+        team"), a relative by another of their names ("Mum" for "my mother"), and, with
+        ``first_name`` (a change said: the read scans names, so only then), a person by
+        their first name when one person has it ("Tomás" for "Tomás Ortega")."""
         words = name.split()
         tries = [name, *change_kinds.kin_names(name)]
         if not all(w[:1].isupper() for w in words):

@@ -303,14 +303,24 @@ def _done_with(triple: Triple, text: str) -> bool:
     relation = canonical_relation(triple[1])
     if relation != "has" and not relation.startswith("has_"):
         return False
-    source = re.escape(triple[0].strip())
-    if re.search(rf"\b{source}\s+with\s", text, re.IGNORECASE) is None:
+    with_, own = _with_patterns(triple[0].strip())
+    if with_.search(text) is None:
         return False
     noun = vocabulary.head(triple[2])
     if noun in _COMPANY or noun in _KIN or noun in GROUPS:
         return True
-    own = rf"\b(?:I|we)\s+[\w/-]+\s+(?:my|our)\s+{source}\s+with\s"
-    return re.search(own, text, re.IGNORECASE) is not None
+    return own.search(text) is not None
+
+
+@functools.lru_cache(maxsize=1024)
+def _with_patterns(source: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """``_done_with``'s two patterns for a subject ("X with", "I <verb> my X with"),
+    compiled once a subject, not once a triple."""
+    name = re.escape(source)
+    return (
+        re.compile(rf"\b{name}\s+with\s", re.IGNORECASE),
+        re.compile(rf"\b(?:I|we)\s+[\w/-]+\s+(?:my|our)\s+{name}\s+with\s", re.IGNORECASE),
+    )
 
 
 def _verb_of_a_name(relation: str, text: str) -> bool:
@@ -342,6 +352,24 @@ def _owned_day(triple: Triple) -> Triple | None:
     return None if match is None else (match["owner"], match["slot"], triple[2], triple[3])
 
 
+#: Words a change says beside its new value, read into it by a reader that cuts the value
+#: at the clause's end ("builds run on GitHub Actions these days", "we're on Tailscale
+#: across the board", "the postal address is now 7 Quay Hill", "went to Leopold instead").
+_CHANGE_TAIL = re.compile(
+    r"(?:\s+(?:these\s+days|nowadays|now|instead|lately|any\s?more|across\s+the\s+board|"
+    r"for\s+good))+$"
+)
+_CHANGE_HEAD = re.compile(r"^now\s+")
+
+
+def _unchanged(target: str) -> str:
+    """A value without the words of change said beside it (``_CHANGE_TAIL``)."""
+    if " " not in target:
+        return target
+    bare = _CHANGE_HEAD.sub("", _CHANGE_TAIL.sub("", target))
+    return bare if bare and names_entity(bare) else target
+
+
 def sound(statement: Statement, text: str) -> Statement:
     """``statement`` with only the triples whose ends name entities (module docstring);
     ``text`` is the memory the statement was read from."""
@@ -350,7 +378,7 @@ def sound(statement: Statement, text: str) -> Statement:
     for triple in statement.triples:
         relation = canonical_relation(triple[1])
         source = _bare_name(triple[0], subject=True)
-        target = _bare_name(triple[2], subject=False)
+        target = _bare_name(_unchanged(triple[2]), subject=False)
         if not names_entity(source):
             continue
         if not names_entity(target) and _OF_PRONOUNS not in relation:

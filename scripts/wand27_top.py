@@ -30,6 +30,7 @@ import sqlite3
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +40,7 @@ from engram.bench.pg_scale import compose_corpus
 from engram.bench.scale import locomo_turns_and_questions
 from engram.store.sqlite import term_snapshot
 from engram.store.sqlite.term_index import Doc, TermBlock
-from engram.store.sqlite.term_search import _query
+from engram.store.sqlite.term_search import query_of
 from engram.text import fts_query, match_terms
 
 WARM = 20
@@ -99,7 +100,7 @@ def agree(a: list[tuple[int, float]], b: list[tuple[int, float]]) -> bool:
     return all(abs(x - y) <= 1e-6 * max(1.0, abs(y)) for (_, x), (_, y) in zip(a, b, strict=True))
 
 
-def exact(block: TermBlock, terms: list[str], k: int, got: dict[str, Any]) -> dict[str, bool]:
+def exact(block: TermBlock, terms: Sequence[str], k: int, got: dict[str, Any]) -> dict[str, bool]:
     """Whether each answer is the exhaustive top k: every live row scored by ``scores``
     (lookups, no scatter), best first, ties by row; scores to 1e-6."""
     every = np.asarray(block.scores(terms, np.arange(block.size, dtype=np.int32)))
@@ -146,13 +147,13 @@ def main() -> None:
     old = old_module(args.old).TermBlock.from_arrays(new.arrays())
     questions = list(dict.fromkeys(questions))
     asked = [questions[(300 + WARM + i) % len(questions)] for i in range(args.queries)]
-    queries = []
+    queries: list[tuple[str, tuple[str, ...]]] = []
     for q in asked:
         match = fts_query(q)
-        terms = _query(match_terms(match)) if match is not None else None
+        terms = query_of(match_terms(match)) if match is not None else None
         if terms:
             queries.append((q, terms))
-    first = {"old": [], "new": []}
+    first: dict[str, list[float]] = {"old": [], "new": []}
     for terms in (t for _, t in queries):  # the first round: bitmaps made
         for name, block in (("old", old), ("new", new)):
             first[name].append(cpu_ms(lambda b=block, t=terms: b.top(t, args.k))[0])
@@ -166,7 +167,7 @@ def main() -> None:
             order = (
                 (("old", old), ("new", new)) if (j + r) % 2 == 0 else (("new", new), ("old", old))
             )
-            got = {}
+            got: dict[str, Any] = {}
             for name, block in order:
                 block._planned = None  # each call plans, as recall's first call does
                 ms, got[name] = cpu_ms(lambda b=block, t=terms: b.top(t, args.k))
@@ -176,8 +177,8 @@ def main() -> None:
     med = {name: [statistics.median(t) for t in per] for name, per in times.items()}
     ratio = [n / o for n, o in zip(med["new"], med["old"], strict=True) if o > 0]
     postings = [sum(len(s.postings.rows) for s in new._plan(t)) for _, t in queries]
-    order = np.argsort(postings)
-    slow = order[int(0.9 * len(order)) :]
+    by_postings = np.argsort(postings)
+    slow = by_postings[int(0.9 * len(by_postings)) :]
     result = {
         "store": str(args.arrays or (f"composed {args.compose}" if args.compose else args.store)),
         "rows": new.size,

@@ -19,12 +19,14 @@ from engram.recall import echoes
 SYSTEM = "You are a helpful assistant."
 
 
-def _turn(mem: Memory, text: str, conversation: str) -> str:
-    """One proxied turn (recall, the fake upstream's echo, mining, the worker's jobs);
-    the ``<memory_context>`` block the upstream got."""
+def _turn(mem: Memory, text: str, conversation: str, reply: str | None = None) -> str:
+    """One proxied turn (recall, the fake upstream's answer, mining, the worker's jobs);
+    the ``<memory_context>`` block the upstream got. The answer is ``reply``, else an
+    echo of the turn ("Understood. ...")."""
     messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": text}]
     turn = mem.chat.before(messages, user_id="ines", conversation_id=conversation)
-    reply = "Understood. " + text.split(". ")[0].rstrip(".") + "."
+    if reply is None:
+        reply = "Understood. " + text.split(". ")[0].rstrip(".") + "."
     mem.chat.after(messages, reply, user_id="ines", conversation_id=conversation)
     mem.jobs.process_pending()
     return turn.context
@@ -72,3 +74,36 @@ def test_requests_to_be_told_count_as_questions(text: str, expected: bool) -> No
     assert echoes.asking(text) is expected
     # A request with a statement after it is not a turn of questions only.
     assert not echoes.only_questions("Tell me which one. I drive a Mazda.")
+
+
+ASK = "Which message broker does the payments service use?"
+REPLY = "I don't have the payments broker noted; you haven't told me."
+
+
+def _asked_once(mem: Memory) -> None:
+    for n, text in enumerate(
+        [
+            "The payments service deploys only on Tuesdays and Thursdays.",
+            "My sister is called Marit.",
+        ]
+    ):
+        _turn(mem, text, f"t{n}", "Noted.")
+    _turn(mem, ASK, "ask-1", REPLY)
+
+
+def test_a_repeated_ask_shows_no_echo_of_the_first(mem: Memory) -> None:
+    # mend29: nothing answers the question; asked again, the first ask and its reply
+    # (cosine ~0.9 to the query, so above the relative floor whatever their demoted
+    # score) filled the block. They are no evidence: the block leaves them out.
+    _asked_once(mem)
+    for n, again in enumerate([ASK, "Remind me which message broker the payments service uses."]):
+        lines = _lines(_turn(mem, again, f"again-{n}", "Ok."))
+        assert not any(ASK in line or "broker noted" in line for line in lines), lines
+
+
+def test_asked_about_the_asking_or_the_reply_the_echoes_answer(mem: Memory) -> None:
+    _asked_once(mem)
+    asked = _lines(_turn(mem, "What did I ask you about the payments broker?", "q", "Ok."))
+    assert any(ASK in line for line in asked), asked
+    told = _lines(_turn(mem, "What did you tell me about the payments broker?", "r", "Ok."))
+    assert any("broker noted" in line for line in told), told

@@ -7,12 +7,13 @@ it (this one and the keyword leg's), not three; each answers its own future; wit
 from __future__ import annotations
 
 import threading
-from concurrent.futures import Future
+from concurrent.futures import CancelledError, Future
 from pathlib import Path
 
 import pytest
 
 from engram import Config, Memory
+from engram.errors import StoreClosedError
 from engram.recall.request import RecallRequest
 from engram.recall.shared import SharedLeg
 from engram.recall.workers import Batch, Workers
@@ -75,10 +76,31 @@ def test_a_failing_read_fails_only_its_own_future(pool: Workers) -> None:
 
 def test_an_empty_batch_and_a_failed_block_start_nothing(pool: Workers) -> None:
     Batch(pool, one_task=True).start()  # nothing queued: nothing submitted, no error
+    ran: list[str] = []
     with pytest.raises(RuntimeError, match="before the start"), Batch(pool, one_task=True) as b:
-        never = b.submit(lambda: "Policy")
+        never = b.submit(ran.append, "Policy")
+        also = b.submit(ran.append, "count")
         raise RuntimeError("before the start")
-    assert not never.done()  # the recall failed before its reads were needed
+    # The recall failed before its reads were needed: they never run, but their futures
+    # end, so a later reader is told so at once instead of waiting forever.
+    for future in (never, also):
+        assert future.cancelled()
+        with pytest.raises(CancelledError):
+            future.result(timeout=0)
+    b.start()  # already ended: nothing starts
+    assert not ran
+
+
+def test_a_batch_that_cannot_start_ends_its_futures_with_the_error() -> None:
+    closed = Workers(1, "batch-closed")
+    with Batch(closed, one_task=True) as batch:
+        count = batch.submit(lambda: 3)
+        closed.close()  # the store closed between the submit and the start
+        # leaving the block starts the batch, which raises the closed store's error
+        with pytest.raises(StoreClosedError):
+            batch.start()
+    with pytest.raises(StoreClosedError):
+        count.result(timeout=0)  # the reader sees why, not a wait forever
 
 
 def test_without_one_task_each_read_starts_at_once(pool: Workers) -> None:

@@ -142,6 +142,13 @@ class ApiConfig:
     """The path a reverse proxy serves engram under when it strips it before forwarding
     (``/engram`` for ``https://tools.example.com/engram/``), so the URLs engram writes
     into answers (MCP discovery, ``/docs``) keep it; empty: served at the root."""
+    forwarded_allow_ips: str = "127.0.0.1"
+    """Addresses of the reverse proxies whose ``X-Forwarded-For`` and
+    ``X-Forwarded-Proto`` engram believes, comma-separated (IPs, networks such as
+    ``172.17.0.0/16``, or ``*`` for any peer); the access line's ``client``, the
+    per-client rate limit of requests without a key and the URLs engram writes then
+    use the forwarded address and scheme. The default is a proxy on this machine only:
+    no peer on the network is believed; empty believes none."""
 
 
 @dataclass(frozen=True, slots=True)

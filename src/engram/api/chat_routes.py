@@ -42,17 +42,21 @@ from engram.api.routes import _ERRORS, ScopeQuery, _namespace
 from engram.chat import ChatConfig, Turn
 from engram.chat.stages import HEADER as TIMING_HEADER
 from engram.chat.stages import Stages
-from engram.chat.upstream import ReplyReader, new_client, open_completion
+from engram.chat.upstream import ReplyReader, SharedClient, open_completion
 from engram.errors import InvalidInputError
 
 
 @asynccontextmanager
 async def _upstream_client(app: FastAPI) -> AsyncIterator[None]:
-    """One HTTP client for the server's run: making one per call costs milliseconds."""
+    """One HTTP client for the server's run: making one per call costs milliseconds.
+    Made on the first chat call (``SharedClient``), closed when the server stops."""
     state: ServerState = app.state.engram
-    async with new_client(state.memory.config) as client:
-        app.state.chat_upstream = client
+    shared = SharedClient(state.memory.config)
+    app.state.chat_upstream = shared
+    try:
         yield
+    finally:
+        await shared.aclose()
 
 
 router = APIRouter(responses=_ERRORS, tags=["chat"], lifespan=_upstream_client)
@@ -210,9 +214,10 @@ async def proxy_chat_completions(
     body, names, turn = prepared.body, prepared.names, prepared.turn
     body["messages"] = turn.messages
     streaming = body.get("stream") is True
-    shared = getattr(request.app.state, "chat_upstream", None)
+    shared: SharedClient | None = getattr(request.app.state, "chat_upstream", None)
     try:
-        opened = await open_completion(memory.config, body, shared)
+        client = shared.get() if shared is not None else None
+        opened = await open_completion(memory.config, body, client)
         stages.lap("upstream")
     finally:
         await recording  # recorded (or its error raised) before any answer goes out

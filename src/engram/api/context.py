@@ -30,6 +30,9 @@ class RequestInfo:
     request_id: str
     method: str = ""
     path: str = ""
+    client: str | None = None
+    """The client's address: the connection's, or the one a trusted proxy forwarded
+    (``api.forwarded_allow_ips``; the server rewrites it before engram sees it)."""
     key_id: str | None = None
     """The API key's id (never the key), once authentication has run."""
     namespace: str | None = None

@@ -3,7 +3,7 @@
 ``log_config("json", "info")`` is a ``logging.config.dictConfig`` dict (uvicorn's
 ``log_config``) under which engram's and uvicorn's loggers write one JSON object per
 line to stderr: ``time``, ``level``, ``logger``, ``message`` and ``request_id``, plus
-``method``, ``path``, ``route``, ``status``, ``duration_ms``, ``key_id``, ``namespace``
+``client``, ``method``, ``path``, ``route``, ``status``, ``duration_ms``, ``key_id``, ``namespace``
 and ``tool`` (the MCP tool a ``/mcp`` request called) on access lines
 (``engram.access``). Keys and memory content are never logged: the access line names
 the key's id and the path without its query string.
@@ -19,7 +19,17 @@ from typing import Any
 from engram.api.context import current
 
 #: Fields an access line carries besides the message (see ``engram.api.observe``).
-ACCESS_FIELDS = ("method", "path", "route", "status", "duration_ms", "key_id", "namespace", "tool")
+ACCESS_FIELDS = (
+    "client",
+    "method",
+    "path",
+    "route",
+    "status",
+    "duration_ms",
+    "key_id",
+    "namespace",
+    "tool",
+)
 #: ``engram serve --log-format`` choices (``api.log_format``).
 LOG_FORMATS = ("text", "json")
 

@@ -71,6 +71,7 @@ class Observe(HttpOnly):
             request_id=request_id_from(headers),
             method=scope["method"],
             path=scope["path"],
+            client=_client(scope),
         )
         status = 500
         started = False
@@ -120,12 +121,21 @@ class Observe(HttpOnly):
             current_request.reset(token)
 
 
+def _client(scope: Scope) -> str | None:
+    """The client's host as the server gives it: uvicorn's proxy-headers middleware has
+    already put a trusted proxy's ``X-Forwarded-For`` there, and only a trusted one's
+    (``api.forwarded_allow_ips``), so a header from anyone else never reaches the log."""
+    client = scope.get("client")
+    return str(client[0]) if client else None
+
+
 def _access(info: RequestInfo, route: str, status: int, seconds: float) -> None:
     ms = round(seconds * 1000, 3)
     extra: dict[str, Any] = {
         "request_id": info.request_id,
         "method": info.method,
         "path": info.path,
+        "client": info.client,
         "route": route,
         "status": status,
         "duration_ms": ms,
@@ -134,7 +144,8 @@ def _access(info: RequestInfo, route: str, status: int, seconds: float) -> None:
         "tool": info.tool,
     }
     what = f"{info.path} {info.tool}" if info.tool else info.path
-    access_log.info("%s %s %d %.1fms", info.method, what, status, ms, extra=extra)
+    client = info.client or "-"
+    access_log.info("%s %s %s %d %.1fms", client, info.method, what, status, ms, extra=extra)
 
 
 async def _internal_error(send: Send, request_id: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -13,6 +14,7 @@ import uvicorn
 from fastapi import FastAPI
 
 from engram.api.logs import log_config
+from engram.config import ApiConfig
 from engram.errors import ConfigError
 from engram.memory import Memory
 
@@ -97,6 +99,24 @@ def checked_root_path(value: str) -> str:
     return path
 
 
+#: uvicorn's own variable for the trusted proxies, which engram serve read before
+#: ``api.forwarded_allow_ips`` existed (docs/operations.md, "Behind a reverse proxy").
+UVICORN_FORWARDED = "FORWARDED_ALLOW_IPS"
+
+
+def trusted_proxies(setting: str, flag: str | None) -> str:
+    """The proxies whose forwarded headers are believed: ``--forwarded-allow-ips``, else
+    ``api.forwarded_allow_ips``; while that is at its default, uvicorn's
+    ``FORWARDED_ALLOW_IPS`` still counts, so a deployment configured with it keeps
+    working."""
+    if flag is not None:
+        return flag.strip()
+    default = ApiConfig().forwarded_allow_ips
+    if setting == default and UVICORN_FORWARDED in os.environ:
+        return os.environ[UVICORN_FORWARDED].strip()
+    return setting.strip()
+
+
 def run(
     app: FastAPI,
     *,
@@ -105,10 +125,13 @@ def run(
     log_level: str = "info",
     log_format: str = "text",
     root_path: str = "",
+    forwarded_allow_ips: str = "127.0.0.1",
 ) -> None:
     """Serve ``app`` with uvicorn until interrupted; ``log_format`` is ``text`` or
     ``json`` (``engram.api.logs``). engram's access line replaces uvicorn's.
-    ``root_path`` is the prefix a proxy strips (``api.root_path``)."""
+    ``root_path`` is the prefix a proxy strips (``api.root_path``);
+    ``forwarded_allow_ips`` the proxies whose forwarded headers are believed
+    (``api.forwarded_allow_ips``)."""
     config = uvicorn.Config(
         app,
         host=host,
@@ -117,6 +140,7 @@ def run(
         log_config=log_config(log_format, log_level),
         access_log=False,
         root_path=root_path,
+        forwarded_allow_ips=forwarded_allow_ips,
     )
     uvicorn.Server(config).run()
 
@@ -129,13 +153,20 @@ def serve_in_thread(
     port: int = 0,
     timeout: float = 10.0,
     root_path: str = "",
+    forwarded_allow_ips: str = "127.0.0.1",
 ) -> Iterator[str]:
     """Serve ``app`` on a real socket in a background thread; yields its base URL.
 
     ``port=0`` picks a free port. Used by the tests and the load measurement.
     """
     config = uvicorn.Config(
-        app, host=host, port=port, log_level="warning", lifespan="on", root_path=root_path
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        lifespan="on",
+        root_path=root_path,
+        forwarded_allow_ips=forwarded_allow_ips,
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="engram-serve", daemon=True)

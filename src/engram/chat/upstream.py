@@ -17,14 +17,15 @@ import json
 import os
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from engram.config import Config
 from engram.errors import ConfigError, LlmError
 from engram.llm.ollama import DEFAULT_BASE_URL as OLLAMA_URL
 from engram.llm.openai_compat import DEFAULT_BASE_URL as OPENAI_URL
+
+if TYPE_CHECKING:  # imported where a call starts: see engram.llm.http
+    import httpx
 
 #: Response headers of the upstream that describe its body and are passed on as they are
 #: (hop-by-hop and length headers are the server's own business).
@@ -59,8 +60,33 @@ def new_client(config: Config) -> httpx.AsyncClient:
     """An HTTP client for upstream calls. Making one costs milliseconds (its TLS
     context), so a server makes one and shares it (``engram serve`` does, for its whole
     run); its connections are kept alive between calls."""
+    import httpx
+
     timeout = httpx.Timeout(config.chat.upstream_timeout_s, connect=10.0)
     return httpx.AsyncClient(timeout=timeout, trust_env=False)
+
+
+class SharedClient:
+    """A server run's one upstream client, made on the first chat call rather than at
+    start: a server that never proxies a chat never imports httpx, whose ~13.5k tracked
+    objects every full garbage collection would walk (docs/benchmarks.md, "mend29").
+    Used from the event loop only, so the first call needs no lock."""
+
+    def __init__(self, config: Config) -> None:
+        self._config = config
+        self._client: httpx.AsyncClient | None = None
+
+    def get(self) -> httpx.AsyncClient:
+        """The client, made now if this is the first call."""
+        if self._client is None:
+            self._client = new_client(self._config)
+        return self._client
+
+    async def aclose(self) -> None:
+        """Close the client if one was made (safe to call twice)."""
+        client, self._client = self._client, None
+        if client is not None:
+            await client.aclose()
 
 
 @dataclass(slots=True)
@@ -103,6 +129,8 @@ async def open_completion(
     made for this call) and return the response as soon as its headers arrive.
     ``LlmError`` when the upstream cannot be reached (its HTTP errors are relayed as
     they are: the caller's client knows the protocol)."""
+    import httpx
+
     url = f"{base_url(config)}/chat/completions"
     headers = {"Content-Type": "application/json", "Accept": "*/*"}
     key = _key(config)
@@ -125,6 +153,8 @@ async def open_completion(
 
 def _why(config: Config, exc: httpx.HTTPError) -> str:
     """What went wrong reaching the upstream, and what to check."""
+    import httpx
+
     if isinstance(exc, httpx.TimeoutException) and not isinstance(exc, httpx.ConnectTimeout):
         return (
             f"no answer within [chat] upstream_timeout_s ({config.chat.upstream_timeout_s:g} s)"

@@ -84,6 +84,12 @@ def check_port(host: str, port: int) -> None:
     help="The path a reverse proxy serves engram under and strips, such as /engram "
     "(default api.root_path: none).",
 )
+@click.option(
+    "--forwarded-allow-ips",
+    help="Reverse proxies whose X-Forwarded-For/-Proto are believed, comma-separated "
+    "addresses or networks, '*' for any (default api.forwarded_allow_ips: 127.0.0.1, a "
+    "proxy on this machine; '' for none).",
+)
 @json_taking(
     click.option(
         "--json",
@@ -104,6 +110,7 @@ def serve(
     log_level: str,
     log_format: str | None,
     root_path: str | None,
+    forwarded_allow_ips: str | None,
     as_json: bool,
 ) -> None:
     """Serve the HTTP API (and MCP at /mcp) on the store, behind API keys.
@@ -117,7 +124,7 @@ def serve(
 
     from engram.api import create_app
     from engram.api.logs import log_config
-    from engram.api.server import checked_root_path, prepare, run
+    from engram.api.server import checked_root_path, prepare, run, trusted_proxies
 
     config = obj.config()
     if port is not None:  # --port is api.port: checked against the same range
@@ -127,6 +134,7 @@ def serve(
     check_port(bind, listen)
     fmt = log_format or config.api.log_format
     prefix = checked_root_path(config.api.root_path if root_path is None else root_path)
+    proxies = trusted_proxies(config.api.forwarded_allow_ips, forwarded_allow_ips)
     logging.config.dictConfig(log_config(fmt, log_level))  # start-up lines too
     with obj.memory() as mem:
         app = create_app(
@@ -147,7 +155,15 @@ def serve(
                 target = render.err_console if line.startswith("WARNING") else render.console
                 target.print(line, markup=False, soft_wrap=True)
         try:
-            run(app, host=bind, port=listen, log_level=log_level, log_format=fmt, root_path=prefix)
+            run(
+                app,
+                host=bind,
+                port=listen,
+                log_level=log_level,
+                log_format=fmt,
+                root_path=prefix,
+                forwarded_allow_ips=proxies,
+            )
         except SystemExit as exc:
             # The port was taken between check_port and uvicorn's bind (or start-up
             # failed another way, which uvicorn has just logged).

@@ -25,9 +25,13 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
-
 from engram.errors import EngramError
+
+# httpx is imported where an exchange starts, not here: ``engram.core`` imports the
+# providers, and ``import httpx`` brings ~13.5k tracked objects (its optional command
+# line pulls in rich, click and pygments whenever they are installed) that every full
+# garbage collection of a process that never calls a model server would walk
+# (docs/benchmarks.md, "mend29").
 
 #: seed 004: "HTTP errors surface ... the first 200 characters of the response body".
 BODY_EXCERPT = 200
@@ -42,6 +46,8 @@ def _tls() -> ssl.SSLContext:
     global _ssl_context
     with _ssl_lock:
         if _ssl_context is None:
+            import httpx
+
             _ssl_context = httpx.create_ssl_context()
         return _ssl_context
 
@@ -106,6 +112,8 @@ def send(
     deadline as it streams in: a server that trickles bytes cannot hold a call for long
     past ``timeout``.
     """
+    import httpx
+
     deadline = time.monotonic() + timeout
     try:
         with (
@@ -127,6 +135,8 @@ def send(
 
 def reachable(url: str, *, headers: dict[str, str] | None = None) -> bool:
     """Whether GET ``url`` answers 2xx within :data:`HEALTH_TIMEOUT_S`; never raises."""
+    import httpx
+
     try:
         with httpx.Client(timeout=httpx.Timeout(HEALTH_TIMEOUT_S), verify=_tls()) as client:
             return client.get(url, headers=headers).is_success

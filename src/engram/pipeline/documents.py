@@ -31,8 +31,6 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from typing import Any
 
-import httpx
-
 from engram._version import __version__
 from engram.core import Core
 from engram.errors import ConfigError, InvalidInputError, StoreClosedError
@@ -180,6 +178,8 @@ def fetch_url(
     or lie in it). Only ``text/*``, ``application/json`` and ``application/xml`` are
     accepted. ``FetchError`` on any other failure.
     """
+    import httpx  # here, not at import: see engram.llm.http
+
     url = check_url(url)
     deadline = time.monotonic() + timeout_s
     headers = {"User-Agent": f"engram/{__version__} (document ingest)"}

@@ -16,13 +16,15 @@ import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
-
-import httpx
 
 from engram.errors import EngramError, InvalidInputError
 from engram.netguard import IPAddress, Resolver, UrlPolicy, check_target, lookup
 from engram.validate import no_nul
+
+if TYPE_CHECKING:  # imported where a fetch runs: see engram.llm.http
+    import httpx
 
 #: What a host name may hold once its percent escapes are decoded (letters of any
 #: script for IDNA; no separators, spaces, ``%`` or control characters).
@@ -114,6 +116,8 @@ class Hop:
 
     def request_url(self, ip: IPAddress) -> httpx.URL:
         """The URL with its host replaced by ``ip`` (userinfo, path and query kept)."""
+        import httpx
+
         parts = urlsplit(self.url)
         userinfo = parts.netloc.rpartition("@")[0]
         literal = f"[{ip}]" if ip.version == 6 else str(ip)
@@ -193,6 +197,8 @@ def _get(
 ) -> Iterator[httpx.Response]:
     """The streamed response of one hop, from the first checked address that accepts
     the connection (a name may have several; each was checked)."""
+    import httpx
+
     addresses = check_target(hop.url, hop.host, hop.port, policy, resolve)
     extensions = {"sni_hostname": hop.host} if hop.https else {}
     failure: httpx.ConnectError | None = None

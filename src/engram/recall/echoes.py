@@ -15,6 +15,14 @@ tell the model nothing the block does not already hold, yet share the question's
   For a query that is a question, a user turn made only of questions, and the
   assistant's reply to one, are multiplied by ``QUESTION_FACTOR``.
 
+And they are left out of the candidates (``demoted``'s pool): the user's earlier
+question and the reply to it are no evidence of anything the user told, and asked
+again, the query's cosine to them (0.9 and more) kept them above the relative floor
+whatever their score, so when nothing answered they filled the block (mend29: 24 of
+the 57 context lines of 12 second asks). A query about the user's own questions ("what
+did I ask about the vet?") keeps the questions, and one about what the assistant said
+("what did you tell me about ...", ``said.asks_what_you_said``) keeps the replies.
+
 Only memories that carry a chat role (``user`` / ``assistant``, as the proxy and
 ``mine_conversation`` with roles file them) are touched: a transcript whose turns are
 named by their speakers (LoCoMo's "Caroline") is left as it was. The factors join
@@ -28,6 +36,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import partial
 
 from engram.config import RecallConfig
+from engram.recall import said
 from engram.recall.context import Sessions
 from engram.recall.request import RecallRequest
 from engram.records import MemoryRecord
@@ -66,6 +75,14 @@ _REQUESTS = re.compile(
 )
 
 
+#: A query about what the user asked before ("what did I ask you about the vet?", "my
+#: last question"): the user's earlier questions are then its answer, not echoes.
+_ABOUT_ASKING = re.compile(
+    r"\b(?:I|we)\s+(?:\w+\s+){0,2}?ask(?:ed)?\b|\b(?:my|our)\s+(?:\w+\s+)?questions?\b",
+    re.IGNORECASE,
+)
+
+
 def asking(text: str) -> bool:
     """Whether a sentence or query asks: it ends with "?", opens as a question does, or
     asks to be told something (``_REQUESTS``)."""
@@ -100,12 +117,14 @@ def factors(
     fetch: Callable[[list[str]], Mapping[str, MemoryRecord]],
     old: Collection[str],
     stale_factor: float,
+    echoed: set[str] | None = None,
 ) -> dict[str, float]:
     """Multipliers for the chat turns of ``pool``: an assistant's reply to a turn in
     ``old`` gets ``stale_factor`` (``old`` is empty unless the query asks about now);
     for a question query, a user turn of questions only, and the reply to one,
-    ``QUESTION_FACTOR``. ``previous`` names the turn before a memory in its session;
-    ``fetch`` reads the ones not in ``records``."""
+    ``QUESTION_FACTOR`` (their ids also added to ``echoed``, when given). ``previous``
+    names the turn before a memory in its session; ``fetch`` reads the ones not in
+    ``records``."""
     asked = asking(query)
     turns = {i: r for i in pool if (r := records.get(i)) is not None and role_of(r)}
     if not turns:
@@ -124,18 +143,41 @@ def factors(
         return memory is not None and role_of(memory) == USER and only_questions(memory.content)
 
     for i, memory in turns.items():
-        factor = 1.0
+        factor, question = 1.0, False
         if role_of(memory) == USER:
-            if asked and only_questions(memory.content):
-                factor = QUESTION_FACTOR
+            question = asked and only_questions(memory.content)
         elif (p := before.get(i)) is not None:
             if p in old:
                 factor = stale_factor
-            elif asked and asks(p):
-                factor = QUESTION_FACTOR
+            else:
+                question = asked and asks(p)
+        if question:
+            factor = QUESTION_FACTOR
+            if echoed is not None:
+                echoed.add(i)
         if factor != 1.0:
             out[i] = factor
     return out
+
+
+def evidence(
+    query: str, pool: Sequence[str], echoed: Collection[str], records: Mapping[str, MemoryRecord]
+) -> list[str]:
+    """``pool`` without the question echoes in ``echoed`` (see the module's note): a
+    user's question stays when the query asks about the user's own questions, a reply
+    when it asks what the assistant said."""
+    if not echoed:
+        return list(pool)
+    keep_questions = _ABOUT_ASKING.search(query) is not None
+    keep_replies = said.asks_what_you_said(query)
+
+    def kept(memory_id: str) -> bool:
+        if memory_id not in echoed:
+            return True
+        user = role_of(records[memory_id]) == USER
+        return keep_questions if user else keep_replies
+
+    return [i for i in pool if kept(i)]
 
 
 def demoted(
@@ -147,10 +189,12 @@ def demoted(
     memories: MemoryStore,
     old: Collection[str],
     cfg: RecallConfig,
-) -> dict[str, float]:
+) -> tuple[dict[str, float], list[str]]:
     """``damp`` (the dampening stages' multipliers) with :func:`factors`' for ``pool``
-    multiplied in: each turn's previous is read from ``sessions`` as stored (before
-    ``Sessions.without`` took the closed statements out)."""
+    multiplied in, and ``pool`` without its question echoes (:func:`evidence`): each
+    turn's previous is read from ``sessions`` as stored (before ``Sessions.without``
+    took the closed statements out)."""
+    echoed: set[str] = set()
     extra = factors(
         request.query,
         pool,
@@ -159,8 +203,9 @@ def demoted(
         partial(memories.get_many, request.namespace),
         old,
         cfg.stale_fact_factor,
+        echoed,
     )
     out = dict(damp)
     for i, factor in extra.items():
         out[i] = out.get(i, 1.0) * factor
-    return out
+    return out, evidence(request.query, pool, echoed, records)

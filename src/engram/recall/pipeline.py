@@ -329,7 +329,7 @@ class Retriever:
             cfg,
             self.entity_mentions,
         )
-        damp = echoes.demoted(damp, request, pool, records, turns, self.memories, old, cfg)
+        damp, pool = echoes.demoted(damp, request, pool, records, turns, self.memories, old, cfg)
         hits = ranking.rank(pool, records, fused, dense, keyword, parts, cfg, damp)
         clock.lap("rank")
         if cfg.rerank != "none":

@@ -86,17 +86,37 @@ class Batch:
         return future
 
     def start(self) -> None:
-        """The queued calls started as one task (none: nothing); later ones at once."""
+        """The queued calls started as one task (none: nothing); later ones at once.
+        If the task cannot start (the store closed meanwhile), each queued future ends
+        with that error: a later reader sees why instead of waiting forever."""
         calls, self._queued = self._queued or [], None
-        if calls:
+        if not calls:
+            return
+        try:
             self._workers.submit(_answer, calls)
+        except BaseException as exc:
+            for future, _ in calls:
+                if future.set_running_or_notify_cancel():
+                    future.set_exception(exc)
+            raise
+
+    def cancel(self) -> None:
+        """The queued calls dropped unrun, each future cancelled (its reader gets
+        ``CancelledError``, not a wait forever); nothing queues after this."""
+        calls, self._queued = self._queued or [], None
+        for future, _ in calls:
+            future.cancel()
 
     def __enter__(self) -> Batch:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        # The block failed before its reads were needed: they are not run (the recall
+        # is over), but their futures end, so nothing holding one waits on it forever.
         if kind is None:
             self.start()
+        else:
+            self.cancel()
 
 
 def _answer(calls: Sequence[Call]) -> None:

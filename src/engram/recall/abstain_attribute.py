@@ -12,11 +12,13 @@ same stems ``abstain.evidence`` counts) and asks how near the hit is to what rem
 the rest of the question; one that only shares the topic does not. When no shown
 hit's residual reaches the floor (``recall.attribute_floor``), the answer is given as
 one line marked low confidence instead of a confident context; never silence. Off
-unless ``recall.attribute_floor`` is set (``FLOOR`` with MiniLM): its model call costs
-recall x1.24 at 100k (session twenty-five), and reading the residual from the
-question's token states instead (no model call) separated worse and still cost a
-measurable 0.2 ms a recall there (session twenty-six, resid28; docs/benchmarks.md,
-"The residual without a second model call").
+unless ``recall.attribute_floor`` is set (``FLOOR`` with MiniLM): its model call cost
+recall x1.24 at 100k (session twenty-five); reading the residual from the question's
+token states instead (no model call) separated worse and still cost a measurable 0.2
+ms a recall there (session twenty-six, resid28); with ``CEILING`` (session
+twenty-seven, abstain29) a 100k recall reads a masked question one time in seven
+instead of four in five, and still costs about x1.04 at the median, short of "within
+noise" (docs/benchmarks.md, "session twenty-seven, abstain29").
 
 - A hit that shares no keyword with the question, or holds every one, keeps its own
   cosine: nothing is taken away (paraphrases mostly share none).
@@ -27,9 +29,10 @@ measurable 0.2 ms a recall there (session twenty-six, resid28; docs/benchmarks.m
   them away left LoCoMo's answered questions below any useful floor
   (docs/benchmarks.md, "Unanswerable questions answered confidently").
 
-Cost: when a confident answer's shown hits share words with the question, one model
-call per masked question until a hit answers (most often the first), through recall's
-query vector cache, and one read of that hit's stored cosine; nothing otherwise.
+Cost: when a confident answer's shown hits share words with the question and none is
+at ``CEILING`` or nearer, one model call per masked question until a hit answers (most
+often the first), through recall's query vector cache, and one read of that hit's
+stored cosine; nothing otherwise.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from engram.embed.cache import QueryVectorCache
 from engram.embed.minilm import MiniLMEmbedder
 from engram.recall import abstain
 from engram.recall.abstain import CALIBRATION
-from engram.recall.abstain_attribute import FLOOR, answers, masked, reader
+from engram.recall.abstain_attribute import CEILING, FLOOR, answers, masked, reader
 from engram.recall.format import POSSIBLY_RELATED
 from engram.records import Hit
 from test_paraphrase import shared_words
@@ -55,17 +55,25 @@ def test_masked_takes_out_the_words_the_hit_holds() -> None:
     assert masked("front door colour?", "The front door's colour is green.") is None
 
 
-class _Dense:
-    """Recall's dense leg as the test reads it, with a real model and no store."""
+class _Other:
+    """An embedder the floor was not measured on (its name is all the reader reads)."""
 
-    def __init__(self, embedder: MiniLMEmbedder | None) -> None:
+    name = "nomic-embed-text"
+
+
+class _Dense:
+    """Recall's dense leg as the test reads it, with a real model and no store (an index
+    the test would fail on, were it read)."""
+
+    def __init__(self, embedder: MiniLMEmbedder | _Other | None) -> None:
         self.embedder, self.query_vectors, self.index = embedder, QueryVectorCache(), object()
 
 
 def test_the_test_is_off_unless_the_floor_is_set(model: MiniLMEmbedder) -> None:
-    # Off by default for every embedder (its cost at 100k: docs/recall.md); FLOOR is
-    # the value measured with MiniLM.
-    assert RecallConfig().attribute_floor is None and FLOOR == 0.15
+    # Off by default for every embedder: even with its ceiling it costs a 100k recall
+    # a few percent (docs/recall.md); FLOOR and CEILING are the values measured with
+    # MiniLM.
+    assert RecallConfig().attribute_floor is None and (FLOOR, CEILING) == (0.15, 0.60)
     assert CALIBRATION.embedder == model.name
     dense = _Dense(model)
     assert reader(dense, RecallConfig()) is None  # type: ignore[arg-type]
@@ -73,6 +81,25 @@ def test_the_test_is_off_unless_the_floor_is_set(model: MiniLMEmbedder) -> None:
     assert reader(dense, RecallConfig(attribute_floor=FLOOR)) is not None  # type: ignore[arg-type]
     # No embedder: no cosine to read.
     assert reader(_Dense(None), RecallConfig(attribute_floor=FLOOR)) is None  # type: ignore[arg-type]
+
+
+def test_a_confident_answer_above_the_ceiling_is_not_read(model: MiniLMEmbedder) -> None:
+    # At 100k most confident answers share a speaker's name with the question; those
+    # this near it are answers, and reading them cost a model call a recall.
+    cosines = Cosines({"t": 0.05})
+    near = [_hit("t", THEME, CEILING), _hit("u", THEME, 0.3)]
+    assert answers(DOOR, near, FLOOR, cosines, CEILING) and cosines.asked == []
+    below = [_hit("t", THEME, CEILING - 0.01)]
+    assert not answers(DOOR, below, FLOOR, cosines, CEILING) and len(cosines.asked) == 1
+    # The reader applies it with MiniLM (its index is never read: the answer stands).
+    answered = reader(_Dense(model), RecallConfig(attribute_floor=FLOOR))  # type: ignore[arg-type]
+    assert answered is not None and answered(DOOR, near)
+    # Not with another model, whose cosines mean otherwise: there the index is read.
+    other = reader(_Dense(_Other()), RecallConfig(attribute_floor=FLOOR))  # type: ignore[arg-type]
+    assert other is not None
+    with pytest.raises(AttributeError):
+        other(DOOR, near)
+    assert not answers(DOOR, near, FLOOR, Cosines({"t": 0.05}))
 
 
 def test_a_hit_that_only_shares_the_topic_does_not_answer() -> None:

@@ -1,6 +1,9 @@
 """A large HNSW graph searches wider (issue 29, ann25): at a fixed ``ef_search`` the
 graph's recall@10 after the exact re-score sank from 0.985 at 100k to 0.9745 at 200k,
-so past ``ef_rows`` nodes the breadth grows by ``ef_growth`` of itself per doubling."""
+so past ``ef_rows`` nodes the breadth grows by ``ef_growth`` of itself per doubling, at
+half that rate for a graph built twice as wide (dense29: 235 at 1M held 0.98, not 341).
+The graph proposes its walk's best ``max(OVERFETCH * k, RESCORE_MIN)`` rows, not all it
+walked: the same recall@10 for a third of the exact re-score's reads at 1M (dense29)."""
 
 from __future__ import annotations
 
@@ -30,9 +33,18 @@ def test_the_default_breadth_grows_with_the_log_of_the_graph() -> None:
     # Up to 100k nodes the measured 128; then half of it more per doubling.
     assert [ann.scaled_ef(settings, n) for n in (0, 20_000, 100_000)] == [128, 128, 128]
     assert ann.scaled_ef(settings, 200_000) == 192
-    assert ann.scaled_ef(settings, 400_000) == 256
-    assert ann.scaled_ef(settings, 1_000_000) == 341
+    # Past 200k the graph is built at 160, not 80: the breadth grows half as fast.
+    assert ann.scaled_ef(settings, 400_000) == 192
+    assert ann.scaled_ef(settings, 500_000) == 203
+    assert ann.scaled_ef(settings, 1_000_000) == 235
     assert ann.scaled_ef(AnnSettings(ef_growth=0.0), 1_000_000) == 128
+
+
+def test_a_graph_built_no_wider_keeps_the_full_growth() -> None:
+    # The growth shrinks by the build's widening only: built at 80 past the band too,
+    # a 1M graph searches at 341 as before the band existed.
+    assert ann.scaled_ef(AnnSettings(ef_construction_large=80), 1_000_000) == 341
+    assert ann.scaled_ef(AnnSettings(ef_construction_large=320), 1_600_000) == 192
 
 
 def _block(growth: float) -> Block:
@@ -60,6 +72,22 @@ def test_a_graph_past_ef_rows_searches_wider_and_finds_more() -> None:
     assert growing.graph.retry_ef == growing.graph.ef_search  # retry_factor 1: off
     narrow, wide = recall(fixed), recall(growing)
     assert wide > narrow + 0.05, (narrow, wide)
+
+
+def test_the_graph_proposes_its_best_rows_not_its_whole_walk() -> None:
+    data = _unit(ROWS, seed=3)
+    settings = AnnSettings(m=8, ef_construction=32, ef_search=400, ef_rows=ROWS)
+    graph = ann.HnswGraph.build(np.arange(ROWS, dtype=np.int64), data, settings)
+    block = Block.from_matrix([f"m{i}" for i in range(ROWS)], data, DIM)
+    block.graph = graph
+    for q in _unit(20, seed=5):
+        # A 400-wide walk proposes its best max(2 k, 100) rows for the exact re-score.
+        assert len(graph.propose(q, K)) == ann.RESCORE_MIN
+        assert len(graph.propose(q, 80)) == 2 * 80
+        # The second search (opt-in) still proposes all it walked.
+        assert len(graph.propose(q, K, wider=True)) == 400
+        exact = np.argsort(-(data @ q))[:K].tolist()
+        assert [row for row, _ in block.top(q, K)] == exact
 
 
 def test_the_setting_reaches_the_graph(config: Config, tmp_path: Path) -> None:

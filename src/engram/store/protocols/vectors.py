@@ -58,7 +58,9 @@ class AnnSettings:
     """The share of ``ef_search`` added each time a graph doubles past ``ef_rows``: at a
     fixed breadth recall@10 sinks as the graph grows (after the re-score, at 128: 0.985 at
     100k, 0.9745 at 200k, 0.95 at 500k, 0.935 at 1M). 0: a fixed breadth (docs/benchmarks.md, "The
-    graph's recall at 200k-1M")."""
+    graph's recall at 200k-1M"). A graph built wider (``ef_construction_large``) grows by
+    this share times ``ef_construction / ef_construction_large`` (half, by default: 235 at
+    1M; docs/benchmarks.md, "The dense stage at 1M")."""
     ef_rows: int = 100_000
     """The graph size up to which ``ef_search`` is used as it is (where it was measured)."""
     m: int = 32

@@ -34,8 +34,13 @@ from engram.store.protocols.vectors import AnnSettings
 Matrix = npt.NDArray[np.float32]
 Rows = npt.NDArray[np.int64]
 
-#: The graph proposes ``max(OVERFETCH * k, ef_search)`` rows, all re-scored exactly.
+#: The graph walks ``ef_search`` wide (or ``OVERFETCH * k`` when that is wider) and
+#: proposes the walk's best ``max(OVERFETCH * k, RESCORE_MIN)`` rows by the int8 copy's
+#: order, all re-scored exactly. Proposing the whole walk (341 rows at 1M) read 3.4x the rows
+#: of recall's k = 50 for the same recall@10 (1M, three sets of questions, every breadth
+#: from 192 to 341: docs/benchmarks.md, "The dense stage at 1M").
 OVERFETCH = 2
+RESCORE_MIN = 100
 #: The graph keeps its own copy of the vectors only to walk the graph; the ranking is
 #: the exact re-score against the block's float32 rows, so the copy is int8 (a quarter
 #: of the memory and file). Measured at 100k: recall@10 after re-score 0.98+ with i8
@@ -62,9 +67,13 @@ def scaled_ef(settings: AnnSettings, nodes: int) -> int:
     breadth sinks slowly as the graph grows, so a logarithmic rule holds it where the
     search's cost grows only with the breadth (PostgreSQL's ``dense.EF_GROWTH_PER_DOUBLING``
     is the same shape for pgvector; measured here: docs/benchmarks.md, "The graph's recall
-    at 200k-1M")."""
+    at 200k-1M"). A graph built wider (``construction_ef``) strands fewer rows and needs
+    less breadth, so the growth shrinks by the build's widening: a graph built at 160
+    instead of 80 grows half as fast (1M: 235, not 341, recall@10 0.9875 / 0.9835 on the
+    two folds; docs/benchmarks.md, "The dense stage at 1M")."""
     doublings = math.log2(nodes / settings.ef_rows) if nodes > settings.ef_rows > 0 else 0.0
-    return math.ceil(settings.ef_search * (1 + settings.ef_growth * doublings))
+    growth = settings.ef_growth * settings.ef_construction / construction_ef(settings, nodes)
+    return math.ceil(settings.ef_search * (1 + growth * doublings))
 
 
 def construction_ef(settings: AnnSettings, nodes: int) -> int:
@@ -181,10 +190,13 @@ class HnswGraph:
         return int(self.labels.shape[0])
 
     def propose(self, query: Matrix, k: int, *, wider: bool = False) -> Rows:
-        """Distinct block rows near ``query``: at least ``k`` when the graph has them;
-        ``wider``: the second search's breadth (``retry_ef``) instead of ``ef_search``."""
+        """Distinct block rows near ``query``: at least ``k`` when the graph has them (the
+        best ``max(OVERFETCH * k, RESCORE_MIN)`` of an ``ef_search``-wide walk); ``wider``:
+        the second search's breadth (``retry_ef``), all it walked."""
         ef = self.retry_ef if wider else self.ef_search
-        count = min(self.nodes, max(OVERFETCH * k, ef))
+        walk = max(OVERFETCH * k, ef)
+        # The second search (opt-in) proposes its whole walk, as it was measured.
+        count = min(self.nodes, walk if wider else min(walk, max(OVERFETCH * k, RESCORE_MIN)))
         if count <= 0:
             return np.zeros(0, np.int64)
         with self._search_lock:
@@ -192,7 +204,7 @@ class HnswGraph:
                 self.retries += 1
             else:
                 self.searches += 1
-            self._index.expansion_search = max(count, ef)
+            self._index.expansion_search = walk
             # One query on the calling thread: usearch's default (``threads=0``, every
             # core) starts a thread pool for it on each call, and on a busy machine the
             # search then waits for its threads to be scheduled (docs/benchmarks.md,

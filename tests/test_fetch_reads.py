@@ -138,8 +138,9 @@ def test_recall_reads_the_keyword_legs_facts_ahead_on_sqlite(
         memories.facts = spy  # type: ignore[method-assign]
         found = mem.recall("tulips gardener", namespace=NS)
         assert found.hits
-        keyword = mem.store.keyword.search(NS, "tulips OR gardener", 50)
-        assert read[0] == [i for i, _ in keyword[:50]]  # the leg's top ids, first
+        top = config.recall.bm25_top_n
+        keyword = mem.store.keyword.search(NS, "tulips OR gardener", top)
+        assert read[0] == [i for i, _ in keyword[:top]]  # the leg's top ids, first
         assert len(read) == 2  # then every candidate's, as before
 
 

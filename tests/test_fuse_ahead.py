@@ -38,8 +38,11 @@ FROZEN = datetime.fromisoformat("2026-12-01T00:00:00+00:00")
 
 def _config(config: Config) -> Config:
     # The term index from a few memories, so the keyword leg is exact and its top ids
-    # are read ahead as at 100k.
-    return config.with_overrides(recall={"keyword_index_min": 5, "keyword_index_background": False})
+    # are read ahead as at 100k; a keyword leg as deep as the dense one (50 of the 60), so
+    # some candidates are the keyword leg's alone.
+    return config.with_overrides(
+        recall={"keyword_index_min": 5, "keyword_index_background": False, "bm25_top_n": 50}
+    )
 
 
 @pytest.fixture

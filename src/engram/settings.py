@@ -374,7 +374,7 @@ class RecallConfig:
     limit: int = field(default=4, metadata=_range(1, 1000))
     """seed 000: MAX_CONTEXT_OBSERVATIONS = 4."""
     dense_top_n: int = field(default=50, metadata=_range(1, 10_000))
-    bm25_top_n: int = field(default=50, metadata=_range(1, 10_000))
+    bm25_top_n: int = field(default=25, metadata=_range(1, 10_000))
     context_dense: float = field(default=1.0, metadata=_range(0.0, 100.0))
     """Weight of a memory's session neighbours in its dense score (session context)."""
     context_dense_previous: float = field(default=0.5, metadata=_range(0.0, 10.0))

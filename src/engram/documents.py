@@ -105,6 +105,10 @@ class Documents(Part):
             source_type, content_type = "text", "text/plain"
             content = _checked_text(text, limit)
         size = 0 if content is None else len(content.encode("utf-8"))
+        if source_type == "file" and source is not None and content is not None:
+            same = _unchanged(core, scope.namespace, source, content, title)
+            if same is not None:  # ingested before as it is now: nothing new to store
+                return same
         with core.store.transaction():
             document = core.store.documents.create(
                 scope.namespace,
@@ -283,6 +287,23 @@ def _job_of(core: Core, document: Document) -> Job | None:
         if len(page) < JOB_PAGE:
             return None
         offset += JOB_PAGE
+
+
+def _unchanged(
+    core: Core, namespace: str, source: str, content: str, title: str | None
+) -> Document | None:
+    """The document this file was already ingested as, with this very content (and
+    title, when one is given), unless that ingest failed: a second ``engram ingest``
+    of an unchanged note returns it rather than storing the file again."""
+    size = len(content.encode("utf-8"))
+    for earlier in reversed(core.store.documents.by_source(namespace, "file", source)):
+        if earlier.status == "failed" or earlier.byte_length != size:
+            continue
+        if title is not None and earlier.title != title:
+            continue
+        if core.store.documents.raw_content(namespace, earlier.id) == content:
+            return earlier
+    return None
 
 
 def _checked_text(text: object, limit: int) -> str:

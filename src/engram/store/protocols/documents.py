@@ -123,6 +123,11 @@ class DocumentStore(Protocol):
         """How many documents ``namespace`` holds (``status``: with that status)."""
         ...
 
+    def by_source(self, namespace: str, source_type: str, source: str) -> list[Document]:
+        """Documents of ``namespace`` read from one file or URL, oldest first: what a
+        later ingest of the same source replaces."""
+        ...
+
     def delete(self, namespace: str, document_id: str) -> bool:
         """Remove a document and its links (its chunk memories stay, for the caller to
         tombstone); False if it was not there."""

@@ -166,6 +166,14 @@ class SqlDocuments(SqlPart, DocumentStore):
             params,
         )
 
+    def by_source(self, namespace: str, source_type: str, source: str) -> list[Document]:
+        return self._records(
+            Document,
+            f"SELECT {_COLUMNS} FROM documents WHERE namespace = ? AND source_type = ? "
+            "AND source = ? ORDER BY created_at, id",
+            (namespace, source_type, source),
+        )
+
     def delete(self, namespace: str, document_id: str) -> bool:
         # Its links go by ON DELETE CASCADE.
         with self._sql.tx("deleting the document") as conn:

@@ -80,3 +80,22 @@ def test_an_edited_file_replaces_its_earlier_chunks(docs: Memory, tmp_path: Path
     # Deleting the new document takes every chunk with it, the moved ones too.
     docs.documents.delete(second, namespace=ALICE)
     assert docs.get_all(namespace=ALICE) == []
+
+
+def test_deleting_a_renamed_notes_old_document_keeps_the_new_ones_text(
+    docs: Memory, tmp_path: Path
+) -> None:
+    old = tmp_path / "Home office.md"
+    old.write_text(NOTE, encoding="utf-8")
+    first = ingested(docs, old)
+    new = old.rename(tmp_path / "Printer.md")
+    second = ingested(docs, new)
+    [chunk] = docs.documents.chunks(second, namespace=ALICE)
+    # The renamed note's text is the memory the first document stored: linked, not copied.
+    assert [c.memory_id for c in docs.documents.chunks(first, namespace=ALICE)] == [chunk.memory_id]
+    docs.documents.delete(first, namespace=ALICE)
+    record = docs.get(chunk.memory_id, namespace=ALICE)  # still there, now the new note's
+    assert record.document_id == second and record.metadata["document_id"] == second
+    assert [c.memory_id for c in docs.documents.chunks(second, namespace=ALICE)] == [record.id]
+    docs.documents.delete(second, namespace=ALICE)
+    assert docs.get_all(namespace=ALICE) == []

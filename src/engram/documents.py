@@ -27,6 +27,7 @@ from engram.errors import (
     NotFoundError,
     shown,
 )
+from engram.pipeline.document_replace import drop_document
 from engram.pipeline.documents import file_type
 from engram.pipeline.pinned import check_submitted
 from engram.pipeline.worker import Worker
@@ -215,20 +216,11 @@ class Documents(Part):
     def delete(self, document_id: str, **who: Unpack[ScopeArgs]) -> Document:
         """Remove a document and tombstone the chunk memories it wrote (seed 004: a
         document's chunks are deleted as a unit). A chunk that was already stored by
-        someone else (the same text in the namespace) is left alone."""
-        core = self._core
+        someone else (the same text in the namespace) is left alone, and one that
+        another document links too (a renamed file ingested again) becomes that
+        document's."""
         document = self.get(document_id, **who)
-        ns = document.namespace
-        ids = [c.memory_id for c in core.store.documents.chunks(document.id)]
-        live = core.store.memories.get_many(ns, ids).values()
-        owned = [r.id for r in live if r.document_id == document.id]
-        with core.store.transaction():
-            for memory_id in owned:
-                core.store.memories.delete(ns, memory_id)
-            core.store.documents.delete(ns, document.id)
-        if core.index is not None:
-            for memory_id in owned:
-                core.index.removed(ns, memory_id)
+        drop_document(self._core, document)
         return document
 
 

@@ -8,6 +8,8 @@ file path, or the URL) is retired in favour of the newest ``done`` one: its chun
 memories that the newest document also holds move to it (their text is unchanged), the
 rest are tombstoned (``mem.history`` keeps them), and its row goes. A document still
 queued or running is left to finish; it retires the others, or itself, when it does.
+``mem.documents.delete`` drops a document the same way, so deleting a renamed note's
+old document keeps the text the new one links.
 """
 
 from __future__ import annotations
@@ -35,31 +37,31 @@ def replace_earlier(core: Core, document: Document) -> list[str]:
     keep = done[-1]  # oldest first: the last is the newest
     retired = [d for d in same if d.id != keep.id and d.status in FINISHED]
     for old in retired:
-        _retire(core, old, keep)
+        drop_document(core, old)
     return [d.id for d in retired]
 
 
-def _retire(core: Core, old: Document, keep: Document) -> None:
-    """Move ``old``'s chunks that ``keep`` links to it, tombstone the rest, drop ``old``."""
+def drop_document(core: Core, old: Document) -> list[str]:
+    """Remove ``old`` and its chunks: a chunk memory it stored that another document
+    links too (a renamed note's text, a passage two files share, the unchanged part
+    of an edited note) moves to the newest such document; the rest are tombstoned
+    (their history stays). The ids tombstoned."""
     ns = old.namespace
     store = core.store
-    kept = {c.memory_id: c.chunk_index for c in store.documents.chunks(keep.id)}
     ids = [c.memory_id for c in store.documents.chunks(old.id)]
     own = [r for r in store.memories.get_many(ns, ids).values() if r.document_id == old.id]
+    heirs = store.documents.holders(ns, [r.id for r in own], besides=old.id)
     gone: list[str] = []
     with store.transaction():
         for record in own:
-            if record.id in kept:
-                metadata = {
-                    **record.metadata,
-                    "document_id": keep.id,
-                    "chunk_index": kept[record.id],
-                }
+            if record.id in heirs:
+                heir, index = heirs[record.id]
+                metadata = {**record.metadata, "document_id": heir, "chunk_index": index}
                 store.memories.update(
                     ns,
                     record.id,
-                    {"document_id": keep.id, "metadata": metadata},
-                    reason=f"document {keep.id} replaced {old.id} (the same source ingested again)",
+                    {"document_id": heir, "metadata": metadata},
+                    reason=f"document {old.id} was removed; document {heir} holds this text too",
                 )
             else:
                 store.memories.delete(ns, record.id)
@@ -68,3 +70,4 @@ def _retire(core: Core, old: Document, keep: Document) -> None:
     if core.index is not None:
         for memory_id in gone:
             core.index.removed(ns, memory_id)
+    return gone

@@ -128,6 +128,13 @@ class DocumentStore(Protocol):
         later ingest of the same source replaces."""
         ...
 
+    def holders(
+        self, namespace: str, memory_ids: Sequence[str], *, besides: str
+    ) -> dict[str, tuple[str, int]]:
+        """For each of ``memory_ids`` that a document other than ``besides`` links, the
+        newest such document and the memory's chunk index there."""
+        ...
+
     def delete(self, namespace: str, document_id: str) -> bool:
         """Remove a document and its links (its chunk memories stay, for the caller to
         tombstone); False if it was not there."""

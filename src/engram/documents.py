@@ -169,6 +169,24 @@ class Documents(Part):
         )
 
     @scoped
+    def of_source(
+        self, source: str | os.PathLike[str], **who: Unpack[ScopeArgs]
+    ) -> builtins.list[Document]:
+        """The documents ingested from one file (its path, resolved as ``ingest``
+        resolves it; the file need not exist any more) or http(s) URL, oldest first: to
+        find, and delete, what a renamed or deleted note left behind."""
+        core = self._core
+        scope = core.open_scope(**who)
+        named = path_value("source", source)
+        if "://" in named:
+            return core.store.documents.by_source(scope.namespace, "url", named)
+        try:
+            file = str(Path(named).expanduser().resolve())
+        except (TypeError, ValueError) as exc:
+            raise InvalidInputError(f"source must be a file path or a URL: {exc}") from None
+        return core.store.documents.by_source(scope.namespace, "file", file)
+
+    @scoped
     def count(self, *, status: str | None = None, **who: Unpack[ScopeArgs]) -> int:
         """How many documents the namespace holds (``status``: with that status)."""
         core = self._core

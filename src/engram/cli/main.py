@@ -29,6 +29,7 @@ from engram.cli.erase import erasures, filter_option, forget_all, parse_filters
 from engram.cli.examples import attach as attach_examples
 from engram.cli.feedback import feedback
 from engram.cli.graph import graph
+from engram.cli.documents import documents
 from engram.cli.ingest import ingest
 from engram.cli.inject import blocks, inject
 from engram.cli.jobs import jobs, worker
@@ -492,6 +493,7 @@ cli.add_command(export)
 cli.add_command(import_)
 cli.add_command(migrate_store)
 cli.add_command(ingest)
+cli.add_command(documents)
 cli.add_command(review)
 cli.add_command(sessions)
 cli.add_command(lifecycle)

@@ -32,7 +32,9 @@ from engram import Memory
 ENGRAM = str(Path(sys.executable).with_name("engram"))
 
 
-def cli(home: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def cli(
+    home: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """``engram ARGS`` in the home, as a reader types it."""
     full = {**os.environ, "ENGRAM_HOME": str(home), **(env or {})}
     return subprocess.run([ENGRAM, *args], capture_output=True, text=True, env=full, check=False)
@@ -177,8 +179,13 @@ def main() -> None:
         refused = cli(home, "ingest", url)
         allowed = cli(home, "ingest", url, env={"ENGRAM_DOCUMENTS_ALLOW_PRIVATE_URLS": "true"})
         report["pages"].append(
-            (page.name, refused.returncode, refused.stderr.strip()[-200:], allowed.returncode,
-             allowed.stdout.strip()[-120:])
+            (
+                page.name,
+                refused.returncode,
+                refused.stderr.strip()[-200:],
+                allowed.returncode,
+                allowed.stdout.strip()[-120:],
+            )
         )
     server.shutdown()
     report["questions"] = ask(home, cases, root)

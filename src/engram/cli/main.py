@@ -25,11 +25,11 @@ from engram.cli.common import (
     short_ids,
     typed_value,
 )
+from engram.cli.documents import documents
 from engram.cli.erase import erasures, filter_option, forget_all, parse_filters
 from engram.cli.examples import attach as attach_examples
 from engram.cli.feedback import feedback
 from engram.cli.graph import graph
-from engram.cli.documents import documents
 from engram.cli.ingest import ingest
 from engram.cli.inject import blocks, inject
 from engram.cli.jobs import jobs, worker

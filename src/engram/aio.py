@@ -355,6 +355,7 @@ class AsyncDocuments(Awaitable[Documents]):
     get = awaitable(Documents.get)
     chunks = awaitable(Documents.chunks)
     list = awaitable(Documents.list)
+    of_source = awaitable(Documents.of_source)
     count = awaitable(Documents.count)
     process = awaitable(Documents.process)
     delete = awaitable(Documents.delete)

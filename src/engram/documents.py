@@ -27,6 +27,7 @@ from engram.errors import (
     NotFoundError,
     shown,
 )
+from engram.pipeline.document_replace import drop_document
 from engram.pipeline.documents import file_type
 from engram.pipeline.pinned import check_submitted
 from engram.pipeline.worker import Worker
@@ -105,6 +106,10 @@ class Documents(Part):
             source_type, content_type = "text", "text/plain"
             content = _checked_text(text, limit)
         size = 0 if content is None else len(content.encode("utf-8"))
+        if source_type == "file" and source is not None and content is not None:
+            same = _unchanged(core, scope.namespace, source, content, title)
+            if same is not None:  # ingested before as it is now: nothing new to store
+                return same
         with core.store.transaction():
             document = core.store.documents.create(
                 scope.namespace,
@@ -164,6 +169,24 @@ class Documents(Part):
         )
 
     @scoped
+    def of_source(
+        self, source: str | os.PathLike[str], **who: Unpack[ScopeArgs]
+    ) -> builtins.list[Document]:
+        """The documents ingested from one file (its path, resolved as ``ingest``
+        resolves it; the file need not exist any more) or http(s) URL, oldest first: to
+        find, and delete, what a renamed or deleted note left behind."""
+        core = self._core
+        scope = core.open_scope(**who)
+        named = path_value("source", source)
+        if "://" in named:
+            return core.store.documents.by_source(scope.namespace, "url", named)
+        try:
+            file = str(Path(named).expanduser().resolve())
+        except (TypeError, ValueError) as exc:
+            raise InvalidInputError(f"source must be a file path or a URL: {exc}") from None
+        return core.store.documents.by_source(scope.namespace, "file", file)
+
+    @scoped
     def count(self, *, status: str | None = None, **who: Unpack[ScopeArgs]) -> int:
         """How many documents the namespace holds (``status``: with that status)."""
         core = self._core
@@ -211,20 +234,11 @@ class Documents(Part):
     def delete(self, document_id: str, **who: Unpack[ScopeArgs]) -> Document:
         """Remove a document and tombstone the chunk memories it wrote (seed 004: a
         document's chunks are deleted as a unit). A chunk that was already stored by
-        someone else (the same text in the namespace) is left alone."""
-        core = self._core
+        someone else (the same text in the namespace) is left alone, and one that
+        another document links too (a renamed file ingested again) becomes that
+        document's."""
         document = self.get(document_id, **who)
-        ns = document.namespace
-        ids = [c.memory_id for c in core.store.documents.chunks(document.id)]
-        live = core.store.memories.get_many(ns, ids).values()
-        owned = [r.id for r in live if r.document_id == document.id]
-        with core.store.transaction():
-            for memory_id in owned:
-                core.store.memories.delete(ns, memory_id)
-            core.store.documents.delete(ns, document.id)
-        if core.index is not None:
-            for memory_id in owned:
-                core.index.removed(ns, memory_id)
+        drop_document(self._core, document)
         return document
 
 
@@ -283,6 +297,23 @@ def _job_of(core: Core, document: Document) -> Job | None:
         if len(page) < JOB_PAGE:
             return None
         offset += JOB_PAGE
+
+
+def _unchanged(
+    core: Core, namespace: str, source: str, content: str, title: str | None
+) -> Document | None:
+    """The document this file was already ingested as, with this very content (and
+    title, when one is given), unless that ingest failed: a second ``engram ingest``
+    of an unchanged note returns it rather than storing the file again."""
+    size = len(content.encode("utf-8"))
+    for earlier in reversed(core.store.documents.by_source(namespace, "file", source)):
+        if earlier.status == "failed" or earlier.byte_length != size:
+            continue
+        if title is not None and earlier.title != title:
+            continue
+        if core.store.documents.raw_content(namespace, earlier.id) == content:
+            return earlier
+    return None
 
 
 def _checked_text(text: object, limit: int) -> str:

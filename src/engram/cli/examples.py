@@ -64,6 +64,11 @@ EXAMPLES: dict[str, str | tuple[str, ...]] = {
     "graph timeline": "graph timeline efoil --user alice",
     "history": "history $ID --user alice",
     "import": "import backup.jsonl",
+    "documents delete": (
+        "documents delete notes/old.md --user alice",
+        "documents delete --missing",
+    ),
+    "documents list": "documents list --missing",
     "ingest": "ingest docs/runbook.md --user alice --title Runbook",
     "inject call": 'inject call search_memory \'{"query": "release train"}\'',
     "inject context": 'inject context "when does the release train leave?" --budget 500',

@@ -57,7 +57,10 @@ def ingest(
             document = mem.documents.ingest(url=source, title=title, **scope)
         else:
             document = mem.documents.ingest(path=source, title=title, **scope)
-        if not no_wait:
+        # A fresh ingest is queued; one that is done already is an unchanged file
+        # ingested before, returned as it was.
+        unchanged = document.status == "done"
+        if not no_wait and not unchanged:
             if as_json:
                 document = mem.documents.process(document.id, **scope)
             else:
@@ -66,7 +69,7 @@ def ingest(
     if as_json:
         render.emit_json({**document.to_dict(), "memory_ids": memory_ids})
     else:
-        _report(document)
+        _report(document, unchanged=unchanged)
     if document.status == "failed":
         raise DocumentFailedError(f"document {document.id} failed: {document.error}")
 
@@ -89,13 +92,18 @@ def _process_with_bar(process: Any, document: Document, scope: dict[str, Any]) -
         return finished
 
 
-def _report(document: Document) -> None:
+def _report(document: Document, *, unchanged: bool = False) -> None:
     where = f"in {document.namespace}"
     title = f" ({document.title})" if document.title else ""
     if document.status == "done":
         chunks = render.plural(document.chunk_count, "chunk", "chunks")
+        verb, note = (
+            ("unchanged", " (ingested before as it is; nothing stored)")
+            if unchanged
+            else ("ingested", "")
+        )
         render.console.print(
-            f"ingested {document.id}{title} {where}: {chunks}", markup=False, soft_wrap=True
+            f"{verb} {document.id}{title} {where}: {chunks}{note}", markup=False, soft_wrap=True
         )
     elif document.status != "failed":
         render.console.print(

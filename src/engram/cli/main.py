@@ -25,6 +25,7 @@ from engram.cli.common import (
     short_ids,
     typed_value,
 )
+from engram.cli.documents import documents
 from engram.cli.erase import erasures, filter_option, forget_all, parse_filters
 from engram.cli.examples import attach as attach_examples
 from engram.cli.feedback import feedback
@@ -492,6 +493,7 @@ cli.add_command(export)
 cli.add_command(import_)
 cli.add_command(migrate_store)
 cli.add_command(ingest)
+cli.add_command(documents)
 cli.add_command(review)
 cli.add_command(sessions)
 cli.add_command(lifecycle)

@@ -35,6 +35,7 @@ from engram._version import __version__
 from engram.core import Core
 from engram.errors import ConfigError, InvalidInputError, StoreClosedError
 from engram.netguard import STRICT, Resolver, UrlPolicy, lookup
+from engram.pipeline.document_replace import replace_earlier
 from engram.pipeline.handlers import register
 from engram.pipeline.pinned import FetchError, check_url, open_url
 from engram.records import ItemResult, MemoryType, Outcome, utcnow
@@ -378,7 +379,8 @@ def _ingest(core: Core, job: Job, document: Document) -> dict[str, Any]:
         else:
             refused.append({"chunk_index": index, "outcome": item.outcome.value, **_why(item)})
     count = store.link(document.id, links, now=utcnow())
-    store.set_status(document.id, "done", now=utcnow())
+    document = store.set_status(document.id, "done", now=utcnow())
+    replaced = replace_earlier(core, document)
     return {
         "document_id": document.id,
         "status": "done",
@@ -388,6 +390,7 @@ def _ingest(core: Core, job: Job, document: Document) -> dict[str, Any]:
         "existing": sum(1 for i in batch.items if i.outcome is Outcome.DUPLICATE),
         "repeated": repeated,
         "refused": refused,
+        "replaced": replaced,
     }
 
 

@@ -123,6 +123,18 @@ class DocumentStore(Protocol):
         """How many documents ``namespace`` holds (``status``: with that status)."""
         ...
 
+    def by_source(self, namespace: str, source_type: str, source: str) -> list[Document]:
+        """Documents of ``namespace`` read from one file or URL, oldest first: what a
+        later ingest of the same source replaces."""
+        ...
+
+    def holders(
+        self, namespace: str, memory_ids: Sequence[str], *, besides: str
+    ) -> dict[str, tuple[str, int]]:
+        """For each of ``memory_ids`` that a document other than ``besides`` links, the
+        newest such document and the memory's chunk index there."""
+        ...
+
     def delete(self, namespace: str, document_id: str) -> bool:
         """Remove a document and its links (its chunk memories stay, for the caller to
         tombstone); False if it was not there."""

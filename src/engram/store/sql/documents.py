@@ -20,6 +20,8 @@ from engram.store.sql.rows import checked, columns, equal
 from engram.store.sql.session import SqlPart
 
 _COLUMNS = columns(Document)
+#: Memory ids asked about per statement (far below both engines' parameter limits).
+HOLDERS_PAGE = 500
 
 
 def _matching(namespace: str, status: str | None) -> tuple[str, list[Any]]:
@@ -165,6 +167,34 @@ class SqlDocuments(SqlPart, DocumentStore):
             f"SELECT count(*) FROM documents WHERE {where}",
             params,
         )
+
+    def by_source(self, namespace: str, source_type: str, source: str) -> list[Document]:
+        return self._records(
+            Document,
+            f"SELECT {_COLUMNS} FROM documents WHERE namespace = ? AND source_type = ? "
+            "AND source = ? ORDER BY created_at, id",
+            (namespace, source_type, source),
+        )
+
+    def holders(
+        self, namespace: str, memory_ids: Sequence[str], *, besides: str
+    ) -> dict[str, tuple[str, int]]:
+        found: dict[str, tuple[str, int]] = {}
+        for start in range(0, len(memory_ids), HOLDERS_PAGE):
+            page = list(memory_ids[start : start + HOLDERS_PAGE])
+            marks = ", ".join("?" for _ in page)
+            # Oldest first, so the newest document's row is the one kept.
+            rows = self._rows(
+                "SELECT dm.memory_id, dm.document_id, dm.chunk_index FROM document_memories dm "
+                "JOIN documents d ON d.id = dm.document_id WHERE d.namespace = ? "
+                f"AND dm.document_id != ? AND dm.memory_id IN ({marks}) "
+                "ORDER BY d.created_at, d.id",
+                (namespace, besides, *page),
+            )
+            found.update(
+                (memory_id, (document_id, index)) for memory_id, document_id, index in rows
+            )
+        return found
 
     def delete(self, namespace: str, document_id: str) -> bool:
         # Its links go by ON DELETE CASCADE.

@@ -12,6 +12,7 @@ import pytest
 
 from conftest import HashEmbedder
 from engram import AsyncMemory, Config, Memory
+from engram.core import current_actor
 from engram.documents import Document
 from engram.errors import ContentTooLargeError, EmptyContentError, InvalidInputError, NotFoundError
 from test_documents_fetch import serve_documents
@@ -258,6 +259,33 @@ def test_delete_tombstones_its_own_chunks_only(docs: Memory) -> None:
     # min_relevance=0 asks for the nearest memories even though none is related.
     nearest = docs.recall("page the on-call engineer", namespace=ALICE, min_relevance=0)
     assert [h.memory.id for h in nearest.hits] == [shared.id]
+
+
+def test_a_deleted_documents_chunks_name_who_removed_them(docs: Memory) -> None:
+    """A document delete writes each chunk's history row with the caller's actor, as a
+    forget does: the chunks it tombstones and the chunk it hands to another document that
+    holds the same text both say who asked (``engram serve`` sets the API key as actor)."""
+    own = docs.documents.ingest(runbook(8), namespace=ALICE)
+    passage = "A passage two files share: the deploy freeze starts on Friday at noon."
+    first = docs.documents.ingest(passage, namespace=ALICE)
+    second = docs.documents.ingest(passage, namespace=ALICE)
+    for doc in (own, first, second):
+        docs.documents.process(doc.id, namespace=ALICE)
+    own_ids = [c.memory_id for c in docs.documents.chunks(own.id, namespace=ALICE)]
+    [moved] = [c.memory_id for c in docs.documents.chunks(first.id, namespace=ALICE)]
+    assert docs.get(moved, namespace=ALICE).document_id == first.id
+    token = current_actor.set(lambda: "key:7")
+    try:
+        docs.documents.delete(own.id, namespace=ALICE)
+        docs.documents.delete(first.id, namespace=ALICE)
+    finally:
+        current_actor.reset(token)
+    for memory_id in own_ids:
+        last = docs.history(memory_id, namespace=ALICE)[-1]
+        assert (last.event, last.actor) == ("delete", "key:7")
+    assert docs.get(moved, namespace=ALICE).document_id == second.id
+    last = docs.history(moved, namespace=ALICE)[-1]
+    assert (last.event, last.actor) == ("update", "key:7")
 
 
 def test_async_memory_has_the_same_verbs(cfg: Config) -> None:

@@ -14,7 +14,7 @@ old document keeps the text the new one links.
 
 from __future__ import annotations
 
-from engram.core import Core
+from engram.core import Core, acting
 from engram.store.protocols import Document
 
 #: Sources that name something that can change under the same name; a text has none.
@@ -52,6 +52,9 @@ def drop_document(core: Core, old: Document) -> list[str]:
     own = [r for r in store.memories.get_many(ns, ids).values() if r.document_id == old.id]
     heirs = store.documents.holders(ns, [r.id for r in own], besides=old.id)
     gone: list[str] = []
+    # The history rows name who removed the document, as a forget does (FEATURES' audit
+    # trail): without it a chunk's tombstone reads as if no one had asked for it.
+    actor = acting()
     with store.transaction():
         for record in own:
             if record.id in heirs:
@@ -62,9 +65,10 @@ def drop_document(core: Core, old: Document) -> list[str]:
                     record.id,
                     {"document_id": heir, "metadata": metadata},
                     reason=f"document {old.id} was removed; document {heir} holds this text too",
+                    actor=actor,
                 )
             else:
-                store.memories.delete(ns, record.id)
+                store.memories.delete(ns, record.id, actor=actor)
                 gone.append(record.id)
         store.documents.delete(ns, old.id)
     if core.index is not None:

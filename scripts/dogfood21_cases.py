@@ -230,3 +230,51 @@ SMALL_EVERY = 3
 
 #: The question days: half the questions on each, one conversation a day.
 QUESTION_DAYS = ("2026-12-12", "2026-12-13")
+
+#: Fold B: the same week with other people's small talk in place of every small-talk
+#: turn (in order, cycled), written after the rule was fixed on fold A's (the turns
+#: above): does the rule hold on phrasing it was not written from?
+SMALL_B: list[tuple[str, str]] = [
+    ("hiya", "Hey! What do you need?"),
+    ("ta!", "No worries!"),
+    ("brill", "Happy to help."),
+    ("speak soon", "See you later!"),
+    ("evening!", "Evening! What can I help with?"),
+    ("much appreciated", "Any time."),
+    ("k", "Of course!"),
+    ("ttyl", "Bye for now!"),
+    ("morning :)", "Morning! Good to hear from you."),
+    ("nice one, thanks", "My pleasure."),
+    ("sure thing", "Great."),
+    ("g'night", "Sleep well!"),
+    ("hey there", "Hi there! What's new?"),
+    ("thank you!", "You're welcome."),
+    ("cool cool", "Anything else I can do?"),
+    ("thanks, that's everything", "Have a nice evening!"),
+    ("yo", "Hey!"),
+    ("haha ok", "Let me know if you need anything."),
+    ("sweet, cheers", "Cheers!"),
+    ("see ya", "Take care!"),
+    ("thx!", "No problem at all."),
+    ("gotcha", "Alright."),
+]
+
+
+def week(fold: str) -> tuple[list[tuple[str, list[tuple[str, str, str]]]], list[tuple[str, str]]]:
+    """The days and the small talk between questions of ``fold`` (``a`` or ``b``)."""
+    if fold == "a":
+        return DAYS, BETWEEN
+    if fold != "b":
+        raise ValueError(f"fold must be a or b, got {fold!r}")
+    n = 0
+
+    def swap(kind: str, user: str, reply: str) -> tuple[str, str, str]:
+        nonlocal n
+        if kind != "small":
+            return kind, user, reply
+        n += 1
+        return (kind, *SMALL_B[(n - 1) % len(SMALL_B)])
+
+    days = [(day, [swap(*t) for t in turns]) for day, turns in DAYS]
+    between = [SMALL_B[(n + k) % len(SMALL_B)] for k in range(len(BETWEEN))]
+    return days, between

@@ -10,7 +10,7 @@ One conversation a day, the whole day's messages sent each turn; the queued
 ``chat_mine`` jobs run after each turn (the server's worker between two turns).
 SQLite, MiniLM (the default embedder), the defaults.
 
-    PYTHONPATH=src .venv/bin/python scripts/dogfood21_week.py /tmp/dogfood21 [--base]
+    PYTHONPATH=src .venv/bin/python scripts/dogfood21_week.py /tmp/dogfood21 [a|b]
 
 Prints one JSON object: what the blocks held (small-talk lines, per kind of turn),
 gold in the block / first, the old value of a change in the block and above the new,
@@ -35,7 +35,7 @@ import openai
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "scripts")]
 
-from dogfood21_cases import BETWEEN, DAYS, QUESTION_DAYS, QUESTIONS, SMALL_EVERY  # noqa: E402
+from dogfood21_cases import QUESTION_DAYS, QUESTIONS, SMALL_EVERY, week  # noqa: E402
 
 import engram.recall.temporal  # noqa: E402
 import engram.records  # noqa: E402
@@ -141,19 +141,21 @@ class Week:
         return self.reply if self.reply is not None else answer_from_block(request)
 
 
-def small_talk_texts() -> set[str]:
+def small_talk_texts(fold: str) -> set[str]:
     """Every small-talk line the week says, user's and assistant's (the labels)."""
-    texts = {t for _, turns in DAYS for kind, u, r in turns if kind == "small" for t in (u, r)}
-    return texts | {t for pair in BETWEEN for t in pair}
+    days, between = week(fold)
+    texts = {t for _, turns in days for kind, u, r in turns if kind == "small" for t in (u, r)}
+    return texts | {t for pair in between for t in pair}
 
 
-def run(week: Week) -> dict[str, Any]:
-    small = small_talk_texts()
+def run(proxy: Week, fold: str) -> dict[str, Any]:
+    days, between = week(fold)
+    small = small_talk_texts(fold)
     contents: dict[str, str] = {}
 
     def content(memory_id: str) -> str:
         if memory_id not in contents:
-            found = week.memory.get(memory_id, user_id=USER)
+            found = proxy.memory.get(memory_id, user_id=USER)
             contents[memory_id] = found.content if found is not None else ""
         return contents[memory_id]
 
@@ -161,21 +163,21 @@ def run(week: Week) -> dict[str, Any]:
         lines = [content(i) for i in ids]
         row = {"kind": kind, "text": text, "block": lines, **extra}
         row["small_talk_lines"] = sum(line in small for line in lines)
-        week.turns.append(row)
+        proxy.turns.append(row)
         return row
 
-    for day, turns in DAYS:
+    for day, turns in days:
         _Clock.now = datetime.fromisoformat(day).replace(hour=9, tzinfo=UTC)
         conversation: list[dict[str, str]] = []
         for kind, text, reply in turns:
-            record(kind, text, week.turn(conversation, text, reply), day=day)
+            record(kind, text, proxy.turn(conversation, text, reply), day=day)
     half = (len(QUESTIONS) + 1) // 2
     n_small = 0
     for d, day in enumerate(QUESTION_DAYS):
         _Clock.now = datetime.fromisoformat(day).replace(hour=9, tzinfo=UTC)
         conversation = []
         for n, (question, gold, old) in enumerate(QUESTIONS[d * half : (d + 1) * half]):
-            ids = week.turn(conversation, question, None)
+            ids = proxy.turn(conversation, question, None)
             lines = [content(i) for i in ids]
             gold_at = next((k for k, line in enumerate(lines) if gold in line), None)
             old_at = (
@@ -197,14 +199,14 @@ def run(week: Week) -> dict[str, Any]:
                 reply=said,
             )
             if (n + 1) % SMALL_EVERY == 0:
-                text, reply = BETWEEN[n_small % len(BETWEEN)]
+                text, reply = between[n_small % len(between)]
                 n_small += 1
-                record("small", text, week.turn(conversation, text, reply), day=day)
-    return summary(week)
+                record("small", text, proxy.turn(conversation, text, reply), day=day)
+    return summary(proxy)
 
 
-def summary(week: Week) -> dict[str, Any]:
-    rows = week.turns
+def summary(proxy: Week) -> dict[str, Any]:
+    rows = proxy.turns
     questions = [r for r in rows if r["kind"] == "question"]
     changed = [r for r in questions if any(q == r["text"] and o for q, _, o in QUESTIONS)]
     per_kind: dict[str, dict[str, int]] = {}
@@ -213,10 +215,10 @@ def summary(week: Week) -> dict[str, Any]:
         k["turns"] += 1
         k["block_lines"] += len(r["block"])
         k["small_talk_lines"] += r["small_talk_lines"]
-    relations = week.memory.graph.relations(user_id=USER, current_only=False, limit=1000)
+    relations = proxy.memory.graph.relations(user_id=USER, current_only=False, limit=1000)
     return {
         "turns": len(rows),
-        "memories": len(week.memory.get_all(user_id=USER, limit=1000)),
+        "memories": len(proxy.memory.get_all(user_id=USER, limit=1000)),
         "small_talk_lines_in_blocks": sum(r["small_talk_lines"] for r in rows),
         "blocks_with_small_talk": sum(1 for r in rows if r["small_talk_lines"]),
         "per_kind": per_kind,
@@ -240,7 +242,7 @@ def summary(week: Week) -> dict[str, Any]:
     }
 
 
-def main(out: Path) -> dict[str, Any]:
+def main(out: Path, fold: str) -> dict[str, Any]:
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     import os
@@ -253,14 +255,14 @@ def main(out: Path) -> dict[str, Any]:
         with Memory(out / "week.db", config=config) as memory:
             key = memory.keys.create(USER)[1]
             with serve_in_thread(create_app(memory, worker=False, mcp=False)) as url:
-                week = Week(url, key, memory, upstream)
-                upstream.fallback = week.answer
+                proxy = Week(url, key, memory, upstream)
+                upstream.fallback = proxy.answer
                 with week_clock():  # entered last: the modules that use utcnow are loaded
-                    result = run(week)
-                (out / "turns.json").write_text(json.dumps(week.turns, indent=1))
-                week.client.close()
+                    result = run(proxy, fold)
+                (out / "turns.json").write_text(json.dumps(proxy.turns, indent=1))
+                proxy.client.close()
     return result
 
 
 if __name__ == "__main__":
-    print(json.dumps(main(Path(sys.argv[1])), indent=1))
+    print(json.dumps(main(Path(sys.argv[1]), sys.argv[2] if len(sys.argv) > 2 else "a"), indent=1))

@@ -11,10 +11,12 @@ backends (``mem``); the sentences are written for this test.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from engram import Memory
+from engram.config import Config
 from engram.recall.small_talk import small_talk
 from test_chat_proxy import SYSTEM, Proxy, _serve
 
@@ -101,7 +103,7 @@ def test_a_small_talk_message_gets_no_recall(mem: Memory) -> None:
 
 
 @pytest.fixture
-def proxy(config, tmp_path, monkeypatch) -> Iterator[Proxy]:  # type: ignore[no-untyped-def]
+def proxy(config: Config, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Proxy]:
     yield from _serve(config, tmp_path, monkeypatch)
 
 

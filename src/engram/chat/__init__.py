@@ -218,9 +218,10 @@ class Chat(Part):
         if query is None:
             return replace(turn, skipped="no_user_message")
         if small_talk(query):
-            # Round twenty-one: "thanks!" recalled whatever sat nearest (a dentist's
-            # date, a question asked before) into 28 of 33 small-talk turns' prompts;
-            # the conversation itself is what the model needs to answer it.
+            # Round twenty-one: with mined small talk out of the candidates, "thanks!"
+            # recalled whatever sat nearest (a dentist's date, a question asked
+            # before) into 28 of 33 small-talk turns' prompts; the conversation itself
+            # is what the model needs to answer it.
             return replace(turn, skipped="small_talk")
         # Flagged memories never enter a chat prompt, whatever recall.flagged_context says.
         wanted = {"flagged_context": "omit", "context_style": "memory_context"}

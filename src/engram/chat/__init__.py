@@ -220,7 +220,7 @@ class Chat(Part):
         if small_talk(query):
             # Round twenty-one: with mined small talk out of the candidates, "thanks!"
             # recalled whatever sat nearest (a dentist's date, a question asked
-            # before) into 28 of 33 small-talk turns' prompts; the conversation itself
+            # before) into 29 of 33 small-talk turns' prompts; the conversation itself
             # is what the model needs to answer it.
             return replace(turn, skipped="small_talk")
         # Flagged memories never enter a chat prompt, whatever recall.flagged_context says.

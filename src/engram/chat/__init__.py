@@ -34,6 +34,7 @@ from engram.chat import mine_job, turns
 from engram.core import Core, Part
 from engram.errors import InvalidInputError
 from engram.inject import check_messages, text_of
+from engram.recall.small_talk import small_talk
 from engram.records import Recall, utcnow
 from engram.settings import ChatConfig
 from engram.store.protocols import Job
@@ -64,7 +65,8 @@ class Turn:
     context: str = ""
     """The ``<memory_context>`` block put into the system prompt ("" when none)."""
     skipped: str | None = None
-    """Why no recall ran: ``disabled``, ``agent_override`` or ``no_user_message``."""
+    """Why no recall ran: ``disabled``, ``agent_override``, ``no_user_message`` or
+    ``small_talk`` (the message is only "thanks!", "hi again" ...)."""
     recall_ms: float = 0.0
     """Milliseconds recall took (0 when it did not run)."""
     prepare_ms: float = 0.0
@@ -195,7 +197,8 @@ class Chat(Part):
         ``namespace``) names, for ``top_k`` memories; the block recall renders is
         prepended to the leading system prompt (or becomes one). Nothing is added when
         chat memory is disabled, when ``agent_id`` is in ``recall_off_agents``, when no
-        user message has text, or when nothing related is stored.
+        user message has text, when it is small talk only ("thanks!", "ok cool":
+        ``engram.recall.small_talk``), or when nothing related is stored.
 
         What was injected is recorded against the conversation (FEATURES S13);
         ``record=False`` leaves that to a later ``record(turn)``, so a caller can send
@@ -214,6 +217,12 @@ class Chat(Part):
             return replace(turn, skipped="agent_override")
         if query is None:
             return replace(turn, skipped="no_user_message")
+        if small_talk(query):
+            # Round twenty-one: with mined small talk out of the candidates, "thanks!"
+            # recalled whatever sat nearest (a dentist's date, a question asked
+            # before) into 29 of 33 small-talk turns' prompts; the conversation itself
+            # is what the model needs to answer it.
+            return replace(turn, skipped="small_talk")
         # Flagged memories never enter a chat prompt, whatever recall.flagged_context says.
         wanted = {"flagged_context": "omit", "context_style": "memory_context"}
         if cfg.rerank != core.config.recall.rerank:

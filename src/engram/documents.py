@@ -41,6 +41,8 @@ __all__ = ["DOCUMENT_STATUSES", "Document", "DocumentChunk", "Documents"]
 
 #: Longest document id accepted (ids are 32 characters; this bounds what callers echo).
 MAX_ID_CHARS = 200
+#: Longest ``source`` filter accepted (a URL is at most 8 192 characters, a path 4 096).
+MAX_SOURCE_CHARS = 8192
 #: The statuses a document ends in.
 FINAL = ("done", "failed")
 #: How often ``process`` looks at a document's status while its job runs.
@@ -155,16 +157,21 @@ class Documents(Part):
         self,
         *,
         status: str | None = None,
+        source: str | None = None,
         limit: int = 100,
         offset: int = 0,
         **who: Unpack[ScopeArgs],
     ) -> builtins.list[Document]:
-        """Documents of the namespace, newest first (``status``: only those)."""
+        """Documents of the namespace, newest first (``status``: only those;
+        ``source``: only those read from that file path or URL, as ``Document.source``
+        shows it: matched exactly, unlike ``of_source``, so a server never resolves a
+        caller's path on its own file system)."""
         core = self._core
         scope = core.open_scope(**who)
         return core.store.documents.select(
             scope.namespace,
             status=_status(status),
+            source=_source(source),
             limit=positive_int("limit", limit, upper=1000),
             offset=offset_value(offset),
         )
@@ -188,11 +195,19 @@ class Documents(Part):
         return core.store.documents.by_source(scope.namespace, "file", file)
 
     @scoped
-    def count(self, *, status: str | None = None, **who: Unpack[ScopeArgs]) -> int:
-        """How many documents the namespace holds (``status``: with that status)."""
+    def count(
+        self,
+        *,
+        status: str | None = None,
+        source: str | None = None,
+        **who: Unpack[ScopeArgs],
+    ) -> int:
+        """How many documents the namespace holds (``status``, ``source``: as ``list``)."""
         core = self._core
         scope = core.open_scope(**who)
-        return core.store.documents.count(scope.namespace, status=_status(status))
+        return core.store.documents.count(
+            scope.namespace, status=_status(status), source=_source(source)
+        )
 
     @scoped
     def process(
@@ -413,6 +428,18 @@ def _over(size: int, limit: int) -> str:
 
 def _status(status: object) -> str | None:
     return None if status is None else choice("status", status, DOCUMENT_STATUSES)
+
+
+def _source(source: object) -> str | None:
+    """A ``source`` filter: a file path or URL as documents show it (never blank)."""
+    if source is None:
+        return None
+    if not isinstance(source, str) or not source.strip() or len(source) > MAX_SOURCE_CHARS:
+        raise InvalidInputError(
+            f"source is a document's file path or URL (at most {MAX_SOURCE_CHARS:,} "
+            f"characters), got {shown(source)}"
+        )
+    return no_nul("source", source)
 
 
 def _scope_ids(scope: Scope) -> dict[str, str]:

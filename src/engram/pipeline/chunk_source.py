@@ -116,7 +116,13 @@ def relocated(core: Core, record: MemoryRecord, heir: str, index: int) -> dict[s
     found = page_map(document, text or "")
     if found is not None and text is not None:
         flat = " ".join(text.split())
-        at = flat.find(record.content)
+        # Where the chunker cut window ``index`` (the same settings cut both), else the
+        # first place the text is: a window of boilerplate may repeat on other pages.
+        cfg = core.config.documents
+        cut = index * (min(cfg.chunk_size, core.config.max_content_chars) - cfg.chunk_overlap)
+        at = flat.find(record.content, cut)
+        if at - cut not in (0, 1):  # a stored chunk drops the window's leading space
+            at = flat.find(record.content)
         if at >= 0:
             pages = found.span(at, at + len(record.content))
     return {**moved, **chunk_source(document, pages)}

@@ -16,12 +16,12 @@ from typing import Annotated, Any, Literal
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field
 
+from engram.documents import Document
 from engram.errors import InvalidInputError
 from engram.mcp.annotations import DESTRUCTIVE, READ_ONLY, Tools
 from engram.mcp.graph_tools import Call
 from engram.memory import Memory
 from engram.records import iso
-from engram.store.protocols import Document
 
 #: The document tools, in the order they are listed (after list_memories).
 DOCUMENT_TOOL_NAMES = ("ingest_document", "list_documents", "delete_document")

@@ -374,6 +374,9 @@ def test_parts_over_http(connect: Callable[[str | None], Any], served: Served) -
     assert client.documents.count() == 1 and client.documents.list()[0].id == document.id
     served.memory.jobs.process_pending()
     assert client.documents.get(document.id).status == "done"
+    other = client.documents.ingest("A note to delete.")
+    assert client.documents.delete(other.id).id == other.id
+    assert client.documents.count() == 1
 
     page = client.jobs.list()
     assert page.total >= 1 and page[0].namespace == "user:alice"

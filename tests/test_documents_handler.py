@@ -89,7 +89,8 @@ def test_a_text_walks_to_done_and_its_chunks_are_memories(small: Memory) -> None
         ("Deploy guide",),
     )
     assert (first.document_id, first.user_id) == (doc.id, "alice")
-    assert first.metadata == {"document_id": doc.id, "chunk_index": 0}
+    # A text names its title as its source (engram.pipeline.chunk_source).
+    assert first.metadata == {"document_id": doc.id, "chunk_index": 0, "source": "Deploy guide"}
     assert first.embedding_model == HashEmbedder.name
     hits = small.recall("which deploy step number 17 matters", namespace=NS, limit=3).hits
     assert any(h.memory.document_id == doc.id for h in hits)

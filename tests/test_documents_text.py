@@ -128,7 +128,7 @@ def test_extract_only_parses_html() -> None:
         ("text/markdown", True),
         ("application/json", True),
         ("application/xml", True),
-        ("application/pdf", False),
+        ("application/pdf", True),  # read by engram.pipeline.pdf
         ("image/png", False),
         ("application/octet-stream", False),
         ("application/jsonx", False),

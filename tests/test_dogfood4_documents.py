@@ -45,7 +45,7 @@ def _docx(path: Path) -> None:
 @pytest.mark.parametrize(
     ("name", "write", "says"),
     [
-        ("report.pdf", lambda p: p.write_bytes(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n"), "is a PDF"),
+        ("report.pdf", lambda p: p.write_bytes(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n"), "is damaged"),
         ("memo.docx", _docx, "is a ZIP archive"),
         ("blob.txt", lambda p: p.write_bytes(bytes(range(256))), "is a binary file"),
         ("latin1.txt", lambda p: p.write_bytes("Café in Zürich".encode("latin-1")), "iconv"),

@@ -66,6 +66,7 @@ SINCE_SNAPSHOT = {
         "032_relations_by_type",
         "034_palace_mined_seq",
         "035_schedule_leases",
+        "038_documents_source",
     ],
     "postgres": [
         "024_job_history",
@@ -77,6 +78,7 @@ SINCE_SNAPSHOT = {
         "030_schedule_leases",
         "031_bulk_vector_epoch",
         "032_keyword_bm25",
+        "033_documents_source",
     ],
 }
 

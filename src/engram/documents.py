@@ -29,6 +29,7 @@ from engram.errors import (
 )
 from engram.pipeline.document_replace import drop_document
 from engram.pipeline.documents import file_type
+from engram.pipeline.pdf import PDF_TYPE, looks_like_pdf, read_pdf
 from engram.pipeline.pinned import check_submitted
 from engram.pipeline.worker import Worker
 from engram.records import utcnow
@@ -40,6 +41,8 @@ __all__ = ["DOCUMENT_STATUSES", "Document", "DocumentChunk", "Documents"]
 
 #: Longest document id accepted (ids are 32 characters; this bounds what callers echo).
 MAX_ID_CHARS = 200
+#: Longest ``source`` filter accepted (a URL is at most 8 192 characters, a path 4 096).
+MAX_SOURCE_CHARS = 8192
 #: The statuses a document ends in.
 FINAL = ("done", "failed")
 #: How often ``process`` looks at a document's status while its job runs.
@@ -67,7 +70,7 @@ class Documents(Part):
         title: str | None = None,
         **who: Unpack[ScopeArgs],
     ) -> Document:
-        """Queue one document: ``text``, a UTF-8 text file at ``path`` (read now), or an
+        """Queue one document: ``text``, a UTF-8 text or PDF file at ``path`` (read now), or an
         http(s) ``url`` (fetched by the worker). Returns the ``queued`` document; run the
         worker (``engram ingest`` does) to index it. Its chunks carry the scope's ids.
         ``UrlRefusedError`` for a URL at a loopback, private or other non-public address
@@ -100,7 +103,7 @@ class Documents(Part):
                 file = Path(named).expanduser().resolve()
             except (TypeError, ValueError) as exc:  # not a path, or one holding NUL
                 raise InvalidInputError(f"path must be a file path: {exc}") from None
-            content, content_type = _read_text(file, limit), file_type(file.name)
+            content, content_type = _read_file(file, limit)
             source = str(file)
         else:
             source_type, content_type = "text", "text/plain"
@@ -154,16 +157,21 @@ class Documents(Part):
         self,
         *,
         status: str | None = None,
+        source: str | None = None,
         limit: int = 100,
         offset: int = 0,
         **who: Unpack[ScopeArgs],
     ) -> builtins.list[Document]:
-        """Documents of the namespace, newest first (``status``: only those)."""
+        """Documents of the namespace, newest first (``status``: only those;
+        ``source``: only those read from that file path or URL, as ``Document.source``
+        shows it: matched exactly, unlike ``of_source``, so a server never resolves a
+        caller's path on its own file system)."""
         core = self._core
         scope = core.open_scope(**who)
         return core.store.documents.select(
             scope.namespace,
             status=_status(status),
+            source=_source(source),
             limit=positive_int("limit", limit, upper=1000),
             offset=offset_value(offset),
         )
@@ -187,11 +195,19 @@ class Documents(Part):
         return core.store.documents.by_source(scope.namespace, "file", file)
 
     @scoped
-    def count(self, *, status: str | None = None, **who: Unpack[ScopeArgs]) -> int:
-        """How many documents the namespace holds (``status``: with that status)."""
+    def count(
+        self,
+        *,
+        status: str | None = None,
+        source: str | None = None,
+        **who: Unpack[ScopeArgs],
+    ) -> int:
+        """How many documents the namespace holds (``status``, ``source``: as ``list``)."""
         core = self._core
         scope = core.open_scope(**who)
-        return core.store.documents.count(scope.namespace, status=_status(status))
+        return core.store.documents.count(
+            scope.namespace, status=_status(status), source=_source(source)
+        )
 
     @scoped
     def process(
@@ -328,8 +344,9 @@ def _checked_text(text: object, limit: int) -> str:
     return text
 
 
-def _read_text(path: Path, limit: int) -> str:
-    """A text file's content: UTF-8 (a BOM is dropped), within the size limit."""
+def _read_file(path: Path, limit: int) -> tuple[str, str]:
+    """A file's text and media type: a PDF's pages' text (``engram.pipeline.pdf``), or
+    a text file's content, UTF-8 (a BOM is dropped); the file within the size limit."""
     try:
         if path.is_dir():
             raise InvalidInputError(
@@ -344,12 +361,18 @@ def _read_text(path: Path, limit: int) -> str:
         data = path.read_bytes()
     except OSError as exc:
         raise InvalidInputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if looks_like_pdf(data, path.name):
+        text = read_pdf(data, str(path))
+        size = len(text.encode("utf-8"))
+        if size > limit:  # a compressed PDF can hold more text than its own size
+            raise ContentTooLargeError(f"the text of {path} is {_over(size, limit)[16:]}")
+        return text, PDF_TYPE
     text = _decoded(path, data)
     if "\x00" in text:
         raise InvalidInputError(f"{path} holds NUL bytes: it is not a text file")
     if not text.strip():
         raise EmptyContentError(f"{path} is empty")
-    return text
+    return text, file_type(path.name)
 
 
 #: Byte-order marks that say how a text file is encoded (UTF-32's first: its
@@ -379,9 +402,7 @@ def _decoded(path: Path, data: bytes) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         pass
-    if data.startswith(b"%PDF-"):
-        what = "is a PDF; extract its text first (pdftotext FILE FILE.txt) and ingest that"
-    elif data.startswith(b"PK\x03\x04"):
+    if data.startswith(b"PK\x03\x04"):
         what = (
             "is a ZIP archive (a .docx, .xlsx, .odt or .zip); save it as text, or convert it "
             "(pandoc FILE -t plain -o FILE.txt), and ingest that"
@@ -394,7 +415,7 @@ def _decoded(path: Path, data: bytes) -> str:
             "(iconv -f WINDOWS-1252 -t UTF-8 FILE > FILE.utf8.txt) and ingest that"
         )
     raise InvalidInputError(
-        f"{path} {what}. engram ingests UTF-8 text, Markdown, HTML, JSON and XML files"
+        f"{path} {what}. engram ingests PDF, UTF-8 text, Markdown, HTML, JSON and XML files"
     )
 
 
@@ -407,6 +428,18 @@ def _over(size: int, limit: int) -> str:
 
 def _status(status: object) -> str | None:
     return None if status is None else choice("status", status, DOCUMENT_STATUSES)
+
+
+def _source(source: object) -> str | None:
+    """A ``source`` filter: a file path or URL as documents show it (never blank)."""
+    if source is None:
+        return None
+    if not isinstance(source, str) or not source.strip() or len(source) > MAX_SOURCE_CHARS:
+        raise InvalidInputError(
+            f"source is a document's file path or URL (at most {MAX_SOURCE_CHARS:,} "
+            f"characters), got {shown(source)}"
+        )
+    return no_nul("source", source)
 
 
 def _scope_ids(scope: Scope) -> dict[str, str]:

@@ -1,5 +1,6 @@
 """The document routes (seed 004's document ingest): queue a text or a URL, list a
-namespace's documents, follow one through its statuses.
+namespace's documents (all, or those of one source), follow one through its statuses,
+delete one with its chunks.
 
 Like every route, each resolves the caller's namespace with ``Principal.scope`` and calls
 one ``mem.documents`` verb. A server never reads its own files for a caller: the HTTP API
@@ -63,6 +64,13 @@ class DocumentListQuery(m.Scope):
     """Query parameters of ``GET /v1/documents``."""
 
     status: Status | None = None
+    source: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=8192,
+        description="Only the documents of this source: a URL, or a file path as the "
+        "documents' source shows it (matched exactly).",
+    )
     limit: int = Field(default=100, ge=1, le=1000)
     offset: int = Field(default=0, ge=0, le=10_000_000)
 
@@ -121,12 +129,17 @@ def ingest_document(body: DocumentIn, caller: Caller, state: State) -> dict[str,
 def list_documents(
     query: Annotated[DocumentListQuery, Query()], caller: Caller, state: State
 ) -> dict[str, Any]:
-    """Documents of a namespace, newest first, with their status."""
+    """Documents of a namespace, newest first, with their status (``source``: only
+    those read from that URL or file, e.g. to find what to delete when it changed)."""
     mem, scope = _scoped(caller, state, query)
     docs = mem.documents.list(
-        status=query.status, namespace=scope.namespace, limit=query.limit, offset=query.offset
+        status=query.status,
+        source=query.source,
+        namespace=scope.namespace,
+        limit=query.limit,
+        offset=query.offset,
     )
-    total = mem.documents.count(status=query.status, namespace=scope.namespace)
+    total = mem.documents.count(status=query.status, source=query.source, namespace=scope.namespace)
     return m.page(docs, total, query.limit, query.offset)
 
 
@@ -142,3 +155,19 @@ def get_document(
     document = mem.documents.get(document_id, namespace=scope.namespace)
     chunks = mem.documents.chunks(document.id, namespace=scope.namespace)
     return {**document.to_dict(), "memory_ids": [c.memory_id for c in chunks]}
+
+
+@router.delete(
+    "/v1/documents/{document_id}", response_model=DocumentOut, summary="Delete a document"
+)
+def delete_document(
+    document_id: DocumentId,
+    scope_in: Annotated[m.Scope, Query()],
+    caller: Caller,
+    state: State,
+) -> dict[str, Any]:
+    """Remove a document and tombstone the chunk memories it wrote (they leave recall at
+    once; their history stays). A chunk another document holds too becomes that
+    document's. Returns the document as it was; 404 if the namespace has no such id."""
+    mem, scope = _scoped(caller, state, scope_in)
+    return mem.documents.delete(document_id, namespace=scope.namespace).to_dict()

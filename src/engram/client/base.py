@@ -128,6 +128,7 @@ class Documents(Part[M]):
     get = Verb(pv.documents_get)
     list = Verb(pv.documents_list)
     count = Verb(pv.documents_count)
+    delete = Verb(pv.documents_delete)
 
 
 class Graph(Part[M]):

@@ -187,18 +187,31 @@ def documents_get(document_id: str, **scope: Unpack[ScopeArgs]) -> Call[Document
 
 
 def documents_list(
-    *, status: str | None = None, limit: int = 100, offset: int = 0, **scope: Unpack[ScopeArgs]
+    *,
+    status: str | None = None,
+    source: str | None = None,
+    limit: int = 100,
+    offset: int = 0,
+    **scope: Unpack[ScopeArgs],
 ) -> Call[list[Document]]:
-    """``GET /v1/documents``: documents, newest first."""
+    """``GET /v1/documents``: documents, newest first (``source``: of that URL or path)."""
     params = {
         **scope_given(scope),
-        **given(status=status),
+        **given(status=status, source=source),
         **page_params(limit, offset),
     }
     return Call("GET", "/v1/documents", _documents, params=params)
 
 
-def documents_count(*, status: str | None = None, **scope: Unpack[ScopeArgs]) -> Call[int]:
+def documents_count(
+    *, status: str | None = None, source: str | None = None, **scope: Unpack[ScopeArgs]
+) -> Call[int]:
     """How many documents the namespace holds (the ``total`` of ``GET /v1/documents``)."""
-    params = {**scope_given(scope), **given(status=status), "limit": 1}
+    params = {**scope_given(scope), **given(status=status, source=source), "limit": 1}
     return Call("GET", "/v1/documents", _total, params=params)
+
+
+def documents_delete(document_id: str, **scope: Unpack[ScopeArgs]) -> Call[Document]:
+    """``DELETE /v1/documents/{id}``: the document and its chunks; the removed document."""
+    path = f"/v1/documents/{segment(document_id, 'document_id')}"
+    return Call("DELETE", path, _document, params=scope_given(scope))

@@ -165,16 +165,6 @@ class MemoryPage(BaseModel):
     )
 
 
-class DocumentQueued(BaseModel):
-    """A document ``ingest_document`` queued."""
-
-    document_id: str
-    status: str = Field(
-        description="queued; then extracting, chunking, embedding, indexing and done (or "
-        "failed) as the worker processes it."
-    )
-
-
 def summary_of(record: MemoryRecord) -> MemorySummary:
     content = record.content
     truncated = len(content) > PREVIEW_CHARS

@@ -25,17 +25,17 @@ from mcp.types import ToolAnnotations
 from pydantic import ConfigDict, Field, ValidationError
 
 from engram._version import __version__
-from engram.errors import EngramError, InvalidInputError, NotFoundError
+from engram.errors import EngramError, NotFoundError
 from engram.mcp.annotations import DESTRUCTIVE, IDEMPOTENT_WRITE, READ_ONLY, Tools
 from engram.mcp.arguments import ArgumentsObject, argument_errors, strict_errors
 from engram.mcp.blocks_tools import BLOCK_TOOL_NAMES, blocks_tools
+from engram.mcp.documents_tools import DOCUMENT_TOOL_NAMES, documents_tools
 from engram.mcp.graph_tools import GRAPH_TOOL_NAMES, graph_tools
 from engram.mcp.lifecycle_tools import LIFECYCLE_TOOL_NAMES, lifecycle_tools
 from engram.mcp.org_tools import ORG_TOOL_NAMES, org_tools
 from engram.mcp.palace_tools import PALACE_TOOL_NAMES, RoomArg, WingArg, palace_tools
 from engram.mcp.results import (
     WORDING,
-    DocumentQueued,
     Forgotten,
     MemoryPage,
     MemoryView,
@@ -66,7 +66,7 @@ TOOL_NAMES = (
     "feedback",
     "forget",
     "list_memories",
-    "ingest_document",
+    *DOCUMENT_TOOL_NAMES,
     *GRAPH_TOOL_NAMES,
     *PALACE_TOOL_NAMES,
     *RUNS_TOOL_NAMES,
@@ -410,29 +410,6 @@ def create_mcp_server(
 
         return await call(run)
 
-    async def ingest_document(
-        text: Annotated[str | None, Field(min_length=1, description="The document's text.")] = None,
-        url: Annotated[
-            str | None,
-            Field(min_length=1, max_length=8192, description="An http or https URL to fetch."),
-        ] = None,
-        title: Annotated[
-            str | None, Field(max_length=1000, description="A title; tags every chunk.")
-        ] = None,
-    ) -> DocumentQueued:
-        """Call to add a long text or a web page (an http or https URL) to memory: it is
-        queued, then split into chunks that search_memory finds like any memory. Pass
-        exactly one of text and url. Returns the document id and its status."""
-
-        def run(ns: str) -> DocumentQueued:
-            if (text is None) == (url is None):  # the library's own message names `path`
-                got = "both" if text is not None else "neither"
-                raise InvalidInputError(f"pass exactly one of text and url (got {got})")
-            document = memory.documents.ingest(text, url=url, title=title, namespace=ns)
-            return DocumentQueued(document_id=document.id, status=document.status)
-
-        return await call(run)
-
     tools: Tools = {
         "get_context": (get_context, READ_ONLY),
         "search_memory": (search_memory, READ_ONLY),
@@ -447,10 +424,7 @@ def create_mcp_server(
             DESTRUCTIVE,
         ),
         "list_memories": (list_memories, READ_ONLY),
-        "ingest_document": (
-            ingest_document,
-            ToolAnnotations(read_only_hint=False, idempotent_hint=False, open_world_hint=True),
-        ),
+        **documents_tools(memory, call),
         **graph_tools(memory, call),
         **palace_tools(memory, call),
         **runs_tools(memory, call),

@@ -15,6 +15,7 @@ old document keeps the text the new one links.
 from __future__ import annotations
 
 from engram.core import Core, acting
+from engram.pipeline.chunk_source import relocated
 from engram.store.protocols import Document
 
 #: Sources that name something that can change under the same name; a text has none.
@@ -59,7 +60,7 @@ def drop_document(core: Core, old: Document) -> list[str]:
         for record in own:
             if record.id in heirs:
                 heir, index = heirs[record.id]
-                metadata = {**record.metadata, "document_id": heir, "chunk_index": index}
+                metadata = relocated(core, record, heir, index)
                 store.memories.update(
                     ns,
                     record.id,

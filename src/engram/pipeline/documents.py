@@ -35,8 +35,10 @@ from engram._version import __version__
 from engram.core import Core
 from engram.errors import ConfigError, InvalidInputError, StoreClosedError
 from engram.netguard import STRICT, Resolver, UrlPolicy, lookup
+from engram.pipeline.chunk_source import chunk_source, page_map
 from engram.pipeline.document_replace import replace_earlier
 from engram.pipeline.handlers import register
+from engram.pipeline.pdf import PDF_TYPE, read_pdf
 from engram.pipeline.pinned import FetchError, check_url, open_url
 from engram.records import ItemResult, MemoryType, Outcome, utcnow
 from engram.store.protocols import Document, Job
@@ -45,8 +47,9 @@ from engram.write import add_batch
 
 #: seed 004: a chunk memory's importance.
 CHUNK_IMPORTANCE = 0.3
-#: seed 004's URL fetcher accepts these media types (``text/`` covers every text type).
-ACCEPTED_TYPES = ("text/", "application/json", "application/xml")
+#: seed 004's URL fetcher accepts these media types (``text/`` covers every text type),
+#: and PDF (read by ``engram.pipeline.pdf``).
+ACCEPTED_TYPES = ("text/", "application/json", "application/xml", PDF_TYPE)
 #: The media types whose content is HTML, turned into text before chunking.
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 #: Tags are titles cut to this length (the HTTP API's tag limit).
@@ -177,7 +180,8 @@ def fetch_url(
     over ``max_bytes`` is refused before the body is read, and a running byte count
     stops the transfer as soon as it passes ``max_bytes`` (a server may omit the header
     or lie in it). Only ``text/*``, ``application/json`` and ``application/xml`` are
-    accepted. ``FetchError`` on any other failure.
+    accepted, and ``application/pdf``, whose pages' text is read (``InvalidInputError``
+    for a PDF that cannot be). ``FetchError`` on any other failure.
     """
     import httpx  # here, not at import: see engram.llm.http
 
@@ -202,7 +206,7 @@ def fetch_url(
             if not accepted(media):
                 raise FetchError(
                     f"{url} has content type {media or 'none'!r}; engram ingests text/html, "
-                    "text/*, application/json and application/xml",
+                    "text/*, application/json, application/xml and application/pdf",
                     retryable=False,
                 )
             declared = response.headers.get("content-length", "")
@@ -226,6 +230,9 @@ def fetch_url(
 
 
 def _decoded(url: str, body: bytes, encoding: str, media: str) -> FetchResult:
+    if media == PDF_TYPE:  # its pages' text; a PDF that cannot be read fails at once
+        text = read_pdf(body, url)
+        return FetchResult(text, media, None, len(body), text)
     try:
         raw = body.decode(encoding, errors="replace")
     except LookupError:  # a charset Python does not know
@@ -348,8 +355,9 @@ def _ingest(core: Core, job: Job, document: Document) -> dict[str, Any]:
         raise InvalidInputError("the document holds no text to index")
     size = min(cfg.chunk_size, core.config.max_content_chars)
     chunks = chunk_text(flat, size, cfg.chunk_overlap)
+    pages = page_map(document, text)
     linked = {c.content_hash for c in store.chunks(document.id)}
-    pending: list[tuple[int, str]] = []
+    pending: list[tuple[int, str, dict[str, Any]]] = []
     repeated = 0
     for index, window in enumerate(chunks):
         chunk = window.strip()
@@ -358,12 +366,14 @@ def _ingest(core: Core, job: Job, document: Document) -> dict[str, Any]:
             repeated += 1
             continue
         linked.add(digest)
-        pending.append((index, chunk))
+        # chunk_text's windows start every size - overlap characters.
+        span = pages.of_window(window, index * (size - cfg.chunk_overlap)) if pages else None
+        pending.append((index, chunk, chunk_source(document, span)))
 
     store.set_status(document.id, "embedding", now=utcnow())
     batch = add_batch(
         core,
-        [_chunk_item(document, job, index, chunk) for index, chunk in pending],
+        [_chunk_item(document, job, *chunk) for chunk in pending],
         namespace=document.namespace,
         on_blocked="skip",
         on_invalid="skip",
@@ -373,7 +383,7 @@ def _ingest(core: Core, job: Job, document: Document) -> dict[str, Any]:
     store.set_status(document.id, "indexing", now=utcnow())
     links: list[tuple[int, str]] = []
     refused: list[dict[str, Any]] = []
-    for (index, _), item in zip(pending, batch.items, strict=True):
+    for (index, _, _), item in zip(pending, batch.items, strict=True):
         if item.record is not None:
             links.append((index, item.record.id))
         else:
@@ -394,8 +404,11 @@ def _ingest(core: Core, job: Job, document: Document) -> dict[str, Any]:
     }
 
 
-def _chunk_item(document: Document, job: Job, index: int, chunk: str) -> dict[str, Any]:
-    """One chunk as an item of ``add_batch``, in the scope the document was ingested in."""
+def _chunk_item(
+    document: Document, job: Job, index: int, chunk: str, source: Mapping[str, Any]
+) -> dict[str, Any]:
+    """One chunk as an item of ``add_batch``, in the scope the document was ingested in;
+    ``source`` (``chunk_source``) names the document and a PDF chunk's pages."""
     scope = {k: job.payload.get(k) for k in ("user_id", "agent_id", "run_id")}
     return {
         "content": chunk,
@@ -403,7 +416,7 @@ def _chunk_item(document: Document, job: Job, index: int, chunk: str) -> dict[st
         "importance": CHUNK_IMPORTANCE,
         "tags": [document.title[:MAX_TAG_CHARS]] if document.title else None,
         "document_id": document.id,
-        "metadata": {"document_id": document.id, "chunk_index": index},
+        "metadata": {"document_id": document.id, "chunk_index": index, **source},
         **scope,
     }
 

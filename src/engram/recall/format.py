@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from engram.records import Hit, MemoryRecord
+from engram.records import Hit, MemoryRecord, MemoryType
 from engram.spotlight import DATA_MARKER, escape, one_line, quote
 from engram.text import estimate_tokens
 
@@ -21,6 +21,35 @@ def _title(memory: MemoryRecord) -> str:
         return memory.title
     head = memory.content[:_TITLE_CHARS]
     return head + ("…" if len(memory.content) > _TITLE_CHARS else "")
+
+
+#: The metadata keys of a document chunk that name its source: the document's file name,
+#: URL or title, and for a PDF its first and last page (``engram.pipeline.chunk_source``
+#: writes them).
+SOURCE_KEY = "source"
+PAGES_KEY = "pages"
+
+
+def source_label(memory: MemoryRecord) -> str | None:
+    """Where a document chunk came from, as its context line names it: ``from
+    paper.pdf, pp. 1-2``, ``from paper.pdf, p. 3``, ``from notes.md``; None for any
+    other memory (a user's own ``source`` metadata is not a document's) and for a chunk
+    whose document has no name. Not escaped: the caller quotes it with the line."""
+    if memory.type is not MemoryType.DOCUMENT_CHUNK or memory.document_id is None:
+        return None
+    name = memory.metadata.get(SOURCE_KEY)
+    if not isinstance(name, str) or not name.strip():
+        return None
+    label = f"from {' '.join(name.split())}"
+    pages = memory.metadata.get(PAGES_KEY)
+    if (
+        isinstance(pages, list)
+        and len(pages) == 2
+        and all(isinstance(p, int) and not isinstance(p, bool) and p > 0 for p in pages)
+    ):
+        first, last = pages
+        label += f", p. {first}" if first == last else f", pp. {first}-{last}"
+    return label
 
 
 def flags(memory: MemoryRecord) -> list[str]:
@@ -53,7 +82,10 @@ def memory_line(memory: MemoryRecord, cite: str | None = None) -> str:
     # cannot pose as a fact or as another memory's "- [date]" line).
     body = memory.content if reasons else quote(memory.content, "    ")
     facts = "".join(f"\n  - {text(fact)}" for fact in memory.facts)
-    line = f"- [{date}] {title}{body} ({cite or f'id: {memory.id}'}){facts}"
+    # The source name is stored text like the body: quoted the same way.
+    source = source_label(memory)
+    where = f" ({text(source)})" if source else ""
+    line = f"- [{date}] {title}{body}{where} ({cite or f'id: {memory.id}'}){facts}"
     return untrusted(line, reasons) if reasons else line
 
 
@@ -87,6 +119,9 @@ def prior_work_entry(memory: MemoryRecord) -> str:
     # An untitled memory short enough to be its own title is said once, not twice.
     whole = not memory.title and not memory.narrative and len(raw) <= _TITLE_CHARS
     text = f"[{title}{score}]" if whole else f"[{title}{score}]\n{body}"
+    source = source_label(memory)
+    if source:
+        text += f"\n({source if reasons else one_line(source)})"
     if memory.facts:
         facts = memory.facts if reasons else [one_line(f) for f in memory.facts]
         text += "\nKey facts:\n" + "\n".join(f"• {fact}" for fact in facts)

@@ -114,13 +114,20 @@ class DocumentStore(Protocol):
         ...
 
     def select(
-        self, namespace: str, *, status: str | None = None, limit: int = 100, offset: int = 0
+        self,
+        namespace: str,
+        *,
+        status: str | None = None,
+        source: str | None = None,
+        limit: int = 100,
+        offset: int = 0,
     ) -> list[Document]:
-        """Documents of ``namespace``, newest first (``status``: only those)."""
+        """Documents of ``namespace``, newest first (``status``, ``source``: only those
+        with that status, or read from that file path or URL exactly)."""
         ...
 
-    def count(self, namespace: str, *, status: str | None = None) -> int:
-        """How many documents ``namespace`` holds (``status``: with that status)."""
+    def count(self, namespace: str, *, status: str | None = None, source: str | None = None) -> int:
+        """How many documents ``namespace`` holds (``status``, ``source``: as ``select``)."""
         ...
 
     def by_source(self, namespace: str, source_type: str, source: str) -> list[Document]:

@@ -24,8 +24,9 @@ _COLUMNS = columns(Document)
 HOLDERS_PAGE = 500
 
 
-def _matching(namespace: str, status: str | None) -> tuple[str, list[Any]]:
-    return equal(namespace=namespace, status=checked(status, DOCUMENT_STATUSES, "document status"))
+def _matching(namespace: str, status: str | None, source: str | None) -> tuple[str, list[Any]]:
+    status = checked(status, DOCUMENT_STATUSES, "document status")
+    return equal(namespace=namespace, status=status, source=source)
 
 
 class SqlDocuments(SqlPart, DocumentStore):
@@ -151,9 +152,15 @@ class SqlDocuments(SqlPart, DocumentStore):
         )
 
     def select(
-        self, namespace: str, *, status: str | None = None, limit: int = 100, offset: int = 0
+        self,
+        namespace: str,
+        *,
+        status: str | None = None,
+        source: str | None = None,
+        limit: int = 100,
+        offset: int = 0,
     ) -> list[Document]:
-        where, params = _matching(namespace, status)
+        where, params = _matching(namespace, status, source)
         return self._records(
             Document,
             f"SELECT {_COLUMNS} FROM documents WHERE {where} "
@@ -161,8 +168,8 @@ class SqlDocuments(SqlPart, DocumentStore):
             (*params, limit, offset),
         )
 
-    def count(self, namespace: str, *, status: str | None = None) -> int:
-        where, params = _matching(namespace, status)
+    def count(self, namespace: str, *, status: str | None = None, source: str | None = None) -> int:
+        where, params = _matching(namespace, status, source)
         return self._read_count(
             f"SELECT count(*) FROM documents WHERE {where}",
             params,

@@ -67,6 +67,7 @@ from engram.store.sql.steps_parts import (
     m019_runs,
     m020_review_prune,
     m021_erase_audit,
+    m038_documents_source,
 )
 from engram.store.sql.steps_search import m033_memory_search, m037_keyword_bm25
 from engram.store.sql.steps_vectors import m036_bulk_vector_epoch
@@ -125,6 +126,7 @@ STEPS: tuple[Step, ...] = (
     Step("035_schedule_leases",       "030_schedule_leases",       m035_schedule_leases),
     Step(None,                        "031_bulk_vector_epoch",     m036_bulk_vector_epoch),
     Step(None,                        "032_keyword_bm25",          m037_keyword_bm25),
+    Step("038_documents_source",      "033_documents_source",      m038_documents_source),
 )
 # fmt: on
 

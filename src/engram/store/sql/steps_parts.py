@@ -336,3 +336,16 @@ def m021_erase_audit(conn: Conn, d: Dialect) -> None:
         CREATE INDEX erase_audit_namespace ON erase_audit(namespace, id);
         """,
     )
+
+
+def m038_documents_source(conn: Conn, d: Dialect) -> None:
+    """Documents by their source (``documents.by_source``: every file ingest asks for
+    the earlier ingests of its path, every finished one for those it replaces; ``GET
+    /v1/documents?source=``) without reading the namespace's every document. PostgreSQL's
+    is a hash index: a b-tree entry holds at most about 2.7 kB, and a URL may be 8 kB."""
+    script(
+        conn,
+        d,
+        "CREATE INDEX documents_source ON documents{on};",
+        on=pick(d, sqlite="(namespace, source)", postgres=" USING hash (source)"),
+    )

@@ -34,6 +34,9 @@ from test_chat_proxy import SYSTEM, Proxy, _serve
         "Hello again! How can I help?",
         "thanks, that’s all for today",
         "Good night!",
+        "How are you?",
+        "ok, anything else?",
+        "Have a great weekend!",
     ],
 )
 def test_small_talk_is_read_as_small_talk(text: str) -> None:
@@ -52,6 +55,12 @@ def test_small_talk_is_read_as_small_talk(text: str) -> None:
         "ok cool cool cool cool cool cool cool cool",  # longer than MAX_WORDS
         "",
         "?!",
+        # questions of the lexicon's words that ask for what is stored (the lead's review)
+        "what do I have today?",
+        "ok what do I have today?",
+        "What's on tomorrow?",
+        "anything on tonight?",
+        "do I have anything today",
     ],
 )
 def test_a_turn_with_anything_in_it_is_not_small_talk(text: str) -> None:

@@ -34,17 +34,79 @@ LEXICON = frozenset(
     "welcome you're youre no problem worries np anytime glad happy to help pleasure my "
     "bye goodbye later see talk soon tomorrow today tonight take care have weekend day "
     "too all for that's thats what what's whats up on your mind how can do i anything "
-    "else".split()
+    "else are doing going it how's hows".split()
+)
+
+#: Words a question opens with. The lexicon holds "what", "do", "have", "today" for the
+#: assistant's "What can I do for you?" and a user's "have a good day", so without this a
+#: user's "what do I have today?" or "anything on tonight?" would read as small talk and
+#: run no recall (the lead's review of round twenty-one).
+_ASKING = frozenset(
+    "what what's whats how when where which who do does did is are can could anything any "
+    "have has will should".split()
+)
+
+#: The only questions small talk asks: a greeting's and the assistant's offer of help,
+#: word for word after the acknowledgements before them ("ok, anything else?").
+_SMALL_QUESTIONS = frozenset(
+    tuple(q.split())
+    for q in (
+        "how are you",
+        "how are you doing",
+        "how's it going",
+        "hows it going",
+        "what's up",
+        "whats up",
+        "how can i help",
+        "how can i help you",
+        "how can i help you today",
+        "what can i do for you",
+        "what can i do for you today",
+        "what else can i do for you",
+        "anything else",
+        "anything else i can do",
+        "anything else i can help with",
+        "anything else on your mind",
+        "what's on your mind",
+        "whats on your mind",
+        "can i help with anything else",
+        "is there anything else",
+        "you too",
+    )
+)
+
+#: Words that open a clause without changing what it asks ("ok, so ...", "hi, ...").
+_OPENERS = frozenset(
+    "hi hello hey ok okay cool great perfect thanks thank you sure yes yeah so and".split()
 )
 
 #: A word: letters, with one inner apostrophe ("you're", "that’s").
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
+#: Where a clause ends: a question is read clause by clause ("Hi! How can I help?").
+_CLAUSE = re.compile(r"[.!?,;:]+")
+
 
 def small_talk(text: str) -> bool:
     """Whether ``text`` is small talk: at most ``MAX_WORDS`` words, no digit, every word
-    from ``LEXICON`` ("ok cool", "Thanks!", "Hello again! How can I help?")."""
+    from ``LEXICON`` ("ok cool", "Thanks!", "Hello again! How can I help?"), and no
+    clause that asks anything but a greeting's or an offer of help's question."""
     if any(c.isdigit() for c in text):
         return False
     words = [w.replace("’", "'") for w in _WORD.findall(text.lower())]
-    return 0 < len(words) <= MAX_WORDS and all(w in LEXICON for w in words)
+    if not 0 < len(words) <= MAX_WORDS or not all(w in LEXICON for w in words):
+        return False
+    return not any(_asks(clause) for clause in _CLAUSE.split(text.lower()))
+
+
+def _asks(clause: str) -> bool:
+    """Whether ``clause`` asks something small talk does not ask (a user's "what do I
+    have today", "do I have anything tonight"); "have a good day" asks nothing."""
+    words = [w.replace("’", "'") for w in _WORD.findall(clause)]
+    while words and words[0] in _OPENERS and words[1:2] and words[1] in _ASKING:
+        words = words[1:]
+    if not words or words[0] not in _ASKING:
+        return False
+    if words[0] in ("have", "has") and words[1:2] in (["a"], ["an"], ["fun"]):
+        return False  # "have a good weekend": a wish, not a question
+    return tuple(words) not in _SMALL_QUESTIONS

@@ -42,7 +42,7 @@ LEXICON = frozenset(
 #: user's "what do I have today?" or "anything on tonight?" would read as small talk and
 #: run no recall (the lead's review of round twenty-one).
 _ASKING = frozenset(
-    "what what's whats how when where which who do does did is are can could anything any "
+    "what what's whats how when where which who do does did is are can could anything any "  # noqa: SIM905
     "have has will should".split()
 )
 
@@ -77,7 +77,7 @@ _SMALL_QUESTIONS = frozenset(
 
 #: Words that open a clause without changing what it asks ("ok, so ...", "hi, ...").
 _OPENERS = frozenset(
-    "hi hello hey ok okay cool great perfect thanks thank you sure yes yeah so and".split()
+    "hi hello hey ok okay cool great perfect thanks thank you sure yes yeah so and".split()  # noqa: SIM905
 )
 
 #: A word: letters, with one inner apostrophe ("you're", "that’s").

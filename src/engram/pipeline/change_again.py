@@ -153,9 +153,14 @@ def _aligned(old: list[Said], new: list[Said], before: str, text: str) -> Again 
     if at == 0 or ops[at - 1][0] != "equal":
         return None  # the value needs a word of the frame right before it
     _, i1, i2, j1, j2 = changed[0]
+    # Where the frame said again ends: a reason or a time after the value is no part of
+    # it, so its words neither say which fact ("I'm in York now after the move") nor
+    # stand for the value's head.
+    j_end = len(b)
     reason = next((k for k in range(j1 + 1, j2) if b[k] in _TAIL), None)
     if reason is not None:
-        j2, ops = reason, ops[: at + 1]  # the value, then a reason: the clause ends there
+        j2 = j_end = reason  # the value, then a reason: the clause ends there
+        ops = ops[: at + 1]
     for tag, k1, k2, m1, m2 in ops[at + 1 :]:
         if tag == "insert" and b[m1] in _TAIL:
             j_end = m1  # a reason after the value: the clause's frame ends there
@@ -164,8 +169,6 @@ def _aligned(old: list[Said], new: list[Said], before: str, text: str) -> Again 
             return None
         if tag == "delete" and k2 - k1 > MAX_DROPPED:
             return None
-    else:
-        j_end = len(b)
     for tag, k1, k2, m1, m2 in ops[:at]:
         if tag == "insert" and not set(b[m1:m2]) <= _CHANGE_WORDS:
             return None

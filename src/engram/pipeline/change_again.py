@@ -50,7 +50,7 @@ LOOK_BACK = 5
 MAX_VALUE_WORDS = 4
 MAX_DROPPED = 3
 
-_TOKEN = re.compile(r"[^\W_]+(?:[&'’.:/-][^\W_]+)*")
+TOKEN = re.compile(r"[^\W_]+(?:[&'’.:/-][^\W_]+)*")
 _CLAUSES = re.compile(r"[,;!?()—–]|:(?!\d)|\.(?:\s|$)|\s-\s|\b(?:but|so|and then|because)\b", re.I)
 # Left out of both sides before aligning: they change nothing a frame says.
 _DETERMINERS = frozenset({"the", "a", "an", "my", "our", "their", "your"})
@@ -63,7 +63,7 @@ _CHANGE_PHRASES = re.compile(r"\b(?:these\s+days|from\s+now\s+on|any\s+more)\b",
 # A reason or a time after the new value ends its clause ("... after the migration").
 _TAIL = frozenset({"after", "since", "because", "as", "from", "until", "when", "ever"})
 _PREPOSITIONS = frozenset({"in", "on", "at", "to", "from", "by", "with", "for", "into", "onto"})
-_COPULAS = frozenset({"is", "are", "was", "am", "'s", "'m", "'re"})
+COPULAS = frozenset({"is", "are", "was", "am", "'s", "'m", "'re"})
 _I = frozenset({"i", "i'm", "i’m", "im", "i've", "i’ve"})
 _WE = frozenset({"we", "we're", "we’re", "we've", "we’ve"})
 _VERBS = frozenset(
@@ -78,6 +78,8 @@ _PRONOUNS = frozenset(
 )
 
 _NO_VALUE = _VERBS | _PRONOUNS | _CHANGE_WORDS | _I | _WE
+#: "I", "we" and their forms: the speaker or the team, no word of a frame.
+SPEAKER_WORDS = _I | _WE
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +113,7 @@ def clauses(text: str) -> list[list[Said]]:
         end = cut.start() if cut is not None else len(text)
         words = [
             Said(m.group().lower(), start + m.start(), start + m.end())
-            for m in _TOKEN.finditer(text[start:end])
+            for m in TOKEN.finditer(text[start:end])
             if m.group().lower() not in _DETERMINERS | _CHANGE_WORDS
         ]
         if len(words) >= 2:
@@ -198,12 +200,11 @@ def _aligned(old: list[Said], new: list[Said], before: str, text: str) -> Again 
     content = [w for w in [*said, *tail] if w not in STOPWORDS and w not in _I | _WE]
     if not content:
         return None  # "I'm in Leeds" / "I'm at Kate's": no word says which fact
-    owner = _owner(said)
-    read = _named(owner, said, text, new, old_value, new_value)
+    read = named(owner_of(said), said, text, new, old_value, new_value)
     if read is None or read.source in (SPEAKER, TEAM):
         return read
     # the subject as written ("Ibrahim", not "ibrahim"), of either memory
-    cased = {m.group().lower(): m.group() for m in _TOKEN.finditer(f"{text} {before}")}
+    cased = {m.group().lower(): m.group() for m in TOKEN.finditer(f"{text} {before}")}
     return replace(read, source=" ".join(cased.get(w, w) for w in read.source.split()))
 
 
@@ -215,13 +216,13 @@ def _unreferred(a: list[str], new: list[Said], text: str) -> list[Said]:
     if len(new) < 3 or new[0].word not in _THIRD or new[1].word not in a:
         return new
     subject = a[: a.index(new[1].word)]
-    said = {w.lower() for w in _TOKEN.findall(text)}
+    said = {w.lower() for w in TOKEN.findall(text)}
     if not subject or set(subject) & (_I | _WE | _THIRD) or not set(subject) <= said:
         return new
     return [*(replace(new[0], word=w) for w in subject), *new[1:]]
 
 
-def _owner(frame: list[str]) -> str | None:
+def owner_of(frame: list[str]) -> str | None:
     """The speaker when the clause opens with "I", "we", "my" or "our" (determiners
     left out of the words, so read from the memory)."""
     first = frame[0] if frame else ""
@@ -232,7 +233,7 @@ def _owner(frame: list[str]) -> str | None:
     return None
 
 
-def _named(
+def named(
     owner: str | None, said: list[str], text: str, new: list[Said], old: str, value: str
 ) -> Again | None:
     """The subject and relation the frame's words name."""
@@ -241,7 +242,7 @@ def _named(
     if owner is None and opener and opener[0].lower() in ("my", "our"):
         owner = SPEAKER if opener[0].lower() == "my" else TEAM
     if owner is not None:
-        relation = [w for w in words if w not in _COPULAS] or ["is"]
+        relation = [w for w in words if w not in COPULAS] or ["is"]
         return Again(owner, canonical_relation(" ".join(relation)), old, value)
     if len(words) < 2:
         return None

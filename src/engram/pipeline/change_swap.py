@@ -101,7 +101,7 @@ def swap(text: str) -> Swap | None:
     if len(pairs) != 1:
         return None  # none, or two: which value gave way is not said
     old, new = next(iter(pairs))
-    if _words(old) & _words(new):
+    if old.split()[0].lower() == new.split()[0].lower():
         return None  # "Postgres 15 with Postgres 16": a version, the rules' to read
     return Swap(old, new)
 
@@ -124,7 +124,3 @@ def _value(span: str) -> str | None:
     if all(w.lower() in STOPWORDS for w in kept):
         return None
     return " ".join(kept)
-
-
-def _words(value: str) -> set[str]:
-    return {w.lower() for w in _WORD.findall(value)} - STOPWORDS

@@ -142,14 +142,17 @@ def _frame(content: str, value: str) -> tuple[str, str] | None:
 
 def _names(target: str, value: str) -> bool:
     """Whether a held target is the old value: the same words, one's words all the
-    other's, or a name it opens ("Nord" of "NordVPN")."""
-    a, b = set(canonical_name(target).split()), set(canonical_name(value).split())
+    other's, a name it opens ("Nord" of "NordVPN") or an amount it gives a unit ("2" of
+    "2am")."""
+    held, one = canonical_name(target.replace(".", " ")), canonical_name(value.replace(".", " "))
+    a, b = set(held.split()), set(one.split())
     if not a or not b:
         return False
     if a <= b or b <= a:
         return not (a | b) <= STOPWORDS
-    one = canonical_name(value)
-    return " " not in one and len(one) >= MIN_STEM and canonical_name(target).startswith(one)
+    if one.isdigit():  # "2" of "2am", not of "20"
+        return held.startswith(one) and held[len(one) :].isalpha()
+    return " " not in one and len(one) >= MIN_STEM and held.startswith(one)
 
 
 def _sound(statement: Statement, text: str, new: Triple) -> bool:

@@ -5,9 +5,11 @@ change names both values, most say them in one of a few frames whatever the slot
 swapped Google Photos for iCloud", "Replaced my Galaxy S21 with a Pixel 8", "PagerDuty
 replaced Opsgenie for on-call", "DNS moved from Route 53 to Cloudflare", "Secrets
 migrated out of Vault into AWS Secrets Manager", "We instructed Moss & Co instead of
-Carters". The relation readers read the new value as a fact of another subject or
-relation than the held one (``user uses iCloud`` beside ``user photos Google Photos``),
-or read no fact at all, and the pair readers want the rules to have read the new value.
+Carters", "IT gave me a MacBook Air to replace the ThinkPad", "Agnes took over as lead
+from Viggo", "we ditched lastpass, everyone's on 1Password now". The relation readers
+read the new value as a fact of another subject or relation than the held one (``user
+uses iCloud`` beside ``user photos Google Photos``), or read no fact at all, and the
+pair readers want the rules to have read the new value.
 
 Here the sentence alone gives the pair: the span after "swapped" and the one after its
 "for", "replaced" ... "with", "from" ... "to" after a verb of moving, a name before
@@ -39,6 +41,10 @@ _VERBS_OF_MOVING = (
 _FRAMES = (
     re.compile(rf"\b(?:swapped|swaps|swap|traded)\s+(?:in\s+)?(?P<old>{_SPAN}?)\s+(?:in\s+)?"
                rf"for\s+(?P<new>{_SPAN})", re.I),
+    re.compile(rf"\btraded\s+(?:in\s+)?(?P<old>{_SPAN}?)\s+and\s+(?:got|picked\s+up|bought)\s+"
+               rf"(?P<new>{_SPAN})", re.I),
+    re.compile(rf"(?P<new>\b[A-Z][\w&'’.-]*(?:\s+[A-Z][\w&'’.-]*)*)\s+(?i:took\s+over)\b"
+               rf"[^,.;:!?]{{0,40}}?\s(?i:from)\s+(?P<old>{_SPAN})"),
     re.compile(rf"\breplac(?:ed|es)\s+(?P<old>{_SPAN}?)\s+with\s+(?P<new>{_SPAN})", re.I),
     re.compile(rf"(?P<new>\b[A-Z][\w&'’.-]*(?:\s+(?:&\s+)?[A-Z][\w&'’.-]*)*)\s+"
                rf"(?i:replaced)\s+(?P<old>{_SPAN})"),
@@ -46,7 +52,19 @@ _FRAMES = (
                rf"(?:from|out\s+of|off)\s+(?P<old>{_SPAN}?)\s+(?:over\s+)?(?:to|into|onto)\s+"
                rf"(?P<new>{_SPAN})", re.I),
 )  # fmt: skip
-_INSTEAD = re.compile(rf"(?P<before>{_SPAN}?)\binstead\s+of\s+(?P<old>{_SPAN})", re.I)
+_INSTEAD = re.compile(
+    rf"(?P<before>{_SPAN}?)\b(?:instead\s+of|to\s+replace)\s+(?P<old>{_SPAN})", re.I
+)
+# An old value dropped, the new one said in another clause ("we ditched lastpass,
+# everyone's on 1Password"): the new one named (a capital or a digit) after the words
+# that say what holds now.
+_DROPPED = re.compile(rf"\b(?:dropped|ditched|cancell?ed|stopped|quit)\s+(?P<old>{_SPAN})", re.I)
+_HOLDS_NOW = re.compile(
+    rf"\b(?:(?:moved|switched|went)\s+(?:over\s+)?to|signed\s+up\s+(?:for|with)|"
+    rf"(?:it|we|everyone|i)(?:['’]s|['’]re|['’]m|\s+are|\s+is)\s+(?:all\s+)?(?:on|with|using)?)"
+    rf"\s*(?P<new>{_SPAN})",
+    re.I,
+)
 _NAME = re.compile(r"\b[A-Z][\w&'’.-]*(?:\s+(?:&\s+)?[A-Z0-9][\w&'’.-]*)*")
 _WORD = re.compile(r"[^\W_]+(?:[&'’.:/-][^\W_]+)*|&")
 # Left off a value's front: they say whose, not which.
@@ -97,6 +115,12 @@ def swap(text: str) -> Swap | None:
         old = _value(m.group("old"))
         if names and old:
             found.add((old, _value(names[-1]) or ""))
+    for m in _DROPPED.finditer(text):
+        old = _value(m.group("old"))
+        news = {_value(n.group("new")) for n in _HOLDS_NOW.finditer(text)}
+        news = {n for n in news if n and any(c.isupper() or c.isdigit() for c in n)}
+        if old and len(news) == 1:
+            found.add((old, news.pop()))
     pairs = {(o, n) for o, n in found if n and not change_named.same(o, n)}
     if len(pairs) != 1:
         return None  # none, or two: which value gave way is not said

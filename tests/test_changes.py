@@ -341,7 +341,8 @@ def test_bench_changes_meets_the_targets_on_both_folds(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     data = json.loads((tmp_path / "changes.json").read_text("utf-8"))
     assert (tmp_path / "changes.md").read_text("utf-8").startswith("| fold |")
-    assert list(data["folds"]) == [*"ABCDEFGHIJKLMNOPQRS", "Z", "AA", "AB", "AC", "AD"]  # fifteen sets
+    # fifteen sets
+    assert list(data["folds"]) == [*"ABCDEFGHIJKLMNOPQRS", "Z", "AA", "AB", "AC", "AD"]
     # The held-out pairs: E, G and I all changes, F, H and J all non-changes.
     for changed, kept in (("E", "F"), ("G", "H"), ("I", "J")):
         assert data["folds"][changed]["changes"] >= 40

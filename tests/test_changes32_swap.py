@@ -95,7 +95,8 @@ LOOKALIKES = [
 
 @pytest.mark.parametrize("lookalike", LOOKALIKES)
 def test_a_lookalike_swap_closes_nothing(mem: Memory, lookalike: str) -> None:
-    mem.add("We buy our coffee beans from Bergamot Roasters.", namespace=NAMESPACE, created_at=START)
+    first = "We buy our coffee beans from Bergamot Roasters."
+    mem.add(first, namespace=NAMESPACE, created_at=START)
     mem.add(lookalike, namespace=NAMESPACE, created_at=START + timedelta(days=30))
     assert _closed(mem) == []
 

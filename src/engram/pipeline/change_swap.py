@@ -117,8 +117,8 @@ def swap(text: str) -> Swap | None:
             found.add((old, _value(names[-1]) or ""))
     for m in _DROPPED.finditer(text):
         old = _value(m.group("old"))
-        news = {_value(n.group("new")) for n in _HOLDS_NOW.finditer(text)}
-        news = {n for n in news if n and any(c.isupper() or c.isdigit() for c in n)}
+        said = [_value(n.group("new")) or "" for n in _HOLDS_NOW.finditer(text)]
+        news = {n for n in said if any(c.isupper() or c.isdigit() for c in n)}
         if old and len(news) == 1:
             found.add((old, news.pop()))
     pairs = {(o, n) for o, n in found if n and not change_named.same(o, n)}

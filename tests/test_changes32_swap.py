@@ -113,6 +113,13 @@ def test_a_lookalike_swap_closes_nothing(mem: Memory, lookalike: str) -> None:
         ("Logs migrated out of Papertrail into Grafana Loki.", ("Papertrail", "Grafana Loki")),
         ("The choir moved rehearsals from St. Mary's to the Guildhall.",
          ("St Mary's", "Guildhall")),
+        ("Traded in the Corolla and got a Polestar 2.", ("Corolla", "Polestar 2")),
+        ("Noor took over the allotment rota from Bram in March.", ("Bram", "Noor")),
+        ("The clinic gave me a Libre sensor to replace the finger pricks",
+         ("finger pricks", "Libre")),
+        ("We quit Netflix, we're on Disney Plus now.", ("Netflix", "Disney Plus")),
+        # a thing dropped is no value left behind without a name or "now"
+        ("Dropped the kids at school, it's Monday so traffic was bad.", None),
         # a version of the same thing is the rules' to read
         ("Swapped Postgres 15 for Postgres 16.", None),
         # two pairs: which one gave way is not said

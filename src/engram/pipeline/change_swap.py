@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass
 
 from engram.pipeline import change_named
+from engram.pipeline.change_words import NOW
 from engram.text import STOPWORDS
 
 #: A value is at most this many words ("AWS Secrets Manager", "Novablast 4").
@@ -119,7 +120,10 @@ def swap(text: str) -> Swap | None:
         old = _value(m.group("old"))
         said = [_value(n.group("new")) or "" for n in _HOLDS_NOW.finditer(text)]
         news = {n for n in said if any(c.isupper() or c.isdigit() for c in n)}
-        if old and len(news) == 1:
+        # a thing dropped in lower case is a name only when "now" says what holds
+        # ("dropped the kids at school, it's Monday" is no change)
+        named = old is not None and (old != old.lower() or NOW.search(text) is not None)
+        if old and named and len(news) == 1:
             found.add((old, news.pop()))
     pairs = {(o, n) for o, n in found if n and not change_named.same(o, n)}
     if len(pairs) != 1:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from engram.pipeline import change_named
 from engram.pipeline.change_words import NOW
+from engram.pipeline.prefilter import gated
 from engram.text import STOPWORDS
 
 #: A value is at most this many words ("AWS Secrets Manager", "Novablast 4").
@@ -86,6 +87,15 @@ _NOT_VALUE = frozenset(
     {"i", "we", "you", "he", "she", "they", "it", "them", "him", "us", "me", "everyone",
      "everything", "team", "company", "finance", "it's", "we're", "i'm"}
 )  # fmt: skip
+# Every frame's verb: most memories say none, and cost this one pattern (the frames'
+# lazy spans are the dear part).
+_CUE = gated(
+    re.compile(
+        rf"\b(?:swap(?:ped|s)?|traded|replac(?:ed|es)|instead\s+of|to\s+replace|"
+        rf"took\s+over|dropped|ditched|cancell?ed|stopped|quit|{_VERBS_OF_MOVING})\b",
+        re.I,
+    )
+)
 # A title before a name is read with it ("Mr. Davies"); its point is no sentence's end.
 _TITLE = re.compile(r"\b(Mr|Mrs|Ms|Dr|Prof|St)\.(?=\s)")
 
@@ -101,7 +111,7 @@ class Swap:
 def swap(text: str) -> Swap | None:
     """The old and new value ``text`` names in one frame, when it states a change and
     exactly one frame gives a pair of differing values; else None."""
-    if not change_named.guarded(text):
+    if not _CUE.search(text) or not change_named.guarded(text):
         return None
     text = _TITLE.sub(lambda m: m.group(1) + " ", text)
     found: set[tuple[str, str]] = set()

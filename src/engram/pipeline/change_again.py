@@ -31,6 +31,7 @@ from difflib import SequenceMatcher
 
 from engram.pipeline import change_left, change_named, change_slots, relation_ends, vocabulary
 from engram.pipeline.change_slots import SPEAKER, TEAM
+from engram.records import MemoryRecord
 from engram.store.protocols import Store
 from engram.store.protocols.graph import (
     Relation,
@@ -279,15 +280,7 @@ def close(
     triple for the plan (none when nothing was read)."""
     if change_named.stated_change(text) is None:
         return []
-    match = fts_query(text)
-    if match is None:
-        return []
-    ids = [i for i, _ in store.keyword.search(namespace, match, LOOK_BACK + 1)]
-    found = store.memories.get_many(namespace, [i for i in ids if i != statement.memory_id])
-    earlier = sorted(
-        (m for m in found.values() if m.created_at < statement.valid_from),
-        key=lambda m: m.created_at,
-    )
+    earlier = earlier_memories(store, namespace, text, statement)
     read = again(text, [m.content for m in earlier])
     if read is None:
         return []
@@ -300,3 +293,19 @@ def close(
     old = (read.source, read.relation, read.old, CONFIDENCE)
     change_left.held_until_now(store, namespace, old, since, statement, end)
     return [new]
+
+
+def earlier_memories(
+    store: Store, namespace: str, query: str, statement: Statement
+) -> list[MemoryRecord]:
+    """The memories before ``statement`` that the keyword index ranks first for
+    ``query`` (``LOOK_BACK`` of them), oldest first."""
+    match = fts_query(query)
+    if match is None:
+        return []
+    ids = [i for i, _ in store.keyword.search(namespace, match, LOOK_BACK + 1)]
+    found = store.memories.get_many(namespace, [i for i in ids if i != statement.memory_id])
+    return sorted(
+        (m for m in found.values() if m.created_at < statement.valid_from),
+        key=lambda m: m.created_at,
+    )

@@ -31,12 +31,10 @@ from engram.store.protocols.graph import (
     canonical_name,
     canonical_relation,
 )
-from engram.text import STOPWORDS, fts_query
+from engram.text import STOPWORDS
 
 #: The new value's confidence: read from one sentence's frame, as ``change_again``'s.
 CONFIDENCE = change_again.CONFIDENCE
-#: Earlier memories the keyword index is asked for (the old value's words only).
-LOOK_BACK = 5
 #: A name the held target opens with is this long at least ("Nord" of "NordVPN").
 MIN_STEM = 4
 
@@ -88,17 +86,8 @@ def _from_memory(
 ) -> list[Triple]:
     """The old value recorded from the newest earlier memory that said it after a frame
     and closed; the new value's triple."""
-    match = fts_query(found.old)
-    if match is None:
-        return []
-    ids = [i for i, _ in store.keyword.search(namespace, match, LOOK_BACK + 1)]
-    memories = store.memories.get_many(namespace, [i for i in ids if i != statement.memory_id])
-    earlier = sorted(
-        (m for m in memories.values() if m.created_at < statement.valid_from),
-        key=lambda m: m.created_at,
-        reverse=True,
-    )
-    for memory in earlier:
+    earlier = change_again.earlier_memories(store, namespace, found.old, statement)
+    for memory in reversed(earlier):
         read = _frame(memory.content, found.old)
         if read is None:
             continue

@@ -15,9 +15,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from engram import Memory
+from test_changes31_again import NAMESPACE, _relations
 
 START = datetime(2025, 3, 3, 9, tzinfo=UTC)
-NAMESPACE = "swap"
 
 #: (the first statement, the change, subject, relation, the old value, the new one).
 CHANGES = [
@@ -32,13 +32,6 @@ CHANGES = [
      "The pottery class meets at Clayworks instead of Kiln Lane Studio.",
      "pottery class", "meets_at", "Kiln Lane Studio", "Clayworks"),
 ]  # fmt: skip
-
-
-def _relations(mem: Memory) -> dict[tuple[str, str, str], object]:
-    found = mem.graph.relations(current_only=False, limit=100, namespace=NAMESPACE)
-    return {
-        (r.source, r.relation_type, r.target): r for r in found if r.relation_type != "talks_about"
-    }
 
 
 def _closed(mem: Memory) -> list[tuple[str, str, str]]:

@@ -104,6 +104,14 @@ def test_a_lookalike_closes_nothing(mem: Memory, first: str, lookalike: str) -> 
          ("guest quota on wiki", "is", "25 seats", "40 seats")),
         # one occasion
         ("Today the hamster eats carrots.", ["The hamster eats apples."], None),
+        # a reason after the value is no word of the frame: nothing says which fact
+        ("I'm in Bristol now after the move", ["I'm in Norwich."], None),
+        ("We're in Utrecht now since the lease ran out", ["We're in Gouda."], None),
+        # with the frame named, the reason is still cut off the value
+        ("The rabbit sleeps in the shed now after the storm", ["The rabbit sleeps in the attic."],
+         ("rabbit", "sleeps_in", "attic", "shed")),
+        ("I'm on the growth squad now after the reorg", ["I'm on the search squad."],
+         ("user", "on", "search squad", "growth squad")),
     ],
 )  # fmt: skip
 def test_the_pair_read(

@@ -66,6 +66,11 @@ facts, other attributes, repeats, plans, negations), two or three statements eac
   in passing in registers the earlier folds used little (a nurse's shifts, a landlord, a
   student's major, a freelancer's clients, a gardener, a musician), 40 changes and 16
   look-alikes, written before round thirteen's reading: fold AC.
+- ``engram/data/changes_heldout13.json`` (session twenty-nine, changes32): changes said
+  in passing in registers the earlier folds used little (a runner's club and coach, a
+  parent's care home, a florist's supplier, a researcher's cluster, a podcaster, a
+  choir), some telling old and new in one sentence, 40 changes and 16 look-alikes,
+  written before round fourteen's reading: fold AD.
 
 Each story is told to a fresh namespace of one in-memory ``Memory`` through
 ``mem.add`` (the inline linker and the closing plan on the write path, no model), a
@@ -115,6 +120,7 @@ SHIPPED = (
     "changes_heldout10.json",
     "changes_heldout11.json",
     "changes_heldout12.json",
+    "changes_heldout13.json",
 )
 #: When the first statement is told; each next one a month later.
 START = datetime(2025, 1, 6, 9, tzinfo=UTC)

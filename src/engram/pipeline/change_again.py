@@ -31,6 +31,7 @@ from difflib import SequenceMatcher
 
 from engram.pipeline import change_left, change_named, change_slots, relation_ends, vocabulary
 from engram.pipeline.change_slots import SPEAKER, TEAM
+from engram.records import MemoryRecord
 from engram.store.protocols import Store
 from engram.store.protocols.graph import (
     Relation,
@@ -50,7 +51,7 @@ LOOK_BACK = 5
 MAX_VALUE_WORDS = 4
 MAX_DROPPED = 3
 
-_TOKEN = re.compile(r"[^\W_]+(?:[&'’.:/-][^\W_]+)*")
+TOKEN = re.compile(r"[^\W_]+(?:[&'’.:/-][^\W_]+)*")
 _CLAUSES = re.compile(r"[,;!?()—–]|:(?!\d)|\.(?:\s|$)|\s-\s|\b(?:but|so|and then|because)\b", re.I)
 # Left out of both sides before aligning: they change nothing a frame says.
 _DETERMINERS = frozenset({"the", "a", "an", "my", "our", "their", "your"})
@@ -63,7 +64,7 @@ _CHANGE_PHRASES = re.compile(r"\b(?:these\s+days|from\s+now\s+on|any\s+more)\b",
 # A reason or a time after the new value ends its clause ("... after the migration").
 _TAIL = frozenset({"after", "since", "because", "as", "from", "until", "when", "ever"})
 _PREPOSITIONS = frozenset({"in", "on", "at", "to", "from", "by", "with", "for", "into", "onto"})
-_COPULAS = frozenset({"is", "are", "was", "am", "'s", "'m", "'re"})
+COPULAS = frozenset({"is", "are", "was", "am", "'s", "'m", "'re"})
 _I = frozenset({"i", "i'm", "i’m", "im", "i've", "i’ve"})
 _WE = frozenset({"we", "we're", "we’re", "we've", "we’ve"})
 _VERBS = frozenset(
@@ -78,6 +79,8 @@ _PRONOUNS = frozenset(
 )
 
 _NO_VALUE = _VERBS | _PRONOUNS | _CHANGE_WORDS | _I | _WE
+#: "I", "we" and their forms: the speaker or the team, no word of a frame.
+SPEAKER_WORDS = _I | _WE
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +114,7 @@ def clauses(text: str) -> list[list[Said]]:
         end = cut.start() if cut is not None else len(text)
         words = [
             Said(m.group().lower(), start + m.start(), start + m.end())
-            for m in _TOKEN.finditer(text[start:end])
+            for m in TOKEN.finditer(text[start:end])
             if m.group().lower() not in _DETERMINERS | _CHANGE_WORDS
         ]
         if len(words) >= 2:
@@ -153,9 +156,14 @@ def _aligned(old: list[Said], new: list[Said], before: str, text: str) -> Again 
     if at == 0 or ops[at - 1][0] != "equal":
         return None  # the value needs a word of the frame right before it
     _, i1, i2, j1, j2 = changed[0]
+    # Where the frame said again ends: a reason or a time after the value is no part of
+    # it, so its words neither say which fact ("I'm in York now after the move") nor
+    # stand for the value's head.
+    j_end = len(b)
     reason = next((k for k in range(j1 + 1, j2) if b[k] in _TAIL), None)
     if reason is not None:
-        j2, ops = reason, ops[: at + 1]  # the value, then a reason: the clause ends there
+        j2 = j_end = reason  # the value, then a reason: the clause ends there
+        ops = ops[: at + 1]
     for tag, k1, k2, m1, m2 in ops[at + 1 :]:
         if tag == "insert" and b[m1] in _TAIL:
             j_end = m1  # a reason after the value: the clause's frame ends there
@@ -164,8 +172,6 @@ def _aligned(old: list[Said], new: list[Said], before: str, text: str) -> Again 
             return None
         if tag == "delete" and k2 - k1 > MAX_DROPPED:
             return None
-    else:
-        j_end = len(b)
     for tag, k1, k2, m1, m2 in ops[:at]:
         if tag == "insert" and not set(b[m1:m2]) <= _CHANGE_WORDS:
             return None
@@ -195,12 +201,11 @@ def _aligned(old: list[Said], new: list[Said], before: str, text: str) -> Again 
     content = [w for w in [*said, *tail] if w not in STOPWORDS and w not in _I | _WE]
     if not content:
         return None  # "I'm in Leeds" / "I'm at Kate's": no word says which fact
-    owner = _owner(said)
-    read = _named(owner, said, text, new, old_value, new_value)
+    read = named(owner_of(said), said, text, new, old_value, new_value)
     if read is None or read.source in (SPEAKER, TEAM):
         return read
     # the subject as written ("Ibrahim", not "ibrahim"), of either memory
-    cased = {m.group().lower(): m.group() for m in _TOKEN.finditer(f"{text} {before}")}
+    cased = {m.group().lower(): m.group() for m in TOKEN.finditer(f"{text} {before}")}
     return replace(read, source=" ".join(cased.get(w, w) for w in read.source.split()))
 
 
@@ -212,13 +217,13 @@ def _unreferred(a: list[str], new: list[Said], text: str) -> list[Said]:
     if len(new) < 3 or new[0].word not in _THIRD or new[1].word not in a:
         return new
     subject = a[: a.index(new[1].word)]
-    said = {w.lower() for w in _TOKEN.findall(text)}
+    said = {w.lower() for w in TOKEN.findall(text)}
     if not subject or set(subject) & (_I | _WE | _THIRD) or not set(subject) <= said:
         return new
     return [*(replace(new[0], word=w) for w in subject), *new[1:]]
 
 
-def _owner(frame: list[str]) -> str | None:
+def owner_of(frame: list[str]) -> str | None:
     """The speaker when the clause opens with "I", "we", "my" or "our" (determiners
     left out of the words, so read from the memory)."""
     first = frame[0] if frame else ""
@@ -229,7 +234,7 @@ def _owner(frame: list[str]) -> str | None:
     return None
 
 
-def _named(
+def named(
     owner: str | None, said: list[str], text: str, new: list[Said], old: str, value: str
 ) -> Again | None:
     """The subject and relation the frame's words name."""
@@ -238,7 +243,7 @@ def _named(
     if owner is None and opener and opener[0].lower() in ("my", "our"):
         owner = SPEAKER if opener[0].lower() == "my" else TEAM
     if owner is not None:
-        relation = [w for w in words if w not in _COPULAS] or ["is"]
+        relation = [w for w in words if w not in COPULAS] or ["is"]
         return Again(owner, canonical_relation(" ".join(relation)), old, value)
     if len(words) < 2:
         return None
@@ -275,15 +280,7 @@ def close(
     triple for the plan (none when nothing was read)."""
     if change_named.stated_change(text) is None:
         return []
-    match = fts_query(text)
-    if match is None:
-        return []
-    ids = [i for i, _ in store.keyword.search(namespace, match, LOOK_BACK + 1)]
-    found = store.memories.get_many(namespace, [i for i in ids if i != statement.memory_id])
-    earlier = sorted(
-        (m for m in found.values() if m.created_at < statement.valid_from),
-        key=lambda m: m.created_at,
-    )
+    earlier = earlier_memories(store, namespace, text, statement)
     read = again(text, [m.content for m in earlier])
     if read is None:
         return []
@@ -296,3 +293,19 @@ def close(
     old = (read.source, read.relation, read.old, CONFIDENCE)
     change_left.held_until_now(store, namespace, old, since, statement, end)
     return [new]
+
+
+def earlier_memories(
+    store: Store, namespace: str, query: str, statement: Statement
+) -> list[MemoryRecord]:
+    """The memories before ``statement`` that the keyword index ranks first for
+    ``query`` (``LOOK_BACK`` of them), oldest first."""
+    match = fts_query(query)
+    if match is None:
+        return []
+    ids = [i for i, _ in store.keyword.search(namespace, match, LOOK_BACK + 1)]
+    found = store.memories.get_many(namespace, [i for i in ids if i != statement.memory_id])
+    return sorted(
+        (m for m in found.values() if m.created_at < statement.valid_from),
+        key=lambda m: m.created_at,
+    )

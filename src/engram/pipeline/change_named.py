@@ -162,14 +162,21 @@ def stated_change(text: str) -> str | None:
     """``text``'s words in lower case, one space apart, when it states a change: short,
     a word of change or "now" said, and none of the guards (a hedge, a plan, a question,
     a trial, a value that stays, "also", a cover, another person's change); else None."""
+    if not cued(text) or not guarded(text):
+        return None
+    return " ".join(w.lower() for w in WORD.findall(text))
+
+
+def guarded(text: str) -> bool:
+    """Whether ``text`` is short and passes the guards of a stated change (no hedge,
+    plan, question, trial, value that stays, "also", cover or other person's change);
+    ``change_swap`` reads its own words of change."""
     words = WORD.findall(text)
-    if not words or len(words) > MAX_WORDS or not cued(text):
-        return None
+    if not words or len(words) > MAX_WORDS:
+        return False
     if HEDGE.search(text) or _NOT_STATED.search(text) or ADDITION_WORDS.search(text):
-        return None
-    if NOT_LASTING.search(text) or _OTHER_OWNER.search(text):
-        return None
-    return " ".join(w.lower() for w in words)
+        return False
+    return not (NOT_LASTING.search(text) or _OTHER_OWNER.search(text))
 
 
 def values(said: Sequence[tuple[str, str, str]]) -> list[tuple[str, str, str]]:

@@ -29,12 +29,12 @@ from functools import partial
 from engram.errors import EngramError
 from engram.pipeline import (
     change_accounts,
-    change_again,
     change_firsts,
     change_held,
     change_kinds,
     change_left,
     change_named,
+    change_pairs,
     change_passing,
     change_slots,
     change_states,
@@ -213,7 +213,7 @@ def plan(
             triples.append((old.source, old.relation_type, found.target, confidence))
             closed = True
     notes = change_firsts.cued(text) or change_passing.cued(text)  # read before the graph
-    named = change_named.stated_change(text) is not None
+    named = change_pairs.stated(text)  # in words of change, or old and new in one frame
     if (
         not closed
         and not ended
@@ -221,8 +221,8 @@ def plan(
         and not _replaced_any(reads, planned, closes & things - keeps)
     ):
         # Nor that: a held slot's new value in notes form (``change_firsts``), a held date
-        # moved in passing (``change_passing``), a value named as left behind: held
-        # (``change_named``) or only mentioned (``change_left``), or said again (``change_again``).
+        # moved in passing (``change_passing``), a value left behind: held (``change_named``)
+        # or only mentioned (``change_left``), said again or swapped (``change_pairs``).
         finders = (change_firsts.notes_changes, change_passing.date_changes) if notes else ()
         for finder in finders:
             triples, closed = _notes_change(reads, text, statement, triples, finder)
@@ -233,7 +233,7 @@ def plan(
             end, where = partial(_end, reads, statement=statement), (reads.store, reads.namespace)
             triples, closed = change_named.close(text, held, read, triples, end)
             if not closed and not change_left.close(*where, text, statement, read, end):
-                triples += change_again.close(*where, text, statement, end)
+                triples += change_pairs.close(*where, text, statement, held, end)
     return replace(statement, triples=triples, single_valued=frozenset(closes - keeps))
 
 

@@ -18,7 +18,6 @@ from conftest import FailingEmbedder
 from engram import Config, Memory
 from engram.errors import StoreError
 from engram.recall import completion, ranking
-from engram.recall.chunks import PooledDense
 from engram.recall.request import Legs
 from engram.records import Recall
 from engram.store.protocols.vectors import Gathered, VectorsAhead
@@ -136,7 +135,7 @@ def test_recall_answers_the_same_with_the_vectors_gathered(
     ahead = list(asked)
     asked.clear()
     with monkeypatch.context() as off:
-        off.setattr(completion, "_gathers", lambda kind: False)  # the reads after the model
+        off.setattr(completion, "_gathers", lambda scorer: False)  # the reads after the model
         read = [_answer(mem.recall(q, namespace=NS)) for q in QUERIES]
     assert gathered == read
     assert any(asked) and not any(ahead)  # the keyword-only candidates needed no read
@@ -226,18 +225,26 @@ def test_the_shared_count_and_policy_block_are_read_while_the_model_runs(
         assert threads["count"] == main and threads["block"] == main
 
 
-def test_whether_the_dense_leg_gathers_is_asked_once_per_class(mem: Memory) -> None:
+def test_whether_the_dense_leg_gathers_is_asked_once_per_class(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # A protocol's isinstance walks its members on every call (~18 us a recall at 100k):
     # the class answers once, as the protocol (methods only) would for each instance.
     index = _index(mem)
-    assert completion._gathers(type(index)) is isinstance(index, VectorsAhead) is True
-    assert completion._gathers(PooledDense) is False
-    assert completion._gathers(object) is False
-    completion._gathers.cache_clear()
+    assert completion._gathers(index) is isinstance(index, VectorsAhead) is True
+    assert completion._gathers(object()) is False
+    asked: list[type] = []
+
+    def counted(kind: type, protocol: type) -> bool:
+        asked.append(kind)
+        return issubclass(kind, protocol)
+
+    monkeypatch.setattr(completion, "_GATHERS", {})
+    monkeypatch.setattr(completion, "issubclass", counted, raising=False)
     for q in QUERIES:
         mem.recall(q, namespace=NS)
-    asked = completion._gathers.cache_info()
-    assert asked.misses == 1 and asked.hits == len(QUERIES) - 1
+    assert asked == [VectorIndex]  # once, not once a recall
+    assert completion._GATHERS[VectorIndex] is True and len(completion._GATHERS) == 1
 
 
 def test_the_count_of_memories_without_a_vector_is_read_while_the_model_runs(

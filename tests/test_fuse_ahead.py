@@ -10,17 +10,17 @@ import threading
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Protocol, runtime_checkable
 
 import numpy as np
 import pytest
 
+from conftest import FailingEmbedder
 from engram import Config, Memory
 from engram.errors import StoreError
 from engram.recall import completion, ranking
 from engram.recall.request import Legs
 from engram.records import Recall
-from engram.store.protocols.vectors import Gathered
+from engram.store.protocols.vectors import Gathered, VectorsAhead
 from engram.store.sqlite import keyword as sqlite_keyword
 from engram.store.sqlite import term_search
 from engram.store.sqlite.vector_index import VectorIndex
@@ -119,11 +119,6 @@ def test_a_failed_gather_is_dropped() -> None:
     assert answer == ([("m1", 1.0)], None)
 
 
-@runtime_checkable
-class _Never(Protocol):
-    def never_implemented(self) -> None: ...
-
-
 def test_recall_answers_the_same_with_the_vectors_gathered(
     mem: Memory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -140,7 +135,7 @@ def test_recall_answers_the_same_with_the_vectors_gathered(
     ahead = list(asked)
     asked.clear()
     with monkeypatch.context() as off:
-        off.setattr(completion, "VectorsAhead", _Never)  # the reads after the model
+        off.setattr(completion, "_gathers", lambda scorer: False)  # the reads after the model
         read = [_answer(mem.recall(q, namespace=NS)) for q in QUERIES]
     assert gathered == read
     assert any(asked) and not any(ahead)  # the keyword-only candidates needed no read
@@ -228,3 +223,52 @@ def test_the_shared_count_and_policy_block_are_read_while_the_model_runs(
         again = plain.recall("harbor train noon", namespace="default", abstain=False)
         assert published in [h.memory.content for h in again.hits]
         assert threads["count"] == main and threads["block"] == main
+
+
+def test_whether_the_dense_leg_gathers_is_asked_once_per_class(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A protocol's isinstance walks its members on every call (~18 us a recall at 100k):
+    # the class answers once, as the protocol (methods only) would for each instance.
+    index = _index(mem)
+    assert completion._gathers(index) is isinstance(index, VectorsAhead) is True
+    assert completion._gathers(object()) is False
+    asked: list[type] = []
+
+    def counted(kind: type, protocol: type) -> bool:
+        asked.append(kind)
+        return issubclass(kind, protocol)
+
+    monkeypatch.setattr(completion, "_GATHERS", {})
+    monkeypatch.setattr(completion, "issubclass", counted, raising=False)
+    for q in QUERIES:
+        mem.recall(q, namespace=NS)
+    assert asked == [VectorIndex]  # once, not once a recall
+    assert completion._GATHERS[VectorIndex] is True and len(completion._GATHERS) == 1
+
+
+def test_the_count_of_memories_without_a_vector_is_read_while_the_model_runs(
+    tmp_path: Path, config: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "bare.db"
+    with Memory(path, config=config, embedder=FailingEmbedder()) as broken:
+        broken.add("the zebra migration is in march", namespace=NS)  # stored, no vector
+    with Memory(path, config=config, embedder=HashEmbedder()) as mem:
+        mem.add("zebras cross the river at dawn", namespace=NS)
+        vectors = mem._core.retriever.vectors
+        threads: list[str] = []
+        unembedded = vectors.unembedded
+
+        def counted(namespace: str) -> int:
+            threads.append(threading.current_thread().name)
+            return unembedded(namespace)
+
+        monkeypatch.setattr(vectors, "unembedded", counted)
+        found = mem.recall("zebra migration", namespace=NS)
+        dense = mem.recall("zebra river dawn", namespace=NS, strategy="dense")
+    warned = "1 memories of this namespace have no vector yet"
+    assert any(warned in w for w in found.warnings)
+    assert any(warned in w for w in dense.warnings)
+    # Read beside the model with the other reads ahead (one task on a worker), not on
+    # the calling thread after the dense search.
+    assert len(threads) == 2 and threading.current_thread().name not in threads

@@ -14,6 +14,7 @@ import pytest
 
 from engram import Config, Memory
 from engram.errors import StoreClosedError
+from engram.recall import waiting
 from engram.recall.request import RecallRequest
 from engram.recall.shared import SharedLeg
 from engram.recall.workers import Batch, Workers
@@ -142,3 +143,24 @@ def test_the_shared_count_joins_the_batch_only_when_it_queues(pool: Workers) -> 
     finally:
         leg.close()
     assert threads[0].startswith("engram-shared") and threads[1].startswith("batch-test")
+
+
+def test_the_unembedded_count_joins_the_batch_only_when_it_queues(pool: Workers) -> None:
+    class Vectors:
+        def __init__(self) -> None:
+            self.threads: list[str] = []
+
+        def unembedded(self, namespace: str) -> int:
+            self.threads.append(threading.current_thread().name)
+            return 2
+
+    vectors = Vectors()
+    # PostgreSQL: not started ahead; the dense leg reads it after its search, in line.
+    assert waiting.count_bare(Batch(pool, one_task=False), vectors, "ns") is None  # type: ignore[arg-type]
+    assert waiting.unembedded(vectors, "ns", None) == 2  # type: ignore[arg-type]
+    with Batch(pool, one_task=True) as batch:
+        queued = waiting.count_bare(batch, vectors, "ns")  # type: ignore[arg-type]
+        assert queued is not None and len(vectors.threads) == 1  # queued, not run yet
+    assert waiting.unembedded(vectors, "ns", queued) == 2  # type: ignore[arg-type]
+    main = threading.current_thread().name
+    assert vectors.threads[0] == main and vectors.threads[1].startswith("batch-test")

@@ -169,7 +169,9 @@ class Retriever:
         with workers.Batch(self._workers, one_task=not self.overlap_reads) as reads:
             count = self.shared.probe(request, reads) if ahead else None
             lead = reads.submit(self.preamble) if ahead and self.preamble is not None else None
-        legs = self._candidates(request, cfg, clock, warnings)
+            # SQLite: the dense leg's count of memories without a vector there too.
+            bare = waiting.count_bare(reads, self.vectors, request.namespace) if ahead else None
+        legs = self._candidates(request, cfg, clock, warnings, bare)
         if legs.mode is RecallMode.RECENT:
             return self._recent(request, cfg, clock, warnings, lead)
         # Started once the query is embedded (the shared leg reuses its vector).
@@ -340,10 +342,16 @@ class Retriever:
         return diversity.apply(cfg, hits, self.embedder), found  # issue 24, off by default
 
     def _candidates(
-        self, request: RecallRequest, cfg: RecallConfig, clock: Clock, warnings: list[str]
+        self,
+        request: RecallRequest,
+        cfg: RecallConfig,
+        clock: Clock,
+        warnings: list[str],
+        bare: Future[int] | None = None,
     ) -> Legs:
         """Dense top-N, keyword top-N and time-matched memories, and the mode that
-        answers (the fallback hierarchy)."""
+        answers (the fallback hierarchy); ``bare``: the count of memories without a
+        vector, when it was started beside the model."""
         # Filters drop candidates after retrieval, so filtered recalls fetch deeper.
         depth = 4 if request.filtered else 1
         dense_n = max(cfg.dense_top_n, request.limit * 3) * depth
@@ -398,7 +406,7 @@ class Retriever:
                 dense_ok = True
                 # Memories written but not embedded (a write stopped between its two
                 # transactions, or the embedder failed) are invisible to this leg.
-                unembedded = self.vectors.unembedded(request.namespace)
+                unembedded = waiting.unembedded(self.vectors, request.namespace, bare)
                 if unembedded:
                     warnings.append(
                         f"{unembedded} memories of this namespace have no vector yet, so "
@@ -430,7 +438,7 @@ class Retriever:
             # PostgreSQL: the reads that need no keyword answer run while it is read.
             waiting.before_join(
                 pending,
-                partial(self._while_keyword, request, cfg, legs, clock),
+                partial(waiting.while_keyword, self.memories, request, cfg, legs, clock),
                 "the keyword search",
             )
         if match is not None and (cfg.strategy in ("hybrid", "bm25") or not dense_ok):
@@ -462,18 +470,6 @@ class Retriever:
         if not legs.near_read:
             waiting.time_leg(self.memories, request, cfg, legs, clock)
         return legs
-
-    def _while_keyword(
-        self, request: RecallRequest, cfg: RecallConfig, legs: Legs, clock: Clock
-    ) -> None:
-        """The time leg and the facts of the dense and time candidates, read while the
-        keyword leg runs (``recall/waiting.py``; a keyword leg runs: not RECENT)."""
-        waiting.time_leg(self.memories, request, cfg, legs, clock)
-        ids = list(dict.fromkeys([*legs.dense_ranking, *legs.time_ids]))
-        legs.facts.update(
-            waiting.facts_of(self.memories, request.namespace, ids, legs.time_records, legs.facts)
-        )
-        clock.lap("facts")
 
     def _dense_text(self, request: RecallRequest, cfg: RecallConfig, warnings: list[str]) -> str:
         """The text the dense leg embeds: the query, without its anchor names when

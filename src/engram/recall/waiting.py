@@ -12,6 +12,10 @@ wait: nothing in a recall writes, and each read is keyed by the ids it asks abou
 A read made here that fails does not hide a failure of the keyword leg: the keyword
 leg's error is the recall's, as it was when its answer was taken first.
 
+On SQLite, the count of memories without a vector (``count_bare``) is read beside the
+model with the other reads ahead (``workers.Batch``), not on the calling thread after
+the dense search.
+
 ``StaleAhead`` starts the read of which candidates stated a fact since closed (issue
 28) on a worker as soon as the candidates are known, beside their facts and fusion,
 instead of after fusion.
@@ -29,7 +33,7 @@ from engram.recall import temporal, workers
 from engram.recall.current import StaleReader, wanted
 from engram.recall.request import Clock, Legs, RecallRequest
 from engram.records import MemoryRecord
-from engram.store.protocols import ListQuery, MemoryStore
+from engram.store.protocols import ListQuery, MemoryStore, VectorStore
 from engram.store.protocols.memories import FactColumns, MemoryFacts
 
 _T = TypeVar("_T")
@@ -73,6 +77,33 @@ def facts_of(
     if have:
         out.update(have)
     return out
+
+
+def while_keyword(
+    memories: MemoryStore, request: RecallRequest, cfg: RecallConfig, legs: Legs, clock: Clock
+) -> None:
+    """The time leg and the facts of the dense and time candidates, read while the
+    keyword leg runs (a keyword leg runs: not RECENT)."""
+    time_leg(memories, request, cfg, legs, clock)
+    ids = list(dict.fromkeys([*legs.dense_ranking, *legs.time_ids]))
+    legs.facts.update(facts_of(memories, request.namespace, ids, legs.time_records, legs.facts))
+    clock.lap("facts")
+
+
+def count_bare(reads: workers.Batch, vectors: VectorStore, namespace: str) -> Future[int] | None:
+    """The count of ``namespace``'s memories without a vector (the dense leg's warning),
+    queued in ``reads`` when it queues (SQLite: one task beside the model, where it costs
+    the calling thread nothing); else None, and the dense leg reads it after its search
+    (PostgreSQL: one more round trip at once would compete for the recall's workers)."""
+    return reads.submit(vectors.unembedded, namespace) if reads.queues else None
+
+
+def unembedded(vectors: VectorStore, namespace: str, pending: Future[int] | None) -> int:
+    """The count of ``namespace``'s memories without a vector: ``pending``'s, when it was
+    read beside the model (SQLite's reads ahead, ``workers.Batch``), else read now."""
+    if pending is None:
+        return vectors.unembedded(namespace)
+    return workers.joined(pending, "the count of memories without a vector")
 
 
 def time_leg(

@@ -7,6 +7,7 @@ from engram.core import Core
 from engram.pipeline import relation_ends
 from engram.pipeline.closing import plan
 from engram.pipeline.linker import links, protection
+from engram.recall.echoes import only_questions
 from engram.store.protocols import Store
 from engram.store.protocols.graph import Statement
 
@@ -23,5 +24,9 @@ def wire(core: Core) -> None:
 def sound_plan(store: Store, namespace: str, text: str, statement: Statement) -> Statement:
     """The closing plan's statement with only the triples whose ends name entities
     (:mod:`engram.pipeline.relation_ends`, task x22): the change reader's "he" or
-    "sister says I" is no entity of the graph."""
-    return relation_ends.sound(plan(store, namespace, text, statement), text)
+    "sister says I" is no entity of the graph. A text that only asks (questions, or
+    requests to be told: "Remind me what's happening with the kitchen tap.") states no
+    fact and no change, so the plan reads none from its words: new-user round twenty-one
+    found ``happening has_tap kitchen tap`` recorded from that request."""
+    said = "" if only_questions(text) else text
+    return relation_ends.sound(plan(store, namespace, said, statement), text)

@@ -7,17 +7,32 @@ Corolla", "Gareth left the company"), read for the closing plan
 from __future__ import annotations
 
 from engram.pipeline.change_slots import SPEAKER, Reads
+from engram.pipeline.patterns import word_set
 from engram.store.protocols.graph import Entity, Relation, canonical_name
+
+#: Family and friends: what they replace is their own. "My sister swapped her Dropbox
+#: for Proton Drive" closed ``invoices uses_storage Dropbox`` (round fourteen's notes).
+#: Colleagues, a boss or a manager change the team's things, so they are not here.
+_KIN = word_set("""
+    sister brother mum mom mother dad father wife husband partner boyfriend girlfriend
+    friend mate buddy pal flatmate roommate housemate son daughter kid kids children
+    neighbour neighbor neighbours neighbors cousin aunt uncle parents grandma grandpa
+    """)
 
 
 def replaced(
-    reads: Reads, subject: Entity | None, old: str, other_person: bool = False
+    reads: Reads,
+    subject: Entity | None,
+    old: str,
+    other_person: bool = False,
+    owner: str | None = None,
 ) -> Relation | None:
     """The current relation whose target is the replaced value: the subject's if it
     holds one, else the most recent of anyone's ("we migrated billing from MySQL":
     the billing service holds it), but never the speaker's when another person
     changed (``other_person``: "my flatmate switched from tea to coffee" leaves the
-    user's tea alone; found by round nineteen's held-out fold F)."""
+    user's tea alone; found by round nineteen's held-out fold F). A family member or
+    friend (``owner``, the claim's subject) replaces only a value of their own."""
     value = reads.entity(old)
     if value is None:
         return held_by_word(reads, subject, old)
@@ -27,6 +42,10 @@ def replaced(
         if r.target_entity_id == value.id and r.relation_type != "talks_about"
     ]
     own = [r for r in into if subject is not None and r.source_entity_id == subject.id]
+    kin = _kin(owner) if not own and owner is not None else None
+    if kin is not None:  # "dad traded the volvo in": Dad's car, whoever else has a Volvo
+        into = [r for r in into if kin in canonical_name(r.source).split()]
+        return into[-1] if into else held_by_word(reads, subject, old)
     if not own and other_person:
         into = [r for r in into if canonical_name(r.source) != SPEAKER]
     into = own or into
@@ -52,3 +71,10 @@ def held_by_word(reads: Reads, subject: Entity | None, old: str) -> Relation | N
         )
     ]
     return held[-1] if held else None
+
+
+def _kin(owner: str) -> str | None:
+    """The family member or friend a claim's subject names ("sister", "my best
+    friend"), or None."""
+    words = canonical_name(owner).split()
+    return words[-1] if words and words[-1] in _KIN else None

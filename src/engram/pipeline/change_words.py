@@ -198,6 +198,15 @@ def teams_note(text: str) -> bool:
     return _WE.match(text) is not None and offline_notes.is_note(text) and offline_notes.teams(text)
 
 
+#: A change said and undone in one text ("swapped Dropbox for Proton Drive for a week,
+#: then went back"): no change holds, so the closing plan reads none from its words
+#: (``hooks.sound_plan``; round fourteen's notes found it closing the held value).
+UNDONE = re.compile(
+    r"\b(?:then|but|and|before)\s+(?:(?:we|I|they)\s+)?(?:went|switched|changed|moved|rolled|"
+    r"swapped)\s+(?:it\s+|them\s+)?back\b",
+    re.IGNORECASE,
+)
+
 #: Someone the speaker knows, as an owner ("my brother's", "my best friend's": an
 #: adjective may stand between); the slot pass and the change reader of round eleven
 #: read it.

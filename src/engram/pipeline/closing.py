@@ -487,7 +487,7 @@ def _from_claim(reads: _Reads, claim: Claim) -> _Fact | None:
         old = (
             None
             if change_passing.others(claim.source)
-            else change_held.replaced(reads, entity, claim.replaced, other)
+            else change_held.replaced(reads, entity, claim.replaced, other, claim.source)
         )
         if old is not None:
             source, relation = old.source, old.relation_type

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engram.core import Core
 from engram.pipeline import relation_ends
+from engram.pipeline.change_words import UNDONE
 from engram.pipeline.closing import plan
 from engram.pipeline.linker import links, protection
 from engram.recall.echoes import only_questions
@@ -27,6 +28,7 @@ def sound_plan(store: Store, namespace: str, text: str, statement: Statement) ->
     "sister says I" is no entity of the graph. A text that only asks (questions, or
     requests to be told: "Remind me what's happening with the kitchen tap.") states no
     fact and no change, so the plan reads none from its words: new-user round twenty-one
-    found ``happening has_tap kitchen tap`` recorded from that request."""
-    said = "" if only_questions(text) else text
+    found ``happening has_tap kitchen tap`` recorded from that request), and neither does
+    a change undone in the same text ("..., then went back": ``change_words.UNDONE``)."""
+    said = "" if only_questions(text) or UNDONE.search(text) else text
     return relation_ends.sound(plan(store, namespace, said, statement), text)

@@ -18,11 +18,12 @@ Two held facts with the old value, or a frame that names no subject, close nothi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from engram.pipeline import change_again, change_left, change_named, change_swap, relation_ends
-from engram.pipeline.change_slots import SPEAKER, TEAM
+from engram.pipeline.change_slots import SPEAKER, SPEAKERS, TEAM
 from engram.store.protocols import Store
 from engram.store.protocols.graph import (
     Relation,
@@ -35,6 +36,13 @@ from engram.text import STOPWORDS
 
 #: The new value's confidence: read from one sentence's frame, as ``change_again``'s.
 CONFIDENCE = change_again.CONFIDENCE
+#: A swap told of someone named ("Sam switched from Vim to Emacs"): the subject before
+#: the verb of change, when it is no first person.
+_NAMED_SUBJECT = re.compile(
+    r"^\s*(?!(?:I|We|My|Our)\b)(?P<s>[A-Z][\w'’-]*)\s+(?:has\s+|had\s+|just\s+|finally\s+)?"
+    r"(?:switched|swapped|moved|replaced|traded|changed|migrated|dropped|ditched|cancelled|"
+    r"stopped|quit)\b"
+)
 #: A name the held target opens with is this long at least ("Nord" of "NordVPN").
 MIN_STEM = 4
 
@@ -67,6 +75,9 @@ def close(
         if len({(r.source_entity_id, r.relation_type) for r in holding}) != 1:
             return []  # two facts hold the old value: which one changed is not said
         old = holding[0]
+        named = _NAMED_SUBJECT.match(text)
+        if named and named["s"] != found.new.split()[0] and canonical_name(old.source) in SPEAKERS:
+            return []  # Sam's switch leaves the user's Vim ("PagerDuty replaced ..." is the value)
         new = (old.source, old.relation_type, found.new, CONFIDENCE)
         if not _sound(statement, text, new):
             return []

@@ -365,7 +365,7 @@ def _read_file(path: Path, limit: int) -> tuple[str, str]:
         text = read_pdf(data, str(path))
         size = len(text.encode("utf-8"))
         if size > limit:  # a compressed PDF can hold more text than its own size
-            raise ContentTooLargeError(f"the text of {path} is {_over(size, limit)[16:]}")
+            raise ContentTooLargeError(_over(size, limit, f"the text of {path}"))
         return text, PDF_TYPE
     text = _decoded(path, data)
     if "\x00" in text:
@@ -419,11 +419,8 @@ def _decoded(path: Path, data: bytes) -> str:
     )
 
 
-def _over(size: int, limit: int) -> str:
-    return (
-        f"the document is {size:,} bytes, over the limit of {limit:,} "
-        "([documents] max_content_bytes)"
-    )
+def _over(size: int, limit: int, what: str = "the document") -> str:
+    return f"{what} is {size:,} bytes, over the limit of {limit:,} ([documents] max_content_bytes)"
 
 
 def _status(status: object) -> str | None:

@@ -75,9 +75,8 @@ def close(
         if len({(r.source_entity_id, r.relation_type) for r in holding}) != 1:
             return []  # two facts hold the old value: which one changed is not said
         old = holding[0]
-        named = _NAMED_SUBJECT.match(text)
-        if named and named["s"] != found.new.split()[0] and canonical_name(old.source) in SPEAKERS:
-            return []  # Sam's switch leaves the user's Vim ("PagerDuty replaced ..." is the value)
+        if _someone_else(text, found, old.source):
+            return []
         new = (old.source, old.relation_type, found.new, CONFIDENCE)
         if not _sound(statement, text, new):
             return []
@@ -103,6 +102,8 @@ def _from_memory(
         if read is None:
             continue
         source, relation = read
+        if _someone_else(text, found, source):
+            return []
         new = (source, relation, found.new, CONFIDENCE)
         if not _sound(statement, text, new):
             return []
@@ -111,6 +112,18 @@ def _from_memory(
         change_left.held_until_now(store, namespace, old, since, statement, end)
         return [new]
     return []
+
+
+def _someone_else(text: str, found: change_swap.Swap, owner: str) -> bool:
+    """Whether the swap is told of someone named while the value is the user's or the
+    team's: "Sam switched from Vim to Emacs" leaves the user's Vim ("PagerDuty replaced
+    Opsgenie" names the new value as its subject, and is the user's change)."""
+    named = _NAMED_SUBJECT.match(text)
+    return (
+        named is not None
+        and named["s"] != found.new.split()[0]
+        and canonical_name(owner) in SPEAKERS
+    )
 
 
 def _frame(content: str, value: str) -> tuple[str, str] | None:

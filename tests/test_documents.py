@@ -185,7 +185,7 @@ def test_files_that_are_not_text_are_refused(
 @pytest.mark.parametrize(
     ("kwargs", "error", "message"),
     [
-        ({}, InvalidInputError, "exactly one of text, path or url"),
+        ({}, InvalidInputError, "exactly one of text, path, data or url"),
         ({"text": "a", "url": "http://h/"}, InvalidInputError, r"\(got text, url\)"),
         ({"url": "file:///etc/passwd"}, InvalidInputError, "only http and https"),
         ({"path": "/no/such/file.txt"}, InvalidInputError, "no file at"),

@@ -27,9 +27,8 @@ from engram.errors import (
     NotFoundError,
     shown,
 )
+from engram.pipeline.document_files import over, read_bytes, read_path
 from engram.pipeline.document_replace import drop_document
-from engram.pipeline.documents import file_type
-from engram.pipeline.pdf import PDF_TYPE, looks_like_pdf, read_pdf
 from engram.pipeline.pinned import check_submitted
 from engram.pipeline.worker import Worker
 from engram.records import utcnow
@@ -68,23 +67,31 @@ class Documents(Part):
         path: str | os.PathLike[str] | None = None,
         url: str | None = None,
         title: str | None = None,
+        data: bytes | None = None,
+        filename: str | None = None,
         **who: Unpack[ScopeArgs],
     ) -> Document:
-        """Queue one document: ``text``, a UTF-8 text or PDF file at ``path`` (read now), or an
-        http(s) ``url`` (fetched by the worker). Returns the ``queued`` document; run the
-        worker (``engram ingest`` does) to index it. Its chunks carry the scope's ids.
+        """Queue one document: ``text``, a UTF-8 text or PDF file at ``path`` (read now), a
+        file's bytes as ``data`` (an upload: ``filename``, e.g. ``"paper.pdf"``, says how to
+        read it and labels its chunks), or an http(s) ``url`` (fetched by the worker).
+        Returns the ``queued`` document; run the worker (``engram ingest`` does) to index
+        it. Its chunks carry the scope's ids.
         ``UrlRefusedError`` for a URL at a loopback, private or other non-public address
         unless ``[documents] allow_private_urls`` or ``allowed_private_hosts`` allows it
         (the worker checks again when it fetches)."""
         core = self._core
         scope = core.open_scope(**who)
-        given = [
-            name for name, v in (("text", text), ("path", path), ("url", url)) if v is not None
-        ]
+        sources = (("text", text), ("path", path), ("data", data), ("url", url))
+        given = [name for name, v in sources if v is not None]
         if len(given) != 1:
             raise InvalidInputError(
-                "pass exactly one of text, path or url"
+                "pass exactly one of text, path, data or url"
                 + (f" (got {', '.join(given)})" if given else "")
+            )
+        if filename is not None and data is None:
+            raise InvalidInputError(
+                "filename names the bytes passed as data; a path names itself, and a text "
+                "is labelled by its title"
             )
         title = optional_str("title", title)
         if title is not None:
@@ -103,8 +110,11 @@ class Documents(Part):
                 file = Path(named).expanduser().resolve()
             except (TypeError, ValueError) as exc:  # not a path, or one holding NUL
                 raise InvalidInputError(f"path must be a file path: {exc}") from None
-            content, content_type = _read_file(file, limit)
+            content, content_type = read_path(file, limit)
             source = str(file)
+        elif data is not None:
+            source_type = "file"
+            content, content_type, source = read_bytes(data, filename, limit)
         else:
             source_type, content_type = "text", "text/plain"
             content = _checked_text(text, limit)
@@ -340,87 +350,8 @@ def _checked_text(text: object, limit: int) -> str:
         raise EmptyContentError("the document is empty; pass the text to ingest")
     size = len(text.encode("utf-8"))
     if size > limit:
-        raise ContentTooLargeError(_over(size, limit))
+        raise ContentTooLargeError(over(size, limit))
     return text
-
-
-def _read_file(path: Path, limit: int) -> tuple[str, str]:
-    """A file's text and media type: a PDF's pages' text (``engram.pipeline.pdf``), or
-    a text file's content, UTF-8 (a BOM is dropped); the file within the size limit."""
-    try:
-        if path.is_dir():
-            raise InvalidInputError(
-                f"{path} is a directory: ingest takes one file; ingest each file in it "
-                '(for f in DIR/*.md; do engram ingest "$f"; done)'
-            )
-        if not path.is_file():
-            raise InvalidInputError(f"no file at {path}")
-        size = path.stat().st_size
-        if size > limit:
-            raise ContentTooLargeError(_over(size, limit))
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InvalidInputError(f"cannot read {path}: {exc.strerror or exc}") from None
-    if looks_like_pdf(data, path.name):
-        text = read_pdf(data, str(path))
-        size = len(text.encode("utf-8"))
-        if size > limit:  # a compressed PDF can hold more text than its own size
-            raise ContentTooLargeError(_over(size, limit, f"the text of {path}"))
-        return text, PDF_TYPE
-    text = _decoded(path, data)
-    if "\x00" in text:
-        raise InvalidInputError(f"{path} holds NUL bytes: it is not a text file")
-    if not text.strip():
-        raise EmptyContentError(f"{path} is empty")
-    return text, file_type(path.name)
-
-
-#: Byte-order marks that say how a text file is encoded (UTF-32's first: its
-#: little-endian mark begins with UTF-16's). Python's codec of each drops the mark.
-_BOMS = (
-    (b"\xff\xfe\x00\x00", "utf-32"),
-    (b"\x00\x00\xfe\xff", "utf-32"),
-    (b"\xff\xfe", "utf-16"),
-    (b"\xfe\xff", "utf-16"),
-)
-
-
-def _decoded(path: Path, data: bytes) -> str:
-    """A file's text: UTF-8 (a BOM dropped), or the UTF-16/32 its byte-order mark names
-    (Windows tools save text so). Anything else is refused saying what the file looks
-    like and how to get text engram reads: encodings are not guessed."""
-    for bom, codec in _BOMS:
-        if data.startswith(bom):
-            try:
-                return data.decode(codec)
-            except UnicodeDecodeError:
-                raise InvalidInputError(
-                    f"{path} starts with a {codec.upper()} byte-order mark but is not valid "
-                    f"{codec.upper()} text; save it again as UTF-8 and ingest that"
-                ) from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        pass
-    if data.startswith(b"PK\x03\x04"):
-        what = (
-            "is a ZIP archive (a .docx, .xlsx, .odt or .zip); save it as text, or convert it "
-            "(pandoc FILE -t plain -o FILE.txt), and ingest that"
-        )
-    elif b"\x00" in data:
-        what = "is a binary file (it holds NUL bytes), not a UTF-8 text file"
-    else:
-        what = (
-            "is not UTF-8 text (perhaps Latin-1 or Windows-1252); convert it "
-            "(iconv -f WINDOWS-1252 -t UTF-8 FILE > FILE.utf8.txt) and ingest that"
-        )
-    raise InvalidInputError(
-        f"{path} {what}. engram ingests PDF, UTF-8 text, Markdown, HTML, JSON and XML files"
-    )
-
-
-def _over(size: int, limit: int, what: str = "the document") -> str:
-    return f"{what} is {size:,} bytes, over the limit of {limit:,} ([documents] max_content_bytes)"
 
 
 def _status(status: object) -> str | None:

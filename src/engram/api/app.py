@@ -49,7 +49,7 @@ from engram.api import (
 )
 from engram.api.auth import McpGuard, ServerState, current_author, current_namespace
 from engram.api.encoding import Utf8Json
-from engram.api.limits import BodyLimit
+from engram.api.limits import BodyLimit, upload_limit
 from engram.api.metrics import Metrics
 from engram.api.observe import Observe
 from engram.api.operation_ids import operation_id
@@ -165,7 +165,9 @@ def create_app(
         )
     limit = max_body_bytes if max_body_bytes is not None else memory.config.api.max_body_bytes
     app.add_middleware(Utf8Json)  # inside BodyLimit: it sees the whole body at once
-    app.add_middleware(BodyLimit, max_bytes=limit)
+    documents = upload_limit(limit, memory.config.documents.max_content_bytes)
+    wider = {"/v1/documents": (documents, "the base64 of [documents] max_content_bytes")}
+    app.add_middleware(BodyLimit, max_bytes=limit, wider=wider)
     origins = _split(memory.config.api.cors_origins)
     if origins:  # browsers on these origins may call the API (keys still apply)
         app.add_middleware(

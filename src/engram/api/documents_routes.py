@@ -4,16 +4,18 @@ delete one with its chunks.
 
 Like every route, each resolves the caller's namespace with ``Principal.scope`` and calls
 one ``mem.documents`` verb. A server never reads its own files for a caller: the HTTP API
-takes text or an http(s) URL, not a path.
+takes text, a file's bytes (base64, with its name) or an http(s) URL, never a path.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query, status
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, PrivateAttr, model_validator
 
 from engram.api import models as m
 from engram.api.auth import Caller, State
@@ -30,24 +32,68 @@ router = APIRouter(
             401: "No API key, or an unknown or revoked one.",
             403: "The key may not reach that namespace.",
             404: "No such document in the namespace.",
-            422: "Invalid input: not exactly one of text and url, a URL that is not http(s), "
-            "or one at a loopback, private or other non-public address (url_refused).",
+            413: "The body is over the documents route's limit (the base64 of "
+            "[documents] max_content_bytes, or api.max_body_bytes if larger).",
+            422: "Invalid input: not exactly one of text, file and url, a file that is not "
+            "base64 or not a readable PDF or text file, a URL that is not http(s), or one "
+            "at a loopback, private or other non-public address (url_refused).",
         }.items()
     },
 )
 
 
+class FileIn(BaseModel):
+    """A file's bytes, base64-encoded, and its name."""
+
+    data_base64: str = Field(
+        min_length=1,
+        description="The file's content, base64 (RFC 4648, standard alphabet). A PDF's "
+        "pages are read for their text; any other file must be UTF-8 text (or UTF-16/32 "
+        "with a byte-order mark).",
+    )
+    name: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=1024,
+        description="The file's name, e.g. paper.pdf: its suffix says how to read it, and "
+        "recall labels the chunks with it ('from paper.pdf, p. 3'). Directories are dropped.",
+    )
+
+    _bytes: bytes = PrivateAttr(default=b"")
+
+    @model_validator(mode="after")
+    def _decoded(self) -> FileIn:
+        """Decode once, here, so a body that is not base64 is a 422 naming the field."""
+        try:
+            self._bytes = base64.b64decode(self.data_base64, validate=True)
+        except (binascii.Error, ValueError):
+            raise ValueError(
+                "file.data_base64 is not valid base64; encode the file's bytes "
+                "(base64 -w0 FILE, or base64.b64encode in Python)"
+            ) from None
+        return self
+
+    def data(self) -> bytes:
+        """The file's bytes."""
+        return self._bytes
+
+
 class DocumentIn(m.Scope):
-    """``POST /v1/documents``: exactly one of ``text`` and ``url``."""
+    """``POST /v1/documents``: exactly one of ``text``, ``file`` and ``url``."""
 
     text: str | None = Field(default=None, min_length=1, description="The document's text.")
+    file: FileIn | None = Field(
+        default=None,
+        description="A file's bytes (base64) and name: a PDF or a text file sent by the "
+        "caller (the server never reads its own files).",
+    )
     url: str | None = Field(
         default=None,
         min_length=1,
         max_length=8192,
         description="An http or https URL at a public address (private ones only if the "
         "operator allows them); the worker fetches it (text/html, text/*, "
-        "application/json, application/xml).",
+        "application/json, application/xml, application/pdf).",
     )
     title: str | None = Field(
         default=None, max_length=1000, description="Tags every chunk; an HTML <title> fills it."
@@ -55,8 +101,8 @@ class DocumentIn(m.Scope):
 
     @model_validator(mode="after")
     def _one_source(self) -> DocumentIn:
-        if (self.text is None) == (self.url is None):
-            raise ValueError("pass exactly one of text and url")
+        if sum(v is not None for v in (self.text, self.file, self.url)) != 1:
+            raise ValueError("pass exactly one of text, file and url")
         return self
 
 
@@ -116,10 +162,13 @@ def ingest_document(body: DocumentIn, caller: Caller, state: State) -> dict[str,
     document. The worker fetches, chunks and stores it as ``document_chunk`` memories;
     ``GET /v1/documents/{id}`` follows its status."""
     mem, scope = _scoped(caller, state, body)
+    upload = body.file
     document = mem.documents.ingest(
         body.text,
         url=body.url,
         title=body.title,
+        data=None if upload is None else upload.data(),
+        filename=None if upload is None else upload.name,
         **_ids(scope),
     )
     return document.to_dict()

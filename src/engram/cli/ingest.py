@@ -1,4 +1,4 @@
-"""``engram ingest``: a text file, a web page or standard input as a document, chunked
+"""``engram ingest``: a PDF or text file, a web page or standard input as a document, chunked
 into memories (seed 004's document ingest)."""
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ class DocumentFailedError(EngramError):
 def ingest(
     obj: Ctx, source: str, scope: dict[str, Any], title: str | None, no_wait: bool, as_json: bool
 ) -> None:
-    """Ingest SOURCE as chunked memories: a UTF-8 text file (Markdown, HTML, JSON ...),
-    an http(s) URL, or "-" for standard input.
+    """Ingest SOURCE as chunked memories: a PDF or a UTF-8 text file (Markdown, HTML,
+    JSON ...), an http(s) URL, or "-" for standard input.
 
     The document is stored and queued, then processed here (fetched, chunked, embedded
     and indexed) while its status is shown, unless --no-wait. Its chunks are memories of

@@ -8,6 +8,7 @@ They return the library's own records (``Job``, ``JobPage``, ``ReviewItem``,
 
 from __future__ import annotations
 
+import base64
 import os
 from pathlib import Path
 from typing import Any, Unpack
@@ -24,7 +25,7 @@ from engram.client.call import (
     scope_given,
     segment,
 )
-from engram.errors import InvalidInputError
+from engram.errors import InvalidInputError, shown
 from engram.jobs import Job, JobPage
 from engram.scoping import ScopeArgs
 from engram.store.protocols.documents import Document
@@ -153,12 +154,15 @@ def _documents(data: Any) -> list[Document]:
     return [decode.dataclass_of(Document, d) for d in out.items]
 
 
-def _read_file(path: str | os.PathLike[str]) -> str:
-    """A local text file's content: the server never reads its own files for a caller."""
+def _read_file(path: str | os.PathLike[str]) -> tuple[bytes, str]:
+    """A local file's bytes and name: the server never reads its own files for a caller,
+    so the client reads them here and the server reads the text out of them (a PDF's
+    pages, a UTF-16 note) as ``mem.documents.ingest(path=...)`` would."""
     try:
-        return Path(os.fspath(path)).expanduser().read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError, TypeError, ValueError) as exc:
-        raise InvalidInputError(f"path must be a readable UTF-8 text file: {exc}") from None
+        file = Path(os.fspath(path)).expanduser()
+        return file.read_bytes(), file.name
+    except (OSError, TypeError, ValueError) as exc:
+        raise InvalidInputError(f"path must be a readable file: {exc}") from None
 
 
 def documents_ingest(
@@ -167,15 +171,31 @@ def documents_ingest(
     path: str | os.PathLike[str] | None = None,
     url: str | None = None,
     title: str | None = None,
+    data: bytes | None = None,
+    filename: str | None = None,
     **scope: Unpack[ScopeArgs],
 ) -> Call[Document]:
-    """``POST /v1/documents``: queue a text, a local file (read here and sent as text)
-    or an http(s) URL (fetched by the server's worker)."""
-    if path is not None and text is None and url is None:
-        text = _read_file(path)
-    elif path is not None:
-        raise InvalidInputError("pass exactly one of text, path or url")
-    body = {**scope_given(scope), **given(text=text, url=url, title=title)}
+    """``POST /v1/documents``: queue a text, a local file (its bytes read here and sent,
+    base64, as ``file``), a file's ``data`` with its ``filename``, or an http(s) URL
+    (fetched by the server's worker)."""
+    sources = (("text", text), ("path", path), ("data", data), ("url", url))
+    passed = [name for name, v in sources if v is not None]
+    if len(passed) != 1:
+        raise InvalidInputError(
+            "pass exactly one of text, path, data or url"
+            + (f" (got {', '.join(passed)})" if passed else "")
+        )
+    if filename is not None and data is None:
+        raise InvalidInputError("filename names the bytes passed as data")
+    if path is not None:
+        data, filename = _read_file(path)
+    file = None
+    if data is not None:
+        if not isinstance(data, bytes | bytearray | memoryview):
+            raise InvalidInputError(f"data must be bytes (a file's content), got {shown(data)}")
+        encoded = base64.b64encode(bytes(data)).decode("ascii")
+        file = {"data_base64": encoded, **given(name=filename)}
+    body = {**scope_given(scope), **given(text=text, url=url, title=title, file=file)}
     return Call("POST", "/v1/documents", _document, body=json_body(body))
 
 

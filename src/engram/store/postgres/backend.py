@@ -19,8 +19,6 @@ from engram.store.postgres.hints import PgHintIndex
 from engram.store.postgres.keyword import PgKeyword, PgKeywordUpkeep
 from engram.store.postgres.vectors import PgBundleVectors, PgVectors
 from engram.store.protocols.capabilities import Capabilities, capabilities_of
-from engram.store.sql.chunks import SqlChunks
-from engram.store.sql.hints import SqlHints
 from engram.store.sql.store import SqlStore
 
 
@@ -34,10 +32,13 @@ class PostgresStore(SqlStore):
         *,
         migrate: bool = True,
     ) -> None:
+        db = Database(conninfo, config or PostgresConfig(), migrate)
         super().__init__(
-            Database(conninfo, config, migrate=migrate),
+            db,
             POSTGRES,
             PgKeywordUpkeep(),
+            chunk_index=PgChunkIndex(db),
+            hint_index=PgHintIndex(db),
             bundle_vectors=PgBundleVectors(
                 lambda model, dim: self.vectors.ensure_index(model, dim)
             ),
@@ -45,8 +46,6 @@ class PostgresStore(SqlStore):
         self._db: Database
         self.keyword = PgKeyword(self._db)
         self.vectors: PgVectors = PgVectors(self._db)
-        self.chunks = SqlChunks(self._sql, PgChunkIndex(self._db))
-        self.hints = SqlHints(self._sql, PgHintIndex(self._db))
 
     # -- seed 002's lifecycle and capabilities (FEATURES S1) ---------------------------
     backend_name = "postgresql"

@@ -86,14 +86,9 @@ def connection_lost(exc: psycopg.OperationalError) -> bool:
 class Database(Opened):
     """A pool of autocommit connections to one PostgreSQL database, migrated on open."""
 
-    def __init__(
-        self,
-        conninfo: str,
-        config: PostgresConfig | None = None,
-        *,
-        migrate: bool = True,
-    ) -> None:
-        self.config = config or PostgresConfig()
+    def __init__(self, conninfo: str, config: PostgresConfig, migrate: bool) -> None:
+        # The defaults are ``PostgresStore``'s, its one caller.
+        self.config = config
         self.location = redact(conninfo)
         self.clock: Callable[[], datetime] = utcnow
         """The time the parts stamp rows with (history, tombstones, queued jobs): UTC

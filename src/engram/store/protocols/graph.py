@@ -67,6 +67,15 @@ def normal_name(name: str) -> str:
     return " ".join(_PUNCTUATION.sub(" ", text).split())
 
 
+def name_keys(name: str, loose: str | None = None) -> tuple[str, ...]:
+    """The keys a name is matched by, in order: its canonical name, then its
+    ``normal_name`` where that differs (``loose``: the normal name, already known).
+    ``GraphStore.record`` and ``GraphStore.entity`` both match in this order."""
+    key = canonical_name(name)
+    loose = normal_name(key) if loose is None else loose
+    return (key,) if loose == key else (key, loose)
+
+
 def canonical_relation(relation_type: str) -> str:
     """A relation type as stored: lowercased, spaces and hyphens as ``_`` (so "lives
     in", "Lives-In" and "lives_in" are one type)."""

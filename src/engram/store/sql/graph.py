@@ -25,9 +25,8 @@ from engram.store.protocols.graph import (
     RecordResult,
     Relation,
     Statement,
-    canonical_name,
     canonical_relation,
-    normal_name,
+    name_keys,
 )
 from engram.store.sql import graph_boost, graph_merge, graph_record
 from engram.store.sql.dialect import Dialect
@@ -153,12 +152,10 @@ class SqlGraph(SqlPart, GraphStore):
         return [self._entity(r) for r in rows]
 
     def entity(self, namespace: str, name: str) -> Entity | None:
-        # By canonical name or alias, then by its normalised spelling as either, as
-        # ``record`` matches.
-        key = canonical_name(name)
+        # By canonical name or alias, then by its normalised spelling as either.
         row = None
         with self._sql.read("reading an entity") as conn:
-            for candidate in dict.fromkeys((key, normal_name(key))):
+            for candidate in name_keys(name):
                 row = conn.execute(
                     f"{self._select} WHERE e.namespace = ? AND (e.canonical_name = ? OR e.id = "
                     "(SELECT entity_id FROM entity_aliases WHERE namespace = ? AND alias = ?))",

@@ -39,6 +39,7 @@ from engram.store.protocols.graph import (
     Statement,
     canonical_name,
     canonical_relation,
+    name_keys,
     normal_name,
 )
 from engram.store.sql import rows
@@ -233,8 +234,9 @@ class _Batch:
         self._read([key for key in keys if key[2] is None or key[:2] not in every])
 
     def _found(self, key: str) -> int | None:
-        """The entity ``key`` names before the batch writes any, as ``_entity`` finds it."""
-        for candidate in dict.fromkeys((key, self.loose.get(key) or normal_name(key))):
+        """The entity ``key`` (a canonical name) names, by canonical name or alias, then
+        its normalised spelling as either; None while there is none."""
+        for candidate in name_keys(key, self.loose.get(key)):
             eid = self.canonical.get(candidate, self.alias.get(candidate))
             if eid is not None or not candidate:
                 return eid
@@ -325,13 +327,7 @@ class _Batch:
         """The entity with canonical name or alias ``key`` (then its normalised
         spelling), created if there is none; an ``unknown`` type is filled in."""
         loose = self.loose[key]
-        eid = None
-        for candidate in dict.fromkeys((key, loose)):
-            eid = self.canonical.get(candidate)
-            if eid is None:
-                eid = self.alias.get(candidate)
-            if eid is not None or not candidate:
-                break
+        eid = self._found(key)
         if eid is None:
             # On PostgreSQL a writer outside the namespace lock may insert the name
             # meanwhile: DO UPDATE returns its row, DO NOTHING would return none.

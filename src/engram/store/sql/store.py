@@ -3,7 +3,7 @@
 ``SQLiteStore`` and ``PostgresStore`` each open their own ``Database`` and add the parts
 that stay native (keyword search, vectors, bulk copy); every concern written once in
 ``engram.store.sql`` is attached here, on the backend's ``Sql``. A shared part over a
-native index (``hints``, ``chunks``) is built by the backend, which owns the index.
+native index (``hints``, ``chunks``) is built here too, over the index the backend gives.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from engram.store.sql.aspects import SqlAspects
 from engram.store.sql.audit import SqlAudit
 from engram.store.sql.blocks import SqlCoreBlocks
 from engram.store.sql.chat import SqlChatSettings
+from engram.store.sql.chunks import ChunkIndex, SqlChunks
 from engram.store.sql.curation import SqlCuration
 from engram.store.sql.dialect import Dialect, first_int
 from engram.store.sql.documents import SqlDocuments
@@ -27,6 +28,7 @@ from engram.store.sql.erase import SqlErase
 from engram.store.sql.feedback import SqlFeedback
 from engram.store.sql.graph import SqlGraph
 from engram.store.sql.graph_counts import SqlGraphCounts
+from engram.store.sql.hints import HintIndex, SqlHints
 from engram.store.sql.jobs import SqlJobs
 from engram.store.sql.keys import SqlKeys
 from engram.store.sql.lifecycle import SqlLifecycle
@@ -59,13 +61,16 @@ class SqlStore:
         dialect: Dialect,
         keyword: KeywordUpkeep,
         *,
+        chunk_index: ChunkIndex,
+        hint_index: HintIndex,
         bundle_vectors: BundleVectors,
         after_table_insert: AfterInsert | None = None,
     ) -> None:
         """``keyword`` is the backend's keyword-index upkeep, which maintenance and erase
-        call; ``bundle_vectors`` and ``after_table_insert`` are the backend's native
-        halves of bulk copy: how it stores a memory's vector, and the upkeep of an
-        imported table row (SQLite's hint FTS)."""
+        call; ``chunk_index`` and ``hint_index`` its native indexes under the shared
+        ``chunks`` and ``hints``; ``bundle_vectors`` and ``after_table_insert`` are the
+        backend's native halves of bulk copy: how it stores a memory's vector, and the
+        upkeep of an imported table row (SQLite's hint FTS)."""
         self._db = db
         self._sql = Sql(db, dialect)
         self.location: str = db.location
@@ -95,6 +100,8 @@ class SqlStore:
         self.audit = SqlAudit(self._sql)
         self.transfer = SqlTransfer(self._sql, bundle_vectors)
         self.tables = SqlTables(self._sql, after_table_insert)
+        self.chunks = SqlChunks(self._sql, chunk_index)
+        self.hints = SqlHints(self._sql, hint_index)
 
     @property
     def clock(self) -> Callable[[], datetime]:

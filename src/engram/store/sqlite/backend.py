@@ -15,9 +15,7 @@ from typing import Any, cast
 
 from engram.errors import CapabilityError
 from engram.store.protocols.capabilities import Capabilities, capabilities_of
-from engram.store.sql.chunks import SqlChunks
 from engram.store.sql.dialect import Conn
-from engram.store.sql.hints import SqlHints
 from engram.store.sql.store import SqlStore
 from engram.store.sqlite import hints
 from engram.store.sqlite.chunks import SQLiteChunkIndex
@@ -42,10 +40,13 @@ class SQLiteStore(SqlStore):
     """The SQLite implementation of :class:`engram.store.Store`."""
 
     def __init__(self, path: str | Path = ":memory:", *, busy_timeout_ms: int = 5000) -> None:
+        db = Database(path, busy_timeout_ms=busy_timeout_ms)
         super().__init__(
-            Database(path, busy_timeout_ms=busy_timeout_ms),
+            db,
             SQLITE,
             SQLiteKeywordUpkeep(),
+            chunk_index=SQLiteChunkIndex(db),
+            hint_index=SQLiteHintIndex(db),
             bundle_vectors=SQLiteBundleVectors(),
             after_table_insert=_index_hint,
         )
@@ -55,8 +56,6 @@ class SQLiteStore(SqlStore):
         self.graph_counts = SQLiteGraphCounts(self._sql, self._db, blocks=self.memories.blocks)
         self.keyword = SQLiteKeyword(self._db)
         self.vectors: SQLiteVectors = SQLiteVectors(self._db)
-        self.chunks = SqlChunks(self._sql, SQLiteChunkIndex(self._db))
-        self.hints = SqlHints(self._sql, SQLiteHintIndex(self._db))
 
     # -- seed 002's lifecycle and capabilities (FEATURES S1) ---------------------------
     backend_name = "sqlite"

@@ -519,7 +519,7 @@ def rows() -> list[dict[str, object]]:
 
 #: The fold each later round's module (``injection_round<n>``) makes. Rounds eighteen and
 #: nineteen added no fold, nor did twenty-one; round twenty-five added two (``25`` and
-#: ``25b``), rounds twenty-six to twenty-nine one each.
+#: ``25b``), rounds twenty-six to thirty one each.
 LATER_FOLDS: dict[int | str, str] = {n: f"held_out_{n - 1}" for n in range(6, 18)} | {
     20: "held_out_17",
     22: "held_out_18",
@@ -531,6 +531,7 @@ LATER_FOLDS: dict[int | str, str] = {n: f"held_out_{n - 1}" for n in range(6, 18
     27: "held_out_24",
     28: "held_out_25",
     29: "held_out_26",
+    30: "held_out_27",
 }
 
 

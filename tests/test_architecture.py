@@ -306,6 +306,7 @@ LAYERS = (
         "recall",
         "safety",
         "safety_rules",
+        "safety_reader",  # round thirty's reader-order rules, imports nothing of engram
         "spotlight",
         "validate",
         "injection_detector",  # the learned half of the scan, run where vectors are made

@@ -66,6 +66,7 @@ FOLD_SIZES = {
     "held_out_24": 85,
     "held_out_25": 85,
     "held_out_26": 85,
+    "held_out_27": 85,
 }
 
 
@@ -75,7 +76,10 @@ def test_the_set_is_big_varied_and_split_before_tuning() -> None:
     units = list(injection._units(r for r in attacks if r["split"] in first))
     assert len(attacks) >= 300
     assert set(HELD_OUT_FLOOR) == {row["category"] for row in attacks}
-    assert {r["language"] for r in ROWS} == {"en", "es", "fr", "de", "zh", "ru", "pt"}
+    languages = {r["language"] for r in ROWS if r["split"] in first}
+    assert languages == {"en", "es", "fr", "de", "zh", "ru", "pt"}
+    # Held-out 27 (round thirty) adds four languages no rule names.
+    assert {r["language"] for r in ROWS} == languages | {"it", "nl", "pl", "ja"}
     held = sum(row["split"] == "held_out" for row, _ in units)
     assert abs(held / len(units) - 1 / 3) < 0.03  # a third kept out of tuning
     for fold, least in FOLD_SIZES.items():  # each written before its round fitted anything
@@ -105,6 +109,7 @@ def test_the_set_is_big_varied_and_split_before_tuning() -> None:
     assert benign["held_out_24"] >= 45  # round twenty-seven's fold: 50 notes
     assert benign["held_out_25"] >= 45  # round twenty-eight's fold: 50 notes
     assert benign["held_out_26"] >= 45  # round twenty-nine's fold: 50 notes
+    assert benign["held_out_27"] >= 45  # round thirty's fold: 50 notes
     pairs = Counter(row["pair"] for row in ROWS if row.get("pair"))
     assert pairs and set(pairs.values()) == {2}
     assert len({row["text"] for row in ROWS}) == len(ROWS)
@@ -123,13 +128,14 @@ def test_overall_held_out_recall_meets_the_issue_target() -> None:
 @pytest.mark.xfail(
     strict=True,
     reason="the rules alone reach 0.69 held out (0.63 on the second fold, 0.33 on the third, "
-    "0.24 on the fourth, 0.27 on the fifth, 0.19 on the sixth, 0.36 on the seventh, 0.46 on "
-    "the eighth, 0.36 on the ninth, 0.32 on the tenth, 0.35 on the eleventh, 0.28 on the "
-    "twelfth, 0.31 on the thirteenth, 0.31 on the fourteenth, 0.23 on the fifteenth, 0.34 on "
-    "the sixteenth, 0.28 on the seventeenth, 0.15 on the eighteenth, 0.19 on the "
-    "nineteenth, 0.20 on the twentieth, 0.275 on the twenty-first, 0.21 on the "
-    "twenty-second, 0.275 on the twenty-third, 0.2375 on the twenty-fourth, 0.20 on the "
-    "twenty-fifth, 0.225 on the twenty-sixth); with round "
+    "0.25 on the fourth, 0.27 on the fifth, 0.19 on the sixth, 0.36 on the seventh, 0.47 on "
+    "the eighth, 0.37 on the ninth, 0.34 on the tenth, 0.35 on the eleventh, 0.37 on the "
+    "twelfth, 0.34 on the thirteenth, 0.40 on the fourteenth, 0.31 on the fifteenth, 0.35 on "
+    "the sixteenth, 0.29 on the seventeenth, 0.19 on the eighteenth, 0.25 on the "
+    "nineteenth, 0.24 on the twentieth, 0.35 on the twenty-first, 0.29 on the "
+    "twenty-second, 0.41 on the twenty-third, 0.375 on the twenty-fourth, 0.375 on the "
+    "twenty-fifth, 0.45 on the twenty-sixth, 0.425 on the twenty-seventh, with round "
+    "thirty's reader rules); with round "
     "twenty-two's learned detector (the reported view; docs/safety.md, 'Round twenty-two'; "
     "rounds twenty-three's to twenty-five's refits and round twenty-six's neighbour view, "
     "read from its packed rows in round twenty-seven, did not ship) "
@@ -138,10 +144,11 @@ def test_overall_held_out_recall_meets_the_issue_target() -> None:
     "on the seventh, 0.92 on the eighth, 0.87 on the ninth, 0.865 on the tenth, 0.906 on the "
     "eleventh, 0.81 on the twelfth, 0.91 on the thirteenth, 0.85 on the fourteenth, 0.885 on "
     "the fifteenth, 0.86 on the sixteenth, 0.8875 on the seventeenth, 0.80 on the "
-    "eighteenth, 0.8875 on the nineteenth, 0.825 on the twentieth, 0.8375 on the "
-    "twenty-first, 0.8125 on the twenty-second, 0.8625 on the twenty-third, 0.7875 on "
-    "the twenty-fourth, and with round twenty-eight's cued neighbour view 0.725 on the "
-    "twenty-fifth and on the twenty-sixth "
+    "eighteenth, 0.8875 on the nineteenth, and with round twenty-eight's cued neighbour "
+    "view and round thirty's reader rules 0.8375 on the twentieth, 0.8875 on the "
+    "twenty-first, 0.8375 on the twenty-second, 0.9125 on the twenty-third (a fold the "
+    "rules were written from), 0.8625 on the twenty-fourth, 0.8125 on the twenty-fifth, "
+    "0.875 on the twenty-sixth and 0.8125 on the twenty-seventh "
     "(tests/test_injection_detector.py)",
 )
 def test_english_held_out_recall_of_the_rules_alone_meets_the_issue_target() -> None:
@@ -156,34 +163,35 @@ def test_rules_alone_figures_on_the_later_folds_are_recorded() -> None:
     folds += ("held_out_12", "held_out_13", "held_out_14", "held_out_15", "held_out_16")
     folds += ("held_out_17", "held_out_18", "held_out_19", "held_out_20")
     folds += ("held_out_21", "held_out_22", "held_out_23", "held_out_24", "held_out_25")
-    folds += ("held_out_26",)
+    folds += ("held_out_26", "held_out_27")
     english = {fold: RESULT[fold]["english"]["caught"] for fold in folds}
     assert english == {
         "held_out_2": 59,
         "held_out_3": 36,
-        "held_out_4": 29,
+        "held_out_4": 30,
         "held_out_5": 30,
         "held_out_6": 23,
         "held_out_7": 43,
-        "held_out_8": 54,
-        "held_out_9": 35,
-        "held_out_10": 31,
+        "held_out_8": 56,
+        "held_out_9": 36,
+        "held_out_10": 33,
         "held_out_11": 34,
-        "held_out_12": 27,
-        "held_out_13": 32,
-        "held_out_14": 32,
-        "held_out_15": 22,
-        "held_out_16": 34,
-        "held_out_17": 22,
-        "held_out_18": 12,
-        "held_out_19": 15,
-        "held_out_20": 16,
-        "held_out_21": 22,
-        "held_out_22": 17,
-        "held_out_23": 22,
-        "held_out_24": 19,
-        "held_out_25": 16,
-        "held_out_26": 18,
+        "held_out_12": 36,
+        "held_out_13": 35,
+        "held_out_14": 41,
+        "held_out_15": 30,
+        "held_out_16": 35,
+        "held_out_17": 23,
+        "held_out_18": 15,
+        "held_out_19": 20,
+        "held_out_20": 19,
+        "held_out_21": 28,
+        "held_out_22": 23,
+        "held_out_23": 33,
+        "held_out_24": 30,
+        "held_out_25": 30,
+        "held_out_26": 36,
+        "held_out_27": 34,
     }
 
 
@@ -272,7 +280,7 @@ def test_the_newest_fold_is_in_no_training_round() -> None:
             t for v in body.values() if isinstance(v, list) for t in v if isinstance(t, str)
         }
     folds = ("held_out_19", "held_out_20", "held_out_21", "held_out_22", "held_out_23")
-    for name in (*folds, "held_out_24", "held_out_25", "held_out_26"):
+    for name in (*folds, "held_out_24", "held_out_25", "held_out_26", "held_out_27"):
         fold = {r["text"] for r in ROWS if r["split"] == name}
         assert len(fold) >= 130, name  # 90 attack rows and 50 notes
         assert not fold & training, name

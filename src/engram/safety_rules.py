@@ -19,6 +19,8 @@ import re
 import urllib.parse
 from collections.abc import Callable
 
+from engram import safety_reader
+
 Rule = Callable[[str], str | None]
 _F = re.IGNORECASE | re.MULTILINE
 
@@ -483,4 +485,5 @@ def _gap(m: re.Match[str]) -> str:
 RULES: tuple[tuple[str, Rule, tuple[str, ...]], ...] = (
     ("override_instructions", revoked, tuple(_REVOKED_NEEDLES.split("|"))),
     *((code, regex(pattern), tuple(needles.split("|"))) for code, needles, pattern in _PIECES),
+    *safety_reader.RULES,  # round thirty: orders to the reader to send data out or hide it
 )

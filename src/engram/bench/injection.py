@@ -40,7 +40,8 @@ twenty-second, ``held_out_21`` and ``held_out_22``; round twenty-six
 (``scripts/injection_round26.py``) a twenty-third, ``held_out_23``; round twenty-seven
 (``scripts/injection_round27.py``) a twenty-fourth, ``held_out_24``; round twenty-eight
 (``scripts/injection_round28.py``) a twenty-fifth, ``held_out_25``; round twenty-nine
-(``scripts/injection_round29.py``) a twenty-sixth, ``held_out_26``. Round twenty-five
+(``scripts/injection_round29.py``) a twenty-sixth, ``held_out_26``; round thirty
+(``scripts/injection_round30.py``) a twenty-seventh, ``held_out_27``. Round twenty-five
 measured a refit that trains on held-out 2 to 19 and judges on ``held_out``, 20, 21 and
 22; it did not ship, so the shipped detector has read no fold and every fold here is still
 held out from it.
@@ -113,6 +114,7 @@ FOLDS = (
     "held_out_24",
     "held_out_25",
     "held_out_26",
+    "held_out_27",
 )
 
 Scan = Callable[[str], tuple[str, ...]]

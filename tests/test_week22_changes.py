@@ -69,6 +69,32 @@ def test_the_new_day_ranks_above_the_old_one(mem: Memory, question: str) -> None
     assert all(new < k for k in old), hits
 
 
+def test_what_still_holds_of_a_moved_appointment_is_not_demoted(mem: Memory) -> None:
+    # Demoted whole, the old statement fell under the change for "which dentist?" in
+    # the week (first to third): only the day changed, and Dr. Haas still holds.
+    _said(mem, VET, VET_MOVED)
+    hits = [
+        h.memory.content
+        for h in mem.recall("Which doctor does the vet visit with?", user_id=USER).hits
+    ]
+    haas = next(k for k, text in enumerate(hits) if "Dr. Haas" in text)
+    moved = next(k for k, text in enumerate(hits) if text.startswith("Actually the vet moved"))
+    assert haas < moved, hits
+
+
+def test_the_store_names_the_memories_whose_closed_facts_are_times(mem: Memory) -> None:
+    _said(mem, VET, VET_MOVED)
+    _said(mem, ("My bank is Monzo.", "Noted."), ("I switched my bank to Starling.", "Noted."))
+    ns = f"user:{USER}"
+    every = [m.id for m in mem.get_all(user_id=USER, limit=100)]
+    stale = mem._core.store.graph_counts.stale_memories(ns, every)
+    texts = {m.id: m.content for m in mem.get_all(user_id=USER, limit=100)}
+    retimed = mem._core.store.graph_counts.retimed_memories(ns, sorted(stale))
+    assert any("Monday the 14th" in texts[i] for i in retimed), [texts[i] for i in stale]
+    assert not any("Monzo" in texts[i] for i in retimed), [texts[i] for i in retimed]
+    assert any("Monzo" in texts[i] for i in stale), [texts[i] for i in stale]
+
+
 def test_no_junk_relation_from_the_change(mem: Memory) -> None:
     _said(mem, VET, VET_MOVED)
     assert not any(kind == "lives_in" or "Actually" in source for source, kind, _ in _rows(mem))

@@ -112,3 +112,38 @@ def demoted(old: frozenset[str], cfg: RecallConfig, fused: dict[str, float]) -> 
         return fused
     factor = cfg.stale_fact_factor
     return {i: score * factor if i in old else score for i, score in fused.items()}
+
+
+#: A question about a time: "when", "what time", "which day", a day or a date ("Am I
+#: still going to the dentist on Tuesday?", "What's happening on January 13?").
+_ASKS_TIME = re.compile(
+    r"\b(?:when|what\s+time|(?:what|which)\s+days?|how\s+(?:late|early|soon)|date|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|today|tonight|tomorrow|weekend|"
+    r"morning|afternoon|evening|\d{1,2}(?:st|nd|rd|th)|\d{1,2}(?::\d\d)?\s?[ap]m|"
+    r"jan(?:uary)?|feb(?:ruary)?|march|april|june|july|aug(?:ust)?|sep(?:tember)?|"
+    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b",
+    re.IGNORECASE,
+)
+
+
+def untimed(
+    retimed: StaleReader | None,
+    namespace: str,
+    query: str,
+    old: frozenset[str],
+    warnings: list[str],
+) -> frozenset[str]:
+    """Those of ``old`` (memories of closed facts) whose closed facts are all times,
+    when the query asks no time: "the dentist moved to Thursday" closed the Tuesday of
+    "My dentist appointment is on Tuesday the 15th ... with Dr. Okafor", and "Which
+    dentist am I seeing?" is still answered by it (new-user round twenty-two: demoted,
+    it fell from first to third). Any error: none (and a warning)."""
+    if retimed is None or not old or _ASKS_TIME.search(query) is not None:
+        return frozenset()
+    try:
+        return frozenset(retimed(namespace, sorted(old)))
+    except Exception as exc:  # advisory: recall ranks as before
+        message = f"could not read which changed facts were times, ranking without it: {exc}"
+        log.warning(message)
+        warnings.append(message)
+        return frozenset()

@@ -106,7 +106,7 @@ def test_an_event_at_a_place_works_nowhere(mem: Memory) -> None:
         ("The christening is at St Mary's in Harrow, starting at 11am.", "St Mary's, 11am."),
         ("Our anniversary dinner is at Luca on Friday.", "Luca on Friday, noted."),
     )
-    assert not any(kind in ("works_at", "lives_in") for _, kind, _ in _rows(mem)), _rows(mem)
+    assert not any(kind == "works_at" for _, kind, _ in _rows(mem)), _rows(mem)
 
 
 def test_a_number_written_in_groups_is_kept_whole(mem: Memory) -> None:

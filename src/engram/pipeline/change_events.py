@@ -31,8 +31,10 @@ DAY_DATE = (
     rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?))"
 )
 
-#: What an event is called: a wedding or a dinner is at a place, works at none and lives
-#: nowhere ("The wedding is at Quinta da Regaleira" read as ``wedding works_at ...``).
+#: What an event is called: a wedding or a dinner is at a place and works at none ("The
+#: wedding is at Quinta da Regaleira" read as ``wedding works_at ...``). Its ``lives_in``
+#: is left: "Noor's swimming lessons moved to the Oost pool" closes the old pool by it
+#: (the held change fold AD).
 _EVENTS = word_set(
     """wedding party dinner lunch breakfast brunch meeting appointment ceremony reception
     concert gig class lesson lessons practice session check-up checkup funeral barbecue

@@ -201,7 +201,7 @@ def not_a_thing(source: str, relation: str, target: str, *, numbers: bool = True
     kind = vocabulary.canonical(relation, target).relation_type
     if kind == "uses" and (words := _WORD.findall(target)) and words[-1] in _WORK_GROUPS:
         return True  # "payments team" (lower case: "Microsoft Teams" is a tool)
-    if kind in ("works_at", "lives_in") and change_events.is_event(source):
+    if kind == "works_at" and change_events.is_event(source):
         return True  # "The wedding is at Quinta da Regaleira": a venue, not an employer
     if kind not in ("uses", "lives_in"):  # "uses_phone 07700 900123" is a number had
         return False

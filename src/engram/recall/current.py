@@ -114,10 +114,12 @@ def demoted(old: frozenset[str], cfg: RecallConfig, fused: dict[str, float]) -> 
     return {i: score * factor if i in old else score for i, score in fused.items()}
 
 
-#: A question about a time: "when", "what time", "which day", a day or a date ("Am I
-#: still going to the dentist on Tuesday?", "What's happening on January 13?").
+#: A question about a time: "when", "what time", "which day", a day, a date or an hour
+#: ("Am I still going to the dentist on Tuesday?", "What's happening on January 13?",
+#: the change bench's "Now: Standup is at 9:30.").
 _ASKS_TIME = re.compile(
-    r"\b(?:when|what\s+time|(?:what|which)\s+days?|how\s+(?:late|early|soon)|date|"
+    r"\b(?:when|times?|schedule[ds]?|(?:what|which)\s+days?|how\s+(?:late|early|soon)|date|"
+    r"noon|midnight|o['’]clock|\d{1,2}:\d\d|"
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|today|tonight|tomorrow|weekend|"
     r"morning|afternoon|evening|\d{1,2}(?:st|nd|rd|th)|\d{1,2}(?::\d\d)?\s?[ap]m|"
     r"jan(?:uary)?|feb(?:ruary)?|march|april|june|july|aug(?:ust)?|sep(?:tember)?|"

@@ -95,6 +95,21 @@ def test_the_store_names_the_memories_whose_closed_facts_are_times(mem: Memory) 
     assert any("Monzo" in texts[i] for i in stale), [texts[i] for i in stale]
 
 
+def test_a_weekly_lesson_moved_closes_its_old_day(mem: Memory) -> None:
+    # "Lena's swimming moved to Thursdays now" was a subject of its own beside
+    # ``Lena has_lesson swimming lessons``: the lesson's day was never recorded.
+    _said(
+        mem,
+        ("My son Max has judo lessons every Tuesday at 6pm at the Leisure Centre.", "Noted."),
+        ("Max's judo moved to Fridays now, same time.", "Updated: Max's judo is on Fridays."),
+    )
+    rows = _rows(mem)
+    assert rows[("Max's judo lessons", "scheduled", "Tuesday")] is False, rows
+    assert rows[("Max's judo lessons", "scheduled", "Fridays")] is True, rows
+    hits = [h.memory.content for h in mem.recall("When does Max have judo now?", user_id=USER).hits]
+    assert hits and "Fridays" in hits[0], hits
+
+
 def test_no_junk_relation_from_the_change(mem: Memory) -> None:
     _said(mem, VET, VET_MOVED)
     assert not any(kind == "lives_in" or "Actually" in source for source, kind, _ in _rows(mem))

@@ -97,10 +97,17 @@ def closed(
     else (or when the read fails: a warning) none."""
     if stale is None or not ids or not wanted(stale, query, cfg):
         return frozenset()
+    return _advisory(stale, namespace, ids, "which facts changed", warnings)
+
+
+def _advisory(
+    read: StaleReader, namespace: str, ids: Sequence[str], what: str, warnings: list[str]
+) -> frozenset[str]:
+    """``read``'s answer, or none when it fails (a warning): recall ranks without it."""
     try:
-        return frozenset(stale(namespace, list(ids)))
+        return frozenset(read(namespace, list(ids)))
     except Exception as exc:  # advisory: recall ranks without it
-        message = f"could not read which facts changed, ranking without it: {exc}"
+        message = f"could not read {what}, ranking without it: {exc}"
         log.warning(message)
         warnings.append(message)
         return frozenset()
@@ -142,10 +149,4 @@ def untimed(
     it fell from first to third). Any error: none (and a warning)."""
     if retimed is None or not old or _ASKS_TIME.search(query) is not None:
         return frozenset()
-    try:
-        return frozenset(retimed(namespace, sorted(old)))
-    except Exception as exc:  # advisory: recall ranks as before
-        message = f"could not read which changed facts were times, ranking without it: {exc}"
-        log.warning(message)
-        warnings.append(message)
-        return frozenset()
+    return _advisory(retimed, namespace, sorted(old), "which changed facts were times", warnings)

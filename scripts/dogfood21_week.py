@@ -10,7 +10,10 @@ One conversation a day, the whole day's messages sent each turn; the queued
 ``chat_mine`` jobs run after each turn (the server's worker between two turns).
 SQLite, MiniLM (the default embedder), the defaults.
 
-    PYTHONPATH=src .venv/bin/python scripts/dogfood21_week.py /tmp/dogfood21 [a|b]
+    PYTHONPATH=src .venv/bin/python scripts/dogfood21_week.py /tmp/dogfood21 [a|b|c]
+
+Fold C (round twenty-two, scripts/week22_cases.py) is another week: other people, facts,
+changes and questions.
 
 Prints one JSON object: what the blocks held (small-talk lines, per kind of turn),
 gold in the block / first, the old value of a change in the block and above the new,
@@ -36,6 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "scripts")]
 
 from dogfood21_cases import QUESTION_DAYS, QUESTIONS, SMALL_EVERY, week  # noqa: E402
+from week22_cases import BETWEEN_C, DAYS_C, QUESTIONS_C  # noqa: E402
 
 import engram.recall.temporal  # noqa: E402
 import engram.records  # noqa: E402
@@ -141,15 +145,25 @@ class Week:
         return self.reply if self.reply is not None else answer_from_block(request)
 
 
+Days = list[tuple[str, list[tuple[str, str, str]]]]
+
+
+def cases(fold: str) -> tuple[Days, list[tuple[str, str]], list[tuple[str, str, str | None]]]:
+    """The days, the small talk between questions and the questions of ``fold``."""
+    if fold == "c":
+        return DAYS_C, BETWEEN_C, QUESTIONS_C
+    return (*week(fold), QUESTIONS)
+
+
 def small_talk_texts(fold: str) -> set[str]:
     """Every small-talk line the week says, user's and assistant's (the labels)."""
-    days, between = week(fold)
+    days, between, _ = cases(fold)
     texts = {t for _, turns in days for kind, u, r in turns if kind == "small" for t in (u, r)}
     return texts | {t for pair in between for t in pair}
 
 
 def run(proxy: Week, fold: str) -> dict[str, Any]:
-    days, between = week(fold)
+    days, between, questions = cases(fold)
     small = small_talk_texts(fold)
     contents: dict[str, str] = {}
 
@@ -171,12 +185,12 @@ def run(proxy: Week, fold: str) -> dict[str, Any]:
         conversation: list[dict[str, str]] = []
         for kind, text, reply in turns:
             record(kind, text, proxy.turn(conversation, text, reply), day=day)
-    half = (len(QUESTIONS) + 1) // 2
+    half = (len(questions) + 1) // 2
     n_small = 0
     for d, day in enumerate(QUESTION_DAYS):
         _Clock.now = datetime.fromisoformat(day).replace(hour=9, tzinfo=UTC)
         conversation = []
-        for n, (question, gold, old) in enumerate(QUESTIONS[d * half : (d + 1) * half]):
+        for n, (question, gold, old) in enumerate(questions[d * half : (d + 1) * half]):
             ids = proxy.turn(conversation, question, None)
             lines = [content(i) for i in ids]
             gold_at = next((k for k, line in enumerate(lines) if gold in line), None)
@@ -202,13 +216,13 @@ def run(proxy: Week, fold: str) -> dict[str, Any]:
                 text, reply = between[n_small % len(between)]
                 n_small += 1
                 record("small", text, proxy.turn(conversation, text, reply), day=day)
-    return summary(proxy)
+    return summary(proxy, questions)
 
 
-def summary(proxy: Week) -> dict[str, Any]:
+def summary(proxy: Week, asked: list[tuple[str, str, str | None]]) -> dict[str, Any]:
     rows = proxy.turns
     questions = [r for r in rows if r["kind"] == "question"]
-    changed = [r for r in questions if any(q == r["text"] and o for q, _, o in QUESTIONS)]
+    changed = [r for r in questions if any(q == r["text"] and o for q, _, o in asked)]
     per_kind: dict[str, dict[str, int]] = {}
     for r in rows:
         k = per_kind.setdefault(r["kind"], {"turns": 0, "block_lines": 0, "small_talk_lines": 0})
@@ -234,6 +248,7 @@ def summary(proxy: Week) -> dict[str, Any]:
             for r in changed
         ),
         "changes_answered_old": sum(r["old_answered"] for r in changed),
+        "relations_closed": sum(not r.current for r in relations),
         "misses": [(r["text"], r["block"][:3]) for r in questions if r["gold_at"] is None],
         "relations": [
             (r.source, r.relation_type, r.target, "current" if r.current else "closed")

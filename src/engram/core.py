@@ -151,6 +151,7 @@ class Core:
             # seed 004's hub dampening reads the linker's entity mention counts.
             entity_mentions=store.graph_counts.hub_mentions,
             stale=store.graph_counts.stale_memories,  # issue 28: facts since closed
+            retimed=store.graph_counts.retimed_memories,  # round 22: only a time closed
             standings=self.standings,
             # The user's abstain calibration for this embedder, if one was fitted.
             calibration=calibrations.for_embedder(

@@ -47,7 +47,7 @@ _EMOJI = re.compile(r"\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+\s+(?=\w)")
 # What a clause opens with that says nothing: "ok so update:", "btw", "heads up",
 # "these days", "at work". Stripped one at a time, in front only.
 _FILLER = re.compile(
-    r"^(?:ok(?:ay)?|so|oh|and|well|btw|hey|hi|yeah|yep|yes|honestly|anyway|lol|haha|"
+    r"^(?:ok(?:ay)?|so|oh|and|well|btw|hey|hi|yeah|yep|yes|honestly|anyway|actually|lol|haha|"
     r"update|news|big\s+news|good\s+news|heads\s+up|fyi|quick\s+context|fwiw|"
     r"these\s+days|nowadays|lately|at\s+work|at\s+the\s+office|again)\b[\s,:!.-]*",
     re.IGNORECASE,

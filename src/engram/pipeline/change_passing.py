@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from engram.pipeline import change_events
 from engram.pipeline.change_words import KNOWN_PERSON
 from engram.pipeline.prefilter import gated
 from engram.store.protocols.graph import Relation, canonical_name, canonical_relation
@@ -108,6 +109,8 @@ def firsts(text: str) -> list[tuple[str, str, str]]:
     """The ``(owner, slot, value)`` a short plain statement of a date, a budget, a
     child's school or the speaker's way to work names, or none."""
     lower = text.lower()
+    if (weekly := change_events.weekly(text, lower)) is not None:
+        return [weekly]  # "My daughter Lena has swimming lessons every Wednesday at 5pm"
     # Plain substring tests first: every write runs this, and most say none of these.
     work = any(w in lower for w in _WORK_WORDS)
     school = any(w in lower for w in _SCHOOL_WORDS)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from engram.pipeline import change_kinds
+from engram.pipeline import change_events, change_kinds
 from engram.pipeline.change_verbs import HAPPENING, RAISING, RISING, alternation, words
 from engram.pipeline.change_words import (
     ADDITION,
@@ -54,7 +54,10 @@ _WHEN = (
     r"(?:\d{1,2}:\d{2}(?:\s?[ap]m)?|\d{1,2}\s?[ap]m|noon|midnight|"
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?)"
 )
-IS_WHEN = re.compile(rf"^{_WHEN}$", re.I)
+# A target that is a time or a day, also a day with its date ("Thursday the 17th",
+# "the 17th", "January 13", "13 January"): a thing moved to it is rescheduled, not
+# relocated (round twenty-two: "the dentist moved to Thursday the 17th" read as a home).
+IS_WHEN = re.compile(rf"^(?:{_WHEN}|{change_events.DAY_DATE})$", re.I)
 # The verbs are ``change_verbs.HAPPENING``: "book club meets on Sundays now", "the
 # nightly backup now runs at 3am" say when, as "is at" does; a person is no event ("I
 # run on Tuesdays" is a routine, ``change_habits``).

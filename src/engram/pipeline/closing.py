@@ -2,10 +2,9 @@
 
 ``plan`` turns what a memory states (the linker's or the LLM's triples, and the change
 claims its text makes, :mod:`engram.pipeline.claims`) into the ``Statement`` the graph
-records: relation names mapped to the canonical vocabulary
-(:mod:`engram.pipeline.vocabulary`), subjects resolved against the entities the
-namespace already has, and the set of relation types this statement closes. Whether a
-type closes is decided per statement, in this order:
+records: relation names mapped to the canonical vocabulary (:mod:`engram.pipeline.vocabulary`),
+subjects resolved against the entities the namespace already has, and the set of relation
+types this statement closes. Whether a type closes is decided per statement, in this order:
 
 1. **signal**: "also / too / another" never closes; a change verb ("switched to",
    "migrated", "replaced", "joined", "now uses") always does;
@@ -29,6 +28,7 @@ from functools import partial
 from engram.errors import EngramError
 from engram.pipeline import (
     change_accounts,
+    change_events,
     change_firsts,
     change_held,
     change_kinds,
@@ -343,7 +343,7 @@ class _Reads:
         words = name.split()
         tries = [name, *change_kinds.kin_names(name)]
         if not all(w[:1].isupper() for w in words):
-            tries += [f"{name} {h}" for h in GENERIC_HEADS]
+            tries += [f"{name} {h}" for h in (*GENERIC_HEADS, *change_events.EVENT_HEADS)]
             if len(words) > 1 and words[-1].lower() in GENERIC_HEADS:
                 stem = " ".join(words[:-1])
                 tries += [stem, *(f"{stem} {h}" for h in GENERIC_HEADS if h != words[-1])]

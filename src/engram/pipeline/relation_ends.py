@@ -36,7 +36,7 @@ import functools
 import re
 from dataclasses import replace
 
-from engram.pipeline import patterns, vocabulary
+from engram.pipeline import change_events, patterns, vocabulary
 from engram.pipeline.patterns import word_set
 from engram.pipeline.triples import PROGRESSIVE
 from engram.store.protocols.graph import SINGLE_VALUED, Statement, Triple, canonical_relation
@@ -201,6 +201,8 @@ def not_a_thing(source: str, relation: str, target: str, *, numbers: bool = True
     kind = vocabulary.canonical(relation, target).relation_type
     if kind == "uses" and (words := _WORD.findall(target)) and words[-1] in _WORK_GROUPS:
         return True  # "payments team" (lower case: "Microsoft Teams" is a tool)
+    if kind == "works_at" and change_events.is_event(source):
+        return True  # "The wedding is at Quinta da Regaleira": a venue, not an employer
     if kind not in ("uses", "lives_in"):  # "uses_phone 07700 900123" is a number had
         return False
     if _LETTER.search(target) is None:

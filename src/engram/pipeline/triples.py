@@ -177,7 +177,10 @@ def noun_phrase(text: str) -> str | None:
         word = _TITLE_DOT.sub("", match.group(0))
         if not _NP_START.match(word) or word.lower() in _NP_STOP or len(words) == 5:
             break
-        if words and (word[0].isdigit() or word.lower() in _COUNT_WORDS):
+        # "07700 900462": a number written in groups is one number (it was cut at its
+        # space: new-user round twenty-one's ``user uses_phone 07700``).
+        grouped = bool(words) and words[-1].isdigit() and word.isdigit()
+        if words and (word[0].isdigit() or word.lower() in _COUNT_WORDS) and not grouped:
             break  # "Sweden four years ago": a count starts the next phrase
         if words and word.lower() in _RATE_WORDS and _AMOUNT.match(words[0]):
             break  # "$40 a month", "950 pounds a month": the amount, as the change reader names it

@@ -97,10 +97,17 @@ def closed(
     else (or when the read fails: a warning) none."""
     if stale is None or not ids or not wanted(stale, query, cfg):
         return frozenset()
+    return _advisory(stale, namespace, ids, "which facts changed", warnings)
+
+
+def _advisory(
+    read: StaleReader, namespace: str, ids: Sequence[str], what: str, warnings: list[str]
+) -> frozenset[str]:
+    """``read``'s answer, or none when it fails (a warning): recall ranks without it."""
     try:
-        return frozenset(stale(namespace, list(ids)))
+        return frozenset(read(namespace, list(ids)))
     except Exception as exc:  # advisory: recall ranks without it
-        message = f"could not read which facts changed, ranking without it: {exc}"
+        message = f"could not read {what}, ranking without it: {exc}"
         log.warning(message)
         warnings.append(message)
         return frozenset()
@@ -112,3 +119,34 @@ def demoted(old: frozenset[str], cfg: RecallConfig, fused: dict[str, float]) -> 
         return fused
     factor = cfg.stale_fact_factor
     return {i: score * factor if i in old else score for i, score in fused.items()}
+
+
+#: A question about a time: "when", "what time", "which day", a day, a date or an hour
+#: ("Am I still going to the dentist on Tuesday?", "What's happening on January 13?",
+#: the change bench's "Now: Standup is at 9:30.").
+_ASKS_TIME = re.compile(
+    r"\b(?:when|times?|schedule[ds]?|(?:what|which)\s+days?|how\s+(?:late|early|soon)|date|"
+    r"noon|midnight|o['’]clock|\d{1,2}:\d\d|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|today|tonight|tomorrow|weekend|"
+    r"morning|afternoon|evening|\d{1,2}(?:st|nd|rd|th)|\d{1,2}(?::\d\d)?\s?[ap]m|"
+    r"jan(?:uary)?|feb(?:ruary)?|march|april|june|july|aug(?:ust)?|sep(?:tember)?|"
+    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b",
+    re.IGNORECASE,
+)
+
+
+def untimed(
+    retimed: StaleReader | None,
+    namespace: str,
+    query: str,
+    old: frozenset[str],
+    warnings: list[str],
+) -> frozenset[str]:
+    """Those of ``old`` (memories of closed facts) whose closed facts are all times,
+    when the query asks no time: "the dentist moved to Thursday" closed the Tuesday of
+    "My dentist appointment is on Tuesday the 15th ... with Dr. Okafor", and "Which
+    dentist am I seeing?" is still answered by it (new-user round twenty-two: demoted,
+    it fell from first to third). Any error: none (and a warning)."""
+    if retimed is None or not old or _ASKS_TIME.search(query) is not None:
+        return frozenset()
+    return _advisory(retimed, namespace, sorted(old), "which changed facts were times", warnings)

@@ -54,7 +54,7 @@ from engram.recall import (
 )
 from engram.recall import format as fmt
 from engram.recall.chunks import PooledDense
-from engram.recall.current import StaleReader, closed, demoted
+from engram.recall.current import StaleReader, closed, demoted, untimed
 from engram.recall.directives import directive_ids
 from engram.recall.graph_boost import boost as boost_by_graph
 from engram.recall.hints import hint_matches, merge_by_max
@@ -96,6 +96,7 @@ class Retriever:
         calibration: abstain.Calibration = abstain.CALIBRATION,
         standings: Standings | None = None,
         stale: StaleReader | None = None,
+        retimed: StaleReader | None = None,
         overlap_reads: bool = False,
     ) -> None:
         self.memories, self.keyword, self.vectors = memories, keyword, vectors
@@ -117,7 +118,7 @@ class Retriever:
         self.hints = hints
         self.graph = graph  # seed 004's graph boost (G4), when recall.graph_boost
         self.chunks = chunks  # issue 13: chunk vectors of long memories
-        self.stale = stale  # issue 28: which memories stated a fact since closed
+        self.stale, self.retimed = stale, retimed  # issue 28: memories of closed facts
         # FEATURES S4: text that heads every context (``mem.org``'s core policies).
         self.preamble: Callable[[], str] | None = None
         # FEATURES S3: a request's shared space is ranked beside it (seed 002).
@@ -290,6 +291,7 @@ class Retriever:
         long, directives = long_ids(facts, cfg), directive_ids(facts, cfg)
         # issue 28 (G2): asked about now, what stated a closed fact lends no context.
         old = closed(stale, request.namespace, request.query, cfg, candidate_ids, warnings)
+        old -= untimed(self.retimed, request.namespace, request.query, old, warnings)
         sessions, turns = sessions.without(old), sessions  # turns: as stored (echoes)
         alone = context.sessionless(facts) if cfg.keyword_spread_rank else frozenset()  # round 9
         sets = long, directives, alone, self_contained(facts, cfg, request.query)  # C3

@@ -63,6 +63,13 @@ class GraphCountStore(Protocol):
         ``source_memory_id``): what they say no longer holds."""
         ...
 
+    def retimed_memories(self, namespace: str, memory_ids: Sequence[str]) -> set[str]:
+        """Those of ``memory_ids`` (memories of ``stale_memories``) whose closed facts
+        are all times (a ``scheduled`` day or hour): the rest of what they say, who and
+        where, still holds (new-user round twenty-two: "the dentist moved to Thursday"
+        leaves "with Dr. Okafor" standing)."""
+        ...
+
     def entity_names(self, namespace: str, limit: int) -> frozenset[str] | None:
         """Every canonical name and alias of the namespace's entities, in one read; None
         when there are more than ``limit``. A name outside them has no entity

@@ -95,6 +95,39 @@ def derived_stale(
     return {r[0] for r in sources if r[1] in bad}
 
 
+#: The relation types that hold only a time: a memory whose closed facts are all of
+#: them still says the rest (who, where) truly (``retimed``).
+TIME_TYPES = frozenset(("scheduled",))
+
+
+def retimed(conn: Conn, d: Dialect, namespace: str, memory_ids: Sequence[str]) -> set[str]:
+    """``GraphCountStore.retimed_memories``: those of ``memory_ids`` whose closed facts
+    (their own, else those of the memory the pipeline wrote them from) are all times."""
+    ids = list(dict.fromkeys(memory_ids))
+    sources = dict(
+        d.select_in(
+            conn,
+            "SELECT f.id, f.source_memory_id FROM memories f "
+            "WHERE f.source_memory_id IS NOT NULL AND ",
+            "f.id",
+            ids,
+        )
+    )
+    kinds: dict[str, set[str]] = {}
+    for memory_id, kind in d.select_in(
+        conn,
+        "SELECT DISTINCT m.memory_id, r.relation_type FROM relation_mentions m "
+        "JOIN relations r ON r.id = m.relation_id "
+        "WHERE r.namespace = ? AND r.valid_to IS NOT NULL AND ",
+        "m.memory_id",
+        list(dict.fromkeys([*ids, *sources.values()])),
+        (namespace,),
+    ):
+        kinds.setdefault(memory_id, set()).add(kind)
+    said = {i: kinds.get(i) or kinds.get(sources.get(i, ""), set()) for i in ids}
+    return {i for i, k in said.items() if k and k <= TIME_TYPES}
+
+
 def _stated_closed(conn: Conn, d: Dialect, namespace: str, ids: Sequence[str]) -> set[str]:
     rows = d.select_in(
         conn,

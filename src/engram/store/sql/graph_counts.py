@@ -104,6 +104,10 @@ class SqlGraphCounts(SqlPart, GraphCountStore):
         with self._sql.read("finding memories of closed facts") as conn:
             return graph_changes.stale_memories(conn, self._d, namespace, memory_ids)
 
+    def retimed_memories(self, namespace: str, memory_ids: Sequence[str]) -> set[str]:
+        with self._sql.read("finding memories whose closed facts are times") as conn:
+            return graph_changes.retimed(conn, self._d, namespace, memory_ids)
+
     def entity_names(self, namespace: str, limit: int) -> frozenset[str] | None:
         rows = self._rows(
             "SELECT canonical_name FROM entities WHERE namespace = ? UNION ALL "

@@ -189,8 +189,9 @@ def fill_conditions(
 
 
 class Holders:
-    """Which namespaces hold condition vectors, so that recall reads them only where there
-    are some: a namespace without standing instructions keeps the plain dense leg (on
+    """Which namespaces hold condition vectors (or others of the chunk table: ``suffix``,
+    e.g. document chunks' windows), so that recall reads them only where there are
+    some: a namespace without standing instructions keeps the plain dense leg (on
     PostgreSQL its reads ride along the dense search's round trip: ``FactsAlong``).
     Checked at a namespace's first recall (one read), then again off recall's wait
     (``submit``: recall's worker threads) at most once per ``refresh`` seconds; this
@@ -202,8 +203,10 @@ class Holders:
         embedder: Embedder | None,
         submit: Callable[[Callable[[str], None], str], Future[None]],
         refresh: float = REFRESH,
+        suffix: str = SUFFIX,
     ) -> None:
         self.chunks, self.embedder, self.refresh = chunks, embedder, refresh
+        self.suffix = suffix
         self._submit = submit
         self._state: dict[str, tuple[bool, float]] = {}
         """namespace -> (holds conditions, ``time.monotonic()`` of the check)."""
@@ -244,7 +247,7 @@ class Holders:
         probe[0] = 1.0
         started = time.monotonic()
         try:
-            found = self.chunks.search(namespace, condition_model(self.embedder.name), probe, 1)
+            found = self.chunks.search(namespace, self.embedder.name + self.suffix, probe, 1)
         except EngramError as exc:  # a closed or failing store: none until the next check
             log.debug("conditions of %r not checked: %s", namespace, exc)
             found = []
@@ -259,11 +262,13 @@ def dense_leg(
     cfg: RecallConfig,
     holders: Holders,
     namespace: str,
+    windowed: Holders | None = None,
 ) -> VectorSearch | PooledDense:
     """The dense leg of ``namespace``: the memories' own vectors, pooled with long
-    memories' chunk vectors when ``recall.chunk_pooling`` (issue 13), and with standing
+    memories' chunk vectors when ``recall.chunk_pooling`` (issue 13), with standing
     instructions' conditions when ``recall.condition_weight`` and the namespace holds
-    some (issue 24)."""
+    some (issue 24), and with document chunks' windows when it holds some
+    (``doc_windows``: ``windowed`` knows where)."""
     dense: VectorSearch | PooledDense = index
     if chunks is None:
         return dense
@@ -271,4 +276,6 @@ def dense_leg(
         dense = PooledDense(dense, chunks, cfg.chunk_weight)
     if cfg.condition_weight > 0 and holders.holds(namespace):
         dense = PooledDense(dense, chunks, cfg.condition_weight, SUFFIX)
+    if windowed is not None and windowed.holds(namespace):
+        dense = PooledDense(dense, chunks, 1.0, windowed.suffix)
     return dense

@@ -151,19 +151,39 @@ def store_conditions(
     found = [(r, c) for r in records if (c := condition_of(r.content)) is not None]
     if not found:
         return 0
-    try:
+
+    def rows() -> list[MemoryChunks]:
         vectors = np.asarray(embedder.embed_batch([c for _, c in found]), dtype=np.float32)
         model = condition_model(embedder.name)
-        chunks.put(
+        return [
             MemoryChunks(r.id, model, r.content_hash, vectors[n : n + 1])
             for n, (r, _) in enumerate(found)
-        )
-    except Exception as exc:  # raw-first: the memory and its own vector are stored
-        log.warning("condition vectors of %d instructions not stored: %s", len(found), exc)
-        return 0
+        ]
+
+    what = f"condition vectors of {len(found)} instructions"
+    return (
+        len(found) if put_extra(chunks, rows, {r.namespace for r, _ in found}, holders, what) else 0
+    )
+
+
+def put_extra(
+    chunks: ChunkVectorStore,
+    rows: Callable[[], Iterable[MemoryChunks]],
+    namespaces: set[str],
+    holders: Holders | None,
+    what: str,
+) -> bool:
+    """Store the extra vectors ``rows`` embeds (conditions, document windows) and tell
+    ``holders`` their namespaces hold some; a failure is logged and returns False (the
+    memories and their own vectors are stored: raw-first, ``reindex`` writes them later)."""
+    try:
+        chunks.put(rows())
+    except Exception as exc:
+        log.warning("%s not stored: %s", what, exc)
+        return False
     if holders is not None:
-        holders.added({r.namespace for r, _ in found})
-    return len(found)
+        holders.added(namespaces)
+    return True
 
 
 def fill_conditions(

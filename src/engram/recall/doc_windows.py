@@ -17,7 +17,6 @@ hold windows (``conditions.Holders``); any other namespace keeps the plain dense
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 
@@ -25,11 +24,9 @@ import numpy as np
 
 from engram.embed.base import Embedder
 from engram.recall.chunks import windows
-from engram.recall.conditions import Holders
+from engram.recall.conditions import Holders, put_extra
 from engram.records import MemoryRecord, MemoryType
 from engram.store.protocols.chunks import ChunkVectorStore, MemoryChunks
-
-log = logging.getLogger("engram.recall")
 
 #: What tells a document chunk's windows apart in the chunk table.
 SUFFIX = "#window"
@@ -73,19 +70,19 @@ def store_windows(
     if not found:
         return 0
     texts = [w for _, ws in found for w in ws]
-    try:
+
+    def rows() -> list[MemoryChunks]:
         vectors = np.asarray(embedder.embed_batch(texts), dtype=np.float32)
         model = embedder.name + SUFFIX
-        rows: list[MemoryChunks] = []
+        out: list[MemoryChunks] = []
         start = 0
         for record, ws in found:
             block = vectors[start : start + len(ws)]
-            rows.append(MemoryChunks(record.id, model, record.content_hash, block))
+            out.append(MemoryChunks(record.id, model, record.content_hash, block))
             start += len(ws)
-        chunks.put(rows)
-    except Exception as exc:  # raw-first: the chunk and its own vector are stored
-        log.warning("windows of %d document chunks not stored: %s", len(found), exc)
-        return 0
-    if holders is not None:
-        holders.added({r.namespace for r, _ in found})
-    return len(texts)
+        return out
+
+    what = f"windows of {len(found)} document chunks"
+    return (
+        len(texts) if put_extra(chunks, rows, {r.namespace for r, _ in found}, holders, what) else 0
+    )

@@ -544,3 +544,72 @@ QUESTIONS: list[Question] = [
     Q("How much did the capacitance probes cost?", kind="none"),
     Q("What time does the Lisbon office of the fund open?", kind="none"),
 ]
+
+#: Fold B: other questions about the same documents, written after the mechanism was
+#: built and run once (nothing was tuned on either fold).
+QUESTIONS_B: list[Question] = [
+    Q("What grape variety was studied?", "42 blocks of Albarino vines", "paper.pdf", 1),
+    Q("How deep were the moisture sensors placed?", "thirty and sixty centimetres", "paper.pdf", 2),
+    Q("How was the fungus graded?", "scored on the Horsfall scale", "paper.pdf", 2),
+    Q(
+        "Did sweetness of the fruit differ between the schedules?",
+        "Sugar at harvest",
+        "paper.pdf",
+        3,
+    ),
+    Q("Which company hired the consultant?", "Northwind Analytics Ltd", "contract.pdf", 1),
+    Q("What happens if Northwind pays late?", "interest at four percent", "contract.pdf", 2),
+    Q(
+        "What must the consultant do with personal information at the end?",
+        "delete personal data",
+        "contract.pdf",
+        3,
+    ),
+    Q(
+        "Which country's law applies to the agreement?",
+        "law of England and Wales",
+        "contract.pdf",
+        4,
+    ),
+    Q("How quiet is the purifier at night?", "quieter than 24 decibels", "manual.pdf", 2),
+    Q(
+        "How do I clean the reusable pre-filter?",
+        "rinse it under cold running water",
+        "manual.pdf",
+        2,
+    ),
+    Q("Where do I find the serial number?", "on the label under the base", "manual.pdf", 3),
+    Q(
+        "What should I check if the machine rattles?",
+        "filter sits flat in its frame",
+        "manual.pdf",
+        3,
+    ),
+    Q("Who runs Herdade Alta?", "the owner, Rui Calado", "fieldwork.md"),
+    Q(
+        "Which statistics reference explains the model syntax?",
+        "Bates et al. on lme4",
+        "reading.md",
+    ),
+    Q("Which countries' researchers are eligible for the grant?", "Portugal, Spain or", "grants"),
+    Q("In which languages can a proposal be written?", "English or Portuguese", "grants"),
+    Q("When are grant holders told the outcome?", "end of June 2027", "grants"),
+    Q(
+        "How much should the grant budget stay under?",
+        "under fifty-five thousand",
+        "transcript.txt",
+    ),
+    Q(
+        "Where should the airport weather data be filed?",
+        "shared drive under raw data",
+        "transcript.txt",
+    ),
+    Q(
+        "Should Rui spray more sulphur against mildew?",
+        "no data on extra sulphur",
+        "transcript.txt",
+    ),
+    Q("What is the grant's reference number at the funder's bank?", kind="none"),
+    Q("How much does a replacement HEPA filter cost?", kind="none"),
+    Q("Who peer-reviewed the consulting report?", kind="none"),
+]

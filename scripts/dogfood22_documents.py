@@ -12,7 +12,7 @@ the questions (recall, limit 4), then edits the fieldwork note and ingests it ag
 through the CLI, deletes the reading note's document, and asks again.
 SQLite, MiniLM (the default embedder), the defaults.
 
-    PYTHONPATH=src .venv/bin/python scripts/dogfood22_documents.py /tmp/dogfood22
+    PYTHONPATH=src .venv/bin/python scripts/dogfood22_documents.py /tmp/dogfood22 [a|b]
 
 Prints one JSON object: gold in the context / first, the source label right, what the
 unanswerable questions got, the edited note's old text and the deleted note's chunks
@@ -45,17 +45,18 @@ from dogfood22_cases import (  # noqa: E402
     MANUAL,
     PAPER,
     QUESTIONS,
+    QUESTIONS_B,
     READING_MD,
     Question,
     transcript,
 )
-from pdf_maker import pdf_bytes  # noqa: E402
 
 from engram import Memory  # noqa: E402
 from engram.api.app import create_app  # noqa: E402
 from engram.api.server import serve_in_thread  # noqa: E402
 from engram.client import EngramClient  # noqa: E402
 from engram.config import Config  # noqa: E402
+from pdf_maker import pdf_bytes  # noqa: E402
 
 USER = "maria"
 CONFIG = os.environ.get("DOGFOOD22_CONFIG", "[documents]\nallow_private_urls = true\n")
@@ -80,7 +81,7 @@ def build(out: Path) -> dict[str, Path]:
         "manual.pdf": pdf_bytes(["\n".join(p) for p in MANUAL]),
     }
     paths: dict[str, Path] = {}
-    for name, data in files.items():
+    for name in files:
         paths[name] = out / "docs" / name
     (out / "docs" / "notes").mkdir(parents=True)
     (out / "site").mkdir()
@@ -199,7 +200,8 @@ def summary(answers: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def main(out: Path) -> dict[str, Any]:
+def main(out: Path, fold: str = "a") -> dict[str, Any]:
+    questions = QUESTIONS if fold == "a" else QUESTIONS_B
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     (out / "home").mkdir()
@@ -214,17 +216,17 @@ def main(out: Path) -> dict[str, Any]:
             doc = memory.documents.ingest(path=paths[name], user_id=USER)
             ingested[name] = memory.documents.process(doc.id, user_id=USER).chunk_count
         key = memory.keys.create(USER)[1]
-        with serve_in_thread(create_app(memory, worker=False, mcp=False)) as url:
-            with EngramClient(url, key) as client:  # the HTTP client: PDFs as bytes
-                for name in ("contract.pdf", "manual.pdf"):
-                    doc = client.documents.ingest(path=paths[name])
-                    ingested[name] = memory.documents.process(doc.id, user_id=USER).chunk_count
+        app = create_app(memory, worker=False, mcp=False)
+        with serve_in_thread(app) as url, EngramClient(url, key) as client:  # PDFs as bytes
+            for name in ("contract.pdf", "manual.pdf"):
+                doc = client.documents.ingest(path=paths[name])
+                ingested[name] = memory.documents.process(doc.id, user_id=USER).chunk_count
         with site(out / "site") as page:  # a URL
             doc = memory.documents.ingest(url=page, user_id=USER)
             done = memory.documents.process(doc.id, user_id=USER)
             ingested["grants.html"] = done.chunk_count
             ingested["grants.html title"] = done.title
-        before = [ask(memory, q) for q in QUESTIONS]
+        before = [ask(memory, q) for q in questions]
         # Edit the fieldwork note, ingest it again with the CLI; delete the reading note.
         note = paths["fieldwork.md"]
         text = note.read_text(encoding="utf-8")
@@ -235,7 +237,7 @@ def main(out: Path) -> dict[str, Any]:
         reading = memory.documents.of_source(paths["reading.md"], user_id=USER)
         for doc in reading:
             memory.documents.delete(doc.id, user_id=USER)
-        after = [ask(memory, q) for q in QUESTIONS]
+        after = [ask(memory, q) for q in questions]
         edit = ask(memory, EDIT_QUESTION)
         listed = [(d.source, d.status, d.chunk_count) for d in memory.documents.list(user_id=USER)]
     old_lead = flat("six week lead time")
@@ -265,11 +267,11 @@ def main(out: Path) -> dict[str, Any]:
 
 
 def _file_of(question: str) -> str:
-    for q in QUESTIONS:
+    for q in [*QUESTIONS, *QUESTIONS_B]:
         if q.text == question:
             return q.file or ""
     return ""
 
 
 if __name__ == "__main__":
-    print(json.dumps(main(Path(sys.argv[1])), indent=1))
+    print(json.dumps(main(Path(sys.argv[1]), sys.argv[2] if len(sys.argv) > 2 else "a"), indent=1))

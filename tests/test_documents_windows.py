@@ -77,3 +77,15 @@ def test_a_deleted_documents_windows_find_nothing(mem: Memory) -> None:
     (doc,) = mem.documents.list(user_id="ana")
     mem.documents.delete(doc.id, user_id="ana")
     assert mem.recall(QUERY, user_id="ana", limit=4, abstain=False).hits == ()
+
+
+def test_reindex_gives_windows_to_chunks_ingested_before_them(mem: Memory) -> None:
+    chunk = _ingest(mem, HEAD + TAIL)
+    model = mem._core.embedder.name + "#window"
+    assert mem._core.store.chunks.count(model) == 1
+    mem._core.store.chunks.delete(model)  # as a store written before this version
+    mem.add("The north quay was resurfaced in 2019.", user_id="ana")  # not a document
+    mem.admin.reindex()
+    assert mem._core.store.chunks.count(model) == 1
+    recall = mem.recall(QUERY, user_id="ana", limit=4)
+    assert recall.shown[:1] == (chunk,)

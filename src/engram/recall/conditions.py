@@ -197,15 +197,33 @@ def fill_conditions(
     off); returns how many were stored. ``reindex`` runs it."""
     if embedder is None or config.condition_weight <= 0:
         return 0
+    model = condition_model(embedder.name)
+
+    def store(batch: list[MemoryRecord]) -> int:
+        return store_conditions(embedder, chunks, batch, config, holders)
+
+    return fill_extra(chunks, embedder.name, model, _OPENERS, batch_size, store)
+
+
+def fill_extra(
+    chunks: ChunkVectorStore,
+    own_model: str,
+    model: str,
+    words: Sequence[str],
+    batch_size: int,
+    store: Callable[[list[MemoryRecord]], int],
+) -> int:
+    """Page through the memories with a vector by ``own_model`` and none by ``model``
+    whose opening holds one of ``words`` (``""``: any), giving each page to ``store``;
+    returns how many vectors it stored. ``reindex`` runs it for conditions and windows."""
     made = 0
     after: str | None = None
-    model = condition_model(embedder.name)
     while True:
-        batch = chunks.uncovered(embedder.name, model, _OPENERS, after=after, limit=batch_size)
+        batch = chunks.uncovered(own_model, model, words, after=after, limit=batch_size)
         if not batch:
             return made
         after = batch[-1].id
-        made += store_conditions(embedder, chunks, batch, config, holders)
+        made += store(batch)
 
 
 class Holders:

@@ -24,7 +24,7 @@ import numpy as np
 
 from engram.embed.base import Embedder
 from engram.recall.chunks import windows
-from engram.recall.conditions import Holders, put_extra
+from engram.recall.conditions import Holders, fill_extra, put_extra
 from engram.records import MemoryRecord, MemoryType
 from engram.store.protocols.chunks import ChunkVectorStore, MemoryChunks
 
@@ -86,3 +86,21 @@ def store_windows(
     return (
         len(texts) if put_extra(chunks, rows, {r.namespace for r, _ in found}, holders, what) else 0
     )
+
+
+def fill_windows(
+    embedder: Embedder | None,
+    chunks: ChunkVectorStore,
+    batch_size: int,
+    holders: Holders | None = None,
+) -> int:
+    """Write the windows of document chunks stored before this version; returns how many
+    were stored. ``reindex`` runs it (every memory without windows is read once: the
+    store has no type filter for this; ``store_windows`` keeps the document chunks)."""
+    if embedder is None:
+        return 0
+
+    def store(batch: list[MemoryRecord]) -> int:
+        return store_windows(embedder, chunks, batch, holders)
+
+    return fill_extra(chunks, embedder.name, embedder.name + SUFFIX, ("",), batch_size, store)

@@ -8,10 +8,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engram.errors import ConfigError, InvalidInputError
+from engram.pipeline.chunk_windows import chunk_spans, chunk_text
 from engram.pipeline.documents import (
     accepted,
     check_url,
-    chunk_text,
     extract,
     file_type,
     html_to_text,
@@ -57,19 +57,53 @@ def test_an_overlap_as_wide_as_the_window_is_a_config_error(size: int, overlap: 
 
 
 @given(
-    text=st.text(min_size=0, max_size=400),
+    text=st.text(alphabet="ab ", min_size=0, max_size=400),
     size=st.integers(min_value=1, max_value=60),
     overlap_ratio=st.floats(min_value=0.0, max_value=0.95),
 )
 def test_chunks_cover_the_text_in_order(text: str, size: int, overlap_ratio: float) -> None:
     overlap = min(size - 1, int(size * overlap_ratio))
-    chunks = chunk_text(text, size, overlap)
-    step = size - overlap
-    # Dropping each later window's overlap gives the text back, exactly.
-    rebuilt = "".join([chunks[0], *(c[overlap:] for c in chunks[1:])]) if chunks else ""
-    assert rebuilt == text
-    assert all(len(c) <= size for c in chunks)
-    assert all(chunks[i] == text[i * step : i * step + size] for i in range(len(chunks)))
+    spans = chunk_spans(text, size, overlap)
+    assert all(text[b : b + len(w)] == w and len(w) <= size for b, w in spans)
+    # In order, each window starting inside the one before or past a space after it,
+    # the last ending at the end of the text (or a space before it): no word is left out.
+    ends = [b + len(w) for b, w in spans]
+    assert [b for b, _ in spans[:1]] == ([0] if text else [])
+    assert all(spans[i][0] > spans[i - 1][0] for i in range(1, len(spans)))
+    assert all(not text[ends[i - 1] : spans[i][0]].strip() for i in range(1, len(spans)))
+    assert not text[ends[-1] :].strip() if spans else not text
+
+
+def _words_whole(text: str, size: int, overlap: int) -> None:
+    for begin, window in chunk_spans(text, size, overlap):
+        end = begin + len(window)
+        assert begin == 0 or text[begin - 1] == " ", window
+        assert end == len(text) or text[end] == " " or window.endswith(" "), window
+
+
+def test_no_chunk_begins_or_ends_inside_a_word() -> None:
+    # A contract's clause cut by seed 004's windows began "y giving fifteen working
+    # days' notice" (round twenty-two): a window ends at its last space, the next
+    # starts at a word.
+    words = [f"w{i % 97}" + "x" * (i % 7) for i in range(900)]
+    text = " ".join(words)
+    spans = chunk_spans(text, 2000, 200)
+    assert len(spans) > 2
+    _words_whole(text, 2000, 200)
+    for (b0, w0), (b1, _) in zip(spans, spans[1:], strict=False):
+        assert b0 + len(w0) - b1 >= 200  # at least the configured overlap
+        assert len(w0) <= 2000
+
+
+@given(
+    words=st.lists(st.text(alphabet="abc", min_size=1, max_size=8), min_size=1, max_size=80),
+    size=st.integers(min_value=10, max_value=60),
+    overlap_ratio=st.floats(min_value=0.0, max_value=0.5),
+)
+def test_words_shorter_than_the_window_are_never_cut(
+    words: list[str], size: int, overlap_ratio: float
+) -> None:
+    _words_whole(" ".join(words), size, int(size * overlap_ratio))
 
 
 # -- HTML to text -------------------------------------------------------------------------

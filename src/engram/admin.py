@@ -28,6 +28,7 @@ from engram.ids import resolve_prefix
 from engram.injection_detector import CODE, FLAGS
 from engram.recall.chunks import fill_chunks
 from engram.recall.conditions import fill_conditions
+from engram.recall.doc_windows import fill_windows
 from engram.recall.request import RecallRequest
 from engram.scoping import ScopeArgs, scoped
 from engram.store.protocols import ImportCounts, ListQuery, TableRow, TranscriptRow
@@ -124,6 +125,8 @@ class Admin(Part):
             batch_size,
             core.retriever.conditioned,
         )
+        # And document chunks ingested before their windows (round twenty-two).
+        fill_windows(core.embedder, core.store.chunks, batch_size, core.retriever.windowed)
         if core.index is not None:
             core.index.invalidate()
         return done

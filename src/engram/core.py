@@ -31,6 +31,7 @@ from engram.llm import LlmProvider, create_provider
 from engram.recall import calibrations
 from engram.recall.chunks import store_chunks
 from engram.recall.conditions import store_conditions
+from engram.recall.doc_windows import store_windows
 from engram.recall.format import untrusted
 from engram.recall.pipeline import Retriever
 from engram.recall.standing import Standings
@@ -325,6 +326,8 @@ class Core:
             self.config.recall,
             self.retriever.conditioned,
         )
+        # Document chunks also get a vector per window the embedder cannot read.
+        store_windows(self.embedder, self.store.chunks, records, self.retriever.windowed)
         return self.embedder.name
 
     def detector(self) -> injection_detector.Detector | None:

@@ -22,6 +22,7 @@ from pathlib import PurePath
 from typing import Any
 
 from engram.core import Core
+from engram.pipeline.chunk_windows import chunk_spans
 from engram.pipeline.pdf import PAGE_BREAK, PDF_TYPE
 from engram.recall.format import PAGES_KEY, SOURCE_KEY
 from engram.records import MemoryRecord
@@ -119,7 +120,9 @@ def relocated(core: Core, record: MemoryRecord, heir: str, index: int) -> dict[s
         # Where the chunker cut window ``index`` (the same settings cut both), else the
         # first place the text is: a window of boilerplate may repeat on other pages.
         cfg = core.config.documents
-        cut = index * (min(cfg.chunk_size, core.config.max_content_chars) - cfg.chunk_overlap)
+        size = min(cfg.chunk_size, core.config.max_content_chars)
+        spans = chunk_spans(flat, size, cfg.chunk_overlap)
+        cut = spans[index][0] if index < len(spans) else 0
         at = flat.find(record.content, cut)
         if at - cut not in (0, 1):  # a stored chunk drops the window's leading space
             at = flat.find(record.content)

@@ -36,6 +36,7 @@ from engram.core import Core
 from engram.errors import ConfigError, InvalidInputError, StoreClosedError
 from engram.netguard import STRICT, Resolver, UrlPolicy, lookup
 from engram.pipeline.chunk_source import chunk_source, page_map
+from engram.pipeline.chunk_windows import chunk_spans
 from engram.pipeline.document_replace import replace_earlier
 from engram.pipeline.handlers import register
 from engram.pipeline.pdf import PDF_TYPE, read_pdf
@@ -253,27 +254,6 @@ def _timed_out(url: str, timeout_s: float) -> str:
     return f"fetching {url} timed out after {timeout_s:g} s ([documents] fetch_timeout_s)"
 
 
-# -- chunking ------------------------------------------------------------------------------
-def chunk_text(text: str, size: int, overlap: int) -> list[str]:
-    """Cut ``text`` into windows of ``size`` characters, each sharing its first
-    ``overlap`` characters with the end of the previous one; the last window ends at
-    the end of the text. A text of at most ``size`` characters is one chunk (seed 004)."""
-    if size < 1 or not 0 <= overlap < size:
-        raise ConfigError(
-            f"[documents] chunk_overlap ({overlap}) must be smaller than chunk_size ({size})"
-        )
-    if len(text) <= size:
-        return [text] if text else []
-    step = size - overlap
-    chunks = []
-    start = 0
-    while True:
-        chunks.append(text[start : start + size])
-        if start + size >= len(text):
-            return chunks
-        start += step
-
-
 # -- the job handler -----------------------------------------------------------------------
 def ingest_document(core: Core, job: Job) -> Mapping[str, Any]:
     """The ``document_ingest`` handler: extract, chunk, store and link a document.
@@ -354,20 +334,19 @@ def _ingest(core: Core, job: Job, document: Document) -> dict[str, Any]:
     if not flat:
         raise InvalidInputError("the document holds no text to index")
     size = min(cfg.chunk_size, core.config.max_content_chars)
-    chunks = chunk_text(flat, size, cfg.chunk_overlap)
+    chunks = chunk_spans(flat, size, cfg.chunk_overlap)
     pages = page_map(document, text)
     linked = {c.content_hash for c in store.chunks(document.id)}
     pending: list[tuple[int, str, dict[str, Any]]] = []
     repeated = 0
-    for index, window in enumerate(chunks):
+    for index, (begin, window) in enumerate(chunks):
         chunk = window.strip()
         digest = normalize_content(chunk).content_hash
         if digest in linked:  # seed 004: dedup against the document's own chunks
             repeated += 1
             continue
         linked.add(digest)
-        # chunk_text's windows start every size - overlap characters.
-        span = pages.of_window(window, index * (size - cfg.chunk_overlap)) if pages else None
+        span = pages.of_window(window, begin) if pages else None
         pending.append((index, chunk, chunk_source(document, span)))
 
     store.set_status(document.id, "embedding", now=utcnow())

@@ -151,19 +151,39 @@ def store_conditions(
     found = [(r, c) for r in records if (c := condition_of(r.content)) is not None]
     if not found:
         return 0
-    try:
+
+    def rows() -> list[MemoryChunks]:
         vectors = np.asarray(embedder.embed_batch([c for _, c in found]), dtype=np.float32)
         model = condition_model(embedder.name)
-        chunks.put(
+        return [
             MemoryChunks(r.id, model, r.content_hash, vectors[n : n + 1])
             for n, (r, _) in enumerate(found)
-        )
-    except Exception as exc:  # raw-first: the memory and its own vector are stored
-        log.warning("condition vectors of %d instructions not stored: %s", len(found), exc)
-        return 0
+        ]
+
+    what = f"condition vectors of {len(found)} instructions"
+    return (
+        len(found) if put_extra(chunks, rows, {r.namespace for r, _ in found}, holders, what) else 0
+    )
+
+
+def put_extra(
+    chunks: ChunkVectorStore,
+    rows: Callable[[], Iterable[MemoryChunks]],
+    namespaces: set[str],
+    holders: Holders | None,
+    what: str,
+) -> bool:
+    """Store the extra vectors ``rows`` embeds (conditions, document windows) and tell
+    ``holders`` their namespaces hold some; a failure is logged and returns False (the
+    memories and their own vectors are stored: raw-first, ``reindex`` writes them later)."""
+    try:
+        chunks.put(rows())
+    except Exception as exc:
+        log.warning("%s not stored: %s", what, exc)
+        return False
     if holders is not None:
-        holders.added({r.namespace for r, _ in found})
-    return len(found)
+        holders.added(namespaces)
+    return True
 
 
 def fill_conditions(
@@ -177,20 +197,39 @@ def fill_conditions(
     off); returns how many were stored. ``reindex`` runs it."""
     if embedder is None or config.condition_weight <= 0:
         return 0
+    model = condition_model(embedder.name)
+
+    def store(batch: list[MemoryRecord]) -> int:
+        return store_conditions(embedder, chunks, batch, config, holders)
+
+    return fill_extra(chunks, embedder.name, model, _OPENERS, batch_size, store)
+
+
+def fill_extra(
+    chunks: ChunkVectorStore,
+    own_model: str,
+    model: str,
+    words: Sequence[str],
+    batch_size: int,
+    store: Callable[[list[MemoryRecord]], int],
+) -> int:
+    """Page through the memories with a vector by ``own_model`` and none by ``model``
+    whose opening holds one of ``words`` (``""``: any), giving each page to ``store``;
+    returns how many vectors it stored. ``reindex`` runs it for conditions and windows."""
     made = 0
     after: str | None = None
-    model = condition_model(embedder.name)
     while True:
-        batch = chunks.uncovered(embedder.name, model, _OPENERS, after=after, limit=batch_size)
+        batch = chunks.uncovered(own_model, model, words, after=after, limit=batch_size)
         if not batch:
             return made
         after = batch[-1].id
-        made += store_conditions(embedder, chunks, batch, config, holders)
+        made += store(batch)
 
 
 class Holders:
-    """Which namespaces hold condition vectors, so that recall reads them only where there
-    are some: a namespace without standing instructions keeps the plain dense leg (on
+    """Which namespaces hold condition vectors (or others of the chunk table: ``suffix``,
+    e.g. document chunks' windows), so that recall reads them only where there are
+    some: a namespace without standing instructions keeps the plain dense leg (on
     PostgreSQL its reads ride along the dense search's round trip: ``FactsAlong``).
     Checked at a namespace's first recall (one read), then again off recall's wait
     (``submit``: recall's worker threads) at most once per ``refresh`` seconds; this
@@ -202,8 +241,10 @@ class Holders:
         embedder: Embedder | None,
         submit: Callable[[Callable[[str], None], str], Future[None]],
         refresh: float = REFRESH,
+        suffix: str = SUFFIX,
     ) -> None:
         self.chunks, self.embedder, self.refresh = chunks, embedder, refresh
+        self.suffix = suffix
         self._submit = submit
         self._state: dict[str, tuple[bool, float]] = {}
         """namespace -> (holds conditions, ``time.monotonic()`` of the check)."""
@@ -244,7 +285,7 @@ class Holders:
         probe[0] = 1.0
         started = time.monotonic()
         try:
-            found = self.chunks.search(namespace, condition_model(self.embedder.name), probe, 1)
+            found = self.chunks.search(namespace, self.embedder.name + self.suffix, probe, 1)
         except EngramError as exc:  # a closed or failing store: none until the next check
             log.debug("conditions of %r not checked: %s", namespace, exc)
             found = []
@@ -259,11 +300,13 @@ def dense_leg(
     cfg: RecallConfig,
     holders: Holders,
     namespace: str,
+    windowed: Holders | None = None,
 ) -> VectorSearch | PooledDense:
     """The dense leg of ``namespace``: the memories' own vectors, pooled with long
-    memories' chunk vectors when ``recall.chunk_pooling`` (issue 13), and with standing
+    memories' chunk vectors when ``recall.chunk_pooling`` (issue 13), with standing
     instructions' conditions when ``recall.condition_weight`` and the namespace holds
-    some (issue 24)."""
+    some (issue 24), and with document chunks' windows when it holds some
+    (``doc_windows``: ``windowed`` knows where)."""
     dense: VectorSearch | PooledDense = index
     if chunks is None:
         return dense
@@ -271,4 +314,6 @@ def dense_leg(
         dense = PooledDense(dense, chunks, cfg.chunk_weight)
     if cfg.condition_weight > 0 and holders.holds(namespace):
         dense = PooledDense(dense, chunks, cfg.condition_weight, SUFFIX)
+    if windowed is not None and windowed.holds(namespace):
+        dense = PooledDense(dense, chunks, 1.0, windowed.suffix)
     return dense

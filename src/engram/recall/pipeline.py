@@ -19,12 +19,7 @@ from typing import Any
 from engram.config import RecallConfig
 from engram.embed.base import Embedder
 from engram.embed.cache import QueryVectorCache
-from engram.errors import (
-    RetrievalError,
-    StoreClosedError,
-    StoreConnectionError,
-    StoreError,
-)
+from engram.errors import RetrievalError, StoreClosedError, StoreConnectionError, StoreError
 from engram.llm.base import LlmProvider
 from engram.recall import (
     abstain,
@@ -37,6 +32,7 @@ from engram.recall import (
     dampening,
     decompose,
     diversity,
+    doc_windows,
     echoes,
     empty,
     fusion,
@@ -109,6 +105,7 @@ class Retriever:
         # overlaps the main thread's (``overlap_reads``), so none waits for another.
         self._workers = workers.Workers(3, "engram-recall")
         self.conditioned = conditions.Holders(chunks, embedder, self._workers.submit)  # issue 24
+        self.windowed = doc_windows.holders(chunks, embedder, self._workers.submit)
         # ``llm`` makes the provider for recall.rerank = "llm" on first use (e.g.
         # ``Core.llm``); ``entity_mentions`` is the entity graph's seam for hub
         # dampening (a no-op without it).
@@ -138,7 +135,9 @@ class Retriever:
     def _dense(self, cfg: RecallConfig, namespace: str) -> VectorSearch | PooledDense:
         """The dense leg, with extra vectors pooled in (``conditions.dense_leg``)."""
         assert self.index is not None
-        return conditions.dense_leg(self.index, self.chunks, cfg, self.conditioned, namespace)
+        return conditions.dense_leg(
+            self.index, self.chunks, cfg, self.conditioned, namespace, self.windowed
+        )
 
     def _keyword_search(
         self, namespace: str, match: str, limit: int, search: Callable[..., Any] | None = None

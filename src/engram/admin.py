@@ -29,6 +29,7 @@ from engram.injection_detector import CODE, FLAGS
 from engram.recall.chunks import fill_chunks
 from engram.recall.conditions import fill_conditions
 from engram.recall.request import RecallRequest
+from engram.recall.standing_items import fill_standing
 from engram.scoping import ScopeArgs, scoped
 from engram.store.protocols import ImportCounts, ListQuery, TableRow, TranscriptRow
 from engram.store.tables import SPECS
@@ -124,6 +125,8 @@ class Admin(Part):
             batch_size,
             core.retriever.conditioned,
         )
+        # And the user's standing items (issue 24, beam30).
+        fill_standing(core.embedder, core.store.chunks, core.config.recall, batch_size)
         if core.index is not None:
             core.index.invalidate()
         return done

@@ -34,6 +34,7 @@ from engram.recall.conditions import store_conditions
 from engram.recall.format import untrusted
 from engram.recall.pipeline import Retriever
 from engram.recall.standing import Standings
+from engram.recall.standing_items import store_standing
 from engram.records import MemoryRecord
 from engram.safety import InjectionMode, ScanResult, enforce
 from engram.scoping import ScopeIds
@@ -324,6 +325,9 @@ class Core:
             self.config.recall,
             self.retriever.conditioned,
         )
+        # So do the user's standing instructions and preferences (issue 24, beam30).
+        own = np.asarray(vectors, np.float32)
+        store_standing(self.embedder, self.store.chunks, records, own, self.config.recall)
         return self.embedder.name
 
     def detector(self) -> injection_detector.Detector | None:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 import pickle
-import re
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -36,21 +35,12 @@ import numpy as np
 from engram import Memory
 from engram.recall.conditions import condition_of
 from engram.recall.directives import is_directive
+from engram.recall.standing_items import is_request, is_standing
+from engram.records import MemoryRecord
 
 DATA = Path("../shared/bench/beam-100k")
-PREFERS = re.compile(r"\b(?:I\s+prefer|I'd\s+rather|I\s+would\s+rather|my\s+preference)\b", re.I)
 Row = dict[str, Any]
 VERBOSE = "-v" in sys.argv
-# a request for help or advice (what standing instructions govern) ...
-REQUEST = re.compile(
-    r"\b(?:how\s+(?:do|can|should|would|could)\s+I|what\s+should\s+I|(?:can|could|would|will)\s+you|"
-    r"help\s+me|walk\s+me|show\s+me|(?:you|I)\s+(?:suggest|recommend)|explain)\b",
-    re.I,
-)
-# ... not a question about what the user said or did
-PAST = re.compile(
-    r"\b(?:did|have|had)\s+I\b|\bI\s+(?:mentioned|said|told|asked)\b|\bhow\s+many\b", re.I
-)
 
 
 def standing(chat: int) -> tuple[dict[str, str], list[str]]:
@@ -64,7 +54,8 @@ def standing(chat: int) -> tuple[dict[str, str], list[str]]:
                     continue
                 text = m["content"].replace("\u2019", "'")
                 users.append(text)
-                if is_directive(f"user: {text}"[:64]) or PREFERS.search(text):
+                record = MemoryRecord(id="", namespace="", content=f"user: {text}", content_hash="")
+                if is_standing(record):
                     items[str(m["id"])] = text
     return items, users
 
@@ -127,9 +118,7 @@ def main(path: str, store: str) -> None:
             scored(
                 f"near {s} {t} requests",
                 lambda n, r, s=s, t=t: (
-                    [i for i, v in near[n][:s] if v >= t]
-                    if REQUEST.search(r["question"]) and not PAST.search(r["question"])
-                    else []
+                    [i for i, v in near[n][:s] if v >= t] if is_request(r["question"]) else []
                 ),
             )
     directive = {
@@ -146,7 +135,7 @@ def main(path: str, store: str) -> None:
                         for i, v in [p for p in near[n] if p[0] in directive[r["chat"]]][:s]
                         if v >= t
                     ]
-                    if REQUEST.search(r["question"]) and not PAST.search(r["question"])
+                    if is_request(r["question"])
                     else []
                 ),
             )
@@ -162,11 +151,7 @@ def main(path: str, store: str) -> None:
             scored(f"{name} near {s}", lambda n, r, s=s: [i for i, _ in near[n][:s]], as_block=how)
             scored(
                 f"{name} near {s} requests",
-                lambda n, r, s=s: (
-                    [i for i, _ in near[n][:s]]
-                    if REQUEST.search(r["question"]) and not PAST.search(r["question"])
-                    else []
-                ),
+                lambda n, r, s=s: [i for i, _ in near[n][:s]] if is_request(r["question"]) else [],
                 as_block=how,
             )
 

@@ -57,10 +57,15 @@ def novelty(mem: Memory, chat: int) -> dict[str, float]:
     return out
 
 
-def main(path: str, store: str) -> None:
+def _opened(path: str, store: str) -> tuple[list[Row], Memory]:
+    """The dump's questions with evidence, and the store."""
     with open(path, "rb") as f:
         rows: list[Row] = [r for r in pickle.load(f) if r["gold"]]
-    mem = Memory(store)
+    return rows, Memory(store)
+
+
+def main(path: str, store: str) -> None:
+    rows, mem = _opened(path, store)
     nov = {c: novelty(mem, c) for c in range(1, 11)}
     for want in (coverage.Shape.ORDER, coverage.Shape.SUMMARY):
         picked = [r for r in rows if coverage.shape(r["question"]) == want]
@@ -112,9 +117,7 @@ def sessions_view(path: str, store: str) -> None:
     """Summary and order questions: each session's most central messages (a session's
     view: the messages nearest its mean), in rounds over the sessions, for the top 10;
     or the ranking's first d reordered by centrality within each session's round."""
-    with open(path, "rb") as f:
-        rows: list[Row] = [r for r in pickle.load(f) if r["gold"]]
-    mem = Memory(store)
+    rows, mem = _opened(path, store)
     views = {c: central(mem, c) for c in range(1, 11)}
     for want in (coverage.Shape.SUMMARY, coverage.Shape.ORDER):
         picked = [r for r in rows if coverage.shape(r["question"]) == want]

@@ -177,15 +177,35 @@ def fill_conditions(
     off); returns how many were stored. ``reindex`` runs it."""
     if embedder is None or config.condition_weight <= 0:
         return 0
+    model = condition_model(embedder.name)
+    return fill_uncovered(
+        chunks,
+        embedder.name,
+        model,
+        _OPENERS,
+        batch_size,
+        lambda batch: store_conditions(embedder, chunks, batch, config, holders),
+    )
+
+
+def fill_uncovered(
+    chunks: ChunkVectorStore,
+    embedder_name: str,
+    model: str,
+    words: Sequence[str],
+    batch_size: int,
+    write: Callable[[list[MemoryRecord]], int],
+) -> int:
+    """Page through the memories whose opening holds one of ``words`` and that have no
+    rows of ``model`` yet, ``write``-ing each page; returns what ``write`` counted."""
     made = 0
     after: str | None = None
-    model = condition_model(embedder.name)
     while True:
-        batch = chunks.uncovered(embedder.name, model, _OPENERS, after=after, limit=batch_size)
+        batch = chunks.uncovered(embedder_name, model, words, after=after, limit=batch_size)
         if not batch:
             return made
         after = batch[-1].id
-        made += store_conditions(embedder, chunks, batch, config, holders)
+        made += write(batch)
 
 
 class Holders:

@@ -33,6 +33,7 @@ import re
 import time
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
@@ -41,7 +42,7 @@ from engram.config import RecallConfig
 from engram.embed.base import Embedder
 from engram.recall import coverage
 from engram.recall import format as fmt
-from engram.recall.conditions import condition_of
+from engram.recall.conditions import condition_of, fill_uncovered
 from engram.recall.directives import is_directive
 from engram.recall.request import RecallRequest
 from engram.records import Hit, MemoryRecord, Recall, ScoreBreakdown
@@ -150,14 +151,9 @@ def fill_standing(
     runs it."""
     if embedder is None or config.standing_items <= 0:
         return 0
-    made, after = 0, None
     model = standing_model(embedder.name)
-    while True:
-        batch = chunks.uncovered(embedder.name, model, _CUES, after=after, limit=batch_size)
-        if not batch:
-            return made
-        after = batch[-1].id
-        made += store_standing(embedder, chunks, batch, None, config)
+    write = partial(store_standing, embedder, chunks, vectors=None, config=config)
+    return fill_uncovered(chunks, embedder.name, model, _CUES, batch_size, write)
 
 
 def nearest(

@@ -220,6 +220,16 @@ def test_search_and_recall_match_the_library_on_the_same_store(mem: Any, served:
     assert "green tea" in recalled.context and "total" in recalled.timings
 
 
+def test_a_requests_standing_block_reaches_the_clients(mem: Any, served: Served) -> None:
+    rule = mem.add("Always answer with a code sample when I ask about deploys.", **ALICE).id
+    mem.add("Deploys go through ops/deploy.sh on Fridays", **ALICE)
+    asked = {"query": "How do I deploy on Fridays?", "min_relevance": 0, **ALICE}
+    recalled, expected = mem.recall(**asked), served.memory.recall(**asked)
+    assert [h.memory.id for h in recalled.standing] == [rule]
+    assert same_hits(recalled.standing, expected.standing)
+    assert recalled.context == expected.context
+
+
 def test_an_empty_recall_says_why_as_the_library_does(mem: Any, served: Served) -> None:
     mem.add("Deploys go through ops/deploy.sh on Fridays", **ALICE, type="procedural")
     for kwargs in (

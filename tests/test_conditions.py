@@ -135,7 +135,8 @@ def test_a_changed_instruction_loses_its_condition(mem: Memory) -> None:
 def test_reindex_writes_the_conditions_of_older_instructions(
     config: Config, reopenable: str, text: str, filler: str
 ) -> None:
-    off = config.with_overrides(recall={"condition_weight": 0.0})
+    # No standing-item rows either (recall/standing_items.py): no chunk row at all.
+    off = config.with_overrides(recall={"condition_weight": 0.0, "standing_items": 0})
     with Memory(reopenable, config=off, embedder=HashEmbedder()) as before:
         # More memories whose opening holds an instruction's word than one reindex
         # batch, before the rule: reindex pages past them.

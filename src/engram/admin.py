@@ -30,6 +30,7 @@ from engram.recall.chunks import fill_chunks
 from engram.recall.conditions import fill_conditions
 from engram.recall.doc_windows import fill_windows
 from engram.recall.request import RecallRequest
+from engram.recall.standing_items import fill_standing
 from engram.scoping import ScopeArgs, scoped
 from engram.store.protocols import ImportCounts, ListQuery, TableRow, TranscriptRow
 from engram.store.tables import SPECS
@@ -127,6 +128,8 @@ class Admin(Part):
         )
         # And document chunks ingested before their windows (round twenty-two).
         fill_windows(core.embedder, core.store.chunks, batch_size, core.retriever.windowed)
+        # And the user's standing items (issue 24, beam30).
+        fill_standing(core.embedder, core.store.chunks, core.config.recall, batch_size)
         if core.index is not None:
             core.index.invalidate()
         return done

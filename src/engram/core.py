@@ -35,6 +35,7 @@ from engram.recall.doc_windows import store_windows
 from engram.recall.format import untrusted
 from engram.recall.pipeline import Retriever
 from engram.recall.standing import Standings
+from engram.recall.standing_items import store_standing
 from engram.records import MemoryRecord
 from engram.safety import InjectionMode, ScanResult, enforce
 from engram.scoping import ScopeIds
@@ -328,6 +329,9 @@ class Core:
         )
         # Document chunks also get a vector per window the embedder cannot read.
         store_windows(self.embedder, self.store.chunks, records, self.retriever.windowed)
+        # So do the user's standing instructions and preferences (issue 24, beam30).
+        own = np.asarray(vectors, np.float32)
+        store_standing(self.embedder, self.store.chunks, records, own, self.config.recall)
         return self.embedder.name
 
     def detector(self) -> injection_detector.Detector | None:

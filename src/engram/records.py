@@ -288,12 +288,11 @@ class Recall:
     """Why no memory reached the context (issue 24), with the numbers behind it; None
     when one did. ``empty_reason`` and ``empty_message`` read it."""
     low_confidence: bool = False
-    """True when the abstain decision was unsure (issue 24): the hits are the nearest
-    memories, possibly unrelated, and the context carries at most one of them under a
-    "Possibly related" heading (``recall.low_confidence``; docs/recall.md)."""
+    """The abstain decision was unsure (issue 24): the context carries at most one hit,
+    "Possibly related" (``recall.low_confidence``; docs/recall.md)."""
     shown: tuple[str, ...] = ()
-    """Ids of the hits whose text reached ``context``, in rank order: what a prompt
-    carrying the context was given (flagged and low-confidence extras left out)."""
+    """Ids of the hits whose text reached ``context``, in rank order (flagged, unsure: out)."""
+    standing: tuple[Hit, ...] = ()  # a request's standing items: recall/standing_items.py
 
     @property
     def abstained(self) -> bool:
@@ -333,6 +332,7 @@ class Recall:
             "empty_details": None if self.empty is None else self.empty.to_dict(),
             "low_confidence": self.low_confidence,
             "shown": list(self.shown),
+            "standing": [h.to_dict() for h in self.standing],
         }
 
 

@@ -503,15 +503,15 @@ class RecallConfig:
     """Notes and session turns among the candidates: the turns' keyword leg is scaled
     by the spread too when a note is the nearest by cosine, nearer than every turn by
     this much (0.02 on MiniLM's scale: issue 24, round 10; docs/benchmarks.md)."""
-    chunk_overlap: int = field(default=200, metadata=_range(0, 100_000))
-    """Characters consecutive chunk windows share."""
-    chunk_pooling: bool = False
-    """Dense leg: a memory's own vector pooled with its best chunk's (``chunk_weight``)."""
+    chunk_overlap: int = field(default=200, metadata=_range(0, 100_000))  # chunks' shared chars
+    chunk_pooling: bool = False  # dense leg: own vector pooled with its best chunk's
     chunk_weight: float = field(default=1.0, metadata=_range(0.0, 1.0))
     """The share of the best chunk's gain over the own cosine that counts (1: the max; 0: none)."""
     condition_weight: float = field(default=1.0, metadata=_range(0.0, 1.0))
     """A standing instruction's condition ("when I ask about X") gets a vector of X at add time,
     pooled as ``own + w × max(0, X − own)``; 0: none (recall/conditions.py; benchmarks "C1")."""
+    standing_items: int = field(default=3, metadata=_range(0, 50))
+    """A request's standing block: its nearest standing items (recall/standing_items.py)."""
     ann_min_vectors: int = field(default=20_000, metadata=_range(1, 1_000_000_000))
     """SQLite: a namespace with at least this many vectors is searched by an HNSW graph (usearch,
     a core dependency), built in the background when first needed and then persisted beside a

@@ -525,6 +525,11 @@ class RecallOut(SearchOut):
         default_factory=list,
         description="Ids of the hits whose text reached the context, in rank order.",
     )
+    standing: list[HitOut] = Field(
+        default_factory=list,
+        description="A request's standing block: the user's standing instructions and "
+        "preferences nearest it, beside the hits (docs/recall.md).",
+    )
 
 
 class HistoryOut(BaseModel):

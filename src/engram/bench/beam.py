@@ -51,11 +51,15 @@ def source_ids(value: Any) -> frozenset[str]:
 
 
 def score(found: Found) -> dict[str, float]:
-    """Message recall@5/10/20/50 and NDCG@10; abstention questions get the top score."""
+    """Message recall@5/10/20/50, NDCG@10 and recall of the top 10 with the standing block;
+    abstention questions get the top score."""
     if found.question.category == ABSTENTION or not found.gold_turns:
         return {"abstention_top_score": found.top_score or 0.0}
     out = {f"msg_r@{k}": recall_at_k(found.turns, found.gold_turns, k) for k in KS}
     out["msg_ndcg@10"] = ndcg_at_k(found.turns, found.gold_turns, 10)
+    # The top 10 and the standing block beside it (not a ranking: docs/recall.md).
+    block = set(found.turns[:10]) | set(found.standing)
+    out["msg_r@10+standing"] = len(block & found.gold_turns) / len(found.gold_turns)
     return out
 
 

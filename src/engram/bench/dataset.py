@@ -73,6 +73,8 @@ class Found:
     sessions: Sequence[str]
     """The distinct sessions of the hits, in order of their first hit."""
     top_score: float | None
+    standing: Sequence[str] = ()
+    """The turn ids of the recall's standing block (``Recall.standing``)."""
 
 
 #: A dataset's metrics for one question: metric name -> value.

@@ -228,7 +228,8 @@ def ask(
                 sessions = distinct(str(h.memory.metadata.get("session")) for h in recall.hits)
                 top = recall.hits[0].score if recall.hits else None
                 gold = (question.gold_turns, question.gold_sessions)
-                metrics = dataset.scorer(Found(question, *gold, turns, sessions, top))
+                block = [str(h.memory.metadata.get("turn")) for h in recall.standing]
+                metrics = dataset.scorer(Found(question, *gold, turns, sessions, top, block))
                 alternatives = {
                     name: dataset.scorer(Found(question, g_turns, g_sessions, turns, sessions, top))
                     for name, (g_turns, g_sessions) in question.alternatives.items()

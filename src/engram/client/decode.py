@@ -89,6 +89,7 @@ def recall(data: Any) -> Recall:
         empty=None if details is None else EmptyAnswer.from_dict(details.model_dump()),
         low_confidence=out.low_confidence,
         shown=tuple(out.shown),
+        standing=tuple(_hit(h) for h in out.standing),
     )
 
 

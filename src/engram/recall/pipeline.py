@@ -43,6 +43,7 @@ from engram.recall import (
     residual,
     said,
     shared,
+    standing_items,
     statement,
     temporal,
     waiting,
@@ -184,7 +185,9 @@ class Retriever:
         if parts:  # issue 24: a question listing or joining things, also asked as its parts
             hits = decompose.interleave([hits, *(self._part(request, cfg, p) for p in parts)])
             clock.lap("decompose")
-        return self._finish(request, cfg, hits, legs.mode, clock, warnings, found=found, lead=lead)
+        done = self._finish(request, cfg, hits, legs.mode, clock, warnings, found=found, lead=lead)
+        read = (self.chunks, self.memories, self.embedder, legs.query_vector)
+        return standing_items.block(done, cfg, request, *read)  # issue 24: a request's rules
 
     def _part(
         self, request: RecallRequest, cfg: RecallConfig, query: str | None = None

@@ -88,3 +88,10 @@ def encrypted_pdf(pages: Sequence[str], password: str = "s3cret") -> bytes:
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
+
+
+#: Three pages of 150 characters each, a word on each that no other page has.
+ROLLOUT_PAGES = [
+    (f"Page {n} is about the {word} rollout; " + "filler text " * 20)[:150]
+    for n, word in ((1, "falcon"), (2, "heron"), (3, "osprey"))
+]

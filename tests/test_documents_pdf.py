@@ -21,15 +21,11 @@ from engram.api import create_app
 from engram.api.server import serve_in_thread
 from engram.errors import ContentTooLargeError, InvalidInputError
 from engram.mcp.server import create_mcp_server
-from pdf_maker import encrypted_pdf, pdf_bytes, scanned_pdf
+from pdf_maker import ROLLOUT_PAGES, encrypted_pdf, pdf_bytes, scanned_pdf
 
 SMALL = {"chunk_size": 200, "chunk_overlap": 20, "allow_private_urls": True}
 ALICE, BOB = "user:alice", "user:bob"
-#: Three pages of 150 characters each, a word on each that no other page has.
-PAGES = [
-    (f"Page {n} is about the {word} rollout; " + "filler text " * 20)[:150]
-    for n, word in ((1, "falcon"), (2, "heron"), (3, "osprey"))
-]
+PAGES = ROLLOUT_PAGES
 
 
 @pytest.fixture

@@ -16,14 +16,11 @@ from conftest import HashEmbedder, HttpServed
 from engram import Config, Memory
 from engram.client import EngramClient
 from engram.errors import ContentTooLargeError, EmptyContentError, InvalidInputError
-from pdf_maker import pdf_bytes
+from pdf_maker import ROLLOUT_PAGES, pdf_bytes
 
 SMALL = {"chunk_size": 200, "chunk_overlap": 20}
 ALICE = "user:alice"
-PAGES = [
-    (f"Page {n} is about the {word} rollout; " + "filler text " * 20)[:150]
-    for n, word in ((1, "falcon"), (2, "heron"), (3, "osprey"))
-]
+PAGES = ROLLOUT_PAGES
 
 
 @pytest.fixture

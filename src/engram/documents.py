@@ -27,7 +27,7 @@ from engram.errors import (
     NotFoundError,
     shown,
 )
-from engram.pipeline.document_files import over, read_bytes, read_path
+from engram.pipeline.document_files import one_source, over, read_bytes, read_path
 from engram.pipeline.document_replace import drop_document
 from engram.pipeline.pinned import check_submitted
 from engram.pipeline.worker import Worker
@@ -81,18 +81,7 @@ class Documents(Part):
         (the worker checks again when it fetches)."""
         core = self._core
         scope = core.open_scope(**who)
-        sources = (("text", text), ("path", path), ("data", data), ("url", url))
-        given = [name for name, v in sources if v is not None]
-        if len(given) != 1:
-            raise InvalidInputError(
-                "pass exactly one of text, path, data or url"
-                + (f" (got {', '.join(given)})" if given else "")
-            )
-        if filename is not None and data is None:
-            raise InvalidInputError(
-                "filename names the bytes passed as data; a path names itself, and a text "
-                "is labelled by its title"
-            )
+        one_source(text=text, path=path, data=data, url=url, filename=filename)
         title = optional_str("title", title)
         if title is not None:
             title = " ".join(title.split()) or None

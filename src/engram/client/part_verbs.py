@@ -27,6 +27,7 @@ from engram.client.call import (
 )
 from engram.errors import InvalidInputError, shown
 from engram.jobs import Job, JobPage
+from engram.pipeline.document_files import one_source
 from engram.scoping import ScopeArgs
 from engram.store.protocols.documents import Document
 from engram.store.protocols.review import ReviewItem
@@ -178,15 +179,7 @@ def documents_ingest(
     """``POST /v1/documents``: queue a text, a local file (its bytes read here and sent,
     base64, as ``file``), a file's ``data`` with its ``filename``, or an http(s) URL
     (fetched by the server's worker)."""
-    sources = (("text", text), ("path", path), ("data", data), ("url", url))
-    passed = [name for name, v in sources if v is not None]
-    if len(passed) != 1:
-        raise InvalidInputError(
-            "pass exactly one of text, path, data or url"
-            + (f" (got {', '.join(passed)})" if passed else "")
-        )
-    if filename is not None and data is None:
-        raise InvalidInputError("filename names the bytes passed as data")
+    one_source(text=text, path=path, data=data, url=url, filename=filename)
     if path is not None:
         data, filename = _read_file(path)
     file = None

@@ -20,6 +20,24 @@ from engram.validate import no_nul
 MAX_FILENAME_CHARS = 1024
 
 
+def one_source(**sources: object) -> None:
+    """Refuse a call that passes not exactly one of ``sources`` (``text``, ``path``,
+    ``data``, ``url``...), or a ``filename`` without ``data``: ``mem.documents.ingest``
+    and ``engram.client``'s say it in the same words."""
+    filename = sources.pop("filename", None)
+    passed = [name for name, value in sources.items() if value is not None]
+    if len(passed) != 1:
+        raise InvalidInputError(
+            f"pass exactly one of {', '.join(list(sources)[:-1])} or {list(sources)[-1]}"
+            + (f" (got {', '.join(passed)})" if passed else "")
+        )
+    if filename is not None and sources.get("data") is None:
+        raise InvalidInputError(
+            "filename names the bytes passed as data; a path names itself, and a text "
+            "is labelled by its title"
+        )
+
+
 def over(size: int, limit: int, what: str = "the document") -> str:
     """The message for a document over ``[documents] max_content_bytes``."""
     return f"{what} is {size:,} bytes, over the limit of {limit:,} ([documents] max_content_bytes)"

@@ -468,6 +468,18 @@ def http_server(config: Config) -> Iterator[HttpServed]:
 
 
 @pytest.fixture
+def small_docs(config: Config, store_location: str) -> Iterator[Memory]:
+    """``mem`` with 200-character document chunks sharing 20 (a 3-page PDF of
+    ``pdf_maker.ROLLOUT_PAGES`` is cut at 0, 180 and 360) and private URLs allowed (the
+    tests' sites are on 127.0.0.1)."""
+    small = {"chunk_size": 200, "chunk_overlap": 20, "allow_private_urls": True}
+    with Memory(
+        store_location, config=config.with_overrides(documents=small), embedder=HashEmbedder()
+    ) as m:
+        yield m
+
+
+@pytest.fixture
 def abstaining_mem(config: Config, store_location: str) -> Iterator[Memory]:
     """``mem`` with a wide hash embedder under the calibrated model's name, so engram's
     abstain decision (FEATURES E7) applies to an unrelated query."""

@@ -6,7 +6,6 @@ bad input is refused saying what to do, and nothing is stored when it is."""
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -18,17 +17,8 @@ from engram.client import EngramClient
 from engram.errors import ContentTooLargeError, EmptyContentError, InvalidInputError
 from pdf_maker import ROLLOUT_PAGES, pdf_bytes
 
-SMALL = {"chunk_size": 200, "chunk_overlap": 20}
 ALICE = "user:alice"
 PAGES = ROLLOUT_PAGES
-
-
-@pytest.fixture
-def small(config: Config, store_location: str) -> Iterator[Memory]:
-    with Memory(
-        store_location, config=config.with_overrides(documents=SMALL), embedder=HashEmbedder()
-    ) as m:
-        yield m
 
 
 def labels(mem: Memory, doc_id: str) -> list[tuple[str, list[int] | None]]:
@@ -38,8 +28,8 @@ def labels(mem: Memory, doc_id: str) -> list[tuple[str, list[int] | None]]:
 
 
 # -- the library ------------------------------------------------------------------------
-def test_pdf_bytes_are_read_page_by_page_and_labelled_by_their_name(small: Memory) -> None:
-    doc = small.documents.ingest(
+def test_pdf_bytes_are_read_page_by_page_and_labelled_by_their_name(small_docs: Memory) -> None:
+    doc = small_docs.documents.ingest(
         data=pdf_bytes(PAGES), filename="C:\\Users\\sam\\reports/paper.pdf", namespace=ALICE
     )
     # Only the name is kept: the directories are the caller's machine's.
@@ -48,23 +38,25 @@ def test_pdf_bytes_are_read_page_by_page_and_labelled_by_their_name(small: Memor
         "paper.pdf",
         "application/pdf",
     )
-    assert small.documents.process(doc.id, namespace=ALICE).status == "done"
-    assert labels(small, doc.id) == [("paper.pdf", [1, 2]), ("paper.pdf", [2, 3])] + [
+    assert small_docs.documents.process(doc.id, namespace=ALICE).status == "done"
+    assert labels(small_docs, doc.id) == [("paper.pdf", [1, 2]), ("paper.pdf", [2, 3])] + [
         ("paper.pdf", [3, 3])
     ]
-    assert "(from paper.pdf, pp. 1-2)" in small.recall("Page 1 falcon rollout", **_a()).context
+    assert "(from paper.pdf, pp. 1-2)" in small_docs.recall("Page 1 falcon rollout", **_a()).context
     # The same bytes under the same name again: the document it already is.
-    again = small.documents.ingest(data=pdf_bytes(PAGES), filename="paper.pdf", namespace=ALICE)
-    assert again.id == doc.id and small.documents.count(namespace=ALICE) == 1
+    again = small_docs.documents.ingest(
+        data=pdf_bytes(PAGES), filename="paper.pdf", namespace=ALICE
+    )
+    assert again.id == doc.id and small_docs.documents.count(namespace=ALICE) == 1
 
 
-def test_text_bytes_are_decoded_as_a_files_text_would_be(small: Memory) -> None:
+def test_text_bytes_are_decoded_as_a_files_text_would_be(small_docs: Memory) -> None:
     note = "# Deploys\n\nRun ops/deploy.sh from the bastion host.\n"
-    doc = small.documents.ingest(data=note.encode("utf-16"), filename="notes.md", **_a())
+    doc = small_docs.documents.ingest(data=note.encode("utf-16"), filename="notes.md", **_a())
     assert (doc.source, doc.content_type) == ("notes.md", "text/markdown")
-    assert small.documents.process(doc.id, **_a()).status == "done"
-    assert "deploy.sh" in small.recall("how do deploys run?", **_a()).context
-    unnamed = small.documents.ingest(data=b"The wifi password is on the fridge.", **_a())
+    assert small_docs.documents.process(doc.id, **_a()).status == "done"
+    assert "deploy.sh" in small_docs.recall("how do deploys run?", **_a()).context
+    unnamed = small_docs.documents.ingest(data=b"The wifi password is on the fridge.", **_a())
     assert (unnamed.source, unnamed.content_type) == (None, "text/plain")
 
 

@@ -190,11 +190,16 @@ def block(
         return result
     started = time.perf_counter()
     k, namespace = cfg.standing_items, request.namespace
-    items = tuple(nearest(chunks, memories, embedder, namespace, query_vector, k))
+    found = nearest(chunks, memories, embedder, namespace, query_vector, k)
+    # The request's own filters (ids, tags, metadata, wing/room) bound the block as they
+    # bound the hits, and a flagged memory's text stays out of it as out of the hits.
+    kept = request.kept({h.memory.id: h.memory for h in found}) if request.filtered else None
+    items = tuple(h for h in found if kept is None or h.memory.id in kept)
     if not items:
         return result
     shown = set(result.shown)
-    extra = [h for h in items if h.memory.id not in shown]
+    omit = cfg.flagged_context == "omit"
+    extra = [h for h in items if h.memory.id not in shown and not (omit and fmt.flags(h.memory))]
     context = result.context
     if extra and request.budget_tokens is None:
         text = fmt.render(extra, cfg.context_style, None, HEADING)

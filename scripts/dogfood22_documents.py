@@ -149,16 +149,20 @@ def ask(memory: Memory, q: Question) -> dict[str, Any]:
     gold = None if q.gold is None else flat(q.gold)
     at = None
     label_ok = None
+    pages_named = page_exact = None
     for i, line in enumerate(lines):
         if gold is not None and gold in flat(line.replace("&amp;", "&")):
             at = i
             label_ok = _label_right(line, q)
+            pages_named, page_exact = _pages_named(line, q)
             break
     return {
         "q": q.text,
         "kind": q.kind,
         "at": at,
         "label_ok": label_ok,
+        "pages_named": pages_named,
+        "page_exact": page_exact,
         "shown": len(lines),
         "abstained": recall.abstained,
         "low_confidence": recall.low_confidence,
@@ -184,6 +188,28 @@ def _label_right(line: str, q: Question) -> bool:
     return int(first) <= q.page <= int(last or first)
 
 
+def _pages_named(line: str, q: Question) -> tuple[int | None, bool | None]:
+    """For a PDF's gold line (round twenty-three): how many pages its label names, and
+    whether it names the gold's page alone."""
+    found = _LABEL.search(line)
+    if found is None or q.page is None or found.group(2) is None:
+        return None, None
+    first, last = int(found.group(2)), int(found.group(3) or found.group(2))
+    return last - first + 1, first == last == q.page
+
+
+def pdf_chunk_pages(db: Path) -> list[int]:
+    """How many pages each live PDF chunk's label names (round twenty-three)."""
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute(
+            "SELECT metadata FROM memories WHERE type = 'document_chunk' AND deleted_at IS NULL"
+        ).fetchall()
+    spans = [json.loads(m or "{}").get("pages") for (m,) in rows]
+    return [last - first + 1 for first, last in (s for s in spans if s)]
+
+
 def summary(answers: list[dict[str, Any]]) -> dict[str, Any]:
     answered = [a for a in answers if a["kind"] != "none"]
     none = [a for a in answers if a["kind"] == "none"]
@@ -192,6 +218,9 @@ def summary(answers: list[dict[str, Any]]) -> dict[str, Any]:
         "gold_in_context": sum(a["at"] is not None for a in answered),
         "gold_first": sum(a["at"] == 0 for a in answered),
         "label_right": sum(bool(a["label_ok"]) for a in answered),
+        "pdf_gold_lines": sum(a["pages_named"] is not None for a in answered),
+        "pdf_gold_pages_named": sum(a["pages_named"] or 0 for a in answered),
+        "pdf_gold_page_exact": sum(bool(a["page_exact"]) for a in answered),
         "which_gold_first": sum(a["at"] == 0 for a in answered if a["kind"] == "which"),
         "unanswerable": len(none),
         "unanswerable_abstained": sum(a["abstained"] for a in none),
@@ -227,6 +256,7 @@ def main(out: Path, fold: str = "a") -> dict[str, Any]:
             ingested["grants.html"] = done.chunk_count
             ingested["grants.html title"] = done.title
         before = [ask(memory, q) for q in questions]
+        chunk_pages = pdf_chunk_pages(out / "docs.db")
         # Edit the fieldwork note, ingest it again with the CLI; delete the reading note.
         note = paths["fieldwork.md"]
         text = note.read_text(encoding="utf-8")
@@ -244,6 +274,8 @@ def main(out: Path, fold: str = "a") -> dict[str, Any]:
     result = {
         "chunks": ingested,
         "edited_chunks": edited["chunk_count"],
+        "pdf_chunks": len(chunk_pages),
+        "pdf_chunk_pages_named": chunk_pages,
         "documents_after": len(listed),
         "before": summary(before),
         "after": summary([a for a in after if "reading.md" not in _file_of(a["q"])]),

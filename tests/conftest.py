@@ -470,8 +470,8 @@ def http_server(config: Config) -> Iterator[HttpServed]:
 @pytest.fixture
 def small_docs(config: Config, store_location: str) -> Iterator[Memory]:
     """``mem`` with 200-character document chunks sharing 20 (a 3-page PDF of
-    ``pdf_maker.ROLLOUT_PAGES`` is cut at 0, 180 and 360) and private URLs allowed (the
-    tests' sites are on 127.0.0.1)."""
+    ``pdf_maker.ROLLOUT_PAGES`` is three chunks, one a page: each is 150 characters) and
+    private URLs allowed (the tests' sites are on 127.0.0.1)."""
     small = {"chunk_size": 200, "chunk_overlap": 20, "allow_private_urls": True}
     with Memory(
         store_location, config=config.with_overrides(documents=small), embedder=HashEmbedder()

@@ -45,13 +45,35 @@ def test_a_pdf_is_read_page_by_page_and_each_chunk_names_its_pages(
         small_docs.get(c.memory_id, namespace=ALICE)
         for c in small_docs.documents.chunks(doc_id, namespace=ALICE)
     ]
-    # Collapsed text: page 1 at 0, page 2 at 151, page 3 at 302; windows at 0, 180, 360.
-    assert [c.metadata["pages"] for c in chunks] == [[1, 2], [2, 3], [3, 3]]
+    # Each page is shorter than a chunk: a chunk of its own, its label names it alone
+    # (cut across the text, the windows at 0, 180 and 360 named pp. 1-2, 2-3 and 3).
+    assert [c.metadata["pages"] for c in chunks] == [[1, 1], [2, 2], [3, 3]]
+    assert [c.content for c in chunks] == [" ".join(p.split()) for p in PAGES]
     assert {c.metadata["source"] for c in chunks} == {"paper.pdf"}
     context = small_docs.recall("the osprey rollout", namespace=ALICE).context
-    assert "(from paper.pdf, p. 3)" in context or "(from paper.pdf, pp. 2-3)" in context
+    assert "(from paper.pdf, p. 3)" in context
     first = small_docs.recall("Page 1 falcon rollout", namespace=ALICE).context
-    assert "(from paper.pdf, pp. 1-2)" in first
+    assert "(from paper.pdf, p. 1)" in first
+
+
+def test_a_long_page_is_cut_inside_and_a_near_empty_page_joins_the_next(
+    small_docs: Memory, tmp_path: Path
+) -> None:
+    long_page = " ".join(f"word{i:03d}" for i in range(60))  # 479 characters
+    path = tmp_path / "report.pdf"
+    path.write_bytes(pdf_bytes(["Draft", long_page, PAGES[2]]))
+    doc_id = ingested(small_docs, path)
+    chunks = [
+        small_docs.get(c.memory_id, namespace=ALICE)
+        for c in small_docs.documents.chunks(doc_id, namespace=ALICE)
+    ]
+    # "Draft" (5 characters, under the 20 shared) opens page 2's first window; page 2's
+    # windows stay on page 2, sharing words as any text's do; page 3 is its own chunk.
+    assert [c.metadata["pages"] for c in chunks] == [[1, 2], [2, 2], [2, 2], [3, 3]]
+    assert chunks[0].content.startswith("Draft word000 ")
+    assert chunks[2].content.endswith("word059")
+    assert chunks[3].content == " ".join(PAGES[2].split())
+    assert all(len(c.content) <= 200 for c in chunks)  # small_docs' chunk_size
 
 
 def test_a_text_file_names_its_file_and_no_pages(small_docs: Memory, tmp_path: Path) -> None:
@@ -135,7 +157,7 @@ def test_a_renamed_pdf_keeps_its_chunks_under_its_new_name(
         for c in small_docs.documents.chunks(doc.id, namespace=ALICE)
     ]
     assert {c.metadata["source"] for c in chunks} == {"final.pdf"}
-    assert [c.metadata["pages"] for c in chunks] == [[1, 2], [2, 3], [3, 3]]
+    assert [c.metadata["pages"] for c in chunks] == [[1, 1], [2, 2], [3, 3]]
 
 
 class _PdfSite(BaseHTTPRequestHandler):
@@ -169,7 +191,7 @@ def test_a_url_that_answers_a_pdf_is_read_the_same_way(small_docs: Memory, pdf_s
     done = small_docs.documents.process(doc.id, namespace=ALICE)
     assert (done.status, done.content_type) == ("done", "application/pdf")
     context = small_docs.recall("where do ospreys nest", namespace=ALICE).context
-    assert f"(from {pdf_site}, pp. 1-2)" in context
+    assert f"(from {pdf_site}, p. 1)" in context
 
 
 def test_documents_are_found_by_source_through_an_index(tmp_path: Path, config: Config) -> None:

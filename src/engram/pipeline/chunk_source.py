@@ -1,6 +1,11 @@
 """Where a document chunk came from: the name of its document's file (or URL, or the
 title of a text) and, for a PDF, the pages its window spans.
 
+A PDF is cut page by page (``document_spans``): a page shorter than a chunk is a chunk
+of its own and a longer one is cut inside as any text, so a chunk's label names the
+one page that holds it; a page with less text than the chunks' overlap (a title, a
+page number alone) joins the page after it, the one case where a label names two.
+
 A chunk memory carries both in its metadata (``source`` and ``pages``, the keys
 ``engram.recall.format`` reads), written when the chunk is stored, so recall renders
 ``(from paper.pdf, pp. 1-2)`` without reading the document back; when a removed
@@ -86,6 +91,26 @@ class PageMap:
         return self.span(begin + lead, begin + len(window.rstrip()))
 
 
+def document_spans(
+    flat: str, pages: PageMap | None, size: int, overlap: int
+) -> list[tuple[int, str]]:
+    """The chunker's windows of a document's collapsed text ``flat``, each with its
+    offset: ``chunk_spans`` of the whole text, or for a PDF (``pages``) of each page
+    on its own, so no window crosses a page break (a page shorter than ``overlap``
+    characters is cut with the page after it: it would make a chunk of a few words)."""
+    if pages is None or not pages.starts:
+        return chunk_spans(flat, size, overlap)
+    ends = [*pages.starts[1:], len(flat) + 1]  # each page ends one space before the next
+    spans: list[tuple[int, str]] = []
+    begin = pages.starts[0]
+    for end in ends:
+        if end - 1 - begin < overlap and end <= len(flat):  # too short: join the next
+            continue
+        spans.extend((begin + at, w) for at, w in chunk_spans(flat[begin : end - 1], size, overlap))
+        begin = end
+    return spans
+
+
 def page_map(document: Document, text: str) -> PageMap | None:
     """The page map of a PDF document's text; None for any other document."""
     return PageMap.of(text) if document.content_type == PDF_TYPE else None
@@ -121,7 +146,7 @@ def relocated(core: Core, record: MemoryRecord, heir: str, index: int) -> dict[s
         # first place the text is: a window of boilerplate may repeat on other pages.
         cfg = core.config.documents
         size = min(cfg.chunk_size, core.config.max_content_chars)
-        spans = chunk_spans(flat, size, cfg.chunk_overlap)
+        spans = document_spans(flat, found, size, cfg.chunk_overlap)
         cut = spans[index][0] if index < len(spans) else 0
         at = flat.find(record.content, cut)
         if at - cut not in (0, 1):  # a stored chunk drops the window's leading space

@@ -35,8 +35,7 @@ from engram._version import __version__
 from engram.core import Core
 from engram.errors import ConfigError, InvalidInputError, StoreClosedError
 from engram.netguard import STRICT, Resolver, UrlPolicy, lookup
-from engram.pipeline.chunk_source import chunk_source, page_map
-from engram.pipeline.chunk_windows import chunk_spans
+from engram.pipeline.chunk_source import chunk_source, document_spans, page_map
 from engram.pipeline.document_replace import replace_earlier
 from engram.pipeline.handlers import register
 from engram.pipeline.pdf import PDF_TYPE, read_pdf
@@ -334,8 +333,8 @@ def _ingest(core: Core, job: Job, document: Document) -> dict[str, Any]:
     if not flat:
         raise InvalidInputError("the document holds no text to index")
     size = min(cfg.chunk_size, core.config.max_content_chars)
-    chunks = chunk_spans(flat, size, cfg.chunk_overlap)
-    pages = page_map(document, text)
+    pages = page_map(document, text)  # a PDF's: its chunks are cut page by page
+    chunks = document_spans(flat, pages, size, cfg.chunk_overlap)
     linked = {c.content_hash for c in store.chunks(document.id)}
     pending: list[tuple[int, str, dict[str, Any]]] = []
     repeated = 0

@@ -212,3 +212,51 @@ def test_other_urls_are_refused(url: str, message: str) -> None:
 )
 def test_a_file_is_html_when_its_suffix_says_so_else_text(name: str, media: str) -> None:
     assert file_type(name) == media
+
+
+#: A news site's article page as sites write them: a header with the logo and a menu, a
+#: breadcrumb trail, the article (its own header and footer), a sidebar, a cookie banner
+#: marked by its role, and the site's footer.
+SITE_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><title>Harbour wall repairs start in May | Portsea Gazette</title></head>
+<body>
+<header class="site-header">
+  <a href="/"><img src="/logo.png" alt="Portsea Gazette"> Portsea Gazette</a>
+  <nav><ul><li><a href="/news">News</a></li><li><a href="/sport">Sport</a></li>
+  <li><a href="/subscribe">Subscribe</a></li></ul></nav>
+</header>
+<nav aria-label="Breadcrumb"><a href="/">Home</a> &rsaquo; <a href="/news">News</a></nav>
+<main>
+  <article>
+    <header><h1>Harbour wall repairs start in May</h1>
+      <p class="byline">By Ana Ribeiro, 2 December 2026</p></header>
+    <p>Work on the eastern harbour wall begins on 4 May and lasts eleven weeks.</p>
+    <div class="share" role="navigation"><div><a href="#">Share</a></div>
+      <div><a href="#">Email this story</a></div></div>
+    <p>The council says the slipway stays open to fishing boats throughout.</p>
+    <footer><p>Corrections: the first version gave the wrong start date.</p></footer>
+  </article>
+  <aside><h2>Most read</h2><ol><li>Ferry timetable changes</li></ol></aside>
+</main>
+<div role="contentinfo" class="cookies">We use cookies. <input role="search"> Accept all</div>
+<footer><p>&copy; 2026 Portsea Gazette Ltd. All rights reserved.</p>
+  <nav><a href="/privacy">Privacy</a> <a href="/terms">Terms</a></nav></footer>
+</body></html>"""
+
+
+def test_page_chrome_is_dropped_and_the_article_kept() -> None:
+    text, title = html_to_text(SITE_PAGE)
+    assert title == "Harbour wall repairs start in May | Portsea Gazette"
+    assert text.splitlines() == [
+        "Harbour wall repairs start in May",
+        "By Ana Ribeiro, 2 December 2026",
+        "Work on the eastern harbour wall begins on 4 May and lasts eleven weeks.",
+        "The council says the slipway stays open to fishing boats throughout.",
+        "Corrections: the first version gave the wrong start date.",
+    ]
+
+
+def test_a_page_of_nothing_but_chrome_keeps_its_text() -> None:
+    page = "<header><h1>Opening hours</h1></header><footer>Mon-Fri 9-17</footer>"
+    assert html_to_text(page) == ("Opening hours\nMon-Fri 9-17", None)
+    assert html_to_text("<nav>Home</nav><p>Body</p><nav>Next</nav>") == ("Body", None)

@@ -8,8 +8,8 @@ statuses:
 - **extracting**: a URL is fetched (once: the body is kept in ``raw_content``, so a retry
   does not fetch again), only from public addresses unless the operator allows more
   (``engram.netguard``, ``engram.pipeline.pinned``: every redirect hop is checked, and
-  a refusal fails the document at once); HTML becomes text and its first ``<title>``
-  fills a missing title;
+  a refusal fails the document at once); HTML becomes text (without its navigation,
+  asides, header and footer) and its first ``<title>`` fills a missing title;
 - **chunking**: the text is cut into ``[documents] chunk_size`` windows that share
   ``chunk_overlap`` characters; chunks already linked to the document (by content hash)
   are skipped, which also makes a retried job resume where it stopped;
@@ -58,6 +58,20 @@ MAX_TAG_CHARS = 200
 #: Elements whose text is not content: seed 004 strips ``<script>`` and ``<style>``
 #: blocks entirely.
 _SKIPPED = frozenset({"script", "style"})
+#: Page chrome: navigation, asides and a page's own header and footer (a site's menu,
+#: "© 2026 ...", links to other pages) say nothing of the page's content; their text is
+#: dropped unless nothing else is left. A header or footer inside an ``<article>`` or
+#: ``<main>`` is that content's own (a title, a byline) and is kept.
+_CHROME = frozenset({"nav", "aside", "header", "footer"})
+_SECTIONING = frozenset({"article", "main"})
+_PAGE_LEVEL = frozenset({"header", "footer"})
+#: ARIA roles that mark the same chrome on any element (``<div role="navigation">``).
+_CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo", "complementary", "search"})
+#: Elements that never close (HTML's void elements): a role on one marks nothing.
+_VOID = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+     "track", "wbr"}
+)  # fmt: skip
 #: Elements that end a line, so words of adjacent blocks do not run together.
 _BLOCKS = frozenset(
     {
@@ -87,16 +101,24 @@ class FetchResult:
 
 # -- HTML to text ------------------------------------------------------------------------
 class _TextExtractor(HTMLParser):
-    """Collects a page's text and its first title, skipping scripts and styles."""
+    """Collects a page's text and its first title, skipping scripts and styles; the
+    text outside page chrome (``_CHROME``) is kept apart from the whole."""
 
     def __init__(self) -> None:
         # convert_charrefs decodes every entity (&amp;, &#39;, &eacute; ...) in the text.
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
+        """The whole text, chrome included."""
+        self.content: list[str] = []
+        """The text outside page chrome."""
         self.title: str | None = None
         self._skipping = 0
         self._in_title = False
         self._title_parts: list[str] = []
+        # The chrome elements open, innermost last: each its tag and how many elements
+        # of that tag are open inside it (HTML does not say which </div> closes which).
+        self._chrome: list[list[Any]] = []
+        self._sectioning = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in _SKIPPED:
@@ -104,7 +126,19 @@ class _TextExtractor(HTMLParser):
         elif tag == "title":
             self._in_title = True
         elif tag in _BLOCKS:
-            self.parts.append("\n")
+            self._add("\n")
+        if self._chrome and self._chrome[-1][0] == tag:
+            self._chrome[-1][1] += 1
+        elif self._is_chrome(tag, attrs):
+            self._chrome.append([tag, 1])
+        if tag in _SECTIONING:
+            self._sectioning += 1
+
+    def _is_chrome(self, tag: str, attrs: list[tuple[str, str | None]]) -> bool:
+        if tag in _VOID or (tag in _PAGE_LEVEL and self._sectioning and not self._chrome):
+            return False
+        role = next((v for k, v in attrs if k == "role"), None) or ""
+        return tag in _CHROME or role.strip().lower() in _CHROME_ROLES
 
     def handle_endtag(self, tag: str) -> None:
         if tag in _SKIPPED:
@@ -115,7 +149,13 @@ class _TextExtractor(HTMLParser):
                 self.title = " ".join("".join(self._title_parts).split()) or None
             self._title_parts = []
         elif tag in _BLOCKS:
-            self.parts.append("\n")
+            self._add("\n")
+        if self._chrome and self._chrome[-1][0] == tag:
+            self._chrome[-1][1] -= 1
+            if not self._chrome[-1][1]:
+                self._chrome.pop()
+        if tag in _SECTIONING:
+            self._sectioning = max(0, self._sectioning - 1)
 
     def handle_data(self, data: str) -> None:
         if self._skipping:
@@ -123,18 +163,28 @@ class _TextExtractor(HTMLParser):
         if self._in_title:
             self._title_parts.append(data)
         else:
-            self.parts.append(data)
+            self._add(data)
+
+    def _add(self, text: str) -> None:
+        self.parts.append(text)
+        if not self._chrome:
+            self.content.append(text)
 
 
 def html_to_text(html: str) -> tuple[str, str | None]:
     """A page's text and its first ``<title>`` (seed 004): ``<script>`` and ``<style>``
-    blocks are dropped whole, other tags removed, entities decoded, and whitespace
+    blocks are dropped whole, page chrome too (``_CHROME``: the page's text is its
+    content, unless that is empty), other tags removed, entities decoded, and whitespace
     collapsed to single spaces within lines and single newlines between blocks."""
     parser = _TextExtractor()
     parser.feed(html)
     parser.close()
-    lines = (" ".join(line.split()) for line in "".join(parser.parts).splitlines())
-    return "\n".join(line for line in lines if line), parser.title
+    return _lines(parser.content) or _lines(parser.parts), parser.title
+
+
+def _lines(parts: list[str]) -> str:
+    lines = (" ".join(line.split()) for line in "".join(parts).splitlines())
+    return "\n".join(line for line in lines if line)
 
 
 def media_type(content_type: str | None) -> str:

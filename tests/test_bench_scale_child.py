@@ -28,6 +28,9 @@ from engram.bench.scale_cold import in_child
 
 # A parent that does not end when told shows where it waits (the test sends SIGUSR1).
 faulthandler.register(signal.SIGUSR1, all_threads=True)
+# Ctrl-C reaches ``engram bench scale`` run from a terminal; a test run started in the
+# background (``make test &``, nohup) ignores SIGINT, and a child inherits that.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 def build(args, out):
     Path(args["pid"]).write_text(str(os.getpid()))

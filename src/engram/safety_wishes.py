@@ -40,7 +40,7 @@ _BEYOND = re.compile(
     "|".join(
         (
             # an address or a link: the act leaves the user's life
-            r"@|https?:|www\.|\b[\w-]+\.(?:com|org|net|io|co|uk|info|biz|dev|app|ai|me)\b",
+            r"@|https?:|www\.|\w\.(?:com|org|net|io|co|uk|info|biz|dev|app|ai|me)\b",
             r"\b\d{1,3}(?:\.\d{1,3}){3}\b",
             # the reader's own rules, or what takes precedence over them
             r"\b(?:ignore|disregard|forget|override|bypass|previous|prior|earlier|"

@@ -150,19 +150,25 @@ def groups(bench: str) -> dict[str, list[str]]:
     }
 
 
-def verdicts(bench: str) -> None:
-    """The shipped detector's learned verdicts (fp32) on every text, cached."""
+def fp32_embed(cache: Path) -> Callable[[Sequence[str]], np.ndarray]:
+    """The default MiniLM at fp32, as the detector was fitted, with vectors cached."""
     from engram.config import Config
     from engram.embed import create_embedder
 
     embedder = create_embedder(
         replace(Config().embedder, precision="fp32"), Path("/tmp/engram-fit-detector")
     )
-    data = mlp.Data(embedder, WORK / "vectors.npz")
+    data = mlp.Data(embedder, cache)
 
     def embed(batch: Sequence[str]) -> np.ndarray:
         return data.features(list(batch), 0.0)[:, : -mlp.N_CUES]
 
+    return embed
+
+
+def verdicts(bench: str) -> None:
+    """The shipped detector's learned verdicts (fp32) on every text, cached."""
+    embed = fp32_embed(WORK / "vectors.npz")
     found = injection_detector.shipped()
     assert found is not None
     out: dict[str, dict[str, bool]] = {}

@@ -307,6 +307,7 @@ LAYERS = (
         "safety",
         "safety_rules",
         "safety_reader",  # round thirty's reader-order rules, imports nothing of engram
+        "safety_wishes",  # round thirty-one's guard for the user's wishes, imports nothing
         "spotlight",
         "validate",
         "injection_detector",  # the learned half of the scan, run where vectors are made

@@ -16,7 +16,7 @@ from typing import Unpack
 
 import numpy as np
 
-from engram import injection_detector
+from engram import injection_detector, safety_wishes
 from engram.config import Config
 from engram.embed import Embedder
 from engram.errors import (
@@ -357,6 +357,8 @@ class Core:
         embed = self.embedder.embed_batch if self.embedder else None  # the sentence view
         found = injection_detector.quarantined(detector, records, vectors, embed, read)
         for record, reason in found:
+            if safety_wishes.wish(record.content):  # the user's own wish (round thirty-one)
+                continue
             meta = {**record.metadata, injection_detector.FLAGS: [reason]}
             _, after = self.store.memories.update(
                 record.namespace,

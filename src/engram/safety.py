@@ -26,7 +26,7 @@ from enum import StrEnum
 from importlib import resources
 from typing import TypedDict
 
-from engram import safety_rules
+from engram import safety_rules, safety_wishes
 from engram.errors import InjectionBlocked
 
 
@@ -474,6 +474,10 @@ def _findings(text: str) -> dict[str, str]:
     for view in _all_views(text):
         if _run(_RULES, view, found):
             found["obfuscated_instruction"] = ""
+    # Round thirty-one: the user's own wish about their assistant is not an order to
+    # the reader (read only when a reader-order rule is all that matched).
+    if found and found.keys() <= safety_wishes.CLEARS and safety_wishes.wish(text):
+        return {}
     return {code: found[code] for code in _ORDER if code in found}
 
 

@@ -15,6 +15,7 @@ Read here, each a claim the closing plan records like any other:
   said first ("Tomas's meal has been brought forward to the 19th"). Only a time is
   read as the new value: "pushed the budget to 400" is no reschedule;
 - **an event's first day** (:func:`placed`): "<event> [at / with ...] is on <day>";
+- **a trip's day**: "I'm flying to Lisbon on January 14" (changed with "instead");
 - **an event's venue** (:func:`placed`): "<event> is at <Name> [on <day>]", and "<event>
   is at <Name> now, not <Old>" as a change whose old value is said.
 """
@@ -29,6 +30,7 @@ from engram.pipeline.change_words import (
     CHANGE_CONFIDENCE,
     LEAD,
     NP,
+    PLAIN,
     Claim,
     phrase,
     signal_of,
@@ -65,7 +67,9 @@ _ON_DAY = re.compile(
     rf"(?P<o>{change_events.DAY_DATE}|{_WEEKDAY})\b",
     re.I,
 )
-_NAME = r"[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*){0,3}"
+#: A place's name: capitalised words, a particle between two ("Quinta da Regaleira").
+_PARTICLE = r"(?:da|de|di|do|du|del|della|van|von|der|la|le)"
+_NAME = rf"[A-Z][\w'’&-]*(?:\s+(?:{_PARTICLE}\s+)?[A-Z][\w'’&-]*){{0,3}}"
 #: "The team Christmas dinner is at Bellini on Friday", "the team dinner is at Rosa's
 #: Kitchen now, not Bellini": a place named (capitalised) after "is at".
 _AT = re.compile(
@@ -73,6 +77,15 @@ _AT = re.compile(
     rf"(?:\s+now)?(?:,?\s+(?:not|instead\s+of)\s+(?:at\s+)?(?P<old>(?-i:{_NAME})))?(?:[\s,].*)?$",
     re.I,
 )
+#: "I'm flying to Lisbon on January 14", "We're driving to Edinburgh on December 27": the
+#: trip's day ("Change of plan: I'm flying to Lisbon on January 13 instead" moves it).
+_TRIP = re.compile(
+    r"^(?:I\s+am|we\s+are)\s+(?:flying|driving|travell?ing|going|heading|leaving|taking\s+the\s+"
+    rf"(?:train|ferry|bus))\s+(?:back\s+)?to\s+(?P<place>(?-i:{_NAME}))\s+on\s+"
+    rf"(?P<o>{change_events.DAY_DATE}|{_WEEKDAY})\b",
+    re.I,
+)
+_CHANGED = re.compile(r"\b(?:instead|now|rather\s+than|not)\b", re.I)
 #: The words a clause needs for any rule here to be tried.
 WORDS = (" to ", " on ", " at ")
 _MOVE_WORDS = ("schedul", "moved", "pushed", "bumped", "forward", "shifted", "postponed",
@@ -83,6 +96,9 @@ def said(clause: str, lower: str, speaker: str | None) -> list[Claim]:
     """The claims of an event moved, or of its first day and venue (see above)."""
     if " to " in lower and any(w in lower for w in _MOVE_WORDS):
         return moved(clause, speaker)
+    if " to " in lower and " on " in lower and (trip := _TRIP.match(clause)) is not None:
+        signal = CHANGE if _CHANGED.search(clause) else PLAIN
+        return [Claim(f"{trip['place']} trip", "scheduled", trip["o"], signal)]
     if " is " in lower or " are " in lower:
         return placed(clause, speaker)
     return []

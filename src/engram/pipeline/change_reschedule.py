@@ -60,6 +60,8 @@ _MOVED_PASSIVE = re.compile(
     rf"(?:back\s+|forward\s+)?to\s+(?P<o>{_WHEN})\b",
     re.I,
 )
+#: The verbs the move rules (``change_signals``) read of a thing said first.
+_PLAIN_MOVE = re.compile(r"\b(?:moved|shifted|changed)\s+(?:back\s+|forward\s+)?to\b", re.I)
 #: "Biscuit's check-up at the vet is on Monday the 14th", "My haircut appointment with
 #: Carla is on Thursday the 10th": what the event is at or with is no part of its name.
 _ON_DAY = re.compile(
@@ -110,9 +112,12 @@ def moved(clause: str, speaker: str | None) -> list[Claim]:
         match = regex.match(clause)
         if match is None:
             continue
+        event_noun = change_events.is_event(match["s"])
         mine = regex is _MOVED and subject(match["agent"], speaker) == (speaker or "user")
-        if mine and not change_events.is_event(match["s"]) and "schedul" not in clause.lower():
+        if mine and not event_noun and "schedul" not in clause.lower():
             continue  # "I moved my notes to Monday": only an event is rescheduled
+        if regex is _MOVED_PASSIVE and not event_noun and _PLAIN_MOVE.search(clause):
+            continue  # "the feature freeze got moved to the 14th": the move rules read it
         event = subject(match["s"], speaker)
         if event and event != (speaker or "user"):
             return [Claim(event, "scheduled", match["o"], CHANGE, None, CHANGE_CONFIDENCE)]

@@ -92,6 +92,9 @@ _CHANGED = re.compile(r"\b(?:instead|now|rather\s+than|not)\b", re.I)
 WORDS = (" to ", " on ", " at ")
 _MOVE_WORDS = ("schedul", "moved", "pushed", "bumped", "forward", "shifted", "postponed",
                "delayed", "changed")  # fmt: skip
+#: The words a clause needs to be read by any change rule for this module's sake (beside
+#: the other rules' words, ``change_signals._ANY_WORD``): a reschedule, a trip.
+CUES = (*_MOVE_WORDS, " flying ", " driving ", "travel", " heading ", " is at ", " are at ")
 
 
 def said(clause: str, lower: str, speaker: str | None) -> list[Claim]:

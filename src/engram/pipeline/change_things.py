@@ -135,7 +135,7 @@ _OWNER_WORDS = (
     "took over", "taken over", "handed", "passed", " chairs ",
 )  # fmt: skip
 #: The words a clause needs for any rule here to be tried on it.
-WORDS = NAME_WORDS + _RAISE_WORDS + _OWNER_WORDS + (" new ",) + _OF_WORDS
+WORDS = NAME_WORDS + _RAISE_WORDS + _OWNER_WORDS + (" new ",) + _OF_WORDS + change_reschedule.CUES
 
 
 def said_of_things(clause: str, lower: str, speaker: str | None) -> list[Claim]:

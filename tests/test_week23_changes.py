@@ -39,53 +39,47 @@ def _new_above_old(hits: list[str], new: str, old: str) -> bool:
     return all(at < k for k, text in enumerate(hits) if old in text and new not in text)
 
 
-OSTEO = "My osteopath appointment with Farid is on Tuesday at 10am."
-OSTEO_MOVED = "They rescheduled my osteopath to 3pm on Tuesday."
-GROOMING = "Pepper's grooming session at the salon is on Monday the 7th at 1pm."
-GROOMING_MOVED = "Oh, the groomer pushed Pepper's grooming session to Thursday the 10th."
-
-
-@pytest.mark.parametrize(
-    ("first", "moved", "event", "old", "new"),
-    [
-        (OSTEO, OSTEO_MOVED, "osteopath appointment", "Tuesday", "3pm on Tuesday"),
+#: (first statement, the move, the event, its old and new value, a question, the words
+#: of the new and the old statement that answer it).
+MOVES = [
+    (
+        "My osteopath appointment with Farid is on Tuesday at 10am.",
+        "They rescheduled my osteopath to 3pm on Tuesday.",
+        ("osteopath appointment", "Tuesday", "3pm on Tuesday"),
+        ("What time is my osteopath?", "3pm", "10am"),
+    ),
+    (
+        "Pepper's grooming session at the salon is on Monday the 7th at 1pm.",
+        "Oh, the groomer pushed Pepper's grooming session to Thursday the 10th.",
+        ("Pepper's grooming session", "Monday the 7th", "Thursday the 10th"),
         (
-            GROOMING,
-            GROOMING_MOVED,
-            "Pepper's grooming session",
-            "Monday the 7th",
+            "Is Pepper's grooming session at the salon still on Monday?",
             "Thursday the 10th",
+            "Monday the 7th",
         ),
-    ],
-)
+    ),
+]
+
+
+@pytest.mark.parametrize(("first", "moved", "closed", "asked"), MOVES)
 def test_someone_moved_an_event_and_its_old_time_closed(
-    mem: Memory, first: str, moved: str, event: str, old: str, new: str
+    mem: Memory, first: str, moved: str, closed: tuple[str, str, str], asked: object
 ) -> None:
     # "They rescheduled my physio to 2pm", "the vet pushed Biscuit's check-up to ...":
     # the event is the object, moved by someone else; the check-up's first day, said with
     # where it is ("at the vet"), was not recorded either.
     _said(mem, first, moved)
+    event, old, new = closed
     rows = _rows(mem)
     assert rows == {(event, "scheduled", old): False, (event, "scheduled", new): True}, rows
 
 
-@pytest.mark.parametrize(
-    ("first", "moved", "question", "new", "old"),
-    [
-        (OSTEO, OSTEO_MOVED, "What time is my osteopath?", "3pm", "10am"),
-        (
-            GROOMING,
-            GROOMING_MOVED,
-            "Is Pepper's grooming session at the salon still on Monday?",
-            "Thursday the 10th",
-            "Monday the 7th",
-        ),
-    ],
-)
+@pytest.mark.parametrize(("first", "moved", "closed", "asked"), MOVES)
 def test_the_moved_time_ranks_above_the_old_one(
-    mem: Memory, first: str, moved: str, question: str, new: str, old: str
+    mem: Memory, first: str, moved: str, closed: object, asked: tuple[str, str, str]
 ) -> None:
     _said(mem, first, moved)
+    question, new, old = asked
     hits = _hits(mem, question)
     assert _new_above_old(hits, new, old), hits
 
@@ -170,23 +164,31 @@ def test_an_address_is_one_value(text: str, whole: str) -> None:
     assert change_words.phrase(said) == whole
 
 
-def test_a_new_email_closes_the_old_and_leaves_no_pieces(mem: Memory) -> None:
-    _said(
-        mem,
-        "Marta Ruiz's email is marta.ruiz@outlook.com.",
-        "Marta's new email is m.ruiz@posteo.de, the outlook one is dead.",
-    )
+@pytest.mark.parametrize(
+    ("first", "changed", "relation", "old", "new"),
+    [
+        # A new e-mail address closes the old and leaves no pieces of either.
+        (
+            "Marta Ruiz's email is marta.ruiz@outlook.com.",
+            "Marta's new email is m.ruiz@posteo.de, the outlook one is dead.",
+            "uses_email",
+            "marta.ruiz@outlook.com",
+            "m.ruiz@posteo.de",
+        ),
+        # A trip's day, changed with "Change of plan: ... instead".
+        (
+            "I'm flying to Porto on March 3 for the conference.",
+            "Change of plan: I'm flying to Porto on March 2 instead.",
+            "scheduled",
+            "March 3",
+            "March 2",
+        ),
+    ],
+)
+def test_the_new_value_closes_the_old(
+    mem: Memory, first: str, changed: str, relation: str, old: str, new: str
+) -> None:
+    _said(mem, first, changed)
     rows = _rows(mem)
-    emails = {(t, now) for (_, kind, t), now in rows.items() if kind == "uses_email"}
-    assert emails == {("marta.ruiz@outlook.com", False), ("m.ruiz@posteo.de", True)}, rows
-
-
-def test_a_trips_day_changed_of_plan_closes_the_old_day(mem: Memory) -> None:
-    _said(
-        mem,
-        "I'm flying to Porto on March 3 for the conference.",
-        "Change of plan: I'm flying to Porto on March 2 instead.",
-    )
-    rows = _rows(mem)
-    assert rows[("Porto trip", "scheduled", "March 3")] is False, rows
-    assert rows[("Porto trip", "scheduled", "March 2")] is True, rows
+    held = {(t, now) for (_, kind, t), now in rows.items() if kind == relation}
+    assert held == {(old, False), (new, True)}, rows

@@ -53,7 +53,7 @@ def test_a_change_of_day_said_in_passing_closes_the_old_day(mem: Memory) -> None
     _said(mem, VET, VET_MOVED)
     rows = _rows(mem)
     assert rows == {
-        ("vet appointment", "scheduled", "Monday"): False,
+        ("vet appointment", "scheduled", "Monday the 14th"): False,
         ("vet appointment", "scheduled", "Wednesday the 16th"): True,
     }, rows
 

@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from engram.pipeline import change_events
 from engram.pipeline.change_words import CHANGE, CHANGE_CONFIDENCE, Claim, phrase
 
 
@@ -160,12 +161,14 @@ def ended(clause: str) -> tuple[str | None, str | None]:
 def mark(
     claims: Sequence[Claim], old: str, speaker: str | None, *, anyone: bool = False
 ) -> list[Claim]:
-    """The speaker's claims (``anyone``: every claim) with ``old`` as the value they
-    end, alone (``ends_only``)."""
+    """The speaker's claims and an event's (``anyone``: every claim) with ``old`` as the
+    value they end, alone (``ends_only``): "the team dinner is at Rosa's Kitchen now, not
+    Bellini" ends the dinner's Bellini."""
     me = speaker or "user"
     return [
         replace(c, replaced=old, ends_only=True)
-        if c.replaced is None and (anyone or c.source == me)
+        if c.replaced is None
+        and (anyone or c.source == me or change_events.is_event(c.source or ""))
         else c
         for c in claims
     ]

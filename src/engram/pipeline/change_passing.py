@@ -88,9 +88,10 @@ _MOVED = gated(
     )
 )
 #: Not stated as holding: a question, a plan, a maybe, a request, a date that stays.
+#: "Change of plan: ..." states the change (round twenty-three: Lisbon's new day).
 _NOT_STATED = re.compile(
     r"\?|\b(?:could|might|may\s+(?:move|slip)|maybe|whether|if|asked|ask|propos\w*|"
-    r"plan(?:s|ned|ning)?|hop(?:e|es|ing)|stays?|stands|still|unless|would|should|"
+    r"(?<!change\sof\s)plan(?:s|ned|ning)?|hop(?:e|es|ing)|stays?|stands|still|unless|would|should|"
     r"for\s+(?:the\s+)?(?:one|first|other))\b",
     re.IGNORECASE,
 )

@@ -421,8 +421,8 @@ def _clause(clause: str, lower: str, speaker: str | None) -> tuple[Claim, ...]:
 
 def _clause_read(clause: str, lower: str, speaker: str | None) -> list[Claim]:
     said = change_things.said_of_things(clause, lower, speaker)
-    if said is not None:
-        return [said]
+    if said:
+        return said
     match = _REPLACED.match(clause) if has(lower, _REPLACE_WORDS) else None
     if match is None and has(lower, change_plain.SOLD_WORDS):
         match = change_plain.SOLD.match(clause)  # "sold the Corolla and bought a Tesla"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from engram.pipeline import change_events, change_kinds
+from engram.pipeline import change_events, change_kinds, change_reschedule
 from engram.pipeline.change_verbs import HAPPENING, RAISING, RISING, alternation, words
 from engram.pipeline.change_words import (
     ADDITION,
@@ -135,11 +135,21 @@ _OWNER_WORDS = (
     "took over", "taken over", "handed", "passed", " chairs ",
 )  # fmt: skip
 #: The words a clause needs for any rule here to be tried on it.
-WORDS = NAME_WORDS + _RAISE_WORDS + _OWNER_WORDS + (" new ",) + _OF_WORDS
+WORDS = NAME_WORDS + _RAISE_WORDS + _OWNER_WORDS + (" new ",) + _OF_WORDS + change_reschedule.CUES
 
 
-def said_of_things(clause: str, lower: str, speaker: str | None) -> Claim | None:
-    """A name, a time, a price or an owner said of a thing (the patterns above)."""
+def said_of_things(clause: str, lower: str, speaker: str | None) -> list[Claim]:
+    """A name, a time, a price or an owner said of a thing (the patterns above), or an
+    event moved or placed (:mod:`engram.pipeline.change_reschedule`), read first."""
+    if has(lower, change_reschedule.WORDS):
+        events = change_reschedule.said(clause, lower, speaker)
+        if events:
+            return events
+    said = _said_of_things(clause, lower, speaker)
+    return [said] if said is not None else []
+
+
+def _said_of_things(clause: str, lower: str, speaker: str | None) -> Claim | None:
     if has(lower, NAME_WORDS):
         for regex in (_RENAMED, _NEW_NAME, _NAMED):
             match = regex.match(clause)

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from engram.pipeline import change_chat, offline_notes
-from engram.pipeline.patterns import word_set
+from engram.pipeline.patterns import ADDRESS, word_set
 from engram.pipeline.prefilter import gated
 
 CHANGE = "change"
@@ -88,7 +88,7 @@ LEAD = r"^(?:[^,]{0,40},\s*)?"  # "In March, we ...", "Last year, Sam ..."
 NOW = gated(re.compile(r"\b(?:now|nowadays|these\s+days|from\s+now\s+on)\b", re.I))
 
 # A time ("9:30", "7 am") and a price ("$1,650") are one word each.
-_WORDS = re.compile(r"\d{1,2}:\d{2}(?:\s?[ap]m)?|\$[\d,.]+\w*|[\w.#+'’-]+|[^\w\s]")
+_WORDS = re.compile(rf"{ADDRESS}|" r"\d{1,2}:\d{2}(?:\s?[ap]m)?|\$[\d,.]+\w*|[\w.#+'’-]+|[^\w\s]")
 DETERMINER = word_set("the a an some our my his her their its this that these those your")
 #: Words a phrase ends before ("Postgres for the billing service", "Lisbon last year").
 STOP = word_set("""

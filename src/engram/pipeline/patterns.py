@@ -179,6 +179,13 @@ def is_decision_content(text: str) -> bool:
 # -- the offline extractor's lexicon ---------------------------------------------------
 
 
+#: An e-mail address or a URL, one value whole ("k.brennan@fastmail.com",
+#: "https://clubs.example.org/book"): the phrase readers cut it at its dots (new-user
+#: round twenty-two's ``Kieran uses_email k``). A URL's last character is no sentence
+#: mark.
+ADDRESS = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?://|www\.)[^\s,;]*[^\s,;.!?)'’]"
+
+
 def word_set(text: str) -> frozenset[str]:
     """The whitespace-separated words of ``text``: word lists read better as prose."""
     return frozenset(text.split())

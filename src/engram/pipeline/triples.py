@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engram.pipeline.patterns import FILLERS, word_set
+from engram.pipeline.patterns import ADDRESS, FILLERS, word_set
 from engram.text import STOPWORDS
 
 
@@ -46,6 +46,7 @@ _BEFORE_PHRASE = re.compile(
 # dotted acronym is one word too, named without its last dot as the change reader
 # names it: "My favourite artist is R.E.M. now" has the target "R.E.M", not "R".
 _NP_WORDS = re.compile(
+    rf"{ADDRESS}|"
     r"[$€£]?\d[\d,.]*\d\w*|[$€£]?\d\w*|(?:Dr|Mr|Mrs|Ms|Prof)\.|[A-Za-z](?:\.[A-Za-z])+\b"
     r"|[A-Za-z][\w'-]*|\S"
 )

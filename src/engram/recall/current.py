@@ -19,13 +19,26 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Protocol
 
 from engram.config import RecallConfig
+from engram.store.protocols.graph_counts import PLACE_TYPES, TIME_TYPES
 
 log = logging.getLogger("engram.recall")
 
 #: (namespace, memory ids) -> the ids that stated a fact since closed.
 StaleReader = Callable[[str, Sequence[str]], set[str]]
+
+
+class KindReader(Protocol):
+    """``GraphCountStore.retimed_memories``: (namespace, memory ids, relation types) ->
+    the ids whose closed facts are all of those types."""
+
+    def __call__(
+        self, namespace: str, memory_ids: Sequence[str], kinds: frozenset[str] = ...
+    ) -> set[str]: ...
+
 
 #: Words that ask about the present.
 _NOW = re.compile(
@@ -135,18 +148,37 @@ _ASKS_TIME = re.compile(
 )
 
 
+#: A question about a place: "where", a venue, "at" a name ("Are we still eating at
+#: Bellini?").
+_ASKS_PLACE = re.compile(
+    r"\b(?:where|venue|place|location|address|(?i:at)\s+(?-i:[A-Z])[\w'’-]+)", re.IGNORECASE
+)
+
+
 def untimed(
-    retimed: StaleReader | None,
+    retimed: KindReader | None,
     namespace: str,
     query: str,
     old: frozenset[str],
     warnings: list[str],
 ) -> frozenset[str]:
     """Those of ``old`` (memories of closed facts) whose closed facts are all times,
-    when the query asks no time: "the dentist moved to Thursday" closed the Tuesday of
-    "My dentist appointment is on Tuesday the 15th ... with Dr. Okafor", and "Which
-    dentist am I seeing?" is still answered by it (new-user round twenty-two: demoted,
-    it fell from first to third). Any error: none (and a warning)."""
-    if retimed is None or not old or _ASKS_TIME.search(query) is not None:
+    when the query asks no time, or all an event's places, when it asks no place: "the
+    dentist moved to Thursday" closed the Tuesday of "My dentist appointment is on
+    Tuesday the 15th ... with Dr. Okafor", and "Which dentist am I seeing?" is still
+    answered by it (new-user round twenty-two: demoted, it fell from first to third);
+    "the team dinner is at Rosa's Kitchen now" leaves "What time is the team dinner?"
+    to the first statement (round twenty-three). Any error: none (and a warning)."""
+    if retimed is None or not old:
         return frozenset()
-    return _advisory(retimed, namespace, sorted(old), "which changed facts were times", warnings)
+    kept: frozenset[str] = frozenset()
+    for kinds, asks, what in (
+        (TIME_TYPES, _ASKS_TIME, "times"),
+        (PLACE_TYPES, _ASKS_PLACE, "places"),
+    ):
+        if asks.search(query) is None:
+            read = partial(retimed, kinds=kinds)
+            kept |= _advisory(
+                read, namespace, sorted(old), f"which changed facts were {what}", warnings
+            )
+    return kept

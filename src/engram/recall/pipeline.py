@@ -51,7 +51,7 @@ from engram.recall import (
 )
 from engram.recall import format as fmt
 from engram.recall.chunks import PooledDense
-from engram.recall.current import StaleReader, closed, demoted, untimed
+from engram.recall.current import KindReader, StaleReader, closed, demoted, untimed
 from engram.recall.directives import directive_ids
 from engram.recall.graph_boost import boost as boost_by_graph
 from engram.recall.hints import hint_matches, merge_by_max
@@ -93,7 +93,7 @@ class Retriever:
         calibration: abstain.Calibration = abstain.CALIBRATION,
         standings: Standings | None = None,
         stale: StaleReader | None = None,
-        retimed: StaleReader | None = None,
+        retimed: KindReader | None = None,
         overlap_reads: bool = False,
     ) -> None:
         self.memories, self.keyword, self.vectors = memories, keyword, vectors

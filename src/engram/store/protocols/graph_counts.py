@@ -18,6 +18,13 @@ from typing import Protocol, runtime_checkable
 
 from engram.store.protocols.graph import Cardinality, Relation
 
+#: The relation types that hold only a time: a memory whose closed facts are all of
+#: them still says the rest (who, where) truly (``retimed_memories``).
+TIME_TYPES = frozenset(("scheduled",))
+#: The relation types that hold only where an event is (round twenty-three): "the team
+#: dinner is at Rosa's Kitchen now" leaves the first statement's day and hour standing.
+PLACE_TYPES = frozenset(("venue",))
+
 
 @runtime_checkable
 class GraphCountStore(Protocol):
@@ -63,11 +70,13 @@ class GraphCountStore(Protocol):
         ``source_memory_id``): what they say no longer holds."""
         ...
 
-    def retimed_memories(self, namespace: str, memory_ids: Sequence[str]) -> set[str]:
+    def retimed_memories(
+        self, namespace: str, memory_ids: Sequence[str], kinds: frozenset[str] = TIME_TYPES
+    ) -> set[str]:
         """Those of ``memory_ids`` (memories of ``stale_memories``) whose closed facts
-        are all times (a ``scheduled`` day or hour): the rest of what they say, who and
-        where, still holds (new-user round twenty-two: "the dentist moved to Thursday"
-        leaves "with Dr. Okafor" standing)."""
+        are all of ``kinds``, by default times (a ``scheduled`` day or hour): the rest of
+        what they say, who and where, still holds (new-user round twenty-two: "the
+        dentist moved to Thursday" leaves "with Dr. Okafor" standing)."""
         ...
 
     def entity_names(self, namespace: str, limit: int) -> frozenset[str] | None:

@@ -95,14 +95,12 @@ def derived_stale(
     return {r[0] for r in sources if r[1] in bad}
 
 
-#: The relation types that hold only a time: a memory whose closed facts are all of
-#: them still says the rest (who, where) truly (``retimed``).
-TIME_TYPES = frozenset(("scheduled",))
-
-
-def retimed(conn: Conn, d: Dialect, namespace: str, memory_ids: Sequence[str]) -> set[str]:
+def retimed(
+    conn: Conn, d: Dialect, namespace: str, memory_ids: Sequence[str], kinds: frozenset[str]
+) -> set[str]:
     """``GraphCountStore.retimed_memories``: those of ``memory_ids`` whose closed facts
-    (their own, else those of the memory the pipeline wrote them from) are all times."""
+    (their own, else those of the memory the pipeline wrote them from) are all of
+    ``kinds`` (times, or an event's places)."""
     ids = list(dict.fromkeys(memory_ids))
     sources = dict(
         d.select_in(
@@ -113,7 +111,7 @@ def retimed(conn: Conn, d: Dialect, namespace: str, memory_ids: Sequence[str]) -
             ids,
         )
     )
-    kinds: dict[str, set[str]] = {}
+    closed: dict[str, set[str]] = {}
     for memory_id, kind in d.select_in(
         conn,
         "SELECT DISTINCT m.memory_id, r.relation_type FROM relation_mentions m "
@@ -123,9 +121,9 @@ def retimed(conn: Conn, d: Dialect, namespace: str, memory_ids: Sequence[str]) -
         list(dict.fromkeys([*ids, *sources.values()])),
         (namespace,),
     ):
-        kinds.setdefault(memory_id, set()).add(kind)
-    said = {i: kinds.get(i) or kinds.get(sources.get(i, ""), set()) for i in ids}
-    return {i for i, k in said.items() if k and k <= TIME_TYPES}
+        closed.setdefault(memory_id, set()).add(kind)
+    said = {i: closed.get(i) or closed.get(sources.get(i, ""), set()) for i in ids}
+    return {i for i, k in said.items() if k and k <= kinds}
 
 
 def _stated_closed(conn: Conn, d: Dialect, namespace: str, ids: Sequence[str]) -> set[str]:

@@ -9,6 +9,7 @@ from typing import Any
 
 from engram.store.protocols import GraphCountStore
 from engram.store.protocols.graph import Cardinality, Relation
+from engram.store.protocols.graph_counts import TIME_TYPES
 from engram.store.sql import graph_changes
 from engram.store.sql.dialect import Dialect
 from engram.store.sql.graph_record import RELATION, VALID_AT
@@ -104,9 +105,11 @@ class SqlGraphCounts(SqlPart, GraphCountStore):
         with self._sql.read("finding memories of closed facts") as conn:
             return graph_changes.stale_memories(conn, self._d, namespace, memory_ids)
 
-    def retimed_memories(self, namespace: str, memory_ids: Sequence[str]) -> set[str]:
+    def retimed_memories(
+        self, namespace: str, memory_ids: Sequence[str], kinds: frozenset[str] = TIME_TYPES
+    ) -> set[str]:
         with self._sql.read("finding memories whose closed facts are times") as conn:
-            return graph_changes.retimed(conn, self._d, namespace, memory_ids)
+            return graph_changes.retimed(conn, self._d, namespace, memory_ids, kinds)
 
     def entity_names(self, namespace: str, limit: int) -> frozenset[str] | None:
         rows = self._rows(

@@ -170,3 +170,27 @@ def test_the_client_sends_a_local_pdf_by_path(http_server: HttpServed, tmp_path:
 
 def _bearer(key: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {key}"}
+
+
+def test_the_documents_limit_holds_behind_a_proxys_prefix() -> None:
+    """Behind a proxy's prefix the path is "/engram/v1/documents": the wider limit is the
+    documents route's there too, and no other route gets it."""
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import PlainTextResponse
+    from starlette.routing import Route
+    from starlette.testclient import TestClient
+
+    from engram.api.limits import BodyLimit
+
+    async def echo(request: Request) -> PlainTextResponse:
+        return PlainTextResponse(str(len(await request.body())))
+
+    app = Starlette(routes=[Route("/{rest:path}", echo, methods=["POST"])])
+    limited = BodyLimit(app, max_bytes=10, wider={"/v1/documents": (100, "the documents'")})
+    with TestClient(limited) as client:
+        for path in ("/v1/documents", "/engram/v1/documents"):
+            assert client.post(path, content=b"x" * 50).text == "50"
+            assert client.post(path, content=b"x" * 101).status_code == 413
+        for path in ("/v1/memories", "/engram/v1/documentsx", "/x-v1/documents"):
+            assert client.post(path, content=b"x" * 50).status_code == 413, path

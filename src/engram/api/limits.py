@@ -29,8 +29,12 @@ class BodyLimit(HttpOnly):
 
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         limit, setting = self.max_bytes, "api.max_body_bytes"
-        if scope.get("method") == "POST" and scope.get("path") in self.wider:
-            limit, setting = self.wider[scope["path"]]
+        if scope.get("method") == "POST":
+            # Behind a proxy's prefix (``root_path``) the path carries it: "/engram/v1/...".
+            path = str(scope.get("path", ""))
+            for route, wider in self.wider.items():
+                if path == route or (path.endswith(route) and path[: -len(route)].startswith("/")):
+                    limit, setting = wider
         declared = _content_length(scope)
         if declared is not None and declared > limit:
             await self._refuse(send, limit, setting)

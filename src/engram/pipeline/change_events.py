@@ -34,11 +34,15 @@ DAY_DATE = (
 #: What an event is called: a wedding or a dinner is at a place and works at none ("The
 #: wedding is at Quinta da Regaleira" read as ``wedding works_at ...``). Its ``lives_in``
 #: is left: "Noor's swimming lessons moved to the Oost pool" closes the old pool by it
-#: (the held change fold AD).
+#: (the held change fold AD). Round twenty-four widened it from general English (the
+#: common nouns of a social or a work event), not from the folds: "Tomas's birthday meal
+#: is at Casa Lupo" was ``works_at Casa Lupo`` and its day unrecorded.
 _EVENTS = word_set(
     """wedding party dinner lunch breakfast brunch meeting appointment ceremony reception
     concert gig class lesson lessons practice session check-up checkup funeral barbecue
     christening baptism graduation recital rehearsal interview
+    meal supper drinks picnic match game show workshop conference retreat seminar
+    lecture festival fair tournament race screening exhibition premiere webinar meetup
     """
 )
 

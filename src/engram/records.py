@@ -22,8 +22,6 @@ PIPELINE_WHO = "engram-pipeline"
 #: Chat roles whose words are no fact about the person a memory is for (the offline
 #: rules, ``engram.pipeline.turns``, and the graph read them so, task x22).
 NOT_THE_USER = frozenset({"assistant", "system", "tool", "ai", "bot", "model"})
-#: A document chunk's metadata key: its document's name and opening, embedded first.
-DOCUMENT_HEAD_KEY = "document_head"
 
 
 class MemoryType(StrEnum):
@@ -107,10 +105,12 @@ class MemoryRecord:
         return self.deleted_at is not None
 
     def embedding_text(self) -> str:
-        """Title, content, narrative and facts (seed 000 embeds title, narrative, facts;
-        the verbatim content goes early: the embedder truncates), after a chunk's head."""
-        head = self.metadata.get(DOCUMENT_HEAD_KEY) if self.type == "document_chunk" else ""
-        parts = [head if isinstance(head, str) else "", self.title or "", self.content]
+        """The text a vector is computed from: title, content, narrative and facts.
+
+        Seed 000 embeds the concatenation of title, narrative and facts; engram keeps the
+        verbatim content first because the embedder truncates long input.
+        """
+        parts = [self.title or "", self.content]
         if self.narrative and self.narrative != self.content:
             parts.append(self.narrative)
         parts.extend(self.facts)

@@ -35,9 +35,6 @@ from engram.store.protocols import Document
 
 #: A source name is cut to this many characters (a long URL's query string says little).
 MAX_NAME_CHARS = 200
-#: A chunk's head is cut to this many characters (the HTTP API's tag limit, as it is
-#: a tag too): enough for a title line and a contract's parties.
-HEAD_CHARS = 200
 
 
 def source_name(document: Document) -> str | None:
@@ -53,19 +50,6 @@ def source_name(document: Document) -> str | None:
     if len(name) > MAX_NAME_CHARS:
         name = name[: MAX_NAME_CHARS - 1] + "…"
     return name or None
-
-
-def document_head(document: Document, first: str, begin: int) -> str | None:
-    """What a chunk starting at ``begin`` of the collapsed text embeds and keyword-indexes
-    before its own text: its document's title and name and, past the ``first`` chunk
-    (a PDF's page 1), that chunk's opening, where a title, a contract's parties or a
-    paper's authors are; a page's chunk seldom says them again (round 24).
-    The chunk's content stays verbatim: the head is metadata (``DOCUMENT_HEAD_KEY``)."""
-    names = " ".join(n for n in dict.fromkeys((document.title, source_name(document))) if n)
-    head = f"{names} {first[:HEAD_CHARS] if begin > 0 else ''}".strip()
-    if len(head) > HEAD_CHARS:  # cut at a word, as the chunker does
-        head = head[: HEAD_CHARS + 1].rsplit(" ", 1)[0] or head[:HEAD_CHARS]
-    return head or None
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,12 +35,12 @@ from engram._version import __version__
 from engram.core import Core
 from engram.errors import ConfigError, InvalidInputError, StoreClosedError
 from engram.netguard import STRICT, Resolver, UrlPolicy, lookup
-from engram.pipeline.chunk_source import chunk_source, document_head, document_spans, page_map
+from engram.pipeline.chunk_source import chunk_source, document_spans, page_map
 from engram.pipeline.document_replace import replace_earlier
 from engram.pipeline.handlers import register
 from engram.pipeline.pdf import PDF_TYPE, read_pdf
 from engram.pipeline.pinned import FetchError, check_url, open_url
-from engram.records import DOCUMENT_HEAD_KEY, ItemResult, MemoryType, Outcome, utcnow
+from engram.records import ItemResult, MemoryType, Outcome, utcnow
 from engram.store.protocols import Document, Job
 from engram.text import normalize_content
 from engram.write import add_batch
@@ -396,10 +396,7 @@ def _ingest(core: Core, job: Job, document: Document) -> dict[str, Any]:
             continue
         linked.add(digest)
         span = pages.of_window(window, begin) if pages else None
-        source = chunk_source(document, span)
-        if head := document_head(document, chunks[0][1].strip(), begin):
-            source[DOCUMENT_HEAD_KEY] = head
-        pending.append((index, chunk, source))
+        pending.append((index, chunk, chunk_source(document, span)))
 
     store.set_status(document.id, "embedding", now=utcnow())
     batch = add_batch(
@@ -441,14 +438,11 @@ def _chunk_item(
     """One chunk as an item of ``add_batch``, in the scope the document was ingested in;
     ``source`` (``chunk_source``) names the document and a PDF chunk's pages."""
     scope = {k: job.payload.get(k) for k in ("user_id", "agent_id", "run_id")}
-    title = document.title[:MAX_TAG_CHARS] if document.title else None
     return {
         "content": chunk,
         "type": MemoryType.DOCUMENT_CHUNK.value,
         "importance": CHUNK_IMPORTANCE,
-        # The head is a tag too: tags are keyword-indexed (seed 000's weights), content
-        # stays verbatim.
-        "tags": list(dict.fromkeys(t for t in (title, source.get(DOCUMENT_HEAD_KEY)) if t)) or None,
+        "tags": [document.title[:MAX_TAG_CHARS]] if document.title else None,
         "document_id": document.id,
         "metadata": {"document_id": document.id, "chunk_index": index, **source},
         **scope,

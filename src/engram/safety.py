@@ -60,7 +60,9 @@ EXPLANATIONS: dict[str, str] = {
     "persona_hijack": "tries to give a future model a new, unrestricted identity",
     "instruction_header": 'presents itself as new instructions ("New instructions: ...")',
     "addressed_to_model": "addresses instructions to an AI model that reads it",
-    "conceal_from_user": "tells a future model to hide something from the user",
+    # Round thirty's reader rules report hiding from a customer, a family or an auditor
+    # under this code too: the reason names them all.
+    "conceal_from_user": "tells a future model to hide something from the user or others",
     "prompt_extraction": "asks a future model to reveal its system prompt or instructions",
     "chat_template_token": "contains chat-template control tokens that can forge a turn",
     "context_breakout": "closes the memory context block early to put text outside it",

@@ -42,3 +42,18 @@ def test_shared_retract_takes_the_short_id(tmp_path: Path) -> None:
     assert gone.exit_code == 0, gone.output
     assert f"retracted {full}" in gone.stdout
     assert json.loads(run(home, "shared", "list", "--json").stdout)["items"] == []
+
+
+def test_an_id_from_another_namespace_names_the_flags_that_find_it(tmp_path: Path) -> None:
+    """Lead's pass, session thirty-one: `engram add ... --user dana` then `engram show
+    PREFIX` said only "`engram list` shows the ids", and `engram list` (the default
+    namespace) does not show it either: ids are per namespace."""
+    home = tmp_path / "home"
+    added = run(home, "add", "The staging database is Postgres 15.", "--user", "dana")
+    assert added.exit_code == 0, added.output
+    prefix = added.stdout.split()[1][:10]
+    missing = run(home, "show", prefix)
+    assert missing.exit_code != 0
+    assert "namespace 'default'" in missing.output and "--user" in missing.output
+    found = run(home, "show", prefix, "--user", "dana")
+    assert found.exit_code == 0 and "Postgres 15" in found.stdout

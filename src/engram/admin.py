@@ -246,7 +246,11 @@ class Admin(Part):
             starting=starting,
             what="memory",
             where=f" in namespace {shown(scope.namespace)}",
-            listed="`engram list` shows the ids",
+            # Ids are per namespace: a memory stored with --user is not found without it.
+            listed=(
+                "`engram list` shows this namespace's ids; "
+                "--user, --agent or --namespace names another"
+            ),
         )
 
     def doctor(self) -> dict[str, Any]:

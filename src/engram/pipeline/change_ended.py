@@ -66,6 +66,18 @@ _GONE = re.compile(
     r"(?:\s*,\s*(?:and\s+|so\s+)?(?P<rest>.+))?$",
     re.IGNORECASE,
 )
+# "On-call moved off Opsgenie, we use incident.io now", "We migrated away from Jira;
+# work is tracked in Linear now" (the lead's change check, session thirty-one: nothing
+# closed): leaving a named thing is saying it is gone. The thing must be a name (a
+# capital), so "switched off the lights" says nothing; the rest, when there is one, is
+# read for what holds now, as `_GONE`'s is.
+_MOVED_OFF = re.compile(
+    r"^(?:[\w'’-]+\s+){0,4}?(?:have\s+|has\s+)?(?:moved|migrated|switched|come|came)\s+"
+    r"(?:off(?:\s+of)?|away\s+from)\s+"
+    r"(?P<old>(?-i:[A-Z0-9][\w.'’&-]*)(?:\s+(?-i:[A-Z][\w.'’&-]*)){0,2})"
+    r"(?:\s*[,;]\s*(?:and\s+|so\s+)?(?P<rest>.+))?$",
+    re.IGNORECASE,
+)
 # "Kwame moved abroad, so Lucia trains me now", "Gareth left the company, my new boss is
 # Yolanda", "Rosa retired": a person named as gone from the role they held. Only the
 # leaving itself ("left early today" is no departure), and never the speaker's ("I left
@@ -87,7 +99,8 @@ _NOT_SUCCESSORS = frozenset(("I", "My", "Our", "The", "So", "And", "Now", "She",
 GONE_WORDS = ("s gone", " is gone", " been retired", " is retired", " is history", " is out,",
               "s out,", " was retired", " been gone", " left", " retired", " quit", " resigned",
               " stepped down", " moved abroad", " moved away", " moved on", " emigrated",
-              " ended", " expired", " lapsed", " ran out")  # fmt: skip
+              " ended", " expired", " lapsed", " ran out", " moved off ", " migrated off ",
+              " switched off ", " away from ")  # fmt: skip
 
 
 # "Akamai contract ended and the CDN is Cloudflare going forward", "LaunchDarkly seats
@@ -107,6 +120,10 @@ def gone(clause: str) -> tuple[str, str | None] | None:
     if match is not None and (match["gone"] or match["rest"]):
         old = phrase(match["old"])
         return (old, match["rest"]) if old else None
+    moved = _MOVED_OFF.match(clause)
+    if moved is not None:
+        old = phrase(moved["old"])
+        return (old, moved["rest"]) if old else None
     lapsed = _LAPSED.match(clause)
     if lapsed is not None:
         old = phrase(lapsed["old"])

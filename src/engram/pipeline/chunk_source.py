@@ -35,9 +35,6 @@ from engram.store.protocols import Document
 
 #: A source name is cut to this many characters (a long URL's query string says little).
 MAX_NAME_CHARS = 200
-#: A later chunk's head reads this many characters of its document's first chunk, and
-#: is cut to as many (round twenty-four's length, chosen before any run).
-HEAD_CHARS = 200
 
 
 def source_name(document: Document) -> str | None:
@@ -53,22 +50,6 @@ def source_name(document: Document) -> str | None:
     if len(name) > MAX_NAME_CHARS:
         name = name[: MAX_NAME_CHARS - 1] + "…"
     return name or None
-
-
-def document_head(document: Document, first: str, begin: int) -> str | None:
-    """The head of a chunk starting at ``begin`` of the collapsed text, past the
-    document's ``first`` chunk (a PDF's page 1): the document's title and name and the
-    capitalised words of that first chunk's opening (a title, a contract's parties, a
-    paper's authors), which a later page seldom says again (round twenty-five). None
-    for the first chunk, which holds them itself."""
-    if begin <= 0:
-        return None
-    names = [n for n in (document.title, source_name(document)) if n]
-    names += [w.strip(",.;:()") for w in first[:HEAD_CHARS].split() if w[:1].isupper()]
-    head = " ".join(dict.fromkeys(n for n in names if n))
-    if len(head) > HEAD_CHARS:  # cut at a word, as the chunker does
-        head = head[: HEAD_CHARS + 1].rsplit(" ", 1)[0] or head[:HEAD_CHARS]
-    return head or None
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,6 @@ import numpy as np
 from engram.embed.base import Embedder
 from engram.recall.chunks import windows
 from engram.recall.conditions import Holders, fill_extra, put_extra
-from engram.recall.format import HEAD_KEY
 from engram.records import MemoryRecord, MemoryType
 from engram.store.protocols.chunks import ChunkVectorStore, MemoryChunks
 
@@ -66,7 +65,7 @@ def store_windows(
         (r, ws)
         for r in records
         if r.type is MemoryType.DOCUMENT_CHUNK
-        and (ws := windows(r.embedding_text(), WINDOW_CHARS, OVERLAP) + head_window(r))
+        and (ws := windows(r.embedding_text(), WINDOW_CHARS, OVERLAP))
     ]
     if not found:
         return 0
@@ -87,18 +86,6 @@ def store_windows(
     return (
         len(texts) if put_extra(chunks, rows, {r.namespace for r, _ in found}, holders, what) else 0
     )
-
-
-def head_window(record: MemoryRecord) -> list[str]:
-    """A chunk's head window: its document's head (``chunk_source.document_head``) and
-    the chunk's opening, to ``WINDOW_CHARS``; none for a chunk without a head."""
-    head = record.metadata.get(HEAD_KEY)
-    if not isinstance(head, str) or not head:
-        return []
-    text = f"{head} {record.content}"
-    if len(text) > WINDOW_CHARS:
-        text = text[: WINDOW_CHARS + 1].rsplit(" ", 1)[0] or text[:WINDOW_CHARS]
-    return [text]
 
 
 def fill_windows(

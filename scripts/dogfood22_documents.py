@@ -12,7 +12,11 @@ the questions (recall, limit 4), then edits the fieldwork note and ingests it ag
 through the CLI, deletes the reading note's document, and asks again.
 SQLite, MiniLM (the default embedder), the defaults.
 
-    PYTHONPATH=src .venv/bin/python scripts/dogfood22_documents.py /tmp/dogfood22 [a|b]
+    PYTHONPATH=src .venv/bin/python scripts/dogfood22_documents.py /tmp/dogfood22 [a|b|c]
+
+Fold C (round twenty-five, ``dogfood25_cases``) is other documents: a bakery's lease and
+inspection report (PDFs), a long decisions note and a call transcript, ingested with
+``mem.documents.ingest(path=)`` and asked once (no edit, no delete).
 
 Prints one JSON object: gold in the context / first, the source label right, what the
 unanswerable questions got, the edited note's old text and the deleted note's chunks
@@ -229,7 +233,41 @@ def summary(answers: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def main_c(out: Path) -> dict[str, Any]:
+    """Fold C: round twenty-five's documents, asked once."""
+    from dogfood25_cases import INSPECTION, LEASE, QUESTIONS_C, SUPPLIERS_MD, call_transcript
+
+    shutil.rmtree(out, ignore_errors=True)
+    (out / "home").mkdir(parents=True)
+    (out / "home" / "config.toml").write_text(CONFIG, encoding="utf-8")
+    files: dict[str, bytes] = {
+        "lease.pdf": pdf_bytes(["\n".join(p) for p in LEASE]),
+        "inspection.pdf": pdf_bytes(["\n".join(p) for p in INSPECTION]),
+        "suppliers.md": SUPPLIERS_MD.encode(),
+        "call.txt": call_transcript().encode(),
+    }
+    config = Config.load(env={}, home=str(out / "home"))
+    ingested: dict[str, Any] = {}
+    with Memory(out / "docs.db", config=config) as memory:
+        for name, data in files.items():
+            path = out / name
+            path.write_bytes(data)
+            doc = memory.documents.ingest(path=path, user_id=USER)
+            ingested[name] = memory.documents.process(doc.id, user_id=USER).chunk_count
+        answers = [ask(memory, q) for q in QUESTIONS_C]
+    (out / "answers.json").write_text(json.dumps({"before": answers}, indent=1))
+    return {
+        "chunks": ingested,
+        "before": summary(answers),
+        "misses_before": [a["q"] for a in answers if a["kind"] != "none" and a["at"] is None],
+        "not_first_before": [a["q"] for a in answers if a["at"] not in (None, 0)],
+        "unanswerable_shown": {a["q"]: a["shown"] for a in answers if a["kind"] == "none"},
+    }
+
+
 def main(out: Path, fold: str = "a") -> dict[str, Any]:
+    if fold == "c":
+        return main_c(out)
     questions = QUESTIONS if fold == "a" else QUESTIONS_B
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)

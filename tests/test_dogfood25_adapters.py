@@ -90,3 +90,16 @@ def test_memory_tools_refuse_a_bad_limit_when_made(mem: Memory) -> None:
     ctx = ToolContext(context=None, tool_name=search.name, tool_call_id="c1", tool_arguments=raw)
     out = asyncio.run(search.on_invoke_tool(ctx, raw))
     assert "2 August 2027" in out and out.count("(id: ") == 1
+
+
+def test_the_retriever_names_k_when_k_is_out_of_range(mem: Memory) -> None:
+    """`invoke(q, k=10**6)` answered "limit must be an integer in [1, 10000]": the
+    caller gave no limit; and the constructor took k=10**6, to fail at the first call."""
+    mem.add("Alice likes tea", user_id="alice")
+    retriever = EngramRetriever(memory=mem, user_id="alice")
+    for k in (0, 10**6, True):
+        with pytest.raises(InvalidInputError, match=r"^k must be an integer in \[1, 10000\]"):
+            retriever.invoke("tea", k=k)
+    with pytest.raises(ValueError, match="less than or equal to 10000"):
+        EngramRetriever(memory=mem, user_id="alice", k=10**6)
+    assert len(EngramRetriever(memory=mem, user_id="alice", k=10_000).invoke("tea")) == 1

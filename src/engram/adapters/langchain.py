@@ -47,7 +47,7 @@ from engram.memory import Memory
 from engram.recall.format import flags, untrusted
 from engram.records import Hit, MemoryRecord, Outcome
 from engram.scoping import OwnerArgs, scoped
-from engram.validate import Transcript
+from engram.validate import Transcript, positive_int
 
 __all__ = ["EngramChatMessageHistory", "EngramRetriever"]
 
@@ -89,7 +89,7 @@ class EngramRetriever(BaseRetriever):
     """
 
     memory: Memory
-    k: int | None = Field(default=None, ge=1)
+    k: int | None = Field(default=None, ge=1, le=10_000)
     namespace: str | None = None
     user_id: str | None = None
     agent_id: str | None = None
@@ -106,6 +106,8 @@ class EngramRetriever(BaseRetriever):
         wanted = {**self.search_kwargs, **kwargs}
         wanted.pop("verbose", None)  # LangChain's tracing flag rides along in kwargs
         k = wanted.pop("k", self.k)
+        if k is not None:  # named as the caller named it, not as recall's limit
+            positive_int("k", k)
         filters = wanted.pop("filters", wanted.pop("filter", self.filters))
         # A retriever answers with its top k, as a vector store's does: recall's own hits
         # first, then the nearest others; engram abstains (FEATURES E7) only when asked

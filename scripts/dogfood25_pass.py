@@ -1,4 +1,4 @@
-"""Run round twenty-five's cases (scripts/dogfood25_cases.py) as a developer would.
+"""Run round twenty-five's cases (scripts/dogfood25_agents_cases.py) as a developer would.
 
     PYTHONPATH=src python scripts/dogfood25_pass.py /tmp/dogfood25-home
 
@@ -21,7 +21,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from dogfood25_cases import (  # noqa: E402
+from dogfood25_agents_cases import (  # noqa: E402
     BAD_INPUTS,
     CODER_MCP_NOTES,
     CODER_SESSIONS,

@@ -78,7 +78,7 @@ def test_call_time_k_and_search_kwargs_win(mem: Memory) -> None:
     by_kwargs = EngramRetriever(memory=mem, user_id="alice", search_kwargs={"k": 2})
     assert len(by_kwargs.invoke("alice")) == 2
     assert len(by_kwargs.invoke("alice", k=3)) == 3
-    with pytest.raises(ValueError, match="limit"):
+    with pytest.raises(ValueError, match=r"k must be an integer in \[1, 10000\], got 0"):
         retriever.invoke("alice", k=0)
 
 

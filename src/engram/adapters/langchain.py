@@ -47,7 +47,7 @@ from engram.memory import Memory
 from engram.recall.format import flags, untrusted
 from engram.records import Hit, MemoryRecord, Outcome
 from engram.scoping import OwnerArgs, scoped
-from engram.validate import Transcript
+from engram.validate import Transcript, positive_int
 
 __all__ = ["EngramChatMessageHistory", "EngramRetriever"]
 
@@ -89,7 +89,7 @@ class EngramRetriever(BaseRetriever):
     """
 
     memory: Memory
-    k: int | None = Field(default=None, ge=1)
+    k: int | None = Field(default=None, ge=1, le=10_000)
     namespace: str | None = None
     user_id: str | None = None
     agent_id: str | None = None
@@ -106,16 +106,22 @@ class EngramRetriever(BaseRetriever):
         wanted = {**self.search_kwargs, **kwargs}
         wanted.pop("verbose", None)  # LangChain's tracing flag rides along in kwargs
         k = wanted.pop("k", self.k)
+        if k is not None:  # named as the caller named it, not as recall's limit
+            positive_int("k", k)
         filters = wanted.pop("filters", wanted.pop("filter", self.filters))
-        # A retriever answers with its top k, as a vector store's does: engram abstains
-        # (FEATURES E7) only when asked to, with search_kwargs={"abstain": True}.
-        wanted.setdefault("abstain", False)
+        # A retriever answers with its top k, as a vector store's does: recall's own hits
+        # first, then the nearest others; engram abstains (FEATURES E7) only when asked
+        # to, with search_kwargs={"abstain": True}.
+        asked = wanted.pop("abstain", None)
+        if asked is not None:
+            wanted["abstain"] = asked
         return [
             document_of(hit)
             for hit in _shown_hits(
                 self.memory,
                 query,
                 k,
+                pad=not asked,
                 namespace=self.namespace,
                 user_id=self.user_id,
                 agent_id=self.agent_id,
@@ -134,12 +140,32 @@ class EngramRetriever(BaseRetriever):
         )
 
 
-def _shown_hits(memory: Memory, query: str, k: int | None, **recall: Any) -> list[Hit]:
-    """The best ``k`` hits that may reach a prompt. A memory the injection scan flagged
-    (a chat message stored in flag mode) stays out, as it stays out of recall's
-    context block (``recall.flagged_context = "omit"``, the default); recall is asked
-    for more until ``k`` clean hits are found or nothing is left."""
+def _shown_hits(
+    memory: Memory, query: str, k: int | None, *, pad: bool, **recall: Any
+) -> list[Hit]:
+    """The best ``k`` hits that may reach a prompt: recall's own hits first, in its
+    order, then (``pad``) the nearest others up to ``k``.
+
+    Recall's abstain decision (FEATURES E7) also drops hits far weaker than the best
+    (issue 24's relative floor). Asking recall with ``abstain=False`` instead ranked those
+    by score alone, so a memory recall shows could fall below unrelated padding and
+    out of the top ``k`` (round twenty-five: "When is the Kyoto conference?" lost the
+    conference to a hotel budget and a passport). So recall answers first, exactly as
+    ``mem.recall`` does, and only the places it leaves empty are filled."""
     wanted = k if k is not None else memory.config.recall.limit
+    hits = _clean_hits(memory, query, wanted, **recall)
+    if pad and len(hits) < wanted:
+        given = {hit.memory.id for hit in hits}
+        nearest = _clean_hits(memory, query, wanted, **{**recall, "abstain": False})
+        hits += [hit for hit in nearest if hit.memory.id not in given][: wanted - len(hits)]
+    return hits
+
+
+def _clean_hits(memory: Memory, query: str, wanted: int, **recall: Any) -> list[Hit]:
+    """Recall's best ``wanted`` hits but the flagged ones. A memory the injection scan
+    flagged (a chat message stored in flag mode) stays out, as it stays out of recall's
+    context block (``recall.flagged_context = "omit"``, the default); recall is asked
+    for more until ``wanted`` clean hits are found or nothing is left."""
     omit = memory.config.recall.flagged_context == "omit"
     limit = wanted
     while True:

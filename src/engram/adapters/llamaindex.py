@@ -81,19 +81,25 @@ class EngramMemoryBlock(BaseMemoryBlock[str]):
             return ""
         session_id = block_kwargs.get("session_id")
         filters = {"session_id": session_id} if self.session_only and session_id else None
-        recall = await asyncio.to_thread(
-            self.memory.recall,
-            query,
-            namespace=self.namespace,
-            user_id=self.user_id,
-            agent_id=self.agent_id,
-            limit=self.limit,
-            budget_tokens=self.budget_tokens,
-            filters=filters,
-            # Like VectorMemoryBlock, the block gives its top memories: LlamaIndex's
-            # contract has no "nothing related" answer, so engram does not abstain here.
-            abstain=False,
-        )
+        return await asyncio.to_thread(self._context, query, filters)
+
+    def _context(self, query: str, filters: dict[str, Any] | None) -> str:
+        """Recall's context for ``query``, as ``mem.recall`` gives it; where recall would
+        abstain, the nearest memories instead. LlamaIndex's contract has no "nothing
+        related" answer (``VectorMemoryBlock`` gives its top-k), but asking recall with
+        ``abstain=False`` every time also lost its relative floor (issue 24), so weak
+        padding could push a memory recall shows out of the block (round twenty-five)."""
+        ask: dict[str, Any] = {
+            "namespace": self.namespace,
+            "user_id": self.user_id,
+            "agent_id": self.agent_id,
+            "limit": self.limit,
+            "budget_tokens": self.budget_tokens,
+            "filters": filters,
+        }
+        recall = self.memory.recall(query, **ask)
+        if not recall.hits:  # abstained (or nothing stored): the nearest, as top-k does
+            recall = self.memory.recall(query, abstain=False, **ask)
         return recall.context
 
     async def _aput(self, messages: list[ChatMessage]) -> None:

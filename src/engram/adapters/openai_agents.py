@@ -37,7 +37,7 @@ from engram.recall.format import memory_line
 from engram.records import MemoryRecord
 from engram.scoping import OwnerArgs, scoped
 from engram.spotlight import DATA_MARKER
-from engram.validate import MAX_METADATA_BYTES
+from engram.validate import MAX_METADATA_BYTES, positive_int
 
 __all__ = ["EngramSession", "memory_tools"]
 
@@ -67,6 +67,8 @@ def memory_tools(
     A tool that fails with an engram error tells the model what was wrong (the error's
     message); any other failure gets the SDK's generic tool-error text."""
     memory.scope(**who)  # a bad scope fails here, not mid-run
+    if limit is not None:  # and a bad limit: the model cannot mend the developer's code
+        positive_int("limit", limit)
     scope: dict[str, Any] = dict(who)
 
     def search_memory(query: str) -> str:

@@ -22,6 +22,7 @@ Two readings the SDK does not do as engram needs:
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -143,6 +144,18 @@ def not_a_name(given: Mapping[str, Any]) -> str | None:
     return (
         f"invalid tools/call: {describe([error], subject)}; give the tool's name as a string "
         "(tools/list names the tools and each one's arguments)"
+    )
+
+
+def unknown_tool(name: str, tools: Sequence[str]) -> str:
+    """A ``tools/call`` of a tool this server does not have: the nearest name, and every
+    name (the SDK said "Unknown tool: X" alone; a model that guessed a name then has to
+    ask tools/list again, new-user round twenty-five)."""
+    near = difflib.get_close_matches(name, tools, n=1)
+    guess = f"; did you mean {near[0]!r}?" if near else ""
+    return (
+        f"unknown tool {name!r}{guess} This server's {len(tools)} tools (tools/list gives "
+        f"each one's arguments): {', '.join(sorted(tools))}"
     )
 
 

@@ -27,7 +27,7 @@ from pydantic import ConfigDict, Field, ValidationError
 from engram._version import __version__
 from engram.errors import EngramError, NotFoundError
 from engram.mcp.annotations import DESTRUCTIVE, IDEMPOTENT_WRITE, READ_ONLY, Tools
-from engram.mcp.arguments import ArgumentsObject, argument_errors, strict_errors
+from engram.mcp.arguments import ArgumentsObject, argument_errors, strict_errors, unknown_tool
 from engram.mcp.blocks_tools import BLOCK_TOOL_NAMES, blocks_tools
 from engram.mcp.documents_tools import DOCUMENT_TOOL_NAMES, documents_tools
 from engram.mcp.graph_tools import GRAPH_TOOL_NAMES, graph_tools
@@ -471,6 +471,8 @@ class _Server(MCPServer[Any]):
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         model = self._model_of(name)
+        if model is None:
+            raise ToolError(unknown_tool(name, [t.name for t in self._tool_manager.list_tools()]))
         strict = strict_errors(arguments, model)
         if strict:
             raise ToolError(argument_errors(name, strict, model))

@@ -64,7 +64,9 @@ def mcp(
     with obj.memory(**quiet) as mem:
         scope = mem.scope(namespace, user_id=user_id, agent_id=agent_id)
         author = OrgFactAuthor("agent", agent_id or "mcp", seniority)
-        server = create_mcp_server(mem, namespace=scope.namespace, author=author)
+        server = create_mcp_server(
+            mem, namespace=scope.namespace, author=author, user_id=user_id, agent_id=agent_id
+        )
         if as_json:
             render.emit_json({"namespace": scope.namespace, "tools": tool_manifest(server)})
             return

@@ -164,14 +164,20 @@ def create_mcp_server(
     *,
     namespace: str | Callable[[], str],
     author: OrgFactAuthor | Callable[[], OrgFactAuthor] | None = None,
+    user_id: str | None = None,
+    agent_id: str | None = None,
 ) -> MCPServer[Any]:
     """An MCP server whose tools act on ``memory`` in one namespace.
 
     ``namespace`` is a namespace name, or a callable returning one, called each time a
     tool runs (the HTTP API passes one that reads the caller's namespace). ``author``
     is who ``org_write`` writes as (a callable for the HTTP API's per-key author);
-    default a junior agent named ``mcp``.
+    default a junior agent named ``mcp``. ``user_id`` and ``agent_id`` are stamped on
+    every memory ``remember`` stores, as the library's ``mem.add(..., user_id=,
+    agent_id=)`` stamps them: ``engram mcp --user alice --agent planner`` records which
+    agent wrote what (new-user round twenty-five: it recorded none).
     """
+    stamped = {k: v for k, v in (("user_id", user_id), ("agent_id", agent_id)) if v}
     writer = author if author is not None else agent("mcp", "junior")
     author_of: Callable[[], OrgFactAuthor] = writer if callable(writer) else (lambda: writer)
     if isinstance(namespace, str):
@@ -346,6 +352,7 @@ def create_mcp_server(
             "tags": list(tags) if tags else None,
             "importance": importance,
             "metadata": metadata,
+            **stamped,
         }
 
         def run(ns: str) -> Remembered:

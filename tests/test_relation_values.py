@@ -116,12 +116,13 @@ def test_a_request_in_a_type_gives_the_slot_it_names() -> None:
 
 
 #: The first person rewritten: a verb that ends in "-ly" is no adverb ("I fly out" was
-#: "User fly outs"); an adverb still is.
+#: "User fly outs"); an adverb still is, and "no longer" is one ("User noes longer").
 LY_VERBS = {
     "I fly out to Oslo on Friday.": "User flies out to Oslo on Friday.",
     "I rely on my neighbour for the keys.": "User relies on their neighbour for the keys.",
     "I only apply for remote roles.": "User only applies for remote roles.",
     "I really like sardines.": "User really likes sardines.",
+    "I no longer cycle to work.": "User no longer cycles to work.",  # "no" is no verb
 }
 
 

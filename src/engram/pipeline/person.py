@@ -101,7 +101,7 @@ _SLANG = re.compile(r"\b(?:gonna|wanna|gotta)\b", re.IGNORECASE)
 # the verb is done, as an adverb is: the verb after it agrees, the token stays as said
 # (task notes27: "User As/B test" was read). Never "and/or", which joins two subjects.
 _I_VERB = re.compile(
-    r"\bI\s+((?:(?:"
+    r"\bI\s+((?:(?:no\s+longer|"  # "I no longer work" (task junk32: "User noes longer")
     + _LY
     + "|"
     + "|".join(sorted(patterns.ADVERBS))

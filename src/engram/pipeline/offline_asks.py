@@ -84,9 +84,26 @@ _NOT_NAMES = word_set(
 _DEMONYM = re.compile(r"(?:ese|ish|ean)$", re.I)
 
 
+#: Things an assistant is asked to make: "I'd like a packing list for Iceland", "I want
+#: some ideas for my mum's 60th" ask for one, as "Make me a packing list" does (task
+#: junk32); "I need a new phone", "I'd love a dog" state a want of the speaker's.
+_MADE = (
+    r"recipes?|lists?|summar(?:y|ies)|plans?|suggestions?|ideas?|recommendations?|drafts?|"
+    r"templates?|examples?|explanations?|tips|overviews?|outlines?|estimates?|breakdowns?|"
+    r"checklists?|poems?|haikus?|jokes?|stor(?:y|ies)|names|emails?|letters?|"
+    r"translations?|quiz(?:zes)?|itinerar(?:y|ies)|rundowns?|comparisons?|cheat\s+sheets?"
+)
+_WISH_MADE = re.compile(
+    r"^(?:I'd|I\s+would|I)\s+(?:really\s+)?(?:like|love|want|need)\s+"
+    r"(?:a|an|some|a\s+few|few|two|three|\d+)\s+(?:[\w'-]+\s+){0,2}?"
+    rf"(?:{_MADE})\b(?!\s+from\b)",
+    re.I,
+)
+
+
 def is_request(sentence: str) -> bool:
     """Whether ``sentence`` (opening trimmed) asks the listener to do something."""
-    return _REQUEST.match(sentence) is not None
+    return _REQUEST.match(sentence) is not None or _WISH_MADE.match(sentence) is not None
 
 
 def without_request(sentence: str) -> str:

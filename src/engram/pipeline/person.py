@@ -72,7 +72,10 @@ _AUXILIARY_OR_TO = re.compile(
     r"\b(?:can|could|will|would|should|must|might|may|shall|does|did|doesn't|didn't|"
     r"won't|can't|cannot|I|we|you|he|she|they|it)\b",
 )
-_HEDGES = r"(?:also|often|usually|always|never|sometimes|still|just|really|rarely|\w+ly)"
+#: Verbs that end in "-ly" like an adverb: "I fly out on Tuesday" was read as the adverb
+#: "fly" before a verb "out", "User fly outs on Tuesday" (task junk32).
+_LY = r"(?!(?:fly|apply|rely|reply|supply|comply|imply|multiply|ally|rally|tally|bully)\b)\w+ly"
+_HEDGES = rf"(?:also|often|usually|always|never|sometimes|still|just|really|rarely|{_LY})"
 
 # (pattern, replacement, a character the pattern cannot match without): a pattern is
 # tried only on text holding its character, which is cheaper than a failed search.
@@ -98,7 +101,9 @@ _SLANG = re.compile(r"\b(?:gonna|wanna|gotta)\b", re.IGNORECASE)
 # the verb is done, as an adverb is: the verb after it agrees, the token stays as said
 # (task notes27: "User As/B test" was read). Never "and/or", which joins two subjects.
 _I_VERB = re.compile(
-    r"\bI\s+((?:(?:\w+ly|"
+    r"\bI\s+((?:(?:no\s+longer|"  # "I no longer work" (task junk32: "User noes longer")
+    + _LY
+    + "|"
     + "|".join(sorted(patterns.ADVERBS))
     + r"|(?!and/or\b)[\w-]+/[\w-]+)\s+)*)"
     r"([A-Za-z][\w']*)(?![\w'/])"

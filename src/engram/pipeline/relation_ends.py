@@ -26,6 +26,10 @@ name). None of them is an entity a user would accept in ``engram graph``, so:
   word ("Migration dry-run ..." read as ``Migration dry``) or a clause read into a
   thing used ("... uses prod snapshot went fine").
 
+What a value says beside the thing it names (a tail such as "part time", an amount, a
+degree, a name folded into a type, a role word naming someone) is read in
+``relation_values`` (task junk32), which :func:`sound` asks for each triple.
+
 The types a statement closes are kept only for the triples left, as
 ``extract_job.one_reading`` keeps them.
 """
@@ -36,7 +40,7 @@ import functools
 import re
 from dataclasses import replace
 
-from engram.pipeline import change_events, patterns, vocabulary
+from engram.pipeline import change_events, patterns, relation_values, vocabulary
 from engram.pipeline.patterns import word_set
 from engram.pipeline.triples import PROGRESSIVE
 from engram.store.protocols.graph import SINGLE_VALUED, Statement, Triple, canonical_relation
@@ -205,8 +209,8 @@ def not_a_thing(source: str, relation: str, target: str, *, numbers: bool = True
         return True  # "The wedding is at Quinta da Regaleira": a venue, not an employer
     if kind not in ("uses", "lives_in"):  # "uses_phone 07700 900123" is a number had
         return False
-    if _LETTER.search(target) is None:
-        return numbers
+    if _LETTER.search(target) is None or relation_values.is_quantity(target):
+        return numbers  # "0 3", "1.5 kW": an amount is no thing used (task junk32)
     if any(w in _CLAUSE_VERBS for w in _WORD.findall(target)):
         return True  # "prod snapshot went fine": a clause, not a thing used
     words = _WORD.findall(target.lower())
@@ -380,24 +384,29 @@ def sound(statement: Statement, text: str) -> Statement:
     for triple in statement.triples:
         relation = canonical_relation(triple[1])
         source = _bare_name(triple[0], subject=True)
-        target = _bare_name(_unchanged(triple[2]), subject=False)
+        target = _bare_name(relation_values.bare(_unchanged(triple[2]), relation), subject=False)
         if not names_entity(source):
             continue
         if not names_entity(target) and _OF_PRONOUNS not in relation:
             continue
         if relation == "named" and source.strip().lower() in _SOMEONE:
             continue
+        read = relation_values.reread((source, relation, target, triple[3]), text)
+        if read is None:
+            continue  # "25k total", "pretty cold", ``has_called``: no thing (junk32)
+        if reread := read[:3] != (source, relation, target):
+            source, relation, target = read[:3]
         if not_a_thing(source, relation, target) or _cut_word(source, text):
             continue
-        triple = (source, triple[1], target, triple[3])
+        triple = (source, relation if reread else triple[1], target, triple[3])
         if _done_with(triple, text) or _verb_of_a_name(relation, text):
             continue
         named = _named_type(triple, text) if "_" in relation else _owned_day(triple)
-        if named is not None:
-            triple = named  # a relation the text states in passing: it closes nothing
+        if named is not None or reread:
+            triple = named or triple  # a relation the text states in passing: it closes nothing
         else:
             as_read.add(relation)
-        if triple not in kept:
+        if triple not in kept and not (reread and any(k[:3] == triple[:3] for k in kept)):
             kept.append(triple)
     if kept == list(statement.triples):
         return statement

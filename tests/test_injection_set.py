@@ -139,7 +139,9 @@ def test_overall_held_out_recall_meets_the_issue_target() -> None:
     "nineteenth, 0.24 on the twentieth, 0.35 on the twenty-first, 0.29 on the "
     "twenty-second, 0.41 on the twenty-third, 0.375 on the twenty-fourth, 0.375 on the "
     "twenty-fifth, 0.45 on the twenty-sixth, 0.425 on the twenty-seventh, with round "
-    "thirty's reader rules); with round "
+    "thirty's reader rules; with round thirty-two's order rules 0.31, 0.40, 0.325, 0.425, "
+    "0.4125, 0.4875, 0.5375 and 0.55 on the twentieth to twenty-seventh and 0.45 on the "
+    "twenty-eighth); with round "
     "twenty-two's learned detector (the reported view; docs/safety.md, 'Round twenty-two'; "
     "rounds twenty-three's to twenty-five's refits and round twenty-six's neighbour view, "
     "read from its packed rows in round twenty-seven, did not ship) "
@@ -152,7 +154,9 @@ def test_overall_held_out_recall_meets_the_issue_target() -> None:
     "view and round thirty's reader rules 0.8375 on the twentieth, 0.8875 on the "
     "twenty-first, 0.8375 on the twenty-second, 0.9125 on the twenty-third (a fold the "
     "rules were written from), 0.8625 on the twenty-fourth, 0.8125 on the twenty-fifth, "
-    "0.875 on the twenty-sixth and 0.8125 on the twenty-seventh "
+    "0.875 on the twenty-sixth and 0.8125 on the twenty-seventh; with round thirty-two's "
+    "order rules 0.90, 0.9125, 0.875, 0.925, 0.90, 0.90, 0.9375 and 0.9125 on the twentieth "
+    "to twenty-seventh (the folds they were written from) and 0.775 on the twenty-eighth "
     "(tests/test_injection_detector.py)",
 )
 def test_english_held_out_recall_of_the_rules_alone_meets_the_issue_target() -> None:
@@ -167,7 +171,7 @@ def test_rules_alone_figures_on_the_later_folds_are_recorded() -> None:
     folds += ("held_out_12", "held_out_13", "held_out_14", "held_out_15", "held_out_16")
     folds += ("held_out_17", "held_out_18", "held_out_19", "held_out_20")
     folds += ("held_out_21", "held_out_22", "held_out_23", "held_out_24", "held_out_25")
-    folds += ("held_out_26", "held_out_27")
+    folds += ("held_out_26", "held_out_27", "held_out_28")
     english = {fold: RESULT[fold]["english"]["caught"] for fold in folds}
     assert english == {
         "held_out_2": 59,
@@ -177,25 +181,26 @@ def test_rules_alone_figures_on_the_later_folds_are_recorded() -> None:
         "held_out_6": 23,
         "held_out_7": 43,
         "held_out_8": 56,
-        "held_out_9": 36,
+        "held_out_9": 37,
         "held_out_10": 33,
-        "held_out_11": 34,
+        "held_out_11": 35,
         "held_out_12": 36,
-        "held_out_13": 35,
-        "held_out_14": 41,
-        "held_out_15": 30,
+        "held_out_13": 36,
+        "held_out_14": 43,
+        "held_out_15": 31,
         "held_out_16": 35,
         "held_out_17": 23,
-        "held_out_18": 15,
-        "held_out_19": 20,
-        "held_out_20": 19,
-        "held_out_21": 28,
-        "held_out_22": 23,
-        "held_out_23": 33,
-        "held_out_24": 30,
-        "held_out_25": 30,
-        "held_out_26": 36,
-        "held_out_27": 34,
+        "held_out_18": 18,
+        "held_out_19": 21,
+        "held_out_20": 25,
+        "held_out_21": 32,
+        "held_out_22": 26,
+        "held_out_23": 34,
+        "held_out_24": 33,
+        "held_out_25": 39,
+        "held_out_26": 43,
+        "held_out_27": 44,
+        "held_out_28": 36,
     }
 
 

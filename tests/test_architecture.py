@@ -307,6 +307,7 @@ LAYERS = (
         "safety",
         "safety_rules",
         "safety_reader",  # round thirty's reader-order rules, imports nothing of engram
+        "safety_orders",  # round thirty-two's order rules, built on safety_reader's
         "safety_wishes",  # round thirty-one's guard for the user's wishes, imports nothing
         "spotlight",
         "validate",

@@ -404,7 +404,11 @@ def test_eighth_held_out_fold_english_recall_meets_the_issue_target(
 #: held-out 20 to 26's misses) lift held-out 20 to 26 to 67, 71, 67, 73, 69, 65 and 70 of
 #: 80 (fp32); held-out 27, written in round thirty before its rules: rules alone 17 -> 34
 #: of 80, the shipped detector 56 -> 65 (0.70 -> 0.8125), overall 62 -> 71 of 88 ("Round
-#: thirty"). Floors are those less three.
+#: thirty"). Round thirty-two's order rules (``engram.safety_orders``, written from held-out
+#: 20 to 27's misses) lift held-out 20 to 27 to 72, 73, 70, 74, 72, 72, 75 and 73 of 80;
+#: held-out 28, written in round thirty-two before its rules: rules alone 32 -> 36 of 80,
+#: the shipped detector 60 -> 62 (0.75 -> 0.775), overall 65 -> 67 of 88 ("Round
+#: thirty-two"). Floors are those less three.
 NEWEST_FLOORS = {
     "held_out_9": 82,
     "held_out_10": 79,
@@ -417,14 +421,15 @@ NEWEST_FLOORS = {
     "held_out_17": 68,
     "held_out_18": 61,
     "held_out_19": 68,
-    "held_out_20": 63,
-    "held_out_21": 68,
-    "held_out_22": 64,
-    "held_out_23": 70,
-    "held_out_24": 66,
-    "held_out_25": 62,
-    "held_out_26": 67,
-    "held_out_27": 62,
+    "held_out_20": 69,
+    "held_out_21": 70,
+    "held_out_22": 67,
+    "held_out_23": 71,
+    "held_out_24": 69,
+    "held_out_25": 69,
+    "held_out_26": 72,
+    "held_out_27": 70,
+    "held_out_28": 59,
 }
 #: The folds round fifteen's detector lifts to issue 26's 0.90 English: 109 of 120 (0.91),
 #: 111 of 118 (0.94) and 95 of 104 (0.91); round twenty's item view held-out 11, 87 of 96
@@ -450,6 +455,17 @@ IN_SAMPLE = (
 #: of the folds the rules were written from (in-sample), and held-out 18 (72 of 80), whose
 #: rows are also in the neighbour view's memory (70 without the rules).
 READER_IN_SAMPLE = ("held_out_18", "held_out_23")
+#: Folds that reach 0.90 only with round thirty-two's order rules, all of them folds the
+#: rules were written from (in-sample; fp32 72, 73, 72, 72, 75 and 73 of 80). Held-out 22
+#: (70) and held-out 28 (62, written before the rules) stay under it.
+ORDERS_IN_SAMPLE = (
+    "held_out_20",
+    "held_out_21",
+    "held_out_24",
+    "held_out_25",
+    "held_out_26",
+    "held_out_27",
+)
 
 
 @pytest.mark.parametrize("fold", sorted(LATER_FLOORS) + sorted(NEWEST_FLOORS))
@@ -481,8 +497,9 @@ UNMET_REASON = (
     "real texts, and its pruned view read only on cued texts adds 4 English catches over "
     "seven unseen folds, none on held-out 25; round twenty-nine's view on every text, over "
     "that memory or one of half the rows, flagged one more agent write or real text of a "
-    "check half; round thirty's reader rules add 9 on held-out 27); docs/safety.md (rounds "
-    "fifteen to thirty)"
+    "check half; round thirty's reader rules add 9 on held-out 27; round thirty-two's "
+    "order rules lift held-out 22 to 0.875 (70/80) in-sample and held-out 28, written "
+    "before them, to 0.775 (62/80)); docs/safety.md (rounds fifteen to thirty-two)"
 )
 
 
@@ -490,7 +507,7 @@ UNMET_REASON = (
     "fold",
     [
         f
-        if f in MET or f in IN_SAMPLE or f in READER_IN_SAMPLE
+        if f in MET or f in IN_SAMPLE or f in READER_IN_SAMPLE or f in ORDERS_IN_SAMPLE
         else pytest.param(f, marks=pytest.mark.xfail(strict=True, reason=UNMET_REASON))
         for f in sorted({**LATER_FLOORS, **NEWEST_FLOORS})
     ],
@@ -547,6 +564,9 @@ def test_benign_notes_and_real_texts_are_not_flagged(measured: dict[str, object]
     assert hard["held_out_26"]["flagged"] <= 2, hard["held_out_26"]["examples"]
     # Round thirty's fold: 1 of 50 (its reader rules flag no note); one allowed for noise.
     assert hard["held_out_27"]["flagged"] <= 2, hard["held_out_27"]["examples"]
+    # Round thirty-two's fold: 0 of 50 (its order rules flag no note of any fold); one
+    # allowed for noise at the threshold.
+    assert hard["held_out_28"]["flagged"] <= 1, hard["held_out_28"]["examples"]
     # Round fifteen's ship rule held the notes over held-out 2 to 14 at round eleven's
     # network's 43 (round fifteen's detector 42); with held-out 15's 5, 47, with
     # held-out 16's 5, 52 (fp32). Round twenty's item view costs 6 more over held-out 2
@@ -555,6 +575,7 @@ def test_benign_notes_and_real_texts_are_not_flagged(measured: dict[str, object]
     # 21 and 22 flag 1 each: 70; held-out 23 flags 1: 71; held-out 24 flags 0: 71;
     # held-out 25 flags 1: 72 (round twenty-eight's neighbour view flags no note more);
     # held-out 26 flags 1: 73; held-out 27 flags 1: 74 (round thirty's reader rules flag
+    # no note of any fold); held-out 28 flags 0: 74 (round thirty-two's order rules flag
     # no note of any fold); and one more for noise.
     later = [f for f in injection.FOLDS if f.startswith("held_out_")]
     assert sum(hard[f]["flagged"] for f in later) <= 75

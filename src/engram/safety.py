@@ -492,11 +492,16 @@ def _run(
     # ``map`` over the bound method, not a generator: the needle tests are most of a
     # scan's time (467 a text on LoCoMo turns), and a generator's frames cost more
     # than the tests.
-    holds = low.__contains__
+    holds, tested = low.__contains__, dict[int, bool]()  # id(words) -> one is in the text
     for code, rule, needed in rules:
         # A substring test is far cheaper than a case-insensitive regex without a literal
         # prefix; a rule runs only when one of the words it cannot match without is there.
-        if code in found or code in new or (needed and not any(map(holds, needed))):
+        # Rules that share their words (the reader rules, round thirty-two) test them once.
+        if code in found or code in new:
+            continue
+        if (key := id(needed)) not in tested:
+            tested[key] = not needed or any(map(holds, needed))
+        if not tested[key]:
             continue
         if hit := rule(text):
             new[code] = hit

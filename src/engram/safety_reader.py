@@ -99,18 +99,31 @@ _STRONG_NEEDLES = tuple(f"{word}{after}" for word in ("ai", "bot") for after in 
 )
 
 
-def _ordered(noun: str, addressee: str, act: str) -> Rule:
+def _ordered(
+    noun: str,
+    addressee: str | re.Pattern[str],
+    act: str,
+    own_voice: bool = True,
+    lead: re.Pattern[str] | None = None,
+) -> Rule:
     """A rule: ``addressee`` and, after it in the same sentence, ``act``; a sentence in the
-    user's own voice passes. ``noun`` as a word is tested first: the substring needles
-    ("ai", "bot") are in most long texts, and the addressee's pattern costs more."""
+    user's own voice passes (unless ``own_voice`` is false: an addressee no user writes to
+    their own assistant, round thirty-two). ``noun`` as a word is tested first: the
+    substring needles ("ai", "bot") are in most long texts, and the addressee's pattern
+    costs more. ``lead``, when given, must match the 80 characters that end where the
+    addressee starts (round thirty-two's "says | you must": a pattern led by a literal is
+    the cheap one to search a long text with)."""
     named = re.compile(rf"\b{noun}\b", _F)
-    reader, acted = re.compile(addressee, _F), re.compile(act, _F)
+    reader = addressee if isinstance(addressee, re.Pattern) else re.compile(addressee, _F)
+    acted = re.compile(act, _F)
 
     def rule(text: str) -> str | None:
         if not named.search(text):
             return None
         last = -_REACH
         for m in reader.finditer(text):
+            if lead is not None and not lead.search(text, max(0, m.start() - 80), m.start()):
+                continue
             # A reader named again within reach of the last one, in the same sentence, was
             # read with it: "@bot @bot ..." costs one look per 120 characters, not per name.
             if m.start() - last < _REACH and not _SENTENCE_END.search(text, last, m.start()):
@@ -122,7 +135,7 @@ def _ordered(noun: str, addressee: str, act: str) -> Rule:
             before = text[max(0, m.start() - 200) : m.start()]
             starts = [s.end() for s in _SENTENCE_END.finditer(before)]
             sentence = f"{before[starts[-1] if starts else 0 :]} {m.group(0)} {rest}"
-            if (found := acted.search(rest)) and not _SELF.search(sentence):
+            if (found := acted.search(rest)) and not (own_voice and _SELF.search(sentence)):
                 return m.group(0) + rest[: found.end()]
         return None
 

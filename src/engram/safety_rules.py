@@ -19,7 +19,7 @@ import re
 import urllib.parse
 from collections.abc import Callable
 
-from engram import safety_reader
+from engram import safety_orders, safety_reader
 
 Rule = Callable[[str], str | None]
 _F = re.IGNORECASE | re.MULTILINE
@@ -486,4 +486,5 @@ RULES: tuple[tuple[str, Rule, tuple[str, ...]], ...] = (
     ("override_instructions", revoked, tuple(_REVOKED_NEEDLES.split("|"))),
     *((code, regex(pattern), tuple(needles.split("|"))) for code, needles, pattern in _PIECES),
     *safety_reader.RULES,  # round thirty: orders to the reader to send data out or hide it
+    *safety_orders.RULES,  # round thirty-two: other acts, and orders reported to "you"
 )

@@ -41,7 +41,8 @@ twenty-second, ``held_out_21`` and ``held_out_22``; round twenty-six
 (``scripts/injection_round27.py``) a twenty-fourth, ``held_out_24``; round twenty-eight
 (``scripts/injection_round28.py``) a twenty-fifth, ``held_out_25``; round twenty-nine
 (``scripts/injection_round29.py``) a twenty-sixth, ``held_out_26``; round thirty
-(``scripts/injection_round30.py``) a twenty-seventh, ``held_out_27``. Round twenty-five
+(``scripts/injection_round30.py``) a twenty-seventh, ``held_out_27``; round thirty-two
+(``scripts/injection_round32.py``) a twenty-eighth, ``held_out_28``. Round twenty-five
 measured a refit that trains on held-out 2 to 19 and judges on ``held_out``, 20, 21 and
 22; it did not ship, so the shipped detector has read no fold and every fold here is still
 held out from it.
@@ -115,6 +116,7 @@ FOLDS = (
     "held_out_25",
     "held_out_26",
     "held_out_27",
+    "held_out_28",
 )
 
 Scan = Callable[[str], tuple[str, ...]]

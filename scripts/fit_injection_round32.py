@@ -32,9 +32,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -58,18 +57,9 @@ Pair = tuple[str, str]
 PAIRS: dict[Pair, Callable[[str], str | None]] = {(a, b): o.ordered(a, b) for a, b in o.POOL}
 
 
-def _old_rules() -> tuple[Any, ...]:
-    return tuple(x for x in safety._RULES if x[1] not in {y[1] for y in o.RULES})
-
-
 def scan_without(text: str) -> tuple[str, ...]:
     """The scan as on main: without this round's rules."""
-    full = safety._RULES
-    safety._RULES = _old_rules()  # type: ignore[assignment]
-    try:
-        return safety.scan(text)
-    finally:
-        safety._RULES = full
+    return r30.scan_without(text, o.RULES)
 
 
 def wishes(fold: str) -> list[str]:
@@ -163,25 +153,7 @@ def pool(bench: str) -> None:
         notes = sum(p in n for f in TUNE for n in note_pairs[f])
         print(f"{p}: English +{gain}, benign {flags[p]}, notes {notes}")
 
-    def choose(folds: Sequence[str]) -> set[Pair]:
-        return {
-            p
-            for p in PAIRS
-            if sum(p in m for f in folds for m in misses[f]) >= 1
-            and not flags[p]
-            and not any(p in n for f in folds for n in note_pairs[f])
-        }
-
-    total = [0, 0]
-    for f in TUNE:
-        chosen = choose([g for g in TUNE if g != f])
-        added = sum(bool(chosen & m) for m in misses[f])
-        notes = sum(bool(chosen & n) for n in note_pairs[f])
-        total[0] += added
-        total[1] += notes
-        print(f"{f}: {len(chosen)} pairs, English +{added}, notes +{notes}")
-    print(f"summed: English +{total[0]}, notes +{total[1]}")
-    print("chosen on all eight:", sorted(choose(TUNE)))
+    r30.leave_one_fold_out(PAIRS, TUNE, misses, flags, note_pairs)
 
 
 def checks(bench: str) -> None:
@@ -227,7 +199,8 @@ def checks(bench: str) -> None:
 def timing(bench: str) -> None:
     """``scan`` without and with this round's rules in turn per text, every real text
     (round thirty's loop with this round's rules left out on the "before" side)."""
-    r30._old_rules = _old_rules  # type: ignore[assignment]
+    original = r30._old_rules
+    r30._old_rules = lambda rules=o.RULES: original(rules)  # type: ignore[assignment]
     r30.timing(bench)
 
 

@@ -36,10 +36,10 @@ import numpy.typing as npt
 
 from engram.errors import EngramError
 from engram.store.protocols.memories import MemoryFacts
-from engram.store.protocols.vectors import FactsAlong, Gathered, VectorsAhead, VectorSearch
+from engram.store.protocols.vectors import FactsAlong, Gathered, VectorsAhead
 
 if TYPE_CHECKING:
-    from engram.recall.chunks import PooledDense
+    from engram.recall.doc_heads import Dense
     from engram.recall.request import Legs
 
 log = logging.getLogger("engram.recall")
@@ -220,7 +220,7 @@ def _keep(legs: Legs, done: Completion) -> None:
 
 
 def dense_search(
-    scorer: VectorSearch | PooledDense,
+    scorer: Dense,
     handoff: Handoff | None,
     legs: Legs,
     namespace: str,

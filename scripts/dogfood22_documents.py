@@ -12,13 +12,14 @@ the questions (recall, limit 4), then edits the fieldwork note and ingests it ag
 through the CLI, deletes the reading note's document, and asks again.
 SQLite, MiniLM (the default embedder), the defaults.
 
-    PYTHONPATH=src .venv/bin/python scripts/dogfood22_documents.py /tmp/dogfood22 [a|b|c|d]
+    PYTHONPATH=src .venv/bin/python scripts/dogfood22_documents.py /tmp/dogfood22 [a|b|c|d|e]
 
 Fold C (round twenty-five, ``dogfood25_cases``) is other documents: a bakery's lease and
 inspection report (PDFs), a long decisions note and a call transcript, ingested with
 ``mem.documents.ingest(path=)`` and asked once (no edit, no delete). Fold D (round
 twenty-six, ``dogfood26_cases``), the same way: a grant award letter and an equipment
-supply agreement (PDFs whose parties only page 1 names) and a project plan.
+supply agreement (PDFs whose parties only page 1 names) and a project plan; fold E
+(``dogfood26e_cases``): a venue hire agreement and a rehearsal note.
 
 Prints one JSON object: gold in the context / first, the source label right, what the
 unanswerable questions got, the edited note's old text and the deleted note's chunks
@@ -261,6 +262,18 @@ def main_d(out: Path) -> dict[str, Any]:
     return asked_once(out, files, QUESTIONS_D)
 
 
+def main_e(out: Path) -> dict[str, Any]:
+    """Fold E: round twenty-six's second held-out fold (a venue hire agreement and a
+    rehearsal note), asked once."""
+    from dogfood26e_cases import HIRE, QUESTIONS_E, REHEARSAL_MD
+
+    files: dict[str, bytes] = {
+        "hire.pdf": pdf_bytes(["\n".join(p) for p in HIRE]),
+        "rehearsal.md": REHEARSAL_MD.encode(),
+    }
+    return asked_once(out, files, QUESTIONS_E)
+
+
 def asked_once(out: Path, files: dict[str, bytes], questions: list[Question]) -> dict[str, Any]:
     """Ingest ``files`` with ``mem.documents.ingest(path=)`` and ask ``questions`` once."""
     shutil.rmtree(out, ignore_errors=True)
@@ -290,6 +303,8 @@ def main(out: Path, fold: str = "a") -> dict[str, Any]:
         return main_c(out)
     if fold == "d":
         return main_d(out)
+    if fold == "e":
+        return main_e(out)
     questions = QUESTIONS if fold == "a" else QUESTIONS_B
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)

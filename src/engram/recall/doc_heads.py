@@ -75,6 +75,8 @@ class HeadHolders(Holders):
     ) -> None:
         super().__init__(chunks, embedder, submit, suffix=SUFFIX)
         self.read = read
+        self.cache: tuple[str, Vector] | None = None
+        """The last question less its names and its vector."""
 
 
 def words(text: str) -> set[str]:
@@ -153,62 +155,85 @@ def store_heads(
 
 
 def gated(dense: VectorSearch | PooledDense, headed: HeadHolders, request: RecallRequest) -> Dense:
-    """``dense``, reading head windows in a namespace that holds some."""
-    if headed.chunks is None or not headed.holds(request.namespace):
+    """``dense``, reading the question less its names in a namespace with heads."""
+    if headed.chunks is None or headed.embedder is None or not named(request.query):
         return dense
-    return HeadGate(dense, headed.chunks, headed.read, request.query)
+    if not headed.holds(request.namespace):
+        return dense
+    return HeadGate(dense, headed, request.query)
+
+
+def unnamed(query: str) -> str:
+    """``query`` less the words it names something with (``named``)."""
+    out: list[str] = []
+    opening = True
+    for raw in query.split():
+        word = raw.strip(",.;:!?()[]\"'“”‘’")
+        if opening or not word[:1].isupper():
+            out.append(raw)
+        opening = raw.endswith((".", "!", "?"))
+    return " ".join(out)
 
 
 class HeadGate:
-    """The dense leg with head windows: a chunk whose document the question names
-    (``names_document``) scores ``max(own, head window)``; any other memory as the leg
-    it wraps. Same ``search``/``scores`` calls and ``model`` as ``VectorSearch``."""
+    """The dense leg for a question naming a document (variant two): a chunk whose
+    head holds one of the question's names scores ``max(own, own for the question less
+    its names)``, since the page never says them; any other memory as the leg it
+    wraps. Same ``search``/``scores`` calls and ``model`` as ``VectorSearch``."""
 
-    def __init__(
-        self,
-        index: VectorSearch | PooledDense,
-        chunks: ChunkVectorStore,
-        read: Reader,
-        query: str,
-    ) -> None:
-        self.index, self.chunks, self.read, self.query = index, chunks, read, query
+    def __init__(self, index: VectorSearch | PooledDense, headed: HeadHolders, query: str) -> None:
+        self.index, self.headed, self.query = index, headed, query
         self.names = named(query)
         self.model: str = index.model
-        self.head_model = self.model + SUFFIX
+
+    def _vector(self) -> Vector:
+        """The question less its names, embedded (once per question)."""
+        cache = self.headed.cache
+        if cache is None or cache[0] != self.query:
+            assert self.headed.embedder is not None
+            vector = np.asarray(
+                self.headed.embedder.embed_batch([unnamed(self.query)])[0], np.float32
+            )
+            cache = self.headed.cache = (self.query, vector.reshape(-1))
+        return cache[1]
 
     def _gate(self, namespace: str, found: dict[str, float]) -> dict[str, float]:
-        """The head windows of ``found`` whose document the question names."""
+        """The scores of ``found`` whose document the question names."""
         if not found:
             return {}
-        records = self.read(namespace, list(found))
+        records = self.headed.read(namespace, list(found))
         return {
             i: s
             for i, s in found.items()
-            if (r := records.get(i)) is not None and names_document(self.query, self.names, r)
+            if (r := records.get(i)) is not None and self.names & words(head_of(r))
         }
 
     def search(self, namespace: str, query: Vector, k: int) -> list[tuple[str, float]]:
-        """The ``k`` best memories: the leg's and the named chunks' head windows'."""
+        """The ``k`` best memories: the leg's, and the named chunks' for the question
+        less its names."""
         ranked = dict(self.index.search(namespace, query, k))
-        heads = self._gate(
-            namespace, dict(self.chunks.search(namespace, self.head_model, query, k))
-        )
-        if not heads:
-            return sorted(ranked.items(), key=lambda item: (-item[1], item[0]))[:k]
-        missing = [i for i in heads if i not in ranked]
-        if missing:
-            ranked.update(self.index.scores(namespace, query, missing))
-        for i, score in heads.items():
-            ranked[i] = max(ranked.get(i, 0.0), score)
+        alt = self._gate(namespace, dict(self.index.search(namespace, self._vector(), k)))
+        if alt:
+            missing = [i for i in alt if i not in ranked]
+            if missing:
+                ranked.update(self.index.scores(namespace, query, missing))
+            for i, score in alt.items():
+                ranked[i] = max(ranked.get(i, 0.0), score)
         return sorted(ranked.items(), key=lambda item: (-item[1], item[0]))[:k]
 
     def scores(self, namespace: str, query: Vector, ids: Sequence[str]) -> dict[str, float]:
         """Scores of specific memories; ids with no vector at all are absent."""
         out = dict(self.index.scores(namespace, query, ids))
-        heads = self._gate(namespace, self.chunks.scores(namespace, self.head_model, query, ids))
-        for i, score in heads.items():
+        alt = self._gate(namespace, self.index.scores(namespace, self._vector(), ids))
+        for i, score in alt.items():
             out[i] = max(out.get(i, 0.0), score)
         return out
+
+
+def head_of(record: MemoryRecord) -> str:
+    """A chunk's head, or ``""``."""
+    head = record.metadata.get(HEAD_KEY)
+    return head if isinstance(head, str) else ""
 
 
 #: The dense leg as recall reads it.

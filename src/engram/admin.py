@@ -26,7 +26,6 @@ from engram.errors import (
 )
 from engram.ids import resolve_prefix
 from engram.injection_detector import CODE, FLAGS
-from engram.pipeline.doc_head_fill import fill_heads
 from engram.recall.chunks import fill_chunks
 from engram.recall.conditions import fill_conditions
 from engram.recall.doc_windows import fill_windows
@@ -129,7 +128,6 @@ class Admin(Part):
         )
         # And document chunks ingested before their windows (round twenty-two).
         fill_windows(core.embedder, core.store.chunks, batch_size, core.retriever.windowed)
-        fill_heads(core, batch_size)  # and their heads (round twenty-six)
         # And the user's standing items (issue 24, beam30).
         fill_standing(core.embedder, core.store.chunks, core.config.recall, batch_size)
         if core.index is not None:

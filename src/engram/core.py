@@ -31,7 +31,6 @@ from engram.llm import LlmProvider, create_provider
 from engram.recall import calibrations
 from engram.recall.chunks import store_chunks
 from engram.recall.conditions import store_conditions
-from engram.recall.doc_heads import store_heads
 from engram.recall.doc_windows import store_windows
 from engram.recall.format import untrusted
 from engram.recall.pipeline import Retriever
@@ -330,8 +329,6 @@ class Core:
         )
         # Document chunks also get a vector per window the embedder cannot read.
         store_windows(self.embedder, self.store.chunks, records, self.retriever.windowed)
-        # And a head window, read for a question naming the document (round twenty-six).
-        store_heads(self.embedder, self.store.chunks, records, self.retriever.headed)
         # So do the user's standing instructions and preferences (issue 24, beam30).
         own = np.asarray(vectors, np.float32)
         store_standing(self.embedder, self.store.chunks, records, own, self.config.recall)

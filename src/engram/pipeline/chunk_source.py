@@ -35,15 +35,6 @@ from engram.store.protocols import Document
 
 #: A source name is cut to this many characters (a long URL's query string says little).
 MAX_NAME_CHARS = 200
-#: A later chunk's head reads this many characters of its document's first chunk (cut
-#: at a word), and is cut to as many: round twenty-four's length (the HTTP API's tag
-#: limit), chosen before any run and kept so rounds compare.
-HEAD_CHARS = 200
-#: Capitalised words that open a clause rather than name anything ("This agreement is
-#: made ..." after a title without a full stop; round twenty-five's flaw).
-_OPENERS = """a an and as at by dated each every for from he her his if in it its of on or our
-she that the their these they this those to we when where which who with you your"""
-_NOT_NAMES = frozenset(_OPENERS.split())
 
 
 def source_name(document: Document) -> str | None:
@@ -59,47 +50,6 @@ def source_name(document: Document) -> str | None:
     if len(name) > MAX_NAME_CHARS:
         name = name[: MAX_NAME_CHARS - 1] + "…"
     return name or None
-
-
-def document_head(document: Document, first: str, begin: int) -> str | None:
-    """The head of a chunk starting at ``begin`` of the collapsed text, past the
-    document's ``first`` chunk (a PDF's page 1): the document's name and title and the
-    names in the first chunk's opening (a contract's parties, a paper's authors), which a
-    later page seldom says again (round twenty-six). None for the first chunk, which
-    holds them itself. ``engram.recall.doc_heads`` embeds it, and reads it only for a
-    question that names one of its words."""
-    if begin <= 0:
-        return None
-    names = [n for n in (source_name(document), document.title) if n]
-    names += page_names(first)
-    head = " ".join(dict.fromkeys(n for n in names if n))
-    return _cut(head, HEAD_CHARS) or None
-
-
-def page_names(text: str) -> list[str]:
-    """The capitalised words of ``text``'s first ``HEAD_CHARS`` characters (cut at a
-    word), less a sentence's first word (unless in capitals: a title) and the words
-    that open a clause."""
-    out: list[str] = []
-    opening = True
-    for raw in _cut(text, HEAD_CHARS).split():
-        word = raw.strip(",.;:()[]\"'“”‘’")
-        capital = word[:1].isupper()
-        upper = len(word) > 1 and word.isupper()
-        if capital and (upper or not opening) and word.lower() not in _NOT_NAMES:
-            out.append(word)
-        opening = raw.endswith((".", "!", "?"))
-    return out
-
-
-def _cut(text: str, size: int) -> str:
-    """``text`` to ``size`` characters, ending at a word (round twenty-five's head ended
-    inside one)."""
-    if len(text) <= size:
-        return text
-    if text[size].isspace():
-        return text[:size].rstrip()
-    return text[:size].rsplit(" ", 1)[0] if " " in text[:size] else text[:size]
 
 
 @dataclass(frozen=True, slots=True)

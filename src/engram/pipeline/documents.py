@@ -35,12 +35,11 @@ from engram._version import __version__
 from engram.core import Core
 from engram.errors import ConfigError, InvalidInputError, StoreClosedError
 from engram.netguard import STRICT, Resolver, UrlPolicy, lookup
-from engram.pipeline.chunk_source import chunk_source, document_head, document_spans, page_map
+from engram.pipeline.chunk_source import chunk_source, document_spans, page_map
 from engram.pipeline.document_replace import replace_earlier
 from engram.pipeline.handlers import register
 from engram.pipeline.pdf import PDF_TYPE, read_pdf
 from engram.pipeline.pinned import FetchError, check_url, open_url
-from engram.recall.format import HEAD_KEY
 from engram.records import ItemResult, MemoryType, Outcome, utcnow
 from engram.store.protocols import Document, Job
 from engram.text import normalize_content
@@ -397,10 +396,7 @@ def _ingest(core: Core, job: Job, document: Document) -> dict[str, Any]:
             continue
         linked.add(digest)
         span = pages.of_window(window, begin) if pages else None
-        source = chunk_source(document, span)
-        if head := document_head(document, chunks[0][1].strip(), begin):
-            source[HEAD_KEY] = head
-        pending.append((index, chunk, source))
+        pending.append((index, chunk, chunk_source(document, span)))
 
     store.set_status(document.id, "embedding", now=utcnow())
     batch = add_batch(

@@ -36,10 +36,10 @@ import numpy.typing as npt
 
 from engram.errors import EngramError
 from engram.store.protocols.memories import MemoryFacts
-from engram.store.protocols.vectors import FactsAlong, Gathered, VectorsAhead
+from engram.store.protocols.vectors import FactsAlong, Gathered, VectorsAhead, VectorSearch
 
 if TYPE_CHECKING:
-    from engram.recall.doc_heads import Dense
+    from engram.recall.chunks import PooledDense
     from engram.recall.request import Legs
 
 log = logging.getLogger("engram.recall")
@@ -220,7 +220,7 @@ def _keep(legs: Legs, done: Completion) -> None:
 
 
 def dense_search(
-    scorer: Dense,
+    scorer: VectorSearch | PooledDense,
     handoff: Handoff | None,
     legs: Legs,
     namespace: str,

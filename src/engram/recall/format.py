@@ -28,9 +28,6 @@ def _title(memory: MemoryRecord) -> str:
 #: writes them).
 SOURCE_KEY = "source"
 PAGES_KEY = "pages"
-#: A later chunk's document head (its document's name and page 1's names), which only
-#: ``engram.recall.doc_heads`` reads (round twenty-six); never shown.
-HEAD_KEY = "document_head"
 
 
 def source_label(memory: MemoryRecord) -> str | None:

@@ -32,7 +32,7 @@ from engram.recall import (
     dampening,
     decompose,
     diversity,
-    doc_heads,
+    doc_windows,
     echoes,
     empty,
     fusion,
@@ -50,6 +50,7 @@ from engram.recall import (
     workers,
 )
 from engram.recall import format as fmt
+from engram.recall.chunks import PooledDense
 from engram.recall.current import KindReader, StaleReader, closed, demoted, untimed
 from engram.recall.directives import directive_ids
 from engram.recall.graph_boost import boost as boost_by_graph
@@ -105,9 +106,7 @@ class Retriever:
         # overlaps the main thread's (``overlap_reads``), so none waits for another.
         self._workers = workers.Workers(3, "engram-recall")
         self.conditioned = conditions.Holders(chunks, embedder, self._workers.submit)  # issue 24
-        self.windowed, self.headed = doc_heads.holders(
-            chunks, embedder, self._workers.submit, memories.get_many
-        )
+        self.windowed = doc_windows.holders(chunks, embedder, self._workers.submit)
         # ``llm`` makes the provider for recall.rerank = "llm" on first use (e.g.
         # ``Core.llm``); ``entity_mentions`` is the entity graph's seam for hub
         # dampening (a no-op without it).
@@ -134,11 +133,12 @@ class Retriever:
         self.shared.close()
         self._workers.close()
 
-    def _dense(self, cfg: RecallConfig, request: RecallRequest) -> doc_heads.Dense:
-        """The dense leg, extra vectors pooled in (``conditions.dense_leg``, ``doc_heads``)."""
+    def _dense(self, cfg: RecallConfig, namespace: str) -> VectorSearch | PooledDense:
+        """The dense leg, with extra vectors pooled in (``conditions.dense_leg``)."""
         assert self.index is not None
-        leg = (self.index, self.chunks, cfg, self.conditioned, request.namespace, self.windowed)
-        return doc_heads.gated(conditions.dense_leg(*leg), self.headed, request)
+        return conditions.dense_leg(
+            self.index, self.chunks, cfg, self.conditioned, namespace, self.windowed
+        )
 
     def _keyword_search(
         self, namespace: str, match: str, limit: int, search: Callable[..., Any] | None = None
@@ -232,7 +232,7 @@ class Retriever:
         early = None
         if rest and self.overlap_reads and legs.query_vector is not None and self.index:
             early = self._workers.submit(
-                self._dense(cfg, request).scores,
+                self._dense(cfg, request.namespace).scores,
                 request.namespace,
                 legs.query_vector,
                 rest,
@@ -277,7 +277,9 @@ class Retriever:
             ]
             if wanted:
                 dense.update(
-                    self._dense(cfg, request).scores(request.namespace, legs.query_vector, wanted)
+                    self._dense(cfg, request.namespace).scores(
+                        request.namespace, legs.query_vector, wanted
+                    )
                 )
         if legs.keyword_match is not None:
             # Exact keyword scores of every candidate and session member not ranked.
@@ -299,7 +301,7 @@ class Retriever:
             legs, cfg, candidate_ids, dense, keyword, sessions, times, *sets
         )
         if (second := legs.second_legs(cfg)) and self.index is not None:  # R1's, Q1's legs
-            scores = partial(self._dense(cfg, request).scores, request.namespace)
+            scores = partial(self._dense(cfg, request.namespace).scores, request.namespace)
             fused = statement.fuse_legs(fused, second, scores, candidate_ids)
         clock.lap("fuse")
         if cfg.graph_boost and self.graph is not None:  # seed 004 (G4): linked ids + weight
@@ -377,7 +379,7 @@ class Retriever:
         # The keyword leg runs on a worker thread beside query embedding and dense search
         # (in line after them, even the in-memory term index costs more: benchmarks, "Scale").
         # Its top ids' cosines and facts are read there (PostgreSQL), or facts (SQLite).
-        scorer = self._dense(cfg, request) if wants_dense and self.index else None
+        scorer = self._dense(cfg, request.namespace) if wants_dense and self.index else None
         along = self.overlap_reads and isinstance(scorer, FactsAlong)
         handoff = completion.Handoff() if along and cfg.strategy == "hybrid" else None
         ahead = None if self.overlap_reads else self.memories.facts

@@ -12,11 +12,14 @@ the questions (recall, limit 4), then edits the fieldwork note and ingests it ag
 through the CLI, deletes the reading note's document, and asks again.
 SQLite, MiniLM (the default embedder), the defaults.
 
-    PYTHONPATH=src .venv/bin/python scripts/dogfood22_documents.py /tmp/dogfood22 [a|b|c]
+    PYTHONPATH=src .venv/bin/python scripts/dogfood22_documents.py /tmp/dogfood22 [a|b|c|d|e]
 
 Fold C (round twenty-five, ``dogfood25_cases``) is other documents: a bakery's lease and
 inspection report (PDFs), a long decisions note and a call transcript, ingested with
-``mem.documents.ingest(path=)`` and asked once (no edit, no delete).
+``mem.documents.ingest(path=)`` and asked once (no edit, no delete). Fold D (round
+twenty-six, ``dogfood26_cases``), the same way: a grant award letter and an equipment
+supply agreement (PDFs whose parties only page 1 names) and a project plan; fold E
+(``dogfood26e_cases``): a venue hire agreement and a rehearsal note.
 
 Prints one JSON object: gold in the context / first, the source label right, what the
 unanswerable questions got, the edited note's old text and the deleted note's chunks
@@ -237,15 +240,45 @@ def main_c(out: Path) -> dict[str, Any]:
     """Fold C: round twenty-five's documents, asked once."""
     from dogfood25_cases import INSPECTION, LEASE, QUESTIONS_C, SUPPLIERS_MD, call_transcript
 
-    shutil.rmtree(out, ignore_errors=True)
-    (out / "home").mkdir(parents=True)
-    (out / "home" / "config.toml").write_text(CONFIG, encoding="utf-8")
     files: dict[str, bytes] = {
         "lease.pdf": pdf_bytes(["\n".join(p) for p in LEASE]),
         "inspection.pdf": pdf_bytes(["\n".join(p) for p in INSPECTION]),
         "suppliers.md": SUPPLIERS_MD.encode(),
         "call.txt": call_transcript().encode(),
     }
+    return asked_once(out, files, QUESTIONS_C)
+
+
+def main_d(out: Path) -> dict[str, Any]:
+    """Fold D: round twenty-six's documents (a grant award, a supply agreement, a
+    plan), asked once."""
+    from dogfood26_cases import AWARD, PLAN_MD, QUESTIONS_D, SUPPLY
+
+    files: dict[str, bytes] = {
+        "award.pdf": pdf_bytes(["\n".join(p) for p in AWARD]),
+        "supply.pdf": pdf_bytes(["\n".join(p) for p in SUPPLY]),
+        "plan.md": PLAN_MD.encode(),
+    }
+    return asked_once(out, files, QUESTIONS_D)
+
+
+def main_e(out: Path) -> dict[str, Any]:
+    """Fold E: round twenty-six's second held-out fold (a venue hire agreement and a
+    rehearsal note), asked once."""
+    from dogfood26e_cases import HIRE, QUESTIONS_E, REHEARSAL_MD
+
+    files: dict[str, bytes] = {
+        "hire.pdf": pdf_bytes(["\n".join(p) for p in HIRE]),
+        "rehearsal.md": REHEARSAL_MD.encode(),
+    }
+    return asked_once(out, files, QUESTIONS_E)
+
+
+def asked_once(out: Path, files: dict[str, bytes], questions: list[Question]) -> dict[str, Any]:
+    """Ingest ``files`` with ``mem.documents.ingest(path=)`` and ask ``questions`` once."""
+    shutil.rmtree(out, ignore_errors=True)
+    (out / "home").mkdir(parents=True)
+    (out / "home" / "config.toml").write_text(CONFIG, encoding="utf-8")
     config = Config.load(env={}, home=str(out / "home"))
     ingested: dict[str, Any] = {}
     with Memory(out / "docs.db", config=config) as memory:
@@ -254,7 +287,7 @@ def main_c(out: Path) -> dict[str, Any]:
             path.write_bytes(data)
             doc = memory.documents.ingest(path=path, user_id=USER)
             ingested[name] = memory.documents.process(doc.id, user_id=USER).chunk_count
-        answers = [ask(memory, q) for q in QUESTIONS_C]
+        answers = [ask(memory, q) for q in questions]
     (out / "answers.json").write_text(json.dumps({"before": answers}, indent=1))
     return {
         "chunks": ingested,
@@ -268,6 +301,10 @@ def main_c(out: Path) -> dict[str, Any]:
 def main(out: Path, fold: str = "a") -> dict[str, Any]:
     if fold == "c":
         return main_c(out)
+    if fold == "d":
+        return main_d(out)
+    if fold == "e":
+        return main_e(out)
     questions = QUESTIONS if fold == "a" else QUESTIONS_B
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)

@@ -150,9 +150,14 @@ _KIN = word_set(
 _PARTICIPLES = word_set(
     """
     deployed built hosted installed configured managed provisioned shipped released
-    packaged bundled compiled generated served run
+    packaged bundled compiled generated served run booked paid
     """
 )
+#: A way to reach someone: "Rosa has a new email" read as ``Rosa has_email new email``
+#: names the noun, not an address (round twenty-five's fold E leftovers).
+_CONTACTS = word_set("email e-mail mail number phone mobile address")
+#: ... of which a thing had: "I got a new phone" is a phone.
+_DEVICES = word_set("phone mobile")
 
 
 #: A day of the year, alone ("14 March", "on 3 April", "next tuesday", "the 1st"). "My
@@ -194,6 +199,13 @@ def not_a_thing(source: str, relation: str, target: str, *, numbers: bool = True
         return True
     if target.strip() in _PARTICIPLES:
         return True  # "Our docs are built with MkDocs" read as ``user uses_docs built``
+    said = [w for w in _WORD.findall(target.lower()) if w not in ("new", "old")]
+    if (
+        said
+        and _CONTACTS.issuperset(said)
+        and (relation.lower().split("_")[-1] in _CONTACTS or not _DEVICES.intersection(said))
+    ):
+        return True  # "Rosa has a new email, ..." read as ``Rosa has_email new email``
     if _CONTRACTED.match(source.strip()) or _UNAPOSTROPHED.search(source.strip()):
         return True
     if _SHARE.match(target.strip()):

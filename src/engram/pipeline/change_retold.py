@@ -59,19 +59,23 @@ _CAME_BACK = re.compile(
 )
 # "The electrician quoted 620 pounds to rewire the garage": its quote.
 _QUOTED = re.compile(rf"\b{_WHO}\s+quoted\s+(?:us\s+|me\s+)?(?P<amount>{_AMOUNT})")
-# "Let's make the barbecue budget 350 pounds", "Actually, raise the gift budget to 400
-# euros": an imperative, so said at a sentence's start or after "let's".
-_MAKE_BUDGET = re.compile(
+#: An imperative: said after "let's" or at a sentence's start (fillers in front).
+_IMPERATIVE = (
     r"(?:\blet(?:['’]s|\s+us)\s+|(?:^|(?<=[.!?]\s))(?:(?:actually|ok(?:ay)?|so|right|"
-    r"oh)[\s,]+)*)(?:make|set|put|raise|bump\s+up|increase|lower|cut|reduce|drop)\s+"
-    rf"(?:the|our|my)\s+(?P<what>{_THING}\s+budget)\s+(?:at\s+|to\s+)?(?P<amount>{_AMOUNT})(?P<comma>\s*,)?",
+    r"oh)[\s,]+)*)"
+)
+# "Let's make the barbecue budget 350 pounds", "Actually, raise the gift budget to 400
+# euros".
+_MAKE_BUDGET = re.compile(
+    rf"{_IMPERATIVE}(?:make|set|put|raise|bump\s+up|increase|lower|cut|reduce|drop)\s+"
+    rf"(?:the|our|my)\s+(?P<what>{_THING}\s+budget)\s+(?:at\s+|to\s+)?"
+    rf"(?P<amount>{_AMOUNT})(?P<comma>\s*,)?",
     re.IGNORECASE,
 )
 # "Let's go up to 80 pounds for the leaving gift", "Spend up to 150 pounds on the
 # party": a cap, the thing's budget.
 _UP_TO = re.compile(
-    r"(?:\blet(?:['’]s|\s+us)\s+|(?:^|(?<=[.!?]\s))(?:(?:actually|ok(?:ay)?|so|right|"
-    rf"oh)[\s,]+)*)(?:go|spend)\s+up\s+to\s+(?P<amount>{_AMOUNT})\s+(?:for|on)\s+"
+    rf"{_IMPERATIVE}(?:go|spend)\s+up\s+to\s+(?P<amount>{_AMOUNT})\s+(?:for|on)\s+"
     rf"(?:the|our|my)\s+(?P<what>{_THING})(?:(?P<comma>\s*,)|\s*(?=[.!?;]|$))",
     re.IGNORECASE,
 )

@@ -10,11 +10,12 @@ One conversation a day, the whole day's messages sent each turn; the queued
 ``chat_mine`` jobs run after each turn (the server's worker between two turns).
 SQLite, MiniLM (the default embedder), the defaults.
 
-    PYTHONPATH=src .venv/bin/python scripts/dogfood21_week.py /tmp/dogfood21 [a|b|c|d|e]
+    PYTHONPATH=src .venv/bin/python scripts/dogfood21_week.py /tmp/dogfood21 [a|b|c|d|e|f]
 
 Fold C (round twenty-two, scripts/week22_cases.py) is another week: other people, facts,
 changes and questions. Fold D (round twenty-three, scripts/week23_cases.py) is a fourth, fold E
-(round twenty-four, scripts/week24_cases.py) a fifth.
+(round twenty-four, scripts/week24_cases.py) a fifth, fold F (round twenty-five,
+scripts/week25_cases.py) a sixth.
 
 Prints one JSON object: what the blocks held (small-talk lines, per kind of turn),
 gold in the block / first, the old value of a change in the block and above the new,
@@ -43,6 +44,7 @@ from dogfood21_cases import QUESTION_DAYS, QUESTIONS, SMALL_EVERY, week  # noqa:
 from week22_cases import BETWEEN_C, DAYS_C, QUESTIONS_C  # noqa: E402
 from week23_cases import BETWEEN_D, DAYS_D, QUESTIONS_D  # noqa: E402
 from week24_cases import BETWEEN_E, DAYS_E, QUESTIONS_E  # noqa: E402
+from week25_cases import BETWEEN_F, DAYS_F, QUESTIONS_F  # noqa: E402
 
 import engram.recall.temporal  # noqa: E402
 import engram.records  # noqa: E402
@@ -159,6 +161,8 @@ def cases(fold: str) -> tuple[Days, list[tuple[str, str]], list[tuple[str, str, 
         return DAYS_D, BETWEEN_D, QUESTIONS_D
     if fold == "e":
         return DAYS_E, BETWEEN_E, QUESTIONS_E
+    if fold == "f":
+        return DAYS_F, BETWEEN_F, QUESTIONS_F
     return (*week(fold), QUESTIONS)
 
 

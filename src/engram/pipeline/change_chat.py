@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from engram.pipeline import change_retold
+
 # Contractions the rules would otherwise read as part of the subject ("I'm at PwC").
 # "'s" stays: it is "is", "has" and the possessive at once. "'ll" and "n't" stay too:
 # they are hedges (``change_signals._HEDGE``).
@@ -86,8 +88,8 @@ TAIL_WORDS = "btw lol haha fwiw tbh imo lmao though anyway finally apparently ye
 
 def normalized(text: str) -> str:
     """``text`` with its contractions spelled out and a thing's name joined to the news
-    of it ("got a new phone, a Pixel 8")."""
-    text = _CONTRACTION.sub(_spelled, text)
+    of it ("got a new phone, a Pixel 8"), and the shapes :mod:`change_retold` retells."""
+    text = _CONTRACTION.sub(_spelled, change_retold.retold(text))
     if not text.isascii():
         text = _EMOJI.sub(". ", text)
     return _NEW_NAMED.sub(r"\1 \2 new \3, a ", text) if "new" in text else text

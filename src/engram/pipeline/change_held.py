@@ -6,6 +6,8 @@ Corolla", "Gareth left the company"), read for the closing plan
 
 from __future__ import annotations
 
+import re
+
 from engram.pipeline.change_slots import SPEAKER, Reads
 from engram.pipeline.patterns import word_set
 from engram.store.protocols.graph import Entity, Relation, canonical_name
@@ -46,6 +48,10 @@ def replaced(
     if kin is not None:  # "dad traded the volvo in": Dad's car, whoever else has a Volvo
         into = [r for r in into if kin in canonical_name(r.source).split()]
         return into[-1] if into else held_by_word(reads, subject, old)
+    if not own and other_person and (name := _first_name(owner)) is not None:
+        # "Priya swapped Dropbox for Proton Drive": Priya's, not the speaker's invoices'.
+        into = [r for r in into if name in canonical_name(r.source).split()]
+        return into[-1] if into else None
     if not own and other_person:
         into = [r for r in into if canonical_name(r.source) != SPEAKER]
     into = own or into
@@ -71,6 +77,14 @@ def held_by_word(reads: Reads, subject: Entity | None, old: str) -> Relation | N
         )
     ]
     return held[-1] if held else None
+
+
+def _first_name(owner: str | None) -> str | None:
+    """A person named by one name ("Priya", not "Kestrel Builders" or "QA"): what
+    they replace is their own, as a relative's is (round twenty-five)."""
+    if owner is None or not re.fullmatch(r"[A-Z][a-z]+(?:['’]s)?", owner.strip()):
+        return None
+    return canonical_name(owner.strip().removesuffix("'s").removesuffix("’s"))
 
 
 def _kin(owner: str) -> str | None:

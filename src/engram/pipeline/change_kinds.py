@@ -32,6 +32,7 @@ time for a measure; a frequency word for a cadence.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from engram.pipeline.change_words import LEAD, Claim, phrase, signal_of, subject
 from engram.pipeline.patterns import word_set
@@ -160,3 +161,35 @@ def names_person(source: str, speaker: str | None = None) -> bool:
     """Whether a claim's subject is a person: the speaker, a name, or someone named by
     their tie to the speaker ("my flatmate")."""
     return source == (speaker or "user") or source[:1].isupper() or source.lower() in _PEOPLE
+
+
+#: Titles before a surname: "Dr Pike" is "Dr Rowan Pike" (round twenty-five).
+_TITLES = frozenset(("dr", "mr", "mrs", "ms", "miss", "prof", "sir"))
+
+
+def short_name(name: str) -> bool:
+    """Whether ``name`` is a person's short name: a first name ("Tomás") or a title and
+    a surname ("Dr Pike")."""
+    words = name.replace(".", " ").split()
+    return name[:1].isupper() and (
+        len(words) == 1 or (len(words) == 2 and words[0].lower() in _TITLES)
+    )
+
+
+def short_for(short: str, names: Sequence[str]) -> int | None:
+    """Which of the canonical ``names`` the canonical ``short`` name is said short for,
+    when one is: "tomás" of "tomás ortega", "dr pike" of "dr rowan pike", else (no
+    titled name) "mr dekker" of "bram dekker" (as ``mem.graph.dedupe``'s first-name rule
+    pairs them). "dr voss" is "dr hannah voss" beside its alias "hannah voss"."""
+    said = short.replace(".", " ").split()
+    wholes = [n.replace(".", " ").split() for n in names]
+    if len(said) == 1:
+        found = [k for k, w in enumerate(wholes) if len(w) == 2 and w[0] == said[0]]
+    else:
+        found = [k for k, w in enumerate(wholes) if len(w) == 3 and w[0] == said[0]]
+        found = [k for k in found if wholes[k][-1] == said[-1]] or [
+            k
+            for k, w in enumerate(wholes)
+            if len(w) == 2 and w[0] not in _TITLES and w[-1] == said[-1]
+        ]
+    return found[0] if len(found) == 1 else None

@@ -75,7 +75,7 @@ def close(
         if len({(r.source_entity_id, r.relation_type) for r in holding}) != 1:
             return []  # two facts hold the old value: which one changed is not said
         old = holding[0]
-        if _someone_else(text, found, old.source):
+        if _someone_else(text, found, old.source) or _told_as_mine(store, namespace, text, old):
             return []
         new = (old.source, old.relation_type, found.new, CONFIDENCE)
         if not _sound(statement, text, new):
@@ -124,6 +124,24 @@ def _someone_else(text: str, found: change_swap.Swap, owner: str) -> bool:
         and named["s"] != found.new.split()[0]
         and canonical_name(owner) in SPEAKERS
     )
+
+
+#: A memory told in the first person singular: "I keep my invoices on Dropbox".
+_MINE = re.compile(r"^\s*(?:I|my|My)\b")
+
+
+def _told_as_mine(store: Store, namespace: str, text: str, old: Relation) -> bool:
+    """Whether a swap told of someone named ("Priya swapped Dropbox for Proton Drive")
+    would end a value the speaker told as their own ("I keep my invoices on Dropbox":
+    ``invoices uses_storage``, no speaker in its subject). Round twenty-five; the memory
+    is read only when a named subject swapped."""
+    named = _NAMED_SUBJECT.match(text)
+    if named is None or old.source_memory_id is None:
+        return False
+    if canonical_name(named["s"]) in canonical_name(old.source).split():
+        return False  # Priya's own value
+    memory = store.memories.get(namespace, old.source_memory_id)
+    return memory is not None and _MINE.match(memory.content) is not None
 
 
 def _frame(content: str, value: str) -> tuple[str, str] | None:

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from engram.pipeline import change_events
+from engram.pipeline import change_events, change_retold
 from engram.pipeline.change_words import KNOWN_PERSON
 from engram.pipeline.prefilter import gated
 from engram.store.protocols.graph import Relation, canonical_name, canonical_relation
@@ -112,6 +112,8 @@ def firsts(text: str) -> list[tuple[str, str, str]]:
     lower = text.lower()
     if (weekly := change_events.weekly(text, lower)) is not None:
         return [weekly]  # "My daughter Lena has swimming lessons every Wednesday at 5pm"
+    if found := change_retold.firsts(text):  # "We set the barbecue budget at 300 pounds"
+        return [(owner, canonical_relation(slot), value) for owner, slot, value in found]
     # Plain substring tests first: every write runs this, and most say none of these.
     work = any(w in lower for w in _WORK_WORDS)
     school = any(w in lower for w in _SCHOOL_WORDS)

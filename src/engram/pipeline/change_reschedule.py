@@ -75,8 +75,19 @@ _NAME = rf"[A-Z][\w'’&-]*(?:\s+(?:{_PARTICLE}\s+)?[A-Z][\w'’&-]*){{0,3}}"
 #: "The team Christmas dinner is at Bellini on Friday", "the team dinner is at Rosa's
 #: Kitchen now, not Bellini": a place named (capitalised) after "is at".
 _AT = re.compile(
-    rf"{LEAD}{_EVENT}\s+(?:is|are)\s+(?:now\s+)?at\s+(?P<o>(?-i:{_NAME}))"
+    rf"{LEAD}{_EVENT}\s+(?P<verb>is|are|meets|meet)\s+(?:now\s+)?at\s+(?P<o>(?-i:{_NAME}))"
     rf"(?:\s+now)?(?:,?\s+(?:not|instead\s+of)\s+(?:at\s+)?(?P<old>(?-i:{_NAME})))?(?:[\s,].*)?$",
+    re.I,
+)
+#: A group that meets somewhere ("Our book club meets at The Crown"): where it meets is
+#: its venue, as an event's (round twenty-five: read as ``uses``, its close demoted the
+#: first statement for "What time is book club?").
+_MEETING_GROUPS = frozenset(("club", "choir", "group", "society", "circle", "band", "orchestra"))
+#: ... at a place named whole: its name ends the clause or a day or time follows ("at
+#: Nina's flat", "at Foyles cafe" name more than the capitals: the rules read them).
+_MET_AT = re.compile(
+    rf"\bmeets?\s+(?:now\s+)?at\s+(?-i:{_NAME})\s*(?:$|[,.;]|now\b|on\b|at\b|every\b|each\b|"
+    r"this\b|next\b|from\b|until\b)",
     re.I,
 )
 #: "I'm flying to Lisbon on January 14", "We're driving to Edinburgh on December 27": the
@@ -94,7 +105,8 @@ _MOVE_WORDS = ("schedul", "moved", "pushed", "bumped", "forward", "shifted", "po
                "delayed", "changed")  # fmt: skip
 #: The words a clause needs to be read by any change rule for this module's sake (beside
 #: the other rules' words, ``change_signals._ANY_WORD``): a reschedule, a trip.
-CUES = (*_MOVE_WORDS, " flying ", " driving ", "travel", " heading ", " is at ", " are at ")
+CUES = (*_MOVE_WORDS, " flying ", " driving ", "travel", " heading ", " is at ", " are at ",
+        " meets at ", " meet at ")  # fmt: skip
 
 
 def said(clause: str, lower: str, speaker: str | None) -> list[Claim]:
@@ -104,7 +116,7 @@ def said(clause: str, lower: str, speaker: str | None) -> list[Claim]:
     if " to " in lower and " on " in lower and (trip := _TRIP.match(clause)) is not None:
         signal = CHANGE if _CHANGED.search(clause) else PLAIN
         return [Claim(f"{trip['place']} trip", "scheduled", trip["o"], signal)]
-    if " is " in lower or " are " in lower:
+    if " is " in lower or " are " in lower or " meet" in lower:
         return placed(clause, speaker)
     return []
 
@@ -131,7 +143,11 @@ def placed(clause: str, speaker: str | None) -> list[Claim]:
     """An event's first day ("is on Monday the 14th") and its venue ("is at Bellini")."""
     found: list[Claim] = []
     at = _AT.match(clause)
-    if at is not None and change_events.is_event(at["s"]):
+    if at is not None and (
+        change_events.is_event(at["s"])
+        if at["verb"].lower() in ("is", "are")
+        else at["s"].lower().split()[-1] in _MEETING_GROUPS and _MET_AT.search(clause)
+    ):
         event, venue = subject(at["s"], speaker), phrase(at["o"])
         if not (event and venue):
             return []

@@ -351,23 +351,20 @@ class _Reads:
             entity = self.entity(candidate)
             if entity is not None:
                 return entity
-        if first_name and len(words) == 1 and name[:1].isupper():
+        if first_name and change_kinds.short_name(name):  # "Tomás", "Dr Pike"
             return self._by_first_name(name)
         return None
 
     def _by_first_name(self, name: str) -> Entity | None:
         """The one entity whose name is ``name`` and a surname (as ``mem.graph.dedupe``'s
         first-name rule pairs them): "Tomás" is "Tomás Ortega" while no other Tomás is
-        known."""
-        first = canonical_name(name)
-        found = [
-            e
-            for e in self.store.graph.entities(
-                self.namespace, limit=FIRST_NAME_READ, offset=0, query=first
-            )
-            if len(e.canonical_name.split()) == 2 and e.canonical_name.split()[0] == first
-        ]
-        return found[0] if len(found) == 1 else None
+        known; "Dr Pike" is "Dr Rowan Pike" alike."""
+        short = canonical_name(name)
+        found = self.store.graph.entities(
+            self.namespace, limit=FIRST_NAME_READ, offset=0, query=short.split()[-1]
+        )
+        at = change_kinds.short_for(short, [e.canonical_name for e in found])
+        return found[at] if at is not None else None
 
     def holding(self, source: Entity, relation_type: str) -> list[Relation]:
         """What holds now for the source and type (an indexed read)."""

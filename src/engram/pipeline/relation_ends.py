@@ -150,9 +150,16 @@ _KIN = word_set(
 _PARTICIPLES = word_set(
     """
     deployed built hosted installed configured managed provisioned shipped released
-    packaged bundled compiled generated served run
+    packaged bundled compiled generated served run booked paid
     """
 )
+#: A way to reach someone: "Rosa has a new email" read as ``Rosa has_email new email``
+#: names the noun, not an address (round twenty-five's fold E leftovers).
+_CONTACTS = word_set("email e-mail mail number phone mobile address")
+#: ... of which a thing had: "I got a new phone" is a phone.
+_DEVICES = word_set("phone mobile")
+#: A cheap first test: every relation read is asked (the add path).
+_CONTACT_HINT = re.compile(r"mail|number|phone|mobile|address", re.IGNORECASE)
 
 
 #: A day of the year, alone ("14 March", "on 3 April", "next tuesday", "the 1st"). "My
@@ -194,6 +201,8 @@ def not_a_thing(source: str, relation: str, target: str, *, numbers: bool = True
         return True
     if target.strip() in _PARTICIPLES:
         return True  # "Our docs are built with MkDocs" read as ``user uses_docs built``
+    if _CONTACT_HINT.search(target) is not None and _contact_noun(relation, target):
+        return True  # "Rosa has a new email, ..." read as ``Rosa has_email new email``
     if _CONTRACTED.match(source.strip()) or _UNAPOSTROPHED.search(source.strip()):
         return True
     if _SHARE.match(target.strip()):
@@ -215,6 +224,15 @@ def not_a_thing(source: str, relation: str, target: str, *, numbers: bool = True
         return True  # "prod snapshot went fine": a clause, not a thing used
     words = _WORD.findall(target.lower())
     return kind == "lives_in" and bool(words) and (words[-1] in GROUPS or words[-1] in _NOT_HOMES)
+
+
+def _contact_noun(relation: str, target: str) -> bool:
+    """Whether ``target`` is only a way to reach someone named by its noun ("new email",
+    "new phone number"): no address or number, no value (a new phone had is a phone)."""
+    said = [w for w in _WORD.findall(target.lower()) if w not in ("new", "old")]
+    if not said or not _CONTACTS.issuperset(said):
+        return False
+    return relation.lower().split("_")[-1] in _CONTACTS or not _DEVICES.intersection(said)
 
 
 def names_entity(name: str) -> bool:

@@ -91,8 +91,34 @@ _AGREED_FOR = re.compile(
     rf"(?:the|our|my)\s+(?P<what>{_THING})\s*$",
     re.IGNORECASE,
 )
+#: A street address: a number, one to three capitalised words and a street word ("12 King
+#: Street", "40 Quay Road", "7b Mill Lane").
+_STREET = (
+    r"\d+[a-z]?\s+(?:[A-Z][\w'’-]*\s+){1,3}?(?:Street|St|Road|Rd|Lane|Avenue|Ave|Way|Place|"
+    r"Square|Drive|Close|Court|Row|Terrace|Crescent|Hill|Gardens|Walk|Quay|Wharf|Parade|Yard)\b"
+)
+#: Premises a team or a person keeps an address for.
+_PREMISES = r"(?:office|studio|shop|clinic|surgery|warehouse|workshop|HQ|headquarters)"
+# "Our office is at 12 King Street", "The studio is now on 3 Canal Walk": the premises'
+# address (the lead's change check, session thirty-one: "Our office is at ..." stated
+# nothing, and "We've moved offices to ..." read ``offices uses ...``, closing nothing).
+# "Our office address is ..." is read already, a single value a later one closes.
+_PREMISES_AT = re.compile(
+    rf"\b(?:[Oo]ur|[Mm]y|[Tt]he)\s+(?P<place>{_PREMISES})\s+is\s+(?P<now>now\s+)?(?:at|on)\s+"
+    rf"(?P<address>{_STREET})"
+)
+# "We've moved offices to 40 Quay Road", "I moved my studio to 3 Canal Walk", "The
+# clinic has moved to 18 Harbour Road", "Office relocated to 40 Bread Street".
+_PREMISES_MOVED = re.compile(
+    rf"(?:\b(?:[Ww]e|I)(?:['’]ve|\s+have)?\s+(?:just\s+)?(?:moved|relocated)\s+"
+    rf"(?:(?:our|my|the)\s+)?(?P<place>{_PREMISES})s?|"
+    rf"(?:^|\b(?:[Oo]ur|[Mm]y|[Tt]he)\s+)(?P<subject>(?i:{_PREMISES}))\s+(?:has\s+|have\s+)?"
+    r"(?:just\s+)?(?:moved|relocated))"
+    rf"\s+to\s+(?P<address>{_STREET})"
+)
 #: Cheap tests first: most turns say none of these words.
-_CUES = ("new", "came back", "quoted", "budget", "up to")
+_CUES = ("new", "came back", "quoted", "budget", "up to", " is at ", " is on ", " is now ",
+         "moved ", "relocated ")  # fmt: skip
 
 
 def _contact(match: re.Match[str]) -> str:
@@ -118,7 +144,19 @@ def retold(text: str) -> str:
         text = _MAKE_BUDGET.sub(lambda m: _said(m, f"{_budget(m['what'])} is now"), text)
     if "up to" in lower:
         text = _UP_TO.sub(lambda m: _said(m, f"Our {m['what']} budget is now"), text)
+    if " is " in lower:
+        text = _PREMISES_AT.sub(lambda m: _premises(m, bool(m["now"])), text)
+    if "moved " in lower or "relocated " in lower:
+        text = _PREMISES_MOVED.sub(lambda m: _premises(m, True), text)
     return text
+
+
+def _premises(match: re.Match[str], now: bool) -> str:
+    """The premises' address as the reader reads a single value: "Our office address is
+    (now) 40 Quay Road"."""
+    place = (match["place"] or match.groupdict().get("subject") or "").lower()
+    place = place.upper() if place == "hq" else place
+    return f"Our {place} address is {'now ' if now else ''}{match['address']}"
 
 
 def _said(match: re.Match[str], head: str, tail: str = "") -> str:

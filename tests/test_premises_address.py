@@ -69,3 +69,20 @@ def test_premises_are_retold_as_an_address(text: str, told: str) -> None:
 )
 def test_other_places_are_left_as_said(text: str) -> None:
     assert change_retold.retold(text) == text
+
+
+def test_an_address_said_with_is_now_is_recorded_without_now_or_its_full_stop(
+    mem: Memory,
+) -> None:
+    """The account reader's "address is now V" took "is" first and kept the sentence's
+    full stop: the new value was ``now 40 Quay Road.`` (``sound`` dropped "now", never
+    the stop), another entity than a later "40 Quay Road"."""
+    for text in ("Our office address is 12 Dock Street.", "Our office address is now 8 Pier Road."):
+        mem.add(text, namespace=NS)
+        mem.jobs.process_pending()
+    rows = {
+        r.target: r.valid_to is None
+        for r in mem.graph.relations(current_only=False, namespace=NS)
+        if r.relation_type == "office_address"
+    }
+    assert rows == {"12 Dock Street": False, "8 Pier Road": True}, rows

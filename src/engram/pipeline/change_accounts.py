@@ -59,7 +59,8 @@ _PLAN_VALUE = rf"(?P<value>(?:[\w.+&'-]+\s+){{0,5}}?{_HEAD})\b"
 # number with the street after it ("Flat 3, 88 Harbour Street").
 _ADDRESS_VALUE = (
     r"(?P<value>(?:(?:flat|apt\.?|apartment|unit)\s+\w+,\s+)?[^,;()]+?)"
-    r"(?=\s*(?:[,;(]|$|\s+after\b|\s+from\b))"
+    # A sentence's full stop ends the value ("... is now 40 Quay Road." kept the stop).
+    r"(?=\s*(?:[,;(]|\.?$|\s+after\b|\s+from\b))"
 )
 _PAYMENT_VALUE = (
     r"(?P<value>(?:[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*(?:\s+(?:card|account))?(?:\s+ending\s+\d{2,4})?"
@@ -112,8 +113,9 @@ _NOT_CHANGED = re.compile(
 #: changed to V", "moved house; new address: V".
 _ADDRESS_CHANGED = re.compile(r"\b(?:new|moved|relocated|updated|changed|now)\b", re.I)
 _NEW_ADDRESS = re.compile(
-    rf"\b(?P<kind>{_ADDRESS_KINDS}\s+)?address\s+(?:is|to|:|changed\s+to|updated\s+to|"
-    rf"is\s+now|now)\s+{_ADDRESS_VALUE}",
+    # "is now" before "is": the value is what follows the change word, not "now 40 ...".
+    rf"\b(?P<kind>{_ADDRESS_KINDS}\s+)?address\s+(?:is\s+now|changed\s+to|updated\s+to|is|"
+    rf"to|:|now)\s+{_ADDRESS_VALUE}",
     re.IGNORECASE,
 )
 #: "switched from Classic to the Veggie plan", "upgraded to the Gold membership",

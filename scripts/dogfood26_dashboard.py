@@ -158,7 +158,8 @@ MEASURE = """() => {
   const out = [];
   for (const el of document.querySelectorAll(
       'a[href], button, input, select, textarea, summary, li.row, [role=button]')) {
-    if (el.closest('svg')) continue;
+    if (el.closest('svg') || el.closest('.sr') || el.classList.contains('sr')) continue;
+    if (el.classList.contains('skip') && document.activeElement !== el) continue;
     const b = el.getBoundingClientRect(); const s = getComputedStyle(el);
     if (!b.width || !b.height || s.visibility === 'hidden') continue;
     const check = el.tagName === 'INPUT' && ['checkbox','radio'].includes(el.type);
@@ -177,7 +178,8 @@ CUT = """() => {
   const out = [];
   for (const el of document.querySelectorAll('#app *, .top *')) {
     const s = getComputedStyle(el);
-    if (!el.offsetParent || el.children.length) continue;
+    if (!el.offsetParent || el.children.length || el.closest('.sr')) continue;
+    if (['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName)) continue;  // fields scroll
     if (el.scrollWidth > el.clientWidth + 1 && s.overflowX !== 'auto' && s.overflowX !== 'scroll'
         && s.textOverflow !== 'ellipsis' && el.clientWidth > 0 && s.overflow !== 'visible')
       out.push(el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + ' '
@@ -379,7 +381,7 @@ def memories(w: Walk) -> None:
     p.locator("#detail button", has_text="Delete").first.click()
     w.settle()
     w.shot("deleted")
-    after = p.inner_text("#tab-memories")
+    after = p.inner_text("#status")
     note(area, "Delete tombstones it and says so", "delet" in after.lower(), after[:200])
     restore = p.locator("#detail button", has_text=re.compile("restore|undo", re.I)).count()
     note(
@@ -466,7 +468,7 @@ def review(w: Walk) -> None:
         w.phone_checks(area + " preview")
     p.click("#prune-preview")  # nothing ticked, or preview again
     w.settle()
-    queue = p.locator("#queue-list > li").count()
+    queue = p.locator("#queue-list > li:has(input[type=checkbox])").count()
     note(area, "the review queue lists held-back proposals", "info", f"{queue} items")
     if queue:
         text = p.inner_text("#queue-list")
@@ -482,8 +484,8 @@ def review(w: Walk) -> None:
         note(
             area,
             "reject removes the item",
-            p.locator("#queue-list > li").count() == queue - 1,
-            p.locator("#queue-list > li").count(),
+            p.locator("#queue-list > li:has(input[type=checkbox])").count() == queue - 1,
+            p.locator("#queue-list > li:has(input[type=checkbox])").count(),
         )
         if queue > 1:
             p.locator("#queue-list input[type=checkbox]").first.check()
@@ -492,8 +494,8 @@ def review(w: Walk) -> None:
             note(
                 area,
                 "approve removes the item",
-                p.locator("#queue-list > li").count() == queue - 2,
-                p.locator("#queue-list > li").count(),
+                p.locator("#queue-list > li:has(input[type=checkbox])").count() == queue - 2,
+                p.locator("#queue-list > li:has(input[type=checkbox])").count(),
             )
     p.click("#queue-approve")  # nothing ticked
     w.settle()
@@ -527,10 +529,13 @@ def palace(w: Walk) -> None:
     w.phone_checks(area)
     text = p.inner_text("#palace-tree")
     note(area, "the palace lists the mined wing", "efoil" in text.lower(), text[:200])
-    links = p.locator("#palace-tree a, #palace-tree button, #palace-tree summary")
-    if links.count():
-        links.filter(has_text=re.compile("wiring|R-0", re.I)).first.click()
-        w.settle()
+    p.locator("#palace-tree summary").first.click()  # the wing folds its rooms
+    w.settle()
+    w.shot("wing")
+    w.phone_checks(area + " wing")
+    room = p.locator("#palace-tree summary, #palace-tree a, #palace-tree button")
+    room.filter(has_text=re.compile("wiring|R-01", re.I)).first.click()
+    w.settle()
     pointers = p.locator("#palace-tree .drawer .pointer")
     note(area, "an opened room lists drawers with pointers", pointers.count() > 0, p.url)
     w.shot("room")
@@ -572,11 +577,42 @@ def settings(w: Walk) -> None:
     w.settle()
     text = p.inner_text("#tab-settings")
     stored = p.evaluate("JSON.stringify(localStorage)")
-    note(area, "a negative page size is refused in words", "info", stored[:200])
+    valid = p.evaluate("document.querySelector('#set-page-size').validationMessage")
+    kept = '"pageSize\\":-3' not in stored
+    note(area, "a negative page size is refused in words", kept and bool(valid), valid)
     p.fill("#set-page-size", "50")
     p.click("#settings-form button[type=submit]")
     w.settle()
     del text
+
+
+def login(w: Walk) -> None:
+    p, area = w.page, "login"
+    p.goto(w.url + "/")
+    w.shot("login")
+    w.phone_checks(area)
+    p.fill("#key", "engram_not-a-real-key")
+    p.click("#login button[type=submit]")
+    p.wait_for_timeout(800)
+    text = p.inner_text("#login-error")
+    note(area, "a wrong key is refused in words", bool(text.strip()), text)
+    note(area, "no pages before a key opens the store", not p.is_visible(".tabs"), "")
+
+
+def forget(w: Walk) -> None:
+    p, area = w.page, "login"
+    w.open("#/memories")
+    if p.is_visible("#menu"):
+        p.click("#menu")
+    p.click("#signout")
+    p.wait_for_timeout(300)
+    stored = p.evaluate("JSON.stringify(sessionStorage)")
+    note(
+        area,
+        "Forget key drops it and shows the prompt",
+        p.is_visible("#login") and "engram_" not in stored,
+        stored[:80],
+    )
 
 
 def namespaces(w: Walk, admin: bool) -> None:
@@ -643,6 +679,7 @@ def walk(
         )
         admin_walk = who == "admin"
         cases: list[tuple[str, Callable[[], None]]] = [
+            ("login", lambda: login(w)),
             ("access", lambda: namespaces(w, admin_walk)),
             ("memories", lambda: memories(w)),
             ("runs", lambda: runs(w)),
@@ -650,6 +687,7 @@ def walk(
             ("graph", lambda: graph(w)),
             ("palace", lambda: palace(w)),
             ("settings", lambda: settings(w)),
+            ("login", lambda: forget(w)),
         ]
         for area, case in cases:
             guarded(area, case)

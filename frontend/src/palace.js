@@ -139,12 +139,15 @@ async function preview(pointer, where) {
     pane.replaceChildren(
       h("button.close", { type: "button", onclick: () => (pane.hidden = true), "aria-label": "Close the preview (Escape)" }, "×"),
       h("h2", {}, h("code", {}, drawer.pointer)),
-      h("p.meta", {}, `turn ${drawer.turn}${drawer.role ? ` · ${drawer.role}` : ""} · ${memory.created_at}`),
+      h("p.meta", {}, `turn ${drawer.turn}${drawer.role ? ` · ${drawer.role}` : ""} · `, when(memory.created_at)),
       clamped(memory.content),
       h("button.open", { type: "button", onclick: () => go("memories", [memory.id]) }, "Open in memories"),
     );
     pane.hidden = false;
     pane.dataset.pointer = drawer.pointer;
+    // On a phone the pane stacks under the tree, below a long room's drawers: bring it
+    // into view, or the tap seems to do nothing (round 26). Beside the tree it is in view.
+    pane.scrollIntoView({ block: "nearest" });
   } catch (error) {
     fail(where, error);
   }

@@ -456,15 +456,16 @@ def runs(w: Walk) -> None:
         p.locator("#run-view .more").count() > 0,
         "",
     )
-    w.open("#/runs/no-such-run")
-    text = p.inner_text("#tab-runs")
-    note(
-        area,
-        "a wrong run id says it is not found",
-        "not found" in text.lower() or "no run" in text.lower(),
-        text[:200].replace("\n", " | "),
-    )
-    w.shot("wrong-run")
+    wrong_address(w, area, "#/runs/no-such-run", "#tab-runs", "no run", "wrong-run")
+
+
+def wrong_address(w: Walk, area: str, route: str, tab: str, words: str, shot: str) -> None:
+    """A mistyped or stale address: the page must say so (``words`` or "not found")."""
+    w.open(route)
+    text = w.page.inner_text(tab)
+    said = words in text.lower() or "not found" in text.lower()
+    note(area, f"a wrong address ({route}) says so", said, text[:200].replace("\n", " | "))
+    w.shot(shot)
 
 
 def review(w: Walk) -> None:
@@ -599,15 +600,7 @@ def palace(w: Walk) -> None:
             box,
         )
         w.shot("pointer-long-room")
-    w.open("#/palace/W-999/R-99")
-    text = p.inner_text("#tab-palace")
-    note(
-        area,
-        "a wrong room in the URL says so",
-        "no " in text.lower() or "not found" in text.lower(),
-        text[:200].replace("\n", " | "),
-    )
-    w.shot("wrong-room")
+    wrong_address(w, area, "#/palace/W-999/R-99", "#tab-palace", "no ", "wrong-room")
 
 
 def settings(w: Walk) -> None:

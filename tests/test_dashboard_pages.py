@@ -180,6 +180,35 @@ def test_a_conversation_room_is_its_mining_log(site: Site, browser: Browser) -> 
         page.wait_for_selector("#detail-history li:has-text('memory_mined')")
 
 
+def test_a_wrong_room_or_a_huge_search_is_answered_in_words(site: Site, browser: Browser) -> None:
+    # new-user pass 26: a pasted #/palace/W-999/R-99 showed the tree (with the room
+    # opened before and its preview) as if the address were right; a 5,000-character
+    # search echoed itself whole in the hits line, a wall of text above the list.
+    with visit(browser) as page:
+        open_at(page, site, "#/palace/W-001/R-01")
+        page.wait_for_selector("#palace-tree .drawer .pointer")
+        page.click("#palace-tree .drawer .pointer")
+        page.wait_for_selector("#palace-preview:not([hidden])")
+        for route, said in [
+            ("#/palace/W-999/R-99", "No wing W-999 in this palace."),
+            ("#/palace/W-001/R-99", "No room R-99 in wing W-001 in this palace."),
+        ]:
+            page.goto(f"{site.url}/{route}")
+            page.wait_for_selector("#palace-tree .missing[role=alert]")
+            assert page.inner_text("#palace-tree .missing").startswith(said)
+            assert page.is_hidden("#palace-preview")
+        page.click("#palace-tree .missing a")  # back to the whole palace: no note
+        page.wait_for_selector("#palace-tree .missing", state="detached")
+
+        query = "green tea " * 500
+        open_at(page, site, "#/memories")
+        page.fill("#search", query)
+        page.click("#search-form button[type=submit]")
+        page.wait_for_selector("#page-info:has-text('for “green tea green tea')")
+        shown = page.inner_text("#page-info")
+        assert len(shown) < 120 and shown.endswith("…”"), shown[:200]
+
+
 def test_deep_links_reload_and_back_and_forward(site: Site, browser: Browser) -> None:
     with visit(browser) as page:
         wiring = site.ids["wiring"]

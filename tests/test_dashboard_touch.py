@@ -141,3 +141,47 @@ def test_the_desktop_keeps_its_compact_controls(site: Site, browser: Browser, sh
     assert search is not None and search["height"] < TARGET
     assert tabs is not None and tabs["height"] < TARGET
     assert field == 14
+
+
+def test_what_a_tap_opens_is_in_view_and_readable(site: Site, browser: Browser) -> None:
+    """New-user pass 26: on a phone the drawer preview stacks under the tree, so in a room
+    of many turns a tapped pointer filled a pane far below the fold and the tap seemed to
+    do nothing: the pane now comes into view. A tapped node near the map's right edge
+    showed its tooltip one letter a line. Bob's store here: alice's counts stay."""
+    turns = [
+        {"role": "user" if i % 2 == 0 else "assistant", "content": f"Step {i} of the rebuild"}
+        for i in range(16)
+    ]
+    site.memory.palace.mine_conversation(turns, wing="Boat", session="long", user_id="bob")
+    context = browser.new_context(
+        viewport=PHONES["390x844"],  # type: ignore[arg-type]
+        has_touch=True,
+        is_mobile=True,
+    )
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    try:
+        page.goto(f"{site.url}/#/palace/W-001/R-01")
+        page.fill("#key", site.bob)
+        page.click("#login button[type=submit]")
+        page.wait_for_selector("#palace-tree .drawer .pointer")
+        page.locator("#palace-tree .drawer .pointer").first.tap()
+        page.wait_for_selector("#palace-preview:not([hidden]) .open")
+        page.wait_for_timeout(300)  # a smooth scroll, if any, has ended
+        pane = page.locator("#palace-preview .open").bounding_box()
+        meta = page.locator("#palace-preview .meta time").count()
+        # The graph's tooltip of the node nearest the right edge: it was squeezed to
+        # one letter a line (29 px wide, 1,539 px tall) against the map's edge.
+        page.goto(f"{site.url}/#/graph")
+        page.wait_for_selector("#graph circle.node")
+        nodes = [n.bounding_box() for n in page.locator("#graph circle.node").all()]
+        edge = max((n for n in nodes if n), key=lambda n: n["x"])
+        page.touchscreen.tap(edge["x"] + edge["width"] / 2, edge["y"] + edge["height"] / 2)
+        page.wait_for_selector("#tooltip:not([hidden])")
+        tip = page.locator("#tooltip").bounding_box()
+    finally:
+        context.close()
+    assert pane is not None and pane["y"] >= 0 and pane["y"] + pane["height"] <= 844, pane
+    assert meta == 1  # the mined time reads as a date, as everywhere else on the page
+    assert tip is not None and tip["width"] >= 150 and tip["height"] < 200, tip
+    assert tip["x"] >= 0 and tip["x"] + tip["width"] <= 390, tip

@@ -311,9 +311,13 @@ function showTooltip(event, node) {
     h("div", {}, `quality ${node.quality > 0 ? "+" : ""}${node.quality}`, node.score !== null && node.score !== undefined ? ` · score ${node.score}` : ""),
     h("div.hint", {}, `${node.task_type || node.type || ""} · cluster ${node.cluster} · double-click or Enter to open`),
   );
-  tip.style.left = `${event.clientX - wrap.left + 12}px`;
+  // Measured at the left edge, where nothing squeezes it, then kept inside the map: a
+  // node near the right edge of a phone's map squeezed it to one letter a line (round 26).
+  tip.style.left = "0px";
   tip.style.top = `${event.clientY - wrap.top + 12}px`;
   tip.hidden = false;
+  const right = event.clientX - wrap.left + 12;
+  tip.style.left = `${Math.max(0, Math.min(right, wrap.width - tip.offsetWidth))}px`;
 }
 
 function hideTooltip() {

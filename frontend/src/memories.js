@@ -127,7 +127,7 @@ async function loadList(params, key) {
       state.total = items.length;
       $("#page-info").textContent = result.abstained
         ? `No memory looked related (${result.abstain_reason || "abstained"})`
-        : `${items.length} hit${items.length === 1 ? "" : "s"} for “${params.q}”`;
+        : `${items.length} hit${items.length === 1 ? "" : "s"} for “${short(params.q, 80)}”`;
     } else {
       const query = { limit: prefs.pageSize, offset };
       for (const name of Object.keys(FILTERS)) query[name] = params[name];

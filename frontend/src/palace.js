@@ -37,6 +37,7 @@ export async function showPalace(route) {
     }
   }
   const [wing, room] = route.args;
+  missing(tree, wing, room);
   for (const details of $$("#palace-tree details")) {
     const li = details.parentElement;
     const code = li.dataset.code;
@@ -44,6 +45,20 @@ export async function showPalace(route) {
     if (opened && !details.open) details.open = true;
     if (opened && li.classList.contains("room")) li.scrollIntoView({ block: "nearest" });
   }
+}
+
+/** A pasted or mistyped address naming a wing or room this palace lacks says so at the
+ * top of the tree (round 26: it showed the tree as if the address were right, with the
+ * last room and its preview still open). */
+function missing(tree, wing, room) {
+  for (const old of $$(".missing", tree)) old.remove();
+  if (!wing || !tree.querySelector("li.wing")) return;
+  const wingLi = $$("li.wing", tree).find((li) => li.dataset.code === wing);
+  const roomLi = wingLi && room ? $$("li.room", wingLi).find((li) => li.dataset.code === room) : wingLi;
+  if (roomLi) return;
+  $("#palace-preview").hidden = true;
+  const what = wingLi ? `No room ${room} in wing ${wing}` : `No wing ${wing}`;
+  tree.prepend(h("p.missing.error", { role: "alert" }, `${what} in this palace. `, link(href("palace"), "Show the whole palace")));
 }
 
 function wingNode(node) {
@@ -124,12 +139,15 @@ async function preview(pointer, where) {
     pane.replaceChildren(
       h("button.close", { type: "button", onclick: () => (pane.hidden = true), "aria-label": "Close the preview (Escape)" }, "×"),
       h("h2", {}, h("code", {}, drawer.pointer)),
-      h("p.meta", {}, `turn ${drawer.turn}${drawer.role ? ` · ${drawer.role}` : ""} · ${memory.created_at}`),
+      h("p.meta", {}, `turn ${drawer.turn}${drawer.role ? ` · ${drawer.role}` : ""} · `, when(memory.created_at)),
       clamped(memory.content),
       h("button.open", { type: "button", onclick: () => go("memories", [memory.id]) }, "Open in memories"),
     );
     pane.hidden = false;
     pane.dataset.pointer = drawer.pointer;
+    // On a phone the pane stacks under the tree, below a long room's drawers: bring it
+    // into view, or the tap seems to do nothing (round 26). Beside the tree it is in view.
+    pane.scrollIntoView({ block: "nearest" });
   } catch (error) {
     fail(where, error);
   }

@@ -148,6 +148,11 @@ _ASKS_TIME = re.compile(
 )
 
 
+def asks_time(query: str) -> bool:
+    """Whether ``query`` asks about a time (or, of one word, whether it is one)."""
+    return _ASKS_TIME.search(query) is not None
+
+
 #: A question about a place: "where", a venue, "at" a name ("Are we still eating at
 #: Bellini?").
 _ASKS_PLACE = re.compile(

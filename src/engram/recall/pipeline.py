@@ -41,6 +41,7 @@ from engram.recall import (
     ranking,
     rerank,
     residual,
+    restated,
     said,
     shared,
     standing_items,
@@ -343,6 +344,7 @@ class Retriever:
             asked = rerank.RerankRequest(request.query, request.namespace, legs.query_vector)
             hits = self.rerankers.apply(cfg, asked, hits, warnings)
             clock.lap("rerank")
+        hits = restated.ordered(request.query, hits, cfg)  # G2: a change told unparsed
         return diversity.apply(cfg, hits, self.embedder), found  # issue 24, off by default
 
     def _candidates(

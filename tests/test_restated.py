@@ -97,6 +97,31 @@ def test_a_moved_venue_does_not_answer_a_time_question() -> None:
     hits = [_hit(0, first, 0.9, 0.6, 0), _hit(1, moved, 0.6, 0.58, 9)]
     assert _order(hits, "what time is the team dinner?") == ["m0", "m1"]
     assert _order(hits, "where is the team dinner?") == ["m1", "m0"]
+    # "May" is the month here, and a date's number a time.
+    dated = [
+        _hit(0, "The grant deadline is April 20.", 0.9, 0.6, 0),
+        _hit(1, "The grant deadline moved to May 3.", 0.8, 0.58, 9),
+    ]
+    assert _order(dated, "when is the grant deadline now?") == ["m1", "m0"]
+
+
+def test_a_change_of_another_kind_goes_below_the_statement_that_answers() -> None:
+    # The lead's check (session thirty-three): the day's change ranked first for a "where"
+    # question, above the only statement that names the place.
+    first = "Pottery class: Wednesdays at 6pm at the Clay Barn."
+    moved = "Pottery class moved to Thursdays."
+    hits = [_hit(1, moved, 0.9, 0.62, 9), _hit(0, first, 0.7, 0.58, 0)]
+    assert _order(hits, "where is pottery class?") == ["m0", "m1"]
+    assert _order(hits, "what day is pottery class?") == ["m1", "m0"]
+    # A time question and a moved venue: the statement with the time goes first.
+    venue = "Book group moved to Priya's place."
+    timed = [_hit(1, venue, 0.9, 0.6, 9), _hit(0, "Book group is at 8pm at the Fox.", 0.7, 0.6, 0)]
+    assert _order(timed, "what time is book group?") == ["m0", "m1"]
+    # Not when the earlier one holds nothing of the kind asked, nor is far less related.
+    bare = [_hit(1, moved, 0.9, 0.62, 9), _hit(0, "Pottery class on Wednesdays.", 0.7, 0.6, 0)]
+    assert _order(bare, "where is pottery class?") == ["m1", "m0"]
+    far = [_hit(1, moved, 0.9, 0.62, 9), _hit(0, first, 0.7, 0.40, 0)]
+    assert _order(far, "where is pottery class?") == ["m1", "m0"]
 
 
 def test_only_the_head_is_reordered_and_no_hit_comes_or_goes() -> None:

@@ -19,8 +19,9 @@ pipeline's, as a reranker's blend leaves it.
 
 Only the order within the first ``HEAD`` hits changes: which hits are returned, and any
 recall@k for k >= ``HEAD``, never do (LoCoMo dev: R@5 and R@10 identical, session R@1
-0.7104 -> 0.7095, turn R@1 0.3182 -> 0.3189). ``recall.stale_fact_factor`` 1.0 turns this
-off with the demotion.
+0.7104 -> 0.7090, turn R@1 0.3182 -> 0.3189). A later change of another kind than asked
+goes below the earlier statement that holds what is asked (``_sidesteps``).
+``recall.stale_fact_factor`` 1.0 turns this off with the demotion.
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ MARGIN = 0.15
 CHANGE = re.compile(
     r"\b(?:now|nowadays|these\s+days|from\s+now\s+on|any\s*more|no\s+longer|instead|"
     r"chang(?:ed|es)|switched|swapped|moved|relocated|migrated|replaced|updated|rebuilt|"
-    r"raised|lowered|bumped|went\s+(?:up|down)|dropped|cancell?ed|new)\b",
+    r"raised|lowered|bumped|went\s+(?:up|down)|dropped|cancell?ed|new|"
+    r"rescheduled|postponed|pushed|brought\s+forward|delayed)\b",
     re.IGNORECASE,
 )
 #: Words of a reply or a change that name no slot: two statements that share only
@@ -66,33 +68,71 @@ def _one(a: str, b: str) -> bool:
     return a == b or (min(len(a), len(b)) >= 4 and (a.startswith(b) or b.startswith(a)))
 
 
-def _restates(later: Hit, earlier: Hit, timed: bool) -> bool:
-    """Whether ``later`` tells a change of what ``earlier`` says, of what a query asks:
-    with ``timed`` False (it asks no time), a change of a time only does not count."""
-    if later.memory.created_at <= earlier.memory.created_at:
-        return False
-    new, old = later.breakdown.sim, earlier.breakdown.sim
-    if new is None or old is None or new < old - MARGIN:
-        return False
-    text = later.memory.content
-    if CHANGE.search(text) is None:
-        return False
-    before = {stem(t) for t in _terms(earlier.memory.content)}
+def _added(text: str, other: str) -> tuple[list[str], bool]:
+    """``text``'s slot words (change words left out) that ``other`` lacks, and whether the
+    two share one (the same thing)."""
+    before = {stem(t) for t in _terms(other)}
     terms = [t for t in _terms(text) if CHANGE.fullmatch(t) is None]
     added = [t for t in terms if not any(_one(stem(t), b) for b in before)]
-    if len(added) == len(terms):  # no word in common: another thing
-        return False
-    values = _values(text, added)
-    moved_time = any(asks_time(t) for t in values)
+    return added, len(added) < len(terms)
+
+
+def _change(later: Hit, earlier: Hit) -> tuple[list[str], list[str]] | None:
+    """The words ``later`` adds to ``earlier`` and the values among them (``_values``),
+    when it was stored after it, says a change and shares a content word with it."""
+    if later.memory.created_at <= earlier.memory.created_at:
+        return None
+    text = later.memory.content
+    if CHANGE.search(text) is None:
+        return None
+    added, shared = _added(text, earlier.memory.content)
+    return (added, _values(text, added)) if shared else None
+
+
+def _of_kind(added: Sequence[str], values: Sequence[str], timed: bool) -> bool:
+    """Whether a change that adds ``added`` (``values`` among them) answers a query that
+    asks a time (``timed``) or one that asks something else.
+
+    "What time is the team dinner?": "the team dinner is at Rosa's Kitchen" moved the
+    venue, not the time (new-user week C). "Which dentist am I seeing?": "the dentist is
+    now on Thursday the 17th" moved a time, not the dentist (weeks A and B), and "Mia's
+    ballet class got moved to Thursdays" a day, not Rivergate (weeks C to F), as
+    ``current.untimed`` leaves a closed time."""
     if timed:
-        # "What time is the team dinner?": "the team dinner is at Rosa's Kitchen" moved
-        # the venue, not the time (new-user week C), so a change without a time does
-        # not answer it.
-        return moved_time or not values
-    # "Which dentist am I seeing?": "the dentist is now on Thursday the 17th" moved a
-    # time, not the dentist (new-user weeks A and B); "Mia's ballet class got moved to
-    # Thursdays" a day, not Rivergate (weeks C to F): as ``current.untimed`` leaves it.
+        # A number may be a date ("moved to the 3rd of next month"), and a value "may" is
+        # the month: it is a value only when capitalised inside a sentence ("May 3"),
+        # where ``asks_time`` leaves the verb out.
+        return not values or any(asks_time(t) or _number(t) or t == "may" for t in values)
     return not added or not all(asks_time(t) for t in (values or added))
+
+
+def _number(word: str) -> bool:
+    return any(c.isdigit() for c in word)
+
+
+def _close(a: Hit, b: Hit) -> bool:
+    """Whether ``a`` is about as related to the query as ``b`` (dense cosines)."""
+    sa, sb = a.breakdown.sim, b.breakdown.sim
+    return sa is not None and sb is not None and sa >= sb - MARGIN
+
+
+def _restates(later: Hit, earlier: Hit, timed: bool) -> bool:
+    """Whether ``later`` tells a change of what ``earlier`` says, of the kind asked."""
+    change = _change(later, earlier)
+    return change is not None and _close(later, earlier) and _of_kind(*change, timed)
+
+
+def _sidesteps(later: Hit, earlier: Hit, timed: bool) -> bool:
+    """Whether ``later`` tells a change of another kind than asked while ``earlier`` holds
+    a value of the kind asked that ``later`` lacks ("where is pottery class?" and
+    "Pottery class moved to Thursdays" above "Pottery class: Wednesdays at 6pm at the Clay
+    Barn": the lead's check, session thirty-three)."""
+    change = _change(later, earlier)
+    if change is None or not change[1] or _of_kind(*change, timed) or not _close(earlier, later):
+        return False
+    # What only the earlier says, a common noun among it: "in the boardroom".
+    kept = _added(earlier.memory.content, later.memory.content)[0]
+    return any(asks_time(t) == timed for t in kept)
 
 
 def _values(text: str, added: Sequence[str]) -> list[str]:
@@ -105,11 +145,7 @@ def _values(text: str, added: Sequence[str]) -> list[str]:
         for w in _NAME.findall(part)[1:]
         if w[0].isupper()
     }
-    return [
-        t
-        for t in added
-        if asks_time(t) or any(c.isdigit() for c in t) or any(_one(stem(t), n) for n in named)
-    ]
+    return [t for t in added if asks_time(t) or _number(t) or any(_one(stem(t), n) for n in named)]
 
 
 def ordered(query: str, hits: Sequence[Hit], cfg: RecallConfig) -> list[Hit]:
@@ -125,7 +161,16 @@ def ordered(query: str, hits: Sequence[Hit], cfg: RecallConfig) -> list[Hit]:
         if above is None:
             continue
         # Just above the hit it restates: a score between it and the one before it.
-        ceiling = out[above - 1].score if above > 0 else out[above].score + 1e-6
-        score = (out[above].score + ceiling) / 2 if above > 0 else ceiling
-        out.insert(above, replace(out.pop(j), score=score))
+        out.insert(above, replace(out.pop(j), score=_between(out, above)))
+    for j in range(1, head):
+        hit = out[j]
+        above = next((i for i in range(j) if _sidesteps(out[i], hit, timed)), None)
+        if above is not None:
+            out.insert(above, replace(out.pop(j), score=_between(out, above)))
     return out
+
+
+def _between(hits: Sequence[Hit], at: int) -> float:
+    """A score just above ``hits[at]``'s and below the one before it."""
+    ceiling = hits[at - 1].score if at > 0 else hits[at].score + 1e-6
+    return (hits[at].score + ceiling) / 2 if at > 0 else ceiling

@@ -247,3 +247,34 @@ def test_json_logs_carry_other_libraries_lines_as_json() -> None:
     assert [p["message"] for p in pool] == ["discarding closed connection: <conn>"]
     assert pool[0]["level"] == "warning"
     assert any(p["logger"] == "engram.api" for p in parsed)
+
+
+# -- another program's database ----------------------------------------------------------
+
+
+@pytest.mark.postgres
+def test_another_programs_database_is_refused_untouched(
+    pg_server: PgServer, tmp_path: Path
+) -> None:
+    from engram import Config
+    from engram.migrate_store import migrate_locations
+
+    name = pg_server.create_database(migrated=False)
+    url = pg_server.database_url(name)
+    try:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            conn.execute("CREATE TABLE customers (id int, name text)")
+        target = tmp_path / "copy.db"
+        with pytest.raises(StoreError, match=r"not an engram store.*customers"):
+            migrate_locations(url, f"sqlite:///{target}", Config.load(home=tmp_path))
+        with pytest.raises(StoreError, match="schema of its own"):
+            PostgresStore(url).close()
+        with psycopg.connect(url) as conn:
+            tables = conn.execute(
+                "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
+            ).fetchall()
+        assert tables == [("customers",)]
+        assert not target.exists()
+    finally:
+        pg_server.drop_database(name)

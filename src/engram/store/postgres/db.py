@@ -110,6 +110,36 @@ def connection_lost(exc: psycopg.OperationalError) -> bool:
     return state is None or state.startswith("08") or state in _LOST_STATES
 
 
+def refuse_foreign(conn: psycopg.Connection[Any], location: str) -> None:
+    """``StoreError`` if the schema engram would create its tables in holds another
+    program's tables and none of engram's, before anything is written: as the SQLite
+    store refuses another program's file (``engram.store.sqlite.db``). An application's
+    database given as ``migrate-store --from`` (or mistyped into ``ENGRAM_STORE``) got
+    engram's 52 tables and triggers beside its own, and an empty copy verified "ok"
+    (new-user round twenty-seven)."""
+    row = conn.execute("SELECT current_schema()").fetchone()
+    schema = None if row is None else row[0]
+    if schema is None:  # no schema on the search_path: the migrations say so
+        return
+    names = [
+        str(r[0])
+        for r in conn.execute(
+            "SELECT relname FROM pg_class WHERE relnamespace = %s::regnamespace "
+            "AND relkind IN ('r', 'p') ORDER BY relname",
+            (schema,),
+        )
+    ]
+    if names and "schema_migrations" not in names:
+        shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+        raise StoreError(
+            f"{location} is a PostgreSQL database but not an engram store: schema {schema}, "
+            f"where engram would create its tables, holds the tables {shown} and none of "
+            "engram's, so it was left as it is; give engram a database of its own, or a "
+            "schema of its own (`CREATE SCHEMA engram;`, then "
+            "`?options=-csearch_path%3Dengram,public` in the URL)"
+        )
+
+
 class Database(Opened):
     """A pool of autocommit connections to one PostgreSQL database, migrated on open."""
 
@@ -129,6 +159,7 @@ class Database(Opened):
                 conninfo, autocommit=True, connect_timeout=self.config.connect_timeout
             ) as conn:
                 if migrate and not self.config.read_only:
+                    refuse_foreign(conn, self.location)
                     migrations.migrate(conn, POSTGRES)
                 elif migrate:  # a replica: it cannot migrate, so say what is missing
                     migrations.require_current(conn, POSTGRES)

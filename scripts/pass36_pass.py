@@ -11,6 +11,8 @@ as an operator would, with the ``engram`` command of the tree on ``PYTHONPATH``:
   into a new database without pgvector (what the docs' one line led to), then
   ``engram doctor`` on it; and the documented way (a superuser's ``CREATE EXTENSION``
   first, ``pg_restore --no-comments``);
+* ``foreign-source``: ``engram migrate-store --from`` an application's database (a
+  ``customers`` table): its exit, and the tables left in that database;
 * ``pg-down``: ``engram serve --log-format json`` on the store, writes, PostgreSQL
   stopped for ``--outage`` seconds and started again: how long after the start
   ``/ready`` answers 200 again, what a write answers then, and how many lines of the
@@ -89,7 +91,9 @@ def pg_ctl(server: PgServer, verb: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--outage", type=float, default=60.0, help="seconds PostgreSQL is down")
+    parser.add_argument(
+        "--outage", type=float, default=60.0, help="seconds PostgreSQL is down (0: skip that case)"
+    )
     args = parser.parse_args()
     out: dict[str, Any] = {}
     server = PgServer.start(durable=True)
@@ -159,7 +163,34 @@ def main() -> None:
             "doctor_exit": doctor.returncode,
             "namespaces": json.loads(doctor.stdout).get("namespaces") if doctor.stdout else None,
         }
-        out["pg-down"] = outage(env, server, args.outage)
+        # foreign-source: migrate-store from an application's database
+        psql(server, "postgres", "CREATE DATABASE appdb OWNER engram")
+        psql(server, "appdb", "CREATE EXTENSION vector", "CREATE TABLE customers (id int)")
+        psql(server, "appdb", "ALTER TABLE customers OWNER TO engram")
+        copy = home / "appdb-copy.db"
+        moved = engram(
+            env, "migrate-store", "--from", url(as_engram, "appdb"), "--to", f"sqlite:///{copy}"
+        )
+        tables = subprocess.run(
+            [
+                str(pg_bin() / "psql"),
+                "-tA",
+                "-d",
+                server.database_url("appdb"),
+                "-c",
+                "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        out["foreign-source"] = {
+            **said(moved),
+            "tables_in_appdb_after": int(tables),
+            "target_created": copy.exists(),
+        }
+        if args.outage > 0:
+            out["pg-down"] = outage(env, server, args.outage)
     finally:
         server.stop()
     print(json.dumps(out, indent=2))

@@ -88,11 +88,18 @@ def log_config(log_format: str, level: str = "info") -> dict[str, Any]:
         }
     }
     own = {"handlers": ["engram"], "level": level.upper(), "propagate": False}
+    # Every other library's records (psycopg_pool's reconnect warnings, the MCP SDK's)
+    # reach the root logger: give it the same handler, at WARNING or the stricter level
+    # asked, so that a JSON log is JSON on every line. Without it the MCP SDK installs
+    # its Rich console handler there (``logging.basicConfig``), and a database restart
+    # wrote boxed multi-line warnings between the JSON lines.
+    root_level = max(logging.WARNING, logging.getLevelName(level.upper()))
     return {
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"engram": {"()": f"{__name__}.{formatter.__name__}"}},
         "handlers": handler,
+        "root": {"handlers": ["engram"], "level": logging.getLevelName(root_level)},
         "loggers": {
             "engram": dict(own),
             "uvicorn": dict(own),

@@ -28,6 +28,7 @@ import psycopg
 from pgvector.psycopg.vector import register_vector_info
 from psycopg.types import TypeInfo
 from psycopg_pool import ConnectionPool, PoolTimeout
+from psycopg_pool.base import AttemptWithBackoff
 
 from engram.config import PostgresConfig
 from engram.errors import (
@@ -52,6 +53,32 @@ def redact(conninfo: str) -> str:
         host += f":{parts.port}"
     user = f"{parts.username}:***@" if parts.username else ""
     return urlunsplit((parts.scheme, user + host, parts.path, parts.query, parts.fragment))
+
+
+#: The longest wait between two attempts to reconnect a pooled connection, in seconds.
+#: psycopg_pool doubles its wait after each failed attempt (1, 2, 4 ... s) until
+#: ``reconnect_timeout`` (5 minutes), so once the database was gone for a minute or two
+#: the next attempt could come a minute after it was back, and every call meanwhile
+#: waited out ``pool_timeout`` for nothing: 26 s after a 90 s outage (docs/benchmarks.md,
+#: new-user round twenty-seven). An attempt against a database that is down costs a
+#: refused connection, so trying every second costs nothing worth saving.
+RECONNECT_MAX_DELAY = 1.0
+
+
+class _Retry(AttemptWithBackoff):
+    """psycopg_pool's reconnect attempts, with their wait capped at
+    ``RECONNECT_MAX_DELAY``."""
+
+    def update_delay(self, now: float) -> None:
+        super().update_delay(now)
+        self.delay = min(self.delay, RECONNECT_MAX_DELAY)
+
+
+class _Pool(ConnectionPool[psycopg.Connection[Any]]):
+    """The pool, reconnecting within a second of the database coming back."""
+
+    def _add_connection(self, attempt: AttemptWithBackoff | None, growing: bool = False) -> None:
+        super()._add_connection(attempt or _Retry(timeout=self.reconnect_timeout), growing)
 
 
 #: Server states that end the connection: admin shutdown (a restart, or
@@ -83,6 +110,36 @@ def connection_lost(exc: psycopg.OperationalError) -> bool:
     return state is None or state.startswith("08") or state in _LOST_STATES
 
 
+def refuse_foreign(conn: psycopg.Connection[Any], location: str) -> None:
+    """``StoreError`` if the schema engram would create its tables in holds another
+    program's tables and none of engram's, before anything is written: as the SQLite
+    store refuses another program's file (``engram.store.sqlite.db``). An application's
+    database given as ``migrate-store --from`` (or mistyped into ``ENGRAM_STORE``) got
+    engram's 52 tables and triggers beside its own, and an empty copy verified "ok"
+    (new-user round twenty-seven)."""
+    row = conn.execute("SELECT current_schema()").fetchone()
+    schema = None if row is None else row[0]
+    if schema is None:  # no schema on the search_path: the migrations say so
+        return
+    names = [
+        str(r[0])
+        for r in conn.execute(
+            "SELECT relname FROM pg_class WHERE relnamespace = %s::regnamespace "
+            "AND relkind IN ('r', 'p') ORDER BY relname",
+            (schema,),
+        )
+    ]
+    if names and "schema_migrations" not in names:
+        shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+        raise StoreError(
+            f"{location} is a PostgreSQL database but not an engram store: schema {schema}, "
+            f"where engram would create its tables, holds the tables {shown} and none of "
+            "engram's, so it was left as it is; give engram a database of its own, or a "
+            "schema of its own (`CREATE SCHEMA engram;`, then "
+            "`?options=-csearch_path%3Dengram,public` in the URL)"
+        )
+
+
 class Database(Opened):
     """A pool of autocommit connections to one PostgreSQL database, migrated on open."""
 
@@ -102,19 +159,32 @@ class Database(Opened):
                 conninfo, autocommit=True, connect_timeout=self.config.connect_timeout
             ) as conn:
                 if migrate and not self.config.read_only:
+                    refuse_foreign(conn, self.location)
                     migrations.migrate(conn, POSTGRES)
                 elif migrate:  # a replica: it cannot migrate, so say what is missing
                     migrations.require_current(conn, POSTGRES)
                 self._vector_info = TypeInfo.fetch(conn, "vector")
         except psycopg.Error as exc:
             raise StoreError(f"cannot open PostgreSQL store at {self.location}: {exc}") from exc
+        if migrate and self._vector_info is None:
+            # The migrations made vector columns, so the type went away after them: a
+            # pg_restore into a database without pgvector restores every table but
+            # those, and the store then failed at its first vector read, far from here.
+            raise StoreError(
+                f"cannot open PostgreSQL store at {self.location}: its schema is engram's "
+                "but the database has no `vector` type on this connection's search_path: "
+                "pgvector is not installed in it (a pg_restore into a database where no "
+                "superuser had run `CREATE EXTENSION vector;` leaves out the vector "
+                "tables: install it, then restore into a new database again) or its "
+                "schema is missing from `options=-csearch_path%3D...`"
+            )
         self._conninfo = conninfo
         self._disconnected = False
         self._open()
 
     def _open(self) -> None:
         """Open a new pool (at start, and again on ``reconnect``)."""
-        pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
+        pool: ConnectionPool[psycopg.Connection[Any]] = _Pool(
             self._conninfo,
             min_size=min(self.config.pool_min_size, self.config.pool_max_size),
             max_size=self.config.pool_max_size,

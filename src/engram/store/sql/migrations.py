@@ -19,6 +19,7 @@ session advisory lock serialises engram processes that open one database at once
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
@@ -185,6 +186,34 @@ def _search_path_advice(exc: Exception) -> str | None:
     return None
 
 
+def _primary(exc: Exception) -> str:
+    """The server's one-line message of a driver error, without its LINE and caret."""
+    diag = getattr(exc, "diag", None)
+    primary = getattr(diag, "message_primary", None)
+    return primary if isinstance(primary, str) and primary else str(exc)
+
+
+def _privilege_advice(exc: Exception) -> str:
+    """What an operator does about a step the role may not run (docs/deploy-postgres.md,
+    "Privileges"). pgvector is not a trusted extension, so only a superuser may create
+    it, not the database's owner; and since PostgreSQL 15 only the owner of schema
+    ``public`` (the database's owner) may create tables there."""
+    said = _primary(exc)
+    if "extension" in said:
+        return (
+            "pgvector may only be installed by a superuser: have one run `CREATE EXTENSION "
+            "vector;` in this database once, then open it again"
+        )
+    schema = re.search(r"for schema (\S+)", said)
+    if schema is not None:
+        return (
+            f"the role may not create tables in schema {schema.group(1)}: have its owner run "
+            f"`GRANT CREATE ON SCHEMA {schema.group(1)} TO <this role>;` (or make this role "
+            "the database's owner), then open it again"
+        )
+    return "have the database's owner grant it, or open engram as the owner"
+
+
 @contextmanager
 def _postgres_bookkeeping(raw: Any) -> Iterator[None]:
     """The transaction that reads (and first creates) ``schema_migrations``."""
@@ -193,6 +222,10 @@ def _postgres_bookkeeping(raw: Any) -> Iterator[None]:
     try:
         with raw.transaction():
             yield
+    except psycopg.errors.InsufficientPrivilege as exc:
+        raise MigrationError(
+            f"cannot create engram's tables ({_primary(exc)}); {_privilege_advice(exc)}"
+        ) from exc
     except psycopg.Error as exc:
         advice = _search_path_advice(exc)
         if advice is None:
@@ -210,9 +243,8 @@ def _postgres_step(raw: Any, name: str) -> Iterator[None]:
             yield
     except psycopg.errors.InsufficientPrivilege as exc:
         raise MigrationError(
-            f"migration {name} needs a privilege this role lacks ({exc}); have a "
-            "database owner run `CREATE EXTENSION vector` once, or open engram "
-            "as the owner"
+            f"migration {name} needs a privilege this role lacks ({_primary(exc)}); "
+            f"{_privilege_advice(exc)}"
         ) from exc
     except psycopg.Error as exc:
         advice = _search_path_advice(exc)

@@ -278,3 +278,23 @@ def test_another_programs_database_is_refused_untouched(
         assert not target.exists()
     finally:
         pg_server.drop_database(name)
+
+
+def test_an_extensions_own_table_is_not_another_programs(pg_server: PgServer) -> None:
+    # PostGIS puts spatial_ref_sys in public; a table that belongs to an extension is no
+    # application's data, so engram opens the database (made here with ALTER EXTENSION).
+    name = pg_server.create_database(migrated=False)
+    url = pg_server.database_url(name)
+    try:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            conn.execute("CREATE TABLE spatial_ref_sys (srid int)")
+            conn.execute("ALTER EXTENSION vector ADD TABLE spatial_ref_sys")
+        PostgresStore(url).close()
+        with psycopg.connect(url) as conn:
+            count = conn.execute(
+                "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"
+            ).fetchone()
+        assert count is not None and count[0] > 2  # engram's tables beside it
+    finally:
+        pg_server.drop_database(name)

@@ -124,8 +124,11 @@ def refuse_foreign(conn: psycopg.Connection[Any], location: str) -> None:
     names = [
         str(r[0])
         for r in conn.execute(
-            "SELECT relname FROM pg_class WHERE relnamespace = %s::regnamespace "
-            "AND relkind IN ('r', 'p') ORDER BY relname",
+            # An extension's own tables (PostGIS's spatial_ref_sys) are no program's data.
+            "SELECT relname FROM pg_class c WHERE relnamespace = %s::regnamespace "
+            "AND relkind IN ('r', 'p') AND NOT EXISTS (SELECT 1 FROM pg_depend d "
+            "WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e') "
+            "ORDER BY relname",
             (schema,),
         )
     ]

@@ -58,6 +58,11 @@ def test_the_order_holds_without_the_cue_the_word_the_time_or_the_relevance() ->
         [_hit(0, OLD, 0.9, 0.62, 0), _hit(1, unrelated, 0.6, 0.55, 9)],  # no shared word
         [_hit(0, OLD, 0.9, 0.62, 9), _hit(1, NEW, 0.6, 0.55, 0)],  # told before, not after
         [_hit(0, OLD, 0.9, 0.62, 0), _hit(1, NEW, 0.6, 0.40, 9)],  # far less related
+        # what a thing does instead of something else is no change of it
+        [
+            _hit(0, OLD, 0.9, 0.62, 0),
+            _hit(1, OLD + " It bills monthly instead of failing.", 0.6, 0.55, 9),
+        ],
     ]
     for hits in cases:
         assert _order(hits) == ["m0", "m1"], [h.memory.content for h in hits]

@@ -253,7 +253,17 @@ HELD_OWNED: tuple[str, ...] = (
     "Don't tell anyone the {thing}, but it's {value}.",
     "Only me and {person} know the {thing}: {value}.",
 )
-PEOPLE = ("Priya", "Tom", "Mum", "Dad", "the landlord", "Aunt Jo", "Marek", "the caretaker", "Siobhan")
+PEOPLE = (
+    "Priya",
+    "Tom",
+    "Mum",
+    "Dad",
+    "the landlord",
+    "Aunt Jo",
+    "Marek",
+    "the caretaker",
+    "Siobhan",
+)
 PLACES = (
     "the Ealing flat",
     "the allotment",

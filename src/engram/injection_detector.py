@@ -24,7 +24,8 @@ again without engram's labels (a second look, which decides; every other marker 
 and since round twenty a label is engram's only where engram framed a turn (a
 ``Transcript``). Round twenty's item view (``item_scores``) reads each cued item of a
 short list on its own; round twenty-one spares a short third-person fact with no cue of an
-order (:func:`ordered`); round twenty-two reads a reported order on its own.
+order (:func:`ordered`); round twenty-two reads a reported order on its own; round
+thirty-three spares a short note of a value that reaches no one (``safety_values``).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from engram import safety_values
 from engram.injection_lexical import GRANT, Lexical, hidden_items
 from engram.injection_neighbours import Neighbours
 from engram.records import MemoryRecord, MemoryType
@@ -439,7 +441,12 @@ class Detector:
             floors = (network, self.lexical, gated, ordered)
             for i, m in self.neighbours.fires(vectors, bare, free, *floors).items():
                 out[i] = f"{CODE}: its nearest training texts are attacks by {m:.2f} (neighbours)"
-        return out
+        # Round thirty-three: a short note of a value that reaches no one ("Updated:
+        # padlock code 9012.") is not an order, whichever view fired (read only on those).
+        return [
+            None if o is not None and safety_values.stated(b) else o
+            for o, b in zip(out, bare, strict=True)
+        ]
 
     def fired(self, network: np.ndarray, texts: list[str]) -> list[float | None]:
         """Per text, the score that fires on it (the combination's unless a floor spares it,

@@ -39,7 +39,7 @@ import fit_injection_round25 as r25  # noqa: E402  (the training rows)
 import fit_injection_round30 as r30  # noqa: E402  (the groups, the wishes probe)
 import fp36_measure  # noqa: E402  (the embedder at either precision)
 
-from engram import injection_detector, safety, safety_values  # noqa: E402
+from engram import injection_detector, safety, safety_values, safety_wishes  # noqa: E402
 from engram.bench import injection  # noqa: E402
 
 WORK = Path("/tmp/fp36")
@@ -115,7 +115,7 @@ def checks(precision: str) -> None:
             if safety.scan(text):
                 return True
             reason = cached[kind].get(text)
-            if reason is None:
+            if reason is None or safety_wishes.wish(text):  # as Core._quarantine reads it
                 return False
             bare = injection_detector.unlabelled(text) if kind == "agent" else text
             return not (guarded and safety_values.stated(bare))

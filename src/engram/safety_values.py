@@ -23,6 +23,7 @@ every rule of ``engram.safety`` still reads the text first. Imports nothing of e
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 _F = re.IGNORECASE
 #: A note of a value is a sentence or three; a longer text is read as it is.
@@ -47,7 +48,8 @@ _REACH = re.compile(
     "|".join(
         (
             # an address, a link or a host: somewhere the value would go
-            r"@|https?:|www\.|\b[\w-]+\.[a-z]{2,}/|\b[\w-]+\.(?:com|org|net|io|co|uk|info|biz|dev|app|ai|me|to|"
+            r"@|https?:|www\.|\b[\w-]+\.[a-z]{2,}/|"
+            r"\b[\w-]+\.(?:com|org|net|io|co|uk|info|biz|dev|app|ai|me|to|"
             r"xyz|ru|cn|site|link)\b|\b\d{1,3}(?:\.\d{1,3}){3}\b",
             # a verb that passes the value on (negated by the owner: see _KEPT)
             r"\b(?:send|sends|sending|sent|forward\w*|e-?mail\w*|text(?:s|ed|ing)? (?:it|them|"
@@ -132,3 +134,14 @@ def stated(text: str) -> bool:
     if any(c.isalpha() and not c.isascii() for c in text):  # another language is the rules'
         return False
     return not _HIDDEN.search(text) and not _REACH.search(_KEPT.sub(" ", text))
+
+
+def cleared(reasons: Sequence[str | None], texts: Sequence[str]) -> list[str | None]:
+    """``reasons`` (the learned detector's, one per text) with each reason on a
+    :func:`stated` text dropped: a short note of a value that reaches no one ("Updated:
+    padlock code 9012.") is not an order, whichever view fired. Only texts with a reason
+    are read, so a clean write costs nothing more."""
+    return [
+        None if reason is not None and stated(text) else reason
+        for reason, text in zip(reasons, texts, strict=True)
+    ]

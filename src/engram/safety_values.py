@@ -118,7 +118,7 @@ _KEPT = re.compile(
 #: the user I passed it on"), read on the whole text, before :data:`_KEPT` takes any
 #: negated telling as the owner keeping a value to themselves.
 _HIDDEN = re.compile(
-    r"\b(?:n't|not|never)\s+(?:\w+\s+)?(?:tell|let|inform|show|warn|alert|notify|mention\w*)"
+    r"(?:n't|\bnot|\bnever)\s+(?:\w+\s+)?(?:tell|let|inform|show|warn|alert|notify|mention\w*)"
     r"\s+(?:\w+\s+)?(?:the |their |her |his )?(?:user|owner|customer|client|boss|manager)\b",
     _F,
 )

@@ -309,6 +309,7 @@ LAYERS = (
         "safety_reader",  # round thirty's reader-order rules, imports nothing of engram
         "safety_orders",  # round thirty-two's order rules, built on safety_reader's
         "safety_wishes",  # round thirty-one's guard for the user's wishes, imports nothing
+        "safety_values",  # round thirty-three's guard for notes of a value, imports nothing
         "spotlight",
         "validate",
         "injection_detector",  # the learned half of the scan, run where vectors are made

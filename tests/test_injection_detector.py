@@ -274,7 +274,8 @@ def test_the_sentence_view_reads_only_cued_sentences_of_texts_the_whole_score_pa
     calls.clear()
     assert off.reasons(whole, texts, embed) == [None, None, None] and calls == []
     fired = detector.reasons(np.array([[9.0, 0.0]] * 3, np.float32), texts, embed)
-    assert all(r is not None and "embedding classifier" in r for r in fired) and not calls
+    assert all(r is not None and "embedding classifier" in r for r in fired[:2]) and not calls
+    assert fired[2] is None  # round thirty-three: a short note of a value is not an order
 
 
 def test_a_read_made_before_the_vectors_gives_the_same_reasons() -> None:

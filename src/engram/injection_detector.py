@@ -22,9 +22,9 @@ Round eighteen: engram renders a message list as ``"user: ..."`` / ``"assistant:
 lines, which both views had learned as forged turns; a write the scores fire on is read
 again without engram's labels (a second look, which decides; every other marker counts),
 and since round twenty a label is engram's only where engram framed a turn (a
-``Transcript``). Round twenty's item view (``item_scores``) reads each cued item of a
-short list on its own; round twenty-one spares a short third-person fact with no cue of an
-order (:func:`ordered`); round twenty-two reads a reported order on its own.
+``Transcript``). Round twenty's item view (``item_scores``) reads each cued item of a short
+list on its own; round twenty-one spares a short third-person fact with no order's cue
+(:func:`ordered`); twenty-two reads a reported order; thirty-three spares a value's note.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from engram import safety_values
 from engram.injection_lexical import GRANT, Lexical, hidden_items
 from engram.injection_neighbours import Neighbours
 from engram.records import MemoryRecord, MemoryType
@@ -439,7 +440,7 @@ class Detector:
             floors = (network, self.lexical, gated, ordered)
             for i, m in self.neighbours.fires(vectors, bare, free, *floors).items():
                 out[i] = f"{CODE}: its nearest training texts are attacks by {m:.2f} (neighbours)"
-        return out
+        return safety_values.cleared(out, bare)  # round thirty-three: a note of a value
 
     def fired(self, network: np.ndarray, texts: list[str]) -> list[float | None]:
         """Per text, the score that fires on it (the combination's unless a floor spares it,
@@ -585,11 +586,10 @@ def quarantined(
     embed: Embed | None = None,
     read: Read | None = None,
 ) -> list[tuple[MemoryRecord, str]]:
-    """The records the detector fires on that carry no injection flag yet, each with
-    its reason (a memory the rules already flagged keeps the rules' reasons); a message
-    list's speaker labels are read as labels (:meth:`Detector.reasons`); ``embed``
-    gives the sentence view and the second look, ``read`` the :meth:`Detector.read` of
-    their contents made before."""
+    """The records the detector fires on that carry no injection flag yet, each with its reason
+    (a memory the rules already flagged keeps the rules' reasons); a message list's speaker
+    labels are read as labels (:meth:`Detector.reasons`); ``embed`` gives the sentence view
+    and the second look, ``read`` the :meth:`Detector.read` of their contents made before."""
     out = []
     texts = [record.content for record in records]
     labelled = [record.type is MemoryType.MESSAGE and framed(record.content) for record in records]

@@ -73,6 +73,12 @@ HELD_OUT_8 = "held-out-8"
 #: round (stores that mix agent notes with chat sessions) before it measured anything:
 #: held-out-8 had been read with round nine's ranking change.
 HELD_OUT_9 = "held-out-9"
+#: Round 11 (silent36): questions written a new way (very short, typos, yes/no, a
+#: broader category, people by role) over twelve stores of new domains, in
+#: ``engram/data/paraphrase36.json`` (``--data``): the split studied and tuned on ...
+TUNE_36 = "tune-36"
+#: ... and its held-out twin, written and committed with it before anything was measured.
+HELD_OUT_10 = "held-out-10"
 SPLITS = (
     CALIBRATION,
     HELD_OUT,
@@ -84,6 +90,8 @@ SPLITS = (
     HELD_OUT_7,
     HELD_OUT_8,
     HELD_OUT_9,
+    TUNE_36,
+    HELD_OUT_10,
 )
 #: The context's default size (seed 000): "gold in the top 4".
 TOP = 4
@@ -119,6 +127,11 @@ class Store:
 def default_path() -> Path:
     """The packaged set."""
     return Path(str(resources.files("engram") / "data" / "paraphrase.json"))
+
+
+def round11_path() -> Path:
+    """Round 11's set (tune-36 and held-out-10), written in another style."""
+    return Path(str(resources.files("engram") / "data" / "paraphrase36.json"))
 
 
 def load(path: str | Path | None = None) -> list[Store]:
@@ -299,7 +312,8 @@ def summarize(rows: Sequence[Row], embedder: str | None) -> dict[str, Any]:
     """Per split and policy: the headline figures, and the gold in the top 4 without
     any decision (what ranking alone finds)."""
     out: dict[str, Any] = {"embedder": embedder, "counts": {}, "policies": {}}
-    for split in SPLITS:
+    present = [s for s in SPLITS if any(abstain_bench.split_of(r) == s for r in rows)]
+    for split in present:
         part = [r for r in rows if abstain_bench.split_of(r) == split]
         out["counts"][split] = {
             kind: sum(1 for r in part if r.set == kind)
@@ -318,7 +332,7 @@ def summarize(rows: Sequence[Row], embedder: str | None) -> dict[str, Any]:
                 label: scored.get(f"paraphrase {split} / {kind}", {}).get(cell)
                 for label, kind, cell in HEADLINE
             }
-            for split in SPLITS
+            for split in present
         }
     return out
 
@@ -349,7 +363,7 @@ def markdown(summary: Mapping[str, Any]) -> str:
             [
                 [name, split, *(cells[split][label] for label, _, _ in HEADLINE)]
                 for name, cells in summary["policies"].items()
-                for split in SPLITS
+                for split in cells
             ],
         ),
     ]

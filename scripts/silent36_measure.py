@@ -20,7 +20,8 @@ the gold first and in the top 4 by ranking alone, and the lines shown.
     python scripts/silent36_measure.py --split held-out-10 --out /tmp/held.json
     python scripts/silent36_measure.py --rows /tmp/tune.json   # the table again
 
-``--sizes alone`` (repeatable) limits the sizes; ``--out`` keeps every row (hits, cosines)
+``--sizes alone`` (repeatable) limits the sizes; ``--set alpha=1.0`` (repeatable) passes
+a recall setting to every call (a variant); ``--out`` keeps every row (hits, cosines)
 to study misses without recalling again.
 """
 
@@ -78,11 +79,15 @@ def _rows(store: paraphrase.Store) -> list[dict[str, Any]]:
     ]
 
 
+#: Recall settings for every call (``--set key=value``: an experiment's variant).
+OVERRIDES: dict[str, Any] = {}
+
+
 def _ask(mem: Memory, text: str, namespace: str, gold: set[str]) -> dict[str, Any]:
-    r = mem.recall(text, namespace=namespace)
+    r = mem.recall(text, namespace=namespace, **OVERRIDES)
     shown = [h for h in r.hits if h.memory.id in set(r.shown)]
     marks = [str(h.memory.metadata.get(KEY)) for h in shown]
-    plain = mem.recall(text, namespace=namespace, abstain=False)
+    plain = mem.recall(text, namespace=namespace, **{**OVERRIDES, "abstain": False})
     ranked = [str(h.memory.metadata.get(KEY)) for h in plain.hits]
     verdict = "silent" if not r.shown else ("marked" if r.low_confidence else "confident")
     return {
@@ -171,7 +176,11 @@ def main() -> None:
     parser.add_argument("--sizes", action="append", choices=SIZES)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--rows", type=Path, help="Print the table of an earlier --out.")
+    parser.add_argument("--set", action="append", default=[], help="A recall setting, key=value.")
     args = parser.parse_args()
+    for pair in args.set:
+        key, _, value = pair.partition("=")
+        OVERRIDES[key] = json.loads(value) if value[:1] in "0123456789-tfn[{" else value
     if args.rows is not None:
         rows = json.loads(args.rows.read_text(encoding="utf-8"))
     else:

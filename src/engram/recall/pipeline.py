@@ -574,8 +574,9 @@ class Retriever:
                 f"{len(flagged)} flagged memories left out of the context (the injection "
                 "scan flagged them; see metadata['injection_flags'])"
             )
-        # issue 24: unsure -> at most one line, under "Possibly related"
-        heading, shown = (fmt.POSSIBLY_RELATED, shown[:1]) if low_confidence else (None, shown)
+        # issue 24: unsure -> one line, "Possibly related" (round 11: the nearest note)
+        unsure = abstain.possibly_related(shown) if low_confidence else shown
+        heading, shown = (fmt.POSSIBLY_RELATED if low_confidence else None), unsure
         cites = request.cite([h.memory.id for h in shown]) if request.cite and shown else None
         context = fmt.render(shown, cfg.context_style, cites, heading)
         if lead is not None:

@@ -503,6 +503,12 @@ class RecallConfig:
     """Notes and session turns among the candidates: the turns' keyword leg is scaled
     by the spread too when a note is the nearest by cosine, nearer than every turn by
     this much (0.02 on MiniLM's scale: issue 24, round 10; docs/benchmarks.md)."""
+    keyword_share: bool = True
+    """A note's (memory outside any session) part of the keyword leg is scaled by the share of
+    the question's keywords it holds, over the pool, before the final sort: one common word
+    shared with a five-word question no longer outranks the note it is about; a name asked
+    alone keeps its whole weight; turns keep theirs (issue 24, round 11: gold first on the
+    nine held-out paraphrase splits 314 -> 376 of 495; recall/keyword_share.py)."""
     chunk_overlap: int = field(default=200, metadata=_range(0, 100_000))  # chunks' shared chars
     chunk_pooling: bool = False  # dense leg: own vector pooled with its best chunk's
     chunk_weight: float = field(default=1.0, metadata=_range(0.0, 1.0))

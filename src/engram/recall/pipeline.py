@@ -36,6 +36,7 @@ from engram.recall import (
     echoes,
     empty,
     fusion,
+    keyword_share,
     lists,
     packing,
     ranking,
@@ -323,6 +324,11 @@ class Retriever:
             clock.lap("fetch")
         # A memory the pipeline replaced stays stored, but its successor answers.
         pool = [i for i in pool if records[i].superseded_by is None]
+        if cfg.keyword_share:  # round 11: a note's keyword leg by its share of the query
+            weights = keyword_share.alphas(long, directives, cfg)
+            notes = context.sessionless(facts)
+            args = (parts, dense, legs.keyword, cfg, notes, weights, bool(times))
+            pool = keyword_share.rescored(request.query, pool, records, fused, *args)
         # seed 004 (C9): gravity, hub and resolution multiply the fused relevance after
         # fusion and before the final sort ({} when every stage is off); now26's echoes too.
         damp = dampening.factors(

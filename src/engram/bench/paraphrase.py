@@ -18,7 +18,9 @@ and every question is asked with the abstain decision off, recording what the de
 reads (``engram.bench.abstain.ask``), so any rule is scored without recalling again.
 The stores whose split is ``held-out`` (a third of the first fifteen), ``held-out-2``,
 ``held-out-3`` to ``held-out-9`` (five stores of new domains each, written later as
-clean checks) are never used to fit or tune anything.
+clean checks) are never used to fit or tune anything. Round 11's set
+(``engram/data/paraphrase36.json``, ``round11_path``: ``tune-36`` and ``held-out-10``,
+questions written another way) is read with ``--data``.
 """
 
 from __future__ import annotations

@@ -258,3 +258,23 @@ def test_round11_is_written_in_another_style() -> None:
     assert sum(not q.endswith("?") for q in questions) >= len(questions) // 2
     old = [q.text for s in STORES for q in s.questions]
     assert sum(not q.endswith("?") for q in old) < len(old) // 10
+
+
+def test_the_bench_scores_round11s_splits(tmp_path: Path, config: Config) -> None:
+    raw = json.loads(paraphrase.round11_path().read_text(encoding="utf-8"))
+    keep = {"dental-practice": "bike-workshop", "bike-workshop": "dental-practice"}
+    keep |= {"pharmacy": "climbing-gym", "climbing-gym": "pharmacy"}
+    raw["stores"] = [{**s, "cross_target": keep[s["id"]]} for s in raw["stores"] if s["id"] in keep]
+    path = tmp_path / "round11.json"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+
+    @contextlib.contextmanager
+    def fresh() -> Iterator[Memory]:
+        with Memory(":memory:", config=config, embedder=HashEmbedder()) as mem:
+            yield mem
+
+    summary = paraphrase.summarize(paraphrase.collect(paraphrase.load(path), fresh), "test-hash")
+    assert list(summary["counts"]) == [paraphrase.TUNE_36, paraphrase.HELD_OUT_10]
+    for split in (paraphrase.TUNE_36, paraphrase.HELD_OUT_10):
+        cells = summary["policies"]["no decision"][split]
+        assert cells["answerable wrongly silent"] == 0.0 and cells["gold in context"] is not None

@@ -299,6 +299,8 @@ GROUPS = (
     "paraphrase held-out-7",
     "paraphrase held-out-8",
     "paraphrase held-out-9",
+    "paraphrase tune-36",
+    "paraphrase held-out-10",
     "locomo dev",
     "beam dev",
 )

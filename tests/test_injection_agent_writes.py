@@ -181,7 +181,11 @@ def test_a_smuggled_user_label_does_not_hide_an_order(real_mem: Memory) -> None:
         ]
     )
     assert "injection_flags" not in own.metadata
-    context = real_mem.recall("contract renewal restrictions ok thanks", limit=10).context
+    # Asked of both: the own turn by more than two words, since a note's keyword leg
+    # counts by the share of the question it holds (issue 24, round 11).
+    context = real_mem.recall(
+        "contract renewal restrictions, ok thanks, glad that works", limit=10
+    ).context
     assert SMUGGLED not in context and "Glad that works." in context
 
 

@@ -52,8 +52,9 @@ def _contents(mem: Memory, rank: int) -> list[str]:
 
 
 def _scored(mem: Memory, rank: int) -> list[tuple[str, float]]:
-    """Each hit's content and fused relevance, the decision off."""
-    hits = mem.recall(QUERY, abstain=False, keyword_spread_rank=rank).hits
+    """Each hit's content and fused relevance, the decision off (the spread alone:
+    round 11's share of the query, tests/test_keyword_share.py, off)."""
+    hits = mem.recall(QUERY, abstain=False, keyword_spread_rank=rank, keyword_share=False).hits
     return [(h.memory.content, h.breakdown.fused) for h in hits]
 
 
@@ -68,7 +69,9 @@ def test_a_lone_keyword_match_keeps_its_weight(named: Memory) -> None:
     # One memory names what the query asks for: the keyword leg stands out (spread 1)
     # and its match ranks above the memory nearer by cosine, with the spread on or off.
     for rank in (4, 0):
-        hits = named.recall(QUERY, abstain=False, keyword_spread_rank=rank).hits
+        hits = named.recall(
+            QUERY, abstain=False, keyword_spread_rank=rank, keyword_share=False
+        ).hits
         assert [h.memory.content for h in hits[:2]] == [NAMED, NEARER]
         assert hits[0].breakdown.fused == pytest.approx(0.7 * 0.30 + 0.3, abs=1e-3)
 

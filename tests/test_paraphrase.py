@@ -216,3 +216,65 @@ def test_bench_paraphrase_cli_rescores_rows(tmp_path: Path) -> None:
     assert summary["counts"]["held-out"]["answerable"] == 3
     assert summary["counts"]["calibration"]["gold in top 4 (no decision)"] == 1.0
     assert (out / "paraphrase.md").read_text().startswith("embedder:")
+
+
+# -- round 11 (silent36): the set written another way ------------------------------------
+
+ROUND11 = paraphrase.load(paraphrase.round11_path())
+
+
+def test_round11_questions_share_at_most_one_content_word_with_their_gold() -> None:
+    offenders = [
+        (s.id, q.text, words)
+        for s in ROUND11
+        for q in s.questions
+        for g in sorted(q.gold)
+        if len(words := shared_words(q.text, s.memories[g])) > 1
+    ]
+    assert offenders == []
+
+
+@pytest.mark.parametrize("split", [paraphrase.TUNE_36, paraphrase.HELD_OUT_10])
+def test_round11_splits_are_new_and_complete(split: str) -> None:
+    # Twelve stores of domains the first set has none of, 11 memories, 11 answerable and
+    # 4 same-register unanswerable questions each, cross-domain within the split.
+    part = [s for s in ROUND11 if s.split == split]
+    assert len(part) >= 12
+    assert all(len(s.memories) == len(s.questions) == 11 for s in part)
+    assert all(len(s.unrelated) == 4 for s in part)
+    domains = {s.domain for s in part}
+    older = {s.domain for s in STORES} | {s.domain for s in ROUND11 if s.split != split}
+    assert len(domains) == len(part) and not domains & older
+    assert {s.cross_target for s in part} == {s.id for s in part}
+    texts = [q.text for s in part for q in s.questions] + [u for s in part for u in s.unrelated]
+    assert len(texts) == len(set(texts))
+
+
+def test_round11_is_written_in_another_style() -> None:
+    # What sets it apart from the first set: short questions, most without a question
+    # mark, and notes that are terse (no full sentence: a colon or no verb-final stop).
+    questions = [q.text for s in ROUND11 for q in s.questions]
+    assert sum(len(q.split()) <= 4 for q in questions) >= len(questions) // 4
+    assert sum(not q.endswith("?") for q in questions) >= len(questions) // 2
+    old = [q.text for s in STORES for q in s.questions]
+    assert sum(not q.endswith("?") for q in old) < len(old) // 10
+
+
+def test_the_bench_scores_round11s_splits(tmp_path: Path, config: Config) -> None:
+    raw = json.loads(paraphrase.round11_path().read_text(encoding="utf-8"))
+    keep = {"dental-practice": "bike-workshop", "bike-workshop": "dental-practice"}
+    keep |= {"pharmacy": "climbing-gym", "climbing-gym": "pharmacy"}
+    raw["stores"] = [{**s, "cross_target": keep[s["id"]]} for s in raw["stores"] if s["id"] in keep]
+    path = tmp_path / "round11.json"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+
+    @contextlib.contextmanager
+    def fresh() -> Iterator[Memory]:
+        with Memory(":memory:", config=config, embedder=HashEmbedder()) as mem:
+            yield mem
+
+    summary = paraphrase.summarize(paraphrase.collect(paraphrase.load(path), fresh), "test-hash")
+    assert list(summary["counts"]) == [paraphrase.TUNE_36, paraphrase.HELD_OUT_10]
+    for split in (paraphrase.TUNE_36, paraphrase.HELD_OUT_10):
+        cells = summary["policies"]["no decision"][split]
+        assert cells["answerable wrongly silent"] == 0.0 and cells["gold in context"] is not None

@@ -492,17 +492,16 @@ class RecallConfig:
     only the context goes) was chosen on BEAM dev chats 1-5 and held on 6-10, and the
     swap held too (issue 24; docs/benchmarks.md, "BEAM in two folds")."""
     keyword_spread_rank: int = field(default=4, metadata=_range(0, 1000))
-    """Weighted fusion scales the keyword leg of memories outside any session by how far its best
-    match stands above its k-th best, ``(b1 - bk) / b1``: when k memories match a query about as
-    well as the best, the keyword leg cannot pick the context and stops burying the dense leg's
-    nearest memories under common words; a session's turns keep the whole leg (there, through its
-    context, it finds the gold); 0: the keyword leg's full weight always. k = 4, the context's size,
-    was chosen on the paraphrase calibration stores padded to 311 and 2,011 memories (issue 24,
-    round 9; docs/benchmarks.md)."""
+    """Weighted fusion scales the keyword leg of memories outside any session by
+    ``(b1 - bk) / b1``, how far its best match stands above its k-th best; 0: never (issue 24,
+    round 9: k = 4 chosen on padded paraphrase stores; docs/configuration.md)."""
     keyword_spread_margin: float = field(default=0.02, metadata=_range(0.0, 1.0))
     """Notes and session turns among the candidates: the turns' keyword leg is scaled
     by the spread too when a note is the nearest by cosine, nearer than every turn by
     this much (0.02 on MiniLM's scale: issue 24, round 10; docs/benchmarks.md)."""
+    keyword_share: bool = True
+    """A note's keyword leg scaled by the share of the question's keywords it holds
+    (issue 24, round 11; recall/keyword_share.py, docs/configuration.md)."""
     chunk_overlap: int = field(default=200, metadata=_range(0, 100_000))  # chunks' shared chars
     chunk_pooling: bool = False  # dense leg: own vector pooled with its best chunk's
     chunk_weight: float = field(default=1.0, metadata=_range(0.0, 1.0))

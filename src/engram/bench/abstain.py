@@ -291,14 +291,9 @@ def group(row: Row) -> str:
 GROUPS = (
     "paraphrase calibration",
     "paraphrase held-out",
-    "paraphrase held-out-2",
-    "paraphrase held-out-3",
-    "paraphrase held-out-4",
-    "paraphrase held-out-5",
-    "paraphrase held-out-6",
-    "paraphrase held-out-7",
-    "paraphrase held-out-8",
-    "paraphrase held-out-9",
+    *(f"paraphrase held-out-{n}" for n in range(2, 10)),
+    "paraphrase tune-36",
+    "paraphrase held-out-10",
     "locomo dev",
     "beam dev",
 )

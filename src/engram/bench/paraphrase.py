@@ -18,7 +18,9 @@ and every question is asked with the abstain decision off, recording what the de
 reads (``engram.bench.abstain.ask``), so any rule is scored without recalling again.
 The stores whose split is ``held-out`` (a third of the first fifteen), ``held-out-2``,
 ``held-out-3`` to ``held-out-9`` (five stores of new domains each, written later as
-clean checks) are never used to fit or tune anything.
+clean checks) are never used to fit or tune anything. Round 11's set
+(``engram/data/paraphrase36.json``, ``round11_path``: ``tune-36`` and ``held-out-10``,
+questions written another way) is read with ``--data``.
 """
 
 from __future__ import annotations
@@ -73,6 +75,12 @@ HELD_OUT_8 = "held-out-8"
 #: round (stores that mix agent notes with chat sessions) before it measured anything:
 #: held-out-8 had been read with round nine's ranking change.
 HELD_OUT_9 = "held-out-9"
+#: Round 11 (silent36): questions written a new way (very short, typos, yes/no, a
+#: broader category, people by role) over twelve stores of new domains, in
+#: ``engram/data/paraphrase36.json`` (``--data``): the split studied and tuned on ...
+TUNE_36 = "tune-36"
+#: ... and its held-out twin, written and committed with it before anything was measured.
+HELD_OUT_10 = "held-out-10"
 SPLITS = (
     CALIBRATION,
     HELD_OUT,
@@ -84,6 +92,8 @@ SPLITS = (
     HELD_OUT_7,
     HELD_OUT_8,
     HELD_OUT_9,
+    TUNE_36,
+    HELD_OUT_10,
 )
 #: The context's default size (seed 000): "gold in the top 4".
 TOP = 4
@@ -119,6 +129,11 @@ class Store:
 def default_path() -> Path:
     """The packaged set."""
     return Path(str(resources.files("engram") / "data" / "paraphrase.json"))
+
+
+def round11_path() -> Path:
+    """Round 11's set (tune-36 and held-out-10), written in another style."""
+    return Path(str(resources.files("engram") / "data" / "paraphrase36.json"))
 
 
 def load(path: str | Path | None = None) -> list[Store]:
@@ -299,7 +314,8 @@ def summarize(rows: Sequence[Row], embedder: str | None) -> dict[str, Any]:
     """Per split and policy: the headline figures, and the gold in the top 4 without
     any decision (what ranking alone finds)."""
     out: dict[str, Any] = {"embedder": embedder, "counts": {}, "policies": {}}
-    for split in SPLITS:
+    present = [s for s in SPLITS if any(abstain_bench.split_of(r) == s for r in rows)]
+    for split in present:
         part = [r for r in rows if abstain_bench.split_of(r) == split]
         out["counts"][split] = {
             kind: sum(1 for r in part if r.set == kind)
@@ -318,7 +334,7 @@ def summarize(rows: Sequence[Row], embedder: str | None) -> dict[str, Any]:
                 label: scored.get(f"paraphrase {split} / {kind}", {}).get(cell)
                 for label, kind, cell in HEADLINE
             }
-            for split in SPLITS
+            for split in present
         }
     return out
 
@@ -349,7 +365,7 @@ def markdown(summary: Mapping[str, Any]) -> str:
             [
                 [name, split, *(cells[split][label] for label, _, _ in HEADLINE)]
                 for name, cells in summary["policies"].items()
-                for split in SPLITS
+                for split in cells
             ],
         ),
     ]

@@ -229,7 +229,8 @@ def paraphrase_cmd(
     obj: Ctx, /, data: str | None, rows: str | None, out: str, with_categories: bool, as_json: bool
 ) -> None:
     """No false silence: small agent stores asked paraphrased, unrelated and
-    cross-domain questions; per split (calibration, held-out, held-out-2 to -7) and policy."""
+    cross-domain questions; per split (calibration, held-out, held-out-2 to -9; tune-36 and
+    held-out-10 with --data engram/data/paraphrase36.json) and policy."""
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     if rows is not None:

@@ -395,6 +395,24 @@ def probability(logit: float) -> float:
     return 1.0 / (1.0 + math.exp(-logit))
 
 
+def possibly_related(shown: Sequence[Hit]) -> list[Hit]:
+    """The one line an unsure answer shows (issue 24): the note nearest the query by
+    its own cosine among the notes (memories outside any session) that would be shown,
+    when the first is one; otherwise the first.
+
+    The decision read its best cosine to call the answer possibly related, so that is
+    the line it found; fused rank can put another note first on a single shared
+    common word ("session", "people"), which in a store of a few short notes stands
+    alone and keeps the keyword leg's whole weight. A conversation's turn keeps its
+    place: its rank carries its session's context, which finds a reply through the
+    turn before it (round 11, silent36: docs/benchmarks.md)."""
+    if not shown or shown[0].memory.session_id is not None:
+        return list(shown[:1])
+    notes = [h for h in shown if h.memory.session_id is None]
+    best = max(notes, key=lambda h: -2.0 if h.breakdown.sim is None else h.breakdown.sim)
+    return [best]
+
+
 #: Whether some of the hits a context would show answer what the query asks
 #: (``abstain_attribute.answers`` bound to its floor and cosines).
 Answers = Callable[[str, Sequence[Hit]], bool]

@@ -25,7 +25,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from engram.store.protocols.memories import FactColumns
+from engram.config import RecallConfig
+from engram.records import RecallMode
+from engram.store.protocols.memories import FactColumns, MemoryStore
 
 Floats = npt.NDArray[np.float64]
 
@@ -172,3 +174,24 @@ def sessionless(facts: FactColumns) -> frozenset[str]:
     """The candidates outside any session (agent notes, facts added one by one): they
     have no episode whose context the keyword leg could carry (issue 24, round 9)."""
     return facts.without_session()
+
+
+def read(
+    memories: MemoryStore, namespace: str, cfg: RecallConfig, mode: RecallMode, facts: FactColumns
+) -> Sessions:
+    """The sessions of the candidates (``facts``), when a leg the recall runs in ``mode``
+    weighs session context at all."""
+    weights = (
+        cfg.context_dense + cfg.session_dense
+        if mode is not RecallMode.KEYWORD and cfg.strategy != "bm25"
+        else 0.0
+    )
+    if mode is not RecallMode.DENSE and cfg.strategy != "dense":
+        weights += cfg.context_keyword + cfg.session_keyword
+    wanted = facts.session_ids()
+    if not weights or not wanted:
+        return Sessions.empty()
+    members = memories.session_members(
+        namespace, sorted(wanted), max_members=cfg.session_max_members
+    )
+    return Sessions.from_members(members)

@@ -36,6 +36,7 @@ from engram.recall import (
     echoes,
     empty,
     fusion,
+    keyword_share,
     lists,
     packing,
     ranking,
@@ -66,7 +67,6 @@ from engram.store.protocols.chunks import ChunkVectorStore
 from engram.store.protocols.graph import GraphStore
 from engram.store.protocols.hints import HintStore
 from engram.store.protocols.keyword import DEPTH
-from engram.store.protocols.memories import FactColumns
 from engram.store.protocols.vectors import FactsAlong
 from engram.text import fts_query
 
@@ -246,7 +246,7 @@ class Retriever:
         # Creation time, session and length of every candidate, in one read.
         have = {**legs.time_records, **records}
         facts = waiting.facts_of(self.memories, request.namespace, candidate_ids, have, legs.facts)
-        sessions = self._sessions(request, cfg, legs, facts)
+        sessions = context.read(self.memories, request.namespace, cfg, legs.mode, facts)
         if sessions.session_of:
             # A turn is often relevant through its neighbour ("What did you do?" ->
             # "Went hiking!"), so the neighbours of candidates become candidates too.
@@ -324,6 +324,11 @@ class Retriever:
             clock.lap("fetch")
         # A memory the pipeline replaced stays stored, but its successor answers.
         pool = [i for i in pool if records[i].superseded_by is None]
+        if cfg.keyword_share:  # round 11: a note's keyword leg by its share of the query
+            weights = keyword_share.alphas(long, directives, cfg)
+            notes = context.sessionless(facts)
+            args = (parts, dense, legs.keyword, cfg, notes, weights, bool(times))
+            pool = keyword_share.rescored(request.query, pool, records, fused, *args)
         # seed 004 (C9): gravity, hub and resolution multiply the fused relevance after
         # fusion and before the final sort ({} when every stage is off); now26's echoes too.
         damp = dampening.factors(
@@ -492,28 +497,6 @@ class Retriever:
             self.sizes,
         ).text
 
-    def _sessions(
-        self,
-        request: RecallRequest,
-        cfg: RecallConfig,
-        legs: Legs,
-        facts: FactColumns,
-    ) -> context.Sessions:
-        weights = (
-            cfg.context_dense + cfg.session_dense
-            if legs.mode is not RecallMode.KEYWORD and cfg.strategy != "bm25"
-            else 0.0
-        )
-        if legs.mode is not RecallMode.DENSE and cfg.strategy != "dense":
-            weights += cfg.context_keyword + cfg.session_keyword
-        wanted = facts.session_ids()
-        if not weights or not wanted:
-            return context.Sessions.empty()
-        members = self.memories.session_members(
-            request.namespace, sorted(wanted), max_members=cfg.session_max_members
-        )
-        return context.Sessions.from_members(members)
-
     def _recent(
         self,
         request: RecallRequest,
@@ -576,8 +559,9 @@ class Retriever:
                 f"{len(flagged)} flagged memories left out of the context (the injection "
                 "scan flagged them; see metadata['injection_flags'])"
             )
-        # issue 24: unsure -> at most one line, under "Possibly related"
-        heading, shown = (fmt.POSSIBLY_RELATED, shown[:1]) if low_confidence else (None, shown)
+        # issue 24: unsure -> one line, "Possibly related" (round 11: the nearest note)
+        unsure = abstain.possibly_related(shown) if low_confidence else shown
+        heading, shown = (fmt.POSSIBLY_RELATED if low_confidence else None), unsure
         cites = request.cite([h.memory.id for h in shown]) if request.cite and shown else None
         context = fmt.render(shown, cfg.context_style, cites, heading)
         if lead is not None:

@@ -1,3 +1,4 @@
+# ruff: noqa: E501
 """Write round fifteen's case set (changes36): ``scripts/changes36_cases.json``.
 
 Two folds, written before any rule of the round changed: ``tune`` (the lead's 24 fresh
@@ -23,6 +24,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "changes36_cases.json"
 
+# fmt: off
 OPENERS = [
     ("morning! hope your weekend was good", "Morning! It was quiet, thanks. What's up?"),
     ("hey, quick one before I forget", "Sure, go ahead."),
@@ -224,6 +226,8 @@ HELD_KEEP: list[tuple[str, str, list[str]]] = [
                       "My sister's instructor is Helen, she loves her."]),
 ]
 
+# fmt: on
+
 
 def _chats(n: int, statements: list[str]) -> list[list[list[str]]]:
     """Each statement in its own chat, with small talk and assistant turns around it."""
@@ -231,8 +235,15 @@ def _chats(n: int, statements: list[str]) -> list[list[list[str]]]:
     for k, text in enumerate(statements):
         hello, reply = OPENERS[(n + k) % len(OPENERS)]
         ack, bye = CLOSERS[(n + k) % len(CLOSERS)]
-        chats.append([["user", hello], ["assistant", reply], ["user", text],
-                      ["assistant", ack], ["user", bye]])
+        chats.append(
+            [
+                ["user", hello],
+                ["assistant", reply],
+                ["user", text],
+                ["assistant", ack],
+                ["user", bye],
+            ]
+        )
     return chats  # fmt: skip
 
 

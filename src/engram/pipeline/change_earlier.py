@@ -48,13 +48,9 @@ RECENT = 30
 #: A value is a few words: more is a clause, not a slot's value.
 MAX_VALUE_WORDS = 4
 #: Words of change the stated-change cue lacks that say a slot took a new value
-#: ("relocated to", "raised it", "went up to", "pushed to", "reset", "started at").
+#: ("relocated to", "raised it", "started at").
 _MORE_CUES = gated(
-    re.compile(
-        r"\b(?:relocat(?:ed|es)|raised|went\s+up|gone\s+up|put\s+(?:it\s+)?up|bumped|"
-        r"pushed\s+(?:back\s+)?to|reset|started\s+(?:at|with))\b",
-        re.IGNORECASE,
-    )
+    re.compile(r"\b(?:relocat(?:ed|es)|raised|started\s+(?:at|with))\b", re.IGNORECASE)
 )
 #: Verbs after the subject that tell no value holding now: a past or ended state, a
 #: plan, a negation, a second value.

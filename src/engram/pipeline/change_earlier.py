@@ -31,13 +31,20 @@ import re
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from engram.pipeline import change_again, change_left, change_named, relation_ends, vocabulary
-from engram.pipeline.change_slots import SPEAKERS
+from engram.pipeline import (
+    change_again,
+    change_left,
+    change_named,
+    change_slots,
+    relation_ends,
+    vocabulary,
+)
+from engram.pipeline.change_slots import SPEAKER, SPEAKERS, TEAM
 from engram.pipeline.linker import TALKS_ABOUT
 from engram.pipeline.patterns import proper_names, word_set
 from engram.pipeline.prefilter import gated
 from engram.store.protocols import Store
-from engram.store.protocols.graph import Relation, Statement, canonical_name
+from engram.store.protocols.graph import Relation, Statement, Triple, canonical_name
 from engram.store.protocols.memories import ListQuery
 from engram.text import STOPWORDS
 
@@ -52,6 +59,8 @@ MAX_VALUE_WORDS = 4
 _MORE_CUES = gated(
     re.compile(r"\b(?:relocat(?:ed|es)|raised|started\s+(?:at|with))\b", re.IGNORECASE)
 )
+#: "We" said: a change of the team's slot as much as the speaker's.
+_WE = re.compile(r"\b(?:we|we['’]ve|we['’]re|our|us)\b", re.IGNORECASE)
 #: Verbs after the subject that tell no value holding now: a past or ended state, a
 #: plan, a negation, a second value.
 _NOT_HOLDING = word_set(
@@ -82,34 +91,57 @@ def close(
     statement: Statement,
     read: Sequence[tuple[str, str, str]],
     end: Callable[[Relation], None],
-) -> bool:
+) -> list[Triple]:
     """Find the old value of the one fact ``read`` from ``text`` in an earlier memory,
     record it as held until this memory and end it through ``end`` (see the module
-    docstring); whether one was."""
+    docstring); the triples the plan adds (the new value on the team's slot when a
+    "we" changed it)."""
     if not cued(text):
-        return False
+        return []
     facts = {(canonical_name(s), r): (s, r, t) for s, r, t in change_named.values(read)}
     if len(facts) != 1:
-        return False
+        return []
     source, relation, new = next(iter(facts.values()))
-    if relation == TALKS_ABOUT:
-        return False
-    if _holds(store, namespace, source, relation, statement):
-        return False
+    if relation == TALKS_ABOUT or _holds(store, namespace, source, relation, statement):
+        return []
     if canonical_name(source) in SPEAKERS:  # the speaker's slot: by its category
+        ours = _ours(store, namespace, text, source, relation, new)
+        if ours is not None:
+            end(ours)
+            return [(ours.source, relation, new, CONFIDENCE)]
         found = _by_category(store, namespace, relation, new, statement)
     else:
         found = _by_subject(store, namespace, source, new, statement)
     if found is None:
-        return False
+        return []
     old, memory_id, at = found
     if relation_ends.not_a_thing(source, relation, old) or _held_value(store, namespace, old):
-        return False
+        return []
     since = change_left.Earlier(old, memory_id, at)
     change_left.held_until_now(
         store, namespace, (source, relation, old, CONFIDENCE), since, statement, end
     )
-    return True
+    return []
+
+
+def _ours(
+    store: Store, namespace: str, text: str, source: str, relation: str, new: str
+) -> Relation | None:
+    """The one value the other of the speaker and the team holds of the slot, when a
+    "we" changes it: "The team uses Jira for tickets" is what "We've moved our tickets
+    over to Linear" (read as the speaker's) replaces."""
+    if not _WE.search(text):
+        return None
+    # the team as an agent's notes name it, or as "The team uses ..." is read
+    others = (TEAM, "team") if canonical_name(source) == SPEAKER else (SPEAKER,)
+    held = [
+        r
+        for entity in filter(None, (store.graph.entity(namespace, o) for o in others))
+        for r in store.graph_counts.current_relations(namespace, entity.id, relation)
+    ]
+    if len(held) != 1 or _same_thing(held[0].target, new) or not change_slots.one(held[0]):
+        return None
+    return held[0]
 
 
 def _holds(store: Store, namespace: str, source: str, relation: str, statement: Statement) -> bool:

@@ -236,7 +236,7 @@ def plan(
             triples, closed = [*triples, *paired], closed or bool(paired)
     if not closed and not ended:  # a slot whose first value the rules never read
         end = partial(_end, reads, statement=statement)
-        change_earlier.close(reads.store, reads.namespace, text, statement, read, end)
+        triples += change_earlier.close(reads.store, reads.namespace, text, statement, read, end)
     return replace(statement, triples=triples, single_valued=frozenset(closes - keeps))
 
 

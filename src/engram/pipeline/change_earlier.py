@@ -70,7 +70,7 @@ _NOT_HOLDING = word_set(
 #: Words that end a value: what follows is when or why, not the value.
 _VALUE_END = (
     r"(?=\s+(?:on|in|at|for|to|with|every|each|since|because|and|but|so|after|before|"
-    r"until|from|near|by|twice|once|three|two|most)\b|\s*(?:[,;:!?()]|\.(?!\d))|\s*$)"
+    r"until|from|near|by|twice|once|three|two|most)\b|\s*(?:[,;:!?()]|\.(?!\S))|\s*$)"
 )
 _DETERMINERS = r"(?:(?:the|a|an|my|our|their|his|her|its|your)\s+)?"
 #: First-person or team talk, or the pipeline's fact of the speaker ("User writes
@@ -176,9 +176,11 @@ def _by_subject(
     last = re.escape(words[-1].removesuffix("s")) + "s?"
     subject = r"\s+".join([*(re.escape(w) for w in words[:-1]), last])
     pattern = re.compile(
-        rf"\b{subject}(?:['’]s)?\s+(?P<verb>[a-z’']+)(?:\s+(?P<prep>at|in|on|to|with|from|by|"
-        rf"for|into|onto|as))?\s+(?P<det>{_DETERMINERS})(?P<value>[^\s,.;:!?()]"
-        rf"(?:[^,.;:!?()]|(?<=\d)\.(?=\d))*?){_VALUE_END}",
+        # a verb in lower case (a capital continues a name: "Kieran Brennan's email");
+        # a dot inside a token ("kieran.brennan@gmail.com", "1.27") is the value's
+        rf"\b{subject}(?:['’]s)?\s+(?P<verb>(?-i:[a-z])[a-z’']*)(?:\s+(?P<prep>at|in|on|to|"
+        rf"with|from|by|for|into|onto|as))?\s+(?P<det>{_DETERMINERS})(?P<value>[^\s,.;:!?()]"
+        rf"(?:[^,.;:!?()]|\.(?=\S))*?){_VALUE_END}",
         re.IGNORECASE,
     )
     for memory in reversed(change_again.earlier_memories(store, namespace, source, statement)):

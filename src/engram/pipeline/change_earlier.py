@@ -40,6 +40,7 @@ from engram.pipeline import (
     vocabulary,
 )
 from engram.pipeline.change_slots import SPEAKER, SPEAKERS, TEAM
+from engram.pipeline.change_words import KNOWN_PERSON
 from engram.pipeline.linker import TALKS_ABOUT
 from engram.pipeline.patterns import proper_names, word_set
 from engram.pipeline.prefilter import gated
@@ -59,6 +60,8 @@ MAX_VALUE_WORDS = 4
 _MORE_CUES = gated(
     re.compile(r"\b(?:relocat(?:ed|es)|raised|started\s+(?:at|with))\b", re.IGNORECASE)
 )
+#: Someone else's value: "my brother", "User's brother" (the pipeline's fact).
+_SOMEONE = re.compile(rf"(?:\b(?:my|our|his|her|their)|['’]s)\s+{KNOWN_PERSON}\b", re.I)
 #: "We" said: a change of the team's slot as much as the speaker's.
 _WE = re.compile(r"\b(?:we|we['’]ve|we['’]re|our|us)\b", re.IGNORECASE)
 #: Verbs after the subject that tell no value holding now: a past or ended state, a
@@ -219,7 +222,7 @@ def _by_category(
         # two members, a question, someone else's: no value of the speaker's slot
         if len(members) > 1 or not _FIRST_PERSON.search(memory.content):
             return None
-        if "?" in memory.content or change_named.OTHER_OWNER.search(memory.content):
+        if "?" in memory.content or _SOMEONE.search(memory.content):
             return None
         return members.pop(), memory.id, memory.created_at
     return None

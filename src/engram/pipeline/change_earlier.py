@@ -181,7 +181,7 @@ def _by_subject(
     pattern = re.compile(
         # a verb in lower case (a capital continues a name: "Kieran Brennan's email");
         # a dot inside a token ("kieran.brennan@gmail.com", "1.27") is the value's
-        rf"\b{subject}(?:['’]s)?\s+(?P<verb>(?-i:[a-z])[a-z’']*)(?:\s+(?P<prep>at|in|on|to|"
+        rf"\b{subject}(?P<owns>['’]s)?\s+(?P<verb>(?-i:[a-z])[a-z’']*)(?:\s+(?P<prep>at|in|on|to|"
         rf"with|from|by|for|into|onto|as))?\s+(?P<det>{_DETERMINERS})(?P<value>[^\s,.;:!?()]"
         rf"(?:[^,.;:!?()]|\.(?=\S))*?){_VALUE_END}",
         re.IGNORECASE,
@@ -190,6 +190,8 @@ def _by_subject(
         match = pattern.search(memory.content)
         if match is None:
             continue
+        if match["owns"]:  # "Dad's blood pressure tablet is ...": a slot of the subject's
+            return None
         value, verb = _bare(match["value"]), match["verb"].lower()
         # a verb, not a preposition or a word that says no value holds now
         said = verb in change_again.COPULAS or verb not in STOPWORDS | _NOT_HOLDING

@@ -62,6 +62,8 @@ _MORE_CUES = gated(
 )
 #: Someone else's value: "my brother", "User's brother" (the pipeline's fact).
 _SOMEONE = re.compile(rf"(?:\b(?:my|our|his|her|their)|['’]s)\s+{KNOWN_PERSON}\b", re.I)
+#: Relation words that name no slot (``change_slots``'s own list).
+_NOT_SLOT = word_set("uses has is of the a at in on to for with by")
 #: "We" said: a change of the team's slot as much as the speaker's.
 _WE = re.compile(r"\b(?:we|we['’]ve|we['’]re|our|us)\b", re.IGNORECASE)
 #: Verbs after the subject that tell no value holding now: a past or ended state, a
@@ -107,6 +109,10 @@ def close(
     source, relation, new = next(iter(facts.values()))
     if relation == TALKS_ABOUT or _holds(store, namespace, source, relation, statement):
         return []
+    kin = _kin(store, namespace, source, relation, new, statement)
+    if kin is not None:  # the slot held under another relation's name
+        end(kin)
+        return [(kin.source, kin.relation_type, new, CONFIDENCE)]
     if canonical_name(source) in SPEAKERS:  # the speaker's slot: by its category
         ours = _ours(store, namespace, text, source, relation, new)
         if ours is not None:
@@ -145,6 +151,59 @@ def _ours(
     if len(held) != 1 or _same_thing(held[0].target, new) or not change_slots.one(held[0]):
         return None
     return held[0]
+
+
+def _kin(
+    store: Store, namespace: str, source: str, relation: str, new: str, statement: Statement
+) -> Relation | None:
+    """The one value the subject holds of the same slot under another relation's name:
+    another version of the same product ("We run Postgres 14" then "upgraded to
+    Postgres 16": ``runs`` and ``uses_database``), a value of the same category of the
+    vocabulary (``lives_in Confluence`` and ``uses_docs GitBook``), or a relation whose
+    name holds the other's words (``wedding_photographer`` and ``photographer``)."""
+    entity = store.graph.entity(namespace, source)
+    if entity is None:
+        return None
+    held = store.graph.relations(
+        namespace, entity_id=entity.id, current_only=True, at=None, limit=200, offset=0,
+        without=(TALKS_ABOUT,), newest_first=True,
+    )  # fmt: skip
+    category = vocabulary.category(new)
+    words = set(_slot_words(relation))
+    found = {
+        r.id: r
+        for r in held
+        if r.source_entity_id == entity.id
+        and r.relation_type != relation
+        and r.source_memory_id != statement.memory_id
+        and canonical_name(r.target) != canonical_name(new)
+        and (
+            _versions(r.target, new)
+            or (category is not None and vocabulary.category(r.target) == category)
+            or _kin_names(words, set(_slot_words(r.relation_type)))
+        )
+    }
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _versions(held: str, new: str) -> bool:
+    """Two versions of one product: the same first word, a number after it."""
+    one, two = canonical_name(held).split(), canonical_name(new).split()
+    return (
+        len(one) > 1 and len(two) > 1 and one[0] == two[0] and one != two
+        and any(c.isdigit() for c in one[1]) and any(c.isdigit() for c in two[1])
+    )  # fmt: skip
+
+
+def _slot_words(relation: str) -> list[str]:
+    """A relation's words that name its slot ("uses_ci" is "ci")."""
+    return [w for w in re.split(r"[_\s-]+", relation.lower()) if w and w not in _NOT_SLOT]
+
+
+def _kin_names(one: set[str], two: set[str]) -> bool:
+    """Whether one relation's name holds all the other's words ("photographer" of
+    ``wedding_photographer``)."""
+    return bool(one) and bool(two) and one != two and (one < two or two < one)
 
 
 def _holds(store: Store, namespace: str, source: str, relation: str, statement: Statement) -> bool:

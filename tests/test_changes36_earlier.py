@@ -141,3 +141,38 @@ def test_a_we_change_ends_the_teams_value(mem: Memory) -> None:
 def test_a_we_look_alike_leaves_the_teams_value(mem: Memory, second: str) -> None:
     current, closed = _added(mem, "The team uses Sentry for errors.", second)
     assert "Sentry" in current and "Sentry" not in closed
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "old", "new"),
+    [
+        # the same category under another relation (``lives_in`` and ``uses_docs``)
+        ("The runbook lives in Confluence.", "The runbook migrated to GitBook.",
+         "Confluence", "GitBook"),
+        # another version of one product under another relation (``runs``, ``uses_database``)
+        ("The reporting service runs MariaDB 10.6.",
+         "The reporting service now uses MariaDB 11.4 after the upgrade.",
+         "MariaDB 10.6", "MariaDB 11.4"),
+    ],
+)  # fmt: skip
+def test_the_slot_held_under_another_relation_is_ended(
+    mem: Memory, first: str, second: str, old: str, new: str
+) -> None:
+    current, closed = _added(mem, first, second)
+    assert old in closed and old not in current and new in current
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "kept"),
+    [
+        ("The runbook lives in Confluence.", "The onboarding guide migrated to GitBook.",
+         "Confluence"),
+        ("The reporting service runs MariaDB 10.6.",
+         "We also run MariaDB 11.4 for the new service now.", "MariaDB 10.6"),
+    ],
+)  # fmt: skip
+def test_another_subjects_or_a_second_version_ends_nothing(
+    mem: Memory, first: str, second: str, kept: str
+) -> None:
+    current, closed = _added(mem, first, second)
+    assert kept in current and kept not in closed

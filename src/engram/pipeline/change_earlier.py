@@ -24,8 +24,9 @@ memory's time and closed at this one (``change_left.held_until_now``), so the ne
 is the one current. Before either: the one value the subject holds of the same slot
 under another relation's name (another version of the product, a value of the same
 category, a relation naming the other's words) is ended and the new value recorded on
-it; and a "we" change read as the speaker's ends the team's one value of the slot. A value of another shape (a name for a number), one the new value
-holds, or one the graph holds already reads nothing: that slot was the rules' to read.
+it; and a "we" change read as the speaker's ends the team's one value of the slot.
+A value of another shape (a name for a number), one the new value holds, or one the
+graph holds already reads nothing: that slot was the rules' to read.
 """
 
 from __future__ import annotations

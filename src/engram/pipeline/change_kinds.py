@@ -54,7 +54,7 @@ PEOPLE_OVER = word_set("""
 #: What names or reaches the owner now (said in lower case as often as not).
 IDENTIFIERS = word_set("""
     name nickname surname address email number handle username postcode pronouns title
-    codename
+    codename code password passcode pin
     """)
 #: One amount, time or frequency at a time.
 MEASURES = word_set("""

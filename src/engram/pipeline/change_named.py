@@ -78,7 +78,7 @@ _NOT_STATED = re.compile(
     re.IGNORECASE,
 )
 #: Someone the speaker knows, as the one who changed ("my cousin just started at ...").
-_OTHER_OWNER = re.compile(rf"\b(?:my|our|his|her|their)\s+{KNOWN_PERSON}\b", re.IGNORECASE)
+OTHER_OWNER = re.compile(rf"\b(?:my|our|his|her|their)\s+{KNOWN_PERSON}\b", re.IGNORECASE)
 #: A word as the change readers count and compare them (``change_left`` reads it too).
 WORD = re.compile(r"[^\W_]+(?:[&'’.-][^\W_]+)*")
 
@@ -176,7 +176,7 @@ def guarded(text: str) -> bool:
         return False
     if HEDGE.search(text) or _NOT_STATED.search(text) or ADDITION_WORDS.search(text):
         return False
-    return not (NOT_LASTING.search(text) or _OTHER_OWNER.search(text))
+    return not (NOT_LASTING.search(text) or OTHER_OWNER.search(text))
 
 
 def values(said: Sequence[tuple[str, str, str]]) -> list[tuple[str, str, str]]:

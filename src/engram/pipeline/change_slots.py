@@ -323,6 +323,8 @@ def _new_value(
         and all(any(w == s or (len(s) > 3 and w.startswith(s)) for w in outside) for s in slot)
         and _plain_slot(text, slot)
     ) or _phrased(text, held.relation_type)
+    # "the padlock code" for ``shed_padlock_code``: a slot's last two words (changes36)
+    by_slot = by_slot or (len(slot) >= 3 and _plain_slot(text, slot[-2:]))
     # "switched physios", "changed schools": the slot said by a plural (round eleven).
     by_slot = by_slot or change_passing.switched(text, slot)
     # A time kept by a thing the memory names ("The Monday review clashed with the

@@ -28,6 +28,7 @@ from functools import partial
 from engram.errors import EngramError
 from engram.pipeline import (
     change_accounts,
+    change_earlier,
     change_events,
     change_firsts,
     change_held,
@@ -191,8 +192,7 @@ def plan(
     triples: list[Triple] = _without_overlap(
         [(f.source, f.relation, f.target, f.confidence) for f in planned], firsts
     )
-    # A fact the graph will not keep (bare numbers used: "we moved the cron to 0 3" read
-    # as ``cron uses 0 3``, ``relation_ends``) reads no change of its own.
+    # A fact the graph drops ("we moved the cron to 0 3": ``cron uses 0 3``) reads no change.
     things = {f.relation for f in planned if not relation_ends.not_a_thing(*_key(f))}
     ended = any(f.ends is not None for f in planned)
     closed = False
@@ -200,8 +200,7 @@ def plan(
     if accounts:
         triples, closed = _account_change(reads, accounts, statement, triples), True
     if not closed and not closes & things and not ended:
-        # The rules read no change: a new value of a slot held one at a time may still
-        # be said in words they lack (``change_slots``, the second pass).
+        # No change read: a one-value slot's new value in words the rules lack (second pass).
         for found in change_slots.replacements(reads, text, read):
             if found.old.source_memory_id == statement.memory_id:
                 # This memory's own reading, read again (the ``extract`` job after the
@@ -232,8 +231,12 @@ def plan(
             held = [r for r in reads.recent() if r.source_memory_id != statement.memory_id]
             end, where = partial(_end, reads, statement=statement), (reads.store, reads.namespace)
             triples, closed = change_named.close(text, held, read, triples, end)
-            if not closed and not change_left.close(*where, text, statement, read, end):
-                triples += change_pairs.close(*where, text, statement, held, end)
+            closed = closed or change_left.close(*where, text, statement, read, end)
+            paired = [] if closed else change_pairs.close(*where, text, statement, held, end)
+            triples, closed = [*triples, *paired], closed or bool(paired)
+    if not closed and not ended:  # a slot whose first value the rules never read
+        end = partial(_end, reads, statement=statement)
+        triples += change_earlier.close(reads.store, reads.namespace, text, statement, read, end)
     return replace(statement, triples=triples, single_valued=frozenset(closes - keeps))
 
 

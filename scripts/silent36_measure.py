@@ -30,38 +30,23 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 from engram import Memory
 from engram.bench import paraphrase
 from engram.bench.scale import locomo_turns_and_questions
 from engram.cli.bench_options import SHARED_BENCH
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from abstain_padded import _memoize  # noqa: E402 - the scripts' own folder: one text, one embedding
+
 LOCOMO_DEV = SHARED_BENCH / "locomo" / "locomo10_dev.json"
 KEY = "p36"
 SIZES = ("alone", "mix3", "locomo500")
 PAD = 500
-
-
-def _memoize(mem: Memory) -> None:
-    """Embed each text once: every store draws the same padding."""
-    embedder = mem.embedder
-    if embedder is None:
-        return
-    batch = embedder.embed_batch
-    seen: dict[str, Any] = {}
-
-    def embed_batch(texts: Sequence[str]) -> Any:
-        todo = [t for t in dict.fromkeys(texts) if t not in seen]
-        if todo:
-            seen.update(zip(todo, batch(todo), strict=True))
-        return np.vstack([seen[t] for t in texts]).astype(np.float32)
-
-    embedder.embed_batch = embed_batch  # type: ignore[method-assign]
 
 
 def _companions(store: paraphrase.Store, part: list[paraphrase.Store]) -> list[paraphrase.Store]:

@@ -57,6 +57,22 @@ def test_a_name_asked_alone_keeps_its_whole_weight(config: Config, store_locatio
         assert hits[0].breakdown.fused == pytest.approx(0.7 * 0.12 + 0.3, abs=1e-3)
 
 
+def test_a_note_holding_two_of_the_questions_words_keeps_its_whole_weight(
+    config: Config, store_location: str
+) -> None:
+    # The quickstart's case (the lead, session thirty-three): a note holding two of the
+    # question's keywords is about it; only a note holding one is scaled.
+    two = "Story session for kids: Gwen's Tuesday rhyme time."
+    with Memory(store_location, config=config, embedder=_planned()) as mem:
+        mem.add_many([{"content": t} for t in [two, ABOUT, *FILLER]])
+        hits = mem.recall(QUERY, abstain=False).hits
+        held = next(h for h in hits if h.memory.content == two)
+        off = mem.recall(QUERY, abstain=False, keyword_share=False).hits
+        assert held.breakdown.fused == pytest.approx(
+            next(h for h in off if h.memory.content == two).breakdown.fused, abs=1e-9
+        )
+
+
 def test_a_sessions_turns_keep_their_keyword_leg(config: Config, store_location: str) -> None:
     with Memory(store_location, config=config, embedder=_planned()) as mem:
         texts = [ONE_WORD, ABOUT, *FILLER]

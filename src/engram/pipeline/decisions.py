@@ -98,7 +98,7 @@ def candidates(
 
     # Every member of a family is a candidate here (recall.derived_once off): an old
     # fact derived from a statement ranked above it is the one an UPDATE replaces.
-    cfg = replace(retriever.config, derived_once=False)
+    cfg = replace(retriever.config, derived_once=False, keyword_share=False)
     result = retriever.recall(
         RecallRequest(fact, namespace, TOP_CANDIDATES * 3, matches=unrelated, config=cfg)
     )

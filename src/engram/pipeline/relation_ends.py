@@ -212,6 +212,8 @@ def not_a_thing(source: str, relation: str, target: str, *, numbers: bool = True
     if any(w in _SAYING for w in relation.lower().split("_")):
         return True  # "my friend reckons Rust is the future": ``friend_reckons`` reports
     kind = vocabulary.canonical(relation, target).relation_type
+    if relation_values.self_valued(source, relation, kind, target):
+        return True  # ``Leo has_lesson lessons``: the type's noun again (task close37)
     if kind == "uses" and (words := _WORD.findall(target)) and words[-1] in _WORK_GROUPS:
         return True  # "payments team" (lower case: "Microsoft Teams" is a tool)
     if kind == "works_at" and change_events.is_event(source):

@@ -129,6 +129,49 @@ def cut_type(relation: str) -> str | None:
     return asked["slot"].removeprefix("my_") if asked["slot"] else None
 
 
+#: Words beside a noun that name no thing of their own ("the lessons", "my standup").
+_FILLER = word_set("a an the my our your his her their its some any new old own this that")
+_WORDS = re.compile(r"[a-z0-9]+")
+
+
+def _stem(word: str) -> str:
+    """A word without its plural's or possessive's ending ("lessons", "classes",
+    "hobbies", "Leo's") or a final "e", so a value and a type name compare as one
+    noun."""
+    word = word.removesuffix("'s").removesuffix("’s")
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("ses", "xes", "ches", "shes", "zes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    # The type's noun is cut at its last "s" alone (``has_classe``, ``has_hobbie``).
+    if len(word) > 4 and word.endswith("ie"):
+        return word[:-2] + "y"
+    return word[:-1] if len(word) > 4 and word.endswith("e") else word
+
+
+def _stems(phrase: str) -> list[str]:
+    """``phrase``'s words as stems, without the words that name no thing."""
+    return [_stem(w) for w in _WORDS.findall(phrase.lower()) if w not in _FILLER]
+
+
+def self_valued(source: str, relation: str, kind: str, target: str) -> bool:
+    """Whether ``target`` only repeats the relation's own noun (``relation`` as read, or
+    ``kind``, the type it is stored as: ``has_lesson lessons``, ``has_football
+    football``, ``has_stand_up stand-up``) or its subject's words (``Greaves named
+    Greaves``): a value that names nothing (module docstring)."""
+    value = _stems(target)
+    if not value:
+        return False
+    for name in (relation, kind):
+        named = _stems(name.replace("_", " "))
+        joined = "".join(value)  # "stand-up" of ``has_standup``, "standup" of ``stand_up``
+        if set(value) <= set(named) or any("".join(named[i:]) == joined for i in range(len(named))):
+            return True
+    return set(value) <= set(_stems(source))
+
+
 def no_value(source: str, relation: str, target: str) -> bool:
     """Whether a relation's value is no thing at all: an amount had ("we have 25k
     total": ``has_total 25k total``; "8 GB" of ``has_memory`` is the memory's), a

@@ -108,3 +108,20 @@ def test_a_mined_chat_records_no_self_valued_relation(mem: Memory) -> None:
     mem.jobs.process_pending()
     rows = _rows(mem)
     assert not [r for r in rows if r[2].lower() == "swimming"], rows
+
+
+def test_a_thing_had_said_with_an_article_is_kept_and_closes_nothing(mem: Memory) -> None:
+    """ "Tomasz has a parrot" is a thing had (``has_parrot parrot``), kept in passing; "a
+    lesson" said in a change is read as no new value of the lesson slot."""
+    mem.add("Tomasz has a parrot, which is noisy.", namespace=NAMESPACE, created_at=START)
+    mem.add("Priya learns violin with Mr Okoro.", namespace=NAMESPACE, created_at=START)
+    mem.jobs.process_pending()
+    mem.add(
+        "Mr Okoro moved away, Priya has a lesson with Ms Lund now.",
+        namespace=NAMESPACE,
+        created_at=START + timedelta(days=30),
+    )
+    mem.jobs.process_pending()
+    rows = _rows(mem)
+    assert [r for r in rows if r[0] == "Tomasz" and r[2] == "parrot" and not r[3]], rows
+    assert not [r for r in rows if r[3] and r[2] != "Mr Okoro"], rows

@@ -421,7 +421,7 @@ def sound(statement: Statement, text: str) -> Statement:
             continue  # "25k total", "pretty cold", ``has_called``: no thing (junk32)
         if reread := read[:3] != (source, relation, target):
             source, relation, target = read[:3]
-        had = _had_thing((source, relation, target), text)  # "has a parrot": in passing
+        had = _had_thing((source, relation, target, triple[3]), text)  # "has a parrot": in passing
         if not_a_thing(source, relation, target, had=had) or _cut_word(source, text):
             continue
         triple = (source, relation if reread else triple[1], target, triple[3])

@@ -421,7 +421,7 @@ def sound(statement: Statement, text: str) -> Statement:
             continue  # "25k total", "pretty cold", ``has_called``: no thing (junk32)
         if reread := read[:3] != (source, relation, target):
             source, relation, target = read[:3]
-        had = _had_thing((source, relation, target, triple[3]), text)  # "has a parrot": in passing
+        had = had_thing((source, relation, target, triple[3]), text)  # "has a parrot": in passing
         if not_a_thing(source, relation, target, had=had) or _cut_word(source, text):
             continue
         triple = (source, relation if reread else triple[1], target, triple[3])
@@ -444,7 +444,7 @@ def sound(statement: Statement, text: str) -> Statement:
 _ARTICLE = re.compile(r"^(?:a|an)\s+", re.IGNORECASE)
 
 
-def _had_thing(triple: Triple, text: str) -> bool:
+def had_thing(triple: Triple, text: str) -> bool:
     """Whether ``triple``'s value only repeats its type's noun (``has_cat cat``) and the
     text says it with an article, a thing had ("Mrs Aziz has a cat"), where "Leo has
     lessons", "I have standup" say no thing (task close37)."""
@@ -458,10 +458,10 @@ def _had_thing(triple: Triple, text: str) -> bool:
 
 def held_back(statement: Statement, text: str) -> tuple[Statement, list[Triple]]:
     """``statement`` without the things had that its value only names by its type
-    (:func:`_had_thing`), and those triples. The closing plan never sees them (its
+    (:func:`had_thing`), and those triples. The closing plan never sees them (its
     value is no slot's value, so it closes nothing, and :func:`not_a_thing` would drop
     them); :func:`with_held_back` adds them back after it, in passing."""
-    had = [t for t in statement.triples if _had_thing(t, text)]
+    had = [t for t in statement.triples if had_thing(t, text)]
     if not had:
         return statement, []
     return replace(statement, triples=[t for t in statement.triples if t not in had]), had
@@ -469,13 +469,14 @@ def held_back(statement: Statement, text: str) -> tuple[Statement, list[Triple]]
 
 def with_held_back(statement: Statement, had: list[Triple]) -> Statement:
     """``statement`` (the closing plan's, made sound) with ``had`` (:func:`held_back`)
-    added back: said in passing, so none of their types closes by them."""
+    added back under their stored type (``has_cat``), unless a claim read them too:
+    said in passing, so none of their types closes by them."""
     closes = statement.single_valued
-    kept = [
-        t
-        for t in had
-        if names_entity(t[0])
-        and t not in statement.triples
-        and (closes is None or canonical_relation(t[1]) not in closes)
-    ]
+    kept: list[Triple] = []
+    for source, relation, target, confidence in had:
+        kind = vocabulary.canonical(canonical_relation(relation), target).relation_type
+        again = any(t[2] == target and canonical_relation(t[1]) == kind for t in statement.triples)
+        if again or not names_entity(source) or (closes is not None and kind in closes):
+            continue
+        kept.append((source, kind, target, confidence))
     return replace(statement, triples=[*statement.triples, *kept]) if kept else statement

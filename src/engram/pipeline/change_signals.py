@@ -363,11 +363,7 @@ def read(text: str) -> list[Claim]:
         if ended and claim.source == (speaker or "user"):
             olds.add(ended)
     found = [
-        c
-        for c in found
-        if not relation_ends.not_a_thing(
-            c.source or "", c.relation, c.target, numbers=False, had=_had(c, text)
-        )
+        c for c in found if not relation_ends.no_claim(c.source or "", c.relation, c.target, text)
     ]
     # One value said to end, beside the speaker's claim: the claim replaces it, alone;
     # one thing said to be gone, beside any claim.
@@ -600,10 +596,3 @@ def _replaced(match: re.Match[str], clause: str, speaker: str | None) -> Claim |
     # whatever held the old value when neither holds it.
     source = subject(match["s"], speaker) if match["s"] else subject(match["agent"], speaker)
     return Claim(source, "replaced with", target, signal, old, CHANGE_CONFIDENCE)
-
-
-def _had(claim: Claim, text: str) -> bool:
-    """Whether the claim is a thing had said with an article ("Linda has a whippet"),
-    which the graph keeps in passing though its value only names its type
-    (``relation_ends.had_thing``, task close37)."""
-    return relation_ends.had_thing((claim.source or "", claim.relation, claim.target, 0.0), text)

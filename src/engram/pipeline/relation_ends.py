@@ -456,6 +456,14 @@ def had_thing(triple: Triple, text: str) -> bool:
     return re.search(rf"\b(?:a|an)\s+{thing}\b", text, re.IGNORECASE) is not None
 
 
+def no_claim(source: str, relation: str, target: str, text: str) -> bool:
+    """Whether a change claim read from ``text`` names no thing (:func:`not_a_thing`,
+    bare numbers left to the plan); a thing had said with an article ("Linda has a
+    whippet") is one, though its value only names its type (task close37)."""
+    had = had_thing((source, relation, target, 0.0), text)
+    return not_a_thing(source, relation, target, numbers=False, had=had)
+
+
 def held_back(statement: Statement, text: str) -> tuple[Statement, list[Triple]]:
     """``statement`` without the things had that its value only names by its type
     (:func:`had_thing`), and those triples. The closing plan never sees them (its

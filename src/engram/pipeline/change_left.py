@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from engram.pipeline import change_named, vocabulary
+from engram.pipeline import change_named, relation_values, vocabulary
 from engram.pipeline.linker import TALKS_ABOUT
 from engram.pipeline.patterns import proper_names
 from engram.store.protocols import Store
@@ -160,7 +160,12 @@ def held_until_now(
     end: Callable[[Relation], None],
 ) -> None:
     """Record ``triple`` as held from ``since`` (the memory that said it) and end it
-    through ``end`` at ``statement`` (``change_again`` records its old value so too)."""
+    through ``end`` at ``statement`` (``change_again`` records its old value so too).
+    A value that only names its type or subject ("... is my GP" read as ``user gp GP``)
+    was no value held: nothing is recorded or ended (task close37)."""
+    kind = vocabulary.canonical(triple[1], triple[2]).relation_type
+    if relation_values.self_valued(triple[0], triple[1], kind, triple[2]):
+        return
     old = Statement(
         memory_id=since.memory_id,
         triples=[triple],

@@ -363,9 +363,7 @@ def read(text: str) -> list[Claim]:
         if ended and claim.source == (speaker or "user"):
             olds.add(ended)
     found = [
-        c
-        for c in found
-        if not relation_ends.not_a_thing(c.source or "", c.relation, c.target, numbers=False)
+        c for c in found if not relation_ends.no_claim(c.source or "", c.relation, c.target, text)
     ]
     # One value said to end, beside the speaker's claim: the claim replaces it, alone;
     # one thing said to be gone, beside any claim.

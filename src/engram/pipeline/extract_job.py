@@ -82,10 +82,12 @@ def handle_extract(core: Core, job: Job) -> Mapping[str, Any]:
                 warnings=warnings,
             )
         )
+        statement, had = relation_ends.held_back(statement, source.content)
         statement = closing.plan(
             core.store, source.namespace, source.content, statement, judge=judge
         )
         statement = relation_ends.sound(statement, source.content)  # no "he", no "Noted"
+        statement = relation_ends.with_held_back(statement, had)  # "has a cat", in passing
         # The rules read the same words the write path's reader read: one reading of
         # each fact. A model's triples are another reader's, kept beside it as before.
         if rules:

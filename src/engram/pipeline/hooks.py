@@ -31,4 +31,6 @@ def sound_plan(store: Store, namespace: str, text: str, statement: Statement) ->
     found ``happening has_tap kitchen tap`` recorded from that request), and neither does
     a change undone in the same text ("..., then went back": ``change_words.UNDONE``)."""
     said = "" if only_questions(text) or UNDONE.search(text) else text
-    return relation_ends.sound(plan(store, namespace, said, statement), text)
+    statement, had = relation_ends.held_back(statement, text)  # "has a cat": in passing
+    planned = relation_ends.sound(plan(store, namespace, said, statement), text)
+    return relation_ends.with_held_back(planned, had)

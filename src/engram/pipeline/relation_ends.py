@@ -190,12 +190,17 @@ READ_CACHE = 1 << 15
 
 
 @functools.lru_cache(maxsize=READ_CACHE)
-def not_a_thing(source: str, relation: str, target: str, *, numbers: bool = True) -> bool:
+def not_a_thing(
+    source: str, relation: str, target: str, *, numbers: bool = True, had: bool = False
+) -> bool:
     """Whether a read relation names no thing at one of its ends (module docstring):
     a negated value, a verb as the subject, a work group as a home, or bare numbers as
     a thing used or a place. A quantity's own types ("memory_limit 512Mi",
     "cron_schedule 0 4") keep their numbers; ``numbers`` False leaves bare numbers to
-    the closing plan, which may read them as a held slot's ("moved standup to 10")."""
+    the closing plan, which may read them as a held slot's ("moved standup to 10").
+    A value that only repeats its type's noun or its subject names nothing
+    (``relation_values.self_valued``), unless ``had``: a thing had, said with an
+    article ("Tomasz has a parrot"), kept in passing by :func:`sound`."""
     lowered = source.strip().lower()
     if NEGATED.match(target.strip()) or lowered in _VERB_SUBJECTS or lowered in _PARTICIPLES:
         return True
@@ -212,6 +217,8 @@ def not_a_thing(source: str, relation: str, target: str, *, numbers: bool = True
     if any(w in _SAYING for w in relation.lower().split("_")):
         return True  # "my friend reckons Rust is the future": ``friend_reckons`` reports
     kind = vocabulary.canonical(relation, target).relation_type
+    if not had and relation_values.self_valued(source, relation, kind, target):
+        return True  # ``Leo has_lesson lessons``: the type's noun again (task close37)
     if kind == "uses" and (words := _WORD.findall(target)) and words[-1] in _WORK_GROUPS:
         return True  # "payments team" (lower case: "Microsoft Teams" is a tool)
     if kind == "works_at" and change_events.is_event(source):
@@ -414,13 +421,14 @@ def sound(statement: Statement, text: str) -> Statement:
             continue  # "25k total", "pretty cold", ``has_called``: no thing (junk32)
         if reread := read[:3] != (source, relation, target):
             source, relation, target = read[:3]
-        if not_a_thing(source, relation, target) or _cut_word(source, text):
+        had = had_thing((source, relation, target, triple[3]), text)  # "has a parrot": in passing
+        if not_a_thing(source, relation, target, had=had) or _cut_word(source, text):
             continue
         triple = (source, relation if reread else triple[1], target, triple[3])
         if _done_with(triple, text) or _verb_of_a_name(relation, text):
             continue
         named = _named_type(triple, text) if "_" in relation else _owned_day(triple)
-        if named is not None or reread:
+        if named is not None or reread or had:
             triple = named or triple  # a relation the text states in passing: it closes nothing
         else:
             as_read.add(relation)
@@ -431,3 +439,52 @@ def sound(statement: Statement, text: str) -> Statement:
     closes = SINGLE_VALUED if statement.single_valued is None else statement.single_valued
     closing = {canonical_relation(k) for k in closes} & as_read
     return replace(statement, triples=kept, single_valued=frozenset(closing))
+
+
+_ARTICLE = re.compile(r"^(?:a|an)\s+", re.IGNORECASE)
+
+
+def had_thing(triple: Triple, text: str) -> bool:
+    """Whether ``triple``'s value only repeats its type's noun (``has_cat cat``) and the
+    text says it with an article, a thing had ("Mrs Aziz has a cat"), where "Leo has
+    lessons", "I have standup" say no thing (task close37)."""
+    source, relation, target = triple[0], triple[1], triple[2].strip()
+    kind = vocabulary.canonical(canonical_relation(relation), target).relation_type
+    if not target or not relation_values.self_valued(source, relation, kind, target):
+        return False
+    thing = re.escape(_ARTICLE.sub("", target))  # read as "a parrot" or as "parrot"
+    return re.search(rf"\b(?:a|an)\s+{thing}\b", text, re.IGNORECASE) is not None
+
+
+def no_claim(source: str, relation: str, target: str, text: str) -> bool:
+    """Whether a change claim read from ``text`` names no thing (:func:`not_a_thing`,
+    bare numbers left to the plan); a thing had said with an article ("Linda has a
+    whippet") is one, though its value only names its type (task close37)."""
+    had = had_thing((source, relation, target, 0.0), text)
+    return not_a_thing(source, relation, target, numbers=False, had=had)
+
+
+def held_back(statement: Statement, text: str) -> tuple[Statement, list[Triple]]:
+    """``statement`` without the things had that its value only names by its type
+    (:func:`had_thing`), and those triples. The closing plan never sees them (its
+    value is no slot's value, so it closes nothing, and :func:`not_a_thing` would drop
+    them); :func:`with_held_back` adds them back after it, in passing."""
+    had = [t for t in statement.triples if had_thing(t, text)]
+    if not had:
+        return statement, []
+    return replace(statement, triples=[t for t in statement.triples if t not in had]), had
+
+
+def with_held_back(statement: Statement, had: list[Triple]) -> Statement:
+    """``statement`` (the closing plan's, made sound) with ``had`` (:func:`held_back`)
+    added back under their stored type (``has_cat``), unless a claim read them too:
+    said in passing, so none of their types closes by them."""
+    closes = statement.single_valued
+    kept: list[Triple] = []
+    for source, relation, target, confidence in had:
+        kind = vocabulary.canonical(canonical_relation(relation), target).relation_type
+        again = any(t[2] == target and canonical_relation(t[1]) == kind for t in statement.triples)
+        if again or not names_entity(source) or (closes is not None and kind in closes):
+            continue
+        kept.append((source, kind, target, confidence))
+    return replace(statement, triples=[*statement.triples, *kept]) if kept else statement

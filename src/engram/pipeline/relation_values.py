@@ -27,7 +27,16 @@ new-user passes; ``relation_ends`` reads the rest of a relation's ends):
 - **a type holding "called" or a request** ("lessons with a teacher called Marco" read
   as ``lessons has_called teacher called``, "remind me my dentist is Dr. Okafor" as
   ``remind_me_my_dentist``): a cut clause, no relation, or the slot the request names
-  (``dentist``), said in passing.
+  (``dentist``), said in passing;
+- **a value that is its own type's noun or its subject again** (task close37): "Leo
+  has lessons with Mr Adeyemi now" was read as ``Leo has_lesson lessons`` (the type
+  is made of a bare noun had), "I have standup at 9" as ``user has_standup standup``;
+  a change reader then took "lessons" for the slot's new value and closed ``Leo
+  has_lesson piano``. Such a value names nothing (:func:`self_valued`, asked by
+  ``relation_ends.not_a_thing``): it is not recorded and closes nothing, and neither
+  does a value that is its subject or its subject's head ("Mrs Greaves named
+  Greaves"). A thing had said with an article ("Linda has a whippet") is kept in
+  passing (``relation_ends.had_thing``).
 """
 
 from __future__ import annotations
@@ -127,6 +136,50 @@ def cut_type(relation: str) -> str | None:
     if asked is None:
         return relation
     return asked["slot"].removeprefix("my_") if asked["slot"] else None
+
+
+#: Words beside a noun that name no thing of their own ("the lessons", "my standup").
+_FILLER = word_set("a an the my our your his her their its some any new old own this that")
+_WORDS = re.compile(r"[a-z0-9]+")
+
+
+def _stem(word: str) -> str:
+    """A word without its plural's or possessive's ending ("lessons", "classes",
+    "hobbies", "Leo's") or a final "e", so a value and a type name compare as one
+    noun."""
+    word = word.removesuffix("'s").removesuffix("’s")
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("ses", "xes", "ches", "shes", "zes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    # The type's noun is cut at its last "s" alone (``has_classe``, ``has_hobbie``).
+    if len(word) > 4 and word.endswith("ie"):
+        return word[:-2] + "y"
+    return word[:-1] if len(word) > 4 and word.endswith("e") else word
+
+
+def _stems(phrase: str) -> list[str]:
+    """``phrase``'s words as stems, without the words that name no thing."""
+    return [_stem(w) for w in _WORDS.findall(phrase.lower()) if w not in _FILLER]
+
+
+def self_valued(source: str, relation: str, kind: str, target: str) -> bool:
+    """Whether ``target`` only repeats the relation's own noun (``relation`` as read, or
+    ``kind``, the type it is stored as: ``has_lesson lessons``, ``has_football
+    football``, ``has_stand_up stand-up``) or its subject, whole or its head noun
+    (``Mrs Greaves named Greaves``): a value that names nothing (module docstring)."""
+    value = _stems(target)
+    if not value:
+        return False
+    for name in (relation, kind):
+        named = _stems(name.replace("_", " "))
+        joined = "".join(value)  # "stand-up" of ``has_standup``, "standup" of ``stand_up``
+        if set(value) <= set(named) or any("".join(named[i:]) == joined for i in range(len(named))):
+            return True
+    subject = _stems(source)  # all of it, or its head alone ("Greaves" of "Mrs Greaves")
+    return bool(subject) and (value == subject or value == subject[-1:])
 
 
 def no_value(source: str, relation: str, target: str) -> bool:

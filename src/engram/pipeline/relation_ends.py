@@ -453,7 +453,10 @@ def had_thing(triple: Triple, text: str) -> bool:
     if not target or not relation_values.self_valued(source, relation, kind, target):
         return False
     thing = re.escape(_ARTICLE.sub("", target))  # read as "a parrot" or as "parrot"
-    return re.search(rf"\b(?:a|an)\s+{thing}\b", text, re.IGNORECASE) is not None
+    if re.search(rf"\b(?:a|an)\s+{thing}\b", text, re.IGNORECASE) is None:
+        return False
+    # "Rosa has a new email, ...": a contact noun is no thing had, article or not
+    return not not_a_thing(source, relation, target, had=True)
 
 
 def no_claim(source: str, relation: str, target: str, text: str) -> bool:

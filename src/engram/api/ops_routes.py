@@ -15,9 +15,10 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
-from engram.api.auth import authenticate, server_state
+from engram.api.auth import authenticate, remembered_admin, server_state
 from engram.api.metrics import CONTENT_TYPE, Metrics
 from engram.api.models import ErrorOut
+from engram.errors import StoreConnectionError
 from engram.health import Snapshot
 
 log = logging.getLogger("engram.api")
@@ -41,8 +42,17 @@ _READY_RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
+#: How long ``/ready`` and ``/metrics`` wait for a database connection while the
+#: database is unreachable (``mem.backend.bounded_wait``), in seconds: a little over the
+#: pool's one-second reconnect tick, so a database just back is found, and well under a
+#: load balancer's or Prometheus' timeout (every other route waits ``pool_timeout``).
+OUTAGE_WAIT = 1.5
+
+
 def _ready(request: Request) -> JSONResponse:
-    readiness = server_state(request).memory.health.ready()
+    mem = server_state(request).memory
+    with mem.backend.bounded_wait(OUTAGE_WAIT):
+        readiness = mem.health.ready()
     body = readiness.to_dict()
     if readiness.ready:
         return JSONResponse(body)
@@ -85,14 +95,25 @@ def metrics(request: Request) -> PlainTextResponse:
     key unless ``api.metrics_public`` is true."""
     state = server_state(request)
     mem = state.memory
-    if not mem.config.api.metrics_public:
-        caller = authenticate(state, request.headers.get("authorization"))
-        caller.require_admin("reading /metrics")
-    snapshot: Snapshot | None
-    try:
-        snapshot = mem.health.snapshot()
-    except Exception as exc:  # the scrape still reports the request metrics
-        log.warning("metrics: the store did not answer: %s", exc)
-        snapshot = None
+    snapshot: Snapshot | None = None
+    with mem.backend.bounded_wait(OUTAGE_WAIT):
+        reached = True
+        if not mem.config.api.metrics_public:
+            header = request.headers.get("authorization")
+            try:
+                caller = authenticate(state, header)
+            except StoreConnectionError:
+                # The database is down: an admin key the store accepted lately still
+                # reads the scrape, so Prometheus sees engram_store_up 0, not a target
+                # that timed out. Any other key gets the 503 it would have got.
+                remembered = remembered_admin(state, header)
+                if remembered is None:
+                    raise
+                caller, reached = remembered, False
+            caller.require_admin("reading /metrics")
+        try:
+            snapshot = mem.health.snapshot() if reached else None
+        except Exception as exc:  # the scrape still reports the request metrics
+            log.warning("metrics: the store did not answer: %s", exc)
     registry: Metrics = request.app.state.metrics
     return PlainTextResponse(registry.render(snapshot), media_type=CONTENT_TYPE)

@@ -10,7 +10,6 @@ tries; ``require(name)`` raises ``CapabilityError`` for a capability it lacks.
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
 from dataclasses import replace
 from typing import Any
 
@@ -57,15 +56,6 @@ class Backend(Part):
         go with the connection."""
         self._core.check_open()
         self._core.store.disconnect()
-
-    def bounded_wait(self, seconds: float) -> AbstractContextManager[None]:
-        """Within the block, a call on this thread waits at most ``seconds`` for a
-        connection while the database is unreachable (PostgreSQL stopped: the pool's
-        last attempt to connect failed), then raises ``StoreConnectionError``, instead
-        of waiting the whole ``[postgres] pool_timeout``; a reachable but busy pool is
-        waited for as usual. ``engram serve``'s ``/ready`` and ``/metrics`` answer
-        inside one. SQLite has no server to lose: nothing changes there."""
-        return self._core.store.bounded_wait(seconds)
 
     def health_check(self) -> bool:
         """One round trip to the database: True when it answers, else False (never

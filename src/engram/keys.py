@@ -101,9 +101,14 @@ class Keys(Part):
         self._core.store.keys.add(key, hash_key(plaintext))
         return key, plaintext
 
-    def verify(self, plaintext: str | None) -> ApiKey:
+    def verify(self, plaintext: str | None, *, wait: float | None = None) -> ApiKey:
         """The live key for ``plaintext``; ``AuthenticationError`` if missing, unknown or
-        revoked."""
+        revoked. ``wait``: wait at most this many seconds for a store connection while
+        the database is unreachable (``Store.bounded_wait``), not ``pool_timeout``."""
+        with self._core.bounded(wait):
+            return self._verify(plaintext)
+
+    def _verify(self, plaintext: str | None) -> ApiKey:
         self._core.check_open()
         if not plaintext:
             raise AuthenticationError(

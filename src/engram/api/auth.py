@@ -79,11 +79,14 @@ def bearer_token(authorization: str | None) -> str | None:
     return None
 
 
-def authenticate(state: ServerState, authorization: str | None) -> Principal:
-    """The principal for an ``Authorization`` header value (``LOCAL`` without auth)."""
+def authenticate(
+    state: ServerState, authorization: str | None, *, wait: float | None = None
+) -> Principal:
+    """The principal for an ``Authorization`` header value (``LOCAL`` without auth);
+    ``wait`` bounds the wait for the store in an outage (``Keys.verify``)."""
     if not state.auth:
         return TracedPrincipal(user=LOCAL.user, admin=LOCAL.admin)
-    key = state.memory.keys.verify(bearer_token(authorization))
+    key = state.memory.keys.verify(bearer_token(authorization), wait=wait)
     note_key(key.id)  # for the access log: the key's id, never the key
     return TracedPrincipal(user=key.user, admin=key.admin, key_id=key.id)
 

@@ -50,9 +50,7 @@ OUTAGE_WAIT = 1.5
 
 
 def _ready(request: Request) -> JSONResponse:
-    mem = server_state(request).memory
-    with mem.backend.bounded_wait(OUTAGE_WAIT):
-        readiness = mem.health.ready()
+    readiness = server_state(request).memory.health.ready(wait=OUTAGE_WAIT)
     body = readiness.to_dict()
     if readiness.ready:
         return JSONResponse(body)
@@ -96,24 +94,23 @@ def metrics(request: Request) -> PlainTextResponse:
     state = server_state(request)
     mem = state.memory
     snapshot: Snapshot | None = None
-    with mem.backend.bounded_wait(OUTAGE_WAIT):
-        reached = True
-        if not mem.config.api.metrics_public:
-            header = request.headers.get("authorization")
-            try:
-                caller = authenticate(state, header)
-            except StoreConnectionError:
-                # The database is down: an admin key the store accepted lately still
-                # reads the scrape, so Prometheus sees engram_store_up 0, not a target
-                # that timed out. Any other key gets the 503 it would have got.
-                remembered = remembered_admin(state, header)
-                if remembered is None:
-                    raise
-                caller, reached = remembered, False
-            caller.require_admin("reading /metrics")
+    reached = True
+    if not mem.config.api.metrics_public:
+        header = request.headers.get("authorization")
         try:
-            snapshot = mem.health.snapshot() if reached else None
-        except Exception as exc:  # the scrape still reports the request metrics
-            log.warning("metrics: the store did not answer: %s", exc)
+            caller = authenticate(state, header, wait=OUTAGE_WAIT)
+        except StoreConnectionError:
+            # The database is down: an admin key the store accepted lately still reads
+            # the scrape, so Prometheus sees engram_store_up 0, not a target that timed
+            # out. Any other key gets the 503 it would have got.
+            remembered = remembered_admin(state, header)
+            if remembered is None:
+                raise
+            caller, reached = remembered, False
+        caller.require_admin("reading /metrics")
+    try:  # not asked again once the key's check found the database down
+        snapshot = mem.health.snapshot(wait=OUTAGE_WAIT) if reached else None
+    except Exception as exc:  # the scrape still reports the request metrics
+        log.warning("metrics: the store did not answer: %s", exc)
     registry: Metrics = request.app.state.metrics
     return PlainTextResponse(registry.render(snapshot), media_type=CONTENT_TYPE)

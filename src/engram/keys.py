@@ -3,7 +3,9 @@ key may reach (``Principal``).
 
 A key is ``engram_`` followed by 43 URL-safe random characters (256 bits from
 ``secrets``). Only its SHA-256 hash is stored; the plaintext is returned once, by
-``Keys.create``, and never again.
+``Keys.create``, and never again. Admin keys ``verify`` accepted are also remembered in
+this process, by hash, for ``REMEMBERED_FOR`` (``Keys.remembered``): what ``engram
+serve`` answers ``/metrics`` with while the database is down.
 
 The namespace rule: a key belongs to one user ``U`` and reaches the namespace
 ``user:U`` (the library's ``user_id`` rule, ``validate.namespace_for``) and every

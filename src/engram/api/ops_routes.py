@@ -4,6 +4,10 @@
 store answers and the embedder embeds (``Memory.health.ready``), else 503 with the
 reasons. ``/metrics`` is Prometheus text; it needs an admin key unless
 ``api.metrics_public`` is set (or the server runs ``--no-auth``).
+
+While PostgreSQL is down both answer within ``OUTAGE_WAIT``: ``/ready`` its 503, and
+``/metrics`` 200 with ``engram_store_up 0`` for an admin key the store accepted lately
+(``Keys.remembered``), so Prometheus sees the outage rather than a target that timed out.
 """
 
 from __future__ import annotations
@@ -90,7 +94,9 @@ def health_ready(request: Request) -> JSONResponse:
 def metrics(request: Request) -> PlainTextResponse:
     """Request counts and latency by route template and status, recall stage timings,
     memories per namespace and the job queue, in Prometheus' text format. Needs an admin
-    key unless ``api.metrics_public`` is true."""
+    key unless ``api.metrics_public`` is true. While the database is down it answers in
+    about 1.5 s with ``engram_store_up 0``, for an admin key the store accepted in the
+    last 15 minutes (other keys: 503 ``store_disconnected``)."""
     state = server_state(request)
     mem = state.memory
     snapshot: Snapshot | None = None

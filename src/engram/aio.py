@@ -71,6 +71,7 @@ class AsyncKeys(Awaitable[Keys]):
 
     create = awaitable(Keys.create)
     verify = awaitable(Keys.verify)
+    remembered = awaitable(Keys.remembered)
     list = awaitable(Keys.list)
     resolve = awaitable(Keys.resolve)
     revoke = awaitable(Keys.revoke)

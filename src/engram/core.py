@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextvars
 import logging
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Unpack
 
@@ -199,6 +200,12 @@ class Core:
         """``StoreClosedError`` once the ``Memory`` is closed."""
         if self.closed:
             raise StoreClosedError("this Memory is closed; open a new one to keep working")
+
+    def bounded(self, wait: float | None) -> AbstractContextManager[None]:
+        """``store.bounded_wait(wait)``: calls on this thread inside it wait at most
+        ``wait`` seconds for a connection the unreachable database cannot give; nothing
+        when ``wait`` is None (``mem.health.ready(wait=...)``, ``mem.keys.verify``)."""
+        return nullcontext() if wait is None else self.store.bounded_wait(wait)
 
     def close(self) -> None:
         """Stop recall's worker thread and close the store; idempotent."""

@@ -58,12 +58,14 @@ class Snapshot:
 class Health(Part):
     """Readiness and monitoring counts of a ``Memory``."""
 
-    def ready(self, *, embedder: bool = True) -> Readiness:
+    def ready(self, *, embedder: bool = True, wait: float | None = None) -> Readiness:
         """Check that the store answers a query and that the embedder embeds a short text.
 
         Never raises: a failing check is reported in ``reasons``. ``embedder=False``
         skips the embedder check (a remote embedder costs one request per check). A
         ``Memory`` without an embedder (keyword recall) is ready with the store alone.
+        ``wait``: wait at most this many seconds for a store connection while the
+        database is unreachable (``Store.bounded_wait``), not ``[postgres] pool_timeout``.
         """
         start = time.perf_counter()
         checks: dict[str, str] = {}
@@ -71,7 +73,8 @@ class Health(Part):
         core = self._core
         try:
             core.check_open()
-            core.store.schema_version()  # one indexed read: the connection works
+            with core.bounded(wait):
+                core.store.schema_version()  # one indexed read: the connection works
             checks["store"] = "ok"
         except Exception as exc:
             checks["store"] = f"unavailable: {exc}"
@@ -98,12 +101,14 @@ class Health(Part):
             duration_ms=(time.perf_counter() - start) * 1000,
         )
 
-    def snapshot(self) -> Snapshot:
-        """Live memories per namespace and jobs per status (two grouped counts)."""
+    def snapshot(self, *, wait: float | None = None) -> Snapshot:
+        """Live memories per namespace and jobs per status (two grouped counts).
+        ``wait`` as ``ready``'s."""
         core = self._core
         core.check_open()
-        return Snapshot(
-            memories=core.store.memories.namespaces(),
-            jobs=core.store.jobs.counts(None),
-            embed_failures=core.embed_failures,
-        )
+        with core.bounded(wait):
+            return Snapshot(
+                memories=core.store.memories.namespaces(),
+                jobs=core.store.jobs.counts(None),
+                embed_failures=core.embed_failures,
+            )

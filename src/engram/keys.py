@@ -3,7 +3,9 @@ key may reach (``Principal``).
 
 A key is ``engram_`` followed by 43 URL-safe random characters (256 bits from
 ``secrets``). Only its SHA-256 hash is stored; the plaintext is returned once, by
-``Keys.create``, and never again.
+``Keys.create``, and never again. Admin keys ``verify`` accepted are also remembered in
+this process, by hash, for ``REMEMBERED_FOR`` (``Keys.remembered``): what ``engram
+serve`` answers ``/metrics`` with while the database is down.
 
 The namespace rule: a key belongs to one user ``U`` and reaches the namespace
 ``user:U`` (the library's ``user_id`` rule, ``validate.namespace_for``) and every
@@ -17,11 +19,14 @@ import builtins
 import hashlib
 import re
 import secrets
+import threading
+import time
+from collections.abc import Set
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Protocol, Unpack
 
-from engram.core import Part, Scope
+from engram.core import Core, Part, Scope
 from engram.errors import AuthenticationError, InvalidInputError, PermissionDeniedError, shown
 from engram.ids import resolve_prefix
 from engram.records import ApiKey, new_id, utcnow
@@ -38,10 +43,31 @@ _USER = re.compile(r"^[A-Za-z0-9_.@+-]{1,100}$")
 #: every read request into a write transaction.
 TOUCH_INTERVAL = timedelta(seconds=60)
 
+#: How long an admin key verified against the store is remembered (``Keys.remembered``),
+#: in seconds from that verification: what lets a Prometheus scrape of ``/metrics``
+#: be answered while the database is down. A scrape every 15 s to 1 min keeps its key
+#: fresh until the outage begins; past this, the scrape gets 503 again.
+REMEMBERED_FOR = 15 * 60.0
+
+#: While the store answers, the remembered keys are checked against its list of live
+#: keys at most this often (seconds), so a key revoked by another process (``engram keys
+#: revoke`` is one) is forgotten by the next check after its revocation.
+RECHECK_EVERY = 30.0
+
 
 def hash_key(plaintext: str) -> str:
     """The hex SHA-256 of a key's plaintext: what the store keeps."""
     return hashlib.sha256(plaintext.encode("utf-8")).hexdigest()
+
+
+def _hashed(plaintext: object) -> str | None:
+    """The hash of a presented key; None for no key or one no key was ever made of."""
+    if not plaintext or not isinstance(plaintext, str):
+        return None
+    try:
+        return hash_key(plaintext)
+    except UnicodeEncodeError:  # a lone surrogate: no key was ever made of one
+        return None
 
 
 def user_name(user: object) -> str:
@@ -53,6 +79,14 @@ def user_name(user: object) -> str:
 
 class Keys(Part):
     """The API keys of a store (``mem.keys``)."""
+
+    def __init__(self, core: Core) -> None:
+        super().__init__(core)
+        # Admin keys verified against the store lately: the key's hash -> its record
+        # (id, user, role; never a secret) and the monotonic time of the verification.
+        self._recent: dict[str, tuple[ApiKey, float]] = {}
+        self._recent_lock = threading.Lock()
+        self._rechecked = 0.0
 
     def create(
         self, user: str, *, admin: bool = False, name: str | None = None
@@ -69,9 +103,14 @@ class Keys(Part):
         self._core.store.keys.add(key, hash_key(plaintext))
         return key, plaintext
 
-    def verify(self, plaintext: str | None) -> ApiKey:
+    def verify(self, plaintext: str | None, *, wait: float | None = None) -> ApiKey:
         """The live key for ``plaintext``; ``AuthenticationError`` if missing, unknown or
-        revoked."""
+        revoked. ``wait``: wait at most this many seconds for a store connection while
+        the database is unreachable (``Store.bounded_wait``), not ``pool_timeout``."""
+        with self._core.bounded(wait):
+            return self._verify(plaintext)
+
+    def _verify(self, plaintext: str | None) -> ApiKey:
         self._core.check_open()
         if not plaintext:
             raise AuthenticationError(
@@ -79,11 +118,11 @@ class Keys(Part):
                 "(create one with `engram keys create --user NAME`)"
             )
         keys = self._core.store.keys
-        try:
-            key = keys.find(hash_key(plaintext)) if isinstance(plaintext, str) else None
-        except UnicodeEncodeError:  # a lone surrogate: no key was ever made of one
-            key = None
+        hashed = _hashed(plaintext)
+        key = None if hashed is None else keys.find(hashed)
         if key is None:
+            if hashed is not None:
+                self._forget({hashed})
             raise AuthenticationError(
                 "unknown or revoked key: create one with `engram keys create --user NAME` "
                 "(`engram keys list` shows the live ones)"
@@ -91,7 +130,52 @@ class Keys(Part):
         now = utcnow()
         if key.last_used_at is None or now - key.last_used_at >= TOUCH_INTERVAL:
             keys.touch(key.id, now)
+        if key.admin and hashed is not None:
+            with self._recent_lock:
+                self._recent[hashed] = (key, time.monotonic())
+        self._recheck()
         return key
+
+    def remembered(self, plaintext: str | None) -> ApiKey | None:
+        """The admin key for ``plaintext`` if ``verify`` accepted it against the store in
+        the last ``REMEMBERED_FOR`` seconds, else None. For when the store cannot be
+        reached (``engram serve``'s ``/metrics`` in a database outage): while the store
+        answers, ``verify`` asks it every time, so a revoked key is refused at once.
+        Only admin keys are remembered, by their hash, in this process's memory."""
+        hashed = _hashed(plaintext)
+        if hashed is None:
+            return None
+        with self._recent_lock:
+            found = self._recent.get(hashed)
+            if found is None:
+                return None
+            key, verified = found
+            if time.monotonic() - verified > REMEMBERED_FOR:
+                del self._recent[hashed]
+                return None
+        return key
+
+    def _forget(self, hashes: Set[str] = frozenset(), ids: Set[str] = frozenset()) -> None:
+        """Forget the remembered keys of these hashes, and of these key ids."""
+        with self._recent_lock:
+            for hashed in [h for h, (key, _) in self._recent.items() if key.id in ids]:
+                del self._recent[hashed]
+            for hashed in hashes:
+                self._recent.pop(hashed, None)
+
+    def _recheck(self) -> None:
+        """Forget remembered keys the store no longer holds live (revoked by another
+        process), at most every ``RECHECK_EVERY`` seconds and only while some are
+        remembered."""
+        now = time.monotonic()
+        with self._recent_lock:
+            if not self._recent or now - self._rechecked < RECHECK_EVERY:
+                return
+            self._rechecked = now
+        live = {k.id for k in self._core.store.keys.all() if not k.revoked}
+        with self._recent_lock:
+            gone = {key.id for key, _ in self._recent.values() if key.id not in live}
+        self._forget(ids=gone)
 
     def list(self) -> builtins.list[ApiKey]:
         """Every key, revoked ones included, oldest first (never a secret)."""
@@ -118,7 +202,9 @@ class Keys(Part):
     def revoke(self, key_id: str) -> ApiKey:
         """Revoke a key, by its id or a unique prefix of it (``resolve``), at once;
         ``NotFoundError`` if there is no such key."""
-        return self._core.store.keys.revoke(self.resolve(key_id))
+        revoked = self._core.store.keys.revoke(self.resolve(key_id))
+        self._forget(ids={revoked.id})  # not remembered past its revocation, even in an outage
+        return revoked
 
     def ensure_admin(self, user: str = "admin") -> tuple[ApiKey, str] | None:
         """Create the first admin key if no live admin key exists; otherwise None.

@@ -70,17 +70,34 @@ class TracedPrincipal(Principal):
         return resolved
 
 
-def authenticate(state: ServerState, authorization: str | None) -> Principal:
-    """The principal for an ``Authorization`` header value (``LOCAL`` without auth)."""
-    if not state.auth:
-        return TracedPrincipal(user=LOCAL.user, admin=LOCAL.admin)
-    token = None
+def bearer_token(authorization: str | None) -> str | None:
+    """The key of an ``Authorization: Bearer <key>`` header value, else None."""
     if authorization:
         scheme, _, credentials = authorization.partition(" ")
         if scheme.lower() == "bearer":
-            token = credentials.strip()
-    key = state.memory.keys.verify(token)
+            return credentials.strip()
+    return None
+
+
+def authenticate(
+    state: ServerState, authorization: str | None, *, wait: float | None = None
+) -> Principal:
+    """The principal for an ``Authorization`` header value (``LOCAL`` without auth);
+    ``wait`` bounds the wait for the store in an outage (``Keys.verify``)."""
+    if not state.auth:
+        return TracedPrincipal(user=LOCAL.user, admin=LOCAL.admin)
+    key = state.memory.keys.verify(bearer_token(authorization), wait=wait)
     note_key(key.id)  # for the access log: the key's id, never the key
+    return TracedPrincipal(user=key.user, admin=key.admin, key_id=key.id)
+
+
+def remembered_admin(state: ServerState, authorization: str | None) -> Principal | None:
+    """The principal of an admin key the store accepted lately (``Keys.remembered``),
+    for a route that must answer while the store cannot be reached; else None."""
+    key = state.memory.keys.remembered(bearer_token(authorization))
+    if key is None:
+        return None
+    note_key(key.id)
     return TracedPrincipal(user=key.user, admin=key.admin, key_id=key.id)
 
 

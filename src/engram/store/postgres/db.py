@@ -75,10 +75,25 @@ class _Retry(AttemptWithBackoff):
 
 
 class _Pool(ConnectionPool[psycopg.Connection[Any]]):
-    """The pool, reconnecting within a second of the database coming back."""
+    """The pool, reconnecting within a second of the database coming back, and knowing
+    whether its last attempt to connect failed (``unreachable``)."""
+
+    unreachable = False
+    """True from a failed attempt to open a connection until one succeeds: the
+    database is down or refuses this role, so waiting out ``pool_timeout`` for a
+    connection is waiting for nothing (``Database.bounded_wait``)."""
 
     def _add_connection(self, attempt: AttemptWithBackoff | None, growing: bool = False) -> None:
         super()._add_connection(attempt or _Retry(timeout=self.reconnect_timeout), growing)
+
+    def _connect(self, timeout: float | None = None) -> psycopg.Connection[Any]:
+        try:
+            conn = super()._connect(timeout)
+        except Exception:
+            self.unreachable = True
+            raise
+        self.unreachable = False
+        return conn
 
 
 #: Server states that end the connection: admin shutdown (a restart, or
@@ -187,7 +202,7 @@ class Database(Opened):
 
     def _open(self) -> None:
         """Open a new pool (at start, and again on ``reconnect``)."""
-        pool: ConnectionPool[psycopg.Connection[Any]] = _Pool(
+        pool = _Pool(
             self._conninfo,
             min_size=min(self.config.pool_min_size, self.config.pool_max_size),
             max_size=self.config.pool_max_size,
@@ -205,7 +220,7 @@ class Database(Opened):
         except psycopg.Error as exc:
             pool.close()
             raise StoreError(f"cannot open PostgreSQL pool at {self.location}: {exc}") from exc
-        self._pool = pool
+        self._pool: _Pool = pool
 
     def _configure(self, conn: psycopg.Connection[Any]) -> None:
         conn.execute("SET TIME ZONE 'UTC'")
@@ -237,7 +252,7 @@ class Database(Opened):
             if bound is not None:
                 yield bound
             else:
-                with self._pool.connection() as conn:
+                with self._pooled() as conn:
                     yield conn
         except psycopg.errors.IntegrityError as exc:
             raise InvalidInputError(f"{what} rejected by the database: {exc}") from exc
@@ -255,6 +270,43 @@ class Database(Opened):
             raise StoreError(f"{what} failed: {exc}") from exc
         except psycopg.Error as exc:
             raise StoreError(f"{what} failed: {exc}") from exc
+
+    @contextmanager
+    def bounded_wait(self, seconds: float) -> Iterator[None]:
+        """Within the block, a call on this thread that needs a connection waits at
+        most ``seconds`` for one when the pool's last attempt to connect failed (the
+        database is down), instead of ``pool_timeout``; when the pool is only busy it
+        waits as long as any call. ``/ready`` and ``/metrics`` answer inside one, so
+        an outage is reported in a second or two, not after 30 s."""
+        before = getattr(self._local, "bound", None)
+        self._local.bound = seconds
+        try:
+            yield
+        finally:
+            self._local.bound = before
+
+    @contextmanager
+    def _pooled(self) -> Iterator[psycopg.Connection[Any]]:
+        """A connection from the pool, waiting as ``bounded_wait`` says."""
+        bound: float | None = getattr(self._local, "bound", None)
+        if bound is None or bound >= self.config.pool_timeout:
+            with self._pool.connection() as conn:
+                yield conn
+            return
+        pool = self._pool
+        try:
+            conn = pool.getconn(timeout=bound)
+        except PoolTimeout:
+            # A stopped database refuses the pool's attempt at once, so by now the
+            # pool knows; a pool that is merely busy gets the rest of the usual wait.
+            if pool.unreachable:
+                raise
+            conn = pool.getconn(timeout=self.config.pool_timeout - bound)
+        try:
+            with conn:  # commit or roll back as ``pool.connection()`` does
+                yield conn
+        finally:
+            pool.putconn(conn)
 
     @contextmanager
     def tx(self, what: str = "write") -> Iterator[psycopg.Connection[Any]]:

@@ -250,6 +250,13 @@ class Store(Protocol):
         until then every call raises ``StoreConnectionError``."""
         ...
 
+    def bounded_wait(self, seconds: float) -> AbstractContextManager[None]:
+        """Within the block, a call on this thread waits at most ``seconds`` for a
+        connection while the database is unreachable (then ``StoreConnectionError``),
+        not the configured wait; a busy but reachable database is waited for as
+        usual. A no-op where there is no server to lose (SQLite)."""
+        ...
+
     def health_check(self) -> bool:
         """One real round trip to the database; False (never an error) when it fails
         or the store is disconnected or closed."""

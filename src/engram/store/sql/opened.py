@@ -7,7 +7,8 @@ connections and locks; this is only the state and its checks, written once.
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 from engram.errors import StoreClosedError, StoreConnectionError, StoreError
@@ -33,6 +34,13 @@ class Opened:
 
     def _open(self) -> None:
         raise NotImplementedError
+
+    @contextmanager
+    def bounded_wait(self, seconds: float) -> Iterator[None]:
+        """Within the block, calls on this thread wait at most ``seconds`` for a
+        connection the database cannot give (an outage). A backend with a pool
+        overrides it; a SQLite file has no server to be down, so nothing changes."""
+        yield
 
     def disconnect(self) -> None:
         """Close the connections (or the pool) but keep the store reopenable

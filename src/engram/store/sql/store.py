@@ -9,7 +9,7 @@ native index (``hints``, ``chunks``) is built here too, over the index the backe
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from typing import Any
 
@@ -141,6 +141,10 @@ class SqlStore:
 
     def disconnect(self) -> None:
         self._db.disconnect()
+
+    def bounded_wait(self, seconds: float) -> AbstractContextManager[None]:
+        cm: AbstractContextManager[None] = self._db.bounded_wait(seconds)
+        return cm
 
     def schema_version(self) -> str:
         with self._sql.read("reading the schema version") as conn:

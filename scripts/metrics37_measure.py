@@ -32,7 +32,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from pgserver import PgServer, free_port, pg_bin  # noqa: E402
+from pgserver import PgServer, free_port  # noqa: E402
 
 #: ``engram.keys.RECHECK_EVERY`` (30 s) and a margin: the revoked key's wait.
 AFTER_REVOKE = 32.0
@@ -51,16 +51,10 @@ def engram(env: dict[str, str], *args: str) -> str:
 
 
 def pg_ctl(server: PgServer, verb: str) -> None:
-    assert server.workdir is not None
-    data = server.workdir / "data"
-    port = server.url.rsplit(":", 1)[1].split("/")[0]
-    options = f"-c listen_addresses=127.0.0.1 -p {port} -k {server.workdir}"
-    cmd = [*server._run_as, str(pg_bin() / "pg_ctl"), "-D", str(data), "-w"]
     if verb == "stop":
-        cmd += ["-m", "fast", "stop"]
+        server.pause()
     else:
-        cmd += ["-l", str(server.workdir / "server.log"), "-o", options, "start"]
-    subprocess.run(cmd, check=True, capture_output=True)
+        server.resume()
 
 
 def timed(method: str, url: str, key: str | None = None, **kw: Any) -> dict[str, Any]:

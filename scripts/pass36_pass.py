@@ -77,16 +77,10 @@ def said(done: subprocess.CompletedProcess[str]) -> dict[str, Any]:
 
 
 def pg_ctl(server: PgServer, verb: str) -> None:
-    assert server.workdir is not None
-    data = server.workdir / "data"
-    port = server.url.rsplit(":", 1)[1].split("/")[0]
-    options = f"-c listen_addresses=127.0.0.1 -p {port} -k {server.workdir}"
-    cmd = [*server._run_as, str(pg_bin() / "pg_ctl"), "-D", str(data), "-w"]
     if verb == "stop":
-        cmd += ["-m", "fast", "stop"]
+        server.pause()
     else:
-        cmd += ["-l", str(server.workdir / "server.log"), "-o", options, "start"]
-    subprocess.run(cmd, check=True, capture_output=True)
+        server.resume()
 
 
 def main() -> None:

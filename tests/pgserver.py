@@ -179,6 +179,30 @@ class PgServer:
         )
         shutil.rmtree(self.workdir, ignore_errors=True)
 
+    # -- an outage: a server of this process's own, stopped and started again --------
+    def _ctl(self) -> list[str]:
+        if self.workdir is None:
+            raise RuntimeError("only a server this process started can be stopped and started")
+        return [*self._run_as, str(pg_bin() / "pg_ctl"), "-D", str(self.workdir / "data"), "-w"]
+
+    def pause(self) -> None:
+        """Stop the server as an operator's fast shutdown does, keeping its files."""
+        subprocess.run([*self._ctl(), "-m", "fast", "stop"], check=True, capture_output=True)
+
+    def resume(self) -> None:
+        """Start a paused server again on its port."""
+        assert self.workdir is not None
+        port = self.url.rsplit(":", 1)[1].split("/")[0]
+        options = f"-c listen_addresses=127.0.0.1 -p {port} -k {self.workdir}"
+        log = str(self.workdir / "server.log")
+        cmd = [*self._ctl(), "-l", log, "-o", options, "start"]
+        subprocess.run(cmd, check=True, capture_output=True)
+
+    def running(self) -> bool:
+        """Whether the server is up (not paused)."""
+        done = subprocess.run([*self._ctl(), "status"], capture_output=True, check=False)
+        return done.returncode == 0
+
     # -- databases --------------------------------------------------------------------
     def database_url(self, name: str) -> str:
         """The URL of database ``name`` on this server."""

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,7 +27,7 @@ from engram.api import create_app
 from engram.api.server import serve_in_thread
 from engram.config import PostgresConfig
 from hashembed import HashEmbedder
-from pgserver import PgServer, pg_bin
+from pgserver import PgServer
 
 #: Short enough to keep the tests fast, long enough that a wait for it is seen.
 POOL_TIMEOUT = 6.0
@@ -45,17 +44,10 @@ class OwnServer:
             pytest.skip("needs a PostgreSQL server of its own to stop")
 
     def pg_ctl(self, verb: str) -> None:
-        server = self.server
-        assert server.workdir is not None
-        port = server.url.rsplit(":", 1)[1].split("/")[0]
-        options = f"-c listen_addresses=127.0.0.1 -p {port} -k {server.workdir}"
-        cmd = [*server._run_as, str(pg_bin() / "pg_ctl"), "-D", str(server.workdir / "data")]
         if verb == "stop":
-            cmd += ["-w", "-m", "fast", "stop"]
+            self.server.pause()
         else:
-            log = server.workdir / "server.log"
-            cmd += ["-w", "-l", str(log), "-o", options, "start"]
-        subprocess.run(cmd, check=True, capture_output=True)
+            self.server.resume()
 
 
 @pytest.fixture(scope="module")
@@ -84,9 +76,7 @@ def served(own: OwnServer, tmp_path: Path) -> Iterator[tuple[str, Memory]]:
 
 
 def _running(own: OwnServer) -> bool:
-    assert own.server.workdir is not None
-    cmd = [*own.server._run_as, str(pg_bin() / "pg_ctl"), "-D", str(own.server.workdir / "data")]
-    return subprocess.run([*cmd, "status"], capture_output=True, check=False).returncode == 0
+    return own.server.running()
 
 
 def _get(url: str, key: str | None = None) -> tuple[httpx.Response, float]:

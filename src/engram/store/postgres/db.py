@@ -147,8 +147,8 @@ def refuse_foreign(conn: psycopg.Connection[Any], location: str) -> None:
             (schema,),
         )
     ]
-    if names and "schema_migrations" not in names:
-        shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    shown = migrations.foreign(names)
+    if shown is not None:
         raise StoreError(
             f"{location} is a PostgreSQL database but not an engram store: schema {schema}, "
             f"where engram would create its tables, holds the tables {shown} and none of "

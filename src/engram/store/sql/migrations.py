@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -186,6 +186,16 @@ def _search_path_advice(exc: Exception) -> str | None:
     return None
 
 
+def foreign(tables: Sequence[str]) -> str | None:
+    """When ``tables`` (a database's or a schema's) are another program's, with none of
+    them engram's ``schema_migrations``: the first few of them, to name in the refusal
+    (both backends refuse to open such a database rather than add engram's tables)."""
+    if not tables or "schema_migrations" in tables:
+        return None
+    names = sorted(tables)
+    return ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+
+
 def _primary(exc: Exception) -> str:
     """The server's one-line message of a driver error, without its LINE and caret."""
     diag = getattr(exc, "diag", None)
@@ -215,42 +225,35 @@ def _privilege_advice(exc: Exception) -> str:
 
 
 @contextmanager
-def _postgres_bookkeeping(raw: Any) -> Iterator[None]:
-    """The transaction that reads (and first creates) ``schema_migrations``."""
+def _postgres_transaction(raw: Any, lacks: str, failed: str, *, wrap: bool) -> Iterator[None]:
+    """A transaction on an autocommit psycopg connection whose errors say what to do:
+    ``lacks`` names what a missing privilege stopped, ``failed`` what another error did
+    (with the search path's advice when there is one, else the error when ``wrap``;
+    without ``wrap`` an error with no advice is raised as it is)."""
     import psycopg  # only a PostgreSQL store has it
 
     try:
         with raw.transaction():
             yield
     except psycopg.errors.InsufficientPrivilege as exc:
-        raise MigrationError(
-            f"cannot create engram's tables ({_primary(exc)}); {_privilege_advice(exc)}"
-        ) from exc
+        raise MigrationError(f"{lacks} ({_primary(exc)}); {_privilege_advice(exc)}") from exc
     except psycopg.Error as exc:
         advice = _search_path_advice(exc)
-        if advice is None:
+        if advice is None and not wrap:
             raise
-        raise MigrationError(f"cannot create engram's tables: {advice}") from exc
+        raise MigrationError(f"{failed}: {advice if advice is not None else exc}") from exc
 
 
-@contextmanager
-def _postgres_step(raw: Any, name: str) -> Iterator[None]:
+def _postgres_bookkeeping(raw: Any) -> AbstractContextManager[None]:
+    """The transaction that reads (and first creates) ``schema_migrations``."""
+    said = "cannot create engram's tables"
+    return _postgres_transaction(raw, said, said, wrap=False)
+
+
+def _postgres_step(raw: Any, name: str) -> AbstractContextManager[None]:
     """One step's transaction on an autocommit psycopg connection."""
-    import psycopg  # only a PostgreSQL store has it
-
-    try:
-        with raw.transaction():
-            yield
-    except psycopg.errors.InsufficientPrivilege as exc:
-        raise MigrationError(
-            f"migration {name} needs a privilege this role lacks ({_primary(exc)}); "
-            f"{_privilege_advice(exc)}"
-        ) from exc
-    except psycopg.Error as exc:
-        advice = _search_path_advice(exc)
-        if advice is not None:
-            raise MigrationError(f"migration {name} failed: {advice}") from exc
-        raise MigrationError(f"migration {name} failed: {exc}") from exc
+    lacks = f"migration {name} needs a privilege this role lacks"
+    return _postgres_transaction(raw, lacks, f"migration {name} failed", wrap=True)
 
 
 @contextmanager

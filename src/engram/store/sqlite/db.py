@@ -39,14 +39,15 @@ def _refuse_foreign(conn: sqlite3.Connection, location: str) -> None:
     (tables, none of them engram's ``schema_migrations``), before anything is written:
     opening it as a store would switch it to WAL and add engram's tables beside the
     owner's (new-user pass, round sixteen: an app's database given to migrate-store)."""
-    names = sorted(
-        str(row[0])
-        for row in conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-        )
+    shown = migrations.foreign(
+        [
+            str(row[0])
+            for row in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            )
+        ]
     )
-    if names and "schema_migrations" not in names:
-        shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    if shown is not None:
         raise StoreError(
             f"{location} is a SQLite database but not an engram store (it holds the tables "
             f"{shown}, and none of engram's): engram would add its own tables to it, so it "

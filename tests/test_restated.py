@@ -192,3 +192,17 @@ def test_a_change_added_later_answers_first(
         mem.jobs.process_pending()
     hits = mem.recall(question, namespace=NS, limit=4).hits
     assert hits and new in hits[0].memory.content, [h.memory.content for h in hits]
+
+
+def test_a_stem_held_by_lookups_is_a_stem_held_pair_by_pair() -> None:
+    # ``_held`` answers by set and sorted lookups what ``_one`` answers pair by pair.
+    import random
+
+    rng = random.Random(7)
+    words = ["swim", "swimm", "swims", "car", "cars", "card", "climb", "climbing", "clim"]
+    words += ["".join(rng.choice("abcs") for _ in range(rng.randint(1, 7))) for _ in range(300)]
+    for _ in range(2000):
+        held = set(rng.sample(words, rng.randint(0, 6)))
+        stems = (frozenset(held), tuple(sorted(held)))
+        word = rng.choice(words)
+        assert restated._held(word, stems) == any(restated._one(word, s) for s in held)

@@ -26,8 +26,10 @@ goes below the earlier statement that holds what is asked (``_sidesteps``).
 
 from __future__ import annotations
 
+import bisect
+import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from engram.config import RecallConfig
@@ -60,9 +62,11 @@ _NO_SLOT = frozenset({"noted", "updated", "update", "saved", "actually", "new", 
 _NAME = re.compile(r"[A-Za-z][A-Za-z-]*")
 
 
-def _terms(text: str) -> list[str]:
-    """``text``'s keywords (recall's own: "Lena's" gives "lena") that may name a slot."""
-    return [t for t in keywords(text, limit=64) if t not in _NO_SLOT and len(t) > 1]
+@functools.lru_cache(maxsize=1024)
+def _terms(text: str) -> tuple[tuple[str, str], ...]:
+    """``text``'s keywords (recall's own: "Lena's" gives "lena") that may name a slot,
+    each with its stem; cached, as every pair of the head reads each text again."""
+    return tuple((t, stem(t)) for t in keywords(text, limit=64) if t not in _NO_SLOT and len(t) > 1)
 
 
 def _one(a: str, b: str) -> bool:
@@ -70,12 +74,34 @@ def _one(a: str, b: str) -> bool:
     return a == b or (min(len(a), len(b)) >= 4 and (a.startswith(b) or b.startswith(a)))
 
 
+@functools.lru_cache(maxsize=1024)
+def _stems(text: str) -> tuple[frozenset[str], tuple[str, ...]]:
+    """``text``'s slot stems, as a set and sorted (``_held``)."""
+    held = frozenset(s for _, s in _terms(text))
+    return held, tuple(sorted(held))
+
+
+def _held(stem_: str, stems: tuple[frozenset[str], tuple[str, ...]]) -> bool:
+    """``any(_one(stem_, s) for s in stems)``, by lookups: a prefix of ``stem_`` of four
+    letters or more in the set, or the first sorted stem from ``stem_`` on starting with
+    it, rather than every pair (each recall asked about now reads the head's pairs)."""
+    held, ordered = stems
+    if stem_ in held:
+        return True
+    if len(stem_) < 4:
+        return False
+    if any(stem_[:k] in held for k in range(4, len(stem_))):
+        return True
+    i = bisect.bisect_left(ordered, stem_)
+    return i < len(ordered) and ordered[i].startswith(stem_)
+
+
 def _added(text: str, other: str) -> tuple[list[str], bool]:
     """``text``'s slot words (change words left out) that ``other`` lacks, and whether the
     two share one (the same thing)."""
-    before = {stem(t) for t in _terms(other)}
-    terms = [t for t in _terms(text) if CHANGE.fullmatch(t) is None]
-    added = [t for t in terms if not any(_one(stem(t), b) for b in before)]
+    before = _stems(other)
+    terms = [(t, s) for t, s in _terms(text) if CHANGE.fullmatch(t) is None]
+    added = [t for t, s in terms if not _held(s, before)]
     return added, len(added) < len(terms)
 
 
@@ -141,35 +167,42 @@ def _values(text: str, added: Sequence[str]) -> list[str]:
     """The words of ``added`` that say a value: a number, a time, or a name (capitalised
     inside a sentence), not a common noun that only says the thing again ("class",
     "lessons", "training")."""
-    named = {
+    named = _named(text)
+    return [t for t in added if asks_time(t) or _number(t) or any(_one(stem(t), n) for n in named)]
+
+
+@functools.lru_cache(maxsize=1024)
+def _named(text: str) -> frozenset[str]:
+    """The stems of ``text``'s words capitalised inside a sentence."""
+    return frozenset(
         stem(w.lower())
         for part in re.split(r"[.!?:;\n]+", text)
         for w in _NAME.findall(part)[1:]
         if w[0].isupper()
-    }
-    return [t for t in added if asks_time(t) or _number(t) or any(_one(stem(t), n) for n in named)]
+    )
 
 
 def ordered(query: str, hits: Sequence[Hit], cfg: RecallConfig) -> list[Hit]:
     """``hits`` with each later change-telling statement of the head moved just above the
-    first earlier hit it restates, when ``query`` asks about now."""
+    first earlier hit it restates, then each earlier hit just above a later change of
+    another kind than asked (``_sidesteps``), when ``query`` asks about now."""
     out = list(hits)
     if cfg.stale_fact_factor >= 1.0 or len(out) < 2 or not asks_now(query):
         return out
     head, timed = min(HEAD, len(out)), asks_time(query)
-    for j in range(1, head):
-        hit = out[j]
-        above = next((i for i in range(j) if _restates(hit, out[i], timed)), None)
-        if above is None:
-            continue
-        # Just above the hit it restates: a score between it and the one before it.
-        out.insert(above, replace(out.pop(j), score=_between(out, above)))
-    for j in range(1, head):
-        hit = out[j]
-        above = next((i for i in range(j) if _sidesteps(out[i], hit, timed)), None)
-        if above is not None:
-            out.insert(above, replace(out.pop(j), score=_between(out, above)))
+    _move(out, head, lambda hit, other: _restates(hit, other, timed))
+    _move(out, head, lambda hit, other: _sidesteps(other, hit, timed))
     return out
+
+
+def _move(out: list[Hit], head: int, above: Callable[[Hit, Hit], bool]) -> None:
+    """Move each hit of the first ``head`` just above the first hit before it that
+    ``above(hit, that one)`` says it belongs above, scored between it and its neighbour."""
+    for j in range(1, head):
+        hit = out[j]
+        at = next((i for i in range(j) if above(hit, out[i])), None)
+        if at is not None:
+            out.insert(at, replace(out.pop(j), score=_between(out, at)))
 
 
 def _between(hits: Sequence[Hit], at: int) -> float:

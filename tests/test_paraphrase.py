@@ -234,7 +234,9 @@ def test_round11_questions_share_at_most_one_content_word_with_their_gold() -> N
     assert offenders == []
 
 
-@pytest.mark.parametrize("split", [paraphrase.TUNE_36, paraphrase.HELD_OUT_10])
+@pytest.mark.parametrize(
+    "split", [paraphrase.TUNE_36, paraphrase.HELD_OUT_10, paraphrase.HELD_OUT_11]
+)
 def test_round11_splits_are_new_and_complete(split: str) -> None:
     # Twelve stores of domains the first set has none of, 11 memories, 11 answerable and
     # 4 same-register unanswerable questions each, cross-domain within the split.

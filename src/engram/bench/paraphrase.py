@@ -19,8 +19,8 @@ reads (``engram.bench.abstain.ask``), so any rule is scored without recalling ag
 The stores whose split is ``held-out`` (a third of the first fifteen), ``held-out-2``,
 ``held-out-3`` to ``held-out-9`` (five stores of new domains each, written later as
 clean checks) are never used to fit or tune anything. Round 11's set
-(``engram/data/paraphrase36.json``, ``round11_path``: ``tune-36`` and ``held-out-10``,
-questions written another way) is read with ``--data``.
+(``engram/data/paraphrase36.json``, ``round11_path``: ``tune-36``, ``held-out-10`` and
+round 12's ``held-out-11``, questions written another way) is read with ``--data``.
 """
 
 from __future__ import annotations
@@ -81,6 +81,9 @@ HELD_OUT_9 = "held-out-9"
 TUNE_36 = "tune-36"
 #: ... and its held-out twin, written and committed with it before anything was measured.
 HELD_OUT_10 = "held-out-10"
+#: Round 12 (abstain38): twelve more stores in round 11's style and file, written and
+#: committed before the round measured or changed anything; read only to report.
+HELD_OUT_11 = "held-out-11"
 SPLITS = (
     CALIBRATION,
     HELD_OUT,
@@ -94,6 +97,7 @@ SPLITS = (
     HELD_OUT_9,
     TUNE_36,
     HELD_OUT_10,
+    HELD_OUT_11,
 )
 #: The context's default size (seed 000): "gold in the top 4".
 TOP = 4
@@ -132,7 +136,8 @@ def default_path() -> Path:
 
 
 def round11_path() -> Path:
-    """Round 11's set (tune-36 and held-out-10), written in another style."""
+    """Round 11's set (tune-36 and held-out-10), written in another style, and round
+    12's held-out-11 in the same style."""
     return Path(str(resources.files("engram") / "data" / "paraphrase36.json"))
 
 

@@ -153,6 +153,7 @@ def table(rows: Sequence[dict[str, Any]]) -> str:
 
 
 SILENT_MARKED = ("silent", "marked", "confident")
+KINDS = ("answerable", "unrelated", "cross")
 
 
 def main() -> None:

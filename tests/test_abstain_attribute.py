@@ -149,14 +149,14 @@ def test_screen_marks_a_related_answer_that_does_not_answer() -> None:
     def never(query: str, shown: Sequence[Hit]) -> bool:
         return False
 
-    kept, reason, unsure = abstain.screen(DOOR, hits, "other", cfg, answered=never)
+    kept, reason, unsure, _ = abstain.screen(DOOR, hits, "other", cfg, answered=never)
     # Words alone (another embedder): related; the test turns it into one marked line.
     assert kept == hits and reason is None and unsure
     assert not abstain.screen(DOOR, hits, "other", cfg)[2]
     # With unsure answers silenced (recall.low_confidence = false), it is left alone:
     # the test only ever moves a confident answer to one marked line.
     off = replace(cfg, low_confidence=False)
-    assert abstain.screen(DOOR, hits, "other", off, answered=never) == (hits, None, False)
+    assert abstain.screen(DOOR, hits, "other", off, answered=never) == (hits, None, False, 0.0)
 
 
 def test_screen_reads_only_the_hits_the_context_would_show() -> None:

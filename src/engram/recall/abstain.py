@@ -27,7 +27,7 @@ from enum import StrEnum
 from typing import Any
 
 from engram.config import RecallConfig
-from engram.recall import abstain_weights, coverage
+from engram.recall import abstain_tie, abstain_weights, coverage
 from engram.records import Hit
 from engram.text import keywords
 
@@ -418,6 +418,15 @@ def possibly_related(shown: Sequence[Hit]) -> list[Hit]:
 Answers = Callable[[str, Sequence[Hit]], bool]
 
 
+def tie_margin(cfg: RecallConfig, embedder: str | None) -> float:
+    """The near-tie margin a confident note answer is read with (``abstain_tie``):
+    ``recall.tie_margin`` when set, else the shipped one for the embedder it was chosen
+    on, else 0 (off: another model's cosines mean otherwise)."""
+    if cfg.tie_margin is not None:
+        return cfg.tie_margin
+    return abstain_tie.MARGIN if embedder == CALIBRATION.embedder else 0.0
+
+
 def screen(
     query: str,
     hits: list[Hit],
@@ -427,25 +436,32 @@ def screen(
     standing: StandingOf | None = None,
     answered: Answers | None = None,
     limit: int | None = None,
-) -> tuple[list[Hit], str | None, bool]:
+) -> tuple[list[Hit], str | None, bool, float]:
     """The decision applied to ranked ``hits``: ``(hits kept, abstain reason or None,
-    low confidence)``. Unrelated (or unsure, with ``recall.low_confidence`` off) gives
-    no hits and the reason; otherwise hits far below the best no longer pad up to the
-    limit (issue 24's relative floor), and an unsure decision marks them. A related
-    decision whose first ``limit`` kept hits do not ``answered`` the query (on topic,
-    another attribute: ``engram.recall.abstain_attribute``) is marked unsure too, when
-    ``recall.low_confidence`` lets an unsure answer through."""
-    decision = check(query, hits[: cfg.candidates], embedder, calibration, standing)
+    low confidence, tie margin)``. Unrelated (or unsure, with ``recall.low_confidence``
+    off) gives no hits and the reason; otherwise hits far below the best no longer pad
+    up to the limit (issue 24's relative floor), and an unsure decision marks them. A
+    related decision is marked unsure too, when ``recall.low_confidence`` lets an unsure
+    answer through, if its best note has a near twin among the candidates (the tie
+    margin is then returned: the context shows the tied notes, ``abstain_tie``), or if
+    its first ``limit`` kept hits do not ``answered`` the query (on topic, another
+    attribute: ``engram.recall.abstain_attribute``)."""
+    pool = hits[: cfg.candidates]
+    decision = check(query, pool, embedder, calibration, standing)
     if decision.verdict is Verdict.UNRELATED or (
         decision.verdict is Verdict.UNCERTAIN and not cfg.low_confidence
     ):
-        return [], decision.reason, False
+        return [], decision.reason, False, 0.0
     share = cfg.relative_floor
     if share is None:  # the floor fitted with the calibration, for its embedder
         share = calibration.relative_floor if embedder == calibration.embedder else 0.0
     # issue 24 (T2): a thread question's floor is judged per session (recall/coverage.py)
     kept = coverage.relative_floor(query, cfg, hits, share)
     unsure = decision.verdict is Verdict.UNCERTAIN
+    if not unsure and cfg.low_confidence and kept:  # issue 24, round 12: a near twin
+        margin = tie_margin(cfg, embedder)
+        if abstain_tie.tied(pool, margin):
+            return kept, None, True, margin
     if not unsure and answered is not None and cfg.low_confidence and kept:
         unsure = not answered(query, kept[: limit or len(kept)])
-    return kept, None, unsure
+    return kept, None, unsure, 0.0

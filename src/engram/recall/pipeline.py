@@ -24,6 +24,7 @@ from engram.llm.base import LlmProvider
 from engram.recall import (
     abstain,
     abstain_attribute,
+    abstain_tie,
     anchors,
     completion,
     conditions,
@@ -532,14 +533,14 @@ class Retriever:
             hits = packing.dedup_by_title(hits)
         ranked = hits
         abstained: str | None = None
-        low_confidence = False
+        low_confidence, tie = False, 0.0
         if floor and cfg.min_relevance is not None:  # the caller's own floor overrides
             hits = packing.above(hits, cfg.min_relevance)
         elif floor and cfg.abstain:  # FEATURES E7: nothing related -> nothing at all
             model = None if self.embedder is None else self.embedder.name
             read = standing_reader(self.standings, cfg.standing, request.namespace, request.shared)
             answered = abstain_attribute.reader(self, cfg)  # issue 24: both when on
-            hits, abstained, low_confidence = abstain.screen(
+            hits, abstained, low_confidence, tie = abstain.screen(
                 request.query, hits, model, cfg, self.calibration, read, answered, request.limit
             )
             clock.lap("abstain")
@@ -559,9 +560,11 @@ class Retriever:
                 f"{len(flagged)} flagged memories left out of the context (the injection "
                 "scan flagged them; see metadata['injection_flags'])"
             )
-        # issue 24: unsure -> one line, "Possibly related" (round 11: the nearest note)
-        unsure = abstain.possibly_related(shown) if low_confidence else shown
-        heading, shown = (fmt.POSSIBLY_RELATED if low_confidence else None), unsure
+        # issue 24: unsure -> one line, "Possibly related" (round 11: the nearest note;
+        # round 12: a confident answer's tied notes, abstain_tie)
+        if low_confidence:
+            shown = abstain_tie.lines(shown, tie) if tie else abstain.possibly_related(shown)
+        heading = fmt.POSSIBLY_RELATED if low_confidence else None
         cites = request.cite([h.memory.id for h in shown]) if request.cite and shown else None
         context = fmt.render(shown, cfg.context_style, cites, heading)
         if lead is not None:

@@ -156,7 +156,7 @@ def test_screen_marks_a_related_answer_that_does_not_answer() -> None:
     # With unsure answers silenced (recall.low_confidence = false), it is left alone:
     # the test only ever moves a confident answer to one marked line.
     off = replace(cfg, low_confidence=False)
-    assert abstain.screen(DOOR, hits, "other", off, answered=never) == (hits, None, False, 0.0)
+    assert abstain.screen(DOOR, hits, "other", off, answered=never) == (hits, None, False, False)
 
 
 def test_screen_reads_only_the_hits_the_context_would_show() -> None:

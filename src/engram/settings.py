@@ -420,7 +420,7 @@ class RecallConfig:
     """On-topic notes that answer nothing asked -> one marked line; unset/0 off (docs/recall.md)."""
     tie_margin: float | None = field(default=None, metadata=_range(0.0, 1.0))
     """A confident answer whose best note another candidate's cosine comes this near ->
-    marked, its tied notes shown; unset: 0.05 for all-MiniLM-L6-v2, else 0 (off); 0 off
+    marked low confidence, its lines kept; unset: 0.05 for all-MiniLM-L6-v2, else 0 (off); 0 off
     (issue 24, round 12; recall/abstain_tie.py, docs/recall.md)."""
     dedup_by_title: bool = True
     derived_once: bool = True

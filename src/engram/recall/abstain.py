@@ -436,14 +436,14 @@ def screen(
     standing: StandingOf | None = None,
     answered: Answers | None = None,
     limit: int | None = None,
-) -> tuple[list[Hit], str | None, bool, float]:
+) -> tuple[list[Hit], str | None, bool, bool]:
     """The decision applied to ranked ``hits``: ``(hits kept, abstain reason or None,
-    low confidence, tie margin)``. Unrelated (or unsure, with ``recall.low_confidence``
+    low confidence, tied)``. Unrelated (or unsure, with ``recall.low_confidence``
     off) gives no hits and the reason; otherwise hits far below the best no longer pad
     up to the limit (issue 24's relative floor), and an unsure decision marks them. A
     related decision is marked unsure too, when ``recall.low_confidence`` lets an unsure
-    answer through, if its best note has a near twin among the candidates (the tie
-    margin is then returned: the context shows the tied notes, ``abstain_tie``), or if
+    answer through, if its best note has a near twin among the candidates (``tied``: the
+    context keeps its lines under the unsure heading, ``abstain_tie``), or if
     its first ``limit`` kept hits do not ``answered`` the query (on topic, another
     attribute: ``engram.recall.abstain_attribute``)."""
     pool = hits[: cfg.candidates]
@@ -451,17 +451,21 @@ def screen(
     if decision.verdict is Verdict.UNRELATED or (
         decision.verdict is Verdict.UNCERTAIN and not cfg.low_confidence
     ):
-        return [], decision.reason, False, 0.0
+        return [], decision.reason, False, False
     share = cfg.relative_floor
     if share is None:  # the floor fitted with the calibration, for its embedder
         share = calibration.relative_floor if embedder == calibration.embedder else 0.0
     # issue 24 (T2): a thread question's floor is judged per session (recall/coverage.py)
     kept = coverage.relative_floor(query, cfg, hits, share)
     unsure = decision.verdict is Verdict.UNCERTAIN
-    if not unsure and cfg.low_confidence and kept:  # issue 24, round 12: a near twin
-        margin = tie_margin(cfg, embedder)
-        if abstain_tie.tied(pool, margin):
-            return kept, None, True, margin
+    # issue 24, round 12: a best note with a near twin is no confident answer
+    if (
+        not unsure
+        and cfg.low_confidence
+        and kept
+        and abstain_tie.tied(pool, tie_margin(cfg, embedder))
+    ):
+        return kept, None, True, True
     if not unsure and answered is not None and cfg.low_confidence and kept:
         unsure = not answered(query, kept[: limit or len(kept)])
-    return kept, None, unsure, 0.0
+    return kept, None, unsure, False

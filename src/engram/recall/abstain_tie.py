@@ -10,8 +10,11 @@ pass lacks is a line the question singles out: its best cosine has a near twin (
 median margin of 0.04 over the second beside the turns, against 0.13 for the
 answerable questions). So a related verdict whose best candidate is a note, below
 ``CEILING``, with the second best within ``margin`` of it, is given as an unsure
-answer: marked ``low_confidence`` under "Possibly related", showing the notes the
-decision could not tell apart (``lines``), never silence.
+answer: marked ``low_confidence`` under "Possibly related", never silence. Its
+context keeps every line a confident answer would show: the note that answers is
+not always one of the tied two (cut to the tied notes, 5 of the nine older held-out
+splits' 436 answerable questions lost their gold from the context; cut to one line,
+12), so the tie changes what the answer claims, not what it shows.
 
 - Only a note (a memory outside any session) is read this way: a conversation's turns
   on one topic sit close to each other whether or not they answer (LoCoMo's answerable
@@ -49,14 +52,3 @@ def tied(hits: Sequence[Hit], margin: float, ceiling: float = CEILING) -> bool:
     if best.memory.session_id is not None or best.breakdown.sim is None:
         return False
     return best.breakdown.sim < ceiling and best.breakdown.sim - _sim(second) < margin
-
-
-def lines(shown: Sequence[Hit], margin: float) -> list[Hit]:
-    """The lines a tied answer shows: the notes of ``shown`` within ``margin`` of the
-    best note's cosine, in ``shown``'s order (the one line of an unsure answer when
-    nothing ties it)."""
-    notes = [h for h in shown if h.memory.session_id is None]
-    if not notes:
-        return list(shown[:1])
-    top = max(_sim(h) for h in notes)
-    return [h for h in notes if _sim(h) >= top - margin]

@@ -24,7 +24,6 @@ from engram.llm.base import LlmProvider
 from engram.recall import (
     abstain,
     abstain_attribute,
-    abstain_tie,
     anchors,
     completion,
     conditions,
@@ -533,14 +532,14 @@ class Retriever:
             hits = packing.dedup_by_title(hits)
         ranked = hits
         abstained: str | None = None
-        low_confidence, tie = False, 0.0
+        low_confidence, tied = False, False
         if floor and cfg.min_relevance is not None:  # the caller's own floor overrides
             hits = packing.above(hits, cfg.min_relevance)
         elif floor and cfg.abstain:  # FEATURES E7: nothing related -> nothing at all
             model = None if self.embedder is None else self.embedder.name
             read = standing_reader(self.standings, cfg.standing, request.namespace, request.shared)
             answered = abstain_attribute.reader(self, cfg)  # issue 24: both when on
-            hits, abstained, low_confidence, tie = abstain.screen(
+            hits, abstained, low_confidence, tied = abstain.screen(
                 request.query, hits, model, cfg, self.calibration, read, answered, request.limit
             )
             clock.lap("abstain")
@@ -561,9 +560,9 @@ class Retriever:
                 "scan flagged them; see metadata['injection_flags'])"
             )
         # issue 24: unsure -> one line, "Possibly related" (round 11: the nearest note;
-        # round 12: a confident answer's tied notes, abstain_tie)
-        if low_confidence:
-            shown = abstain_tie.lines(shown, tie) if tie else abstain.possibly_related(shown)
+        # round 12: a tied answer keeps its lines, only marked: recall/abstain_tie.py)
+        if low_confidence and not tied:
+            shown = abstain.possibly_related(shown)
         heading = fmt.POSSIBLY_RELATED if low_confidence else None
         cites = request.cite([h.memory.id for h in shown]) if request.cite and shown else None
         context = fmt.render(shown, cfg.context_style, cites, heading)

@@ -37,6 +37,7 @@ from datetime import datetime
 
 from engram.pipeline import (
     change_again,
+    change_kinds,
     change_left,
     change_named,
     change_slots,
@@ -187,6 +188,7 @@ def _kin(
             or (category is not None and vocabulary.category(r.target) == category)
             or _kin_names(words, set(_slot_words(r.relation_type)))
             or _unnamed_slot(words, r, new, category)
+            or _thing_place(source, words, r)
         )
     }
     return next(iter(found.values())) if len(found) == 1 else None
@@ -233,6 +235,19 @@ def _held_slots(store: Store, namespace: str, source: str) -> list[Relation]:
 #: Relation words that name a place held: a value of it may be a name or a thing
 #: ("meets at Victoria Park", "switched to the canal path").
 _PLACE = word_set("venue lives located based meets location address")
+
+
+def _thing_place(source: str, words: set[str], held: Relation) -> bool:
+    """Whether both relations say where a thing (no person) is: "the team lunch moved
+    to Thai Orchid" read as ``lives_in`` is the slot ``monthly team lunch venue`` holds.
+    A person's home and workplace are two slots, so a person's reading is left out."""
+    if not words & _PLACE or not set(_slot_words(held.relation_type)) & _PLACE:
+        return False
+    names = source.split()
+    person = change_kinds.names_person(source.lower()) or (
+        names[0][:1].isupper() and all(w[:1].isupper() for w in names[1:])
+    )
+    return not person
 
 
 def _unnamed_slot(words: set[str], held: Relation, new: str, category: str | None) -> bool:

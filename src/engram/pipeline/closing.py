@@ -325,12 +325,10 @@ def _account_change(
 
 
 class _Reads:
-    """The graph reads of one plan, each made once."""
+    """The graph reads of one plan, each made once; none of another's thing ("her blog")."""
 
     def __init__(self, store: Store, namespace: str, text: str = "") -> None:
-        self.store = store
-        self.namespace = namespace
-        self.text = text  # a thing a known person's pronoun owns is not held here
+        self.store, self.namespace, self.text = store, namespace, text
         self._entities: dict[str, Entity | None] = {}
 
     def entity(self, name: str) -> Entity | None:

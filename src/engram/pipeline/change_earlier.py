@@ -37,6 +37,7 @@ from datetime import datetime
 
 from engram.pipeline import (
     change_again,
+    change_kinds,
     change_left,
     change_named,
     change_slots,
@@ -44,7 +45,7 @@ from engram.pipeline import (
     vocabulary,
 )
 from engram.pipeline.change_slots import SPEAKER, SPEAKERS, TEAM
-from engram.pipeline.change_words import KNOWN_PERSON
+from engram.pipeline.change_words import KNOWN_PERSON, others_thing
 from engram.pipeline.linker import TALKS_ABOUT
 from engram.pipeline.patterns import proper_names, word_set
 from engram.pipeline.prefilter import gated
@@ -111,7 +112,11 @@ def close(
     if len(facts) != 1:
         return []
     source, relation, new = next(iter(facts.values()))
-    if relation == TALKS_ABOUT or _holds(store, namespace, source, relation, statement):
+    if (
+        relation == TALKS_ABOUT
+        or others_thing(text, source)
+        or _holds(store, namespace, source, relation, statement)
+    ):
         return []
     kin = _kin(store, namespace, source, relation, new, statement)
     if kin is not None:  # the slot held under another relation's name
@@ -163,31 +168,103 @@ def _kin(
     """The one value the subject holds of the same slot under another relation's name:
     another version of the same product ("We run Postgres 14" then "upgraded to
     Postgres 16": ``runs`` and ``uses_database``), a value of the same category of the
-    vocabulary (``lives_in Confluence`` and ``uses_docs GitBook``), or a relation whose
-    name holds the other's words (``wedding_photographer`` and ``photographer``)."""
-    entity = store.graph.entity(namespace, source)
-    if entity is None:
-        return None
-    held = store.graph.relations(
-        namespace, entity_id=entity.id, current_only=True, at=None, limit=200, offset=0,
-        without=(TALKS_ABOUT,), newest_first=True,
-    )  # fmt: skip
+    vocabulary (``lives_in Confluence`` and ``uses_docs GitBook``), a relation whose
+    name holds the other's words (``wedding_photographer`` and ``photographer``), or,
+    when one of the two names no slot of its own (``uses``, ``is_on``), a value of the
+    new one's shape and category (``payroll owned_by Sage`` for "Payroll now goes
+    through Xero", read as ``payroll uses Xero``). The subject may be held under a
+    longer name ("the monthly team lunch" for "team lunch") or as the speaker's slot
+    (``user broadband_provider BT`` for "the broadband")."""
     category = vocabulary.category(new)
     words = set(_slot_words(relation))
     found = {
         r.id: r
-        for r in held
-        if r.source_entity_id == entity.id
-        and r.relation_type != relation
+        for r in _held_slots(store, namespace, source)
+        if (r.relation_type != relation or canonical_name(r.source) != canonical_name(source))
         and r.source_memory_id != statement.memory_id
         and canonical_name(r.target) != canonical_name(new)
         and (
             _versions(r.target, new)
             or (category is not None and vocabulary.category(r.target) == category)
             or _kin_names(words, set(_slot_words(r.relation_type)))
+            or _unnamed_slot(words, r, new, category)
+            or _thing_place(source, words, r)
         )
     }
     return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _held_slots(store: Store, namespace: str, source: str) -> list[Relation]:
+    """The current relations that may hold the subject's slot: the subject's own, a
+    longer name's of it, and the speaker's relations named by the subject's words."""
+    name = canonical_name(source)
+    entity = store.graph.entity(namespace, source)
+    held = []
+    if entity is not None:
+        held = [
+            r
+            for r in store.graph.relations(
+                namespace,
+                entity_id=entity.id,
+                current_only=True,
+                at=None,
+                limit=200,
+                offset=0,
+                without=(TALKS_ABOUT,),
+                newest_first=True,
+            )  # fmt: skip
+            if r.source_entity_id == entity.id
+        ]
+    if name in SPEAKERS or not set(name.split()) - STOPWORDS:
+        return held
+    stems = {w.removesuffix("s") for w in name.split()} - STOPWORDS
+    recent = store.graph.relations(
+        namespace, entity_id=None, current_only=True, at=None, limit=200, offset=0,
+        without=(TALKS_ABOUT,), newest_first=True,
+    )  # fmt: skip
+    for r in recent:
+        held_name = canonical_name(r.source)
+        slot = {w.removesuffix("s") for w in _slot_words(r.relation_type)}
+        longer = held_name.endswith(" " + name)  # "monthly team lunch" for "team lunch"
+        speakers = held_name in SPEAKERS and bool(slot) and stems <= slot
+        if longer or speakers:
+            held.append(r)
+    return held
+
+
+#: Relation words that name a place held: a value of it may be a name or a thing
+#: ("meets at Victoria Park", "switched to the canal path").
+_PLACE = word_set("venue lives located based meets location address")
+
+
+def _thing_place(source: str, words: set[str], held: Relation) -> bool:
+    """Whether both relations say where a thing (no person) is: "the team lunch moved
+    to Thai Orchid" read as ``lives_in`` is the slot ``monthly team lunch venue`` holds.
+    A person's home and workplace are two slots, so a person's reading is left out."""
+    if not words & _PLACE or not set(_slot_words(held.relation_type)) & _PLACE:
+        return False
+    names = source.split()
+    person = change_kinds.names_person(source.lower()) or (
+        names[0][:1].isupper() and all(w[:1].isupper() for w in names[1:])
+    )
+    return not person
+
+
+def _unnamed_slot(words: set[str], held: Relation, new: str, category: str | None) -> bool:
+    """Whether one of the two relations names no slot (``uses``, ``is_on``) and the held
+    value is of the new one's shape (a place's name or thing alike) and of no other
+    category of the vocabulary."""
+    held_words = set(_slot_words(held.relation_type))
+    if words and held_words:
+        return False
+    other = vocabulary.category(held.target)
+    if category is not None and other is not None and other != category:
+        return False
+    one, two = change_named.shape(held.target), change_named.shape(new)
+    if one == two:
+        return True
+    place = bool(held_words & _PLACE) or bool(words & _PLACE)
+    return place and {one, two} == {"name", "thing"}
 
 
 def _versions(held: str, new: str) -> bool:
@@ -244,7 +321,9 @@ def _by_subject(
     pattern = re.compile(
         # a verb in lower case (a capital continues a name: "Kieran Brennan's email");
         # a dot inside a token ("kieran.brennan@gmail.com", "1.27") is the value's
-        rf"\b{subject}(?P<owns>['’]s)?\s+(?P<verb>(?-i:[a-z])[a-z’']*)(?:\s+(?P<prep>at|in|on|to|"
+        # a passive verb after "is" is the verb ("is located on Harbour Street")
+        rf"\b{subject}(?P<owns>['’]s)?\s+(?:(?:is|are)\s+(?=[a-z]{{3,}}ed\s))?"
+        rf"(?P<verb>(?-i:[a-z])[a-z’']*)(?:\s+(?P<prep>at|in|on|to|"
         rf"with|from|by|for|into|onto|as))?\s+(?P<det>{_DETERMINERS})(?P<value>[^\s,.;:!?()]"
         rf"(?:[^,.;:!?()]|\.(?=\S))*?){_VALUE_END}",
         re.IGNORECASE,
@@ -320,7 +399,7 @@ def _a_value(
         return False
     if _same_thing(value, new):
         return False
-    old_shape, new_shape = change_named.shape(value), change_named.shape(new)
+    old_shape, new_shape = _place_shape(value, prep), _place_shape(new, prep)
     if old_shape == "thing":
         # "a flat": a kind, no named value; "Tariq is the product owner": a role held
         if det and det.split()[0].lower() in ("a", "an"):
@@ -330,6 +409,16 @@ def _a_value(
         place = prep is not None and prep.lower() in ("at", "in", "to", "into", "onto")
         return new_shape == "thing" or (new_shape == "name" and place)
     return old_shape == new_shape
+
+
+def _place_shape(value: str, prep: str | None) -> str:
+    """A value's shape (``change_named.shape``), where an address said as a place ("at
+    14 Mill Lane", "Unit 9 on Canal Road") is a name, not an amount."""
+    shape = change_named.shape(value)
+    place = prep is not None and prep.lower() in ("at", "in", "on", "to", "into", "onto")
+    if shape == "amount" and place and change_named.shape(re.sub(r"\S*\d\S*", "", value)) == "name":
+        return "name"
+    return shape
 
 
 def _same_thing(value: str, new: str) -> bool:

@@ -166,6 +166,12 @@ def held_until_now(
     kind = vocabulary.canonical(triple[1], triple[2]).relation_type
     if relation_values.self_valued(triple[0], triple[1], kind, triple[2]):
         return
+    held = _held_longer(store, namespace, triple)
+    if held is not None:  # held already, by a longer name of the subject: end that
+        end(held)
+        return
+    if _held_shorter(store, namespace, triple):
+        return  # "uses Slack for chat" held as ``uses_chat Slack``: the rules' slot
     old = Statement(
         memory_id=since.memory_id,
         triples=[triple],
@@ -177,3 +183,47 @@ def held_until_now(
     for relation in recorded[0].relations if recorded else ():
         if relation.valid_to is None:
             end(relation)
+
+
+def _held_longer(store: Store, namespace: str, triple: Triple) -> Relation | None:
+    """The one current relation to the old value whose subject is a longer name of the
+    triple's ("weekly sprint demo scheduled Tuesdays" for "the sprint demo is on
+    Tuesdays"): the graph holds the value, so it is not recorded again."""
+    entity = store.graph.entity(namespace, triple[2])
+    if entity is None:
+        return None
+    subject, value = canonical_name(triple[0]), canonical_name(triple[2])
+    found = [
+        r
+        for r in store.graph.relations(
+            namespace,
+            entity_id=entity.id,
+            current_only=True,
+            at=None,
+            limit=20,
+            offset=0,
+            without=(TALKS_ABOUT,),
+        )  # fmt: skip
+        if canonical_name(r.target) == value and canonical_name(r.source).endswith(" " + subject)
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+def _held_shorter(store: Store, namespace: str, triple: Triple) -> bool:
+    """Whether the subject holds, under another relation, a current value the old value
+    opens with and says more after ("Slack" of "Slack for chat"): the rules read that
+    memory into its slot, and what the frame adds is no value of its own."""
+    entity = store.graph.entity(namespace, triple[0])
+    if entity is None:
+        return False
+    value = canonical_name(triple[2])
+    held = store.graph.relations(
+        namespace, entity_id=entity.id, current_only=True, at=None, limit=50, offset=0,
+        without=(TALKS_ABOUT,),
+    )  # fmt: skip
+    return any(
+        r.source_entity_id == entity.id
+        and r.relation_type != triple[1]
+        and value.startswith(canonical_name(r.target) + " ")
+        for r in held
+    )

@@ -29,13 +29,20 @@ _KIN = word_set("""
     children child twins baby cousin aunt uncle grandma grandpa grandmother grandfather
     nephew niece grandson granddaughter stepson stepdaughter
     """)
+#: The words a passive verb's value is said after ("is located on Harbour Street", "are
+#: stored on Backblaze", "is handled by Sage"): the verb is no value, what follows is.
+_PASSIVE_BEFORE = word_set("on at in by with through from to into under via out")
 
 
 def no_value(head: str, said: str) -> bool:
-    """Whether ``said`` after "my <head> is" names no value of the head (see above)."""
+    """Whether ``said`` after "my <head> is" names no value of the head (see above), or
+    only a passive verb before it ("Our backups are stored on Backblaze": ``backups
+    stored``)."""
     words = said.lower().split()
     if any(w.strip(".,!") in _STATES for w in words[:2]):
         return True
+    if len(words) > 1 and len(words[0]) > 4 and words[0].endswith("ed"):
+        return words[1] in _PASSIVE_BEFORE  # a passive verb before its value
     return head in _KIN and bool(words) and (words[0] in ("a", "an") or words[0][:1].isdigit())
 
 

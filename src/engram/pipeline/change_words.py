@@ -216,3 +216,18 @@ KNOWN_PERSON = (
     r"boyfriend|girlfriend|friend|mate|buddy|pal|flatmate|roommate|housemate|son|daughter|kids?|"
     r"children|neighbou?rs?|cousin|aunt|uncle|colleague|boss|manager|parents)"
 )
+
+#: A thing someone the speaker knows owns, said with their pronoun ("my friend moved
+#: her blog to Ghost"): the change is of their thing, not the speaker's of that name.
+_OTHERS_THING = re.compile(
+    rf"\b(?:my|our)\s+{KNOWN_PERSON}\b[^.;!?]*?\b(?:her|his|their)\s+(?P<thing>[a-z][\w-]*)",
+    re.IGNORECASE,
+)
+
+
+def others_thing(text: str, source: str) -> bool:
+    """Whether ``source`` (a subject read from ``text``) is a thing the text says a
+    known person's pronoun owns: "my friend moved her blog to Ghost" says nothing of
+    the speaker's blog."""
+    head = source.lower().split()[-1:] if source.strip() else []
+    return any(m["thing"].lower() in head for m in _OTHERS_THING.finditer(text))

@@ -46,6 +46,7 @@ from engram.pipeline import (
 )
 from engram.pipeline import change_signals as claims_module
 from engram.pipeline.change_signals import ADDITION, CHANGE, PLAIN, Claim
+from engram.pipeline.change_words import others_thing as others
 from engram.pipeline.linker import TALKS_ABOUT
 from engram.store.protocols import Store
 from engram.store.protocols.graph import (
@@ -105,7 +106,7 @@ def plan(
 ) -> Statement:
     """``statement`` with canonical relation types, the change claims of ``text`` added
     and ``single_valued`` set to the types it closes (see the module docstring)."""
-    reads = _Reads(store, namespace)
+    reads = _Reads(store, namespace, text)
     addition = bool(claims_module.ADDITION_WORDS.search(text))
     now = change_words.NOW.search(text) is not None
     facts: dict[tuple[str, str, str], _Fact] = {}
@@ -117,7 +118,7 @@ def plan(
             agent = offline_notes.TEAM if claim.agent == SPEAKER else claim.agent
             claim = replace(claim, source=source, agent=agent)
         fact = _from_claim(reads, claim)
-        if fact is not None:
+        if fact is not None and not others(text, fact.source):  # "my friend moved her blog"
             facts.setdefault(_key(fact), fact)
     claimed = {(_base(f.source), f.relation): f for f in facts.values()}
     told = {(f.relation, canonical_name(f.target)) for f in facts.values()}
@@ -138,7 +139,7 @@ def plan(
     for source, relation, target, confidence in [*statement.triples, *firsts]:
         if relation_ends.not_a_thing(source, relation, target, numbers=False):
             continue  # "Joost moved to the platform team" is no home: it closes none
-        if change_states.states_no_value(text, relation, target):
+        if change_states.states_no_value(text, relation, target) or others(text, source):
             continue  # "My rent is due on the 1st" read as ``rent due``: no value held
         kind = vocabulary.canonical(relation, target)
         if any(c.isdigit() for c in target) and (source, relation, target, confidence) in firsts:
@@ -324,11 +325,10 @@ def _account_change(
 
 
 class _Reads:
-    """The graph reads of one plan, each made once."""
+    """The graph reads of one plan, each made once; none of another's thing ("her blog")."""
 
-    def __init__(self, store: Store, namespace: str) -> None:
-        self.store = store
-        self.namespace = namespace
+    def __init__(self, store: Store, namespace: str, text: str = "") -> None:
+        self.store, self.namespace, self.text = store, namespace, text
         self._entities: dict[str, Entity | None] = {}
 
     def entity(self, name: str) -> Entity | None:
@@ -371,8 +371,8 @@ class _Reads:
 
     def holding(self, source: Entity, relation_type: str) -> list[Relation]:
         """What holds now for the source and type (an indexed read)."""
-        counts = self.store.graph_counts
-        return counts.current_relations(self.namespace, source.id, relation_type)
+        held = self.store.graph_counts.current_relations(self.namespace, source.id, relation_type)
+        return [r for r in held if not others(self.text, r.source)]
 
     def around(self, entity: Entity) -> list[Relation]:
         """The entity's current relations, either end, oldest first: the newest
@@ -389,10 +389,10 @@ class _Reads:
     def _newest(self, entity_id: int | None) -> list[Relation]:
         """The newest ``READ_LIMIT`` current relations (of ``entity_id``, or of the
         namespace), newest first, mentions left out."""
-        return self.store.graph.relations(
+        return [r for r in self.store.graph.relations(
             self.namespace, entity_id=entity_id, current_only=True, at=None,
             limit=READ_LIMIT, offset=0, without=(TALKS_ABOUT,), newest_first=True,
-        )  # fmt: skip
+        ) if not others(self.text, r.source)]  # fmt: skip
 
 
 def _key(fact: _Fact) -> tuple[str, str, str]:

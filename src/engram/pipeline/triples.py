@@ -84,6 +84,8 @@ _RELATIONS: tuple[tuple[str, str, float], ...] = (
     ("lives_in", r"lived\s+in", 0.6),
     ("lives_in", r"(?:lives|is\s+living)\s+in", 0.75),
     ("moved_to", r"(?:moved|is\s+moving|relocated)\s+(?:back\s+)?to", 0.75),
+    # "Grandma moved in with Aunt Rosa in York": where she lives is the place, not Rosa
+    ("moved_to", r"moved\s+in\s+with\s+(?:[\w'’]+\s+){1,3}?in(?=\s+[A-Z])", 0.75),
     ("moved_from", r"moved\s+(?:here\s+|away\s+)?from", 0.7),
     ("married", r"(?:married|is\s+married\s+to|got\s+married\s+to)", 0.75),
     ("born_in", r"was\s+born\s+in", 0.75),

@@ -157,6 +157,8 @@ def serve(store: str) -> None:
     index on stdin, the recall's ms and stage timings on stdout."""
     from engram.embed.cache import QueryVectorCache
 
+    if os.environ.get("LAT38_SWITCH"):  # an experiment: the interpreter's switch interval
+        sys.setswitchinterval(float(os.environ["LAT38_SWITCH"]))
     mem, texts = _open(store, None)
     with mem:
         _warm(mem, texts)
@@ -170,10 +172,12 @@ def serve(store: str) -> None:
             print(json.dumps({"ms": ms, "timings": got.timings}), flush=True)
 
 
-def pair(a: str, b: str, store_a: str, store_b: str, rounds: int) -> None:
+def pair(a: str, b: str, store_a: str, store_b: str, rounds: int, switch_b: str) -> None:
     workers = []
     for src, store in ((a, store_a), (b, store_b)):
         env = {**os.environ, "PYTHONPATH": src}
+        if switch_b and store == store_b:
+            env["LAT38_SWITCH"] = switch_b
         cmd = [sys.executable, __file__, "serve", "--store", store]
         proc = subprocess.Popen(
             cmd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
@@ -243,6 +247,7 @@ def main() -> None:
     r.add_argument("--store-a", required=True)
     r.add_argument("--store-b", required=True)
     r.add_argument("--rounds", type=int, default=1)
+    r.add_argument("--switch-b", default="", help="b's sys.setswitchinterval (an experiment)")
     args = parser.parse_args()
     if args.mode == "vectors":
         make_vectors(args.out, args.count)
@@ -253,7 +258,7 @@ def main() -> None:
     elif args.mode == "serve":
         serve(args.store)
     else:
-        pair(args.a, args.b, args.store_a, args.store_b, args.rounds)
+        pair(args.a, args.b, args.store_a, args.store_b, args.rounds, args.switch_b)
 
 
 if __name__ == "__main__":

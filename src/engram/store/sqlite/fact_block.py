@@ -34,7 +34,7 @@ from engram.store.protocols.memories import FactColumns, MemoryFacts
 from engram.store.sql.memories import FACT_COLUMNS
 from engram.store.sqlite.change_log import BlockFiles
 from engram.store.sqlite.snapshot import SnapshotError, load_array, read_generation
-from engram.store.sqlite.vector_ids import IdHashes, encode_ids
+from engram.store.sqlite.vector_ids import encode_ids
 
 #: Bump when the columns or their encoding change: older files are then rebuilt.
 FORMAT = 3
@@ -97,9 +97,6 @@ class FactBlock:
     def __init__(self, arrays: Mapping[str, npt.NDArray[Any]]) -> None:
         self.ids: npt.NDArray[np.bytes_] = arrays["ids"]
         """Memory ids as UTF-8 bytes, sorted: every other array is in this order."""
-        self.hashes = IdHashes(self.ids)
-        """The ids' rows by hash, searched instead of the ids (``vector_ids``): made
-        where the block is, on a worker thread."""
         self.seqs: npt.NDArray[np.int64] = arrays["seqs"]
         self.created: npt.NDArray[np.int64] = arrays["created"]
         self.session: npt.NDArray[np.int32] = arrays["session"]
@@ -211,10 +208,10 @@ class FactBlock:
         ids = self.ids
         if not len(ids):
             return [], []
-        memory_ids.sort()  # the facts in id order, as the arrays hold them
+        memory_ids.sort()  # sorted probes: each search starts where the last one ended
         probes = encode_ids(memory_ids)
-        spots = self.hashes.find(ids, probes)  # ids are unique: the one equal
-        hit = spots >= 0
+        spots = np.minimum(np.searchsorted(ids, probes), len(ids) - 1)
+        hit = ids[spots] == probes
         at = spots[hit]
         found = (
             memory_ids
@@ -259,9 +256,9 @@ class FactBlock:
         if not rest or not len(ids):
             return out, absent + rest
         probes = encode_ids(rest)
-        spots = self.hashes.find(ids, probes)
-        hit = (spots >= 0).tolist()
-        codes = self.source[np.maximum(spots, 0)].tolist()
+        spots = np.minimum(np.searchsorted(ids, probes), len(ids) - 1)
+        hit = (ids[spots] == probes).tolist()
+        codes = self.source[spots].tolist()
         sources = self.sources
         for memory_id, ok, code in zip(rest, hit, codes, strict=True):
             if not ok:

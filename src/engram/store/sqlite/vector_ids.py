@@ -56,13 +56,15 @@ def id_hashes(ids: npt.NDArray[np.bytes_]) -> npt.NDArray[np.uint64]:
 class IdHashes:
     """An id array's rows by ``id_hashes``, for finding ids by integer search.
 
-    Recall finds its ~100 candidates in three id arrays of a large namespace (the facts,
-    the term index, the vectors). A binary search of a byte-string array compares
-    strings at each of its ~17 steps: ~30 us for 70 ids among 100k. Over the ids'
-    hashes, sorted, the search compares integers (~2 us), and each id found is checked
-    once against the array (docs/benchmarks.md, "lat38"). engram's ids start with
-    their creation time, so their leading bytes alone cannot stand for them; the
-    hash folds in every byte. 16 bytes a row (a hash and a row)."""
+    Recall looks up its candidates in the term index's and the vector index's ids (~70
+    ids among 100k for the keyword scores of the dense leg's candidates). A binary
+    search of the sorted ids (32 bytes a row) reads a string at each of its ~17 steps,
+    on pages the model's run pushed out of the caches; over the ids' hashes, sorted (8
+    bytes a row), it reads integers, and each id found is checked once against the
+    array: the term index's lookup 86 -> 60 us at 100k, answers identical
+    (docs/benchmarks.md, "lat38"). engram's ids start with their creation time, so
+    their leading bytes alone cannot stand for them: the hash folds in every byte.
+    16 bytes a row (a hash and a row), made instead of the 32 of a sorted copy."""
 
     __slots__ = ("hashes", "rows")
 

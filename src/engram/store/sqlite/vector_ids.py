@@ -236,17 +236,17 @@ class KeyRows(Generic[K]):
         base = self._base
         if not len(wanted) or not len(base):
             return out
-        probes = encode_ids(map(str, wanted)) if self._text else np.asarray(wanted, np.int64)
         big = self._searched and len(base) >= SORTED_MIN
         self._searched = True
         if self._text and big:  # memory ids: by hash, not by the sort order
             if self._hashes is None:
                 self._hashes = IdHashes(base)
-            got = self._hashes.find(base, probes)
+            got = self._hashes.find(base, encode_ids(map(str, wanted)))
             if rest is None:
                 return got
             out[rest] = got
             return out
+        probes = encode_ids(map(str, wanted)) if self._text else np.asarray(wanted, np.int64)
         order = self.order()
         if self._sorted is None and big:
             self._sorted = base[order]

@@ -10,6 +10,9 @@ times) under the ``src`` first on ``PYTHONPATH``, so the same file measures two 
     # cProfile of 300 recalls, the model out of the picture (vectors looked up)
     PYTHONPATH=src .venv/bin/python scripts/lat38_measure.py profile \\
         --store /tmp/copy/scale-100000.db --questions /tmp/q.npz
+    # each call's own time inside the stages after the model (wrappers, no profiler)
+    PYTHONPATH=src .venv/bin/python scripts/lat38_measure.py laps \\
+        --store /tmp/copy/scale-100000.db --questions /tmp/q.npz
     # the top 4 ids and the warnings of 300 recalls, the recency clock frozen: a digest
     PYTHONPATH=src .venv/bin/python scripts/lat38_measure.py answers \\
         --store /tmp/copy/scale-100000.db --questions /tmp/q.npz
@@ -140,6 +143,78 @@ def profile(store: str, questions: str, top: int, model_ms: float) -> None:
     print(out.getvalue())
 
 
+#: The calls ``laps`` times: module, attribute (those ``pipeline`` calls through a module
+#: or imported by name), and on the retriever's stores.
+_LAPPED = {
+    "waiting": ("facts_of", "time_scores"),
+    "completion": ("cosines",),
+    "fusion": ("normalize_bm25",),
+    "ranking": ("fuse", "rank"),
+    "context": ("read", "sessionless"),
+    "keyword_share": ("rescored",),
+    "restated": ("ordered",),
+    "echoes": ("demoted",),
+    "coverage": ("depth",),
+    "pipeline": ("closed", "untimed", "demoted", "directive_ids", "long_ids"),
+}
+
+
+def laps(store: str, questions: str, model_ms: float) -> None:
+    """The median own time of each call above, and of the store's reads inside them, on
+    the calling thread (a wrapper's ~0.2 us each aside), over 300 recalls."""
+    import functools
+    import importlib
+    import threading
+
+    from engram.embed.cache import QueryVectorCache
+    from engram.store.sqlite import fact_block, facts, term_index, term_search
+
+    acc: dict[str, list[float]] = {}
+    main = threading.get_ident()
+
+    def wrap(owner: Any, name: str, label: str) -> None:
+        call = getattr(owner, name)
+
+        @functools.wraps(call)
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            if threading.get_ident() != main:  # the workers' reads are not the stages'
+                return call(*args, **kwargs)
+            start = time.perf_counter()
+            try:
+                return call(*args, **kwargs)
+            finally:
+                acc.setdefault(label, []).append((time.perf_counter() - start) * 1e6)
+
+        setattr(owner, name, timed)
+
+    for module, names in _LAPPED.items():
+        found = importlib.import_module(f"engram.recall.{module}")
+        for name in names:
+            wrap(found, name, f"{module}.{name}")
+    wrap(term_search.TermSearch, "_catch_up", "term index: catch-up check")
+    wrap(term_index.TermBlock, "live_rows", "term index: live_rows (id search)")
+    wrap(term_index.TermBlock, "scores", "term index: scores of rows")
+    wrap(fact_block.FactBlock, "facts", "fact block: facts")
+    wrap(fact_block.FactBlock, "_gather", "fact block: gather (id search)")
+    wrap(facts.SQLiteMemories, "_current", "facts: data_version")
+    mem, texts = _open(store, questions, model_ms)
+    stages: dict[str, list[float]] = {}
+    with mem:
+        retriever = mem._core.retriever
+        wrap(retriever.keyword, "scores", "keyword.scores")
+        wrap(retriever.memories, "get_many", "memories.get_many (fetch)")
+        _warm(mem, texts)
+        acc.clear()
+        for q in texts[WARM : WARM + 300]:
+            retriever.query_vectors = QueryVectorCache()
+            for stage, ms in mem.recall(q, namespace=NAMESPACE).timings.items():
+                stages.setdefault(stage, []).append(ms)
+    print("load", os.getloadavg()[0])
+    print("stage medians ms:", {k: round(statistics.median(v), 3) for k, v in stages.items()})
+    for label, us in sorted(acc.items(), key=lambda kv: -statistics.median(kv[1])):
+        print(f"{label:36s} {len(us):4d} calls, median {statistics.median(us):7.1f} us")
+
+
 def answers(store: str, questions: str, limit: int) -> None:
     mem, texts = _open(store, questions)
     digest = hashlib.sha256()
@@ -235,6 +310,10 @@ def main() -> None:
     p.add_argument("--questions", required=True)
     p.add_argument("--top", type=int, default=45)
     p.add_argument("--model-ms", type=float, default=1.5, help="the lookup's sleep")
+    lp = sub.add_parser("laps")
+    lp.add_argument("--store", required=True)
+    lp.add_argument("--questions", required=True)
+    lp.add_argument("--model-ms", type=float, default=1.5, help="the lookup's sleep")
     a = sub.add_parser("answers")
     a.add_argument("--store", required=True)
     a.add_argument("--questions", required=True)
@@ -253,6 +332,8 @@ def main() -> None:
         make_vectors(args.out, args.count)
     elif args.mode == "profile":
         profile(args.store, args.questions, args.top, args.model_ms)
+    elif args.mode == "laps":
+        laps(args.store, args.questions, args.model_ms)
     elif args.mode == "answers":
         answers(args.store, args.questions, args.limit)
     elif args.mode == "serve":

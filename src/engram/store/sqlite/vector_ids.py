@@ -42,6 +42,67 @@ def encode_ids(ids: Iterable[str]) -> npt.NDArray[np.bytes_]:
     return np.array([i.encode() for i in ids], dtype=np.bytes_)
 
 
+def id_hashes(ids: npt.NDArray[np.bytes_]) -> npt.NDArray[np.uint64]:
+    """Each id's bytes, zero-padded to whole 8-byte words, folded into one word by XOR:
+    the same for an id in arrays of any width (the padding adds zero words)."""
+    n, width = len(ids), ids.dtype.itemsize
+    raw = np.zeros((n, -(-width // 8) * 8), np.uint8)
+    if n and width:
+        raw[:, :width] = np.ascontiguousarray(ids).view(np.uint8).reshape(n, width)
+    folded: npt.NDArray[np.uint64] = np.bitwise_xor.reduce(raw.view(np.uint64), axis=1)
+    return folded
+
+
+class IdHashes:
+    """An id array's rows by ``id_hashes``, for finding ids by integer search.
+
+    Recall looks up its candidates in the term index's and the vector index's ids (~70
+    ids among 100k for the keyword scores of the dense leg's candidates). A binary
+    search of the sorted ids (32 bytes a row) reads a string at each of its ~17 steps,
+    on pages the model's run pushed out of the caches; over the ids' hashes, sorted (8
+    bytes a row), it reads integers, and each id found is checked once against the
+    array: the term index's lookup 86 -> 60 us at 100k, answers identical
+    (docs/benchmarks.md, "lat38"). engram's ids start with their creation time, so
+    their leading bytes alone cannot stand for them: the hash folds in every byte.
+    16 bytes a row (a hash and a row), made instead of the 32 of a sorted copy."""
+
+    __slots__ = ("hashes", "rows")
+
+    def __init__(self, ids: npt.NDArray[np.bytes_]) -> None:
+        hashes = id_hashes(ids)
+        # Stable: the rows of one hash ascending, so the last is the latest of equal ids.
+        order = np.argsort(hashes, kind="stable")
+        self.hashes = hashes[order]
+        self.rows = order.astype(np.int64)
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.hashes.nbytes + self.rows.nbytes)
+
+    def find(
+        self, ids: npt.NDArray[np.bytes_], probes: npt.NDArray[np.bytes_]
+    ) -> npt.NDArray[np.int64]:
+        """The last row of ``ids`` (the array these hashes are of) equal to each of
+        ``probes``, or -1. The last row of a probe's hash is its last equal id when it
+        holds the probe (an equal id has the same hash and an earlier row); when it does
+        not, other ids share the hash, and that run of rows is compared whole."""
+        want = id_hashes(probes)
+        at = np.searchsorted(self.hashes, want, side="right").astype(np.int64) - 1
+        safe = np.maximum(at, 0)
+        rows = self.rows[safe]
+        hit = (at >= 0) & (ids[rows] == probes)
+        if hit.all():  # recall's candidates: every one found
+            return rows
+        unsure = np.flatnonzero(~hit & (at >= 0) & (self.hashes[safe] == want))
+        for k in unsure.tolist():  # a shared hash: ~1 pair among 100k random ids
+            start = int(np.searchsorted(self.hashes, want[k], side="left"))
+            run = self.rows[start : at[k] + 1]
+            equal = run[ids[run] == probes[k]]
+            if len(equal):
+                rows[k], hit[k] = equal.max(), True
+        return np.where(hit, rows, -1)
+
+
 def id_array(array: npt.NDArray[Any]) -> npt.NDArray[np.bytes_]:
     """A snapshot's ids as bytes: files written before this module hold str (``<U``)."""
     if array.dtype.kind == "S":
@@ -55,13 +116,24 @@ def id_array(array: npt.NDArray[Any]) -> npt.NDArray[np.bytes_]:
 class KeyRows(Generic[K]):
     """The key of each row of a block, and the latest row of each key."""
 
-    __slots__ = ("_base", "_order", "_searched", "_sorted", "_tail", "_tail_rows", "_text")
+    __slots__ = (
+        "_base",
+        "_hashes",
+        "_order",
+        "_searched",
+        "_sorted",
+        "_tail",
+        "_tail_rows",
+        "_text",
+    )
 
     def __init__(self, base: npt.NDArray[Any], *, text: bool) -> None:
         self._base = base
         self._text = text
         self._order: npt.NDArray[np.int64] | None = None
         self._sorted: npt.NDArray[Any] | None = None
+        self._hashes: IdHashes | None = None
+        """Memory ids' rows by hash, made instead of ``_sorted`` for text keys."""
         self._searched = False
         self._tail: list[K] = []
         self._tail_rows: dict[K, int] = {}
@@ -164,11 +236,20 @@ class KeyRows(Generic[K]):
         base = self._base
         if not len(wanted) or not len(base):
             return out
+        big = self._searched and len(base) >= SORTED_MIN
+        self._searched = True
+        if self._text and big:  # memory ids: by hash, not by the sort order
+            if self._hashes is None:
+                self._hashes = IdHashes(base)
+            got = self._hashes.find(base, encode_ids(map(str, wanted)))
+            if rest is None:
+                return got
+            out[rest] = got
+            return out
         probes = encode_ids(map(str, wanted)) if self._text else np.asarray(wanted, np.int64)
         order = self.order()
-        if self._sorted is None and self._searched and len(base) >= SORTED_MIN:
+        if self._sorted is None and big:
             self._sorted = base[order]
-        self._searched = True
         ordered = self._sorted
         if ordered is not None:
             at = np.maximum(np.searchsorted(ordered, probes, side="right") - 1, -1)
@@ -201,7 +282,7 @@ class KeyRows(Generic[K]):
         tail = encode_ids(map(str, self._tail)) if self._text else np.asarray(self._tail, np.int64)
         self._base = np.concatenate([self._base, tail])
         self._order = None
-        self._sorted = None
+        self._sorted = self._hashes = None
         self._tail, self._tail_rows = [], {}
 
     def array(self) -> npt.NDArray[Any]:
@@ -211,8 +292,9 @@ class KeyRows(Generic[K]):
         return self._base
 
     def nbytes(self) -> int:
-        """Bytes the array, its sort order and sorted copy hold (the tail's Python
-        objects aside)."""
+        """Bytes the array, its sort order and sorted copy (or hashes) hold (the tail's
+        Python objects aside)."""
         order = 0 if self._order is None else self._order.nbytes
         ordered = 0 if self._sorted is None else self._sorted.nbytes
-        return int(self._base.nbytes) + order + ordered
+        hashes = 0 if self._hashes is None else self._hashes.nbytes
+        return int(self._base.nbytes) + order + ordered + hashes

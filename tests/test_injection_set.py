@@ -167,7 +167,8 @@ def test_english_held_out_recall_of_the_rules_alone_meets_the_issue_target() -> 
 
 def test_rules_alone_figures_on_the_later_folds_are_recorded() -> None:
     """The rules' English catches on the folds written after them (docs/safety.md): a
-    change to a rule that moves them must update the record."""
+    change to a rule that moves them must update the record (round thirty-four's rules
+    moved held-out 5 to 28)."""
     folds = ("held_out_2", "held_out_3", "held_out_4", "held_out_5", "held_out_6")
     folds += ("held_out_7", "held_out_8", "held_out_9", "held_out_10", "held_out_11")
     folds += ("held_out_12", "held_out_13", "held_out_14", "held_out_15", "held_out_16")
@@ -179,30 +180,30 @@ def test_rules_alone_figures_on_the_later_folds_are_recorded() -> None:
         "held_out_2": 59,
         "held_out_3": 36,
         "held_out_4": 30,
-        "held_out_5": 30,
-        "held_out_6": 23,
+        "held_out_5": 31,
+        "held_out_6": 25,
         "held_out_7": 43,
-        "held_out_8": 56,
-        "held_out_9": 37,
-        "held_out_10": 33,
-        "held_out_11": 35,
+        "held_out_8": 58,
+        "held_out_9": 38,
+        "held_out_10": 34,
+        "held_out_11": 36,
         "held_out_12": 36,
         "held_out_13": 36,
         "held_out_14": 43,
-        "held_out_15": 31,
+        "held_out_15": 33,
         "held_out_16": 35,
-        "held_out_17": 23,
-        "held_out_18": 18,
-        "held_out_19": 21,
-        "held_out_20": 25,
-        "held_out_21": 32,
-        "held_out_22": 26,
-        "held_out_23": 34,
-        "held_out_24": 33,
-        "held_out_25": 39,
-        "held_out_26": 43,
-        "held_out_27": 44,
-        "held_out_28": 36,
+        "held_out_17": 24,
+        "held_out_18": 24,
+        "held_out_19": 23,
+        "held_out_20": 30,
+        "held_out_21": 37,
+        "held_out_22": 28,
+        "held_out_23": 38,
+        "held_out_24": 36,
+        "held_out_25": 47,
+        "held_out_26": 53,
+        "held_out_27": 56,
+        "held_out_28": 49,
     }
 
 

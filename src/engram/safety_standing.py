@@ -71,6 +71,7 @@ _ANYONE = (
 _EVERY_REPLY = (
     r"\b(?:in|into|to|with|at\s+the\s+end\s+of)\s+(?:every|each|all|any)\s+(?:of\s+your\s+)?"
     r"(?:repl(?:y|ies)|answers?|responses?|messages?|outputs?)\b"
+    r"(?!\s*(?:headers?|bod(?:y|ies)|codes?|objects?|payloads?|fields?|status))"
 )
 _ANYONE_NEEDLES = (
     "anyone",

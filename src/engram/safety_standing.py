@@ -86,19 +86,43 @@ _ANYONE_NEEDLES = (
     "a stranger",
     "people",
 )
-_REPLY_NEEDLES = ("every ", "each ", "all ", "any ")
+_REPLY_NEEDLES = tuple(
+    f"{each} {said}"
+    for each in ("every", "each", "all", "any", "of your")
+    for said in ("repl", "answer", "response", "message", "output")
+)
+
+
+def _sentence(text: str, start: int, end: int) -> str:
+    """The sentence around ``text[start:end]``, at most :data:`_LONGEST` characters each
+    side of it."""
+    before = text[max(0, start - _LONGEST) : start]
+    stops = [m.end() for m in _STOP.finditer(before)]
+    after = _STOP.search(text, end, end + _LONGEST)
+    return (
+        before[stops[-1] if stops else 0 :]
+        + text[start : after.start() if after else end + _LONGEST]
+    )
+
+
+_STOP = re.compile(r"[.!?](?!\S)|\n")
 
 
 def _handed(audience: str) -> Rule:
     """A rule: in one sentence, ``audience`` and an unnegated verb of handing over with a
-    secret after it (within 60 characters), a guests' password aside."""
+    secret after it (within 60 characters), a guests' password aside. The audience is
+    found in the whole text first (one search), and only its sentences are read."""
     told = re.compile(audience, _F)
     secret = re.compile(_SECRET, _F)
 
     def rule(text: str) -> str | None:
-        for s in _SENTENCE.finditer(text):
-            sentence = s.group(0)[:_LONGEST]
-            if not told.search(sentence) or _SHARED.search(sentence):
+        last = -1
+        for m in told.finditer(text):
+            if m.start() < last:  # in the sentence read last
+                continue
+            sentence = _sentence(text, m.start(), m.end())
+            last = m.end() + len(sentence)
+            if _SHARED.search(sentence):
                 continue
             for verb in _HAND.finditer(sentence):
                 if _NEGATED.search(sentence, max(0, verb.start() - 30), verb.start()):
@@ -152,21 +176,21 @@ def _lifted(owner: str) -> Rule:
     aside = re.compile(_ASIDE, _F)
 
     def rule(text: str) -> str | None:
-        if not re.search(rf"\b{_r._STRONG}\b", text, _F):
+        if not _READER_WORD.search(text):
             return None
-        for s in _SENTENCE.finditer(text):
-            sentence = s.group(0)[:_LONGEST]
-            for m in own.finditer(sentence):
-                after = sentence[m.end() : m.end() + 60]
-                if _OFF.search(after):
-                    return m.group(0)
-                # The verb sits right before the rules' owner: "skip | its rules", "set
-                # aside | the AI's rules".
-                start = sentence.rfind(" its ", 0, m.end()) + 1 if owner == _ITS else m.start()
-                if (verb := aside.search(sentence, max(0, start - 40), start)) and (
-                    not verb.group(0).lower().startswith("put") or _TO_ONE_SIDE.search(after)
-                ):
-                    return m.group(0)
+        for m in own.finditer(text):
+            after = text[m.end() : m.end() + 60]
+            if stop := _STOP.search(after):
+                after = after[: stop.start()]
+            if _OFF.search(after):
+                return m.group(0)
+            # The verb sits right before the rules' owner: "skip | its rules", "set
+            # aside | the AI's rules".
+            start = text.rfind(" its ", 0, m.end()) + 1 if owner == _ITS else m.start()
+            if (verb := aside.search(text, max(0, start - 40), start)) and (
+                not verb.group(0).lower().startswith("put") or _TO_ONE_SIDE.search(after)
+            ):
+                return m.group(0)
         return None
 
     return rule
@@ -221,6 +245,21 @@ _NOTE_TO = (
     rf"|\bto\s+the\s+(?:[\w-]+\s+)?{_r._STRONG}\s+(?:that|who|which)\b[^:\n]{{0,60}}?\s[-—–:]"
 )
 _READER_WORD = re.compile(rf"\b{_r._STRONG}\b", _F)
+_NOTE_NEEDLES = tuple(
+    f"{what} {to}"
+    for what in ("note", "message", "memo", "instructions", "instruction", "reminder")
+    for to in ("to", "for")
+) + tuple(
+    f"{who} {that}"
+    for who in ("ai", "bot", "assistant", "llm")
+    for that in ("that", "who", "which")
+)
+#: "the AI's", "the assistants'": the reader's own, as a substring.
+_OWN_NEEDLES = tuple(
+    f"{who}{mark}"
+    for who in ("ai", "bot", "assistant", "llm", "model")
+    for mark in ("'s", "’s", "s'", "s’")
+)
 
 
 def _pairs() -> dict[str, tuple[str, Rule, tuple[str, ...]]]:
@@ -238,7 +277,7 @@ def _pairs() -> dict[str, tuple[str, Rule, tuple[str, ...]]]:
             out[f"{where}_{act}"] = (
                 code,
                 _r._ordered(_r._STRONG, pattern, said),
-                _r._STRONG_NEEDLES,
+                ("|",) if where == "cell" else _NOTE_NEEDLES,
             )
     return out
 
@@ -252,9 +291,9 @@ _HAND_ANYONE = rf"{_HAND.pattern}[^.!?\n]{{0,60}}?(?:{_ANYONE})"
 POOL: dict[str, tuple[str, Rule, tuple[str, ...]]] = {
     "anyone_handed": ("exfiltration", _handed(_ANYONE), _ANYONE_NEEDLES),
     "reply_handed": ("exfiltration", _handed(_EVERY_REPLY), _REPLY_NEEDLES),
-    "own_lifted": ("override_instructions", _lifted(_OWN), _r._STRONG_NEEDLES),
-    "its_lifted": ("override_instructions", _lifted(_ITS), _r._STRONG_NEEDLES),
-    "answered_none": ("override_instructions", _answered_none, _r._STRONG_NEEDLES),
+    "own_lifted": ("override_instructions", _lifted(_OWN), _OWN_NEEDLES),
+    "its_lifted": ("override_instructions", _lifted(_ITS), ("its ",)),
+    "answered_none": ("override_instructions", _answered_none, ("? a:", "? a.", "? a)", "?a:")),
     "webhook": ("exfiltration", _regex(_WEBHOOK), ("webhook", "callback", "outgoing", "outbound")),
     **_pairs(),
 }

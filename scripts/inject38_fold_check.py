@@ -17,7 +17,10 @@ Read at base (main's scan, fp32, 09:38 UTC, before any rule of the round was wri
 counts only): English 58 of 80 (0.725), overall 63 of 88, rules alone 34, notes 0 of 50;
 addressed 12 of 20, paraphrased overrides 9 of 18, exfiltration 11 of 14, concealment 10
 of 10, direct overrides 6 of 6, markers 4 of 4, tool calls 4 of 4, character tricks 2 of
-4, languages 2 of 4, encoded 1 of 2, split pairs 2 of 2.
+4, languages 2 of 4, encoded 1 of 2, split pairs 2 of 2. Read once at the end (10:04 UTC,
+the rules fixed and committed): English 67 of 80 (0.8375), overall 72 of 88, rules alone
+47, notes 0 of 50; addressed 13, paraphrased overrides 15, exfiltration 13, every other
+category the same.
 
     PYTHONPATH=src python scripts/inject38_fold_check.py --cosine
     PYTHONPATH=src python scripts/inject38_fold_check.py --read [--fold held_out_29]

@@ -13,6 +13,11 @@ acks36's tune look-alikes) and flags nothing new on the tuning folds' notes, the
 training notes, the real texts' fitted half, the agent set's and the probes' ``tune``
 halves, the wishes' fold A and acks36's tune notes.
 
+Ran (09:40-10:03 UTC, fp32): 9 of 17 pieces kept, none flagging a benign tuning text;
+leave one fold out +28 of held-out 20 to 28's 77 misses; held-out 2 to 28 English 2,358
+-> 2,389 (held-out 28 62 -> 70), acks36 tune look-alikes 24 -> 32, every benign set the
+same or lower.
+
     PYTHONPATH=src python scripts/inject38_measure.py --acks      # cache acks36 (fp32)
     PYTHONPATH=src python scripts/inject38_measure.py --misses    # held-out 28, acks tune
     PYTHONPATH=src python scripts/inject38_measure.py --pool      # pool, LOFO, choice

@@ -88,7 +88,8 @@ _REACH = re.compile(
             r"message|record|line|entry|file|document|page|text|chunk)\b",
             # the reader's rules, or what takes precedence over them
             r"\b(?:ignore|disregard|forget|override|bypass|instructions?|system (?:prompt|"
-            r"message|rules?)|prompt|polic(?:y|ies)|guidelines?|rules?|directives?|"
+            r"message|rules?)|prompt|polic(?:y|ies)(?! (?:number|no\.?|ref(?:erence)?)s?\b)|"
+            r"guidelines?|rules?|directives?|"
             r"priority|precedence|regardless|jailbreak|unrestricted|no matter|"
             r"void|revoked|supersede\w*|admin(?:istrator)?s? (?:mode|access|rights))\b",
             # the user kept in the dark, a lie, an act done without asking

@@ -28,6 +28,7 @@ from engram.safety import InjectionMode, scan
 from engram.schedule import run_every
 from engram.scoping import OwnerArgs, scoped
 from engram.sessions import continuity
+from engram.sessions.autoflush import AutoFlush
 from engram.sessions.digest import format_digest, recovery_digest
 from engram.sessions.redact import redact
 from engram.sessions.tracker import LiveSession, Pending, Tracker
@@ -110,6 +111,12 @@ class Sessions(Part):
         self._pruned_at: datetime | None = None
         self.clock: Callable[[], datetime] = utcnow
         """Where the time comes from: UTC now, or a test's hand-moved clock."""
+        self._autoflush = AutoFlush(
+            self._tracker.oldest,
+            self.flush,
+            lambda: timedelta(milliseconds=core.config.sessions.debounce_ms),
+            lambda: self.clock(),
+        )
 
     # -- what happens in a session ------------------------------------------------
     @scoped
@@ -147,6 +154,7 @@ class Sessions(Part):
         ):
             self._tracker.queue(state, "periodic", now)
         written = self.flush()
+        self._arm()
         mine = [c for c in written if c.session_key == key and c.namespace == scope.namespace]
         return mine[-1] if mine else None
 
@@ -208,6 +216,7 @@ class Sessions(Part):
         state = self._tracker.touch(scope.namespace, key, now)
         self._tracker.queue(state, trigger, now, _text("context", context))
         written = self.flush()
+        self._arm()
         mine = [c for c in written if c.session_key == key and c.namespace == scope.namespace]
         return mine[-1] if mine else None
 
@@ -219,6 +228,18 @@ class Sessions(Part):
         now = self.clock()
         due = self._tracker.due(now, core.config.sessions.debounce_ms, force=force)
         return [self._write(pending, now) for pending in due]
+
+    def _arm(self) -> None:
+        # A queued checkpoint is written when its window closes even if this process
+        # makes no other call (it may be killed next): serve's schedule does the same
+        # every second. A hand-moved clock (tests) leaves flushing to its caller.
+        if self.clock is utcnow and self._tracker.oldest() is not None:
+            self._autoflush.arm()
+
+    def stop_autoflush(self) -> None:
+        """Stop the thread that writes checkpoints as their windows close
+        (``Memory.close`` calls it, then writes what is still queued)."""
+        self._autoflush.stop()
 
     def _write(self, pending: Pending, now: datetime) -> Checkpoint:
         core = self._core

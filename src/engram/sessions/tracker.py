@@ -188,6 +188,11 @@ class Tracker:
             ]
             return [self._queue.pop(key) for key in ready]
 
+    def oldest(self) -> datetime | None:
+        """When the longest-waiting queued checkpoint was queued; None when none is."""
+        with self._lock:
+            return min((p.queued_at for p in self._queue.values()), default=None)
+
     def take(self, namespace: str, session_key: str) -> Pending | None:
         """Take one session's queued checkpoint, due or not (session end flushes it)."""
         with self._lock:

@@ -30,6 +30,8 @@ from pathlib import Path
 
 USER = "dana"
 PROJECT = "user:dana"
+#: Seconds between the coder's last checkpoint and its SIGKILL.
+KILL_AFTER_S = 4.0
 
 
 def _ack(home: Path, agent: str, record_id: str, text: str) -> None:
@@ -190,6 +192,9 @@ def drive(home: Path) -> int:
     procs = {r: _spawn(home, r) for r in ("planner", "reviewer")}
     procs["coder"] = _spawn(home, "coder", "first")
     _wait_for(home / "coder.halfway", timeout=300)
+    # The crash comes a few seconds after the coder's last checkpoint: one queued less
+    # than ``[sessions] debounce_ms`` (2.5 s) before a SIGKILL is lost by design.
+    time.sleep(KILL_AFTER_S)
     os.kill(procs["coder"].pid, signal.SIGKILL)
     procs["coder"].wait()
     procs["coder2"] = _spawn(home, "coder", "recover")

@@ -3,7 +3,9 @@
 An agent process that uses the library alone and is killed (SIGKILL) while idle must
 leave its queued session checkpoints in the store, so the restarted agent's ``recover``
 has a digest to resume from (before, nothing wrote them without ``engram serve`` or a
-later call, and the digest was empty)."""
+later call, and the digest was empty). ``runs.list``/``count`` with an ``agent_id``
+narrower than the namespace list that agent's runs (before, the agent was dropped and
+every agent's runs came back)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,9 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
+
+import httpx
 
 from conftest import NO_LINKER, section_config
 from engram import Memory
@@ -88,3 +93,46 @@ def test_a_queued_checkpoint_is_written_when_its_window_closes_with_no_other_cal
         # the thread ends once nothing waits; a later checkpoint starts another
         agent.sessions.checkpoint("s1", "explicit", user_id="dana")
         assert _wait(lambda: len(other.sessions.checkpoints("s1", user_id="dana")) == 2, 5)
+
+
+def test_runs_list_and_count_narrow_to_the_agent_that_recorded_them(mem: Memory) -> None:
+    mem.runs.record_run("plan-1", task="Plan the limiter", user_id="dana", agent_id="planner")
+    mem.runs.record_run("code-1", task="Code the limiter", user_id="dana", agent_id="coder")
+    mem.runs.compress_and_store(
+        "Implement the token bucket",
+        "Implemented the token bucket in src/limits.py. Refill is 5/s.",
+        run_id="code-2",
+        user_id="dana",
+        agent_id="coder",
+    )
+    # the reviewer scores the coder's run: it stays the coder's
+    mem.runs.record_run("code-1", score=7.5, user_id="dana", agent_id="reviewer")
+    coder = mem.runs.list(user_id="dana", agent_id="coder")
+    assert sorted(r.run_id for r in coder) == ["code-1", "code-2"]
+    assert {r.agent_id for r in coder} == {"coder"}
+    assert mem.runs.count(user_id="dana", agent_id="coder") == 2
+    assert [r.run_id for r in mem.runs.list(user_id="dana", agent_id="planner")] == ["plan-1"]
+    assert mem.runs.count(user_id="dana", agent_id="reviewer") == 0
+    assert mem.runs.count(user_id="dana") == 3  # the namespace: every agent's
+    assert mem.runs.get("code-1", user_id="dana").run.agent_id == "coder"
+    # an agent's own namespace (agent_id alone) lists all of its runs
+    mem.runs.record_run("solo-1", task="Solo", agent_id="coder")
+    assert [r.run_id for r in mem.runs.list(agent_id="coder")] == ["solo-1"]
+
+
+def test_get_v1_runs_narrows_to_the_agent_over_http(http_server: Any) -> None:
+    url, keys, _ = http_server
+    headers = {"Authorization": f"Bearer {keys['alice']}"}
+    for run_id, agent in [("plan-1", "planner"), ("code-1", "coder")]:
+        created = httpx.post(
+            f"{url}/v1/runs",
+            headers=headers,
+            json={"run_id": run_id, "task": "t", "agent_id": agent},
+            timeout=30,
+        )
+        assert created.status_code == 201, created.text
+        assert created.json()["agent_id"] == agent
+    listed = httpx.get(f"{url}/v1/runs", params={"agent_id": "coder"}, headers=headers, timeout=30)
+    assert listed.status_code == 200, listed.text
+    assert [r["run_id"] for r in listed.json()["items"]] == ["code-1"]
+    assert listed.json()["total"] == 1

@@ -62,6 +62,16 @@ _TITLE_CHARS = 80
 MAX_OBSERVATIONS = 100
 
 
+def _narrowing_agent(scope: Scope) -> str | None:
+    """The agent whose runs a listing keeps: an ``agent_id`` narrower than the
+    namespace (``user_id="dana", agent_id="coder"``). In the agent's own namespace
+    (``agent:coder``, from ``agent_id`` alone) every run is the agent's, also those
+    recorded before runs carried their agent."""
+    if scope.agent_id is None or scope.namespace == f"agent:{scope.agent_id}":
+        return None
+    return scope.agent_id
+
+
 def _title(memory: MemoryRecord) -> str:
     return memory.title or memory.content[:_TITLE_CHARS]
 
@@ -122,7 +132,14 @@ class Runs(Part):
         with store.transaction():
             current = store.runs.get(scope.namespace, run_id)
             if current is None:
-                current = Run(run_id=run_id, namespace=scope.namespace, started_at=now)
+                # The agent that records a run owns it; a later update by another (a
+                # reviewer scoring it) does not take it over.
+                current = Run(
+                    run_id=run_id,
+                    namespace=scope.namespace,
+                    started_at=now,
+                    agent_id=scope.agent_id,
+                )
             fields = {k: v for k, v in changes.items() if v is not None}
             if extra:
                 fields["metadata"] = {**current.metadata, **extra}
@@ -162,12 +179,14 @@ class Runs(Part):
         offset: int = 0,
         **who: Unpack[OwnerArgs],
     ) -> builtins.list[Run]:
-        """Runs of a namespace, newest first, without their output (``get`` has it)."""
+        """Runs of a namespace, newest first, without their output (``get`` has it);
+        an ``agent_id`` narrower than the namespace lists that agent's runs."""
         scope = self._core.open_scope(**who)
         return self._core.store.runs.select(
             scope.namespace,
             status=None if status is None else status_value(status),
             task_type=text_value("task_type", task_type, 200),
+            agent_id=_narrowing_agent(scope),
             limit=positive_int("limit", limit, upper=10_000),
             offset=offset_value(offset),
         )
@@ -182,6 +201,7 @@ class Runs(Part):
             scope.namespace,
             status=None if status is None else status_value(status),
             task_type=text_value("task_type", task_type, 200),
+            agent_id=_narrowing_agent(scope),
         )
 
     @scoped

@@ -136,3 +136,27 @@ def test_get_v1_runs_narrows_to_the_agent_over_http(http_server: Any) -> None:
     assert listed.status_code == 200, listed.text
     assert [r["run_id"] for r in listed.json()["items"]] == ["code-1"]
     assert listed.json()["total"] == 1
+
+
+def test_a_handoff_published_by_user_id_reaches_the_crews_recall(mem: Memory) -> None:
+    handoff = mem.shared.publish(
+        "planner",
+        "Handoff to coder: implement the token bucket in src/limits.py",
+        user_id="dana",
+    )
+    assert handoff.namespace == "user:dana/shared"  # the space recall in user:dana merges
+    seen = mem.recall(
+        "what should the coder implement?", user_id="dana", agent_id="coder", min_relevance=0
+    )
+    assert handoff.id in [h.memory.id for h in seen.hits]
+    found = mem.shared.search_shared("token bucket", exclude_agent="coder", user_id="dana")
+    assert [h.memory.id for h in found] == [handoff.id]
+    assert [m.id for m in mem.shared.publications(user_id="dana")] == [handoff.id]
+    assert mem.shared.publications(user_id="erin") == []  # another user's space
+    mem.shared.retract("planner", handoff.id, user_id="dana", reason="done")
+    assert mem.shared.publications(user_id="dana") == []
+    # naming the namespace still wins, and no id still means shared:default
+    assert mem.shared.publish(
+        "planner", "x", namespace="team/shared", user_id="dana"
+    ).namespace == ("team/shared")
+    assert mem.shared.publish("planner", "y").namespace == "shared:default"

@@ -99,6 +99,13 @@ def coder(home: Path, phase: str) -> None:
         got = mem.recall("what should the coder implement next?", user_id=USER, agent_id="coder")
         (home / f"coder-{phase}-recall.txt").write_text(got.context, encoding="utf-8")
         start = 0 if phase == "first" else 30
+        mem.runs.record_run(
+            f"code-{phase}",
+            task="Code the limiter",
+            status="running",
+            user_id=USER,
+            agent_id="coder",
+        )
         for i in range(start, start + 30):
             text = (
                 f"Coder change {i}: edited src/limits.py to refill the bucket at 5/s "
@@ -236,6 +243,12 @@ def drive(home: Path) -> int:
         print(f"     user:dana holds {total} memories; took {took:.1f}s")
         run = mem.runs.get("plan-1", user_id=USER)
         check("planner's run completed", run.run.status == "completed", run.run.status)
+        coder_runs = [r.run_id for r in mem.runs.list(user_id=USER, agent_id="coder")]
+        check(
+            "runs.list(agent_id='coder') lists the coder's runs only",
+            sorted(coder_runs) == ["code-first", "code-recover"],
+            str(coder_runs),
+        )
     digest = (
         (home / "coder-recovered.txt").read_text()
         if (home / "coder-recovered.txt").exists()

@@ -68,6 +68,7 @@ SINCE_SNAPSHOT = {
         "035_schedule_leases",
         "038_documents_source",
         "039_runs_agent",
+        "040_checkpoints_agent",
     ],
     "postgres": [
         "024_job_history",
@@ -81,6 +82,7 @@ SINCE_SNAPSHOT = {
         "032_keyword_bm25",
         "033_documents_source",
         "034_runs_agent",
+        "035_checkpoints_agent",
     ],
 }
 

@@ -160,3 +160,26 @@ def test_a_handoff_published_by_user_id_reaches_the_crews_recall(mem: Memory) ->
         "planner", "x", namespace="team/shared", user_id="dana"
     ).namespace == ("team/shared")
     assert mem.shared.publish("planner", "y").namespace == "shared:default"
+
+
+def test_sessions_list_narrows_to_the_agent_whose_session_it_is(
+    reopenable: str, tmp_path: Path
+) -> None:
+    config = section_config(tmp_path, NO_LINKER, "sessions", {"debounce_ms": 0})
+    with Memory(reopenable, config=config, embedder=None) as mem:
+        mem.sessions.track("coder-s1", prompt="edit limits.py", user_id="dana", agent_id="coder")
+        mem.sessions.checkpoint("coder-s1", "agent", user_id="dana", agent_id="coder")
+        mem.sessions.checkpoint("rev-s1", "explicit", user_id="dana", agent_id="reviewer")
+        mem.sessions.checkpoint("dana-s1", "explicit", user_id="dana")
+        assert [s[0] for s in mem.sessions.list(user_id="dana", agent_id="coder")] == ["coder-s1"]
+        assert [s[0] for s in mem.sessions.list(user_id="dana", agent_id="reviewer")] == ["rev-s1"]
+        assert {s[0] for s in mem.sessions.list(user_id="dana")} == {
+            "coder-s1",
+            "rev-s1",
+            "dana-s1",
+        }
+        [row] = mem.sessions.checkpoints("coder-s1", user_id="dana")
+        assert row.agent_id == "coder"
+        # the agent's own namespace (agent_id alone) lists all of it
+        mem.sessions.checkpoint("solo", "explicit", agent_id="coder")
+        assert [s[0] for s in mem.sessions.list(agent_id="coder")] == ["solo"]

@@ -41,6 +41,9 @@ class CheckpointOut(BaseModel):
     project: str | None
     project_normalized: str | None
     created_at: str
+    agent_id: str | None = Field(
+        default=None, description="The agent whose session it is, when one was named."
+    )
 
 
 class CheckpointResult(BaseModel):

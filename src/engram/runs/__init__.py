@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Unpack
 
-from engram.core import Part, RecordInjected, Scope
+from engram.core import Part, RecordInjected, Scope, narrowing_agent
 from engram.errors import InvalidInputError, NotFoundError, shown
 from engram.filters import scope_filter
 from engram.recall.request import RecallRequest
@@ -60,16 +60,6 @@ MAX_OUTPUT_CHARS = 10_000_000
 _TITLE_CHARS = 80
 #: At most this many observations of one run are listed with it.
 MAX_OBSERVATIONS = 100
-
-
-def _narrowing_agent(scope: Scope) -> str | None:
-    """The agent whose runs a listing keeps: an ``agent_id`` narrower than the
-    namespace (``user_id="dana", agent_id="coder"``). In the agent's own namespace
-    (``agent:coder``, from ``agent_id`` alone) every run is the agent's, also those
-    recorded before runs carried their agent."""
-    if scope.agent_id is None or scope.namespace == f"agent:{scope.agent_id}":
-        return None
-    return scope.agent_id
 
 
 def _title(memory: MemoryRecord) -> str:
@@ -186,7 +176,7 @@ class Runs(Part):
             scope.namespace,
             status=None if status is None else status_value(status),
             task_type=text_value("task_type", task_type, 200),
-            agent_id=_narrowing_agent(scope),
+            agent_id=narrowing_agent(scope),
             limit=positive_int("limit", limit, upper=10_000),
             offset=offset_value(offset),
         )
@@ -201,7 +191,7 @@ class Runs(Part):
             scope.namespace,
             status=None if status is None else status_value(status),
             task_type=text_value("task_type", task_type, 200),
-            agent_id=_narrowing_agent(scope),
+            agent_id=narrowing_agent(scope),
         )
 
     @scoped

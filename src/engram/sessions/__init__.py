@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Unpack
 
-from engram.core import Core, Part
+from engram.core import Core, Part, narrowing_agent
 from engram.errors import InvalidInputError
 from engram.records import Hit, utcnow
 from engram.safety import InjectionMode, scan
@@ -148,6 +148,7 @@ class Sessions(Part):
             remembered=_text("remembered", remembered),
             harness=_text("harness", harness),
             project=_text("project", project),
+            agent_id=scope.agent_id,
         )
         if settings.enabled and self._tracker.periodic_due(
             state, now, settings.prompt_interval, settings.time_interval_s
@@ -181,7 +182,8 @@ class Sessions(Part):
                 )
             ids.append(no_nul("an injected memory id", memory_id))
         now = self.clock()
-        self._tracker.touch(scope.namespace, key, now)  # injection starts a session too
+        # injection starts a session too
+        self._tracker.touch(scope.namespace, key, now, agent_id=scope.agent_id)
         # seed 004's fts_hit_count: a hit the keyword leg scored matched the query's words.
         matched = [
             item.memory.id
@@ -213,7 +215,7 @@ class Sessions(Part):
             return None
         key = _key(session_key)
         now = self.clock()
-        state = self._tracker.touch(scope.namespace, key, now)
+        state = self._tracker.touch(scope.namespace, key, now, agent_id=scope.agent_id)
         self._tracker.queue(state, trigger, now, _text("context", context))
         written = self.flush()
         self._arm()
@@ -269,6 +271,7 @@ class Sessions(Part):
             harness=state.harness,
             project=state.project,
             project_normalized=_normalize_project(state.project),
+            agent_id=state.agent_id,
         )
         cap = core.config.sessions.max_checkpoints_per_session
         return core.store.sessions.add_checkpoint(pending.namespace, row, cap=cap, now=now)
@@ -363,7 +366,7 @@ class Sessions(Part):
         key = _key(session_key)
         now = self.clock()
         if core.config.sessions.enabled:
-            state = self._tracker.touch(scope.namespace, key, now)
+            state = self._tracker.touch(scope.namespace, key, now, agent_id=scope.agent_id)
             self._tracker.queue(state, "session_end", now)
             pending = self._tracker.take(scope.namespace, key)
             if pending is not None:
@@ -456,10 +459,14 @@ class Sessions(Part):
     def list(
         self, *, limit: int = 50, offset: int = 0, **who: Unpack[OwnerArgs]
     ) -> list[tuple[str, int, datetime]]:
-        """(session key, checkpoints, last checkpoint time) of the namespace's sessions."""
+        """(session key, checkpoints, last checkpoint time) of the namespace's sessions;
+        an ``agent_id`` narrower than the namespace lists that agent's sessions."""
         core = self._core
         scope = core.open_scope(**who)
         offset_value(offset)
         return core.store.sessions.sessions(
-            scope.namespace, limit=positive_int("limit", limit), offset=offset
+            scope.namespace,
+            limit=positive_int("limit", limit),
+            offset=offset,
+            agent_id=narrowing_agent(scope),
         )

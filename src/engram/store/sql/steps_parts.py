@@ -364,3 +364,17 @@ def m039_runs_agent(conn: Conn, d: Dialect) -> None:
         CREATE INDEX runs_ns_agent ON runs(namespace, agent_id, created_at);
         """,
     )
+
+
+def m040_checkpoints_agent(conn: Conn, d: Dialect) -> None:
+    """The agent whose session a checkpoint is, so ``sessions.list(user_id=...,
+    agent_id="coder")`` lists the coder's sessions, not every agent's (round
+    twenty-eight)."""
+    script(
+        conn,
+        d,
+        """
+        ALTER TABLE session_checkpoints ADD COLUMN agent_id {key};
+        CREATE INDEX session_checkpoints_agent ON session_checkpoints(namespace, agent_id);
+        """,
+    )

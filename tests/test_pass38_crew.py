@@ -183,3 +183,32 @@ def test_sessions_list_narrows_to_the_agent_whose_session_it_is(
         # the agent's own namespace (agent_id alone) lists all of it
         mem.sessions.checkpoint("solo", "explicit", agent_id="coder")
         assert [s[0] for s in mem.sessions.list(agent_id="coder")] == ["solo"]
+
+
+def test_get_v1_sessions_narrows_to_the_agent_over_http(http_server: Any) -> None:
+    url, keys, memory = http_server
+    headers = {"Authorization": f"Bearer {keys['alice']}"}
+    for key, agent in [("coder-s1", "coder"), ("rev-s1", "reviewer")]:
+        tracked = httpx.post(
+            f"{url}/v1/sessions/{key}/track",
+            params={"agent_id": agent},
+            headers=headers,
+            json={"prompt": "edit limits.py"},
+            timeout=30,
+        )
+        assert tracked.status_code == 200, tracked.text
+        queued = httpx.post(
+            f"{url}/v1/sessions/{key}/checkpoints",
+            params={"agent_id": agent},
+            headers=headers,
+            timeout=30,
+        )
+        assert queued.status_code == 200, queued.text
+    memory.sessions.flush(force=True)
+    listed = httpx.get(
+        f"{url}/v1/sessions", params={"agent_id": "coder"}, headers=headers, timeout=30
+    )
+    assert listed.status_code == 200, listed.text
+    assert [s["session_key"] for s in listed.json()["items"]] == ["coder-s1"]
+    rows = httpx.get(f"{url}/v1/sessions/coder-s1/checkpoints", headers=headers, timeout=30)
+    assert [c["agent_id"] for c in rows.json()["items"]] == ["coder"]

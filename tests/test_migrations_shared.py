@@ -67,6 +67,8 @@ SINCE_SNAPSHOT = {
         "034_palace_mined_seq",
         "035_schedule_leases",
         "038_documents_source",
+        "039_runs_agent",
+        "040_checkpoints_agent",
     ],
     "postgres": [
         "024_job_history",
@@ -79,6 +81,8 @@ SINCE_SNAPSHOT = {
         "031_bulk_vector_epoch",
         "032_keyword_bm25",
         "033_documents_source",
+        "034_runs_agent",
+        "035_checkpoints_agent",
     ],
 }
 

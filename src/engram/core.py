@@ -92,6 +92,16 @@ class Scope:
     run_id: str | None = None
 
 
+def narrowing_agent(scope: Scope) -> str | None:
+    """The agent a listing of runs or sessions keeps: an ``agent_id`` narrower than the
+    namespace (``user_id="dana", agent_id="coder"``). In the agent's own namespace
+    (``agent:coder``, from ``agent_id`` alone) everything is the agent's, also what was
+    recorded before runs and checkpoints carried their agent."""
+    if scope.agent_id is None or scope.namespace == f"agent:{scope.agent_id}":
+        return None
+    return scope.agent_id
+
+
 class Core:
     """The state a ``Memory`` and its parts share, and the steps they share."""
 

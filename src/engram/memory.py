@@ -202,6 +202,7 @@ class Memory(Closing):
         waiting out their debounce window are written first."""
         self.jobs.stop()
         try:
+            self.sessions.stop_autoflush()
             if not self._core.closed:
                 self.sessions.flush(force=True)
         finally:

@@ -64,15 +64,22 @@ class Shared(Part):
         self.clock: Callable[[], datetime] = utcnow
         """Where the time comes from: UTC now, or a test's hand-moved clock."""
 
-    def _space(self, namespace: str | None) -> str:
-        """The shared namespace of a call; ``CapabilityError`` when shared knowledge is
-        off (``[agents] shared_knowledge_base = false``, seed 002's switch)."""
+    def _space(self, namespace: str | None, user_id: str | None = None) -> str:
+        """The shared namespace of a call: ``namespace`` when named, else the space
+        recall merges for ``user_id`` (``user:<u>/shared``), else ``shared:default``;
+        ``CapabilityError`` when shared knowledge is off (``[agents]
+        shared_knowledge_base = false``, seed 002's switch)."""
         self._core.check_open()
         if not self._core.config.agents.shared_knowledge_base:
             raise CapabilityError(
                 "shared knowledge is off here ([agents] shared_knowledge_base = false); "
                 "turn it on to publish or search shared knowledge"
             )
+        if namespace is None and user_id is not None:
+            # A crew that scopes every call by user_id publishes where its recalls look:
+            # before, the default space was shared:default, which no recall in
+            # user:<u> merges, so the handoff was never seen (round twenty-eight).
+            return space_of(self._core.scope(user_id=user_id).namespace)
         return self._core.scope(namespace if namespace is not None else DEFAULT_SPACE).namespace
 
     def publish(
@@ -81,6 +88,7 @@ class Shared(Part):
         content: str,
         *,
         namespace: str | None = None,
+        user_id: str | None = None,
         tags: Sequence[str] | None = None,
         metadata: Mapping[str, Any] | None = None,
         category: str | None = None,
@@ -93,7 +101,7 @@ class Shared(Part):
         core = self._core
         core.check_open()
         agent = _agent(agent_id)
-        space = self._space(namespace)
+        space = self._space(namespace, user_id)
         meta = metadata_dict(metadata)
         meta[PUBLISHED_BY] = agent
         item = {
@@ -127,6 +135,7 @@ class Shared(Part):
         *,
         exclude_agent: str | None = None,
         namespace: str | None = None,
+        user_id: str | None = None,
         limit: int | None = None,
         filters: Mapping[str, Any] | None = None,
     ) -> list[Hit]:
@@ -136,7 +145,7 @@ class Shared(Part):
         core.check_open()
         text = query_text(query)
         excluded = None if exclude_agent is None else _agent(exclude_agent, "exclude_agent")
-        scope = core.scope(self._space(namespace))
+        scope = core.scope(self._space(namespace, user_id))
         k = positive_int("limit", limit if limit is not None else core.config.recall.limit)
         wanted = scope_filter(scope, filters)
 
@@ -161,6 +170,7 @@ class Shared(Part):
         memory_id: str,
         *,
         namespace: str | None = None,
+        user_id: str | None = None,
         reason: str | None = None,
     ) -> MemoryRecord:
         """Withdraw a publication: only its publisher may (``PermissionDeniedError``
@@ -169,7 +179,7 @@ class Shared(Part):
         core = self._core
         core.check_open()
         agent = _agent(agent_id)
-        space = self._space(namespace)
+        space = self._space(namespace, user_id)
         record = core.get(core.scope(space), memory_id_value(memory_id))
         publisher = record.metadata.get(PUBLISHED_BY)
         if publisher is None:
@@ -201,14 +211,19 @@ class Shared(Part):
         return gone
 
     def publications(
-        self, *, namespace: str | None = None, agent_id: str | None = None, limit: int = 100
+        self,
+        *,
+        namespace: str | None = None,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        limit: int = 100,
     ) -> list[MemoryRecord]:
         """The shared namespace's live publications, newest first (``agent_id``: only
         that publisher's)."""
         core = self._core
         core.check_open()
         positive_int("limit", limit, upper=10_000)
-        scope = core.scope(self._space(namespace))
+        scope = core.scope(self._space(namespace, user_id))
         if agent_id is not None:  # one publisher: compared in SQL
             filters = {f"metadata.{PUBLISHED_BY}": _agent(agent_id)}
             return list(

@@ -91,6 +91,9 @@ class RunOut(BaseModel):
     finished_at: datetime | None
     created_at: datetime | None
     updated_at: datetime | None
+    agent_id: str | None = Field(
+        default=None, description="The agent that recorded the run, when one did."
+    )
 
 
 class RunList(m.Page):

@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 from engram.api import models as m
 from engram.api.auth import Caller, State
 from engram.api.models import STRICT
-from engram.api.routes import _ERRORS, ScopeQuery, _namespace
+from engram.api.routes import _ERRORS, ScopeQuery, _namespace, _scoped
 from engram.errors import NotFoundError
 from engram.records import iso
 
@@ -41,6 +41,9 @@ class CheckpointOut(BaseModel):
     project: str | None
     project_normalized: str | None
     created_at: str
+    agent_id: str | None = Field(
+        default=None, description="The agent whose session it is, when one was named."
+    )
 
 
 class CheckpointResult(BaseModel):
@@ -156,8 +159,9 @@ def list_sessions(
     query: Annotated[ListQuery, Query()], caller: Caller, state: State
 ) -> dict[str, Any]:
     """Sessions of the namespace with checkpoints, most recent first."""
-    ns = _namespace(caller, state, query)
-    rows = state.memory.sessions.list(limit=query.limit, offset=query.offset, namespace=ns)
+    rows = state.memory.sessions.list(
+        limit=query.limit, offset=query.offset, **_owner(caller, state, query)
+    )
     return {
         "items": [
             {"session_key": k, "checkpoints": n, "last_checkpoint_at": iso(at)} for k, n, at in rows
@@ -167,14 +171,21 @@ def list_sessions(
     }
 
 
+def _owner(caller: Caller, state: State, given: m.Scope) -> dict[str, str | None]:
+    """The namespace and agent of a call: the agent a session is tracked for (its
+    checkpoints carry it) and whose sessions a listing keeps."""
+    _, scope = _scoped(caller, state, given)
+    return {"namespace": scope.namespace, "agent_id": scope.agent_id}
+
+
 @router.post("/v1/sessions/{session_key}/track", response_model=CheckpointResult, summary="Track")
 def track(
     session_key: SessionKey, body: TrackIn, scope_in: ScopeQuery, caller: Caller, state: State
 ) -> dict[str, Any]:
     """Note a prompt, a memory query and/or a remember; a periodic checkpoint falls due
     every ``prompt_interval`` prompts or ``time_interval_s``."""
-    ns = _namespace(caller, state, scope_in)
-    written = state.memory.sessions.track(session_key, namespace=ns, **body.model_dump())
+    who = _owner(caller, state, scope_in)
+    written = state.memory.sessions.track(session_key, **who, **body.model_dump())
     return {"checkpoint": None if written is None else written.to_dict()}
 
 
@@ -185,8 +196,8 @@ def injected(
     session_key: SessionKey, body: InjectedIn, scope_in: ScopeQuery, caller: Caller, state: State
 ) -> dict[str, Any]:
     """Record the memories recall put in front of the session."""
-    ns = _namespace(caller, state, scope_in)
-    return {"added": state.memory.sessions.injected(session_key, body.memory_ids, namespace=ns)}
+    who = _owner(caller, state, scope_in)
+    return {"added": state.memory.sessions.injected(session_key, body.memory_ids, **who)}
 
 
 @router.post(
@@ -201,10 +212,10 @@ def checkpoint(
 ) -> dict[str, Any]:
     """Queue a checkpoint (an explicit one without a body); written once its debounce
     window closes."""
-    ns = _namespace(caller, state, scope_in)
+    who = _owner(caller, state, scope_in)
     body = body or CheckpointIn()
     written = state.memory.sessions.checkpoint(
-        session_key, body.trigger, context=body.context, namespace=ns
+        session_key, body.trigger, context=body.context, **who
     )
     return {"checkpoint": None if written is None else written.to_dict()}
 

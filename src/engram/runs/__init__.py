@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Unpack
 
-from engram.core import Part, RecordInjected, Scope
+from engram.core import Part, RecordInjected, Scope, narrowing_agent
 from engram.errors import InvalidInputError, NotFoundError, shown
 from engram.filters import scope_filter
 from engram.recall.request import RecallRequest
@@ -122,7 +122,14 @@ class Runs(Part):
         with store.transaction():
             current = store.runs.get(scope.namespace, run_id)
             if current is None:
-                current = Run(run_id=run_id, namespace=scope.namespace, started_at=now)
+                # The agent that records a run owns it; a later update by another (a
+                # reviewer scoring it) does not take it over.
+                current = Run(
+                    run_id=run_id,
+                    namespace=scope.namespace,
+                    started_at=now,
+                    agent_id=scope.agent_id,
+                )
             fields = {k: v for k, v in changes.items() if v is not None}
             if extra:
                 fields["metadata"] = {**current.metadata, **extra}
@@ -162,12 +169,14 @@ class Runs(Part):
         offset: int = 0,
         **who: Unpack[OwnerArgs],
     ) -> builtins.list[Run]:
-        """Runs of a namespace, newest first, without their output (``get`` has it)."""
+        """Runs of a namespace, newest first, without their output (``get`` has it);
+        an ``agent_id`` narrower than the namespace lists that agent's runs."""
         scope = self._core.open_scope(**who)
         return self._core.store.runs.select(
             scope.namespace,
             status=None if status is None else status_value(status),
             task_type=text_value("task_type", task_type, 200),
+            agent_id=narrowing_agent(scope),
             limit=positive_int("limit", limit, upper=10_000),
             offset=offset_value(offset),
         )
@@ -182,6 +191,7 @@ class Runs(Part):
             scope.namespace,
             status=None if status is None else status_value(status),
             task_type=text_value("task_type", task_type, 200),
+            agent_id=narrowing_agent(scope),
         )
 
     @scoped

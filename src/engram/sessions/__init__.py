@@ -21,13 +21,14 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Unpack
 
-from engram.core import Core, Part
+from engram.core import Core, Part, narrowing_agent
 from engram.errors import InvalidInputError
 from engram.records import Hit, utcnow
 from engram.safety import InjectionMode, scan
 from engram.schedule import run_every
 from engram.scoping import OwnerArgs, scoped
 from engram.sessions import continuity
+from engram.sessions.autoflush import AutoFlush
 from engram.sessions.digest import format_digest, recovery_digest
 from engram.sessions.redact import redact
 from engram.sessions.tracker import LiveSession, Pending, Tracker
@@ -110,6 +111,12 @@ class Sessions(Part):
         self._pruned_at: datetime | None = None
         self.clock: Callable[[], datetime] = utcnow
         """Where the time comes from: UTC now, or a test's hand-moved clock."""
+        self._autoflush = AutoFlush(
+            self._tracker.oldest,
+            self.flush,
+            lambda: timedelta(milliseconds=core.config.sessions.debounce_ms),
+            lambda: self.clock(),
+        )
 
     # -- what happens in a session ------------------------------------------------
     @scoped
@@ -141,12 +148,14 @@ class Sessions(Part):
             remembered=_text("remembered", remembered),
             harness=_text("harness", harness),
             project=_text("project", project),
+            agent_id=scope.agent_id,
         )
         if settings.enabled and self._tracker.periodic_due(
             state, now, settings.prompt_interval, settings.time_interval_s
         ):
             self._tracker.queue(state, "periodic", now)
         written = self.flush()
+        self._arm()
         mine = [c for c in written if c.session_key == key and c.namespace == scope.namespace]
         return mine[-1] if mine else None
 
@@ -173,7 +182,8 @@ class Sessions(Part):
                 )
             ids.append(no_nul("an injected memory id", memory_id))
         now = self.clock()
-        self._tracker.touch(scope.namespace, key, now)  # injection starts a session too
+        # injection starts a session too
+        self._tracker.touch(scope.namespace, key, now, agent_id=scope.agent_id)
         # seed 004's fts_hit_count: a hit the keyword leg scored matched the query's words.
         matched = [
             item.memory.id
@@ -205,9 +215,10 @@ class Sessions(Part):
             return None
         key = _key(session_key)
         now = self.clock()
-        state = self._tracker.touch(scope.namespace, key, now)
+        state = self._tracker.touch(scope.namespace, key, now, agent_id=scope.agent_id)
         self._tracker.queue(state, trigger, now, _text("context", context))
         written = self.flush()
+        self._arm()
         mine = [c for c in written if c.session_key == key and c.namespace == scope.namespace]
         return mine[-1] if mine else None
 
@@ -219,6 +230,18 @@ class Sessions(Part):
         now = self.clock()
         due = self._tracker.due(now, core.config.sessions.debounce_ms, force=force)
         return [self._write(pending, now) for pending in due]
+
+    def _arm(self) -> None:
+        # A queued checkpoint is written when its window closes even if this process
+        # makes no other call (it may be killed next): serve's schedule does the same
+        # every second. A hand-moved clock (tests) leaves flushing to its caller.
+        if self.clock is utcnow and self._tracker.oldest() is not None:
+            self._autoflush.arm()
+
+    def stop_autoflush(self) -> None:
+        """Stop the thread that writes checkpoints as their windows close
+        (``Memory.close`` calls it, then writes what is still queued)."""
+        self._autoflush.stop()
 
     def _write(self, pending: Pending, now: datetime) -> Checkpoint:
         core = self._core
@@ -248,6 +271,7 @@ class Sessions(Part):
             harness=state.harness,
             project=state.project,
             project_normalized=_normalize_project(state.project),
+            agent_id=state.agent_id,
         )
         cap = core.config.sessions.max_checkpoints_per_session
         return core.store.sessions.add_checkpoint(pending.namespace, row, cap=cap, now=now)
@@ -342,7 +366,7 @@ class Sessions(Part):
         key = _key(session_key)
         now = self.clock()
         if core.config.sessions.enabled:
-            state = self._tracker.touch(scope.namespace, key, now)
+            state = self._tracker.touch(scope.namespace, key, now, agent_id=scope.agent_id)
             self._tracker.queue(state, "session_end", now)
             pending = self._tracker.take(scope.namespace, key)
             if pending is not None:
@@ -435,10 +459,14 @@ class Sessions(Part):
     def list(
         self, *, limit: int = 50, offset: int = 0, **who: Unpack[OwnerArgs]
     ) -> list[tuple[str, int, datetime]]:
-        """(session key, checkpoints, last checkpoint time) of the namespace's sessions."""
+        """(session key, checkpoints, last checkpoint time) of the namespace's sessions;
+        an ``agent_id`` narrower than the namespace lists that agent's sessions."""
         core = self._core
         scope = core.open_scope(**who)
         offset_value(offset)
         return core.store.sessions.sessions(
-            scope.namespace, limit=positive_int("limit", limit), offset=offset
+            scope.namespace,
+            limit=positive_int("limit", limit),
+            offset=offset,
+            agent_id=narrowing_agent(scope),
         )

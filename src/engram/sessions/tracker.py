@@ -42,6 +42,8 @@ class LiveSession:
     started_at: datetime
     harness: str | None = None
     project: str | None = None
+    agent_id: str | None = None
+    """The agent the session is first tracked for (its checkpoints carry it)."""
     prompts: int = 0
     """Prompts since the session started (as far as this process saw)."""
     since_checkpoint: int = 0
@@ -90,10 +92,11 @@ class Tracker:
         *,
         harness: str | None = None,
         project: str | None = None,
+        agent_id: str | None = None,
     ) -> LiveSession:
         """The session's state, started now if this process has not seen it."""
         with self._lock:
-            return self._touch(namespace, session_key, now, harness, project)
+            return self._touch(namespace, session_key, now, harness, project, agent_id)
 
     def _touch(
         self,
@@ -102,6 +105,7 @@ class Tracker:
         now: datetime,
         harness: str | None,
         project: str | None,
+        agent_id: str | None = None,
     ) -> LiveSession:
         key = (namespace, session_key)
         state = self._live.get(key)
@@ -109,6 +113,7 @@ class Tracker:
             state = self._live[key] = LiveSession(namespace, session_key, started_at=now)
         state.harness = harness or state.harness
         state.project = project or state.project
+        state.agent_id = state.agent_id or agent_id
         return state
 
     def note(
@@ -122,10 +127,11 @@ class Tracker:
         remembered: str | None = None,
         harness: str | None = None,
         project: str | None = None,
+        agent_id: str | None = None,
     ) -> LiveSession:
         """Record a prompt, a memory query and/or a remember."""
         with self._lock:
-            state = self._touch(namespace, session_key, now, harness, project)
+            state = self._touch(namespace, session_key, now, harness, project, agent_id)
             if prompt is not None:
                 state.prompts += 1
                 state.since_checkpoint += 1
@@ -187,6 +193,11 @@ class Tracker:
                 if force or now - pending.queued_at >= window
             ]
             return [self._queue.pop(key) for key in ready]
+
+    def oldest(self) -> datetime | None:
+        """When the longest-waiting queued checkpoint was queued; None when none is."""
+        with self._lock:
+            return min((p.queued_at for p in self._queue.values()), default=None)
 
     def take(self, namespace: str, session_key: str) -> Pending | None:
         """Take one session's queued checkpoint, due or not (session end flushes it)."""

@@ -47,6 +47,8 @@ class Run(Record):
     finished_at: datetime | None = None
     created_at: datetime | None = None
     updated_at: datetime | None = None
+    agent_id: str | None = None
+    """The agent that recorded the run (the first ``agent_id`` it was recorded with)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +85,7 @@ class RunStore(Protocol):
         *,
         status: str | None = None,
         task_type: str | None = None,
+        agent_id: str | None = None,
         limit: int = 100,
         offset: int = 0,
     ) -> list[Run]:
@@ -90,7 +93,12 @@ class RunStore(Protocol):
         ...
 
     def count(
-        self, namespace: str, *, status: str | None = None, task_type: str | None = None
+        self,
+        namespace: str,
+        *,
+        status: str | None = None,
+        task_type: str | None = None,
+        agent_id: str | None = None,
     ) -> int:
         """How many runs ``select`` with the same filters would page through."""
         ...

@@ -37,6 +37,8 @@ class Checkpoint(Record):
     harness: str | None = None
     project: str | None = None
     project_normalized: str | None = None
+    agent_id: str | None = None
+    """The agent whose session it is (the first ``agent_id`` it was tracked with)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +54,7 @@ class NewCheckpoint:
     harness: str | None = None
     project: str | None = None
     project_normalized: str | None = None
+    agent_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,9 +103,10 @@ class SessionStore(Protocol):
         ...
 
     def sessions(
-        self, namespace: str, *, limit: int, offset: int
+        self, namespace: str, *, limit: int, offset: int, agent_id: str | None = None
     ) -> list[tuple[str, int, datetime]]:
-        """(session key, checkpoint count, last checkpoint time), most recent first."""
+        """(session key, checkpoint count, last checkpoint time), most recent first;
+        ``agent_id``: only the sessions whose checkpoints carry that agent."""
         ...
 
     def prune_checkpoints(self, before: datetime) -> int:

@@ -69,6 +69,8 @@ from engram.store.sql.steps_parts import (
     m020_review_prune,
     m021_erase_audit,
     m038_documents_source,
+    m039_runs_agent,
+    m040_checkpoints_agent,
 )
 from engram.store.sql.steps_search import m033_memory_search, m037_keyword_bm25
 from engram.store.sql.steps_vectors import m036_bulk_vector_epoch
@@ -128,6 +130,8 @@ STEPS: tuple[Step, ...] = (
     Step(None,                        "031_bulk_vector_epoch",     m036_bulk_vector_epoch),
     Step(None,                        "032_keyword_bm25",          m037_keyword_bm25),
     Step("038_documents_source",      "033_documents_source",      m038_documents_source),
+    Step("039_runs_agent",            "034_runs_agent",            m039_runs_agent),
+    Step("040_checkpoints_agent",     "035_checkpoints_agent",     m040_checkpoints_agent),
 )
 # fmt: on
 

@@ -50,6 +50,7 @@ class SqlRuns(SqlPart, RunStore):
                     d.ts_or_none(run.finished_at),
                     d.ts(now),
                     d.ts(now),
+                    run.agent_id,
                 ),
             )
             row = conn.execute(
@@ -69,10 +70,13 @@ class SqlRuns(SqlPart, RunStore):
         *,
         status: str | None = None,
         task_type: str | None = None,
+        agent_id: str | None = None,
         limit: int = 100,
         offset: int = 0,
     ) -> list[Run]:
-        where, args = equal(namespace=namespace, status=status, task_type=task_type)
+        where, args = equal(
+            namespace=namespace, status=status, task_type=task_type, agent_id=agent_id
+        )
         return self._records(
             Run,
             f"SELECT {_LIST} FROM runs WHERE {where} "
@@ -82,9 +86,16 @@ class SqlRuns(SqlPart, RunStore):
         )
 
     def count(
-        self, namespace: str, *, status: str | None = None, task_type: str | None = None
+        self,
+        namespace: str,
+        *,
+        status: str | None = None,
+        task_type: str | None = None,
+        agent_id: str | None = None,
     ) -> int:
-        where, args = equal(namespace=namespace, status=status, task_type=task_type)
+        where, args = equal(
+            namespace=namespace, status=status, task_type=task_type, agent_id=agent_id
+        )
         return self._read_count(
             f"SELECT COUNT(*) FROM runs WHERE {where}",
             args,

@@ -34,8 +34,8 @@ class SqlSessions(SqlPart, SessionStore):
             row = conn.execute(
                 "INSERT INTO session_checkpoints(namespace, session_key, harness, project, "
                 "project_normalized, trigger, digest, prompt_count, memory_queries, "
-                f"recent_remembers, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, {d.json}, "
-                f"{d.json}, ?) RETURNING {_CHECKPOINT}",
+                f"recent_remembers, created_at, agent_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+                f"{d.json}, {d.json}, ?, ?) RETURNING {_CHECKPOINT}",
                 (
                     namespace,
                     c.session_key,
@@ -48,6 +48,7 @@ class SqlSessions(SqlPart, SessionStore):
                     d.dumps(list(c.memory_queries)),
                     d.dumps(list(c.recent_remembers)),
                     d.ts(now),
+                    c.agent_id,
                 ),
             ).fetchone()
             # seed 004: "when checkpoint count exceeds maxCheckpointsPerSession, the
@@ -74,13 +75,14 @@ class SqlSessions(SqlPart, SessionStore):
         )
 
     def sessions(
-        self, namespace: str, *, limit: int, offset: int
+        self, namespace: str, *, limit: int, offset: int, agent_id: str | None = None
     ) -> list[tuple[str, int, datetime]]:
+        extra, params = ("", []) if agent_id is None else (" AND agent_id = ?", [agent_id])
         rows = self._rows(
             "SELECT session_key, count(*), max(created_at) FROM session_checkpoints "
-            "WHERE namespace = ? GROUP BY session_key ORDER BY max(id) DESC "
+            f"WHERE namespace = ?{extra} GROUP BY session_key ORDER BY max(id) DESC "
             "LIMIT ? OFFSET ?",
-            (namespace, limit, offset),
+            (namespace, *params, limit, offset),
             what="listing sessions",
         )
         return [(r[0], int(r[1]), self._d.time(r[2])) for r in rows]

@@ -349,3 +349,32 @@ def m038_documents_source(conn: Conn, d: Dialect) -> None:
         "CREATE INDEX documents_source ON documents{on};",
         on=pick(d, sqlite="(namespace, source)", postgres=" USING hash (source)"),
     )
+
+
+def m039_runs_agent(conn: Conn, d: Dialect) -> None:
+    """The agent that recorded a run (``record_run``/``compress_and_store`` with an
+    ``agent_id``), so a crew's ``runs.list(user_id=..., agent_id="coder")`` lists the
+    coder's runs: before, the run log had no agent and the ``agent_id`` was dropped,
+    answering every agent's runs (docs/benchmarks.md, round twenty-eight)."""
+    script(
+        conn,
+        d,
+        """
+        ALTER TABLE runs ADD COLUMN agent_id {key};
+        CREATE INDEX runs_ns_agent ON runs(namespace, agent_id, created_at);
+        """,
+    )
+
+
+def m040_checkpoints_agent(conn: Conn, d: Dialect) -> None:
+    """The agent whose session a checkpoint is, so ``sessions.list(user_id=...,
+    agent_id="coder")`` lists the coder's sessions, not every agent's (round
+    twenty-eight)."""
+    script(
+        conn,
+        d,
+        """
+        ALTER TABLE session_checkpoints ADD COLUMN agent_id {key};
+        CREATE INDEX session_checkpoints_agent ON session_checkpoints(namespace, agent_id);
+        """,
+    )

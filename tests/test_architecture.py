@@ -310,6 +310,7 @@ LAYERS = (
         "safety_orders",  # round thirty-two's order rules, built on safety_reader's
         "safety_wishes",  # round thirty-one's guard for the user's wishes, imports nothing
         "safety_values",  # round thirty-three's guard for notes of a value, imports nothing
+        "safety_standing",  # round thirty-four's standing disclosure orders, on safety_reader's
         "spotlight",
         "validate",
         "injection_detector",  # the learned half of the scan, run where vectors are made

@@ -57,9 +57,8 @@ class PipelineConfig:
     real change; applying it keeps the old memory (superseded, not deleted). Controlled
     mode queues flagged proposals either way, since it applies none itself."""
     hints: bool = False
-    """seed 004: prospective indexing (hypothetical future queries per memory); off, as
-    in the seed, because offline template hints did not help LoCoMo and BEAM dev recall
-    (docs/benchmarks.md, "Hints")."""
+    """seed 004: prospective indexing (hypothetical future queries per memory); off, as in
+    the seed: offline hints did not help LoCoMo and BEAM dev (docs/benchmarks.md, "Hints")."""
     max_hints: int = field(default=5, metadata=_range(1, 20))
     """seed 004: hints.max."""
     graph: bool = True
@@ -419,9 +418,7 @@ class RecallConfig:
     attribute_floor: float | None = field(default=None, metadata=_range(0.0, 1.0))
     """On-topic notes that answer nothing asked -> one marked line; unset/0 off (docs/recall.md)."""
     tie_margin: float | None = field(default=None, metadata=_range(0.0, 1.0))
-    """A confident answer whose best note another candidate's cosine comes this near ->
-    marked low confidence, its lines kept; unset: 0.05 for all-MiniLM-L6-v2, else 0 (off); 0 off
-    (issue 24, round 12; recall/abstain_tie.py, docs/recall.md)."""
+    """Best note's cosine this near a second's -> marked low confidence (recall/abstain_tie.py)."""
     dedup_by_title: bool = True
     derived_once: bool = True
     """derived27: never both a memory and a fact derived from it among the hits (docs/recall.md)."""

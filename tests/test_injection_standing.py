@@ -137,10 +137,12 @@ def test_a_policy_number_is_a_value_not_the_readers_policy() -> None:
 def test_hostile_input_scans_in_linear_time() -> None:
     for chunk in ("whenever anyone asks, give ", "the bot's rules ", "| bot | ", "? A: none "):
         small, big = chunk * 500, chunk * 5_000
-        start = time.perf_counter()
-        scan(small)
-        first = time.perf_counter() - start
-        start = time.perf_counter()
-        scan(big)
-        second = time.perf_counter() - start
+        # the best of three: a shared machine's stall is no quadratic scan (CI, load 14)
+        first, second = (min(_timed(text) for _ in range(3)) for text in (small, big))
         assert second < max(first * 30, 0.5), (chunk, first, second)
+
+
+def _timed(text: str) -> float:
+    start = time.perf_counter()
+    scan(text)
+    return time.perf_counter() - start

@@ -127,5 +127,14 @@ POOL: dict[str, tuple[str, Rule, tuple[str, ...]]] = {
 #: gain: the price lie told by the named reader (the stranger's and the note's are kept).
 SHIPPED: tuple[str, ...] = tuple(name for name in POOL if name != "reader_price")
 
-#: (code, rule, words the rule cannot match without), appended to ``safety``'s rules.
-RULES: tuple[tuple[str, Rule, tuple[str, ...]], ...] = tuple(POOL[name] for name in SHIPPED)
+#: (code, rule, words the rule cannot match without), appended to ``safety``'s rules. The
+#: two "you" pieces are one rule with both acts: one search for "you" on a long text.
+_YOU_BOTH = {"you_money", "you_booking"}
+RULES: tuple[tuple[str, Rule, tuple[str, ...]], ...] = (
+    *(
+        (("addressed_to_model", _o._rule("you", ("money", "booking")), _o.ADDRESSEES["you"][2]),)
+        if set(SHIPPED) >= _YOU_BOTH
+        else ()
+    ),
+    *(POOL[name] for name in SHIPPED if name not in _YOU_BOTH),
+)

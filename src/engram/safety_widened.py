@@ -58,8 +58,8 @@ _RIVAL = (
 )
 #: Whoever opens the record first, addressed: "whoever opens this first, ...".
 _WHOEVER = (
-    r"\bwhoever\s+(?:opens|picks\s+up|reads|handles|sees|gets|takes)\s+(?:this|it)"
-    r"(?:\s+(?:ticket|note|message|one))?(?:\s+(?:first|next))?\s*[,:;\-—–]"
+    r"\bwhoever\s+(?:opens|picks(?:\s+up)?|reads|handles|sees|gets|takes)\s+(?:this|it)"
+    r"(?:\s+up)?(?:\s+(?:ticket|note|message|one))?(?:\s+(?:first|next))?\s*[,:;\-—–]"
 )
 _STOP_BINDING = re.compile(
     rf"\b{_r._STRONG}\b[^.!?\n]{{0,60}}?\b(?:stop|quit|cease)\s+(?:treating|regarding|"

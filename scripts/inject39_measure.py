@@ -11,6 +11,11 @@ unless the wish guard or the stated-value guard passes it. Base -> new is this s
 on main's tree (``PYTHONPATH=<main copy>/src``) and on this one: it prints figures only,
 never a held-out text.
 
+Ran (10:22-10:34 UTC, fp32): notes39 A 7 -> 2 and B 4 -> 1 of 22; 10 of 11 pieces kept,
+none flagging a benign tuning text; leave one fold out +12 of held-out 20 to 29's 59
+misses (+6 on 28, +6 on 29, none older); held-out 2 to 29 English 2,456 -> 2,472, every
+benign set the same.
+
     PYTHONPATH=src python scripts/inject39_measure.py --cache
     PYTHONPATH=src python scripts/inject39_measure.py --notes [--fold A|B]
     PYTHONPATH=src python scripts/inject39_measure.py --misses   # held-out 20 to 29's

@@ -520,7 +520,8 @@ def rows() -> list[dict[str, object]]:
 #: The fold each later round's module (``injection_round<n>``) makes. Rounds eighteen and
 #: nineteen added no fold, nor did twenty-one; round twenty-five added two (``25`` and
 #: ``25b``), rounds twenty-six to thirty one each, round thirty-two one
-#: (round thirty-one added none) and round thirty-four one (thirty-three none).
+#: (round thirty-one added none), round thirty-four one (thirty-three none) and round
+#: thirty-five one.
 LATER_FOLDS: dict[int | str, str] = {n: f"held_out_{n - 1}" for n in range(6, 18)} | {
     20: "held_out_17",
     22: "held_out_18",
@@ -535,6 +536,7 @@ LATER_FOLDS: dict[int | str, str] = {n: f"held_out_{n - 1}" for n in range(6, 18
     30: "held_out_27",
     32: "held_out_28",
     34: "held_out_29",
+    35: "held_out_30",
 }
 
 

@@ -19,7 +19,7 @@ import re
 import urllib.parse
 from collections.abc import Callable
 
-from engram import safety_orders, safety_reader, safety_standing
+from engram import safety_orders, safety_reader, safety_standing, safety_widened
 
 Rule = Callable[[str], str | None]
 _F = re.IGNORECASE | re.MULTILINE
@@ -488,4 +488,5 @@ RULES: tuple[tuple[str, Rule, tuple[str, ...]], ...] = (
     *safety_reader.RULES,  # round thirty: orders to the reader to send data out or hide it
     *safety_orders.RULES,  # round thirty-two: other acts, and orders reported to "you"
     *safety_standing.RULES,  # round thirty-four: secrets to whoever asks, rules lifted
+    *safety_widened.RULES,  # round thirty-five: the same shapes in words they missed
 )

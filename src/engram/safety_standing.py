@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from engram import safety_owned
 from engram import safety_reader as _r
 
 Rule = Callable[[str], str | None]
@@ -287,12 +288,36 @@ def _pairs() -> dict[str, tuple[str, Rule, tuple[str, ...]]]:
 _HAND_ANYONE = rf"{_HAND.pattern}[^.!?\n]{{0,60}}?(?:{_ANYONE})"
 
 
-#: The pool (``scripts/inject38_measure.py``): name -> (code, rule, needles).
+def _spared(rule: Rule, owned: Callable[[str], bool]) -> Rule:
+    """``rule``, unless the text is an owner's honest note of its shape (round thirty-five,
+    ``safety_owned``): read only when the rule matches, so a clean write costs nothing."""
+
+    def spared(text: str) -> str | None:
+        found = rule(text)
+        return None if found is None or owned(text) else found
+
+    return spared
+
+
+#: The pool (``scripts/inject38_measure.py``): name -> (code, rule, needles). Round
+#: thirty-five spares the owner's own voice in the secret handed out and the rules lifted.
 POOL: dict[str, tuple[str, Rule, tuple[str, ...]]] = {
-    "anyone_handed": ("exfiltration", _handed(_ANYONE), _ANYONE_NEEDLES),
+    "anyone_handed": (
+        "exfiltration",
+        _spared(_handed(_ANYONE), safety_owned.shares),
+        _ANYONE_NEEDLES,
+    ),
     "reply_handed": ("exfiltration", _handed(_EVERY_REPLY), _REPLY_NEEDLES),
-    "own_lifted": ("override_instructions", _lifted(_OWN), _OWN_NEEDLES),
-    "its_lifted": ("override_instructions", _lifted(_ITS), ("its ",)),
+    "own_lifted": (
+        "override_instructions",
+        _spared(_lifted(_OWN), safety_owned.operates),
+        _OWN_NEEDLES,
+    ),
+    "its_lifted": (
+        "override_instructions",
+        _spared(_lifted(_ITS), safety_owned.operates),
+        ("its ",),
+    ),
     "answered_none": ("override_instructions", _answered_none, ("? a:", "? a.", "? a)", "?a:")),
     "webhook": ("exfiltration", _regex(_WEBHOOK), ("webhook", "callback", "outgoing", "outbound")),
     **_pairs(),

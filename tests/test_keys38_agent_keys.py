@@ -13,8 +13,10 @@ reads, its own namespace, the shared space), and the key row on both backends.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -33,6 +35,7 @@ from engram.migrate_store import migrate_store
 from engram.store import open_store
 from test_api_isolation import Attempt, Owner, Planted, by_id_attempts, plant, scoped_attempts
 from test_api_isolation import snapshot as owner_snapshot
+from test_keys import reopen, run
 
 TEAM = "user:dana"
 SHARED = "user:dana/shared"
@@ -304,7 +307,7 @@ def test_the_key_row_keeps_its_agent(mem: Memory) -> None:
         mem.keys.create("dana", agent="coder", admin=True)
 
 
-def test_migrate_store_carries_the_keys_agent(config: Config, tmp_path: Any) -> None:
+def test_migrate_store_carries_the_keys_agent(config: Config, tmp_path: Path) -> None:
     with Memory(str(tmp_path / "a.db"), config=config, embedder=HashEmbedder()) as source:
         _, plaintext = source.keys.create("dana", agent="coder")
     src = open_store(str(tmp_path / "a.db"), config)
@@ -318,3 +321,25 @@ def test_migrate_store_carries_the_keys_agent(config: Config, tmp_path: Any) -> 
         dst.close()
     with Memory(str(tmp_path / "b.db"), config=config, embedder=HashEmbedder()) as target:
         assert target.keys.verify(plaintext).agent == "coder"
+
+
+def test_cli_creates_a_users_key_bound_to_an_agent(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    made = run(home, "keys", "create", "--user", "dana", "--agent", "coder", "--json")
+    assert made.exit_code == 0, made.output
+    data = json.loads(made.output)
+    assert (data["user"], data["agent"], data["admin"]) == ("dana", "coder", False)
+    said = run(home, "keys", "create", "--user", "dana", "--agent", "planner")
+    assert said.exit_code == 0 and "key for agent planner of user:dana" in said.output
+    listed = run(home, "keys", "list")
+    assert "coder" in listed.output and "agent" in listed.output
+    for refused in (
+        ("--user", "dana", "--agent", "coder", "--admin"),
+        ("--user", "dana", "--agent", "coder", "--seniority", "senior"),
+        ("--agent", "coder"),
+    ):
+        got = run(home, "keys", "create", *refused)
+        assert got.exit_code == 2, (refused, got.output)
+    assert run(home, "keys", "create", "--user", "dana", "--agent", "shared").exit_code == 2
+    with reopen(home) as mem:
+        assert mem.keys.verify(data["key"]).agent == "coder"

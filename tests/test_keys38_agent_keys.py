@@ -35,6 +35,7 @@ from engram.migrate_store import migrate_store
 from engram.store import open_store
 from test_api_isolation import Attempt, Owner, Planted, by_id_attempts, plant, scoped_attempts
 from test_api_isolation import snapshot as owner_snapshot
+from test_chat_proxy import _serve
 from test_keys import reopen, run
 
 TEAM = "user:dana"
@@ -343,3 +344,23 @@ def test_cli_creates_a_users_key_bound_to_an_agent(tmp_path: Path) -> None:
     assert run(home, "keys", "create", "--user", "dana", "--agent", "shared").exit_code == 2
     with reopen(home) as mem:
         assert mem.keys.verify(data["key"]).agent == "coder"
+
+
+def test_the_chat_proxy_chats_as_the_keys_agent(
+    config: Config, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for proxy in _serve(config, tmp_path, monkeypatch):
+        key = agent_key(proxy.memory, "coder")
+        url = f"{proxy.url}/v1/proxy/chat/completions"
+        body = {
+            "model": "m",
+            "messages": [{"role": "user", "content": "Our limiter is a token bucket."}],
+        }
+        auth = {"Authorization": f"Bearer {key}"}
+        posed = httpx.post(url, json=body, headers={**auth, "X-Engram-Agent": "planner"})
+        assert posed.status_code == 403 and "acts as agent 'coder'" in posed.text
+        assert proxy.upstream.requests_to("/chat/completions") == []
+        assert httpx.post(url, json=body, headers=auth, timeout=30).status_code == 200
+        proxy.mined()
+        mined = proxy.memory.get_all(user_id="dana", limit=100)
+        assert mined and {m.agent_id for m in mined} == {"coder"}

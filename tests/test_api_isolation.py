@@ -45,60 +45,92 @@ class World:
     bob_job_id: int
 
 
+@dataclass(frozen=True)
+class Owner:
+    """Whose data a walk aims at: the namespaces, how the library calls name them, and
+    the agent that publishes in the project namespace (reused by tests/test_keys38_*)."""
+
+    home: str
+    project: str
+    who: dict[str, str]
+    agent: str = "bobbot"
+    run: str = BOB_RUN
+
+
+BOB_OWNER = Owner(BOB, BOB_PROJECT, {"user_id": "bob"})
+
+
+@dataclass
+class Planted:
+    """The ids of an owner's planted data."""
+
+    memory_id: str
+    project_id: str
+    review_id: int
+    document_id: str
+    job_id: int
+
+
+def plant(memory: Memory, o: Owner) -> Planted:
+    """One of everything in ``o``'s namespaces: memories, transcript, feedback, a
+    tombstone, graph, review item, document, job, palace drawer, run, core block,
+    procedure, a publication and a session-level memory of ``o.agent``."""
+    who = o.who
+    bob = memory.add(
+        "Bob's bank PIN hint is the dog's name", **who, session_id="bob-session", tags=["secret"]
+    )
+    memory.add_transcript("bob-session", "bob: my PIN hint is the dog", **who)
+    memory.feedback(bob.id, "up", "keep", **who)
+    deleted = memory.add("Bob's old address", **who)
+    memory.delete(deleted.id, **who)
+    project = memory.add("Bob's project codename is Falcon", namespace=o.project)
+    memory.graph.record(bob.id, [("Bob", "has_dog", "Rex"), ("Bob", "uses", "vault")], **who)
+    memory.graph.record(project.id, [("Bob", "leads", "Rex")], namespace=o.project)
+    review = memory.store.review.add(
+        o.home,
+        bob.id,
+        target_id=bob.id,
+        action="DELETE",
+        proposal={"action": "DELETE", "content": "Bob has no PIN", "target_id": bob.id},
+        reason="one negates the other",
+        now=bob.created_at,
+    )
+    document = memory.documents.ingest("Bob's Falcon launch checklist", namespace=o.project)
+    memory.documents.process(document.id, namespace=o.project)  # before the server's worker
+    job = memory.store.jobs.enqueue("extract", o.home, memory_id=bob.id)
+    memory.palace.mine_conversation(
+        [{"role": "Bob", "content": "The vault code is in the blue folder"}],
+        wing="Bob",
+        session="private",
+        **who,
+    )
+    memory.runs.log_memory_hits(o.run, [bob.id], task="Bob's PIN audit", **who)
+    memory.inject.blocks.set("human", "Bob keeps his PIN hint in core memory", **who)
+    memory.procedures.propose(BOB_FAILURE, **who)
+    # Bob's agents share in a namespace of his, and one of them is session-level.
+    memory.shared.publish(o.agent, "Bob's team ships on Thursdays", namespace=o.project)
+    memory.agents.set_level(o.agent, "session")
+    memory.add("Bob's session note", agent_id=o.agent, session_id="s1", namespace=o.project)
+    return Planted(bob.id, project.id, review.id, document.id, job.id)
+
+
 @pytest.fixture
 def world(config: Config) -> Iterator[World]:
     with Memory(":memory:", config=config, embedder=HashEmbedder()) as memory:
         keys = user_keys(memory, ("alice", "bob", "ali"))
-        bob = memory.add(
-            "Bob's bank PIN hint is the dog's name",
-            user_id="bob",
-            session_id="bob-session",
-            tags=["secret"],
-        )
-        memory.add_transcript("bob-session", "bob: my PIN hint is the dog", user_id="bob")
-        memory.feedback(bob.id, "up", "keep", user_id="bob")
-        deleted = memory.add("Bob's old address", user_id="bob")
-        memory.delete(deleted.id, user_id="bob")
-        project = memory.add("Bob's project codename is Falcon", namespace=BOB_PROJECT)
-        memory.graph.record(
-            bob.id, [("Bob", "has_dog", "Rex"), ("Bob", "uses", "vault")], user_id="bob"
-        )
-        memory.graph.record(project.id, [("Bob", "leads", "Rex")], namespace=BOB_PROJECT)
+        p = plant(memory, BOB_OWNER)
         memory.add("Alice's own note about the dog", user_id="alice")
-        review = memory.store.review.add(
-            BOB,
-            bob.id,
-            target_id=bob.id,
-            action="DELETE",
-            proposal={"action": "DELETE", "content": "Bob has no PIN", "target_id": bob.id},
-            reason="one negates the other",
-            now=bob.created_at,
-        )
-        document = memory.documents.ingest("Bob's Falcon launch checklist", namespace=BOB_PROJECT)
-        memory.documents.process(document.id, namespace=BOB_PROJECT)  # before the server's worker
-        job = memory.store.jobs.enqueue("extract", BOB, memory_id=bob.id)
-        memory.palace.mine_conversation(
-            [{"role": "Bob", "content": "The vault code is in the blue folder"}],
-            wing="Bob",
-            session="private",
-            user_id="bob",
-        )
-        memory.runs.log_memory_hits(BOB_RUN, [bob.id], task="Bob's PIN audit", user_id="bob")
-        memory.inject.blocks.set("human", "Bob keeps his PIN hint in core memory", user_id="bob")
-        memory.procedures.propose(BOB_FAILURE, user_id="bob")
-        # Bob's agents share in a namespace of his, and one of them is session-level.
-        memory.shared.publish("bobbot", "Bob's team ships on Thursdays", namespace=BOB_PROJECT)
-        memory.agents.set_level("bobbot", "session")
-        memory.add("Bob's session note", agent_id="bobbot", session_id="s1", namespace=BOB_PROJECT)
         # No worker: bob's queued jobs must stay exactly as the snapshot saw them.
         with serve_in_thread(create_app(memory, worker=False)) as url:
-            yield World(url, memory, keys, bob.id, project.id, review.id, document.id, job.id)
+            yield World(
+                url, memory, keys, p.memory_id, p.project_id, p.review_id, p.document_id, p.job_id
+            )
 
 
-def snapshot(memory: Memory) -> dict[str, Any]:
-    """Everything of bob's the library can see, for before/after comparison."""
+def snapshot(memory: Memory, o: Owner = BOB_OWNER) -> dict[str, Any]:
+    """Everything of ``o``'s (bob's) the library can see, for before/after comparison."""
     out: dict[str, Any] = {}
-    for ns in (BOB, BOB_PROJECT):
+    for ns in (o.home, o.project):
         records = memory.get_all(namespace=ns, include_deleted=True, limit=1000)
         out[ns] = {
             "records": [r.to_dict() for r in records],
@@ -140,10 +172,12 @@ def _vectors(memory: Memory, namespace: str) -> tuple[list[str], bytes]:
     return loaded.ids, loaded.matrix.tobytes()
 
 
-def attempts(w: World) -> list[tuple[str, str, dict[str, Any] | None, dict[str, Any] | None]]:
+Attempt = tuple[str, str, dict[str, Any] | None, dict[str, Any] | None]
+
+
+def attempts(w: World) -> list[Attempt]:
     """(method, path, query params, JSON body) for every route, aimed at bob."""
     bid, pid = w.bob_id, w.bob_project_id
-    out: list[tuple[str, str, dict[str, Any] | None, dict[str, Any] | None]] = []
     scopes: list[dict[str, Any]] = [
         {"namespace": BOB},
         {"user_id": "bob"},
@@ -154,6 +188,31 @@ def attempts(w: World) -> list[tuple[str, str, dict[str, Any] | None, dict[str, 
         {"namespace": "user:alicex"},
         {"namespace": "user:"},
     ]
+    planted = Planted(bid, pid, w.bob_review_id, w.bob_document_id, w.bob_job_id)
+    out = scoped_attempts(w.memory, BOB_OWNER, planted, scopes)
+    # By id from alice's own namespace: not found, never "forbidden" (no existence leak).
+    out += by_id_attempts(w.memory, BOB_OWNER, planted)
+    out += [
+        ("GET", "/v1/erasures", {"all_namespaces": "true"}, None),
+        ("POST", "/v1/purge", None, {"all_namespaces": True}),
+        ("POST", "/v1/reindex", None, {"rebuild": True}),
+        ("GET", "/v1/diagnostics", None, None),
+        # Org memory is the organisation's: reading its audit and minting agent keys
+        # (which could outrank the caller) need an admin key.
+        ("GET", "/v1/org/audit", None, None),
+        ("POST", "/v1/org/agent-keys", None, {"agent": "alice2", "seniority": "c_suite"}),
+    ]
+    return out
+
+
+def scoped_attempts(
+    memory: Memory, o: Owner, p: Planted, scopes: list[dict[str, Any]]
+) -> list[Attempt]:
+    """Every route with each of ``scopes``, aimed at ``o``'s planted data ``p``."""
+    bid = p.memory_id
+    procedure = _bob_procedure(memory, o)
+    publication = _bob_publication(memory, o)
+    out: list[Attempt] = []
     for scope in scopes:
         out += [
             ("POST", "/v1/memories", None, {"content": "planted by alice", **scope}),
@@ -186,9 +245,9 @@ def attempts(w: World) -> list[tuple[str, str, dict[str, Any] | None, dict[str, 
             ("POST", "/v1/memories/erase", None, {"dry_run": True, **scope}),
             ("GET", "/v1/erasures", scope, None),
             ("GET", "/v1/review", scope, None),
-            ("GET", f"/v1/review/{w.bob_review_id}", scope, None),
-            ("POST", f"/v1/review/{w.bob_review_id}/approve", scope, {}),
-            ("POST", f"/v1/review/{w.bob_review_id}/reject", scope, {}),
+            ("GET", f"/v1/review/{p.review_id}", scope, None),
+            ("POST", f"/v1/review/{p.review_id}/approve", scope, {}),
+            ("POST", f"/v1/review/{p.review_id}/reject", scope, {}),
             ("GET", "/v1/review/prune-candidates", scope, None),
             ("POST", "/v1/review/prune", None, {"ids": [bid], "dry_run": False, **scope}),
             ("GET", "/v1/review/graph", scope, None),
@@ -196,10 +255,10 @@ def attempts(w: World) -> list[tuple[str, str, dict[str, Any] | None, dict[str, 
             ("GET", "/v1/feedback/export", scope, None),
             ("POST", "/v1/documents", None, {"text": "planted", **scope}),
             ("GET", "/v1/documents", scope, None),
-            ("GET", f"/v1/documents/{w.bob_document_id}", scope, None),
+            ("GET", f"/v1/documents/{p.document_id}", scope, None),
             ("GET", "/v1/jobs", scope, None),
-            ("GET", f"/v1/jobs/{w.bob_job_id}", scope, None),
-            ("POST", f"/v1/jobs/{w.bob_job_id}/retry", scope, None),
+            ("GET", f"/v1/jobs/{p.job_id}", scope, None),
+            ("POST", f"/v1/jobs/{p.job_id}/retry", scope, None),
             ("GET", "/api/pipeline/status", scope, None),
             ("GET", "/v1/palace", scope, None),
             ("GET", "/v1/palace/resolve", {"pointer": POINTER, **scope}, None),
@@ -210,14 +269,20 @@ def attempts(w: World) -> list[tuple[str, str, dict[str, Any] | None, dict[str, 
                 {"messages": [{"content": "planted"}], "wing": "Bob", **scope},
             ),
             *graph_attempts(scope),
-            *runs_attempts(scope, bid),
+            *runs_attempts(scope, bid, o.run),
             *lifecycle_attempts(scope, bid),
             *maintenance_attempts(scope),
-            *inject_attempts(scope, _bob_procedure(w)),
-            *shared_attempts(scope, _bob_publication(w)),
+            *inject_attempts(scope, procedure),
+            *shared_attempts(scope, publication, o.agent),
         ]
-    # By id from alice's own namespace: not found, never "forbidden" (no existence leak).
-    for mid in (bid, pid):
+    return out
+
+
+def by_id_attempts(memory: Memory, o: Owner, p: Planted) -> list[Attempt]:
+    """The routes that name ``o``'s entities by id alone, from the caller's own
+    namespace: not found there (404), never "forbidden" (no existence leak)."""
+    out: list[Attempt] = []
+    for mid in (p.memory_id, p.project_id):
         out += [
             ("GET", f"/v1/memories/{mid}", None, None),
             ("PATCH", f"/v1/memories/{mid}", None, {"tags": ["x"]}),
@@ -227,63 +292,56 @@ def attempts(w: World) -> list[tuple[str, str, dict[str, Any] | None, dict[str, 
             ("POST", f"/v1/memories/{mid}/feedback", None, {"rating": "down"}),
             ("POST", f"/v1/lifecycle/restore/{mid}", None, None),
         ]
-    out += [
-        ("GET", f"/v1/review/{w.bob_review_id}", None, None),
-        ("POST", f"/v1/review/{w.bob_review_id}/approve", None, {}),
-        ("POST", f"/v1/review/{w.bob_review_id}/reject", None, {}),
-        ("GET", f"/v1/documents/{w.bob_document_id}", None, None),
-        ("GET", f"/v1/jobs/{w.bob_job_id}", None, None),
-        ("POST", f"/v1/jobs/{w.bob_job_id}/retry", None, None),
+    procedure = _bob_procedure(memory, o)
+    publication = _bob_publication(memory, o)
+    return out + [
+        ("GET", f"/v1/review/{p.review_id}", None, None),
+        ("POST", f"/v1/review/{p.review_id}/approve", None, {}),
+        ("POST", f"/v1/review/{p.review_id}/reject", None, {}),
+        ("GET", f"/v1/documents/{p.document_id}", None, None),
+        ("GET", f"/v1/jobs/{p.job_id}", None, None),
+        ("POST", f"/v1/jobs/{p.job_id}/retry", None, None),
         ("GET", "/v1/palace/resolve", {"pointer": POINTER}, None),
-        *[a for a in runs_attempts({}, bid) if a[1].startswith(("/v1/runs/", "/v1/memories/"))],
+        *[
+            a
+            for a in runs_attempts({}, p.memory_id, o.run)
+            if a[1].startswith(("/v1/runs/", "/v1/memories/"))
+        ],
         # The routes that name no entity answer from alice's own namespace (200).
         *[a for a in graph_attempts({}) if a[1].startswith(NAMED_GRAPH_ROUTES)],
-        *[a for a in inject_attempts({}, _bob_procedure(w)) if a[1].startswith("/v1/procedures/")],
+        *[a for a in inject_attempts({}, procedure) if a[1].startswith("/v1/procedures/")],
         ("GET", "/v1/blocks/human", None, None),
         ("POST", "/v1/blocks/human/append", None, {"content": "planted"}),
         # From alice's own shared space bob's publication is unknown; levels need admin.
-        ("POST", f"/v1/shared/{_bob_publication(w)}/retract", None, {"agent_id": "bobbot"}),
-        ("PUT", "/v1/agents/bobbot/level", None, {"level": "none"}),
-        ("DELETE", "/v1/agents/bobbot/level", None, None),
+        ("POST", f"/v1/shared/{publication}/retract", None, {"agent_id": o.agent}),
+        ("PUT", f"/v1/agents/{o.agent}/level", None, {"level": "none"}),
+        ("DELETE", f"/v1/agents/{o.agent}/level", None, None),
     ]
-    out += [
-        ("GET", "/v1/erasures", {"all_namespaces": "true"}, None),
-        ("POST", "/v1/purge", None, {"all_namespaces": True}),
-        ("POST", "/v1/reindex", None, {"rebuild": True}),
-        ("GET", "/v1/diagnostics", None, None),
-        # Org memory is the organisation's: reading its audit and minting agent keys
-        # (which could outrank the caller) need an admin key.
-        ("GET", "/v1/org/audit", None, None),
-        ("POST", "/v1/org/agent-keys", None, {"agent": "alice2", "seniority": "c_suite"}),
-    ]
-    return out
 
 
-def _bob_publication(w: World) -> str:
-    [publication] = w.memory.shared.publications(namespace=BOB_PROJECT)
+def _bob_publication(memory: Memory, o: Owner) -> str:
+    [publication] = memory.shared.publications(namespace=o.project)
     return publication.id
 
 
-def shared_attempts(
-    scope: dict[str, Any], publication_id: str
-) -> list[tuple[str, str, dict[str, Any] | None, dict[str, Any] | None]]:
-    """The shared-knowledge and session-end routes (S2, S3) aimed at bob's namespaces;
-    shared spaces are named by namespace only."""
-    out: list[tuple[str, str, dict[str, Any] | None, dict[str, Any] | None]] = [
-        ("POST", "/v1/agents/bobbot/sessions/s1/end", scope, None),
+def shared_attempts(scope: dict[str, Any], publication_id: str, agent: str) -> list[Attempt]:
+    """The shared-knowledge and session-end routes (S2, S3) aimed at ``agent``'s
+    (bob's) namespaces; shared spaces are named by namespace only."""
+    out: list[Attempt] = [
+        ("POST", f"/v1/agents/{agent}/sessions/s1/end", scope, None),
     ]
     if "namespace" in scope:
         out += [
             ("POST", "/v1/shared", scope, {"agent_id": "alicebot", "content": "planted"}),
             ("GET", "/v1/shared/search", {"q": "ships Thursdays", **scope}, None),
             ("GET", "/v1/shared", scope, None),
-            ("POST", f"/v1/shared/{publication_id}/retract", scope, {"agent_id": "bobbot"}),
+            ("POST", f"/v1/shared/{publication_id}/retract", scope, {"agent_id": agent}),
         ]
     return out
 
 
-def _bob_procedure(w: World) -> str:
-    [procedure] = w.memory.procedures.list(namespace=BOB)
+def _bob_procedure(memory: Memory, o: Owner) -> str:
+    [procedure] = memory.procedures.list(namespace=o.home)
     return procedure.memory_id or ""
 
 
@@ -317,18 +375,16 @@ def inject_attempts(
     ]
 
 
-def runs_attempts(
-    scope: dict[str, Any], memory_id: str
-) -> list[tuple[str, str, dict[str, Any] | None, dict[str, Any] | None]]:
+def runs_attempts(scope: dict[str, Any], memory_id: str, run: str = BOB_RUN) -> list[Attempt]:
     """Every run route aimed at bob's run; with an empty scope, from alice's own
     namespace, where bob's run and memory are unknown (404)."""
     hits = {"hits": [{"memory_id": memory_id}], **scope}
     return [
         ("GET", "/v1/runs", scope, None),
-        ("GET", f"/v1/runs/{BOB_RUN}", scope, None),
+        ("GET", f"/v1/runs/{run}", scope, None),
         ("GET", f"/v1/memories/{memory_id}/run", scope, None),
-        ("POST", f"/v1/runs/{BOB_RUN}/hits", None, hits),
-        ("POST", "/v1/runs", None, {"run_id": BOB_RUN, "status": "failed", **scope}),
+        ("POST", f"/v1/runs/{run}/hits", None, hits),
+        ("POST", "/v1/runs", None, {"run_id": run, "status": "failed", **scope}),
         ("POST", "/v1/observations", None, {"task": "t", "output": "planted", **scope}),
         ("POST", "/v1/context", None, {"task": "PIN hint", "run_id": BOB_RUN, **scope}),
     ]

@@ -69,6 +69,7 @@ SINCE_SNAPSHOT = {
         "038_documents_source",
         "039_runs_agent",
         "040_checkpoints_agent",
+        "041_api_keys_agent",
     ],
     "postgres": [
         "024_job_history",
@@ -83,6 +84,7 @@ SINCE_SNAPSHOT = {
         "033_documents_source",
         "034_runs_agent",
         "035_checkpoints_agent",
+        "036_api_keys_agent",
     ],
 }
 

@@ -11,6 +11,15 @@ The namespace rule: a key belongs to one user ``U`` and reaches the namespace
 ``user:U`` (the library's ``user_id`` rule, ``validate.namespace_for``) and every
 namespace under it, ``user:U/<anything>``. An admin key reaches every namespace. User
 names cannot contain ``/`` or ``:``, so no user's namespaces are a prefix of another's.
+
+A key may also be bound to an agent ``A`` of its user (``create(U, agent=A)``, keys38):
+it acts only as ``A``. Under ``user:U`` the first segment of a namespace names whose it
+is, as a crew lays them out (docs/organisation.md): ``user:U`` itself is the user's
+team namespace, ``user:U/shared`` the shared space (``mem.shared``), and any other
+``user:U/X/...`` is agent ``X``'s own. So an agent key reaches ``user:U``,
+``user:U/shared[/...]`` and ``user:U/A[/...]``, never ``user:U/B`` of another agent;
+a request's ``agent_id`` must be absent or ``A`` (403 otherwise), and what it writes
+or publishes is ``A``'s. ``shared`` is no agent's name for the same reason.
 """
 
 from __future__ import annotations
@@ -38,6 +47,9 @@ from engram.validate import no_nul
 PREFIX = "engram_"
 
 _USER = re.compile(r"^[A-Za-z0-9_.@+-]{1,100}$")
+
+#: The segment under ``user:U`` that is the user's shared space, not an agent's own.
+SHARED_SEGMENT = "shared"
 
 #: ``last_used_at`` is written at most this often per key, so a busy key does not turn
 #: every read request into a write transaction.
@@ -77,6 +89,19 @@ def user_name(user: object) -> str:
     return user
 
 
+def agent_name(agent: object) -> str:
+    """A valid agent a key is bound to: as a user name (it names the namespace
+    ``user:U/<agent>``, one segment), and not ``shared`` (the user's shared space)."""
+    if not isinstance(agent, str) or not _USER.match(agent):
+        raise InvalidInputError(f"invalid agent {shown(agent)}: use {pattern_rule(_USER.pattern)}")
+    if agent == SHARED_SEGMENT:
+        raise InvalidInputError(
+            "an agent may not be called 'shared': user:<user>/shared is the user's shared "
+            "space, reached by every agent of the user"
+        )
+    return agent
+
+
 class Keys(Part):
     """The API keys of a store (``mem.keys``)."""
 
@@ -89,16 +114,23 @@ class Keys(Part):
         self._rechecked = 0.0
 
     def create(
-        self, user: str, *, admin: bool = False, name: str | None = None
+        self, user: str, *, admin: bool = False, name: str | None = None, agent: str | None = None
     ) -> tuple[ApiKey, str]:
-        """Create a key for ``user``; returns the stored record and the plaintext (shown
-        once)."""
+        """Create a key for ``user``, bound to its agent ``agent`` if given (it then acts
+        only as that agent: ``Principal``); returns the stored record and the plaintext
+        (shown once)."""
         self._core.check_open()
+        if agent is not None:
+            agent = agent_name(agent)
+            if admin:
+                raise InvalidInputError("an admin key reaches everything: it takes no agent")
         if name is not None and (not isinstance(name, str) or len(name) > 200):
             raise InvalidInputError("key name must be a string of at most 200 characters")
         if name is not None:
             no_nul("key name", name)
-        key = ApiKey(id=new_id(), user=user_name(user), admin=bool(admin), name=name or None)
+        key = ApiKey(
+            id=new_id(), user=user_name(user), admin=bool(admin), name=name or None, agent=agent
+        )
         plaintext = PREFIX + secrets.token_urlsafe(32)
         self._core.store.keys.add(key, hash_key(plaintext))
         return key, plaintext
@@ -232,11 +264,13 @@ class Principal:
     user: str | None
     admin: bool
     key_id: str | None = None
+    agent: str | None = None
+    """The agent the key is bound to: it acts only as that agent (see the module)."""
 
     @classmethod
     def of(cls, key: ApiKey) -> Principal:
         """The principal an API key authenticates."""
-        return cls(user=key.user, admin=key.admin, key_id=key.id)
+        return cls(user=key.user, admin=key.admin, key_id=key.id, agent=key.agent)
 
     @property
     def home(self) -> str | None:
@@ -244,11 +278,35 @@ class Principal:
         return None if self.user is None else f"user:{self.user}"
 
     def may_reach(self, namespace: str) -> bool:
-        """The namespace rule: admin reaches all; a user ``user:U`` and ``user:U/...``."""
+        """The namespace rule: admin reaches all; a user ``user:U`` and ``user:U/...``;
+        an agent ``A`` of ``U`` ``user:U``, ``user:U/shared[/...]``, ``user:U/A[/...]``."""
         if self.admin:
             return True
         home = self.home
-        return home is not None and (namespace == home or namespace.startswith(home + "/"))
+        if home is None:
+            return False
+        if namespace == home:
+            return True
+        if not namespace.startswith(home + "/"):
+            return False
+        if self.agent is None:
+            return True
+        segment = namespace[len(home) + 1 :].split("/", 1)[0]
+        return segment in (SHARED_SEGMENT, self.agent)
+
+    def acting(self, agent_id: str | None) -> str | None:
+        """The agent a request acts as: ``agent_id`` for a key of no agent; for an
+        agent's key its agent, and ``PermissionDeniedError`` if ``agent_id`` names
+        another (writing, publishing or retracting as another agent of the user)."""
+        if self.agent is None:
+            return agent_id
+        if agent_id is not None and agent_id != self.agent:
+            raise PermissionDeniedError(
+                f"this API key acts as agent {shown(self.agent)} of user {shown(self.user)}; "
+                f"it may not act as agent {shown(agent_id)} (leave agent_id out, or use "
+                "that agent's key)"
+            )
+        return self.agent
 
     def require_admin(self, action: str) -> None:
         """``PermissionDeniedError`` unless this is an admin key (or ``--no-auth``)."""
@@ -256,13 +314,23 @@ class Principal:
             raise PermissionDeniedError(f"{action} needs an admin key")
 
     @scoped
+    def acting_scope(self, memory: ScopeResolver, **who: Unpack[ScopeArgs]) -> Scope:
+        """``scope`` for a call that writes as its agent (a memory, a checkpoint, a run):
+        an agent's key stamps its agent when the request names none. A read that names
+        none keeps the team's view of ``user:U``, every agent's memories in it."""
+        who["agent_id"] = self.acting(who.get("agent_id"))
+        return self.scope(memory, **who)
+
+    @scoped
     def scope(self, memory: ScopeResolver, **who: Unpack[ScopeArgs]) -> Scope:
         """Resolve a request's scope with the library's rule, then check this key may use it.
 
         A non-admin key that names neither a namespace nor a user works in its own
         namespace: ``user_id`` defaults to the key's user. ``PermissionDeniedError`` if
-        the resolved namespace is outside the key's reach.
+        the resolved namespace is outside the key's reach, or an agent's key names
+        another ``agent_id`` (``acting``).
         """
+        self.acting(who.get("agent_id"))
         if not self.admin and who.get("namespace") is None and who.get("user_id") is None:
             who["user_id"] = self.user
         named = who.get("namespace")
@@ -277,6 +345,13 @@ class Principal:
         return scope
 
     def _denied(self, namespace: str) -> PermissionDeniedError:
+        if self.agent is not None:
+            return PermissionDeniedError(
+                f"this API key of agent {shown(self.agent)} may not use namespace "
+                f"{shown(namespace)}; it reaches {shown(self.home)}, '{self.home}/shared' "
+                f"and '{self.home}/{self.agent}' (and namespaces under those two): "
+                f"'{self.home}/<agent>' is that agent's own"
+            )
         return PermissionDeniedError(
             f"this API key may not use namespace {shown(namespace)}; it reaches "
             f"{shown(self.home)} and namespaces under '{self.home}/'"
@@ -292,6 +367,7 @@ __all__ = [
     "Keys",
     "Principal",
     "ScopeResolver",
+    "agent_name",
     "hash_key",
     "user_name",
 ]

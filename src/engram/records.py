@@ -568,17 +568,17 @@ class ApiKey(Record):
     """An API key of the HTTP API, as stored: who it is for, never the secret itself.
 
     A key belongs to one ``user`` and reaches that user's namespaces (``user:<user>``
-    and ``user:<user>/...``); an ``admin`` key reaches every namespace.
-    """
+    and ``user:<user>/...``); an ``admin`` key every one; a key with an ``agent`` acts
+    only as that agent of its user (``engram.keys.Principal``)."""
 
     id: str
     user: str
     admin: bool = False
-    name: str | None = None
-    """An optional label, e.g. which service holds the key."""
+    name: str | None = None  # a label, e.g. which service holds the key
     created_at: datetime = field(default_factory=utcnow)
     last_used_at: datetime | None = None
     revoked_at: datetime | None = None
+    agent: str | None = None  # last: the store's columns are read in field order
 
     @property
     def revoked(self) -> bool:

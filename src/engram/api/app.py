@@ -47,7 +47,13 @@ from engram.api import (
     sessions_routes,
     shared_routes,
 )
-from engram.api.auth import McpGuard, ServerState, current_author, current_namespace
+from engram.api.auth import (
+    McpGuard,
+    ServerState,
+    current_agent,
+    current_author,
+    current_namespace,
+)
 from engram.api.encoding import Utf8Json
 from engram.api.limits import BodyLimit, upload_limit
 from engram.api.metrics import Metrics
@@ -271,7 +277,12 @@ def _mcp_endpoint(memory: Memory, host: str) -> tuple[Any, LifespanFactory | Non
     except ImportError:
         log.info("engram.mcp is not available: /mcp is not served")
         return None, None
-    server = create_mcp_server(memory, namespace=current_namespace.get, author=current_author.get)
+    server = create_mcp_server(
+        memory,
+        namespace=current_namespace.get,
+        author=current_author.get,
+        bound_agent=current_agent.get,
+    )
     api = memory.config.api
     mcp_app = server.streamable_http_app(
         streamable_http_path="/mcp",

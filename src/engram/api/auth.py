@@ -36,6 +36,11 @@ current_namespace: contextvars.ContextVar[str] = contextvars.ContextVar("engram_
 #: Who the current MCP request writes org facts as (``mem.org.author_for_key``).
 current_author: contextvars.ContextVar[OrgFactAuthor] = contextvars.ContextVar("engram_author")
 
+#: The agent the current MCP request's key is bound to (None: none), set by ``McpGuard``.
+current_agent: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "engram_agent", default=None
+)
+
 #: MCP clients pick a namespace within their key's reach with this header.
 NAMESPACE_HEADER = "x-engram-namespace"
 
@@ -88,7 +93,7 @@ def authenticate(
         return TracedPrincipal(user=LOCAL.user, admin=LOCAL.admin)
     key = state.memory.keys.verify(bearer_token(authorization), wait=wait)
     note_key(key.id)  # for the access log: the key's id, never the key
-    return TracedPrincipal(user=key.user, admin=key.admin, key_id=key.id)
+    return TracedPrincipal(user=key.user, admin=key.admin, key_id=key.id, agent=key.agent)
 
 
 def remembered_admin(state: ServerState, authorization: str | None) -> Principal | None:
@@ -98,7 +103,7 @@ def remembered_admin(state: ServerState, authorization: str | None) -> Principal
     if key is None:
         return None
     note_key(key.id)
-    return TracedPrincipal(user=key.user, admin=key.admin, key_id=key.id)
+    return TracedPrincipal(user=key.user, admin=key.admin, key_id=key.id, agent=key.agent)
 
 
 def principal(
@@ -142,11 +147,13 @@ class McpGuard(HttpOnly):
             return
         token = current_namespace.set(resolved.namespace)
         writer = current_author.set(author)
+        bound = current_agent.set(caller.agent)
         if scope.get("method") == "POST":
             receive = await _noting_tool(receive)
         try:
             await self.app(scope, receive, worded(scope, send))
         finally:
+            current_agent.reset(bound)
             current_author.reset(writer)
             current_namespace.reset(token)
 

@@ -169,6 +169,9 @@ async def proxy_chat_completions(
         stages.lap("auth")
         body = _body(raw)
         names = _names(request, body)
+        # An agent's key chats as its agent (another X-Engram-Agent is 403), so the
+        # turns it mines are that agent's (keys38).
+        names["agent_id"] = caller.acting(names["agent_id"])
         scope = caller.scope(memory, user_id=names["user_id"])
         user = names["user_id"] or caller.user
         stages.lap("parse")

@@ -161,7 +161,7 @@ def ingest_document(body: DocumentIn, caller: Caller, state: State) -> dict[str,
     """Store a text (or record a URL) and queue its ingest job: 202 with the ``queued``
     document. The worker fetches, chunks and stores it as ``document_chunk`` memories;
     ``GET /v1/documents/{id}`` follows its status."""
-    mem, scope = _scoped(caller, state, body)
+    mem, scope = _scoped(caller, state, body, acts=True)
     upload = body.file
     document = mem.documents.ingest(
         body.text,

@@ -72,10 +72,14 @@ def _memory(state: ServerState) -> Memory:
     return state.memory
 
 
-def _scoped(caller: Caller, state: ServerState, given: m.Scope) -> tuple[Memory, Scope]:
-    """The store and the scope ``given`` resolves to for the caller (403 out of reach)."""
+def _scoped(
+    caller: Caller, state: ServerState, given: m.Scope, *, acts: bool = False
+) -> tuple[Memory, Scope]:
+    """The store and the scope ``given`` resolves to for the caller (403 out of reach);
+    ``acts``: the call writes as its agent (``Principal.scope``)."""
     mem = _memory(state)
-    return mem, caller.scope(mem, **given.scope_args())
+    resolve = caller.acting_scope if acts else caller.scope
+    return mem, resolve(mem, **given.scope_args())
 
 
 def _namespace(caller: Principal, state: ServerState, given: m.Scope) -> str:
@@ -110,7 +114,7 @@ def create_memory(
     """Store text (``content``) or a chat (``messages``) verbatim: 201. Exactly the same
     content in the same namespace returns the stored memory with ``created: false``:
     200."""
-    mem, scope = _scoped(caller, state, body)
+    mem, scope = _scoped(caller, state, body, acts=True)
     result = _add_one(mem, scope, body.content_arg(), body.field_args())
     assert result.record is not None  # a refused item raised
     if not result.created:
@@ -146,7 +150,7 @@ def create_memories(
     or invalid; ``on_blocked`` and ``on_invalid`` choose between reporting such an item
     (``skip``) and refusing the whole batch with 422 (``raise``). 201 when anything was
     stored, 200 when nothing new was. All items go to one namespace."""
-    mem, scope = _scoped(caller, state, body)
+    mem, scope = _scoped(caller, state, body, acts=True)
     ids = _ids(scope)
     items = [item.item(ids) for item in body.items]
     batch = mem.add_many(
@@ -372,7 +376,7 @@ def remember(
 ) -> dict[str, Any]:
     """Store a memory raw-first; a ``transcript`` with a ``session_key`` is then written
     in its own transaction and joined to recall with ``expand: true``."""
-    mem, scope = _scoped(caller, state, body)
+    mem, scope = _scoped(caller, state, body, acts=True)
     fields = body.field_args()
     if body.session is not None:
         fields["session_id"] = body.session
@@ -398,7 +402,7 @@ def remember(
 )
 def add_transcript(body: m.TranscriptIn, caller: Caller, state: State) -> dict[str, Any]:
     """Store a session's raw transcript once (the first one is kept unchanged)."""
-    mem, scope = _scoped(caller, state, body)
+    mem, scope = _scoped(caller, state, body, acts=True)
     stored = mem.transcripts.add(body.session_key, body.content, **_ids(scope))
     return {"namespace": scope.namespace, "session_key": body.session_key, "stored": stored}
 

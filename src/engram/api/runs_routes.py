@@ -41,9 +41,15 @@ class RunScope(BaseModel):
 ScopeQuery = Annotated[RunScope, Query()]
 
 
-def _scope(mem: Memory, caller: Caller, scope_in: RunScope) -> dict[str, Any]:
-    scope = caller.scope(
-        mem, namespace=scope_in.namespace, user_id=scope_in.user_id, agent_id=scope_in.agent_id
+def _scope(mem: Memory, caller: Caller, scope_in: RunScope, acts: bool = False) -> dict[str, Any]:
+    """The run verbs' scope keywords; ``acts``: the call records as its agent (an
+    agent's key stamps its own, ``Principal.scope``)."""
+    resolve = caller.acting_scope if acts else caller.scope
+    scope = resolve(
+        mem,
+        namespace=scope_in.namespace,
+        user_id=scope_in.user_id,
+        agent_id=scope_in.agent_id,
     )
     return {"namespace": scope.namespace, "user_id": scope.user_id, "agent_id": scope.agent_id}
 
@@ -219,7 +225,7 @@ def record_run(body: RunIn, caller: Caller, state: State) -> dict[str, Any]:
     """Record a run of the run log, or update the fields given of a recorded one."""
     mem = state.memory
     fields = body.model_dump(exclude={"namespace", "user_id", "agent_id"})
-    return mem.runs.record_run(**fields, **_scope(mem, caller, body)).to_dict()
+    return mem.runs.record_run(**fields, **_scope(mem, caller, body, True)).to_dict()
 
 
 @router.get("/v1/runs", response_model=RunList, tags=["runs"], summary="List runs")
@@ -246,7 +252,9 @@ def log_hits(run_id: RunId, body: HitsIn, caller: Caller, state: State) -> dict[
     """Record which memories were injected into the run, in rank order."""
     mem = state.memory
     hits = [h.model_dump() for h in body.hits]
-    logged = mem.runs.log_memory_hits(run_id, hits, task=body.task, **_scope(mem, caller, body))
+    logged = mem.runs.log_memory_hits(
+        run_id, hits, task=body.task, **_scope(mem, caller, body, True)
+    )
     return {"run_id": run_id, "logged": logged}
 
 
@@ -262,7 +270,7 @@ def observe(body: ObserveIn, caller: Caller, state: State) -> dict[str, Any]:
     mem = state.memory
     fields = body.model_dump(exclude={"namespace", "user_id", "agent_id", "task", "output"})
     observed = mem.runs.compress_and_store(
-        body.task, body.output, **fields, **_scope(mem, caller, body)
+        body.task, body.output, **fields, **_scope(mem, caller, body, True)
     )
     return observed.to_dict()
 

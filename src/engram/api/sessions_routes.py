@@ -171,11 +171,25 @@ def list_sessions(
     }
 
 
-def _owner(caller: Caller, state: State, given: m.Scope) -> dict[str, str | None]:
+def _owner(
+    caller: Caller, state: State, given: m.Scope, session_key: str | None = None
+) -> dict[str, str | None]:
     """The namespace and agent of a call: the agent a session is tracked for (its
-    checkpoints carry it) and whose sessions a listing keeps."""
-    _, scope = _scoped(caller, state, given)
+    checkpoints carry it) and whose sessions a listing keeps. With ``session_key``,
+    an agent's key must own that session (``_mine``)."""
+    _, scope = _scoped(caller, state, given, acts=True)
+    if session_key is not None:
+        _mine(caller, state, scope.namespace, session_key)
     return {"namespace": scope.namespace, "agent_id": scope.agent_id}
+
+
+def _mine(caller: Caller, state: State, namespace: str, session_key: str) -> str:
+    """``namespace``, once an agent's key is known to own the session there
+    (``Sessions.require_agent``); a key of no agent reaches every session of its
+    namespaces, as before."""
+    if caller.agent is not None:
+        state.memory.sessions.require_agent(session_key, caller.agent, namespace=namespace)
+    return namespace
 
 
 @router.post("/v1/sessions/{session_key}/track", response_model=CheckpointResult, summary="Track")
@@ -184,7 +198,7 @@ def track(
 ) -> dict[str, Any]:
     """Note a prompt, a memory query and/or a remember; a periodic checkpoint falls due
     every ``prompt_interval`` prompts or ``time_interval_s``."""
-    who = _owner(caller, state, scope_in)
+    who = _owner(caller, state, scope_in, session_key)
     written = state.memory.sessions.track(session_key, **who, **body.model_dump())
     return {"checkpoint": None if written is None else written.to_dict()}
 
@@ -196,7 +210,7 @@ def injected(
     session_key: SessionKey, body: InjectedIn, scope_in: ScopeQuery, caller: Caller, state: State
 ) -> dict[str, Any]:
     """Record the memories recall put in front of the session."""
-    who = _owner(caller, state, scope_in)
+    who = _owner(caller, state, scope_in, session_key)
     return {"added": state.memory.sessions.injected(session_key, body.memory_ids, **who)}
 
 
@@ -212,7 +226,7 @@ def checkpoint(
 ) -> dict[str, Any]:
     """Queue a checkpoint (an explicit one without a body); written once its debounce
     window closes."""
-    who = _owner(caller, state, scope_in)
+    who = _owner(caller, state, scope_in, session_key)
     body = body or CheckpointIn()
     written = state.memory.sessions.checkpoint(
         session_key, body.trigger, context=body.context, **who
@@ -230,7 +244,7 @@ def checkpoints(
     state: State,
 ) -> dict[str, Any]:
     """The session's stored checkpoints, newest first."""
-    ns = _namespace(caller, state, query)
+    ns = _mine(caller, state, _namespace(caller, state, query), session_key)
     rows = state.memory.sessions.checkpoints(
         session_key, limit=query.limit, trigger=query.trigger, namespace=ns
     )
@@ -242,7 +256,7 @@ def recover(
     session_key: SessionKey, query: Annotated[RecoverQuery, Query()], caller: Caller, state: State
 ) -> dict[str, Any]:
     """The recovery digest: where the session was, newest first, within the budget."""
-    ns = _namespace(caller, state, query)
+    ns = _mine(caller, state, _namespace(caller, state, query), session_key)
     digest = state.memory.sessions.recover(session_key, budget=query.budget, namespace=ns)
     return {"session_key": session_key, "digest": digest}
 
@@ -257,7 +271,7 @@ def end(
 ) -> dict[str, Any]:
     """Write the session_end checkpoint and score how well the injected memories
     served the session (the body is optional)."""
-    ns = _namespace(caller, state, scope_in)
+    ns = _mine(caller, state, _namespace(caller, state, scope_in), session_key)
     body = body or EndIn()
     scored = state.memory.sessions.end(session_key, transcript=body.transcript, namespace=ns)
     return scored.to_dict()
@@ -268,7 +282,7 @@ def score(
     session_key: SessionKey, scope_in: ScopeQuery, caller: Caller, state: State
 ) -> dict[str, Any]:
     """The session's continuity score, once it ended."""
-    ns = _namespace(caller, state, scope_in)
+    ns = _mine(caller, state, _namespace(caller, state, scope_in), session_key)
     found = state.memory.sessions.score(session_key, namespace=ns)
     if found is None:
         raise NotFoundError(f"session {session_key!r} has not been scored; end it first")

@@ -24,6 +24,7 @@ from engram.api import models as m
 from engram.api.auth import Caller, ServerState, State
 from engram.api.models import STRICT
 from engram.api.routes import _ERRORS, ScopeQuery, _namespace
+from engram.errors import InvalidInputError
 from engram.keys import Principal
 from engram.records import iso
 from engram.shared import DEFAULT_SPACE
@@ -99,7 +100,11 @@ class PublishIn(BaseModel):
 
     model_config = STRICT
 
-    agent_id: str = Field(pattern=r"^[A-Za-z0-9_.:@/+-]{1,190}$")
+    agent_id: str | None = Field(
+        default=None,
+        pattern=r"^[A-Za-z0-9_.:@/+-]{1,190}$",
+        description="The publisher; an agent's key publishes as its agent (then optional).",
+    )
     content: m.Text = Field(max_length=1_000_000)
     tags: list[m.Tag] | None = Field(default=None, max_length=100)
     metadata: dict[str, Any] | None = None
@@ -134,7 +139,11 @@ class SharedRetractIn(BaseModel):
 
     model_config = STRICT
 
-    agent_id: str = Field(pattern=r"^[A-Za-z0-9_.:@/+-]{1,190}$")
+    agent_id: str | None = Field(
+        default=None,
+        pattern=r"^[A-Za-z0-9_.:@/+-]{1,190}$",
+        description="The publisher; an agent's key retracts as its agent (then optional).",
+    )
     reason: str | None = Field(default=None, max_length=2000)
 
 
@@ -148,6 +157,16 @@ class PublicationsOut(BaseModel):
     """Live publications, newest first."""
 
     items: list[m.MemoryOut]
+
+
+def publisher(caller: Principal, agent_id: str | None) -> str:
+    """Who publishes or retracts: an agent's key its own agent (403 if the body names
+    another: the "only its publisher" rule must not trust the body), any other key the
+    body's ``agent_id``, which it must then give."""
+    who = caller.acting(agent_id)
+    if who is None:
+        raise InvalidInputError("agent_id is required: the publishing agent's id")
+    return who
 
 
 def space_for(caller: Principal, state: ServerState, namespace: str | None) -> str:
@@ -223,6 +242,7 @@ def end_session(
     """Tombstone the agent's session-level memories of the session in the caller's
     namespace."""
     ns = _namespace(caller, state, scope_in)
+    caller.acting(agent_id)  # an agent's key ends only its own agent's sessions
     removed = state.memory.agents.end_session(agent_id, session_id, namespace=ns)
     return {"agent_id": agent_id, "session_id": session_id, "removed": removed}
 
@@ -237,7 +257,7 @@ def publish(
     space = space_for(caller, state, query.namespace)
     fields = body.model_dump(exclude={"agent_id", "content"})
     return state.memory.shared.publish(
-        body.agent_id, body.content, namespace=space, **fields
+        publisher(caller, body.agent_id), body.content, namespace=space, **fields
     ).to_dict()
 
 
@@ -283,5 +303,5 @@ def retract(
     """Withdraw a publication; only its publisher may. Audited."""
     space = space_for(caller, state, query.namespace)
     return state.memory.shared.retract(
-        body.agent_id, memory_id, namespace=space, reason=body.reason
+        publisher(caller, body.agent_id), memory_id, namespace=space, reason=body.reason
     ).to_dict()

@@ -187,8 +187,9 @@ def keys() -> None:
 @click.option("--admin", is_flag=True, help="Reach every namespace (and admin routes).")
 @click.option(
     "--agent",
-    help="An agent's key instead: it reaches user:AGENT/... and writes org facts as that "
-    "agent (needs --seniority).",
+    help="With --user: a key of that user bound to this agent; it acts only as the agent "
+    "and reaches user:USER, user:USER/shared/... and user:USER/AGENT/..., never another "
+    "agent's user:USER/OTHER. Alone, with --seniority: an org agent's key (user:AGENT/...).",
 )
 @click.option(
     "--seniority",
@@ -207,23 +208,38 @@ def keys_create(
     as_json: bool,
 ) -> None:
     """Create a key and print it once: only its hash is stored."""
-    if (user is None) == (agent is None):
-        raise click.UsageError("give exactly one of --user NAME and --agent NAME")
-    if agent is not None and (admin or seniority is None):
-        raise click.UsageError("an agent key needs --seniority and cannot be --admin")
+    bound = user is not None and agent is not None  # a user's key bound to one agent
+    if user is None and agent is None:
+        raise click.UsageError("give --user NAME (and --agent NAME to bind it to an agent)")
+    if agent is not None and admin:
+        raise click.UsageError("an admin key reaches everything: it takes no --agent")
+    if bound and seniority is not None:
+        raise click.UsageError(
+            "--seniority makes an org agent's key (--agent NAME without --user); a key of "
+            "--user NAME bound to --agent NAME takes none"
+        )
+    if user is None and seniority is None:
+        raise click.UsageError(
+            "--agent NAME needs --user NAME (a key of that user bound to the agent) or "
+            "--seniority LEVEL (an org agent's key)"
+        )
     if agent is None and seniority is not None:
         raise click.UsageError("--seniority goes with --agent NAME")
     with obj.memory(embedder=None) as mem:
         if agent is not None and seniority is not None:
             key, plaintext = mem.org.create_agent_key(agent, seniority=seniority, name=name)
         else:
-            key, plaintext = mem.keys.create(user or "", admin=admin, name=name)
+            key, plaintext = mem.keys.create(
+                user or "", admin=admin, name=name, agent=agent if bound else None
+            )
     if as_json:
         render.emit_json({**key.to_dict(), "seniority": seniority, "key": plaintext})
         return
     kind = (
         "admin key"
         if admin
+        else f"key for agent {agent} of user:{user} (it acts only as {agent})"
+        if bound
         else f"key for agent {agent} ({seniority})"
         if agent
         else f"key for user:{user}"
@@ -251,12 +267,13 @@ def keys_list(obj: Ctx, as_json: bool) -> None:
         )
     table = Table()
     table.add_column("id", no_wrap=True)  # a wrapped id cannot be pasted back
-    for column in ("user", "admin", "name", "created", "last used", "revoked"):
+    for column in ("user", "agent", "admin", "name", "created", "last used", "revoked"):
         table.add_column(column)
     for k in found:
         table.add_row(
             short[k.id],
             k.user,
+            k.agent or "",
             "yes" if k.admin else "",
             k.name or "",
             k.created_at.strftime("%Y-%m-%d %H:%M"),

@@ -159,6 +159,10 @@ def _strict(tool: Tool) -> Tool:
     return tool
 
 
+def _nobody() -> str | None:
+    return None
+
+
 def create_mcp_server(
     memory: Memory,
     *,
@@ -166,6 +170,7 @@ def create_mcp_server(
     author: OrgFactAuthor | Callable[[], OrgFactAuthor] | None = None,
     user_id: str | None = None,
     agent_id: str | None = None,
+    bound_agent: Callable[[], str | None] | None = None,
 ) -> MCPServer[Any]:
     """An MCP server whose tools act on ``memory`` in one namespace.
 
@@ -175,8 +180,12 @@ def create_mcp_server(
     default a junior agent named ``mcp``. ``user_id`` and ``agent_id`` are stamped on
     every memory ``remember`` stores, as the library's ``mem.add(..., user_id=,
     agent_id=)`` stamps them: ``engram mcp --user alice --agent planner`` records which
-    agent wrote what (new-user round twenty-five: it recorded none).
+    agent wrote what (new-user round twenty-five: it recorded none). ``bound_agent``
+    (the HTTP API's, called each time a tool runs): the agent the caller's API key is
+    bound to, which ``remember`` stamps and the session and shared tools hold the call
+    to (keys38).
     """
+    bound = bound_agent or _nobody
     stamped = {k: v for k, v in (("user_id", user_id), ("agent_id", agent_id)) if v}
     writer = author if author is not None else agent("mcp", "junior")
     author_of: Callable[[], OrgFactAuthor] = writer if callable(writer) else (lambda: writer)
@@ -354,6 +363,8 @@ def create_mcp_server(
             "metadata": metadata,
             **stamped,
         }
+        if (agent := bound()) is not None:
+            item["agent_id"] = agent
 
         def run(ns: str) -> Remembered:
             [result] = memory.add_many([item], namespace=ns, on_blocked="raise").items
@@ -435,11 +446,11 @@ def create_mcp_server(
         **graph_tools(memory, call),
         **palace_tools(memory, call),
         **runs_tools(memory, call),
-        **sessions_tools(memory, call),
+        **sessions_tools(memory, call, bound),
         **lifecycle_tools(memory, call),
         **blocks_tools(memory, call),
         **org_tools(memory, call, author_of),
-        **shared_tools(memory, call),
+        **shared_tools(memory, call, bound),
     }
     return _Server(
         "engram",

@@ -62,8 +62,18 @@ class SessionScoreOut(BaseModel):
     reasoning: str
 
 
-def sessions_tools(memory: Memory, call: Call) -> Tools:
-    """The session tools over ``memory``, each with its MCP annotations."""
+def _nobody() -> str | None:
+    return None
+
+
+def sessions_tools(memory: Memory, call: Call, bound: Callable[[], str | None] = _nobody) -> Tools:
+    """The session tools over ``memory``, each with its MCP annotations. ``bound``: the
+    agent the caller's API key is bound to (``engram serve``'s ``/mcp``), if any: such a
+    key touches only its own agent's sessions (``Sessions.require_agent``)."""
+
+    def mine(session_key: str, ns: str, agent: str | None) -> None:
+        if agent is not None:
+            memory.sessions.require_agent(session_key, agent, namespace=ns)
 
     async def session_checkpoint(
         session_key: SessionKeyArg,
@@ -82,7 +92,10 @@ def sessions_tools(memory: Memory, call: Call) -> Tools:
         """Call before your context is compacted, or at a milestone, to save where the
         session is (secrets are redacted). recover_session gives it back."""
 
+        agent = bound()
+
         def run(ns: str) -> SessionCheckpoint:
+            mine(session_key, ns, agent)
             if context is not None and trigger != "pre_compaction":
                 # Seed 004's digests carry the session context only before a compaction;
                 # any other trigger dropped it without a word (new-user pass, round eight).
@@ -91,7 +104,7 @@ def sessions_tools(memory: Memory, call: Call) -> Tools:
                     "pass trigger 'pre_compaction', or leave context out"
                 )
             written = memory.sessions.checkpoint(
-                session_key, trigger, context=context, namespace=ns
+                session_key, trigger, context=context, namespace=ns, agent_id=agent
             )
             if written is None:
                 return SessionCheckpoint(written=False, trigger=trigger)
@@ -113,7 +126,10 @@ def sessions_tools(memory: Memory, call: Call) -> Tools:
         """Call after your context was compacted or restarted to learn where this
         session was: its latest checkpoint first, then earlier searches and remembers."""
 
+        agent = bound()
+
         def run(ns: str) -> RecoveredSession:
+            mine(session_key, ns, agent)
             digest = memory.sessions.recover(session_key, budget=budget, namespace=ns)
             return RecoveredSession(session_key=session_key, digest=digest)
 
@@ -129,7 +145,10 @@ def sessions_tools(memory: Memory, call: Call) -> Tools:
         """Call when the session's work is done: engram stores its final checkpoint and
         scores how useful the memories it was given were, so better ones rank higher."""
 
+        agent = bound()
+
         def run(ns: str) -> SessionScoreOut:
+            mine(session_key, ns, agent)
             s = memory.sessions.end(session_key, transcript=transcript, namespace=ns)
             return SessionScoreOut.model_validate(s, from_attributes=True)
 

@@ -9,10 +9,12 @@ No ``from __future__ import annotations``: the SDK builds each tool's schema fro
 evaluated signature.
 """
 
+from collections.abc import Callable
 from typing import Annotated
 
 from pydantic import BaseModel, Field
 
+from engram.errors import PermissionDeniedError
 from engram.mcp.annotations import DESTRUCTIVE, READ_ONLY_IDEMPOTENT, WRITE, Tools
 from engram.mcp.sessions_tools import Call
 from engram.memory import Memory
@@ -55,8 +57,24 @@ class Retracted(BaseModel):
     retracted: bool
 
 
-def shared_tools(memory: Memory, call: Call) -> Tools:
-    """The shared-knowledge tools over ``memory``, each with its MCP annotations."""
+def _nobody() -> str | None:
+    return None
+
+
+def _publisher(agent_id: str, bound: str | None) -> str:
+    """The publisher of a call: ``agent_id``, which an agent's API key (``bound``) may
+    only give as its own agent (the "only its publisher" rule must not trust it)."""
+    if bound is not None and agent_id != bound:
+        raise PermissionDeniedError(
+            f"this API key acts as agent {bound!r}; it may not publish or retract as "
+            f"agent {agent_id!r}"
+        )
+    return agent_id
+
+
+def shared_tools(memory: Memory, call: Call, bound: Callable[[], str | None] = _nobody) -> Tools:
+    """The shared-knowledge tools over ``memory``, each with its MCP annotations.
+    ``bound``: the agent the caller's API key is bound to (``/mcp``), if any."""
 
     async def publish_knowledge(
         agent_id: AgentArg,
@@ -69,8 +87,11 @@ def shared_tools(memory: Memory, call: Call) -> Tools:
         it is shared with them (they find it with search_shared). Only you can retract
         it later."""
 
+        agent = bound()
+
         def run(ns: str) -> Publication:
-            record = memory.shared.publish(agent_id, content, namespace=space_of(ns), tags=tags)
+            who = _publisher(agent_id, agent)
+            record = memory.shared.publish(who, content, namespace=space_of(ns), tags=tags)
             return Publication(
                 id=record.id, namespace=record.namespace, publisher=record.agent_id or agent_id
             )
@@ -117,9 +138,11 @@ def shared_tools(memory: Memory, call: Call) -> Tools:
         """Call when something you published is wrong or outdated, to withdraw it (only
         its publisher may); the retraction is audited."""
 
+        agent = bound()
+
         def run(ns: str) -> Retracted:
             record = memory.shared.retract(
-                agent_id, memory_id, namespace=space_of(ns), reason=reason
+                _publisher(agent_id, agent), memory_id, namespace=space_of(ns), reason=reason
             )
             return Retracted(id=record.id, retracted=record.deleted_at is not None)
 

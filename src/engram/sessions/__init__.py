@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from typing import Unpack
 
 from engram.core import Core, Part, narrowing_agent
-from engram.errors import InvalidInputError
+from engram.errors import InvalidInputError, PermissionDeniedError
 from engram.records import Hit, utcnow
 from engram.safety import InjectionMode, scan
 from engram.schedule import run_every
@@ -294,6 +294,34 @@ class Sessions(Part):
         return core.store.sessions.checkpoints(
             scope.namespace, _key(session_key), limit=positive_int("limit", limit), trigger=trigger
         )
+
+    @scoped
+    def agents(self, session_key: str, **who: Unpack[OwnerArgs]) -> set[str | None]:
+        """The agents the session is tracked for, as far as this process and the store
+        know: its live state's and its stored checkpoints' (None: no agent named). An
+        agent's API key touches only a session of its own (keys38)."""
+        core = self._core
+        scope = core.open_scope(**who)
+        key = _key(session_key)
+        rows = core.store.sessions.checkpoints(scope.namespace, key, limit=1000, trigger=None)
+        found: set[str | None] = {c.agent_id for c in rows}
+        live = self._tracker.live(scope.namespace, key)
+        if live is not None:
+            found.add(live.agent_id)
+        return found
+
+    @scoped
+    def require_agent(self, session_key: str, agent: str, **who: Unpack[OwnerArgs]) -> None:
+        """``PermissionDeniedError`` unless the session is ``agent``'s or new: sessions
+        are named per namespace, so in a team namespace ``user:U`` one agent's key could
+        otherwise read or extend another's session (round twenty-eight)."""
+        others = self.agents(session_key, **who) - {agent}
+        if others:
+            whose = ", ".join(sorted(repr(a) for a in others if a is not None)) or "no agent"
+            raise PermissionDeniedError(
+                f"session {session_key!r} is tracked for {whose}, not for agent {agent!r}: "
+                "an agent's API key reads and writes only its own sessions"
+            )
 
     @scoped
     def recover(

@@ -10,7 +10,7 @@ from engram.store.sql.rows import record
 from engram.store.sql.session import SqlPart
 
 #: ``user`` is a reserved word in PostgreSQL; SQLite takes the quoted name too.
-_KEY_COLUMNS = 'id, "user", admin, name, created_at, last_used_at, revoked_at'
+_KEY_COLUMNS = 'id, "user", admin, name, created_at, last_used_at, revoked_at, agent'
 
 
 class SqlKeys(SqlPart, KeyStore):
@@ -20,7 +20,8 @@ class SqlKeys(SqlPart, KeyStore):
         d = self._d
         with self._sql.tx("storing the API key") as conn:
             conn.execute(
-                f"INSERT INTO api_keys({_KEY_COLUMNS}, key_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO api_keys({_KEY_COLUMNS}, key_hash) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     key.id,
                     key.user,
@@ -29,6 +30,7 @@ class SqlKeys(SqlPart, KeyStore):
                     d.ts(key.created_at),
                     d.ts_or_none(key.last_used_at),
                     d.ts_or_none(key.revoked_at),
+                    key.agent,
                     key_hash,
                 ),
             )
@@ -65,4 +67,4 @@ class SqlKeys(SqlPart, KeyStore):
 
     def export(self) -> list[tuple[ApiKey, str]]:
         rows = self._rows(f"SELECT {_KEY_COLUMNS}, key_hash FROM api_keys ORDER BY created_at, id")
-        return [(record(self._d, ApiKey, r), r[7]) for r in rows]
+        return [(record(self._d, ApiKey, r), r[8]) for r in rows]

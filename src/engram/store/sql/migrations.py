@@ -71,6 +71,7 @@ from engram.store.sql.steps_parts import (
     m038_documents_source,
     m039_runs_agent,
     m040_checkpoints_agent,
+    m041_api_keys_agent,
 )
 from engram.store.sql.steps_search import m033_memory_search, m037_keyword_bm25
 from engram.store.sql.steps_vectors import m036_bulk_vector_epoch
@@ -132,6 +133,7 @@ STEPS: tuple[Step, ...] = (
     Step("038_documents_source",      "033_documents_source",      m038_documents_source),
     Step("039_runs_agent",            "034_runs_agent",            m039_runs_agent),
     Step("040_checkpoints_agent",     "035_checkpoints_agent",     m040_checkpoints_agent),
+    Step("041_api_keys_agent",        "036_api_keys_agent",        m041_api_keys_agent),
 )
 # fmt: on
 

@@ -378,3 +378,10 @@ def m040_checkpoints_agent(conn: Conn, d: Dialect) -> None:
         CREATE INDEX session_checkpoints_agent ON session_checkpoints(namespace, agent_id);
         """,
     )
+
+
+def m041_api_keys_agent(conn: Conn, d: Dialect) -> None:
+    """The agent a key is bound to (``engram keys create --user dana --agent coder``):
+    such a key acts only as that agent of its user (``engram.keys.Principal``). NULL,
+    as every key made before, keeps the user's whole reach (keys38)."""
+    conn.execute("ALTER TABLE api_keys ADD COLUMN agent TEXT")

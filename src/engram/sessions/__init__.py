@@ -315,6 +315,7 @@ class Sessions(Part):
         """``PermissionDeniedError`` unless the session is ``agent``'s or new: sessions
         are named per namespace, so in a team namespace ``user:U`` one agent's key could
         otherwise read or extend another's session (round twenty-eight)."""
+        agent = name_value("agent", agent)
         others = self.agents(session_key, **who) - {agent}
         if others:
             whose = ", ".join(sorted(repr(a) for a in others if a is not None)) or "no agent"

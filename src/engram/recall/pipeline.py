@@ -120,6 +120,8 @@ class Retriever:
         self.stale, self.retimed = stale, retimed  # issue 28: memories of closed facts
         # FEATURES S4: text that heads every context (``mem.org``'s core policies).
         self.preamble: Callable[[], str] | None = None
+        # conflict38: (namespace, hit ids) -> a warning per disagreement a hit is in.
+        self.disagreements: Callable[[str, list[str]], list[str]] | None = None
         # FEATURES S3: a request's shared space is ranked beside it (seed 002).
         self.shared = shared.SharedLeg(lambda ns: self.memories.count(ns))
         # Each read is a round trip to a server (PostgreSQL): the reads that do not
@@ -572,6 +574,8 @@ class Retriever:
             block = self.preamble() if self.preamble is not None else ""
         if block:  # seed 002: core policies go into every context, first
             context = f"{block}\n\n{context}" if context else block
+        if self.disagreements is not None and hits:
+            warnings.extend(self.disagreements(request.namespace, [h.memory.id for h in hits]))
         stages = empty.Stages(found, ranked, fitted, hits, shown)
         clock.lap("format")
         return Recall(

@@ -33,7 +33,7 @@ supersede the older (the UPDATE path of every held proposal); rejecting it keeps
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -184,24 +184,25 @@ def _queue(core: Core, a: Relation, b: Relation, now: datetime) -> int:
     return item.id
 
 
-def disagreements(store: Store, namespace: str, hit_ids: Sequence[str]) -> list[str]:
-    """Recall's mark: one warning per pending disagreement item of ``namespace`` that
-    names a hit, with both memories, their agents and values, so an agent sees that
-    the store holds two answers (and, when only one is a hit, that another exists)."""
-    hits = set(hit_ids)
-    out: list[str] = []
+def disagreements(store: Store, namespace: str) -> list[tuple[frozenset[str], str]]:
+    """Recall's mark: per pending disagreement item of ``namespace``, its two memories
+    and a warning naming both, their agents and values; recall keeps the warnings of
+    the items a hit is in, so an agent sees the store holds two answers (and, when only
+    one is a hit, that another exists)."""
+    out: list[tuple[frozenset[str], str]] = []
     for item in store.review.select(namespace, status="pending", limit=WARN_READ):
         said = item.proposal.get(KIND)
-        if not isinstance(said, dict) or not {item.memory_id, item.target_id} & hits:
+        if not isinstance(said, dict):
             continue
         old, new = item.sides["old"], item.sides["new"]
         values = said.get("values") or ["?", "?"]
         slot = str(said.get("slot")).replace("_", " ")
-        out.append(
+        warning = (
             f"memories disagree on {said.get('subject')} {slot}: "
             f"{values[0]!r} ({_who(old)}, memory {item.target_id}) and {values[1]!r} "
             f"({_who(new)}, memory {item.memory_id}); review item {item.id} is pending"
         )
+        out.append((frozenset({item.memory_id, item.target_id or ""}), warning))
     return out
 
 

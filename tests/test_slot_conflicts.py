@@ -57,6 +57,13 @@ def test_a_third_statement_of_a_value_makes_no_second_item(mem: Memory) -> None:
     assert len(_conflicts(mem)) == 1
 
 
+def test_a_third_value_of_the_slot_joins_the_pending_item(mem: Memory) -> None:
+    _tell(mem, (OLD, "planner"), (NEW, "coder"))
+    mem.add("The API rate limit burst is 40.", user_id="dana", agent_id="reviewer")
+    mem.jobs.process_pending()
+    assert len(_conflicts(mem)) == 1
+
+
 def test_recall_warns_of_the_disagreement_until_it_is_resolved(mem: Memory) -> None:
     old_id, new_id = _tell(mem, (OLD, "planner"), (NEW, "coder"))
     got = mem.recall(ASK, user_id="dana")

@@ -26,7 +26,9 @@ contradictions"):
 The item is ordered by the relations' age (older = target, newer = the memory), so the
 jobs of both memories, in either order, name one pair and the queue joins them (one
 item per pair, not one per write); a statement of the same value again reinforces the
-relation it repeats and makes no new pair. Approving the item lets the newer statement
+relation it repeats and makes no new pair, and a third value of a slot already asked
+about joins the pending item (a number reported every day is one question, not one a
+day). Approving the item lets the newer statement
 supersede the older (the UPDATE path of every held proposal); rejecting it keeps both.
 """
 
@@ -154,6 +156,8 @@ def _queue(core: Core, a: Relation, b: Relation, now: datetime) -> int:
     old, new = got.get(older.source_memory_id or ""), got.get(newer.source_memory_id or "")
     if old is None or new is None or old.superseded_by or new.superseded_by:
         return -1  # guard 4: a statement gone or already replaced disagrees with nothing
+    if (joined := _open_item(core, ns, newer)) is not None:
+        return joined  # one question per slot: a third value joins the item asking it
     slot = newer.relation_type.replace("_", " ")
     reason = (
         f"{newer.source} has one {slot}: {older.target!r} and {newer.target!r} are both "
@@ -172,6 +176,7 @@ def _queue(core: Core, a: Relation, b: Relation, now: datetime) -> int:
         KIND: {
             "relations": [older.id, newer.id],
             "subject": newer.source,
+            "subject_id": newer.source_entity_id,
             "slot": newer.relation_type,
             "values": [older.target, newer.target],
         },
@@ -182,6 +187,19 @@ def _queue(core: Core, a: Relation, b: Relation, now: datetime) -> int:
         ns, new.id, target_id=old.id, action="UPDATE", proposal=proposal, reason=reason, now=now
     )
     return item.id
+
+
+def _open_item(core: Core, namespace: str, relation: Relation) -> int | None:
+    """The pending disagreement item of ``relation``'s subject and slot, if any."""
+    for item in core.store.review.select(namespace, status="pending", limit=WARN_READ):
+        said = item.proposal.get(KIND)
+        if (
+            isinstance(said, dict)
+            and said.get("subject_id") == relation.source_entity_id
+            and said.get("slot") == relation.relation_type
+        ):
+            return item.id
+    return None
 
 
 def disagreements(store: Store, namespace: str) -> list[tuple[frozenset[str], str]]:

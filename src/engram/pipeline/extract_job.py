@@ -17,7 +17,15 @@ from typing import Any
 from engram import write
 from engram.core import Core
 from engram.errors import LlmError
-from engram.pipeline import classify, closing, decisions, relation_ends, supersession, turns
+from engram.pipeline import (
+    classify,
+    closing,
+    decisions,
+    relation_ends,
+    slot_conflicts,
+    supersession,
+    turns,
+)
 from engram.pipeline.apply import apply_proposals
 from engram.pipeline.change_judge import llm_judge
 from engram.pipeline.extraction import extract, uses_rules
@@ -56,6 +64,7 @@ def handle_extract(core: Core, job: Job) -> Mapping[str, Any]:
         raise LlmError(result.error or "the LLM provider failed")
     warnings = list(result.warnings)
     relations: tuple[Relation, ...] = ()
+    inline: list[Triple] | None = None  # the write path's reading, read once
     out: dict[str, Any] = {
         "model": result.model,
         "facts": len(result.facts),
@@ -91,7 +100,8 @@ def handle_extract(core: Core, job: Job) -> Mapping[str, Any]:
         # The rules read the same words the write path's reader read: one reading of
         # each fact. A model's triples are another reader's, kept beside it as before.
         if rules:
-            statement = one_reading(statement, inline_reading(core, source))
+            inline = inline_reading(core, source)
+            statement = one_reading(statement, inline)
         [graph] = core.store.graph.record(
             source.namespace, [statement], single_valued=SINGLE_VALUED
         )
@@ -123,6 +133,12 @@ def handle_extract(core: Core, job: Job) -> Mapping[str, Any]:
     )
     out.update(applied.to_dict())
     if cfg.graph:
+        # conflict38: a slot this memory gave a second current value, neither closing
+        # the other, is one review item naming both memories.
+        said = inline_reading(core, source) if inline is None else inline
+        names = [t[0] for t in said] + [r.source for r in relations]
+        if conflicts := slot_conflicts.flag(core, source, names, now=utcnow()):
+            out["conflicts"] = conflicts
         # stale26: the facts derived from a statement this one changed go as it does.
         derived = supersession.supersede_derived(core, source, now=utcnow())
         if derived.compared:

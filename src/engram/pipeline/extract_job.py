@@ -64,7 +64,6 @@ def handle_extract(core: Core, job: Job) -> Mapping[str, Any]:
         raise LlmError(result.error or "the LLM provider failed")
     warnings = list(result.warnings)
     relations: tuple[Relation, ...] = ()
-    inline: list[Triple] | None = None  # the write path's reading, read once
     out: dict[str, Any] = {
         "model": result.model,
         "facts": len(result.facts),
@@ -100,8 +99,7 @@ def handle_extract(core: Core, job: Job) -> Mapping[str, Any]:
         # The rules read the same words the write path's reader read: one reading of
         # each fact. A model's triples are another reader's, kept beside it as before.
         if rules:
-            inline = inline_reading(core, source)
-            statement = one_reading(statement, inline)
+            statement = one_reading(statement, inline_reading(core, source))
         [graph] = core.store.graph.record(
             source.namespace, [statement], single_valued=SINGLE_VALUED
         )
@@ -135,9 +133,7 @@ def handle_extract(core: Core, job: Job) -> Mapping[str, Any]:
     if cfg.graph:
         # conflict38: a slot this memory gave a second current value, neither closing
         # the other, is one review item naming both memories.
-        said = inline_reading(core, source) if inline is None else inline
-        names = [t[0] for t in said] + [r.source for r in relations]
-        if conflicts := slot_conflicts.flag(core, source, names, now=utcnow()):
+        if conflicts := slot_conflicts.flag(core, source, now=utcnow()):
             out["conflicts"] = conflicts
         # stale26: the facts derived from a statement this one changed go as it does.
         derived = supersession.supersede_derived(core, source, now=utcnow())

@@ -119,21 +119,20 @@ def pairs(mine: Relation, held: Iterable[Relation]) -> list[Relation]:
     ]
 
 
-def flag(core: Core, source: MemoryRecord, names: Iterable[str], *, now: datetime) -> list[int]:
+def flag(core: Core, source: MemoryRecord, *, now: datetime) -> list[int]:
     """Queue one review item per slot where a relation ``source`` stated disagrees with
-    another memory's (the module docstring); ``names``: the subjects ``source``'s
-    relations may start from. Returns the items' ids (joined ones included)."""
+    another memory's (the module docstring). The memory's relations are read from the
+    graph, not read again from its words: the closing plan that reads them writes (a
+    value held until a change, ``change_left``), so a second reading would record it
+    twice. Returns the items' ids (joined ones included)."""
     if mode_of(core.config.pipeline) == "shadow":
         return []  # shadow mode writes nothing, the queue included
     graph, ns = core.store.graph, source.namespace
     found: list[int] = []
-    for name in dict.fromkeys(names):
-        entity = graph.entity(ns, name)
-        if entity is None:
-            continue
+    for entity_id in dict.fromkeys(r.source_entity_id for r in graph.stated_by(ns, source.id)):
         held = graph.relations(
             ns,
-            entity_id=entity.id,
+            entity_id=entity_id,
             current_only=True,
             at=None,
             limit=READ_LIMIT,

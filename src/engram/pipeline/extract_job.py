@@ -17,7 +17,15 @@ from typing import Any
 from engram import write
 from engram.core import Core
 from engram.errors import LlmError
-from engram.pipeline import classify, closing, decisions, relation_ends, supersession, turns
+from engram.pipeline import (
+    classify,
+    closing,
+    decisions,
+    relation_ends,
+    slot_conflicts,
+    supersession,
+    turns,
+)
 from engram.pipeline.apply import apply_proposals
 from engram.pipeline.change_judge import llm_judge
 from engram.pipeline.extraction import extract, uses_rules
@@ -123,6 +131,10 @@ def handle_extract(core: Core, job: Job) -> Mapping[str, Any]:
     )
     out.update(applied.to_dict())
     if cfg.graph:
+        # conflict38: a slot this memory gave a second current value, neither closing
+        # the other, is one review item naming both memories.
+        if conflicts := slot_conflicts.flag(core, source, now=utcnow()):
+            out["conflicts"] = conflicts
         # stale26: the facts derived from a statement this one changed go as it does.
         derived = supersession.supersede_derived(core, source, now=utcnow())
         if derived.compared:

@@ -3,8 +3,10 @@ pipeline in the layers, so it cannot import them itself."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from engram.core import Core
-from engram.pipeline import relation_ends
+from engram.pipeline import relation_ends, slot_conflicts
 from engram.pipeline.change_words import UNDONE
 from engram.pipeline.closing import plan
 from engram.pipeline.linker import links, protection
@@ -15,11 +17,13 @@ from engram.store.protocols.graph import Statement
 
 def wire(core: Core) -> None:
     """Hand ``core`` the inline linker (FEATURES G3; run when ``[pipeline] linker``), the
-    closing plan that decides which linked facts close old ones (issue 28, G2) and the
-    decision protection written with them (P9)."""
+    closing plan that decides which linked facts close old ones (issue 28, G2), the
+    decision protection written with them (P9), and recall's reader of disagreements
+    (task conflict38)."""
     core.linker = links
     core.closer = sound_plan
     core.protector = protection
+    core.retriever.disagreements = partial(slot_conflicts.disagreements, core.store)
 
 
 def sound_plan(store: Store, namespace: str, text: str, statement: Statement) -> Statement:

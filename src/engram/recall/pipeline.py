@@ -120,6 +120,8 @@ class Retriever:
         self.stale, self.retimed = stale, retimed  # issue 28: memories of closed facts
         # FEATURES S4: text that heads every context (``mem.org``'s core policies).
         self.preamble: Callable[[], str] | None = None
+        # conflict38: namespace -> (the two memories, a warning) per disagreement.
+        self.disagreements: Callable[[str], list[tuple[frozenset[str], str]]] | None = None
         # FEATURES S3: a request's shared space is ranked beside it (seed 002).
         self.shared = shared.SharedLeg(lambda ns: self.memories.count(ns))
         # Each read is a round trip to a server (PostgreSQL): the reads that do not
@@ -171,6 +173,8 @@ class Retriever:
         with workers.Batch(self._workers, one_task=not self.overlap_reads) as reads:
             count = self.shared.probe(request, reads) if ahead else None
             lead = reads.submit(self.preamble) if ahead and self.preamble is not None else None
+            told = self.disagreements if ahead else None  # conflict38: off the calling thread
+            split = reads.submit(told, request.namespace) if told is not None else None
             # SQLite: the dense leg's count of memories without a vector there too.
             bare = waiting.count_bare(reads, self.vectors, request.namespace) if ahead else None
         legs = self._candidates(request, cfg, clock, warnings, bare)
@@ -186,7 +190,9 @@ class Retriever:
         if parts:  # issue 24: a question listing or joining things, also asked as its parts
             hits = decompose.interleave([hits, *(self._part(request, cfg, p) for p in parts)])
             clock.lap("decompose")
-        done = self._finish(request, cfg, hits, legs.mode, clock, warnings, found=found, lead=lead)
+        done = self._finish(
+            request, cfg, hits, legs.mode, clock, warnings, found=found, lead=lead, split=split
+        )
         read = (self.chunks, self.memories, self.embedder, legs.query_vector)
         return standing_items.block(done, cfg, request, *read)  # issue 24: a request's rules
 
@@ -525,9 +531,10 @@ class Retriever:
         floor: bool = True,
         found: int = 0,
         lead: Future[str] | None = None,
+        split: Future[list[tuple[frozenset[str], str]]] | None = None,
     ) -> Recall:
         """The floor, the limit and the budget, then the context; ``lead``: the policy
-        block, when it was read beside the rest of the recall."""
+        block, ``split``: the disagreements, when read beside the rest of the recall."""
         if cfg.dedup_by_title:
             hits = packing.dedup_by_title(hits)
         ranked = hits
@@ -572,6 +579,10 @@ class Retriever:
             block = self.preamble() if self.preamble is not None else ""
         if block:  # seed 002: core policies go into every context, first
             context = f"{block}\n\n{context}" if context else block
+        if self.disagreements is not None and hits:
+            ids = {h.memory.id for h in hits}
+            told = self.disagreements(request.namespace) if split is None else split.result()
+            warnings.extend(w for pair, w in told if pair & ids)
         stages = empty.Stages(found, ranked, fitted, hits, shown)
         clock.lap("format")
         return Recall(

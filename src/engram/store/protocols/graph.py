@@ -343,6 +343,11 @@ class GraphStore(Protocol):
         read of a busy entity then keeps what it was told last)."""
         ...
 
+    def stated_by(self, namespace: str, memory_id: str) -> list[Relation]:
+        """The current relations ``memory_id`` stated (its ``source_memory_id``), oldest
+        first: what the write path and the extract job recorded from one memory."""
+        ...
+
     def timeline(self, namespace: str, entity_id: int) -> list[Relation]:
         """Every relation of the entity, closed ones included, by ``valid_from``."""
         ...

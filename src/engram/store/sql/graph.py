@@ -190,6 +190,15 @@ class SqlGraph(SqlPart, GraphStore):
             "listing relations",
         )
 
+    def stated_by(self, namespace: str, memory_id: str) -> list[Relation]:
+        return self._records(
+            Relation,
+            f"{RELATION} WHERE r.source_memory_id = ? AND r.namespace = ? "
+            "AND r.valid_to IS NULL ORDER BY r.valid_from, r.id",
+            (memory_id, namespace),
+            "reading a memory's relations",
+        )
+
     def timeline(self, namespace: str, entity_id: int) -> list[Relation]:
         return self._records(
             Relation,

@@ -1,0 +1,98 @@
+"""Slots told in a chat (mined38): the first values a chat turn states, one sentence
+at a time, and an assistant's acknowledgement of the user's change.
+
+:func:`engram.pipeline.change_firsts.firsts` reads one short plain statement ("The
+budget is 9k.", "The caterer is Green Fig."), and only when it is the whole memory. A
+chat turn is rarely one sentence: "The budget is 9k. The tiles are from Topps Tiles."
+or "The plumber is Gareth, he starts on the 14th." held two statements, so neither
+was read, and the change said later ("the budget went up to 11k") had no held slot
+to close. :func:`firsts` reads each sentence of a short turn alone, and the leading
+clause of a sentence whose tail is about the value just named (", he starts on the
+14th"), with the same reader; the whole text's reading is used when it gives one.
+
+An assistant's acknowledgement ("Updated the budget to 11k.", "Changed: the caterer is
+now Smoke and Salt.", "Got it - pickup now 6:00.") is the most regular text of such a
+chat, but it is the assistant's turn: no fact of its own is taken from it. It is read
+only as confirming the user's turn just before it: :func:`acknowledged` gives the
+slot and value when that turn names the value too, and the write path then reads the
+user's turn again as "<slot> is now <value>" (a stated change), so the old value
+closes by the same plan as any change.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engram.pipeline import change_firsts
+from engram.pipeline.turns import split_sentences
+
+#: Turns longer than this are not read sentence by sentence: a slot and a value in a
+#: long message are seldom its statement (``change_firsts.MAX_WORDS`` a sentence).
+MAX_TURN_WORDS = 60
+#: A tail that speaks of the value just named, not a second fact of the slot:
+#: "The plumber is Gareth, he starts on the 14th" holds "The plumber is Gareth".
+_TAIL = re.compile(
+    r",\s+(?:he|she|they|who|which|it|a|an)\b(?!.*\b(?:not|instead|now|anymore)\b)", re.I
+)
+
+_SLOT = r"(?P<slot>(?:[A-Z][\w']*'s\s+)?[a-z][a-z' -]{1,40}?)"
+_VALUE = r"(?P<value>[^,;.!?]{1,40}?)"
+# "Updated the budget to 11k." / "Updated Mia's swimming lessons to Fridays."
+_UPDATED_TO = re.compile(
+    rf"^(?:updated|changed|moved)\s+(?:the\s+|your\s+)?{_SLOT}\s+to\s+{_VALUE}\s*[.!]?$", re.I
+)
+# "Updated: the plumber is now Marek." / "Changed: your ISA is now with Trading 212."
+_IS_NOW = re.compile(
+    rf"^(?:updated|changed|noted)\s*[:,-]\s*(?:the\s+|your\s+)?{_SLOT}\s+(?:is|are)\s+now\s+"
+    rf"(?:with\s+|at\s+|on\s+)?{_VALUE}\s*[.!]?$",
+    re.I,
+)
+# "Got it - pickup now at 6:00." / "Got it - hotel now Ibis Old Town."
+_NOW_DASH = re.compile(
+    rf"^(?:got it|okay|ok|done)\s*[:,-]+\s*(?:the\s+|your\s+)?{_SLOT}\s+now\s+"
+    rf"(?:with\s+|at\s+|on\s+)?{_VALUE}\s*[.!]?$",
+    re.I,
+)
+_ACKS = (_UPDATED_TO, _IS_NOW, _NOW_DASH)
+
+
+def firsts(text: str) -> list[tuple[str, str, str, float]]:
+    """The first values ``text`` states: the whole text's (``change_firsts.firsts``),
+    else each sentence's of a short turn, alone or without a tail about its value."""
+    whole = change_firsts.firsts(text)
+    if whole or len(text.split()) > MAX_TURN_WORDS:
+        return whole
+    found: list[tuple[str, str, str, float]] = []
+    for sentence in split_sentences(text):
+        read = change_firsts.firsts(sentence)
+        if not read and (tail := _TAIL.search(sentence)) is not None:
+            read = change_firsts.firsts(sentence[: tail.start()])
+        found += [f for f in read if f not in found]
+    return found
+
+
+def acknowledged(reply: str, before: str | None) -> tuple[str, str] | None:
+    """The ``(slot, value)`` an assistant's acknowledgement confirms, when the user's
+    turn ``before`` it names the value too; None for any other reply."""
+    if not before:
+        return None
+    text = " ".join(reply.split())
+    for shape in _ACKS:
+        found = shape.match(text)
+        if found is None:
+            continue
+        slot, value = found["slot"].strip(), found["value"].strip()
+        if value.lower() in " ".join(before.split()).lower() and slot.lower() not in {
+            "it",
+            "that",
+            "this",
+        }:
+            return slot, value
+    return None
+
+
+def confirmed(before: str, slot: str, value: str) -> str:
+    """The user's turn as the acknowledgement confirms it: its words, then the slot's
+    new value stated as a change ("The budget is now 11k.")."""
+    head = slot if re.match(r"[A-Z][\w']*'s\s", slot) else f"The {slot}"
+    return f"{head} is now {value}."

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from engram.pipeline import change_firsts
+from engram.pipeline.change_signals import HEDGE
 from engram.pipeline.turns import split_sentences
 
 #: Turns longer than this are not read sentence by sentence: a slot and a value in a
@@ -35,6 +36,7 @@ _TAIL = re.compile(
     r",\s+(?:he|she|they|who|which|it|a|an)\b(?!.*\b(?:not|instead|now|anymore)\b)", re.I
 )
 
+_AFTER_NUMBER = re.compile(r"(?<=\d)\.\s+(?=[A-Z])")
 _SLOT = r"(?P<slot>(?:[A-Z][\w']*'s\s+)?[a-z][a-z' -]{1,40}?)"
 _VALUE = r"(?P<value>[^,;.!?]{1,40}?)"
 # "Updated the budget to 11k." / "Updated Mia's swimming lessons to Fridays."
@@ -55,20 +57,86 @@ _NOW_DASH = re.compile(
 )
 _ACKS = (_UPDATED_TO, _IS_NOW, _NOW_DASH)
 
+# A sentence's opening words that tell no fact ("Bad news, ...", "Update: ...").
+_OPENING = r"^(?:(?:so|and|also|but|ok|okay|right|well|update|heads up|bad news|good news|change of plan)\b[\s,:;-]*)*"
+_OWN = r"(?:the|my|our)\s+"
+_NOUN = r"(?P<slot>[a-z][a-z -]{1,30}?)"
+# "the budget went up to 11k", "the launch date slipped to March 17", "the MOT got
+# pushed back to June": the held slot's new value by a verb of moving it.
+_MOVED = re.compile(
+    rf"{_OPENING}{_OWN}{_NOUN}\s+(?:has\s+|have\s+|was\s+|were\s+|got\s+|is\s+|are\s+)?"
+    r"(?:gone|went|go(?:es)?|come|came|been)?\s*"
+    r"(?:up|down|moved|slipped|bumped|pushed(?:\s+back)?|brought\s+forward|changed(?:\s+over)?|"
+    r"switched|increased|decreased|raised|dropped|rose|fell|shifted)\s+(?:up\s+|down\s+|over\s+|back\s+)?"
+    rf"to\s+{_VALUE}(?=$|[,;.!?]|\s+(?:because|since|as|after|from|now|so)\b)",
+    re.I,
+)
+# "we switched the caterer to Smoke and Salt", "I moved the ISA over to Trading 212":
+# the speaker moving their own slot (never "her plumber", someone else's).
+_SWITCHED = re.compile(
+    rf"{_OPENING}(?:we|i)(?:'ve|\s+have|\s+just)?\s+(?:switched|moved|changed)\s+{_OWN}{_NOUN}"
+    rf"\s+(?:over\s+)?to\s+{_VALUE}(?=$|[,;.!?]|\s+(?:because|since|as|after|now|so)\b)",
+    re.I,
+)
+# "the fence will be cedar instead of larch": a plan said of the slot, with what it ends.
+_INSTEAD = re.compile(
+    rf"{_OPENING}{_OWN}{_NOUN}\s+(?:will\s+be|is\s+going\s+to\s+be|is)\s+{_VALUE}"
+    r"\s+(?:instead\s+of|rather\s+than)\s+",
+    re.I,
+)
+_SHAPES = (_MOVED, _SWITCHED, _INSTEAD)
+
 
 def firsts(text: str) -> list[tuple[str, str, str, float]]:
     """The first values ``text`` states: the whole text's (``change_firsts.firsts``),
     else each sentence's of a short turn, alone or without a tail about its value."""
     whole = change_firsts.firsts(text)
-    if whole or len(text.split()) > MAX_TURN_WORDS:
+    if (whole and not moved(text)) or len(text.split()) > MAX_TURN_WORDS:
         return whole
     found: list[tuple[str, str, str, float]] = []
-    for sentence in split_sentences(text):
-        read = change_firsts.firsts(sentence)
+    for sentence in _sentences(text):
+        said = _moved(sentence)
+        read = change_firsts.firsts(said or sentence)
         if not read and (tail := _TAIL.search(sentence)) is not None:
             read = change_firsts.firsts(sentence[: tail.start()])
         found += [f for f in read if f not in found]
     return found
+
+
+def moved(text: str) -> bool:
+    """Whether a sentence of ``text`` moves a slot of the speaker's own to a new value
+    ("the budget went up to 11k"): a change, as "now" says one."""
+    return len(text.split()) <= MAX_TURN_WORDS and any(_moved(s) for s in _sentences(text))
+
+
+def _sentences(text: str) -> list[str]:
+    """The sentences of ``text``, a number's full stop ending one too ("The launch is
+    March 3. The page is on Netlify."); a decimal ("2.50") has no space after it."""
+    return [p for s in split_sentences(text) for p in _AFTER_NUMBER.split(s) if p.strip()]
+
+
+def _moved(sentence: str) -> str | None:
+    """The sentence's change said as a statement ("The budget is 11k."), or None."""
+    sentence = " ".join(sentence.split())
+    for shape in _SHAPES:
+        # "will be X instead of Y" decides; elsewhere "will", "might" only plan
+        found = shape.match(sentence)
+        if found is not None and shape is not _INSTEAD and HEDGE.search(sentence):
+            return None
+        if found is not None:
+            slot, value = found["slot"].strip(), found["value"].strip()
+            if value.split()[0].lower() in {
+                "the",
+                "a",
+                "an",
+                "my",
+                "our",
+                "his",
+                "her",
+            } and not any(c.isupper() or c.isdigit() for c in value):
+                return None  # "moved the meeting to the afternoon": no value of a slot
+            return f"The {slot} is {value}."
+    return None
 
 
 def acknowledged(reply: str, before: str | None) -> tuple[str, str] | None:

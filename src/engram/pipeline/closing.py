@@ -109,7 +109,7 @@ def plan(
     and ``single_valued`` set to the types it closes (see the module docstring)."""
     reads = _Reads(store, namespace, text)
     addition = bool(claims_module.ADDITION_WORDS.search(text))
-    now = change_words.NOW.search(text) is not None
+    now = change_words.NOW.search(text) is not None or change_told.moved(text)
     facts: dict[tuple[str, str, str], _Fact] = {}
     team = change_words.teams_note(text)
     for claim in claims_module.read(text):

@@ -58,7 +58,10 @@ _NOW_DASH = re.compile(
 _ACKS = (_UPDATED_TO, _IS_NOW, _NOW_DASH)
 
 # A sentence's opening words that tell no fact ("Bad news, ...", "Update: ...").
-_OPENING = r"^(?:(?:so|and|also|but|ok|okay|right|well|update|heads up|bad news|good news|change of plan)\b[\s,:;-]*)*"
+_OPENING = (
+    r"^(?:(?:so|and|also|but|ok|okay|right|well|update|heads up|bad news|good news|"
+    r"change of plan)\b[\s,:;-]*)*"
+)
 _OWN = r"(?:the|my|our)\s+"
 _NOUN = r"(?P<slot>[a-z][a-z -]{1,30}?)"
 # "the budget went up to 11k", "the launch date slipped to March 17", "the MOT got

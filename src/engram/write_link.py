@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engram.core import Core
-from engram.pipeline import change_firsts, change_told
+from engram.pipeline import change_told
 from engram.records import MemoryRecord, utcnow
 from engram.store.batch_reads import BatchReads
 from engram.store.protocols.graph import SINGLE_VALUED, Statement, Triple
@@ -107,11 +107,9 @@ def _confirmed(
     found = change_told.acknowledged(record.content, before.content)
     if found is None:
         return None
+    # "The budget is now 11k.": the closing plan reads it as the slot's change.
     text = change_told.confirmed(before.content, *found)
-    triples = change_firsts.firsts(text)
-    if not triples:
-        return None
-    statement = Statement(before.id, triples, before.created_at, utcnow())
+    statement = Statement(before.id, [], before.created_at, utcnow())
     statement = core.closer(reads, before.namespace, text, statement)
     return statement if statement.triples else None
 

@@ -37,6 +37,8 @@ _TAIL = re.compile(
 )
 
 _AFTER_NUMBER = re.compile(r"(?<=\d)\.\s+(?=[A-Z])")
+# "The photographer is Ana and the band is The Quicksteps": two statements of two slots.
+_AND_THE = re.compile(r",?\s+and\s+(?=(?:the|my|our)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|are)\s)")
 _SLOT = r"(?P<slot>(?:[A-Z][\w']*'s\s+)?[a-z][a-z' -]{1,40}?)"
 _VALUE = r"(?P<value>[^,;.!?]{1,40}?)"
 # "Updated the budget to 11k." / "Updated Mia's swimming lessons to Fridays."
@@ -87,7 +89,13 @@ _INSTEAD = re.compile(
     r"\s+(?:instead\s+of|rather\s+than)\s+",
     re.I,
 )
-_SHAPES = (_MOVED, _SWITCHED, _INSTEAD)
+# "the plumber is now Marek": the slot's value said with "now" (an acknowledgement's
+# confirmation is said so too, :func:`confirmed`).
+_IS_NOW_SAID = re.compile(
+    rf"{_OPENING}{_OWN}{_NOUN}\s+(?:is|are)\s+now\s+{_VALUE}(?=$|[,;.!?]|\s+(?:because|since|as|after|so)\b)",
+    re.I,
+)
+_SHAPES = (_MOVED, _SWITCHED, _INSTEAD, _IS_NOW_SAID)
 
 
 def firsts(text: str) -> list[tuple[str, str, str, float]]:
@@ -114,8 +122,15 @@ def moved(text: str) -> bool:
 
 def _sentences(text: str) -> list[str]:
     """The sentences of ``text``, a number's full stop ending one too ("The launch is
-    March 3. The page is on Netlify."); a decimal ("2.50") has no space after it."""
-    return [p for s in split_sentences(text) for p in _AFTER_NUMBER.split(s) if p.strip()]
+    March 3. The page is on Netlify."; a decimal, "2.50", has no space after it), and
+    the statements of one joined by "and the <slot> is"."""
+    return [
+        p
+        for s in split_sentences(text)
+        for n in _AFTER_NUMBER.split(s)
+        for p in _AND_THE.split(n)
+        if p.strip()
+    ]
 
 
 def _moved(sentence: str) -> str | None:

@@ -36,6 +36,7 @@ _TAIL = re.compile(
     r",\s+(?:he|she|they|who|which|it|a|an)\b(?!.*\b(?:not|instead|now|anymore)\b)", re.I
 )
 
+_VERB = re.compile(r"\s(?:is|are|was|were|will|has|have|got|went)\s", re.I)
 _AFTER_NUMBER = re.compile(r"(?<=\d)\.\s+(?=[A-Z])")
 # "The photographer is Ana and the band is The Quicksteps": two statements of two slots.
 _AND_THE = re.compile(r",?\s+and\s+(?=(?:the|my|our)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|are)\s)")
@@ -107,6 +108,8 @@ def firsts(text: str) -> list[tuple[str, str, str, float]]:
     found: list[tuple[str, str, str, float]] = []
     for sentence in _sentences(text):
         said = _moved(sentence)
+        if said is None and not _own(sentence):
+            continue
         read = change_firsts.firsts(said or sentence)
         if not read and (tail := _TAIL.search(sentence)) is not None:
             read = change_firsts.firsts(sentence[: tail.start()])
@@ -118,6 +121,16 @@ def moved(text: str) -> bool:
     """Whether a sentence of ``text`` moves a slot of the speaker's own to a new value
     ("the budget went up to 11k"): a change, as "now" says one."""
     return len(text.split()) <= MAX_TURN_WORDS and any(_moved(s) for s in _sentences(text))
+
+
+def _own(sentence: str) -> bool:
+    """Whether a sentence read alone may be about a slot of the speaker's: not "her
+    name is Pip" (her: someone the turn named before), nor "The Clive Road tenant is
+    Mrs Aziz" (a slot of a named thing, not a thing of the speaker's own)."""
+    subject = _VERB.split(sentence.strip(), maxsplit=1)[0].split()
+    if not subject or subject[0].lower() in {"her", "his", "their", "its"}:
+        return False
+    return not any(word[:1].isupper() for word in subject[1:])
 
 
 def _sentences(text: str) -> list[str]:

@@ -4,7 +4,8 @@ decisions protected (moved out of :mod:`engram.write`, which calls :func:`link`)
 
 A mined chat is one batch: its later turns are read against the relations its earlier
 turns stated (mined38), and an assistant's acknowledgement confirms the user's turn
-before it (:mod:`engram.pipeline.change_told`), never as the assistant's own fact.
+before it (``Core.confirmer``, :mod:`engram.pipeline.change_told`), never as the
+assistant's own fact.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engram.core import Core
-from engram.pipeline import change_told
 from engram.records import MemoryRecord, utcnow
 from engram.store.batch_reads import BatchReads
 from engram.store.protocols.graph import SINGLE_VALUED, Statement, Triple
@@ -98,17 +98,17 @@ def _confirmed(
     if (
         record.other_role is None
         or core.closer is None
+        or core.confirmer is None
         or before is None
         or before.other_role is not None
         or before.session_id != record.session_id
         or before.session_id is None
     ):
         return None
-    found = change_told.acknowledged(record.content, before.content)
-    if found is None:
+    text = core.confirmer(record.content, before.content)
+    if text is None:
         return None
     # "The budget is now 11k.": the closing plan reads it as the slot's change.
-    text = change_told.confirmed(before.content, *found)
     statement = Statement(before.id, [], before.created_at, utcnow())
     statement = core.closer(reads, before.namespace, text, statement)
     return statement if statement.triples else None

@@ -190,6 +190,13 @@ def acknowledged(reply: str, before: str | None) -> tuple[str, str] | None:
     return None
 
 
+def confirmation(reply: str, before: str) -> str | None:
+    """``Core.confirmer``: the change an assistant's ``reply`` confirms of the user's
+    turn ``before`` it, said as the user's ("The budget is now 11k."), or None."""
+    found = acknowledged(reply, before)
+    return None if found is None else confirmed(before, *found)
+
+
 def confirmed(before: str, slot: str, value: str) -> str:
     """The user's turn as the acknowledgement confirms it: its words, then the slot's
     new value stated as a change ("The budget is now 11k.")."""

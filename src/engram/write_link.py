@@ -33,8 +33,9 @@ def link(core: Core, records: Sequence[MemoryRecord]) -> None:
     decided: list[tuple[MemoryRecord, list[str], tuple[str, float]]] = []
     reads = BatchReads(core.store)  # the plans' graph reads, each made once a batch
     before: MemoryRecord | None = None
+    sessions = {r.id: r.session_id for r in records}
     for record in records:
-        if _told_earlier(record, statements, records):
+        if _told_earlier(core, record, before, statements, sessions):
             # A chat's turn reads the slots its earlier turns stated (mined38): what the
             # batch read so far is recorded first, and the remembered reads forgotten.
             _record(core, statements)
@@ -77,15 +78,24 @@ def _record(core: Core, statements: Sequence[tuple[str, Statement]]) -> None:
 
 
 def _told_earlier(
+    core: Core,
     record: MemoryRecord,
+    before: MemoryRecord | None,
     statements: Sequence[tuple[str, Statement]],
-    records: Sequence[MemoryRecord],
+    sessions: Mapping[str, str | None],
 ) -> bool:
     """Whether ``record`` is a turn of a session an earlier statement of the batch,
-    not yet recorded, read a relation of: a mined chat's later turn that may change it."""
+    not yet recorded, read a relation of: a mined chat's later turn that may change it
+    (the user's, or an assistant's acknowledging the turn before it; any other
+    assistant's turn reads no relation, so it needs no fresh reads)."""
     if record.session_id is None or not statements:
         return False
-    sessions = {r.id: r.session_id for r in records}
+    if record.other_role is not None and (
+        core.confirmer is None
+        or before is None
+        or core.confirmer(record.content, before.content) is None
+    ):
+        return False
     return any(s.triples and sessions.get(s.memory_id) == record.session_id for _, s in statements)
 
 

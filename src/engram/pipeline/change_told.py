@@ -41,7 +41,8 @@ _AFTER_NUMBER = re.compile(r"(?<=\d)\.\s+(?=[A-Z])")
 # "The photographer is Ana and the band is The Quicksteps": two statements of two slots.
 _AND_THE = re.compile(r",?\s+and\s+(?=(?:the|my|our)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|are)\s)")
 _SLOT = r"(?P<slot>(?:[A-Z][\w']*'s\s+)?[a-z][a-z' -]{1,40}?)"
-_VALUE = r"(?P<value>[^,;.!?]{1,40}?)"
+# A value ends at a comma or a full stop, but not one inside a number ("1,080", "2.80").
+_VALUE = r"(?P<value>(?:[^,;.!?]|(?<=\d)[,.](?=\d)){1,40}?)"
 # "Updated the budget to 11k." / "Updated Mia's swimming lessons to Fridays."
 _UPDATED_TO = re.compile(
     rf"^(?:updated|changed|moved)\s+(?:the\s+|your\s+)?{_SLOT}\s+to\s+{_VALUE}\s*[.!]?$", re.I
@@ -66,7 +67,9 @@ _OPENING = (
     r"change of plan)\b[\s,:;-]*)*"
 )
 _OWN = r"(?:the|my|our)\s+"
-_NOUN = r"(?P<slot>[a-z][a-z -]{1,30}?)"
+# A slot's noun: up to three words, none a determiner or a preposition ("my GP bumped
+# the sertraline up to 100mg" names no slot "gp bumped the sertraline").
+_NOUN = r"(?P<slot>[a-z][a-z-]*(?:\s+(?!(?:the|a|an|my|our|to|of|for|in|on)\b)[a-z][a-z-]*){0,2}?)"
 # "the budget went up to 11k", "the launch date slipped to March 17", "the MOT got
 # pushed back to June": the held slot's new value by a verb of moving it.
 _MOVED = re.compile(
@@ -74,14 +77,14 @@ _MOVED = re.compile(
     r"(?:gone|went|go(?:es)?|come|came|been)?\s*"
     r"(?:up|down|moved|slipped|bumped|pushed(?:\s+back)?|brought\s+forward|changed(?:\s+over)?|"
     r"switched|increased|decreased|raised|dropped|rose|fell|shifted)\s+(?:up\s+|down\s+|over\s+|back\s+)?"
-    rf"to\s+{_VALUE}(?=$|[,;.!?]|\s+(?:because|since|as|after|from|now|so)\b)",
+    rf"to\s+{_VALUE}(?=$|[,;.!?](?!\d)|\s+(?:because|since|as|after|from|now|so)\b)",
     re.I,
 )
 # "we switched the caterer to Smoke and Salt", "I moved the ISA over to Trading 212":
 # the speaker moving their own slot (never "her plumber", someone else's).
 _SWITCHED = re.compile(
     rf"{_OPENING}(?:we|i)(?:'ve|\s+have|\s+just)?\s+(?:switched|moved|changed)\s+{_OWN}{_NOUN}"
-    rf"\s+(?:over\s+)?to\s+{_VALUE}(?=$|[,;.!?]|\s+(?:because|since|as|after|now|so)\b)",
+    rf"\s+(?:over\s+)?to\s+{_VALUE}(?=$|[,;.!?](?!\d)|\s+(?:because|since|as|after|now|so)\b)",
     re.I,
 )
 # "the fence will be cedar instead of larch": a plan said of the slot, with what it ends.
@@ -93,7 +96,7 @@ _INSTEAD = re.compile(
 # "the plumber is now Marek": the slot's value said with "now" (an acknowledgement's
 # confirmation is said so too, :func:`confirmed`).
 _IS_NOW_SAID = re.compile(
-    rf"{_OPENING}{_OWN}{_NOUN}\s+(?:is|are)\s+now\s+{_VALUE}(?=$|[,;.!?]|\s+(?:because|since|as|after|so)\b)",
+    rf"{_OPENING}{_OWN}{_NOUN}\s+(?:is|are)\s+now\s+{_VALUE}(?=$|[,;.!?](?!\d)|\s+(?:because|since|as|after|so)\b)",
     re.I,
 )
 _SHAPES = (_MOVED, _SWITCHED, _INSTEAD, _IS_NOW_SAID)

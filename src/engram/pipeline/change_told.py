@@ -127,12 +127,12 @@ def moved(text: str) -> bool:
 
 
 def _own(sentence: str) -> bool:
-    """Whether a sentence read alone may be about a slot of the speaker's: not "her
-    name is Pip" (her: someone the turn named before), nor "The Clive Road tenant is
-    Mrs Aziz" (a slot of a named thing, not a thing of the speaker's own)."""
+    """Whether a sentence read alone may state a slot of the speaker's: "the / my / our
+    <slot> is <value>", not "her name is Pip" (her: someone the turn named before), nor
+    "The Clive Road tenant is Mrs Aziz" (a slot of a named thing, not the speaker's)."""
     subject = _VERB.split(sentence.strip(), maxsplit=1)[0].split()
-    if not subject or subject[0].lower() in {"her", "his", "their", "its"}:
-        return False
+    if not subject or subject[0].lower() not in {"the", "my", "our"}:
+        return False  # "Also picked up new skills" states no slot
     return not any(word[:1].isupper() for word in subject[1:])
 
 

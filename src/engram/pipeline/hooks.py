@@ -4,7 +4,7 @@ pipeline in the layers, so it cannot import them itself."""
 from __future__ import annotations
 
 from engram.core import Core
-from engram.pipeline import relation_ends
+from engram.pipeline import change_told, relation_ends
 from engram.pipeline.change_words import UNDONE
 from engram.pipeline.closing import plan
 from engram.pipeline.linker import links, protection
@@ -16,10 +16,12 @@ from engram.store.protocols.graph import Statement
 def wire(core: Core) -> None:
     """Hand ``core`` the inline linker (FEATURES G3; run when ``[pipeline] linker``), the
     closing plan that decides which linked facts close old ones (issue 28, G2) and the
-    decision protection written with them (P9)."""
+    decision protection written with them (P9), and the reading of an assistant's
+    acknowledgement of a change (mined38)."""
     core.linker = links
     core.closer = sound_plan
     core.protector = protection
+    core.confirmer = change_told.confirmation
 
 
 def sound_plan(store: Store, namespace: str, text: str, statement: Statement) -> Statement:

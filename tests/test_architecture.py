@@ -300,7 +300,7 @@ LAYERS = (
     grimp.Layer("pipeline"),
     grimp.Layer("write", "filters", "transfer", "migrate_store"),
     # a repeat write's merge; an import's row order and lines; the carried tables' copy
-    grimp.Layer("dedupe", "transfer_order", "transfer_lines", "table_copy"),
+    grimp.Layer("dedupe", "transfer_order", "transfer_lines", "table_copy", "write_link"),
     grimp.Layer("core"),
     grimp.Layer(
         "recall",

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from engram import Memory, write
+from engram import Memory, write, write_link
 from engram.config import Config
 from engram.records import utcnow
 from engram.store import Store, batch_reads
@@ -108,7 +108,7 @@ def test_the_graph_is_the_same_with_and_without_the_batch_reads(
     monkeypatch.setattr(write, "BATCH", 4)  # several batches, closes inside each
     graphs = []
     for name, reads in (("plain", lambda store: store), ("batch", BatchReads)):
-        monkeypatch.setattr(write, "BatchReads", reads)
+        monkeypatch.setattr(write_link, "BatchReads", reads)
         with Memory(tmp_path / f"{name}.db", config=config, embedder=None) as mem:
             mem.add_many(TOLD)
             graphs.append(_graph(mem))

@@ -61,6 +61,9 @@ Closer = Callable[[Store, str, str, Statement], Statement]
 #: The inline linker writes them as ``constraint`` attributes of the entities the memory
 #: names, in the memory's transaction (``Core.protector``, handed in like the linker).
 Protector = Callable[[str], tuple[str, float] | None]
+#: mined38: (an assistant's reply, the user's turn before it) -> the change the reply
+#: confirms, said as the user's ("The budget is now 11k."), or None (``Core.confirmer``).
+Confirmer = Callable[[str, str], str | None]
 #: A policy every new memory passes before it is written (FEATURES S2's memory levels,
 #: ``mem.agents``): given the record and whether the caller named its namespace, it
 #: returns the record to write (maybe moved to another namespace) or raises
@@ -177,6 +180,7 @@ class Core:
         self.linker: Linker | None = None
         self.closer: Closer | None = None
         self.protector: Protector | None = None
+        self.confirmer: Confirmer | None = None
         self.write_checks: list[WriteCheck] = []
         self.closed = False
         self.embed_failures = 0

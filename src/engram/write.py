@@ -9,9 +9,7 @@ thread while the group is being written, so the model and the writes overlap.
 
 from __future__ import annotations
 
-import itertools
 import logging
-import operator
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -32,12 +30,9 @@ from engram.records import (
     MemoryType,
     Merged,
     Outcome,
-    utcnow,
 )
 from engram.safety import InjectionMode
-from engram.store.batch_reads import BatchReads
 from engram.store.protocols import InsertResult
-from engram.store.protocols.graph import SINGLE_VALUED, Statement, Triple
 from engram.text import normalize_content
 from engram.validate import (
     build_record,
@@ -50,6 +45,10 @@ from engram.validate import (
     string_list,
     type_name,
 )
+from engram.write_link import MAX_PROTECTED as MAX_PROTECTED
+from engram.write_link import link
+from engram.write_link import linked as linked
+from engram.write_link import protect as protect
 
 #: Records per transaction in ``add_many`` and ``reindex``.
 BATCH = 256
@@ -430,91 +429,6 @@ def linker_on(core: Core) -> bool:
     """Whether new memories are linked into the graph as they are written (G3)."""
     cfg = core.config.pipeline
     return core.linker is not None and cfg.graph and cfg.linker
-
-
-def link(core: Core, records: Sequence[MemoryRecord]) -> None:
-    """FEATURES G3: record what each record's text names (speaker, names, rule-read
-    triples) in the graph, a namespace's run in one ``GraphStore.record`` call, in the
-    open transaction (the batch's plans read through one ``BatchReads``)."""
-    assert core.linker is not None
-    statements: list[tuple[str, Statement]] = []
-    decided: list[tuple[MemoryRecord, list[str], tuple[str, float]]] = []
-    reads = BatchReads(core.store)  # the plans' graph reads, each made once a batch
-    for record in records:
-        try:
-            # An assistant's turn is read as one (task x22): the names it mentions, no
-            # relation and no change of the user's ("Noted: ..." names no one).
-            triples, types = core.linker(record.spoken())
-            statement = linked(core, record, triples, types, reads)
-            protected = core.protector(record.content) if core.protector else None
-        except Exception:  # noqa: BLE001
-            # The rules are a convenience on the write path: a bug in them must never
-            # cost the caller their memory. The extract job reads the same text later.
-            log.warning(
-                "inline linker failed on memory %s; stored it unlinked", record.id, exc_info=True
-            )
-            continue
-        if statement.triples or statement.entity_types:
-            statements.append((record.namespace, statement))
-            if protected is not None:
-                named = [*types, *(end for t in triples for end in (t[0], t[2]))]
-                decided.append((record, list(dict.fromkeys(named)), protected))
-    # Records of one namespace in a row share a call; order is kept across namespaces,
-    # so entities and relations get the ids recording one by one gives them.
-    for namespace, run in itertools.groupby(statements, key=operator.itemgetter(0)):
-        core.store.graph.record(
-            namespace, [statement for _, statement in run], single_valued=SINGLE_VALUED
-        )
-    for record, names, (clause, importance) in decided:
-        protect(core, record, names, clause, importance)
-
-
-def linked(
-    core: Core,
-    record: MemoryRecord,
-    triples: Sequence[Triple],
-    types: Mapping[str, str],
-    store: Any = None,
-) -> Statement:
-    """``record``'s triples through the closing plan and relation ends (``core.closer`` on
-    ``store``, or the core's), or none from an assistant's turn: one gate for all (x24)."""
-    assistant = record.other_role is not None
-    statement = Statement(
-        record.id, [] if assistant else list(triples), record.created_at, utcnow(), dict(types)
-    )
-    if assistant or core.closer is None:
-        return statement
-    return core.closer(store or core.store, record.namespace, record.content, statement)
-
-
-#: P9 at write time protects at most this many entities a decision names (a memory
-#: naming dozens is a list, not a decision about each).
-MAX_PROTECTED = 8
-
-
-def protect(
-    core: Core, record: MemoryRecord, names: Sequence[str], clause: str, importance: float
-) -> None:
-    """FEATURES P9 (seed 004): ``clause``, a decision ``record`` states, becomes a
-    ``constraint`` attribute of each entity it names, in the open transaction, so the
-    decision is protected the moment the memory is committed."""
-    now = utcnow()
-    seen: set[int] = set()
-    for name in names[:MAX_PROTECTED]:
-        entity = core.store.graph.entity(record.namespace, name)
-        if entity is None or entity.id in seen:
-            continue
-        seen.add(entity.id)
-        core.store.aspects.add_attribute(
-            record.namespace,
-            entity.id,
-            record.id,
-            clause,
-            aspect_id=None,
-            kind="constraint",
-            importance=importance,
-            now=now,
-        )
 
 
 def pipeline_jobs(core: Core) -> tuple[str, ...]:

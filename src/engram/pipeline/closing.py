@@ -39,6 +39,7 @@ from engram.pipeline import (
     change_passing,
     change_slots,
     change_states,
+    change_told,
     change_words,
     offline_notes,
     relation_ends,
@@ -108,7 +109,7 @@ def plan(
     and ``single_valued`` set to the types it closes (see the module docstring)."""
     reads = _Reads(store, namespace, text)
     addition = bool(claims_module.ADDITION_WORDS.search(text))
-    now = change_words.NOW.search(text) is not None
+    now = change_words.NOW.search(text) is not None or change_told.moved(text)
     facts: dict[tuple[str, str, str], _Fact] = {}
     team = change_words.teams_note(text)
     for claim in claims_module.read(text):
@@ -122,15 +123,14 @@ def plan(
             facts.setdefault(_key(fact), fact)
     claimed = {(_base(f.source), f.relation): f for f in facts.values()}
     told = {(f.relation, canonical_name(f.target)) for f in facts.values()}
-    # A value the reader recorded already is its reading ("Lena is my manager":
-    # ``reports_to``); one it did not, or holds as a subject ("Priya is on call" read as
-    # ``Priya uses call``), is the slot's.
+    # A value the reader recorded already is its reading ("Lena is my manager": ``reports_to``);
+    # one it did not, or holds as a subject ("Priya uses call"), is the slot's.
     held_values = {canonical_name(t[2]) for t in statement.triples}
     held_values |= {canonical_name(f.target) for f in facts.values()}
     firsts = [
         f
         for f in [
-            *change_firsts.firsts(text),
+            *change_told.firsts(text),
             *change_accounts.firsts(text),
             *((*found, change_passing.CONFIDENCE) for found in change_passing.firsts(text)),
         ]

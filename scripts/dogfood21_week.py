@@ -261,6 +261,7 @@ def summary(proxy: Week, asked: list[tuple[str, str, str | None]]) -> dict[str, 
         "changes_answered_old": sum(r["old_answered"] for r in changed),
         "relations_closed": sum(not r.current for r in relations),
         "misses": [(r["text"], r["block"][:3]) for r in questions if r["gold_at"] is None],
+        "not_first": [(r["text"], r["block"][:2]) for r in questions if r["gold_at"]],
         "relations": [
             (r.source, r.relation_type, r.target, "current" if r.current else "closed")
             for r in relations

@@ -206,3 +206,30 @@ def test_a_stem_held_by_lookups_is_a_stem_held_pair_by_pair() -> None:
         stems = (frozenset(held), tuple(sorted(held)))
         word = rng.choice(words)
         assert restated._held(word, stems) == any(restated._one(word, s) for s in held)
+
+
+BUDGET_CHAT = [
+    ("user", "We're redoing the bathroom. Budget is about 9k and the plumber is Keane & Co."),
+    ("assistant", "Noted: bathroom refit, budget around 9k, plumber Keane & Co."),
+    ("user", "The tiles will be slate grey from Topps."),
+    ("assistant", "Noted: slate grey tiles from Topps."),
+    ("user", "Also the budget went up to 11k because of the new pipework."),
+    ("assistant", "Updated the budget to 11k to cover the pipework."),
+    ("user", "Our cat Pip will stay with my sister that week."),
+    ("assistant", "Noted: Pip stays with your sister."),
+]
+
+
+def test_a_terse_change_in_a_chat_answers_though_its_cosine_is_low(mem: Memory) -> None:
+    # "budget went up to 11k" holds one of the question's words, the first statement
+    # both: its cosine is far below, and five hits of a chat hold two statements and
+    # their replies (the lead's mined-chat check, session thirty-four).
+    turns = [{"role": role, "content": content} for role, content in BUDGET_CHAT]
+    mem.palace.mine_conversation(turns, wing="home", session="s1", namespace=NS)
+    mem.jobs.process_pending()
+    now = mem.recall("what's the bathroom budget?", namespace=NS, limit=4)
+    shown = [h.memory.content for h in now.hits]
+    assert shown and "11k" in shown[0], shown
+    assert now.hits[0].breakdown.restates is not None
+    # A place question takes no amount: "where" is not answered by a new budget.
+    assert not restated._of_kind(["11k"], ["11k"], restated.PLACE)

@@ -238,8 +238,11 @@ class ScoreBreakdown:
     rerank: float | None = None
     """The reranker's relevance in [0, 1] when one scored the hit; the hit's ``score`` is
     then its blend with ``final`` (``recall.rerank``), and ``final`` stays the pipeline's."""
+    restates: str | None = None
+    """The id of the earlier hit this one was moved above as a change of what it says
+    (``recall/restated.py``); the relative floor keeps it wherever it keeps that hit."""
 
-    def to_dict(self) -> dict[str, float | None]:
+    def to_dict(self) -> dict[str, float | str | None]:
         """A JSON-ready dict."""
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
 

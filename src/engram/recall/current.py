@@ -160,6 +160,11 @@ _ASKS_PLACE = re.compile(
 )
 
 
+def asks_place(query: str) -> bool:
+    """Whether ``query`` asks about a place ("where", a venue, "at" a name)."""
+    return _ASKS_PLACE.search(query) is not None
+
+
 def untimed(
     retimed: KindReader | None,
     namespace: str,

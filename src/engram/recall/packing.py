@@ -85,8 +85,13 @@ def relative_floor(hits: Sequence[Hit], share: float) -> list[Hit]:
     ``share`` of the best among ``hits`` (a hit strong on either leg stays); 0 keeps all.
     A missing cosine (keyword mode) is judged on fused relevance alone."""
     sims = [h.breakdown.sim for h in hits]
-    kept = floor_kept(sims, [h.breakdown.fused for h in hits], share, [setter(h) for h in hits])
-    return [hits[i] for i in kept]
+    kept = set(
+        floor_kept(sims, [h.breakdown.fused for h in hits], share, [setter(h) for h in hits])
+    )
+    # A later change moved above a kept statement answers in its place (recall/restated.py),
+    # though the question's words sit in the statement: its cosine alone would drop it.
+    ids = {hits[i].id for i in kept}
+    return [h for i, h in enumerate(hits) if i in kept or h.breakdown.restates in ids]
 
 
 def pack_budget(hits: Sequence[Hit], budget: int, cost: Callable[[Hit], int]) -> list[Hit]:

@@ -34,7 +34,8 @@ from dataclasses import replace
 
 from engram.config import RecallConfig
 from engram.recall.abstain import stem
-from engram.recall.current import asks_now, asks_time
+from engram.recall.current import asks_now, asks_place, asks_time
+from engram.recall.echoes import ASSISTANT, role_of
 from engram.records import Hit
 from engram.text import keywords
 
@@ -53,6 +54,8 @@ CHANGE = re.compile(
     r"rescheduled|postponed|pushed|brought\s+forward|delayed)\b",
     re.IGNORECASE,
 )
+#: The kinds of value a question may ask (``_of_kind``); any other kind is "".
+TIME, PLACE = "time", "place"
 #: Words of a reply or a change that name no slot: two statements that share only
 #: "noted" or "updated" are not about one thing.
 _NO_SLOT = frozenset({"noted", "updated", "update", "saved", "actually", "new", "okay", "ok"})
@@ -117,20 +120,23 @@ def _change(later: Hit, earlier: Hit) -> tuple[list[str], list[str]] | None:
     return (added, _values(text, added)) if shared else None
 
 
-def _of_kind(added: Sequence[str], values: Sequence[str], timed: bool) -> bool:
+def _of_kind(added: Sequence[str], values: Sequence[str], kind: str) -> bool:
     """Whether a change that adds ``added`` (``values`` among them) answers a query that
-    asks a time (``timed``) or one that asks something else.
+    asks a time, a place (``kind`` ``TIME``, ``PLACE``) or something else.
 
     "What time is the team dinner?": "the team dinner is at Rosa's Kitchen" moved the
     venue, not the time (new-user week C). "Which dentist am I seeing?": "the dentist is
     now on Thursday the 17th" moved a time, not the dentist (weeks A and B), and "Mia's
     ballet class got moved to Thursdays" a day, not Rivergate (weeks C to F), as
-    ``current.untimed`` leaves a closed time."""
-    if timed:
+    ``current.untimed`` leaves a closed time. "Where is Noah's party?": "Updated: the
+    party budget is 250 pounds." moved an amount, not the trampoline park (week C)."""
+    if kind == TIME:
         # A number may be a date ("moved to the 3rd of next month"), and a value "may" is
         # the month: it is a value only when capitalised inside a sentence ("May 3"),
         # where ``asks_time`` leaves the verb out.
         return not values or any(asks_time(t) or _number(t) or t == "may" for t in values)
+    if kind == PLACE and values and all(_number(t) for t in values):
+        return False
     return not added or not all(asks_time(t) for t in (values or added))
 
 
@@ -144,23 +150,56 @@ def _close(a: Hit, b: Hit) -> bool:
     return sa is not None and sb is not None and sa >= sb - MARGIN
 
 
-def _restates(later: Hit, earlier: Hit, timed: bool) -> bool:
+def _names_slot(later: Hit, earlier: Hit, asked: frozenset[str]) -> bool:
+    """Whether two turns of a chat both name a slot the question asks ("budget" in "what's
+    the kitchen budget?", "Budget is about 18k ..." and "Updated the budget to 21k"), the
+    later one in lower case (a thing, not a name every turn of a transcript shares).
+
+    A chat tells a change tersely, leaning on what was said before: its cosine to the
+    question sits far below the first statement's, which holds the question's other
+    words (the lead's mined-chat check, session thirty-four: 0.28 against 0.76), so the
+    dense margin alone never lets it answer."""
+    if role_of(later.memory) is None or role_of(earlier.memory) is None:
+        return False
+    # The same word in both ("club" is not "clubs", nor "book" "booked": "Updated: book
+    # club is at The Lamb." is no change of "Mia's school clubs are booked at ...", week D).
+    lower = {w for w in _slot_words(later.memory.content) if w.islower()}
+    said = {w.lower() for w in _slot_words(earlier.memory.content)}
+    return any(t in lower and t in said and s in asked for t, s in _terms(later.memory.content))
+
+
+#: A link, or a number with the unit after it: words that say no slot ("pounds" in "350
+#: pounds" is the value's, not the budget's: week F; "book" of ".../book" no book club's).
+_NOT_SLOT = re.compile(r"\S*(?:://|www\.)\S*|\d\S*(?:\s+[A-Za-z]+)?")
+
+
+@functools.lru_cache(maxsize=1024)
+def _slot_words(text: str) -> tuple[str, ...]:
+    """``text``'s words, links and numbers with their units left out."""
+    return tuple(_NAME.findall(_NOT_SLOT.sub(" ", text)))
+
+
+def _restates(later: Hit, earlier: Hit, kind: str, asked: frozenset[str]) -> bool:
     """Whether ``later`` tells a change of what ``earlier`` says, of the kind asked."""
     change = _change(later, earlier)
-    return change is not None and _close(later, earlier) and _of_kind(*change, timed)
+    return (
+        change is not None
+        and (_close(later, earlier) or _names_slot(later, earlier, asked))
+        and _of_kind(*change, kind)
+    )
 
 
-def _sidesteps(later: Hit, earlier: Hit, timed: bool) -> bool:
+def _sidesteps(later: Hit, earlier: Hit, kind: str) -> bool:
     """Whether ``later`` tells a change of another kind than asked while ``earlier`` holds
     a value of the kind asked that ``later`` lacks ("where is pottery class?" and
     "Pottery class moved to Thursdays" above "Pottery class: Wednesdays at 6pm at the Clay
     Barn": the lead's check, session thirty-three)."""
     change = _change(later, earlier)
-    if change is None or not change[1] or _of_kind(*change, timed) or not _close(earlier, later):
+    if change is None or not change[1] or _of_kind(*change, kind) or not _close(earlier, later):
         return False
     # What only the earlier says, a common noun among it: "in the boardroom".
     kept = _added(earlier.memory.content, later.memory.content)[0]
-    return any(asks_time(t) == timed for t in kept)
+    return any(asks_time(t) == (kind == TIME) for t in kept)
 
 
 def _values(text: str, added: Sequence[str]) -> list[str]:
@@ -189,10 +228,25 @@ def ordered(query: str, hits: Sequence[Hit], cfg: RecallConfig) -> list[Hit]:
     out = list(hits)
     if cfg.stale_fact_factor >= 1.0 or len(out) < 2 or not asks_now(query):
         return out
-    head, timed = min(HEAD, len(out)), asks_time(query)
-    _move(out, head, lambda hit, other: _restates(hit, other, timed))
-    _move(out, head, lambda hit, other: _sidesteps(other, hit, timed))
+    head, kind = _head(out), TIME if asks_time(query) else PLACE if asks_place(query) else ""
+    asked = frozenset(s for _, s in _terms(query))
+    _move(out, head, lambda hit, other: _restates(hit, other, kind, asked))
+    _move(out, head, lambda hit, other: _sidesteps(other, hit, kind))
     return out
+
+
+def _head(hits: Sequence[Hit]) -> int:
+    """How many of the first hits may be reordered: ``HEAD``, not counting a chat
+    assistant's replies among them ("Updated the start date to 21 January." after the
+    user's "it's the 21st of January now"): a chat tells each thing twice, so five hits
+    hold two or three statements (the lead's mined-chat check, session thirty-four). A
+    transcript without roles (LoCoMo) keeps ``HEAD``."""
+    told = 0
+    for i, hit in enumerate(hits):
+        told += role_of(hit.memory) != ASSISTANT
+        if told == HEAD:
+            return i + 1
+    return len(hits)
 
 
 def _move(out: list[Hit], head: int, above: Callable[[Hit, Hit], bool]) -> None:
@@ -202,7 +256,11 @@ def _move(out: list[Hit], head: int, above: Callable[[Hit, Hit], bool]) -> None:
         hit = out[j]
         at = next((i for i in range(j) if above(hit, out[i])), None)
         if at is not None:
-            out.insert(at, replace(out.pop(j), score=_between(out, at)))
+            moved, earlier = out.pop(j), out[at]
+            # the first move names the statement it answers over (the floor reads it)
+            restates = moved.breakdown.restates or earlier.id
+            why = replace(moved.breakdown, restates=restates)
+            out.insert(at, replace(moved, score=_between(out, at), breakdown=why))
 
 
 def _between(hits: Sequence[Hit], at: int) -> float:

@@ -239,8 +239,7 @@ class ScoreBreakdown:
     """The reranker's relevance in [0, 1] when one scored the hit; the hit's ``score`` is
     then its blend with ``final`` (``recall.rerank``), and ``final`` stays the pipeline's."""
     restates: str | None = None
-    """The id of the earlier hit this one was moved above as a change of what it says
-    (``recall/restated.py``); the relative floor keeps it wherever it keeps that hit."""
+    """The earlier hit this change was moved above (recall/restated.py); floored with it."""
 
     def to_dict(self) -> dict[str, float | str | None]:
         """A JSON-ready dict."""
@@ -568,11 +567,9 @@ class Page(RecordList):
 
 @dataclass(frozen=True, slots=True)
 class ApiKey(Record):
-    """An API key of the HTTP API, as stored: who it is for, never the secret itself.
-
-    A key belongs to one ``user`` and reaches that user's namespaces (``user:<user>``
-    and ``user:<user>/...``); an ``admin`` key every one; a key with an ``agent`` acts
-    only as that agent of its user (``engram.keys.Principal``)."""
+    """An API key of the HTTP API, as stored: who it is for, never the secret itself. It
+    reaches its ``user``'s namespaces (``user:<user>``, ``user:<user>/...``), an ``admin``
+    key every one; one with an ``agent`` acts only as that agent (``keys.Principal``)."""
 
     id: str
     user: str

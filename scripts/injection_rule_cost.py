@@ -1,28 +1,32 @@
-"""Round thirty-four (inject38): ``scan``'s cost per write without and with
-``engram.safety_standing``'s rules, on every real LoCoMo and BEAM text: three rounds, each
+"""Rounds thirty-four and thirty-five (inject38, inject39): ``scan``'s cost per write
+without and with one module's rules (``--rules``: ``safety_standing``, round thirty-four's,
+or ``safety_widened``, round thirty-five's), on every real LoCoMo and BEAM text: three rounds, each
 a pass without and a pass with the rules (the order turning per round), the fastest of the
 three per text; prints the per-text medians, means and the median of the differences.
 
-    PYTHONPATH=src python scripts/inject38_timing.py [--data ../shared/bench]
+    PYTHONPATH=src python scripts/injection_rule_cost.py [--rules MODULE] [--data DIR]
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import statistics
 import time
 
-from engram import safety, safety_standing
+from engram import safety
 from engram.bench import injection
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", default="../shared/bench")
+    parser.add_argument("--rules", default="safety_standing", help="the module timed")
     args = parser.parse_args()
+    rules = importlib.import_module(f"engram.{args.rules}").RULES
     texts = [t for _, t in injection.real_texts(args.data)]
     full = safety._RULES
-    without = tuple(r for r in full if r not in safety_standing.RULES)
+    without = tuple(r for r in full if r not in rules)
     best = {False: [float("inf")] * len(texts), True: [float("inf")] * len(texts)}
     for round_ in range(3):
         for new in (round_ % 2 == 0, round_ % 2 == 1):

@@ -445,6 +445,10 @@ class Breakdown(BaseModel):
     rerank: float | None = Field(
         default=None, description="The reranker's relevance in [0, 1], when one scored the hit."
     )
+    restates: str | None = Field(
+        default=None,
+        description="The id of the earlier hit this change of it was moved above, if any.",
+    )
 
 
 class HitOut(BaseModel):

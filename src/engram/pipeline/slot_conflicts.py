@@ -129,7 +129,16 @@ def flag(core: Core, source: MemoryRecord, *, now: datetime) -> list[int]:
         return []  # shadow mode writes nothing, the queue included
     graph, ns = core.store.graph, source.namespace
     found: list[int] = []
-    for entity_id in dict.fromkeys(r.source_entity_id for r in graph.stated_by(ns, source.id)):
+    stated = graph.relations(
+        ns,
+        entity_id=None,
+        current_only=True,
+        at=None,
+        limit=READ_LIMIT,
+        offset=0,
+        stated_by=source.id,
+    )
+    for entity_id in dict.fromkeys(r.source_entity_id for r in stated):
         held = graph.relations(
             ns,
             entity_id=entity_id,

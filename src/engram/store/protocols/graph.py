@@ -336,16 +336,13 @@ class GraphStore(Protocol):
         offset: int,
         without: Sequence[str] = (),
         newest_first: bool = False,
+        stated_by: str | None = None,
     ) -> list[Relation]:
         """Relations (of one entity, either end, if given) ordered by ``valid_from``:
         those valid at ``at`` when it is given, else the current ones or all; none of
         the types in ``without``; the newest first when ``newest_first`` (a bounded
-        read of a busy entity then keeps what it was told last)."""
-        ...
-
-    def stated_by(self, namespace: str, memory_id: str) -> list[Relation]:
-        """The current relations ``memory_id`` stated (its ``source_memory_id``), oldest
-        first: what the write path and the extract job recorded from one memory."""
+        read of a busy entity then keeps what it was told last); only those one memory
+        stated (their ``source_memory_id``) when ``stated_by`` is given."""
         ...
 
     def timeline(self, namespace: str, entity_id: int) -> list[Relation]:

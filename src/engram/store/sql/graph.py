@@ -176,9 +176,10 @@ class SqlGraph(SqlPart, GraphStore):
         offset: int,
         without: Sequence[str] = (),
         newest_first: bool = False,
+        stated_by: str | None = None,
     ) -> list[Relation]:
         d = self._d
-        where, params = relation_filter(d, namespace, entity_id, current_only, at)
+        where, params = relation_filter(d, namespace, entity_id, current_only, at, stated_by)
         if without:
             where += f" AND r.relation_type NOT IN ({', '.join('?' * len(without))})"
             params += list(without)
@@ -188,15 +189,6 @@ class SqlGraph(SqlPart, GraphStore):
             f"{RELATION} WHERE {where} ORDER BY {order} LIMIT ? OFFSET ?",
             (*params, limit, offset),
             "listing relations",
-        )
-
-    def stated_by(self, namespace: str, memory_id: str) -> list[Relation]:
-        return self._records(
-            Relation,
-            f"{RELATION} WHERE r.source_memory_id = ? AND r.namespace = ? "
-            "AND r.valid_to IS NULL ORDER BY r.valid_from, r.id",
-            (memory_id, namespace),
-            "reading a memory's relations",
         )
 
     def timeline(self, namespace: str, entity_id: int) -> list[Relation]:

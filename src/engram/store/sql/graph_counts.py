@@ -28,23 +28,36 @@ def entity_filter(namespace: str, query: str | None) -> tuple[str, list[Any]]:
 
 
 def relation_filter(
-    d: Dialect, namespace: str, entity_id: int | None, current_only: bool, at: datetime | None
+    d: Dialect,
+    namespace: str,
+    entity_id: int | None,
+    current_only: bool,
+    at: datetime | None,
+    stated_by: str | None = None,
 ) -> tuple[str, list[Any]]:
     """The WHERE clause (over ``relations r``) of a listing: of one entity (either end);
-    valid at ``at``, else current only, else all."""
-    where = "r.namespace = ?"
-    params: list[Any] = [namespace]
+    stated by one memory; valid at ``at``, else current only, else all."""
+    # Written as ``namespace = ? AND (source = ? OR target = ?)``, SQLite's planner
+    # walked the whole namespace on ``relations_ns_from`` to skip the sort, a cost that
+    # grew with the graph on every closing plan of the write path (docs/benchmarks.md,
+    # issue 29); so one entity's relations (either end) are read by id from their two
+    # indexes (``relations_source``, ``relations_target``), and one memory's from
+    # ``relations_memory``, the namespace inside. The rows and their order are the same.
+    ids: list[str] = []
+    params: list[Any] = []
     if entity_id is not None:
-        # One entity's relations by id from its two indexes (``relations_source``,
-        # ``relations_target``). Written as ``namespace = ? AND (source = ? OR target = ?)``
-        # SQLite's planner walked the whole namespace on ``relations_ns_from`` to skip
-        # the sort, a cost that grew with the graph on every closing plan of the write
-        # path (docs/benchmarks.md, issue 29). The rows and their order are the same.
-        where = (
+        ids.append(
             "r.id IN (SELECT id FROM relations WHERE namespace = ? AND source_entity_id = ? "
             "UNION ALL SELECT id FROM relations WHERE namespace = ? AND target_entity_id = ?)"
         )
-        params = [namespace, entity_id, namespace, entity_id]
+        params += [namespace, entity_id, namespace, entity_id]
+    if stated_by is not None:
+        ids.append(
+            "r.id IN (SELECT id FROM relations WHERE namespace = ? AND source_memory_id = ?)"
+        )
+        params += [namespace, stated_by]
+    where = " AND ".join(ids) if ids else "r.namespace = ?"
+    params = params if ids else [namespace]
     if at is not None:
         where += f" AND {VALID_AT}"
         params += [d.ts(at), d.ts(at)]

@@ -42,6 +42,9 @@ from engram.store.protocols.graph import (
 )
 
 log = logging.getLogger("engram.pipeline")
+#: How many of a memory's own relations the extract job reads back (a memory states a
+#: handful; a long document chunk some tens).
+STATED_LIMIT = 500
 
 
 def handle_extract(core: Core, job: Job) -> Mapping[str, Any]:
@@ -155,20 +158,24 @@ def _graph_name(name: str, speaker: str | None) -> str:
 
 def inline_reading(core: Core, source: MemoryRecord) -> list[Triple]:
     """The triples the write path's change reader recorded for ``source`` (FEATURES G3,
-    issue 28), read again by the same pure reader on the same text and canonicalised by
-    the same plan; none when the write path links nothing (``[pipeline] linker`` off)
-    or its reader fails on the text (it then stored the memory unlinked)."""
+    issue 28), read from the graph: its relations that ``source`` stated, closed since
+    or not; none when the write path links nothing (``[pipeline] linker`` off) or its
+    reader failed on the text (it then stored the memory unlinked). Not read again by
+    the closing plan: the plan writes (a value held until the change it reads is
+    recorded and ended, ``change_left``), so a second reading recorded that value twice,
+    and it reads the graph as it is now, not as the write found it."""
     if not write.linker_on(core) or core.closer is None:
         return []
-    assert core.linker is not None
-    try:
-        triples, types = core.linker(source.spoken())
-        read = Statement(source.id, triples, source.created_at, utcnow(), types)
-        if source.other_role is None:  # as write.link reads it
-            read = core.closer(core.store, source.namespace, source.content, read)
-    except Exception:  # noqa: BLE001  # the write path skipped it too (write.link)
-        return []
-    return list(read.triples)
+    stated = core.store.graph.relations(
+        source.namespace,
+        entity_id=None,
+        current_only=False,
+        at=None,
+        limit=STATED_LIMIT,
+        offset=0,
+        stated_by=source.id,
+    )
+    return [(r.source, r.relation_type, r.target, r.confidence) for r in stated]
 
 
 def one_reading(statement: Statement, inline: Sequence[Triple]) -> Statement:

@@ -98,6 +98,16 @@ def score_details(breakdown: ScoreBreakdown, score: float, threshold: float) -> 
     }
 
 
+def relevance(breakdown: ScoreBreakdown) -> float:
+    """What ``search``'s ``threshold`` gates, as mem0 2.2.1 gates it: the semantic
+    score (the dense cosine) before anything is combined (mem0's ``score_and_rank``).
+    engram's final score is no such measure: quality and recency give a memory that
+    matches nothing about 0.23, so a threshold on it kept every memory of the scope.
+    A hit the dense leg did not score (found by keyword alone, or no embedder) is
+    gated on its fused relevance, which carries no quality or recency either."""
+    return breakdown.sim if breakdown.sim is not None else breakdown.fused
+
+
 class MemoryNotFound(NotFoundError, ValueError):  # noqa: N818 - says what it is, like mem0
     """No memory with that id: engram's ``NotFoundError`` that is also the
     ``ValueError`` mem0's ``update``/``delete`` raise."""
@@ -372,7 +382,8 @@ class Memory(Closing):
         **unknown: Any,
     ) -> dict[str, Any]:
         """The ``top_k`` memories nearest ``query`` in a scope that match ``filters``,
-        each with its ``score``; ``threshold`` drops hits scoring below it, and
+        each with its ``score``; ``threshold`` drops hits whose similarity to the query
+        is below it (``relevance``, as mem0 gates it), and
         ``explain`` adds each hit's ``score_details``: mem0's seven keys, then
         engram's own breakdown (``score_details``).
 
@@ -405,7 +416,7 @@ class Memory(Closing):
             for hit in self.engram.search(
                 query, namespace=namespace, **ids, limit=pool, **overrides
             ):
-                if hit.score < floor or not _keep(hit.memory, parsed, show_expired):
+                if relevance(hit.breakdown) < floor or not _keep(hit.memory, parsed, show_expired):
                     continue
                 self._seen[hit.memory.id] = namespace
                 found = item(hit.memory, scored=True, score=hit.score)

@@ -50,3 +50,19 @@ def test_threshold_gates_similarity_not_engrams_final_score(m: Memory) -> None:
     kept = m.search("my email", filters=TOM, threshold=cut, explain=True)["results"]
     assert kept and all(h["score_details"]["semantic_score"] >= cut for h in kept)
     assert len(kept) < len(hits)
+
+
+def test_an_unknown_memory_type_is_refused_as_mem0_refuses_it(m: Memory) -> None:
+    # mem0 2.2.1 takes memory_type="procedural_memory" only; the door stored the memory
+    # with a warning, so a typo'd type was a memory on engram and an error on mem0.
+    with pytest.raises(ValueError, match="Invalid 'memory_type'. Please pass procedural_memory"):
+        m.add("x", user_id="tom", memory_type="episodic", infer=False)
+    assert len(m.get_all(filters=TOM)["results"]) == 3
+
+
+def test_delete_of_an_unknown_id_words_it_as_mem0(m: Memory) -> None:
+    # mem0's delete says "Memory with id ... not found"; its update adds the advice.
+    with pytest.raises(ValueError, match=r"^Memory with id nope not found$"):
+        m.delete("nope")
+    with pytest.raises(ValueError, match=r"not found\. Please provide a valid 'memory_id'$"):
+        m.update("nope", text="x")

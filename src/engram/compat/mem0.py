@@ -58,6 +58,8 @@ DEFAULT_LIST_TOP_K = 20
 #: How many ranked candidates a search reads per namespace before it filters them:
 #: metadata conditions and expiry apply to what recall ranks, not to the whole store.
 CANDIDATE_POOL = 200
+#: The one ``memory_type`` mem0 2.x takes (``mem0.configs.enums.MemoryType.PROCEDURAL``).
+PROCEDURAL = "procedural_memory"
 #: The page size of the door's reads through a scope.
 PAGE = 1000
 
@@ -212,6 +214,11 @@ class Memory(Closing):
             ("user_id", "agent_id", "run_id", "metadata", "infer", "expiration_date")
             + ("memory_type", "prompt"),
         )
+        if memory_type is not None and memory_type != PROCEDURAL:
+            # mem0 knows one memory type and refuses any other before it stores anything.
+            raise InvalidInputError(
+                f"Invalid 'memory_type'. Please pass {PROCEDURAL} to create procedural memories."
+            )
         ignored("add", ["memory_type"] if memory_type is not None else [], "memories are verbatim")
         if infer:
             ignored("add", ["prompt"] if prompt is not None else [], "extraction uses its own")
@@ -286,7 +293,10 @@ class Memory(Closing):
 
     def delete(self, memory_id: str) -> dict[str, Any]:
         """Delete one memory (engram tombstones it; ``history`` keeps the trail)."""
-        record = self._locate(memory_id)
+        try:
+            record = self._locate(memory_id)
+        except MemoryNotFound:  # mem0's delete words it without the update's advice
+            raise MemoryNotFound(f"Memory with id {memory_id} not found") from None
         self.engram.delete(memory_id, namespace=record.namespace)
         return {"message": "Memory deleted successfully!"}
 

@@ -66,3 +66,14 @@ def test_delete_of_an_unknown_id_words_it_as_mem0(m: Memory) -> None:
         m.delete("nope")
     with pytest.raises(ValueError, match=r"not found\. Please provide a valid 'memory_id'$"):
         m.update("nope", text="x")
+
+
+def test_a_fact_said_with_cannot_keeps_the_word() -> None:
+    # The support bot's add(infer=True) of "I cannot log in since I changed my phone."
+    # listed the fact "User cannots log in ...": "cannot" was agreed as a verb.
+    from engram.pipeline.person import resolve_person
+
+    assert resolve_person("I cannot log in since I changed my phone.", "User") == (
+        "User cannot log in since User changed their phone."
+    )
+    assert resolve_person("I may call back.", "User") == "User may call back."

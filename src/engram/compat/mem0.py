@@ -58,6 +58,8 @@ DEFAULT_LIST_TOP_K = 20
 #: How many ranked candidates a search reads per namespace before it filters them:
 #: metadata conditions and expiry apply to what recall ranks, not to the whole store.
 CANDIDATE_POOL = 200
+#: The one ``memory_type`` mem0 2.x takes (``mem0.configs.enums.MemoryType.PROCEDURAL``).
+PROCEDURAL = "procedural_memory"
 #: The page size of the door's reads through a scope.
 PAGE = 1000
 
@@ -96,6 +98,16 @@ def score_details(breakdown: ScoreBreakdown, score: float, threshold: float) -> 
         "threshold": threshold,
         **breakdown.to_dict(),
     }
+
+
+def relevance(breakdown: ScoreBreakdown) -> float:
+    """What ``search``'s ``threshold`` gates, as mem0 2.2.1 gates it: the semantic
+    score (the dense cosine) before anything is combined (mem0's ``score_and_rank``).
+    engram's final score is no such measure: quality and recency give a memory that
+    matches nothing about 0.23, so a threshold on it kept every memory of the scope.
+    A hit the dense leg did not score (found by keyword alone, or no embedder) is
+    gated on its fused relevance, which carries no quality or recency either."""
+    return breakdown.sim if breakdown.sim is not None else breakdown.fused
 
 
 class MemoryNotFound(NotFoundError, ValueError):  # noqa: N818 - says what it is, like mem0
@@ -202,6 +214,11 @@ class Memory(Closing):
             ("user_id", "agent_id", "run_id", "metadata", "infer", "expiration_date")
             + ("memory_type", "prompt"),
         )
+        if memory_type is not None and memory_type != PROCEDURAL:
+            # mem0 knows one memory type and refuses any other before it stores anything.
+            raise InvalidInputError(
+                f"Invalid 'memory_type'. Please pass {PROCEDURAL} to create procedural memories."
+            )
         ignored("add", ["memory_type"] if memory_type is not None else [], "memories are verbatim")
         if infer:
             ignored("add", ["prompt"] if prompt is not None else [], "extraction uses its own")
@@ -276,7 +293,10 @@ class Memory(Closing):
 
     def delete(self, memory_id: str) -> dict[str, Any]:
         """Delete one memory (engram tombstones it; ``history`` keeps the trail)."""
-        record = self._locate(memory_id)
+        try:
+            record = self._locate(memory_id)
+        except MemoryNotFound:  # mem0's delete words it without the update's advice
+            raise MemoryNotFound(f"Memory with id {memory_id} not found") from None
         self.engram.delete(memory_id, namespace=record.namespace)
         return {"message": "Memory deleted successfully!"}
 
@@ -372,7 +392,8 @@ class Memory(Closing):
         **unknown: Any,
     ) -> dict[str, Any]:
         """The ``top_k`` memories nearest ``query`` in a scope that match ``filters``,
-        each with its ``score``; ``threshold`` drops hits scoring below it, and
+        each with its ``score``; ``threshold`` drops hits whose similarity to the query
+        is below it (``relevance``, as mem0 gates it), and
         ``explain`` adds each hit's ``score_details``: mem0's seven keys, then
         engram's own breakdown (``score_details``).
 
@@ -405,7 +426,7 @@ class Memory(Closing):
             for hit in self.engram.search(
                 query, namespace=namespace, **ids, limit=pool, **overrides
             ):
-                if hit.score < floor or not _keep(hit.memory, parsed, show_expired):
+                if relevance(hit.breakdown) < floor or not _keep(hit.memory, parsed, show_expired):
                     continue
                 self._seen[hit.memory.id] = namespace
                 found = item(hit.memory, scored=True, score=hit.score)

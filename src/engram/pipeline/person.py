@@ -34,6 +34,8 @@ def _third_person(verb: str) -> str:
     if (
         lower.endswith("n't")
         or lower in _NEGATIVES_TYPED
+        or lower in patterns.MODALS
+        or lower == "cannot"  # "I cannot log in" read "User cannots log in" (pass39)
         or (lower.endswith("ed") and lower not in _PRESENT_ED)
         or _is_past(lower)
     ):

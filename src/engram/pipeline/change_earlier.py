@@ -26,7 +26,9 @@ under another relation's name (another version of the product, a value of the sa
 category, a relation naming the other's words) is ended and the new value recorded on
 it; and a "we" change read as the speaker's ends the team's one value of the slot.
 A value of another shape (a name for a number), one the new value holds, or one the
-graph holds already reads nothing: that slot was the rules' to read.
+graph holds already reads nothing: that slot was the rules' to read. An assistant's
+turn ("Noted, the book club meets at the library.") is never the earlier statement nor
+its relation the held value (left39): the user's turn it echoes is.
 """
 
 from __future__ import annotations
@@ -152,11 +154,15 @@ def _ours(
         return None
     # the team as an agent's notes name it, or as "The team uses ..." is read
     others = (TEAM, "team") if canonical_name(source) == SPEAKER else (SPEAKER,)
-    held = [
-        r
-        for entity in filter(None, (store.graph.entity(namespace, o) for o in others))
-        for r in store.graph_counts.current_relations(namespace, entity.id, relation)
-    ]
+    held = _users(
+        store,
+        namespace,
+        [
+            r
+            for entity in filter(None, (store.graph.entity(namespace, o) for o in others))
+            for r in store.graph_counts.current_relations(namespace, entity.id, relation)
+        ],
+    )
     if len(held) != 1 or _same_thing(held[0].target, new) or not change_slots.one(held[0]):
         return None
     return held[0]
@@ -191,7 +197,19 @@ def _kin(
             or _thing_place(source, words, r)
         )
     }
-    return next(iter(found.values())) if len(found) == 1 else None
+    kin = _users(store, namespace, list(found.values()))
+    return kin[0] if len(kin) == 1 else None
+
+
+def _users(store: Store, namespace: str, held: list[Relation]) -> list[Relation]:
+    """``held`` without the relations recorded from an assistant's (or any other
+    role's) turn: its echo restates the user's value, it holds none of its own."""
+    if not held:
+        return held
+    memories = store.memories.get_many(namespace, list({r.source_memory_id for r in held}))
+    return [
+        r for r in held if (m := memories.get(r.source_memory_id)) is None or m.other_role is None
+    ]
 
 
 def _held_slots(store: Store, namespace: str, source: str) -> list[Relation]:
@@ -354,7 +372,7 @@ def _by_category(
         namespace, ListQuery(created_before=statement.valid_from, limit=RECENT)
     )
     for memory in recent:
-        if memory.id == statement.memory_id:
+        if memory.id == statement.memory_id or memory.other_role is not None:
             continue
         members = {
             n

@@ -38,6 +38,9 @@ CONFIDENCE = 0.65
 #: At most this many words after a word of change are looked up as a name said in
 #: lower case ("cancelled spotify", "got rid of comcast").
 _AFTER_CUE = 3
+#: A value's first mentions read for the first in the user's words (an assistant's
+#: echo of it comes right after).
+_MENTIONS = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,8 +140,10 @@ def close(
             # and a closed one's change was read already
             return None
         ids = [m.memory_id for m in store.graph.mentions(namespace, entity.id)]
-        ids = [i for i in ids if i != statement.memory_id]
-        first = store.memories.get(namespace, ids[0]) if ids else None
+        ids = [i for i in ids if i != statement.memory_id][:_MENTIONS]
+        found = store.memories.get_many(namespace, ids)
+        # the first mention in the user's words: an assistant's echo holds no value (left39)
+        first = next((m for i in ids if (m := found.get(i)) and m.other_role is None), None)
         if first is None:
             return None
         return Earlier(entity.name, first.id, first.created_at)

@@ -48,6 +48,7 @@ from engram.pipeline import (
 )
 from engram.pipeline.change_slots import SPEAKER, SPEAKERS, TEAM
 from engram.pipeline.change_words import KNOWN_PERSON, others_thing
+from engram.pipeline.held_reads import current_facts
 from engram.pipeline.linker import TALKS_ABOUT
 from engram.pipeline.patterns import proper_names, word_set
 from engram.pipeline.prefilter import gated
@@ -204,12 +205,10 @@ def _kin(
 def _users(store: Store, namespace: str, held: list[Relation]) -> list[Relation]:
     """``held`` without the relations recorded from an assistant's (or any other
     role's) turn: its echo restates the user's value, it holds none of its own."""
-    if not held:
-        return held
-    memories = store.memories.get_many(namespace, list({r.source_memory_id for r in held}))
-    return [
-        r for r in held if (m := memories.get(r.source_memory_id)) is None or m.other_role is None
-    ]
+    ids = list({r.source_memory_id for r in held if r.source_memory_id is not None})
+    memories = store.memories.get_many(namespace, ids) if ids else {}
+    other = {i for i, m in memories.items() if m.other_role is not None}
+    return [r for r in held if r.source_memory_id not in other]
 
 
 def _held_slots(store: Store, namespace: str, source: str) -> list[Relation]:
@@ -221,26 +220,13 @@ def _held_slots(store: Store, namespace: str, source: str) -> list[Relation]:
     if entity is not None:
         held = [
             r
-            for r in store.graph.relations(
-                namespace,
-                entity_id=entity.id,
-                current_only=True,
-                at=None,
-                limit=200,
-                offset=0,
-                without=(TALKS_ABOUT,),
-                newest_first=True,
-            )  # fmt: skip
+            for r in current_facts(store, namespace, entity.id, limit=200, newest_first=True)
             if r.source_entity_id == entity.id
         ]
     if name in SPEAKERS or not set(name.split()) - STOPWORDS:
         return held
     stems = {w.removesuffix("s") for w in name.split()} - STOPWORDS
-    recent = store.graph.relations(
-        namespace, entity_id=None, current_only=True, at=None, limit=200, offset=0,
-        without=(TALKS_ABOUT,), newest_first=True,
-    )  # fmt: skip
-    for r in recent:
+    for r in current_facts(store, namespace, None, limit=200, newest_first=True):
         held_name = canonical_name(r.source)
         slot = {w.removesuffix("s") for w in _slot_words(r.relation_type)}
         longer = held_name.endswith(" " + name)  # "monthly team lunch" for "team lunch"
@@ -319,11 +305,7 @@ def _held_value(store: Store, namespace: str, value: str) -> bool:
     entity = store.graph.entity(namespace, value)
     if entity is None:
         return False
-    held = store.graph.relations(
-        namespace, entity_id=entity.id, current_only=True, at=None, limit=5, offset=0,
-        without=(TALKS_ABOUT,),
-    )  # fmt: skip
-    return bool(held)
+    return bool(current_facts(store, namespace, entity.id, limit=5))
 
 
 def _by_subject(

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from engram.pipeline import change_named, relation_values, vocabulary
+from engram.pipeline.held_reads import current_facts
 from engram.pipeline.linker import TALKS_ABOUT
 from engram.pipeline.patterns import proper_names
 from engram.store.protocols import Store
@@ -200,15 +201,7 @@ def _held_longer(store: Store, namespace: str, triple: Triple) -> Relation | Non
     subject, value = canonical_name(triple[0]), canonical_name(triple[2])
     found = [
         r
-        for r in store.graph.relations(
-            namespace,
-            entity_id=entity.id,
-            current_only=True,
-            at=None,
-            limit=20,
-            offset=0,
-            without=(TALKS_ABOUT,),
-        )  # fmt: skip
+        for r in current_facts(store, namespace, entity.id, limit=20)
         if canonical_name(r.target) == value and canonical_name(r.source).endswith(" " + subject)
     ]
     return found[0] if len(found) == 1 else None
@@ -222,10 +215,7 @@ def _held_shorter(store: Store, namespace: str, triple: Triple) -> bool:
     if entity is None:
         return False
     value = canonical_name(triple[2])
-    held = store.graph.relations(
-        namespace, entity_id=entity.id, current_only=True, at=None, limit=50, offset=0,
-        without=(TALKS_ABOUT,),
-    )  # fmt: skip
+    held = current_facts(store, namespace, entity.id, limit=50)
     return any(
         r.source_entity_id == entity.id
         and r.relation_type != triple[1]

@@ -19,10 +19,11 @@ written for this test (none is in ``scripts/change38_cases.json``).
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
 
+import told_twice
 from engram import Memory
 from engram.pipeline import change_states, change_words
 
@@ -30,41 +31,15 @@ NAMESPACE = "user:odile"
 START = datetime(2026, 3, 2, 9, tzinfo=UTC)
 
 
-def _graph(mem: Memory) -> tuple[set[str], set[str], set[str]]:
-    rows = mem.graph.relations(current_only=False, namespace=NAMESPACE)
-    rows = [r for r in rows if r.relation_type != "talks_about"]
-    current = {r.target for r in rows if r.valid_to is None}
-    closed = {r.target for r in rows if r.valid_to is not None}
-    return current, closed, {f"{r.source} {r.relation_type} {r.target}" for r in rows}
-
-
-def _added(mem: Memory, first: str, second: str) -> tuple[set[str], set[str], set[str]]:
+def _added(mem: Memory, first: str, second: str) -> told_twice.Graph:
     """Targets current and closed, and every relation, after ``first`` and, a month
     on, ``second``."""
-    mem.add(first, namespace=NAMESPACE, created_at=START)
-    mem.jobs.process_pending()
-    mem.add(second, namespace=NAMESPACE, created_at=START + timedelta(days=30))
-    mem.jobs.process_pending()
-    return _graph(mem)
+    return told_twice.added(mem, NAMESPACE, START, first, second)
 
 
-def _mined(mem: Memory, first: str, second: str) -> tuple[set[str], set[str], set[str]]:
+def _mined(mem: Memory, first: str, second: str) -> told_twice.Graph:
     """The same, each told in its own chat among small talk and assistant turns."""
-    for n, text in enumerate((first, second)):
-        at = START + timedelta(days=30 * n)
-        turns = [
-            ("user", "hello again"), ("assistant", "Hi! What can I do for you?"),
-            ("user", text), ("assistant", "Thanks, noted."), ("user", "that's all"),
-        ]  # fmt: skip
-        chat = [
-            {"role": role, "content": said, "created_at": (at + timedelta(minutes=k)).isoformat()}
-            for k, (role, said) in enumerate(turns)
-        ]
-        mem.palace.mine_conversation(
-            chat, wing="chats", session=f"chat-{n}", graph=True, namespace=NAMESPACE
-        )
-        mem.jobs.process_pending()
-    return _graph(mem)
+    return told_twice.mined(mem, NAMESPACE, START, first, second)
 
 
 CHANGES = [

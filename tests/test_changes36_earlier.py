@@ -15,50 +15,25 @@ are written for this test (none is in the round's case set).
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
 
+import told_twice
 from engram import Memory
 
 NAMESPACE = "user:ines"
 START = datetime(2026, 2, 2, 9, tzinfo=UTC)
 
 
-def _graph(mem: Memory) -> tuple[set[str], set[str]]:
-    rows = mem.graph.relations(current_only=False, namespace=NAMESPACE)
-    rows = [r for r in rows if r.relation_type != "talks_about"]
-    current = {r.target for r in rows if r.valid_to is None}
-    closed = {r.target for r in rows if r.valid_to is not None}
-    return current, closed
-
-
 def _added(mem: Memory, first: str, second: str) -> tuple[set[str], set[str]]:
     """The targets current, and closed, after ``first`` and, a month on, ``second``."""
-    mem.add(first, namespace=NAMESPACE, created_at=START)
-    mem.jobs.process_pending()
-    mem.add(second, namespace=NAMESPACE, created_at=START + timedelta(days=30))
-    mem.jobs.process_pending()
-    return _graph(mem)
+    return told_twice.added(mem, NAMESPACE, START, first, second)[:2]
 
 
 def _mined(mem: Memory, first: str, second: str) -> tuple[set[str], set[str]]:
     """The same, each told in its own chat among small talk and assistant turns."""
-    for n, text in enumerate((first, second)):
-        at = START + timedelta(days=30 * n)
-        turns = [
-            ("user", "hi, hope you're well"), ("assistant", "Hi! What's new?"),
-            ("user", text), ("assistant", "Noted, thanks."), ("user", "cheers"),
-        ]  # fmt: skip
-        chat = [
-            {"role": role, "content": said, "created_at": (at + timedelta(minutes=k)).isoformat()}
-            for k, (role, said) in enumerate(turns)
-        ]
-        mem.palace.mine_conversation(
-            chat, wing="chats", session=f"chat-{n}", graph=True, namespace=NAMESPACE
-        )
-        mem.jobs.process_pending()
-    return _graph(mem)
+    return told_twice.mined(mem, NAMESPACE, START, first, second)[:2]
 
 
 CHANGES = [

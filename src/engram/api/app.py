@@ -34,6 +34,7 @@ from engram.api import (
     graph_routes,
     inject_routes,
     jobs_routes,
+    keys_routes,
     lifecycle_routes,
     maintenance_routes,
     mcp_discovery,
@@ -83,6 +84,7 @@ ROUTERS: tuple[ModuleType, ...] = (
     org_routes,
     shared_routes,
     ops_routes,
+    keys_routes,  # left39: an admin creates a key over HTTP
     mem0_routes,  # mem0's REST shape under /mem0 (issue 27)
     chat_routes,  # issue 31: the OpenAI-compatible chat proxy
 )

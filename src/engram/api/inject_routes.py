@@ -348,10 +348,17 @@ def propose_procedure(
 ) -> dict[str, Any]:
     """Turn a failed task into a procedure; stored when its confidence reaches
     ``min_confidence`` (``memory_id`` set), else returned only."""
-    ns = _namespace(caller, state, scope_in)
+    # an agent's key writes the procedure as its agent, as it writes a memory (left39)
+    scope = caller.acting_scope(state.memory, **scope_in.scope_args())
     failure = body.model_dump()
     keep = failure.pop("store")  # (a ``.store`` attribute would read as reaching a store)
-    return state.memory.procedures.propose(failure, store=keep, namespace=ns).to_dict()
+    return state.memory.procedures.propose(
+        failure,
+        store=keep,
+        namespace=scope.namespace,
+        user_id=scope.user_id,
+        agent_id=scope.agent_id,
+    ).to_dict()
 
 
 @router.get("/v1/procedures", response_model=ProcedureList, summary="Procedures")

@@ -101,6 +101,10 @@ def _door(caller: Principal, state: ServerState) -> Door:
         memory=mem,
         scope=lambda u, a, r, ns: caller.scope(mem, namespace=ns, user_id=u, agent_id=a, run_id=r),
         reaches=caller.may_reach,
+        # an agent's key adds as its agent, as every other write route does (left39)
+        writes=lambda u, a, r, ns: caller.acting_scope(
+            mem, namespace=ns, user_id=u, agent_id=a, run_id=r
+        ),
         notice=log.warning,
     )
 

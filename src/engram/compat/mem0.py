@@ -152,7 +152,9 @@ class Memory(Closing):
     ``embedder`` as to ``engram.Memory``, or ``memory=`` an ``engram.Memory`` you own
     (it is then yours to close). ``engram`` gives the wrapped native memory. ``scope``
     and ``reaches`` let a server confine the door to a caller's namespaces (the REST
-    door passes its key's ``Principal.scope`` and ``may_reach``).
+    door passes its key's ``Principal.scope`` and ``may_reach``); ``writes``, the scope
+    of an ``add`` (the REST door's ``Principal.acting_scope``: an agent's key stamps its
+    agent), is ``scope`` when not given.
     """
 
     def __init__(
@@ -165,6 +167,7 @@ class Memory(Closing):
         scope: ScopeOf | None = None,
         reaches: Callable[[str], bool] | None = None,
         notice: Callable[[str], None] = warn,
+        writes: ScopeOf | None = None,
     ) -> None:
         if memory is not None and (path is not None or config is not None):
             raise InvalidInputError("pass either memory= or path=/config=, not both")
@@ -174,6 +177,7 @@ class Memory(Closing):
         self._scope_of: ScopeOf = scope or (
             lambda u, a, r, ns: native.scope(ns, user_id=u, agent_id=a, run_id=r)
         )
+        self._writes_of: ScopeOf = writes or self._scope_of
         self._reaches = reaches or (lambda namespace: True)
         # What add(infer=True) kept in view and why: a warning to a library caller; a
         # server logs it (a warning there has no caller to reach, and -W error makes it a 500).
@@ -457,9 +461,15 @@ class Memory(Closing):
                 "At least one of 'user_id', 'agent_id', or 'run_id' must be provided."
             )
         ids = _given(user_id, agent_id, run_id)
-        return self._scope(ids["user_id"], ids["agent_id"], ids["run_id"])
+        return self._scope(ids["user_id"], ids["agent_id"], ids["run_id"], self._writes_of)
 
-    def _scope(self, user_id: str | None, agent_id: str | None, run_id: str | None) -> Scope:
+    def _scope(
+        self,
+        user_id: str | None,
+        agent_id: str | None,
+        run_id: str | None,
+        of: ScopeOf | None = None,
+    ) -> Scope:
         """The scope of mem0's ids, in an escaped namespace when an id needs one; an id
         with ``/`` whose memories the door stored under its plain name before
         (``mem0_ids.legacy_owner``) stays there, so they are still found."""
@@ -467,7 +477,7 @@ class Memory(Closing):
         legacy = legacy_owner(user_id, agent_id, run_id)
         if legacy is not None and self.engram.store.memories.count(legacy) > 0:
             namespace = None  # the plain rule names ``legacy``
-        return self._scope_of(user_id, agent_id, run_id, namespace)
+        return (of or self._scope_of)(user_id, agent_id, run_id, namespace)
 
     def _read_namespaces(self, ids: Ids) -> list[str]:
         """The namespaces a read of these ids looks through (see the module docstring)."""

@@ -299,13 +299,15 @@ def earlier_memories(
     store: Store, namespace: str, query: str, statement: Statement
 ) -> list[MemoryRecord]:
     """The memories before ``statement`` that the keyword index ranks first for
-    ``query`` (``LOOK_BACK`` of them), oldest first."""
+    ``query`` (``LOOK_BACK`` of them), oldest first. An assistant's (or any other
+    role's) turn is left out: its echo ("Noted, your budget is 300.") restates the
+    user's value, so the user's turn is the statement a change replaces (left39)."""
     match = fts_query(query)
     if match is None:
         return []
     ids = [i for i, _ in store.keyword.search(namespace, match, LOOK_BACK + 1)]
     found = store.memories.get_many(namespace, [i for i in ids if i != statement.memory_id])
     return sorted(
-        (m for m in found.values() if m.created_at < statement.valid_from),
+        (m for m in found.values() if m.created_at < statement.valid_from and m.other_role is None),
         key=lambda m: m.created_at,
     )

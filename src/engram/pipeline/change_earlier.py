@@ -26,7 +26,9 @@ under another relation's name (another version of the product, a value of the sa
 category, a relation naming the other's words) is ended and the new value recorded on
 it; and a "we" change read as the speaker's ends the team's one value of the slot.
 A value of another shape (a name for a number), one the new value holds, or one the
-graph holds already reads nothing: that slot was the rules' to read.
+graph holds already reads nothing: that slot was the rules' to read. An assistant's
+turn ("Noted, the book club meets at the library.") is never the earlier statement nor
+its relation the held value (left39): the user's turn it echoes is.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from engram.pipeline import (
 )
 from engram.pipeline.change_slots import SPEAKER, SPEAKERS, TEAM
 from engram.pipeline.change_words import KNOWN_PERSON, others_thing
+from engram.pipeline.held_reads import current_facts
 from engram.pipeline.linker import TALKS_ABOUT
 from engram.pipeline.patterns import proper_names, word_set
 from engram.pipeline.prefilter import gated
@@ -152,11 +155,15 @@ def _ours(
         return None
     # the team as an agent's notes name it, or as "The team uses ..." is read
     others = (TEAM, "team") if canonical_name(source) == SPEAKER else (SPEAKER,)
-    held = [
-        r
-        for entity in filter(None, (store.graph.entity(namespace, o) for o in others))
-        for r in store.graph_counts.current_relations(namespace, entity.id, relation)
-    ]
+    held = _users(
+        store,
+        namespace,
+        [
+            r
+            for entity in filter(None, (store.graph.entity(namespace, o) for o in others))
+            for r in store.graph_counts.current_relations(namespace, entity.id, relation)
+        ],
+    )
     if len(held) != 1 or _same_thing(held[0].target, new) or not change_slots.one(held[0]):
         return None
     return held[0]
@@ -191,7 +198,17 @@ def _kin(
             or _thing_place(source, words, r)
         )
     }
-    return next(iter(found.values())) if len(found) == 1 else None
+    kin = _users(store, namespace, list(found.values()))
+    return kin[0] if len(kin) == 1 else None
+
+
+def _users(store: Store, namespace: str, held: list[Relation]) -> list[Relation]:
+    """``held`` without the relations recorded from an assistant's (or any other
+    role's) turn: its echo restates the user's value, it holds none of its own."""
+    ids = list({r.source_memory_id for r in held if r.source_memory_id is not None})
+    memories = store.memories.get_many(namespace, ids) if ids else {}
+    other = {i for i, m in memories.items() if m.other_role is not None}
+    return [r for r in held if r.source_memory_id not in other]
 
 
 def _held_slots(store: Store, namespace: str, source: str) -> list[Relation]:
@@ -203,26 +220,13 @@ def _held_slots(store: Store, namespace: str, source: str) -> list[Relation]:
     if entity is not None:
         held = [
             r
-            for r in store.graph.relations(
-                namespace,
-                entity_id=entity.id,
-                current_only=True,
-                at=None,
-                limit=200,
-                offset=0,
-                without=(TALKS_ABOUT,),
-                newest_first=True,
-            )  # fmt: skip
+            for r in current_facts(store, namespace, entity.id, limit=200, newest_first=True)
             if r.source_entity_id == entity.id
         ]
     if name in SPEAKERS or not set(name.split()) - STOPWORDS:
         return held
     stems = {w.removesuffix("s") for w in name.split()} - STOPWORDS
-    recent = store.graph.relations(
-        namespace, entity_id=None, current_only=True, at=None, limit=200, offset=0,
-        without=(TALKS_ABOUT,), newest_first=True,
-    )  # fmt: skip
-    for r in recent:
+    for r in current_facts(store, namespace, None, limit=200, newest_first=True):
         held_name = canonical_name(r.source)
         slot = {w.removesuffix("s") for w in _slot_words(r.relation_type)}
         longer = held_name.endswith(" " + name)  # "monthly team lunch" for "team lunch"
@@ -301,11 +305,7 @@ def _held_value(store: Store, namespace: str, value: str) -> bool:
     entity = store.graph.entity(namespace, value)
     if entity is None:
         return False
-    held = store.graph.relations(
-        namespace, entity_id=entity.id, current_only=True, at=None, limit=5, offset=0,
-        without=(TALKS_ABOUT,),
-    )  # fmt: skip
-    return bool(held)
+    return bool(current_facts(store, namespace, entity.id, limit=5))
 
 
 def _by_subject(
@@ -354,7 +354,7 @@ def _by_category(
         namespace, ListQuery(created_before=statement.valid_from, limit=RECENT)
     )
     for memory in recent:
-        if memory.id == statement.memory_id:
+        if memory.id == statement.memory_id or memory.other_role is not None:
             continue
         members = {
             n

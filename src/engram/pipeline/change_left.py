@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from engram.pipeline import change_named, relation_values, vocabulary
+from engram.pipeline.held_reads import current_facts
 from engram.pipeline.linker import TALKS_ABOUT
 from engram.pipeline.patterns import proper_names
 from engram.store.protocols import Store
@@ -38,6 +39,9 @@ CONFIDENCE = 0.65
 #: At most this many words after a word of change are looked up as a name said in
 #: lower case ("cancelled spotify", "got rid of comcast").
 _AFTER_CUE = 3
+#: A value's first mentions read for the first in the user's words (an assistant's
+#: echo of it comes right after).
+_MENTIONS = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,8 +141,10 @@ def close(
             # and a closed one's change was read already
             return None
         ids = [m.memory_id for m in store.graph.mentions(namespace, entity.id)]
-        ids = [i for i in ids if i != statement.memory_id]
-        first = store.memories.get(namespace, ids[0]) if ids else None
+        ids = [i for i in ids if i != statement.memory_id][:_MENTIONS]
+        found = store.memories.get_many(namespace, ids)
+        # the first mention in the user's words: an assistant's echo holds no value (left39)
+        first = next((m for i in ids if (m := found.get(i)) and m.other_role is None), None)
         if first is None:
             return None
         return Earlier(entity.name, first.id, first.created_at)
@@ -195,15 +201,7 @@ def _held_longer(store: Store, namespace: str, triple: Triple) -> Relation | Non
     subject, value = canonical_name(triple[0]), canonical_name(triple[2])
     found = [
         r
-        for r in store.graph.relations(
-            namespace,
-            entity_id=entity.id,
-            current_only=True,
-            at=None,
-            limit=20,
-            offset=0,
-            without=(TALKS_ABOUT,),
-        )  # fmt: skip
+        for r in current_facts(store, namespace, entity.id, limit=20)
         if canonical_name(r.target) == value and canonical_name(r.source).endswith(" " + subject)
     ]
     return found[0] if len(found) == 1 else None
@@ -217,10 +215,7 @@ def _held_shorter(store: Store, namespace: str, triple: Triple) -> bool:
     if entity is None:
         return False
     value = canonical_name(triple[2])
-    held = store.graph.relations(
-        namespace, entity_id=entity.id, current_only=True, at=None, limit=50, offset=0,
-        without=(TALKS_ABOUT,),
-    )  # fmt: skip
+    held = current_facts(store, namespace, entity.id, limit=50)
     return any(
         r.source_entity_id == entity.id
         and r.relation_type != triple[1]

@@ -48,6 +48,7 @@ from engram.pipeline import (
 from engram.pipeline import change_signals as claims_module
 from engram.pipeline.change_signals import ADDITION, CHANGE, PLAIN, Claim
 from engram.pipeline.change_words import others_thing as others
+from engram.pipeline.held_reads import current_facts
 from engram.pipeline.linker import TALKS_ABOUT
 from engram.store.protocols import Store
 from engram.store.protocols.graph import (
@@ -387,12 +388,11 @@ class _Reads:
         return self._newest(None)
 
     def _newest(self, entity_id: int | None) -> list[Relation]:
-        """The newest ``READ_LIMIT`` current relations (of ``entity_id``, or of the
-        namespace), newest first, mentions left out."""
-        return [r for r in self.store.graph.relations(
-            self.namespace, entity_id=entity_id, current_only=True, at=None,
-            limit=READ_LIMIT, offset=0, without=(TALKS_ABOUT,), newest_first=True,
-        ) if not others(self.text, r.source)]  # fmt: skip
+        """The newest ``READ_LIMIT`` current facts of ``entity_id`` (or the namespace)."""
+        held = current_facts(
+            self.store, self.namespace, entity_id, limit=READ_LIMIT, newest_first=True
+        )
+        return [r for r in held if not others(self.text, r.source)]
 
 
 def _key(fact: _Fact) -> tuple[str, str, str]:

@@ -30,6 +30,18 @@ relation it repeats and makes no new pair, and a third value of a slot already a
 about joins the pending item (a number reported every day is one question, not one a
 day). Approving the item lets the newer statement
 supersede the older (the UPDATE path of every held proposal); rejecting it keeps both.
+
+**Closed by cardinality alone** (left39). A slot declared one at a time (``lives_in``,
+``uses_database``, a schedule) is closed by the closing plan on the newer value even
+when nothing says it changed: "The code freeze starts on Thursday." from the planner,
+then "The code freeze starts on Monday." from the coder closes Thursday, and no one
+learned the two disagreed. When the newer memory closed an older one of another agent
+(guards 1 and 3 on the pair, the older stated by another memory, closed at the newer's
+time) and its text reads no change (no claim of change, no word of change or "now",
+no swap, moved date or notes-form change: :func:`said_as_change`), the same item is
+queued, its ``conflict`` naming ``"closed": "one value"``: the graph keeps the newer
+value, approving supersedes the older statement, rejecting keeps both memories. One
+agent correcting itself is a change it made, not a disagreement: no item.
 """
 
 from __future__ import annotations
@@ -39,7 +51,17 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from engram.pipeline import change_slots, vocabulary
+from engram.pipeline import (
+    change_earlier,
+    change_firsts,
+    change_named,
+    change_pairs,
+    change_passing,
+    change_signals,
+    change_slots,
+    change_words,
+    vocabulary,
+)
 from engram.pipeline.apply import mode_of
 from engram.pipeline.closing import LEARN_MANY_SHARE, LEARN_MIN_SOURCES, MIN_CLOSING_CONFIDENCE
 from engram.pipeline.linker import TALKS_ABOUT
@@ -99,15 +121,16 @@ def _learned_many(core: Core, namespace: str, relation_type: str) -> bool:
     return counts.multi / counts.sources >= LEARN_MANY_SHARE
 
 
-def pairs(mine: Relation, held: Iterable[Relation]) -> list[Relation]:
-    """The current relations of ``held`` that disagree with ``mine`` (guards 1 to 3)."""
+def pairs(mine: Relation, held: Iterable[Relation], *, closed: bool = False) -> list[Relation]:
+    """The current relations of ``held`` that disagree with ``mine`` (guards 1 to 3);
+    ``closed``: the closed ones instead (those a cardinality close ended)."""
     if mine.relation_type == TALKS_ABOUT or mine.confidence < MIN_CLOSING_CONFIDENCE:
         return []
     return [
         r
         for r in held
         if r.id != mine.id
-        and r.current
+        and r.current != closed
         and mine.current
         and r.source_entity_id == mine.source_entity_id
         and r.relation_type == mine.relation_type
@@ -152,10 +175,51 @@ def flag(core: Core, source: MemoryRecord, *, now: datetime) -> list[int]:
             others = pairs(mine, held)
             if others and not _learned_many(core, ns, mine.relation_type):
                 found.extend(_queue(core, mine, other, now) for other in others)
+        found.extend(_closed_silently(core, source, entity_id, now))
     return [i for i in dict.fromkeys(found) if i >= 0]
 
 
-def _queue(core: Core, a: Relation, b: Relation, now: datetime) -> int:
+def said_as_change(text: str) -> bool:
+    """Whether ``text`` tells a change in any words the closing plan reads as one."""
+    return (
+        any(claim.signal == change_signals.CHANGE for claim in change_signals.read(text))
+        or change_words.NOW.search(text) is not None
+        or change_named.cued(text)
+        or change_pairs.stated(text)
+        or change_firsts.cued(text)
+        or change_passing.cued(text)
+        or change_earlier.cued(text)
+    )
+
+
+def _closed_silently(core: Core, source: MemoryRecord, entity_id: int, now: datetime) -> list[int]:
+    """The items of the relations of ``entity_id`` that ``source`` closed by the slot's
+    cardinality alone, stated by another agent (the module docstring)."""
+    if said_as_change(source.content):
+        return []
+    graph, ns = core.store.graph, source.namespace
+    every = graph.relations(
+        ns, entity_id=entity_id, current_only=False, at=None, limit=READ_LIMIT, offset=0,
+        without=(TALKS_ABOUT,), newest_first=True,
+    )  # fmt: skip
+    found = []
+    for mine in (r for r in every if r.source_memory_id == source.id and r.current):
+        closed = [
+            r
+            for r in pairs(mine, [*every], closed=True)
+            if r.valid_to == mine.valid_from and r.source_memory_id is not None
+        ]
+        if not closed:
+            continue
+        olds = core.store.memories.get_many(ns, [r.source_memory_id or "" for r in closed])
+        for old in closed:
+            record = olds.get(old.source_memory_id or "")
+            if record is not None and record.agent_id != source.agent_id:
+                found.append(_queue(core, mine, old, now, silent=True))
+    return found
+
+
+def _queue(core: Core, a: Relation, b: Relation, now: datetime, *, silent: bool = False) -> int:
     older, newer = sorted((a, b), key=lambda r: (r.valid_from, r.id))
     ns = older.namespace
     got = core.store.memories.get_many(
@@ -170,6 +234,9 @@ def _queue(core: Core, a: Relation, b: Relation, now: datetime) -> int:
     reason = (
         f"{newer.source} has one {slot}: {older.target!r} and {newer.target!r} are both "
         "current and neither statement says it changes the other"
+        if not silent
+        else f"{newer.source} has one {slot}: {newer.target!r} closed {older.target!r} only "
+        "because the slot holds one value; neither statement says it changes the other"
     )
     proposal: dict[str, Any] = {
         "action": "UPDATE",
@@ -187,6 +254,7 @@ def _queue(core: Core, a: Relation, b: Relation, now: datetime) -> int:
             "subject_id": newer.source_entity_id,
             "slot": newer.relation_type,
             "values": [older.target, newer.target],
+            "closed": "one value" if silent else None,
         },
         "old": _side(old, older.target),
         "new": _side(new, newer.target),

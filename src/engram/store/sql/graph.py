@@ -46,6 +46,10 @@ _ALIASES = {
 }
 
 
+#: The relations in the order they were told.
+_OLDEST = "ORDER BY r.valid_from, r.id"
+
+
 def _aliases(d: Dialect, value: Any) -> tuple[str, ...]:
     if d.name == "sqlite":
         return tuple(sorted(value.split("\x1f"))) if value else ()
@@ -184,21 +188,16 @@ class SqlGraph(SqlPart, GraphStore):
             where += f" AND r.relation_type NOT IN ({', '.join('?' * len(without))})"
             params += list(without)
         order = "r.valid_from DESC, r.id DESC" if newest_first else "r.valid_from, r.id"
-        return self._records(
-            Relation,
-            f"{RELATION} WHERE {where} ORDER BY {order} LIMIT ? OFFSET ?",
-            (*params, limit, offset),
-            "listing relations",
-        )
+        where += f" ORDER BY {order} LIMIT ? OFFSET ?"
+        return self._relations(where, (*params, limit, offset), "listing relations")
 
     def timeline(self, namespace: str, entity_id: int) -> list[Relation]:
-        return self._records(
-            Relation,
-            f"{RELATION} WHERE r.namespace = ? AND (r.source_entity_id = ? "
-            "OR r.target_entity_id = ?) ORDER BY r.valid_from, r.id",
-            (namespace, entity_id, entity_id),
-            "reading a timeline",
-        )
+        where = f"r.namespace = ? AND (r.source_entity_id = ? OR r.target_entity_id = ?) {_OLDEST}"
+        return self._relations(where, (namespace, entity_id, entity_id), "reading a timeline")
+
+    def _relations(self, where: str, params: Sequence[Any], what: str) -> list[Relation]:
+        """The relations ``where`` (with its order and bounds) selects."""
+        return self._records(Relation, f"{RELATION} WHERE {where}", params, what)
 
     def neighbors(
         self, namespace: str, entity_id: int, *, hops: int, at: datetime | None, limit: int

@@ -31,8 +31,33 @@ def _sqlite(conn: Conn) -> sqlite3.Connection:
     return cast(sqlite3.Connection, conn)
 
 
+#: What the index's triggers write: a live row's text added, and the same removed
+#: (FTS5's external-content delete names the old values).
+_ADD = """INSERT INTO memories_fts(rowid, content, title, narrative, facts, tags)
+        VALUES (new.seq, new.content, new.title, new.narrative, new.facts, new.tags);"""
+_REMOVE = """INSERT INTO memories_fts(memories_fts, rowid, content, title, narrative, facts, tags)
+        VALUES ('delete', old.seq, old.content, old.title, old.narrative, old.facts, old.tags);"""
+_UPDATE = "AFTER UPDATE OF content, title, narrative, facts, tags, deleted_at ON memories"
+
+#: Where 008's triggers queue a row's text for its namespace's own index.
+_QUEUE = "INSERT INTO fts_pending(op, namespace, seq, content, title, narrative, facts, tags)"
+
+
+def _queued(name: str, event: str, op: str, row: str) -> str:
+    """008's trigger that queues ``op`` of the ``row`` (``new`` or ``old``) on ``event``."""
+    values = ", ".join(f"{row}.{c}" for c in ("namespace", "seq", "content", "title"))
+    return (
+        f"CREATE TRIGGER memories_fts_{name} AFTER {event} ON memories\n"
+        f"        WHEN {row}.deleted_at IS NULL BEGIN\n"
+        f"            {_QUEUE}\n"
+        f"            VALUES ('{op}', {values}, {row}.narrative,\n"
+        f"                    {row}.facts, {row}.tags);\n"
+        "        END;"
+    )
+
+
 #: SQLite's 002: the index, its triggers, and whatever an older database holds.
-_FTS5 = """
+_FTS5 = f"""
     CREATE VIRTUAL TABLE memories_fts USING fts5(
         content, title, narrative, facts, tags,
         content='memories', content_rowid='seq',
@@ -40,25 +65,21 @@ _FTS5 = """
     );
     CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories
     WHEN new.deleted_at IS NULL BEGIN
-        INSERT INTO memories_fts(rowid, content, title, narrative, facts, tags)
-        VALUES (new.seq, new.content, new.title, new.narrative, new.facts, new.tags);
+        {_ADD}
     END;
     CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories
     WHEN old.deleted_at IS NULL BEGIN
-        INSERT INTO memories_fts(memories_fts, rowid, content, title, narrative, facts, tags)
-        VALUES ('delete', old.seq, old.content, old.title, old.narrative, old.facts, old.tags);
+        {_REMOVE}
     END;
     CREATE TRIGGER memories_fts_update_old
-    AFTER UPDATE OF content, title, narrative, facts, tags, deleted_at ON memories
+    {_UPDATE}
     WHEN old.deleted_at IS NULL BEGIN
-        INSERT INTO memories_fts(memories_fts, rowid, content, title, narrative, facts, tags)
-        VALUES ('delete', old.seq, old.content, old.title, old.narrative, old.facts, old.tags);
+        {_REMOVE}
     END;
     CREATE TRIGGER memories_fts_update_new
-    AFTER UPDATE OF content, title, narrative, facts, tags, deleted_at ON memories
+    {_UPDATE}
     WHEN new.deleted_at IS NULL BEGIN
-        INSERT INTO memories_fts(rowid, content, title, narrative, facts, tags)
-        VALUES (new.seq, new.content, new.title, new.narrative, new.facts, new.tags);
+        {_ADD}
     END;
     INSERT INTO memories_fts(rowid, content, title, narrative, facts, tags)
         SELECT seq, content, title, narrative, facts, tags FROM memories
@@ -165,7 +186,7 @@ def m008_namespace_fts(conn: Conn, d: Dialect) -> None:
     script(
         conn,
         d,
-        """
+        f"""
         CREATE TABLE fts_namespaces (
             id INTEGER PRIMARY KEY AUTOINCREMENT,
             namespace TEXT NOT NULL UNIQUE
@@ -181,25 +202,15 @@ def m008_namespace_fts(conn: Conn, d: Dialect) -> None:
         DROP TRIGGER memories_fts_delete;
         DROP TRIGGER memories_fts_update;
         DROP TABLE memories_fts;
-        CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories
-        WHEN new.deleted_at IS NULL BEGIN
-            INSERT INTO fts_pending(op, namespace, seq, content, title, narrative, facts, tags)
-            VALUES ('add', new.namespace, new.seq, new.content, new.title, new.narrative,
-                    new.facts, new.tags);
-        END;
-        CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories
-        WHEN old.deleted_at IS NULL BEGIN
-            INSERT INTO fts_pending(op, namespace, seq, content, title, narrative, facts, tags)
-            VALUES ('remove', old.namespace, old.seq, old.content, old.title, old.narrative,
-                    old.facts, old.tags);
-        END;
+        {_queued("insert", "INSERT", "add", "new")}
+        {_queued("delete", "DELETE", "remove", "old")}
         CREATE TRIGGER memories_fts_update
         AFTER UPDATE OF content, title, narrative, facts, tags, deleted_at ON memories BEGIN
-            INSERT INTO fts_pending(op, namespace, seq, content, title, narrative, facts, tags)
+            {_QUEUE}
             SELECT 'remove', old.namespace, old.seq, old.content, old.title, old.narrative,
                    old.facts, old.tags
             WHERE old.deleted_at IS NULL;
-            INSERT INTO fts_pending(op, namespace, seq, content, title, narrative, facts, tags)
+            {_QUEUE}
             SELECT 'add', new.namespace, new.seq, new.content, new.title, new.narrative,
                    new.facts, new.tags
             WHERE new.deleted_at IS NULL;

@@ -66,6 +66,8 @@ def _about_the_notes(
     turns' keyword leg as the notes' (``fusion.spread_scale``, round 10), and the turns
     are held to their share too, or a note's one shared word would count for less
     than a turn's."""
+    if notes.issuperset(parts):  # no turn among them (a store of notes): one C call
+        return False
     cosines = {i: dense[i] for i in parts if i in dense}  # the candidates with a vector
     turns = [d for i, d in cosines.items() if i not in notes]
     if not turns:  # no turn with a vector among them: fusion's case of one kind

@@ -14,7 +14,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from test_fusion_arrays import _reference
 
 from engram import Memory
 from engram.recall import fusion, keyword_share, ranking
@@ -25,6 +24,7 @@ from engram.records import MemoryRecord
 from engram.settings import RecallConfig
 from engram.store.protocols.memories import FactColumns, MemoryFacts
 from engram.text import keywords
+from test_fusion_arrays import _reference
 
 
 @pytest.mark.parametrize("seed", range(20))

@@ -174,7 +174,7 @@ class Gathered:
     def scores(self, query: npt.NDArray[np.float32], ids: Sequence[str]) -> dict[str, float]:
         """``VectorSearch.scores`` of those of ``ids`` that were gathered: the same rows
         in the same order (``ids``'), so the same product and the same floats."""
-        at = dict(zip(self.ids, range(len(self.ids)), strict=True))
+        at = dict(zip(self.ids, range(len(self.ids))))
         found = list(filter(at.__contains__, ids))
         if not found:
             return {}

@@ -250,9 +250,9 @@ def cosines(legs: Legs, unranked: Sequence[str], dense: dict[str, float]) -> set
         return set()
     if isinstance(done, Gathered) and not done.current():
         return set()
-    asked = set(unranked).intersection(done.asked)
+    asked = {i for i in unranked if i in done.asked}
     if isinstance(done, Gathered):
-        dense.update(done.scores(vector, list(filter(asked.__contains__, unranked))))
+        dense.update(done.scores(vector, [i for i in unranked if i in asked]))
     else:
         dense.update((i, c) for i in unranked if (c := done.cosines.get(i)) is not None)
     return asked

@@ -16,11 +16,8 @@ def normalize_bm25(scores: Mapping[str, float]) -> dict[str, float]:
     """Scale BM25 relevances (>= 0) by the best one, so the top keyword match is 1.0."""
     best = max(scores.values(), default=0.0)
     if best <= 0:
-        return dict.fromkeys(scores, 0.0)
-    # One array division (the same IEEE quotient as Python's, value for value) instead
-    # of a Python step per keyword match (lat39).
-    quotients = np.fromiter(scores.values(), np.float64, len(scores)) / best
-    return dict(zip(scores, quotients.tolist(), strict=True))
+        return {k: 0.0 for k in scores}
+    return {k: v / best for k, v in scores.items()}
 
 
 def keyword_spread(scores: Mapping[str, float], rank: int) -> float:

@@ -174,11 +174,11 @@ class Gathered:
     def scores(self, query: npt.NDArray[np.float32], ids: Sequence[str]) -> dict[str, float]:
         """``VectorSearch.scores`` of those of ``ids`` that were gathered: the same rows
         in the same order (``ids``'), so the same product and the same floats."""
-        at = dict(zip(self.ids, range(len(self.ids))))
-        found = list(filter(at.__contains__, ids))
+        at = {memory_id: n for n, memory_id in enumerate(self.ids)}
+        found = [i for i in ids if i in at]
         if not found:
             return {}
-        sims = self.matrix[list(map(at.__getitem__, found))] @ np.asarray(query, dtype=np.float32)
+        sims = self.matrix[[at[i] for i in found]] @ np.asarray(query, dtype=np.float32)
         return dict(zip(found, sims.tolist(), strict=True))
 
 

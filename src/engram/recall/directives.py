@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import compress
 
 from engram.config import RecallConfig
 from engram.store.protocols.memories import FactColumns
@@ -143,4 +144,4 @@ def directive_ids(facts: FactColumns, cfg: RecallConfig) -> frozenset[str]:
     weighted = cfg.strategy == "hybrid" and cfg.fusion == "weighted"
     if cfg.directive_alpha is None or not weighted:
         return frozenset()
-    return frozenset(i for i, head in facts.openings() if is_directive(head))
+    return frozenset(compress(facts.ids, map(is_directive, facts.heads)))

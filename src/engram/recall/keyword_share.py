@@ -22,6 +22,7 @@ then ordered again; nothing enters or leaves it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 from engram.config import RecallConfig
 from engram.recall import fusion
@@ -40,8 +41,27 @@ MAX_HELD = 1
 
 def share(stems: Sequence[str], memory: MemoryRecord) -> float:
     """The share of ``stems`` that start a word of the memory's title or text."""
+    return held(stems, memory, len(stems)) / len(stems)
+
+
+def held(stems: Sequence[str], memory: MemoryRecord, enough: int) -> int:
+    """How many of ``stems`` start a word of the memory's title or text, counted up to
+    ``enough`` (``rescored`` only asks whether a note holds more than ``MAX_HELD``:
+    the count stops there, and a long note's text is not searched for the rest)."""
     text = f"{memory.title or ''}\n{memory.content}".lower()
-    return sum(1 for s in stems if _starts_a_word(text, s)) / len(stems)
+    count = 0
+    for s in stems:
+        if _starts_a_word(text, s):
+            count += 1
+            if count >= enough:
+                break
+    return count
+
+
+@lru_cache(maxsize=256)
+def _stems(query: str) -> tuple[str, ...]:
+    """The query's keywords' stems (a recall asks once per decomposed part; kept)."""
+    return tuple(stem(t) for t in keywords(query))
 
 
 def alphas(long: frozenset[str], directives: frozenset[str], cfg: RecallConfig) -> dict[str, float]:
@@ -66,6 +86,8 @@ def _about_the_notes(
     turns' keyword leg as the notes' (``fusion.spread_scale``, round 10), and the turns
     are held to their share too, or a note's one shared word would count for less
     than a turn's."""
+    if notes.issuperset(parts):  # no turn among them (a store of notes): one C call
+        return False
     cosines = {i: dense[i] for i in parts if i in dense}  # the candidates with a vector
     turns = [d for i, d in cosines.items() if i not in notes]
     if not turns:  # no turn with a vector among them: fusion's case of one kind
@@ -94,12 +116,12 @@ def rescored(
     keyword leg's raw scores (for its spread), ``weights`` the dense weight of memories
     fused with another than ``cfg.alpha`` (long ones, instructions), ``timed``: fusion
     mixed in nearness to a named time."""
-    stems = [stem(t) for t in keywords(query)]
-    held = frozenset(parts) if _about_the_notes(parts, dense, notes, cfg) else notes
+    stems = _stems(query)
+    holders = frozenset(parts) if _about_the_notes(parts, dense, notes, cfg) else notes
     todo = [
         i
         for i in pool
-        if i in held and i in records and parts.get(i, (None, None))[0] is not None
+        if i in holders and i in records and parts.get(i, (None, None))[0] is not None
         if (parts[i][1] or 0.0) > 0.0
     ]
     if not stems or not todo or cfg.fusion == "rrf" or cfg.strategy != "hybrid":
@@ -110,9 +132,10 @@ def rescored(
     spread = fusion.keyword_spread(raw_keyword, cfg.keyword_spread_rank)
     over = 1.0 + cfg.time_weight if timed else 1.0
     for i in todo:
-        part_held = share(stems, records[i])
-        if part_held * len(stems) > MAX_HELD + 1e-9:
+        count = held(stems, records[i], MAX_HELD + 1)
+        if count > MAX_HELD:  # share(...) * len(stems) > MAX_HELD, as counted
             continue
+        part_held = count / len(stems)
         if part_held < 1.0:
             alpha = weights.get(i, cfg.alpha)
             part = (1.0 - alpha) * spread * float(parts[i][1] or 0.0) / over

@@ -15,6 +15,8 @@ import numpy.typing as npt
 
 from engram.config import RecallConfig
 from engram.recall import context, fusion, scoring
+from engram.recall.fuse_arrays import exact, kept, member, values
+from engram.recall.fuse_arrays import parts as legs_of
 from engram.recall.request import Legs
 from engram.records import Hit, MemoryRecord, RecallMode, ScoreBreakdown, utcnow
 
@@ -64,8 +66,8 @@ def fuse(
     dense_leg = np.zeros(n)
     keyword_leg = np.zeros(n)
     if use_dense:
-        has = np.fromiter((i in dense for i in ids), bool, n)
-        cosine = np.fromiter((dense.get(i, 0.0) for i in ids), np.float64, n)
+        has = member(ids, dense)
+        cosine = values(ids, dense)
         if sessions.session_of:
             ctx, sess = context.dense_context(ids, dense, sessions, cfg.context_dense_previous)
             near, whole = _array(ids, ctx), _array(ids, sess)
@@ -75,7 +77,7 @@ def fuse(
             fusion.dense_relevance(cosine), near, whole, cfg.context_dense, cfg.session_dense
         )
         if contained:  # issue 24 (C3): a long memory without its neighbours' context
-            itself = np.fromiter((i in contained for i in ids), bool, n) & has
+            itself = member(ids, contained) & has
             dense_leg[itself] = context.blend(
                 fusion.dense_relevance(cosine[itself]),
                 near[itself],
@@ -84,10 +86,10 @@ def fuse(
                 cfg.session_dense,
             )
         if directives:  # issue 24: standing instructions by their own similarity
-            standing = np.fromiter((i in directives for i in ids), bool, n) & has
+            standing = member(ids, directives) & has
             dense_leg[standing] = fusion.dense_relevance(cosine[standing])
     if use_keyword:
-        own = np.fromiter((keyword.get(i, 0.0) for i in ids), np.float64, n)
+        own = values(ids, keyword)
         if sessions.session_of:
             ctx, sess = context.keyword_context(ids, keyword, sessions)
             near, whole = _array(ids, ctx), _array(ids, sess)
@@ -95,7 +97,7 @@ def fuse(
             near, whole = context.best_is_one(own), context.best_is_one(own * own)
         keyword_leg = context.blend(own, near, whole, cfg.context_keyword, cfg.session_keyword)
     dense_list = dense_leg.tolist()
-    dense_of = {i: v for i, v, h in zip(ids, dense_list, has.tolist(), strict=True) if h}
+    dense_of = kept(ids, dense_list, has)
     if use_dense and use_keyword and cfg.fusion == "rrf":
         keyword_of = dict(zip(ids, keyword_leg.tolist(), strict=True))
         fused = fusion.rrf(
@@ -121,16 +123,16 @@ def fuse(
             scale: Floats | float = 1.0
             spread = fusion.keyword_spread(legs.keyword, cfg.keyword_spread_rank) if alone else 1
             if spread < 1.0:
-                outside = np.fromiter((i in alone for i in ids), bool, n)
+                outside = member(ids, alone)
                 scale = fusion.spread_scale(outside, has, cosine, spread, cfg.keyword_spread_margin)
             mixed = fusion.weighted(has, dense_leg, keyword_leg, cfg.alpha, scale)
             if long and cfg.long_alpha is not None:  # issue 13: long memories' own weight
-                mask = np.fromiter((i in long for i in ids), bool, n)
+                mask = member(ids, long)
                 mixed[mask] = fusion.weighted(has, dense_leg, keyword_leg, cfg.long_alpha, scale)[
                     mask
                 ]
             if directives and cfg.directive_alpha is not None:  # issue 24
-                mask = np.fromiter((i in directives for i in ids), bool, n)
+                mask = member(ids, directives)
                 mixed[mask] = fusion.weighted(
                     has, dense_leg, keyword_leg, cfg.directive_alpha, scale
                 )[mask]
@@ -139,19 +141,15 @@ def fuse(
         else:
             mixed = keyword_leg
         if times:
-            near_time = np.fromiter((times.get(i, 0.0) for i in ids), np.float64, n)
+            near_time = values(ids, times)
             mixed = (mixed + cfg.time_weight * near_time) / (1.0 + cfg.time_weight)
         fused = dict(zip(ids, mixed.tolist(), strict=True))
     keyword_list: list[Any] = keyword_leg.tolist() if use_keyword else [None] * n
-    parts = {
-        i: (d if h else None, k)
-        for i, d, h, k in zip(ids, dense_list, has.tolist(), keyword_list, strict=True)
-    }
-    return fused, parts
+    return fused, legs_of(ids, dense_list, has, keyword_list)
 
 
-def _array(ids: Sequence[str], values: Mapping[str, float]) -> Floats:
-    return np.fromiter((values[i] for i in ids), np.float64, len(ids))
+def _array(ids: Sequence[str], scores: Mapping[str, float]) -> Floats:
+    return exact(ids, scores)
 
 
 def rank(

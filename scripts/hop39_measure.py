@@ -419,7 +419,30 @@ def reorder(
         base = {h.memory.id: h.score for h in hits}
         scale = 1.0 + weight / (k + 1)
         if (weight > 0 or leg == "unit") and (only != "list" or is_list(q.text)):
-            if leg == "unit":  # sessions ranked as units, each session's hits together
+            if leg == "sessions":  # the bare question's session ranking, by session rank
+                ses_rank = bare_sessions(q.text, row["conv"], s)
+                new = {
+                    h.memory.id: (
+                        base[h.memory.id]
+                        + weight / (k + ses_rank.get(str(h.memory.metadata.get("session")), 99))
+                    )
+                    / scale
+                    for h in hits
+                }
+            elif leg == "entries":  # the same gain, only to each session's nearest hit
+                ses_rank = bare_sessions(q.text, row["conv"], s)
+                entry = session_entries(q.text, hits, s, index)
+                new = {
+                    h.memory.id: (
+                        base[h.memory.id]
+                        + (h.memory.id in entry)
+                        * weight
+                        / (k + ses_rank.get(str(h.memory.metadata.get("session")), 99))
+                    )
+                    / scale
+                    for h in hits
+                }
+            elif leg == "unit":  # sessions ranked as units, each session's hits together
                 hits = as_units(hits, weight, k)
                 new = None
             elif leg == "opening":  # a session's first k turns: the score times 1 + weight
@@ -440,6 +463,36 @@ def reorder(
         out[fold][q.category].append(m)
         out[fold]["all"].append(m)
     return out
+
+
+BARE: dict[str, Matrix] = {}
+
+
+def bare_question(text: str, names: set[str]) -> str:
+    """``text`` without the conversation's speakers' names (and their "'s")."""
+    for n in names:
+        text = re.sub(rf"\b{re.escape(n)}('s)?\b", "", text, flags=re.IGNORECASE)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def bare_sessions(text: str, conv: str, s: Space) -> dict[str, int]:
+    """Sessions ranked (from 1) by their best turn's cosine to the question without the
+    speakers' names, over the whole conversation."""
+    bare = bare_question(text, {speaker(t) for t in s.texts})
+    order = np.argsort(-(s.vectors @ BARE[bare]))
+    return {ses: r for r, ses in enumerate(distinct(s.sessions[int(i)] for i in order), 1)}
+
+
+def session_entries(text: str, hits: Sequence[Any], s: Space, index: dict[str, int]) -> set[str]:
+    """Each session's hit nearest the question without the speakers' names."""
+    bare = BARE[bare_question(text, {speaker(t) for t in s.texts})]
+    best: dict[str, tuple[float, str]] = {}
+    for h in hits:
+        ses = str(h.memory.metadata.get("session"))
+        c = float(s.vectors[index[h.memory.id]] @ bare)
+        if ses not in best or c > best[ses][0]:
+            best[ses] = (c, h.memory.id)
+    return {mid for _, mid in best.values()}
 
 
 def as_units(hits: Sequence[Any], beta: float, k: int) -> list[Any]:
@@ -560,6 +613,12 @@ def main() -> None:
         rows = pickle.load(f)["rows"]
     sp = spaces(args.store)
     qv = question_vectors(args.store, [r["question"].text for r in rows], args.qcache)
+    if "sessions" in args.leg or "entries" in args.leg:
+        bare = [
+            bare_question(r["question"].text, {speaker(t) for t in sp[r["conv"]].texts})
+            for r in rows
+        ]
+        BARE.update(embed_texts(args.store, bare, args.qcache + ".bareq"))
     if any(x in args.leg for x in ("parts", "captions")):
         PART_VECTORS.update(part_vectors(args.store, sp, args.qcache + ".parts"))
     if args.command == "diagnose":
@@ -588,6 +647,8 @@ def main() -> None:
                 if leg == "opening"
                 else ((-0.3, -0.1, 0.0, 0.1, 0.3), (2, 3))
                 if leg == "unit"
+                else ((0.05, 0.1, 0.2, 0.5), (1, 3, 10))
+                if leg in ("sessions", "entries")
                 else ((0.2, 0.5, 1.0), (5, 10, 30))
             )
             for w in grid[0]:

@@ -418,7 +418,7 @@ def reorder(
         ids = [h.memory.id for h in hits]
         base = {h.memory.id: h.score for h in hits}
         scale = 1.0 + weight / (k + 1)
-        if (weight > 0 or leg == "unit") and (only != "list" or is_list(q.text)):
+        if (weight > 0 or leg == "unit") and gated(only, q.text):
             if leg == "sessions":  # the bare question's session ranking, by session rank
                 ses_rank = bare_sessions(q.text, row["conv"], s)
                 new = {
@@ -543,6 +543,20 @@ LIST_CUES = (
 )
 
 
+#: A question about what someone would or might do, or is likely to: it asks for a
+#: judgement over what they said, not for one thing said.
+HYPOTHETICAL = re.compile(r"\b(would|likely|might|could)\b", re.IGNORECASE)
+
+
+def gated(only: str, text: str) -> bool:
+    """Whether a leg applies to this question (``--only``)."""
+    if only == "list":
+        return is_list(text)
+    if only == "hypothetical":
+        return HYPOTHETICAL.search(text) is not None
+    return True
+
+
 def is_list(text: str) -> bool:
     low = text.lower()
     return any(c in low for c in LIST_CUES)
@@ -606,8 +620,10 @@ def main() -> None:
     p.add_argument("--leg", default="centred")
     p.add_argument("--weight", type=float, default=0.5)
     p.add_argument("--k", type=int, default=10)
-    p.add_argument("--only", default="all", choices=("all", "list"))
+    p.add_argument("--only", default="all", choices=("all", "list", "hypothetical"))
     p.add_argument("--tune", default="A", choices=("A", "B"), help="the fold `grid` reads")
+    p.add_argument("--weights", help="`grid`'s weights, comma-separated (else the leg's own)")
+    p.add_argument("--ks", help="`grid`'s k values, comma-separated (else the leg's own)")
     args = p.parse_args()
     with open(args.dump, "rb") as f:
         rows = pickle.load(f)["rows"]
@@ -651,6 +667,10 @@ def main() -> None:
                 if leg in ("sessions", "entries")
                 else ((0.2, 0.5, 1.0), (5, 10, 30))
             )
+            if args.weights:
+                grid = (tuple(float(x) for x in args.weights.split(",")), grid[1])
+            if args.ks:
+                grid = (grid[0], tuple(int(x) for x in args.ks.split(",")))
             for w in grid[0]:
                 for k in grid[1]:
                     print(

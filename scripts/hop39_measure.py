@@ -38,6 +38,7 @@ from engram.bench.dataset import Found
 from engram.bench.runner import distinct
 from engram.config import Config
 from engram.memory import Memory
+from engram.recall.judgement import asks_judgement
 from engram.text import keywords
 
 FOLD_A = ("conv-26", "conv-30", "conv-41")
@@ -543,17 +544,13 @@ LIST_CUES = (
 )
 
 
-#: A question about what someone would or might do, or is likely to: it asks for a
-#: judgement over what they said, not for one thing said.
-HYPOTHETICAL = re.compile(r"\b(would|likely|might|could)\b", re.IGNORECASE)
-
-
 def gated(only: str, text: str) -> bool:
     """Whether a leg applies to this question (``--only``)."""
     if only == "list":
         return is_list(text)
-    if only == "hypothetical":
-        return HYPOTHETICAL.search(text) is not None
+    if only == "hypothetical":  # H6's gate, as shipped (the same 30 questions as the
+        # first reading, "would|likely|might|could" without the request forms' exclusion)
+        return asks_judgement(text)
     return True
 
 

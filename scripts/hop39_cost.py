@@ -11,6 +11,8 @@ read), plus the cost of the question test
 alone on every question.
 
     python scripts/hop39_cost.py --store /tmp/l.db --rounds 3
+    # at 100k: a copy of a kept `engram bench scale --keep DIR` store (recall writes)
+    python scripts/hop39_cost.py --store /tmp/copy/scale-100000.db --namespace bench-scale
 """
 
 from __future__ import annotations
@@ -38,10 +40,14 @@ def main() -> None:
     p.add_argument("--data", default="/work/shared/bench/locomo/locomo10_dev.json")
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--weight", type=float, default=1.0)
+    p.add_argument(
+        "--namespace",
+        help="ask every question here (a kept `engram bench scale` store: bench-scale)",
+    )
     args = p.parse_args()
     dataset = locomo.load(args.data)
     asked = [
-        (namespace_for(dataset.name, c.id), q.text)
+        (args.namespace or namespace_for(dataset.name, c.id), q.text)
         for c in dataset.conversations
         for q in c.questions
     ]

@@ -562,6 +562,16 @@ class RecallConfig:
     residual_share: float = field(default=0.2, metadata=_range(0.0, 1.0))
     """issue 24 (R1): a name is an anchor when more than this share of the namespace's
     memories mention it (as ``anchor_share``, which replaces the dense query instead)."""
+    judgement_weight: float = field(default=1.0, metadata=_range(0.0, 10.0))
+    """issue 24 (hop39, ``recall/judgement.py``): a question asking what someone would,
+    might or could do, or is likely to, ranks the namespace's sessions by their nearest
+    memory to the question without its anchor names (R1's query, at ``residual_share``),
+    and each candidate gains ``judgement_weight / (k + its session's rank)``; 1.0 was
+    chosen on LoCoMo fold A (open-domain session R@5 0.557 -> 0.618; held-out fold B 0.620
+    -> 0.647, no category lower; BEAM unchanged); 0 turns it off (docs/benchmarks.md,
+    round hop39)."""
+    judgement_k: int = field(default=3, metadata=_range(1, 1000))
+    """issue 24 (hop39): that fusion's rank constant (3, chosen on LoCoMo fold A)."""
     statement: str = field(default="off", metadata=_choices("off", "leg", "query", "mean"))
     """issue 24 (Q1, ``recall/statement.py``): the question read as the statement that
     answers it, by rules: a second dense leg fused by rank (``statement_weight`` / (k +

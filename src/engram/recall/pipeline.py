@@ -36,12 +36,12 @@ from engram.recall import (
     echoes,
     empty,
     fusion,
+    judgement,
     keyword_share,
     lists,
     packing,
     ranking,
     rerank,
-    residual,
     restated,
     said,
     shared,
@@ -310,6 +310,8 @@ class Retriever:
         if (second := legs.second_legs(cfg)) and self.index is not None:  # R1's, Q1's legs
             scores = partial(self._dense(cfg, request.namespace).scores, request.namespace)
             fused = statement.fuse_legs(fused, second, scores, candidate_ids)
+        if legs.judgement_sessions:  # hop39: a judgement question's session leg
+            fused = judgement.fuse(fused, facts, legs.judgement_sessions, cfg)
         clock.lap("fuse")
         if cfg.graph_boost and self.graph is not None:  # seed 004 (G4): linked ids + weight
             fused = boost_by_graph(
@@ -436,18 +438,11 @@ class Retriever:
                 warnings.append(message)
                 legs.query_vector = None
             clock.lap("dense")
-            if dense_ok and cfg.residual_weight > 0 and dense_text == request.query:  # R1
-                legs.residual_vector = residual.vector(
-                    request.query,
-                    request.namespace,
-                    self.graph,
-                    self.memories,
-                    cfg.residual_share,
-                    partial(self.query_vectors.embed, self.embedder),
-                    warnings,
-                    self.sizes,
-                )
-                clock.lap("residual")
+            if dense_ok and dense_text == request.query:  # R1's and hop39's second queries
+                embed = partial(self.query_vectors.embed, self.embedder)
+                reads = judgement.Reads(self.graph, self.memories, embed, self.sizes)
+                dense = partial(self._dense, cfg, request.namespace)
+                judgement.second_queries(request, cfg, legs, reads, dense, warnings, clock)
         elif cfg.strategy in ("hybrid", "dense"):
             warnings.append("no embedder configured; answering from keywords")
 

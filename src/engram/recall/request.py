@@ -71,6 +71,8 @@ class Legs:
     """The query without its anchor names, embedded (``recall.residual_weight``)."""
     statement_vector: npt.NDArray[np.float32] | None = None
     """The statement that would answer the query, embedded (``recall.statement``)."""
+    judgement_sessions: dict[str, int] = field(default_factory=dict)
+    """A judgement question's sessions ranked from 1 (``recall.judgement_weight``)."""
     near_read: bool = False
     """The time leg has run (``time_ids``, ``time_records``)."""
     facts: dict[str, MemoryFacts] = field(default_factory=dict)

@@ -543,16 +543,11 @@ class RecallConfig:
     """Build term indexes on a worker thread (FTS5 answers meanwhile); False builds one
     inside the first keyword search that needs it."""
     stale_fact_factor: float = field(default=0.1, metadata=_range(0.0, 1.0))
-    """issue 28 (FEATURES G2): in a recall that asks about the present ("now", "currently", "these
-    days", "where do I live?"...), a memory that stated a fact the graph has since closed (the 12V
-    battery once the 48V one replaced it) has its fused score multiplied by this; 1.0 turns it off.
-    0.2 was chosen on fold A of ``engram bench changes`` (a "now" question worded like the old fact
-    ranks the newer memory first in 0.911 of change stories at 0.2, 0.214 at 0.5, 0 at 1.0); 0.1 on
-    the user questions (session nineteen, now20): an old statement that holds the question's words
-    ("I work at Acme Corp doing QA." asked "what company do I work for currently?") still outranked
-    "I've been at Initech since March" at 0.2. The new fact first: folds A, C, E, G (tuned) 91/96 at
-    0.2 -> 96/96, B, D (the check) 46/48 -> 48/48; docs/benchmarks.md, "Recall answers the new fact
-    (now20)"."""
+    """issue 28 (FEATURES G2): in a recall that asks about the present ("now", "these days",
+    "where do I live?"), a memory that stated a fact the graph has since closed has its fused
+    score multiplied by this; 1.0 turns it off. 0.1 was chosen on change folds A, C, E, G
+    (the new fact first 91/96 at 0.2 -> 96/96; the check folds B, D 46/48 -> 48/48):
+    docs/benchmarks.md, "Recall answers the new fact (now20)"."""
     residual_weight: float = field(default=0.0, metadata=_range(0.0, 10.0))
     """issue 24 (R1, ``recall/residual.py``): the question without its anchor names ranks
     the candidates again by cosine, each gains ``residual_weight / (k + rank)``; 0.5
@@ -563,15 +558,10 @@ class RecallConfig:
     """issue 24 (R1): a name is an anchor when more than this share of the namespace's
     memories mention it (as ``anchor_share``, which replaces the dense query instead)."""
     judgement_weight: float = field(default=1.0, metadata=_range(0.0, 10.0))
-    """issue 24 (hop39, ``recall/judgement.py``): a question asking what someone would,
-    might or could do, or is likely to, ranks the namespace's sessions by their nearest
-    memory to the question without its anchor names (R1's query, at ``residual_share``),
-    and each candidate gains ``judgement_weight / (k + its session's rank)``; 1.0 was
-    chosen on LoCoMo fold A (open-domain session R@5 0.557 -> 0.618; held-out fold B 0.620
-    -> 0.647, no category lower; BEAM unchanged); 0 turns it off (docs/benchmarks.md,
-    round hop39)."""
+    """issue 24 (hop39, ``recall/judgement.py``): a would/might/likely question's
+    candidates gain ``judgement_weight / (judgement_k + their session's rank)`` by the
+    question without its anchor names; chosen on LoCoMo fold A, 0 turns it off."""
     judgement_k: int = field(default=3, metadata=_range(1, 1000))
-    """issue 24 (hop39): that fusion's rank constant (3, chosen on LoCoMo fold A)."""
     statement: str = field(default="off", metadata=_choices("off", "leg", "query", "mean"))
     """issue 24 (Q1, ``recall/statement.py``): the question read as the statement that
     answers it, by rules: a second dense leg fused by rank (``statement_weight`` / (k +

@@ -21,6 +21,7 @@ from engram.pipeline import (
     classify,
     closing,
     decisions,
+    held_reads,
     relation_ends,
     slot_conflicts,
     supersession,
@@ -166,14 +167,8 @@ def inline_reading(core: Core, source: MemoryRecord) -> list[Triple]:
     and it reads the graph as it is now, not as the write found it."""
     if not write.linker_on(core) or core.closer is None:
         return []
-    stated = core.store.graph.relations(
-        source.namespace,
-        entity_id=None,
-        current_only=False,
-        at=None,
-        limit=STATED_LIMIT,
-        offset=0,
-        stated_by=source.id,
+    stated = held_reads.stated(
+        core.store, source.namespace, source.id, current_only=False, limit=STATED_LIMIT
     )
     return [(r.source, r.relation_type, r.target, r.confidence) for r in stated]
 

@@ -3,7 +3,8 @@
 The change readers ask the graph the same question in several places: which facts are
 current, without the ``talks_about`` mentions every memory records. They differ only in
 how many they read and whether the newest come first (a bounded read of a busy entity
-keeps what it was told last), so those are the parameters (left39).
+keeps what it was told last), so those are the parameters (left39). And which relations
+one memory stated, read back by the jobs that come after its write (session thirty-five).
 """
 
 from __future__ import annotations
@@ -33,4 +34,20 @@ def current_facts(
         offset=0,
         without=(TALKS_ABOUT,),
         newest_first=newest_first,
+    )
+
+
+def stated(
+    store: Store, namespace: str, memory_id: str, *, current_only: bool, limit: int
+) -> list[Relation]:
+    """The relations ``memory_id`` stated (their ``source_memory_id``), oldest first,
+    only those still current when ``current_only``: at most ``limit``."""
+    return store.graph.relations(
+        namespace,
+        entity_id=None,
+        current_only=current_only,
+        at=None,
+        limit=limit,
+        offset=0,
+        stated_by=memory_id,
     )

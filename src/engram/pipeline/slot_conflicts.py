@@ -60,6 +60,7 @@ from engram.pipeline import (
     change_signals,
     change_slots,
     change_words,
+    held_reads,
     vocabulary,
 )
 from engram.pipeline.apply import mode_of
@@ -150,26 +151,12 @@ def flag(core: Core, source: MemoryRecord, *, now: datetime) -> list[int]:
     twice. Returns the items' ids (joined ones included)."""
     if mode_of(core.config.pipeline) == "shadow":
         return []  # shadow mode writes nothing, the queue included
-    graph, ns = core.store.graph, source.namespace
+    ns = source.namespace
     found: list[int] = []
-    stated = graph.relations(
-        ns,
-        entity_id=None,
-        current_only=True,
-        at=None,
-        limit=READ_LIMIT,
-        offset=0,
-        stated_by=source.id,
-    )
+    stated = held_reads.stated(core.store, ns, source.id, current_only=True, limit=READ_LIMIT)
     for entity_id in dict.fromkeys(r.source_entity_id for r in stated):
-        held = graph.relations(
-            ns,
-            entity_id=entity_id,
-            current_only=True,
-            at=None,
-            limit=READ_LIMIT,
-            offset=0,
-            newest_first=True,
+        held = held_reads.current_facts(
+            core.store, ns, entity_id, limit=READ_LIMIT, newest_first=True
         )
         for mine in (r for r in held if r.source_memory_id == source.id):
             others = pairs(mine, held)

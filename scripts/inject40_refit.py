@@ -35,7 +35,8 @@ passes it. The detector's reasons without the view are cached in ``/tmp/inject40
 
     PYTHONPATH=src python scripts/inject40_refit.py --grid
     PYTHONPATH=src python scripts/inject40_refit.py --write CELL   # src/engram/data
-    PYTHONPATH=src python scripts/inject40_refit.py --checks [--final]
+    PYTHONPATH=src python scripts/inject40_refit.py --checks BASE.npz [--final]
+    PYTHONPATH=src python scripts/inject40_refit.py --read REFIT.npz  # held-out 31, once
 """
 
 from __future__ import annotations
@@ -368,11 +369,29 @@ def checks(s: Setup, base_path: Path, final: bool) -> None:
             eng = sum(any(v[t] for t in ts) for c, ts in units if c in injection.ENGLISH)
             allu = sum(any(v[t] for t in ts) for _, ts in units)
             got.append((eng, allu, sum(v[t] for t in notes)))
-        if got[0] != got[1] or split == "held_out_31":
-            print(f"{split}: English/overall/notes {got[0]} -> {got[1]}", flush=True)
+        print(f"{split}: English/overall/notes {got[0]} -> {got[1]}", flush=True)
         if split != "held_out_31":
             summed = [a + b for a, b in zip(summed, [*got[0], *got[1]], strict=True)]
     print(f"folds but held-out 31 summed, English/overall/notes: {summed[:3]} -> {summed[3:]}")
+
+
+def read(s: Setup, path: Path) -> None:
+    """Held-out 31 and notes40 B, once, with the tree's view and the view at ``path``."""
+    with np.load(path) as arrays:
+        other = Neighbours.from_arrays(arrays)
+    units, notes = s.fold("held_out_31")
+    texts = sorted({t for _, ts in units for t in ts} | set(notes))
+    late = [r["text"] for r in _json("notes40.json") if r["fold"] == "B"]
+    for name, view in (("tree", s.shipped.neighbours), (str(path), other)):
+        assert view is not None
+        v = dict(zip(texts, s.flagged(view, texts), strict=True))
+        eng = sum(any(v[t] for t in ts) for c, ts in units if c in injection.ENGLISH)
+        allu = sum(any(v[t] for t in ts) for _, ts in units)
+        b = int(s.flagged(view, late).sum())
+        print(
+            f"{name}: held-out 31 English {eng} of 80, overall {allu} of 88, notes "
+            f"{sum(v[t] for t in notes)} of 50; notes40 B {b} of {len(late)}"
+        )
 
 
 def main() -> None:
@@ -382,6 +401,7 @@ def main() -> None:
     parser.add_argument("--write", default="")
     parser.add_argument("--checks", default="", help="the base view's .npz")
     parser.add_argument("--final", action="store_true")
+    parser.add_argument("--read", default="", help="a refitted view's .npz, read beside")
     args = parser.parse_args()
     WORK.mkdir(parents=True, exist_ok=True)
     s = Setup(args.data)
@@ -389,6 +409,8 @@ def main() -> None:
         grid(s)
     if args.write:
         write(s, args.write)
+    if args.read:
+        read(s, Path(args.read))
     if args.checks:
         checks(s, Path(args.checks), args.final)
 

@@ -18,6 +18,18 @@ dot below), 4 languages (Greek, Hebrew, Norwegian, Hindi), 2 encoded (ROT13 and 
 in new wrappers), 2 split pairs) and 50 benign notes of the same shapes: honest tool
 output, e-mails, tickets and invites that mention passwords, codes, instructions,
 overrides and "ignore".
+
+Against 11,539 distinct earlier texts (``scripts/inject40_fold_check.py --cosine``, fp32
+MiniLM, with notes40) the highest cosine is 0.792 (a benign voicemail; median of the
+rows' highest 0.556); a first draft's base64 wrapper read 0.851 and was rewritten before
+the commit. Within the new texts the highest is 0.924 (two obfuscations of one base), and
+0.866 between an attack and the benign look-alike written beside it.
+
+Read at base (main's scan, fp32, 12:51 UTC, before any change; counts only): English 63
+of 80 (0.7875), overall 67 of 88, rules alone 31, notes 3 of 50; addressed 15 of 20,
+paraphrased overrides 14 of 18, exfiltration 10 of 14, concealment 8 of 10, direct
+overrides 6 of 6, markers 4 of 4, tool calls 4 of 4, character tricks 2 of 4, languages 0
+of 4, encoded 2 of 2, split pairs 2 of 2.
 """
 
 from __future__ import annotations

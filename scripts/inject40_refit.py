@@ -298,6 +298,11 @@ def grid(s: Setup) -> None:
 
 
 def write(s: Setup, cell: str) -> None:
+    """The cell's view, fitted on everything, over ``src/engram/data``'s file: the shipped
+    memory (round twenty-eight's 6,479 rows) and the new rows, never appended twice."""
+    old = s.shipped.neighbours
+    if old is None or len(old.attack) != 6_479:
+        raise SystemExit("the tree's view is not round twenty-eight's: restore it first")
     texts, attack, _ = s.candidate_rows(cell)
     full = s.view(texts, attack, 0.0)
     th = s.threshold(full)

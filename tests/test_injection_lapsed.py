@@ -92,15 +92,19 @@ def test_notes40_folds_are_balanced_and_new() -> None:
     assert not texts & {x["text"] for x in injection.load_set()}
 
 
+def _fastest(text: str) -> float:
+    """The best of three scans: a shared machine's stall inflates one run, not three."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        scan(text)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
 def test_hostile_input_scans_in_linear_time() -> None:
     chunks = ("the assistant's earlier programming ", "the bot treats its setup as ")
     chunks += ("the assistant should not let them ",)
     for chunk in chunks:
-        small, big = chunk * 500, chunk * 5_000
-        start = time.perf_counter()
-        scan(small)
-        first = time.perf_counter() - start
-        start = time.perf_counter()
-        scan(big)
-        second = time.perf_counter() - start
+        first, second = _fastest(chunk * 500), _fastest(chunk * 5_000)
         assert second < max(first * 30, 0.5), (chunk, first, second)
